@@ -1,0 +1,20 @@
+# Provenance of the build: version, git sha, compiler and flags, written into build_info.h.
+execute_process(COMMAND git rev-parse --short=12 HEAD
+                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                OUTPUT_VARIABLE LAB_GIT_SHA OUTPUT_STRIP_TRAILING_WHITESPACE
+                ERROR_QUIET RESULT_VARIABLE _git_rc)
+if(NOT _git_rc EQUAL 0)
+  set(LAB_GIT_SHA "unknown")
+endif()
+execute_process(COMMAND git status --porcelain --untracked-files=no
+                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                OUTPUT_VARIABLE _git_dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(_git_dirty)
+  set(LAB_GIT_DIRTY 1)
+else()
+  set(LAB_GIT_DIRTY 0)
+endif()
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
+set(LAB_C_FLAGS_ALL "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
+string(STRIP "${LAB_C_FLAGS_ALL}" LAB_C_FLAGS_ALL)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/build_info.h.in ${CMAKE_BINARY_DIR}/gen/build_info.h @ONLY)

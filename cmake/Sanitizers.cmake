@@ -1,0 +1,12 @@
+# LAB_SANITIZE=address,undefined or LAB_SANITIZE=thread, applied to every target.
+if(LAB_SANITIZE)
+  if(LAB_SANITIZE MATCHES "thread" AND LAB_SANITIZE MATCHES "address")
+    message(FATAL_ERROR "LAB_SANITIZE: thread cannot be combined with address")
+  endif()
+  set(_san "-fsanitize=${LAB_SANITIZE}")
+  if(LAB_SANITIZE MATCHES "undefined")
+    string(APPEND _san " -fno-sanitize-recover=undefined")
+  endif()
+  string(APPEND CMAKE_C_FLAGS " ${_san} -fno-omit-frame-pointer")
+  string(APPEND CMAKE_EXE_LINKER_FLAGS " ${_san}")
+endif()

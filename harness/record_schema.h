@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The result files: the one interface between `lab run` and `lab analyze`. analyze/ includes this
+ * header and nothing else of harness/. Change a name here only with a schema version bump.
+ *
+ * A results directory holds:
+ *
+ *   run.json     LAB_SCHEMA_RUN. Rewritten (temp file + rename) after every point, so it is a
+ *                valid document even after Ctrl-C. Shape:
+ *     { "schema": "lab.run/1",
+ *       "status": "running" | "complete" | "interrupted" | "failed",
+ *       "lab": { "version", "git_sha", "git_dirty", "compiler", "c_flags", "build_type",
+ *                "sanitize", "openmp" },
+ *       "started_utc", "finished_utc", "command_line": [...],
+ *       "host": { "hostname", "kernel", "cpu_model", "governor", "thp", "smt",
+ *                 "topology": { "source", "thissystem", "packages", "numa_nodes", "cores",
+ *                               "pus", "cpus_allowed": [...] },
+ *                 "clock": { "source", "resolution_ns", "read_cost_ns" },
+ *                 "counters": { "available", "reason" },
+ *                 "loadavg": [1, 5, 15] },
+ *       "self_check": { "overhead_ns_per_iter", "spin_50us_ns", "spin_error" },
+ *       "load_guard": { "threshold_cpus" },
+ *       "config": { "files": [...], "sets": [...], "text": "..." },
+ *       "experiments": [
+ *         { "name", "kernel", "work_unit", "scaling": "strong" | "weak",
+ *           "metrics": [ { "name", "unit", "agg" } ],
+ *           "resolved": { "<key>": { "value": "...", "source": "default" | "global" |
+ *                                    "section" | "cli", "file", "line" } },
+ *           "points": [
+ *             { "point": <global id>, "threads": N, "cpus": [...], "placement",
+ *               "params": { "<key>": "<value as text>" },
+ *               "status": "ok" | "skipped" | "failed", "reason": "...",
+ *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
+ *               "work_per_unit": { "bytes_read", "bytes_written", "flops" } (when declared) } ] } ] }
+ *
+ *   samples.csv  one row per (point, repetition); the columns of LAB_SAMPLES_COLUMNS, then one
+ *                column per metric of every experiment in the run (empty where a point's
+ *                kernel lacks it). `params` is "k=v;k=v" of every kernel key and the placement,
+ *                never threads, so rows that differ only in `threads` form a scaling series.
+ *                Cost per unit of work = elapsed_ns / work.
+ *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS.
+ *   config.ini   the config exactly as run (several files are concatenated with a comment line
+ *                naming each).
+ *
+ * CSV rules: comma separated, first line is the header, fields holding ',' '"' or ';'-lists are
+ * quoted with '"' and inner quotes doubled, numbers in C locale, booleans as 0/1.
+ */
+#ifndef LAB_HARNESS_RECORD_SCHEMA_H
+#define LAB_HARNESS_RECORD_SCHEMA_H
+
+#define LAB_SCHEMA_RUN	    "lab.run/1"
+#define LAB_SCHEMA_ANALYSIS "lab.analysis/1"
+
+#define LAB_FILE_RUN	 "run.json"
+#define LAB_FILE_SAMPLES "samples.csv"
+#define LAB_FILE_THREADS "threads.csv"
+#define LAB_FILE_CONFIG	 "config.ini"
+#define LAB_FILE_SUMMARY "summary.csv"
+#define LAB_FILE_ANALYSIS "analysis.json"
+#define LAB_FILE_REPORT	 "report.html"
+#define LAB_DIR_PLOTS	 "plots"
+
+/* The fixed leading columns of samples.csv, in order. */
+#define LAB_SAMPLES_COLUMNS                                                                        \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,flagged"
+#define LAB_SAMPLES_NCOLUMNS 11
+
+/* The fixed leading columns of threads.csv, in order; per-thread metric columns may follow. */
+#define LAB_THREADS_COLUMNS "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work"
+#define LAB_THREADS_NCOLUMNS 8
+
+/* Key/value separators of the params column. */
+#define LAB_PARAMS_SEP ';'
+#define LAB_PARAMS_KV  '='
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Topology and placement. A struct lab_topo wraps an hwloc topology: the real machine, a
+ * synthetic description or an XML file. The planner is a pure function (topology, policy, N) ->
+ * CPU list and never binds; binding is the team's job, and only on the machine we run on.
+ */
+#ifndef LAB_HARNESS_TOPO_H
+#define LAB_HARNESS_TOPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/err.h"
+#include "harness/kernel_api.h"
+
+struct lab_topo;
+
+/*
+ * Opens a topology. spec is NULL or "" for this machine, "synthetic:<hwloc synthetic string>"
+ * (e.g. synthetic:"pack:2 core:8 pu:2", the quotes optional) or "xml:<path>". Returns 0 and
+ * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it.
+ */
+int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
+
+/* Releases the topology; NULL is allowed. */
+void lab_topo_close(struct lab_topo *topo);
+
+/* True when the topology is the machine this process runs on (binding means something). */
+bool lab_topo_is_thissystem(const struct lab_topo *topo);
+
+/* Fills the topology facts of env (ncpus, packages, numa_nodes, cores, pus, thissystem). */
+void lab_topo_env(const struct lab_topo *topo, struct lab_env *env);
+
+/*
+ * The OS indices of the CPUs this process may use, ascending: sched_getaffinity on this system
+ * (so a cgroup or taskset limit shows), every PU of a synthetic/XML topology. Writes at most max
+ * entries and returns the full count.
+ */
+unsigned lab_topo_cpus_allowed(const struct lab_topo *topo, int *cpus, unsigned max);
+
+/* True when cpu is an OS index of a PU in the topology and this process may use it. */
+bool lab_topo_cpu_allowed(const struct lab_topo *topo, int cpu);
+
+/* Where one PU sits: logical indices of its package, NUMA node and core, and its SMT rank. */
+struct lab_pu_info {
+	int cpu;      /* OS index */
+	int package;  /* logical package index, -1 if none */
+	int numa;     /* logical NUMA node index, -1 if none */
+	int core;     /* logical core index (machine-wide) */
+	int smt_rank; /* 0 for the first PU of its core, 1 for its first sibling, ... */
+};
+
+/* Describes PU cpu (OS index). Returns 0, or -LAB_EINVAL when cpu is not in the topology. */
+int lab_topo_pu_info(const struct lab_topo *topo, int cpu, struct lab_pu_info *info);
+
+/* A one-line summary: "2 packages, 2 NUMA nodes, 16 cores, 32 PUs (synthetic)". */
+const char *lab_topo_summary(const struct lab_topo *topo);
+
+/* The spec the topology came from, "this system" for the real machine. */
+const char *lab_topo_source(const struct lab_topo *topo);
+
+/* ---- placement policies ---- */
+
+enum lab_place_kind {
+	LAB_PLACE_COMPACT, /* fill a core's PUs, then the next core, in topology order */
+	LAB_PLACE_CORES,   /* one PU per core first (across all packages in order), SMT last */
+	LAB_PLACE_SCATTER, /* round-robin across packages, then NUMA nodes, then cores; SMT last */
+	LAB_PLACE_LIST,	   /* the explicit CPU list, in the order written */
+	LAB_PLACE_PAIRS,   /* two threads on each CPU pair of a matrix; see lab_topo_plan_pairs */
+};
+
+#define LAB_PLACE_LIST_MAX 1024
+
+struct lab_placement {
+	enum lab_place_kind kind;
+	unsigned nlist;		      /* LAB_PLACE_LIST: number of CPUs in list */
+	int list[LAB_PLACE_LIST_MAX]; /* LAB_PLACE_LIST: OS indices */
+};
+
+/*
+ * Parses "compact", "cores", "scatter", "pairs" or "list:0,2,4-7" (ranges a-b, a-b:step).
+ * Returns 0, or -LAB_ECONFIG with "what is allowed" in the message.
+ */
+int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
+
+/*
+ * Plans n threads: writes the OS CPU index of thread i to cpus[i]. Only CPUs this process may
+ * use (lab_topo_cpus_allowed) are planned. Returns 0, or -LAB_ECONFIG when n exceeds the
+ * usable CPUs or a listed CPU does not exist or is not allowed (the message names the CPU and
+ * what is allowed). For LAB_PLACE_LIST, n must be <= nlist (the first n are used). Pure: binds
+ * nothing.
+ */
+int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n,
+		  int *cpus, struct lab_err *err);
+
+/*
+ * Plans the CPU pairs of a core-to-core matrix: every unordered pair {a, b}, a < b, of usable
+ * CPUs exactly once, in a stable order. When there are more than max_pairs (0 = no limit), a
+ * deterministic sample of max_pairs drawn with seed, which keeps pairs of every kind present in
+ * the full set (same core SMT siblings, same package, across packages, across NUMA nodes).
+ * Writes at most max entries into pairs and returns the number planned (or a negative code).
+ */
+int lab_topo_plan_pairs(const struct lab_topo *topo, unsigned max_pairs, uint64_t seed,
+			int (*pairs)[2], unsigned max, struct lab_err *err);
+
+/*
+ * Binds the calling thread to OS CPU cpu (hwloc, strict, thread scope). Refuses with
+ * -LAB_EUNSUP on a topology that is not this system (hwloc would silently do nothing there).
+ */
+int lab_topo_bind_self(const struct lab_topo *topo, int cpu, struct lab_err *err);
+
+#endif

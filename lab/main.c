@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* lab: the command line. A table of subcommands; each lives in lab/cmd_*.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab/cli.h"
+
+struct lab_subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+	const char *summary;
+};
+
+static const struct lab_subcommand lab_subcommands[] = {
+	{"run", lab_cmd_run, "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]... "
+	 "[--topology SPEC] [--dry-run] [--no-progress]", "run experiments (no config: the built-in quick set)"},
+	{"plan", lab_cmd_plan, "CONFIG.ini [--topology SPEC] [--json]",
+	 "print the expanded points and CPU lists; runs nothing"},
+	{"topo", lab_cmd_topo, "[--topology SPEC] [--json]", "show the topology the lab sees"},
+	{"list", lab_cmd_list, "[--json]", "list the kernels"},
+	{"describe", lab_cmd_describe, "KERNEL", "explain a kernel and its parameters"},
+	{"analyze", lab_cmd_analyze, "DIR [--json] [--no-plots] | --csv FILE [--json]",
+	 "statistics, speedup, Amdahl/USL fits, plots"},
+	{"report", lab_cmd_report, "DIR", "write a self-contained report.html"},
+	{"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json]",
+	 "per-point change between two runs"},
+	{"version", lab_cmd_version, "", "print the version and build facts"},
+};
+
+#define LAB_NSUBCOMMANDS (sizeof(lab_subcommands) / sizeof(lab_subcommands[0]))
+
+static void lab_usage(FILE *f)
+{
+	fprintf(f, "usage: lab COMMAND [ARGS]\n\n"
+		   "The contention lab: measures how multithreaded code behaves on this machine.\n\n");
+	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++)
+		fprintf(f, "  lab %-9s %s\n  %14s%s\n", lab_subcommands[i].name,
+			lab_subcommands[i].usage, "", lab_subcommands[i].summary);
+	fprintf(f, "\nExit codes: 0 done (skips included), 1 runtime failure, 2 bad usage or "
+		   "config.\n`lab COMMAND --help` for more.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		lab_usage(stderr);
+		return LAB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		lab_usage(stdout);
+		return LAB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return lab_cmd_version(argc - 1, argv + 1);
+	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++)
+		if (!strcmp(argv[1], lab_subcommands[i].name))
+			return lab_subcommands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "lab: unknown command '%s' (see lab --help)\n", argv[1]);
+	return LAB_EXIT_USAGE;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tests/testlib.h"
+
+#include <ftw.h>
+#include <unistd.h>
+
+#define TL_MAX 256
+
+static struct {
+	const char *name;
+	testlib_fn fn;
+} tl_cases[TL_MAX];
+static int tl_ncases;
+static int tl_failed;
+static char tl_tmp[512];
+
+void testlib_register(const char *name, testlib_fn fn)
+{
+	if (tl_ncases == TL_MAX) {
+		fprintf(stderr, "testlib: too many cases\n");
+		abort();
+	}
+	tl_cases[tl_ncases].name = name;
+	tl_cases[tl_ncases].fn = fn;
+	tl_ncases++;
+}
+
+void testlib_fail(void)
+{
+	tl_failed = 1;
+}
+
+const char *testlib_tmpdir(void)
+{
+	if (!tl_tmp[0]) {
+		snprintf(tl_tmp, sizeof(tl_tmp), "%s/labtest-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(tl_tmp)) {
+			perror("mkdtemp");
+			abort();
+		}
+	}
+	return tl_tmp;
+}
+
+const char *testlib_srcdir(void)
+{
+	return LAB_TEST_SRCDIR;
+}
+
+const char *testlib_bindir(void)
+{
+	return LAB_TEST_BINDIR;
+}
+
+static int tl_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int main(int argc, char **argv)
+{
+	int ran = 0;
+
+	for (int i = 0; i < tl_ncases; i++) {
+		if (argc > 1 && strcmp(argv[1], tl_cases[i].name) != 0)
+			continue;
+		tl_cases[i].fn();
+		ran++;
+	}
+	if (!ran) {
+		fprintf(stderr, "testlib: no case named '%s'\n", argc > 1 ? argv[1] : "");
+		return 2;
+	}
+	if (tl_tmp[0] && !tl_failed && !getenv("LAB_TEST_KEEP"))
+		nftw(tl_tmp, tl_rm, 16, FTW_DEPTH | FTW_PHYS);
+	else if (tl_tmp[0])
+		fprintf(stderr, "testlib: kept %s\n", tl_tmp);
+	return tl_failed ? 1 : 0;
+}
