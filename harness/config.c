@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "harness/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* State of one file being read: the line reader's position and what the handler needs. */
+struct cfg_loader {
+	struct lab_cfg *cfg;
+	struct lab_diag *d;
+	const char *file; /* owned by cfg->files */
+	const char *text;
+	size_t len, pos;
+	int line;	     /* number of the line last handed to libinih */
+	bool cont;	     /* that line continues the previous value */
+	bool after_key;	     /* the previous non-blank line was a key or a continuation */
+	struct lab_cfg_section *cur; /* section of the last [header], NULL before any */
+	bool oom;
+};
+
+static char *cfg_strndup(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static struct lab_cfg_section *cfg_find(struct lab_cfg *cfg, const char *file, const char *name,
+					bool any_file)
+{
+	for (unsigned i = 0; i < cfg->nsec; i++)
+		if (!strcmp(cfg->sec[i].name, name) && (any_file || !strcmp(cfg->sec[i].file, file)))
+			return &cfg->sec[i];
+	return NULL;
+}
+
+const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const char *file)
+{
+	return cfg_find((struct lab_cfg *)cfg, file, "global", false);
+}
+
+static bool cfg_name_ok(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_.-", *c))
+			return false;
+	return true;
+}
+
+/* A [header] line: validate the name, find or add its section. */
+static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
+{
+	const char *close = memchr(start, ']', n);
+	struct lab_cfg *cfg = ld->cfg;
+
+	ld->cur = NULL;
+	if (!close) {
+		lab_diag_add(ld->d, "%s:%d: section header without ']' (write [name])", ld->file,
+			     ld->line);
+		return;
+	}
+	char *name = cfg_strndup(start + 1, (size_t)(close - start - 1));
+	if (!name) {
+		ld->oom = true;
+		return;
+	}
+	if (!cfg_name_ok(name)) {
+		lab_diag_add(ld->d,
+			     "%s:%d: [%s]: bad section name (allowed letters, digits, '_', '.', "
+			     "'-')",
+			     ld->file, ld->line, name);
+	}
+	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name, strcmp(name, "global") != 0);
+	if (old && !strcmp(name, "global")) {
+		ld->cur = old;
+		free(name);
+		return;
+	}
+	if (old)
+		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at %s:%d)", ld->file,
+			     ld->line, name, old->file, old->line);
+	struct lab_cfg_section *grown = realloc(cfg->sec, (cfg->nsec + 1) * sizeof(*cfg->sec));
+	if (!grown) {
+		free(name);
+		ld->oom = true;
+		return;
+	}
+	cfg->sec = grown;
+	ld->cur = &cfg->sec[cfg->nsec++];
+	*ld->cur = (struct lab_cfg_section){.name = name, .file = ld->file, .line = ld->line};
+}
+
+/*
+ * Classifies one raw line before libinih sees it: header, continuation, key line, or a syntax
+ * error that libinih would report only by number. Returns false when the line must be hidden
+ * from libinih (it is replaced by an empty line).
+ */
+static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
+{
+	const char *s = raw, *end = raw + n;
+
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	ld->cont = false;
+	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+		s += 3;
+	if (s == end || *s == ';' || *s == '#')
+		return true; /* blank lines do not end a multi-line value in libinih either */
+	if (n > LAB_CFG_LINE_MAX) {
+		lab_diag_add(ld->d, "%s:%d: line too long (%zu characters; allowed at most %d)",
+			     ld->file, ld->line, n, LAB_CFG_LINE_MAX);
+		ld->after_key = false;
+		return false;
+	}
+	if (*s == '[') {
+		cfg_header(ld, s, (size_t)(end - s));
+		ld->after_key = false;
+		return true;
+	}
+	if (s > raw && ld->after_key) {
+		ld->cont = true;
+		return true;
+	}
+	if (!memchr(s, '=', (size_t)(end - s)) && !memchr(s, ':', (size_t)(end - s))) {
+		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
+			     (int)(end - s > 40 ? 40 : end - s), s);
+		ld->after_key = false;
+		return false;
+	}
+	if (!ld->cur) {
+		lab_diag_add(ld->d, "%s:%d: key outside any section (start one with [name])",
+			     ld->file, ld->line);
+		ld->after_key = false;
+		return false;
+	}
+	ld->after_key = true;
+	return true;
+}
+
+/* libinih's reader: hands out one line at a time so the handler knows the line number. */
+static char *cfg_reader(char *str, int num, void *stream)
+{
+	struct cfg_loader *ld = stream;
+
+	while (ld->pos < ld->len) {
+		const char *raw = ld->text + ld->pos;
+		const char *nl = memchr(raw, '\n', ld->len - ld->pos);
+		size_t n = nl ? (size_t)(nl - raw) : ld->len - ld->pos;
+
+		ld->pos += n + (nl ? 1 : 0);
+		ld->line++;
+		if (n > 0 && raw[n - 1] == '\r')
+			n--;
+		if (!cfg_scan_line(ld, raw, n) || memchr(raw, '\0', n))
+			n = 0;
+		if ((int)n > num - 2)
+			n = 0; /* unreachable: cfg_scan_line rejected it */
+		memcpy(str, raw, n);
+		str[n] = '\n';
+		str[n + 1] = '\0';
+		return str;
+	}
+	return NULL;
+}
+
+static int cfg_handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct cfg_loader *ld = user;
+	struct lab_cfg_section *sec = ld->cur;
+
+	(void)section; /* the reader tracked it, with its line */
+	if (!sec)
+		return 1;
+	if (ld->cont && sec->nkv > 0) {
+		struct lab_cfg_kv *kv = &sec->kv[sec->nkv - 1];
+		char *joined = NULL;
+		if (asprintf(&joined, "%s %s", kv->value, value) < 0) {
+			ld->oom = true;
+			return 1;
+		}
+		free(kv->value);
+		kv->value = joined;
+		return 1;
+	}
+	for (unsigned i = 0; i < sec->nkv; i++)
+		if (!strcmp(sec->kv[i].key, key)) {
+			lab_diag_add(ld->d, "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",
+				     ld->file, ld->line, sec->name, key, value, sec->kv[i].line);
+			return 1;
+		}
+	struct lab_cfg_kv *grown = realloc(sec->kv, (sec->nkv + 1) * sizeof(*sec->kv));
+	if (!grown) {
+		ld->oom = true;
+		return 1;
+	}
+	sec->kv = grown;
+	struct lab_cfg_kv *kv = &sec->kv[sec->nkv];
+	*kv = (struct lab_cfg_kv){.key = strdup(key), .value = strdup(value), .file = ld->file,
+				  .line = ld->line};
+	if (!kv->key || !kv->value) {
+		free(kv->key);
+		free(kv->value);
+		ld->oom = true;
+		return 1;
+	}
+	sec->nkv++;
+	return 1;
+}
+
+static int cfg_append_text(struct lab_cfg *cfg, const char *name, const char *text, size_t len)
+{
+	size_t old = cfg->text ? strlen(cfg->text) : 0;
+	size_t extra = strlen(name) + len + 32;
+	char *grown = realloc(cfg->text, old + extra);
+
+	if (!grown)
+		return -1;
+	cfg->text = grown;
+	int n = cfg->nfiles > 1 ? snprintf(grown + old, extra, "; file: %s\n", name) : 0;
+	memcpy(grown + old + n, text, len);
+	grown[old + n + len] = '\0';
+	return 0;
+}
+
+int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, size_t len,
+		      struct lab_diag *d, struct lab_err *err)
+{
+	char **files = realloc(cfg->files, (cfg->nfiles + 1) * sizeof(*cfg->files));
+
+	if (!files)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory reading %s", name);
+	cfg->files = files;
+	files[cfg->nfiles] = strdup(name);
+	if (!files[cfg->nfiles])
+		return lab_err_set(err, LAB_ENOMEM, "out of memory reading %s", name);
+	cfg->nfiles++;
+	if (cfg_append_text(cfg, name, text, len))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory reading %s", name);
+
+	struct cfg_loader ld = {.cfg = cfg, .d = d, .file = files[cfg->nfiles - 1], .text = text,
+				.len = len};
+	ini_parse_stream(cfg_reader, &ld, cfg_handler, &ld);
+	if (ld.oom)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory reading %s", name);
+	return 0;
+}
+
+int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,
+		      struct lab_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+
+	if (!f)
+		return lab_err_set(err, LAB_EIO, "%s: cannot open: %s", path, strerror(errno));
+	for (;;) {
+		if (len + 4096 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *grown = realloc(buf, cap);
+			if (!grown) {
+				rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", path);
+				goto out;
+			}
+			buf = grown;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = lab_err_set(err, LAB_EIO, "%s: read error: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = lab_cfg_load_text(cfg, path, buf ? buf : "", len, d, err);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
+{
+	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+
+	if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1) {
+		lab_diag_add(d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)",
+			     arg);
+		return;
+	}
+	struct lab_cfg_kv *kv = realloc(cfg->set, (cfg->nset + 1) * sizeof(*cfg->set));
+	char **secs = kv ? realloc(cfg->set_section, (cfg->nset + 1) * sizeof(char *)) : NULL;
+	if (kv)
+		cfg->set = kv;
+	if (!secs) {
+		lab_diag_add(d, "--set %s: out of memory", arg);
+		return;
+	}
+	cfg->set_section = secs;
+	secs[cfg->nset] = cfg_strndup(arg, (size_t)(dot - arg));
+	kv[cfg->nset] = (struct lab_cfg_kv){.key = cfg_strndup(dot + 1, (size_t)(eq - dot - 1)),
+					    .value = strdup(eq + 1), .file = "--set", .line = 0};
+	cfg->nset++;
+}
+
+void lab_cfg_free(struct lab_cfg *cfg)
+{
+	for (unsigned i = 0; i < cfg->nsec; i++) {
+		for (unsigned k = 0; k < cfg->sec[i].nkv; k++) {
+			free(cfg->sec[i].kv[k].key);
+			free(cfg->sec[i].kv[k].value);
+		}
+		free(cfg->sec[i].kv);
+		free(cfg->sec[i].name);
+	}
+	for (unsigned i = 0; i < cfg->nset; i++) {
+		free(cfg->set[i].key);
+		free(cfg->set[i].value);
+		free(cfg->set_section[i]);
+	}
+	for (unsigned i = 0; i < cfg->nfiles; i++)
+		free(cfg->files[i]);
+	free(cfg->sec);
+	free(cfg->set);
+	free(cfg->set_section);
+	free(cfg->files);
+	free(cfg->text);
+	*cfg = (struct lab_cfg){0};
+}

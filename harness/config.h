@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The untyped config: sections of key = value text with the file and line of every key. Files
+ * are tokenized by libinih (ini_parse_stream) fed by the lab's own line reader, which counts
+ * lines (Debian's libinih passes none to the handler), joins indented continuation lines and
+ * rejects lines longer than libinih's 200-byte buffer instead of letting it split them.
+ * Typing, sweeps and validation happen in harness/plan.c.
+ */
+#ifndef LAB_HARNESS_CONFIG_H
+#define LAB_HARNESS_CONFIG_H
+
+#include <stdbool.h>
+
+#include "harness/diag.h"
+#include "harness/err.h"
+
+/* The longest line the lab accepts (libinih's buffer holds 199 bytes with the newline). */
+#define LAB_CFG_LINE_MAX 198
+
+struct lab_cfg_kv {
+	char *key;
+	char *value;
+	const char *file; /* owned by the struct lab_cfg; "--set" for command-line values */
+	int line;	  /* 0 for --set */
+};
+
+struct lab_cfg_section {
+	char *name;
+	const char *file;
+	int line; /* line of the [name] header */
+	struct lab_cfg_kv *kv;
+	unsigned nkv;
+};
+
+struct lab_cfg {
+	struct lab_cfg_section *sec; /* in file order; [global] sections included */
+	unsigned nsec;
+	char **files; /* the names given to lab_cfg_load_* */
+	unsigned nfiles;
+	char *text;		/* every file's text, concatenated with a "; file: NAME" line */
+	struct lab_cfg_kv *set; /* --set SEC.KEY=VAL, key holds "SEC.KEY" split below */
+	char **set_section;
+	unsigned nset;
+};
+
+/*
+ * Reads a config file. Syntax errors (line too long, missing '=', key outside a section,
+ * duplicate key, duplicate section) go to d as "FILE:LINE: ..." lines and loading goes on.
+ * Returns 0, or -LAB_EIO when the file cannot be read (message in err).
+ */
+int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,
+		      struct lab_err *err);
+
+/* The same for text held in memory (the built-in quick config, fuzzing); name labels errors. */
+int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, size_t len,
+		      struct lab_diag *d, struct lab_err *err);
+
+/* Adds a --set argument "SECTION.KEY=VALUE". A malformed one goes to d. */
+void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d);
+
+/* The [global] section of file, or NULL. */
+const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const char *file);
+
+/* Frees everything; the struct can be reused after. */
+void lab_cfg_free(struct lab_cfg *cfg);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A list of one-line diagnostics. Config validation collects every error here before anything
+ * runs; the CLI prints them and exits 2.
+ */
+#ifndef LAB_HARNESS_DIAG_H
+#define LAB_HARNESS_DIAG_H
+
+#include "harness/err.h"
+
+#define LAB_DIAG_MAX 200
+
+struct lab_diag {
+	unsigned n;	  /* messages kept */
+	unsigned dropped; /* messages past LAB_DIAG_MAX */
+	char **msg;
+};
+
+/* Appends a formatted line. Keeps the first LAB_DIAG_MAX; counts the rest. */
+void lab_diag_add(struct lab_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Total number of errors added. */
+unsigned lab_diag_count(const struct lab_diag *d);
+
+/* Frees the messages and resets the list. */
+void lab_diag_free(struct lab_diag *d);
+
+#endif

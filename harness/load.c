@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "harness/load.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "harness/clock.h"
+
+void lab_load_init(struct lab_load *g, const char *stat_path)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	memset(g, 0, sizeof(*g));
+	g->stat_path = stat_path ? stat_path : "/proc/stat";
+	g->tick_ns = 1e9 / (double)(hz > 0 ? hz : 100);
+}
+
+void lab_load_reset(struct lab_load *g)
+{
+	g->n = 0;
+	g->head = 0;
+}
+
+int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_ticks,
+			unsigned *ncpus)
+{
+	unsigned long long v[8] = {0};
+	unsigned cpus = 0;
+
+	if (strncmp(text, "cpu ", 4) != 0)
+		return -LAB_EIO;
+	/* user nice system idle iowait irq softirq steal */
+	int got = sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			 &v[3], &v[4], &v[5], &v[6], &v[7]);
+	if (got < 4)
+		return -LAB_EIO;
+	for (const char *p = strstr(text, "\ncpu"); p; p = strstr(p + 1, "\ncpu"))
+		if (p[4] >= '0' && p[4] <= '9')
+			cpus++;
+	*busy_ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	*total_ticks = *busy_ticks + v[3] + v[4];
+	*ncpus = cpus ? cpus : 1;
+	return 0;
+}
+
+static uint64_t load_self_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
+int lab_load_snap(struct lab_load *g, struct lab_err *err)
+{
+	char buf[8192];
+	FILE *f = fopen(g->stat_path, "r");
+	uint64_t busy, total;
+
+	if (!f)
+		return lab_err_set(err, LAB_EIO, "open %s failed", g->stat_path);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (lab_load_parse_stat(buf, &busy, &total, &g->ncpus))
+		return lab_err_set(err, LAB_EIO, "%s: no aggregate cpu line", g->stat_path);
+	struct lab_load_snap *s = &g->hist[g->head];
+	s->wall_ns = lab_clock_ns();
+	s->busy_ns = (uint64_t)((double)busy * g->tick_ns);
+	s->total_ns = (uint64_t)((double)total * g->tick_ns);
+	s->self_ns = load_self_ns();
+	g->head = (g->head + 1) % LAB_LOAD_HISTORY;
+	if (g->n < LAB_LOAD_HISTORY)
+		g->n++;
+	return 0;
+}
+
+double lab_load_foreign(const struct lab_load *g)
+{
+	if (g->n < 2)
+		return NAN;
+	const struct lab_load_snap *now = &g->hist[(g->head + LAB_LOAD_HISTORY - 1) % LAB_LOAD_HISTORY];
+	const struct lab_load_snap *then = NULL;
+	for (unsigned back = 1; back < g->n; back++) {
+		then = &g->hist[(g->head + LAB_LOAD_HISTORY - 1 - back) % LAB_LOAD_HISTORY];
+		if (now->wall_ns - then->wall_ns >= LAB_LOAD_WINDOW_NS)
+			break;
+	}
+	double wall = (double)(now->wall_ns - then->wall_ns);
+	if (wall <= 0)
+		return NAN;
+	double busy = (double)now->busy_ns - (double)then->busy_ns;
+	double self = (double)now->self_ns - (double)then->self_ns;
+	double foreign = (busy - self) / wall;
+	/* Tick rounding of both counters can push a quiet reading slightly below zero. */
+	if (foreign < 0)
+		foreign = 0;
+	if (foreign > g->ncpus)
+		foreign = g->ncpus;
+	return foreign;
+}

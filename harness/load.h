@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The foreign-load guard: how much CPU others used while a sample ran. Busy time of the whole
+ * machine (/proc/stat: user, nice, system, irq, softirq and steal, which on a VM is the host
+ * running someone else on our vCPU) minus this process's own CPU time (getrusage), per second of
+ * wall time, in vCPUs. /proc/stat counts in 10 ms ticks, so a window shorter than ~200 ms is
+ * widened backwards over earlier snapshots of the same point to keep the reading meaningful.
+ */
+#ifndef LAB_HARNESS_LOAD_H
+#define LAB_HARNESS_LOAD_H
+
+#include <stdint.h>
+
+#include "harness/err.h"
+
+#define LAB_LOAD_WINDOW_NS 200000000ull
+#define LAB_LOAD_HISTORY   64
+
+/* One reading: wall clock, the machine's busy and total CPU time, and our own CPU time. */
+struct lab_load_snap {
+	uint64_t wall_ns;
+	uint64_t busy_ns;  /* all CPUs, since boot */
+	uint64_t total_ns; /* busy + idle + iowait, all CPUs */
+	uint64_t self_ns;  /* this process, user + system */
+};
+
+struct lab_load {
+	const char *stat_path; /* "/proc/stat"; tests point it at a fixture */
+	unsigned ncpus;	       /* CPUs of the machine, for the clamp */
+	unsigned n;	       /* snapshots kept (ring) */
+	unsigned head;
+	struct lab_load_snap hist[LAB_LOAD_HISTORY];
+	double tick_ns; /* length of a /proc/stat tick */
+};
+
+/* Sets up a guard reading stat_path (NULL = /proc/stat). */
+void lab_load_init(struct lab_load *g, const char *stat_path);
+
+/* Forgets the history (call at the start of each point). */
+void lab_load_reset(struct lab_load *g);
+
+/*
+ * Takes a snapshot now. Returns 0, or -LAB_EIO when the stat file cannot be read or parsed (the
+ * guard is then unavailable and samples carry NaN).
+ */
+int lab_load_snap(struct lab_load *g, struct lab_err *err);
+
+/*
+ * Foreign CPU use, in vCPUs, from the newest snapshot back over a window of at least
+ * LAB_LOAD_WINDOW_NS (or everything kept). NaN with fewer than two snapshots.
+ */
+double lab_load_foreign(const struct lab_load *g);
+
+/* Parses the aggregate "cpu" line of a /proc/stat text into ticks; 0 or -LAB_EIO. */
+int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_ticks,
+			unsigned *ncpus);
+
+#endif

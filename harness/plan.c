@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Resolution and validation of experiments: which key wins, from where, and is it valid. */
+#include "harness/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/clock.h"
+#include "harness/param.h"
+#include "harness/plan_internal.h"
+
+#ifdef LAB_HAVE_OPENMP
+static const bool plan_openmp = true;
+#else
+static const bool plan_openmp = false;
+#endif
+
+static const struct lab_enum_val plan_scaling_choices[] = {
+	{"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
+	{"weak", LAB_SCALING_WEAK, "fixed work per thread; Gustafson"},
+	{NULL, 0, NULL},
+};
+
+const struct lab_param lab_hparam_table[] = {
+	LAB_P_U64(struct lab_hparams, threads, "threads", "1", 1, LAB_THREADS_MAX, "threads",
+		  "Threads in the team; sweeps like 1..max or 1..64:x2; max = the CPUs this "
+		  "process may use."),
+	LAB_P_STR(struct lab_hparams, placement, "placement", "compact",
+		  "Where threads go: compact, cores (SMT last), scatter (across packages), "
+		  "list:0,2,4-7, or pairs."),
+	LAB_P_U64(struct lab_hparams, reps, "reps", "10", 1, 100000, "",
+		  "Timed samples per point."),
+	LAB_P_DURATION(struct lab_hparams, warmup, "warmup", "20ms", 0, 60000000000ull,
+		       "Untimed running before calibration (caches, frequency, page faults)."),
+	LAB_P_DURATION(struct lab_hparams, min_time, "min_time", "20ms", 1000, 600000000000ull,
+		       "Shortest sample; the iteration count is calibrated to reach it."),
+	LAB_P_U64(struct lab_hparams, seed, "seed", "1", 0, UINT64_MAX, "",
+		  "Seed for anything random (pair sampling, kernel data)."),
+	LAB_P_DOUBLE(struct lab_hparams, load_threshold, "load_threshold", "0.25", 0, 4096, "cpus",
+		     "Foreign CPU load during a sample above which the sample is flagged."),
+	LAB_P_ENUM(struct lab_hparams, scaling, "scaling", "strong", plan_scaling_choices,
+		   "Kind of scaling series for the analyzer: strong or weak."),
+	LAB_P_U64(struct lab_hparams, max_pairs, "max_pairs", "0", 0, 1000000, "pairs",
+		  "With placement = pairs: sample at most this many CPU pairs (0 = all)."),
+	LAB_PARAM_END,
+};
+
+const char *lab_src_name(enum lab_src src)
+{
+	static const char *const names[] = {"default", "global", "section", "cli"};
+
+	return names[src];
+}
+
+const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
+					      const char *name)
+{
+	for (const struct lab_kernel *const *k = registry; *k; k++)
+		if (!strcmp((*k)->name, name))
+			return *k;
+	return NULL;
+}
+
+/* Adds msg to d unless the same line is already there (sweeps repeat errors per point). */
+void lab__plan_diag_once(struct lab_diag *d, const char *msg)
+{
+	for (unsigned i = 0; i < d->n; i++)
+		if (!strcmp(d->msg[i], msg))
+			return;
+	lab_diag_add(d, "%s", msg);
+}
+
+void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
+			 const struct lab_resolved *r, const char *value, const char *what)
+{
+	char *msg = NULL;
+	int rc;
+
+	if (r->src == LAB_SRC_CLI)
+		rc = asprintf(&msg, "--set %s.%s=%s: %s", e->name, r->param->key, value, what);
+	else if (r->src == LAB_SRC_DEFAULT)
+		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
+			      r->param->key, value, what);
+	else
+		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line, e->name,
+			      r->param->key, value, what);
+	if (rc >= 0)
+		lab__plan_diag_once(d, msg);
+	free(msg);
+}
+
+/* The closest known key to key, over the harness table and table, or NULL when none is close. */
+static const char *plan_closest(const char *key, const struct lab_param *table)
+{
+	const struct lab_param *tables[] = {lab_hparam_table, table};
+	const char *best = NULL;
+	unsigned best_d = ~0u, limit = strlen(key) / 3 + 1;
+
+	if (limit < 2)
+		limit = 2;
+	for (unsigned t = 0; t < 2; t++)
+		for (const struct lab_param *p = tables[t]; p && p->key; p++) {
+			unsigned dist = lab_edit_distance(key, p->key);
+			if (dist < best_d) {
+				best_d = dist;
+				best = p->key;
+			}
+		}
+	if (lab_edit_distance(key, "kernel") < best_d) {
+		best_d = lab_edit_distance(key, "kernel");
+		best = "kernel";
+	}
+	return best_d <= limit ? best : NULL;
+}
+
+static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
+			     const struct lab_cfg_kv *kv)
+{
+	const char *near = plan_closest(kv->key, e->kernel->params);
+	char hint[128] = "";
+
+	if (near)
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+	else
+		snprintf(hint, sizeof(hint), " (see `lab describe %s`)", e->kernel->name);
+	if (kv->line == 0)
+		lab_diag_add(d, "--set %s.%s=%s: unknown key '%s' for kernel '%s'%s", e->name,
+			     kv->key, kv->value, kv->key, e->kernel->name, hint);
+	else
+		lab_diag_add(d, "%s:%d: [%s] unknown key '%s' for kernel '%s'%s", kv->file, kv->line,
+			     e->name, kv->key, e->kernel->name, hint);
+}
+
+static struct lab_resolved *plan_key(struct lab_experiment *e, const char *key)
+{
+	for (unsigned i = 0; i < e->nkeys; i++)
+		if (!strcmp(e->keys[i].param->key, key))
+			return &e->keys[i];
+	return NULL;
+}
+
+static void plan_apply(struct lab_experiment *e, const struct lab_cfg_kv *kv, enum lab_src src)
+{
+	struct lab_resolved *r = plan_key(e, kv->key);
+
+	r->text = kv->value;
+	r->src = src;
+	r->file = kv->file;
+	r->line = kv->line;
+}
+
+/* Applies one layer of keys (global, section or --set); unknown keys are errors unless lenient. */
+static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, unsigned n,
+		       enum lab_src src, bool lenient, struct lab_diag *d)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (!strcmp(kv[i].key, "kernel"))
+			continue;
+		if (plan_key(e, kv[i].key))
+			plan_apply(e, &kv[i], src);
+		else if (!lenient)
+			plan_unknown_key(d, e, &kv[i]);
+	}
+}
+
+static const char *plan_kernel_name(const struct lab_cfg_section *s,
+				    const struct lab_cfg_section *global, const struct lab_cfg_kv **at)
+{
+	const struct lab_cfg_section *layers[] = {s, global};
+
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned i = 0; layers[l] && i < layers[l]->nkv; i++)
+			if (!strcmp(layers[l]->kv[i].key, "kernel")) {
+				*at = &layers[l]->kv[i];
+				return layers[l]->kv[i].value;
+			}
+	return NULL;
+}
+
+static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct lab_kernel *const *k = registry; *k && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", k == registry ? "" : ", ",
+					 (*k)->name);
+}
+
+/* Finds the section's kernel; reports a missing or unknown one. */
+static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section *s,
+						    const struct lab_cfg_section *global,
+						    const struct lab_kernel *const *registry,
+						    struct lab_diag *d)
+{
+	const struct lab_cfg_kv *at = NULL;
+	const char *name = plan_kernel_name(s, global, &at);
+	char list[512];
+
+	plan_kernel_list(registry, list, sizeof(list));
+	if (!name) {
+		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file, s->line,
+			     s->name, list);
+		return NULL;
+	}
+	const struct lab_kernel *k = lab_plan_kernel_find(registry, name);
+	if (!k) {
+		const char *best = NULL;
+		unsigned best_d = 3;
+		for (const struct lab_kernel *const *c = registry; *c; c++)
+			if (lab_edit_distance(name, (*c)->name) < best_d) {
+				best_d = lab_edit_distance(name, (*c)->name);
+				best = (*c)->name;
+			}
+		if (best)
+			lab_diag_add(d, "%s:%d: [%s] kernel = %s: unknown kernel (did you mean '%s'?)",
+				     at->file, at->line, s->name, name, best);
+		else
+			lab_diag_add(d, "%s:%d: [%s] kernel = %s: unknown kernel (kernels: %s)",
+				     at->file, at->line, s->name, name, list);
+	}
+	return k;
+}
+
+/* Expands and type-checks every value of every key; returns the number of errors added. */
+static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env *env,
+				 struct lab_diag *d)
+{
+	unsigned before = lab_diag_count(d);
+	struct lab_err err;
+	char scratch[4096] __attribute__((aligned(16)));
+	struct lab_placement place;
+
+	LAB_BUG_ON(e->kernel->params_size > sizeof(scratch) ||
+		   sizeof(struct lab_hparams) > sizeof(scratch));
+	for (unsigned i = 0; i < e->nkeys; i++) {
+		struct lab_resolved *r = &e->keys[i];
+		int n = lab_sweep_expand(r->param, r->text, env->ncpus, &r->vals, &err);
+		if (n < 0) {
+			lab__plan_key_error(d, e, r, r->text, err.msg);
+			continue;
+		}
+		r->nvals = (unsigned)n;
+		for (unsigned v = 0; v < r->nvals; v++) {
+			if (lab_param_parse(r->param, r->vals[v], scratch, &err))
+				lab__plan_key_error(d, e, r, r->vals[v], err.msg);
+			else if (r->harness && !strcmp(r->param->key, "placement") &&
+				 lab_placement_parse(r->vals[v], &place, &err))
+				lab__plan_key_error(d, e, r, r->vals[v], err.msg);
+		}
+	}
+	return lab_diag_count(d) - before;
+}
+
+/* Builds e's resolved keys from the layers; returns false when e has errors. */
+static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
+			 const struct lab_cfg_section *s, const struct lab_env *env,
+			 struct lab_diag *d)
+{
+	const struct lab_cfg_section *global = lab_cfg_global(cfg, s->file);
+	unsigned nh = 0, nk = 0, before = lab_diag_count(d);
+
+	while (lab_hparam_table[nh].key)
+		nh++;
+	while (e->kernel->params[nk].key)
+		nk++;
+	e->keys = calloc(nh + nk, sizeof(*e->keys));
+	if (!e->keys)
+		return false;
+	e->nkeys = nh + nk;
+	for (unsigned i = 0; i < nh + nk; i++) {
+		struct lab_resolved *r = &e->keys[i];
+		r->harness = i < nh;
+		r->param = r->harness ? &lab_hparam_table[i] : &e->kernel->params[i - nh];
+		r->text = r->param->def;
+		r->src = LAB_SRC_DEFAULT;
+	}
+	if (global)
+		plan_layer(e, global->kv, global->nkv, LAB_SRC_GLOBAL, true, d);
+	plan_layer(e, s->kv, s->nkv, LAB_SRC_SECTION, false, d);
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (!strcmp(cfg->set_section[i], s->name))
+			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
+	if (lab_diag_count(d) != before)
+		return false;
+	return plan_expand_keys(e, env, d) == 0;
+}
+
+static bool plan_selected(const char *name, const char *const *only, unsigned nonly)
+{
+	if (!nonly)
+		return true;
+	for (unsigned i = 0; i < nonly; i++)
+		if (!strcmp(only[i], name))
+			return true;
+	return false;
+}
+
+/* Global keys that no kernel of the registry and no harness key knows. */
+static void plan_check_globals(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
+			       struct lab_diag *d)
+{
+	for (unsigned s = 0; s < cfg->nsec; s++) {
+		const struct lab_cfg_section *g = &cfg->sec[s];
+		if (strcmp(g->name, "global") != 0)
+			continue;
+		for (unsigned i = 0; i < g->nkv; i++) {
+			const char *key = g->kv[i].key;
+			bool known = !strcmp(key, "kernel") || lab_param_find(lab_hparam_table, key);
+			for (const struct lab_kernel *const *k = registry; *k && !known; k++)
+				known = lab_param_find((*k)->params, key) != NULL;
+			if (!known) {
+				const char *near = plan_closest(key, NULL);
+				lab_diag_add(d, "%s:%d: [global] unknown key '%s'%s%s%s", g->kv[i].file,
+					     g->kv[i].line, key, near ? " (did you mean '" : "",
+					     near ? near : "", near ? "'?)" : "");
+			}
+		}
+	}
+}
+
+/* --only names and --set sections must name experiments. */
+static void plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
+			     struct lab_diag *d)
+{
+	for (unsigned i = 0; i < nonly + cfg->nset; i++) {
+		const char *name = i < nonly ? only[i] : cfg->set_section[i - nonly];
+		bool found = false;
+		for (unsigned s = 0; s < cfg->nsec && !found; s++)
+			found = !strcmp(cfg->sec[s].name, name) && strcmp(name, "global") != 0;
+		if (found)
+			continue;
+		if (i < nonly)
+			lab_diag_add(d, "--only %s: no experiment [%s] in the config", name, name);
+		else
+			lab_diag_add(d, "--set %s.%s=%s: no experiment [%s] in the config", name,
+				     cfg->set[i - nonly].key, cfg->set[i - nonly].value, name);
+	}
+}
+
+int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
+		   const struct lab_kernel *const *registry, const struct lab_topo *topo,
+		   const char *const *only, unsigned nonly, struct lab_diag *d, struct lab_err *err)
+{
+	struct lab_plan *plan = calloc(1, sizeof(*plan));
+	unsigned before = lab_diag_count(d);
+
+	if (!plan)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory planning");
+	lab_topo_env(topo, &plan->env);
+	plan->env.clock_resolution_ns = lab_clock_resolution_ns();
+	plan->env.openmp = plan_openmp;
+	plan->exp = calloc(cfg->nsec ? cfg->nsec : 1, sizeof(*plan->exp));
+	if (!plan->exp) {
+		free(plan);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory planning");
+	}
+	plan_check_names(cfg, only, nonly, d);
+	plan_check_globals(cfg, registry, d);
+	for (unsigned s = 0; s < cfg->nsec; s++) {
+		const struct lab_cfg_section *sec = &cfg->sec[s];
+		if (!strcmp(sec->name, "global"))
+			continue;
+		const struct lab_kernel *k =
+			plan_section_kernel(sec, lab_cfg_global(cfg, sec->file), registry, d);
+		if (!k)
+			continue;
+		struct lab_experiment *e = &plan->exp[plan->nexp++];
+		*e = (struct lab_experiment){.name = sec->name, .file = sec->file, .line = sec->line,
+					     .kernel = k};
+		if (!plan_resolve(e, cfg, sec, &plan->env, d))
+			continue;
+		if (plan_selected(sec->name, only, nonly))
+			lab__plan_points(plan, e, topo, d);
+	}
+	if (lab_diag_count(d) == before && plan->nexp == 0)
+		lab_diag_add(d, "%s: no experiments (add a section like [name] with kernel = noop)",
+			     cfg->nfiles ? cfg->files[0] : "config");
+	if (lab_diag_count(d) != before) {
+		lab_plan_free(plan);
+		return -LAB_ECONFIG;
+	}
+	*out = plan;
+	return 0;
+}
+
+void lab_plan_free(struct lab_plan *plan)
+{
+	if (!plan)
+		return;
+	for (unsigned i = 0; i < plan->npts; i++) {
+		free(plan->pts[i].kparams);
+		free(plan->pts[i].cpus);
+		free(plan->pts[i].params_text);
+	}
+	for (unsigned e = 0; e < plan->nexp; e++) {
+		for (unsigned k = 0; k < plan->exp[e].nkeys; k++)
+			lab_sweep_free(plan->exp[e].keys[k].vals, plan->exp[e].keys[k].nvals);
+		free(plan->exp[e].keys);
+	}
+	free(plan->pts);
+	free(plan->exp);
+	free(plan);
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The planner: config text -> typed, validated, expanded points. Every experiment section names a
+ * kernel; its keys (harness keys and the kernel's) are resolved default < [global] < section <
+ * --set, each value keeping its source; sweeping values expand into a Cartesian product; every
+ * point gets its CPU list from the topology. All errors are collected into a struct lab_diag
+ * before anything runs. The plan is read-only once built.
+ */
+#ifndef LAB_HARNESS_PLAN_H
+#define LAB_HARNESS_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/config.h"
+#include "harness/diag.h"
+#include "harness/kernel_api.h"
+#include "harness/topo.h"
+
+#define LAB_THREADS_MAX 1024
+#define LAB_SWEEP_MAX	4096 /* values one key may expand to */
+#define LAB_POINTS_MAX	100000
+
+enum lab_scaling {
+	LAB_SCALING_STRONG, /* fixed total work: cost per unit should fall as threads grow */
+	LAB_SCALING_WEAK,   /* fixed work per thread */
+};
+
+/* The harness keys every experiment has, bound with the same table machinery as kernel keys. */
+struct lab_hparams {
+	uint64_t threads;
+	char placement[LAB_STR_MAX];
+	uint64_t reps;
+	uint64_t warmup;   /* ns of untimed runs before calibration */
+	uint64_t min_time; /* ns a sample must last at least */
+	uint64_t seed;
+	double load_threshold; /* foreign CPUs (in vCPUs) above which a sample is flagged */
+	int scaling;	       /* enum lab_scaling */
+	uint64_t max_pairs;    /* placement pairs: sample at most this many pairs; 0 = all */
+};
+
+/* The harness keys' table (threads, placement, reps, ...). */
+extern const struct lab_param lab_hparam_table[];
+
+enum lab_src {
+	LAB_SRC_DEFAULT,
+	LAB_SRC_GLOBAL,
+	LAB_SRC_SECTION,
+	LAB_SRC_CLI,
+};
+
+/* A key of an experiment as resolved: its text, where it came from, and its sweep values. */
+struct lab_resolved {
+	const struct lab_param *param; /* in lab_hparam_table or the kernel's table */
+	bool harness;		       /* a harness key */
+	const char *text;	       /* the winning text (owned by the config or the table) */
+	enum lab_src src;
+	const char *file; /* NULL for defaults */
+	int line;
+	unsigned nvals; /* > 1: the key sweeps */
+	char **vals;	/* the expanded values as text */
+};
+
+struct lab_experiment {
+	const char *name; /* section name */
+	const char *file;
+	int line;
+	const struct lab_kernel *kernel;
+	struct lab_resolved *keys; /* harness keys first, then the kernel's, in table order */
+	unsigned nkeys;
+	unsigned first_point, npoints;
+};
+
+enum lab_point_state {
+	LAB_POINT_READY,
+	LAB_POINT_SKIPPED, /* check() said the machine cannot run it; reason says why */
+};
+
+struct lab_point {
+	unsigned id;  /* global, 0-based, in run order */
+	unsigned exp; /* index into plan->exp */
+	struct lab_hparams h;
+	void *kparams; /* the kernel's params struct */
+	unsigned nthreads;
+	int *cpus;	    /* planned OS CPU of each thread */
+	char *params_text; /* "k=v;k=v": every kernel key and the placement, never threads */
+	enum lab_point_state state;
+	char reason[256];
+};
+
+struct lab_plan {
+	struct lab_experiment *exp;
+	unsigned nexp;
+	struct lab_point *pts;
+	unsigned npts;
+	struct lab_env env;
+};
+
+/*
+ * Builds the plan of cfg for the kernels of registry (NULL-terminated) on topo. only (nonly
+ * names, may be 0) restricts the experiments run; an --only name that matches no section is an
+ * error. Every problem goes to d as one line "FILE:LINE: [section] key = value: what is wrong
+ * (what is allowed)". Returns 0 with *out when d is empty, else -LAB_ECONFIG and no plan.
+ * Other failures (memory) return their code with err filled.
+ */
+int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
+		   const struct lab_kernel *const *registry, const struct lab_topo *topo,
+		   const char *const *only, unsigned nonly, struct lab_diag *d, struct lab_err *err);
+
+/* Frees the plan; NULL is allowed. */
+void lab_plan_free(struct lab_plan *plan);
+
+/* The kernel named name in registry, or NULL. */
+const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
+					      const char *name);
+
+/* "default", "global", "section" or "cli". */
+const char *lab_src_name(enum lab_src src);
+
+/*
+ * Splits a sweep value into its values: "1,2,4", "1..8", "1..64:x2", "8..64:+8", "max",
+ * "compact, list:0,2,4-7". ncpus resolves "max" (threads only). Values are checked for their
+ * shape, not for their range (lab_param_parse does that). Returns the count (>= 1) with *vals
+ * allocated, or -LAB_ECONFIG with the reason in err.
+ */
+int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus, char ***vals,
+		     struct lab_err *err);
+
+/* Frees what lab_sweep_expand allocated. */
+void lab_sweep_free(char **vals, unsigned n);
+
+#endif

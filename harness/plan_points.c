@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Expansion of an experiment's sweeps into points: product order, CPU lists, kernel checks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/param.h"
+#include "harness/plan_internal.h"
+
+#define PLAN_PAIRS_MAX 65536
+
+/* "k=v;k=v" of every kernel key, then the placement (and the pair for pair placements). */
+static char *plan_params_text(const struct lab_experiment *e, const void *kparams,
+			      const struct lab_hparams *h, const int *pair)
+{
+	size_t cap = 256, used = 0;
+	char *s = malloc(cap), val[128];
+
+	for (const struct lab_param *p = e->kernel->params; s && p->key; p++) {
+		lab_param_format(p, kparams, val, sizeof(val));
+		size_t need = strlen(p->key) + strlen(val) + 3;
+		if (used + need + LAB_STR_MAX + 64 > cap) {
+			cap = 2 * (used + need) + LAB_STR_MAX + 64;
+			char *grown = realloc(s, cap);
+			if (!grown) {
+				free(s);
+				return NULL;
+			}
+			s = grown;
+		}
+		used += (size_t)snprintf(s + used, cap - used, "%s=%s;", p->key, val);
+	}
+	if (!s)
+		return NULL;
+	used += (size_t)snprintf(s + used, cap - used, "placement=%s", h->placement);
+	if (pair)
+		snprintf(s + used, cap - used, ";pair=%d-%d", pair[0], pair[1]);
+	return s;
+}
+
+static struct lab_point *plan_point_add(struct lab_plan *plan)
+{
+	if ((plan->npts & (plan->npts - 1)) == 0) {
+		unsigned cap = plan->npts ? plan->npts * 2 : 16;
+		struct lab_point *grown = realloc(plan->pts, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		plan->pts = grown;
+	}
+	struct lab_point *pt = &plan->pts[plan->npts];
+	*pt = (struct lab_point){.id = plan->npts};
+	plan->npts++;
+	return pt;
+}
+
+static struct lab_resolved *plan_key(struct lab_experiment *e, const char *key)
+{
+	for (unsigned i = 0; i < e->nkeys; i++)
+		if (!strcmp(e->keys[i].param->key, key))
+			return &e->keys[i];
+	return NULL;
+}
+
+/* Adds one point on cpus (n of them); runs the kernel's check. */
+static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
+			    const struct lab_hparams *h, const void *kparams, const int *cpus,
+			    unsigned n, const int *pair, struct lab_diag *d)
+{
+	struct lab_point *pt = plan_point_add(plan);
+	struct lab_err err = {0};
+	char *msg = NULL;
+
+	if (!pt)
+		goto oom;
+	pt->exp = (unsigned)(e - plan->exp);
+	pt->h = *h;
+	pt->nthreads = n;
+	pt->kparams = malloc(e->kernel->params_size ? e->kernel->params_size : 1);
+	pt->cpus = malloc(n * sizeof(*pt->cpus));
+	pt->params_text = plan_params_text(e, kparams, h, pair);
+	if (!pt->kparams || !pt->cpus || !pt->params_text)
+		goto oom;
+	memcpy(pt->kparams, kparams, e->kernel->params_size);
+	memcpy(pt->cpus, cpus, n * sizeof(*pt->cpus));
+	if (!e->kernel->check)
+		return;
+	int rc = e->kernel->check(kparams, n, &plan->env, &err);
+	if (rc == LAB_SKIP) {
+		pt->state = LAB_POINT_SKIPPED;
+		snprintf(pt->reason, sizeof(pt->reason), "%s", err.msg);
+	} else if (rc < 0 && asprintf(&msg, "%s:%d: [%s]: %s", e->file, e->line, e->name,
+				      err.msg) >= 0) {
+		lab__plan_diag_once(d, msg);
+		free(msg);
+	}
+	return;
+oom:
+	lab__plan_diag_once(d, "lab: out of memory while planning");
+}
+
+static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
+		       const struct lab_hparams *h, const void *kparams, struct lab_diag *d)
+{
+	int(*pairs)[2] = malloc(PLAN_PAIRS_MAX * sizeof(*pairs));
+	struct lab_err err;
+
+	if (!pairs) {
+		lab__plan_diag_once(d, "lab: out of memory while planning");
+		return;
+	}
+	int n = lab_topo_plan_pairs(topo, (unsigned)h->max_pairs, h->seed, pairs, PLAN_PAIRS_MAX,
+				    &err);
+	if (n < 0)
+		lab__plan_key_error(d, e, plan_key(e, "placement"), h->placement, err.msg);
+	else if (n == 0)
+		lab__plan_key_error(d, e, plan_key(e, "placement"), h->placement,
+				    "no CPU pairs (needs at least 2 usable CPUs)");
+	for (int i = 0; i < n; i++)
+		plan_point_emit(plan, e, h, kparams, pairs[i], 2, pairs[i], d);
+	free(pairs);
+}
+
+/* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
+static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
+			     const struct lab_topo *topo, const unsigned *vidx, void *kparams,
+			     struct lab_diag *d)
+{
+	struct lab_hparams h;
+	struct lab_placement place;
+	struct lab_err err;
+	char what[160];
+	int cpus[LAB_THREADS_MAX];
+
+	for (unsigned k = 0; k < e->nkeys; k++) {
+		struct lab_resolved *r = &e->keys[k];
+		int rc = lab_param_parse(r->param, r->vals[vidx[k]], r->harness ? (void *)&h : kparams,
+					 &err);
+		LAB_BUG_ON(rc != 0); /* every value was checked by plan_expand_keys */
+	}
+	LAB_BUG_ON(lab_placement_parse(h.placement, &place, &err) != 0);
+	unsigned n = (unsigned)h.threads;
+	struct lab_resolved *threads = plan_key(e, "threads");
+	if (e->kernel->flags & LAB_KF_PAIRS) {
+		if (threads->src != LAB_SRC_DEFAULT && n != 2) {
+			snprintf(what, sizeof(what), "kernel '%s' runs on CPU pairs (allowed 2)",
+				 e->kernel->name);
+			lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
+			return;
+		}
+		n = 2;
+		h.threads = 2;
+	}
+	if (place.kind == LAB_PLACE_PAIRS) {
+		if (!(e->kernel->flags & LAB_KF_PAIRS)) {
+			snprintf(what, sizeof(what),
+				 "kernel '%s' runs a team, not CPU pairs (allowed compact, cores, "
+				 "scatter, list:...)",
+				 e->kernel->name);
+			lab__plan_key_error(d, e, plan_key(e, "placement"), h.placement, what);
+			return;
+		}
+		plan_pairs(plan, e, topo, &h, kparams, d);
+		return;
+	}
+	if (n > plan->env.ncpus) {
+		snprintf(what, sizeof(what),
+			 "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)", n,
+			 plan->env.ncpus, plan->env.ncpus);
+		lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
+		return;
+	}
+	if (lab_topo_plan(topo, &place, n, cpus, &err)) {
+		lab__plan_key_error(d, e, plan_key(e, "placement"), h.placement, err.msg);
+		return;
+	}
+	plan_point_emit(plan, e, &h, kparams, cpus, n, NULL, d);
+}
+
+void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
+		      struct lab_diag *d)
+{
+	unsigned order[64], nd = 0, vidx[64] = {0};
+	uint64_t total = 1;
+	void *kparams = calloc(1, e->kernel->params_size ? e->kernel->params_size : 1);
+
+	LAB_BUG_ON(e->nkeys > 64);
+	if (!kparams) {
+		lab__plan_diag_once(d, "lab: out of memory while planning");
+		return;
+	}
+	/* Threads vary fastest (keys[0] is threads), so each scaling series finishes together. */
+	for (unsigned k = e->nkeys; k-- > 0;)
+		if (e->keys[k].nvals > 1)
+			order[nd++] = k;
+	for (unsigned i = 0; i < nd; i++)
+		total *= e->keys[order[i]].nvals;
+	e->first_point = plan->npts;
+	if (total + plan->npts > LAB_POINTS_MAX) {
+		char *msg = NULL;
+		if (asprintf(&msg, "%s:%d: [%s]: the sweeps expand to %llu points (allowed at most %d)",
+			     e->file, e->line, e->name, (unsigned long long)total,
+			     LAB_POINTS_MAX) >= 0)
+			lab__plan_diag_once(d, msg);
+		free(msg);
+		free(kparams);
+		return;
+	}
+	for (uint64_t i = 0; i < total; i++) {
+		uint64_t rest = i;
+		for (unsigned j = nd; j-- > 0;) {
+			unsigned k = order[j];
+			vidx[k] = (unsigned)(rest % e->keys[k].nvals);
+			rest /= e->keys[k].nvals;
+		}
+		plan_combination(plan, e, topo, vidx, kparams, d);
+	}
+	e->npoints = plan->npts - e->first_point;
+	free(kparams);
+}

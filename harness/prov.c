@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "harness/prov.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "build_info.h"
+#include "harness/clock.h"
+
+#ifdef LAB_HAVE_OPENMP
+static const bool prov_openmp = true;
+#else
+static const bool prov_openmp = false;
+#endif
+
+/* The first line of path without its newline, or "unavailable". */
+static void prov_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "unavailable");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		snprintf(buf, len, "unavailable");
+	fclose(f);
+}
+
+/* "always madvise [never]" -> "never". */
+static void prov_bracketed(char *buf, size_t len)
+{
+	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close) {
+		size_t n = (size_t)(close - open - 1);
+		memmove(buf, open + 1, n);
+		buf[n < len ? n : len - 1] = '\0';
+	}
+}
+
+static void prov_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unavailable");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		char *colon = strchr(line, ':');
+		if (colon) {
+			colon += colon[1] == ' ' ? 2 : 1;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+		}
+		break;
+	}
+	fclose(f);
+}
+
+const char *lab_prov_counters_probe(char *buf, size_t len)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close((int)fd);
+		return NULL;
+	}
+	snprintf(buf, len, "perf_event_open(cycles) failed: %s%s", strerror(errno),
+		 errno == ENOENT || errno == EOPNOTSUPP ? " (no hardware PMU: a VM without vPMU?)"
+		 : errno == EACCES || errno == EPERM   ? " (see /proc/sys/kernel/perf_event_paranoid)"
+						       : "");
+	return buf;
+}
+
+void lab_prov_collect(struct lab_prov *p)
+{
+	struct utsname u;
+
+	memset(p, 0, sizeof(*p));
+	if (gethostname(p->hostname, sizeof(p->hostname) - 1) != 0)
+		snprintf(p->hostname, sizeof(p->hostname), "unavailable");
+	if (uname(&u) == 0)
+		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	prov_cpu_model(p->cpu_model, sizeof(p->cpu_model));
+	prov_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", p->governor,
+		       sizeof(p->governor));
+	prov_read_line("/sys/kernel/mm/transparent_hugepage/enabled", p->thp, sizeof(p->thp));
+	prov_bracketed(p->thp, sizeof(p->thp));
+	prov_read_line("/sys/devices/system/cpu/smt/control", p->smt, sizeof(p->smt));
+	if (getloadavg(p->loadavg, 3) != 3)
+		p->loadavg[0] = p->loadavg[1] = p->loadavg[2] = -1;
+	p->clock_resolution_ns = lab_clock_resolution_ns();
+	p->clock_read_cost_ns = lab_clock_read_cost_ns();
+	p->counters = lab_prov_counters_probe(p->counters_reason, sizeof(p->counters_reason)) == NULL;
+}
+
+void lab_prov_write_build(struct lab_json *j)
+{
+	lab_json_obj_open(j, "lab");
+	lab_json_str(j, "version", LAB_VERSION);
+	lab_json_str(j, "git_sha", LAB_GIT_SHA);
+	lab_json_bool(j, "git_dirty", LAB_GIT_DIRTY);
+	lab_json_str(j, "compiler", LAB_COMPILER);
+	lab_json_str(j, "c_flags", LAB_C_FLAGS);
+	lab_json_str(j, "build_type", LAB_BUILD_TYPE);
+	lab_json_str(j, "sanitize", LAB_SANITIZE);
+	lab_json_bool(j, "openmp", prov_openmp);
+	lab_json_obj_close(j);
+}
+
+void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo,
+			 struct lab_json *j)
+{
+	struct lab_env env;
+	int cpus[4096];
+	unsigned n = lab_topo_cpus_allowed(topo, cpus, 4096);
+
+	lab_topo_env(topo, &env);
+	lab_json_obj_open(j, "host");
+	lab_json_str(j, "hostname", p->hostname);
+	lab_json_str(j, "kernel", p->kernel);
+	lab_json_str(j, "cpu_model", p->cpu_model);
+	lab_json_str(j, "governor", p->governor);
+	lab_json_str(j, "thp", p->thp);
+	lab_json_str(j, "smt", p->smt);
+	lab_json_obj_open(j, "topology");
+	lab_json_str(j, "source", lab_topo_source(topo));
+	lab_json_str(j, "summary", lab_topo_summary(topo));
+	lab_json_bool(j, "thissystem", env.thissystem);
+	lab_json_uint(j, "packages", env.packages);
+	lab_json_uint(j, "numa_nodes", env.numa_nodes);
+	lab_json_uint(j, "cores", env.cores);
+	lab_json_uint(j, "pus", env.pus);
+	lab_json_arr_open(j, "cpus_allowed");
+	for (unsigned i = 0; i < n && i < 4096; i++)
+		lab_json_int(j, NULL, cpus[i]);
+	lab_json_arr_close(j);
+	lab_json_obj_close(j);
+	lab_json_obj_open(j, "clock");
+	lab_json_str(j, "source", "CLOCK_MONOTONIC");
+	lab_json_num(j, "resolution_ns", p->clock_resolution_ns);
+	lab_json_num(j, "read_cost_ns", p->clock_read_cost_ns);
+	lab_json_obj_close(j);
+	lab_json_obj_open(j, "counters");
+	lab_json_bool(j, "available", p->counters);
+	lab_json_str(j, "reason", p->counters ? "" : p->counters_reason);
+	lab_json_obj_close(j);
+	lab_json_arr_open(j, "loadavg");
+	for (int i = 0; i < 3; i++)
+		lab_json_num(j, NULL, p->loadavg[i]);
+	lab_json_arr_close(j);
+	lab_json_obj_close(j);
+}

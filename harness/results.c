@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* samples.csv, threads.csv and config.ini; run.json is in results_json.c. */
+#include "harness/results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/record_schema.h"
+#include "harness/results_internal.h"
+
+void lab_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\";\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+const char *lab_results_dir(const struct lab_results *res)
+{
+	return res->dir;
+}
+
+char *lab__results_path(const struct lab_results *res, const char *name)
+{
+	char *p = NULL;
+
+	if (asprintf(&p, "%s/%s", res->dir, name) < 0)
+		return NULL;
+	return p;
+}
+
+/* mkdir -p; the last component must be new or an empty directory. */
+static int results_mkdir(const char *dir, bool *created, struct lab_err *err)
+{
+	char *copy = strdup(dir);
+
+	*created = false;
+	if (!copy)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	for (char *p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+			int e = errno;
+			free(copy);
+			return lab_err_set(err, LAB_EIO, "create %s: %s", dir, strerror(e));
+		}
+		*p = '/';
+	}
+	free(copy);
+	if (mkdir(dir, 0777) == 0) {
+		*created = true;
+		return 0;
+	}
+	if (errno != EEXIST)
+		return lab_err_set(err, LAB_EIO, "create %s: %s", dir, strerror(errno));
+	DIR *d = opendir(dir);
+	if (!d)
+		return lab_err_set(err, LAB_EIO, "%s exists and is not a directory", dir);
+	struct dirent *de;
+	int entries = 0;
+	while ((de = readdir(d)))
+		entries += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	if (entries)
+		return lab_err_set(err, LAB_EIO,
+				   "%s exists and is not empty (choose a new directory with -o)", dir);
+	return 0;
+}
+
+/* The union of every experiment's metric names, in order of first appearance. */
+static int results_metric_columns(struct lab_results *res)
+{
+	const struct lab_plan *plan = res->plan;
+
+	res->col_of = calloc((size_t)(plan->nexp ? plan->nexp : 1) * LAB_METRICS_MAX,
+			     sizeof(*res->col_of));
+	res->cols = calloc((size_t)(plan->nexp ? plan->nexp : 1) * LAB_METRICS_MAX,
+			   sizeof(*res->cols));
+	if (!res->col_of || !res->cols)
+		return -1;
+	for (unsigned e = 0; e < plan->nexp; e++) {
+		const struct lab_metric *m = plan->exp[e].kernel->metrics;
+		for (unsigned k = 0; m && m[k].name && k < LAB_METRICS_MAX; k++) {
+			unsigned c = 0;
+			while (c < res->ncols && strcmp(res->cols[c], m[k].name) != 0)
+				c++;
+			if (c == res->ncols) {
+				LAB_BUG_ON(res->ncols == LAB_RESULTS_COLS_MAX);
+				res->cols[res->ncols++] = m[k].name;
+			}
+			res->col_of[e * LAB_METRICS_MAX + k] = c;
+		}
+	}
+	return 0;
+}
+
+static void results_headers(struct lab_results *res)
+{
+	fputs(LAB_SAMPLES_COLUMNS, res->samples);
+	fputs(LAB_THREADS_COLUMNS, res->threads);
+	for (unsigned c = 0; c < res->ncols; c++) {
+		fprintf(res->samples, ",%s", res->cols[c]);
+		fprintf(res->threads, ",%s", res->cols[c]);
+	}
+	fputc('\n', res->samples);
+	fputc('\n', res->threads);
+	fflush(res->samples);
+	fflush(res->threads);
+}
+
+static int results_write_file(const struct lab_results *res, const char *name, const char *text,
+			      struct lab_err *err)
+{
+	char *path = lab__results_path(res, name);
+	FILE *f = path ? fopen(path, "w") : NULL;
+	int rc = 0;
+
+	if (!f || fputs(text ? text : "", f) < 0 || fclose(f) != 0)
+		rc = lab_err_set(err, LAB_EIO, "write %s: %s", path ? path : name, strerror(errno));
+	free(path);
+	return rc;
+}
+
+static FILE *results_fopen(const struct lab_results *res, const char *name, struct lab_err *err)
+{
+	char *path = lab__results_path(res, name);
+	FILE *f = path ? fopen(path, "w") : NULL;
+
+	if (!f)
+		lab_err_set(err, LAB_EIO, "create %s: %s", path ? path : name, strerror(errno));
+	free(path);
+	return f;
+}
+
+static void results_free(struct lab_results *res)
+{
+	if (res->samples)
+		fclose(res->samples);
+	if (res->threads)
+		fclose(res->threads);
+	free(res->pts);
+	free(res->cols);
+	free(res->col_of);
+	free(res->dir);
+	free(res);
+}
+
+/* Removes what lab_results_open made after a failure, so nothing half-written stays. */
+static void results_remove(struct lab_results *res, bool created)
+{
+	static const char *const names[] = {LAB_FILE_RUN, LAB_FILE_SAMPLES, LAB_FILE_THREADS,
+					    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *p = lab__results_path(res, names[i]);
+		if (p)
+			unlink(p);
+		free(p);
+	}
+	if (created)
+		rmdir(res->dir);
+}
+
+int lab_results_open(struct lab_results **out, const char *dir, const struct lab_plan *plan,
+		     const struct lab_results_info *info, struct lab_err *err)
+{
+	struct lab_results *res = calloc(1, sizeof(*res));
+	bool created = false;
+	int rc;
+
+	if (!res || !(res->dir = strdup(dir))) {
+		free(res);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	res->plan = plan;
+	res->info = *info;
+	res->pts = calloc(plan->npts ? plan->npts : 1, sizeof(*res->pts));
+	if (!res->pts || results_metric_columns(res)) {
+		results_free(res);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	rc = results_mkdir(dir, &created, err);
+	if (rc) {
+		results_free(res);
+		return rc;
+	}
+	rc = results_write_file(res, LAB_FILE_CONFIG, info->cfg->text, err);
+	if (rc == 0 && !(res->samples = results_fopen(res, LAB_FILE_SAMPLES, err)))
+		rc = -LAB_EIO;
+	if (rc == 0 && !(res->threads = results_fopen(res, LAB_FILE_THREADS, err)))
+		rc = -LAB_EIO;
+	if (rc == 0) {
+		results_headers(res);
+		rc = lab__results_write_run(res, "running", err);
+	}
+	if (rc) {
+		results_remove(res, created);
+		results_free(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
+}
+
+static void results_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.9g", v);
+	else
+		fputc(',', f);
+}
+
+/* The metric columns of one row: the value where the experiment has the metric, else empty. */
+static void results_metrics(const struct lab_results *res, FILE *f, unsigned exp, const double *m)
+{
+	double row[LAB_RESULTS_COLS_MAX];
+	const struct lab_metric *decl = res->plan->exp[exp].kernel->metrics;
+
+	for (unsigned c = 0; c < res->ncols; c++)
+		row[c] = NAN;
+	for (unsigned k = 0; decl && decl[k].name && k < LAB_METRICS_MAX; k++)
+		row[res->col_of[exp * LAB_METRICS_MAX + k]] = m[k];
+	for (unsigned c = 0; c < res->ncols; c++)
+		results_num(f, row[c]);
+	fputc('\n', f);
+}
+
+static void results_rows(struct lab_results *res, const struct lab_point_rec *rec)
+{
+	const struct lab_point *pt = rec->pt;
+	const struct lab_experiment *e = &res->plan->exp[pt->exp];
+
+	for (unsigned r = 0; r < rec->nreps; r++) {
+		const struct lab_sample_rec *s = &rec->samples[r];
+		fprintf(res->samples, "%s,%u,%s,", e->name, pt->id, e->kernel->name);
+		lab_csv_field(res->samples, pt->params_text);
+		fprintf(res->samples, ",%u,%u,%" PRIu64 ",%" PRIu64 ",%s", rec->nthreads, r,
+			s->elapsed_ns, s->work, e->kernel->work_unit ? e->kernel->work_unit : "iter");
+		results_num(res->samples, s->foreign_cpu);
+		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
+		results_metrics(res, res->samples, pt->exp, s->metric);
+		for (unsigned t = 0; t < rec->nthreads; t++) {
+			const struct lab_thread_rec *tr = &rec->threads[r * rec->nthreads + t];
+			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64, pt->id,
+				r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns, tr->work);
+			results_metrics(res, res->threads, pt->exp, tr->metric);
+		}
+	}
+}
+
+int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
+{
+	struct lab_results *res = ctx;
+	struct lab_results_pt *p = &res->pts[rec->pt->id];
+
+	results_rows(res, rec);
+	if (fflush(res->samples) != 0 || fflush(res->threads) != 0)
+		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_SAMPLES,
+				   strerror(errno));
+	p->done = true;
+	p->status = rec->status;
+	p->verify = rec->verify;
+	p->iters = rec->iters;
+	p->nreps = rec->nreps;
+	p->nflagged = rec->nflagged;
+	p->has_work = rec->has_work;
+	p->work = rec->work;
+	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
+	res->ndone++;
+	return lab__results_write_run(res, "running", err);
+}
+
+int lab_results_close(struct lab_results *res, const char *status, struct lab_err *err)
+{
+	int rc = lab__results_write_run(res, status, err);
+
+	if (res->samples && fclose(res->samples) != 0 && rc == 0)
+		rc = lab_err_set(err, LAB_EIO, "close %s: %s", LAB_FILE_SAMPLES, strerror(errno));
+	if (res->threads && fclose(res->threads) != 0 && rc == 0)
+		rc = lab_err_set(err, LAB_EIO, "close %s: %s", LAB_FILE_THREADS, strerror(errno));
+	res->samples = res->threads = NULL;
+	results_free(res);
+	return rc;
+}

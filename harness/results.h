@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The result files of harness/record_schema.h: run.json, samples.csv, threads.csv, config.ini.
+ * Rows are appended and flushed as each point finishes, and run.json is rewritten (temp file +
+ * rename) after every point, so an interrupted run leaves valid files holding what finished.
+ */
+#ifndef LAB_HARNESS_RESULTS_H
+#define LAB_HARNESS_RESULTS_H
+
+#include "harness/config.h"
+#include "harness/plan.h"
+#include "harness/prov.h"
+#include "harness/runner.h"
+#include "harness/selfcheck.h"
+
+/* What run.json records besides the plan. Pointers must outlive the results handle. */
+struct lab_results_info {
+	int argc;
+	char *const *argv;
+	const struct lab_cfg *cfg;
+	const struct lab_topo *topo;
+	const struct lab_prov *prov;
+	const struct lab_selfcheck *selfcheck; /* NULL when not measured */
+	char started_utc[32];
+};
+
+struct lab_results;
+
+/*
+ * Creates dir (and missing parents; it must not exist or be empty) and writes config.ini, the
+ * CSV headers and a first run.json with status "running". Returns 0 and *out, or -LAB_EIO with
+ * the path and cause. On failure nothing is left behind that this call created.
+ */
+int lab_results_open(struct lab_results **out, const char *dir, const struct lab_plan *plan,
+		     const struct lab_results_info *info, struct lab_err *err);
+
+/* Appends a finished point (a sink for lab_runner_run; ctx is the struct lab_results). */
+int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err);
+
+/*
+ * Writes the final run.json with status ("complete", "interrupted" or "failed"), closes the
+ * files and frees res. Returns 0 or -LAB_EIO.
+ */
+int lab_results_close(struct lab_results *res, const char *status, struct lab_err *err);
+
+/* The directory of res. */
+const char *lab_results_dir(const struct lab_results *res);
+
+/* Writes s as one CSV field (quoted when it holds ',', '"', ';' or a newline). */
+void lab_csv_field(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Shared by results.c and results_json.c only. */
+#ifndef LAB_HARNESS_RESULTS_INTERNAL_H
+#define LAB_HARNESS_RESULTS_INTERNAL_H
+
+#include <stdio.h>
+
+#include "harness/results.h"
+
+#define LAB_RESULTS_COLS_MAX 128
+
+/* What run.json says of a point once it finished. */
+struct lab_results_pt {
+	bool done;
+	enum lab_point_status status;
+	enum lab_verify_result verify;
+	uint64_t iters;
+	unsigned nreps, nflagged;
+	bool has_work;
+	struct lab_work work;
+	char reason[LAB_ERR_MSG_MAX];
+};
+
+struct lab_results {
+	char *dir;
+	const struct lab_plan *plan;
+	struct lab_results_info info;
+	FILE *samples, *threads;
+	struct lab_results_pt *pts; /* one per plan point */
+	unsigned ndone;
+	const char **cols; /* metric columns: the union over experiments */
+	unsigned ncols;
+	unsigned *col_of; /* [exp * LAB_METRICS_MAX + metric] -> column */
+};
+
+/* dir/name, malloc'd; NULL when out of memory. */
+char *lab__results_path(const struct lab_results *res, const char *name);
+
+/* Rewrites run.json (temp file + rename) with the given status. */
+int lab__results_write_run(const struct lab_results *res, const char *status, struct lab_err *err);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* run.json: provenance, the config as written and resolved, and every point's outcome. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/json.h"
+#include "harness/param.h"
+#include "harness/record_schema.h"
+#include "harness/results_internal.h"
+
+static const char *const json_status_names[] = {"ok", "skipped", "failed"};
+static const char *const json_verify_names[] = {"none", "pass", "fail"};
+static const char *const json_agg_names[] = {"sum", "mean", "max", "min", "kernel"};
+
+static void json_utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void json_resolved(struct lab_json *j, const struct lab_experiment *e)
+{
+	lab_json_obj_open(j, "resolved");
+	for (unsigned k = 0; k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
+		lab_json_obj_open(j, r->param->key);
+		lab_json_str(j, "value", r->text);
+		lab_json_str(j, "source", lab_src_name(r->src));
+		lab_json_str(j, "file", r->file);
+		lab_json_int(j, "line", r->line);
+		lab_json_bool(j, "harness", r->harness);
+		lab_json_obj_close(j);
+	}
+	lab_json_obj_close(j);
+}
+
+/* "k=v;k=v" -> {"k": "v", ...}; placement and pair included. */
+static void json_params(struct lab_json *j, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	lab_json_obj_open(j, "params");
+	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		lab_json_str(j, kv, eq + 1);
+	}
+	lab_json_obj_close(j);
+	free(copy);
+}
+
+static void json_point(struct lab_json *j, const struct lab_results *res, const struct lab_point *pt)
+{
+	const struct lab_results_pt *p = &res->pts[pt->id];
+
+	lab_json_obj_open(j, NULL);
+	lab_json_uint(j, "point", pt->id);
+	lab_json_uint(j, "threads", pt->nthreads);
+	lab_json_arr_open(j, "cpus");
+	for (unsigned i = 0; i < pt->nthreads; i++)
+		lab_json_int(j, NULL, pt->cpus[i]);
+	lab_json_arr_close(j);
+	lab_json_str(j, "placement", pt->h.placement);
+	json_params(j, pt->params_text);
+	lab_json_str(j, "status", json_status_names[p->status]);
+	lab_json_str(j, "reason", p->reason);
+	lab_json_str(j, "verify", json_verify_names[p->verify]);
+	lab_json_uint(j, "iters_per_sample", p->iters);
+	lab_json_uint(j, "reps", p->nreps);
+	lab_json_uint(j, "flagged", p->nflagged);
+	if (p->has_work) {
+		lab_json_obj_open(j, "work_per_unit");
+		lab_json_num(j, "bytes_read", p->work.bytes_read);
+		lab_json_num(j, "bytes_written", p->work.bytes_written);
+		lab_json_num(j, "flops", p->work.flops);
+		lab_json_obj_close(j);
+	}
+	lab_json_obj_close(j);
+}
+
+static void json_experiment(struct lab_json *j, const struct lab_results *res,
+			    const struct lab_experiment *e)
+{
+	const struct lab_metric *m = e->kernel->metrics;
+
+	lab_json_obj_open(j, NULL);
+	lab_json_str(j, "name", e->name);
+	lab_json_str(j, "kernel", e->kernel->name);
+	lab_json_str(j, "file", e->file);
+	lab_json_int(j, "line", e->line);
+	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
+	lab_json_str(j, "scaling",
+		     e->npoints && res->plan->pts[e->first_point].h.scaling == LAB_SCALING_WEAK
+			     ? "weak"
+			     : "strong");
+	lab_json_arr_open(j, "metrics");
+	for (unsigned k = 0; m && m[k].name; k++) {
+		lab_json_obj_open(j, NULL);
+		lab_json_str(j, "name", m[k].name);
+		lab_json_str(j, "unit", m[k].unit);
+		lab_json_str(j, "agg", json_agg_names[m[k].agg]);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+	json_resolved(j, e);
+	lab_json_arr_open(j, "points");
+	for (unsigned i = 0; i < e->npoints; i++) {
+		const struct lab_point *pt = &res->plan->pts[e->first_point + i];
+		if (res->pts[pt->id].done)
+			json_point(j, res, pt);
+	}
+	lab_json_arr_close(j);
+	lab_json_obj_close(j);
+}
+
+static void json_config(struct lab_json *j, const struct lab_cfg *cfg)
+{
+	lab_json_obj_open(j, "config");
+	lab_json_arr_open(j, "files");
+	for (unsigned i = 0; i < cfg->nfiles; i++)
+		lab_json_str(j, NULL, cfg->files[i]);
+	lab_json_arr_close(j);
+	lab_json_arr_open(j, "sets");
+	for (unsigned i = 0; i < cfg->nset; i++) {
+		char *s = NULL;
+		if (asprintf(&s, "%s.%s=%s", cfg->set_section[i], cfg->set[i].key,
+			     cfg->set[i].value) >= 0)
+			lab_json_str(j, NULL, s);
+		free(s);
+	}
+	lab_json_arr_close(j);
+	lab_json_str(j, "text", cfg->text ? cfg->text : "");
+	lab_json_obj_close(j);
+}
+
+static void json_selfcheck(struct lab_json *j, const struct lab_selfcheck *sc)
+{
+	lab_json_obj_open(j, "self_check");
+	if (sc) {
+		lab_json_num(j, "overhead_ns_per_iter", sc->overhead_ns_per_iter);
+		lab_json_num(j, "spin_50us_ns", sc->spin_50us_ns);
+		lab_json_num(j, "spin_error", sc->spin_error);
+	} else {
+		lab_json_null(j, "overhead_ns_per_iter");
+		lab_json_null(j, "spin_50us_ns");
+		lab_json_null(j, "spin_error");
+	}
+	lab_json_obj_close(j);
+}
+
+static void json_run(FILE *f, const struct lab_results *res, const char *status)
+{
+	const struct lab_results_info *in = &res->info;
+	struct lab_json j;
+	char now[32];
+
+	json_utc_now(now, sizeof(now));
+	lab_json_begin(&j, f);
+	lab_json_obj_open(&j, NULL);
+	lab_json_str(&j, "schema", LAB_SCHEMA_RUN);
+	lab_json_str(&j, "status", status);
+	lab_prov_write_build(&j);
+	lab_json_str(&j, "started_utc", in->started_utc);
+	lab_json_str(&j, "finished_utc", strcmp(status, "running") ? now : NULL);
+	lab_json_arr_open(&j, "command_line");
+	for (int i = 0; i < in->argc; i++)
+		lab_json_str(&j, NULL, in->argv[i]);
+	lab_json_arr_close(&j);
+	lab_prov_write_host(in->prov, in->topo, &j);
+	json_selfcheck(&j, in->selfcheck);
+	lab_json_obj_open(&j, "progress");
+	lab_json_uint(&j, "points_done", res->ndone);
+	lab_json_uint(&j, "points_planned", res->plan->npts);
+	lab_json_obj_close(&j);
+	json_config(&j, in->cfg);
+	lab_json_arr_open(&j, "experiments");
+	for (unsigned e = 0; e < res->plan->nexp; e++)
+		if (res->plan->exp[e].npoints)
+			json_experiment(&j, res, &res->plan->exp[e]);
+	lab_json_arr_close(&j);
+	lab_json_obj_close(&j);
+	lab_json_end(&j);
+}
+
+int lab__results_write_run(const struct lab_results *res, const char *status, struct lab_err *err)
+{
+	char *tmp = lab__results_path(res, LAB_FILE_RUN ".tmp");
+	char *dst = lab__results_path(res, LAB_FILE_RUN);
+	FILE *f = tmp ? fopen(tmp, "w") : NULL;
+	int rc = 0;
+
+	if (!f) {
+		rc = lab_err_set(err, LAB_EIO, "create %s: %s", tmp ? tmp : "run.json",
+				 strerror(errno));
+		goto out;
+	}
+	json_run(f, res, status);
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0)
+		rc = lab_err_set(err, LAB_EIO, "write %s: %s", dst, strerror(errno));
+out:
+	free(tmp);
+	free(dst);
+	return rc;
+}

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "harness/runner.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/clock.h"
+#include "harness/team.h"
+
+/* Per-thread bookkeeping of the harness, one 128-byte slot each (written by its thread only). */
+struct runner_slot {
+	alignas(LAB_SLOT) uint64_t start_ns, end_ns;
+	int cpu_start, cpu_end;
+	int rc;
+	struct lab_err err;
+};
+
+struct runner_point {
+	struct lab_runner *r;
+	const struct lab_point_spec *spec;
+	struct lab_ctx ctx;
+	struct lab_team *team;
+	struct lab_thread **threads;
+	struct runner_slot *slots;
+	atomic_int stop;
+	bool timed;
+};
+
+static void *runner_aligned(size_t size)
+{
+	size = (size + LAB_SLOT - 1) & ~(size_t)(LAB_SLOT - 1);
+	void *p = aligned_alloc(LAB_SLOT, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const struct lab_env *env,
+		     const atomic_int *interrupt)
+{
+	struct lab_err err;
+
+	memset(r, 0, sizeof(*r));
+	r->topo = topo;
+	r->env = env;
+	r->interrupt = interrupt;
+	r->bind = lab_topo_is_thissystem(topo);
+	lab_load_init(&r->load, NULL);
+	r->load_ok = lab_load_snap(&r->load, &err) == 0;
+	r->origin_ns = lab_clock_ns();
+}
+
+static bool runner_interrupted(const struct lab_runner *r)
+{
+	return r->interrupt && atomic_load_explicit(r->interrupt, memory_order_relaxed);
+}
+
+static void runner_thread_setup_fn(void *arg, unsigned tid)
+{
+	struct runner_point *p = arg;
+	struct runner_slot *s = &p->slots[tid];
+
+	s->rc = p->spec->kernel->thread_setup(&p->ctx, p->threads[tid], &s->err);
+}
+
+static void runner_sample_fn(void *arg, unsigned tid)
+{
+	struct runner_point *p = arg;
+	struct runner_slot *s = &p->slots[tid];
+	struct lab_thread *t = p->threads[tid];
+
+	t->work = t->iters;
+	memset(t->metric, 0, sizeof(t->metric));
+	s->cpu_start = sched_getcpu();
+	lab_team_sync(p->team);
+	s->start_ns = lab_clock_ns();
+	p->spec->kernel->run(&p->ctx, t);
+	s->end_ns = lab_clock_ns();
+	s->cpu_end = sched_getcpu();
+	t->work_total += t->work;
+}
+
+static void runner_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0)
+		;
+}
+
+/* One sample of iters per thread (or of duration_ns for timed kernels); returns elapsed ns. */
+static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t duration_ns)
+{
+	unsigned n = p->spec->n;
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		p->threads[i]->iters = p->timed ? UINT64_MAX : iters;
+	if (p->timed) {
+		lab_team_start(p->team, runner_sample_fn, p);
+		runner_sleep_ns(duration_ns);
+		atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
+		lab_team_wait(p->team);
+		atomic_store_explicit(&p->stop, 0, memory_order_relaxed);
+	} else {
+		lab_team_run(p->team, runner_sample_fn, p);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (p->slots[i].start_ns < first)
+			first = p->slots[i].start_ns;
+		if (p->slots[i].end_ns > last)
+			last = p->slots[i].end_ns;
+	}
+	return last - first;
+}
+
+/* Combines per-thread metrics by each metric's rule, then lets the kernel fill its own. */
+static void runner_metrics(struct runner_point *p, double *out)
+{
+	const struct lab_metric *m = p->spec->kernel->metrics;
+	unsigned n = p->spec->n;
+
+	for (unsigned k = 0; m && m[k].name && k < LAB_METRICS_MAX; k++) {
+		double acc = m[k].agg == LAB_AGG_MIN ? INFINITY : m[k].agg == LAB_AGG_MAX ? -INFINITY : 0;
+		for (unsigned i = 0; i < n; i++) {
+			double v = p->threads[i]->metric[k];
+			if (m[k].agg == LAB_AGG_MIN)
+				acc = v < acc ? v : acc;
+			else if (m[k].agg == LAB_AGG_MAX)
+				acc = v > acc ? v : acc;
+			else
+				acc += v;
+		}
+		out[k] = m[k].agg == LAB_AGG_MEAN ? acc / n : m[k].agg == LAB_AGG_KERNEL ? NAN : acc;
+	}
+	if (p->spec->kernel->summarize)
+		p->spec->kernel->summarize(&p->ctx, p->threads, n, out);
+}
+
+static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uint64_t elapsed)
+{
+	struct lab_runner *r = p->r;
+	struct lab_sample_rec *s = &rec->samples[rec->nreps];
+	unsigned n = p->spec->n;
+	struct lab_err err;
+
+	s->elapsed_ns = elapsed;
+	s->work = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct lab_thread_rec *t = &rec->threads[rec->nreps * n + i];
+		t->cpu_start = p->slots[i].cpu_start;
+		t->cpu_end = p->slots[i].cpu_end;
+		t->start_ns = p->slots[i].start_ns - r->origin_ns;
+		t->end_ns = p->slots[i].end_ns - r->origin_ns;
+		t->work = p->threads[i]->work;
+		memcpy(t->metric, p->threads[i]->metric, sizeof(t->metric));
+		s->work += t->work;
+	}
+	runner_metrics(p, s->metric);
+	s->foreign_cpu = NAN;
+	if (r->load_ok && lab_load_snap(&r->load, &err) == 0)
+		s->foreign_cpu = lab_load_foreign(&r->load);
+	s->flagged = s->foreign_cpu > p->spec->h->load_threshold;
+	rec->nflagged += s->flagged;
+	rec->nreps++;
+}
+
+/*
+ * Warm-up and calibration in one: grow the iteration count until a sample lasts the target,
+ * then keep running untimed until the warm-up time is spent. Returns the iterations per sample.
+ */
+static uint64_t runner_calibrate(struct runner_point *p)
+{
+	const struct lab_hparams *h = p->spec->h;
+	double target = (double)h->min_time;
+	double floor_ns = 1000.0 * p->r->env->clock_resolution_ns;
+	uint64_t iters = 1, spent = 0, t0 = lab_clock_ns();
+
+	if (target < floor_ns)
+		target = floor_ns;
+	if (p->timed) {
+		if (h->warmup)
+			runner_sample(p, 0, h->warmup);
+		return 0;
+	}
+	for (;;) {
+		uint64_t e = runner_sample(p, iters, 0);
+		if ((double)e >= target || runner_interrupted(p->r))
+			break;
+		double grow = e > 0 ? 1.2 * target / (double)e : 16.0;
+		grow = grow < 1.5 ? 1.5 : grow > 16.0 ? 16.0 : grow;
+		if ((double)iters * grow > (double)(UINT64_MAX / 4))
+			break;
+		iters = (uint64_t)ceil((double)iters * grow);
+	}
+	while ((spent = lab_clock_ns() - t0) < h->warmup && !runner_interrupted(p->r))
+		runner_sample(p, iters, 0);
+	return iters;
+}
+
+static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
+{
+	const struct lab_point_spec *spec = p->spec;
+	unsigned n = spec->n, reps = (unsigned)spec->h->reps;
+
+	p->threads = calloc(n, sizeof(*p->threads));
+	p->slots = runner_aligned(n * sizeof(*p->slots));
+	rec->samples = calloc(reps, sizeof(*rec->samples));
+	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
+	if (!p->threads || !p->slots || !rec->samples || !rec->threads)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n, reps);
+	for (unsigned i = 0; i < n; i++) {
+		struct lab_thread *t = runner_aligned(sizeof(*t));
+		if (!t)
+			return lab_err_set(err, LAB_ENOMEM, "out of memory for thread %u", i);
+		t->id = i;
+		t->cpu = spec->cpus[i];
+		t->stop = &p->stop;
+		p->threads[i] = t;
+	}
+	return 0;
+}
+
+/* Setup on the main thread, then thread_setup on every pinned worker. */
+static int runner_setup(struct runner_point *p, struct lab_err *err)
+{
+	const struct lab_kernel *k = p->spec->kernel;
+
+	if (k->setup && k->setup(&p->ctx, err))
+		return lab_err_prefix(err, "setup: ");
+	if (!k->thread_setup)
+		return 0;
+	lab_team_run(p->team, runner_thread_setup_fn, p);
+	for (unsigned i = 0; i < p->spec->n; i++)
+		if (p->slots[i].rc) {
+			*err = p->slots[i].err;
+			return lab_err_prefix(err, "thread_setup of thread %u: ", i);
+		}
+	return 0;
+}
+
+static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
+{
+	rec->status = LAB_STATUS_FAILED;
+	snprintf(rec->reason, sizeof(rec->reason), "%s", err->msg);
+}
+
+static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
+{
+	const struct lab_kernel *k = p->spec->kernel;
+	const struct lab_hparams *h = p->spec->h;
+
+	rec->iters = runner_calibrate(p);
+	lab_load_reset(&p->r->load);
+	if (p->r->load_ok)
+		lab_load_snap(&p->r->load, err);
+	for (unsigned rep = 0; rep < h->reps; rep++) {
+		if (runner_interrupted(p->r))
+			return lab_err_set(err, LAB_EINTR, "interrupted");
+		runner_record(p, rec, runner_sample(p, rec->iters, h->min_time));
+	}
+	if (!k->verify)
+		return 0;
+	if (k->verify(&p->ctx, p->threads, p->spec->n, err)) {
+		rec->verify = LAB_VERIFY_FAIL;
+		runner_fail(rec, err);
+		return 0;
+	}
+	rec->verify = LAB_VERIFY_PASS;
+	return 0;
+}
+
+int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
+		     struct lab_point_rec *rec, struct lab_err *err)
+{
+	struct runner_point p = {.r = r, .spec = spec};
+	const struct lab_kernel *k = spec->kernel;
+	bool set_up = false;
+	int rc;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->nthreads = spec->n;
+	p.timed = (k->flags & LAB_KF_TIMED) != 0;
+	p.ctx = (struct lab_ctx){.params = spec->kparams, .nthreads = spec->n, .cpus = spec->cpus,
+				 .env = r->env, .seed = spec->h->seed};
+	if (k->work_per_unit) {
+		k->work_per_unit(spec->kparams, &rec->work);
+		rec->has_work = true;
+	}
+	rc = runner_alloc(&p, rec, err);
+	if (rc == 0)
+		rc = lab_team_create(&p.team, r->topo, spec->cpus, spec->n, r->bind, err);
+	if (rc == 0) {
+		set_up = true;
+		rc = runner_setup(&p, err);
+	}
+	if (rc == 0)
+		rc = runner_measure(&p, rec, err);
+	if (rc && rc != -LAB_EINTR) {
+		runner_fail(rec, err);
+		rc = 0;
+	}
+	if (set_up && k->teardown)
+		k->teardown(&p.ctx, p.threads, spec->n);
+	lab_team_destroy(p.team);
+	for (unsigned i = 0; p.threads && i < spec->n; i++)
+		free(p.threads[i]);
+	free(p.threads);
+	free(p.slots);
+	return rc;
+}
+
+int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
+		   struct lab_err *err)
+{
+	for (unsigned i = 0; i < plan->npts; i++) {
+		const struct lab_point *pt = &plan->pts[i];
+		const struct lab_experiment *e = &plan->exp[pt->exp];
+		struct lab_point_spec spec = {.kernel = e->kernel, .kparams = pt->kparams,
+					      .h = &pt->h, .cpus = pt->cpus, .n = pt->nthreads};
+		struct lab_point_rec rec;
+		int rc = 0;
+
+		if (runner_interrupted(r))
+			return lab_err_set(err, LAB_EINTR, "interrupted");
+		if (sink->progress)
+			sink->progress(sink->ctx, i, plan->npts, pt);
+		if (pt->state == LAB_POINT_SKIPPED) {
+			memset(&rec, 0, sizeof(rec));
+			rec.status = LAB_STATUS_SKIPPED;
+			rec.nthreads = pt->nthreads;
+			snprintf(rec.reason, sizeof(rec.reason), "%s", pt->reason);
+		} else {
+			rc = lab_runner_point(r, &spec, &rec, err);
+		}
+		rec.pt = pt;
+		if (rc == 0)
+			rc = sink->point(sink->ctx, &rec, err);
+		lab_point_rec_free(&rec);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void lab_point_rec_free(struct lab_point_rec *rec)
+{
+	free(rec->samples);
+	free(rec->threads);
+	rec->samples = NULL;
+	rec->threads = NULL;
+}

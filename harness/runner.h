@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The runner: executes points. Per point: create and bind the team, setup and thread_setup,
+ * calibrate the iterations so a sample lasts >= min_time and >= 1000x the clock resolution,
+ * warm up, take `reps` samples (all threads start at a spinning barrier, each timestamps its
+ * own run; elapsed = max(end) - min(start)), read the foreign-load guard around each sample,
+ * verify, teardown. Results go to a sink as each point finishes; the runner never prints.
+ */
+#ifndef LAB_HARNESS_RUNNER_H
+#define LAB_HARNESS_RUNNER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/err.h"
+#include "harness/kernel_api.h"
+#include "harness/load.h"
+#include "harness/plan.h"
+#include "harness/topo.h"
+
+struct lab_sample_rec {
+	uint64_t elapsed_ns; /* max(end) - min(start) over the team */
+	uint64_t work;	     /* units of work done by all threads */
+	double foreign_cpu;  /* vCPUs used by others (NaN when unknown) */
+	bool flagged;	     /* foreign_cpu above the point's load_threshold */
+	double metric[LAB_METRICS_MAX];
+};
+
+struct lab_thread_rec {
+	int cpu_start, cpu_end; /* sched_getcpu() before and after run() */
+	uint64_t start_ns, end_ns; /* relative to the runner's origin */
+	uint64_t work;
+	double metric[LAB_METRICS_MAX];
+};
+
+enum lab_point_status {
+	LAB_STATUS_OK,
+	LAB_STATUS_SKIPPED,
+	LAB_STATUS_FAILED,
+};
+
+enum lab_verify_result {
+	LAB_VERIFY_NONE, /* the kernel has no verify hook, or the point did not run */
+	LAB_VERIFY_PASS,
+	LAB_VERIFY_FAIL,
+};
+
+/* What one point produced. */
+struct lab_point_rec {
+	const struct lab_point *pt;
+	enum lab_point_status status;
+	enum lab_verify_result verify;
+	char reason[LAB_ERR_MSG_MAX];
+	uint64_t iters; /* per thread per sample; 0 for timed kernels */
+	unsigned nthreads;
+	unsigned nreps; /* samples recorded */
+	unsigned nflagged;
+	struct lab_sample_rec *samples; /* nreps */
+	struct lab_thread_rec *threads; /* nreps x nthreads, row-major by rep */
+	bool has_work;
+	struct lab_work work; /* declared traffic per unit, when has_work */
+};
+
+/* Everything a point needs, so the self-check can run internal kernels through the same path. */
+struct lab_point_spec {
+	const struct lab_kernel *kernel;
+	const void *kparams;
+	const struct lab_hparams *h;
+	const int *cpus;
+	unsigned n;
+};
+
+/* Where finished points go (the result files, a test's array). */
+struct lab_sink {
+	void *ctx;
+	/* A point finished (or was skipped or failed). Nonzero return stops the run. */
+	int (*point)(void *ctx, const struct lab_point_rec *rec, struct lab_err *err);
+	/* Point pt (done of total finished so far) is about to start; optional. */
+	void (*progress)(void *ctx, unsigned done, unsigned total, const struct lab_point *pt);
+};
+
+struct lab_runner {
+	const struct lab_topo *topo;
+	const struct lab_env *env;
+	const atomic_int *interrupt; /* set by a signal handler; polled between samples */
+	bool bind;		     /* pin threads (false on topologies that are not this system) */
+	struct lab_load load;	     /* the foreign-load guard */
+	bool load_ok;
+	uint64_t origin_ns; /* thread timestamps are written relative to this */
+};
+
+/* Prepares a runner; bind follows lab_topo_is_thissystem(topo). */
+void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const struct lab_env *env,
+		     const atomic_int *interrupt);
+
+/*
+ * Runs one point into rec (which the caller frees with lab_point_rec_free). Returns 0 (rec says
+ * ok, skipped or failed), or -LAB_EINTR when interrupted (rec is then incomplete).
+ */
+int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
+		     struct lab_point_rec *rec, struct lab_err *err);
+
+/*
+ * Runs every point of plan in order, handing each to sink. Returns 0, -LAB_EINTR when
+ * interrupted (finished points were handed over), or the sink's error.
+ */
+int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
+		   struct lab_err *err);
+
+/* Frees the arrays of rec. */
+void lab_point_rec_free(struct lab_point_rec *rec);
+
+#endif

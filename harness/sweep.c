@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Sweep values: lists, dense and stepped ranges, geometric ranges, and "max" for threads. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/param.h"
+#include "harness/plan.h"
+
+struct sweep_list {
+	char **v;
+	unsigned n;
+	bool oom;
+};
+
+static void sweep_push(struct sweep_list *l, const char *s, size_t len)
+{
+	char **grown = l->oom ? NULL : realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	char *copy = grown ? strndup(s, len) : NULL;
+
+	if (grown)
+		l->v = grown;
+	if (!copy) {
+		l->oom = true;
+		return;
+	}
+	l->v[l->n++] = copy;
+}
+
+static bool sweep_is_threads(const struct lab_param *p)
+{
+	return !strcmp(p->key, "threads");
+}
+
+static bool sweep_numeric(const struct lab_param *p)
+{
+	return p->type == LAB_PT_U64 || p->type == LAB_PT_SIZE || p->type == LAB_PT_DURATION;
+}
+
+static int sweep_parse_num(const struct lab_param *p, const char *text, unsigned ncpus,
+			   uint64_t *out, struct lab_err *err)
+{
+	char buf[64];
+	size_t n = strlen(text);
+
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*text)) {
+		text++;
+		n--;
+	}
+	if (n < sizeof(buf)) {
+		memcpy(buf, text, n);
+		buf[n] = '\0';
+		if (sweep_is_threads(p) && !strcmp(buf, "max")) {
+			*out = ncpus;
+			return 0;
+		}
+	}
+	switch (p->type) {
+	case LAB_PT_SIZE:
+		return lab_parse_size(text, out, err);
+	case LAB_PT_DURATION:
+		return lab_parse_duration(text, out, err);
+	default:
+		return lab_parse_u64(text, out, err);
+	}
+}
+
+static void sweep_format(const struct lab_param *p, uint64_t v, char *buf, size_t len)
+{
+	struct lab_param scratch = *p;
+
+	scratch.offset = 0;
+	lab_param_format(&scratch, &v, buf, len);
+}
+
+/* "lo..hi", "lo..hi:xK" (geometric) or "lo..hi:+K" / "lo..hi:K" (arithmetic). */
+static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpus,
+		       struct sweep_list *l, struct lab_err *err)
+{
+	const char *dots = strstr(tok, ".."), *colon = strchr(dots + 2, ':');
+	char lo_txt[64], hi_txt[64], buf[64];
+	uint64_t lo, hi, step = 1;
+	bool geometric = false;
+	size_t hi_len = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
+
+	if ((size_t)(dots - tok) >= sizeof(lo_txt) || hi_len >= sizeof(hi_txt))
+		return lab_err_set(err, LAB_ECONFIG, "range bound too long");
+	memcpy(lo_txt, tok, (size_t)(dots - tok));
+	lo_txt[dots - tok] = '\0';
+	memcpy(hi_txt, dots + 2, hi_len);
+	hi_txt[hi_len] = '\0';
+	if (sweep_parse_num(p, lo_txt, ncpus, &lo, err) ||
+	    sweep_parse_num(p, hi_txt, ncpus, &hi, err))
+		return lab_err_prefix(err, "in range '%s': ", tok);
+	if (colon) {
+		const char *s = colon + 1;
+		int rc;
+		if (*s == 'x' || *s == '*') {
+			geometric = true;
+			rc = lab_parse_u64(s + 1, &step, err);
+		} else {
+			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, ncpus, &step, err);
+		}
+		if (rc || step == 0 || (geometric && step < 2))
+			return lab_err_set(err, LAB_ECONFIG,
+					   "bad step '%s' in range '%s' (allowed :xK with K >= 2, "
+					   ":+K with K >= 1)",
+					   s, tok);
+	}
+	if (lo > hi)
+		return lab_err_set(err, LAB_ECONFIG, "empty range '%s' (the start is past the end)",
+				   tok);
+	if (geometric && lo == 0)
+		return lab_err_set(err, LAB_ECONFIG, "geometric range '%s' cannot start at 0", tok);
+	for (uint64_t v = lo; v <= hi;) {
+		if (l->n >= LAB_SWEEP_MAX)
+			return lab_err_set(err, LAB_ECONFIG, "range '%s' has more than %d values", tok,
+					   LAB_SWEEP_MAX);
+		sweep_format(p, v, buf, sizeof(buf));
+		sweep_push(l, buf, strlen(buf));
+		uint64_t next = geometric ? v * step : v + step;
+		if (next <= v)
+			break; /* overflow */
+		v = next;
+	}
+	return 0;
+}
+
+/* True for a token that continues a "list:" CPU list: digits, '-' and ':' only. */
+static bool sweep_cpu_fragment(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]) && s[i] != '-' && s[i] != ':')
+			return false;
+	return true;
+}
+
+/* Splits at commas; a placement "list:0,2,4-7" keeps its CPU list in one value. */
+static int sweep_split(const struct lab_param *p, const char *text, struct sweep_list *toks,
+		       struct lab_err *err)
+{
+	const char *s = text;
+	bool in_list = false;
+
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t n = comma ? (size_t)(comma - s) : strlen(s);
+		const char *b = s, *e = s + n;
+		while (b < e && isspace((unsigned char)*b))
+			b++;
+		while (e > b && isspace((unsigned char)e[-1]))
+			e--;
+		if (b == e)
+			return lab_err_set(err, LAB_ECONFIG,
+					   "empty value in the list (write values separated by "
+					   "commas, e.g. 1,2,4)");
+		if (in_list && sweep_cpu_fragment(b, (size_t)(e - b))) {
+			char *prev = toks->v[toks->n - 1], *joined = NULL;
+			if (asprintf(&joined, "%s,%.*s", prev, (int)(e - b), b) < 0)
+				toks->oom = true;
+			else {
+				free(prev);
+				toks->v[toks->n - 1] = joined;
+			}
+		} else {
+			in_list = p->type == LAB_PT_STR && e - b > 5 && !strncmp(b, "list:", 5);
+			sweep_push(toks, b, (size_t)(e - b));
+		}
+		if (!comma)
+			return 0;
+		s = comma + 1;
+	}
+}
+
+int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus, char ***vals,
+		     struct lab_err *err)
+{
+	struct sweep_list toks = {0}, out = {0};
+	char buf[64];
+	int rc = sweep_split(p, text, &toks, err);
+
+	for (unsigned i = 0; rc == 0 && i < toks.n; i++) {
+		const char *t = toks.v[i];
+		if (sweep_numeric(p) && strstr(t, "..")) {
+			rc = sweep_range(p, t, ncpus, &out, err);
+		} else if (sweep_is_threads(p) && !strcmp(t, "max")) {
+			snprintf(buf, sizeof(buf), "%u", ncpus);
+			sweep_push(&out, buf, strlen(buf));
+		} else {
+			sweep_push(&out, t, strlen(t));
+		}
+		if (rc == 0 && out.n > LAB_SWEEP_MAX)
+			rc = lab_err_set(err, LAB_ECONFIG, "more than %d values", LAB_SWEEP_MAX);
+	}
+	if (rc == 0 && (toks.oom || out.oom))
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	lab_sweep_free(toks.v, toks.n);
+	if (rc) {
+		lab_sweep_free(out.v, out.n);
+		return rc;
+	}
+	*vals = out.v;
+	return (int)out.n;
+}
+
+void lab_sweep_free(char **vals, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		free(vals[i]);
+	free(vals);
+}
