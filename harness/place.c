@@ -142,23 +142,32 @@ struct place_pu {
 	int key1, key2;
 };
 
+static int place_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
 /* The usable PUs in topology order, with their SMT rank among usable PUs. Caller frees. */
 static int place_usable(const struct lab_topo *topo, struct place_pu **out, unsigned *nout,
                         struct lab_err *err)
 {
-	unsigned npus = lab_topo_pus(topo, NULL, 0), n = 0;
+	unsigned npus = lab_topo_pus(topo, NULL, 0), n = 0, nallowed;
 	struct lab_pu_info *info = calloc(npus, sizeof(*info));
 	struct place_pu *u = calloc(npus, sizeof(*u));
 	int *seen = calloc(npus, sizeof(int)); /* usable PUs so far, per core */
+	int *allowed = calloc(npus, sizeof(int));
 	int rc = 0;
 
-	if (!info || !u || !seen) {
+	if (!info || !u || !seen || !allowed) {
 		rc = lab_err_set(err, LAB_ENOMEM, "plan: out of memory");
 		goto out;
 	}
 	lab_topo_pus(topo, info, npus);
+	/* One affinity read for the whole plan; the list is ascending, so search it. */
+	nallowed = lab_topo_cpus_allowed(topo, allowed, npus);
 	for (unsigned i = 0; i < npus; i++) {
-		if (!lab_topo_cpu_allowed(topo, info[i].cpu))
+		if (!bsearch(&info[i].cpu, allowed, nallowed, sizeof(int), place_cmp_int))
 			continue;
 		LAB_BUG_ON(info[i].core < 0 || (unsigned)info[i].core >= npus);
 		u[n] = (struct place_pu){.cpu = info[i].cpu,
@@ -176,6 +185,7 @@ out:
 	free(info);
 	free(u);
 	free(seen);
+	free(allowed);
 	return rc;
 }
 

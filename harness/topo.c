@@ -180,11 +180,20 @@ int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
 	if (rc < 0)
 		goto out;
 	topo->thissystem = hwloc_topology_is_thissystem(topo->hw) != 0;
+	if ((!spec || !*spec) && !topo->thissystem) {
+		free(topo->source);
+		topo->source = strdup("hwloc environment (HWLOC_XMLFILE, HWLOC_SYNTHETIC)");
+		if (!topo->source) {
+			rc = lab_err_set(err, LAB_ENOMEM, "this system: out of memory");
+			goto out;
+		}
+	}
 	topo->npackages = (unsigned)hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_PACKAGE);
 	topo->nnuma = (unsigned)hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_NUMANODE);
-	const char *kind = !spec || !*spec             ? "this system"
-	                   : !strncmp(spec, "xml:", 4) ? "xml"
-	                                               : "synthetic";
+	/* HWLOC_XMLFILE or HWLOC_SYNTHETIC in the environment can replace this system. */
+	const char *kind = spec && *spec      ? (!strncmp(spec, "xml:", 4) ? "xml" : "synthetic")
+	                   : topo->thissystem ? "this system"
+	                                      : "hwloc environment, not this system";
 	snprintf(topo->summary, sizeof(topo->summary),
 	         "%u package%s, %u NUMA node%s, %u core%s, %u PU%s (%s)", topo->npackages,
 	         topo_plural(topo->npackages), topo->nnuma, topo_plural(topo->nnuma), topo->ncores,
