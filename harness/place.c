@@ -76,13 +76,14 @@ static int place_list_item(const char **s, const char *text, struct lab_placemen
 	for (long c = a; c <= b; c += step) {
 		if (p->nlist == LAB_PLACE_LIST_MAX)
 			return lab_err_set(err, LAB_ECONFIG,
-			                   "placement '%s': more than %d CPUs in the list", text,
-			                   LAB_PLACE_LIST_MAX);
+			                   "placement '%s': too many CPUs (allowed: at most %d)",
+			                   text, LAB_PLACE_LIST_MAX);
 		for (unsigned i = 0; i < p->nlist; i++)
 			if (p->list[i] == c)
-				return lab_err_set(err, LAB_ECONFIG,
-				                   "placement '%s': cpu %ld is listed twice", text,
-				                   c);
+				return lab_err_set(
+				    err, LAB_ECONFIG,
+				    "placement '%s': cpu %ld is listed twice (each CPU once)", text,
+				    c);
 		p->list[p->nlist++] = (int)c;
 	}
 	return 0;

@@ -328,9 +328,9 @@ LAB_TEST(placement_parse_errors)
 	CHECK_EQ_I64(lab_placement_parse("list:-1", &p, &err), -LAB_ECONFIG);
 	CHECK_EQ_I64(lab_placement_parse("list:0-1:", &p, &err), -LAB_ECONFIG);
 	CHECK_EQ_I64(lab_placement_parse("list:3,1-4", &p, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "placement 'list:3,1-4': cpu 3 is listed twice");
+	CHECK_EQ_STR(err.msg, "placement 'list:3,1-4': cpu 3 is listed twice (each CPU once)");
 	CHECK_EQ_I64(lab_placement_parse("list:0-5000", &p, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "placement 'list:0-5000': more than 1024 CPUs in the list");
+	CHECK_EQ_STR(err.msg, "placement 'list:0-5000': too many CPUs (allowed: at most 1024)");
 	CHECK_EQ_I64(lab_placement_parse(NULL, &p, &err), -LAB_ECONFIG);
 }
 
