@@ -277,8 +277,8 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 		                   LAB_PLACE_LIST_MAX);
 	for (unsigned i = 0; i < p->nlist; i++) {
 		int cpu = p->list[i];
-		if (lab_topo_pu_info(topo, cpu, &info) < 0 || !lab_topo_cpu_allowed(topo, cpu)) {
-			bool exists = lab_topo_pu_info(topo, cpu, &info) == 0;
+		bool exists = lab_topo_pu_info(topo, cpu, &info) == 0;
+		if (!exists || !lab_topo_cpu_allowed(topo, cpu)) {
 			place_allowed_text(topo, allowed, sizeof(allowed));
 			return lab_err_set(
 			    err, LAB_ECONFIG, "cpu %d %s (allowed %s)", cpu,
