@@ -8,6 +8,7 @@
 #define LAB_HARNESS_TOPO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/err.h"
@@ -58,6 +59,20 @@ const char *lab_topo_summary(const struct lab_topo *topo);
 
 /* The spec the topology came from, "this system" for the real machine. */
 const char *lab_topo_source(const struct lab_topo *topo);
+
+/*
+ * Describes every PU of the topology, allowed or not, in topology (logical) order: the PUs of a
+ * core are adjacent, cores follow their package and NUMA node. Writes at most max entries and
+ * returns the full count.
+ */
+unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsigned max);
+
+/*
+ * Writes cpus as a list with ranges ("0-3,8,10-11"), "none" when n is 0; runs of consecutive
+ * ascending values become ranges, any other order is kept as written. Truncates to size like
+ * snprintf and returns the length the whole list needs.
+ */
+int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n);
 
 /* ---- placement policies ---- */
 

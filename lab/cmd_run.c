@@ -13,7 +13,6 @@
 	}
 LAB__TODO(lab_cmd_run)
 LAB__TODO(lab_cmd_plan)
-LAB__TODO(lab_cmd_topo)
 LAB__TODO(lab_cmd_list)
 LAB__TODO(lab_cmd_describe)
 LAB__TODO(lab_cmd_version)

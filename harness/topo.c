@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The topology handle: loads an hwloc topology (this machine, a synthetic description or an XML
+ * file), records where every PU sits once, and answers the questions the planner and the CLI
+ * ask. The planner itself lives in place.c and uses only the public functions of topo.h.
+ */
+#include "harness/topo.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <sched.h>
+#include <string.h>
+
+struct lab_topo {
+	hwloc_topology_t hw;
+	bool thissystem;
+	char *source;
+	char summary[160];
+	unsigned npus, ncores, npackages, nnuma;
+	struct lab_pu_info *pus; /* logical (topology) order */
+	int *os_sorted;          /* OS indices of all PUs, ascending */
+	int max_os;              /* highest OS index */
+	int *os_to_pu;           /* OS index -> index in pus, -1 when absent; max_os + 1 entries */
+};
+
+/* Loads the hwloc topology that spec names into topo->hw; fills source. */
+static int topo_load(struct lab_topo *topo, const char *spec, struct lab_err *err)
+{
+	const char *desc;
+	char *buf = NULL;
+	int rc = 0;
+
+	if (hwloc_topology_init(&topo->hw) < 0)
+		return lab_err_set(err, LAB_ENOMEM, "%s: cannot start hwloc: %s",
+		                   spec ? spec : "this system", strerror(errno));
+	if (!spec || !*spec) {
+		topo->source = strdup("this system");
+	} else if (!strncmp(spec, "synthetic:", 10)) {
+		desc = spec + 10;
+		size_t len = strlen(desc);
+		if (len >= 2 && (desc[0] == '"' || desc[0] == '\'') && desc[len - 1] == desc[0]) {
+			desc++;
+			len -= 2;
+		}
+		buf = strndup(desc, len);
+		if (!buf) {
+			rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec);
+			goto out;
+		}
+		if (!*buf || hwloc_topology_set_synthetic(topo->hw, buf) < 0) {
+			rc = lab_err_set(err, LAB_ETOPO,
+			                 "%s: hwloc rejects the synthetic description '%s' "
+			                 "(expected e.g. synthetic:\"pack:2 core:8 pu:2\")",
+			                 spec, buf);
+			goto out;
+		}
+		topo->source = strdup(spec);
+	} else if (!strncmp(spec, "xml:", 4)) {
+		desc = spec + 4;
+		if (!*desc) {
+			rc = lab_err_set(err, LAB_ETOPO, "%s: no file named (expected xml:FILE)",
+			                 spec);
+			goto out;
+		}
+		errno = 0;
+		if (hwloc_topology_set_xml(topo->hw, desc) < 0) {
+			int e = errno;
+			rc = lab_err_set(err, LAB_ETOPO, "%s: cannot load the XML topology: %s",
+			                 spec,
+			                 e == ENOENT || e == EACCES ? strerror(e)
+			                                            : "not a valid hwloc XML file");
+			goto out;
+		}
+		topo->source = strdup(spec);
+	} else {
+		rc = lab_err_set(err, LAB_ETOPO,
+		                 "%s: unknown topology (allowed: synthetic:\"DESCRIPTION\" such as "
+		                 "synthetic:\"pack:2 core:8 pu:2\", xml:FILE, or nothing for this "
+		                 "system)",
+		                 spec);
+		goto out;
+	}
+	if (!topo->source) {
+		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
+		goto out;
+	}
+	if (hwloc_topology_load(topo->hw) < 0)
+		rc = lab_err_set(err, LAB_ETOPO, "%s: hwloc cannot load the topology: %s",
+		                 topo->source, strerror(errno));
+out:
+	free(buf);
+	return rc;
+}
+
+/* The logical index of the first NUMA node whose cpuset covers pu, -1 if none. */
+static int topo_pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
+{
+	hwloc_obj_t node =
+	    hwloc_get_next_obj_covering_cpuset_by_type(hw, pu->cpuset, HWLOC_OBJ_NUMANODE, NULL);
+	return node ? (int)node->logical_index : -1;
+}
+
+/* Walks the PUs once: package, NUMA node, core and SMT rank of each, and the OS index map. */
+static int topo_index(struct lab_topo *topo, struct lab_err *err)
+{
+	hwloc_topology_t hw = topo->hw;
+	int nreal = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_CORE);
+	int npu = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
+	int *rank = NULL;
+	int rc = 0;
+
+	if (npu <= 0 || nreal < 0)
+		return lab_err_set(err, LAB_ETOPO, "%s: the topology has no PUs", topo->source);
+	topo->npus = (unsigned)npu;
+	topo->pus = calloc((size_t)npu, sizeof(*topo->pus));
+	topo->os_sorted = calloc((size_t)npu, sizeof(int));
+	rank = calloc((size_t)nreal + 1, sizeof(int));
+	if (!topo->pus || !topo->os_sorted || !rank) {
+		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", topo->source);
+		goto out;
+	}
+	unsigned coreless = 0;
+	topo->max_os = -1;
+	for (int i = 0; i < npu; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(hw, HWLOC_OBJ_PU, (unsigned)i);
+		hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_PACKAGE, pu);
+		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
+		struct lab_pu_info *info = &topo->pus[i];
+
+		info->cpu = (int)pu->os_index;
+		info->package = pkg ? (int)pkg->logical_index : -1;
+		info->numa = topo_pu_numa(hw, pu);
+		if (core) {
+			info->core = (int)core->logical_index;
+			info->smt_rank = rank[core->logical_index]++;
+		} else {
+			/* No Core object above it: the PU is a core of its own. */
+			info->core = nreal + (int)coreless++;
+			info->smt_rank = 0;
+		}
+		if (info->cpu > topo->max_os)
+			topo->max_os = info->cpu;
+	}
+	topo->ncores = (unsigned)nreal + coreless;
+	topo->os_to_pu = malloc(((size_t)topo->max_os + 1) * sizeof(int));
+	if (!topo->os_to_pu) {
+		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", topo->source);
+		goto out;
+	}
+	for (int c = 0; c <= topo->max_os; c++)
+		topo->os_to_pu[c] = -1;
+	for (int i = 0; i < npu; i++)
+		topo->os_to_pu[topo->pus[i].cpu] = i;
+	for (int c = 0, k = 0; c <= topo->max_os; c++)
+		if (topo->os_to_pu[c] >= 0)
+			topo->os_sorted[k++] = c;
+out:
+	free(rank);
+	return rc;
+}
+
+static const char *topo_plural(unsigned n)
+{
+	return n == 1 ? "" : "s";
+}
+
+int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
+{
+	struct lab_topo *topo = calloc(1, sizeof(*topo));
+	int rc;
+
+	*out = NULL;
+	if (!topo)
+		return lab_err_set(err, LAB_ENOMEM, "%s: out of memory",
+		                   spec ? spec : "this system");
+	rc = topo_load(topo, spec, err);
+	if (rc < 0)
+		goto out;
+	rc = topo_index(topo, err);
+	if (rc < 0)
+		goto out;
+	topo->thissystem = hwloc_topology_is_thissystem(topo->hw) != 0;
+	if ((!spec || !*spec) && !topo->thissystem) {
+		free(topo->source);
+		topo->source = strdup("hwloc environment (HWLOC_XMLFILE, HWLOC_SYNTHETIC)");
+		if (!topo->source) {
+			rc = lab_err_set(err, LAB_ENOMEM, "this system: out of memory");
+			goto out;
+		}
+	}
+	topo->npackages = (unsigned)hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_PACKAGE);
+	topo->nnuma = (unsigned)hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_NUMANODE);
+	/* HWLOC_XMLFILE or HWLOC_SYNTHETIC in the environment can replace this system. */
+	const char *kind = spec && *spec      ? (!strncmp(spec, "xml:", 4) ? "xml" : "synthetic")
+	                   : topo->thissystem ? "this system"
+	                                      : "hwloc environment, not this system";
+	snprintf(topo->summary, sizeof(topo->summary),
+	         "%u package%s, %u NUMA node%s, %u core%s, %u PU%s (%s)", topo->npackages,
+	         topo_plural(topo->npackages), topo->nnuma, topo_plural(topo->nnuma), topo->ncores,
+	         topo_plural(topo->ncores), topo->npus, topo_plural(topo->npus), kind);
+	*out = topo;
+out:
+	if (rc < 0)
+		lab_topo_close(topo);
+	return rc;
+}
+
+void lab_topo_close(struct lab_topo *topo)
+{
+	if (!topo)
+		return;
+	if (topo->hw)
+		hwloc_topology_destroy(topo->hw);
+	free(topo->source);
+	free(topo->pus);
+	free(topo->os_sorted);
+	free(topo->os_to_pu);
+	free(topo);
+}
+
+bool lab_topo_is_thissystem(const struct lab_topo *topo)
+{
+	return topo->thissystem;
+}
+
+void lab_topo_env(const struct lab_topo *topo, struct lab_env *env)
+{
+	env->ncpus = lab_topo_cpus_allowed(topo, NULL, 0);
+	env->packages = topo->npackages;
+	env->numa_nodes = topo->nnuma;
+	env->cores = topo->ncores;
+	env->pus = topo->npus;
+	env->thissystem = topo->thissystem;
+}
+
+/*
+ * The calling thread's affinity mask, sized for the kernel's CPU count (sched_getaffinity fails
+ * with EINVAL while the mask is too small). Returns NULL when it cannot be read.
+ */
+static cpu_set_t *topo_affinity(int max_os, size_t *size)
+{
+	int ncpu = max_os + 1 > CPU_SETSIZE ? max_os + 1 : CPU_SETSIZE;
+
+	for (; ncpu <= (1 << 20); ncpu *= 2) {
+		cpu_set_t *set = CPU_ALLOC((size_t)ncpu);
+		if (!set)
+			return NULL;
+		*size = CPU_ALLOC_SIZE((size_t)ncpu);
+		if (sched_getaffinity(0, *size, set) == 0)
+			return set;
+		CPU_FREE(set);
+		if (errno != EINVAL)
+			return NULL;
+	}
+	return NULL;
+}
+
+unsigned lab_topo_cpus_allowed(const struct lab_topo *topo, int *cpus, unsigned max)
+{
+	cpu_set_t *set = NULL;
+	size_t size = 0;
+	unsigned n = 0;
+
+	if (topo->thissystem)
+		set = topo_affinity(topo->max_os, &size);
+	for (unsigned i = 0; i < topo->npus; i++) {
+		int cpu = topo->os_sorted[i];
+		/* Without a readable mask (never seen on Linux) every PU counts as allowed. */
+		if (set && !CPU_ISSET_S((size_t)cpu, size, set))
+			continue;
+		if (n < max)
+			cpus[n] = cpu;
+		n++;
+	}
+	if (set)
+		CPU_FREE(set);
+	return n;
+}
+
+bool lab_topo_cpu_allowed(const struct lab_topo *topo, int cpu)
+{
+	cpu_set_t *set;
+	size_t size = 0;
+	bool ok;
+
+	if (cpu < 0 || cpu > topo->max_os || topo->os_to_pu[cpu] < 0)
+		return false;
+	if (!topo->thissystem)
+		return true;
+	set = topo_affinity(topo->max_os, &size);
+	if (!set)
+		return true;
+	ok = CPU_ISSET_S((size_t)cpu, size, set);
+	CPU_FREE(set);
+	return ok;
+}
+
+int lab_topo_pu_info(const struct lab_topo *topo, int cpu, struct lab_pu_info *info)
+{
+	if (cpu < 0 || cpu > topo->max_os || topo->os_to_pu[cpu] < 0)
+		return -LAB_EINVAL;
+	*info = topo->pus[topo->os_to_pu[cpu]];
+	return 0;
+}
+
+unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsigned max)
+{
+	for (unsigned i = 0; i < topo->npus && i < max; i++)
+		pus[i] = topo->pus[i];
+	return topo->npus;
+}
+
+const char *lab_topo_summary(const struct lab_topo *topo)
+{
+	return topo->summary;
+}
+
+const char *lab_topo_source(const struct lab_topo *topo)
+{
+	return topo->source;
+}
+
+int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (n == 0)
+		return snprintf(buf, size, "none");
+	for (unsigned i = 0; i < n;) {
+		unsigned j = i;
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		char item[32];
+		int w;
+		if (j == i)
+			w = snprintf(item, sizeof(item), "%s%d", i ? "," : "", cpus[i]);
+		else
+			w = snprintf(item, sizeof(item), "%s%d-%d", i ? "," : "", cpus[i], cpus[j]);
+		if (len < size)
+			snprintf(buf + len, size - len, "%s", item);
+		len += (size_t)w;
+		i = j + 1;
+	}
+	return (int)len;
+}
+
+int lab_topo_bind_self(const struct lab_topo *topo, int cpu, struct lab_err *err)
+{
+	const struct hwloc_topology_support *sup = hwloc_topology_get_support(topo->hw);
+	hwloc_obj_t pu;
+
+	if (!topo->thissystem)
+		return lab_err_set(
+		    err, LAB_EUNSUP,
+		    "bind to cpu %d: the topology (%s) is not this system; it can be "
+		    "planned, not bound",
+		    cpu, topo->source);
+	if (!sup->cpubind->set_thread_cpubind)
+		return lab_err_set(err, LAB_EUNSUP,
+		                   "bind to cpu %d: hwloc cannot bind threads on this system", cpu);
+	pu = cpu >= 0 ? hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)cpu) : NULL;
+	if (!pu)
+		return lab_err_set(err, LAB_EINVAL, "bind to cpu %d: no such CPU in %s", cpu,
+		                   topo->source);
+	if (hwloc_set_cpubind(topo->hw, pu->cpuset, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT) <
+	    0)
+		return lab_err_set(err, LAB_ESYS, "bind to cpu %d: %s", cpu, strerror(errno));
+	return 0;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* lab topo: the topology the lab sees, and the CPUs this process may use. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/json.h"
+#include "harness/topo.h"
+#include "lab/cli.h"
+
+static void topo_usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: lab topo [--topology SPEC] [--json]\n\n"
+	        "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
+	        "(OS CPU numbers, SMT siblings together), and the CPUs this process may use.\n\n"
+	        "  --topology SPEC  synthetic:\"pack:2 core:8 pu:2\" or xml:FILE instead of this\n"
+	        "                   machine (planning only: nothing binds on it)\n"
+	        "  --json           one JSON document on stdout\n"
+	        "  -h, --help       this text\n");
+}
+
+/* The PUs of one core, "0,16", with the ones this process may not use marked by '!'. */
+static void topo_print_core(const struct lab_topo *topo, const struct lab_pu_info *pus,
+                            unsigned from, unsigned to)
+{
+	printf("    core %d: cpu%s", pus[from].core, to - from > 1 ? "s " : " ");
+	for (unsigned i = from; i < to; i++)
+		printf("%s%d%s", i > from ? "," : "", pus[i].cpu,
+		       lab_topo_cpu_allowed(topo, pus[i].cpu) ? "" : "!");
+	putchar('\n');
+}
+
+static void topo_print_human(const struct lab_topo *topo, const struct lab_pu_info *pus,
+                             unsigned npus, const int *allowed, unsigned nallowed)
+{
+	char list[4096];
+	unsigned i = 0;
+
+	printf("%s\n", lab_topo_summary(topo));
+	printf("source: %s%s\n", lab_topo_source(topo),
+	       lab_topo_is_thissystem(topo) ? "" : " (not this machine: plans only, never binds)");
+	while (i < npus) {
+		unsigned j = i;
+		bool new_pkg = i == 0 || pus[i].package != pus[i - 1].package;
+		bool new_numa = new_pkg || pus[i].numa != pus[i - 1].numa;
+		if (new_pkg && pus[i].package >= 0)
+			printf("package %d\n", pus[i].package);
+		if (new_numa)
+			printf("  NUMA node %d\n", pus[i].numa);
+		while (j < npus && pus[j].core == pus[i].core)
+			j++;
+		topo_print_core(topo, pus, i, j);
+		i = j;
+	}
+	lab_topo_cpulist_format(list, sizeof(list), allowed, nallowed);
+	printf("cpus allowed: %s (%u of %u)%s\n", list, nallowed, npus,
+	       nallowed < npus ? "; '!' marks the others" : "");
+}
+
+static void topo_json_index(struct lab_json *j, const char *key, int v)
+{
+	if (v < 0)
+		lab_json_null(j, key);
+	else
+		lab_json_int(j, key, v);
+}
+
+static int topo_print_json(const struct lab_topo *topo, const struct lab_pu_info *pus,
+                           unsigned npus, const int *allowed, unsigned nallowed)
+{
+	struct lab_env env = {0};
+	struct lab_json j;
+
+	lab_topo_env(topo, &env);
+	lab_json_begin(&j, stdout);
+	lab_json_obj_open(&j, NULL);
+	lab_json_str(&j, "source", lab_topo_source(topo));
+	lab_json_bool(&j, "thissystem", env.thissystem);
+	lab_json_str(&j, "summary", lab_topo_summary(topo));
+	lab_json_uint(&j, "packages", env.packages);
+	lab_json_uint(&j, "numa_nodes", env.numa_nodes);
+	lab_json_uint(&j, "cores", env.cores);
+	lab_json_uint(&j, "pus", env.pus);
+	lab_json_arr_open(&j, "cpus_allowed");
+	for (unsigned i = 0; i < nallowed; i++)
+		lab_json_int(&j, NULL, allowed[i]);
+	lab_json_arr_close(&j);
+	lab_json_arr_open(&j, "pus_detail");
+	for (unsigned i = 0; i < npus; i++) {
+		lab_json_obj_open(&j, NULL);
+		lab_json_int(&j, "cpu", pus[i].cpu);
+		topo_json_index(&j, "package", pus[i].package);
+		topo_json_index(&j, "numa", pus[i].numa);
+		lab_json_int(&j, "core", pus[i].core);
+		lab_json_int(&j, "smt_rank", pus[i].smt_rank);
+		lab_json_bool(&j, "allowed", lab_topo_cpu_allowed(topo, pus[i].cpu));
+		lab_json_obj_close(&j);
+	}
+	lab_json_arr_close(&j);
+	lab_json_obj_close(&j);
+	return lab_json_end(&j);
+}
+
+int lab_cmd_topo(int argc, char **argv)
+{
+	const char *spec = NULL;
+	bool json = false;
+	struct lab_topo *topo = NULL;
+	struct lab_pu_info *pus = NULL;
+	int *allowed = NULL;
+	struct lab_err err = {0};
+	int rc = LAB_EXIT_OK;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			topo_usage(stdout);
+			return LAB_EXIT_OK;
+		} else if (!strcmp(argv[i], "--topology") && i + 1 < argc) {
+			spec = argv[++i];
+		} else if (!strncmp(argv[i], "--topology=", 11)) {
+			spec = argv[i] + 11;
+		} else {
+			fprintf(stderr, "lab topo: %s '%s' (see lab topo --help)\n",
+			        !strcmp(argv[i], "--topology") ? "missing SPEC after"
+			                                       : "unknown argument",
+			        argv[i]);
+			return LAB_EXIT_USAGE;
+		}
+	}
+	if (lab_topo_open(&topo, spec, &err) < 0) {
+		if (spec)
+			fprintf(stderr, "lab: --topology %s\n", err.msg);
+		else
+			fprintf(stderr, "lab: %s\n", err.msg);
+		return spec ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	}
+	unsigned npus = lab_topo_pus(topo, NULL, 0);
+	unsigned nallowed = lab_topo_cpus_allowed(topo, NULL, 0);
+	pus = calloc(npus, sizeof(*pus));
+	allowed = calloc(nallowed ? nallowed : 1, sizeof(int));
+	if (!pus || !allowed) {
+		fprintf(stderr, "lab topo: out of memory\n");
+		rc = LAB_EXIT_FAILURE;
+		goto out;
+	}
+	lab_topo_pus(topo, pus, npus);
+	nallowed = lab_topo_cpus_allowed(topo, allowed, nallowed);
+	if (json) {
+		if (topo_print_json(topo, pus, npus, allowed, nallowed) < 0)
+			rc = LAB_EXIT_FAILURE;
+	} else {
+		topo_print_human(topo, pus, npus, allowed, nallowed);
+	}
+out:
+	free(pus);
+	free(allowed);
+	lab_topo_close(topo);
+	return rc;
+}
