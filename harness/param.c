@@ -67,7 +67,7 @@ static int param_parse_integral(const char *text, const struct param_suffix *tab
 				const char *what, uint64_t *out, struct lab_err *err)
 {
 	char buf[128], *end;
-	double v;
+	double v = 0;
 
 	if (param_trim(text, buf, sizeof(buf)) && isdigit((unsigned char)buf[0])) {
 		errno = 0;

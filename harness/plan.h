@@ -85,7 +85,7 @@ struct lab_point {
 	int *cpus;	    /* planned OS CPU of each thread */
 	char *params_text; /* "k=v;k=v": every kernel key and the placement, never threads */
 	enum lab_point_state state;
-	char reason[256];
+	char reason[LAB_ERR_MSG_MAX];
 };
 
 struct lab_plan {

@@ -13,7 +13,7 @@
 
 struct lab_prov {
 	char hostname[128];
-	char kernel[128];
+	char kernel[400];
 	char cpu_model[128];
 	char governor[64];
 	char thp[64];

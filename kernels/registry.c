@@ -2,6 +2,13 @@
 /* The list of kernels known to `lab`: one line per kernel, sorted by name. */
 #include "kernels/registry.h"
 
+extern const struct lab_kernel lab_kernel_atomic_rmw;
+extern const struct lab_kernel lab_kernel_false_sharing;
+extern const struct lab_kernel lab_kernel_noop;
+
 const struct lab_kernel *const lab_kernels[] = {
+	&lab_kernel_atomic_rmw,
+	&lab_kernel_false_sharing,
+	&lab_kernel_noop,
 	NULL,
 };

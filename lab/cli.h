@@ -7,6 +7,14 @@
 #ifndef LAB_LAB_CLI_H
 #define LAB_LAB_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "harness/config.h"
+#include "harness/plan.h"
+#include "harness/topo.h"
+
+
 #define LAB_EXIT_OK	 0
 #define LAB_EXIT_FAILURE 1
 #define LAB_EXIT_USAGE	 2
@@ -21,5 +29,53 @@ int lab_cmd_version(int argc, char **argv);
 int lab_cmd_analyze(int argc, char **argv);
 int lab_cmd_report(int argc, char **argv);
 int lab_cmd_compare(int argc, char **argv);
+
+/* ---- shared by run and plan (lab/cli_common.c) ---- */
+
+#define LAB_CLI_LIST_MAX 64
+
+/* What run and plan parse from their command lines. */
+struct lab_cli_args {
+	const char *configs[LAB_CLI_LIST_MAX];
+	unsigned nconfigs;
+	const char *sets[LAB_CLI_LIST_MAX];
+	unsigned nsets;
+	const char *only[LAB_CLI_LIST_MAX];
+	unsigned nonly;
+	const char *topology;
+	const char *out_dir;
+	bool json, dry_run, no_progress, help;
+};
+
+/* A loaded config, its topology and its plan. */
+struct lab_cli_setup {
+	struct lab_cfg cfg;
+	struct lab_topo *topo;
+	struct lab_plan *plan;
+	char stem[128]; /* the first config's name without directory and .ini; "quick" */
+};
+
+/*
+ * Parses the options of run/plan. Options it does not know, or a missing value, print a
+ * one-line error; returns LAB_EXIT_OK or LAB_EXIT_USAGE.
+ */
+int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a);
+
+/*
+ * Loads the configs (the built-in quick config when there are none), applies --set, opens the
+ * topology and builds the plan. Prints every config error as one line and a closing count on
+ * stderr. Returns LAB_EXIT_OK, LAB_EXIT_USAGE (bad config) or LAB_EXIT_FAILURE.
+ */
+int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s);
+
+/* Frees what lab_cli_prepare made. */
+void lab_cli_release(struct lab_cli_setup *s);
+
+/* Writes the plan as text (or JSON) on stdout. */
+void lab_cli_print_plan(const struct lab_cli_setup *s, bool json);
+
+/* The built-in quick config (generated from configs/quick.ini). */
+extern const char lab_quick_ini[];
+extern const size_t lab_quick_ini_len;
 
 #endif

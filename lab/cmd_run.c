@@ -1,18 +1,244 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* lab run: plan, self-check, run every point, write the result files, summarise. */
+#include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "harness/clock.h"
+#include "harness/prov.h"
+#include "harness/results.h"
+#include "harness/runner.h"
+#include "harness/selfcheck.h"
 #include "lab/cli.h"
 
-#define LAB__TODO(fn)                                                                              \
-	int fn(int argc, char **argv)                                                              \
-	{                                                                                          \
-		(void)argc;                                                                        \
-		(void)argv;                                                                        \
-		fprintf(stderr, "lab: not built yet\n");                                           \
-		return LAB_EXIT_FAILURE;                                                           \
+static atomic_int run_interrupted;
+
+static void run_on_sigint(int sig)
+{
+	(void)sig;
+	atomic_store(&run_interrupted, 1);
+	/* A second Ctrl-C ends the process at once; what was finished is already on disk. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lab run [CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
+		"               [--topology SPEC] [--dry-run] [--no-progress]\n\n"
+		"Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
+		"threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
+		"run.json (provenance, plan, outcomes), samples.csv, threads.csv and config.ini.\n"
+		"Points are written as they finish; Ctrl-C keeps what finished.\n\n"
+		"  -o, --output DIR   write the results here (a new or empty directory)\n"
+		"  --set SEC.KEY=VAL  override a key of experiment SEC (repeatable)\n"
+		"  --only SEC         run only experiment SEC (repeatable)\n"
+		"  --topology SPEC    with --dry-run: plan for synthetic:\"...\" or xml:FILE\n"
+		"  --dry-run          validate and print the plan; run nothing\n"
+		"  --no-progress      no progress line on stderr\n\n"
+		"Then: lab analyze DIR\n");
+}
+
+/* Console state: progress line, ETA, and the per-point summary lines. */
+struct run_console {
+	const struct lab_cli_setup *s;
+	struct lab_results *res;
+	bool progress;
+	uint64_t t0_ns;
+	unsigned failed, skipped, flagged_points;
+};
+
+static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
+{
+	struct run_console *c = ctx;
+
+	if (!c->progress)
+		return;
+	double elapsed = (double)(lab_clock_ns() - c->t0_ns) / 1e9;
+	double eta = done ? elapsed / done * (total - done) : NAN;
+	const struct lab_experiment *e = &c->s->plan->exp[pt->exp];
+	fprintf(stderr, "\r\033[K[%u/%u] %s threads=%u", done + 1, total, e->name, pt->nthreads);
+	if (isfinite(eta))
+		fprintf(stderr, "  ETA %.0fs", eta);
+	fflush(stderr);
+}
+
+static int run_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One line per finished point: the median cost per unit of work and the rate. */
+static void run_print_point(struct run_console *c, const struct lab_point_rec *rec)
+{
+	const struct lab_point *pt = rec->pt;
+	const struct lab_experiment *e = &c->s->plan->exp[pt->exp];
+	double *cost;
+
+	if (c->progress)
+		fprintf(stderr, "\r\033[K");
+	printf("%-14s %-40.40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
+	if (rec->status != LAB_STATUS_OK) {
+		printf("%s: %s\n", rec->status == LAB_STATUS_SKIPPED ? "SKIPPED" : "FAILED",
+		       rec->reason);
+		fflush(stdout);
+		return;
 	}
-LAB__TODO(lab_cmd_run)
-LAB__TODO(lab_cmd_plan)
-LAB__TODO(lab_cmd_list)
-LAB__TODO(lab_cmd_describe)
-LAB__TODO(lab_cmd_version)
+	cost = calloc(rec->nreps ? rec->nreps : 1, sizeof(*cost));
+	if (!cost)
+		return;
+	for (unsigned r = 0; r < rec->nreps; r++)
+		cost[r] = rec->samples[r].work
+				  ? (double)rec->samples[r].elapsed_ns / (double)rec->samples[r].work
+				  : NAN;
+	qsort(cost, rec->nreps, sizeof(cost[0]), run_cmp_double);
+	double med = cost[rec->nreps / 2];
+	free(cost);
+	printf("%10.3f ns/%s  %9.2f M/s  verify %s%s\n", med, e->kernel->work_unit, 1e3 / med,
+	       rec->verify == LAB_VERIFY_PASS ? "ok" : "-",
+	       rec->nflagged ? "  (foreign load: flagged)" : "");
+	fflush(stdout);
+	if (rec->nflagged)
+		fprintf(stderr,
+			"lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
+			"%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
+			pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
+}
+
+static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
+{
+	struct run_console *c = ctx;
+
+	run_print_point(c, rec);
+	c->failed += rec->status == LAB_STATUS_FAILED;
+	c->skipped += rec->status == LAB_STATUS_SKIPPED;
+	c->flagged_points += rec->nflagged > 0;
+	return lab_results_point(c->res, rec, err);
+}
+
+static void run_default_dir(const char *stem, char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(buf, len, "results/%s-%s", stamp, stem);
+}
+
+/* The self-check, on the first CPU of the first point (or the first allowed CPU). */
+static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
+			  struct lab_selfcheck *sc, bool *ok)
+{
+	struct lab_err err;
+	int cpu = 0;
+
+	if (s->plan->npts)
+		cpu = s->plan->pts[0].cpus[0];
+	else
+		lab_topo_cpus_allowed(s->topo, &cpu, 1);
+	*ok = lab_selfcheck_run(r, cpu, sc, &err) == 0;
+	if (!*ok) {
+		fprintf(stderr, "lab: warning: %s\n", err.msg);
+		return;
+	}
+	fprintf(stderr, "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%)\n",
+		sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error);
+	if (fabs(sc->spin_error) > 0.01)
+		fprintf(stderr, "lab: warning: the 50 us spin is off by more than 1%%: the machine is "
+				"busy or the clock is slow to read; treat short timings with care\n");
+}
+
+static int run_execute(int argc, char **argv, const struct lab_cli_args *a,
+		       struct lab_cli_setup *s)
+{
+	struct run_console con = {.s = s, .progress = !a->no_progress && isatty(STDERR_FILENO)};
+	struct lab_results_info info = {.argc = argc, .argv = argv, .cfg = &s->cfg,
+					.topo = s->topo};
+	struct lab_sink sink = {.ctx = &con, .point = run_sink_point, .progress = run_progress};
+	struct lab_runner runner;
+	struct lab_selfcheck sc;
+	struct lab_prov prov;
+	struct lab_err err = {0};
+	char dir[512];
+	bool sc_ok;
+
+	lab_prov_collect(&prov);
+	info.prov = &prov;
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(info.started_utc, sizeof(info.started_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (a->out_dir)
+		snprintf(dir, sizeof(dir), "%s", a->out_dir);
+	else
+		run_default_dir(s->stem, dir, sizeof(dir));
+	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
+	run_selfcheck(&runner, s, &sc, &sc_ok);
+	info.selfcheck = sc_ok ? &sc : NULL;
+	if (lab_results_open(&con.res, dir, s->plan, &info, &err)) {
+		fprintf(stderr, "lab: %s\n", err.msg);
+		return a->out_dir ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	}
+	fprintf(stderr, "lab: %u points into %s\n", s->plan->npts, dir);
+	signal(SIGINT, run_on_sigint);
+	signal(SIGTERM, run_on_sigint);
+	con.t0_ns = lab_clock_ns();
+	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (con.progress)
+		fprintf(stderr, "\r\033[K");
+	const char *status = rc == 0 ? "complete" : rc == -LAB_EINTR ? "interrupted" : "failed";
+	struct lab_err cerr = {0};
+	int crc = lab_results_close(con.res, status, &cerr);
+	if (rc && rc != -LAB_EINTR)
+		fprintf(stderr, "lab: %s\n", err.msg);
+	if (crc)
+		fprintf(stderr, "lab: %s\n", cerr.msg);
+	if (rc == -LAB_EINTR)
+		fprintf(stderr, "lab: interrupted; the finished points are in %s\n", dir);
+	printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n", dir,
+	       s->plan->npts, con.skipped, con.failed);
+	printf("next: lab analyze %s\n", dir);
+	return rc || crc || con.failed ? LAB_EXIT_FAILURE : LAB_EXIT_OK;
+}
+
+int lab_cmd_run(int argc, char **argv)
+{
+	struct lab_cli_args a;
+	struct lab_cli_setup s;
+	int rc = lab_cli_parse(argc, argv, "run", &a);
+
+	if (rc)
+		return rc;
+	if (a.help) {
+		run_usage(stdout);
+		return LAB_EXIT_OK;
+	}
+	if (a.json) {
+		fprintf(stderr, "lab run: --json belongs to lab plan (try lab run --dry-run)\n");
+		return LAB_EXIT_USAGE;
+	}
+	rc = lab_cli_prepare(&a, &s);
+	if (rc == LAB_EXIT_OK && a.dry_run)
+		lab_cli_print_plan(&s, false);
+	else if (rc == LAB_EXIT_OK && !lab_topo_is_thissystem(s.topo)) {
+		fprintf(stderr, "lab run: --topology %s is not this machine: nothing can run on it "
+				"(use lab plan or --dry-run)\n",
+			a.topology);
+		rc = LAB_EXIT_USAGE;
+	} else if (rc == LAB_EXIT_OK)
+		rc = run_execute(argc, argv, &a, &s);
+	lab_cli_release(&s);
+	return rc;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What lab run and lab plan share: options, loading and validating configs, printing plans. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/json.h"
+#include "kernels/registry.h"
+#include "lab/cli.h"
+
+/* The value of option opt: "--opt=VAL" or "--opt VAL". NULL when absent (an error printed). */
+static const char *cli_value(int argc, char **argv, int *i, const char *opt, const char *cmd)
+{
+	size_t n = strlen(opt);
+
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	fprintf(stderr, "lab %s: %s needs a value (see lab %s --help)\n", cmd, opt, cmd);
+	return NULL;
+}
+
+static bool cli_is(const char *arg, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int cli_push(const char **list, unsigned *n, const char *v, const char *what,
+		    const char *cmd)
+{
+	if (*n == LAB_CLI_LIST_MAX) {
+		fprintf(stderr, "lab %s: too many %s (at most %d)\n", cmd, what, LAB_CLI_LIST_MAX);
+		return LAB_EXIT_USAGE;
+	}
+	list[(*n)++] = v;
+	return LAB_EXIT_OK;
+}
+
+int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+		int rc = LAB_EXIT_OK;
+
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
+			a->help = true;
+		else if (!strcmp(arg, "--json"))
+			a->json = true;
+		else if (!strcmp(arg, "--dry-run"))
+			a->dry_run = true;
+		else if (!strcmp(arg, "--no-progress"))
+			a->no_progress = true;
+		else if (cli_is(arg, "--set") || cli_is(arg, "--only") || cli_is(arg, "--topology") ||
+			 cli_is(arg, "-o") || cli_is(arg, "--output")) {
+			const char *opt = cli_is(arg, "--set")	    ? "--set"
+					  : cli_is(arg, "--only")   ? "--only"
+					  : cli_is(arg, "--topology") ? "--topology"
+					  : cli_is(arg, "-o")	    ? "-o"
+								    : "--output";
+			if (!(v = cli_value(argc, argv, &i, opt, cmd)))
+				return LAB_EXIT_USAGE;
+			if (!strcmp(opt, "--set"))
+				rc = cli_push(a->sets, &a->nsets, v, "--set options", cmd);
+			else if (!strcmp(opt, "--only"))
+				rc = cli_push(a->only, &a->nonly, v, "--only options", cmd);
+			else if (!strcmp(opt, "--topology"))
+				a->topology = v;
+			else
+				a->out_dir = v;
+		} else if (arg[0] == '-' && arg[1]) {
+			fprintf(stderr, "lab %s: unknown option '%s' (see lab %s --help)\n", cmd, arg,
+				cmd);
+			return LAB_EXIT_USAGE;
+		} else {
+			rc = cli_push(a->configs, &a->nconfigs, arg, "config files", cmd);
+		}
+		if (rc)
+			return rc;
+	}
+	return LAB_EXIT_OK;
+}
+
+static void cli_stem(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	snprintf(buf, len, "%s", base);
+	char *dot = strrchr(buf, '.');
+	if (dot && !strcmp(dot, ".ini"))
+		*dot = '\0';
+	for (char *c = buf; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *c))
+			*c = '_';
+}
+
+static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
+{
+	unsigned n = lab_diag_count(d);
+	const char *where = a->nconfigs ? a->configs[0] : "the built-in quick config";
+
+	for (unsigned i = 0; i < d->n; i++)
+		fprintf(stderr, "%s\n", d->msg[i]);
+	if (d->dropped)
+		fprintf(stderr, "... and %u more\n", d->dropped);
+	fprintf(stderr, "lab: %u error%s in %s%s; nothing was run\n", n, n == 1 ? "" : "s", where,
+		a->nconfigs > 1 ? " and the other configs" : "");
+	lab_diag_free(d);
+	return LAB_EXIT_USAGE;
+}
+
+int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
+{
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (lab_topo_open(&s->topo, a->topology, &err)) {
+		fprintf(stderr, "lab: --topology %s: %s\n", a->topology ? a->topology : "", err.msg);
+		return LAB_EXIT_USAGE;
+	}
+	if (a->nconfigs == 0) {
+		snprintf(s->stem, sizeof(s->stem), "quick");
+		rc = lab_cfg_load_text(&s->cfg, "quick.ini (built in)", lab_quick_ini,
+				       lab_quick_ini_len, &d, &err);
+	}
+	for (unsigned i = 0; i < a->nconfigs && rc == 0; i++) {
+		if (i == 0)
+			cli_stem(a->configs[0], s->stem, sizeof(s->stem));
+		rc = lab_cfg_load_file(&s->cfg, a->configs[i], &d, &err);
+	}
+	if (rc) {
+		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_diag_free(&d);
+		return rc == -LAB_EIO ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	}
+	for (unsigned i = 0; i < a->nsets; i++)
+		lab_cfg_add_set(&s->cfg, a->sets[i], &d);
+	if (lab_diag_count(&d))
+		return cli_report_diag(&d, a);
+	rc = lab_plan_build(&s->plan, &s->cfg, lab_kernels, s->topo, a->only, a->nonly, &d, &err);
+	if (rc == -LAB_ECONFIG)
+		return cli_report_diag(&d, a);
+	if (rc) {
+		fprintf(stderr, "lab: %s\n", err.msg);
+		return LAB_EXIT_FAILURE;
+	}
+	return LAB_EXIT_OK;
+}
+
+void lab_cli_release(struct lab_cli_setup *s)
+{
+	lab_plan_free(s->plan);
+	lab_topo_close(s->topo);
+	lab_cfg_free(&s->cfg);
+	memset(s, 0, sizeof(*s));
+}
+
+static void cli_plan_json_point(struct lab_json *j, const struct lab_point *pt)
+{
+	char *copy = strdup(pt->params_text), *save = NULL;
+
+	lab_json_obj_open(j, NULL);
+	lab_json_uint(j, "point", pt->id);
+	lab_json_uint(j, "threads", pt->nthreads);
+	lab_json_arr_open(j, "cpus");
+	for (unsigned c = 0; c < pt->nthreads; c++)
+		lab_json_int(j, NULL, pt->cpus[c]);
+	lab_json_arr_close(j);
+	lab_json_obj_open(j, "params");
+	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq) {
+			*eq = '\0';
+			lab_json_str(j, kv, eq + 1);
+		}
+	}
+	lab_json_obj_close(j);
+	lab_json_str(j, "status", pt->state == LAB_POINT_SKIPPED ? "skipped" : "planned");
+	if (pt->state == LAB_POINT_SKIPPED)
+		lab_json_str(j, "reason", pt->reason);
+	lab_json_obj_close(j);
+	free(copy);
+}
+
+static void cli_plan_json(const struct lab_cli_setup *s)
+{
+	struct lab_json j;
+
+	lab_json_begin(&j, stdout);
+	lab_json_obj_open(&j, NULL);
+	lab_json_str(&j, "topology", lab_topo_summary(s->topo));
+	lab_json_bool(&j, "thissystem", lab_topo_is_thissystem(s->topo));
+	lab_json_uint(&j, "cpus_allowed", s->plan->env.ncpus);
+	lab_json_arr_open(&j, "experiments");
+	for (unsigned e = 0; e < s->plan->nexp; e++) {
+		const struct lab_experiment *x = &s->plan->exp[e];
+		if (!x->npoints)
+			continue;
+		lab_json_obj_open(&j, NULL);
+		lab_json_str(&j, "name", x->name);
+		lab_json_str(&j, "kernel", x->kernel->name);
+		lab_json_arr_open(&j, "points");
+		for (unsigned i = 0; i < x->npoints; i++)
+			cli_plan_json_point(&j, &s->plan->pts[x->first_point + i]);
+		lab_json_arr_close(&j);
+		lab_json_obj_close(&j);
+	}
+	lab_json_arr_close(&j);
+	lab_json_obj_close(&j);
+	lab_json_end(&j);
+}
+
+/* "0,16,1,17": thread i runs on the i-th CPU, so the order matters (no ranges). */
+static void cli_cpus_in_order(char *buf, size_t len, const int *cpus, unsigned n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n && used + 16 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpus[i]);
+	if (used + 16 >= len)
+		snprintf(buf + used, len - used, ",...");
+}
+
+void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
+{
+	char cpus[512];
+
+	if (json) {
+		cli_plan_json(s);
+		return;
+	}
+	printf("topology: %s%s\n", lab_topo_summary(s->topo),
+	       lab_topo_is_thissystem(s->topo) ? "" : " (planning only: nothing is bound)");
+	for (unsigned e = 0; e < s->plan->nexp; e++) {
+		const struct lab_experiment *x = &s->plan->exp[e];
+		if (!x->npoints)
+			continue;
+		printf("\n[%s] kernel = %s, %u point%s\n", x->name, x->kernel->name, x->npoints,
+		       x->npoints == 1 ? "" : "s");
+		for (unsigned i = 0; i < x->npoints; i++) {
+			const struct lab_point *pt = &s->plan->pts[x->first_point + i];
+			cli_cpus_in_order(cpus, sizeof(cpus), pt->cpus, pt->nthreads);
+			printf("  %4u  threads=%-3u cpus=%-16s %s%s%s\n", pt->id, pt->nthreads, cpus,
+			       pt->params_text, pt->state == LAB_POINT_SKIPPED ? "  SKIPPED: " : "",
+			       pt->state == LAB_POINT_SKIPPED ? pt->reason : "");
+		}
+	}
+	printf("\n%u point%s planned\n", s->plan->npts, s->plan->npts == 1 ? "" : "s");
+}

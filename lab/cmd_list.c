@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* lab list, lab describe, lab version: all rendered from the kernel descriptors. */
+#include <hwloc.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "build_info.h"
+#include "harness/json.h"
+#include "harness/param.h"
+#include "harness/plan.h"
+#include "kernels/registry.h"
+#include "lab/cli.h"
+
+static void list_json_params(struct lab_json *j, const struct lab_param *table)
+{
+	char allowed[256];
+
+	lab_json_arr_open(j, "params");
+	for (const struct lab_param *p = table; p->key; p++) {
+		lab_param_allowed(p, allowed, sizeof(allowed));
+		lab_json_obj_open(j, NULL);
+		lab_json_str(j, "key", p->key);
+		lab_json_str(j, "type", lab_param_type_name(p->type));
+		lab_json_str(j, "default", p->def);
+		lab_json_str(j, "allowed", allowed);
+		lab_json_str(j, "unit", p->unit);
+		lab_json_str(j, "help", p->help);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+}
+
+int lab_cmd_list(int argc, char **argv)
+{
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: lab list [--json]\n\nLists the kernels with a one-line summary; "
+			       "`lab describe KERNEL` explains one.\n");
+			return LAB_EXIT_OK;
+		} else {
+			fprintf(stderr, "lab list: unknown argument '%s' (usage: lab list [--json])\n",
+				argv[i]);
+			return LAB_EXIT_USAGE;
+		}
+	}
+	if (!json) {
+		for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+			printf("%-16s %s\n", (*k)->name, (*k)->summary);
+		return LAB_EXIT_OK;
+	}
+	struct lab_json j;
+	lab_json_begin(&j, stdout);
+	lab_json_obj_open(&j, NULL);
+	lab_json_arr_open(&j, "kernels");
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		lab_json_obj_open(&j, NULL);
+		lab_json_str(&j, "name", (*k)->name);
+		lab_json_str(&j, "summary", (*k)->summary);
+		lab_json_str(&j, "work_unit", (*k)->work_unit);
+		list_json_params(&j, (*k)->params);
+		lab_json_obj_close(&j);
+	}
+	lab_json_arr_close(&j);
+	list_json_params(&j, lab_hparam_table);
+	lab_json_obj_close(&j);
+	lab_json_end(&j);
+	return LAB_EXIT_OK;
+}
+
+static void describe_params(const char *title, const struct lab_param *table)
+{
+	char allowed[256];
+
+	printf("\n%s\n", title);
+	for (const struct lab_param *p = table; p->key; p++) {
+		lab_param_allowed(p, allowed, sizeof(allowed));
+		printf("  %-15s %s (default %s; allowed %s)\n  %15s %s\n", p->key,
+		       lab_param_type_name(p->type), p->def, allowed, "", p->help);
+	}
+}
+
+int lab_cmd_describe(int argc, char **argv)
+{
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: lab describe KERNEL\n\nExplains what a kernel measures, what to "
+			"expect, its parameters and metrics.\n");
+		return argc == 2 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	}
+	const struct lab_kernel *k = lab_plan_kernel_find(lab_kernels, argv[1]);
+	if (!k) {
+		fprintf(stderr, "lab describe: unknown kernel '%s' (see lab list)\n", argv[1]);
+		return LAB_EXIT_USAGE;
+	}
+	printf("%s: %s\n\n%s\n", k->name, k->summary, k->description ? k->description : "");
+	printf("\nunit of work: %s (cost per unit = elapsed / units done)\n",
+	       k->work_unit ? k->work_unit : "iteration");
+	if (k->flags & LAB_KF_TIMED)
+		printf("timing: threads run together until the sample's min_time is up\n");
+	if (k->flags & LAB_KF_PAIRS)
+		printf("team: two threads on a CPU pair; placement = pairs sweeps the matrix\n");
+	if (k->params[0].key)
+		describe_params("kernel parameters:", k->params);
+	describe_params("harness parameters (every experiment):", lab_hparam_table);
+	if (k->metrics && k->metrics[0].name) {
+		printf("\nmetrics:\n");
+		for (const struct lab_metric *m = k->metrics; m->name; m++)
+			printf("  %-15s [%s] %s\n", m->name, m->unit, m->help);
+	}
+	return LAB_EXIT_OK;
+}
+
+int lab_cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("lab %s (git %s%s)\n", LAB_VERSION, LAB_GIT_SHA, LAB_GIT_DIRTY ? ", dirty" : "");
+	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
+	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
+	printf("hwloc: %u.%u.%u (runtime API 0x%x)\n", HWLOC_API_VERSION >> 16,
+	       (HWLOC_API_VERSION >> 8) & 0xff, HWLOC_API_VERSION & 0xff, hwloc_get_api_version());
+	printf("kernel ABI: %d\n", LAB_KERNEL_ABI);
+	return LAB_EXIT_OK;
+}
