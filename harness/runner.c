@@ -26,6 +26,7 @@ struct runner_point {
 	struct lab_thread **threads;
 	struct runner_slot *slots;
 	atomic_int stop;
+	atomic_uint started; /* workers past the start barrier in this sample */
 	bool timed;
 };
 
@@ -78,6 +79,7 @@ static void runner_sample_fn(void *arg, unsigned tid)
 	s->cpu_start = sched_getcpu();
 	lab_team_sync(p->team);
 	s->start_ns = lab_clock_ns();
+	atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
 	p->spec->kernel->run(&p->ctx, t);
 	s->end_ns = lab_clock_ns();
 	s->cpu_end = sched_getcpu();
@@ -100,8 +102,12 @@ static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t d
 
 	for (unsigned i = 0; i < n; i++)
 		p->threads[i]->iters = p->timed ? UINT64_MAX : iters;
+	atomic_store_explicit(&p->started, 0, memory_order_relaxed);
 	if (p->timed) {
 		lab_team_start(p->team, runner_sample_fn, p);
+		/* The sample's time counts from when every worker runs, not from when it was woken. */
+		while (atomic_load_explicit(&p->started, memory_order_acquire) < n)
+			runner_sleep_ns(20000);
 		runner_sleep_ns(duration_ns);
 		atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
 		lab_team_wait(p->team);

@@ -118,11 +118,11 @@ static uint64_t arw_loop_fetch_add(_Atomic uint64_t *c, const struct lab_thread 
 {
 	uint64_t done = 0;
 
-	while (!lab_thread_should_stop(t)) {
+	do {
 		for (int k = 0; k < 256; k++)
 			atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
 		done += 256;
-	}
+	} while (!lab_thread_should_stop(t));
 	return done;
 }
 
@@ -130,7 +130,7 @@ static uint64_t arw_loop_cas(_Atomic uint64_t *c, struct lab_thread *t)
 {
 	uint64_t done = 0, retries = 0;
 
-	while (!lab_thread_should_stop(t)) {
+	do {
 		for (int k = 0; k < 256; k++) {
 			uint64_t v = atomic_load_explicit(c, memory_order_relaxed);
 			while (!atomic_compare_exchange_weak_explicit(c, &v, v + 1,
@@ -139,7 +139,7 @@ static uint64_t arw_loop_cas(_Atomic uint64_t *c, struct lab_thread *t)
 				retries++;
 		}
 		done += 256;
-	}
+	} while (!lab_thread_should_stop(t));
 	t->metric[ARW_M_RETRIES] = (double)retries;
 	return done;
 }
@@ -151,14 +151,14 @@ static uint64_t arw_loop_xchg(_Atomic uint64_t *c, struct lab_thread *t)
 	uint64_t done = 0, wsum = at->written_sum, rsum = at->returned_sum, seq = at->seq;
 	const uint64_t tag = (uint64_t)(t->id + 1) << 40;
 
-	while (!lab_thread_should_stop(t)) {
+	do {
 		for (int k = 0; k < 256; k++) {
 			uint64_t v = tag | ++seq;
 			wsum += v;
 			rsum += atomic_exchange_explicit(c, v, memory_order_relaxed);
 		}
 		done += 256;
-	}
+	} while (!lab_thread_should_stop(t));
 	at->written_sum = wsum;
 	at->returned_sum = rsum;
 	at->seq = seq;

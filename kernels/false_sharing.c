@@ -124,13 +124,13 @@ static uint64_t fs_loop_store(_Atomic uint64_t *c, const struct lab_thread *t)
 {
 	uint64_t done = 0;
 
-	while (!lab_thread_should_stop(t)) {
+	do {
 		for (int k = 0; k < 1024; k++) {
 			uint64_t v = atomic_load_explicit(c, memory_order_relaxed);
 			atomic_store_explicit(c, v + 1, memory_order_relaxed);
 		}
 		done += 1024;
-	}
+	} while (!lab_thread_should_stop(t));
 	return done;
 }
 
@@ -138,11 +138,11 @@ static uint64_t fs_loop_rmw(_Atomic uint64_t *c, const struct lab_thread *t)
 {
 	uint64_t done = 0;
 
-	while (!lab_thread_should_stop(t)) {
+	do {
 		for (int k = 0; k < 1024; k++)
 			atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
 		done += 1024;
-	}
+	} while (!lab_thread_should_stop(t));
 	return done;
 }
 

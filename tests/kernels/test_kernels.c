@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Every registered kernel, tiny, at 1 and 2 threads: it runs, and verify() passes or fails. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/param.h"
+#include "kernels/registry.h"
+#include "tests/kernels/kdrive.h"
+#include "tests/testlib.h"
+
+static void kernels_verify_all(unsigned n)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		struct lab_point_rec rec;
+		unsigned threads = (*k)->flags & LAB_KF_PAIRS ? 2 : n;
+		int rc = kdrive_run(*k, threads, NULL, &rec);
+		CHECK_EQ_I64(rc, 0);
+		if (rec.status == LAB_STATUS_SKIPPED) {
+			fprintf(stderr, "%s: skipped: %s\n", (*k)->name, rec.reason);
+			CHECK(rec.reason[0] != '\0');
+			continue;
+		}
+		if (rec.status != LAB_STATUS_OK)
+			fprintf(stderr, "%s at %u threads: %s\n", (*k)->name, threads, rec.reason);
+		CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
+		CHECK_EQ_I64(rec.verify, (*k)->verify ? LAB_VERIFY_PASS : LAB_VERIFY_NONE);
+		CHECK_EQ_U64(rec.nreps, 3);
+		for (unsigned r = 0; r < rec.nreps; r++) {
+			CHECK(rec.samples[r].work > 0);
+			CHECK(rec.samples[r].elapsed_ns > 0);
+		}
+		lab_point_rec_free(&rec);
+	}
+}
+
+LAB_TEST(verify_all_1_thread)
+{
+	kernels_verify_all(1);
+}
+
+LAB_TEST(verify_all_2_threads)
+{
+	kernels_verify_all(2);
+}
+
+/* Every variant of the enum parameters of every kernel, at 2 threads. */
+LAB_TEST(verify_every_choice)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+		for (const struct lab_param *p = (*k)->params; p->key; p++) {
+			if (p->type != LAB_PT_ENUM)
+				continue;
+			for (const struct lab_enum_val *c = p->choices; c->name; c++) {
+				char kv[128];
+				const char *ov[] = {kv, NULL};
+				struct lab_point_rec rec;
+				snprintf(kv, sizeof(kv), "%s=%s", p->key, c->name);
+				CHECK_EQ_I64(kdrive_run(*k, 2, ov, &rec), 0);
+				if (rec.status == LAB_STATUS_FAILED)
+					fprintf(stderr, "%s %s: %s\n", (*k)->name, kv, rec.reason);
+				CHECK(rec.status != LAB_STATUS_FAILED);
+				if (rec.status == LAB_STATUS_OK)
+					CHECK(rec.verify != LAB_VERIFY_FAIL);
+				lab_point_rec_free(&rec);
+			}
+		}
+}
+
+/*
+ * verify() must catch work that was not done: after setup, claim each thread did 1000 units
+ * when none ran. A verify hook that passes this is not checking anything.
+ */
+LAB_TEST(verify_catches_missing_work)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		if (!(*k)->verify)
+			continue;
+		unsigned n = 2;
+		int cpus[2] = {0, 0};
+		struct lab_env env = {.ncpus = 1, .clock_resolution_ns = 1};
+		struct lab_err err = {0};
+		void *params = calloc(1, (*k)->params_size ? (*k)->params_size : 1);
+		struct lab_thread *t[2];
+		atomic_int stop = 0;
+		REQUIRE(params && lab_param_defaults((*k)->params, params, &err) == 0);
+		struct lab_ctx ctx = {.params = params, .nthreads = n, .cpus = cpus, .env = &env};
+		for (unsigned i = 0; i < n; i++) {
+			t[i] = aligned_alloc(LAB_SLOT, sizeof(struct lab_thread));
+			memset(t[i], 0, sizeof(*t[i]));
+			t[i]->id = i;
+			t[i]->stop = &stop;
+		}
+		REQUIRE(!(*k)->setup || (*k)->setup(&ctx, &err) == 0);
+		for (unsigned i = 0; i < n; i++)
+			REQUIRE(!(*k)->thread_setup || (*k)->thread_setup(&ctx, t[i], &err) == 0);
+		for (unsigned i = 0; i < n; i++)
+			t[i]->work_total = 1000;
+		int rc = (*k)->verify(&ctx, t, n, &err);
+		if (rc != -LAB_EVERIFY)
+			fprintf(stderr, "%s: verify returned %d for work never done\n", (*k)->name, rc);
+		CHECK_EQ_I64(rc, -LAB_EVERIFY);
+		CHECK(err.msg[0] != '\0');
+		if ((*k)->teardown)
+			(*k)->teardown(&ctx, t, n);
+		for (unsigned i = 0; i < n; i++)
+			free(t[i]);
+		free(params);
+	}
+}

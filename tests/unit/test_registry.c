@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Checks every kernel descriptor, so no central list has to be kept by hand. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/config.h"
+#include "harness/param.h"
+#include "harness/plan.h"
+#include "kernels/registry.h"
+#include "tests/testlib.h"
+
+LAB_TEST(names_unique_and_wellformed)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		CHECK_EQ_I64((*k)->abi, LAB_KERNEL_ABI);
+		REQUIRE((*k)->name && (*k)->name[0]);
+		for (const char *c = (*k)->name; *c; c++)
+			CHECK(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_');
+		for (const struct lab_kernel *const *o = k + 1; *o; o++)
+			CHECK(strcmp((*k)->name, (*o)->name) != 0);
+		if (k != lab_kernels)
+			CHECK(strcmp(k[-1]->name, (*k)->name) < 0); /* kept sorted */
+		CHECK((*k)->summary && (*k)->summary[0]);
+		CHECK((*k)->description && strlen((*k)->description) > 80);
+		CHECK((*k)->work_unit && (*k)->work_unit[0]);
+		CHECK((*k)->run != NULL);
+		CHECK(((*k)->flags & ~(unsigned)LAB_KF_ALL) == 0);
+	}
+}
+
+static void registry_check_table(const char *who, const struct lab_param *table, size_t size)
+{
+	char *buf = calloc(1, size ? size : 1), text[128];
+	struct lab_err err = {0};
+
+	for (const struct lab_param *p = table; p->key; p++) {
+		if (!p->help || strlen(p->help) < 10)
+			fprintf(stderr, "%s.%s: no help\n", who, p->key);
+		CHECK(p->help && strlen(p->help) >= 10);
+		CHECK(p->unit != NULL);
+		CHECK(p->offset < size || size == 0);
+		int rc = lab_param_parse(p, p->def, buf, &err);
+		if (rc)
+			fprintf(stderr, "%s.%s: default '%s': %s\n", who, p->key, p->def, err.msg);
+		CHECK_EQ_I64(rc, 0);
+		/* The default formats back to text that parses to the same value. */
+		lab_param_format(p, buf, text, sizeof(text));
+		CHECK_EQ_I64(lab_param_parse(p, text, buf, &err), 0);
+		CHECK(lab_param_find(lab_hparam_table, p->key) == NULL || table == lab_hparam_table);
+	}
+	free(buf);
+}
+
+LAB_TEST(params_have_help_and_valid_defaults)
+{
+	registry_check_table("harness", lab_hparam_table, sizeof(struct lab_hparams));
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+		registry_check_table((*k)->name, (*k)->params, (*k)->params_size);
+}
+
+LAB_TEST(metrics_have_units)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		unsigned n = 0;
+		for (const struct lab_metric *m = (*k)->metrics; m && m->name; m++, n++) {
+			CHECK(m->unit != NULL);
+			CHECK(m->help && m->help[0]);
+			CHECK(m->agg <= LAB_AGG_KERNEL);
+			if (m->agg == LAB_AGG_KERNEL)
+				CHECK((*k)->summarize != NULL);
+		}
+		CHECK(n <= LAB_METRICS_MAX);
+	}
+}
+
+/* Every kernel appears in configs/quick.ini. */
+LAB_TEST(every_kernel_in_quick_ini)
+{
+	char path[1024];
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err;
+
+	snprintf(path, sizeof(path), "%s/configs/quick.ini", testlib_srcdir());
+	REQUIRE(lab_cfg_load_file(&cfg, path, &d, &err) == 0);
+	CHECK_EQ_U64(lab_diag_count(&d), 0);
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		bool found = false;
+		for (unsigned s = 0; s < cfg.nsec; s++)
+			for (unsigned i = 0; i < cfg.sec[s].nkv; i++)
+				found |= !strcmp(cfg.sec[s].kv[i].key, "kernel") &&
+					 !strcmp(cfg.sec[s].kv[i].value, (*k)->name);
+		if (!found)
+			fprintf(stderr, "kernel %s is not in configs/quick.ini\n", (*k)->name);
+		CHECK(found);
+	}
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+}
+
+/* Every C file in kernels/ that defines a descriptor is in the table. */
+LAB_TEST(every_kernel_file_registered)
+{
+	char path[1024], line[512];
+
+	snprintf(path, sizeof(path), "%s/kernels", testlib_srcdir());
+	DIR *dir = opendir(path);
+	REQUIRE(dir);
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+		if (len < 3 || strcmp(de->d_name + len - 2, ".c") || !strcmp(de->d_name, "registry.c"))
+			continue;
+		snprintf(path, sizeof(path), "%s/kernels/%s", testlib_srcdir(), de->d_name);
+		FILE *f = fopen(path, "r");
+		REQUIRE(f);
+		while (fgets(line, sizeof(line), f)) {
+			char name[128];
+			if (sscanf(line, "const struct lab_kernel lab_kernel_%127[a-z0-9_]", name) != 1)
+				continue;
+			bool found = false;
+			for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+				found |= !strcmp((*k)->name, name);
+			if (!found)
+				fprintf(stderr, "%s defines lab_kernel_%s but registry.c lacks it\n",
+					de->d_name, name);
+			CHECK(found);
+		}
+		fclose(f);
+	}
+	closedir(dir);
+}
