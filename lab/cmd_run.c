@@ -182,13 +182,15 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a,
 		snprintf(dir, sizeof(dir), "%s", a->out_dir);
 	else
 		run_default_dir(s->stem, dir, sizeof(dir));
-	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
-	run_selfcheck(&runner, s, &sc, &sc_ok);
-	info.selfcheck = sc_ok ? &sc : NULL;
+	/* Until the self-check has run, run.json says null for it (NaN). */
+	sc.overhead_ns_per_iter = sc.spin_50us_ns = sc.spin_error = NAN;
+	info.selfcheck = &sc;
 	if (lab_results_open(&con.res, dir, s->plan, &info, &err)) {
 		fprintf(stderr, "lab: %s\n", err.msg);
 		return a->out_dir ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
+	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
+	run_selfcheck(&runner, s, &sc, &sc_ok);
 	fprintf(stderr, "lab: %u points into %s\n", s->plan->npts, dir);
 	signal(SIGINT, run_on_sigint);
 	signal(SIGTERM, run_on_sigint);

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Checks a results directory against the schema of harness/record_schema.h.
+
+usage: check_results.py DIR [--status complete|interrupted] [--min-points N]
+Exits 1 with a message naming the first problem found.
+"""
+import csv
+import json
+import sys
+
+SAMPLES = "experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,flagged"
+THREADS = "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work"
+
+
+def fail(msg):
+    print("check_results: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    args = sys.argv[1:]
+    d = args[0]
+    want_status = args[args.index("--status") + 1] if "--status" in args else "complete"
+    min_points = int(args[args.index("--min-points") + 1]) if "--min-points" in args else 1
+    with open(d + "/run.json") as f:
+        run = json.load(f)
+    if run.get("schema") != "lab.run/1":
+        fail("schema is %r" % run.get("schema"))
+    if run.get("status") != want_status:
+        fail("status is %r, expected %r" % (run.get("status"), want_status))
+    for key in ("lab", "host", "self_check", "config", "experiments", "started_utc"):
+        if key not in run:
+            fail("run.json lacks %r" % key)
+    sc = run["self_check"]
+    for key in ("overhead_ns_per_iter", "spin_50us_ns"):
+        if not isinstance(sc.get(key), (int, float)) or sc[key] <= 0:
+            fail("self_check.%s is %r" % (key, sc.get(key)))
+    points = {}
+    for e in run["experiments"]:
+        for p in e["points"]:
+            if p["status"] not in ("ok", "skipped", "failed"):
+                fail("point %d status %r" % (p["point"], p["status"]))
+            if p["status"] == "ok" and p["verify"] == "fail":
+                fail("point %d ok but verify failed" % p["point"])
+            if p["status"] == "skipped" and not p["reason"]:
+                fail("point %d skipped without a reason" % p["point"])
+            points[p["point"]] = (e, p)
+    if len(points) < min_points:
+        fail("%d points in run.json, expected at least %d" % (len(points), min_points))
+
+    with open(d + "/samples.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    if not ",".join(rows[0]).startswith(SAMPLES):
+        fail("samples.csv header: " + ",".join(rows[0]))
+    per_point = {}
+    for r in rows[1:]:
+        if len(r) != len(rows[0]):
+            fail("samples.csv row has %d fields, header %d: %r" % (len(r), len(rows[0]), r))
+        pid = int(r[1])
+        if pid not in points:
+            fail("samples.csv has point %d that run.json lacks" % pid)
+        e, p = points[pid]
+        if r[0] != e["name"] or r[2] != e["kernel"] or int(r[4]) != p["threads"]:
+            fail("samples.csv row disagrees with run.json: %r" % r)
+        if "threads=" in r[3]:
+            fail("params must not hold threads: " + r[3])
+        if int(r[6]) <= 0 or int(r[7]) <= 0:
+            fail("elapsed or work not positive: %r" % r)
+        per_point[pid] = per_point.get(pid, 0) + 1
+    for pid, (e, p) in points.items():
+        want = p["reps"] if p["status"] == "ok" else 0
+        if per_point.get(pid, 0) != want:
+            fail("point %d has %d sample rows, run.json says %d reps" % (pid, per_point.get(pid, 0), want))
+
+    with open(d + "/threads.csv", newline="") as f:
+        trows = list(csv.reader(f))
+    if not ",".join(trows[0]).startswith(THREADS):
+        fail("threads.csv header: " + ",".join(trows[0]))
+    counted = {}
+    for r in trows[1:]:
+        if len(r) != len(trows[0]):
+            fail("threads.csv row has %d fields, header %d" % (len(r), len(trows[0])))
+        pid = int(r[0])
+        counted[pid] = counted.get(pid, 0) + 1
+        if int(r[6]) < int(r[5]):
+            fail("thread ended before it started: %r" % r)
+    for pid, (e, p) in points.items():
+        want = p["reps"] * p["threads"] if p["status"] == "ok" else 0
+        if counted.get(pid, 0) != want:
+            fail("point %d has %d thread rows, expected %d" % (pid, counted.get(pid, 0), want))
+    with open(d + "/config.ini") as f:
+        if not f.read().strip():
+            fail("config.ini is empty")
+    print("check_results: %s: %d points, %d samples: ok" % (d, len(points), len(rows) - 1))
+
+
+main()
