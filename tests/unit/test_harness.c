@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The harness's small parts: load guard, JSON writer, CSV fields, team, clock, errors. */
+#include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/clock.h"
+#include "harness/json.h"
+#include "harness/load.h"
+#include "harness/results.h"
+#include "harness/team.h"
+#include "harness/topo.h"
+#include "tests/testlib.h"
+
+static const char load_stat_a[] = "cpu  1000 0 500 8000 10 0 0 0 0 0\n"
+				  "cpu0 500 0 250 4000 5 0 0 0 0 0\n"
+				  "cpu1 500 0 250 4000 5 0 0 0 0 0\n"
+				  "intr 0\n";
+
+LAB_TEST(load_parse_stat)
+{
+	uint64_t busy, total;
+	unsigned ncpus;
+
+	CHECK_EQ_I64(lab_load_parse_stat(load_stat_a, &busy, &total, &ncpus), 0);
+	CHECK_EQ_U64(busy, 1500);
+	CHECK_EQ_U64(total, 9510);
+	CHECK_EQ_U64(ncpus, 2);
+	/* Steal counts as busy: on a VM it is the host running someone else on our vCPU. */
+	CHECK_EQ_I64(lab_load_parse_stat("cpu  1 2 3 4 5 6 7 8\n", &busy, &total, &ncpus), 0);
+	CHECK_EQ_U64(busy, 1 + 2 + 3 + 6 + 7 + 8);
+	CHECK_EQ_I64(lab_load_parse_stat("intr 5\n", &busy, &total, &ncpus), -LAB_EIO);
+	CHECK_EQ_I64(lab_load_parse_stat("cpu  1 2\n", &busy, &total, &ncpus), -LAB_EIO);
+}
+
+static void load_write(const char *path, unsigned long long busy)
+{
+	FILE *f = fopen(path, "w");
+
+	fprintf(f, "cpu  %llu 0 0 100000 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0\n",
+		busy);
+	fclose(f);
+}
+
+/* A fixture /proc/stat that gains 2 vCPUs of busy time per second shows ~2 foreign CPUs. */
+LAB_TEST(load_guard_on_fixture)
+{
+	char path[600];
+	struct lab_load g;
+	struct lab_err err;
+
+	snprintf(path, sizeof(path), "%s/stat", testlib_tmpdir());
+	load_write(path, 0);
+	lab_load_init(&g, path);
+	CHECK(isnan(lab_load_foreign(&g)));
+	REQUIRE(lab_load_snap(&g, &err) == 0);
+	CHECK(isnan(lab_load_foreign(&g)));
+	uint64_t t0 = lab_clock_ns();
+	struct timespec ts = {0, 250000000};
+	nanosleep(&ts, NULL);
+	double wall_s = (double)(lab_clock_ns() - t0) / 1e9;
+	/* ticks of 1/100 s (or _SC_CLK_TCK): 2 CPUs busy for wall_s seconds */
+	load_write(path, (unsigned long long)(2.0 * wall_s * (1e9 / g.tick_ns)));
+	REQUIRE(lab_load_snap(&g, &err) == 0);
+	double f = lab_load_foreign(&g);
+	CHECK(f > 1.5 && f <= 2.0);
+	lab_load_reset(&g);
+	CHECK(isnan(lab_load_foreign(&g)));
+	g.stat_path = "/nonexistent/stat";
+	CHECK_EQ_I64(lab_load_snap(&g, &err), -LAB_EIO);
+}
+
+LAB_TEST(json_writer)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lab_json j;
+
+	lab_json_begin(&j, f);
+	lab_json_obj_open(&j, NULL);
+	lab_json_str(&j, "s", "a\"b\\c\n\x01");
+	lab_json_num(&j, "nan", NAN);
+	lab_json_num(&j, "x", 0.1);
+	lab_json_int(&j, "i", -3);
+	lab_json_arr_open(&j, "empty");
+	lab_json_arr_close(&j);
+	lab_json_arr_open(&j, "a");
+	lab_json_bool(&j, NULL, true);
+	lab_json_null(&j, NULL);
+	lab_json_arr_close(&j);
+	lab_json_obj_close(&j);
+	CHECK_EQ_I64(lab_json_end(&j), 0);
+	fclose(f);
+	CHECK_EQ_STR(buf, "{\n  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n  \"nan\": null,\n  \"x\": 0.1,\n"
+			  "  \"i\": -3,\n  \"empty\": [],\n  \"a\": [\n    true,\n    null\n  ]\n}\n");
+	free(buf);
+}
+
+LAB_TEST(csv_field_quoting)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	lab_csv_field(f, "plain");
+	fputc('|', f);
+	lab_csv_field(f, "a=1;b=2");
+	fputc('|', f);
+	lab_csv_field(f, "list:0,2 \"x\"");
+	fclose(f);
+	CHECK_EQ_STR(buf, "plain|\"a=1;b=2\"|\"list:0,2 \"\"x\"\"\"");
+	free(buf);
+}
+
+struct team_probe {
+	struct lab_team *team;
+	atomic_uint arrived;
+	atomic_uint after;
+	int cpu[2];
+};
+
+static void team_probe_fn(void *arg, unsigned tid)
+{
+	struct team_probe *p = arg;
+
+	atomic_fetch_add(&p->arrived, 1);
+	lab_team_sync(p->team);
+	/* Past the barrier every worker must have arrived. */
+	if (atomic_load(&p->arrived) == 2)
+		atomic_fetch_add(&p->after, 1);
+	p->cpu[tid] = sched_getcpu();
+}
+
+LAB_TEST(team_runs_pinned_and_syncs)
+{
+	struct team_probe p = {0};
+	struct lab_topo *topo;
+	struct lab_err err;
+	int cpus[2];
+
+	REQUIRE(lab_topo_open(&topo, NULL, &err) == 0);
+	if (lab_topo_cpus_allowed(topo, cpus, 2) < 2)
+		cpus[1] = cpus[0];
+	REQUIRE(lab_team_create(&p.team, topo, cpus, 2, true, &err) == 0);
+	for (int round = 0; round < 50; round++) {
+		atomic_store(&p.arrived, 0);
+		atomic_store(&p.after, 0);
+		lab_team_run(p.team, team_probe_fn, &p);
+		CHECK_EQ_U64(atomic_load(&p.after), 2);
+		CHECK_EQ_I64(p.cpu[0], cpus[0]);
+		CHECK_EQ_I64(p.cpu[1], cpus[1]);
+	}
+	lab_team_destroy(p.team);
+	lab_topo_close(topo);
+}
+
+LAB_TEST(team_bind_refused_elsewhere)
+{
+	struct lab_topo *topo;
+	struct lab_team *team = NULL;
+	struct lab_err err = {0};
+	int cpus[1] = {5};
+
+	REQUIRE(lab_topo_open(&topo, "synthetic:pack:2 core:4 pu:1", &err) == 0);
+	CHECK(lab_team_create(&team, topo, cpus, 1, true, &err) < 0);
+	CHECK(team == NULL);
+	CHECK(strstr(err.msg, "bind thread 0 to cpu 5") != NULL);
+	lab_topo_close(topo);
+}
+
+LAB_TEST(clock_facts)
+{
+	CHECK(lab_clock_resolution_ns() > 0);
+	CHECK(lab_clock_read_cost_ns() > 0);
+	CHECK(lab_clock_loops_per_us() > 0);
+	uint64_t spent = lab_clock_spin_ns(100000);
+	CHECK(spent >= 100000);
+}
+
+LAB_TEST(err_prefix_and_names)
+{
+	struct lab_err err;
+
+	CHECK_EQ_I64(lab_err_set(&err, LAB_EIO, "read %s", "x"), -LAB_EIO);
+	CHECK_EQ_I64(lab_err_prefix(&err, "load %d: ", 3), -LAB_EIO);
+	CHECK_EQ_STR(err.msg, "load 3: read x");
+	CHECK_EQ_STR(lab_strerror(-LAB_EVERIFY), "verification failed");
+	CHECK_EQ_STR(lab_strerror(999), "unknown error");
+}
