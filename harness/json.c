@@ -2,6 +2,7 @@
 #include "harness/json.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 static void json_indent(struct lab_json *j)
@@ -14,10 +15,6 @@ static void json_indent(struct lab_json *j)
 /* Writes the comma, newline, indent and key that come before any value. */
 static void json_prefix(struct lab_json *j, const char *key)
 {
-	if (j->after_key) {
-		j->after_key = false;
-		return;
-	}
 	if (j->depth > 0) {
 		if (!j->first[j->depth])
 			fputc(',', j->f);
@@ -65,7 +62,6 @@ void lab_json_begin(struct lab_json *j, FILE *f)
 	j->f = f;
 	j->depth = 0;
 	j->first[0] = true;
-	j->after_key = false;
 }
 
 int lab_json_end(struct lab_json *j)
@@ -160,4 +156,20 @@ void lab_json_null(struct lab_json *j, const char *key)
 {
 	json_prefix(j, key);
 	fputs("null", j->f);
+}
+
+void lab_json_kvlist(struct lab_json *j, const char *key, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	lab_json_obj_open(j, key);
+	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq) {
+			*eq = '\0';
+			lab_json_str(j, kv, eq + 1);
+		}
+	}
+	lab_json_obj_close(j);
+	free(copy);
 }

@@ -17,7 +17,6 @@ struct lab_json {
 	FILE *f;
 	int depth;
 	bool first[LAB_JSON_DEPTH_MAX]; /* no element written yet at this depth */
-	bool after_key;			/* a key was written; the value follows without a comma */
 };
 
 /* Starts a document on f (not owned). */
@@ -38,6 +37,9 @@ void lab_json_uint(struct lab_json *j, const char *key, uint64_t v);
 void lab_json_num(struct lab_json *j, const char *key, double v); /* %.17g trimmed; NaN = null */
 void lab_json_bool(struct lab_json *j, const char *key, bool v);
 void lab_json_null(struct lab_json *j, const char *key);
+
+/* Writes "k=v;k=v" text as an object {"k": "v", ...} (a params column, say). */
+void lab_json_kvlist(struct lab_json *j, const char *key, const char *text);
 
 /* Writes s as a JSON string literal (with quotes) to f. */
 void lab_json_write_string(FILE *f, const char *s);

@@ -131,7 +131,7 @@ static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
 			     e->name, kv->key, e->kernel->name, hint);
 }
 
-static struct lab_resolved *plan_key(struct lab_experiment *e, const char *key)
+struct lab_resolved *lab__plan_key(struct lab_experiment *e, const char *key)
 {
 	for (unsigned i = 0; i < e->nkeys; i++)
 		if (!strcmp(e->keys[i].param->key, key))
@@ -141,7 +141,7 @@ static struct lab_resolved *plan_key(struct lab_experiment *e, const char *key)
 
 static void plan_apply(struct lab_experiment *e, const struct lab_cfg_kv *kv, enum lab_src src)
 {
-	struct lab_resolved *r = plan_key(e, kv->key);
+	struct lab_resolved *r = lab__plan_key(e, kv->key);
 
 	r->text = kv->value;
 	r->src = src;
@@ -156,7 +156,7 @@ static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, un
 	for (unsigned i = 0; i < n; i++) {
 		if (!strcmp(kv[i].key, "kernel"))
 			continue;
-		if (plan_key(e, kv[i].key))
+		if (lab__plan_key(e, kv[i].key))
 			plan_apply(e, &kv[i], src);
 		else if (!lenient)
 			plan_unknown_key(d, e, &kv[i]);

@@ -53,14 +53,6 @@ static struct lab_point *plan_point_add(struct lab_plan *plan)
 	return pt;
 }
 
-static struct lab_resolved *plan_key(struct lab_experiment *e, const char *key)
-{
-	for (unsigned i = 0; i < e->nkeys; i++)
-		if (!strcmp(e->keys[i].param->key, key))
-			return &e->keys[i];
-	return NULL;
-}
-
 /* Adds one point on cpus (n of them); runs the kernel's check. */
 static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 			    const struct lab_hparams *h, const void *kparams, const int *cpus,
@@ -111,9 +103,9 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 	int n = lab_topo_plan_pairs(topo, (unsigned)h->max_pairs, h->seed, pairs, PLAN_PAIRS_MAX,
 				    &err);
 	if (n < 0)
-		lab__plan_key_error(d, e, plan_key(e, "placement"), h->placement, err.msg);
+		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, err.msg);
 	else if (n == 0)
-		lab__plan_key_error(d, e, plan_key(e, "placement"), h->placement,
+		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement,
 				    "no CPU pairs (needs at least 2 usable CPUs)");
 	for (int i = 0; i < n; i++)
 		plan_point_emit(plan, e, h, kparams, pairs[i], 2, pairs[i], d);
@@ -139,7 +131,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	}
 	LAB_BUG_ON(lab_placement_parse(h.placement, &place, &err) != 0);
 	unsigned n = (unsigned)h.threads;
-	struct lab_resolved *threads = plan_key(e, "threads");
+	struct lab_resolved *threads = lab__plan_key(e, "threads");
 	if (e->kernel->flags & LAB_KF_PAIRS) {
 		if (threads->src != LAB_SRC_DEFAULT && n != 2) {
 			snprintf(what, sizeof(what), "kernel '%s' runs on CPU pairs (allowed 2)",
@@ -156,7 +148,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 				 "kernel '%s' runs a team, not CPU pairs (allowed compact, cores, "
 				 "scatter, list:...)",
 				 e->kernel->name);
-			lab__plan_key_error(d, e, plan_key(e, "placement"), h.placement, what);
+			lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h.placement, what);
 			return;
 		}
 		plan_pairs(plan, e, topo, &h, kparams, d);
@@ -170,7 +162,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		return;
 	}
 	if (lab_topo_plan(topo, &place, n, cpus, &err)) {
-		lab__plan_key_error(d, e, plan_key(e, "placement"), h.placement, err.msg);
+		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h.placement, err.msg);
 		return;
 	}
 	plan_point_emit(plan, e, &h, kparams, cpus, n, NULL, d);

@@ -39,23 +39,6 @@ static void json_resolved(struct lab_json *j, const struct lab_experiment *e)
 	lab_json_obj_close(j);
 }
 
-/* "k=v;k=v" -> {"k": "v", ...}; placement and pair included. */
-static void json_params(struct lab_json *j, const char *text)
-{
-	char *copy = strdup(text), *save = NULL;
-
-	lab_json_obj_open(j, "params");
-	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
-		char *eq = strchr(kv, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		lab_json_str(j, kv, eq + 1);
-	}
-	lab_json_obj_close(j);
-	free(copy);
-}
-
 static void json_point(struct lab_json *j, const struct lab_results *res, const struct lab_point *pt)
 {
 	const struct lab_results_pt *p = &res->pts[pt->id];
@@ -68,7 +51,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res, const 
 		lab_json_int(j, NULL, pt->cpus[i]);
 	lab_json_arr_close(j);
 	lab_json_str(j, "placement", pt->h.placement);
-	json_params(j, pt->params_text);
+	lab_json_kvlist(j, "params", pt->params_text);
 	lab_json_str(j, "status", json_status_names[p->status]);
 	lab_json_str(j, "reason", p->reason);
 	lab_json_str(j, "verify", json_verify_names[p->verify]);

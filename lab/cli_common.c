@@ -163,8 +163,6 @@ void lab_cli_release(struct lab_cli_setup *s)
 
 static void cli_plan_json_point(struct lab_json *j, const struct lab_point *pt)
 {
-	char *copy = strdup(pt->params_text), *save = NULL;
-
 	lab_json_obj_open(j, NULL);
 	lab_json_uint(j, "point", pt->id);
 	lab_json_uint(j, "threads", pt->nthreads);
@@ -172,20 +170,11 @@ static void cli_plan_json_point(struct lab_json *j, const struct lab_point *pt)
 	for (unsigned c = 0; c < pt->nthreads; c++)
 		lab_json_int(j, NULL, pt->cpus[c]);
 	lab_json_arr_close(j);
-	lab_json_obj_open(j, "params");
-	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
-		char *eq = strchr(kv, '=');
-		if (eq) {
-			*eq = '\0';
-			lab_json_str(j, kv, eq + 1);
-		}
-	}
-	lab_json_obj_close(j);
+	lab_json_kvlist(j, "params", pt->params_text);
 	lab_json_str(j, "status", pt->state == LAB_POINT_SKIPPED ? "skipped" : "planned");
 	if (pt->state == LAB_POINT_SKIPPED)
 		lab_json_str(j, "reason", pt->reason);
 	lab_json_obj_close(j);
-	free(copy);
 }
 
 static void cli_plan_json(const struct lab_cli_setup *s)
