@@ -212,7 +212,7 @@ static const char an_css[] =
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
 	"text-align:right}th{background:#f0f0f0}tr.skipped,tr.failed,tr.missing{color:#999}"
 	"dl.prov dt{font-weight:bold}dl dd{margin-left:1.5em}figure{display:inline-block;"
-	"margin:.5em}img{max-width:520px;border:1px solid #ddd}.warn{color:#a60}";
+	"margin:.5em}img{width:480px;height:auto;border:1px solid #ddd}.warn{color:#a60}";
 
 static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 			     const struct lab_an_plots *plots, const char *dir)
