@@ -15,12 +15,13 @@ static int an_cmp_row(const void *a, const void *b)
 }
 
 static struct lab_an_series *an_series_find(struct lab_an_analysis *a, size_t *cap,
-					    const struct lab_an_point *p)
+                                            const struct lab_an_point *p)
 {
 	struct lab_an_series *s;
 
 	for (size_t i = 0; i < a->ns; i++)
-		if (!strcmp(a->s[i].experiment, p->experiment) && !strcmp(a->s[i].params, p->params))
+		if (!strcmp(a->s[i].experiment, p->experiment) &&
+		    !strcmp(a->s[i].params, p->params))
 			return &a->s[i];
 	if (lab_an_grow(&a->s, cap, a->ns + 1, sizeof(*a->s)))
 		return NULL;
@@ -53,7 +54,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		r->speedup.has_ci = 1;
 	} else {
 		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
-				     0.95, &r->speedup);
+		                     0.95, &r->speedup);
 	}
 	r->has_speedup = 1;
 	r->eff = r->speedup.est / N;
@@ -67,7 +68,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 }
 
 long lab_an_series_samples(const struct lab_an_series *s, int include_flagged, double **threads,
-			   double **cost)
+                           double **cost)
 {
 	size_t n = 0, k = 0;
 
@@ -125,7 +126,7 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged)
 		s->model = s->choice.chosen == LAB_AN_USL ? "usl" : "amdahl";
 	if (!strcmp(s->model, "none"))
 		snprintf(s->note, sizeof(s->note), "no fit: %s",
-			 s->weak ? s->gustafson.reason : s->amdahl.reason);
+		         s->weak ? s->gustafson.reason : s->amdahl.reason);
 	return 0;
 }
 
@@ -150,14 +151,16 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged)
 	if (!base) {
 		size_t k = strlen(s->note);
 
-		snprintf(s->note + k, sizeof(s->note) - k, "%sno threads=1 baseline: speedup not "
-			 "computed", k ? "; " : "");
+		snprintf(s->note + k, sizeof(s->note) - k,
+		         "%sno threads=1 baseline: speedup not "
+		         "computed",
+		         k ? "; " : "");
 	}
 	return 0;
 }
 
 int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
-			struct lab_an_err *err)
+                        struct lab_an_err *err)
 {
 	size_t cap = 0;
 
@@ -203,8 +206,8 @@ void lab_an_series_slug(const struct lab_an_series *s, char *buf, size_t len)
 			buf[k++] = '-';
 		for (const char *c = parts[j]; *c && k + 1 < len; c++)
 			buf[k++] = isalnum((unsigned char)*c) || *c == '.' ? *c
-				   : *c == ';'				    ? '-'
-									    : '_';
+			           : *c == ';'                             ? '-'
+			                                                   : '_';
 	}
 	buf[k] = 0;
 }

@@ -16,7 +16,7 @@
 /* One point of a series with the quantities derived from the baseline. */
 struct lab_an_row {
 	struct lab_an_point *pt;
-	int has_speedup;	    /* 0: no baseline, or the point has no usable samples */
+	int has_speedup;             /* 0: no baseline, or the point has no usable samples */
 	struct lab_an_ratio speedup; /* 95 % Fieller interval */
 	double eff, eff_lo, eff_hi;  /* S/N and its image */
 	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
@@ -24,16 +24,16 @@ struct lab_an_row {
 
 struct lab_an_series {
 	char *experiment, *params;
-	int weak;		/* run.json says "scaling": "weak" */
+	int weak;               /* run.json says "scaling": "weak" */
 	struct lab_an_row *row; /* sorted by threads */
 	size_t nrow;
-	int has_baseline;	/* a threads = 1 point with samples */
+	int has_baseline;         /* a threads = 1 point with samples */
 	size_t n_fit, n_excluded; /* samples in the fits, flagged samples left out */
 	struct lab_an_fit amdahl, usl, gustafson;
 	struct lab_an_peak peak;
 	struct lab_an_choice choice;
-	const char *model;	/* "amdahl", "usl", "gustafson" or "none" */
-	char note[256];		/* why there is no model, or other caveats; "" when none */
+	const char *model; /* "amdahl", "usl", "gustafson" or "none" */
+	char note[256];    /* why there is no model, or other caveats; "" when none */
 };
 
 struct lab_an_analysis {
@@ -48,13 +48,13 @@ struct lab_an_analysis {
  * include_flagged. a keeps pointers into d. Returns 0 or -LAB_AN_ENOMEM.
  */
 int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
-			struct lab_an_err *err);
+                        struct lab_an_err *err);
 void lab_an_analysis_free(struct lab_an_analysis *a);
 
 /* The series' points as fit input: threads[i], cost[i] of every used sample of every point
  * with status ok. Allocates *threads and *cost (caller frees); returns the count or -1. */
 long lab_an_series_samples(const struct lab_an_series *s, int include_flagged, double **threads,
-			   double **cost);
+                           double **cost);
 
 /* A file-name-safe slug of the series ("exp" or "exp-k_v-k_v"), into buf. */
 void lab_an_series_slug(const struct lab_an_series *s, char *buf, size_t len);

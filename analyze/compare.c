@@ -19,7 +19,7 @@ const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 }
 
 static const struct lab_an_point *an_match(const struct lab_an_data *d,
-					   const struct lab_an_point *p)
+                                           const struct lab_an_point *p)
 {
 	for (size_t i = 0; i < d->npt; i++)
 		if (d->pt[i].threads == p->threads && !strcmp(d->pt[i].experiment, p->experiment) &&
@@ -40,14 +40,12 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 		c->unmatched++;
 		return;
 	}
-	lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n, 0.95,
-			     &q);
+	lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n, 0.95, &q);
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
 	r->p = lab_an_welch_p(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n);
-	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise)
-			      : "no change";
+	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : "no change";
 	if (!strcmp(r->verdict, "improved"))
 		c->improved++;
 	else if (!strcmp(r->verdict, "regressed"))
@@ -58,8 +56,8 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 		c->no_change++;
 }
 
-int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_,
-		       double noise, struct lab_an_compare *c, struct lab_an_err *err)
+int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
+                       struct lab_an_compare *c, struct lab_an_err *err)
 {
 	memset(c, 0, sizeof(*c));
 	c->noise = noise;
@@ -93,8 +91,8 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	return 0;
 }
 
-void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir,
-			 const char *new_dir, FILE *f)
+void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
+                         FILE *f)
 {
 	struct lab_an_jw w;
 

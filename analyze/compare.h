@@ -14,7 +14,7 @@
 
 struct lab_an_cmp_row {
 	const struct lab_an_point *old, *new_; /* new_ is NULL for a point only in old, etc. */
-	double change, lo, hi;		      /* relative change of the mean cost */
+	double change, lo, hi;                 /* relative change of the mean cost */
 	double p;
 	const char *verdict;
 };
@@ -29,10 +29,10 @@ struct lab_an_compare {
 /* Pure verdict rule, exposed for tests. */
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);
 /* Matches the points of two summarized data sets by (experiment, params, threads). */
-int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_,
-		       double noise, struct lab_an_compare *c, struct lab_an_err *err);
-void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir,
-			 const char *new_dir, FILE *f);
+int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
+                       struct lab_an_compare *c, struct lab_an_err *err);
+void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
+                         FILE *f);
 void lab_an_compare_free(struct lab_an_compare *c);
 
 #endif

@@ -92,8 +92,8 @@ int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err)
 			for (;;) {
 				if (p >= end)
 					return lab_an_err_set(err, LAB_AN_EDATA,
-							      "%s:%zu: unterminated quote", r->path,
-							      r->line);
+					                      "%s:%zu: unterminated quote", r->path,
+					                      r->line);
 				if (*p == '"' && p + 1 < end && p[1] == '"') {
 					*w++ = '"';
 					p += 2;

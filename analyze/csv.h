@@ -16,11 +16,11 @@ struct lab_an_csv {
 	char *path;
 	char *buf;
 	size_t len, pos;
-	size_t line;	  /* the line the current record starts on (1-based) */
+	size_t line;      /* the line the current record starts on (1-based) */
 	size_t next_line; /* the line after it */
 	char **field;
 	size_t nfield, cap;
-	int complete;	  /* the current record ended with a newline (0: the file was cut) */
+	int complete; /* the current record ended with a newline (0: the file was cut) */
 };
 
 /* Opens path and reads it whole. Returns 0 or a negative code with the cause in err. */

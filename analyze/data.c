@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/csv.h"
+#include "analyze/data_int.h"
 #include "harness/record_schema.h"
 
 static int an_cmp_str(const void *a, const void *b)
@@ -15,7 +16,7 @@ static int an_cmp_str(const void *a, const void *b)
 }
 
 /* Sorts the k=v items of a params string so the same set always reads the same. */
-static char *an_params_canon(const char *params)
+char *lab_an_params_canon(const char *params)
 {
 	char *copy = lab_an_strdup(params), *out = NULL, **item = NULL, *save = NULL, *tok;
 	size_t n = 0, cap = 0, len = 0;
@@ -63,8 +64,8 @@ const char *lab_an_params_get(const char *params, const char *key, char *buf, si
 
 /* Finds the point (experiment, id, threads, params) or appends it; *hint caches the last hit so
  * rows grouped by point cost O(1). */
-static struct lab_an_point *an_point_find(struct lab_an_data *d, const char *exp, long id,
-					  int threads, const char *params, size_t *hint)
+struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
+                                       const char *params, size_t *hint)
 {
 	struct lab_an_point *p;
 
@@ -95,8 +96,8 @@ static struct lab_an_point *an_point_find(struct lab_an_data *d, const char *exp
 	return p;
 }
 
-static int an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
-			const double *metric)
+int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
+                     const double *metric)
 {
 	size_t cap = p->cap;
 
@@ -119,7 +120,7 @@ static int an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int
 }
 
 /* Parses a finite number; empty allowed only when allow_empty (gives NaN). */
-static int an_num(const char *s, double *v, int allow_empty)
+int lab_an_parse_num(const char *s, double *v, int allow_empty)
 {
 	char *end;
 
@@ -131,7 +132,7 @@ static int an_num(const char *s, double *v, int allow_empty)
 	return *end || !isfinite(*v) ? -1 : 0;
 }
 
-static int an_int(const char *s, long *v)
+int lab_an_parse_int(const char *s, long *v)
 {
 	char *end;
 
@@ -139,8 +140,8 @@ static int an_int(const char *s, long *v)
 	return !*s || *end ? -1 : 0;
 }
 
-static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *hint,
-			  double *metric, struct lab_an_err *err)
+static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *hint, double *metric,
+                          struct lab_an_err *err)
 {
 	const char *const *f = (const char *const *)r->field;
 	double elapsed, work, flagged;
@@ -149,32 +150,34 @@ static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *h
 	char *params;
 	int rc;
 
-	if (an_int(f[1], &id) || an_int(f[4], &threads) || threads < 1)
+	if (lab_an_parse_int(f[1], &id) || lab_an_parse_int(f[4], &threads) || threads < 1)
 		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: bad point or threads '%s','%s'",
-				      r->path, r->line, f[1], f[4]);
-	if (an_num(f[6], &elapsed, 0) || elapsed < 0 || an_num(f[7], &work, 0) || !(work > 0))
+		                      r->path, r->line, f[1], f[4]);
+	if (lab_an_parse_num(f[6], &elapsed, 0) || elapsed < 0 ||
+	    lab_an_parse_num(f[7], &work, 0) || !(work > 0))
 		return lab_an_err_set(err, LAB_AN_EDATA,
-				      "%s:%zu: elapsed_ns '%s' or work '%s' is not a valid count",
-				      r->path, r->line, f[6], f[7]);
-	if (an_num(f[10], &flagged, 1))
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: flagged '%s' is not 0/1",
-				      r->path, r->line, f[10]);
+		                      "%s:%zu: elapsed_ns '%s' or work '%s' is not a valid count",
+		                      r->path, r->line, f[6], f[7]);
+	if (lab_an_parse_num(f[10], &flagged, 1))
+		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: flagged '%s' is not 0/1", r->path,
+		                      r->line, f[10]);
 	for (size_t m = 0; m < d->nmetric; m++)
-		if (an_num(LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
-			   &metric[m], 1))
+		if (lab_an_parse_num(
+		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
+		        &metric[m], 1))
 			return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: metric %s = '%s'",
-					      r->path, r->line, d->metric_name[m],
-					      f[LAB_SAMPLES_NCOLUMNS + m]);
-	params = an_params_canon(f[3]);
+			                      r->path, r->line, d->metric_name[m],
+			                      f[LAB_SAMPLES_NCOLUMNS + m]);
+	params = lab_an_params_canon(f[3]);
 	if (!params)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	p = an_point_find(d, f[0], id, (int)threads, params, hint);
+	p = lab_an_point_find(d, f[0], id, (int)threads, params, hint);
 	free(params);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[2]))))
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	if (!d->unit && !(d->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	rc = an_point_add(p, d->nmetric, elapsed / work, flagged == 1, metric);
+	rc = lab_an_point_add(p, d->nmetric, elapsed / work, flagged == 1, metric);
 	d->nsamples++;
 	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
 }
@@ -187,8 +190,8 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct
 	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
 		if (i >= r->nfield || strcmp(r->field[i], tok))
 			return lab_an_err_set(err, LAB_AN_EDATA,
-					      "%s:1: expected column %zu to be '%s' (header %s)",
-					      r->path, i + 1, tok, LAB_SAMPLES_COLUMNS);
+			                      "%s:1: expected column %zu to be '%s' (header %s)",
+			                      r->path, i + 1, tok, LAB_SAMPLES_COLUMNS);
 	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
 	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
 	if (!d->metric_name)
@@ -223,7 +226,7 @@ static int an_samples_load(struct lab_an_data *d, const char *path, struct lab_a
 	while ((rc = lab_an_csv_next(&r, err)) == 1) {
 		/* An interrupted writer can leave a cut last line: keep what is whole. */
 		if (!r.complete && (r.nfield != LAB_SAMPLES_NCOLUMNS + d->nmetric ||
-				    an_samples_row(d, &r, &hint, metric, err))) {
+		                    an_samples_row(d, &r, &hint, metric, err))) {
 			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
 			rc = 0;
 			break;
@@ -232,7 +235,7 @@ static int an_samples_load(struct lab_an_data *d, const char *path, struct lab_a
 			continue;
 		if (r.nfield < LAB_SAMPLES_NCOLUMNS) {
 			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: %zu fields, expected %d",
-					    path, r.line, r.nfield, LAB_SAMPLES_NCOLUMNS);
+			                    path, r.line, r.nfield, LAB_SAMPLES_NCOLUMNS);
 			goto out;
 		}
 		if ((rc = an_samples_row(d, &r, &hint, metric, err)))
@@ -242,125 +245,6 @@ out:
 	free(metric);
 	lab_an_csv_close(&r);
 	return rc < 0 ? rc : 0;
-}
-
-/* Builds the canonical params of a run.json point: its params object plus the placement. */
-static char *an_json_params(const struct lab_an_json *pt)
-{
-	const struct lab_an_json *pa = lab_an_json_get(pt, "params");
-	const char *placement = lab_an_json_str(pt, "placement");
-	char *raw = lab_an_strdup(""), *canon;
-	int has_placement = 0;
-
-	for (size_t i = 0; raw && pa && pa->type == LAB_AN_JSON_OBJ && i < pa->n; i++) {
-		char *next, num[64];
-		const char *v = pa->items[i].str;
-
-		if (!strcmp(pa->keys[i], "threads"))
-			continue;
-		if (pa->items[i].type == LAB_AN_JSON_NUM) {
-			snprintf(num, sizeof(num), "%.17g", pa->items[i].num);
-			v = num;
-		}
-		has_placement |= !strcmp(pa->keys[i], "placement");
-		next = lab_an_asprintf("%s%s%s=%s", raw, *raw ? ";" : "", pa->keys[i], v ? v : "");
-		free(raw);
-		raw = next;
-	}
-	if (raw && placement && !has_placement) {
-		char *next = lab_an_asprintf("%s%splacement=%s", raw, *raw ? ";" : "", placement);
-
-		free(raw);
-		raw = next;
-	}
-	if (!raw)
-		return NULL;
-	canon = an_params_canon(raw);
-	free(raw);
-	return canon;
-}
-
-static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab_an_json *jp)
-{
-	long id = (long)lab_an_json_num(jp, "point", -1);
-	const char *status = lab_an_json_str(jp, "status"), *reason = lab_an_json_str(jp, "reason");
-	struct lab_an_point *p = NULL;
-	size_t hint = 0;
-
-	for (size_t i = 0; i < d->npt && !p; i++)
-		if (d->pt[i].id == id && !strcmp(d->pt[i].experiment, exp))
-			p = &d->pt[i];
-	if (!p) {
-		char *params = an_json_params(jp);
-
-		if (!params)
-			return -LAB_AN_ENOMEM;
-		p = an_point_find(d, exp, id, (int)lab_an_json_num(jp, "threads", 0), params,
-				  &hint);
-		free(params);
-		if (!p)
-			return -LAB_AN_ENOMEM;
-		if (status && !strcmp(status, "ok"))
-			status = "missing";
-		if (!reason && status && !strcmp(status, "missing"))
-			reason = "no samples recorded (interrupted run?)";
-	}
-	if (status) {
-		free(p->status);
-		p->status = lab_an_strdup(status);
-	}
-	if (reason && !p->reason)
-		p->reason = lab_an_strdup(reason);
-	if (!p->kernel && lab_an_json_str(jp, "kernel"))
-		p->kernel = lab_an_strdup(lab_an_json_str(jp, "kernel"));
-	return p->status ? 0 : -LAB_AN_ENOMEM;
-}
-
-static int an_run_points(struct lab_an_data *d, struct lab_an_err *err)
-{
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
-
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
-		const struct lab_an_json *x = &exps->items[e], *pts = lab_an_json_get(x, "points");
-		const char *name = lab_an_json_str(x, "name");
-
-		for (size_t i = 0; name && pts && pts->type == LAB_AN_JSON_ARR && i < pts->n; i++) {
-			size_t before = d->npt;
-
-			if (an_run_point(d, name, &pts->items[i]))
-				return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-			if (d->npt > before && !d->pt[before].kernel)
-				d->pt[before].kernel =
-					lab_an_strdup(lab_an_json_str(x, "kernel") ? lab_an_json_str(x, "kernel") : "?");
-		}
-	}
-	return 0;
-}
-
-static int an_run_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
-{
-	char *text;
-	size_t len;
-	const char *schema;
-	int rc = lab_an_file_read(path, &text, &len, err);
-
-	if (rc) {
-		lab_an_warn(&d->warn, "%s; provenance and point status unknown", err->msg);
-		return 0;
-	}
-	rc = lab_an_json_parse(path, text, len, &d->run, err);
-	free(text);
-	if (rc)
-		return rc;
-	schema = lab_an_json_str(d->run, "schema");
-	if (!schema || strcmp(schema, LAB_SCHEMA_RUN))
-		lab_an_warn(&d->warn, "%s: schema is '%s', expected '%s'; reading it anyway", path,
-			    schema ? schema : "(none)", LAB_SCHEMA_RUN);
-	d->run_status = lab_an_json_str(d->run, "status");
-	if (d->run_status && strcmp(d->run_status, "complete"))
-		lab_an_warn(&d->warn, "%s: the run is '%s'; analyzing the points it finished", path,
-			    d->run_status);
-	return 0;
 }
 
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err)
@@ -378,9 +262,9 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_e
 	free(path);
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_RUN)))
 		goto nomem;
-	if ((rc = an_run_load(d, path, err)))
+	if ((rc = lab_an_run_load(d, path, err)))
 		goto out;
-	if (d->run && (rc = an_run_points(d, err)))
+	if (d->run && (rc = lab_an_run_points(d, err)))
 		goto out;
 	if (!d->unit && !(d->unit = lab_an_strdup("ns/unit")))
 		goto nomem;
@@ -392,79 +276,8 @@ out:
 	return rc;
 }
 
-static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col,
-		      size_t *hint, struct lab_an_err *err)
-{
-	const char *series = col[2] >= 0 && (size_t)col[2] < r->nfield ? r->field[col[2]] : "";
-	const char *ts, *ss;
-	double sec;
-	long threads;
-	struct lab_an_point *p;
-
-	if ((size_t)col[0] >= r->nfield || (size_t)col[1] >= r->nfield)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: too few fields (%zu)", r->path,
-				      r->line, r->nfield);
-	ts = r->field[col[0]];
-	ss = r->field[col[1]];
-	if (an_int(ts, &threads) || threads < 1 || threads > 1 << 20)
-		return lab_an_err_set(err, LAB_AN_EDATA,
-				      "%s:%zu: threads = '%s': not a positive integer", r->path,
-				      r->line, ts);
-	if (an_num(ss, &sec, 0) || !(sec > 0))
-		return lab_an_err_set(err, LAB_AN_EDATA,
-				      "%s:%zu: seconds = '%s': not a positive finite number",
-				      r->path, r->line, ss);
-	p = an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
-	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	d->nsamples++;
-	if (an_point_add(p, 0, sec, 0, NULL))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	return 0;
-}
-
-int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_err *err)
-{
-	struct lab_an_csv r;
-	int col[3], rc;
-	size_t hint = 0;
-
-	memset(d, 0, sizeof(*d));
-	d->external = 1;
-	d->source = lab_an_strdup(path);
-	d->unit = lab_an_strdup("s");
-	if (!d->source || !d->unit)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	if ((rc = lab_an_csv_open(&r, path, err)))
-		goto out;
-	rc = lab_an_csv_next(&r, err);
-	if (rc <= 0) {
-		if (rc == 0)
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:1: empty file", path);
-		goto out;
-	}
-	col[0] = lab_an_csv_column(&r, "threads");
-	col[1] = lab_an_csv_column(&r, "seconds");
-	col[2] = lab_an_csv_column(&r, "series");
-	if (col[0] < 0 || col[1] < 0) {
-		rc = lab_an_err_set(err, LAB_AN_EDATA,
-				    "%s:%zu: the header must name the columns threads,seconds "
-				    "(optional: series,rep)",
-				    path, r.line);
-		goto out;
-	}
-	while ((rc = lab_an_csv_next(&r, err)) == 1)
-		if ((rc = an_ext_row(d, &r, col, &hint, err)))
-			goto out;
-	if (rc == 0 && d->nsamples == 0)
-		rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: no data rows", path);
-out:
-	lab_an_csv_close(&r);
-	return rc < 0 ? rc : 0;
-}
-
 static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, int inc, double *work,
-		    double *tmp, struct lab_an_msum *ms)
+                    double *tmp, struct lab_an_msum *ms)
 {
 	struct lab_an_stats st;
 	size_t k = 0;

@@ -23,15 +23,15 @@ struct lab_an_msum {
 
 struct lab_an_point {
 	char *experiment, *kernel;
-	char *params;	   /* canonical "k=v;k=v", keys sorted; never threads */
-	long id;	   /* the point id of samples.csv / run.json; -1 for external data */
+	char *params; /* canonical "k=v;k=v", keys sorted; never threads */
+	long id;      /* the point id of samples.csv / run.json; -1 for external data */
 	int threads;
-	char *status;	   /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */
+	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */
 	char *reason;
-	size_t n, cap;	   /* samples */
-	double *cost;	   /* elapsed_ns/work, or seconds for external data */
+	size_t n, cap; /* samples */
+	double *cost;  /* elapsed_ns/work, or seconds for external data */
 	unsigned char *flagged;
-	double *metric;	   /* n x nmetric, row-major; NaN where empty */
+	double *metric; /* n x nmetric, row-major; NaN where empty */
 	/* Filled by lab_an_data_summarize: statistics of the samples used (flagged ones excluded
 	 * unless asked), the count of excluded ones, and one summary per metric. */
 	struct lab_an_stats st;
@@ -40,11 +40,11 @@ struct lab_an_point {
 };
 
 struct lab_an_data {
-	char *source;	   /* the directory or CSV file */
-	int external;	   /* 1: from an external CSV */
-	char *unit;	   /* "ns/<work unit>" or "s" */
+	char *source;            /* the directory or CSV file */
+	int external;            /* 1: from an external CSV */
+	char *unit;              /* "ns/<work unit>" or "s" */
 	struct lab_an_json *run; /* run.json, NULL when absent or external */
-	const char *run_status;	 /* run.json "status", or NULL */
+	const char *run_status;  /* run.json "status", or NULL */
 	char **metric_name;
 	size_t nmetric;
 	struct lab_an_point *pt;

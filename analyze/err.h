@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 enum {
-	LAB_AN_EIO = 1,	  /* a file could not be read or written */
+	LAB_AN_EIO = 1,   /* a file could not be read or written */
 	LAB_AN_EDATA = 2, /* the input is malformed (bad CSV value, bad JSON, wrong header) */
 	LAB_AN_ENOMEM = 3,
 	LAB_AN_EMATH = 4, /* a numerical routine failed */
@@ -24,7 +24,7 @@ struct lab_an_err {
 
 /* Fills err (when non-NULL) with code and a printf-formatted message; returns -code. */
 int lab_an_err_set(struct lab_an_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 struct lab_an_warnings {
 	char **msg;
@@ -33,7 +33,7 @@ struct lab_an_warnings {
 
 /* Appends a formatted warning; silently drops it when memory runs out (a warning is optional). */
 void lab_an_warn(struct lab_an_warnings *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void lab_an_warnings_free(struct lab_an_warnings *w);
 
 /* Helpers shared by the analyzer's files: strdup/printf into fresh memory, NULL on ENOMEM. */

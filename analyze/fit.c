@@ -107,7 +107,7 @@ static int an_cmp_idx(const void *a, const void *b)
 }
 
 static int an_weights(enum lab_an_model m, const double *N, const double *y, size_t n, double *w,
-		      size_t *distinct)
+                      size_t *distinct)
 {
 	size_t *idx = malloc(n * sizeof(*idx));
 
@@ -139,7 +139,7 @@ static int an_weights(enum lab_an_model m, const double *N, const double *y, siz
 /* Start values from a weighted linear fit: Amdahl and USL are linear in {1, 1/N[, N]};
  * Gustafson's 1/c is linear in {1, N}; the throughput form's 1/X is USL's basis again. */
 static int an_start(enum lab_an_model m, const double *N, const double *y, const double *w,
-		    size_t n, double *x0)
+                    size_t n, double *x0)
 {
 	size_t p = an_model_p(m);
 	gsl_matrix *X = gsl_matrix_alloc(n, p), *cov = gsl_matrix_alloc(p, p);
@@ -209,7 +209,7 @@ static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 }
 
 static int an_nls_run(struct lab_an_fit *fit, const double *N, const double *y, const double *w,
-		      const double *x0)
+                      const double *x0)
 {
 	struct an_nls d = {fit->model, N, y};
 	gsl_multifit_nlinear_fdf fdf = {an_nls_f, an_nls_df, NULL, fit->n, fit->p, &d, 0, 0, 0};
@@ -233,13 +233,13 @@ static int an_nls_run(struct lab_an_fit *fit, const double *N, const double *y, 
 	 * GSL_EMAXITER with info GSL_ENOPROG after one iteration: that is convergence. */
 	if (st != GSL_SUCCESS && !(st == GSL_EMAXITER && info == GSL_ENOPROG)) {
 		snprintf(fit->reason, sizeof(fit->reason), "nonlinear fit did not converge (%s)",
-			 gsl_strerror(st));
+		         gsl_strerror(st));
 		goto out;
 	}
 	for (size_t i = 0; i < fit->p; i++)
 		fit->x[i] = gsl_vector_get(gsl_multifit_nlinear_position(ws), i);
 	gsl_blas_ddot(gsl_multifit_nlinear_residual(ws), gsl_multifit_nlinear_residual(ws),
-		      &fit->chi2);
+	              &fit->chi2);
 	fit->iters = (int)gsl_multifit_nlinear_niter(ws);
 	if (gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(ws), 0.0, C)) {
 		snprintf(fit->reason, sizeof(fit->reason), "singular covariance matrix");
@@ -255,7 +255,7 @@ out:
 }
 
 int lab_an_fit_run(enum lab_an_model model, const double *threads, const double *y, size_t n,
-		   struct lab_an_fit *fit)
+                   struct lab_an_fit *fit)
 {
 	double *w = NULL, x0[LAB_AN_FIT_MAXP] = {0};
 	int rc;
@@ -268,7 +268,7 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 	for (size_t i = 0; i < n; i++)
 		if (!(y[i] > 0) || !(threads[i] >= 1) || !isfinite(y[i])) {
 			snprintf(fit->reason, sizeof(fit->reason),
-				 "a sample has a non-positive value or thread count");
+			         "a sample has a non-positive value or thread count");
 			return 0;
 		}
 	w = malloc((n ? n : 1) * sizeof(*w));
@@ -279,8 +279,8 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 		goto out;
 	if (fit->distinct < fit->p + 2) {
 		snprintf(fit->reason, sizeof(fit->reason),
-			 "needs at least %zu distinct thread counts, has %zu", fit->p + 2,
-			 fit->distinct);
+		         "needs at least %zu distinct thread counts, has %zu", fit->p + 2,
+		         fit->distinct);
 		goto out;
 	}
 	rc = an_start(model, threads, y, w, n, x0);
@@ -323,7 +323,7 @@ static double an_speedup_grad(const struct lab_an_fit *fit, double N, double *g)
 }
 
 int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, double *lo,
-		       double *hi)
+                       double *hi)
 {
 	double g[LAB_AN_FIT_MAXP], var = 0, t;
 
@@ -358,7 +358,7 @@ void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
 }
 
 void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
-		       struct lab_an_choice *ch)
+                       struct lab_an_choice *ch)
 {
 	memset(ch, 0, sizeof(*ch));
 	ch->chosen = LAB_AN_AMDAHL;

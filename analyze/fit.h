@@ -30,15 +30,15 @@ enum lab_an_model {
 
 struct lab_an_fit {
 	enum lab_an_model model;
-	int ok;			   /* 0: refused or failed, see reason */
+	int ok; /* 0: refused or failed, see reason */
 	char reason[160];
-	size_t n, p, distinct;	   /* samples, parameters, distinct thread counts */
-	double dof;		   /* n - p */
+	size_t n, p, distinct;     /* samples, parameters, distinct thread counts */
+	double dof;                /* n - p */
 	double x[LAB_AN_FIT_MAXP]; /* estimates */
 	double se[LAB_AN_FIT_MAXP];
 	double lo[LAB_AN_FIT_MAXP], hi[LAB_AN_FIT_MAXP]; /* 95 % t-intervals */
-	double cov[LAB_AN_FIT_MAXP][LAB_AN_FIT_MAXP];	  /* scaled by chi^2/(n-p) */
-	double chi2;					  /* weighted residual sum of squares */
+	double cov[LAB_AN_FIT_MAXP][LAB_AN_FIT_MAXP];    /* scaled by chi^2/(n-p) */
+	double chi2;                                     /* weighted residual sum of squares */
 	double aicc, bic;
 	int iters;
 };
@@ -52,7 +52,7 @@ void lab_an_gsl_quiet(void);
  * when memory runs out.
  */
 int lab_an_fit_run(enum lab_an_model model, const double *threads, const double *y, size_t n,
-		   struct lab_an_fit *fit);
+                   struct lab_an_fit *fit);
 
 /* The model's value at N with parameters x. */
 double lab_an_model_eval(enum lab_an_model model, const double *x, double threads);
@@ -62,7 +62,7 @@ double lab_an_model_eval(enum lab_an_model model, const double *x, double thread
  * Gustafson the scaled speedup. Returns 0, or -1 when the fit is not ok.
  */
 int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, double *lo,
-		       double *hi);
+                       double *hi);
 
 /* The USL peak N* = sqrt((1 - sigma)/kappa) with a delta-method 95 % interval. */
 struct lab_an_peak {
@@ -74,11 +74,11 @@ void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk);
 /* Nested model choice between Amdahl (kappa = 0) and USL. */
 struct lab_an_choice {
 	int ok;
-	double f_stat, p_value;	 /* F = (chi2_A - chi2_U)/(chi2_U/(n-3)), F(1, n-3) */
+	double f_stat, p_value; /* F = (chi2_A - chi2_U)/(chi2_U/(n-3)), F(1, n-3) */
 	double aicc_amdahl, aicc_usl;
 	enum lab_an_model chosen; /* USL when p < 0.05 */
 };
 void lab_an_fit_choose(const struct lab_an_fit *amdahl, const struct lab_an_fit *usl,
-		       struct lab_an_choice *ch);
+                       struct lab_an_choice *ch);
 
 #endif

@@ -93,11 +93,21 @@ static int an_jp_string(struct an_jp *p, char **out)
 		}
 		c = *p->s++;
 		switch (c) {
-		case 'n': *o++ = '\n'; break;
-		case 't': *o++ = '\t'; break;
-		case 'r': *o++ = '\r'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
 		case 'u':
 			if (an_jp_hex4(p, &cp))
 				goto bad;
@@ -110,7 +120,9 @@ static int an_jp_string(struct an_jp *p, char **out)
 			}
 			an_utf8_put(&o, cp);
 			break;
-		default: *o++ = c; break;
+		default:
+			*o++ = c;
+			break;
 		}
 	}
 	p->s++;
@@ -197,13 +209,25 @@ static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 	if (p->s >= p->end)
 		return an_jp_fail(p, "unexpected end of document");
 	switch (*p->s) {
-	case '{': return an_jp_container(p, v, '}');
-	case '[': return an_jp_container(p, v, ']');
-	case '"': v->type = LAB_AN_JSON_STR; return an_jp_string(p, &v->str);
-	case 't': v->type = LAB_AN_JSON_BOOL; v->num = 1; return an_jp_word(p, "true");
-	case 'f': v->type = LAB_AN_JSON_BOOL; return an_jp_word(p, "false");
-	case 'n': v->type = LAB_AN_JSON_NULL; return an_jp_word(p, "null");
-	default: break;
+	case '{':
+		return an_jp_container(p, v, '}');
+	case '[':
+		return an_jp_container(p, v, ']');
+	case '"':
+		v->type = LAB_AN_JSON_STR;
+		return an_jp_string(p, &v->str);
+	case 't':
+		v->type = LAB_AN_JSON_BOOL;
+		v->num = 1;
+		return an_jp_word(p, "true");
+	case 'f':
+		v->type = LAB_AN_JSON_BOOL;
+		return an_jp_word(p, "false");
+	case 'n':
+		v->type = LAB_AN_JSON_NULL;
+		return an_jp_word(p, "null");
+	default:
+		break;
 	}
 	while (p->s + k < p->end && k < sizeof(tmp) - 1 && strchr("+-0123456789.eE", p->s[k])) {
 		tmp[k] = p->s[k];
@@ -239,7 +263,7 @@ void lab_an_json_free(struct lab_an_json *j)
 }
 
 int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
-		      struct lab_an_err *err)
+                      struct lab_an_err *err)
 {
 	struct an_jp p = {text, text, text + len, name, err, 0};
 	struct lab_an_json *j = calloc(1, sizeof(*j));

@@ -22,11 +22,11 @@ enum lab_an_json_type {
 
 struct lab_an_json {
 	enum lab_an_json_type type;
-	double num;			/* NUM, and BOOL as 0/1 */
-	char *str;			/* STR */
-	size_t n;			/* ARR, OBJ: number of items */
-	struct lab_an_json *items;	/* ARR, OBJ */
-	char **keys;			/* OBJ: keys[i] names items[i] */
+	double num;                /* NUM, and BOOL as 0/1 */
+	char *str;                 /* STR */
+	size_t n;                  /* ARR, OBJ: number of items */
+	struct lab_an_json *items; /* ARR, OBJ */
+	char **keys;               /* OBJ: keys[i] names items[i] */
 };
 
 /*
@@ -34,7 +34,7 @@ struct lab_an_json {
  * code with "what: line L: cause" in err; name labels the message.
  */
 int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
-		      struct lab_an_err *err);
+                      struct lab_an_err *err);
 void lab_an_json_free(struct lab_an_json *j);
 
 /* The member key of object j, or NULL when j is not an object or has no such key. */

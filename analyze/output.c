@@ -35,9 +35,9 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 {
 	const struct lab_an_stats *st = &p->st;
 	int have = st->n > 0;
-	double v[] = {st->mean, st->sd,	    st->se,  st->ci95_lo, st->ci95_hi, st->ci99_lo,
-		      st->ci99_hi, st->median, st->mad, st->p95,     st->min,	  st->max,
-		      st->cv};
+	double v[] = {st->mean,    st->sd,      st->se,     st->ci95_lo, st->ci95_hi,
+	              st->ci99_lo, st->ci99_hi, st->median, st->mad,     st->p95,
+	              st->min,     st->max,     st->cv};
 
 	lab_an_csv_field(f, p->experiment);
 	fprintf(f, ",%ld,", p->id);
@@ -60,22 +60,21 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	fputc('\n', f);
 }
 
-int lab_an_summary_write(const struct lab_an_analysis *a, const char *path,
-			 struct lab_an_err *err)
+int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err)
 {
 	const struct lab_an_data *d = a->data;
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-				      strerror(errno));
+		                      strerror(errno));
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
 	      "outliers_severe",
 	      f);
 	for (size_t m = 0; m < d->nmetric; m++)
 		fprintf(f, ",%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi", d->metric_name[m],
-			d->metric_name[m], d->metric_name[m], d->metric_name[m]);
+		        d->metric_name[m], d->metric_name[m], d->metric_name[m]);
 	fputc('\n', f);
 	for (size_t i = 0; i < a->ns; i++)
 		for (size_t j = 0; j < a->s[i].nrow; j++)
@@ -107,14 +106,13 @@ static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
 	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
 	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
 	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
-	lab_an_jw_pair(w, "speedup_ci95",
-		       r->has_speedup && r->speedup.has_ci ? r->speedup.lo : NAN,
-		       r->has_speedup && r->speedup.has_ci ? r->speedup.hi : NAN);
+	lab_an_jw_pair(w, "speedup_ci95", r->has_speedup && r->speedup.has_ci ? r->speedup.lo : NAN,
+	               r->has_speedup && r->speedup.has_ci ? r->speedup.hi : NAN);
 	if (r->speedup.unbounded)
 		lab_an_jw_bool(w, "speedup_ci_unbounded", 1);
 	lab_an_jw_num(w, "efficiency", r->has_speedup ? r->eff : NAN);
 	lab_an_jw_pair(w, "efficiency_ci95", r->has_speedup ? r->eff_lo : NAN,
-		       r->has_speedup ? r->eff_hi : NAN);
+	               r->has_speedup ? r->eff_hi : NAN);
 	lab_an_jw_num(w, "karp_flatt", r->kf);
 	lab_an_jw_pair(w, "karp_flatt_ci95", r->kf_lo, r->kf_hi);
 	lab_an_jw_end(w, '}');
@@ -136,7 +134,7 @@ static void an_json_fit_common(struct lab_an_jw *w, const struct lab_an_fit *fit
 
 /* One parameter's estimate and interval under name and name_ci95; null when the fit failed. */
 static void an_json_param(struct lab_an_jw *w, const struct lab_an_fit *fit, size_t i,
-			  const char *name)
+                          const char *name)
 {
 	char key[64];
 
@@ -160,7 +158,7 @@ static void an_json_fits(struct lab_an_jw *w, const struct lab_an_series *s)
 	an_json_param(w, u, 2, "kappa");
 	lab_an_jw_num(w, "n_star", s->peak.retrograde ? s->peak.n_star : NAN);
 	lab_an_jw_pair(w, "n_star_ci95", s->peak.retrograde ? s->peak.lo : NAN,
-		       s->peak.retrograde ? s->peak.hi : NAN);
+	               s->peak.retrograde ? s->peak.hi : NAN);
 	lab_an_jw_bool(w, "retrograde", s->peak.retrograde);
 	if (u->ok && !s->peak.retrograde)
 		lab_an_jw_str(w, "peak", "no retrograde region");
@@ -224,13 +222,13 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 }
 
 int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
-			       struct lab_an_err *err)
+                               struct lab_an_err *err)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-				      strerror(errno));
+		                      strerror(errno));
 	lab_an_analysis_json(a, f);
 	if (ferror(f) | fclose(f))
 		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);

@@ -42,18 +42,20 @@ void lab_an_dat_num(FILE *f, double v)
 /* The terminal preamble and the trailer that renders the same plot again as PNG. */
 void lab_an_gp_head(FILE *f, const char *base, const char *title)
 {
-	fprintf(f, "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
-		   "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'\n"
-		   "set output '%s.svg'\nset title \"%s\" noenhanced\nset key top left box "
-		   "noenhanced\nset grid\n",
-		base, base, title);
+	fprintf(f,
+	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
+	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'\n"
+	        "set output '%s.svg'\nset title \"%s\" noenhanced\nset key top left box "
+	        "noenhanced\nset grid\n",
+	        base, base, title);
 }
 
 void lab_an_gp_tail(FILE *f, const char *base)
 {
-	fprintf(f, "set terminal pngcairo size 720,480 background rgb 'white'\n"
-		   "set output '%s.png'\nreplot\nunset output\n",
-		base);
+	fprintf(f,
+	        "set terminal pngcairo size 720,480 background rgb 'white'\n"
+	        "set output '%s.png'\nreplot\nunset output\n",
+	        base);
 }
 
 int lab_an_plot_add(struct lab_an_plots *p, const char *name)
@@ -64,8 +66,7 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *name)
 	return p->name[p->n++] ? 0 : -LAB_AN_ENOMEM;
 }
 
-FILE *lab_an_open(const char *pdir, const char *base, const char *ext,
-		     struct lab_an_err *err)
+FILE *lab_an_open(const char *pdir, const char *base, const char *ext, struct lab_an_err *err)
 {
 	char path[4096];
 	FILE *f;
@@ -141,65 +142,73 @@ static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *ba
 
 	snprintf(title, sizeof(title), "%s %s: speedup", s->experiment, s->params);
 	lab_an_gp_head(f, base, title);
-	fprintf(f, "set logscale xy 2\nset xrange [1:%g]\nset xlabel 'threads'\n"
-		   "set ylabel 'speedup (cost per unit, 95%% CI)'\n",
-		1.5 * maxn);
+	fprintf(f,
+	        "set logscale xy 2\nset xrange [1:%g]\nset xlabel 'threads'\n"
+	        "set ylabel 'speedup (cost per unit, 95%% CI)'\n",
+	        1.5 * maxn);
 	if (s->peak.retrograde && isfinite(s->peak.n_star))
-		fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#aa0000'\n"
-			   "set label 'N* = %.1f' at %g, graph 0.95 offset 1,0 textcolor rgb "
-			   "'#aa0000'\n",
-			s->peak.n_star, s->peak.n_star, s->peak.n_star, s->peak.n_star);
+		fprintf(f,
+		        "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#aa0000'\n"
+		        "set label 'N* = %.1f' at %g, graph 0.95 offset 1,0 textcolor rgb "
+		        "'#aa0000'\n",
+		        s->peak.n_star, s->peak.n_star, s->peak.n_star, s->peak.n_star);
 	fprintf(f, "plot x title 'ideal' dt 3 lc rgb 'gray'");
 	if (s->usl.ok)
-		fprintf(f, ", '%s.dat' index 1 using 1:6:7 with filledcurves fs transparent solid "
-			   "0.2 lc rgb '#1f77b4' title 'USL 95%% band', '' index 1 using 1:5 with "
-			   "lines lw 2 lc rgb '#1f77b4' title 'USL'",
-			base);
+		fprintf(f,
+		        ", '%s.dat' index 1 using 1:6:7 with filledcurves fs transparent solid "
+		        "0.2 lc rgb '#1f77b4' title 'USL 95%% band', '' index 1 using 1:5 with "
+		        "lines lw 2 lc rgb '#1f77b4' title 'USL'",
+		        base);
 	if (s->amdahl.ok)
-		fprintf(f, ", '%s.dat' index 1 using 1:2 with lines lw 2 dt 2 lc rgb '#ff7f0e' "
-			   "title 'Amdahl'",
-			base);
+		fprintf(f,
+		        ", '%s.dat' index 1 using 1:2 with lines lw 2 dt 2 lc rgb '#ff7f0e' "
+		        "title 'Amdahl'",
+		        base);
 	if (s->weak && s->gustafson.ok)
-		fprintf(f, ", '%s.dat' index 1 using 1:8 with lines lw 2 dt 4 lc rgb '#2ca02c' "
-			   "title 'Gustafson'",
-			base);
-	fprintf(f, ", '%s.dat' index 0 using 1:5:6:7 with yerrorbars pt 7 lc rgb 'black' "
-		   "title 'measured'\n",
-		base);
+		fprintf(f,
+		        ", '%s.dat' index 1 using 1:8 with lines lw 2 dt 4 lc rgb '#2ca02c' "
+		        "title 'Gustafson'",
+		        base);
+	fprintf(f,
+	        ", '%s.dat' index 0 using 1:5:6:7 with yerrorbars pt 7 lc rgb 'black' "
+	        "title 'measured'\n",
+	        base);
 	lab_an_gp_tail(f, base);
 }
 
-static void an_gp_simple(FILE *f, const struct lab_an_series *s, const char *base,
-			 const char *dat, int kf)
+static void an_gp_simple(FILE *f, const struct lab_an_series *s, const char *base, const char *dat,
+                         int kf)
 {
 	char title[512];
 
 	snprintf(title, sizeof(title), "%s %s: %s", s->experiment, s->params,
-		 kf ? "Karp-Flatt serial fraction" : "efficiency");
+	         kf ? "Karp-Flatt serial fraction" : "efficiency");
 	lab_an_gp_head(f, base, title);
 	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\n",
-		kf ? "e(N) (95% CI)" : "efficiency S/N (95% CI)");
+	        kf ? "e(N) (95% CI)" : "efficiency S/N (95% CI)");
 	if (kf) {
-		fprintf(f, "plot '%s.dat' index 0 using 1:11:12:13 with yerrorbars pt 7 "
-			   "lc rgb 'black' title 'e(N)'",
-			dat);
+		fprintf(f,
+		        "plot '%s.dat' index 0 using 1:11:12:13 with yerrorbars pt 7 "
+		        "lc rgb 'black' title 'e(N)'",
+		        dat);
 		if (s->usl.ok)
 			fprintf(f, ", %.9g + %.9g*x title 'USL: sigma + kappa N' lc rgb '#1f77b4'",
-				s->usl.x[1], s->usl.x[2]);
+			        s->usl.x[1], s->usl.x[2]);
 		if (s->amdahl.ok)
 			fprintf(f, ", %.9g title 'Amdahl f' dt 2 lc rgb '#ff7f0e'", s->amdahl.x[1]);
 		fputc('\n', f);
 	} else {
-		fprintf(f, "set yrange [0:*]\nplot 1 title 'ideal' dt 3 lc rgb 'gray', '%s.dat' "
-			   "index 0 using 1:8:9:10 with yerrorlines pt 7 lc rgb 'black' "
-			   "title 'E(N)'\n",
-			dat);
+		fprintf(f,
+		        "set yrange [0:*]\nplot 1 title 'ideal' dt 3 lc rgb 'gray', '%s.dat' "
+		        "index 0 using 1:8:9:10 with yerrorlines pt 7 lc rgb 'black' "
+		        "title 'E(N)'\n",
+		        dat);
 	}
 	lab_an_gp_tail(f, base);
 }
 
 static int an_series_plots(const struct lab_an_series *s, size_t idx, const char *pdir,
-			   struct lab_an_plots *out, struct lab_an_err *err)
+                           struct lab_an_plots *out, struct lab_an_err *err)
 {
 	char slug[160], base[200], other[220];
 	int maxn = 1, rc;
@@ -222,7 +231,7 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx, const char
 		return rc;
 	for (int kf = 0; kf < 2; kf++) {
 		snprintf(other, sizeof(other), "%02zu-%s-%s", idx, slug,
-			 kf ? "karpflatt" : "efficiency");
+		         kf ? "karpflatt" : "efficiency");
 		if (!(f = lab_an_open(pdir, other, "gp", err)))
 			return -LAB_AN_EIO;
 		an_gp_simple(f, s, other, base, kf);
@@ -268,8 +277,8 @@ static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p)
 }
 
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
-		       struct lab_an_plots *out, struct lab_an_warnings *warn,
-		       struct lab_an_err *err)
+                       struct lab_an_plots *out, struct lab_an_warnings *warn,
+                       struct lab_an_err *err)
 {
 	char *pdir = lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS);
 	int rc = 0;
@@ -278,8 +287,7 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 	if (!pdir)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	if (mkdir(pdir, 0755) && errno != EEXIST) {
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot create %s: %s", pdir,
-				    strerror(errno));
+		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot create %s: %s", pdir, strerror(errno));
 		goto out;
 	}
 	for (size_t i = 0; i < a->ns && !rc; i++)
@@ -289,9 +297,10 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 	if (rc || !render || !out->n)
 		goto out;
 	if (!lab_an_have_program("gnuplot"))
-		lab_an_warn(warn, "gnuplot not found: wrote the .dat/.gp files in %s but no "
-				  "images (apt-get install gnuplot-nox)",
-			    pdir);
+		lab_an_warn(warn,
+		            "gnuplot not found: wrote the .dat/.gp files in %s but no "
+		            "images (apt-get install gnuplot-nox)",
+		            pdir);
 	else if (an_gnuplot_run(pdir, out))
 		lab_an_warn(warn, "gnuplot failed; see %s/gnuplot.log", pdir);
 	else

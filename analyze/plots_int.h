@@ -17,7 +17,7 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title);
 void lab_an_gp_tail(FILE *f, const char *base);
 int lab_an_plot_add(struct lab_an_plots *p, const char *name);
 /* Writes the cost-vs-stride plots of every experiment whose params hold `stride`. */
-int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir,
-			struct lab_an_plots *out, struct lab_an_err *err);
+int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
+                        struct lab_an_err *err);
 
 #endif

@@ -54,8 +54,8 @@ static int an_cmp_sp(const void *a, const void *b)
 
 /* One chart for the points of experiment exp whose params minus stride equal rest. */
 static int an_stride_chart(const struct lab_an_data *d, const char *exp, const char *rest,
-			   size_t idx, const char *pdir, struct lab_an_plots *out,
-			   struct lab_an_err *err)
+                           size_t idx, const char *pdir, struct lab_an_plots *out,
+                           struct lab_an_err *err)
 {
 	struct an_sp *sp = calloc(d->npt, sizeof(*sp));
 	size_t n = 0;
@@ -99,15 +99,17 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 	}
 	snprintf(title, sizeof(title), "%s %s: cost vs stride", exp, rest);
 	lab_an_gp_head(f, base, title);
-	fprintf(f, "set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel 'cost (%s, mean "
-		   "and 95%% CI)'\nplot ",
-		d->unit);
+	fprintf(f,
+	        "set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel 'cost (%s, mean "
+	        "and 95%% CI)'\nplot ",
+	        d->unit);
 	for (size_t i = 0, b = 0; i < n; i++) {
 		if (i && sp[i].pt->threads == sp[i - 1].pt->threads)
 			continue;
-		fprintf(f, "%s'%s.dat' index %zu using 1:3:4:5 with yerrorlines pt 7 title "
-			   "'%d threads'",
-			b ? ", " : "", base, b, sp[i].pt->threads);
+		fprintf(f,
+		        "%s'%s.dat' index %zu using 1:3:4:5 with yerrorlines pt 7 title "
+		        "'%d threads'",
+		        b ? ", " : "", base, b, sp[i].pt->threads);
 		b++;
 	}
 	if (!n)
@@ -121,8 +123,8 @@ out:
 	return rc;
 }
 
-int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir,
-			struct lab_an_plots *out, struct lab_an_err *err)
+int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
+                        struct lab_an_err *err)
 {
 	const struct lab_an_data *d = a->data;
 	char **done = calloc(d->npt + 1, sizeof(*done));

@@ -84,8 +84,8 @@ double lab_an_welch_df(double ra, size_t na, double rb, size_t nb)
 	return (ra + rb) * (ra + rb) / den;
 }
 
-void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb,
-			  double cl, struct lab_an_ratio *r)
+void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
+                          struct lab_an_ratio *r)
 {
 	double t, g, half;
 
@@ -111,8 +111,7 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 	r->hi = (r->est + half) / (1 - g);
 }
 
-void lab_an_ratio_naive(double a, double b, double vb, size_t nb, double cl,
-			struct lab_an_ratio *r)
+void lab_an_ratio_naive(double a, double b, double vb, size_t nb, double cl, struct lab_an_ratio *r)
 {
 	double m;
 

@@ -12,16 +12,16 @@
 /* Summary of n values. Margins are 0 when n <= 1 or se == 0 (the interval collapses). */
 struct lab_an_stats {
 	size_t n;
-	double mean, sd, se;	       /* sd with n-1; 0 when n <= 1 */
-	double ci95_lo, ci95_hi;       /* t-interval of the mean, df = n-1 */
+	double mean, sd, se;     /* sd with n-1; 0 when n <= 1 */
+	double ci95_lo, ci95_hi; /* t-interval of the mean, df = n-1 */
 	double ci99_lo, ci99_hi;
-	double median, mad;	       /* mad scaled by 1.4826 (consistent with sd for normal data) */
-	double p95;		       /* type-7 quantile */
+	double median, mad; /* mad scaled by 1.4826 (consistent with sd for normal data) */
+	double p95;         /* type-7 quantile */
 	double min, max;
-	double cv;		       /* sd/mean; 0 when mean == 0 */
-	double q1, q3;		       /* type-7 quartiles (the Tukey fences use them) */
-	size_t outliers_mild;	       /* beyond 1.5 IQR but within 3 IQR of the quartiles */
-	size_t outliers_severe;	       /* beyond 3 IQR */
+	double cv;              /* sd/mean; 0 when mean == 0 */
+	double q1, q3;          /* type-7 quartiles (the Tukey fences use them) */
+	size_t outliers_mild;   /* beyond 1.5 IQR but within 3 IQR of the quartiles */
+	size_t outliers_severe; /* beyond 3 IQR */
 };
 
 /*
@@ -44,8 +44,8 @@ double lab_an_welch_df(double ra, size_t na, double rb, size_t nb);
 struct lab_an_ratio {
 	double est;
 	double lo, hi;
-	int has_ci;	  /* 0: not enough repetitions for an interval */
-	int unbounded;	  /* 1: Fieller's denominator is not significantly non-zero (g >= 1) */
+	int has_ci;    /* 0: not enough repetitions for an interval */
+	int unbounded; /* 1: Fieller's denominator is not significantly non-zero (g >= 1) */
 	double df;
 };
 
@@ -54,15 +54,15 @@ struct lab_an_ratio {
  * va, na repetitions) and b (vb, nb), with Welch–Satterthwaite df. Used for speedup
  * S = c(1)/c(N): the baseline's noise enters through va.
  */
-void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb,
-			  double cl, struct lab_an_ratio *r);
+void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
+                          struct lab_an_ratio *r);
 
 /*
  * The naive interval that treats a as exact: [a/(b + t*se_b), a/(b - t*se_b)], t with nb-1 df.
  * Kept only to show, in the coverage test, that it under-covers.
  */
 void lab_an_ratio_naive(double a, double b, double vb, size_t nb, double cl,
-			struct lab_an_ratio *r);
+                        struct lab_an_ratio *r);
 
 /* Karp–Flatt experimentally determined serial fraction e(N) = (1/S - 1/N)/(1 - 1/N), N > 1. */
 double lab_an_karp_flatt(double speedup, double threads);

@@ -15,9 +15,9 @@
 #include "analyze/analysis.h"
 #include "analyze/output.h"
 
-#define B_EXP	 20
+#define B_EXP    20
 #define B_STRIDE 10
-#define B_REPS	 50
+#define B_REPS   50
 
 static const int b_threads[] = {1, 2, 4, 6, 8, 12, 16, 24, 32, 48};
 
@@ -57,28 +57,34 @@ static int b_write(const char *dir)
 	if (!s || !r)
 		return -1;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged,ops_per_s\n", s);
+	      "flagged,ops_per_s\n",
+	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (int e = 0; e < B_EXP; e++) {
-		fprintf(r, "%s{\"name\": \"exp%d\", \"kernel\": \"k%d\", \"scaling\": \"strong\", "
-			   "\"points\": [", e ? ", " : "", e, e);
+		fprintf(r,
+		        "%s{\"name\": \"exp%d\", \"kernel\": \"k%d\", \"scaling\": \"strong\", "
+		        "\"points\": [",
+		        e ? ", " : "", e, e);
 		for (int st = 0; st < B_STRIDE; st++)
 			for (int t = 0; t < 10; t++, point++) {
 				int N = b_threads[t];
 				double sg = 0.02 + 0.01 * st, kp = 0.0005 * (e % 4);
 				double mu = 10.0 * (1 + sg * (N - 1) + kp * N * (N - 1)) / N;
 
-				fprintf(r, "%s{\"point\": %ld, \"threads\": %d, \"params\": "
-					   "{\"stride\": \"%d\"}, \"status\": \"ok\"}",
-					st || t ? ", " : "", point, N, 8 << st);
+				fprintf(r,
+				        "%s{\"point\": %ld, \"threads\": %d, \"params\": "
+				        "{\"stride\": \"%d\"}, \"status\": \"ok\"}",
+				        st || t ? ", " : "", point, N, 8 << st);
 				for (int k = 0; k < B_REPS; k++) {
 					double c = mu * (1 + 0.03 * b_normal(&seed));
 					int fl = (point * B_REPS + k) % 100 == 7;
 
-					fprintf(s, "exp%d,%ld,k%d,\"placement=compact;stride=%d\",%d,%d,"
-						   "%.0f,1000000,op,%.2f,%d,%.6g\n",
-						e, point, e, 8 << st, N, k, c * 1e6, fl ? 0.9 : 0.01, fl,
-						1e9 / c);
+					fprintf(
+					    s,
+					    "exp%d,%ld,k%d,\"placement=compact;stride=%d\",%d,%d,"
+					    "%.0f,1000000,op,%.2f,%d,%.6g\n",
+					    e, point, e, 8 << st, N, k, c * 1e6, fl ? 0.9 : 0.01,
+					    fl, 1e9 / c);
 				}
 			}
 		fputs("]}", r);
@@ -117,7 +123,8 @@ int main(int argc, char **argv)
 	t4 = t3 - t0;
 	printf("analyze_bench: %zu samples, %zu points, %zu series\n", d.nsamples, d.npt, a.ns);
 	printf("  load %.3f s, statistics+fits %.3f s, write %.3f s, total %.3f s (plots "
-	       "excluded)\n", t1 - t0, t2 - t1, t3 - t2, t4);
+	       "excluded)\n",
+	       t1 - t0, t2 - t1, t3 - t2, t4);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
 	if (argc <= 1) {

@@ -28,13 +28,12 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 	fprintf(f, "%7d %4zu", r->pt->threads, st->n);
 	if (!h) {
 		fprintf(f, "  %s%s%s\n", r->pt->status, r->pt->reason ? ": " : "",
-			r->pt->reason ? r->pt->reason : "");
+		        r->pt->reason ? r->pt->reason : "");
 		return;
 	}
 	fprintf(f, "  %-10.4g", st->median);
 	lab_print_ci(f, 30, st->mean, st->ci95_lo, st->ci95_hi, 1);
-	lab_print_ci(f, 26, r->has_speedup ? r->speedup.est : NAN, r->speedup.lo, r->speedup.hi,
-		     c);
+	lab_print_ci(f, 26, r->has_speedup ? r->speedup.est : NAN, r->speedup.lo, r->speedup.hi, c);
 	if (r->has_speedup)
 		fprintf(f, "  %-6.3g", r->eff);
 	else
@@ -45,10 +44,10 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 		fprintf(f, "  %-8s", "-");
 	if (st->outliers_mild || st->outliers_severe)
 		snprintf(flags, sizeof(flags), "outliers %zu/%zu ", st->outliers_mild,
-			 st->outliers_severe);
+		         st->outliers_severe);
 	if (r->pt->n_flagged)
 		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu",
-			 r->pt->n_flagged);
+		         r->pt->n_flagged);
 	fprintf(f, "  %s\n", flags);
 }
 
@@ -58,17 +57,18 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 
 	if (a->ok)
 		fprintf(f, "  Amdahl   f = %.4g [%.4g, %.4g]  (max speedup %.3g)\n", a->x[1],
-			a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
+		        a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
 	else
 		fprintf(f, "  Amdahl   refused: %s\n", a->reason);
 	if (u->ok) {
-		fprintf(f, "  USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]\n", u->x[1],
-			u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
+		fprintf(f, "  USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]\n",
+		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
 		if (s->peak.retrograde)
 			fprintf(f, "           peak N* = %.1f [%.1f, %.1f]\n", s->peak.n_star,
-				s->peak.lo, s->peak.hi);
+			        s->peak.lo, s->peak.hi);
 		else
-			fprintf(f, "           no retrograde region (kappa not significantly > 0)\n");
+			fprintf(f,
+			        "           no retrograde region (kappa not significantly > 0)\n");
 	} else {
 		fprintf(f, "  USL      refused: %s\n", u->reason);
 	}
@@ -78,7 +78,7 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 		fprintf(f, "  Gustafson refused: %s\n", g->reason);
 	if (a->ok && u->ok)
 		fprintf(f, "  model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f)\n", s->model,
-			s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
+		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
 	else
 		fprintf(f, "  model: %s\n", s->model);
 }
@@ -89,17 +89,18 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		const struct lab_an_series *s = &a->s[i];
 
 		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", i ? "\n" : "", s->experiment,
-			*s->params ? s->params : "-", s->weak ? "weak" : "strong", a->data->unit);
+		        *s->params ? s->params : "-", s->weak ? "weak" : "strong", a->data->unit);
 		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
-			"median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
+		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
 		for (size_t j = 0; j < s->nrow; j++)
 			lab_print_row(f, &s->row[j]);
 		if (*s->note)
 			fprintf(f, "  note: %s\n", s->note);
 		if (s->n_excluded)
-			fprintf(f, "  %zu foreign-load-flagged samples excluded (--include-flagged "
-				   "keeps them)\n",
-				s->n_excluded);
+			fprintf(f,
+			        "  %zu foreign-load-flagged samples excluded (--include-flagged "
+			        "keeps them)\n",
+			        s->n_excluded);
 		lab_print_fits(f, s);
 	}
 }
@@ -107,7 +108,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 void lab_compare_print(FILE *f, const struct lab_an_compare *c)
 {
 	fprintf(f, "%-24s %7s  %-11s %-11s  %-28s %-9s %s\n", "experiment", "threads", "old mean",
-		"new mean", "change [95% CI]", "p", "verdict");
+	        "new mean", "change [95% CI]", "p", "verdict");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lab_an_cmp_row *r = &c->row[i];
 		const struct lab_an_point *p = r->old ? r->old : r->new_;
@@ -115,14 +116,15 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c)
 
 		if (isfinite(r->change))
 			snprintf(ch, sizeof(ch), "%+.2f%% [%+.2f%%, %+.2f%%]", 100 * r->change,
-				 100 * r->lo, 100 * r->hi);
+			         100 * r->lo, 100 * r->hi);
 		fprintf(f, "%-24.24s %7d  %-11.4g %-11.4g  %-28s %-9.3g %s", p->experiment,
-			p->threads, r->old && r->old->st.n ? r->old->st.mean : NAN,
-			r->new_ && r->new_->st.n ? r->new_->st.mean : NAN, ch, r->p, r->verdict);
+		        p->threads, r->old && r->old->st.n ? r->old->st.mean : NAN,
+		        r->new_ && r->new_->st.n ? r->new_->st.mean : NAN, ch, r->p, r->verdict);
 		fprintf(f, "%s%s\n", *p->params ? "  " : "", p->params);
 	}
-	fprintf(f, "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "
-		   "%zu unmatched\n",
-		c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
-		c->unmatched);
+	fprintf(f,
+	        "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "
+	        "%zu unmatched\n",
+	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
+	        c->unmatched);
 }

@@ -25,29 +25,29 @@ struct lab_analyze_opts {
 };
 
 static const char lab_analyze_help[] =
-	"usage: lab analyze DIR [--json] [--no-plots] [--include-flagged]\n"
-	"       lab analyze --csv FILE [--json]\n\n"
-	"Statistics per point (mean, sd, 95/99 % t-intervals, median, MAD, p95, CV, Tukey\n"
-	"outliers), speedup with Fieller intervals, efficiency, Karp-Flatt, Amdahl and USL fits\n"
-	"with 95 % intervals and the model choice, for every series (points that differ only in\n"
-	"threads). Writes summary.csv, analysis.json, plots/ and report.html into DIR.\n\n"
-	"  --json             print the analysis as one JSON document on stdout\n"
-	"  --no-plots         write no plots (and no images in the report)\n"
-	"  --include-flagged  keep samples flagged for foreign CPU load in stats and fits\n"
-	"  --csv FILE         external data: header with threads,seconds (optional series,rep);\n"
-	"                     prints the analysis, writes no files\n";
+    "usage: lab analyze DIR [--json] [--no-plots] [--include-flagged]\n"
+    "       lab analyze --csv FILE [--json]\n\n"
+    "Statistics per point (mean, sd, 95/99 % t-intervals, median, MAD, p95, CV, Tukey\n"
+    "outliers), speedup with Fieller intervals, efficiency, Karp-Flatt, Amdahl and USL fits\n"
+    "with 95 % intervals and the model choice, for every series (points that differ only in\n"
+    "threads). Writes summary.csv, analysis.json, plots/ and report.html into DIR.\n\n"
+    "  --json             print the analysis as one JSON document on stdout\n"
+    "  --no-plots         write no plots (and no images in the report)\n"
+    "  --include-flagged  keep samples flagged for foreign CPU load in stats and fits\n"
+    "  --csv FILE         external data: header with threads,seconds (optional series,rep);\n"
+    "                     prints the analysis, writes no files\n";
 
 static const char lab_report_help[] =
-	"usage: lab report DIR\n\n"
-	"Analyzes DIR and writes DIR/report.html: one self-contained page (no network, no\n"
-	"JavaScript) with provenance, tables, fits and the plots inline as SVG.\n";
+    "usage: lab report DIR\n\n"
+    "Analyzes DIR and writes DIR/report.html: one self-contained page (no network, no\n"
+    "JavaScript) with provenance, tables, fits and the plots inline as SVG.\n";
 
 static const char lab_compare_help[] =
-	"usage: lab compare DIR_A DIR_B [--noise 0.01] [--json]\n\n"
-	"Per point (same experiment, params and threads), the relative change of the mean cost\n"
-	"from DIR_A (old) to DIR_B (new) with its 95 % interval and a Welch t-test. Verdict:\n"
-	"'no change' unless p < 0.05; then 'improved' or 'regressed' only if the whole interval\n"
-	"lies beyond +-noise, else 'within noise'.\n";
+    "usage: lab compare DIR_A DIR_B [--noise 0.01] [--json]\n\n"
+    "Per point (same experiment, params and threads), the relative change of the mean cost\n"
+    "from DIR_A (old) to DIR_B (new) with its 95 % interval and a Welch t-test. Verdict:\n"
+    "'no change' unless p < 0.05; then 'improved' or 'regressed' only if the whole interval\n"
+    "lies beyond +-noise, else 'within noise'.\n";
 
 static int lab_an_exit(const struct lab_an_err *err, const char *cmd)
 {
@@ -90,7 +90,7 @@ static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 	}
 	if (!o->dir == !o->csv) {
 		fprintf(stderr, "lab %s: give %s (see --help)\n", argv[0],
-			o->report_only ? "DIR" : "DIR or --csv FILE");
+		        o->report_only ? "DIR" : "DIR or --csv FILE");
 		return -1;
 	}
 	if (o->dir && !lab_is_dir(o->dir)) {
@@ -108,7 +108,7 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 
 /* Writes summary.csv, analysis.json, plots and report.html into the results directory. */
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
-			     struct lab_an_warnings *warn, struct lab_an_err *err)
+                             struct lab_an_warnings *warn, struct lab_an_err *err)
 {
 	struct lab_an_plots plots = {0};
 	char path[4096];
@@ -126,9 +126,10 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 	if (!rc && o->report_only)
 		printf("wrote %s/%s\n", o->dir, LAB_FILE_REPORT);
 	else if (!rc)
-		fprintf(stderr, "lab analyze: wrote %s/{%s,%s,%s} and %zu plot scripts in %s/%s%s\n",
-			o->dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT, plots.n,
-			o->dir, LAB_DIR_PLOTS, plots.rendered ? " (rendered)" : "");
+		fprintf(stderr,
+		        "lab analyze: wrote %s/{%s,%s,%s} and %zu plot scripts in %s/%s%s\n",
+		        o->dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT, plots.n,
+		        o->dir, LAB_DIR_PLOTS, plots.rendered ? " (rendered)" : "");
 	lab_an_plots_free(&plots);
 	return rc;
 }
@@ -213,13 +214,15 @@ int lab_cmd_compare(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--noise") && i + 1 < argc) {
 			noise = strtod(argv[++i], &end);
 			if (*end || !(noise >= 0) || noise >= 1) {
-				fprintf(stderr, "lab compare: --noise '%s': a fraction in [0, 1), "
-						"e.g. 0.01\n", argv[i]);
+				fprintf(stderr,
+				        "lab compare: --noise '%s': a fraction in [0, 1), "
+				        "e.g. 0.01\n",
+				        argv[i]);
 				return LAB_EXIT_USAGE;
 			}
 		} else if (argv[i][0] == '-' || nd == 2) {
 			fprintf(stderr, "lab compare: unexpected argument '%s' (see --help)\n",
-				argv[i]);
+			        argv[i]);
 			return LAB_EXIT_USAGE;
 		} else {
 			dir[nd++] = argv[i];

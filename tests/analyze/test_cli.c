@@ -16,7 +16,7 @@ static int cli_run(const char *env, const char *args, char **out, char **err)
 	int st;
 
 	snprintf(cmd, sizeof(cmd), "cd %s && %s %s/lab/lab %s >out.txt 2>err.txt", testlib_tmpdir(),
-		 env ? env : "", testlib_bindir(), args);
+	         env ? env : "", testlib_bindir(), args);
 	st = system(cmd);
 	snprintf(cmd, sizeof(cmd), "%s/out.txt", testlib_tmpdir());
 	lab_an_file_read(cmd, out, &len, NULL);
@@ -30,7 +30,7 @@ static void cli_copy(const char *name)
 	char cmd[2048];
 
 	snprintf(cmd, sizeof(cmd), "cp -r %s/tests/fixtures/%s %s/", testlib_srcdir(), name,
-		 testlib_tmpdir());
+	         testlib_tmpdir());
 	REQUIRE(system(cmd) == 0);
 }
 
@@ -57,8 +57,8 @@ LAB_TEST(analyze_json_fields)
 	struct lab_an_err e = {0};
 	const struct lab_an_json *s, *p;
 	static const char *const fit_keys[][2] = {
-		{"amdahl", "f"},       {"amdahl", "f_ci95"}, {"usl", "sigma"}, {"usl", "sigma_ci95"},
-		{"usl", "kappa"},      {"usl", "kappa_ci95"}, {"usl", "n_star"}};
+	    {"amdahl", "f"},  {"amdahl", "f_ci95"},  {"usl", "sigma"}, {"usl", "sigma_ci95"},
+	    {"usl", "kappa"}, {"usl", "kappa_ci95"}, {"usl", "n_star"}};
 
 	cli_copy("results-usl");
 	REQUIRE(cli_run(NULL, "analyze results-usl --json", &out, &err) == 0);
@@ -70,7 +70,7 @@ LAB_TEST(analyze_json_fields)
 	CHECK_EQ_STR(lab_an_json_str(s, "model"), "usl");
 	for (size_t k = 0; k < sizeof(fit_keys) / sizeof(fit_keys[0]); k++) {
 		const struct lab_an_json *v =
-			lab_an_json_get(lab_an_json_get(s, fit_keys[k][0]), fit_keys[k][1]);
+		    lab_an_json_get(lab_an_json_get(s, fit_keys[k][0]), fit_keys[k][1]);
 
 		if (!v || v->type == LAB_AN_JSON_NULL)
 			TL__FAIL("missing %s.%s", fit_keys[k][0], fit_keys[k][1]);
@@ -135,21 +135,21 @@ LAB_TEST(analyze_csv_errors_exit_2)
 	char *out = NULL, *err = NULL, args[2048];
 
 	snprintf(args, sizeof(args), "analyze --csv %s/tests/fixtures/csv/nan.csv",
-		 testlib_srcdir());
+	         testlib_srcdir());
 	CHECK_EQ_I64(cli_run(NULL, args, &out, &err), 2);
 	CHECK(strstr(err, "nan.csv:4: seconds = 'nan'") != NULL);
 	CHECK_EQ_STR(out, "");
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "analyze --csv %s/tests/fixtures/csv/negative.csv --json",
-		 testlib_srcdir());
+	         testlib_srcdir());
 	CHECK_EQ_I64(cli_run(NULL, args, &out, &err), 2);
 	CHECK(strstr(err, "negative.csv:5:") != NULL);
 	CHECK_EQ_STR(out, "");
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "analyze --csv %s/tests/fixtures/csv/amdahl.csv",
-		 testlib_srcdir());
+	         testlib_srcdir());
 	CHECK_EQ_I64(cli_run(NULL, args, &out, &err), 0);
 	CHECK(strstr(out, "Amdahl   f =") != NULL);
 	free(out);
@@ -160,8 +160,9 @@ LAB_TEST(usage_and_help)
 {
 	char *out = NULL, *err = NULL;
 	static const char *const ok[] = {"analyze --help", "report --help", "compare -h"};
-	static const char *const bad[] = {"analyze", "analyze --bogus x", "analyze no-such-dir",
-					  "compare onlyone", "compare a b --noise 2", "report"};
+	static const char *const bad[] = {
+	    "analyze",         "analyze --bogus x",     "analyze no-such-dir",
+	    "compare onlyone", "compare a b --noise 2", "report"};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		CHECK_EQ_I64(cli_run(NULL, ok[i], &out, &err), 0);
@@ -197,8 +198,10 @@ LAB_TEST(compare_json_and_text)
 	struct lab_an_json *j = NULL;
 	struct lab_an_err e = {0};
 
-	snprintf(args, sizeof(args), "compare %s/tests/fixtures/results-compare-a "
-		 "%s/tests/fixtures/results-compare-b --json", testlib_srcdir(), testlib_srcdir());
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-a "
+	         "%s/tests/fixtures/results-compare-b --json",
+	         testlib_srcdir(), testlib_srcdir());
 	REQUIRE(cli_run(NULL, args, &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
 	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "improved", -1), 1, 0);
@@ -208,8 +211,10 @@ LAB_TEST(compare_json_and_text)
 	free(out);
 	free(err);
 	/* A wider noise band turns the 20 % changes into "within noise". */
-	snprintf(args, sizeof(args), "compare %s/tests/fixtures/results-compare-a "
-		 "%s/tests/fixtures/results-compare-b --noise 0.5", testlib_srcdir(), testlib_srcdir());
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-a "
+	         "%s/tests/fixtures/results-compare-b --noise 0.5",
+	         testlib_srcdir(), testlib_srcdir());
 	REQUIRE(cli_run(NULL, args, &out, &err) == 0);
 	CHECK(strstr(out, "0 improved, 0 regressed, 3 within noise") != NULL);
 	free(out);

@@ -67,10 +67,10 @@ static void mc_one(const struct mc_scenario *sc, gsl_rng *rng, struct mc_counts 
 	}
 	lab_an_stats_compute(y + b0, (size_t)sc->reps, work, &base);
 	lab_an_stats_compute(y + p0, (size_t)sc->reps, work, &probe);
-	s_true = lab_an_model_eval(sc->truth, sc->x, 1) /
-		 lab_an_model_eval(sc->truth, sc->x, sc->probe);
-	lab_an_ratio_fieller(base.mean, base.se * base.se, base.n, probe.mean,
-			     probe.se * probe.se, probe.n, 0.95, &r);
+	s_true =
+	    lab_an_model_eval(sc->truth, sc->x, 1) / lab_an_model_eval(sc->truth, sc->x, sc->probe);
+	lab_an_ratio_fieller(base.mean, base.se * base.se, base.n, probe.mean, probe.se * probe.se,
+	                     probe.n, 0.95, &r);
 	c->s_fieller += mc_in(s_true, r.lo, r.hi);
 	lab_an_ratio_naive(base.mean, probe.mean, probe.se * probe.se, probe.n, 0.95, &r);
 	c->s_naive += mc_in(s_true, r.lo, r.hi);
@@ -97,7 +97,7 @@ static void mc_check(const char *sc, const char *what, int hits, int lo_only)
 	fprintf(stderr, "  %-24s %-16s coverage %.3f\n", sc, what, cov);
 	if (lo_only ? !(cov < MC_LO) : !(cov >= MC_LO && cov <= MC_HI))
 		TL__FAIL("%s %s: coverage %.3f outside %s", sc, what, cov,
-			 lo_only ? "(< 0.93 expected: naive must under-cover)" : "[0.93, 0.97]");
+		         lo_only ? "(< 0.93 expected: naive must under-cover)" : "[0.93, 0.97]");
 }
 
 static void mc_run(const struct mc_scenario *sc, unsigned long seed)
@@ -129,32 +129,32 @@ static const int mc_usl_N[] = {1, 2, 4, 8, 12, 16, 24, 32, 48};
 
 LAB_TEST(coverage_amdahl_cv3_r5)
 {
-	struct mc_scenario sc = {"amdahl f=.05 cv=3% R=5", LAB_AN_AMDAHL, {1, 0.05, 0}, mc_pow2,
-				 6, 5, 0.03, 8};
+	struct mc_scenario sc = {
+	    "amdahl f=.05 cv=3% R=5", LAB_AN_AMDAHL, {1, 0.05, 0}, mc_pow2, 6, 5, 0.03, 8};
 
 	mc_run(&sc, 1);
 }
 
 LAB_TEST(coverage_amdahl_cv5_r10)
 {
-	struct mc_scenario sc = {"amdahl f=.2 cv=5% R=10", LAB_AN_AMDAHL, {1, 0.2, 0}, mc_pow2,
-				 6, 10, 0.05, 8};
+	struct mc_scenario sc = {
+	    "amdahl f=.2 cv=5% R=10", LAB_AN_AMDAHL, {1, 0.2, 0}, mc_pow2, 6, 10, 0.05, 8};
 
 	mc_run(&sc, 2);
 }
 
 LAB_TEST(coverage_usl_cv3_r5)
 {
-	struct mc_scenario sc = {"usl s=.05 k=.002 cv=3% R=5", LAB_AN_USL, {1, 0.05, 0.002},
-				 mc_usl_N, 9, 5, 0.03, 16};
+	struct mc_scenario sc = {
+	    "usl s=.05 k=.002 cv=3% R=5", LAB_AN_USL, {1, 0.05, 0.002}, mc_usl_N, 9, 5, 0.03, 16};
 
 	mc_run(&sc, 3);
 }
 
 LAB_TEST(coverage_usl_cv4_r10)
 {
-	struct mc_scenario sc = {"usl s=.05 k=.002 cv=4% R=10", LAB_AN_USL, {1, 0.05, 0.002},
-				 mc_usl_N, 9, 10, 0.04, 16};
+	struct mc_scenario sc = {
+	    "usl s=.05 k=.002 cv=4% R=10", LAB_AN_USL, {1, 0.05, 0.002}, mc_usl_N, 9, 10, 0.04, 16};
 
 	mc_run(&sc, 4);
 }

@@ -5,7 +5,7 @@
 
 /* Noise-free samples of model x at the given thread counts, reps copies each. */
 static size_t fit_synth(enum lab_an_model m, const double *x, const int *N, size_t nN, int reps,
-			double *t, double *y)
+                        double *t, double *y)
 {
 	size_t k = 0;
 
@@ -55,13 +55,13 @@ LAB_TEST(exact_recovery_noise_free)
  * 32 measurements (sigma 0.02671591, kappa 7.690945e-4, lambda 995.6486, max concurrency 35).
  * Their fit is unweighted least squares on throughput X(N) = lambda N / D(N).
  */
-static const double usl_readme[][2] = {{1, 65},	  {18, 996},   {36, 1652},  {72, 1853},
-				       {108, 1829}, {144, 1775}, {216, 1702}};
+static const double usl_readme[][2] = {{1, 65},     {18, 996},   {36, 1652}, {72, 1853},
+                                       {108, 1829}, {144, 1775}, {216, 1702}};
 static const double usl_model_test[] = {
-	955.16,	 1878.91,  2688.01,  3548.68,  4315.54,	 5130.43,  5931.37,  6531.08,
-	7219.8,	 7867.61,  8278.71,  8646.7,   9047.84,	 9426.55,  9645.37,  9897.24,
-	10097.6, 10240.5,  10532.39, 10798.52, 11151.43, 11518.63, 11806,    12089.37,
-	12075.41, 12177.29, 12211.41, 12158.93, 12155.27, 12118.04, 12140.4,  12074.39};
+    955.16,   1878.91,  2688.01,  3548.68,  4315.54,  5130.43,  5931.37, 6531.08,
+    7219.8,   7867.61,  8278.71,  8646.7,   9047.84,  9426.55,  9645.37, 9897.24,
+    10097.6,  10240.5,  10532.39, 10798.52, 11151.43, 11518.63, 11806,   12089.37,
+    12075.41, 12177.29, 12211.41, 12158.93, 12155.27, 12118.04, 12140.4, 12074.39};
 
 LAB_TEST(codahale_usl_reference)
 {

@@ -16,18 +16,20 @@ static const char *fixture(const char *name)
 }
 
 static const struct lab_an_series *io_series(const struct lab_an_analysis *a, const char *exp,
-					     const char *params)
+                                             const char *params)
 {
 	for (size_t i = 0; i < a->ns; i++)
-		if (!strcmp(a->s[i].experiment, exp) && (!params || !strcmp(a->s[i].params, params)))
+		if (!strcmp(a->s[i].experiment, exp) &&
+		    (!params || !strcmp(a->s[i].params, params)))
 			return &a->s[i];
 	return NULL;
 }
 
 LAB_TEST(json_reader)
 {
-	static const char doc[] = "{\"a\": [1, 2.5e3, -0.5], \"s\": \"x\\\"y\\u00e9\\ud83d\\ude00\","
-				  " \"o\": {\"t\": true, \"n\": null}}";
+	static const char doc[] =
+	    "{\"a\": [1, 2.5e3, -0.5], \"s\": \"x\\\"y\\u00e9\\ud83d\\ude00\","
+	    " \"o\": {\"t\": true, \"n\": null}}";
 	struct lab_an_json *j;
 	struct lab_an_err err = {0};
 	const struct lab_an_json *a;
@@ -228,7 +230,7 @@ LAB_TEST(compare_fixtures)
 		int t = c.row[i].old->threads;
 
 		fprintf(stderr, "threads %d change %.4f [%.4f, %.4f] p %.3g %s\n", t,
-			c.row[i].change, c.row[i].lo, c.row[i].hi, c.row[i].p, c.row[i].verdict);
+		        c.row[i].change, c.row[i].lo, c.row[i].hi, c.row[i].p, c.row[i].verdict);
 		if (t == 2)
 			CHECK_EQ_STR(c.row[i].verdict, "improved");
 		if (t == 4)

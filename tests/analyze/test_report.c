@@ -12,9 +12,9 @@
 #include "tests/testlib.h"
 
 static const char rp_check[] =
-	"<script>window.addEventListener('load', function () { var im = document.images, ok = 0;"
-	" for (var i = 0; i < im.length; i++) if (im[i].complete && im[i].naturalWidth > 0) ok++;"
-	" document.title = 'LABCHECK imgs=' + im.length + ' ok=' + ok + ' END'; });</script>";
+    "<script>window.addEventListener('load', function () { var im = document.images, ok = 0;"
+    " for (var i = 0; i < im.length; i++) if (im[i].complete && im[i].naturalWidth > 0) ok++;"
+    " document.title = 'LABCHECK imgs=' + im.length + ' ok=' + ok + ' END'; });</script>";
 
 static const char *rp_browser(void)
 {
@@ -33,9 +33,12 @@ static int rp_load(const char *browser, const char *page, char **dom, char **log
 	size_t len;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "cd %s && timeout 120 %s --headless --no-sandbox --disable-gpu "
-		 "--virtual-time-budget=5000 --enable-logging=stderr --v=0 --dump-dom 'file://%s/%s' "
-		 ">dom.txt 2>log.txt", testlib_tmpdir(), browser, testlib_tmpdir(), page);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "cd %s && timeout 120 %s --headless --no-sandbox --disable-gpu "
+	    "--virtual-time-budget=5000 --enable-logging=stderr --v=0 --dump-dom 'file://%s/%s' "
+	    ">dom.txt 2>log.txt",
+	    testlib_tmpdir(), browser, testlib_tmpdir(), page);
 	st = system(cmd);
 	snprintf(cmd, sizeof(cmd), "%s/dom.txt", testlib_tmpdir());
 	lab_an_file_read(cmd, dom, &len, NULL);
@@ -54,12 +57,13 @@ LAB_TEST(report_renders_in_chromium)
 
 	if (!browser || !lab_an_have_program("gnuplot")) {
 		fprintf(stderr, "SKIP: needs chromium and gnuplot (apt-get install chromium "
-				"gnuplot-nox)\n");
+		                "gnuplot-nox)\n");
 		exit(77);
 	}
-	snprintf(cmd, sizeof(cmd), "cp -r %s/tests/fixtures/results-usl %s/ && %s/lab/lab report "
-		 "%s/results-usl >/dev/null", testlib_srcdir(), testlib_tmpdir(), testlib_bindir(),
-		 testlib_tmpdir());
+	snprintf(cmd, sizeof(cmd),
+	         "cp -r %s/tests/fixtures/results-usl %s/ && %s/lab/lab report "
+	         "%s/results-usl >/dev/null",
+	         testlib_srcdir(), testlib_tmpdir(), testlib_bindir(), testlib_tmpdir());
 	REQUIRE(system(cmd) == 0);
 	snprintf(cmd, sizeof(cmd), "%s/results-usl/report.html", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(cmd, &html, &len, NULL) == 0);

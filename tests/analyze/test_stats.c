@@ -109,11 +109,12 @@ LAB_TEST(karp_flatt_identities)
 
 		CHECK_NEAR(lab_an_karp_flatt(sa, N), f, 1e-12);
 		CHECK_NEAR(lab_an_karp_flatt(su, N), s + k * N, 1e-12);
-		CHECK_NEAR(lab_an_model_eval(LAB_AN_USL, xu, 1) / lab_an_model_eval(LAB_AN_USL, xu, N),
-			   su, 1e-12);
+		CHECK_NEAR(lab_an_model_eval(LAB_AN_USL, xu, 1) /
+		               lab_an_model_eval(LAB_AN_USL, xu, N),
+		           su, 1e-12);
 		CHECK_NEAR(lab_an_model_eval(LAB_AN_AMDAHL, xa, 1) /
-				   lab_an_model_eval(LAB_AN_AMDAHL, xa, N),
-			   sa, 1e-12);
+		               lab_an_model_eval(LAB_AN_AMDAHL, xa, N),
+		           sa, 1e-12);
 	}
 	CHECK(isnan(lab_an_karp_flatt(1, 1)));
 }
