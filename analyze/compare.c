@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/fit.h"
 #include "analyze/jsonw.h"
 
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
@@ -59,6 +60,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
                        struct lab_an_compare *c, struct lab_an_err *err)
 {
+	lab_an_gsl_quiet();
 	memset(c, 0, sizeof(*c));
 	c->noise = noise;
 	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));

@@ -260,6 +260,7 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 	double *w = NULL, x0[LAB_AN_FIT_MAXP] = {0};
 	int rc;
 
+	lab_an_gsl_quiet();
 	memset(fit, 0, sizeof(*fit));
 	fit->model = model;
 	fit->n = n;
