@@ -125,11 +125,14 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 	rc = lab_an_report_write(a, &plots, o->dir, err);
 	if (!rc && o->report_only)
 		printf("wrote %s/%s\n", o->dir, LAB_FILE_REPORT);
+	else if (!rc && o->no_plots)
+		fprintf(stderr, "lab analyze: wrote %s/{%s,%s,%s}\n", o->dir, LAB_FILE_SUMMARY,
+		        LAB_FILE_ANALYSIS, LAB_FILE_REPORT);
 	else if (!rc)
-		fprintf(stderr,
-		        "lab analyze: wrote %s/{%s,%s,%s} and %zu plot scripts in %s/%s%s\n",
+		fprintf(stderr, "lab analyze: wrote %s/{%s,%s,%s} and %zu plots in %s/%s (%s)\n",
 		        o->dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT, plots.n,
-		        o->dir, LAB_DIR_PLOTS, plots.rendered ? " (rendered)" : "");
+		        o->dir, LAB_DIR_PLOTS,
+		        plots.rendered ? ".svg, .png, .dat, .gp" : ".dat and .gp only");
 	lab_an_plots_free(&plots);
 	return rc;
 }
