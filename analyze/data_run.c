@@ -73,6 +73,8 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 		free(p->status);
 		p->status = lab_an_strdup(status);
 	}
+	if (reason && !*reason)
+		reason = NULL; /* the run side writes "" for "no reason" */
 	if (reason && !p->reason)
 		p->reason = lab_an_strdup(reason);
 	if (!p->kernel && lab_an_json_str(jp, "kernel"))

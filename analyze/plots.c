@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/plots.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -86,6 +87,9 @@ int lab_an_close(FILE *f, const char *base, struct lab_an_err *err)
 }
 
 /* Points: threads, mean cost and CI, S and CI, E and CI, e and CI. */
+/* Points: threads, mean cost and CI, S and CI, E and CI, e and CI. A point without an interval
+ * gets a zero-length bar (its lo and hi are the estimate) so gnuplot still draws it; the tables
+ * say that there is no interval. */
 static void an_dat_points(FILE *f, const struct lab_an_series *s)
 {
 	fputs("# threads mean ci95_lo ci95_hi speedup s_lo s_hi eff e_lo e_hi kf kf_lo kf_hi\n", f);
@@ -100,14 +104,14 @@ static void an_dat_points(FILE *f, const struct lab_an_series *s)
 		lab_an_dat_num(f, r->pt->st.ci95_lo);
 		lab_an_dat_num(f, r->pt->st.ci95_hi);
 		lab_an_dat_num(f, h ? r->speedup.est : NAN);
-		lab_an_dat_num(f, c ? r->speedup.lo : NAN);
-		lab_an_dat_num(f, c ? r->speedup.hi : NAN);
+		lab_an_dat_num(f, h ? (c ? r->speedup.lo : r->speedup.est) : NAN);
+		lab_an_dat_num(f, h ? (c ? r->speedup.hi : r->speedup.est) : NAN);
 		lab_an_dat_num(f, h ? r->eff : NAN);
-		lab_an_dat_num(f, c ? r->eff_lo : NAN);
-		lab_an_dat_num(f, c ? r->eff_hi : NAN);
+		lab_an_dat_num(f, h ? (c ? r->eff_lo : r->eff) : NAN);
+		lab_an_dat_num(f, h ? (c ? r->eff_hi : r->eff) : NAN);
 		lab_an_dat_num(f, r->kf);
-		lab_an_dat_num(f, c ? r->kf_lo : NAN);
-		lab_an_dat_num(f, c ? r->kf_hi : NAN);
+		lab_an_dat_num(f, c && isfinite(r->kf_lo) ? r->kf_lo : r->kf);
+		lab_an_dat_num(f, c && isfinite(r->kf_hi) ? r->kf_hi : r->kf);
 		fputc('\n', f);
 	}
 	fputs("\n\n# curves: threads amdahl lo hi usl lo hi gustafson lo hi\n", f);
@@ -136,7 +140,8 @@ static void an_dat_curves(FILE *f, const struct lab_an_series *s, int maxn)
 	}
 }
 
-static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *base, int maxn)
+static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *base, int maxn,
+                          int measured)
 {
 	char title[512];
 
@@ -169,10 +174,12 @@ static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *ba
 		        ", '%s.dat' index 1 using 1:8 with lines lw 2 dt 4 lc rgb '#2ca02c' "
 		        "title 'Gustafson'",
 		        base);
-	fprintf(f,
-	        ", '%s.dat' index 0 using 1:5:6:7 with yerrorbars pt 7 lc rgb 'black' "
-	        "title 'measured'\n",
-	        base);
+	if (measured)
+		fprintf(f,
+		        ", '%s.dat' index 0 using 1:5:6:7 with yerrorbars pt 7 lc rgb 'black' "
+		        "title 'measured'",
+		        base);
+	fputc('\n', f);
 	lab_an_gp_tail(f, base);
 }
 
@@ -207,13 +214,27 @@ static void an_gp_simple(FILE *f, const struct lab_an_series *s, const char *bas
 	lab_an_gp_tail(f, base);
 }
 
+/* Which plots of a series have something to draw (gnuplot stops on an all-undefined plot). */
+static void an_series_has(const struct lab_an_series *s, int *measured, int *kf, int *fit)
+{
+	*measured = *kf = 0;
+	*fit = s->amdahl.ok || s->usl.ok || (s->weak && s->gustafson.ok);
+	for (size_t i = 0; i < s->nrow; i++) {
+		*measured |= s->row[i].has_speedup && isfinite(s->row[i].speedup.est);
+		*kf |= isfinite(s->row[i].kf);
+	}
+}
+
 static int an_series_plots(const struct lab_an_series *s, size_t idx, const char *pdir,
                            struct lab_an_plots *out, struct lab_an_err *err)
 {
 	char slug[160], base[200], other[220];
-	int maxn = 1, rc;
+	int maxn = 1, rc, measured, kfany, fit;
 	FILE *f;
 
+	an_series_has(s, &measured, &kfany, &fit);
+	if (!measured && !fit)
+		return 0;
 	for (size_t i = 0; i < s->nrow; i++)
 		maxn = s->row[i].pt->threads > maxn ? s->row[i].pt->threads : maxn;
 	lab_an_series_slug(s, slug, sizeof(slug));
@@ -226,10 +247,12 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx, const char
 		return rc;
 	if (!(f = lab_an_open(pdir, base, "gp", err)))
 		return -LAB_AN_EIO;
-	an_gp_speedup(f, s, base, maxn);
+	an_gp_speedup(f, s, base, maxn, measured);
 	if ((rc = lab_an_close(f, base, err)) || (rc = lab_an_plot_add(out, base)))
 		return rc;
 	for (int kf = 0; kf < 2; kf++) {
+		if (kf ? !kfany : !measured)
+			continue;
 		snprintf(other, sizeof(other), "%02zu-%s-%s", idx, slug,
 		         kf ? "karpflatt" : "efficiency");
 		if (!(f = lab_an_open(pdir, other, "gp", err)))
@@ -241,26 +264,27 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx, const char
 	return 0;
 }
 
-/* Runs `gnuplot a.gp b.gp ...` in pdir with its output in gnuplot.log. */
-static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p)
+/* Runs `gnuplot a.gp b.gp ...` for plots [first, first + n) in pdir, its output appended to
+ * gnuplot.log. Returns 0 when gnuplot exits 0. */
+static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t first, size_t n)
 {
 	static char prog[] = "gnuplot";
-	char **argv = calloc(p->n + 2, sizeof(*argv));
+	char **argv = calloc(n + 2, sizeof(*argv));
 	int status = -1;
 	pid_t pid;
 
 	if (!argv)
 		return -1;
 	argv[0] = prog;
-	for (size_t i = 0; i < p->n; i++)
-		argv[i + 1] = lab_an_asprintf("%s.gp", p->name[i]);
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = lab_an_asprintf("%s.gp", p->name[first + i]);
 	pid = fork();
 	if (pid == 0) {
 		int fd;
 
 		if (chdir(pdir) != 0)
 			_exit(127);
-		fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -270,10 +294,60 @@ static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p)
 	}
 	if (pid > 0 && waitpid(pid, &status, 0) != pid)
 		status = -1;
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < n; i++)
 		free(argv[i + 1]);
 	free(argv);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* One gnuplot process renders everything (one process per plot is slow); gnuplot stops at the
+ * first failing script, so on failure each script runs alone and the failures are counted. */
+static void an_gnuplot_all(const char *pdir, struct lab_an_plots *out, struct lab_an_warnings *warn)
+{
+	char *log = lab_an_asprintf("%s/gnuplot.log", pdir);
+	size_t failed = 0;
+
+	if (log)
+		remove(log);
+	if (an_gnuplot_run(pdir, out, 0, out->n) == 0) {
+		out->rendered = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < out->n; i++)
+		failed += an_gnuplot_run(pdir, out, i, 1) != 0;
+	out->rendered = failed < out->n;
+	lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s", failed, out->n,
+	            log ? log : "gnuplot.log");
+out:
+	free(log);
+}
+
+/* plots/ belongs to the analyzer: files of an earlier analysis (another series set, another
+ * --include-flagged choice) would otherwise linger beside the new ones. */
+static void an_plots_clean(const char *pdir)
+{
+	static const char *const ext[] = {".gp", ".dat", ".svg", ".png", ".log"};
+	DIR *d = opendir(pdir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+			size_t el = strlen(ext[i]);
+
+			if (len > el && !strcmp(e->d_name + len - el, ext[i])) {
+				char *path = lab_an_asprintf("%s/%s", pdir, e->d_name);
+
+				if (path)
+					remove(path);
+				free(path);
+				break;
+			}
+		}
+	}
+	if (d)
+		closedir(d);
 }
 
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
@@ -290,6 +364,7 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot create %s: %s", pdir, strerror(errno));
 		goto out;
 	}
+	an_plots_clean(pdir);
 	for (size_t i = 0; i < a->ns && !rc; i++)
 		rc = an_series_plots(&a->s[i], i + 1, pdir, out, err);
 	if (!rc)
@@ -301,10 +376,8 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		            "gnuplot not found: wrote the .dat/.gp files in %s but no "
 		            "images (apt-get install gnuplot-nox)",
 		            pdir);
-	else if (an_gnuplot_run(pdir, out))
-		lab_an_warn(warn, "gnuplot failed; see %s/gnuplot.log", pdir);
 	else
-		out->rendered = 1;
+		an_gnuplot_all(pdir, out, warn);
 out:
 	free(pdir);
 	return rc;

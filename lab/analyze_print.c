@@ -26,6 +26,11 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 	char flags[64] = "";
 
 	fprintf(f, "%7d %4zu", r->pt->threads, st->n);
+	if (!h && r->pt->n_flagged) {
+		fprintf(f, "  all %zu samples load-flagged (--include-flagged keeps them)\n",
+		        r->pt->n_flagged);
+		return;
+	}
 	if (!h) {
 		fprintf(f, "  %s%s%s\n", r->pt->status, r->pt->reason ? ": " : "",
 		        r->pt->reason ? r->pt->reason : "");

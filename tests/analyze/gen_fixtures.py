@@ -138,6 +138,9 @@ def main():
     for n in (2, 4, 8, 16):
         w.add_point("no_base", "noop", "placement=compact", n,
                     noisy(rng, 8.0 * (0.1 + 0.9 / n), 0.02, 5))
+    for n in (1, 2, 4, 8):  # every sample under foreign load: nothing to fit or plot
+        w.add_point("all_flagged", "noop", "placement=compact", n,
+                    noisy(rng, 2.0 / n, 0.02, 3), flagged=(0, 1, 2))
     w.write("results-edge")
 
     # results-compare-a/-b: b is 20 % cheaper at 2 threads, 0.3 % cheaper at 4 (within noise

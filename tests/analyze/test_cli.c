@@ -220,3 +220,22 @@ LAB_TEST(compare_json_and_text)
 	free(out);
 	free(err);
 }
+
+LAB_TEST(edge_dir_plots_cleanly)
+{
+	char *out = NULL, *err = NULL;
+
+	cli_copy("results-edge");
+	REQUIRE(cli_run(NULL, "analyze results-edge", &out, &err) == 0);
+	CHECK(strstr(out, "all 3 samples load-flagged") != NULL);
+	CHECK(strstr(err, "gnuplot failed") == NULL);
+	CHECK(!cli_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	/* A second analysis that keeps flagged samples replaces the plots of the first. */
+	free(out);
+	free(err);
+	REQUIRE(cli_run(NULL, "analyze results-edge --include-flagged", &out, &err) == 0);
+	CHECK(strstr(err, "gnuplot failed") == NULL);
+	CHECK(cli_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	free(out);
+	free(err);
+}
