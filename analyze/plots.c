@@ -165,10 +165,12 @@ static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *ba
 		        "lines lw 2 lc rgb '#1f77b4' title 'USL'",
 		        base);
 	if (s->amdahl.ok)
-		fprintf(f,
-		        ", '%s.dat' index 1 using 1:2 with lines lw 2 dt 2 lc rgb '#ff7f0e' "
-		        "title 'Amdahl'",
-		        base);
+		fprintf(
+		    f,
+		    ", '%s.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.15 "
+		    "lc rgb '#ff7f0e' title 'Amdahl 95%% band', '' index 1 using 1:2 with lines "
+		    "lw 2 dt 2 lc rgb '#ff7f0e' title 'Amdahl'",
+		    base);
 	if (s->weak && s->gustafson.ok)
 		fprintf(f,
 		        ", '%s.dat' index 1 using 1:8 with lines lw 2 dt 4 lc rgb '#2ca02c' "
