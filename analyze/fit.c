@@ -98,10 +98,14 @@ static int an_nls_df(const gsl_vector *x, void *params, gsl_matrix *J)
 /* Weights 1/mean(y at N)^2 from the group means (never from the single sample, which would
  * pull the fit toward low outliers); 1 for the unweighted throughput form. Also counts the
  * distinct thread counts. Sorting indices keeps this O(n log n) for large inputs. */
-static const double *an_sort_key;
-static int an_cmp_idx(const void *a, const void *b)
+struct an_key {
+	double N;
+	size_t i;
+};
+
+static int an_cmp_key(const void *a, const void *b)
 {
-	double x = an_sort_key[*(const size_t *)a], y = an_sort_key[*(const size_t *)b];
+	double x = ((const struct an_key *)a)->N, y = ((const struct an_key *)b)->N;
 
 	return (x > y) - (x < y);
 }
@@ -109,25 +113,24 @@ static int an_cmp_idx(const void *a, const void *b)
 static int an_weights(enum lab_an_model m, const double *N, const double *y, size_t n, double *w,
                       size_t *distinct)
 {
-	size_t *idx = malloc(n * sizeof(*idx));
+	struct an_key *idx = malloc((n ? n : 1) * sizeof(*idx));
 
 	if (!idx)
 		return -LAB_AN_ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	an_sort_key = N;
-	qsort(idx, n, sizeof(*idx), an_cmp_idx);
+		idx[i] = (struct an_key){N[i], i};
+	qsort(idx, n, sizeof(*idx), an_cmp_key);
 	*distinct = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		double sum = 0;
 
-		while (j < n && N[idx[j]] == N[idx[i]])
-			sum += y[idx[j++]];
+		while (j < n && idx[j].N == idx[i].N)
+			sum += y[idx[j++].i];
 		for (size_t k = i; k < j; k++) {
 			double mean = sum / (double)(j - i);
 
-			w[idx[k]] = m == LAB_AN_USL_THROUGHPUT ? 1 : 1 / (mean * mean);
+			w[idx[k].i] = m == LAB_AN_USL_THROUGHPUT ? 1 : 1 / (mean * mean);
 		}
 		(*distinct)++;
 		i = j;
