@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/analysis.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int an_cmp_row(const void *a, const void *b)
+{
+	const struct lab_an_row *x = a, *y = b;
+
+	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
+}
+
+static struct lab_an_series *an_series_find(struct lab_an_analysis *a, size_t *cap,
+                                            const struct lab_an_point *p)
+{
+	struct lab_an_series *s;
+
+	for (size_t i = 0; i < a->ns; i++)
+		if (!strcmp(a->s[i].experiment, p->experiment) &&
+		    !strcmp(a->s[i].params, p->params))
+			return &a->s[i];
+	if (lab_an_grow(&a->s, cap, a->ns + 1, sizeof(*a->s)))
+		return NULL;
+	s = &a->s[a->ns];
+	memset(s, 0, sizeof(*s));
+	s->experiment = lab_an_strdup(p->experiment);
+	s->params = lab_an_strdup(p->params);
+	if (!s->experiment || !s->params)
+		return NULL;
+	a->ns++;
+	return s;
+}
+
+static int an_usable(const struct lab_an_point *p)
+{
+	return !strcmp(p->status, "ok") && p->st.n > 0;
+}
+
+/* Speedup on cost per unit: S = c(1)/c(N), Fieller interval with the baseline's variance;
+ * efficiency and Karp–Flatt intervals are the images of S's interval (both are monotone). */
+static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r)
+{
+	const struct lab_an_stats *a = &base->st, *b = &r->pt->st;
+	double N = r->pt->threads;
+
+	r->kf = r->kf_lo = r->kf_hi = NAN;
+	if (r->pt == base) {
+		memset(&r->speedup, 0, sizeof(r->speedup));
+		r->speedup.est = r->speedup.lo = r->speedup.hi = 1;
+		r->speedup.has_ci = 1;
+	} else {
+		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
+		                     0.95, &r->speedup);
+	}
+	r->has_speedup = 1;
+	r->eff = r->speedup.est / N;
+	r->eff_lo = r->speedup.lo / N;
+	r->eff_hi = r->speedup.hi / N;
+	if (N > 1) {
+		r->kf = lab_an_karp_flatt(r->speedup.est, N);
+		r->kf_lo = lab_an_karp_flatt(r->speedup.hi, N);
+		r->kf_hi = r->speedup.lo > 0 ? lab_an_karp_flatt(r->speedup.lo, N) : INFINITY;
+	}
+}
+
+long lab_an_series_samples(const struct lab_an_series *s, int include_flagged, double **threads,
+                           double **cost)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < s->nrow; i++)
+		n += s->row[i].pt->n;
+	*threads = malloc((n ? n : 1) * sizeof(double));
+	*cost = malloc((n ? n : 1) * sizeof(double));
+	if (!*threads || !*cost) {
+		free(*threads);
+		free(*cost);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_point *p = s->row[i].pt;
+
+		if (!an_usable(p))
+			continue;
+		for (size_t j = 0; j < p->n; j++) {
+			if (p->flagged[j] && !include_flagged)
+				continue;
+			(*threads)[k] = p->threads;
+			(*cost)[k++] = p->cost[j];
+		}
+	}
+	return (long)k;
+}
+
+static int an_series_fit(struct lab_an_series *s, int include_flagged)
+{
+	double *N, *y;
+	long n = lab_an_series_samples(s, include_flagged, &N, &y);
+	int rc;
+
+	if (n < 0)
+		return -LAB_AN_ENOMEM;
+	s->n_fit = (size_t)n;
+	for (size_t i = 0; i < s->nrow; i++)
+		s->n_excluded += an_usable(s->row[i].pt) ? s->row[i].pt->n_flagged : 0;
+	rc = lab_an_fit_run(LAB_AN_AMDAHL, N, y, (size_t)n, &s->amdahl);
+	if (!rc)
+		rc = lab_an_fit_run(LAB_AN_USL, N, y, (size_t)n, &s->usl);
+	if (!rc && s->weak)
+		rc = lab_an_fit_run(LAB_AN_GUSTAFSON, N, y, (size_t)n, &s->gustafson);
+	free(N);
+	free(y);
+	if (rc)
+		return rc;
+	lab_an_usl_peak(&s->usl, &s->peak);
+	lab_an_fit_choose(&s->amdahl, &s->usl, &s->choice);
+	if (s->weak)
+		s->model = s->gustafson.ok ? "gustafson" : "none";
+	else if (!s->choice.ok)
+		s->model = "none";
+	else
+		s->model = s->choice.chosen == LAB_AN_USL ? "usl" : "amdahl";
+	if (!strcmp(s->model, "none"))
+		snprintf(s->note, sizeof(s->note), "no fit: %s",
+		         s->weak ? s->gustafson.reason : s->amdahl.reason);
+	return 0;
+}
+
+static int an_series_compute(struct lab_an_series *s, int include_flagged)
+{
+	const struct lab_an_point *base = NULL;
+
+	qsort(s->row, s->nrow, sizeof(*s->row), an_cmp_row);
+	for (size_t i = 0; i < s->nrow; i++)
+		if (s->row[i].pt->threads == 1 && an_usable(s->row[i].pt))
+			base = s->row[i].pt;
+	s->has_baseline = base != NULL;
+	for (size_t i = 0; i < s->nrow; i++) {
+		struct lab_an_row *r = &s->row[i];
+
+		r->kf = r->kf_lo = r->kf_hi = NAN;
+		if (base && an_usable(r->pt))
+			an_row_speedup(base, r);
+	}
+	if (an_series_fit(s, include_flagged))
+		return -LAB_AN_ENOMEM;
+	if (!base) {
+		size_t k = strlen(s->note);
+
+		snprintf(s->note + k, sizeof(s->note) - k,
+		         "%sno threads=1 baseline: speedup not "
+		         "computed",
+		         k ? "; " : "");
+	}
+	return 0;
+}
+
+int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
+                        struct lab_an_err *err)
+{
+	size_t cap = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->data = d;
+	a->include_flagged = include_flagged;
+	lab_an_gsl_quiet();
+	for (size_t i = 0; i < d->npt; i++) {
+		struct lab_an_series *s = an_series_find(a, &cap, &d->pt[i]);
+		size_t rcap = s ? s->nrow : 0;
+
+		if (!s || lab_an_grow(&s->row, &rcap, s->nrow + 1, sizeof(*s->row)))
+			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		memset(&s->row[s->nrow], 0, sizeof(*s->row));
+		s->row[s->nrow++].pt = &d->pt[i];
+	}
+	for (size_t i = 0; i < a->ns; i++) {
+		a->s[i].weak = lab_an_data_is_weak(d, a->s[i].experiment);
+		if (an_series_compute(&a->s[i], include_flagged))
+			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void lab_an_analysis_free(struct lab_an_analysis *a)
+{
+	for (size_t i = 0; i < a->ns; i++) {
+		free(a->s[i].experiment);
+		free(a->s[i].params);
+		free(a->s[i].row);
+	}
+	free(a->s);
+	memset(a, 0, sizeof(*a));
+}
+
+void lab_an_series_slug(const struct lab_an_series *s, char *buf, size_t len)
+{
+	size_t k = 0;
+	const char *parts[2] = {s->experiment, s->params};
+
+	for (int j = 0; j < 2; j++) {
+		if (j && *s->params && k + 1 < len)
+			buf[k++] = '-';
+		for (const char *c = parts[j]; *c && k + 1 < len; c++)
+			buf[k++] = isalnum((unsigned char)*c) || *c == '.' ? *c
+			           : *c == ';'                             ? '-'
+			                                                   : '_';
+	}
+	buf[k] = 0;
+}

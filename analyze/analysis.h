@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Scaling analysis of loaded data: series (points of one experiment and one parameter set that
+ * differ only in thread count), speedup with Fieller intervals, efficiency, Karp–Flatt, and the
+ * Amdahl / USL / Gustafson fits with the model choice. Pure computation on struct lab_an_data.
+ */
+#ifndef LAB_ANALYZE_ANALYSIS_H
+#define LAB_ANALYZE_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "analyze/data.h"
+#include "analyze/fit.h"
+#include "analyze/stats.h"
+
+/* One point of a series with the quantities derived from the baseline. */
+struct lab_an_row {
+	struct lab_an_point *pt;
+	int has_speedup;             /* 0: no baseline, or the point has no usable samples */
+	struct lab_an_ratio speedup; /* 95 % Fieller interval */
+	double eff, eff_lo, eff_hi;  /* S/N and its image */
+	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
+};
+
+struct lab_an_series {
+	char *experiment, *params;
+	int weak;               /* run.json says "scaling": "weak" */
+	struct lab_an_row *row; /* sorted by threads */
+	size_t nrow;
+	int has_baseline;         /* a threads = 1 point with samples */
+	size_t n_fit, n_excluded; /* samples in the fits, flagged samples left out */
+	struct lab_an_fit amdahl, usl, gustafson;
+	struct lab_an_peak peak;
+	struct lab_an_choice choice;
+	const char *model; /* "amdahl", "usl", "gustafson" or "none" */
+	char note[256];    /* why there is no model, or other caveats; "" when none */
+};
+
+struct lab_an_analysis {
+	struct lab_an_data *data;
+	int include_flagged;
+	struct lab_an_series *s;
+	size_t ns;
+};
+
+/*
+ * Groups d's points into series and computes everything; d must be summarized with the same
+ * include_flagged. a keeps pointers into d. Returns 0 or -LAB_AN_ENOMEM.
+ */
+int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
+                        struct lab_an_err *err);
+void lab_an_analysis_free(struct lab_an_analysis *a);
+
+/* The series' points as fit input: threads[i], cost[i] of every used sample of every point
+ * with status ok. Allocates *threads and *cost (caller frees); returns the count or -1. */
+long lab_an_series_samples(const struct lab_an_series *s, int include_flagged, double **threads,
+                           double **cost);
+
+/* A file-name-safe slug of the series ("exp" or "exp-k_v-k_v"), into buf. */
+void lab_an_series_slug(const struct lab_an_series *s, char *buf, size_t len);
+
+#endif

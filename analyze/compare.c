@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/fit.h"
+#include "analyze/jsonw.h"
+
+const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
+{
+	if (!(p < 0.05))
+		return "no change";
+	if (hi < -noise)
+		return "improved";
+	if (lo > noise)
+		return "regressed";
+	return "within noise";
+}
+
+static const struct lab_an_point *an_match(const struct lab_an_data *d,
+                                           const struct lab_an_point *p)
+{
+	for (size_t i = 0; i < d->npt; i++)
+		if (d->pt[i].threads == p->threads && !strcmp(d->pt[i].experiment, p->experiment) &&
+		    !strcmp(d->pt[i].params, p->params))
+			return &d->pt[i];
+	return NULL;
+}
+
+static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
+{
+	const struct lab_an_stats *a = &r->old->st, *b = &r->new_->st;
+	struct lab_an_ratio q;
+
+	r->change = r->lo = r->hi = NAN;
+	r->p = NAN;
+	if (!a->n || !b->n) {
+		r->verdict = "not comparable";
+		c->unmatched++;
+		return;
+	}
+	lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n, 0.95, &q);
+	r->change = q.est - 1;
+	r->lo = q.has_ci ? q.lo - 1 : NAN;
+	r->hi = q.has_ci ? q.hi - 1 : NAN;
+	r->p = lab_an_welch_p(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n);
+	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : "no change";
+	if (!strcmp(r->verdict, "improved"))
+		c->improved++;
+	else if (!strcmp(r->verdict, "regressed"))
+		c->regressed++;
+	else if (!strcmp(r->verdict, "within noise"))
+		c->within_noise++;
+	else
+		c->no_change++;
+}
+
+int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
+                       struct lab_an_compare *c, struct lab_an_err *err)
+{
+	lab_an_gsl_quiet();
+	memset(c, 0, sizeof(*c));
+	c->noise = noise;
+	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));
+	if (!c->row)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	for (size_t i = 0; i < old->npt; i++) {
+		struct lab_an_cmp_row *r = &c->row[c->n++];
+
+		r->old = &old->pt[i];
+		r->new_ = an_match(new_, r->old);
+		if (r->new_) {
+			an_cmp_row(c, r);
+		} else {
+			r->change = r->lo = r->hi = r->p = NAN;
+			r->verdict = "only in old";
+			c->unmatched++;
+		}
+	}
+	for (size_t i = 0; i < new_->npt; i++) {
+		struct lab_an_cmp_row *r;
+
+		if (an_match(old, &new_->pt[i]))
+			continue;
+		r = &c->row[c->n++];
+		r->new_ = &new_->pt[i];
+		r->change = r->lo = r->hi = r->p = NAN;
+		r->verdict = "only in new";
+		c->unmatched++;
+	}
+	return 0;
+}
+
+void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
+                         FILE *f)
+{
+	struct lab_an_jw w;
+
+	lab_an_jw_init(&w, f);
+	lab_an_jw_obj(&w, NULL);
+	lab_an_jw_str(&w, "old", old_dir);
+	lab_an_jw_str(&w, "new", new_dir);
+	lab_an_jw_num(&w, "noise", c->noise);
+	lab_an_jw_obj(&w, "counts");
+	lab_an_jw_int(&w, "improved", (long long)c->improved);
+	lab_an_jw_int(&w, "regressed", (long long)c->regressed);
+	lab_an_jw_int(&w, "within_noise", (long long)c->within_noise);
+	lab_an_jw_int(&w, "no_change", (long long)c->no_change);
+	lab_an_jw_int(&w, "unmatched", (long long)c->unmatched);
+	lab_an_jw_end(&w, '}');
+	lab_an_jw_arr(&w, "points");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lab_an_cmp_row *r = &c->row[i];
+		const struct lab_an_point *p = r->old ? r->old : r->new_;
+
+		lab_an_jw_obj(&w, NULL);
+		lab_an_jw_str(&w, "experiment", p->experiment);
+		lab_an_jw_str(&w, "params", p->params);
+		lab_an_jw_int(&w, "threads", p->threads);
+		lab_an_jw_num(&w, "old_mean", r->old && r->old->st.n ? r->old->st.mean : NAN);
+		lab_an_jw_num(&w, "new_mean", r->new_ && r->new_->st.n ? r->new_->st.mean : NAN);
+		lab_an_jw_num(&w, "change", r->change);
+		lab_an_jw_pair(&w, "change_ci95", r->lo, r->hi);
+		lab_an_jw_num(&w, "p_value", r->p);
+		lab_an_jw_str(&w, "verdict", r->verdict);
+		lab_an_jw_end(&w, '}');
+	}
+	lab_an_jw_end(&w, ']');
+	lab_an_jw_end(&w, '}');
+}
+
+void lab_an_compare_free(struct lab_an_compare *c)
+{
+	free(c->row);
+	memset(c, 0, sizeof(*c));
+}

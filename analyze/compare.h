@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Per-point comparison of two runs (research/analyzer.md §1.1, Criterion's rule): the relative
+ * change of the mean cost, new/old - 1, with a Fieller 95 % interval and a Welch t-test.
+ * Verdict: "no change" unless p < 0.05; then "improved" when the whole interval lies below
+ * -noise, "regressed" when it lies above +noise, else "within noise". Lower cost is better.
+ */
+#ifndef LAB_ANALYZE_COMPARE_H
+#define LAB_ANALYZE_COMPARE_H
+
+#include <stdio.h>
+
+#include "analyze/data.h"
+
+struct lab_an_cmp_row {
+	const struct lab_an_point *old, *new_; /* new_ is NULL for a point only in old, etc. */
+	double change, lo, hi;                 /* relative change of the mean cost */
+	double p;
+	const char *verdict;
+};
+
+struct lab_an_compare {
+	struct lab_an_cmp_row *row;
+	size_t n;
+	double noise;
+	size_t improved, regressed, within_noise, no_change, unmatched;
+};
+
+/* Pure verdict rule, exposed for tests. */
+const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);
+/* Matches the points of two summarized data sets by (experiment, params, threads). */
+int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
+                       struct lab_an_compare *c, struct lab_an_err *err);
+void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
+                         FILE *f);
+void lab_an_compare_free(struct lab_an_compare *c);
+
+#endif

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/csv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_an_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (!f)
+		return lab_an_err_set(err, LAB_AN_EIO, "cannot open %s: %s", path, strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (lab_an_grow(&buf, &cap, n + 65536 + 1, 1)) {
+			rc = lab_an_err_set(err, LAB_AN_ENOMEM, "reading %s: out of memory", path);
+			goto out;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+	buf = NULL;
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_an_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->next_line = 1;
+	r->path = lab_an_strdup(path);
+	if (!r->path)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	return lab_an_file_read(path, &r->buf, &r->len, err);
+}
+
+void lab_an_csv_close(struct lab_an_csv *r)
+{
+	free(r->path);
+	free(r->buf);
+	free(r->field);
+	memset(r, 0, sizeof(*r));
+}
+
+static int an_csv_push(struct lab_an_csv *r, char *f, struct lab_an_err *err)
+{
+	if (lab_an_grow(&r->field, &r->cap, r->nfield + 1, sizeof(*r->field)))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	r->field[r->nfield++] = f;
+	return 0;
+}
+
+/* Unquotes in place: the output never outgrows the input, so w trails p. */
+int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err)
+{
+	char *p, *end = r->buf + r->len;
+	int rc;
+
+	r->nfield = 0;
+	p = r->buf + r->pos;
+	while (p < end && (*p == '\n' || *p == '\r')) {
+		r->next_line += *p == '\n';
+		p++;
+	}
+	if (p >= end)
+		return 0;
+	r->line = r->next_line;
+	r->complete = 0;
+	for (;;) {
+		char *w = p, *start = p;
+
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (p >= end)
+					return lab_an_err_set(err, LAB_AN_EDATA,
+					                      "%s:%zu: unterminated quote", r->path,
+					                      r->line);
+				if (*p == '"' && p + 1 < end && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					r->next_line += *p == '\n';
+					*w++ = *p++;
+				}
+			}
+		}
+		while (p < end && *p != ',' && *p != '\n' && *p != '\r')
+			*w++ = *p++;
+		if ((rc = an_csv_push(r, start, err)))
+			return rc;
+		if (p < end && *p == ',') {
+			*w = 0;
+			p++;
+			continue;
+		}
+		if (p < end && *p == '\r')
+			*p++ = 0;
+		if (p < end && *p == '\n') {
+			r->complete = 1;
+			r->next_line++;
+			p++;
+		}
+		*w = 0;
+		break;
+	}
+	r->pos = (size_t)(p - r->buf);
+	return 1;
+}
+
+int lab_an_csv_column(const struct lab_an_csv *r, const char *name)
+{
+	for (size_t i = 0; i < r->nfield; i++)
+		if (!strcmp(r->field[i], name))
+			return (int)i;
+	return -1;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A CSV reader for the lab's result files and for external data: comma separated, fields with
+ * ',', '"' or newlines quoted with '"' and inner quotes doubled (harness/record_schema.h). The
+ * whole file is read into memory and records are split in place, so a field stays valid until
+ * the reader is closed.
+ */
+#ifndef LAB_ANALYZE_CSV_H
+#define LAB_ANALYZE_CSV_H
+
+#include <stddef.h>
+
+#include "analyze/err.h"
+
+struct lab_an_csv {
+	char *path;
+	char *buf;
+	size_t len, pos;
+	size_t line;      /* the line the current record starts on (1-based) */
+	size_t next_line; /* the line after it */
+	char **field;
+	size_t nfield, cap;
+	int complete; /* the current record ended with a newline (0: the file was cut) */
+};
+
+/* Opens path and reads it whole. Returns 0 or a negative code with the cause in err. */
+int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_an_err *err);
+/*
+ * Splits the next record into r->field[0..r->nfield-1]. Returns 1 for a record, 0 at the end of
+ * the file, or a negative code ("PATH:LINE: unterminated quote") in err. Blank lines are skipped.
+ */
+int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err);
+void lab_an_csv_close(struct lab_an_csv *r);
+/* The index of the column named name in the current record (the header), or -1. */
+int lab_an_csv_column(const struct lab_an_csv *r, const char *name);
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees). */
+int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_an_err *err);
+
+#endif

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/data.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/csv.h"
+#include "analyze/data_int.h"
+#include "harness/record_schema.h"
+
+static int an_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the k=v items of a params string so the same set always reads the same. */
+char *lab_an_params_canon(const char *params)
+{
+	char *copy = lab_an_strdup(params), *out = NULL, **item = NULL, *save = NULL, *tok;
+	size_t n = 0, cap = 0, len = 0;
+
+	if (!copy)
+		return NULL;
+	for (tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		if (lab_an_grow(&item, &cap, n + 1, sizeof(*item)))
+			goto out;
+		item[n++] = tok;
+		len += strlen(tok) + 1;
+	}
+	qsort(item, n, sizeof(*item), an_cmp_str);
+	out = malloc(len + 1);
+	if (!out)
+		goto out;
+	out[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(out, ";");
+		strcat(out, item[i]);
+	}
+out:
+	free(item);
+	free(copy);
+	return out;
+}
+
+const char *lab_an_params_get(const char *params, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = params; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t il = end ? (size_t)(end - p) : strlen(p);
+
+		if (il > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			snprintf(buf, len, "%.*s", (int)(il - kl - 1), p + kl + 1);
+			return buf;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Finds the point (experiment, id, threads, params) or appends it; *hint caches the last hit so
+ * rows grouped by point cost O(1). */
+struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
+                                       const char *params, size_t *hint)
+{
+	struct lab_an_point *p;
+
+	for (size_t k = 0; k <= d->npt; k++) {
+		size_t i = k == 0 ? *hint : k - 1;
+
+		if (i >= d->npt)
+			continue;
+		p = &d->pt[i];
+		if (p->id == id && p->threads == threads && !strcmp(p->experiment, exp) &&
+		    !strcmp(p->params, params)) {
+			*hint = i;
+			return p;
+		}
+	}
+	if (lab_an_grow(&d->pt, &d->cap, d->npt + 1, sizeof(*d->pt)))
+		return NULL;
+	p = &d->pt[d->npt];
+	memset(p, 0, sizeof(*p));
+	p->experiment = lab_an_strdup(exp);
+	p->params = lab_an_strdup(params);
+	p->status = lab_an_strdup("ok");
+	p->id = id;
+	p->threads = threads;
+	if (!p->experiment || !p->params || !p->status)
+		return NULL;
+	*hint = d->npt++;
+	return p;
+}
+
+int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
+                     const double *metric)
+{
+	size_t cap = p->cap;
+
+	if (lab_an_grow(&p->cost, &cap, p->n + 1, sizeof(*p->cost)))
+		return -LAB_AN_ENOMEM;
+	cap = p->cap;
+	if (lab_an_grow(&p->flagged, &cap, p->n + 1, 1))
+		return -LAB_AN_ENOMEM;
+	if (nmetric) {
+		cap = p->cap;
+		if (lab_an_grow(&p->metric, &cap, (p->n + 1), nmetric * sizeof(*p->metric)))
+			return -LAB_AN_ENOMEM;
+		memcpy(p->metric + p->n * nmetric, metric, nmetric * sizeof(*metric));
+	}
+	p->cap = cap;
+	p->cost[p->n] = cost;
+	p->flagged[p->n] = (unsigned char)(flagged != 0);
+	p->n++;
+	return 0;
+}
+
+/* Parses a finite number; empty allowed only when allow_empty (gives NaN). */
+int lab_an_parse_num(const char *s, double *v, int allow_empty)
+{
+	char *end;
+
+	if (!*s) {
+		*v = NAN;
+		return allow_empty ? 0 : -1;
+	}
+	*v = strtod(s, &end);
+	return *end || !isfinite(*v) ? -1 : 0;
+}
+
+int lab_an_parse_int(const char *s, long *v)
+{
+	char *end;
+
+	*v = strtol(s, &end, 10);
+	return !*s || *end ? -1 : 0;
+}
+
+static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *hint, double *metric,
+                          struct lab_an_err *err)
+{
+	const char *const *f = (const char *const *)r->field;
+	double elapsed, work, flagged;
+	long id, threads;
+	struct lab_an_point *p;
+	char *params;
+	int rc;
+
+	if (lab_an_parse_int(f[1], &id) || lab_an_parse_int(f[4], &threads) || threads < 1)
+		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: bad point or threads '%s','%s'",
+		                      r->path, r->line, f[1], f[4]);
+	if (lab_an_parse_num(f[6], &elapsed, 0) || elapsed < 0 ||
+	    lab_an_parse_num(f[7], &work, 0) || !(work > 0))
+		return lab_an_err_set(err, LAB_AN_EDATA,
+		                      "%s:%zu: elapsed_ns '%s' or work '%s' is not a valid count",
+		                      r->path, r->line, f[6], f[7]);
+	if (lab_an_parse_num(f[10], &flagged, 1))
+		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: flagged '%s' is not 0/1", r->path,
+		                      r->line, f[10]);
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (lab_an_parse_num(
+		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
+		        &metric[m], 1))
+			return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: metric %s = '%s'",
+			                      r->path, r->line, d->metric_name[m],
+			                      f[LAB_SAMPLES_NCOLUMNS + m]);
+	params = lab_an_params_canon(f[3]);
+	if (!params)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	p = lab_an_point_find(d, f[0], id, (int)threads, params, hint);
+	free(params);
+	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[2]))))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	if (!d->unit && !(d->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = lab_an_point_add(p, d->nmetric, elapsed / work, flagged == 1, metric);
+	d->nsamples++;
+	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+}
+
+static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_an_err *err)
+{
+	char want[] = LAB_SAMPLES_COLUMNS, *save = NULL, *tok;
+	size_t i = 0;
+
+	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
+		if (i >= r->nfield || strcmp(r->field[i], tok))
+			return lab_an_err_set(err, LAB_AN_EDATA,
+			                      "%s:1: expected column %zu to be '%s' (header %s)",
+			                      r->path, i + 1, tok, LAB_SAMPLES_COLUMNS);
+	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
+	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
+	if (!d->metric_name)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
+			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+{
+	struct lab_an_csv r;
+	double *metric = NULL;
+	size_t hint = 0;
+	int rc;
+
+	if ((rc = lab_an_csv_open(&r, path, err)))
+		goto out;
+	if ((rc = lab_an_csv_next(&r, err)) <= 0) {
+		if (rc == 0)
+			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: empty file", path);
+		goto out;
+	}
+	if ((rc = an_samples_header(d, &r, err)))
+		goto out;
+	metric = calloc(d->nmetric + 1, sizeof(*metric));
+	if (!metric) {
+		rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		goto out;
+	}
+	while ((rc = lab_an_csv_next(&r, err)) == 1) {
+		/* An interrupted writer can leave a cut last line: keep what is whole. */
+		if (!r.complete && (r.nfield != LAB_SAMPLES_NCOLUMNS + d->nmetric ||
+		                    an_samples_row(d, &r, &hint, metric, err))) {
+			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
+			rc = 0;
+			break;
+		}
+		if (!r.complete)
+			continue;
+		if (r.nfield < LAB_SAMPLES_NCOLUMNS) {
+			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: %zu fields, expected %d",
+			                    path, r.line, r.nfield, LAB_SAMPLES_NCOLUMNS);
+			goto out;
+		}
+		if ((rc = an_samples_row(d, &r, &hint, metric, err)))
+			goto out;
+	}
+out:
+	free(metric);
+	lab_an_csv_close(&r);
+	return rc < 0 ? rc : 0;
+}
+
+int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err)
+{
+	char *path = NULL;
+	int rc = -LAB_AN_ENOMEM;
+
+	memset(d, 0, sizeof(*d));
+	if (!(d->source = lab_an_strdup(dir)))
+		goto nomem;
+	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_SAMPLES)))
+		goto nomem;
+	if ((rc = an_samples_load(d, path, err)))
+		goto out;
+	free(path);
+	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_RUN)))
+		goto nomem;
+	if ((rc = lab_an_run_load(d, path, err)))
+		goto out;
+	if (d->run && (rc = lab_an_run_points(d, err)))
+		goto out;
+	if (!d->unit && !(d->unit = lab_an_strdup("ns/unit")))
+		goto nomem;
+	goto out;
+nomem:
+	rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+out:
+	free(path);
+	return rc;
+}
+
+static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, int inc, double *work,
+                    double *tmp, struct lab_an_msum *ms)
+{
+	struct lab_an_stats st;
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		double v = p->metric[i * nm + m];
+
+		if (!isnan(v) && (inc || !p->flagged[i]))
+			tmp[k++] = v;
+	}
+	lab_an_stats_compute(tmp, k, work, &st);
+	ms->n = k;
+	ms->median = k ? st.median : NAN;
+	ms->mean = k ? st.mean : NAN;
+	ms->ci95_lo = k ? st.ci95_lo : NAN;
+	ms->ci95_hi = k ? st.ci95_hi : NAN;
+}
+
+int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_an_err *err)
+{
+	size_t maxn = 1;
+	double *used, *work;
+
+	for (size_t i = 0; i < d->npt; i++)
+		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
+	used = malloc(maxn * sizeof(*used));
+	work = malloc(maxn * sizeof(*work));
+	if (!used || !work) {
+		free(used);
+		free(work);
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < d->npt; i++) {
+		struct lab_an_point *p = &d->pt[i];
+		size_t k = 0;
+
+		p->n_flagged = 0;
+		for (size_t j = 0; j < p->n; j++) {
+			if (p->flagged[j] && !include_flagged)
+				p->n_flagged++;
+			else
+				used[k++] = p->cost[j];
+		}
+		lab_an_stats_compute(used, k, work, &p->st);
+		free(p->msum);
+		p->msum = d->nmetric ? calloc(d->nmetric, sizeof(*p->msum)) : NULL;
+		if (d->nmetric && !p->msum) {
+			free(used);
+			free(work);
+			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		}
+		for (size_t m = 0; m < d->nmetric; m++)
+			an_msum(p, m, d->nmetric, include_flagged, work, used, &p->msum[m]);
+	}
+	free(used);
+	free(work);
+	return 0;
+}
+
+void lab_an_data_free(struct lab_an_data *d)
+{
+	for (size_t i = 0; i < d->npt; i++) {
+		struct lab_an_point *p = &d->pt[i];
+
+		free(p->experiment);
+		free(p->kernel);
+		free(p->params);
+		free(p->status);
+		free(p->reason);
+		free(p->cost);
+		free(p->flagged);
+		free(p->metric);
+		free(p->msum);
+	}
+	free(d->pt);
+	for (size_t m = 0; m < d->nmetric; m++)
+		free(d->metric_name[m]);
+	free(d->metric_name);
+	free(d->source);
+	free(d->unit);
+	lab_an_json_free(d->run);
+	lab_an_warnings_free(&d->warn);
+	memset(d, 0, sizeof(*d));
+}
+
+int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
+{
+	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
+
+	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
+		const char *name = lab_an_json_str(&exps->items[e], "name");
+		const char *sc = lab_an_json_str(&exps->items[e], "scaling");
+
+		if (name && !strcmp(name, experiment))
+			return sc && !strcmp(sc, "weak");
+	}
+	return 0;
+}

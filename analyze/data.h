@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The analyzer's view of measurements: points (one experiment, one parameter set, one thread
+ * count) holding the cost per unit of work of each repetition. Loaded from a results directory
+ * (run.json + samples.csv, harness/record_schema.h) or from an external CSV of
+ * threads,seconds[,series][,rep]. This is the I/O edge: the loaders read files and return errors;
+ * everything after works on these structs.
+ */
+#ifndef LAB_ANALYZE_DATA_H
+#define LAB_ANALYZE_DATA_H
+
+#include <stddef.h>
+
+#include "analyze/err.h"
+#include "analyze/jsonr.h"
+#include "analyze/stats.h"
+
+/* Median and mean with its 95 % interval of one metric column at one point. */
+struct lab_an_msum {
+	size_t n;
+	double median, mean, ci95_lo, ci95_hi;
+};
+
+struct lab_an_point {
+	char *experiment, *kernel;
+	char *params; /* canonical "k=v;k=v", keys sorted; never threads */
+	long id;      /* the point id of samples.csv / run.json; -1 for external data */
+	int threads;
+	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */
+	char *reason;
+	size_t n, cap; /* samples */
+	double *cost;  /* elapsed_ns/work, or seconds for external data */
+	unsigned char *flagged;
+	double *metric; /* n x nmetric, row-major; NaN where empty */
+	/* Filled by lab_an_data_summarize: statistics of the samples used (flagged ones excluded
+	 * unless asked), the count of excluded ones, and one summary per metric. */
+	struct lab_an_stats st;
+	size_t n_flagged;
+	struct lab_an_msum *msum;
+};
+
+struct lab_an_data {
+	char *source;            /* the directory or CSV file */
+	int external;            /* 1: from an external CSV */
+	char *unit;              /* "ns/<work unit>" or "s" */
+	struct lab_an_json *run; /* run.json, NULL when absent or external */
+	const char *run_status;  /* run.json "status", or NULL */
+	char **metric_name;
+	size_t nmetric;
+	struct lab_an_point *pt;
+	size_t npt, cap;
+	size_t nsamples;
+	struct lab_an_warnings warn;
+};
+
+/* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
+int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err);
+/* Loads an external CSV (threads,seconds[,series][,rep]); bad values name FILE:LINE in err. */
+int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_err *err);
+/* Computes each point's statistics; include_flagged keeps foreign-load-flagged samples. */
+int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_an_err *err);
+void lab_an_data_free(struct lab_an_data *d);
+
+/* The "scaling" of experiment name in run.json: 1 for "weak", 0 otherwise. */
+int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment);
+/* The value of key in a canonical params string into buf, or NULL when absent. */
+const char *lab_an_params_get(const char *params, const char *key, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* External data for `lab analyze --csv`: threads,seconds[,series][,rep]. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/csv.h"
+#include "analyze/data_int.h"
+
+static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col, size_t *hint,
+                      struct lab_an_err *err)
+{
+	const char *series = col[2] >= 0 && (size_t)col[2] < r->nfield ? r->field[col[2]] : "";
+	const char *ts, *ss;
+	double sec;
+	long threads;
+	struct lab_an_point *p;
+
+	if ((size_t)col[0] >= r->nfield || (size_t)col[1] >= r->nfield)
+		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: too few fields (%zu)", r->path,
+		                      r->line, r->nfield);
+	ts = r->field[col[0]];
+	ss = r->field[col[1]];
+	if (lab_an_parse_int(ts, &threads) || threads < 1 || threads > 1 << 20)
+		return lab_an_err_set(err, LAB_AN_EDATA,
+		                      "%s:%zu: threads = '%s': not a positive integer", r->path,
+		                      r->line, ts);
+	if (lab_an_parse_num(ss, &sec, 0) || !(sec > 0))
+		return lab_an_err_set(err, LAB_AN_EDATA,
+		                      "%s:%zu: seconds = '%s': not a positive finite number",
+		                      r->path, r->line, ss);
+	p = lab_an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
+	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	d->nsamples++;
+	if (lab_an_point_add(p, 0, sec, 0, NULL))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	return 0;
+}
+
+int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+{
+	struct lab_an_csv r;
+	int col[3], rc;
+	size_t hint = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->external = 1;
+	d->source = lab_an_strdup(path);
+	d->unit = lab_an_strdup("s");
+	if (!d->source || !d->unit)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	if ((rc = lab_an_csv_open(&r, path, err)))
+		goto out;
+	rc = lab_an_csv_next(&r, err);
+	if (rc <= 0) {
+		if (rc == 0)
+			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:1: empty file", path);
+		goto out;
+	}
+	col[0] = lab_an_csv_column(&r, "threads");
+	col[1] = lab_an_csv_column(&r, "seconds");
+	col[2] = lab_an_csv_column(&r, "series");
+	if (col[0] < 0 || col[1] < 0) {
+		rc = lab_an_err_set(err, LAB_AN_EDATA,
+		                    "%s:%zu: the header must name the columns threads,seconds "
+		                    "(optional: series,rep)",
+		                    path, r.line);
+		goto out;
+	}
+	while ((rc = lab_an_csv_next(&r, err)) == 1)
+		if ((rc = an_ext_row(d, &r, col, &hint, err)))
+			goto out;
+	if (rc == 0 && d->nsamples == 0)
+		rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: no data rows", path);
+out:
+	lab_an_csv_close(&r);
+	return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers shared by the loaders (data.c, data_run.c, data_csv.c); not the analyzer's interface. */
+#ifndef LAB_ANALYZE_DATA_INT_H
+#define LAB_ANALYZE_DATA_INT_H
+
+#include "analyze/data.h"
+
+/* The k=v items of params sorted, in fresh memory; NULL when memory runs out. */
+char *lab_an_params_canon(const char *params);
+/* The point (experiment, id, threads, params), appended when new (status "ok"); *hint caches
+ * the last hit so rows grouped by point cost O(1). NULL when memory runs out. */
+struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
+                                       const char *params, size_t *hint);
+/* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_AN_ENOMEM. */
+int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
+                     const double *metric);
+/* A finite number (empty gives NaN when allow_empty), or a whole integer; 0 or -1. */
+int lab_an_parse_num(const char *s, double *v, int allow_empty);
+int lab_an_parse_int(const char *s, long *v);
+/* Reads run.json into d->run (a missing file is a warning); merges its points' status. */
+int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_an_err *err);
+int lab_an_run_points(struct lab_an_data *d, struct lab_an_err *err);
+
+#endif

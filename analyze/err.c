@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lab_an_err_set(struct lab_an_err *err, int code, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		err->code = code;
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+void lab_an_warn(struct lab_an_warnings *w, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (lab_an_grow(&w->msg, &w->cap, w->n + 1, sizeof(*w->msg)))
+		return;
+	w->msg[w->n] = lab_an_strdup(buf);
+	if (w->msg[w->n])
+		w->n++;
+}
+
+void lab_an_warnings_free(struct lab_an_warnings *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->msg[i]);
+	free(w->msg);
+	memset(w, 0, sizeof(*w));
+}
+
+char *lab_an_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+char *lab_an_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	void **pp = p;
+	size_t ncap = *cap ? *cap : 8;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*pp, ncap * elem);
+	if (!np)
+		return -LAB_AN_ENOMEM;
+	*pp = np;
+	*cap = ncap;
+	return 0;
+}

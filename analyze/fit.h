@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Scaling-law fits of cost per unit of work c(N) against thread count N, on all raw
+ * repetitions (research/analyzer.md §2.3–2.7):
+ *
+ *   Amdahl     c(N) = c1 (f + (1-f)/N)                        x = (c1, f)
+ *   USL        c(N) = c1 (1 + sigma (N-1) + kappa N (N-1)) / N x = (c1, sigma, kappa)
+ *   Gustafson  c(N) = c1 / (s + (1-s) N)   (weak scaling)      x = (c1, s)
+ *
+ * Every fit weights each sample by 1/mean(c at its N)^2 (timing noise is roughly constant-CV),
+ * scales the covariance by chi^2/(n-p) and uses t with n-p df. Starting values come from the
+ * linear basis ({1, 1/N} and {1, 1/N, N}); nonlinear least squares (GSL) then refines them.
+ * Pure functions: no I/O; GSL's abort handler must be off (lab_an_gsl_quiet).
+ */
+#ifndef LAB_ANALYZE_FIT_H
+#define LAB_ANALYZE_FIT_H
+
+#include <stddef.h>
+
+enum lab_an_model {
+	LAB_AN_AMDAHL,
+	LAB_AN_USL,
+	LAB_AN_GUSTAFSON,
+	/* X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)), unweighted: the form of
+	 * codahale/usl, kept for its known-answer tests. x = (lambda, sigma, kappa). */
+	LAB_AN_USL_THROUGHPUT,
+};
+
+#define LAB_AN_FIT_MAXP 3
+
+struct lab_an_fit {
+	enum lab_an_model model;
+	int ok; /* 0: refused or failed, see reason */
+	char reason[160];
+	size_t n, p, distinct;     /* samples, parameters, distinct thread counts */
+	double dof;                /* n - p */
+	double x[LAB_AN_FIT_MAXP]; /* estimates */
+	double se[LAB_AN_FIT_MAXP];
+	double lo[LAB_AN_FIT_MAXP], hi[LAB_AN_FIT_MAXP]; /* 95 % t-intervals */
+	double cov[LAB_AN_FIT_MAXP][LAB_AN_FIT_MAXP];    /* scaled by chi^2/(n-p) */
+	double chi2;                                     /* weighted residual sum of squares */
+	double aicc, bic;
+	int iters;
+};
+
+/* Turns GSL's abort-on-error handler off once; every GSL caller checks return codes instead. */
+void lab_an_gsl_quiet(void);
+
+/*
+ * Fits model to (threads[i], y[i]), i < n. Refuses (ok = 0 with a reason, return 0) when there
+ * are fewer than p + 2 distinct thread counts or a non-positive y. Returns a negative code only
+ * when memory runs out.
+ */
+int lab_an_fit_run(enum lab_an_model model, const double *threads, const double *y, size_t n,
+                   struct lab_an_fit *fit);
+
+/* The model's value at N with parameters x. */
+double lab_an_model_eval(enum lab_an_model model, const double *x, double threads);
+
+/*
+ * The model's speedup c(1)/c(N) at N with a delta-method 95 % band (Var = g' Cov g); for
+ * Gustafson the scaled speedup. Returns 0, or -1 when the fit is not ok.
+ */
+int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, double *lo,
+                       double *hi);
+
+/* The USL peak N* = sqrt((1 - sigma)/kappa) with a delta-method 95 % interval. */
+struct lab_an_peak {
+	int retrograde; /* kappa > 0 and its 95 % interval excludes 0 */
+	double n_star, lo, hi;
+};
+void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk);
+
+/* Nested model choice between Amdahl (kappa = 0) and USL. */
+struct lab_an_choice {
+	int ok;
+	double f_stat, p_value; /* F = (chi2_A - chi2_U)/(chi2_U/(n-3)), F(1, n-3) */
+	double aicc_amdahl, aicc_usl;
+	enum lab_an_model chosen; /* USL when p < 0.05 */
+};
+void lab_an_fit_choose(const struct lab_an_fit *amdahl, const struct lab_an_fit *usl,
+                       struct lab_an_choice *ch);
+
+#endif

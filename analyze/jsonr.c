@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/jsonr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct an_jp {
+	const char *begin, *s, *end, *name;
+	struct lab_an_err *err;
+	int depth;
+};
+
+static int an_jp_fail(struct an_jp *p, const char *why)
+{
+	int line = 1;
+
+	for (const char *c = p->begin; c < p->s && c < p->end; c++)
+		line += *c == '\n';
+	return lab_an_err_set(p->err, LAB_AN_EDATA, "%s:%d: %s", p->name, line, why);
+}
+
+static void an_jp_ws(struct an_jp *p)
+{
+	while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
+		p->s++;
+}
+
+static void an_utf8_put(char **o, unsigned cp)
+{
+	char *d = *o;
+
+	if (cp < 0x80) {
+		*d++ = (char)cp;
+	} else if (cp < 0x800) {
+		*d++ = (char)(0xC0 | (cp >> 6));
+		*d++ = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*d++ = (char)(0xE0 | (cp >> 12));
+		*d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*d++ = (char)(0x80 | (cp & 0x3F));
+	} else {
+		*d++ = (char)(0xF0 | (cp >> 18));
+		*d++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+		*d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*d++ = (char)(0x80 | (cp & 0x3F));
+	}
+	*o = d;
+}
+
+static int an_jp_hex4(struct an_jp *p, unsigned *cp)
+{
+	*cp = 0;
+	if (p->end - p->s < 4)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		char c = *p->s++;
+
+		*cp <<= 4;
+		if (c >= '0' && c <= '9')
+			*cp |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*cp |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*cp |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/* Decoded output is never longer than the escaped input (a 6-byte \uXXXX gives <= 3 bytes, a
+ * 12-byte pair gives 4), so one allocation of the raw length suffices. */
+static int an_jp_string(struct an_jp *p, char **out)
+{
+	const char *start = ++p->s;
+	char *buf, *o;
+
+	while (p->s < p->end && *p->s != '"')
+		p->s += *p->s == '\\' ? 2 : 1;
+	if (p->s >= p->end)
+		return an_jp_fail(p, "unterminated string");
+	buf = o = malloc((size_t)(p->s - start) + 1);
+	if (!buf)
+		return lab_an_err_set(p->err, LAB_AN_ENOMEM, "%s: out of memory", p->name);
+	p->s = start;
+	while (*p->s != '"') {
+		char c = *p->s++;
+		unsigned cp, lo;
+
+		if (c != '\\') {
+			*o++ = c;
+			continue;
+		}
+		c = *p->s++;
+		switch (c) {
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
+		case 'u':
+			if (an_jp_hex4(p, &cp))
+				goto bad;
+			if (cp >= 0xD800 && cp < 0xDC00 && p->end - p->s >= 6 && p->s[0] == '\\' &&
+			    p->s[1] == 'u') {
+				p->s += 2;
+				if (an_jp_hex4(p, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+					goto bad;
+				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+			}
+			an_utf8_put(&o, cp);
+			break;
+		default:
+			*o++ = c;
+			break;
+		}
+	}
+	p->s++;
+	*o = 0;
+	*out = buf;
+	return 0;
+bad:
+	free(buf);
+	return an_jp_fail(p, "bad \\u escape in a string");
+}
+
+static int an_jp_value(struct an_jp *p, struct lab_an_json *v);
+
+static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
+{
+	size_t cap = 0, kcap = 0;
+	int rc;
+
+	v->type = close == '}' ? LAB_AN_JSON_OBJ : LAB_AN_JSON_ARR;
+	p->s++;
+	if (++p->depth > 64)
+		return an_jp_fail(p, "nested too deeply");
+	an_jp_ws(p);
+	if (p->s < p->end && *p->s == close) {
+		p->s++;
+		p->depth--;
+		return 0;
+	}
+	for (;;) {
+		char *key = NULL;
+
+		if (lab_an_grow(&v->items, &cap, v->n + 1, sizeof(*v->items)))
+			return lab_an_err_set(p->err, LAB_AN_ENOMEM, "out of memory");
+		if (close == '}') {
+			if (lab_an_grow(&v->keys, &kcap, v->n + 1, sizeof(*v->keys)))
+				return lab_an_err_set(p->err, LAB_AN_ENOMEM, "out of memory");
+			an_jp_ws(p);
+			if (p->s >= p->end || *p->s != '"')
+				return an_jp_fail(p, "expected a key string");
+			if ((rc = an_jp_string(p, &key)))
+				return rc;
+			v->keys[v->n] = key;
+		}
+		memset(&v->items[v->n], 0, sizeof(*v->items));
+		v->n++;
+		if (close == '}') {
+			an_jp_ws(p);
+			if (p->s >= p->end || *p->s != ':')
+				return an_jp_fail(p, "expected ':'");
+			p->s++;
+		}
+		if ((rc = an_jp_value(p, &v->items[v->n - 1])))
+			return rc;
+		an_jp_ws(p);
+		if (p->s < p->end && *p->s == ',') {
+			p->s++;
+			continue;
+		}
+		if (p->s < p->end && *p->s == close) {
+			p->s++;
+			p->depth--;
+			return 0;
+		}
+		return an_jp_fail(p, "expected ',' or a closing bracket");
+	}
+}
+
+static int an_jp_word(struct an_jp *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	if ((size_t)(p->end - p->s) < n || memcmp(p->s, w, n))
+		return an_jp_fail(p, "unexpected character");
+	p->s += n;
+	return 0;
+}
+
+static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
+{
+	char *endp, tmp[64];
+	size_t k = 0;
+
+	an_jp_ws(p);
+	if (p->s >= p->end)
+		return an_jp_fail(p, "unexpected end of document");
+	switch (*p->s) {
+	case '{':
+		return an_jp_container(p, v, '}');
+	case '[':
+		return an_jp_container(p, v, ']');
+	case '"':
+		v->type = LAB_AN_JSON_STR;
+		return an_jp_string(p, &v->str);
+	case 't':
+		v->type = LAB_AN_JSON_BOOL;
+		v->num = 1;
+		return an_jp_word(p, "true");
+	case 'f':
+		v->type = LAB_AN_JSON_BOOL;
+		return an_jp_word(p, "false");
+	case 'n':
+		v->type = LAB_AN_JSON_NULL;
+		return an_jp_word(p, "null");
+	default:
+		break;
+	}
+	while (p->s + k < p->end && k < sizeof(tmp) - 1 && strchr("+-0123456789.eE", p->s[k])) {
+		tmp[k] = p->s[k];
+		k++;
+	}
+	tmp[k] = 0;
+	v->type = LAB_AN_JSON_NUM;
+	v->num = strtod(tmp, &endp);
+	if (k == 0 || *endp)
+		return an_jp_fail(p, "bad number");
+	p->s += k;
+	return 0;
+}
+
+static void an_json_free_items(struct lab_an_json *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		an_json_free_items(&j->items[i]);
+		if (j->keys)
+			free(j->keys[i]);
+	}
+	free(j->items);
+	free(j->keys);
+	free(j->str);
+}
+
+void lab_an_json_free(struct lab_an_json *j)
+{
+	if (!j)
+		return;
+	an_json_free_items(j);
+	free(j);
+}
+
+int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
+                      struct lab_an_err *err)
+{
+	struct an_jp p = {text, text, text + len, name, err, 0};
+	struct lab_an_json *j = calloc(1, sizeof(*j));
+	int rc;
+
+	*out = NULL;
+	if (!j)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = an_jp_value(&p, j);
+	if (!rc) {
+		an_jp_ws(&p);
+		if (p.s != p.end)
+			rc = an_jp_fail(&p, "trailing characters after the document");
+	}
+	if (rc) {
+		lab_an_json_free(j);
+		return rc;
+	}
+	*out = j;
+	return 0;
+}
+
+const struct lab_an_json *lab_an_json_get(const struct lab_an_json *j, const char *key)
+{
+	if (!j || j->type != LAB_AN_JSON_OBJ)
+		return NULL;
+	for (size_t i = 0; i < j->n; i++)
+		if (!strcmp(j->keys[i], key))
+			return &j->items[i];
+	return NULL;
+}
+
+const char *lab_an_json_str(const struct lab_an_json *j, const char *key)
+{
+	const struct lab_an_json *v = lab_an_json_get(j, key);
+
+	return v && v->type == LAB_AN_JSON_STR ? v->str : NULL;
+}
+
+double lab_an_json_num(const struct lab_an_json *j, const char *key, double dflt)
+{
+	const struct lab_an_json *v = lab_an_json_get(j, key);
+
+	return v && v->type == LAB_AN_JSON_NUM ? v->num : dflt;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A small JSON reader for run.json: parses a whole document into a tree. Numbers are doubles,
+ * strings are UTF-8 with escapes decoded (\uXXXX to UTF-8, surrogate pairs joined). Depth is
+ * limited to 64 so hostile input cannot exhaust the stack.
+ */
+#ifndef LAB_ANALYZE_JSONR_H
+#define LAB_ANALYZE_JSONR_H
+
+#include <stddef.h>
+
+#include "analyze/err.h"
+
+enum lab_an_json_type {
+	LAB_AN_JSON_NULL,
+	LAB_AN_JSON_BOOL,
+	LAB_AN_JSON_NUM,
+	LAB_AN_JSON_STR,
+	LAB_AN_JSON_ARR,
+	LAB_AN_JSON_OBJ,
+};
+
+struct lab_an_json {
+	enum lab_an_json_type type;
+	double num;                /* NUM, and BOOL as 0/1 */
+	char *str;                 /* STR */
+	size_t n;                  /* ARR, OBJ: number of items */
+	struct lab_an_json *items; /* ARR, OBJ */
+	char **keys;               /* OBJ: keys[i] names items[i] */
+};
+
+/*
+ * Parses text[0..len-1] into *out (caller frees with lab_an_json_free). Returns 0, or a negative
+ * code with "what: line L: cause" in err; name labels the message.
+ */
+int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
+                      struct lab_an_err *err);
+void lab_an_json_free(struct lab_an_json *j);
+
+/* The member key of object j, or NULL when j is not an object or has no such key. */
+const struct lab_an_json *lab_an_json_get(const struct lab_an_json *j, const char *key);
+/* The string member key, or NULL when absent or not a string. */
+const char *lab_an_json_str(const struct lab_an_json *j, const char *key);
+/* The number member key, or dflt when absent or not a number. */
+double lab_an_json_num(const struct lab_an_json *j, const char *key, double dflt);
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/modes.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/err.h"
+
+#define MD_GRID 512
+
+struct lab_an_modes_opts lab_an_modes_defaults(void)
+{
+	return (struct lab_an_modes_opts){.min_weight = 0.05, .valley_ratio = 0.7, .bw_factor = 1};
+}
+
+/* Linear binning of the sorted samples onto the grid. */
+static void md_bin(const double *s, size_t n, double lo, double step, double *cnt)
+{
+	memset(cnt, 0, MD_GRID * sizeof(*cnt));
+	for (size_t i = 0; i < n; i++) {
+		double pos = (s[i] - lo) / step;
+		size_t b = (size_t)pos;
+		double fr = pos - (double)b;
+
+		if (b >= MD_GRID - 1) {
+			cnt[MD_GRID - 1] += 1;
+			continue;
+		}
+		cnt[b] += 1 - fr;
+		cnt[b + 1] += fr;
+	}
+}
+
+/* Gaussian kernel density on the grid with bandwidth h * lambda[b] for the mass in bin b. */
+static void md_kde(const double *cnt, const double *lambda, double step, double h, double *dens)
+{
+	memset(dens, 0, MD_GRID * sizeof(*dens));
+	for (size_t b = 0; b < MD_GRID; b++) {
+		double hb = h * lambda[b];
+
+		if (cnt[b] == 0)
+			continue;
+		for (size_t g = 0; g < MD_GRID; g++) {
+			double z = ((double)g - (double)b) * step / hb;
+
+			if (z > -8 && z < 8)
+				dens[g] += cnt[b] * exp(-0.5 * z * z) / hb;
+		}
+	}
+}
+
+/*
+ * Abramson's adaptive kernel: a fixed-bandwidth pilot, then each bin's bandwidth scaled by
+ * (pilot / geometric mean of pilot)^(-1/2). Sparse regions (a light second mode, a tail) get
+ * wider kernels, so their sampling noise does not read as extra modes, while dense peaks stay
+ * sharp.
+ */
+static void md_density(const double *s, size_t n, double lo, double step, double h, double *dens)
+{
+	double cnt[MD_GRID], lambda[MD_GRID], logsum = 0;
+
+	md_bin(s, n, lo, step, cnt);
+	for (size_t b = 0; b < MD_GRID; b++)
+		lambda[b] = 1;
+	md_kde(cnt, lambda, step, h, dens);
+	for (size_t b = 0; b < MD_GRID; b++)
+		logsum += cnt[b] * log(fmax(dens[b], 1e-300));
+	for (size_t b = 0; b < MD_GRID; b++)
+		lambda[b] = fmin(pow(fmax(dens[b], 1e-300) / exp(logsum / (double)n), -0.5), 50);
+	md_kde(cnt, lambda, step, h, dens);
+}
+
+/* Peaks (strict rises then falls, plateaus count once) and the valley between each pair. */
+static size_t md_peaks(const double *dens, size_t *peak, size_t *valley)
+{
+	size_t np = 0;
+
+	for (size_t g = 0; g < MD_GRID && np < MD_GRID / 2; g++) {
+		size_t e = g;
+
+		while (e + 1 < MD_GRID && dens[e + 1] == dens[g])
+			e++;
+		if ((g == 0 || dens[g - 1] < dens[g]) &&
+		    (e + 1 == MD_GRID || dens[e + 1] < dens[g]))
+			peak[np++] = (g + e) / 2;
+		g = e;
+	}
+	for (size_t k = 0; k + 1 < np; k++) {
+		valley[k] = peak[k];
+		for (size_t g = peak[k]; g <= peak[k + 1]; g++)
+			if (dens[g] < dens[valley[k]])
+				valley[k] = g;
+	}
+	return np;
+}
+
+/* Removes peak k (merging its basin into the neighbour across the higher valley). */
+static void md_merge(const double *dens, size_t *peak, size_t *valley, size_t *np, size_t k)
+{
+	int left = k > 0 && (k + 1 == *np || dens[valley[k - 1]] > dens[valley[k]]);
+	size_t drop_valley = left ? k - 1 : k;
+
+	if (left && dens[peak[k]] > dens[peak[k - 1]])
+		peak[k - 1] = peak[k];
+	else if (!left && k + 1 < *np && dens[peak[k]] > dens[peak[k + 1]])
+		peak[k + 1] = peak[k];
+	memmove(peak + k, peak + k + 1, (*np - k - 1) * sizeof(*peak));
+	if (*np > 1)
+		memmove(valley + drop_valley, valley + drop_valley + 1,
+		        (*np - drop_valley - 2) * sizeof(*valley));
+	(*np)--;
+}
+
+static size_t md_count_below(const double *s, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One merge pass: the lightest mode under min_weight, else the shallowest valley over the
+ * ratio. Returns 1 when it merged something. */
+static int md_merge_pass(const double *s, size_t n, const double *dens, double lo, double step,
+                         const struct lab_an_modes_opts *o, size_t *peak, size_t *valley,
+                         size_t *np)
+{
+	size_t worst = *np;
+	double wmin = o->min_weight, vmax = o->valley_ratio;
+
+	for (size_t k = 0; k < *np; k++) {
+		size_t a = k ? md_count_below(s, n, lo + (double)valley[k - 1] * step) : 0;
+		size_t b = k + 1 < *np ? md_count_below(s, n, lo + (double)valley[k] * step) : n;
+		double w = (double)(b - a) / (double)n;
+
+		if (w < wmin) {
+			wmin = w;
+			worst = k;
+		}
+	}
+	if (worst == *np)
+		for (size_t k = 0; k + 1 < *np; k++) {
+			double lower = fmin(dens[peak[k]], dens[peak[k + 1]]);
+			double r = dens[valley[k]] / lower;
+
+			if (r > vmax) {
+				vmax = r;
+				worst = dens[peak[k]] < dens[peak[k + 1]] ? k : k + 1;
+			}
+		}
+	if (worst == *np)
+		return 0;
+	md_merge(dens, peak, valley, np, worst);
+	return 1;
+}
+
+static void md_fill(const double *s, size_t n, double lo, double step, int logs, const size_t *peak,
+                    const size_t *valley, size_t np, struct lab_an_modes *out)
+{
+	size_t a = 0;
+
+	out->count = np < LAB_AN_MODES_MAX ? np : LAB_AN_MODES_MAX;
+	for (size_t k = 0; k < out->count; k++) {
+		struct lab_an_mode *m = &out->mode[k];
+		size_t b = k + 1 < np ? md_count_below(s, n, lo + (double)valley[k] * step) : n;
+
+		m->n = b - a;
+		m->weight = (double)m->n / (double)n;
+		m->center = m->n ? gsl_stats_median_from_sorted_data(s + a, 1, m->n) : NAN;
+		m->peak = lo + (double)peak[k] * step;
+		m->lo = k ? lo + (double)valley[k - 1] * step : s[0];
+		m->hi = k + 1 < np ? lo + (double)valley[k] * step : s[n - 1];
+		if (logs) {
+			m->center = exp(m->center);
+			m->peak = exp(m->peak);
+			m->lo = exp(m->lo);
+			m->hi = exp(m->hi);
+		}
+		a = b;
+	}
+}
+
+int lab_an_modes_detect(const double *x, size_t n, const struct lab_an_modes_opts *opts,
+                        struct lab_an_modes *out)
+{
+	struct lab_an_modes_opts o = opts ? *opts : lab_an_modes_defaults();
+	double *s, *dens, sd, iqr, spread, h, lo, step;
+	size_t peak[MD_GRID / 2], valley[MD_GRID / 2], np;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return 0;
+	s = malloc(n * sizeof(*s));
+	dens = malloc(MD_GRID * sizeof(*dens));
+	if (!s || !dens) {
+		rc = -LAB_AN_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || (o.log_scale && !(x[i] > 0))) {
+			rc = -LAB_AN_EDATA;
+			goto out;
+		}
+		s[i] = o.log_scale ? log(x[i]) : x[i];
+	}
+	gsl_sort(s, 1, n);
+	sd = n > 1 ? gsl_stats_sd(s, 1, n) : 0;
+	iqr = gsl_stats_quantile_from_sorted_data(s, 1, n, 0.75) -
+	      gsl_stats_quantile_from_sorted_data(s, 1, n, 0.25);
+	spread = iqr > 0 ? fmin(sd, iqr / 1.34) : sd;
+	h = o.bw_factor * 0.9 * spread * pow((double)n, -0.2);
+	if (!(h > 0) || n < 3) {
+		/* No spread (or too few samples to tell): one mode at the median. */
+		size_t zero = 0;
+
+		md_fill(s, n, s[0], 1, o.log_scale, &zero, &zero, 1, out);
+		goto out;
+	}
+	out->bandwidth = h;
+	lo = s[0] - 3 * h;
+	step = (s[n - 1] + 3 * h - lo) / (MD_GRID - 1);
+	md_density(s, n, lo, step, h, dens);
+	np = md_peaks(dens, peak, valley);
+	while (np > 1 && md_merge_pass(s, n, dens, lo, step, &o, peak, valley, &np))
+		;
+	while (np > LAB_AN_MODES_MAX)
+		md_merge(dens, peak, valley, &np, np - 1);
+	md_fill(s, n, lo, step, o.log_scale, peak, valley, np, out);
+out:
+	free(s);
+	free(dens);
+	return rc;
+}

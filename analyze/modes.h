@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Modes of a latency distribution: how many clusters a set of samples has, where and how heavy.
+ * The core-to-core latency matrix (issue 4) uses it to tell one population (every pair alike)
+ * from several (SMT siblings, same socket, cross socket). Method: an adaptive (Abramson)
+ * Gaussian kernel density on a binned grid (pilot bandwidth: Silverman's robust rule times a
+ * factor), local maxima, then merging of
+ * modes that are too light (< min_weight of the samples) or too shallow (the valley between two
+ * peaks above valley_ratio of the lower peak). Pure function; no I/O.
+ */
+#ifndef LAB_ANALYZE_MODES_H
+#define LAB_ANALYZE_MODES_H
+
+#include <stddef.h>
+
+#define LAB_AN_MODES_MAX 8
+
+struct lab_an_modes_opts {
+	double min_weight;   /* a mode holds at least this fraction of samples (default 0.05) */
+	double valley_ratio; /* merge when valley density > ratio x lower peak (default 0.7) */
+	double bw_factor;    /* multiplies Silverman's bandwidth (default 1; smaller splits more) */
+	int log_scale;       /* work on log(x) (latencies are right-skewed); needs x > 0 */
+};
+
+struct lab_an_mode {
+	double center; /* median of the samples in the mode's basin */
+	double peak;   /* where the density peaks */
+	double weight; /* fraction of the samples in the basin */
+	double lo, hi; /* basin bounds (the valleys on either side; min/max at the ends) */
+	size_t n;
+};
+
+struct lab_an_modes {
+	size_t count; /* 1 .. LAB_AN_MODES_MAX (0 only for n == 0) */
+	struct lab_an_mode mode[LAB_AN_MODES_MAX];
+	double bandwidth; /* in the working scale (log when log_scale) */
+};
+
+/* The defaults named above. */
+struct lab_an_modes_opts lab_an_modes_defaults(void);
+
+/*
+ * Finds the modes of x[0..n-1] (x is not modified), ordered by center. opts may be NULL for the
+ * defaults. Returns 0, -LAB_AN_ENOMEM, or -LAB_AN_EDATA when log_scale meets x <= 0 or x holds
+ * a non-finite value.
+ */
+int lab_an_modes_detect(const double *x, size_t n, const struct lab_an_modes_opts *opts,
+                        struct lab_an_modes *out);
+
+#endif

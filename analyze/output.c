@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "analyze/jsonw.h"
+#include "harness/record_schema.h"
+
+void lab_an_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\";\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void an_csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.9g", v);
+	else
+		fputs(",", f);
+}
+
+static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	const struct lab_an_stats *st = &p->st;
+	int have = st->n > 0;
+	double v[] = {st->mean,    st->sd,      st->se,     st->ci95_lo, st->ci95_hi,
+	              st->ci99_lo, st->ci99_hi, st->median, st->mad,     st->p95,
+	              st->min,     st->max,     st->cv};
+
+	lab_an_csv_field(f, p->experiment);
+	fprintf(f, ",%ld,", p->id);
+	lab_an_csv_field(f, p->kernel ? p->kernel : "");
+	fputc(',', f);
+	lab_an_csv_field(f, p->params);
+	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, p->status, st->n, p->n_flagged);
+	lab_an_csv_field(f, d->unit);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		an_csv_num(f, have ? v[i] : NAN);
+	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);
+	for (size_t m = 0; m < d->nmetric; m++) {
+		const struct lab_an_msum *ms = &p->msum[m];
+
+		an_csv_num(f, ms->n ? ms->median : NAN);
+		an_csv_num(f, ms->n ? ms->mean : NAN);
+		an_csv_num(f, ms->n ? ms->ci95_lo : NAN);
+		an_csv_num(f, ms->n ? ms->ci95_hi : NAN);
+	}
+	fputc('\n', f);
+}
+
+int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err)
+{
+	const struct lab_an_data *d = a->data;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
+		                      strerror(errno));
+	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
+	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
+	      "outliers_severe",
+	      f);
+	for (size_t m = 0; m < d->nmetric; m++)
+		fprintf(f, ",%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi", d->metric_name[m],
+		        d->metric_name[m], d->metric_name[m], d->metric_name[m]);
+	fputc('\n', f);
+	for (size_t i = 0; i < a->ns; i++)
+		for (size_t j = 0; j < a->s[i].nrow; j++)
+			an_summary_row(f, d, a->s[i].row[j].pt);
+	if (ferror(f) | fclose(f))
+		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
+	return 0;
+}
+
+static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
+{
+	const struct lab_an_point *p = r->pt;
+	const struct lab_an_stats *st = &p->st;
+	int have = st->n > 0;
+
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_int(w, "point", p->id);
+	lab_an_jw_int(w, "threads", p->threads);
+	lab_an_jw_str(w, "status", p->status);
+	if (p->reason)
+		lab_an_jw_str(w, "reason", p->reason);
+	lab_an_jw_int(w, "n", (long long)st->n);
+	lab_an_jw_int(w, "n_flagged", (long long)p->n_flagged);
+	lab_an_jw_num(w, "mean", have ? st->mean : NAN);
+	lab_an_jw_pair(w, "mean_ci95", have ? st->ci95_lo : NAN, have ? st->ci95_hi : NAN);
+	lab_an_jw_num(w, "median", have ? st->median : NAN);
+	lab_an_jw_num(w, "sd", have ? st->sd : NAN);
+	lab_an_jw_num(w, "cv", have ? st->cv : NAN);
+	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
+	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
+	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
+	lab_an_jw_pair(w, "speedup_ci95", r->has_speedup && r->speedup.has_ci ? r->speedup.lo : NAN,
+	               r->has_speedup && r->speedup.has_ci ? r->speedup.hi : NAN);
+	if (r->speedup.unbounded)
+		lab_an_jw_bool(w, "speedup_ci_unbounded", 1);
+	lab_an_jw_num(w, "efficiency", r->has_speedup ? r->eff : NAN);
+	lab_an_jw_pair(w, "efficiency_ci95", r->has_speedup ? r->eff_lo : NAN,
+	               r->has_speedup ? r->eff_hi : NAN);
+	lab_an_jw_num(w, "karp_flatt", r->kf);
+	lab_an_jw_pair(w, "karp_flatt_ci95", r->kf_lo, r->kf_hi);
+	lab_an_jw_end(w, '}');
+}
+
+static void an_json_fit_common(struct lab_an_jw *w, const struct lab_an_fit *fit)
+{
+	lab_an_jw_bool(w, "ok", fit->ok);
+	if (!fit->ok)
+		lab_an_jw_str(w, "reason", fit->reason);
+	lab_an_jw_num(w, "c1", fit->ok ? fit->x[0] : NAN);
+	lab_an_jw_pair(w, "c1_ci95", fit->ok ? fit->lo[0] : NAN, fit->ok ? fit->hi[0] : NAN);
+	lab_an_jw_int(w, "n", (long long)fit->n);
+	lab_an_jw_int(w, "distinct_threads", (long long)fit->distinct);
+	lab_an_jw_num(w, "chi2", fit->ok ? fit->chi2 : NAN);
+	lab_an_jw_num(w, "dof", fit->dof);
+	lab_an_jw_num(w, "aicc", fit->ok ? fit->aicc : NAN);
+}
+
+/* One parameter's estimate and interval under name and name_ci95; null when the fit failed. */
+static void an_json_param(struct lab_an_jw *w, const struct lab_an_fit *fit, size_t i,
+                          const char *name)
+{
+	char key[64];
+
+	lab_an_jw_num(w, name, fit->ok ? fit->x[i] : NAN);
+	snprintf(key, sizeof(key), "%s_ci95", name);
+	lab_an_jw_pair(w, key, fit->ok ? fit->lo[i] : NAN, fit->ok ? fit->hi[i] : NAN);
+}
+
+static void an_json_fits(struct lab_an_jw *w, const struct lab_an_series *s)
+{
+	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl;
+
+	lab_an_jw_obj(w, "amdahl");
+	an_json_fit_common(w, a);
+	an_json_param(w, a, 1, "f");
+	lab_an_jw_num(w, "max_speedup", a->ok && a->x[1] > 0 ? 1 / a->x[1] : NAN);
+	lab_an_jw_end(w, '}');
+	lab_an_jw_obj(w, "usl");
+	an_json_fit_common(w, u);
+	an_json_param(w, u, 1, "sigma");
+	an_json_param(w, u, 2, "kappa");
+	lab_an_jw_num(w, "n_star", s->peak.retrograde ? s->peak.n_star : NAN);
+	lab_an_jw_pair(w, "n_star_ci95", s->peak.retrograde ? s->peak.lo : NAN,
+	               s->peak.retrograde ? s->peak.hi : NAN);
+	lab_an_jw_bool(w, "retrograde", s->peak.retrograde);
+	if (u->ok && !s->peak.retrograde)
+		lab_an_jw_str(w, "peak", "no retrograde region");
+	lab_an_jw_end(w, '}');
+	if (s->weak) {
+		lab_an_jw_obj(w, "gustafson");
+		an_json_fit_common(w, &s->gustafson);
+		an_json_param(w, &s->gustafson, 1, "s");
+		lab_an_jw_end(w, '}');
+	}
+	lab_an_jw_obj(w, "model_choice");
+	lab_an_jw_num(w, "f_stat", s->choice.f_stat);
+	lab_an_jw_num(w, "p_value", s->choice.p_value);
+	lab_an_jw_num(w, "aicc_amdahl", s->choice.ok ? s->choice.aicc_amdahl : NAN);
+	lab_an_jw_num(w, "aicc_usl", s->choice.ok ? s->choice.aicc_usl : NAN);
+	lab_an_jw_end(w, '}');
+}
+
+static void an_json_series(struct lab_an_jw *w, const struct lab_an_series *s)
+{
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_str(w, "experiment", s->experiment);
+	lab_an_jw_str(w, "params", s->params);
+	lab_an_jw_str(w, "scaling", s->weak ? "weak" : "strong");
+	lab_an_jw_str(w, "model", s->model);
+	lab_an_jw_str(w, "note", *s->note ? s->note : NULL);
+	lab_an_jw_bool(w, "baseline", s->has_baseline);
+	lab_an_jw_int(w, "n_fit", (long long)s->n_fit);
+	lab_an_jw_int(w, "n_excluded_flagged", (long long)s->n_excluded);
+	lab_an_jw_arr(w, "points");
+	for (size_t i = 0; i < s->nrow; i++)
+		an_json_point(w, &s->row[i]);
+	lab_an_jw_end(w, ']');
+	an_json_fits(w, s);
+	lab_an_jw_end(w, '}');
+}
+
+void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
+{
+	const struct lab_an_data *d = a->data;
+	struct lab_an_jw w;
+
+	lab_an_jw_init(&w, f);
+	lab_an_jw_obj(&w, NULL);
+	lab_an_jw_str(&w, "schema", LAB_SCHEMA_ANALYSIS);
+	lab_an_jw_str(&w, "source", d->source);
+	lab_an_jw_bool(&w, "external", d->external);
+	lab_an_jw_str(&w, "run_status", d->run_status);
+	lab_an_jw_str(&w, "unit", d->unit);
+	lab_an_jw_bool(&w, "include_flagged", a->include_flagged);
+	lab_an_jw_int(&w, "samples", (long long)d->nsamples);
+	lab_an_jw_arr(&w, "warnings");
+	for (size_t i = 0; i < d->warn.n; i++)
+		lab_an_jw_str(&w, NULL, d->warn.msg[i]);
+	lab_an_jw_end(&w, ']');
+	lab_an_jw_arr(&w, "series");
+	for (size_t i = 0; i < a->ns; i++)
+		an_json_series(&w, &a->s[i]);
+	lab_an_jw_end(&w, ']');
+	lab_an_jw_end(&w, '}');
+}
+
+int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
+                               struct lab_an_err *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
+		                      strerror(errno));
+	lab_an_analysis_json(a, f);
+	if (ferror(f) | fclose(f))
+		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
+	return 0;
+}

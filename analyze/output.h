@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The analyzer's files: summary.csv (one row per point) and analysis.json (LAB_SCHEMA_ANALYSIS:
+ * per series the points with speedup and its interval, the fits and the chosen model). The
+ * same JSON document is what `lab analyze --json` prints.
+ */
+#ifndef LAB_ANALYZE_OUTPUT_H
+#define LAB_ANALYZE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "analyze/analysis.h"
+#include "analyze/err.h"
+
+/* Writes summary.csv to path. Returns 0 or a negative code with the cause in err. */
+int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err);
+/* Writes the analysis document to f (the caller owns f and checks its error state). */
+void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f);
+/* Writes the analysis document to path. */
+int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
+                               struct lab_an_err *err);
+/* Writes one CSV field, quoted when it holds ',', '"', ';' or a newline. */
+void lab_an_csv_field(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers shared by plots.c and plots_stride.c; not part of the analyzer's interface. */
+#ifndef LAB_ANALYZE_PLOTS_INT_H
+#define LAB_ANALYZE_PLOTS_INT_H
+
+#include <stdio.h>
+
+#include "analyze/plots.h"
+
+/* A number as gnuplot reads it (" NaN" for a missing value). */
+void lab_an_dat_num(FILE *f, double v);
+/* Opens PDIR/BASE.EXT for writing; NULL with the cause in err. */
+FILE *lab_an_open(const char *pdir, const char *base, const char *ext, struct lab_an_err *err);
+int lab_an_close(FILE *f, const char *base, struct lab_an_err *err);
+/* The SVG terminal preamble of BASE.gp, and the trailer that renders it again as PNG. */
+void lab_an_gp_head(FILE *f, const char *base, const char *title);
+void lab_an_gp_tail(FILE *f, const char *base);
+int lab_an_plot_add(struct lab_an_plots *p, const char *name);
+/* Writes the cost-vs-stride plots of every experiment whose params hold `stride`. */
+int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
+                        struct lab_an_err *err);
+
+#endif

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/csv.h"
+#include "harness/record_schema.h"
+
+static void an_html(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+			break;
+		}
+	}
+}
+
+static void an_base64(FILE *f, const unsigned char *p, size_t n)
+{
+	static const char tab[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16;
+
+		v |= i + 1 < n ? (unsigned)p[i + 1] << 8 : 0;
+		v |= i + 2 < n ? p[i + 2] : 0;
+		fputc(tab[(v >> 18) & 63], f);
+		fputc(tab[(v >> 12) & 63], f);
+		fputc(i + 1 < n ? tab[(v >> 6) & 63] : '=', f);
+		fputc(i + 2 < n ? tab[v & 63] : '=', f);
+	}
+}
+
+/* A JSON subtree as nested definition lists (provenance is whatever run.json recorded). */
+static void an_html_json(FILE *f, const struct lab_an_json *j)
+{
+	switch (j->type) {
+	case LAB_AN_JSON_NULL:
+		fputs("<i>null</i>", f);
+		break;
+	case LAB_AN_JSON_BOOL:
+		fputs(j->num ? "true" : "false", f);
+		break;
+	case LAB_AN_JSON_NUM:
+		fprintf(f, "%.10g", j->num);
+		break;
+	case LAB_AN_JSON_STR:
+		an_html(f, j->str);
+		break;
+	case LAB_AN_JSON_ARR:
+		for (size_t i = 0; i < j->n; i++) {
+			fputs(i ? ", " : "", f);
+			an_html_json(f, &j->items[i]);
+		}
+		break;
+	case LAB_AN_JSON_OBJ:
+		fputs("<dl>", f);
+		for (size_t i = 0; i < j->n; i++) {
+			fputs("<dt>", f);
+			an_html(f, j->keys[i]);
+			fputs("</dt><dd>", f);
+			an_html_json(f, &j->items[i]);
+			fputs("</dd>", f);
+		}
+		fputs("</dl>", f);
+		break;
+	}
+}
+
+static void an_report_provenance(FILE *f, const struct lab_an_data *d)
+{
+	static const char *const keys[] = {"status",       "lab",  "started_utc", "finished_utc",
+	                                   "command_line", "host", "self_check",  "load_guard"};
+	const struct lab_an_json *cfg = lab_an_json_get(d->run, "config");
+
+	fputs("<h2>Provenance</h2>\n", f);
+	if (!d->run) {
+		fprintf(f, "<p>%s</p>\n",
+		        d->external ? "External data (no run.json)."
+		                    : "No run.json: provenance unknown.");
+		return;
+	}
+	fputs("<dl class=\"prov\">", f);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct lab_an_json *v = lab_an_json_get(d->run, keys[i]);
+
+		if (!v)
+			continue;
+		fprintf(f, "<dt>%s</dt><dd>", keys[i]);
+		an_html_json(f, v);
+		fputs("</dd>\n", f);
+	}
+	fputs("</dl>\n", f);
+	if (lab_an_json_str(cfg, "text")) {
+		fputs("<details><summary>config as run</summary><pre>", f);
+		an_html(f, lab_an_json_str(cfg, "text"));
+		fputs("</pre></details>\n", f);
+	}
+}
+
+/* A number cell; pct prints it as a percentage. */
+static void an_cell(FILE *f, double v, int pct)
+{
+	fputs("<td>", f);
+	if (isfinite(v))
+		fprintf(f, pct ? "%.2f%%" : "%.4g", v);
+	else
+		fputs("&ndash;", f);
+	fputs("</td>", f);
+}
+
+static void an_cell_ci(FILE *f, double v, double lo, double hi)
+{
+	fputs("<td>", f);
+	if (!isfinite(v))
+		fputs("&ndash;", f);
+	else if (isfinite(lo) && isfinite(hi))
+		fprintf(f, "%.4g <small>[%.4g, %.4g]</small>", v, lo, hi);
+	else
+		fprintf(f, "%.4g <small>[unbounded]</small>", v);
+	fputs("</td>", f);
+}
+
+static void an_report_table(FILE *f, const struct lab_an_series *s, const char *unit)
+{
+	fprintf(f,
+	        "<table><tr><th>threads</th><th>status</th><th>n</th><th>median (%s)</th>"
+	        "<th>mean [95%% CI]</th><th>CV</th><th>speedup [95%% CI]</th>"
+	        "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
+	        "<th>flagged (excluded)</th></tr>\n",
+	        unit);
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_row *r = &s->row[i];
+		const struct lab_an_stats *st = &r->pt->st;
+		int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci && !r->speedup.unbounded;
+
+		fprintf(f, "<tr class=\"%s\"><td>%d</td><td>", r->pt->status, r->pt->threads);
+		an_html(f, r->pt->status);
+		if (r->pt->reason) {
+			fputs(": ", f);
+			an_html(f, r->pt->reason);
+		}
+		fprintf(f, "</td><td>%zu</td>", st->n);
+		an_cell(f, h ? st->median : NAN, 0);
+		an_cell_ci(f, h ? st->mean : NAN, st->ci95_lo, st->ci95_hi);
+		an_cell(f, h ? 100 * st->cv : NAN, 1);
+		an_cell_ci(f, r->has_speedup ? r->speedup.est : NAN, c ? r->speedup.lo : NAN,
+		           c ? r->speedup.hi : NAN);
+		an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
+		           c ? r->eff_hi : NAN);
+		an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
+		fprintf(f, "<td>%zu/%zu</td><td>%zu</td></tr>\n", st->outliers_mild,
+		        st->outliers_severe, r->pt->n_flagged);
+	}
+	fputs("</table>\n", f);
+}
+
+static void an_report_fits(FILE *f, const struct lab_an_series *s)
+{
+	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
+
+	fputs("<ul class=\"fits\">", f);
+	if (a->ok)
+		fprintf(f,
+		        "<li>Amdahl serial fraction f = %.4g [%.4g, %.4g] (max speedup %.3g)"
+		        "</li>",
+		        a->x[1], a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
+	else
+		fprintf(f, "<li>Amdahl: %s</li>", a->reason);
+	if (u->ok) {
+		fprintf(f, "<li>USL &sigma; = %.4g [%.4g, %.4g], &kappa; = %.4g [%.4g, %.4g]; ",
+		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
+		if (s->peak.retrograde)
+			fprintf(f, "peak N* = %.1f [%.1f, %.1f]</li>", s->peak.n_star, s->peak.lo,
+			        s->peak.hi);
+		else
+			fputs("no retrograde region</li>", f);
+	} else {
+		fprintf(f, "<li>USL: %s</li>", u->reason);
+	}
+	if (s->weak && g->ok)
+		fprintf(f, "<li>Gustafson serial fraction s = %.4g [%.4g, %.4g]</li>", g->x[1],
+		        g->lo[1], g->hi[1]);
+	else if (s->weak)
+		fprintf(f, "<li>Gustafson: %s</li>", g->reason);
+	if (s->choice.ok && a->ok && u->ok)
+		fprintf(f, "<li>Model choice: F-test p = %.3g, AICc Amdahl %.1f vs USL %.1f</li>",
+		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
+	fprintf(f, "<li><b>Model: %s</b></li></ul>\n", s->model);
+}
+
+static void an_report_img(FILE *f, const char *dir, const char *name)
+{
+	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, name), *buf = NULL;
+	size_t len;
+
+	if (!path || lab_an_file_read(path, &buf, &len, NULL)) {
+		free(path);
+		return;
+	}
+	fputs("<figure><img alt=\"", f);
+	an_html(f, name);
+	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	an_base64(f, (const unsigned char *)buf, len);
+	fputs("\"><figcaption>", f);
+	an_html(f, name);
+	fputs("</figcaption></figure>\n", f);
+	free(buf);
+	free(path);
+}
+
+static const char an_css[] =
+    "body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+    "text-align:right}th{background:#f0f0f0}tr.skipped,tr.failed,tr.missing{color:#999}"
+    "dl.prov dt{font-weight:bold}dl dd{margin-left:1.5em}figure{display:inline-block;"
+    "margin:.5em}img{width:480px;height:auto;border:1px solid #ddd}.warn{color:#a60}";
+
+static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
+                             const struct lab_an_plots *plots, const char *dir)
+{
+	const struct lab_an_series *s = &a->s[i];
+	char prefix[32];
+
+	fputs("<h2>", f);
+	an_html(f, s->experiment);
+	fputs(" <small>", f);
+	an_html(f, *s->params ? s->params : "(no params)");
+	fprintf(f,
+	        "</small></h2>\n<p>%s scaling; cost per unit of work in %s; %zu samples in "
+	        "the fits",
+	        s->weak ? "weak" : "strong", a->data->unit, s->n_fit);
+	if (s->n_excluded)
+		fprintf(f, ", %zu foreign-load-flagged samples excluded", s->n_excluded);
+	fputs(".</p>\n", f);
+	if (*s->note) {
+		fputs("<p class=\"warn\">", f);
+		an_html(f, s->note);
+		fputs("</p>\n", f);
+	}
+	an_report_table(f, s, a->data->unit);
+	an_report_fits(f, s);
+	snprintf(prefix, sizeof(prefix), "%02zu-", i + 1);
+	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
+		if (!strncmp(plots->name[k], prefix, strlen(prefix)))
+			an_report_img(f, dir, plots->name[k]);
+}
+
+int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
+                        const char *dir, struct lab_an_err *err)
+{
+	const struct lab_an_data *d = a->data;
+	char *path = lab_an_asprintf("%s/%s", dir, LAB_FILE_REPORT);
+	FILE *f;
+	int rc = 0;
+
+	if (!path)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	f = fopen(path, "w");
+	if (!f) {
+		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>lab report: ",
+	      f);
+	an_html(f, d->source);
+	fprintf(f, "</title><style>%s</style></head><body>\n<h1>lab report</h1>\n<p>", an_css);
+	an_html(f, d->source);
+	fprintf(f, ": %zu samples, %zu points, %zu series.</p>\n", d->nsamples, d->npt, a->ns);
+	if (d->warn.n) {
+		fputs("<ul class=\"warn\">", f);
+		for (size_t i = 0; i < d->warn.n; i++) {
+			fputs("<li>", f);
+			an_html(f, d->warn.msg[i]);
+			fputs("</li>", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	if (!plots || !plots->rendered)
+		fputs("<p class=\"warn\">No plot images (gnuplot missing or --no-plots; "
+		      "apt-get install gnuplot-nox).</p>\n",
+		      f);
+	for (size_t i = 0; i < a->ns; i++)
+		an_report_series(f, a, i, plots, dir);
+	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
+		if (plots->name[k][0] == 's') {
+			if (k == 0 || plots->name[k - 1][0] != 's')
+				fputs("<h2>Cost vs stride</h2>\n", f);
+			an_report_img(f, dir, plots->name[k]);
+		}
+	an_report_provenance(f, d);
+	fputs("</body></html>\n", f);
+	if (ferror(f) | fclose(f))
+		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
+out:
+	free(path);
+	return rc;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/stats.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <string.h>
+
+double lab_an_t_quantile(double cl, double df)
+{
+	if (!(df > 0))
+		return NAN;
+	if (isinf(df))
+		return gsl_cdf_ugaussian_Pinv(0.5 + cl / 2);
+	return gsl_cdf_tdist_Pinv(0.5 + cl / 2, df);
+}
+
+static void an_stats_margins(struct lab_an_stats *st)
+{
+	double m95 = 0, m99 = 0;
+
+	if (st->n > 1 && st->se > 0) {
+		m95 = lab_an_t_quantile(0.95, (double)(st->n - 1)) * st->se;
+		m99 = lab_an_t_quantile(0.99, (double)(st->n - 1)) * st->se;
+	}
+	st->ci95_lo = st->mean - m95;
+	st->ci95_hi = st->mean + m95;
+	st->ci99_lo = st->mean - m99;
+	st->ci99_hi = st->mean + m99;
+}
+
+/* The fences are the classic Tukey ones: mild beyond 1.5 IQR, severe beyond 3 IQR. */
+static void an_stats_tukey(const double *sorted, struct lab_an_stats *st)
+{
+	double iqr = st->q3 - st->q1;
+
+	for (size_t i = 0; i < st->n; i++) {
+		double v = sorted[i];
+
+		if (v < st->q1 - 3 * iqr || v > st->q3 + 3 * iqr)
+			st->outliers_severe++;
+		else if (v < st->q1 - 1.5 * iqr || v > st->q3 + 1.5 * iqr)
+			st->outliers_mild++;
+	}
+}
+
+void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->n = n;
+	if (n == 0)
+		return;
+	memcpy(work, x, n * sizeof(*x));
+	gsl_sort(work, 1, n);
+	st->mean = gsl_stats_mean(work, 1, n);
+	st->sd = n > 1 ? gsl_stats_sd_m(work, 1, n, st->mean) : 0;
+	st->se = st->sd / sqrt((double)n);
+	st->median = gsl_stats_median_from_sorted_data(work, 1, n);
+	st->p95 = gsl_stats_quantile_from_sorted_data(work, 1, n, 0.95);
+	st->q1 = gsl_stats_quantile_from_sorted_data(work, 1, n, 0.25);
+	st->q3 = gsl_stats_quantile_from_sorted_data(work, 1, n, 0.75);
+	st->min = work[0];
+	st->max = work[n - 1];
+	st->cv = st->mean != 0 ? st->sd / st->mean : 0;
+	an_stats_margins(st);
+	an_stats_tukey(work, st);
+	/* MAD last: it reuses work as the absolute deviations. */
+	for (size_t i = 0; i < n; i++)
+		work[i] = fabs(work[i] - st->median);
+	gsl_sort(work, 1, n);
+	st->mad = 1.4826 * gsl_stats_median_from_sorted_data(work, 1, n);
+}
+
+double lab_an_welch_df(double ra, size_t na, double rb, size_t nb)
+{
+	double den;
+
+	if (na < 2 || nb < 2)
+		return 0;
+	den = ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1);
+	if (den == 0)
+		return INFINITY;
+	return (ra + rb) * (ra + rb) / den;
+}
+
+void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
+                          struct lab_an_ratio *r)
+{
+	double t, g, half;
+
+	memset(r, 0, sizeof(*r));
+	r->est = a / b;
+	r->lo = r->hi = r->est;
+	r->df = lab_an_welch_df(va / (a * a), na, vb / (b * b), nb);
+	if (r->df == 0)
+		return;
+	r->has_ci = 1;
+	if (isinf(r->df))
+		return; /* both variances 0: the interval collapses, as for a single point */
+	t = lab_an_t_quantile(cl, r->df);
+	g = t * t * vb / (b * b);
+	if (g >= 1) {
+		r->unbounded = 1;
+		r->lo = -INFINITY;
+		r->hi = INFINITY;
+		return;
+	}
+	half = t / fabs(b) * sqrt(va * (1 - g) + r->est * r->est * vb);
+	r->lo = (r->est - half) / (1 - g);
+	r->hi = (r->est + half) / (1 - g);
+}
+
+void lab_an_ratio_naive(double a, double b, double vb, size_t nb, double cl, struct lab_an_ratio *r)
+{
+	double m;
+
+	memset(r, 0, sizeof(*r));
+	r->est = a / b;
+	r->lo = r->hi = r->est;
+	if (nb < 2)
+		return;
+	r->has_ci = 1;
+	r->df = (double)(nb - 1);
+	m = lab_an_t_quantile(cl, r->df) * sqrt(vb);
+	r->lo = a / (b + m);
+	r->hi = m < b ? a / (b - m) : INFINITY;
+	r->unbounded = !(m < b);
+}
+
+double lab_an_karp_flatt(double speedup, double threads)
+{
+	if (!(threads > 1))
+		return NAN;
+	return (1 / speedup - 1 / threads) / (1 - 1 / threads);
+}
+
+double lab_an_welch_p(double ma, double va, size_t na, double mb, double vb, size_t nb)
+{
+	double df, t;
+
+	if (na < 2 || nb < 2)
+		return 1;
+	if (va + vb == 0)
+		return ma == mb ? 1 : 0;
+	df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	t = fabs(ma - mb) / sqrt(va + vb);
+	return 2 * gsl_cdf_tdist_Q(t, df);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Descriptive statistics of one point's repetitions and the speedup of one point over the
+ * one-thread baseline. Pure functions; no I/O. Methods and their evidence:
+ * research/analyzer.md §2.1–2.2 and §2.6.
+ */
+#ifndef LAB_ANALYZE_STATS_H
+#define LAB_ANALYZE_STATS_H
+
+#include <stddef.h>
+
+/* Summary of n values. Margins are 0 when n <= 1 or se == 0 (the interval collapses). */
+struct lab_an_stats {
+	size_t n;
+	double mean, sd, se;     /* sd with n-1; 0 when n <= 1 */
+	double ci95_lo, ci95_hi; /* t-interval of the mean, df = n-1 */
+	double ci99_lo, ci99_hi;
+	double median, mad; /* mad scaled by 1.4826 (consistent with sd for normal data) */
+	double p95;         /* type-7 quantile */
+	double min, max;
+	double cv;              /* sd/mean; 0 when mean == 0 */
+	double q1, q3;          /* type-7 quartiles (the Tukey fences use them) */
+	size_t outliers_mild;   /* beyond 1.5 IQR but within 3 IQR of the quartiles */
+	size_t outliers_severe; /* beyond 3 IQR */
+};
+
+/*
+ * Computes the summary of x[0..n-1]; x is not modified. work must hold n doubles (scratch).
+ * With n == 0 every field is 0 except n; callers check n first.
+ */
+void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an_stats *st);
+
+/* The two-sided t quantile for confidence level cl (0.95, 0.99) and df degrees of freedom. */
+double lab_an_t_quantile(double cl, double df);
+
+/*
+ * Welch–Satterthwaite degrees of freedom of a ratio of two independent means, computed on the
+ * relative variances ra = va/a^2 and rb = vb/b^2 with na and nb repetitions. Returns 0 when a
+ * side has fewer than 2 repetitions (no variance estimate), +inf when both variances are 0.
+ */
+double lab_an_welch_df(double ra, size_t na, double rb, size_t nb);
+
+/* A ratio estimate a/b with its interval. */
+struct lab_an_ratio {
+	double est;
+	double lo, hi;
+	int has_ci;    /* 0: not enough repetitions for an interval */
+	int unbounded; /* 1: Fieller's denominator is not significantly non-zero (g >= 1) */
+	double df;
+};
+
+/*
+ * Fieller interval at level cl for the ratio of two independent means a (variance of the mean
+ * va, na repetitions) and b (vb, nb), with Welch–Satterthwaite df. Used for speedup
+ * S = c(1)/c(N): the baseline's noise enters through va.
+ */
+void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
+                          struct lab_an_ratio *r);
+
+/*
+ * The naive interval that treats a as exact: [a/(b + t*se_b), a/(b - t*se_b)], t with nb-1 df.
+ * Kept only to show, in the coverage test, that it under-covers.
+ */
+void lab_an_ratio_naive(double a, double b, double vb, size_t nb, double cl,
+                        struct lab_an_ratio *r);
+
+/* Karp–Flatt experimentally determined serial fraction e(N) = (1/S - 1/N)/(1 - 1/N), N > 1. */
+double lab_an_karp_flatt(double speedup, double threads);
+
+/*
+ * Two-sided Welch t-test of the means (ma, va = variance of the mean, na) and (mb, vb, nb);
+ * returns the p-value, 1 when it cannot be computed (n < 2 on a side), 0 when both variances
+ * are 0 and the means differ.
+ */
+double lab_an_welch_p(double ma, double va, size_t na, double mb, double vb, size_t nb);
+
+#endif

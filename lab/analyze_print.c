@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "lab/analyze_print.h"
+
+#include <math.h>
+#include <string.h>
+
+static void lab_print_ci(FILE *f, int width, double v, double lo, double hi, int have_ci)
+{
+	char buf[96];
+
+	if (!isfinite(v))
+		snprintf(buf, sizeof(buf), "-");
+	else if (!have_ci)
+		snprintf(buf, sizeof(buf), "%.4g", v);
+	else if (!isfinite(lo) || !isfinite(hi))
+		snprintf(buf, sizeof(buf), "%.4g [unbounded]", v);
+	else
+		snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", v, lo, hi);
+	fprintf(f, "  %-*s", width, buf);
+}
+
+static void lab_print_row(FILE *f, const struct lab_an_row *r)
+{
+	const struct lab_an_stats *st = &r->pt->st;
+	int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci;
+	char flags[64] = "";
+
+	fprintf(f, "%7d %4zu", r->pt->threads, st->n);
+	if (!h && r->pt->n_flagged) {
+		fprintf(f, "  all %zu samples load-flagged (--include-flagged keeps them)\n",
+		        r->pt->n_flagged);
+		return;
+	}
+	if (!h) {
+		fprintf(f, "  %s%s%s\n", r->pt->status, r->pt->reason ? ": " : "",
+		        r->pt->reason ? r->pt->reason : "");
+		return;
+	}
+	fprintf(f, "  %-10.4g", st->median);
+	lab_print_ci(f, 30, st->mean, st->ci95_lo, st->ci95_hi, 1);
+	lab_print_ci(f, 26, r->has_speedup ? r->speedup.est : NAN, r->speedup.lo, r->speedup.hi, c);
+	if (r->has_speedup)
+		fprintf(f, "  %-6.3g", r->eff);
+	else
+		fprintf(f, "  %-6s", "-");
+	if (isfinite(r->kf))
+		fprintf(f, "  %-8.3g", r->kf);
+	else
+		fprintf(f, "  %-8s", "-");
+	if (st->outliers_mild || st->outliers_severe)
+		snprintf(flags, sizeof(flags), "outliers %zu/%zu ", st->outliers_mild,
+		         st->outliers_severe);
+	if (r->pt->n_flagged)
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu",
+		         r->pt->n_flagged);
+	fprintf(f, "  %s\n", flags);
+}
+
+static void lab_print_fits(FILE *f, const struct lab_an_series *s)
+{
+	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
+
+	if (a->ok)
+		fprintf(f, "  Amdahl   f = %.4g [%.4g, %.4g]  (max speedup %.3g)\n", a->x[1],
+		        a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
+	else
+		fprintf(f, "  Amdahl   refused: %s\n", a->reason);
+	if (u->ok) {
+		fprintf(f, "  USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]\n",
+		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
+		if (s->peak.retrograde)
+			fprintf(f, "           peak N* = %.1f [%.1f, %.1f]\n", s->peak.n_star,
+			        s->peak.lo, s->peak.hi);
+		else
+			fprintf(f,
+			        "           no retrograde region (kappa not significantly > 0)\n");
+	} else {
+		fprintf(f, "  USL      refused: %s\n", u->reason);
+	}
+	if (s->weak && g->ok)
+		fprintf(f, "  Gustafson s = %.4g [%.4g, %.4g]\n", g->x[1], g->lo[1], g->hi[1]);
+	else if (s->weak)
+		fprintf(f, "  Gustafson refused: %s\n", g->reason);
+	if (a->ok && u->ok)
+		fprintf(f, "  model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f)\n", s->model,
+		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
+	else
+		fprintf(f, "  model: %s\n", s->model);
+}
+
+void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
+{
+	for (size_t i = 0; i < a->ns; i++) {
+		const struct lab_an_series *s = &a->s[i];
+
+		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", i ? "\n" : "", s->experiment,
+		        *s->params ? s->params : "-", s->weak ? "weak" : "strong", a->data->unit);
+		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
+		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
+		for (size_t j = 0; j < s->nrow; j++)
+			lab_print_row(f, &s->row[j]);
+		if (*s->note)
+			fprintf(f, "  note: %s\n", s->note);
+		if (s->n_excluded)
+			fprintf(f,
+			        "  %zu foreign-load-flagged samples excluded (--include-flagged "
+			        "keeps them)\n",
+			        s->n_excluded);
+		lab_print_fits(f, s);
+	}
+}
+
+void lab_compare_print(FILE *f, const struct lab_an_compare *c)
+{
+	fprintf(f, "%-24s %7s  %-11s %-11s  %-28s %-9s %s\n", "experiment", "threads", "old mean",
+	        "new mean", "change [95% CI]", "p", "verdict");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lab_an_cmp_row *r = &c->row[i];
+		const struct lab_an_point *p = r->old ? r->old : r->new_;
+		char ch[96] = "-";
+
+		if (isfinite(r->change))
+			snprintf(ch, sizeof(ch), "%+.2f%% [%+.2f%%, %+.2f%%]", 100 * r->change,
+			         100 * r->lo, 100 * r->hi);
+		fprintf(f, "%-24.24s %7d  %-11.4g %-11.4g  %-28s %-9.3g %s", p->experiment,
+		        p->threads, r->old && r->old->st.n ? r->old->st.mean : NAN,
+		        r->new_ && r->new_->st.n ? r->new_->st.mean : NAN, ch, r->p, r->verdict);
+		fprintf(f, "%s%s\n", *p->params ? "  " : "", p->params);
+	}
+	fprintf(f,
+	        "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "
+	        "%zu unmatched\n",
+	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
+	        c->unmatched);
+}

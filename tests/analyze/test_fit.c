@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Fits: exact recovery on noise-free data, codahale/usl known answers, refusals, model choice. */
+#include "analyze/fit.h"
+#include "tests/testlib.h"
+
+/* Noise-free samples of model x at the given thread counts, reps copies each. */
+static size_t fit_synth(enum lab_an_model m, const double *x, const int *N, size_t nN, int reps,
+                        double *t, double *y)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nN; i++)
+		for (int r = 0; r < reps; r++) {
+			t[k] = N[i];
+			y[k++] = lab_an_model_eval(m, x, N[i]);
+		}
+	return k;
+}
+
+LAB_TEST(exact_recovery_noise_free)
+{
+	static const int N[] = {1, 2, 4, 8, 12, 16, 24, 32, 48};
+	double t[64], y[64], xa[2] = {3.5, 0.07}, xu[3] = {10, 0.05, 0.002}, xg[2] = {2, 0.1};
+	struct lab_an_fit fit;
+	struct lab_an_peak pk;
+	size_t n;
+
+	lab_an_gsl_quiet();
+	n = fit_synth(LAB_AN_AMDAHL, xa, N, 9, 3, t, y);
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[0], 3.5, 1e-9);
+	CHECK_NEAR(fit.x[1], 0.07, 1e-9);
+	CHECK_NEAR(fit.hi[1] - fit.lo[1], 0, 1e-6); /* chi2 = 0: the interval collapses */
+
+	n = fit_synth(LAB_AN_USL, xu, N, 9, 2, t, y);
+	REQUIRE(lab_an_fit_run(LAB_AN_USL, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[0], 10, 1e-8);
+	CHECK_NEAR(fit.x[1], 0.05, 1e-9);
+	CHECK_NEAR(fit.x[2], 0.002, 1e-11);
+	lab_an_usl_peak(&fit, &pk);
+	CHECK_NEAR(pk.n_star, sqrt(0.95 / 0.002), 1e-6);
+
+	n = fit_synth(LAB_AN_GUSTAFSON, xg, N, 9, 1, t, y);
+	REQUIRE(lab_an_fit_run(LAB_AN_GUSTAFSON, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[0], 2, 1e-8);
+	CHECK_NEAR(fit.x[1], 0.1, 1e-9);
+}
+
+/*
+ * codahale/usl (Go, MIT), commit 513b3f3: cmd/usl/example.csv with the README's result
+ * (sigma 0.0277299, kappa 0.000104343, lambda 89.9878, max concurrency 96) and model_test.go's
+ * 32 measurements (sigma 0.02671591, kappa 7.690945e-4, lambda 995.6486, max concurrency 35).
+ * Their fit is unweighted least squares on throughput X(N) = lambda N / D(N).
+ */
+static const double usl_readme[][2] = {{1, 65},     {18, 996},   {36, 1652}, {72, 1853},
+                                       {108, 1829}, {144, 1775}, {216, 1702}};
+static const double usl_model_test[] = {
+    955.16,   1878.91,  2688.01,  3548.68,  4315.54,  5130.43,  5931.37, 6531.08,
+    7219.8,   7867.61,  8278.71,  8646.7,   9047.84,  9426.55,  9645.37, 9897.24,
+    10097.6,  10240.5,  10532.39, 10798.52, 11151.43, 11518.63, 11806,   12089.37,
+    12075.41, 12177.29, 12211.41, 12158.93, 12155.27, 12118.04, 12140.4, 12074.39};
+
+LAB_TEST(codahale_usl_reference)
+{
+	double t[32], y[32];
+	struct lab_an_fit fit;
+	struct lab_an_peak pk;
+
+	lab_an_gsl_quiet();
+	for (int i = 0; i < 7; i++) {
+		t[i] = usl_readme[i][0];
+		y[i] = usl_readme[i][1];
+	}
+	REQUIRE(lab_an_fit_run(LAB_AN_USL_THROUGHPUT, t, y, 7, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[1], 0.0277299, 2e-6);
+	CHECK_NEAR(fit.x[2], 0.000104343, 2e-8);
+	CHECK_NEAR(fit.x[0], 89.9878, 2e-3);
+	lab_an_usl_peak(&fit, &pk);
+	CHECK_EQ_I64((long long)floor(pk.n_star), 96);
+
+	for (int i = 0; i < 32; i++) {
+		t[i] = i + 1;
+		y[i] = usl_model_test[i];
+	}
+	REQUIRE(lab_an_fit_run(LAB_AN_USL_THROUGHPUT, t, y, 32, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[1], 0.02671591, 1e-6);
+	CHECK_NEAR(fit.x[2], 7.690945e-4, 1e-8);
+	CHECK_NEAR(fit.x[0], 995.6486, 1e-3);
+	lab_an_usl_peak(&fit, &pk);
+	CHECK_EQ_I64((long long)floor(pk.n_star), 35);
+	CHECK(pk.retrograde);
+
+	/* The lab's own cost-domain fit (weights 1/c^2) on 1/X lands near the same answer. */
+	for (int i = 0; i < 32; i++)
+		y[i] = 1 / usl_model_test[i];
+	REQUIRE(lab_an_fit_run(LAB_AN_USL, t, y, 32, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[1], 0.0267, 0.01);
+	CHECK_NEAR(fit.x[2], 7.69e-4, 2e-4);
+}
+
+LAB_TEST(refuses_too_few_thread_counts)
+{
+	double t[] = {1, 1, 2, 2, 4, 4}, y[] = {4, 4.1, 2.1, 2.2, 1.2, 1.1};
+	struct lab_an_fit fit;
+
+	lab_an_gsl_quiet();
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, 6, &fit) == 0);
+	CHECK(!fit.ok);
+	CHECK(strstr(fit.reason, "at least 4 distinct thread counts, has 3") != NULL);
+	REQUIRE(lab_an_fit_run(LAB_AN_USL, t, y, 2, &fit) == 0);
+	CHECK(!fit.ok);
+	CHECK(strstr(fit.reason, "has 1") != NULL);
+	y[3] = -1;
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, 6, &fit) == 0);
+	CHECK(!fit.ok);
+}
+
+LAB_TEST(model_choice_and_peak_rule)
+{
+	static const int N[] = {1, 2, 4, 8, 16, 32};
+	double t[64], y[64], xa[2] = {1, 0.05}, xu[3] = {1, 0.05, 0.004};
+	struct lab_an_fit a, u;
+	struct lab_an_choice ch;
+	struct lab_an_peak pk;
+	size_t n;
+
+	lab_an_gsl_quiet();
+	/* Amdahl truth with a little deterministic jitter: USL not chosen, no retrograde. */
+	n = fit_synth(LAB_AN_AMDAHL, xa, N, 6, 4, t, y);
+	for (size_t i = 0; i < n; i++)
+		y[i] *= 1 + 0.01 * ((double)((i * 7) % 5) - 2);
+	REQUIRE(!lab_an_fit_run(LAB_AN_AMDAHL, t, y, n, &a) && a.ok);
+	REQUIRE(!lab_an_fit_run(LAB_AN_USL, t, y, n, &u) && u.ok);
+	lab_an_fit_choose(&a, &u, &ch);
+	CHECK(ch.ok);
+	CHECK(ch.chosen == LAB_AN_AMDAHL);
+	CHECK(ch.p_value >= 0.05);
+	lab_an_usl_peak(&u, &pk);
+	CHECK(!pk.retrograde);
+	/* USL truth: chosen, retrograde, N* near sqrt(0.95/0.004) = 15.4. */
+	n = fit_synth(LAB_AN_USL, xu, N, 6, 4, t, y);
+	for (size_t i = 0; i < n; i++)
+		y[i] *= 1 + 0.01 * ((double)((i * 7) % 5) - 2);
+	REQUIRE(!lab_an_fit_run(LAB_AN_AMDAHL, t, y, n, &a) && a.ok);
+	REQUIRE(!lab_an_fit_run(LAB_AN_USL, t, y, n, &u) && u.ok);
+	lab_an_fit_choose(&a, &u, &ch);
+	CHECK(ch.chosen == LAB_AN_USL);
+	CHECK(ch.aicc_usl < ch.aicc_amdahl);
+	lab_an_usl_peak(&u, &pk);
+	CHECK(pk.retrograde);
+	CHECK(pk.lo < 15.41 && pk.hi > 15.41);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Readers and loaders: JSON, CSV, results directories (fixtures) and external CSV. */
+#include "analyze/analysis.h"
+#include "analyze/compare.h"
+#include "analyze/csv.h"
+#include "analyze/data.h"
+#include "analyze/jsonr.h"
+#include "tests/testlib.h"
+
+static char io_path[1024];
+
+static const char *fixture(const char *name)
+{
+	snprintf(io_path, sizeof(io_path), "%s/tests/fixtures/%s", testlib_srcdir(), name);
+	return io_path;
+}
+
+static const struct lab_an_series *io_series(const struct lab_an_analysis *a, const char *exp,
+                                             const char *params)
+{
+	for (size_t i = 0; i < a->ns; i++)
+		if (!strcmp(a->s[i].experiment, exp) &&
+		    (!params || !strcmp(a->s[i].params, params)))
+			return &a->s[i];
+	return NULL;
+}
+
+LAB_TEST(json_reader)
+{
+	static const char doc[] =
+	    "{\"a\": [1, 2.5e3, -0.5], \"s\": \"x\\\"y\\u00e9\\ud83d\\ude00\","
+	    " \"o\": {\"t\": true, \"n\": null}}";
+	struct lab_an_json *j;
+	struct lab_an_err err = {0};
+	const struct lab_an_json *a;
+
+	REQUIRE(lab_an_json_parse("doc", doc, strlen(doc), &j, &err) == 0);
+	a = lab_an_json_get(j, "a");
+	REQUIRE(a && a->type == LAB_AN_JSON_ARR && a->n == 3);
+	CHECK_NEAR(a->items[1].num, 2500, 0);
+	CHECK_EQ_STR(lab_an_json_str(j, "s"), "x\"y\xc3\xa9\xf0\x9f\x98\x80");
+	CHECK(lab_an_json_get(lab_an_json_get(j, "o"), "t")->num == 1);
+	CHECK(lab_an_json_get(lab_an_json_get(j, "o"), "n")->type == LAB_AN_JSON_NULL);
+	CHECK(lab_an_json_get(j, "missing") == NULL);
+	lab_an_json_free(j);
+	CHECK(lab_an_json_parse("bad.json", "{\n\"a\": [1,\n}", 12, &j, &err) < 0);
+	CHECK(strstr(err.msg, "bad.json:3:") != NULL);
+	CHECK(lab_an_json_parse("t", "[1] x", 5, &j, &err) < 0);
+	CHECK(lab_an_json_parse("t", "\"abc", 4, &j, &err) < 0);
+}
+
+LAB_TEST(csv_reader_quotes)
+{
+	char *path = lab_an_asprintf("%s/q.csv", testlib_tmpdir());
+	FILE *f = fopen(path, "w");
+	struct lab_an_csv r;
+	struct lab_an_err err = {0};
+
+	REQUIRE(f);
+	fputs("a,b,c\r\n\"x,1\",\"say \"\"hi\"\"\",\"k=v;k2=v2\"\n\n3,,\"multi\nline\"\nlast,1", f);
+	fclose(f);
+	REQUIRE(lab_an_csv_open(&r, path, &err) == 0);
+	REQUIRE(lab_an_csv_next(&r, &err) == 1);
+	CHECK_EQ_U64(r.nfield, 3);
+	CHECK_EQ_STR(r.field[2], "c");
+	REQUIRE(lab_an_csv_next(&r, &err) == 1);
+	CHECK_EQ_STR(r.field[0], "x,1");
+	CHECK_EQ_STR(r.field[1], "say \"hi\"");
+	CHECK_EQ_STR(r.field[2], "k=v;k2=v2");
+	CHECK_EQ_U64(r.line, 2);
+	REQUIRE(lab_an_csv_next(&r, &err) == 1);
+	CHECK_EQ_U64(r.line, 4);
+	CHECK_EQ_STR(r.field[1], "");
+	CHECK_EQ_STR(r.field[2], "multi\nline");
+	REQUIRE(lab_an_csv_next(&r, &err) == 1);
+	CHECK_EQ_U64(r.line, 6);
+	CHECK(!r.complete);
+	CHECK(lab_an_csv_next(&r, &err) == 0);
+	lab_an_csv_close(&r);
+	free(path);
+}
+
+LAB_TEST(results_dir_usl)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a;
+	struct lab_an_err err = {0};
+	const struct lab_an_series *s;
+
+	REQUIRE(lab_an_data_load_dir(&d, fixture("results-usl"), &err) == 0);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	CHECK_EQ_U64(a.ns, 5);
+	CHECK_EQ_U64(d.nmetric, 1);
+	CHECK_EQ_STR(d.unit, "ns/op");
+	s = io_series(&a, "contend", "placement=compact");
+	REQUIRE(s);
+	CHECK_EQ_U64(s->nrow, 10);
+	CHECK_EQ_STR(s->row[9].pt->status, "skipped");
+	CHECK(s->row[9].pt->reason && strstr(s->row[9].pt->reason, "64 CPUs"));
+	CHECK_EQ_U64(s->n_excluded, 1);
+	CHECK_EQ_U64(s->n_fit, 45);
+	CHECK_EQ_STR(s->model, "usl");
+	CHECK(s->peak.retrograde);
+	/* Truth: sigma 0.05, kappa 0.002, N* 21.8 (tests/analyze/gen_fixtures.py). */
+	CHECK(s->usl.lo[1] < 0.05 && s->usl.hi[1] > 0.05);
+	CHECK(s->usl.lo[2] < 0.002 && s->usl.hi[2] > 0.002);
+	CHECK(s->row[1].has_speedup && s->row[1].speedup.lo < s->row[1].speedup.est);
+	s = io_series(&a, "triad_weak", NULL);
+	REQUIRE(s);
+	CHECK(s->weak);
+	CHECK_EQ_STR(s->model, "gustafson");
+	CHECK(s->gustafson.lo[1] < 0.1 && s->gustafson.hi[1] > 0.1);
+	s = io_series(&a, "false_sharing", "placement=compact;stride=8");
+	REQUIRE(s);
+	CHECK(!s->usl.ok);
+	CHECK(strstr(s->usl.reason, "at least 5 distinct") != NULL);
+	lab_an_analysis_free(&a);
+	/* --include-flagged keeps the load-flagged sample. */
+	REQUIRE(lab_an_data_summarize(&d, 1, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 1, &a, &err) == 0);
+	s = io_series(&a, "contend", "placement=compact");
+	CHECK_EQ_U64(s->n_excluded, 0);
+	CHECK_EQ_U64(s->n_fit, 46);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(results_dir_interrupted)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a;
+	struct lab_an_err err = {0};
+
+	REQUIRE(lab_an_data_load_dir(&d, fixture("results-interrupted"), &err) == 0);
+	CHECK_EQ_STR(d.run_status, "interrupted");
+	CHECK_EQ_U64(d.nsamples, 14); /* the cut 15th line is dropped */
+	CHECK(d.warn.n >= 2);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	REQUIRE(a.ns == 1);
+	CHECK_EQ_U64(a.s[0].nrow, 4);
+	CHECK_EQ_STR(a.s[0].row[3].pt->status, "missing");
+	CHECK_EQ_STR(a.s[0].model, "none");
+	CHECK(a.s[0].row[2].has_speedup);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(results_dir_edge_cases)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a;
+	struct lab_an_err err = {0};
+	const struct lab_an_series *s;
+
+	REQUIRE(lab_an_data_load_dir(&d, fixture("results-edge"), &err) == 0);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	/* One repetition: point estimates, no intervals, fits still run (n - p > 0). */
+	s = io_series(&a, "one_rep", NULL);
+	REQUIRE(s);
+	CHECK(s->row[1].has_speedup && !s->row[1].speedup.has_ci);
+	CHECK_NEAR(s->row[1].speedup.est, 3.1 / 1.6, 1e-6);
+	CHECK(s->amdahl.ok);
+	/* Zero variance: collapsed intervals; two thread counts: fits refused. */
+	s = io_series(&a, "zero_var", NULL);
+	REQUIRE(s);
+	CHECK_NEAR(s->row[1].speedup.lo, 2, 1e-9);
+	CHECK_NEAR(s->row[1].speedup.hi, 2, 1e-9);
+	CHECK_EQ_STR(s->model, "none");
+	/* One thread count only. */
+	s = io_series(&a, "one_count", NULL);
+	REQUIRE(s);
+	CHECK(!s->has_baseline);
+	CHECK(strstr(s->note, "has 1") != NULL);
+	/* No baseline: no speedup, but the fits still estimate c1 and f. */
+	s = io_series(&a, "no_base", NULL);
+	REQUIRE(s);
+	CHECK(!s->has_baseline);
+	CHECK(!s->row[0].has_speedup);
+	CHECK(strstr(s->note, "no threads=1 baseline") != NULL);
+	CHECK(s->amdahl.ok);
+	CHECK(s->amdahl.lo[1] < 0.1 && s->amdahl.hi[1] > 0.1);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(external_csv)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a;
+	struct lab_an_err err = {0};
+
+	REQUIRE(lab_an_data_load_csv(&d, fixture("csv/amdahl.csv"), &err) == 0);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	REQUIRE(a.ns == 1);
+	CHECK_EQ_STR(a.s[0].experiment, "app");
+	CHECK_EQ_U64(a.s[0].nrow, 6);
+	CHECK(a.s[0].amdahl.ok && a.s[0].amdahl.lo[1] < 0.05 && a.s[0].amdahl.hi[1] > 0.05);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/nan.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(strstr(err.msg, "nan.csv:4: seconds = 'nan'") != NULL);
+	lab_an_data_free(&d);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/negative.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(strstr(err.msg, "negative.csv:5: seconds = '-0.4'") != NULL);
+	lab_an_data_free(&d);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/badthreads.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(strstr(err.msg, "badthreads.csv:3: threads = 'four'") != NULL);
+	lab_an_data_free(&d);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/noheader.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(strstr(err.msg, "noheader.csv:1:") != NULL);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(compare_fixtures)
+{
+	struct lab_an_data o, n;
+	struct lab_an_compare c;
+	struct lab_an_err err = {0};
+
+	REQUIRE(lab_an_data_load_dir(&o, fixture("results-compare-a"), &err) == 0);
+	REQUIRE(lab_an_data_load_dir(&n, fixture("results-compare-b"), &err) == 0);
+	REQUIRE(lab_an_data_summarize(&o, 0, &err) == 0 && lab_an_data_summarize(&n, 0, &err) == 0);
+	REQUIRE(lab_an_compare_run(&o, &n, 0.01, &c, &err) == 0);
+	REQUIRE(c.n == 4);
+	for (size_t i = 0; i < c.n; i++) {
+		int t = c.row[i].old->threads;
+
+		fprintf(stderr, "threads %d change %.4f [%.4f, %.4f] p %.3g %s\n", t,
+		        c.row[i].change, c.row[i].lo, c.row[i].hi, c.row[i].p, c.row[i].verdict);
+		if (t == 2)
+			CHECK_EQ_STR(c.row[i].verdict, "improved");
+		if (t == 4)
+			CHECK_EQ_STR(c.row[i].verdict, "within noise");
+		if (t == 8)
+			CHECK_EQ_STR(c.row[i].verdict, "regressed");
+	}
+	lab_an_compare_free(&c);
+	lab_an_data_free(&o);
+	lab_an_data_free(&n);
+}
