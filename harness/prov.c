@@ -127,6 +127,27 @@ void lab_prov_write_build(struct lab_json *j)
 	lab_json_obj_close(j);
 }
 
+/* Where every PU sits, so the analyzer can mark SMT siblings and NUMA nodes of CPU pairs. */
+static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
+{
+	unsigned n = lab_topo_pus(topo, NULL, 0);
+	struct lab_pu_info *pus = calloc(n ? n : 1, sizeof(*pus));
+
+	lab_json_arr_open(j, "pus_detail");
+	n = pus ? lab_topo_pus(topo, pus, n) : 0;
+	for (unsigned i = 0; i < n; i++) {
+		lab_json_obj_open(j, NULL);
+		lab_json_int(j, "cpu", pus[i].cpu);
+		lab_json_int(j, "package", pus[i].package);
+		lab_json_int(j, "numa", pus[i].numa);
+		lab_json_int(j, "core", pus[i].core);
+		lab_json_int(j, "smt_rank", pus[i].smt_rank);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+	free(pus);
+}
+
 void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo,
 			 struct lab_json *j)
 {
@@ -154,6 +175,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo,
 	for (unsigned i = 0; i < n && i < 4096; i++)
 		lab_json_int(j, NULL, cpus[i]);
 	lab_json_arr_close(j);
+	prov_write_pus(topo, j);
 	lab_json_obj_close(j);
 	lab_json_obj_open(j, "clock");
 	lab_json_str(j, "source", "CLOCK_MONOTONIC");
