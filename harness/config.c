@@ -19,6 +19,8 @@ struct cfg_loader {
 	bool cont;	     /* that line continues the previous value */
 	bool after_key;	     /* the previous non-blank line was a key or a continuation */
 	struct lab_cfg_section *cur; /* section of the last [header], NULL before any */
+	bool bad_header;             /* the last header was unreadable: its keys are not reported */
+	size_t skip;                 /* leading bytes of the line to hide from libinih */
 	bool oom;
 };
 
@@ -64,7 +66,9 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	struct lab_cfg *cfg = ld->cfg;
 
 	ld->cur = NULL;
+	ld->bad_header = false;
 	if (!close) {
+		ld->bad_header = true;
 		lab_diag_add(ld->d, "%s:%d: section header without ']' (write [name])", ld->file,
 			     ld->line);
 		return;
@@ -101,6 +105,21 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 }
 
 /*
+ * Where libinih splits a key line: the first '=' or ':' before an inline comment (a ';' after
+ * a blank). Returns n when there is none.
+ */
+static size_t cfg_separator(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '=' || s[i] == ':')
+			return i;
+		if (s[i] == ';' && i > 0 && isspace((unsigned char)s[i - 1]))
+			return n;
+	}
+	return n;
+}
+
+/*
  * Classifies one raw line before libinih sees it: header, continuation, key line, or a syntax
  * error that libinih would report only by number. Returns false when the line must be hidden
  * from libinih (it is replaced by an empty line).
@@ -114,10 +133,19 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	while (s < end && isspace((unsigned char)*s))
 		s++;
 	ld->cont = false;
+	ld->skip = 0;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
+	if (memchr(raw, '\0', n)) {
+		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
+		             ld->file, ld->line);
+		ld->after_key = false;
+		return false;
+	}
+	/* Blank lines and comments do not end a multi-line value in libinih either; a long one is
+	 * hidden rather than split. */
 	if (s == end || *s == ';' || *s == '#')
-		return true; /* blank lines do not end a multi-line value in libinih either */
+		return n <= LAB_CFG_LINE_MAX;
 	if (n > LAB_CFG_LINE_MAX) {
 		lab_diag_add(ld->d, "%s:%d: line too long (%zu characters; allowed at most %d)",
 			     ld->file, ld->line, n, LAB_CFG_LINE_MAX);
@@ -133,16 +161,25 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		ld->cont = true;
 		return true;
 	}
-	if (!memchr(s, '=', (size_t)(end - s)) && !memchr(s, ':', (size_t)(end - s))) {
+	/* Not a continuation: libinih must not take an indented key line for one either. */
+	ld->skip = (size_t)(s - raw);
+	ld->after_key = false;
+	size_t sep = cfg_separator(s, (size_t)(end - s));
+	if (sep == (size_t)(end - s)) {
 		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
 			     (int)(end - s > 40 ? 40 : end - s), s);
-		ld->after_key = false;
+		return false;
+	}
+	if (sep == 0) {
+		lab_diag_add(ld->d, "%s:%d: '%.*s': no key before '%c' (write key = value)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, s[0]);
 		return false;
 	}
 	if (!ld->cur) {
-		lab_diag_add(ld->d, "%s:%d: key outside any section (start one with [name])",
-			     ld->file, ld->line);
-		ld->after_key = false;
+		if (!ld->bad_header)
+			lab_diag_add(ld->d,
+			             "%s:%d: key outside any section (start one with [name])",
+			             ld->file, ld->line);
 		return false;
 	}
 	ld->after_key = true;
@@ -163,10 +200,13 @@ static char *cfg_reader(char *str, int num, void *stream)
 		ld->line++;
 		if (n > 0 && raw[n - 1] == '\r')
 			n--;
-		if (!cfg_scan_line(ld, raw, n) || memchr(raw, '\0', n))
+		if (!cfg_scan_line(ld, raw, n))
 			n = 0;
-		if ((int)n > num - 2)
-			n = 0; /* unreachable: cfg_scan_line rejected it */
+		else {
+			raw += ld->skip;
+			n -= ld->skip;
+		}
+		LAB_BUG_ON((int)n > num - 2); /* cfg_scan_line rejected longer lines */
 		memcpy(str, raw, n);
 		str[n] = '\n';
 		str[n + 1] = '\0';

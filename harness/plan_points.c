@@ -61,6 +61,40 @@ static struct lab_resolved *plan_key(struct lab_experiment *e, const char *key)
 	return NULL;
 }
 
+/*
+ * Reports a check() error. A message that starts "key = value: " names a key of e: it is
+ * reported at the line that set the key, like any other bad value; otherwise at the section.
+ */
+static void plan_check_error(struct lab_diag *d, const struct lab_experiment *e, const char *msg)
+{
+	const char *eq = strstr(msg, " = ");
+	char *line = NULL;
+
+	for (unsigned k = 0; eq && k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
+		size_t n = strlen(r->param->key);
+		if ((size_t)(eq - msg) != n || strncmp(msg, r->param->key, n) != 0)
+			continue;
+		const char *colon = strstr(eq + 3, ": ");
+		if (!colon)
+			break;
+		char value[LAB_ERR_MSG_MAX];
+		snprintf(value, sizeof(value), "%.*s", (int)(colon - eq - 3), eq + 3);
+		if (r->nvals <= 1) {
+			lab__plan_key_error(d, e, r, value, colon + 2);
+			return;
+		}
+		/* A swept key: name the text as written and the value that failed. */
+		if (asprintf(&line, "value %s: %s", value, colon + 2) >= 0)
+			lab__plan_key_error(d, e, r, r->text, line);
+		free(line);
+		return;
+	}
+	if (asprintf(&line, "%s:%d: [%s]: %s", e->file, e->line, e->name, msg) >= 0)
+		lab__plan_diag_once(d, line);
+	free(line);
+}
+
 /* Adds one point on cpus (n of them); runs the kernel's check. */
 static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 			    const struct lab_hparams *h, const void *kparams, const int *cpus,
@@ -68,7 +102,6 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 {
 	struct lab_point *pt = plan_point_add(plan);
 	struct lab_err err = {0};
-	char *msg = NULL;
 
 	if (!pt)
 		goto oom;
@@ -88,10 +121,8 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 	if (rc == LAB_SKIP) {
 		pt->state = LAB_POINT_SKIPPED;
 		snprintf(pt->reason, sizeof(pt->reason), "%s", err.msg);
-	} else if (rc < 0 && asprintf(&msg, "%s:%d: [%s]: %s", e->file, e->line, e->name,
-				      err.msg) >= 0) {
-		lab__plan_diag_once(d, msg);
-		free(msg);
+	} else if (rc < 0) {
+		plan_check_error(d, e, err.msg);
 	}
 	return;
 oom:
@@ -162,6 +193,16 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		plan_pairs(plan, e, topo, &h, kparams, d);
 		return;
 	}
+	if (n > plan->env.ncpus && threads->nvals > 1) {
+		/* One line for the key, however many values of the sweep are too large. */
+		snprintf(
+		    what, sizeof(what),
+		    "values above %u are more than the CPUs this process may use (allowed 1 .. "
+		    "%u, or max)",
+		    plan->env.ncpus, plan->env.ncpus);
+		lab__plan_key_error(d, e, threads, threads->text, what);
+		return;
+	}
 	if (n > plan->env.ncpus) {
 		snprintf(what, sizeof(what),
 			 "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)", n,
@@ -192,14 +233,23 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 	for (unsigned k = e->nkeys; k-- > 0;)
 		if (e->keys[k].nvals > 1)
 			order[nd++] = k;
-	for (unsigned i = 0; i < nd; i++)
+	/* Saturate: many long sweeps overflow 64 bits and would wrap to a few points. */
+	for (unsigned i = 0; i < nd && total <= LAB_POINTS_MAX; i++)
 		total *= e->keys[order[i]].nvals;
 	e->first_point = plan->npts;
 	if (total + plan->npts > LAB_POINTS_MAX) {
 		char *msg = NULL;
-		if (asprintf(&msg, "%s:%d: [%s]: the sweeps expand to %llu points (allowed at most %d)",
-			     e->file, e->line, e->name, (unsigned long long)total,
-			     LAB_POINTS_MAX) >= 0)
+		int rc = total > LAB_POINTS_MAX
+				 ? asprintf(&msg,
+					    "%s:%d: [%s]: the sweeps expand to more than %d points "
+					    "(allowed at most %d)",
+					    e->file, e->line, e->name, LAB_POINTS_MAX, LAB_POINTS_MAX)
+				 : asprintf(&msg,
+					    "%s:%d: [%s]: the sweeps expand to %llu points, %llu with "
+					    "the experiments before (allowed at most %d in all)",
+					    e->file, e->line, e->name, (unsigned long long)total,
+					    (unsigned long long)total + plan->npts, LAB_POINTS_MAX);
+		if (rc >= 0)
 			lab__plan_diag_once(d, msg);
 		free(msg);
 		free(kparams);
