@@ -333,6 +333,18 @@ out:
 	return rc;
 }
 
+/* A copy of s[0..n) without leading and trailing blanks. */
+static char *cfg_strndup_trim(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return cfg_strndup(s, n);
+}
+
 void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 {
 	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
@@ -351,9 +363,18 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 		return;
 	}
 	cfg->set_section = secs;
-	secs[cfg->nset] = cfg_strndup(arg, (size_t)(dot - arg));
-	kv[cfg->nset] = (struct lab_cfg_kv){.key = cfg_strndup(dot + 1, (size_t)(eq - dot - 1)),
-					    .value = strdup(eq + 1), .file = "--set", .line = 0};
+	/* "--set 'fs.stride = 64'" means what the same line means in a file. */
+	secs[cfg->nset] = cfg_strndup_trim(arg, (size_t)(dot - arg));
+	kv[cfg->nset] = (struct lab_cfg_kv){.key = cfg_strndup_trim(dot + 1, (size_t)(eq - dot - 1)),
+					    .value = cfg_strndup_trim(eq + 1, strlen(eq + 1)),
+					    .file = "--set", .line = 0};
+	if (!secs[cfg->nset] || !kv[cfg->nset].key || !kv[cfg->nset].value) {
+		free(secs[cfg->nset]);
+		free(kv[cfg->nset].key);
+		free(kv[cfg->nset].value);
+		lab_diag_add(d, "--set %s: out of memory", arg);
+		return;
+	}
 	cfg->nset++;
 }
 

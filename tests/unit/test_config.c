@@ -404,6 +404,12 @@ LAB_TEST(set_arguments)
 	CHECK_EQ_STR(cfg.set[1].key, "b.c");
 	CHECK_EQ_STR(cfg.set[1].value, "x=y");
 	CHECK_EQ_STR(cfg.set[2].value, "");
+	/* Blanks around the parts go, as on a line of a file. */
+	lab_cfg_add_set(&cfg, " fs . threads = 1, 2 ", &d);
+	REQUIRE(cfg.nset == 4);
+	CHECK_EQ_STR(cfg.set_section[3], "fs");
+	CHECK_EQ_STR(cfg.set[3].key, "threads");
+	CHECK_EQ_STR(cfg.set[3].value, "1, 2");
 
 	static const char *const bad[] = {"foo", "foo=1", "foo.bar", ".k=1", "s.=1", "s=1.2"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -416,7 +422,7 @@ LAB_TEST(set_arguments)
 		REQUIRE(lab_diag_count(&d) == 1);
 		CHECK_EQ_STR(d.msg[0], want);
 	}
-	CHECK_EQ_U64(cfg.nset, 3);
+	CHECK_EQ_U64(cfg.nset, 4);
 	lab_cfg_free(&cfg);
 	lab_diag_free(&d);
 }
