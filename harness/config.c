@@ -90,7 +90,10 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		free(name);
 		return;
 	}
-	if (old)
+	if (old && old->file == ld->file)
+		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)", ld->file,
+			     ld->line, name, old->line);
+	else if (old)
 		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at %s:%d)", ld->file,
 			     ld->line, name, old->file, old->line);
 	struct lab_cfg_section *grown = realloc(cfg->sec, (cfg->nsec + 1) * sizeof(*cfg->sec));

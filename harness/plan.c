@@ -81,9 +81,10 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 	else if (r->src == LAB_SRC_DEFAULT)
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
 			      r->param->key, value, what);
-	else
-		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line, e->name,
-			      r->param->key, value, what);
+	else /* the section that holds the line: [global] for inherited values (said once) */
+		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line,
+			      r->src == LAB_SRC_GLOBAL ? "global" : e->name, r->param->key, value,
+			      what);
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
 	free(msg);
@@ -206,7 +207,9 @@ static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section
 	const struct lab_kernel *k = lab_plan_kernel_find(registry, name);
 	if (!k) {
 		const char *best = NULL;
-		unsigned best_d = 3;
+		unsigned best_d = strlen(name) / 3 + 2; /* the limit of plan_closest, plus one */
+		if (best_d < 3)
+			best_d = 3;
 		for (const struct lab_kernel *const *c = registry; *c; c++)
 			if (lab_edit_distance(name, (*c)->name) < best_d) {
 				best_d = lab_edit_distance(name, (*c)->name);
@@ -250,11 +253,15 @@ static void plan_value_error(struct lab_diag *d, const struct lab_experiment *e,
 	lab__plan_key_error(d, e, r, r->text, what);
 }
 
-/* Expands and type-checks every value of every key; returns the number of errors added. */
+/*
+ * Expands and type-checks every value of every key; returns the number of bad keys. (Not the
+ * number of lines added to d: a line already there, from a [global] value another experiment
+ * shares, is not added again, and this experiment must still not be planned.)
+ */
 static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env *env,
 				 struct lab_diag *d)
 {
-	unsigned before = lab_diag_count(d);
+	unsigned bad = 0;
 	struct lab_err err;
 	char scratch[4096] __attribute__((aligned(16)));
 	struct lab_placement place;
@@ -266,6 +273,7 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 		int n = lab_sweep_expand(r->param, r->text, env->ncpus, &r->vals, &err);
 		if (n < 0) {
 			lab__plan_key_error(d, e, r, r->text, err.msg);
+			bad++;
 			continue;
 		}
 		r->nvals = (unsigned)n;
@@ -275,11 +283,12 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			    (r->harness && !strcmp(r->param->key, "placement") &&
 			     lab_placement_parse(val, &place, &err))) {
 				plan_value_error(d, e, r, val, err.msg);
+				bad++;
 				break; /* one error per key: a range would repeat it per value */
 			}
 		}
 	}
-	return lab_diag_count(d) - before;
+	return bad;
 }
 
 /* Builds e's resolved keys from the layers; returns false when e has errors. */

@@ -234,16 +234,17 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 		if (e->keys[k].nvals > 1)
 			order[nd++] = k;
 	/* Saturate: many long sweeps overflow 64 bits and would wrap to a few points. */
-	for (unsigned i = 0; i < nd && total <= LAB_POINTS_MAX; i++)
-		total *= e->keys[order[i]].nvals;
+	for (unsigned i = 0; i < nd; i++)
+		if (__builtin_mul_overflow(total, e->keys[order[i]].nvals, &total))
+			total = UINT64_MAX;
 	e->first_point = plan->npts;
 	if (total + plan->npts > LAB_POINTS_MAX) {
 		char *msg = NULL;
-		int rc = total > LAB_POINTS_MAX
+		int rc = total == UINT64_MAX
 				 ? asprintf(&msg,
-					    "%s:%d: [%s]: the sweeps expand to more than %d points "
+					    "%s:%d: [%s]: the sweeps expand to more than 2^64 points "
 					    "(allowed at most %d)",
-					    e->file, e->line, e->name, LAB_POINTS_MAX, LAB_POINTS_MAX)
+					    e->file, e->line, e->name, LAB_POINTS_MAX)
 				 : asprintf(&msg,
 					    "%s:%d: [%s]: the sweeps expand to %llu points, %llu with "
 					    "the experiments before (allowed at most %d in all)",

@@ -286,7 +286,7 @@ LAB_TEST(duplicate_section)
 
 	tc_load(&t, "[a]\nkernel = noop\n\n[a]\nkernel = noop\n");
 	REQUIRE(lab_diag_count(&t.d) == 1);
-	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:4: [a]: duplicate section (first at t.ini:1)");
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:4: [a]: duplicate section (first at line 1)");
 	tc_free(&t);
 }
 

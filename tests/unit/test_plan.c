@@ -390,6 +390,8 @@ LAB_TEST(kernel_errors)
 {
 	plan_fails_with("[x]\nkernel = fak\n", NULL, 0,
 	                "p.ini:2: [x] kernel = fak: unknown kernel (did you mean 'fake'?)");
+	plan_fails_with("[x]\nkernel = othre\n", NULL, 0,
+	                "p.ini:2: [x] kernel = othre: unknown kernel (did you mean 'other'?)");
 	plan_fails_with("[x]\nkernel = quicksort\n", NULL, 0,
 	                "p.ini:2: [x] kernel = quicksort: unknown kernel (kernels: fake, other)");
 	plan_fails_with("[x]\nthreads = 1\n", NULL, 0,
@@ -457,8 +459,9 @@ LAB_TEST(value_errors_name_their_source)
 	plan_fails_with("[x]\nkernel = fake\nsize = big\n", NULL, 0,
 	                "p.ini:3: [x] size = big: not a number (expected a size in bytes, e.g. 64, "
 	                "4K, 1MiB, 2G)");
-	plan_fails_with("[global]\nsize = 2M\n[x]\nkernel = fake\n", NULL, 0,
-	                "p.ini:2: [x] size = 2M: out of range (allowed 1 .. 1M bytes)");
+	/* A bad value in [global] is reported once, at its line, for every section using it. */
+	plan_fails_with("[global]\nsize = 2M\n[x]\nkernel = fake\n[y]\nkernel = fake\n", NULL, 0,
+	                "p.ini:2: [global] size = 2M: out of range (allowed 1 .. 1M bytes)");
 	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
 	                "--set x.reps=0: out of range (allowed 1 .. 100000)");
 	/* A sweep: the text as written and the value that failed, once. */
@@ -543,11 +546,14 @@ LAB_TEST(no_experiments)
 
 LAB_TEST(too_many_points)
 {
-	/* 4096^3 points: more than allowed, and more than 2^32 (no wrap-around to a few). */
-	plan_fails_with(
-	    "[x]\nkernel = fake\nreps = 1..4096\nseed = 1..4096\nmax_pairs = 0..4095\n"
-	    "warmup = 1ns..4096ns\nmin_time = 1000ns..5095ns\nsize = 1..4096\n",
-	    NULL, 0,
-	    "p.ini:1: [x]: the sweeps expand to more than 100000 points (allowed at most "
-	    "100000)");
+	plan_fails_with("[x]\nkernel = fake\nsize = 1..1000\nreps = 1..101\n", NULL, 0,
+	                "p.ini:1: [x]: the sweeps expand to 101000 points, 101000 with the "
+	                "experiments before (allowed at most 100000 in all)");
+	/* 4096^5 x 16 = 2^64 points: a 64-bit count would wrap around to none. */
+	plan_fails_with("[x]\nkernel = fake\nreps = 1..4096\nseed = 1..4096\n"
+	                "warmup = 1ns..4096ns\nmin_time = 1000ns..5095ns\nsize = 1..4096\n"
+	                "max_pairs = 1..16\n",
+	                NULL, 0,
+	                "p.ini:1: [x]: the sweeps expand to more than 2^64 points (allowed at most "
+	                "100000)");
 }
