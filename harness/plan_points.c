@@ -217,6 +217,31 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	plan_point_emit(plan, e, &h, kparams, cpus, n, NULL, d);
 }
 
+/* Reports an experiment whose sweeps expand to total points, after npts planned before. */
+static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, uint64_t total,
+			  unsigned npts)
+{
+	char *msg = NULL, count[64];
+	int rc;
+
+	if (total == UINT64_MAX)
+		snprintf(count, sizeof(count), "more than 2^64");
+	else
+		snprintf(count, sizeof(count), "%llu", (unsigned long long)total);
+	if (npts == 0 || total == UINT64_MAX)
+		rc = asprintf(&msg, "%s:%d: [%s]: the sweeps expand to %s points (allowed at most %d)",
+			      e->file, e->line, e->name, count, LAB_POINTS_MAX);
+	else
+		rc = asprintf(&msg,
+			      "%s:%d: [%s]: the sweeps expand to %s points, %llu with the "
+			      "experiments before (allowed at most %d in all)",
+			      e->file, e->line, e->name, count,
+			      (unsigned long long)total + npts, LAB_POINTS_MAX);
+	if (rc >= 0)
+		lab__plan_diag_once(d, msg);
+	free(msg);
+}
+
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
 		      struct lab_diag *d)
 {
@@ -238,21 +263,8 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 		if (__builtin_mul_overflow(total, e->keys[order[i]].nvals, &total))
 			total = UINT64_MAX;
 	e->first_point = plan->npts;
-	if (total + plan->npts > LAB_POINTS_MAX) {
-		char *msg = NULL;
-		int rc = total == UINT64_MAX
-				 ? asprintf(&msg,
-					    "%s:%d: [%s]: the sweeps expand to more than 2^64 points "
-					    "(allowed at most %d)",
-					    e->file, e->line, e->name, LAB_POINTS_MAX)
-				 : asprintf(&msg,
-					    "%s:%d: [%s]: the sweeps expand to %llu points, %llu with "
-					    "the experiments before (allowed at most %d in all)",
-					    e->file, e->line, e->name, (unsigned long long)total,
-					    (unsigned long long)total + plan->npts, LAB_POINTS_MAX);
-		if (rc >= 0)
-			lab__plan_diag_once(d, msg);
-		free(msg);
+	if (total > LAB_POINTS_MAX - plan->npts) {
+		plan_too_many(d, e, total, plan->npts);
 		free(kparams);
 		return;
 	}

@@ -546,8 +546,13 @@ LAB_TEST(no_experiments)
 
 LAB_TEST(too_many_points)
 {
-	plan_fails_with("[x]\nkernel = fake\nsize = 1..1000\nreps = 1..101\n", NULL, 0,
-	                "p.ini:1: [x]: the sweeps expand to 101000 points, 101000 with the "
+	plan_fails_with(
+	    "[x]\nkernel = fake\nsize = 1..1000\nreps = 1..101\n", NULL, 0,
+	    "p.ini:1: [x]: the sweeps expand to 101000 points (allowed at most 100000)");
+	plan_fails_with("[w]\nkernel = other\ndepth = 1..2\n[x]\nkernel = fake\nsize = 1..1000\n"
+	                "reps = 1..100\n",
+	                NULL, 0,
+	                "p.ini:4: [x]: the sweeps expand to 100000 points, 100002 with the "
 	                "experiments before (allowed at most 100000 in all)");
 	/* 4096^5 x 16 = 2^64 points: a 64-bit count would wrap around to none. */
 	plan_fails_with("[x]\nkernel = fake\nreps = 1..4096\nseed = 1..4096\n"
