@@ -19,6 +19,8 @@ struct cfg_loader {
 	bool cont;	     /* that line continues the previous value */
 	bool after_key;	     /* the previous non-blank line was a key or a continuation */
 	struct lab_cfg_section *cur; /* section of the last [header], NULL before any */
+	bool bad_header;             /* the last header was unreadable: its keys are not reported */
+	size_t skip;                 /* leading bytes of the line to hide from libinih */
 	bool oom;
 };
 
@@ -64,7 +66,9 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	struct lab_cfg *cfg = ld->cfg;
 
 	ld->cur = NULL;
+	ld->bad_header = false;
 	if (!close) {
+		ld->bad_header = true;
 		lab_diag_add(ld->d, "%s:%d: section header without ']' (write [name])", ld->file,
 			     ld->line);
 		return;
@@ -86,7 +90,10 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		free(name);
 		return;
 	}
-	if (old)
+	if (old && old->file == ld->file)
+		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)", ld->file,
+			     ld->line, name, old->line);
+	else if (old)
 		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at %s:%d)", ld->file,
 			     ld->line, name, old->file, old->line);
 	struct lab_cfg_section *grown = realloc(cfg->sec, (cfg->nsec + 1) * sizeof(*cfg->sec));
@@ -98,6 +105,21 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	cfg->sec = grown;
 	ld->cur = &cfg->sec[cfg->nsec++];
 	*ld->cur = (struct lab_cfg_section){.name = name, .file = ld->file, .line = ld->line};
+}
+
+/*
+ * Where libinih splits a key line: the first '=' or ':' before an inline comment (a ';' after
+ * a blank). Returns n when there is none.
+ */
+static size_t cfg_separator(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '=' || s[i] == ':')
+			return i;
+		if (s[i] == ';' && i > 0 && isspace((unsigned char)s[i - 1]))
+			return n;
+	}
+	return n;
 }
 
 /*
@@ -114,10 +136,19 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	while (s < end && isspace((unsigned char)*s))
 		s++;
 	ld->cont = false;
+	ld->skip = 0;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
+	if (memchr(raw, '\0', n)) {
+		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
+		             ld->file, ld->line);
+		ld->after_key = false;
+		return false;
+	}
+	/* Blank lines and comments do not end a multi-line value in libinih either; a long one is
+	 * hidden rather than split. */
 	if (s == end || *s == ';' || *s == '#')
-		return true; /* blank lines do not end a multi-line value in libinih either */
+		return n <= LAB_CFG_LINE_MAX;
 	if (n > LAB_CFG_LINE_MAX) {
 		lab_diag_add(ld->d, "%s:%d: line too long (%zu characters; allowed at most %d)",
 			     ld->file, ld->line, n, LAB_CFG_LINE_MAX);
@@ -133,16 +164,25 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		ld->cont = true;
 		return true;
 	}
-	if (!memchr(s, '=', (size_t)(end - s)) && !memchr(s, ':', (size_t)(end - s))) {
+	/* Not a continuation: libinih must not take an indented key line for one either. */
+	ld->skip = (size_t)(s - raw);
+	ld->after_key = false;
+	size_t sep = cfg_separator(s, (size_t)(end - s));
+	if (sep == (size_t)(end - s)) {
 		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
 			     (int)(end - s > 40 ? 40 : end - s), s);
-		ld->after_key = false;
+		return false;
+	}
+	if (sep == 0) {
+		lab_diag_add(ld->d, "%s:%d: '%.*s': no key before '%c' (write key = value)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, s[0]);
 		return false;
 	}
 	if (!ld->cur) {
-		lab_diag_add(ld->d, "%s:%d: key outside any section (start one with [name])",
-			     ld->file, ld->line);
-		ld->after_key = false;
+		if (!ld->bad_header)
+			lab_diag_add(ld->d,
+			             "%s:%d: key outside any section (start one with [name])",
+			             ld->file, ld->line);
 		return false;
 	}
 	ld->after_key = true;
@@ -163,10 +203,13 @@ static char *cfg_reader(char *str, int num, void *stream)
 		ld->line++;
 		if (n > 0 && raw[n - 1] == '\r')
 			n--;
-		if (!cfg_scan_line(ld, raw, n) || memchr(raw, '\0', n))
+		if (!cfg_scan_line(ld, raw, n))
 			n = 0;
-		if ((int)n > num - 2)
-			n = 0; /* unreachable: cfg_scan_line rejected it */
+		else {
+			raw += ld->skip;
+			n -= ld->skip;
+		}
+		LAB_BUG_ON((int)n > num - 2); /* cfg_scan_line rejected longer lines */
 		memcpy(str, raw, n);
 		str[n] = '\n';
 		str[n + 1] = '\0';
@@ -293,6 +336,18 @@ out:
 	return rc;
 }
 
+/* A copy of s[0..n) without leading and trailing blanks. */
+static char *cfg_strndup_trim(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return cfg_strndup(s, n);
+}
+
 void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 {
 	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
@@ -311,9 +366,18 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 		return;
 	}
 	cfg->set_section = secs;
-	secs[cfg->nset] = cfg_strndup(arg, (size_t)(dot - arg));
-	kv[cfg->nset] = (struct lab_cfg_kv){.key = cfg_strndup(dot + 1, (size_t)(eq - dot - 1)),
-					    .value = strdup(eq + 1), .file = "--set", .line = 0};
+	/* "--set 'fs.stride = 64'" means what the same line means in a file. */
+	secs[cfg->nset] = cfg_strndup_trim(arg, (size_t)(dot - arg));
+	kv[cfg->nset] = (struct lab_cfg_kv){.key = cfg_strndup_trim(dot + 1, (size_t)(eq - dot - 1)),
+					    .value = cfg_strndup_trim(eq + 1, strlen(eq + 1)),
+					    .file = "--set", .line = 0};
+	if (!secs[cfg->nset] || !kv[cfg->nset].key || !kv[cfg->nset].value) {
+		free(secs[cfg->nset]);
+		free(kv[cfg->nset].key);
+		free(kv[cfg->nset].value);
+		lab_diag_add(d, "--set %s: out of memory", arg);
+		return;
+	}
 	cfg->nset++;
 }
 

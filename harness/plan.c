@@ -81,9 +81,10 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 	else if (r->src == LAB_SRC_DEFAULT)
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
 			      r->param->key, value, what);
-	else
-		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line, e->name,
-			      r->param->key, value, what);
+	else /* the section that holds the line: [global] for inherited values (said once) */
+		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line,
+			      r->src == LAB_SRC_GLOBAL ? "global" : e->name, r->param->key, value,
+			      what);
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
 	free(msg);
@@ -206,7 +207,9 @@ static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section
 	const struct lab_kernel *k = lab_plan_kernel_find(registry, name);
 	if (!k) {
 		const char *best = NULL;
-		unsigned best_d = 3;
+		unsigned best_d = strlen(name) / 3 + 2; /* the limit of plan_closest, plus one */
+		if (best_d < 3)
+			best_d = 3;
 		for (const struct lab_kernel *const *c = registry; *c; c++)
 			if (lab_edit_distance(name, (*c)->name) < best_d) {
 				best_d = lab_edit_distance(name, (*c)->name);
@@ -222,11 +225,43 @@ static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section
 	return k;
 }
 
-/* Expands and type-checks every value of every key; returns the number of errors added. */
+/* The reason in msg without a leading "placement 'VALUE': " that would repeat the value. */
+static const char *plan_reason(const char *msg, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (!strncmp(msg, "placement '", 11) && !strncmp(msg + 11, value, n) &&
+	    !strncmp(msg + 11 + n, "': ", 3))
+		return msg + 11 + n + 3;
+	return msg;
+}
+
+/*
+ * Reports the first bad value of a key. A value that came out of a sweep is named after the
+ * text as written, so the message points at what is on the line.
+ */
+static void plan_value_error(struct lab_diag *d, const struct lab_experiment *e,
+                             const struct lab_resolved *r, const char *value, const char *msg)
+{
+	char what[LAB_ERR_MSG_MAX + 96];
+
+	if (r->nvals <= 1) {
+		lab__plan_key_error(d, e, r, value, plan_reason(msg, value));
+		return;
+	}
+	snprintf(what, sizeof(what), "value %s: %s", value, plan_reason(msg, value));
+	lab__plan_key_error(d, e, r, r->text, what);
+}
+
+/*
+ * Expands and type-checks every value of every key; returns the number of bad keys. (Not the
+ * number of lines added to d: a line already there, from a [global] value another experiment
+ * shares, is not added again, and this experiment must still not be planned.)
+ */
 static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env *env,
 				 struct lab_diag *d)
 {
-	unsigned before = lab_diag_count(d);
+	unsigned bad = 0;
 	struct lab_err err;
 	char scratch[4096] __attribute__((aligned(16)));
 	struct lab_placement place;
@@ -238,18 +273,22 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 		int n = lab_sweep_expand(r->param, r->text, env->ncpus, &r->vals, &err);
 		if (n < 0) {
 			lab__plan_key_error(d, e, r, r->text, err.msg);
+			bad++;
 			continue;
 		}
 		r->nvals = (unsigned)n;
 		for (unsigned v = 0; v < r->nvals; v++) {
-			if (lab_param_parse(r->param, r->vals[v], scratch, &err))
-				lab__plan_key_error(d, e, r, r->vals[v], err.msg);
-			else if (r->harness && !strcmp(r->param->key, "placement") &&
-				 lab_placement_parse(r->vals[v], &place, &err))
-				lab__plan_key_error(d, e, r, r->vals[v], err.msg);
+			const char *val = r->vals[v];
+			if (lab_param_parse(r->param, val, scratch, &err) ||
+			    (r->harness && !strcmp(r->param->key, "placement") &&
+			     lab_placement_parse(val, &place, &err))) {
+				plan_value_error(d, e, r, val, err.msg);
+				bad++;
+				break; /* one error per key: a range would repeat it per value */
+			}
 		}
 	}
-	return lab_diag_count(d) - before;
+	return bad;
 }
 
 /* Builds e's resolved keys from the layers; returns false when e has errors. */
@@ -281,9 +320,8 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 	for (unsigned i = 0; i < cfg->nset; i++)
 		if (!strcmp(cfg->set_section[i], s->name))
 			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
-	if (lab_diag_count(d) != before)
-		return false;
-	return plan_expand_keys(e, env, d) == 0;
+	/* Unknown keys do not hide the other keys' errors: validation reports everything once. */
+	return plan_expand_keys(e, env, d) == 0 && lab_diag_count(d) == before;
 }
 
 static bool plan_selected(const char *name, const char *const *only, unsigned nonly)
@@ -294,6 +332,22 @@ static bool plan_selected(const char *name, const char *const *only, unsigned no
 		if (!strcmp(only[i], name))
 			return true;
 	return false;
+}
+
+/* The closest key of any kernel of registry or the harness to key, or NULL when none is close. */
+static const char *plan_closest_any(const char *key, const struct lab_kernel *const *registry)
+{
+	const char *best = plan_closest(key, NULL);
+	unsigned best_d = best ? lab_edit_distance(key, best) : ~0u;
+
+	for (const struct lab_kernel *const *k = registry; *k; k++) {
+		const char *near = plan_closest(key, (*k)->params);
+		if (near && lab_edit_distance(key, near) < best_d) {
+			best_d = lab_edit_distance(key, near);
+			best = near;
+		}
+	}
+	return best;
 }
 
 /* Global keys that no kernel of the registry and no harness key knows. */
@@ -309,12 +363,17 @@ static void plan_check_globals(const struct lab_cfg *cfg, const struct lab_kerne
 			bool known = !strcmp(key, "kernel") || lab_param_find(lab_hparam_table, key);
 			for (const struct lab_kernel *const *k = registry; *k && !known; k++)
 				known = lab_param_find((*k)->params, key) != NULL;
-			if (!known) {
-				const char *near = plan_closest(key, NULL);
-				lab_diag_add(d, "%s:%d: [global] unknown key '%s'%s%s%s", g->kv[i].file,
-					     g->kv[i].line, key, near ? " (did you mean '" : "",
-					     near ? near : "", near ? "'?)" : "");
-			}
+			if (known)
+				continue;
+			const char *near = plan_closest_any(key, registry);
+			if (near)
+				lab_diag_add(d, "%s:%d: [global] unknown key '%s' (did you mean '%s'?)",
+					     g->kv[i].file, g->kv[i].line, key, near);
+			else
+				lab_diag_add(d,
+					     "%s:%d: [global] unknown key '%s' (allowed the harness "
+					     "keys and any kernel's keys; see `lab describe KERNEL`)",
+					     g->kv[i].file, g->kv[i].line, key);
 		}
 	}
 }

@@ -53,6 +53,40 @@ static struct lab_point *plan_point_add(struct lab_plan *plan)
 	return pt;
 }
 
+/*
+ * Reports a check() error. A message that starts "key = value: " names a key of e: it is
+ * reported at the line that set the key, like any other bad value; otherwise at the section.
+ */
+static void plan_check_error(struct lab_diag *d, const struct lab_experiment *e, const char *msg)
+{
+	const char *eq = strstr(msg, " = ");
+	char *line = NULL;
+
+	for (unsigned k = 0; eq && k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
+		size_t n = strlen(r->param->key);
+		if ((size_t)(eq - msg) != n || strncmp(msg, r->param->key, n) != 0)
+			continue;
+		const char *colon = strstr(eq + 3, ": ");
+		if (!colon)
+			break;
+		char value[LAB_ERR_MSG_MAX];
+		snprintf(value, sizeof(value), "%.*s", (int)(colon - eq - 3), eq + 3);
+		if (r->nvals <= 1) {
+			lab__plan_key_error(d, e, r, value, colon + 2);
+			return;
+		}
+		/* A swept key: name the text as written and the value that failed. */
+		if (asprintf(&line, "value %s: %s", value, colon + 2) >= 0)
+			lab__plan_key_error(d, e, r, r->text, line);
+		free(line);
+		return;
+	}
+	if (asprintf(&line, "%s:%d: [%s]: %s", e->file, e->line, e->name, msg) >= 0)
+		lab__plan_diag_once(d, line);
+	free(line);
+}
+
 /* Adds one point on cpus (n of them); runs the kernel's check. */
 static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 			    const struct lab_hparams *h, const void *kparams, const int *cpus,
@@ -60,7 +94,6 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 {
 	struct lab_point *pt = plan_point_add(plan);
 	struct lab_err err = {0};
-	char *msg = NULL;
 
 	if (!pt)
 		goto oom;
@@ -80,10 +113,8 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 	if (rc == LAB_SKIP) {
 		pt->state = LAB_POINT_SKIPPED;
 		snprintf(pt->reason, sizeof(pt->reason), "%s", err.msg);
-	} else if (rc < 0 && asprintf(&msg, "%s:%d: [%s]: %s", e->file, e->line, e->name,
-				      err.msg) >= 0) {
-		lab__plan_diag_once(d, msg);
-		free(msg);
+	} else if (rc < 0) {
+		plan_check_error(d, e, err.msg);
 	}
 	return;
 oom:
@@ -154,6 +185,16 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		plan_pairs(plan, e, topo, &h, kparams, d);
 		return;
 	}
+	if (n > plan->env.ncpus && threads->nvals > 1) {
+		/* One line for the key, however many values of the sweep are too large. */
+		snprintf(
+		    what, sizeof(what),
+		    "values above %u are more than the CPUs this process may use (allowed 1 .. "
+		    "%u, or max)",
+		    plan->env.ncpus, plan->env.ncpus);
+		lab__plan_key_error(d, e, threads, threads->text, what);
+		return;
+	}
 	if (n > plan->env.ncpus) {
 		snprintf(what, sizeof(what),
 			 "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)", n,
@@ -166,6 +207,31 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		return;
 	}
 	plan_point_emit(plan, e, &h, kparams, cpus, n, NULL, d);
+}
+
+/* Reports an experiment whose sweeps expand to total points, after npts planned before. */
+static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, uint64_t total,
+			  unsigned npts)
+{
+	char *msg = NULL, count[64];
+	int rc;
+
+	if (total == UINT64_MAX)
+		snprintf(count, sizeof(count), "more than 2^64");
+	else
+		snprintf(count, sizeof(count), "%llu", (unsigned long long)total);
+	if (npts == 0 || total == UINT64_MAX)
+		rc = asprintf(&msg, "%s:%d: [%s]: the sweeps expand to %s points (allowed at most %d)",
+			      e->file, e->line, e->name, count, LAB_POINTS_MAX);
+	else
+		rc = asprintf(&msg,
+			      "%s:%d: [%s]: the sweeps expand to %s points, %llu with the "
+			      "experiments before (allowed at most %d in all)",
+			      e->file, e->line, e->name, count,
+			      (unsigned long long)total + npts, LAB_POINTS_MAX);
+	if (rc >= 0)
+		lab__plan_diag_once(d, msg);
+	free(msg);
 }
 
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
@@ -184,16 +250,13 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 	for (unsigned k = e->nkeys; k-- > 0;)
 		if (e->keys[k].nvals > 1)
 			order[nd++] = k;
+	/* Saturate: many long sweeps overflow 64 bits and would wrap to a few points. */
 	for (unsigned i = 0; i < nd; i++)
-		total *= e->keys[order[i]].nvals;
+		if (__builtin_mul_overflow(total, e->keys[order[i]].nvals, &total))
+			total = UINT64_MAX;
 	e->first_point = plan->npts;
-	if (total + plan->npts > LAB_POINTS_MAX) {
-		char *msg = NULL;
-		if (asprintf(&msg, "%s:%d: [%s]: the sweeps expand to %llu points (allowed at most %d)",
-			     e->file, e->line, e->name, (unsigned long long)total,
-			     LAB_POINTS_MAX) >= 0)
-			lab__plan_diag_once(d, msg);
-		free(msg);
+	if (total > LAB_POINTS_MAX - plan->npts) {
+		plan_too_many(d, e, total, plan->npts);
 		free(kparams);
 		return;
 	}

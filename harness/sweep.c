@@ -117,8 +117,10 @@ static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpu
 		return lab_err_set(err, LAB_ECONFIG, "geometric range '%s' cannot start at 0", tok);
 	for (uint64_t v = lo; v <= hi;) {
 		if (l->n >= LAB_SWEEP_MAX)
-			return lab_err_set(err, LAB_ECONFIG, "range '%s' has more than %d values", tok,
-					   LAB_SWEEP_MAX);
+			return lab_err_set(err, LAB_ECONFIG,
+					   "range '%s' has more than %d values (allowed at most %d "
+					   "values per key)",
+					   tok, LAB_SWEEP_MAX, LAB_SWEEP_MAX);
 		sweep_format(p, v, buf, sizeof(buf));
 		sweep_push(l, buf, strlen(buf));
 		uint64_t next = geometric ? v * step : v + step;
@@ -195,7 +197,10 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus
 			sweep_push(&out, t, strlen(t));
 		}
 		if (rc == 0 && out.n > LAB_SWEEP_MAX)
-			rc = lab_err_set(err, LAB_ECONFIG, "more than %d values", LAB_SWEEP_MAX);
+			rc = lab_err_set(err, LAB_ECONFIG,
+			                 "more than %d values (allowed at most %d "
+			                 "values per key)",
+			                 LAB_SWEEP_MAX, LAB_SWEEP_MAX);
 	}
 	if (rc == 0 && (toks.oom || out.oom))
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");

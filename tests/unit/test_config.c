@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The untyped config reader: line numbers, line endings, BOM, comments, continuation lines,
+ * over-long lines, syntax errors and their lines, duplicates, [global], --set.
+ */
+#include "harness/config.h"
+#include "tests/testlib.h"
+
+/* A loaded config and its diagnostics. */
+struct tc {
+	struct lab_cfg cfg;
+	struct lab_diag d;
+};
+
+static void tc_load(struct tc *t, const char *text)
+{
+	struct lab_err err = {0};
+
+	memset(t, 0, sizeof(*t));
+	if (lab_cfg_load_text(&t->cfg, "t.ini", text, strlen(text), &t->d, &err) != 0) {
+		fprintf(stderr, "load: %s\n", err.msg);
+		testlib_fail();
+	}
+}
+
+static void tc_free(struct tc *t)
+{
+	lab_cfg_free(&t->cfg);
+	lab_diag_free(&t->d);
+}
+
+static const struct lab_cfg_section *tc_sec(const struct tc *t, const char *name)
+{
+	for (unsigned i = 0; i < t->cfg.nsec; i++)
+		if (!strcmp(t->cfg.sec[i].name, name))
+			return &t->cfg.sec[i];
+	return NULL;
+}
+
+static const struct lab_cfg_kv *tc_kv(const struct tc *t, const char *sec, const char *key)
+{
+	const struct lab_cfg_section *s = tc_sec(t, sec);
+
+	for (unsigned i = 0; s && i < s->nkv; i++)
+		if (!strcmp(s->kv[i].key, key))
+			return &s->kv[i];
+	return NULL;
+}
+
+static const char *tc_value(const struct tc *t, const char *sec, const char *key)
+{
+	const struct lab_cfg_kv *kv = tc_kv(t, sec, key);
+	return kv ? kv->value : "(missing)";
+}
+
+static int tc_line(const struct tc *t, const char *sec, const char *key)
+{
+	const struct lab_cfg_kv *kv = tc_kv(t, sec, key);
+	return kv ? kv->line : -1;
+}
+
+static const char *tc_diag(const struct tc *t, unsigned i)
+{
+	return i < t->d.n ? t->d.msg[i] : "(no message)";
+}
+
+LAB_TEST(line_numbers)
+{
+	struct tc t;
+
+	tc_load(&t, "; a comment\n"
+	            "\n"
+	            "[global]\n"
+	            "reps = 3\n"
+	            "\n"
+	            "[a]\n"
+	            "kernel = noop\n"
+	            "# another comment\n"
+	            "threads = 1,2\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	REQUIRE(t.cfg.nsec == 2);
+	CHECK_EQ_STR(t.cfg.sec[0].name, "global");
+	CHECK_EQ_I64(t.cfg.sec[0].line, 3);
+	CHECK_EQ_STR(t.cfg.sec[1].name, "a");
+	CHECK_EQ_I64(t.cfg.sec[1].line, 6);
+	CHECK_EQ_STR(t.cfg.sec[1].file, "t.ini");
+	CHECK_EQ_I64(tc_line(&t, "global", "reps"), 4);
+	CHECK_EQ_I64(tc_line(&t, "a", "kernel"), 7);
+	CHECK_EQ_I64(tc_line(&t, "a", "threads"), 9);
+	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "1,2");
+	CHECK_EQ_STR(tc_kv(&t, "a", "kernel")->file, "t.ini");
+	CHECK(lab_cfg_global(&t.cfg, "t.ini") == tc_sec(&t, "global"));
+	CHECK(lab_cfg_global(&t.cfg, "other.ini") == NULL);
+	tc_free(&t);
+}
+
+LAB_TEST(crlf_line_endings)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\r\nkernel = noop\r\n\r\nthreads = 4\r\nlast = x");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "4");
+	CHECK_EQ_I64(tc_line(&t, "a", "threads"), 4);
+	CHECK_EQ_STR(tc_value(&t, "a", "last"), "x"); /* no newline at the end */
+	CHECK_EQ_I64(tc_line(&t, "a", "last"), 5);
+	tc_free(&t);
+}
+
+LAB_TEST(utf8_bom)
+{
+	struct tc t;
+
+	tc_load(&t, "\xEF\xBB\xBF[a]\nkernel = noop\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	REQUIRE(t.cfg.nsec == 1);
+	CHECK_EQ_STR(t.cfg.sec[0].name, "a");
+	CHECK_EQ_I64(tc_line(&t, "a", "kernel"), 2);
+	tc_free(&t);
+	/* A BOM before a comment line and a key line on line 1 too. */
+	tc_load(&t, "\xEF\xBB\xBF; comment\n[a]\nkernel = noop\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	tc_free(&t);
+}
+
+LAB_TEST(comments)
+{
+	struct tc t;
+
+	tc_load(&t, "; semicolon\n"
+	            "# hash\n"
+	            "[a] ; after a header\n"
+	            "  ; indented comment\n"
+	            "kernel = noop ; inline comment\n"
+	            "placement = list:0;1\n"
+	            "note = a # not a comment\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	/* An inline ';' needs a blank before it. */
+	CHECK_EQ_STR(tc_value(&t, "a", "placement"), "list:0;1");
+	CHECK_EQ_STR(tc_value(&t, "a", "note"), "a # not a comment");
+	tc_free(&t);
+}
+
+LAB_TEST(continuation_lines_join)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\n"
+	            "threads = 1,\n"
+	            "   2,\n"
+	            "\t4\n"
+	            "kernel = noop\n"
+	            "stride = 8,\n"
+	            "; a comment does not end the value\n"
+	            "  16\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "1, 2, 4");
+	CHECK_EQ_I64(tc_line(&t, "a", "threads"), 2);
+	CHECK_EQ_I64(tc_line(&t, "a", "kernel"), 5);
+	CHECK_EQ_STR(tc_value(&t, "a", "stride"), "8, 16");
+	tc_free(&t);
+}
+
+LAB_TEST(too_long_line)
+{
+	struct tc t;
+	char text[1024], longv[300];
+
+	memset(longv, '1', sizeof(longv) - 1);
+	longv[sizeof(longv) - 1] = '\0';
+	snprintf(text, sizeof(text), "[a]\nkernel = noop\nthreads = %s\nreps = 3\nbogus\n", longv);
+	tc_load(&t, text);
+	REQUIRE(lab_diag_count(&t.d) == 2);
+	CHECK_EQ_STR(tc_diag(&t, 0),
+	             "t.ini:3: line too long (309 characters; allowed at most 198)");
+	/* The line after it keeps its number (libinih alone would be off by one from here). */
+	CHECK_EQ_STR(tc_diag(&t, 1), "t.ini:5: expected 'key = value', got 'bogus'");
+	CHECK_EQ_I64(tc_line(&t, "a", "reps"), 4);
+	CHECK(tc_kv(&t, "a", "threads") == NULL);
+	tc_free(&t);
+}
+
+LAB_TEST(longest_line_allowed)
+{
+	struct tc t;
+	char text[600], line[LAB_CFG_LINE_MAX + 2];
+
+	/* "reps = " and digits up to exactly LAB_CFG_LINE_MAX characters: accepted whole. */
+	memset(line, '7', sizeof(line));
+	memcpy(line, "reps = ", 7);
+	line[LAB_CFG_LINE_MAX] = '\0';
+	snprintf(text, sizeof(text), "[a]\n%s\r\n%s9\n", line, line);
+	tc_load(&t, text);
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_U64(strlen(tc_value(&t, "a", "reps")), LAB_CFG_LINE_MAX - 7);
+	CHECK_EQ_STR(tc_diag(&t, 0),
+	             "t.ini:3: line too long (199 characters; allowed at most 198)");
+	tc_free(&t);
+	/* A long comment is no error. */
+	char comment[400];
+	memset(comment, '#', sizeof(comment) - 1);
+	comment[sizeof(comment) - 1] = '\0';
+	snprintf(text, sizeof(text), "[a]\n%s\nreps = 1\n", comment);
+	tc_load(&t, text);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_I64(tc_line(&t, "a", "reps"), 3);
+	tc_free(&t);
+}
+
+LAB_TEST(indented_key_after_rejected_line)
+{
+	struct tc t;
+
+	/* The rejected line ends the previous value: the indented key is a key of its own. */
+	tc_load(&t, "[a]\nkernel = noop\nno equals sign\n  reps = 3\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:3: expected 'key = value', got 'no equals sign'");
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "3");
+	CHECK_EQ_I64(tc_line(&t, "a", "reps"), 4);
+	tc_free(&t);
+}
+
+LAB_TEST(key_outside_section)
+{
+	struct tc t;
+
+	tc_load(&t, "threads = 1\n\n[a]\nkernel = noop\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:1: key outside any section (start one with [name])");
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	tc_free(&t);
+}
+
+LAB_TEST(missing_equals_and_key)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\nkernel noop\n= 4\n: 5\nreps ; = 5\nok = 1\n");
+	REQUIRE(lab_diag_count(&t.d) == 4);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:2: expected 'key = value', got 'kernel noop'");
+	CHECK_EQ_STR(tc_diag(&t, 1), "t.ini:3: '= 4': no key before '=' (write key = value)");
+	CHECK_EQ_STR(tc_diag(&t, 2), "t.ini:4: ': 5': no key before ':' (write key = value)");
+	CHECK_EQ_STR(tc_diag(&t, 3), "t.ini:5: expected 'key = value', got 'reps ; = 5'");
+	CHECK_EQ_I64(tc_line(&t, "a", "ok"), 6);
+	tc_free(&t);
+	/* libinih also splits at ':'. */
+	tc_load(&t, "[a]\nkernel: noop\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	tc_free(&t);
+}
+
+LAB_TEST(nul_byte)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	static const char text[] = "[a]\nre\0ps = 1\nkernel = noop\n";
+
+	REQUIRE(lab_cfg_load_text(&cfg, "t.ini", text, sizeof(text) - 1, &d, &err) == 0);
+	REQUIRE(lab_diag_count(&d) == 1);
+	CHECK_EQ_STR(d.msg[0], "t.ini:2: line holds a NUL byte (a config is plain text)");
+	CHECK_EQ_U64(cfg.sec[0].nkv, 1);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+}
+
+LAB_TEST(duplicate_key)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\nkernel = noop\nreps = 1\nreps = 2\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:4: [a] reps = 2: duplicate key (first set at line 3)");
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "1");
+	tc_free(&t);
+}
+
+LAB_TEST(duplicate_section)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\nkernel = noop\n\n[a]\nkernel = noop\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:4: [a]: duplicate section (first at line 1)");
+	tc_free(&t);
+}
+
+LAB_TEST(several_globals_merge)
+{
+	struct tc t;
+
+	tc_load(&t, "[global]\nreps = 3\n[a]\nkernel = noop\n[global]\nseed = 7\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	REQUIRE(t.cfg.nsec == 2);
+	const struct lab_cfg_section *g = lab_cfg_global(&t.cfg, "t.ini");
+	REQUIRE(g != NULL);
+	CHECK_EQ_U64(g->nkv, 2);
+	CHECK_EQ_I64(tc_line(&t, "global", "seed"), 6);
+	tc_free(&t);
+	/* A key set in two [global] sections is still a duplicate. */
+	tc_load(&t, "[global]\nreps = 3\n[global]\nreps = 4\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0),
+	             "t.ini:4: [global] reps = 4: duplicate key (first set at line 2)");
+	tc_free(&t);
+}
+
+LAB_TEST(bad_section_headers)
+{
+	struct tc t;
+
+	tc_load(&t, "[a b]\nkernel = noop\n[]\n[ok-1.x_y]\nkernel = noop\n");
+	REQUIRE(lab_diag_count(&t.d) == 2);
+	CHECK_EQ_STR(tc_diag(&t, 0),
+	             "t.ini:1: [a b]: bad section name (allowed letters, digits, '_', '.', '-')");
+	CHECK_EQ_STR(tc_diag(&t, 1),
+	             "t.ini:3: []: bad section name (allowed letters, digits, '_', '.', '-')");
+	CHECK(tc_sec(&t, "ok-1.x_y") != NULL);
+	tc_free(&t);
+	/* An unclosed header is one error; its keys are not reported again. */
+	tc_load(&t, "[a\nkernel = noop\nreps = 1\n[b]\nkernel = noop\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:1: section header without ']' (write [name])");
+	CHECK_EQ_STR(tc_value(&t, "b", "kernel"), "noop");
+	tc_free(&t);
+}
+
+LAB_TEST(several_files)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	const char *a = "[global]\nreps = 2\n[x]\nkernel = noop\n";
+	const char *b = "[global]\nreps = 5\n[x]\nkernel = noop\n";
+
+	REQUIRE(lab_cfg_load_text(&cfg, "a.ini", a, strlen(a), &d, &err) == 0);
+	REQUIRE(lab_cfg_load_text(&cfg, "b.ini", b, strlen(b), &d, &err) == 0);
+	REQUIRE(lab_diag_count(&d) == 1);
+	CHECK_EQ_STR(d.msg[0], "b.ini:3: [x]: duplicate section (first at a.ini:3)");
+	/* Each file has its own [global]. */
+	CHECK_EQ_STR(lab_cfg_global(&cfg, "a.ini")->kv[0].value, "2");
+	CHECK_EQ_STR(lab_cfg_global(&cfg, "b.ini")->kv[0].value, "5");
+	CHECK_EQ_U64(cfg.nfiles, 2);
+	CHECK(strstr(cfg.text, "; file: b.ini\n[global]\nreps = 5") != NULL);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+}
+
+LAB_TEST(missing_file)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/nope.ini", testlib_tmpdir());
+	CHECK_EQ_I64(lab_cfg_load_file(&cfg, path, &d, &err), -LAB_EIO);
+	CHECK(strstr(err.msg, "nope.ini: cannot open: No such file or directory") != NULL);
+	lab_cfg_free(&cfg);
+}
+
+LAB_TEST(file_round_trip)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/x.ini", testlib_tmpdir());
+	FILE *f = fopen(path, "w");
+	REQUIRE(f != NULL);
+	fputs("[a]\nkernel = noop\n", f);
+	fclose(f);
+	REQUIRE(lab_cfg_load_file(&cfg, path, &d, &err) == 0);
+	CHECK_EQ_U64(lab_diag_count(&d), 0);
+	REQUIRE(cfg.nsec == 1);
+	CHECK_EQ_STR(cfg.sec[0].file, path);
+	CHECK_EQ_STR(cfg.text, "[a]\nkernel = noop\n");
+	lab_cfg_free(&cfg);
+}
+
+LAB_TEST(set_arguments)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+
+	lab_cfg_add_set(&cfg, "fs.stride=64", &d);
+	lab_cfg_add_set(&cfg, "a.b.c=x=y", &d);
+	lab_cfg_add_set(&cfg, "s.k=", &d);
+	CHECK_EQ_U64(lab_diag_count(&d), 0);
+	REQUIRE(cfg.nset == 3);
+	CHECK_EQ_STR(cfg.set_section[0], "fs");
+	CHECK_EQ_STR(cfg.set[0].key, "stride");
+	CHECK_EQ_STR(cfg.set[0].value, "64");
+	CHECK_EQ_STR(cfg.set[0].file, "--set");
+	CHECK_EQ_I64(cfg.set[0].line, 0);
+	/* The section ends at the first dot, the value at the first '='. */
+	CHECK_EQ_STR(cfg.set_section[1], "a");
+	CHECK_EQ_STR(cfg.set[1].key, "b.c");
+	CHECK_EQ_STR(cfg.set[1].value, "x=y");
+	CHECK_EQ_STR(cfg.set[2].value, "");
+	/* Blanks around the parts go, as on a line of a file. */
+	lab_cfg_add_set(&cfg, " fs . threads = 1, 2 ", &d);
+	REQUIRE(cfg.nset == 4);
+	CHECK_EQ_STR(cfg.set_section[3], "fs");
+	CHECK_EQ_STR(cfg.set[3].key, "threads");
+	CHECK_EQ_STR(cfg.set[3].value, "1, 2");
+
+	static const char *const bad[] = {"foo", "foo=1", "foo.bar", ".k=1", "s.=1", "s=1.2"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[128];
+		lab_diag_free(&d);
+		lab_cfg_add_set(&cfg, bad[i], &d);
+		snprintf(want, sizeof(want),
+		         "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)",
+		         bad[i]);
+		REQUIRE(lab_diag_count(&d) == 1);
+		CHECK_EQ_STR(d.msg[0], want);
+	}
+	CHECK_EQ_U64(cfg.nset, 4);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+}
+
+LAB_TEST(empty_text)
+{
+	struct tc t;
+
+	tc_load(&t, "");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_U64(t.cfg.nsec, 0);
+	tc_free(&t);
+	tc_load(&t, "\n\n  \n; only comments\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_U64(t.cfg.nsec, 0);
+	tc_free(&t);
+}
+
+LAB_TEST(diag_cap)
+{
+	struct tc t;
+	char *text = malloc(LAB_DIAG_MAX * 8 + 64);
+	size_t used = 0;
+
+	REQUIRE(text != NULL);
+	used += (size_t)sprintf(text, "[a]\n");
+	for (int i = 0; i < LAB_DIAG_MAX + 5; i++)
+		used += (size_t)sprintf(text + used, "bad\n");
+	tc_load(&t, text);
+	CHECK_EQ_U64(t.d.n, LAB_DIAG_MAX);
+	CHECK_EQ_U64(t.d.dropped, 5);
+	CHECK_EQ_U64(lab_diag_count(&t.d), LAB_DIAG_MAX + 5);
+	tc_free(&t);
+	free(text);
+}

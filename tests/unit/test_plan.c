@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The planner on a synthetic 2 x 8 x 2 topology (32 CPUs) with two fake kernels: precedence and
+ * sources, the Cartesian product and its order, max, CPU validation, --only, unknown kernels and
+ * keys, params_text, skipped points, and check() errors at the right line.
+ */
+#include "harness/param.h"
+#include "harness/plan.h"
+#include "tests/testlib.h"
+
+#define SYN_2S "synthetic:pack:2 core:8 pu:2"
+
+struct tk_params {
+	uint64_t size;
+	int mode;
+};
+
+static const struct lab_enum_val tk_modes[] = {
+    {"a", 0, "a"},
+    {"b", 1, "b"},
+    {NULL, 0, NULL},
+};
+
+static const struct lab_param tk_table[] = {
+    LAB_P_SIZE(struct tk_params, size, "size", "8", 1, 1048576, "Bytes."),
+    LAB_P_ENUM(struct tk_params, mode, "mode", "a", tk_modes, "A mode."),
+    LAB_PARAM_END,
+};
+
+/* size 13 cannot run here (skipped); size 12 is a cross-field error naming the key. */
+static int tk_check(const void *params, unsigned nthreads, const struct lab_env *env,
+                    struct lab_err *err)
+{
+	const struct tk_params *p = params;
+
+	(void)nthreads;
+	(void)env;
+	if (p->size == 13) {
+		lab_err_set(err, LAB_EUNSUP, "size 13 is unlucky on this machine");
+		return LAB_SKIP;
+	}
+	if (p->size == 12)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "size = 12: not a power of two (allowed 1, 2, "
+		                   "4, ...)");
+	if (p->size == 11)
+		return lab_err_set(err, LAB_ECONFIG, "mode and size disagree");
+	return 0;
+}
+
+static void tk_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	(void)ctx;
+	(void)t;
+}
+
+static const struct lab_kernel tk_fake = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "fake",
+    .summary = "a test kernel",
+    .description = "test",
+    .params = tk_table,
+    .params_size = sizeof(struct tk_params),
+    .work_unit = "unit",
+    .check = tk_check,
+    .run = tk_run,
+};
+
+struct tk_other_params {
+	uint64_t depth;
+};
+
+static const struct lab_param tk_other_table[] = {
+    LAB_P_U64(struct tk_other_params, depth, "depth", "1", 1, 100, "levels", "Depth."),
+    LAB_PARAM_END,
+};
+
+static const struct lab_kernel tk_other = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "other",
+    .summary = "another test kernel",
+    .description = "test",
+    .params = tk_other_table,
+    .params_size = sizeof(struct tk_other_params),
+    .work_unit = "unit",
+    .run = tk_run,
+};
+
+static const struct lab_kernel *const tk_registry[] = {&tk_fake, &tk_other, NULL};
+
+/* One planning attempt: config text, --set and --only arguments, the outcome. */
+struct tp {
+	struct lab_cfg cfg;
+	struct lab_diag d;
+	struct lab_topo *topo;
+	struct lab_plan *plan;
+	int rc;
+};
+
+static void tp_build(struct tp *t, const char *text, const char *const *sets, unsigned nsets,
+                     const char *const *only, unsigned nonly)
+{
+	struct lab_err err = {0};
+
+	memset(t, 0, sizeof(*t));
+	if (lab_topo_open(&t->topo, SYN_2S, &err)) {
+		fprintf(stderr, "topology: %s\n", err.msg);
+		testlib_fail();
+		t->rc = -1;
+		return;
+	}
+	if (lab_cfg_load_text(&t->cfg, "p.ini", text, strlen(text), &t->d, &err))
+		fprintf(stderr, "load: %s\n", err.msg);
+	for (unsigned i = 0; i < nsets; i++)
+		lab_cfg_add_set(&t->cfg, sets[i], &t->d);
+	if (lab_diag_count(&t->d)) {
+		fprintf(stderr, "syntax: %s\n", t->d.msg[0]);
+		testlib_fail();
+		t->rc = -1;
+		return;
+	}
+	t->rc = lab_plan_build(&t->plan, &t->cfg, tk_registry, t->topo, only, nonly, &t->d, &err);
+	for (unsigned i = 0; i < t->d.n; i++)
+		fprintf(stderr, "  diag: %s\n", t->d.msg[i]);
+}
+
+static void tp_free(struct tp *t)
+{
+	lab_plan_free(t->plan);
+	lab_topo_close(t->topo);
+	lab_cfg_free(&t->cfg);
+	lab_diag_free(&t->d);
+}
+
+/* Expects exactly one error, want. */
+static void plan_fails_with(const char *text, const char *const *sets, unsigned nsets,
+                            const char *want)
+{
+	struct tp t;
+
+	tp_build(&t, text, sets, nsets, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	CHECK(t.plan == NULL);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+	CHECK_EQ_STR(t.d.n ? t.d.msg[0] : "(none)", want);
+	tp_free(&t);
+}
+
+static const struct lab_resolved *tp_key(const struct lab_experiment *e, const char *key)
+{
+	for (unsigned i = 0; i < e->nkeys; i++)
+		if (!strcmp(e->keys[i].param->key, key))
+			return &e->keys[i];
+	fprintf(stderr, "no key %s\n", key);
+	return NULL;
+}
+
+LAB_TEST(precedence_and_sources)
+{
+	static const char *const sets[] = {"x.seed=99"};
+	struct tp t;
+
+	tp_build(&t,
+	         "[global]\n"
+	         "reps = 3\n"
+	         "seed = 5\n"
+	         "warmup = 1ms\n"
+	         "size = 64\n"
+	         "\n"
+	         "[x]\n"
+	         "kernel = fake\n"
+	         "warmup = 2ms\n",
+	         sets, 1, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->nexp == 1);
+	const struct lab_experiment *e = &t.plan->exp[0];
+	CHECK_EQ_STR(e->name, "x");
+	CHECK_EQ_STR(e->file, "p.ini");
+	CHECK_EQ_I64(e->line, 7);
+	CHECK(e->kernel == &tk_fake);
+
+	const struct lab_resolved *r = tp_key(e, "min_time"); /* default */
+	REQUIRE(r != NULL);
+	CHECK_EQ_STR(lab_src_name(r->src), "default");
+	CHECK(r->file == NULL);
+	CHECK_EQ_STR(r->text, "20ms");
+	CHECK(r->harness);
+
+	r = tp_key(e, "reps"); /* [global] */
+	REQUIRE(r != NULL);
+	CHECK_EQ_STR(lab_src_name(r->src), "global");
+	CHECK_EQ_STR(r->file, "p.ini");
+	CHECK_EQ_I64(r->line, 2);
+	CHECK_EQ_STR(r->text, "3");
+
+	r = tp_key(e, "size"); /* a kernel key from [global] */
+	REQUIRE(r != NULL);
+	CHECK_EQ_STR(lab_src_name(r->src), "global");
+	CHECK_EQ_I64(r->line, 5);
+	CHECK(!r->harness);
+
+	r = tp_key(e, "warmup"); /* section beats [global] */
+	REQUIRE(r != NULL);
+	CHECK_EQ_STR(lab_src_name(r->src), "section");
+	CHECK_EQ_I64(r->line, 9);
+	CHECK_EQ_STR(r->text, "2ms");
+
+	r = tp_key(e, "seed"); /* --set beats [global] */
+	REQUIRE(r != NULL);
+	CHECK_EQ_STR(lab_src_name(r->src), "cli");
+	CHECK_EQ_STR(r->file, "--set");
+	CHECK_EQ_I64(r->line, 0);
+	CHECK_EQ_STR(r->text, "99");
+
+	REQUIRE(t.plan->npts == 1);
+	const struct lab_point *pt = &t.plan->pts[0];
+	CHECK_EQ_U64(pt->h.reps, 3);
+	CHECK_EQ_U64(pt->h.seed, 99);
+	CHECK_EQ_U64(pt->h.warmup, 2000000);
+	CHECK_EQ_U64(pt->h.min_time, 20000000);
+	CHECK_EQ_U64(((const struct tk_params *)pt->kparams)->size, 64);
+	tp_free(&t);
+}
+
+LAB_TEST(cli_beats_section)
+{
+	static const char *const sets[] = {"x.size=256", "x.threads = 4"};
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nsize = 128\nthreads = 2\n", sets, 2, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 1);
+	CHECK_EQ_STR(lab_src_name(tp_key(&t.plan->exp[0], "size")->src), "cli");
+	CHECK_EQ_U64(((const struct tk_params *)t.plan->pts[0].kparams)->size, 256);
+	CHECK_EQ_U64(t.plan->pts[0].nthreads, 4);
+	tp_free(&t);
+}
+
+LAB_TEST(product_count_and_order)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 1,2\nsize = 8,16,32\nmode = a,b\n", NULL, 0,
+	         NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 12);
+	CHECK_EQ_U64(t.plan->exp[0].first_point, 0);
+	CHECK_EQ_U64(t.plan->exp[0].npoints, 12);
+	/* threads fastest, then the other keys in table order: size, then mode (slowest). */
+	static const struct {
+		unsigned threads;
+		uint64_t size;
+		int mode;
+	} want[] = {
+	    {1, 8, 0}, {2, 8, 0}, {1, 16, 0}, {2, 16, 0}, {1, 32, 0}, {2, 32, 0},
+	    {1, 8, 1}, {2, 8, 1}, {1, 16, 1}, {2, 16, 1}, {1, 32, 1}, {2, 32, 1},
+	};
+	for (unsigned i = 0; i < 12; i++) {
+		const struct lab_point *pt = &t.plan->pts[i];
+		const struct tk_params *k = pt->kparams;
+		CHECK_EQ_U64(pt->id, i);
+		CHECK_EQ_U64(pt->exp, 0);
+		CHECK_EQ_U64(pt->nthreads, want[i].threads);
+		CHECK_EQ_U64(pt->h.threads, want[i].threads);
+		CHECK_EQ_U64(k->size, want[i].size);
+		CHECK_EQ_I64(k->mode, want[i].mode);
+		CHECK_EQ_I64(pt->state, LAB_POINT_READY);
+	}
+	tp_free(&t);
+}
+
+LAB_TEST(points_of_several_experiments)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 1..3\n[y]\nkernel = other\ndepth = 1..4:x2\n",
+	         NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->nexp == 2);
+	CHECK_EQ_U64(t.plan->npts, 6);
+	CHECK_EQ_U64(t.plan->exp[1].first_point, 3);
+	CHECK_EQ_U64(t.plan->exp[1].npoints, 3);
+	CHECK(t.plan->exp[1].kernel == &tk_other);
+	CHECK_EQ_U64(t.plan->pts[5].exp, 1);
+	CHECK_EQ_U64(t.plan->pts[5].id, 5);
+	tp_free(&t);
+}
+
+LAB_TEST(max_is_the_topology_cpus)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = max\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_U64(t.plan->env.ncpus, 32);
+	CHECK(!t.plan->env.thissystem);
+	REQUIRE(t.plan->npts == 1);
+	CHECK_EQ_U64(t.plan->pts[0].nthreads, 32);
+	/* Every CPU once. */
+	int seen[32] = {0};
+	for (unsigned i = 0; i < 32; i++) {
+		int c = t.plan->pts[0].cpus[i];
+		REQUIRE(c >= 0 && c < 32);
+		seen[c]++;
+	}
+	for (unsigned i = 0; i < 32; i++)
+		CHECK_EQ_I64(seen[i], 1);
+	tp_free(&t);
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 1..max:x2\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 6);
+	CHECK_EQ_U64(t.plan->pts[5].nthreads, 32);
+	tp_free(&t);
+}
+
+LAB_TEST(threads_above_cpus)
+{
+	plan_fails_with("[x]\nkernel = fake\nthreads = 33\n", NULL, 0,
+	                "p.ini:3: [x] threads = 33: 33 threads but this process may use 32 CPUs "
+	                "(allowed 1 .. 32, or max)");
+	/* A sweep says it once, at the text as written. */
+	plan_fails_with("[x]\nkernel = fake\nthreads = 1..256:x2\n", NULL, 0,
+	                "p.ini:3: [x] threads = 1..256:x2: values above 32 are more than the CPUs "
+	                "this process may use (allowed 1 .. 32, or max)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 2000\n", NULL, 0,
+	                "p.ini:3: [x] threads = 2000: out of range (allowed 1 .. 1024 threads)");
+}
+
+LAB_TEST(list_placement)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 3\nplacement = list:5,3,17-18\n", NULL, 0, NULL,
+	         0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 1);
+	CHECK_EQ_I64(t.plan->pts[0].cpus[0], 5);
+	CHECK_EQ_I64(t.plan->pts[0].cpus[1], 3);
+	CHECK_EQ_I64(t.plan->pts[0].cpus[2], 17);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=list:5,3,17-18");
+	tp_free(&t);
+
+	plan_fails_with("[x]\nkernel = fake\nplacement = list:99\n", NULL, 0,
+	                "p.ini:3: [x] placement = list:99: cpu 99 does not exist (allowed 0-31)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 2\nplacement = list:4,4\n", NULL, 0,
+	                "p.ini:4: [x] placement = list:4,4: cpu 4 is listed twice (each CPU once)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nthreads = 3\nplacement = list:0,1\n", NULL, 0,
+	    "p.ini:4: [x] placement = list:0,1: 3 threads but the placement list has only "
+	    "2 CPUs");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nplacement = compact, sideways\n", NULL, 0,
+	    "p.ini:3: [x] placement = compact, sideways: value sideways: unknown policy "
+	    "(allowed: compact, cores, scatter, pairs, or list:CPUS such as list:0,2,4-7 "
+	    "or list:0-14:2)");
+}
+
+LAB_TEST(only_selects_experiments)
+{
+	static const char *const only[] = {"y"};
+	static const char *const nope[] = {"z"};
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\n[y]\nkernel = other\n", NULL, 0, only, 1);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_U64(t.plan->nexp, 2);
+	CHECK_EQ_U64(t.plan->exp[0].npoints, 0);
+	CHECK_EQ_U64(t.plan->exp[1].npoints, 1);
+	CHECK_EQ_U64(t.plan->npts, 1);
+	CHECK_EQ_U64(t.plan->pts[0].exp, 1);
+	tp_free(&t);
+
+	tp_build(&t, "[x]\nkernel = fake\n[global]\nreps = 1\n", NULL, 0, nope, 1);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0], "--only z: no experiment [z] in the config");
+	tp_free(&t);
+
+	/* [global] is no experiment. */
+	static const char *const global[] = {"global"};
+	tp_build(&t, "[global]\nreps = 1\n[x]\nkernel = fake\n", NULL, 0, global, 1);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0], "--only global: no experiment [global] in the config");
+	tp_free(&t);
+}
+
+LAB_TEST(kernel_errors)
+{
+	plan_fails_with("[x]\nkernel = fak\n", NULL, 0,
+	                "p.ini:2: [x] kernel = fak: unknown kernel (did you mean 'fake'?)");
+	plan_fails_with("[x]\nkernel = othre\n", NULL, 0,
+	                "p.ini:2: [x] kernel = othre: unknown kernel (did you mean 'other'?)");
+	plan_fails_with("[x]\nkernel = quicksort\n", NULL, 0,
+	                "p.ini:2: [x] kernel = quicksort: unknown kernel (kernels: fake, other)");
+	plan_fails_with("[x]\nthreads = 1\n", NULL, 0,
+	                "p.ini:1: [x]: missing 'kernel = ...' (kernels: fake, other)");
+	/* A kernel in [global] serves every section. */
+	struct tp t;
+	tp_build(&t, "[global]\nkernel = other\n[x]\n[y]\ndepth = 3\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_U64(t.plan->nexp, 2);
+	CHECK(t.plan->exp[1].kernel == &tk_other);
+	tp_free(&t);
+}
+
+LAB_TEST(unknown_keys)
+{
+	static const char *const sets[] = {"x.sise=4"};
+
+	plan_fails_with("[x]\nkernel = fake\nsise = 4\n", NULL, 0,
+	                "p.ini:3: [x] unknown key 'sise' for kernel 'fake' (did you mean 'size'?)");
+	plan_fails_with("[x]\nkernel = fake\nthraeds = 4\n", NULL, 0,
+	                "p.ini:3: [x] unknown key 'thraeds' for kernel 'fake' (did you mean "
+	                "'threads'?)");
+	plan_fails_with("[x]\nkernel = fake\nzzzzzz = 4\n", NULL, 0,
+	                "p.ini:3: [x] unknown key 'zzzzzz' for kernel 'fake' (see `lab describe "
+	                "fake`)");
+	/* A key of another kernel is unknown here. */
+	plan_fails_with("[x]\nkernel = fake\ndepth = 4\n", NULL, 0,
+	                "p.ini:3: [x] unknown key 'depth' for kernel 'fake' (see `lab describe "
+	                "fake`)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\n", sets, 1,
+	    "--set x.sise=4: unknown key 'sise' for kernel 'fake' (did you mean 'size'?)");
+}
+
+LAB_TEST(global_keys)
+{
+	struct tp t;
+
+	/* A key of some kernel is fine in [global]: it applies where it means something. */
+	tp_build(&t, "[global]\ndepth = 7\n[x]\nkernel = fake\n[y]\nkernel = other\n", NULL, 0,
+	         NULL, 0);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_U64(((const struct tk_other_params *)t.plan->pts[1].kparams)->depth, 7);
+	tp_free(&t);
+
+	plan_fails_with("[global]\ndepht = 7\n[x]\nkernel = fake\n", NULL, 0,
+	                "p.ini:2: [global] unknown key 'depht' (did you mean 'depth'?)");
+	plan_fails_with("[global]\nwibble = 7\n[x]\nkernel = fake\n", NULL, 0,
+	                "p.ini:2: [global] unknown key 'wibble' (allowed the harness keys and any "
+	                "kernel's keys; see `lab describe KERNEL`)");
+}
+
+LAB_TEST(set_names_an_experiment)
+{
+	static const char *const sets[] = {"nope.reps=3"};
+
+	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
+	                "--set nope.reps=3: no experiment [nope] in the config");
+}
+
+LAB_TEST(value_errors_name_their_source)
+{
+	static const char *const sets[] = {"x.reps=0"};
+
+	plan_fails_with("[x]\nkernel = fake\nsize = big\n", NULL, 0,
+	                "p.ini:3: [x] size = big: not a number (expected a size in bytes, e.g. 64, "
+	                "4K, 1MiB, 2G)");
+	/* A bad value in [global] is reported once, at its line, for every section using it. */
+	plan_fails_with("[global]\nsize = 2M\n[x]\nkernel = fake\n[y]\nkernel = fake\n", NULL, 0,
+	                "p.ini:2: [global] size = 2M: out of range (allowed 1 .. 1M bytes)");
+	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
+	                "--set x.reps=0: out of range (allowed 1 .. 100000)");
+	/* A sweep: the text as written and the value that failed, once. */
+	plan_fails_with("[x]\nkernel = fake\nsize = 1K..4M:x2\n", NULL, 0,
+	                "p.ini:3: [x] size = 1K..4M:x2: value 2M: out of range (allowed 1 .. 1M "
+	                "bytes)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nmode = a, c, d\n", NULL, 0,
+	    "p.ini:3: [x] mode = a, c, d: value c: unknown choice (allowed one of: a, b)");
+}
+
+LAB_TEST(all_errors_collected)
+{
+	struct tp t;
+
+	tp_build(&t,
+	         "[x]\nkernel = fake\nsise = 1\nreps = 0\n"
+	         "[y]\nkernel = nope\n"
+	         "[z]\nkernel = other\ndepth = 1000\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 4);
+	CHECK_EQ_STR(t.d.msg[0],
+	             "p.ini:3: [x] unknown key 'sise' for kernel 'fake' (did you mean 'size'?)");
+	CHECK_EQ_STR(t.d.msg[1], "p.ini:4: [x] reps = 0: out of range (allowed 1 .. 100000)");
+	CHECK_EQ_STR(t.d.msg[2],
+	             "p.ini:6: [y] kernel = nope: unknown kernel (kernels: fake, other)");
+	CHECK_EQ_STR(t.d.msg[3],
+	             "p.ini:9: [z] depth = 1000: out of range (allowed 1 .. 100 levels)");
+	tp_free(&t);
+}
+
+LAB_TEST(params_text)
+{
+	struct tp t;
+
+	tp_build(&t,
+	         "[x]\nkernel = fake\nsize = 4KiB\nmode = b\nplacement = scatter\nthreads = 2\n",
+	         NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 1);
+	/* Every kernel key in table order, formatted, then the placement; never threads. */
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=4K;mode=b;placement=scatter");
+	tp_free(&t);
+}
+
+LAB_TEST(skipped_points)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nsize = 8,13,16\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 3);
+	CHECK_EQ_I64(t.plan->pts[0].state, LAB_POINT_READY);
+	CHECK_EQ_I64(t.plan->pts[1].state, LAB_POINT_SKIPPED);
+	CHECK_EQ_STR(t.plan->pts[1].reason, "size 13 is unlucky on this machine");
+	CHECK_EQ_I64(t.plan->pts[2].state, LAB_POINT_READY);
+	tp_free(&t);
+}
+
+LAB_TEST(check_errors_at_the_key)
+{
+	plan_fails_with("[x]\nkernel = fake\n\nsize = 12\n", NULL, 0,
+	                "p.ini:4: [x] size = 12: not a power of two (allowed 1, 2, 4, ...)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nsize = 8,12,16\n", NULL, 0,
+	    "p.ini:3: [x] size = 8,12,16: value 12: not a power of two (allowed 1, 2, 4, "
+	    "...)");
+	/* A message that names no key is reported at the section. */
+	plan_fails_with("[x]\nkernel = fake\nsize = 11\n", NULL, 0,
+	                "p.ini:1: [x]: mode and size disagree");
+}
+
+LAB_TEST(no_experiments)
+{
+	plan_fails_with("", NULL, 0,
+	                "p.ini: no experiments (add a section like [name] with "
+	                "kernel = noop)");
+	plan_fails_with("[global]\nreps = 2\n", NULL, 0,
+	                "p.ini: no experiments (add a section like [name] with kernel = noop)");
+}
+
+LAB_TEST(too_many_points)
+{
+	plan_fails_with(
+	    "[x]\nkernel = fake\nsize = 1..1000\nreps = 1..101\n", NULL, 0,
+	    "p.ini:1: [x]: the sweeps expand to 101000 points (allowed at most 100000)");
+	plan_fails_with("[w]\nkernel = other\ndepth = 1..2\n[x]\nkernel = fake\nsize = 1..1000\n"
+	                "reps = 1..100\n",
+	                NULL, 0,
+	                "p.ini:4: [x]: the sweeps expand to 100000 points, 100002 with the "
+	                "experiments before (allowed at most 100000 in all)");
+	/* 4096^5 x 16 = 2^64 points: a 64-bit count would wrap around to none. */
+	plan_fails_with("[x]\nkernel = fake\nreps = 1..4096\nseed = 1..4096\n"
+	                "warmup = 1ns..4096ns\nmin_time = 1000ns..5095ns\nsize = 1..4096\n"
+	                "max_pairs = 1..16\n",
+	                NULL, 0,
+	                "p.ini:1: [x]: the sweeps expand to more than 2^64 points (allowed at most "
+	                "100000)");
+}

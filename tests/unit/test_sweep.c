@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Sweep values: lists, dense, stepped and geometric ranges, "max", empty and backwards ranges,
+ * too many values, placement lists that hold commas, and blanks.
+ */
+#include "harness/param.h"
+#include "harness/plan.h"
+#include "tests/testlib.h"
+
+struct ts_params {
+	uint64_t n;
+	uint64_t bytes;
+	uint64_t wait;
+	int mode;
+	char text[LAB_STR_MAX];
+};
+
+static const struct lab_enum_val ts_modes[] = {
+    {"a", 0, "a"},
+    {"b", 1, "b"},
+    {NULL, 0, NULL},
+};
+
+static const struct lab_param ts_table[] = {
+    LAB_P_U64(struct ts_params, n, "n", "1", 0, UINT64_MAX, "", "A count."),
+    LAB_P_SIZE(struct ts_params, bytes, "bytes", "8", 0, UINT64_MAX, "A size."),
+    LAB_P_DURATION(struct ts_params, wait, "wait", "0", 0, UINT64_MAX, "A duration."),
+    LAB_P_ENUM(struct ts_params, mode, "mode", "a", ts_modes, "A choice."),
+    LAB_P_STR(struct ts_params, text, "text", "", "A text."),
+    LAB_PARAM_END,
+};
+
+static const struct lab_param *threads_param(void)
+{
+	return lab_param_find(lab_hparam_table, "threads");
+}
+
+static const struct lab_param *placement_param(void)
+{
+	return lab_param_find(lab_hparam_table, "placement");
+}
+
+/* Expands text and checks the values joined with '|' against want. */
+static void expands_to(const struct lab_param *p, const char *text, unsigned ncpus,
+                       const char *want)
+{
+	char **vals = NULL, got[8192];
+	struct lab_err err = {0};
+	int n = lab_sweep_expand(p, text, ncpus, &vals, &err);
+	size_t used = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "%s = '%s': %s\n", p->key, text, err.msg);
+		testlib_fail();
+		return;
+	}
+	got[0] = '\0';
+	for (int i = 0; i < n; i++)
+		used +=
+		    (size_t)snprintf(got + used, sizeof(got) - used, "%s%s", i ? "|" : "", vals[i]);
+	lab_sweep_free(vals, (unsigned)n);
+	CHECK_EQ_STR(got, want);
+}
+
+/* Expects text to be rejected with message want. */
+static void rejected(const struct lab_param *p, const char *text, const char *want)
+{
+	char **vals = NULL;
+	struct lab_err err = {0};
+	int n = lab_sweep_expand(p, text, 4, &vals, &err);
+
+	if (n >= 0) {
+		fprintf(stderr, "%s = '%s': accepted with %d values\n", p->key, text, n);
+		lab_sweep_free(vals, (unsigned)n);
+		testlib_fail();
+		return;
+	}
+	CHECK_EQ_I64(n, -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, want);
+}
+
+static int count_of(const struct lab_param *p, const char *text, unsigned ncpus)
+{
+	char **vals = NULL;
+	struct lab_err err = {0};
+	int n = lab_sweep_expand(p, text, ncpus, &vals, &err);
+
+	if (n > 0)
+		lab_sweep_free(vals, (unsigned)n);
+	return n;
+}
+
+LAB_TEST(single_values)
+{
+	expands_to(&ts_table[0], "5", 4, "5");
+	expands_to(&ts_table[0], "  5  ", 4, "5");
+	expands_to(&ts_table[3], "b", 4, "b");
+	/* The shape is checked here, the type later: a bad number passes through as text. */
+	expands_to(&ts_table[0], "abc", 4, "abc");
+}
+
+LAB_TEST(lists)
+{
+	expands_to(&ts_table[0], "1,2,4", 4, "1|2|4");
+	expands_to(&ts_table[0], " 1 , 2 ,\t4 ", 4, "1|2|4");
+	expands_to(&ts_table[3], "a,b,a", 4, "a|b|a");
+	expands_to(&ts_table[1], "8, 4K, 1MiB", 4, "8|4K|1MiB");
+}
+
+LAB_TEST(dense_and_stepped_ranges)
+{
+	expands_to(&ts_table[0], "1..4", 4, "1|2|3|4");
+	expands_to(&ts_table[0], "3..3", 4, "3");
+	expands_to(&ts_table[0], "0..2", 4, "0|1|2");
+	expands_to(&ts_table[0], "8..64:+8", 4, "8|16|24|32|40|48|56|64");
+	expands_to(&ts_table[0], "1..10:3", 4, "1|4|7|10");
+	expands_to(&ts_table[0], "1..9:+3", 4, "1|4|7");
+	expands_to(&ts_table[0], " 1 .. 3 ", 4, "1|2|3");
+	expands_to(&ts_table[0], "1..2,10..11", 4, "1|2|10|11");
+}
+
+LAB_TEST(geometric_ranges)
+{
+	expands_to(&ts_table[0], "1..64:x2", 4, "1|2|4|8|16|32|64");
+	expands_to(&ts_table[0], "1..100:x10", 4, "1|10|100");
+	expands_to(&ts_table[0], "3..50:x2", 4, "3|6|12|24|48");
+	expands_to(&ts_table[0], "1..8:*2", 4, "1|2|4|8");
+	/* Sizes keep their unit and are written back with the largest exact suffix. */
+	expands_to(&ts_table[1], "1K..8K:x2", 4, "1K|2K|4K|8K");
+	expands_to(&ts_table[1], "512..2K:x2", 4, "512|1K|2K");
+	expands_to(&ts_table[1], "64..256:+64", 4, "64|128|192|256");
+	expands_to(&ts_table[2], "1us..1ms:x10", 4, "1us|10us|100us|1ms");
+	/* Stops before overflowing 64 bits. */
+	expands_to(&ts_table[0], "4611686018427387904..18446744073709551615:x2", 4,
+	           "4611686018427387904|9223372036854775808");
+}
+
+LAB_TEST(max_for_threads)
+{
+	expands_to(threads_param(), "max", 32, "32");
+	expands_to(threads_param(), " max ", 32, "32");
+	expands_to(threads_param(), "1..max", 4, "1|2|3|4");
+	expands_to(threads_param(), "1..max:x2", 32, "1|2|4|8|16|32");
+	expands_to(threads_param(), "1..max:x2", 6, "1|2|4");
+	expands_to(threads_param(), "1,2,max", 16, "1|2|16");
+	/* Only threads knows max. */
+	expands_to(&ts_table[0], "max", 4, "max");
+	rejected(&ts_table[0], "1..max",
+	         "in range '1..max': not a number (expected an integer, e.g. 1000 or 10M)");
+}
+
+LAB_TEST(empty_values)
+{
+	const char *msg = "empty value in the list (write values separated by commas, e.g. 1,2,4)";
+
+	rejected(&ts_table[0], "1,,2", msg);
+	rejected(&ts_table[0], "1,2,", msg);
+	rejected(&ts_table[0], ",1", msg);
+	rejected(&ts_table[0], "", msg);
+	rejected(&ts_table[0], "  ", msg);
+	rejected(&ts_table[0], "1, ,2", msg);
+}
+
+LAB_TEST(backwards_and_bad_ranges)
+{
+	rejected(&ts_table[0], "8..1", "empty range '8..1' (the start is past the end)");
+	rejected(threads_param(), "max..1", "empty range 'max..1' (the start is past the end)");
+	rejected(&ts_table[0], "1..",
+	         "in range '1..': empty value (expected an integer, e.g. 1000 or 10M)");
+	rejected(&ts_table[0], "..4",
+	         "in range '..4': empty value (expected an integer, e.g. 1000 or 10M)");
+	rejected(&ts_table[0], "0..8:x2", "geometric range '0..8:x2' cannot start at 0");
+}
+
+LAB_TEST(bad_steps)
+{
+	rejected(&ts_table[0], "1..64:x1",
+	         "bad step 'x1' in range '1..64:x1' (allowed :xK with K >= 2, :+K with K >= 1)");
+	rejected(&ts_table[0], "1..64:x0",
+	         "bad step 'x0' in range '1..64:x0' (allowed :xK with K >= 2, :+K with K >= 1)");
+	rejected(&ts_table[0], "1..64:+0",
+	         "bad step '+0' in range '1..64:+0' (allowed :xK with K >= 2, :+K with K >= 1)");
+	rejected(&ts_table[0], "1..64:",
+	         "bad step '' in range '1..64:' (allowed :xK with K >= 2, :+K with K >= 1)");
+	rejected(&ts_table[0], "1..64:x",
+	         "bad step 'x' in range '1..64:x' (allowed :xK with K >= 2, :+K with K >= 1)");
+	rejected(&ts_table[0], "1..64:y2",
+	         "bad step 'y2' in range '1..64:y2' (allowed :xK with K >= 2, :+K with K >= 1)");
+}
+
+LAB_TEST(too_many_values)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "1..%d", LAB_SWEEP_MAX);
+	CHECK_EQ_I64(count_of(&ts_table[0], text, 4), LAB_SWEEP_MAX);
+	snprintf(text, sizeof(text), "1..%d", LAB_SWEEP_MAX + 1);
+	rejected(&ts_table[0], text,
+	         "range '1..4097' has more than 4096 values (allowed at most 4096 values per key)");
+	rejected(&ts_table[0], "0..18446744073709551615",
+	         "range '0..18446744073709551615' has more than 4096 values (allowed at most 4096 "
+	         "values per key)");
+	/* Several ranges together count too. */
+	snprintf(text, sizeof(text), "1..4000,1..97");
+	CHECK_EQ_I64(count_of(&ts_table[0], text, 4), 4097 > LAB_SWEEP_MAX ? -LAB_ECONFIG : 4097);
+}
+
+LAB_TEST(ranges_only_for_numbers)
+{
+	/* Enums and text never expand "..": the value goes through and fails its type check. */
+	expands_to(&ts_table[3], "a..b", 4, "a..b");
+	expands_to(&ts_table[4], "x..y", 4, "x..y");
+}
+
+LAB_TEST(placement_lists_keep_their_commas)
+{
+	expands_to(placement_param(), "list:0,2,4-7", 4, "list:0,2,4-7");
+	expands_to(placement_param(), "compact, list:0,2,4-7", 4, "compact|list:0,2,4-7");
+	expands_to(placement_param(), "list:0,1, scatter", 4, "list:0,1|scatter");
+	expands_to(placement_param(), "list:0-14:2,1, cores", 4, "list:0-14:2,1|cores");
+	expands_to(placement_param(), "list:0 , 2 , list:4,5", 4, "list:0,2|list:4,5");
+	expands_to(placement_param(), "compact,cores,scatter", 4, "compact|cores|scatter");
+	/* Only placement-like text keys join: a number after "list:" in an enum stays alone. */
+	expands_to(&ts_table[3], "list:0,1", 4, "list:0|1");
+	rejected(placement_param(), "list:0,,1",
+	         "empty value in the list (write values separated by commas, e.g. 1,2,4)");
+}
