@@ -15,9 +15,9 @@ struct cfg_loader {
 	const char *file; /* owned by cfg->files */
 	const char *text;
 	size_t len, pos;
-	int line;	     /* number of the line last handed to libinih */
-	bool cont;	     /* that line continues the previous value */
-	bool after_key;	     /* the previous non-blank line was a key or a continuation */
+	int line;                    /* number of the line last handed to libinih */
+	bool cont;                   /* that line continues the previous value */
+	bool after_key;              /* the previous non-blank line was a key or a continuation */
 	struct lab_cfg_section *cur; /* section of the last [header], NULL before any */
 	bool bad_header;             /* the last header was unreadable: its keys are not reported */
 	size_t skip;                 /* leading bytes of the line to hide from libinih */
@@ -36,10 +36,11 @@ static char *cfg_strndup(const char *s, size_t n)
 }
 
 static struct lab_cfg_section *cfg_find(struct lab_cfg *cfg, const char *file, const char *name,
-					bool any_file)
+                                        bool any_file)
 {
 	for (unsigned i = 0; i < cfg->nsec; i++)
-		if (!strcmp(cfg->sec[i].name, name) && (any_file || !strcmp(cfg->sec[i].file, file)))
+		if (!strcmp(cfg->sec[i].name, name) &&
+		    (any_file || !strcmp(cfg->sec[i].file, file)))
 			return &cfg->sec[i];
 	return NULL;
 }
@@ -70,7 +71,7 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	if (!close) {
 		ld->bad_header = true;
 		lab_diag_add(ld->d, "%s:%d: section header without ']' (write [name])", ld->file,
-			     ld->line);
+		             ld->line);
 		return;
 	}
 	char *name = cfg_strndup(start + 1, (size_t)(close - start - 1));
@@ -80,9 +81,9 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	}
 	if (!cfg_name_ok(name)) {
 		lab_diag_add(ld->d,
-			     "%s:%d: [%s]: bad section name (allowed letters, digits, '_', '.', "
-			     "'-')",
-			     ld->file, ld->line, name);
+		             "%s:%d: [%s]: bad section name (allowed letters, digits, '_', '.', "
+		             "'-')",
+		             ld->file, ld->line, name);
 	}
 	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name, strcmp(name, "global") != 0);
 	if (old && !strcmp(name, "global")) {
@@ -92,10 +93,10 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	}
 	if (old && old->file == ld->file)
 		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)", ld->file,
-			     ld->line, name, old->line);
+		             ld->line, name, old->line);
 	else if (old)
 		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at %s:%d)", ld->file,
-			     ld->line, name, old->file, old->line);
+		             ld->line, name, old->file, old->line);
 	struct lab_cfg_section *grown = realloc(cfg->sec, (cfg->nsec + 1) * sizeof(*cfg->sec));
 	if (!grown) {
 		free(name);
@@ -151,7 +152,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		return n <= LAB_CFG_LINE_MAX;
 	if (n > LAB_CFG_LINE_MAX) {
 		lab_diag_add(ld->d, "%s:%d: line too long (%zu characters; allowed at most %d)",
-			     ld->file, ld->line, n, LAB_CFG_LINE_MAX);
+		             ld->file, ld->line, n, LAB_CFG_LINE_MAX);
 		ld->after_key = false;
 		return false;
 	}
@@ -170,7 +171,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	size_t sep = cfg_separator(s, (size_t)(end - s));
 	if (sep == (size_t)(end - s)) {
 		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
-			     (int)(end - s > 40 ? 40 : end - s), s);
+		             (int)(end - s > 40 ? 40 : end - s), s);
 		return false;
 	}
 	if (sep == 0) {
@@ -239,8 +240,9 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 	}
 	for (unsigned i = 0; i < sec->nkv; i++)
 		if (!strcmp(sec->kv[i].key, key)) {
-			lab_diag_add(ld->d, "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",
-				     ld->file, ld->line, sec->name, key, value, sec->kv[i].line);
+			lab_diag_add(ld->d,
+			             "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",
+			             ld->file, ld->line, sec->name, key, value, sec->kv[i].line);
 			return 1;
 		}
 	struct lab_cfg_kv *grown = realloc(sec->kv, (sec->nkv + 1) * sizeof(*sec->kv));
@@ -250,8 +252,8 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 	}
 	sec->kv = grown;
 	struct lab_cfg_kv *kv = &sec->kv[sec->nkv];
-	*kv = (struct lab_cfg_kv){.key = strdup(key), .value = strdup(value), .file = ld->file,
-				  .line = ld->line};
+	*kv = (struct lab_cfg_kv){
+	    .key = strdup(key), .value = strdup(value), .file = ld->file, .line = ld->line};
 	if (!kv->key || !kv->value) {
 		free(kv->key);
 		free(kv->value);
@@ -278,7 +280,7 @@ static int cfg_append_text(struct lab_cfg *cfg, const char *name, const char *te
 }
 
 int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, size_t len,
-		      struct lab_diag *d, struct lab_err *err)
+                      struct lab_diag *d, struct lab_err *err)
 {
 	char **files = realloc(cfg->files, (cfg->nfiles + 1) * sizeof(*cfg->files));
 
@@ -292,8 +294,8 @@ int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, s
 	if (cfg_append_text(cfg, name, text, len))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory reading %s", name);
 
-	struct cfg_loader ld = {.cfg = cfg, .d = d, .file = files[cfg->nfiles - 1], .text = text,
-				.len = len};
+	struct cfg_loader ld = {
+	    .cfg = cfg, .d = d, .file = files[cfg->nfiles - 1], .text = text, .len = len};
 	ini_parse_stream(cfg_reader, &ld, cfg_handler, &ld);
 	if (ld.oom)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory reading %s", name);
@@ -301,7 +303,7 @@ int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, s
 }
 
 int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,
-		      struct lab_err *err)
+                      struct lab_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -353,8 +355,8 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
 
 	if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1) {
-		lab_diag_add(d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)",
-			     arg);
+		lab_diag_add(
+		    d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)", arg);
 		return;
 	}
 	struct lab_cfg_kv *kv = realloc(cfg->set, (cfg->nset + 1) * sizeof(*cfg->set));
@@ -368,9 +370,11 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 	cfg->set_section = secs;
 	/* "--set 'fs.stride = 64'" means what the same line means in a file. */
 	secs[cfg->nset] = cfg_strndup_trim(arg, (size_t)(dot - arg));
-	kv[cfg->nset] = (struct lab_cfg_kv){.key = cfg_strndup_trim(dot + 1, (size_t)(eq - dot - 1)),
-					    .value = cfg_strndup_trim(eq + 1, strlen(eq + 1)),
-					    .file = "--set", .line = 0};
+	kv[cfg->nset] =
+	    (struct lab_cfg_kv){.key = cfg_strndup_trim(dot + 1, (size_t)(eq - dot - 1)),
+	                        .value = cfg_strndup_trim(eq + 1, strlen(eq + 1)),
+	                        .file = "--set",
+	                        .line = 0};
 	if (!secs[cfg->nset] || !kv[cfg->nset].key || !kv[cfg->nset].value) {
 		free(secs[cfg->nset]);
 		free(kv[cfg->nset].key);

@@ -21,7 +21,7 @@ struct lab_cfg_kv {
 	char *key;
 	char *value;
 	const char *file; /* owned by the struct lab_cfg; "--set" for command-line values */
-	int line;	  /* 0 for --set */
+	int line;         /* 0 for --set */
 };
 
 struct lab_cfg_section {
@@ -37,7 +37,7 @@ struct lab_cfg {
 	unsigned nsec;
 	char **files; /* the names given to lab_cfg_load_* */
 	unsigned nfiles;
-	char *text;		/* every file's text, concatenated with a "; file: NAME" line */
+	char *text;             /* every file's text, concatenated with a "; file: NAME" line */
 	struct lab_cfg_kv *set; /* --set SEC.KEY=VAL, key holds "SEC.KEY" split below */
 	char **set_section;
 	unsigned nset;
@@ -49,11 +49,11 @@ struct lab_cfg {
  * Returns 0, or -LAB_EIO when the file cannot be read (message in err).
  */
 int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,
-		      struct lab_err *err);
+                      struct lab_err *err);
 
 /* The same for text held in memory (the built-in quick config, fuzzing); name labels errors. */
 int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, size_t len,
-		      struct lab_diag *d, struct lab_err *err);
+                      struct lab_diag *d, struct lab_err *err);
 
 /* Adds a --set argument "SECTION.KEY=VALUE". A malformed one goes to d. */
 void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d);

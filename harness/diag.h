@@ -11,7 +11,7 @@
 #define LAB_DIAG_MAX 200
 
 struct lab_diag {
-	unsigned n;	  /* messages kept */
+	unsigned n;       /* messages kept */
 	unsigned dropped; /* messages past LAB_DIAG_MAX */
 	char **msg;
 };

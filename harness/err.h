@@ -36,13 +36,13 @@ enum lab_errno {
 #define LAB_ERR_MSG_MAX 512
 
 struct lab_err {
-	int code;		    /* one of enum lab_errno (positive), or 0 */
+	int code;                  /* one of enum lab_errno (positive), or 0 */
 	char msg[LAB_ERR_MSG_MAX]; /* one line, no trailing newline */
 };
 
 /* Fills err with code and a printf-style message; returns -code so callers can `return`. */
 int lab_err_set(struct lab_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Prepends context ("bind thread 3: ") to the message already in err; returns -err->code. */
 int lab_err_prefix(struct lab_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -2,8 +2,8 @@
 #include "harness/json.h"
 
 #include <math.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void json_indent(struct lab_json *j)
 {
@@ -163,7 +163,8 @@ void lab_json_kvlist(struct lab_json *j, const char *key, const char *text)
 	char *copy = strdup(text), *save = NULL;
 
 	lab_json_obj_open(j, key);
-	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
+	for (char *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv;
+	     kv = strtok_r(NULL, ";", &save)) {
 		char *eq = strchr(kv, '=');
 		if (eq) {
 			*eq = '\0';

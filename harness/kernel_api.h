@@ -31,59 +31,58 @@
 /* ---- parameters ---- */
 
 enum lab_ptype {
-	LAB_PT_U64,	 /* uint64_t; plain integer, K/M/G allowed as x1000 multipliers */
-	LAB_PT_SIZE,	 /* uint64_t bytes; suffixes K KiB M MiB G GiB (K = KiB = 1024) */
+	LAB_PT_U64,      /* uint64_t; plain integer, K/M/G allowed as x1000 multipliers */
+	LAB_PT_SIZE,     /* uint64_t bytes; suffixes K KiB M MiB G GiB (K = KiB = 1024) */
 	LAB_PT_DURATION, /* uint64_t nanoseconds; suffixes ns us ms s */
-	LAB_PT_DOUBLE,	 /* double */
-	LAB_PT_BOOL,	 /* bool; true/false, yes/no, on/off, 1/0 */
-	LAB_PT_ENUM,	 /* int; one of choices[] by name */
-	LAB_PT_STR,	 /* char[LAB_STR_MAX] */
+	LAB_PT_DOUBLE,   /* double */
+	LAB_PT_BOOL,     /* bool; true/false, yes/no, on/off, 1/0 */
+	LAB_PT_ENUM,     /* int; one of choices[] by name */
+	LAB_PT_STR,      /* char[LAB_STR_MAX] */
 };
 
 struct lab_enum_val {
 	const char *name; /* as written in the config */
-	int value;	  /* stored into the int field */
+	int value;        /* stored into the int field */
 	const char *help; /* one phrase, shown by `lab describe` */
 };
 
 struct lab_param {
-	const char *key;		    /* INI key; lower_snake; equals the struct field name */
-	enum lab_ptype type;		    /* how the value is parsed and stored */
-	size_t offset;			    /* offsetof(params struct, field) */
-	const char *def;		    /* default, as text, parsed like user input */
-	uint64_t min, max;		    /* inclusive bounds for U64, SIZE, DURATION */
-	double dmin, dmax;		    /* inclusive bounds for DOUBLE */
+	const char *key;                    /* INI key; lower_snake; equals the struct field name */
+	enum lab_ptype type;                /* how the value is parsed and stored */
+	size_t offset;                      /* offsetof(params struct, field) */
+	const char *def;                    /* default, as text, parsed like user input */
+	uint64_t min, max;                  /* inclusive bounds for U64, SIZE, DURATION */
+	double dmin, dmax;                  /* inclusive bounds for DOUBLE */
 	const struct lab_enum_val *choices; /* LAB_PT_ENUM: terminated by a NULL name */
-	const char *unit;		    /* "bytes", "ns", "" */
-	const char *help;		    /* one sentence */
+	const char *unit;                   /* "bytes", "ns", "" */
+	const char *help;                   /* one sentence */
 };
 
 /* Compile-time proof that field f of struct st has type T (a negative array size otherwise). */
 #define LAB__FIELD_IS(st, f, T)                                                                    \
 	(0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((st *)0)->f), T) ? 1 : -1]))
 #define LAB__P(st, f, T, type_, key_, def_)                                                        \
-	.key = key_, .type = type_, .offset = offsetof(st, f) + LAB__FIELD_IS(st, f, T),           \
-	.def = def_
+	.key = key_, .type = type_, .offset = offsetof(st, f) + LAB__FIELD_IS(st, f, T), .def = def_
 
 #define LAB_P_U64(st, f, key_, def_, lo_, hi_, unit_, help_)                                       \
 	{                                                                                          \
 		LAB__P(st, f, uint64_t, LAB_PT_U64, key_, def_), .min = lo_, .max = hi_,           \
-			.unit = unit_, .help = help_                                               \
+		                                                 .unit = unit_, .help = help_      \
 	}
 #define LAB_P_SIZE(st, f, key_, def_, lo_, hi_, help_)                                             \
 	{                                                                                          \
 		LAB__P(st, f, uint64_t, LAB_PT_SIZE, key_, def_), .min = lo_, .max = hi_,          \
-			.unit = "bytes", .help = help_                                             \
+		                                                  .unit = "bytes", .help = help_   \
 	}
 #define LAB_P_DURATION(st, f, key_, def_, lo_, hi_, help_)                                         \
 	{                                                                                          \
 		LAB__P(st, f, uint64_t, LAB_PT_DURATION, key_, def_), .min = lo_, .max = hi_,      \
-			.unit = "ns", .help = help_                                                \
+		                                                      .unit = "ns", .help = help_  \
 	}
 #define LAB_P_DOUBLE(st, f, key_, def_, lo_, hi_, unit_, help_)                                    \
 	{                                                                                          \
 		LAB__P(st, f, double, LAB_PT_DOUBLE, key_, def_), .dmin = lo_, .dmax = hi_,        \
-			.unit = unit_, .help = help_                                               \
+		                                                  .unit = unit_, .help = help_     \
 	}
 #define LAB_P_BOOL(st, f, key_, def_, help_)                                                       \
 	{                                                                                          \
@@ -92,12 +91,12 @@ struct lab_param {
 #define LAB_P_ENUM(st, f, key_, def_, choices_, help_)                                             \
 	{                                                                                          \
 		LAB__P(st, f, int, LAB_PT_ENUM, key_, def_), .choices = choices_, .unit = "",      \
-			.help = help_                                                              \
+		                                             .help = help_                         \
 	}
 #define LAB_P_STR(st, f, key_, def_, help_)                                                        \
 	{                                                                                          \
 		LAB__P(st, f, char[LAB_STR_MAX], LAB_PT_STR, key_, def_), .unit = "",              \
-			.help = help_                                                              \
+		                                                          .help = help_            \
 	}
 #define LAB_PARAM_END                                                                              \
 	{                                                                                          \
@@ -138,14 +137,14 @@ struct lab_work {
 
 /* Facts about the machine (or the --topology under study) that check() may rely on. */
 struct lab_env {
-	unsigned ncpus;	     /* CPUs this process may use (the topology's PUs with --topology) */
+	unsigned ncpus;      /* CPUs this process may use (the topology's PUs with --topology) */
 	unsigned packages;   /* sockets */
 	unsigned numa_nodes; /* NUMA nodes with memory */
 	unsigned cores;
 	unsigned pus;
 	bool thissystem; /* false for synthetic/XML topologies: nothing runs, nothing binds */
-	bool counters;	 /* hardware performance counters can be opened */
-	bool openmp;	 /* the lab was built with OpenMP */
+	bool counters;   /* hardware performance counters can be opened */
+	bool openmp;     /* the lab was built with OpenMP */
 	double clock_resolution_ns;
 };
 
@@ -164,14 +163,14 @@ struct lab_ctx {
  * 128-byte-aligned block: a false-sharing lab must not false-share.
  */
 struct lab_thread {
-	alignas(LAB_SLOT) unsigned id; /* 0 .. nthreads-1 */
-	int cpu;		       /* planned OS CPU index */
-	uint64_t iters;		       /* units of work to do in this run() call */
-	uint64_t work;		       /* units done; preset to iters, lowered on an early stop */
-	uint64_t work_total;	       /* sum of work over every run() since setup */
+	alignas(LAB_SLOT) unsigned id;  /* 0 .. nthreads-1 */
+	int cpu;                        /* planned OS CPU index */
+	uint64_t iters;                 /* units of work to do in this run() call */
+	uint64_t work;                  /* units done; preset to iters, lowered on an early stop */
+	uint64_t work_total;            /* sum of work over every run() since setup */
 	double metric[LAB_METRICS_MAX]; /* per-thread metric values of this sample */
-	void *priv;			/* the kernel's per-thread state */
-	const atomic_int *stop;		/* set when the sample must end (timed kernels, Ctrl-C) */
+	void *priv;                     /* the kernel's per-thread state */
+	const atomic_int *stop;         /* set when the sample must end (timed kernels, Ctrl-C) */
 };
 
 /* True when the kernel must leave run() now; poll every K iterations, never every one. */
@@ -184,22 +183,22 @@ static inline bool lab_thread_should_stop(const struct lab_thread *t)
 
 enum lab_kernel_flags {
 	LAB_KF_OPENMP = 1u << 0, /* run() is called on thread 0 only and opens an OpenMP team */
-	LAB_KF_NUMA = 1u << 1,	 /* needs >= 2 NUMA nodes */
-	LAB_KF_PAIRS = 1u << 2,	 /* exactly two threads; placement pairs sweeps CPU pairs */
-	LAB_KF_TIMED = 1u << 3,	 /* runs until the stop flag, for min_time; work = what got done */
+	LAB_KF_NUMA = 1u << 1,   /* needs >= 2 NUMA nodes */
+	LAB_KF_PAIRS = 1u << 2,  /* exactly two threads; placement pairs sweeps CPU pairs */
+	LAB_KF_TIMED = 1u << 3,  /* runs until the stop flag, for min_time; work = what got done */
 	LAB_KF_ALL = (1u << 4) - 1,
 };
 
 struct lab_kernel {
-	unsigned abi;		 /* = LAB_KERNEL_ABI */
-	const char *name;	 /* "kernel = <name>" in a config; [a-z0-9_]; the file stem */
-	const char *summary;	 /* one line for `lab list` */
+	unsigned abi;            /* = LAB_KERNEL_ABI */
+	const char *name;        /* "kernel = <name>" in a config; [a-z0-9_]; the file stem */
+	const char *summary;     /* one line for `lab list` */
 	const char *description; /* the teaching text: effect isolated, expected result, knob */
-	unsigned flags;		 /* enum lab_kernel_flags */
-	const struct lab_param *params; /* terminated by LAB_PARAM_END */
-	size_t params_size;		/* sizeof(the params struct) */
+	unsigned flags;          /* enum lab_kernel_flags */
+	const struct lab_param *params;   /* terminated by LAB_PARAM_END */
+	size_t params_size;               /* sizeof(the params struct) */
 	const struct lab_metric *metrics; /* terminated by LAB_METRIC_END; index = metric id */
-	const char *work_unit;		  /* what one unit of work is: "increment", "acquire" */
+	const char *work_unit;            /* what one unit of work is: "increment", "acquire" */
 
 	/* Declared traffic per unit of work for these params; optional. */
 	void (*work_per_unit)(const void *params, struct lab_work *w);
@@ -208,7 +207,7 @@ struct lab_kernel {
 	 * recorded as skipped and the others still run) or -LAB_ECONFIG (a config error).
 	 */
 	int (*check)(const void *params, unsigned nthreads, const struct lab_env *env,
-		     struct lab_err *err);
+	             struct lab_err *err);
 	/* Once per point on the main thread: allocate shared state into ctx->priv. */
 	int (*setup)(struct lab_ctx *ctx, struct lab_err *err);
 	/* Once per thread, on that thread, already pinned: first touch, per-thread buffers. */
@@ -217,10 +216,11 @@ struct lab_kernel {
 	void (*run)(struct lab_ctx *ctx, struct lab_thread *t);
 	/* After each sample, untimed: fill LAB_AGG_KERNEL metrics into out[]. */
 	void (*summarize)(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
-			  double *out);
-	/* After the point's samples: the work was really done (counts add up). 0 or -LAB_EVERIFY. */
+	                  double *out);
+	/* After the point's samples: the work was really done (counts add up). 0 or -LAB_EVERIFY.
+	 */
 	int (*verify)(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
-		      struct lab_err *err);
+	              struct lab_err *err);
 	/* Frees what setup and thread_setup made; called on the main thread. */
 	void (*teardown)(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n);
 };

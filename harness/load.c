@@ -25,7 +25,7 @@ void lab_load_reset(struct lab_load *g)
 }
 
 int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_ticks,
-			unsigned *ncpus)
+                        unsigned *ncpus)
 {
 	unsigned long long v[8] = {0};
 	unsigned cpus = 0;
@@ -34,7 +34,7 @@ int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_
 		return -LAB_EIO;
 	/* user nice system idle iowait irq softirq steal */
 	int got = sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-			 &v[3], &v[4], &v[5], &v[6], &v[7]);
+	                 &v[3], &v[4], &v[5], &v[6], &v[7]);
 	if (got < 4)
 		return -LAB_EIO;
 	for (const char *p = strstr(text, "\ncpu"); p; p = strstr(p + 1, "\ncpu"))
@@ -84,7 +84,8 @@ double lab_load_foreign(const struct lab_load *g)
 {
 	if (g->n < 2)
 		return NAN;
-	const struct lab_load_snap *now = &g->hist[(g->head + LAB_LOAD_HISTORY - 1) % LAB_LOAD_HISTORY];
+	const struct lab_load_snap *now =
+	    &g->hist[(g->head + LAB_LOAD_HISTORY - 1) % LAB_LOAD_HISTORY];
 	const struct lab_load_snap *then = NULL;
 	for (unsigned back = 1; back < g->n; back++) {
 		then = &g->hist[(g->head + LAB_LOAD_HISTORY - 1 - back) % LAB_LOAD_HISTORY];

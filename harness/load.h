@@ -26,8 +26,8 @@ struct lab_load_snap {
 
 struct lab_load {
 	const char *stat_path; /* "/proc/stat"; tests point it at a fixture */
-	unsigned ncpus;	       /* CPUs of the machine, for the clamp */
-	unsigned n;	       /* snapshots kept (ring) */
+	unsigned ncpus;        /* CPUs of the machine, for the clamp */
+	unsigned n;            /* snapshots kept (ring) */
 	unsigned head;
 	struct lab_load_snap hist[LAB_LOAD_HISTORY];
 	double tick_ns; /* length of a /proc/stat tick */
@@ -53,6 +53,6 @@ double lab_load_foreign(const struct lab_load *g);
 
 /* Parses the aggregate "cpu" line of a /proc/stat text into ticks; 0 or -LAB_EIO. */
 int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_ticks,
-			unsigned *ncpus);
+                        unsigned *ncpus);
 
 #endif

@@ -33,7 +33,7 @@ struct param_suffix {
  * allowed). Integral results only when integral is set. The value must be >= 0.
  */
 static int param_parse_scaled(const char *text, const struct param_suffix *table, bool integral,
-			      const char *what, double *out, struct lab_err *err)
+                              const char *what, double *out, struct lab_err *err)
 {
 	char buf[128], *end;
 
@@ -53,7 +53,7 @@ static int param_parse_scaled(const char *text, const struct param_suffix *table
 		v *= s->mult;
 		if (integral && (v != floor(v) || v > 18446744073709549568.0))
 			return lab_err_set(err, LAB_ECONFIG, "not a whole number (expected %s)",
-					   what);
+			                   what);
 		*out = v;
 		return 0;
 	}
@@ -64,7 +64,7 @@ static int param_parse_scaled(const char *text, const struct param_suffix *table
 
 /* Integers, with plain digits parsed exactly (doubles lose precision above 2^53). */
 static int param_parse_integral(const char *text, const struct param_suffix *table,
-				const char *what, uint64_t *out, struct lab_err *err)
+                                const char *what, uint64_t *out, struct lab_err *err)
 {
 	char buf[128], *end;
 	double v = 0;
@@ -89,36 +89,36 @@ static int param_parse_integral(const char *text, const struct param_suffix *tab
 }
 
 static const struct param_suffix param_u64_suffixes[] = {
-	{"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0},
+    {"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0},
 };
 
 static const struct param_suffix param_size_suffixes[] = {
-	{"", 1},
-	{"B", 1},
-	{"K", 1024.0},
-	{"k", 1024.0},
-	{"KiB", 1024.0},
-	{"M", 1048576.0},
-	{"MiB", 1048576.0},
-	{"G", 1073741824.0},
-	{"GiB", 1073741824.0},
-	{NULL, 0},
+    {"", 1},
+    {"B", 1},
+    {"K", 1024.0},
+    {"k", 1024.0},
+    {"KiB", 1024.0},
+    {"M", 1048576.0},
+    {"MiB", 1048576.0},
+    {"G", 1073741824.0},
+    {"GiB", 1073741824.0},
+    {NULL, 0},
 };
 
 static const struct param_suffix param_duration_suffixes[] = {
-	{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
+    {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
 };
 
 int lab_parse_u64(const char *text, uint64_t *out, struct lab_err *err)
 {
 	return param_parse_integral(text, param_u64_suffixes, "an integer, e.g. 1000 or 10M", out,
-				    err);
+	                            err);
 }
 
 int lab_parse_size(const char *text, uint64_t *out, struct lab_err *err)
 {
 	return param_parse_integral(text, param_size_suffixes,
-				    "a size in bytes, e.g. 64, 4K, 1MiB, 2G", out, err);
+	                            "a size in bytes, e.g. 64, 4K, 1MiB, 2G", out, err);
 }
 
 int lab_parse_duration(const char *text, uint64_t *out, struct lab_err *err)
@@ -131,7 +131,7 @@ int lab_parse_duration(const char *text, uint64_t *out, struct lab_err *err)
 		return 0;
 	}
 	return param_parse_integral(text, param_duration_suffixes,
-				    "a duration with unit ns, us, ms or s, e.g. 50us", out, err);
+	                            "a duration with unit ns, us, ms or s, e.g. 50us", out, err);
 }
 
 int lab_parse_double(const char *text, double *out, struct lab_err *err)
@@ -166,11 +166,12 @@ int lab_parse_bool(const char *text, bool *out, struct lab_err *err)
 			}
 		}
 	}
-	return lab_err_set(err, LAB_ECONFIG, "not a boolean (allowed true/false, yes/no, on/off, 1/0)");
+	return lab_err_set(err, LAB_ECONFIG,
+	                   "not a boolean (allowed true/false, yes/no, on/off, 1/0)");
 }
 
 static int param_parse_enum(const struct lab_param *p, const char *text, int *out,
-			    struct lab_err *err)
+                            struct lab_err *err)
 {
 	char buf[LAB_STR_MAX], allowed[256];
 
@@ -214,8 +215,9 @@ int lab_param_parse(const struct lab_param *p, const char *text, void *base, str
 		return param_parse_enum(p, text, (int *)field, err);
 	case LAB_PT_STR:
 		if (!param_trim(text, field, LAB_STR_MAX))
-			return lab_err_set(err, LAB_ECONFIG, "too long (allowed at most %d characters)",
-					   LAB_STR_MAX - 1);
+			return lab_err_set(err, LAB_ECONFIG,
+			                   "too long (allowed at most %d characters)",
+			                   LAB_STR_MAX - 1);
 		return 0;
 	}
 	if (rc)
@@ -320,7 +322,7 @@ void lab_param_allowed(const struct lab_param *p, char *buf, size_t len)
 	switch (p->type) {
 	case LAB_PT_U64:
 		snprintf(buf, len, "%" PRIu64 " .. %" PRIu64 "%s%s", p->min, p->max,
-			 p->unit && p->unit[0] ? " " : "", p->unit ? p->unit : "");
+		         p->unit && p->unit[0] ? " " : "", p->unit ? p->unit : "");
 		return;
 	case LAB_PT_SIZE:
 		param_format_size(p->min, lo, sizeof(lo));
@@ -333,8 +335,8 @@ void lab_param_allowed(const struct lab_param *p, char *buf, size_t len)
 		snprintf(buf, len, "%s .. %s", lo, hi);
 		return;
 	case LAB_PT_DOUBLE:
-		snprintf(buf, len, "%g .. %g%s%s", p->dmin, p->dmax, p->unit && p->unit[0] ? " " : "",
-			 p->unit ? p->unit : "");
+		snprintf(buf, len, "%g .. %g%s%s", p->dmin, p->dmax,
+		         p->unit && p->unit[0] ? " " : "", p->unit ? p->unit : "");
 		return;
 	case LAB_PT_BOOL:
 		snprintf(buf, len, "true or false");
@@ -343,7 +345,7 @@ void lab_param_allowed(const struct lab_param *p, char *buf, size_t len)
 		used = (size_t)snprintf(buf, len, "one of:");
 		for (const struct lab_enum_val *c = p->choices; c->name && used < len; c++)
 			used += (size_t)snprintf(buf + used, len - used, "%s %s",
-						 c == p->choices ? "" : ",", c->name);
+			                         c == p->choices ? "" : ",", c->name);
 		return;
 	case LAB_PT_STR:
 		snprintf(buf, len, "text of at most %d characters", LAB_STR_MAX - 1);

@@ -16,33 +16,32 @@ static const bool plan_openmp = false;
 #endif
 
 static const struct lab_enum_val plan_scaling_choices[] = {
-	{"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
-	{"weak", LAB_SCALING_WEAK, "fixed work per thread; Gustafson"},
-	{NULL, 0, NULL},
+    {"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
+    {"weak", LAB_SCALING_WEAK, "fixed work per thread; Gustafson"},
+    {NULL, 0, NULL},
 };
 
 const struct lab_param lab_hparam_table[] = {
-	LAB_P_U64(struct lab_hparams, threads, "threads", "1", 1, LAB_THREADS_MAX, "threads",
-		  "Threads in the team; sweeps like 1..max or 1..64:x2; max = the CPUs this "
-		  "process may use."),
-	LAB_P_STR(struct lab_hparams, placement, "placement", "compact",
-		  "Where threads go: compact, cores (SMT last), scatter (across packages), "
-		  "list:0,2,4-7, or pairs."),
-	LAB_P_U64(struct lab_hparams, reps, "reps", "10", 1, 100000, "",
-		  "Timed samples per point."),
-	LAB_P_DURATION(struct lab_hparams, warmup, "warmup", "20ms", 0, 60000000000ull,
-		       "Untimed running before calibration (caches, frequency, page faults)."),
-	LAB_P_DURATION(struct lab_hparams, min_time, "min_time", "20ms", 1000, 600000000000ull,
-		       "Shortest sample; the iteration count is calibrated to reach it."),
-	LAB_P_U64(struct lab_hparams, seed, "seed", "1", 0, UINT64_MAX, "",
-		  "Seed for anything random (pair sampling, kernel data)."),
-	LAB_P_DOUBLE(struct lab_hparams, load_threshold, "load_threshold", "0.25", 0, 4096, "cpus",
-		     "Foreign CPU load during a sample above which the sample is flagged."),
-	LAB_P_ENUM(struct lab_hparams, scaling, "scaling", "strong", plan_scaling_choices,
-		   "Kind of scaling series for the analyzer: strong or weak."),
-	LAB_P_U64(struct lab_hparams, max_pairs, "max_pairs", "0", 0, 1000000, "pairs",
-		  "With placement = pairs: sample at most this many CPU pairs (0 = all)."),
-	LAB_PARAM_END,
+    LAB_P_U64(struct lab_hparams, threads, "threads", "1", 1, LAB_THREADS_MAX, "threads",
+              "Threads in the team; sweeps like 1..max or 1..64:x2; max = the CPUs this "
+              "process may use."),
+    LAB_P_STR(struct lab_hparams, placement, "placement", "compact",
+              "Where threads go: compact, cores (SMT last), scatter (across packages), "
+              "list:0,2,4-7, or pairs."),
+    LAB_P_U64(struct lab_hparams, reps, "reps", "10", 1, 100000, "", "Timed samples per point."),
+    LAB_P_DURATION(struct lab_hparams, warmup, "warmup", "20ms", 0, 60000000000ull,
+                   "Untimed running before calibration (caches, frequency, page faults)."),
+    LAB_P_DURATION(struct lab_hparams, min_time, "min_time", "20ms", 1000, 600000000000ull,
+                   "Shortest sample; the iteration count is calibrated to reach it."),
+    LAB_P_U64(struct lab_hparams, seed, "seed", "1", 0, UINT64_MAX, "",
+              "Seed for anything random (pair sampling, kernel data)."),
+    LAB_P_DOUBLE(struct lab_hparams, load_threshold, "load_threshold", "0.25", 0, 4096, "cpus",
+                 "Foreign CPU load during a sample above which the sample is flagged."),
+    LAB_P_ENUM(struct lab_hparams, scaling, "scaling", "strong", plan_scaling_choices,
+               "Kind of scaling series for the analyzer: strong or weak."),
+    LAB_P_U64(struct lab_hparams, max_pairs, "max_pairs", "0", 0, 1000000, "pairs",
+              "With placement = pairs: sample at most this many CPU pairs (0 = all)."),
+    LAB_PARAM_END,
 };
 
 const char *lab_src_name(enum lab_src src)
@@ -53,7 +52,7 @@ const char *lab_src_name(enum lab_src src)
 }
 
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
-					      const char *name)
+                                              const char *name)
 {
 	for (const struct lab_kernel *const *k = registry; *k; k++)
 		if (!strcmp((*k)->name, name))
@@ -71,7 +70,7 @@ void lab__plan_diag_once(struct lab_diag *d, const char *msg)
 }
 
 void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
-			 const struct lab_resolved *r, const char *value, const char *what)
+                         const struct lab_resolved *r, const char *value, const char *what)
 {
 	char *msg = NULL;
 	int rc;
@@ -80,11 +79,11 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 		rc = asprintf(&msg, "--set %s.%s=%s: %s", e->name, r->param->key, value, what);
 	else if (r->src == LAB_SRC_DEFAULT)
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
-			      r->param->key, value, what);
+		              r->param->key, value, what);
 	else /* the section that holds the line: [global] for inherited values (said once) */
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line,
-			      r->src == LAB_SRC_GLOBAL ? "global" : e->name, r->param->key, value,
-			      what);
+		              r->src == LAB_SRC_GLOBAL ? "global" : e->name, r->param->key, value,
+		              what);
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
 	free(msg);
@@ -115,7 +114,7 @@ static const char *plan_closest(const char *key, const struct lab_param *table)
 }
 
 static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
-			     const struct lab_cfg_kv *kv)
+                             const struct lab_cfg_kv *kv)
 {
 	const char *near = plan_closest(kv->key, e->kernel->params);
 	char hint[128] = "";
@@ -126,10 +125,10 @@ static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
 		snprintf(hint, sizeof(hint), " (see `lab describe %s`)", e->kernel->name);
 	if (kv->line == 0)
 		lab_diag_add(d, "--set %s.%s=%s: unknown key '%s' for kernel '%s'%s", e->name,
-			     kv->key, kv->value, kv->key, e->kernel->name, hint);
+		             kv->key, kv->value, kv->key, e->kernel->name, hint);
 	else
-		lab_diag_add(d, "%s:%d: [%s] unknown key '%s' for kernel '%s'%s", kv->file, kv->line,
-			     e->name, kv->key, e->kernel->name, hint);
+		lab_diag_add(d, "%s:%d: [%s] unknown key '%s' for kernel '%s'%s", kv->file,
+		             kv->line, e->name, kv->key, e->kernel->name, hint);
 }
 
 struct lab_resolved *lab__plan_key(struct lab_experiment *e, const char *key)
@@ -152,7 +151,7 @@ static void plan_apply(struct lab_experiment *e, const struct lab_cfg_kv *kv, en
 
 /* Applies one layer of keys (global, section or --set); unknown keys are errors unless lenient. */
 static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, unsigned n,
-		       enum lab_src src, bool lenient, struct lab_diag *d)
+                       enum lab_src src, bool lenient, struct lab_diag *d)
 {
 	for (unsigned i = 0; i < n; i++) {
 		if (!strcmp(kv[i].key, "kernel"))
@@ -165,7 +164,8 @@ static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, un
 }
 
 static const char *plan_kernel_name(const struct lab_cfg_section *s,
-				    const struct lab_cfg_section *global, const struct lab_cfg_kv **at)
+                                    const struct lab_cfg_section *global,
+                                    const struct lab_cfg_kv **at)
 {
 	const struct lab_cfg_section *layers[] = {s, global};
 
@@ -185,14 +185,14 @@ static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf
 	buf[0] = '\0';
 	for (const struct lab_kernel *const *k = registry; *k && used < len; k++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", k == registry ? "" : ", ",
-					 (*k)->name);
+		                         (*k)->name);
 }
 
 /* Finds the section's kernel; reports a missing or unknown one. */
 static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section *s,
-						    const struct lab_cfg_section *global,
-						    const struct lab_kernel *const *registry,
-						    struct lab_diag *d)
+                                                    const struct lab_cfg_section *global,
+                                                    const struct lab_kernel *const *registry,
+                                                    struct lab_diag *d)
 {
 	const struct lab_cfg_kv *at = NULL;
 	const char *name = plan_kernel_name(s, global, &at);
@@ -200,8 +200,8 @@ static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section
 
 	plan_kernel_list(registry, list, sizeof(list));
 	if (!name) {
-		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file, s->line,
-			     s->name, list);
+		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file,
+		             s->line, s->name, list);
 		return NULL;
 	}
 	const struct lab_kernel *k = lab_plan_kernel_find(registry, name);
@@ -216,11 +216,12 @@ static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section
 				best = (*c)->name;
 			}
 		if (best)
-			lab_diag_add(d, "%s:%d: [%s] kernel = %s: unknown kernel (did you mean '%s'?)",
-				     at->file, at->line, s->name, name, best);
+			lab_diag_add(d,
+			             "%s:%d: [%s] kernel = %s: unknown kernel (did you mean '%s'?)",
+			             at->file, at->line, s->name, name, best);
 		else
 			lab_diag_add(d, "%s:%d: [%s] kernel = %s: unknown kernel (kernels: %s)",
-				     at->file, at->line, s->name, name, list);
+			             at->file, at->line, s->name, name, list);
 	}
 	return k;
 }
@@ -259,7 +260,7 @@ static void plan_value_error(struct lab_diag *d, const struct lab_experiment *e,
  * shares, is not added again, and this experiment must still not be planned.)
  */
 static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env *env,
-				 struct lab_diag *d)
+                                 struct lab_diag *d)
 {
 	unsigned bad = 0;
 	struct lab_err err;
@@ -267,7 +268,7 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 	struct lab_placement place;
 
 	LAB_BUG_ON(e->kernel->params_size > sizeof(scratch) ||
-		   sizeof(struct lab_hparams) > sizeof(scratch));
+	           sizeof(struct lab_hparams) > sizeof(scratch));
 	for (unsigned i = 0; i < e->nkeys; i++) {
 		struct lab_resolved *r = &e->keys[i];
 		int n = lab_sweep_expand(r->param, r->text, env->ncpus, &r->vals, &err);
@@ -293,8 +294,8 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 
 /* Builds e's resolved keys from the layers; returns false when e has errors. */
 static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
-			 const struct lab_cfg_section *s, const struct lab_env *env,
-			 struct lab_diag *d)
+                         const struct lab_cfg_section *s, const struct lab_env *env,
+                         struct lab_diag *d)
 {
 	const struct lab_cfg_section *global = lab_cfg_global(cfg, s->file);
 	unsigned nh = 0, nk = 0, before = lab_diag_count(d);
@@ -352,7 +353,7 @@ static const char *plan_closest_any(const char *key, const struct lab_kernel *co
 
 /* Global keys that no kernel of the registry and no harness key knows. */
 static void plan_check_globals(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
-			       struct lab_diag *d)
+                               struct lab_diag *d)
 {
 	for (unsigned s = 0; s < cfg->nsec; s++) {
 		const struct lab_cfg_section *g = &cfg->sec[s];
@@ -360,27 +361,30 @@ static void plan_check_globals(const struct lab_cfg *cfg, const struct lab_kerne
 			continue;
 		for (unsigned i = 0; i < g->nkv; i++) {
 			const char *key = g->kv[i].key;
-			bool known = !strcmp(key, "kernel") || lab_param_find(lab_hparam_table, key);
+			bool known =
+			    !strcmp(key, "kernel") || lab_param_find(lab_hparam_table, key);
 			for (const struct lab_kernel *const *k = registry; *k && !known; k++)
 				known = lab_param_find((*k)->params, key) != NULL;
 			if (known)
 				continue;
 			const char *near = plan_closest_any(key, registry);
 			if (near)
-				lab_diag_add(d, "%s:%d: [global] unknown key '%s' (did you mean '%s'?)",
-					     g->kv[i].file, g->kv[i].line, key, near);
+				lab_diag_add(
+				    d, "%s:%d: [global] unknown key '%s' (did you mean '%s'?)",
+				    g->kv[i].file, g->kv[i].line, key, near);
 			else
-				lab_diag_add(d,
-					     "%s:%d: [global] unknown key '%s' (allowed the harness "
-					     "keys and any kernel's keys; see `lab describe KERNEL`)",
-					     g->kv[i].file, g->kv[i].line, key);
+				lab_diag_add(
+				    d,
+				    "%s:%d: [global] unknown key '%s' (allowed the harness "
+				    "keys and any kernel's keys; see `lab describe KERNEL`)",
+				    g->kv[i].file, g->kv[i].line, key);
 		}
 	}
 }
 
 /* --only names and --set sections must name experiments. */
 static void plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
-			     struct lab_diag *d)
+                             struct lab_diag *d)
 {
 	for (unsigned i = 0; i < nonly + cfg->nset; i++) {
 		const char *name = i < nonly ? only[i] : cfg->set_section[i - nonly];
@@ -393,13 +397,13 @@ static void plan_check_names(const struct lab_cfg *cfg, const char *const *only,
 			lab_diag_add(d, "--only %s: no experiment [%s] in the config", name, name);
 		else
 			lab_diag_add(d, "--set %s.%s=%s: no experiment [%s] in the config", name,
-				     cfg->set[i - nonly].key, cfg->set[i - nonly].value, name);
+			             cfg->set[i - nonly].key, cfg->set[i - nonly].value, name);
 	}
 }
 
 int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
-		   const struct lab_kernel *const *registry, const struct lab_topo *topo,
-		   const char *const *only, unsigned nonly, struct lab_diag *d, struct lab_err *err)
+                   const struct lab_kernel *const *registry, const struct lab_topo *topo,
+                   const char *const *only, unsigned nonly, struct lab_diag *d, struct lab_err *err)
 {
 	struct lab_plan *plan = calloc(1, sizeof(*plan));
 	unsigned before = lab_diag_count(d);
@@ -421,12 +425,12 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		if (!strcmp(sec->name, "global"))
 			continue;
 		const struct lab_kernel *k =
-			plan_section_kernel(sec, lab_cfg_global(cfg, sec->file), registry, d);
+		    plan_section_kernel(sec, lab_cfg_global(cfg, sec->file), registry, d);
 		if (!k)
 			continue;
 		struct lab_experiment *e = &plan->exp[plan->nexp++];
-		*e = (struct lab_experiment){.name = sec->name, .file = sec->file, .line = sec->line,
-					     .kernel = k};
+		*e = (struct lab_experiment){
+		    .name = sec->name, .file = sec->file, .line = sec->line, .kernel = k};
 		if (!plan_resolve(e, cfg, sec, &plan->env, d))
 			continue;
 		if (plan_selected(sec->name, only, nonly))
@@ -434,7 +438,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 	}
 	if (lab_diag_count(d) == before && plan->nexp == 0)
 		lab_diag_add(d, "%s: no experiments (add a section like [name] with kernel = noop)",
-			     cfg->nfiles ? cfg->files[0] : "config");
+		             cfg->nfiles ? cfg->files[0] : "config");
 	if (lab_diag_count(d) != before) {
 		lab_plan_free(plan);
 		return -LAB_ECONFIG;

@@ -18,8 +18,8 @@
 #include "harness/topo.h"
 
 #define LAB_THREADS_MAX 1024
-#define LAB_SWEEP_MAX	4096 /* values one key may expand to */
-#define LAB_POINTS_MAX	100000
+#define LAB_SWEEP_MAX   4096 /* values one key may expand to */
+#define LAB_POINTS_MAX  100000
 
 enum lab_scaling {
 	LAB_SCALING_STRONG, /* fixed total work: cost per unit should fall as threads grow */
@@ -35,7 +35,7 @@ struct lab_hparams {
 	uint64_t min_time; /* ns a sample must last at least */
 	uint64_t seed;
 	double load_threshold; /* foreign CPUs (in vCPUs) above which a sample is flagged */
-	int scaling;	       /* enum lab_scaling */
+	int scaling;           /* enum lab_scaling */
 	uint64_t max_pairs;    /* placement pairs: sample at most this many pairs; 0 = all */
 };
 
@@ -52,13 +52,13 @@ enum lab_src {
 /* A key of an experiment as resolved: its text, where it came from, and its sweep values. */
 struct lab_resolved {
 	const struct lab_param *param; /* in lab_hparam_table or the kernel's table */
-	bool harness;		       /* a harness key */
-	const char *text;	       /* the winning text (owned by the config or the table) */
+	bool harness;                  /* a harness key */
+	const char *text;              /* the winning text (owned by the config or the table) */
 	enum lab_src src;
 	const char *file; /* NULL for defaults */
 	int line;
 	unsigned nvals; /* > 1: the key sweeps */
-	char **vals;	/* the expanded values as text */
+	char **vals;    /* the expanded values as text */
 };
 
 struct lab_experiment {
@@ -82,7 +82,7 @@ struct lab_point {
 	struct lab_hparams h;
 	void *kparams; /* the kernel's params struct */
 	unsigned nthreads;
-	int *cpus;	    /* planned OS CPU of each thread */
+	int *cpus;         /* planned OS CPU of each thread */
 	char *params_text; /* "k=v;k=v": every kernel key and the placement, never threads */
 	enum lab_point_state state;
 	char reason[LAB_ERR_MSG_MAX];
@@ -104,15 +104,16 @@ struct lab_plan {
  * Other failures (memory) return their code with err filled.
  */
 int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
-		   const struct lab_kernel *const *registry, const struct lab_topo *topo,
-		   const char *const *only, unsigned nonly, struct lab_diag *d, struct lab_err *err);
+                   const struct lab_kernel *const *registry, const struct lab_topo *topo,
+                   const char *const *only, unsigned nonly, struct lab_diag *d,
+                   struct lab_err *err);
 
 /* Frees the plan; NULL is allowed. */
 void lab_plan_free(struct lab_plan *plan);
 
 /* The kernel named name in registry, or NULL. */
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
-					      const char *name);
+                                              const char *name);
 
 /* "default", "global", "section" or "cli". */
 const char *lab_src_name(enum lab_src src);
@@ -124,7 +125,7 @@ const char *lab_src_name(enum lab_src src);
  * allocated, or -LAB_ECONFIG with the reason in err.
  */
 int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus, char ***vals,
-		     struct lab_err *err);
+                     struct lab_err *err);
 
 /* Frees what lab_sweep_expand allocated. */
 void lab_sweep_free(char **vals, unsigned n);

@@ -11,7 +11,7 @@
 
 /* "k=v;k=v" of every kernel key, then the placement (and the pair for pair placements). */
 static char *plan_params_text(const struct lab_experiment *e, const void *kparams,
-			      const struct lab_hparams *h, const int *pair)
+                              const struct lab_hparams *h, const int *pair)
 {
 	size_t cap = 256, used = 0;
 	char *s = malloc(cap), val[128];
@@ -89,8 +89,8 @@ static void plan_check_error(struct lab_diag *d, const struct lab_experiment *e,
 
 /* Adds one point on cpus (n of them); runs the kernel's check. */
 static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
-			    const struct lab_hparams *h, const void *kparams, const int *cpus,
-			    unsigned n, const int *pair, struct lab_diag *d)
+                            const struct lab_hparams *h, const void *kparams, const int *cpus,
+                            unsigned n, const int *pair, struct lab_diag *d)
 {
 	struct lab_point *pt = plan_point_add(plan);
 	struct lab_err err = {0};
@@ -122,7 +122,7 @@ oom:
 }
 
 static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
-		       const struct lab_hparams *h, const void *kparams, struct lab_diag *d)
+                       const struct lab_hparams *h, const void *kparams, struct lab_diag *d)
 {
 	int(*pairs)[2] = malloc(PLAN_PAIRS_MAX * sizeof(*pairs));
 	struct lab_err err;
@@ -131,13 +131,13 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 		lab__plan_diag_once(d, "lab: out of memory while planning");
 		return;
 	}
-	int n = lab_topo_plan_pairs(topo, (unsigned)h->max_pairs, h->seed, pairs, PLAN_PAIRS_MAX,
-				    &err);
+	int n =
+	    lab_topo_plan_pairs(topo, (unsigned)h->max_pairs, h->seed, pairs, PLAN_PAIRS_MAX, &err);
 	if (n < 0)
 		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, err.msg);
 	else if (n == 0)
 		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement,
-				    "no CPU pairs (needs at least 2 usable CPUs)");
+		                    "no CPU pairs (needs at least 2 usable CPUs)");
 	for (int i = 0; i < n; i++)
 		plan_point_emit(plan, e, h, kparams, pairs[i], 2, pairs[i], d);
 	free(pairs);
@@ -145,8 +145,8 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
 static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
-			     const struct lab_topo *topo, const unsigned *vidx, void *kparams,
-			     struct lab_diag *d)
+                             const struct lab_topo *topo, const unsigned *vidx, void *kparams,
+                             struct lab_diag *d)
 {
 	struct lab_hparams h;
 	struct lab_placement place;
@@ -156,8 +156,8 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 
 	for (unsigned k = 0; k < e->nkeys; k++) {
 		struct lab_resolved *r = &e->keys[k];
-		int rc = lab_param_parse(r->param, r->vals[vidx[k]], r->harness ? (void *)&h : kparams,
-					 &err);
+		int rc = lab_param_parse(r->param, r->vals[vidx[k]],
+		                         r->harness ? (void *)&h : kparams, &err);
 		LAB_BUG_ON(rc != 0); /* every value was checked by plan_expand_keys */
 	}
 	LAB_BUG_ON(lab_placement_parse(h.placement, &place, &err) != 0);
@@ -166,7 +166,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	if (e->kernel->flags & LAB_KF_PAIRS) {
 		if (threads->src != LAB_SRC_DEFAULT && n != 2) {
 			snprintf(what, sizeof(what), "kernel '%s' runs on CPU pairs (allowed 2)",
-				 e->kernel->name);
+			         e->kernel->name);
 			lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
 			return;
 		}
@@ -176,9 +176,9 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	if (place.kind == LAB_PLACE_PAIRS) {
 		if (!(e->kernel->flags & LAB_KF_PAIRS)) {
 			snprintf(what, sizeof(what),
-				 "kernel '%s' runs a team, not CPU pairs (allowed compact, cores, "
-				 "scatter, list:...)",
-				 e->kernel->name);
+			         "kernel '%s' runs a team, not CPU pairs (allowed compact, cores, "
+			         "scatter, list:...)",
+			         e->kernel->name);
 			lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h.placement, what);
 			return;
 		}
@@ -197,8 +197,8 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	}
 	if (n > plan->env.ncpus) {
 		snprintf(what, sizeof(what),
-			 "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)", n,
-			 plan->env.ncpus, plan->env.ncpus);
+		         "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)", n,
+		         plan->env.ncpus, plan->env.ncpus);
 		lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
 		return;
 	}
@@ -211,7 +211,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 
 /* Reports an experiment whose sweeps expand to total points, after npts planned before. */
 static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, uint64_t total,
-			  unsigned npts)
+                          unsigned npts)
 {
 	char *msg = NULL, count[64];
 	int rc;
@@ -221,21 +221,22 @@ static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, ui
 	else
 		snprintf(count, sizeof(count), "%llu", (unsigned long long)total);
 	if (npts == 0 || total == UINT64_MAX)
-		rc = asprintf(&msg, "%s:%d: [%s]: the sweeps expand to %s points (allowed at most %d)",
-			      e->file, e->line, e->name, count, LAB_POINTS_MAX);
+		rc = asprintf(&msg,
+		              "%s:%d: [%s]: the sweeps expand to %s points (allowed at most %d)",
+		              e->file, e->line, e->name, count, LAB_POINTS_MAX);
 	else
 		rc = asprintf(&msg,
-			      "%s:%d: [%s]: the sweeps expand to %s points, %llu with the "
-			      "experiments before (allowed at most %d in all)",
-			      e->file, e->line, e->name, count,
-			      (unsigned long long)total + npts, LAB_POINTS_MAX);
+		              "%s:%d: [%s]: the sweeps expand to %s points, %llu with the "
+		              "experiments before (allowed at most %d in all)",
+		              e->file, e->line, e->name, count, (unsigned long long)total + npts,
+		              LAB_POINTS_MAX);
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
 	free(msg);
 }
 
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
-		      struct lab_diag *d)
+                      struct lab_diag *d)
 {
 	unsigned order[64], nd = 0, vidx[64] = {0};
 	uint64_t total = 1;

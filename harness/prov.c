@@ -85,9 +85,9 @@ const char *lab_prov_counters_probe(char *buf, size_t len)
 		return NULL;
 	}
 	snprintf(buf, len, "perf_event_open(cycles) failed: %s%s", strerror(errno),
-		 errno == ENOENT || errno == EOPNOTSUPP ? " (no hardware PMU: a VM without vPMU?)"
-		 : errno == EACCES || errno == EPERM   ? " (see /proc/sys/kernel/perf_event_paranoid)"
-						       : "");
+	         errno == ENOENT || errno == EOPNOTSUPP ? " (no hardware PMU: a VM without vPMU?)"
+	         : errno == EACCES || errno == EPERM ? " (see /proc/sys/kernel/perf_event_paranoid)"
+	                                             : "");
 	return buf;
 }
 
@@ -102,7 +102,7 @@ void lab_prov_collect(struct lab_prov *p)
 		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release, u.machine);
 	prov_cpu_model(p->cpu_model, sizeof(p->cpu_model));
 	prov_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", p->governor,
-		       sizeof(p->governor));
+	               sizeof(p->governor));
 	prov_read_line("/sys/kernel/mm/transparent_hugepage/enabled", p->thp, sizeof(p->thp));
 	prov_bracketed(p->thp, sizeof(p->thp));
 	prov_read_line("/sys/devices/system/cpu/smt/control", p->smt, sizeof(p->smt));
@@ -110,7 +110,8 @@ void lab_prov_collect(struct lab_prov *p)
 		p->loadavg[0] = p->loadavg[1] = p->loadavg[2] = -1;
 	p->clock_resolution_ns = lab_clock_resolution_ns();
 	p->clock_read_cost_ns = lab_clock_read_cost_ns();
-	p->counters = lab_prov_counters_probe(p->counters_reason, sizeof(p->counters_reason)) == NULL;
+	p->counters =
+	    lab_prov_counters_probe(p->counters_reason, sizeof(p->counters_reason)) == NULL;
 }
 
 void lab_prov_write_build(struct lab_json *j)
@@ -148,8 +149,7 @@ static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
 	free(pus);
 }
 
-void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo,
-			 struct lab_json *j)
+void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, struct lab_json *j)
 {
 	struct lab_env env;
 	int cpus[4096];

@@ -29,8 +29,7 @@ struct lab_prov {
 void lab_prov_collect(struct lab_prov *p);
 
 /* Writes the "host" object of run.json (topology facts from topo). */
-void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo,
-			 struct lab_json *j);
+void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, struct lab_json *j);
 
 /* Writes the "lab" object: version, git sha, compiler, flags, build type. */
 void lab_prov_write_build(struct lab_json *j);

@@ -33,7 +33,8 @@
  *               "params": { "<key>": "<value as text>" },
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
- *               "work_per_unit": { "bytes_read", "bytes_written", "flops" } (when declared) } ] } ] }
+ *               "work_per_unit": { "bytes_read", "bytes_written", "flops" } (when declared) } ] } ]
+ * }
  *
  *   samples.csv  one row per (point, repetition); the columns of LAB_SAMPLES_COLUMNS, then one
  *                column per metric of every experiment in the run (empty where a point's
@@ -50,17 +51,17 @@
 #ifndef LAB_HARNESS_RECORD_SCHEMA_H
 #define LAB_HARNESS_RECORD_SCHEMA_H
 
-#define LAB_SCHEMA_RUN	    "lab.run/1"
+#define LAB_SCHEMA_RUN      "lab.run/1"
 #define LAB_SCHEMA_ANALYSIS "lab.analysis/1"
 
-#define LAB_FILE_RUN	 "run.json"
-#define LAB_FILE_SAMPLES "samples.csv"
-#define LAB_FILE_THREADS "threads.csv"
-#define LAB_FILE_CONFIG	 "config.ini"
-#define LAB_FILE_SUMMARY "summary.csv"
+#define LAB_FILE_RUN      "run.json"
+#define LAB_FILE_SAMPLES  "samples.csv"
+#define LAB_FILE_THREADS  "threads.csv"
+#define LAB_FILE_CONFIG   "config.ini"
+#define LAB_FILE_SUMMARY  "summary.csv"
 #define LAB_FILE_ANALYSIS "analysis.json"
-#define LAB_FILE_REPORT	 "report.html"
-#define LAB_DIR_PLOTS	 "plots"
+#define LAB_FILE_REPORT   "report.html"
+#define LAB_DIR_PLOTS     "plots"
 
 /* The fixed leading columns of samples.csv, in order. */
 #define LAB_SAMPLES_COLUMNS                                                                        \
@@ -68,7 +69,7 @@
 #define LAB_SAMPLES_NCOLUMNS 11
 
 /* The fixed leading columns of threads.csv, in order; per-thread metric columns may follow. */
-#define LAB_THREADS_COLUMNS "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work"
+#define LAB_THREADS_COLUMNS  "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work"
 #define LAB_THREADS_NCOLUMNS 8
 
 /* Key/value separators of the params column. */

@@ -79,7 +79,8 @@ static int results_mkdir(const char *dir, bool *created, struct lab_err *err)
 	closedir(d);
 	if (entries)
 		return lab_err_set(err, LAB_EIO,
-				   "%s exists and is not empty (choose a new directory with -o)", dir);
+		                   "%s exists and is not empty (choose a new directory with -o)",
+		                   dir);
 	return 0;
 }
 
@@ -88,10 +89,10 @@ static int results_metric_columns(struct lab_results *res)
 {
 	const struct lab_plan *plan = res->plan;
 
-	res->col_of = calloc((size_t)(plan->nexp ? plan->nexp : 1) * LAB_METRICS_MAX,
-			     sizeof(*res->col_of));
-	res->cols = calloc((size_t)(plan->nexp ? plan->nexp : 1) * LAB_METRICS_MAX,
-			   sizeof(*res->cols));
+	res->col_of =
+	    calloc((size_t)(plan->nexp ? plan->nexp : 1) * LAB_METRICS_MAX, sizeof(*res->col_of));
+	res->cols =
+	    calloc((size_t)(plan->nexp ? plan->nexp : 1) * LAB_METRICS_MAX, sizeof(*res->cols));
 	if (!res->col_of || !res->cols)
 		return -1;
 	for (unsigned e = 0; e < plan->nexp; e++) {
@@ -125,7 +126,7 @@ static void results_headers(struct lab_results *res)
 }
 
 static int results_write_file(const struct lab_results *res, const char *name, const char *text,
-			      struct lab_err *err)
+                              struct lab_err *err)
 {
 	char *path = lab__results_path(res, name);
 	FILE *f = path ? fopen(path, "w") : NULL;
@@ -165,7 +166,7 @@ static void results_free(struct lab_results *res)
 static void results_remove(struct lab_results *res, bool created)
 {
 	static const char *const names[] = {LAB_FILE_RUN, LAB_FILE_SAMPLES, LAB_FILE_THREADS,
-					    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp"};
+	                                    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *p = lab__results_path(res, names[i]);
@@ -178,7 +179,7 @@ static void results_remove(struct lab_results *res, bool created)
 }
 
 int lab_results_open(struct lab_results **out, const char *dir, const struct lab_plan *plan,
-		     const struct lab_results_info *info, struct lab_err *err)
+                     const struct lab_results_info *info, struct lab_err *err)
 {
 	struct lab_results *res = calloc(1, sizeof(*res));
 	bool created = false;
@@ -251,14 +252,16 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 		fprintf(res->samples, "%s,%u,%s,", e->name, pt->id, e->kernel->name);
 		lab_csv_field(res->samples, pt->params_text);
 		fprintf(res->samples, ",%u,%u,%" PRIu64 ",%" PRIu64 ",%s", rec->nthreads, r,
-			s->elapsed_ns, s->work, e->kernel->work_unit ? e->kernel->work_unit : "iter");
+		        s->elapsed_ns, s->work,
+		        e->kernel->work_unit ? e->kernel->work_unit : "iter");
 		results_num(res->samples, s->foreign_cpu);
 		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
 		results_metrics(res, res->samples, pt->exp, s->metric);
 		for (unsigned t = 0; t < rec->nthreads; t++) {
 			const struct lab_thread_rec *tr = &rec->threads[r * rec->nthreads + t];
-			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64, pt->id,
-				r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns, tr->work);
+			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+			        pt->id, r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns,
+			        tr->work);
 			results_metrics(res, res->threads, pt->exp, tr->metric);
 		}
 	}
@@ -272,7 +275,7 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	results_rows(res, rec);
 	if (fflush(res->samples) != 0 || fflush(res->threads) != 0)
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_SAMPLES,
-				   strerror(errno));
+		                   strerror(errno));
 	p->done = true;
 	p->status = rec->status;
 	p->verify = rec->verify;

@@ -32,7 +32,7 @@ struct lab_results;
  * the path and cause. On failure nothing is left behind that this call created.
  */
 int lab_results_open(struct lab_results **out, const char *dir, const struct lab_plan *plan,
-		     const struct lab_results_info *info, struct lab_err *err);
+                     const struct lab_results_info *info, struct lab_err *err);
 
 /* Appends a finished point (a sink for lab_runner_run; ctx is the struct lab_results). */
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err);

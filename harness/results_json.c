@@ -39,7 +39,8 @@ static void json_resolved(struct lab_json *j, const struct lab_experiment *e)
 	lab_json_obj_close(j);
 }
 
-static void json_point(struct lab_json *j, const struct lab_results *res, const struct lab_point *pt)
+static void json_point(struct lab_json *j, const struct lab_results *res,
+                       const struct lab_point *pt)
 {
 	const struct lab_results_pt *p = &res->pts[pt->id];
 
@@ -69,7 +70,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res, const 
 }
 
 static void json_experiment(struct lab_json *j, const struct lab_results *res,
-			    const struct lab_experiment *e)
+                            const struct lab_experiment *e)
 {
 	const struct lab_metric *m = e->kernel->metrics;
 
@@ -80,9 +81,9 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	lab_json_int(j, "line", e->line);
 	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
 	lab_json_str(j, "scaling",
-		     e->npoints && res->plan->pts[e->first_point].h.scaling == LAB_SCALING_WEAK
-			     ? "weak"
-			     : "strong");
+	             e->npoints && res->plan->pts[e->first_point].h.scaling == LAB_SCALING_WEAK
+	                 ? "weak"
+	                 : "strong");
 	lab_json_arr_open(j, "metrics");
 	for (unsigned k = 0; m && m[k].name; k++) {
 		lab_json_obj_open(j, NULL);
@@ -114,7 +115,7 @@ static void json_config(struct lab_json *j, const struct lab_cfg *cfg)
 	for (unsigned i = 0; i < cfg->nset; i++) {
 		char *s = NULL;
 		if (asprintf(&s, "%s.%s=%s", cfg->set_section[i], cfg->set[i].key,
-			     cfg->set[i].value) >= 0)
+		             cfg->set[i].value) >= 0)
 			lab_json_str(j, NULL, s);
 		free(s);
 	}
@@ -181,7 +182,7 @@ int lab__results_write_run(const struct lab_results *res, const char *status, st
 
 	if (!f) {
 		rc = lab_err_set(err, LAB_EIO, "create %s: %s", tmp ? tmp : "run.json",
-				 strerror(errno));
+		                 strerror(errno));
 		goto out;
 	}
 	json_run(f, res, status);

@@ -41,7 +41,7 @@ static void *runner_aligned(size_t size)
 }
 
 void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const struct lab_env *env,
-		     const atomic_int *interrupt)
+                     const atomic_int *interrupt)
 {
 	struct lab_err err;
 
@@ -88,7 +88,8 @@ static void runner_sample_fn(void *arg, unsigned tid)
 
 static void runner_sleep_ns(uint64_t ns)
 {
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
+	                      .tv_nsec = (long)(ns % 1000000000u)};
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0)
 		;
@@ -105,7 +106,8 @@ static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t d
 	atomic_store_explicit(&p->started, 0, memory_order_relaxed);
 	if (p->timed) {
 		lab_team_start(p->team, runner_sample_fn, p);
-		/* The sample's time counts from when every worker runs, not from when it was woken. */
+		/* The sample's time counts from when every worker runs, not from when it was woken.
+		 */
 		while (atomic_load_explicit(&p->started, memory_order_acquire) < n)
 			runner_sleep_ns(20000);
 		runner_sleep_ns(duration_ns);
@@ -131,7 +133,9 @@ static void runner_metrics(struct runner_point *p, double *out)
 	unsigned n = p->spec->n;
 
 	for (unsigned k = 0; m && m[k].name && k < LAB_METRICS_MAX; k++) {
-		double acc = m[k].agg == LAB_AGG_MIN ? INFINITY : m[k].agg == LAB_AGG_MAX ? -INFINITY : 0;
+		double acc = m[k].agg == LAB_AGG_MIN   ? INFINITY
+		             : m[k].agg == LAB_AGG_MAX ? -INFINITY
+		                                       : 0;
 		for (unsigned i = 0; i < n; i++) {
 			double v = p->threads[i]->metric[k];
 			if (m[k].agg == LAB_AGG_MIN)
@@ -141,7 +145,9 @@ static void runner_metrics(struct runner_point *p, double *out)
 			else
 				acc += v;
 		}
-		out[k] = m[k].agg == LAB_AGG_MEAN ? acc / n : m[k].agg == LAB_AGG_KERNEL ? NAN : acc;
+		out[k] = m[k].agg == LAB_AGG_MEAN     ? acc / n
+		         : m[k].agg == LAB_AGG_KERNEL ? NAN
+		                                      : acc;
 	}
 	if (p->spec->kernel->summarize)
 		p->spec->kernel->summarize(&p->ctx, p->threads, n, out);
@@ -218,7 +224,8 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 	rec->samples = calloc(reps, sizeof(*rec->samples));
 	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
 	if (!p->threads || !p->slots || !rec->samples || !rec->threads)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n, reps);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
+		                   reps);
 	for (unsigned i = 0; i < n; i++) {
 		struct lab_thread *t = runner_aligned(sizeof(*t));
 		if (!t)
@@ -281,7 +288,7 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 }
 
 int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
-		     struct lab_point_rec *rec, struct lab_err *err)
+                     struct lab_point_rec *rec, struct lab_err *err)
 {
 	struct runner_point p = {.r = r, .spec = spec};
 	const struct lab_kernel *k = spec->kernel;
@@ -291,8 +298,11 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	memset(rec, 0, sizeof(*rec));
 	rec->nthreads = spec->n;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
-	p.ctx = (struct lab_ctx){.params = spec->kparams, .nthreads = spec->n, .cpus = spec->cpus,
-				 .env = r->env, .seed = spec->h->seed};
+	p.ctx = (struct lab_ctx){.params = spec->kparams,
+	                         .nthreads = spec->n,
+	                         .cpus = spec->cpus,
+	                         .env = r->env,
+	                         .seed = spec->h->seed};
 	if (k->work_per_unit) {
 		k->work_per_unit(spec->kparams, &rec->work);
 		rec->has_work = true;
@@ -321,13 +331,16 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 }
 
 int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
-		   struct lab_err *err)
+                   struct lab_err *err)
 {
 	for (unsigned i = 0; i < plan->npts; i++) {
 		const struct lab_point *pt = &plan->pts[i];
 		const struct lab_experiment *e = &plan->exp[pt->exp];
-		struct lab_point_spec spec = {.kernel = e->kernel, .kparams = pt->kparams,
-					      .h = &pt->h, .cpus = pt->cpus, .n = pt->nthreads};
+		struct lab_point_spec spec = {.kernel = e->kernel,
+		                              .kparams = pt->kparams,
+		                              .h = &pt->h,
+		                              .cpus = pt->cpus,
+		                              .n = pt->nthreads};
 		struct lab_point_rec rec;
 		int rc = 0;
 

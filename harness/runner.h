@@ -21,14 +21,14 @@
 
 struct lab_sample_rec {
 	uint64_t elapsed_ns; /* max(end) - min(start) over the team */
-	uint64_t work;	     /* units of work done by all threads */
+	uint64_t work;       /* units of work done by all threads */
 	double foreign_cpu;  /* vCPUs used by others (NaN when unknown) */
-	bool flagged;	     /* foreign_cpu above the point's load_threshold */
+	bool flagged;        /* foreign_cpu above the point's load_threshold */
 	double metric[LAB_METRICS_MAX];
 };
 
 struct lab_thread_rec {
-	int cpu_start, cpu_end; /* sched_getcpu() before and after run() */
+	int cpu_start, cpu_end;    /* sched_getcpu() before and after run() */
 	uint64_t start_ns, end_ns; /* relative to the runner's origin */
 	uint64_t work;
 	double metric[LAB_METRICS_MAX];
@@ -84,29 +84,29 @@ struct lab_runner {
 	const struct lab_topo *topo;
 	const struct lab_env *env;
 	const atomic_int *interrupt; /* set by a signal handler; polled between samples */
-	bool bind;		     /* pin threads (false on topologies that are not this system) */
-	struct lab_load load;	     /* the foreign-load guard */
+	bool bind;            /* pin threads (false on topologies that are not this system) */
+	struct lab_load load; /* the foreign-load guard */
 	bool load_ok;
 	uint64_t origin_ns; /* thread timestamps are written relative to this */
 };
 
 /* Prepares a runner; bind follows lab_topo_is_thissystem(topo). */
 void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const struct lab_env *env,
-		     const atomic_int *interrupt);
+                     const atomic_int *interrupt);
 
 /*
  * Runs one point into rec (which the caller frees with lab_point_rec_free). Returns 0 (rec says
  * ok, skipped or failed), or -LAB_EINTR when interrupted (rec is then incomplete).
  */
 int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
-		     struct lab_point_rec *rec, struct lab_err *err);
+                     struct lab_point_rec *rec, struct lab_err *err);
 
 /*
  * Runs every point of plan in order, handing each to sink. Returns 0, -LAB_EINTR when
  * interrupted (finished points were handed over), or the sink's error.
  */
 int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
-		   struct lab_err *err);
+                   struct lab_err *err);
 
 /* Frees the arrays of rec. */
 void lab_point_rec_free(struct lab_point_rec *rec);

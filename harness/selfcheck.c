@@ -23,13 +23,19 @@ static void sc_spin_run(struct lab_ctx *ctx, struct lab_thread *t)
 static const struct lab_param sc_no_params[] = {LAB_PARAM_END};
 
 static const struct lab_kernel sc_empty = {
-	.abi = LAB_KERNEL_ABI, .name = "selfcheck_empty", .params = sc_no_params,
-	.work_unit = "iteration", .run = sc_empty_run,
+    .abi = LAB_KERNEL_ABI,
+    .name = "selfcheck_empty",
+    .params = sc_no_params,
+    .work_unit = "iteration",
+    .run = sc_empty_run,
 };
 
 static const struct lab_kernel sc_spin = {
-	.abi = LAB_KERNEL_ABI, .name = "selfcheck_spin", .params = sc_no_params,
-	.work_unit = "spin", .run = sc_spin_run,
+    .abi = LAB_KERNEL_ABI,
+    .name = "selfcheck_spin",
+    .params = sc_no_params,
+    .work_unit = "spin",
+    .run = sc_spin_run,
 };
 
 static int sc_cmp(const void *a, const void *b)
@@ -41,10 +47,13 @@ static int sc_cmp(const void *a, const void *b)
 
 /* Median over samples of elapsed_ns / work. */
 static int sc_measure(struct lab_runner *r, const struct lab_kernel *k, int cpu, double *out,
-		      struct lab_err *err)
+                      struct lab_err *err)
 {
-	struct lab_hparams h = {.threads = 1, .reps = 11, .warmup = 5000000, .min_time = 10000000,
-				.load_threshold = INFINITY};
+	struct lab_hparams h = {.threads = 1,
+	                        .reps = 11,
+	                        .warmup = 5000000,
+	                        .min_time = 10000000,
+	                        .load_threshold = INFINITY};
 	struct lab_point_spec spec = {.kernel = k, .kparams = NULL, .h = &h, .cpus = &cpu, .n = 1};
 	struct lab_point_rec rec;
 	double per[11];
@@ -62,8 +71,7 @@ static int sc_measure(struct lab_runner *r, const struct lab_kernel *k, int cpu,
 	return rc;
 }
 
-int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out,
-		      struct lab_err *err)
+int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out, struct lab_err *err)
 {
 	int rc = sc_measure(r, &sc_empty, cpu, &out->overhead_ns_per_iter, err);
 

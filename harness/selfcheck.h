@@ -13,12 +13,12 @@
 
 struct lab_selfcheck {
 	double overhead_ns_per_iter; /* median over samples of elapsed / iterations */
-	double spin_50us_ns;	     /* median measured length of one 50 us spin */
-	double spin_error;	     /* (spin_50us_ns - 50000) / 50000 */
+	double spin_50us_ns;         /* median measured length of one 50 us spin */
+	double spin_error;           /* (spin_50us_ns - 50000) / 50000 */
 };
 
 /* Runs both checks on one thread pinned to cpu. Returns 0 or the runner's error. */
 int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out,
-		      struct lab_err *err);
+                      struct lab_err *err);
 
 #endif

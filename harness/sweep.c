@@ -39,7 +39,7 @@ static bool sweep_numeric(const struct lab_param *p)
 }
 
 static int sweep_parse_num(const struct lab_param *p, const char *text, unsigned ncpus,
-			   uint64_t *out, struct lab_err *err)
+                           uint64_t *out, struct lab_err *err)
 {
 	char buf[64];
 	size_t n = strlen(text);
@@ -78,7 +78,7 @@ static void sweep_format(const struct lab_param *p, uint64_t v, char *buf, size_
 
 /* "lo..hi", "lo..hi:xK" (geometric) or "lo..hi:+K" / "lo..hi:K" (arithmetic). */
 static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpus,
-		       struct sweep_list *l, struct lab_err *err)
+                       struct sweep_list *l, struct lab_err *err)
 {
 	const char *dots = strstr(tok, ".."), *colon = strchr(dots + 2, ':');
 	char lo_txt[64], hi_txt[64], buf[64];
@@ -106,21 +106,21 @@ static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpu
 		}
 		if (rc || step == 0 || (geometric && step < 2))
 			return lab_err_set(err, LAB_ECONFIG,
-					   "bad step '%s' in range '%s' (allowed :xK with K >= 2, "
-					   ":+K with K >= 1)",
-					   s, tok);
+			                   "bad step '%s' in range '%s' (allowed :xK with K >= 2, "
+			                   ":+K with K >= 1)",
+			                   s, tok);
 	}
 	if (lo > hi)
 		return lab_err_set(err, LAB_ECONFIG, "empty range '%s' (the start is past the end)",
-				   tok);
+		                   tok);
 	if (geometric && lo == 0)
 		return lab_err_set(err, LAB_ECONFIG, "geometric range '%s' cannot start at 0", tok);
 	for (uint64_t v = lo; v <= hi;) {
 		if (l->n >= LAB_SWEEP_MAX)
 			return lab_err_set(err, LAB_ECONFIG,
-					   "range '%s' has more than %d values (allowed at most %d "
-					   "values per key)",
-					   tok, LAB_SWEEP_MAX, LAB_SWEEP_MAX);
+			                   "range '%s' has more than %d values (allowed at most %d "
+			                   "values per key)",
+			                   tok, LAB_SWEEP_MAX, LAB_SWEEP_MAX);
 		sweep_format(p, v, buf, sizeof(buf));
 		sweep_push(l, buf, strlen(buf));
 		uint64_t next = geometric ? v * step : v + step;
@@ -144,7 +144,7 @@ static bool sweep_cpu_fragment(const char *s, size_t n)
 
 /* Splits at commas; a placement "list:0,2,4-7" keeps its CPU list in one value. */
 static int sweep_split(const struct lab_param *p, const char *text, struct sweep_list *toks,
-		       struct lab_err *err)
+                       struct lab_err *err)
 {
 	const char *s = text;
 	bool in_list = false;
@@ -159,8 +159,8 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 			e--;
 		if (b == e)
 			return lab_err_set(err, LAB_ECONFIG,
-					   "empty value in the list (write values separated by "
-					   "commas, e.g. 1,2,4)");
+			                   "empty value in the list (write values separated by "
+			                   "commas, e.g. 1,2,4)");
 		if (in_list && sweep_cpu_fragment(b, (size_t)(e - b))) {
 			char *prev = toks->v[toks->n - 1], *joined = NULL;
 			if (asprintf(&joined, "%s,%.*s", prev, (int)(e - b), b) < 0)
@@ -180,7 +180,7 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 }
 
 int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus, char ***vals,
-		     struct lab_err *err)
+                     struct lab_err *err)
 {
 	struct sweep_list toks = {0}, out = {0};
 	char buf[64];

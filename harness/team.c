@@ -27,7 +27,7 @@ struct lab_team {
 	pthread_cond_t done; /* main: a worker finished */
 	unsigned job_gen;    /* bumped per job, under lock */
 	unsigned finished;   /* workers done with the current job */
-	unsigned ready;	     /* workers past binding */
+	unsigned ready;      /* workers past binding */
 	bool quit;
 	lab_team_fn fn;
 	void *arg;
@@ -66,11 +66,11 @@ static void *team_main(void *p)
 	return NULL;
 }
 
-int lab_team_create(struct lab_team **out, const struct lab_topo *topo, const int *cpus,
-		    unsigned n, bool bind, struct lab_err *err)
+int lab_team_create(struct lab_team **out, const struct lab_topo *topo, const int *cpus, unsigned n,
+                    bool bind, struct lab_err *err)
 {
-	struct lab_team *team = aligned_alloc(LAB_SLOT, (sizeof(*team) + LAB_SLOT - 1) &
-							    ~(size_t)(LAB_SLOT - 1));
+	struct lab_team *team =
+	    aligned_alloc(LAB_SLOT, (sizeof(*team) + LAB_SLOT - 1) & ~(size_t)(LAB_SLOT - 1));
 	int rc = 0;
 
 	if (!team)
@@ -96,7 +96,7 @@ int lab_team_create(struct lab_team **out, const struct lab_topo *topo, const in
 		int e = pthread_create(&w->thread, NULL, team_main, w);
 		if (e) {
 			rc = lab_err_set(err, LAB_ESYS, "create thread %u of %u: %s", i, n,
-					 strerror(e));
+			                 strerror(e));
 			goto fail;
 		}
 		w->started = true;

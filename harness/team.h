@@ -20,8 +20,8 @@ typedef void (*lab_team_fn)(void *arg, unsigned tid);
  * Returns 0 and *out, or a negative code when a thread cannot be created or bound (the message
  * names the thread and the CPU). Binding is checked, not assumed.
  */
-int lab_team_create(struct lab_team **out, const struct lab_topo *topo, const int *cpus,
-		    unsigned n, bool bind, struct lab_err *err);
+int lab_team_create(struct lab_team **out, const struct lab_topo *topo, const int *cpus, unsigned n,
+                    bool bind, struct lab_err *err);
 
 /* Starts fn on every worker and returns at once. One job at a time. */
 void lab_team_start(struct lab_team *team, lab_team_fn fn, void *arg);

@@ -80,7 +80,7 @@ enum lab_place_kind {
 	LAB_PLACE_COMPACT, /* fill a core's PUs, then the next core, in topology order */
 	LAB_PLACE_CORES,   /* one PU per core first (across all packages in order), SMT last */
 	LAB_PLACE_SCATTER, /* round-robin across packages, then NUMA nodes, then cores; SMT last */
-	LAB_PLACE_LIST,	   /* the explicit CPU list, in the order written */
+	LAB_PLACE_LIST,    /* the explicit CPU list, in the order written */
 	LAB_PLACE_PAIRS,   /* two threads on each CPU pair of a matrix; see lab_topo_plan_pairs */
 };
 
@@ -88,7 +88,7 @@ enum lab_place_kind {
 
 struct lab_placement {
 	enum lab_place_kind kind;
-	unsigned nlist;		      /* LAB_PLACE_LIST: number of CPUs in list */
+	unsigned nlist;               /* LAB_PLACE_LIST: number of CPUs in list */
 	int list[LAB_PLACE_LIST_MAX]; /* LAB_PLACE_LIST: OS indices */
 };
 
@@ -105,8 +105,8 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
  * what is allowed). For LAB_PLACE_LIST, n must be <= nlist (the first n are used). Pure: binds
  * nothing.
  */
-int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n,
-		  int *cpus, struct lab_err *err);
+int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n, int *cpus,
+                  struct lab_err *err);
 
 /*
  * Plans the CPU pairs of a core-to-core matrix: every unordered pair {a, b}, a < b, of usable
@@ -116,7 +116,7 @@ int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, un
  * Writes at most max entries into pairs and returns the number planned (or a negative code).
  */
 int lab_topo_plan_pairs(const struct lab_topo *topo, unsigned max_pairs, uint64_t seed,
-			int (*pairs)[2], unsigned max, struct lab_err *err);
+                        int (*pairs)[2], unsigned max, struct lab_err *err);
 
 /*
  * Binds the calling thread to OS CPU cpu (hwloc, strict, thread scope). Refuses with

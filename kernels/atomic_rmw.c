@@ -6,15 +6,15 @@
 #include "harness/kernel_api.h"
 
 static const char arw_description[] =
-	"Atomic read-modify-write operations: fetch_add (lock xadd), a compare-and-swap loop that\n"
-	"adds one, and exchange. With target = shared every thread hits one counter, so each\n"
-	"operation must own the line exclusively and the line migrates between cores on every\n"
-	"operation: cost per operation rises with threads (serialisation plus transfer latency),\n"
-	"and CAS loops also retry (see retries_per_op). With target = sharded each thread has a\n"
-	"128-byte slot of its own: the cost stays at the uncontended atomic latency (about 5-20 ns)\n"
-	"whatever the thread count. target = packed puts per-thread counters 8 bytes apart in one\n"
-	"line: no logical sharing, the same ping-pong as shared (false sharing with atomics).\n"
-	"Knobs: op, target, threads.";
+    "Atomic read-modify-write operations: fetch_add (lock xadd), a compare-and-swap loop that\n"
+    "adds one, and exchange. With target = shared every thread hits one counter, so each\n"
+    "operation must own the line exclusively and the line migrates between cores on every\n"
+    "operation: cost per operation rises with threads (serialisation plus transfer latency),\n"
+    "and CAS loops also retry (see retries_per_op). With target = sharded each thread has a\n"
+    "128-byte slot of its own: the cost stays at the uncontended atomic latency (about 5-20 ns)\n"
+    "whatever the thread count. target = packed puts per-thread counters 8 bytes apart in one\n"
+    "line: no logical sharing, the same ping-pong as shared (false sharing with atomics).\n"
+    "Knobs: op, target, threads.";
 
 enum arw_op { ARW_OP_FETCH_ADD, ARW_OP_CAS, ARW_OP_XCHG };
 enum arw_target { ARW_SHARED, ARW_SHARDED, ARW_PACKED };
@@ -25,32 +25,32 @@ struct arw_params {
 };
 
 static const struct lab_enum_val arw_ops[] = {
-	{"fetch_add", ARW_OP_FETCH_ADD, "atomic_fetch_add (one locked instruction)"},
-	{"cas", ARW_OP_CAS, "load, then compare_exchange until it succeeds"},
-	{"xchg", ARW_OP_XCHG, "atomic_exchange of a fresh value"},
-	{NULL, 0, NULL},
+    {"fetch_add", ARW_OP_FETCH_ADD, "atomic_fetch_add (one locked instruction)"},
+    {"cas", ARW_OP_CAS, "load, then compare_exchange until it succeeds"},
+    {"xchg", ARW_OP_XCHG, "atomic_exchange of a fresh value"},
+    {NULL, 0, NULL},
 };
 
 static const struct lab_enum_val arw_targets[] = {
-	{"shared", ARW_SHARED, "one counter for all threads"},
-	{"sharded", ARW_SHARDED, "one counter per thread, each on its own 128 B"},
-	{"packed", ARW_PACKED, "one counter per thread, 8 bytes apart in one line"},
-	{NULL, 0, NULL},
+    {"shared", ARW_SHARED, "one counter for all threads"},
+    {"sharded", ARW_SHARDED, "one counter per thread, each on its own 128 B"},
+    {"packed", ARW_PACKED, "one counter per thread, 8 bytes apart in one line"},
+    {NULL, 0, NULL},
 };
 
 static const struct lab_param arw_params_table[] = {
-	LAB_P_ENUM(struct arw_params, op, "op", "fetch_add", arw_ops, "The atomic operation."),
-	LAB_P_ENUM(struct arw_params, target, "target", "shared", arw_targets,
-		   "Which counter each thread operates on."),
-	LAB_PARAM_END,
+    LAB_P_ENUM(struct arw_params, op, "op", "fetch_add", arw_ops, "The atomic operation."),
+    LAB_P_ENUM(struct arw_params, target, "target", "shared", arw_targets,
+               "Which counter each thread operates on."),
+    LAB_PARAM_END,
 };
 
 enum { ARW_M_RETRIES, ARW_M_RETRIES_PER_OP };
 
 static const struct lab_metric arw_metrics[] = {
-	{"retries", "retries", LAB_AGG_SUM, "Failed compare_exchange attempts (op = cas)."},
-	{"retries_per_op", "retries/op", LAB_AGG_KERNEL, "Failed CAS attempts per success."},
-	LAB_METRIC_END,
+    {"retries", "retries", LAB_AGG_SUM, "Failed compare_exchange attempts (op = cas)."},
+    {"retries_per_op", "retries/op", LAB_AGG_KERNEL, "Failed CAS attempts per success."},
+    LAB_METRIC_END,
 };
 
 /* What a thread wrote and got back, for the exchange check; in the thread's own slot. */
@@ -133,9 +133,8 @@ static uint64_t arw_loop_cas(_Atomic uint64_t *c, struct lab_thread *t)
 	do {
 		for (int k = 0; k < 256; k++) {
 			uint64_t v = atomic_load_explicit(c, memory_order_relaxed);
-			while (!atomic_compare_exchange_weak_explicit(c, &v, v + 1,
-								      memory_order_relaxed,
-								      memory_order_relaxed))
+			while (!atomic_compare_exchange_weak_explicit(
+			    c, &v, v + 1, memory_order_relaxed, memory_order_relaxed))
 				retries++;
 		}
 		done += 256;
@@ -184,7 +183,7 @@ static void arw_run(struct lab_ctx *ctx, struct lab_thread *t)
 }
 
 static void arw_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
-			  double *out)
+                          double *out)
 {
 	double retries = 0, ops = 0;
 
@@ -198,7 +197,7 @@ static void arw_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads
 
 /* Adds and CAS: each counter holds exactly the increments made on it. */
 static int arw_verify_counts(struct arw_state *st, struct lab_thread *const *threads, unsigned n,
-			     struct lab_err *err)
+                             struct lab_err *err)
 {
 	uint64_t total = 0, sum = 0;
 
@@ -208,7 +207,7 @@ static int arw_verify_counts(struct arw_state *st, struct lab_thread *const *thr
 		sum += atomic_load(st->distinct[i]);
 	if (sum != total)
 		return lab_err_set(err, LAB_EVERIFY, "counters hold %llu after %llu increments",
-				   (unsigned long long)sum, (unsigned long long)total);
+		                   (unsigned long long)sum, (unsigned long long)total);
 	for (unsigned i = 0; st->ncounters > 1 && i < n; i++)
 		if (atomic_load(st->counter[i]) != threads[i]->work_total)
 			return lab_err_set(err, LAB_EVERIFY, "thread %u's counter is off", i);
@@ -217,7 +216,7 @@ static int arw_verify_counts(struct arw_state *st, struct lab_thread *const *thr
 
 /* Exchanges: every value written was either returned to some thread or is still there. */
 static int arw_verify_xchg(struct arw_state *st, struct lab_thread *const *threads, unsigned n,
-			   struct lab_err *err)
+                           struct lab_err *err)
 {
 	uint64_t written = 0, seen = 0;
 
@@ -226,19 +225,21 @@ static int arw_verify_xchg(struct arw_state *st, struct lab_thread *const *threa
 		written += at->written_sum;
 		seen += at->returned_sum;
 		if (at->seq != threads[i]->work_total)
-			return lab_err_set(err, LAB_EVERIFY, "thread %u: %llu exchanges, harness %llu",
-					   i, (unsigned long long)at->seq,
-					   (unsigned long long)threads[i]->work_total);
+			return lab_err_set(err, LAB_EVERIFY,
+			                   "thread %u: %llu exchanges, harness %llu", i,
+			                   (unsigned long long)at->seq,
+			                   (unsigned long long)threads[i]->work_total);
 	}
 	for (unsigned i = 0; i < st->ncounters; i++)
 		seen += atomic_load(st->distinct[i]);
 	if (seen != written)
-		return lab_err_set(err, LAB_EVERIFY, "exchanged values do not add up (a lost update)");
+		return lab_err_set(err, LAB_EVERIFY,
+		                   "exchanged values do not add up (a lost update)");
 	return 0;
 }
 
 static int arw_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
-		      struct lab_err *err)
+                      struct lab_err *err)
 {
 	const struct arw_params *p = ctx->params;
 
@@ -270,20 +271,20 @@ static void arw_work(const void *params, struct lab_work *w)
 }
 
 const struct lab_kernel lab_kernel_atomic_rmw = {
-	.abi = LAB_KERNEL_ABI,
-	.name = "atomic_rmw",
-	.summary = "fetch_add / CAS / exchange on a shared line vs per-thread lines",
-	.description = arw_description,
-	.flags = LAB_KF_TIMED,
-	.params = arw_params_table,
-	.params_size = sizeof(struct arw_params),
-	.metrics = arw_metrics,
-	.work_unit = "operation",
-	.work_per_unit = arw_work,
-	.setup = arw_setup,
-	.thread_setup = arw_thread_setup,
-	.run = arw_run,
-	.summarize = arw_summarize,
-	.verify = arw_verify,
-	.teardown = arw_teardown,
+    .abi = LAB_KERNEL_ABI,
+    .name = "atomic_rmw",
+    .summary = "fetch_add / CAS / exchange on a shared line vs per-thread lines",
+    .description = arw_description,
+    .flags = LAB_KF_TIMED,
+    .params = arw_params_table,
+    .params_size = sizeof(struct arw_params),
+    .metrics = arw_metrics,
+    .work_unit = "operation",
+    .work_per_unit = arw_work,
+    .setup = arw_setup,
+    .thread_setup = arw_thread_setup,
+    .run = arw_run,
+    .summarize = arw_summarize,
+    .verify = arw_verify,
+    .teardown = arw_teardown,
 };

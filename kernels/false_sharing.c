@@ -6,16 +6,16 @@
 #include "harness/kernel_api.h"
 
 static const char fs_description[] =
-	"Each thread increments its own counter; nothing is shared logically, yet when two\n"
-	"counters sit in one 64-byte cache line every increment must pull the line away from the\n"
-	"other core (coherence ping-pong). With layout = stride, counters are `stride` bytes apart:\n"
-	"below 64 they share lines, at 64 each has its own line, at 128 even the adjacent-line\n"
-	"prefetcher stops pairing them. With layout = struct, each thread owns a struct whose hot\n"
-	"counter sits next to cold fields, packed so neighbours' hot fields share a line;\n"
-	"struct_aligned gives each struct its own 128-byte block. Expect cost per increment to\n"
-	"rise with threads at stride 8 and stay flat at 128: about 1.3-2x at 2 vCPUs, 10-50x across\n"
-	"sockets on bare metal. op = store is a relaxed load+store (what `counter++` compiles to),\n"
-	"op = rmw a locked fetch_add, which pays for the line even when it is not shared.";
+    "Each thread increments its own counter; nothing is shared logically, yet when two\n"
+    "counters sit in one 64-byte cache line every increment must pull the line away from the\n"
+    "other core (coherence ping-pong). With layout = stride, counters are `stride` bytes apart:\n"
+    "below 64 they share lines, at 64 each has its own line, at 128 even the adjacent-line\n"
+    "prefetcher stops pairing them. With layout = struct, each thread owns a struct whose hot\n"
+    "counter sits next to cold fields, packed so neighbours' hot fields share a line;\n"
+    "struct_aligned gives each struct its own 128-byte block. Expect cost per increment to\n"
+    "rise with threads at stride 8 and stay flat at 128: about 1.3-2x at 2 vCPUs, 10-50x across\n"
+    "sockets on bare metal. op = store is a relaxed load+store (what `counter++` compiles to),\n"
+    "op = rmw a locked fetch_add, which pays for the line even when it is not shared.";
 
 enum fs_op { FS_OP_STORE, FS_OP_RMW };
 enum fs_layout { FS_LAYOUT_STRIDE, FS_LAYOUT_STRUCT, FS_LAYOUT_STRUCT_ALIGNED };
@@ -27,26 +27,26 @@ struct fs_params {
 };
 
 static const struct lab_enum_val fs_ops[] = {
-	{"store", FS_OP_STORE, "relaxed atomic load then store (a plain increment)"},
-	{"rmw", FS_OP_RMW, "atomic fetch_add (lock xadd)"},
-	{NULL, 0, NULL},
+    {"store", FS_OP_STORE, "relaxed atomic load then store (a plain increment)"},
+    {"rmw", FS_OP_RMW, "atomic fetch_add (lock xadd)"},
+    {NULL, 0, NULL},
 };
 
 static const struct lab_enum_val fs_layouts[] = {
-	{"stride", FS_LAYOUT_STRIDE, "counters `stride` bytes apart in one array"},
-	{"struct", FS_LAYOUT_STRUCT, "per-thread structs, hot field beside cold fields, packed"},
-	{"struct_aligned", FS_LAYOUT_STRUCT_ALIGNED, "per-thread structs, each on its own 128 B"},
-	{NULL, 0, NULL},
+    {"stride", FS_LAYOUT_STRIDE, "counters `stride` bytes apart in one array"},
+    {"struct", FS_LAYOUT_STRUCT, "per-thread structs, hot field beside cold fields, packed"},
+    {"struct_aligned", FS_LAYOUT_STRUCT_ALIGNED, "per-thread structs, each on its own 128 B"},
+    {NULL, 0, NULL},
 };
 
 static const struct lab_param fs_params_table[] = {
-	LAB_P_SIZE(struct fs_params, stride, "stride", "8", 8, 4096,
-		   "Bytes between neighbouring threads' counters (layout = stride); a multiple of "
-		   "8."),
-	LAB_P_ENUM(struct fs_params, op, "op", "store", fs_ops, "How a counter is incremented."),
-	LAB_P_ENUM(struct fs_params, layout, "layout", "stride", fs_layouts,
-		   "Where the counters live."),
-	LAB_PARAM_END,
+    LAB_P_SIZE(struct fs_params, stride, "stride", "8", 8, 4096,
+               "Bytes between neighbouring threads' counters (layout = stride); a multiple of "
+               "8."),
+    LAB_P_ENUM(struct fs_params, op, "op", "store", fs_ops, "How a counter is incremented."),
+    LAB_P_ENUM(struct fs_params, layout, "layout", "stride", fs_layouts,
+               "Where the counters live."),
+    LAB_PARAM_END,
 };
 
 /* The packed per-thread struct: 48 bytes, so neighbours' hot fields share a 64-byte line. */
@@ -66,7 +66,7 @@ struct fs_state {
 };
 
 static int fs_check(const void *params, unsigned nthreads, const struct lab_env *env,
-		    struct lab_err *err)
+                    struct lab_err *err)
 {
 	const struct fs_params *p = params;
 
@@ -74,9 +74,9 @@ static int fs_check(const void *params, unsigned nthreads, const struct lab_env 
 	(void)env;
 	if (p->layout == FS_LAYOUT_STRIDE && p->stride % 8 != 0)
 		return lab_err_set(err, LAB_ECONFIG,
-				   "stride = %llu: not a multiple of 8 bytes (counters are 64-bit "
-				   "atomics; allowed 8, 16, ... 4096)",
-				   (unsigned long long)p->stride);
+		                   "stride = %llu: not a multiple of 8 bytes (counters are 64-bit "
+		                   "atomics; allowed 8, 16, ... 4096)",
+		                   (unsigned long long)p->stride);
 	return 0;
 }
 
@@ -108,7 +108,8 @@ static int fs_setup(struct lab_ctx *ctx, struct lab_err *err)
 		free(st->mem);
 		free(st->counter);
 		free(st);
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for %zu bytes of counters", bytes);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %zu bytes of counters",
+		                   bytes);
 	}
 	memset(st->mem, 0, bytes);
 	for (unsigned i = 0; i < ctx->nthreads; i++) {
@@ -156,17 +157,16 @@ static void fs_run(struct lab_ctx *ctx, struct lab_thread *t)
 }
 
 static int fs_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
-		     struct lab_err *err)
+                     struct lab_err *err)
 {
 	struct fs_state *st = ctx->priv;
 
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t v = atomic_load(st->counter[i]);
 		if (v != threads[i]->work_total)
-			return lab_err_set(err, LAB_EVERIFY,
-					   "thread %u's counter is %llu after %llu increments", i,
-					   (unsigned long long)v,
-					   (unsigned long long)threads[i]->work_total);
+			return lab_err_set(
+			    err, LAB_EVERIFY, "thread %u's counter is %llu after %llu increments",
+			    i, (unsigned long long)v, (unsigned long long)threads[i]->work_total);
 	}
 	return 0;
 }
@@ -195,19 +195,19 @@ static void fs_work(const void *params, struct lab_work *w)
 static const struct lab_metric fs_metrics[] = {LAB_METRIC_END};
 
 const struct lab_kernel lab_kernel_false_sharing = {
-	.abi = LAB_KERNEL_ABI,
-	.name = "false_sharing",
-	.summary = "per-thread counters `stride` bytes apart: coherence ping-pong below 64 B",
-	.description = fs_description,
-	.flags = LAB_KF_TIMED,
-	.params = fs_params_table,
-	.params_size = sizeof(struct fs_params),
-	.metrics = fs_metrics,
-	.work_unit = "increment",
-	.work_per_unit = fs_work,
-	.check = fs_check,
-	.setup = fs_setup,
-	.run = fs_run,
-	.verify = fs_verify,
-	.teardown = fs_teardown,
+    .abi = LAB_KERNEL_ABI,
+    .name = "false_sharing",
+    .summary = "per-thread counters `stride` bytes apart: coherence ping-pong below 64 B",
+    .description = fs_description,
+    .flags = LAB_KF_TIMED,
+    .params = fs_params_table,
+    .params_size = sizeof(struct fs_params),
+    .metrics = fs_metrics,
+    .work_unit = "increment",
+    .work_per_unit = fs_work,
+    .check = fs_check,
+    .setup = fs_setup,
+    .run = fs_run,
+    .verify = fs_verify,
+    .teardown = fs_teardown,
 };

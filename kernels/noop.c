@@ -6,21 +6,21 @@
 #include "harness/kernel_api.h"
 
 static const char noop_description[] =
-	"Does nothing, on purpose: each unit of work is one trip round an empty loop (plus\n"
-	"`delay_loops` iterations of a register-only busy loop). It exists to test the harness\n"
-	"itself: planning, pinning, calibration, files and the analyzer, without measuring any\n"
-	"hardware effect. Expect the cost per unit to be about the loop overhead (well under 1 ns)\n"
-	"and to fall as 1/threads: perfect strong scaling, the baseline every other kernel departs\n"
-	"from. Knob: delay_loops makes each unit longer.";
+    "Does nothing, on purpose: each unit of work is one trip round an empty loop (plus\n"
+    "`delay_loops` iterations of a register-only busy loop). It exists to test the harness\n"
+    "itself: planning, pinning, calibration, files and the analyzer, without measuring any\n"
+    "hardware effect. Expect the cost per unit to be about the loop overhead (well under 1 ns)\n"
+    "and to fall as 1/threads: perfect strong scaling, the baseline every other kernel departs\n"
+    "from. Knob: delay_loops makes each unit longer.";
 
 struct noop_params {
 	uint64_t delay_loops;
 };
 
 static const struct lab_param noop_params_table[] = {
-	LAB_P_U64(struct noop_params, delay_loops, "delay_loops", "0", 0, 1000000000, "loops",
-		  "Busy-loop iterations per unit of work (0 = an empty loop)."),
-	LAB_PARAM_END,
+    LAB_P_U64(struct noop_params, delay_loops, "delay_loops", "0", 0, 1000000000, "loops",
+              "Busy-loop iterations per unit of work (0 = an empty loop)."),
+    LAB_PARAM_END,
 };
 
 /* Per-thread count of units done, in the thread's own slot. */
@@ -55,16 +55,16 @@ static void noop_run(struct lab_ctx *ctx, struct lab_thread *t)
 }
 
 static int noop_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
-		       struct lab_err *err)
+                       struct lab_err *err)
 {
 	(void)ctx;
 	for (unsigned i = 0; i < n; i++) {
 		const struct noop_thread *nt = threads[i]->priv;
 		if (nt->units != threads[i]->work_total)
 			return lab_err_set(err, LAB_EVERIFY,
-					   "thread %u counted %llu units, the harness %llu", i,
-					   (unsigned long long)nt->units,
-					   (unsigned long long)threads[i]->work_total);
+			                   "thread %u counted %llu units, the harness %llu", i,
+			                   (unsigned long long)nt->units,
+			                   (unsigned long long)threads[i]->work_total);
 	}
 	return 0;
 }
@@ -79,16 +79,16 @@ static void noop_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads
 static const struct lab_metric noop_metrics[] = {LAB_METRIC_END};
 
 const struct lab_kernel lab_kernel_noop = {
-	.abi = LAB_KERNEL_ABI,
-	.name = "noop",
-	.summary = "does nothing: tests the harness (expect < 1 ns per unit, perfect scaling)",
-	.description = noop_description,
-	.params = noop_params_table,
-	.params_size = sizeof(struct noop_params),
-	.metrics = noop_metrics,
-	.work_unit = "iteration",
-	.thread_setup = noop_thread_setup,
-	.run = noop_run,
-	.verify = noop_verify,
-	.teardown = noop_teardown,
+    .abi = LAB_KERNEL_ABI,
+    .name = "noop",
+    .summary = "does nothing: tests the harness (expect < 1 ns per unit, perfect scaling)",
+    .description = noop_description,
+    .params = noop_params_table,
+    .params_size = sizeof(struct noop_params),
+    .metrics = noop_metrics,
+    .work_unit = "iteration",
+    .thread_setup = noop_thread_setup,
+    .run = noop_run,
+    .verify = noop_verify,
+    .teardown = noop_teardown,
 };

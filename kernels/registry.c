@@ -7,8 +7,8 @@ extern const struct lab_kernel lab_kernel_false_sharing;
 extern const struct lab_kernel lab_kernel_noop;
 
 const struct lab_kernel *const lab_kernels[] = {
-	&lab_kernel_atomic_rmw,
-	&lab_kernel_false_sharing,
-	&lab_kernel_noop,
-	NULL,
+    &lab_kernel_atomic_rmw,
+    &lab_kernel_false_sharing,
+    &lab_kernel_noop,
+    NULL,
 };

@@ -4,7 +4,8 @@
 
 #include "harness/kernel_api.h"
 
-/* Every kernel the lab knows, sorted by name, NULL-terminated. lab/main.c hands it to the runner. */
+/* Every kernel the lab knows, sorted by name, NULL-terminated. lab/main.c hands it to the runner.
+ */
 extern const struct lab_kernel *const lab_kernels[];
 
 #endif

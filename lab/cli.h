@@ -14,10 +14,9 @@
 #include "harness/plan.h"
 #include "harness/topo.h"
 
-
-#define LAB_EXIT_OK	 0
+#define LAB_EXIT_OK      0
 #define LAB_EXIT_FAILURE 1
-#define LAB_EXIT_USAGE	 2
+#define LAB_EXIT_USAGE   2
 
 int lab_cmd_run(int argc, char **argv);
 int lab_cmd_plan(int argc, char **argv);

@@ -29,7 +29,7 @@ static bool cli_is(const char *arg, const char *opt)
 }
 
 static int cli_push(const char **list, unsigned *n, const char *v, const char *what,
-		    const char *cmd)
+                    const char *cmd)
 {
 	if (*n == LAB_CLI_LIST_MAX) {
 		fprintf(stderr, "lab %s: too many %s (at most %d)\n", cmd, what, LAB_CLI_LIST_MAX);
@@ -54,13 +54,14 @@ int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a
 			a->dry_run = true;
 		else if (!strcmp(arg, "--no-progress"))
 			a->no_progress = true;
-		else if (cli_is(arg, "--set") || cli_is(arg, "--only") || cli_is(arg, "--topology") ||
-			 cli_is(arg, "-o") || cli_is(arg, "--output")) {
-			const char *opt = cli_is(arg, "--set")	    ? "--set"
-					  : cli_is(arg, "--only")   ? "--only"
-					  : cli_is(arg, "--topology") ? "--topology"
-					  : cli_is(arg, "-o")	    ? "-o"
-								    : "--output";
+		else if (cli_is(arg, "--set") || cli_is(arg, "--only") ||
+		         cli_is(arg, "--topology") || cli_is(arg, "-o") ||
+		         cli_is(arg, "--output")) {
+			const char *opt = cli_is(arg, "--set")        ? "--set"
+			                  : cli_is(arg, "--only")     ? "--only"
+			                  : cli_is(arg, "--topology") ? "--topology"
+			                  : cli_is(arg, "-o")         ? "-o"
+			                                              : "--output";
 			if (!(v = cli_value(argc, argv, &i, opt, cmd)))
 				return LAB_EXIT_USAGE;
 			if (!strcmp(opt, "--set"))
@@ -72,8 +73,8 @@ int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a
 			else
 				a->out_dir = v;
 		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "lab %s: unknown option '%s' (see lab %s --help)\n", cmd, arg,
-				cmd);
+			fprintf(stderr, "lab %s: unknown option '%s' (see lab %s --help)\n", cmd,
+			        arg, cmd);
 			return LAB_EXIT_USAGE;
 		} else {
 			rc = cli_push(a->configs, &a->nconfigs, arg, "config files", cmd);
@@ -94,7 +95,8 @@ static void cli_stem(const char *path, char *buf, size_t len)
 	if (dot && !strcmp(dot, ".ini"))
 		*dot = '\0';
 	for (char *c = buf; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *c))
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-",
+		            *c))
 			*c = '_';
 }
 
@@ -108,7 +110,7 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	if (d->dropped)
 		fprintf(stderr, "... and %u more\n", d->dropped);
 	fprintf(stderr, "lab: %u error%s in %s%s; nothing was run\n", n, n == 1 ? "" : "s", where,
-		a->nconfigs > 1 ? " and the other configs" : "");
+	        a->nconfigs > 1 ? " and the other configs" : "");
 	lab_diag_free(d);
 	return LAB_EXIT_USAGE;
 }
@@ -121,13 +123,14 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 
 	memset(s, 0, sizeof(*s));
 	if (lab_topo_open(&s->topo, a->topology, &err)) {
-		fprintf(stderr, "lab: --topology %s: %s\n", a->topology ? a->topology : "", err.msg);
+		fprintf(stderr, "lab: --topology %s: %s\n", a->topology ? a->topology : "",
+		        err.msg);
 		return LAB_EXIT_USAGE;
 	}
 	if (a->nconfigs == 0) {
 		snprintf(s->stem, sizeof(s->stem), "quick");
 		rc = lab_cfg_load_text(&s->cfg, "quick.ini (built in)", lab_quick_ini,
-				       lab_quick_ini_len, &d, &err);
+		                       lab_quick_ini_len, &d, &err);
 	}
 	for (unsigned i = 0; i < a->nconfigs && rc == 0; i++) {
 		if (i == 0)
@@ -236,8 +239,9 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 		for (unsigned i = 0; i < x->npoints; i++) {
 			const struct lab_point *pt = &s->plan->pts[x->first_point + i];
 			cli_cpus_in_order(cpus, sizeof(cpus), pt->cpus, pt->nthreads);
-			printf("  %4u  threads=%-3u cpus=%-16s %s%s%s\n", pt->id, pt->nthreads, cpus,
-			       pt->params_text, pt->state == LAB_POINT_SKIPPED ? "  SKIPPED: " : "",
+			printf("  %4u  threads=%-3u cpus=%-16s %s%s%s\n", pt->id, pt->nthreads,
+			       cpus, pt->params_text,
+			       pt->state == LAB_POINT_SKIPPED ? "  SKIPPED: " : "",
 			       pt->state == LAB_POINT_SKIPPED ? pt->reason : "");
 		}
 	}

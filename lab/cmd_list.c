@@ -38,12 +38,14 @@ int lab_cmd_list(int argc, char **argv)
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: lab list [--json]\n\nLists the kernels with a one-line summary; "
+			printf("usage: lab list [--json]\n\nLists the kernels with a one-line "
+			       "summary; "
 			       "`lab describe KERNEL` explains one.\n");
 			return LAB_EXIT_OK;
 		} else {
-			fprintf(stderr, "lab list: unknown argument '%s' (usage: lab list [--json])\n",
-				argv[i]);
+			fprintf(stderr,
+			        "lab list: unknown argument '%s' (usage: lab list [--json])\n",
+			        argv[i]);
 			return LAB_EXIT_USAGE;
 		}
 	}
@@ -87,8 +89,8 @@ int lab_cmd_describe(int argc, char **argv)
 {
 	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fprintf(argc == 2 ? stdout : stderr,
-			"usage: lab describe KERNEL\n\nExplains what a kernel measures, what to "
-			"expect, its parameters and metrics.\n");
+		        "usage: lab describe KERNEL\n\nExplains what a kernel measures, what to "
+		        "expect, its parameters and metrics.\n");
 		return argc == 2 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	}
 	const struct lab_kernel *k = lab_plan_kernel_find(lab_kernels, argv[1]);

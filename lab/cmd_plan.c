@@ -6,16 +6,17 @@
 
 static void plan_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: lab plan CONFIG.ini [CONFIG.ini ...] [--topology SPEC] [--set SEC.KEY=VAL]...\n"
-		"                [--only SEC]... [--json]\n\n"
-		"Validates the config and prints every point it expands to: the threads, the CPU of\n"
-		"each thread (in thread order) and the parameters. Nothing runs and nothing binds.\n\n"
-		"  --topology SPEC  plan for another machine: synthetic:\"pack:2 core:8 pu:2\" or\n"
-		"                   xml:FILE (its PUs are the CPUs `max` and lists refer to)\n"
-		"  --set SEC.KEY=VAL  override a key of one experiment\n"
-		"  --only SEC       plan only this experiment (repeatable)\n"
-		"  --json           one JSON document on stdout\n");
+	fprintf(
+	    f,
+	    "usage: lab plan CONFIG.ini [CONFIG.ini ...] [--topology SPEC] [--set SEC.KEY=VAL]...\n"
+	    "                [--only SEC]... [--json]\n\n"
+	    "Validates the config and prints every point it expands to: the threads, the CPU of\n"
+	    "each thread (in thread order) and the parameters. Nothing runs and nothing binds.\n\n"
+	    "  --topology SPEC  plan for another machine: synthetic:\"pack:2 core:8 pu:2\" or\n"
+	    "                   xml:FILE (its PUs are the CPUs `max` and lists refer to)\n"
+	    "  --set SEC.KEY=VAL  override a key of one experiment\n"
+	    "  --only SEC       plan only this experiment (repeatable)\n"
+	    "  --json           one JSON document on stdout\n");
 }
 
 int lab_cmd_plan(int argc, char **argv)
@@ -35,7 +36,8 @@ int lab_cmd_plan(int argc, char **argv)
 		return LAB_EXIT_USAGE;
 	}
 	if (a.nconfigs == 0) {
-		fprintf(stderr, "lab plan: which config? (usage: lab plan CONFIG.ini; see --help)\n");
+		fprintf(stderr,
+		        "lab plan: which config? (usage: lab plan CONFIG.ini; see --help)\n");
 		return LAB_EXIT_USAGE;
 	}
 	rc = lab_cli_prepare(&a, &s);

@@ -30,19 +30,19 @@ static void run_on_sigint(int sig)
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lab run [CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
-		"               [--topology SPEC] [--dry-run] [--no-progress]\n\n"
-		"Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
-		"threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
-		"run.json (provenance, plan, outcomes), samples.csv, threads.csv and config.ini.\n"
-		"Points are written as they finish; Ctrl-C keeps what finished.\n\n"
-		"  -o, --output DIR   write the results here (a new or empty directory)\n"
-		"  --set SEC.KEY=VAL  override a key of experiment SEC (repeatable)\n"
-		"  --only SEC         run only experiment SEC (repeatable)\n"
-		"  --topology SPEC    with --dry-run: plan for synthetic:\"...\" or xml:FILE\n"
-		"  --dry-run          validate and print the plan; run nothing\n"
-		"  --no-progress      no progress line on stderr\n\n"
-		"Then: lab analyze DIR\n");
+	        "usage: lab run [CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
+	        "               [--topology SPEC] [--dry-run] [--no-progress]\n\n"
+	        "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
+	        "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
+	        "run.json (provenance, plan, outcomes), samples.csv, threads.csv and config.ini.\n"
+	        "Points are written as they finish; Ctrl-C keeps what finished.\n\n"
+	        "  -o, --output DIR   write the results here (a new or empty directory)\n"
+	        "  --set SEC.KEY=VAL  override a key of experiment SEC (repeatable)\n"
+	        "  --only SEC         run only experiment SEC (repeatable)\n"
+	        "  --topology SPEC    with --dry-run: plan for synthetic:\"...\" or xml:FILE\n"
+	        "  --dry-run          validate and print the plan; run nothing\n"
+	        "  --no-progress      no progress line on stderr\n\n"
+	        "Then: lab analyze DIR\n");
 }
 
 /* Console state: progress line, ETA, and the per-point summary lines. */
@@ -97,8 +97,8 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		return;
 	for (unsigned r = 0; r < rec->nreps; r++)
 		cost[r] = rec->samples[r].work
-				  ? (double)rec->samples[r].elapsed_ns / (double)rec->samples[r].work
-				  : NAN;
+		              ? (double)rec->samples[r].elapsed_ns / (double)rec->samples[r].work
+		              : NAN;
 	qsort(cost, rec->nreps, sizeof(cost[0]), run_cmp_double);
 	double med = cost[rec->nreps / 2];
 	free(cost);
@@ -108,9 +108,9 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	fflush(stdout);
 	if (rec->nflagged)
 		fprintf(stderr,
-			"lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
-			"%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
-			pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
+		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
+		        "%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
+		        pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
 }
 
 static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
@@ -137,7 +137,7 @@ static void run_default_dir(const char *stem, char *buf, size_t len)
 
 /* The self-check, on the first CPU of the first point (or the first allowed CPU). */
 static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
-			  struct lab_selfcheck *sc, bool *ok)
+                          struct lab_selfcheck *sc, bool *ok)
 {
 	struct lab_err err;
 	int cpu = 0;
@@ -151,19 +151,21 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 		fprintf(stderr, "lab: warning: %s\n", err.msg);
 		return;
 	}
-	fprintf(stderr, "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%)\n",
-		sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error);
+	fprintf(
+	    stderr,
+	    "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%)\n",
+	    sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error);
 	if (fabs(sc->spin_error) > 0.01)
-		fprintf(stderr, "lab: warning: the 50 us spin is off by more than 1%%: the machine is "
-				"busy or the clock is slow to read; treat short timings with care\n");
+		fprintf(stderr,
+		        "lab: warning: the 50 us spin is off by more than 1%%: the machine is "
+		        "busy or the clock is slow to read; treat short timings with care\n");
 }
 
-static int run_execute(int argc, char **argv, const struct lab_cli_args *a,
-		       struct lab_cli_setup *s)
+static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
 {
 	struct run_console con = {.s = s, .progress = !a->no_progress && isatty(STDERR_FILENO)};
-	struct lab_results_info info = {.argc = argc, .argv = argv, .cfg = &s->cfg,
-					.topo = s->topo};
+	struct lab_results_info info = {
+	    .argc = argc, .argv = argv, .cfg = &s->cfg, .topo = s->topo};
 	struct lab_sink sink = {.ctx = &con, .point = run_sink_point, .progress = run_progress};
 	struct lab_runner runner;
 	struct lab_selfcheck sc;
@@ -235,9 +237,10 @@ int lab_cmd_run(int argc, char **argv)
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);
 	else if (rc == LAB_EXIT_OK && !lab_topo_is_thissystem(s.topo)) {
-		fprintf(stderr, "lab run: --topology %s is not this machine: nothing can run on it "
-				"(use lab plan or --dry-run)\n",
-			a.topology);
+		fprintf(stderr,
+		        "lab run: --topology %s is not this machine: nothing can run on it "
+		        "(use lab plan or --dry-run)\n",
+		        a.topology);
 		rc = LAB_EXIT_USAGE;
 	} else if (rc == LAB_EXIT_OK)
 		rc = run_execute(argc, argv, &a, &s);

@@ -13,32 +13,35 @@ struct lab_subcommand {
 };
 
 static const struct lab_subcommand lab_subcommands[] = {
-	{"run", lab_cmd_run, "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]... "
-	 "[--topology SPEC] [--dry-run] [--no-progress]", "run experiments (no config: the built-in quick set)"},
-	{"plan", lab_cmd_plan, "CONFIG.ini [--topology SPEC] [--json]",
-	 "print the expanded points and CPU lists; runs nothing"},
-	{"topo", lab_cmd_topo, "[--topology SPEC] [--json]", "show the topology the lab sees"},
-	{"list", lab_cmd_list, "[--json]", "list the kernels"},
-	{"describe", lab_cmd_describe, "KERNEL", "explain a kernel and its parameters"},
-	{"analyze", lab_cmd_analyze, "DIR [--json] [--no-plots] | --csv FILE [--json]",
-	 "statistics, speedup, Amdahl/USL fits, plots"},
-	{"report", lab_cmd_report, "DIR", "write a self-contained report.html"},
-	{"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json]",
-	 "per-point change between two runs"},
-	{"version", lab_cmd_version, "", "print the version and build facts"},
+    {"run", lab_cmd_run,
+     "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]... "
+     "[--topology SPEC] [--dry-run] [--no-progress]",
+     "run experiments (no config: the built-in quick set)"},
+    {"plan", lab_cmd_plan, "CONFIG.ini [--topology SPEC] [--json]",
+     "print the expanded points and CPU lists; runs nothing"},
+    {"topo", lab_cmd_topo, "[--topology SPEC] [--json]", "show the topology the lab sees"},
+    {"list", lab_cmd_list, "[--json]", "list the kernels"},
+    {"describe", lab_cmd_describe, "KERNEL", "explain a kernel and its parameters"},
+    {"analyze", lab_cmd_analyze, "DIR [--json] [--no-plots] | --csv FILE [--json]",
+     "statistics, speedup, Amdahl/USL fits, plots"},
+    {"report", lab_cmd_report, "DIR", "write a self-contained report.html"},
+    {"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json]",
+     "per-point change between two runs"},
+    {"version", lab_cmd_version, "", "print the version and build facts"},
 };
 
 #define LAB_NSUBCOMMANDS (sizeof(lab_subcommands) / sizeof(lab_subcommands[0]))
 
 static void lab_usage(FILE *f)
 {
-	fprintf(f, "usage: lab COMMAND [ARGS]\n\n"
-		   "The contention lab: measures how multithreaded code behaves on this machine.\n\n");
+	fprintf(f,
+	        "usage: lab COMMAND [ARGS]\n\n"
+	        "The contention lab: measures how multithreaded code behaves on this machine.\n\n");
 	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++)
 		fprintf(f, "  lab %-9s %s\n  %14s%s\n", lab_subcommands[i].name,
-			lab_subcommands[i].usage, "", lab_subcommands[i].summary);
+		        lab_subcommands[i].usage, "", lab_subcommands[i].summary);
 	fprintf(f, "\nExit codes: 0 done (skips included), 1 runtime failure, 2 bad usage or "
-		   "config.\n`lab COMMAND --help` for more.\n");
+	           "config.\n`lab COMMAND --help` for more.\n");
 }
 
 int main(int argc, char **argv)

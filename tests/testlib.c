@@ -34,7 +34,7 @@ const char *testlib_tmpdir(void)
 {
 	if (!tl_tmp[0]) {
 		snprintf(tl_tmp, sizeof(tl_tmp), "%s/labtest-XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if (!mkdtemp(tl_tmp)) {
 			perror("mkdtemp");
 			abort();

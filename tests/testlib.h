@@ -69,14 +69,14 @@ const char *testlib_bindir(void);
 		const char *tl_a = (a), *tl_b = (b);                                               \
 		if (!tl_a || !tl_b || strcmp(tl_a, tl_b) != 0)                                     \
 			TL__FAIL("%s == %s failed:\n  \"%s\"\n  \"%s\"", #a, #b,                   \
-				 tl_a ? tl_a : "(null)", tl_b ? tl_b : "(null)");                  \
+			         tl_a ? tl_a : "(null)", tl_b ? tl_b : "(null)");                  \
 	} while (0)
 #define CHECK_NEAR(a, b, tol)                                                                      \
 	do {                                                                                       \
 		double tl_a = (double)(a), tl_b = (double)(b), tl_t = (double)(tol);               \
 		if (!(fabs(tl_a - tl_b) <= tl_t))                                                  \
 			TL__FAIL("%s ~= %s failed: %.17g vs %.17g (tol %g)", #a, #b, tl_a, tl_b,   \
-				 tl_t);                                                            \
+			         tl_t);                                                            \
 	} while (0)
 
 #endif

@@ -23,7 +23,7 @@ unsigned kdrive_ncpus(void)
 }
 
 int kdrive_run(const struct lab_kernel *k, unsigned n, const char *const *overrides,
-	       struct lab_point_rec *rec)
+               struct lab_point_rec *rec)
 {
 	struct lab_hparams h;
 	struct lab_topo *topo;
@@ -45,7 +45,8 @@ int kdrive_run(const struct lab_kernel *k, unsigned n, const char *const *overri
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - *o), *o);
 		const struct lab_param *p = lab_param_find(k->params, key);
 		if (!p || lab_param_parse(p, eq + 1, params, &err)) {
-			fprintf(stderr, "kdrive: override %s: %s\n", *o, p ? err.msg : "unknown key");
+			fprintf(stderr, "kdrive: override %s: %s\n", *o,
+			        p ? err.msg : "unknown key");
 			abort();
 		}
 	}
@@ -60,7 +61,8 @@ int kdrive_run(const struct lab_kernel *k, unsigned n, const char *const *overri
 	unsigned have = lab_topo_cpus_allowed(topo, cpus, 64);
 	for (unsigned i = 0; i < n; i++)
 		cpus[i] = cpus[i % (have ? have : 1)];
-	struct lab_point_spec spec = {.kernel = k, .kparams = params, .h = &h, .cpus = cpus, .n = n};
+	struct lab_point_spec spec = {
+	    .kernel = k, .kparams = params, .h = &h, .cpus = cpus, .n = n};
 	lab_runner_init(&r, topo, &env, NULL);
 	rc = k->check ? k->check(params, n, &env, &err) : 0;
 	if (rc == 0) {

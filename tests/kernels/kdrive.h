@@ -15,7 +15,7 @@
  * The kernel's state is torn down before return, so verify() was run on real work.
  */
 int kdrive_run(const struct lab_kernel *k, unsigned n, const char *const *overrides,
-	       struct lab_point_rec *rec);
+               struct lab_point_rec *rec);
 
 /* The number of CPUs this process may use. */
 unsigned kdrive_ncpus(void);

@@ -97,7 +97,8 @@ LAB_TEST(verify_catches_missing_work)
 			t[i]->work_total = 1000;
 		int rc = (*k)->verify(&ctx, t, n, &err);
 		if (rc != -LAB_EVERIFY)
-			fprintf(stderr, "%s: verify returned %d for work never done\n", (*k)->name, rc);
+			fprintf(stderr, "%s: verify returned %d for work never done\n", (*k)->name,
+			        rc);
 		CHECK_EQ_I64(rc, -LAB_EVERIFY);
 		CHECK(err.msg[0] != '\0');
 		if ((*k)->teardown)

@@ -15,9 +15,9 @@
 #include "tests/testlib.h"
 
 static const char load_stat_a[] = "cpu  1000 0 500 8000 10 0 0 0 0 0\n"
-				  "cpu0 500 0 250 4000 5 0 0 0 0 0\n"
-				  "cpu1 500 0 250 4000 5 0 0 0 0 0\n"
-				  "intr 0\n";
+                                  "cpu0 500 0 250 4000 5 0 0 0 0 0\n"
+                                  "cpu1 500 0 250 4000 5 0 0 0 0 0\n"
+                                  "intr 0\n";
 
 LAB_TEST(load_parse_stat)
 {
@@ -40,7 +40,7 @@ static void load_write(const char *path, unsigned long long busy)
 	FILE *f = fopen(path, "w");
 
 	fprintf(f, "cpu  %llu 0 0 100000 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0\n",
-		busy);
+	        busy);
 	fclose(f);
 }
 
@@ -94,8 +94,9 @@ LAB_TEST(json_writer)
 	lab_json_obj_close(&j);
 	CHECK_EQ_I64(lab_json_end(&j), 0);
 	fclose(f);
-	CHECK_EQ_STR(buf, "{\n  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n  \"nan\": null,\n  \"x\": 0.1,\n"
-			  "  \"i\": -3,\n  \"empty\": [],\n  \"a\": [\n    true,\n    null\n  ]\n}\n");
+	CHECK_EQ_STR(buf,
+	             "{\n  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n  \"nan\": null,\n  \"x\": 0.1,\n"
+	             "  \"i\": -3,\n  \"empty\": [],\n  \"a\": [\n    true,\n    null\n  ]\n}\n");
 	free(buf);
 }
 

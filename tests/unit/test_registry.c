@@ -17,7 +17,8 @@ LAB_TEST(names_unique_and_wellformed)
 		CHECK_EQ_I64((*k)->abi, LAB_KERNEL_ABI);
 		REQUIRE((*k)->name && (*k)->name[0]);
 		for (const char *c = (*k)->name; *c; c++)
-			CHECK(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_');
+			CHECK(islower((unsigned char)*c) || isdigit((unsigned char)*c) ||
+			      *c == '_');
 		for (const struct lab_kernel *const *o = k + 1; *o; o++)
 			CHECK(strcmp((*k)->name, (*o)->name) != 0);
 		if (k != lab_kernels)
@@ -48,7 +49,8 @@ static void registry_check_table(const char *who, const struct lab_param *table,
 		/* The default formats back to text that parses to the same value. */
 		lab_param_format(p, buf, text, sizeof(text));
 		CHECK_EQ_I64(lab_param_parse(p, text, buf, &err), 0);
-		CHECK(lab_param_find(lab_hparam_table, p->key) == NULL || table == lab_hparam_table);
+		CHECK(lab_param_find(lab_hparam_table, p->key) == NULL ||
+		      table == lab_hparam_table);
 	}
 	free(buf);
 }
@@ -91,7 +93,7 @@ LAB_TEST(every_kernel_in_quick_ini)
 		for (unsigned s = 0; s < cfg.nsec; s++)
 			for (unsigned i = 0; i < cfg.sec[s].nkv; i++)
 				found |= !strcmp(cfg.sec[s].kv[i].key, "kernel") &&
-					 !strcmp(cfg.sec[s].kv[i].value, (*k)->name);
+				         !strcmp(cfg.sec[s].kv[i].value, (*k)->name);
 		if (!found)
 			fprintf(stderr, "kernel %s is not in configs/quick.ini\n", (*k)->name);
 		CHECK(found);
@@ -111,21 +113,24 @@ LAB_TEST(every_kernel_file_registered)
 	struct dirent *de;
 	while ((de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
-		if (len < 3 || strcmp(de->d_name + len - 2, ".c") || !strcmp(de->d_name, "registry.c"))
+		if (len < 3 || strcmp(de->d_name + len - 2, ".c") ||
+		    !strcmp(de->d_name, "registry.c"))
 			continue;
 		snprintf(path, sizeof(path), "%s/kernels/%s", testlib_srcdir(), de->d_name);
 		FILE *f = fopen(path, "r");
 		REQUIRE(f);
 		while (fgets(line, sizeof(line), f)) {
 			char name[128];
-			if (sscanf(line, "const struct lab_kernel lab_kernel_%127[a-z0-9_]", name) != 1)
+			if (sscanf(line, "const struct lab_kernel lab_kernel_%127[a-z0-9_]",
+			           name) != 1)
 				continue;
 			bool found = false;
 			for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
 				found |= !strcmp((*k)->name, name);
 			if (!found)
-				fprintf(stderr, "%s defines lab_kernel_%s but registry.c lacks it\n",
-					de->d_name, name);
+				fprintf(stderr,
+				        "%s defines lab_kernel_%s but registry.c lacks it\n",
+				        de->d_name, name);
 			CHECK(found);
 		}
 		fclose(f);
