@@ -322,6 +322,11 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 				used[k++] = p->cost[j];
 		}
 		lab_an_stats_compute(used, k, work, &p->st);
+		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_AN_ENOMEM) {
+			free(used);
+			free(work);
+			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		}
 		free(p->msum);
 		p->msum = d->nmetric ? calloc(d->nmetric, sizeof(*p->msum)) : NULL;
 		if (d->nmetric && !p->msum) {

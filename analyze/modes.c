@@ -4,6 +4,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,4 +242,35 @@ out:
 	free(s);
 	free(dens);
 	return rc;
+}
+
+int lab_an_modes_measured(const double *x, size_t n, struct lab_an_modes *out)
+{
+	struct lab_an_modes_opts o = lab_an_modes_defaults();
+
+	memset(out, 0, sizeof(*out));
+	if (n < LAB_AN_MODES_MIN_N)
+		return 0;
+	o.log_scale = 1;
+	for (size_t i = 0; i < n; i++)
+		o.log_scale &= x[i] > 0;
+	o.min_weight = fmax(o.min_weight, 2.5 / (double)n); /* >= 3 samples */
+	return lab_an_modes_detect(x, n, &o, out);
+}
+
+char *lab_an_modes_list(const struct lab_an_modes *m, int weights, double scale, char *buf,
+                        size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < m->count && k < len; i++) {
+		double v = weights ? m->mode[i].weight : m->mode[i].center * scale;
+		int w = snprintf(buf + k, len - k, "%s%.4g", i ? ";" : "", v);
+
+		if (w < 0)
+			break;
+		k += (size_t)w;
+	}
+	return buf;
 }

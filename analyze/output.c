@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/jsonw.h"
+#include "analyze/modes.h"
 #include "harness/record_schema.h"
 
 void lab_an_csv_field(FILE *f, const char *s)
@@ -31,6 +32,19 @@ static void an_csv_num(FILE *f, double v)
 		fputs(",", f);
 }
 
+/* The modes and mode_centers columns: both empty when the point has too few samples. */
+static void an_csv_modes(FILE *f, const struct lab_an_modes *m)
+{
+	char buf[160];
+
+	if (!m->count) {
+		fputs(",,", f);
+		return;
+	}
+	fprintf(f, ",%zu,", m->count);
+	lab_an_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
+}
+
 static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
 {
 	const struct lab_an_stats *st = &p->st;
@@ -49,6 +63,7 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
 	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);
+	an_csv_modes(f, &p->modes);
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const struct lab_an_msum *ms = &p->msum[m];
 
@@ -70,7 +85,7 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 		                      strerror(errno));
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
-	      "outliers_severe",
+	      "outliers_severe,modes,mode_centers",
 	      f);
 	for (size_t m = 0; m < d->nmetric; m++)
 		fprintf(f, ",%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi", d->metric_name[m],
@@ -104,7 +119,7 @@ static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
 	lab_an_jw_num(w, "sd", have ? st->sd : NAN);
 	lab_an_jw_num(w, "cv", have ? st->cv : NAN);
 	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
-	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
+	lab_an_jw_int(w, "outliers_severe,modes,mode_centers", (long long)st->outliers_severe);
 	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
 	lab_an_jw_pair(w, "speedup_ci95", r->has_speedup && r->speedup.has_ci ? r->speedup.lo : NAN,
 	               r->has_speedup && r->speedup.has_ci ? r->speedup.hi : NAN);

@@ -23,7 +23,7 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 {
 	const struct lab_an_stats *st = &r->pt->st;
 	int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci;
-	char flags[64] = "";
+	char flags[160] = "", modes[96];
 
 	fprintf(f, "%7d %4zu", r->pt->threads, st->n);
 	if (!h && r->pt->n_flagged) {
@@ -51,8 +51,11 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 		snprintf(flags, sizeof(flags), "outliers %zu/%zu ", st->outliers_mild,
 		         st->outliers_severe);
 	if (r->pt->n_flagged)
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu",
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu ",
 		         r->pt->n_flagged);
+	if (lab_an_modes_multi(&r->pt->modes))
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "MULTIMODAL %s",
+		         lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
 	fprintf(f, "  %s\n", flags);
 }
 
