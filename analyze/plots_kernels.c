@@ -79,7 +79,7 @@ static void an_c2c_gp(FILE *f, const struct lab_an_c2c_matrix *m, const char *ba
 	fputs(")\nset ytics (", f);
 	for (size_t i = 0; i < m->ncpu; i += step)
 		fprintf(f, "%s\"%d\" %zu", i ? ", " : "", m->cpu[i], i);
-	fprintf(f, ")\nplot '%s.dat' index 0 using 1:2:3 with image", base);
+	fprintf(f, ")\nplot '%s.dat' index 0 using 1:2:3 with image pixels", base);
 	if (labels)
 		fprintf(f, ", '' index 1 using 1:2:3 with labels font ',%d' textcolor rgb 'black'",
 		        m->ncpu > 8 ? 7 : 9);
