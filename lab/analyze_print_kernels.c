@@ -57,13 +57,23 @@ static void lab_c2c_grid(FILE *f, const struct lab_an_c2c_matrix *m)
 	}
 }
 
+/* Multimodal pairs in words, at most this many (the rest: c2c_matrix.csv). */
+#define LAB_C2C_PRINT_MULTI 20
+
 static void lab_c2c_multimodal(FILE *f, const struct lab_an_c2c_matrix *m)
 {
+	size_t shown = 0;
+
 	for (size_t i = 0; i < m->ncell; i++) {
 		const struct lab_an_c2c_cell *c = &m->cell[i];
 
 		if (!lab_an_modes_multi(&c->modes))
 			continue;
+		if (shown++ == LAB_C2C_PRINT_MULTI) {
+			fprintf(f, "  ... and %zu more multimodal pairs (c2c_matrix.csv)\n",
+			        m->multimodal - LAB_C2C_PRINT_MULTI);
+			break;
+		}
 		fprintf(f, "  cpus %d-%d: MULTIMODAL, %zu modes:", c->cpu_a, c->cpu_b,
 		        c->modes.count);
 		for (size_t k = 0; k < c->modes.count; k++)
