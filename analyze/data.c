@@ -300,16 +300,14 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 {
 	size_t maxn = 1;
 	double *used, *work;
+	int rc = 0;
 
 	for (size_t i = 0; i < d->npt; i++)
 		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
 	used = malloc(maxn * sizeof(*used));
 	work = malloc(maxn * sizeof(*work));
-	if (!used || !work) {
-		free(used);
-		free(work);
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	}
+	if (!used || !work)
+		goto nomem;
 	for (size_t i = 0; i < d->npt; i++) {
 		struct lab_an_point *p = &d->pt[i];
 		size_t k = 0;
@@ -322,19 +320,23 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 				used[k++] = p->cost[j];
 		}
 		lab_an_stats_compute(used, k, work, &p->st);
+		/* modes of costs that are all > 0 or not: only running out of memory fails */
+		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_AN_ENOMEM)
+			goto nomem;
 		free(p->msum);
 		p->msum = d->nmetric ? calloc(d->nmetric, sizeof(*p->msum)) : NULL;
-		if (d->nmetric && !p->msum) {
-			free(used);
-			free(work);
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-		}
+		if (d->nmetric && !p->msum)
+			goto nomem;
 		for (size_t m = 0; m < d->nmetric; m++)
 			an_msum(p, m, d->nmetric, include_flagged, work, used, &p->msum[m]);
 	}
+	goto out;
+nomem:
+	rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+out:
 	free(used);
 	free(work);
-	return 0;
+	return rc;
 }
 
 void lab_an_data_free(struct lab_an_data *d)

@@ -13,6 +13,7 @@
 
 #include "analyze/err.h"
 #include "analyze/jsonr.h"
+#include "analyze/modes.h"
 #include "analyze/stats.h"
 
 /* Median and mean with its 95 % interval of one metric column at one point. */
@@ -35,6 +36,7 @@ struct lab_an_point {
 	/* Filled by lab_an_data_summarize: statistics of the samples used (flagged ones excluded
 	 * unless asked), the count of excluded ones, and one summary per metric. */
 	struct lab_an_stats st;
+	struct lab_an_modes modes; /* of the used costs; count 0 below LAB_AN_MODES_MIN_N samples */
 	size_t n_flagged;
 	struct lab_an_msum *msum;
 };

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "analyze/modes.h"
+
 void lab_an_json_escape(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -122,4 +124,22 @@ void lab_an_jw_pair(struct lab_an_jw *w, const char *key, double lo, double hi)
 	fputs(", ", w->f);
 	an_jw_raw_num(w->f, hi);
 	fputc(']', w->f);
+}
+
+void lab_an_modes_json(struct lab_an_jw *w, const struct lab_an_modes *m, double scale)
+{
+	if (!m->count) {
+		lab_an_jw_str(w, "modes", NULL);
+		return;
+	}
+	lab_an_jw_int(w, "modes", (long long)m->count);
+	lab_an_jw_bool(w, "multimodal", m->count > 1);
+	lab_an_jw_arr(w, "mode_centers");
+	for (size_t i = 0; i < m->count; i++)
+		lab_an_jw_num(w, NULL, m->mode[i].center * scale);
+	lab_an_jw_end(w, ']');
+	lab_an_jw_arr(w, "mode_weights");
+	for (size_t i = 0; i < m->count; i++)
+		lab_an_jw_num(w, NULL, m->mode[i].weight);
+	lab_an_jw_end(w, ']');
 }

@@ -25,6 +25,10 @@ void lab_an_jw_int(struct lab_an_jw *w, const char *key, long long v);
 void lab_an_jw_bool(struct lab_an_jw *w, const char *key, int v);
 /* A two-element array [lo, hi]. */
 void lab_an_jw_pair(struct lab_an_jw *w, const char *key, double lo, double hi);
+struct lab_an_modes;
+/* "modes": count (null when unknown), "multimodal", "mode_centers": [...] (times scale) and
+ * "mode_weights": [...]. */
+void lab_an_modes_json(struct lab_an_jw *w, const struct lab_an_modes *m, double scale);
 /* Writes s as a JSON string literal (quotes included) to f. */
 void lab_an_json_escape(FILE *f, const char *s);
 

@@ -47,4 +47,28 @@ struct lab_an_modes_opts lab_an_modes_defaults(void);
 int lab_an_modes_detect(const double *x, size_t n, const struct lab_an_modes_opts *opts,
                         struct lab_an_modes *out);
 
+/* Below this many samples the lab reports no modes (a handful of repetitions cannot show two). */
+#define LAB_AN_MODES_MIN_N 8
+
+/*
+ * The lab's policy for measured costs and latencies: count 0 (unknown) below LAB_AN_MODES_MIN_N
+ * samples; the log scale when every value is positive (latencies are right-skewed); a mode must
+ * hold at least max(5 %, 3 samples), so one stray repetition is never a mode of its own. Returns
+ * as lab_an_modes_detect.
+ */
+int lab_an_modes_measured(const double *x, size_t n, struct lab_an_modes *out);
+
+/*
+ * The modes' centers times scale (weights = 0) or their weights (weights = 1) as "a;b;c" with
+ * %.4g, into buf; "" when m holds no modes. Returns buf.
+ */
+char *lab_an_modes_list(const struct lab_an_modes *m, int weights, double scale, char *buf,
+                        size_t len);
+
+/* 1 when m holds two or more modes. */
+static inline int lab_an_modes_multi(const struct lab_an_modes *m)
+{
+	return m->count > 1;
+}
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/jsonw.h"
+#include "analyze/modes.h"
 #include "harness/record_schema.h"
 
 void lab_an_csv_field(FILE *f, const char *s)
@@ -31,6 +32,19 @@ static void an_csv_num(FILE *f, double v)
 		fputs(",", f);
 }
 
+/* The modes and mode_centers columns: both empty when the point has too few samples. */
+static void an_csv_modes(FILE *f, const struct lab_an_modes *m)
+{
+	char buf[160];
+
+	if (!m->count) {
+		fputs(",,", f);
+		return;
+	}
+	fprintf(f, ",%zu,", m->count);
+	lab_an_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
+}
+
 static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
 {
 	const struct lab_an_stats *st = &p->st;
@@ -49,6 +63,7 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
 	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);
+	an_csv_modes(f, &p->modes);
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const struct lab_an_msum *ms = &p->msum[m];
 
@@ -70,7 +85,7 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 		                      strerror(errno));
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
-	      "outliers_severe",
+	      "outliers_severe,modes,mode_centers",
 	      f);
 	for (size_t m = 0; m < d->nmetric; m++)
 		fprintf(f, ",%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi", d->metric_name[m],
@@ -104,7 +119,7 @@ static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
 	lab_an_jw_num(w, "sd", have ? st->sd : NAN);
 	lab_an_jw_num(w, "cv", have ? st->cv : NAN);
 	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
-	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
+	lab_an_jw_int(w, "outliers_severe,modes,mode_centers", (long long)st->outliers_severe);
 	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
 	lab_an_jw_pair(w, "speedup_ci95", r->has_speedup && r->speedup.has_ci ? r->speedup.lo : NAN,
 	               r->has_speedup && r->speedup.has_ci ? r->speedup.hi : NAN);
@@ -196,6 +211,44 @@ static void an_json_series(struct lab_an_jw *w, const struct lab_an_series *s)
 	lab_an_jw_end(w, '}');
 }
 
+/* 1 when experiment exp came before index i of the kernel-specific sections (already written). */
+static int an_exp_seen(const struct lab_an_analysis *a, const char *exp, size_t ci, size_t li)
+{
+	for (size_t i = 0; i < ci && i < a->c2c.nm; i++)
+		if (!strcmp(a->c2c.m[i].experiment, exp))
+			return 1;
+	for (size_t i = 0; i < li && i < a->locks.ng; i++)
+		if (!strcmp(a->locks.g[i].experiment, exp))
+			return 1;
+	return 0;
+}
+
+static void an_json_experiment(struct lab_an_jw *w, const struct lab_an_analysis *a,
+                               const char *exp, const char *kernel)
+{
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_str(w, "name", exp);
+	lab_an_jw_str(w, "kernel", kernel);
+	if (!strcmp(kernel, LAB_AN_C2C_KERNEL))
+		lab_an_c2c_json(w, &a->c2c, exp);
+	else
+		lab_an_locks_json(w, &a->locks, exp);
+	lab_an_jw_end(w, '}');
+}
+
+/* "experiments": the kernel-specific analyses (c2c matrices, lock tables), one entry each. */
+static void an_json_experiments(struct lab_an_jw *w, const struct lab_an_analysis *a)
+{
+	lab_an_jw_arr(w, "experiments");
+	for (size_t i = 0; i < a->c2c.nm; i++)
+		if (!an_exp_seen(a, a->c2c.m[i].experiment, i, 0))
+			an_json_experiment(w, a, a->c2c.m[i].experiment, LAB_AN_C2C_KERNEL);
+	for (size_t i = 0; i < a->locks.ng; i++)
+		if (!an_exp_seen(a, a->locks.g[i].experiment, 0, i))
+			an_json_experiment(w, a, a->locks.g[i].experiment, LAB_AN_LOCK_KERNEL);
+	lab_an_jw_end(w, ']');
+}
+
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 {
 	const struct lab_an_data *d = a->data;
@@ -218,6 +271,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	for (size_t i = 0; i < a->ns; i++)
 		an_json_series(&w, &a->s[i]);
 	lab_an_jw_end(&w, ']');
+	an_json_experiments(&w, a);
 	lab_an_jw_end(&w, '}');
 }
 

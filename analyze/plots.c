@@ -368,9 +368,14 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 	}
 	an_plots_clean(pdir);
 	for (size_t i = 0; i < a->ns && !rc; i++)
-		rc = an_series_plots(&a->s[i], i + 1, pdir, out, err);
+		if (!lab_an_series_is_c2c(&a->s[i]))
+			rc = an_series_plots(&a->s[i], i + 1, pdir, out, err);
 	if (!rc)
 		rc = lab_an_stride_plots(a, pdir, out, err);
+	if (!rc)
+		rc = lab_an_c2c_plots(a, pdir, out, err);
+	if (!rc)
+		rc = lab_an_lock_plots(a, pdir, out, err);
 	if (rc || !render || !out->n)
 		goto out;
 	if (!lab_an_have_program("gnuplot"))

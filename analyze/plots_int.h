@@ -20,4 +20,11 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *name);
 int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
                         struct lab_an_err *err);
 
+/* The c2c heatmaps (cNN-EXP-METHOD-heatmap) and the lock plots (lNN-EXP-CONDITIONS-{throughput,
+ * fairness,p99}); plots_kernels.c. */
+int lab_an_c2c_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
+                     struct lab_an_err *err);
+int lab_an_lock_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
+                      struct lab_an_err *err);
+
 #endif

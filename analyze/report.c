@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "analyze/csv.h"
+#include "analyze/report_int.h"
 #include "harness/record_schema.h"
 
-static void an_html(FILE *f, const char *s)
+void lab_an_html(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -64,7 +65,7 @@ static void an_html_json(FILE *f, const struct lab_an_json *j)
 		fprintf(f, "%.10g", j->num);
 		break;
 	case LAB_AN_JSON_STR:
-		an_html(f, j->str);
+		lab_an_html(f, j->str);
 		break;
 	case LAB_AN_JSON_ARR:
 		for (size_t i = 0; i < j->n; i++) {
@@ -76,7 +77,7 @@ static void an_html_json(FILE *f, const struct lab_an_json *j)
 		fputs("<dl>", f);
 		for (size_t i = 0; i < j->n; i++) {
 			fputs("<dt>", f);
-			an_html(f, j->keys[i]);
+			lab_an_html(f, j->keys[i]);
 			fputs("</dt><dd>", f);
 			an_html_json(f, &j->items[i]);
 			fputs("</dd>", f);
@@ -112,7 +113,7 @@ static void an_report_provenance(FILE *f, const struct lab_an_data *d)
 	fputs("</dl>\n", f);
 	if (lab_an_json_str(cfg, "text")) {
 		fputs("<details><summary>config as run</summary><pre>", f);
-		an_html(f, lab_an_json_str(cfg, "text"));
+		lab_an_html(f, lab_an_json_str(cfg, "text"));
 		fputs("</pre></details>\n", f);
 	}
 }
@@ -140,13 +141,27 @@ static void an_cell_ci(FILE *f, double v, double lo, double hi)
 	fputs("</td>", f);
 }
 
+/* The mode count, and the centers when there are several ("2: 28.1; 108"). */
+static void an_cell_modes(FILE *f, const struct lab_an_modes *m)
+{
+	char buf[160];
+
+	if (!m->count)
+		fputs("<td>&ndash;</td>", f);
+	else if (m->count == 1)
+		fputs("<td>1</td>", f);
+	else
+		fprintf(f, "<td class=\"multi\">%zu: %s</td>", m->count,
+		        lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
+}
+
 static void an_report_table(FILE *f, const struct lab_an_series *s, const char *unit)
 {
 	fprintf(f,
 	        "<table><tr><th>threads</th><th>status</th><th>n</th><th>median (%s)</th>"
 	        "<th>mean [95%% CI]</th><th>CV</th><th>speedup [95%% CI]</th>"
 	        "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
-	        "<th>flagged (excluded)</th></tr>\n",
+	        "<th>flagged (excluded)</th><th>modes</th></tr>\n",
 	        unit);
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
@@ -154,10 +169,10 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 		int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci && !r->speedup.unbounded;
 
 		fprintf(f, "<tr class=\"%s\"><td>%d</td><td>", r->pt->status, r->pt->threads);
-		an_html(f, r->pt->status);
+		lab_an_html(f, r->pt->status);
 		if (r->pt->reason) {
 			fputs(": ", f);
-			an_html(f, r->pt->reason);
+			lab_an_html(f, r->pt->reason);
 		}
 		fprintf(f, "</td><td>%zu</td>", st->n);
 		an_cell(f, h ? st->median : NAN, 0);
@@ -168,8 +183,10 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 		an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
 		           c ? r->eff_hi : NAN);
 		an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
-		fprintf(f, "<td>%zu/%zu</td><td>%zu</td></tr>\n", st->outliers_mild,
-		        st->outliers_severe, r->pt->n_flagged);
+		fprintf(f, "<td>%zu/%zu</td><td>%zu</td>", st->outliers_mild, st->outliers_severe,
+		        r->pt->n_flagged);
+		an_cell_modes(f, &r->pt->modes);
+		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
 }
@@ -208,7 +225,7 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 	fprintf(f, "<li><b>Model: %s</b></li></ul>\n", s->model);
 }
 
-static void an_report_img(FILE *f, const char *dir, const char *name)
+void lab_an_report_img(FILE *f, const char *dir, const char *name)
 {
 	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, name), *buf = NULL;
 	size_t len;
@@ -218,11 +235,11 @@ static void an_report_img(FILE *f, const char *dir, const char *name)
 		return;
 	}
 	fputs("<figure><img alt=\"", f);
-	an_html(f, name);
+	lab_an_html(f, name);
 	fputs("\" src=\"data:image/svg+xml;base64,", f);
 	an_base64(f, (const unsigned char *)buf, len);
 	fputs("\"><figcaption>", f);
-	an_html(f, name);
+	lab_an_html(f, name);
 	fputs("</figcaption></figure>\n", f);
 	free(buf);
 	free(path);
@@ -233,7 +250,8 @@ static const char an_css[] =
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
     "text-align:right}th{background:#f0f0f0}tr.skipped,tr.failed,tr.missing{color:#999}"
     "dl.prov dt{font-weight:bold}dl dd{margin-left:1.5em}figure{display:inline-block;"
-    "margin:.5em}img{width:480px;height:auto;border:1px solid #ddd}.warn{color:#a60}";
+    "margin:.5em}img{width:480px;height:auto;border:1px solid #ddd}.warn{color:#a60}"
+    ".multi{background:#fde0dd;font-weight:bold}td.diag{background:#eee}";
 
 static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
                              const struct lab_an_plots *plots, const char *dir)
@@ -242,9 +260,9 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	char prefix[32];
 
 	fputs("<h2>", f);
-	an_html(f, s->experiment);
+	lab_an_html(f, s->experiment);
 	fputs(" <small>", f);
-	an_html(f, *s->params ? s->params : "(no params)");
+	lab_an_html(f, *s->params ? s->params : "(no params)");
 	fprintf(f,
 	        "</small></h2>\n<p>%s scaling; cost per unit of work in %s; %zu samples in "
 	        "the fits",
@@ -254,7 +272,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	fputs(".</p>\n", f);
 	if (*s->note) {
 		fputs("<p class=\"warn\">", f);
-		an_html(f, s->note);
+		lab_an_html(f, s->note);
 		fputs("</p>\n", f);
 	}
 	an_report_table(f, s, a->data->unit);
@@ -262,7 +280,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	snprintf(prefix, sizeof(prefix), "%02zu-", i + 1);
 	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
 		if (!strncmp(plots->name[k], prefix, strlen(prefix)))
-			an_report_img(f, dir, plots->name[k]);
+			lab_an_report_img(f, dir, plots->name[k]);
 }
 
 int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
@@ -283,15 +301,15 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>lab report: ",
 	      f);
-	an_html(f, d->source);
+	lab_an_html(f, d->source);
 	fprintf(f, "</title><style>%s</style></head><body>\n<h1>lab report</h1>\n<p>", an_css);
-	an_html(f, d->source);
+	lab_an_html(f, d->source);
 	fprintf(f, ": %zu samples, %zu points, %zu series.</p>\n", d->nsamples, d->npt, a->ns);
 	if (d->warn.n) {
 		fputs("<ul class=\"warn\">", f);
 		for (size_t i = 0; i < d->warn.n; i++) {
 			fputs("<li>", f);
-			an_html(f, d->warn.msg[i]);
+			lab_an_html(f, d->warn.msg[i]);
 			fputs("</li>", f);
 		}
 		fputs("</ul>\n", f);
@@ -301,12 +319,15 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 		      "apt-get install gnuplot-nox).</p>\n",
 		      f);
 	for (size_t i = 0; i < a->ns; i++)
-		an_report_series(f, a, i, plots, dir);
+		if (!lab_an_series_is_c2c(&a->s[i]))
+			an_report_series(f, a, i, plots, dir);
+	lab_an_report_locks(f, a, plots, dir);
+	lab_an_report_c2c(f, a, plots, dir);
 	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
 		if (plots->name[k][0] == 's') {
 			if (k == 0 || plots->name[k - 1][0] != 's')
 				fputs("<h2>Cost vs stride</h2>\n", f);
-			an_report_img(f, dir, plots->name[k]);
+			lab_an_report_img(f, dir, plots->name[k]);
 		}
 	an_report_provenance(f, d);
 	fputs("</body></html>\n", f);

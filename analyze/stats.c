@@ -16,6 +16,21 @@ double lab_an_t_quantile(double cl, double df)
 	return gsl_cdf_tdist_Pinv(0.5 + cl / 2, df);
 }
 
+int lab_an_median_ci(const double *sorted, size_t n, double cl, double *lo, double *hi)
+{
+	size_t j = 0;
+
+	*lo = *hi = NAN;
+	/* P(B <= k - 1) for B ~ Bin(n, 1/2) is the chance that x(k) lies above the median. */
+	while (j + 1 <= n / 2 && gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n) <= (1 - cl) / 2)
+		j++;
+	if (j == 0)
+		return -1;
+	*lo = sorted[j - 1];
+	*hi = sorted[n - j];
+	return 0;
+}
+
 static void an_stats_margins(struct lab_an_stats *st)
 {
 	double m95 = 0, m99 = 0;

@@ -30,6 +30,15 @@ struct lab_an_stats {
  */
 void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an_stats *st);
 
+/*
+ * A distribution-free interval for the median of sorted[0..n-1] (ascending): the order
+ * statistics x(j) and x(n+1-j) (1-based) with the largest j such that P(Bin(n, 1/2) < j) <=
+ * (1 - cl)/2. Its coverage is at least cl for any continuous distribution, a multimodal one
+ * included, which the t-interval of the mean cannot promise. Returns 0, or -1 with *lo = *hi =
+ * NaN when n is too small for the level (n < 6 at 95 %).
+ */
+int lab_an_median_ci(const double *sorted, size_t n, double cl, double *lo, double *hi);
+
 /* The two-sided t quantile for confidence level cl (0.95, 0.99) and df degrees of freedom. */
 double lab_an_t_quantile(double cl, double df);
 

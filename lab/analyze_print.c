@@ -23,7 +23,7 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 {
 	const struct lab_an_stats *st = &r->pt->st;
 	int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci;
-	char flags[64] = "";
+	char flags[160] = "", modes[96];
 
 	fprintf(f, "%7d %4zu", r->pt->threads, st->n);
 	if (!h && r->pt->n_flagged) {
@@ -51,8 +51,11 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 		snprintf(flags, sizeof(flags), "outliers %zu/%zu ", st->outliers_mild,
 		         st->outliers_severe);
 	if (r->pt->n_flagged)
-		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu",
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu ",
 		         r->pt->n_flagged);
+	if (lab_an_modes_multi(&r->pt->modes))
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "MULTIMODAL %s",
+		         lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
 	fprintf(f, "  %s\n", flags);
 }
 
@@ -90,11 +93,16 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 {
+	int first = 1;
+
 	for (size_t i = 0; i < a->ns; i++) {
 		const struct lab_an_series *s = &a->s[i];
 
-		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", i ? "\n" : "", s->experiment,
-		        *s->params ? s->params : "-", s->weak ? "weak" : "strong", a->data->unit);
+		if (lab_an_series_is_c2c(s))
+			continue; /* one pair per series: the matrix below shows them */
+		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n",
+		        s->experiment, *s->params ? s->params : "-", s->weak ? "weak" : "strong",
+		        a->data->unit);
 		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
 		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
 		for (size_t j = 0; j < s->nrow; j++)
@@ -107,7 +115,10 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 			        "keeps them)\n",
 			        s->n_excluded);
 		lab_print_fits(f, s);
+		first = 0;
 	}
+	lab_analyze_print_locks(f, a);
+	lab_analyze_print_c2c(f, a);
 }
 
 void lab_compare_print(FILE *f, const struct lab_an_compare *c)

@@ -120,6 +120,9 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_ANALYSIS);
 	if ((rc = lab_an_analysis_json_write(a, path, err)))
 		return rc;
+	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_AN_FILE_C2C);
+	if (a->c2c.nm && (rc = lab_an_c2c_csv_write(&a->c2c, path, err)))
+		return rc;
 	if (!o->no_plots && (rc = lab_an_plots_write(a, o->dir, 1, &plots, warn, err)))
 		return rc;
 	rc = lab_an_report_write(a, &plots, o->dir, err);

@@ -175,4 +175,5 @@ def main():
         f.write("1,2.0\n2,1.1\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

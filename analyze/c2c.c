@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/c2c.h"
+
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/cpurel.h"
+
+/* params without the `pair` item, in fresh memory. */
+static char *an_strip_pair(const char *params)
+{
+	char *out = malloc(strlen(params) + 1);
+	size_t k = 0;
+
+	if (!out)
+		return NULL;
+	for (const char *p = params; *p;) {
+		const char *end = strchr(p, ';');
+		size_t il = end ? (size_t)(end - p) : strlen(p);
+
+		if (strncmp(p, "pair=", 5)) {
+			if (k)
+				out[k++] = ';';
+			memcpy(out + k, p, il);
+			k += il;
+		}
+		p = end ? end + 1 : p + il;
+	}
+	out[k] = 0;
+	return out;
+}
+
+/* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
+static int an_run_cpus(const struct lab_an_json *run, const char *exp, long id, size_t *hint,
+                       int *a, int *b)
+{
+	const struct lab_an_json *exps = lab_an_json_get(run, "experiments"), *pts = NULL;
+
+	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n && !pts; e++) {
+		const char *name = lab_an_json_str(&exps->items[e], "name");
+
+		if (name && !strcmp(name, exp))
+			pts = lab_an_json_get(&exps->items[e], "points");
+	}
+	if (!pts || pts->type != LAB_AN_JSON_ARR || !pts->n)
+		return -1;
+	for (size_t k = 0; k < pts->n; k++) {
+		size_t i = (*hint + k) % pts->n;
+		const struct lab_an_json *c = lab_an_json_get(&pts->items[i], "cpus");
+
+		if ((long)lab_an_json_num(&pts->items[i], "point", -1) != id)
+			continue;
+		*hint = i + 1;
+		if (!c || c->type != LAB_AN_JSON_ARR || c->n != 2 ||
+		    c->items[0].type != LAB_AN_JSON_NUM || c->items[1].type != LAB_AN_JSON_NUM)
+			return -1;
+		*a = (int)c->items[0].num;
+		*b = (int)c->items[1].num;
+		return 0;
+	}
+	return -1;
+}
+
+static void an_pair_param(const char *params, int *a, int *b)
+{
+	char buf[64], *end;
+
+	*a = *b = -1;
+	if (!lab_an_params_get(params, "pair", buf, sizeof(buf)))
+		return;
+	*a = (int)strtol(buf, &end, 10);
+	if (end == buf || *end != '-' || (*b = (int)strtol(end + 1, &end, 10), *end)) {
+		*a = *b = -1;
+	}
+}
+
+static double an_metric_median(const struct lab_an_data *d, const struct lab_an_point *p,
+                               const char *name)
+{
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], name))
+			return p->msum && p->msum[m].n ? p->msum[m].median : NAN;
+	return NAN;
+}
+
+/* The cell of point p: one-way = cost/2, so the point's statistics and modes scale by 1/2. */
+static int an_cell(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
+                   struct lab_an_c2c_cell *c)
+{
+	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
+	size_t k = 0;
+
+	if (!x)
+		return -LAB_AN_ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		if (inc || !p->flagged[i])
+			x[k++] = p->cost[i] / 2;
+	gsl_sort(x, 1, k);
+	c->pt = p;
+	c->n = strcmp(p->status, "ok") ? 0 : k;
+	c->median_ns = c->n ? p->st.median / 2 : NAN;
+	c->mean_ns = c->n ? p->st.mean / 2 : NAN;
+	lab_an_median_ci(x, c->n, 0.95, &c->ci95_lo, &c->ci95_hi);
+	free(x);
+	c->modes = p->modes;
+	for (size_t i = 0; i < c->modes.count; i++) {
+		struct lab_an_mode *m = &c->modes.mode[i];
+
+		m->center /= 2;
+		m->peak /= 2;
+		m->lo /= 2;
+		m->hi /= 2;
+	}
+	if (!c->n)
+		c->modes.count = 0;
+	c->m_one_way = an_metric_median(d, p, "one_way_ns");
+	c->m_p10 = an_metric_median(d, p, "one_way_p10_ns");
+	c->m_p50 = an_metric_median(d, p, "one_way_p50_ns");
+	c->m_p90 = an_metric_median(d, p, "one_way_p90_ns");
+	return 0;
+}
+
+static struct lab_an_c2c_matrix *an_matrix(struct lab_an_c2c *c, size_t *cap,
+                                           const struct lab_an_point *p, const char *params)
+{
+	struct lab_an_c2c_matrix *m;
+	char buf[128];
+
+	for (size_t i = 0; i < c->nm; i++)
+		if (!strcmp(c->m[i].experiment, p->experiment) && !strcmp(c->m[i].params, params))
+			return &c->m[i];
+	if (lab_an_grow(&c->m, cap, c->nm + 1, sizeof(*c->m)))
+		return NULL;
+	m = &c->m[c->nm];
+	memset(m, 0, sizeof(*m));
+	m->experiment = p->experiment;
+	m->params = lab_an_strdup(params);
+	m->method = lab_an_strdup(lab_an_params_get(params, "method", buf, sizeof(buf)) ? buf : "");
+	m->min_ns = INFINITY;
+	m->max_ns = -INFINITY;
+	c->nm++;
+	return m->params && m->method ? m : NULL;
+}
+
+static int an_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct CPUs of the matrix, and the range and mode count of its cells. */
+static int an_matrix_finish(struct lab_an_c2c_matrix *m)
+{
+	size_t k = 0;
+
+	m->cpu = malloc((2 * m->ncell + 1) * sizeof(*m->cpu));
+	if (!m->cpu)
+		return -LAB_AN_ENOMEM;
+	for (size_t i = 0; i < m->ncell; i++) {
+		const struct lab_an_c2c_cell *c = &m->cell[i];
+
+		if (c->cpu_a >= 0 && c->cpu_b >= 0) {
+			m->cpu[k++] = c->cpu_a;
+			m->cpu[k++] = c->cpu_b;
+		}
+		m->multimodal += lab_an_modes_multi(&c->modes);
+		if (c->n) {
+			m->min_ns = fmin(m->min_ns, c->median_ns);
+			m->max_ns = fmax(m->max_ns, c->median_ns);
+		}
+	}
+	qsort(m->cpu, k, sizeof(*m->cpu), an_cmp_int);
+	for (size_t i = 0; i < k; i++)
+		if (!m->ncpu || m->cpu[m->ncpu - 1] != m->cpu[i])
+			m->cpu[m->ncpu++] = m->cpu[i];
+	return 0;
+}
+
+static int an_add_point(struct lab_an_c2c *c, size_t *cap, const struct lab_an_data *d,
+                        const struct lab_an_cpurel *rel, const struct lab_an_point *p, int inc,
+                        size_t *hint)
+{
+	char *params = an_strip_pair(p->params);
+	struct lab_an_c2c_matrix *m = params ? an_matrix(c, cap, p, params) : NULL;
+	struct lab_an_c2c_cell *cell;
+	size_t ccap;
+
+	free(params);
+	if (!m)
+		return -LAB_AN_ENOMEM;
+	ccap = m->ncell;
+	if (lab_an_grow(&m->cell, &ccap, m->ncell + 1, sizeof(*m->cell)))
+		return -LAB_AN_ENOMEM;
+	cell = &m->cell[m->ncell++];
+	memset(cell, 0, sizeof(*cell));
+	if (an_run_cpus(d->run, p->experiment, p->id, hint, &cell->cpu_a, &cell->cpu_b))
+		an_pair_param(p->params, &cell->cpu_a, &cell->cpu_b);
+	if (cell->cpu_a >= 0 && cell->cpu_b >= 0)
+		lab_an_cpurel_get(rel, cell->cpu_a, cell->cpu_b, &cell->smt_siblings,
+		                  &cell->same_package, &cell->same_numa);
+	else
+		cell->smt_siblings = cell->same_package = cell->same_numa = -1;
+	return an_cell(d, p, inc, cell);
+}
+
+int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
+                   struct lab_an_err *err)
+{
+	struct lab_an_cpurel rel;
+	size_t cap = 0, hint = 0;
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	lab_an_cpurel_init(&rel, d->run);
+	c->topo_detailed = lab_an_cpurel_detailed(&rel);
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (d->pt[i].kernel && !strcmp(d->pt[i].kernel, LAB_AN_C2C_KERNEL))
+			rc = an_add_point(c, &cap, d, &rel, &d->pt[i], include_flagged, &hint);
+	for (size_t i = 0; i < c->nm && !rc; i++)
+		rc = an_matrix_finish(&c->m[i]);
+	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+}
+
+void lab_an_c2c_free(struct lab_an_c2c *c)
+{
+	for (size_t i = 0; i < c->nm; i++) {
+		free(c->m[i].params);
+		free(c->m[i].method);
+		free(c->m[i].cell);
+		free(c->m[i].cpu);
+	}
+	free(c->m);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m, int a, int b)
+{
+	const struct lab_an_c2c_cell *rev = NULL;
+
+	for (size_t i = 0; i < m->ncell; i++) {
+		if (m->cell[i].cpu_a == a && m->cell[i].cpu_b == b)
+			return &m->cell[i];
+		if (m->cell[i].cpu_a == b && m->cell[i].cpu_b == a)
+			rev = &m->cell[i];
+	}
+	return rev;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The core-to-core latency matrix of c2c_latency experiments (issue 4). A point of such an
+ * experiment is one CPU pair; a matrix is the set of points of one experiment whose params
+ * differ only in `pair` (so one matrix per method, layout...). Per cell, on the one-way latency
+ * elapsed_ns/work/2 of each used sample (work counts round trips): n, the median with a
+ * distribution-free 95 % interval (order statistics: it holds for multimodal samples too), the
+ * mean, the modes (analyze/modes.h; the host moving vCPUs gives a pair several stable
+ * latencies, and the median of a multimodal cell is then a number nobody measured), the
+ * medians of the kernel's own one_way_* metric columns when present, and the pair's topology
+ * relation (analyze/cpurel.h). Pure computation on loaded data.
+ */
+#ifndef LAB_ANALYZE_C2C_H
+#define LAB_ANALYZE_C2C_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/data.h"
+#include "analyze/err.h"
+
+#define LAB_AN_C2C_KERNEL "c2c_latency"
+
+struct lab_an_c2c_cell {
+	const struct lab_an_point *pt;
+	int cpu_a, cpu_b; /* from run.json's "cpus", else the `pair=a-b` param; -1 unknown */
+	size_t n;
+	double median_ns, ci95_lo, ci95_hi; /* one-way; the interval is NaN when n < 6 */
+	double mean_ns;
+	struct lab_an_modes modes; /* one-way ns; count 0 when n < LAB_AN_MODES_MIN_N */
+	/* Medians of the metric columns one_way_ns, one_way_p10_ns, _p50_, _p90_ (NaN: absent). */
+	double m_one_way, m_p10, m_p50, m_p90;
+	int smt_siblings, same_package, same_numa; /* 1, 0, or -1 unknown */
+};
+
+struct lab_an_c2c_matrix {
+	const char *experiment;
+	char *params;                 /* the point params without `pair` */
+	char *method;                 /* the `method` param, "" when absent */
+	struct lab_an_c2c_cell *cell; /* in point order */
+	size_t ncell;
+	int *cpu; /* the distinct CPUs of the cells, ascending */
+	size_t ncpu;
+	size_t multimodal;     /* cells with two or more modes */
+	double min_ns, max_ns; /* over the cells' medians */
+};
+
+struct lab_an_c2c {
+	struct lab_an_c2c_matrix *m;
+	size_t nm;
+	int topo_detailed; /* run.json carries host.topology.pus_detail */
+};
+
+/* Builds the matrices of every c2c_latency experiment in d (summarized with the same
+ * include_flagged). Returns 0 or -LAB_AN_ENOMEM. */
+int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
+                   struct lab_an_err *err);
+void lab_an_c2c_free(struct lab_an_c2c *c);
+
+/* The cell of CPUs (a, b) in m, either order (a measured (a, b) wins over (b, a)); NULL if none. */
+const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m, int a, int b);
+
+/* Writes c2c_matrix.csv (LAB_AN_C2C_COLUMNS) to path. */
+#define LAB_AN_FILE_C2C "c2c_matrix.csv"
+#define LAB_AN_C2C_COLUMNS                                                                         \
+	"experiment,method,cpu_a,cpu_b,n,median_ns,ci95_lo,ci95_hi,modes,mode_centers_ns,"         \
+	"mode_weights,smt_siblings,same_package,same_numa"
+int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_an_err *err);
+
+struct lab_an_jw;
+/* Writes "c2c": {...} of experiment exp (its matrices and cells) into the open object of w. */
+void lab_an_c2c_json(struct lab_an_jw *w, const struct lab_an_c2c *c, const char *exp);
+
+#endif

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/locks.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/jsonw.h"
+
+const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness", "acq_lat_p50_ns",
+                                                           "acq_lat_p99_ns", "max_min_ratio"};
+
+/* params without the `lock` item into out (at least strlen(params) + 1 bytes). */
+static void an_strip_lock(const char *params, char *out)
+{
+	size_t k = 0;
+
+	for (const char *p = params; *p;) {
+		const char *end = strchr(p, ';');
+		size_t il = end ? (size_t)(end - p) : strlen(p);
+
+		if (strncmp(p, "lock=", 5)) {
+			if (k)
+				out[k++] = ';';
+			memcpy(out + k, p, il);
+			k += il;
+		}
+		p = end ? end + 1 : p + il;
+	}
+	out[k] = 0;
+}
+
+static struct lab_an_lock_group *an_group(struct lab_an_locks *l, size_t *cap, const char *exp,
+                                          const char *params)
+{
+	struct lab_an_lock_group *g;
+
+	for (size_t i = 0; i < l->ng; i++)
+		if (!strcmp(l->g[i].experiment, exp) && !strcmp(l->g[i].params, params))
+			return &l->g[i];
+	if (lab_an_grow(&l->g, cap, l->ng + 1, sizeof(*l->g)))
+		return NULL;
+	g = &l->g[l->ng++];
+	memset(g, 0, sizeof(*g));
+	g->experiment = exp;
+	g->params = lab_an_strdup(params);
+	return g->params ? g : NULL;
+}
+
+static struct lab_an_lock_curve *an_curve(struct lab_an_lock_group *g, const char *lock)
+{
+	struct lab_an_lock_curve *c;
+	size_t cap = g->nc;
+
+	for (size_t i = 0; i < g->nc; i++)
+		if (!strcmp(g->c[i].lock, lock))
+			return &g->c[i];
+	if (lab_an_grow(&g->c, &cap, g->nc + 1, sizeof(*g->c)))
+		return NULL;
+	c = &g->c[g->nc++];
+	memset(c, 0, sizeof(*c));
+	c->lock = lab_an_strdup(lock);
+	return c->lock ? c : NULL;
+}
+
+/* Throughput of each used sample: work/elapsed = 1e9/cost (cost in ns per acquisition). */
+static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
+                      struct lab_an_lock_pt *e)
+{
+	double *x = malloc((2 * p->n + 1) * sizeof(*x));
+	size_t k = 0;
+
+	if (!x)
+		return -LAB_AN_ENOMEM;
+	memset(e, 0, sizeof(*e));
+	e->pt = p;
+	for (size_t i = 0; i < p->n && !strcmp(p->status, "ok"); i++)
+		if ((inc || !p->flagged[i]) && p->cost[i] > 0)
+			x[k++] = 1e9 / p->cost[i];
+	lab_an_stats_compute(x, k, x + p->n, &e->thr);
+	free(x);
+	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++) {
+		e->m[j].median = e->m[j].mean = e->m[j].ci95_lo = e->m[j].ci95_hi = NAN;
+		for (size_t m = 0; m < d->nmetric && p->msum; m++)
+			if (!strcmp(d->metric_name[m], lab_an_lock_metric[j]) && p->msum[m].n)
+				e->m[j] = p->msum[m];
+	}
+	return 0;
+}
+
+static int an_cmp_pt(const void *a, const void *b)
+{
+	const struct lab_an_lock_pt *x = a, *y = b;
+
+	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
+}
+
+static int an_add(struct lab_an_locks *l, size_t *cap, const struct lab_an_data *d,
+                  const struct lab_an_point *p, int inc)
+{
+	char *rest = malloc(strlen(p->params) + 1), lock[128];
+	struct lab_an_lock_group *g;
+	struct lab_an_lock_curve *c;
+	size_t pcap;
+
+	if (!rest)
+		return -LAB_AN_ENOMEM;
+	an_strip_lock(p->params, rest);
+	g = an_group(l, cap, p->experiment, rest);
+	free(rest);
+	if (!lab_an_params_get(p->params, "lock", lock, sizeof(lock)))
+		strcpy(lock, "?");
+	if (!g || !(c = an_curve(g, lock)))
+		return -LAB_AN_ENOMEM;
+	pcap = c->npt;
+	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
+		return -LAB_AN_ENOMEM;
+	return an_lock_pt(d, p, inc, &c->pt[c->npt++]);
+}
+
+int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
+                     struct lab_an_err *err)
+{
+	size_t cap = 0;
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (d->pt[i].kernel && !strcmp(d->pt[i].kernel, LAB_AN_LOCK_KERNEL))
+			rc = an_add(l, &cap, d, &d->pt[i], include_flagged);
+	for (size_t i = 0; i < l->ng; i++)
+		for (size_t j = 0; j < l->g[i].nc; j++)
+			qsort(l->g[i].c[j].pt, l->g[i].c[j].npt, sizeof(*l->g[i].c[j].pt),
+			      an_cmp_pt);
+	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+}
+
+void lab_an_locks_free(struct lab_an_locks *l)
+{
+	for (size_t i = 0; i < l->ng; i++) {
+		for (size_t j = 0; j < l->g[i].nc; j++) {
+			free(l->g[i].c[j].lock);
+			free(l->g[i].c[j].pt);
+		}
+		free(l->g[i].c);
+		free(l->g[i].params);
+	}
+	free(l->g);
+	memset(l, 0, sizeof(*l));
+}
+
+static void an_json_msum(struct lab_an_jw *w, const char *key, const struct lab_an_msum *m)
+{
+	char k[80];
+
+	lab_an_jw_num(w, key, m->n ? m->median : NAN);
+	snprintf(k, sizeof(k), "%s_mean", key);
+	lab_an_jw_num(w, k, m->n ? m->mean : NAN);
+	snprintf(k, sizeof(k), "%s_ci95", key);
+	lab_an_jw_pair(w, k, m->n ? m->ci95_lo : NAN, m->n ? m->ci95_hi : NAN);
+}
+
+static void an_json_pt(struct lab_an_jw *w, const struct lab_an_lock_pt *e)
+{
+	int h = e->thr.n > 0;
+
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_int(w, "point", e->pt->id);
+	lab_an_jw_int(w, "threads", e->pt->threads);
+	lab_an_jw_str(w, "status", e->pt->status);
+	lab_an_jw_int(w, "n", (long long)e->thr.n);
+	lab_an_jw_num(w, "acquisitions_per_s", h ? e->thr.mean : NAN);
+	lab_an_jw_pair(w, "acquisitions_per_s_ci95", h ? e->thr.ci95_lo : NAN,
+	               h ? e->thr.ci95_hi : NAN);
+	lab_an_jw_num(w, "acquisitions_per_s_median", h ? e->thr.median : NAN);
+	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++)
+		an_json_msum(w, lab_an_lock_metric[j], &e->m[j]);
+	lab_an_modes_json(w, &e->pt->modes, 1);
+	lab_an_jw_end(w, '}');
+}
+
+void lab_an_locks_json(struct lab_an_jw *w, const struct lab_an_locks *l, const char *exp)
+{
+	lab_an_jw_obj(w, "locks");
+	lab_an_jw_str(w, "throughput", "acquisitions/s = work/elapsed per sample; mean, 95% t-CI");
+	lab_an_jw_str(w, "metrics", "median over samples; _mean and _ci95: mean and 95% t-CI");
+	lab_an_jw_arr(w, "groups");
+	for (size_t i = 0; i < l->ng; i++) {
+		const struct lab_an_lock_group *g = &l->g[i];
+
+		if (strcmp(g->experiment, exp))
+			continue;
+		lab_an_jw_obj(w, NULL);
+		lab_an_jw_str(w, "params", g->params);
+		lab_an_jw_arr(w, "locks");
+		for (size_t j = 0; j < g->nc; j++) {
+			lab_an_jw_obj(w, NULL);
+			lab_an_jw_str(w, "lock", g->c[j].lock);
+			lab_an_jw_arr(w, "points");
+			for (size_t k = 0; k < g->c[j].npt; k++)
+				an_json_pt(w, &g->c[j].pt[k]);
+			lab_an_jw_end(w, ']');
+			lab_an_jw_end(w, '}');
+		}
+		lab_an_jw_end(w, ']');
+		lab_an_jw_end(w, '}');
+	}
+	lab_an_jw_end(w, ']');
+	lab_an_jw_end(w, '}');
+}

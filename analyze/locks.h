@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Locks under contention (issue 4): for experiments of kernel `lock`, the points grouped by
+ * their conditions (params without `lock`: critical-section and think time, placement), one
+ * curve per lock kind, one entry per thread count. Per entry: throughput in acquisitions per
+ * second = work/elapsed of each used sample, its mean with a 95 % t-interval (df = n-1); and
+ * the median, mean and 95 % t-interval of the kernel's metric columns jain_fairness,
+ * acq_lat_p50_ns, acq_lat_p99_ns and max_min_ratio (n = 0 where a column is absent or empty).
+ * Pure computation on loaded, summarized data.
+ */
+#ifndef LAB_ANALYZE_LOCKS_H
+#define LAB_ANALYZE_LOCKS_H
+
+#include <stddef.h>
+
+#include "analyze/data.h"
+#include "analyze/err.h"
+
+#define LAB_AN_LOCK_KERNEL "lock"
+
+enum { LAB_AN_LK_JAIN, LAB_AN_LK_P50, LAB_AN_LK_P99, LAB_AN_LK_MAXMIN, LAB_AN_LK_NMETRIC };
+
+/* The metric column names, indexed by the enum above. */
+extern const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC];
+
+struct lab_an_lock_pt {
+	const struct lab_an_point *pt;
+	struct lab_an_stats thr; /* acquisitions per second of the used samples */
+	struct lab_an_msum m[LAB_AN_LK_NMETRIC];
+};
+
+struct lab_an_lock_curve {
+	char *lock;                /* the `lock` param */
+	struct lab_an_lock_pt *pt; /* ascending threads */
+	size_t npt;
+};
+
+struct lab_an_lock_group {
+	const char *experiment;
+	char *params;                /* the conditions: point params without `lock` */
+	struct lab_an_lock_curve *c; /* in first-seen order */
+	size_t nc;
+};
+
+struct lab_an_locks {
+	struct lab_an_lock_group *g;
+	size_t ng;
+};
+
+/* Groups every point of kernel `lock` in d (summarized with the same include_flagged). Points
+ * that are not ok stay in their curve with thr.n = 0. Returns 0 or -LAB_AN_ENOMEM. */
+int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
+                     struct lab_an_err *err);
+void lab_an_locks_free(struct lab_an_locks *l);
+
+struct lab_an_jw;
+/* Writes "locks": {...} of experiment exp into the open object of w. */
+void lab_an_locks_json(struct lab_an_jw *w, const struct lab_an_locks *l, const char *exp);
+
+#endif

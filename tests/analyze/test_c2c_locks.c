@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The c2c matrix and the lock tables on hand-made fixtures (tests/analyze/
+ * gen_fixtures_c2c_locks.py holds the values and the hand computations), per-point modes, the
+ * median interval and the topology relations.
+ */
+#include <gsl/gsl_sort.h>
+
+#include "analyze/analysis.h"
+#include "analyze/cpurel.h"
+#include "analyze/data.h"
+#include "analyze/jsonr.h"
+#include "tests/testlib.h"
+
+/* t(0.975, 2) / sqrt(3): the 95 % margin of a mean of 3 samples is this times their sd. */
+#define T2_SQRT3 (4.302652729749464 / 1.7320508075688772)
+
+static int ck_load(const char *name, struct lab_an_data *d, struct lab_an_analysis *a)
+{
+	char path[1024];
+	struct lab_an_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", testlib_srcdir(), name);
+	if (lab_an_data_load_dir(d, path, &err) || lab_an_data_summarize(d, 0, &err) ||
+	    lab_an_analysis_run(d, 0, a, &err)) {
+		fprintf(stderr, "%s: %s\n", name, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct lab_an_c2c_matrix *ck_matrix(const struct lab_an_c2c *c, const char *method)
+{
+	for (size_t i = 0; i < c->nm; i++)
+		if (!strcmp(c->m[i].method, method))
+			return &c->m[i];
+	return NULL;
+}
+
+LAB_TEST(median_ci_order_statistics)
+{
+	double x[20], lo, hi;
+
+	for (int i = 0; i < 20; i++)
+		x[i] = i + 1;
+	/* n = 20: P(Bin(20, 1/2) <= 5) = 0.0207 <= 0.025 < P(<= 6) = 0.0577, so x(6), x(15). */
+	REQUIRE(lab_an_median_ci(x, 20, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 6, 0);
+	CHECK_NEAR(hi, 15, 0);
+	/* n = 6: x(1), x(6) (coverage 1 - 2/64); n = 5 cannot reach 95 %. */
+	REQUIRE(lab_an_median_ci(x, 6, 0.95, &lo, &hi) == 0);
+	CHECK_NEAR(lo, 1, 0);
+	CHECK_NEAR(hi, 6, 0);
+	CHECK_EQ_I64(lab_an_median_ci(x, 5, 0.95, &lo, &hi), -1);
+	CHECK(isnan(lo) && isnan(hi));
+}
+
+LAB_TEST(c2c_matrix_cells)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_c2c_matrix *ls, *cas;
+	const struct lab_an_c2c_cell *c;
+
+	REQUIRE(ck_load("results-c2c", &d, &a) == 0);
+	CHECK(a.c2c.topo_detailed);
+	REQUIRE(a.c2c.nm == 2);
+	ls = ck_matrix(&a.c2c, "load_store");
+	cas = ck_matrix(&a.c2c, "cas");
+	REQUIRE(ls && cas);
+	CHECK_EQ_U64(ls->ncell, 6);
+	CHECK_EQ_U64(cas->ncell, 3);
+	CHECK_EQ_U64(ls->ncpu, 4);
+	CHECK_EQ_U64(ls->multimodal, 1);
+	/* Unimodal SMT pair: 12.0 .. 13.9 ns, median 12.95, CI [x(6), x(15)] = [12.5, 13.4]. */
+	c = lab_an_c2c_find(ls, 0, 1);
+	REQUIRE(c);
+	CHECK_EQ_U64(c->n, 20);
+	CHECK_NEAR(c->median_ns, 12.95, 1e-9);
+	CHECK_NEAR(c->ci95_lo, 12.5, 1e-9);
+	CHECK_NEAR(c->ci95_hi, 13.4, 1e-9);
+	CHECK_EQ_U64(c->modes.count, 1);
+	CHECK_EQ_I64(c->smt_siblings, 1);
+	CHECK_EQ_I64(c->same_package, 1);
+	CHECK_EQ_I64(c->same_numa, 1);
+	CHECK_NEAR(c->m_one_way, 12.45, 1e-9); /* the kernel's column: one-way - 0.5 */
+	CHECK_NEAR(c->m_p90, 13.95, 1e-9);
+	CHECK(lab_an_c2c_find(ls, 1, 0) == c); /* either order */
+	/* Bimodal pair: 12 samples at 28.0 .. 30.2 and 8 at 108 .. 111.5. */
+	c = lab_an_c2c_find(ls, 0, 2);
+	REQUIRE(c);
+	REQUIRE(c->modes.count == 2);
+	/* centers are medians taken on the log scale: the geometric mean of the middle two */
+	CHECK_NEAR(c->modes.mode[0].center, sqrt(29.0 * 29.2), 1e-9);
+	CHECK_NEAR(c->modes.mode[1].center, sqrt(109.5 * 110), 1e-9);
+	CHECK_NEAR(c->modes.mode[0].weight, 0.6, 1e-12);
+	CHECK_NEAR(c->modes.mode[1].weight, 0.4, 1e-12);
+	CHECK_EQ_I64(c->smt_siblings, 0);
+	/* Cross-package pair; cas has no metric columns. */
+	c = lab_an_c2c_find(ls, 3, 0);
+	REQUIRE(c);
+	CHECK_EQ_I64(c->same_package, 0);
+	CHECK_EQ_I64(c->same_numa, 0);
+	c = lab_an_c2c_find(cas, 0, 3);
+	REQUIRE(c);
+	CHECK(isnan(c->m_one_way));
+	CHECK_NEAR(c->median_ns, 172.375, 1e-9);
+	CHECK(lab_an_c2c_find(cas, 1, 2) == NULL);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(c2c_without_topology_detail)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_c2c_cell *c;
+
+	/* No "cpus" in run.json (the pair comes from the `pair` param), no pus_detail, two
+	 * packages with SMT on: every relation is unknown. */
+	REQUIRE(ck_load("results-c2c-nodetail", &d, &a) == 0);
+	CHECK(!a.c2c.topo_detailed);
+	REQUIRE(a.c2c.nm == 2);
+	c = lab_an_c2c_find(&a.c2c.m[0], 0, 2);
+	REQUIRE(c);
+	CHECK_EQ_U64(c->modes.count, 2);
+	CHECK_EQ_I64(c->smt_siblings, -1);
+	CHECK_EQ_I64(c->same_package, -1);
+	CHECK_EQ_I64(c->same_numa, -1);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(cpurel_from_summary_counts)
+{
+	static const char doc[] = "{\"host\": {\"smt\": \"on\", \"topology\": {\"packages\": 1,"
+	                          " \"numa_nodes\": 1, \"cores\": 2, \"pus\": 2}}}";
+	struct lab_an_json *j = NULL;
+	struct lab_an_err err = {0};
+	struct lab_an_cpurel r;
+	int smt, pkg, numa;
+
+	REQUIRE(lab_an_json_parse("doc", doc, strlen(doc), &j, &err) == 0);
+	lab_an_cpurel_init(&r, j);
+	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa);
+	/* One package and one node are proven; cores == pus proves no SMT siblings. */
+	CHECK_EQ_I64(smt, 0);
+	CHECK_EQ_I64(pkg, 1);
+	CHECK_EQ_I64(numa, 1);
+	lab_an_json_free(j);
+	lab_an_cpurel_init(&r, NULL);
+	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa);
+	CHECK_EQ_I64(smt, -1);
+	CHECK_EQ_I64(pkg, -1);
+	CHECK_EQ_I64(numa, -1);
+}
+
+static const struct lab_an_lock_pt *ck_lock(const struct lab_an_lock_group *g, const char *lock,
+                                            int threads)
+{
+	for (size_t j = 0; j < g->nc; j++)
+		for (size_t k = 0; k < g->c[j].npt && !strcmp(g->c[j].lock, lock); k++)
+			if (g->c[j].pt[k].pt->threads == threads)
+				return &g->c[j].pt[k];
+	return NULL;
+}
+
+LAB_TEST(lock_tables_hand_computed)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_lock_group *g;
+	const struct lab_an_lock_pt *e;
+
+	REQUIRE(ck_load("results-locks", &d, &a) == 0);
+	REQUIRE(a.locks.ng == 2);
+	g = &a.locks.g[0];
+	CHECK_EQ_STR(g->params, "cs_ns=100;placement=compact;think_ns=0");
+	REQUIRE(g->nc == 2);
+	CHECK_EQ_STR(g->c[0].lock, "mcs");
+	CHECK_EQ_STR(g->c[1].lock, "tas");
+	CHECK_EQ_U64(a.locks.g[1].nc, 1);
+	/* mcs, 1 thread: 170, 171, 172 M acquisitions in 1 s samples. */
+	e = ck_lock(g, "mcs", 1);
+	REQUIRE(e);
+	CHECK_EQ_U64(e->thr.n, 3);
+	CHECK_NEAR(e->thr.mean, 171e6, 1e-3);
+	CHECK_NEAR(e->thr.ci95_hi - e->thr.mean, 1e6 * T2_SQRT3, 1);
+	CHECK_NEAR(e->m[LAB_AN_LK_JAIN].median, 1, 0);
+	CHECK_NEAR(e->m[LAB_AN_LK_P50].median, 21, 1e-9);
+	/* tas, 2 threads: Jain 0.6, 0.7, 0.65; p99 900, 1000, 1100; max/min 9, 5, 7. */
+	e = ck_lock(g, "tas", 2);
+	REQUIRE(e);
+	CHECK_NEAR(e->thr.mean, 87e6, 1e-3);
+	CHECK_NEAR(e->m[LAB_AN_LK_JAIN].median, 0.65, 1e-12);
+	CHECK_NEAR(e->m[LAB_AN_LK_JAIN].mean, 0.65, 1e-12);
+	CHECK_NEAR(e->m[LAB_AN_LK_JAIN].ci95_lo, 0.65 - 0.05 * T2_SQRT3, 1e-9);
+	CHECK_NEAR(e->m[LAB_AN_LK_P99].median, 1000, 1e-9);
+	CHECK_NEAR(e->m[LAB_AN_LK_MAXMIN].median, 7, 1e-12);
+	/* Thread counts ascend within a curve. */
+	CHECK_EQ_I64(g->c[0].pt[0].pt->threads, 1);
+	CHECK_EQ_I64(g->c[0].pt[1].pt->threads, 2);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(point_modes_need_eight_samples)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+
+	REQUIRE(ck_load("results-c2c", &d, &a) == 0);
+	/* point 1 is the bimodal pair: the point's cost (round trip) has the same two modes. */
+	for (size_t i = 0; i < d.npt; i++)
+		if (d.pt[i].id == 1) {
+			CHECK_EQ_U64(d.pt[i].modes.count, 2);
+			CHECK_NEAR(d.pt[i].modes.mode[0].center, 2 * sqrt(29.0 * 29.2), 1e-9);
+		}
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	/* 3 repetitions per lock point: too few to tell modes, so unknown (count 0). */
+	REQUIRE(ck_load("results-locks", &d, &a) == 0);
+	for (size_t i = 0; i < d.npt; i++)
+		CHECK_EQ_U64(d.pt[i].modes.count, 0);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}

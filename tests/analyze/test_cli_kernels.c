@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `lab analyze` end to end on the c2c and lock fixtures: c2c_matrix.csv, analysis.json, the
+ * text tables, the summary.csv modes column and the plots. */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "analyze/plots.h"
+#include "tests/testlib.h"
+
+/* Copies fixture name into the tmpdir and runs `lab analyze name ARGS` there. */
+static int ck_analyze(const char *name, const char *args, char **out, char **err)
+{
+	char cmd[4096];
+	size_t len;
+	int st;
+
+	snprintf(cmd, sizeof(cmd),
+	         "cp -r %s/tests/fixtures/%s %s/ && cd %s && %s/lab/lab analyze %s %s >out.txt "
+	         "2>err.txt",
+	         testlib_srcdir(), name, testlib_tmpdir(), testlib_tmpdir(), testlib_bindir(), name,
+	         args);
+	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/out.txt", testlib_tmpdir());
+	lab_an_file_read(cmd, out, &len, NULL);
+	snprintf(cmd, sizeof(cmd), "%s/err.txt", testlib_tmpdir());
+	lab_an_file_read(cmd, err, &len, NULL);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int ck_exists(const char *rel)
+{
+	char path[2048];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	return stat(path, &st) == 0;
+}
+
+static const struct lab_an_json *ck_at(const struct lab_an_json *j, const char *key, size_t i)
+{
+	const struct lab_an_json *a = lab_an_json_get(j, key);
+
+	return a && a->type == LAB_AN_JSON_ARR && i < a->n ? &a->items[i] : NULL;
+}
+
+/* The c2c_matrix.csv row of (method, a, b) as fields; 0 when found. */
+static int ck_csv_row(struct lab_an_csv *r, const char *method, const char *a, const char *b)
+{
+	struct lab_an_err e = {0};
+
+	while (lab_an_csv_next(r, &e) == 1)
+		if (r->nfield == 14 && !strcmp(r->field[1], method) && !strcmp(r->field[2], a) &&
+		    !strcmp(r->field[3], b))
+			return 0;
+	return -1;
+}
+
+LAB_TEST(c2c_csv_json_and_text)
+{
+	char *out = NULL, *err = NULL, path[2048];
+	struct lab_an_csv r;
+	struct lab_an_err e = {0};
+	struct lab_an_json *j = NULL;
+	const struct lab_an_json *x, *m, *cell;
+
+	REQUIRE(ck_analyze("results-c2c", "--no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "== c2c one-way latency (ns): c2c  method=load_store") != NULL);
+	CHECK(strstr(out, "29/110") != NULL);
+	CHECK(strstr(out, "cpus 0-2: MULTIMODAL, 2 modes: 29.1 ns (60%), 109.7 ns (40%)") != NULL);
+	CHECK(strstr(out, "12.95s") != NULL);         /* the SMT sibling pair */
+	CHECK(strstr(out, "== c2c  layout") == NULL); /* no per-pair series tables */
+	snprintf(path, sizeof(path), "%s/results-c2c/c2c_matrix.csv", testlib_tmpdir());
+	REQUIRE(lab_an_csv_open(&r, path, &e) == 0);
+	REQUIRE(lab_an_csv_next(&r, &e) == 1);
+	CHECK_EQ_STR(r.field[0], "experiment");
+	CHECK_EQ_STR(r.field[13], "same_numa");
+	CHECK_EQ_U64(r.nfield, 14);
+	REQUIRE(ck_csv_row(&r, "load_store", "0", "2") == 0);
+	CHECK_EQ_STR(r.field[4], "20");
+	CHECK_EQ_STR(r.field[8], "2");
+	CHECK_EQ_STR(r.field[9], "29.1;109.7");
+	CHECK_EQ_STR(r.field[10], "0.6;0.4");
+	CHECK_EQ_STR(r.field[11], "0");
+	REQUIRE(ck_csv_row(&r, "cas", "0", "1") == 0);
+	CHECK_EQ_STR(r.field[5], "12.95");
+	CHECK_EQ_STR(r.field[6], "12.5");
+	CHECK_EQ_STR(r.field[7], "13.4");
+	CHECK_EQ_STR(r.field[8], "1");
+	CHECK_EQ_STR(r.field[11], "1");
+	lab_an_csv_close(&r);
+
+	free(out);
+	free(err);
+	REQUIRE(ck_analyze("results-c2c", "--no-plots --json", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	x = ck_at(j, "experiments", 0);
+	REQUIRE(x);
+	CHECK_EQ_STR(lab_an_json_str(x, "kernel"), "c2c_latency");
+	m = ck_at(lab_an_json_get(x, "c2c"), "matrices", 0);
+	REQUIRE(m);
+	CHECK_EQ_STR(lab_an_json_str(m, "method"), "load_store");
+	CHECK_NEAR(lab_an_json_num(m, "multimodal_cells", -1), 1, 0);
+	cell = ck_at(m, "cells", 1);
+	REQUIRE(cell);
+	CHECK_NEAR(lab_an_json_num(cell, "cpu_b", -1), 2, 0);
+	CHECK_NEAR(lab_an_json_num(cell, "modes", -1), 2, 0);
+	CHECK(lab_an_json_get(cell, "multimodal") && lab_an_json_get(cell, "multimodal")->num == 1);
+	CHECK(ck_at(cell, "mode_centers", 1) && ck_at(cell, "mode_centers", 1)->num > 109);
+	cell = ck_at(m, "cells", 0);
+	REQUIRE(cell);
+	CHECK_NEAR(lab_an_json_num(cell, "median_ns", -1), 12.95, 1e-9);
+	CHECK(ck_at(cell, "median_ci95", 0) && ck_at(cell, "median_ci95", 0)->num == 12.5);
+	CHECK(lab_an_json_get(cell, "smt_siblings")->num == 1);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(summary_modes_column)
+{
+	char *out = NULL, *err = NULL, path[2048];
+	struct lab_an_csv r;
+	struct lab_an_err e = {0};
+	int col, cen, seen = 0;
+
+	REQUIRE(ck_analyze("results-c2c", "--no-plots", &out, &err) == 0);
+	snprintf(path, sizeof(path), "%s/results-c2c/summary.csv", testlib_tmpdir());
+	REQUIRE(lab_an_csv_open(&r, path, &e) == 0);
+	REQUIRE(lab_an_csv_next(&r, &e) == 1);
+	col = lab_an_csv_column(&r, "modes");
+	cen = lab_an_csv_column(&r, "mode_centers");
+	REQUIRE(col > 0 && cen > 0);
+	while (lab_an_csv_next(&r, &e) == 1)
+		if (!strcmp(r.field[1], "1")) { /* the bimodal pair: round trip 58.2 and 219.5 */
+			CHECK_EQ_STR(r.field[col], "2");
+			CHECK_EQ_STR(r.field[cen], "58.2;219.5");
+			seen = 1;
+		} else {
+			CHECK_EQ_STR(r.field[col], "1");
+		}
+	CHECK(seen);
+	lab_an_csv_close(&r);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(lock_text_and_json)
+{
+	char *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_an_err e = {0};
+	const struct lab_an_json *g, *tas, *p;
+
+	REQUIRE(ck_analyze("results-locks", "--no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "== locks: locks  cs_ns=100;placement=compact;think_ns=0") != NULL);
+	CHECK(strstr(out, "1.71e+08 [1.685e+08, 1.735e+08]") != NULL);
+	CHECK(strstr(out, "0.650 [0.526, 0.774]") != NULL);
+	free(out);
+	free(err);
+	REQUIRE(ck_analyze("results-locks", "--no-plots --json", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE(ck_at(j, "experiments", 0));
+	CHECK_EQ_STR(lab_an_json_str(ck_at(j, "experiments", 0), "kernel"), "lock");
+	g = ck_at(lab_an_json_get(ck_at(j, "experiments", 0), "locks"), "groups", 0);
+	REQUIRE(g);
+	tas = ck_at(g, "locks", 1);
+	REQUIRE(tas);
+	CHECK_EQ_STR(lab_an_json_str(tas, "lock"), "tas");
+	p = ck_at(tas, "points", 1);
+	REQUIRE(p);
+	CHECK_NEAR(lab_an_json_num(p, "threads", -1), 2, 0);
+	CHECK_NEAR(lab_an_json_num(p, "acquisitions_per_s", -1), 87e6, 1e-3);
+	CHECK_NEAR(lab_an_json_num(p, "jain_fairness", -1), 0.65, 1e-12);
+	CHECK_NEAR(lab_an_json_num(p, "acq_lat_p99_ns", -1), 1000, 1e-9);
+	CHECK(ck_at(p, "jain_fairness_ci95", 1) &&
+	      fabs(ck_at(p, "jain_fairness_ci95", 1)->num - 0.7742069) < 1e-6);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(kernel_plots_exist)
+{
+	char *out = NULL, *err = NULL;
+
+	if (!lab_an_have_program("gnuplot")) {
+		fprintf(stderr, "SKIP: needs gnuplot (apt-get install gnuplot-nox)\n");
+		exit(77);
+	}
+	REQUIRE(ck_analyze("results-c2c", "", &out, &err) == 0);
+	CHECK(strstr(err, "gnuplot failed") == NULL);
+	CHECK(ck_exists("results-c2c/plots/c01-c2c-load_store-heatmap.svg"));
+	CHECK(ck_exists("results-c2c/plots/c02-c2c-cas-heatmap.png"));
+	CHECK(!ck_exists("results-c2c/plots/01-c2c-layout_own_line-method_load_store-pair_0-1-"
+	                 "placement_pairs-speedup.gp"));
+	free(out);
+	free(err);
+	REQUIRE(ck_analyze("results-locks", "", &out, &err) == 0);
+	CHECK(strstr(err, "gnuplot failed") == NULL);
+	CHECK(ck_exists("results-locks/plots/"
+	                "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.svg"));
+	CHECK(ck_exists("results-locks/plots/"
+	                "l01-locks-cs_ns_100_placement_compact_think_ns_0-fairness.svg"));
+	CHECK(ck_exists("results-locks/plots/l02-locks-cs_ns_100_placement_compact_think_ns_500-"
+	                "p99.png"));
+	free(out);
+	free(err);
+}
