@@ -15,6 +15,17 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 /* The resolved key named key of e, or NULL. */
 struct lab_resolved *lab__plan_key(struct lab_experiment *e, const char *key);
 
+/* The closest known key to key over the harness table and table (may be NULL), or NULL. */
+const char *lab__plan_closest(const char *key, const struct lab_param *table);
+
+/* Reports [global] keys that no harness key and no kernel of registry knows. */
+void lab__plan_check_globals(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
+                             struct lab_diag *d);
+
+/* Reports --only names and --set sections that name no experiment. */
+void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
+                           struct lab_diag *d);
+
 /* Expands e's sweeps into plan->pts: CPU lists, kernel checks, params text. */
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d);
