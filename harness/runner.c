@@ -268,7 +268,10 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	const struct lab_hparams *h = p->spec->h;
 
 	rec->iters = runner_calibrate(p);
-	lab_load_reset(&p->r->load);
+	/*
+	 * No reset between points: /proc/stat counts in 10 ms ticks, so the first samples of a
+	 * point read their foreign load over a window that reaches back into the last point.
+	 */
 	if (p->r->load_ok)
 		lab_load_snap(&p->r->load, err);
 	for (unsigned rep = 0; rep < h->reps; rep++) {
