@@ -76,6 +76,25 @@ static int run_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Binding is checked at team creation; this catches a thread found elsewhere during a sample. */
+static void run_warn_migration(const struct lab_point_rec *rec)
+{
+	const struct lab_point *pt = rec->pt;
+	unsigned moved = 0;
+
+	if (!rec->threads)
+		return;
+	for (unsigned i = 0; i < rec->nreps * rec->nthreads; i++) {
+		int want = pt->cpus[i % rec->nthreads];
+		moved += rec->threads[i].cpu_start != want || rec->threads[i].cpu_end != want;
+	}
+	if (moved)
+		fprintf(stderr,
+			"lab: warning: point %u: %u thread-samples ran off their planned CPU "
+			"(see threads.csv cpu_start/cpu_end)\n",
+			pt->id, moved);
+}
+
 /* One line per finished point: the median cost per unit of work and the rate. */
 static void run_print_point(struct run_console *c, const struct lab_point_rec *rec)
 {
@@ -106,6 +125,7 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	       rec->verify == LAB_VERIFY_PASS ? "ok" : "-",
 	       rec->nflagged ? "  (foreign load: flagged)" : "");
 	fflush(stdout);
+	run_warn_migration(rec);
 	if (rec->nflagged)
 		fprintf(stderr,
 		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
