@@ -80,7 +80,7 @@ struct c2c_state {
 	 */
 	alignas(LAB_SLOT) atomic_uint quit_run;
 	_Atomic uint64_t quit_seq;
-	alignas(LAB_SLOT) double read_cost_ns, floor_ns;
+	alignas(LAB_SLOT) double read_cost_ns, floor_ns, min_batch_ns;
 	uint64_t batch;
 	int method, layout;
 	/* Written by summarize on the main thread: the first impossible sample seen. */
@@ -214,7 +214,8 @@ static uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, struct
 		c2c_settle(st, ct->seq + done + n, cas, two);
 		t_now = lab_clock_ns();
 		reads++;
-		if (n == st->batch)
+		/* A short last batch counts only if it too lasts 1000x the clock resolution. */
+		if (n == st->batch || (double)(t_now - t_prev) >= st->min_batch_ns)
 			c2c_record(ct, ((double)(t_now - t_prev) - st->read_cost_ns) / (2.0 * n));
 		t_prev = t_now;
 		done += n;
@@ -286,6 +287,7 @@ static int c2c_setup(struct lab_ctx *ctx, struct lab_err *err)
 	atomic_init(&st->quit_seq, 0);
 	st->read_cost_ns = lab_clock_read_cost_ns();
 	st->floor_ns = res;
+	st->min_batch_ns = 1000.0 * res;
 	st->batch = c2c_batch(p->batch, res);
 	st->method = p->method;
 	st->layout = p->layout;
