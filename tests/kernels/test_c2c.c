@@ -5,6 +5,11 @@
  * yields finite latencies; a clock that claims a coarse resolution makes every real latency
  * "impossible", and verify must reject it. No timing assertions.
  */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "harness/clock.h"
+#include "harness/param.h"
 #include "tests/kernels/kpoint.h"
 #include "tests/testlib.h"
 
@@ -80,4 +85,70 @@ LAB_TEST(below_resolution_fails_verify)
 	CHECK(strstr(rec.reason, "below the clock resolution") != NULL);
 	fprintf(stderr, "verify said: %s\n", rec.reason);
 	kpoint_free(&rec);
+}
+
+struct stop_arg {
+	const struct lab_kernel *k;
+	struct lab_ctx *ctx;
+	struct lab_thread *t;
+};
+
+static void *stop_thread(void *p)
+{
+	struct stop_arg *a = p;
+	struct lab_err err = {0};
+
+	if (a->k->thread_setup(a->ctx, a->t, &err) == 0)
+		a->k->run(a->ctx, a->t);
+	return NULL;
+}
+
+/*
+ * The stop flag (Ctrl-C, or a harness that ends samples early) is set while thread 0 has a
+ * billion round trips to go: it must stop after a batch, and the responder, which never looks
+ * at the stop flag itself, must leave when thread 0 is done instead of waiting forever. The
+ * hooks are driven directly; alarm() turns a hang into a failure.
+ */
+LAB_TEST(stop_flag_ends_both_threads)
+{
+	const struct lab_kernel *k = &lab_kernel_c2c_latency;
+	struct lab_err err = {0};
+	struct lab_env env = {.ncpus = 2, .thissystem = true};
+	int cpus[2] = {0, 1};
+	atomic_int stop = 1;
+	void *kp = calloc(1, k->params_size);
+	struct lab_thread *t[2];
+	struct stop_arg args[2];
+	pthread_t th[2];
+
+	alarm(60);
+	REQUIRE(kp && lab_param_defaults(k->params, kp, &err) == 0);
+	env.clock_resolution_ns = lab_clock_resolution_ns();
+	struct lab_ctx ctx = {.params = kp, .nthreads = 2, .cpus = cpus, .env = &env, .seed = 1};
+	REQUIRE(k->setup(&ctx, &err) == 0);
+	for (unsigned i = 0; i < 2; i++) {
+		t[i] = aligned_alloc(LAB_SLOT, sizeof(*t[i]));
+		REQUIRE(t[i]);
+		memset(t[i], 0, sizeof(*t[i]));
+		t[i]->id = i;
+		t[i]->cpu = cpus[i];
+		t[i]->iters = t[i]->work = 1000000000;
+		t[i]->stop = &stop;
+		args[i] = (struct stop_arg){.k = k, .ctx = &ctx, .t = t[i]};
+		REQUIRE(pthread_create(&th[i], NULL, stop_thread, &args[i]) == 0);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		t[i]->work_total += t[i]->work;
+	}
+	alarm(0);
+	fprintf(stderr, "stopped after %llu round trips\n", (unsigned long long)t[0]->work);
+	CHECK(t[0]->work > 0 && t[0]->work < 1000000000);
+	CHECK_EQ_U64(t[1]->work, 0);
+	/* The counts and the flag still agree: verify passes. */
+	CHECK_EQ_I64(k->verify(&ctx, t, 2, &err), 0);
+	k->teardown(&ctx, t, 2);
+	for (unsigned i = 0; i < 2; i++)
+		free(t[i]);
+	free(kp);
 }
