@@ -76,8 +76,7 @@ static const struct lab_metric c2c_metrics[] = {
 struct c2c_state {
 	alignas(LAB_SLOT) _Atomic uint64_t ping; /* one_slot: the only flag */
 	alignas(LAB_SLOT) _Atomic uint64_t pong;
-	/* Thread 0's end of run() number quit_run after quit_seq round trips (even an early one).
-	 */
+	/* Where thread 0 ended run() number quit_run: after quit_seq round trips (maybe early). */
 	alignas(LAB_SLOT) atomic_uint quit_run;
 	_Atomic uint64_t quit_seq;
 	alignas(LAB_SLOT) double read_cost_ns, floor_ns, min_batch_ns;
