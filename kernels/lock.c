@@ -20,18 +20,21 @@ static const char lk_description[] =
     "ticket, clh), mcs two (about 19 ns), the mutex a call more. At 2+ threads with a short\n"
     "critical section the fair locks (ticket, mcs, clh) hand the lock to another core on every\n"
     "acquisition, so each acquisition pays a line transfer (30-200 ns here) and throughput\n"
-    "collapses 3-30x; tas and ttas keep or raise throughput because the releasing thread\n"
-    "re-acquires from its own cache before the waiter's request lands: they win by starving the\n"
-    "others. The metrics show it: jain_fairness ((sum x)^2 / (n sum x^2) over per-thread\n"
-    "acquisitions; 1 = fair, 1/n = one thread gets all), max_min_ratio (most / fewest\n"
-    "acquisitions; a thread with none counts as 1) and the per-thread counts in threads.csv.\n"
-    "acq_lat_p50_ns / acq_lat_p99_ns time a sampled subset of acquires (1 in lat_every,\n"
-    "jittered) with two clock reads; a clock read costs ~20 ns here, which bounds what they\n"
-    "resolve: uncontended acquires read as the clock's cost, so use them for the contended\n"
-    "tail, not for the uncontended few ns. Larger think_ns lowers contention; larger cs_ns\n"
-    "makes the hand-off cost a smaller share. verify: the counter equals the total acquisitions\n"
-    "(no lost update: mutual exclusion held); in rwlock_read mode readers never write, so it\n"
-    "checks that every read saw the pair consistent and unchanged.";
+    "collapses 3-30x; tas and ttas keep their throughput because the releasing thread\n"
+    "re-acquires from its own cache before the waiter's request lands: the lock changes hands\n"
+    "on only a few % of acquisitions (handoff_ratio ~0.06 for tas vs ~1.0 for ticket/mcs/clh at\n"
+    "2 threads here, with 4x the throughput). Whether that evens out over a sample or starves\n"
+    "threads shows in jain_fairness ((sum x)^2 / (n sum x^2) over per-thread acquisitions; 1 =\n"
+    "fair, 1/n = one thread gets all), max_min_ratio (most / fewest acquisitions; a thread with\n"
+    "none counts as 1) and the per-thread counts in threads.csv: on 2 vCPUs tas stays near 1,\n"
+    "with more threads and across sockets it can starve some. acq_lat_p50_ns / acq_lat_p99_ns\n"
+    "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads; a clock\n"
+    "read costs 20-30 ns here (run.json: read_cost_ns), which bounds what they resolve:\n"
+    "uncontended acquires read as the clock's cost, so use them for the contended tail, not for\n"
+    "the uncontended few ns. Larger think_ns lowers contention; larger cs_ns makes the hand-off\n"
+    "cost a smaller share. verify: the counter equals the total acquisitions (no lost update:\n"
+    "mutual exclusion held); in rwlock_read mode readers never write, so it checks that every\n"
+    "read saw the pair consistent and unchanged.";
 
 static const struct lab_enum_val lk_kinds[] = {
     {"tas", LK_TAS, "test-and-set: spin on atomic exchange"},
@@ -96,6 +99,10 @@ static const struct lab_metric lk_metrics[] = {
                    "Jain's index over per-thread acquisitions: 1 fair, 1/threads unfair."},
     [LK_M_MAX_MIN] = {"max_min_ratio", "", LAB_AGG_KERNEL,
                       "Most / fewest acquisitions of any thread (none counts as 1)."},
+    [LK_M_HANDOFFS] = {"handoffs", "acquisitions", LAB_AGG_SUM,
+                       "Acquisitions whose previous holder was another thread."},
+    [LK_M_HANDOFF_RATIO] = {"handoff_ratio", "", LAB_AGG_KERNEL,
+                            "Hand-offs / acquisitions: 1 = the lock changes hands every time."},
     LAB_METRIC_END,
 };
 
@@ -242,21 +249,25 @@ static void lk_run(struct lab_ctx *ctx, struct lab_thread *t)
 	t->metric[LK_M_LAT_P99] = lh_quantile(&lt->hist, 0.99);
 	t->metric[LK_M_JAIN] = NAN;
 	t->metric[LK_M_MAX_MIN] = NAN;
+	t->metric[LK_M_HANDOFFS] = (double)lt->handoffs;
+	t->metric[LK_M_HANDOFF_RATIO] =
+	    p->lock == LK_RWLOCK_READ || !t->work ? NAN : (double)lt->handoffs / (double)t->work;
 }
 
 static void lk_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
                          double *out)
 {
+	struct lk_state *st = ctx->priv;
 	struct lh_hist all;
-	double sum = 0, sum2 = 0;
+	double sum = 0, sum2 = 0, handoffs = 0;
 	uint64_t most = 0, fewest = UINT64_MAX;
 
-	(void)ctx;
 	lh_reset(&all);
 	for (unsigned i = 0; i < n; i++) {
 		const struct lk_thread *lt = threads[i]->priv;
 		double x = (double)threads[i]->work;
 		lh_merge(&all, &lt->hist);
+		handoffs += (double)lt->handoffs;
 		sum += x;
 		sum2 += x * x;
 		most = threads[i]->work > most ? threads[i]->work : most;
@@ -266,6 +277,7 @@ static void lk_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads,
 	out[LK_M_LAT_P99] = lh_quantile(&all, 0.99);
 	out[LK_M_JAIN] = sum2 > 0 ? sum * sum / ((double)n * sum2) : NAN;
 	out[LK_M_MAX_MIN] = n ? (double)most / (double)(fewest ? fewest : 1) : NAN;
+	out[LK_M_HANDOFF_RATIO] = sum > 0 && atomic_load(&st->last_holder) ? handoffs / sum : NAN;
 }
 
 /* Readers share the lock, so only the pair and the read counts can be checked. */

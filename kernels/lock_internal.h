@@ -58,7 +58,15 @@ struct lk_params {
 	uint64_t lat_every;
 };
 
-enum { LK_M_LAT_SAMPLES, LK_M_LAT_P50, LK_M_LAT_P99, LK_M_JAIN, LK_M_MAX_MIN };
+enum {
+	LK_M_LAT_SAMPLES,
+	LK_M_LAT_P50,
+	LK_M_LAT_P99,
+	LK_M_JAIN,
+	LK_M_MAX_MIN,
+	LK_M_HANDOFFS,
+	LK_M_HANDOFF_RATIO
+};
 
 #ifdef LK_CK
 struct lk_ck_clh_slot {
@@ -83,8 +91,12 @@ struct lk_state {
 	alignas(LAB_SLOT) struct ck_spinlock_clh *ck_clh;
 	struct lk_ck_clh_slot *ck_clh_nodes; /* nthreads + 1 */
 #endif
-	/* The data the lock protects: a counter, the pair readers check, the touched lines. */
+	/*
+	 * The data the lock protects: a counter and the last holder's id (one line, already the
+	 * holder's), the pair readers check, the touched lines.
+	 */
 	alignas(LAB_SLOT) _Atomic uint64_t counter;
+	_Atomic uint64_t last_holder; /* thread id + 1; 0 before the first acquisition */
 	alignas(LAB_SLOT) _Atomic uint64_t pair[2];
 	_Atomic uint64_t *lines; /* cs_lines lines, 64 bytes apart; word 0 of each is used */
 
@@ -105,6 +117,7 @@ struct lk_thread {
 	alignas(LAB_SLOT) struct ck_spinlock_clh *ck_clh_mine;
 #endif
 	alignas(LAB_SLOT) uint64_t reads, torn; /* rwlock_read: critical sections, torn pairs */
+	uint64_t handoffs;                      /* this sample: acquisitions after another holder */
 	uint64_t rng;                           /* xorshift state for the latency sampling */
 	uint64_t countdown;                     /* acquisitions until the next timed one */
 	struct lh_hist hist;                    /* this sample's timed acquire latencies */

@@ -10,11 +10,15 @@
 /*
  * The exclusive critical section: a read-modify-write of the protected counter that spans the
  * critical-section work, so a broken lock loses updates with high probability, and cs_lines
- * shared lines incremented the same way (each migrates to the holder's cache).
+ * shared lines incremented the same way (each migrates to the holder's cache). It also counts
+ * hand-offs: acquisitions whose previous holder was another thread.
  */
-static inline void lk_cs_write(struct lk_state *st)
+static inline void lk_cs_write(struct lk_state *st, uint64_t me, uint64_t *handoffs)
 {
 	uint64_t v = atomic_load_explicit(&st->counter, memory_order_relaxed);
+
+	*handoffs += atomic_load_explicit(&st->last_holder, memory_order_relaxed) != me;
+	atomic_store_explicit(&st->last_holder, me, memory_order_relaxed);
 
 	lab_clock_busy_loop(st->cs_loops);
 	for (uint64_t i = 0; i < st->nlines; i++) {
@@ -39,7 +43,7 @@ static inline void lk_cs_read(struct lk_state *st, uint64_t *torn, uint64_t *rea
 	++*reads;
 }
 
-#define LK_CS_WRITE lk_cs_write(st)
+#define LK_CS_WRITE lk_cs_write(st, me, &handoffs)
 #define LK_CS_READ  lk_cs_read(st, &torn, &reads)
 
 /*
@@ -50,8 +54,10 @@ static inline void lk_cs_read(struct lk_state *st, uint64_t *torn, uint64_t *rea
 	static uint64_t lk_run_##kind(struct lk_state *st, struct lk_thread *lt,                   \
 	                              const struct lab_thread *t)                                  \
 	{                                                                                          \
-		uint64_t done = 0, torn = 0, reads = 0, countdown = lt->countdown;                 \
+		uint64_t done = 0, torn = 0, reads = 0, handoffs = 0, countdown = lt->countdown;   \
 		const unsigned batch = st->batch;                                                  \
+		const uint64_t me = t->id + 1;                                                     \
+		(void)me;                                                                          \
                                                                                                    \
 		while (!lab_thread_should_stop(t)) {                                               \
 			for (unsigned k = 0; k < batch; k++) {                                     \
@@ -72,6 +78,7 @@ static inline void lk_cs_read(struct lk_state *st, uint64_t *torn, uint64_t *rea
 		lt->countdown = countdown;                                                         \
 		lt->torn += torn;                                                                  \
 		lt->reads += reads;                                                                \
+		lt->handoffs = handoffs;                                                           \
 		return done;                                                                       \
 	}
 

@@ -165,8 +165,9 @@ LAB_TEST(metrics_one_thread)
 	int p50 = kpoint_metric(&lab_kernel_lock, "acq_lat_p50_ns");
 	int p99 = kpoint_metric(&lab_kernel_lock, "acq_lat_p99_ns");
 	int ns = kpoint_metric(&lab_kernel_lock, "lat_samples");
+	int handoff = kpoint_metric(&lab_kernel_lock, "handoff_ratio");
 
-	REQUIRE(jain >= 0 && ratio >= 0 && p50 >= 0 && p99 >= 0 && ns >= 0);
+	REQUIRE(jain >= 0 && ratio >= 0 && p50 >= 0 && p99 >= 0 && ns >= 0 && handoff >= 0);
 	REQUIRE(kpoint_run(&lab_kernel_lock, kv, &o, &rec) == 0);
 	for (unsigned r = 0; r < rec.nreps; r++) {
 		const double *m = rec.samples[r].metric;
@@ -174,6 +175,9 @@ LAB_TEST(metrics_one_thread)
 		CHECK_NEAR(m[ratio], 1.0, 1e-12);
 		CHECK(m[ns] > 0);
 		CHECK(m[p50] > 0 && m[p99] >= m[p50]);
+		/* Alone, a thread takes the lock from itself: at most the very first is a hand-off.
+		 */
+		CHECK(m[handoff] * (double)rec.samples[r].work <= 1.0);
 	}
 	kpoint_free(&rec);
 }
