@@ -11,20 +11,21 @@ static const char c2c_description[] =
     "Two threads pinned to a CPU pair bounce a flag: thread 0 writes it, thread 1 waits for the\n"
     "value and answers, thread 0 waits for the answer. Each hop moves the cache line from one\n"
     "core's cache to the other's, so a round trip costs two coherence transfers and one-way\n"
-    "latency = round trip / 2. The unit of work is one round trip (thread 0 counts them; thread 1\n"
-    "reports 0), so samples.csv's cost per unit is the round trip including barrier skew; the\n"
-    "one_way_ns metric is the clean figure: thread 0 times batches of `batch` round trips\n"
-    "(each >= 1000x the clock resolution) and removes the measured cost of its clock reads.\n"
+    "latency = round trip / 2. The unit of work is one round trip (thread 0 counts them; thread\n"
+    "1 reports 0), so samples.csv's cost per unit is the round trip including barrier skew; the\n"
+    "one_way_ns metric is the clean figure: thread 0 times batches of `batch` round trips (each\n"
+    ">= 1000x the clock resolution) and removes the measured cost of its clock reads.\n"
     "one_way_p10/p50/p90_ns are percentiles over those batches. method = load_store uses\n"
     "acquire loads and release stores (the line moves on the answer's load and the next store);\n"
     "method = cas does every access as compare-and-swap (a waiter's failing CAS also pulls the\n"
-    "line exclusive, so it is slower). layout = one_slot puts the one flag both threads write on\n"
-    "its own 128-byte slot; two_slots gives each direction its own slot (each thread writes one,\n"
-    "reads the other). Expect 20-50 ns within a CCX or socket, 70-150 ns across CCDs or sockets,\n"
-    "under 10 ns between SMT siblings. On a VM the host moves vCPUs, so one pair shows several\n"
-    "stable modes (about 28, 52, 108 and 165 ns on the 2-vCPU machine this lab grew up on): look\n"
-    "at the distribution over samples, not one mean. Sweep pairs with placement = pairs. A\n"
-    "result below the clock resolution is impossible and fails verify.";
+    "line exclusive, so it is slower). layout = one_slot puts the one flag both threads write\n"
+    "on its own 128-byte slot; two_slots gives each direction its own slot (each thread writes\n"
+    "one, reads the other). Expect 20-50 ns within a CCX or socket, 70-150 ns across CCDs or\n"
+    "sockets, under 10 ns between SMT siblings. On a VM the host moves vCPUs, so one pair shows\n"
+    "several stable modes (28, 52, 108 and 165 ns on one 2-vCPU build VM, 13, 65-75 and 90-105\n"
+    "ns on another, switching within seconds): look at the distribution over samples, not one\n"
+    "mean. Sweep pairs with placement = pairs. A result below the clock resolution is\n"
+    "impossible and fails verify.";
 
 enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };
