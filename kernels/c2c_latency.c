@@ -18,14 +18,14 @@ static const char c2c_description[] =
     "one_way_p10/p50/p90_ns are percentiles over those batches. method = load_store uses\n"
     "acquire loads and release stores (the line moves on the answer's load and the next store);\n"
     "method = cas does every access as compare-and-swap (a waiter's failing CAS also pulls the\n"
-    "line exclusive, so it is slower). layout = one_slot puts the one flag both threads write\n"
-    "on its own 128-byte slot; two_slots gives each direction its own slot (each thread writes\n"
-    "one, reads the other). Expect 20-50 ns within a CCX or socket, 70-150 ns across CCDs or\n"
-    "sockets, under 10 ns between SMT siblings. On a VM the host moves vCPUs, so one pair shows\n"
-    "several stable modes (28, 52, 108 and 165 ns on one 2-vCPU build VM, 13, 65-75 and 90-105\n"
-    "ns on another, switching within seconds): look at the distribution over samples, not one\n"
-    "mean. Sweep pairs with placement = pairs. A result below the clock resolution is\n"
-    "impossible and fails verify.";
+    "line exclusive, which can delay the answer). layout = one_slot puts the one flag both\n"
+    "threads write on its own 128-byte slot; two_slots gives each direction its own slot (each\n"
+    "thread writes one, reads the other). Expect 20-50 ns within a CCX or socket, 70-150 ns\n"
+    "across CCDs or sockets, under 10 ns between SMT siblings. On a VM the host moves vCPUs, so\n"
+    "one pair shows several stable modes (28, 52, 108 and 165 ns on one 2-vCPU build VM, 13,\n"
+    "65-75 and 90-105 ns on another, switching within seconds): look at the distribution over\n"
+    "samples, not one mean. Sweep pairs with placement = pairs. A result below the clock\n"
+    "resolution is impossible and fails verify.";
 
 enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };
