@@ -3,12 +3,19 @@
 #include "kernels/registry.h"
 
 extern const struct lab_kernel lab_kernel_atomic_rmw;
+extern const struct lab_kernel lab_kernel_c2c_latency;
 extern const struct lab_kernel lab_kernel_false_sharing;
+extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
 
+/* One line per kernel, so adding one is a one-line diff. */
+/* clang-format off */
 const struct lab_kernel *const lab_kernels[] = {
-    &lab_kernel_atomic_rmw,
-    &lab_kernel_false_sharing,
-    &lab_kernel_noop,
-    NULL,
+	&lab_kernel_atomic_rmw,
+	&lab_kernel_c2c_latency,
+	&lab_kernel_false_sharing,
+	&lab_kernel_lock,
+	&lab_kernel_noop,
+	NULL,
 };
+/* clang-format on */

@@ -5,7 +5,7 @@
 
 #include "harness/param.h"
 #include "kernels/registry.h"
-#include "tests/kernels/kdrive.h"
+#include "tests/kernels/kpoint.h"
 #include "tests/testlib.h"
 
 static void kernels_verify_all(unsigned n)
@@ -13,13 +13,11 @@ static void kernels_verify_all(unsigned n)
 	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
 		struct lab_point_rec rec;
 		unsigned threads = (*k)->flags & LAB_KF_PAIRS ? 2 : n;
-		int rc = kdrive_run(*k, threads, NULL, &rec);
+		struct kpoint_opts o = {.nthreads = threads, .min_time_ns = 2000000};
+		int rc = kpoint_run(*k, NULL, &o, &rec);
+		if (rc == LAB_SKIP)
+			continue; /* kpoint printed the reason */
 		CHECK_EQ_I64(rc, 0);
-		if (rec.status == LAB_STATUS_SKIPPED) {
-			fprintf(stderr, "%s: skipped: %s\n", (*k)->name, rec.reason);
-			CHECK(rec.reason[0] != '\0');
-			continue;
-		}
 		if (rec.status != LAB_STATUS_OK)
 			fprintf(stderr, "%s at %u threads: %s\n", (*k)->name, threads, rec.reason);
 		CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
@@ -54,8 +52,12 @@ LAB_TEST(verify_every_choice)
 				char kv[128];
 				const char *ov[] = {kv, NULL};
 				struct lab_point_rec rec;
+				struct kpoint_opts o = {.nthreads = 2, .min_time_ns = 2000000};
 				snprintf(kv, sizeof(kv), "%s=%s", p->key, c->name);
-				CHECK_EQ_I64(kdrive_run(*k, 2, ov, &rec), 0);
+				int rc = kpoint_run(*k, ov, &o, &rec);
+				if (rc == LAB_SKIP)
+					continue;
+				CHECK_EQ_I64(rc, 0);
 				if (rec.status == LAB_STATUS_FAILED)
 					fprintf(stderr, "%s %s: %s\n", (*k)->name, kv, rec.reason);
 				CHECK(rec.status != LAB_STATUS_FAILED);

@@ -124,6 +124,11 @@ LAB_TEST(every_kernel_file_registered)
 			if (sscanf(line, "const struct lab_kernel lab_kernel_%127[a-z0-9_]",
 			           name) != 1)
 				continue;
+			/* Descriptors only tests reach (a lock without locking) stay unregistered.
+			 */
+			size_t nl = strlen(name);
+			if (nl > 10 && !strcmp(name + nl - 10, "_test_only"))
+				continue;
 			bool found = false;
 			for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
 				found |= !strcmp((*k)->name, name);

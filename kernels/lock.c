@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* lock: acquisitions of one lock under contention; throughput, fairness and acquire latency. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/clock.h"
+#include "kernels/lock_internal.h"
+
+static const char lk_description[] =
+    "Every thread loops: acquire one shared lock, do the critical section (a read-modify-write\n"
+    "of a protected counter around cs_ns of calibrated busy loop and cs_lines shared cache\n"
+    "lines), release, then think_ns of private work. The unit of work is one acquisition. Lock\n"
+    "kinds written in the lab with C11 atomics: tas (exchange until it returns 0), ttas (spin\n"
+    "on a load, exchange when free), ttas_backoff (exponential PAUSE backoff), ticket (FIFO,\n"
+    "all waiters spin on one word), mcs and clh (FIFO queues, each waiter spins on its own\n"
+    "line); references: pthread_mutex (futex), pthread_spin, pthread rwlock in read and write\n"
+    "mode, and Concurrency Kit's ck_fas, ck_cas (both TTAS-style), ck_ticket, ck_mcs, ck_clh.\n"
+    "What to expect: at 1 thread a spinlock costs about one atomic (7-10 ns here: tas, ttas,\n"
+    "ticket, clh), mcs two (about 19 ns), the mutex a call more. At 2+ threads with a short\n"
+    "critical section the fair locks (ticket, mcs, clh) hand the lock to another core on every\n"
+    "acquisition, so each acquisition pays a line transfer (30-200 ns here) and throughput\n"
+    "collapses 3-30x; tas and ttas keep their throughput because the releasing thread\n"
+    "re-acquires from its own cache before the waiter's request lands: the lock changes hands\n"
+    "on only a few % of acquisitions (handoff_ratio ~0.06 for tas vs ~1.0 for ticket/mcs/clh at\n"
+    "2 threads here, with 4x the throughput). Whether that evens out over a sample or starves\n"
+    "threads shows in jain_fairness ((sum x)^2 / (n sum x^2) over per-thread acquisitions; 1 =\n"
+    "fair, 1/n = one thread gets all), max_min_ratio (most / fewest acquisitions; a thread with\n"
+    "none counts as 1) and the per-thread counts in threads.csv: on 2 vCPUs tas stays near 1,\n"
+    "with more threads and across sockets it can starve some. acq_lat_p50_ns / acq_lat_p99_ns\n"
+    "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads; a clock\n"
+    "read costs 20-30 ns here (run.json: read_cost_ns), which bounds what they resolve:\n"
+    "uncontended acquires read as the clock's cost, so use them for the contended tail, not for\n"
+    "the uncontended few ns. Larger think_ns lowers contention; larger cs_ns makes the hand-off\n"
+    "cost a smaller share. verify: the counter equals the total acquisitions (no lost update:\n"
+    "mutual exclusion held); in rwlock_read mode readers never write, so it checks that every\n"
+    "read saw the pair consistent and unchanged.";
+
+static const struct lab_enum_val lk_kinds[] = {
+    {"tas", LK_TAS, "test-and-set: spin on atomic exchange"},
+    {"ttas", LK_TTAS, "test-and-test-and-set: spin on a load, exchange when free"},
+    {"ttas_backoff", LK_TTAS_BACKOFF, "TTAS with exponential backoff (4 .. 1024 PAUSEs)"},
+    {"ticket", LK_TICKET, "ticket lock: fetch_add a number, wait for your turn"},
+    {"mcs", LK_MCS, "MCS queue lock: each waiter spins on its own node"},
+    {"clh", LK_CLH, "CLH queue lock: each waiter spins on its predecessor's node"},
+    {"pthread_mutex", LK_PTHREAD_MUTEX, "pthread_mutex_t (glibc, futex-based)"},
+    {"pthread_spin", LK_PTHREAD_SPIN, "pthread_spinlock_t (glibc)"},
+    {"rwlock_read", LK_RWLOCK_READ, "pthread_rwlock_t, every thread takes the read lock"},
+    {"rwlock_write", LK_RWLOCK_WRITE, "pthread_rwlock_t, every thread takes the write lock"},
+    {"ck_fas", LK_CK_FAS, "Concurrency Kit fetch-and-store lock (TTAS-style)"},
+    {"ck_cas", LK_CK_CAS, "Concurrency Kit compare-and-swap lock (TTAS-style)"},
+    {"ck_ticket", LK_CK_TICKET, "Concurrency Kit ticket lock"},
+    {"ck_mcs", LK_CK_MCS, "Concurrency Kit MCS lock"},
+    {"ck_clh", LK_CK_CLH, "Concurrency Kit CLH lock"},
+    {NULL, 0, NULL},
+};
+
+/* The same kinds plus `none`, for the test descriptor only: configs cannot name it. */
+static const struct lab_enum_val lk_kinds_test[] = {
+    {"tas", LK_TAS, "test-and-set"},
+    {"ticket", LK_TICKET, "ticket lock"},
+    {"mcs", LK_MCS, "MCS queue lock"},
+    {"none", LK_NONE, "no lock at all: verify must fail"},
+    {NULL, 0, NULL},
+};
+
+#define LK_COMMON_PARAMS                                                                           \
+	LAB_P_DURATION(                                                                            \
+	    struct lk_params, cs_ns, "cs_ns", "0", 0, 1000000000,                                  \
+	    "Busy-loop work inside the critical section (calibrated, no clock reads)."),           \
+	    LAB_P_U64(struct lk_params, cs_lines, "cs_lines", "0", 0, 65536, "lines",              \
+	              "Shared cache lines read and written inside the critical section."),         \
+	    LAB_P_DURATION(struct lk_params, think_ns, "think_ns", "0", 0, 1000000000,             \
+	                   "Busy-loop work between a release and the next acquire."),              \
+	    LAB_P_U64(struct lk_params, lat_every, "lat_every", "64", 0, 1000000, "acquisitions",  \
+	              "Time one acquire in this many (on average) for the latency "                \
+	              "percentiles; 0 = none.")
+
+static const struct lab_param lk_params_table[] = {
+    LAB_P_ENUM(struct lk_params, lock, "lock", "ticket", lk_kinds, "The lock implementation."),
+    LK_COMMON_PARAMS,
+    LAB_PARAM_END,
+};
+
+static const struct lab_param lk_params_test_table[] = {
+    LAB_P_ENUM(struct lk_params, lock, "lock", "none", lk_kinds_test, "The lock."),
+    LK_COMMON_PARAMS,
+    LAB_PARAM_END,
+};
+
+static const struct lab_metric lk_metrics[] = {
+    [LK_M_LAT_SAMPLES] = {"lat_samples", "acquisitions", LAB_AGG_SUM,
+                          "Acquires timed for the latency percentiles."},
+    [LK_M_LAT_P50] = {"acq_lat_p50_ns", "ns", LAB_AGG_KERNEL,
+                      "Median acquire latency of the timed subset (includes one clock read)."},
+    [LK_M_LAT_P99] = {"acq_lat_p99_ns", "ns", LAB_AGG_KERNEL,
+                      "99th percentile acquire latency of the timed subset."},
+    [LK_M_JAIN] = {"jain_fairness", "", LAB_AGG_KERNEL,
+                   "Jain's index over per-thread acquisitions: 1 fair, 1/threads unfair."},
+    [LK_M_MAX_MIN] = {"max_min_ratio", "", LAB_AGG_KERNEL,
+                      "Most / fewest acquisitions of any thread (none counts as 1)."},
+    [LK_M_HANDOFFS] = {"handoffs", "acquisitions", LAB_AGG_SUM,
+                       "Acquisitions whose previous holder was another thread."},
+    [LK_M_HANDOFF_RATIO] = {"handoff_ratio", "", LAB_AGG_KERNEL,
+                            "Hand-offs / acquisitions: 1 = the lock changes hands every time."},
+    LAB_METRIC_END,
+};
+
+static int lk_check(const void *params, unsigned nthreads, const struct lab_env *env,
+                    struct lab_err *err)
+{
+	const struct lk_params *p = params;
+
+	(void)nthreads;
+	(void)env;
+	if (p->lock < 0 || p->lock >= LK_NKINDS)
+		return lab_err_set(err, LAB_ECONFIG, "lock kind %d: unknown", p->lock);
+	if (!lk_runs[p->lock]) {
+#ifdef LK_TSAN
+		lab_err_set(err, LAB_EUNSUP,
+		            "Concurrency Kit is left out of ThreadSanitizer builds (its inline-asm "
+		            "atomics are invisible to TSan)");
+#else
+		lab_err_set(err, LAB_EUNSUP,
+		            "built without Concurrency Kit (apt-get install libck-dev)");
+#endif
+		return LAB_SKIP;
+	}
+	return 0;
+}
+
+static int lk_pthread_init(struct lk_state *st, struct lab_err *err)
+{
+	int rc = pthread_mutex_init(&st->mutex, NULL);
+
+	if (rc)
+		return lab_err_set(err, LAB_ESYS, "pthread_mutex_init: %s", strerror(rc));
+	st->pthread_ready[0] = true;
+	if ((rc = pthread_spin_init(&st->spin, PTHREAD_PROCESS_PRIVATE)))
+		return lab_err_set(err, LAB_ESYS, "pthread_spin_init: %s", strerror(rc));
+	st->pthread_ready[1] = true;
+	if ((rc = pthread_rwlock_init(&st->rwlock, NULL)))
+		return lab_err_set(err, LAB_ESYS, "pthread_rwlock_init: %s", strerror(rc));
+	st->pthread_ready[2] = true;
+	return 0;
+}
+
+/* The lab's and ck's locks, in their unlocked state; queue locks get a pool of n + 1 nodes. */
+static int lk_locks_init(struct lk_state *st, unsigned n, struct lab_err *err)
+{
+	atomic_init(&st->tas.held, 0);
+	atomic_init(&st->ticket.next, 0);
+	atomic_init(&st->ticket.owner, 0);
+	atomic_init(&st->mcs.tail, NULL);
+	st->clh_nodes = aligned_alloc(LAB_SLOT, (n + 1) * sizeof(*st->clh_nodes));
+	if (!st->clh_nodes)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u CLH nodes", n + 1);
+	for (unsigned i = 0; i < n; i++)
+		atomic_init(&st->clh_nodes[i].locked, false);
+	lab_lock_clh_init(&st->clh, &st->clh_nodes[n]);
+#ifdef LK_CK
+	ck_spinlock_fas_init(&st->ck_fas);
+	ck_spinlock_cas_init(&st->ck_cas);
+	ck_spinlock_ticket_init(&st->ck_ticket);
+	ck_spinlock_mcs_init(&st->ck_mcs);
+	st->ck_clh_nodes = aligned_alloc(LAB_SLOT, (n + 1) * sizeof(*st->ck_clh_nodes));
+	if (!st->ck_clh_nodes)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u CLH nodes", n + 1);
+	memset(st->ck_clh_nodes, 0, (n + 1) * sizeof(*st->ck_clh_nodes));
+	ck_spinlock_clh_init(&st->ck_clh, &st->ck_clh_nodes[n].node);
+#endif
+	return lk_pthread_init(st, err);
+}
+
+/* Batches short enough that a thread notices the stop flag within ~50 us of its own work. */
+static unsigned lk_batch(const struct lk_params *p)
+{
+	uint64_t per = p->cs_ns + p->think_ns + 20 * p->cs_lines + 50;
+	uint64_t b = 50000 / per;
+
+	return b < 1 ? 1 : b > 256 ? 256 : (unsigned)b;
+}
+
+static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n);
+
+static int lk_setup(struct lab_ctx *ctx, struct lab_err *err)
+{
+	const struct lk_params *p = ctx->params;
+	struct lk_state *st = aligned_alloc(LAB_SLOT, sizeof(*st));
+	double loops_per_ns = lab_clock_loops_per_us() / 1000.0;
+	int rc;
+
+	if (!st)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	memset(st, 0, sizeof(*st));
+	ctx->priv = st;
+	st->nthreads = ctx->nthreads;
+	st->cs_loops = (uint64_t)llround((double)p->cs_ns * loops_per_ns);
+	st->think_loops = (uint64_t)llround((double)p->think_ns * loops_per_ns);
+	st->nlines = p->cs_lines;
+	st->lat_every = p->lat_every;
+	st->batch = lk_batch(p);
+	atomic_init(&st->counter, 0);
+	atomic_init(&st->pair[0], 0x5eed);
+	atomic_init(&st->pair[1], 0x5eed);
+	if (p->cs_lines) {
+		size_t bytes = ((size_t)p->cs_lines * LAB_CACHELINE + 4095) & ~(size_t)4095;
+		st->lines = aligned_alloc(4096, bytes);
+		if (!st->lines)
+			return lab_err_set(err, LAB_ENOMEM, "out of memory for %llu lines",
+			                   (unsigned long long)p->cs_lines);
+		memset(st->lines, 0, bytes);
+	}
+	rc = lk_locks_init(st, ctx->nthreads, err);
+	if (rc)
+		lk_teardown(ctx, NULL, 0);
+	return rc;
+}
+
+static int lk_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
+{
+	struct lk_state *st = ctx->priv;
+	struct lk_thread *lt = aligned_alloc(LAB_SLOT, sizeof(*lt));
+
+	if (!lt)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	memset(lt, 0, sizeof(*lt));
+	atomic_init(&lt->mcs.next, NULL);
+	atomic_init(&lt->mcs.locked, false);
+	lt->clh_mine = &st->clh_nodes[t->id];
+#ifdef LK_CK
+	lt->ck_clh_mine = &st->ck_clh_nodes[t->id].node;
+#endif
+	lt->rng = (ctx->seed ^ 0x9e3779b97f4a7c15ull) * (2 * t->id + 1) | 1;
+	lt->countdown = lk_next_countdown(lt, st->lat_every);
+	t->priv = lt;
+	return 0;
+}
+
+static void lk_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	const struct lk_params *p = ctx->params;
+	struct lk_thread *lt = t->priv;
+
+	lh_reset(&lt->hist);
+	t->work = lk_runs[p->lock](ctx->priv, lt, t);
+	t->metric[LK_M_LAT_SAMPLES] = (double)lt->hist.count;
+	t->metric[LK_M_LAT_P50] = lh_quantile(&lt->hist, 0.50);
+	t->metric[LK_M_LAT_P99] = lh_quantile(&lt->hist, 0.99);
+	t->metric[LK_M_JAIN] = NAN;
+	t->metric[LK_M_MAX_MIN] = NAN;
+	t->metric[LK_M_HANDOFFS] = (double)lt->handoffs;
+	t->metric[LK_M_HANDOFF_RATIO] =
+	    p->lock == LK_RWLOCK_READ || !t->work ? NAN : (double)lt->handoffs / (double)t->work;
+}
+
+static void lk_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
+                         double *out)
+{
+	struct lk_state *st = ctx->priv;
+	struct lh_hist all;
+	double sum = 0, sum2 = 0, handoffs = 0;
+	uint64_t most = 0, fewest = UINT64_MAX;
+
+	lh_reset(&all);
+	for (unsigned i = 0; i < n; i++) {
+		const struct lk_thread *lt = threads[i]->priv;
+		double x = (double)threads[i]->work;
+		lh_merge(&all, &lt->hist);
+		handoffs += (double)lt->handoffs;
+		sum += x;
+		sum2 += x * x;
+		most = threads[i]->work > most ? threads[i]->work : most;
+		fewest = threads[i]->work < fewest ? threads[i]->work : fewest;
+	}
+	out[LK_M_LAT_P50] = lh_quantile(&all, 0.50);
+	out[LK_M_LAT_P99] = lh_quantile(&all, 0.99);
+	out[LK_M_JAIN] = sum2 > 0 ? sum * sum / ((double)n * sum2) : NAN;
+	out[LK_M_MAX_MIN] = n ? (double)most / (double)(fewest ? fewest : 1) : NAN;
+	out[LK_M_HANDOFF_RATIO] = sum > 0 && atomic_load(&st->last_holder) ? handoffs / sum : NAN;
+}
+
+/* Readers share the lock, so only the pair and the read counts can be checked. */
+static int lk_verify_read(struct lk_state *st, struct lab_thread *const *threads, unsigned n,
+                          struct lab_err *err)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct lk_thread *lt = threads[i]->priv;
+		if (lt->torn)
+			return lab_err_set(err, LAB_EVERIFY,
+			                   "thread %u saw the protected pair torn %llu times", i,
+			                   (unsigned long long)lt->torn);
+		if (lt->reads != threads[i]->work_total)
+			return lab_err_set(err, LAB_EVERIFY,
+			                   "thread %u counted %llu reads, the harness %llu", i,
+			                   (unsigned long long)lt->reads,
+			                   (unsigned long long)threads[i]->work_total);
+	}
+	if (atomic_load(&st->pair[0]) != 0x5eed || atomic_load(&st->pair[1]) != 0x5eed)
+		return lab_err_set(err, LAB_EVERIFY, "the pair changed under read locks");
+	return 0;
+}
+
+static int lk_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
+                     struct lab_err *err)
+{
+	const struct lk_params *p = ctx->params;
+	struct lk_state *st = ctx->priv;
+	uint64_t total = 0, got = atomic_load(&st->counter);
+
+	if (p->lock == LK_RWLOCK_READ)
+		return lk_verify_read(st, threads, n, err);
+	for (unsigned i = 0; i < n; i++)
+		total += threads[i]->work_total;
+	if (got != total)
+		return lab_err_set(
+		    err, LAB_EVERIFY,
+		    "mutual exclusion failed: the protected counter holds %llu after "
+		    "%llu acquisitions (%lld updates lost)",
+		    (unsigned long long)got, (unsigned long long)total, (long long)(total - got));
+	for (uint64_t i = 0; i < st->nlines; i++) {
+		uint64_t v = atomic_load(st->lines + i * (LAB_CACHELINE / sizeof(uint64_t)));
+		if (v != total)
+			return lab_err_set(
+			    err, LAB_EVERIFY,
+			    "mutual exclusion failed: shared line %llu holds %llu after "
+			    "%llu acquisitions",
+			    (unsigned long long)i, (unsigned long long)v,
+			    (unsigned long long)total);
+	}
+	return 0;
+}
+
+static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n)
+{
+	struct lk_state *st = ctx->priv;
+
+	for (unsigned i = 0; threads && i < n; i++)
+		free(threads[i]->priv);
+	if (!st)
+		return;
+	if (st->pthread_ready[0])
+		pthread_mutex_destroy(&st->mutex);
+	if (st->pthread_ready[1])
+		pthread_spin_destroy(&st->spin);
+	if (st->pthread_ready[2])
+		pthread_rwlock_destroy(&st->rwlock);
+#ifdef LK_CK
+	free(st->ck_clh_nodes);
+#endif
+	free(st->clh_nodes);
+	free(st->lines);
+	free(st);
+	ctx->priv = NULL;
+}
+
+#define LK_DESCRIPTOR(name_, params_)                                                              \
+	.abi = LAB_KERNEL_ABI, .name = name_,                                                      \
+	.summary = "one lock, N threads: acquisitions/s, fairness, acquire latency p50/p99",       \
+	.description = lk_description, .flags = LAB_KF_TIMED, .params = params_,                   \
+	.params_size = sizeof(struct lk_params), .metrics = lk_metrics, .work_unit = "acquire",    \
+	.check = lk_check, .setup = lk_setup, .thread_setup = lk_thread_setup, .run = lk_run,      \
+	.summarize = lk_summarize, .verify = lk_verify, .teardown = lk_teardown
+
+const struct lab_kernel lab_kernel_lock = {LK_DESCRIPTOR("lock", lk_params_table)};
+
+/*
+ * Not in the registry: the same kernel with a `none` lock kind (no locking at all), so a test
+ * can show that verify catches lost updates. A test that cannot fail proves nothing.
+ */
+const struct lab_kernel lab_kernel_lock_test_only = {
+    LK_DESCRIPTOR("lock_test_only", lk_params_test_table)};

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Runs one point of a kernel through the real runner, as `lab run` would, on this machine's
+ * first CPUs: params from the kernel's defaults plus "key=value" overrides, small reps and
+ * min_time. For kernel tests that check status and verify, never timings.
+ */
+#ifndef LAB_TESTS_KERNELS_KPOINT_H
+#define LAB_TESTS_KERNELS_KPOINT_H
+
+#include <stdbool.h>
+
+#include "harness/runner.h"
+
+struct kpoint_opts {
+	unsigned nthreads;
+	unsigned reps;              /* 0: 3 */
+	uint64_t min_time_ns;       /* 0: 10 ms */
+	double clock_resolution_ns; /* 0: the real one; a fake value tests impossible results */
+};
+
+/*
+ * Runs kernel k with the overrides kv ("key=value", NULL-terminated, may be NULL) into rec
+ * (free with kpoint_free). Returns 0 when the point ran (rec says how it went), LAB_SKIP when
+ * check() skipped it (reason printed), or -1 with the cause printed.
+ */
+int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct kpoint_opts *o,
+               struct lab_point_rec *rec);
+
+/* Frees rec's arrays. */
+void kpoint_free(struct lab_point_rec *rec);
+
+/* Units of work done by thread i over every sample of rec. */
+uint64_t kpoint_thread_work(const struct lab_point_rec *rec, unsigned i);
+
+/* The index of k's metric called name, or -1. */
+int kpoint_metric(const struct lab_kernel *k, const char *name);
+
+/* How many CPUs this process may use. */
+unsigned kpoint_ncpus(void);
+
+#endif

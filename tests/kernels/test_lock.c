@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The lock kernel through the real runner: every lock kind at 1 and 2 threads keeps mutual
+ * exclusion (verify passes), a kernel with no lock at all is caught by verify, the fairness
+ * metrics are what their definitions say at 1 thread, and the latency histogram's quantiles.
+ * No timing assertions.
+ */
+#include "kernels/lat_hist.h"
+#include "tests/kernels/kpoint.h"
+#include "tests/testlib.h"
+
+extern const struct lab_kernel lab_kernel_lock;
+extern const struct lab_kernel lab_kernel_lock_test_only;
+
+/* Runs lock kind `kind` (plus extra "key=value") at n threads; true when it ran and verified. */
+static void check_kind_n(const char *kind, const char *extra, unsigned n)
+{
+	char lock[64];
+	const char *kv[] = {lock, extra, NULL};
+	struct kpoint_opts o = {.nthreads = n, .reps = 3, .min_time_ns = 20000000};
+	struct lab_point_rec rec;
+
+	snprintf(lock, sizeof(lock), "lock=%s", kind);
+	int rc = kpoint_run(&lab_kernel_lock, kv, &o, &rec);
+	if (rc == LAB_SKIP) {
+		fprintf(stderr, "%s: skipped (see above)\n", kind);
+		return;
+	}
+	CHECK_EQ_I64(rc, 0);
+	CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
+	CHECK_EQ_I64(rec.verify, LAB_VERIFY_PASS);
+	CHECK_EQ_U64(rec.nreps, 3);
+	uint64_t total = 0;
+	for (unsigned i = 0; i < n && rec.threads; i++) {
+		uint64_t w = kpoint_thread_work(&rec, i);
+		fprintf(stderr, "%s n=%u thread %u: %llu acquisitions\n", kind, n, i,
+		        (unsigned long long)w);
+		total += w;
+	}
+	CHECK(total > 0);
+	kpoint_free(&rec);
+}
+
+static void check_kind(const char *kind)
+{
+	check_kind_n(kind, NULL, 1);
+	check_kind_n(kind, NULL, 2);
+}
+
+LAB_TEST(tas)
+{
+	check_kind("tas");
+}
+LAB_TEST(ttas)
+{
+	check_kind("ttas");
+}
+LAB_TEST(ttas_backoff)
+{
+	check_kind("ttas_backoff");
+}
+LAB_TEST(ticket)
+{
+	check_kind("ticket");
+}
+LAB_TEST(mcs)
+{
+	check_kind("mcs");
+}
+LAB_TEST(clh)
+{
+	check_kind("clh");
+}
+LAB_TEST(pthread_mutex)
+{
+	check_kind("pthread_mutex");
+}
+LAB_TEST(pthread_spin)
+{
+	check_kind("pthread_spin");
+}
+LAB_TEST(rwlock_read)
+{
+	check_kind("rwlock_read");
+	check_kind_n("rwlock_read", "cs_lines=4", 2);
+}
+LAB_TEST(rwlock_write)
+{
+	check_kind("rwlock_write");
+}
+LAB_TEST(ck_fas)
+{
+	check_kind("ck_fas");
+}
+LAB_TEST(ck_cas)
+{
+	check_kind("ck_cas");
+}
+LAB_TEST(ck_ticket)
+{
+	check_kind("ck_ticket");
+}
+LAB_TEST(ck_mcs)
+{
+	check_kind("ck_mcs");
+}
+LAB_TEST(ck_clh)
+{
+	check_kind("ck_clh");
+}
+
+/* Shared lines in the critical section are verified too; think time spaces acquisitions. */
+LAB_TEST(cs_lines_and_think)
+{
+	check_kind_n("mcs", "cs_lines=8", 2);
+	check_kind_n("ttas", "think_ns=200ns", 2);
+	check_kind_n("ticket", "cs_ns=100ns", 2);
+}
+
+/*
+ * With no lock, two threads doing load, work, store on one counter lose updates; verify must
+ * say so. Concurrency (or preemption inside the 200 ns window) is near certain within 60 ms;
+ * a few attempts make a spurious pass practically impossible.
+ */
+LAB_TEST(no_lock_fails_verify)
+{
+	const char *kv[] = {"lock=none", "cs_ns=200ns", NULL};
+	struct kpoint_opts o = {.nthreads = 2, .reps = 3, .min_time_ns = 20000000};
+	bool failed = false;
+
+	for (int attempt = 0; attempt < 5 && !failed; attempt++) {
+		struct lab_point_rec rec;
+		REQUIRE(kpoint_run(&lab_kernel_lock_test_only, kv, &o, &rec) == 0);
+		if (rec.verify == LAB_VERIFY_FAIL) {
+			failed = true;
+			CHECK_EQ_I64(rec.status, LAB_STATUS_FAILED);
+			CHECK(strstr(rec.reason, "mutual exclusion failed") != NULL);
+			fprintf(stderr, "verify said: %s\n", rec.reason);
+		}
+		kpoint_free(&rec);
+	}
+	CHECK(failed);
+}
+
+/* The same harness path with a real lock passes: the failure above is the lock's absence. */
+LAB_TEST(test_descriptor_with_lock_passes)
+{
+	const char *kv[] = {"lock=ticket", "cs_ns=200ns", NULL};
+	struct kpoint_opts o = {.nthreads = 2, .reps = 2, .min_time_ns = 10000000};
+	struct lab_point_rec rec;
+
+	REQUIRE(kpoint_run(&lab_kernel_lock_test_only, kv, &o, &rec) == 0);
+	CHECK_EQ_I64(rec.verify, LAB_VERIFY_PASS);
+	kpoint_free(&rec);
+}
+
+/* At 1 thread the fairness metrics are exact by definition; latencies were sampled. */
+LAB_TEST(metrics_one_thread)
+{
+	const char *kv[] = {"lock=tas", "lat_every=16", NULL};
+	struct kpoint_opts o = {.nthreads = 1, .reps = 2, .min_time_ns = 5000000};
+	struct lab_point_rec rec;
+	int jain = kpoint_metric(&lab_kernel_lock, "jain_fairness");
+	int ratio = kpoint_metric(&lab_kernel_lock, "max_min_ratio");
+	int p50 = kpoint_metric(&lab_kernel_lock, "acq_lat_p50_ns");
+	int p99 = kpoint_metric(&lab_kernel_lock, "acq_lat_p99_ns");
+	int ns = kpoint_metric(&lab_kernel_lock, "lat_samples");
+	int handoff = kpoint_metric(&lab_kernel_lock, "handoff_ratio");
+
+	REQUIRE(jain >= 0 && ratio >= 0 && p50 >= 0 && p99 >= 0 && ns >= 0 && handoff >= 0);
+	REQUIRE(kpoint_run(&lab_kernel_lock, kv, &o, &rec) == 0);
+	for (unsigned r = 0; r < rec.nreps; r++) {
+		const double *m = rec.samples[r].metric;
+		CHECK_NEAR(m[jain], 1.0, 1e-12);
+		CHECK_NEAR(m[ratio], 1.0, 1e-12);
+		CHECK(m[ns] > 0);
+		CHECK(m[p50] > 0 && m[p99] >= m[p50]);
+		/* Alone, a thread takes the lock from itself: at most the very first is a hand-off.
+		 */
+		CHECK(m[handoff] * (double)rec.samples[r].work <= 1.0);
+	}
+	kpoint_free(&rec);
+}
+
+LAB_TEST(lat_hist_quantiles)
+{
+	struct lh_hist h;
+
+	lh_reset(&h);
+	CHECK(isnan(lh_quantile(&h, 0.5)));
+	for (uint64_t v = 1; v <= 1000; v++)
+		lh_add(&h, v);
+	CHECK_EQ_U64(h.count, 1000);
+	/* Buckets are at most 1/8 of an octave wide: within 7 % of the true quantile. */
+	CHECK_NEAR(lh_quantile(&h, 0.50), 500, 35);
+	CHECK_NEAR(lh_quantile(&h, 0.99), 990, 70);
+	CHECK_NEAR(lh_quantile(&h, 0.001), 1, 0.01);
+	/* Small values are exact; huge ones land in the last bucket, not out of bounds. */
+	CHECK_EQ_U64(lh_index(5), 5);
+	CHECK_EQ_U64(lh_index(UINT64_MAX), LH_BUCKETS - 1);
+	for (uint64_t v = 8; v < 100000; v = v * 5 / 4 + 1) {
+		unsigned i = lh_index(v);
+		CHECK(lh_index(v + 1) >= i);
+		CHECK(fabs(lh_bucket_mid(i) - (double)v) <= (double)v / 8 + 1);
+	}
+}
