@@ -90,9 +90,9 @@ static void run_warn_migration(const struct lab_point_rec *rec)
 	}
 	if (moved)
 		fprintf(stderr,
-			"lab: warning: point %u: %u thread-samples ran off their planned CPU "
-			"(see threads.csv cpu_start/cpu_end)\n",
-			pt->id, moved);
+		        "lab: warning: point %u: %u thread-samples ran off their planned CPU "
+		        "(see threads.csv cpu_start/cpu_end)\n",
+		        pt->id, moved);
 }
 
 /* One line per finished point: the median cost per unit of work and the rate. */
