@@ -163,11 +163,13 @@ struct lab_ctx {
  * 128-byte-aligned block: a false-sharing lab must not false-share.
  */
 struct lab_thread {
-	alignas(LAB_SLOT) unsigned id;  /* 0 .. nthreads-1 */
-	int cpu;                        /* planned OS CPU index */
-	uint64_t iters;                 /* units of work to do in this run() call */
-	uint64_t work;                  /* units done; preset to iters, lowered on an early stop */
-	uint64_t work_total;            /* sum of work over every run() since setup */
+	alignas(LAB_SLOT) unsigned id; /* 0 .. nthreads-1 */
+	int cpu;                       /* planned OS CPU index */
+	uint64_t iters;                /* units of work to do in this run() call */
+	uint64_t work;       /* units done; preset to iters, lowered on an early stop. The sample's
+	                        work is the sum over threads: threads that share one unit (the two
+	                        sides of a round trip) count it on one thread only. */
+	uint64_t work_total; /* sum of work over every run() since setup */
 	double metric[LAB_METRICS_MAX]; /* per-thread metric values of this sample */
 	void *priv;                     /* the kernel's per-thread state */
 	const atomic_int *stop;         /* set when the sample must end (timed kernels, Ctrl-C) */

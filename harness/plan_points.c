@@ -164,7 +164,9 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	unsigned n = (unsigned)h.threads;
 	struct lab_resolved *threads = lab__plan_key(e, "threads");
 	if (e->kernel->flags & LAB_KF_PAIRS) {
-		if (threads->src != LAB_SRC_DEFAULT && n != 2) {
+		/* Only a value set for this experiment counts: [global] threads = 1..max is fine.
+		 */
+		if ((threads->src == LAB_SRC_SECTION || threads->src == LAB_SRC_CLI) && n != 2) {
 			snprintf(what, sizeof(what), "kernel '%s' runs on CPU pairs (allowed 2)",
 			         e->kernel->name);
 			lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
@@ -235,6 +237,15 @@ static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, ui
 	free(msg);
 }
 
+/* A pairs kernel always runs two threads: a threads sweep it inherits does not multiply it. */
+static bool plan_pairs_fixed(const struct lab_experiment *e, unsigned k)
+{
+	const struct lab_resolved *r = &e->keys[k];
+
+	return (e->kernel->flags & LAB_KF_PAIRS) && !strcmp(r->param->key, "threads") &&
+	       r->src != LAB_SRC_SECTION && r->src != LAB_SRC_CLI;
+}
+
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d)
 {
@@ -249,7 +260,7 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 	}
 	/* Threads vary fastest (keys[0] is threads), so each scaling series finishes together. */
 	for (unsigned k = e->nkeys; k-- > 0;)
-		if (e->keys[k].nvals > 1)
+		if (e->keys[k].nvals > 1 && !plan_pairs_fixed(e, k))
 			order[nd++] = k;
 	/* Saturate: many long sweeps overflow 64 bits and would wrap to a few points. */
 	for (unsigned i = 0; i < nd; i++)

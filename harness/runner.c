@@ -199,10 +199,20 @@ static uint64_t runner_calibrate(struct runner_point *p)
 			runner_sample(p, 0, h->warmup);
 		return 0;
 	}
-	for (;;) {
+	/*
+	 * Two samples in a row must reach the target: one that was preempted reads long and would
+	 * leave the count too small for the real samples.
+	 */
+	for (unsigned reached = 0;;) {
 		uint64_t e = runner_sample(p, iters, 0);
-		if ((double)e >= target || runner_interrupted(p->r))
+		if (runner_interrupted(p->r))
 			break;
+		if ((double)e >= target) {
+			if (++reached == 2)
+				break;
+			continue;
+		}
+		reached = 0;
 		double grow = e > 0 ? 1.2 * target / (double)e : 16.0;
 		grow = grow < 1.5 ? 1.5 : grow > 16.0 ? 16.0 : grow;
 		if ((double)iters * grow > (double)(UINT64_MAX / 4))

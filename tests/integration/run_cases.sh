@@ -89,6 +89,21 @@ done = r["progress"]["points_done"]
 assert 2 <= done < r["progress"]["points_planned"], r["progress"]
 PY
 	;;
+pairs_ignore_global_threads)
+	# A pairs kernel runs on two threads whatever [global] threads says; the section decides.
+	printf '[global]\nthreads = 1..max\n[c2c]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/p.ini"
+	"$lab" plan "$tmp/p.ini" --topology 'synthetic:pack:2 core:2 pu:2' --json >"$tmp/p.json"
+	python3 - "$tmp/p.json" <<'PY'
+import json, sys
+pts = json.load(open(sys.argv[1]))["experiments"][0]["points"]
+assert len(pts) == 28 and all(p["threads"] == 2 for p in pts), len(pts)
+assert {tuple(p["cpus"]) for p in pts} == {(a, b) for a in range(8) for b in range(a + 1, 8)}
+PY
+	printf '[c2c]\nkernel = c2c_latency\nthreads = 4\n' >"$tmp/q.ini"
+	rc=0
+	"$lab" plan "$tmp/q.ini" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'runs on CPU pairs (allowed 2)' "$tmp/err"
+	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
