@@ -64,7 +64,7 @@ const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m,
 #define LAB_AN_FILE_C2C "c2c_matrix.csv"
 #define LAB_AN_C2C_COLUMNS                                                                         \
 	"experiment,method,cpu_a,cpu_b,n,median_ns,ci95_lo,ci95_hi,modes,mode_centers_ns,"         \
-	"mode_weights,smt_siblings,same_package,same_numa"
+	"mode_weights,smt_siblings,same_package,same_numa,params"
 int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_an_err *err);
 
 struct lab_an_jw;

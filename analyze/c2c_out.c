@@ -47,6 +47,10 @@ static void an_csv_cell(FILE *f, const struct lab_an_c2c_matrix *m, const struct
 	an_rel(f, c->smt_siblings);
 	an_rel(f, c->same_package);
 	an_rel(f, c->same_numa);
+	/* Last, so the documented columns keep their places: tells apart matrices that differ in
+	 * another swept parameter (layout, batch). */
+	fputc(',', f);
+	lab_an_csv_field(f, m->params);
 	fputc('\n', f);
 }
 

@@ -177,6 +177,9 @@ static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *h
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	if (!d->unit && !(d->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	/* Experiments of one run measure different units of work (increments, round trips). */
+	if (!p->unit && !(p->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	rc = lab_an_point_add(p, d->nmetric, elapsed / work, flagged == 1, metric);
 	d->nsamples++;
 	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
@@ -346,6 +349,7 @@ void lab_an_data_free(struct lab_an_data *d)
 
 		free(p->experiment);
 		free(p->kernel);
+		free(p->unit);
 		free(p->params);
 		free(p->status);
 		free(p->reason);
@@ -377,4 +381,9 @@ int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 			return sc && !strcmp(sc, "weak");
 	}
 	return 0;
+}
+
+const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	return p && p->unit ? p->unit : d->unit;
 }

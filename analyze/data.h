@@ -25,6 +25,7 @@ struct lab_an_msum {
 struct lab_an_point {
 	char *experiment, *kernel;
 	char *params; /* canonical "k=v;k=v", keys sorted; never threads */
+	char *unit;   /* "ns/<work unit>" of this point's kernel; NULL: the data set's unit */
 	long id;      /* the point id of samples.csv / run.json; -1 for external data */
 	int threads;
 	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */
@@ -54,6 +55,9 @@ struct lab_an_data {
 	size_t nsamples;
 	struct lab_an_warnings warn;
 };
+
+/* The cost unit of p: its own ("ns/increment"), else the data set's. */
+const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p);
 
 /* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err);

@@ -59,7 +59,7 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	fputc(',', f);
 	lab_an_csv_field(f, p->params);
 	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, p->status, st->n, p->n_flagged);
-	lab_an_csv_field(f, d->unit);
+	lab_an_csv_field(f, lab_an_point_unit(d, p));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
 	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);

@@ -102,7 +102,7 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 	fprintf(f,
 	        "set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel 'cost (%s, mean "
 	        "and 95%% CI)'\nplot ",
-	        d->unit);
+	        lab_an_point_unit(d, n ? sp[0].pt : NULL));
 	for (size_t i = 0, b = 0; i < n; i++) {
 		if (i && sp[i].pt->threads == sp[i - 1].pt->threads)
 			continue;

@@ -266,7 +266,8 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	fprintf(f,
 	        "</small></h2>\n<p>%s scaling; cost per unit of work in %s; %zu samples in "
 	        "the fits",
-	        s->weak ? "weak" : "strong", a->data->unit, s->n_fit);
+	        s->weak ? "weak" : "strong",
+	        lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL), s->n_fit);
 	if (s->n_excluded)
 		fprintf(f, ", %zu foreign-load-flagged samples excluded", s->n_excluded);
 	fputs(".</p>\n", f);
@@ -275,7 +276,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 		lab_an_html(f, s->note);
 		fputs("</p>\n", f);
 	}
-	an_report_table(f, s, a->data->unit);
+	an_report_table(f, s, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
 	an_report_fits(f, s);
 	snprintf(prefix, sizeof(prefix), "%02zu-", i + 1);
 	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)

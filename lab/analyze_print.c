@@ -102,7 +102,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 			continue; /* one pair per series: the matrix below shows them */
 		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n",
 		        s->experiment, *s->params ? s->params : "-", s->weak ? "weak" : "strong",
-		        a->data->unit);
+		        lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
 		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
 		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
 		for (size_t j = 0; j < s->nrow; j++)

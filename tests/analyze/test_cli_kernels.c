@@ -51,7 +51,7 @@ static int ck_csv_row(struct lab_an_csv *r, const char *method, const char *a, c
 	struct lab_an_err e = {0};
 
 	while (lab_an_csv_next(r, &e) == 1)
-		if (r->nfield == 14 && !strcmp(r->field[1], method) && !strcmp(r->field[2], a) &&
+		if (r->nfield == 15 && !strcmp(r->field[1], method) && !strcmp(r->field[2], a) &&
 		    !strcmp(r->field[3], b))
 			return 0;
 	return -1;
@@ -76,8 +76,11 @@ LAB_TEST(c2c_csv_json_and_text)
 	REQUIRE(lab_an_csv_next(&r, &e) == 1);
 	CHECK_EQ_STR(r.field[0], "experiment");
 	CHECK_EQ_STR(r.field[13], "same_numa");
-	CHECK_EQ_U64(r.nfield, 14);
+	CHECK_EQ_STR(r.field[14], "params");
+	CHECK_EQ_U64(r.nfield, 15);
 	REQUIRE(ck_csv_row(&r, "load_store", "0", "2") == 0);
+	CHECK(strstr(r.field[14], "method=load_store") != NULL);
+	CHECK(strstr(r.field[14], "pair=") == NULL);
 	CHECK_EQ_STR(r.field[4], "20");
 	CHECK_EQ_STR(r.field[8], "2");
 	CHECK_EQ_STR(r.field[9], "29.1;109.7");
