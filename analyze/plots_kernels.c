@@ -163,15 +163,21 @@ static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *b
 {
 	char title[512];
 
-	snprintf(title, sizeof(title), "%s %s: %s vs threads", g->experiment, g->params,
-	         an_lock_what[q]);
+	/* Two lines: the conditions are long and would be cut off beside the key. */
+	snprintf(title, sizeof(title), "%s: %s vs threads\\n%s", g->experiment, an_lock_what[q],
+	         g->params);
 	lab_an_gp_head(f, base, title);
 	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\nset yrange [0:%s]\n",
 	        an_lock_ylabel[q], q == 1 ? "1.05" : "*");
-	fprintf(f, "%sset key outside right top\nplot ", q == 0 ? "set format y '%.3s%c'\n" : "");
+	fprintf(f, "%sset key outside right top\nplot ", q == 0 ? "set format y '%.0s%c'\n" : "");
 	for (size_t j = 0; j < g->nc; j++)
-		fprintf(f, "%s'%s.dat' index %zu using 1:%d:%d:%d with yerrorlines pt 7 title '%s'",
-		        j ? ", " : "", dat, j, 2 + 3 * q, 3 + 3 * q, 4 + 3 * q, g->c[j].lock);
+		/* 8 colours, then dashes; a point shape per lock, so no two curves look alike. */
+		fprintf(
+		    f,
+		    "%s'%s.dat' index %zu using 1:%d:%d:%d with yerrorlines lc %zu pt %zu dt %zu "
+		    "title '%s'",
+		    j ? ", " : "", dat, j, 2 + 3 * q, 3 + 3 * q, 4 + 3 * q, j % 8 + 1, j % 14 + 1,
+		    j / 8 + 1, g->c[j].lock);
 	fputc('\n', f);
 	lab_an_gp_tail(f, base);
 }
