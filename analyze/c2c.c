@@ -8,30 +8,6 @@
 
 #include "analyze/cpurel.h"
 
-/* params without the `pair` item, in fresh memory. */
-static char *an_strip_pair(const char *params)
-{
-	char *out = malloc(strlen(params) + 1);
-	size_t k = 0;
-
-	if (!out)
-		return NULL;
-	for (const char *p = params; *p;) {
-		const char *end = strchr(p, ';');
-		size_t il = end ? (size_t)(end - p) : strlen(p);
-
-		if (strncmp(p, "pair=", 5)) {
-			if (k)
-				out[k++] = ';';
-			memcpy(out + k, p, il);
-			k += il;
-		}
-		p = end ? end + 1 : p + il;
-	}
-	out[k] = 0;
-	return out;
-}
-
 /* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
 static int an_run_cpus(const struct lab_an_json *run, const char *exp, long id, size_t *hint,
                        int *a, int *b)
@@ -183,7 +159,7 @@ static int an_add_point(struct lab_an_c2c *c, size_t *cap, const struct lab_an_d
                         const struct lab_an_cpurel *rel, const struct lab_an_point *p, int inc,
                         size_t *hint)
 {
-	char *params = an_strip_pair(p->params);
+	char *params = lab_an_params_without(p->params, "pair");
 	struct lab_an_c2c_matrix *m = params ? an_matrix(c, cap, p, params) : NULL;
 	struct lab_an_c2c_cell *cell;
 	size_t ccap;

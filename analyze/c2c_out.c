@@ -7,6 +7,7 @@
 #include "analyze/c2c.h"
 #include "analyze/jsonw.h"
 #include "analyze/output.h"
+#include "harness/record_schema.h"
 
 static void an_num(FILE *f, double v)
 {
@@ -29,18 +30,18 @@ static void an_csv_cell(FILE *f, const struct lab_an_c2c_matrix *m, const struct
 {
 	char buf[160];
 
-	lab_an_csv_field(f, m->experiment);
+	lab_csv_field(f, m->experiment);
 	fputc(',', f);
-	lab_an_csv_field(f, m->method);
+	lab_csv_field(f, m->method);
 	fprintf(f, ",%d,%d,%zu", c->cpu_a, c->cpu_b, c->n);
 	an_num(f, c->median_ns);
 	an_num(f, c->ci95_lo);
 	an_num(f, c->ci95_hi);
 	if (c->modes.count) {
 		fprintf(f, ",%zu,", c->modes.count);
-		lab_an_csv_field(f, lab_an_modes_list(&c->modes, 0, 1, buf, sizeof(buf)));
+		lab_csv_field(f, lab_an_modes_list(&c->modes, 0, 1, buf, sizeof(buf)));
 		fputc(',', f);
-		lab_an_csv_field(f, lab_an_modes_list(&c->modes, 1, 1, buf, sizeof(buf)));
+		lab_csv_field(f, lab_an_modes_list(&c->modes, 1, 1, buf, sizeof(buf)));
 	} else {
 		fputs(",,,", f);
 	}
@@ -50,7 +51,7 @@ static void an_csv_cell(FILE *f, const struct lab_an_c2c_matrix *m, const struct
 	/* Last, so the documented columns keep their places: tells apart matrices that differ in
 	 * another swept parameter (layout, batch). */
 	fputc(',', f);
-	lab_an_csv_field(f, m->params);
+	lab_csv_field(f, m->params);
 	fputc('\n', f);
 }
 

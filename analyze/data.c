@@ -62,6 +62,29 @@ const char *lab_an_params_get(const char *params, const char *key, char *buf, si
 	return NULL;
 }
 
+char *lab_an_params_without(const char *params, const char *key)
+{
+	char *out = malloc(strlen(params) + 1);
+	size_t k = 0, kl = strlen(key);
+
+	if (!out)
+		return NULL;
+	for (const char *p = params; *p;) {
+		const char *end = strchr(p, ';');
+		size_t il = end ? (size_t)(end - p) : strlen(p);
+
+		if (!(il > kl && !strncmp(p, key, kl) && p[kl] == '=')) {
+			if (k)
+				out[k++] = ';';
+			memcpy(out + k, p, il);
+			k += il;
+		}
+		p = end ? end + 1 : p + il;
+	}
+	out[k] = '\0';
+	return out;
+}
+
 /* Finds the point (experiment, id, threads, params) or appends it; *hint caches the last hit so
  * rows grouped by point cost O(1). */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,

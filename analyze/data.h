@@ -71,5 +71,7 @@ void lab_an_data_free(struct lab_an_data *d);
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment);
 /* The value of key in a canonical params string into buf, or NULL when absent. */
 const char *lab_an_params_get(const char *params, const char *key, char *buf, size_t len);
+/* params without the key=value item of key, in fresh memory (NULL when out of memory). */
+char *lab_an_params_without(const char *params, const char *key);
 
 #endif

@@ -11,25 +11,6 @@ const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness", "acq
                                                            "acq_lat_p99_ns", "max_min_ratio"};
 
 /* params without the `lock` item into out (at least strlen(params) + 1 bytes). */
-static void an_strip_lock(const char *params, char *out)
-{
-	size_t k = 0;
-
-	for (const char *p = params; *p;) {
-		const char *end = strchr(p, ';');
-		size_t il = end ? (size_t)(end - p) : strlen(p);
-
-		if (strncmp(p, "lock=", 5)) {
-			if (k)
-				out[k++] = ';';
-			memcpy(out + k, p, il);
-			k += il;
-		}
-		p = end ? end + 1 : p + il;
-	}
-	out[k] = 0;
-}
-
 static struct lab_an_lock_group *an_group(struct lab_an_locks *l, size_t *cap, const char *exp,
                                           const char *params)
 {
@@ -98,14 +79,13 @@ static int an_cmp_pt(const void *a, const void *b)
 static int an_add(struct lab_an_locks *l, size_t *cap, const struct lab_an_data *d,
                   const struct lab_an_point *p, int inc)
 {
-	char *rest = malloc(strlen(p->params) + 1), lock[128];
+	char *rest = lab_an_params_without(p->params, "lock"), lock[128];
 	struct lab_an_lock_group *g;
 	struct lab_an_lock_curve *c;
 	size_t pcap;
 
 	if (!rest)
 		return -LAB_AN_ENOMEM;
-	an_strip_lock(p->params, rest);
 	g = an_group(l, cap, p->experiment, rest);
 	free(rest);
 	if (!lab_an_params_get(p->params, "lock", lock, sizeof(lock)))

@@ -9,21 +9,6 @@
 #include "analyze/modes.h"
 #include "harness/record_schema.h"
 
-void lab_an_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\";\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void an_csv_num(FILE *f, double v)
 {
 	if (isfinite(v))
@@ -42,7 +27,7 @@ static void an_csv_modes(FILE *f, const struct lab_an_modes *m)
 		return;
 	}
 	fprintf(f, ",%zu,", m->count);
-	lab_an_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
+	lab_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
 }
 
 static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
@@ -53,13 +38,13 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	              st->ci99_lo, st->ci99_hi, st->median, st->mad,     st->p95,
 	              st->min,     st->max,     st->cv};
 
-	lab_an_csv_field(f, p->experiment);
+	lab_csv_field(f, p->experiment);
 	fprintf(f, ",%ld,", p->id);
-	lab_an_csv_field(f, p->kernel ? p->kernel : "");
+	lab_csv_field(f, p->kernel ? p->kernel : "");
 	fputc(',', f);
-	lab_an_csv_field(f, p->params);
+	lab_csv_field(f, p->params);
 	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, p->status, st->n, p->n_flagged);
-	lab_an_csv_field(f, lab_an_point_unit(d, p));
+	lab_csv_field(f, lab_an_point_unit(d, p));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
 	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);

@@ -19,7 +19,5 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f);
 /* Writes the analysis document to path. */
 int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
                                struct lab_an_err *err);
-/* Writes one CSV field, quoted when it holds ',', '"', ';' or a newline. */
-void lab_an_csv_field(FILE *f, const char *s);
 
 #endif

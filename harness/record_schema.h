@@ -51,6 +51,9 @@
 #ifndef LAB_HARNESS_RECORD_SCHEMA_H
 #define LAB_HARNESS_RECORD_SCHEMA_H
 
+#include <stdio.h>
+#include <string.h>
+
 #define LAB_SCHEMA_RUN      "lab.run/1"
 #define LAB_SCHEMA_ANALYSIS "lab.analysis/1"
 
@@ -75,5 +78,21 @@
 /* Key/value separators of the params column. */
 #define LAB_PARAMS_SEP ';'
 #define LAB_PARAMS_KV  '='
+
+/* Writes s as one CSV field by the rules above (run side and analyzer write the same way). */
+static inline void lab_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\";\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
 
 #endif

@@ -14,21 +14,6 @@
 #include "harness/record_schema.h"
 #include "harness/results_internal.h"
 
-void lab_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\";\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 const char *lab_results_dir(const struct lab_results *res)
 {
 	return res->dir;

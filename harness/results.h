@@ -10,6 +10,7 @@
 #include "harness/config.h"
 #include "harness/plan.h"
 #include "harness/prov.h"
+#include "harness/record_schema.h"
 #include "harness/runner.h"
 #include "harness/selfcheck.h"
 
@@ -45,8 +46,5 @@ int lab_results_close(struct lab_results *res, const char *status, struct lab_er
 
 /* The directory of res. */
 const char *lab_results_dir(const struct lab_results *res);
-
-/* Writes s as one CSV field (quoted when it holds ',', '"', ';' or a newline). */
-void lab_csv_field(FILE *f, const char *s);
 
 #endif
