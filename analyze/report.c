@@ -118,6 +118,38 @@ static void an_report_provenance(FILE *f, const struct lab_an_data *d)
 	}
 }
 
+/* One line of conditions up front: the machine, the build and the self-check. */
+static void an_report_conditions(FILE *f, const struct lab_an_data *d)
+{
+	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
+	const struct lab_an_json *topo = lab_an_json_get(host, "topology");
+	const struct lab_an_json *lab = lab_an_json_get(d->run, "lab");
+	const struct lab_an_json *sc = lab_an_json_get(d->run, "self_check");
+	double spin = lab_an_json_num(sc, "spin_50us_ns", NAN);
+
+	if (!d->run)
+		return;
+	fputs("<p class=\"cond\">", f);
+	lab_an_html(f,
+	            lab_an_json_str(host, "cpu_model") ? lab_an_json_str(host, "cpu_model") : "?");
+	fputs("; ", f);
+	lab_an_html(f, lab_an_json_str(topo, "summary") ? lab_an_json_str(topo, "summary") : "?");
+	fputs("; lab ", f);
+	lab_an_html(f, lab_an_json_str(lab, "version") ? lab_an_json_str(lab, "version") : "?");
+	fputs(" (", f);
+	lab_an_html(f, lab_an_json_str(lab, "git_sha") ? lab_an_json_str(lab, "git_sha") : "?");
+	fputs(", ", f);
+	lab_an_html(f, lab_an_json_str(lab, "compiler") ? lab_an_json_str(lab, "compiler") : "?");
+	fputs("); started ", f);
+	lab_an_html(f, lab_an_json_str(d->run, "started_utc")
+	                   ? lab_an_json_str(d->run, "started_utc")
+	                   : "?");
+	if (isfinite(spin))
+		fprintf(f, "; self-check: 50 us spin read %.3f us, overhead %.3g ns/iteration",
+		        spin / 1e3, lab_an_json_num(sc, "overhead_ns_per_iter", NAN));
+	fputs(". Full provenance at the end.</p>\n", f);
+}
+
 /* A number cell; pct prints it as a percentage. */
 static void an_cell(FILE *f, double v, int pct)
 {
@@ -251,7 +283,8 @@ static const char an_css[] =
     "text-align:right}th{background:#f0f0f0}tr.skipped,tr.failed,tr.missing{color:#999}"
     "dl.prov dt{font-weight:bold}dl dd{margin-left:1.5em}figure{display:inline-block;"
     "margin:.5em}img{width:480px;height:auto;border:1px solid #ddd}.warn{color:#a60}"
-    ".multi{background:#fde0dd;font-weight:bold}td.diag{background:#eee}";
+    ".multi{background:#fde0dd;font-weight:bold}td.diag{background:#eee}"
+    ".cond{background:#f6f6f6;padding:.4em .6em;border-left:3px solid #888}";
 
 static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
                              const struct lab_an_plots *plots, const char *dir)
@@ -319,9 +352,8 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 		fputs("<p class=\"warn\">No plot images (gnuplot missing or --no-plots; "
 		      "apt-get install gnuplot-nox).</p>\n",
 		      f);
-	for (size_t i = 0; i < a->ns; i++)
-		if (!lab_an_series_is_c2c(&a->s[i]))
-			an_report_series(f, a, i, plots, dir);
+	an_report_conditions(f, d);
+	/* The chapter-level views first, then every series in detail, then provenance. */
 	lab_an_report_locks(f, a, plots, dir);
 	lab_an_report_c2c(f, a, plots, dir);
 	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
@@ -330,6 +362,9 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 				fputs("<h2>Cost vs stride</h2>\n", f);
 			lab_an_report_img(f, dir, plots->name[k]);
 		}
+	for (size_t i = 0; i < a->ns; i++)
+		if (!lab_an_series_is_c2c(&a->s[i]))
+			an_report_series(f, a, i, plots, dir);
 	an_report_provenance(f, d);
 	fputs("</body></html>\n", f);
 	if (ferror(f) | fclose(f))
