@@ -110,7 +110,14 @@ static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t d
 		 */
 		while (atomic_load_explicit(&p->started, memory_order_acquire) < n)
 			runner_sleep_ns(20000);
-		runner_sleep_ns(duration_ns);
+		/* In slices, so Ctrl-C ends a long timed sample within 50 ms. */
+		for (uint64_t t0 = lab_clock_ns(), left = duration_ns; left > 0;) {
+			runner_sleep_ns(left < 50000000 ? left : 50000000);
+			uint64_t spent = lab_clock_ns() - t0;
+			left = spent >= duration_ns || runner_interrupted(p->r)
+			           ? 0
+			           : duration_ns - spent;
+		}
 		atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
 		lab_team_wait(p->team);
 		atomic_store_explicit(&p->stop, 0, memory_order_relaxed);
