@@ -346,7 +346,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		if (plan_selected(sec->name, only, nonly))
 			lab__plan_points(plan, e, topo, d);
 	}
-	if (lab_diag_count(d) == before && plan->nexp == 0)
+	if (lab_diag_count(d) == 0 && plan->nexp == 0)
 		lab_diag_add(d, "%s: no experiments (add a section like [name] with kernel = noop)",
 		             cfg->nfiles ? cfg->files[0] : "config");
 	if (lab_diag_count(d) != before) {

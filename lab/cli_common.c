@@ -144,9 +144,14 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	}
 	for (unsigned i = 0; i < a->nsets; i++)
 		lab_cfg_add_set(&s->cfg, a->sets[i], &d);
-	if (lab_diag_count(&d))
-		return cli_report_diag(&d, a);
+	/* Syntax errors do not stop the checks: every error is reported in one pass. */
+	unsigned syntax = lab_diag_count(&d);
 	rc = lab_plan_build(&s->plan, &s->cfg, lab_kernels, s->topo, a->only, a->nonly, &d, &err);
+	if (rc == 0 && syntax) {
+		lab_plan_free(s->plan);
+		s->plan = NULL;
+		rc = -LAB_ECONFIG;
+	}
 	if (rc == -LAB_ECONFIG)
 		return cli_report_diag(&d, a);
 	if (rc) {
