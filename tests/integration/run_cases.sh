@@ -104,6 +104,17 @@ PY
 	"$lab" plan "$tmp/q.ini" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q 'runs on CPU pairs (allowed 2)' "$tmp/err"
 	;;
+all_errors_one_pass)
+	# A syntax error does not hide the value errors after it: all are listed, then one count.
+	printf '[a]\nkernel = noop\nreps = 3\nreps = 4\n[b]\nkernel = false_sharing\nstride = 4\nop = add\n' >"$tmp/e.ini"
+	rc=0
+	"$lab" run "$tmp/e.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ]
+	grep -q "e.ini:4: \[a\] reps = 4: duplicate key" "$tmp/err"
+	grep -q "e.ini:8: \[b\] op = add: unknown choice" "$tmp/err"
+	grep -q "e.ini:7: \[b\] stride = 4: out of range" "$tmp/err"
+	tail -n 1 "$tmp/err" | grep -q '^lab: 3 errors in .*; nothing was run$'
+	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
