@@ -114,7 +114,9 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 			        "  %zu foreign-load-flagged samples excluded (--include-flagged "
 			        "keeps them)\n",
 			        s->n_excluded);
-		lab_print_fits(f, s);
+		/* The note already says why nothing was fitted; no need to repeat it per model. */
+		if (s->amdahl.ok || s->usl.ok || s->weak || !*s->note)
+			lab_print_fits(f, s);
 		first = 0;
 	}
 	lab_analyze_print_locks(f, a);
