@@ -5,50 +5,8 @@
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
+#include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
-
-/* Runs `lab ARGS` with stdout and stderr captured in the case's tmpdir; returns the exit code.
- * env is prepended to the command (e.g. "PATH=/nonexistent"). */
-static int cli_run(const char *env, const char *args, char **out, char **err)
-{
-	char cmd[4096];
-	size_t len;
-	int st;
-
-	snprintf(cmd, sizeof(cmd), "cd %s && %s %s/lab/lab %s >out.txt 2>err.txt", testlib_tmpdir(),
-	         env ? env : "", testlib_bindir(), args);
-	st = system(cmd);
-	snprintf(cmd, sizeof(cmd), "%s/out.txt", testlib_tmpdir());
-	lab_an_file_read(cmd, out, &len, NULL);
-	snprintf(cmd, sizeof(cmd), "%s/err.txt", testlib_tmpdir());
-	lab_an_file_read(cmd, err, &len, NULL);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void cli_copy(const char *name)
-{
-	char cmd[2048];
-
-	snprintf(cmd, sizeof(cmd), "cp -r %s/tests/fixtures/%s %s/", testlib_srcdir(), name,
-	         testlib_tmpdir());
-	REQUIRE(system(cmd) == 0);
-}
-
-static int cli_exists(const char *rel)
-{
-	char path[2048];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
-	return stat(path, &st) == 0;
-}
-
-static const struct lab_an_json *cli_at(const struct lab_an_json *j, const char *key, size_t i)
-{
-	const struct lab_an_json *a = lab_an_json_get(j, key);
-
-	return a && a->type == LAB_AN_JSON_ARR && i < a->n ? &a->items[i] : NULL;
-}
 
 LAB_TEST(analyze_json_fields)
 {
@@ -60,12 +18,12 @@ LAB_TEST(analyze_json_fields)
 	    {"amdahl", "f"},  {"amdahl", "f_ci95"},  {"usl", "sigma"}, {"usl", "sigma_ci95"},
 	    {"usl", "kappa"}, {"usl", "kappa_ci95"}, {"usl", "n_star"}};
 
-	cli_copy("results-usl");
-	REQUIRE(cli_run(NULL, "analyze results-usl --json", &out, &err) == 0);
+	clitest_copy("results-usl");
+	REQUIRE(clitest_run(NULL, "analyze results-usl --json", &out, &err) == 0);
 	/* stdout is one JSON document and nothing else. */
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
 	CHECK_EQ_STR(lab_an_json_str(j, "schema"), "lab.analysis/1");
-	s = cli_at(j, "series", 0);
+	s = clitest_at(j, "series", 0);
 	REQUIRE(s);
 	CHECK_EQ_STR(lab_an_json_str(s, "model"), "usl");
 	for (size_t k = 0; k < sizeof(fit_keys) / sizeof(fit_keys[0]); k++) {
@@ -75,16 +33,16 @@ LAB_TEST(analyze_json_fields)
 		if (!v || v->type == LAB_AN_JSON_NULL)
 			TL__FAIL("missing %s.%s", fit_keys[k][0], fit_keys[k][1]);
 	}
-	p = cli_at(s, "points", 3);
+	p = clitest_at(s, "points", 3);
 	REQUIRE(p);
 	CHECK(lab_an_json_num(p, "speedup", -1) > 3);
-	CHECK(cli_at(p, "speedup_ci95", 1) && cli_at(p, "speedup_ci95", 1)->num > 3);
-	CHECK(cli_exists("results-usl/summary.csv"));
-	CHECK(cli_exists("results-usl/analysis.json"));
-	CHECK(cli_exists("results-usl/report.html"));
-	CHECK(cli_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
-	CHECK(cli_exists("results-usl/plots/01-contend-placement_compact-speedup.dat"));
-	CHECK(cli_exists("results-usl/plots/s01-false_sharing-stride.gp"));
+	CHECK(clitest_at(p, "speedup_ci95", 1) && clitest_at(p, "speedup_ci95", 1)->num > 3);
+	CHECK(clitest_exists("results-usl/summary.csv"));
+	CHECK(clitest_exists("results-usl/analysis.json"));
+	CHECK(clitest_exists("results-usl/report.html"));
+	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
+	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.dat"));
+	CHECK(clitest_exists("results-usl/plots/s01-false_sharing-stride.gp"));
 	lab_an_json_free(j);
 	free(out);
 	free(err);
@@ -96,8 +54,8 @@ LAB_TEST(analyze_text_and_summary)
 	const char *hdr = "experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,";
 	size_t len;
 
-	cli_copy("results-usl");
-	REQUIRE(cli_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
+	clitest_copy("results-usl");
+	REQUIRE(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
 	CHECK(strstr(out, "peak N* =") != NULL);
 	CHECK(strstr(out, "model: usl") != NULL);
 	CHECK(strstr(out, "skipped: needs 64 CPUs") != NULL);
@@ -107,7 +65,7 @@ LAB_TEST(analyze_text_and_summary)
 	REQUIRE(lab_an_file_read(path, &csv, &len, NULL) == 0);
 	CHECK(!strncmp(csv, hdr, strlen(hdr)));
 	CHECK(strstr(csv, "ops_per_s_median,ops_per_s_mean,ops_per_s_ci95_lo") != NULL);
-	CHECK(!cli_exists("results-usl/plots"));
+	CHECK(!clitest_exists("results-usl/plots"));
 	free(csv);
 	free(out);
 	free(err);
@@ -118,14 +76,14 @@ LAB_TEST(analyze_without_gnuplot_warns_once)
 	char *out = NULL, *err = NULL;
 	const char *w;
 
-	cli_copy("results-usl");
-	REQUIRE(cli_run("PATH=/nonexistent", "analyze results-usl", &out, &err) == 0);
+	clitest_copy("results-usl");
+	REQUIRE(clitest_run("PATH=/nonexistent", "analyze results-usl", &out, &err) == 0);
 	w = strstr(err, "apt-get install gnuplot-nox");
 	CHECK(w != NULL);
 	CHECK(w && strstr(w + 1, "apt-get install gnuplot-nox") == NULL);
-	CHECK(cli_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
-	CHECK(!cli_exists("results-usl/plots/01-contend-placement_compact-speedup.svg"));
-	CHECK(cli_exists("results-usl/report.html"));
+	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
+	CHECK(!clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.svg"));
+	CHECK(clitest_exists("results-usl/report.html"));
 	free(out);
 	free(err);
 }
@@ -136,21 +94,21 @@ LAB_TEST(analyze_csv_errors_exit_2)
 
 	snprintf(args, sizeof(args), "analyze --csv %s/tests/fixtures/csv/nan.csv",
 	         testlib_srcdir());
-	CHECK_EQ_I64(cli_run(NULL, args, &out, &err), 2);
+	CHECK_EQ_I64(clitest_run(NULL, args, &out, &err), 2);
 	CHECK(strstr(err, "nan.csv:4: seconds = 'nan'") != NULL);
 	CHECK_EQ_STR(out, "");
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "analyze --csv %s/tests/fixtures/csv/negative.csv --json",
 	         testlib_srcdir());
-	CHECK_EQ_I64(cli_run(NULL, args, &out, &err), 2);
+	CHECK_EQ_I64(clitest_run(NULL, args, &out, &err), 2);
 	CHECK(strstr(err, "negative.csv:5:") != NULL);
 	CHECK_EQ_STR(out, "");
 	free(out);
 	free(err);
 	snprintf(args, sizeof(args), "analyze --csv %s/tests/fixtures/csv/amdahl.csv",
 	         testlib_srcdir());
-	CHECK_EQ_I64(cli_run(NULL, args, &out, &err), 0);
+	CHECK_EQ_I64(clitest_run(NULL, args, &out, &err), 0);
 	CHECK(strstr(out, "Amdahl   f =") != NULL);
 	free(out);
 	free(err);
@@ -165,13 +123,13 @@ LAB_TEST(usage_and_help)
 	    "compare onlyone", "compare a b --noise 2", "report"};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		CHECK_EQ_I64(cli_run(NULL, ok[i], &out, &err), 0);
+		CHECK_EQ_I64(clitest_run(NULL, ok[i], &out, &err), 0);
 		CHECK(strstr(out, "usage: lab") != NULL);
 		free(out);
 		free(err);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CHECK_EQ_I64(cli_run(NULL, bad[i], &out, &err), 2);
+		CHECK_EQ_I64(clitest_run(NULL, bad[i], &out, &err), 2);
 		CHECK(strlen(err) > 0);
 		free(out);
 		free(err);
@@ -182,12 +140,12 @@ LAB_TEST(interrupted_run_and_report)
 {
 	char *out = NULL, *err = NULL;
 
-	cli_copy("results-interrupted");
-	REQUIRE(cli_run(NULL, "report results-interrupted", &out, &err) == 0);
+	clitest_copy("results-interrupted");
+	REQUIRE(clitest_run(NULL, "report results-interrupted", &out, &err) == 0);
 	CHECK(strstr(err, "the run is 'interrupted'") != NULL);
 	CHECK(strstr(err, "incomplete last line ignored") != NULL);
 	CHECK(strstr(out, "report.html") != NULL);
-	CHECK(cli_exists("results-interrupted/report.html"));
+	CHECK(clitest_exists("results-interrupted/report.html"));
 	free(out);
 	free(err);
 }
@@ -202,7 +160,7 @@ LAB_TEST(compare_json_and_text)
 	         "compare %s/tests/fixtures/results-compare-a "
 	         "%s/tests/fixtures/results-compare-b --json",
 	         testlib_srcdir(), testlib_srcdir());
-	REQUIRE(cli_run(NULL, args, &out, &err) == 0);
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
 	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "improved", -1), 1, 0);
 	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "regressed", -1), 1, 0);
@@ -215,7 +173,7 @@ LAB_TEST(compare_json_and_text)
 	         "compare %s/tests/fixtures/results-compare-a "
 	         "%s/tests/fixtures/results-compare-b --noise 0.5",
 	         testlib_srcdir(), testlib_srcdir());
-	REQUIRE(cli_run(NULL, args, &out, &err) == 0);
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
 	CHECK(strstr(out, "0 improved, 0 regressed, 3 within noise") != NULL);
 	free(out);
 	free(err);
@@ -225,17 +183,17 @@ LAB_TEST(edge_dir_plots_cleanly)
 {
 	char *out = NULL, *err = NULL;
 
-	cli_copy("results-edge");
-	REQUIRE(cli_run(NULL, "analyze results-edge", &out, &err) == 0);
+	clitest_copy("results-edge");
+	REQUIRE(clitest_run(NULL, "analyze results-edge", &out, &err) == 0);
 	CHECK(strstr(out, "all 3 samples load-flagged") != NULL);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(!cli_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	CHECK(!clitest_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
 	/* A second analysis that keeps flagged samples replaces the plots of the first. */
 	free(out);
 	free(err);
-	REQUIRE(cli_run(NULL, "analyze results-edge --include-flagged", &out, &err) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-edge --include-flagged", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(cli_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	CHECK(clitest_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
 	free(out);
 	free(err);
 }

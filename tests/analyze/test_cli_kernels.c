@@ -7,42 +7,17 @@
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
 #include "analyze/plots.h"
+#include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
 /* Copies fixture name into the tmpdir and runs `lab analyze name ARGS` there. */
 static int ck_analyze(const char *name, const char *args, char **out, char **err)
 {
-	char cmd[4096];
-	size_t len;
-	int st;
+	char cmd[2048];
 
-	snprintf(cmd, sizeof(cmd),
-	         "cp -r %s/tests/fixtures/%s %s/ && cd %s && %s/lab/lab analyze %s %s >out.txt "
-	         "2>err.txt",
-	         testlib_srcdir(), name, testlib_tmpdir(), testlib_tmpdir(), testlib_bindir(), name,
-	         args);
-	st = system(cmd);
-	snprintf(cmd, sizeof(cmd), "%s/out.txt", testlib_tmpdir());
-	lab_an_file_read(cmd, out, &len, NULL);
-	snprintf(cmd, sizeof(cmd), "%s/err.txt", testlib_tmpdir());
-	lab_an_file_read(cmd, err, &len, NULL);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int ck_exists(const char *rel)
-{
-	char path[2048];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
-	return stat(path, &st) == 0;
-}
-
-static const struct lab_an_json *ck_at(const struct lab_an_json *j, const char *key, size_t i)
-{
-	const struct lab_an_json *a = lab_an_json_get(j, key);
-
-	return a && a->type == LAB_AN_JSON_ARR && i < a->n ? &a->items[i] : NULL;
+	clitest_copy(name);
+	snprintf(cmd, sizeof(cmd), "analyze %s %s", name, args);
+	return clitest_run(NULL, cmd, out, err);
 }
 
 /* The c2c_matrix.csv row of (method, a, b) as fields; 0 when found. */
@@ -98,23 +73,25 @@ LAB_TEST(c2c_csv_json_and_text)
 	free(err);
 	REQUIRE(ck_analyze("results-c2c", "--no-plots --json", &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
-	x = ck_at(j, "experiments", 0);
+	x = clitest_at(j, "experiments", 0);
 	REQUIRE(x);
 	CHECK_EQ_STR(lab_an_json_str(x, "kernel"), "c2c_latency");
-	m = ck_at(lab_an_json_get(x, "c2c"), "matrices", 0);
+	m = clitest_at(lab_an_json_get(x, "c2c"), "matrices", 0);
 	REQUIRE(m);
 	CHECK_EQ_STR(lab_an_json_str(m, "method"), "load_store");
 	CHECK_NEAR(lab_an_json_num(m, "multimodal_cells", -1), 1, 0);
-	cell = ck_at(m, "cells", 1);
+	cell = clitest_at(m, "cells", 1);
 	REQUIRE(cell);
 	CHECK_NEAR(lab_an_json_num(cell, "cpu_b", -1), 2, 0);
 	CHECK_NEAR(lab_an_json_num(cell, "modes", -1), 2, 0);
 	CHECK(lab_an_json_get(cell, "multimodal") && lab_an_json_get(cell, "multimodal")->num == 1);
-	CHECK(ck_at(cell, "mode_centers", 1) && ck_at(cell, "mode_centers", 1)->num > 109);
-	cell = ck_at(m, "cells", 0);
+	CHECK(clitest_at(cell, "mode_centers", 1) &&
+	      clitest_at(cell, "mode_centers", 1)->num > 109);
+	cell = clitest_at(m, "cells", 0);
 	REQUIRE(cell);
 	CHECK_NEAR(lab_an_json_num(cell, "median_ns", -1), 12.95, 1e-9);
-	CHECK(ck_at(cell, "median_ci95", 0) && ck_at(cell, "median_ci95", 0)->num == 12.5);
+	CHECK(clitest_at(cell, "median_ci95", 0) &&
+	      clitest_at(cell, "median_ci95", 0)->num == 12.5);
 	CHECK(lab_an_json_get(cell, "smt_siblings")->num == 1);
 	lab_an_json_free(j);
 	free(out);
@@ -164,21 +141,21 @@ LAB_TEST(lock_text_and_json)
 	free(err);
 	REQUIRE(ck_analyze("results-locks", "--no-plots --json", &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
-	REQUIRE(ck_at(j, "experiments", 0));
-	CHECK_EQ_STR(lab_an_json_str(ck_at(j, "experiments", 0), "kernel"), "lock");
-	g = ck_at(lab_an_json_get(ck_at(j, "experiments", 0), "locks"), "groups", 0);
+	REQUIRE(clitest_at(j, "experiments", 0));
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "experiments", 0), "kernel"), "lock");
+	g = clitest_at(lab_an_json_get(clitest_at(j, "experiments", 0), "locks"), "groups", 0);
 	REQUIRE(g);
-	tas = ck_at(g, "locks", 1);
+	tas = clitest_at(g, "locks", 1);
 	REQUIRE(tas);
 	CHECK_EQ_STR(lab_an_json_str(tas, "lock"), "tas");
-	p = ck_at(tas, "points", 1);
+	p = clitest_at(tas, "points", 1);
 	REQUIRE(p);
 	CHECK_NEAR(lab_an_json_num(p, "threads", -1), 2, 0);
 	CHECK_NEAR(lab_an_json_num(p, "acquisitions_per_s", -1), 87e6, 1e-3);
 	CHECK_NEAR(lab_an_json_num(p, "jain_fairness", -1), 0.65, 1e-12);
 	CHECK_NEAR(lab_an_json_num(p, "acq_lat_p99_ns", -1), 1000, 1e-9);
-	CHECK(ck_at(p, "jain_fairness_ci95", 1) &&
-	      fabs(ck_at(p, "jain_fairness_ci95", 1)->num - 0.7742069) < 1e-6);
+	CHECK(clitest_at(p, "jain_fairness_ci95", 1) &&
+	      fabs(clitest_at(p, "jain_fairness_ci95", 1)->num - 0.7742069) < 1e-6);
 	lab_an_json_free(j);
 	free(out);
 	free(err);
@@ -194,20 +171,21 @@ LAB_TEST(kernel_plots_exist)
 	}
 	REQUIRE(ck_analyze("results-c2c", "", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(ck_exists("results-c2c/plots/c01-c2c-load_store-heatmap.svg"));
-	CHECK(ck_exists("results-c2c/plots/c02-c2c-cas-heatmap.png"));
-	CHECK(!ck_exists("results-c2c/plots/01-c2c-layout_own_line-method_load_store-pair_0-1-"
-	                 "placement_pairs-speedup.gp"));
+	CHECK(clitest_exists("results-c2c/plots/c01-c2c-load_store-heatmap.svg"));
+	CHECK(clitest_exists("results-c2c/plots/c02-c2c-cas-heatmap.png"));
+	CHECK(!clitest_exists("results-c2c/plots/01-c2c-layout_own_line-method_load_store-pair_0-1-"
+	                      "placement_pairs-speedup.gp"));
 	free(out);
 	free(err);
 	REQUIRE(ck_analyze("results-locks", "", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(ck_exists("results-locks/plots/"
-	                "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.svg"));
-	CHECK(ck_exists("results-locks/plots/"
-	                "l01-locks-cs_ns_100_placement_compact_think_ns_0-fairness.svg"));
-	CHECK(ck_exists("results-locks/plots/l02-locks-cs_ns_100_placement_compact_think_ns_500-"
-	                "p99.png"));
+	CHECK(clitest_exists("results-locks/plots/"
+	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.svg"));
+	CHECK(clitest_exists("results-locks/plots/"
+	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-fairness.svg"));
+	CHECK(
+	    clitest_exists("results-locks/plots/l02-locks-cs_ns_100_placement_compact_think_ns_500-"
+	                   "p99.png"));
 	free(out);
 	free(err);
 }

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tests/analyze/clitest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "analyze/csv.h"
+#include "tests/testlib.h"
+
+int clitest_run(const char *env, const char *args, char **out, char **err)
+{
+	char cmd[4096];
+	size_t len;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && %s %s/lab/lab %s >out.txt 2>err.txt", testlib_tmpdir(),
+	         env ? env : "", testlib_bindir(), args);
+	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/out.txt", testlib_tmpdir());
+	lab_an_file_read(cmd, out, &len, NULL);
+	snprintf(cmd, sizeof(cmd), "%s/err.txt", testlib_tmpdir());
+	lab_an_file_read(cmd, err, &len, NULL);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void clitest_copy(const char *name)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "cp -r %s/tests/fixtures/%s %s/", testlib_srcdir(), name,
+	         testlib_tmpdir());
+	if (system(cmd) != 0) {
+		fprintf(stderr, "clitest: %s failed\n", cmd);
+		testlib_fail();
+	}
+}
+
+int clitest_exists(const char *rel)
+{
+	char path[2048];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	return stat(path, &st) == 0;
+}
+
+const struct lab_an_json *clitest_at(const struct lab_an_json *j, const char *key, size_t i)
+{
+	const struct lab_an_json *a = lab_an_json_get(j, key);
+
+	return a && a->type == LAB_AN_JSON_ARR && i < a->n ? &a->items[i] : NULL;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers of the end-to-end analyzer tests: run the lab binary in the case's tmpdir. */
+#ifndef LAB_TESTS_ANALYZE_CLITEST_H
+#define LAB_TESTS_ANALYZE_CLITEST_H
+
+#include <stddef.h>
+
+#include "analyze/jsonr.h"
+
+/* Runs `lab ARGS` in the case's tmpdir with stdout and stderr captured into *out and *err
+ * (malloc'd); env is prepended to the command (e.g. "PATH=/nonexistent"). Returns the exit
+ * code, or -1 when the command did not exit normally. */
+int clitest_run(const char *env, const char *args, char **out, char **err);
+
+/* Copies the fixture directory tests/fixtures/NAME into the case's tmpdir. */
+void clitest_copy(const char *name);
+
+/* True when REL exists below the case's tmpdir. */
+int clitest_exists(const char *rel);
+
+/* Item i of the array j.key, or NULL. */
+const struct lab_an_json *clitest_at(const struct lab_an_json *j, const char *key, size_t i);
+
+#endif
