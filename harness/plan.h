@@ -115,6 +115,11 @@ void lab_plan_free(struct lab_plan *plan);
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
                                               const char *name);
 
+struct lab_json;
+/* Writes the planned facts of pt into the open JSON object: point, threads, cpus, placement and
+ * params (as an object). Shared by `lab plan --json` and run.json. */
+void lab_plan_point_json(struct lab_json *j, const struct lab_point *pt);
+
 /* "default", "global", "section" or "cli". */
 const char *lab_src_name(enum lab_src src);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/json.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
 
@@ -283,4 +284,16 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 	}
 	e->npoints = plan->npts - e->first_point;
 	free(kparams);
+}
+
+void lab_plan_point_json(struct lab_json *j, const struct lab_point *pt)
+{
+	lab_json_uint(j, "point", pt->id);
+	lab_json_uint(j, "threads", pt->nthreads);
+	lab_json_arr_open(j, "cpus");
+	for (unsigned i = 0; i < pt->nthreads; i++)
+		lab_json_int(j, NULL, pt->cpus[i]);
+	lab_json_arr_close(j);
+	lab_json_str(j, "placement", pt->h.placement);
+	lab_json_kvlist(j, "params", pt->params_text);
 }

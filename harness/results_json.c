@@ -45,14 +45,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	const struct lab_results_pt *p = &res->pts[pt->id];
 
 	lab_json_obj_open(j, NULL);
-	lab_json_uint(j, "point", pt->id);
-	lab_json_uint(j, "threads", pt->nthreads);
-	lab_json_arr_open(j, "cpus");
-	for (unsigned i = 0; i < pt->nthreads; i++)
-		lab_json_int(j, NULL, pt->cpus[i]);
-	lab_json_arr_close(j);
-	lab_json_str(j, "placement", pt->h.placement);
-	lab_json_kvlist(j, "params", pt->params_text);
+	lab_plan_point_json(j, pt);
 	lab_json_str(j, "status", json_status_names[p->status]);
 	lab_json_str(j, "reason", p->reason);
 	lab_json_str(j, "verify", json_verify_names[p->verify]);

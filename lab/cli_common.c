@@ -172,13 +172,7 @@ void lab_cli_release(struct lab_cli_setup *s)
 static void cli_plan_json_point(struct lab_json *j, const struct lab_point *pt)
 {
 	lab_json_obj_open(j, NULL);
-	lab_json_uint(j, "point", pt->id);
-	lab_json_uint(j, "threads", pt->nthreads);
-	lab_json_arr_open(j, "cpus");
-	for (unsigned c = 0; c < pt->nthreads; c++)
-		lab_json_int(j, NULL, pt->cpus[c]);
-	lab_json_arr_close(j);
-	lab_json_kvlist(j, "params", pt->params_text);
+	lab_plan_point_json(j, pt);
 	lab_json_str(j, "status", pt->state == LAB_POINT_SKIPPED ? "skipped" : "planned");
 	if (pt->state == LAB_POINT_SKIPPED)
 		lab_json_str(j, "reason", pt->reason);
