@@ -156,7 +156,17 @@ struct lab_ctx {
 	const struct lab_env *env;
 	uint64_t seed;
 	void *priv; /* the kernel's, set in setup() */
+	/* LAB_KF_OPENMP: the CPU OpenMP thread i was found on after lab_ctx_omp_bind (else -1). */
+	int *omp_cpus;
 };
+
+/*
+ * LAB_KF_OPENMP kernels: called by OpenMP thread i (omp_get_thread_num()) inside the kernel's
+ * parallel region, once per point (thread_setup is the place): pins the calling thread to
+ * ctx->cpus[i] on this machine and records the CPU it runs on, so an OpenMP team follows the
+ * same plan as a lab team. Returns 0, -LAB_EINVAL (i out of range) or -LAB_ESYS.
+ */
+int lab_ctx_omp_bind(const struct lab_ctx *ctx, unsigned i);
 
 /*
  * One worker's slot, written by that worker only while a sample runs, so it sits in its own
@@ -184,10 +194,13 @@ static inline bool lab_thread_should_stop(const struct lab_thread *t)
 /* ---- the descriptor ---- */
 
 enum lab_kernel_flags {
-	LAB_KF_OPENMP = 1u << 0, /* run() is called on thread 0 only and opens an OpenMP team */
-	LAB_KF_NUMA = 1u << 1,   /* needs >= 2 NUMA nodes */
-	LAB_KF_PAIRS = 1u << 2,  /* exactly two threads; placement pairs sweeps CPU pairs */
-	LAB_KF_TIMED = 1u << 3,  /* runs until the stop flag, for min_time; work = what got done */
+	LAB_KF_OPENMP =
+	    1u << 0,            /* one harness worker (cpus[0]) calls thread_setup and run();
+	                           they open `omp parallel num_threads(ctx->nthreads)` and bind
+	                           with lab_ctx_omp_bind; verify and teardown see that one worker */
+	LAB_KF_NUMA = 1u << 1,  /* needs >= 2 NUMA nodes */
+	LAB_KF_PAIRS = 1u << 2, /* exactly two threads; placement pairs sweeps CPU pairs */
+	LAB_KF_TIMED = 1u << 3, /* runs until the stop flag, for min_time; work = what got done */
 	LAB_KF_ALL = (1u << 4) - 1,
 };
 

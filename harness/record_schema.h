@@ -31,6 +31,8 @@
  *           "points": [
  *             { "point": <global id>, "threads": N, "cpus": [...], "placement",
  *               "params": { "<key>": "<value as text>" },
+ *               "team": "threads" | "openmp", "omp_cpus": [...] (openmp: where each OpenMP
+ *               thread ran; threads.csv then has one row per sample, the harness worker),
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops" } (when declared) } ] } ]

@@ -140,6 +140,8 @@ static void results_free(struct lab_results *res)
 		fclose(res->samples);
 	if (res->threads)
 		fclose(res->threads);
+	for (unsigned i = 0; res->pts && i < res->plan->npts; i++)
+		free(res->pts[i].omp_cpus);
 	free(res->pts);
 	free(res->cols);
 	free(res->col_of);
@@ -242,8 +244,8 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 		results_num(res->samples, s->foreign_cpu);
 		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
 		results_metrics(res, res->samples, pt->exp, s->metric);
-		for (unsigned t = 0; t < rec->nthreads; t++) {
-			const struct lab_thread_rec *tr = &rec->threads[r * rec->nthreads + t];
+		for (unsigned t = 0; t < rec->nworkers; t++) {
+			const struct lab_thread_rec *tr = &rec->threads[r * rec->nworkers + t];
 			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			        pt->id, r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns,
 			        tr->work);
@@ -268,6 +270,8 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->nreps = rec->nreps;
 	p->nflagged = rec->nflagged;
 	p->has_work = rec->has_work;
+	if (rec->omp_cpus && (p->omp_cpus = malloc(rec->nthreads * sizeof(int))))
+		memcpy(p->omp_cpus, rec->omp_cpus, rec->nthreads * sizeof(int));
 	p->work = rec->work;
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;

@@ -18,6 +18,7 @@ struct lab_results_pt {
 	unsigned nreps, nflagged;
 	bool has_work;
 	struct lab_work work;
+	int *omp_cpus; /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
 	char reason[LAB_ERR_MSG_MAX];
 };
 

@@ -46,6 +46,13 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 
 	lab_json_obj_open(j, NULL);
 	lab_plan_point_json(j, pt);
+	lab_json_str(j, "team", p->omp_cpus ? "openmp" : "threads");
+	if (p->omp_cpus) {
+		lab_json_arr_open(j, "omp_cpus");
+		for (unsigned i = 0; i < pt->nthreads; i++)
+			lab_json_int(j, NULL, p->omp_cpus[i]);
+		lab_json_arr_close(j);
+	}
 	lab_json_str(j, "status", json_status_names[p->status]);
 	lab_json_str(j, "reason", p->reason);
 	lab_json_str(j, "verify", json_verify_names[p->verify]);

@@ -28,6 +28,8 @@ struct runner_point {
 	atomic_int stop;
 	atomic_uint started; /* workers past the start barrier in this sample */
 	bool timed;
+	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
+	int *omp_cpus;
 };
 
 static void *runner_aligned(size_t size)
@@ -98,7 +100,7 @@ static void runner_sleep_ns(uint64_t ns)
 /* One sample of iters per thread (or of duration_ns for timed kernels); returns elapsed ns. */
 static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t duration_ns)
 {
-	unsigned n = p->spec->n;
+	unsigned n = p->nw;
 	uint64_t first = UINT64_MAX, last = 0;
 
 	for (unsigned i = 0; i < n; i++)
@@ -137,7 +139,7 @@ static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t d
 static void runner_metrics(struct runner_point *p, double *out)
 {
 	const struct lab_metric *m = p->spec->kernel->metrics;
-	unsigned n = p->spec->n;
+	unsigned n = p->nw;
 
 	for (unsigned k = 0; m && m[k].name && k < LAB_METRICS_MAX; k++) {
 		double acc = m[k].agg == LAB_AGG_MIN   ? INFINITY
@@ -164,7 +166,7 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 {
 	struct lab_runner *r = p->r;
 	struct lab_sample_rec *s = &rec->samples[rec->nreps];
-	unsigned n = p->spec->n;
+	unsigned n = p->nw;
 	struct lab_err err;
 
 	s->elapsed_ns = elapsed;
@@ -234,13 +236,18 @@ static uint64_t runner_calibrate(struct runner_point *p)
 static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
 {
 	const struct lab_point_spec *spec = p->spec;
-	unsigned n = spec->n, reps = (unsigned)spec->h->reps;
+	unsigned n = p->nw, reps = (unsigned)spec->h->reps;
 
+	p->omp_cpus = malloc(spec->n * sizeof(*p->omp_cpus));
+	if (p->omp_cpus)
+		for (unsigned i = 0; i < spec->n; i++)
+			p->omp_cpus[i] = -1;
+	p->ctx.omp_cpus = p->omp_cpus;
 	p->threads = calloc(n, sizeof(*p->threads));
 	p->slots = runner_aligned(n * sizeof(*p->slots));
 	rec->samples = calloc(reps, sizeof(*rec->samples));
 	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
-	if (!p->threads || !p->slots || !rec->samples || !rec->threads)
+	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
 		                   reps);
 	for (unsigned i = 0; i < n; i++) {
@@ -265,7 +272,7 @@ static int runner_setup(struct runner_point *p, struct lab_err *err)
 	if (!k->thread_setup)
 		return 0;
 	lab_team_run(p->team, runner_thread_setup_fn, p);
-	for (unsigned i = 0; i < p->spec->n; i++)
+	for (unsigned i = 0; i < p->nw; i++)
 		if (p->slots[i].rc) {
 			*err = p->slots[i].err;
 			return lab_err_prefix(err, "thread_setup of thread %u: ", i);
@@ -298,7 +305,7 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	}
 	if (!k->verify)
 		return 0;
-	if (k->verify(&p->ctx, p->threads, p->spec->n, err)) {
+	if (k->verify(&p->ctx, p->threads, p->nw, err)) {
 		rec->verify = LAB_VERIFY_FAIL;
 		runner_fail(rec, err);
 		return 0;
@@ -318,6 +325,8 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	memset(rec, 0, sizeof(*rec));
 	rec->nthreads = spec->n;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
+	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;
+	rec->nworkers = p.nw;
 	p.ctx = (struct lab_ctx){.params = spec->kparams,
 	                         .nthreads = spec->n,
 	                         .cpus = spec->cpus,
@@ -329,7 +338,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	}
 	rc = runner_alloc(&p, rec, err);
 	if (rc == 0)
-		rc = lab_team_create(&p.team, r->topo, spec->cpus, spec->n, r->bind, err);
+		rc = lab_team_create(&p.team, r->topo, spec->cpus, p.nw, r->bind, err);
 	if (rc == 0) {
 		set_up = true;
 		rc = runner_setup(&p, err);
@@ -341,9 +350,14 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 		rc = 0;
 	}
 	if (set_up && k->teardown)
-		k->teardown(&p.ctx, p.threads, spec->n);
+		k->teardown(&p.ctx, p.threads, p.nw);
 	lab_team_destroy(p.team);
-	for (unsigned i = 0; p.threads && i < spec->n; i++)
+	if (k->flags & LAB_KF_OPENMP) {
+		rec->omp_cpus = p.omp_cpus; /* the record owns them now */
+		p.omp_cpus = NULL;
+	}
+	free(p.omp_cpus);
+	for (unsigned i = 0; p.threads && i < p.nw; i++)
 		free(p.threads[i]);
 	free(p.threads);
 	free(p.slots);
@@ -372,6 +386,7 @@ int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const stru
 			memset(&rec, 0, sizeof(rec));
 			rec.status = LAB_STATUS_SKIPPED;
 			rec.nthreads = pt->nthreads;
+			rec.nworkers = 0;
 			snprintf(rec.reason, sizeof(rec.reason), "%s", pt->reason);
 		} else {
 			rc = lab_runner_point(r, &spec, &rec, err);
@@ -390,6 +405,25 @@ void lab_point_rec_free(struct lab_point_rec *rec)
 {
 	free(rec->samples);
 	free(rec->threads);
+	free(rec->omp_cpus);
 	rec->samples = NULL;
 	rec->threads = NULL;
+	rec->omp_cpus = NULL;
+}
+
+int lab_ctx_omp_bind(const struct lab_ctx *ctx, unsigned i)
+{
+	cpu_set_t set;
+
+	if (i >= ctx->nthreads || !ctx->omp_cpus)
+		return -LAB_EINVAL;
+	/* Only on the machine we run on: a synthetic topology's CPUs do not exist here. */
+	if (ctx->env->thissystem) {
+		CPU_ZERO(&set);
+		CPU_SET(ctx->cpus[i], &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0)
+			return -LAB_ESYS;
+	}
+	ctx->omp_cpus[i] = sched_getcpu();
+	return 0;
 }

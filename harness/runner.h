@@ -52,12 +52,14 @@ struct lab_point_rec {
 	enum lab_point_status status;
 	enum lab_verify_result verify;
 	char reason[LAB_ERR_MSG_MAX];
-	uint64_t iters; /* per thread per sample; 0 for timed kernels */
-	unsigned nthreads;
-	unsigned nreps; /* samples recorded */
+	uint64_t iters;    /* per thread per sample; 0 for timed kernels */
+	unsigned nthreads; /* the point's threads */
+	unsigned nworkers; /* rows per sample in threads: nthreads, or 1 for an OpenMP kernel */
+	int *omp_cpus;     /* OpenMP kernels: where each OpenMP thread ran (-1: never bound) */
+	unsigned nreps;    /* samples recorded */
 	unsigned nflagged;
 	struct lab_sample_rec *samples; /* nreps */
-	struct lab_thread_rec *threads; /* nreps x nthreads, row-major by rep */
+	struct lab_thread_rec *threads; /* nreps x nworkers, row-major by rep */
 	bool has_work;
 	struct lab_work work; /* declared traffic per unit, when has_work */
 };

@@ -103,6 +103,8 @@ int lab_cmd_describe(int argc, char **argv)
 	       k->work_unit ? k->work_unit : "iteration");
 	if (k->flags & LAB_KF_TIMED)
 		printf("timing: threads run together until the sample's min_time is up\n");
+	if (k->flags & LAB_KF_OPENMP)
+		printf("team: an OpenMP team of `threads`, pinned to the same plan\n");
 	if (k->flags & LAB_KF_PAIRS)
 		printf("team: two threads on a CPU pair; placement = pairs sweeps the matrix\n");
 	if (k->params[0].key)
