@@ -72,7 +72,6 @@ int lab_load_snap(struct lab_load *g, struct lab_err *err)
 	struct lab_load_snap *s = &g->hist[g->head];
 	s->wall_ns = lab_clock_ns();
 	s->busy_ns = (uint64_t)((double)busy * g->tick_ns);
-	s->total_ns = (uint64_t)((double)total * g->tick_ns);
 	s->self_ns = load_self_ns();
 	g->head = (g->head + 1) % LAB_LOAD_HISTORY;
 	if (g->n < LAB_LOAD_HISTORY)

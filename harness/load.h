@@ -16,12 +16,11 @@
 #define LAB_LOAD_WINDOW_NS 200000000ull
 #define LAB_LOAD_HISTORY   64
 
-/* One reading: wall clock, the machine's busy and total CPU time, and our own CPU time. */
+/* One reading: wall clock, the machine's busy CPU time, and our own CPU time. */
 struct lab_load_snap {
 	uint64_t wall_ns;
-	uint64_t busy_ns;  /* all CPUs, since boot */
-	uint64_t total_ns; /* busy + idle + iowait, all CPUs */
-	uint64_t self_ns;  /* this process, user + system */
+	uint64_t busy_ns; /* all CPUs, since boot */
+	uint64_t self_ns; /* this process, user + system */
 };
 
 struct lab_load {

@@ -199,7 +199,7 @@ static uint64_t runner_calibrate(struct runner_point *p)
 	const struct lab_hparams *h = p->spec->h;
 	double target = (double)h->min_time;
 	double floor_ns = 1000.0 * p->r->env->clock_resolution_ns;
-	uint64_t iters = 1, spent = 0, t0 = lab_clock_ns();
+	uint64_t iters = 1, t0 = lab_clock_ns();
 
 	if (target < floor_ns)
 		target = floor_ns;
@@ -228,7 +228,7 @@ static uint64_t runner_calibrate(struct runner_point *p)
 			break;
 		iters = (uint64_t)ceil((double)iters * grow);
 	}
-	while ((spent = lab_clock_ns() - t0) < h->warmup && !runner_interrupted(p->r))
+	while (lab_clock_ns() - t0 < h->warmup && !runner_interrupted(p->r))
 		runner_sample(p, iters, 0);
 	return iters;
 }

@@ -157,7 +157,7 @@ static void run_default_dir(const char *stem, char *buf, size_t len)
 
 /* The self-check, on the first CPU of the first point (or the first allowed CPU). */
 static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
-                          struct lab_selfcheck *sc, bool *ok)
+                          struct lab_selfcheck *sc)
 {
 	struct lab_err err;
 	int cpu = 0;
@@ -166,8 +166,7 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 		cpu = s->plan->pts[0].cpus[0];
 	else
 		lab_topo_cpus_allowed(s->topo, &cpu, 1);
-	*ok = lab_selfcheck_run(r, cpu, sc, &err) == 0;
-	if (!*ok) {
+	if (lab_selfcheck_run(r, cpu, sc, &err) != 0) {
 		fprintf(stderr, "lab: warning: %s\n", err.msg);
 		return;
 	}
@@ -192,7 +191,6 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_prov prov;
 	struct lab_err err = {0};
 	char dir[512];
-	bool sc_ok;
 
 	lab_prov_collect(&prov);
 	info.prov = &prov;
@@ -212,7 +210,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 		return a->out_dir ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
-	run_selfcheck(&runner, s, &sc, &sc_ok);
+	run_selfcheck(&runner, s, &sc);
 	fprintf(stderr, "lab: %u points into %s\n", s->plan->npts, dir);
 	signal(SIGINT, run_on_sigint);
 	signal(SIGTERM, run_on_sigint);
