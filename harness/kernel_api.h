@@ -131,6 +131,9 @@ struct lab_work {
 	double bytes_read;
 	double bytes_written;
 	double flops;
+	/* Extra reads a write-allocate cache makes for the written lines (usually = bytes_written
+	 * for plain stores, 0 for non-temporal ones); kept apart so both GB/s figures show. */
+	double bytes_write_allocate;
 };
 
 /* ---- what a kernel sees ---- */
