@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/err.h"
+#include "analyze/fit_int.h"
 #include "analyze/stats.h"
 
 void lab_an_gsl_quiet(void)
@@ -54,8 +55,20 @@ static double an_model_grad(enum lab_an_model m, const double *x, double N, doub
 			g[2] = -x[0] * N * N * (N - 1) / (D * D);
 		}
 		return x[0] * N / D;
+	case LAB_AN_AMDAHL_THROUGHPUT:
+		D = 1 + x[1] * (N - 1);
+		if (g) {
+			g[0] = N / D;
+			g[1] = -x[0] * N * (N - 1) / (D * D);
+		}
+		return x[0] * N / D;
 	}
 	abort();
+}
+
+int lab_an_model_is_throughput(enum lab_an_model model)
+{
+	return model == LAB_AN_USL_THROUGHPUT || model == LAB_AN_AMDAHL_THROUGHPUT;
 }
 
 double lab_an_model_eval(enum lab_an_model model, const double *x, double threads)
@@ -65,7 +78,7 @@ double lab_an_model_eval(enum lab_an_model model, const double *x, double thread
 
 static size_t an_model_p(enum lab_an_model m)
 {
-	return m == LAB_AN_AMDAHL || m == LAB_AN_GUSTAFSON ? 2 : 3;
+	return m == LAB_AN_USL || m == LAB_AN_USL_THROUGHPUT ? 3 : 2;
 }
 
 struct an_nls {
@@ -96,8 +109,8 @@ static int an_nls_df(const gsl_vector *x, void *params, gsl_matrix *J)
 }
 
 /* Weights 1/mean(y at N)^2 from the group means (never from the single sample, which would
- * pull the fit toward low outliers); 1 for the unweighted throughput form. Also counts the
- * distinct thread counts. Sorting indices keeps this O(n log n) for large inputs. */
+ * pull the fit toward low outliers) for the relative objective; 1 for the absolute one. Also
+ * counts the distinct thread counts. Sorting indices keeps this O(n log n) for large inputs. */
 struct an_key {
 	double N;
 	size_t i;
@@ -110,7 +123,7 @@ static int an_cmp_key(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int an_weights(enum lab_an_model m, const double *N, const double *y, size_t n, double *w,
+static int an_weights(int relative, const double *N, const double *y, size_t n, double *w,
                       size_t *distinct)
 {
 	struct an_key *idx = malloc((n ? n : 1) * sizeof(*idx));
@@ -130,7 +143,7 @@ static int an_weights(enum lab_an_model m, const double *N, const double *y, siz
 		for (size_t k = i; k < j; k++) {
 			double mean = sum / (double)(j - i);
 
-			w[idx[k].i] = m == LAB_AN_USL_THROUGHPUT ? 1 : 1 / (mean * mean);
+			w[idx[k].i] = relative ? 1 / (mean * mean) : 1;
 		}
 		(*distinct)++;
 		i = j;
@@ -154,7 +167,7 @@ static int an_start(enum lab_an_model m, const double *N, const double *y, const
 	if (!X || !cov || !yy || !ww || !c || !ws)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		int inv = m == LAB_AN_GUSTAFSON || m == LAB_AN_USL_THROUGHPUT;
+		int inv = m == LAB_AN_GUSTAFSON || lab_an_model_is_throughput(m);
 		double v = inv ? 1 / y[i] : y[i];
 
 		gsl_matrix_set(X, i, 0, 1);
@@ -168,7 +181,7 @@ static int an_start(enum lab_an_model m, const double *N, const double *y, const
 	if (gsl_multifit_wlinear(X, ww, yy, c, cov, &chi2, ws))
 		goto out;
 	T = gsl_vector_get(c, 0) + gsl_vector_get(c, 1);
-	if (m == LAB_AN_GUSTAFSON) {
+	if (m == LAB_AN_GUSTAFSON || m == LAB_AN_AMDAHL_THROUGHPUT) {
 		x0[0] = 1 / T;
 		x0[1] = gsl_vector_get(c, 0) / T;
 	} else if (m == LAB_AN_AMDAHL) {
@@ -260,12 +273,19 @@ out:
 int lab_an_fit_run(enum lab_an_model model, const double *threads, const double *y, size_t n,
                    struct lab_an_fit *fit)
 {
+	return lab_an_fit_run_obj(model, LAB_AN_OBJ_RELATIVE, threads, y, n, fit);
+}
+
+int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const double *threads,
+                       const double *y, size_t n, struct lab_an_fit *fit)
+{
 	double *w = NULL, x0[LAB_AN_FIT_MAXP] = {0};
 	int rc;
 
 	lab_an_gsl_quiet();
 	memset(fit, 0, sizeof(*fit));
 	fit->model = model;
+	fit->objective = lab_an_model_is_throughput(model) ? LAB_AN_OBJ_ABSOLUTE : obj;
 	fit->n = n;
 	fit->p = an_model_p(model);
 	fit->dof = (double)n - (double)fit->p;
@@ -278,7 +298,7 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 	w = malloc((n ? n : 1) * sizeof(*w));
 	if (!w)
 		return -LAB_AN_ENOMEM;
-	rc = an_weights(model, threads, y, n, w, &fit->distinct);
+	rc = an_weights(fit->objective == LAB_AN_OBJ_RELATIVE, threads, y, n, w, &fit->distinct);
 	if (rc)
 		goto out;
 	if (fit->distinct < fit->p + 2) {
@@ -296,6 +316,8 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 	if (rc)
 		goto out;
 	rc = an_nls_run(fit, threads, y, w, x0);
+	if (!rc && fit->ok)
+		lab_an_fit_lof(fit, threads, y, w);
 out:
 	free(w);
 	return rc;
@@ -310,6 +332,7 @@ static double an_speedup_grad(const struct lab_an_fit *fit, double N, double *g)
 	memset(g, 0, LAB_AN_FIT_MAXP * sizeof(*g));
 	switch (fit->model) {
 	case LAB_AN_AMDAHL:
+	case LAB_AN_AMDAHL_THROUGHPUT:
 		S = 1 / (x[1] + (1 - x[1]) / N);
 		g[1] = -S * S * (1 - 1 / N);
 		return S;
