@@ -99,21 +99,6 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 	return 0;
 }
 
-/* The modes of the point's costs: count and centers, null below LAB_AN_MODES_MIN_N samples. */
-static void an_json_modes(struct lab_an_jw *w, const struct lab_an_modes *m)
-{
-	if (!m->count) {
-		lab_an_jw_str(w, "modes", NULL);
-		lab_an_jw_str(w, "mode_centers", NULL);
-		return;
-	}
-	lab_an_jw_int(w, "modes", (long long)m->count);
-	lab_an_jw_arr(w, "mode_centers");
-	for (size_t i = 0; i < m->count; i++)
-		lab_an_jw_num(w, NULL, m->mode[i].center);
-	lab_an_jw_end(w, ']');
-}
-
 static void an_json_rate(struct lab_an_jw *w, const char *key, const struct lab_an_rate *r)
 {
 	char k[64];
@@ -155,7 +140,7 @@ static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
 	lab_an_jw_num(w, "cv", have ? st->cv : NAN);
 	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
 	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
-	an_json_modes(w, &p->modes);
+	lab_an_modes_json(w, &p->modes, 1);
 	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
 	lab_an_jw_pair(w, "speedup_ci95", sci ? r->speedup.lo : NAN, sci ? r->speedup.hi : NAN);
 	if (r->speedup.unbounded)

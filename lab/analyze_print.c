@@ -112,6 +112,14 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 /* A rate with its interval, "-" when absent. */
 static void lab_print_rate(FILE *f, const struct lab_an_rate *r)
 {
+	char buf[96];
+
+	if (isfinite(r->v) && isfinite(r->lo) && isinf(r->hi)) {
+		/* The cost interval reaches 0: the rate has a lower bound only. */
+		snprintf(buf, sizeof(buf), "%.4g [%.4g, unbounded]", r->v, r->lo);
+		fprintf(f, "  %-28s", buf);
+		return;
+	}
 	lab_print_ci(f, 28, r->v, r->lo, r->hi, isfinite(r->lo));
 }
 
