@@ -213,11 +213,18 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 		else
 			an_cell(f, h ? st->mean : NAN, 0); /* one sample: no interval */
 		an_cell(f, h ? 100 * st->cv : NAN, 1);
-		an_cell_ci(f, r->has_speedup ? r->speedup.est : NAN, c ? r->speedup.lo : NAN,
-		           c ? r->speedup.hi : NAN);
-		an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
-		           c ? r->eff_hi : NAN);
-		an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
+		if (r->has_speedup && !r->speedup.has_ci) {
+			/* Too few repetitions for an interval: the estimates alone. */
+			an_cell(f, r->speedup.est, 0);
+			an_cell(f, r->eff, 0);
+			an_cell(f, r->kf, 0);
+		} else {
+			an_cell_ci(f, r->has_speedup ? r->speedup.est : NAN,
+			           c ? r->speedup.lo : NAN, c ? r->speedup.hi : NAN);
+			an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
+			           c ? r->eff_hi : NAN);
+			an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
+		}
 		fprintf(f, "<td>%zu/%zu</td><td>%zu</td>", st->outliers_mild, st->outliers_severe,
 		        r->pt->n_flagged);
 		an_cell_modes(f, &r->pt->modes);

@@ -301,3 +301,23 @@ LAB_TEST(lack_of_fit_with_replicates)
 	CHECK(fits_is_null(lab_an_json_get(s, "usl"), "lack_of_fit"));
 	lab_an_json_free(j);
 }
+
+/* The report shows a one-sample point's mean and speedup without an interval: not [x, x], and
+ * not "[unbounded]" (which means Fieller's denominator is not significant). */
+LAB_TEST(report_single_sample_has_no_interval)
+{
+	char *out = NULL, *err = NULL, path[2048], *html = NULL;
+	size_t len;
+
+	clitest_copy("results-edge");
+	REQUIRE(clitest_run(NULL, "report results-edge", &out, &err) == 0);
+	snprintf(path, sizeof(path), "%s/results-edge/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &html, &len, NULL) == 0);
+	CHECK(strstr(html, "<td>3.1</td>") != NULL); /* one_rep at 1 thread: 3/1 + 0.1 */
+	CHECK(strstr(html, "[3.1, 3.1]") == NULL);
+	CHECK(strstr(html, "unbounded") == NULL);
+	CHECK(strstr(html, "Error model: least squares on relative error in cost") != NULL);
+	free(html);
+	free(out);
+	free(err);
+}
