@@ -28,21 +28,26 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
 static void an_find_superlinear(struct lab_an_series *s)
 {
 	char list[96] = "";
-	size_t k = 0, count = 0;
+	size_t k = 0, count = 0, sure = 0;
 
 	for (size_t i = 0; i < s->nrow; i++) {
-		if (!s->row[i].has_speedup || !s->row[i].superlinear)
+		const struct lab_an_row *r = &s->row[i];
+
+		if (!r->has_speedup || !r->superlinear)
 			continue;
 		count++;
+		/* Beyond noise when the whole efficiency interval lies above 1. */
+		sure += r->speedup.has_ci && !r->speedup.unbounded && r->eff_lo > 1;
 		if (k + 16 < sizeof(list))
 			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d", k ? ", " : "",
-			                      s->row[i].pt->threads);
+			                      r->pt->threads);
 	}
 	if (count)
 		an_find(s,
-		        "superlinear at N = %s (efficiency > 1, Karp-Flatt e(N) < 0): usually "
-		        "cache capacity, the working set fits in the aggregate cache of more cores",
-		        list);
+		        "superlinear at N = %s (efficiency > 1, Karp-Flatt e(N) < 0; %zu of %zu "
+		        "with the whole interval above 1): usually cache capacity, the working set "
+		        "fits in the aggregate cache of more cores",
+		        list, sure, count);
 	if (s->amdahl.ok && s->amdahl.x[1] < 0)
 		an_find(s,
 		        "Amdahl f = %.3g < 0: the fit itself is superlinear, so Amdahl gives no "

@@ -2,7 +2,6 @@
 #include "analyze/fit.h"
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_multifit_nlinear.h>
@@ -364,48 +363,4 @@ int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, 
 	*lo = *s - t * sqrt(fmax(var, 0));
 	*hi = *s + t * sqrt(fmax(var, 0));
 	return 0;
-}
-
-void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
-{
-	double s = usl->x[1], k = usl->x[2], g1, g2, var, t;
-
-	memset(pk, 0, sizeof(*pk));
-	pk->n_star = pk->lo = pk->hi = NAN;
-	if (!usl->ok || !(k > 0) || !(s < 1))
-		return;
-	pk->n_star = sqrt((1 - s) / k);
-	pk->retrograde = usl->lo[2] > 0;
-	g1 = -1 / (2 * k * pk->n_star);
-	g2 = -pk->n_star / (2 * k);
-	var = g1 * g1 * usl->cov[1][1] + 2 * g1 * g2 * usl->cov[1][2] + g2 * g2 * usl->cov[2][2];
-	t = lab_an_t_quantile(0.95, usl->dof);
-	pk->lo = pk->n_star - t * sqrt(fmax(var, 0));
-	pk->hi = pk->n_star + t * sqrt(fmax(var, 0));
-}
-
-void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
-                       struct lab_an_choice *ch)
-{
-	memset(ch, 0, sizeof(*ch));
-	ch->chosen = LAB_AN_AMDAHL;
-	if (!a->ok || !u->ok) {
-		ch->chosen = u->ok ? LAB_AN_USL : LAB_AN_AMDAHL;
-		ch->ok = a->ok || u->ok;
-		ch->p_value = NAN;
-		ch->f_stat = NAN;
-		return;
-	}
-	ch->ok = 1;
-	ch->aicc_amdahl = a->aicc;
-	ch->aicc_usl = u->aicc;
-	if (u->chi2 <= 0) {
-		ch->f_stat = a->chi2 > 0 ? INFINITY : 0;
-		ch->p_value = a->chi2 > 0 ? 0 : 1;
-	} else {
-		ch->f_stat = fmax(a->chi2 - u->chi2, 0) / (u->chi2 / u->dof);
-		ch->p_value = gsl_cdf_fdist_Q(ch->f_stat, 1, u->dof);
-	}
-	if (ch->p_value < 0.05)
-		ch->chosen = LAB_AN_USL;
 }
