@@ -43,11 +43,15 @@ static double an_amount(const struct lab_an_json *w, const char *key)
 static void an_rate(double work, const struct lab_an_stats *st, struct lab_an_rate *r)
 {
 	r->v = r->lo = r->hi = NAN;
-	if (!(work > 0) || !(st->mean > 0))
+	if (!(st->mean > 0))
 		return;
-	r->v = work / st->mean;
+	r->v = work / st->mean; /* declared 0 (no flops) is an exact 0, not unknown */
 	if (st->n < 2)
 		return;
+	if (work == 0) {
+		r->lo = r->hi = 0;
+		return;
+	}
 	r->lo = st->ci95_hi > 0 ? work / st->ci95_hi : 0;
 	r->hi = st->ci95_lo > 0 ? work / st->ci95_lo : INFINITY;
 }

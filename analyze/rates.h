@@ -15,7 +15,7 @@
 #include "analyze/data.h"
 
 struct lab_an_rate {
-	double v, lo, hi; /* NaN when not declared; lo/hi NaN without an interval, hi +inf open */
+	double v, lo, hi; /* NaN without samples; lo/hi NaN without an interval, hi +inf open */
 };
 
 struct lab_an_rates {

@@ -168,6 +168,8 @@ def main():
     w.add_point("triad", "triad", "placement=compact", 2, [1.0], per_unit=per_unit)
     w.add_point("triad", "triad", "placement=compact", 4, [0.1, 3.0], per_unit=per_unit)
     w.add_point("plain", "noop", "placement=compact", 1, [2.0, 2.2, 1.8])
+    w.add_point("copy", "copy", "placement=compact", 1, [2.0, 2.2, 1.8],
+                per_unit={"bytes_read": 8, "bytes_written": 8, "flops": 0})
     w.write("results-rates")
 
     # csv fixtures for `lab analyze --csv`.

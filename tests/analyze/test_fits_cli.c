@@ -321,3 +321,19 @@ LAB_TEST(report_single_sample_has_no_interval)
 	free(out);
 	free(err);
 }
+
+/* On seconds the absolute objective fits the cost itself, unweighted, and says so. */
+LAB_TEST(absolute_on_seconds_fits_cost)
+{
+	struct lab_an_json *j = fits_csv_json("amdahl", "--objective absolute");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL;
+	char *text = fits_text("amdahl", "--objective absolute");
+
+	REQUIRE(s && text);
+	CHECK_EQ_STR(lab_an_json_str(s, "fit_domain"), "cost");
+	CHECK(lab_an_json_get(lab_an_json_get(s, "amdahl"), "x1") == NULL);
+	CHECK_NEAR(fits_num(s, "amdahl", "f"), 0.05, 0.01); /* the fixture's truth */
+	CHECK(strstr(text, "fit: unweighted least squares on cost") != NULL);
+	lab_an_json_free(j);
+	free(text);
+}

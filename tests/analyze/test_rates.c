@@ -72,6 +72,14 @@ LAB_TEST(rates_in_analysis_json)
 	p = rates_point(j, 1, 0);
 	REQUIRE(p);
 	CHECK(lab_an_json_get(p, "gbytes_per_s") == NULL);
+	/* Declared 0 flops is an exact 0 GFLOP/s; no write-allocate declared: both GB/s agree. */
+	p = rates_point(j, 2, 0);
+	REQUIRE(p);
+	CHECK_NEAR(lab_an_json_num(p, "gflops_per_s", -1), 0, 0);
+	CHECK_NEAR(rates_at(p, "gflops_per_s_ci95", 1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(p, "flops_per_byte", -1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(p, "gbytes_per_s_wa", -1), 8, 1e-9);
+	CHECK_NEAR(lab_an_json_num(p, "gbytes_per_s", -1), 8, 1e-9);
 	lab_an_json_free(j);
 	free(out);
 	free(err);
