@@ -51,7 +51,9 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	if (r->pt == base) {
 		memset(&r->speedup, 0, sizeof(r->speedup));
 		r->speedup.est = r->speedup.lo = r->speedup.hi = 1;
-		r->speedup.has_ci = 1;
+		/* Exactly 1 by definition, but with one sample no point has an interval: say the
+		 * same of the baseline rather than print [1, 1] beside the others' absent ones. */
+		r->speedup.has_ci = a->n > 1;
 	} else {
 		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
 		                     0.95, &r->speedup);

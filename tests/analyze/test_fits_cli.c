@@ -176,6 +176,7 @@ LAB_TEST(throughput_input_and_single_samples)
 	CHECK(fits_no_interval(p, "efficiency_ci95"));
 	CHECK(fits_no_interval(p, "karp_flatt_ci95"));
 	CHECK(text && strstr(text, "0.001004 [—]"));
+	CHECK(text && strstr(text, "1 [1, 1]") == NULL); /* the baseline too */
 	CHECK(text && !strstr(text, "[0.001004, 0.001004]"));
 	lab_an_json_free(j);
 	free(text);
