@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "harness/clock.h"
 #include "harness/kernel_api.h"
 
@@ -274,13 +275,12 @@ static uint64_t c2c_batch(uint64_t want, double resolution_ns)
 static int c2c_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct c2c_params *p = ctx->params;
-	struct c2c_state *st = aligned_alloc(LAB_SLOT, sizeof(*st));
+	struct c2c_state *st = lab_buf_obj_alloc(sizeof(*st), err);
 	double res = ctx->env && ctx->env->clock_resolution_ns > 0 ? ctx->env->clock_resolution_ns
 	                                                           : lab_clock_resolution_ns();
 
 	if (!st)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(st, 0, sizeof(*st));
+		return -err->code;
 	atomic_init(&st->ping, 0);
 	atomic_init(&st->pong, 0);
 	atomic_init(&st->quit_run, 0);
@@ -297,12 +297,11 @@ static int c2c_setup(struct lab_ctx *ctx, struct lab_err *err)
 
 static int c2c_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
-	struct c2c_thread *ct = aligned_alloc(LAB_SLOT, sizeof(*ct));
+	struct c2c_thread *ct = lab_buf_obj_alloc(sizeof(*ct), err);
 
 	(void)ctx;
 	if (!ct)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(ct, 0, sizeof(*ct));
+		return -err->code;
 	ct->one_way_ns = NAN;
 	t->priv = ct;
 	return 0;
@@ -386,8 +385,8 @@ static int c2c_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, un
 static void c2c_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		free(threads[i]->priv);
-	free(ctx->priv);
+		lab_buf_obj_free(threads[i]->priv);
+	lab_buf_obj_free(ctx->priv);
 	ctx->priv = NULL;
 }
 
