@@ -16,7 +16,8 @@ int lab_env_probe(struct lab_env *env, const struct lab_topo *topo, struct lab_e
 	int rc = lab_cpu_mask_from_env(&masked, err);
 
 	*env = (struct lab_env){0};
-	lab_topo_env(topo, env);
+	if (topo)
+		lab_topo_env(topo, env);
 	env->clock_resolution_ns = lab_clock_resolution_ns();
 	env->openmp = env_openmp;
 	env->cpu_features = detected & ~masked;

@@ -10,7 +10,7 @@
 #include "harness/topo.h"
 
 /*
- * Fills env: topology facts of topo, the clock's resolution, whether this build has OpenMP,
+ * Fills env: topology facts of topo (none when topo is NULL), the clock's resolution, whether this build has OpenMP,
  * and this CPU's features less those LAB_CPU_MASK hides. Returns 0, or -LAB_ECONFIG when
  * LAB_CPU_MASK does not parse (env is still filled, with nothing masked).
  */
