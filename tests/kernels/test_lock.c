@@ -247,3 +247,37 @@ LAB_TEST(lat_hist_quantiles)
 		CHECK(fabs(lh_bucket_mid(i) - (double)v) <= (double)v / 8 + 1);
 	}
 }
+
+LAB_TEST(lat_ring_quantiles)
+{
+	static struct lh_ring r; /* 128 KiB: not on the stack */
+	static const double q[] = {0.0, 0.10, 0.50, 0.95, 1.0};
+	double out[5];
+
+	lh_ring_reset(&r);
+	lh_ring_quantiles(&r, q, out, 1);
+	CHECK(isnan(out[0]));
+	for (int v = 101; v >= 1; v--)
+		lh_ring_add(&r, v);
+	lh_ring_quantiles(&r, q, out, 5);
+	CHECK_NEAR(out[0], 1, 1e-12);
+	CHECK_NEAR(out[1], 11, 1e-12);
+	CHECK_NEAR(out[2], 51, 1e-12);
+	CHECK_NEAR(out[3], 96, 1e-12);
+	CHECK_NEAR(out[4], 101, 1e-12);
+	/* Type 7 interpolates: of {1, 2}, the median is 1.5. */
+	lh_ring_reset(&r);
+	lh_ring_add(&r, 2);
+	lh_ring_add(&r, 1);
+	lh_ring_quantiles(&r, &q[2], out, 1);
+	CHECK_NEAR(out[0], 1.5, 1e-12);
+	/* Past LH_RING_MAX values only the most recent are kept. */
+	lh_ring_reset(&r);
+	for (int i = 0; i < LH_RING_MAX; i++)
+		lh_ring_add(&r, 1000);
+	for (int i = 0; i < LH_RING_MAX; i++)
+		lh_ring_add(&r, 7);
+	CHECK_EQ_U64(r.n, 2 * LH_RING_MAX);
+	lh_ring_quantiles(&r, q, out, 5);
+	CHECK_NEAR(out[4], 7, 1e-12);
+}
