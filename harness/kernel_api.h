@@ -5,7 +5,7 @@
  * declaration of bytes and flops per unit of work, and hooks. The harness owns everything else:
  * parsing, sweeps, placement, threads, timing, calibration, verification bookkeeping and files.
  *
- * Kernels include this header and harness/clock.h only. They never write into params or harness
+ * Kernels include this header, harness/clock.h and harness/buffer.h (their memory) only. They never write into params or harness
  * settings; derived state lives in ctx->priv and t->priv.
  */
 #ifndef LAB_HARNESS_KERNEL_API_H
