@@ -10,9 +10,9 @@
 #include "harness/topo.h"
 
 /*
- * Fills env: topology facts of topo (none when topo is NULL), the clock's resolution, whether this build has OpenMP,
- * and this CPU's features less those LAB_CPU_MASK hides. Returns 0, or -LAB_ECONFIG when
- * LAB_CPU_MASK does not parse (env is still filled, with nothing masked).
+ * Fills env: topology facts of topo (none when topo is NULL), the clock's resolution, whether
+ * this build has OpenMP, and this CPU's features less those LAB_CPU_MASK hides. Returns 0, or
+ * -LAB_ECONFIG when LAB_CPU_MASK does not parse (env is still filled, with nothing masked).
  */
 int lab_env_probe(struct lab_env *env, const struct lab_topo *topo, struct lab_err *err);
 

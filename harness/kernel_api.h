@@ -5,8 +5,8 @@
  * declaration of bytes and flops per unit of work, and hooks. The harness owns everything else:
  * parsing, sweeps, placement, threads, timing, calibration, verification bookkeeping and files.
  *
- * Kernels include this header, harness/clock.h and harness/buffer.h (their memory) only. They never write into params or harness
- * settings; derived state lives in ctx->priv and t->priv.
+ * Kernels include this header, harness/clock.h and harness/buffer.h (their memory) only. They
+ * never write into params or harness settings; derived state lives in ctx->priv and t->priv.
  */
 #ifndef LAB_HARNESS_KERNEL_API_H
 #define LAB_HARNESS_KERNEL_API_H
