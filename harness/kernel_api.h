@@ -20,7 +20,7 @@
 #include "harness/cpufeat.h"
 #include "harness/err.h"
 
-#define LAB_KERNEL_ABI 1 /* bump when struct lab_kernel changes */
+#define LAB_KERNEL_ABI 2 /* bump when struct lab_kernel changes */
 
 /* A coherence granule: 64-byte lines, fetched in adjacent pairs by many x86 prefetchers. */
 #define LAB_CACHELINE 64
