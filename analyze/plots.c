@@ -40,15 +40,75 @@ void lab_an_dat_num(FILE *f, double v)
 		fputs(" NaN", f);
 }
 
-/* The terminal preamble and the trailer that renders the same plot again as PNG. */
-void lab_an_gp_head(FILE *f, const char *base, const char *title)
+/* Labels longer than this are cut (with "...") so one field cannot flood a plot. */
+#define AN_GP_STR_MAX 240
+
+/*
+ * Text from the results directory is untrusted. A single-quoted gnuplot string is the one form
+ * gnuplot never expands: no backquote command substitution, no @macro, no backslash escapes
+ * (gnuplot 5 "quote marks" and "substitution"); the only special byte is the quote itself,
+ * doubled. Defence in depth on top: only printable ASCII survives, a newline (which would end
+ * the command) and every control byte become a space, backquote and @ become '_', and any other
+ * byte (non-ASCII) becomes '?', so what reaches gnuplot is data whatever the quoting rules of a
+ * future version.
+ */
+void lab_an_gp_str(FILE *f, const char *s)
+{
+	size_t n = 0;
+
+	fputc('\'', f);
+	for (; s && *s && n < AN_GP_STR_MAX; s++, n++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\'')
+			fputs("''", f);
+		else if (c == '`' || c == '@')
+			fputc('_', f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (c > 0x7f)
+			fputc('?', f);
+		else
+			fputc(c, f);
+	}
+	if (s && *s)
+		fputs("...", f);
+	fputc('\'', f);
+}
+
+/* The terminal preamble and the trailer that renders the same plot again as PNG. base is a
+ * slug the analyzer made (lab_an_plot_slug); title and the optional second line sub are
+ * untrusted text. */
+void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub)
 {
 	fprintf(f,
 	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
 	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'\n"
-	        "set output '%s.svg'\nset title \"%s\" noenhanced\nset key top left box "
-	        "noenhanced\nset grid\n",
-	        base, base, title);
+	        "set output '%s.svg'\nset title ",
+	        base, base);
+	lab_an_gp_str(f, title);
+	if (sub) {
+		fputs(".\"\\n\".", f);
+		lab_an_gp_str(f, sub);
+	}
+	fputs(" noenhanced\nset key top left box noenhanced\nset grid\n", f);
+}
+
+/* Keeps [A-Za-z0-9.-], maps everything else to '_'; a leading '.' or '-' too, so the name is
+ * never hidden, never an option and never "..". */
+void lab_an_plot_slug(const char *in, char *out, size_t len)
+{
+	size_t k = 0;
+
+	for (; in && *in && k + 1 < len; in++) {
+		char c = *in;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		         (c >= '0' && c <= '9') || ((c == '.' || c == '-') && k);
+
+		out[k++] = ok ? c : '_';
+	}
+	if (len)
+		out[k] = 0;
 }
 
 void lab_an_gp_tail(FILE *f, const char *base)
@@ -146,7 +206,7 @@ static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *ba
 	char title[512];
 
 	snprintf(title, sizeof(title), "%s %s: speedup", s->experiment, s->params);
-	lab_an_gp_head(f, base, title);
+	lab_an_gp_head(f, base, title, NULL);
 	fprintf(f,
 	        "set logscale xy 2\nset xrange [1:%g]\nset xlabel 'threads'\n"
 	        "set ylabel 'speedup (cost per unit, 95%% CI)'\n",
@@ -192,7 +252,7 @@ static void an_gp_simple(FILE *f, const struct lab_an_series *s, const char *bas
 
 	snprintf(title, sizeof(title), "%s %s: %s", s->experiment, s->params,
 	         kf ? "Karp-Flatt serial fraction" : "efficiency");
-	lab_an_gp_head(f, base, title);
+	lab_an_gp_head(f, base, title, NULL);
 	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\n",
 	        kf ? "e(N) (95% CI)" : "efficiency S/N (95% CI)");
 	if (kf) {

@@ -12,8 +12,14 @@ void lab_an_dat_num(FILE *f, double v);
 /* Opens PDIR/BASE.EXT for writing; NULL with the cause in err. */
 FILE *lab_an_open(const char *pdir, const char *base, const char *ext, struct lab_an_err *err);
 int lab_an_close(FILE *f, const char *base, struct lab_an_err *err);
-/* The SVG terminal preamble of BASE.gp, and the trailer that renders it again as PNG. */
-void lab_an_gp_head(FILE *f, const char *base, const char *title);
+/* Writes untrusted text s as one gnuplot single-quoted string literal that gnuplot cannot
+ * expand or execute (see plots.c); every title, label and key from a file goes through it. */
+void lab_an_gp_str(FILE *f, const char *s);
+/* The SVG terminal preamble of BASE.gp (title, and sub as a second title line when not NULL),
+ * and the trailer that renders it again as PNG. */
+void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub);
+/* A file-name-safe copy of in ([A-Za-z0-9._-], never starting with '.' or '-') into out. */
+void lab_an_plot_slug(const char *in, char *out, size_t len);
 void lab_an_gp_tail(FILE *f, const char *base);
 int lab_an_plot_add(struct lab_an_plots *p, const char *name);
 /* Writes the cost-vs-stride plots of every experiment whose params hold `stride`. */

@@ -14,18 +14,6 @@
 /* Labels every cell of matrices up to this size; larger ones label only multimodal cells. */
 #define AN_C2C_LABEL_ALL 16
 
-static void an_slug(const char *in, char *out, size_t len)
-{
-	size_t k = 0;
-
-	for (; *in && k + 1 < len; in++)
-		out[k++] = (*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') ||
-		                   (*in >= '0' && *in <= '9') || *in == '.' || *in == '-'
-		               ? *in
-		               : '_';
-	out[k] = 0;
-}
-
 /* The grid (index 0: x y ns, scan lines split by blank lines) and the labels (index 1). */
 static void an_c2c_dat(FILE *f, const struct lab_an_c2c_matrix *m)
 {
@@ -68,7 +56,7 @@ static void an_c2c_gp(FILE *f, const struct lab_an_c2c_matrix *m, const char *ba
 
 	snprintf(title, sizeof(title), "%s %s: one-way latency, median ns (M: multimodal: modes)",
 	         m->experiment, *m->method ? m->method : m->params);
-	lab_an_gp_head(f, base, title);
+	lab_an_gp_head(f, base, title, NULL);
 	fprintf(f,
 	        "unset grid\nunset key\nset size ratio -1\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
 	        "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nset cblabel 'one-way ns'\n"
@@ -109,7 +97,7 @@ int lab_an_c2c_plots(const struct lab_an_analysis *a, const char *pdir, struct l
 			continue; /* nothing measured: gnuplot would stop on an empty image */
 		snprintf(base, sizeof(base), "c%02zu-%.60s-%.100s-heatmap", i + 1, m->experiment,
 		         *m->method ? m->method : m->params);
-		an_slug(base, slug, sizeof(slug));
+		lab_an_plot_slug(base, slug, sizeof(slug));
 		if (!(f = lab_an_open(pdir, slug, "dat", err)))
 			return -LAB_AN_EIO;
 		an_c2c_dat(f, m);
@@ -129,7 +117,10 @@ static void an_lock_dat(FILE *f, const struct lab_an_lock_group *g, int *has)
 {
 	fputs("# threads acq_per_s lo hi jain lo hi p99_ns lo hi (one block per lock)\n", f);
 	for (size_t j = 0; j < g->nc; j++) {
-		fprintf(f, "%s# lock %s\n", j ? "\n\n" : "", g->c[j].lock);
+		char name[64];
+
+		lab_an_plot_slug(g->c[j].lock, name, sizeof(name)); /* a comment: one line */
+		fprintf(f, "%s# lock %s\n", j ? "\n\n" : "", name);
 		for (size_t k = 0; k < g->c[j].npt; k++) {
 			const struct lab_an_lock_pt *e = &g->c[j].pt[k];
 			const struct lab_an_msum *ms[2] = {&e->m[LAB_AN_LK_JAIN],
@@ -164,20 +155,22 @@ static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *b
 	char title[512];
 
 	/* Two lines: the conditions are long and would be cut off beside the key. */
-	snprintf(title, sizeof(title), "%s: %s vs threads\\n%s", g->experiment, an_lock_what[q],
-	         g->params);
-	lab_an_gp_head(f, base, title);
+	snprintf(title, sizeof(title), "%s: %s vs threads", g->experiment, an_lock_what[q]);
+	lab_an_gp_head(f, base, title, g->params);
 	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\nset yrange [0:%s]\n",
 	        an_lock_ylabel[q], q == 1 ? "1.05" : "*");
 	fprintf(f, "%sset key outside right top\nplot ", q == 0 ? "set format y '%.0s%c'\n" : "");
 	for (size_t j = 0; j < g->nc; j++)
-		/* 8 colours, then dashes; a point shape per lock, so no two curves look alike. */
+	/* 8 colours, then dashes; a point shape per lock, so no two curves look alike. */
+	{
 		fprintf(
 		    f,
 		    "%s'%s.dat' index %zu using 1:%d:%d:%d with yerrorlines lc %zu pt %zu dt %zu "
-		    "title '%s'",
+		    "title ",
 		    j ? ", " : "", dat, j, 2 + 3 * q, 3 + 3 * q, 4 + 3 * q, j % 8 + 1, j % 14 + 1,
-		    j / 8 + 1, g->c[j].lock);
+		    j / 8 + 1);
+		lab_an_gp_str(f, g->c[j].lock);
+	}
 	fputc('\n', f);
 	lab_an_gp_tail(f, base);
 }
@@ -190,7 +183,7 @@ static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx, co
 	FILE *f;
 
 	snprintf(base, sizeof(base), "l%02zu-%.60s-%.100s", idx, g->experiment, g->params);
-	an_slug(base, slug, sizeof(slug));
+	lab_an_plot_slug(base, slug, sizeof(slug));
 	snprintf(base, sizeof(base), "%s-throughput", slug);
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
 		return -LAB_AN_EIO;

@@ -74,10 +74,8 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 			sp[n++] = (struct an_sp){p, an_stride_of(p)};
 	}
 	qsort(sp, n, sizeof(*sp), an_cmp_sp);
-	snprintf(base, sizeof(base), "s%02zu-%s-stride", idx, exp);
-	for (char *c = base; *c; c++)
-		if (*c == '/' || *c == ' ' || *c == '\'' || *c == '"')
-			*c = '_';
+	snprintf(other, sizeof(other), "s%02zu-%.100s-stride", idx, exp);
+	lab_an_plot_slug(other, base, sizeof(base));
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
 		goto out;
 	fputs("# stride median mean ci95_lo ci95_hi (one block per thread count)\n", f);
@@ -98,11 +96,12 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 		goto out;
 	}
 	snprintf(title, sizeof(title), "%s %s: cost vs stride", exp, rest);
-	lab_an_gp_head(f, base, title);
-	fprintf(f,
-	        "set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel 'cost (%s, mean "
-	        "and 95%% CI)'\nplot ",
-	        lab_an_point_unit(d, n ? sp[0].pt : NULL));
+	lab_an_gp_head(f, base, title, NULL);
+	snprintf(other, sizeof(other), "cost (%s, mean and 95%% CI)",
+	         lab_an_point_unit(d, n ? sp[0].pt : NULL));
+	fputs("set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel ", f);
+	lab_an_gp_str(f, other);
+	fputs("\nplot ", f);
 	for (size_t i = 0, b = 0; i < n; i++) {
 		if (i && sp[i].pt->threads == sp[i - 1].pt->threads)
 			continue;

@@ -27,6 +27,9 @@ void lab_an_html(FILE *f, const char *s)
 		case '"':
 			fputs("&quot;", f);
 			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
 		default:
 			fputc(*s, f);
 			break;
@@ -189,18 +192,20 @@ static void an_cell_modes(FILE *f, const struct lab_an_modes *m)
 
 static void an_report_table(FILE *f, const struct lab_an_series *s, const char *unit)
 {
-	fprintf(f,
-	        "<table><tr><th>threads</th><th>status</th><th>n</th><th>median (%s)</th>"
-	        "<th>mean [95%% CI]</th><th>CV</th><th>speedup [95%% CI]</th>"
-	        "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
-	        "<th>flagged (excluded)</th><th>modes</th></tr>\n",
-	        unit);
+	fputs("<table><tr><th>threads</th><th>status</th><th>n</th><th>median (", f);
+	lab_an_html(f, unit);
+	fputs(")</th><th>mean [95% CI]</th><th>CV</th><th>speedup [95% CI]</th>"
+	      "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
+	      "<th>flagged (excluded)</th><th>modes</th></tr>\n",
+	      f);
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
 		const struct lab_an_stats *st = &r->pt->st;
 		int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci && !r->speedup.unbounded;
 
-		fprintf(f, "<tr class=\"%s\"><td>%d</td><td>", r->pt->status, r->pt->threads);
+		fputs("<tr class=\"", f);
+		lab_an_html(f, r->pt->status);
+		fprintf(f, "\"><td>%d</td><td>", r->pt->threads);
 		lab_an_html(f, r->pt->status);
 		if (r->pt->reason) {
 			fputs(": ", f);
@@ -223,6 +228,14 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 	fputs("</table>\n", f);
 }
 
+/* <li>what text</li>, text escaped. */
+static void an_li(FILE *f, const char *what, const char *text)
+{
+	fprintf(f, "<li>%s", what);
+	lab_an_html(f, text);
+	fputs("</li>", f);
+}
+
 static void an_report_fits(FILE *f, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
@@ -234,7 +247,7 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 		        "</li>",
 		        a->x[1], a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
 	else
-		fprintf(f, "<li>Amdahl: %s</li>", a->reason);
+		an_li(f, "Amdahl: ", a->reason);
 	if (u->ok) {
 		fprintf(f, "<li>USL &sigma; = %.4g [%.4g, %.4g], &kappa; = %.4g [%.4g, %.4g]; ",
 		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
@@ -244,13 +257,13 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 		else
 			fputs("no retrograde region</li>", f);
 	} else {
-		fprintf(f, "<li>USL: %s</li>", u->reason);
+		an_li(f, "USL: ", u->reason);
 	}
 	if (s->weak && g->ok)
 		fprintf(f, "<li>Gustafson serial fraction s = %.4g [%.4g, %.4g]</li>", g->x[1],
 		        g->lo[1], g->hi[1]);
 	else if (s->weak)
-		fprintf(f, "<li>Gustafson: %s</li>", g->reason);
+		an_li(f, "Gustafson: ", g->reason);
 	if (s->choice.ok && a->ok && u->ok)
 		fprintf(f, "<li>Model choice: F-test p = %.3g, AICc Amdahl %.1f vs USL %.1f</li>",
 		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
@@ -296,11 +309,10 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	lab_an_html(f, s->experiment);
 	fputs(" <small>", f);
 	lab_an_html(f, *s->params ? s->params : "(no params)");
-	fprintf(f,
-	        "</small></h2>\n<p>%s scaling; cost per unit of work in %s; %zu samples in "
-	        "the fits",
-	        s->weak ? "weak" : "strong",
-	        lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL), s->n_fit);
+	fprintf(f, "</small></h2>\n<p>%s scaling; cost per unit of work in ",
+	        s->weak ? "weak" : "strong");
+	lab_an_html(f, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
+	fprintf(f, "; %zu samples in the fits", s->n_fit);
 	if (s->n_excluded)
 		fprintf(f, ", %zu foreign-load-flagged samples excluded", s->n_excluded);
 	fputs(".</p>\n", f);
