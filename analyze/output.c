@@ -7,6 +7,7 @@
 
 #include "analyze/jsonw.h"
 #include "analyze/modes.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
 static void an_csv_num(FILE *f, double v)
@@ -63,11 +64,11 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err)
 {
 	const struct lab_an_data *d = a->data;
-	FILE *f = fopen(path, "w");
+	struct lab_an_wfile w;
+	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-		                      strerror(errno));
+		return -LAB_AN_EIO;
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
 	      "outliers_severe,modes,mode_centers",
@@ -79,9 +80,7 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 	for (size_t i = 0; i < a->ns; i++)
 		for (size_t j = 0; j < a->s[i].nrow; j++)
 			an_summary_row(f, d, a->s[i].row[j].pt);
-	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
-	return 0;
+	return lab_an_wfile_close(&w, 1, err);
 }
 
 static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
@@ -263,13 +262,11 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
                                struct lab_an_err *err)
 {
-	FILE *f = fopen(path, "w");
+	struct lab_an_wfile w;
+	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-		                      strerror(errno));
+		return -LAB_AN_EIO;
 	lab_an_analysis_json(a, f);
-	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
-	return 0;
+	return lab_an_wfile_close(&w, 1, err);
 }

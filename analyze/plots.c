@@ -13,7 +13,11 @@
 #include <unistd.h>
 
 #include "analyze/plots_int.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
+
+/* gnuplot's output, in the plots directory. */
+#define AN_GNUPLOT_LOG "gnuplot.log"
 
 int lab_an_have_program(const char *prog)
 {
@@ -127,15 +131,22 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *name)
 	return p->name[p->n++] ? 0 : -LAB_AN_ENOMEM;
 }
 
-FILE *lab_an_open(const char *pdir, const char *base, const char *ext, struct lab_an_err *err)
+FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
+                  struct lab_an_err *err)
 {
-	char path[4096];
-	FILE *f;
+	char name[512];
+	int fd;
+	FILE *f = NULL;
 
-	snprintf(path, sizeof(path), "%s/%s.%s", pdir, base, ext);
-	f = fopen(path, "w");
-	if (!f)
-		lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path, strerror(errno));
+	snprintf(name, sizeof(name), "%s.%s", base, ext);
+	/* The directory was cleaned and holds no links (lab_an_subdir_open); O_NOFOLLOW anyway. */
+	fd = openat(pdir->fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		lab_an_err_set(err, LAB_AN_EIO, "cannot write %s/%s: %s", pdir->path, name,
+		               strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
 	return f;
 }
 
@@ -287,8 +298,9 @@ static void an_series_has(const struct lab_an_series *s, int *measured, int *kf,
 	}
 }
 
-static int an_series_plots(const struct lab_an_series *s, size_t idx, const char *pdir,
-                           struct lab_an_plots *out, struct lab_an_err *err)
+static int an_series_plots(const struct lab_an_series *s, size_t idx,
+                           const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                           struct lab_an_err *err)
 {
 	char slug[160], base[200], other[220];
 	int maxn = 1, rc, measured, kfany, fit;
@@ -326,9 +338,12 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx, const char
 	return 0;
 }
 
-/* Runs `gnuplot a.gp b.gp ...` for plots [first, first + n) in pdir, its output appended to
- * gnuplot.log. Returns 0 when gnuplot exits 0. */
-static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t first, size_t n)
+/* Runs `gnuplot a.gp b.gp ...` (an argument vector, no shell) for plots [first, first + n) with
+ * the plots directory as its working directory, its output appended to gnuplot.log. The names
+ * are the analyzer's slugs, so gnuplot writes only fresh NAME.svg and NAME.png there. Returns 0
+ * when gnuplot exits 0. */
+static int an_gnuplot_run(const struct lab_an_pdir *pdir, const struct lab_an_plots *p,
+                          size_t first, size_t n)
 {
 	static char prog[] = "gnuplot";
 	char **argv = calloc(n + 2, sizeof(*argv));
@@ -344,9 +359,9 @@ static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t
 	if (pid == 0) {
 		int fd;
 
-		if (chdir(pdir) != 0)
+		if (fchdir(pdir->fd) != 0)
 			_exit(127);
-		fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0644);
+		fd = open(AN_GNUPLOT_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -364,46 +379,45 @@ static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t
 
 /* One gnuplot process renders everything (one process per plot is slow); gnuplot stops at the
  * first failing script, so on failure each script runs alone and the failures are counted. */
-static void an_gnuplot_all(const char *pdir, struct lab_an_plots *out, struct lab_an_warnings *warn)
+static void an_gnuplot_all(const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                           struct lab_an_warnings *warn)
 {
-	char *log = lab_an_asprintf("%s/gnuplot.log", pdir);
 	size_t failed = 0;
 
-	if (log)
-		remove(log);
 	if (an_gnuplot_run(pdir, out, 0, out->n) == 0) {
 		out->rendered = 1;
-		goto out;
+		return;
 	}
 	for (size_t i = 0; i < out->n; i++)
 		failed += an_gnuplot_run(pdir, out, i, 1) != 0;
 	out->rendered = failed < out->n;
-	lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s", failed, out->n,
-	            log ? log : "gnuplot.log");
-out:
-	free(log);
+	lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s/%s", failed, out->n,
+	            pdir->path, AN_GNUPLOT_LOG);
 }
 
 /* plots/ belongs to the analyzer: files of an earlier analysis (another series set, another
- * --include-flagged choice) would otherwise linger beside the new ones. */
-static void an_plots_clean(const char *pdir)
+ * --include-flagged choice) would otherwise linger beside the new ones. Only regular files
+ * are removed, relative to the directory handle. */
+static void an_plots_clean(const struct lab_an_pdir *pdir)
 {
 	static const char *const ext[] = {".gp", ".dat", ".svg", ".png", ".log"};
-	DIR *d = opendir(pdir);
+	int dup = fcntl(pdir->fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
 	struct dirent *e;
+	struct stat st;
 
+	if (!d && dup >= 0)
+		close(dup);
 	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
 		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 			size_t el = strlen(ext[i]);
 
-			if (len > el && !strcmp(e->d_name + len - el, ext[i])) {
-				char *path = lab_an_asprintf("%s/%s", pdir, e->d_name);
-
-				if (path)
-					remove(path);
-				free(path);
+			if (len > el && !strcmp(e->d_name + len - el, ext[i]) &&
+			    fstatat(pdir->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				unlinkat(pdir->fd, e->d_name, 0);
 				break;
 			}
 		}
@@ -416,37 +430,39 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
                        struct lab_an_plots *out, struct lab_an_warnings *warn,
                        struct lab_an_err *err)
 {
-	char *pdir = lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS);
+	struct lab_an_pdir pd = {-1, lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS)};
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!pdir)
+	if (!pd.path)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	if (mkdir(pdir, 0755) && errno != EEXIST) {
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot create %s: %s", pdir, strerror(errno));
+	if ((pd.fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err)) < 0) {
+		rc = -LAB_AN_EIO;
 		goto out;
 	}
-	an_plots_clean(pdir);
+	an_plots_clean(&pd);
 	for (size_t i = 0; i < a->ns && !rc; i++)
 		if (!lab_an_series_is_c2c(&a->s[i]))
-			rc = an_series_plots(&a->s[i], i + 1, pdir, out, err);
+			rc = an_series_plots(&a->s[i], i + 1, &pd, out, err);
 	if (!rc)
-		rc = lab_an_stride_plots(a, pdir, out, err);
+		rc = lab_an_stride_plots(a, &pd, out, err);
 	if (!rc)
-		rc = lab_an_c2c_plots(a, pdir, out, err);
+		rc = lab_an_c2c_plots(a, &pd, out, err);
 	if (!rc)
-		rc = lab_an_lock_plots(a, pdir, out, err);
+		rc = lab_an_lock_plots(a, &pd, out, err);
 	if (rc || !render || !out->n)
 		goto out;
 	if (!lab_an_have_program("gnuplot"))
 		lab_an_warn(warn,
 		            "gnuplot not found: wrote the .dat/.gp files in %s but no "
 		            "images (apt-get install gnuplot-nox)",
-		            pdir);
+		            pd.path);
 	else
-		an_gnuplot_all(pdir, out, warn);
+		an_gnuplot_all(&pd, out, warn);
 out:
-	free(pdir);
+	if (pd.fd >= 0)
+		close(pd.fd);
+	free((char *)pd.path);
 	return rc;
 }
 

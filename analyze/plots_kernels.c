@@ -84,8 +84,8 @@ static int an_c2c_has_labels(const struct lab_an_c2c_matrix *m)
 	return 0;
 }
 
-int lab_an_c2c_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
-                     struct lab_an_err *err)
+int lab_an_c2c_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
+                     struct lab_an_plots *out, struct lab_an_err *err)
 {
 	for (size_t i = 0; i < a->c2c.nm; i++) {
 		const struct lab_an_c2c_matrix *m = &a->c2c.m[i];
@@ -175,8 +175,9 @@ static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *b
 	lab_an_gp_tail(f, base);
 }
 
-static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx, const char *pdir,
-                               struct lab_an_plots *out, struct lab_an_err *err)
+static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx,
+                               const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                               struct lab_an_err *err)
 {
 	char slug[160], base[240], other[260];
 	int has[3] = {0, 0, 0}, rc;
@@ -203,8 +204,8 @@ static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx, co
 	return 0;
 }
 
-int lab_an_lock_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
-                      struct lab_an_err *err)
+int lab_an_lock_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
+                      struct lab_an_plots *out, struct lab_an_err *err)
 {
 	int rc = 0;
 

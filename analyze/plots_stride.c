@@ -54,7 +54,7 @@ static int an_cmp_sp(const void *a, const void *b)
 
 /* One chart for the points of experiment exp whose params minus stride equal rest. */
 static int an_stride_chart(const struct lab_an_data *d, const char *exp, const char *rest,
-                           size_t idx, const char *pdir, struct lab_an_plots *out,
+                           size_t idx, const struct lab_an_pdir *pdir, struct lab_an_plots *out,
                            struct lab_an_err *err)
 {
 	struct an_sp *sp = calloc(d->npt, sizeof(*sp));
@@ -122,8 +122,8 @@ out:
 	return rc;
 }
 
-int lab_an_stride_plots(const struct lab_an_analysis *a, const char *pdir, struct lab_an_plots *out,
-                        struct lab_an_err *err)
+int lab_an_stride_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
+                        struct lab_an_plots *out, struct lab_an_err *err)
 {
 	const struct lab_an_data *d = a->data;
 	char **done = calloc(d->npt + 1, sizeof(*done));

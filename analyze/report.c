@@ -9,6 +9,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/report_int.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
 void lab_an_html(FILE *f, const char *s)
@@ -334,14 +335,14 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 {
 	const struct lab_an_data *d = a->data;
 	char *path = lab_an_asprintf("%s/%s", dir, LAB_FILE_REPORT);
+	struct lab_an_wfile w;
 	FILE *f;
 	int rc = 0;
 
 	if (!path)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	f = fopen(path, "w");
-	if (!f) {
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path, strerror(errno));
+	if (!(f = lab_an_wfile_open(&w, path, err))) {
+		rc = -LAB_AN_EIO;
 		goto out;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -379,8 +380,7 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 			an_report_series(f, a, i, plots, dir);
 	an_report_provenance(f, d);
 	fputs("</body></html>\n", f);
-	if (ferror(f) | fclose(f))
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
+	rc = lab_an_wfile_close(&w, 1, err);
 out:
 	free(path);
 	return rc;

@@ -2,7 +2,8 @@
 /*
  * lab analyze, lab report, lab compare: argument parsing, printing and exit codes around the
  * analyzer library (analyze/). Bad input data (a malformed CSV value, a broken run.json) is
- * exit 2 with FILE:LINE; a file that cannot be written is exit 1.
+ * exit 2 with FILE:LINE; a file that cannot be written is exit 1, and so is an output name in DIR
+ * that is a symbolic link or not a regular file (analyze/wfile.h: refused, nothing written).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 #include "lab/analyze_print.h"
 #include "lab/cli.h"
@@ -110,10 +112,15 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_an_err *err)
 {
+	static const char *const files[] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_AN_FILE_C2C,
+	                                    LAB_FILE_REPORT, NULL};
 	struct lab_an_plots plots = {0};
 	char path[4096];
 	int rc;
 
+	/* A link or special file where an output goes: refused before anything is written. */
+	if ((rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_SUMMARY);
 	if ((rc = lab_an_summary_write(a, path, err)))
 		return rc;

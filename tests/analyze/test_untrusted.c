@@ -9,6 +9,8 @@
  */
 #include <ftw.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/csv.h"
 #include "analyze/plots.h"
@@ -254,4 +256,109 @@ LAB_TEST(html_escapes_provenance)
 	ut_html_check("results-usl", 1);
 	free(out);
 	free(err);
+}
+
+/* A victim file outside the results directory, its content, and a link to it at DIR/rel. */
+static void ut_link(const char *rel, const char *target)
+{
+	char path[2048];
+
+	snprintf(path, sizeof(path), "%s/results-usl/%s", testlib_tmpdir(), rel);
+	if (symlink(target, path) != 0) {
+		fprintf(stderr, "symlink %s: failed\n", path);
+		testlib_fail();
+	}
+}
+
+static void ut_victim(void)
+{
+	char path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/victim", testlib_tmpdir());
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/victim/keep.png", testlib_tmpdir());
+	f = fopen(path, "w");
+	if (f) {
+		fputs("precious\n", f);
+		fclose(f);
+	}
+}
+
+/* The victim is intact and the refusal says why; exit 1, nothing written. */
+static void ut_refused(const char *cmd, const char *what)
+{
+	char *out = NULL, *err = NULL, path[2048], *buf = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 1);
+	CHECK(strstr(err, what) != NULL);
+	CHECK(strstr(err, "symbolic link") != NULL);
+	snprintf(path, sizeof(path), "%s/victim/keep.png", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &buf, &len, &e) == 0);
+	CHECK_EQ_STR(buf, "precious\n");
+	if (!strstr(what, "report.html")) /* else stat follows the link to the victim */
+		CHECK(!clitest_exists("results-usl/report.html"));
+	CHECK(!clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
+	free(buf);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(symlink_plots_dir)
+{
+	clitest_copy("results-usl");
+	ut_victim();
+	ut_link("plots", "../victim");
+	ut_refused("analyze results-usl", "results-usl/plots");
+	CHECK(!clitest_exists("results-usl/summary.csv"));
+}
+
+LAB_TEST(symlink_in_plots_dir)
+{
+	char path[2048];
+
+	clitest_copy("results-usl");
+	ut_victim();
+	snprintf(path, sizeof(path), "%s/results-usl/plots", testlib_tmpdir());
+	mkdir(path, 0755);
+	ut_link("plots/01-contend-placement_compact-speedup.svg", "../../victim/keep.png");
+	ut_refused("report results-usl", "plots/01-contend-placement_compact-speedup.svg");
+}
+
+LAB_TEST(symlink_summary_csv)
+{
+	clitest_copy("results-usl");
+	ut_victim();
+	ut_link("summary.csv", "../victim/keep.png");
+	ut_refused("analyze results-usl", "results-usl/summary.csv");
+}
+
+LAB_TEST(symlink_analysis_json)
+{
+	clitest_copy("results-usl");
+	ut_victim();
+	ut_link("analysis.json", "../victim/keep.png");
+	ut_refused("analyze results-usl --no-plots", "results-usl/analysis.json");
+	CHECK(!clitest_exists("results-usl/summary.csv"));
+}
+
+LAB_TEST(symlink_report_html)
+{
+	clitest_copy("results-usl");
+	ut_victim();
+	ut_link("report.html", "../victim/keep.png");
+	ut_refused("report results-usl", "results-usl/report.html");
+	CHECK(!clitest_exists("results-usl/summary.csv"));
+}
+
+/* A dangling link is refused too (O_CREAT would otherwise create its target). */
+LAB_TEST(symlink_dangling_summary)
+{
+	clitest_copy("results-usl");
+	ut_victim();
+	ut_link("summary.csv", "../victim/created");
+	ut_refused("analyze results-usl", "results-usl/summary.csv");
+	CHECK(!clitest_exists("victim/created"));
 }
