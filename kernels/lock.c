@@ -354,13 +354,16 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	ctx->priv = NULL;
 }
 
+/* The analyzer's lock tables and plots: one curve per lock kind (analyze/views/locks.c). */
+static const char *const lk_views[] = {"locks", NULL};
+
 #define LK_DESCRIPTOR(name_, params_)                                                              \
 	.abi = LAB_KERNEL_ABI, .name = name_,                                                      \
 	.summary = "one lock, N threads: acquisitions/s, fairness, acquire latency p50/p99",       \
 	.description = lk_description, .flags = LAB_KF_TIMED, .params = params_,                   \
 	.params_size = sizeof(struct lk_params), .metrics = lk_metrics, .work_unit = "acquire",    \
-	.check = lk_check, .setup = lk_setup, .thread_setup = lk_thread_setup, .run = lk_run,      \
-	.summarize = lk_summarize, .verify = lk_verify, .teardown = lk_teardown
+	.views = lk_views, .check = lk_check, .setup = lk_setup, .thread_setup = lk_thread_setup,  \
+	.run = lk_run, .summarize = lk_summarize, .verify = lk_verify, .teardown = lk_teardown
 
 const struct lab_kernel lab_kernel_lock = {LK_DESCRIPTOR("lock", lk_params_table)};
 
