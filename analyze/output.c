@@ -7,6 +7,7 @@
 
 #include "analyze/jsonw.h"
 #include "analyze/modes.h"
+#include "analyze/views/views.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
@@ -195,44 +196,6 @@ static void an_json_series(struct lab_an_jw *w, const struct lab_an_series *s)
 	lab_an_jw_end(w, '}');
 }
 
-/* 1 when experiment exp came before index i of the kernel-specific sections (already written). */
-static int an_exp_seen(const struct lab_an_analysis *a, const char *exp, size_t ci, size_t li)
-{
-	for (size_t i = 0; i < ci && i < a->c2c.nm; i++)
-		if (!strcmp(a->c2c.m[i].experiment, exp))
-			return 1;
-	for (size_t i = 0; i < li && i < a->locks.ng; i++)
-		if (!strcmp(a->locks.g[i].experiment, exp))
-			return 1;
-	return 0;
-}
-
-static void an_json_experiment(struct lab_an_jw *w, const struct lab_an_analysis *a,
-                               const char *exp, const char *kernel)
-{
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_str(w, "name", exp);
-	lab_an_jw_str(w, "kernel", kernel);
-	if (!strcmp(kernel, LAB_AN_C2C_KERNEL))
-		lab_an_c2c_json(w, &a->c2c, exp);
-	else
-		lab_an_locks_json(w, &a->locks, exp);
-	lab_an_jw_end(w, '}');
-}
-
-/* "experiments": the kernel-specific analyses (c2c matrices, lock tables), one entry each. */
-static void an_json_experiments(struct lab_an_jw *w, const struct lab_an_analysis *a)
-{
-	lab_an_jw_arr(w, "experiments");
-	for (size_t i = 0; i < a->c2c.nm; i++)
-		if (!an_exp_seen(a, a->c2c.m[i].experiment, i, 0))
-			an_json_experiment(w, a, a->c2c.m[i].experiment, LAB_AN_C2C_KERNEL);
-	for (size_t i = 0; i < a->locks.ng; i++)
-		if (!an_exp_seen(a, a->locks.g[i].experiment, 0, i))
-			an_json_experiment(w, a, a->locks.g[i].experiment, LAB_AN_LOCK_KERNEL);
-	lab_an_jw_end(w, ']');
-}
-
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 {
 	const struct lab_an_data *d = a->data;
@@ -255,7 +218,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	for (size_t i = 0; i < a->ns; i++)
 		an_json_series(&w, &a->s[i]);
 	lab_an_jw_end(&w, ']');
-	an_json_experiments(&w, a);
+	lab_an_views_json(&w, a); /* "experiments": what the views computed */
 	lab_an_jw_end(&w, '}');
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analyze/plots_int.h"
+#include "analyze/views/views.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
@@ -123,12 +124,22 @@ void lab_an_gp_tail(FILE *f, const char *base)
 	        base);
 }
 
-int lab_an_plot_add(struct lab_an_plots *p, const char *name)
+int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,
+                    const char *view, size_t group)
 {
-	if (lab_an_grow(&p->name, &p->cap, p->n + 1, sizeof(*p->name)))
+	struct lab_an_plot *q;
+
+	if (lab_an_grow(&p->p, &p->cap, p->n + 1, sizeof(*p->p)))
 		return -LAB_AN_ENOMEM;
-	p->name[p->n] = lab_an_strdup(name);
-	return p->name[p->n++] ? 0 : -LAB_AN_ENOMEM;
+	q = &p->p[p->n];
+	*q = (struct lab_an_plot){kind, lab_an_strdup(title), lab_an_strdup(base), view, group};
+	if (!q->title || !q->base) {
+		free(q->title);
+		free(q->base);
+		return -LAB_AN_ENOMEM;
+	}
+	p->n++;
+	return 0;
 }
 
 FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
@@ -302,7 +313,7 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx,
                            const struct lab_an_pdir *pdir, struct lab_an_plots *out,
                            struct lab_an_err *err)
 {
-	char slug[160], base[200], other[220];
+	char slug[160], base[200], other[220], title[400];
 	int maxn = 1, rc, measured, kfany, fit;
 	FILE *f;
 
@@ -312,7 +323,7 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx,
 	for (size_t i = 0; i < s->nrow; i++)
 		maxn = s->row[i].pt->threads > maxn ? s->row[i].pt->threads : maxn;
 	lab_an_series_slug(s, slug, sizeof(slug));
-	snprintf(base, sizeof(base), "%02zu-%s-speedup", idx, slug);
+	snprintf(base, sizeof(base), "%02zu-%s-speedup", idx + 1, slug);
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
 		return -LAB_AN_EIO;
 	an_dat_points(f, s);
@@ -322,17 +333,22 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx,
 	if (!(f = lab_an_open(pdir, base, "gp", err)))
 		return -LAB_AN_EIO;
 	an_gp_speedup(f, s, base, maxn, measured);
-	if ((rc = lab_an_close(f, base, err)) || (rc = lab_an_plot_add(out, base)))
+	snprintf(title, sizeof(title), "%.150s %.150s: speedup", s->experiment, s->params);
+	if ((rc = lab_an_close(f, base, err)) ||
+	    (rc = lab_an_plot_add(out, "speedup", title, base, NULL, idx)))
 		return rc;
 	for (int kf = 0; kf < 2; kf++) {
+		const char *kind = kf ? "karpflatt" : "efficiency";
+
 		if (kf ? !kfany : !measured)
 			continue;
-		snprintf(other, sizeof(other), "%02zu-%s-%s", idx, slug,
-		         kf ? "karpflatt" : "efficiency");
+		snprintf(other, sizeof(other), "%02zu-%s-%s", idx + 1, slug, kind);
+		snprintf(title, sizeof(title), "%.150s %.150s: %s", s->experiment, s->params, kind);
 		if (!(f = lab_an_open(pdir, other, "gp", err)))
 			return -LAB_AN_EIO;
 		an_gp_simple(f, s, other, base, kf);
-		if ((rc = lab_an_close(f, other, err)) || (rc = lab_an_plot_add(out, other)))
+		if ((rc = lab_an_close(f, other, err)) ||
+		    (rc = lab_an_plot_add(out, kind, title, other, NULL, idx)))
 			return rc;
 	}
 	return 0;
@@ -354,7 +370,7 @@ static int an_gnuplot_run(const struct lab_an_pdir *pdir, const struct lab_an_pl
 		return -1;
 	argv[0] = prog;
 	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = lab_an_asprintf("%s.gp", p->name[first + i]);
+		argv[i + 1] = lab_an_asprintf("%s.gp", p->p[first + i].base);
 	pid = fork();
 	if (pid == 0) {
 		int fd;
@@ -442,14 +458,10 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 	}
 	an_plots_clean(&pd);
 	for (size_t i = 0; i < a->ns && !rc; i++)
-		if (!lab_an_series_is_c2c(&a->s[i]))
-			rc = an_series_plots(&a->s[i], i + 1, &pd, out, err);
+		if (!lab_an_series_hidden(a, &a->s[i]))
+			rc = an_series_plots(&a->s[i], i, &pd, out, err);
 	if (!rc)
-		rc = lab_an_stride_plots(a, &pd, out, err);
-	if (!rc)
-		rc = lab_an_c2c_plots(a, &pd, out, err);
-	if (!rc)
-		rc = lab_an_lock_plots(a, &pd, out, err);
+		rc = lab_an_views_plots(a, &pd, out, err);
 	if (rc || !render || !out->n)
 		goto out;
 	if (!lab_an_have_program("gnuplot"))
@@ -468,8 +480,10 @@ out:
 
 void lab_an_plots_free(struct lab_an_plots *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		free(p->name[i]);
-	free(p->name);
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->p[i].title);
+		free(p->p[i].base);
+	}
+	free(p->p);
 	memset(p, 0, sizeof(*p));
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Helpers shared by plots.c and plots_stride.c; not part of the analyzer's interface. */
+/* Helpers shared by plots.c and the views' plots (analyze/views/); not part of the analyzer's
+ * interface. */
 #ifndef LAB_ANALYZE_PLOTS_INT_H
 #define LAB_ANALYZE_PLOTS_INT_H
 
@@ -28,16 +29,7 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 /* A file-name-safe copy of in ([A-Za-z0-9._-], never starting with '.' or '-') into out. */
 void lab_an_plot_slug(const char *in, char *out, size_t len);
 void lab_an_gp_tail(FILE *f, const char *base);
-int lab_an_plot_add(struct lab_an_plots *p, const char *name);
-/* Writes the cost-vs-stride plots of every experiment whose params hold `stride`. */
-int lab_an_stride_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
-                        struct lab_an_plots *out, struct lab_an_err *err);
-
-/* The c2c heatmaps (cNN-EXP-METHOD-heatmap) and the lock plots (lNN-EXP-CONDITIONS-{throughput,
- * fairness,p99}); plots_kernels.c. */
-int lab_an_c2c_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
-                     struct lab_an_plots *out, struct lab_an_err *err);
-int lab_an_lock_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
-                      struct lab_an_plots *out, struct lab_an_err *err);
-
+/* Appends a plot (copies title and base). Returns 0 or -LAB_AN_ENOMEM. */
+int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,
+                    const char *view, size_t group);
 #endif

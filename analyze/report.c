@@ -9,6 +9,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/report_int.h"
+#include "analyze/views/views.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
@@ -271,9 +272,20 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 	fprintf(f, "<li><b>Model: %s</b></li></ul>\n", s->model);
 }
 
-void lab_an_report_img(FILE *f, const char *dir, const char *name)
+void lab_an_report_view_imgs(FILE *f, const struct lab_an_plots *plots, const char *dir,
+                             const char *view, size_t group)
 {
-	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, name), *buf = NULL;
+	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++) {
+		const struct lab_an_plot *p = &plots->p[k];
+
+		if (p->group == group && (view ? p->view && !strcmp(p->view, view) : !p->view))
+			lab_an_report_img(f, dir, p);
+	}
+}
+
+void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
+{
+	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, p->base), *buf = NULL;
 	size_t len;
 
 	if (!path || lab_an_file_read(path, &buf, &len, NULL)) {
@@ -281,11 +293,11 @@ void lab_an_report_img(FILE *f, const char *dir, const char *name)
 		return;
 	}
 	fputs("<figure><img alt=\"", f);
-	lab_an_html(f, name);
+	lab_an_html(f, p->title);
 	fputs("\" src=\"data:image/svg+xml;base64,", f);
 	an_base64(f, (const unsigned char *)buf, len);
 	fputs("\"><figcaption>", f);
-	lab_an_html(f, name);
+	lab_an_html(f, p->base);
 	fputs("</figcaption></figure>\n", f);
 	free(buf);
 	free(path);
@@ -304,8 +316,6 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
                              const struct lab_an_plots *plots, const char *dir)
 {
 	const struct lab_an_series *s = &a->s[i];
-	char prefix[32];
-
 	fputs("<h2>", f);
 	lab_an_html(f, s->experiment);
 	fputs(" <small>", f);
@@ -324,10 +334,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	}
 	an_report_table(f, s, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
 	an_report_fits(f, s);
-	snprintf(prefix, sizeof(prefix), "%02zu-", i + 1);
-	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
-		if (!strncmp(plots->name[k], prefix, strlen(prefix)))
-			lab_an_report_img(f, dir, plots->name[k]);
+	lab_an_report_view_imgs(f, plots, dir, NULL, i);
 }
 
 int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
@@ -367,16 +374,9 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 		      f);
 	an_report_conditions(f, d);
 	/* The chapter-level views first, then every series in detail, then provenance. */
-	lab_an_report_locks(f, a, plots, dir);
-	lab_an_report_c2c(f, a, plots, dir);
-	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
-		if (plots->name[k][0] == 's') {
-			if (k == 0 || plots->name[k - 1][0] != 's')
-				fputs("<h2>Cost vs stride</h2>\n", f);
-			lab_an_report_img(f, dir, plots->name[k]);
-		}
+	lab_an_views_html(f, a, plots, dir);
 	for (size_t i = 0; i < a->ns; i++)
-		if (!lab_an_series_is_c2c(&a->s[i]))
+		if (!lab_an_series_hidden(a, &a->s[i]))
 			an_report_series(f, a, i, plots, dir);
 	an_report_provenance(f, d);
 	fputs("</body></html>\n", f);

@@ -16,6 +16,7 @@
 #include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
+#include "analyze/views/views.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 #include "lab/analyze_print.h"
@@ -112,12 +113,12 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_an_err *err)
 {
-	static const char *const files[] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_AN_FILE_C2C,
-	                                    LAB_FILE_REPORT, NULL};
+	const char *files[16] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
 	struct lab_an_plots plots = {0};
 	char path[4096];
 	int rc;
 
+	lab_an_views_files(files + 3, sizeof(files) / sizeof(files[0]) - 4);
 	/* A link or special file where an output goes: refused before anything is written. */
 	if ((rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err)))
 		return rc;
@@ -127,8 +128,7 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_ANALYSIS);
 	if ((rc = lab_an_analysis_json_write(a, path, err)))
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_AN_FILE_C2C);
-	if (a->c2c.nm && (rc = lab_an_c2c_csv_write(&a->c2c, path, err)))
+	if ((rc = lab_an_views_csv(a, o->dir, err)))
 		return rc;
 	if (!o->no_plots && (rc = lab_an_plots_write(a, o->dir, 1, &plots, warn, err)))
 		return rc;

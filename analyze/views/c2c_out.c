@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyze/c2c.h"
 #include "analyze/jsonw.h"
 #include "analyze/output.h"
+#include "analyze/views/c2c.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
