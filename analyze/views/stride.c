@@ -10,6 +10,7 @@
 
 #include "analyze/plots_int.h"
 #include "analyze/report_int.h"
+#include "analyze/units.h"
 #include "analyze/views/view.h"
 
 /* params without the stride item, into buf. */
@@ -36,9 +37,10 @@ static double an_stride_of(const struct lab_an_point *p)
 {
 	char buf[64];
 
+	/* As the config wrote it: "4K" is 4096 bytes, not 4. */
 	if (!lab_an_params_get(p->params, "stride", buf, sizeof(buf)))
 		return NAN;
-	return strtod(buf, NULL);
+	return lab_an_size_bytes(buf);
 }
 
 static int an_stride_applies(const struct lab_an_data *d, const struct lab_an_point *p);

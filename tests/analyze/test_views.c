@@ -7,6 +7,7 @@
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
 #include "analyze/plots.h"
+#include "analyze/units.h"
 #include "analyze/views/views.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
@@ -164,4 +165,43 @@ LAB_TEST(plots_carry_view_and_group)
 	lab_an_plots_free(&p);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
+}
+
+/* Sizes as the configs write them (issue 13: strtod read 4K as 4). */
+LAB_TEST(size_suffixes)
+{
+	CHECK_NEAR(lab_an_size_bytes("64"), 64, 0);
+	CHECK_NEAR(lab_an_size_bytes("4K"), 4096, 0);
+	CHECK_NEAR(lab_an_size_bytes("4k"), 4096, 0);
+	CHECK_NEAR(lab_an_size_bytes("2KiB"), 2048, 0);
+	CHECK_NEAR(lab_an_size_bytes("1M"), 1048576, 0);
+	CHECK_NEAR(lab_an_size_bytes("1MiB"), 1048576, 0);
+	CHECK_NEAR(lab_an_size_bytes("1G"), 1073741824.0, 0);
+	CHECK_NEAR(lab_an_size_bytes("8B"), 8, 0);
+	CHECK(isnan(lab_an_size_bytes("4X")));
+	CHECK(isnan(lab_an_size_bytes("0x40")));
+	CHECK(isnan(lab_an_size_bytes("")));
+	CHECK(isnan(lab_an_size_bytes("K")));
+	CHECK(isnan(lab_an_size_bytes("-4K")));
+}
+
+/* The stride chart places stride=1K at 1024 bytes, not at 1. */
+LAB_TEST(stride_chart_reads_suffixes)
+{
+	char *out = NULL, *err = NULL, path[2048], *dat = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+
+	clitest_copy("results-usl");
+	vw_edit("results-usl", "samples.csv", "stride=64\"", "stride=1K\"");
+	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze results-usl", &out, &err), 0);
+	snprintf(path, sizeof(path), "%s/results-usl/plots/s01-false_sharing-stride.dat",
+	         testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
+	CHECK(strstr(dat, "\n1024 ") != NULL);
+	CHECK(strstr(dat, "\n1 ") == NULL);
+	CHECK(strstr(dat, "\n64 ") == NULL);
+	free(dat);
+	free(out);
+	free(err);
 }
