@@ -205,3 +205,41 @@ LAB_TEST(stride_chart_reads_suffixes)
 	free(out);
 	free(err);
 }
+
+/* A real run records each experiment's declared views in run.json (none for noop), and the
+ * analyzer picks them up from there. */
+LAB_TEST(run_records_views)
+{
+	char *out = NULL, *err = NULL, path[2048], *run = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+	struct lab_an_json *j = NULL;
+	const struct lab_an_json *x;
+	size_t i;
+
+	CHECK_EQ_I64(
+	    clitest_run(NULL,
+	                "run --only false_sharing --only noop --set false_sharing.threads=1 "
+	                "--set false_sharing.reps=1 --set false_sharing.min_time=1ms "
+	                "--set noop.threads=1 --set noop.reps=1 -o R --no-progress",
+	                &out, &err),
+	    0);
+	snprintf(path, sizeof(path), "%s/R/run.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &run, &len, &e) == 0);
+	REQUIRE(lab_an_json_parse(path, run, len, &j, &e) == 0);
+	for (i = 0; (x = clitest_at(j, "experiments", i)); i++) {
+		const struct lab_an_json *v = lab_an_json_get(x, "views");
+
+		if (!strcmp(lab_an_json_str(x, "name"), "noop")) {
+			CHECK(v == NULL);
+		} else {
+			REQUIRE(v && v->type == LAB_AN_JSON_ARR && v->n == 1);
+			CHECK_EQ_STR(v->items[0].str, "stride");
+		}
+	}
+	CHECK_EQ_U64(i, 2);
+	lab_an_json_free(j);
+	free(run);
+	free(out);
+	free(err);
+}
