@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/csv.h"
 #include "analyze/report_int.h"
@@ -287,8 +288,11 @@ void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
 {
 	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, p->base), *buf = NULL;
 	size_t len;
+	struct stat st;
 
-	if (!path || lab_an_file_read(path, &buf, &len, NULL)) {
+	/* Only the regular file gnuplot wrote; never what a link put there. */
+	if (!path || lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	    lab_an_file_read(path, &buf, &len, NULL)) {
 		free(path);
 		return;
 	}
