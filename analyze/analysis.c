@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/analysis.h"
 
+#include "analyze/views/views.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,16 +215,7 @@ int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab
 		if (an_series_compute(&a->s[i], include_flagged, d->throughput))
 			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	}
-	if (lab_an_c2c_run(d, include_flagged, &a->c2c, err))
-		return -LAB_AN_ENOMEM;
-	return lab_an_locks_run(d, include_flagged, &a->locks, err);
-}
-
-int lab_an_series_is_c2c(const struct lab_an_series *s)
-{
-	const char *k = s->nrow ? s->row[0].pt->kernel : NULL;
-
-	return k && !strcmp(k, LAB_AN_C2C_KERNEL);
+	return lab_an_views_run(a, err);
 }
 
 void lab_an_analysis_free(struct lab_an_analysis *a)
@@ -233,8 +226,7 @@ void lab_an_analysis_free(struct lab_an_analysis *a)
 		free(a->s[i].row);
 	}
 	free(a->s);
-	lab_an_c2c_free(&a->c2c);
-	lab_an_locks_free(&a->locks);
+	lab_an_views_free(a);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -24,7 +24,8 @@
  *       "load_guard": { "threshold_cpus" },
  *       "config": { "files": [...], "sets": [...], "text": "..." },
  *       "experiments": [
- *         { "name", "kernel", "work_unit", "scaling": "strong" | "weak",
+ *         { "name", "kernel", "work_unit", "views": [...] (the kernel's analyzer views, when it
+ *           names any), "scaling": "strong" | "weak",
  *           "metrics": [ { "name", "unit", "agg" } ],
  *           "resolved": { "<key>": { "value": "...", "source": "default" | "global" |
  *                                    "section" | "cli", "file", "line" } },

@@ -81,6 +81,12 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	lab_json_str(j, "file", e->file);
 	lab_json_int(j, "line", e->line);
 	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
+	if (e->kernel->views) {
+		lab_json_arr_open(j, "views");
+		for (const char *const *v = e->kernel->views; *v; v++)
+			lab_json_str(j, NULL, *v);
+		lab_json_arr_close(j);
+	}
 	lab_json_str(j, "scaling",
 	             e->npoints && res->plan->pts[e->first_point].h.scaling == LAB_SCALING_WEAK
 	                 ? "weak"

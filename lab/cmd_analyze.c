@@ -2,7 +2,8 @@
 /*
  * lab analyze, lab report, lab compare: argument parsing, printing and exit codes around the
  * analyzer library (analyze/). Bad input data (a malformed CSV value, a broken run.json) is
- * exit 2 with FILE:LINE; a file that cannot be written is exit 1.
+ * exit 2 with FILE:LINE; a file that cannot be written is exit 1, and so is an output name in DIR
+ * that is a symbolic link or not a regular file (analyze/wfile.h: refused, nothing written).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 #include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
+#include "analyze/views/views.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 #include "lab/analyze_print.h"
 #include "lab/cli.h"
@@ -31,7 +34,8 @@ static const char lab_analyze_help[] =
     "Statistics per point (mean, sd, 95/99 % t-intervals, median, MAD, p95, CV, Tukey\n"
     "outliers), speedup with Fieller intervals, efficiency, Karp-Flatt, Amdahl and USL fits\n"
     "with 95 % intervals and the model choice, for every series (points that differ only in\n"
-    "threads). Writes summary.csv, analysis.json, plots/ and report.html into DIR.\n\n"
+    "threads). Writes summary.csv, analysis.json, plots/ and report.html into DIR, only as\n"
+    "regular files: an output that is a symbolic link is refused (exit 1).\n\n"
     "  --json             print the analysis as one JSON document on stdout\n"
     "  --no-plots         write no plots (and no images in the report)\n"
     "  --include-flagged  keep samples flagged for foreign CPU load in stats and fits\n"
@@ -127,18 +131,22 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_an_err *err)
 {
+	const char *files[16] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
 	struct lab_an_plots plots = {0};
 	char path[4096];
 	int rc;
 
+	lab_an_views_files(files + 3, sizeof(files) / sizeof(files[0]) - 4);
+	/* A link or special file where an output goes: refused before anything is written. */
+	if ((rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_SUMMARY);
 	if ((rc = lab_an_summary_write(a, path, err)))
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_ANALYSIS);
 	if ((rc = lab_an_analysis_json_write(a, path, err)))
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_AN_FILE_C2C);
-	if (a->c2c.nm && (rc = lab_an_c2c_csv_write(&a->c2c, path, err)))
+	if ((rc = lab_an_views_csv(a, o->dir, err)))
 		return rc;
 	if (!o->no_plots && (rc = lab_an_plots_write(a, o->dir, 1, &plots, warn, err)))
 		return rc;
