@@ -69,11 +69,29 @@ void lab__plan_diag_once(struct lab_diag *d, const char *msg)
 	lab_diag_add(d, "%s", msg);
 }
 
+/* True when value is text without its surrounding blanks. */
+static bool plan_as_written(const char *text, const char *value)
+{
+	size_t n = strlen(value);
+
+	text += strspn(text, " \t");
+	return !strncmp(text, value, n) && !text[n + strspn(text + n, " \t")];
+}
+
 void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
                          const struct lab_resolved *r, const char *value, const char *what)
 {
-	char *msg = NULL;
+	char *msg = NULL, *detail = NULL;
 	int rc;
+
+	/* "threads = 1000..1000" or "max" expand to a value that is not what the line says:
+	 * quote the line and name the value. */
+	if (!plan_as_written(r->text, value)) {
+		if (asprintf(&detail, "value %s: %s", value, what) < 0)
+			return;
+		value = r->text;
+		what = detail;
+	}
 
 	if (r->src == LAB_SRC_CLI)
 		rc = asprintf(&msg, "--set %s.%s=%s: %s", e->name, r->param->key, value, what);
@@ -87,6 +105,7 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
 	free(msg);
+	free(detail);
 }
 
 static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
@@ -139,11 +158,18 @@ static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, un
 	}
 }
 
-static const char *plan_kernel_name(const struct lab_cfg_section *s,
+/* The kernel of section s: --set s.kernel (the last one), the section's, or [global]'s. */
+static const char *plan_kernel_name(const struct lab_cfg *cfg, const struct lab_cfg_section *s,
                                     const struct lab_cfg_section *global,
                                     const struct lab_cfg_kv **at)
 {
 	const struct lab_cfg_section *layers[] = {s, global};
+
+	for (unsigned i = cfg->nset; i-- > 0;)
+		if (!strcmp(cfg->set[i].key, "kernel") && !strcmp(cfg->set_section[i], s->name)) {
+			*at = &cfg->set[i];
+			return cfg->set[i].value;
+		}
 
 	for (unsigned l = 0; l < 2; l++)
 		for (unsigned i = 0; layers[l] && i < layers[l]->nkv; i++)
@@ -164,14 +190,44 @@ static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf
 		                         (*k)->name);
 }
 
+/*
+ * Reports an unknown kernel where it is written: a --set, the section's line, or [global]'s
+ * line once for every section that inherits it.
+ */
+static void plan_unknown_kernel(struct lab_diag *d, const struct lab_cfg_section *s,
+                                const struct lab_cfg_kv *at, const char *best, const char *list)
+{
+	char *msg = NULL, hint[600];
+	bool in_section = false;
+	int rc;
+
+	for (unsigned i = 0; i < s->nkv && !in_section; i++)
+		in_section = &s->kv[i] == at;
+
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
+	else
+		snprintf(hint, sizeof(hint), "kernels: %s", list);
+	if (!at->line)
+		rc = asprintf(&msg, "--set %s.kernel=%s: unknown kernel (%s)", s->name, at->value,
+		              hint);
+	else
+		rc = asprintf(&msg, "%s:%d: [%s] kernel = %s: unknown kernel (%s)", at->file,
+		              at->line, in_section ? s->name : "global", at->value, hint);
+	if (rc >= 0)
+		lab__plan_diag_once(d, msg);
+	free(msg);
+}
+
 /* Finds the section's kernel; reports a missing or unknown one. */
-static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section *s,
+static const struct lab_kernel *plan_section_kernel(const struct lab_cfg *cfg,
+                                                    const struct lab_cfg_section *s,
                                                     const struct lab_cfg_section *global,
                                                     const struct lab_kernel *const *registry,
                                                     struct lab_diag *d)
 {
 	const struct lab_cfg_kv *at = NULL;
-	const char *name = plan_kernel_name(s, global, &at);
+	const char *name = plan_kernel_name(cfg, s, global, &at);
 	char list[512];
 
 	plan_kernel_list(registry, list, sizeof(list));
@@ -191,13 +247,7 @@ static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section
 				best_d = lab_edit_distance(name, (*c)->name);
 				best = (*c)->name;
 			}
-		if (best)
-			lab_diag_add(d,
-			             "%s:%d: [%s] kernel = %s: unknown kernel (did you mean '%s'?)",
-			             at->file, at->line, s->name, name, best);
-		else
-			lab_diag_add(d, "%s:%d: [%s] kernel = %s: unknown kernel (kernels: %s)",
-			             at->file, at->line, s->name, name, list);
+		plan_unknown_kernel(d, s, at, best, list);
 	}
 	return k;
 }
@@ -335,7 +385,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		if (!strcmp(sec->name, "global"))
 			continue;
 		const struct lab_kernel *k =
-		    plan_section_kernel(sec, lab_cfg_global(cfg, sec->file), registry, d);
+		    plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
 		if (!k)
 			continue;
 		struct lab_experiment *e = &plan->exp[plan->nexp++];

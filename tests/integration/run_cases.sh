@@ -115,6 +115,39 @@ all_errors_one_pass)
 	grep -q "e.ini:7: \[b\] stride = 4: out of range" "$tmp/err"
 	tail -n 1 "$tmp/err" | grep -q '^lab: 3 errors in .*; nothing was run$'
 	;;
+errors_across_files_and_topology)
+	# A bad --topology and an unreadable file do not hide the other files' errors.
+	printf '[a]\nkernel = noop\nreps = 0x10\n' >"$tmp/a.ini"
+	printf '[b]\nkernel = noop\nreps = 0\n' >"$tmp/b.ini"
+	rc=0
+	"$lab" run "$tmp/a.ini" "$tmp/missing.ini" "$tmp/b.ini" --topology synthetic:bogus \
+		-o "$tmp/x" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ]
+	grep -q '^--topology synthetic:bogus: hwloc rejects' "$tmp/err"
+	grep -q 'missing.ini: cannot open: No such file' "$tmp/err"
+	grep -q 'a.ini:3: \[a\] reps = 0x10: not a number' "$tmp/err"
+	grep -q 'b.ini:3: \[b\] reps = 0: out of range' "$tmp/err"
+	tail -n 1 "$tmp/err" | grep -q '^lab: 4 errors in .*; nothing was run$'
+	;;
+error_list_capped)
+	# 250 bad keys: 200 lines, then one line that counts the rest.
+	{ printf '[a]\nkernel = noop\n'; for i in $(seq 1 250); do echo "bad$i = 1"; done; } >"$tmp/c.ini"
+	rc=0
+	"$lab" run "$tmp/c.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 202 ]
+	grep -qx '\.\.\. and 50 more errors' "$tmp/err"
+	tail -n 1 "$tmp/err" | grep -q '^lab: 250 errors in '
+	;;
+topology_limits)
+	# Bounded time and memory: a device is not a file; a huge synthetic machine is refused.
+	rc=0
+	timeout 20 "$lab" plan configs/quick.ini --topology xml:/dev/zero 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'xml:/dev/zero: not a regular file' "$tmp/err"
+	rc=0
+	timeout 20 "$lab" plan configs/quick.ini --topology 'synthetic:pack:256 core:64 pu:4' \
+		2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err"
+	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
