@@ -31,9 +31,15 @@ char *lab__results_path(const struct lab_results *res, const char *name)
 /* mkdir -p; the last component must be new or an empty directory. */
 static int results_mkdir(const char *dir, bool *created, struct lab_err *err)
 {
-	char *copy = strdup(dir);
+	char *copy;
 
 	*created = false;
+	/* The loop below starts past the first byte: an empty name would read past the copy. */
+	if (!*dir)
+		return lab_err_set(err, LAB_EIO,
+		                   "empty output directory name (give -o a directory, e.g. -o "
+		                   "results/mine)");
+	copy = strdup(dir);
 	if (!copy)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (char *p = copy + 1; *p; p++) {

@@ -53,6 +53,12 @@ dry_run_writes_nothing)
 	"$lab" run configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
 	[ ! -e "$tmp/x" ] && grep -q 'points planned' "$tmp/out"
 	;;
+output_dir_empty_name)
+	# -o '' read past a one-byte heap copy; now a clear usage error.
+	rc=0
+	"$lab" run configs/quick.ini --only noop -o '' 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'empty output directory name' "$tmp/err"
+	;;
 output_dir_not_empty)
 	mkdir "$tmp/full" && touch "$tmp/full/keep"
 	rc=0
