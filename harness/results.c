@@ -260,15 +260,25 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 	}
 }
 
+int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)
+{
+	res->pts[pt->id].running = true;
+	return lab__results_write_run(res, "running", err);
+}
+
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
 {
 	struct lab_results *res = ctx;
 	struct lab_results_pt *p = &res->pts[rec->pt->id];
 
 	results_rows(res, rec);
-	if (fflush(res->samples) != 0 || fflush(res->threads) != 0)
+	if (fflush(res->samples) != 0)
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_SAMPLES,
 		                   strerror(errno));
+	if (fflush(res->threads) != 0)
+		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_THREADS,
+		                   strerror(errno));
+	p->running = false;
 	p->done = true;
 	p->status = rec->status;
 	p->verify = rec->verify;
@@ -284,8 +294,10 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	return lab__results_write_run(res, "running", err);
 }
 
-int lab_results_close(struct lab_results *res, const char *status, struct lab_err *err)
+int lab_results_close(struct lab_results *res, const char *status, const char *error,
+                      struct lab_err *err)
 {
+	snprintf(res->error, sizeof(res->error), "%s", error ? error : "");
 	int rc = lab__results_write_run(res, status, err);
 
 	if (res->samples && fclose(res->samples) != 0 && rc == 0)

@@ -18,6 +18,20 @@ struct runner_slot {
 	struct lab_err err;
 };
 
+/*
+ * A long iteration-count sample runs as chunks of about RUNNER_CHUNK_NS, with the stop flag
+ * checked between them, so Ctrl-C ends it within ~100 ms (a kernel's timed loop cannot be
+ * interrupted from outside). Only samples whose min_time exceeds two chunks are split.
+ */
+#define RUNNER_CHUNK_NS 50000000ull
+
+/* What a worker did over the chunks of one sample. */
+struct runner_acc {
+	uint64_t work, start_ns;
+	int cpu_start;
+	double metric[LAB_METRICS_MAX];
+};
+
 struct runner_point {
 	struct lab_runner *r;
 	const struct lab_point_spec *spec;
@@ -28,6 +42,8 @@ struct runner_point {
 	atomic_int stop;
 	atomic_uint started; /* workers past the start barrier in this sample */
 	bool timed;
+	unsigned chunks; /* per iteration-count sample, >= 1 */
+	struct runner_acc *acc;
 	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
 	int *omp_cpus;
 };
@@ -197,7 +213,7 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 static uint64_t runner_calibrate(struct runner_point *p)
 {
 	const struct lab_hparams *h = p->spec->h;
-	double target = (double)h->min_time;
+	double target = (double)h->min_time / p->chunks;
 	double floor_ns = 1000.0 * p->r->env->clock_resolution_ns;
 	uint64_t iters = 1, t0 = lab_clock_ns();
 
@@ -233,6 +249,76 @@ static uint64_t runner_calibrate(struct runner_point *p)
 	return iters;
 }
 
+/*
+ * Chunks per iteration-count sample: 1 unless min_time is over two chunks. Kernels with a
+ * summarize hook compute sample-level metrics that need not combine across chunks: their
+ * samples stay whole (a documented limit: Ctrl-C waits for such a sample to end).
+ */
+static unsigned runner_chunks(const struct runner_point *p)
+{
+	uint64_t t = p->spec->h->min_time;
+
+	if (p->timed || p->spec->kernel->summarize || t <= 2 * RUNNER_CHUNK_NS)
+		return 1;
+	return (unsigned)((t + RUNNER_CHUNK_NS - 1) / RUNNER_CHUNK_NS);
+}
+
+/* Adds chunk c of a sample to each worker's running totals, by each metric's rule. */
+static void runner_acc_add(struct runner_point *p, unsigned c)
+{
+	const struct lab_metric *m = p->spec->kernel->metrics;
+
+	for (unsigned i = 0; i < p->nw; i++) {
+		struct runner_acc *a = &p->acc[i];
+		const struct lab_thread *t = p->threads[i];
+		if (c == 0) {
+			*a = (struct runner_acc){.start_ns = p->slots[i].start_ns,
+			                         .cpu_start = p->slots[i].cpu_start};
+			memcpy(a->metric, t->metric, sizeof(a->metric));
+		}
+		a->work += t->work;
+		for (unsigned k = 0; c > 0 && m && m[k].name && k < LAB_METRICS_MAX; k++) {
+			double v = t->metric[k];
+			if (m[k].agg == LAB_AGG_MAX)
+				a->metric[k] = v > a->metric[k] ? v : a->metric[k];
+			else if (m[k].agg == LAB_AGG_MIN)
+				a->metric[k] = v < a->metric[k] ? v : a->metric[k];
+			else if (m[k].agg == LAB_AGG_MEAN)
+				a->metric[k] += (v - a->metric[k]) / (c + 1);
+			else
+				a->metric[k] += v;
+		}
+	}
+}
+
+/*
+ * One recorded sample. An iteration-count sample of several chunks reports the sum of the
+ * chunks' elapsed times (the barrier between chunks is not counted), the work and metrics
+ * combined over the chunks, and per thread the start of its first chunk and the end of its
+ * last. Returns false when interrupted between chunks (the sample is dropped).
+ */
+static bool runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *elapsed)
+{
+	*elapsed = 0;
+	if (p->timed || p->chunks == 1) {
+		*elapsed = runner_sample(p, iters, p->spec->h->min_time);
+		return true;
+	}
+	for (unsigned c = 0; c < p->chunks; c++) {
+		if (c > 0 && runner_interrupted(p->r))
+			return false;
+		*elapsed += runner_sample(p, iters, 0);
+		runner_acc_add(p, c);
+	}
+	for (unsigned i = 0; i < p->nw; i++) {
+		p->threads[i]->work = p->acc[i].work;
+		memcpy(p->threads[i]->metric, p->acc[i].metric, sizeof(p->acc[i].metric));
+		p->slots[i].start_ns = p->acc[i].start_ns;
+		p->slots[i].cpu_start = p->acc[i].cpu_start;
+	}
+	return true;
+}
+
 static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
 {
 	const struct lab_point_spec *spec = p->spec;
@@ -245,9 +331,10 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 	p->ctx.omp_cpus = p->omp_cpus;
 	p->threads = calloc(n, sizeof(*p->threads));
 	p->slots = runner_aligned(n * sizeof(*p->slots));
+	p->acc = calloc(n, sizeof(*p->acc));
 	rec->samples = calloc(reps, sizeof(*rec->samples));
 	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
-	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus)
+	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus || !p->acc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
 		                   reps);
 	for (unsigned i = 0; i < n; i++) {
@@ -291,7 +378,9 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	const struct lab_kernel *k = p->spec->kernel;
 	const struct lab_hparams *h = p->spec->h;
 
-	rec->iters = runner_calibrate(p);
+	uint64_t iters = runner_calibrate(p);
+	/* run.json's iters_per_sample counts every chunk of the sample. */
+	rec->iters = iters > UINT64_MAX / p->chunks ? UINT64_MAX : iters * p->chunks;
 	/*
 	 * No reset between points: /proc/stat counts in 10 ms ticks, so the first samples of a
 	 * point read their foreign load over a window that reaches back into the last point.
@@ -299,9 +388,10 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	if (p->r->load_ok)
 		lab_load_snap(&p->r->load, err);
 	for (unsigned rep = 0; rep < h->reps; rep++) {
-		if (runner_interrupted(p->r))
+		uint64_t elapsed;
+		if (runner_interrupted(p->r) || !runner_sample_whole(p, iters, &elapsed))
 			return lab_err_set(err, LAB_EINTR, "interrupted");
-		runner_record(p, rec, runner_sample(p, rec->iters, h->min_time));
+		runner_record(p, rec, elapsed);
 	}
 	if (!k->verify)
 		return 0;
@@ -326,6 +416,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rec->nthreads = spec->n;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
 	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;
+	p.chunks = runner_chunks(&p);
 	rec->nworkers = p.nw;
 	p.ctx = (struct lab_ctx){.params = spec->kparams,
 	                         .nthreads = spec->n,
@@ -361,6 +452,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 		free(p.threads[i]);
 	free(p.threads);
 	free(p.slots);
+	free(p.acc);
 	return rc;
 }
 

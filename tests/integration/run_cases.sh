@@ -154,6 +154,71 @@ topology_limits)
 		2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err"
 	;;
+interrupt_during_selfcheck)
+	# SIGINT as soon as run.json exists, during the self-check: the handler is already there,
+	# so the run ends with status "interrupted" and every point "not_run" (it was killed and
+	# left "running" before).
+	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
+	"$lab" run "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 400); do
+		[ -f "$tmp/i/run.json" ] && break
+		sleep 0.01
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/i" --status interrupted --min-points 0 --selfcheck-may-be-null
+	grep -q 'is incomplete: .* of 10 points finished (interrupted)' "$tmp/out"
+	;;
+interrupt_long_sample)
+	# An iteration-count sample of min_time = 60s runs in chunks: Ctrl-C ends it promptly
+	# (it ran to its end before). The bound below is generous: it only tells a hang.
+	printf '[a]\nkernel = noop\nthreads = 1\nreps = 1\nwarmup = 0\nmin_time = 60s\n' >"$tmp/a.ini"
+	"$lab" run "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 500); do
+		grep -q 'points into' "$tmp/err" && break
+		sleep 0.02
+	done
+	sleep 3 # well into the calibrated samples
+	kill -INT "$pid"
+	for _ in $(seq 1 150); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		echo "still running 15 s after Ctrl-C"
+		exit 1
+	fi
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ]
+	check "$tmp/i" --status interrupted --min-points 0
+	;;
+disk_full)
+	# A file-size limit stands in for a full disk (SIGXFSZ ignored: writes fail with EFBIG).
+	# The failure is recorded in run.json, printed once, no temp file stays, and the last
+	# lines say how much finished.
+	printf '[f]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 200\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/f.ini"
+	rc=0
+	bash -c 'trap "" XFSZ; ulimit -f 64; exec "$0" run "$1" -o "$2" --no-progress' \
+		"$lab" "$tmp/f.ini" "$tmp/f" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	[ "$(grep -c 'File too large' "$tmp/err")" = 1 ] || { cat "$tmp/err"; exit 1; }
+	[ ! -e "$tmp/f/run.json.tmp" ]
+	grep -q '^results: .* is incomplete: [0-9]* of 10 points finished (the run failed)$' "$tmp/out"
+	check "$tmp/f" --status failed --min-points 0 --cut-ok
+	python3 - "$tmp/f/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert "File too large" in r["error"], r.get("error")
+st = [p["status"] for p in r["experiments"][0]["points"]]
+assert "not_run" in st, st
+PY
+	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
