@@ -3,6 +3,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,23 +28,35 @@ static void run_on_sigint(int sig)
 	signal(SIGTERM, SIG_DFL);
 }
 
-static void run_usage(FILE *f)
-{
-	fprintf(f,
-	        "usage: lab run [CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
-	        "               [--topology SPEC] [--dry-run] [--no-progress]\n\n"
-	        "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
-	        "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
-	        "run.json (provenance, plan, outcomes), samples.csv, threads.csv and config.ini.\n"
-	        "Points are written as they finish; Ctrl-C keeps what finished.\n\n"
-	        "  -o, --output DIR   write the results here (a new or empty directory)\n"
-	        "  --set SEC.KEY=VAL  override a key of experiment SEC (repeatable)\n"
-	        "  --only SEC         run only experiment SEC (repeatable)\n"
-	        "  --topology SPEC    with --dry-run: plan for synthetic:\"...\" or xml:FILE\n"
-	        "  --dry-run          validate and print the plan; run nothing\n"
-	        "  --no-progress      no progress line on stderr\n\n"
-	        "Then: lab analyze DIR\n");
-}
+static const struct lab_opt run_opts[] = {
+    {"--output", "-o", LAB_OPT_VALUE, "DIR", offsetof(struct lab_cli_args, out_dir), 0,
+     "write the results here (a new or empty directory)"},
+    LAB_CLI_OPT_SET,
+    LAB_CLI_OPT_ONLY,
+    {"--topology", NULL, LAB_OPT_VALUE, "SPEC", offsetof(struct lab_cli_args, topology), 0,
+     "with --dry-run: plan for synthetic:\"...\" or xml:FILE"},
+    {"--dry-run", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, dry_run), 0,
+     "validate and print the plan; run nothing"},
+    {"--no-progress", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, no_progress), 0,
+     "no progress line on stderr"},
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts run_cmd = {
+    .name = "run",
+    .synopsis = "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
+                "               [--topology SPEC] [--dry-run] [--no-progress]",
+    .about = "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
+             "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
+             "run.json (provenance, the plan, each point's status), samples.csv, threads.csv\n"
+             "and config.ini. Points are written as they finish; Ctrl-C keeps what finished.\n",
+    .after = "Then: lab analyze DIR\n",
+    .opts = run_opts,
+    .pos_at = offsetof(struct lab_cli_args, configs),
+    .npos_at = offsetof(struct lab_cli_args, nconfigs),
+    .pos_max = LAB_CLI_LIST_MAX,
+    .pos_what = "config files",
+};
 
 /* Console state: progress line, ETA, and the per-point summary lines. */
 struct run_console {
@@ -265,18 +278,10 @@ int lab_cmd_run(int argc, char **argv)
 {
 	struct lab_cli_args a;
 	struct lab_cli_setup s;
-	int rc = lab_cli_parse(argc, argv, "run", &a);
+	int rc = lab_opts_parse(&run_cmd, argc, argv, &a, sizeof(a));
 
 	if (rc)
-		return rc;
-	if (a.help) {
-		run_usage(stdout);
-		return LAB_EXIT_OK;
-	}
-	if (a.json) {
-		fprintf(stderr, "lab run: --json belongs to lab plan (try lab run --dry-run)\n");
-		return LAB_EXIT_USAGE;
-	}
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);

@@ -219,6 +219,22 @@ st = [p["status"] for p in r["experiments"][0]["points"]]
 assert "not_run" in st, st
 PY
 	;;
+help_lists_every_option)
+	# One table per subcommand drives both parsing and --help: every option the help lists
+	# is accepted (parsing goes on to the next argument), and nothing else is.
+	for cmd in run plan topo list analyze report compare; do
+		"$lab" "$cmd" --help >"$tmp/help"
+		grep -q "^usage: lab $cmd " "$tmp/help"
+		grep -E '^  -' "$tmp/help" | sed -E 's/^  (-[a-z], )?//' | awk '{print $1, ($2 ~ /^[A-Z.=_]+$/) ? $2 : ""}' >"$tmp/opts"
+		[ -s "$tmp/opts" ]
+		while read -r opt arg; do
+			rc=0
+			"$lab" "$cmd" "$opt" ${arg:+X} --bogus-option >/dev/null 2>"$tmp/err" || rc=$?
+			[ "$rc" = 2 ] && grep -q "unknown option '--bogus-option'" "$tmp/err" ||
+				{ echo "lab $cmd: $opt ${arg:+X}: not accepted"; cat "$tmp/err"; exit 1; }
+		done <"$tmp/opts"
+	done
+	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
