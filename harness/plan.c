@@ -158,100 +158,6 @@ static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, un
 	}
 }
 
-/* The kernel of section s: --set s.kernel (the last one), the section's, or [global]'s. */
-static const char *plan_kernel_name(const struct lab_cfg *cfg, const struct lab_cfg_section *s,
-                                    const struct lab_cfg_section *global,
-                                    const struct lab_cfg_kv **at)
-{
-	const struct lab_cfg_section *layers[] = {s, global};
-
-	for (unsigned i = cfg->nset; i-- > 0;)
-		if (!strcmp(cfg->set[i].key, "kernel") && !strcmp(cfg->set_section[i], s->name)) {
-			*at = &cfg->set[i];
-			return cfg->set[i].value;
-		}
-
-	for (unsigned l = 0; l < 2; l++)
-		for (unsigned i = 0; layers[l] && i < layers[l]->nkv; i++)
-			if (!strcmp(layers[l]->kv[i].key, "kernel")) {
-				*at = &layers[l]->kv[i];
-				return layers[l]->kv[i].value;
-			}
-	return NULL;
-}
-
-static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (const struct lab_kernel *const *k = registry; *k && used < len; k++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", k == registry ? "" : ", ",
-		                         (*k)->name);
-}
-
-/*
- * Reports an unknown kernel where it is written: a --set, the section's line, or [global]'s
- * line once for every section that inherits it.
- */
-static void plan_unknown_kernel(struct lab_diag *d, const struct lab_cfg_section *s,
-                                const struct lab_cfg_kv *at, const char *best, const char *list)
-{
-	char *msg = NULL, hint[600];
-	bool in_section = false;
-	int rc;
-
-	for (unsigned i = 0; i < s->nkv && !in_section; i++)
-		in_section = &s->kv[i] == at;
-
-	if (best)
-		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
-	else
-		snprintf(hint, sizeof(hint), "kernels: %s", list);
-	if (!at->line)
-		rc = asprintf(&msg, "--set %s.kernel=%s: unknown kernel (%s)", s->name, at->value,
-		              hint);
-	else
-		rc = asprintf(&msg, "%s:%d: [%s] kernel = %s: unknown kernel (%s)", at->file,
-		              at->line, in_section ? s->name : "global", at->value, hint);
-	if (rc >= 0)
-		lab__plan_diag_once(d, msg);
-	free(msg);
-}
-
-/* Finds the section's kernel; reports a missing or unknown one. */
-static const struct lab_kernel *plan_section_kernel(const struct lab_cfg *cfg,
-                                                    const struct lab_cfg_section *s,
-                                                    const struct lab_cfg_section *global,
-                                                    const struct lab_kernel *const *registry,
-                                                    struct lab_diag *d)
-{
-	const struct lab_cfg_kv *at = NULL;
-	const char *name = plan_kernel_name(cfg, s, global, &at);
-	char list[512];
-
-	plan_kernel_list(registry, list, sizeof(list));
-	if (!name) {
-		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file,
-		             s->line, s->name, list);
-		return NULL;
-	}
-	const struct lab_kernel *k = lab_plan_kernel_find(registry, name);
-	if (!k) {
-		const char *best = NULL;
-		unsigned best_d = strlen(name) / 3 + 2; /* the limit of plan_closest, plus one */
-		if (best_d < 3)
-			best_d = 3;
-		for (const struct lab_kernel *const *c = registry; *c; c++)
-			if (lab_edit_distance(name, (*c)->name) < best_d) {
-				best_d = lab_edit_distance(name, (*c)->name);
-				best = (*c)->name;
-			}
-		plan_unknown_kernel(d, s, at, best, list);
-	}
-	return k;
-}
-
 /* The reason in msg without a leading "placement 'VALUE': " that would repeat the value. */
 static const char *plan_reason(const char *msg, const char *value)
 {
@@ -380,12 +286,13 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 	}
 	lab__plan_check_names(cfg, only, nonly, d);
 	lab__plan_check_globals(cfg, registry, d);
+	lab__plan_global_kernels(cfg, registry, d);
 	for (unsigned s = 0; s < cfg->nsec; s++) {
 		const struct lab_cfg_section *sec = &cfg->sec[s];
 		if (!strcmp(sec->name, "global"))
 			continue;
 		const struct lab_kernel *k =
-		    plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
+		    lab__plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
 		if (!k)
 			continue;
 		struct lab_experiment *e = &plan->exp[plan->nexp++];

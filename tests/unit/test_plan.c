@@ -568,6 +568,9 @@ LAB_TEST(global_unknown_kernel_once)
 {
 	plan_fails_with("[global]\nkernel = nosuch\n[a]\nreps = 2\n[b]\nreps = 3\n", NULL, 0,
 	                "p.ini:2: [global] kernel = nosuch: unknown kernel (kernels: fake, other)");
+	/* Even when no section inherits it. */
+	plan_fails_with("[global]\nkernel = nosuch\n[a]\nkernel = fake\n", NULL, 0,
+	                "p.ini:2: [global] kernel = nosuch: unknown kernel (kernels: fake, other)");
 }
 
 /* --set SEC.kernel=... chooses the kernel (it was ignored: the config's kernel ran). */
