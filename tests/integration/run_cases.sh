@@ -219,6 +219,30 @@ st = [p["status"] for p in r["experiments"][0]["points"]]
 assert "not_run" in st, st
 PY
 	;;
+analyze_reads_pending_points)
+	# run.json lists the whole plan. A point still "running" whose rows are in samples.csv
+	# (killed between the two writes) is analyzed from its rows; a "not_run" point is not,
+	# whatever rows the run left (a full disk cuts them).
+	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1, 2\nreps = 3\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/a.ini"
+	"$lab" run "$tmp/a.ini" -o "$tmp/r" --no-progress >/dev/null 2>&1
+	python3 - "$tmp/r/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["status"] = "interrupted"
+pts = r["experiments"][0]["points"]
+pts[0]["status"] = "running"
+pts[1]["status"], pts[1]["reason"] = "not_run", "the run ended while this point ran"
+pts[2]["status"], pts[2]["reason"] = "planned", ""
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	"$lab" analyze "$tmp/r" --no-plots --json >"$tmp/a.json" 2>"$tmp/err"
+	python3 - "$tmp/a.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+st = {p["point"]: p["status"] for s in a["series"] for p in s["points"]}
+assert st == {0: "ok", 1: "not_run", 2: "ok"}, st
+PY
+	;;
 help_lists_every_option)
 	# One table per subcommand drives both parsing and --help: every option the help lists
 	# is accepted (parsing goes on to the next argument), and nothing else is.
