@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/clock.h"
 #include "harness/record_schema.h"
 #include "harness/results_internal.h"
 
@@ -260,10 +261,26 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 	}
 }
 
+/*
+ * Rewrites run.json while running, at most every LAB_RESULTS_WRITE_NS: it holds the whole plan,
+ * so a rewrite per point would make a run of n short points write O(n^2) bytes. samples.csv is
+ * flushed per point regardless, and the analyzer trusts its rows over a "running" or "planned"
+ * point that a killed run had no time to record.
+ */
+static int results_write_running(struct lab_results *res, struct lab_err *err)
+{
+	uint64_t now = lab_clock_ns();
+
+	if (res->written_ns && now - res->written_ns < LAB_RESULTS_WRITE_NS)
+		return 0;
+	res->written_ns = now;
+	return lab__results_write_run(res, "running", err);
+}
+
 int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)
 {
 	res->pts[pt->id].running = true;
-	return lab__results_write_run(res, "running", err);
+	return results_write_running(res, err);
 }
 
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
@@ -291,7 +308,7 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->work = rec->work;
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;
-	return lab__results_write_run(res, "running", err);
+	return results_write_running(res, err);
 }
 
 int lab_results_close(struct lab_results *res, const char *status, const char *error,

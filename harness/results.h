@@ -2,9 +2,10 @@
 /*
  * The result files of harness/record_schema.h: run.json, samples.csv, threads.csv, config.ini.
  * Rows are appended and flushed as each point finishes, and run.json is rewritten (temp file +
- * rename) as each point starts and finishes, so an interrupted run leaves valid files holding
- * what finished. run.json lists the whole plan from the start: each point is "planned",
- * "running", "ok", "skipped", "failed", or "not_run" once the run ended without it.
+ * rename) as points start and finish (at most every 200 ms, and always at the end), so an
+ * interrupted run leaves valid files holding what finished. run.json lists the whole plan from the
+ * start: each point is "planned", "running", "ok", "skipped", "failed", or "not_run" once the run
+ * ended without it.
  */
 #ifndef LAB_HARNESS_RESULTS_H
 #define LAB_HARNESS_RESULTS_H
@@ -38,8 +39,8 @@ int lab_results_open(struct lab_results **out, const char *dir, const struct lab
                      const struct lab_results_info *info, struct lab_err *err);
 
 /*
- * Marks point pt as running and rewrites run.json, so a run killed mid-point says which point it
- * was in. Returns 0 or -LAB_EIO.
+ * Marks point pt as running and rewrites run.json (unless it was rewritten less than 200 ms
+ * ago), so a run killed mid-point says which point it was in. Returns 0 or -LAB_EIO.
  */
 int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err);
 

@@ -8,6 +8,8 @@
 #include "harness/results.h"
 
 #define LAB_RESULTS_COLS_MAX 128
+/* The shortest interval between two rewrites of run.json while running. */
+#define LAB_RESULTS_WRITE_NS 200000000ull
 
 /* What run.json says of a point once it finished. */
 struct lab_results_pt {
@@ -30,6 +32,7 @@ struct lab_results {
 	FILE *samples, *threads;
 	struct lab_results_pt *pts; /* one per plan point */
 	unsigned ndone;
+	uint64_t written_ns; /* when run.json was last rewritten while running; 0: not yet */
 	char error[LAB_ERR_MSG_MAX]; /* why the run failed, "" when it did not */
 	const char **cols;           /* metric columns: the union over experiments */
 	unsigned ncols;
