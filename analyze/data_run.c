@@ -54,6 +54,11 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 	for (size_t i = 0; i < d->npt && !p; i++)
 		if (d->pt[i].id == id && !strcmp(d->pt[i].experiment, exp))
 			p = &d->pt[i];
+	/* A point with rows in samples.csv that run.json still lists as to come (the run was
+	 * killed between the two writes): the rows decide. "not_run" is the run's own word that
+	 * the point's rows, if any, are not to be used. */
+	if (p && status && (!strcmp(status, "planned") || !strcmp(status, "running")))
+		status = NULL;
 	if (!p) {
 		char *params = an_json_params(jp);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/clock.h"
 #include "harness/record_schema.h"
 #include "harness/results_internal.h"
 
@@ -31,9 +32,15 @@ char *lab__results_path(const struct lab_results *res, const char *name)
 /* mkdir -p; the last component must be new or an empty directory. */
 static int results_mkdir(const char *dir, bool *created, struct lab_err *err)
 {
-	char *copy = strdup(dir);
+	char *copy;
 
 	*created = false;
+	/* The loop below starts past the first byte: an empty name would read past the copy. */
+	if (!*dir)
+		return lab_err_set(err, LAB_EIO,
+		                   "empty output directory name (give -o a directory, e.g. -o "
+		                   "results/mine)");
+	copy = strdup(dir);
 	if (!copy)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (char *p = copy + 1; *p; p++) {
@@ -254,15 +261,41 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 	}
 }
 
+/*
+ * Rewrites run.json while running, at most every LAB_RESULTS_WRITE_NS: it holds the whole plan,
+ * so a rewrite per point would make a run of n short points write O(n^2) bytes. samples.csv is
+ * flushed per point regardless, and the analyzer trusts its rows over a "running" or "planned"
+ * point that a killed run had no time to record.
+ */
+static int results_write_running(struct lab_results *res, struct lab_err *err)
+{
+	uint64_t now = lab_clock_ns();
+
+	if (res->written_ns && now - res->written_ns < LAB_RESULTS_WRITE_NS)
+		return 0;
+	res->written_ns = now;
+	return lab__results_write_run(res, "running", err);
+}
+
+int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)
+{
+	res->pts[pt->id].running = true;
+	return results_write_running(res, err);
+}
+
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
 {
 	struct lab_results *res = ctx;
 	struct lab_results_pt *p = &res->pts[rec->pt->id];
 
 	results_rows(res, rec);
-	if (fflush(res->samples) != 0 || fflush(res->threads) != 0)
+	if (fflush(res->samples) != 0)
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_SAMPLES,
 		                   strerror(errno));
+	if (fflush(res->threads) != 0)
+		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_THREADS,
+		                   strerror(errno));
+	p->running = false;
 	p->done = true;
 	p->status = rec->status;
 	p->verify = rec->verify;
@@ -275,11 +308,13 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->work = rec->work;
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;
-	return lab__results_write_run(res, "running", err);
+	return results_write_running(res, err);
 }
 
-int lab_results_close(struct lab_results *res, const char *status, struct lab_err *err)
+int lab_results_close(struct lab_results *res, const char *status, const char *error,
+                      struct lab_err *err)
 {
+	snprintf(res->error, sizeof(res->error), "%s", error ? error : "");
 	int rc = lab__results_write_run(res, status, err);
 
 	if (res->samples && fclose(res->samples) != 0 && rc == 0)

@@ -8,10 +8,13 @@
 #include "harness/results.h"
 
 #define LAB_RESULTS_COLS_MAX 128
+/* The shortest interval between two rewrites of run.json while running. */
+#define LAB_RESULTS_WRITE_NS 200000000ull
 
 /* What run.json says of a point once it finished. */
 struct lab_results_pt {
 	bool done;
+	bool running; /* handed to the runner, not finished */
 	enum lab_point_status status;
 	enum lab_verify_result verify;
 	uint64_t iters;
@@ -29,7 +32,9 @@ struct lab_results {
 	FILE *samples, *threads;
 	struct lab_results_pt *pts; /* one per plan point */
 	unsigned ndone;
-	const char **cols; /* metric columns: the union over experiments */
+	uint64_t written_ns; /* when run.json was last rewritten while running; 0: not yet */
+	char error[LAB_ERR_MSG_MAX]; /* why the run failed, "" when it did not */
+	const char **cols;           /* metric columns: the union over experiments */
 	unsigned ncols;
 	unsigned *col_of; /* [exp * LAB_METRICS_MAX + metric] -> column */
 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness/json.h"
 #include "harness/param.h"
@@ -39,6 +40,32 @@ static void json_resolved(struct lab_json *j, const struct lab_experiment *e)
 	lab_json_obj_close(j);
 }
 
+/*
+ * A point that has not finished: its plan, and whether it is still to come ("planned"), under
+ * way ("running"), or will never run because the run ended ("not_run"). The keys of a finished
+ * point are all there, with nothing measured.
+ */
+static void json_point_pending(struct lab_json *j, const struct lab_results *res,
+                               const struct lab_point *pt, bool ended)
+{
+	const struct lab_results_pt *p = &res->pts[pt->id];
+	bool omp = (res->plan->exp[pt->exp].kernel->flags & LAB_KF_OPENMP) != 0;
+
+	lab_json_obj_open(j, NULL);
+	lab_plan_point_json(j, pt);
+	lab_json_str(j, "team", omp ? "openmp" : "threads");
+	lab_json_str(j, "status", ended ? "not_run" : p->running ? "running" : "planned");
+	lab_json_str(j, "reason",
+	             !ended       ? ""
+	             : p->running ? "the run ended while this point ran; its samples were not kept"
+	                          : "the run ended before this point");
+	lab_json_str(j, "verify", "none");
+	lab_json_uint(j, "iters_per_sample", 0);
+	lab_json_uint(j, "reps", 0);
+	lab_json_uint(j, "flagged", 0);
+	lab_json_obj_close(j);
+}
+
 static void json_point(struct lab_json *j, const struct lab_results *res,
                        const struct lab_point *pt)
 {
@@ -71,7 +98,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 }
 
 static void json_experiment(struct lab_json *j, const struct lab_results *res,
-                            const struct lab_experiment *e)
+                            const struct lab_experiment *e, bool ended)
 {
 	const struct lab_metric *m = e->kernel->metrics;
 
@@ -106,6 +133,8 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 		const struct lab_point *pt = &res->plan->pts[e->first_point + i];
 		if (res->pts[pt->id].done)
 			json_point(j, res, pt);
+		else
+			json_point_pending(j, res, pt, ended);
 	}
 	lab_json_arr_close(j);
 	lab_json_obj_close(j);
@@ -157,6 +186,8 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_obj_open(&j, NULL);
 	lab_json_str(&j, "schema", LAB_SCHEMA_RUN);
 	lab_json_str(&j, "status", status);
+	if (res->error[0])
+		lab_json_str(&j, "error", res->error);
 	lab_prov_write_build(&j);
 	lab_json_str(&j, "started_utc", in->started_utc);
 	lab_json_str(&j, "finished_utc", strcmp(status, "running") ? now : NULL);
@@ -174,7 +205,8 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_arr_open(&j, "experiments");
 	for (unsigned e = 0; e < res->plan->nexp; e++)
 		if (res->plan->exp[e].npoints)
-			json_experiment(&j, res, &res->plan->exp[e]);
+			json_experiment(&j, res, &res->plan->exp[e],
+			                strcmp(status, "running") != 0);
 	lab_json_arr_close(&j);
 	lab_json_obj_close(&j);
 	lab_json_end(&j);
@@ -193,8 +225,10 @@ int lab__results_write_run(const struct lab_results *res, const char *status, st
 		goto out;
 	}
 	json_run(f, res, status);
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0)
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0) {
 		rc = lab_err_set(err, LAB_EIO, "write %s: %s", dst, strerror(errno));
+		unlink(tmp); /* a full disk must not leave a half-written temp file */
+	}
 out:
 	free(tmp);
 	free(dst);

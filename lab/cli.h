@@ -13,6 +13,7 @@
 #include "harness/config.h"
 #include "harness/plan.h"
 #include "harness/topo.h"
+#include "lab/cli_opts.h"
 
 #define LAB_EXIT_OK      0
 #define LAB_EXIT_FAILURE 1
@@ -31,9 +32,9 @@ int lab_cmd_compare(int argc, char **argv);
 
 /* ---- shared by run and plan (lab/cli_common.c) ---- */
 
-#define LAB_CLI_LIST_MAX 64
+#define LAB_CLI_LIST_MAX LAB_OPTS_LIST_MAX
 
-/* What run and plan parse from their command lines. */
+/* What run and plan parse from their command lines (by the tables in cmd_run.c, cmd_plan.c). */
 struct lab_cli_args {
 	const char *configs[LAB_CLI_LIST_MAX];
 	unsigned nconfigs;
@@ -43,8 +44,21 @@ struct lab_cli_args {
 	unsigned nonly;
 	const char *topology;
 	const char *out_dir;
-	bool json, dry_run, no_progress, help;
+	bool json, dry_run, no_progress;
 };
+
+/* Option rows run and plan share: --set, --only, --topology (help says what they do). */
+#define LAB_CLI_OPT_SET                                                                            \
+	{                                                                                          \
+		"--set", NULL, LAB_OPT_LIST, "SEC.KEY=VAL", offsetof(struct lab_cli_args, sets),   \
+		    offsetof(struct lab_cli_args, nsets),                                          \
+		    "override a key of experiment SEC (repeatable; SEC may hold dots)"             \
+	}
+#define LAB_CLI_OPT_ONLY                                                                           \
+	{                                                                                          \
+		"--only", NULL, LAB_OPT_LIST, "SEC", offsetof(struct lab_cli_args, only),          \
+		    offsetof(struct lab_cli_args, nonly), "only experiment SEC (repeatable)"       \
+	}
 
 /* A loaded config, its topology and its plan. */
 struct lab_cli_setup {
@@ -53,12 +67,6 @@ struct lab_cli_setup {
 	struct lab_plan *plan;
 	char stem[128]; /* the first config's name without directory and .ini; "quick" */
 };
-
-/*
- * Parses the options of run/plan. Options it does not know, or a missing value, print a
- * one-line error; returns LAB_EXIT_OK or LAB_EXIT_USAGE.
- */
-int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a);
 
 /*
  * Loads the configs (the built-in quick config when there are none), applies --set, opens the
