@@ -28,6 +28,7 @@ struct runner_point {
 	atomic_int stop;
 	atomic_uint started; /* workers past the start barrier in this sample */
 	bool timed;
+	struct lab_ctr_point *ctr; /* NULL with counters = off */
 	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
 	int *omp_cpus;
 };
@@ -55,6 +56,8 @@ void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const st
 	lab_load_init(&r->load, NULL);
 	r->load_ok = lab_load_snap(&r->load, &err) == 0;
 	r->origin_ns = lab_clock_ns();
+	r->ctr_host = lab_ctr_host_self();
+	r->pe_ops = &lab_pe_ops_sys;
 }
 
 static bool runner_interrupted(const struct lab_runner *r)
@@ -70,6 +73,13 @@ static void runner_thread_setup_fn(void *arg, unsigned tid)
 	s->rc = p->spec->kernel->thread_setup(&p->ctx, p->threads[tid], &s->err);
 }
 
+static void runner_ctr_open_fn(void *arg, unsigned tid)
+{
+	struct runner_point *p = arg;
+
+	lab_ctr_thread_open(p->ctr, tid);
+}
+
 static void runner_sample_fn(void *arg, unsigned tid)
 {
 	struct runner_point *p = arg;
@@ -80,11 +90,13 @@ static void runner_sample_fn(void *arg, unsigned tid)
 	memset(t->metric, 0, sizeof(t->metric));
 	s->cpu_start = sched_getcpu();
 	lab_team_sync(p->team);
+	lab_ctr_sample_start(p->ctr, tid);
 	s->start_ns = lab_clock_ns();
 	atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
 	p->spec->kernel->run(&p->ctx, t);
 	s->end_ns = lab_clock_ns();
 	s->cpu_end = sched_getcpu();
+	lab_ctr_sample_stop(p->ctr, tid, s->cpu_start, s->cpu_end);
 	t->work_total += t->work;
 }
 
@@ -182,6 +194,7 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 		s->work += t->work;
 	}
 	runner_metrics(p, s->metric);
+	lab_ctr_record(p->ctr, rec->threads + rec->nreps * n, n, s);
 	s->foreign_cpu = NAN;
 	if (r->load_ok && lab_load_snap(&r->load, &err) == 0)
 		s->foreign_cpu = lab_load_foreign(&r->load);
@@ -280,6 +293,24 @@ static int runner_setup(struct runner_point *p, struct lab_err *err)
 	return 0;
 }
 
+/* Closes the counters into rec; with counters = require, an event never counted fails it. */
+static int runner_ctr_end(struct runner_point *p, struct lab_point_rec *rec, int rc,
+                          struct lab_err *err)
+{
+	struct lab_err cerr;
+
+	if (!p->ctr)
+		return rc;
+	rec->ctr = malloc(sizeof(*rec->ctr));
+	int crc = lab_ctr_point_end(p->ctr, rec->ctr, &cerr);
+	p->ctr = NULL;
+	if (crc && rc == 0 && rec->status == LAB_STATUS_OK) {
+		*err = cerr;
+		return crc;
+	}
+	return rc;
+}
+
 static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
 {
 	rec->status = LAB_STATUS_FAILED;
@@ -291,6 +322,13 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	const struct lab_kernel *k = p->spec->kernel;
 	const struct lab_hparams *h = p->spec->h;
 
+	if (h->counters != LAB_CTR_OFF) {
+		int rc = lab_ctr_point_begin(&p->ctr, h->counters, h->events, p->r->ctr_host,
+		                             p->r->pe_ops, p->nw, err);
+		if (rc)
+			return rc;
+		lab_team_run(p->team, runner_ctr_open_fn, p);
+	}
 	rec->iters = runner_calibrate(p);
 	/*
 	 * No reset between points: /proc/stat counts in 10 ms ticks, so the first samples of a
@@ -301,8 +339,10 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	for (unsigned rep = 0; rep < h->reps; rep++) {
 		if (runner_interrupted(p->r))
 			return lab_err_set(err, LAB_EINTR, "interrupted");
+		lab_ctr_select_pass(p->ctr, rep, true);
 		runner_record(p, rec, runner_sample(p, rec->iters, h->min_time));
 	}
+	lab_ctr_select_pass(p->ctr, 0, false);
 	if (!k->verify)
 		return 0;
 	if (k->verify(&p->ctx, p->threads, p->nw, err)) {
@@ -345,6 +385,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	}
 	if (rc == 0)
 		rc = runner_measure(&p, rec, err);
+	rc = runner_ctr_end(&p, rec, rc, err);
 	if (rc && rc != -LAB_EINTR) {
 		runner_fail(rec, err);
 		rc = 0;
@@ -406,6 +447,8 @@ void lab_point_rec_free(struct lab_point_rec *rec)
 	free(rec->samples);
 	free(rec->threads);
 	free(rec->omp_cpus);
+	free(rec->ctr);
+	rec->ctr = NULL;
 	rec->samples = NULL;
 	rec->threads = NULL;
 	rec->omp_cpus = NULL;

@@ -20,6 +20,40 @@ static void sc_spin_run(struct lab_ctx *ctx, struct lab_thread *t)
 		lab_clock_spin_ns(LAB_SELFCHECK_SPIN_NS);
 }
 
+/* Dependent adds written out (a loop would add a taken branch per add); the empty asm makes
+ * each add wait for the last and stops the compiler folding them. */
+#define SC_ADD1(x)                                                                                 \
+	x += 1;                                                                                    \
+	__asm__ volatile("" : "+r"(x))
+#define SC_ADD4(x)                                                                                 \
+	SC_ADD1(x);                                                                                \
+	SC_ADD1(x);                                                                                \
+	SC_ADD1(x);                                                                                \
+	SC_ADD1(x)
+#define SC_ADD16(x)                                                                                \
+	SC_ADD4(x);                                                                                \
+	SC_ADD4(x);                                                                                \
+	SC_ADD4(x);                                                                                \
+	SC_ADD4(x)
+
+/* One unit = SC_CHAIN_ADDS dependent adds: at one add per cycle, SC_CHAIN_ADDS cycles. */
+#define SC_CHAIN_ADDS 1024
+
+static void sc_chain_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	uint64_t x = 0;
+
+	(void)ctx;
+	for (uint64_t i = 0; i < t->iters; i++)
+		for (int b = 0; b < SC_CHAIN_ADDS / 64; b++) {
+			SC_ADD16(x);
+			SC_ADD16(x);
+			SC_ADD16(x);
+			SC_ADD16(x);
+		}
+	lab_do_not_optimize(x);
+}
+
 static const struct lab_param sc_no_params[] = {LAB_PARAM_END};
 
 static const struct lab_kernel sc_empty = {
@@ -36,6 +70,14 @@ static const struct lab_kernel sc_spin = {
     .params = sc_no_params,
     .work_unit = "spin",
     .run = sc_spin_run,
+};
+
+static const struct lab_kernel sc_chain = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "selfcheck_add_chain",
+    .params = sc_no_params,
+    .work_unit = "chain",
+    .run = sc_chain_run,
 };
 
 static int sc_cmp(const void *a, const void *b)
@@ -77,8 +119,12 @@ int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out, 
 
 	if (rc == 0)
 		rc = sc_measure(r, &sc_spin, cpu, &out->spin_50us_ns, err);
+	double chain_ns = 0;
+	if (rc == 0)
+		rc = sc_measure(r, &sc_chain, cpu, &chain_ns, err);
 	if (rc)
 		return lab_err_prefix(err, "self-check: ");
+	out->core_ghz = chain_ns > 0 ? SC_CHAIN_ADDS / chain_ns : NAN;
 	out->spin_error = (out->spin_50us_ns - LAB_SELFCHECK_SPIN_NS) / LAB_SELFCHECK_SPIN_NS;
 	return 0;
 }
