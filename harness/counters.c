@@ -45,7 +45,8 @@ struct lab_ctr_point {
 	unsigned pass;
 	bool record;
 	int ev_csw, ev_mig;
-	uint64_t counted; /* events a recorded sample counted */
+	uint64_t counted;  /* events a recorded sample counted */
+	unsigned recorded; /* recorded samples */
 	unsigned nw;
 	struct ctr_thread *t;
 };
@@ -410,6 +411,7 @@ void lab_ctr_sample_done(struct lab_ctr_point *cp, unsigned nworkers)
 			if (!isnan(vals[e]))
 				cp->counted |= 1ull << e;
 	}
+	cp->recorded++;
 	cp->info.cs_samples += cs;
 	cp->info.mig_samples += mig;
 }
@@ -431,7 +433,7 @@ int lab_ctr_point_end(struct lab_ctr_point *cp, struct lab_ctr_info *info, struc
 			a->err = t->open_err;
 		}
 	}
-	for (unsigned e = 0; info && e < lab_ctr_nevents(); e++) {
+	for (unsigned e = 0; info && cp->recorded && e < lab_ctr_nevents(); e++) {
 		struct lab_ctr_avail *a = &cp->info.av[e];
 		if (!(cp->info.requested >> e & 1) || a->st != LAB_CTR_ST_OK ||
 		    cp->counted >> e & 1)

@@ -231,7 +231,8 @@ void lab_ctr_record(struct lab_ctr_point *cp, struct lab_thread_rec *threads, un
 
 /*
  * Closes every fd and frees cp (NULL allowed). When info is not NULL it receives what was
- * counted; an event that no recorded sample counted becomes not_counted. Returns 0, or with mode
+ * counted; after at least one recorded sample, an event that none counted becomes not_counted
+ * (with no sample, info holds the test-open verdicts: `lab counters`). Returns 0, or with mode
  * require and an event not counted, -LAB_EUNSUP with the reason in err.
  */
 int lab_ctr_point_end(struct lab_ctr_point *cp, struct lab_ctr_info *info, struct lab_err *err);
