@@ -1,55 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Opening, probing, enabling and reading the counter groups of one point. */
-#include "harness/counters.h"
+#include "harness/counters_internal.h"
 
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-
-#include "harness/runner.h"
-
-#define CTR_RFMT                                                                                   \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |     \
-	 PERF_FORMAT_ID)
-
-/* One thread's instance of a group: the events that opened, the first one leading. */
-struct ctr_tgroup {
-	unsigned n;
-	int fd[LAB_CTR_GROUP_MAX];
-	uint8_t ev[LAB_CTR_GROUP_MAX];
-	uint64_t id[LAB_CTR_GROUP_MAX];
-	uint64_t raw[LAB_CTR_GROUP_MAX]; /* UINT64_MAX: missing from the last read */
-	uint64_t enabled, running;
-	bool active; /* counted in the last sample */
-};
-
-struct ctr_thread {
-	alignas(128) struct ctr_tgroup g[LAB_CTR_GROUPS_MAX];
-	struct rusage ru0;
-	double csw, mig; /* user-only software events: from getrusage and sched_getcpu */
-	int open_err;    /* first errno of a failed open on this thread (0: none) */
-	int open_err_ev;
-};
-
-struct lab_ctr_point {
-	const struct lab_pe_ops *ops;
-	const struct lab_ctr_host *host;
-	struct lab_ctr_info info;
-	struct lab_ctr_group g[LAB_CTR_GROUPS_MAX];
-	unsigned ng;
-	unsigned pass;
-	bool record;
-	int ev_csw, ev_mig;
-	uint64_t counted;  /* events a recorded sample counted */
-	unsigned recorded; /* recorded samples */
-	unsigned nw;
-	struct ctr_thread *t;
-};
 
 static enum lab_ctr_status ctr_classify(int e, int paranoid, char *reason, size_t len)
 {
@@ -314,108 +273,6 @@ void lab_ctr_select_pass(struct lab_ctr_point *cp, unsigned rep, bool record)
 	cp->record = record;
 }
 
-static bool ctr_in_pass(const struct lab_ctr_point *cp, unsigned gi)
-{
-	return cp->g[gi].sw || cp->g[gi].pass == cp->pass;
-}
-
-void lab_ctr_sample_start(struct lab_ctr_point *cp, unsigned tid)
-{
-	if (!cp || !cp->record)
-		return;
-	struct ctr_thread *t = &cp->t[tid];
-	const struct lab_pe_ops *o = cp->ops;
-	if (cp->info.exclude_kernel_sw)
-		getrusage(RUSAGE_THREAD, &t->ru0);
-	for (unsigned i = 0; i < cp->ng; i++) {
-		struct ctr_tgroup *tg = &t->g[i];
-		tg->active = tg->n && ctr_in_pass(cp, i);
-		if (!tg->active)
-			continue;
-		o->ioctl(o->ctx, tg->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-		o->ioctl(o->ctx, tg->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	}
-}
-
-void lab_ctr_sample_stop(struct lab_ctr_point *cp, unsigned tid, int cpu_start, int cpu_end)
-{
-	if (!cp || !cp->record)
-		return;
-	struct ctr_thread *t = &cp->t[tid];
-	const struct lab_pe_ops *o = cp->ops;
-	uint64_t buf[3 + 2 * LAB_CTR_GROUP_MAX];
-	for (unsigned i = 0; i < cp->ng; i++) {
-		struct ctr_tgroup *tg = &t->g[i];
-		if (tg->active)
-			o->ioctl(o->ctx, tg->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	}
-	for (unsigned i = 0; i < cp->ng; i++) {
-		struct ctr_tgroup *tg = &t->g[i];
-		if (!tg->active)
-			continue;
-		ssize_t n = o->read(o->ctx, tg->fd[0], buf, sizeof(buf));
-		if (n < 0 || lab_ctr_parse_read(buf, (size_t)n, tg->id, tg->n, tg->raw,
-		                                &tg->enabled, &tg->running))
-			tg->active = false;
-	}
-	if (cp->info.exclude_kernel_sw) {
-		struct rusage ru;
-		getrusage(RUSAGE_THREAD, &ru);
-		t->csw = (double)(ru.ru_nvcsw - t->ru0.ru_nvcsw + ru.ru_nivcsw - t->ru0.ru_nivcsw);
-		t->mig = cpu_start != cpu_end;
-	}
-}
-
-void lab_ctr_thread_values(const struct lab_ctr_point *cp, unsigned tid, double *vals, double *mux)
-{
-	*mux = 1;
-	for (unsigned e = 0; e < LAB_CTR_EVENTS_MAX; e++)
-		vals[e] = NAN;
-	if (!cp || !cp->record)
-		return;
-	const struct ctr_thread *t = &cp->t[tid];
-	for (unsigned i = 0; i < cp->ng; i++) {
-		const struct ctr_tgroup *tg = &t->g[i];
-		if (!tg->active)
-			continue;
-		for (unsigned k = 0; k < tg->n; k++) {
-			double ratio;
-			if (tg->raw[k] == UINT64_MAX || !isnan(vals[tg->ev[k]]))
-				continue;
-			vals[tg->ev[k]] =
-			    lab_ctr_scale(tg->raw[k], tg->enabled, tg->running, &ratio);
-			if (ratio < *mux)
-				*mux = ratio;
-		}
-	}
-	bool sw = cp->ev_csw >= 0 && (cp->info.requested >> cp->ev_csw & 1);
-	if (cp->info.exclude_kernel_sw && sw) {
-		vals[cp->ev_csw] = t->csw;
-		vals[cp->ev_mig] = t->mig;
-	}
-}
-
-void lab_ctr_sample_done(struct lab_ctr_point *cp, unsigned nworkers)
-{
-	double vals[LAB_CTR_EVENTS_MAX], mux;
-	bool cs = false, mig = false;
-
-	if (!cp || !cp->record)
-		return;
-	for (unsigned tid = 0; tid < nworkers; tid++) {
-		lab_ctr_thread_values(cp, tid, vals, &mux);
-		cp->info.mux_samples += mux < 1;
-		cs |= cp->ev_csw >= 0 && vals[cp->ev_csw] > 0;
-		mig |= cp->ev_mig >= 0 && vals[cp->ev_mig] > 0;
-		for (unsigned e = 0; e < lab_ctr_nevents(); e++)
-			if (!isnan(vals[e]))
-				cp->counted |= 1ull << e;
-	}
-	cp->recorded++;
-	cp->info.cs_samples += cs;
-	cp->info.mig_samples += mig;
-}
-
 int lab_ctr_point_end(struct lab_ctr_point *cp, struct lab_ctr_info *info, struct lab_err *err)
 {
 	int rc = 0;
@@ -452,21 +309,4 @@ int lab_ctr_point_end(struct lab_ctr_point *cp, struct lab_ctr_info *info, struc
 	free(cp->t);
 	free(cp);
 	return rc;
-}
-
-void lab_ctr_record(struct lab_ctr_point *cp, struct lab_thread_rec *threads, unsigned n,
-                    struct lab_sample_rec *s)
-{
-	for (unsigned e = 0; e < LAB_CTR_EVENTS_MAX; e++)
-		s->ctr[e] = NAN;
-	s->ctr_mux = 1;
-	for (unsigned i = 0; i < n; i++) {
-		struct lab_thread_rec *t = &threads[i];
-		lab_ctr_thread_values(cp, i, t->ctr, &t->ctr_mux);
-		s->ctr_mux = t->ctr_mux < s->ctr_mux ? t->ctr_mux : s->ctr_mux;
-		for (unsigned e = 0; e < LAB_CTR_EVENTS_MAX; e++)
-			if (!isnan(t->ctr[e]))
-				s->ctr[e] = (isnan(s->ctr[e]) ? 0 : s->ctr[e]) + t->ctr[e];
-	}
-	lab_ctr_sample_done(cp, n);
 }

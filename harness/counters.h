@@ -204,6 +204,9 @@ int lab_ctr_point_begin(struct lab_ctr_point **out, enum lab_ctr_mode mode, cons
 /* In worker tid, after pinning: opens its groups. Failures mark the thread's events. */
 void lab_ctr_thread_open(struct lab_ctr_point *cp, unsigned tid);
 
+/* The number of passes the point's groups need (>= 1). */
+unsigned lab_ctr_passes(const struct lab_ctr_point *cp);
+
 /* Selects the pass counted by the next sample (sample rep counts pass rep % npasses). */
 void lab_ctr_select_pass(struct lab_ctr_point *cp, unsigned rep, bool record);
 
@@ -246,6 +249,15 @@ void lab_ctr_columns_header(FILE *f, uint64_t mask);
 
 /* One row's counter fields (empty where NaN). */
 void lab_ctr_columns_row(FILE *f, uint64_t mask, const double *vals, double mux);
+
+/*
+ * Fixtures: the raw reads of thread tid's last recorded sample as a JSON array "groups" (formula,
+ * pass, time_enabled, time_running, and per event its name, type, config, id and raw count).
+ */
+void lab_ctr_raw_json(const struct lab_ctr_point *cp, unsigned tid, struct lab_json *j);
+
+/* One event of lab_ctr_raw_json: name, type, config, id, raw (null for UINT64_MAX). */
+void lab_ctr_event_json(struct lab_json *j, unsigned ev, uint64_t id, uint64_t raw);
 
 /* run.json: the "counters" object of a point. */
 void lab_ctr_info_json(struct lab_json *j, const struct lab_ctr_info *info);

@@ -226,3 +226,22 @@ void lab_ctr_info_json(struct lab_json *j, const struct lab_ctr_info *info)
 	lab_json_obj_close(j);
 	lab_json_obj_close(j);
 }
+
+void lab_ctr_event_json(struct lab_json *j, unsigned ev, uint64_t id, uint64_t raw)
+{
+	struct perf_event_attr attr;
+	char config[32];
+
+	lab_ctr_event_attr(ev, &attr);
+	snprintf(config, sizeof(config), "0x%llx", (unsigned long long)attr.config);
+	lab_json_obj_open(j, NULL);
+	lab_json_str(j, "name", lab_ctr_event_name(ev));
+	lab_json_uint(j, "type", attr.type);
+	lab_json_str(j, "config", config);
+	lab_json_uint(j, "id", id);
+	if (raw == UINT64_MAX)
+		lab_json_null(j, "raw");
+	else
+		lab_json_uint(j, "raw", raw);
+	lab_json_obj_close(j);
+}

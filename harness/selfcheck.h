@@ -21,7 +21,13 @@ struct lab_selfcheck {
 
 /* How core_ghz is measured; cycles derived from it are estimates, and say so. */
 #define LAB_SELFCHECK_GHZ_METHOD                                                                   \
-	"estimated: a dependent chain of integer adds (1 cycle each) timed on the first CPU"
+	"estimated: a dependent chain of register adds (1 cycle each), fastest of 7 tries in "     \
+	"thread CPU time"
+
+#define LAB_SELFCHECK_CHAIN_BLOCK 64 /* dependent adds per block of lab_selfcheck_add_chain */
+
+/* blocks x LAB_SELFCHECK_CHAIN_BLOCK dependent adds: as many cycles on any core. */
+void lab_selfcheck_add_chain(uint64_t blocks);
 
 /* Runs both checks on one thread pinned to cpu. Returns 0 or the runner's error. */
 int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out,

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab counters: which PMU, which presets and events can be counted here, and why not. */
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "harness/counters.h"
 #include "harness/json.h"
+#include "harness/selfcheck.h"
 #include "lab/cli.h"
 
 static const char *const ctr_presets[] = {"sw", "ipc", "cache", "branch", "topdown", "flops"};
@@ -12,13 +17,19 @@ static const char *const ctr_presets[] = {"sw", "ipc", "cache", "branch", "topdo
 
 static void counters_usage(FILE *f)
 {
-	fprintf(f, "usage: lab counters [--json]\n\n"
-	           "Shows the performance-monitoring unit the lab finds here, perf_event_paranoid\n"
-	           "and what it allows, and which counter presets and events open (test-opened\n"
-	           "by this thread, as a pinned worker would), with the reason for each that does\n"
-	           "not. Use the names in an experiment's `events =` key.\n\n"
-	           "  --json       one JSON document on stdout\n"
-	           "  -h, --help   this text\n");
+	fprintf(f,
+	        "usage: lab counters [--json] [--record-fixture FILE [--events LIST]]\n\n"
+	        "Shows the performance-monitoring unit the lab finds here, perf_event_paranoid\n"
+	        "and what it allows, and which counter presets and events open (test-opened\n"
+	        "by this thread, as a pinned worker would), with the reason for each that does\n"
+	        "not. Use the names in an experiment's `events =` key.\n\n"
+	        "  --json                 one JSON document on stdout\n"
+	        "  --record-fixture FILE  count a reference loop (a chain of dependent adds)\n"
+	        "                         once per pass on this CPU and write the raw counts,\n"
+	        "                         ids, times enabled and running, CPUID and kernel\n"
+	        "                         version to FILE: a fixture for tests/fixtures/counters\n"
+	        "  --events LIST          what to record (default: every preset)\n"
+	        "  -h, --help             this text\n");
 }
 
 /* Test-opens one preset; info receives each event's availability. */
@@ -111,12 +122,94 @@ static void counters_json(const struct lab_ctr_host *h)
 	putchar('\n');
 }
 
+#define CTR_FIXTURE_ADDS (64ull * 1000 * 1000)
+
+static void counters_fixture_json(FILE *f, struct lab_ctr_point *cp, const char *events)
+{
+	struct lab_json j;
+	struct lab_ctr_info info;
+	struct lab_err err;
+	struct utsname u;
+	unsigned passes = lab_ctr_passes(cp);
+
+	lab_json_begin(&j, f);
+	lab_json_obj_open(&j, NULL);
+	lab_json_str(&j, "schema", "lab.counters-fixture/1");
+	lab_json_obj_open(&j, "host");
+	lab_ctr_host_json(&j, lab_ctr_host_self());
+	lab_json_str(&j, "kernel", uname(&u) == 0 ? u.release : "unknown");
+	lab_json_obj_close(&j);
+	lab_json_str(&j, "events", events);
+	lab_json_str(&j, "workload", "dependent integer adds, one per cycle");
+	lab_json_uint(&j, "adds", CTR_FIXTURE_ADDS);
+	lab_json_arr_open(&j, "passes");
+	for (unsigned pass = 0; pass < passes; pass++) {
+		lab_ctr_select_pass(cp, pass, true);
+		lab_ctr_sample_start(cp, 0);
+		lab_selfcheck_add_chain(CTR_FIXTURE_ADDS / LAB_SELFCHECK_CHAIN_BLOCK);
+		lab_ctr_sample_stop(cp, 0, 0, 0);
+		lab_ctr_sample_done(cp, 1);
+		lab_json_obj_open(&j, NULL);
+		lab_json_uint(&j, "pass", pass);
+		lab_ctr_raw_json(cp, 0, &j);
+		lab_json_obj_close(&j);
+	}
+	lab_json_arr_close(&j);
+	lab_ctr_point_end(cp, &info, &err);
+	lab_ctr_info_json(&j, &info);
+	lab_json_obj_close(&j);
+	lab_json_end(&j);
+	fputc('\n', f);
+}
+
+static int counters_record(const char *path, const char *events)
+{
+	struct lab_ctr_point *cp;
+	struct lab_err err;
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	/* Stay on one CPU, as a pinned worker would. */
+	CPU_ZERO(&set);
+	CPU_SET(cpu < 0 ? 0 : cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (lab_ctr_point_begin(&cp, LAB_CTR_AUTO, events, lab_ctr_host_self(), NULL, 1, &err)) {
+		fprintf(stderr, "lab counters: --events %s: %s\n", events, err.msg);
+		return LAB_EXIT_USAGE;
+	}
+	lab_ctr_thread_open(cp, 0);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "lab counters: create %s: %s\n", path, strerror(errno));
+		lab_ctr_point_end(cp, NULL, NULL);
+		return LAB_EXIT_FAILURE;
+	}
+	counters_fixture_json(f, cp, events);
+	if (ferror(f) | (fclose(f) != 0)) {
+		fprintf(stderr, "lab counters: write %s: %s\n", path, strerror(errno));
+		unlink(path);
+		return LAB_EXIT_FAILURE;
+	}
+	fprintf(stderr, "lab counters: fixture written to %s\n", path);
+	return LAB_EXIT_OK;
+}
+
 int lab_cmd_counters(int argc, char **argv)
 {
 	bool json = false;
+	const char *fixture = NULL, *events = "sw ipc cache branch topdown flops";
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if ((!strcmp(argv[i], "--record-fixture") || !strcmp(argv[i], "--events")) &&
+		    i + 1 >= argc) {
+			fprintf(stderr, "lab counters: %s needs a value\n", argv[i]);
+			return LAB_EXIT_USAGE;
+		}
+		if (!strcmp(argv[i], "--record-fixture")) {
+			fixture = argv[++i];
+		} else if (!strcmp(argv[i], "--events")) {
+			events = argv[++i];
+		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			counters_usage(stdout);
@@ -128,6 +221,8 @@ int lab_cmd_counters(int argc, char **argv)
 			return LAB_EXIT_USAGE;
 		}
 	}
+	if (fixture)
+		return counters_record(fixture, events);
 	if (json)
 		counters_json(lab_ctr_host_self());
 	else
