@@ -155,7 +155,8 @@ counters_require)
 	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
 		--set noop.counters=require -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" || rc=$?
 	if [ "$pmu" = False ]; then
-		[ "$rc" = 1 ] && grep -q 'FAILED: counters = require: cycles: unsupported' "$tmp/out"
+		[ "$rc" = 1 ] || exit 1
+		grep -q 'FAILED: counters = require: cycles: unsupported' "$tmp/out"
 		python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["experiments"][0]["points"][0]; assert p["status"] == "failed" and "require" in p["reason"], p' "$tmp/r/run.json"
 	else
 		[ "$rc" = 0 ]
@@ -164,9 +165,25 @@ counters_require)
 counters_off)
 	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
 		--set noop.counters=off -o "$tmp/o" --no-progress >"$tmp/out" 2>"$tmp/err"
-	! grep -q ctr_ "$tmp/o/samples.csv"
+	if grep -q ctr_ "$tmp/o/samples.csv"; then exit 1; fi
 	"$lab" counters >"$tmp/c"
-	grep -q '^perf_event_paranoid: ' "$tmp/c" && grep -q '^  sw  *available' "$tmp/c"
+	grep -q '^perf_event_paranoid: ' "$tmp/c"
+	grep -q '^  sw  *available' "$tmp/c"
+	# A fixture: raw counts with ids and times, CPUID and kernel version.
+	"$lab" counters --record-fixture "$tmp/fx.json" --events 'sw ipc' 2>/dev/null
+	python3 - "$tmp/fx.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert f["schema"] == "lab.counters-fixture/1" and f["host"]["kernel"] and f["host"]["vendor"]
+g = f["passes"][0]["groups"][0]
+assert g["formula"] == "sw" and g["time_enabled"] > 0 and g["time_running"] > 0, g
+ev = {e["name"]: e for e in g["events"]}
+assert ev["task-clock"]["raw"] > 0 and ev["task-clock"]["id"] > 0, ev
+assert {e["name"] for e in f["counters"]["events"]} >= {"cycles", "task-clock"}
+PY
+	rc=0
+	"$lab" counters --record-fixture "$tmp/bad.json" --events 'cylces' 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/bad.json" ] && grep -q "unknown event 'cylces'" "$tmp/err"
 	;;
 *)
 	echo "unknown case $case" >&2
