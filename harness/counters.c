@@ -32,6 +32,12 @@ static enum lab_ctr_status ctr_classify(int e, int paranoid, char *reason, size_
 	case EINVAL:
 		snprintf(reason, len, "EINVAL: invalid here or cannot be scheduled, even alone");
 		return LAB_CTR_ST_NOFIT;
+	case EMFILE:
+	case ENFILE:
+		snprintf(
+		    reason, len,
+		    "EMFILE: out of file descriptors (one per event and thread; raise ulimit -n)");
+		return LAB_CTR_ST_ERROR;
 	case EBUSY:
 		snprintf(reason, len, "EBUSY: the PMU is held exclusively by another user");
 		return LAB_CTR_ST_BUSY;

@@ -201,6 +201,23 @@ LAB_TEST(ctr_eacces_is_permission)
 	CHECK_EQ_STR(lab_ctr_status_name(info.av[ev("task-clock")].st), "permission");
 }
 
+LAB_TEST(ctr_emfile_names_the_limit)
+{
+	struct fake f;
+	struct lab_pe_ops ops;
+	struct lab_ctr_host h = fake_host(LAB_TMA_NONE);
+	struct lab_ctr_point *cp;
+	struct lab_ctr_info info;
+	struct lab_err err;
+
+	fake_init(&f, &ops);
+	f.fail_errno = EMFILE;
+	REQUIRE(lab_ctr_point_begin(&cp, LAB_CTR_AUTO, "ipc", &h, &ops, 1, &err) == 0);
+	REQUIRE(lab_ctr_point_end(cp, &info, &err) == 0);
+	CHECK_EQ_STR(lab_ctr_status_name(info.av[ev("cycles")].st), "error");
+	CHECK(strstr(info.av[ev("cycles")].reason, "ulimit -n") != NULL);
+}
+
 /* Kernel-side software counting refused: user-only, switches and migrations from the OS. */
 LAB_TEST(ctr_eacces_kernel_falls_back_to_user_only)
 {
