@@ -5,9 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/counters.h"
 #include "harness/env.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
+
+static const struct lab_enum_val plan_counters_choices[] = {
+    {"off", LAB_CTR_OFF, "no counters"},
+    {"auto", LAB_CTR_AUTO, "count what opens; record why the rest did not"},
+    {"require", LAB_CTR_REQUIRE, "a point fails when a requested event cannot be counted"},
+    {NULL, 0, NULL},
+};
 
 static const struct lab_enum_val plan_scaling_choices[] = {
     {"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
@@ -35,6 +43,11 @@ const struct lab_param lab_hparam_table[] = {
                "Kind of scaling series for the analyzer: strong or weak."),
     LAB_P_U64(struct lab_hparams, max_pairs, "max_pairs", "0", 0, 1000000, "pairs",
               "With placement = pairs: sample at most this many CPU pairs (0 = all)."),
+    LAB_P_ENUM(struct lab_hparams, counters, "counters", "auto", plan_counters_choices,
+               "Performance counters per worker: off, auto or require."),
+    LAB_P_STR(struct lab_hparams, events, "events", "sw ipc",
+              "Counter presets (sw ipc cache branch topdown flops) and event names, separated "
+              "by spaces or '+' (`lab counters` lists them)."),
     LAB_PARAM_END,
 };
 
@@ -208,7 +221,9 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			const char *val = r->vals[v];
 			if (lab_param_parse(r->param, val, scratch, &err) ||
 			    (r->harness && !strcmp(r->param->key, "placement") &&
-			     lab_placement_parse(val, &place, &err))) {
+			     lab_placement_parse(val, &place, &err)) ||
+			    (r->harness && !strcmp(r->param->key, "events") &&
+			     lab_ctr_req_parse(val, NULL, &err))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */

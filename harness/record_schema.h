@@ -18,9 +18,13 @@
  *                               "pus_detail": [ { "cpu", "package", "numa", "core",
  *                                                 "smt_rank" } ] },
  *                 "clock": { "source", "resolution_ns", "read_cost_ns" },
- *                 "counters": { "available", "reason" },
+ *                 "counters": { "available", "reason", "vendor", "family", "model",
+ *                               "hypervisor", "pmus", "core_pmu", "perf_event_paranoid",
+ *                               "paranoid_allows", "nmi_watchdog", "privileged", "api",
+ *                               "topdown_method", "topdown_reason", "libpfm" },
  *                 "loadavg": [1, 5, 15] },
- *       "self_check": { "overhead_ns_per_iter", "spin_50us_ns", "spin_error" },
+ *       "self_check": { "overhead_ns_per_iter", "spin_50us_ns", "spin_error", "core_ghz",
+ *                       "core_ghz_method" (core_ghz is an estimate: a dependent add chain) },
  *       "load_guard": { "threshold_cpus" },
  *       "config": { "files": [...], "sets": [...], "text": "..." },
  *       "experiments": [
@@ -37,7 +41,15 @@
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
- *                                  "bytes_write_allocate" } (when declared) } ] } ]
+ *                                  "bytes_write_allocate" } (when declared),
+ *               "counters": { "mode", "passes", "hw_exclude_kernel", "sw_exclude_kernel",
+ *                             "topdown": { "method", "reason" }, "flops_reason",
+ *                             "events": [ { "name", "column", "status", "reason", "errno",
+ *                                           "source", "pass" } ],
+ *                             "warnings": { "samples_with_context_switches",
+ *                                           "samples_with_migrations",
+ *                                           "thread_samples_multiplexed" } }
+ *                 (absent with counters = off) } ] } ]
  * }
  *
  *   samples.csv  one row per (point, repetition); the columns of LAB_SAMPLES_COLUMNS, then one
@@ -45,7 +57,11 @@
  *                kernel lacks it). `params` is "k=v;k=v" of every kernel key and the placement,
  *                never threads, so rows that differ only in `threads` form a scaling series.
  *                Cost per unit of work = elapsed_ns / work.
- *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS.
+ *                After the metric columns: one ctr_<event> column per counter event any point
+ *                asked for (the sum over threads; empty where not counted), then
+ *                ctr_mux_ratio (smallest running/enabled; < 1: values were scaled).
+ *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS, the metric
+ *                columns, then the same counter columns for that thread.
  *   config.ini   the config exactly as run (several files are concatenated with a comment line
  *                naming each).
  *

@@ -111,6 +111,8 @@ static void results_headers(struct lab_results *res)
 		fprintf(res->samples, ",%s", res->cols[c]);
 		fprintf(res->threads, ",%s", res->cols[c]);
 	}
+	lab_ctr_columns_header(res->samples, res->ctr_mask);
+	lab_ctr_columns_header(res->threads, res->ctr_mask);
 	fputc('\n', res->samples);
 	fputc('\n', res->threads);
 	fflush(res->samples);
@@ -147,8 +149,10 @@ static void results_free(struct lab_results *res)
 		fclose(res->samples);
 	if (res->threads)
 		fclose(res->threads);
-	for (unsigned i = 0; res->pts && i < res->plan->npts; i++)
+	for (unsigned i = 0; res->pts && i < res->plan->npts; i++) {
 		free(res->pts[i].omp_cpus);
+		free(res->pts[i].ctr);
+	}
 	free(res->pts);
 	free(res->cols);
 	free(res->col_of);
@@ -186,6 +190,7 @@ int lab_results_open(struct lab_results **out, const char *dir, const struct lab
 	res->plan = plan;
 	res->info = *info;
 	res->pts = calloc(plan->npts ? plan->npts : 1, sizeof(*res->pts));
+	res->ctr_mask = lab_ctr_plan_mask(plan, lab_ctr_host_self());
 	if (!res->pts || results_metric_columns(res)) {
 		results_free(res);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -233,7 +238,6 @@ static void results_metrics(const struct lab_results *res, FILE *f, unsigned exp
 		row[res->col_of[exp * LAB_METRICS_MAX + k]] = m[k];
 	for (unsigned c = 0; c < res->ncols; c++)
 		results_num(f, row[c]);
-	fputc('\n', f);
 }
 
 static void results_rows(struct lab_results *res, const struct lab_point_rec *rec)
@@ -251,12 +255,16 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 		results_num(res->samples, s->foreign_cpu);
 		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
 		results_metrics(res, res->samples, pt->exp, s->metric);
+		lab_ctr_columns_row(res->samples, res->ctr_mask, s->ctr, s->ctr_mux);
+		fputc('\n', res->samples);
 		for (unsigned t = 0; t < rec->nworkers; t++) {
 			const struct lab_thread_rec *tr = &rec->threads[r * rec->nworkers + t];
 			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			        pt->id, r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns,
 			        tr->work);
 			results_metrics(res, res->threads, pt->exp, tr->metric);
+			lab_ctr_columns_row(res->threads, res->ctr_mask, tr->ctr, tr->ctr_mux);
+			fputc('\n', res->threads);
 		}
 	}
 }
@@ -306,6 +314,8 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	if (rec->omp_cpus && (p->omp_cpus = malloc(rec->nthreads * sizeof(int))))
 		memcpy(p->omp_cpus, rec->omp_cpus, rec->nthreads * sizeof(int));
 	p->work = rec->work;
+	if (rec->ctr && (p->ctr = malloc(sizeof(*p->ctr))))
+		*p->ctr = *rec->ctr;
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;
 	return results_write_running(res, err);

@@ -21,7 +21,8 @@ struct lab_results_pt {
 	unsigned nreps, nflagged;
 	bool has_work;
 	struct lab_work work;
-	int *omp_cpus; /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
+	int *omp_cpus;            /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
+	struct lab_ctr_info *ctr; /* the point's counters; NULL with counters = off */
 	char reason[LAB_ERR_MSG_MAX];
 };
 
@@ -36,7 +37,8 @@ struct lab_results {
 	char error[LAB_ERR_MSG_MAX]; /* why the run failed, "" when it did not */
 	const char **cols;           /* metric columns: the union over experiments */
 	unsigned ncols;
-	unsigned *col_of; /* [exp * LAB_METRICS_MAX + metric] -> column */
+	unsigned *col_of;  /* [exp * LAB_METRICS_MAX + metric] -> column */
+	uint64_t ctr_mask; /* counter columns (catalogue events) after the metric columns */
 };
 
 /* dir/name, malloc'd; NULL when out of memory. */

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/counters.h"
 #include "harness/json.h"
 #include "harness/param.h"
 #include "harness/record_schema.h"
@@ -86,6 +87,8 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	lab_json_uint(j, "reps", p->nreps);
 	lab_json_uint(j, "flagged", p->nflagged);
+	if (p->ctr)
+		lab_ctr_info_json(j, p->ctr);
 	if (p->has_work) {
 		lab_json_obj_open(j, "work_per_unit");
 		lab_json_num(j, "bytes_read", p->work.bytes_read);
@@ -167,10 +170,13 @@ static void json_selfcheck(struct lab_json *j, const struct lab_selfcheck *sc)
 		lab_json_num(j, "overhead_ns_per_iter", sc->overhead_ns_per_iter);
 		lab_json_num(j, "spin_50us_ns", sc->spin_50us_ns);
 		lab_json_num(j, "spin_error", sc->spin_error);
+		lab_json_num(j, "core_ghz", sc->core_ghz);
+		lab_json_str(j, "core_ghz_method", LAB_SELFCHECK_GHZ_METHOD);
 	} else {
 		lab_json_null(j, "overhead_ns_per_iter");
 		lab_json_null(j, "spin_50us_ns");
 		lab_json_null(j, "spin_error");
+		lab_json_null(j, "core_ghz");
 	}
 	lab_json_obj_close(j);
 }

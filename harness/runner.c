@@ -35,6 +35,8 @@ void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const st
 	lab_load_init(&r->load, NULL);
 	r->load_ok = lab_load_snap(&r->load, &err) == 0;
 	r->origin_ns = lab_clock_ns();
+	r->ctr_host = lab_ctr_host_self();
+	r->pe_ops = &lab_pe_ops_sys;
 }
 
 static void runner_thread_setup_fn(void *arg, unsigned tid)
@@ -43,6 +45,13 @@ static void runner_thread_setup_fn(void *arg, unsigned tid)
 	struct runner_slot *s = &p->slots[tid];
 
 	s->rc = p->spec->kernel->thread_setup(&p->ctx, p->threads[tid], &s->err);
+}
+
+static void runner_ctr_open_fn(void *arg, unsigned tid)
+{
+	struct runner_point *p = arg;
+
+	lab_ctr_thread_open(p->ctr, tid);
 }
 
 /* Combines per-thread metrics by each metric's rule, then lets the kernel fill its own. */
@@ -92,6 +101,7 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 		s->work += t->work;
 	}
 	runner_metrics(p, s->metric);
+	lab_ctr_record(p->ctr, rec->threads + rec->nreps * n, n, s);
 	s->foreign_cpu = NAN;
 	if (r->load_ok && lab_load_snap(&r->load, &err) == 0)
 		s->foreign_cpu = lab_load_foreign(&r->load);
@@ -148,6 +158,24 @@ static int runner_setup(struct runner_point *p, struct lab_err *err)
 	return 0;
 }
 
+/* Closes the counters into rec; with counters = require, an event never counted fails it. */
+static int runner_ctr_end(struct runner_point *p, struct lab_point_rec *rec, int rc,
+                          struct lab_err *err)
+{
+	struct lab_err cerr;
+
+	if (!p->ctr)
+		return rc;
+	rec->ctr = malloc(sizeof(*rec->ctr));
+	int crc = lab_ctr_point_end(p->ctr, rec->ctr, &cerr);
+	p->ctr = NULL;
+	if (crc && rc == 0 && rec->status == LAB_STATUS_OK) {
+		*err = cerr;
+		return crc;
+	}
+	return rc;
+}
+
 static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
 {
 	rec->status = LAB_STATUS_FAILED;
@@ -159,6 +187,13 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	const struct lab_kernel *k = p->spec->kernel;
 	const struct lab_hparams *h = p->spec->h;
 
+	if (h->counters != LAB_CTR_OFF) {
+		int rc = lab_ctr_point_begin(&p->ctr, h->counters, h->events, p->r->ctr_host,
+		                             p->r->pe_ops, p->nw, err);
+		if (rc)
+			return rc;
+		lab_team_run(p->team, runner_ctr_open_fn, p);
+	}
 	uint64_t iters = lab__runner_calibrate(p);
 	/* run.json's iters_per_sample counts every chunk of the sample. */
 	rec->iters = iters > UINT64_MAX / p->chunks ? UINT64_MAX : iters * p->chunks;
@@ -170,10 +205,14 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 		lab_load_snap(&p->r->load, err);
 	for (unsigned rep = 0; rep < h->reps; rep++) {
 		uint64_t elapsed;
-		if (lab__runner_interrupted(p->r) || !lab__runner_sample_whole(p, iters, &elapsed))
+		if (lab__runner_interrupted(p->r))
+			return lab_err_set(err, LAB_EINTR, "interrupted");
+		lab_ctr_select_pass(p->ctr, rep, true);
+		if (!lab__runner_sample_whole(p, iters, &elapsed))
 			return lab_err_set(err, LAB_EINTR, "interrupted");
 		runner_record(p, rec, elapsed);
 	}
+	lab_ctr_select_pass(p->ctr, 0, false);
 	if (!k->verify)
 		return 0;
 	if (k->verify(&p->ctx, p->threads, p->nw, err)) {
@@ -188,7 +227,7 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
                      struct lab_point_rec *rec, struct lab_err *err)
 {
-	struct runner_point p = {.r = r, .spec = spec};
+	struct runner_point p = {.r = r, .spec = spec, .ctr_first = true, .ctr_last = true};
 	const struct lab_kernel *k = spec->kernel;
 	bool set_up = false;
 	int rc;
@@ -217,6 +256,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	}
 	if (rc == 0)
 		rc = runner_measure(&p, rec, err);
+	rc = runner_ctr_end(&p, rec, rc, err);
 	if (rc && rc != -LAB_EINTR) {
 		runner_fail(rec, err);
 		rc = 0;
@@ -279,6 +319,8 @@ void lab_point_rec_free(struct lab_point_rec *rec)
 	free(rec->samples);
 	free(rec->threads);
 	free(rec->omp_cpus);
+	free(rec->ctr);
+	rec->ctr = NULL;
 	rec->samples = NULL;
 	rec->threads = NULL;
 	rec->omp_cpus = NULL;

@@ -3,6 +3,7 @@
 #ifndef LAB_HARNESS_RUNNER_INTERNAL_H
 #define LAB_HARNESS_RUNNER_INTERNAL_H
 
+#include "harness/counters.h"
 #include "harness/runner.h"
 
 /* Per-thread bookkeeping of the harness, one 128-byte slot each (written by its thread only). */
@@ -41,6 +42,9 @@ struct runner_point {
 	struct runner_acc *acc;
 	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
 	int *omp_cpus;
+	struct lab_ctr_point *ctr; /* NULL with counters = off */
+	/* Counters run from the first chunk of a sample to its last (both true when whole). */
+	bool ctr_first, ctr_last;
 };
 
 static inline bool lab__runner_interrupted(const struct lab_runner *r)

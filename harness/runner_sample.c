@@ -19,11 +19,16 @@ static void runner_sample_fn(void *arg, unsigned tid)
 	memset(t->metric, 0, sizeof(t->metric));
 	s->cpu_start = sched_getcpu();
 	lab_team_sync(p->team);
+	if (p->ctr_first)
+		lab_ctr_sample_start(p->ctr, tid);
 	s->start_ns = lab_clock_ns();
 	atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
 	p->spec->kernel->run(&p->ctx, t);
 	s->end_ns = lab_clock_ns();
 	s->cpu_end = sched_getcpu();
+	if (p->ctr_last)
+		lab_ctr_sample_stop(
+		    p->ctr, tid, p->ctr_first ? s->cpu_start : p->acc[tid].cpu_start, s->cpu_end);
 	t->work_total += t->work;
 }
 
@@ -172,12 +177,20 @@ bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *
 		*elapsed = lab__runner_sample(p, iters, p->spec->h->min_time);
 		return true;
 	}
+	bool done = true;
 	for (unsigned c = 0; c < p->chunks; c++) {
-		if (c > 0 && lab__runner_interrupted(p->r))
-			return false;
+		if (c > 0 && lab__runner_interrupted(p->r)) {
+			done = false;
+			break;
+		}
+		p->ctr_first = c == 0;
+		p->ctr_last = c + 1 == p->chunks;
 		*elapsed += lab__runner_sample(p, iters, 0);
 		runner_acc_add(p, c);
 	}
+	p->ctr_first = p->ctr_last = true;
+	if (!done)
+		return false;
 	for (unsigned i = 0; i < p->nw; i++) {
 		p->threads[i]->work = p->acc[i].work;
 		memcpy(p->threads[i]->metric, p->acc[i].metric, sizeof(p->acc[i].metric));

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "harness/clock.h"
 
@@ -18,6 +19,43 @@ static void sc_spin_run(struct lab_ctx *ctx, struct lab_thread *t)
 	(void)ctx;
 	for (uint64_t i = 0; i < t->iters; i++)
 		lab_clock_spin_ns(LAB_SELFCHECK_SPIN_NS);
+}
+
+/*
+ * Dependent register adds written out (a loop would add a taken branch per add). The step comes
+ * through an empty asm so it is a register, not an immediate: some cores (Golden Cove) fold
+ * add-immediate chains at rename and would read faster than their clock. The empty asm after
+ * each add makes it wait for the last and stops the compiler folding them.
+ */
+#define SC_ADD1(x, y)                                                                              \
+	x += y;                                                                                    \
+	__asm__ volatile("" : "+r"(x))
+#define SC_ADD8(x, y)                                                                              \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y)
+
+void lab_selfcheck_add_chain(uint64_t blocks)
+{
+	uint64_t x = 0, y = 1;
+
+	__asm__ volatile("" : "+r"(y));
+	for (uint64_t i = 0; i < blocks; i++) {
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+	}
+	lab_do_not_optimize(x);
 }
 
 static const struct lab_param sc_no_params[] = {LAB_PARAM_END};
@@ -37,6 +75,34 @@ static const struct lab_kernel sc_spin = {
     .work_unit = "spin",
     .run = sc_spin_run,
 };
+
+static uint64_t sc_thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The core clock from the add chain, timed in this thread's CPU time (wall time would count the
+ * moments other processes ran on a busy machine); the fastest of a few tries is the least
+ * disturbed.
+ */
+static double sc_core_ghz(void)
+{
+	const uint64_t blocks = 100000; /* 6.4 M adds: a few ms */
+	double best = 0;
+
+	for (int k = 0; k < 7; k++) {
+		uint64_t t0 = sc_thread_ns();
+		lab_selfcheck_add_chain(blocks);
+		uint64_t ns = sc_thread_ns() - t0;
+		double ghz = ns ? (double)(blocks * LAB_SELFCHECK_CHAIN_BLOCK) / (double)ns : 0;
+		best = ghz > best ? ghz : best;
+	}
+	return best > 0 ? best : NAN;
+}
 
 static int sc_cmp(const void *a, const void *b)
 {
@@ -79,6 +145,7 @@ int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out, 
 		rc = sc_measure(r, &sc_spin, cpu, &out->spin_50us_ns, err);
 	if (rc)
 		return lab_err_prefix(err, "self-check: ");
+	out->core_ghz = sc_core_ghz();
 	out->spin_error = (out->spin_50us_ns - LAB_SELFCHECK_SPIN_NS) / LAB_SELFCHECK_SPIN_NS;
 	return 0;
 }

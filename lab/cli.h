@@ -22,6 +22,7 @@
 int lab_cmd_run(int argc, char **argv);
 int lab_cmd_plan(int argc, char **argv);
 int lab_cmd_topo(int argc, char **argv);
+int lab_cmd_counters(int argc, char **argv); /* lab/cmd_counters.c */
 int lab_cmd_list(int argc, char **argv);
 int lab_cmd_describe(int argc, char **argv);
 int lab_cmd_version(int argc, char **argv);

@@ -148,6 +148,12 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
 		        "%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
 		        pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
+	if (rec->ctr && (rec->ctr->cs_samples || rec->ctr->mig_samples))
+		fprintf(
+		    stderr,
+		    "lab: warning: point %u: a pinned thread was switched out in %u and migrated "
+		    "in %u of %u samples (ctr_context_switches, ctr_cpu_migrations)\n",
+		    pt->id, rec->ctr->cs_samples, rec->ctr->mig_samples, rec->nreps);
 }
 
 static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
@@ -195,8 +201,9 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 	}
 	fprintf(
 	    stderr,
-	    "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%)\n",
-	    sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error);
+	    "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%), "
+	    "core clock ~%.2f GHz (estimated)\n",
+	    sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error, sc->core_ghz);
 	if (fabs(sc->spin_error) > 0.01)
 		fprintf(stderr,
 		        "lab: warning: the 50 us spin is off by more than 1%%: the machine is "

@@ -290,6 +290,68 @@ describe_all)
 	"$lab" list --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["kernels"]'
 	"$lab" topo --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["pus"] >= 1'
 	;;
+counters_auto)
+	# Software events counted for real; hardware events null with their reason where no PMU.
+	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+		-o "$tmp/a" --no-progress >"$tmp/out" 2>"$tmp/err"
+	python3 - "$tmp/a" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+assert run["self_check"]["core_ghz"] > 0 and "estimated" in run["self_check"]["core_ghz_method"]
+host = run["host"]["counters"]
+pt = run["experiments"][0]["points"][0]
+assert pt["status"] == "ok", pt
+ev = {e["name"]: e for e in pt["counters"]["events"]}
+assert ev["task-clock"]["status"] == "ok" and ev["cpu-migrations"]["status"] == "ok", ev
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+assert all(float(r["ctr_task_clock"]) > 0 for r in rows), rows
+assert all(r["ctr_cpu_migrations"] == "0" for r in rows), rows
+trows = list(csv.DictReader(open(d + "/threads.csv")))
+assert all(float(r["ctr_task_clock"]) > 0 for r in trows), trows
+if not host["core_pmu"]:
+    for name in ("cycles", "instructions"):
+        assert ev[name]["status"] == "unsupported" and ev[name]["reason"], ev[name]
+        assert all(r["ctr_" + name] == "" for r in rows), rows
+PY
+	;;
+counters_require)
+	# require: a point whose events cannot all be counted fails with the reason, exit 1.
+	pmu=$("$lab" counters --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["host"]["core_pmu"])')
+	rc=0
+	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+		--set noop.counters=require -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$pmu" = False ]; then
+		[ "$rc" = 1 ] || exit 1
+		grep -q 'FAILED: counters = require: cycles: unsupported' "$tmp/out"
+		python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["experiments"][0]["points"][0]; assert p["status"] == "failed" and "require" in p["reason"], p' "$tmp/r/run.json"
+	else
+		[ "$rc" = 0 ]
+	fi
+	;;
+counters_off)
+	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+		--set noop.counters=off -o "$tmp/o" --no-progress >"$tmp/out" 2>"$tmp/err"
+	if grep -q ctr_ "$tmp/o/samples.csv"; then exit 1; fi
+	"$lab" counters >"$tmp/c"
+	grep -q '^perf_event_paranoid: ' "$tmp/c"
+	grep -q '^  sw  *available' "$tmp/c"
+	# A fixture: raw counts with ids and times, CPUID and kernel version.
+	"$lab" counters --record-fixture "$tmp/fx.json" --events 'sw ipc' 2>/dev/null
+	python3 - "$tmp/fx.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert f["schema"] == "lab.counters-fixture/1" and f["host"]["kernel"] and f["host"]["vendor"]
+g = f["passes"][0]["groups"][0]
+assert g["formula"] == "sw" and g["time_enabled"] > 0 and g["time_running"] > 0, g
+ev = {e["name"]: e for e in g["events"]}
+assert ev["task-clock"]["raw"] > 0 and ev["task-clock"]["id"] > 0, ev
+assert {e["name"] for e in f["counters"]["events"]} >= {"cycles", "task-clock"}
+PY
+	rc=0
+	"$lab" counters --record-fixture "$tmp/bad.json" --events 'cylces' 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/bad.json" ] && grep -q "unknown event 'cylces'" "$tmp/err"
+	;;
 *)
 	echo "unknown case $case" >&2
 	exit 2
