@@ -85,37 +85,82 @@ char *lab_an_params_without(const char *params, const char *key)
 	return out;
 }
 
-/* Finds the point (experiment, id, threads, params) or appends it; *hint caches the last hit so
- * rows grouped by point cost O(1). */
+struct an_point_key {
+	const struct lab_an_data *d;
+	const char *exp, *params;
+	long id;
+	int threads;
+};
+
+static uint64_t an_id_hash(const char *exp, long id)
+{
+	return lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, exp), id);
+}
+
+static uint64_t an_point_hash(const struct an_point_key *k)
+{
+	return lab_an_hash_str(lab_an_hash_long(an_id_hash(k->exp, k->id), k->threads), k->params);
+}
+
+static int an_point_same(const void *ctx, size_t i)
+{
+	const struct an_point_key *k = ctx;
+	const struct lab_an_point *p = &k->d->pt[i];
+
+	return p->id == k->id && p->threads == k->threads && !strcmp(p->experiment, k->exp) &&
+	       !strcmp(p->params, k->params);
+}
+
+static int an_id_same(const void *ctx, size_t i)
+{
+	const struct an_point_key *k = ctx;
+	const struct lab_an_point *p = &k->d->pt[i];
+
+	return p->id == k->id && !strcmp(p->experiment, k->exp);
+}
+
+struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id)
+{
+	struct an_point_key k = {d, exp, NULL, id, 0};
+	size_t i = lab_an_index_find(&d->ix_id, an_id_hash(exp, id), an_id_same, &k);
+
+	return i == (size_t)-1 ? NULL : &d->pt[i];
+}
+
+/* Finds the point (experiment, id, threads, params) or appends it. The hash index keeps this
+ * O(1) per row however many distinct points there are; *hint still saves the hashing when rows
+ * come grouped by point, as the run side writes them. */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
                                        const char *params, size_t *hint)
 {
+	struct an_point_key k = {d, exp, params, id, threads};
 	struct lab_an_point *p;
+	uint64_t h;
+	size_t i;
 
-	for (size_t k = 0; k <= d->npt; k++) {
-		size_t i = k == 0 ? *hint : k - 1;
-
-		if (i >= d->npt)
-			continue;
-		p = &d->pt[i];
-		if (p->id == id && p->threads == threads && !strcmp(p->experiment, exp) &&
-		    !strcmp(p->params, params)) {
-			*hint = i;
-			return p;
-		}
+	if (*hint < d->npt && an_point_same(&k, *hint))
+		return &d->pt[*hint];
+	h = an_point_hash(&k);
+	if ((i = lab_an_index_find(&d->ix_point, h, an_point_same, &k)) != (size_t)-1) {
+		*hint = i;
+		return &d->pt[i];
 	}
-	if (lab_an_grow(&d->pt, &d->cap, d->npt + 1, sizeof(*d->pt)))
+	if (lab_an_grow(&d->pt, &d->cap, d->npt + 1, sizeof(*d->pt)) ||
+	    lab_an_index_add(&d->ix_point, h, d->npt))
+		return NULL;
+	if (!lab_an_point_by_id(d, exp, id) &&
+	    lab_an_index_add(&d->ix_id, an_id_hash(exp, id), d->npt))
 		return NULL;
 	p = &d->pt[d->npt];
 	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->threads = threads;
+	*hint = d->npt++;
 	p->experiment = lab_an_strdup(exp);
 	p->params = lab_an_strdup(params);
 	p->status = lab_an_strdup("ok");
-	p->id = id;
-	p->threads = threads;
 	if (!p->experiment || !p->params || !p->status)
 		return NULL;
-	*hint = d->npt++;
 	return p;
 }
 
@@ -389,6 +434,8 @@ void lab_an_data_free(struct lab_an_data *d)
 	free(d->unit);
 	lab_an_json_free(d->run);
 	lab_an_warnings_free(&d->warn);
+	lab_an_index_free(&d->ix_point);
+	lab_an_index_free(&d->ix_id);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -11,6 +11,8 @@ char *lab_an_params_canon(const char *params);
  * the last hit so rows grouped by point cost O(1). NULL when memory runs out. */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
                                        const char *params, size_t *hint);
+/* The first point loaded with (experiment, id), or NULL. */
+struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id);
 /* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_AN_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);

@@ -48,12 +48,10 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 {
 	long id = (long)lab_an_json_num(jp, "point", -1);
 	const char *status = lab_an_json_str(jp, "status"), *reason = lab_an_json_str(jp, "reason");
-	struct lab_an_point *p = NULL;
+	struct lab_an_point *p;
 	size_t hint = 0;
 
-	for (size_t i = 0; i < d->npt && !p; i++)
-		if (d->pt[i].id == id && !strcmp(d->pt[i].experiment, exp))
-			p = &d->pt[i];
+	p = lab_an_point_by_id(d, exp, id);
 	if (!p) {
 		char *params = an_json_params(jp);
 
