@@ -187,137 +187,6 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
 	return 0;
 }
 
-/* Parses a finite number; empty allowed only when allow_empty (gives NaN). */
-int lab_an_parse_num(const char *s, double *v, int allow_empty)
-{
-	char *end;
-
-	if (!*s) {
-		*v = NAN;
-		return allow_empty ? 0 : -1;
-	}
-	*v = strtod(s, &end);
-	return *end || !isfinite(*v) ? -1 : 0;
-}
-
-int lab_an_parse_int(const char *s, long *v)
-{
-	char *end;
-
-	*v = strtol(s, &end, 10);
-	return !*s || *end ? -1 : 0;
-}
-
-static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *hint, double *metric,
-                          struct lab_an_err *err)
-{
-	const char *const *f = (const char *const *)r->field;
-	double elapsed, work, flagged;
-	long id, threads;
-	struct lab_an_point *p;
-	char *params;
-	int rc;
-
-	if (lab_an_parse_int(f[1], &id) || lab_an_parse_int(f[4], &threads) || threads < 1)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: bad point or threads '%s','%s'",
-		                      r->path, r->line, f[1], f[4]);
-	if (lab_an_parse_num(f[6], &elapsed, 0) || elapsed < 0 ||
-	    lab_an_parse_num(f[7], &work, 0) || !(work > 0))
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: elapsed_ns '%s' or work '%s' is not a valid count",
-		                      r->path, r->line, f[6], f[7]);
-	if (lab_an_parse_num(f[10], &flagged, 1))
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: flagged '%s' is not 0/1", r->path,
-		                      r->line, f[10]);
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (lab_an_parse_num(
-		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
-		        &metric[m], 1))
-			return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: metric %s = '%s'",
-			                      r->path, r->line, d->metric_name[m],
-			                      f[LAB_SAMPLES_NCOLUMNS + m]);
-	params = lab_an_params_canon(f[3]);
-	if (!params)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	p = lab_an_point_find(d, f[0], id, (int)threads, params, hint);
-	free(params);
-	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[2]))))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	if (!d->unit && !(d->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	/* Experiments of one run measure different units of work (increments, round trips). */
-	if (!p->unit && !(p->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	rc = lab_an_point_add(p, d->nmetric, elapsed / work, flagged == 1, metric);
-	d->nsamples++;
-	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
-}
-
-static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_an_err *err)
-{
-	char want[] = LAB_SAMPLES_COLUMNS, *save = NULL, *tok;
-	size_t i = 0;
-
-	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
-		if (i >= r->nfield || strcmp(r->field[i], tok))
-			return lab_an_err_set(err, LAB_AN_EDATA,
-			                      "%s:1: expected column %zu to be '%s' (header %s)",
-			                      r->path, i + 1, tok, LAB_SAMPLES_COLUMNS);
-	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
-	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
-	if (!d->metric_name)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	return 0;
-}
-
-static int an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
-{
-	struct lab_an_csv r;
-	double *metric = NULL;
-	size_t hint = 0;
-	int rc;
-
-	if ((rc = lab_an_csv_open(&r, path, err)))
-		goto out;
-	if ((rc = lab_an_csv_next(&r, err)) <= 0) {
-		if (rc == 0)
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: empty file", path);
-		goto out;
-	}
-	if ((rc = an_samples_header(d, &r, err)))
-		goto out;
-	metric = calloc(d->nmetric + 1, sizeof(*metric));
-	if (!metric) {
-		rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-		goto out;
-	}
-	while ((rc = lab_an_csv_next(&r, err)) == 1) {
-		/* An interrupted writer can leave a cut last line: keep what is whole. */
-		if (!r.complete && (r.nfield != LAB_SAMPLES_NCOLUMNS + d->nmetric ||
-		                    an_samples_row(d, &r, &hint, metric, err))) {
-			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
-			rc = 0;
-			break;
-		}
-		if (!r.complete)
-			continue;
-		if (r.nfield < LAB_SAMPLES_NCOLUMNS) {
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: %zu fields, expected %d",
-			                    path, r.line, r.nfield, LAB_SAMPLES_NCOLUMNS);
-			goto out;
-		}
-		if ((rc = an_samples_row(d, &r, &hint, metric, err)))
-			goto out;
-	}
-out:
-	free(metric);
-	lab_an_csv_close(&r);
-	return rc < 0 ? rc : 0;
-}
-
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err)
 {
 	char *path = NULL;
@@ -328,7 +197,7 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_e
 		goto nomem;
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_SAMPLES)))
 		goto nomem;
-	if ((rc = an_samples_load(d, path, err)))
+	if ((rc = lab_an_samples_load(d, path, err)))
 		goto out;
 	free(path);
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_RUN)))
@@ -441,11 +310,11 @@ void lab_an_data_free(struct lab_an_data *d)
 
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 {
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
+	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
 
 	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
-		const char *name = lab_an_json_str(&exps->items[e], "name");
-		const char *sc = lab_an_json_str(&exps->items[e], "scaling");
+		const char *name = lab_an_json_str(&exps->items[e], LAB_KEY_NAME);
+		const char *sc = lab_an_json_str(&exps->items[e], LAB_KEY_SCALING);
 
 		if (name && !strcmp(name, experiment))
 			return sc && !strcmp(sc, "weak");
