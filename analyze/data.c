@@ -29,16 +29,21 @@ char *lab_an_params_canon(const char *params)
 		item[n++] = tok;
 		len += strlen(tok) + 1;
 	}
-	qsort(item, n, sizeof(*item), an_cmp_str);
+	if (n > 1)
+		qsort(item, n, sizeof(*item), an_cmp_str);
 	out = malloc(len + 1);
 	if (!out)
 		goto out;
-	out[0] = 0;
+	len = 0; /* now the write position: strcat from the start would be quadratic */
 	for (size_t i = 0; i < n; i++) {
+		size_t il = strlen(item[i]);
+
 		if (i)
-			strcat(out, ";");
-		strcat(out, item[i]);
+			out[len++] = ';';
+		memcpy(out + len, item[i], il);
+		len += il;
 	}
+	out[len] = 0;
 out:
 	free(item);
 	free(copy);

@@ -98,10 +98,10 @@ static int an_run_check(const char *path, const struct lab_an_json *jp, struct l
 		                      "%s:%zu: \"%s\": allowed: a whole number >= 0", path,
 		                      v ? v->line : jp->line, LAB_KEY_POINT);
 	v = lab_an_json_get(jp, LAB_KEY_THREADS);
-	if (v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 1) ||
-	          v->num > (double)LAB_AN_THREADS_MAX || v->num != (double)(long)v->num))
+	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 1) ||
+	    v->num > (double)LAB_AN_THREADS_MAX || v->num != (double)(long)v->num)
 		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: \"%s\": allowed: 1 .. %ld", path,
-		                      v->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
+		                      v ? v->line : jp->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
 	v = lab_an_json_get(jp, LAB_KEY_STATUS);
 	st = v && v->type == LAB_AN_JSON_STR ? v->str : NULL;
 	snprintf(want, sizeof(want), "|%s|", st ? st : "");
@@ -127,6 +127,8 @@ static int an_cmp_rline(const void *a, const void *b)
 /* Point ids are global to a run: one id twice would merge or hide a point. */
 static int an_run_unique(const char *path, long *ids, size_t n, struct lab_an_err *err)
 {
+	if (n < 2)
+		return 0; /* and qsort must not see a NULL array */
 	qsort(ids, n, 2 * sizeof(*ids), an_cmp_rline);
 	for (size_t i = 1; i < n; i++)
 		if (ids[2 * i] == ids[2 * i - 2])

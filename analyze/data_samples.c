@@ -216,6 +216,8 @@ static int an_cmp_rowkey(const void *a, const void *b)
 /* Sorting makes the check O(n log n); a repeated pair would count one sample twice. */
 static int an_samples_unique(struct an_samples *s, struct lab_an_err *err)
 {
+	if (s->nkey < 2)
+		return 0; /* and qsort must not see a NULL array */
 	qsort(s->key, s->nkey, sizeof(*s->key), an_cmp_rowkey);
 	for (size_t i = 1; i < s->nkey; i++)
 		if (s->key[i].id == s->key[i - 1].id && s->key[i].rep == s->key[i - 1].rep)

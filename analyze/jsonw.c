@@ -46,22 +46,28 @@ void lab_an_json_escape(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (*u) {
-		unsigned char c = *u;
-		size_t n = an_utf8_len(u);
+		const unsigned char *run = u;
+		size_t n;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+		/* one fwrite per run of bytes that pass as they are: a call per byte was a fifth of
+		 * the analyzer's time on large data sets */
+		while (*u >= 0x20 && *u != '"' && *u != '\\' && *u != 0x7f && (n = an_utf8_len(u)))
+			u += n;
+		if (u > run)
+			fwrite(run, 1, (size_t)(u - run), f);
+		if (!*u)
+			break;
+		if (*u == '"' || *u == '\\')
+			fprintf(f, "\\%c", *u);
+		else if (*u == '\n')
 			fputs("\\n", f);
-		else if (c == '\t')
+		else if (*u == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else if (n == 0)
-			fputs("\\ufffd", f);
+		else if (*u < 0x20 || *u == 0x7f)
+			fprintf(f, "\\u%04x", *u);
 		else
-			fwrite(u, 1, n, f);
-		u += n ? n : 1;
+			fputs("\\ufffd", f);
+		u++;
 	}
 	fputc('"', f);
 }

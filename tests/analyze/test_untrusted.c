@@ -178,9 +178,11 @@ LAB_TEST(run_json_checked)
 	ut_run_bad("{\"point\": -1, \"threads\": 1}", "R/run.json:3: \"point\"");
 	ut_run_bad("{\"point\": 1.5, \"threads\": 1}", "run.json:3: \"point\"");
 	ut_run_bad("{\"point\": 0,\n\"threads\": 4294967297}", "run.json:4: \"threads\"");
-	ut_run_bad("{\"point\": 0, \"status\": \"bogus\"}", "allowed: ok|skipped");
-	ut_run_bad("{\"point\": 0, \"params\": 3}", "\"params\"");
-	ut_run_bad("{\"point\": 0},\n{\"point\": 0}", "run.json:4: point 0 again");
+	ut_run_bad("{\"point\": 5}", "run.json:3: \"threads\"");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"status\": \"bogus\"}", "allowed: ok|skipped");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": 3}", "\"params\"");
+	ut_run_bad("{\"point\": 0, \"threads\": 1},\n{\"point\": 0, \"threads\": 1}",
+	           "run.json:4: point 0 again");
 	ut_run_bad("3", "a point");
 	/* statuses of the run side's whole plan are known words */
 	snprintf(run, sizeof(run),
