@@ -310,21 +310,49 @@ void lab_an_data_free(struct lab_an_data *d)
 	lab_an_warnings_free(&d->warn);
 	lab_an_index_free(&d->ix_point);
 	lab_an_index_free(&d->ix_id);
+	lab_an_index_free(&d->ix_exp);
 	memset(d, 0, sizeof(*d));
+}
+
+struct an_exp_key {
+	const struct lab_an_json *exps;
+	const char *name;
+};
+
+static int an_exp_same(const void *ctx, size_t i)
+{
+	const struct an_exp_key *k = ctx;
+
+	return !strcmp(lab_an_json_str(&k->exps->items[i], LAB_KEY_NAME), k->name);
+}
+
+/* Experiment names of run.json are unique (lab_an_run_points checks it) and indexed there, so
+ * this is O(1) per series, not a scan of every experiment. */
+size_t lab_an_exp_find(const struct lab_an_data *d, const char *experiment)
+{
+	struct an_exp_key k = {lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS), experiment};
+
+	if (!k.exps)
+		return (size_t)-1;
+	return lab_an_index_find(&d->ix_exp, lab_an_hash_str(LAB_AN_HASH_INIT, experiment),
+	                         an_exp_same, &k);
+}
+
+int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e)
+{
+	return lab_an_index_add(&d->ix_exp, lab_an_hash_str(LAB_AN_HASH_INIT, experiment), e);
 }
 
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 {
-	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
+	size_t e = lab_an_exp_find(d, experiment);
+	const char *sc;
 
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
-		const char *name = lab_an_json_str(&exps->items[e], LAB_KEY_NAME);
-		const char *sc = lab_an_json_str(&exps->items[e], LAB_KEY_SCALING);
-
-		if (name && !strcmp(name, experiment))
-			return sc && !strcmp(sc, "weak");
-	}
-	return 0;
+	if (e == (size_t)-1)
+		return 0;
+	sc = lab_an_json_str(&lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items[e],
+	                     LAB_KEY_SCALING);
+	return sc && !strcmp(sc, "weak");
 }
 
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p)

@@ -58,6 +58,7 @@ struct lab_an_data {
 	/* Point lookup for the loaders: by (experiment, id, threads, params), and by
 	 * (experiment, id) for run.json's points (first point of that id). */
 	struct lab_an_index ix_point, ix_id;
+	struct lab_an_index ix_exp; /* run.json experiments by name */
 };
 
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */

@@ -13,6 +13,10 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
                                        const char *params, size_t *hint);
 /* The first point loaded with (experiment, id), or NULL. */
 struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id);
+/* The index in run.json's experiments of the one named experiment, or (size_t)-1; and the
+ * entry that makes e findable (0, or -1 out of memory). */
+size_t lab_an_exp_find(const struct lab_an_data *d, const char *experiment);
+int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e);
 /* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_AN_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);

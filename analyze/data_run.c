@@ -154,6 +154,13 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	if (pts && pts->type != LAB_AN_JSON_ARR)
 		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: \"%s\": allowed: an array", path,
 		                      pts->line, LAB_KEY_POINTS);
+	if (lab_an_exp_find(d, name) != (size_t)-1)
+		return lab_an_err_set(err, LAB_AN_EDATA,
+		                      "%s:%zu: experiment '%s' again, allowed: each name once",
+		                      path, x->line, name);
+	if (lab_an_exp_add(d, name,
+	                   (size_t)(x - lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items)))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	kernel = lab_an_json_str(x, LAB_KEY_KERNEL);
 	for (size_t i = 0; pts && i < pts->n; i++) {
 		size_t before = d->npt;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze/analysis.h"
 #include "analyze/data.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
@@ -237,4 +238,61 @@ LAB_TEST(external_csv_cut_in_quote)
 	CHECK(strstr(err, "x.csv:4: incomplete last line ignored") != NULL);
 	free(out);
 	free(err);
+}
+
+/* No rows at all: nothing to sort or group (the fuzzer found qsort called on NULL here). */
+LAB_TEST(header_only)
+{
+	char msg[512];
+	size_t n = 1;
+
+	CHECK_EQ_I64(ut_load(UT_HEADER, "{\"experiments\": []}", msg, &n), 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK(ut_load(UT_HEADER,
+	              "{\"experiments\": [{\"name\": \"e\", \"points\": []}, "
+	              "{\"name\": \"e\"}]}",
+	              msg, NULL) < 0);
+	CHECK(strstr(msg, "experiment 'e' again") != NULL);
+}
+
+/* Many distinct points go through the hash index: each lands in its own point and series. */
+LAB_TEST(many_distinct_points_grouped)
+{
+	enum { NPT = 8000 };
+	size_t cap = 1 << 20, len;
+	char *text = malloc(cap), *run = malloc(cap);
+	struct lab_an_data d;
+	struct lab_an_analysis a;
+	struct lab_an_err err = {0};
+	size_t k = 0;
+
+	REQUIRE(text && run);
+	len = (size_t)snprintf(text, cap, "%s", UT_HEADER);
+	for (int p = 0; p < NPT; p++)
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "e%d,%d,noop,stride=%d,%d,0,%d,10,op,0,0\n", p % 3, p,
+		                        p / 4, 1 << (p % 4), 1000 + p % 7);
+	k = (size_t)snprintf(run, cap, "{\"experiments\": [");
+	for (int e = 0; e < 3; e++)
+		k +=
+		    (size_t)snprintf(run + k, cap - k, "%s{\"name\": \"e%d\", \"scaling\": \"%s\"}",
+		                     e ? ", " : "", e, e == 1 ? "weak" : "strong");
+	snprintf(run + k, cap - k, "]}");
+	REQUIRE(lab_an_data_load_dir(&d, ut_results(text, len, run), &err) == 0);
+	CHECK_EQ_U64(d.npt, NPT);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	/* stride = p/4 with experiment p%3: every (experiment, stride) pair is its own series */
+	k = 0;
+	for (size_t i = 0; i < a.ns; i++) {
+		k += a.s[i].nrow;
+		if (a.s[i].weak != !strcmp(a.s[i].experiment, "e1"))
+			TL__FAIL("series %s: weak = %d", a.s[i].experiment, a.s[i].weak);
+	}
+	CHECK_EQ_U64(k, NPT);
+	CHECK_EQ_U64(a.ns, NPT / 4 * 3);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	free(text);
+	free(run);
 }
