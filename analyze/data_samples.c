@@ -144,6 +144,12 @@ static int an_samples_row(struct an_samples *s, struct lab_an_err *err)
 	free(params);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))))
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	/* one point id, one (threads, params): else its rows would split into two points */
+	if (lab_an_point_by_id(d, f[LAB_SCOL_EXPERIMENT], id) != p)
+		return lab_an_err_set(err, LAB_AN_EDATA,
+		                      "%s:%zu: point %ld with threads = %ld, params = '%s': an "
+		                      "earlier row of that point differs, allowed: the same",
+		                      r->path, r->line, id, threads, f[LAB_SCOL_PARAMS]);
 	/* Experiments of one run measure different units of work (increments, round trips). */
 	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");

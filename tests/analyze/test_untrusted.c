@@ -104,6 +104,8 @@ LAB_TEST(columns_checked)
 LAB_TEST(duplicate_point_rep)
 {
 	ut_expect_bad(UT_ROW1, "first at line 2");
+	ut_expect_bad("e,0,noop,placement=compact,2,1,1000,10,op,0.01,0\n", "earlier row");
+	ut_expect_bad("e,0,noop,placement=scatter,1,1,1000,10,op,0.01,0\n", "earlier row");
 }
 
 LAB_TEST(unnamed_column_refused)
