@@ -187,6 +187,9 @@ LAB_TEST(run_json_checked)
 	ut_run_bad("{\"point\": 0, \"threads\": 1},\n{\"point\": 0, \"threads\": 1}",
 	           "run.json:4: point 0 again");
 	ut_run_bad("3", "a point");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a=b\": \"1\"}}", "param 'a=b'");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a\": \"1;b=2\"}}", "param 'a'");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a\": [1]}}", "param 'a'");
 	/* statuses of the run side's whole plan are known words */
 	snprintf(run, sizeof(run),
 	         "{\"experiments\": [{\"name\": \"e\", \"points\": [{\"point\": 0, \"threads\": 1, "
