@@ -78,7 +78,7 @@ static int an_jp_string(struct an_jp *p, char **out)
 
 	while (p->s < p->end && *p->s != '"') {
 		p->line += *p->s == '\n';
-		p->s += *p->s == '\\' ? 2 : 1;
+		p->s += *p->s == '\\' && p->s + 1 < p->end ? 2 : 1; /* never past the end */
 	}
 	if (p->s >= p->end)
 		return an_jp_fail(p, "unterminated string");
