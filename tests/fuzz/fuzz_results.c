@@ -45,6 +45,18 @@ static void fz_write(const char *name, const void *data, size_t size)
 	}
 }
 
+/* Leaves no scratch directory behind when libFuzzer exits normally. */
+static void fz_cleanup(void)
+{
+	static const char *const names[] = {"samples.csv", "run.json", "ext.csv"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(fz_path, sizeof(fz_path), "%s/%s", fz_dir, names[i]);
+		unlink(fz_path);
+	}
+	rmdir(fz_dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static const char run[] = "{\"schema\": \"lab.run/1\", \"experiments\": []}\n";
@@ -58,6 +70,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		perror("fuzz_results");
 		abort();
 	}
+	atexit(fz_cleanup);
 	if (FZ_TARGET == 1)
 		fz_write("run.json", run, strlen(run));
 	if (FZ_TARGET == 2)
