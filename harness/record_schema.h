@@ -95,6 +95,38 @@
 #define LAB_THREADS_COLUMNS  "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work"
 #define LAB_THREADS_NCOLUMNS 8
 
+/* Positions of the fixed columns of samples.csv (the order of LAB_SAMPLES_COLUMNS). */
+enum lab_samples_col {
+	LAB_SCOL_EXPERIMENT,
+	LAB_SCOL_POINT,
+	LAB_SCOL_KERNEL,
+	LAB_SCOL_PARAMS,
+	LAB_SCOL_THREADS,
+	LAB_SCOL_REP,
+	LAB_SCOL_ELAPSED_NS,
+	LAB_SCOL_WORK,
+	LAB_SCOL_WORK_UNIT,
+	LAB_SCOL_FOREIGN_CPU,
+	LAB_SCOL_FLAGGED,
+};
+
+/* Keys of run.json that the analyzer reads (the shape above). */
+#define LAB_KEY_SCHEMA      "schema"
+#define LAB_KEY_STATUS      "status"
+#define LAB_KEY_EXPERIMENTS "experiments"
+#define LAB_KEY_NAME        "name"
+#define LAB_KEY_KERNEL      "kernel"
+#define LAB_KEY_SCALING     "scaling"
+#define LAB_KEY_POINTS      "points"
+#define LAB_KEY_POINT       "point"
+#define LAB_KEY_THREADS     "threads"
+#define LAB_KEY_PARAMS      "params"
+#define LAB_KEY_PLACEMENT   "placement"
+#define LAB_KEY_REASON      "reason"
+
+/* Every status a point of run.json may carry, "|"-separated for messages. */
+#define LAB_POINT_STATUSES "ok|skipped|failed|planned|running|not_run|interrupted"
+
 /* Key/value separators of the params column. */
 #define LAB_PARAMS_SEP ';'
 #define LAB_PARAMS_KV  '='

@@ -81,8 +81,8 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 			lab_json_int(j, NULL, p->omp_cpus[i]);
 		lab_json_arr_close(j);
 	}
-	lab_json_str(j, "status", json_status_names[p->status]);
-	lab_json_str(j, "reason", p->reason);
+	lab_json_str(j, LAB_KEY_STATUS, json_status_names[p->status]);
+	lab_json_str(j, LAB_KEY_REASON, p->reason);
 	lab_json_str(j, "verify", json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	lab_json_uint(j, "reps", p->nreps);
@@ -106,8 +106,8 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	const struct lab_metric *m = e->kernel->metrics;
 
 	lab_json_obj_open(j, NULL);
-	lab_json_str(j, "name", e->name);
-	lab_json_str(j, "kernel", e->kernel->name);
+	lab_json_str(j, LAB_KEY_NAME, e->name);
+	lab_json_str(j, LAB_KEY_KERNEL, e->kernel->name);
 	lab_json_str(j, "file", e->file);
 	lab_json_int(j, "line", e->line);
 	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
@@ -117,7 +117,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 			lab_json_str(j, NULL, *v);
 		lab_json_arr_close(j);
 	}
-	lab_json_str(j, "scaling",
+	lab_json_str(j, LAB_KEY_SCALING,
 	             e->npoints && res->plan->pts[e->first_point].h.scaling == LAB_SCALING_WEAK
 	                 ? "weak"
 	                 : "strong");
@@ -131,7 +131,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	}
 	lab_json_arr_close(j);
 	json_resolved(j, e);
-	lab_json_arr_open(j, "points");
+	lab_json_arr_open(j, LAB_KEY_POINTS);
 	for (unsigned i = 0; i < e->npoints; i++) {
 		const struct lab_point *pt = &res->plan->pts[e->first_point + i];
 		if (res->pts[pt->id].done)
@@ -190,8 +190,8 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	json_utc_now(now, sizeof(now));
 	lab_json_begin(&j, f);
 	lab_json_obj_open(&j, NULL);
-	lab_json_str(&j, "schema", LAB_SCHEMA_RUN);
-	lab_json_str(&j, "status", status);
+	lab_json_str(&j, LAB_KEY_SCHEMA, LAB_SCHEMA_RUN);
+	lab_json_str(&j, LAB_KEY_STATUS, status);
 	if (res->error[0])
 		lab_json_str(&j, "error", res->error);
 	lab_prov_write_build(&j);
@@ -208,7 +208,7 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_uint(&j, "points_planned", res->plan->npts);
 	lab_json_obj_close(&j);
 	json_config(&j, in->cfg);
-	lab_json_arr_open(&j, "experiments");
+	lab_json_arr_open(&j, LAB_KEY_EXPERIMENTS);
 	for (unsigned e = 0; e < res->plan->nexp; e++)
 		if (res->plan->exp[e].npoints)
 			json_experiment(&j, res, &res->plan->exp[e],

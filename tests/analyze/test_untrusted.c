@@ -51,7 +51,14 @@ static void ut_edit_samples(const char *dir, const struct ut_fix *fx, const char
 	struct lab_an_csv r;
 	struct lab_an_err e = {0};
 	FILE *f;
+	/* A params value cannot hold ';' or '=' (the reader refuses them, exit 2): the payload
+	 * goes in without them there, and whole everywhere else. */
+	char pwith[256];
 
+	snprintf(pwith, sizeof(pwith), "%s", with);
+	for (char *q = pwith; *q; q++)
+		if (*q == ';' || *q == '=')
+			*q = ',';
 	snprintf(path, sizeof(path), "%s/%s/samples.csv", testlib_tmpdir(), dir);
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	f = fopen(tmp, "w");
@@ -66,7 +73,7 @@ static void ut_edit_samples(const char *dir, const struct ut_fix *fx, const char
 
 			for (int c = 0; c < 3 && line; c++)
 				if ((int)i == col[c])
-					v = ut_subst(r.field[i], needle[c], with);
+					v = ut_subst(r.field[i], needle[c], c == 1 ? pwith : with);
 			if (i)
 				fputc(',', f);
 			lab_csv_field(f, v ? v : r.field[i]);
