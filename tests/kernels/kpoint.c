@@ -59,7 +59,7 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	struct lab_topo *topo = kp_topo_get();
 	struct lab_err err = {0};
 	struct lab_hparams h;
-	struct lab_env env;
+	struct lab_env env = {0};
 	struct lab_runner r;
 	int cpus[LAB_THREADS_MAX], rc = -1;
 	void *kp = calloc(1, k->params_size ? k->params_size : 1);
@@ -69,6 +69,9 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	if (!topo || !kp || kp_params(k, kv, kp) != 0)
 		goto out;
 	lab_topo_env(topo, &env);
+#ifdef LAB_HAVE_OPENMP
+	env.openmp = true; /* as the planner sets it */
+#endif
 	env.clock_resolution_ns =
 	    o->clock_resolution_ns > 0 ? o->clock_resolution_ns : lab_clock_resolution_ns();
 	if (lab_param_defaults(lab_hparam_table, &h, &err) != 0) {
