@@ -50,36 +50,69 @@ static inline uint64_t komp_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* Iterations of lab_clock_busy_loop that take about ns nanoseconds on this CPU (at least 1). */
+/*
+ * Dependent work the compiler cannot remove or fold: n increments of one register, each
+ * waiting for the last (about a cycle each), unrolled by 4 so the loop's own counter and branch
+ * run beside the chain instead of in it.
+ */
+static inline void komp_delay(uint64_t n)
+{
+	uint64_t i = 0, x = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		x++;
+		__asm__ volatile("" : "+r"(x));
+		x++;
+		__asm__ volatile("" : "+r"(x));
+		x++;
+		__asm__ volatile("" : "+r"(x));
+		x++;
+		__asm__ volatile("" : "+r"(x));
+	}
+	for (; i < n; i++) {
+		x++;
+		__asm__ volatile("" : "+r"(x));
+	}
+}
+
+/*
+ * komp_delay increments per microsecond on this CPU: the fastest of 5 rounds of >= 1 ms
+ * (interruptions only ever slow a round down), measured once per kernel file and cached.
+ */
+static inline double komp_delay_rate(void)
+{
+	static _Atomic double cached;
+	double best = cached;
+
+	if (best > 0)
+		return best;
+	for (int r = 0; r < 5; r++) {
+		uint64_t n = 1 << 12, t0, dt;
+		do {
+			n *= 2;
+			t0 = lab_clock_ns();
+			komp_delay(n);
+			dt = lab_clock_ns() - t0;
+		} while (dt < 1000000 && n < (1ull << 40));
+		double rate = (double)n / ((double)dt / 1000.0);
+		best = rate > best ? rate : best;
+	}
+	cached = best;
+	return best;
+}
+
+/* komp_delay increments that take about ns nanoseconds on this CPU (at least 1). */
 static inline uint64_t komp_delay_loops(uint64_t ns)
 {
-	double n = (double)ns * lab_clock_loops_per_us() / 1000.0;
+	double n = (double)ns * komp_delay_rate() / 1000.0;
 
 	return n < 1 ? 1 : (uint64_t)(n + 0.5);
 }
 
-/* ns that n delay loops take, by the same calibration. */
+/* ns that n komp_delay increments take, by the same calibration. */
 static inline double komp_loops_ns(double n)
 {
-	return n * 1000.0 / lab_clock_loops_per_us();
-}
-
-/*
- * Dependent work the compiler cannot remove or fold: n increments, each waiting for the last,
- * unrolled by 4 so the loop's own branch is a small part of it.
- */
-static inline void komp_delay(uint64_t n)
-{
-	uint64_t i = 0;
-
-	for (; i + 4 <= n; i += 4) {
-		__asm__ volatile("" : "+r"(i));
-		__asm__ volatile("" : "+r"(i));
-		__asm__ volatile("" : "+r"(i));
-		__asm__ volatile("" : "+r"(i));
-	}
-	for (; i < n; i++)
-		__asm__ volatile("" : "+r"(i));
+	return n * 1000.0 / komp_delay_rate();
 }
 
 #ifdef _OPENMP
