@@ -45,10 +45,12 @@ static const struct lab_param fr_params_table[] = {
     LAB_PARAM_END,
 };
 
-enum fr_metric { FR_M_ITERS };
+enum fr_metric { FR_M_ITERS, FR_M_PER_THREAD };
 
 static const struct lab_metric fr_metrics[] = {
     {"iters_per_pixel", "iterations", LAB_AGG_MEAN, "mean escape-time count of a pixel"},
+    {"pixels_per_thread", "pixels", LAB_AGG_MEAN,
+     "pixels per thread per pass: constant along a weak-scaling series"},
     LAB_METRIC_END,
 };
 
@@ -132,6 +134,7 @@ static void fr_run(struct lab_ctx *ctx, struct lab_thread *t)
 	st->total += sum;
 	st->passes += t->iters;
 	t->work = t->iters * rows * FR_WIDTH;
+	t->metric[FR_M_PER_THREAD] = (double)(rows * FR_WIDTH) / (double)ctx->nthreads;
 	t->metric[FR_M_ITERS] = t->iters ? (double)sum / (double)(t->iters * rows * FR_WIDTH) : 0;
 }
 

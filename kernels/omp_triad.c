@@ -28,7 +28,11 @@ static const struct lab_param tr_params_table[] = {
     LAB_PARAM_END,
 };
 
-static const struct lab_metric tr_metrics[] = {LAB_METRIC_END};
+static const struct lab_metric tr_metrics[] = {
+    {"elems_per_thread", "elements", LAB_AGG_MEAN,
+     "elements per thread per pass: constant along a weak-scaling series"},
+    LAB_METRIC_END,
+};
 
 static int tr_check(const void *params, unsigned nthreads, const struct lab_env *env,
                     struct lab_err *err)
@@ -110,6 +114,7 @@ static void tr_run(struct lab_ctx *ctx, struct lab_thread *t)
 	}
 	st->passes += t->iters;
 	t->work = t->iters * n;
+	t->metric[0] = (double)n / (double)ctx->nthreads;
 }
 
 static int tr_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,

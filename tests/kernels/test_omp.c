@@ -158,27 +158,33 @@ LAB_TEST(scan_every_method_verifies)
 }
 
 /* Weak scaling: per_thread multiplies the work of one pass by the team size. */
-static void omp_weak(const struct lab_kernel *k, const char *key, uint64_t unit_per_pass)
+static void omp_weak(const struct lab_kernel *k, const char *key, uint64_t unit_per_pass,
+                     const char *per_thread_metric)
 {
+	int mp = kpoint_metric(k, per_thread_metric);
 	char k0[64];
 	const char *strong[] = {k0, "per_thread=false", NULL};
 	const char *weak[] = {k0, "per_thread=true", NULL};
 	struct lab_point_rec rec;
 
 	snprintf(k0, sizeof(k0), "%s", key);
+	REQUIRE(mp >= 0);
 	omp_point(k, strong, &rec);
 	for (unsigned r = 0; r < rec.nreps; r++)
 		CHECK_EQ_U64(rec.samples[r].work % unit_per_pass, 0);
 	kpoint_free(&rec);
 	omp_point(k, weak, &rec);
-	for (unsigned r = 0; r < rec.nreps; r++)
+	for (unsigned r = 0; r < rec.nreps; r++) {
 		CHECK_EQ_U64(rec.samples[r].work % (unit_per_pass * omp_n()), 0);
+		/* Weak: every thread's share is one whole pass of the per-thread size. */
+		CHECK_NEAR(rec.samples[r].metric[mp], (double)unit_per_pass, 1e-9);
+	}
 	kpoint_free(&rec);
 }
 
 LAB_TEST(omp_triad_strong_and_weak)
 {
-	omp_weak(&lab_kernel_omp_triad, "size=24K", 3072);
+	omp_weak(&lab_kernel_omp_triad, "size=24K", 3072, "elems_per_thread");
 }
 
 LAB_TEST(omp_fractal_strong_and_weak_both_schedules)
@@ -187,7 +193,7 @@ LAB_TEST(omp_fractal_strong_and_weak_both_schedules)
 	struct lab_point_rec rec;
 	int mi = kpoint_metric(&lab_kernel_omp_fractal, "iters_per_pixel");
 
-	omp_weak(&lab_kernel_omp_fractal, "pixels=2048", 2048);
+	omp_weak(&lab_kernel_omp_fractal, "pixels=2048", 2048, "pixels_per_thread");
 	omp_point(&lab_kernel_omp_fractal, kv, &rec);
 	REQUIRE(mi >= 0);
 	for (unsigned r = 0; r < rec.nreps; r++)
