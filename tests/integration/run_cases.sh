@@ -126,13 +126,15 @@ describe_all)
 openmp_team_on_plan)
 	# An OpenMP kernel's team is pinned: no "ran off their planned CPU" warning, and run.json
 	# records each OpenMP thread on its planned CPU (skipped points in a build without OpenMP).
-	"$lab" run configs/quick.ini --only omp_triad -o "$tmp/o" --no-progress >"$tmp/out" 2>"$tmp/err"
+	OMP_WAIT_POLICY=active "$lab" run configs/quick.ini --only omp_triad -o "$tmp/o" \
+		--no-progress >"$tmp/out" 2>"$tmp/err"
 	if grep -q 'ran off their planned CPU' "$tmp/err"; then cat "$tmp/err" >&2; exit 1; fi
 	python3 - "$tmp/o/run.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 pts = r["experiments"][0]["points"]
 assert pts, r
+assert r["lab"]["openmp_env"].get("OMP_WAIT_POLICY") == "active", r["lab"]
 for p in pts:
     if r["lab"]["openmp"]:
         assert p["status"] == "ok" and p["team"] == "openmp", p
