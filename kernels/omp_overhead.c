@@ -196,8 +196,11 @@ static uint64_t oo_test_inside(const struct oo_params *p, struct oo_state *st, i
 			} else { /* OO_TASKLOOP */
 #pragma omp single
 				{
+					/* Unsigned: clang's taskloop compares the bound as unsigned
+					 * long. */
+					uint64_t ntasks = (uint64_t)nt;
 #pragma omp taskloop num_tasks(nt)
-					for (int j = 0; j < nt; j++)
+					for (uint64_t j = 0; j < ntasks; j++)
 						komp_delay(loops);
 				}
 			}
