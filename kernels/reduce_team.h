@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The reduce kernel's per-thread work and the lab's own pthread team (team = lab): threads
- * 1..n-1 pinned to the plan with lab_ctx_omp_bind (so run.json records their CPUs), the harness
- * worker is thread 0; a pass is one bump of a generation counter the workers spin on, and a
- * count of finished workers the caller spins on. No OpenMP construct is involved, so against
+ * The reduce kernel's per-thread work, shared by its OpenMP team and the lab's own pthread team
+ * (team = lab, kernels/omp_labteam.h): no OpenMP construct is involved there, so against
  * team = openmp it shows what the runtime's fork-join adds.
  */
 #ifndef LAB_KERNELS_REDUCE_TEAM_H
 #define LAB_KERNELS_REDUCE_TEAM_H
 
 #include <pthread.h>
-#include <sched.h>
 
 #include "harness/kernel_api.h"
+#include "kernels/omp_labteam.h"
 
 enum rd_team_kind { RDT_OPENMP, RDT_LAB };
 enum rd_strategy { RD_OMP_REDUCTION, RD_PADDED, RD_PACKED, RD_ATOMIC, RD_CRITICAL };
@@ -31,14 +29,7 @@ struct rd_state {
 	pthread_mutex_t mutex;
 	uint64_t locked_sum;                       /* the critical strategy's sum, under mutex */
 	alignas(LAB_SLOT) _Atomic uint64_t shared; /* the atomic strategy's sum */
-	/* The lab team. */
-	const struct lab_ctx *ctx;
-	pthread_t *th;
-	unsigned nth; /* threads started (1..n-1) */
-	alignas(LAB_SLOT) _Atomic uint64_t go;
-	alignas(LAB_SLOT) _Atomic unsigned done;
-	_Atomic int quit;
-	_Atomic int bad; /* a worker could not bind */
+	struct komp_team team;                     /* team = lab */
 };
 
 /* Element k's value: below 2^24, so no pass can overflow 64 bits. */
@@ -87,9 +78,10 @@ static inline uint64_t rd_combine(struct rd_state *st, unsigned nt)
 	return s;
 }
 
-/* Thread i's share of one pass on the lab team, by strategy. */
-static inline void rd_team_job(struct rd_state *st, unsigned i, unsigned nt)
+/* Thread i's share of one pass on the lab team, by strategy (a komp_job_fn). */
+static inline void rd_team_job(void *arg, unsigned i, unsigned nt)
 {
+	struct rd_state *st = arg;
 	uint64_t lo, hi, s = 0;
 
 	rd_block(st, i, nt, &lo, &hi);
@@ -119,51 +111,14 @@ static inline void rd_team_job(struct rd_state *st, unsigned i, unsigned nt)
 	}
 }
 
-struct rd_worker_arg {
-	struct rd_state *st;
-	unsigned i;
-};
-
-static void *rd_worker(void *argp)
-{
-	struct rd_worker_arg *a = argp;
-	struct rd_state *st = a->st;
-	unsigned i = a->i, nt = st->ctx->nthreads;
-	uint64_t seen = 0;
-
-	free(a);
-	if (lab_ctx_omp_bind(st->ctx, i) != 0)
-		atomic_store(&st->bad, 1);
-	for (;;) {
-		uint64_t g;
-		unsigned spins = 0;
-		/* Spin while a sample runs; yield when idle long (between points) not to starve. */
-		while ((g = atomic_load_explicit(&st->go, memory_order_acquire)) == seen)
-			if (++spins < (1u << 20))
-				lab_cpu_relax();
-			else
-				sched_yield();
-		seen = g;
-		if (atomic_load(&st->quit))
-			return NULL;
-		rd_team_job(st, i, nt);
-		atomic_fetch_add_explicit(&st->done, 1, memory_order_release);
-	}
-}
-
 /* One pass of the lab team, run by thread 0 (the harness worker); returns the sum. */
 static inline uint64_t rd_team_pass(struct rd_state *st)
 {
-	unsigned nt = st->ctx->nthreads;
 	uint64_t s;
 
 	atomic_store_explicit(&st->shared, 0, memory_order_relaxed);
 	st->locked_sum = 0;
-	atomic_store_explicit(&st->done, 0, memory_order_relaxed);
-	atomic_fetch_add_explicit(&st->go, 1, memory_order_release);
-	rd_team_job(st, 0, nt);
-	while (atomic_load_explicit(&st->done, memory_order_acquire) != nt - 1)
-		lab_cpu_relax();
+	komp_team_run(&st->team, rd_team_job, st);
 	if (st->strategy == RD_ATOMIC)
 		return atomic_load_explicit(&st->shared, memory_order_relaxed);
 	if (st->strategy == RD_CRITICAL) {
@@ -172,55 +127,19 @@ static inline uint64_t rd_team_pass(struct rd_state *st)
 		pthread_mutex_unlock(&st->mutex);
 		return s;
 	}
-	return rd_combine(st, nt);
+	return rd_combine(st, st->team.ctx->nthreads);
 }
 
-/* Wakes the lab team's workers to leave, and joins them. */
-static inline void rd_team_stop(struct rd_state *st)
-{
-	if (!st->th)
-		return;
-	atomic_store(&st->quit, 1);
-	atomic_fetch_add_explicit(&st->go, 1, memory_order_release);
-	for (unsigned k = 0; k < st->nth; k++)
-		pthread_join(st->th[k], NULL);
-	free(st->th);
-	st->th = NULL;
-	st->nth = 0;
-}
-
-/* Starts threads 1..n-1 of the lab team, each pinned to its planned CPU; thread 0 is the caller. */
+/* Starts the lab team and first-touches the array with it (each block on its reader). */
 static inline int rd_team_start(struct rd_state *st, const struct lab_ctx *ctx, struct lab_err *err)
 {
-	unsigned nt = ctx->nthreads;
+	int strategy = st->strategy, rc = komp_team_start(&st->team, ctx, err);
 
-	st->ctx = ctx;
-	if (lab_ctx_omp_bind(ctx, 0) != 0)
-		return lab_err_set(err, LAB_ESYS, "the lab team's thread 0 could not bind");
-	st->th = calloc(nt, sizeof(*st->th));
-	if (!st->th)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (unsigned i = 1; i < nt; i++) {
-		struct rd_worker_arg *a = malloc(sizeof(*a));
-		if (a)
-			*a = (struct rd_worker_arg){st, i};
-		if (!a || pthread_create(&st->th[st->nth], NULL, rd_worker, a) != 0) {
-			free(a);
-			rd_team_stop(st);
-			return lab_err_set(err, LAB_ESYS, "cannot start lab team thread %u", i);
-		}
-		st->nth++;
-	}
-	/* A first pass writes each block on the thread that reads it (first touch); after it
-	 * every worker has bound, or failed to. */
-	int strategy = st->strategy;
+	if (rc)
+		return rc;
 	st->strategy = RD_TOUCH;
 	rd_team_pass(st);
 	st->strategy = strategy;
-	if (atomic_load(&st->bad)) {
-		rd_team_stop(st);
-		return lab_err_set(err, LAB_ESYS, "a lab team thread could not bind to its CPU");
-	}
 	return 0;
 }
 
