@@ -71,6 +71,9 @@ static inline void komp_team_run(struct komp_team *tm, komp_job_fn job, void *ar
 
 	tm->job = job;
 	tm->arg = arg;
+	/* Nobody is in a barrier between runs: every run's barriers start from sense 0. */
+	atomic_store_explicit(&tm->bar_count, 0, memory_order_relaxed);
+	atomic_store_explicit(&tm->bar_sense, 0, memory_order_relaxed);
 	atomic_store_explicit(&tm->done, 0, memory_order_relaxed);
 	atomic_fetch_add_explicit(&tm->go, 1, memory_order_release);
 	job(arg, 0, n);
@@ -80,7 +83,7 @@ static inline void komp_team_run(struct komp_team *tm, komp_job_fn job, void *ar
 
 /*
  * A sense-reversing spin barrier for the n threads of a komp_team_run job; *sense is the
- * caller's own, starting at 0 for every thread.
+ * caller's own, 0 at the start of every job.
  */
 static inline void komp_team_barrier(struct komp_team *tm, unsigned n, unsigned *sense)
 {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "kernels/omp_common.h"
+#include "kernels/omp_overhead_lab.h"
 
 static const char oo_description[] =
     "What one OpenMP construct costs, measured as the EPCC micro-benchmarks do (Bull et al.):\n"
@@ -22,26 +23,16 @@ static const char oo_description[] =
     "(libomp) to ~0.25 us (libgomp wakes its waiters with a futex call even at 1 thread);\n"
     "critical, lock and atomic at a few ns alone and tens to hundreds when contended; taskloop\n"
     "the dearest. samples.csv: test_ns, ref_ns and overhead_ns are ns per instance; elapsed_ns /\n"
-    "work is test + reference per instance. Knobs: construct, threads, delay (a longer delay\n"
-    "hides nothing but makes the overhead a smaller, noisier difference).";
-
-enum oo_construct {
-	OO_PARALLEL,
-	OO_FOR,
-	OO_PARALLEL_FOR,
-	OO_BARRIER,
-	OO_SINGLE,
-	OO_CRITICAL,
-	OO_LOCK,
-	OO_ATOMIC,
-	OO_REDUCTION,
-	OO_ORDERED,
-	OO_TASKLOOP,
-};
+    "work is test + reference per instance. team = lab runs parallel, barrier, critical, lock,\n"
+    "atomic and reduction on the lab's own pinned pthreads instead (spin wake-up, spin\n"
+    "barrier, mutex, spinlock, fetch_add): what is left is the hardware's part, the rest of\n"
+    "team = openmp's figure is the runtime's. Knobs: construct, team, threads, delay (a longer\n"
+    "delay hides nothing but makes the overhead a smaller, noisier difference).";
 
 struct oo_params {
 	int construct;
 	uint64_t delay;
+	int team;
 };
 
 static const struct lab_enum_val oo_constructs[] = {
@@ -59,11 +50,20 @@ static const struct lab_enum_val oo_constructs[] = {
     {NULL, 0, NULL},
 };
 
+static const struct lab_enum_val oo_teams[] = {
+    {"openmp", OO_TEAM_OPENMP, "the OpenMP construct"},
+    {"lab", OO_TEAM_LAB,
+     "the lab's pinned pthreads: spin fork-join, spin barrier, mutex, spinlock, fetch_add"},
+    {NULL, 0, NULL},
+};
+
 static const struct lab_param oo_params_table[] = {
     LAB_P_ENUM(struct oo_params, construct, "construct", "parallel", oo_constructs,
                "The OpenMP construct whose overhead is measured."),
     LAB_P_DURATION(struct oo_params, delay, "delay", "100ns", 0, 1000000,
                    "Dependent work inside each instance, calibrated once (EPCC: 0.1 us)."),
+    LAB_P_ENUM(struct oo_params, team, "team", "openmp", oo_teams,
+               "Which team runs it: the OpenMP runtime or the lab's own pthreads."),
     LAB_PARAM_END,
 };
 
@@ -82,9 +82,18 @@ static const struct lab_metric oo_metrics[] = {
 static int oo_check(const void *params, unsigned nthreads, const struct lab_env *env,
                     struct lab_err *err)
 {
-	(void)params;
+	const struct oo_params *p = params;
+	int rc = komp_check(env, err);
+
 	(void)nthreads;
-	return komp_check(env, err);
+	if (rc == 0 && p->team == OO_TEAM_LAB && !oo_lab_supports(p->construct)) {
+		lab_err_set(err, LAB_EUNSUP,
+		            "construct = %s has no lab-team version (team = lab runs parallel, "
+		            "barrier, critical, lock, atomic and reduction)",
+		            oo_constructs[p->construct].name);
+		return LAB_SKIP;
+	}
+	return rc;
 }
 
 #ifdef _OPENMP
@@ -94,6 +103,7 @@ struct oo_state {
 	uint64_t shared; /* the atomic target */
 	uint64_t calls;  /* run() calls: the reference goes first on even ones */
 	omp_lock_t lock;
+	struct oo_lab *lab; /* team = lab */
 };
 
 static int oo_setup(struct lab_ctx *ctx, struct lab_err *err)
@@ -111,8 +121,14 @@ static int oo_setup(struct lab_ctx *ctx, struct lab_err *err)
 
 static int oo_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
+	const struct oo_params *p = ctx->params;
+	struct oo_state *st = ctx->priv;
+
 	(void)t;
-	return komp_bind_team(ctx, err);
+	if (p->team == OO_TEAM_OPENMP)
+		return komp_bind_team(ctx, err);
+	st->lab = oo_lab_create(ctx, p->construct, st->loops, err);
+	return st->lab ? 0 : -err->code;
 }
 
 /*
@@ -124,6 +140,10 @@ static void oo_reference(const struct oo_params *p, struct oo_state *st, int nt,
 {
 	uint64_t loops = st->loops, per = n;
 
+	if (st->lab) {
+		oo_lab_reference(st->lab, n);
+		return;
+	}
 	if (p->construct == OO_ATOMIC) {
 		per = n / (uint64_t)nt;
 #pragma omp parallel num_threads(nt)
@@ -251,6 +271,8 @@ static uint64_t oo_test_serial(const struct oo_params *p, struct oo_state *st, i
 
 static uint64_t oo_test(const struct oo_params *p, struct oo_state *st, int nt, uint64_t n)
 {
+	if (st->lab)
+		return oo_lab_test(st->lab, n);
 	switch (p->construct) {
 	case OO_PARALLEL:
 	case OO_PARALLEL_FOR:
@@ -329,6 +351,7 @@ static void oo_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	(void)n;
 	if (!st)
 		return;
+	oo_lab_destroy(st->lab);
 	omp_destroy_lock(&st->lock);
 	free(st);
 }

@@ -89,6 +89,27 @@ LAB_TEST(omp_overhead_every_construct)
 	}
 }
 
+LAB_TEST(omp_overhead_lab_team)
+{
+	static const char *const constructs[] = {"parallel", "barrier", "critical",
+	                                         "lock",     "atomic",  "reduction"};
+	const char *skip[] = {"construct=for", "team=lab", NULL};
+	struct kpoint_opts o = {.nthreads = 1};
+	struct lab_point_rec rec;
+
+	for (size_t c = 0; c < sizeof(constructs) / sizeof(*constructs); c++) {
+		char kv0[64];
+		const char *kv[] = {kv0, "team=lab", "delay=50ns", NULL};
+
+		snprintf(kv0, sizeof(kv0), "construct=%s", constructs[c]);
+		fprintf(stderr, "lab team, construct %s\n", constructs[c]);
+		omp_point(&lab_kernel_omp_overhead, kv, &rec);
+		kpoint_free(&rec);
+	}
+	/* A construct the lab team has no version of is skipped, not faked. */
+	CHECK_EQ_I64(kpoint_run(&lab_kernel_omp_overhead, skip, &o, &rec), LAB_SKIP);
+}
+
 LAB_TEST(omp_schedule_every_schedule_and_imbalance)
 {
 	static const char *const scheds[] = {"static", "static_chunk", "dynamic", "guided",
