@@ -123,6 +123,13 @@ describe_all)
 	"$lab" list --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["kernels"]'
 	"$lab" topo --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["pus"] >= 1'
 	;;
+chapter_configs_plan)
+	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).
+	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do
+		"$lab" plan "$c" >"$tmp/plan" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		grep -q 'points planned' "$tmp/plan"
+	done
+	;;
 openmp_team_on_plan)
 	# An OpenMP kernel's team is pinned: no "ran off their planned CPU" warning, and run.json
 	# records each OpenMP thread on its planned CPU (skipped points in a build without OpenMP).
