@@ -7,6 +7,12 @@ extern const struct lab_kernel lab_kernel_c2c_latency;
 extern const struct lab_kernel lab_kernel_false_sharing;
 extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
+extern const struct lab_kernel lab_kernel_omp_fractal;
+extern const struct lab_kernel lab_kernel_omp_overhead;
+extern const struct lab_kernel lab_kernel_omp_schedule;
+extern const struct lab_kernel lab_kernel_omp_triad;
+extern const struct lab_kernel lab_kernel_reduce;
+extern const struct lab_kernel lab_kernel_scan;
 
 /* One line per kernel, so adding one is a one-line diff. */
 /* clang-format off */
@@ -16,6 +22,12 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_false_sharing,
 	&lab_kernel_lock,
 	&lab_kernel_noop,
+	&lab_kernel_omp_fractal,
+	&lab_kernel_omp_overhead,
+	&lab_kernel_omp_schedule,
+	&lab_kernel_omp_triad,
+	&lab_kernel_reduce,
+	&lab_kernel_scan,
 	NULL,
 };
 /* clang-format on */
