@@ -61,10 +61,8 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 
 	for (size_t k = 0; k < v->n && !any; k++)
 		any = fleet_series_points(&v->h[k], s->p, pts, 512);
-	if (!any) { /* gnuplot stops on a plot with nothing to draw */
-		if (dat)
-			return 1;
-	}
+	if (!any) /* gnuplot stops on a plot with nothing to draw */
+		return 1;
 	if (!(dat = lab_an_open(pdir, base, "dat", err)))
 		return -LAB_AN_EIO;
 	if (!(gp = lab_an_open(pdir, base, "gp", err))) {

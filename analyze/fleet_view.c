@@ -181,7 +181,9 @@ static void fleet_json_point(struct lab_an_jw *w, const struct lab_an_fleet_view
 		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
 		lab_an_jw_obj(w, NULL);
 		lab_an_jw_str(w, "node", v->h[k].node);
+		lab_an_jw_str(w, "status", q ? q->status : "absent");
 		lab_an_jw_int(w, "n", q ? (long long)q->st.n : 0);
+		lab_an_jw_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
 		lab_an_jw_num(w, "mean", q && q->st.n ? q->st.mean : NAN);
 		lab_an_jw_num(w, "median", q && q->st.n ? q->st.median : NAN);
 		lab_an_jw_pair(w, "ci95", q && q->st.n ? q->st.ci95_lo : NAN,

@@ -22,7 +22,7 @@ pids_of() { # the pids recorded in BASE's pid files
 orphans() {
 	local p
 	for p in $(pgrep -x slurmstepd 2>/dev/null || true); do
-		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$1/etc/slurm.conf"; then
+		if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qxF "SLURM_CONF=$1/etc/slurm.conf"; then
 			echo "$p"
 			pgrep -P "$p" 2>/dev/null || true
 		fi
@@ -42,6 +42,8 @@ stop() {
 		[ $any = 0 ] && break
 		sleep 0.1
 	done
+	p=$(cat "$b/munge/munged.pid" 2>/dev/null || true)
+	[ -n "$p" ] && alive "$p" && kill -TERM "$p" 2>/dev/null && for i in $(seq 20); do alive "$p" || break; sleep 0.05; done
 	for p in $(pids_of "$b") $(orphans "$b"); do alive "$p" && kill -KILL "$p" 2>/dev/null || true; done
 	rm -f "$b"/run/*.pid "$b/munge/munged.pid"
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# lab fleet cases that need no cluster. usage: fleet_cases.sh LAB SRCDIR CASE
+set -euo pipefail
+lab=$(realpath "$1") src=$2 case=$3
+tmp=$(realpath "$(mktemp -d)")
+trap 'rm -rf "$tmp"' EXIT
+cfg=$src/tests/slurm/tiny.ini
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect CODE PATTERN CMD...: CMD exits CODE and its stderr matches PATTERN.
+expect() {
+	local code=$1 pat=$2 rc=0
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = "$code" ] || fail "$* exited $rc, expected $code: $(cat "$tmp/err")"
+	grep -q -- "$pat" "$tmp/err" || fail "$*: stderr lacks '$pat': $(cat "$tmp/err")"
+}
+
+case $case in
+dry_run_golden)
+	# A quote and a space in DIR: the scripts must quote it as one shell word.
+	"$lab" fleet "$cfg" --nodes 2 --partition debug --constraint 'skylake&ib' --time 00:10:00 \
+		-o "$tmp/fleet dir's" --dry-run >"$tmp/out"
+	sed -e "s|$lab|@LAB@|g" -e "s|$tmp|@TMP@|g" "$tmp/out" >"$tmp/got"
+	diff -u "$src/tests/slurm/dry_run.golden" "$tmp/got" || fail "dry-run output differs"
+	;;
+dry_run_writes_nothing)
+	"$lab" fleet "$cfg" --nodelist 'n[1-3]' -o "$tmp/f" --dry-run >/dev/null
+	[ ! -e "$tmp/f" ] || fail "--dry-run created $tmp/f"
+	;;
+bad_values)
+	expect 2 "not a Slurm value" "$lab" fleet "$cfg" --nodelist '../x' --dry-run
+	expect 2 "not a Slurm value" "$lab" fleet "$cfg" --partition '--wrap=id' --dry-run
+	expect 2 "not a Slurm value" "$lab" fleet "$cfg" --constraint 'a;id' --dry-run
+	expect 2 "out of range" "$lab" fleet "$cfg" --nodes 0 --dry-run
+	expect 2 "not a count" "$lab" fleet "$cfg" --nodes 2x --dry-run
+	expect 2 "give one of them" "$lab" fleet "$cfg" --nodes 2 --nodelist n1 --dry-run
+	expect 2 "cannot read" "$lab" fleet "$tmp/absent.ini" --dry-run
+	expect 2 "give a CONFIG" "$lab" fleet --nodes 2
+	expect 2 "control character" "$lab" fleet "$cfg" -o "$tmp/a
+b" --dry-run
+	;;
+status_not_a_fleet)
+	expect 1 "fleet.json" "$lab" fleet status "$tmp"
+	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
+		>"$tmp/fleet.json"
+	expect 2 "not a plain name" "$lab" fleet status "$tmp"
+	;;
+analyze_missing_host)
+	# h1 finished; h2 failed before writing anything: h2 is reported, h1 still analyzed.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h3"
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "FAILED", "exit_code": 1},
+           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}
+JSON
+	expect 1 "host h2: no results directory (task FAILED)" "$lab" analyze "$tmp/f" --no-plots
+	grep -q "same point on every host" "$tmp/out" || fail "no cross-host table"
+	[ -f "$tmp/f/h1/summary.csv" ] && [ -f "$tmp/f/h3/analysis.json" ] || fail "hosts not analyzed"
+	rc=0
+	"$lab" analyze "$tmp/f" --json >"$tmp/json" 2>/dev/null || rc=$?
+	[ $rc = 1 ] || fail "--json exited $rc"
+	python3 - "$tmp/json" "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    a = json.load(open(path))
+    st = {h["node"]: h["status"] for h in a["hosts"]}
+    assert st == {"h1": "ok", "h2": "missing", "h3": "ok"}, st
+    assert any(h["n"] > 0 for p in a["points"] for h in p["hosts"]), "no measured point"
+    for p in a["points"]:
+        hs = {h["node"]: h for h in p["hosts"]}
+        assert hs["h1"]["mean"] == hs["h3"]["mean"], p
+        assert hs["h1"]["n"] > 0 or hs["h1"]["status"] == "skipped", p
+        assert hs["h2"]["status"] == "absent" and hs["h2"]["mean"] is None, p
+PY
+	"$lab" compare "$tmp/f/h1" "$tmp/f/h3" >/dev/null || fail "lab compare of two hosts"
+	;;
+no_sbatch)
+	expect 1 "sbatch: cannot run it" env PATH=/nonexistent "$lab" fleet "$cfg" -o "$tmp/f"
+	[ ! -e "$tmp/f" ] || fail "a failed submission left $tmp/f"
+	;;
+*) fail "unknown case $case" ;;
+esac
