@@ -34,14 +34,6 @@ static const char fleet_help[] =
     "  --dry-run          print the scripts and the sbatch commands; submit and write nothing\n\n"
     "Then: lab fleet status DIR; lab analyze DIR; lab compare DIR/NODE_A DIR/NODE_B\n";
 
-struct fleet_opts {
-	const char *config, *out, *nodes, *nodelist, *partition, *constraint, *time;
-	int dry_run;
-};
-
-/* The option values that go to sbatch, in order, with their sbatch names. */
-#define FLEET_NOPT 5
-
 static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 {
 	static const char *names[FLEET_NOPT] = {"--nodes", "--nodelist", "--partition",
@@ -130,104 +122,6 @@ static int fleet_check(const struct fleet_opts *o)
 		return -1;
 	}
 	return 0;
-}
-
-/* s as one shell word: inside single quotes, each ' written as '\''. */
-static void fleet_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
-
-/* The sbatch argument vectors; av must hold 16 entries. bufs holds the --opt=value strings. */
-static void fleet_argv(const struct fleet_opts *o, const char *dir, int analyze, const char *job,
-                       char bufs[8][4300], const char **av)
-{
-	const char *names[FLEET_NOPT] = {"nodes", "nodelist", "partition", "constraint", "time"};
-	const char *vals[FLEET_NOPT] = {o->nodes      ? o->nodes
-	                                : o->nodelist ? NULL
-	                                              : "1",
-	                                o->nodelist, o->partition, o->constraint, o->time};
-	int n = 0, b = 0;
-
-	av[n++] = "sbatch";
-	av[n++] = "--parsable";
-	av[n++] = analyze ? "--job-name=lab-fleet-analyze" : "--job-name=lab-fleet";
-	if (!analyze)
-		av[n++] = "--exclusive";
-	for (int k = 0; k < FLEET_NOPT; k++) {
-		if (!vals[k] || (analyze && k != 2))
-			continue;
-		snprintf(bufs[b], sizeof(bufs[b]), "--%s=%s", names[k], vals[k]);
-		av[n++] = bufs[b++];
-	}
-	if (analyze) {
-		av[n++] = "--nodes=1";
-		snprintf(bufs[b], sizeof(bufs[b]), "--dependency=afterany:%s", job);
-		av[n++] = bufs[b++];
-		av[n++] = "--kill-on-invalid-dep=yes";
-	}
-	snprintf(bufs[b], sizeof(bufs[b]), "--output=%s/logs/%s-%%j.out", dir,
-	         analyze ? "analyze" : "fleet");
-	av[n++] = bufs[b++];
-	snprintf(bufs[b], sizeof(bufs[b]), "%s/%s", dir,
-	         analyze ? "analyze.sbatch" : "fleet.sbatch");
-	av[n++] = bufs[b++];
-	av[n] = NULL;
-}
-
-static void fleet_print_argv(FILE *f, const char **av)
-{
-	for (int i = 0; av[i]; i++) {
-		if (i)
-			fputc(' ', f);
-		if (strspn(av[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-		                  "-_=.,:/%[]") == strlen(av[i]))
-			fputs(av[i], f);
-		else
-			fleet_quote(f, av[i]);
-	}
-	fputc('\n', f);
-}
-
-static void fleet_script_run(FILE *f, const char *lab, const char *dir)
-{
-	fputs("#!/bin/sh\n"
-	      "# Written by `lab fleet`: the fleet job. One task per node on whole nodes; each\n"
-	      "# task runs `lab run DIR/config.ini -o DIR/<Slurm node name>` (lab fleet task)\n"
-	      "# and records its state and exit code in DIR/tasks/<node>.json.\n"
-	      "# --cpu-bind=none: the lab pins its own threads to the CPUs of the whole node.\n"
-	      "set -eu\n"
-	      "exec srun --nodes=\"$SLURM_JOB_NUM_NODES\" --ntasks-per-node=1 "
-	      "--ntasks=\"$SLURM_JOB_NUM_NODES\" \\\n"
-	      "\t--whole --cpu-bind=none --kill-on-bad-exit=0 \\\n\t",
-	      f);
-	fleet_quote(f, lab);
-	fputs(" fleet task ", f);
-	fleet_quote(f, dir);
-	fputc('\n', f);
-}
-
-static void fleet_script_analyze(FILE *f, const char *lab, const char *dir)
-{
-	fputs("#!/bin/sh\n"
-	      "# Written by `lab fleet`: runs after every task of the fleet job has ended "
-	      "(afterany),\n"
-	      "# so a failed node still leaves the others analyzed.\n",
-	      f);
-	fleet_quote(f, lab);
-	fputs(" fleet status ", f);
-	fleet_quote(f, dir);
-	fputs(" || true\nexec ", f);
-	fleet_quote(f, lab);
-	fputs(" analyze ", f);
-	fleet_quote(f, dir);
-	fputc('\n', f);
 }
 
 /* An absolute spelling of path (the jobs may start elsewhere); path need not exist. */
@@ -394,13 +288,13 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 		return LAB_EXIT_FAILURE;
 	fleet_record(&f, o, dir);
 	if (fleet_write(dir, "config.ini", lab, o->config, NULL) ||
-	    fleet_write(dir, "fleet.sbatch", lab, NULL, fleet_script_run) ||
-	    fleet_write(dir, "analyze.sbatch", lab, NULL, fleet_script_analyze))
+	    fleet_write(dir, "fleet.sbatch", lab, NULL, lab_fleet_script_run) ||
+	    fleet_write(dir, "analyze.sbatch", lab, NULL, lab_fleet_script_analyze))
 		goto fail;
-	fleet_argv(o, dir, 0, NULL, bufs, av);
+	lab_fleet_argv(o, dir, 0, NULL, bufs, av);
 	if (fleet_sbatch(av, f.run_job, sizeof(f.run_job)))
 		goto fail;
-	fleet_argv(o, dir, 1, f.run_job, bufs, av);
+	lab_fleet_argv(o, dir, 1, f.run_job, bufs, av);
 	if (fleet_sbatch(av, f.analyze_job, sizeof(f.analyze_job))) {
 		fleet_scancel(f.run_job);
 		fprintf(stderr, "lab fleet: cancelled job %s again\n", f.run_job);
@@ -449,14 +343,14 @@ int lab_cmd_fleet(int argc, char **argv)
 		char bufs[8][4300];
 		const char *av[16];
 		printf("# %s/fleet.sbatch\n", dir);
-		fleet_script_run(stdout, lab, dir);
+		lab_fleet_script_run(stdout, lab, dir);
 		printf("\n# %s/analyze.sbatch\n", dir);
-		fleet_script_analyze(stdout, lab, dir);
+		lab_fleet_script_analyze(stdout, lab, dir);
 		printf("\n# submitted with (nothing was submitted: --dry-run)\n");
-		fleet_argv(&o, dir, 0, NULL, bufs, av);
-		fleet_print_argv(stdout, av);
-		fleet_argv(&o, dir, 1, "FLEET_JOB_ID", bufs, av);
-		fleet_print_argv(stdout, av);
+		lab_fleet_argv(&o, dir, 0, NULL, bufs, av);
+		lab_fleet_print_argv(stdout, av);
+		lab_fleet_argv(&o, dir, 1, "FLEET_JOB_ID", bufs, av);
+		lab_fleet_print_argv(stdout, av);
 		return LAB_EXIT_OK;
 	}
 	return fleet_submit(&o, lab, dir);

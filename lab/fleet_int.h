@@ -4,8 +4,30 @@
 #define LAB_LAB_FLEET_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyze/fleet.h"
+
+/* What `lab fleet CONFIG ...` was given (NULL: not given). */
+struct fleet_opts {
+	const char *config, *out, *nodes, *nodelist, *partition, *constraint, *time;
+	int dry_run;
+};
+
+/* The option values that go to sbatch, in order, with their sbatch names. */
+#define FLEET_NOPT 5
+
+/* s as one shell word: inside single quotes, each ' written as '\''. */
+void lab_fleet_quote(FILE *f, const char *s);
+/* The sbatch argument vector of the fleet job (analyze = 0) or of the analysis job that depends
+ * on job (analyze = 1), NULL-terminated in av (16 entries); bufs holds the --opt=value texts. */
+void lab_fleet_argv(const struct fleet_opts *o, const char *dir, int analyze, const char *job,
+                    char bufs[8][4300], const char **av);
+/* av as one line a shell would read back as the same words. */
+void lab_fleet_print_argv(FILE *f, const char **av);
+/* The fleet job's and the analysis job's batch scripts for the lab binary lab and fleet dir. */
+void lab_fleet_script_run(FILE *f, const char *lab, const char *dir);
+void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
 
 /* Seconds a Slurm client command may take before it is killed (a dead slurmctld makes squeue
  * and scontrol retry for tens of seconds). */

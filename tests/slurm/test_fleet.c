@@ -12,9 +12,9 @@
 LAB_TEST(node_names_are_plain_path_components)
 {
 	static const char *good[] = {"n1", "node-042", "gpu_a.rack3", "x+y", "A"};
-	static const char *bad[] = {"",      ".",     "..",      ".hidden", "a/b",   "../etc",
-	                            "a b",   "a'b",   "a\"b",    "a`id`",   "$(id)", "a;b",
-	                            "a\nb",  "a\\b",  "n[1-2]",  "@x",      "a*"};
+	static const char *bad[] = {"",     ".",    "..",     ".hidden", "a/b",   "../etc",
+	                            "a b",  "a'b",  "a\"b",   "a`id`",   "$(id)", "a;b",
+	                            "a\nb", "a\\b", "n[1-2]", "@x",      "a*"};
 	char longname[LAB_FLEET_NAME_MAX + 1];
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
