@@ -99,7 +99,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 }
 
 /* Runs `gnuplot a.gp b.gp ...` (no shell) in the plots directory; 0 when it exits 0. */
-static int fleet_gnuplot(int dirfd, char names[][96], size_t n)
+static int fleet_gnuplot(int dirfd, char names[][104], size_t n)
 {
 	const char **argv = calloc(n + 2, sizeof(*argv));
 	int status = -1;
@@ -149,10 +149,10 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_
                        struct lab_an_warnings *warn, struct lab_an_err *err)
 {
 	static struct fleet_series s[FLEET_PLOTS_MAX];
-	static char names[FLEET_PLOTS_MAX][96];
+	static char names[FLEET_PLOTS_MAX][104];
 	size_t n = fleet_series_list(v, s, FLEET_PLOTS_MAX);
 	int fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err), rc = 0;
-	char path[4200], slug[64], base[80], label[512];
+	char path[4200], slug[64], base[96], label[512];
 
 	if (fd < 0)
 		return -LAB_AN_EIO;

@@ -63,7 +63,7 @@ static void fleet_add_nodes(struct lab_an_fleet *f, const char *list)
 /* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes. */
 static void fleet_ask_scheduler(struct lab_an_fleet *f)
 {
-	char out[16384], state[64] = "", nodes[1024] = "";
+	char out[16384], state[32] = "", nodes[1024] = "";
 	const char *job = f->run_job;
 
 	const char *sq[] = {"squeue", "-h", "-j", job, "-o", "%T", NULL};

@@ -79,6 +79,28 @@ for path in sys.argv[1:]:
 PY
 	"$lab" compare "$tmp/f/h1" "$tmp/f/h3" >/dev/null || fail "lab compare of two hosts"
 	;;
+cpu_refusal)
+	# A 1-CPU task of a Slurm job (faked by its variables) asked for 2 threads: refused, and
+	# the message says which job gave how many CPUs and what to submit instead.
+	command -v taskset >/dev/null || { echo "taskset missing" >&2; exit 77; }
+	expect 2 "the Slurm job 99 gives this task 1 CPU on node n7: submit with --exclusive or -c 2" \
+		env SLURM_JOB_ID=99 SLURMD_NODENAME=n7 taskset -c 0 "$lab" run "$cfg" -o "$tmp/r"
+	[ ! -e "$tmp/r" ] || fail "a refused run wrote $tmp/r"
+	;;
+slurm_context)
+	env SLURM_JOB_ID=99 SLURM_ARRAY_TASK_ID=3 SLURM_PROCID=0 SLURMD_NODENAME=n7 \
+		SLURM_JOB_PARTITION=debug SLURM_CPUS_ON_NODE=1 \
+		"$lab" run "$cfg" --set noop.threads=1 -o "$tmp/s" --no-progress >/dev/null 2>&1
+	env -u SLURM_JOB_ID "$lab" run "$cfg" --set noop.threads=1 -o "$tmp/n" --no-progress \
+		>/dev/null 2>&1
+	python3 - "$tmp/s/run.json" "$tmp/n/run.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["host"]["slurm"]
+assert s["job_id"] == "99" and s["array_task_id"] == "3" and s["node"] == "n7", s
+assert s["partition"] == "debug" and s["cpus_on_node"] == "1" and s["cpus_allowed"] >= 1, s
+assert json.load(open(sys.argv[2]))["host"]["slurm"] is None
+PY
+	;;
 no_sbatch)
 	expect 1 "sbatch: cannot run it" env PATH=/nonexistent "$lab" fleet "$cfg" -o "$tmp/f"
 	[ ! -e "$tmp/f" ] || fail "a failed submission left $tmp/f"
