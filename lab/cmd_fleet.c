@@ -330,8 +330,13 @@ int lab_cmd_fleet(int argc, char **argv)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	if (fleet_check(&o))
 		return LAB_EXIT_USAGE;
-	if (!o.out)
+	if (!o.out) {
 		fleet_default_dir(o.config, rel, sizeof(rel));
+		if (!o.dry_run && mkdir("results", 0755) != 0 && errno != EEXIST) {
+			fprintf(stderr, "lab fleet: results: cannot create: %s\n", strerror(errno));
+			return LAB_EXIT_FAILURE;
+		}
+	}
 	fleet_abs(o.out ? o.out : rel, dir, sizeof(dir));
 	ssize_t n = readlink("/proc/self/exe", lab, sizeof(lab) - 1);
 	if (n <= 0) {

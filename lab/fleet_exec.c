@@ -179,7 +179,13 @@ int lab_fleet_task(int argc, char **argv)
 		execv(exe, (char *const *)child);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+	/* A cancelled or timed-out job sends SIGTERM to every process of the step: lab run keeps
+	 * what it finished, and this waits for it so the record says how it ended. */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0) {
 		fleet_task_record(argv[1], node, "FAILED", LAB_EXIT_FAILURE);
 		return LAB_EXIT_FAILURE;
 	}
