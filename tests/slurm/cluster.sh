@@ -4,6 +4,7 @@
 # slurmctld and NODES fake slurmd nodes, every path under BASE, ports from PORT.
 #   cluster.sh start BASE PORT NODES PREFIX   (prints nothing; export SLURM_CONF=BASE/etc/slurm.conf)
 #   cluster.sh stop BASE                      (stops everything started from BASE, idempotent)
+#   cluster.sh check                          (exit 77 with the reason when it cannot run here)
 # Needs root (SlurmUser=root). Exit 77 with the reason on stderr when Slurm or munge is missing.
 set -euo pipefail
 
@@ -48,12 +49,22 @@ stop() {
 	rm -f "$b"/run/*.pid "$b/munge/munged.pid"
 }
 
+# Exit 77 with the reason when this host cannot run the cluster.
+check() {
+	local t
+	for t in slurmctld slurmd sbatch srun squeue scontrol sinfo munged mungekey munge ss; do
+		command -v "$t" >/dev/null || {
+			echo "skipped: slurm or munge not installed ($t missing; scripts/deps.sh --ci" \
+				"installs slurmctld slurmd slurm-client munge)" >&2
+			exit 77
+		}
+	done
+	[ "$(id -u)" = 0 ] || { echo "skipped: the throwaway cluster runs as root (SlurmUser=root)" >&2; exit 77; }
+}
+
 start() {
 	local b=$1 port=$2 nodes=$3 prefix=$4 h cpus i
-	for t in slurmctld slurmd sbatch srun scontrol munged mungekey munge; do
-		command -v "$t" >/dev/null || { echo "slurm or munge not installed ($t missing)" >&2; exit 77; }
-	done
-	[ "$(id -u)" = 0 ] || { echo "the throwaway cluster runs as root (SlurmUser=root)" >&2; exit 77; }
+	check
 	stop "$b"
 	rm -rf "$b/state" "$b/spool" "$b/log"
 	mkdir -p "$b"/{etc,state,spool,log,run,munge}
@@ -120,7 +131,8 @@ CONF
 }
 
 case "${1:-}" in
+check) check ;;
 start) start "$2" "$3" "$4" "$5" ;;
 stop) stop "$2" ;;
-*) echo "usage: cluster.sh start BASE PORT NODES PREFIX | stop BASE" >&2; exit 2 ;;
+*) echo "usage: cluster.sh start BASE PORT NODES PREFIX | stop BASE | check" >&2; exit 2 ;;
 esac

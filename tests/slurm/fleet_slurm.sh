@@ -9,6 +9,14 @@
 set -euo pipefail
 lab=$1 src=$2
 here=$src/tests/slurm
+rc=0
+"$BASH" "$here/cluster.sh" check || rc=$?
+# CI installed Slurm (scripts/deps.sh --ci): there a skip is a failure.
+if [ $rc = 77 ] && [ -n "${LAB_SLURM_REQUIRED:-}" ]; then
+	echo "LAB_SLURM_REQUIRED is set: failing instead of skipping" >&2
+	exit 1
+fi
+[ $rc = 0 ] || exit $rc
 
 # A port base whose ports (ctld, slurmd, the nodes') are all free; its own state dir per port,
 # so a later run can still stop what a crashed one left behind.
@@ -23,15 +31,11 @@ done
 base=/tmp/lab-slurm-$port
 tmp=$(mktemp -d)
 cleanup() {
-	"$here/cluster.sh" stop "$base" || true
+	"$BASH" "$here/cluster.sh" stop "$base" || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-rc=0
-"$here/cluster.sh" start "$base" "$port" 2 lf || rc=$?
-# CI installed Slurm (scripts/deps.sh --ci): there a skip is a failure.
-[ $rc = 77 ] && [ -n "${LAB_SLURM_REQUIRED:-}" ] && { echo "LAB_SLURM_REQUIRED is set" >&2; exit 1; }
-[ $rc = 0 ] || exit $rc
+"$BASH" "$here/cluster.sh" start "$base" "$port" 2 lf
 export SLURM_CONF=$base/etc/slurm.conf
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
