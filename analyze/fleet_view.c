@@ -57,8 +57,16 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 	snprintf(h->state, sizeof(h->state), "%s", state);
 	snprintf(path, sizeof(path), "%s/%s", dir, node);
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(h->why, sizeof(h->why), "no results directory (task %s)", state);
+	int found = lstat(path, &st) == 0;
+	if (!found || !S_ISDIR(st.st_mode)) {
+		/* A link is refused too: the per-host analysis writes into DIR/<node>, and a fleet
+		 * directory from elsewhere must not point those writes at another directory. */
+		snprintf(h->why, sizeof(h->why), "%s (task %s)",
+		         !found ? "no results directory"
+		         : S_ISLNK(st.st_mode)
+		             ? "a symbolic link, not a results directory (refused)"
+		             : "not a directory",
+		         state);
 		return 0;
 	}
 	if (lab_an_data_load_dir(&h->d, path, &e) ||

@@ -78,6 +78,11 @@ for path in sys.argv[1:]:
         assert hs["h2"]["status"] == "absent" and hs["h2"]["mean"] is None, p
 PY
 	"$lab" compare "$tmp/f/h1" "$tmp/f/h3" >/dev/null || fail "lab compare of two hosts"
+	# A host that is a link elsewhere is refused, and nothing is written there.
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/elsewhere"
+	rm -rf "$tmp/f/h3" && ln -s "$tmp/elsewhere" "$tmp/f/h3"
+	expect 1 "host h3: a symbolic link" "$lab" analyze "$tmp/f" --no-plots
+	[ ! -e "$tmp/elsewhere/summary.csv" ] || fail "analyzed through the link h3"
 	;;
 cpu_refusal)
 	# A 1-CPU task of a Slurm job (faked by its variables) asked for 2 threads: refused, and
