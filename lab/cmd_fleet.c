@@ -117,6 +117,13 @@ static int fleet_check(const struct fleet_opts *o)
 				        i ? "-o" : "CONFIG");
 				return -1;
 			}
+	if (o->out && strchr(o->out, '%')) {
+		fprintf(stderr,
+		        "lab fleet: -o %s: '%%' not allowed (sbatch reads it in --output as "
+		        "a pattern)\n",
+		        o->out);
+		return -1;
+	}
 	if (access(o->config, R_OK) != 0) {
 		fprintf(stderr, "lab fleet: %s: cannot read: %s\n", o->config, strerror(errno));
 		return -1;

@@ -38,6 +38,7 @@ bad_values)
 	expect 2 "give one of them" "$lab" fleet "$cfg" --nodes 2 --nodelist n1 --dry-run
 	expect 2 "cannot read" "$lab" fleet "$tmp/absent.ini" --dry-run
 	expect 2 "give a CONFIG" "$lab" fleet --nodes 2
+	expect 2 "'%' not allowed" "$lab" fleet "$cfg" -o "$tmp/a%j" --dry-run
 	expect 2 "control character" "$lab" fleet "$cfg" -o "$tmp/a
 b" --dry-run
 	;;
