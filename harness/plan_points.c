@@ -8,6 +8,7 @@
 #include "harness/json.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
+#include "harness/prov.h"
 
 #define PLAN_PAIRS_MAX 65536
 
@@ -151,7 +152,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	struct lab_hparams h;
 	struct lab_placement place;
 	struct lab_err err;
-	char what[160];
+	char what[400];
 	int cpus[LAB_THREADS_MAX];
 
 	for (unsigned k = 0; k < e->nkeys; k++) {
@@ -163,6 +164,10 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	LAB_BUG_ON(lab_placement_parse(h.placement, &place, &err) != 0);
 	unsigned n = (unsigned)h.threads;
 	struct lab_resolved *threads = lab__plan_key(e, "threads");
+	char hint[200] = "";
+	if (n > plan->env.ncpus && plan->env.thissystem)
+		/* Under Slurm the usual cause is an allocation of fewer CPUs than the node has. */
+		lab_prov_slurm_hint(plan->env.ncpus, n, hint, sizeof(hint));
 	if (e->kernel->flags & LAB_KF_PAIRS) {
 		/* Only a value set for this experiment counts: [global] threads = 1..max is fine.
 		 */
@@ -192,15 +197,16 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		snprintf(
 		    what, sizeof(what),
 		    "values above %u are more than the CPUs this process may use (allowed 1 .. "
-		    "%u, or max)",
-		    plan->env.ncpus, plan->env.ncpus);
+		    "%u, or max)%s%s",
+		    plan->env.ncpus, plan->env.ncpus, hint[0] ? "; " : "", hint);
 		lab__plan_key_error(d, e, threads, threads->text, what);
 		return;
 	}
 	if (n > plan->env.ncpus) {
-		snprintf(what, sizeof(what),
-		         "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)", n,
-		         plan->env.ncpus, plan->env.ncpus);
+		snprintf(
+		    what, sizeof(what),
+		    "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)%s%s", n,
+		    plan->env.ncpus, plan->env.ncpus, hint[0] ? "; " : "", hint);
 		lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
 		return;
 	}

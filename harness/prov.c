@@ -93,6 +93,45 @@ const char *lab_prov_counters_probe(char *buf, size_t len)
 	return buf;
 }
 
+/* SLURM_<name> into buf ("" when unset); only printable ASCII is kept, the rest becomes '?'. */
+static void prov_slurm_env(const char *name, char *buf, size_t len)
+{
+	const char *v = getenv(name);
+	size_t i = 0;
+
+	for (; v && v[i] && i + 1 < len; i++)
+		buf[i] = v[i] > 0x20 && v[i] < 0x7f ? v[i] : '?';
+	buf[i] = '\0';
+}
+
+static void prov_slurm(struct lab_prov *p)
+{
+	prov_slurm_env("SLURM_JOB_ID", p->slurm.job_id, sizeof(p->slurm.job_id));
+	prov_slurm_env("SLURM_ARRAY_JOB_ID", p->slurm.array_job_id, sizeof(p->slurm.array_job_id));
+	prov_slurm_env("SLURM_ARRAY_TASK_ID", p->slurm.array_task_id,
+	               sizeof(p->slurm.array_task_id));
+	prov_slurm_env("SLURM_PROCID", p->slurm.procid, sizeof(p->slurm.procid));
+	prov_slurm_env("SLURMD_NODENAME", p->slurm.node, sizeof(p->slurm.node));
+	prov_slurm_env("SLURM_JOB_PARTITION", p->slurm.partition, sizeof(p->slurm.partition));
+	prov_slurm_env("SLURM_CPUS_ON_NODE", p->slurm.cpus_on_node, sizeof(p->slurm.cpus_on_node));
+	prov_slurm_env("SLURM_JOB_CPUS_PER_NODE", p->slurm.job_cpus, sizeof(p->slurm.job_cpus));
+}
+
+const char *lab_prov_slurm_hint(unsigned allowed, unsigned want, char *buf, size_t len)
+{
+	struct lab_prov p;
+
+	buf[0] = '\0';
+	prov_slurm(&p);
+	if (!p.slurm.job_id[0] || allowed >= want)
+		return buf;
+	snprintf(buf, len,
+	         "the Slurm job %s gives this task %u CPU%s%s%s: submit with --exclusive or -c %u",
+	         p.slurm.job_id, allowed, allowed == 1 ? "" : "s",
+	         p.slurm.node[0] ? " on node " : "", p.slurm.node, want);
+	return buf;
+}
+
 void lab_prov_collect(struct lab_prov *p)
 {
 	struct utsname u;
@@ -118,6 +157,27 @@ void lab_prov_collect(struct lab_prov *p)
 	p->cpu_detected = lab_cpu_detect();
 	if (lab_cpu_mask_from_env(&p->cpu_masked, &err) == 0)
 		p->cpu_masked &= p->cpu_detected;
+	prov_slurm(p);
+}
+
+/* "slurm": the job this run belongs to and the CPUs it was given, or null outside Slurm. */
+static void prov_write_slurm(const struct lab_prov *p, unsigned allowed, struct lab_json *j)
+{
+	if (!p->slurm.job_id[0]) {
+		lab_json_null(j, "slurm");
+		return;
+	}
+	lab_json_obj_open(j, "slurm");
+	lab_json_str(j, "job_id", p->slurm.job_id);
+	lab_json_str(j, "array_job_id", p->slurm.array_job_id[0] ? p->slurm.array_job_id : NULL);
+	lab_json_str(j, "array_task_id", p->slurm.array_task_id[0] ? p->slurm.array_task_id : NULL);
+	lab_json_str(j, "procid", p->slurm.procid[0] ? p->slurm.procid : NULL);
+	lab_json_str(j, "node", p->slurm.node);
+	lab_json_str(j, "partition", p->slurm.partition);
+	lab_json_str(j, "cpus_on_node", p->slurm.cpus_on_node);
+	lab_json_str(j, "job_cpus_per_node", p->slurm.job_cpus);
+	lab_json_uint(j, "cpus_allowed", allowed);
+	lab_json_obj_close(j);
 }
 
 /* An array of feature names, so readers need not know the bit values. */
@@ -236,6 +296,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 	lab_json_str(j, "reason", p->counters ? "" : p->counters_reason);
 	lab_ctr_host_json(j, lab_ctr_host_self());
 	lab_json_obj_close(j);
+	prov_write_slurm(p, n, j);
 	lab_json_arr_open(j, "loadavg");
 	for (int i = 0; i < 3; i++)
 		lab_json_num(j, NULL, p->loadavg[i]);

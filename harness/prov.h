@@ -25,6 +25,11 @@ struct lab_prov {
 	char counters_reason[160];
 	unsigned cpu_detected; /* enum lab_cpu_feature: what cpuid and xgetbv allow */
 	unsigned cpu_masked;   /* detected features hidden by LAB_CPU_MASK */
+	/* The Slurm job this run is part of ("" when not under Slurm): from SLURM_* variables. */
+	struct {
+		char job_id[32], array_job_id[32], array_task_id[32], procid[32];
+		char node[64], partition[128], cpus_on_node[32], job_cpus[128];
+	} slurm;
 };
 
 /* Fills p from /proc, /sys, uname, cpuid and a trial perf_event_open. Never fails (a bad
@@ -33,6 +38,13 @@ void lab_prov_collect(struct lab_prov *p);
 
 /* Writes the "host" object of run.json (topology facts from topo). */
 void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, struct lab_json *j);
+
+/*
+ * The CPUs the Slurm job gave this task when the lab runs under Slurm (SLURM_JOB_ID set) and
+ * fewer than want may be used, as a hint for an error message ("the Slurm job 12 gives this
+ * task 1 CPU on node n1: submit with --exclusive or -c 4"); otherwise buf is "". Returns buf.
+ */
+const char *lab_prov_slurm_hint(unsigned allowed, unsigned want, char *buf, size_t len);
 
 /* Writes the "lab" object: version, git sha, compiler, flags, build type. */
 void lab_prov_write_build(struct lab_json *j);

@@ -26,6 +26,11 @@ int lab_cmd_counters(int argc, char **argv); /* lab/cmd_counters.c */
 int lab_cmd_list(int argc, char **argv);
 int lab_cmd_describe(int argc, char **argv);
 int lab_cmd_version(int argc, char **argv);
+/* lab/cmd_fleet.c: fleet, fleet status (and the internal fleet task). */
+int lab_cmd_fleet(int argc, char **argv);
+/* lab analyze DIR when DIR is a fleet (lab/fleet_analyze.c): every host, then the cross-host
+ * view. Takes lab analyze's arguments. */
+int lab_fleet_analyze(int argc, char **argv);
 /* lab/cmd_analyze.c: analyze, report, compare. */
 int lab_cmd_analyze(int argc, char **argv);
 int lab_cmd_report(int argc, char **argv);

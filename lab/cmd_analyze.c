@@ -14,6 +14,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
+#include "analyze/fleet.h"
 #include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
@@ -219,6 +220,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 
 	if (rc)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
+		return lab_fleet_analyze(argc, argv);
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_AN_EIO)
 		err.code = LAB_AN_EDATA; /* a --csv FILE that cannot be opened is bad usage */

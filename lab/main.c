@@ -28,6 +28,9 @@ static const struct lab_subcommand lab_subcommands[] = {
     {"report", lab_cmd_report, "DIR", "write a self-contained report.html"},
     {"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json]",
      "per-point change between two runs"},
+    {"fleet", lab_cmd_fleet,
+     "CONFIG [--nodes N | --nodelist LIST] [-o DIR] [--dry-run] | status DIR",
+     "run a config on whole Slurm nodes and analyze the fleet"},
     {"version", lab_cmd_version, "", "print the version and build facts"},
 };
 

@@ -14,6 +14,8 @@ required=(build-essential cmake pkg-config libhwloc-dev hwloc-nox libnuma-dev li
 optional=(libck-dev)
 if [ "${1:-}" = "--ci" ]; then
 	required+=(clang clang-format libclang-rt-dev chromium)
+	# The fleet test's throwaway Slurm cluster (tests/slurm/).
+	required+=(slurmctld slurmd slurm-client munge)
 fi
 
 has_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
@@ -29,6 +31,7 @@ provided() {
 	libgsl-dev) pkg-config --exists gsl ;;
 	gnuplot-nox) command -v gnuplot ;;
 	libck-dev) has_header ck_spinlock.h ;;
+	slurm-client) command -v sbatch && command -v scontrol ;;
 	libclang-rt-dev) false ;; # a runtime library: only the package manager can tell
 	*) command -v "$1" ;;
 	esac

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* fleet.json: the model of a fleet directory, its node names and its reading and writing. */
+#include "analyze/fleet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "analyze/jsonw.h"
+#include "analyze/wfile.h"
+#include "harness/record_schema.h"
+
+int lab_an_fleet_node_ok(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n == 0 || n >= LAB_FLEET_NAME_MAX || name[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		         (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' || c == '+';
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+int lab_an_fleet_arg_ok(const char *s)
+{
+	if (!s || s[0] == '-')
+		return 0;
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("._+-:,[]&|*()", c)))
+			return 0;
+	}
+	return 1;
+}
+
+struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const char *node)
+{
+	if (!lab_an_fleet_node_ok(node))
+		return NULL;
+	for (size_t i = 0; i < f->ntask; i++)
+		if (!strcmp(f->task[i].node, node))
+			return &f->task[i];
+	if (f->ntask == LAB_FLEET_TASKS_MAX)
+		return NULL;
+	struct lab_an_fleet_task *t = &f->task[f->ntask++];
+	snprintf(t->node, sizeof(t->node), "%s", node);
+	snprintf(t->state, sizeof(t->state), "PENDING");
+	t->exit_code = -1;
+	return t;
+}
+
+/* Copies the string member key of j into buf ("" when absent or not a string). */
+static void fleet_copy(const struct lab_an_json *j, const char *key, char *buf, size_t len)
+{
+	const char *s = lab_an_json_str(j, key);
+
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
+static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *f, const char *path,
+                            struct lab_an_err *err)
+{
+	if (!arr)
+		return 0;
+	if (arr->type != LAB_AN_JSON_ARR)
+		return lab_an_err_set(err, LAB_AN_EDATA, "%s: \"tasks\" is not an array", path);
+	for (size_t i = 0; i < arr->n; i++) {
+		const char *node = lab_an_json_str(&arr->items[i], "node");
+		if (!node || !lab_an_fleet_node_ok(node))
+			return lab_an_err_set(err, LAB_AN_EDATA,
+			                      "%s: task %zu: node name missing or not a plain name "
+			                      "(allowed [A-Za-z0-9._+-], no leading '.')",
+			                      path, i + 1);
+		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
+		if (!t)
+			return lab_an_err_set(err, LAB_AN_EDATA, "%s: more than %d tasks", path,
+			                      LAB_FLEET_TASKS_MAX);
+		fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state));
+		double code = lab_an_json_num(&arr->items[i], "exit_code", -1);
+		t->exit_code = isfinite(code) && code >= -1 && code <= 255 ? (int)code : -1;
+	}
+	return 0;
+}
+
+int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_an_err *err)
+{
+	char path[4200];
+	char *text = NULL;
+	size_t len = 0;
+	struct lab_an_json *j = NULL;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
+	rc = lab_an_file_read(path, &text, &len, err);
+	if (rc)
+		return rc;
+	rc = lab_an_json_parse(path, text, len, &j, err);
+	if (rc)
+		goto out;
+	const char *schema = lab_an_json_str(j, "schema");
+	if (!schema || strcmp(schema, LAB_FLEET_SCHEMA)) {
+		rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: schema is not \"%s\"", path,
+		                    LAB_FLEET_SCHEMA);
+		goto out;
+	}
+	fleet_copy(j, "config", f->config, sizeof(f->config));
+	fleet_copy(j, "config_source", f->config_source, sizeof(f->config_source));
+	fleet_copy(j, "state", f->state, sizeof(f->state));
+	fleet_copy(j, "submitted_utc", f->submitted_utc, sizeof(f->submitted_utc));
+	const struct lab_an_json *jobs = lab_an_json_get(j, "jobs");
+	fleet_copy(jobs, "run", f->run_job, sizeof(f->run_job));
+	fleet_copy(jobs, "analyze", f->analyze_job, sizeof(f->analyze_job));
+	const struct lab_an_json *req = lab_an_json_get(j, "request");
+	fleet_copy(req, "nodes", f->nodes, sizeof(f->nodes));
+	fleet_copy(req, "nodelist", f->nodelist, sizeof(f->nodelist));
+	fleet_copy(req, "partition", f->partition, sizeof(f->partition));
+	fleet_copy(req, "constraint", f->constraint, sizeof(f->constraint));
+	fleet_copy(req, "time", f->time, sizeof(f->time));
+	rc = fleet_read_tasks(lab_an_json_get(j, "tasks"), f, path, err);
+out:
+	lab_an_json_free(j);
+	free(text);
+	return rc;
+}
+
+void lab_an_fleet_json(const struct lab_an_fleet *f, FILE *out)
+{
+	struct lab_an_jw w;
+
+	lab_an_jw_init(&w, out);
+	lab_an_jw_obj(&w, NULL);
+	lab_an_jw_str(&w, "schema", LAB_FLEET_SCHEMA);
+	lab_an_jw_str(&w, "config", f->config);
+	lab_an_jw_str(&w, "config_source", f->config_source);
+	lab_an_jw_str(&w, "submitted_utc", f->submitted_utc);
+	lab_an_jw_obj(&w, "request");
+	lab_an_jw_str(&w, "nodes", f->nodes);
+	lab_an_jw_str(&w, "nodelist", f->nodelist);
+	lab_an_jw_str(&w, "partition", f->partition);
+	lab_an_jw_str(&w, "constraint", f->constraint);
+	lab_an_jw_str(&w, "time", f->time);
+	lab_an_jw_end(&w, '}');
+	lab_an_jw_obj(&w, "jobs");
+	lab_an_jw_str(&w, "run", f->run_job);
+	lab_an_jw_str(&w, "analyze", f->analyze_job);
+	lab_an_jw_end(&w, '}');
+	lab_an_jw_str(&w, "state", f->state);
+	lab_an_jw_arr(&w, "tasks");
+	for (size_t i = 0; i < f->ntask; i++) {
+		lab_an_jw_obj(&w, NULL);
+		lab_an_jw_str(&w, "node", f->task[i].node);
+		lab_an_jw_str(&w, "results", f->task[i].node);
+		lab_an_jw_str(&w, "state", f->task[i].state);
+		if (f->task[i].exit_code >= 0)
+			lab_an_jw_int(&w, "exit_code", f->task[i].exit_code);
+		else
+			lab_an_jw_str(&w, "exit_code", NULL);
+		lab_an_jw_end(&w, '}');
+	}
+	lab_an_jw_end(&w, ']');
+	lab_an_jw_end(&w, '}');
+}
+
+int lab_an_fleet_write(const char *dir, const struct lab_an_fleet *f, struct lab_an_err *err)
+{
+	struct lab_an_wfile w;
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
+	if (!lab_an_wfile_open(&w, path, err))
+		return -LAB_AN_EIO;
+	lab_an_fleet_json(f, w.f);
+	return lab_an_wfile_close(&w, 1, err);
+}
+
+int lab_an_fleet_is_dir(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FILE_RUN);
+	return stat(path, &st) != 0;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The cross-host view's files: DIR/fleet-analysis.json and the scaling plots with one line per
+ * host (DIR/plots/fleet-NN-SLUG.{dat,gp,svg,png}). Node names, experiments and params come from
+ * files: file names are slugs, and every title goes through lab_an_gp_str.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/fleet_view.h"
+#include "analyze/plots.h"
+#include "analyze/plots_int.h"
+#include "analyze/wfile.h"
+#include "harness/record_schema.h"
+
+#define FLEET_ANALYSIS  "fleet-analysis.json"
+#define FLEET_PLOTS_MAX 200
+
+/* A series: the points of one experiment and params, on any host. */
+struct fleet_series {
+	const struct lab_an_point *p; /* its first point */
+	size_t host;                  /* the host that has it */
+};
+
+static int fleet_cmp_threads(const void *a, const void *b)
+{
+	const struct lab_an_point *x = *(const struct lab_an_point *const *)a;
+	const struct lab_an_point *y = *(const struct lab_an_point *const *)b;
+
+	return (x->threads > y->threads) - (x->threads < y->threads);
+}
+
+/* Host h's points of the series of p, sorted by threads, into out (at most max); the count. */
+static size_t fleet_series_points(const struct lab_an_fleet_host *h, const struct lab_an_point *p,
+                                  const struct lab_an_point **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; h->ok && i < h->d.npt && n < max; i++) {
+		const struct lab_an_point *q = &h->d.pt[i];
+		if (q->st.n && !strcmp(q->experiment, p->experiment) &&
+		    !strcmp(q->params, p->params))
+			out[n++] = q;
+	}
+	qsort(out, n, sizeof(*out), fleet_cmp_threads);
+	return n;
+}
+
+/* Writes BASE.dat (one block per host with points) and BASE.gp of one series; 1 (nothing
+ * written) when no host has a usable point of it. */
+static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fleet_view *v,
+                          const struct fleet_series *s, const char *base, struct lab_an_err *err)
+{
+	const struct lab_an_point *pts[512];
+	FILE *dat = NULL, *gp;
+	size_t block = 0, any = 0;
+
+	for (size_t k = 0; k < v->n && !any; k++)
+		any = fleet_series_points(&v->h[k], s->p, pts, 512);
+	if (!any) /* gnuplot stops on a plot with nothing to draw */
+		return 1;
+	if (!(dat = lab_an_open(pdir, base, "dat", err)))
+		return -LAB_AN_EIO;
+	if (!(gp = lab_an_open(pdir, base, "gp", err))) {
+		fclose(dat);
+		return -LAB_AN_EIO;
+	}
+	lab_an_gp_head(gp, base, s->p->experiment, s->p->params[0] ? s->p->params : NULL);
+	fputs("set xlabel 'threads'\nset ylabel ", gp);
+	lab_an_gp_str(gp, lab_an_point_unit(&v->h[s->host].d, s->p));
+	fputs(" noenhanced\nset offsets 0.2, 0.2, 0, 0\nplot ", gp);
+	for (size_t k = 0; k < v->n; k++) {
+		size_t n = fleet_series_points(&v->h[k], s->p, pts, 512);
+		if (!n)
+			continue;
+		fprintf(dat, "%s# host %s: threads mean ci95_lo ci95_hi\n", block ? "\n\n" : "",
+		        v->h[k].node);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(dat, "%d", pts[i]->threads);
+			lab_an_dat_num(dat, pts[i]->st.mean);
+			lab_an_dat_num(dat, pts[i]->st.ci95_lo);
+			lab_an_dat_num(dat, pts[i]->st.ci95_hi);
+			fputc('\n', dat);
+		}
+		fprintf(gp, "%s'%s.dat' index %zu using 1:2:3:4 with yerrorlines title ",
+		        block ? ", \\\n     " : "", base, block);
+		lab_an_gp_str(gp, v->h[k].node);
+		block++;
+	}
+	fputs("\n", gp);
+	lab_an_gp_tail(gp, base);
+	int rc = lab_an_close(dat, base, err);
+	int rc2 = lab_an_close(gp, base, err);
+	return rc ? rc : rc2;
+}
+
+/* Runs `gnuplot a.gp b.gp ...` (no shell) in the plots directory; 0 when it exits 0. */
+static int fleet_gnuplot(int dirfd, char names[][104], size_t n)
+{
+	const char **argv = calloc(n + 2, sizeof(*argv));
+	int status = -1;
+
+	if (!argv)
+		return -1;
+	argv[0] = "gnuplot";
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = names[i];
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (fchdir(dirfd) != 0 || null < 0)
+			_exit(127);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp("gnuplot", (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	free(argv);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Every series of the fleet once, in the order first seen. */
+static size_t fleet_series_list(const struct lab_an_fleet_view *v, struct fleet_series *s,
+                                size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < v->n; k++)
+		for (size_t i = 0; v->h[k].ok && i < v->h[k].d.npt && n < max; i++) {
+			const struct lab_an_point *p = &v->h[k].d.pt[i];
+			size_t j = 0;
+			while (j < n && (strcmp(s[j].p->experiment, p->experiment) ||
+			                 strcmp(s[j].p->params, p->params)))
+				j++;
+			if (j == n)
+				s[n++] = (struct fleet_series){p, k};
+		}
+	return n;
+}
+
+static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_t *nplots,
+                       struct lab_an_warnings *warn, struct lab_an_err *err)
+{
+	static struct fleet_series s[FLEET_PLOTS_MAX];
+	static char names[FLEET_PLOTS_MAX][104];
+	size_t n = fleet_series_list(v, s, FLEET_PLOTS_MAX);
+	int fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err), rc = 0;
+	char path[4200], slug[64], base[96], label[512];
+
+	if (fd < 0)
+		return -LAB_AN_EIO;
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_DIR_PLOTS);
+	struct lab_an_pdir pdir = {fd, path};
+	size_t drawn = 0;
+	for (size_t i = 0; i < n && rc >= 0; i++) {
+		snprintf(label, sizeof(label), "%s-%s", s[i].p->experiment, s[i].p->params);
+		lab_an_plot_slug(label, slug, sizeof(slug));
+		snprintf(base, sizeof(base), "fleet-%02zu-%s", i + 1, slug);
+		rc = fleet_plot_one(&pdir, v, &s[i], base, err);
+		if (rc == 0)
+			snprintf(names[drawn++], sizeof(names[0]), "%s.gp", base);
+	}
+	rc = rc < 0 ? rc : 0;
+	*nplots = rc ? 0 : drawn;
+	if (!rc && drawn && lab_an_have_program("gnuplot") && fleet_gnuplot(fd, names, drawn) != 0)
+		lab_an_warn(warn, "gnuplot failed on the fleet plots in %s", path);
+	close(fd);
+	return rc;
+}
+
+int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
+                            size_t *nplots, struct lab_an_warnings *warn, struct lab_an_err *err)
+{
+	const char *files[] = {FLEET_ANALYSIS, NULL};
+	struct lab_an_wfile w;
+	char path[4200];
+	int rc;
+
+	*nplots = 0;
+	if ((rc = lab_an_outputs_check(dir, files, plots ? LAB_DIR_PLOTS : NULL, err)))
+		return rc;
+	snprintf(path, sizeof(path), "%s/%s", dir, FLEET_ANALYSIS);
+	if (!lab_an_wfile_open(&w, path, err))
+		return -LAB_AN_EIO;
+	lab_an_fleet_view_json(v, w.f);
+	if ((rc = lab_an_wfile_close(&w, 1, err)))
+		return rc;
+	return plots ? fleet_plots(dir, v, nplots, warn, err) : 0;
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The cross-host view: loading every node's results, matching points, the JSON document. */
+#include "analyze/fleet_view.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/jsonw.h"
+#include "harness/record_schema.h"
+
+static double fleet_num(const struct lab_an_json *j, const char *key)
+{
+	return lab_an_json_num(j, key, NAN);
+}
+
+static void fleet_str(const struct lab_an_json *j, const char *key, char *buf, size_t len)
+{
+	const char *s = lab_an_json_str(j, key);
+
+	snprintf(buf, len, "%s", s ? s : "");
+}
+
+/* The provenance table's row of one host, from its run.json "host" object. */
+static void fleet_prov(const struct lab_an_data *d, struct lab_an_fleet_prov *p)
+{
+	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
+	const struct lab_an_json *topo = lab_an_json_get(host, "topology");
+	const struct lab_an_json *slurm = lab_an_json_get(host, "slurm");
+
+	fleet_str(host, "hostname", p->hostname, sizeof(p->hostname));
+	fleet_str(host, "cpu_model", p->cpu_model, sizeof(p->cpu_model));
+	fleet_str(host, "governor", p->governor, sizeof(p->governor));
+	p->packages = fleet_num(topo, "packages");
+	p->numa_nodes = fleet_num(topo, "numa_nodes");
+	p->cores = fleet_num(topo, "cores");
+	p->pus = fleet_num(topo, "pus");
+	p->clock_resolution_ns = fleet_num(lab_an_json_get(host, "clock"), "resolution_ns");
+	fleet_str(slurm, "job_id", p->slurm_job, sizeof(p->slurm_job));
+	fleet_str(slurm, "partition", p->slurm_partition, sizeof(p->slurm_partition));
+	p->slurm_cpus = fleet_num(slurm, "cpus_allowed");
+}
+
+static int fleet_add_host(const char *dir, const char *node, const char *state, int include_flagged,
+                          struct lab_an_fleet_view *v, size_t *cap)
+{
+	struct lab_an_err e;
+	char path[4200];
+
+	if (lab_an_grow(&v->h, cap, v->n + 1, sizeof(*v->h)))
+		return -LAB_AN_ENOMEM;
+	struct lab_an_fleet_host *h = &v->h[v->n++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->node, sizeof(h->node), "%s", node);
+	snprintf(h->state, sizeof(h->state), "%s", state);
+	snprintf(path, sizeof(path), "%s/%s", dir, node);
+	struct stat st;
+	int found = lstat(path, &st) == 0;
+	if (!found || !S_ISDIR(st.st_mode)) {
+		/* A link is refused too: the per-host analysis writes into DIR/<node>, and a fleet
+		 * directory from elsewhere must not point those writes at another directory. */
+		snprintf(h->why, sizeof(h->why), "%s (task %s)",
+		         !found ? "no results directory"
+		         : S_ISLNK(st.st_mode)
+		             ? "a symbolic link, not a results directory (refused)"
+		             : "not a directory",
+		         state);
+		return 0;
+	}
+	if (lab_an_data_load_dir(&h->d, path, &e) ||
+	    lab_an_data_summarize(&h->d, include_flagged, &e)) {
+		snprintf(h->why, sizeof(h->why), "%s", e.msg);
+		lab_an_data_free(&h->d);
+		memset(&h->d, 0, sizeof(h->d));
+		return e.code == LAB_AN_ENOMEM ? -LAB_AN_ENOMEM : 0;
+	}
+	h->ok = 1;
+	fleet_prov(&h->d, &h->prov);
+	return 0;
+}
+
+/* Without tasks in fleet.json: every subdirectory with a run.json and a plain name. */
+static int fleet_scan(const char *dir, int include_flagged, struct lab_an_fleet_view *v,
+                      size_t *cap)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4200];
+	struct stat st;
+	int rc = 0;
+
+	while (d && !rc && (e = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, LAB_FILE_RUN);
+		if (lab_an_fleet_node_ok(e->d_name) && stat(path, &st) == 0)
+			rc = fleet_add_host(dir, e->d_name, "UNKNOWN", include_flagged, v, cap);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
+                           struct lab_an_fleet_view *v, struct lab_an_err *err)
+{
+	size_t cap = 0;
+	int rc = 0;
+
+	memset(v, 0, sizeof(*v));
+	for (size_t i = 0; i < f->ntask && !rc; i++)
+		rc = fleet_add_host(dir, f->task[i].node, f->task[i].state, include_flagged, v,
+		                    &cap);
+	if (!rc && f->ntask == 0)
+		rc = fleet_scan(dir, include_flagged, v, &cap);
+	if (rc)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory loading the fleet %s",
+		                      dir);
+	return 0;
+}
+
+void lab_an_fleet_view_free(struct lab_an_fleet_view *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->h[i].ok)
+			lab_an_data_free(&v->h[i].d);
+	free(v->h);
+	memset(v, 0, sizeof(*v));
+}
+
+const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
+                                              const struct lab_an_point *p)
+{
+	for (size_t i = 0; h->ok && i < h->d.npt; i++) {
+		const struct lab_an_point *q = &h->d.pt[i];
+		if (q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
+		    !strcmp(q->params, p->params))
+			return q;
+	}
+	return NULL;
+}
+
+size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_point *p)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (lab_an_fleet_match(&v->h[i], p))
+			return i;
+	return v->n;
+}
+
+static void fleet_json_hosts(struct lab_an_jw *w, const struct lab_an_fleet_view *v)
+{
+	lab_an_jw_arr(w, "hosts");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lab_an_fleet_host *h = &v->h[i];
+		const struct lab_an_fleet_prov *p = &h->prov;
+		lab_an_jw_obj(w, NULL);
+		lab_an_jw_str(w, "node", h->node);
+		lab_an_jw_str(w, "task_state", h->state);
+		lab_an_jw_str(w, "status", h->ok ? "ok" : "missing");
+		lab_an_jw_str(w, "reason", h->ok ? NULL : h->why);
+		lab_an_jw_str(w, "hostname", p->hostname);
+		lab_an_jw_str(w, "cpu_model", p->cpu_model);
+		lab_an_jw_num(w, "packages", p->packages);
+		lab_an_jw_num(w, "numa_nodes", p->numa_nodes);
+		lab_an_jw_num(w, "cores", p->cores);
+		lab_an_jw_num(w, "pus", p->pus);
+		lab_an_jw_str(w, "governor", p->governor);
+		lab_an_jw_num(w, "clock_resolution_ns", p->clock_resolution_ns);
+		lab_an_jw_str(w, "slurm_job", p->slurm_job);
+		lab_an_jw_str(w, "slurm_partition", p->slurm_partition);
+		lab_an_jw_num(w, "slurm_cpus", p->slurm_cpus);
+		lab_an_jw_end(w, '}');
+	}
+	lab_an_jw_end(w, ']');
+}
+
+/* One point, every host's mean and interval side by side (null where a host lacks it). */
+static void fleet_json_point(struct lab_an_jw *w, const struct lab_an_fleet_view *v,
+                             const struct lab_an_fleet_host *h0, const struct lab_an_point *p)
+{
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_str(w, "experiment", p->experiment);
+	lab_an_jw_str(w, "params", p->params);
+	lab_an_jw_int(w, "threads", p->threads);
+	lab_an_jw_str(w, "unit", lab_an_point_unit(&h0->d, p));
+	lab_an_jw_arr(w, "hosts");
+	for (size_t k = 0; k < v->n; k++) {
+		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
+		lab_an_jw_obj(w, NULL);
+		lab_an_jw_str(w, "node", v->h[k].node);
+		lab_an_jw_str(w, "status", q ? q->status : "absent");
+		lab_an_jw_int(w, "n", q ? (long long)q->st.n : 0);
+		lab_an_jw_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
+		lab_an_jw_num(w, "mean", q && q->st.n ? q->st.mean : NAN);
+		lab_an_jw_num(w, "median", q && q->st.n ? q->st.median : NAN);
+		lab_an_jw_pair(w, "ci95", q && q->st.n ? q->st.ci95_lo : NAN,
+		               q && q->st.n ? q->st.ci95_hi : NAN);
+		lab_an_jw_end(w, '}');
+	}
+	lab_an_jw_end(w, ']');
+	lab_an_jw_end(w, '}');
+}
+
+void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f)
+{
+	struct lab_an_jw w;
+
+	lab_an_jw_init(&w, f);
+	lab_an_jw_obj(&w, NULL);
+	lab_an_jw_str(&w, "schema", "lab.fleet-analysis/1");
+	fleet_json_hosts(&w, v);
+	lab_an_jw_arr(&w, "points");
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
+			const struct lab_an_point *p = &v->h[i].d.pt[j];
+			if (lab_an_fleet_first(v, p) == i)
+				fleet_json_point(&w, v, &v->h[i], p);
+		}
+	lab_an_jw_end(&w, ']');
+	lab_an_jw_end(&w, '}');
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The cross-host view of a fleet directory: every node's results side by side. The same point
+ * (experiment, params, threads) on every host with its mean and 95 % interval, the scaling
+ * curves of each series with one line per host, and the hosts' provenance (CPU model, sockets,
+ * NUMA nodes, cores, clock, Slurm context) in one table. A failed or missing host is listed
+ * with its reason; the others are still compared. Reads files only; never prints.
+ */
+#ifndef LAB_ANALYZE_FLEET_VIEW_H
+#define LAB_ANALYZE_FLEET_VIEW_H
+
+#include <stdio.h>
+
+#include "analyze/data.h"
+#include "analyze/fleet.h"
+
+/* What one host's run.json says about the machine (strings "" when not recorded). */
+struct lab_an_fleet_prov {
+	char hostname[128], cpu_model[128], governor[64], slurm_job[32], slurm_partition[128];
+	double packages, numa_nodes, cores, pus, clock_resolution_ns, slurm_cpus; /* NaN: absent */
+};
+
+struct lab_an_fleet_host {
+	char node[LAB_FLEET_NAME_MAX];
+	char state[32]; /* the task's state in fleet.json */
+	int ok;         /* its results loaded */
+	char why[600];  /* why not, when !ok */
+	struct lab_an_data d;
+	struct lab_an_fleet_prov prov;
+};
+
+struct lab_an_fleet_view {
+	struct lab_an_fleet_host *h;
+	size_t n;
+};
+
+/*
+ * Loads DIR/<node>/ of every task of f (every subdirectory with a run.json whose name passes
+ * lab_an_fleet_node_ok when f has no tasks). A host that cannot be read is kept with ok = 0 and
+ * its reason. Returns 0, or -LAB_AN_ENOMEM.
+ */
+int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
+                           struct lab_an_fleet_view *v, struct lab_an_err *err);
+void lab_an_fleet_view_free(struct lab_an_fleet_view *v);
+
+/* The point of host h matching p (same experiment, params and threads), or NULL. */
+const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
+                                              const struct lab_an_point *p);
+
+/* The first loaded host's index that holds a point like p, for listing each point once. */
+size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_point *p);
+
+/* Writes the view as one JSON document ("lab.fleet-analysis/1") to f. */
+void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f);
+
+/*
+ * Writes DIR/fleet-analysis.json and, when plots, DIR/plots/fleet-NN-SLUG.{dat,gp} (mean cost
+ * per unit of work with its 95 % interval against threads, one line per host) rendered by
+ * gnuplot when it is on PATH. *nplots gets the number of plots. Returns 0 or a negative code.
+ */
+int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
+                            size_t *nplots, struct lab_an_warnings *warn, struct lab_an_err *err);
+
+#endif

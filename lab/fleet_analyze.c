@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * lab analyze on a fleet directory: each node's results analyzed as `lab analyze DIR/<node>`
+ * does, then the cross-host view (analyze/fleet_view.h) written and printed. A failed or missing
+ * host is reported; the others are still analyzed (exit 1 when any host is missing).
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/fleet_view.h"
+#include "lab/cli.h"
+
+/* Runs `lab analyze DIR/node OPTS` as today; with json its printing is dropped. */
+static int fleet_analyze_host(const char *dir, const char *node, char **opts, int nopts, int json)
+{
+	char path[4200], name[] = "analyze";
+	char *argv[16] = {name, path};
+	int argc = 2, saved = -1, rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, node);
+	for (int i = 0; i < nopts && argc < 15; i++)
+		argv[argc++] = opts[i];
+	argv[argc] = NULL;
+	fflush(stdout);
+	if (json) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		saved = dup(1);
+		if (null >= 0) {
+			dup2(null, 1);
+			close(null);
+		}
+	} else {
+		printf("== %s ==\n", node);
+	}
+	rc = lab_cmd_analyze(argc, argv);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, 1);
+		close(saved);
+	}
+	return rc;
+}
+
+static void fleet_print_num(double v, int width)
+{
+	if (isfinite(v))
+		printf(" %*.0f", width, v);
+	else
+		printf(" %*s", width, "-");
+}
+
+static void fleet_print_hosts(const struct lab_an_fleet_view *v)
+{
+	printf("\nhosts\n  %-16s %-10s %-36s %4s %4s %5s %5s %8s\n", "node", "status", "cpu model",
+	       "sock", "numa", "cores", "pus", "slurmcpu");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lab_an_fleet_host *h = &v->h[i];
+		printf("  %-16s %-10s %-36.36s", h->node, h->ok ? "ok" : "missing",
+		       h->ok ? h->prov.cpu_model : h->why);
+		fleet_print_num(h->prov.packages, 4);
+		fleet_print_num(h->prov.numa_nodes, 4);
+		fleet_print_num(h->prov.cores, 5);
+		fleet_print_num(h->prov.pus, 5);
+		fleet_print_num(h->prov.slurm_cpus, 8);
+		putchar('\n');
+	}
+}
+
+/* Every point once, each host's mean [95 % interval] beside the others. */
+static void fleet_print_points(const struct lab_an_fleet_view *v)
+{
+	printf("\nsame point on every host: mean [95%% interval]\n");
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
+			const struct lab_an_point *p = &v->h[i].d.pt[j];
+			if (lab_an_fleet_first(v, p) != i)
+				continue;
+			printf("  %s %s thr=%d (%s)\n", p->experiment, p->params, p->threads,
+			       lab_an_point_unit(&v->h[i].d, p));
+			for (size_t k = 0; k < v->n; k++) {
+				const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
+				if (!q || !q->st.n)
+					printf("    %-16s -\n", v->h[k].node);
+				else
+					printf("    %-16s %.4g [%.4g, %.4g]  n=%zu\n", v->h[k].node,
+					       q->st.mean, q->st.ci95_lo, q->st.ci95_hi, q->st.n);
+			}
+		}
+}
+
+int lab_fleet_analyze(int argc, char **argv)
+{
+	static struct lab_an_fleet f;
+	struct lab_an_fleet_view v;
+	struct lab_an_warnings warn = {0};
+	struct lab_an_err err = {0};
+	const char *dir = NULL;
+	char *opts[8];
+	int nopts = 0, json = 0, plots = 1, incl = 0, code = LAB_EXIT_OK;
+	size_t nplots = 0, missing = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (argv[i][0] != '-')
+			dir = argv[i];
+		else if (nopts < 7) {
+			plots &= strcmp(argv[i], "--no-plots") != 0;
+			incl |= !strcmp(argv[i], "--include-flagged");
+			opts[nopts++] = argv[i];
+			if (!strcmp(argv[i], "--objective") && i + 1 < argc && nopts < 7)
+				opts[nopts++] = argv[++i];
+		}
+	}
+	if (lab_an_fleet_read(dir, &f, &err)) {
+		fprintf(stderr, "lab analyze: %s\n", err.msg);
+		return err.code == LAB_AN_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	}
+	if (lab_an_fleet_view_load(dir, &f, incl, &v, &err)) {
+		fprintf(stderr, "lab analyze: %s\n", err.msg);
+		return LAB_EXIT_FAILURE;
+	}
+	for (size_t i = 0; i < v.n; i++) {
+		if (!v.h[i].ok) {
+			fprintf(stderr, "lab analyze: host %s: %s\n", v.h[i].node, v.h[i].why);
+			missing++;
+		} else if (fleet_analyze_host(dir, v.h[i].node, opts, nopts, json) != 0)
+			missing++;
+	}
+	if (lab_an_fleet_view_write(dir, &v, plots, &nplots, &warn, &err)) {
+		fprintf(stderr, "lab analyze: %s\n", err.msg);
+		code = LAB_EXIT_FAILURE;
+	}
+	for (size_t i = 0; i < warn.n; i++)
+		fprintf(stderr, "lab analyze: warning: %s\n", warn.msg[i]);
+	if (json) {
+		lab_an_fleet_view_json(&v, stdout);
+	} else {
+		printf("\n== fleet %s: %zu hosts, %zu missing ==\n", dir, v.n, missing);
+		fleet_print_hosts(&v);
+		fleet_print_points(&v);
+	}
+	if (!code)
+		fprintf(
+		    stderr,
+		    "lab analyze: wrote %s/fleet-analysis.json and %zu fleet plots in %s/plots\n",
+		    dir, nplots, dir);
+	if (!code && (missing || v.n == 0))
+		code = LAB_EXIT_FAILURE;
+	lab_an_warnings_free(&warn);
+	lab_an_fleet_view_free(&v);
+	return code;
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * lab fleet's processes: Slurm's client commands run from an argument vector with a time limit
+ * (never through a shell), and the per-node task that srun starts on every node of the fleet.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze/jsonr.h"
+#include "analyze/jsonw.h"
+#include "analyze/wfile.h"
+#include "lab/cli.h"
+#include "lab/fleet_int.h"
+
+/* The child's side: stdin from /dev/null, stdout and stderr to the pipes, then exec. */
+static void fleet_child(const char *const argv[], int out_fd, int err_fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0)
+		dup2(null, 0);
+	dup2(out_fd, 1);
+	dup2(err_fd >= 0 ? err_fd : null, 2);
+	execvp(argv[0], (char *const *)argv);
+	_exit(127);
+}
+
+/* Reads what fd has into buf at *used; returns 0 at end of file, 1 otherwise. */
+static int fleet_drain(int fd, char *buf, size_t len, size_t *used)
+{
+	char tmp[4096];
+	ssize_t n = read(fd, tmp, sizeof(tmp));
+
+	if (n <= 0)
+		return n < 0 && errno == EINTR;
+	size_t take = (size_t)n;
+	if (buf && *used + take >= len)
+		take = len > *used + 1 ? len - *used - 1 : 0;
+	if (buf && take) {
+		memcpy(buf + *used, tmp, take);
+		*used += take;
+		buf[*used] = '\0';
+	}
+	return 1;
+}
+
+static long fleet_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t len, char *errbuf,
+                      size_t errlen)
+{
+	int po[2], pe[2], status = 0;
+	size_t used_o = 0, used_e = 0;
+
+	if (len)
+		out[0] = '\0';
+	if (errbuf && errlen)
+		errbuf[0] = '\0';
+	if (pipe2(po, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(pe, O_CLOEXEC) != 0) {
+		close(po[0]);
+		close(po[1]);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0)
+		fleet_child(argv, po[1], pe[1]);
+	close(po[1]);
+	close(pe[1]);
+	if (pid < 0) {
+		close(po[0]);
+		close(pe[0]);
+		return -1;
+	}
+	long deadline = fleet_now_ms() + timeout_s * 1000L;
+	struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+	int open_fds = 2, timed_out = 0;
+	while (open_fds > 0) {
+		long left = deadline - fleet_now_ms();
+		if (left <= 0) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (poll(fds, 2, (int)left) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2; i++)
+			if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+			    !fleet_drain(fds[i].fd, i ? errbuf : out, i ? errlen : len,
+			                 i ? &used_e : &used_o)) {
+				fds[i].fd = -1;
+				open_fds--;
+			}
+	}
+	close(po[0]);
+	close(pe[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out || !WIFEXITED(status))
+		return -2;
+	return WEXITSTATUS(status) == 127 && used_o == 0 ? -1 : WEXITSTATUS(status);
+}
+
+/* Writes DIR/tasks/NODE.json: the task's own record of its state and exit code. */
+static int fleet_task_record(const char *dir, const char *node, const char *state, int code)
+{
+	struct lab_an_wfile w;
+	struct lab_an_err err;
+	struct lab_an_jw j;
+	char path[4200];
+	const char *job = getenv("SLURM_JOB_ID");
+
+	snprintf(path, sizeof(path), "%s/tasks", dir);
+	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/tasks/%s.json", dir, node);
+	if (!lab_an_wfile_open(&w, path, &err)) {
+		fprintf(stderr, "lab fleet task: %s\n", err.msg);
+		return -1;
+	}
+	lab_an_jw_init(&j, w.f);
+	lab_an_jw_obj(&j, NULL);
+	lab_an_jw_str(&j, "node", node);
+	lab_an_jw_str(&j, "job_id", job ? job : "");
+	lab_an_jw_str(&j, "state", state);
+	if (code >= 0)
+		lab_an_jw_int(&j, "exit_code", code);
+	else
+		lab_an_jw_str(&j, "exit_code", NULL);
+	lab_an_jw_end(&j, '}');
+	return lab_an_wfile_close(&w, 1, &err);
+}
+
+int lab_fleet_task(int argc, char **argv)
+{
+	const char *node = getenv("SLURMD_NODENAME");
+	char exe[4096], config[4200], out[4200];
+	int status = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: lab fleet task DIR (started by the fleet job's srun)\n");
+		return LAB_EXIT_USAGE;
+	}
+	if (!lab_an_fleet_node_ok(node)) {
+		fprintf(stderr,
+		        "lab fleet task: SLURMD_NODENAME is missing or not a plain name (allowed "
+		        "[A-Za-z0-9._+-], no leading '.'); nothing was run\n");
+		return LAB_EXIT_USAGE;
+	}
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "lab fleet task: cannot find the lab binary: %s\n",
+		        strerror(errno));
+		return LAB_EXIT_FAILURE;
+	}
+	exe[n] = '\0';
+	snprintf(config, sizeof(config), "%s/config.ini", argv[1]);
+	snprintf(out, sizeof(out), "%s/%s", argv[1], node);
+	fleet_task_record(argv[1], node, "RUNNING", -1);
+	pid_t pid = fork();
+	if (pid == 0) {
+		const char *child[] = {exe, "run", config, "-o", out, "--no-progress", NULL};
+		execv(exe, (char *const *)child);
+		_exit(127);
+	}
+	/* A cancelled or timed-out job sends SIGTERM to every process of the step: lab run keeps
+	 * what it finished, and this waits for it so the record says how it ended. */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0) {
+		fleet_task_record(argv[1], node, "FAILED", LAB_EXIT_FAILURE);
+		return LAB_EXIT_FAILURE;
+	}
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	fleet_task_record(argv[1], node, code == 0 ? "COMPLETED" : "FAILED", code);
+	return code;
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * lab fleet status: what the scheduler says about a fleet (squeue, scontrol, sacct; each with a
+ * time limit) merged with each node's own task record under DIR/tasks/, written back into
+ * DIR/fleet.json. Everything read here is untrusted: node names are checked before they name a
+ * file, and a value that does not parse is left as it was.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "lab/cli.h"
+#include "lab/fleet_int.h"
+
+/* Copies the value of "KEY=" in scontrol's one-line output into buf ("" when absent). */
+static void fleet_field(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	buf[0] = '\0';
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == text || p[-1] == ' ') && p[klen] == '=') {
+			p += klen + 1;
+			size_t n = strcspn(p, " \n");
+			snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+			return;
+		}
+		p += klen;
+	}
+}
+
+/* The first line of text, trimmed, into buf. */
+static void fleet_first_line(const char *text, char *buf, size_t len)
+{
+	size_t n = strcspn(text, "\n|");
+
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), text);
+}
+
+/* Adds a task for every node of a Slurm host list ("n[1-4]"), expanded by scontrol. */
+static void fleet_add_nodes(struct lab_an_fleet *f, const char *list)
+{
+	char out[16384];
+
+	if (!list[0] || !strcmp(list, "(null)") || !lab_an_fleet_arg_ok(list))
+		return;
+	const char *argv[] = {"scontrol", "show", "hostnames", list, NULL};
+	if (lab_fleet_capture(argv, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) != 0)
+		return;
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!lab_an_fleet_task_get(f, line))
+			fprintf(stderr,
+			        "lab fleet: warning: node name '%.64s' from scontrol is not a "
+			        "plain name; ignored\n",
+			        line);
+	}
+}
+
+/* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes. */
+static void fleet_ask_scheduler(struct lab_an_fleet *f)
+{
+	char out[16384], state[32] = "", nodes[1024] = "";
+	const char *job = f->run_job;
+
+	const char *sq[] = {"squeue", "-h", "-j", job, "-o", "%T", NULL};
+	if (lab_fleet_capture(sq, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0)
+		fleet_first_line(out, state, sizeof(state));
+	const char *sc[] = {"scontrol", "-o", "show", "job", job, NULL};
+	if (lab_fleet_capture(sc, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0) {
+		fleet_field(out, "JobState", state, sizeof(state));
+		fleet_field(out, "NodeList", nodes, sizeof(nodes));
+	}
+	if (!state[0]) {
+		/* Gone from slurmctld's memory (MinJobAge): only accounting still knows it. */
+		const char *sa[] = {"sacct",          "-n", "-P", "-X", "-j", job, "-o",
+		                    "State,NodeList", NULL};
+		if (lab_fleet_capture(sa, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) ==
+		    0) {
+			fleet_first_line(out, state, sizeof(state));
+			char *bar = strchr(out, '|');
+			if (bar)
+				fleet_first_line(bar + 1, nodes, sizeof(nodes));
+		}
+	}
+	if (state[0] && lab_an_fleet_arg_ok(state))
+		snprintf(f->state, sizeof(f->state), "%s", state);
+	else if (!state[0])
+		fprintf(stderr,
+		        "lab fleet: warning: the scheduler knows nothing of job %s (squeue, "
+		        "scontrol and sacct); using the tasks' own records\n",
+		        job);
+	fleet_add_nodes(f, nodes);
+}
+
+/* Reads DIR/tasks/NODE.json records written by `lab fleet task`. */
+static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
+{
+	char path[4200];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "%s/tasks", dir);
+	if (!(d = opendir(path)))
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char node[LAB_FLEET_NAME_MAX + 8], *text = NULL;
+		size_t n = strlen(e->d_name), len;
+		struct lab_an_json *j = NULL;
+		struct lab_an_err err;
+
+		if (n < 6 || n - 5 >= LAB_FLEET_NAME_MAX || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		snprintf(node, sizeof(node), "%.*s", (int)(n - 5), e->d_name);
+		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
+		snprintf(path, sizeof(path), "%s/tasks/%s", dir, e->d_name);
+		if (!t || lab_an_file_read(path, &text, &len, &err) ||
+		    lab_an_json_parse(path, text, len, &j, &err)) {
+			free(text);
+			continue;
+		}
+		const char *state = lab_an_json_str(j, "state");
+		double code = lab_an_json_num(j, "exit_code", -1);
+		if (state && lab_an_fleet_arg_ok(state))
+			snprintf(t->state, sizeof(t->state), "%s", state);
+		t->exit_code = code >= 0 && code <= 255 ? (int)code : -1;
+		lab_an_json_free(j);
+		free(text);
+	}
+	closedir(d);
+}
+
+static int fleet_state_final(const char *s)
+{
+	return s[0] && strcmp(s, "PENDING") && strcmp(s, "RUNNING") && strcmp(s, "CONFIGURING") &&
+	       strcmp(s, "COMPLETING") && strcmp(s, "SUSPENDED") && strcmp(s, "REQUEUED");
+}
+
+void lab_fleet_refresh(const char *dir, struct lab_an_fleet *f)
+{
+	for (size_t i = 0; i < f->ntask; i++) {
+		snprintf(f->task[i].state, sizeof(f->task[i].state), "UNKNOWN");
+		f->task[i].exit_code = -1;
+	}
+	if (f->run_job[0])
+		fleet_ask_scheduler(f);
+	fleet_read_records(dir, f);
+	int final = fleet_state_final(f->state);
+	for (size_t i = 0; i < f->ntask; i++) {
+		struct lab_an_fleet_task *t = &f->task[i];
+		if (!strcmp(t->state, "UNKNOWN") || !strcmp(t->state, "PENDING"))
+			/* No record of its own: it never started (yet). */
+			snprintf(t->state, sizeof(t->state), "%s",
+			         final         ? "MISSING"
+			         : f->state[0] ? f->state
+			                       : "UNKNOWN");
+		else if (!strcmp(t->state, "RUNNING") && final)
+			/* Started but never wrote its end: killed with the job. */
+			snprintf(t->state, sizeof(t->state), "%s",
+			         strcmp(f->state, "COMPLETED") ? f->state : "FAILED");
+	}
+}
+
+static void fleet_print(const char *dir, const struct lab_an_fleet *f)
+{
+	printf("fleet %s\n  config %s\n  job %s: %s; analysis job %s\n", dir, f->config_source,
+	       f->run_job[0] ? f->run_job : "-", f->state[0] ? f->state : "unknown",
+	       f->analyze_job[0] ? f->analyze_job : "-");
+	if (!f->ntask) {
+		printf("  no nodes known yet\n");
+		return;
+	}
+	printf("  %-20s %-12s %4s  %s\n", "node", "state", "exit", "results");
+	for (size_t i = 0; i < f->ntask; i++) {
+		const struct lab_an_fleet_task *t = &f->task[i];
+		char code[16] = "-";
+		if (t->exit_code >= 0)
+			snprintf(code, sizeof(code), "%d", t->exit_code);
+		printf("  %-20s %-12s %4s  %s/%s\n", t->node, t->state, code, dir, t->node);
+	}
+}
+
+int lab_fleet_status(int argc, char **argv)
+{
+	const char *dir = NULL;
+	int json = 0;
+	struct lab_an_err err;
+	static struct lab_an_fleet f;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (argv[i][0] == '-' || dir) {
+			fprintf(stderr,
+			        "lab fleet status: unexpected '%s' (usage: lab fleet status "
+			        "DIR [--json])\n",
+			        argv[i]);
+			return LAB_EXIT_USAGE;
+		} else
+			dir = argv[i];
+	}
+	if (!dir) {
+		fprintf(stderr,
+		        "lab fleet status: give the fleet directory (lab fleet status DIR)\n");
+		return LAB_EXIT_USAGE;
+	}
+	if (lab_an_fleet_read(dir, &f, &err)) {
+		fprintf(stderr, "lab fleet status: %s\n", err.msg);
+		return err.code == LAB_AN_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	}
+	lab_fleet_refresh(dir, &f);
+	if (lab_an_fleet_write(dir, &f, &err)) {
+		fprintf(stderr, "lab fleet status: %s\n", err.msg);
+		return LAB_EXIT_FAILURE;
+	}
+	if (json)
+		lab_an_fleet_json(&f, stdout);
+	else
+		fleet_print(dir, &f);
+	return LAB_EXIT_OK;
+}
