@@ -140,8 +140,11 @@ static void results_free(struct lab_results *res)
 		fclose(res->samples);
 	if (res->threads)
 		fclose(res->threads);
-	for (unsigned i = 0; res->pts && i < res->plan->npts; i++)
+	for (unsigned i = 0; res->pts && i < res->plan->npts; i++) {
 		free(res->pts[i].omp_cpus);
+		lab_facts_clear(res->pts[i].facts);
+		free(res->pts[i].facts);
+	}
 	free(res->pts);
 	free(res->cols);
 	free(res->col_of);
@@ -273,6 +276,7 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	if (rec->omp_cpus && (p->omp_cpus = malloc(rec->nthreads * sizeof(int))))
 		memcpy(p->omp_cpus, rec->omp_cpus, rec->nthreads * sizeof(int));
 	p->work = rec->work;
+	p->facts = lab_facts_dup(&rec->facts);
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;
 	return lab__results_write_run(res, "running", err);

@@ -18,7 +18,8 @@ struct lab_results_pt {
 	unsigned nreps, nflagged;
 	bool has_work;
 	struct lab_work work;
-	int *omp_cpus; /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
+	int *omp_cpus;           /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
+	struct lab_facts *facts; /* the kernel's point facts; NULL when none */
 	char reason[LAB_ERR_MSG_MAX];
 };
 

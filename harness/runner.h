@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "harness/err.h"
+#include "harness/facts.h"
 #include "harness/kernel_api.h"
 #include "harness/load.h"
 #include "harness/plan.h"
@@ -61,7 +62,8 @@ struct lab_point_rec {
 	struct lab_sample_rec *samples; /* nreps */
 	struct lab_thread_rec *threads; /* nreps x nworkers, row-major by rep */
 	bool has_work;
-	struct lab_work work; /* declared traffic per unit, when has_work */
+	struct lab_work work;   /* declared traffic per unit, when has_work */
+	struct lab_facts facts; /* what the kernel reported with lab_ctx_fact_* */
 };
 
 /* Everything a point needs, so the self-check can run internal kernels through the same path. */

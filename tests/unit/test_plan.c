@@ -352,7 +352,7 @@ LAB_TEST(list_placement)
 	plan_fails_with(
 	    "[x]\nkernel = fake\nplacement = compact, sideways\n", NULL, 0,
 	    "p.ini:3: [x] placement = compact, sideways: value sideways: unknown policy "
-	    "(allowed: compact, cores, scatter, pairs, or list:CPUS such as list:0,2,4-7 "
+	    "(allowed: compact, cores, scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 "
 	    "or list:0-14:2)");
 }
 
