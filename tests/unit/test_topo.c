@@ -610,3 +610,27 @@ LAB_TEST(allowed_follows_affinity)
 	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), before);
 	lab_topo_close(t);
 }
+
+/* node:N plans only the PUs of NUMA node N, one per core first; a missing node is EUNSUP (the
+ * planner skips such points), too many threads for the node a config error. */
+LAB_TEST(node_placement)
+{
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_err err = {0};
+	int cpus[32];
+
+	REQUIRE(t);
+	REQUIRE(plan(t, "node:2", 4, cpus, &err) == 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_I64(info_of(t, cpus[i]).numa, 2);
+	CHECK(cores_first(t, cpus, 4, 4));
+	CHECK(distinct(cpus, 4));
+	CHECK_EQ_I64(plan(t, "node:7", 1, cpus, &err), -LAB_EUNSUP);
+	CHECK_EQ_STR(err.msg, "placement node:7: NUMA node 7 has no CPU this process may use");
+	CHECK_EQ_I64(plan(t, "node:0", 9, cpus, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "9 threads but NUMA node 0 has only 8 usable CPUs");
+	CHECK_EQ_I64(plan(t, "node:x", 1, cpus, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "placement 'node:x': node:N takes one NUMA node number (allowed "
+	                      "node:0 .. node:4095)");
+	lab_topo_close(t);
+}
