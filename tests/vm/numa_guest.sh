@@ -7,6 +7,7 @@
 # usage: numa_guest.sh LAB SRCDIR NODES     exit 0 pass, 1 fail, 77 skipped (reason printed)
 # Needs qemu-system-x86_64, a static busybox, cpio and a readable kernel image: $LAB_VM_KERNEL,
 # /var/cache/lab-vm/vmlinuz (scripts/deps.sh --ci puts one there) or /boot/vmlinuz-*.
+# LAB_VM_KEEP=DIR keeps the guest's serial log (with run.json and samples.csv) as DIR/guest.log.
 set -euo pipefail
 lab=$1 src=$2 nodes=${3:-2}
 
@@ -83,4 +84,5 @@ timeout 240 qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-u
 	-append 'console=ttyS0 panic=-1 quiet loglevel=0 transparent_hugepage=never numa_balancing=disable' \
 	-display none -serial stdio -monitor none -no-reboot </dev/null | tr -d '\r' >"$tmp/guest.log" ||
 	{ echo "qemu failed or timed out (rc $?)"; tail -40 "$tmp/guest.log"; exit 1; }
+if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
 python3 "$src/tests/vm/check_guest.py" "$tmp/guest.log" "$nodes" || { tail -60 "$tmp/guest.log"; exit 1; }
