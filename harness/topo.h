@@ -74,6 +74,13 @@ unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsi
  */
 int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n);
 
+/*
+ * The NUMA distance matrix (the firmware's SLIT as hwloc reports it; 10 = local) in logical
+ * node order, row-major, into d (at most max values). Returns the number of nodes n (d holds
+ * n * n values when max allows), or 0 when the topology has none (synthetic ones).
+ */
+unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsigned max);
+
 /* ---- placement policies ---- */
 
 enum lab_place_kind {

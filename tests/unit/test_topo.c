@@ -634,3 +634,20 @@ LAB_TEST(node_placement)
 	                      "node:0 .. node:4095)");
 	lab_topo_close(t);
 }
+
+/* The distance matrix of an XML fixture (firmware SLIT as hwloc keeps it); none on synthetic. */
+LAB_TEST(numa_distances)
+{
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_topo *s = open_topo(SYN_2S);
+	const uint64_t row1[4] = {12, 10, 32, 32};
+	uint64_t d[16];
+
+	REQUIRE(t && s);
+	CHECK_EQ_U64(lab_topo_numa_distances(t, d, 16), 4);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_U64(d[4 + i], row1[i]);
+	CHECK_EQ_U64(lab_topo_numa_distances(s, d, 16), 0);
+	lab_topo_close(t);
+	lab_topo_close(s);
+}

@@ -36,6 +36,12 @@ def main():
     topo = section(log, "TOPO") or ""
     check(re.search(r"\b%d NUMA nodes\b" % nodes, topo) is not None,
           "lab topo in the guest shows %d NUMA nodes" % nodes)
+    # numa_guest.sh sets distance 20 + 2 * (|a - b| - 1) between nodes a and b.
+    want = [[10 if a == b else 20 + 2 * (abs(a - b) - 1) for b in range(nodes)]
+            for a in range(nodes)]
+    rows = re.findall(r"^  node (\d+):((?: \d+)+)$", topo, re.M)
+    check([[int(x) for x in r[1].split()] for r in rows] == want,
+          "lab topo prints the distance matrix %s" % want)
     m = re.search(r"^=== RUN RC (\d+)$", log, re.M)
     check(m is not None and m.group(1) == "0", "lab run exited 0 in the guest")
     text = section(log, "FILE run.json")
@@ -47,6 +53,9 @@ def main():
     check(run is not None, "run.json came back over the serial console")
     if run is None:
         return
+
+    dist = run.get("host", {}).get("topology", {}).get("numa_distances")
+    check(dist == want, "run.json records the distance matrix: %s" % dist)
 
     bw = points(run, "bw")
     ran = [p for p in bw if p["status"] == "ok"]
