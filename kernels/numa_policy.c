@@ -18,7 +18,7 @@ static const char np_description[] =
     "               threads of the other socket read across the interconnect (the classic bug);\n"
     "  interleave   pages dealt round-robin over all nodes (MPOL_INTERLEAVE): even, half remote;\n"
     "  bind:N       every page on node N (MPOL_BIND); preferred:N: node N while it has room.\n"
-    "After setup the lab asks the kernel where every page is (move_pages) and records the pages\n"
+    "After the samples the kernel asks Linux where every page is (move_pages) and records pages\n"
     "per node in run.json (point_facts); a point whose pages are not where init asked is marked\n"
     "placement_ok = false with a note. Expect, on 2 sockets with threads on both (placement =\n"
     "scatter), first_touch fastest, serial near the remote bandwidth of one link, interleave in\n"
