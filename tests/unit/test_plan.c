@@ -562,3 +562,28 @@ LAB_TEST(too_many_points)
 	                "p.ini:1: [x]: the sweeps expand to more than 2^64 points (allowed at most "
 	                "100000)");
 }
+
+/* node:N: a node the machine lacks skips its points with the reason (one config for 1 and 2
+ * nodes). (Too many threads for a node: test_topo's node_placement.) */
+LAB_TEST(node_placement_missing_node_skips)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 2\nplacement = node:0, node:1\n", NULL, 0, NULL,
+	         0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 2);
+	CHECK_EQ_I64(t.plan->pts[0].state, LAB_POINT_READY);
+	CHECK_EQ_I64(t.plan->pts[0].cpus[0], 0);
+	CHECK_EQ_I64(t.plan->pts[1].state, LAB_POINT_SKIPPED);
+	CHECK_EQ_STR(t.plan->pts[1].reason,
+	             "placement node:1: NUMA node 1 has no CPU this process may use");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=node:1");
+	tp_free(&t);
+
+	/* The kernel's own skip reason wins over the missing node's. */
+	tp_build(&t, "[x]\nkernel = fake\nsize = 13\nplacement = node:1\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 1);
+	CHECK_EQ_STR(t.plan->pts[0].reason, "size 13 is unlucky on this machine");
+	tp_free(&t);
+}
