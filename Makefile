@@ -1,6 +1,7 @@
 # The README's two commands. CMake does the real work; this only strings the steps together.
 #   make quick   install what is missing, build, run the built-in quick experiment set
-#   make test    build and run the whole test suite (ends with ctest's summary)
+#   make test    build and run the whole test suite (ends with ctest's summary), except the
+#                QEMU NUMA guest (label vm): make test-vm
 #   make fuzz-long  run every libFuzzer target for FUZZ_HOURS hours each (default 2), growing the
 #                corpora in tests/fuzz/corpus* (clang; a find is left as build-fuzz/tests/fuzz/crash-*)
 BUILD ?= build
@@ -10,7 +11,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DLAB_WERROR=ON
 endif
 
-.PHONY: all deps build quick test clean format fuzz-long
+.PHONY: all deps build quick test test-vm clean format fuzz-long
 
 all: build
 
@@ -25,7 +26,10 @@ quick: build
 	$(BUILD)/lab/lab run
 
 test: build
-	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure
+	cd $(BUILD) && ctest -j$(JOBS) -LE vm --output-on-failure
+
+test-vm: build
+	cd $(BUILD) && ctest -L vm --output-on-failure
 
 FUZZ_HOURS ?= 2
 FUZZ_BUILD ?= build-fuzz

@@ -177,7 +177,23 @@ struct lab_ctx {
 	void *priv; /* the kernel's, set in setup() */
 	/* LAB_KF_OPENMP: the CPU OpenMP thread i was found on after lab_ctx_omp_bind (else -1). */
 	int *omp_cpus;
+	struct lab_facts *facts; /* the point's facts; write them with lab_ctx_fact_* only */
 };
+
+/*
+ * Per-point facts: what the kernel found out about the conditions of this point (the nodes its
+ * pages really landed on, the node its threads ran on, a placement other than the one asked
+ * for), written into run.json as the point's "point_facts" object for the analyzer. Call them
+ * from the main-thread hooks (setup, verify, teardown), never from run(). key is a literal in
+ * [a-z0-9_], shorter than 32 characters; setting a key twice keeps the last value. Facts that
+ * do not fit (32 per point) or meet an out-of-memory are counted in "facts_dropped".
+ */
+void lab_ctx_fact_int(struct lab_ctx *ctx, const char *key, int64_t v);
+void lab_ctx_fact_num(struct lab_ctx *ctx, const char *key, double v);
+void lab_ctx_fact_bool(struct lab_ctx *ctx, const char *key, bool v);
+void lab_ctx_fact_str(struct lab_ctx *ctx, const char *key, const char *v);
+/* An array of n counts (pages per node: index = node). */
+void lab_ctx_fact_uints(struct lab_ctx *ctx, const char *key, const uint64_t *v, unsigned n);
 
 /*
  * LAB_KF_OPENMP kernels: called by OpenMP thread i (omp_get_thread_num()) inside the kernel's

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define PLACE_ALLOWED                                                                              \
-	"allowed: compact, cores, scatter, pairs, or list:CPUS such as list:0,2,4-7 or "           \
+	"allowed: compact, cores, scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 or "   \
 	"list:0-14:2"
 #define PLACE_LIST_ALLOWED                                                                         \
 	"allowed: CPU numbers N, ranges A-B and A-B:STEP separated by commas, "                    \
@@ -114,6 +114,17 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 			p->kind = names[i].kind;
 			return 0;
 		}
+	}
+	if (!strncmp(text, "node:", 5)) {
+		const char *d = text + 5;
+		p->kind = LAB_PLACE_NODE;
+		p->node = place_number(&d);
+		if (p->node < 0 || *d || p->node >= 4096)
+			return lab_err_set(err, LAB_ECONFIG,
+			                   "placement '%s': node:N takes one NUMA node number "
+			                   "(allowed node:0 .. node:4095)",
+			                   text);
+		return 0;
 	}
 	if (strncmp(text, "list:", 5) != 0)
 		return lab_err_set(err, LAB_ECONFIG, "placement '%s': unknown policy (%s)", text,
@@ -299,6 +310,29 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 	return 0;
 }
 
+/* node:N keeps the usable PUs of node N, in `cores` order (one PU per core first). */
+static int place_node(const struct lab_placement *p, struct place_pu *u, unsigned *nu, unsigned n,
+                      struct lab_err *err)
+{
+	unsigned kept = 0;
+
+	qsort(u, *nu, sizeof(*u), place_cmp_cores);
+	for (unsigned i = 0; i < *nu; i++)
+		if (u[i].numa == p->node)
+			u[kept++] = u[i];
+	*nu = kept;
+	if (kept == 0)
+		return lab_err_set(
+		    err, LAB_EUNSUP,
+		    "placement node:%d: NUMA node %d has no CPU this process may use", p->node,
+		    p->node);
+	if (n > kept)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but NUMA node %d has only %u usable CPU%s", n,
+		                   p->node, kept, kept == 1 ? "" : "s");
+	return 0;
+}
+
 int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n, int *cpus,
                   struct lab_err *err)
 {
@@ -315,6 +349,11 @@ int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, un
 	rc = place_usable(topo, &u, &nu, err);
 	if (rc < 0)
 		return rc;
+	if (p->kind == LAB_PLACE_NODE) {
+		rc = place_node(p, u, &nu, n, err);
+		if (rc < 0)
+			goto out;
+	}
 	if (n > nu) {
 		place_allowed_text(topo, allowed, sizeof(allowed));
 		rc = lab_err_set(err, LAB_ECONFIG,
@@ -328,6 +367,8 @@ int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, un
 		break;
 	case LAB_PLACE_CORES:
 		qsort(u, nu, sizeof(*u), place_cmp_cores);
+		break;
+	case LAB_PLACE_NODE: /* already in order */
 		break;
 	case LAB_PLACE_SCATTER:
 		place_scatter(u, nu);

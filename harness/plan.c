@@ -29,7 +29,7 @@ const struct lab_param lab_hparam_table[] = {
               "process may use."),
     LAB_P_STR(struct lab_hparams, placement, "placement", "compact",
               "Where threads go: compact, cores (SMT last), scatter (across packages), "
-              "list:0,2,4-7, or pairs."),
+              "node:N (NUMA node N only), list:0,2,4-7, or pairs."),
     LAB_P_U64(struct lab_hparams, reps, "reps", "10", 1, 100000, "", "Timed samples per point."),
     LAB_P_DURATION(struct lab_hparams, warmup, "warmup", "20ms", 0, 60000000000ull,
                    "Untimed running before calibration (caches, frequency, page faults)."),

@@ -144,6 +144,33 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 	free(pairs);
 }
 
+/*
+ * placement = node:N on a machine without node N: the point is skipped with the reason (unless
+ * the kernel already skips it for a better one), so one config serves 1- and 2-node machines.
+ * Its CPUs are the compact plan's, for the record only: nothing runs.
+ */
+static void plan_node_missing(struct lab_plan *plan, struct lab_experiment *e,
+                              const struct lab_topo *topo, const struct lab_hparams *h,
+                              const void *kparams, unsigned n, const struct lab_err *why,
+                              struct lab_diag *d)
+{
+	struct lab_placement compact = {.kind = LAB_PLACE_COMPACT};
+	int cpus[LAB_THREADS_MAX];
+	struct lab_err err;
+	unsigned before = plan->npts;
+
+	if (lab_topo_plan(topo, &compact, n, cpus, &err)) {
+		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, why->msg);
+		return;
+	}
+	plan_point_emit(plan, e, h, kparams, cpus, n, NULL, d);
+	if (plan->npts == before + 1 && plan->pts[before].state != LAB_POINT_SKIPPED) {
+		plan->pts[before].state = LAB_POINT_SKIPPED;
+		snprintf(plan->pts[before].reason, sizeof(plan->pts[before].reason), "%s",
+		         why->msg);
+	}
+}
+
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
 static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
                              const struct lab_topo *topo, const unsigned *vidx, void *kparams,
@@ -210,7 +237,12 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
 		return;
 	}
-	if (lab_topo_plan(topo, &place, n, cpus, &err)) {
+	int rc = lab_topo_plan(topo, &place, n, cpus, &err);
+	if (rc == -LAB_EUNSUP && place.kind == LAB_PLACE_NODE) {
+		plan_node_missing(plan, e, topo, &h, kparams, n, &err, d);
+		return;
+	}
+	if (rc) {
 		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h.placement, err.msg);
 		return;
 	}

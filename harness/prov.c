@@ -257,6 +257,24 @@ static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
 	free(pus);
 }
 
+void lab_prov_write_distances(struct lab_json *j, const struct lab_topo *topo)
+{
+	enum { MAXN = 64 };
+	static uint64_t d[MAXN * MAXN]; /* 32 KiB: not on the stack */
+	unsigned n = lab_topo_numa_distances(topo, d, MAXN * MAXN);
+
+	if (n == 0 || n > MAXN)
+		return;
+	lab_json_arr_open(j, "numa_distances");
+	for (unsigned a = 0; a < n; a++) {
+		lab_json_arr_open(j, NULL);
+		for (unsigned b = 0; b < n; b++)
+			lab_json_uint(j, NULL, d[a * n + b]);
+		lab_json_arr_close(j);
+	}
+	lab_json_arr_close(j);
+}
+
 void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, struct lab_json *j)
 {
 	struct lab_env env;
@@ -285,6 +303,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 		lab_json_int(j, NULL, cpus[i]);
 	lab_json_arr_close(j);
 	prov_write_pus(topo, j);
+	lab_prov_write_distances(j, topo);
 	lab_json_obj_close(j);
 	lab_json_obj_open(j, "clock");
 	lab_json_str(j, "source", "CLOCK_MONOTONIC");

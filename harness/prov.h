@@ -49,6 +49,10 @@ const char *lab_prov_slurm_hint(unsigned allowed, unsigned want, char *buf, size
 /* Writes the "lab" object: version, git sha, compiler, flags, build type. */
 void lab_prov_write_build(struct lab_json *j);
 
+/* Writes topo's NUMA distance matrix as "numa_distances": [[10, 21], [21, 10]] (rows in node
+ * order; nothing when the topology has none, as synthetic ones). */
+void lab_prov_write_distances(struct lab_json *j, const struct lab_topo *topo);
+
 /*
  * Writes "cpu_features": {"detected": [...], "masked": [...], "usable": [...]} (names as
  * lab_cpu_name; masked = hidden by LAB_CPU_MASK, usable = what check() sees).

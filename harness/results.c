@@ -152,6 +152,8 @@ static void results_free(struct lab_results *res)
 	for (unsigned i = 0; res->pts && i < res->plan->npts; i++) {
 		free(res->pts[i].omp_cpus);
 		free(res->pts[i].ctr);
+		lab_facts_clear(res->pts[i].facts);
+		free(res->pts[i].facts);
 	}
 	free(res->pts);
 	free(res->cols);
@@ -316,6 +318,7 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->work = rec->work;
 	if (rec->ctr && (p->ctr = malloc(sizeof(*p->ctr))))
 		*p->ctr = *rec->ctr;
+	p->facts = lab_facts_dup(&rec->facts);
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;
 	return results_write_running(res, err);

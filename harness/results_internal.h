@@ -23,6 +23,7 @@ struct lab_results_pt {
 	struct lab_work work;
 	int *omp_cpus;            /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
 	struct lab_ctr_info *ctr; /* the point's counters; NULL with counters = off */
+	struct lab_facts *facts;  /* the kernel's point facts; NULL when none */
 	char reason[LAB_ERR_MSG_MAX];
 };
 

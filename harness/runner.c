@@ -242,7 +242,8 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	                         .nthreads = spec->n,
 	                         .cpus = spec->cpus,
 	                         .env = r->env,
-	                         .seed = spec->h->seed};
+	                         .seed = spec->h->seed,
+	                         .facts = &rec->facts};
 	if (k->work_per_unit) {
 		k->work_per_unit(spec->kparams, &rec->work);
 		rec->has_work = true;
@@ -321,6 +322,7 @@ void lab_point_rec_free(struct lab_point_rec *rec)
 	free(rec->omp_cpus);
 	free(rec->ctr);
 	rec->ctr = NULL;
+	lab_facts_clear(&rec->facts);
 	rec->samples = NULL;
 	rec->threads = NULL;
 	rec->omp_cpus = NULL;

@@ -15,6 +15,7 @@
 
 #include "harness/counters.h"
 #include "harness/err.h"
+#include "harness/facts.h"
 #include "harness/kernel_api.h"
 #include "harness/load.h"
 #include "harness/plan.h"
@@ -68,6 +69,7 @@ struct lab_point_rec {
 	bool has_work;
 	struct lab_work work;     /* declared traffic per unit, when has_work */
 	struct lab_ctr_info *ctr; /* what the counters were; NULL with counters = off */
+	struct lab_facts facts;   /* what the kernel reported with lab_ctx_fact_* */
 };
 
 /* Everything a point needs, so the self-check can run internal kernels through the same path. */

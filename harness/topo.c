@@ -234,6 +234,22 @@ bool lab_topo_is_thissystem(const struct lab_topo *topo)
 	return topo->thissystem;
 }
 
+unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsigned max)
+{
+	struct hwloc_distances_s *dist = NULL;
+	unsigned nr = 1, n = 0;
+
+	if (hwloc_distances_get_by_type(topo->hw, HWLOC_OBJ_NUMANODE, &nr, &dist,
+	                                HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0 ||
+	    nr == 0)
+		return 0;
+	n = dist->nbobjs;
+	for (unsigned i = 0; i < n * n && i < max; i++)
+		d[i] = dist->values[i];
+	hwloc_distances_release(topo->hw, dist);
+	return n;
+}
+
 void lab_topo_env(const struct lab_topo *topo, struct lab_env *env)
 {
 	env->ncpus = lab_topo_cpus_allowed(topo, NULL, 0);

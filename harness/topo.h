@@ -81,6 +81,13 @@ unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsi
  */
 int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n);
 
+/*
+ * The NUMA distance matrix (the firmware's SLIT as hwloc reports it; 10 = local) in logical
+ * node order, row-major, into d (at most max values). Returns the number of nodes n (d holds
+ * n * n values when max allows), or 0 when the topology has none (synthetic ones).
+ */
+unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsigned max);
+
 /* ---- placement policies ---- */
 
 enum lab_place_kind {
@@ -89,18 +96,21 @@ enum lab_place_kind {
 	LAB_PLACE_SCATTER, /* round-robin across packages, then NUMA nodes, then cores; SMT last */
 	LAB_PLACE_LIST,    /* the explicit CPU list, in the order written */
 	LAB_PLACE_PAIRS,   /* two threads on each CPU pair of a matrix; see lab_topo_plan_pairs */
+	LAB_PLACE_NODE,    /* the CPUs of one NUMA node only, one PU per core first, SMT last */
 };
 
 #define LAB_PLACE_LIST_MAX 1024
 
 struct lab_placement {
 	enum lab_place_kind kind;
-	unsigned nlist;               /* LAB_PLACE_LIST: number of CPUs in list */
+	int node;       /* LAB_PLACE_NODE: the NUMA node (hwloc logical = Linux number) */
+	unsigned nlist; /* LAB_PLACE_LIST: number of CPUs in list */
 	int list[LAB_PLACE_LIST_MAX]; /* LAB_PLACE_LIST: OS indices */
 };
 
 /*
- * Parses "compact", "cores", "scatter", "pairs" or "list:0,2,4-7" (ranges a-b, a-b:step).
+ * Parses "compact", "cores", "scatter", "pairs", "node:N" or "list:0,2,4-7" (ranges a-b,
+ * a-b:step).
  * Returns 0, or -LAB_ECONFIG with "what is allowed" in the message.
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
@@ -109,8 +119,10 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
  * Plans n threads: writes the OS CPU index of thread i to cpus[i]. Only CPUs this process may
  * use (lab_topo_cpus_allowed) are planned. Returns 0, or -LAB_ECONFIG when n exceeds the
  * usable CPUs or a listed CPU does not exist or is not allowed (the message names the CPU and
- * what is allowed). For LAB_PLACE_LIST, n must be <= nlist (the first n are used). Pure: binds
- * nothing.
+ * what is allowed). For LAB_PLACE_LIST, n must be <= nlist (the first n are used). For
+ * LAB_PLACE_NODE, -LAB_EUNSUP when the node has no usable CPU (a machine with fewer nodes: the
+ * planner skips such points with the reason) and -LAB_ECONFIG when n exceeds its usable CPUs.
+ * Pure: binds nothing.
  */
 int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n, int *cpus,
                   struct lab_err *err);

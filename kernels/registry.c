@@ -5,8 +5,12 @@
 extern const struct lab_kernel lab_kernel_atomic_rmw;
 extern const struct lab_kernel lab_kernel_c2c_latency;
 extern const struct lab_kernel lab_kernel_false_sharing;
+extern const struct lab_kernel lab_kernel_loaded_latency;
 extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
+extern const struct lab_kernel lab_kernel_numa_bw;
+extern const struct lab_kernel lab_kernel_numa_lat;
+extern const struct lab_kernel lab_kernel_numa_policy;
 extern const struct lab_kernel lab_kernel_omp_fractal;
 extern const struct lab_kernel lab_kernel_omp_overhead;
 extern const struct lab_kernel lab_kernel_omp_schedule;
@@ -20,8 +24,12 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_atomic_rmw,
 	&lab_kernel_c2c_latency,
 	&lab_kernel_false_sharing,
+	&lab_kernel_loaded_latency,
 	&lab_kernel_lock,
 	&lab_kernel_noop,
+	&lab_kernel_numa_bw,
+	&lab_kernel_numa_lat,
+	&lab_kernel_numa_policy,
 	&lab_kernel_omp_fractal,
 	&lab_kernel_omp_overhead,
 	&lab_kernel_omp_schedule,

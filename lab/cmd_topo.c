@@ -45,6 +45,23 @@ static void topo_print_core(const struct lab_topo *topo, const struct lab_pu_inf
 	putchar('\n');
 }
 
+/* The firmware's NUMA distances (SLIT, 10 = local), one row per node. */
+static void topo_print_distances(const struct lab_topo *topo)
+{
+	static uint64_t d[64 * 64];
+	unsigned n = lab_topo_numa_distances(topo, d, 64 * 64);
+
+	if (n == 0 || n > 64)
+		return;
+	printf("NUMA distances (10 = local):\n");
+	for (unsigned a = 0; a < n; a++) {
+		printf("  node %u:", a);
+		for (unsigned b = 0; b < n; b++)
+			printf(" %llu", (unsigned long long)d[a * n + b]);
+		printf("\n");
+	}
+}
+
 static void topo_print_human(const struct lab_topo *topo, const struct lab_env *env,
                              const struct lab_pu_info *pus, unsigned npus, const int *allowed,
                              unsigned nallowed)
@@ -77,6 +94,7 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		lab_cpu_format(env->cpu_features_masked, list, sizeof(list));
 		printf("hidden by %s: %s\n", LAB_CPU_MASK_ENV, list);
 	}
+	topo_print_distances(topo);
 }
 
 static void topo_json_index(struct lab_json *j, const char *key, int v)
@@ -120,6 +138,7 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 		lab_json_obj_close(&j);
 	}
 	lab_json_arr_close(&j);
+	lab_prov_write_distances(&j, topo);
 	lab_json_obj_close(&j);
 	return lab_json_end(&j);
 }

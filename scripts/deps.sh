@@ -16,6 +16,8 @@ if [ "${1:-}" = "--ci" ]; then
 	required+=(clang clang-format libclang-rt-dev chromium)
 	# The fleet test's throwaway Slurm cluster (tests/slurm/).
 	required+=(slurmctld slurmd slurm-client munge)
+	# The QEMU NUMA guest (tests/vm): an emulator, a static shell, an initramfs packer.
+	required+=(qemu-system-x86 busybox-static cpio)
 fi
 
 has_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
@@ -33,6 +35,8 @@ provided() {
 	libck-dev) has_header ck_spinlock.h ;;
 	slurm-client) command -v sbatch && command -v scontrol ;;
 	libclang-rt-dev) false ;; # a runtime library: only the package manager can tell
+	qemu-system-x86) command -v qemu-system-x86_64 ;;
+	busybox-static) [ -x /bin/busybox ] && ! ldd /bin/busybox ;;
 	*) command -v "$1" ;;
 	esac
 } >/dev/null 2>&1
@@ -56,9 +60,35 @@ if [ "$(id -u)" -ne 0 ]; then
 		"sudo apt-get install -y --no-install-recommends ${missing[*]} ${missing_optional[*]}" >&2
 	exit 1
 fi
+# The guest's kernel: Debian's cloud kernel image, only its vmlinuz (no modules needed), in
+# /var/cache/lab-vm where the VM test looks (/boot/vmlinuz-* is root-only on Debian). The
+# package name comes from the metapackage, so a Debian point release does not break it. A
+# failure is a warning: the VM test is then skipped with the reason.
+vm_kernel() {
+	local dir=/var/cache/lab-vm tmp pkg
+	[ -r "$dir/vmlinuz" ] && return 0
+	apt-cache show linux-image-cloud-amd64 >/dev/null 2>&1 || apt-get update -qq || true
+	pkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+		awk '/Depends: linux-image-/{print $2; exit}')
+	tmp=$(mktemp -d)
+	if [ -n "$pkg" ] && (cd "$tmp" && apt-get download "$pkg" >/dev/null 2>&1) &&
+		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp" --wildcards './boot/vmlinuz-*' &&
+		mkdir -p "$dir" && cp "$tmp"/boot/vmlinuz-* "$dir/vmlinuz"; then
+		echo "lab: guest kernel for tests/vm: $dir/vmlinuz ($pkg)" >&2
+	else
+		echo "lab: warning: no guest kernel (${pkg:-linux-image-cloud-amd64}); the VM test will be skipped" >&2
+	fi
+	rm -rf "$tmp"
+}
+
 all=("${missing[@]}" "${missing_optional[@]}")
-[ ${#all[@]} -eq 0 ] && exit 0
-echo "lab: installing ${all[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y --no-install-recommends "${all[@]}" >/dev/null
+if [ ${#all[@]} -gt 0 ]; then
+	echo "lab: installing ${all[*]}" >&2
+	apt-get update -qq
+	apt-get install -y --no-install-recommends "${all[@]}" >/dev/null
+fi
+if [ "${1:-}" = "--ci" ]; then
+	vm_kernel
+fi
+exit 0

@@ -352,7 +352,7 @@ LAB_TEST(list_placement)
 	plan_fails_with(
 	    "[x]\nkernel = fake\nplacement = compact, sideways\n", NULL, 0,
 	    "p.ini:3: [x] placement = compact, sideways: value sideways: unknown policy "
-	    "(allowed: compact, cores, scatter, pairs, or list:CPUS such as list:0,2,4-7 "
+	    "(allowed: compact, cores, scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 "
 	    "or list:0-14:2)");
 }
 
@@ -603,4 +603,29 @@ LAB_TEST(range_of_one_quoted)
 	plan_fails_with("[a]\nkernel = fake\nthreads = 2000..2000\n", NULL, 0,
 	                "p.ini:3: [a] threads = 2000..2000: value 2000: out of range (allowed 1 "
 	                ".. 1024 threads)");
+}
+
+/* node:N: a node the machine lacks skips its points with the reason (one config for 1 and 2
+ * nodes). (Too many threads for a node: test_topo's node_placement.) */
+LAB_TEST(node_placement_missing_node_skips)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 2\nplacement = node:0, node:1\n", NULL, 0, NULL,
+	         0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 2);
+	CHECK_EQ_I64(t.plan->pts[0].state, LAB_POINT_READY);
+	CHECK_EQ_I64(t.plan->pts[0].cpus[0], 0);
+	CHECK_EQ_I64(t.plan->pts[1].state, LAB_POINT_SKIPPED);
+	CHECK_EQ_STR(t.plan->pts[1].reason,
+	             "placement node:1: NUMA node 1 has no CPU this process may use");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=node:1");
+	tp_free(&t);
+
+	/* The kernel's own skip reason wins over the missing node's. */
+	tp_build(&t, "[x]\nkernel = fake\nsize = 13\nplacement = node:1\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 1);
+	CHECK_EQ_STR(t.plan->pts[0].reason, "size 13 is unlucky on this machine");
+	tp_free(&t);
 }

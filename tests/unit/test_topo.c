@@ -313,8 +313,9 @@ LAB_TEST(placement_parse_errors)
 	struct lab_err err = {0};
 
 	CHECK_EQ_I64(lab_placement_parse("spread", &p, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "placement 'spread': unknown policy (allowed: compact, cores, "
-	                      "scatter, pairs, or list:CPUS such as list:0,2,4-7 or list:0-14:2)");
+	CHECK_EQ_STR(err.msg,
+	             "placement 'spread': unknown policy (allowed: compact, cores, "
+	             "scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 or list:0-14:2)");
 	CHECK_EQ_I64(lab_placement_parse("list:", &p, &err), -LAB_ECONFIG);
 	CHECK(strstr(err.msg, "placement 'list:': the list is empty (allowed: CPU numbers"));
 	CHECK_EQ_I64(lab_placement_parse("list:0,,2", &p, &err), -LAB_ECONFIG);
@@ -650,4 +651,45 @@ LAB_TEST(synthetic_pu_cap)
 	REQUIRE(lab_topo_open(&t, "synthetic:pack:16 core:64 pu:4", &err) == 0);
 	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), 4096);
 	lab_topo_close(t);
+}
+
+/* node:N plans only the PUs of NUMA node N, one per core first; a missing node is EUNSUP (the
+ * planner skips such points), too many threads for the node a config error. */
+LAB_TEST(node_placement)
+{
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_err err = {0};
+	int cpus[32];
+
+	REQUIRE(t);
+	REQUIRE(plan(t, "node:2", 4, cpus, &err) == 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_I64(info_of(t, cpus[i]).numa, 2);
+	CHECK(cores_first(t, cpus, 4, 4));
+	CHECK(distinct(cpus, 4));
+	CHECK_EQ_I64(plan(t, "node:7", 1, cpus, &err), -LAB_EUNSUP);
+	CHECK_EQ_STR(err.msg, "placement node:7: NUMA node 7 has no CPU this process may use");
+	CHECK_EQ_I64(plan(t, "node:0", 9, cpus, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "9 threads but NUMA node 0 has only 8 usable CPUs");
+	CHECK_EQ_I64(plan(t, "node:x", 1, cpus, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "placement 'node:x': node:N takes one NUMA node number (allowed "
+	                      "node:0 .. node:4095)");
+	lab_topo_close(t);
+}
+
+/* The distance matrix of an XML fixture (firmware SLIT as hwloc keeps it); none on synthetic. */
+LAB_TEST(numa_distances)
+{
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_topo *s = open_topo(SYN_2S);
+	const uint64_t row1[4] = {12, 10, 32, 32};
+	uint64_t d[16];
+
+	REQUIRE(t && s);
+	CHECK_EQ_U64(lab_topo_numa_distances(t, d, 16), 4);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_U64(d[4 + i], row1[i]);
+	CHECK_EQ_U64(lab_topo_numa_distances(s, d, 16), 0);
+	lab_topo_close(t);
+	lab_topo_close(s);
 }

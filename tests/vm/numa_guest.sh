@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Boots a QEMU guest (TCG: no KVM needed) with NODES NUMA nodes, one socket and 2 CPUs each,
+# from a busybox initramfs holding the lab binary and its shared libraries; inside, runs
+# `lab topo` and `lab run tests/vm/numa-guest.ini`, prints the results between markers on the
+# serial console, powers off; then checks them here (check_guest.py).
+# usage: numa_guest.sh LAB SRCDIR NODES     exit 0 pass, 1 fail, 77 skipped (reason printed)
+# Needs qemu-system-x86_64, a static busybox, cpio and a readable kernel image: $LAB_VM_KERNEL,
+# /var/cache/lab-vm/vmlinuz (scripts/deps.sh --ci puts one there) or /boot/vmlinuz-*.
+# LAB_VM_KEEP=DIR keeps the guest's serial log (with run.json and samples.csv) as DIR/guest.log.
+set -euo pipefail
+lab=$1 src=$2 nodes=${3:-2}
+
+skip() { echo "SKIPPED: $*"; exit 77; }
+
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+command -v cpio >/dev/null || skip "cpio is not installed"
+busybox=""
+for b in /bin/busybox /usr/bin/busybox; do
+	if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then busybox=$b; break; fi
+done
+[ -n "$busybox" ] || skip "no static busybox (apt-get install busybox-static)"
+kernel=${LAB_VM_KERNEL:-}
+if [ -z "$kernel" ]; then
+	for k in /var/cache/lab-vm/vmlinuz /boot/vmlinuz-*; do
+		if [ -r "$k" ]; then kernel=$k; break; fi
+	done
+fi
+[ -n "$kernel" ] && [ -r "$kernel" ] ||
+	skip "no readable kernel image (set LAB_VM_KERNEL, or run scripts/deps.sh --ci as root)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,lab}
+cp "$busybox" "$root/bin/busybox"
+cp "$lab" "$root/lab/lab"
+cp "$src/tests/vm/numa-guest.ini" "$root/lab/numa.ini"
+# The binary's shared libraries at the paths the loader looks for them.
+ldd "$lab" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | while read -r so; do
+	mkdir -p "$root$(dirname "$so")"
+	cp -L "$so" "$root$so"
+done
+
+cat >"$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+cd /lab
+echo "=== TOPO BEGIN"
+./lab topo
+echo "=== TOPO END"
+./lab run numa.ini -o /tmp/out --no-progress >/tmp/run.log 2>&1
+echo "=== RUN RC $?"
+cat /tmp/run.log
+for f in run.json samples.csv; do
+	echo "=== FILE $f BEGIN"
+	cat "/tmp/out/$f"
+	echo "=== FILE $f END"
+done
+echo "=== GUEST DONE"
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$tmp/initrd.gz"
+
+numa=()
+for ((n = 0; n < nodes; n++)); do
+	numa+=(-object "memory-backend-ram,id=m$n,size=256M"
+	       -numa "node,nodeid=$n,cpus=$((2 * n))-$((2 * n + 1)),memdev=m$n")
+done
+for ((a = 0; a < nodes; a++)); do
+	for ((b = a + 1; b < nodes; b++)); do
+		numa+=(-numa "dist,src=$a,dst=$b,val=$((20 + 2 * (b - a - 1)))")
+	done
+done
+# transparent_hugepage=never and numa_balancing=disable: THP merges and automatic migration
+# make page placement checks flaky (research/numa_testing.md).
+timeout 240 qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-user-config \
+	-smp "$((2 * nodes)),sockets=$nodes,cores=2,threads=1" -m "$((256 * nodes))M" "${numa[@]}" \
+	-kernel "$kernel" -initrd "$tmp/initrd.gz" \
+	-append 'console=ttyS0 panic=-1 quiet loglevel=0 transparent_hugepage=never numa_balancing=disable' \
+	-display none -serial stdio -monitor none -no-reboot </dev/null | tr -d '\r' >"$tmp/guest.log" ||
+	{ echo "qemu failed or timed out (rc $?)"; tail -40 "$tmp/guest.log"; exit 1; }
+if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
+python3 "$src/tests/vm/check_guest.py" "$tmp/guest.log" "$nodes" || { tail -60 "$tmp/guest.log"; exit 1; }
