@@ -179,7 +179,9 @@ static int an_cmp_pt(const void *a, const void *b)
 {
 	const struct lab_an_cv_pt *x = a, *y = b;
 
-	if (x->x != y->x)
+	if (isnan(x->x) != isnan(y->x)) /* a missing x last */
+		return isnan(x->x) ? 1 : -1;
+	if (x->x != y->x && !isnan(x->x))
 		return (x->x > y->x) - (x->x < y->x);
 	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
 }

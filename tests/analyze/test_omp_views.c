@@ -209,8 +209,8 @@ LAB_TEST(plots_written)
 	snprintf(path, sizeof(path), "%s/results-reduce/plots/%s", testlib_tmpdir(),
 	         "reduce00-red-elems_1000_placement_compact.gp");
 	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
-	CHECK(strstr(gp, "title '<b>&x team=lab'") != NULL);
-	CHECK(strstr(gp, "dt 2 title 'packed") == NULL); /* openmp curves are solid */
+	CHECK(strstr(gp, "dt 2 title '<b>&x team=lab'") != NULL); /* team=lab dashed */
+	CHECK(strstr(gp, "dt 2 title 'packed") == NULL);          /* openmp curves are solid */
 	CHECK(strstr(gp, "set logscale y") != NULL);
 	free(gp);
 	CHECK(clitest_exists(
