@@ -357,6 +357,10 @@ static void oo_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 }
 #endif
 
+/* The analyzer's view: overhead per construct and team vs threads (analyze/views/omp_overhead.c).
+ */
+static const char *const oo_views[] = {"omp_overhead", NULL};
+
 const struct lab_kernel lab_kernel_omp_overhead = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_overhead",
@@ -367,6 +371,7 @@ const struct lab_kernel lab_kernel_omp_overhead = {
     .params_size = sizeof(struct oo_params),
     .metrics = oo_metrics,
     .work_unit = "instance",
+    .views = oo_views,
     .check = oo_check,
 #ifdef _OPENMP
     .setup = oo_setup,

@@ -242,6 +242,10 @@ static void os_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 }
 #endif
 
+/* The analyzer's view: makespan and imbalance per schedule vs chunk (analyze/views/omp_schedule.c).
+ */
+static const char *const os_views[] = {"omp_schedule", NULL};
+
 const struct lab_kernel lab_kernel_omp_schedule = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_schedule",
@@ -253,6 +257,7 @@ const struct lab_kernel lab_kernel_omp_schedule = {
     .params_size = sizeof(struct os_params),
     .metrics = os_metrics,
     .work_unit = "iteration",
+    .views = os_views,
     .check = os_check,
 #ifdef _OPENMP
     .setup = os_setup,

@@ -203,6 +203,9 @@ static void rd_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 }
 #endif
 
+/* The analyzer's view: ns per element per strategy and team vs threads (analyze/views/reduce.c). */
+static const char *const rd_views[] = {"reduce", NULL};
+
 const struct lab_kernel lab_kernel_reduce = {
     .abi = LAB_KERNEL_ABI,
     .name = "reduce",
@@ -213,6 +216,7 @@ const struct lab_kernel lab_kernel_reduce = {
     .params_size = sizeof(struct rd_params),
     .metrics = rd_metrics,
     .work_unit = "element",
+    .views = rd_views,
     .work_per_unit = rd_work,
     .check = rd_check,
 #ifdef _OPENMP

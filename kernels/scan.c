@@ -209,6 +209,9 @@ static void sc_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 }
 #endif
 
+/* The analyzer's view: speedup vs size per method (analyze/views/scan.c). */
+static const char *const sc_views[] = {"scan", NULL};
+
 const struct lab_kernel lab_kernel_scan = {
     .abi = LAB_KERNEL_ABI,
     .name = "scan",
@@ -219,6 +222,7 @@ const struct lab_kernel lab_kernel_scan = {
     .params_size = sizeof(struct sc_params),
     .metrics = sc_metrics,
     .work_unit = "element",
+    .views = sc_views,
     .work_per_unit = sc_work,
     .check = sc_check,
 #ifdef _OPENMP

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Curves of one quantity vs one knob (curves.h): grouping, the columns and analysis.json. */
+#include "analyze/views/curves.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/jsonw.h"
+#include "analyze/views/view.h"
+
+double lab_an_cv_num(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s)
+		return NAN;
+	if (*end == 'K' || *end == 'k')
+		v *= 1024.0;
+	else if (*end == 'M')
+		v *= 1048576.0;
+	else if (*end == 'G')
+		v *= 1073741824.0;
+	return v;
+}
+
+int lab_an_cv_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
+                      const struct lab_an_point *p)
+{
+	int decl = lab_an_view_declared(d, p->experiment, s->view);
+	char buf[8];
+
+	if (decl >= 0 || !s->match_metric)
+		return decl > 0;
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], s->match_metric))
+			return lab_an_params_get(p->params, s->curve[0], buf, sizeof(buf)) != NULL;
+	return 0;
+}
+
+/* The conditions of p: params without the curve and x keys, plus threads when x is a param. */
+static char *an_cond(const struct lab_an_cv_spec *s, const struct lab_an_point *p)
+{
+	char *c = lab_an_strdup(p->params), *t;
+
+	for (size_t k = 0; c && k < LAB_AN_CV_MAXKEY + 1; k++) {
+		const char *key = k < LAB_AN_CV_MAXKEY ? s->curve[k] : s->x;
+
+		if (!key)
+			continue;
+		t = lab_an_params_without(c, key);
+		free(c);
+		c = t;
+	}
+	if (c && s->x) {
+		t = lab_an_asprintf("%s%sthreads=%d", c, *c ? ";" : "", p->threads);
+		free(c);
+		c = t;
+	}
+	return c;
+}
+
+static struct lab_an_cv_group *an_group(struct lab_an_cv *v, size_t *cap, const char *exp,
+                                        char *cond)
+{
+	struct lab_an_cv_group *g;
+
+	for (size_t i = 0; i < v->ng; i++)
+		if (!strcmp(v->g[i].experiment, exp) && !strcmp(v->g[i].params, cond)) {
+			free(cond);
+			return &v->g[i];
+		}
+	if (lab_an_grow(&v->g, cap, v->ng + 1, sizeof(*v->g))) {
+		free(cond);
+		return NULL;
+	}
+	g = &v->g[v->ng++];
+	memset(g, 0, sizeof(*g));
+	g->experiment = exp;
+	g->params = cond;
+	return g;
+}
+
+static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g,
+                                        const struct lab_an_point *p)
+{
+	char val[LAB_AN_CV_MAXKEY][128];
+	struct lab_an_cv_curve *c;
+	size_t cap = g->nc, i;
+
+	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
+		if (!s->curve[k] ||
+		    !lab_an_params_get(p->params, s->curve[k], val[k], sizeof(val[k])))
+			strcpy(val[k], "?");
+	for (i = 0; i < g->nc; i++)
+		if (!strcmp(g->c[i].key[0], val[0]) && !strcmp(g->c[i].key[1], val[1]))
+			return &g->c[i];
+	if (lab_an_grow(&g->c, &cap, g->nc + 1, sizeof(*g->c)))
+		return NULL;
+	c = &g->c[g->nc++];
+	memset(c, 0, sizeof(*c));
+	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++) {
+		int mx = -1;
+
+		if (!(c->key[k] = lab_an_strdup(val[k])))
+			return NULL;
+		/* The style index: that of an earlier curve with the same value, else a new one. */
+		c->style[k] = -1;
+		for (i = 0; i + 1 < g->nc; i++) {
+			if (!strcmp(g->c[i].key[k], val[k]))
+				c->style[k] = g->c[i].style[k];
+			mx = g->c[i].style[k] > mx ? g->c[i].style[k] : mx;
+		}
+		if (c->style[k] < 0)
+			c->style[k] = mx + 1;
+	}
+	c->label = s->curve[1] ? lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1])
+	                       : lab_an_strdup(val[0]);
+	return c->label ? c : NULL;
+}
+
+/* Mean, median and the clipped 95 % interval of x[0..n-1] into v. */
+static void an_val(const struct lab_an_cv_col *col, const double *x, size_t n, double *work,
+                   struct lab_an_cv_val *v)
+{
+	struct lab_an_stats st;
+
+	v->n = n;
+	v->median = v->mean = v->lo = v->hi = NAN;
+	if (!n)
+		return;
+	lab_an_stats_compute(x, n, work, &st);
+	v->median = st.median;
+	v->mean = st.mean;
+	v->lo = st.ci95_lo;
+	v->hi = st.ci95_hi;
+	if (col->bounded && v->lo < col->lo_bound)
+		v->lo = col->lo_bound;
+}
+
+static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
+                   const struct lab_an_point *p, int inc, struct lab_an_cv_pt *e)
+{
+	double *x = malloc((2 * p->n + 1) * sizeof(*x));
+	int ok = !strcmp(p->status, "ok");
+
+	if (!x)
+		return -LAB_AN_ENOMEM;
+	for (size_t c = 0; c < s->ncol; c++) {
+		const struct lab_an_cv_col *col = &s->col[c];
+		size_t k = 0, m = d->nmetric;
+
+		if (col->src == LAB_AN_CV_SPEEDUP) {
+			if (lab_an_cv_speedup(s, d, p, inc, &e->v[c])) {
+				free(x);
+				return -LAB_AN_ENOMEM;
+			}
+			continue;
+		}
+		if (col->src == LAB_AN_CV_METRIC)
+			for (m = 0; m < d->nmetric && strcmp(d->metric_name[m], col->key); m++)
+				;
+		for (size_t i = 0; ok && i < p->n; i++) {
+			double y = col->src == LAB_AN_CV_COST ? p->cost[i]
+			           : m < d->nmetric           ? p->metric[i * d->nmetric + m]
+			                                      : NAN;
+
+			if ((inc || !p->flagged[i]) && !isnan(y))
+				x[k++] = y;
+		}
+		an_val(col, x, k, x + p->n, &e->v[c]);
+	}
+	free(x);
+	return 0;
+}
+
+static int an_cmp_pt(const void *a, const void *b)
+{
+	const struct lab_an_cv_pt *x = a, *y = b;
+
+	if (isnan(x->x) != isnan(y->x)) /* a missing x last */
+		return isnan(x->x) ? 1 : -1;
+	if (x->x != y->x && !isnan(x->x))
+		return (x->x > y->x) - (x->x < y->x);
+	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
+}
+
+static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *cap,
+                  const struct lab_an_data *d, const struct lab_an_point *p, int inc)
+{
+	char *cond = an_cond(s, p), xs[64];
+	struct lab_an_cv_group *g;
+	struct lab_an_cv_curve *c;
+	struct lab_an_cv_pt *e;
+	size_t pcap;
+
+	if (!cond || !(g = an_group(v, cap, p->experiment, cond)) || !(c = an_curve(s, g, p)))
+		return -LAB_AN_ENOMEM;
+	pcap = c->npt;
+	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
+		return -LAB_AN_ENOMEM;
+	e = &c->pt[c->npt++];
+	memset(e, 0, sizeof(*e));
+	e->pt = p;
+	if (!s->x)
+		e->x = p->threads;
+	else
+		e->x = lab_an_params_get(p->params, s->x, xs, sizeof(xs)) ? lab_an_cv_num(xs) : NAN;
+	return an_cols(s, d, p, inc, e);
+}
+
+int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *d, int inc,
+                      void **state, struct lab_an_err *err)
+{
+	struct lab_an_cv *v = calloc(1, sizeof(*v));
+	size_t cap = 0;
+	int rc = 0;
+
+	*state = NULL;
+	if (!v)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	v->spec = s;
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (lab_an_cv_applies(s, d, &d->pt[i]))
+			rc = an_add(s, v, &cap, d, &d->pt[i], inc);
+	for (size_t i = 0; i < v->ng; i++)
+		for (size_t j = 0; j < v->g[i].nc; j++)
+			qsort(v->g[i].c[j].pt, v->g[i].c[j].npt, sizeof(*v->g[i].c[j].pt),
+			      an_cmp_pt);
+	if (rc || !v->ng) {
+		lab_an_cv_free(v);
+		return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "%s view: out of memory", s->view)
+		          : 0;
+	}
+	*state = v;
+	return 0;
+}
+
+void lab_an_cv_free(void *state)
+{
+	struct lab_an_cv *v = state;
+
+	for (size_t i = 0; v && i < v->ng; i++) {
+		for (size_t j = 0; j < v->g[i].nc; j++) {
+			for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
+				free(v->g[i].c[j].key[k]);
+			free(v->g[i].c[j].label);
+			free(v->g[i].c[j].pt);
+		}
+		free(v->g[i].c);
+		free(v->g[i].params);
+	}
+	if (v)
+		free(v->g);
+	free(v);
+}
+
+const char *lab_an_cv_experiment(const void *state, size_t i)
+{
+	const struct lab_an_cv *v = state;
+
+	return i < v->ng ? v->g[i].experiment : NULL;
+}
+
+static void an_json_pt(struct lab_an_jw *w, const struct lab_an_cv_spec *s,
+                       const struct lab_an_cv_pt *e)
+{
+	char k[96];
+
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_int(w, "point", e->pt->id);
+	lab_an_jw_int(w, "threads", e->pt->threads);
+	if (s->x)
+		lab_an_jw_num(w, s->x, e->x);
+	lab_an_jw_str(w, "status", e->pt->status);
+	for (size_t c = 0; c < s->ncol; c++) {
+		const struct lab_an_cv_val *v = &e->v[c];
+
+		snprintf(k, sizeof(k), "%s_n", s->col[c].key);
+		lab_an_jw_int(w, k, (long long)v->n);
+		lab_an_jw_num(w, s->col[c].key, v->median);
+		snprintf(k, sizeof(k), "%s_mean", s->col[c].key);
+		lab_an_jw_num(w, k, v->mean);
+		snprintf(k, sizeof(k), "%s_ci95", s->col[c].key);
+		lab_an_jw_pair(w, k, v->lo, v->hi);
+	}
+	lab_an_jw_end(w, '}');
+}
+
+static void an_json_curve(struct lab_an_jw *w, const struct lab_an_cv_spec *s,
+                          const struct lab_an_cv_curve *c)
+{
+	lab_an_jw_obj(w, NULL);
+	lab_an_jw_str(w, "label", c->label);
+	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
+		if (s->curve[k])
+			lab_an_jw_str(w, s->curve[k], c->key[k]);
+	lab_an_jw_arr(w, "points");
+	for (size_t i = 0; i < c->npt; i++)
+		an_json_pt(w, s, &c->pt[i]);
+	lab_an_jw_end(w, ']');
+	lab_an_jw_end(w, '}');
+}
+
+void lab_an_cv_json(struct lab_an_jw *w, const void *state, const char *exp)
+{
+	const struct lab_an_cv *v = state;
+	const struct lab_an_cv_spec *s = v->spec;
+
+	lab_an_jw_obj(w, s->view);
+	lab_an_jw_str(w, "x", s->x ? s->x : "threads");
+	lab_an_jw_str(w, "values",
+	              "KEY: median over the used samples; KEY_mean and KEY_ci95: "
+	              "their mean and its 95% t-interval (times clipped at 0)");
+	lab_an_jw_arr(w, "groups");
+	for (size_t i = 0; i < v->ng; i++) {
+		if (strcmp(v->g[i].experiment, exp))
+			continue;
+		lab_an_jw_obj(w, NULL);
+		lab_an_jw_str(w, "params", v->g[i].params);
+		lab_an_jw_arr(w, "curves");
+		for (size_t j = 0; j < v->g[i].nc; j++)
+			an_json_curve(w, s, &v->g[i].c[j]);
+		lab_an_jw_end(w, ']');
+		lab_an_jw_end(w, '}');
+	}
+	lab_an_jw_end(w, ']');
+	lab_an_jw_end(w, '}');
+}

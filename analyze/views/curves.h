@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Curves of one quantity vs one knob, shared by the chapter-29 views (omp_overhead,
+ * omp_schedule, reduce, scan): a view is a struct lab_an_cv_spec saying which params name a
+ * curve (construct and team), which knob is the x axis (threads, or a param such as chunk or
+ * size) and which columns each entry shows (a metric column, the cost per work unit, or the
+ * speedup over a baseline curve). The engine groups the points the view applies to by their
+ * conditions (params without the curve and x keys; with threads when x is a param), one curve
+ * per curve-key combination, entries in ascending x, and writes the JSON, the text table, the
+ * report section and one plot per group. Nothing here names a kernel.
+ *
+ * Every interval is the 95 % t-interval of the mean over the used samples (df = n-1), clipped
+ * at the column's lower bound when it has one (a time is never negative, an imbalance never
+ * below 1); differences such as overhead_ns are not clipped: a negative value is a finding.
+ */
+#ifndef LAB_ANALYZE_VIEWS_CURVES_H
+#define LAB_ANALYZE_VIEWS_CURVES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/data.h"
+#include "analyze/err.h"
+
+#define LAB_AN_CV_MAXCOL 4
+#define LAB_AN_CV_MAXKEY 2
+
+enum lab_an_cv_src {
+	LAB_AN_CV_METRIC,  /* the metric column named by col.metric */
+	LAB_AN_CV_COST,    /* the cost per work unit (elapsed_ns / work) */
+	LAB_AN_CV_SPEEDUP, /* baseline cost / this cost (see spec.base) */
+};
+
+struct lab_an_cv_col {
+	const char *key; /* JSON key and table header; also the metric column for METRIC */
+	enum lab_an_cv_src src;
+	int bounded; /* 1: the interval is clipped below at lo_bound */
+	double lo_bound;
+};
+
+struct lab_an_cv_spec {
+	const char *view;                    /* the view's name */
+	const char *title;                   /* text heading and <h2> (trusted, static) */
+	const char *about;                   /* the report's paragraph, HTML (trusted, static) */
+	const char *note;                    /* the text tables' footnote (trusted, static) */
+	const char *curve[LAB_AN_CV_MAXKEY]; /* params naming a curve; curve[1] may be NULL */
+	const char *x;                       /* param of the x axis; NULL: threads */
+	const char *xlabel, *ylabel;
+	int logx, logy;
+	/* Files without a views key: the view applies to points with this metric column and a
+	 * curve[0] param; NULL: only where the run declares the view. */
+	const char *match_metric;
+	/* SPEEDUP: the curve[0] value of the baseline (its point at the same conditions and x with
+	 * the fewest threads); without one, the same curve's point with the fewest threads. */
+	const char *base;
+	struct lab_an_cv_col col[LAB_AN_CV_MAXCOL];
+	size_t ncol;
+	size_t plot_col; /* the column drawn */
+};
+
+/* One column at one entry: median, mean and its (clipped) 95 % interval; n = 0: none. */
+struct lab_an_cv_val {
+	size_t n;
+	double median, mean, lo, hi;
+};
+
+struct lab_an_cv_pt {
+	const struct lab_an_point *pt;
+	double x;
+	struct lab_an_cv_val v[LAB_AN_CV_MAXCOL];
+};
+
+struct lab_an_cv_curve {
+	char *key[LAB_AN_CV_MAXKEY]; /* the curve params' values ("?" when absent) */
+	char *label;                 /* "parallel", "parallel team=lab" */
+	int style[LAB_AN_CV_MAXKEY]; /* first-seen index of each key's value (colour, dashes) */
+	struct lab_an_cv_pt *pt;     /* ascending x */
+	size_t npt;
+};
+
+struct lab_an_cv_group {
+	const char *experiment;
+	char *params; /* the conditions */
+	struct lab_an_cv_curve *c;
+	size_t nc;
+};
+
+struct lab_an_cv {
+	const struct lab_an_cv_spec *spec;
+	struct lab_an_cv_group *g;
+	size_t ng;
+};
+
+/* 1 when spec's view shows p (declared, else by match_metric). */
+int lab_an_cv_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
+                      const struct lab_an_point *p);
+/* The view's compute: *state stays NULL when it applies to nothing. */
+int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *d, int inc,
+                      void **state, struct lab_an_err *err);
+void lab_an_cv_free(void *state);
+const char *lab_an_cv_experiment(const void *state, size_t i);
+
+struct lab_an_jw;
+struct lab_an_plots;
+struct lab_an_pdir;
+void lab_an_cv_json(struct lab_an_jw *w, const void *state, const char *exp);
+void lab_an_cv_text(FILE *f, const void *state);
+void lab_an_cv_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
+int lab_an_cv_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
+                    struct lab_an_plots *out, struct lab_an_err *err);
+
+/* The SPEEDUP column of p into v. Returns 0, or -1 when out of memory. */
+int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
+                      const struct lab_an_point *p, int inc, struct lab_an_cv_val *v);
+
+/* The x value of a param value: a number with an optional K/M/G (x1024) suffix; NaN if none. */
+double lab_an_cv_num(const char *s);
+
+/* The view struct of a spec: every member but name, applies and compute is the engine's. */
+#define LAB_AN_CV_VIEW(NAME, APPLIES, COMPUTE)                                                     \
+	{                                                                                          \
+		.name = NAME, .applies = APPLIES, .compute = COMPUTE, .free = lab_an_cv_free,      \
+		.experiment = lab_an_cv_experiment, .json = lab_an_cv_json,                        \
+		.text = lab_an_cv_text, .html = lab_an_cv_html, .plots = lab_an_cv_plots,          \
+	}
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The construct-overhead view: ns per construct instance (the overhead_ns metric column, test
+ * minus reference of the same sample, so the interval over reps is a CI of the mean overhead;
+ * also test_ns and ref_ns) per construct and team vs threads, one curve each (team = lab
+ * dashed). Older files without a views key: points with an overhead_ns column and a
+ * `construct` param.
+ */
+#include "analyze/views/curves.h"
+#include "analyze/views/view.h"
+
+static const struct lab_an_cv_spec an_spec = {
+    .view = "omp_overhead",
+    .title = "Construct overhead",
+    .about = "ns per construct instance: <code>overhead_ns</code> = test &minus; reference of "
+             "the same sample (a paired difference, so its interval is a confidence interval "
+             "of the mean overhead; it may dip below 0 when the construct costs less than the "
+             "noise), with <code>test_ns</code> and <code>ref_ns</code> (intervals clipped at "
+             "0). <code>team=lab</code> curves (dashed) run the same instances on the lab's own "
+             "pinned pthreads: the gap to <code>team=openmp</code> is what the runtime adds.",
+    .note = "KEY median | mean [95% CI] over reps; overhead_ns = test_ns - ref_ns per sample",
+    .curve = {"construct", "team"},
+    .xlabel = "threads",
+    .ylabel = "overhead, ns per instance (mean, 95% CI)",
+    .logx = 1,
+    .match_metric = "overhead_ns",
+    .col = {{"overhead_ns", LAB_AN_CV_METRIC, 0, 0},
+            {"test_ns", LAB_AN_CV_METRIC, 1, 0},
+            {"ref_ns", LAB_AN_CV_METRIC, 1, 0}},
+    .ncol = 3,
+    .plot_col = 0,
+};
+
+static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	return lab_an_cv_applies(&an_spec, d, p);
+}
+
+static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_an_err *err)
+{
+	return lab_an_cv_compute(&an_spec, d, inc, state, err);
+}
+
+const struct lab_an_view lab_an_view_omp_overhead =
+    LAB_AN_CV_VIEW("omp_overhead", an_applies, an_compute);

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The loop-schedule view: makespan per loop instance, imbalance (busiest thread / mean) and
+ * overhead vs the ideal (makespan - calibrated work / threads) per schedule vs chunk, one group
+ * per imbalance distribution, cost and thread count. Older files without a views key: points
+ * with a makespan_ns column and a `schedule` param.
+ */
+#include "analyze/views/curves.h"
+#include "analyze/views/view.h"
+
+static const struct lab_an_cv_spec an_spec = {
+    .view = "omp_schedule",
+    .title = "Loop schedules",
+    .about = "Per schedule and chunk: <code>makespan_ns</code>, the wall time of one loop "
+             "instance; <code>imbalance</code> = busiest thread's time / mean thread time (1 = "
+             "balanced); <code>overhead_ns</code> = makespan &minus; ideal (calibrated work / "
+             "threads): imbalance plus the cost of handing out chunks. <code>static</code> "
+             "ignores the chunk. Intervals of times are clipped at 0, of imbalance at 1.",
+    .note = "KEY median | mean [95% CI] over reps; overhead_ns = makespan - ideal",
+    .curve = {"schedule", NULL},
+    .x = "chunk",
+    .xlabel = "chunk (iterations)",
+    .ylabel = "makespan, ns per loop (mean, 95% CI)",
+    .logx = 1,
+    .match_metric = "makespan_ns",
+    .col = {{"makespan_ns", LAB_AN_CV_METRIC, 1, 0},
+            {"imbalance", LAB_AN_CV_METRIC, 1, 1},
+            {"overhead_ns", LAB_AN_CV_METRIC, 0, 0},
+            {"ideal_ns", LAB_AN_CV_METRIC, 1, 0}},
+    .ncol = 4,
+    .plot_col = 0,
+};
+
+static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	return lab_an_cv_applies(&an_spec, d, p);
+}
+
+static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_an_err *err)
+{
+	return lab_an_cv_compute(&an_spec, d, inc, state, err);
+}
+
+const struct lab_an_view lab_an_view_omp_schedule =
+    LAB_AN_CV_VIEW("omp_schedule", an_applies, an_compute);

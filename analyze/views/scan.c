@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The scan view: speedup vs input size per method, one group per thread count. Speedup = the
+ * baseline's mean cost / this mean cost (Fieller 95 % interval); the baseline is the `serial`
+ * method at the same size with the fewest threads, else the same method with the fewest
+ * threads. Only runs that declare the view get it (the kernel writes no metric column).
+ */
+#include "analyze/views/curves.h"
+#include "analyze/views/view.h"
+
+static const struct lab_an_cv_spec an_spec = {
+    .view = "scan",
+    .title = "Prefix-sum speedup",
+    .about = "Speedup = baseline ns per element / this ns per element (mean, Fieller 95&nbsp;% "
+             "interval, clipped at 0), vs the input size; the baseline is the "
+             "<code>serial</code> method at the same size, else the same method at the fewest "
+             "threads. <code>two_pass</code> reads the input twice and loses once the arrays "
+             "live in DRAM; <code>blocked</code> keeps the second read in cache.",
+    .note = "speedup: baseline mean / mean (Fieller CI); ns_per_elem median | mean [95% CI]",
+    .curve = {"method", NULL},
+    .x = "size",
+    .xlabel = "input size, bytes",
+    .ylabel = "speedup over the baseline (mean, 95% CI)",
+    .logx = 1,
+    .base = "serial",
+    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0}},
+    .ncol = 2,
+    .plot_col = 0,
+};
+
+static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	return lab_an_cv_applies(&an_spec, d, p);
+}
+
+static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_an_err *err)
+{
+	return lab_an_cv_compute(&an_spec, d, inc, state, err);
+}
+
+const struct lab_an_view lab_an_view_scan = LAB_AN_CV_VIEW("scan", an_applies, an_compute);

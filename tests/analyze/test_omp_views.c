@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The chapter-29 views (omp_overhead, omp_schedule, reduce, scan) end to end: `lab analyze` on
+ * hand-made fixtures (tests/analyze/gen_fixtures_omp.py holds the values and the hand
+ * computations) checks analysis.json's numbers, the text tables, the report section and its
+ * escaping, and the plot files; then a tiny real `lab run` of quick.ini's OpenMP sections.
+ */
+#include <math.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+/* t(0.975, 2) / sqrt(3): the 95 % margin of a mean of 3 samples is this times their sd. */
+#define T2_SQRT3 (4.302652729749464 / 1.7320508075688772)
+
+/* `lab analyze NAME --no-plots --json` on a copy of fixture NAME: the parsed document. */
+static struct lab_an_json *ov_json(const char *name)
+{
+	char cmd[256], *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_an_err e = {0};
+
+	clitest_copy(name);
+	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots --json", name);
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
+	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		fprintf(stderr, "%s\n", e.msg);
+	free(out);
+	free(err);
+	return j;
+}
+
+/* Group g, curve c, point k of view in experiments[0]. */
+static const struct lab_an_json *ov_pt(const struct lab_an_json *j, const char *view, size_t g,
+                                       size_t c, size_t k)
+{
+	const struct lab_an_json *v = lab_an_json_get(clitest_at(j, "experiments", 0), view);
+
+	return clitest_at(clitest_at(clitest_at(v, "groups", g), "curves", c), "points", k);
+}
+
+/* The label of curve c of group g of view. */
+static const char *ov_label(const struct lab_an_json *j, const char *view, size_t g, size_t c)
+{
+	const struct lab_an_json *v = lab_an_json_get(clitest_at(j, "experiments", 0), view);
+
+	return lab_an_json_str(clitest_at(clitest_at(v, "groups", g), "curves", c), "label");
+}
+
+static double ov_ci(const struct lab_an_json *p, const char *key, size_t i)
+{
+	const struct lab_an_json *a = clitest_at(p, key, i);
+
+	return a ? a->num : NAN;
+}
+
+/* `lab analyze NAME ARGS` on a copy of fixture NAME: stdout (malloc'd). */
+static char *ov_text(const char *name, const char *args)
+{
+	char cmd[256], *out = NULL, *err = NULL;
+
+	clitest_copy(name);
+	snprintf(cmd, sizeof(cmd), "analyze %s %s", name, args);
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
+	free(err);
+	return out ? out : strdup("");
+}
+
+/* The overhead fixture declares no views: the overhead_ns column picks the view. */
+LAB_TEST(overhead_json_numbers)
+{
+	struct lab_an_json *j = ov_json("results-omp-overhead");
+	const struct lab_an_json *p;
+
+	REQUIRE(j);
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 0), "parallel team=openmp");
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 1), "barrier team=lab");
+	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 0, 0)));
+	CHECK_EQ_I64((long long)lab_an_json_num(p, "threads", 0), 1);
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns", 0), 110, 1e-9);
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns_mean", 0), 110, 1e-9);
+	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 0), 110 - 10 * T2_SQRT3, 1e-6);
+	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 1), 110 + 10 * T2_SQRT3, 1e-6);
+	CHECK_NEAR(ov_ci(p, "ref_ns_ci95", 0), 100, 1e-9);
+	CHECK_NEAR(ov_ci(p, "ref_ns_ci95", 1), 100, 1e-9);
+	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 0, 1)));
+	/* A difference keeps its negative bound; a time is clipped at 0. */
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns", 1), 0, 1e-9);
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns_mean", 0), 5, 1e-9);
+	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 0), 5 - sqrt(175) * T2_SQRT3, 1e-6);
+	CHECK_NEAR(ov_ci(p, "test_ns_ci95", 0), 0, 0);
+	CHECK_NEAR(ov_ci(p, "test_ns_ci95", 1), 11 + sqrt(271) * T2_SQRT3, 1e-6);
+	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 1, 1)));
+	CHECK_EQ_STR(lab_an_json_str(p, "status"), "skipped");
+	CHECK_EQ_I64((long long)lab_an_json_num(p, "overhead_ns_n", -1), 0);
+	lab_an_json_free(j);
+}
+
+LAB_TEST(overhead_text_table)
+{
+	char *out = ov_text("results-omp-overhead", "--no-plots");
+
+	CHECK(strstr(out, "== Construct overhead: ovh  delay=100ns;placement=compact") != NULL);
+	CHECK(strstr(out, "110 | 110 [85.16, 134.8]") != NULL);
+	CHECK(strstr(out, "0 | 5 [-27.86, 37.86]") != NULL);
+	CHECK(strstr(out, "2 | 11 [0, 51.89]") != NULL);
+	CHECK(strstr(out, "skipped: needs 2 CPUs, 1 allowed") != NULL);
+	free(out);
+}
+
+/* Sorted by chunk; the imbalance interval stops at 1. */
+LAB_TEST(schedule_json_numbers)
+{
+	struct lab_an_json *j = ov_json("results-omp-schedule");
+	const struct lab_an_json *p;
+	const double chunk[3] = {1, 8, 64};
+
+	REQUIRE(j);
+	CHECK_EQ_STR(ov_label(j, "omp_schedule", 0, 0), "dynamic");
+	CHECK_EQ_STR(ov_label(j, "omp_schedule", 0, 1), "static");
+	for (size_t k = 0; k < 3; k++)
+		CHECK_NEAR(lab_an_json_num(ov_pt(j, "omp_schedule", 0, 0, k), "chunk", 0), chunk[k],
+		           0);
+	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 0)));
+	CHECK_NEAR(lab_an_json_num(p, "makespan_ns", 0), 1200, 1e-9);
+	CHECK_NEAR(ov_ci(p, "makespan_ns_ci95", 1), 1200 + 100 * T2_SQRT3, 1e-6);
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns", 0), 200, 1e-9);
+	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 1)));
+	CHECK_NEAR(lab_an_json_num(p, "imbalance_mean", 0), 1.1, 1e-9);
+	CHECK_NEAR(ov_ci(p, "imbalance_ci95", 0), 1, 0);
+	CHECK_NEAR(ov_ci(p, "imbalance_ci95", 1), 1.1 + sqrt(0.03) * T2_SQRT3, 1e-6);
+	lab_an_json_free(j);
+}
+
+LAB_TEST(reduce_json_numbers)
+{
+	struct lab_an_json *j = ov_json("results-reduce");
+	const struct lab_an_json *p;
+
+	REQUIRE(j);
+	CHECK_EQ_STR(ov_label(j, "reduce", 0, 1), "packed_partials team=openmp");
+	REQUIRE((p = ov_pt(j, "reduce", 0, 1, 1)));
+	CHECK_NEAR(lab_an_json_num(p, "ns_per_elem", 0), 5, 1e-9);
+	CHECK_NEAR(ov_ci(p, "ns_per_elem_ci95", 0), 5 - T2_SQRT3, 1e-6);
+	REQUIRE((p = ov_pt(j, "reduce", 0, 0, 1)));
+	CHECK_NEAR(lab_an_json_num(p, "ns_per_elem_mean", 0), 0.4, 1e-9);
+	CHECK_NEAR(ov_ci(p, "ns_per_elem_ci95", 0), 0, 0);
+	CHECK_NEAR(ov_ci(p, "ns_per_elem_ci95", 1), 0.4 + sqrt(0.27) * T2_SQRT3, 1e-6);
+	lab_an_json_free(j);
+}
+
+/* The serial baseline at the same size; without one, the method's own 1-thread point. */
+LAB_TEST(scan_speedup_numbers)
+{
+	struct lab_an_json *j = ov_json("results-scan");
+	const struct lab_an_json *p;
+	const double size[3] = {262144, 1048576, 4194304}, sp[3] = {2, 4, 1};
+
+	REQUIRE(j);
+	for (size_t k = 0; k < 3; k++) {
+		REQUIRE((p = ov_pt(j, "scan", 0, 0, k)));
+		CHECK_NEAR(lab_an_json_num(p, "size", 0), size[k], 0);
+		CHECK_NEAR(lab_an_json_num(p, "speedup", 0), sp[k], 1e-9);
+		CHECK_NEAR(lab_an_json_num(p, "speedup_mean", 0), sp[k], 1e-9);
+		CHECK(ov_ci(p, "speedup_ci95", 0) > 0 && ov_ci(p, "speedup_ci95", 0) < sp[k]);
+		CHECK(ov_ci(p, "speedup_ci95", 1) > sp[k]);
+	}
+	lab_an_json_free(j);
+}
+
+/* The report's sections exist and escape what came from the files. */
+LAB_TEST(report_sections_escape)
+{
+	const char *dirs[4] = {"results-omp-overhead", "results-omp-schedule", "results-reduce",
+	                       "results-scan"};
+	const char *h2[4] = {"<h2>Construct overhead</h2>", "<h2>Loop schedules</h2>",
+	                     "<h2>Reductions</h2>", "<h2>Prefix-sum speedup</h2>"};
+	char path[2048], *html = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+
+	for (int i = 0; i < 4; i++) {
+		free(ov_text(dirs[i], "--no-plots"));
+		snprintf(path, sizeof(path), "%s/%s/report.html", testlib_tmpdir(), dirs[i]);
+		REQUIRE(lab_an_file_read(path, &html, &len, &e) == 0);
+		CHECK(strstr(html, h2[i]) != NULL);
+		if (i == 2) {
+			CHECK(strstr(html, "&lt;b&gt;&amp;x team=lab") != NULL);
+			CHECK(strstr(html, "<b>&x") == NULL);
+			CHECK(strstr(html, "false-sharing trap") != NULL);
+		}
+		free(html);
+		html = NULL;
+	}
+}
+
+/* One .dat and .gp per group; the curve titles go through the gnuplot quoting. */
+LAB_TEST(plots_written)
+{
+	char *out = ov_text("results-reduce", ""), path[2048], *gp = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+
+	free(out);
+	free(ov_text("results-scan", ""));
+	CHECK(clitest_exists("results-reduce/plots/reduce00-red-elems_1000_placement_compact.dat"));
+	snprintf(path, sizeof(path), "%s/results-reduce/plots/%s", testlib_tmpdir(),
+	         "reduce00-red-elems_1000_placement_compact.gp");
+	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
+	CHECK(strstr(gp, "dt 2 title '<b>&x team=lab'") != NULL); /* team=lab dashed */
+	CHECK(strstr(gp, "dt 2 title 'packed") == NULL);          /* openmp curves are solid */
+	CHECK(strstr(gp, "set logscale y") != NULL);
+	free(gp);
+	CHECK(clitest_exists(
+	    "results-scan/plots/scan00-scan-placement_compact_tile_128K_threads_2.gp"));
+	CHECK(clitest_exists(
+	    "results-scan/plots/scan01-scan-placement_compact_tile_128K_threads_1.gp"));
+}
+
+/* A real tiny run of quick.ini's OpenMP sections, then lab analyze: the four views appear. */
+LAB_TEST(real_run_views_appear)
+{
+	char cmd[2048], *out = NULL, *err = NULL;
+	const char *secs[4] = {"omp_overhead", "omp_schedule", "reduce", "scan"};
+	size_t n = 0;
+
+#ifndef LAB_HAVE_OPENMP
+	fprintf(stderr, "SKIP: built without OpenMP (-DLAB_OPENMP=OFF)\n");
+	exit(77);
+#endif
+	n = (size_t)snprintf(cmd, sizeof(cmd), "run %s/configs/quick.ini -o run --no-progress",
+	                     testlib_srcdir());
+	for (int i = 0; i < 4; i++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n,
+		                      " --only %s --set %s.reps=2 --set %s.min_time=1ms --set "
+		                      "%s.warmup=1ms --set %s.threads=1",
+		                      secs[i], secs[i], secs[i], secs[i], secs[i]);
+	REQUIRE(clitest_run(NULL, cmd, &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze run --no-plots --include-flagged", &out, &err) == 0);
+	CHECK(strstr(out, "== Construct overhead: omp_overhead") != NULL);
+	CHECK(strstr(out, "== Loop schedules: omp_schedule") != NULL);
+	CHECK(strstr(out, "== Reductions: reduce") != NULL);
+	CHECK(strstr(out, "== Prefix-sum speedup: scan") != NULL);
+	free(out);
+	free(err);
+}
