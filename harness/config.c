@@ -24,6 +24,21 @@ struct cfg_loader {
 	bool oom;
 };
 
+/*
+ * Room for item n of an array of n items that only this file grows: the capacity is implicit
+ * (8, then the next power of two), so growth is geometric without a capacity field. A realloc
+ * by one item each time is quadratic in copies where realloc cannot grow in place (60 k keys
+ * took minutes under AddressSanitizer). Returns the array, or NULL (p untouched) on ENOMEM.
+ */
+static void *cfg_grow(void *p, size_t n, size_t elem)
+{
+	if (n >= 8 && (n & (n - 1)))
+		return p;
+	if (n > 0 && n < 8)
+		return p;
+	return realloc(p, (n ? 2 * n : 8) * elem);
+}
+
 static char *cfg_strndup(const char *s, size_t n)
 {
 	char *p = malloc(n + 1);
@@ -117,7 +132,7 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	else if (old)
 		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at %s:%d)", ld->file,
 		             ld->line, name, old->file, old->line);
-	struct lab_cfg_section *grown = realloc(cfg->sec, (cfg->nsec + 1) * sizeof(*cfg->sec));
+	struct lab_cfg_section *grown = cfg_grow(cfg->sec, cfg->nsec, sizeof(*cfg->sec));
 	if (!grown) {
 		free(name);
 		ld->oom = true;
@@ -285,7 +300,7 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 		             ld->file, ld->line, sec->name, key, value, sec->kv[first].line);
 		return 1;
 	}
-	struct lab_cfg_kv *grown = realloc(sec->kv, (sec->nkv + 1) * sizeof(*sec->kv));
+	struct lab_cfg_kv *grown = cfg_grow(sec->kv, sec->nkv, sizeof(*sec->kv));
 	if (!grown) {
 		ld->oom = true;
 		return 1;

@@ -170,10 +170,10 @@ error_list_capped)
 topology_limits)
 	# Bounded time and memory: a device is not a file; a huge synthetic machine is refused.
 	rc=0
-	timeout 20 "$lab" plan configs/quick.ini --topology xml:/dev/zero 2>"$tmp/err" || rc=$?
+	timeout 90 "$lab" plan configs/quick.ini --topology xml:/dev/zero 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q 'xml:/dev/zero: not a regular file' "$tmp/err"
 	rc=0
-	timeout 20 "$lab" plan configs/quick.ini --topology 'synthetic:pack:256 core:64 pu:4' \
+	timeout 90 "$lab" plan configs/quick.ini --topology 'synthetic:pack:256 core:64 pu:4' \
 		2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err"
 	;;
