@@ -187,13 +187,14 @@ static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 {
 	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
 	const char *why = lab_an_json_str(h, "reason");
+	const struct lab_an_json *av = lab_an_json_get(h, "available");
 
 	for (size_t k = 0; k < c->ncol; k++)
 		if (!an_is_sw(c->col[k])) {
 			lab_an_ctrs_why(d, c, p, c->col[k], buf, len);
 			return;
 		}
-	if (why && *why && lab_an_json_num(h, "available", 1) == 0)
+	if (why && *why && av && av->type == LAB_AN_JSON_BOOL && !av->num)
 		snprintf(buf, len, "%s", why);
 	else
 		snprintf(buf, len, "no hardware events requested (events = sw)");
