@@ -50,6 +50,27 @@ static int ct_read(const char *rel, char **buf)
 	return lab_an_file_read(path, buf, &len, &e);
 }
 
+/* Replaces every needle in tmpdir/DIR/FILE by with. */
+static void ct_edit(const char *dir, const char *file, const char *needle, const char *with)
+{
+	char *s = NULL, rel[512], path[2048];
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, file);
+	REQUIRE(ct_read(rel, &s) == 0);
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE((f = fopen(path, "w")));
+	for (const char *p = s, *q; *p; p = q + strlen(needle)) {
+		if (!(q = strstr(p, needle))) {
+			fputs(p, f);
+			break;
+		}
+		fprintf(f, "%.*s%s", (int)(q - p), p, with);
+	}
+	fclose(f);
+	free(s);
+}
+
 /* `lab analyze DIR --no-plots --json` on a copy of fixture dir: experiments[0].counters. */
 static struct lab_an_json *ct_json(const char *dir, const struct lab_an_json **ctr)
 {
@@ -268,6 +289,27 @@ LAB_TEST(real_run_software_events)
 		CHECK(lab_an_json_str(ctr, "hardware_reason") &&
 		      *lab_an_json_str(ctr, "hardware_reason"));
 	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+/* Names from the files are HTML-escaped in the section and quoted in the plot script. */
+LAB_TEST(untrusted_names_escaped)
+{
+	char *out = NULL, *err = NULL, *html = NULL, *gp = NULL;
+
+	clitest_copy("results-counters");
+	ct_edit("results-counters", "samples.csv", "\nctr,", "\n\"<i>x'y</i>\",");
+	ct_edit("results-counters", "run.json", "\"name\": \"ctr\"", "\"name\": \"<i>x'y</i>\"");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-counters", &out, &err), 0);
+	REQUIRE(ct_read("results-counters/report.html", &html) == 0);
+	CHECK(strstr(html, "<h3>&lt;i&gt;x&#39;y&lt;/i&gt;</h3>") ||
+	      strstr(html, "<h3>&lt;i&gt;x'y"));
+	CHECK(!strstr(html, "<i>x'y</i>"));
+	REQUIRE(ct_read("results-counters/plots/t01-_i_x_y__i_-topdown.gp", &gp) == 0);
+	CHECK(strstr(gp, "set title '<i>x''y</i>: top-down level 1 (intel_4wide)' noenhanced"));
+	free(gp);
+	free(html);
 	free(out);
 	free(err);
 }
