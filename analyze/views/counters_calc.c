@@ -60,16 +60,16 @@ static double an_m(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e, c
 static void an_tma_intel4(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 {
 	struct lab_an_tma_intel4_in in = {
-	    an_m(c, e, "ctr_cpu_clk_unhalted_thread"),
-	    an_m(c, e, "ctr_idq_uops_not_delivered_core"),
-	    an_m(c, e, "ctr_uops_issued_any"),
-	    an_m(c, e, "ctr_uops_retired_retire_slots"),
-	    an_m(c, e, "ctr_int_misc_recovery_cycles"),
-	    an_m(c, e, "ctr_cycle_activity_stalls_mem_any"),
-	    an_m(c, e, "ctr_exe_activity_bound_on_stores"),
-	    an_m(c, e, "ctr_cycle_activity_stalls_total"),
-	    an_m(c, e, "ctr_exe_activity_1_ports_util"),
-	    an_m(c, e, "ctr_exe_activity_2_ports_util"),
+	    .cpu_clk_unhalted_thread = an_m(c, e, "ctr_cpu_clk_unhalted_thread"),
+	    .idq_uops_not_delivered_core = an_m(c, e, "ctr_idq_uops_not_delivered_core"),
+	    .uops_issued_any = an_m(c, e, "ctr_uops_issued_any"),
+	    .uops_retired_retire_slots = an_m(c, e, "ctr_uops_retired_retire_slots"),
+	    .int_misc_recovery_cycles = an_m(c, e, "ctr_int_misc_recovery_cycles"),
+	    .cycle_activity_stalls_mem_any = an_m(c, e, "ctr_cycle_activity_stalls_mem_any"),
+	    .exe_activity_bound_on_stores = an_m(c, e, "ctr_exe_activity_bound_on_stores"),
+	    .cycle_activity_stalls_total = an_m(c, e, "ctr_cycle_activity_stalls_total"),
+	    .exe_activity_1_ports_util = an_m(c, e, "ctr_exe_activity_1_ports_util"),
+	    .exe_activity_2_ports_util = an_m(c, e, "ctr_exe_activity_2_ports_util"),
 	};
 
 	lab_an_tma_intel_4wide(&in, &e->tma);
@@ -78,15 +78,15 @@ static void an_tma_intel4(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 static void an_tma_pm(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 {
 	struct lab_an_tma_pm_in in = {
-	    an_m(c, e, "ctr_slots"),
-	    an_m(c, e, "ctr_topdown_retiring"),
-	    an_m(c, e, "ctr_topdown_bad_spec"),
-	    an_m(c, e, "ctr_topdown_fe_bound"),
-	    an_m(c, e, "ctr_topdown_be_bound"),
-	    an_m(c, e, "ctr_topdown_heavy_ops"),
-	    an_m(c, e, "ctr_topdown_br_mispredict"),
-	    an_m(c, e, "ctr_topdown_fetch_lat"),
-	    an_m(c, e, "ctr_topdown_mem_bound"),
+	    .slots = an_m(c, e, "ctr_slots"),
+	    .retiring = an_m(c, e, "ctr_topdown_retiring"),
+	    .bad_spec = an_m(c, e, "ctr_topdown_bad_spec"),
+	    .fe_bound = an_m(c, e, "ctr_topdown_fe_bound"),
+	    .be_bound = an_m(c, e, "ctr_topdown_be_bound"),
+	    .heavy_ops = an_m(c, e, "ctr_topdown_heavy_ops"),
+	    .br_mispredict = an_m(c, e, "ctr_topdown_br_mispredict"),
+	    .fetch_lat = an_m(c, e, "ctr_topdown_fetch_lat"),
+	    .mem_bound = an_m(c, e, "ctr_topdown_mem_bound"),
 	};
 
 	lab_an_tma_intel_perf_metrics(&in, &e->tma);
@@ -99,20 +99,21 @@ static void an_tma_amd(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
 	int zen5 = lab_an_json_num(h, "family", 0) == 0x1a;
 	struct lab_an_tma_amd_in in = {
-	    zen5 ? 8 : 6,
-	    an_m(c, e, "ctr_ls_not_halted_cyc"),
-	    an_m(c, e, "ctr_de_no_dispatch_per_slot_no_ops_from_frontend"),
-	    an_m(c, e, "ctr_de_no_dispatch_per_slot_backend_stalls"),
-	    an_m(c, e, "ctr_de_no_dispatch_per_slot_smt_contention"),
-	    an_m(c, e, "ctr_ex_ret_ops"),
-	    an_m(c, e, "ctr_de_src_op_disp_all"),
-	    an_m(c, e, "ctr_ex_no_retire_load_not_complete"),
-	    an_m(c, e, "ctr_ex_no_retire_not_complete"),
-	    an_m(c, e,
-	         zen5 ? "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask8"
-	              : "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask6"),
-	    an_m(c, e, "ctr_ex_ret_brn_misp"),
-	    an_m(c, e, "ctr_resyncs_or_nc_redirects"),
+	    .width = zen5 ? 8 : 6,
+	    .ls_not_halted_cyc = an_m(c, e, "ctr_ls_not_halted_cyc"),
+	    .no_ops_from_frontend = an_m(c, e, "ctr_de_no_dispatch_per_slot_no_ops_from_frontend"),
+	    .backend_stalls = an_m(c, e, "ctr_de_no_dispatch_per_slot_backend_stalls"),
+	    .smt_contention = an_m(c, e, "ctr_de_no_dispatch_per_slot_smt_contention"),
+	    .ex_ret_ops = an_m(c, e, "ctr_ex_ret_ops"),
+	    .de_src_op_disp_all = an_m(c, e, "ctr_de_src_op_disp_all"),
+	    .load_not_complete = an_m(c, e, "ctr_ex_no_retire_load_not_complete"),
+	    .not_complete = an_m(c, e, "ctr_ex_no_retire_not_complete"),
+	    .no_ops_from_frontend_cmask =
+	        an_m(c, e,
+	             zen5 ? "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask8"
+	                  : "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask6"),
+	    .ex_ret_brn_misp = an_m(c, e, "ctr_ex_ret_brn_misp"),
+	    .resyncs_or_nc_redirects = an_m(c, e, "ctr_resyncs_or_nc_redirects"),
 	};
 
 	lab_an_tma_amd_pipeline(&in, &e->tma);

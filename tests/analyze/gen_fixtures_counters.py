@@ -15,6 +15,10 @@ task-clock 4e5 ns -> 2.5 GHz; cache-misses 5e3 -> 2 MPKI. Point 1 (2 threads) do
 count (same ratios), is multiplexed in one sample (ctr_mux_ratio 0.5), migrated in one sample and
 switched out in two.
 
+results-counters-amd: a Zen 4 host (amd_pipeline, width 6), one point, one pass, the section
+7.4 amd_pipeline vector: FE .20 BS .05 BE .30 SMT 0 RET .45; BE_mem .18 BE_cpu .12; FE_lat .10
+FE_bw .10; BS_misp .045 BS_restart .005.
+
 results-counters-nohw: the shape of a run in a VM without a PMU: software events only, cycles
 and instructions empty, run.json with their status and reason."""
 import copy
@@ -118,6 +122,35 @@ def nohw_dir(name):
     write(name, doc, cols, rows)
 
 
+AMD = {"ls_not_halted_cyc": 1e6, "de_no_dispatch_per_slot_no_ops_from_frontend": 1.2e6,
+       "de_no_dispatch_per_slot_backend_stalls": 1.8e6,
+       "de_no_dispatch_per_slot_smt_contention": 0, "ex_ret_ops": 2.7e6,
+       "de_src_op_disp_all": 3.0e6, "ex_no_retire_load_not_complete": 300e3,
+       "ex_no_retire_not_complete": 500e3,
+       "de_no_dispatch_per_slot_no_ops_from_frontend_cmask6": 100e3,
+       "ex_ret_brn_misp": 9e3, "resyncs_or_nc_redirects": 1e3}
+
+
+def amd_dir(name):
+    cols = SW + list(AMD) + ["mux_ratio"]
+    rows = []
+    params = "delay_loops=0;placement=compact"
+    for rep in range(3):
+        v = dict(AMD, task_clock=4e5, page_faults=1, context_switches=0, cpu_migrations=0,
+                 mux_ratio=1)
+        rows.append(f"ctr,0,noop,\"{params}\",1,{rep},1000000,{WORK},iteration,0.01,0,"
+                    + ",".join(fmt(v[c]) for c in cols))
+    evs = [{"name": c, "column": "ctr_" + c, "status": "ok", "reason": "", "errno": 0,
+            "source": "perf", "pass": 0} for c in SW + list(AMD)]
+    doc = run_json("complete", [experiment([point(0, 1, params, {"mode": "auto",
+                                                                  "passes": 1,
+                                                                  "events": evs})])])
+    doc["host"]["counters"] = {
+        "available": True, "reason": "", "vendor": "AuthenticAMD", "family": 25, "model": 17,
+        "core_pmu": True, "topdown_method": "amd_pipeline", "topdown_reason": ""}
+    write(name, doc, cols, rows)
+
+
 def experiment(points):
     return {"name": "ctr", "kernel": "noop", "work_unit": "iteration", "scaling": "strong",
             "metrics": [], "resolved": {}, "points": points}
@@ -136,4 +169,5 @@ def write(name, doc, cols, rows):
 
 
 hw_dir("results-counters")
+amd_dir("results-counters-amd")
 nohw_dir("results-counters-nohw")

@@ -148,6 +148,39 @@ LAB_TEST(intel_4wide_fixture_numbers)
 	lab_an_data_free(&d);
 }
 
+/* The Zen 4 vector of section 7.4 through the view's column names (width 6, cmask 6). */
+LAB_TEST(amd_pipeline_fixture_numbers)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_ctrs *c;
+	const struct lab_an_tma *t;
+
+	REQUIRE(ct_load("results-counters-amd", &d, &a) == 0);
+	c = lab_an_view_state(&a, "counters");
+	REQUIRE(c && c->np == 1);
+	t = &c->p[0].tma;
+	CHECK_EQ_STR(t->method, "amd_pipeline");
+	CHECK_EQ_I64(t->level, 2);
+	CHECK_NEAR(t->frontend_bound, 0.20, 1e-9);
+	CHECK_NEAR(t->bad_speculation, 0.05, 1e-9);
+	CHECK_NEAR(t->backend_bound, 0.30, 1e-9);
+	CHECK_NEAR(t->smt_contention, 0, 1e-12);
+	CHECK_NEAR(t->retiring, 0.45, 1e-9);
+	CHECK_NEAR(lab_an_tma_l1_sum(t), 1, 0.02);
+	CHECK_NEAR(t->memory_bound, 0.18, 1e-9);
+	CHECK_NEAR(t->core_bound, 0.12, 1e-9);
+	CHECK_NEAR(t->fetch_latency, 0.10, 1e-9);
+	CHECK_NEAR(t->fetch_bandwidth, 0.10, 1e-9);
+	CHECK_NEAR(t->branch_mispredicts, 0.045, 1e-9);
+	CHECK_NEAR(t->machine_clears, 0.005, 1e-9);
+	/* No cycles column and no core_ghz: GHz null with the reason. */
+	CHECK(isnan(c->p[0].dv[LAB_AN_CD_GHZ].v));
+	CHECK(strstr(c->p[0].dv[LAB_AN_CD_GHZ].reason, "cycles: not requested"));
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
 /* Level 1 sums to 1 +- 0.02 and every fraction lies in [0, 1], in analysis.json too. */
 LAB_TEST(json_topdown_invariants)
 {
