@@ -2,7 +2,7 @@
 /*
  * Analyzer views (issue 7) end to end: a view is chosen by run.json's experiments[].views, not
  * by the kernel's name; files without the key fall back to recorded properties; the list holds
- * the seven views; plots carry their view and group.
+ * the eight views; plots carry their view and group.
  */
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
@@ -57,19 +57,19 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 	free(err);
 }
 
-LAB_TEST(list_names_three_views)
+LAB_TEST(list_names_the_views)
 {
 	const char *want[] = {"locks",        "c2c",    "stride", "omp_overhead",
-	                      "omp_schedule", "reduce", "scan"};
+	                      "omp_schedule", "reduce", "scan",   "counters"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 7);
+		REQUIRE(n < 8);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 7);
+	CHECK_EQ_U64(n, 8);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */

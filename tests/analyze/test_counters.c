@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The counters view (issue 11): on fixtures whose hardware counts are the intel_4wide vectors
+ * of research/counters.md section 7.4 (tests/analyze/gen_fixtures_counters.py), the derived
+ * metrics, top-down fractions and their invariants, the text, JSON, CSV and report; on a
+ * fixture without hardware counters, the one "unavailable" line with its reason; and on a real
+ * tiny run here, the software events.
+ */
+#include "analyze/analysis.h"
+#include "analyze/csv.h"
+#include "analyze/data.h"
+#include "analyze/jsonr.h"
+#include "analyze/views/counters.h"
+#include "analyze/views/views.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+static int ct_load(const char *name, struct lab_an_data *d, struct lab_an_analysis *a)
+{
+	char path[1024];
+	struct lab_an_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", testlib_srcdir(), name);
+	if (lab_an_data_load_dir(d, path, &err) || lab_an_data_summarize(d, 0, &err) ||
+	    lab_an_analysis_run(d, 0, a, &err)) {
+		fprintf(stderr, "%s: %s\n", name, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Occurrences of needle in s. */
+static size_t ct_count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = s; s && (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The file tmpdir/rel into *buf (malloc'd). */
+static int ct_read(const char *rel, char **buf)
+{
+	char path[2048];
+	size_t len;
+	struct lab_an_err e = {0};
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	return lab_an_file_read(path, buf, &len, &e);
+}
+
+/* Replaces every needle in tmpdir/DIR/FILE by with. */
+static void ct_edit(const char *dir, const char *file, const char *needle, const char *with)
+{
+	char *s = NULL, rel[512], path[2048];
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, file);
+	REQUIRE(ct_read(rel, &s) == 0);
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE((f = fopen(path, "w")));
+	for (const char *p = s, *q; *p; p = q + strlen(needle)) {
+		if (!(q = strstr(p, needle))) {
+			fputs(p, f);
+			break;
+		}
+		fprintf(f, "%.*s%s", (int)(q - p), p, with);
+	}
+	fclose(f);
+	free(s);
+}
+
+/* `lab analyze DIR --no-plots --json` on a copy of fixture dir: experiments[0].counters. */
+static struct lab_an_json *ct_json(const char *dir, const struct lab_an_json **ctr)
+{
+	char cmd[256], *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_an_err e = {0};
+
+	*ctr = NULL;
+	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots --json", dir);
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
+	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0)
+		*ctr = lab_an_json_get(clitest_at(j, "experiments", 0), "counters");
+	free(out);
+	free(err);
+	return j;
+}
+
+/* A boolean member: 1, 0, or -1 when absent or not a boolean. */
+static int ct_bool(const struct lab_an_json *j, const char *key)
+{
+	const struct lab_an_json *v = lab_an_json_get(j, key);
+
+	return v && v->type == LAB_AN_JSON_BOOL ? v->num != 0 : -1;
+}
+
+static double ct_num(const struct lab_an_json *j, const char *a, const char *b)
+{
+	return lab_an_json_num(lab_an_json_get(j, a), b, NAN);
+}
+
+LAB_TEST(view_is_listed_once)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; lab_an_views[i]; i++)
+		n += !strcmp(lab_an_views[i]->name, "counters");
+	CHECK_EQ_U64(n, 1);
+}
+
+/* The section 7.4 vectors come back as the known fractions, through two passes' medians. */
+LAB_TEST(intel_4wide_fixture_numbers)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_ctrs *c;
+
+	REQUIRE(ct_load("results-counters", &d, &a) == 0);
+	c = lab_an_view_state(&a, "counters");
+	REQUIRE(c && c->np == 2);
+	CHECK(c->any_hw);
+	CHECK_EQ_STR(c->method, "intel_4wide");
+	for (size_t i = 0; i < c->np; i++) {
+		const struct lab_an_ctr_pt *e = &c->p[i];
+
+		CHECK_NEAR(e->dv[LAB_AN_CD_IPC].v, 2.5, 1e-12);
+		CHECK_NEAR(e->dv[LAB_AN_CD_GHZ].v, 2.5, 1e-12);
+		CHECK(!e->dv[LAB_AN_CD_GHZ].estimated);
+		CHECK_NEAR(e->dv[LAB_AN_CD_CACHE_MPKI].v, 2.0, 1e-12);
+		CHECK(isnan(e->dv[LAB_AN_CD_BRANCH_MPKI].v));
+		CHECK(strstr(e->dv[LAB_AN_CD_BRANCH_MPKI].reason, "branch_misses: not requested"));
+		CHECK_EQ_I64(e->tma.level, 2);
+		CHECK_NEAR(e->tma.frontend_bound, 0.200, 1e-9);
+		CHECK_NEAR(e->tma.bad_speculation, 0.075, 1e-9);
+		CHECK_NEAR(e->tma.retiring, 0.500, 1e-9);
+		CHECK_NEAR(e->tma.backend_bound, 0.225, 1e-9);
+		CHECK_NEAR(e->tma.memory_bound, 0.116129, 1e-6);
+		CHECK_NEAR(e->tma.core_bound, 0.108871, 1e-6);
+	}
+	CHECK_NEAR(c->p[0].mux_min, 1, 0);
+	CHECK_NEAR(c->p[1].mux_min, 0.5, 0);
+	CHECK_EQ_U64(c->p[0].csw_samples + c->p[0].mig_samples, 0);
+	CHECK_EQ_U64(c->p[1].csw_samples, 2);
+	CHECK_EQ_U64(c->p[1].mig_samples, 1);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+/* The Zen 4 vector of section 7.4 through the view's column names (width 6, cmask 6). */
+LAB_TEST(amd_pipeline_fixture_numbers)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_ctrs *c;
+	const struct lab_an_tma *t;
+
+	REQUIRE(ct_load("results-counters-amd", &d, &a) == 0);
+	c = lab_an_view_state(&a, "counters");
+	REQUIRE(c && c->np == 1);
+	t = &c->p[0].tma;
+	CHECK_EQ_STR(t->method, "amd_pipeline");
+	CHECK_EQ_I64(t->level, 2);
+	CHECK_NEAR(t->frontend_bound, 0.20, 1e-9);
+	CHECK_NEAR(t->bad_speculation, 0.05, 1e-9);
+	CHECK_NEAR(t->backend_bound, 0.30, 1e-9);
+	CHECK_NEAR(t->smt_contention, 0, 1e-12);
+	CHECK_NEAR(t->retiring, 0.45, 1e-9);
+	CHECK_NEAR(lab_an_tma_l1_sum(t), 1, 0.02);
+	CHECK_NEAR(t->memory_bound, 0.18, 1e-9);
+	CHECK_NEAR(t->core_bound, 0.12, 1e-9);
+	CHECK_NEAR(t->fetch_latency, 0.10, 1e-9);
+	CHECK_NEAR(t->fetch_bandwidth, 0.10, 1e-9);
+	CHECK_NEAR(t->branch_mispredicts, 0.045, 1e-9);
+	CHECK_NEAR(t->machine_clears, 0.005, 1e-9);
+	/* No cycles column and no core_ghz: GHz null with the reason. */
+	CHECK(isnan(c->p[0].dv[LAB_AN_CD_GHZ].v));
+	CHECK(strstr(c->p[0].dv[LAB_AN_CD_GHZ].reason, "cycles: not requested"));
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+/* Level 1 sums to 1 +- 0.02 and every fraction lies in [0, 1], in analysis.json too. */
+LAB_TEST(json_topdown_invariants)
+{
+	const struct lab_an_json *ctr, *pts, *p;
+	struct lab_an_json *j;
+	static const char *const l1[] = {"retiring", "bad_speculation", "frontend_bound",
+	                                 "backend_bound"};
+
+	clitest_copy("results-counters");
+	j = ct_json("results-counters", &ctr);
+	REQUIRE(ctr);
+	CHECK_EQ_STR(lab_an_json_str(ctr, "topdown_method"), "intel_4wide");
+	pts = lab_an_json_get(ctr, "points");
+	REQUIRE(pts && pts->type == LAB_AN_JSON_ARR && pts->n == 2);
+	for (size_t i = 0; i < pts->n; i++) {
+		const struct lab_an_json *td = lab_an_json_get(&pts->items[i], "topdown"), *lv;
+		double sum = 0;
+
+		p = &pts->items[i];
+		REQUIRE(td && (lv = lab_an_json_get(td, "level1")));
+		for (int k = 0; k < 4; k++) {
+			double v = lab_an_json_num(lv, l1[k], NAN);
+
+			CHECK(v >= 0 && v <= 1);
+			sum += v;
+		}
+		CHECK_NEAR(sum, 1, 0.02);
+		CHECK_NEAR(lab_an_json_num(lv, "frontend_bound", NAN), 0.2, 1e-9);
+		CHECK_NEAR(ct_num(td, "level2", "memory_bound"), 0.116129, 1e-6);
+		CHECK_NEAR(ct_num(td, "level2", "core_bound"), 0.108871, 1e-6);
+		CHECK_NEAR(ct_num(lab_an_json_get(p, "derived"), "ipc", "value"), 2.5, 1e-9);
+		CHECK_NEAR(ct_num(p, "events", "cycles"), 1e6 * (i + 1), 0);
+		CHECK_NEAR(ct_num(p, "events", "task_clock"), 4e5 * (i + 1), 1e-6);
+	}
+	CHECK_EQ_I64(ct_bool(&pts->items[0], "multiplexed"), 0);
+	CHECK_EQ_I64(ct_bool(&pts->items[1], "multiplexed"), 1);
+	CHECK_NEAR(lab_an_json_num(&pts->items[1], "samples_with_migrations", -1), 1, 0);
+	lab_an_json_free(j);
+}
+
+/* The text: the derived and top-down row, the multiplexing flag, the pinned-thread warning;
+ * the CSV and the report section with its top-down bars. */
+LAB_TEST(text_csv_report)
+{
+	char *out = NULL, *err = NULL, *csv = NULL, *html = NULL, *gp = NULL;
+
+	clitest_copy("results-counters");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-counters", &out, &err), 0);
+	CHECK(strstr(out, "== counters: ctr"));
+	CHECK_EQ_U64(ct_count(out, "2.500      2.500      2.000          -          -  "
+	                           "0.500 0.075 0.200 0.225  0.116 0.109"),
+	             2);
+	CHECK_EQ_U64(ct_count(out, "MULTIPLEXED (counted 50% of the time; scaled)"), 1);
+	CHECK(strstr(out, "WARNING: point 1: a pinned thread was switched out in 2 and migrated "
+	                  "in 1 of 6 samples"));
+	CHECK(!strstr(out, "WARNING: point 0"));
+	CHECK(!strstr(out, "unavailable"));
+	REQUIRE(ct_read("results-counters/counters.csv", &csv) == 0);
+	CHECK(strstr(csv, "\nctr,0,1,6,400000,10,0,0,0,0,1,2.5,2.5,0,2,,,intel_4wide,0.5,0.075,"
+	                  "0.2,0.225,,0.116129032,0.108870968,,"));
+	REQUIRE(ct_read("results-counters/report.html", &html) == 0);
+	CHECK(strstr(html, "<h2>Counters</h2>"));
+	REQUIRE(ct_read("results-counters/plots/t01-ctr-topdown.gp", &gp) == 0);
+	CHECK(strstr(gp, "set style histogram rowstacked"));
+	CHECK(strstr(gp, "set xtics ('point 0, 1 thr' 0, 'point 1, 2 thr' 1)"));
+	free(gp);
+	free(html);
+	free(csv);
+	free(out);
+	free(err);
+}
+
+/* Without hardware counters: one line with the reason, no empty tables, nulls with reasons. */
+LAB_TEST(no_hardware_one_line)
+{
+	const char *line =
+	    "hardware counters unavailable here: cycles: unsupported: ENOENT: no PMU in this VM";
+	char *out = NULL, *err = NULL, *html = NULL;
+	const struct lab_an_json *ctr, *p;
+	struct lab_an_json *j;
+
+	clitest_copy("results-counters-nohw");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-counters-nohw", &out, &err), 0);
+	CHECK_EQ_U64(ct_count(out, line), 1);
+	CHECK_EQ_U64(ct_count(out, "unavailable"), 1);
+	CHECK(!strstr(out, "IPC"));
+	CHECK(strstr(out, "core clock 3.5 GHz (estimated"));
+	REQUIRE(ct_read("results-counters-nohw/report.html", &html) == 0);
+	CHECK_EQ_U64(ct_count(html, "hardware counters unavailable"), 1);
+	CHECK(!strstr(html, "<th>IPC</th>"));
+	j = ct_json("results-counters-nohw", &ctr);
+	REQUIRE(ctr && (p = clitest_at(ctr, "points", 0)));
+	CHECK_EQ_I64(ct_bool(ctr, "hardware"), 0);
+	CHECK_EQ_STR(lab_an_json_str(ctr, "hardware_reason"),
+	             "cycles: unsupported: ENOENT: no PMU in this VM");
+	CHECK(
+	    lab_an_json_get(lab_an_json_get(lab_an_json_get(p, "derived"), "ipc"), "value")->type ==
+	    LAB_AN_JSON_NULL);
+	CHECK_EQ_STR(
+	    lab_an_json_str(lab_an_json_get(lab_an_json_get(p, "derived"), "ipc"), "reason"),
+	    "instructions: unsupported: ENOENT: no PMU in this VM");
+	CHECK_NEAR(ct_num(lab_an_json_get(p, "derived"), "ghz", "value"), 3.5, 0);
+	CHECK_EQ_I64(ct_bool(lab_an_json_get(lab_an_json_get(p, "derived"), "ghz"), "estimated"),
+	             1);
+	CHECK(lab_an_json_get(p, "topdown")->type == LAB_AN_JSON_NULL);
+	CHECK(strstr(lab_an_json_str(p, "topdown_reason"), "ls_not_halted_cyc: not requested"));
+	CHECK_NEAR(ct_num(p, "events", "task_clock"), 12e6 + 2, 0);
+	CHECK_NEAR(lab_an_json_num(p, "samples_with_context_switches", -1), 1, 0);
+	lab_an_json_free(j);
+	free(html);
+	free(out);
+	free(err);
+}
+
+/* A real tiny run here: the software events are counted and shown. */
+LAB_TEST(real_run_software_events)
+{
+	char *out = NULL, *err = NULL;
+	const struct lab_an_json *ctr, *p;
+	struct lab_an_json *j;
+
+	CHECK_EQ_I64(clitest_run(NULL,
+	                         "run --only noop --set noop.threads=1 --set noop.reps=3 "
+	                         "--set noop.min_time=1ms -o R --no-progress",
+	                         &out, &err),
+	             0);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots --include-flagged", &out, &err), 0);
+	CHECK(strstr(out, "== counters: noop"));
+	CHECK(strstr(out, "task ms  pg-faults     ctx-sw       migr"));
+	j = ct_json("R --include-flagged", &ctr);
+	REQUIRE(ctr && (p = clitest_at(ctr, "points", 0)));
+	CHECK(ct_num(p, "events", "task_clock") > 0);
+	CHECK(ct_num(p, "events", "page_faults") >= 0);
+	CHECK(ct_num(p, "events", "cpu_migrations") >= 0);
+	/* With a PMU the hardware metrics have values; without one, a reason. */
+	if (ct_bool(ctr, "hardware") == 0)
+		CHECK(lab_an_json_str(ctr, "hardware_reason") &&
+		      *lab_an_json_str(ctr, "hardware_reason"));
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+/* Names from the files are HTML-escaped in the section and quoted in the plot script. */
+LAB_TEST(untrusted_names_escaped)
+{
+	char *out = NULL, *err = NULL, *html = NULL, *gp = NULL;
+
+	clitest_copy("results-counters");
+	ct_edit("results-counters", "samples.csv", "\nctr,", "\n\"<i>x'y</i>\",");
+	ct_edit("results-counters", "run.json", "\"name\": \"ctr\"", "\"name\": \"<i>x'y</i>\"");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-counters", &out, &err), 0);
+	REQUIRE(ct_read("results-counters/report.html", &html) == 0);
+	CHECK(strstr(html, "<h3>&lt;i&gt;x&#39;y&lt;/i&gt;</h3>") ||
+	      strstr(html, "<h3>&lt;i&gt;x'y"));
+	CHECK(!strstr(html, "<i>x'y</i>"));
+	REQUIRE(ct_read("results-counters/plots/t01-_i_x_y__i_-topdown.gp", &gp) == 0);
+	CHECK(strstr(gp, "set title '<i>x''y</i>: top-down level 1 (intel_4wide)' noenhanced"));
+	free(gp);
+	free(html);
+	free(out);
+	free(err);
+}
