@@ -131,6 +131,7 @@ struct lab_work {
 	double bytes_read;
 	double bytes_written;
 	double flops;
+	double bytes_write_allocate; /* line reads that cacheable stores add (not in bytes_read) */
 };
 
 /* ---- what a kernel sees ---- */

@@ -7,6 +7,7 @@ extern const struct lab_kernel lab_kernel_c2c_latency;
 extern const struct lab_kernel lab_kernel_false_sharing;
 extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
+extern const struct lab_kernel lab_kernel_stream;
 
 /* One line per kernel, so adding one is a one-line diff. */
 /* clang-format off */
@@ -16,6 +17,7 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_false_sharing,
 	&lab_kernel_lock,
 	&lab_kernel_noop,
+	&lab_kernel_stream,
 	NULL,
 };
 /* clang-format on */
