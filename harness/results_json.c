@@ -132,10 +132,12 @@ static void json_selfcheck(struct lab_json *j, const struct lab_selfcheck *sc)
 		lab_json_num(j, "overhead_ns_per_iter", sc->overhead_ns_per_iter);
 		lab_json_num(j, "spin_50us_ns", sc->spin_50us_ns);
 		lab_json_num(j, "spin_error", sc->spin_error);
+		lab_json_num(j, "core_ghz", sc->core_ghz);
 	} else {
 		lab_json_null(j, "overhead_ns_per_iter");
 		lab_json_null(j, "spin_50us_ns");
 		lab_json_null(j, "spin_error");
+		lab_json_null(j, "core_ghz");
 	}
 	lab_json_obj_close(j);
 }

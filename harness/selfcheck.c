@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "harness/clock.h"
+#include "harness/coreclock.h"
 
 static void sc_empty_run(struct lab_ctx *ctx, struct lab_thread *t)
 {
@@ -18,6 +19,13 @@ static void sc_spin_run(struct lab_ctx *ctx, struct lab_thread *t)
 	(void)ctx;
 	for (uint64_t i = 0; i < t->iters; i++)
 		lab_clock_spin_ns(LAB_SELFCHECK_SPIN_NS);
+}
+
+/* One unit = LAB_CORECLOCK_ADDS_PER_LOOP dependent adds, one cycle each. */
+static void sc_clock_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	(void)ctx;
+	lab_coreclock_chain(t->iters);
 }
 
 static const struct lab_param sc_no_params[] = {LAB_PARAM_END};
@@ -36,6 +44,14 @@ static const struct lab_kernel sc_spin = {
     .params = sc_no_params,
     .work_unit = "spin",
     .run = sc_spin_run,
+};
+
+static const struct lab_kernel sc_clock = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "selfcheck_core_clock",
+    .params = sc_no_params,
+    .work_unit = "add chain",
+    .run = sc_clock_run,
 };
 
 static int sc_cmp(const void *a, const void *b)
@@ -77,6 +93,12 @@ int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out, 
 
 	if (rc == 0)
 		rc = sc_measure(r, &sc_spin, cpu, &out->spin_50us_ns, err);
+	out->core_ghz = NAN;
+	if (rc == 0 && lab_coreclock_available()) {
+		double ns_per_loop = NAN;
+		rc = sc_measure(r, &sc_clock, cpu, &ns_per_loop, err);
+		out->core_ghz = LAB_CORECLOCK_ADDS_PER_LOOP / ns_per_loop;
+	}
 	if (rc)
 		return lab_err_prefix(err, "self-check: ");
 	out->spin_error = (out->spin_50us_ns - LAB_SELFCHECK_SPIN_NS) / LAB_SELFCHECK_SPIN_NS;

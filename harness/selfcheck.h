@@ -2,7 +2,8 @@
 /*
  * The self-check every run records: the harness's cost per iteration of an empty kernel, and a
  * known 50 us spin measured through the same runner path. If the spin does not read 50 us, no
- * other number of the run should be trusted.
+ * other number of the run should be trusted. Also the core clock under load (harness/coreclock.h),
+ * which turns the run's times into cycles.
  */
 #ifndef LAB_HARNESS_SELFCHECK_H
 #define LAB_HARNESS_SELFCHECK_H
@@ -15,6 +16,7 @@ struct lab_selfcheck {
 	double overhead_ns_per_iter; /* median over samples of elapsed / iterations */
 	double spin_50us_ns;         /* median measured length of one 50 us spin */
 	double spin_error;           /* (spin_50us_ns - 50000) / 50000 */
+	double core_ghz;             /* dependent-add chain: adds per ns; NAN where unavailable */
 };
 
 /* Runs both checks on one thread pinned to cpu. Returns 0 or the runner's error. */

@@ -172,8 +172,9 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 	}
 	fprintf(
 	    stderr,
-	    "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%)\n",
-	    sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error);
+	    "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%), "
+	    "core clock %.3g GHz\n",
+	    sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error, sc->core_ghz);
 	if (fabs(sc->spin_error) > 0.01)
 		fprintf(stderr,
 		        "lab: warning: the 50 us spin is off by more than 1%%: the machine is "
@@ -203,7 +204,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	else
 		run_default_dir(s->stem, dir, sizeof(dir));
 	/* Until the self-check has run, run.json says null for it (NaN). */
-	sc.overhead_ns_per_iter = sc.spin_50us_ns = sc.spin_error = NAN;
+	sc.overhead_ns_per_iter = sc.spin_50us_ns = sc.spin_error = sc.core_ghz = NAN;
 	info.selfcheck = &sc;
 	if (lab_results_open(&con.res, dir, s->plan, &info, &err)) {
 		fprintf(stderr, "lab: %s\n", err.msg);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/coreclock.h"
 #include "harness/json.h"
 #include "harness/topo.h"
 #include "lab/cli.h"
@@ -56,6 +57,11 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_pu_in
 	lab_topo_cpulist_format(list, sizeof(list), allowed, nallowed);
 	printf("cpus allowed: %s (%u of %u)%s\n", list, nallowed, npus,
 	       nallowed < npus ? "; '!' marks the others" : "");
+	if (lab_topo_is_thissystem(topo) && lab_coreclock_available())
+		printf(
+		    "core clock: %.3g GHz (a dependent-add chain on this thread, now; the TSC may "
+		    "tick at another rate)\n",
+		    lab_coreclock_ghz());
 }
 
 static void topo_json_index(struct lab_json *j, const char *key, int v)
@@ -82,6 +88,10 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_pu_info
 	lab_json_uint(&j, "numa_nodes", env.numa_nodes);
 	lab_json_uint(&j, "cores", env.cores);
 	lab_json_uint(&j, "pus", env.pus);
+	if (env.thissystem)
+		lab_json_num(&j, "core_ghz", lab_coreclock_ghz());
+	else
+		lab_json_null(&j, "core_ghz");
 	lab_json_arr_open(&j, "cpus_allowed");
 	for (unsigned i = 0; i < nallowed; i++)
 		lab_json_int(&j, NULL, allowed[i]);
