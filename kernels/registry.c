@@ -7,6 +7,7 @@ extern const struct lab_kernel lab_kernel_c2c_latency;
 extern const struct lab_kernel lab_kernel_false_sharing;
 extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
+extern const struct lab_kernel lab_kernel_peak;
 extern const struct lab_kernel lab_kernel_stream;
 
 /* One line per kernel, so adding one is a one-line diff. */
@@ -17,6 +18,7 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_false_sharing,
 	&lab_kernel_lock,
 	&lab_kernel_noop,
+	&lab_kernel_peak,
 	&lab_kernel_stream,
 	NULL,
 };
