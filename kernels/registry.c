@@ -8,6 +8,7 @@ extern const struct lab_kernel lab_kernel_false_sharing;
 extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
 extern const struct lab_kernel lab_kernel_peak;
+extern const struct lab_kernel lab_kernel_simd;
 extern const struct lab_kernel lab_kernel_stream;
 
 /* One line per kernel, so adding one is a one-line diff. */
@@ -19,6 +20,7 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_lock,
 	&lab_kernel_noop,
 	&lab_kernel_peak,
+	&lab_kernel_simd,
 	&lab_kernel_stream,
 	NULL,
 };
