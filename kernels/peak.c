@@ -114,6 +114,7 @@ struct pk_thread {
 	alignas(64) double k[5];
 	float kf[5];
 	double ghz;
+	uint64_t units; /* steps run since setup */
 	peak_fn fn;
 };
 
@@ -133,6 +134,7 @@ static int pk_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	t->priv = pt;
 	pt->fn = pk_fn(p);
+	pt->units = 0;
 	for (unsigned i = 0; i < PEAK_XMAX / 2; i++) {
 		if (p->precision) {
 			((float *)pt->x)[2 * i] = (float)pk_x0(2 * i);
@@ -158,6 +160,7 @@ static void pk_run(struct lab_ctx *ctx, struct lab_thread *t)
 	uint64_t t0 = lab_clock_ns();
 
 	pt->fn(pt->x, k, t->iters);
+	pt->units += t->iters;
 	uint64_t ns = lab_clock_ns() - t0;
 	t->metric[PK_M_CORE_GHZ] = pt->ghz;
 	t->metric[PK_M_FLOPS_PER_CYCLE] =
@@ -171,6 +174,11 @@ static int pk_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, uns
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct pk_thread *pt = threads[i]->priv;
+		if (pt->units == 0 || pt->units != threads[i]->work_total)
+			return lab_err_set(err, LAB_EVERIFY,
+			                   "thread %u ran %llu steps, the harness %llu", i,
+			                   (unsigned long long)pt->units,
+			                   (unsigned long long)threads[i]->work_total);
 		for (unsigned j = 0; j < PEAK_XMAX / (p->precision ? 1 : 2); j++) {
 			double v = p->precision ? ((const float *)pt->x)[j] : pt->x[j];
 			if (v != (double)(p->precision ? (float)pk_x0(j) : pk_x0(j)))

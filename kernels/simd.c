@@ -42,7 +42,7 @@ static const struct lab_enum_val sd_types[] = {
 };
 
 static const struct lab_param sd_params_table[] = {
-    LAB_P_ENUM(struct simd_params, op, "op", "sum", sd_ops, "The loop."),
+    LAB_P_ENUM(struct simd_params, op, "op", "sum", sd_ops, "Which loop the threads time."),
     LAB_P_ENUM(struct simd_params, type, "type", "f64", sd_types, "Element type."),
     LAB_P_ENUM(struct simd_params, isa, "isa", "auto", lab_simd_isa_choices,
                "Instruction set of the loop."),
