@@ -24,6 +24,9 @@ int lab_cmd_topo(int argc, char **argv);
 int lab_cmd_list(int argc, char **argv);
 int lab_cmd_describe(int argc, char **argv);
 int lab_cmd_version(int argc, char **argv);
+
+/* Prints the build-time vectorization remarks kept for kernel's per-ISA files, if any. */
+void lab_describe_remarks(const char *kernel);
 /* lab/cmd_analyze.c: analyze, report, compare. */
 int lab_cmd_analyze(int argc, char **argv);
 int lab_cmd_report(int argc, char **argv);
