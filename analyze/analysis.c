@@ -51,7 +51,9 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	if (r->pt == base) {
 		memset(&r->speedup, 0, sizeof(r->speedup));
 		r->speedup.est = r->speedup.lo = r->speedup.hi = 1;
-		r->speedup.has_ci = 1;
+		/* Exactly 1 by definition, but with one sample no point has an interval: say the
+		 * same of the baseline rather than print [1, 1] beside the others' absent ones. */
+		r->speedup.has_ci = a->n > 1;
 	} else {
 		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
 		                     0.95, &r->speedup);
@@ -60,6 +62,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	r->eff = r->speedup.est / N;
 	r->eff_lo = r->speedup.lo / N;
 	r->eff_hi = r->speedup.hi / N;
+	r->superlinear = r->eff > 1 + 1e-12;
 	if (N > 1) {
 		r->kf = lab_an_karp_flatt(r->speedup.est, N);
 		r->kf_lo = lab_an_karp_flatt(r->speedup.hi, N);
@@ -96,7 +99,28 @@ long lab_an_series_samples(const struct lab_an_series *s, int include_flagged, d
 	return (long)k;
 }
 
-static int an_series_fit(struct lab_an_series *s, int include_flagged)
+/* Runs the fits. The absolute objective on throughput input fits the throughput forms on X(N)
+ * itself (the costs hold 1/X); everything else fits the cost. */
+static int an_series_fit_models(struct lab_an_series *s, int throughput, double *N, double *y,
+                                size_t n)
+{
+	enum lab_an_objective o = s->objective;
+	int tp = throughput && o == LAB_AN_OBJ_ABSOLUTE, rc;
+
+	s->domain = tp ? "throughput" : "cost";
+	for (size_t i = 0; tp && i < n; i++)
+		y[i] = 1 / y[i];
+	rc = lab_an_fit_run_obj(tp ? LAB_AN_AMDAHL_THROUGHPUT : LAB_AN_AMDAHL, o, N, y, n,
+	                        &s->amdahl);
+	if (!rc)
+		rc = lab_an_fit_run_obj(tp ? LAB_AN_USL_THROUGHPUT : LAB_AN_USL, o, N, y, n,
+		                        &s->usl);
+	if (!rc && s->weak)
+		rc = lab_an_fit_run_obj(LAB_AN_GUSTAFSON, o, N, y, n, &s->gustafson);
+	return rc;
+}
+
+static int an_series_fit(struct lab_an_series *s, int include_flagged, int throughput)
 {
 	double *N, *y;
 	long n = lab_an_series_samples(s, include_flagged, &N, &y);
@@ -107,11 +131,7 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged)
 	s->n_fit = (size_t)n;
 	for (size_t i = 0; i < s->nrow; i++)
 		s->n_excluded += an_usable(s->row[i].pt) ? s->row[i].pt->n_flagged : 0;
-	rc = lab_an_fit_run(LAB_AN_AMDAHL, N, y, (size_t)n, &s->amdahl);
-	if (!rc)
-		rc = lab_an_fit_run(LAB_AN_USL, N, y, (size_t)n, &s->usl);
-	if (!rc && s->weak)
-		rc = lab_an_fit_run(LAB_AN_GUSTAFSON, N, y, (size_t)n, &s->gustafson);
+	rc = an_series_fit_models(s, throughput, N, y, (size_t)n);
 	free(N);
 	free(y);
 	if (rc)
@@ -127,10 +147,11 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged)
 	if (!strcmp(s->model, "none"))
 		snprintf(s->note, sizeof(s->note), "no fit: %s",
 		         s->weak ? s->gustafson.reason : s->amdahl.reason);
+	s->amdahl_rejected = !strcmp(s->model, "usl");
 	return 0;
 }
 
-static int an_series_compute(struct lab_an_series *s, int include_flagged)
+static int an_series_compute(struct lab_an_series *s, int include_flagged, int throughput)
 {
 	const struct lab_an_point *base = NULL;
 
@@ -146,8 +167,9 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged)
 		if (base && an_usable(r->pt))
 			an_row_speedup(base, r);
 	}
-	if (an_series_fit(s, include_flagged))
+	if (an_series_fit(s, include_flagged, throughput))
 		return -LAB_AN_ENOMEM;
+	lab_an_series_findings(s);
 	if (!base) {
 		size_t k = strlen(s->note);
 
@@ -162,11 +184,18 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged)
 int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
                         struct lab_an_err *err)
 {
-	size_t cap = 0;
+	return lab_an_analysis_run_obj(d, include_flagged, LAB_AN_OBJ_RELATIVE, a, err);
+}
+
+int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
+                            struct lab_an_analysis *a, struct lab_an_err *err)
+{
+	size_t cap = 0, hint[2] = {0, 0};
 
 	memset(a, 0, sizeof(*a));
 	a->data = d;
 	a->include_flagged = include_flagged;
+	a->objective = obj;
 	lab_an_gsl_quiet();
 	for (size_t i = 0; i < d->npt; i++) {
 		struct lab_an_series *s = an_series_find(a, &cap, &d->pt[i]);
@@ -175,11 +204,13 @@ int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_a
 		if (!s || lab_an_grow(&s->row, &rcap, s->nrow + 1, sizeof(*s->row)))
 			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 		memset(&s->row[s->nrow], 0, sizeof(*s->row));
+		lab_an_rates_compute(d, &d->pt[i], &s->row[s->nrow].rates, hint);
 		s->row[s->nrow++].pt = &d->pt[i];
 	}
 	for (size_t i = 0; i < a->ns; i++) {
 		a->s[i].weak = lab_an_data_is_weak(d, a->s[i].experiment);
-		if (an_series_compute(&a->s[i], include_flagged))
+		a->s[i].objective = obj;
+		if (an_series_compute(&a->s[i], include_flagged, d->throughput))
 			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	}
 	if (lab_an_c2c_run(d, include_flagged, &a->c2c, err))

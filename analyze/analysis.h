@@ -13,6 +13,7 @@
 #include "analyze/data.h"
 #include "analyze/fit.h"
 #include "analyze/locks.h"
+#include "analyze/rates.h"
 #include "analyze/stats.h"
 
 /* One point of a series with the quantities derived from the baseline. */
@@ -22,7 +23,11 @@ struct lab_an_row {
 	struct lab_an_ratio speedup; /* 95 % Fieller interval */
 	double eff, eff_lo, eff_hi;  /* S/N and its image */
 	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
+	int superlinear;             /* efficiency > 1 (so e(N) < 0): faster than N times */
+	struct lab_an_rates rates;   /* GB/s, GFLOP/s from declared work (rates.has = 0: none) */
 };
+
+#define LAB_AN_FINDINGS_MAX 6
 
 struct lab_an_series {
 	char *experiment, *params;
@@ -36,11 +41,19 @@ struct lab_an_series {
 	struct lab_an_choice choice;
 	const char *model; /* "amdahl", "usl", "gustafson" or "none" */
 	char note[256];    /* why there is no model, or other caveats; "" when none */
+	enum lab_an_objective objective;
+	const char *domain;   /* what the fits ran on: "cost" or "throughput" */
+	int amdahl_rejected;  /* USL chosen: the F-test rejects kappa = 0 */
+	int peak_beyond_data; /* the USL peak N* lies past the largest measured N */
+	/* What the data shows, in sentences (superlinear points, extrapolation...). */
+	char finding[LAB_AN_FINDINGS_MAX][224];
+	size_t nfinding;
 };
 
 struct lab_an_analysis {
 	struct lab_an_data *data;
 	int include_flagged;
+	enum lab_an_objective objective;
 	struct lab_an_series *s;
 	size_t ns;
 	struct lab_an_c2c c2c;     /* matrices of c2c_latency experiments (nm = 0: none) */
@@ -57,6 +70,17 @@ int lab_an_series_is_c2c(const struct lab_an_series *s);
  */
 int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
                         struct lab_an_err *err);
+/* The same with the fit objective chosen (lab_an_analysis_run uses the relative one). */
+int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
+                            struct lab_an_analysis *a, struct lab_an_err *err);
+
+/* Fills s->finding from the computed series (superlinear points, f or sigma < 0, a peak past the
+ * data, Amdahl rejected). Called by the analysis; exposed for tests. */
+void lab_an_series_findings(struct lab_an_series *s);
+
+/* Amdahl's bound 1/f as text into buf: "max speedup 20 [15, 30]", or why there is none (f <= 0:
+ * no bound; USL chosen: the Amdahl line is rejected). Returns buf. */
+const char *lab_an_amdahl_bound_text(const struct lab_an_series *s, char *buf, size_t len);
 void lab_an_analysis_free(struct lab_an_analysis *a);
 
 /* The series' points as fit input: threads[i], cost[i] of every used sample of every point

@@ -45,6 +45,7 @@ struct lab_an_point {
 struct lab_an_data {
 	char *source;            /* the directory or CSV file */
 	int external;            /* 1: from an external CSV */
+	int throughput;          /* 1: the CSV gave throughput X(N); cost holds 1/X(N) */
 	char *unit;              /* "ns/<work unit>" or "s" */
 	struct lab_an_json *run; /* run.json, NULL when absent or external */
 	const char *run_status;  /* run.json "status", or NULL */
@@ -61,7 +62,8 @@ const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_p
 
 /* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err);
-/* Loads an external CSV (threads,seconds[,series][,rep]); bad values name FILE:LINE in err. */
+/* Loads an external CSV (threads,seconds or threads,throughput [,series][,rep]); a throughput
+ * X(N) becomes the cost 1/X(N). Bad values name FILE:LINE in err. */
 int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_err *err);
 /* Computes each point's statistics; include_flagged keeps foreign-load-flagged samples. */
 int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_an_err *err);

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* External data for `lab analyze --csv`: threads,seconds[,series][,rep]. */
+/*
+ * External data for `lab analyze --csv`: threads,seconds[,series][,rep], or threads,throughput.
+ * A throughput X(N) (work per time, the whole team's) is stored as the cost 1/X(N): time per unit
+ * of work, which is what seconds of a fixed-work run are up to a constant. N/X(N) would be the
+ * time per unit per thread and is wrong for speedup.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +30,12 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 		return lab_an_err_set(err, LAB_AN_EDATA,
 		                      "%s:%zu: threads = '%s': not a positive integer", r->path,
 		                      r->line, ts);
-	if (lab_an_parse_num(ss, &sec, 0) || !(sec > 0))
+	if (lab_an_parse_num(ss, &sec, 0) || !(sec > 0) || !(1 / sec > 0))
 		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: seconds = '%s': not a positive finite number",
-		                      r->path, r->line, ss);
+		                      "%s:%zu: %s = '%s': not a positive finite number", r->path,
+		                      r->line, d->throughput ? "throughput" : "seconds", ss);
+	if (d->throughput)
+		sec = 1 / sec;
 	p = lab_an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
@@ -61,10 +68,18 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_
 	col[0] = lab_an_csv_column(&r, "threads");
 	col[1] = lab_an_csv_column(&r, "seconds");
 	col[2] = lab_an_csv_column(&r, "series");
+	if (col[1] < 0 && (col[1] = lab_an_csv_column(&r, "throughput")) >= 0) {
+		d->throughput = 1;
+		free(d->unit);
+		if (!(d->unit = lab_an_strdup("1/throughput"))) {
+			rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
 	if (col[0] < 0 || col[1] < 0) {
 		rc = lab_an_err_set(err, LAB_AN_EDATA,
-		                    "%s:%zu: the header must name the columns threads,seconds "
-		                    "(optional: series,rep)",
+		                    "%s:%zu: the header must name the columns threads and one of "
+		                    "seconds, throughput (optional: series,rep)",
 		                    path, r.line);
 		goto out;
 	}

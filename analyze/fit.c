@@ -2,7 +2,6 @@
 #include "analyze/fit.h"
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_multifit_nlinear.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/err.h"
+#include "analyze/fit_int.h"
 #include "analyze/stats.h"
 
 void lab_an_gsl_quiet(void)
@@ -54,8 +54,20 @@ static double an_model_grad(enum lab_an_model m, const double *x, double N, doub
 			g[2] = -x[0] * N * N * (N - 1) / (D * D);
 		}
 		return x[0] * N / D;
+	case LAB_AN_AMDAHL_THROUGHPUT:
+		D = 1 + x[1] * (N - 1);
+		if (g) {
+			g[0] = N / D;
+			g[1] = -x[0] * N * (N - 1) / (D * D);
+		}
+		return x[0] * N / D;
 	}
 	abort();
+}
+
+int lab_an_model_is_throughput(enum lab_an_model model)
+{
+	return model == LAB_AN_USL_THROUGHPUT || model == LAB_AN_AMDAHL_THROUGHPUT;
 }
 
 double lab_an_model_eval(enum lab_an_model model, const double *x, double threads)
@@ -65,7 +77,7 @@ double lab_an_model_eval(enum lab_an_model model, const double *x, double thread
 
 static size_t an_model_p(enum lab_an_model m)
 {
-	return m == LAB_AN_AMDAHL || m == LAB_AN_GUSTAFSON ? 2 : 3;
+	return m == LAB_AN_USL || m == LAB_AN_USL_THROUGHPUT ? 3 : 2;
 }
 
 struct an_nls {
@@ -96,8 +108,8 @@ static int an_nls_df(const gsl_vector *x, void *params, gsl_matrix *J)
 }
 
 /* Weights 1/mean(y at N)^2 from the group means (never from the single sample, which would
- * pull the fit toward low outliers); 1 for the unweighted throughput form. Also counts the
- * distinct thread counts. Sorting indices keeps this O(n log n) for large inputs. */
+ * pull the fit toward low outliers) for the relative objective; 1 for the absolute one. Also
+ * counts the distinct thread counts. Sorting indices keeps this O(n log n) for large inputs. */
 struct an_key {
 	double N;
 	size_t i;
@@ -110,7 +122,7 @@ static int an_cmp_key(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int an_weights(enum lab_an_model m, const double *N, const double *y, size_t n, double *w,
+static int an_weights(int relative, const double *N, const double *y, size_t n, double *w,
                       size_t *distinct)
 {
 	struct an_key *idx = malloc((n ? n : 1) * sizeof(*idx));
@@ -130,7 +142,7 @@ static int an_weights(enum lab_an_model m, const double *N, const double *y, siz
 		for (size_t k = i; k < j; k++) {
 			double mean = sum / (double)(j - i);
 
-			w[idx[k].i] = m == LAB_AN_USL_THROUGHPUT ? 1 : 1 / (mean * mean);
+			w[idx[k].i] = relative ? 1 / (mean * mean) : 1;
 		}
 		(*distinct)++;
 		i = j;
@@ -154,7 +166,7 @@ static int an_start(enum lab_an_model m, const double *N, const double *y, const
 	if (!X || !cov || !yy || !ww || !c || !ws)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		int inv = m == LAB_AN_GUSTAFSON || m == LAB_AN_USL_THROUGHPUT;
+		int inv = m == LAB_AN_GUSTAFSON || lab_an_model_is_throughput(m);
 		double v = inv ? 1 / y[i] : y[i];
 
 		gsl_matrix_set(X, i, 0, 1);
@@ -168,7 +180,7 @@ static int an_start(enum lab_an_model m, const double *N, const double *y, const
 	if (gsl_multifit_wlinear(X, ww, yy, c, cov, &chi2, ws))
 		goto out;
 	T = gsl_vector_get(c, 0) + gsl_vector_get(c, 1);
-	if (m == LAB_AN_GUSTAFSON) {
+	if (m == LAB_AN_GUSTAFSON || m == LAB_AN_AMDAHL_THROUGHPUT) {
 		x0[0] = 1 / T;
 		x0[1] = gsl_vector_get(c, 0) / T;
 	} else if (m == LAB_AN_AMDAHL) {
@@ -260,12 +272,19 @@ out:
 int lab_an_fit_run(enum lab_an_model model, const double *threads, const double *y, size_t n,
                    struct lab_an_fit *fit)
 {
+	return lab_an_fit_run_obj(model, LAB_AN_OBJ_RELATIVE, threads, y, n, fit);
+}
+
+int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const double *threads,
+                       const double *y, size_t n, struct lab_an_fit *fit)
+{
 	double *w = NULL, x0[LAB_AN_FIT_MAXP] = {0};
 	int rc;
 
 	lab_an_gsl_quiet();
 	memset(fit, 0, sizeof(*fit));
 	fit->model = model;
+	fit->objective = lab_an_model_is_throughput(model) ? LAB_AN_OBJ_ABSOLUTE : obj;
 	fit->n = n;
 	fit->p = an_model_p(model);
 	fit->dof = (double)n - (double)fit->p;
@@ -278,7 +297,7 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 	w = malloc((n ? n : 1) * sizeof(*w));
 	if (!w)
 		return -LAB_AN_ENOMEM;
-	rc = an_weights(model, threads, y, n, w, &fit->distinct);
+	rc = an_weights(fit->objective == LAB_AN_OBJ_RELATIVE, threads, y, n, w, &fit->distinct);
 	if (rc)
 		goto out;
 	if (fit->distinct < fit->p + 2) {
@@ -296,6 +315,8 @@ int lab_an_fit_run(enum lab_an_model model, const double *threads, const double 
 	if (rc)
 		goto out;
 	rc = an_nls_run(fit, threads, y, w, x0);
+	if (!rc && fit->ok)
+		lab_an_fit_lof(fit, threads, y, w);
 out:
 	free(w);
 	return rc;
@@ -310,6 +331,7 @@ static double an_speedup_grad(const struct lab_an_fit *fit, double N, double *g)
 	memset(g, 0, LAB_AN_FIT_MAXP * sizeof(*g));
 	switch (fit->model) {
 	case LAB_AN_AMDAHL:
+	case LAB_AN_AMDAHL_THROUGHPUT:
 		S = 1 / (x[1] + (1 - x[1]) / N);
 		g[1] = -S * S * (1 - 1 / N);
 		return S;
@@ -341,48 +363,4 @@ int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, 
 	*lo = *s - t * sqrt(fmax(var, 0));
 	*hi = *s + t * sqrt(fmax(var, 0));
 	return 0;
-}
-
-void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
-{
-	double s = usl->x[1], k = usl->x[2], g1, g2, var, t;
-
-	memset(pk, 0, sizeof(*pk));
-	pk->n_star = pk->lo = pk->hi = NAN;
-	if (!usl->ok || !(k > 0) || !(s < 1))
-		return;
-	pk->n_star = sqrt((1 - s) / k);
-	pk->retrograde = usl->lo[2] > 0;
-	g1 = -1 / (2 * k * pk->n_star);
-	g2 = -pk->n_star / (2 * k);
-	var = g1 * g1 * usl->cov[1][1] + 2 * g1 * g2 * usl->cov[1][2] + g2 * g2 * usl->cov[2][2];
-	t = lab_an_t_quantile(0.95, usl->dof);
-	pk->lo = pk->n_star - t * sqrt(fmax(var, 0));
-	pk->hi = pk->n_star + t * sqrt(fmax(var, 0));
-}
-
-void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
-                       struct lab_an_choice *ch)
-{
-	memset(ch, 0, sizeof(*ch));
-	ch->chosen = LAB_AN_AMDAHL;
-	if (!a->ok || !u->ok) {
-		ch->chosen = u->ok ? LAB_AN_USL : LAB_AN_AMDAHL;
-		ch->ok = a->ok || u->ok;
-		ch->p_value = NAN;
-		ch->f_stat = NAN;
-		return;
-	}
-	ch->ok = 1;
-	ch->aicc_amdahl = a->aicc;
-	ch->aicc_usl = u->aicc;
-	if (u->chi2 <= 0) {
-		ch->f_stat = a->chi2 > 0 ? INFINITY : 0;
-		ch->p_value = a->chi2 > 0 ? 0 : 1;
-	} else {
-		ch->f_stat = fmax(a->chi2 - u->chi2, 0) / (u->chi2 / u->dof);
-		ch->p_value = gsl_cdf_fdist_Q(ch->f_stat, 1, u->dof);
-	}
-	if (ch->p_value < 0.05)
-		ch->chosen = LAB_AN_USL;
 }

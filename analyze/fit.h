@@ -7,8 +7,12 @@
  *   USL        c(N) = c1 (1 + sigma (N-1) + kappa N (N-1)) / N x = (c1, sigma, kappa)
  *   Gustafson  c(N) = c1 / (s + (1-s) N)   (weak scaling)      x = (c1, s)
  *
- * Every fit weights each sample by 1/mean(c at its N)^2 (timing noise is roughly constant-CV),
- * scales the covariance by chi^2/(n-p) and uses t with n-p df. Starting values come from the
+ * The default objective (relative) weights each sample by 1/mean(c at its N)^2: timing noise is
+ * roughly constant-CV, so this is least squares on relative error. The absolute objective is
+ * unweighted least squares in the domain of the data given (cost, or throughput for the
+ * throughput forms below): the error model of R's usl package and codahale/usl, whose published
+ * coefficients it reproduces. Either way the covariance is scaled by chi^2/(n-p) and the
+ * intervals use t with n-p df. Starting values come from the
  * linear basis ({1, 1/N} and {1, 1/N, N}); nonlinear least squares (GSL) then refines them.
  * Pure functions: no I/O; GSL's abort handler must be off (lab_an_gsl_quiet).
  */
@@ -24,6 +28,28 @@ enum lab_an_model {
 	/* X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)), unweighted: the form of
 	 * codahale/usl, kept for its known-answer tests. x = (lambda, sigma, kappa). */
 	LAB_AN_USL_THROUGHPUT,
+	/* X(N) = lambda N / (1 + f (N-1)): Amdahl in the throughput domain. x = (lambda, f). */
+	LAB_AN_AMDAHL_THROUGHPUT,
+};
+
+/* What the least squares minimizes (see the top of this file). */
+enum lab_an_objective {
+	LAB_AN_OBJ_RELATIVE, /* weights 1/mean(y at N)^2: constant-CV errors */
+	LAB_AN_OBJ_ABSOLUTE, /* unweighted: constant-SD errors in the domain of y */
+};
+
+/* "relative" or "absolute". */
+const char *lab_an_objective_name(enum lab_an_objective obj);
+/* One sentence naming the error model of obj for input in the domain named by domain
+ * ("cost" or "throughput"), into buf. */
+const char *lab_an_objective_text(enum lab_an_objective obj, const char *domain, char *buf,
+                                  size_t len);
+
+/* Lack-of-fit F-test: with replicates, the residual sum of squares splits into pure error
+ * (scatter around each N's mean) and lack of fit (the means around the model). */
+struct lab_an_lof {
+	int ok; /* 0: no replicates, or as many distinct N as parameters */
+	double F, df1, df2, p;
 };
 
 #define LAB_AN_FIT_MAXP 3
@@ -41,6 +67,8 @@ struct lab_an_fit {
 	double chi2;                                     /* weighted residual sum of squares */
 	double aicc, bic;
 	int iters;
+	enum lab_an_objective objective;
+	struct lab_an_lof lof;
 };
 
 /* Turns GSL's abort-on-error handler off once; every GSL caller checks return codes instead. */
@@ -53,6 +81,16 @@ void lab_an_gsl_quiet(void);
  */
 int lab_an_fit_run(enum lab_an_model model, const double *threads, const double *y, size_t n,
                    struct lab_an_fit *fit);
+/* The same with the objective chosen (the throughput forms are always unweighted). */
+int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const double *threads,
+                       const double *y, size_t n, struct lab_an_fit *fit);
+
+/* 1 when the model is a throughput form (x[0] is the throughput at N = 1, not a cost). */
+int lab_an_model_is_throughput(enum lab_an_model model);
+
+/* The cost at N = 1 with its 95 % interval: x[0], or for a throughput form 1/x[0] and the image
+ * of its interval (the upper end is +inf when the throughput interval reaches 0). */
+void lab_an_fit_c1(const struct lab_an_fit *fit, double *c1, double *lo, double *hi);
 
 /* The model's value at N with parameters x. */
 double lab_an_model_eval(enum lab_an_model model, const double *x, double threads);

@@ -30,13 +30,24 @@ static void an_csv_modes(FILE *f, const struct lab_an_modes *m)
 	lab_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
 }
 
-static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
+/* A rate and its interval: three columns, empty where absent (+inf is an open end: empty). */
+static void an_csv_rate(FILE *f, const struct lab_an_rate *r)
 {
+	an_csv_num(f, r->v);
+	an_csv_num(f, r->lo);
+	an_csv_num(f, r->hi);
+}
+
+static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct lab_an_row *r)
+{
+	const struct lab_an_point *p = r->pt;
 	const struct lab_an_stats *st = &p->st;
 	int have = st->n > 0;
-	double v[] = {st->mean,    st->sd,      st->se,     st->ci95_lo, st->ci95_hi,
-	              st->ci99_lo, st->ci99_hi, st->median, st->mad,     st->p95,
-	              st->min,     st->max,     st->cv};
+	double ci = st->n > 1 ? 1 : NAN; /* one sample has no interval */
+	double v[] = {
+	    st->mean,         st->sd,           st->se,     st->ci95_lo * ci, st->ci95_hi * ci,
+	    st->ci99_lo * ci, st->ci99_hi * ci, st->median, st->mad,          st->p95,
+	    st->min,          st->max,          st->cv};
 
 	lab_csv_field(f, p->experiment);
 	fprintf(f, ",%ld,", p->id);
@@ -49,6 +60,10 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 		an_csv_num(f, have ? v[i] : NAN);
 	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);
 	an_csv_modes(f, &p->modes);
+	an_csv_rate(f, &r->rates.gbytes);
+	an_csv_rate(f, &r->rates.gbytes_wa);
+	an_csv_rate(f, &r->rates.gflops);
+	an_csv_num(f, r->rates.flops_per_byte);
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const struct lab_an_msum *ms = &p->msum[m];
 
@@ -70,7 +85,7 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 		                      strerror(errno));
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
-	      "outliers_severe,modes,mode_centers",
+	      "outliers_severe,modes,mode_centers," LAB_AN_RATE_COLUMNS,
 	      f);
 	for (size_t m = 0; m < d->nmetric; m++)
 		fprintf(f, ",%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi", d->metric_name[m],
@@ -78,17 +93,37 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 	fputc('\n', f);
 	for (size_t i = 0; i < a->ns; i++)
 		for (size_t j = 0; j < a->s[i].nrow; j++)
-			an_summary_row(f, d, a->s[i].row[j].pt);
+			an_summary_row(f, d, &a->s[i].row[j]);
 	if (ferror(f) | fclose(f))
 		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
 	return 0;
+}
+
+static void an_json_rate(struct lab_an_jw *w, const char *key, const struct lab_an_rate *r)
+{
+	char k[64];
+
+	lab_an_jw_num(w, key, r->v);
+	snprintf(k, sizeof(k), "%s_ci95", key);
+	/* An open upper end (the cost interval reaches 0) is null, like an unbounded speedup. */
+	lab_an_jw_pair(w, k, r->lo, r->hi);
+}
+
+static void an_json_rates(struct lab_an_jw *w, const struct lab_an_rates *r)
+{
+	if (!r->has)
+		return;
+	an_json_rate(w, "gbytes_per_s", &r->gbytes);
+	an_json_rate(w, "gbytes_per_s_wa", &r->gbytes_wa);
+	an_json_rate(w, "gflops_per_s", &r->gflops);
+	lab_an_jw_num(w, "flops_per_byte", r->flops_per_byte);
 }
 
 static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
 {
 	const struct lab_an_point *p = r->pt;
 	const struct lab_an_stats *st = &p->st;
-	int have = st->n > 0;
+	int have = st->n > 0, ci = st->n > 1, sci = r->has_speedup && r->speedup.has_ci;
 
 	lab_an_jw_obj(w, NULL);
 	lab_an_jw_int(w, "point", p->id);
@@ -99,37 +134,57 @@ static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
 	lab_an_jw_int(w, "n", (long long)st->n);
 	lab_an_jw_int(w, "n_flagged", (long long)p->n_flagged);
 	lab_an_jw_num(w, "mean", have ? st->mean : NAN);
-	lab_an_jw_pair(w, "mean_ci95", have ? st->ci95_lo : NAN, have ? st->ci95_hi : NAN);
+	lab_an_jw_pair(w, "mean_ci95", ci ? st->ci95_lo : NAN, ci ? st->ci95_hi : NAN);
 	lab_an_jw_num(w, "median", have ? st->median : NAN);
 	lab_an_jw_num(w, "sd", have ? st->sd : NAN);
 	lab_an_jw_num(w, "cv", have ? st->cv : NAN);
 	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
-	lab_an_jw_int(w, "outliers_severe,modes,mode_centers", (long long)st->outliers_severe);
+	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
+	lab_an_modes_json(w, &p->modes, 1);
 	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
-	lab_an_jw_pair(w, "speedup_ci95", r->has_speedup && r->speedup.has_ci ? r->speedup.lo : NAN,
-	               r->has_speedup && r->speedup.has_ci ? r->speedup.hi : NAN);
+	lab_an_jw_pair(w, "speedup_ci95", sci ? r->speedup.lo : NAN, sci ? r->speedup.hi : NAN);
 	if (r->speedup.unbounded)
 		lab_an_jw_bool(w, "speedup_ci_unbounded", 1);
 	lab_an_jw_num(w, "efficiency", r->has_speedup ? r->eff : NAN);
-	lab_an_jw_pair(w, "efficiency_ci95", r->has_speedup ? r->eff_lo : NAN,
-	               r->has_speedup ? r->eff_hi : NAN);
+	lab_an_jw_pair(w, "efficiency_ci95", sci ? r->eff_lo : NAN, sci ? r->eff_hi : NAN);
 	lab_an_jw_num(w, "karp_flatt", r->kf);
-	lab_an_jw_pair(w, "karp_flatt_ci95", r->kf_lo, r->kf_hi);
+	lab_an_jw_pair(w, "karp_flatt_ci95", sci ? r->kf_lo : NAN, sci ? r->kf_hi : NAN);
+	if (r->has_speedup)
+		lab_an_jw_bool(w, "superlinear", r->superlinear);
+	an_json_rates(w, &r->rates);
 	lab_an_jw_end(w, '}');
 }
 
 static void an_json_fit_common(struct lab_an_jw *w, const struct lab_an_fit *fit)
 {
+	double c1, lo, hi;
+
 	lab_an_jw_bool(w, "ok", fit->ok);
 	if (!fit->ok)
 		lab_an_jw_str(w, "reason", fit->reason);
-	lab_an_jw_num(w, "c1", fit->ok ? fit->x[0] : NAN);
-	lab_an_jw_pair(w, "c1_ci95", fit->ok ? fit->lo[0] : NAN, fit->ok ? fit->hi[0] : NAN);
+	lab_an_fit_c1(fit, &c1, &lo, &hi);
+	lab_an_jw_num(w, "c1", c1);
+	lab_an_jw_pair(w, "c1_ci95", lo, hi);
+	if (lab_an_model_is_throughput(fit->model)) {
+		lab_an_jw_num(w, "x1", fit->ok ? fit->x[0] : NAN);
+		lab_an_jw_pair(w, "x1_ci95", fit->ok ? fit->lo[0] : NAN,
+		               fit->ok ? fit->hi[0] : NAN);
+	}
 	lab_an_jw_int(w, "n", (long long)fit->n);
 	lab_an_jw_int(w, "distinct_threads", (long long)fit->distinct);
 	lab_an_jw_num(w, "chi2", fit->ok ? fit->chi2 : NAN);
 	lab_an_jw_num(w, "dof", fit->dof);
 	lab_an_jw_num(w, "aicc", fit->ok ? fit->aicc : NAN);
+	if (fit->ok && fit->lof.ok) {
+		lab_an_jw_obj(w, "lack_of_fit");
+		lab_an_jw_num(w, "F", fit->lof.F);
+		lab_an_jw_num(w, "df1", fit->lof.df1);
+		lab_an_jw_num(w, "df2", fit->lof.df2);
+		lab_an_jw_num(w, "p", fit->lof.p);
+		lab_an_jw_end(w, '}');
+	} else {
+		lab_an_jw_str(w, "lack_of_fit", NULL);
+	}
 }
 
 /* One parameter's estimate and interval under name and name_ci95; null when the fit failed. */
@@ -146,11 +201,16 @@ static void an_json_param(struct lab_an_jw *w, const struct lab_an_fit *fit, siz
 static void an_json_fits(struct lab_an_jw *w, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl;
+	char text[160];
 
 	lab_an_jw_obj(w, "amdahl");
 	an_json_fit_common(w, a);
 	an_json_param(w, a, 1, "f");
 	lab_an_jw_num(w, "max_speedup", a->ok && a->x[1] > 0 ? 1 / a->x[1] : NAN);
+	lab_an_jw_pair(w, "max_speedup_ci95", a->ok && a->x[1] > 0 ? 1 / a->hi[1] : NAN,
+	               a->ok && a->x[1] > 0 && a->lo[1] > 0 ? 1 / a->lo[1] : NAN);
+	lab_an_jw_str(w, "max_speedup_text", lab_an_amdahl_bound_text(s, text, sizeof(text)));
+	lab_an_jw_bool(w, "rejected", s->amdahl_rejected);
 	lab_an_jw_end(w, '}');
 	lab_an_jw_obj(w, "usl");
 	an_json_fit_common(w, u);
@@ -159,7 +219,12 @@ static void an_json_fits(struct lab_an_jw *w, const struct lab_an_series *s)
 	lab_an_jw_num(w, "n_star", s->peak.retrograde ? s->peak.n_star : NAN);
 	lab_an_jw_pair(w, "n_star_ci95", s->peak.retrograde ? s->peak.lo : NAN,
 	               s->peak.retrograde ? s->peak.hi : NAN);
-	lab_an_jw_bool(w, "retrograde", s->peak.retrograde);
+	if (u->ok)
+		lab_an_jw_bool(w, "retrograde", s->peak.retrograde);
+	else
+		lab_an_jw_str(w, "retrograde", NULL); /* unknown without a fit */
+	if (s->peak.retrograde)
+		lab_an_jw_bool(w, "n_star_beyond_data", s->peak_beyond_data);
 	if (u->ok && !s->peak.retrograde)
 		lab_an_jw_str(w, "peak", "no retrograde region");
 	lab_an_jw_end(w, '}');
@@ -172,19 +237,29 @@ static void an_json_fits(struct lab_an_jw *w, const struct lab_an_series *s)
 	lab_an_jw_obj(w, "model_choice");
 	lab_an_jw_num(w, "f_stat", s->choice.f_stat);
 	lab_an_jw_num(w, "p_value", s->choice.p_value);
-	lab_an_jw_num(w, "aicc_amdahl", s->choice.ok ? s->choice.aicc_amdahl : NAN);
-	lab_an_jw_num(w, "aicc_usl", s->choice.ok ? s->choice.aicc_usl : NAN);
+	lab_an_jw_num(w, "aicc_amdahl", a->ok ? a->aicc : NAN);
+	lab_an_jw_num(w, "aicc_usl", u->ok ? u->aicc : NAN);
 	lab_an_jw_end(w, '}');
 }
 
 static void an_json_series(struct lab_an_jw *w, const struct lab_an_series *s)
 {
+	char text[256];
+
 	lab_an_jw_obj(w, NULL);
 	lab_an_jw_str(w, "experiment", s->experiment);
 	lab_an_jw_str(w, "params", s->params);
 	lab_an_jw_str(w, "scaling", s->weak ? "weak" : "strong");
 	lab_an_jw_str(w, "model", s->model);
 	lab_an_jw_str(w, "note", *s->note ? s->note : NULL);
+	lab_an_jw_str(w, "objective", lab_an_objective_name(s->objective));
+	lab_an_jw_str(w, "fit_domain", s->domain);
+	lab_an_jw_str(w, "error_model",
+	              lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
+	lab_an_jw_arr(w, "findings");
+	for (size_t i = 0; i < s->nfinding; i++)
+		lab_an_jw_str(w, NULL, s->finding[i]);
+	lab_an_jw_end(w, ']');
 	lab_an_jw_bool(w, "baseline", s->has_baseline);
 	lab_an_jw_int(w, "n_fit", (long long)s->n_fit);
 	lab_an_jw_int(w, "n_excluded_flagged", (long long)s->n_excluded);
@@ -247,6 +322,9 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	lab_an_jw_str(&w, "run_status", d->run_status);
 	lab_an_jw_str(&w, "unit", d->unit);
 	lab_an_jw_bool(&w, "include_flagged", a->include_flagged);
+	lab_an_jw_str(&w, "objective", lab_an_objective_name(a->objective));
+	lab_an_jw_str(&w, "input",
+	              d->external ? (d->throughput ? "throughput" : "seconds") : "cost");
 	lab_an_jw_int(&w, "samples", (long long)d->nsamples);
 	lab_an_jw_arr(&w, "warnings");
 	for (size_t i = 0; i < d->warn.n; i++)

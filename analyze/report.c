@@ -208,13 +208,23 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 		}
 		fprintf(f, "</td><td>%zu</td>", st->n);
 		an_cell(f, h ? st->median : NAN, 0);
-		an_cell_ci(f, h ? st->mean : NAN, st->ci95_lo, st->ci95_hi);
+		if (st->n > 1)
+			an_cell_ci(f, h ? st->mean : NAN, st->ci95_lo, st->ci95_hi);
+		else
+			an_cell(f, h ? st->mean : NAN, 0); /* one sample: no interval */
 		an_cell(f, h ? 100 * st->cv : NAN, 1);
-		an_cell_ci(f, r->has_speedup ? r->speedup.est : NAN, c ? r->speedup.lo : NAN,
-		           c ? r->speedup.hi : NAN);
-		an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
-		           c ? r->eff_hi : NAN);
-		an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
+		if (r->has_speedup && !r->speedup.has_ci) {
+			/* Too few repetitions for an interval: the estimates alone. */
+			an_cell(f, r->speedup.est, 0);
+			an_cell(f, r->eff, 0);
+			an_cell(f, r->kf, 0);
+		} else {
+			an_cell_ci(f, r->has_speedup ? r->speedup.est : NAN,
+			           c ? r->speedup.lo : NAN, c ? r->speedup.hi : NAN);
+			an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
+			           c ? r->eff_hi : NAN);
+			an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
+		}
 		fprintf(f, "<td>%zu/%zu</td><td>%zu</td>", st->outliers_mild, st->outliers_severe,
 		        r->pt->n_flagged);
 		an_cell_modes(f, &r->pt->modes);
@@ -226,13 +236,14 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 static void an_report_fits(FILE *f, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
+	char text[256];
 
 	fputs("<ul class=\"fits\">", f);
+	fprintf(f, "<li>Error model: %s</li>",
+	        lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
 	if (a->ok)
-		fprintf(f,
-		        "<li>Amdahl serial fraction f = %.4g [%.4g, %.4g] (max speedup %.3g)"
-		        "</li>",
-		        a->x[1], a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
+		fprintf(f, "<li>Amdahl serial fraction f = %.4g [%.4g, %.4g] (%s)</li>", a->x[1],
+		        a->lo[1], a->hi[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	else
 		fprintf(f, "<li>Amdahl: %s</li>", a->reason);
 	if (u->ok) {
@@ -254,7 +265,13 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 	if (s->choice.ok && a->ok && u->ok)
 		fprintf(f, "<li>Model choice: F-test p = %.3g, AICc Amdahl %.1f vs USL %.1f</li>",
 		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
-	fprintf(f, "<li><b>Model: %s</b></li></ul>\n", s->model);
+	fprintf(f, "<li><b>Model: %s</b></li>", s->model);
+	for (size_t i = 0; i < s->nfinding; i++) {
+		fputs("<li class=\"finding\">", f);
+		lab_an_html(f, s->finding[i]);
+		fputs("</li>", f);
+	}
+	fputs("</ul>\n", f);
 }
 
 void lab_an_report_img(FILE *f, const char *dir, const char *name)

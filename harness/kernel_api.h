@@ -5,8 +5,8 @@
  * declaration of bytes and flops per unit of work, and hooks. The harness owns everything else:
  * parsing, sweeps, placement, threads, timing, calibration, verification bookkeeping and files.
  *
- * Kernels include this header and harness/clock.h only. They never write into params or harness
- * settings; derived state lives in ctx->priv and t->priv.
+ * Kernels include this header, harness/clock.h and harness/buffer.h (their memory) only. They
+ * never write into params or harness settings; derived state lives in ctx->priv and t->priv.
  */
 #ifndef LAB_HARNESS_KERNEL_API_H
 #define LAB_HARNESS_KERNEL_API_H
@@ -17,9 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/cpufeat.h"
 #include "harness/err.h"
 
-#define LAB_KERNEL_ABI 1 /* bump when struct lab_kernel changes */
+#define LAB_KERNEL_ABI 2 /* bump when struct lab_kernel changes */
 
 /* A coherence granule: 64-byte lines, fetched in adjacent pairs by many x86 prefetchers. */
 #define LAB_CACHELINE 64
@@ -131,7 +132,9 @@ struct lab_work {
 	double bytes_read;
 	double bytes_written;
 	double flops;
-	double bytes_write_allocate; /* line reads that cacheable stores add (not in bytes_read) */
+	/* Extra reads a write-allocate cache makes for the written lines (usually = bytes_written
+	 * for plain stores, 0 for non-temporal ones); kept apart so both GB/s figures show. */
+	double bytes_write_allocate;
 };
 
 /* ---- what a kernel sees ---- */
@@ -147,7 +150,22 @@ struct lab_env {
 	bool counters;   /* hardware performance counters can be opened */
 	bool openmp;     /* the lab was built with OpenMP */
 	double clock_resolution_ns;
+	/* enum lab_cpu_feature bits of the CPU the lab runs on (also with --topology: the ISA of
+	 * a synthetic machine is unknown): usable ones, and detected ones hidden by LAB_CPU_MASK.
+	 */
+	unsigned cpu_features;
+	unsigned cpu_features_masked;
 };
+
+/*
+ * For check() of a variant compiled for an ISA (cmake lab_kernel_file): 0 when this CPU has
+ * every feature in need (enum lab_cpu_feature bits), else LAB_SKIP with the reason in err
+ * ("needs avx512f; this CPU has sse2 sse4.2 avx avx2 fma").
+ */
+static inline int lab_env_require_cpu(const struct lab_env *env, unsigned need, struct lab_err *err)
+{
+	return lab_cpu_require(need, env->cpu_features, env->cpu_features_masked, err);
+}
 
 /* Per-run state shared by all threads of one point. */
 struct lab_ctx {
@@ -195,13 +213,13 @@ static inline bool lab_thread_should_stop(const struct lab_thread *t)
 /* ---- the descriptor ---- */
 
 enum lab_kernel_flags {
-	LAB_KF_OPENMP =
-	    1u << 0,            /* one harness worker (cpus[0]) calls thread_setup and run();
-	                           they open `omp parallel num_threads(ctx->nthreads)` and bind
-	                           with lab_ctx_omp_bind; verify and teardown see that one worker */
-	LAB_KF_NUMA = 1u << 1,  /* needs >= 2 NUMA nodes */
-	LAB_KF_PAIRS = 1u << 2, /* exactly two threads; placement pairs sweeps CPU pairs */
-	LAB_KF_TIMED = 1u << 3, /* runs until the stop flag, for min_time; work = what got done */
+	LAB_KF_OPENMP = 1u << 0, /* one harness worker (cpus[0]) calls thread_setup and run();
+	                            they open `omp parallel num_threads(ctx->nthreads)` and bind
+	                            with lab_ctx_omp_bind; verify and teardown see that one worker;
+	                            skipped in a build without OpenMP */
+	LAB_KF_NUMA = 1u << 1,   /* needs >= 2 NUMA nodes (skipped with the reason otherwise) */
+	LAB_KF_PAIRS = 1u << 2,  /* exactly two threads; placement pairs sweeps CPU pairs */
+	LAB_KF_TIMED = 1u << 3,  /* runs until the stop flag, for min_time; work = what got done */
 	LAB_KF_ALL = (1u << 4) - 1,
 };
 
@@ -211,6 +229,7 @@ struct lab_kernel {
 	const char *summary;     /* one line for `lab list` */
 	const char *description; /* the teaching text: effect isolated, expected result, knob */
 	unsigned flags;          /* enum lab_kernel_flags */
+	unsigned cpu_features;   /* enum lab_cpu_feature bits every point needs (else skipped) */
 	const struct lab_param *params;   /* terminated by LAB_PARAM_END */
 	size_t params_size;               /* sizeof(the params struct) */
 	const struct lab_metric *metrics; /* terminated by LAB_METRIC_END; index = metric id */
@@ -219,7 +238,9 @@ struct lab_kernel {
 	/* Declared traffic per unit of work for these params; optional. */
 	void (*work_per_unit)(const void *params, struct lab_work *w);
 	/*
-	 * Cross-field and environment checks. Returns 0, LAB_SKIP (reason in err: the point is
+	 * Cross-field and environment checks, called by the planner only after the harness found
+	 * flags and cpu_features satisfied (LAB_KF_NUMA, LAB_KF_OPENMP and missing features skip
+	 * the point before check runs). Returns 0, LAB_SKIP (reason in err: the point is
 	 * recorded as skipped and the others still run) or -LAB_ECONFIG (a config error).
 	 */
 	int (*check)(const void *params, unsigned nthreads, const struct lab_env *env,

@@ -5,15 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/clock.h"
+#include "harness/env.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
-
-#ifdef LAB_HAVE_OPENMP
-static const bool plan_openmp = true;
-#else
-static const bool plan_openmp = false;
-#endif
 
 static const struct lab_enum_val plan_scaling_choices[] = {
     {"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
@@ -320,9 +314,9 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 
 	if (!plan)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory planning");
-	lab_topo_env(topo, &plan->env);
-	plan->env.clock_resolution_ns = lab_clock_resolution_ns();
-	plan->env.openmp = plan_openmp;
+	/* A bad LAB_CPU_MASK is a usage error like a bad key: reported, nothing runs. */
+	if (lab_env_probe(&plan->env, topo, err) != 0)
+		lab_diag_add(d, "%s", err->msg);
 	plan->exp = calloc(cfg->nsec ? cfg->nsec : 1, sizeof(*plan->exp));
 	if (!plan->exp) {
 		free(plan);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/env.h"
 #include "harness/json.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
@@ -108,9 +109,7 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 		goto oom;
 	memcpy(pt->kparams, kparams, e->kernel->params_size);
 	memcpy(pt->cpus, cpus, n * sizeof(*pt->cpus));
-	if (!e->kernel->check)
-		return;
-	int rc = e->kernel->check(kparams, n, &plan->env, &err);
+	int rc = lab_kernel_check(e->kernel, kparams, n, &plan->env, &err);
 	if (rc == LAB_SKIP) {
 		pt->state = LAB_POINT_SKIPPED;
 		snprintf(pt->reason, sizeof(pt->reason), "%s", err.msg);

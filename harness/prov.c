@@ -12,6 +12,7 @@
 
 #include "build_info.h"
 #include "harness/clock.h"
+#include "harness/cpufeat.h"
 
 #ifdef LAB_HAVE_OPENMP
 static const bool prov_openmp = true;
@@ -112,6 +113,29 @@ void lab_prov_collect(struct lab_prov *p)
 	p->clock_read_cost_ns = lab_clock_read_cost_ns();
 	p->counters =
 	    lab_prov_counters_probe(p->counters_reason, sizeof(p->counters_reason)) == NULL;
+	struct lab_err err;
+	p->cpu_detected = lab_cpu_detect();
+	if (lab_cpu_mask_from_env(&p->cpu_masked, &err) == 0)
+		p->cpu_masked &= p->cpu_detected;
+}
+
+/* An array of feature names, so readers need not know the bit values. */
+static void prov_cpu_list(struct lab_json *j, const char *key, unsigned set)
+{
+	lab_json_arr_open(j, key);
+	for (unsigned bit = 1; bit & LAB_CPU_ALL; bit <<= 1)
+		if (set & bit)
+			lab_json_str(j, NULL, lab_cpu_name(bit));
+	lab_json_arr_close(j);
+}
+
+void lab_prov_write_cpu_features(struct lab_json *j, unsigned detected, unsigned masked)
+{
+	lab_json_obj_open(j, "cpu_features");
+	prov_cpu_list(j, "detected", detected);
+	prov_cpu_list(j, "masked", masked);
+	prov_cpu_list(j, "usable", detected & ~masked);
+	lab_json_obj_close(j);
 }
 
 void lab_prov_write_build(struct lab_json *j)
@@ -160,6 +184,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 	lab_json_str(j, "hostname", p->hostname);
 	lab_json_str(j, "kernel", p->kernel);
 	lab_json_str(j, "cpu_model", p->cpu_model);
+	lab_prov_write_cpu_features(j, p->cpu_detected, p->cpu_masked);
 	lab_json_str(j, "governor", p->governor);
 	lab_json_str(j, "thp", p->thp);
 	lab_json_str(j, "smt", p->smt);

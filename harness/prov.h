@@ -23,9 +23,12 @@ struct lab_prov {
 	double clock_read_cost_ns;
 	bool counters;
 	char counters_reason[160];
+	unsigned cpu_detected; /* enum lab_cpu_feature: what cpuid and xgetbv allow */
+	unsigned cpu_masked;   /* detected features hidden by LAB_CPU_MASK */
 };
 
-/* Fills p from /proc, /sys, uname and a trial perf_event_open. Never fails. */
+/* Fills p from /proc, /sys, uname, cpuid and a trial perf_event_open. Never fails (a bad
+ * LAB_CPU_MASK masks nothing here; the planner reports it). */
 void lab_prov_collect(struct lab_prov *p);
 
 /* Writes the "host" object of run.json (topology facts from topo). */
@@ -33,6 +36,12 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 
 /* Writes the "lab" object: version, git sha, compiler, flags, build type. */
 void lab_prov_write_build(struct lab_json *j);
+
+/*
+ * Writes "cpu_features": {"detected": [...], "masked": [...], "usable": [...]} (names as
+ * lab_cpu_name; masked = hidden by LAB_CPU_MASK, usable = what check() sees).
+ */
+void lab_prov_write_cpu_features(struct lab_json *j, unsigned detected, unsigned masked);
 
 /* Why hardware counters are unavailable, or NULL when a cycles counter opens. */
 const char *lab_prov_counters_probe(char *buf, size_t len);

@@ -35,7 +35,8 @@
  *               thread ran; threads.csv then has one row per sample, the harness worker),
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
- *               "work_per_unit": { "bytes_read", "bytes_written", "flops" } (when declared) } ] } ]
+ *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
+ *                                  "bytes_write_allocate" } (when declared) } ] } ]
  * }
  *
  *   samples.csv  one row per (point, repetition); the columns of LAB_SAMPLES_COLUMNS, then one

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "harness/kernel_api.h"
 
 static const char arw_description[] =
@@ -61,7 +62,7 @@ struct arw_thread {
 };
 
 struct arw_state {
-	void *mem;
+	struct lab_buf mem;
 	_Atomic uint64_t **counter; /* per thread (all the same for shared) */
 	unsigned ncounters;
 	_Atomic uint64_t **distinct; /* the distinct counters, for verify */
@@ -76,24 +77,27 @@ static int arw_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct arw_params *p = ctx->params;
 	struct arw_state *st = calloc(1, sizeof(*st));
-	size_t bytes = ((arw_offset(p->target, ctx->nthreads) + LAB_SLOT) + 4095) & ~(size_t)4095;
+	size_t bytes = arw_offset(p->target, ctx->nthreads) + LAB_SLOT;
+	struct lab_buf_opts o = {.align_bytes = 4096};
+	int rc;
 
 	if (!st)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	st->mem = aligned_alloc(4096, bytes);
 	st->counter = calloc(ctx->nthreads, sizeof(*st->counter));
 	st->distinct = calloc(ctx->nthreads, sizeof(*st->distinct));
-	if (!st->mem || !st->counter || !st->distinct) {
-		free(st->mem);
+	if (!st->counter || !st->distinct)
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	else
+		rc = lab_buf_alloc(&st->mem, bytes, &o, err);
+	if (rc) {
 		free(st->counter);
 		free(st->distinct);
 		free(st);
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		return rc;
 	}
-	memset(st->mem, 0, bytes);
 	st->ncounters = p->target == ARW_SHARED ? 1 : ctx->nthreads;
 	for (unsigned i = 0; i < ctx->nthreads; i++) {
-		st->counter[i] = (_Atomic uint64_t *)((char *)st->mem + arw_offset(p->target, i));
+		st->counter[i] = (_Atomic uint64_t *)((char *)st->mem.p + arw_offset(p->target, i));
 		atomic_init(st->counter[i], 0);
 	}
 	for (unsigned i = 0; i < st->ncounters; i++)
@@ -104,12 +108,11 @@ static int arw_setup(struct lab_ctx *ctx, struct lab_err *err)
 
 static int arw_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
-	struct arw_thread *at = aligned_alloc(LAB_SLOT, sizeof(*at));
+	struct arw_thread *at = lab_buf_obj_alloc(sizeof(*at), err);
 
 	(void)ctx;
 	if (!at)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(at, 0, sizeof(*at));
+		return -err->code;
 	t->priv = at;
 	return 0;
 }
@@ -253,10 +256,10 @@ static void arw_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads,
 	struct arw_state *st = ctx->priv;
 
 	for (unsigned i = 0; i < n; i++)
-		free(threads[i]->priv);
+		lab_buf_obj_free(threads[i]->priv);
 	if (!st)
 		return;
-	free(st->mem);
+	lab_buf_free(&st->mem);
 	free(st->counter);
 	free(st->distinct);
 	free(st);

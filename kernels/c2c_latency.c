@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "harness/clock.h"
 #include "harness/kernel_api.h"
+#include "kernels/lat_hist.h"
 
 static const char c2c_description[] =
     "Two threads pinned to a CPU pair bounce a flag: thread 0 writes it, thread 1 waits for the\n"
@@ -71,8 +73,10 @@ static const struct lab_metric c2c_metrics[] = {
     LAB_METRIC_END,
 };
 
-#define C2C_VALS_MAX 16384 /* batch latencies kept per sample (the most recent ones) */
-#define C2C_POLL     1024  /* spins between polls of the quit flags */
+/* The timed path is inlined into each stamped-out run function (C2C_DEFINE_RUN). */
+#define C2C_INLINE static inline __attribute__((always_inline))
+
+#define C2C_POLL 1024 /* spins between polls of the quit flags */
 
 struct c2c_state {
 	alignas(LAB_SLOT) _Atomic uint64_t ping; /* one_slot: the only flag */
@@ -92,9 +96,9 @@ struct c2c_state {
 struct c2c_thread {
 	alignas(LAB_SLOT) uint64_t seq;
 	unsigned run;
-	uint64_t nvals;            /* batches timed this sample (may exceed C2C_VALS_MAX) */
-	double one_way_ns;         /* this sample, NaN when no time was taken */
-	double vals[C2C_VALS_MAX]; /* per-batch one-way ns, ring */
+
+	double one_way_ns;      /* this sample, NaN when no time was taken */
+	struct lh_ring batches; /* this sample's per-batch one-way ns (the most recent ones) */
 };
 
 static bool c2c_quit(struct c2c_state *st, const struct c2c_thread *ct)
@@ -108,8 +112,8 @@ static bool c2c_quit(struct c2c_state *st, const struct c2c_thread *ct)
  * writing in one locked operation (the CAS ping-pong of core-to-core-latency). The responder
  * (quit != NULL) gives up when thread 0 has ended this run with every round trip answered.
  */
-static inline bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to,
-                                struct c2c_state *st, const struct c2c_thread *quit)
+C2C_INLINE bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to, struct c2c_state *st,
+                             const struct c2c_thread *quit)
 {
 	for (unsigned spins = 1;; spins++) {
 		uint64_t e = from;
@@ -126,8 +130,8 @@ static inline bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to,
  * Waits until *f == want. The responder (quit != NULL) gives up when thread 0 has ended this
  * run and every round trip it started was answered; returns false then.
  */
-static inline bool c2c_wait(_Atomic uint64_t *f, uint64_t want, bool cas, struct c2c_state *st,
-                            const struct c2c_thread *quit)
+C2C_INLINE bool c2c_wait(_Atomic uint64_t *f, uint64_t want, bool cas, struct c2c_state *st,
+                         const struct c2c_thread *quit)
 {
 	if (cas)
 		return c2c_cas_spin(f, want, want, st, quit);
@@ -140,7 +144,7 @@ static inline bool c2c_wait(_Atomic uint64_t *f, uint64_t want, bool cas, struct
 	}
 }
 
-static inline void c2c_put(_Atomic uint64_t *f, uint64_t v, bool cas)
+C2C_INLINE void c2c_put(_Atomic uint64_t *f, uint64_t v, bool cas)
 {
 	if (cas) {
 		uint64_t e = atomic_load_explicit(f, memory_order_relaxed);
@@ -157,7 +161,7 @@ static inline void c2c_put(_Atomic uint64_t *f, uint64_t v, bool cas)
  * wait for answer k-1 and the write of ping k are one CAS (answer k is awaited by the next
  * call, or by c2c_settle at the end of a batch).
  */
-static inline void c2c_ping(struct c2c_state *st, uint64_t k, bool cas, bool two)
+C2C_INLINE void c2c_ping(struct c2c_state *st, uint64_t k, bool cas, bool two)
 {
 	if (two) {
 		c2c_put(&st->ping, k, cas);
@@ -171,15 +175,15 @@ static inline void c2c_ping(struct c2c_state *st, uint64_t k, bool cas, bool two
 }
 
 /* Thread 0: waits for the answer to round trip k where c2c_ping left it outstanding. */
-static inline void c2c_settle(struct c2c_state *st, uint64_t k, bool cas, bool two)
+C2C_INLINE void c2c_settle(struct c2c_state *st, uint64_t k, bool cas, bool two)
 {
 	if (cas && !two)
 		c2c_cas_spin(&st->ping, 2 * k, 2 * k, st, NULL);
 }
 
 /* Answers round trip k; false when thread 0 ended the run before starting it. */
-static inline bool c2c_pong(struct c2c_state *st, struct c2c_thread *ct, uint64_t k, bool cas,
-                            bool two)
+C2C_INLINE bool c2c_pong(struct c2c_state *st, struct c2c_thread *ct, uint64_t k, bool cas,
+                         bool two)
 {
 	if (two) {
 		if (!c2c_wait(&st->ping, k, cas, st, ct))
@@ -195,15 +199,9 @@ static inline bool c2c_pong(struct c2c_state *st, struct c2c_thread *ct, uint64_
 	return true;
 }
 
-static void c2c_record(struct c2c_thread *ct, double one_way_ns)
-{
-	ct->vals[ct->nvals % C2C_VALS_MAX] = one_way_ns;
-	ct->nvals++;
-}
-
 /* Thread 0: iters round trips in timed batches; returns the round trips done. */
-static uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, struct lab_thread *t,
-                             bool cas, bool two)
+C2C_INLINE uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, struct lab_thread *t,
+                                 bool cas, bool two)
 {
 	uint64_t done = 0, reads = 0, t_first = lab_clock_ns(), t_prev = t_first, t_now = t_first;
 
@@ -216,7 +214,8 @@ static uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, struct
 		reads++;
 		/* A short last batch counts only if it too lasts 1000x the clock resolution. */
 		if (n == st->batch || (double)(t_now - t_prev) >= st->min_batch_ns)
-			c2c_record(ct, ((double)(t_now - t_prev) - st->read_cost_ns) / (2.0 * n));
+			lh_ring_add(&ct->batches,
+			            ((double)(t_now - t_prev) - st->read_cost_ns) / (2.0 * n));
 		t_prev = t_now;
 		done += n;
 		if (lab_thread_should_stop(t))
@@ -227,19 +226,23 @@ static uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, struct
 	return done;
 }
 
-static void c2c_run(struct lab_ctx *ctx, struct lab_thread *t)
+/*
+ * One thread's side of a run for a (method, layout) known at compile time: C2C_DEFINE_RUN stamps
+ * out one run function per combination, so no method or layout test is left in the timed loop.
+ */
+C2C_INLINE void c2c_run_as(struct lab_ctx *ctx, struct lab_thread *t, const bool cas,
+                           const bool two)
 {
 	struct c2c_state *st = ctx->priv;
 	struct c2c_thread *ct = t->priv;
-	bool cas = st->method == C2C_CAS, two = st->layout == C2C_TWO_SLOTS;
 
 	ct->run++;
 	if (t->id == 0) {
-		ct->nvals = 0;
+		lh_ring_reset(&ct->batches);
 		t->work = c2c_initiate(st, ct, t, cas, two);
 		ct->seq += t->work;
 		t->metric[C2C_M_ONE_WAY] = ct->one_way_ns;
-		t->metric[C2C_M_BATCHES] = (double)ct->nvals;
+		t->metric[C2C_M_BATCHES] = (double)ct->batches.n;
 		/* Tell the responder where this run ended, in case it ended early. */
 		atomic_store_explicit(&st->quit_seq, ct->seq, memory_order_relaxed);
 		atomic_store_explicit(&st->quit_run, ct->run, memory_order_release);
@@ -249,6 +252,31 @@ static void c2c_run(struct lab_ctx *ctx, struct lab_thread *t)
 	for (uint64_t i = 0; i < t->iters && c2c_pong(st, ct, ct->seq + 1, cas, two); i++)
 		ct->seq++;
 	t->work = 0;
+}
+
+#define C2C_DEFINE_RUN(name, cas, two)                                                             \
+	static void c2c_run_##name(struct lab_ctx *ctx, struct lab_thread *t)                      \
+	{                                                                                          \
+		c2c_run_as(ctx, t, cas, two);                                                      \
+	}
+
+C2C_DEFINE_RUN(load_store_one, false, false)
+C2C_DEFINE_RUN(load_store_two, false, true)
+C2C_DEFINE_RUN(cas_one, true, false)
+C2C_DEFINE_RUN(cas_two, true, true)
+
+static void (*const c2c_runs[2][2])(struct lab_ctx *, struct lab_thread *) = {
+    [C2C_LOAD_STORE] =
+        {[C2C_ONE_SLOT] = c2c_run_load_store_one, [C2C_TWO_SLOTS] = c2c_run_load_store_two},
+    [C2C_CAS] = {[C2C_ONE_SLOT] = c2c_run_cas_one, [C2C_TWO_SLOTS] = c2c_run_cas_two},
+};
+
+/* One table lookup per run() call, never per round trip. */
+static void c2c_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	const struct c2c_state *st = ctx->priv;
+
+	c2c_runs[st->method][st->layout](ctx, t);
 }
 
 static int c2c_check(const void *params, unsigned nthreads, const struct lab_env *env,
@@ -274,13 +302,12 @@ static uint64_t c2c_batch(uint64_t want, double resolution_ns)
 static int c2c_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct c2c_params *p = ctx->params;
-	struct c2c_state *st = aligned_alloc(LAB_SLOT, sizeof(*st));
+	struct c2c_state *st = lab_buf_obj_alloc(sizeof(*st), err);
 	double res = ctx->env && ctx->env->clock_resolution_ns > 0 ? ctx->env->clock_resolution_ns
 	                                                           : lab_clock_resolution_ns();
 
 	if (!st)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(st, 0, sizeof(*st));
+		return -err->code;
 	atomic_init(&st->ping, 0);
 	atomic_init(&st->pong, 0);
 	atomic_init(&st->quit_run, 0);
@@ -297,33 +324,14 @@ static int c2c_setup(struct lab_ctx *ctx, struct lab_err *err)
 
 static int c2c_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
-	struct c2c_thread *ct = aligned_alloc(LAB_SLOT, sizeof(*ct));
+	struct c2c_thread *ct = lab_buf_obj_alloc(sizeof(*ct), err);
 
 	(void)ctx;
 	if (!ct)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(ct, 0, sizeof(*ct));
+		return -err->code;
 	ct->one_way_ns = NAN;
 	t->priv = ct;
 	return 0;
-}
-
-static int c2c_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Type-7 quantile of sorted v[0..n-1]. */
-static double c2c_quantile(const double *v, uint64_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	uint64_t lo = (uint64_t)floor(h);
-
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
 }
 
 static void c2c_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
@@ -331,18 +339,12 @@ static void c2c_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads
 {
 	struct c2c_state *st = ctx->priv;
 	struct c2c_thread *ct = threads[0]->priv;
-	uint64_t nv = ct->nvals < C2C_VALS_MAX ? ct->nvals : C2C_VALS_MAX;
+	static const double q[] = {0.10, 0.50, 0.90};
 
 	(void)n;
 	st->nsamples++;
 	out[C2C_M_ONE_WAY] = ct->one_way_ns;
-	out[C2C_M_P10] = out[C2C_M_P50] = out[C2C_M_P90] = NAN;
-	if (nv) {
-		qsort(ct->vals, nv, sizeof(ct->vals[0]), c2c_cmp_double);
-		out[C2C_M_P10] = c2c_quantile(ct->vals, nv, 0.10);
-		out[C2C_M_P50] = c2c_quantile(ct->vals, nv, 0.50);
-		out[C2C_M_P90] = c2c_quantile(ct->vals, nv, 0.90);
-	}
+	lh_ring_quantiles(&ct->batches, q, &out[C2C_M_P10], 3); /* P10, P50, P90 in a row */
 	/* Below the clock's resolution (or not positive) is not a latency anything measured. */
 	if (!st->bad_sample && !(ct->one_way_ns >= st->floor_ns)) {
 		st->bad_sample = st->nsamples;
@@ -386,8 +388,8 @@ static int c2c_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, un
 static void c2c_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		free(threads[i]->priv);
-	free(ctx->priv);
+		lab_buf_obj_free(threads[i]->priv);
+	lab_buf_obj_free(ctx->priv);
 	ctx->priv = NULL;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "harness/kernel_api.h"
 
 static const char fs_description[] =
@@ -61,7 +62,7 @@ struct fs_aligned {
 };
 
 struct fs_state {
-	void *mem;
+	struct lab_buf mem;
 	_Atomic uint64_t **counter; /* per thread */
 };
 
@@ -97,23 +98,21 @@ static int fs_setup(struct lab_ctx *ctx, struct lab_err *err)
 	const struct fs_params *p = ctx->params;
 	struct fs_state *st = calloc(1, sizeof(*st));
 	size_t bytes = fs_offset(p, ctx->nthreads) + LAB_SLOT;
-
-	if (!st)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	bytes = (bytes + 4095) & ~(size_t)4095;
 	/* Page-aligned, so stride 8 really puts the first eight counters in one line. */
-	st->mem = aligned_alloc(4096, bytes);
-	st->counter = calloc(ctx->nthreads, sizeof(*st->counter));
-	if (!st->mem || !st->counter) {
-		free(st->mem);
+	struct lab_buf_opts o = {.align_bytes = 4096};
+
+	if (!st || !(st->counter = calloc(ctx->nthreads, sizeof(*st->counter)))) {
+		free(st);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads", ctx->nthreads);
+	}
+	int rc = lab_buf_alloc(&st->mem, bytes, &o, err);
+	if (rc) {
 		free(st->counter);
 		free(st);
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for %zu bytes of counters",
-		                   bytes);
+		return rc;
 	}
-	memset(st->mem, 0, bytes);
 	for (unsigned i = 0; i < ctx->nthreads; i++) {
-		st->counter[i] = (_Atomic uint64_t *)((char *)st->mem + fs_offset(p, i));
+		st->counter[i] = (_Atomic uint64_t *)((char *)st->mem.p + fs_offset(p, i));
 		atomic_init(st->counter[i], 0);
 	}
 	ctx->priv = st;
@@ -179,7 +178,7 @@ static void fs_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	(void)n;
 	if (!st)
 		return;
-	free(st->mem);
+	lab_buf_free(&st->mem);
 	free(st->counter);
 	free(st);
 }

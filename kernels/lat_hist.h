@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A log-scale latency histogram for kernels that time a sampled subset of their operations:
- * values below 8 ns get a bucket each, above that every power of two is split into 8 buckets
- * (about 9 % wide), up to 2^40 ns. Fixed size, no allocation, add is a few instructions, so a
- * thread keeps one in its private memory and the kernel's summarize hook merges them.
+ * The latency helpers of the kernels that time their own operations (lock, c2c_latency, and the
+ * NUMA latency kernels to come): one place for how latencies are kept and turned into
+ * percentiles.
+ *
+ * struct lh_hist: a log-scale histogram for a sampled subset of many operations: values below
+ * 8 ns get a bucket each, above that every power of two is split into 8 buckets (about 9 %
+ * wide), up to 2^40 ns. Fixed size, no allocation, add is a few instructions, so a thread keeps
+ * one in its private memory and the kernel's summarize hook merges them.
+ *
+ * struct lh_ring: the last LH_RING_MAX values exactly (per-batch latencies, fractional ns), for
+ * exact type-7 percentiles where a bucket's 9 % would blur the modes a VM shows.
  */
 #ifndef LAB_KERNELS_LAT_HIST_H
 #define LAB_KERNELS_LAT_HIST_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LH_SUB     8 /* buckets per power of two */
@@ -74,6 +82,55 @@ static inline double lh_quantile(const struct lh_hist *h, double q)
 			return lh_bucket_mid(i);
 	}
 	return lh_bucket_mid(LH_BUCKETS - 1);
+}
+
+/* ---- exact values ---- */
+
+#define LH_RING_MAX 16384
+
+struct lh_ring {
+	uint64_t n; /* values added since the reset (may exceed LH_RING_MAX: the oldest are gone) */
+	double v[LH_RING_MAX];
+};
+
+static inline void lh_ring_reset(struct lh_ring *r)
+{
+	r->n = 0;
+}
+
+static inline void lh_ring_add(struct lh_ring *r, double v)
+{
+	r->v[r->n % LH_RING_MAX] = v;
+	r->n++;
+}
+
+static int lh_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Type-7 quantiles q[0..k-1] (0 <= q <= 1) of the values kept, into out (NaN when empty).
+ * Sorts the ring in place: call it once the values are complete, not between adds.
+ */
+static inline void lh_ring_quantiles(struct lh_ring *r, const double *q, double *out, unsigned k)
+{
+	uint64_t n = r->n < LH_RING_MAX ? r->n : LH_RING_MAX;
+
+	if (n)
+		qsort(r->v, n, sizeof(r->v[0]), lh_cmp_double);
+	for (unsigned i = 0; i < k; i++) {
+		if (!n) {
+			out[i] = NAN;
+			continue;
+		}
+		double h = (double)(n - 1) * q[i];
+		uint64_t lo = (uint64_t)floor(h);
+		out[i] = lo + 1 >= n ? r->v[n - 1]
+		                     : r->v[lo] + (h - (double)lo) * (r->v[lo + 1] - r->v[lo]);
+	}
 }
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "harness/clock.h"
 #include "kernels/lock_internal.h"
 
@@ -55,35 +56,8 @@ static const struct lab_enum_val lk_kinds[] = {
     {NULL, 0, NULL},
 };
 
-/* The same kinds plus `none`, for the test descriptor only: configs cannot name it. */
-static const struct lab_enum_val lk_kinds_test[] = {
-    {"tas", LK_TAS, "test-and-set"},
-    {"ticket", LK_TICKET, "ticket lock"},
-    {"mcs", LK_MCS, "MCS queue lock"},
-    {"none", LK_NONE, "no lock at all: verify must fail"},
-    {NULL, 0, NULL},
-};
-
-#define LK_COMMON_PARAMS                                                                           \
-	LAB_P_DURATION(                                                                            \
-	    struct lk_params, cs_ns, "cs_ns", "0", 0, 1000000000,                                  \
-	    "Busy-loop work inside the critical section (calibrated, no clock reads)."),           \
-	    LAB_P_U64(struct lk_params, cs_lines, "cs_lines", "0", 0, 65536, "lines",              \
-	              "Shared cache lines read and written inside the critical section."),         \
-	    LAB_P_DURATION(struct lk_params, think_ns, "think_ns", "0", 0, 1000000000,             \
-	                   "Busy-loop work between a release and the next acquire."),              \
-	    LAB_P_U64(struct lk_params, lat_every, "lat_every", "64", 0, 1000000, "acquisitions",  \
-	              "Time one acquire in this many (on average) for the latency "                \
-	              "percentiles; 0 = none.")
-
 static const struct lab_param lk_params_table[] = {
     LAB_P_ENUM(struct lk_params, lock, "lock", "ticket", lk_kinds, "The lock implementation."),
-    LK_COMMON_PARAMS,
-    LAB_PARAM_END,
-};
-
-static const struct lab_param lk_params_test_table[] = {
-    LAB_P_ENUM(struct lk_params, lock, "lock", "none", lk_kinds_test, "The lock."),
     LK_COMMON_PARAMS,
     LAB_PARAM_END,
 };
@@ -115,15 +89,8 @@ static int lk_check(const void *params, unsigned nthreads, const struct lab_env 
 	(void)env;
 	if (p->lock < 0 || p->lock >= LK_NKINDS)
 		return lab_err_set(err, LAB_ECONFIG, "lock kind %d: unknown", p->lock);
-	if (!lk_runs[p->lock]) {
-#ifdef LK_TSAN
-		lab_err_set(err, LAB_EUNSUP,
-		            "Concurrency Kit is left out of ThreadSanitizer builds (its inline-asm "
-		            "atomics are invisible to TSan)");
-#else
-		lab_err_set(err, LAB_EUNSUP,
-		            "built without Concurrency Kit (apt-get install libck-dev)");
-#endif
+	if (!lk_run_of(p->lock)) {
+		lab_err_set(err, LAB_EUNSUP, "%s", lk_ck_missing);
 		return LAB_SKIP;
 	}
 	return 0;
@@ -152,23 +119,14 @@ static int lk_locks_init(struct lk_state *st, unsigned n, struct lab_err *err)
 	atomic_init(&st->ticket.next, 0);
 	atomic_init(&st->ticket.owner, 0);
 	atomic_init(&st->mcs.tail, NULL);
-	st->clh_nodes = aligned_alloc(LAB_SLOT, (n + 1) * sizeof(*st->clh_nodes));
+	st->clh_nodes = lab_buf_obj_alloc((n + 1) * sizeof(*st->clh_nodes), err);
 	if (!st->clh_nodes)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u CLH nodes", n + 1);
+		return -err->code;
 	for (unsigned i = 0; i < n; i++)
 		atomic_init(&st->clh_nodes[i].locked, false);
 	lab_lock_clh_init(&st->clh, &st->clh_nodes[n]);
-#ifdef LK_CK
-	ck_spinlock_fas_init(&st->ck_fas);
-	ck_spinlock_cas_init(&st->ck_cas);
-	ck_spinlock_ticket_init(&st->ck_ticket);
-	ck_spinlock_mcs_init(&st->ck_mcs);
-	st->ck_clh_nodes = aligned_alloc(LAB_SLOT, (n + 1) * sizeof(*st->ck_clh_nodes));
-	if (!st->ck_clh_nodes)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u CLH nodes", n + 1);
-	memset(st->ck_clh_nodes, 0, (n + 1) * sizeof(*st->ck_clh_nodes));
-	ck_spinlock_clh_init(&st->ck_clh, &st->ck_clh_nodes[n].node);
-#endif
+	if (lk_ck_setup(st, n, err) != 0)
+		return -err->code;
 	return lk_pthread_init(st, err);
 }
 
@@ -186,13 +144,12 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 static int lk_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct lk_params *p = ctx->params;
-	struct lk_state *st = aligned_alloc(LAB_SLOT, sizeof(*st));
+	struct lk_state *st = lab_buf_obj_alloc(sizeof(*st), err);
 	double loops_per_ns = lab_clock_loops_per_us() / 1000.0;
 	int rc;
 
 	if (!st)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(st, 0, sizeof(*st));
+		return -err->code;
 	ctx->priv = st;
 	st->nthreads = ctx->nthreads;
 	st->cs_loops = (uint64_t)llround((double)p->cs_ns * loops_per_ns);
@@ -203,15 +160,12 @@ static int lk_setup(struct lab_ctx *ctx, struct lab_err *err)
 	atomic_init(&st->counter, 0);
 	atomic_init(&st->pair[0], 0x5eed);
 	atomic_init(&st->pair[1], 0x5eed);
-	if (p->cs_lines) {
-		size_t bytes = ((size_t)p->cs_lines * LAB_CACHELINE + 4095) & ~(size_t)4095;
-		st->lines = aligned_alloc(4096, bytes);
-		if (!st->lines)
-			return lab_err_set(err, LAB_ENOMEM, "out of memory for %llu lines",
-			                   (unsigned long long)p->cs_lines);
-		memset(st->lines, 0, bytes);
-	}
-	rc = lk_locks_init(st, ctx->nthreads, err);
+	rc = p->cs_lines ? lab_buf_alloc(&st->lines_buf, p->cs_lines * LAB_CACHELINE,
+	                                 &(struct lab_buf_opts){.align_bytes = 4096}, err)
+	                 : 0;
+	st->lines = st->lines_buf.p;
+	if (rc == 0)
+		rc = lk_locks_init(st, ctx->nthreads, err);
 	if (rc)
 		lk_teardown(ctx, NULL, 0);
 	return rc;
@@ -220,30 +174,28 @@ static int lk_setup(struct lab_ctx *ctx, struct lab_err *err)
 static int lk_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
 	struct lk_state *st = ctx->priv;
-	struct lk_thread *lt = aligned_alloc(LAB_SLOT, sizeof(*lt));
+	struct lk_thread *lt = lab_buf_obj_alloc(sizeof(*lt), err);
 
 	if (!lt)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	memset(lt, 0, sizeof(*lt));
+		return -err->code;
 	atomic_init(&lt->mcs.next, NULL);
 	atomic_init(&lt->mcs.locked, false);
 	lt->clh_mine = &st->clh_nodes[t->id];
-#ifdef LK_CK
-	lt->ck_clh_mine = &st->ck_clh_nodes[t->id].node;
-#endif
+	t->priv = lt;
+	if (lk_ck_thread_setup(st, lt, t->id, err) != 0)
+		return -err->code;
 	lt->rng = (ctx->seed ^ 0x9e3779b97f4a7c15ull) * (2 * t->id + 1) | 1;
 	lt->countdown = lk_next_countdown(lt, st->lat_every);
-	t->priv = lt;
 	return 0;
 }
 
-static void lk_run(struct lab_ctx *ctx, struct lab_thread *t)
+void lk_run_with(struct lab_ctx *ctx, struct lab_thread *t, lk_run_fn fn)
 {
 	const struct lk_params *p = ctx->params;
 	struct lk_thread *lt = t->priv;
 
 	lh_reset(&lt->hist);
-	t->work = lk_runs[p->lock](ctx->priv, lt, t);
+	t->work = fn(ctx->priv, lt, t);
 	t->metric[LK_M_LAT_SAMPLES] = (double)lt->hist.count;
 	t->metric[LK_M_LAT_P50] = lh_quantile(&lt->hist, 0.50);
 	t->metric[LK_M_LAT_P99] = lh_quantile(&lt->hist, 0.99);
@@ -252,6 +204,13 @@ static void lk_run(struct lab_ctx *ctx, struct lab_thread *t)
 	t->metric[LK_M_HANDOFFS] = (double)lt->handoffs;
 	t->metric[LK_M_HANDOFF_RATIO] =
 	    p->lock == LK_RWLOCK_READ || !t->work ? NAN : (double)lt->handoffs / (double)t->work;
+}
+
+static void lk_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	const struct lk_params *p = ctx->params;
+
+	lk_run_with(ctx, t, lk_run_of(p->lock));
 }
 
 static void lk_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
@@ -335,8 +294,11 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 {
 	struct lk_state *st = ctx->priv;
 
-	for (unsigned i = 0; threads && i < n; i++)
-		free(threads[i]->priv);
+	for (unsigned i = 0; threads && i < n; i++) {
+		if (threads[i]->priv)
+			lk_ck_thread_teardown(threads[i]->priv);
+		lab_buf_obj_free(threads[i]->priv);
+	}
 	if (!st)
 		return;
 	if (st->pthread_ready[0])
@@ -345,28 +307,28 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 		pthread_spin_destroy(&st->spin);
 	if (st->pthread_ready[2])
 		pthread_rwlock_destroy(&st->rwlock);
-#ifdef LK_CK
-	free(st->ck_clh_nodes);
-#endif
-	free(st->clh_nodes);
-	free(st->lines);
-	free(st);
+	lk_ck_teardown(st);
+	lab_buf_obj_free(st->clh_nodes);
+	lab_buf_free(&st->lines_buf);
+	lab_buf_obj_free(st);
 	ctx->priv = NULL;
 }
 
-#define LK_DESCRIPTOR(name_, params_)                                                              \
-	.abi = LAB_KERNEL_ABI, .name = name_,                                                      \
-	.summary = "one lock, N threads: acquisitions/s, fairness, acquire latency p50/p99",       \
-	.description = lk_description, .flags = LAB_KF_TIMED, .params = params_,                   \
-	.params_size = sizeof(struct lk_params), .metrics = lk_metrics, .work_unit = "acquire",    \
-	.check = lk_check, .setup = lk_setup, .thread_setup = lk_thread_setup, .run = lk_run,      \
-	.summarize = lk_summarize, .verify = lk_verify, .teardown = lk_teardown
-
-const struct lab_kernel lab_kernel_lock = {LK_DESCRIPTOR("lock", lk_params_table)};
-
-/*
- * Not in the registry: the same kernel with a `none` lock kind (no locking at all), so a test
- * can show that verify catches lost updates. A test that cannot fail proves nothing.
- */
-const struct lab_kernel lab_kernel_lock_test_only = {
-    LK_DESCRIPTOR("lock_test_only", lk_params_test_table)};
+const struct lab_kernel lab_kernel_lock = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "lock",
+    .summary = "one lock, N threads: acquisitions/s, fairness, acquire latency p50/p99",
+    .description = lk_description,
+    .flags = LAB_KF_TIMED,
+    .params = lk_params_table,
+    .params_size = sizeof(struct lk_params),
+    .metrics = lk_metrics,
+    .work_unit = "acquire",
+    .check = lk_check,
+    .setup = lk_setup,
+    .thread_setup = lk_thread_setup,
+    .run = lk_run,
+    .summarize = lk_summarize,
+    .verify = lk_verify,
+    .teardown = lk_teardown,
+};

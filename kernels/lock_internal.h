@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Shared between kernels/lock.c (descriptor, setup, verify, metrics) and kernels/lock_run.c
- * (the stamped-out timed loops, one per lock kind). Not for other kernels.
+ * Shared between kernels/lock.c (descriptor, setup, verify, metrics), kernels/lock_run.c (the
+ * stamped-out timed loops of the lab's kinds) and kernels/lock_ck.c (Concurrency Kit's kinds,
+ * built only where ck is found: kernels/lock_ck_none.c stands in otherwise). Not for other
+ * kernels.
  */
 #ifndef LAB_KERNELS_LOCK_INTERNAL_H
 #define LAB_KERNELS_LOCK_INTERNAL_H
@@ -9,26 +11,10 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "harness/buffer.h"
 #include "harness/kernel_api.h"
 #include "kernels/lat_hist.h"
 #include "kernels/lock_algos.h"
-
-/*
- * Concurrency Kit's spinlocks are header-only. They are left out of ThreadSanitizer builds:
- * their atomics are inline assembly that TSan cannot see, so it would report their hand-offs
- * as races and drown the reports about the lab's own locks.
- */
-#if defined(__SANITIZE_THREAD__)
-#define LK_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define LK_TSAN 1
-#endif
-#endif
-#if defined(LAB_HAVE_CK) && !defined(LK_TSAN)
-#define LK_CK 1
-#include <ck_spinlock.h>
-#endif
 
 enum lk_kind {
 	LK_TAS,
@@ -46,7 +32,6 @@ enum lk_kind {
 	LK_CK_TICKET,
 	LK_CK_MCS,
 	LK_CK_CLH,
-	LK_NONE, /* no lock at all: only in the test descriptor, to show verify catches it */
 	LK_NKINDS,
 };
 
@@ -58,6 +43,19 @@ struct lk_params {
 	uint64_t lat_every;
 };
 
+/* The parameters after `lock`, shared with tests that define their own `lock` choices. */
+#define LK_COMMON_PARAMS                                                                           \
+	LAB_P_DURATION(                                                                            \
+	    struct lk_params, cs_ns, "cs_ns", "0", 0, 1000000000,                                  \
+	    "Busy-loop work inside the critical section (calibrated, no clock reads)."),           \
+	    LAB_P_U64(struct lk_params, cs_lines, "cs_lines", "0", 0, 65536, "lines",              \
+	              "Shared cache lines read and written inside the critical section."),         \
+	    LAB_P_DURATION(struct lk_params, think_ns, "think_ns", "0", 0, 1000000000,             \
+	                   "Busy-loop work between a release and the next acquire."),              \
+	    LAB_P_U64(struct lk_params, lat_every, "lat_every", "64", 0, 1000000, "acquisitions",  \
+	              "Time one acquire in this many (on average) for the latency "                \
+	              "percentiles; 0 = none.")
+
 enum {
 	LK_M_LAT_SAMPLES,
 	LK_M_LAT_P50,
@@ -68,11 +66,8 @@ enum {
 	LK_M_HANDOFF_RATIO
 };
 
-#ifdef LK_CK
-struct lk_ck_clh_slot {
-	alignas(LAB_SLOT) struct ck_spinlock_clh node;
-};
-#endif
+struct lk_ck_state;  /* kernels/lock_ck.c */
+struct lk_ck_thread; /* kernels/lock_ck.c */
 
 /* Everything the threads share, each lock and each hot word on a 128-byte slot of its own. */
 struct lk_state {
@@ -83,14 +78,6 @@ struct lk_state {
 	alignas(LAB_SLOT) pthread_mutex_t mutex;
 	alignas(LAB_SLOT) pthread_spinlock_t spin;
 	alignas(LAB_SLOT) pthread_rwlock_t rwlock;
-#ifdef LK_CK
-	alignas(LAB_SLOT) ck_spinlock_fas_t ck_fas;
-	alignas(LAB_SLOT) ck_spinlock_cas_t ck_cas;
-	alignas(LAB_SLOT) ck_spinlock_ticket_t ck_ticket;
-	alignas(LAB_SLOT) struct ck_spinlock_mcs *ck_mcs;
-	alignas(LAB_SLOT) struct ck_spinlock_clh *ck_clh;
-	struct lk_ck_clh_slot *ck_clh_nodes; /* nthreads + 1 */
-#endif
 	/*
 	 * The data the lock protects: a counter and the last holder's id (one line, already the
 	 * holder's), the pair readers check, the touched lines.
@@ -99,9 +86,11 @@ struct lk_state {
 	_Atomic uint64_t last_holder; /* thread id + 1; 0 before the first acquisition */
 	alignas(LAB_SLOT) _Atomic uint64_t pair[2];
 	_Atomic uint64_t *lines; /* cs_lines lines, 64 bytes apart; word 0 of each is used */
+	struct lab_buf lines_buf;
 
 	/* Read-only while running. */
 	alignas(LAB_SLOT) struct lab_lock_clh_node *clh_nodes; /* nthreads + 1 */
+	struct lk_ck_state *ck; /* Concurrency Kit's locks, on their own pages (lock_ck.c) */
 	uint64_t cs_loops, think_loops, nlines, lat_every;
 	unsigned batch; /* acquisitions between polls of the stop flag */
 	unsigned nthreads;
@@ -112,10 +101,7 @@ struct lk_state {
 struct lk_thread {
 	struct lab_lock_mcs_node mcs;
 	alignas(LAB_SLOT) struct lab_lock_clh_node *clh_mine, *clh_pred;
-#ifdef LK_CK
-	alignas(LAB_SLOT) struct ck_spinlock_mcs ck_mcs;
-	alignas(LAB_SLOT) struct ck_spinlock_clh *ck_clh_mine;
-#endif
+	struct lk_ck_thread *ck;                /* this thread's ck queue nodes (lock_ck.c) */
 	alignas(LAB_SLOT) uint64_t reads, torn; /* rwlock_read: critical sections, torn pairs */
 	uint64_t handoffs;                      /* this sample: acquisitions after another holder */
 	uint64_t rng;                           /* xorshift state for the latency sampling */
@@ -126,8 +112,30 @@ struct lk_thread {
 typedef uint64_t (*lk_run_fn)(struct lk_state *st, struct lk_thread *lt,
                               const struct lab_thread *t);
 
-/* The timed loop of each lock kind (NULL where not built); returns acquisitions done. */
-extern const lk_run_fn lk_runs[LK_NKINDS];
+/* The timed loops of the lab's kinds and of ck's (NULL where not built; lock_run.h). */
+extern const lk_run_fn lk_lab_runs[LK_NKINDS];
+extern const lk_run_fn lk_ck_runs[LK_NKINDS];
+
+/* Why ck's kinds are not built ("" where they are). */
+extern const char lk_ck_missing[];
+
+/* ck's locks for n threads into st->ck / one thread's nodes into lt->ck; 0 or -LAB_ENOMEM. */
+int lk_ck_setup(struct lk_state *st, unsigned n, struct lab_err *err);
+int lk_ck_thread_setup(struct lk_state *st, struct lk_thread *lt, unsigned id, struct lab_err *err);
+/* Frees what lk_ck_setup / lk_ck_thread_setup made; NULL members are fine. */
+void lk_ck_teardown(struct lk_state *st);
+void lk_ck_thread_teardown(struct lk_thread *lt);
+
+/* The timed loop of kind, or NULL when it is not built. */
+static inline lk_run_fn lk_run_of(int kind)
+{
+	if (kind < 0 || kind >= LK_NKINDS)
+		return NULL;
+	return lk_lab_runs[kind] ? lk_lab_runs[kind] : lk_ck_runs[kind];
+}
+
+/* lock's run hook with the timed loop fn: runs it and fills the per-thread metrics. */
+void lk_run_with(struct lab_ctx *ctx, struct lab_thread *t, lk_run_fn fn);
 
 /* The next countdown to a timed acquisition: uniform in [every/2, 3*every/2), 0 = never. */
 static inline uint64_t lk_next_countdown(struct lk_thread *lt, uint64_t every)

@@ -2,6 +2,7 @@
 /* noop: the harness's own test subject. */
 #include <stdlib.h>
 
+#include "harness/buffer.h"
 #include "harness/clock.h"
 #include "harness/kernel_api.h"
 
@@ -31,11 +32,8 @@ struct noop_thread {
 static int noop_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
 	(void)ctx;
-	t->priv = aligned_alloc(LAB_SLOT, sizeof(struct noop_thread));
-	if (!t->priv)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	((struct noop_thread *)t->priv)->units = 0;
-	return 0;
+	t->priv = lab_buf_obj_alloc(sizeof(struct noop_thread), err);
+	return t->priv ? 0 : -err->code;
 }
 
 static void noop_run(struct lab_ctx *ctx, struct lab_thread *t)
@@ -73,7 +71,7 @@ static void noop_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads
 {
 	(void)ctx;
 	for (unsigned i = 0; i < n; i++)
-		free(threads[i]->priv);
+		lab_buf_obj_free(threads[i]->priv);
 }
 
 static const struct lab_metric noop_metrics[] = {LAB_METRIC_END};

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "harness/buffer.h"
 #include "harness/clock.h"
 #include "harness/coreclock.h"
 #include "harness/kernel_api.h"
@@ -127,11 +128,11 @@ static double pk_x0(unsigned i)
 static int pk_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
 {
 	const struct pk_params *p = ctx->params;
-	struct pk_thread *pt = aligned_alloc(64, sizeof(*pt));
+	struct pk_thread *pt = lab_buf_obj_alloc(sizeof(*pt), err);
 	const double k[5] = {0.5, -0.5, 2.0, 0.5, 1.0};
 
 	if (!pt)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		return -LAB_ENOMEM;
 	t->priv = pt;
 	pt->fn = pk_fn(p);
 	pt->units = 0;
@@ -195,7 +196,7 @@ static void pk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 {
 	(void)ctx;
 	for (unsigned i = 0; i < n; i++)
-		free(threads[i]->priv);
+		lab_buf_obj_free(threads[i]->priv);
 }
 
 static void pk_work(const void *params, struct lab_work *w)

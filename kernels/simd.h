@@ -3,6 +3,7 @@
 #ifndef LAB_KERNELS_SIMD_H
 #define LAB_KERNELS_SIMD_H
 
+#include "harness/buffer.h"
 #include "harness/kernel_api.h"
 #include "kernels/simd_impl.h"
 
@@ -18,12 +19,12 @@ struct simd_params {
 struct simd_thread {
 	struct simd_args args;
 	simd_fn fn;
-	union simd_res res;  /* the last pass's result */
-	uint64_t passes;     /* whole passes since setup */
-	void *mem[3];        /* the allocations behind x, y and idx */
-	void *y0;            /* saxpy: y before the first pass */
-	long double ref;     /* sum, dot, gather: the exact-ish result; count_if: the count */
-	long double ref_abs; /* the sum of |terms|, for the error bound */
+	union simd_res res;    /* the last pass's result */
+	uint64_t passes;       /* whole passes since setup */
+	struct lab_buf mem[3]; /* the buffers behind x, y and idx */
+	void *y0;              /* saxpy: y before the first pass */
+	long double ref;       /* sum, dot, gather: the exact-ish result; count_if: the count */
+	long double ref_abs;   /* the sum of |terms|, for the error bound */
 };
 
 /* The variant's function for these params, or NULL where it was not built. */

@@ -42,16 +42,15 @@ static double sd_get(const struct simd_params *p, const void *a, size_t i)
 	return ((const int32_t *)a)[i];
 }
 
-/* Page-aligned, then shifted by misalign; touched first by the calling (pinned) thread. */
+/* Its own mapping, page-aligned then shifted by misalign; first touched by this thread. */
 static void *sd_array(struct simd_thread *st, int slot, size_t bytes, uint64_t misalign)
 {
-	size_t total = (bytes + misalign + 4095) & ~(size_t)4095;
+	struct lab_err err;
 
-	st->mem[slot] = aligned_alloc(4096, total);
-	if (!st->mem[slot])
+	if (lab_buf_alloc(&st->mem[slot], bytes + misalign,
+	                  &(struct lab_buf_opts){.align_bytes = 4096}, &err))
 		return NULL;
-	memset(st->mem[slot], 0, total);
-	return (char *)st->mem[slot] + misalign;
+	return (char *)st->mem[slot].p + misalign;
 }
 
 /* The reference: long double sums in index order, and the sum of |terms| for the bound. */
@@ -184,7 +183,7 @@ void lab_simd_thread_free(struct simd_thread *st)
 	if (!st)
 		return;
 	for (int i = 0; i < 3; i++)
-		free(st->mem[i]);
+		lab_buf_free(&st->mem[i]);
 	free(st->y0);
 	free(st);
 }

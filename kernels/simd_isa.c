@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "kernels/simd_isa.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 const struct lab_enum_val lab_simd_isa_choices[] = {
     {"scalar", LAB_ISA_SCALAR, "plain C, auto-vectorization off (one lane)"},
     {"auto", LAB_ISA_AUTO, "the same C at -O3 for the build machine (the compiler's choice)"},
@@ -27,81 +24,18 @@ unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes)
 	}
 }
 
-/* True when LAB_CPU_MASK (comma-separated feature names) lists word: tests take skip paths. */
-static bool isa_masked_word(const char *word)
-{
-	const char *m = getenv("LAB_CPU_MASK");
-	size_t n = strlen(word);
-
-	for (const char *p = m; p && *p; p += strcspn(p, ",")) {
-		p += strspn(p, ", ");
-		if (!strncmp(p, word, n) && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
-			return true;
-	}
-	return false;
-}
-
-/* A feature hides what is built on it, so a mask looks like a real older CPU. */
-static bool isa_masked(const char *what)
-{
-	if (!strcmp(what, "sse2"))
-		return isa_masked_word("sse2");
-	if (!strcmp(what, "fma"))
-		return isa_masked_word("fma") || isa_masked_word("avx");
-	if (!strcmp(what, "avx2"))
-		return isa_masked_word("avx2") || isa_masked_word("avx");
-	return isa_masked_word("avx512f") || isa_masked_word("avx2") || isa_masked_word("avx");
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-static bool isa_has(const char *what)
-{
-	/* __builtin_cpu_supports takes a string literal only, hence the list. */
-	__builtin_cpu_init();
-	if (isa_masked(what))
-		return false;
-	if (what[0] == 's')
-		return __builtin_cpu_supports("sse2");
-	if (what[0] == 'f')
-		return __builtin_cpu_supports("fma");
-	if (what[3] == '2')
-		return __builtin_cpu_supports("avx2");
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-	       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-}
-#define ISA_X86 1
-#else
-static bool isa_has(const char *what)
-{
-	(void)isa_masked(what);
-	return false;
-}
-#define ISA_X86 0
-#endif
-
 int lab_simd_isa_check(int isa, bool needs_fma, const struct lab_env *env, struct lab_err *err)
 {
-	static const char *const need[LAB_ISA_N] = {NULL, NULL, "sse2", "avx2", "avx512"};
+	static const unsigned need[LAB_ISA_N] = {
+	    [LAB_ISA_SSE2] = LAB_CPU_SSE2,
+	    [LAB_ISA_AVX2] = LAB_CPU_AVX2 | LAB_CPU_FMA,
+	    [LAB_ISA_AVX512] = LAB_CPU_AVX512,
+	};
 
-	if (env && !env->thissystem)
-		return 0; /* planning for another machine: nothing runs here */
 	if (isa < 0 || isa >= LAB_ISA_N)
 		return lab_err_set(err, LAB_ECONFIG, "isa %d: unknown", isa);
-	if (need[isa] && !ISA_X86) {
-		lab_err_set(err, LAB_EUNSUP, "isa = %s: x86 intrinsics, this is not an x86 build",
-		            need[isa]);
-		return LAB_SKIP;
-	}
-	if (need[isa] && !isa_has(need[isa])) {
-		lab_err_set(err, LAB_EUNSUP, "isa = %s: this CPU lacks %s", need[isa],
-		            isa == LAB_ISA_AVX512 ? "avx512f/bw/dq/vl" : need[isa]);
-		return LAB_SKIP;
-	}
-	if ((needs_fma || isa == LAB_ISA_AVX2 || isa == LAB_ISA_AVX512) && ISA_X86 &&
-	    isa != LAB_ISA_AUTO && !isa_has("fma")) {
-		lab_err_set(err, LAB_EUNSUP, "isa = %s with FMA: this CPU lacks fma",
-		            lab_simd_isa_choices[isa].name);
-		return LAB_SKIP;
-	}
-	return 0;
+	/* auto is built for the build machine (-march=native): it runs where it was built. */
+	if (isa == LAB_ISA_AUTO)
+		return 0;
+	return lab_env_require_cpu(env, need[isa] | (needs_fma ? LAB_CPU_FMA : 0), err);
 }

@@ -29,8 +29,8 @@ unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes);
 
 /*
  * For check(): 0 when this CPU runs isa (and FMA where needs_fma), else LAB_SKIP with the
- * reason in err. The kernels' only CPU-feature question, kept in one function so it can move
- * to the harness's feature set without touching the kernels.
+ * reason in err: the features each ISA file was built for (cmake lab_kernel_file), asked of
+ * the harness's feature set (env->cpu_features, less what LAB_CPU_MASK hides).
  */
 int lab_simd_isa_check(int isa, bool needs_fma, const struct lab_env *env, struct lab_err *err);
 

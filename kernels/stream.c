@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "harness/kernel_api.h"
 #include "kernels/simd_isa.h"
 #include "kernels/stream_impl.h"
@@ -79,6 +80,7 @@ static stream_fn st_fn(const struct st_params *p)
 }
 
 struct st_thread {
+	struct lab_buf buf[3];
 	double *a, *b, *c;
 	size_t n;
 	uint64_t passes;  /* whole passes since setup */
@@ -140,13 +142,14 @@ static int st_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab
 	t->priv = st;
 	st->n = n;
 	st->fn = st_fn(p);
-	/* Page-aligned, and each thread touches its own pages first: they are local to it. */
-	st->a = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
-	st->b = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
-	st->c = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
-	if (!st->a || !st->b || !st->c)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for 3 arrays of %zu bytes",
-		                   bytes);
+	/* Each array its own mapping, first touched here by this (pinned) thread: local to it. */
+	for (int k = 0; k < 3; k++)
+		if (lab_buf_alloc(&st->buf[k], bytes, &(struct lab_buf_opts){.align_bytes = 4096},
+		                  err))
+			return lab_err_prefix(err, "stream arrays of %zu bytes: ", bytes);
+	st->a = st->buf[0].p;
+	st->b = st->buf[1].p;
+	st->c = st->buf[2].p;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t bits;
 		st->b[i] = st_b0(i);
@@ -236,9 +239,8 @@ static void st_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 		struct st_thread *st = threads[i]->priv;
 		if (!st)
 			continue;
-		free(st->a);
-		free(st->b);
-		free(st->c);
+		for (int k = 0; k < 3; k++)
+			lab_buf_free(&st->buf[k]);
 		free(st);
 	}
 }

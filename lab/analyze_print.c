@@ -11,7 +11,8 @@ static void lab_print_ci(FILE *f, int width, double v, double lo, double hi, int
 	if (!isfinite(v))
 		snprintf(buf, sizeof(buf), "-");
 	else if (!have_ci)
-		snprintf(buf, sizeof(buf), "%.4g", v);
+		/* "—" is 3 bytes and 1 column: widen the field by 2 so columns stay aligned. */
+		width += snprintf(buf, sizeof(buf), "%.4g [—]", v) > 0 ? 2 : 0;
 	else if (!isfinite(lo) || !isfinite(hi))
 		snprintf(buf, sizeof(buf), "%.4g [unbounded]", v);
 	else
@@ -37,7 +38,7 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 		return;
 	}
 	fprintf(f, "  %-10.4g", st->median);
-	lab_print_ci(f, 30, st->mean, st->ci95_lo, st->ci95_hi, 1);
+	lab_print_ci(f, 30, st->mean, st->ci95_lo, st->ci95_hi, st->n > 1);
 	lab_print_ci(f, 26, r->has_speedup ? r->speedup.est : NAN, r->speedup.lo, r->speedup.hi, c);
 	if (r->has_speedup)
 		fprintf(f, "  %-6.3g", r->eff);
@@ -53,21 +54,35 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 	if (r->pt->n_flagged)
 		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "load-flagged %zu ",
 		         r->pt->n_flagged);
+	if (r->has_speedup && r->superlinear)
+		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "SUPERLINEAR ");
 	if (lab_an_modes_multi(&r->pt->modes))
 		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "MULTIMODAL %s",
 		         lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
 	fprintf(f, "  %s\n", flags);
 }
 
+/* The lack-of-fit test of one model, when there are replicates. */
+static void lab_print_lof(FILE *f, const struct lab_an_fit *fit)
+{
+	if (fit->ok && fit->lof.ok)
+		fprintf(f, "           lack of fit: F = %.3g (%.0f, %.0f df), p = %.3g\n",
+		        fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
+}
+
 static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
+	char text[256];
 
+	fprintf(f, "  fit: %s\n",
+	        lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
 	if (a->ok)
-		fprintf(f, "  Amdahl   f = %.4g [%.4g, %.4g]  (max speedup %.3g)\n", a->x[1],
-		        a->lo[1], a->hi[1], a->x[1] > 0 ? 1 / a->x[1] : INFINITY);
+		fprintf(f, "  Amdahl   f = %.4g [%.4g, %.4g]  (%s)\n", a->x[1], a->lo[1], a->hi[1],
+		        lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	else
 		fprintf(f, "  Amdahl   refused: %s\n", a->reason);
+	lab_print_lof(f, a);
 	if (u->ok) {
 		fprintf(f, "  USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]\n",
 		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
@@ -80,6 +95,7 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 	} else {
 		fprintf(f, "  USL      refused: %s\n", u->reason);
 	}
+	lab_print_lof(f, u);
 	if (s->weak && g->ok)
 		fprintf(f, "  Gustafson s = %.4g [%.4g, %.4g]\n", g->x[1], g->lo[1], g->hi[1]);
 	else if (s->weak)
@@ -89,6 +105,49 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
 	else
 		fprintf(f, "  model: %s\n", s->model);
+	for (size_t i = 0; i < s->nfinding; i++)
+		fprintf(f, "  ! %s\n", s->finding[i]);
+}
+
+/* A rate with its interval, "-" when absent. */
+static void lab_print_rate(FILE *f, const struct lab_an_rate *r)
+{
+	char buf[96];
+
+	if (isfinite(r->v) && isfinite(r->lo) && isinf(r->hi)) {
+		/* The cost interval reaches 0: the rate has a lower bound only. */
+		snprintf(buf, sizeof(buf), "%.4g [%.4g, unbounded]", r->v, r->lo);
+		fprintf(f, "  %-28s", buf);
+		return;
+	}
+	lab_print_ci(f, 28, r->v, r->lo, r->hi, isfinite(r->lo));
+}
+
+/* GB/s and GFLOP/s per point, for kernels that declare their work (GB = 1e9 bytes). */
+static void lab_print_rates(FILE *f, const struct lab_an_series *s)
+{
+	size_t i = 0;
+
+	while (i < s->nrow && !s->row[i].rates.has)
+		i++;
+	if (i == s->nrow)
+		return;
+	fprintf(f, "%7s  %-28s  %-28s  %-28s  %s\n", "threads", "GB/s r+w [95% CI]",
+	        "GB/s +write-alloc [95% CI]", "GFLOP/s [95% CI]", "flops/byte");
+	for (i = 0; i < s->nrow; i++) {
+		const struct lab_an_rates *r = &s->row[i].rates;
+
+		if (!r->has)
+			continue;
+		fprintf(f, "%7d", s->row[i].pt->threads);
+		lab_print_rate(f, &r->gbytes);
+		lab_print_rate(f, &r->gbytes_wa);
+		lab_print_rate(f, &r->gflops);
+		if (isfinite(r->flops_per_byte))
+			fprintf(f, "  %.4g\n", r->flops_per_byte);
+		else
+			fprintf(f, "  -\n");
+	}
 }
 
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
@@ -107,6 +166,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
 		for (size_t j = 0; j < s->nrow; j++)
 			lab_print_row(f, &s->row[j]);
+		lab_print_rates(f, s);
 		if (*s->note)
 			fprintf(f, "  note: %s\n", s->note);
 		if (s->n_excluded)

@@ -22,11 +22,12 @@
 struct lab_analyze_opts {
 	const char *dir, *csv;
 	int json, no_plots, include_flagged, report_only;
+	enum lab_an_objective objective;
 };
 
 static const char lab_analyze_help[] =
-    "usage: lab analyze DIR [--json] [--no-plots] [--include-flagged]\n"
-    "       lab analyze --csv FILE [--json]\n\n"
+    "usage: lab analyze DIR [--json] [--no-plots] [--include-flagged] [--objective O]\n"
+    "       lab analyze --csv FILE [--json] [--objective O]\n\n"
     "Statistics per point (mean, sd, 95/99 % t-intervals, median, MAD, p95, CV, Tukey\n"
     "outliers), speedup with Fieller intervals, efficiency, Karp-Flatt, Amdahl and USL fits\n"
     "with 95 % intervals and the model choice, for every series (points that differ only in\n"
@@ -34,8 +35,13 @@ static const char lab_analyze_help[] =
     "  --json             print the analysis as one JSON document on stdout\n"
     "  --no-plots         write no plots (and no images in the report)\n"
     "  --include-flagged  keep samples flagged for foreign CPU load in stats and fits\n"
-    "  --csv FILE         external data: header with threads,seconds (optional series,rep);\n"
-    "                     prints the analysis, writes no files\n";
+    "  --objective O      relative (default): least squares on relative error of the cost\n"
+    "                     (constant-CV noise); absolute: unweighted least squares in the\n"
+    "                     domain of the data (throughput for threads,throughput input), the\n"
+    "                     fit of R's usl package and codahale/usl\n"
+    "  --csv FILE         external data: header with threads and seconds or throughput\n"
+    "                     (optional series,rep); a throughput X(N) is read as the cost\n"
+    "                     1/X(N); prints the analysis, writes no files\n";
 
 static const char lab_report_help[] =
     "usage: lab report DIR\n\n"
@@ -76,6 +82,17 @@ static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 			o->no_plots = 1;
 		} else if (!strcmp(a, "--include-flagged")) {
 			o->include_flagged = 1;
+		} else if (!strcmp(a, "--objective") && i + 1 < argc) {
+			const char *v = argv[++i];
+
+			if (strcmp(v, "relative") && strcmp(v, "absolute")) {
+				fprintf(stderr,
+				        "lab %s: --objective '%s': allowed relative, absolute\n",
+				        argv[0], v);
+				return -1;
+			}
+			o->objective =
+			    strcmp(v, "absolute") ? LAB_AN_OBJ_RELATIVE : LAB_AN_OBJ_ABSOLUTE;
 		} else if (!strcmp(a, "--csv") && !o->report_only && i + 1 < argc) {
 			o->csv = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
@@ -157,7 +174,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (!rc)
 		rc = lab_an_data_summarize(&d, o.include_flagged, &err);
 	if (!rc)
-		rc = lab_an_analysis_run(&d, o.include_flagged, &a, &err);
+		rc = lab_an_analysis_run_obj(&d, o.include_flagged, o.objective, &a, &err);
 	if (rc) {
 		code = lab_an_exit(&err, argv[0]);
 		goto out;

@@ -107,6 +107,13 @@ int lab_cmd_describe(int argc, char **argv)
 		printf("team: an OpenMP team of `threads`, pinned to the same plan\n");
 	if (k->flags & LAB_KF_PAIRS)
 		printf("team: two threads on a CPU pair; placement = pairs sweeps the matrix\n");
+	if (k->flags & LAB_KF_NUMA)
+		printf("needs: 2 or more NUMA nodes (skipped otherwise)\n");
+	if (k->cpu_features) {
+		char feats[256];
+		lab_cpu_format(k->cpu_features, feats, sizeof(feats));
+		printf("needs CPU features: %s (skipped otherwise)\n", feats);
+	}
 	if (k->params[0].key)
 		describe_params("kernel parameters:", k->params);
 	describe_params("harness parameters (every experiment):", lab_hparam_table);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "harness/coreclock.h"
+#include "harness/env.h"
 #include "harness/json.h"
+#include "harness/prov.h"
 #include "harness/topo.h"
 #include "lab/cli.h"
 
@@ -14,7 +16,9 @@ static void topo_usage(FILE *f)
 	fprintf(f,
 	        "usage: lab topo [--topology SPEC] [--json]\n\n"
 	        "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
-	        "(OS CPU numbers, SMT siblings together), and the CPUs this process may use.\n\n"
+	        "(OS CPU numbers, SMT siblings together), the CPUs this process may use, and this\n"
+	        "CPU's features (SSE2 ... AVX-512; " LAB_CPU_MASK_ENV
+	        "=avx512f,avx2 hides some).\n\n"
 	        "  --topology SPEC  synthetic:\"pack:2 core:8 pu:2\" or xml:FILE instead of this\n"
 	        "                   machine (planning only: nothing binds on it)\n"
 	        "  --json           one JSON document on stdout\n"
@@ -32,8 +36,9 @@ static void topo_print_core(const struct lab_topo *topo, const struct lab_pu_inf
 	putchar('\n');
 }
 
-static void topo_print_human(const struct lab_topo *topo, const struct lab_pu_info *pus,
-                             unsigned npus, const int *allowed, unsigned nallowed)
+static void topo_print_human(const struct lab_topo *topo, const struct lab_env *env,
+                             const struct lab_pu_info *pus, unsigned npus, const int *allowed,
+                             unsigned nallowed)
 {
 	char list[4096];
 	unsigned i = 0;
@@ -57,6 +62,12 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_pu_in
 	lab_topo_cpulist_format(list, sizeof(list), allowed, nallowed);
 	printf("cpus allowed: %s (%u of %u)%s\n", list, nallowed, npus,
 	       nallowed < npus ? "; '!' marks the others" : "");
+	lab_cpu_format(env->cpu_features, list, sizeof(list));
+	printf("cpu features%s: %s\n", lab_topo_is_thissystem(topo) ? "" : " (of this CPU)", list);
+	if (env->cpu_features_masked) {
+		lab_cpu_format(env->cpu_features_masked, list, sizeof(list));
+		printf("hidden by %s: %s\n", LAB_CPU_MASK_ENV, list);
+	}
 	if (lab_topo_is_thissystem(topo) && lab_coreclock_available())
 		printf(
 		    "core clock: %.3g GHz (a dependent-add chain on this thread, now; the TSC may "
@@ -72,23 +83,24 @@ static void topo_json_index(struct lab_json *j, const char *key, int v)
 		lab_json_int(j, key, v);
 }
 
-static int topo_print_json(const struct lab_topo *topo, const struct lab_pu_info *pus,
-                           unsigned npus, const int *allowed, unsigned nallowed)
+static int topo_print_json(const struct lab_topo *topo, const struct lab_env *env,
+                           const struct lab_pu_info *pus, unsigned npus, const int *allowed,
+                           unsigned nallowed)
 {
-	struct lab_env env = {0};
 	struct lab_json j;
 
-	lab_topo_env(topo, &env);
 	lab_json_begin(&j, stdout);
 	lab_json_obj_open(&j, NULL);
 	lab_json_str(&j, "source", lab_topo_source(topo));
-	lab_json_bool(&j, "thissystem", env.thissystem);
+	lab_json_bool(&j, "thissystem", env->thissystem);
 	lab_json_str(&j, "summary", lab_topo_summary(topo));
-	lab_json_uint(&j, "packages", env.packages);
-	lab_json_uint(&j, "numa_nodes", env.numa_nodes);
-	lab_json_uint(&j, "cores", env.cores);
-	lab_json_uint(&j, "pus", env.pus);
-	if (env.thissystem)
+	lab_json_uint(&j, "packages", env->packages);
+	lab_json_uint(&j, "numa_nodes", env->numa_nodes);
+	lab_json_uint(&j, "cores", env->cores);
+	lab_json_uint(&j, "pus", env->pus);
+	lab_prov_write_cpu_features(&j, env->cpu_features | env->cpu_features_masked,
+	                            env->cpu_features_masked);
+	if (env->thissystem)
 		lab_json_num(&j, "core_ghz", lab_coreclock_ghz());
 	else
 		lab_json_null(&j, "core_ghz");
@@ -117,6 +129,7 @@ int lab_cmd_topo(int argc, char **argv)
 	const char *spec = NULL;
 	bool json = false;
 	struct lab_topo *topo = NULL;
+	struct lab_env env;
 	struct lab_pu_info *pus = NULL;
 	int *allowed = NULL;
 	struct lab_err err = {0};
@@ -156,13 +169,18 @@ int lab_cmd_topo(int argc, char **argv)
 		rc = LAB_EXIT_FAILURE;
 		goto out;
 	}
+	if (lab_env_probe(&env, topo, &err) != 0) {
+		fprintf(stderr, "lab: %s\n", err.msg);
+		rc = LAB_EXIT_USAGE;
+		goto out;
+	}
 	lab_topo_pus(topo, pus, npus);
 	nallowed = lab_topo_cpus_allowed(topo, allowed, nallowed);
 	if (json) {
-		if (topo_print_json(topo, pus, npus, allowed, nallowed) < 0)
+		if (topo_print_json(topo, &env, pus, npus, allowed, nallowed) < 0)
 			rc = LAB_EXIT_FAILURE;
 	} else {
-		topo_print_human(topo, pus, npus, allowed, nallowed);
+		topo_print_human(topo, &env, pus, npus, allowed, nallowed);
 	}
 out:
 	free(pus);

@@ -45,7 +45,7 @@ class Writer:
         self.exps = {}
 
     def add_point(self, exp, kernel, params, threads, costs, work=1_000_000, flagged=(),
-                  metric_fn=None, status="ok", reason=None, scaling="strong"):
+                  metric_fn=None, status="ok", reason=None, scaling="strong", per_unit=None):
         pid = self.point
         self.point += 1
         e = self.exps.setdefault(exp, {"name": exp, "kernel": kernel, "work_unit": "op",
@@ -60,6 +60,8 @@ class Writer:
               "iters_per_sample": 1000, "reps": len(costs)}
         if reason:
             pt["reason"] = reason
+        if per_unit:
+            pt["work_per_unit"] = per_unit
         e["points"].append(pt)
         for rep, c in enumerate(costs):
             w = work * threads if scaling == "weak" else work
@@ -157,6 +159,19 @@ def main():
                         [m * (1 + cv * r2.gauss(0, 1)) for _ in range(30)])
         w.write(name)
 
+    # results-rates: a kernel that declares its traffic (24 bytes read + written, 8 more with
+    # write-allocate, 2 flops per unit) with hand-picked costs, so the expected GB/s and their
+    # intervals are computed by hand in tests/analyze/test_fits_cli.c; and one that declares none.
+    w = Writer()
+    per_unit = {"bytes_read": 16, "bytes_written": 8, "flops": 2, "bytes_write_allocate": 8}
+    w.add_point("triad", "triad", "placement=compact", 1, [2.0, 2.2, 1.8], per_unit=per_unit)
+    w.add_point("triad", "triad", "placement=compact", 2, [1.0], per_unit=per_unit)
+    w.add_point("triad", "triad", "placement=compact", 4, [0.1, 3.0], per_unit=per_unit)
+    w.add_point("plain", "noop", "placement=compact", 1, [2.0, 2.2, 1.8])
+    w.add_point("copy", "copy", "placement=compact", 1, [2.0, 2.2, 1.8],
+                per_unit={"bytes_read": 8, "bytes_written": 8, "flops": 0})
+    w.write("results-rates")
+
     # csv fixtures for `lab analyze --csv`.
     d = os.path.join(ROOT, "csv")
     os.makedirs(d, exist_ok=True)
@@ -173,6 +188,28 @@ def main():
         f.write("threads,seconds\n1,2.0\nfour,1.1\n")
     with open(os.path.join(d, "noheader.csv"), "w") as f:
         f.write("1,2.0\n2,1.1\n")
+    # SPEC SDM91 (Gunther, Guerrilla Capacity Planning; the specsdm91 data of R's usl package)
+    # and the same data rounded as in codahale/usl's cmd/usl/example.csv.
+    sdm = ((1, 64.9), (18, 995.9), (36, 1652.4), (72, 1853.2), (108, 1828.9), (144, 1775.0),
+           (216, 1702.2))
+    with open(os.path.join(d, "specsdm91.csv"), "w") as f:
+        f.write("threads,throughput\n" + "".join(f"{n},{x:.1f}\n" for n, x in sdm))
+    with open(os.path.join(d, "codahale-example.csv"), "w") as f:
+        f.write("threads,throughput\n" + "".join(f"{n},{round(x)}\n" for n, x in sdm))
+    # Superlinear: every N beats N times (the working set fits in their caches), so f < 0.
+    with open(os.path.join(d, "superlinear.csv"), "w") as f:
+        f.write("threads,seconds\n" + "".join(f"{n},{v}\n" for n, v in
+                                              ((1, 10.0), (2, 4.5), (4, 2.2), (8, 1.1),
+                                               (16, 0.55))))
+    # USL truth sigma=0.05, kappa=0.0005 (N* = 43.6) measured up to 32 threads only.
+    with open(os.path.join(d, "beyond.csv"), "w") as f:
+        f.write("threads,seconds\n")
+        for n in (1, 2, 4, 8, 12, 16, 24, 32):
+            for k in (1.01, 0.99, 1.0):
+                f.write(f"{n},{usl_cost(10.0, 0.05, 0.0005, n) * k:.6f}\n")
+    # Four thread counts: Amdahl is fitted, USL (needs five) is refused.
+    with open(os.path.join(d, "four.csv"), "w") as f:
+        f.write("threads,seconds\n1,2.0\n2,1.1\n4,0.62\n8,0.4\n")
 
 
 if __name__ == "__main__":

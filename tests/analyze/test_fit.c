@@ -156,3 +156,69 @@ LAB_TEST(model_choice_and_peak_rule)
 	CHECK(pk.retrograde);
 	CHECK(pk.lo < 15.41 && pk.hi > 15.41);
 }
+
+/* The throughput form of Amdahl (the absolute objective on throughput input) recovers its truth;
+ * the absolute objective on cost gives the same estimates as the relative one on noise-free
+ * data, and records which it used. */
+LAB_TEST(throughput_amdahl_and_objective)
+{
+	static const int N[] = {1, 2, 4, 8, 16, 32};
+	double t[64], y[64], xt[2] = {250, 0.04}, xa[2] = {3.5, 0.07};
+	struct lab_an_fit fit;
+	size_t n;
+
+	lab_an_gsl_quiet();
+	n = fit_synth(LAB_AN_AMDAHL_THROUGHPUT, xt, N, 6, 2, t, y);
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL_THROUGHPUT, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK_NEAR(fit.x[0], 250, 1e-7);
+	CHECK_NEAR(fit.x[1], 0.04, 1e-10);
+	CHECK(fit.objective == LAB_AN_OBJ_ABSOLUTE); /* throughput forms are always unweighted */
+	n = fit_synth(LAB_AN_AMDAHL, xa, N, 6, 2, t, y);
+	REQUIRE(lab_an_fit_run_obj(LAB_AN_AMDAHL, LAB_AN_OBJ_ABSOLUTE, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK(fit.objective == LAB_AN_OBJ_ABSOLUTE);
+	CHECK_NEAR(fit.x[1], 0.07, 1e-10);
+	CHECK_EQ_STR(lab_an_objective_name(fit.objective), "absolute");
+}
+
+/*
+ * Lack of fit by hand. Amdahl truth c1 = 2, f = 0.1 at N = 1, 2, 4, 8; three repetitions at
+ * mean*(1 - d), mean, mean*(1 + d), unweighted (absolute). The means lie on the curve, so the
+ * fit is the truth, the lack-of-fit sum is 0 and F = 0 with (4 - 2, 12 - 4) df. Moving the N = 8
+ * triple up by a constant puts it off the curve: F grows and p falls below 0.05.
+ */
+LAB_TEST(lack_of_fit_by_hand)
+{
+	static const double N[] = {1, 2, 4, 8}, d = 0.01;
+	double t[12], y[12], x[2] = {2, 0.1};
+	struct lab_an_fit fit;
+
+	lab_an_gsl_quiet();
+	for (size_t i = 0; i < 4; i++)
+		for (int r = 0; r < 3; r++) {
+			t[3 * i + r] = N[i];
+			y[3 * i + r] =
+			    lab_an_model_eval(LAB_AN_AMDAHL, x, N[i]) * (1 + d * (r - 1));
+		}
+	REQUIRE(lab_an_fit_run_obj(LAB_AN_AMDAHL, LAB_AN_OBJ_ABSOLUTE, t, y, 12, &fit) == 0);
+	REQUIRE(fit.ok && fit.lof.ok);
+	CHECK_NEAR(fit.lof.df1, 2, 0);
+	CHECK_NEAR(fit.lof.df2, 8, 0);
+	CHECK_NEAR(fit.lof.F, 0, 1e-9);
+	CHECK_NEAR(fit.lof.p, 1, 1e-9);
+	for (int r = 0; r < 3; r++)
+		y[9 + r] += 0.2;
+	REQUIRE(lab_an_fit_run_obj(LAB_AN_AMDAHL, LAB_AN_OBJ_ABSOLUTE, t, y, 12, &fit) == 0);
+	REQUIRE(fit.ok && fit.lof.ok);
+	CHECK(fit.lof.F > 10);
+	CHECK(fit.lof.p < 0.05);
+	/* One sample per N: no pure error, no test. */
+	for (size_t i = 0; i < 4; i++) {
+		t[i] = N[i];
+		y[i] = lab_an_model_eval(LAB_AN_AMDAHL, x, N[i]) * (1 + d * (double)(i % 2));
+	}
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, 4, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK(!fit.lof.ok);
+}

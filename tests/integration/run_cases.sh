@@ -49,6 +49,29 @@ run_refuses_other_topology)
 	"$lab" run configs/quick.ini --topology 'synthetic:pack:2 core:8 pu:2' -o "$tmp/x" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ] && grep -q 'not this machine' "$tmp/err"
 	;;
+cpu_mask)
+	# LAB_CPU_MASK hides features in lab topo and run.json; a bad one is a usage error.
+	LAB_CPU_MASK=avx2 "$lab" topo --json >"$tmp/topo.json"
+	LAB_CPU_MASK=avx2 "$lab" run configs/quick.ini --only noop --set noop.threads=1 \
+		--set noop.reps=1 --set noop.min_time=1ms -o "$tmp/r" --no-progress >/dev/null 2>&1
+	python3 - "$tmp/topo.json" "$tmp/r/run.json" <<'PY'
+import json, sys
+for f, path in ((sys.argv[1], ()), (sys.argv[2], ("host",))):
+    doc = json.load(open(f))
+    for k in path:
+        doc = doc[k]
+    c = doc["cpu_features"]
+    assert set(c["usable"]) == set(c["detected"]) - set(c["masked"]), c
+    assert "avx2" not in c["usable"] and "avx512f" not in c["usable"], c
+    assert ("avx2" in c["masked"]) == ("avx2" in c["detected"]), c
+PY
+	rc=0
+	LAB_CPU_MASK=avx3 "$lab" run configs/quick.ini --only noop -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ] && grep -q "LAB_CPU_MASK=avx3: unknown CPU feature 'avx3'" "$tmp/err"
+	rc=0
+	LAB_CPU_MASK=avx3 "$lab" topo >/dev/null 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q "unknown CPU feature" "$tmp/err"
+	;;
 dry_run_writes_nothing)
 	"$lab" run configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
 	[ ! -e "$tmp/x" ] && grep -q 'points planned' "$tmp/out"

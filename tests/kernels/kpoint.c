@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/clock.h"
+#include "harness/env.h"
 #include "harness/param.h"
 #include "harness/plan.h"
 #include "harness/topo.h"
@@ -68,9 +68,12 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	memset(rec, 0, sizeof(*rec));
 	if (!topo || !kp || kp_params(k, kv, kp) != 0)
 		goto out;
-	lab_topo_env(topo, &env);
-	env.clock_resolution_ns =
-	    o->clock_resolution_ns > 0 ? o->clock_resolution_ns : lab_clock_resolution_ns();
+	if (lab_env_probe(&env, topo, &err) != 0) {
+		fprintf(stderr, "kpoint: %s\n", err.msg);
+		goto out;
+	}
+	if (o->clock_resolution_ns > 0)
+		env.clock_resolution_ns = o->clock_resolution_ns;
 	if (lab_param_defaults(lab_hparam_table, &h, &err) != 0) {
 		fprintf(stderr, "kpoint: harness defaults: %s\n", err.msg);
 		goto out;
@@ -83,7 +86,7 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	have = lab_topo_cpus_allowed(topo, cpus, LAB_THREADS_MAX);
 	for (unsigned i = have; i < n && have > 0; i++)
 		cpus[i] = cpus[i % have];
-	if (k->check && (rc = k->check(kp, n, &env, &err)) != 0) {
+	if ((rc = lab_kernel_check(k, kp, n, &env, &err)) != 0) {
 		fprintf(stderr, "kpoint: %s check: %s\n", k->name, err.msg);
 		rc = rc == LAB_SKIP ? LAB_SKIP : -1;
 		goto out;

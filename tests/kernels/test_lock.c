@@ -6,11 +6,51 @@
  * No timing assertions.
  */
 #include "kernels/lat_hist.h"
+#include "kernels/lock_run.h"
 #include "tests/kernels/kpoint.h"
 #include "tests/testlib.h"
 
 extern const struct lab_kernel lab_kernel_lock;
-extern const struct lab_kernel lab_kernel_lock_test_only;
+
+/*
+ * A test-only lock kind, `none`: the lock kernel's loop with no lock at all, so a test can show
+ * that verify catches lost updates (a test that cannot fail proves nothing). It lives here, not
+ * in the production library: configs can never name it.
+ */
+#define TL_NONE LK_NKINDS
+
+LK_DEFINE_RUN(none, (void)0, (void)0, LK_CS_WRITE)
+
+static const struct lab_enum_val tl_kinds[] = {
+    {"ticket", LK_TICKET, "ticket lock"},
+    {"none", TL_NONE, "no lock at all: verify must fail"},
+    {NULL, 0, NULL},
+};
+
+static const struct lab_param tl_params[] = {
+    LAB_P_ENUM(struct lk_params, lock, "lock", "none", tl_kinds, "The lock."),
+    LK_COMMON_PARAMS,
+    LAB_PARAM_END,
+};
+
+static void tl_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	const struct lk_params *p = ctx->params;
+
+	lk_run_with(ctx, t, p->lock == TL_NONE ? lk_run_none : lk_run_of(p->lock));
+}
+
+/* The production descriptor with the test's lock choices and run hook. */
+static struct lab_kernel tl_kernel(void)
+{
+	struct lab_kernel k = lab_kernel_lock;
+
+	k.name = "lock_no_lock";
+	k.params = tl_params;
+	k.check = NULL;
+	k.run = tl_run;
+	return k;
+}
 
 /* Runs lock kind `kind` (plus extra "key=value") at n threads; true when it ran and verified. */
 static void check_kind_n(const char *kind, const char *extra, unsigned n)
@@ -128,9 +168,11 @@ LAB_TEST(no_lock_fails_verify)
 	struct kpoint_opts o = {.nthreads = 2, .reps = 3, .min_time_ns = 20000000};
 	bool failed = false;
 
+	const struct lab_kernel k = tl_kernel();
+
 	for (int attempt = 0; attempt < 5 && !failed; attempt++) {
 		struct lab_point_rec rec;
-		REQUIRE(kpoint_run(&lab_kernel_lock_test_only, kv, &o, &rec) == 0);
+		REQUIRE(kpoint_run(&k, kv, &o, &rec) == 0);
 		if (rec.verify == LAB_VERIFY_FAIL) {
 			failed = true;
 			CHECK_EQ_I64(rec.status, LAB_STATUS_FAILED);
@@ -148,8 +190,9 @@ LAB_TEST(test_descriptor_with_lock_passes)
 	const char *kv[] = {"lock=ticket", "cs_ns=200ns", NULL};
 	struct kpoint_opts o = {.nthreads = 2, .reps = 2, .min_time_ns = 10000000};
 	struct lab_point_rec rec;
+	const struct lab_kernel k = tl_kernel();
 
-	REQUIRE(kpoint_run(&lab_kernel_lock_test_only, kv, &o, &rec) == 0);
+	REQUIRE(kpoint_run(&k, kv, &o, &rec) == 0);
 	CHECK_EQ_I64(rec.verify, LAB_VERIFY_PASS);
 	kpoint_free(&rec);
 }
@@ -203,4 +246,38 @@ LAB_TEST(lat_hist_quantiles)
 		CHECK(lh_index(v + 1) >= i);
 		CHECK(fabs(lh_bucket_mid(i) - (double)v) <= (double)v / 8 + 1);
 	}
+}
+
+LAB_TEST(lat_ring_quantiles)
+{
+	static struct lh_ring r; /* 128 KiB: not on the stack */
+	static const double q[] = {0.0, 0.10, 0.50, 0.95, 1.0};
+	double out[5];
+
+	lh_ring_reset(&r);
+	lh_ring_quantiles(&r, q, out, 1);
+	CHECK(isnan(out[0]));
+	for (int v = 101; v >= 1; v--)
+		lh_ring_add(&r, v);
+	lh_ring_quantiles(&r, q, out, 5);
+	CHECK_NEAR(out[0], 1, 1e-12);
+	CHECK_NEAR(out[1], 11, 1e-12);
+	CHECK_NEAR(out[2], 51, 1e-12);
+	CHECK_NEAR(out[3], 96, 1e-12);
+	CHECK_NEAR(out[4], 101, 1e-12);
+	/* Type 7 interpolates: of {1, 2}, the median is 1.5. */
+	lh_ring_reset(&r);
+	lh_ring_add(&r, 2);
+	lh_ring_add(&r, 1);
+	lh_ring_quantiles(&r, &q[2], out, 1);
+	CHECK_NEAR(out[0], 1.5, 1e-12);
+	/* Past LH_RING_MAX values only the most recent are kept. */
+	lh_ring_reset(&r);
+	for (int i = 0; i < LH_RING_MAX; i++)
+		lh_ring_add(&r, 1000);
+	for (int i = 0; i < LH_RING_MAX; i++)
+		lh_ring_add(&r, 7);
+	CHECK_EQ_U64(r.n, 2 * LH_RING_MAX);
+	lh_ring_quantiles(&r, q, out, 5);
+	CHECK_NEAR(out[4], 7, 1e-12);
 }

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What the data shows, said in words next to the numbers: superlinear points, fits that turn
+ * superlinear (f or sigma < 0), a USL peak past the measured range, a rejected Amdahl line and a
+ * model that fails its lack-of-fit test. Text, report and analysis.json all print these.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+
+static void an_find(struct lab_an_series *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void an_find(struct lab_an_series *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nfinding >= LAB_AN_FINDINGS_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->finding[s->nfinding++], sizeof(s->finding[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void an_find_superlinear(struct lab_an_series *s)
+{
+	char list[96] = "";
+	size_t k = 0, count = 0, sure = 0;
+
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_row *r = &s->row[i];
+
+		if (!r->has_speedup || !r->superlinear)
+			continue;
+		count++;
+		/* Beyond noise when the whole efficiency interval lies above 1. */
+		sure += r->speedup.has_ci && !r->speedup.unbounded && r->eff_lo > 1;
+		if (k + 16 < sizeof(list))
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d", k ? ", " : "",
+			                      r->pt->threads);
+	}
+	if (count)
+		an_find(s,
+		        "superlinear at N = %s (efficiency > 1, Karp-Flatt e(N) < 0; %zu of %zu "
+		        "with the whole interval above 1): usually cache capacity, the working set "
+		        "fits in the aggregate cache of more cores",
+		        list, sure, count);
+	if (s->amdahl.ok && s->amdahl.x[1] < 0)
+		an_find(s,
+		        "Amdahl f = %.3g < 0: the fit itself is superlinear, so Amdahl gives no "
+		        "speedup bound",
+		        s->amdahl.x[1]);
+	if (s->usl.ok && s->usl.x[1] < 0)
+		an_find(s, "USL sigma = %.3g < 0: a superlinear contention term (cache capacity?)",
+		        s->usl.x[1]);
+}
+
+static int an_max_threads(const struct lab_an_series *s)
+{
+	int m = 0;
+
+	for (size_t i = 0; i < s->nrow; i++)
+		if (s->row[i].pt->st.n > 0 && s->row[i].pt->threads > m)
+			m = s->row[i].pt->threads;
+	return m;
+}
+
+static void an_find_lof(struct lab_an_series *s, const struct lab_an_fit *fit, const char *name)
+{
+	if (fit->ok && fit->lof.ok && fit->lof.p < 0.05)
+		an_find(s,
+		        "%s lacks fit (F = %.3g on %.0f and %.0f df, p = %.3g): the means scatter "
+		        "around the curve more than the repetitions scatter around the means",
+		        name, fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
+}
+
+void lab_an_series_findings(struct lab_an_series *s)
+{
+	int nmax = an_max_threads(s);
+
+	s->nfinding = 0;
+	an_find_superlinear(s);
+	s->peak_beyond_data = s->peak.retrograde && s->peak.n_star > nmax;
+	if (s->peak_beyond_data)
+		an_find(s,
+		        "the USL peak N* = %.1f lies beyond the largest measured N = %d: an "
+		        "extrapolation; measure past it to confirm",
+		        s->peak.n_star, nmax);
+	if (s->amdahl_rejected)
+		an_find(s,
+		        "Amdahl rejected: the F-test for kappa = 0 gives p = %.3g, so its bound "
+		        "1/f does not apply",
+		        s->choice.p_value);
+	if (!strcmp(s->model, "amdahl") || !strcmp(s->model, "usl"))
+		an_find_lof(s, !strcmp(s->model, "usl") ? &s->usl : &s->amdahl, s->model);
+}
+
+const char *lab_an_amdahl_bound_text(const struct lab_an_series *s, char *buf, size_t len)
+{
+	const struct lab_an_fit *a = &s->amdahl;
+
+	if (!a->ok)
+		snprintf(buf, len, "no fit");
+	else if (!(a->x[1] > 0))
+		snprintf(buf, len, "no max speedup: f <= 0 (superlinear)");
+	else if (s->amdahl_rejected)
+		snprintf(buf, len, "rejected: USL fits better; 1/f = %.3g does not apply",
+		         1 / a->x[1]);
+	else if (a->lo[1] > 0)
+		snprintf(buf, len, "max speedup %.3g [%.3g, %.3g]", 1 / a->x[1], 1 / a->hi[1],
+		         1 / a->lo[1]);
+	else
+		snprintf(buf, len, "max speedup %.3g [%.3g, unbounded]", 1 / a->x[1], 1 / a->hi[1]);
+	return buf;
+}

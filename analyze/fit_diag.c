@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What a fit means beyond its estimates: the USL peak, the model choice, the error model and the
+ * lack-of-fit test. */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/fit.h"
+#include "analyze/fit_int.h"
+#include "analyze/stats.h"
+
+const char *lab_an_objective_name(enum lab_an_objective obj)
+{
+	return obj == LAB_AN_OBJ_ABSOLUTE ? "absolute" : "relative";
+}
+
+const char *lab_an_objective_text(enum lab_an_objective obj, const char *domain, char *buf,
+                                  size_t len)
+{
+	if (obj == LAB_AN_OBJ_ABSOLUTE)
+		snprintf(buf, len,
+		         "unweighted least squares on %s (errors of constant size in %s, as R's "
+		         "usl package and codahale/usl fit)",
+		         domain, domain);
+	else
+		snprintf(buf, len,
+		         "least squares on relative error in %s (weights 1/mean^2 per thread "
+		         "count: errors with a constant coefficient of variation)",
+		         domain);
+	return buf;
+}
+
+void lab_an_fit_c1(const struct lab_an_fit *fit, double *c1, double *lo, double *hi)
+{
+	*c1 = *lo = *hi = NAN;
+	if (!fit->ok)
+		return;
+	if (!lab_an_model_is_throughput(fit->model)) {
+		*c1 = fit->x[0];
+		*lo = fit->lo[0];
+		*hi = fit->hi[0];
+		return;
+	}
+	/* 1/X is decreasing: the cost interval is the image of the throughput one, reversed. */
+	*c1 = 1 / fit->x[0];
+	*lo = fit->hi[0] > 0 ? 1 / fit->hi[0] : NAN;
+	*hi = fit->lo[0] > 0 ? 1 / fit->lo[0] : INFINITY;
+}
+
+/* Per-N sums over samples sorted by N: the pure-error sum and the number of distinct N. */
+struct an_lof_key {
+	double N, y, w;
+};
+
+static int an_lof_cmp(const void *a, const void *b)
+{
+	double x = ((const struct an_lof_key *)a)->N, y = ((const struct an_lof_key *)b)->N;
+
+	return (x > y) - (x < y);
+}
+
+void lab_an_fit_lof(struct lab_an_fit *fit, const double *threads, const double *y, const double *w)
+{
+	struct an_lof_key *k = malloc((fit->n ? fit->n : 1) * sizeof(*k));
+	double ss_pe = 0, ss_lof;
+	size_t groups = 0;
+
+	memset(&fit->lof, 0, sizeof(fit->lof));
+	fit->lof.F = fit->lof.df1 = fit->lof.df2 = fit->lof.p = NAN;
+	if (!k)
+		return;
+	for (size_t i = 0; i < fit->n; i++)
+		k[i] = (struct an_lof_key){threads[i], y[i], w[i]};
+	qsort(k, fit->n, sizeof(*k), an_lof_cmp);
+	for (size_t i = 0; i < fit->n;) {
+		size_t j = i;
+		double sum = 0, mean;
+
+		while (j < fit->n && k[j].N == k[i].N)
+			sum += k[j++].y;
+		mean = sum / (double)(j - i);
+		for (size_t q = i; q < j; q++)
+			ss_pe += k[q].w * (k[q].y - mean) * (k[q].y - mean);
+		groups++;
+		i = j;
+	}
+	free(k);
+	if (groups >= fit->n || groups <= fit->p)
+		return; /* no replicates, or nothing left over for lack of fit */
+	fit->lof.df1 = (double)(groups - fit->p);
+	fit->lof.df2 = (double)(fit->n - groups);
+	ss_lof = fmax(fit->chi2 - ss_pe, 0);
+	if (ss_pe > 0) {
+		fit->lof.F = (ss_lof / fit->lof.df1) / (ss_pe / fit->lof.df2);
+		fit->lof.p = gsl_cdf_fdist_Q(fit->lof.F, fit->lof.df1, fit->lof.df2);
+	} else {
+		fit->lof.F = ss_lof > 0 ? INFINITY : 0;
+		fit->lof.p = ss_lof > 0 ? 0 : 1;
+	}
+	fit->lof.ok = 1;
+}
+
+void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
+{
+	double s = usl->x[1], k = usl->x[2], g1, g2, var, t;
+
+	memset(pk, 0, sizeof(*pk));
+	pk->n_star = pk->lo = pk->hi = NAN;
+	if (!usl->ok || !(k > 0) || !(s < 1))
+		return;
+	pk->n_star = sqrt((1 - s) / k);
+	pk->retrograde = usl->lo[2] > 0;
+	g1 = -1 / (2 * k * pk->n_star);
+	g2 = -pk->n_star / (2 * k);
+	var = g1 * g1 * usl->cov[1][1] + 2 * g1 * g2 * usl->cov[1][2] + g2 * g2 * usl->cov[2][2];
+	t = lab_an_t_quantile(0.95, usl->dof);
+	pk->lo = pk->n_star - t * sqrt(fmax(var, 0));
+	pk->hi = pk->n_star + t * sqrt(fmax(var, 0));
+}
+
+void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
+                       struct lab_an_choice *ch)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->chosen = LAB_AN_AMDAHL;
+	if (!a->ok || !u->ok) {
+		ch->chosen = u->ok ? LAB_AN_USL : LAB_AN_AMDAHL;
+		ch->ok = a->ok || u->ok;
+		ch->p_value = NAN;
+		ch->f_stat = NAN;
+		return;
+	}
+	ch->ok = 1;
+	ch->aicc_amdahl = a->aicc;
+	ch->aicc_usl = u->aicc;
+	if (u->chi2 <= 0) {
+		ch->f_stat = a->chi2 > 0 ? INFINITY : 0;
+		ch->p_value = a->chi2 > 0 ? 0 : 1;
+	} else {
+		ch->f_stat = fmax(a->chi2 - u->chi2, 0) / (u->chi2 / u->dof);
+		ch->p_value = gsl_cdf_fdist_Q(ch->f_stat, 1, u->dof);
+	}
+	if (ch->p_value < 0.05)
+		ch->chosen = LAB_AN_USL;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/rates.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The work_per_unit object of point p in run.json, or NULL. The search starts where the last
+ * one ended (*hint: experiment and point index), so points in file order cost O(1) each. */
+static const struct lab_an_json *an_work_of(const struct lab_an_data *d,
+                                            const struct lab_an_point *p, size_t *hint)
+{
+	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
+	size_t ne = exps && exps->type == LAB_AN_JSON_ARR ? exps->n : 0;
+
+	for (size_t k = 0; k < ne; k++) {
+		size_t e = (hint[0] + k) % ne;
+		const struct lab_an_json *x = &exps->items[e], *pts = lab_an_json_get(x, "points");
+		const char *name = lab_an_json_str(x, "name");
+
+		if (!name || strcmp(name, p->experiment) || !pts || pts->type != LAB_AN_JSON_ARR)
+			continue;
+		for (size_t q = 0; q < pts->n; q++) {
+			size_t i = (hint[1] + q) % pts->n;
+
+			if ((long)lab_an_json_num(&pts->items[i], "point", -2) == p->id) {
+				hint[0] = e;
+				hint[1] = i;
+				return lab_an_json_get(&pts->items[i], "work_per_unit");
+			}
+		}
+	}
+	return NULL;
+}
+
+/* A declared amount: finite and >= 0, else 0 (results directories are untrusted input). */
+static double an_amount(const struct lab_an_json *w, const char *key)
+{
+	double v = lab_an_json_num(w, key, 0);
+
+	return isfinite(v) && v > 0 ? v : 0;
+}
+
+static void an_rate(double work, const struct lab_an_stats *st, struct lab_an_rate *r)
+{
+	r->v = r->lo = r->hi = NAN;
+	if (!(st->mean > 0))
+		return;
+	r->v = work / st->mean; /* declared 0 (no flops) is an exact 0, not unknown */
+	if (st->n < 2)
+		return;
+	if (work == 0) {
+		r->lo = r->hi = 0;
+		return;
+	}
+	r->lo = st->ci95_hi > 0 ? work / st->ci95_hi : 0;
+	r->hi = st->ci95_lo > 0 ? work / st->ci95_lo : INFINITY;
+}
+
+void lab_an_rates_compute(const struct lab_an_data *d, const struct lab_an_point *p,
+                          struct lab_an_rates *r, size_t hint[2])
+{
+	const struct lab_an_json *w = d->external || !d->run ? NULL : an_work_of(d, p, hint);
+
+	memset(r, 0, sizeof(*r));
+	r->gbytes.v = r->gbytes_wa.v = r->gflops.v = r->flops_per_byte = NAN;
+	r->gbytes.lo = r->gbytes.hi = r->gbytes_wa.lo = r->gbytes_wa.hi = NAN;
+	r->gflops.lo = r->gflops.hi = NAN;
+	if (!w || w->type != LAB_AN_JSON_OBJ)
+		return;
+	r->has = 1;
+	r->bytes = an_amount(w, "bytes_read") + an_amount(w, "bytes_written");
+	r->bytes_wa = r->bytes + an_amount(w, "bytes_write_allocate");
+	r->flops = an_amount(w, "flops");
+	if (r->bytes > 0)
+		r->flops_per_byte = r->flops / r->bytes;
+	if (p->st.n == 0)
+		return;
+	an_rate(r->bytes, &p->st, &r->gbytes);
+	an_rate(r->bytes_wa, &p->st, &r->gbytes_wa);
+	an_rate(r->flops, &p->st, &r->gflops);
+}

@@ -1,0 +1,60 @@
+# lab_kernel_file(FILE [ISA scalar|sse2|sse42|avx|avx2|avx512] [OPENMP] [TARGET tgt])
+#
+# Per-file compile flags for one kernel source, so a SIMD variant is compiled for its ISA and
+# nothing else is: the rest of the lab stays baseline x86-64 and runs on any CPU. Call it in the
+# directory that creates the target that compiles FILE (or name that target with TARGET).
+#   ISA avx2    -mavx2 -mfma                      (lab_env_require_cpu: LAB_CPU_AVX2 | LAB_CPU_FMA)
+#   ISA avx512  -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma   (LAB_CPU_AVX512)
+#   ISA avx     -mavx;  ISA sse42  -msse4.2;  ISA sse2  -msse2 (the x86-64 baseline)
+#   ISA scalar  auto-vectorization off, so a "scalar" variant really is scalar
+#   OPENMP      the OpenMP flags (and links OpenMP into TARGET); in a build without OpenMP
+#               (LAB_OPENMP=OFF) the file compiles without them and its kernel, flagged
+#               LAB_KF_OPENMP, is skipped: keep omp_* calls behind `#ifdef _OPENMP` there.
+# Rules for an ISA file: put only the variant's run functions (and what they alone call) in it;
+# the descriptor, check() and setup stay in a baseline file, because any code in an ISA file may
+# use the ISA's instructions and would fault (SIGILL) on a CPU that lacks them before check()
+# could skip the point. Functions from headers must be `static inline` there, never a plain
+# `inline` that the linker could merge with a baseline copy.
+function(lab_kernel_file file)
+  cmake_parse_arguments(K "OPENMP" "ISA;TARGET" "" ${ARGN})
+  if(K_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "lab_kernel_file(${file}): unknown arguments ${K_UNPARSED_ARGUMENTS}")
+  endif()
+  set(flags)
+  if(NOT K_ISA OR K_ISA STREQUAL "none")
+  elseif(K_ISA STREQUAL "scalar")
+    if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+      set(flags -fno-vectorize -fno-slp-vectorize)
+    else()
+      set(flags -fno-tree-vectorize -fno-tree-slp-vectorize)
+    endif()
+  elseif(K_ISA STREQUAL "sse2")
+    set(flags -msse2)
+  elseif(K_ISA STREQUAL "sse42")
+    set(flags -msse4.2)
+  elseif(K_ISA STREQUAL "avx")
+    set(flags -mavx)
+  elseif(K_ISA STREQUAL "avx2")
+    set(flags -mavx2 -mfma)
+  elseif(K_ISA STREQUAL "avx512")
+    set(flags -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma)
+  else()
+    message(FATAL_ERROR "lab_kernel_file(${file}): ISA ${K_ISA}: unknown "
+                        "(allowed scalar, sse2, sse42, avx, avx2, avx512)")
+  endif()
+  if(K_OPENMP)
+    if(LAB_OPENMP)
+      list(APPEND flags ${OpenMP_C_FLAGS})
+      if(K_TARGET)
+        target_link_libraries(${K_TARGET} PUBLIC OpenMP::OpenMP_C)
+      endif()
+    else()
+      list(APPEND flags -Wno-unknown-pragmas)
+    endif()
+  endif()
+  set(scope)
+  if(K_TARGET)
+    set(scope TARGET_DIRECTORY ${K_TARGET})
+  endif()
+  set_property(SOURCE ${file} ${scope} APPEND PROPERTY COMPILE_OPTIONS ${flags})
+endfunction()

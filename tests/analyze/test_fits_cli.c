@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The fits end to end (issue 7, "what external data showed"): --csv throughput, --objective
+ * absolute against published coefficients, the analysis.json fixes, what the data shows (findings,
+ * lack of fit) and the rates derived from declared work.
+ */
+#include <math.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+/* Runs `lab ARGS` (fixture paths relative to the source tree's tests/fixtures) and parses stdout
+ * as JSON; NULL on failure (the case has failed then). */
+static struct lab_an_json *fits_json(const char *args)
+{
+	char *out = NULL, *err = NULL, cmd[4096];
+	struct lab_an_json *j = NULL;
+	struct lab_an_err e = {0};
+
+	snprintf(cmd, sizeof(cmd), "analyze --json %s", args);
+	if (clitest_run(NULL, cmd, &out, &err) != 0 ||
+	    lab_an_json_parse("stdout", out, strlen(out), &j, &e) != 0) {
+		fprintf(stderr, "lab %s failed: %s\n", cmd, err ? err : "");
+		testlib_fail();
+		j = NULL;
+	}
+	free(out);
+	free(err);
+	return j;
+}
+
+/* `lab analyze --csv tests/fixtures/csv/NAME.csv EXTRA` as text on stdout (caller frees). */
+static char *fits_text(const char *name, const char *extra)
+{
+	char *out = NULL, *err = NULL, cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "analyze --csv %s/tests/fixtures/csv/%s.csv %s",
+	         testlib_srcdir(), name, extra);
+	if (clitest_run(NULL, cmd, &out, &err) != 0) {
+		fprintf(stderr, "lab %s failed: %s\n", cmd, err ? err : "");
+		testlib_fail();
+	}
+	free(err);
+	return out;
+}
+
+static struct lab_an_json *fits_csv_json(const char *name, const char *extra)
+{
+	char args[4096];
+
+	snprintf(args, sizeof(args), "--csv %s/tests/fixtures/csv/%s.csv %s", testlib_srcdir(),
+	         name, extra);
+	return fits_json(args);
+}
+
+/* x equals a published value ref to the significant digits ref is printed with (digits). */
+#define CHECK_SIG(x, ref, digits)                                                                  \
+	CHECK_NEAR((x), (ref), 0.5 * pow(10, floor(log10(fabs(ref))) - ((digits)-1)))
+
+static double fits_num(const struct lab_an_json *j, const char *obj, const char *key)
+{
+	return lab_an_json_num(obj ? lab_an_json_get(j, obj) : j, key, NAN);
+}
+
+/* Half-width over t(0.975, dof) of key_ci95: the standard error the interval was built from. */
+static double fits_se(const struct lab_an_json *fit, const char *key, double t)
+{
+	char k[64];
+	const struct lab_an_json *lo, *hi;
+
+	snprintf(k, sizeof(k), "%s_ci95", key);
+	lo = clitest_at(fit, k, 0);
+	hi = clitest_at(fit, k, 1);
+	return lo && hi ? (hi->num - lo->num) / 2 / t : NAN;
+}
+
+/* A boolean member: 0 or 1, -1 when absent or not a boolean. */
+static int fits_bool(const struct lab_an_json *j, const char *key)
+{
+	const struct lab_an_json *v = j ? lab_an_json_get(j, key) : NULL;
+
+	return v && v->type == LAB_AN_JSON_BOOL ? (int)v->num : -1;
+}
+
+static int fits_is_null(const struct lab_an_json *j, const char *key)
+{
+	const struct lab_an_json *v = lab_an_json_get(j, key);
+
+	return v && v->type == LAB_AN_JSON_NULL;
+}
+
+/* An interval that is absent: [null, null], the writer's form for a pair. */
+static int fits_no_interval(const struct lab_an_json *j, const char *key)
+{
+	const struct lab_an_json *lo = clitest_at(j, key, 0), *hi = clitest_at(j, key, 1);
+
+	return lo && hi && lo->type == LAB_AN_JSON_NULL && hi->type == LAB_AN_JSON_NULL;
+}
+
+/* R's usl package on its specsdm91 data (README of smoeding/usl 3.0): alpha 0.0277285 (SE
+ * 0.0091217), beta 0.0001044 (SE 0.0000199), gamma 89.9952330 (SE 14.2134894), peak at
+ * 96.51956 (tests/peak-scalability.R). */
+LAB_TEST(specsdm91_absolute_matches_r_usl)
+{
+	struct lab_an_json *j = fits_csv_json("specsdm91", "--objective absolute");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *u;
+	const double t4 = 2.776445105; /* t(0.975, 4): 7 points, 3 parameters */
+
+	REQUIRE(s);
+	CHECK_EQ_STR(lab_an_json_str(j, "objective"), "absolute");
+	CHECK_EQ_STR(lab_an_json_str(j, "input"), "throughput");
+	CHECK_EQ_STR(lab_an_json_str(s, "objective"), "absolute");
+	CHECK_EQ_STR(lab_an_json_str(s, "fit_domain"), "throughput");
+	CHECK(strstr(lab_an_json_str(s, "error_model"), "unweighted least squares on throughput"));
+	u = lab_an_json_get(s, "usl");
+	CHECK_SIG(fits_num(u, NULL, "sigma"), 0.0277285, 6);
+	CHECK_SIG(fits_num(u, NULL, "kappa"), 0.0001044, 4);
+	CHECK_SIG(fits_num(u, NULL, "x1"), 89.9952330, 6);
+	CHECK_SIG(fits_num(u, NULL, "n_star"), 96.51956, 6);
+	CHECK_SIG(fits_se(u, "sigma", t4), 0.0091217, 4);
+	CHECK_SIG(fits_se(u, "kappa", t4), 0.0000199, 3);
+	CHECK_SIG(fits_se(u, "x1", t4), 14.2134894, 4);
+	CHECK_NEAR(fits_num(u, NULL, "c1"), 1 / 89.9952330, 1e-6);
+	lab_an_json_free(j);
+}
+
+/* codahale/usl's README on cmd/usl/example.csv (the same data rounded): sigma 0.0277299, kappa
+ * 0.000104343, lambda 89.9878, max concurrency 96. */
+LAB_TEST(codahale_example_absolute)
+{
+	struct lab_an_json *j = fits_csv_json("codahale-example", "--objective absolute");
+	const struct lab_an_json *u = j ? lab_an_json_get(clitest_at(j, "series", 0), "usl") : NULL;
+
+	REQUIRE(u);
+	CHECK_SIG(fits_num(u, NULL, "sigma"), 0.0277299, 4);
+	CHECK_SIG(fits_num(u, NULL, "kappa"), 0.000104343, 4);
+	CHECK_SIG(fits_num(u, NULL, "x1"), 89.9878, 4);
+	CHECK_NEAR(floor(fits_num(u, NULL, "n_star")), 96, 0);
+	lab_an_json_free(j);
+}
+
+/* The default stays the lab's relative fit on cost: on SPEC SDM91 it lands near sigma 0.0134,
+ * not the published 0.0277, and says which error model it used. */
+LAB_TEST(default_objective_is_relative)
+{
+	struct lab_an_json *j = fits_csv_json("specsdm91", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL;
+	char *text = fits_text("specsdm91", "");
+
+	REQUIRE(s);
+	CHECK_EQ_STR(lab_an_json_str(j, "objective"), "relative");
+	CHECK_EQ_STR(lab_an_json_str(s, "fit_domain"), "cost");
+	CHECK_NEAR(fits_num(s, "usl", "sigma"), 0.0134, 0.0005);
+	CHECK(text && strstr(text, "fit: least squares on relative error in cost"));
+	lab_an_json_free(j);
+	free(text);
+}
+
+/* threads,throughput is read as cost 1/X(N) (not N/X(N)); a point with one sample has no
+ * interval: [null, null] in JSON, "—" in text, never [x, x]. */
+LAB_TEST(throughput_input_and_single_samples)
+{
+	struct lab_an_json *j = fits_csv_json("specsdm91", "");
+	const struct lab_an_json *p =
+	    j ? clitest_at(clitest_at(j, "series", 0), "points", 1) : NULL;
+	char *text = fits_text("specsdm91", "");
+
+	REQUIRE(p);
+	CHECK_EQ_STR(lab_an_json_str(j, "unit"), "1/throughput");
+	CHECK_NEAR(lab_an_json_num(p, "mean", -1), 1 / 995.9, 1e-12);
+	CHECK_NEAR(lab_an_json_num(p, "speedup", -1), 995.9 / 64.9, 1e-9);
+	CHECK(fits_no_interval(p, "mean_ci95"));
+	CHECK(fits_no_interval(p, "speedup_ci95"));
+	CHECK(fits_no_interval(p, "efficiency_ci95"));
+	CHECK(fits_no_interval(p, "karp_flatt_ci95"));
+	CHECK(text && strstr(text, "0.001004 [—]"));
+	CHECK(text && strstr(text, "1 [1, 1]") == NULL); /* the baseline too */
+	CHECK(text && !strstr(text, "[0.001004, 0.001004]"));
+	lab_an_json_free(j);
+	free(text);
+}
+
+LAB_TEST(bad_objective_is_usage_error)
+{
+	char *out = NULL, *err = NULL, cmd[4096];
+
+	snprintf(cmd, sizeof(cmd), "analyze --csv %s/tests/fixtures/csv/four.csv --objective l2",
+	         testlib_srcdir());
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 2);
+	CHECK(strstr(err, "--objective 'l2': allowed relative, absolute") != NULL);
+	CHECK_EQ_STR(out, "");
+	free(out);
+	free(err);
+}
+
+/* The outlier and mode keys of a point are three keys, not one copied from the CSV header. */
+LAB_TEST(point_keys_outliers_and_modes)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+
+	clitest_copy("results-compare-a");
+	j = fits_json("results-compare-a --no-plots");
+	p = j ? clitest_at(clitest_at(j, "series", 0), "points", 0) : NULL;
+	REQUIRE(p);
+	CHECK(lab_an_json_get(p, "outliers_severe,modes,mode_centers") == NULL);
+	CHECK(lab_an_json_get(p, "outliers_severe") &&
+	      lab_an_json_get(p, "outliers_severe")->type == LAB_AN_JSON_NUM);
+	CHECK_NEAR(lab_an_json_num(p, "modes", -1), 1, 0); /* 30 samples: modes are computed */
+	CHECK(clitest_at(p, "mode_centers", 0) != NULL);
+	lab_an_json_free(j);
+}
+
+/* A refused model has null criteria and a null retrograde flag, not 0 and false. */
+LAB_TEST(refused_usl_is_null)
+{
+	struct lab_an_json *j = fits_csv_json("four", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *mc;
+
+	REQUIRE(s);
+	CHECK_EQ_I64(fits_bool(lab_an_json_get(s, "usl"), "ok"), 0);
+	CHECK(fits_is_null(lab_an_json_get(s, "usl"), "retrograde"));
+	mc = lab_an_json_get(s, "model_choice");
+	CHECK(fits_is_null(mc, "aicc_usl"));
+	CHECK_NEAR(lab_an_json_num(mc, "aicc_amdahl", 0), fits_num(s, "amdahl", "aicc"), 1e-9);
+	CHECK(fits_num(s, "amdahl", "aicc") != 0);
+	lab_an_json_free(j);
+}
+
+/* Superlinear data: points flagged with the usual cause; f < 0 gives no max speedup, said the
+ * same way in text and JSON (never "inf"). */
+LAB_TEST(superlinear_is_flagged)
+{
+	struct lab_an_json *j = fits_csv_json("superlinear", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *a, *f0;
+	char *text = fits_text("superlinear", "");
+
+	REQUIRE(s && text);
+	a = lab_an_json_get(s, "amdahl");
+	CHECK(fits_num(a, NULL, "f") < 0);
+	CHECK(fits_is_null(a, "max_speedup"));
+	CHECK_EQ_STR(lab_an_json_str(a, "max_speedup_text"),
+	             "no max speedup: f <= 0 (superlinear)");
+	CHECK(strstr(text, "(no max speedup: f <= 0 (superlinear))") != NULL);
+	CHECK(strstr(text, "inf") == NULL);
+	CHECK(strstr(text, "SUPERLINEAR") != NULL);
+	CHECK_EQ_I64(fits_bool(clitest_at(s, "points", 2), "superlinear"), 1);
+	f0 = clitest_at(s, "findings", 0);
+	CHECK(f0 && f0->str && strstr(f0->str, "cache capacity"));
+	CHECK(strstr(text, "! superlinear at N = 2, 4, 8, 16") != NULL);
+	lab_an_json_free(j);
+	free(text);
+}
+
+/* A USL peak past the largest measured N is called an extrapolation; with USL chosen the Amdahl
+ * line is marked rejected instead of offering its bound. */
+LAB_TEST(peak_beyond_data_and_amdahl_rejected)
+{
+	struct lab_an_json *j = fits_csv_json("beyond", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL;
+	char *text = fits_text("beyond", "");
+
+	REQUIRE(s && text);
+	CHECK_EQ_STR(lab_an_json_str(s, "model"), "usl");
+	CHECK(fits_num(s, "usl", "n_star") > 32);
+	CHECK_EQ_I64(fits_bool(lab_an_json_get(s, "usl"), "n_star_beyond_data"), 1);
+	CHECK_EQ_I64(fits_bool(lab_an_json_get(s, "amdahl"), "rejected"), 1);
+	CHECK(strstr(text, "lies beyond the largest measured N = 32: an extrapolation") != NULL);
+	CHECK(strstr(text, "(rejected: USL fits better") != NULL);
+	CHECK(strstr(text, "(max speedup") == NULL);
+	lab_an_json_free(j);
+	free(text);
+}
+
+/* With replicates each model gets a lack-of-fit test: 8 thread counts x 3 repetitions give
+ * df = (8 - p, 24 - 8). The data are USL exactly (up to +-1 % per repetition), so USL passes and
+ * Amdahl fails. */
+LAB_TEST(lack_of_fit_with_replicates)
+{
+	struct lab_an_json *j = fits_csv_json("beyond", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *la, *lu;
+	char *text = fits_text("beyond", "");
+
+	REQUIRE(s && text);
+	la = lab_an_json_get(lab_an_json_get(s, "amdahl"), "lack_of_fit");
+	lu = lab_an_json_get(lab_an_json_get(s, "usl"), "lack_of_fit");
+	REQUIRE(la && lu && la->type == LAB_AN_JSON_OBJ && lu->type == LAB_AN_JSON_OBJ);
+	CHECK_NEAR(fits_num(la, NULL, "df1"), 6, 0);
+	CHECK_NEAR(fits_num(la, NULL, "df2"), 16, 0);
+	CHECK_NEAR(fits_num(lu, NULL, "df1"), 5, 0);
+	CHECK(fits_num(la, NULL, "p") < 0.001);
+	CHECK(fits_num(lu, NULL, "p") > 0.5);
+	CHECK(strstr(text, "lack of fit: F =") != NULL);
+	lab_an_json_free(j);
+	free(text);
+	/* Without replicates there is nothing to test. */
+	j = fits_csv_json("specsdm91", "");
+	s = j ? clitest_at(j, "series", 0) : NULL;
+	REQUIRE(s);
+	CHECK(fits_is_null(lab_an_json_get(s, "usl"), "lack_of_fit"));
+	lab_an_json_free(j);
+}
+
+/* The report shows a one-sample point's mean and speedup without an interval: not [x, x], and
+ * not "[unbounded]" (which means Fieller's denominator is not significant). */
+LAB_TEST(report_single_sample_has_no_interval)
+{
+	char *out = NULL, *err = NULL, path[2048], *html = NULL;
+	size_t len;
+
+	clitest_copy("results-edge");
+	REQUIRE(clitest_run(NULL, "report results-edge", &out, &err) == 0);
+	snprintf(path, sizeof(path), "%s/results-edge/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &html, &len, NULL) == 0);
+	CHECK(strstr(html, "<td>3.1</td>") != NULL); /* one_rep at 1 thread: 3/1 + 0.1 */
+	CHECK(strstr(html, "[3.1, 3.1]") == NULL);
+	CHECK(strstr(html, "unbounded") == NULL);
+	CHECK(strstr(html, "Error model: least squares on relative error in cost") != NULL);
+	free(html);
+	free(out);
+	free(err);
+}
+
+/* On seconds the absolute objective fits the cost itself, unweighted, and says so. */
+LAB_TEST(absolute_on_seconds_fits_cost)
+{
+	struct lab_an_json *j = fits_csv_json("amdahl", "--objective absolute");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL;
+	char *text = fits_text("amdahl", "--objective absolute");
+
+	REQUIRE(s && text);
+	CHECK_EQ_STR(lab_an_json_str(s, "fit_domain"), "cost");
+	CHECK(lab_an_json_get(lab_an_json_get(s, "amdahl"), "x1") == NULL);
+	CHECK_NEAR(fits_num(s, "amdahl", "f"), 0.05, 0.01); /* the fixture's truth */
+	CHECK(strstr(text, "fit: unweighted least squares on cost") != NULL);
+	lab_an_json_free(j);
+	free(text);
+}

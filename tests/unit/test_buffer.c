@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The kernels' buffer helper on this machine: alignment, zeroed memory, first touch by the
+ * calling thread (pages absent until touched, then present), the page histogram, binding to
+ * node 0 and to a node that does not exist, interleave, and both huge-page settings. Node 0
+ * always exists; more nodes are exercised in the QEMU guest (tests/vm).
+ */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "harness/buffer.h"
+#include "tests/testlib.h"
+
+static void check_zero(const struct lab_buf *b)
+{
+	const unsigned char *c = b->p;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < b->size_bytes; i++)
+		bad += c[i] != 0;
+	CHECK_EQ_U64(bad, 0);
+}
+
+LAB_TEST(alignment_and_zeroed)
+{
+	static const size_t aligns[] = {0, 64, 128, 4096, 65536, 2u << 20};
+	static const size_t sizes[] = {1, 100, 4096, 5000, 1u << 20};
+
+	for (size_t a = 0; a < sizeof(aligns) / sizeof(aligns[0]); a++)
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			struct lab_buf_opts o = {.align_bytes = aligns[a]};
+			struct lab_buf b;
+			struct lab_err err = {0};
+			size_t want = aligns[a] ? aligns[a] : 128;
+			REQUIRE(lab_buf_alloc(&b, sizes[s], &o, &err) == 0);
+			CHECK_EQ_U64((uintptr_t)b.p % want, 0);
+			CHECK_EQ_U64(b.size_bytes, sizes[s]);
+			check_zero(&b);
+			memset(b.p, 0xab, b.size_bytes); /* the whole size is writable */
+			lab_buf_free(&b);
+			CHECK(b.p == NULL);
+		}
+	lab_buf_free(&(struct lab_buf){0}); /* an empty buffer frees */
+}
+
+LAB_TEST(bad_size_or_alignment)
+{
+	struct lab_buf b;
+	struct lab_err err = {0};
+
+	CHECK_EQ_I64(lab_buf_alloc(&b, 0, NULL, &err), -LAB_EINVAL);
+	CHECK(b.p == NULL);
+	CHECK_EQ_I64(lab_buf_alloc(&b, 64, &(struct lab_buf_opts){.align_bytes = 96}, &err),
+	             -LAB_EINVAL);
+	CHECK(strstr(err.msg, "power-of-two alignment") != NULL);
+}
+
+struct toucher {
+	struct lab_buf *b;
+	size_t offset, len;
+};
+
+static void *touch_thread(void *arg)
+{
+	struct toucher *t = arg;
+
+	lab_buf_touch(t->b, t->offset, t->len);
+	return NULL;
+}
+
+/* Untouched pages are absent; another thread's touch places exactly its part. */
+LAB_TEST(first_touch_by_the_owner)
+{
+	struct lab_buf_opts o = {.no_touch = true, .huge = LAB_BUF_HUGE_OFF};
+	struct lab_buf b;
+	struct lab_buf_pages pg;
+	struct lab_err err = {0};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	pthread_t th;
+
+	REQUIRE(lab_buf_alloc(&b, 64 * page, &o, &err) == 0);
+	REQUIRE(lab_buf_pages(&b, &pg, &err) == 0);
+	CHECK_EQ_U64(pg.pages, 64);
+	CHECK_EQ_U64(pg.absent, 64);
+	CHECK_EQ_I64(pg.max_node, -1);
+	struct toucher t = {.b = &b, .offset = 16 * page + 1, .len = 16 * page};
+	REQUIRE(pthread_create(&th, NULL, touch_thread, &t) == 0);
+	pthread_join(th, NULL);
+	REQUIRE(lab_buf_pages(&b, &pg, &err) == 0);
+	/* Bytes 16p+1 .. 32p: pages 16 to 32, 17 pages. */
+	CHECK_EQ_U64(pg.absent, 64 - 17);
+	CHECK_EQ_U64(pg.on_node[0], 17);
+	CHECK_EQ_U64(pg.other, 0);
+	lab_buf_touch(&b, 0, SIZE_MAX); /* clipped to the buffer */
+	REQUIRE(lab_buf_pages(&b, &pg, &err) == 0);
+	CHECK_EQ_U64(pg.absent, 0);
+	check_zero(&b);
+	lab_buf_free(&b);
+}
+
+/* Bound, preferred and interleaved on node 0 (every machine has one): every page is there. */
+LAB_TEST(page_histogram_node0)
+{
+	static const enum lab_buf_place places[] = {LAB_BUF_LOCAL, LAB_BUF_BIND, LAB_BUF_PREFERRED,
+	                                            LAB_BUF_INTERLEAVE};
+
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		struct lab_buf_opts o = {.place = places[i], .node = 0, .huge = LAB_BUF_HUGE_OFF};
+		struct lab_buf b;
+		struct lab_buf_pages pg;
+		struct lab_err err = {0};
+		REQUIRE(lab_buf_alloc(&b, 1u << 20, &o, &err) == 0);
+		REQUIRE(lab_buf_pages(&b, &pg, &err) == 0);
+		CHECK_EQ_U64(pg.pages, (1u << 20) / (size_t)sysconf(_SC_PAGESIZE));
+		uint64_t placed = 0;
+		for (int n = 0; n < LAB_BUF_NODES_MAX; n++)
+			placed += pg.on_node[n];
+		CHECK_EQ_U64(placed, pg.pages);
+		if (places[i] == LAB_BUF_BIND)
+			CHECK_EQ_U64(pg.on_node[0], pg.pages);
+		lab_buf_free(&b);
+	}
+}
+
+LAB_TEST(bind_to_missing_node_fails)
+{
+	static const int nodes[] = {LAB_BUF_NODES_MAX - 1, LAB_BUF_NODES_MAX, -1};
+
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		struct lab_buf_opts o = {.place = LAB_BUF_BIND, .node = nodes[i]};
+		struct lab_buf b;
+		struct lab_err err = {0};
+		char want[64];
+		CHECK_EQ_I64(lab_buf_alloc(&b, 4096, &o, &err), -LAB_EINVAL);
+		snprintf(want, sizeof(want), "NUMA node %d: not a node this process may use",
+		         nodes[i]);
+		CHECK(strstr(err.msg, want) == err.msg);
+		CHECK(strstr(err.msg, "(nodes 0") != NULL);
+		CHECK(b.p == NULL);
+	}
+}
+
+/* Both settings are accepted; ON aligns to 2 MiB so THP can back the buffer. */
+LAB_TEST(huge_page_flag_accepted)
+{
+	static const enum lab_buf_huge hs[] = {LAB_BUF_HUGE_ON, LAB_BUF_HUGE_OFF};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct lab_buf_opts o = {.huge = hs[i]};
+		struct lab_buf b;
+		struct lab_buf_pages pg;
+		struct lab_err err = {0};
+		REQUIRE(lab_buf_alloc(&b, 3u << 20, &o, &err) == 0);
+		if (hs[i] == LAB_BUF_HUGE_ON)
+			CHECK_EQ_U64((uintptr_t)b.p % (2u << 20), 0);
+		REQUIRE(lab_buf_pages(&b, &pg, &err) == 0);
+		CHECK_EQ_U64(pg.absent, 0);
+		check_zero(&b);
+		lab_buf_free(&b);
+	}
+}
+
+LAB_TEST(small_objects)
+{
+	struct lab_err err = {0};
+	char *a = lab_buf_obj_alloc(200, &err), *b = lab_buf_obj_alloc(1, &err);
+
+	REQUIRE(a && b);
+	CHECK_EQ_U64((uintptr_t)a % 128, 0);
+	CHECK_EQ_U64((uintptr_t)b % 128, 0);
+	for (int i = 0; i < 200; i++)
+		CHECK_EQ_U64(a[i], 0);
+	/* Pages of their own: two objects never share a page, so never a line. */
+	CHECK((uintptr_t)a / 4096 != (uintptr_t)b / 4096);
+	memset(a, 1, 200);
+	lab_buf_obj_free(a);
+	lab_buf_obj_free(b);
+	lab_buf_obj_free(NULL);
+}
