@@ -10,13 +10,14 @@ import sys
 
 
 def likwid_value(path):
-    """MByte/s or MFlops/s as likwid-bench printed it, in G units; None if absent."""
+    """MFlops/s (peak kernels) or MByte/s as likwid-bench printed it, in G units, or None."""
     try:
         text = open(path).read()
     except OSError:
         return None
-    m = re.search(r'^\|?\s*(MByte/s|MFlops/s):?\s*\|?\s*([0-9.]+)', text, re.M)
-    return float(m.group(2)) / 1e3 if m else None
+    what = 'MFlops/s' if 'peak' in os.path.basename(path) else 'MByte/s'
+    m = re.search(r'^' + re.escape(what) + r':\s*([0-9.]+)', text, re.M)
+    return float(m.group(1)) / 1e3 if m else None
 
 
 def lab_values(directory):
@@ -39,7 +40,8 @@ def lab_values(directory):
 
 def main():
     d = sys.argv[1]
-    rounds = sorted({os.path.basename(p)[:3] for p in glob.glob(os.path.join(d, 'r*-*'))})
+    rounds = sorted({re.match(r'r\d+', os.path.basename(p)).group(0)
+                     for p in glob.glob(os.path.join(d, 'r*-*'))})
     lw, lab = {}, {}
     for r in rounds:
         for f in glob.glob(os.path.join(d, r + '-lw-*.txt')):
