@@ -1,6 +1,8 @@
 # The README's two commands. CMake does the real work; this only strings the steps together.
 #   make quick   install what is missing, build, run the built-in quick experiment set
 #   make test    build and run the whole test suite (ends with ctest's summary)
+#   make fuzz-long  run every libFuzzer target for FUZZ_HOURS hours each (default 2), growing the
+#                corpora in tests/fuzz/corpus* (clang; a find is left as build-fuzz/tests/fuzz/crash-*)
 BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?=
@@ -8,7 +10,7 @@ ifeq ($(CI),true)
 CMAKE_FLAGS += -DLAB_WERROR=ON
 endif
 
-.PHONY: all deps build quick test clean format
+.PHONY: all deps build quick test clean format fuzz-long
 
 all: build
 
@@ -24,6 +26,26 @@ quick: build
 
 test: build
 	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure
+
+FUZZ_HOURS ?= 2
+FUZZ_BUILD ?= build-fuzz
+FUZZ_DIR = tests/fuzz
+
+# Long runs add what they find straight to the committed corpora (first directory); commit the
+# small, new inputs that raise coverage (libFuzzer -merge=1 keeps the corpus minimal).
+fuzz-long:
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DLAB_FUZZ=ON -DLAB_OPENMP=OFF >/dev/null
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_config fuzz_samples fuzz_runjson fuzz_csv
+	$(FUZZ_BUILD)/$(FUZZ_DIR)/fuzz_config -max_total_time=$$(( $(FUZZ_HOURS) * 3600 )) \
+		-rss_limit_mb=2048 -timeout=10 -dict=$(FUZZ_DIR)/config.dict \
+		-artifact_prefix=$(FUZZ_BUILD)/$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+	for t in samples runjson csv; do \
+		$(FUZZ_BUILD)/$(FUZZ_DIR)/fuzz_$$t -max_total_time=$$(( $(FUZZ_HOURS) * 3600 )) \
+			-rss_limit_mb=2048 -timeout=10 -max_len=262144 -len_control=100 \
+			-dict=$(FUZZ_DIR)/results.dict -artifact_prefix=$(FUZZ_BUILD)/$(FUZZ_DIR)/ \
+			$(FUZZ_DIR)/corpus-$$t || exit 1; \
+	done
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/analysis.h"
 
+#include "analyze/views/views.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "analyze/index.h"
 
 static int an_cmp_row(const void *a, const void *b)
 {
@@ -14,24 +18,40 @@ static int an_cmp_row(const void *a, const void *b)
 	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
 }
 
-static struct lab_an_series *an_series_find(struct lab_an_analysis *a, size_t *cap,
-                                            const struct lab_an_point *p)
+struct an_series_key {
+	const struct lab_an_analysis *a;
+	const struct lab_an_point *p;
+};
+
+static int an_series_same(const void *ctx, size_t i)
 {
+	const struct an_series_key *k = ctx;
+
+	return !strcmp(k->a->s[i].experiment, k->p->experiment) &&
+	       !strcmp(k->a->s[i].params, k->p->params);
+}
+
+/* The series of p (same experiment and params), appended when new; ix makes the lookup O(1)
+ * however many series there are. */
+static struct lab_an_series *an_series_find(struct lab_an_analysis *a, size_t *cap,
+                                            struct lab_an_index *ix, const struct lab_an_point *p)
+{
+	struct an_series_key k = {a, p};
+	uint64_t h = lab_an_hash_str(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->params);
+	size_t i = lab_an_index_find(ix, h, an_series_same, &k);
 	struct lab_an_series *s;
 
-	for (size_t i = 0; i < a->ns; i++)
-		if (!strcmp(a->s[i].experiment, p->experiment) &&
-		    !strcmp(a->s[i].params, p->params))
-			return &a->s[i];
-	if (lab_an_grow(&a->s, cap, a->ns + 1, sizeof(*a->s)))
+	if (i != (size_t)-1)
+		return &a->s[i];
+	if (lab_an_grow(&a->s, cap, a->ns + 1, sizeof(*a->s)) || lab_an_index_add(ix, h, a->ns))
 		return NULL;
 	s = &a->s[a->ns];
 	memset(s, 0, sizeof(*s));
+	a->ns++;
 	s->experiment = lab_an_strdup(p->experiment);
 	s->params = lab_an_strdup(p->params);
 	if (!s->experiment || !s->params)
 		return NULL;
-	a->ns++;
 	return s;
 }
 
@@ -190,39 +210,42 @@ int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_a
 int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
                             struct lab_an_analysis *a, struct lab_an_err *err)
 {
-	size_t cap = 0, hint[2] = {0, 0};
+	size_t cap = 0, hint[2] = {0, 0}, *rcap = NULL, rcap_cap = 0;
+	struct lab_an_index ix = {0};
+	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->data = d;
 	a->include_flagged = include_flagged;
 	a->objective = obj;
 	lab_an_gsl_quiet();
-	for (size_t i = 0; i < d->npt; i++) {
-		struct lab_an_series *s = an_series_find(a, &cap, &d->pt[i]);
-		size_t rcap = s ? s->nrow : 0;
+	for (size_t i = 0; i < d->npt && !rc; i++) {
+		struct lab_an_series *s = an_series_find(a, &cap, &ix, &d->pt[i]);
 
-		if (!s || lab_an_grow(&s->row, &rcap, s->nrow + 1, sizeof(*s->row)))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-		memset(&s->row[s->nrow], 0, sizeof(*s->row));
-		lab_an_rates_compute(d, &d->pt[i], &s->row[s->nrow].rates, hint);
-		s->row[s->nrow++].pt = &d->pt[i];
+		/* rcap[k]: the row capacity of series k, so rows grow geometrically */
+		if (!s || lab_an_grow(&rcap, &rcap_cap, a->ns, sizeof(*rcap)))
+			rc = -1;
+		else if (s->nrow == 0)
+			rcap[s - a->s] = 0;
+		if (!rc && lab_an_grow(&s->row, &rcap[s - a->s], s->nrow + 1, sizeof(*s->row)))
+			rc = -1;
+		if (!rc) {
+			memset(&s->row[s->nrow], 0, sizeof(*s->row));
+			lab_an_rates_compute(d, &d->pt[i], &s->row[s->nrow].rates, hint);
+			s->row[s->nrow++].pt = &d->pt[i];
+		}
 	}
+	free(rcap);
+	lab_an_index_free(&ix);
+	if (rc)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	for (size_t i = 0; i < a->ns; i++) {
 		a->s[i].weak = lab_an_data_is_weak(d, a->s[i].experiment);
 		a->s[i].objective = obj;
 		if (an_series_compute(&a->s[i], include_flagged, d->throughput))
 			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
 	}
-	if (lab_an_c2c_run(d, include_flagged, &a->c2c, err))
-		return -LAB_AN_ENOMEM;
-	return lab_an_locks_run(d, include_flagged, &a->locks, err);
-}
-
-int lab_an_series_is_c2c(const struct lab_an_series *s)
-{
-	const char *k = s->nrow ? s->row[0].pt->kernel : NULL;
-
-	return k && !strcmp(k, LAB_AN_C2C_KERNEL);
+	return lab_an_views_run(a, err);
 }
 
 void lab_an_analysis_free(struct lab_an_analysis *a)
@@ -233,8 +256,7 @@ void lab_an_analysis_free(struct lab_an_analysis *a)
 		free(a->s[i].row);
 	}
 	free(a->s);
-	lab_an_c2c_free(&a->c2c);
-	lab_an_locks_free(&a->locks);
+	lab_an_views_free(a);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -9,10 +9,8 @@
 
 #include <stddef.h>
 
-#include "analyze/c2c.h"
 #include "analyze/data.h"
 #include "analyze/fit.h"
-#include "analyze/locks.h"
 #include "analyze/rates.h"
 #include "analyze/stats.h"
 
@@ -56,13 +54,9 @@ struct lab_an_analysis {
 	enum lab_an_objective objective;
 	struct lab_an_series *s;
 	size_t ns;
-	struct lab_an_c2c c2c;     /* matrices of c2c_latency experiments (nm = 0: none) */
-	struct lab_an_locks locks; /* groups of lock experiments (ng = 0: none) */
+	struct lab_an_view_run *views; /* every view of analyze/views/views.def, computed */
+	size_t nviews;
 };
-
-/* 1 when the series belongs to a c2c_latency experiment: its points are CPU pairs, shown as
- * the matrix rather than as one table per pair. */
-int lab_an_series_is_c2c(const struct lab_an_series *s);
 
 /*
  * Groups d's points into series and computes everything; d must be summarized with the same

@@ -44,12 +44,19 @@ out:
 
 int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_an_err *err)
 {
+	int rc;
+
 	memset(r, 0, sizeof(*r));
 	r->next_line = 1;
 	r->path = lab_an_strdup(path);
 	if (!r->path)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	return lab_an_file_read(path, &r->buf, &r->len, err);
+	if ((rc = lab_an_file_read(path, &r->buf, &r->len, err)))
+		return rc;
+	/* A UTF-8 byte order mark (spreadsheets on Windows write one) is not part of the header. */
+	if (r->len >= 3 && !memcmp(r->buf, "\xEF\xBB\xBF", 3))
+		r->pos = 3;
+	return 0;
 }
 
 void lab_an_csv_close(struct lab_an_csv *r)
@@ -68,7 +75,41 @@ static int an_csv_push(struct lab_an_csv *r, char *f, struct lab_an_err *err)
 	return 0;
 }
 
-/* Unquotes in place: the output never outgrows the input, so w trails p. */
+static int an_csv_nul(struct lab_an_csv *r, struct lab_an_err *err)
+{
+	return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: NUL byte in a field, allowed: text",
+	                      r->path, r->line);
+}
+
+/* Reads a quoted field from p (at its opening quote) into w; stops at the closing quote or, when
+ * the file was cut inside the field, at its end (r->open_quote). Returns the position after it,
+ * or NULL on a NUL byte. */
+static char *an_csv_quoted(struct lab_an_csv *r, char *p, char **w)
+{
+	char *end = r->buf + r->len;
+
+	for (p++;;) {
+		if (p >= end) {
+			r->open_quote = 1;
+			return p;
+		}
+		if (*p == '\0')
+			return NULL;
+		if (*p == '"' && p + 1 < end && p[1] == '"') {
+			*(*w)++ = '"';
+			p += 2;
+		} else if (*p == '"') {
+			return p + 1;
+		} else {
+			r->next_line += *p == '\n';
+			*(*w)++ = *p++;
+		}
+	}
+}
+
+/* Unquotes in place: the output never outgrows the input, so w trails p. A record ends at a
+ * newline (LF, CRLF or a lone CR) and is then complete; one the end of the file cuts (even inside
+ * a quoted field) is returned with complete = 0 for the caller to drop or keep. */
 int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err)
 {
 	char *p, *end = r->buf + r->len;
@@ -77,37 +118,24 @@ int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err)
 	r->nfield = 0;
 	p = r->buf + r->pos;
 	while (p < end && (*p == '\n' || *p == '\r')) {
-		r->next_line += *p == '\n';
+		r->next_line += *p == '\n' || (*p == '\r' && (p + 1 >= end || p[1] != '\n'));
 		p++;
 	}
 	if (p >= end)
 		return 0;
 	r->line = r->next_line;
 	r->complete = 0;
+	r->open_quote = 0;
 	for (;;) {
 		char *w = p, *start = p;
 
-		if (*p == '"') {
-			p++;
-			for (;;) {
-				if (p >= end)
-					return lab_an_err_set(err, LAB_AN_EDATA,
-					                      "%s:%zu: unterminated quote", r->path,
-					                      r->line);
-				if (*p == '"' && p + 1 < end && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					r->next_line += *p == '\n';
-					*w++ = *p++;
-				}
-			}
-		}
-		while (p < end && *p != ',' && *p != '\n' && *p != '\r')
+		if (*p == '"' && !(p = an_csv_quoted(r, p, &w)))
+			return an_csv_nul(r, err);
+		while (p < end && *p != ',' && *p != '\n' && *p != '\r') {
+			if (!*p)
+				return an_csv_nul(r, err);
 			*w++ = *p++;
+		}
 		if ((rc = an_csv_push(r, start, err)))
 			return rc;
 		if (p < end && *p == ',') {
@@ -115,12 +143,10 @@ int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err)
 			p++;
 			continue;
 		}
-		if (p < end && *p == '\r')
-			*p++ = 0;
-		if (p < end && *p == '\n') {
+		if (p < end) {
 			r->complete = 1;
 			r->next_line++;
-			p++;
+			p += *p == '\r' && p + 1 < end && p[1] == '\n' ? 2 : 1;
 		}
 		*w = 0;
 		break;

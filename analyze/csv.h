@@ -20,14 +20,18 @@ struct lab_an_csv {
 	size_t next_line; /* the line after it */
 	char **field;
 	size_t nfield, cap;
-	int complete; /* the current record ended with a newline (0: the file was cut) */
+	int complete;   /* the current record ended with a newline (0: the file was cut) */
+	int open_quote; /* the file was cut inside a quoted field of the current record */
 };
 
-/* Opens path and reads it whole. Returns 0 or a negative code with the cause in err. */
+/* Opens path and reads it whole, skipping a UTF-8 byte order mark. Returns 0 or a negative code
+ * with the cause in err. */
 int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_an_err *err);
 /*
  * Splits the next record into r->field[0..r->nfield-1]. Returns 1 for a record, 0 at the end of
- * the file, or a negative code ("PATH:LINE: unterminated quote") in err. Blank lines are skipped.
+ * the file, or a negative code ("PATH:LINE: NUL byte ...") in err. Blank lines are skipped. A
+ * last record without its newline is returned with complete = 0 (open_quote = 1 when the cut
+ * fell inside a quoted field): the caller decides whether a cut record counts.
  */
 int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err);
 void lab_an_csv_close(struct lab_an_csv *r);

@@ -29,16 +29,21 @@ char *lab_an_params_canon(const char *params)
 		item[n++] = tok;
 		len += strlen(tok) + 1;
 	}
-	qsort(item, n, sizeof(*item), an_cmp_str);
+	if (n > 1)
+		qsort(item, n, sizeof(*item), an_cmp_str);
 	out = malloc(len + 1);
 	if (!out)
 		goto out;
-	out[0] = 0;
+	len = 0; /* now the write position: strcat from the start would be quadratic */
 	for (size_t i = 0; i < n; i++) {
+		size_t il = strlen(item[i]);
+
 		if (i)
-			strcat(out, ";");
-		strcat(out, item[i]);
+			out[len++] = ';';
+		memcpy(out + len, item[i], il);
+		len += il;
 	}
+	out[len] = 0;
 out:
 	free(item);
 	free(copy);
@@ -85,37 +90,82 @@ char *lab_an_params_without(const char *params, const char *key)
 	return out;
 }
 
-/* Finds the point (experiment, id, threads, params) or appends it; *hint caches the last hit so
- * rows grouped by point cost O(1). */
+struct an_point_key {
+	const struct lab_an_data *d;
+	const char *exp, *params;
+	long id;
+	int threads;
+};
+
+static uint64_t an_id_hash(const char *exp, long id)
+{
+	return lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, exp), id);
+}
+
+static uint64_t an_point_hash(const struct an_point_key *k)
+{
+	return lab_an_hash_str(lab_an_hash_long(an_id_hash(k->exp, k->id), k->threads), k->params);
+}
+
+static int an_point_same(const void *ctx, size_t i)
+{
+	const struct an_point_key *k = ctx;
+	const struct lab_an_point *p = &k->d->pt[i];
+
+	return p->id == k->id && p->threads == k->threads && !strcmp(p->experiment, k->exp) &&
+	       !strcmp(p->params, k->params);
+}
+
+static int an_id_same(const void *ctx, size_t i)
+{
+	const struct an_point_key *k = ctx;
+	const struct lab_an_point *p = &k->d->pt[i];
+
+	return p->id == k->id && !strcmp(p->experiment, k->exp);
+}
+
+struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id)
+{
+	struct an_point_key k = {d, exp, NULL, id, 0};
+	size_t i = lab_an_index_find(&d->ix_id, an_id_hash(exp, id), an_id_same, &k);
+
+	return i == (size_t)-1 ? NULL : &d->pt[i];
+}
+
+/* Finds the point (experiment, id, threads, params) or appends it. The hash index keeps this
+ * O(1) per row however many distinct points there are; *hint still saves the hashing when rows
+ * come grouped by point, as the run side writes them. */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
                                        const char *params, size_t *hint)
 {
+	struct an_point_key k = {d, exp, params, id, threads};
 	struct lab_an_point *p;
+	uint64_t h;
+	size_t i;
 
-	for (size_t k = 0; k <= d->npt; k++) {
-		size_t i = k == 0 ? *hint : k - 1;
-
-		if (i >= d->npt)
-			continue;
-		p = &d->pt[i];
-		if (p->id == id && p->threads == threads && !strcmp(p->experiment, exp) &&
-		    !strcmp(p->params, params)) {
-			*hint = i;
-			return p;
-		}
+	if (*hint < d->npt && an_point_same(&k, *hint))
+		return &d->pt[*hint];
+	h = an_point_hash(&k);
+	if ((i = lab_an_index_find(&d->ix_point, h, an_point_same, &k)) != (size_t)-1) {
+		*hint = i;
+		return &d->pt[i];
 	}
-	if (lab_an_grow(&d->pt, &d->cap, d->npt + 1, sizeof(*d->pt)))
+	if (lab_an_grow(&d->pt, &d->cap, d->npt + 1, sizeof(*d->pt)) ||
+	    lab_an_index_add(&d->ix_point, h, d->npt))
+		return NULL;
+	if (!lab_an_point_by_id(d, exp, id) &&
+	    lab_an_index_add(&d->ix_id, an_id_hash(exp, id), d->npt))
 		return NULL;
 	p = &d->pt[d->npt];
 	memset(p, 0, sizeof(*p));
+	p->id = id;
+	p->threads = threads;
+	*hint = d->npt++;
 	p->experiment = lab_an_strdup(exp);
 	p->params = lab_an_strdup(params);
 	p->status = lab_an_strdup("ok");
-	p->id = id;
-	p->threads = threads;
 	if (!p->experiment || !p->params || !p->status)
 		return NULL;
-	*hint = d->npt++;
 	return p;
 }
 
@@ -142,137 +192,6 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
 	return 0;
 }
 
-/* Parses a finite number; empty allowed only when allow_empty (gives NaN). */
-int lab_an_parse_num(const char *s, double *v, int allow_empty)
-{
-	char *end;
-
-	if (!*s) {
-		*v = NAN;
-		return allow_empty ? 0 : -1;
-	}
-	*v = strtod(s, &end);
-	return *end || !isfinite(*v) ? -1 : 0;
-}
-
-int lab_an_parse_int(const char *s, long *v)
-{
-	char *end;
-
-	*v = strtol(s, &end, 10);
-	return !*s || *end ? -1 : 0;
-}
-
-static int an_samples_row(struct lab_an_data *d, struct lab_an_csv *r, size_t *hint, double *metric,
-                          struct lab_an_err *err)
-{
-	const char *const *f = (const char *const *)r->field;
-	double elapsed, work, flagged;
-	long id, threads;
-	struct lab_an_point *p;
-	char *params;
-	int rc;
-
-	if (lab_an_parse_int(f[1], &id) || lab_an_parse_int(f[4], &threads) || threads < 1)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: bad point or threads '%s','%s'",
-		                      r->path, r->line, f[1], f[4]);
-	if (lab_an_parse_num(f[6], &elapsed, 0) || elapsed < 0 ||
-	    lab_an_parse_num(f[7], &work, 0) || !(work > 0))
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: elapsed_ns '%s' or work '%s' is not a valid count",
-		                      r->path, r->line, f[6], f[7]);
-	if (lab_an_parse_num(f[10], &flagged, 1))
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: flagged '%s' is not 0/1", r->path,
-		                      r->line, f[10]);
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (lab_an_parse_num(
-		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
-		        &metric[m], 1))
-			return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: metric %s = '%s'",
-			                      r->path, r->line, d->metric_name[m],
-			                      f[LAB_SAMPLES_NCOLUMNS + m]);
-	params = lab_an_params_canon(f[3]);
-	if (!params)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	p = lab_an_point_find(d, f[0], id, (int)threads, params, hint);
-	free(params);
-	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[2]))))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	if (!d->unit && !(d->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	/* Experiments of one run measure different units of work (increments, round trips). */
-	if (!p->unit && !(p->unit = lab_an_asprintf("ns/%s", *f[8] ? f[8] : "unit")))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	rc = lab_an_point_add(p, d->nmetric, elapsed / work, flagged == 1, metric);
-	d->nsamples++;
-	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
-}
-
-static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_an_err *err)
-{
-	char want[] = LAB_SAMPLES_COLUMNS, *save = NULL, *tok;
-	size_t i = 0;
-
-	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
-		if (i >= r->nfield || strcmp(r->field[i], tok))
-			return lab_an_err_set(err, LAB_AN_EDATA,
-			                      "%s:1: expected column %zu to be '%s' (header %s)",
-			                      r->path, i + 1, tok, LAB_SAMPLES_COLUMNS);
-	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
-	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
-	if (!d->metric_name)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	return 0;
-}
-
-static int an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
-{
-	struct lab_an_csv r;
-	double *metric = NULL;
-	size_t hint = 0;
-	int rc;
-
-	if ((rc = lab_an_csv_open(&r, path, err)))
-		goto out;
-	if ((rc = lab_an_csv_next(&r, err)) <= 0) {
-		if (rc == 0)
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: empty file", path);
-		goto out;
-	}
-	if ((rc = an_samples_header(d, &r, err)))
-		goto out;
-	metric = calloc(d->nmetric + 1, sizeof(*metric));
-	if (!metric) {
-		rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-		goto out;
-	}
-	while ((rc = lab_an_csv_next(&r, err)) == 1) {
-		/* An interrupted writer can leave a cut last line: keep what is whole. */
-		if (!r.complete && (r.nfield != LAB_SAMPLES_NCOLUMNS + d->nmetric ||
-		                    an_samples_row(d, &r, &hint, metric, err))) {
-			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
-			rc = 0;
-			break;
-		}
-		if (!r.complete)
-			continue;
-		if (r.nfield < LAB_SAMPLES_NCOLUMNS) {
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: %zu fields, expected %d",
-			                    path, r.line, r.nfield, LAB_SAMPLES_NCOLUMNS);
-			goto out;
-		}
-		if ((rc = an_samples_row(d, &r, &hint, metric, err)))
-			goto out;
-	}
-out:
-	free(metric);
-	lab_an_csv_close(&r);
-	return rc < 0 ? rc : 0;
-}
-
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err)
 {
 	char *path = NULL;
@@ -283,7 +202,7 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_e
 		goto nomem;
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_SAMPLES)))
 		goto nomem;
-	if ((rc = an_samples_load(d, path, err)))
+	if ((rc = lab_an_samples_load(d, path, err)))
 		goto out;
 	free(path);
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_RUN)))
@@ -389,21 +308,51 @@ void lab_an_data_free(struct lab_an_data *d)
 	free(d->unit);
 	lab_an_json_free(d->run);
 	lab_an_warnings_free(&d->warn);
+	lab_an_index_free(&d->ix_point);
+	lab_an_index_free(&d->ix_id);
+	lab_an_index_free(&d->ix_exp);
 	memset(d, 0, sizeof(*d));
+}
+
+struct an_exp_key {
+	const struct lab_an_json *exps;
+	const char *name;
+};
+
+static int an_exp_same(const void *ctx, size_t i)
+{
+	const struct an_exp_key *k = ctx;
+
+	return !strcmp(lab_an_json_str(&k->exps->items[i], LAB_KEY_NAME), k->name);
+}
+
+/* Experiment names of run.json are unique (lab_an_run_points checks it) and indexed there, so
+ * this is O(1) per series, not a scan of every experiment. */
+size_t lab_an_exp_find(const struct lab_an_data *d, const char *experiment)
+{
+	struct an_exp_key k = {lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS), experiment};
+
+	if (!k.exps)
+		return (size_t)-1;
+	return lab_an_index_find(&d->ix_exp, lab_an_hash_str(LAB_AN_HASH_INIT, experiment),
+	                         an_exp_same, &k);
+}
+
+int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e)
+{
+	return lab_an_index_add(&d->ix_exp, lab_an_hash_str(LAB_AN_HASH_INIT, experiment), e);
 }
 
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 {
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
+	size_t e = lab_an_exp_find(d, experiment);
+	const char *sc;
 
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
-		const char *name = lab_an_json_str(&exps->items[e], "name");
-		const char *sc = lab_an_json_str(&exps->items[e], "scaling");
-
-		if (name && !strcmp(name, experiment))
-			return sc && !strcmp(sc, "weak");
-	}
-	return 0;
+	if (e == (size_t)-1)
+		return 0;
+	sc = lab_an_json_str(&lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items[e],
+	                     LAB_KEY_SCALING);
+	return sc && !strcmp(sc, "weak");
 }
 
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p)

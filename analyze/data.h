@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "analyze/err.h"
+#include "analyze/index.h"
 #include "analyze/jsonr.h"
 #include "analyze/modes.h"
 #include "analyze/stats.h"
@@ -55,6 +56,10 @@ struct lab_an_data {
 	size_t npt, cap;
 	size_t nsamples;
 	struct lab_an_warnings warn;
+	/* Point lookup for the loaders: by (experiment, id, threads, params), and by
+	 * (experiment, id) for run.json's points (first point of that id). */
+	struct lab_an_index ix_point, ix_id;
+	struct lab_an_index ix_exp; /* run.json experiments by name */
 };
 
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */

@@ -26,7 +26,7 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 		                      r->line, r->nfield);
 	ts = r->field[col[0]];
 	ss = r->field[col[1]];
-	if (lab_an_parse_int(ts, &threads) || threads < 1 || threads > 1 << 20)
+	if (lab_an_parse_int(ts, &threads) || threads < 1 || threads > LAB_AN_THREADS_MAX)
 		return lab_an_err_set(err, LAB_AN_EDATA,
 		                      "%s:%zu: threads = '%s': not a positive integer", r->path,
 		                      r->line, ts);
@@ -83,9 +83,15 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_
 		                    path, r.line);
 		goto out;
 	}
-	while ((rc = lab_an_csv_next(&r, err)) == 1)
+	while ((rc = lab_an_csv_next(&r, err)) == 1) {
+		/* a file cut inside a quoted field: its last line is not data */
+		if (r.open_quote) {
+			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
+			break;
+		}
 		if ((rc = an_ext_row(d, &r, col, &hint, err)))
 			goto out;
+	}
 	if (rc == 0 && d->nsamples == 0)
 		rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: no data rows", path);
 out:

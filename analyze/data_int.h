@@ -11,14 +11,26 @@ char *lab_an_params_canon(const char *params);
  * the last hit so rows grouped by point cost O(1). NULL when memory runs out. */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
                                        const char *params, size_t *hint);
+/* The first point loaded with (experiment, id), or NULL. */
+struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id);
+/* The index in run.json's experiments of the one named experiment, or (size_t)-1; and the
+ * entry that makes e findable (0, or -1 out of memory). */
+size_t lab_an_exp_find(const struct lab_an_data *d, const char *experiment);
+int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e);
 /* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_AN_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);
-/* A finite number (empty gives NaN when allow_empty), or a whole integer; 0 or -1. */
+/* The largest thread count the analyzer accepts from any file. */
+#define LAB_AN_THREADS_MAX (1L << 20)
+
+/* A finite decimal number (empty gives NaN when allow_empty), or a whole decimal integer that
+ * fits a long; no spaces, signs other than a leading '-', hex or infinities. 0 or -1. */
 int lab_an_parse_num(const char *s, double *v, int allow_empty);
 int lab_an_parse_int(const char *s, long *v);
 /* Reads run.json into d->run (a missing file is a warning); merges its points' status. */
 int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_an_err *err);
 int lab_an_run_points(struct lab_an_data *d, struct lab_an_err *err);
+/* Reads samples.csv into d's points, every column checked (data_samples.c). */
+int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err);
 
 #endif

@@ -8,6 +8,7 @@ struct an_jp {
 	const char *begin, *s, *end, *name;
 	struct lab_an_err *err;
 	int depth;
+	size_t line; /* of p->s, kept as it moves so each value knows its line in O(1) */
 };
 
 static int an_jp_fail(struct an_jp *p, const char *why)
@@ -22,7 +23,7 @@ static int an_jp_fail(struct an_jp *p, const char *why)
 static void an_jp_ws(struct an_jp *p)
 {
 	while (p->s < p->end && (*p->s == ' ' || *p->s == '\t' || *p->s == '\n' || *p->s == '\r'))
-		p->s++;
+		p->line += *p->s++ == '\n';
 }
 
 static void an_utf8_put(char **o, unsigned cp)
@@ -75,8 +76,10 @@ static int an_jp_string(struct an_jp *p, char **out)
 	const char *start = ++p->s;
 	char *buf, *o;
 
-	while (p->s < p->end && *p->s != '"')
-		p->s += *p->s == '\\' ? 2 : 1;
+	while (p->s < p->end && *p->s != '"') {
+		p->line += *p->s == '\n';
+		p->s += *p->s == '\\' && p->s + 1 < p->end ? 2 : 1; /* never past the end */
+	}
 	if (p->s >= p->end)
 		return an_jp_fail(p, "unterminated string");
 	buf = o = malloc((size_t)(p->s - start) + 1);
@@ -206,6 +209,7 @@ static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 	size_t k = 0;
 
 	an_jp_ws(p);
+	v->line = p->line;
 	if (p->s >= p->end)
 		return an_jp_fail(p, "unexpected end of document");
 	switch (*p->s) {
@@ -265,10 +269,13 @@ void lab_an_json_free(struct lab_an_json *j)
 int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
                       struct lab_an_err *err)
 {
-	struct an_jp p = {text, text, text + len, name, err, 0};
+	struct an_jp p = {text, text, text + len, name, err, 0, 1};
 	struct lab_an_json *j = calloc(1, sizeof(*j));
 	int rc;
 
+	/* A UTF-8 byte order mark (editors on Windows add one) is not part of the document. */
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		p.s += 3;
 	*out = NULL;
 	if (!j)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");

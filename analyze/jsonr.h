@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A small JSON reader for run.json: parses a whole document into a tree. Numbers are doubles,
- * strings are UTF-8 with escapes decoded (\uXXXX to UTF-8, surrogate pairs joined). Depth is
+ * strings are UTF-8 with escapes decoded (bytes are passed through as read: the JSON writer
+ * repairs invalid UTF-8) (\uXXXX to UTF-8, surrogate pairs joined). Depth is
  * limited to 64 so hostile input cannot exhaust the stack.
  */
 #ifndef LAB_ANALYZE_JSONR_H
@@ -27,6 +28,7 @@ struct lab_an_json {
 	size_t n;                  /* ARR, OBJ: number of items */
 	struct lab_an_json *items; /* ARR, OBJ */
 	char **keys;               /* OBJ: keys[i] names items[i] */
+	size_t line;               /* where the value starts (1-based), for FILE:LINE errors */
 };
 
 /*

@@ -5,22 +5,69 @@
 
 #include "analyze/modes.h"
 
+/* The length of the well-formed UTF-8 sequence at s (1..4), or 0 when it is not one: overlong
+ * forms, surrogates and code points past U+10FFFF are not UTF-8 (RFC 3629). */
+static size_t an_utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+/* Text from result files may hold any bytes: control bytes are escaped and each byte that does
+ * not start well-formed UTF-8 becomes U+FFFD, so the output is always valid JSON. */
 void lab_an_json_escape(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *u = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+	fputc('"', f);
+	while (*u) {
+		const unsigned char *run = u;
+		size_t n;
+
+		/* one fwrite per run of bytes that pass as they are: a call per byte was a fifth of
+		 * the analyzer's time on large data sets */
+		while (*u >= 0x20 && *u != '"' && *u != '\\' && *u != 0x7f && (n = an_utf8_len(u)))
+			u += n;
+		if (u > run)
+			fwrite(run, 1, (size_t)(u - run), f);
+		if (!*u)
+			break;
+		if (*u == '"' || *u == '\\')
+			fprintf(f, "\\%c", *u);
+		else if (*u == '\n')
 			fputs("\\n", f);
-		else if (c == '\t')
+		else if (*u == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+		else if (*u < 0x20 || *u == 0x7f)
+			fprintf(f, "\\u%04x", *u);
 		else
-			fputc(c, f);
+			fputs("\\ufffd", f);
+		u++;
 	}
 	fputc('"', f);
 }

@@ -7,6 +7,8 @@
 
 #include "analyze/jsonw.h"
 #include "analyze/modes.h"
+#include "analyze/views/views.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
 static void an_csv_num(FILE *f, double v)
@@ -78,11 +80,11 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err)
 {
 	const struct lab_an_data *d = a->data;
-	FILE *f = fopen(path, "w");
+	struct lab_an_wfile w;
+	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-		                      strerror(errno));
+		return -LAB_AN_EIO;
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
 	      "outliers_severe,modes,mode_centers," LAB_AN_RATE_COLUMNS,
@@ -94,9 +96,7 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 	for (size_t i = 0; i < a->ns; i++)
 		for (size_t j = 0; j < a->s[i].nrow; j++)
 			an_summary_row(f, d, &a->s[i].row[j]);
-	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
-	return 0;
+	return lab_an_wfile_close(&w, 1, err);
 }
 
 static void an_json_rate(struct lab_an_jw *w, const char *key, const struct lab_an_rate *r)
@@ -271,44 +271,6 @@ static void an_json_series(struct lab_an_jw *w, const struct lab_an_series *s)
 	lab_an_jw_end(w, '}');
 }
 
-/* 1 when experiment exp came before index i of the kernel-specific sections (already written). */
-static int an_exp_seen(const struct lab_an_analysis *a, const char *exp, size_t ci, size_t li)
-{
-	for (size_t i = 0; i < ci && i < a->c2c.nm; i++)
-		if (!strcmp(a->c2c.m[i].experiment, exp))
-			return 1;
-	for (size_t i = 0; i < li && i < a->locks.ng; i++)
-		if (!strcmp(a->locks.g[i].experiment, exp))
-			return 1;
-	return 0;
-}
-
-static void an_json_experiment(struct lab_an_jw *w, const struct lab_an_analysis *a,
-                               const char *exp, const char *kernel)
-{
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_str(w, "name", exp);
-	lab_an_jw_str(w, "kernel", kernel);
-	if (!strcmp(kernel, LAB_AN_C2C_KERNEL))
-		lab_an_c2c_json(w, &a->c2c, exp);
-	else
-		lab_an_locks_json(w, &a->locks, exp);
-	lab_an_jw_end(w, '}');
-}
-
-/* "experiments": the kernel-specific analyses (c2c matrices, lock tables), one entry each. */
-static void an_json_experiments(struct lab_an_jw *w, const struct lab_an_analysis *a)
-{
-	lab_an_jw_arr(w, "experiments");
-	for (size_t i = 0; i < a->c2c.nm; i++)
-		if (!an_exp_seen(a, a->c2c.m[i].experiment, i, 0))
-			an_json_experiment(w, a, a->c2c.m[i].experiment, LAB_AN_C2C_KERNEL);
-	for (size_t i = 0; i < a->locks.ng; i++)
-		if (!an_exp_seen(a, a->locks.g[i].experiment, 0, i))
-			an_json_experiment(w, a, a->locks.g[i].experiment, LAB_AN_LOCK_KERNEL);
-	lab_an_jw_end(w, ']');
-}
-
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 {
 	const struct lab_an_data *d = a->data;
@@ -334,20 +296,18 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	for (size_t i = 0; i < a->ns; i++)
 		an_json_series(&w, &a->s[i]);
 	lab_an_jw_end(&w, ']');
-	an_json_experiments(&w, a);
+	lab_an_views_json(&w, a); /* "experiments": what the views computed */
 	lab_an_jw_end(&w, '}');
 }
 
 int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
                                struct lab_an_err *err)
 {
-	FILE *f = fopen(path, "w");
+	struct lab_an_wfile w;
+	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-		                      strerror(errno));
+		return -LAB_AN_EIO;
 	lab_an_analysis_json(a, f);
-	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
-	return 0;
+	return lab_an_wfile_close(&w, 1, err);
 }

@@ -13,80 +13,13 @@
 #include <unistd.h>
 
 #include "analyze/plots_int.h"
+#include "analyze/views/views.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
-int lab_an_have_program(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
+/* gnuplot's output, in the plots directory. */
+#define AN_GNUPLOT_LOG "gnuplot.log"
 
-	while (path && *path) {
-		const char *end = strchr(path, ':');
-		int len = end ? (int)(end - path) : (int)strlen(path);
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", len, path, prog);
-		if (len && access(buf, X_OK) == 0)
-			return 1;
-		path = end ? end + 1 : NULL;
-	}
-	return 0;
-}
-
-void lab_an_dat_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, " %.9g", v);
-	else
-		fputs(" NaN", f);
-}
-
-/* The terminal preamble and the trailer that renders the same plot again as PNG. */
-void lab_an_gp_head(FILE *f, const char *base, const char *title)
-{
-	fprintf(f,
-	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
-	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'\n"
-	        "set output '%s.svg'\nset title \"%s\" noenhanced\nset key top left box "
-	        "noenhanced\nset grid\n",
-	        base, base, title);
-}
-
-void lab_an_gp_tail(FILE *f, const char *base)
-{
-	fprintf(f,
-	        "set terminal pngcairo size 720,480 background rgb 'white'\n"
-	        "set output '%s.png'\nreplot\nunset output\n",
-	        base);
-}
-
-int lab_an_plot_add(struct lab_an_plots *p, const char *name)
-{
-	if (lab_an_grow(&p->name, &p->cap, p->n + 1, sizeof(*p->name)))
-		return -LAB_AN_ENOMEM;
-	p->name[p->n] = lab_an_strdup(name);
-	return p->name[p->n++] ? 0 : -LAB_AN_ENOMEM;
-}
-
-FILE *lab_an_open(const char *pdir, const char *base, const char *ext, struct lab_an_err *err)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.%s", pdir, base, ext);
-	f = fopen(path, "w");
-	if (!f)
-		lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path, strerror(errno));
-	return f;
-}
-
-int lab_an_close(FILE *f, const char *base, struct lab_an_err *err)
-{
-	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write plot file %s", base);
-	return 0;
-}
-
-/* Points: threads, mean cost and CI, S and CI, E and CI, e and CI. */
 /* Points: threads, mean cost and CI, S and CI, E and CI, e and CI. A point without an interval
  * gets a zero-length bar (its lo and hi are the estimate) so gnuplot still draws it; the tables
  * say that there is no interval. */
@@ -146,7 +79,7 @@ static void an_gp_speedup(FILE *f, const struct lab_an_series *s, const char *ba
 	char title[512];
 
 	snprintf(title, sizeof(title), "%s %s: speedup", s->experiment, s->params);
-	lab_an_gp_head(f, base, title);
+	lab_an_gp_head(f, base, title, NULL);
 	fprintf(f,
 	        "set logscale xy 2\nset xrange [1:%g]\nset xlabel 'threads'\n"
 	        "set ylabel 'speedup (cost per unit, 95%% CI)'\n",
@@ -192,7 +125,7 @@ static void an_gp_simple(FILE *f, const struct lab_an_series *s, const char *bas
 
 	snprintf(title, sizeof(title), "%s %s: %s", s->experiment, s->params,
 	         kf ? "Karp-Flatt serial fraction" : "efficiency");
-	lab_an_gp_head(f, base, title);
+	lab_an_gp_head(f, base, title, NULL);
 	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\n",
 	        kf ? "e(N) (95% CI)" : "efficiency S/N (95% CI)");
 	if (kf) {
@@ -227,10 +160,11 @@ static void an_series_has(const struct lab_an_series *s, int *measured, int *kf,
 	}
 }
 
-static int an_series_plots(const struct lab_an_series *s, size_t idx, const char *pdir,
-                           struct lab_an_plots *out, struct lab_an_err *err)
+static int an_series_plots(const struct lab_an_series *s, size_t idx,
+                           const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                           struct lab_an_err *err)
 {
-	char slug[160], base[200], other[220];
+	char slug[160], base[200], other[220], title[400];
 	int maxn = 1, rc, measured, kfany, fit;
 	FILE *f;
 
@@ -240,7 +174,7 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx, const char
 	for (size_t i = 0; i < s->nrow; i++)
 		maxn = s->row[i].pt->threads > maxn ? s->row[i].pt->threads : maxn;
 	lab_an_series_slug(s, slug, sizeof(slug));
-	snprintf(base, sizeof(base), "%02zu-%s-speedup", idx, slug);
+	snprintf(base, sizeof(base), "%02zu-%s-speedup", idx + 1, slug);
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
 		return -LAB_AN_EIO;
 	an_dat_points(f, s);
@@ -250,25 +184,33 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx, const char
 	if (!(f = lab_an_open(pdir, base, "gp", err)))
 		return -LAB_AN_EIO;
 	an_gp_speedup(f, s, base, maxn, measured);
-	if ((rc = lab_an_close(f, base, err)) || (rc = lab_an_plot_add(out, base)))
+	snprintf(title, sizeof(title), "%.150s %.150s: speedup", s->experiment, s->params);
+	if ((rc = lab_an_close(f, base, err)) ||
+	    (rc = lab_an_plot_add(out, "speedup", title, base, NULL, idx)))
 		return rc;
 	for (int kf = 0; kf < 2; kf++) {
+		const char *kind = kf ? "karpflatt" : "efficiency";
+
 		if (kf ? !kfany : !measured)
 			continue;
-		snprintf(other, sizeof(other), "%02zu-%s-%s", idx, slug,
-		         kf ? "karpflatt" : "efficiency");
+		snprintf(other, sizeof(other), "%02zu-%s-%s", idx + 1, slug, kind);
+		snprintf(title, sizeof(title), "%.150s %.150s: %s", s->experiment, s->params, kind);
 		if (!(f = lab_an_open(pdir, other, "gp", err)))
 			return -LAB_AN_EIO;
 		an_gp_simple(f, s, other, base, kf);
-		if ((rc = lab_an_close(f, other, err)) || (rc = lab_an_plot_add(out, other)))
+		if ((rc = lab_an_close(f, other, err)) ||
+		    (rc = lab_an_plot_add(out, kind, title, other, NULL, idx)))
 			return rc;
 	}
 	return 0;
 }
 
-/* Runs `gnuplot a.gp b.gp ...` for plots [first, first + n) in pdir, its output appended to
- * gnuplot.log. Returns 0 when gnuplot exits 0. */
-static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t first, size_t n)
+/* Runs `gnuplot a.gp b.gp ...` (an argument vector, no shell) for plots [first, first + n) with
+ * the plots directory as its working directory, its output appended to gnuplot.log. The names
+ * are the analyzer's slugs, so gnuplot writes only fresh NAME.svg and NAME.png there. Returns 0
+ * when gnuplot exits 0. */
+static int an_gnuplot_run(const struct lab_an_pdir *pdir, const struct lab_an_plots *p,
+                          size_t first, size_t n)
 {
 	static char prog[] = "gnuplot";
 	char **argv = calloc(n + 2, sizeof(*argv));
@@ -279,14 +221,14 @@ static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t
 		return -1;
 	argv[0] = prog;
 	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = lab_an_asprintf("%s.gp", p->name[first + i]);
+		argv[i + 1] = lab_an_asprintf("%s.gp", p->p[first + i].base);
 	pid = fork();
 	if (pid == 0) {
 		int fd;
 
-		if (chdir(pdir) != 0)
+		if (fchdir(pdir->fd) != 0)
 			_exit(127);
-		fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0644);
+		fd = open(AN_GNUPLOT_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -304,46 +246,45 @@ static int an_gnuplot_run(const char *pdir, const struct lab_an_plots *p, size_t
 
 /* One gnuplot process renders everything (one process per plot is slow); gnuplot stops at the
  * first failing script, so on failure each script runs alone and the failures are counted. */
-static void an_gnuplot_all(const char *pdir, struct lab_an_plots *out, struct lab_an_warnings *warn)
+static void an_gnuplot_all(const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                           struct lab_an_warnings *warn)
 {
-	char *log = lab_an_asprintf("%s/gnuplot.log", pdir);
 	size_t failed = 0;
 
-	if (log)
-		remove(log);
 	if (an_gnuplot_run(pdir, out, 0, out->n) == 0) {
 		out->rendered = 1;
-		goto out;
+		return;
 	}
 	for (size_t i = 0; i < out->n; i++)
 		failed += an_gnuplot_run(pdir, out, i, 1) != 0;
 	out->rendered = failed < out->n;
-	lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s", failed, out->n,
-	            log ? log : "gnuplot.log");
-out:
-	free(log);
+	lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s/%s", failed, out->n,
+	            pdir->path, AN_GNUPLOT_LOG);
 }
 
 /* plots/ belongs to the analyzer: files of an earlier analysis (another series set, another
- * --include-flagged choice) would otherwise linger beside the new ones. */
-static void an_plots_clean(const char *pdir)
+ * --include-flagged choice) would otherwise linger beside the new ones. Only regular files
+ * are removed, relative to the directory handle. */
+static void an_plots_clean(const struct lab_an_pdir *pdir)
 {
 	static const char *const ext[] = {".gp", ".dat", ".svg", ".png", ".log"};
-	DIR *d = opendir(pdir);
+	int dup = fcntl(pdir->fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
 	struct dirent *e;
+	struct stat st;
 
+	if (!d && dup >= 0)
+		close(dup);
 	while (d && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
 		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 			size_t el = strlen(ext[i]);
 
-			if (len > el && !strcmp(e->d_name + len - el, ext[i])) {
-				char *path = lab_an_asprintf("%s/%s", pdir, e->d_name);
-
-				if (path)
-					remove(path);
-				free(path);
+			if (len > el && !strcmp(e->d_name + len - el, ext[i]) &&
+			    fstatat(pdir->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode)) {
+				unlinkat(pdir->fd, e->d_name, 0);
 				break;
 			}
 		}
@@ -356,44 +297,44 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
                        struct lab_an_plots *out, struct lab_an_warnings *warn,
                        struct lab_an_err *err)
 {
-	char *pdir = lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS);
+	struct lab_an_pdir pd = {-1, lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS)};
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!pdir)
+	if (!pd.path)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	if (mkdir(pdir, 0755) && errno != EEXIST) {
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot create %s: %s", pdir, strerror(errno));
+	if ((pd.fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err)) < 0) {
+		rc = -LAB_AN_EIO;
 		goto out;
 	}
-	an_plots_clean(pdir);
+	an_plots_clean(&pd);
 	for (size_t i = 0; i < a->ns && !rc; i++)
-		if (!lab_an_series_is_c2c(&a->s[i]))
-			rc = an_series_plots(&a->s[i], i + 1, pdir, out, err);
+		if (!lab_an_series_hidden(a, &a->s[i]))
+			rc = an_series_plots(&a->s[i], i, &pd, out, err);
 	if (!rc)
-		rc = lab_an_stride_plots(a, pdir, out, err);
-	if (!rc)
-		rc = lab_an_c2c_plots(a, pdir, out, err);
-	if (!rc)
-		rc = lab_an_lock_plots(a, pdir, out, err);
+		rc = lab_an_views_plots(a, &pd, out, err);
 	if (rc || !render || !out->n)
 		goto out;
 	if (!lab_an_have_program("gnuplot"))
 		lab_an_warn(warn,
 		            "gnuplot not found: wrote the .dat/.gp files in %s but no "
 		            "images (apt-get install gnuplot-nox)",
-		            pdir);
+		            pd.path);
 	else
-		an_gnuplot_all(pdir, out, warn);
+		an_gnuplot_all(&pd, out, warn);
 out:
-	free(pdir);
+	if (pd.fd >= 0)
+		close(pd.fd);
+	free((char *)pd.path);
 	return rc;
 }
 
 void lab_an_plots_free(struct lab_an_plots *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		free(p->name[i]);
-	free(p->name);
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->p[i].title);
+		free(p->p[i].base);
+	}
+	free(p->p);
 	memset(p, 0, sizeof(*p));
 }

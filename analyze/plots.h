@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Plots under DIR/plots: for each series NN-SLUG-{speedup,efficiency,karpflatt}.{dat,gp} and,
- * when the params hold `stride`, NN-SLUG-stride.{dat,gp} (cost vs stride, one line per thread
- * count). The .gp scripts are self-contained and write .svg and .png next to themselves.
- * gnuplot runs once for all scripts when it is on PATH; otherwise one warning says how to
- * install it. The analysis never depends on gnuplot.
+ * Plots under DIR/plots: for each series NN-SLUG-{speedup,efficiency,karpflatt}.{dat,gp}, then
+ * the plots of the views (analyze/views/). Each is described by a struct lab_an_plot; nothing
+ * reads meaning from a file name. The .gp scripts are self-contained and write .svg and .png next
+ * to themselves. gnuplot runs once for all scripts when it is on PATH; otherwise one warning says
+ * how to install it. The analysis never depends on gnuplot.
  */
 #ifndef LAB_ANALYZE_PLOTS_H
 #define LAB_ANALYZE_PLOTS_H
@@ -12,9 +12,18 @@
 #include "analyze/analysis.h"
 #include "analyze/err.h"
 
-/* The list of written plot files (base names, no extension) of one analysis. */
+/* One plot: BASE.gp (BASE.dat beside it, BASE.svg and BASE.png once rendered). */
+struct lab_an_plot {
+	const char *kind; /* "speedup", "efficiency", "karpflatt", or the view's ("heatmap"...) */
+	char *title;      /* what it shows (text from the files: escape it) */
+	char *base;       /* the file base name, a slug the analyzer made */
+	const char *view; /* the view that drew it; NULL: a scaling series */
+	size_t group;     /* the series index, or the view's own group (matrix, group of curves) */
+};
+
+/* The plots of one analysis, in drawing order. */
 struct lab_an_plots {
-	char **name;
+	struct lab_an_plot *p;
 	size_t n, cap;
 	int rendered; /* gnuplot ran and succeeded: .svg/.png exist */
 };

@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/csv.h"
 #include "analyze/report_int.h"
+#include "analyze/views/views.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
 void lab_an_html(FILE *f, const char *s)
@@ -26,6 +29,9 @@ void lab_an_html(FILE *f, const char *s)
 			break;
 		case '"':
 			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
 			break;
 		default:
 			fputc(*s, f);
@@ -189,18 +195,20 @@ static void an_cell_modes(FILE *f, const struct lab_an_modes *m)
 
 static void an_report_table(FILE *f, const struct lab_an_series *s, const char *unit)
 {
-	fprintf(f,
-	        "<table><tr><th>threads</th><th>status</th><th>n</th><th>median (%s)</th>"
-	        "<th>mean [95%% CI]</th><th>CV</th><th>speedup [95%% CI]</th>"
-	        "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
-	        "<th>flagged (excluded)</th><th>modes</th></tr>\n",
-	        unit);
+	fputs("<table><tr><th>threads</th><th>status</th><th>n</th><th>median (", f);
+	lab_an_html(f, unit);
+	fputs(")</th><th>mean [95% CI]</th><th>CV</th><th>speedup [95% CI]</th>"
+	      "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
+	      "<th>flagged (excluded)</th><th>modes</th></tr>\n",
+	      f);
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
 		const struct lab_an_stats *st = &r->pt->st;
 		int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci && !r->speedup.unbounded;
 
-		fprintf(f, "<tr class=\"%s\"><td>%d</td><td>", r->pt->status, r->pt->threads);
+		fputs("<tr class=\"", f);
+		lab_an_html(f, r->pt->status);
+		fprintf(f, "\"><td>%d</td><td>", r->pt->threads);
 		lab_an_html(f, r->pt->status);
 		if (r->pt->reason) {
 			fputs(": ", f);
@@ -233,6 +241,14 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 	fputs("</table>\n", f);
 }
 
+/* <li>what text</li>, text escaped. */
+static void an_li(FILE *f, const char *what, const char *text)
+{
+	fprintf(f, "<li>%s", what);
+	lab_an_html(f, text);
+	fputs("</li>", f);
+}
+
 static void an_report_fits(FILE *f, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
@@ -245,7 +261,7 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 		fprintf(f, "<li>Amdahl serial fraction f = %.4g [%.4g, %.4g] (%s)</li>", a->x[1],
 		        a->lo[1], a->hi[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	else
-		fprintf(f, "<li>Amdahl: %s</li>", a->reason);
+		an_li(f, "Amdahl: ", a->reason);
 	if (u->ok) {
 		fprintf(f, "<li>USL &sigma; = %.4g [%.4g, %.4g], &kappa; = %.4g [%.4g, %.4g]; ",
 		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
@@ -255,13 +271,13 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 		else
 			fputs("no retrograde region</li>", f);
 	} else {
-		fprintf(f, "<li>USL: %s</li>", u->reason);
+		an_li(f, "USL: ", u->reason);
 	}
 	if (s->weak && g->ok)
 		fprintf(f, "<li>Gustafson serial fraction s = %.4g [%.4g, %.4g]</li>", g->x[1],
 		        g->lo[1], g->hi[1]);
 	else if (s->weak)
-		fprintf(f, "<li>Gustafson: %s</li>", g->reason);
+		an_li(f, "Gustafson: ", g->reason);
 	if (s->choice.ok && a->ok && u->ok)
 		fprintf(f, "<li>Model choice: F-test p = %.3g, AICc Amdahl %.1f vs USL %.1f</li>",
 		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
@@ -274,21 +290,35 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 	fputs("</ul>\n", f);
 }
 
-void lab_an_report_img(FILE *f, const char *dir, const char *name)
+void lab_an_report_view_imgs(FILE *f, const struct lab_an_plots *plots, const char *dir,
+                             const char *view, size_t group)
 {
-	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, name), *buf = NULL;
-	size_t len;
+	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++) {
+		const struct lab_an_plot *p = &plots->p[k];
 
-	if (!path || lab_an_file_read(path, &buf, &len, NULL)) {
+		if (p->group == group && (view ? p->view && !strcmp(p->view, view) : !p->view))
+			lab_an_report_img(f, dir, p);
+	}
+}
+
+void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
+{
+	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, p->base), *buf = NULL;
+	size_t len;
+	struct stat st;
+
+	/* Only the regular file gnuplot wrote; never what a link put there. */
+	if (!path || lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	    lab_an_file_read(path, &buf, &len, NULL)) {
 		free(path);
 		return;
 	}
 	fputs("<figure><img alt=\"", f);
-	lab_an_html(f, name);
+	lab_an_html(f, p->title);
 	fputs("\" src=\"data:image/svg+xml;base64,", f);
 	an_base64(f, (const unsigned char *)buf, len);
 	fputs("\"><figcaption>", f);
-	lab_an_html(f, name);
+	lab_an_html(f, p->base);
 	fputs("</figcaption></figure>\n", f);
 	free(buf);
 	free(path);
@@ -307,17 +337,14 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
                              const struct lab_an_plots *plots, const char *dir)
 {
 	const struct lab_an_series *s = &a->s[i];
-	char prefix[32];
-
 	fputs("<h2>", f);
 	lab_an_html(f, s->experiment);
 	fputs(" <small>", f);
 	lab_an_html(f, *s->params ? s->params : "(no params)");
-	fprintf(f,
-	        "</small></h2>\n<p>%s scaling; cost per unit of work in %s; %zu samples in "
-	        "the fits",
-	        s->weak ? "weak" : "strong",
-	        lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL), s->n_fit);
+	fprintf(f, "</small></h2>\n<p>%s scaling; cost per unit of work in ",
+	        s->weak ? "weak" : "strong");
+	lab_an_html(f, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
+	fprintf(f, "; %zu samples in the fits", s->n_fit);
 	if (s->n_excluded)
 		fprintf(f, ", %zu foreign-load-flagged samples excluded", s->n_excluded);
 	fputs(".</p>\n", f);
@@ -328,10 +355,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 	}
 	an_report_table(f, s, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
 	an_report_fits(f, s);
-	snprintf(prefix, sizeof(prefix), "%02zu-", i + 1);
-	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
-		if (!strncmp(plots->name[k], prefix, strlen(prefix)))
-			lab_an_report_img(f, dir, plots->name[k]);
+	lab_an_report_view_imgs(f, plots, dir, NULL, i);
 }
 
 int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
@@ -339,14 +363,14 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 {
 	const struct lab_an_data *d = a->data;
 	char *path = lab_an_asprintf("%s/%s", dir, LAB_FILE_REPORT);
+	struct lab_an_wfile w;
 	FILE *f;
 	int rc = 0;
 
 	if (!path)
 		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
-	f = fopen(path, "w");
-	if (!f) {
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path, strerror(errno));
+	if (!(f = lab_an_wfile_open(&w, path, err))) {
+		rc = -LAB_AN_EIO;
 		goto out;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -371,21 +395,13 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 		      f);
 	an_report_conditions(f, d);
 	/* The chapter-level views first, then every series in detail, then provenance. */
-	lab_an_report_locks(f, a, plots, dir);
-	lab_an_report_c2c(f, a, plots, dir);
-	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++)
-		if (plots->name[k][0] == 's') {
-			if (k == 0 || plots->name[k - 1][0] != 's')
-				fputs("<h2>Cost vs stride</h2>\n", f);
-			lab_an_report_img(f, dir, plots->name[k]);
-		}
+	lab_an_views_html(f, a, plots, dir);
 	for (size_t i = 0; i < a->ns; i++)
-		if (!lab_an_series_is_c2c(&a->s[i]))
+		if (!lab_an_series_hidden(a, &a->s[i]))
 			an_report_series(f, a, i, plots, dir);
 	an_report_provenance(f, d);
 	fputs("</body></html>\n", f);
-	if (ferror(f) | fclose(f))
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
+	rc = lab_an_wfile_close(&w, 1, err);
 out:
 	free(path);
 	return rc;

@@ -35,19 +35,31 @@ static char *cfg_strndup(const char *s, size_t n)
 	return p;
 }
 
-static struct lab_cfg_section *cfg_find(struct lab_cfg *cfg, const char *file, const char *name,
-                                        bool any_file)
+/* The owner under which a section name is indexed: [global] is per file, the rest global. */
+static unsigned cfg_owner(const struct lab_cfg *cfg, const char *file, const char *name)
 {
-	for (unsigned i = 0; i < cfg->nsec; i++)
-		if (!strcmp(cfg->sec[i].name, name) &&
-		    (any_file || !strcmp(cfg->sec[i].file, file)))
-			return &cfg->sec[i];
-	return NULL;
+	if (strcmp(name, "global") != 0)
+		return 0;
+	for (unsigned i = 0; i < cfg->nfiles; i++)
+		if (cfg->files[i] == file || !strcmp(cfg->files[i], file))
+			return i + 1;
+	return ~0u;
+}
+
+/* The first section named name ([global]: of file), or NULL. */
+static struct lab_cfg_section *cfg_find(const struct lab_cfg *cfg, const char *file,
+                                        const char *name)
+{
+	unsigned i;
+
+	if (!lab_strmap_get(&cfg->sec_index, cfg_owner(cfg, file, name), name, &i))
+		return NULL;
+	return &cfg->sec[i];
 }
 
 const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const char *file)
 {
-	return cfg_find((struct lab_cfg *)cfg, file, "global", false);
+	return cfg_find(cfg, file, "global");
 }
 
 static bool cfg_name_ok(const char *name)
@@ -79,13 +91,21 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		ld->oom = true;
 		return;
 	}
+	const char *rest = close + 1;
+	while (rest < start + n && isspace((unsigned char)*rest))
+		rest++;
+	if (rest < start + n && *rest != ';' && *rest != '#')
+		lab_diag_add(ld->d,
+		             "%s:%d: [%s]: text after the section header (allowed only a ; or # "
+		             "comment)",
+		             ld->file, ld->line, name);
 	if (!cfg_name_ok(name)) {
 		lab_diag_add(ld->d,
 		             "%s:%d: [%s]: bad section name (allowed letters, digits, '_', '.', "
 		             "'-')",
 		             ld->file, ld->line, name);
 	}
-	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name, strcmp(name, "global") != 0);
+	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name);
 	if (old && !strcmp(name, "global")) {
 		ld->cur = old;
 		free(name);
@@ -106,6 +126,9 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	cfg->sec = grown;
 	ld->cur = &cfg->sec[cfg->nsec++];
 	*ld->cur = (struct lab_cfg_section){.name = name, .file = ld->file, .line = ld->line};
+	if (!old &&
+	    lab_strmap_put(&cfg->sec_index, cfg_owner(cfg, ld->file, name), name, cfg->nsec - 1))
+		ld->oom = true;
 }
 
 /*
@@ -140,6 +163,14 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	ld->skip = 0;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
+	if (memchr(raw, '\r', n)) {
+		lab_diag_add(ld->d,
+		             "%s:%d: carriage return inside a line (allowed line endings: LF or "
+		             "CRLF; save the file with Unix or DOS line endings)",
+		             ld->file, ld->line);
+		ld->after_key = false;
+		return false;
+	}
 	if (memchr(raw, '\0', n)) {
 		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
 		             ld->file, ld->line);
@@ -157,6 +188,8 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		return false;
 	}
 	if (*s == '[') {
+		/* A header even when indented: libinih must not take it for a continuation. */
+		ld->skip = (size_t)(s - raw);
 		cfg_header(ld, s, (size_t)(end - s));
 		ld->after_key = false;
 		return true;
@@ -230,6 +263,14 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 	if (ld->cont && sec->nkv > 0) {
 		struct lab_cfg_kv *kv = &sec->kv[sec->nkv - 1];
 		char *joined = NULL;
+		if (strlen(kv->value) + strlen(value) >= LAB_CFG_VALUE_MAX) {
+			lab_diag_add(
+			    ld->d,
+			    "%s:%d: [%s] %s: value too long (allowed at most %d characters "
+			    "with its continuation lines)",
+			    ld->file, ld->line, sec->name, kv->key, LAB_CFG_VALUE_MAX);
+			return 1;
+		}
 		if (asprintf(&joined, "%s %s", kv->value, value) < 0) {
 			ld->oom = true;
 			return 1;
@@ -238,13 +279,12 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 		kv->value = joined;
 		return 1;
 	}
-	for (unsigned i = 0; i < sec->nkv; i++)
-		if (!strcmp(sec->kv[i].key, key)) {
-			lab_diag_add(ld->d,
-			             "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",
-			             ld->file, ld->line, sec->name, key, value, sec->kv[i].line);
-			return 1;
-		}
+	unsigned owner = (unsigned)(sec - ld->cfg->sec), first;
+	if (lab_strmap_get(&ld->cfg->key_index, owner, key, &first)) {
+		lab_diag_add(ld->d, "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",
+		             ld->file, ld->line, sec->name, key, value, sec->kv[first].line);
+		return 1;
+	}
 	struct lab_cfg_kv *grown = realloc(sec->kv, (sec->nkv + 1) * sizeof(*sec->kv));
 	if (!grown) {
 		ld->oom = true;
@@ -260,6 +300,8 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 		ld->oom = true;
 		return 1;
 	}
+	if (lab_strmap_put(&ld->cfg->key_index, owner, kv->key, sec->nkv))
+		ld->oom = true;
 	sec->nkv++;
 	return 1;
 }
@@ -352,9 +394,13 @@ static char *cfg_strndup_trim(const char *s, size_t n)
 
 void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 {
-	const char *dot = strchr(arg, '.'), *eq = strchr(arg, '=');
+	const char *eq = strchr(arg, '='), *dot = NULL;
 
-	if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1) {
+	/* Section names may hold dots, keys never do: the key starts after the last dot. */
+	for (const char *c = arg; eq && c < eq; c++)
+		if (*c == '.')
+			dot = c;
+	if (!dot || !eq || dot == arg || eq == dot + 1) {
 		lab_diag_add(
 		    d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)", arg);
 		return;
@@ -407,5 +453,7 @@ void lab_cfg_free(struct lab_cfg *cfg)
 	free(cfg->set_section);
 	free(cfg->files);
 	free(cfg->text);
+	lab_strmap_free(&cfg->sec_index);
+	lab_strmap_free(&cfg->key_index);
 	*cfg = (struct lab_cfg){0};
 }

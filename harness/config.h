@@ -13,9 +13,12 @@
 
 #include "harness/diag.h"
 #include "harness/err.h"
+#include "harness/strmap.h"
 
 /* The longest line the lab accepts (libinih's buffer holds 199 bytes with the newline). */
 #define LAB_CFG_LINE_MAX 198
+/* The longest value, continuation lines joined. */
+#define LAB_CFG_VALUE_MAX 65536
 
 struct lab_cfg_kv {
 	char *key;
@@ -41,11 +44,15 @@ struct lab_cfg {
 	struct lab_cfg_kv *set; /* --set SEC.KEY=VAL, key holds "SEC.KEY" split below */
 	char **set_section;
 	unsigned nset;
+	struct lab_strmap sec_index; /* section name -> first index; [global]: owner = file + 1 */
+	struct lab_strmap key_index; /* (section index, key) -> index in that section's kv */
 };
 
 /*
  * Reads a config file. Syntax errors (line too long, missing '=', key outside a section,
- * duplicate key, duplicate section) go to d as "FILE:LINE: ..." lines and loading goes on.
+ * duplicate key, duplicate section, text after a [header], a bare CR) go to d as
+ * "FILE:LINE: ..." lines and loading goes on. A line whose first non-blank character is '[' is a
+ * section header, indented or not (never a continuation of the value above).
  * Returns 0, or -LAB_EIO when the file cannot be read (message in err).
  */
 int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,

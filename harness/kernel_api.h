@@ -234,6 +234,9 @@ struct lab_kernel {
 	size_t params_size;               /* sizeof(the params struct) */
 	const struct lab_metric *metrics; /* terminated by LAB_METRIC_END; index = metric id */
 	const char *work_unit;            /* what one unit of work is: "increment", "acquire" */
+	/* The analyzer views (analyze/views/) this kernel's results want, NULL-terminated; recorded
+	 * per experiment in run.json. NULL: none beyond the scaling series. */
+	const char *const *views;
 
 	/* Declared traffic per unit of work for these params; optional. */
 	void (*work_per_unit)(const void *params, struct lab_work *w);

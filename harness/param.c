@@ -23,6 +23,18 @@ static bool param_trim(const char *text, char *buf, size_t len)
 	return true;
 }
 
+/*
+ * True when [s, end) is a plain decimal number as the README documents it: digits, a point, an
+ * exponent. strtod also reads hex ("0x10", "0x1p6"), which no config form allows.
+ */
+static bool param_decimal(const char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (!isdigit((unsigned char)*s) && !strchr(".eE+-", *s))
+			return false;
+	return true;
+}
+
 struct param_suffix {
 	const char *name;
 	double mult;
@@ -43,7 +55,11 @@ static int param_parse_scaled(const char *text, const struct param_suffix *table
 		return lab_err_set(err, LAB_ECONFIG, "negative value (expected %s)", what);
 	errno = 0;
 	double v = strtod(buf, &end);
-	if (end == buf || errno == ERANGE || !isfinite(v) || isalpha((unsigned char)buf[0]))
+	if (end != buf && !isalpha((unsigned char)buf[0]) && param_decimal(buf, end) &&
+	    errno == ERANGE && v >= 1)
+		return lab_err_set(err, LAB_ECONFIG, "too large (expected %s)", what);
+	if (end == buf || !isfinite(v) || isalpha((unsigned char)buf[0]) ||
+	    !param_decimal(buf, end) || errno == ERANGE)
 		return lab_err_set(err, LAB_ECONFIG, "not a number (expected %s)", what);
 	while (isspace((unsigned char)*end))
 		end++;
@@ -51,7 +67,9 @@ static int param_parse_scaled(const char *text, const struct param_suffix *table
 		if (strcmp(end, s->name) != 0)
 			continue;
 		v *= s->mult;
-		if (integral && (v != floor(v) || v > 18446744073709549568.0))
+		if (integral && v > 18446744073709549568.0)
+			return lab_err_set(err, LAB_ECONFIG, "too large (expected %s)", what);
+		if (integral && v != floor(v))
 			return lab_err_set(err, LAB_ECONFIG, "not a whole number (expected %s)",
 			                   what);
 		*out = v;
@@ -142,7 +160,10 @@ int lab_parse_double(const char *text, double *out, struct lab_err *err)
 		return lab_err_set(err, LAB_ECONFIG, "empty value (expected a number)");
 	errno = 0;
 	double v = strtod(buf, &end);
-	if (end == buf || *end || errno == ERANGE || !isfinite(v))
+	bool plain = end != buf && !*end && param_decimal(buf, end);
+	if (plain && errno == ERANGE && fabs(v) >= 1)
+		return lab_err_set(err, LAB_ECONFIG, "too large (expected a number, e.g. 0.5)");
+	if (!plain || errno == ERANGE || !isfinite(v))
 		return lab_err_set(err, LAB_ECONFIG, "not a number (expected a number, e.g. 0.5)");
 	*out = v;
 	return 0;

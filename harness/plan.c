@@ -5,9 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/counters.h"
 #include "harness/env.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
+
+static const struct lab_enum_val plan_counters_choices[] = {
+    {"off", LAB_CTR_OFF, "no counters"},
+    {"auto", LAB_CTR_AUTO, "count what opens; record why the rest did not"},
+    {"require", LAB_CTR_REQUIRE, "a point fails when a requested event cannot be counted"},
+    {NULL, 0, NULL},
+};
 
 static const struct lab_enum_val plan_scaling_choices[] = {
     {"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
@@ -35,6 +43,11 @@ const struct lab_param lab_hparam_table[] = {
                "Kind of scaling series for the analyzer: strong or weak."),
     LAB_P_U64(struct lab_hparams, max_pairs, "max_pairs", "0", 0, 1000000, "pairs",
               "With placement = pairs: sample at most this many CPU pairs (0 = all)."),
+    LAB_P_ENUM(struct lab_hparams, counters, "counters", "auto", plan_counters_choices,
+               "Performance counters per worker: off, auto or require."),
+    LAB_P_STR(struct lab_hparams, events, "events", "sw ipc",
+              "Counter presets (sw ipc cache branch topdown flops) and event names, separated "
+              "by spaces or '+' (`lab counters` lists them)."),
     LAB_PARAM_END,
 };
 
@@ -63,11 +76,29 @@ void lab__plan_diag_once(struct lab_diag *d, const char *msg)
 	lab_diag_add(d, "%s", msg);
 }
 
+/* True when value is text without its surrounding blanks. */
+static bool plan_as_written(const char *text, const char *value)
+{
+	size_t n = strlen(value);
+
+	text += strspn(text, " \t");
+	return !strncmp(text, value, n) && !text[n + strspn(text + n, " \t")];
+}
+
 void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
                          const struct lab_resolved *r, const char *value, const char *what)
 {
-	char *msg = NULL;
+	char *msg = NULL, *detail = NULL;
 	int rc;
+
+	/* "threads = 1000..1000" or "max" expand to a value that is not what the line says:
+	 * quote the line and name the value. */
+	if (!plan_as_written(r->text, value)) {
+		if (asprintf(&detail, "value %s: %s", value, what) < 0)
+			return;
+		value = r->text;
+		what = detail;
+	}
 
 	if (r->src == LAB_SRC_CLI)
 		rc = asprintf(&msg, "--set %s.%s=%s: %s", e->name, r->param->key, value, what);
@@ -81,6 +112,7 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
 	free(msg);
+	free(detail);
 }
 
 static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
@@ -131,69 +163,6 @@ static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, un
 		else if (!lenient)
 			plan_unknown_key(d, e, &kv[i]);
 	}
-}
-
-static const char *plan_kernel_name(const struct lab_cfg_section *s,
-                                    const struct lab_cfg_section *global,
-                                    const struct lab_cfg_kv **at)
-{
-	const struct lab_cfg_section *layers[] = {s, global};
-
-	for (unsigned l = 0; l < 2; l++)
-		for (unsigned i = 0; layers[l] && i < layers[l]->nkv; i++)
-			if (!strcmp(layers[l]->kv[i].key, "kernel")) {
-				*at = &layers[l]->kv[i];
-				return layers[l]->kv[i].value;
-			}
-	return NULL;
-}
-
-static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (const struct lab_kernel *const *k = registry; *k && used < len; k++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", k == registry ? "" : ", ",
-		                         (*k)->name);
-}
-
-/* Finds the section's kernel; reports a missing or unknown one. */
-static const struct lab_kernel *plan_section_kernel(const struct lab_cfg_section *s,
-                                                    const struct lab_cfg_section *global,
-                                                    const struct lab_kernel *const *registry,
-                                                    struct lab_diag *d)
-{
-	const struct lab_cfg_kv *at = NULL;
-	const char *name = plan_kernel_name(s, global, &at);
-	char list[512];
-
-	plan_kernel_list(registry, list, sizeof(list));
-	if (!name) {
-		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file,
-		             s->line, s->name, list);
-		return NULL;
-	}
-	const struct lab_kernel *k = lab_plan_kernel_find(registry, name);
-	if (!k) {
-		const char *best = NULL;
-		unsigned best_d = strlen(name) / 3 + 2; /* the limit of plan_closest, plus one */
-		if (best_d < 3)
-			best_d = 3;
-		for (const struct lab_kernel *const *c = registry; *c; c++)
-			if (lab_edit_distance(name, (*c)->name) < best_d) {
-				best_d = lab_edit_distance(name, (*c)->name);
-				best = (*c)->name;
-			}
-		if (best)
-			lab_diag_add(d,
-			             "%s:%d: [%s] kernel = %s: unknown kernel (did you mean '%s'?)",
-			             at->file, at->line, s->name, name, best);
-		else
-			lab_diag_add(d, "%s:%d: [%s] kernel = %s: unknown kernel (kernels: %s)",
-			             at->file, at->line, s->name, name, list);
-	}
-	return k;
 }
 
 /* The reason in msg without a leading "placement 'VALUE': " that would repeat the value. */
@@ -252,7 +221,9 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			const char *val = r->vals[v];
 			if (lab_param_parse(r->param, val, scratch, &err) ||
 			    (r->harness && !strcmp(r->param->key, "placement") &&
-			     lab_placement_parse(val, &place, &err))) {
+			     lab_placement_parse(val, &place, &err)) ||
+			    (r->harness && !strcmp(r->param->key, "events") &&
+			     lab_ctr_req_parse(val, NULL, &err))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */
@@ -324,12 +295,13 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 	}
 	lab__plan_check_names(cfg, only, nonly, d);
 	lab__plan_check_globals(cfg, registry, d);
+	lab__plan_global_kernels(cfg, registry, d);
 	for (unsigned s = 0; s < cfg->nsec; s++) {
 		const struct lab_cfg_section *sec = &cfg->sec[s];
 		if (!strcmp(sec->name, "global"))
 			continue;
 		const struct lab_kernel *k =
-		    plan_section_kernel(sec, lab_cfg_global(cfg, sec->file), registry, d);
+		    lab__plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
 		if (!k)
 			continue;
 		struct lab_experiment *e = &plan->exp[plan->nexp++];

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Whole-config checks of the planner: [global] keys, --only and --set names, did-you-mean. */
+/*
+ * Whole-config checks of the planner: [global] keys, --only and --set names, each section's
+ * kernel, did-you-mean.
+ */
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/param.h"
@@ -93,5 +98,123 @@ void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, u
 		else
 			lab_diag_add(d, "--set %s.%s=%s: no experiment [%s] in the config", name,
 			             cfg->set[i - nonly].key, cfg->set[i - nonly].value, name);
+	}
+}
+
+/* The kernel of section s: --set s.kernel (the last one), the section's, or [global]'s. */
+static const char *plan_kernel_name(const struct lab_cfg *cfg, const struct lab_cfg_section *s,
+                                    const struct lab_cfg_section *global,
+                                    const struct lab_cfg_kv **at)
+{
+	const struct lab_cfg_section *layers[] = {s, global};
+
+	for (unsigned i = cfg->nset; i-- > 0;)
+		if (!strcmp(cfg->set[i].key, "kernel") && !strcmp(cfg->set_section[i], s->name)) {
+			*at = &cfg->set[i];
+			return cfg->set[i].value;
+		}
+
+	for (unsigned l = 0; l < 2; l++)
+		for (unsigned i = 0; layers[l] && i < layers[l]->nkv; i++)
+			if (!strcmp(layers[l]->kv[i].key, "kernel")) {
+				*at = &layers[l]->kv[i];
+				return layers[l]->kv[i].value;
+			}
+	return NULL;
+}
+
+static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct lab_kernel *const *k = registry; *k && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", k == registry ? "" : ", ",
+		                         (*k)->name);
+}
+
+/*
+ * Reports an unknown kernel where it is written: a --set, the section's line, or [global]'s
+ * line once for every section that inherits it.
+ */
+static void plan_unknown_kernel(struct lab_diag *d, const struct lab_cfg_section *s,
+                                const struct lab_cfg_kv *at, const char *best, const char *list)
+{
+	char *msg = NULL, hint[600];
+	bool in_section = false;
+	int rc;
+
+	for (unsigned i = 0; i < s->nkv && !in_section; i++)
+		in_section = &s->kv[i] == at;
+
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
+	else
+		snprintf(hint, sizeof(hint), "kernels: %s", list);
+	if (!at->line)
+		rc = asprintf(&msg, "--set %s.kernel=%s: unknown kernel (%s)", s->name, at->value,
+		              hint);
+	else
+		rc = asprintf(&msg, "%s:%d: [%s] kernel = %s: unknown kernel (%s)", at->file,
+		              at->line, in_section ? s->name : "global", at->value, hint);
+	if (rc >= 0)
+		lab__plan_diag_once(d, msg);
+	free(msg);
+}
+
+/* Reports at's kernel when registry lacks it, with the closest name; returns the kernel. */
+static const struct lab_kernel *plan_kernel_check(const struct lab_cfg_section *s,
+                                                  const struct lab_cfg_kv *at,
+                                                  const struct lab_kernel *const *registry,
+                                                  struct lab_diag *d)
+{
+	const struct lab_kernel *k = lab_plan_kernel_find(registry, at->value);
+	const char *best = NULL;
+	unsigned best_d = strlen(at->value) / 3 + 2; /* the limit of plan_closest, plus one */
+	char list[512];
+
+	if (k)
+		return k;
+	plan_kernel_list(registry, list, sizeof(list));
+	if (best_d < 3)
+		best_d = 3;
+	for (const struct lab_kernel *const *c = registry; *c; c++)
+		if (lab_edit_distance(at->value, (*c)->name) < best_d) {
+			best_d = lab_edit_distance(at->value, (*c)->name);
+			best = (*c)->name;
+		}
+	plan_unknown_kernel(d, s, at, best, list);
+	return NULL;
+}
+
+/* Finds the section's kernel; reports a missing or unknown one. */
+const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
+                                                  const struct lab_cfg_section *s,
+                                                  const struct lab_cfg_section *global,
+                                                  const struct lab_kernel *const *registry,
+                                                  struct lab_diag *d)
+{
+	const struct lab_cfg_kv *at = NULL;
+	const char *name = plan_kernel_name(cfg, s, global, &at);
+	char list[512];
+
+	if (!name) {
+		plan_kernel_list(registry, list, sizeof(list));
+		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file,
+		             s->line, s->name, list);
+		return NULL;
+	}
+	return plan_kernel_check(s, at, registry, d);
+}
+
+/* A [global] kernel is checked where it is written, even when every section names its own. */
+void lab__plan_global_kernels(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
+                              struct lab_diag *d)
+{
+	for (unsigned i = 0; i < cfg->nsec; i++) {
+		const struct lab_cfg_section *g = &cfg->sec[i];
+		for (unsigned k = 0; !strcmp(g->name, "global") && k < g->nkv; k++)
+			if (!strcmp(g->kv[k].key, "kernel"))
+				plan_kernel_check(g, &g->kv[k], registry, d);
 	}
 }

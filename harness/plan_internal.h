@@ -23,6 +23,17 @@ void lab__plan_check_globals(const struct lab_cfg *cfg, const struct lab_kernel 
                              struct lab_diag *d);
 
 /* Reports --only names and --set sections that name no experiment. */
+/* The kernel of section s (--set, section, then [global]); reports a missing or unknown one. */
+const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
+                                                  const struct lab_cfg_section *s,
+                                                  const struct lab_cfg_section *global,
+                                                  const struct lab_kernel *const *registry,
+                                                  struct lab_diag *d);
+
+/* Reports a [global] kernel that names no kernel, at its line, even if no section uses it. */
+void lab__plan_global_kernels(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
+                              struct lab_diag *d);
+
 void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
                            struct lab_diag *d);
 

@@ -12,6 +12,7 @@
 
 #include "build_info.h"
 #include "harness/clock.h"
+#include "harness/counters.h"
 #include "harness/cpufeat.h"
 
 #ifdef LAB_HAVE_OPENMP
@@ -210,6 +211,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 	lab_json_obj_open(j, "counters");
 	lab_json_bool(j, "available", p->counters);
 	lab_json_str(j, "reason", p->counters ? "" : p->counters_reason);
+	lab_ctr_host_json(j, lab_ctr_host_self());
 	lab_json_obj_close(j);
 	lab_json_arr_open(j, "loadavg");
 	for (int i = 0; i < 3; i++)

@@ -18,13 +18,18 @@
  *                               "pus_detail": [ { "cpu", "package", "numa", "core",
  *                                                 "smt_rank" } ] },
  *                 "clock": { "source", "resolution_ns", "read_cost_ns" },
- *                 "counters": { "available", "reason" },
+ *                 "counters": { "available", "reason", "vendor", "family", "model",
+ *                               "hypervisor", "pmus", "core_pmu", "perf_event_paranoid",
+ *                               "paranoid_allows", "nmi_watchdog", "privileged", "api",
+ *                               "topdown_method", "topdown_reason", "libpfm" },
  *                 "loadavg": [1, 5, 15] },
- *       "self_check": { "overhead_ns_per_iter", "spin_50us_ns", "spin_error" },
+ *       "self_check": { "overhead_ns_per_iter", "spin_50us_ns", "spin_error", "core_ghz",
+ *                       "core_ghz_method" (core_ghz is an estimate: a dependent add chain) },
  *       "load_guard": { "threshold_cpus" },
  *       "config": { "files": [...], "sets": [...], "text": "..." },
  *       "experiments": [
- *         { "name", "kernel", "work_unit", "scaling": "strong" | "weak",
+ *         { "name", "kernel", "work_unit", "views": [...] (the kernel's analyzer views, when it
+ *           names any), "scaling": "strong" | "weak",
  *           "metrics": [ { "name", "unit", "agg" } ],
  *           "resolved": { "<key>": { "value": "...", "source": "default" | "global" |
  *                                    "section" | "cli", "file", "line" } },
@@ -36,7 +41,15 @@
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
- *                                  "bytes_write_allocate" } (when declared) } ] } ]
+ *                                  "bytes_write_allocate" } (when declared),
+ *               "counters": { "mode", "passes", "hw_exclude_kernel", "sw_exclude_kernel",
+ *                             "topdown": { "method", "reason" }, "flops_reason",
+ *                             "events": [ { "name", "column", "status", "reason", "errno",
+ *                                           "source", "pass" } ],
+ *                             "warnings": { "samples_with_context_switches",
+ *                                           "samples_with_migrations",
+ *                                           "thread_samples_multiplexed" } }
+ *                 (absent with counters = off) } ] } ]
  * }
  *
  *   samples.csv  one row per (point, repetition); the columns of LAB_SAMPLES_COLUMNS, then one
@@ -44,7 +57,11 @@
  *                kernel lacks it). `params` is "k=v;k=v" of every kernel key and the placement,
  *                never threads, so rows that differ only in `threads` form a scaling series.
  *                Cost per unit of work = elapsed_ns / work.
- *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS.
+ *                After the metric columns: one ctr_<event> column per counter event any point
+ *                asked for (the sum over threads; empty where not counted), then
+ *                ctr_mux_ratio (smallest running/enabled; < 1: values were scaled).
+ *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS, the metric
+ *                columns, then the same counter columns for that thread.
  *   config.ini   the config exactly as run (several files are concatenated with a comment line
  *                naming each).
  *
@@ -77,6 +94,38 @@
 /* The fixed leading columns of threads.csv, in order; per-thread metric columns may follow. */
 #define LAB_THREADS_COLUMNS  "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work"
 #define LAB_THREADS_NCOLUMNS 8
+
+/* Positions of the fixed columns of samples.csv (the order of LAB_SAMPLES_COLUMNS). */
+enum lab_samples_col {
+	LAB_SCOL_EXPERIMENT,
+	LAB_SCOL_POINT,
+	LAB_SCOL_KERNEL,
+	LAB_SCOL_PARAMS,
+	LAB_SCOL_THREADS,
+	LAB_SCOL_REP,
+	LAB_SCOL_ELAPSED_NS,
+	LAB_SCOL_WORK,
+	LAB_SCOL_WORK_UNIT,
+	LAB_SCOL_FOREIGN_CPU,
+	LAB_SCOL_FLAGGED,
+};
+
+/* Keys of run.json that the analyzer reads (the shape above). */
+#define LAB_KEY_SCHEMA      "schema"
+#define LAB_KEY_STATUS      "status"
+#define LAB_KEY_EXPERIMENTS "experiments"
+#define LAB_KEY_NAME        "name"
+#define LAB_KEY_KERNEL      "kernel"
+#define LAB_KEY_SCALING     "scaling"
+#define LAB_KEY_POINTS      "points"
+#define LAB_KEY_POINT       "point"
+#define LAB_KEY_THREADS     "threads"
+#define LAB_KEY_PARAMS      "params"
+#define LAB_KEY_PLACEMENT   "placement"
+#define LAB_KEY_REASON      "reason"
+
+/* Every status a point of run.json may carry, "|"-separated for messages. */
+#define LAB_POINT_STATUSES "ok|skipped|failed|planned|running|not_run|interrupted"
 
 /* Key/value separators of the params column. */
 #define LAB_PARAMS_SEP ';'

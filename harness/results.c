@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/clock.h"
 #include "harness/record_schema.h"
 #include "harness/results_internal.h"
 
@@ -31,9 +32,15 @@ char *lab__results_path(const struct lab_results *res, const char *name)
 /* mkdir -p; the last component must be new or an empty directory. */
 static int results_mkdir(const char *dir, bool *created, struct lab_err *err)
 {
-	char *copy = strdup(dir);
+	char *copy;
 
 	*created = false;
+	/* The loop below starts past the first byte: an empty name would read past the copy. */
+	if (!*dir)
+		return lab_err_set(err, LAB_EIO,
+		                   "empty output directory name (give -o a directory, e.g. -o "
+		                   "results/mine)");
+	copy = strdup(dir);
 	if (!copy)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (char *p = copy + 1; *p; p++) {
@@ -104,6 +111,8 @@ static void results_headers(struct lab_results *res)
 		fprintf(res->samples, ",%s", res->cols[c]);
 		fprintf(res->threads, ",%s", res->cols[c]);
 	}
+	lab_ctr_columns_header(res->samples, res->ctr_mask);
+	lab_ctr_columns_header(res->threads, res->ctr_mask);
 	fputc('\n', res->samples);
 	fputc('\n', res->threads);
 	fflush(res->samples);
@@ -140,8 +149,10 @@ static void results_free(struct lab_results *res)
 		fclose(res->samples);
 	if (res->threads)
 		fclose(res->threads);
-	for (unsigned i = 0; res->pts && i < res->plan->npts; i++)
+	for (unsigned i = 0; res->pts && i < res->plan->npts; i++) {
 		free(res->pts[i].omp_cpus);
+		free(res->pts[i].ctr);
+	}
 	free(res->pts);
 	free(res->cols);
 	free(res->col_of);
@@ -179,6 +190,7 @@ int lab_results_open(struct lab_results **out, const char *dir, const struct lab
 	res->plan = plan;
 	res->info = *info;
 	res->pts = calloc(plan->npts ? plan->npts : 1, sizeof(*res->pts));
+	res->ctr_mask = lab_ctr_plan_mask(plan, lab_ctr_host_self());
 	if (!res->pts || results_metric_columns(res)) {
 		results_free(res);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -226,7 +238,6 @@ static void results_metrics(const struct lab_results *res, FILE *f, unsigned exp
 		row[res->col_of[exp * LAB_METRICS_MAX + k]] = m[k];
 	for (unsigned c = 0; c < res->ncols; c++)
 		results_num(f, row[c]);
-	fputc('\n', f);
 }
 
 static void results_rows(struct lab_results *res, const struct lab_point_rec *rec)
@@ -244,14 +255,40 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 		results_num(res->samples, s->foreign_cpu);
 		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
 		results_metrics(res, res->samples, pt->exp, s->metric);
+		lab_ctr_columns_row(res->samples, res->ctr_mask, s->ctr, s->ctr_mux);
+		fputc('\n', res->samples);
 		for (unsigned t = 0; t < rec->nworkers; t++) {
 			const struct lab_thread_rec *tr = &rec->threads[r * rec->nworkers + t];
 			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			        pt->id, r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns,
 			        tr->work);
 			results_metrics(res, res->threads, pt->exp, tr->metric);
+			lab_ctr_columns_row(res->threads, res->ctr_mask, tr->ctr, tr->ctr_mux);
+			fputc('\n', res->threads);
 		}
 	}
+}
+
+/*
+ * Rewrites run.json while running, at most every LAB_RESULTS_WRITE_NS: it holds the whole plan,
+ * so a rewrite per point would make a run of n short points write O(n^2) bytes. samples.csv is
+ * flushed per point regardless, and the analyzer trusts its rows over a "running" or "planned"
+ * point that a killed run had no time to record.
+ */
+static int results_write_running(struct lab_results *res, struct lab_err *err)
+{
+	uint64_t now = lab_clock_ns();
+
+	if (res->written_ns && now - res->written_ns < LAB_RESULTS_WRITE_NS)
+		return 0;
+	res->written_ns = now;
+	return lab__results_write_run(res, "running", err);
+}
+
+int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)
+{
+	res->pts[pt->id].running = true;
+	return results_write_running(res, err);
 }
 
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
@@ -260,9 +297,13 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	struct lab_results_pt *p = &res->pts[rec->pt->id];
 
 	results_rows(res, rec);
-	if (fflush(res->samples) != 0 || fflush(res->threads) != 0)
+	if (fflush(res->samples) != 0)
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_SAMPLES,
 		                   strerror(errno));
+	if (fflush(res->threads) != 0)
+		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_THREADS,
+		                   strerror(errno));
+	p->running = false;
 	p->done = true;
 	p->status = rec->status;
 	p->verify = rec->verify;
@@ -273,13 +314,17 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	if (rec->omp_cpus && (p->omp_cpus = malloc(rec->nthreads * sizeof(int))))
 		memcpy(p->omp_cpus, rec->omp_cpus, rec->nthreads * sizeof(int));
 	p->work = rec->work;
+	if (rec->ctr && (p->ctr = malloc(sizeof(*p->ctr))))
+		*p->ctr = *rec->ctr;
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
 	res->ndone++;
-	return lab__results_write_run(res, "running", err);
+	return results_write_running(res, err);
 }
 
-int lab_results_close(struct lab_results *res, const char *status, struct lab_err *err)
+int lab_results_close(struct lab_results *res, const char *status, const char *error,
+                      struct lab_err *err)
 {
+	snprintf(res->error, sizeof(res->error), "%s", error ? error : "");
 	int rc = lab__results_write_run(res, status, err);
 
 	if (res->samples && fclose(res->samples) != 0 && rc == 0)

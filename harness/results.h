@@ -2,7 +2,10 @@
 /*
  * The result files of harness/record_schema.h: run.json, samples.csv, threads.csv, config.ini.
  * Rows are appended and flushed as each point finishes, and run.json is rewritten (temp file +
- * rename) after every point, so an interrupted run leaves valid files holding what finished.
+ * rename) as points start and finish (at most every 200 ms, and always at the end), so an
+ * interrupted run leaves valid files holding what finished. run.json lists the whole plan from the
+ * start: each point is "planned", "running", "ok", "skipped", "failed", or "not_run" once the run
+ * ended without it.
  */
 #ifndef LAB_HARNESS_RESULTS_H
 #define LAB_HARNESS_RESULTS_H
@@ -35,14 +38,22 @@ struct lab_results;
 int lab_results_open(struct lab_results **out, const char *dir, const struct lab_plan *plan,
                      const struct lab_results_info *info, struct lab_err *err);
 
+/*
+ * Marks point pt as running and rewrites run.json (unless it was rewritten less than 200 ms
+ * ago), so a run killed mid-point says which point it was in. Returns 0 or -LAB_EIO.
+ */
+int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err);
+
 /* Appends a finished point (a sink for lab_runner_run; ctx is the struct lab_results). */
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err);
 
 /*
- * Writes the final run.json with status ("complete", "interrupted" or "failed"), closes the
- * files and frees res. Returns 0 or -LAB_EIO.
+ * Writes the final run.json with status ("complete", "interrupted" or "failed"; error, when not
+ * NULL, is recorded as why), closes the files and frees res. Points that never finished are
+ * listed as "not_run". On failure no run.json.tmp is left. Returns 0 or -LAB_EIO.
  */
-int lab_results_close(struct lab_results *res, const char *status, struct lab_err *err);
+int lab_results_close(struct lab_results *res, const char *status, const char *error,
+                      struct lab_err *err);
 
 /* The directory of res. */
 const char *lab_results_dir(const struct lab_results *res);

@@ -8,17 +8,21 @@
 #include "harness/results.h"
 
 #define LAB_RESULTS_COLS_MAX 128
+/* The shortest interval between two rewrites of run.json while running. */
+#define LAB_RESULTS_WRITE_NS 200000000ull
 
 /* What run.json says of a point once it finished. */
 struct lab_results_pt {
 	bool done;
+	bool running; /* handed to the runner, not finished */
 	enum lab_point_status status;
 	enum lab_verify_result verify;
 	uint64_t iters;
 	unsigned nreps, nflagged;
 	bool has_work;
 	struct lab_work work;
-	int *omp_cpus; /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
+	int *omp_cpus;            /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */
+	struct lab_ctr_info *ctr; /* the point's counters; NULL with counters = off */
 	char reason[LAB_ERR_MSG_MAX];
 };
 
@@ -29,9 +33,12 @@ struct lab_results {
 	FILE *samples, *threads;
 	struct lab_results_pt *pts; /* one per plan point */
 	unsigned ndone;
-	const char **cols; /* metric columns: the union over experiments */
+	uint64_t written_ns; /* when run.json was last rewritten while running; 0: not yet */
+	char error[LAB_ERR_MSG_MAX]; /* why the run failed, "" when it did not */
+	const char **cols;           /* metric columns: the union over experiments */
 	unsigned ncols;
-	unsigned *col_of; /* [exp * LAB_METRICS_MAX + metric] -> column */
+	unsigned *col_of;  /* [exp * LAB_METRICS_MAX + metric] -> column */
+	uint64_t ctr_mask; /* counter columns (catalogue events) after the metric columns */
 };
 
 /* dir/name, malloc'd; NULL when out of memory. */

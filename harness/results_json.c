@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "harness/counters.h"
 #include "harness/json.h"
 #include "harness/param.h"
 #include "harness/record_schema.h"
@@ -39,6 +41,32 @@ static void json_resolved(struct lab_json *j, const struct lab_experiment *e)
 	lab_json_obj_close(j);
 }
 
+/*
+ * A point that has not finished: its plan, and whether it is still to come ("planned"), under
+ * way ("running"), or will never run because the run ended ("not_run"). The keys of a finished
+ * point are all there, with nothing measured.
+ */
+static void json_point_pending(struct lab_json *j, const struct lab_results *res,
+                               const struct lab_point *pt, bool ended)
+{
+	const struct lab_results_pt *p = &res->pts[pt->id];
+	bool omp = (res->plan->exp[pt->exp].kernel->flags & LAB_KF_OPENMP) != 0;
+
+	lab_json_obj_open(j, NULL);
+	lab_plan_point_json(j, pt);
+	lab_json_str(j, "team", omp ? "openmp" : "threads");
+	lab_json_str(j, "status", ended ? "not_run" : p->running ? "running" : "planned");
+	lab_json_str(j, "reason",
+	             !ended       ? ""
+	             : p->running ? "the run ended while this point ran; its samples were not kept"
+	                          : "the run ended before this point");
+	lab_json_str(j, "verify", "none");
+	lab_json_uint(j, "iters_per_sample", 0);
+	lab_json_uint(j, "reps", 0);
+	lab_json_uint(j, "flagged", 0);
+	lab_json_obj_close(j);
+}
+
 static void json_point(struct lab_json *j, const struct lab_results *res,
                        const struct lab_point *pt)
 {
@@ -53,12 +81,14 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 			lab_json_int(j, NULL, p->omp_cpus[i]);
 		lab_json_arr_close(j);
 	}
-	lab_json_str(j, "status", json_status_names[p->status]);
-	lab_json_str(j, "reason", p->reason);
+	lab_json_str(j, LAB_KEY_STATUS, json_status_names[p->status]);
+	lab_json_str(j, LAB_KEY_REASON, p->reason);
 	lab_json_str(j, "verify", json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	lab_json_uint(j, "reps", p->nreps);
 	lab_json_uint(j, "flagged", p->nflagged);
+	if (p->ctr)
+		lab_ctr_info_json(j, p->ctr);
 	if (p->has_work) {
 		lab_json_obj_open(j, "work_per_unit");
 		lab_json_num(j, "bytes_read", p->work.bytes_read);
@@ -71,17 +101,23 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 }
 
 static void json_experiment(struct lab_json *j, const struct lab_results *res,
-                            const struct lab_experiment *e)
+                            const struct lab_experiment *e, bool ended)
 {
 	const struct lab_metric *m = e->kernel->metrics;
 
 	lab_json_obj_open(j, NULL);
-	lab_json_str(j, "name", e->name);
-	lab_json_str(j, "kernel", e->kernel->name);
+	lab_json_str(j, LAB_KEY_NAME, e->name);
+	lab_json_str(j, LAB_KEY_KERNEL, e->kernel->name);
 	lab_json_str(j, "file", e->file);
 	lab_json_int(j, "line", e->line);
 	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
-	lab_json_str(j, "scaling",
+	if (e->kernel->views) {
+		lab_json_arr_open(j, "views");
+		for (const char *const *v = e->kernel->views; *v; v++)
+			lab_json_str(j, NULL, *v);
+		lab_json_arr_close(j);
+	}
+	lab_json_str(j, LAB_KEY_SCALING,
 	             e->npoints && res->plan->pts[e->first_point].h.scaling == LAB_SCALING_WEAK
 	                 ? "weak"
 	                 : "strong");
@@ -95,11 +131,13 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	}
 	lab_json_arr_close(j);
 	json_resolved(j, e);
-	lab_json_arr_open(j, "points");
+	lab_json_arr_open(j, LAB_KEY_POINTS);
 	for (unsigned i = 0; i < e->npoints; i++) {
 		const struct lab_point *pt = &res->plan->pts[e->first_point + i];
 		if (res->pts[pt->id].done)
 			json_point(j, res, pt);
+		else
+			json_point_pending(j, res, pt, ended);
 	}
 	lab_json_arr_close(j);
 	lab_json_obj_close(j);
@@ -133,6 +171,7 @@ static void json_selfcheck(struct lab_json *j, const struct lab_selfcheck *sc)
 		lab_json_num(j, "spin_50us_ns", sc->spin_50us_ns);
 		lab_json_num(j, "spin_error", sc->spin_error);
 		lab_json_num(j, "core_ghz", sc->core_ghz);
+		lab_json_str(j, "core_ghz_method", LAB_SELFCHECK_GHZ_METHOD);
 	} else {
 		lab_json_null(j, "overhead_ns_per_iter");
 		lab_json_null(j, "spin_50us_ns");
@@ -151,8 +190,10 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	json_utc_now(now, sizeof(now));
 	lab_json_begin(&j, f);
 	lab_json_obj_open(&j, NULL);
-	lab_json_str(&j, "schema", LAB_SCHEMA_RUN);
-	lab_json_str(&j, "status", status);
+	lab_json_str(&j, LAB_KEY_SCHEMA, LAB_SCHEMA_RUN);
+	lab_json_str(&j, LAB_KEY_STATUS, status);
+	if (res->error[0])
+		lab_json_str(&j, "error", res->error);
 	lab_prov_write_build(&j);
 	lab_json_str(&j, "started_utc", in->started_utc);
 	lab_json_str(&j, "finished_utc", strcmp(status, "running") ? now : NULL);
@@ -167,10 +208,11 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_uint(&j, "points_planned", res->plan->npts);
 	lab_json_obj_close(&j);
 	json_config(&j, in->cfg);
-	lab_json_arr_open(&j, "experiments");
+	lab_json_arr_open(&j, LAB_KEY_EXPERIMENTS);
 	for (unsigned e = 0; e < res->plan->nexp; e++)
 		if (res->plan->exp[e].npoints)
-			json_experiment(&j, res, &res->plan->exp[e]);
+			json_experiment(&j, res, &res->plan->exp[e],
+			                strcmp(status, "running") != 0);
 	lab_json_arr_close(&j);
 	lab_json_obj_close(&j);
 	lab_json_end(&j);
@@ -189,8 +231,10 @@ int lab__results_write_run(const struct lab_results *res, const char *status, st
 		goto out;
 	}
 	json_run(f, res, status);
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0)
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0) {
 		rc = lab_err_set(err, LAB_EIO, "write %s: %s", dst, strerror(errno));
+		unlink(tmp); /* a full disk must not leave a half-written temp file */
+	}
 out:
 	free(tmp);
 	free(dst);

@@ -10,27 +10,7 @@
 #include "harness/clock.h"
 #include "harness/team.h"
 
-/* Per-thread bookkeeping of the harness, one 128-byte slot each (written by its thread only). */
-struct runner_slot {
-	alignas(LAB_SLOT) uint64_t start_ns, end_ns;
-	int cpu_start, cpu_end;
-	int rc;
-	struct lab_err err;
-};
-
-struct runner_point {
-	struct lab_runner *r;
-	const struct lab_point_spec *spec;
-	struct lab_ctx ctx;
-	struct lab_team *team;
-	struct lab_thread **threads;
-	struct runner_slot *slots;
-	atomic_int stop;
-	atomic_uint started; /* workers past the start barrier in this sample */
-	bool timed;
-	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
-	int *omp_cpus;
-};
+#include "harness/runner_internal.h"
 
 static void *runner_aligned(size_t size)
 {
@@ -55,11 +35,8 @@ void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const st
 	lab_load_init(&r->load, NULL);
 	r->load_ok = lab_load_snap(&r->load, &err) == 0;
 	r->origin_ns = lab_clock_ns();
-}
-
-static bool runner_interrupted(const struct lab_runner *r)
-{
-	return r->interrupt && atomic_load_explicit(r->interrupt, memory_order_relaxed);
+	r->ctr_host = lab_ctr_host_self();
+	r->pe_ops = &lab_pe_ops_sys;
 }
 
 static void runner_thread_setup_fn(void *arg, unsigned tid)
@@ -70,69 +47,11 @@ static void runner_thread_setup_fn(void *arg, unsigned tid)
 	s->rc = p->spec->kernel->thread_setup(&p->ctx, p->threads[tid], &s->err);
 }
 
-static void runner_sample_fn(void *arg, unsigned tid)
+static void runner_ctr_open_fn(void *arg, unsigned tid)
 {
 	struct runner_point *p = arg;
-	struct runner_slot *s = &p->slots[tid];
-	struct lab_thread *t = p->threads[tid];
 
-	t->work = t->iters;
-	memset(t->metric, 0, sizeof(t->metric));
-	s->cpu_start = sched_getcpu();
-	lab_team_sync(p->team);
-	s->start_ns = lab_clock_ns();
-	atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
-	p->spec->kernel->run(&p->ctx, t);
-	s->end_ns = lab_clock_ns();
-	s->cpu_end = sched_getcpu();
-	t->work_total += t->work;
-}
-
-static void runner_sleep_ns(uint64_t ns)
-{
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
-	                      .tv_nsec = (long)(ns % 1000000000u)};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0)
-		;
-}
-
-/* One sample of iters per thread (or of duration_ns for timed kernels); returns elapsed ns. */
-static uint64_t runner_sample(struct runner_point *p, uint64_t iters, uint64_t duration_ns)
-{
-	unsigned n = p->nw;
-	uint64_t first = UINT64_MAX, last = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		p->threads[i]->iters = p->timed ? UINT64_MAX : iters;
-	atomic_store_explicit(&p->started, 0, memory_order_relaxed);
-	if (p->timed) {
-		lab_team_start(p->team, runner_sample_fn, p);
-		/* The sample's time counts from when every worker runs, not from when it was woken.
-		 */
-		while (atomic_load_explicit(&p->started, memory_order_acquire) < n)
-			runner_sleep_ns(20000);
-		/* In slices, so Ctrl-C ends a long timed sample within 50 ms. */
-		for (uint64_t t0 = lab_clock_ns(), left = duration_ns; left > 0;) {
-			runner_sleep_ns(left < 50000000 ? left : 50000000);
-			uint64_t spent = lab_clock_ns() - t0;
-			left = spent >= duration_ns || runner_interrupted(p->r)
-			           ? 0
-			           : duration_ns - spent;
-		}
-		atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
-		lab_team_wait(p->team);
-		atomic_store_explicit(&p->stop, 0, memory_order_relaxed);
-	} else {
-		lab_team_run(p->team, runner_sample_fn, p);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		if (p->slots[i].start_ns < first)
-			first = p->slots[i].start_ns;
-		if (p->slots[i].end_ns > last)
-			last = p->slots[i].end_ns;
-	}
-	return last - first;
+	lab_ctr_thread_open(p->ctr, tid);
 }
 
 /* Combines per-thread metrics by each metric's rule, then lets the kernel fill its own. */
@@ -182,55 +101,13 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 		s->work += t->work;
 	}
 	runner_metrics(p, s->metric);
+	lab_ctr_record(p->ctr, rec->threads + rec->nreps * n, n, s);
 	s->foreign_cpu = NAN;
 	if (r->load_ok && lab_load_snap(&r->load, &err) == 0)
 		s->foreign_cpu = lab_load_foreign(&r->load);
 	s->flagged = s->foreign_cpu > p->spec->h->load_threshold;
 	rec->nflagged += s->flagged;
 	rec->nreps++;
-}
-
-/*
- * Warm-up and calibration in one: grow the iteration count until a sample lasts the target,
- * then keep running untimed until the warm-up time is spent. Returns the iterations per sample.
- */
-static uint64_t runner_calibrate(struct runner_point *p)
-{
-	const struct lab_hparams *h = p->spec->h;
-	double target = (double)h->min_time;
-	double floor_ns = 1000.0 * p->r->env->clock_resolution_ns;
-	uint64_t iters = 1, t0 = lab_clock_ns();
-
-	if (target < floor_ns)
-		target = floor_ns;
-	if (p->timed) {
-		if (h->warmup)
-			runner_sample(p, 0, h->warmup);
-		return 0;
-	}
-	/*
-	 * Two samples in a row must reach the target: one that was preempted reads long and would
-	 * leave the count too small for the real samples.
-	 */
-	for (unsigned reached = 0;;) {
-		uint64_t e = runner_sample(p, iters, 0);
-		if (runner_interrupted(p->r))
-			break;
-		if ((double)e >= target) {
-			if (++reached == 2)
-				break;
-			continue;
-		}
-		reached = 0;
-		double grow = e > 0 ? 1.2 * target / (double)e : 16.0;
-		grow = grow < 1.5 ? 1.5 : grow > 16.0 ? 16.0 : grow;
-		if ((double)iters * grow > (double)(UINT64_MAX / 4))
-			break;
-		iters = (uint64_t)ceil((double)iters * grow);
-	}
-	while (lab_clock_ns() - t0 < h->warmup && !runner_interrupted(p->r))
-		runner_sample(p, iters, 0);
-	return iters;
 }
 
 static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
@@ -245,9 +122,10 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 	p->ctx.omp_cpus = p->omp_cpus;
 	p->threads = calloc(n, sizeof(*p->threads));
 	p->slots = runner_aligned(n * sizeof(*p->slots));
+	p->acc = calloc(n, sizeof(*p->acc));
 	rec->samples = calloc(reps, sizeof(*rec->samples));
 	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
-	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus)
+	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus || !p->acc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
 		                   reps);
 	for (unsigned i = 0; i < n; i++) {
@@ -280,6 +158,24 @@ static int runner_setup(struct runner_point *p, struct lab_err *err)
 	return 0;
 }
 
+/* Closes the counters into rec; with counters = require, an event never counted fails it. */
+static int runner_ctr_end(struct runner_point *p, struct lab_point_rec *rec, int rc,
+                          struct lab_err *err)
+{
+	struct lab_err cerr;
+
+	if (!p->ctr)
+		return rc;
+	rec->ctr = malloc(sizeof(*rec->ctr));
+	int crc = lab_ctr_point_end(p->ctr, rec->ctr, &cerr);
+	p->ctr = NULL;
+	if (crc && rc == 0 && rec->status == LAB_STATUS_OK) {
+		*err = cerr;
+		return crc;
+	}
+	return rc;
+}
+
 static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
 {
 	rec->status = LAB_STATUS_FAILED;
@@ -291,7 +187,16 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	const struct lab_kernel *k = p->spec->kernel;
 	const struct lab_hparams *h = p->spec->h;
 
-	rec->iters = runner_calibrate(p);
+	if (h->counters != LAB_CTR_OFF) {
+		int rc = lab_ctr_point_begin(&p->ctr, h->counters, h->events, p->r->ctr_host,
+		                             p->r->pe_ops, p->nw, err);
+		if (rc)
+			return rc;
+		lab_team_run(p->team, runner_ctr_open_fn, p);
+	}
+	uint64_t iters = lab__runner_calibrate(p);
+	/* run.json's iters_per_sample counts every chunk of the sample. */
+	rec->iters = iters > UINT64_MAX / p->chunks ? UINT64_MAX : iters * p->chunks;
 	/*
 	 * No reset between points: /proc/stat counts in 10 ms ticks, so the first samples of a
 	 * point read their foreign load over a window that reaches back into the last point.
@@ -299,10 +204,15 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	if (p->r->load_ok)
 		lab_load_snap(&p->r->load, err);
 	for (unsigned rep = 0; rep < h->reps; rep++) {
-		if (runner_interrupted(p->r))
+		uint64_t elapsed;
+		if (lab__runner_interrupted(p->r))
 			return lab_err_set(err, LAB_EINTR, "interrupted");
-		runner_record(p, rec, runner_sample(p, rec->iters, h->min_time));
+		lab_ctr_select_pass(p->ctr, rep, true);
+		if (!lab__runner_sample_whole(p, iters, &elapsed))
+			return lab_err_set(err, LAB_EINTR, "interrupted");
+		runner_record(p, rec, elapsed);
 	}
+	lab_ctr_select_pass(p->ctr, 0, false);
 	if (!k->verify)
 		return 0;
 	if (k->verify(&p->ctx, p->threads, p->nw, err)) {
@@ -317,7 +227,7 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
                      struct lab_point_rec *rec, struct lab_err *err)
 {
-	struct runner_point p = {.r = r, .spec = spec};
+	struct runner_point p = {.r = r, .spec = spec, .ctr_first = true, .ctr_last = true};
 	const struct lab_kernel *k = spec->kernel;
 	bool set_up = false;
 	int rc;
@@ -326,6 +236,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rec->nthreads = spec->n;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
 	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;
+	p.chunks = lab__runner_chunks(&p);
 	rec->nworkers = p.nw;
 	p.ctx = (struct lab_ctx){.params = spec->kparams,
 	                         .nthreads = spec->n,
@@ -345,6 +256,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	}
 	if (rc == 0)
 		rc = runner_measure(&p, rec, err);
+	rc = runner_ctr_end(&p, rec, rc, err);
 	if (rc && rc != -LAB_EINTR) {
 		runner_fail(rec, err);
 		rc = 0;
@@ -361,6 +273,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 		free(p.threads[i]);
 	free(p.threads);
 	free(p.slots);
+	free(p.acc);
 	return rc;
 }
 
@@ -378,7 +291,7 @@ int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const stru
 		struct lab_point_rec rec;
 		int rc = 0;
 
-		if (runner_interrupted(r))
+		if (lab__runner_interrupted(r))
 			return lab_err_set(err, LAB_EINTR, "interrupted");
 		if (sink->progress)
 			sink->progress(sink->ctx, i, plan->npts, pt);
@@ -406,6 +319,8 @@ void lab_point_rec_free(struct lab_point_rec *rec)
 	free(rec->samples);
 	free(rec->threads);
 	free(rec->omp_cpus);
+	free(rec->ctr);
+	rec->ctr = NULL;
 	rec->samples = NULL;
 	rec->threads = NULL;
 	rec->omp_cpus = NULL;

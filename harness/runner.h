@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "harness/counters.h"
 #include "harness/err.h"
 #include "harness/kernel_api.h"
 #include "harness/load.h"
@@ -25,6 +26,8 @@ struct lab_sample_rec {
 	double foreign_cpu;  /* vCPUs used by others (NaN when unknown) */
 	bool flagged;        /* foreign_cpu above the point's load_threshold */
 	double metric[LAB_METRICS_MAX];
+	double ctr[LAB_CTR_EVENTS_MAX]; /* counter values summed over threads (NaN: not counted) */
+	double ctr_mux;                 /* smallest running/enabled of any thread's group */
 };
 
 struct lab_thread_rec {
@@ -32,6 +35,8 @@ struct lab_thread_rec {
 	uint64_t start_ns, end_ns; /* relative to the runner's origin */
 	uint64_t work;
 	double metric[LAB_METRICS_MAX];
+	double ctr[LAB_CTR_EVENTS_MAX]; /* this thread's counter values (NaN: not counted) */
+	double ctr_mux;                 /* its smallest running/enabled (1: not multiplexed) */
 };
 
 enum lab_point_status {
@@ -61,7 +66,8 @@ struct lab_point_rec {
 	struct lab_sample_rec *samples; /* nreps */
 	struct lab_thread_rec *threads; /* nreps x nworkers, row-major by rep */
 	bool has_work;
-	struct lab_work work; /* declared traffic per unit, when has_work */
+	struct lab_work work;     /* declared traffic per unit, when has_work */
+	struct lab_ctr_info *ctr; /* what the counters were; NULL with counters = off */
 };
 
 /* Everything a point needs, so the self-check can run internal kernels through the same path. */
@@ -89,7 +95,9 @@ struct lab_runner {
 	bool bind;            /* pin threads (false on topologies that are not this system) */
 	struct lab_load load; /* the foreign-load guard */
 	bool load_ok;
-	uint64_t origin_ns; /* thread timestamps are written relative to this */
+	uint64_t origin_ns;                  /* thread timestamps are written relative to this */
+	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
+	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */
 };
 
 /* Prepares a runner; bind follows lab_topo_is_thissystem(topo). */

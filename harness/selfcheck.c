@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "harness/clock.h"
 #include "harness/coreclock.h"
@@ -21,11 +22,41 @@ static void sc_spin_run(struct lab_ctx *ctx, struct lab_thread *t)
 		lab_clock_spin_ns(LAB_SELFCHECK_SPIN_NS);
 }
 
-/* One unit = LAB_CORECLOCK_ADDS_PER_LOOP dependent adds, one cycle each. */
-static void sc_clock_run(struct lab_ctx *ctx, struct lab_thread *t)
+/*
+ * Dependent register adds written out (a loop would add a taken branch per add). The step comes
+ * through an empty asm so it is a register, not an immediate: some cores (Golden Cove) fold
+ * add-immediate chains at rename and would read faster than their clock. The empty asm after
+ * each add makes it wait for the last and stops the compiler folding them.
+ */
+#define SC_ADD1(x, y)                                                                              \
+	x += y;                                                                                    \
+	__asm__ volatile("" : "+r"(x))
+#define SC_ADD8(x, y)                                                                              \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y);                                                                             \
+	SC_ADD1(x, y)
+
+void lab_selfcheck_add_chain(uint64_t blocks)
 {
-	(void)ctx;
-	lab_coreclock_chain(t->iters);
+	uint64_t x = 0, y = 1;
+
+	__asm__ volatile("" : "+r"(y));
+	for (uint64_t i = 0; i < blocks; i++) {
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+		SC_ADD8(x, y);
+	}
+	lab_do_not_optimize(x);
 }
 
 static const struct lab_param sc_no_params[] = {LAB_PARAM_END};
@@ -44,14 +75,6 @@ static const struct lab_kernel sc_spin = {
     .params = sc_no_params,
     .work_unit = "spin",
     .run = sc_spin_run,
-};
-
-static const struct lab_kernel sc_clock = {
-    .abi = LAB_KERNEL_ABI,
-    .name = "selfcheck_core_clock",
-    .params = sc_no_params,
-    .work_unit = "add chain",
-    .run = sc_clock_run,
 };
 
 static int sc_cmp(const void *a, const void *b)
@@ -93,14 +116,9 @@ int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out, 
 
 	if (rc == 0)
 		rc = sc_measure(r, &sc_spin, cpu, &out->spin_50us_ns, err);
-	out->core_ghz = NAN;
-	if (rc == 0 && lab_coreclock_available()) {
-		double ns_per_loop = NAN;
-		rc = sc_measure(r, &sc_clock, cpu, &ns_per_loop, err);
-		out->core_ghz = LAB_CORECLOCK_ADDS_PER_LOOP / ns_per_loop;
-	}
 	if (rc)
 		return lab_err_prefix(err, "self-check: ");
+	out->core_ghz = lab_coreclock_ghz();
 	out->spin_error = (out->spin_50us_ns - LAB_SELFCHECK_SPIN_NS) / LAB_SELFCHECK_SPIN_NS;
 	return 0;
 }

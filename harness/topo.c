@@ -11,6 +11,8 @@
 #include <sched.h>
 #include <string.h>
 
+#include "harness/topo_internal.h"
+
 struct lab_topo {
 	hwloc_topology_t hw;
 	bool thissystem;
@@ -47,6 +49,10 @@ static int topo_load(struct lab_topo *topo, const char *spec, struct lab_err *er
 			rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec);
 			goto out;
 		}
+		if (*buf && lab__topo_synthetic_check(spec, buf, err) < 0) {
+			rc = -LAB_ETOPO;
+			goto out;
+		}
 		if (!*buf || hwloc_topology_set_synthetic(topo->hw, buf) < 0) {
 			rc = lab_err_set(err, LAB_ETOPO,
 			                 "%s: hwloc rejects the synthetic description '%s' "
@@ -62,13 +68,14 @@ static int topo_load(struct lab_topo *topo, const char *spec, struct lab_err *er
 			                 spec);
 			goto out;
 		}
-		errno = 0;
-		if (hwloc_topology_set_xml(topo->hw, desc) < 0) {
-			int e = errno;
-			rc = lab_err_set(err, LAB_ETOPO, "%s: cannot load the XML topology: %s",
-			                 spec,
-			                 e == ENOENT || e == EACCES ? strerror(e)
-			                                            : "not a valid hwloc XML file");
+		size_t len = 0;
+		rc = lab__topo_xml_read(spec, desc, &buf, &len, err);
+		if (rc < 0)
+			goto out;
+		if (hwloc_topology_set_xmlbuffer(topo->hw, buf, (int)len + 1) < 0) {
+			rc = lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s: cannot load the XML topology: not a valid hwloc XML file", spec);
 			goto out;
 		}
 		topo->source = strdup(spec);
@@ -111,6 +118,10 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 
 	if (npu <= 0 || nreal < 0)
 		return lab_err_set(err, LAB_ETOPO, "%s: the topology has no PUs", topo->source);
+	if (npu > LAB_TOPO_PUS_MAX)
+		return lab_err_set(err, LAB_ETOPO,
+		                   "%s: %d PUs (the lab plans topologies of at most %d PUs)",
+		                   topo->source, npu, LAB_TOPO_PUS_MAX);
 	topo->npus = (unsigned)npu;
 	topo->pus = calloc((size_t)npu, sizeof(*topo->pus));
 	topo->os_sorted = calloc((size_t)npu, sizeof(int));

@@ -16,10 +16,17 @@
 
 struct lab_topo;
 
+/* The largest topology the lab plans: more PUs than this is refused when opened. */
+#define LAB_TOPO_PUS_MAX 4096
+/* The largest XML topology file read (a 4096-PU machine's lstopo XML is a few MiB). */
+#define LAB_TOPO_XML_MAX (16 << 20)
+
 /*
  * Opens a topology. spec is NULL or "" for this machine, "synthetic:<hwloc synthetic string>"
  * (e.g. synthetic:"pack:2 core:8 pu:2", the quotes optional) or "xml:<path>". Returns 0 and
- * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it.
+ * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it. An XML file must be
+ * a regular file of at most LAB_TOPO_XML_MAX bytes; a topology of more than LAB_TOPO_PUS_MAX
+ * PUs is refused.
  */
 int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
 

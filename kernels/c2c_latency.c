@@ -393,6 +393,9 @@ static void c2c_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads,
 	ctx->priv = NULL;
 }
 
+/* The analyzer shows the pairs as one matrix (analyze/views/c2c.c). */
+static const char *const c2c_views[] = {"c2c", NULL};
+
 const struct lab_kernel lab_kernel_c2c_latency = {
     .abi = LAB_KERNEL_ABI,
     .name = "c2c_latency",
@@ -403,6 +406,7 @@ const struct lab_kernel lab_kernel_c2c_latency = {
     .params_size = sizeof(struct c2c_params),
     .metrics = c2c_metrics,
     .work_unit = "roundtrip",
+    .views = c2c_views,
     .check = c2c_check,
     .setup = c2c_setup,
     .thread_setup = c2c_thread_setup,

@@ -193,6 +193,9 @@ static void fs_work(const void *params, struct lab_work *w)
 
 static const struct lab_metric fs_metrics[] = {LAB_METRIC_END};
 
+/* The analyzer draws cost vs stride, one line per thread count (analyze/views/stride.c). */
+static const char *const fs_views[] = {"stride", NULL};
+
 const struct lab_kernel lab_kernel_false_sharing = {
     .abi = LAB_KERNEL_ABI,
     .name = "false_sharing",
@@ -203,6 +206,7 @@ const struct lab_kernel lab_kernel_false_sharing = {
     .params_size = sizeof(struct fs_params),
     .metrics = fs_metrics,
     .work_unit = "increment",
+    .views = fs_views,
     .work_per_unit = fs_work,
     .check = fs_check,
     .setup = fs_setup,

@@ -314,6 +314,9 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	ctx->priv = NULL;
 }
 
+/* The analyzer's lock tables and plots: one curve per lock kind (analyze/views/locks.c). */
+static const char *const lk_views[] = {"locks", NULL};
+
 const struct lab_kernel lab_kernel_lock = {
     .abi = LAB_KERNEL_ABI,
     .name = "lock",
@@ -324,6 +327,7 @@ const struct lab_kernel lab_kernel_lock = {
     .params_size = sizeof(struct lk_params),
     .metrics = lk_metrics,
     .work_unit = "acquire",
+    .views = lk_views,
     .check = lk_check,
     .setup = lk_setup,
     .thread_setup = lk_thread_setup,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "lab/analyze_print.h"
 
+#include "analyze/views/views.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -157,8 +159,9 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	for (size_t i = 0; i < a->ns; i++) {
 		const struct lab_an_series *s = &a->s[i];
 
-		if (lab_an_series_is_c2c(s))
-			continue; /* one pair per series: the matrix below shows them */
+		if (lab_an_series_hidden(a, s))
+			continue; /* a view below shows these points (the c2c matrix: one pair each)
+			           */
 		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n",
 		        s->experiment, *s->params ? s->params : "-", s->weak ? "weak" : "strong",
 		        lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
@@ -179,8 +182,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 			lab_print_fits(f, s);
 		first = 0;
 	}
-	lab_analyze_print_locks(f, a);
-	lab_analyze_print_c2c(f, a);
+	lab_an_views_text(f, a);
 }
 
 void lab_compare_print(FILE *f, const struct lab_an_compare *c)

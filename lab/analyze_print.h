@@ -10,11 +10,6 @@
 
 /* Per series: the table of points, then the fits and the chosen model. */
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a);
-/* The c2c latency matrices: a grid of pair medians (mode centers when multimodal) and the
- * multimodal pairs in words. */
-void lab_analyze_print_c2c(FILE *f, const struct lab_an_analysis *a);
-/* The lock tables: per conditions, per lock and thread count, throughput, fairness, latency. */
-void lab_analyze_print_locks(FILE *f, const struct lab_an_analysis *a);
 /* Per point: old and new mean cost, relative change with its CI, p and verdict. */
 void lab_compare_print(FILE *f, const struct lab_an_compare *c);
 

@@ -13,6 +13,7 @@
 #include "harness/config.h"
 #include "harness/plan.h"
 #include "harness/topo.h"
+#include "lab/cli_opts.h"
 
 #define LAB_EXIT_OK      0
 #define LAB_EXIT_FAILURE 1
@@ -21,6 +22,7 @@
 int lab_cmd_run(int argc, char **argv);
 int lab_cmd_plan(int argc, char **argv);
 int lab_cmd_topo(int argc, char **argv);
+int lab_cmd_counters(int argc, char **argv); /* lab/cmd_counters.c */
 int lab_cmd_list(int argc, char **argv);
 int lab_cmd_describe(int argc, char **argv);
 int lab_cmd_version(int argc, char **argv);
@@ -34,9 +36,9 @@ int lab_cmd_compare(int argc, char **argv);
 
 /* ---- shared by run and plan (lab/cli_common.c) ---- */
 
-#define LAB_CLI_LIST_MAX 64
+#define LAB_CLI_LIST_MAX LAB_OPTS_LIST_MAX
 
-/* What run and plan parse from their command lines. */
+/* What run and plan parse from their command lines (by the tables in cmd_run.c, cmd_plan.c). */
 struct lab_cli_args {
 	const char *configs[LAB_CLI_LIST_MAX];
 	unsigned nconfigs;
@@ -46,8 +48,21 @@ struct lab_cli_args {
 	unsigned nonly;
 	const char *topology;
 	const char *out_dir;
-	bool json, dry_run, no_progress, help;
+	bool json, dry_run, no_progress;
 };
+
+/* Option rows run and plan share: --set, --only, --topology (help says what they do). */
+#define LAB_CLI_OPT_SET                                                                            \
+	{                                                                                          \
+		"--set", NULL, LAB_OPT_LIST, "SEC.KEY=VAL", offsetof(struct lab_cli_args, sets),   \
+		    offsetof(struct lab_cli_args, nsets),                                          \
+		    "override a key of experiment SEC (repeatable; SEC may hold dots)"             \
+	}
+#define LAB_CLI_OPT_ONLY                                                                           \
+	{                                                                                          \
+		"--only", NULL, LAB_OPT_LIST, "SEC", offsetof(struct lab_cli_args, only),          \
+		    offsetof(struct lab_cli_args, nonly), "only experiment SEC (repeatable)"       \
+	}
 
 /* A loaded config, its topology and its plan. */
 struct lab_cli_setup {
@@ -56,12 +71,6 @@ struct lab_cli_setup {
 	struct lab_plan *plan;
 	char stem[128]; /* the first config's name without directory and .ini; "quick" */
 };
-
-/*
- * Parses the options of run/plan. Options it does not know, or a missing value, print a
- * one-line error; returns LAB_EXIT_OK or LAB_EXIT_USAGE.
- */
-int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a);
 
 /*
  * Loads the configs (the built-in quick config when there are none), applies --set, opens the

@@ -8,82 +8,8 @@
 #include "kernels/registry.h"
 #include "lab/cli.h"
 
-/* The value of option opt: "--opt=VAL" or "--opt VAL". NULL when absent (an error printed). */
-static const char *cli_value(int argc, char **argv, int *i, const char *opt, const char *cmd)
-{
-	size_t n = strlen(opt);
-
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (*i + 1 < argc)
-		return argv[++*i];
-	fprintf(stderr, "lab %s: %s needs a value (see lab %s --help)\n", cmd, opt, cmd);
-	return NULL;
-}
-
-static bool cli_is(const char *arg, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=');
-}
-
-static int cli_push(const char **list, unsigned *n, const char *v, const char *what,
-                    const char *cmd)
-{
-	if (*n == LAB_CLI_LIST_MAX) {
-		fprintf(stderr, "lab %s: too many %s (at most %d)\n", cmd, what, LAB_CLI_LIST_MAX);
-		return LAB_EXIT_USAGE;
-	}
-	list[(*n)++] = v;
-	return LAB_EXIT_OK;
-}
-
-int lab_cli_parse(int argc, char **argv, const char *cmd, struct lab_cli_args *a)
-{
-	memset(a, 0, sizeof(*a));
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		int rc = LAB_EXIT_OK;
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
-			a->help = true;
-		else if (!strcmp(arg, "--json"))
-			a->json = true;
-		else if (!strcmp(arg, "--dry-run"))
-			a->dry_run = true;
-		else if (!strcmp(arg, "--no-progress"))
-			a->no_progress = true;
-		else if (cli_is(arg, "--set") || cli_is(arg, "--only") ||
-		         cli_is(arg, "--topology") || cli_is(arg, "-o") ||
-		         cli_is(arg, "--output")) {
-			const char *opt = cli_is(arg, "--set")        ? "--set"
-			                  : cli_is(arg, "--only")     ? "--only"
-			                  : cli_is(arg, "--topology") ? "--topology"
-			                  : cli_is(arg, "-o")         ? "-o"
-			                                              : "--output";
-			if (!(v = cli_value(argc, argv, &i, opt, cmd)))
-				return LAB_EXIT_USAGE;
-			if (!strcmp(opt, "--set"))
-				rc = cli_push(a->sets, &a->nsets, v, "--set options", cmd);
-			else if (!strcmp(opt, "--only"))
-				rc = cli_push(a->only, &a->nonly, v, "--only options", cmd);
-			else if (!strcmp(opt, "--topology"))
-				a->topology = v;
-			else
-				a->out_dir = v;
-		} else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "lab %s: unknown option '%s' (see lab %s --help)\n", cmd,
-			        arg, cmd);
-			return LAB_EXIT_USAGE;
-		} else {
-			rc = cli_push(a->configs, &a->nconfigs, arg, "config files", cmd);
-		}
-		if (rc)
-			return rc;
-	}
-	return LAB_EXIT_OK;
-}
+#define LAB_CLI_STR_(x) #x
+#define LAB_CLI_STR(x)  LAB_CLI_STR_(x)
 
 static void cli_stem(const char *path, char *buf, size_t len)
 {
@@ -108,11 +34,35 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	for (unsigned i = 0; i < d->n; i++)
 		fprintf(stderr, "%s\n", d->msg[i]);
 	if (d->dropped)
-		fprintf(stderr, "... and %u more\n", d->dropped);
+		fprintf(stderr, "... and %u more error%s\n", d->dropped,
+		        d->dropped == 1 ? "" : "s");
 	fprintf(stderr, "lab: %u error%s in %s%s; nothing was run\n", n, n == 1 ? "" : "s", where,
 	        a->nconfigs > 1 ? " and the other configs" : "");
 	lab_diag_free(d);
 	return LAB_EXIT_USAGE;
+}
+
+/*
+ * Loads the configs in order; a file that cannot be read is one error among the others, so
+ * every file is still checked. Returns 0, or a negative code when out of memory.
+ */
+static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struct lab_diag *d,
+                    struct lab_err *err)
+{
+	int rc = 0;
+
+	if (a->nconfigs == 0) {
+		snprintf(s->stem, sizeof(s->stem), "quick");
+		return lab_cfg_load_text(&s->cfg, "quick.ini (built in)", lab_quick_ini,
+		                         lab_quick_ini_len, d, err);
+	}
+	cli_stem(a->configs[0], s->stem, sizeof(s->stem));
+	for (unsigned i = 0; i < a->nconfigs && rc != -LAB_ENOMEM; i++) {
+		rc = lab_cfg_load_file(&s->cfg, a->configs[i], d, err);
+		if (rc == -LAB_EIO)
+			lab_diag_add(d, "%s", err->msg);
+	}
+	return rc == -LAB_ENOMEM ? rc : 0;
 }
 
 int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
@@ -122,30 +72,27 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	int rc = 0;
 
 	memset(s, 0, sizeof(*s));
-	if (lab_topo_open(&s->topo, a->topology, &err)) {
-		fprintf(stderr, "lab: --topology %s: %s\n", a->topology ? a->topology : "",
-		        err.msg);
-		return LAB_EXIT_USAGE;
-	}
-	if (a->nconfigs == 0) {
-		snprintf(s->stem, sizeof(s->stem), "quick");
-		rc = lab_cfg_load_text(&s->cfg, "quick.ini (built in)", lab_quick_ini,
-		                       lab_quick_ini_len, &d, &err);
-	}
-	for (unsigned i = 0; i < a->nconfigs && rc == 0; i++) {
-		if (i == 0)
-			cli_stem(a->configs[0], s->stem, sizeof(s->stem));
-		rc = lab_cfg_load_file(&s->cfg, a->configs[i], &d, &err);
-	}
-	if (rc) {
+	/* A bad topology, unreadable files and syntax errors are all reported in one pass. */
+	if (lab_topo_open(&s->topo, a->topology, &err))
+		lab_diag_add(&d, "--topology %s", err.msg);
+	if (cli_load(a, s, &d, &err)) {
 		fprintf(stderr, "lab: %s\n", err.msg);
 		lab_diag_free(&d);
-		return rc == -LAB_EIO ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		return LAB_EXIT_FAILURE;
 	}
 	for (unsigned i = 0; i < a->nsets; i++)
 		lab_cfg_add_set(&s->cfg, a->sets[i], &d);
-	/* Syntax errors do not stop the checks: every error is reported in one pass. */
 	unsigned syntax = lab_diag_count(&d);
+	/*
+	 * With a bad --topology the config is still checked, on a stand-in as large as a team may
+	 * be, so that only errors which do not depend on the machine are reported.
+	 */
+	if (!s->topo &&
+	    lab_topo_open(&s->topo, "synthetic:core:" LAB_CLI_STR(LAB_THREADS_MAX) " pu:1", &err)) {
+		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_diag_free(&d);
+		return LAB_EXIT_FAILURE;
+	}
 	rc = lab_plan_build(&s->plan, &s->cfg, lab_kernels, s->topo, a->only, a->nonly, &d, &err);
 	if (rc == 0 && syntax) {
 		lab_plan_free(s->plan);
@@ -156,6 +103,7 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 		return cli_report_diag(&d, a);
 	if (rc) {
 		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
 	}
 	return LAB_EXIT_OK;

@@ -2,9 +2,11 @@
 /*
  * lab analyze, lab report, lab compare: argument parsing, printing and exit codes around the
  * analyzer library (analyze/). Bad input data (a malformed CSV value, a broken run.json) is
- * exit 2 with FILE:LINE; a file that cannot be written is exit 1.
+ * exit 2 with FILE:LINE; a file that cannot be written is exit 1, and so is an output name in DIR
+ * that is a symbolic link or not a regular file (analyze/wfile.h: refused, nothing written).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,45 +17,108 @@
 #include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
+#include "analyze/views/views.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 #include "lab/analyze_print.h"
 #include "lab/cli.h"
 
+/* The options of analyze and report; one row in an_opts (and a field here) per option. */
 struct lab_analyze_opts {
+	const char *dirs[1];
+	unsigned ndirs;
 	const char *dir, *csv;
-	int json, no_plots, include_flagged, report_only;
+	bool json, no_plots, include_flagged;
+	int report_only;
+	const char *objective_arg;
 	enum lab_an_objective objective;
 };
 
-static const char lab_analyze_help[] =
-    "usage: lab analyze DIR [--json] [--no-plots] [--include-flagged] [--objective O]\n"
-    "       lab analyze --csv FILE [--json] [--objective O]\n\n"
-    "Statistics per point (mean, sd, 95/99 % t-intervals, median, MAD, p95, CV, Tukey\n"
-    "outliers), speedup with Fieller intervals, efficiency, Karp-Flatt, Amdahl and USL fits\n"
-    "with 95 % intervals and the model choice, for every series (points that differ only in\n"
-    "threads). Writes summary.csv, analysis.json, plots/ and report.html into DIR.\n\n"
-    "  --json             print the analysis as one JSON document on stdout\n"
-    "  --no-plots         write no plots (and no images in the report)\n"
-    "  --include-flagged  keep samples flagged for foreign CPU load in stats and fits\n"
-    "  --objective O      relative (default): least squares on relative error of the cost\n"
-    "                     (constant-CV noise); absolute: unweighted least squares in the\n"
-    "                     domain of the data (throughput for threads,throughput input), the\n"
-    "                     fit of R's usl package and codahale/usl\n"
-    "  --csv FILE         external data: header with threads and seconds or throughput\n"
-    "                     (optional series,rep); a throughput X(N) is read as the cost\n"
-    "                     1/X(N); prints the analysis, writes no files\n";
+#define AN_FLAG(name, field, help)                                                                 \
+	{                                                                                          \
+		name, NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_analyze_opts, field), 0, help  \
+	}
 
-static const char lab_report_help[] =
-    "usage: lab report DIR\n\n"
-    "Analyzes DIR and writes DIR/report.html: one self-contained page (no network, no\n"
-    "JavaScript) with provenance, tables, fits and the plots inline as SVG.\n";
+static const struct lab_opt an_opts[] = {
+    AN_FLAG("--json", json, "print the analysis as one JSON document on stdout"),
+    AN_FLAG("--no-plots", no_plots, "write no plots (and no images in the report)"),
+    AN_FLAG("--include-flagged", include_flagged,
+            "keep samples flagged for foreign CPU load in stats and fits"),
+    {"--objective", NULL, LAB_OPT_VALUE, "O", offsetof(struct lab_analyze_opts, objective_arg), 0,
+     "relative (default): least squares on relative error of the cost\n"
+     "(constant-CV noise); absolute: unweighted least squares in the\n"
+     "domain of the data (throughput for threads,throughput input), the\n"
+     "fit of R's usl package and codahale/usl"},
+    {"--csv", NULL, LAB_OPT_VALUE, "FILE", offsetof(struct lab_analyze_opts, csv), 0,
+     "external data: header with threads and seconds or throughput\n"
+     "(optional series,rep); a throughput X(N) is read as the cost\n"
+     "1/X(N); prints the analysis, writes no files"},
+    LAB_OPTS_END,
+};
 
-static const char lab_compare_help[] =
-    "usage: lab compare DIR_A DIR_B [--noise 0.01] [--json]\n\n"
-    "Per point (same experiment, params and threads), the relative change of the mean cost\n"
-    "from DIR_A (old) to DIR_B (new) with its 95 % interval and a Welch t-test. Verdict:\n"
-    "'no change' unless p < 0.05; then 'improved' or 'regressed' only if the whole interval\n"
-    "lies beyond +-noise, else 'within noise'.\n";
+static const struct lab_opt an_report_opts[] = {
+    AN_FLAG("--include-flagged", include_flagged,
+            "keep samples flagged for foreign CPU load in stats and fits"),
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts an_cmd = {
+    .name = "analyze",
+    .synopsis = "DIR [--json] [--no-plots] [--include-flagged] [--objective O]\n"
+                "       lab analyze --csv FILE [--json] [--objective O]",
+    .about = "Statistics per point (mean, sd, 95/99 % t-intervals, median, MAD, p95, CV, Tukey\n"
+             "outliers), speedup with Fieller intervals, efficiency, Karp-Flatt, Amdahl and USL\n"
+             "fits with 95 % intervals and the model choice, for every series (points that\n"
+             "differ only in threads). Writes summary.csv, analysis.json, plots/ and\n"
+             "report.html into DIR, only as regular files: an output that is a symbolic\n"
+             "link is refused (exit 1).\n",
+    .opts = an_opts,
+    .pos_at = offsetof(struct lab_analyze_opts, dirs),
+    .npos_at = offsetof(struct lab_analyze_opts, ndirs),
+    .pos_max = 1,
+    .pos_what = "directories",
+};
+
+static const struct lab_cmd_opts an_report_cmd = {
+    .name = "report",
+    .synopsis = "DIR [--include-flagged]",
+    .about = "Analyzes DIR and writes DIR/report.html: one self-contained page (no network, no\n"
+             "JavaScript) with provenance, tables, fits and the plots inline as SVG.\n",
+    .opts = an_report_opts,
+    .pos_at = offsetof(struct lab_analyze_opts, dirs),
+    .npos_at = offsetof(struct lab_analyze_opts, ndirs),
+    .pos_max = 1,
+    .pos_what = "directories",
+};
+
+struct compare_args {
+	const char *dirs[2];
+	unsigned ndirs;
+	const char *noise;
+	bool json;
+};
+
+static const struct lab_opt compare_opts[] = {
+    {"--noise", NULL, LAB_OPT_VALUE, "FRACTION", offsetof(struct compare_args, noise), 0,
+     "changes inside +-FRACTION are 'within noise' (default 0.01)"},
+    {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, json), 0,
+     "one JSON document on stdout"},
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts compare_cmd = {
+    .name = "compare",
+    .synopsis = "DIR_A DIR_B [--noise 0.01] [--json]",
+    .about = "Per point (same experiment, params and threads), the relative change of the mean\n"
+             "cost from DIR_A (old) to DIR_B (new) with its 95 % interval and a Welch t-test.\n"
+             "Verdict: 'no change' unless p < 0.05; then 'improved' or 'regressed' only if the\n"
+             "whole interval lies beyond +-noise, else 'within noise'.\n",
+    .opts = compare_opts,
+    .pos_at = offsetof(struct compare_args, dirs),
+    .npos_at = offsetof(struct compare_args, ndirs),
+    .pos_max = 2,
+    .pos_what = "directories",
+};
 
 static int lab_an_exit(const struct lab_an_err *err, const char *cmd)
 {
@@ -70,38 +135,20 @@ static int lab_is_dir(const char *path)
 
 static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	int report_only = o->report_only;
+	int rc = lab_opts_parse(report_only ? &an_report_cmd : &an_cmd, argc, argv, o, sizeof(*o));
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(o->report_only ? lab_report_help : lab_analyze_help, stdout);
-			return 1;
-		} else if (!strcmp(a, "--json") && !o->report_only) {
-			o->json = 1;
-		} else if (!strcmp(a, "--no-plots") && !o->report_only) {
-			o->no_plots = 1;
-		} else if (!strcmp(a, "--include-flagged")) {
-			o->include_flagged = 1;
-		} else if (!strcmp(a, "--objective") && i + 1 < argc) {
-			const char *v = argv[++i];
-
-			if (strcmp(v, "relative") && strcmp(v, "absolute")) {
-				fprintf(stderr,
-				        "lab %s: --objective '%s': allowed relative, absolute\n",
-				        argv[0], v);
-				return -1;
-			}
-			o->objective =
-			    strcmp(v, "absolute") ? LAB_AN_OBJ_RELATIVE : LAB_AN_OBJ_ABSOLUTE;
-		} else if (!strcmp(a, "--csv") && !o->report_only && i + 1 < argc) {
-			o->csv = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "lab %s: unknown option '%s' (see --help)\n", argv[0], a);
-			return -1;
-		} else if (!o->dir) {
-			o->dir = a;
-		} else {
-			fprintf(stderr, "lab %s: one directory only ('%s')\n", argv[0], a);
+	o->report_only = report_only;
+	if (rc)
+		return rc == LAB_OPTS_HELP ? 1 : -1;
+	o->dir = o->ndirs ? o->dirs[0] : NULL;
+	o->objective = LAB_AN_OBJ_RELATIVE;
+	if (o->objective_arg) {
+		if (!strcmp(o->objective_arg, "absolute")) {
+			o->objective = LAB_AN_OBJ_ABSOLUTE;
+		} else if (strcmp(o->objective_arg, "relative")) {
+			fprintf(stderr, "lab %s: --objective '%s': allowed relative, absolute\n",
+			        argv[0], o->objective_arg);
 			return -1;
 		}
 	}
@@ -127,18 +174,22 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_an_err *err)
 {
+	const char *files[16] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
 	struct lab_an_plots plots = {0};
 	char path[4096];
 	int rc;
 
+	lab_an_views_files(files + 3, sizeof(files) / sizeof(files[0]) - 4);
+	/* A link or special file where an output goes: refused before anything is written. */
+	if ((rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_SUMMARY);
 	if ((rc = lab_an_summary_write(a, path, err)))
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_ANALYSIS);
 	if ((rc = lab_an_analysis_json_write(a, path, err)))
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_AN_FILE_C2C);
-	if (a->c2c.nm && (rc = lab_an_c2c_csv_write(&a->c2c, path, err)))
+	if ((rc = lab_an_views_csv(a, o->dir, err)))
 		return rc;
 	if (!o->no_plots && (rc = lab_an_plots_write(a, o->dir, 1, &plots, warn, err)))
 		return rc;
@@ -219,42 +270,32 @@ static int lab_compare_load(const char *dir, struct lab_an_data *d, struct lab_a
 
 int lab_cmd_compare(int argc, char **argv)
 {
-	const char *dir[2] = {NULL, NULL};
+	struct compare_args o;
 	double noise = 0.01;
-	int json = 0, nd = 0, code = LAB_EXIT_OK;
+	int code = LAB_EXIT_OK;
 	struct lab_an_data d[2] = {{0}, {0}};
 	struct lab_an_compare c = {0};
 	struct lab_an_err err = {0};
+	int rc = lab_opts_parse(&compare_cmd, argc, argv, &o, sizeof(o));
 
-	for (int i = 1; i < argc; i++) {
+	if (rc)
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	if (o.noise) {
 		char *end;
-
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(lab_compare_help, stdout);
-			return LAB_EXIT_OK;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--noise") && i + 1 < argc) {
-			noise = strtod(argv[++i], &end);
-			if (*end || !(noise >= 0) || noise >= 1) {
-				fprintf(stderr,
-				        "lab compare: --noise '%s': a fraction in [0, 1), "
-				        "e.g. 0.01\n",
-				        argv[i]);
-				return LAB_EXIT_USAGE;
-			}
-		} else if (argv[i][0] == '-' || nd == 2) {
-			fprintf(stderr, "lab compare: unexpected argument '%s' (see --help)\n",
-			        argv[i]);
+		noise = strtod(o.noise, &end);
+		if (*end || end == o.noise || !(noise >= 0) || noise >= 1) {
+			fprintf(stderr,
+			        "lab compare: --noise '%s': a fraction in [0, 1), e.g. 0.01\n",
+			        o.noise);
 			return LAB_EXIT_USAGE;
-		} else {
-			dir[nd++] = argv[i];
 		}
 	}
-	if (nd != 2) {
+	if (o.ndirs != 2) {
 		fprintf(stderr, "lab compare: give DIR_A DIR_B (see --help)\n");
 		return LAB_EXIT_USAGE;
 	}
+	const char *const *dir = o.dirs;
+	bool json = o.json;
 	if (lab_compare_load(dir[0], &d[0], &err) || lab_compare_load(dir[1], &d[1], &err) ||
 	    lab_an_compare_run(&d[0], &d[1], noise, &c, &err)) {
 		code = lab_an_exit(&err, "compare");

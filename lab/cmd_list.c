@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab list, lab describe, lab version: all rendered from the kernel descriptors. */
 #include <hwloc.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,25 +31,31 @@ static void list_json_params(struct lab_json *j, const struct lab_param *table)
 	lab_json_arr_close(j);
 }
 
+struct list_args {
+	bool json;
+};
+
+static const struct lab_opt list_opts[] = {
+    {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct list_args, json), 0,
+     "one JSON document on stdout"},
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts list_cmd = {
+    .name = "list",
+    .synopsis = "[--json]",
+    .about = "Lists the kernels with a one-line summary; `lab describe KERNEL` explains one.\n",
+    .opts = list_opts,
+};
+
 int lab_cmd_list(int argc, char **argv)
 {
-	bool json = false;
+	struct list_args a;
+	int rc = lab_opts_parse(&list_cmd, argc, argv, &a, sizeof(a));
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: lab list [--json]\n\nLists the kernels with a one-line "
-			       "summary; "
-			       "`lab describe KERNEL` explains one.\n");
-			return LAB_EXIT_OK;
-		} else {
-			fprintf(stderr,
-			        "lab list: unknown argument '%s' (usage: lab list [--json])\n",
-			        argv[i]);
-			return LAB_EXIT_USAGE;
-		}
-	}
+	if (rc)
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	bool json = a.json;
 	if (!json) {
 		for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
 			printf("%-16s %s\n", (*k)->name, (*k)->summary);

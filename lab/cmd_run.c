@@ -3,6 +3,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,23 +28,35 @@ static void run_on_sigint(int sig)
 	signal(SIGTERM, SIG_DFL);
 }
 
-static void run_usage(FILE *f)
-{
-	fprintf(f,
-	        "usage: lab run [CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
-	        "               [--topology SPEC] [--dry-run] [--no-progress]\n\n"
-	        "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
-	        "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
-	        "run.json (provenance, plan, outcomes), samples.csv, threads.csv and config.ini.\n"
-	        "Points are written as they finish; Ctrl-C keeps what finished.\n\n"
-	        "  -o, --output DIR   write the results here (a new or empty directory)\n"
-	        "  --set SEC.KEY=VAL  override a key of experiment SEC (repeatable)\n"
-	        "  --only SEC         run only experiment SEC (repeatable)\n"
-	        "  --topology SPEC    with --dry-run: plan for synthetic:\"...\" or xml:FILE\n"
-	        "  --dry-run          validate and print the plan; run nothing\n"
-	        "  --no-progress      no progress line on stderr\n\n"
-	        "Then: lab analyze DIR\n");
-}
+static const struct lab_opt run_opts[] = {
+    {"--output", "-o", LAB_OPT_VALUE, "DIR", offsetof(struct lab_cli_args, out_dir), 0,
+     "write the results here (a new or empty directory)"},
+    LAB_CLI_OPT_SET,
+    LAB_CLI_OPT_ONLY,
+    {"--topology", NULL, LAB_OPT_VALUE, "SPEC", offsetof(struct lab_cli_args, topology), 0,
+     "with --dry-run: plan for synthetic:\"...\" or xml:FILE"},
+    {"--dry-run", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, dry_run), 0,
+     "validate and print the plan; run nothing"},
+    {"--no-progress", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, no_progress), 0,
+     "no progress line on stderr"},
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts run_cmd = {
+    .name = "run",
+    .synopsis = "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
+                "               [--topology SPEC] [--dry-run] [--no-progress]",
+    .about = "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
+             "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
+             "run.json (provenance, the plan, each point's status), samples.csv, threads.csv\n"
+             "and config.ini. Points are written as they finish; Ctrl-C keeps what finished.\n",
+    .after = "Then: lab analyze DIR\n",
+    .opts = run_opts,
+    .pos_at = offsetof(struct lab_cli_args, configs),
+    .npos_at = offsetof(struct lab_cli_args, nconfigs),
+    .pos_max = LAB_CLI_LIST_MAX,
+    .pos_what = "config files",
+};
 
 /* Console state: progress line, ETA, and the per-point summary lines. */
 struct run_console {
@@ -51,13 +64,17 @@ struct run_console {
 	struct lab_results *res;
 	bool progress;
 	uint64_t t0_ns;
-	unsigned failed, skipped, flagged_points;
+	unsigned done, failed, skipped, flagged_points;
+	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
+	struct lab_err start_err;
 };
 
 static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
 {
 	struct run_console *c = ctx;
 
+	if (!c->start_rc)
+		c->start_rc = lab_results_start(c->res, pt, &c->start_err);
 	if (!c->progress)
 		return;
 	double elapsed = (double)(lab_clock_ns() - c->t0_ns) / 1e9;
@@ -131,17 +148,29 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
 		        "%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
 		        pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
+	if (rec->ctr && (rec->ctr->cs_samples || rec->ctr->mig_samples))
+		fprintf(
+		    stderr,
+		    "lab: warning: point %u: a pinned thread was switched out in %u and migrated "
+		    "in %u of %u samples (ctr_context_switches, ctr_cpu_migrations)\n",
+		    pt->id, rec->ctr->cs_samples, rec->ctr->mig_samples, rec->nreps);
 }
 
 static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
 {
 	struct run_console *c = ctx;
 
+	if (c->start_rc) {
+		*err = c->start_err;
+		return c->start_rc;
+	}
 	run_print_point(c, rec);
 	c->failed += rec->status == LAB_STATUS_FAILED;
 	c->skipped += rec->status == LAB_STATUS_SKIPPED;
 	c->flagged_points += rec->nflagged > 0;
-	return lab_results_point(c->res, rec, err);
+	int rc = lab_results_point(c->res, rec, err);
+	c->done += rc == 0;
+	return rc;
 }
 
 static void run_default_dir(const char *stem, char *buf, size_t len)
@@ -173,12 +202,33 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 	fprintf(
 	    stderr,
 	    "self-check: harness overhead %.3f ns/iteration, 50 us spin reads %.3f us (%+.2f%%), "
-	    "core clock %.3g GHz\n",
+	    "core clock ~%.2f GHz (estimated)\n",
 	    sc->overhead_ns_per_iter, sc->spin_50us_ns / 1e3, 100 * sc->spin_error, sc->core_ghz);
 	if (fabs(sc->spin_error) > 0.01)
 		fprintf(stderr,
 		        "lab: warning: the 50 us spin is off by more than 1%%: the machine is "
 		        "busy or the clock is slow to read; treat short timings with care\n");
+}
+
+/* Prints how the run ended, once, and tells the truth about what was kept. */
+static void run_report(const struct run_console *con, const char *dir, int rc,
+                       const struct lab_err *err, int crc, const struct lab_err *cerr)
+{
+	unsigned npts = con->s->plan->npts;
+
+	if (rc && rc != -LAB_EINTR)
+		fprintf(stderr, "lab: %s\n", err->msg);
+	if (crc && (!rc || strcmp(cerr->msg, err->msg) != 0))
+		fprintf(stderr, "lab: %s (run.json may still say \"running\")\n", cerr->msg);
+	if (rc == -LAB_EINTR)
+		fprintf(stderr, "lab: interrupted; the finished points are in %s\n", dir);
+	if (rc == 0 && crc == 0)
+		printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n",
+		       dir, npts, con->skipped, con->failed);
+	else
+		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
+		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
+	printf("next: lab analyze %s\n", dir);
 }
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
@@ -190,7 +240,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_runner runner;
 	struct lab_selfcheck sc;
 	struct lab_prov prov;
-	struct lab_err err = {0};
+	struct lab_err err = {0}, cerr = {0};
 	char dir[512];
 
 	lab_prov_collect(&prov);
@@ -204,35 +254,30 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	else
 		run_default_dir(s->stem, dir, sizeof(dir));
 	/* Until the self-check has run, run.json says null for it (NaN). */
-	sc.overhead_ns_per_iter = sc.spin_50us_ns = sc.spin_error = sc.core_ghz = NAN;
+	sc.overhead_ns_per_iter = sc.spin_50us_ns = sc.spin_error = NAN;
 	info.selfcheck = &sc;
+	/* Before anything is written: Ctrl-C from here on ends with a run.json that says so. */
+	signal(SIGINT, run_on_sigint);
+	signal(SIGTERM, run_on_sigint);
 	if (lab_results_open(&con.res, dir, s->plan, &info, &err)) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		fprintf(stderr, "lab: %s\n", err.msg);
 		return a->out_dir ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	run_selfcheck(&runner, s, &sc);
 	fprintf(stderr, "lab: %u points into %s\n", s->plan->npts, dir);
-	signal(SIGINT, run_on_sigint);
-	signal(SIGTERM, run_on_sigint);
 	con.t0_ns = lab_clock_ns();
 	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
 	if (con.progress)
 		fprintf(stderr, "\r\033[K");
 	const char *status = rc == 0 ? "complete" : rc == -LAB_EINTR ? "interrupted" : "failed";
-	struct lab_err cerr = {0};
-	int crc = lab_results_close(con.res, status, &cerr);
-	if (rc && rc != -LAB_EINTR)
-		fprintf(stderr, "lab: %s\n", err.msg);
-	if (crc)
-		fprintf(stderr, "lab: %s\n", cerr.msg);
-	if (rc == -LAB_EINTR)
-		fprintf(stderr, "lab: interrupted; the finished points are in %s\n", dir);
-	printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n", dir,
-	       s->plan->npts, con.skipped, con.failed);
-	printf("next: lab analyze %s\n", dir);
+	int crc =
+	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	run_report(&con, dir, rc, &err, crc, &cerr);
 	return rc || crc || con.failed ? LAB_EXIT_FAILURE : LAB_EXIT_OK;
 }
 
@@ -240,18 +285,10 @@ int lab_cmd_run(int argc, char **argv)
 {
 	struct lab_cli_args a;
 	struct lab_cli_setup s;
-	int rc = lab_cli_parse(argc, argv, "run", &a);
+	int rc = lab_opts_parse(&run_cmd, argc, argv, &a, sizeof(a));
 
 	if (rc)
-		return rc;
-	if (a.help) {
-		run_usage(stdout);
-		return LAB_EXIT_OK;
-	}
-	if (a.json) {
-		fprintf(stderr, "lab run: --json belongs to lab plan (try lab run --dry-run)\n");
-		return LAB_EXIT_USAGE;
-	}
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);

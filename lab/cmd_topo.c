@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab topo: the topology the lab sees, and the CPUs this process may use. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +12,28 @@
 #include "harness/topo.h"
 #include "lab/cli.h"
 
-static void topo_usage(FILE *f)
-{
-	fprintf(f,
-	        "usage: lab topo [--topology SPEC] [--json]\n\n"
-	        "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
-	        "(OS CPU numbers, SMT siblings together), the CPUs this process may use, and this\n"
-	        "CPU's features (SSE2 ... AVX-512; " LAB_CPU_MASK_ENV
-	        "=avx512f,avx2 hides some).\n\n"
-	        "  --topology SPEC  synthetic:\"pack:2 core:8 pu:2\" or xml:FILE instead of this\n"
-	        "                   machine (planning only: nothing binds on it)\n"
-	        "  --json           one JSON document on stdout\n"
-	        "  -h, --help       this text\n");
-}
+struct topo_args {
+	const char *topology;
+	bool json;
+};
+
+static const struct lab_opt topo_opts[] = {
+    {"--topology", NULL, LAB_OPT_VALUE, "SPEC", offsetof(struct topo_args, topology), 0,
+     "synthetic:\"pack:2 core:8 pu:2\" or xml:FILE instead of this\n"
+     "machine (planning only: nothing binds on it)"},
+    {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct topo_args, json), 0,
+     "one JSON document on stdout"},
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts topo_cmd = {
+    .name = "topo",
+    .synopsis = "[--topology SPEC] [--json]",
+    .about = "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
+             "(OS CPU numbers, SMT siblings together), the CPUs this process may use, and this\n"
+             "CPU's features (SSE2 ... AVX-512; " LAB_CPU_MASK_ENV "=avx512f,avx2 hides some).\n",
+    .opts = topo_opts,
+};
 
 /* The PUs of one core, "0,16", with the ones this process may not use marked by '!'. */
 static void topo_print_core(const struct lab_topo *topo, const struct lab_pu_info *pus,
@@ -68,7 +78,7 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		lab_cpu_format(env->cpu_features_masked, list, sizeof(list));
 		printf("hidden by %s: %s\n", LAB_CPU_MASK_ENV, list);
 	}
-	if (lab_topo_is_thissystem(topo) && lab_coreclock_available())
+	if (lab_topo_is_thissystem(topo))
 		printf(
 		    "core clock: %.3g GHz (a dependent-add chain on this thread, now; the TSC may "
 		    "tick at another rate)\n",
@@ -126,33 +136,18 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 
 int lab_cmd_topo(int argc, char **argv)
 {
-	const char *spec = NULL;
-	bool json = false;
+	struct topo_args a;
 	struct lab_topo *topo = NULL;
 	struct lab_env env;
 	struct lab_pu_info *pus = NULL;
 	int *allowed = NULL;
 	struct lab_err err = {0};
-	int rc = LAB_EXIT_OK;
+	int rc = lab_opts_parse(&topo_cmd, argc, argv, &a, sizeof(a));
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			topo_usage(stdout);
-			return LAB_EXIT_OK;
-		} else if (!strcmp(argv[i], "--topology") && i + 1 < argc) {
-			spec = argv[++i];
-		} else if (!strncmp(argv[i], "--topology=", 11)) {
-			spec = argv[i] + 11;
-		} else {
-			fprintf(stderr, "lab topo: %s '%s' (see lab topo --help)\n",
-			        !strcmp(argv[i], "--topology") ? "missing SPEC after"
-			                                       : "unknown argument",
-			        argv[i]);
-			return LAB_EXIT_USAGE;
-		}
-	}
+	if (rc)
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	const char *spec = a.topology;
+	bool json = a.json;
 	if (lab_topo_open(&topo, spec, &err) < 0) {
 		if (spec)
 			fprintf(stderr, "lab: --topology %s\n", err.msg);

@@ -20,6 +20,7 @@ static const struct lab_subcommand lab_subcommands[] = {
     {"plan", lab_cmd_plan, "CONFIG.ini [--topology SPEC] [--json]",
      "print the expanded points and CPU lists; runs nothing"},
     {"topo", lab_cmd_topo, "[--topology SPEC] [--json]", "show the topology the lab sees"},
+    {"counters", lab_cmd_counters, "[--json]", "which performance counters open here, and why not"},
     {"list", lab_cmd_list, "[--json]", "list the kernels"},
     {"describe", lab_cmd_describe, "KERNEL", "explain a kernel and its parameters"},
     {"analyze", lab_cmd_analyze, "DIR [--json] [--no-plots] | --csv FILE [--json]",

@@ -10,7 +10,27 @@
 #include "analyze/cpurel.h"
 #include "analyze/data.h"
 #include "analyze/jsonr.h"
+#include "analyze/views/c2c.h"
+#include "analyze/views/locks.h"
+#include "analyze/views/views.h"
 #include "tests/testlib.h"
+
+/* The states of the c2c and locks views (empty ones when the view applies to nothing). */
+static const struct lab_an_c2c *ck_c2c(const struct lab_an_analysis *a)
+{
+	static const struct lab_an_c2c none;
+	const struct lab_an_c2c *c = lab_an_view_state(a, "c2c");
+
+	return c ? c : &none;
+}
+
+static const struct lab_an_locks *ck_locks(const struct lab_an_analysis *a)
+{
+	static const struct lab_an_locks none;
+	const struct lab_an_locks *l = lab_an_view_state(a, "locks");
+
+	return l ? l : &none;
+}
 
 /* t(0.975, 2) / sqrt(3): the 95 % margin of a mean of 3 samples is this times their sd. */
 #define T2_SQRT3 (4.302652729749464 / 1.7320508075688772)
@@ -63,10 +83,10 @@ LAB_TEST(c2c_matrix_cells)
 	const struct lab_an_c2c_cell *c;
 
 	REQUIRE(ck_load("results-c2c", &d, &a) == 0);
-	CHECK(a.c2c.topo_detailed);
-	REQUIRE(a.c2c.nm == 2);
-	ls = ck_matrix(&a.c2c, "load_store");
-	cas = ck_matrix(&a.c2c, "cas");
+	CHECK(ck_c2c(&a)->topo_detailed);
+	REQUIRE(ck_c2c(&a)->nm == 2);
+	ls = ck_matrix(ck_c2c(&a), "load_store");
+	cas = ck_matrix(ck_c2c(&a), "cas");
 	REQUIRE(ls && cas);
 	CHECK_EQ_U64(ls->ncell, 6);
 	CHECK_EQ_U64(cas->ncell, 3);
@@ -119,9 +139,9 @@ LAB_TEST(c2c_without_topology_detail)
 	/* No "cpus" in run.json (the pair comes from the `pair` param), no pus_detail, two
 	 * packages with SMT on: every relation is unknown. */
 	REQUIRE(ck_load("results-c2c-nodetail", &d, &a) == 0);
-	CHECK(!a.c2c.topo_detailed);
-	REQUIRE(a.c2c.nm == 2);
-	c = lab_an_c2c_find(&a.c2c.m[0], 0, 2);
+	CHECK(!ck_c2c(&a)->topo_detailed);
+	REQUIRE(ck_c2c(&a)->nm == 2);
+	c = lab_an_c2c_find(&ck_c2c(&a)->m[0], 0, 2);
 	REQUIRE(c);
 	CHECK_EQ_U64(c->modes.count, 2);
 	CHECK_EQ_I64(c->smt_siblings, -1);
@@ -173,13 +193,13 @@ LAB_TEST(lock_tables_hand_computed)
 	const struct lab_an_lock_pt *e;
 
 	REQUIRE(ck_load("results-locks", &d, &a) == 0);
-	REQUIRE(a.locks.ng == 2);
-	g = &a.locks.g[0];
+	REQUIRE(ck_locks(&a)->ng == 2);
+	g = &ck_locks(&a)->g[0];
 	CHECK_EQ_STR(g->params, "cs_ns=100;placement=compact;think_ns=0");
 	REQUIRE(g->nc == 2);
 	CHECK_EQ_STR(g->c[0].lock, "mcs");
 	CHECK_EQ_STR(g->c[1].lock, "tas");
-	CHECK_EQ_U64(a.locks.g[1].nc, 1);
+	CHECK_EQ_U64(ck_locks(&a)->g[1].nc, 1);
 	/* mcs, 1 thread: 170, 171, 172 M acquisitions in 1 s samples. */
 	e = ck_lock(g, "mcs", 1);
 	REQUIRE(e);

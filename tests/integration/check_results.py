@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Checks a results directory against the schema of harness/record_schema.h.
 
-usage: check_results.py DIR [--status complete|interrupted] [--min-points N]
+usage: check_results.py DIR [--status complete|interrupted|failed] [--min-points N]
+                        [--selfcheck-may-be-null] [--cut-ok]
 Exits 1 with a message naming the first problem found.
 """
 import csv
@@ -34,25 +35,41 @@ def main():
             fail("run.json lacks %r" % key)
     sc = run["self_check"]
     for key in ("overhead_ns_per_iter", "spin_50us_ns"):
+        # Interrupted during the self-check: null, honestly.
+        if "--selfcheck-may-be-null" in args and sc.get(key) is None:
+            continue
         if not isinstance(sc.get(key), (int, float)) or sc[key] <= 0:
             fail("self_check.%s is %r" % (key, sc.get(key)))
     points = {}
+    # The whole plan is listed: what never ran is "not_run" once the run ended without it.
+    allowed = ("ok", "skipped", "failed") + (("not_run",) if want_status != "complete" else ())
+    finished = 0
     for e in run["experiments"]:
         for p in e["points"]:
-            if p["status"] not in ("ok", "skipped", "failed"):
+            if p["status"] not in allowed:
                 fail("point %d status %r" % (p["point"], p["status"]))
+            if p["status"] == "not_run" and not p["reason"]:
+                fail("point %d not_run without a reason" % p["point"])
+            finished += p["status"] != "not_run"
             if p["status"] == "ok" and p["verify"] == "fail":
                 fail("point %d ok but verify failed" % p["point"])
             if p["status"] == "skipped" and not p["reason"]:
                 fail("point %d skipped without a reason" % p["point"])
             points[p["point"]] = (e, p)
-    if len(points) < min_points:
-        fail("%d points in run.json, expected at least %d" % (len(points), min_points))
+    if finished < min_points:
+        fail("%d points finished in run.json, expected at least %d" % (finished, min_points))
+    if len(points) != run["progress"]["points_planned"]:
+        fail("run.json lists %d points of the %d planned" % (len(points), run["progress"]["points_planned"]))
+    if finished != run["progress"]["points_done"]:
+        fail("%d points finished, progress says %d" % (finished, run["progress"]["points_done"]))
 
     with open(d + "/samples.csv", newline="") as f:
         rows = list(csv.reader(f))
     if not ",".join(rows[0]).startswith(SAMPLES):
         fail("samples.csv header: " + ",".join(rows[0]))
+    # A failed write (a full disk) may cut the last row of the point it was writing.
+    if "--cut-ok" in args and len(rows) > 1 and len(rows[-1]) != len(rows[0]):
+        rows.pop()
     per_point = {}
     for r in rows[1:]:
         if len(r) != len(rows[0]):
@@ -69,6 +86,8 @@ def main():
             fail("elapsed or work not positive: %r" % r)
         per_point[pid] = per_point.get(pid, 0) + 1
     for pid, (e, p) in points.items():
+        if p["status"] == "not_run":
+            continue  # rows the run cut short are not counted as the point's
         want = p["reps"] if p["status"] == "ok" else 0
         if per_point.get(pid, 0) != want:
             fail("point %d has %d sample rows, run.json says %d reps" % (pid, per_point.get(pid, 0), want))
@@ -77,6 +96,8 @@ def main():
         trows = list(csv.reader(f))
     if not ",".join(trows[0]).startswith(THREADS):
         fail("threads.csv header: " + ",".join(trows[0]))
+    if "--cut-ok" in args and len(trows) > 1 and len(trows[-1]) != len(trows[0]):
+        trows.pop()
     counted = {}
     for r in trows[1:]:
         if len(r) != len(trows[0]):
@@ -86,6 +107,8 @@ def main():
         if int(r[6]) < int(r[5]):
             fail("thread ended before it started: %r" % r)
     for pid, (e, p) in points.items():
+        if p["status"] == "not_run":
+            continue
         workers = 1 if p.get("team") == "openmp" else p["threads"]
         want = p["reps"] * workers if p["status"] == "ok" else 0
         if counted.get(pid, 0) != want:

@@ -76,6 +76,12 @@ dry_run_writes_nothing)
 	"$lab" run configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
 	[ ! -e "$tmp/x" ] && grep -q 'points planned' "$tmp/out"
 	;;
+output_dir_empty_name)
+	# -o '' read past a one-byte heap copy; now a clear usage error.
+	rc=0
+	"$lab" run configs/quick.ini --only noop -o '' 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'empty output directory name' "$tmp/err"
+	;;
 output_dir_not_empty)
 	mkdir "$tmp/full" && touch "$tmp/full/keep"
 	rc=0
@@ -138,6 +144,144 @@ all_errors_one_pass)
 	grep -q "e.ini:7: \[b\] stride = 4: out of range" "$tmp/err"
 	tail -n 1 "$tmp/err" | grep -q '^lab: 3 errors in .*; nothing was run$'
 	;;
+errors_across_files_and_topology)
+	# A bad --topology and an unreadable file do not hide the other files' errors.
+	printf '[a]\nkernel = noop\nreps = 0x10\n' >"$tmp/a.ini"
+	printf '[b]\nkernel = noop\nreps = 0\n' >"$tmp/b.ini"
+	rc=0
+	"$lab" run "$tmp/a.ini" "$tmp/missing.ini" "$tmp/b.ini" --topology synthetic:bogus \
+		-o "$tmp/x" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ]
+	grep -q '^--topology synthetic:bogus: hwloc rejects' "$tmp/err"
+	grep -q 'missing.ini: cannot open: No such file' "$tmp/err"
+	grep -q 'a.ini:3: \[a\] reps = 0x10: not a number' "$tmp/err"
+	grep -q 'b.ini:3: \[b\] reps = 0: out of range' "$tmp/err"
+	tail -n 1 "$tmp/err" | grep -q '^lab: 4 errors in .*; nothing was run$'
+	;;
+error_list_capped)
+	# 250 bad keys: 200 lines, then one line that counts the rest.
+	{ printf '[a]\nkernel = noop\n'; for i in $(seq 1 250); do echo "bad$i = 1"; done; } >"$tmp/c.ini"
+	rc=0
+	"$lab" run "$tmp/c.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 202 ]
+	grep -qx '\.\.\. and 50 more errors' "$tmp/err"
+	tail -n 1 "$tmp/err" | grep -q '^lab: 250 errors in '
+	;;
+topology_limits)
+	# Bounded time and memory: a device is not a file; a huge synthetic machine is refused.
+	rc=0
+	timeout 20 "$lab" plan configs/quick.ini --topology xml:/dev/zero 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'xml:/dev/zero: not a regular file' "$tmp/err"
+	rc=0
+	timeout 20 "$lab" plan configs/quick.ini --topology 'synthetic:pack:256 core:64 pu:4' \
+		2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err"
+	;;
+interrupt_during_selfcheck)
+	# SIGINT as soon as run.json exists, during the self-check: the handler is already there,
+	# so the run ends with status "interrupted" and every point "not_run" (it was killed and
+	# left "running" before).
+	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
+	"$lab" run "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 400); do
+		[ -f "$tmp/i/run.json" ] && break
+		sleep 0.01
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/i" --status interrupted --min-points 0 --selfcheck-may-be-null
+	grep -q 'is incomplete: .* of 10 points finished (interrupted)' "$tmp/out"
+	;;
+interrupt_long_sample)
+	# An iteration-count sample of min_time = 60s runs in chunks: Ctrl-C ends it promptly
+	# (it ran to its end before). The bound below is generous: it only tells a hang.
+	printf '[a]\nkernel = noop\nthreads = 1\nreps = 1\nwarmup = 0\nmin_time = 60s\n' >"$tmp/a.ini"
+	"$lab" run "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 500); do
+		grep -q 'points into' "$tmp/err" && break
+		sleep 0.02
+	done
+	sleep 3 # well into the calibrated samples
+	kill -INT "$pid"
+	for _ in $(seq 1 150); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		echo "still running 15 s after Ctrl-C"
+		exit 1
+	fi
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ]
+	check "$tmp/i" --status interrupted --min-points 0
+	;;
+disk_full)
+	# A file-size limit stands in for a full disk (SIGXFSZ ignored: writes fail with EFBIG).
+	# The failure is recorded in run.json, printed once, no temp file stays, and the last
+	# lines say how much finished.
+	printf '[f]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 200\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/f.ini"
+	rc=0
+	bash -c 'trap "" XFSZ; ulimit -f 64; exec "$0" run "$1" -o "$2" --no-progress' \
+		"$lab" "$tmp/f.ini" "$tmp/f" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	[ "$(grep -c 'File too large' "$tmp/err")" = 1 ] || { cat "$tmp/err"; exit 1; }
+	[ ! -e "$tmp/f/run.json.tmp" ]
+	grep -q '^results: .* is incomplete: [0-9]* of 10 points finished (the run failed)$' "$tmp/out"
+	check "$tmp/f" --status failed --min-points 0 --cut-ok
+	python3 - "$tmp/f/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert "File too large" in r["error"], r.get("error")
+st = [p["status"] for p in r["experiments"][0]["points"]]
+assert "not_run" in st, st
+PY
+	;;
+analyze_reads_pending_points)
+	# run.json lists the whole plan. A point still "running" whose rows are in samples.csv
+	# (killed between the two writes) is analyzed from its rows; a "not_run" point is not,
+	# whatever rows the run left (a full disk cuts them).
+	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1, 2\nreps = 3\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/a.ini"
+	"$lab" run "$tmp/a.ini" -o "$tmp/r" --no-progress >/dev/null 2>&1
+	python3 - "$tmp/r/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["status"] = "interrupted"
+pts = r["experiments"][0]["points"]
+pts[0]["status"] = "running"
+pts[1]["status"], pts[1]["reason"] = "not_run", "the run ended while this point ran"
+pts[2]["status"], pts[2]["reason"] = "planned", ""
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	"$lab" analyze "$tmp/r" --no-plots --json >"$tmp/a.json" 2>"$tmp/err"
+	python3 - "$tmp/a.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+st = {p["point"]: p["status"] for s in a["series"] for p in s["points"]}
+assert st == {0: "ok", 1: "not_run", 2: "ok"}, st
+PY
+	;;
+help_lists_every_option)
+	# One table per subcommand drives both parsing and --help: every option the help lists
+	# is accepted (parsing goes on to the next argument), and nothing else is.
+	for cmd in run plan topo list analyze report compare; do
+		"$lab" "$cmd" --help >"$tmp/help"
+		grep -q "^usage: lab $cmd " "$tmp/help"
+		grep -E '^  -' "$tmp/help" | sed -E 's/^  (-[a-z], )?//' | awk '{print $1, ($2 ~ /^[A-Z.=_]+$/) ? $2 : ""}' >"$tmp/opts"
+		[ -s "$tmp/opts" ]
+		while read -r opt arg; do
+			rc=0
+			"$lab" "$cmd" "$opt" ${arg:+X} --bogus-option >/dev/null 2>"$tmp/err" || rc=$?
+			[ "$rc" = 2 ] && grep -q "unknown option '--bogus-option'" "$tmp/err" ||
+				{ echo "lab $cmd: $opt ${arg:+X}: not accepted"; cat "$tmp/err"; exit 1; }
+		done <"$tmp/opts"
+	done
+	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
@@ -145,6 +289,68 @@ describe_all)
 	done
 	"$lab" list --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["kernels"]'
 	"$lab" topo --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["pus"] >= 1'
+	;;
+counters_auto)
+	# Software events counted for real; hardware events null with their reason where no PMU.
+	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+		-o "$tmp/a" --no-progress >"$tmp/out" 2>"$tmp/err"
+	python3 - "$tmp/a" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+assert run["self_check"]["core_ghz"] > 0 and "estimated" in run["self_check"]["core_ghz_method"]
+host = run["host"]["counters"]
+pt = run["experiments"][0]["points"][0]
+assert pt["status"] == "ok", pt
+ev = {e["name"]: e for e in pt["counters"]["events"]}
+assert ev["task-clock"]["status"] == "ok" and ev["cpu-migrations"]["status"] == "ok", ev
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+assert all(float(r["ctr_task_clock"]) > 0 for r in rows), rows
+assert all(r["ctr_cpu_migrations"] == "0" for r in rows), rows
+trows = list(csv.DictReader(open(d + "/threads.csv")))
+assert all(float(r["ctr_task_clock"]) > 0 for r in trows), trows
+if not host["core_pmu"]:
+    for name in ("cycles", "instructions"):
+        assert ev[name]["status"] == "unsupported" and ev[name]["reason"], ev[name]
+        assert all(r["ctr_" + name] == "" for r in rows), rows
+PY
+	;;
+counters_require)
+	# require: a point whose events cannot all be counted fails with the reason, exit 1.
+	pmu=$("$lab" counters --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["host"]["core_pmu"])')
+	rc=0
+	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+		--set noop.counters=require -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$pmu" = False ]; then
+		[ "$rc" = 1 ] || exit 1
+		grep -q 'FAILED: counters = require: cycles: unsupported' "$tmp/out"
+		python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["experiments"][0]["points"][0]; assert p["status"] == "failed" and "require" in p["reason"], p' "$tmp/r/run.json"
+	else
+		[ "$rc" = 0 ]
+	fi
+	;;
+counters_off)
+	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+		--set noop.counters=off -o "$tmp/o" --no-progress >"$tmp/out" 2>"$tmp/err"
+	if grep -q ctr_ "$tmp/o/samples.csv"; then exit 1; fi
+	"$lab" counters >"$tmp/c"
+	grep -q '^perf_event_paranoid: ' "$tmp/c"
+	grep -q '^  sw  *available' "$tmp/c"
+	# A fixture: raw counts with ids and times, CPUID and kernel version.
+	"$lab" counters --record-fixture "$tmp/fx.json" --events 'sw ipc' 2>/dev/null
+	python3 - "$tmp/fx.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert f["schema"] == "lab.counters-fixture/1" and f["host"]["kernel"] and f["host"]["vendor"]
+g = f["passes"][0]["groups"][0]
+assert g["formula"] == "sw" and g["time_enabled"] > 0 and g["time_running"] > 0, g
+ev = {e["name"]: e for e in g["events"]}
+assert ev["task-clock"]["raw"] > 0 and ev["task-clock"]["id"] > 0, ev
+assert {e["name"] for e in f["counters"]["events"]} >= {"cycles", "task-clock"}
+PY
+	rc=0
+	"$lab" counters --record-fixture "$tmp/bad.json" --events 'cylces' 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/bad.json" ] && grep -q "unknown event 'cylces'" "$tmp/err"
 	;;
 *)
 	echo "unknown case $case" >&2

@@ -110,3 +110,25 @@ LAB_TEST(verify_catches_missing_work)
 		free(params);
 	}
 }
+
+/*
+ * A long iteration-count sample runs in chunks (so Ctrl-C can stop it): the chunks of a sample
+ * add up to iters_per_sample units per thread, and the kernel still verifies.
+ */
+LAB_TEST(chunked_samples_add_up)
+{
+	const struct lab_kernel *noop = lab_plan_kernel_find(lab_kernels, "noop");
+	struct kpoint_opts o = {.nthreads = 1, .reps = 2, .min_time_ns = 150000000};
+	struct lab_point_rec rec;
+
+	REQUIRE(noop != NULL);
+	REQUIRE(kpoint_run(noop, NULL, &o, &rec) == 0);
+	CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
+	CHECK_EQ_U64(rec.nreps, 2);
+	for (unsigned r = 0; r < rec.nreps; r++) {
+		CHECK_EQ_U64(rec.samples[r].work, rec.iters);
+		CHECK(rec.threads[r].end_ns > rec.threads[r].start_ns);
+	}
+	CHECK(rec.verify != LAB_VERIFY_FAIL);
+	kpoint_free(&rec);
+}

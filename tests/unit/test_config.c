@@ -399,9 +399,10 @@ LAB_TEST(set_arguments)
 	CHECK_EQ_STR(cfg.set[0].value, "64");
 	CHECK_EQ_STR(cfg.set[0].file, "--set");
 	CHECK_EQ_I64(cfg.set[0].line, 0);
-	/* The section ends at the first dot, the value at the first '='. */
-	CHECK_EQ_STR(cfg.set_section[1], "a");
-	CHECK_EQ_STR(cfg.set[1].key, "b.c");
+	/* Section names may hold dots, keys do not: the key starts after the last dot before
+	 * the first '=', where the value starts. */
+	CHECK_EQ_STR(cfg.set_section[1], "a.b");
+	CHECK_EQ_STR(cfg.set[1].key, "c");
 	CHECK_EQ_STR(cfg.set[1].value, "x=y");
 	CHECK_EQ_STR(cfg.set[2].value, "");
 	/* Blanks around the parts go, as on a line of a file. */
@@ -455,6 +456,93 @@ LAB_TEST(diag_cap)
 	CHECK_EQ_U64(t.d.n, LAB_DIAG_MAX);
 	CHECK_EQ_U64(t.d.dropped, 5);
 	CHECK_EQ_U64(lab_diag_count(&t.d), LAB_DIAG_MAX + 5);
+	tc_free(&t);
+	free(text);
+}
+
+/* A line whose first non-blank character is '[' is a header, even indented after a key. */
+LAB_TEST(indented_header_is_header)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\nkernel = noop\nreps = 2\n  [b]\nkernel = lock\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_U64(t.cfg.nsec, 2);
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "2");
+	CHECK_EQ_STR(tc_value(&t, "b", "kernel"), "lock");
+	CHECK_EQ_I64(tc_line(&t, "b", "kernel"), 5);
+	tc_free(&t);
+}
+
+LAB_TEST(text_after_header)
+{
+	struct tc t;
+
+	tc_load(&t, "[a] junk\nkernel = noop\n[b] ; a comment\nkernel = noop\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(t.d.msg[0],
+	             "t.ini:1: [a]: text after the section header (allowed only a ; or # comment)");
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	tc_free(&t);
+}
+
+/* Old Mac line endings: one long line, which the lab used to read as a lone header. */
+LAB_TEST(cr_only_line_endings)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\rkernel = noop\rreps = 2\r");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(t.d.msg[0], "t.ini:1: carriage return inside a line (allowed line endings: "
+	                         "LF or CRLF; save the file with Unix or DOS line endings)");
+	tc_free(&t);
+}
+
+LAB_TEST(value_too_long)
+{
+	char *text = malloc(400 * 200);
+	size_t n = (size_t)sprintf(text, "[a]\nkernel = noop\nx = 1\n");
+
+	REQUIRE(text);
+	for (int i = 0; i < 380; i++)
+		n += (size_t)sprintf(text + n, "  %0180d\n", i);
+	struct tc t;
+	tc_load(&t, text);
+	CHECK(lab_diag_count(&t.d) >= 1);
+	CHECK(strstr(t.d.msg[0], "[a] x: value too long (allowed at most 65536 characters") !=
+	      NULL);
+	CHECK(strlen(tc_value(&t, "a", "x")) < LAB_CFG_VALUE_MAX);
+	tc_free(&t);
+	free(text);
+}
+
+/*
+ * 60 000 keys in one section and 20 000 sections: the reader indexes them (it was quadratic).
+ * Correctness only, at that size; bench/config_bench.c measures the time.
+ */
+LAB_TEST(many_keys_and_sections)
+{
+	size_t cap = 60000 * 24 + 20000 * 40 + 64, n = 0;
+	char *text = malloc(cap);
+
+	REQUIRE(text);
+	n += (size_t)sprintf(text + n, "[big]\nkernel = noop\n");
+	for (int i = 0; i < 60000; i++)
+		n += (size_t)sprintf(text + n, "k%d = %d\n", i, i);
+	n += (size_t)sprintf(text + n, "k59999 = again\n");
+	for (int i = 0; i < 20000; i++)
+		n += (size_t)sprintf(text + n, "[s%d]\nkernel = noop\n", i);
+	n += (size_t)sprintf(text + n, "[s19999]\n");
+	struct tc t;
+	tc_load(&t, text);
+	REQUIRE(lab_diag_count(&t.d) == 2);
+	CHECK_EQ_STR(t.d.msg[0], "t.ini:60003: [big] k59999 = again: duplicate key (first set "
+	                         "at line 60002)");
+	CHECK_EQ_STR(t.d.msg[1], "t.ini:100004: [s19999]: duplicate section (first at line "
+	                         "100002)");
+	CHECK_EQ_U64(t.cfg.nsec, 20002);
+	CHECK_EQ_U64(t.cfg.sec[0].nkv, 60001);
+	CHECK_EQ_STR(tc_value(&t, "s12345", "kernel"), "noop");
 	tc_free(&t);
 	free(text);
 }

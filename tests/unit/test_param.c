@@ -118,11 +118,32 @@ LAB_TEST(u64_overflow)
 	             "too large (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "99999999999999999999999"),
 	             "too large (expected an integer, e.g. 1000 or 10M)");
-	/* Through a suffix: past 2^64 is not a whole uint64. */
+	/* Through a suffix or an exponent: past 2^64 is too large, not "not a whole number". */
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "20000000000G"),
-	             "not a whole number (expected an integer, e.g. 1000 or 10M)");
+	             "too large (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "1e400"),
+	             "too large (expected an integer, e.g. 1000 or 10M)");
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "1e-400"),
 	             "not a number (expected an integer, e.g. 1000 or 10M)");
+	CHECK_EQ_STR(u64_error(lab_parse_size, "99999999999999999999K"),
+	             "too large (expected a size in bytes, e.g. 64, 4K, 1MiB, 2G)");
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "1.5"),
+	             "not a whole number (expected an integer, e.g. 1000 or 10M)");
+}
+
+/* Hexadecimal is no documented form: strtod would read "0x10" as 16 and "0x1p6" as 64. */
+LAB_TEST(hex_refused)
+{
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "0x10"),
+	             "not a number (expected an integer, e.g. 1000 or 10M)");
+	CHECK_EQ_STR(u64_error(lab_parse_size, "0x1p6"),
+	             "not a number (expected a size in bytes, e.g. 64, 4K, 1MiB, 2G)");
+	CHECK_EQ_STR(u64_error(lab_parse_duration, "0x10ms"),
+	             "not a number (expected a duration with unit ns, us, ms or s, e.g. 50us)");
+	double v = 0;
+	struct lab_err err = {0};
+	CHECK(lab_parse_double("0x1p-2", &v, &err) != 0);
+	CHECK(lab_parse_double("1e-2", &v, &err) == 0 && v == 0.01);
 }
 
 LAB_TEST(size_suffixes)

@@ -562,3 +562,45 @@ LAB_TEST(too_many_points)
 	                "p.ini:1: [x]: the sweeps expand to more than 2^64 points (allowed at most "
 	                "100000)");
 }
+
+/* An unknown kernel in [global] is one error at its own line, not one per section. */
+LAB_TEST(global_unknown_kernel_once)
+{
+	plan_fails_with("[global]\nkernel = nosuch\n[a]\nreps = 2\n[b]\nreps = 3\n", NULL, 0,
+	                "p.ini:2: [global] kernel = nosuch: unknown kernel (kernels: fake, other)");
+	/* Even when no section inherits it. */
+	plan_fails_with("[global]\nkernel = nosuch\n[a]\nkernel = fake\n", NULL, 0,
+	                "p.ini:2: [global] kernel = nosuch: unknown kernel (kernels: fake, other)");
+}
+
+/* --set SEC.kernel=... chooses the kernel (it was ignored: the config's kernel ran). */
+LAB_TEST(set_kernel)
+{
+	static const char *const bad[] = {"a.kernel=nosuch"};
+	static const char *const good[] = {"a.kernel=other"};
+	struct tp t;
+
+	plan_fails_with("[a]\nkernel = fake\n", bad, 1,
+	                "--set a.kernel=nosuch: unknown kernel (kernels: fake, other)");
+	tp_build(&t, "[a]\nkernel = fake\n", good, 1, NULL, 0);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_STR(t.plan->exp[0].kernel->name, "other");
+	tp_free(&t);
+}
+
+/* Section names hold dots: --set exp.a.reps=0 is [exp.a] reps. */
+LAB_TEST(set_dotted_section)
+{
+	static const char *const sets[] = {"exp.a.reps=0"};
+
+	plan_fails_with("[exp.a]\nkernel = fake\n", sets, 1,
+	                "--set exp.a.reps=0: out of range (allowed 1 .. 100000)");
+}
+
+/* A range of one value is quoted as written, with the value that failed. */
+LAB_TEST(range_of_one_quoted)
+{
+	plan_fails_with("[a]\nkernel = fake\nthreads = 2000..2000\n", NULL, 0,
+	                "p.ini:3: [a] threads = 2000..2000: value 2000: out of range (allowed 1 "
+	                ".. 1024 threads)");
+}

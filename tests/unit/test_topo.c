@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "harness/topo.h"
 #include "tests/testlib.h"
@@ -607,5 +608,46 @@ LAB_TEST(allowed_follows_affinity)
 	}
 	/* The main thread's mask never changed. */
 	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), before);
+	lab_topo_close(t);
+}
+
+/* /dev/zero grew to GBs inside hwloc and never ended: only regular files, at most 16 MiB. */
+LAB_TEST(xml_regular_file_only)
+{
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+	char path[512];
+
+	CHECK_EQ_I64(lab_topo_open(&t, "xml:/dev/zero", &err), -LAB_ETOPO);
+	CHECK(t == NULL);
+	CHECK(strstr(err.msg, "xml:/dev/zero: not a regular file") == err.msg);
+	CHECK_EQ_I64(lab_topo_open(&t, "xml:/tmp", &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, "xml:/tmp: not a regular file") == err.msg);
+	/* A sparse file past the cap: refused by its size, without reading it. */
+	snprintf(path, sizeof(path), "%s/big.xml", testlib_tmpdir());
+	FILE *f = fopen(path, "w");
+	REQUIRE(f != NULL);
+	REQUIRE(ftruncate(fileno(f), LAB_TOPO_XML_MAX + 1) == 0);
+	fclose(f);
+	char spec[600];
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, "bytes (allowed at most 16 MiB)") != NULL);
+	unlink(path);
+}
+
+/* pack:256 core:64 pu:4 took over a minute to plan: more than 4096 PUs is refused up front. */
+LAB_TEST(synthetic_pu_cap)
+{
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	CHECK_EQ_I64(lab_topo_open(&t, "synthetic:\"pack:256 core:64 pu:4\"", &err), -LAB_ETOPO);
+	CHECK_EQ_STR(err.msg, "synthetic:\"pack:256 core:64 pu:4\": more than 4096 PUs (the lab "
+	                      "plans topologies of at most 4096 PUs)");
+	CHECK_EQ_I64(lab_topo_open(&t, "synthetic:pack:99999999999999999999 pu:1", &err),
+	             -LAB_ETOPO);
+	REQUIRE(lab_topo_open(&t, "synthetic:pack:16 core:64 pu:4", &err) == 0);
+	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), 4096);
 	lab_topo_close(t);
 }

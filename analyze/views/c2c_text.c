@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The kernel-specific tables of `lab analyze`: the c2c latency matrix and the lock tables. */
+/* The text tables of the c2c view: a grid of pair medians (mode centers when multimodal) and
+ * the multimodal pairs in words. */
 #include <math.h>
 #include <string.h>
 
-#include "lab/analyze_print.h"
+#include "analyze/views/c2c.h"
 
 /* Matrices with more CPUs than this are left to c2c_matrix.csv and the heatmap. */
 #define LAB_C2C_PRINT_MAX 16
@@ -83,10 +84,12 @@ static void lab_c2c_multimodal(FILE *f, const struct lab_an_c2c_matrix *m)
 	}
 }
 
-void lab_analyze_print_c2c(FILE *f, const struct lab_an_analysis *a)
+void lab_an_c2c_text(FILE *f, const void *state)
 {
-	for (size_t i = 0; i < a->c2c.nm; i++) {
-		const struct lab_an_c2c_matrix *m = &a->c2c.m[i];
+	const struct lab_an_c2c *c = state;
+
+	for (size_t i = 0; i < c->nm; i++) {
+		const struct lab_an_c2c_matrix *m = &c->m[i];
 
 		fprintf(f, "\n== c2c one-way latency (ns): %s  method=%s  (%s)\n", m->experiment,
 		        *m->method ? m->method : "?", m->params);
@@ -94,7 +97,7 @@ void lab_analyze_print_c2c(FILE *f, const struct lab_an_analysis *a)
 		        "   median of the samples per pair (95%% CIs in c2c_matrix.csv); a/b = "
 		        "the modes of a multimodal pair; s = SMT siblings, x = other package, n = "
 		        "other NUMA node%s\n",
-		        a->c2c.topo_detailed ? "" : " (topology detail not in run.json)");
+		        c->topo_detailed ? "" : " (topology detail not in run.json)");
 		if (m->ncpu <= LAB_C2C_PRINT_MAX)
 			lab_c2c_grid(f, m);
 		else
@@ -107,58 +110,4 @@ void lab_analyze_print_c2c(FILE *f, const struct lab_an_analysis *a)
 			        m->min_ns, m->max_ns, m->multimodal, m->ncell);
 		lab_c2c_multimodal(f, m);
 	}
-}
-
-static void lab_lock_num(FILE *f, const struct lab_an_msum *m)
-{
-	if (m->n)
-		fprintf(f, "  %-9.4g", m->median);
-	else
-		fprintf(f, "  %-9s", "-");
-}
-
-static void lab_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *e)
-{
-	char buf[96];
-
-	fprintf(f, "%-12.12s %7d %3zu", lock, e->pt->threads, e->thr.n);
-	if (!e->thr.n) {
-		fprintf(f, "  %s%s%s\n", e->pt->status, e->pt->reason ? ": " : "",
-		        e->pt->reason ? e->pt->reason : "");
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", e->thr.mean, e->thr.ci95_lo,
-	         e->thr.ci95_hi);
-	fprintf(f, "  %-32s", buf);
-	if (e->m[LAB_AN_LK_JAIN].n)
-		snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", e->m[LAB_AN_LK_JAIN].mean,
-		         e->m[LAB_AN_LK_JAIN].ci95_lo, e->m[LAB_AN_LK_JAIN].ci95_hi);
-	else
-		snprintf(buf, sizeof(buf), "-");
-	fprintf(f, "  %-22s", buf);
-	lab_lock_num(f, &e->m[LAB_AN_LK_P50]);
-	lab_lock_num(f, &e->m[LAB_AN_LK_P99]);
-	lab_lock_num(f, &e->m[LAB_AN_LK_MAXMIN]);
-	if (lab_an_modes_multi(&e->pt->modes))
-		fprintf(f, "  MULTIMODAL %s",
-		        lab_an_modes_list(&e->pt->modes, 0, 1, buf, sizeof(buf)));
-	fputc('\n', f);
-}
-
-void lab_analyze_print_locks(FILE *f, const struct lab_an_analysis *a)
-{
-	for (size_t i = 0; i < a->locks.ng; i++) {
-		const struct lab_an_lock_group *g = &a->locks.g[i];
-
-		fprintf(f, "\n== locks: %s  %s\n", g->experiment, *g->params ? g->params : "-");
-		fprintf(f, "%-12s %7s %3s  %-32s  %-22s  %-9s  %-9s  %-9s\n", "lock", "threads",
-		        "n", "acquisitions/s [95% CI]", "Jain fairness [95% CI]", "p50 ns",
-		        "p99 ns", "max/min");
-		for (size_t j = 0; j < g->nc; j++)
-			for (size_t k = 0; k < g->c[j].npt; k++)
-				lab_lock_row(f, g->c[j].lock, &g->c[j].pt[k]);
-	}
-	if (a->locks.ng)
-		fprintf(f, "  (throughput: mean of work/elapsed per sample; Jain: mean of the "
-		           "per-sample index; p50/p99/max-min: medians over samples)\n");
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "analyze/c2c.h"
+#include "analyze/views/c2c.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/cpurel.h"
+#include "analyze/views/view.h"
 
 /* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
 static int an_run_cpus(const struct lab_an_json *run, const char *exp, long id, size_t *hint,
@@ -182,6 +183,19 @@ static int an_add_point(struct lab_an_c2c *c, size_t *cap, const struct lab_an_d
 	return an_cell(d, p, inc, cell);
 }
 
+int lab_an_c2c_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	int decl = lab_an_view_declared(d, p->experiment, "c2c");
+	char buf[16];
+
+	if (decl >= 0)
+		return decl;
+	/* Older files: points placed as CPU pairs. */
+	return lab_an_params_get(p->params, "pair", buf, sizeof(buf)) ||
+	       (lab_an_params_get(p->params, "placement", buf, sizeof(buf)) &&
+	        !strcmp(buf, "pairs"));
+}
+
 int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
                    struct lab_an_err *err)
 {
@@ -193,7 +207,7 @@ int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_
 	lab_an_cpurel_init(&rel, d->run);
 	c->topo_detailed = lab_an_cpurel_detailed(&rel);
 	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (d->pt[i].kernel && !strcmp(d->pt[i].kernel, LAB_AN_C2C_KERNEL))
+		if (lab_an_c2c_applies(d, &d->pt[i]))
 			rc = an_add_point(c, &cap, d, &rel, &d->pt[i], include_flagged, &hint);
 	for (size_t i = 0; i < c->nm && !rc; i++)
 		rc = an_matrix_finish(&c->m[i]);
@@ -224,3 +238,60 @@ const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m,
 	}
 	return rev;
 }
+
+static int an_c2c_compute(const struct lab_an_data *d, int include_flagged, void **state,
+                          struct lab_an_err *err)
+{
+	struct lab_an_c2c *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*state = NULL;
+	if (!c)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = lab_an_c2c_run(d, include_flagged, c, err);
+	if (rc || !c->nm) {
+		lab_an_c2c_free(c);
+		free(c);
+		return rc;
+	}
+	*state = c;
+	return 0;
+}
+
+static void an_c2c_free(void *state)
+{
+	lab_an_c2c_free(state);
+	free(state);
+}
+
+static const char *an_c2c_experiment(const void *state, size_t i)
+{
+	const struct lab_an_c2c *c = state;
+
+	return i < c->nm ? c->m[i].experiment : NULL;
+}
+
+static void an_c2c_json(struct lab_an_jw *w, const void *state, const char *exp)
+{
+	lab_an_c2c_json(w, state, exp);
+}
+
+static int an_c2c_csv(const void *state, const char *path, struct lab_an_err *err)
+{
+	return lab_an_c2c_csv_write(state, path, err);
+}
+
+const struct lab_an_view lab_an_view_c2c = {
+    .name = "c2c",
+    .applies = lab_an_c2c_applies,
+    .hides_series = 1, /* one pair per series: the matrix shows them */
+    .compute = an_c2c_compute,
+    .free = an_c2c_free,
+    .experiment = an_c2c_experiment,
+    .json = an_c2c_json,
+    .csv_name = LAB_AN_FILE_C2C,
+    .csv = an_c2c_csv,
+    .text = lab_an_c2c_text,
+    .html = lab_an_c2c_html,
+    .plots = lab_an_c2c_plots,
+};

@@ -4,9 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyze/c2c.h"
 #include "analyze/jsonw.h"
 #include "analyze/output.h"
+#include "analyze/views/c2c.h"
+#include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
 static void an_num(FILE *f, double v)
@@ -57,18 +58,16 @@ static void an_csv_cell(FILE *f, const struct lab_an_c2c_matrix *m, const struct
 
 int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_an_err *err)
 {
-	FILE *f = fopen(path, "w");
+	struct lab_an_wfile w;
+	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s: %s", path,
-		                      strerror(errno));
+		return -LAB_AN_EIO;
 	fputs(LAB_AN_C2C_COLUMNS "\n", f);
 	for (size_t i = 0; i < c->nm; i++)
 		for (size_t j = 0; j < c->m[i].ncell; j++)
 			an_csv_cell(f, &c->m[i], &c->m[i].cell[j]);
-	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write %s", path);
-	return 0;
+	return lab_an_wfile_close(&w, 1, err);
 }
 
 static void an_json_rel(struct lab_an_jw *w, const char *key, int v)

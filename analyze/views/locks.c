@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "analyze/locks.h"
+#include "analyze/views/locks.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/jsonw.h"
+#include "analyze/views/view.h"
 
 const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness", "acq_lat_p50_ns",
                                                            "acq_lat_p99_ns", "max_min_ratio"};
@@ -98,6 +99,20 @@ static int an_add(struct lab_an_locks *l, size_t *cap, const struct lab_an_data 
 	return an_lock_pt(d, p, inc, &c->pt[c->npt++]);
 }
 
+int lab_an_locks_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	int decl = lab_an_view_declared(d, p->experiment, "locks");
+	char buf[8];
+
+	if (decl >= 0)
+		return decl;
+	/* Older files: a `lock` param beside the lock kernel's fairness metric column. */
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], lab_an_lock_metric[LAB_AN_LK_JAIN]))
+			return lab_an_params_get(p->params, "lock", buf, sizeof(buf)) != NULL;
+	return 0;
+}
+
 int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
                      struct lab_an_err *err)
 {
@@ -106,7 +121,7 @@ int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct la
 
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (d->pt[i].kernel && !strcmp(d->pt[i].kernel, LAB_AN_LOCK_KERNEL))
+		if (lab_an_locks_applies(d, &d->pt[i]))
 			rc = an_add(l, &cap, d, &d->pt[i], include_flagged);
 	for (size_t i = 0; i < l->ng; i++)
 		for (size_t j = 0; j < l->g[i].nc; j++)
@@ -188,3 +203,52 @@ void lab_an_locks_json(struct lab_an_jw *w, const struct lab_an_locks *l, const 
 	lab_an_jw_end(w, ']');
 	lab_an_jw_end(w, '}');
 }
+
+static int an_locks_compute(const struct lab_an_data *d, int include_flagged, void **state,
+                            struct lab_an_err *err)
+{
+	struct lab_an_locks *l = calloc(1, sizeof(*l));
+	int rc;
+
+	*state = NULL;
+	if (!l)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = lab_an_locks_run(d, include_flagged, l, err);
+	if (rc || !l->ng) {
+		lab_an_locks_free(l);
+		free(l);
+		return rc;
+	}
+	*state = l;
+	return 0;
+}
+
+static void an_locks_free(void *state)
+{
+	lab_an_locks_free(state);
+	free(state);
+}
+
+static const char *an_locks_experiment(const void *state, size_t i)
+{
+	const struct lab_an_locks *l = state;
+
+	return i < l->ng ? l->g[i].experiment : NULL;
+}
+
+static void an_locks_json(struct lab_an_jw *w, const void *state, const char *exp)
+{
+	lab_an_locks_json(w, state, exp);
+}
+
+const struct lab_an_view lab_an_view_locks = {
+    .name = "locks",
+    .applies = lab_an_locks_applies,
+    .compute = an_locks_compute,
+    .free = an_locks_free,
+    .experiment = an_locks_experiment,
+    .json = an_locks_json,
+    .text = lab_an_locks_text,
+    .html = lab_an_locks_html,
+    .plots = lab_an_lock_plots,
+};

@@ -6,17 +6,17 @@
  * second = work/elapsed of each used sample, its mean with a 95 % t-interval (df = n-1); and
  * the median, mean and 95 % t-interval of the kernel's metric columns jain_fairness,
  * acq_lat_p50_ns, acq_lat_p99_ns and max_min_ratio (n = 0 where a column is absent or empty).
- * Pure computation on loaded, summarized data.
+ * Pure computation on loaded, summarized data. The view "locks" (analyze/views/view.h): its
+ * state is a struct lab_an_locks.
  */
-#ifndef LAB_ANALYZE_LOCKS_H
-#define LAB_ANALYZE_LOCKS_H
+#ifndef LAB_ANALYZE_VIEWS_LOCKS_H
+#define LAB_ANALYZE_VIEWS_LOCKS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyze/data.h"
 #include "analyze/err.h"
-
-#define LAB_AN_LOCK_KERNEL "lock"
 
 enum { LAB_AN_LK_JAIN, LAB_AN_LK_P50, LAB_AN_LK_P99, LAB_AN_LK_MAXMIN, LAB_AN_LK_NMETRIC };
 
@@ -47,7 +47,10 @@ struct lab_an_locks {
 	size_t ng;
 };
 
-/* Groups every point of kernel `lock` in d (summarized with the same include_flagged). Points
+/* 1 when p is a lock point: declared "locks" view, or (older files) a `lock` param beside the
+ * jain_fairness metric. */
+int lab_an_locks_applies(const struct lab_an_data *d, const struct lab_an_point *p);
+/* Groups every point the view applies to in d (summarized with the same include_flagged). Points
  * that are not ok stay in their curve with thr.n = 0. Returns 0 or -LAB_AN_ENOMEM. */
 int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
                      struct lab_an_err *err);
@@ -56,5 +59,16 @@ void lab_an_locks_free(struct lab_an_locks *l);
 struct lab_an_jw;
 /* Writes "locks": {...} of experiment exp into the open object of w. */
 void lab_an_locks_json(struct lab_an_jw *w, const struct lab_an_locks *l, const char *exp);
+
+struct lab_an_plots;
+struct lab_an_pdir;
+/* The view's emitters (state: a struct lab_an_locks): text tables (locks_text.c), the report
+ * section (locks_html.c) and the plots (locks_plot.c). */
+void lab_an_locks_text(FILE *f, const void *state);
+void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *plots,
+                       const char *dir);
+int lab_an_lock_plots(const void *state, const struct lab_an_data *d,
+                      const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                      struct lab_an_err *err);
 
 #endif

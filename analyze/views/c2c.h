@@ -8,18 +8,17 @@
  * mean, the modes (analyze/modes.h; the host moving vCPUs gives a pair several stable
  * latencies, and the median of a multimodal cell is then a number nobody measured), the
  * medians of the kernel's own one_way_* metric columns when present, and the pair's topology
- * relation (analyze/cpurel.h). Pure computation on loaded data.
+ * relation (analyze/cpurel.h). Pure computation on loaded data. The view "c2c" (analyze/views/
+ * view.h): its state is a struct lab_an_c2c.
  */
-#ifndef LAB_ANALYZE_C2C_H
-#define LAB_ANALYZE_C2C_H
+#ifndef LAB_ANALYZE_VIEWS_C2C_H
+#define LAB_ANALYZE_VIEWS_C2C_H
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "analyze/data.h"
 #include "analyze/err.h"
-
-#define LAB_AN_C2C_KERNEL "c2c_latency"
 
 struct lab_an_c2c_cell {
 	const struct lab_an_point *pt;
@@ -51,7 +50,9 @@ struct lab_an_c2c {
 	int topo_detailed; /* run.json carries host.topology.pus_detail */
 };
 
-/* Builds the matrices of every c2c_latency experiment in d (summarized with the same
+/* 1 when p belongs to a matrix: declared "c2c" view, or (older files) a CPU-pair placement. */
+int lab_an_c2c_applies(const struct lab_an_data *d, const struct lab_an_point *p);
+/* Builds the matrices of every experiment the view applies to in d (summarized with the same
  * include_flagged). Returns 0 or -LAB_AN_ENOMEM. */
 int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
                    struct lab_an_err *err);
@@ -70,5 +71,14 @@ int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct la
 struct lab_an_jw;
 /* Writes "c2c": {...} of experiment exp (its matrices and cells) into the open object of w. */
 void lab_an_c2c_json(struct lab_an_jw *w, const struct lab_an_c2c *c, const char *exp);
+
+struct lab_an_plots;
+struct lab_an_pdir;
+/* The view's emitters (state: a struct lab_an_c2c): the text grid and multimodal pairs
+ * (c2c_text.c), the report section (c2c_html.c) and the heatmaps (c2c_plot.c). */
+void lab_an_c2c_text(FILE *f, const void *state);
+void lab_an_c2c_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
+int lab_an_c2c_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
+                     struct lab_an_plots *out, struct lab_an_err *err);
 
 #endif

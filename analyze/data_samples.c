@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * samples.csv, read as untrusted input: every column is checked (a results directory may come
+ * from anyone), an error names FILE:LINE, and a last line the writer did not finish (SIGKILL, a
+ * full disk) is dropped with a warning wherever it was cut.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/csv.h"
+#include "analyze/data_int.h"
+#include "harness/record_schema.h"
+
+/* (point, rep, line) of every row, sorted at the end to find repeated (point, rep) pairs. */
+struct an_rowkey {
+	long id, rep;
+	size_t line;
+};
+
+struct an_samples {
+	struct lab_an_data *d;
+	struct lab_an_csv r;
+	double *metric;
+	struct an_rowkey *key;
+	size_t nkey, kcap, hint;
+};
+
+int lab_an_parse_num(const char *s, double *v, int allow_empty)
+{
+	char *end;
+
+	if (!*s) {
+		*v = NAN;
+		return allow_empty ? 0 : -1;
+	}
+	/* strtod also takes spaces, hex, "inf" and "nan": none is a number the lab writes */
+	if (s[strspn(s, "+-0123456789.eE")])
+		return -1;
+	*v = strtod(s, &end);
+	return *end || !isfinite(*v) ? -1 : 0;
+}
+
+int lab_an_parse_int(const char *s, long *v)
+{
+	char *end;
+
+	if (!*s || s[strspn(s, "-0123456789")])
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+/* A params field is empty or k=v items separated by ';', each with a key. */
+static int an_params_ok(const char *s)
+{
+	for (const char *p = s; *p;) {
+		const char *end = strchr(p, LAB_PARAMS_SEP), *eq = strchr(p, LAB_PARAMS_KV);
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (!eq || eq == p || (size_t)(eq - p) >= n)
+			return 0;
+		if (!end)
+			break;
+		p = end + 1;
+		if (!*p)
+			return 0;
+	}
+	return 1;
+}
+
+#define AN_BAD(what, allowed)                                                                      \
+	lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: %s = '%s': %s", r->path, r->line, what, f[col], \
+	               allowed)
+
+/* Checks the fixed columns of a row; the numbers come back in v (elapsed, work). */
+static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, long *rep, double *v,
+                        struct lab_an_err *err)
+{
+	const char *const *f = (const char *const *)r->field;
+	double foreign;
+	int col;
+
+	if (!*f[col = LAB_SCOL_EXPERIMENT] || !*f[col = LAB_SCOL_KERNEL])
+		return AN_BAD(col ? "kernel" : "experiment", "empty, allowed: a name");
+	if (lab_an_parse_int(f[col = LAB_SCOL_POINT], id) || *id < 0)
+		return AN_BAD("point", "allowed: a whole number >= 0");
+	if (!an_params_ok(f[col = LAB_SCOL_PARAMS]))
+		return AN_BAD("params", "allowed: key=value items separated by ';'");
+	if (lab_an_parse_int(f[col = LAB_SCOL_THREADS], threads) || *threads < 1 ||
+	    *threads > LAB_AN_THREADS_MAX)
+		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: threads = '%s': allowed 1 .. %ld",
+		                      r->path, r->line, f[col], LAB_AN_THREADS_MAX);
+	if (lab_an_parse_int(f[col = LAB_SCOL_REP], rep) || *rep < 0)
+		return AN_BAD("rep", "allowed: a whole number >= 0");
+	if (lab_an_parse_num(f[col = LAB_SCOL_ELAPSED_NS], &v[0], 0) || !(v[0] > 0))
+		return AN_BAD("elapsed_ns", "allowed: a finite number > 0");
+	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0))
+		return AN_BAD("work", "allowed: a finite number > 0");
+	if (lab_an_parse_num(f[col = LAB_SCOL_FOREIGN_CPU], &foreign, 1))
+		return AN_BAD("foreign_cpu", "allowed: a finite number or empty");
+	col = LAB_SCOL_FLAGGED;
+	if (strcmp(f[col], "0") && strcmp(f[col], "1"))
+		return AN_BAD("flagged", "allowed: 0 or 1");
+	return 0;
+}
+
+static int an_unit(char **unit, const char *work_unit)
+{
+	return !*unit && !(*unit = lab_an_asprintf("ns/%s", *work_unit ? work_unit : "unit"));
+}
+
+static int an_samples_row(struct an_samples *s, struct lab_an_err *err)
+{
+	struct lab_an_data *d = s->d;
+	struct lab_an_csv *r = &s->r;
+	const char *const *f = (const char *const *)r->field;
+	long id, threads, rep;
+	double v[2];
+	struct lab_an_point *p;
+	char *params;
+	int rc;
+
+	if ((rc = an_row_check(r, &id, &threads, &rep, v, err)))
+		return rc;
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (lab_an_parse_num(
+		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
+		        &s->metric[m], 1))
+			return lab_an_err_set(
+			    err, LAB_AN_EDATA,
+			    "%s:%zu: %s = '%s': allowed: a finite number or empty", r->path,
+			    r->line, d->metric_name[m], f[LAB_SAMPLES_NCOLUMNS + m]);
+	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	s->key[s->nkey++] = (struct an_rowkey){id, rep, r->line};
+	params = lab_an_params_canon(f[LAB_SCOL_PARAMS]);
+	if (!params)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	p = lab_an_point_find(d, f[LAB_SCOL_EXPERIMENT], id, (int)threads, params, &s->hint);
+	free(params);
+	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	/* one point id, one (threads, params): else its rows would split into two points */
+	if (lab_an_point_by_id(d, f[LAB_SCOL_EXPERIMENT], id) != p)
+		return lab_an_err_set(err, LAB_AN_EDATA,
+		                      "%s:%zu: point %ld with threads = %ld, params = '%s': an "
+		                      "earlier row of that point differs, allowed: the same",
+		                      r->path, r->line, id, threads, f[LAB_SCOL_PARAMS]);
+	/* Experiments of one run measure different units of work (increments, round trips). */
+	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = lab_an_point_add(p, d->nmetric, v[0] / v[1], f[LAB_SCOL_FLAGGED][0] == '1', s->metric);
+	d->nsamples++;
+	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+}
+
+static int an_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Metric columns need a name, and each name once: a value must not be read under two names. */
+static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+{
+	char **sorted = malloc((d->nmetric + 1) * sizeof(*sorted));
+	int rc = 0;
+
+	if (!sorted)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	for (size_t m = 0; m < d->nmetric && !rc; m++)
+		if (!*d->metric_name[m])
+			rc = lab_an_err_set(err, LAB_AN_EDATA,
+			                    "%s:1: column %zu has no name, allowed: a metric name",
+			                    path, LAB_SAMPLES_NCOLUMNS + m + 1);
+	memcpy(sorted, d->metric_name, d->nmetric * sizeof(*sorted));
+	qsort(sorted, d->nmetric, sizeof(*sorted), an_cmp_name);
+	for (size_t m = 1; m < d->nmetric && !rc; m++)
+		if (!strcmp(sorted[m - 1], sorted[m]))
+			rc = lab_an_err_set(
+			    err, LAB_AN_EDATA,
+			    "%s:1: column '%s' appears twice, allowed: each name once", path,
+			    sorted[m]);
+	free(sorted);
+	return rc;
+}
+
+static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_an_err *err)
+{
+	char want[] = LAB_SAMPLES_COLUMNS, *save = NULL, *tok;
+	size_t i = 0;
+
+	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
+		if (i >= r->nfield || strcmp(r->field[i], tok))
+			return lab_an_err_set(err, LAB_AN_EDATA,
+			                      "%s:%zu: expected column %zu to be '%s' (header %s)",
+			                      r->path, r->line, i + 1, tok, LAB_SAMPLES_COLUMNS);
+	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
+	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
+	if (!d->metric_name)
+		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
+			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	return an_metric_names(d, r->path, err);
+}
+
+static int an_cmp_rowkey(const void *a, const void *b)
+{
+	const struct an_rowkey *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sorting makes the check O(n log n); a repeated pair would count one sample twice. */
+static int an_samples_unique(struct an_samples *s, struct lab_an_err *err)
+{
+	if (s->nkey < 2)
+		return 0; /* and qsort must not see a NULL array */
+	qsort(s->key, s->nkey, sizeof(*s->key), an_cmp_rowkey);
+	for (size_t i = 1; i < s->nkey; i++)
+		if (s->key[i].id == s->key[i - 1].id && s->key[i].rep == s->key[i - 1].rep)
+			return lab_an_err_set(
+			    err, LAB_AN_EDATA,
+			    "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: one row "
+			    "per point and rep",
+			    s->r.path, s->key[i].line, s->key[i].id, s->key[i].rep,
+			    s->key[i - 1].line);
+	return 0;
+}
+
+/* One record: a cut last line is dropped with a warning, a whole one must have every column. */
+static int an_samples_record(struct an_samples *s, struct lab_an_err *err)
+{
+	struct lab_an_csv *r = &s->r;
+	size_t want = LAB_SAMPLES_NCOLUMNS + s->d->nmetric;
+
+	if (!r->complete) {
+		lab_an_warn(&s->d->warn, "%s:%zu: incomplete last line ignored", r->path, r->line);
+		return 0;
+	}
+	/* trailing metric columns may be left out (empty); a column the header does not name,
+	 * never */
+	if (r->nfield < LAB_SAMPLES_NCOLUMNS || r->nfield > want)
+		return lab_an_err_set(
+		    err, LAB_AN_EDATA,
+		    "%s:%zu: %zu fields, allowed: %d .. %zu (the header's columns)", r->path,
+		    r->line, r->nfield, LAB_SAMPLES_NCOLUMNS, want);
+	return an_samples_row(s, err);
+}
+
+int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+{
+	struct an_samples s = {.d = d};
+	int rc;
+
+	if ((rc = lab_an_csv_open(&s.r, path, err)))
+		goto out;
+	if ((rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete) {
+		if (rc >= 0)
+			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:1: no header line", path);
+		goto out;
+	}
+	if ((rc = an_samples_header(d, &s.r, err)))
+		goto out;
+	s.metric = calloc(d->nmetric + 1, sizeof(*s.metric));
+	if (!s.metric) {
+		rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		goto out;
+	}
+	while ((rc = lab_an_csv_next(&s.r, err)) == 1)
+		if ((rc = an_samples_record(&s, err)))
+			goto out;
+	if (!rc)
+		rc = an_samples_unique(&s, err);
+out:
+	free(s.metric);
+	free(s.key);
+	lab_an_csv_close(&s.r);
+	return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/index.h"
+
+#include <stdlib.h>
+
+uint64_t lab_an_hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	/* a separator, so ("ab","c") and ("a","bc") differ */
+	return (h ^ 0xffu) * 1099511628211ULL;
+}
+
+uint64_t lab_an_hash_long(uint64_t h, long v)
+{
+	unsigned long u = (unsigned long)v;
+
+	for (size_t i = 0; i < sizeof(u); i++, u >>= 8)
+		h = (h ^ (u & 0xffu)) * 1099511628211ULL;
+	return h;
+}
+
+/* Linear probing from the hash's home slot; the table is kept at most half full. */
+size_t lab_an_index_find(const struct lab_an_index *ix, uint64_t hash,
+                         int (*same)(const void *ctx, size_t item), const void *ctx)
+{
+	if (!ix->cap)
+		return (size_t)-1;
+	for (size_t i = (size_t)hash & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
+		const struct lab_an_index_slot *s = &ix->slot[i];
+
+		if (!s->item)
+			return (size_t)-1;
+		if (s->hash == hash && same(ctx, s->item - 1))
+			return s->item - 1;
+	}
+}
+
+static void an_index_put(struct lab_an_index_slot *slot, size_t cap, uint64_t hash, size_t item1)
+{
+	size_t i = (size_t)hash & (cap - 1);
+
+	while (slot[i].item)
+		i = (i + 1) & (cap - 1);
+	slot[i].hash = hash;
+	slot[i].item = item1;
+}
+
+int lab_an_index_add(struct lab_an_index *ix, uint64_t hash, size_t item)
+{
+	if (2 * (ix->n + 1) > ix->cap) {
+		size_t cap = ix->cap ? 2 * ix->cap : 64;
+		struct lab_an_index_slot *slot = calloc(cap, sizeof(*slot));
+
+		if (!slot)
+			return -1;
+		for (size_t i = 0; i < ix->cap; i++)
+			if (ix->slot[i].item)
+				an_index_put(slot, cap, ix->slot[i].hash, ix->slot[i].item);
+		free(ix->slot);
+		ix->slot = slot;
+		ix->cap = cap;
+	}
+	an_index_put(ix->slot, ix->cap, hash, item + 1);
+	ix->n++;
+	return 0;
+}
+
+void lab_an_index_free(struct lab_an_index *ix)
+{
+	free(ix->slot);
+	ix->slot = NULL;
+	ix->cap = ix->n = 0;
+}

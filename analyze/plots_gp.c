@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What every plot file is made of: numbers and strings as gnuplot reads them (untrusted text
+ * only as inert single-quoted literals), the terminal preamble and trailer, safe file names,
+ * files created in the plots directory handle, and the list of plots.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/plots_int.h"
+
+int lab_an_have_program(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		int len = end ? (int)(end - path) : (int)strlen(path);
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", len, path, prog);
+		if (len && access(buf, X_OK) == 0)
+			return 1;
+		path = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+void lab_an_dat_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.9g", v);
+	else
+		fputs(" NaN", f);
+}
+
+/* Labels longer than this are cut (with "...") so one field cannot flood a plot. */
+#define AN_GP_STR_MAX 240
+
+/*
+ * Text from the results directory is untrusted. A single-quoted gnuplot string is the one form
+ * gnuplot never expands: no backquote command substitution, no @macro, no backslash escapes
+ * (gnuplot 5 "quote marks" and "substitution"); the only special byte is the quote itself,
+ * doubled. Defence in depth on top: only printable ASCII survives, a newline (which would end
+ * the command) and every control byte become a space, backquote and @ become '_', and any other
+ * byte (non-ASCII) becomes '?', so what reaches gnuplot is data whatever the quoting rules of a
+ * future version.
+ */
+void lab_an_gp_str(FILE *f, const char *s)
+{
+	size_t n = 0;
+
+	fputc('\'', f);
+	for (; s && *s && n < AN_GP_STR_MAX; s++, n++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\'')
+			fputs("''", f);
+		else if (c == '`' || c == '@')
+			fputc('_', f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (c > 0x7f)
+			fputc('?', f);
+		else
+			fputc(c, f);
+	}
+	if (s && *s)
+		fputs("...", f);
+	fputc('\'', f);
+}
+
+/* The terminal preamble and the trailer that renders the same plot again as PNG. base is a
+ * slug the analyzer made (lab_an_plot_slug); title and the optional second line sub are
+ * untrusted text. */
+void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub)
+{
+	fprintf(f,
+	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
+	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'\n"
+	        "set output '%s.svg'\nset title ",
+	        base, base);
+	lab_an_gp_str(f, title);
+	if (sub) {
+		fputs(".\"\\n\".", f);
+		lab_an_gp_str(f, sub);
+	}
+	fputs(" noenhanced\nset key top left box noenhanced\nset grid\n", f);
+}
+
+/* Keeps [A-Za-z0-9.-], maps everything else to '_'; a leading '.' or '-' too, so the name is
+ * never hidden, never an option and never "..". */
+void lab_an_plot_slug(const char *in, char *out, size_t len)
+{
+	size_t k = 0;
+
+	for (; in && *in && k + 1 < len; in++) {
+		char c = *in;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		         (c >= '0' && c <= '9') || ((c == '.' || c == '-') && k);
+
+		out[k++] = ok ? c : '_';
+	}
+	if (len)
+		out[k] = 0;
+}
+
+void lab_an_gp_tail(FILE *f, const char *base)
+{
+	fprintf(f,
+	        "set terminal pngcairo size 720,480 background rgb 'white'\n"
+	        "set output '%s.png'\nreplot\nunset output\n",
+	        base);
+}
+
+int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,
+                    const char *view, size_t group)
+{
+	struct lab_an_plot *q;
+
+	if (lab_an_grow(&p->p, &p->cap, p->n + 1, sizeof(*p->p)))
+		return -LAB_AN_ENOMEM;
+	q = &p->p[p->n];
+	*q = (struct lab_an_plot){kind, lab_an_strdup(title), lab_an_strdup(base), view, group};
+	if (!q->title || !q->base) {
+		free(q->title);
+		free(q->base);
+		return -LAB_AN_ENOMEM;
+	}
+	p->n++;
+	return 0;
+}
+
+FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
+                  struct lab_an_err *err)
+{
+	char name[512];
+	int fd;
+	FILE *f = NULL;
+
+	snprintf(name, sizeof(name), "%s.%s", base, ext);
+	/* The directory was cleaned and holds no links (lab_an_subdir_open); O_NOFOLLOW anyway. */
+	fd = openat(pdir->fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		lab_an_err_set(err, LAB_AN_EIO, "cannot write %s/%s: %s", pdir->path, name,
+		               strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
+int lab_an_close(FILE *f, const char *base, struct lab_an_err *err)
+{
+	if (ferror(f) | fclose(f))
+		return lab_an_err_set(err, LAB_AN_EIO, "cannot write plot file %s", base);
+	return 0;
+}

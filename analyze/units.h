@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Reading parameter values the way the lab's configs write them. A size is a number with an
+ * optional suffix: B (1), K, k, KiB (1024), M, MiB (1024²), G, GiB (1024³), the same rules as
+ * the run side (README "Configs"); run.json and samples.csv carry params as written.
+ */
+#ifndef LAB_ANALYZE_UNITS_H
+#define LAB_ANALYZE_UNITS_H
+
+/* The bytes of size text ("64", "4K", "1MiB"), or NaN when it is not a size. */
+double lab_an_size_bytes(const char *text);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The report section of the locks view: the tables and the plots. */
+#include <math.h>
+#include <string.h>
+
+#include "analyze/report_int.h"
+#include "analyze/views/locks.h"
+
+static void an_msum_cell(FILE *f, const struct lab_an_msum *m, int ci)
+{
+	if (!m->n)
+		fputs("<td>&ndash;</td>", f);
+	else if (ci)
+		fprintf(f, "<td>%.4g <small>[%.4g, %.4g]</small></td>", m->mean, m->ci95_lo,
+		        m->ci95_hi);
+	else
+		fprintf(f, "<td>%.4g</td>", m->median);
+}
+
+static void an_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *e)
+{
+	fputs("<tr><td>", f);
+	lab_an_html(f, lock);
+	fprintf(f, "</td><td>%d</td><td>%zu</td>", e->pt->threads, e->thr.n);
+	if (e->thr.n)
+		fprintf(f, "<td>%.4g <small>[%.4g, %.4g]</small></td>", e->thr.mean, e->thr.ci95_lo,
+		        e->thr.ci95_hi);
+	else
+		fputs("<td>&ndash;</td>", f);
+	an_msum_cell(f, &e->m[LAB_AN_LK_JAIN], 1);
+	an_msum_cell(f, &e->m[LAB_AN_LK_P50], 0);
+	an_msum_cell(f, &e->m[LAB_AN_LK_P99], 0);
+	an_msum_cell(f, &e->m[LAB_AN_LK_MAXMIN], 0);
+	fputs("</tr>\n", f);
+}
+
+void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *plots,
+                       const char *dir)
+{
+	const struct lab_an_locks *l = state;
+
+	if (!l->ng)
+		return;
+	fputs("<h2>Locks under contention</h2>\n<p>Throughput = acquisitions per second "
+	      "(work / elapsed of each sample; mean and 95&nbsp;% t-interval). Jain's fairness "
+	      "index over the threads' acquisition counts (1 = fair; mean and 95&nbsp;% "
+	      "interval). Acquire latency p50/p99 and the max/min ratio of per-thread "
+	      "acquisitions: medians over samples.</p>\n",
+	      f);
+	for (size_t i = 0; i < l->ng; i++) {
+		const struct lab_an_lock_group *g = &l->g[i];
+
+		fputs("<h3>", f);
+		lab_an_html(f, g->experiment);
+		fputs(" <small>", f);
+		lab_an_html(f, *g->params ? g->params : "-");
+		fputs("</small></h3>\n<table><tr><th>lock</th><th>threads</th><th>n</th>"
+		      "<th>acquisitions/s [95% CI]</th><th>Jain fairness [95% CI]</th>"
+		      "<th>p50 ns</th><th>p99 ns</th><th>max/min</th></tr>\n",
+		      f);
+		for (size_t j = 0; j < g->nc; j++)
+			for (size_t k = 0; k < g->c[j].npt; k++)
+				an_lock_row(f, g->c[j].lock, &g->c[j].pt[k]);
+		fputs("</table>\n", f);
+		lab_an_report_view_imgs(f, plots, dir, "locks", i);
+	}
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The text tables of the locks view: per conditions, per lock and thread count, throughput,
+ * fairness, latency. */
+#include <math.h>
+#include <string.h>
+
+#include "analyze/views/locks.h"
+
+static void lab_lock_num(FILE *f, const struct lab_an_msum *m)
+{
+	if (m->n)
+		fprintf(f, "  %-9.4g", m->median);
+	else
+		fprintf(f, "  %-9s", "-");
+}
+
+static void lab_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *e)
+{
+	char buf[96];
+
+	fprintf(f, "%-12.12s %7d %3zu", lock, e->pt->threads, e->thr.n);
+	if (!e->thr.n) {
+		fprintf(f, "  %s%s%s\n", e->pt->status, e->pt->reason ? ": " : "",
+		        e->pt->reason ? e->pt->reason : "");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", e->thr.mean, e->thr.ci95_lo,
+	         e->thr.ci95_hi);
+	fprintf(f, "  %-32s", buf);
+	if (e->m[LAB_AN_LK_JAIN].n)
+		snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", e->m[LAB_AN_LK_JAIN].mean,
+		         e->m[LAB_AN_LK_JAIN].ci95_lo, e->m[LAB_AN_LK_JAIN].ci95_hi);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	fprintf(f, "  %-22s", buf);
+	lab_lock_num(f, &e->m[LAB_AN_LK_P50]);
+	lab_lock_num(f, &e->m[LAB_AN_LK_P99]);
+	lab_lock_num(f, &e->m[LAB_AN_LK_MAXMIN]);
+	if (lab_an_modes_multi(&e->pt->modes))
+		fprintf(f, "  MULTIMODAL %s",
+		        lab_an_modes_list(&e->pt->modes, 0, 1, buf, sizeof(buf)));
+	fputc('\n', f);
+}
+
+void lab_an_locks_text(FILE *f, const void *state)
+{
+	const struct lab_an_locks *l = state;
+
+	for (size_t i = 0; i < l->ng; i++) {
+		const struct lab_an_lock_group *g = &l->g[i];
+
+		fprintf(f, "\n== locks: %s  %s\n", g->experiment, *g->params ? g->params : "-");
+		fprintf(f, "%-12s %7s %3s  %-32s  %-22s  %-9s  %-9s  %-9s\n", "lock", "threads",
+		        "n", "acquisitions/s [95% CI]", "Jain fairness [95% CI]", "p50 ns",
+		        "p99 ns", "max/min");
+		for (size_t j = 0; j < g->nc; j++)
+			for (size_t k = 0; k < g->c[j].npt; k++)
+				lab_lock_row(f, g->c[j].lock, &g->c[j].pt[k]);
+	}
+	if (l->ng)
+		fprintf(f, "  (throughput: mean of work/elapsed per sample; Jain: mean of the "
+		           "per-sample index; p50/p99/max-min: medians over samples)\n");
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * An analyzer view: the analysis of one kind of experiment beyond the scaling series (the c2c
+ * latency matrix, lock curves, the stride chart; later roofline, NUMA matrix, schedules). A view
+ * is one file analyze/views/NAME.c (helpers in NAME_*.c) defining `const struct lab_an_view
+ * lab_an_view_NAME`, plus one line in views.def; the central analyzer loops over the list and
+ * never names a view or a kernel.
+ *
+ * A view is chosen by what the run declares: run.json's experiments[].views (the kernel
+ * descriptor's `views`). For files without that key (older results, external fixtures) the view
+ * may match on recorded properties instead (lab_an_view_declared returns -1 then).
+ */
+#ifndef LAB_ANALYZE_VIEWS_VIEW_H
+#define LAB_ANALYZE_VIEWS_VIEW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/data.h"
+#include "analyze/err.h"
+
+struct lab_an_jw;
+struct lab_an_plots;
+struct lab_an_pdir;
+
+struct lab_an_view {
+	const char *name; /* as run.json "views" names it; also its key in analysis.json */
+	/* 1 when the view shows point p of d. */
+	int (*applies)(const struct lab_an_data *d, const struct lab_an_point *p);
+	/* 1: the points it shows are not printed or drawn as scaling series (c2c: one pair each).
+	 */
+	int hides_series;
+	/* Computes the view over the points it applies to (d summarized with include_flagged).
+	 * *state stays NULL when nothing applies. Returns 0 or a negative code with err set. */
+	int (*compute)(const struct lab_an_data *d, int include_flagged, void **state,
+	               struct lab_an_err *err);
+	void (*free)(void *state);
+	/* The experiment of the view's i-th group, NULL past the last (may repeat): analysis.json
+	 * gets one experiments[] entry per experiment, with json's object in it. */
+	const char *(*experiment)(const void *state, size_t i);
+	/* Writes "NAME": {...} for experiment exp into the open object of w; NULL: none. */
+	void (*json)(struct lab_an_jw *w, const void *state, const char *exp);
+	/* A CSV file of its own in DIR (csv_name), written by csv to path; NULL: none. */
+	const char *csv_name;
+	int (*csv)(const void *state, const char *path, struct lab_an_err *err);
+	/* The text tables of `lab analyze` (after the series); NULL: none. */
+	void (*text)(FILE *f, const void *state);
+	/* The report section; plots lists what was drawn (lab_an_report_view_imgs inlines them). */
+	void (*html)(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
+	/* Writes its .dat/.gp files into pdir and adds them to out; NULL: no plots. */
+	int (*plots)(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
+	             struct lab_an_plots *out, struct lab_an_err *err);
+};
+
+/* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1
+ * when it records no views for exp (no run.json, an older file): match on properties then. */
+int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const char *name);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Shared by runner.c (points, records) and runner_sample.c (samples, calibration) only. */
+#ifndef LAB_HARNESS_RUNNER_INTERNAL_H
+#define LAB_HARNESS_RUNNER_INTERNAL_H
+
+#include "harness/counters.h"
+#include "harness/runner.h"
+
+/* Per-thread bookkeeping of the harness, one 128-byte slot each (written by its thread only). */
+struct runner_slot {
+	alignas(LAB_SLOT) uint64_t start_ns, end_ns;
+	int cpu_start, cpu_end;
+	int rc;
+	struct lab_err err;
+};
+
+/*
+ * A long iteration-count sample runs as chunks of about RUNNER_CHUNK_NS, with the stop flag
+ * checked between them, so Ctrl-C ends it within ~100 ms (a kernel's timed loop cannot be
+ * interrupted from outside). Only samples whose min_time exceeds two chunks are split.
+ */
+#define RUNNER_CHUNK_NS 50000000ull
+
+/* What a worker did over the chunks of one sample. */
+struct runner_acc {
+	uint64_t work, start_ns;
+	int cpu_start;
+	double metric[LAB_METRICS_MAX];
+};
+
+struct runner_point {
+	struct lab_runner *r;
+	const struct lab_point_spec *spec;
+	struct lab_ctx ctx;
+	struct lab_team *team;
+	struct lab_thread **threads;
+	struct runner_slot *slots;
+	atomic_int stop;
+	atomic_uint started; /* workers past the start barrier in this sample */
+	bool timed;
+	unsigned chunks; /* per iteration-count sample, >= 1 */
+	struct runner_acc *acc;
+	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
+	int *omp_cpus;
+	struct lab_ctr_point *ctr; /* NULL with counters = off */
+	/* Counters run from the first chunk of a sample to its last (both true when whole). */
+	bool ctr_first, ctr_last;
+};
+
+static inline bool lab__runner_interrupted(const struct lab_runner *r)
+{
+	return r->interrupt && atomic_load_explicit(r->interrupt, memory_order_relaxed);
+}
+
+/* One sample of iters per thread (or of duration_ns for timed kernels); returns elapsed ns. */
+uint64_t lab__runner_sample(struct runner_point *p, uint64_t iters, uint64_t duration_ns);
+
+/* Warm-up and calibration; returns the iterations per chunk of a sample (0 when timed). */
+uint64_t lab__runner_calibrate(struct runner_point *p);
+
+/* Chunks per iteration-count sample of p (>= 1). */
+unsigned lab__runner_chunks(const struct runner_point *p);
+
+/*
+ * One recorded sample of p->chunks chunks of iters (see runner_sample.c for how they combine).
+ * Returns false when interrupted between chunks.
+ */
+bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *elapsed);
+
+#endif

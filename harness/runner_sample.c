@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Samples: the start barrier, timed slices, chunked iteration counts, calibration. */
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/clock.h"
+#include "harness/runner_internal.h"
+#include "harness/team.h"
+
+static void runner_sample_fn(void *arg, unsigned tid)
+{
+	struct runner_point *p = arg;
+	struct runner_slot *s = &p->slots[tid];
+	struct lab_thread *t = p->threads[tid];
+
+	t->work = t->iters;
+	memset(t->metric, 0, sizeof(t->metric));
+	s->cpu_start = sched_getcpu();
+	lab_team_sync(p->team);
+	if (p->ctr_first)
+		lab_ctr_sample_start(p->ctr, tid);
+	s->start_ns = lab_clock_ns();
+	atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
+	p->spec->kernel->run(&p->ctx, t);
+	s->end_ns = lab_clock_ns();
+	s->cpu_end = sched_getcpu();
+	if (p->ctr_last)
+		lab_ctr_sample_stop(
+		    p->ctr, tid, p->ctr_first ? s->cpu_start : p->acc[tid].cpu_start, s->cpu_end);
+	t->work_total += t->work;
+}
+
+static void runner_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
+	                      .tv_nsec = (long)(ns % 1000000000u)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0)
+		;
+}
+
+/* One sample of iters per thread (or of duration_ns for timed kernels); returns elapsed ns. */
+uint64_t lab__runner_sample(struct runner_point *p, uint64_t iters, uint64_t duration_ns)
+{
+	unsigned n = p->nw;
+	uint64_t first = UINT64_MAX, last = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		p->threads[i]->iters = p->timed ? UINT64_MAX : iters;
+	atomic_store_explicit(&p->started, 0, memory_order_relaxed);
+	if (p->timed) {
+		lab_team_start(p->team, runner_sample_fn, p);
+		/* The sample's time counts from when every worker runs, not from when it was woken.
+		 */
+		while (atomic_load_explicit(&p->started, memory_order_acquire) < n)
+			runner_sleep_ns(20000);
+		/* In slices, so Ctrl-C ends a long timed sample within 50 ms. */
+		for (uint64_t t0 = lab_clock_ns(), left = duration_ns; left > 0;) {
+			runner_sleep_ns(left < 50000000 ? left : 50000000);
+			uint64_t spent = lab_clock_ns() - t0;
+			left = spent >= duration_ns || lab__runner_interrupted(p->r)
+			           ? 0
+			           : duration_ns - spent;
+		}
+		atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
+		lab_team_wait(p->team);
+		atomic_store_explicit(&p->stop, 0, memory_order_relaxed);
+	} else {
+		lab_team_run(p->team, runner_sample_fn, p);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (p->slots[i].start_ns < first)
+			first = p->slots[i].start_ns;
+		if (p->slots[i].end_ns > last)
+			last = p->slots[i].end_ns;
+	}
+	return last - first;
+}
+
+/*
+ * Warm-up and calibration in one: grow the iteration count until a sample lasts the target,
+ * then keep running untimed until the warm-up time is spent. Returns the iterations per sample.
+ */
+uint64_t lab__runner_calibrate(struct runner_point *p)
+{
+	const struct lab_hparams *h = p->spec->h;
+	double target = (double)h->min_time / p->chunks;
+	double floor_ns = 1000.0 * p->r->env->clock_resolution_ns;
+	uint64_t iters = 1, t0 = lab_clock_ns();
+
+	if (target < floor_ns)
+		target = floor_ns;
+	if (p->timed) {
+		if (h->warmup)
+			lab__runner_sample(p, 0, h->warmup);
+		return 0;
+	}
+	/*
+	 * Two samples in a row must reach the target: one that was preempted reads long and would
+	 * leave the count too small for the real samples.
+	 */
+	for (unsigned reached = 0;;) {
+		uint64_t e = lab__runner_sample(p, iters, 0);
+		if (lab__runner_interrupted(p->r))
+			break;
+		if ((double)e >= target) {
+			if (++reached == 2)
+				break;
+			continue;
+		}
+		reached = 0;
+		double grow = e > 0 ? 1.2 * target / (double)e : 16.0;
+		grow = grow < 1.5 ? 1.5 : grow > 16.0 ? 16.0 : grow;
+		if ((double)iters * grow > (double)(UINT64_MAX / 4))
+			break;
+		iters = (uint64_t)ceil((double)iters * grow);
+	}
+	while (lab_clock_ns() - t0 < h->warmup && !lab__runner_interrupted(p->r))
+		lab__runner_sample(p, iters, 0);
+	return iters;
+}
+
+/*
+ * Chunks per iteration-count sample: 1 unless min_time is over two chunks. Kernels with a
+ * summarize hook compute sample-level metrics that need not combine across chunks: their
+ * samples stay whole (a documented limit: Ctrl-C waits for such a sample to end).
+ */
+unsigned lab__runner_chunks(const struct runner_point *p)
+{
+	uint64_t t = p->spec->h->min_time;
+
+	if (p->timed || p->spec->kernel->summarize || t <= 2 * RUNNER_CHUNK_NS)
+		return 1;
+	return (unsigned)((t + RUNNER_CHUNK_NS - 1) / RUNNER_CHUNK_NS);
+}
+
+/* Adds chunk c of a sample to each worker's running totals, by each metric's rule. */
+static void runner_acc_add(struct runner_point *p, unsigned c)
+{
+	const struct lab_metric *m = p->spec->kernel->metrics;
+
+	for (unsigned i = 0; i < p->nw; i++) {
+		struct runner_acc *a = &p->acc[i];
+		const struct lab_thread *t = p->threads[i];
+		if (c == 0) {
+			*a = (struct runner_acc){.start_ns = p->slots[i].start_ns,
+			                         .cpu_start = p->slots[i].cpu_start};
+			memcpy(a->metric, t->metric, sizeof(a->metric));
+		}
+		a->work += t->work;
+		for (unsigned k = 0; c > 0 && m && m[k].name && k < LAB_METRICS_MAX; k++) {
+			double v = t->metric[k];
+			if (m[k].agg == LAB_AGG_MAX)
+				a->metric[k] = v > a->metric[k] ? v : a->metric[k];
+			else if (m[k].agg == LAB_AGG_MIN)
+				a->metric[k] = v < a->metric[k] ? v : a->metric[k];
+			else if (m[k].agg == LAB_AGG_MEAN)
+				a->metric[k] += (v - a->metric[k]) / (c + 1);
+			else
+				a->metric[k] += v;
+		}
+	}
+}
+
+/*
+ * One recorded sample. An iteration-count sample of several chunks reports the sum of the
+ * chunks' elapsed times (the barrier between chunks is not counted), the work and metrics
+ * combined over the chunks, and per thread the start of its first chunk and the end of its
+ * last. Returns false when interrupted between chunks (the sample is dropped).
+ */
+bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *elapsed)
+{
+	*elapsed = 0;
+	if (p->timed || p->chunks == 1) {
+		*elapsed = lab__runner_sample(p, iters, p->spec->h->min_time);
+		return true;
+	}
+	bool done = true;
+	for (unsigned c = 0; c < p->chunks; c++) {
+		if (c > 0 && lab__runner_interrupted(p->r)) {
+			done = false;
+			break;
+		}
+		p->ctr_first = c == 0;
+		p->ctr_last = c + 1 == p->chunks;
+		*elapsed += lab__runner_sample(p, iters, 0);
+		runner_acc_add(p, c);
+	}
+	p->ctr_first = p->ctr_last = true;
+	if (!done)
+		return false;
+	for (unsigned i = 0; i < p->nw; i++) {
+		p->threads[i]->work = p->acc[i].work;
+		memcpy(p->threads[i]->metric, p->acc[i].metric, sizeof(p->acc[i].metric));
+		p->slots[i].start_ns = p->acc[i].start_ns;
+		p->slots[i].cpu_start = p->acc[i].cpu_start;
+	}
+	return true;
+}

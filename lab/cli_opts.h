@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * One table of options per subcommand (as fio keeps one table for its options): the same rows
+ * drive the parsing of the command line and the option list of `lab CMD --help`, so the two
+ * cannot disagree. Adding an option is one row and one field.
+ */
+#ifndef LAB_LAB_CLI_OPTS_H
+#define LAB_LAB_CLI_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum lab_opt_kind {
+	LAB_OPT_FLAG,  /* sets a bool */
+	LAB_OPT_VALUE, /* stores a const char * (the last one given wins) */
+	LAB_OPT_LIST,  /* appends to a const char *[LAB_OPTS_LIST_MAX] with an unsigned count */
+};
+
+#define LAB_OPTS_LIST_MAX 64
+
+struct lab_opt {
+	const char *name;  /* "--output"; NULL ends a table */
+	const char *alias; /* "-o", or NULL */
+	enum lab_opt_kind kind;
+	const char *arg;  /* the value's name in --help ("DIR"); NULL for a flag */
+	size_t at;        /* offsetof the field in the command's argument struct */
+	size_t count_at;  /* LAB_OPT_LIST: offsetof its unsigned count */
+	const char *help; /* '\n' starts another line of help */
+};
+
+/* A subcommand's command line: its options and its positional arguments. */
+struct lab_cmd_opts {
+	const char *name;           /* "run" */
+	const char *synopsis;       /* printed after "usage: lab NAME " */
+	const char *about;          /* paragraph(s) before the options, ending in '\n' */
+	const char *after;          /* text after the options, or NULL */
+	const struct lab_opt *opts; /* ends with a row whose name is NULL */
+	size_t pos_at, npos_at;     /* positional args: const char *[pos_max] and unsigned count */
+	unsigned pos_max;           /* 0: none allowed */
+	const char *pos_what;       /* "config files", for the message when there are too many */
+};
+
+#define LAB_OPTS_END                                                                               \
+	{                                                                                          \
+		NULL, NULL, LAB_OPT_FLAG, NULL, 0, 0, NULL                                         \
+	}
+
+/* What lab_opts_parse returns after printing --help on stdout (not an exit code). */
+#define LAB_OPTS_HELP (-1)
+
+/*
+ * Parses argv[1..argc) into args (zeroed first) by c's table: "--opt VAL", "--opt=VAL", an
+ * alias "-o VAL", flags, "-h"/"--help". Returns 0; LAB_OPTS_HELP after printing the help; or 2
+ * (bad usage) after printing one line on stderr.
+ */
+int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *args,
+                   size_t args_size);
+
+/* Prints the usage line, the about text, every option with its help, and the after text. */
+void lab_opts_usage(const struct lab_cmd_opts *c, FILE *f);
+
+#endif

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Results directories are untrusted input (issue 12): every column of samples.csv and run.json
+ * is checked with FILE:LINE, a cut last line is dropped wherever it was cut, and --json output
+ * is valid JSON whatever bytes the files hold. Each case writes a small crafted directory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/analysis.h"
+#include "analyze/data.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+#define UT_HEADER                                                                                  \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
+	"flagged\n"
+#define UT_ROW1 "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n"
+#define UT_RUN                                                                                     \
+	"{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "      \
+	"\"e\", "                                                                                  \
+	"\"kernel\": \"noop\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": {}, "       \
+	"\"placement\": \"compact\", \"status\": \"ok\"}]}]}\n"
+
+static char ut_dir[1024];
+
+/* Writes DIR/name with len bytes of text (len may cover NUL bytes). */
+static void ut_file(const char *name, const char *text, size_t len)
+{
+	char path[1200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", ut_dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		testlib_fail();
+	}
+}
+
+/* A results directory R in the case's tmpdir with this samples.csv and run.json. */
+static const char *ut_results(const char *samples, size_t len, const char *run)
+{
+	snprintf(ut_dir, sizeof(ut_dir), "%s/R", testlib_tmpdir());
+	mkdir(ut_dir, 0755);
+	ut_file("samples.csv", samples, len);
+	ut_file("run.json", run, strlen(run));
+	return ut_dir;
+}
+
+/* Loads the directory; returns the loader's code with its message in msg. */
+static int ut_load(const char *samples, const char *run, char *msg, size_t *nsamples)
+{
+	struct lab_an_data d;
+	struct lab_an_err err = {0};
+	int rc = lab_an_data_load_dir(&d, ut_results(samples, strlen(samples), run), &err);
+
+	snprintf(msg, 512, "%s", rc ? err.msg : (d.warn.n ? d.warn.msg[0] : ""));
+	if (nsamples)
+		*nsamples = d.nsamples;
+	lab_an_data_free(&d);
+	return rc;
+}
+
+/* The row UT_ROW1 with one field replaced: prefix + value + suffix. */
+static void ut_expect_bad(const char *row, const char *want)
+{
+	char text[4096], msg[512];
+
+	snprintf(text, sizeof(text), "%s%s%s", UT_HEADER, UT_ROW1, row);
+	if (ut_load(text, UT_RUN, msg, NULL) == 0)
+		TL__FAIL("accepted row '%s'", row);
+	else if (!strstr(msg, "R/samples.csv:3:") || !strstr(msg, want))
+		TL__FAIL("row '%s': message '%s' lacks 'samples.csv:3:' or '%s'", row, msg, want);
+}
+
+LAB_TEST(threads_out_of_range)
+{
+	ut_expect_bad("e,1,noop,placement=compact,2147483648,0,1000,10,op,0.01,0\n", "threads");
+	ut_expect_bad("e,1,noop,placement=compact,4294967297,0,1000,10,op,0.01,0\n", "threads");
+	ut_expect_bad("e,1,noop,placement=compact,0,0,1000,10,op,0.01,0\n", "threads");
+	ut_expect_bad("e,1,noop,placement=compact, 2,0,1000,10,op,0.01,0\n", "threads");
+	ut_expect_bad("e,99999999999999999999,noop,x=1,2,0,1000,10,op,0.01,0\n", "point");
+}
+
+LAB_TEST(columns_checked)
+{
+	ut_expect_bad("e,0,noop,placement=compact,1,1.5,1000,10,op,0.01,0\n", "rep");
+	ut_expect_bad("e,0,noop,placement=compact,1,-1,1000,10,op,0.01,0\n", "rep");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,1000,10,op,0.01,2\n", "flagged");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,1000,10,op,0.01,\n", "flagged");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,0,10,op,0.01,0\n", "elapsed_ns");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,0x10,10,op,0.01,0\n", "elapsed_ns");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,1000,inf,op,0.01,0\n", "work");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,1000,10,op,nan,0\n", "foreign_cpu");
+	ut_expect_bad("e,0,noop,noequals,1,1,1000,10,op,0.01,0\n", "params");
+	ut_expect_bad(",0,noop,x=1,1,1,1000,10,op,0.01,0\n", "experiment");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,1000,10,op,0.01,0,extra\n", "fields");
+	ut_expect_bad("e,0,noop,placement=compact,1,1,1000\n", "fields");
+}
+
+LAB_TEST(duplicate_point_rep)
+{
+	ut_expect_bad(UT_ROW1, "first at line 2");
+	ut_expect_bad("e,0,noop,placement=compact,2,1,1000,10,op,0.01,0\n", "earlier row");
+	ut_expect_bad("e,0,noop,placement=scatter,1,1,1000,10,op,0.01,0\n", "earlier row");
+}
+
+LAB_TEST(unnamed_column_refused)
+{
+	char msg[512];
+
+	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	              "foreign_cpu,flagged,\n" UT_ROW1,
+	              UT_RUN, msg, NULL) < 0);
+	CHECK(strstr(msg, "samples.csv:1: column 12 has no name") != NULL);
+	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	              "foreign_cpu,flagged,m,m\n" UT_ROW1,
+	              UT_RUN, msg, NULL) < 0);
+	CHECK(strstr(msg, "'m' appears twice") != NULL);
+}
+
+LAB_TEST(nul_byte_refused)
+{
+	static const char text[] = UT_HEADER "e,0,noop,placement=comp\0act,1,0,1000,10,op,0.01,0\n";
+	struct lab_an_data d;
+	struct lab_an_err err = {0};
+
+	REQUIRE(lab_an_data_load_dir(&d, ut_results(text, sizeof(text) - 1, UT_RUN), &err) < 0);
+	CHECK(strstr(err.msg, "samples.csv:2: NUL byte") != NULL);
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(bom_accepted)
+{
+	char msg[512];
+	size_t n = 0;
+
+	CHECK_EQ_I64(ut_load("\xEF\xBB\xBF" UT_HEADER UT_ROW1, "\xEF\xBB\xBF" UT_RUN, msg, &n), 0);
+	CHECK_EQ_U64(n, 1);
+}
+
+/* What SIGKILL or a full disk leaves: the last line cut anywhere, even inside quotes. */
+LAB_TEST(cut_last_line_dropped)
+{
+	static const char *const cut[] = {"e,1,noop,\"placement=comp", "e,1,noop,\"a=1;b",
+	                                  "e,1,noop,placement=compact,1,1,1000,10,op,0.01,0",
+	                                  "e,1,noop,placement=compact,1,1,10"};
+	char text[1024], msg[512];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s%s", UT_HEADER, UT_ROW1, cut[i]);
+		CHECK_EQ_I64(ut_load(text, UT_RUN, msg, &n), 0);
+		CHECK_EQ_U64(n, 1);
+		if (!strstr(msg, "samples.csv:3: incomplete last line ignored"))
+			TL__FAIL("cut '%s': warning '%s'", cut[i], msg);
+	}
+}
+
+static void ut_run_bad(const char *points, const char *want)
+{
+	char run[2048], msg[512];
+
+	snprintf(run, sizeof(run),
+	         "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n\"experiments\": "
+	         "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [\n%s]}]}\n",
+	         points);
+	if (ut_load(UT_HEADER UT_ROW1, run, msg, NULL) == 0)
+		TL__FAIL("accepted run.json points %s", points);
+	else if (!strstr(msg, want))
+		TL__FAIL("points %s: message '%s' lacks '%s'", points, msg, want);
+}
+
+LAB_TEST(run_json_checked)
+{
+	char run[2048], msg[512];
+
+	ut_run_bad("{\"point\": -1, \"threads\": 1}", "R/run.json:3: \"point\"");
+	ut_run_bad("{\"point\": 1.5, \"threads\": 1}", "run.json:3: \"point\"");
+	ut_run_bad("{\"point\": 0,\n\"threads\": 4294967297}", "run.json:4: \"threads\"");
+	ut_run_bad("{\"point\": 5}", "run.json:3: \"threads\"");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"status\": \"bogus\"}", "allowed: ok|skipped");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": 3}", "\"params\"");
+	ut_run_bad("{\"point\": 0, \"threads\": 1},\n{\"point\": 0, \"threads\": 1}",
+	           "run.json:4: point 0 again");
+	ut_run_bad("3", "a point");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a=b\": \"1\"}}", "param 'a=b'");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a\": \"1;b=2\"}}", "param 'a'");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a\": [1]}}", "param 'a'");
+	/* statuses of the run side's whole plan are known words */
+	snprintf(run, sizeof(run),
+	         "{\"experiments\": [{\"name\": \"e\", \"points\": [{\"point\": 0, \"threads\": 1, "
+	         "\"params\": {}, \"placement\": \"compact\"}, {\"point\": 1, \"threads\": 2, "
+	         "\"status\": \"planned\"}, {\"point\": 2, \"threads\": 4, \"status\": "
+	         "\"not_run\"}]}]}");
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
+LAB_TEST(cli_bad_threads_exit_2)
+{
+	static const char text[] = UT_HEADER "e,0,noop,x=1,4294967297,0,1000,10,op,0.01,0\n";
+	char *out = NULL, *err = NULL;
+
+	ut_results(text, strlen(text), UT_RUN);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	CHECK(strstr(err, "R/samples.csv:2: threads = '4294967297': allowed 1 ..") != NULL);
+	CHECK(!clitest_exists("R/summary.csv"));
+	free(out);
+	free(err);
+}
+
+/* Bytes that are not UTF-8 and control bytes in names reach analysis.json and --json. */
+LAB_TEST(json_output_valid_on_any_bytes)
+{
+	static const char text[] = UT_HEADER
+	    "e\xff\xfe\x01\x7f\xc3,0,k\xed\xa0\x80,x=\xf4\x90\x80\x80,1,0,1000,10,\x1b,0,0\n"
+	    "e\xff\xfe\x01\x7f\xc3,1,k\xed\xa0\x80,x=\xf4\x90\x80\x80,2,0,600,10,\x1b,0,0\n";
+	char cmd[2048], *out = NULL, *err = NULL;
+
+	/* the warnings about run.json's schema and status quote them into --json too */
+	ut_results(text, sizeof(text) - 1,
+	           "{\"schema\": \"\xff\xfe\", \"status\": \"x\x01\\u0000y\\ud800\", "
+	           "\"experiments\": []}");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots --json", &out, &err), 0);
+	free(out);
+	free(err);
+	snprintf(cmd, sizeof(cmd),
+	         "cd %s && python3 -c 'import json,sys; json.load(open(\"out.txt\", "
+	         "encoding=\"utf-8\")); json.load(open(\"R/analysis.json\", encoding=\"utf-8\"))'",
+	         testlib_tmpdir());
+	CHECK_EQ_I64(system(cmd), 0);
+}
+
+LAB_TEST(external_csv_cut_in_quote)
+{
+	char *out = NULL, *err = NULL;
+
+	ut_results("", 0, "{}");
+	static const char text[] = "series,threads,seconds\na,1,2\na,2,1.1\n\"b";
+
+	ut_file("x.csv", text, strlen(text));
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv R/x.csv --json", &out, &err), 0);
+	CHECK(strstr(err, "x.csv:4: incomplete last line ignored") != NULL);
+	free(out);
+	free(err);
+}
+
+/* No rows at all: nothing to sort or group (the fuzzer found qsort called on NULL here). */
+LAB_TEST(header_only)
+{
+	char msg[512];
+	size_t n = 1;
+
+	CHECK_EQ_I64(ut_load(UT_HEADER, "{\"experiments\": []}", msg, &n), 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK(ut_load(UT_HEADER,
+	              "{\"experiments\": [{\"name\": \"e\", \"points\": []}, "
+	              "{\"name\": \"e\"}]}",
+	              msg, NULL) < 0);
+	CHECK(strstr(msg, "experiment 'e' again") != NULL);
+}
+
+/* Many distinct points go through the hash index: each lands in its own point and series. */
+LAB_TEST(many_distinct_points_grouped)
+{
+	enum { NPT = 8000 };
+	size_t cap = 1 << 20, len;
+	char *text = malloc(cap), *run = malloc(cap);
+	struct lab_an_data d;
+	struct lab_an_analysis a;
+	struct lab_an_err err = {0};
+	size_t k = 0;
+
+	REQUIRE(text && run);
+	len = (size_t)snprintf(text, cap, "%s", UT_HEADER);
+	for (int p = 0; p < NPT; p++)
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "e%d,%d,noop,stride=%d,%d,0,%d,10,op,0,0\n", p % 3, p,
+		                        p / 4, 1 << (p % 4), 1000 + p % 7);
+	k = (size_t)snprintf(run, cap, "{\"experiments\": [");
+	for (int e = 0; e < 3; e++)
+		k +=
+		    (size_t)snprintf(run + k, cap - k, "%s{\"name\": \"e%d\", \"scaling\": \"%s\"}",
+		                     e ? ", " : "", e, e == 1 ? "weak" : "strong");
+	snprintf(run + k, cap - k, "]}");
+	REQUIRE(lab_an_data_load_dir(&d, ut_results(text, len, run), &err) == 0);
+	CHECK_EQ_U64(d.npt, NPT);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	/* stride = p/4 with experiment p%3: every (experiment, stride) pair is its own series */
+	k = 0;
+	for (size_t i = 0; i < a.ns; i++) {
+		k += a.s[i].nrow;
+		if (a.s[i].weak != !strcmp(a.s[i].experiment, "e1"))
+			TL__FAIL("series %s: weak = %d", a.s[i].experiment, a.s[i].weak);
+	}
+	CHECK_EQ_U64(k, NPT);
+	CHECK_EQ_U64(a.ns, NPT / 4 * 3);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	free(text);
+	free(run);
+}

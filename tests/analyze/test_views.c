@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Analyzer views (issue 7) end to end: a view is chosen by run.json's experiments[].views, not
+ * by the kernel's name; files without the key fall back to recorded properties; the list holds
+ * the three views; plots carry their view and group.
+ */
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "analyze/plots.h"
+#include "analyze/units.h"
+#include "analyze/views/views.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+/* Replaces every needle in tmpdir/DIR/FILE by with. */
+static void vw_edit(const char *dir, const char *file, const char *needle, const char *with)
+{
+	char path[2048], *s = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", testlib_tmpdir(), dir, file);
+	REQUIRE(lab_an_file_read(path, &s, &len, &e) == 0);
+	f = fopen(path, "w");
+	REQUIRE(f);
+	for (const char *p = s, *q; *p; p = q + strlen(needle)) {
+		if (!(q = strstr(p, needle))) {
+			fputs(p, f);
+			break;
+		}
+		fprintf(f, "%.*s%s", (int)(q - p), p, with);
+	}
+	fclose(f);
+	free(s);
+}
+
+/* `lab analyze DIR --no-plots --json`: the names of the views in experiments[k]. */
+static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
+{
+	char cmd[256], *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_an_err e = {0};
+	const struct lab_an_json *x;
+
+	buf[0] = 0;
+	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots --json", dir);
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
+	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0 &&
+	    (x = clitest_at(j, "experiments", k)) && x->type == LAB_AN_JSON_OBJ)
+		for (size_t i = 0; i < x->n; i++)
+			if (strcmp(x->keys[i], "name") && strcmp(x->keys[i], "kernel"))
+				snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				         *buf ? "," : "", x->keys[i]);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(list_names_three_views)
+{
+	const char *want[] = {"locks", "c2c", "stride"};
+	size_t n = 0;
+
+	for (; lab_an_views[n]; n++) {
+		REQUIRE(n < 3);
+		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
+		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
+		      lab_an_views[n]->free);
+	}
+	CHECK_EQ_U64(n, 3);
+}
+
+/* A lock experiment whose run declares no views gets no lock tables, whatever its params. */
+LAB_TEST(declared_views_win)
+{
+	char got[256];
+
+	clitest_copy("results-locks");
+	vw_views_of("results-locks", 0, got, sizeof(got));
+	CHECK_EQ_STR(got, "locks");
+	vw_edit("results-locks", "run.json", "\"kernel\": \"lock\",",
+	        "\"kernel\": \"lock\", \"views\": [],");
+	vw_views_of("results-locks", 0, got, sizeof(got));
+	CHECK_EQ_STR(got, "");
+}
+
+/* The kernel's name plays no part: renamed, the lock and c2c results keep their views (by
+ * declaration, and by recorded properties in files without "views"). */
+LAB_TEST(not_by_kernel_name)
+{
+	char got[256];
+
+	clitest_copy("results-locks");
+	vw_edit("results-locks", "samples.csv", ",lock,\"", ",mutex_bench,\"");
+	vw_edit("results-locks", "run.json", "\"kernel\": \"lock\"", "\"kernel\": \"mutex_bench\"");
+	vw_views_of("results-locks", 0, got, sizeof(got));
+	CHECK_EQ_STR(got, "locks");
+	clitest_copy("results-c2c");
+	vw_edit("results-c2c", "samples.csv", ",c2c_latency,", ",pingpong,");
+	vw_edit("results-c2c", "run.json", "\"kernel\": \"c2c_latency\",",
+	        "\"kernel\": \"pingpong\", \"views\": [\"c2c\"],");
+	vw_views_of("results-c2c", 0, got, sizeof(got));
+	CHECK_EQ_STR(got, "c2c");
+}
+
+/* The plots of fixture name, rendered or not (render = 0), into *p. */
+static int vw_plots(const char *name, struct lab_an_data *d, struct lab_an_analysis *a,
+                    struct lab_an_plots *p)
+{
+	char dir[2048];
+	struct lab_an_err e = {0};
+	struct lab_an_warnings w = {0};
+	int rc;
+
+	clitest_copy(name);
+	snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), name);
+	rc = lab_an_data_load_dir(d, dir, &e);
+	if (!rc)
+		rc = lab_an_data_summarize(d, 0, &e);
+	if (!rc)
+		rc = lab_an_analysis_run(d, 0, a, &e);
+	if (!rc)
+		rc = lab_an_plots_write(a, dir, 0, p, &w, &e);
+	if (rc)
+		fprintf(stderr, "%s\n", e.msg);
+	lab_an_warnings_free(&w);
+	return rc;
+}
+
+/* Plots are described by their struct: kind, title, base name, view and group. */
+LAB_TEST(plots_carry_view_and_group)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	struct lab_an_plots p = {0};
+	size_t heat = 0;
+
+	REQUIRE(vw_plots("results-c2c", &d, &a, &p) == 0);
+	for (size_t i = 0; i < p.n; i++) {
+		CHECK(p.p[i].view != NULL); /* the pairs are not drawn as series */
+		if (p.p[i].view && !strcmp(p.p[i].kind, "heatmap")) {
+			CHECK_EQ_STR(p.p[i].view, "c2c");
+			CHECK_EQ_U64(p.p[i].group, heat);
+			heat++;
+		}
+	}
+	CHECK_EQ_U64(heat, 2);
+	CHECK_EQ_STR(p.p[1].title, "c2c cas: one-way latency");
+	CHECK_EQ_STR(p.p[1].base, "c02-c2c-cas-heatmap");
+	lab_an_plots_free(&p);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+
+	memset(&d, 0, sizeof(d));
+	REQUIRE(vw_plots("results-usl", &d, &a, &p) == 0);
+	REQUIRE(p.n > 3);
+	CHECK(p.p[0].view == NULL);
+	CHECK_EQ_STR(p.p[0].kind, "speedup");
+	CHECK_EQ_U64(p.p[0].group, 0);
+	CHECK_EQ_STR(p.p[0].title, "contend placement=compact: speedup");
+	CHECK_EQ_STR(p.p[p.n - 1].kind, "stride");
+	CHECK_EQ_STR(p.p[p.n - 1].view, "stride");
+	CHECK_EQ_STR(p.p[p.n - 1].base, "s01-false_sharing-stride");
+	lab_an_plots_free(&p);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+/* Sizes as the configs write them (issue 13: strtod read 4K as 4). */
+LAB_TEST(size_suffixes)
+{
+	CHECK_NEAR(lab_an_size_bytes("64"), 64, 0);
+	CHECK_NEAR(lab_an_size_bytes("4K"), 4096, 0);
+	CHECK_NEAR(lab_an_size_bytes("4k"), 4096, 0);
+	CHECK_NEAR(lab_an_size_bytes("2KiB"), 2048, 0);
+	CHECK_NEAR(lab_an_size_bytes("1M"), 1048576, 0);
+	CHECK_NEAR(lab_an_size_bytes("1MiB"), 1048576, 0);
+	CHECK_NEAR(lab_an_size_bytes("1G"), 1073741824.0, 0);
+	CHECK_NEAR(lab_an_size_bytes("8B"), 8, 0);
+	CHECK(isnan(lab_an_size_bytes("4X")));
+	CHECK(isnan(lab_an_size_bytes("0x40")));
+	CHECK(isnan(lab_an_size_bytes("")));
+	CHECK(isnan(lab_an_size_bytes("K")));
+	CHECK(isnan(lab_an_size_bytes("-4K")));
+}
+
+/* The stride chart places stride=1K at 1024 bytes, not at 1. */
+LAB_TEST(stride_chart_reads_suffixes)
+{
+	char *out = NULL, *err = NULL, path[2048], *dat = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+
+	clitest_copy("results-usl");
+	vw_edit("results-usl", "samples.csv", "stride=64\"", "stride=1K\"");
+	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze results-usl", &out, &err), 0);
+	snprintf(path, sizeof(path), "%s/results-usl/plots/s01-false_sharing-stride.dat",
+	         testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
+	CHECK(strstr(dat, "\n1024 ") != NULL);
+	CHECK(strstr(dat, "\n1 ") == NULL);
+	CHECK(strstr(dat, "\n64 ") == NULL);
+	free(dat);
+	free(out);
+	free(err);
+}
+
+/* A real run records each experiment's declared views in run.json (none for noop), and the
+ * analyzer picks them up from there. */
+LAB_TEST(run_records_views)
+{
+	char *out = NULL, *err = NULL, path[2048], *run = NULL;
+	size_t len;
+	struct lab_an_err e = {0};
+	struct lab_an_json *j = NULL;
+	const struct lab_an_json *x;
+	size_t i;
+
+	CHECK_EQ_I64(
+	    clitest_run(NULL,
+	                "run --only false_sharing --only noop --set false_sharing.threads=1 "
+	                "--set false_sharing.reps=1 --set false_sharing.min_time=1ms "
+	                "--set noop.threads=1 --set noop.reps=1 -o R --no-progress",
+	                &out, &err),
+	    0);
+	snprintf(path, sizeof(path), "%s/R/run.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &run, &len, &e) == 0);
+	REQUIRE(lab_an_json_parse(path, run, len, &j, &e) == 0);
+	for (i = 0; (x = clitest_at(j, "experiments", i)); i++) {
+		const struct lab_an_json *v = lab_an_json_get(x, "views");
+
+		if (!strcmp(lab_an_json_str(x, "name"), "noop")) {
+			CHECK(v == NULL);
+		} else {
+			REQUIRE(v && v->type == LAB_AN_JSON_ARR && v->n == 1);
+			CHECK_EQ_STR(v->items[0].str, "stride");
+		}
+	}
+	CHECK_EQ_U64(i, 2);
+	lab_an_json_free(j);
+	free(run);
+	free(out);
+	free(err);
+}
