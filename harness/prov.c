@@ -139,6 +139,28 @@ void lab_prov_write_cpu_features(struct lab_json *j, unsigned detected, unsigned
 	lab_json_obj_close(j);
 }
 
+/*
+ * The OpenMP runtime settings found in the environment (only those set): they change what an
+ * OpenMP kernel measures (libgomp spins GOMP_SPINCOUNT times before sleeping, libomp
+ * KMP_BLOCKTIME, both set by OMP_WAIT_POLICY), so every result carries them.
+ */
+static void prov_write_omp_env(struct lab_json *j)
+{
+	static const char *const vars[] = {
+	    "OMP_WAIT_POLICY",  "OMP_PROC_BIND", "OMP_PLACES",      "OMP_DYNAMIC",
+	    "OMP_THREAD_LIMIT", "OMP_SCHEDULE",  "OMP_NUM_THREADS", "GOMP_SPINCOUNT",
+	    "KMP_BLOCKTIME",    "KMP_AFFINITY",
+	};
+
+	lab_json_obj_open(j, "openmp_env");
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
+		const char *v = getenv(vars[i]);
+		if (v)
+			lab_json_str(j, vars[i], v);
+	}
+	lab_json_obj_close(j);
+}
+
 void lab_prov_write_build(struct lab_json *j)
 {
 	lab_json_obj_open(j, "lab");
@@ -150,6 +172,7 @@ void lab_prov_write_build(struct lab_json *j)
 	lab_json_str(j, "build_type", LAB_BUILD_TYPE);
 	lab_json_str(j, "sanitize", LAB_SANITIZE);
 	lab_json_bool(j, "openmp", prov_openmp);
+	prov_write_omp_env(j);
 	lab_json_obj_close(j);
 }
 

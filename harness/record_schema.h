@@ -10,7 +10,8 @@
  *     { "schema": "lab.run/1",
  *       "status": "running" | "complete" | "interrupted" | "failed",
  *       "lab": { "version", "git_sha", "git_dirty", "compiler", "c_flags", "build_type",
- *                "sanitize", "openmp" },
+ *                "sanitize", "openmp", "openmp_env": { "<OMP_* / GOMP_* / KMP_* variable>":
+ *                "<value>" } (only those set) },
  *       "started_utc", "finished_utc", "command_line": [...],
  *       "host": { "hostname", "kernel", "cpu_model", "governor", "thp", "smt",
  *                 "topology": { "source", "thissystem", "packages", "numa_nodes", "cores",

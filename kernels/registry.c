@@ -7,7 +7,13 @@ extern const struct lab_kernel lab_kernel_c2c_latency;
 extern const struct lab_kernel lab_kernel_false_sharing;
 extern const struct lab_kernel lab_kernel_lock;
 extern const struct lab_kernel lab_kernel_noop;
+extern const struct lab_kernel lab_kernel_omp_fractal;
+extern const struct lab_kernel lab_kernel_omp_overhead;
+extern const struct lab_kernel lab_kernel_omp_schedule;
+extern const struct lab_kernel lab_kernel_omp_triad;
 extern const struct lab_kernel lab_kernel_peak;
+extern const struct lab_kernel lab_kernel_reduce;
+extern const struct lab_kernel lab_kernel_scan;
 extern const struct lab_kernel lab_kernel_simd;
 extern const struct lab_kernel lab_kernel_stream;
 
@@ -19,7 +25,13 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_false_sharing,
 	&lab_kernel_lock,
 	&lab_kernel_noop,
+	&lab_kernel_omp_fractal,
+	&lab_kernel_omp_overhead,
+	&lab_kernel_omp_schedule,
+	&lab_kernel_omp_triad,
 	&lab_kernel_peak,
+	&lab_kernel_reduce,
+	&lab_kernel_scan,
 	&lab_kernel_simd,
 	&lab_kernel_stream,
 	NULL,

@@ -99,12 +99,15 @@ static void run_warn_migration(const struct lab_point_rec *rec)
 	const struct lab_point *pt = rec->pt;
 	unsigned moved = 0;
 
-	if (!rec->threads)
+	if (!rec->threads || !rec->nworkers)
 		return;
-	for (unsigned i = 0; i < rec->nreps * rec->nthreads; i++) {
-		int want = pt->cpus[i % rec->nthreads];
+	/* threads.csv rows are the harness workers: one for an OpenMP kernel (on cpus[0]). */
+	for (unsigned i = 0; i < rec->nreps * rec->nworkers; i++) {
+		int want = pt->cpus[i % rec->nworkers];
 		moved += rec->threads[i].cpu_start != want || rec->threads[i].cpu_end != want;
 	}
+	for (unsigned i = 0; rec->omp_cpus && i < rec->nthreads; i++)
+		moved += rec->omp_cpus[i] != pt->cpus[i];
 	if (moved)
 		fprintf(stderr,
 		        "lab: warning: point %u: %u thread-samples ran off their planned CPU "

@@ -352,6 +352,33 @@ PY
 	"$lab" counters --record-fixture "$tmp/bad.json" --events 'cylces' 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/bad.json" ] && grep -q "unknown event 'cylces'" "$tmp/err"
 	;;
+chapter_configs_plan)
+	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).
+	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do
+		"$lab" plan "$c" >"$tmp/plan" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		grep -q 'points planned' "$tmp/plan"
+	done
+	;;
+openmp_team_on_plan)
+	# An OpenMP kernel's team is pinned: no "ran off their planned CPU" warning, and run.json
+	# records each OpenMP thread on its planned CPU (skipped points in a build without OpenMP).
+	OMP_WAIT_POLICY=active "$lab" run configs/quick.ini --only omp_triad -o "$tmp/o" \
+		--no-progress >"$tmp/out" 2>"$tmp/err"
+	if grep -q 'ran off their planned CPU' "$tmp/err"; then cat "$tmp/err" >&2; exit 1; fi
+	python3 - "$tmp/o/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+pts = r["experiments"][0]["points"]
+assert pts, r
+assert r["lab"]["openmp_env"].get("OMP_WAIT_POLICY") == "active", r["lab"]
+for p in pts:
+    if r["lab"]["openmp"]:
+        assert p["status"] == "ok" and p["team"] == "openmp", p
+        assert p["omp_cpus"] == p["cpus"], p
+    else:
+        assert p["status"] == "skipped" and "without OpenMP" in p["reason"], p
+PY
+	;;
 *)
 	echo "unknown case $case" >&2
 	exit 2

@@ -59,7 +59,7 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	struct lab_topo *topo = kp_topo_get();
 	struct lab_err err = {0};
 	struct lab_hparams h;
-	struct lab_env env;
+	struct lab_env env = {0};
 	struct lab_runner r;
 	int cpus[LAB_THREADS_MAX], rc = -1;
 	void *kp = calloc(1, k->params_size ? k->params_size : 1);

@@ -77,15 +77,20 @@ LAB_TEST(verify_catches_missing_work)
 	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
 		if (!(*k)->verify)
 			continue;
-		unsigned n = 2;
-		int cpus[2] = {0, 0};
-		struct lab_env env = {.ncpus = 1, .clock_resolution_ns = 1};
+		/* An OpenMP kernel has one harness worker; its team of 2 records where it ran. */
+		unsigned n = (*k)->flags & LAB_KF_OPENMP ? 1 : 2;
+		int cpus[2] = {0, 0}, omp_cpus[2] = {-1, -1};
+		struct lab_env env = {.ncpus = 1, .clock_resolution_ns = 1, .openmp = true};
 		struct lab_err err = {0};
 		void *params = calloc(1, (*k)->params_size ? (*k)->params_size : 1);
 		struct lab_thread *t[2];
 		atomic_int stop = 0;
 		REQUIRE(params && lab_param_defaults((*k)->params, params, &err) == 0);
-		struct lab_ctx ctx = {.params = params, .nthreads = n, .cpus = cpus, .env = &env};
+		struct lab_ctx ctx = {.params = params,
+		                      .nthreads = 2,
+		                      .cpus = cpus,
+		                      .env = &env,
+		                      .omp_cpus = omp_cpus};
 		for (unsigned i = 0; i < n; i++) {
 			t[i] = aligned_alloc(LAB_SLOT, sizeof(struct lab_thread));
 			memset(t[i], 0, sizeof(*t[i]));
