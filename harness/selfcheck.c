@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "harness/clock.h"
+#include "harness/coreclock.h"
 
 static void sc_empty_run(struct lab_ctx *ctx, struct lab_thread *t)
 {
@@ -76,34 +77,6 @@ static const struct lab_kernel sc_spin = {
     .run = sc_spin_run,
 };
 
-static uint64_t sc_thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * The core clock from the add chain, timed in this thread's CPU time (wall time would count the
- * moments other processes ran on a busy machine); the fastest of a few tries is the least
- * disturbed.
- */
-static double sc_core_ghz(void)
-{
-	const uint64_t blocks = 100000; /* 6.4 M adds: a few ms */
-	double best = 0;
-
-	for (int k = 0; k < 7; k++) {
-		uint64_t t0 = sc_thread_ns();
-		lab_selfcheck_add_chain(blocks);
-		uint64_t ns = sc_thread_ns() - t0;
-		double ghz = ns ? (double)(blocks * LAB_SELFCHECK_CHAIN_BLOCK) / (double)ns : 0;
-		best = ghz > best ? ghz : best;
-	}
-	return best > 0 ? best : NAN;
-}
-
 static int sc_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -145,7 +118,7 @@ int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out, 
 		rc = sc_measure(r, &sc_spin, cpu, &out->spin_50us_ns, err);
 	if (rc)
 		return lab_err_prefix(err, "self-check: ");
-	out->core_ghz = sc_core_ghz();
+	out->core_ghz = lab_coreclock_ghz();
 	out->spin_error = (out->spin_50us_ns - LAB_SELFCHECK_SPIN_NS) / LAB_SELFCHECK_SPIN_NS;
 	return 0;
 }

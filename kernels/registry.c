@@ -15,8 +15,11 @@ extern const struct lab_kernel lab_kernel_omp_fractal;
 extern const struct lab_kernel lab_kernel_omp_overhead;
 extern const struct lab_kernel lab_kernel_omp_schedule;
 extern const struct lab_kernel lab_kernel_omp_triad;
+extern const struct lab_kernel lab_kernel_peak;
 extern const struct lab_kernel lab_kernel_reduce;
 extern const struct lab_kernel lab_kernel_scan;
+extern const struct lab_kernel lab_kernel_simd;
+extern const struct lab_kernel lab_kernel_stream;
 
 /* One line per kernel, so adding one is a one-line diff. */
 /* clang-format off */
@@ -34,8 +37,11 @@ const struct lab_kernel *const lab_kernels[] = {
 	&lab_kernel_omp_overhead,
 	&lab_kernel_omp_schedule,
 	&lab_kernel_omp_triad,
+	&lab_kernel_peak,
 	&lab_kernel_reduce,
 	&lab_kernel_scan,
+	&lab_kernel_simd,
+	&lab_kernel_stream,
 	NULL,
 };
 /* clang-format on */

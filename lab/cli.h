@@ -31,6 +31,9 @@ int lab_cmd_fleet(int argc, char **argv);
 /* lab analyze DIR when DIR is a fleet (lab/fleet_analyze.c): every host, then the cross-host
  * view. Takes lab analyze's arguments. */
 int lab_fleet_analyze(int argc, char **argv);
+
+/* Prints the build-time vectorization remarks kept for kernel's per-ISA files, if any. */
+void lab_describe_remarks(const char *kernel);
 /* lab/cmd_analyze.c: analyze, report, compare. */
 int lab_cmd_analyze(int argc, char **argv);
 int lab_cmd_report(int argc, char **argv);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/coreclock.h"
 #include "harness/env.h"
 #include "harness/json.h"
 #include "harness/prov.h"
@@ -95,6 +96,11 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		printf("hidden by %s: %s\n", LAB_CPU_MASK_ENV, list);
 	}
 	topo_print_distances(topo);
+	if (lab_topo_is_thissystem(topo))
+		printf(
+		    "core clock: %.3g GHz (a dependent-add chain on this thread, now; the TSC may "
+		    "tick at another rate)\n",
+		    lab_coreclock_ghz());
 }
 
 static void topo_json_index(struct lab_json *j, const char *key, int v)
@@ -122,6 +128,10 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 	lab_json_uint(&j, "pus", env->pus);
 	lab_prov_write_cpu_features(&j, env->cpu_features | env->cpu_features_masked,
 	                            env->cpu_features_masked);
+	if (env->thissystem)
+		lab_json_num(&j, "core_ghz", lab_coreclock_ghz());
+	else
+		lab_json_null(&j, "core_ghz");
 	lab_json_arr_open(&j, "cpus_allowed");
 	for (unsigned i = 0; i < nallowed; i++)
 		lab_json_int(&j, NULL, allowed[i]);

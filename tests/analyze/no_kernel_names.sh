@@ -3,6 +3,7 @@
 # analyze/views/ and is chosen by what run.json declares. For every kernel `lab list` registers,
 # fails when a central file holds it as a string literal ("lock"), or, for names with an
 # underscore or a digit (c2c_latency, false_sharing: never English words), as a word at all.
+# A literal that is the key argument of a JSON writer call is a field name, not a kernel.
 # Usage: no_kernel_names.sh LAB SRCDIR
 set -u
 lab=$1
@@ -12,7 +13,8 @@ names=$("$lab" list | awk '{print $1}')
 files=$(ls "$src"/analyze/*.c "$src"/analyze/*.h "$src"/lab/*.c "$src"/lab/*.h)
 bad=0
 for n in $names; do
-	if grep -n -F -- "\"$n\"" $files; then
+	# A JSON key that happens to spell a kernel ("peak" of a USL fit) names no kernel.
+	if grep -n -F -- "\"$n\"" $files | grep -v -E "(_jw_[a-z_]*|lab_json_[a-z_]*)\([^,]*, \"$n\""; then
 		echo "kernel name \"$n\" spelled in a central file (move it to analyze/views/)"
 		bad=1
 	fi

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* peak: the floating-point ceiling per ISA and precision, from independent chains. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness/buffer.h"
+#include "harness/clock.h"
+#include "harness/coreclock.h"
+#include "harness/kernel_api.h"
+#include "kernels/peak_impl.h"
+#include "kernels/simd_isa.h"
+
+static const char pk_description[] =
+    "The compute ceiling of the roofline: enough independent chains of one operation to keep\n"
+    "every floating-point pipe busy (latency x throughput: 4-cycle FMAs on 2 pipes need 8 chains\n"
+    "in flight; the kernel runs 12, 24 with AVX-512's 32 registers), nothing loaded or stored.\n"
+    "Expect flops per cycle = pipes x lanes x (2 for FMA): on Zen 4 and Intel server cores 16\n"
+    "f64 flops/cycle with AVX2 FMA, 32 with AVX-512 on Intel (Zen 4 splits a 512-bit op in\n"
+    "two, so AVX-512 gives no more than AVX2 there), twice that in f32; scalar code gets one\n"
+    "lane. op = fma_add mixes FMA and add chains: on CPUs with separate add pipes (AMD Zen) it\n"
+    "beats FMA alone, the peak that likwid-bench's FMA kernels miss. flops_per_cycle uses the\n"
+    "core clock measured on each thread by a dependent-add chain, not the TSC. Each chain\n"
+    "applies its op with +a then -a (x*2 then x/2 for mul), so it returns exactly to its start:\n"
+    "verify checks every lane of every chain. A unit of work is one step of every chain.";
+
+static const struct lab_enum_val pk_ops[] = {
+    {"fma", PEAK_FMA, "fused multiply-add chains (2 flops per lane)"},
+    {"add", PEAK_ADD, "add chains"},
+    {"mul", PEAK_MUL, "multiply chains"},
+    {"fma_add", PEAK_FMA_ADD, "half FMA, half add chains (separate pipes where the CPU has them)"},
+    {NULL, 0, NULL},
+};
+
+static const struct lab_enum_val pk_precisions[] = {
+    {"f64", 0, "double precision"},
+    {"f32", 1, "single precision"},
+    {NULL, 0, NULL},
+};
+
+struct pk_params {
+	int op;
+	int isa;
+	int precision;
+};
+
+static const struct lab_param pk_params_table[] = {
+    LAB_P_ENUM(struct pk_params, op, "op", "fma", pk_ops, "The floating-point operation."),
+    LAB_P_ENUM(struct pk_params, isa, "isa", "avx2", lab_simd_isa_choices,
+               "Instruction set of the chains."),
+    LAB_P_ENUM(struct pk_params, precision, "precision", "f64", pk_precisions, "Element type."),
+    LAB_PARAM_END,
+};
+
+static const struct peak_variant *const pk_variants[LAB_ISA_N] = {
+    &peak_v_scalar, &peak_v_auto, &peak_v_sse2, &peak_v_avx2, &peak_v_avx512,
+};
+
+enum { PK_M_FLOPS_PER_CYCLE, PK_M_CORE_GHZ };
+
+static const struct lab_metric pk_metrics[] = {
+    {"flops_per_cycle", "flop/cycle", LAB_AGG_MEAN,
+     "flops per core cycle per thread, from the clock measured on that thread"},
+    {"core_ghz", "GHz", LAB_AGG_MEAN, "the core clock measured on each thread before its run"},
+    LAB_METRIC_END,
+};
+
+static peak_fn pk_fn(const struct pk_params *p)
+{
+	const struct peak_variant *v = pk_variants[p->isa];
+
+	return p->precision ? v->f32[p->op] : v->f64[p->op];
+}
+
+static unsigned pk_elem(const struct pk_params *p)
+{
+	return p->precision ? 4 : 8;
+}
+
+/* Flops of one unit: every chain applies its op twice. */
+static double pk_flops(const struct pk_params *p)
+{
+	double lanes = lab_simd_isa_lanes(p->isa, pk_elem(p));
+	double chains = pk_variants[p->isa]->chains[p->op];
+
+	switch (p->op) {
+	case PEAK_FMA:
+		return chains * lanes * 4;
+	case PEAK_FMA_ADD:
+		return chains / 2 * lanes * (4 + 2);
+	default:
+		return chains * lanes * 2;
+	}
+}
+
+static int pk_check(const void *params, unsigned nthreads, const struct lab_env *env,
+                    struct lab_err *err)
+{
+	const struct pk_params *p = params;
+	bool fma = p->op == PEAK_FMA || p->op == PEAK_FMA_ADD || p->isa == LAB_ISA_SCALAR;
+
+	(void)nthreads;
+	int rc = lab_simd_isa_check(p->isa, fma, env, err);
+	if (rc)
+		return rc;
+	if (env && env->thissystem && !pk_fn(p)) {
+		lab_err_set(err, LAB_EUNSUP, "isa = %s: not built for this machine",
+		            lab_simd_isa_choices[p->isa].name);
+		return LAB_SKIP;
+	}
+	return 0;
+}
+
+struct pk_thread {
+	alignas(64) double x[PEAK_XMAX / 2]; /* PEAK_XMAX floats or half as many doubles */
+	alignas(64) double k[5];
+	float kf[5];
+	double ghz;
+	uint64_t units; /* steps run since setup */
+	peak_fn fn;
+};
+
+/* Chain value i at the start: small, exactly representable, different in every lane. */
+static double pk_x0(unsigned i)
+{
+	return 1.0 + (double)i * 0.25;
+}
+
+static int pk_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err)
+{
+	const struct pk_params *p = ctx->params;
+	struct pk_thread *pt = lab_buf_obj_alloc(sizeof(*pt), err);
+	const double k[5] = {0.5, -0.5, 2.0, 0.5, 1.0};
+
+	if (!pt)
+		return -LAB_ENOMEM;
+	t->priv = pt;
+	pt->fn = pk_fn(p);
+	pt->units = 0;
+	for (unsigned i = 0; i < PEAK_XMAX / 2; i++) {
+		if (p->precision) {
+			((float *)pt->x)[2 * i] = (float)pk_x0(2 * i);
+			((float *)pt->x)[2 * i + 1] = (float)pk_x0(2 * i + 1);
+		} else {
+			pt->x[i] = pk_x0(i);
+		}
+	}
+	for (int i = 0; i < 5; i++) {
+		pt->k[i] = k[i];
+		pt->kf[i] = (float)k[i];
+	}
+	/* Measured on this thread, pinned, just before its runs: what its cycles are worth. */
+	pt->ghz = lab_coreclock_ghz();
+	return 0;
+}
+
+static void pk_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	const struct pk_params *p = ctx->params;
+	struct pk_thread *pt = t->priv;
+	const void *k = p->precision ? (const void *)pt->kf : (const void *)pt->k;
+	uint64_t t0 = lab_clock_ns();
+
+	pt->fn(pt->x, k, t->iters);
+	pt->units += t->iters;
+	uint64_t ns = lab_clock_ns() - t0;
+	t->metric[PK_M_CORE_GHZ] = pt->ghz;
+	t->metric[PK_M_FLOPS_PER_CYCLE] =
+	    ns ? pk_flops(p) * (double)t->iters / ((double)ns * pt->ghz) : NAN;
+}
+
+static int pk_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
+                     struct lab_err *err)
+{
+	const struct pk_params *p = ctx->params;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct pk_thread *pt = threads[i]->priv;
+		if (pt->units == 0 || pt->units != threads[i]->work_total)
+			return lab_err_set(err, LAB_EVERIFY,
+			                   "thread %u ran %llu steps, the harness %llu", i,
+			                   (unsigned long long)pt->units,
+			                   (unsigned long long)threads[i]->work_total);
+		for (unsigned j = 0; j < PEAK_XMAX / (p->precision ? 1 : 2); j++) {
+			double v = p->precision ? ((const float *)pt->x)[j] : pt->x[j];
+			if (v != (double)(p->precision ? (float)pk_x0(j) : pk_x0(j)))
+				return lab_err_set(err, LAB_EVERIFY,
+				                   "thread %u: chain value %u is %.17g, want %.17g "
+				                   "(the +a/-a pairs must cancel exactly)",
+				                   i, j, v, pk_x0(j));
+		}
+	}
+	return 0;
+}
+
+static void pk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n)
+{
+	(void)ctx;
+	for (unsigned i = 0; i < n; i++)
+		lab_buf_obj_free(threads[i]->priv);
+}
+
+static void pk_work(const void *params, struct lab_work *w)
+{
+	w->bytes_read = 0;
+	w->bytes_written = 0;
+	w->bytes_write_allocate = 0;
+	w->flops = pk_flops(params);
+}
+
+const struct lab_kernel lab_kernel_peak = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "peak",
+    .summary = "peak flops per ISA and precision (fma, add, mul, fma_add) in flops per cycle",
+    .description = pk_description,
+    .params = pk_params_table,
+    .params_size = sizeof(struct pk_params),
+    .metrics = pk_metrics,
+    .work_unit = "step",
+    .work_per_unit = pk_work,
+    .check = pk_check,
+    .thread_setup = pk_thread_setup,
+    .run = pk_run,
+    .verify = pk_verify,
+    .teardown = pk_teardown,
+};

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* peak, isa = avx2: 256-bit AVX2 + FMA, 16 registers intrinsics. */
+#include "harness/kernel_api.h"
+#include "kernels/peak_impl.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define NCH     12
+#define NCH_MIX 6
+
+#define PK_CAT(a, b, c)  a##b##c
+#define PK_NAME(a, b, c) PK_CAT(a, b, c)
+
+#define TYPE          double
+#define VT            __m256d
+#define W             (int)(sizeof(VT) / sizeof(TYPE))
+#define VLD(p)        _mm256_loadu_pd(p)
+#define VST(p, v)     _mm256_storeu_pd((p), (v))
+#define VADD(x, y)    _mm256_add_pd((x), (y))
+#define VMUL(x, y)    _mm256_mul_pd((x), (y))
+#define VSET1(s)      _mm256_set1_pd(s)
+#define VFMA(x, y, z) _mm256_fmadd_pd((x), (y), (z))
+#define PK_FN(op)     PK_NAME(peak_avx2_, op, _f64)
+#include "kernels/peak_loops.h"
+#undef TYPE
+#undef VT
+#undef VLD
+#undef VST
+#undef VADD
+#undef VMUL
+#undef VSET1
+#undef VFMA
+#undef PK_FN
+
+#define TYPE          float
+#define VT            __m256
+#define VLD(p)        _mm256_loadu_ps(p)
+#define VST(p, v)     _mm256_storeu_ps((p), (v))
+#define VADD(x, y)    _mm256_add_ps((x), (y))
+#define VMUL(x, y)    _mm256_mul_ps((x), (y))
+#define VSET1(s)      _mm256_set1_ps(s)
+#define VFMA(x, y, z) _mm256_fmadd_ps((x), (y), (z))
+#define PK_FN(op)     PK_NAME(peak_avx2_, op, _f32)
+#include "kernels/peak_loops.h"
+
+#define PK_F64(op) PK_NAME(peak_avx2_, op, _f64)
+#define PK_F32(op) PK_NAME(peak_avx2_, op, _f32)
+const struct peak_variant peak_v_avx2 = {
+    .f64 = {PK_F64(fma), PK_F64(add), PK_F64(mul), PK_F64(fma_add)},
+    .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
+    .chains = {NCH, NCH, NCH, 2 * NCH_MIX},
+};
+#else
+const struct peak_variant peak_v_avx2;
+#endif

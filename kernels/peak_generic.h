@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * peak's plain-C chains, one lane each: compiled as `scalar` (vectorizers off, FMA on: scalar
+ * vfmadd) and as `auto` (-O3 for the build machine, which may pack chains into vectors).
+ */
+#include <math.h>
+
+#include "harness/kernel_api.h"
+#include "kernels/peak_impl.h"
+
+#define W          1
+#define NCH        12
+#define NCH_MIX    6
+#define VLD(p)     (*(p))
+#define VST(p, v)  (*(p) = (v))
+#define VADD(x, y) ((x) + (y))
+#define VMUL(x, y) ((x) * (y))
+#define VSET1(s)   (s)
+
+#define PK_CAT(a, b, c)  a##b##c
+#define PK_NAME(a, b, c) PK_CAT(a, b, c)
+
+#define TYPE          double
+#define VT            double
+#define VFMA(x, y, z) fma((x), (y), (z))
+#define PK_FN(op)     PK_NAME(PEAK_PREFIX, op, _f64)
+#include "kernels/peak_loops.h"
+#undef TYPE
+#undef VT
+#undef VFMA
+#undef PK_FN
+
+#define TYPE          float
+#define VT            float
+#define VFMA(x, y, z) fmaf((x), (y), (z))
+#define PK_FN(op)     PK_NAME(PEAK_PREFIX, op, _f32)
+#include "kernels/peak_loops.h"
+
+#define PK_F64(op) PK_NAME(PEAK_PREFIX, op, _f64)
+#define PK_F32(op) PK_NAME(PEAK_PREFIX, op, _f32)
+const struct peak_variant PEAK_TABLE = {
+    .f64 = {PK_F64(fma), PK_F64(add), PK_F64(mul), PK_F64(fma_add)},
+    .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
+    .chains = {NCH, NCH, NCH, 2 * NCH_MIX},
+};

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "kernels/simd_isa.h"
+
+const struct lab_enum_val lab_simd_isa_choices[] = {
+    {"scalar", LAB_ISA_SCALAR, "plain C, auto-vectorization off (one lane)"},
+    {"auto", LAB_ISA_AUTO, "the same C at -O3 for the build machine (the compiler's choice)"},
+    {"sse2", LAB_ISA_SSE2, "128-bit SSE2 intrinsics"},
+    {"avx2", LAB_ISA_AVX2, "256-bit AVX2 + FMA intrinsics"},
+    {"avx512", LAB_ISA_AVX512, "512-bit AVX-512 intrinsics"},
+    {NULL, 0, NULL},
+};
+
+unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes)
+{
+	switch (isa) {
+	case LAB_ISA_SSE2:
+		return 16 / elem_bytes;
+	case LAB_ISA_AVX2:
+		return 32 / elem_bytes;
+	case LAB_ISA_AVX512:
+		return 64 / elem_bytes;
+	default:
+		return 1;
+	}
+}
+
+int lab_simd_isa_check(int isa, bool needs_fma, const struct lab_env *env, struct lab_err *err)
+{
+	static const unsigned need[LAB_ISA_N] = {
+	    [LAB_ISA_SSE2] = LAB_CPU_SSE2,
+	    [LAB_ISA_AVX2] = LAB_CPU_AVX2 | LAB_CPU_FMA,
+	    [LAB_ISA_AVX512] = LAB_CPU_AVX512,
+	};
+
+	if (isa < 0 || isa >= LAB_ISA_N)
+		return lab_err_set(err, LAB_ECONFIG, "isa %d: unknown", isa);
+	/* auto is built for the build machine (-march=native): it runs where it was built. */
+	if (isa == LAB_ISA_AUTO)
+		return 0;
+	return lab_env_require_cpu(env, need[isa] | (needs_fma ? LAB_CPU_FMA : 0), err);
+}

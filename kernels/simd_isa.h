@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The instruction-set variants shared by the stream, peak and simd kernels, and the one place
+ * they ask whether this CPU can run one. Each variant's loops live in their own source file,
+ * compiled with that ISA's flags (kernels/CMakeLists.txt), and are reached through a table of
+ * function pointers chosen before the timed loop starts.
+ */
+#ifndef LAB_KERNELS_SIMD_ISA_H
+#define LAB_KERNELS_SIMD_ISA_H
+
+#include <stdbool.h>
+
+#include "harness/kernel_api.h"
+
+enum lab_simd_isa {
+	LAB_ISA_SCALAR, /* plain C, auto-vectorization off: really one lane */
+	LAB_ISA_AUTO,   /* the same plain C at -O3 for the build machine: the compiler's best */
+	LAB_ISA_SSE2,   /* 128-bit intrinsics */
+	LAB_ISA_AVX2,   /* 256-bit intrinsics with FMA */
+	LAB_ISA_AVX512, /* 512-bit intrinsics (AVX-512 F, BW, DQ, VL) */
+	LAB_ISA_N,
+};
+
+/* The `isa = ...` choices, in enum order. */
+extern const struct lab_enum_val lab_simd_isa_choices[];
+
+/* Vector lanes of width elem_bytes in one register of isa (1 for scalar and auto). */
+unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes);
+
+/*
+ * For check(): 0 when this CPU runs isa (and FMA where needs_fma), else LAB_SKIP with the
+ * reason in err: the features each ISA file was built for (cmake lab_kernel_file), asked of
+ * the harness's feature set (env->cpu_features, less what LAB_CPU_MASK hides).
+ */
+int lab_simd_isa_check(int isa, bool needs_fma, const struct lab_env *env, struct lab_err *err);
+
+#endif

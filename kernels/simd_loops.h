@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The simd loops for one ISA, type and accumulator count ACC, over macros from the includer:
+ * TYPE (element), STYPE (what results are summed in), VT (W lanes), VLD/VST (unaligned),
+ * VADD, VFMA(x, y, z) = x*y + z, VSET1, VZERO, VHSUM (lanes summed in order), CT/CZERO/
+ * CACC(c, x, t)/CHSUM (the count_if counter), VGATHER(base, idx), RES(out, v) and SF(op)
+ * naming the function. Every loop keeps ACC independent vector chains; the last full vectors
+ * that do not fill ACC go to chain 0. Each pass ends with a compiler barrier so passes cannot
+ * be merged.
+ */
+#define SL_UNROLL _Pragma("GCC unroll 8")
+
+static void SF(sum)(const struct simd_args *g, uint64_t passes, union simd_res *out)
+{
+	const TYPE *x = g->x;
+	size_t n = g->n;
+
+	for (uint64_t p = 0; p < passes; p++) {
+		VT acc[ACC];
+		size_t i = 0;
+		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
+		for (; i + ACC * W <= n; i += ACC * W)
+			SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] =
+			    VADD(acc[k], VLD(x + i + k * W));
+		for (; i < n; i += W)
+			acc[0] = VADD(acc[0], VLD(x + i));
+		SL_UNROLL for (int k = 1; k < ACC; k++) acc[0] = VADD(acc[0], acc[k]);
+		RES(out, VHSUM(acc[0]));
+		lab_clobber_memory();
+	}
+}
+
+#ifndef SIMD_NO_MUL
+static void SF(dot)(const struct simd_args *g, uint64_t passes, union simd_res *out)
+{
+	const TYPE *x = g->x, *y = g->y;
+	size_t n = g->n;
+
+	for (uint64_t p = 0; p < passes; p++) {
+		VT acc[ACC];
+		size_t i = 0;
+		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
+		for (; i + ACC * W <= n; i += ACC * W)
+			SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] =
+			    VFMA(VLD(x + i + k * W), VLD(y + i + k * W), acc[k]);
+		for (; i < n; i += W)
+			acc[0] = VFMA(VLD(x + i), VLD(y + i), acc[0]);
+		SL_UNROLL for (int k = 1; k < ACC; k++) acc[0] = VADD(acc[0], acc[k]);
+		RES(out, VHSUM(acc[0]));
+		lab_clobber_memory();
+	}
+}
+
+static void SF(saxpy)(const struct simd_args *g, uint64_t passes, union simd_res *out)
+{
+	const TYPE *x = g->x;
+	TYPE *y = g->y;
+	size_t n = g->n;
+	VT a = VSET1((TYPE)g->a);
+
+	for (uint64_t p = 0; p < passes; p++) {
+		size_t i = 0;
+		for (; i + ACC * W <= n; i += ACC * W)
+			SL_UNROLL for (int k = 0; k < ACC; k++)
+			    VST(y + i + k * W, VFMA(a, VLD(x + i + k * W), VLD(y + i + k * W)));
+		for (; i < n; i += W)
+			VST(y + i, VFMA(a, VLD(x + i), VLD(y + i)));
+		lab_clobber_memory();
+	}
+	out->i = 0;
+}
+#endif
+
+static void SF(count_if)(const struct simd_args *g, uint64_t passes, union simd_res *out)
+{
+	const TYPE *x = g->x;
+	size_t n = g->n;
+	VT t = VSET1((TYPE)g->t);
+
+	for (uint64_t p = 0; p < passes; p++) {
+		CT c[ACC];
+		size_t i = 0;
+		int64_t total = 0;
+		SL_UNROLL for (int k = 0; k < ACC; k++) c[k] = CZERO();
+		for (; i + ACC * W <= n; i += ACC * W)
+			SL_UNROLL for (int k = 0; k < ACC; k++) CACC(c[k], VLD(x + i + k * W), t);
+		for (; i < n; i += W)
+			CACC(c[0], VLD(x + i), t);
+		SL_UNROLL for (int k = 0; k < ACC; k++) total += CHSUM(c[k]);
+		out->i = total;
+		lab_clobber_memory();
+	}
+}
+
+static void SF(gather)(const struct simd_args *g, uint64_t passes, union simd_res *out)
+{
+	const TYPE *x = g->x;
+	const int32_t *idx = g->idx;
+	size_t n = g->n;
+
+	for (uint64_t p = 0; p < passes; p++) {
+		VT acc[ACC];
+		size_t i = 0;
+		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
+		for (; i + ACC * W <= n; i += ACC * W)
+			SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] =
+			    VADD(acc[k], VGATHER(x, idx + i + k * W));
+		for (; i < n; i += W)
+			acc[0] = VADD(acc[0], VGATHER(x, idx + i));
+		SL_UNROLL for (int k = 1; k < ACC; k++) acc[0] = VADD(acc[0], acc[k]);
+		RES(out, VHSUM(acc[0]));
+		lab_clobber_memory();
+	}
+}
+
+#undef SL_UNROLL

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * lab describe: the compiler's own account of what it vectorized in a kernel's per-ISA files,
+ * kept at build time (GCC -fopt-info-vec into kernels/remarks/, see kernels/CMakeLists.txt).
+ * Students are told "the compiler vectorized it" too easily; here is what it said, to be read
+ * beside the disassembly test (tests/kernels/test_disasm.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/cli.h"
+
+#ifndef LAB_REMARKS_DIR
+#define LAB_REMARKS_DIR ""
+#endif
+
+#define DR_MAX_UNIQUE 256
+#define DR_SHOW       14
+
+struct dr_line {
+	char text[240];
+	unsigned count;
+};
+
+/* Keeps "optimized" lines and the "not vectorized" reasons, without the source path prefix. */
+static const char *dr_keep(const char *line)
+{
+	const char *rel = strstr(line, "kernels/");
+
+	if (!rel || strstr(line, "clobbers memory"))
+		return NULL;
+	if (strstr(rel, ": optimized: ") || strstr(rel, ": missed: not vectorized: "))
+		return rel;
+	return NULL;
+}
+
+static int dr_cmp(const void *a, const void *b)
+{
+	const struct dr_line *x = a, *y = b;
+
+	return x->count != y->count ? (x->count < y->count) - (x->count > y->count)
+	                            : strcmp(x->text, y->text);
+}
+
+static void dr_file(const char *path, const char *name)
+{
+	FILE *f = fopen(path, "r");
+	struct dr_line *u;
+	unsigned nu = 0, other = 0;
+	char line[1024];
+
+	if (!f)
+		return;
+	u = calloc(DR_MAX_UNIQUE, sizeof(*u));
+	while (u && fgets(line, sizeof(line), f)) {
+		const char *k = dr_keep(line);
+		unsigned i;
+		if (!k)
+			continue;
+		int len = (int)strcspn(k, "\n");
+		if (len >= (int)sizeof(u[0].text))
+			len = (int)sizeof(u[0].text) - 1;
+		for (i = 0; i < nu && (strncmp(u[i].text, k, (size_t)len) || u[i].text[len]); i++)
+			;
+		if (i == nu && nu < DR_MAX_UNIQUE)
+			snprintf(u[nu++].text, sizeof(u[0].text), "%.*s", len, k);
+		if (i < nu)
+			u[i].count++;
+	}
+	fclose(f);
+	if (!u)
+		return;
+	qsort(u, nu, sizeof(*u), dr_cmp);
+	printf("  %s:%s\n", name, nu ? "" : " nothing vectorized, no loop reported (as intended)");
+	for (unsigned i = 0; i < nu; i++) {
+		if (i < DR_SHOW)
+			printf("    %4ux %s\n", u[i].count, u[i].text);
+		else
+			other += u[i].count;
+	}
+	if (other)
+		printf("    (%u more lines)\n", other);
+	free(u);
+}
+
+void lab_describe_remarks(const char *kernel)
+{
+	static const char *const isas[] = {"scalar", "auto", "sse2", "avx2", "avx512"};
+	char path[1024];
+	bool any = false;
+
+	for (unsigned i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s_%s.c.txt", LAB_REMARKS_DIR, kernel, isas[i]);
+		FILE *f = LAB_REMARKS_DIR[0] ? fopen(path, "r") : NULL;
+		if (!f)
+			continue;
+		fclose(f);
+		if (!any)
+			printf("\nwhat the compiler said (gcc -fopt-info-vec at build time, in %s; "
+			       "one "
+			       "template line stands for every type and accumulator count; count "
+			       "first):\n",
+			       LAB_REMARKS_DIR);
+		any = true;
+		char name[64];
+		snprintf(name, sizeof(name), "%s_%s.c", kernel, isas[i]);
+		dr_file(path, name);
+	}
+}
