@@ -12,7 +12,7 @@ LAB_TEST(analyze_json_fields)
 {
 	char *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	const struct lab_an_json *s, *p;
 	static const char *const fit_keys[][2] = {
 	    {"amdahl", "f"},  {"amdahl", "f_ci95"},  {"usl", "sigma"}, {"usl", "sigma_ci95"},
@@ -154,7 +154,7 @@ LAB_TEST(compare_json_and_text)
 {
 	char *out = NULL, *err = NULL, args[4096];
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	snprintf(args, sizeof(args),
 	         "compare %s/tests/fixtures/results-compare-a "
