@@ -147,7 +147,7 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged, int throu
 	int rc;
 
 	if (n < 0)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	s->n_fit = (size_t)n;
 	for (size_t i = 0; i < s->nrow; i++)
 		s->n_excluded += an_usable(s->row[i].pt) ? s->row[i].pt->n_flagged : 0;
@@ -188,7 +188,7 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged, int t
 			an_row_speedup(base, r);
 	}
 	if (an_series_fit(s, include_flagged, throughput))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	lab_an_series_findings(s);
 	if (!base) {
 		size_t k = strlen(s->note);
@@ -202,13 +202,13 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged, int t
 }
 
 int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
-                        struct lab_an_err *err)
+                        struct lab_err *err)
 {
 	return lab_an_analysis_run_obj(d, include_flagged, LAB_AN_OBJ_RELATIVE, a, err);
 }
 
 int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
-                            struct lab_an_analysis *a, struct lab_an_err *err)
+                            struct lab_an_analysis *a, struct lab_err *err)
 {
 	size_t cap = 0, hint[2] = {0, 0}, *rcap = NULL, rcap_cap = 0;
 	struct lab_an_index ix = {0};
@@ -238,12 +238,12 @@ int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab
 	free(rcap);
 	lab_an_index_free(&ix);
 	if (rc)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t i = 0; i < a->ns; i++) {
 		a->s[i].weak = lab_an_data_is_weak(d, a->s[i].experiment);
 		a->s[i].objective = obj;
 		if (an_series_compute(&a->s[i], include_flagged, d->throughput))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	return lab_an_views_run(a, err);
 }

@@ -60,13 +60,13 @@ struct lab_an_analysis {
 
 /*
  * Groups d's points into series and computes everything; d must be summarized with the same
- * include_flagged. a keeps pointers into d. Returns 0 or -LAB_AN_ENOMEM.
+ * include_flagged. a keeps pointers into d. Returns 0 or -LAB_ENOMEM.
  */
 int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_an_analysis *a,
-                        struct lab_an_err *err);
+                        struct lab_err *err);
 /* The same with the fit objective chosen (lab_an_analysis_run uses the relative one). */
 int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
-                            struct lab_an_analysis *a, struct lab_an_err *err);
+                            struct lab_an_analysis *a, struct lab_err *err);
 
 /* Fills s->finding from the computed series (superlinear points, f or sigma < 0, a peak past the
  * data, Amdahl rejected). Called by the analysis; exposed for tests. */

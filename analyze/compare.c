@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analyze/fit.h"
-#include "analyze/jsonw.h"
+#include "harness/json.h"
 
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 {
@@ -58,14 +58,14 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 }
 
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
-                       struct lab_an_compare *c, struct lab_an_err *err)
+                       struct lab_an_compare *c, struct lab_err *err)
 {
 	lab_an_gsl_quiet();
 	memset(c, 0, sizeof(*c));
 	c->noise = noise;
 	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));
 	if (!c->row)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t i = 0; i < old->npt; i++) {
 		struct lab_an_cmp_row *r = &c->row[c->n++];
 
@@ -96,39 +96,40 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
                          FILE *f)
 {
-	struct lab_an_jw w;
+	struct lab_json w;
 
-	lab_an_jw_init(&w, f);
-	lab_an_jw_obj(&w, NULL);
-	lab_an_jw_str(&w, "old", old_dir);
-	lab_an_jw_str(&w, "new", new_dir);
-	lab_an_jw_num(&w, "noise", c->noise);
-	lab_an_jw_obj(&w, "counts");
-	lab_an_jw_int(&w, "improved", (long long)c->improved);
-	lab_an_jw_int(&w, "regressed", (long long)c->regressed);
-	lab_an_jw_int(&w, "within_noise", (long long)c->within_noise);
-	lab_an_jw_int(&w, "no_change", (long long)c->no_change);
-	lab_an_jw_int(&w, "unmatched", (long long)c->unmatched);
-	lab_an_jw_end(&w, '}');
-	lab_an_jw_arr(&w, "points");
+	lab_json_begin_digits(&w, f, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_json_str(&w, "old", old_dir);
+	lab_json_str(&w, "new", new_dir);
+	lab_json_num(&w, "noise", c->noise);
+	lab_json_obj_open(&w, "counts");
+	lab_json_int(&w, "improved", (long long)c->improved);
+	lab_json_int(&w, "regressed", (long long)c->regressed);
+	lab_json_int(&w, "within_noise", (long long)c->within_noise);
+	lab_json_int(&w, "no_change", (long long)c->no_change);
+	lab_json_int(&w, "unmatched", (long long)c->unmatched);
+	lab_json_obj_close(&w);
+	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lab_an_cmp_row *r = &c->row[i];
 		const struct lab_an_point *p = r->old ? r->old : r->new_;
 
-		lab_an_jw_obj(&w, NULL);
-		lab_an_jw_str(&w, "experiment", p->experiment);
-		lab_an_jw_str(&w, "params", p->params);
-		lab_an_jw_int(&w, "threads", p->threads);
-		lab_an_jw_num(&w, "old_mean", r->old && r->old->st.n ? r->old->st.mean : NAN);
-		lab_an_jw_num(&w, "new_mean", r->new_ && r->new_->st.n ? r->new_->st.mean : NAN);
-		lab_an_jw_num(&w, "change", r->change);
-		lab_an_jw_pair(&w, "change_ci95", r->lo, r->hi);
-		lab_an_jw_num(&w, "p_value", r->p);
-		lab_an_jw_str(&w, "verdict", r->verdict);
-		lab_an_jw_end(&w, '}');
+		lab_json_obj_open(&w, NULL);
+		lab_json_str(&w, "experiment", p->experiment);
+		lab_json_str(&w, "params", p->params);
+		lab_json_int(&w, "threads", p->threads);
+		lab_json_num(&w, "old_mean", r->old && r->old->st.n ? r->old->st.mean : NAN);
+		lab_json_num(&w, "new_mean", r->new_ && r->new_->st.n ? r->new_->st.mean : NAN);
+		lab_json_num(&w, "change", r->change);
+		lab_json_pair(&w, "change_ci95", r->lo, r->hi);
+		lab_json_num(&w, "p_value", r->p);
+		lab_json_str(&w, "verdict", r->verdict);
+		lab_json_obj_close(&w);
 	}
-	lab_an_jw_end(&w, ']');
-	lab_an_jw_end(&w, '}');
+	lab_json_arr_close(&w);
+	lab_json_obj_close(&w);
+	lab_json_end(&w); /* the closing newline; FILE errors are checked by the caller */
 }
 
 void lab_an_compare_free(struct lab_an_compare *c)

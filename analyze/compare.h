@@ -30,7 +30,7 @@ struct lab_an_compare {
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);
 /* Matches the points of two summarized data sets by (experiment, params, threads). */
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
-                       struct lab_an_compare *c, struct lab_an_err *err);
+                       struct lab_an_compare *c, struct lab_err *err);
 void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
                          FILE *f);
 void lab_an_compare_free(struct lab_an_compare *c);

@@ -1,48 +1,36 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/csv.h"
 
-#include <errno.h>
+#include "harness/fileio.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_an_err *err)
+int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
+	static const char open_fail[] = "cannot open: ", read_fail[] = "read error: ";
+	struct lab_err e;
+	size_t n = strlen(path);
+	const char *rest;
+	int rc = lab_file_read(path, LAB_AN_FILE_MAX, out, len, &e);
 
-	*out = NULL;
-	if (!f)
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot open %s: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (lab_an_grow(&buf, &cap, n + 65536 + 1, 1)) {
-			rc = lab_an_err_set(err, LAB_AN_ENOMEM, "reading %s: out of memory", path);
-			goto out;
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = lab_an_err_set(err, LAB_AN_EIO, "cannot read %s: %s", path, strerror(errno));
-		goto out;
-	}
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	buf = NULL;
-out:
-	free(buf);
-	fclose(f);
-	return rc;
+	if (!rc)
+		return 0;
+	/* The analyzer's wording of the base reader's "PATH: what: cause". */
+	rest = strncmp(e.msg, path, n) || strncmp(e.msg + n, ": ", 2) ? e.msg : e.msg + n + 2;
+	if (rc == -LAB_ENOMEM)
+		return lab_err_set(err, LAB_ENOMEM, "reading %s: out of memory", path);
+	if (!strncmp(rest, open_fail, sizeof(open_fail) - 1))
+		return lab_err_set(err, LAB_EIO, "cannot open %s: %s", path,
+		                   rest + sizeof(open_fail) - 1);
+	if (!strncmp(rest, read_fail, sizeof(read_fail) - 1))
+		return lab_err_set(err, LAB_EIO, "cannot read %s: %s", path,
+		                   rest + sizeof(read_fail) - 1);
+	return lab_err_set(err, e.code, "%s", e.msg);
 }
 
-int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_an_err *err)
+int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_err *err)
 {
 	int rc;
 
@@ -50,7 +38,7 @@ int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_an_err *e
 	r->next_line = 1;
 	r->path = lab_an_strdup(path);
 	if (!r->path)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if ((rc = lab_an_file_read(path, &r->buf, &r->len, err)))
 		return rc;
 	/* A UTF-8 byte order mark (spreadsheets on Windows write one) is not part of the header. */
@@ -67,18 +55,18 @@ void lab_an_csv_close(struct lab_an_csv *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int an_csv_push(struct lab_an_csv *r, char *f, struct lab_an_err *err)
+static int an_csv_push(struct lab_an_csv *r, char *f, struct lab_err *err)
 {
 	if (lab_an_grow(&r->field, &r->cap, r->nfield + 1, sizeof(*r->field)))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	r->field[r->nfield++] = f;
 	return 0;
 }
 
-static int an_csv_nul(struct lab_an_csv *r, struct lab_an_err *err)
+static int an_csv_nul(struct lab_an_csv *r, struct lab_err *err)
 {
-	return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: NUL byte in a field, allowed: text",
-	                      r->path, r->line);
+	return lab_err_set(err, LAB_EDATA, "%s:%zu: NUL byte in a field, allowed: text", r->path,
+	                   r->line);
 }
 
 /* Reads a quoted field from p (at its opening quote) into w; stops at the closing quote or, when
@@ -110,7 +98,7 @@ static char *an_csv_quoted(struct lab_an_csv *r, char *p, char **w)
 /* Unquotes in place: the output never outgrows the input, so w trails p. A record ends at a
  * newline (LF, CRLF or a lone CR) and is then complete; one the end of the file cuts (even inside
  * a quoted field) is returned with complete = 0 for the caller to drop or keep. */
-int lab_an_csv_next(struct lab_an_csv *r, struct lab_an_err *err)
+int lab_an_csv_next(struct lab_an_csv *r, struct lab_err *err)
 {
 	char *p, *end = r->buf + r->len;
 	int rc;

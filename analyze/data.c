@@ -175,14 +175,14 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
 	size_t cap = p->cap;
 
 	if (lab_an_grow(&p->cost, &cap, p->n + 1, sizeof(*p->cost)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	cap = p->cap;
 	if (lab_an_grow(&p->flagged, &cap, p->n + 1, 1))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	if (nmetric) {
 		cap = p->cap;
 		if (lab_an_grow(&p->metric, &cap, (p->n + 1), nmetric * sizeof(*p->metric)))
-			return -LAB_AN_ENOMEM;
+			return -LAB_ENOMEM;
 		memcpy(p->metric + p->n * nmetric, metric, nmetric * sizeof(*metric));
 	}
 	p->cap = cap;
@@ -192,10 +192,10 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
 	return 0;
 }
 
-int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err)
+int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err)
 {
 	char *path = NULL;
-	int rc = -LAB_AN_ENOMEM;
+	int rc = -LAB_ENOMEM;
 
 	memset(d, 0, sizeof(*d));
 	if (!(d->source = lab_an_strdup(dir)))
@@ -215,7 +215,7 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_e
 		goto nomem;
 	goto out;
 nomem:
-	rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 out:
 	free(path);
 	return rc;
@@ -241,7 +241,7 @@ static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, int inc, 
 	ms->ci95_hi = k ? st.ci95_hi : NAN;
 }
 
-int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_an_err *err)
+int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_err *err)
 {
 	size_t maxn = 1;
 	double *used, *work;
@@ -266,7 +266,7 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 		}
 		lab_an_stats_compute(used, k, work, &p->st);
 		/* modes of costs that are all > 0 or not: only running out of memory fails */
-		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_AN_ENOMEM)
+		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_ENOMEM)
 			goto nomem;
 		free(p->msum);
 		p->msum = d->nmetric ? calloc(d->nmetric, sizeof(*p->msum)) : NULL;
@@ -277,7 +277,7 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 	}
 	goto out;
 nomem:
-	rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+	rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 out:
 	free(used);
 	free(work);

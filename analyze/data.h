@@ -66,12 +66,12 @@ struct lab_an_data {
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p);
 
 /* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
-int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_an_err *err);
+int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err);
 /* Loads an external CSV (threads,seconds or threads,throughput [,series][,rep]); a throughput
  * X(N) becomes the cost 1/X(N). Bad values name FILE:LINE in err. */
-int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_err *err);
+int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err *err);
 /* Computes each point's statistics; include_flagged keeps foreign-load-flagged samples. */
-int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_an_err *err);
+int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_err *err);
 void lab_an_data_free(struct lab_an_data *d);
 
 /* The "scaling" of experiment name in run.json: 1 for "weak", 0 otherwise. */

@@ -13,7 +13,7 @@
 #include "analyze/data_int.h"
 
 static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col, size_t *hint,
-                      struct lab_an_err *err)
+                      struct lab_err *err)
 {
 	const char *series = col[2] >= 0 && (size_t)col[2] < r->nfield ? r->field[col[2]] : "";
 	const char *ts, *ss;
@@ -22,30 +22,29 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 	struct lab_an_point *p;
 
 	if ((size_t)col[0] >= r->nfield || (size_t)col[1] >= r->nfield)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: too few fields (%zu)", r->path,
-		                      r->line, r->nfield);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: too few fields (%zu)", r->path, r->line,
+		                   r->nfield);
 	ts = r->field[col[0]];
 	ss = r->field[col[1]];
 	if (lab_an_parse_int(ts, &threads) || threads < 1 || threads > LAB_AN_THREADS_MAX)
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: threads = '%s': not a positive integer", r->path,
-		                      r->line, ts);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: threads = '%s': not a positive integer",
+		                   r->path, r->line, ts);
 	if (lab_an_parse_num(ss, &sec, 0) || !(sec > 0) || !(1 / sec > 0))
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: %s = '%s': not a positive finite number", r->path,
-		                      r->line, d->throughput ? "throughput" : "seconds", ss);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %s = '%s': not a positive finite number", r->path,
+		                   r->line, d->throughput ? "throughput" : "seconds", ss);
 	if (d->throughput)
 		sec = 1 / sec;
 	p = lab_an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	d->nsamples++;
 	if (lab_an_point_add(p, 0, sec, 0, NULL))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	return 0;
 }
 
-int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	struct lab_an_csv r;
 	int col[3], rc;
@@ -56,13 +55,13 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_
 	d->source = lab_an_strdup(path);
 	d->unit = lab_an_strdup("s");
 	if (!d->source || !d->unit)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if ((rc = lab_an_csv_open(&r, path, err)))
 		goto out;
 	rc = lab_an_csv_next(&r, err);
 	if (rc <= 0) {
 		if (rc == 0)
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:1: empty file", path);
+			rc = lab_err_set(err, LAB_EDATA, "%s:1: empty file", path);
 		goto out;
 	}
 	col[0] = lab_an_csv_column(&r, "threads");
@@ -72,15 +71,15 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_
 		d->throughput = 1;
 		free(d->unit);
 		if (!(d->unit = lab_an_strdup("1/throughput"))) {
-			rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 			goto out;
 		}
 	}
 	if (col[0] < 0 || col[1] < 0) {
-		rc = lab_an_err_set(err, LAB_AN_EDATA,
-		                    "%s:%zu: the header must name the columns threads and one of "
-		                    "seconds, throughput (optional: series,rep)",
-		                    path, r.line);
+		rc = lab_err_set(err, LAB_EDATA,
+		                 "%s:%zu: the header must name the columns threads and one of "
+		                 "seconds, throughput (optional: series,rep)",
+		                 path, r.line);
 		goto out;
 	}
 	while ((rc = lab_an_csv_next(&r, err)) == 1) {
@@ -93,7 +92,7 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_an_
 			goto out;
 	}
 	if (rc == 0 && d->nsamples == 0)
-		rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: no data rows", path);
+		rc = lab_err_set(err, LAB_EDATA, "%s: no data rows", path);
 out:
 	lab_an_csv_close(&r);
 	return rc < 0 ? rc : 0;

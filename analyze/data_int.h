@@ -17,7 +17,7 @@ struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char 
  * entry that makes e findable (0, or -1 out of memory). */
 size_t lab_an_exp_find(const struct lab_an_data *d, const char *experiment);
 int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e);
-/* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_AN_ENOMEM. */
+/* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);
 /* The largest thread count the analyzer accepts from any file. */
@@ -28,9 +28,9 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
 int lab_an_parse_num(const char *s, double *v, int allow_empty);
 int lab_an_parse_int(const char *s, long *v);
 /* Reads run.json into d->run (a missing file is a warning); merges its points' status. */
-int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_an_err *err);
-int lab_an_run_points(struct lab_an_data *d, struct lab_an_err *err);
+int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err);
+int lab_an_run_points(struct lab_an_data *d, struct lab_err *err);
 /* Reads samples.csv into d's points, every column checked (data_samples.c). */
-int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err);
+int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err *err);
 
 #endif

@@ -75,12 +75,12 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 		char *params = an_json_params(jp);
 
 		if (!params)
-			return -LAB_AN_ENOMEM;
+			return -LAB_ENOMEM;
 		p = lab_an_point_find(d, exp, id, (int)lab_an_json_num(jp, LAB_KEY_THREADS, 0),
 		                      params, &hint);
 		free(params);
 		if (!p)
-			return -LAB_AN_ENOMEM;
+			return -LAB_ENOMEM;
 		if (status && !strcmp(status, "ok"))
 			status = "missing";
 		if (!reason && status && !strcmp(status, "missing"))
@@ -96,7 +96,7 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 		p->reason = lab_an_strdup(reason);
 	if (!p->kernel && lab_an_json_str(jp, LAB_KEY_KERNEL))
 		p->kernel = lab_an_strdup(lab_an_json_str(jp, LAB_KEY_KERNEL));
-	return p->status ? 0 : -LAB_AN_ENOMEM;
+	return p->status ? 0 : -LAB_ENOMEM;
 }
 
 /* A params item that would not survive the "k=v;k=v" form the points are matched by. */
@@ -110,43 +110,41 @@ static int an_param_bad(const char *key, const struct lab_an_json *v)
 }
 
 /* A point entry of run.json, checked before anything of it is used. */
-static int an_run_check(const char *path, const struct lab_an_json *jp, struct lab_an_err *err)
+static int an_run_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
 	const struct lab_an_json *v;
 	const char *st;
 	char list[] = "|" LAB_POINT_STATUSES "|", want[80];
 
 	if (jp->type != LAB_AN_JSON_OBJ)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: a point: allowed: an object",
-		                      path, jp->line);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: a point: allowed: an object", path,
+		                   jp->line);
 	v = lab_an_json_get(jp, LAB_KEY_POINT);
 	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || v->num > 9007199254740992.0 ||
 	    v->num != (double)(long)v->num)
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: \"%s\": allowed: a whole number >= 0", path,
-		                      v ? v->line : jp->line, LAB_KEY_POINT);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: a whole number >= 0",
+		                   path, v ? v->line : jp->line, LAB_KEY_POINT);
 	v = lab_an_json_get(jp, LAB_KEY_THREADS);
 	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 1) ||
 	    v->num > (double)LAB_AN_THREADS_MAX || v->num != (double)(long)v->num)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: \"%s\": allowed: 1 .. %ld", path,
-		                      v ? v->line : jp->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: 1 .. %ld", path,
+		                   v ? v->line : jp->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
 	v = lab_an_json_get(jp, LAB_KEY_STATUS);
 	st = v && v->type == LAB_AN_JSON_STR ? v->str : NULL;
 	snprintf(want, sizeof(want), "|%s|", st ? st : "");
 	if (v && (!st || !*st || strchr(st, '|') || strlen(st) > 40 || !strstr(list, want)))
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: \"%s\": allowed: %s", path,
-		                      v->line, LAB_KEY_STATUS, LAB_POINT_STATUSES);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: %s", path, v->line,
+		                   LAB_KEY_STATUS, LAB_POINT_STATUSES);
 	v = lab_an_json_get(jp, LAB_KEY_PARAMS);
 	if (v && v->type != LAB_AN_JSON_OBJ)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
-		                      v->line, LAB_KEY_PARAMS);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
+		                   v->line, LAB_KEY_PARAMS);
 	for (size_t i = 0; v && i < v->n; i++)
 		if (an_param_bad(v->keys[i], &v->items[i]))
-			return lab_an_err_set(
-			    err, LAB_AN_EDATA,
-			    "%s:%zu: param '%s': allowed: a key without ';' or '=' "
-			    "and a string or number value without ';'",
-			    path, v->items[i].line, v->keys[i]);
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: param '%s': allowed: a key without ';' or '=' "
+			                   "and a string or number value without ';'",
+			                   path, v->items[i].line, v->keys[i]);
 	return 0;
 }
 
@@ -160,42 +158,41 @@ static int an_cmp_rline(const void *a, const void *b)
 }
 
 /* Point ids are global to a run: one id twice would merge or hide a point. */
-static int an_run_unique(const char *path, long *ids, size_t n, struct lab_an_err *err)
+static int an_run_unique(const char *path, long *ids, size_t n, struct lab_err *err)
 {
 	if (n < 2)
 		return 0; /* and qsort must not see a NULL array */
 	qsort(ids, n, 2 * sizeof(*ids), an_cmp_rline);
 	for (size_t i = 1; i < n; i++)
 		if (ids[2 * i] == ids[2 * i - 2])
-			return lab_an_err_set(
-			    err, LAB_AN_EDATA,
-			    "%s:%ld: point %ld again (first at line %ld), allowed: "
-			    "each point once",
-			    path, ids[2 * i + 1], ids[2 * i], ids[2 * i - 1]);
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%ld: point %ld again (first at line %ld), allowed: "
+			                   "each point once",
+			                   path, ids[2 * i + 1], ids[2 * i], ids[2 * i - 1]);
 	return 0;
 }
 
 static int an_run_experiment(struct lab_an_data *d, const char *path, const struct lab_an_json *x,
-                             long **ids, size_t *nid, size_t *cap, struct lab_an_err *err)
+                             long **ids, size_t *nid, size_t *cap, struct lab_err *err)
 {
 	const struct lab_an_json *pts = lab_an_json_get(x, LAB_KEY_POINTS);
 	const char *name = lab_an_json_str(x, LAB_KEY_NAME), *kernel;
 	int rc;
 
 	if (!name || !*name)
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: an experiment: allowed: an object with a \"%s\"",
-		                      path, x->line, LAB_KEY_NAME);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: an experiment: allowed: an object with a \"%s\"", path,
+		                   x->line, LAB_KEY_NAME);
 	if (pts && pts->type != LAB_AN_JSON_ARR)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: \"%s\": allowed: an array", path,
-		                      pts->line, LAB_KEY_POINTS);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an array", path,
+		                   pts->line, LAB_KEY_POINTS);
 	if (lab_an_exp_find(d, name) != (size_t)-1)
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: experiment '%s' again, allowed: each name once",
-		                      path, x->line, name);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: experiment '%s' again, allowed: each name once", path,
+		                   x->line, name);
 	if (lab_an_exp_add(d, name,
 	                   (size_t)(x - lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items)))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	kernel = lab_an_json_str(x, LAB_KEY_KERNEL);
 	for (size_t i = 0; pts && i < pts->n; i++) {
 		size_t before = d->npt;
@@ -203,20 +200,20 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 		if ((rc = an_run_check(path, &pts->items[i], err)))
 			return rc;
 		if (lab_an_grow(ids, cap, *nid + 1, 2 * sizeof(**ids)))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		(*ids)[2 * *nid] = (long)lab_an_json_num(&pts->items[i], LAB_KEY_POINT, -1);
 		(*ids)[2 * *nid + 1] = (long)pts->items[i].line;
 		(*nid)++;
 		if (an_run_point(d, name, &pts->items[i]))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		if (d->npt > before && !d->pt[before].kernel &&
 		    !(d->pt[before].kernel = lab_an_strdup(kernel ? kernel : "?")))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	return 0;
 }
 
-int lab_an_run_points(struct lab_an_data *d, struct lab_an_err *err)
+int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 {
 	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
 	char *path = lab_an_asprintf("%s/%s", d->source, LAB_FILE_RUN);
@@ -225,11 +222,11 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_an_err *err)
 	int rc = 0;
 
 	if (!path)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (d->run->type != LAB_AN_JSON_OBJ || (exps && exps->type != LAB_AN_JSON_ARR))
-		rc = lab_an_err_set(err, LAB_AN_EDATA,
-		                    "%s:%zu: allowed: an object whose \"%s\" is an array", path,
-		                    exps ? exps->line : d->run->line, LAB_KEY_EXPERIMENTS);
+		rc = lab_err_set(err, LAB_EDATA,
+		                 "%s:%zu: allowed: an object whose \"%s\" is an array", path,
+		                 exps ? exps->line : d->run->line, LAB_KEY_EXPERIMENTS);
 	for (size_t e = 0; !rc && exps && e < exps->n; e++)
 		rc = an_run_experiment(d, path, &exps->items[e], &ids, &nid, &cap, err);
 	if (!rc)
@@ -239,7 +236,7 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_an_err *err)
 	return rc;
 }
 
-int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	char *text;
 	size_t len;

@@ -73,12 +73,12 @@ static int an_params_ok(const char *s)
 }
 
 #define AN_BAD(what, allowed)                                                                      \
-	lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: %s = '%s': %s", r->path, r->line, what, f[col], \
-	               allowed)
+	lab_err_set(err, LAB_EDATA, "%s:%zu: %s = '%s': %s", r->path, r->line, what, f[col],       \
+	            allowed)
 
 /* Checks the fixed columns of a row; the numbers come back in v (elapsed, work). */
 static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, long *rep, double *v,
-                        struct lab_an_err *err)
+                        struct lab_err *err)
 {
 	const char *const *f = (const char *const *)r->field;
 	double foreign;
@@ -92,8 +92,8 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 		return AN_BAD("params", "allowed: key=value items separated by ';'");
 	if (lab_an_parse_int(f[col = LAB_SCOL_THREADS], threads) || *threads < 1 ||
 	    *threads > LAB_AN_THREADS_MAX)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s:%zu: threads = '%s': allowed 1 .. %ld",
-		                      r->path, r->line, f[col], LAB_AN_THREADS_MAX);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: threads = '%s': allowed 1 .. %ld",
+		                   r->path, r->line, f[col], LAB_AN_THREADS_MAX);
 	if (lab_an_parse_int(f[col = LAB_SCOL_REP], rep) || *rep < 0)
 		return AN_BAD("rep", "allowed: a whole number >= 0");
 	if (lab_an_parse_num(f[col = LAB_SCOL_ELAPSED_NS], &v[0], 0) || !(v[0] > 0))
@@ -113,7 +113,7 @@ static int an_unit(char **unit, const char *work_unit)
 	return !*unit && !(*unit = lab_an_asprintf("ns/%s", *work_unit ? work_unit : "unit"));
 }
 
-static int an_samples_row(struct an_samples *s, struct lab_an_err *err)
+static int an_samples_row(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_data *d = s->d;
 	struct lab_an_csv *r = &s->r;
@@ -130,32 +130,31 @@ static int an_samples_row(struct an_samples *s, struct lab_an_err *err)
 		if (lab_an_parse_num(
 		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
 		        &s->metric[m], 1))
-			return lab_an_err_set(
-			    err, LAB_AN_EDATA,
-			    "%s:%zu: %s = '%s': allowed: a finite number or empty", r->path,
-			    r->line, d->metric_name[m], f[LAB_SAMPLES_NCOLUMNS + m]);
+			return lab_err_set(
+			    err, LAB_EDATA, "%s:%zu: %s = '%s': allowed: a finite number or empty",
+			    r->path, r->line, d->metric_name[m], f[LAB_SAMPLES_NCOLUMNS + m]);
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	s->key[s->nkey++] = (struct an_rowkey){id, rep, r->line};
 	params = lab_an_params_canon(f[LAB_SCOL_PARAMS]);
 	if (!params)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	p = lab_an_point_find(d, f[LAB_SCOL_EXPERIMENT], id, (int)threads, params, &s->hint);
 	free(params);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	/* one point id, one (threads, params): else its rows would split into two points */
 	if (lab_an_point_by_id(d, f[LAB_SCOL_EXPERIMENT], id) != p)
-		return lab_an_err_set(err, LAB_AN_EDATA,
-		                      "%s:%zu: point %ld with threads = %ld, params = '%s': an "
-		                      "earlier row of that point differs, allowed: the same",
-		                      r->path, r->line, id, threads, f[LAB_SCOL_PARAMS]);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld with threads = %ld, params = '%s': an "
+		                   "earlier row of that point differs, allowed: the same",
+		                   r->path, r->line, id, threads, f[LAB_SCOL_PARAMS]);
 	/* Experiments of one run measure different units of work (increments, round trips). */
 	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	rc = lab_an_point_add(p, d->nmetric, v[0] / v[1], f[LAB_SCOL_FLAGGED][0] == '1', s->metric);
 	d->nsamples++;
-	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }
 
 static int an_cmp_name(const void *a, const void *b)
@@ -164,47 +163,46 @@ static int an_cmp_name(const void *a, const void *b)
 }
 
 /* Metric columns need a name, and each name once: a value must not be read under two names. */
-static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	char **sorted = malloc((d->nmetric + 1) * sizeof(*sorted));
 	int rc = 0;
 
 	if (!sorted)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t m = 0; m < d->nmetric && !rc; m++)
 		if (!*d->metric_name[m])
-			rc = lab_an_err_set(err, LAB_AN_EDATA,
-			                    "%s:1: column %zu has no name, allowed: a metric name",
-			                    path, LAB_SAMPLES_NCOLUMNS + m + 1);
+			rc = lab_err_set(err, LAB_EDATA,
+			                 "%s:1: column %zu has no name, allowed: a metric name",
+			                 path, LAB_SAMPLES_NCOLUMNS + m + 1);
 	memcpy(sorted, d->metric_name, d->nmetric * sizeof(*sorted));
 	qsort(sorted, d->nmetric, sizeof(*sorted), an_cmp_name);
 	for (size_t m = 1; m < d->nmetric && !rc; m++)
 		if (!strcmp(sorted[m - 1], sorted[m]))
-			rc = lab_an_err_set(
-			    err, LAB_AN_EDATA,
-			    "%s:1: column '%s' appears twice, allowed: each name once", path,
-			    sorted[m]);
+			rc = lab_err_set(err, LAB_EDATA,
+			                 "%s:1: column '%s' appears twice, allowed: each name once",
+			                 path, sorted[m]);
 	free(sorted);
 	return rc;
 }
 
-static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_an_err *err)
+static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_err *err)
 {
 	char want[] = LAB_SAMPLES_COLUMNS, *save = NULL, *tok;
 	size_t i = 0;
 
 	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
 		if (i >= r->nfield || strcmp(r->field[i], tok))
-			return lab_an_err_set(err, LAB_AN_EDATA,
-			                      "%s:%zu: expected column %zu to be '%s' (header %s)",
-			                      r->path, r->line, i + 1, tok, LAB_SAMPLES_COLUMNS);
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: expected column %zu to be '%s' (header %s)",
+			                   r->path, r->line, i + 1, tok, LAB_SAMPLES_COLUMNS);
 	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
 	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
 	if (!d->metric_name)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t m = 0; m < d->nmetric; m++)
 		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	return an_metric_names(d, r->path, err);
 }
 
@@ -220,15 +218,15 @@ static int an_cmp_rowkey(const void *a, const void *b)
 }
 
 /* Sorting makes the check O(n log n); a repeated pair would count one sample twice. */
-static int an_samples_unique(struct an_samples *s, struct lab_an_err *err)
+static int an_samples_unique(struct an_samples *s, struct lab_err *err)
 {
 	if (s->nkey < 2)
 		return 0; /* and qsort must not see a NULL array */
 	qsort(s->key, s->nkey, sizeof(*s->key), an_cmp_rowkey);
 	for (size_t i = 1; i < s->nkey; i++)
 		if (s->key[i].id == s->key[i - 1].id && s->key[i].rep == s->key[i - 1].rep)
-			return lab_an_err_set(
-			    err, LAB_AN_EDATA,
+			return lab_err_set(
+			    err, LAB_EDATA,
 			    "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: one row "
 			    "per point and rep",
 			    s->r.path, s->key[i].line, s->key[i].id, s->key[i].rep,
@@ -237,7 +235,7 @@ static int an_samples_unique(struct an_samples *s, struct lab_an_err *err)
 }
 
 /* One record: a cut last line is dropped with a warning, a whole one must have every column. */
-static int an_samples_record(struct an_samples *s, struct lab_an_err *err)
+static int an_samples_record(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_csv *r = &s->r;
 	size_t want = LAB_SAMPLES_NCOLUMNS + s->d->nmetric;
@@ -249,14 +247,13 @@ static int an_samples_record(struct an_samples *s, struct lab_an_err *err)
 	/* trailing metric columns may be left out (empty); a column the header does not name,
 	 * never */
 	if (r->nfield < LAB_SAMPLES_NCOLUMNS || r->nfield > want)
-		return lab_an_err_set(
-		    err, LAB_AN_EDATA,
-		    "%s:%zu: %zu fields, allowed: %d .. %zu (the header's columns)", r->path,
-		    r->line, r->nfield, LAB_SAMPLES_NCOLUMNS, want);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %zu fields, allowed: %d .. %zu (the header's columns)",
+		                   r->path, r->line, r->nfield, LAB_SAMPLES_NCOLUMNS, want);
 	return an_samples_row(s, err);
 }
 
-int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_err *err)
+int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	struct an_samples s = {.d = d};
 	int rc;
@@ -265,14 +262,14 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_an_e
 		goto out;
 	if ((rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete) {
 		if (rc >= 0)
-			rc = lab_an_err_set(err, LAB_AN_EDATA, "%s:1: no header line", path);
+			rc = lab_err_set(err, LAB_EDATA, "%s:1: no header line", path);
 		goto out;
 	}
 	if ((rc = an_samples_header(d, &s.r, err)))
 		goto out;
 	s.metric = calloc(d->nmetric + 1, sizeof(*s.metric));
 	if (!s.metric) {
-		rc = lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
 	while ((rc = lab_an_csv_next(&s.r, err)) == 1)

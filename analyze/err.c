@@ -6,19 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lab_an_err_set(struct lab_an_err *err, int code, const char *fmt, ...)
-{
-	if (err) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		err->code = code;
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -code;
-}
-
 void lab_an_warn(struct lab_an_warnings *w, const char *fmt, ...)
 {
 	char buf[512];
@@ -76,7 +63,7 @@ int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem)
 		ncap *= 2;
 	np = realloc(*pp, ncap * elem);
 	if (!np)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	*pp = np;
 	*cap = ncap;
 	return 0;

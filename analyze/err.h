@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Errors and warnings of the analyzer library. Functions return 0 on success and a negative
- * LAB_AN_E* code on failure with a one-line message in a struct lab_an_err; the analyzer never
- * prints and never exits. Warnings (a truncated last line, a missing plot tool) are collected in a
+ * Warnings and small helpers of the analyzer library. Errors are the lab's one type (base header
+ * harness/err.h): functions return 0 on success and a negative LAB_E* code on failure with a
+ * one-line message in a struct lab_err, LAB_EDATA when the input is malformed (bad CSV value, bad
+ * JSON, wrong header), LAB_EIO when a file cannot be read or written; the analyzer never prints
+ * and never exits. Warnings (a truncated last line, a missing plot tool) are collected in a
  * struct lab_an_warnings for the CLI to print.
  */
 #ifndef LAB_ANALYZE_ERR_H
@@ -10,21 +12,7 @@
 
 #include <stddef.h>
 
-enum {
-	LAB_AN_EIO = 1,   /* a file could not be read or written */
-	LAB_AN_EDATA = 2, /* the input is malformed (bad CSV value, bad JSON, wrong header) */
-	LAB_AN_ENOMEM = 3,
-	LAB_AN_EMATH = 4, /* a numerical routine failed */
-};
-
-struct lab_an_err {
-	int code;
-	char msg[512];
-};
-
-/* Fills err (when non-NULL) with code and a printf-formatted message; returns -code. */
-int lab_an_err_set(struct lab_an_err *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+#include "harness/err.h"
 
 struct lab_an_warnings {
 	char **msg;

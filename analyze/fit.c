@@ -128,7 +128,7 @@ static int an_weights(int relative, const double *N, const double *y, size_t n, 
 	struct an_key *idx = malloc((n ? n : 1) * sizeof(*idx));
 
 	if (!idx)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = (struct an_key){N[i], i};
 	qsort(idx, n, sizeof(*idx), an_cmp_key);
@@ -161,7 +161,7 @@ static int an_start(enum lab_an_model m, const double *N, const double *y, const
 	gsl_vector *yy = gsl_vector_alloc(n), *ww = gsl_vector_alloc(n), *c = gsl_vector_alloc(p);
 	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(n, p);
 	double chi2, T;
-	int rc = -LAB_AN_ENOMEM;
+	int rc = -LAB_ENOMEM;
 
 	if (!X || !cov || !yy || !ww || !c || !ws)
 		goto out;
@@ -176,7 +176,7 @@ static int an_start(enum lab_an_model m, const double *N, const double *y, const
 		gsl_vector_set(yy, i, v);
 		gsl_vector_set(ww, i, inv ? y[i] * y[i] : w[i]);
 	}
-	rc = -LAB_AN_EMATH;
+	rc = -LAB_EMATH;
 	if (gsl_multifit_wlinear(X, ww, yy, c, cov, &chi2, ws))
 		goto out;
 	T = gsl_vector_get(c, 0) + gsl_vector_get(c, 1);
@@ -239,7 +239,7 @@ static int an_nls_run(struct lab_an_fit *fit, const double *N, const double *y, 
 	prm.solver = gsl_multifit_nlinear_solver_qr;
 	ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, fit->n, fit->p);
 	if (!ws || !C) {
-		rc = -LAB_AN_ENOMEM;
+		rc = -LAB_ENOMEM;
 		goto out;
 	}
 	gsl_multifit_nlinear_winit(&xv.vector, &wv.vector, &fdf, ws);
@@ -296,7 +296,7 @@ int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const
 		}
 	w = malloc((n ? n : 1) * sizeof(*w));
 	if (!w)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	rc = an_weights(fit->objective == LAB_AN_OBJ_RELATIVE, threads, y, n, w, &fit->distinct);
 	if (rc)
 		goto out;
@@ -307,7 +307,7 @@ int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const
 		goto out;
 	}
 	rc = an_start(model, threads, y, w, n, x0);
-	if (rc == -LAB_AN_EMATH) {
+	if (rc == -LAB_EMATH) {
 		snprintf(fit->reason, sizeof(fit->reason), "linear start fit failed");
 		rc = 0;
 		goto out;

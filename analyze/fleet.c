@@ -68,23 +68,23 @@ static void fleet_copy(const struct lab_an_json *j, const char *key, char *buf, 
 }
 
 static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *f, const char *path,
-                            struct lab_an_err *err)
+                            struct lab_err *err)
 {
 	if (!arr)
 		return 0;
 	if (arr->type != LAB_AN_JSON_ARR)
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s: \"tasks\" is not an array", path);
+		return lab_err_set(err, LAB_EDATA, "%s: \"tasks\" is not an array", path);
 	for (size_t i = 0; i < arr->n; i++) {
 		const char *node = lab_an_json_str(&arr->items[i], "node");
 		if (!node || !lab_an_fleet_node_ok(node))
-			return lab_an_err_set(err, LAB_AN_EDATA,
-			                      "%s: task %zu: node name missing or not a plain name "
-			                      "(allowed [A-Za-z0-9._+-], no leading '.')",
-			                      path, i + 1);
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s: task %zu: node name missing or not a plain name "
+			                   "(allowed [A-Za-z0-9._+-], no leading '.')",
+			                   path, i + 1);
 		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
 		if (!t)
-			return lab_an_err_set(err, LAB_AN_EDATA, "%s: more than %d tasks", path,
-			                      LAB_FLEET_TASKS_MAX);
+			return lab_err_set(err, LAB_EDATA, "%s: more than %d tasks", path,
+			                   LAB_FLEET_TASKS_MAX);
 		fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state));
 		double code = lab_an_json_num(&arr->items[i], "exit_code", -1);
 		t->exit_code = isfinite(code) && code >= -1 && code <= 255 ? (int)code : -1;
@@ -92,7 +92,7 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 	return 0;
 }
 
-int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_an_err *err)
+int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err)
 {
 	char path[4200];
 	char *text = NULL;
@@ -110,8 +110,8 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_an_err
 		goto out;
 	const char *schema = lab_an_json_str(j, "schema");
 	if (!schema || strcmp(schema, LAB_FLEET_SCHEMA)) {
-		rc = lab_an_err_set(err, LAB_AN_EDATA, "%s: schema is not \"%s\"", path,
-		                    LAB_FLEET_SCHEMA);
+		rc =
+		    lab_err_set(err, LAB_EDATA, "%s: schema is not \"%s\"", path, LAB_FLEET_SCHEMA);
 		goto out;
 	}
 	fleet_copy(j, "config", f->config, sizeof(f->config));
@@ -136,50 +136,51 @@ out:
 
 void lab_an_fleet_json(const struct lab_an_fleet *f, FILE *out)
 {
-	struct lab_an_jw w;
+	struct lab_json w;
 
-	lab_an_jw_init(&w, out);
-	lab_an_jw_obj(&w, NULL);
-	lab_an_jw_str(&w, "schema", LAB_FLEET_SCHEMA);
-	lab_an_jw_str(&w, "config", f->config);
-	lab_an_jw_str(&w, "config_source", f->config_source);
-	lab_an_jw_str(&w, "submitted_utc", f->submitted_utc);
-	lab_an_jw_obj(&w, "request");
-	lab_an_jw_str(&w, "nodes", f->nodes);
-	lab_an_jw_str(&w, "nodelist", f->nodelist);
-	lab_an_jw_str(&w, "partition", f->partition);
-	lab_an_jw_str(&w, "constraint", f->constraint);
-	lab_an_jw_str(&w, "time", f->time);
-	lab_an_jw_end(&w, '}');
-	lab_an_jw_obj(&w, "jobs");
-	lab_an_jw_str(&w, "run", f->run_job);
-	lab_an_jw_str(&w, "analyze", f->analyze_job);
-	lab_an_jw_end(&w, '}');
-	lab_an_jw_str(&w, "state", f->state);
-	lab_an_jw_arr(&w, "tasks");
+	lab_json_begin_digits(&w, out, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_json_str(&w, "schema", LAB_FLEET_SCHEMA);
+	lab_json_str(&w, "config", f->config);
+	lab_json_str(&w, "config_source", f->config_source);
+	lab_json_str(&w, "submitted_utc", f->submitted_utc);
+	lab_json_obj_open(&w, "request");
+	lab_json_str(&w, "nodes", f->nodes);
+	lab_json_str(&w, "nodelist", f->nodelist);
+	lab_json_str(&w, "partition", f->partition);
+	lab_json_str(&w, "constraint", f->constraint);
+	lab_json_str(&w, "time", f->time);
+	lab_json_obj_close(&w);
+	lab_json_obj_open(&w, "jobs");
+	lab_json_str(&w, "run", f->run_job);
+	lab_json_str(&w, "analyze", f->analyze_job);
+	lab_json_obj_close(&w);
+	lab_json_str(&w, "state", f->state);
+	lab_json_arr_open(&w, "tasks");
 	for (size_t i = 0; i < f->ntask; i++) {
-		lab_an_jw_obj(&w, NULL);
-		lab_an_jw_str(&w, "node", f->task[i].node);
-		lab_an_jw_str(&w, "results", f->task[i].node);
-		lab_an_jw_str(&w, "state", f->task[i].state);
+		lab_json_obj_open(&w, NULL);
+		lab_json_str(&w, "node", f->task[i].node);
+		lab_json_str(&w, "results", f->task[i].node);
+		lab_json_str(&w, "state", f->task[i].state);
 		if (f->task[i].exit_code >= 0)
-			lab_an_jw_int(&w, "exit_code", f->task[i].exit_code);
+			lab_json_int(&w, "exit_code", f->task[i].exit_code);
 		else
-			lab_an_jw_str(&w, "exit_code", NULL);
-		lab_an_jw_end(&w, '}');
+			lab_json_str(&w, "exit_code", NULL);
+		lab_json_obj_close(&w);
 	}
-	lab_an_jw_end(&w, ']');
-	lab_an_jw_end(&w, '}');
+	lab_json_arr_close(&w);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
 }
 
-int lab_an_fleet_write(const char *dir, const struct lab_an_fleet *f, struct lab_an_err *err)
+int lab_an_fleet_write(const char *dir, const struct lab_an_fleet *f, struct lab_err *err)
 {
 	struct lab_an_wfile w;
 	char path[4200];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
 	if (!lab_an_wfile_open(&w, path, err))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	lab_an_fleet_json(f, w.f);
 	return lab_an_wfile_close(&w, 1, err);
 }

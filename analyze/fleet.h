@@ -60,13 +60,13 @@ struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const ch
 
 /*
  * Reads dir/fleet.json into *f (zeroed first). A node name that fails lab_an_fleet_node_ok, a
- * missing member or a wrong schema is -LAB_AN_EDATA; an unreadable file -LAB_AN_EIO.
+ * missing member or a wrong schema is -LAB_EDATA; an unreadable file -LAB_EIO.
  */
-int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_an_err *err);
+int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err);
 
 /* Writes *f as dir/fleet.json (a regular file, replaced atomically, never through a link).
- * Returns 0 or -LAB_AN_EIO. */
-int lab_an_fleet_write(const char *dir, const struct lab_an_fleet *f, struct lab_an_err *err);
+ * Returns 0 or -LAB_EIO. */
+int lab_an_fleet_write(const char *dir, const struct lab_an_fleet *f, struct lab_err *err);
 
 /* Writes *f as the JSON document of fleet.json to out. */
 void lab_an_fleet_json(const struct lab_an_fleet *f, FILE *out);

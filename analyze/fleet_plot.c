@@ -53,7 +53,7 @@ static size_t fleet_series_points(const struct lab_an_fleet_host *h, const struc
 /* Writes BASE.dat (one block per host with points) and BASE.gp of one series; 1 (nothing
  * written) when no host has a usable point of it. */
 static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fleet_view *v,
-                          const struct fleet_series *s, const char *base, struct lab_an_err *err)
+                          const struct fleet_series *s, const char *base, struct lab_err *err)
 {
 	const struct lab_an_point *pts[512];
 	FILE *dat = NULL, *gp;
@@ -64,10 +64,10 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	if (!any) /* gnuplot stops on a plot with nothing to draw */
 		return 1;
 	if (!(dat = lab_an_open(pdir, base, "dat", err)))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	if (!(gp = lab_an_open(pdir, base, "gp", err))) {
 		fclose(dat);
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	}
 	lab_an_gp_head(gp, base, s->p->experiment, s->p->params[0] ? s->p->params : NULL);
 	fputs("set xlabel 'threads'\nset ylabel ", gp);
@@ -146,7 +146,7 @@ static size_t fleet_series_list(const struct lab_an_fleet_view *v, struct fleet_
 }
 
 static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_t *nplots,
-                       struct lab_an_warnings *warn, struct lab_an_err *err)
+                       struct lab_an_warnings *warn, struct lab_err *err)
 {
 	static struct fleet_series s[FLEET_PLOTS_MAX];
 	static char names[FLEET_PLOTS_MAX][104];
@@ -155,7 +155,7 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_
 	char path[4200], slug[64], base[96], label[512];
 
 	if (fd < 0)
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_DIR_PLOTS);
 	struct lab_an_pdir pdir = {fd, path};
 	size_t drawn = 0;
@@ -176,7 +176,7 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_
 }
 
 int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
-                            size_t *nplots, struct lab_an_warnings *warn, struct lab_an_err *err)
+                            size_t *nplots, struct lab_an_warnings *warn, struct lab_err *err)
 {
 	const char *files[] = {FLEET_ANALYSIS, NULL};
 	struct lab_an_wfile w;
@@ -188,7 +188,7 @@ int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, 
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", dir, FLEET_ANALYSIS);
 	if (!lab_an_wfile_open(&w, path, err))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	lab_an_fleet_view_json(v, w.f);
 	if ((rc = lab_an_wfile_close(&w, 1, err)))
 		return rc;

@@ -46,11 +46,11 @@ static void fleet_prov(const struct lab_an_data *d, struct lab_an_fleet_prov *p)
 static int fleet_add_host(const char *dir, const char *node, const char *state, int include_flagged,
                           struct lab_an_fleet_view *v, size_t *cap)
 {
-	struct lab_an_err e;
+	struct lab_err e;
 	char path[4200];
 
 	if (lab_an_grow(&v->h, cap, v->n + 1, sizeof(*v->h)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	struct lab_an_fleet_host *h = &v->h[v->n++];
 	memset(h, 0, sizeof(*h));
 	snprintf(h->node, sizeof(h->node), "%s", node);
@@ -74,7 +74,7 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 		snprintf(h->why, sizeof(h->why), "%s", e.msg);
 		lab_an_data_free(&h->d);
 		memset(&h->d, 0, sizeof(h->d));
-		return e.code == LAB_AN_ENOMEM ? -LAB_AN_ENOMEM : 0;
+		return e.code == LAB_ENOMEM ? -LAB_ENOMEM : 0;
 	}
 	h->ok = 1;
 	fleet_prov(&h->d, &h->prov);
@@ -102,7 +102,7 @@ static int fleet_scan(const char *dir, int include_flagged, struct lab_an_fleet_
 }
 
 int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
-                           struct lab_an_fleet_view *v, struct lab_an_err *err)
+                           struct lab_an_fleet_view *v, struct lab_err *err)
 {
 	size_t cap = 0;
 	int rc = 0;
@@ -114,8 +114,7 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 	if (!rc && f->ntask == 0)
 		rc = fleet_scan(dir, include_flagged, v, &cap);
 	if (rc)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory loading the fleet %s",
-		                      dir);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory loading the fleet %s", dir);
 	return 0;
 }
 
@@ -148,75 +147,76 @@ size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an
 	return v->n;
 }
 
-static void fleet_json_hosts(struct lab_an_jw *w, const struct lab_an_fleet_view *v)
+static void fleet_json_hosts(struct lab_json *w, const struct lab_an_fleet_view *v)
 {
-	lab_an_jw_arr(w, "hosts");
+	lab_json_arr_open(w, "hosts");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lab_an_fleet_host *h = &v->h[i];
 		const struct lab_an_fleet_prov *p = &h->prov;
-		lab_an_jw_obj(w, NULL);
-		lab_an_jw_str(w, "node", h->node);
-		lab_an_jw_str(w, "task_state", h->state);
-		lab_an_jw_str(w, "status", h->ok ? "ok" : "missing");
-		lab_an_jw_str(w, "reason", h->ok ? NULL : h->why);
-		lab_an_jw_str(w, "hostname", p->hostname);
-		lab_an_jw_str(w, "cpu_model", p->cpu_model);
-		lab_an_jw_num(w, "packages", p->packages);
-		lab_an_jw_num(w, "numa_nodes", p->numa_nodes);
-		lab_an_jw_num(w, "cores", p->cores);
-		lab_an_jw_num(w, "pus", p->pus);
-		lab_an_jw_str(w, "governor", p->governor);
-		lab_an_jw_num(w, "clock_resolution_ns", p->clock_resolution_ns);
-		lab_an_jw_str(w, "slurm_job", p->slurm_job);
-		lab_an_jw_str(w, "slurm_partition", p->slurm_partition);
-		lab_an_jw_num(w, "slurm_cpus", p->slurm_cpus);
-		lab_an_jw_end(w, '}');
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "node", h->node);
+		lab_json_str(w, "task_state", h->state);
+		lab_json_str(w, "status", h->ok ? "ok" : "missing");
+		lab_json_str(w, "reason", h->ok ? NULL : h->why);
+		lab_json_str(w, "hostname", p->hostname);
+		lab_json_str(w, "cpu_model", p->cpu_model);
+		lab_json_num(w, "packages", p->packages);
+		lab_json_num(w, "numa_nodes", p->numa_nodes);
+		lab_json_num(w, "cores", p->cores);
+		lab_json_num(w, "pus", p->pus);
+		lab_json_str(w, "governor", p->governor);
+		lab_json_num(w, "clock_resolution_ns", p->clock_resolution_ns);
+		lab_json_str(w, "slurm_job", p->slurm_job);
+		lab_json_str(w, "slurm_partition", p->slurm_partition);
+		lab_json_num(w, "slurm_cpus", p->slurm_cpus);
+		lab_json_obj_close(w);
 	}
-	lab_an_jw_end(w, ']');
+	lab_json_arr_close(w);
 }
 
 /* One point, every host's mean and interval side by side (null where a host lacks it). */
-static void fleet_json_point(struct lab_an_jw *w, const struct lab_an_fleet_view *v,
+static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view *v,
                              const struct lab_an_fleet_host *h0, const struct lab_an_point *p)
 {
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_str(w, "experiment", p->experiment);
-	lab_an_jw_str(w, "params", p->params);
-	lab_an_jw_int(w, "threads", p->threads);
-	lab_an_jw_str(w, "unit", lab_an_point_unit(&h0->d, p));
-	lab_an_jw_arr(w, "hosts");
+	lab_json_obj_open(w, NULL);
+	lab_json_str(w, "experiment", p->experiment);
+	lab_json_str(w, "params", p->params);
+	lab_json_int(w, "threads", p->threads);
+	lab_json_str(w, "unit", lab_an_point_unit(&h0->d, p));
+	lab_json_arr_open(w, "hosts");
 	for (size_t k = 0; k < v->n; k++) {
 		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
-		lab_an_jw_obj(w, NULL);
-		lab_an_jw_str(w, "node", v->h[k].node);
-		lab_an_jw_str(w, "status", q ? q->status : "absent");
-		lab_an_jw_int(w, "n", q ? (long long)q->st.n : 0);
-		lab_an_jw_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
-		lab_an_jw_num(w, "mean", q && q->st.n ? q->st.mean : NAN);
-		lab_an_jw_num(w, "median", q && q->st.n ? q->st.median : NAN);
-		lab_an_jw_pair(w, "ci95", q && q->st.n ? q->st.ci95_lo : NAN,
-		               q && q->st.n ? q->st.ci95_hi : NAN);
-		lab_an_jw_end(w, '}');
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "node", v->h[k].node);
+		lab_json_str(w, "status", q ? q->status : "absent");
+		lab_json_int(w, "n", q ? (long long)q->st.n : 0);
+		lab_json_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
+		lab_json_num(w, "mean", q && q->st.n ? q->st.mean : NAN);
+		lab_json_num(w, "median", q && q->st.n ? q->st.median : NAN);
+		lab_json_pair(w, "ci95", q && q->st.n ? q->st.ci95_lo : NAN,
+		              q && q->st.n ? q->st.ci95_hi : NAN);
+		lab_json_obj_close(w);
 	}
-	lab_an_jw_end(w, ']');
-	lab_an_jw_end(w, '}');
+	lab_json_arr_close(w);
+	lab_json_obj_close(w);
 }
 
 void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f)
 {
-	struct lab_an_jw w;
+	struct lab_json w;
 
-	lab_an_jw_init(&w, f);
-	lab_an_jw_obj(&w, NULL);
-	lab_an_jw_str(&w, "schema", "lab.fleet-analysis/1");
+	lab_json_begin_digits(&w, f, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_json_str(&w, "schema", "lab.fleet-analysis/1");
 	fleet_json_hosts(&w, v);
-	lab_an_jw_arr(&w, "points");
+	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < v->n; i++)
 		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
 			const struct lab_an_point *p = &v->h[i].d.pt[j];
 			if (lab_an_fleet_first(v, p) == i)
 				fleet_json_point(&w, v, &v->h[i], p);
 		}
-	lab_an_jw_end(&w, ']');
-	lab_an_jw_end(&w, '}');
+	lab_json_arr_close(&w);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
 }

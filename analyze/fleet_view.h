@@ -37,10 +37,10 @@ struct lab_an_fleet_view {
 /*
  * Loads DIR/<node>/ of every task of f (every subdirectory with a run.json whose name passes
  * lab_an_fleet_node_ok when f has no tasks). A host that cannot be read is kept with ok = 0 and
- * its reason. Returns 0, or -LAB_AN_ENOMEM.
+ * its reason. Returns 0, or -LAB_ENOMEM.
  */
 int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
-                           struct lab_an_fleet_view *v, struct lab_an_err *err);
+                           struct lab_an_fleet_view *v, struct lab_err *err);
 void lab_an_fleet_view_free(struct lab_an_fleet_view *v);
 
 /* The point of host h matching p (same experiment, params and threads), or NULL. */
@@ -59,6 +59,6 @@ void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f);
  * gnuplot when it is on PATH. *nplots gets the number of plots. Returns 0 or a negative code.
  */
 int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
-                            size_t *nplots, struct lab_an_warnings *warn, struct lab_an_err *err);
+                            size_t *nplots, struct lab_an_warnings *warn, struct lab_err *err);
 
 #endif

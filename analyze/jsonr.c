@@ -6,7 +6,7 @@
 
 struct an_jp {
 	const char *begin, *s, *end, *name;
-	struct lab_an_err *err;
+	struct lab_err *err;
 	int depth;
 	size_t line; /* of p->s, kept as it moves so each value knows its line in O(1) */
 };
@@ -17,7 +17,7 @@ static int an_jp_fail(struct an_jp *p, const char *why)
 
 	for (const char *c = p->begin; c < p->s && c < p->end; c++)
 		line += *c == '\n';
-	return lab_an_err_set(p->err, LAB_AN_EDATA, "%s:%d: %s", p->name, line, why);
+	return lab_err_set(p->err, LAB_EDATA, "%s:%d: %s", p->name, line, why);
 }
 
 static void an_jp_ws(struct an_jp *p)
@@ -84,7 +84,7 @@ static int an_jp_string(struct an_jp *p, char **out)
 		return an_jp_fail(p, "unterminated string");
 	buf = o = malloc((size_t)(p->s - start) + 1);
 	if (!buf)
-		return lab_an_err_set(p->err, LAB_AN_ENOMEM, "%s: out of memory", p->name);
+		return lab_err_set(p->err, LAB_ENOMEM, "%s: out of memory", p->name);
 	p->s = start;
 	while (*p->s != '"') {
 		char c = *p->s++;
@@ -158,10 +158,10 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 		char *key = NULL;
 
 		if (lab_an_grow(&v->items, &cap, v->n + 1, sizeof(*v->items)))
-			return lab_an_err_set(p->err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
 		if (close == '}') {
 			if (lab_an_grow(&v->keys, &kcap, v->n + 1, sizeof(*v->keys)))
-				return lab_an_err_set(p->err, LAB_AN_ENOMEM, "out of memory");
+				return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
 			an_jp_ws(p);
 			if (p->s >= p->end || *p->s != '"')
 				return an_jp_fail(p, "expected a key string");
@@ -267,7 +267,7 @@ void lab_an_json_free(struct lab_an_json *j)
 }
 
 int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
-                      struct lab_an_err *err)
+                      struct lab_err *err)
 {
 	struct an_jp p = {text, text, text + len, name, err, 0, 1};
 	struct lab_an_json *j = calloc(1, sizeof(*j));
@@ -278,7 +278,7 @@ int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab
 		p.s += 3;
 	*out = NULL;
 	if (!j)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	rc = an_jp_value(&p, j);
 	if (!rc) {
 		an_jp_ws(&p);

@@ -36,7 +36,7 @@ struct lab_an_json {
  * code with "what: line L: cause" in err; name labels the message.
  */
 int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
-                      struct lab_an_err *err);
+                      struct lab_err *err);
 void lab_an_json_free(struct lab_an_json *j);
 
 /* The member key of object j, or NULL when j is not an object or has no such key. */

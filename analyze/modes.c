@@ -222,12 +222,12 @@ int lab_an_modes_detect(const double *x, size_t n, const struct lab_an_modes_opt
 	s = malloc(n * sizeof(*s));
 	dens = malloc(MD_GRID * sizeof(*dens));
 	if (!s || !dens) {
-		rc = -LAB_AN_ENOMEM;
+		rc = -LAB_ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(x[i]) || (o.log_scale && !(x[i] > 0))) {
-			rc = -LAB_AN_EDATA;
+			rc = -LAB_EDATA;
 			goto out;
 		}
 		s[i] = o.log_scale ? log(x[i]) : x[i];

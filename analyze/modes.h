@@ -41,7 +41,7 @@ struct lab_an_modes_opts lab_an_modes_defaults(void);
 
 /*
  * Finds the modes of x[0..n-1] (x is not modified), ordered by center. opts may be NULL for the
- * defaults. Returns 0, -LAB_AN_ENOMEM, or -LAB_AN_EDATA when log_scale meets x <= 0 or x holds
+ * defaults. Returns 0, -LAB_ENOMEM, or -LAB_EDATA when log_scale meets x <= 0 or x holds
  * a non-finite value.
  */
 int lab_an_modes_detect(const double *x, size_t n, const struct lab_an_modes_opts *opts,

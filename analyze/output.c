@@ -77,14 +77,14 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	fputc('\n', f);
 }
 
-int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err)
+int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_err *err)
 {
 	const struct lab_an_data *d = a->data;
 	struct lab_an_wfile w;
 	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
 	      "outliers_severe,modes,mode_centers," LAB_AN_RATE_COLUMNS,
@@ -99,215 +99,215 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 	return lab_an_wfile_close(&w, 1, err);
 }
 
-static void an_json_rate(struct lab_an_jw *w, const char *key, const struct lab_an_rate *r)
+static void an_json_rate(struct lab_json *w, const char *key, const struct lab_an_rate *r)
 {
 	char k[64];
 
-	lab_an_jw_num(w, key, r->v);
+	lab_json_num(w, key, r->v);
 	snprintf(k, sizeof(k), "%s_ci95", key);
 	/* An open upper end (the cost interval reaches 0) is null, like an unbounded speedup. */
-	lab_an_jw_pair(w, k, r->lo, r->hi);
+	lab_json_pair(w, k, r->lo, r->hi);
 }
 
-static void an_json_rates(struct lab_an_jw *w, const struct lab_an_rates *r)
+static void an_json_rates(struct lab_json *w, const struct lab_an_rates *r)
 {
 	if (!r->has)
 		return;
 	an_json_rate(w, "gbytes_per_s", &r->gbytes);
 	an_json_rate(w, "gbytes_per_s_wa", &r->gbytes_wa);
 	an_json_rate(w, "gflops_per_s", &r->gflops);
-	lab_an_jw_num(w, "flops_per_byte", r->flops_per_byte);
+	lab_json_num(w, "flops_per_byte", r->flops_per_byte);
 }
 
-static void an_json_point(struct lab_an_jw *w, const struct lab_an_row *r)
+static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 {
 	const struct lab_an_point *p = r->pt;
 	const struct lab_an_stats *st = &p->st;
 	int have = st->n > 0, ci = st->n > 1, sci = r->has_speedup && r->speedup.has_ci;
 
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_int(w, "point", p->id);
-	lab_an_jw_int(w, "threads", p->threads);
-	lab_an_jw_str(w, "status", p->status);
+	lab_json_obj_open(w, NULL);
+	lab_json_int(w, "point", p->id);
+	lab_json_int(w, "threads", p->threads);
+	lab_json_str(w, "status", p->status);
 	if (p->reason)
-		lab_an_jw_str(w, "reason", p->reason);
-	lab_an_jw_int(w, "n", (long long)st->n);
-	lab_an_jw_int(w, "n_flagged", (long long)p->n_flagged);
-	lab_an_jw_num(w, "mean", have ? st->mean : NAN);
-	lab_an_jw_pair(w, "mean_ci95", ci ? st->ci95_lo : NAN, ci ? st->ci95_hi : NAN);
-	lab_an_jw_num(w, "median", have ? st->median : NAN);
-	lab_an_jw_num(w, "sd", have ? st->sd : NAN);
-	lab_an_jw_num(w, "cv", have ? st->cv : NAN);
-	lab_an_jw_int(w, "outliers_mild", (long long)st->outliers_mild);
-	lab_an_jw_int(w, "outliers_severe", (long long)st->outliers_severe);
+		lab_json_str(w, "reason", p->reason);
+	lab_json_int(w, "n", (long long)st->n);
+	lab_json_int(w, "n_flagged", (long long)p->n_flagged);
+	lab_json_num(w, "mean", have ? st->mean : NAN);
+	lab_json_pair(w, "mean_ci95", ci ? st->ci95_lo : NAN, ci ? st->ci95_hi : NAN);
+	lab_json_num(w, "median", have ? st->median : NAN);
+	lab_json_num(w, "sd", have ? st->sd : NAN);
+	lab_json_num(w, "cv", have ? st->cv : NAN);
+	lab_json_int(w, "outliers_mild", (long long)st->outliers_mild);
+	lab_json_int(w, "outliers_severe", (long long)st->outliers_severe);
 	lab_an_modes_json(w, &p->modes, 1);
-	lab_an_jw_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
-	lab_an_jw_pair(w, "speedup_ci95", sci ? r->speedup.lo : NAN, sci ? r->speedup.hi : NAN);
+	lab_json_num(w, "speedup", r->has_speedup ? r->speedup.est : NAN);
+	lab_json_pair(w, "speedup_ci95", sci ? r->speedup.lo : NAN, sci ? r->speedup.hi : NAN);
 	if (r->speedup.unbounded)
-		lab_an_jw_bool(w, "speedup_ci_unbounded", 1);
-	lab_an_jw_num(w, "efficiency", r->has_speedup ? r->eff : NAN);
-	lab_an_jw_pair(w, "efficiency_ci95", sci ? r->eff_lo : NAN, sci ? r->eff_hi : NAN);
-	lab_an_jw_num(w, "karp_flatt", r->kf);
-	lab_an_jw_pair(w, "karp_flatt_ci95", sci ? r->kf_lo : NAN, sci ? r->kf_hi : NAN);
+		lab_json_bool(w, "speedup_ci_unbounded", 1);
+	lab_json_num(w, "efficiency", r->has_speedup ? r->eff : NAN);
+	lab_json_pair(w, "efficiency_ci95", sci ? r->eff_lo : NAN, sci ? r->eff_hi : NAN);
+	lab_json_num(w, "karp_flatt", r->kf);
+	lab_json_pair(w, "karp_flatt_ci95", sci ? r->kf_lo : NAN, sci ? r->kf_hi : NAN);
 	if (r->has_speedup)
-		lab_an_jw_bool(w, "superlinear", r->superlinear);
+		lab_json_bool(w, "superlinear", r->superlinear);
 	an_json_rates(w, &r->rates);
-	lab_an_jw_end(w, '}');
+	lab_json_obj_close(w);
 }
 
-static void an_json_fit_common(struct lab_an_jw *w, const struct lab_an_fit *fit)
+static void an_json_fit_common(struct lab_json *w, const struct lab_an_fit *fit)
 {
 	double c1, lo, hi;
 
-	lab_an_jw_bool(w, "ok", fit->ok);
+	lab_json_bool(w, "ok", fit->ok);
 	if (!fit->ok)
-		lab_an_jw_str(w, "reason", fit->reason);
+		lab_json_str(w, "reason", fit->reason);
 	lab_an_fit_c1(fit, &c1, &lo, &hi);
-	lab_an_jw_num(w, "c1", c1);
-	lab_an_jw_pair(w, "c1_ci95", lo, hi);
+	lab_json_num(w, "c1", c1);
+	lab_json_pair(w, "c1_ci95", lo, hi);
 	if (lab_an_model_is_throughput(fit->model)) {
-		lab_an_jw_num(w, "x1", fit->ok ? fit->x[0] : NAN);
-		lab_an_jw_pair(w, "x1_ci95", fit->ok ? fit->lo[0] : NAN,
-		               fit->ok ? fit->hi[0] : NAN);
+		lab_json_num(w, "x1", fit->ok ? fit->x[0] : NAN);
+		lab_json_pair(w, "x1_ci95", fit->ok ? fit->lo[0] : NAN, fit->ok ? fit->hi[0] : NAN);
 	}
-	lab_an_jw_int(w, "n", (long long)fit->n);
-	lab_an_jw_int(w, "distinct_threads", (long long)fit->distinct);
-	lab_an_jw_num(w, "chi2", fit->ok ? fit->chi2 : NAN);
-	lab_an_jw_num(w, "dof", fit->dof);
-	lab_an_jw_num(w, "aicc", fit->ok ? fit->aicc : NAN);
+	lab_json_int(w, "n", (long long)fit->n);
+	lab_json_int(w, "distinct_threads", (long long)fit->distinct);
+	lab_json_num(w, "chi2", fit->ok ? fit->chi2 : NAN);
+	lab_json_num(w, "dof", fit->dof);
+	lab_json_num(w, "aicc", fit->ok ? fit->aicc : NAN);
 	if (fit->ok && fit->lof.ok) {
-		lab_an_jw_obj(w, "lack_of_fit");
-		lab_an_jw_num(w, "F", fit->lof.F);
-		lab_an_jw_num(w, "df1", fit->lof.df1);
-		lab_an_jw_num(w, "df2", fit->lof.df2);
-		lab_an_jw_num(w, "p", fit->lof.p);
-		lab_an_jw_end(w, '}');
+		lab_json_obj_open(w, "lack_of_fit");
+		lab_json_num(w, "F", fit->lof.F);
+		lab_json_num(w, "df1", fit->lof.df1);
+		lab_json_num(w, "df2", fit->lof.df2);
+		lab_json_num(w, "p", fit->lof.p);
+		lab_json_obj_close(w);
 	} else {
-		lab_an_jw_str(w, "lack_of_fit", NULL);
+		lab_json_str(w, "lack_of_fit", NULL);
 	}
 }
 
 /* One parameter's estimate and interval under name and name_ci95; null when the fit failed. */
-static void an_json_param(struct lab_an_jw *w, const struct lab_an_fit *fit, size_t i,
+static void an_json_param(struct lab_json *w, const struct lab_an_fit *fit, size_t i,
                           const char *name)
 {
 	char key[64];
 
-	lab_an_jw_num(w, name, fit->ok ? fit->x[i] : NAN);
+	lab_json_num(w, name, fit->ok ? fit->x[i] : NAN);
 	snprintf(key, sizeof(key), "%s_ci95", name);
-	lab_an_jw_pair(w, key, fit->ok ? fit->lo[i] : NAN, fit->ok ? fit->hi[i] : NAN);
+	lab_json_pair(w, key, fit->ok ? fit->lo[i] : NAN, fit->ok ? fit->hi[i] : NAN);
 }
 
-static void an_json_fits(struct lab_an_jw *w, const struct lab_an_series *s)
+static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl;
 	char text[160];
 
-	lab_an_jw_obj(w, "amdahl");
+	lab_json_obj_open(w, "amdahl");
 	an_json_fit_common(w, a);
 	an_json_param(w, a, 1, "f");
-	lab_an_jw_num(w, "max_speedup", a->ok && a->x[1] > 0 ? 1 / a->x[1] : NAN);
-	lab_an_jw_pair(w, "max_speedup_ci95", a->ok && a->x[1] > 0 ? 1 / a->hi[1] : NAN,
-	               a->ok && a->x[1] > 0 && a->lo[1] > 0 ? 1 / a->lo[1] : NAN);
-	lab_an_jw_str(w, "max_speedup_text", lab_an_amdahl_bound_text(s, text, sizeof(text)));
-	lab_an_jw_bool(w, "rejected", s->amdahl_rejected);
-	lab_an_jw_end(w, '}');
-	lab_an_jw_obj(w, "usl");
+	lab_json_num(w, "max_speedup", a->ok && a->x[1] > 0 ? 1 / a->x[1] : NAN);
+	lab_json_pair(w, "max_speedup_ci95", a->ok && a->x[1] > 0 ? 1 / a->hi[1] : NAN,
+	              a->ok && a->x[1] > 0 && a->lo[1] > 0 ? 1 / a->lo[1] : NAN);
+	lab_json_str(w, "max_speedup_text", lab_an_amdahl_bound_text(s, text, sizeof(text)));
+	lab_json_bool(w, "rejected", s->amdahl_rejected);
+	lab_json_obj_close(w);
+	lab_json_obj_open(w, "usl");
 	an_json_fit_common(w, u);
 	an_json_param(w, u, 1, "sigma");
 	an_json_param(w, u, 2, "kappa");
-	lab_an_jw_num(w, "n_star", s->peak.retrograde ? s->peak.n_star : NAN);
-	lab_an_jw_pair(w, "n_star_ci95", s->peak.retrograde ? s->peak.lo : NAN,
-	               s->peak.retrograde ? s->peak.hi : NAN);
+	lab_json_num(w, "n_star", s->peak.retrograde ? s->peak.n_star : NAN);
+	lab_json_pair(w, "n_star_ci95", s->peak.retrograde ? s->peak.lo : NAN,
+	              s->peak.retrograde ? s->peak.hi : NAN);
 	if (u->ok)
-		lab_an_jw_bool(w, "retrograde", s->peak.retrograde);
+		lab_json_bool(w, "retrograde", s->peak.retrograde);
 	else
-		lab_an_jw_str(w, "retrograde", NULL); /* unknown without a fit */
+		lab_json_str(w, "retrograde", NULL); /* unknown without a fit */
 	if (s->peak.retrograde)
-		lab_an_jw_bool(w, "n_star_beyond_data", s->peak_beyond_data);
+		lab_json_bool(w, "n_star_beyond_data", s->peak_beyond_data);
 	if (u->ok && !s->peak.retrograde)
-		lab_an_jw_str(w, "peak", "no retrograde region");
-	lab_an_jw_end(w, '}');
+		lab_json_str(w, "peak", "no retrograde region");
+	lab_json_obj_close(w);
 	if (s->weak) {
-		lab_an_jw_obj(w, "gustafson");
+		lab_json_obj_open(w, "gustafson");
 		an_json_fit_common(w, &s->gustafson);
 		an_json_param(w, &s->gustafson, 1, "s");
-		lab_an_jw_end(w, '}');
+		lab_json_obj_close(w);
 	}
-	lab_an_jw_obj(w, "model_choice");
-	lab_an_jw_num(w, "f_stat", s->choice.f_stat);
-	lab_an_jw_num(w, "p_value", s->choice.p_value);
-	lab_an_jw_num(w, "aicc_amdahl", a->ok ? a->aicc : NAN);
-	lab_an_jw_num(w, "aicc_usl", u->ok ? u->aicc : NAN);
-	lab_an_jw_end(w, '}');
+	lab_json_obj_open(w, "model_choice");
+	lab_json_num(w, "f_stat", s->choice.f_stat);
+	lab_json_num(w, "p_value", s->choice.p_value);
+	lab_json_num(w, "aicc_amdahl", a->ok ? a->aicc : NAN);
+	lab_json_num(w, "aicc_usl", u->ok ? u->aicc : NAN);
+	lab_json_obj_close(w);
 }
 
-static void an_json_series(struct lab_an_jw *w, const struct lab_an_series *s)
+static void an_json_series(struct lab_json *w, const struct lab_an_series *s)
 {
 	char text[256];
 
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_str(w, "experiment", s->experiment);
-	lab_an_jw_str(w, "params", s->params);
-	lab_an_jw_str(w, "scaling", s->weak ? "weak" : "strong");
-	lab_an_jw_str(w, "model", s->model);
-	lab_an_jw_str(w, "note", *s->note ? s->note : NULL);
-	lab_an_jw_str(w, "objective", lab_an_objective_name(s->objective));
-	lab_an_jw_str(w, "fit_domain", s->domain);
-	lab_an_jw_str(w, "error_model",
-	              lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
-	lab_an_jw_arr(w, "findings");
+	lab_json_obj_open(w, NULL);
+	lab_json_str(w, "experiment", s->experiment);
+	lab_json_str(w, "params", s->params);
+	lab_json_str(w, "scaling", s->weak ? "weak" : "strong");
+	lab_json_str(w, "model", s->model);
+	lab_json_str(w, "note", *s->note ? s->note : NULL);
+	lab_json_str(w, "objective", lab_an_objective_name(s->objective));
+	lab_json_str(w, "fit_domain", s->domain);
+	lab_json_str(w, "error_model",
+	             lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
+	lab_json_arr_open(w, "findings");
 	for (size_t i = 0; i < s->nfinding; i++)
-		lab_an_jw_str(w, NULL, s->finding[i]);
-	lab_an_jw_end(w, ']');
-	lab_an_jw_bool(w, "baseline", s->has_baseline);
-	lab_an_jw_int(w, "n_fit", (long long)s->n_fit);
-	lab_an_jw_int(w, "n_excluded_flagged", (long long)s->n_excluded);
-	lab_an_jw_arr(w, "points");
+		lab_json_str(w, NULL, s->finding[i]);
+	lab_json_arr_close(w);
+	lab_json_bool(w, "baseline", s->has_baseline);
+	lab_json_int(w, "n_fit", (long long)s->n_fit);
+	lab_json_int(w, "n_excluded_flagged", (long long)s->n_excluded);
+	lab_json_arr_open(w, "points");
 	for (size_t i = 0; i < s->nrow; i++)
 		an_json_point(w, &s->row[i]);
-	lab_an_jw_end(w, ']');
+	lab_json_arr_close(w);
 	an_json_fits(w, s);
-	lab_an_jw_end(w, '}');
+	lab_json_obj_close(w);
 }
 
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 {
 	const struct lab_an_data *d = a->data;
-	struct lab_an_jw w;
+	struct lab_json w;
 
-	lab_an_jw_init(&w, f);
-	lab_an_jw_obj(&w, NULL);
-	lab_an_jw_str(&w, "schema", LAB_SCHEMA_ANALYSIS);
-	lab_an_jw_str(&w, "source", d->source);
-	lab_an_jw_bool(&w, "external", d->external);
-	lab_an_jw_str(&w, "run_status", d->run_status);
-	lab_an_jw_str(&w, "unit", d->unit);
-	lab_an_jw_bool(&w, "include_flagged", a->include_flagged);
-	lab_an_jw_str(&w, "objective", lab_an_objective_name(a->objective));
-	lab_an_jw_str(&w, "input",
-	              d->external ? (d->throughput ? "throughput" : "seconds") : "cost");
-	lab_an_jw_int(&w, "samples", (long long)d->nsamples);
-	lab_an_jw_arr(&w, "warnings");
+	lab_json_begin_digits(&w, f, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_json_str(&w, "schema", LAB_SCHEMA_ANALYSIS);
+	lab_json_str(&w, "source", d->source);
+	lab_json_bool(&w, "external", d->external);
+	lab_json_str(&w, "run_status", d->run_status);
+	lab_json_str(&w, "unit", d->unit);
+	lab_json_bool(&w, "include_flagged", a->include_flagged);
+	lab_json_str(&w, "objective", lab_an_objective_name(a->objective));
+	lab_json_str(&w, "input",
+	             d->external ? (d->throughput ? "throughput" : "seconds") : "cost");
+	lab_json_int(&w, "samples", (long long)d->nsamples);
+	lab_json_arr_open(&w, "warnings");
 	for (size_t i = 0; i < d->warn.n; i++)
-		lab_an_jw_str(&w, NULL, d->warn.msg[i]);
-	lab_an_jw_end(&w, ']');
-	lab_an_jw_arr(&w, "series");
+		lab_json_str(&w, NULL, d->warn.msg[i]);
+	lab_json_arr_close(&w);
+	lab_json_arr_open(&w, "series");
 	for (size_t i = 0; i < a->ns; i++)
 		an_json_series(&w, &a->s[i]);
-	lab_an_jw_end(&w, ']');
+	lab_json_arr_close(&w);
 	lab_an_views_json(&w, a); /* "experiments": what the views computed */
-	lab_an_jw_end(&w, '}');
+	lab_json_obj_close(&w);
+	lab_json_end(&w); /* the closing newline; FILE errors are checked by the caller */
 }
 
 int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
-                               struct lab_an_err *err)
+                               struct lab_err *err)
 {
 	struct lab_an_wfile w;
 	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	lab_an_analysis_json(a, f);
 	return lab_an_wfile_close(&w, 1, err);
 }

@@ -20,11 +20,11 @@
 	"gflops_per_s_ci95_hi,flops_per_byte"
 
 /* Writes summary.csv to path. Returns 0 or a negative code with the cause in err. */
-int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_an_err *err);
+int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, struct lab_err *err);
 /* Writes the analysis document to f (the caller owns f and checks its error state). */
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f);
 /* Writes the analysis document to path. */
 int lab_an_analysis_json_write(const struct lab_an_analysis *a, const char *path,
-                               struct lab_an_err *err);
+                               struct lab_err *err);
 
 #endif

@@ -162,7 +162,7 @@ static void an_series_has(const struct lab_an_series *s, int *measured, int *kf,
 
 static int an_series_plots(const struct lab_an_series *s, size_t idx,
                            const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                           struct lab_an_err *err)
+                           struct lab_err *err)
 {
 	char slug[160], base[200], other[220], title[400];
 	int maxn = 1, rc, measured, kfany, fit;
@@ -176,13 +176,13 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx,
 	lab_an_series_slug(s, slug, sizeof(slug));
 	snprintf(base, sizeof(base), "%02zu-%s-speedup", idx + 1, slug);
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	an_dat_points(f, s);
 	an_dat_curves(f, s, maxn);
 	if ((rc = lab_an_close(f, base, err)))
 		return rc;
 	if (!(f = lab_an_open(pdir, base, "gp", err)))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	an_gp_speedup(f, s, base, maxn, measured);
 	snprintf(title, sizeof(title), "%.150s %.150s: speedup", s->experiment, s->params);
 	if ((rc = lab_an_close(f, base, err)) ||
@@ -196,7 +196,7 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx,
 		snprintf(other, sizeof(other), "%02zu-%s-%s", idx + 1, slug, kind);
 		snprintf(title, sizeof(title), "%.150s %.150s: %s", s->experiment, s->params, kind);
 		if (!(f = lab_an_open(pdir, other, "gp", err)))
-			return -LAB_AN_EIO;
+			return -LAB_EIO;
 		an_gp_simple(f, s, other, base, kf);
 		if ((rc = lab_an_close(f, other, err)) ||
 		    (rc = lab_an_plot_add(out, kind, title, other, NULL, idx)))
@@ -294,17 +294,16 @@ static void an_plots_clean(const struct lab_an_pdir *pdir)
 }
 
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
-                       struct lab_an_plots *out, struct lab_an_warnings *warn,
-                       struct lab_an_err *err)
+                       struct lab_an_plots *out, struct lab_an_warnings *warn, struct lab_err *err)
 {
 	struct lab_an_pdir pd = {-1, lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS)};
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!pd.path)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if ((pd.fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err)) < 0) {
-		rc = -LAB_AN_EIO;
+		rc = -LAB_EIO;
 		goto out;
 	}
 	an_plots_clean(&pd);

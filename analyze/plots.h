@@ -33,8 +33,7 @@ struct lab_an_plots {
  * skips rendering). Warnings go to warn. Returns 0 or a negative code with the cause in err.
  */
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
-                       struct lab_an_plots *out, struct lab_an_warnings *warn,
-                       struct lab_an_err *err);
+                       struct lab_an_plots *out, struct lab_an_warnings *warn, struct lab_err *err);
 void lab_an_plots_free(struct lab_an_plots *p);
 /* 1 when an executable named prog is on PATH. */
 int lab_an_have_program(const char *prog);

@@ -124,20 +124,20 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title,
 	struct lab_an_plot *q;
 
 	if (lab_an_grow(&p->p, &p->cap, p->n + 1, sizeof(*p->p)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	q = &p->p[p->n];
 	*q = (struct lab_an_plot){kind, lab_an_strdup(title), lab_an_strdup(base), view, group};
 	if (!q->title || !q->base) {
 		free(q->title);
 		free(q->base);
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	}
 	p->n++;
 	return 0;
 }
 
 FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
-                  struct lab_an_err *err)
+                  struct lab_err *err)
 {
 	char name[512];
 	int fd;
@@ -147,17 +147,17 @@ FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *
 	/* The directory was cleaned and holds no links (lab_an_subdir_open); O_NOFOLLOW anyway. */
 	fd = openat(pdir->fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		lab_an_err_set(err, LAB_AN_EIO, "cannot write %s/%s: %s", pdir->path, name,
-		               strerror(errno));
+		lab_err_set(err, LAB_EIO, "cannot write %s/%s: %s", pdir->path, name,
+		            strerror(errno));
 		if (fd >= 0)
 			close(fd);
 	}
 	return f;
 }
 
-int lab_an_close(FILE *f, const char *base, struct lab_an_err *err)
+int lab_an_close(FILE *f, const char *base, struct lab_err *err)
 {
 	if (ferror(f) | fclose(f))
-		return lab_an_err_set(err, LAB_AN_EIO, "cannot write plot file %s", base);
+		return lab_err_set(err, LAB_EIO, "cannot write plot file %s", base);
 	return 0;
 }

@@ -18,8 +18,8 @@ struct lab_an_pdir {
 void lab_an_dat_num(FILE *f, double v);
 /* Creates BASE.EXT in the plots directory for writing; NULL with the cause in err. */
 FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
-                  struct lab_an_err *err);
-int lab_an_close(FILE *f, const char *base, struct lab_an_err *err);
+                  struct lab_err *err);
+int lab_an_close(FILE *f, const char *base, struct lab_err *err);
 /* Writes untrusted text s as one gnuplot single-quoted string literal that gnuplot cannot
  * expand or execute (see plots.c); every title, label and key from a file goes through it. */
 void lab_an_gp_str(FILE *f, const char *s);
@@ -29,7 +29,7 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 /* A file-name-safe copy of in ([A-Za-z0-9._-], never starting with '.' or '-') into out. */
 void lab_an_plot_slug(const char *in, char *out, size_t len);
 void lab_an_gp_tail(FILE *f, const char *base);
-/* Appends a plot (copies title and base). Returns 0 or -LAB_AN_ENOMEM. */
+/* Appends a plot (copies title and base). Returns 0 or -LAB_ENOMEM. */
 int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,
                     const char *view, size_t group);
 #endif

@@ -359,7 +359,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 }
 
 int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
-                        const char *dir, struct lab_an_err *err)
+                        const char *dir, struct lab_err *err)
 {
 	const struct lab_an_data *d = a->data;
 	char *path = lab_an_asprintf("%s/%s", dir, LAB_FILE_REPORT);
@@ -368,9 +368,9 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 	int rc = 0;
 
 	if (!path)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (!(f = lab_an_wfile_open(&w, path, err))) {
-		rc = -LAB_AN_EIO;
+		rc = -LAB_EIO;
 		goto out;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

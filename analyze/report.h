@@ -14,6 +14,6 @@
 /* Writes dir/report.html; plots as returned by lab_an_plots_write (their SVGs are inlined when
  * rendered). Returns 0 or a negative code with the cause in err. */
 int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
-                        const char *dir, struct lab_an_err *err);
+                        const char *dir, struct lab_err *err);
 
 #endif

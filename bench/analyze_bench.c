@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 	const char *dir;
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	double t0, t1, t2, t3, t4, c0;
 
 	if (argc > 2 && !strcmp(argv[1], "--distinct")) {

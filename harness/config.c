@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/fileio.h"
+
 /* State of one file being read: the line reader's position and what the handler needs. */
 struct cfg_loader {
 	struct lab_cfg *cfg;
@@ -362,36 +364,14 @@ int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, s
 int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,
                       struct lab_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc = 0;
+	char *buf;
+	size_t len;
+	int rc = lab_file_read(path, LAB_CFG_FILE_MAX, &buf, &len, err);
 
-	if (!f)
-		return lab_err_set(err, LAB_EIO, "%s: cannot open: %s", path, strerror(errno));
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *grown = realloc(buf, cap);
-			if (!grown) {
-				rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", path);
-				goto out;
-			}
-			buf = grown;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = lab_err_set(err, LAB_EIO, "%s: read error: %s", path, strerror(errno));
-		goto out;
-	}
-	rc = lab_cfg_load_text(cfg, path, buf ? buf : "", len, d, err);
-out:
+	if (rc)
+		return rc;
+	rc = lab_cfg_load_text(cfg, path, buf, len, d, err);
 	free(buf);
-	fclose(f);
 	return rc;
 }
 

@@ -17,6 +17,8 @@
 
 /* The longest line the lab accepts (libinih's buffer holds 199 bytes with the newline). */
 #define LAB_CFG_LINE_MAX 198
+/* A config file larger than this is refused before it is parsed (no config comes near it). */
+#define LAB_CFG_FILE_MAX (64u << 20)
 /* The longest value, continuation lines joined. */
 #define LAB_CFG_VALUE_MAX 65536
 

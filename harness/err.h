@@ -2,7 +2,8 @@
 /*
  * Error values of the lab's library code. Functions return 0 on success, LAB_SKIP where it is
  * documented, and a negative -LAB_E* code on failure with a message in a struct lab_err. Library
- * code never prints and never exits: the CLI prints the finished message once.
+ * code never prints and never exits: the CLI prints the finished message once. This is a base
+ * header: the analyzer uses it too (with json.h and fileio.h), so it names nothing of the runtime.
  */
 #ifndef LAB_HARNESS_ERR_H
 #define LAB_HARNESS_ERR_H
@@ -21,7 +22,9 @@
 	X(EVERIFY, "verification failed")                                                          \
 	X(ETOPO, "topology error")                                                                 \
 	X(EINTR, "interrupted")                                                                    \
-	X(EUNSUP, "not supported")
+	X(EUNSUP, "not supported")                                                                 \
+	X(EDATA, "malformed input")                                                                \
+	X(EMATH, "numerical routine failed")
 
 enum lab_errno {
 	LAB_OK = 0,
@@ -40,11 +43,13 @@ struct lab_err {
 	char msg[LAB_ERR_MSG_MAX]; /* one line, no trailing newline */
 };
 
-/* Fills err with code and a printf-style message; returns -code so callers can `return`. */
+/* Fills err (when non-NULL: a NULL err discards the message) with code and a printf-style
+ * message; returns -code so callers can `return`. */
 int lab_err_set(struct lab_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Prepends context ("bind thread 3: ") to the message already in err; returns -err->code. */
+/* Prepends context ("bind thread 3: ") to the message already in err; returns -err->code
+ * (-LAB_EINVAL when err is NULL). */
 int lab_err_prefix(struct lab_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Resets err to "no error". */

@@ -27,41 +27,85 @@ static void json_prefix(struct lab_json *j, const char *key)
 	}
 }
 
+/* The length of the well-formed UTF-8 sequence at s (1..4), or 0 when it is not one: overlong
+ * forms, surrogates and code points past U+10FFFF are not UTF-8 (RFC 3629). */
+static size_t json_utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return n;
+}
+
 void lab_json_write_string(FILE *f, const char *s)
 {
+	const unsigned char *u = (const unsigned char *)s;
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
+	while (*u) {
+		const unsigned char *run = u;
+		size_t n;
+
+		/* one fwrite per run of bytes that pass as they are: a call per byte was a fifth of
+		 * the analyzer's time on large data sets */
+		while (*u >= 0x20 && *u != '"' && *u != '\\' && *u != 0x7f &&
+		       (n = json_utf8_len(u)))
+			u += n;
+		if (u > run)
+			fwrite(run, 1, (size_t)(u - run), f);
+		if (!*u)
 			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
+		if (*u == '"' || *u == '\\')
+			fprintf(f, "\\%c", *u);
+		else if (*u == '\n')
 			fputs("\\n", f);
-			break;
-		case '\r':
+		else if (*u == '\r')
 			fputs("\\r", f);
-			break;
-		case '\t':
+		else if (*u == '\t')
 			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
+		else if (*u < 0x20 || *u == 0x7f)
+			fprintf(f, "\\u%04x", *u);
+		else
+			fputs("\\ufffd", f);
+		u++;
 	}
 	fputc('"', f);
 }
 
-void lab_json_begin(struct lab_json *j, FILE *f)
+void lab_json_begin_digits(struct lab_json *j, FILE *f, int digits)
 {
 	j->f = f;
 	j->depth = 0;
+	j->digits = digits;
 	j->first[0] = true;
+}
+
+void lab_json_begin(struct lab_json *j, FILE *f)
+{
+	lab_json_begin_digits(j, f, 0);
 }
 
 int lab_json_end(struct lab_json *j)
@@ -131,19 +175,39 @@ void lab_json_uint(struct lab_json *j, const char *key, uint64_t v)
 	fprintf(j->f, "%llu", (unsigned long long)v);
 }
 
-void lab_json_num(struct lab_json *j, const char *key, double v)
+static void json_raw_num(const struct lab_json *j, double v)
 {
-	json_prefix(j, key);
+	char buf[40];
+
 	if (!isfinite(v)) {
 		fputs("null", j->f);
 		return;
 	}
-	char buf[40];
+	if (j->digits > 0) {
+		fprintf(j->f, "%.*g", j->digits, v);
+		return;
+	}
 	/* The shortest of %.15g and %.17g that reads back exactly. */
 	snprintf(buf, sizeof(buf), "%.15g", v);
 	if (strtod(buf, NULL) != v)
 		snprintf(buf, sizeof(buf), "%.17g", v);
 	fputs(buf, j->f);
+}
+
+void lab_json_num(struct lab_json *j, const char *key, double v)
+{
+	json_prefix(j, key);
+	json_raw_num(j, v);
+}
+
+void lab_json_pair(struct lab_json *j, const char *key, double lo, double hi)
+{
+	json_prefix(j, key);
+	fputc('[', j->f);
+	json_raw_num(j, lo);
+	fputs(", ", j->f);
+	json_raw_num(j, hi);
+	fputc(']', j->f);
 }
 
 void lab_json_bool(struct lab_json *j, const char *key, bool v)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A small streaming JSON writer (emit only). It tracks nesting to place commas, escapes strings,
- * writes non-finite numbers as null, and pretty-prints with two-space indents. Errors of the
- * underlying FILE are sticky and reported by lab_json_end().
+ * The lab's one streaming JSON writer (emit only), for run.json, analysis.json and every --json
+ * document. It tracks nesting (at most LAB_JSON_DEPTH_MAX levels) to place commas, writes
+ * non-finite numbers as null, and pretty-prints with two-space indents. Its output is always valid
+ * JSON, whatever bytes the strings hold: control bytes are escaped and bytes that are not
+ * well-formed UTF-8 become U+FFFD (results files are untrusted input). Errors of the underlying
+ * FILE are sticky and reported by lab_json_end(). A base header: the analyzer uses it too.
  */
 #ifndef LAB_HARNESS_JSON_H
 #define LAB_HARNESS_JSON_H
@@ -16,11 +19,16 @@
 struct lab_json {
 	FILE *f;
 	int depth;
+	int digits;                     /* significant digits of numbers; 0: shortest exact */
 	bool first[LAB_JSON_DEPTH_MAX]; /* no element written yet at this depth */
 };
 
-/* Starts a document on f (not owned). */
+/* Starts a document on f (not owned); numbers are written with the fewest digits (15 or 17) that
+ * read back exactly. */
 void lab_json_begin(struct lab_json *j, FILE *f);
+/* Starts a document whose numbers are written as printf's %.{digits}g (the analyzer's 10: its
+ * figures carry no more). */
+void lab_json_begin_digits(struct lab_json *j, FILE *f, int digits);
 /* Ends the document with a newline; returns 0, or -1 when writing to the FILE failed. */
 int lab_json_end(struct lab_json *j);
 
@@ -37,11 +45,15 @@ void lab_json_uint(struct lab_json *j, const char *key, uint64_t v);
 void lab_json_num(struct lab_json *j, const char *key, double v); /* %.17g trimmed; NaN = null */
 void lab_json_bool(struct lab_json *j, const char *key, bool v);
 void lab_json_null(struct lab_json *j, const char *key);
+/* A two-element array [lo, hi] on one line (an interval); non-finite ends are null. */
+void lab_json_pair(struct lab_json *j, const char *key, double lo, double hi);
 
 /* Writes "k=v;k=v" text as an object {"k": "v", ...} (a params column, say). */
 void lab_json_kvlist(struct lab_json *j, const char *key, const char *text);
 
-/* Writes s as a JSON string literal (with quotes) to f. */
+/* Writes s as a JSON string literal (with quotes) to f: '"', '\\', \n, \r and \t as
+ * two-character escapes, other control bytes and DEL as \u00XX, each byte that does not start
+ * well-formed UTF-8 as \ufffd. */
 void lab_json_write_string(FILE *f, const char *s);
 
 #endif

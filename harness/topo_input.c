@@ -5,13 +5,11 @@
  * regular file of bounded size, read here (hwloc would read /dev/zero or a FIFO forever).
  */
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "harness/fileio.h"
 #include "harness/topo_internal.h"
 
 int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
@@ -35,57 +33,24 @@ int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err
 int lab__topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
                        struct lab_err *err)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	int rc = 0;
+	static const char open_fail[] = "cannot open: ";
+	int rc = lab_file_read(path, LAB_TOPO_XML_MAX, buf, len, err);
+	char rest[LAB_ERR_MSG_MAX];
+	size_t n = strlen(path);
 
-	*buf = NULL;
-	if (fd < 0)
+	if (!rc || rc == -LAB_ENOMEM)
+		return rc;
+	/* Reword "PATH: what" as "SPEC: what": the user typed the spec. */
+	snprintf(rest, sizeof(rest), "%s",
+	         strncmp(err->msg, path, n) || strncmp(err->msg + n, ": ", 2) ? err->msg
+	                                                                      : err->msg + n + 2);
+	if (!strncmp(rest, open_fail, sizeof(open_fail) - 1))
 		return lab_err_set(err, LAB_ETOPO, "%s: cannot load the XML topology: %s", spec,
-		                   strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = lab_err_set(err, LAB_ETOPO,
-		                 "%s: not a regular file (an XML topology is a file, e.g. from "
-		                 "lstopo topo.xml)",
-		                 spec);
-		goto out;
-	}
-	if (st.st_size > LAB_TOPO_XML_MAX) {
-		rc = lab_err_set(err, LAB_ETOPO, "%s: %lld bytes (allowed at most %d MiB)", spec,
-		                 (long long)st.st_size, LAB_TOPO_XML_MAX >> 20);
-		goto out;
-	}
-	/* One byte more than allowed, so a file that grew since fstat is caught. */
-	*buf = malloc((size_t)LAB_TOPO_XML_MAX + 2);
-	if (!*buf) {
-		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec);
-		goto out;
-	}
-	*len = 0;
-	for (ssize_t got; *len <= LAB_TOPO_XML_MAX; *len += (size_t)got) {
-		got = read(fd, *buf + *len, (size_t)LAB_TOPO_XML_MAX + 1 - *len);
-		if (got < 0 && errno == EINTR) {
-			got = 0;
-			continue;
-		}
-		if (got < 0) {
-			rc = lab_err_set(err, LAB_ETOPO, "%s: read error: %s", spec,
-			                 strerror(errno));
-			goto out;
-		}
-		if (got == 0)
-			break;
-	}
-	if (*len > LAB_TOPO_XML_MAX)
-		rc = lab_err_set(err, LAB_ETOPO, "%s: larger than %d MiB", spec,
-		                 LAB_TOPO_XML_MAX >> 20);
-	else
-		(*buf)[*len] = '\0';
-out:
-	if (rc) {
-		free(*buf);
-		*buf = NULL;
-	}
-	close(fd);
-	return rc;
+		                   rest + sizeof(open_fail) - 1);
+	if (!strncmp(rest, "not a regular file", 18))
+		return lab_err_set(err, LAB_ETOPO,
+		                   "%s: not a regular file (an XML topology is a file, e.g. from "
+		                   "lstopo topo.xml)",
+		                   spec);
+	return lab_err_set(err, LAB_ETOPO, "%s: %s", spec, rest);
 }

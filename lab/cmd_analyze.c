@@ -121,10 +121,10 @@ static const struct lab_cmd_opts compare_cmd = {
     .pos_what = "directories",
 };
 
-static int lab_an_exit(const struct lab_an_err *err, const char *cmd)
+static int lab_an_exit(const struct lab_err *err, const char *cmd)
 {
 	fprintf(stderr, "lab %s: %s\n", cmd, err->msg);
-	return err->code == LAB_AN_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	return err->code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 }
 
 static int lab_is_dir(const char *path)
@@ -173,7 +173,7 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 
 /* Writes summary.csv, analysis.json, plots and report.html into the results directory. */
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
-                             struct lab_an_warnings *warn, struct lab_an_err *err)
+                             struct lab_an_warnings *warn, struct lab_err *err)
 {
 	const char *files[16] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
 	struct lab_an_plots plots = {0};
@@ -215,7 +215,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	struct lab_an_data d = {0};
 	struct lab_an_analysis a = {0};
 	struct lab_an_warnings warn = {0};
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	int rc = lab_analyze_parse(argc, argv, &o), code = LAB_EXIT_OK;
 
 	if (rc)
@@ -223,8 +223,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
 		return lab_fleet_analyze(argc, argv);
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
-	if (rc && o.csv && err.code == LAB_AN_EIO)
-		err.code = LAB_AN_EDATA; /* a --csv FILE that cannot be opened is bad usage */
+	if (rc && o.csv && err.code == LAB_EIO)
+		err.code = LAB_EDATA; /* a --csv FILE that cannot be opened is bad usage */
 	if (!rc)
 		rc = lab_an_data_summarize(&d, o.include_flagged, &err);
 	if (!rc)
@@ -258,12 +258,12 @@ int lab_cmd_report(int argc, char **argv)
 	return lab_analyze_main(argc, argv, 1);
 }
 
-static int lab_compare_load(const char *dir, struct lab_an_data *d, struct lab_an_err *err)
+static int lab_compare_load(const char *dir, struct lab_an_data *d, struct lab_err *err)
 {
 	int rc;
 
 	if (!lab_is_dir(dir))
-		return lab_an_err_set(err, LAB_AN_EDATA, "%s: not a results directory", dir);
+		return lab_err_set(err, LAB_EDATA, "%s: not a results directory", dir);
 	rc = lab_an_data_load_dir(d, dir, err);
 	if (!rc)
 		rc = lab_an_data_summarize(d, 0, err);
@@ -278,7 +278,7 @@ int lab_cmd_compare(int argc, char **argv)
 	int code = LAB_EXIT_OK;
 	struct lab_an_data d[2] = {{0}, {0}};
 	struct lab_an_compare c = {0};
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	int rc = lab_opts_parse(&compare_cmd, argc, argv, &o, sizeof(o));
 
 	if (rc)

@@ -287,7 +287,7 @@ static void fleet_record(struct lab_an_fleet *f, const struct fleet_opts *o, con
 static int fleet_submit(const struct fleet_opts *o, const char *lab, const char *dir)
 {
 	static struct lab_an_fleet f;
-	struct lab_an_err err;
+	struct lab_err err;
 	char bufs[8][4300];
 	const char *av[16];
 

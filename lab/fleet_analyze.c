@@ -96,7 +96,7 @@ int lab_fleet_analyze(int argc, char **argv)
 	static struct lab_an_fleet f;
 	struct lab_an_fleet_view v;
 	struct lab_an_warnings warn = {0};
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	const char *dir = NULL;
 	char *opts[8];
 	int nopts = 0, json = 0, plots = 1, incl = 0, code = LAB_EXIT_OK;
@@ -117,7 +117,7 @@ int lab_fleet_analyze(int argc, char **argv)
 	}
 	if (lab_an_fleet_read(dir, &f, &err)) {
 		fprintf(stderr, "lab analyze: %s\n", err.msg);
-		return err.code == LAB_AN_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		return err.code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	if (lab_an_fleet_view_load(dir, &f, incl, &v, &err)) {
 		fprintf(stderr, "lab analyze: %s\n", err.msg);

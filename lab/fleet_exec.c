@@ -121,8 +121,8 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 static int fleet_task_record(const char *dir, const char *node, const char *state, int code)
 {
 	struct lab_an_wfile w;
-	struct lab_an_err err;
-	struct lab_an_jw j;
+	struct lab_err err;
+	struct lab_json j;
 	char path[4200];
 	const char *job = getenv("SLURM_JOB_ID");
 
@@ -134,16 +134,17 @@ static int fleet_task_record(const char *dir, const char *node, const char *stat
 		fprintf(stderr, "lab fleet task: %s\n", err.msg);
 		return -1;
 	}
-	lab_an_jw_init(&j, w.f);
-	lab_an_jw_obj(&j, NULL);
-	lab_an_jw_str(&j, "node", node);
-	lab_an_jw_str(&j, "job_id", job ? job : "");
-	lab_an_jw_str(&j, "state", state);
+	lab_json_begin_digits(&j, w.f, 10);
+	lab_json_obj_open(&j, NULL);
+	lab_json_str(&j, "node", node);
+	lab_json_str(&j, "job_id", job ? job : "");
+	lab_json_str(&j, "state", state);
 	if (code >= 0)
-		lab_an_jw_int(&j, "exit_code", code);
+		lab_json_int(&j, "exit_code", code);
 	else
-		lab_an_jw_str(&j, "exit_code", NULL);
-	lab_an_jw_end(&j, '}');
+		lab_json_str(&j, "exit_code", NULL);
+	lab_json_obj_close(&j);
+	lab_json_end(&j);
 	return lab_an_wfile_close(&w, 1, &err);
 }
 

@@ -110,7 +110,7 @@ static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
 		char node[LAB_FLEET_NAME_MAX + 8], *text = NULL;
 		size_t n = strlen(e->d_name), len;
 		struct lab_an_json *j = NULL;
-		struct lab_an_err err;
+		struct lab_err err;
 
 		if (n < 6 || n - 5 >= LAB_FLEET_NAME_MAX || strcmp(e->d_name + n - 5, ".json"))
 			continue;
@@ -187,7 +187,7 @@ int lab_fleet_status(int argc, char **argv)
 {
 	const char *dir = NULL;
 	int json = 0;
-	struct lab_an_err err;
+	struct lab_err err;
 	static struct lab_an_fleet f;
 
 	for (int i = 1; i < argc; i++) {
@@ -209,7 +209,7 @@ int lab_fleet_status(int argc, char **argv)
 	}
 	if (lab_an_fleet_read(dir, &f, &err)) {
 		fprintf(stderr, "lab fleet status: %s\n", err.msg);
-		return err.code == LAB_AN_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		return err.code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	lab_fleet_refresh(dir, &f);
 	if (lab_an_fleet_write(dir, &f, &err)) {

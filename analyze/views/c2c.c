@@ -70,7 +70,7 @@ static int an_cell(const struct lab_an_data *d, const struct lab_an_point *p, in
 	size_t k = 0;
 
 	if (!x)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	for (size_t i = 0; i < p->n; i++)
 		if (inc || !p->flagged[i])
 			x[k++] = p->cost[i] / 2;
@@ -135,7 +135,7 @@ static int an_matrix_finish(struct lab_an_c2c_matrix *m)
 
 	m->cpu = malloc((2 * m->ncell + 1) * sizeof(*m->cpu));
 	if (!m->cpu)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	for (size_t i = 0; i < m->ncell; i++) {
 		const struct lab_an_c2c_cell *c = &m->cell[i];
 
@@ -167,10 +167,10 @@ static int an_add_point(struct lab_an_c2c *c, size_t *cap, const struct lab_an_d
 
 	free(params);
 	if (!m)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	ccap = m->ncell;
 	if (lab_an_grow(&m->cell, &ccap, m->ncell + 1, sizeof(*m->cell)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	cell = &m->cell[m->ncell++];
 	memset(cell, 0, sizeof(*cell));
 	if (an_run_cpus(d->run, p->experiment, p->id, hint, &cell->cpu_a, &cell->cpu_b))
@@ -197,7 +197,7 @@ int lab_an_c2c_applies(const struct lab_an_data *d, const struct lab_an_point *p
 }
 
 int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
-                   struct lab_an_err *err)
+                   struct lab_err *err)
 {
 	struct lab_an_cpurel rel;
 	size_t cap = 0, hint = 0;
@@ -211,7 +211,7 @@ int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_
 			rc = an_add_point(c, &cap, d, &rel, &d->pt[i], include_flagged, &hint);
 	for (size_t i = 0; i < c->nm && !rc; i++)
 		rc = an_matrix_finish(&c->m[i]);
-	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }
 
 void lab_an_c2c_free(struct lab_an_c2c *c)
@@ -240,14 +240,14 @@ const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m,
 }
 
 static int an_c2c_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                          struct lab_an_err *err)
+                          struct lab_err *err)
 {
 	struct lab_an_c2c *c = calloc(1, sizeof(*c));
 	int rc;
 
 	*state = NULL;
 	if (!c)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	rc = lab_an_c2c_run(d, include_flagged, c, err);
 	if (rc || !c->nm) {
 		lab_an_c2c_free(c);
@@ -271,12 +271,12 @@ static const char *an_c2c_experiment(const void *state, size_t i)
 	return i < c->nm ? c->m[i].experiment : NULL;
 }
 
-static void an_c2c_json(struct lab_an_jw *w, const void *state, const char *exp)
+static void an_c2c_json(struct lab_json *w, const void *state, const char *exp)
 {
 	lab_an_c2c_json(w, state, exp);
 }
 
-static int an_c2c_csv(const void *state, const char *path, struct lab_an_err *err)
+static int an_c2c_csv(const void *state, const char *path, struct lab_err *err)
 {
 	return lab_an_c2c_csv_write(state, path, err);
 }

@@ -53,9 +53,9 @@ struct lab_an_c2c {
 /* 1 when p belongs to a matrix: declared "c2c" view, or (older files) a CPU-pair placement. */
 int lab_an_c2c_applies(const struct lab_an_data *d, const struct lab_an_point *p);
 /* Builds the matrices of every experiment the view applies to in d (summarized with the same
- * include_flagged). Returns 0 or -LAB_AN_ENOMEM. */
+ * include_flagged). Returns 0 or -LAB_ENOMEM. */
 int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
-                   struct lab_an_err *err);
+                   struct lab_err *err);
 void lab_an_c2c_free(struct lab_an_c2c *c);
 
 /* The cell of CPUs (a, b) in m, either order (a measured (a, b) wins over (b, a)); NULL if none. */
@@ -66,11 +66,11 @@ const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m,
 #define LAB_AN_C2C_COLUMNS                                                                         \
 	"experiment,method,cpu_a,cpu_b,n,median_ns,ci95_lo,ci95_hi,modes,mode_centers_ns,"         \
 	"mode_weights,smt_siblings,same_package,same_numa,params"
-int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_an_err *err);
+int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_err *err);
 
-struct lab_an_jw;
+struct lab_json;
 /* Writes "c2c": {...} of experiment exp (its matrices and cells) into the open object of w. */
-void lab_an_c2c_json(struct lab_an_jw *w, const struct lab_an_c2c *c, const char *exp);
+void lab_an_c2c_json(struct lab_json *w, const struct lab_an_c2c *c, const char *exp);
 
 struct lab_an_plots;
 struct lab_an_pdir;
@@ -79,6 +79,6 @@ struct lab_an_pdir;
 void lab_an_c2c_text(FILE *f, const void *state);
 void lab_an_c2c_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
 int lab_an_c2c_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-                     struct lab_an_plots *out, struct lab_an_err *err);
+                     struct lab_an_plots *out, struct lab_err *err);
 
 #endif

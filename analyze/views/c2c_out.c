@@ -56,13 +56,13 @@ static void an_csv_cell(FILE *f, const struct lab_an_c2c_matrix *m, const struct
 	fputc('\n', f);
 }
 
-int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_an_err *err)
+int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_err *err)
 {
 	struct lab_an_wfile w;
 	FILE *f = lab_an_wfile_open(&w, path, err);
 
 	if (!f)
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	fputs(LAB_AN_C2C_COLUMNS "\n", f);
 	for (size_t i = 0; i < c->nm; i++)
 		for (size_t j = 0; j < c->m[i].ncell; j++)
@@ -70,64 +70,64 @@ int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct la
 	return lab_an_wfile_close(&w, 1, err);
 }
 
-static void an_json_rel(struct lab_an_jw *w, const char *key, int v)
+static void an_json_rel(struct lab_json *w, const char *key, int v)
 {
 	if (v < 0)
-		lab_an_jw_str(w, key, NULL);
+		lab_json_str(w, key, NULL);
 	else
-		lab_an_jw_bool(w, key, v);
+		lab_json_bool(w, key, v);
 }
 
-static void an_json_cell(struct lab_an_jw *w, const struct lab_an_c2c_cell *c)
+static void an_json_cell(struct lab_json *w, const struct lab_an_c2c_cell *c)
 {
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_int(w, "point", c->pt->id);
-	lab_an_jw_int(w, "cpu_a", c->cpu_a);
-	lab_an_jw_int(w, "cpu_b", c->cpu_b);
-	lab_an_jw_str(w, "status", c->pt->status);
-	lab_an_jw_int(w, "n", (long long)c->n);
-	lab_an_jw_num(w, "median_ns", c->median_ns);
-	lab_an_jw_pair(w, "median_ci95", c->ci95_lo, c->ci95_hi);
-	lab_an_jw_num(w, "mean_ns", c->mean_ns);
+	lab_json_obj_open(w, NULL);
+	lab_json_int(w, "point", c->pt->id);
+	lab_json_int(w, "cpu_a", c->cpu_a);
+	lab_json_int(w, "cpu_b", c->cpu_b);
+	lab_json_str(w, "status", c->pt->status);
+	lab_json_int(w, "n", (long long)c->n);
+	lab_json_num(w, "median_ns", c->median_ns);
+	lab_json_pair(w, "median_ci95", c->ci95_lo, c->ci95_hi);
+	lab_json_num(w, "mean_ns", c->mean_ns);
 	lab_an_modes_json(w, &c->modes, 1);
-	lab_an_jw_num(w, "metric_one_way_ns_median", c->m_one_way);
-	lab_an_jw_num(w, "metric_one_way_p10_ns_median", c->m_p10);
-	lab_an_jw_num(w, "metric_one_way_p50_ns_median", c->m_p50);
-	lab_an_jw_num(w, "metric_one_way_p90_ns_median", c->m_p90);
+	lab_json_num(w, "metric_one_way_ns_median", c->m_one_way);
+	lab_json_num(w, "metric_one_way_p10_ns_median", c->m_p10);
+	lab_json_num(w, "metric_one_way_p50_ns_median", c->m_p50);
+	lab_json_num(w, "metric_one_way_p90_ns_median", c->m_p90);
 	an_json_rel(w, "smt_siblings", c->smt_siblings);
 	an_json_rel(w, "same_package", c->same_package);
 	an_json_rel(w, "same_numa", c->same_numa);
-	lab_an_jw_end(w, '}');
+	lab_json_obj_close(w);
 }
 
-void lab_an_c2c_json(struct lab_an_jw *w, const struct lab_an_c2c *c, const char *exp)
+void lab_an_c2c_json(struct lab_json *w, const struct lab_an_c2c *c, const char *exp)
 {
-	lab_an_jw_obj(w, "c2c");
-	lab_an_jw_str(w, "latency", "one-way ns = elapsed_ns / work / 2 (work = round trips)");
-	lab_an_jw_str(w, "ci95_of", "median (distribution-free, order statistics)");
-	lab_an_jw_bool(w, "topology_detailed", c->topo_detailed);
-	lab_an_jw_arr(w, "matrices");
+	lab_json_obj_open(w, "c2c");
+	lab_json_str(w, "latency", "one-way ns = elapsed_ns / work / 2 (work = round trips)");
+	lab_json_str(w, "ci95_of", "median (distribution-free, order statistics)");
+	lab_json_bool(w, "topology_detailed", c->topo_detailed);
+	lab_json_arr_open(w, "matrices");
 	for (size_t i = 0; i < c->nm; i++) {
 		const struct lab_an_c2c_matrix *m = &c->m[i];
 
 		if (strcmp(m->experiment, exp))
 			continue;
-		lab_an_jw_obj(w, NULL);
-		lab_an_jw_str(w, "method", m->method);
-		lab_an_jw_str(w, "params", m->params);
-		lab_an_jw_arr(w, "cpus");
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "method", m->method);
+		lab_json_str(w, "params", m->params);
+		lab_json_arr_open(w, "cpus");
 		for (size_t k = 0; k < m->ncpu; k++)
-			lab_an_jw_int(w, NULL, m->cpu[k]);
-		lab_an_jw_end(w, ']');
-		lab_an_jw_int(w, "multimodal_cells", (long long)m->multimodal);
-		lab_an_jw_num(w, "min_median_ns", m->min_ns);
-		lab_an_jw_num(w, "max_median_ns", m->max_ns);
-		lab_an_jw_arr(w, "cells");
+			lab_json_int(w, NULL, m->cpu[k]);
+		lab_json_arr_close(w);
+		lab_json_int(w, "multimodal_cells", (long long)m->multimodal);
+		lab_json_num(w, "min_median_ns", m->min_ns);
+		lab_json_num(w, "max_median_ns", m->max_ns);
+		lab_json_arr_open(w, "cells");
 		for (size_t j = 0; j < m->ncell; j++)
 			an_json_cell(w, &m->cell[j]);
-		lab_an_jw_end(w, ']');
-		lab_an_jw_end(w, '}');
+		lab_json_arr_close(w);
+		lab_json_obj_close(w);
 	}
-	lab_an_jw_end(w, ']');
-	lab_an_jw_end(w, '}');
+	lab_json_arr_close(w);
+	lab_json_obj_close(w);
 }

@@ -84,7 +84,7 @@ static int an_c2c_has_labels(const struct lab_an_c2c_matrix *m)
 }
 
 int lab_an_c2c_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-                     struct lab_an_plots *out, struct lab_an_err *err)
+                     struct lab_an_plots *out, struct lab_err *err)
 {
 	const struct lab_an_c2c *c = state;
 
@@ -101,12 +101,12 @@ int lab_an_c2c_plots(const void *state, const struct lab_an_data *d, const struc
 		         *m->method ? m->method : m->params);
 		lab_an_plot_slug(base, slug, sizeof(slug));
 		if (!(f = lab_an_open(pdir, slug, "dat", err)))
-			return -LAB_AN_EIO;
+			return -LAB_EIO;
 		an_c2c_dat(f, m);
 		if ((rc = lab_an_close(f, slug, err)))
 			return rc;
 		if (!(f = lab_an_open(pdir, slug, "gp", err)))
-			return -LAB_AN_EIO;
+			return -LAB_EIO;
 		an_c2c_gp(f, m, slug, an_c2c_has_labels(m));
 		snprintf(title, sizeof(title), "%.100s %.100s: one-way latency", m->experiment,
 		         *m->method ? m->method : m->params);

@@ -163,7 +163,7 @@ static int an_columns(const struct lab_an_data *d, struct lab_an_ctrs *c)
 	c->col = calloc(d->nmetric + 1, sizeof(*c->col));
 	c->mcol = calloc(d->nmetric + 1, sizeof(*c->mcol));
 	if (!c->col || !c->mcol)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	c->mux_m = an_metric(d, AN_CTR_MUX);
 	for (size_t m = 0; m < d->nmetric; m++)
 		if (an_is_ctr(d->metric_name[m]) && (long)m != c->mux_m) {
@@ -211,7 +211,7 @@ static void an_host(const struct lab_an_data *d, struct lab_an_ctrs *c)
 }
 
 int lab_an_ctrs_run(const struct lab_an_data *d, int include_flagged, struct lab_an_ctrs *c,
-                    struct lab_an_err *err)
+                    struct lab_err *err)
 {
 	size_t maxn = 1;
 	double *tmp = NULL;
@@ -225,7 +225,7 @@ int lab_an_ctrs_run(const struct lab_an_data *d, int include_flagged, struct lab
 	if (!rc && (!(c->p = calloc(d->npt + 1, sizeof(*c->p))) ||
 	            !(c->exp = calloc(d->npt + 1, sizeof(*c->exp))) ||
 	            !(tmp = malloc(maxn * sizeof(*tmp)))))
-		rc = -LAB_AN_ENOMEM;
+		rc = -LAB_ENOMEM;
 	for (size_t i = 0; i < d->npt && !rc; i++) {
 		struct lab_an_ctr_pt *e = &c->p[c->np];
 
@@ -234,7 +234,7 @@ int lab_an_ctrs_run(const struct lab_an_data *d, int include_flagged, struct lab
 		c->np++;
 		if (!(e->med = calloc(c->ncol + 1, sizeof(*e->med))) ||
 		    !(e->nval = calloc(c->ncol + 1, sizeof(*e->nval)))) {
-			rc = -LAB_AN_ENOMEM;
+			rc = -LAB_ENOMEM;
 			break;
 		}
 		an_point(d, c, &d->pt[i], include_flagged, tmp, e);
@@ -245,7 +245,7 @@ int lab_an_ctrs_run(const struct lab_an_data *d, int include_flagged, struct lab
 		an_add_exp(c, d->pt[i].experiment);
 	}
 	free(tmp);
-	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }
 
 void lab_an_ctrs_free(struct lab_an_ctrs *c)
@@ -262,14 +262,14 @@ void lab_an_ctrs_free(struct lab_an_ctrs *c)
 }
 
 static int an_ctrs_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                           struct lab_an_err *err)
+                           struct lab_err *err)
 {
 	struct lab_an_ctrs *c = calloc(1, sizeof(*c));
 	int rc;
 
 	*state = NULL;
 	if (!c)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	rc = lab_an_ctrs_run(d, include_flagged, c, err);
 	if (rc || !c->np) {
 		lab_an_ctrs_free(c);

@@ -74,7 +74,7 @@ struct lab_an_ctrs {
 /* 1 when samples.csv has ctr_ columns and p has a value in one of them. */
 int lab_an_ctrs_applies(const struct lab_an_data *d, const struct lab_an_point *p);
 int lab_an_ctrs_run(const struct lab_an_data *d, int include_flagged, struct lab_an_ctrs *c,
-                    struct lab_an_err *err);
+                    struct lab_err *err);
 void lab_an_ctrs_free(struct lab_an_ctrs *c);
 /* The median of column name ("ctr_cycles") at e, NaN when absent. */
 double lab_an_ctrs_med(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e,
@@ -86,18 +86,18 @@ void lab_an_ctrs_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 void lab_an_ctrs_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c,
                         struct lab_an_ctr_pt *e);
 
-struct lab_an_jw;
+struct lab_json;
 struct lab_an_plots;
 struct lab_an_pdir;
 /* The emitters (state: a struct lab_an_ctrs): counters_out.c, counters_text.c,
  * counters_plot.c. */
-void lab_an_ctrs_json(struct lab_an_jw *w, const void *state, const char *exp);
-int lab_an_ctrs_csv(const void *state, const char *path, struct lab_an_err *err);
+void lab_an_ctrs_json(struct lab_json *w, const void *state, const char *exp);
+int lab_an_ctrs_csv(const void *state, const char *path, struct lab_err *err);
 void lab_an_ctrs_text(FILE *f, const void *state);
 void lab_an_ctrs_html(FILE *f, const void *state, const struct lab_an_plots *plots,
                       const char *dir);
 int lab_an_ctrs_plots(const void *state, const struct lab_an_data *d,
                       const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                      struct lab_an_err *err);
+                      struct lab_err *err);
 
 #endif

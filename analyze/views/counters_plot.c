@@ -62,8 +62,7 @@ static void an_td_gp(FILE *f, const struct lab_an_ctrs *c, const char *exp, cons
 }
 
 int lab_an_ctrs_plots(const void *state, const struct lab_an_data *d,
-                      const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                      struct lab_an_err *err)
+                      const struct lab_an_pdir *pdir, struct lab_an_plots *out, struct lab_err *err)
 {
 	const struct lab_an_ctrs *c = state;
 	char name[200], base[200], title[300];
@@ -81,12 +80,12 @@ int lab_an_ctrs_plots(const void *state, const struct lab_an_data *d,
 		snprintf(name, sizeof(name), "t%02zu-%.100s-topdown", i + 1, c->exp[i]);
 		lab_an_plot_slug(name, base, sizeof(base));
 		if (!(f = lab_an_open(pdir, base, "dat", err)))
-			return -LAB_AN_EIO;
+			return -LAB_EIO;
 		an_td_dat(f, c, c->exp[i]);
 		if ((rc = lab_an_close(f, base, err)))
 			return rc;
 		if (!(f = lab_an_open(pdir, base, "gp", err)))
-			return -LAB_AN_EIO;
+			return -LAB_EIO;
 		an_td_gp(f, c, c->exp[i], base);
 		snprintf(title, sizeof(title), "%.200s: top-down level 1", c->exp[i]);
 		if (!(rc = lab_an_close(f, base, err)))

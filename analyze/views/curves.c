@@ -146,7 +146,7 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 	int ok = !strcmp(p->status, "ok");
 
 	if (!x)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	for (size_t c = 0; c < s->ncol; c++) {
 		const struct lab_an_cv_col *col = &s->col[c];
 		size_t k = 0, m = d->nmetric;
@@ -154,7 +154,7 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 		if (col->src == LAB_AN_CV_SPEEDUP) {
 			if (lab_an_cv_speedup(s, d, p, inc, &e->v[c])) {
 				free(x);
-				return -LAB_AN_ENOMEM;
+				return -LAB_ENOMEM;
 			}
 			continue;
 		}
@@ -196,10 +196,10 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *c
 	size_t pcap;
 
 	if (!cond || !(g = an_group(v, cap, p->experiment, cond)) || !(c = an_curve(s, g, p)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	pcap = c->npt;
 	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	e = &c->pt[c->npt++];
 	memset(e, 0, sizeof(*e));
 	e->pt = p;
@@ -211,7 +211,7 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *c
 }
 
 int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *d, int inc,
-                      void **state, struct lab_an_err *err)
+                      void **state, struct lab_err *err)
 {
 	struct lab_an_cv *v = calloc(1, sizeof(*v));
 	size_t cap = 0;
@@ -219,7 +219,7 @@ int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *
 
 	*state = NULL;
 	if (!v)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	v->spec = s;
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (lab_an_cv_applies(s, d, &d->pt[i]))
@@ -230,8 +230,7 @@ int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *
 			      an_cmp_pt);
 	if (rc || !v->ng) {
 		lab_an_cv_free(v);
-		return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "%s view: out of memory", s->view)
-		          : 0;
+		return rc ? lab_err_set(err, LAB_ENOMEM, "%s view: out of memory", s->view) : 0;
 	}
 	*state = v;
 	return 0;
@@ -263,68 +262,68 @@ const char *lab_an_cv_experiment(const void *state, size_t i)
 	return i < v->ng ? v->g[i].experiment : NULL;
 }
 
-static void an_json_pt(struct lab_an_jw *w, const struct lab_an_cv_spec *s,
+static void an_json_pt(struct lab_json *w, const struct lab_an_cv_spec *s,
                        const struct lab_an_cv_pt *e)
 {
 	char k[96];
 
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_int(w, "point", e->pt->id);
-	lab_an_jw_int(w, "threads", e->pt->threads);
+	lab_json_obj_open(w, NULL);
+	lab_json_int(w, "point", e->pt->id);
+	lab_json_int(w, "threads", e->pt->threads);
 	if (s->x)
-		lab_an_jw_num(w, s->x, e->x);
-	lab_an_jw_str(w, "status", e->pt->status);
+		lab_json_num(w, s->x, e->x);
+	lab_json_str(w, "status", e->pt->status);
 	for (size_t c = 0; c < s->ncol; c++) {
 		const struct lab_an_cv_val *v = &e->v[c];
 
 		snprintf(k, sizeof(k), "%s_n", s->col[c].key);
-		lab_an_jw_int(w, k, (long long)v->n);
-		lab_an_jw_num(w, s->col[c].key, v->median);
+		lab_json_int(w, k, (long long)v->n);
+		lab_json_num(w, s->col[c].key, v->median);
 		snprintf(k, sizeof(k), "%s_mean", s->col[c].key);
-		lab_an_jw_num(w, k, v->mean);
+		lab_json_num(w, k, v->mean);
 		snprintf(k, sizeof(k), "%s_ci95", s->col[c].key);
-		lab_an_jw_pair(w, k, v->lo, v->hi);
+		lab_json_pair(w, k, v->lo, v->hi);
 	}
-	lab_an_jw_end(w, '}');
+	lab_json_obj_close(w);
 }
 
-static void an_json_curve(struct lab_an_jw *w, const struct lab_an_cv_spec *s,
+static void an_json_curve(struct lab_json *w, const struct lab_an_cv_spec *s,
                           const struct lab_an_cv_curve *c)
 {
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_str(w, "label", c->label);
+	lab_json_obj_open(w, NULL);
+	lab_json_str(w, "label", c->label);
 	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
 		if (s->curve[k])
-			lab_an_jw_str(w, s->curve[k], c->key[k]);
-	lab_an_jw_arr(w, "points");
+			lab_json_str(w, s->curve[k], c->key[k]);
+	lab_json_arr_open(w, "points");
 	for (size_t i = 0; i < c->npt; i++)
 		an_json_pt(w, s, &c->pt[i]);
-	lab_an_jw_end(w, ']');
-	lab_an_jw_end(w, '}');
+	lab_json_arr_close(w);
+	lab_json_obj_close(w);
 }
 
-void lab_an_cv_json(struct lab_an_jw *w, const void *state, const char *exp)
+void lab_an_cv_json(struct lab_json *w, const void *state, const char *exp)
 {
 	const struct lab_an_cv *v = state;
 	const struct lab_an_cv_spec *s = v->spec;
 
-	lab_an_jw_obj(w, s->view);
-	lab_an_jw_str(w, "x", s->x ? s->x : "threads");
-	lab_an_jw_str(w, "values",
-	              "KEY: median over the used samples; KEY_mean and KEY_ci95: "
-	              "their mean and its 95% t-interval (times clipped at 0)");
-	lab_an_jw_arr(w, "groups");
+	lab_json_obj_open(w, s->view);
+	lab_json_str(w, "x", s->x ? s->x : "threads");
+	lab_json_str(w, "values",
+	             "KEY: median over the used samples; KEY_mean and KEY_ci95: "
+	             "their mean and its 95% t-interval (times clipped at 0)");
+	lab_json_arr_open(w, "groups");
 	for (size_t i = 0; i < v->ng; i++) {
 		if (strcmp(v->g[i].experiment, exp))
 			continue;
-		lab_an_jw_obj(w, NULL);
-		lab_an_jw_str(w, "params", v->g[i].params);
-		lab_an_jw_arr(w, "curves");
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "params", v->g[i].params);
+		lab_json_arr_open(w, "curves");
 		for (size_t j = 0; j < v->g[i].nc; j++)
 			an_json_curve(w, s, &v->g[i].c[j]);
-		lab_an_jw_end(w, ']');
-		lab_an_jw_end(w, '}');
+		lab_json_arr_close(w);
+		lab_json_obj_close(w);
 	}
-	lab_an_jw_end(w, ']');
-	lab_an_jw_end(w, '}');
+	lab_json_arr_close(w);
+	lab_json_obj_close(w);
 }

@@ -96,18 +96,18 @@ int lab_an_cv_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *
                       const struct lab_an_point *p);
 /* The view's compute: *state stays NULL when it applies to nothing. */
 int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *d, int inc,
-                      void **state, struct lab_an_err *err);
+                      void **state, struct lab_err *err);
 void lab_an_cv_free(void *state);
 const char *lab_an_cv_experiment(const void *state, size_t i);
 
-struct lab_an_jw;
+struct lab_json;
 struct lab_an_plots;
 struct lab_an_pdir;
-void lab_an_cv_json(struct lab_an_jw *w, const void *state, const char *exp);
+void lab_an_cv_json(struct lab_json *w, const void *state, const char *exp);
 void lab_an_cv_text(FILE *f, const void *state);
 void lab_an_cv_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
 int lab_an_cv_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-                    struct lab_an_plots *out, struct lab_an_err *err);
+                    struct lab_an_plots *out, struct lab_err *err);
 
 /* The SPEEDUP column of p into v. Returns 0, or -1 when out of memory. */
 int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,

@@ -62,7 +62,7 @@ static void an_gp(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_c
 
 static int an_group_plot(const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g, size_t i,
                          const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                         struct lab_an_err *err)
+                         struct lab_err *err)
 {
 	char slug[160], base[240], title[300];
 	size_t n;
@@ -73,12 +73,12 @@ static int an_group_plot(const struct lab_an_cv_spec *s, const struct lab_an_cv_
 	         g->params);
 	lab_an_plot_slug(base, slug, sizeof(slug));
 	if (!(f = lab_an_open(pdir, slug, "dat", err)))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	n = an_dat(f, s, g);
 	if ((rc = lab_an_close(f, slug, err)) || !n)
 		return rc;
 	if (!(f = lab_an_open(pdir, slug, "gp", err)))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	an_gp(f, s, g, slug, slug);
 	snprintf(title, sizeof(title), "%.100s %.120s: %s", g->experiment, g->params, s->title);
 	if ((rc = lab_an_close(f, slug, err)))
@@ -87,7 +87,7 @@ static int an_group_plot(const struct lab_an_cv_spec *s, const struct lab_an_cv_
 }
 
 int lab_an_cv_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-                    struct lab_an_plots *out, struct lab_an_err *err)
+                    struct lab_an_plots *out, struct lab_err *err)
 {
 	const struct lab_an_cv *v = state;
 	int rc = 0;

@@ -53,7 +53,7 @@ static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p,
 	size_t k = 0;
 
 	if (!x)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	memset(e, 0, sizeof(*e));
 	e->pt = p;
 	for (size_t i = 0; i < p->n && !strcmp(p->status, "ok"); i++)
@@ -86,16 +86,16 @@ static int an_add(struct lab_an_locks *l, size_t *cap, const struct lab_an_data 
 	size_t pcap;
 
 	if (!rest)
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	g = an_group(l, cap, p->experiment, rest);
 	free(rest);
 	if (!lab_an_params_get(p->params, "lock", lock, sizeof(lock)))
 		strcpy(lock, "?");
 	if (!g || !(c = an_curve(g, lock)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	pcap = c->npt;
 	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
-		return -LAB_AN_ENOMEM;
+		return -LAB_ENOMEM;
 	return an_lock_pt(d, p, inc, &c->pt[c->npt++]);
 }
 
@@ -114,7 +114,7 @@ int lab_an_locks_applies(const struct lab_an_data *d, const struct lab_an_point 
 }
 
 int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
-                     struct lab_an_err *err)
+                     struct lab_err *err)
 {
 	size_t cap = 0;
 	int rc = 0;
@@ -127,7 +127,7 @@ int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct la
 		for (size_t j = 0; j < l->g[i].nc; j++)
 			qsort(l->g[i].c[j].pt, l->g[i].c[j].npt, sizeof(*l->g[i].c[j].pt),
 			      an_cmp_pt);
-	return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }
 
 void lab_an_locks_free(struct lab_an_locks *l)
@@ -144,75 +144,75 @@ void lab_an_locks_free(struct lab_an_locks *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void an_json_msum(struct lab_an_jw *w, const char *key, const struct lab_an_msum *m)
+static void an_json_msum(struct lab_json *w, const char *key, const struct lab_an_msum *m)
 {
 	char k[80];
 
-	lab_an_jw_num(w, key, m->n ? m->median : NAN);
+	lab_json_num(w, key, m->n ? m->median : NAN);
 	snprintf(k, sizeof(k), "%s_mean", key);
-	lab_an_jw_num(w, k, m->n ? m->mean : NAN);
+	lab_json_num(w, k, m->n ? m->mean : NAN);
 	snprintf(k, sizeof(k), "%s_ci95", key);
-	lab_an_jw_pair(w, k, m->n ? m->ci95_lo : NAN, m->n ? m->ci95_hi : NAN);
+	lab_json_pair(w, k, m->n ? m->ci95_lo : NAN, m->n ? m->ci95_hi : NAN);
 }
 
-static void an_json_pt(struct lab_an_jw *w, const struct lab_an_lock_pt *e)
+static void an_json_pt(struct lab_json *w, const struct lab_an_lock_pt *e)
 {
 	int h = e->thr.n > 0;
 
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_int(w, "point", e->pt->id);
-	lab_an_jw_int(w, "threads", e->pt->threads);
-	lab_an_jw_str(w, "status", e->pt->status);
-	lab_an_jw_int(w, "n", (long long)e->thr.n);
-	lab_an_jw_num(w, "acquisitions_per_s", h ? e->thr.mean : NAN);
-	lab_an_jw_pair(w, "acquisitions_per_s_ci95", h ? e->thr.ci95_lo : NAN,
-	               h ? e->thr.ci95_hi : NAN);
-	lab_an_jw_num(w, "acquisitions_per_s_median", h ? e->thr.median : NAN);
+	lab_json_obj_open(w, NULL);
+	lab_json_int(w, "point", e->pt->id);
+	lab_json_int(w, "threads", e->pt->threads);
+	lab_json_str(w, "status", e->pt->status);
+	lab_json_int(w, "n", (long long)e->thr.n);
+	lab_json_num(w, "acquisitions_per_s", h ? e->thr.mean : NAN);
+	lab_json_pair(w, "acquisitions_per_s_ci95", h ? e->thr.ci95_lo : NAN,
+	              h ? e->thr.ci95_hi : NAN);
+	lab_json_num(w, "acquisitions_per_s_median", h ? e->thr.median : NAN);
 	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++)
 		an_json_msum(w, lab_an_lock_metric[j], &e->m[j]);
 	lab_an_modes_json(w, &e->pt->modes, 1);
-	lab_an_jw_end(w, '}');
+	lab_json_obj_close(w);
 }
 
-void lab_an_locks_json(struct lab_an_jw *w, const struct lab_an_locks *l, const char *exp)
+void lab_an_locks_json(struct lab_json *w, const struct lab_an_locks *l, const char *exp)
 {
-	lab_an_jw_obj(w, "locks");
-	lab_an_jw_str(w, "throughput", "acquisitions/s = work/elapsed per sample; mean, 95% t-CI");
-	lab_an_jw_str(w, "metrics", "median over samples; _mean and _ci95: mean and 95% t-CI");
-	lab_an_jw_arr(w, "groups");
+	lab_json_obj_open(w, "locks");
+	lab_json_str(w, "throughput", "acquisitions/s = work/elapsed per sample; mean, 95% t-CI");
+	lab_json_str(w, "metrics", "median over samples; _mean and _ci95: mean and 95% t-CI");
+	lab_json_arr_open(w, "groups");
 	for (size_t i = 0; i < l->ng; i++) {
 		const struct lab_an_lock_group *g = &l->g[i];
 
 		if (strcmp(g->experiment, exp))
 			continue;
-		lab_an_jw_obj(w, NULL);
-		lab_an_jw_str(w, "params", g->params);
-		lab_an_jw_arr(w, "locks");
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "params", g->params);
+		lab_json_arr_open(w, "locks");
 		for (size_t j = 0; j < g->nc; j++) {
-			lab_an_jw_obj(w, NULL);
-			lab_an_jw_str(w, "lock", g->c[j].lock);
-			lab_an_jw_arr(w, "points");
+			lab_json_obj_open(w, NULL);
+			lab_json_str(w, "lock", g->c[j].lock);
+			lab_json_arr_open(w, "points");
 			for (size_t k = 0; k < g->c[j].npt; k++)
 				an_json_pt(w, &g->c[j].pt[k]);
-			lab_an_jw_end(w, ']');
-			lab_an_jw_end(w, '}');
+			lab_json_arr_close(w);
+			lab_json_obj_close(w);
 		}
-		lab_an_jw_end(w, ']');
-		lab_an_jw_end(w, '}');
+		lab_json_arr_close(w);
+		lab_json_obj_close(w);
 	}
-	lab_an_jw_end(w, ']');
-	lab_an_jw_end(w, '}');
+	lab_json_arr_close(w);
+	lab_json_obj_close(w);
 }
 
 static int an_locks_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                            struct lab_an_err *err)
+                            struct lab_err *err)
 {
 	struct lab_an_locks *l = calloc(1, sizeof(*l));
 	int rc;
 
 	*state = NULL;
 	if (!l)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	rc = lab_an_locks_run(d, include_flagged, l, err);
 	if (rc || !l->ng) {
 		lab_an_locks_free(l);
@@ -236,7 +236,7 @@ static const char *an_locks_experiment(const void *state, size_t i)
 	return i < l->ng ? l->g[i].experiment : NULL;
 }
 
-static void an_locks_json(struct lab_an_jw *w, const void *state, const char *exp)
+static void an_locks_json(struct lab_json *w, const void *state, const char *exp)
 {
 	lab_an_locks_json(w, state, exp);
 }

@@ -51,14 +51,14 @@ struct lab_an_locks {
  * jain_fairness metric. */
 int lab_an_locks_applies(const struct lab_an_data *d, const struct lab_an_point *p);
 /* Groups every point the view applies to in d (summarized with the same include_flagged). Points
- * that are not ok stay in their curve with thr.n = 0. Returns 0 or -LAB_AN_ENOMEM. */
+ * that are not ok stay in their curve with thr.n = 0. Returns 0 or -LAB_ENOMEM. */
 int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
-                     struct lab_an_err *err);
+                     struct lab_err *err);
 void lab_an_locks_free(struct lab_an_locks *l);
 
-struct lab_an_jw;
+struct lab_json;
 /* Writes "locks": {...} of experiment exp into the open object of w. */
-void lab_an_locks_json(struct lab_an_jw *w, const struct lab_an_locks *l, const char *exp);
+void lab_an_locks_json(struct lab_json *w, const struct lab_an_locks *l, const char *exp);
 
 struct lab_an_plots;
 struct lab_an_pdir;
@@ -69,6 +69,6 @@ void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *pl
                        const char *dir);
 int lab_an_lock_plots(const void *state, const struct lab_an_data *d,
                       const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                      struct lab_an_err *err);
+                      struct lab_err *err);
 
 #endif

@@ -72,7 +72,7 @@ static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *b
 
 static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx,
                                const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                               struct lab_an_err *err)
+                               struct lab_err *err)
 {
 	char slug[160], base[240], other[260], title[300];
 	int has[3] = {0, 0, 0}, rc;
@@ -82,7 +82,7 @@ static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx,
 	lab_an_plot_slug(base, slug, sizeof(slug));
 	snprintf(base, sizeof(base), "%s-throughput", slug);
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
-		return -LAB_AN_EIO;
+		return -LAB_EIO;
 	an_lock_dat(f, g, has);
 	if ((rc = lab_an_close(f, base, err)))
 		return rc;
@@ -91,7 +91,7 @@ static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx,
 			continue;
 		snprintf(other, sizeof(other), "%s-%s", slug, an_lock_what[q]);
 		if (!(f = lab_an_open(pdir, other, "gp", err)))
-			return -LAB_AN_EIO;
+			return -LAB_EIO;
 		an_lock_gp(f, g, other, base, q);
 		snprintf(title, sizeof(title), "%.100s %.100s: %s", g->experiment, g->params,
 		         an_lock_what[q]);
@@ -103,8 +103,7 @@ static int an_lock_group_plots(const struct lab_an_lock_group *g, size_t idx,
 }
 
 int lab_an_lock_plots(const void *state, const struct lab_an_data *d,
-                      const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                      struct lab_an_err *err)
+                      const struct lab_an_pdir *pdir, struct lab_an_plots *out, struct lab_err *err)
 {
 	const struct lab_an_locks *l = state;
 	int rc = 0;

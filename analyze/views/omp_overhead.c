@@ -36,7 +36,7 @@ static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
 	return lab_an_cv_applies(&an_spec, d, p);
 }
 
-static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_an_err *err)
+static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
 {
 	return lab_an_cv_compute(&an_spec, d, inc, state, err);
 }

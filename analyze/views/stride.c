@@ -62,16 +62,16 @@ static int an_cmp_sp(const void *a, const void *b)
 /* One chart for the points of experiment exp whose params minus stride equal rest. */
 static int an_stride_chart(const struct lab_an_data *d, const char *exp, const char *rest,
                            size_t idx, const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                           struct lab_an_err *err)
+                           struct lab_err *err)
 {
 	struct an_sp *sp = calloc(d->npt, sizeof(*sp));
 	size_t n = 0;
 	char base[256], other[512], title[600];
 	FILE *f = NULL;
-	int rc = -LAB_AN_EIO;
+	int rc = -LAB_EIO;
 
 	if (!sp)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t i = 0; i < d->npt; i++) {
 		const struct lab_an_point *p = &d->pt[i];
 
@@ -99,7 +99,7 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 	if ((rc = lab_an_close(f, base, err)))
 		goto out;
 	if (!(f = lab_an_open(pdir, base, "gp", err))) {
-		rc = -LAB_AN_EIO;
+		rc = -LAB_EIO;
 		goto out;
 	}
 	snprintf(title, sizeof(title), "%s %s: cost vs stride", exp, rest);
@@ -168,11 +168,11 @@ static int an_stride_add(struct an_stride *s, const struct lab_an_point *p)
 			return 0;
 	s->exp[s->n] = lab_an_strdup(p->experiment);
 	s->rest[s->n] = lab_an_strdup(rest);
-	return s->exp[s->n] && s->rest[s->n++] ? 0 : -LAB_AN_ENOMEM;
+	return s->exp[s->n] && s->rest[s->n++] ? 0 : -LAB_ENOMEM;
 }
 
 static int an_stride_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                             struct lab_an_err *err)
+                             struct lab_err *err)
 {
 	struct an_stride *s = calloc(1, sizeof(*s));
 	int rc = 0;
@@ -181,13 +181,13 @@ static int an_stride_compute(const struct lab_an_data *d, int include_flagged, v
 	*state = NULL;
 	if (!s || !(s->exp = calloc(d->npt + 1, sizeof(char *))) ||
 	    !(s->rest = calloc(d->npt + 1, sizeof(char *))))
-		rc = -LAB_AN_ENOMEM;
+		rc = -LAB_ENOMEM;
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (d->pt[i].st.n && an_stride_applies(d, &d->pt[i]))
 			rc = an_stride_add(s, &d->pt[i]);
 	if (rc || !s->n) {
 		an_stride_free(s);
-		return rc ? lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory") : 0;
+		return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 	}
 	*state = s;
 	return 0;
@@ -202,7 +202,7 @@ static const char *an_stride_experiment(const void *state, size_t i)
 
 static int an_stride_plots(const void *state, const struct lab_an_data *d,
                            const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                           struct lab_an_err *err)
+                           struct lab_err *err)
 {
 	const struct an_stride *s = state;
 	int rc = 0;

@@ -19,7 +19,7 @@
 #include "analyze/data.h"
 #include "analyze/err.h"
 
-struct lab_an_jw;
+struct lab_json;
 struct lab_an_plots;
 struct lab_an_pdir;
 
@@ -33,23 +33,23 @@ struct lab_an_view {
 	/* Computes the view over the points it applies to (d summarized with include_flagged).
 	 * *state stays NULL when nothing applies. Returns 0 or a negative code with err set. */
 	int (*compute)(const struct lab_an_data *d, int include_flagged, void **state,
-	               struct lab_an_err *err);
+	               struct lab_err *err);
 	void (*free)(void *state);
 	/* The experiment of the view's i-th group, NULL past the last (may repeat): analysis.json
 	 * gets one experiments[] entry per experiment, with json's object in it. */
 	const char *(*experiment)(const void *state, size_t i);
 	/* Writes "NAME": {...} for experiment exp into the open object of w; NULL: none. */
-	void (*json)(struct lab_an_jw *w, const void *state, const char *exp);
+	void (*json)(struct lab_json *w, const void *state, const char *exp);
 	/* A CSV file of its own in DIR (csv_name), written by csv to path; NULL: none. */
 	const char *csv_name;
-	int (*csv)(const void *state, const char *path, struct lab_an_err *err);
+	int (*csv)(const void *state, const char *path, struct lab_err *err);
 	/* The text tables of `lab analyze` (after the series); NULL: none. */
 	void (*text)(FILE *f, const void *state);
 	/* The report section; plots lists what was drawn (lab_an_report_view_imgs inlines them). */
 	void (*html)(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
 	/* Writes its .dat/.gp files into pdir and adds them to out; NULL: no plots. */
 	int (*plots)(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-	             struct lab_an_plots *out, struct lab_an_err *err);
+	             struct lab_an_plots *out, struct lab_err *err);
 };
 
 /* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1

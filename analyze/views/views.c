@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/jsonw.h"
+#include "harness/json.h"
 
 #define LAB_AN_VIEW(name) extern const struct lab_an_view lab_an_view_##name;
 #include "analyze/views/views.def"
@@ -34,7 +34,7 @@ int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const cha
 	return 0;
 }
 
-int lab_an_views_run(struct lab_an_analysis *a, struct lab_an_err *err)
+int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 {
 	size_t n = 0;
 	int rc = 0;
@@ -43,7 +43,7 @@ int lab_an_views_run(struct lab_an_analysis *a, struct lab_an_err *err)
 		n++;
 	a->views = calloc(n ? n : 1, sizeof(*a->views));
 	if (!a->views)
-		return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n && !rc; i++) {
 		a->views[i].v = lab_an_views[i];
 		a->nviews = i + 1;
@@ -104,12 +104,11 @@ static const char *an_exp_kernel(const struct lab_an_data *d, const char *exp)
 	return NULL;
 }
 
-static void an_json_experiment(struct lab_an_jw *w, const struct lab_an_analysis *a,
-                               const char *exp)
+static void an_json_experiment(struct lab_json *w, const struct lab_an_analysis *a, const char *exp)
 {
-	lab_an_jw_obj(w, NULL);
-	lab_an_jw_str(w, "name", exp);
-	lab_an_jw_str(w, "kernel", an_exp_kernel(a->data, exp));
+	lab_json_obj_open(w, NULL);
+	lab_json_str(w, "name", exp);
+	lab_json_str(w, "kernel", an_exp_kernel(a->data, exp));
 	for (size_t i = 0; i < a->nviews; i++) {
 		const struct lab_an_view_run *r = &a->views[i];
 		const char *e;
@@ -121,12 +120,12 @@ static void an_json_experiment(struct lab_an_jw *w, const struct lab_an_analysis
 		if (has)
 			r->v->json(w, r->state, exp);
 	}
-	lab_an_jw_end(w, '}');
+	lab_json_obj_close(w);
 }
 
-void lab_an_views_json(struct lab_an_jw *w, const struct lab_an_analysis *a)
+void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
 {
-	lab_an_jw_arr(w, "experiments");
+	lab_json_arr_open(w, "experiments");
 	for (size_t i = 0; i < a->nviews; i++) {
 		const struct lab_an_view_run *r = &a->views[i];
 		const char *e;
@@ -136,10 +135,10 @@ void lab_an_views_json(struct lab_an_jw *w, const struct lab_an_analysis *a)
 			if (!an_exp_seen(a, e, i, g))
 				an_json_experiment(w, a, e);
 	}
-	lab_an_jw_end(w, ']');
+	lab_json_arr_close(w);
 }
 
-int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_an_err *err)
+int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err)
 {
 	int rc = 0;
 
@@ -150,7 +149,7 @@ int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct la
 		if (!r->state || !r->v->csv)
 			continue;
 		if (!(path = lab_an_asprintf("%s/%s", dir, r->v->csv_name)))
-			return lab_an_err_set(err, LAB_AN_ENOMEM, "out of memory");
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		rc = r->v->csv(r->state, path, err);
 		free(path);
 	}
@@ -183,7 +182,7 @@ void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct la
 }
 
 int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
-                       struct lab_an_plots *out, struct lab_an_err *err)
+                       struct lab_an_plots *out, struct lab_err *err)
 {
 	int rc = 0;
 

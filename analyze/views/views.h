@@ -21,25 +21,25 @@ struct lab_an_view_run {
 };
 
 /* Computes every view over a->data (a->include_flagged); fills a->views. */
-int lab_an_views_run(struct lab_an_analysis *a, struct lab_an_err *err);
+int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err);
 void lab_an_views_free(struct lab_an_analysis *a);
 /* The state of view name in a (its own struct, see its header), NULL when it applies to nothing. */
 const void *lab_an_view_state(const struct lab_an_analysis *a, const char *name);
 /* 1 when a view that hides series applies to s's points. */
 int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_series *s);
 
-struct lab_an_jw;
+struct lab_json;
 struct lab_an_pdir;
 /* "experiments": one entry per experiment a view covers: name, kernel, one object per view. */
-void lab_an_views_json(struct lab_an_jw *w, const struct lab_an_analysis *a);
+void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a);
 /* The views' own CSV files in dir (only those with something in them). */
-int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_an_err *err);
+int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err);
 /* Puts the names of the views' CSV files into names (at most max), returns how many. */
 size_t lab_an_views_files(const char **names, size_t max);
 void lab_an_views_text(FILE *f, const struct lab_an_analysis *a);
 void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct lab_an_plots *plots,
                        const char *dir);
 int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
-                       struct lab_an_plots *out, struct lab_an_err *err);
+                       struct lab_an_plots *out, struct lab_err *err);
 
 #endif

@@ -38,7 +38,7 @@ static const struct lab_an_locks *ck_locks(const struct lab_an_analysis *a)
 static int ck_load(const char *name, struct lab_an_data *d, struct lab_an_analysis *a)
 {
 	char path[1024];
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", testlib_srcdir(), name);
 	if (lab_an_data_load_dir(d, path, &err) || lab_an_data_summarize(d, 0, &err) ||
@@ -156,7 +156,7 @@ LAB_TEST(cpurel_from_summary_counts)
 	static const char doc[] = "{\"host\": {\"smt\": \"on\", \"topology\": {\"packages\": 1,"
 	                          " \"numa_nodes\": 1, \"cores\": 2, \"pus\": 2}}}";
 	struct lab_an_json *j = NULL;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	struct lab_an_cpurel r;
 	int smt, pkg, numa;
 

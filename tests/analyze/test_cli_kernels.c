@@ -23,7 +23,7 @@ static int ck_analyze(const char *name, const char *args, char **out, char **err
 /* The c2c_matrix.csv row of (method, a, b) as fields; 0 when found. */
 static int ck_csv_row(struct lab_an_csv *r, const char *method, const char *a, const char *b)
 {
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	while (lab_an_csv_next(r, &e) == 1)
 		if (r->nfield == 15 && !strcmp(r->field[1], method) && !strcmp(r->field[2], a) &&
@@ -36,7 +36,7 @@ LAB_TEST(c2c_csv_json_and_text)
 {
 	char *out = NULL, *err = NULL, path[2048];
 	struct lab_an_csv r;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	struct lab_an_json *j = NULL;
 	const struct lab_an_json *x, *m, *cell;
 
@@ -102,7 +102,7 @@ LAB_TEST(summary_modes_column)
 {
 	char *out = NULL, *err = NULL, path[2048];
 	struct lab_an_csv r;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	int col, cen, seen = 0;
 
 	REQUIRE(ck_analyze("results-c2c", "--no-plots", &out, &err) == 0);
@@ -130,7 +130,7 @@ LAB_TEST(lock_text_and_json)
 {
 	char *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	const struct lab_an_json *g, *tas, *p;
 
 	REQUIRE(ck_analyze("results-locks", "--no-plots", &out, &err) == 0);

@@ -18,7 +18,7 @@
 static int ct_load(const char *name, struct lab_an_data *d, struct lab_an_analysis *a)
 {
 	char path[1024];
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", testlib_srcdir(), name);
 	if (lab_an_data_load_dir(d, path, &err) || lab_an_data_summarize(d, 0, &err) ||
@@ -44,7 +44,7 @@ static int ct_read(const char *rel, char **buf)
 {
 	char path[2048];
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
 	return lab_an_file_read(path, buf, &len, &e);
@@ -76,7 +76,7 @@ static struct lab_an_json *ct_json(const char *dir, const struct lab_an_json **c
 {
 	char cmd[256], *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	*ctr = NULL;
 	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots --json", dir);

@@ -24,7 +24,7 @@ static size_t cn_check_file(const char *rel)
 {
 	char path[1024], *s = NULL, name[128];
 	size_t len, n = 0;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	snprintf(path, sizeof(path), "%s/%s", testlib_srcdir(), rel);
 	if (lab_an_file_read(path, &s, &len, &e)) {

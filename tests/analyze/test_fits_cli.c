@@ -17,7 +17,7 @@ static struct lab_an_json *fits_json(const char *args)
 {
 	char *out = NULL, *err = NULL, cmd[4096];
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	snprintf(cmd, sizeof(cmd), "analyze --json %s", args);
 	if (clitest_run(NULL, cmd, &out, &err) != 0 ||

@@ -54,7 +54,7 @@ static const char *ut_results(const char *samples, size_t len, const char *run)
 static int ut_load(const char *samples, const char *run, char *msg, size_t *nsamples)
 {
 	struct lab_an_data d;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	int rc = lab_an_data_load_dir(&d, ut_results(samples, strlen(samples), run), &err);
 
 	snprintf(msg, 512, "%s", rc ? err.msg : (d.warn.n ? d.warn.msg[0] : ""));
@@ -126,7 +126,7 @@ LAB_TEST(nul_byte_refused)
 {
 	static const char text[] = UT_HEADER "e,0,noop,placement=comp\0act,1,0,1000,10,op,0.01,0\n";
 	struct lab_an_data d;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	REQUIRE(lab_an_data_load_dir(&d, ut_results(text, sizeof(text) - 1, UT_RUN), &err) < 0);
 	CHECK(strstr(err.msg, "samples.csv:2: NUL byte") != NULL);
@@ -271,7 +271,7 @@ LAB_TEST(many_distinct_points_grouped)
 	char *text = malloc(cap), *run = malloc(cap);
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	size_t k = 0;
 
 	REQUIRE(text && run);

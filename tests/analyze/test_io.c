@@ -31,7 +31,7 @@ LAB_TEST(json_reader)
 	    "{\"a\": [1, 2.5e3, -0.5], \"s\": \"x\\\"y\\u00e9\\ud83d\\ude00\","
 	    " \"o\": {\"t\": true, \"n\": null}}";
 	struct lab_an_json *j;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	const struct lab_an_json *a;
 
 	REQUIRE(lab_an_json_parse("doc", doc, strlen(doc), &j, &err) == 0);
@@ -54,7 +54,7 @@ LAB_TEST(csv_reader_quotes)
 	char *path = lab_an_asprintf("%s/q.csv", testlib_tmpdir());
 	FILE *f = fopen(path, "w");
 	struct lab_an_csv r;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	REQUIRE(f);
 	fputs("a,b,c\r\n\"x,1\",\"say \"\"hi\"\"\",\"k=v;k2=v2\"\n\n3,,\"multi\nline\"\nlast,1", f);
@@ -84,7 +84,7 @@ LAB_TEST(results_dir_usl)
 {
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	const struct lab_an_series *s;
 
 	REQUIRE(lab_an_data_load_dir(&d, fixture("results-usl"), &err) == 0);
@@ -130,7 +130,7 @@ LAB_TEST(results_dir_interrupted)
 {
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	REQUIRE(lab_an_data_load_dir(&d, fixture("results-interrupted"), &err) == 0);
 	CHECK_EQ_STR(d.run_status, "interrupted");
@@ -151,7 +151,7 @@ LAB_TEST(results_dir_edge_cases)
 {
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	const struct lab_an_series *s;
 
 	REQUIRE(lab_an_data_load_dir(&d, fixture("results-edge"), &err) == 0);
@@ -190,7 +190,7 @@ LAB_TEST(external_csv)
 {
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	REQUIRE(lab_an_data_load_csv(&d, fixture("csv/amdahl.csv"), &err) == 0);
 	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
@@ -201,16 +201,16 @@ LAB_TEST(external_csv)
 	CHECK(a.s[0].amdahl.ok && a.s[0].amdahl.lo[1] < 0.05 && a.s[0].amdahl.hi[1] > 0.05);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
-	CHECK(lab_an_data_load_csv(&d, fixture("csv/nan.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/nan.csv"), &err) == -LAB_EDATA);
 	CHECK(strstr(err.msg, "nan.csv:4: seconds = 'nan'") != NULL);
 	lab_an_data_free(&d);
-	CHECK(lab_an_data_load_csv(&d, fixture("csv/negative.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/negative.csv"), &err) == -LAB_EDATA);
 	CHECK(strstr(err.msg, "negative.csv:5: seconds = '-0.4'") != NULL);
 	lab_an_data_free(&d);
-	CHECK(lab_an_data_load_csv(&d, fixture("csv/badthreads.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/badthreads.csv"), &err) == -LAB_EDATA);
 	CHECK(strstr(err.msg, "badthreads.csv:3: threads = 'four'") != NULL);
 	lab_an_data_free(&d);
-	CHECK(lab_an_data_load_csv(&d, fixture("csv/noheader.csv"), &err) == -LAB_AN_EDATA);
+	CHECK(lab_an_data_load_csv(&d, fixture("csv/noheader.csv"), &err) == -LAB_EDATA);
 	CHECK(strstr(err.msg, "noheader.csv:1:") != NULL);
 	lab_an_data_free(&d);
 }
@@ -219,7 +219,7 @@ LAB_TEST(compare_fixtures)
 {
 	struct lab_an_data o, n;
 	struct lab_an_compare c;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 
 	REQUIRE(lab_an_data_load_dir(&o, fixture("results-compare-a"), &err) == 0);
 	REQUIRE(lab_an_data_load_dir(&n, fixture("results-compare-b"), &err) == 0);

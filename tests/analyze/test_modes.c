@@ -110,7 +110,7 @@ LAB_TEST(modes_degenerate_inputs)
 	REQUIRE(lab_an_modes_detect(two, 2, NULL, &m) == 0);
 	CHECK_EQ_U64(m.count, 1);
 	CHECK_NEAR(m.mode[0].center, 1.5, 1e-12);
-	CHECK_EQ_I64(lab_an_modes_detect(bad, 2, NULL, &m), -LAB_AN_EDATA);
+	CHECK_EQ_I64(lab_an_modes_detect(bad, 2, NULL, &m), -LAB_EDATA);
 	o.log_scale = 1;
-	CHECK_EQ_I64(lab_an_modes_detect(neg, 2, &o, &m), -LAB_AN_EDATA);
+	CHECK_EQ_I64(lab_an_modes_detect(neg, 2, &o, &m), -LAB_EDATA);
 }

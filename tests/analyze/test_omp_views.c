@@ -20,7 +20,7 @@ static struct lab_an_json *ov_json(const char *name)
 {
 	char cmd[256], *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	clitest_copy(name);
 	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots --json", name);
@@ -179,7 +179,7 @@ LAB_TEST(report_sections_escape)
 	                     "<h2>Reductions</h2>", "<h2>Prefix-sum speedup</h2>"};
 	char path[2048], *html = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	for (int i = 0; i < 4; i++) {
 		free(ov_text(dirs[i], "--no-plots"));
@@ -201,7 +201,7 @@ LAB_TEST(plots_written)
 {
 	char *out = ov_text("results-reduce", ""), path[2048], *gp = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	free(out);
 	free(ov_text("results-scan", ""));

@@ -41,7 +41,7 @@ LAB_TEST(rates_in_analysis_json)
 {
 	char *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	const struct lab_an_json *p;
 
 	clitest_copy("results-rates");
@@ -90,7 +90,7 @@ LAB_TEST(rates_in_analysis_json)
 static double rates_csv(const char *path, const char *exp, int threads, const char *name)
 {
 	struct lab_an_csv r;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	double v = -1;
 	int ce, ct, cv;
 

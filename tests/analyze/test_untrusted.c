@@ -49,7 +49,7 @@ static void ut_edit_samples(const char *dir, const struct ut_fix *fx, const char
 	const char *needle[3] = {fx->exp, fx->param, fx->unit};
 	char path[2048], tmp[2100];
 	struct lab_an_csv r;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	FILE *f;
 	/* A params value cannot hold ';' or '=' (the reader refuses them, exit 2): the payload
 	 * goes in without them there, and whole everywhere else. */
@@ -190,7 +190,7 @@ static void ut_html_check(const char *dir, int has_script)
 {
 	char path[2048], *html = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	snprintf(path, sizeof(path), "%s/%s/report.html", testlib_tmpdir(), dir);
 	REQUIRE(lab_an_file_read(path, &html, &len, &e) == 0);
@@ -211,7 +211,7 @@ static void ut_edit_run(const char *dir, const char *needle, const char *with)
 {
 	char path[2048], *s = NULL, *t;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s/run.json", testlib_tmpdir(), dir);
@@ -297,7 +297,7 @@ static void ut_refused(const char *cmd, const char *what)
 {
 	char *out = NULL, *err = NULL, path[2048], *buf = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 1);
 	CHECK(strstr(err, what) != NULL);

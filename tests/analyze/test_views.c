@@ -17,7 +17,7 @@ static void vw_edit(const char *dir, const char *file, const char *needle, const
 {
 	char path[2048], *s = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s/%s", testlib_tmpdir(), dir, file);
@@ -40,7 +40,7 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 {
 	char cmd[256], *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	const struct lab_an_json *x;
 
 	buf[0] = 0;
@@ -110,7 +110,7 @@ static int vw_plots(const char *name, struct lab_an_data *d, struct lab_an_analy
                     struct lab_an_plots *p)
 {
 	char dir[2048];
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	struct lab_an_warnings w = {0};
 	int rc;
 
@@ -191,7 +191,7 @@ LAB_TEST(stride_chart_reads_suffixes)
 {
 	char *out = NULL, *err = NULL, path[2048], *dat = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 
 	clitest_copy("results-usl");
 	vw_edit("results-usl", "samples.csv", "stride=64\"", "stride=1K\"");
@@ -213,7 +213,7 @@ LAB_TEST(run_records_views)
 {
 	char *out = NULL, *err = NULL, path[2048], *run = NULL;
 	size_t len;
-	struct lab_an_err e = {0};
+	struct lab_err e = {0};
 	struct lab_an_json *j = NULL;
 	const struct lab_an_json *x;
 	size_t i;

@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lab_an_data d;
 	struct lab_an_analysis a;
-	struct lab_an_err err = {0};
+	struct lab_err err = {0};
 	int rc;
 
 	if (FZ_TARGET == 1)

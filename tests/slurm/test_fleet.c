@@ -47,7 +47,7 @@ LAB_TEST(sbatch_values_cannot_be_options_or_shell)
 LAB_TEST(fleet_json_round_trip)
 {
 	static struct lab_an_fleet f, g;
-	struct lab_an_err err;
+	struct lab_err err;
 	const char *dir = testlib_tmpdir();
 
 	memset(&f, 0, sizeof(f));
@@ -102,15 +102,15 @@ static void ft_write(const char *dir, const char *text)
 LAB_TEST(fleet_json_refuses_hostile_node_names)
 {
 	static struct lab_an_fleet g;
-	struct lab_an_err err;
+	struct lab_err err;
 	const char *dir = testlib_tmpdir();
 
 	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"../../etc\", "
 	              "\"state\": \"COMPLETED\", \"exit_code\": 0}]}");
-	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_AN_EDATA);
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "not a plain name") != NULL);
 	ft_write(dir, "{\"schema\": \"lab.fleet/9\"}");
-	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_AN_EDATA);
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"n1\", \"exit_code\": "
 	              "1e9}]}");
 	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The base shared by harness and analyzer: errors, the JSON writer, whole-file reading. Linked
+ * against lab_base alone, so the base needs nothing of the runtime. */
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "harness/err.h"
+#include "harness/fileio.h"
+#include "harness/json.h"
+#include "tests/testlib.h"
+
+/* Runs fn on a memstream and returns what it wrote (caller frees). */
+static char *json_text(void (*fn)(struct lab_json *), int digits)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lab_json j;
+
+	if (!f)
+		return NULL;
+	lab_json_begin_digits(&j, f, digits);
+	fn(&j);
+	lab_json_end(&j);
+	fclose(f);
+	return buf;
+}
+
+static void json_strings(struct lab_json *j)
+{
+	lab_json_arr_open(j, NULL);
+	lab_json_str(j, NULL, "ok \xC3\xA9 \xE2\x82\xAC");       /* é € pass */
+	lab_json_str(j, NULL, "bad \xFF \xC0\xAF \xED\xA0\x80"); /* not UTF-8 */
+	lab_json_str(j, NULL, "ctl \x01\x7f\r\n\t\"\\");
+	lab_json_str(j, NULL, "cut \xE2\x82");
+	lab_json_arr_close(j);
+}
+
+LAB_TEST(json_always_valid_utf8)
+{
+	char *s = json_text(json_strings, 0);
+
+	REQUIRE(s);
+	CHECK_EQ_STR(s, "[\n  \"ok \xC3\xA9 \xE2\x82\xAC\",\n"
+	                "  \"bad \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\",\n"
+	                "  \"ctl \\u0001\\u007f\\r\\n\\t\\\"\\\\\",\n"
+	                "  \"cut \\ufffd\\ufffd\"\n]\n");
+	free(s);
+}
+
+static void json_numbers(struct lab_json *j)
+{
+	lab_json_obj_open(j, NULL);
+	lab_json_num(j, "third", 1.0 / 3.0);
+	lab_json_num(j, "nan", NAN);
+	lab_json_num(j, "inf", -INFINITY);
+	lab_json_pair(j, "ci", 0.5, INFINITY);
+	lab_json_obj_open(j, "empty");
+	lab_json_obj_close(j);
+	lab_json_obj_close(j);
+}
+
+LAB_TEST(json_numbers_exact_and_digits)
+{
+	char *exact = json_text(json_numbers, 0), *ten = json_text(json_numbers, 10);
+
+	REQUIRE(exact && ten);
+	CHECK_EQ_STR(exact, "{\n  \"third\": 0.33333333333333331,\n  \"nan\": null,\n"
+	                    "  \"inf\": null,\n  \"ci\": [0.5, null],\n  \"empty\": {}\n}\n");
+	CHECK_EQ_STR(ten, "{\n  \"third\": 0.3333333333,\n  \"nan\": null,\n"
+	                  "  \"inf\": null,\n  \"ci\": [0.5, null],\n  \"empty\": {}\n}\n");
+	free(exact);
+	free(ten);
+}
+
+LAB_TEST(err_null_safe_and_new_codes)
+{
+	struct lab_err e;
+
+	CHECK_EQ_I64(lab_err_set(NULL, LAB_EDATA, "x %d", 1), -LAB_EDATA);
+	CHECK_EQ_I64(lab_err_prefix(NULL, "ctx: "), -LAB_EINVAL);
+	CHECK_EQ_STR(lab_strerror(-LAB_EDATA), "malformed input");
+	CHECK_EQ_STR(lab_strerror(LAB_EMATH), "numerical routine failed");
+	lab_err_set(&e, LAB_EMATH, "fit: %s", "singular");
+	CHECK_EQ_I64(lab_err_prefix(&e, "series %d: ", 2), -LAB_EMATH);
+	CHECK_EQ_STR(e.msg, "series 2: fit: singular");
+}
+
+static char *write_file(const char *name, const char *text, size_t n)
+{
+	char *path = NULL;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s", testlib_tmpdir(), name) < 0)
+		return NULL;
+	f = fopen(path, "wb");
+	if (f) {
+		fwrite(text, 1, n, f);
+		fclose(f);
+	}
+	return path;
+}
+
+LAB_TEST(file_read_regular)
+{
+	char *path = write_file("a.txt", "ab\0cd", 5), *buf = NULL;
+	size_t len = 0;
+	struct lab_err e;
+
+	REQUIRE(path);
+	REQUIRE(lab_file_read(path, 5, &buf, &len, &e) == 0);
+	CHECK_EQ_U64(len, 5);
+	CHECK(buf && !memcmp(buf, "ab\0cd", 6)); /* NUL-terminated */
+	free(buf);
+	CHECK_EQ_I64(lab_file_read(path, 4, &buf, &len, &e), -LAB_EIO);
+	CHECK(buf == NULL);
+	CHECK(strstr(e.msg, ": 5 bytes (allowed at most 4 bytes)") != NULL);
+	free(path);
+	path = write_file("empty.txt", "", 0);
+	REQUIRE(lab_file_read(path, 1 << 20, &buf, &len, &e) == 0);
+	CHECK_EQ_U64(len, 0);
+	CHECK(buf && buf[0] == '\0');
+	free(buf);
+	free(path);
+}
+
+LAB_TEST(file_read_refuses_non_files)
+{
+	char *fifo = NULL, *buf = (char *)"x";
+	size_t len;
+	struct lab_err e;
+
+	CHECK_EQ_I64(lab_file_read("/nonexistent/x", 100, &buf, &len, &e), -LAB_EIO);
+	CHECK_EQ_STR(e.msg, "/nonexistent/x: cannot open: No such file or directory");
+	CHECK(buf == NULL);
+	CHECK_EQ_I64(lab_file_read("/dev/null", 100, &buf, &len, &e), -LAB_EIO);
+	CHECK_EQ_STR(e.msg, "/dev/null: not a regular file (a character device)");
+	CHECK_EQ_I64(lab_file_read(testlib_tmpdir(), 100, &buf, &len, &e), -LAB_EIO);
+	CHECK(strstr(e.msg, ": not a regular file (a directory)") != NULL);
+	/* A FIFO without a writer: refused at once, never blocks. */
+	REQUIRE(asprintf(&fifo, "%s/fifo", testlib_tmpdir()) > 0);
+	REQUIRE(mkfifo(fifo, 0600) == 0);
+	CHECK_EQ_I64(lab_file_read(fifo, 100, &buf, &len, &e), -LAB_EIO);
+	CHECK(strstr(e.msg, ": not a regular file (a FIFO)") != NULL);
+	free(fifo);
+}
+
+LAB_TEST(file_read_mib_cap_message)
+{
+	char *path = write_file("big.txt", "", 0), *buf;
+	size_t len;
+	struct lab_err e;
+	FILE *f;
+
+	REQUIRE(path);
+	f = fopen(path, "wb");
+	REQUIRE(f);
+	REQUIRE(fseek(f, (1 << 20), SEEK_SET) == 0 && fputc('x', f) == 'x');
+	fclose(f);
+	CHECK_EQ_I64(lab_file_read(path, 1 << 20, &buf, &len, &e), -LAB_EIO);
+	CHECK(strstr(e.msg, ": 1048577 bytes (allowed at most 1 MiB)") != NULL);
+	free(path);
+}
