@@ -214,3 +214,12 @@ int lab_an_stats_ci_logit(const struct lab_an_stats *st, double cl, double a, do
 	return lab_an_ci_logit(st->mean, st->se, st->n > 1 ? (double)(st->n - 1) : 0, cl, a, b, lo,
 	                       hi);
 }
+
+double lab_an_se_of_tci(double lo, double hi, size_t n, double cl)
+{
+	double t = n > 1 ? lab_an_t_quantile(cl, (double)(n - 1)) : NAN;
+
+	if (!(t > 0) || !isfinite(lo) || !isfinite(hi) || hi < lo)
+		return NAN;
+	return (hi - lo) / (2 * t);
+}

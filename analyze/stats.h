@@ -113,4 +113,11 @@ int lab_an_stats_ci_log(const struct lab_an_stats *st, double cl, double *lo, do
 int lab_an_stats_ci_logit(const struct lab_an_stats *st, double cl, double a, double b, double *lo,
                           double *hi);
 
+/*
+ * The standard error behind a t-interval [lo, hi] of a mean of n values at level cl (for
+ * summaries that keep only the interval, like struct lab_an_msum); NaN when n <= 1 or the
+ * interval is not finite. Use with df = n - 1 in lab_an_ci_log / lab_an_ci_logit.
+ */
+double lab_an_se_of_tci(double lo, double hi, size_t n, double cl);
+
 #endif

@@ -191,6 +191,11 @@ LAB_TEST(ci_logit_known_and_bounded)
 	CHECK_EQ_I64(lab_an_ci_logit(0.25, 0, 4, 0.95, 0, 1, &lo, &hi), 0);
 	CHECK_NEAR(lo, 0.25, 1e-15);
 	CHECK_NEAR(hi, 0.25, 1e-15);
+	/* A summary that kept only its t-interval: the se comes back from it. */
+	CHECK_NEAR(lab_an_se_of_tci(0.9 - 2.776445105 * 0.05, 0.9 + 2.776445105 * 0.05, 5, 0.95),
+	           0.05, 1e-9);
+	CHECK(isnan(lab_an_se_of_tci(1, 2, 1, 0.95)));
+	CHECK(isnan(lab_an_se_of_tci(NAN, 2, 5, 0.95)));
 	/* No interval: one sample, empty bounds, a NaN. */
 	CHECK_EQ_I64(lab_an_ci_logit(0.5, 0.1, 0, 0.95, 0, 1, &lo, &hi), -1);
 	CHECK(isnan(lo) && isnan(hi));
