@@ -29,17 +29,18 @@ static const char lk_description[] =
     "fair, 1/n = one thread gets all), max_min_ratio (most / fewest acquisitions; a thread with\n"
     "none counts as 1) and the per-thread counts in threads.csv: on 2 vCPUs tas stays near 1,\n"
     "with more threads and across sockets it can starve some. acq_lat_p50_ns / acq_lat_p99_ns\n"
-    "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads; a clock\n"
-    "read costs 20-30 ns here (run.json: read_cost_ns), which bounds what they resolve:\n"
-    "uncontended acquires read as the clock's cost, so use them for the contended tail, not for\n"
-    "the uncontended few ns. Larger think_ns lowers contention; larger cs_ns makes the hand-off\n"
-    "cost a smaller share. cs_ns and think_ns are loops of one out-of-line busy-wait routine\n"
-    "(the same cost in every lock kind), calibrated anew for each point: delay_ns_per_loop is\n"
-    "that calibration, delay_drift_pct its change since the run's first (beyond +-10 % the\n"
-    "host's speed moved: compare points with care), cs_achieved_ns the critical section the\n"
-    "timed acquisitions really got. verify: the counter equals the total acquisitions (no lost\n"
-    "update: mutual exclusion held); in rwlock_read mode readers never write, so it checks that\n"
-    "every read saw the pair consistent and unchanged.";
+    "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads (a third\n"
+    "ends the timed critical section, for cs_achieved_ns); a clock read costs 20-30 ns here\n"
+    "(run.json: read_cost_ns), which bounds what they resolve: uncontended acquires read as the\n"
+    "clock's cost, so use them for the contended tail, not for the uncontended few ns. Larger\n"
+    "think_ns lowers contention; larger cs_ns makes the hand-off cost a smaller share. cs_ns\n"
+    "and think_ns are loops of one out-of-line busy-wait routine (the same cost in every lock\n"
+    "kind), calibrated anew for each point: delay_ns_per_loop is that calibration,\n"
+    "delay_drift_pct its change since the run's first (beyond +-10 % the host's speed moved:\n"
+    "compare points with care), cs_achieved_ns the critical section the timed acquisitions\n"
+    "really got. verify: the counter equals the total acquisitions (no lost update: mutual\n"
+    "exclusion held); in rwlock_read mode readers never write, so it checks that every read saw\n"
+    "the pair consistent and unchanged.";
 
 static const struct lab_enum_val lk_kinds[] = {
     {"tas", LK_TAS, "test-and-set: spin on atomic exchange"},
