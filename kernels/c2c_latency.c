@@ -26,8 +26,10 @@ static const char c2c_description[] =
     "across CCDs or sockets, under 10 ns between SMT siblings. On a VM the host moves vCPUs, so\n"
     "one pair shows several stable modes (28, 52, 108 and 165 ns on one 2-vCPU build VM, 13,\n"
     "65-75 and 90-105 ns on another, switching within seconds): look at the distribution over\n"
-    "samples, not one mean. Sweep pairs with placement = pairs. A result below the clock\n"
-    "resolution is impossible and fails verify.";
+    "samples, not one mean. On a mesh CPU the flag's line matters too: its home L3 slice moved\n"
+    "the same ping-pong between 53 and 64 ns over 16 lines on one build VM, so two probes on\n"
+    "different lines differ by a few ns either way. Sweep pairs with placement = pairs. A\n"
+    "result below the clock resolution is impossible and fails verify.";
 
 enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };
