@@ -18,15 +18,15 @@
  * shared lines incremented the same way (each migrates to the holder's cache). It also counts
  * hand-offs: acquisitions whose previous holder was another thread.
  */
-static inline void lk_cs_write(struct lk_state *st, uint64_t me, uint64_t *handoffs)
+static inline void lk_cs_write(struct lk_state *st, uint64_t me, uint64_t cs, uint64_t *handoffs)
 {
 	uint64_t v = atomic_load_explicit(&st->counter, memory_order_relaxed);
 
 	*handoffs += atomic_load_explicit(&st->last_holder, memory_order_relaxed) != me;
 	atomic_store_explicit(&st->last_holder, me, memory_order_relaxed);
 
-	if (st->cs_loops)
-		lab_delay_loops(st->cs_loops);
+	if (cs)
+		lab_delay_loops(cs);
 	for (uint64_t i = 0; i < st->nlines; i++) {
 		_Atomic uint64_t *w = st->lines + i * (LAB_CACHELINE / sizeof(uint64_t));
 		atomic_store_explicit(w, atomic_load_explicit(w, memory_order_relaxed) + 1,
@@ -36,12 +36,12 @@ static inline void lk_cs_write(struct lk_state *st, uint64_t me, uint64_t *hando
 }
 
 /* The shared critical section: read the pair (never torn under a read lock) and the lines. */
-static inline void lk_cs_read(struct lk_state *st, uint64_t *torn, uint64_t *reads)
+static inline void lk_cs_read(struct lk_state *st, uint64_t cs, uint64_t *torn, uint64_t *reads)
 {
 	uint64_t a = atomic_load_explicit(&st->pair[0], memory_order_relaxed), sum = 0;
 
-	if (st->cs_loops)
-		lab_delay_loops(st->cs_loops);
+	if (cs)
+		lab_delay_loops(cs);
 	for (uint64_t i = 0; i < st->nlines; i++)
 		sum += atomic_load_explicit(st->lines + i * (LAB_CACHELINE / sizeof(uint64_t)),
 		                            memory_order_relaxed);
@@ -62,8 +62,8 @@ static inline void lk_timed(struct lk_thread *lt, uint64_t acq_ns, uint64_t cs_n
 	lt->cs_sum[b] += cs_ns;
 }
 
-#define LK_CS_WRITE lk_cs_write(st, me, &handoffs)
-#define LK_CS_READ  lk_cs_read(st, &torn, &reads)
+#define LK_CS_WRITE lk_cs_write(st, me, cs, &handoffs)
+#define LK_CS_READ  lk_cs_read(st, cs, &torn, &reads)
 
 /*
  * One loop per lock kind. Every lat_every-th acquisition (on average, jittered so it cannot
@@ -83,8 +83,8 @@ static inline void lk_timed(struct lk_thread *lt, uint64_t acq_ns, uint64_t cs_n
 		DECL;                                                                              \
 		uint64_t done = 0, torn = 0, reads = 0, handoffs = 0, countdown = lt->countdown;   \
 		const unsigned batch = st->batch;                                                  \
-		const uint64_t me = t->id + 1, think = st->think_loops;                            \
-		(void)me;                                                                          \
+		const uint64_t me = t->id + 1, cs = st->cs_loops, think = st->think_loops;         \
+		(void)me, (void)cs;                                                                \
                                                                                                    \
 		while (!lab_thread_should_stop(t)) {                                               \
 			for (unsigned k = 0; k < batch; k++) {                                     \
