@@ -204,6 +204,12 @@ out:
 	return rc;
 }
 
+/* Amdahl's f and Gustafson's s are fractions of the one-thread work, so within [0, 1]. */
+static int an_model_has_fraction(enum lab_an_model m)
+{
+	return m == LAB_AN_AMDAHL || m == LAB_AN_AMDAHL_THROUGHPUT || m == LAB_AN_GUSTAFSON;
+}
+
 /* Covariance, intervals and information criteria once the position is known. */
 static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 {
@@ -217,6 +223,10 @@ static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 		fit->lo[i] = fit->x[i] - t * fit->se[i];
 		fit->hi[i] = fit->x[i] + t * fit->se[i];
 	}
+	/* A serial fraction lies in [0, 1]: its interval must too (logit-transformed). */
+	if (an_model_has_fraction(fit->model))
+		lab_an_ci_logit(fit->x[1], fit->se[1], fit->dof, 0.95, 0, 1, &fit->lo[1],
+		                &fit->hi[1]);
 	/* chi2 of an exact fit is 0: clamp the log so the criteria stay finite. */
 	fit->aicc = n * log(fmax(fit->chi2, 1e-300) / n) + 2 * k;
 	fit->aicc += n - k - 1 > 0 ? 2 * k * (k + 1) / (n - k - 1) : INFINITY;

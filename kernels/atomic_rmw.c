@@ -9,13 +9,15 @@
 static const char arw_description[] =
     "Atomic read-modify-write operations: fetch_add (lock xadd), a compare-and-swap loop that\n"
     "adds one, and exchange. With target = shared every thread hits one counter, so each\n"
-    "operation must own the line exclusively and the line migrates between cores on every\n"
-    "operation: cost per operation rises with threads (serialisation plus transfer latency),\n"
-    "and CAS loops also retry (see retries_per_op). With target = sharded each thread has a\n"
-    "128-byte slot of its own: the cost stays at the uncontended atomic latency (about 5-20 ns)\n"
-    "whatever the thread count. target = packed puts per-thread counters 8 bytes apart in one\n"
-    "line: no logical sharing, the same ping-pong as shared (false sharing with atomics).\n"
-    "Knobs: op, target, threads.";
+    "operation must own the line exclusively and the line keeps moving between the cores: cost\n"
+    "per operation rises with threads (serialisation plus transfer latency), and CAS loops also\n"
+    "retry (see retries_per_op). With target = sharded each thread has a 128-byte slot of its\n"
+    "own: the cost stays at the uncontended atomic's (2-4 ns on the build VMs) whatever the\n"
+    "thread count. target = packed puts per-thread counters 8 bytes apart in one line: no\n"
+    "logical sharing, the same ping-pong as shared (false sharing with atomics): at 2 threads\n"
+    "shared and packed fetch_add cost 4-5x sharded per operation on the 2-vCPU build VMs\n"
+    "(quiet; the owner runs bursts of operations before the line moves, so far less than a line\n"
+    "transfer each). Knobs: op, target, threads.";
 
 enum arw_op { ARW_OP_FETCH_ADD, ARW_OP_CAS, ARW_OP_XCHG };
 enum arw_target { ARW_SHARED, ARW_SHARDED, ARW_PACKED };

@@ -26,8 +26,10 @@ static const char c2c_description[] =
     "across CCDs or sockets, under 10 ns between SMT siblings. On a VM the host moves vCPUs, so\n"
     "one pair shows several stable modes (28, 52, 108 and 165 ns on one 2-vCPU build VM, 13,\n"
     "65-75 and 90-105 ns on another, switching within seconds): look at the distribution over\n"
-    "samples, not one mean. Sweep pairs with placement = pairs. A result below the clock\n"
-    "resolution is impossible and fails verify.";
+    "samples, not one mean. On a mesh CPU the flag's line matters too: its home L3 slice moved\n"
+    "the same ping-pong between 53 and 64 ns over 16 lines on one build VM, so two probes on\n"
+    "different lines differ by a few ns either way. Sweep pairs with placement = pairs. A\n"
+    "result below the clock resolution is impossible and fails verify.";
 
 enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };
@@ -101,10 +103,18 @@ struct c2c_thread {
 	struct lh_ring batches; /* this sample's per-batch one-way ns (the most recent ones) */
 };
 
-static bool c2c_quit(struct c2c_state *st, const struct c2c_thread *ct)
+/* The responder's position: its run() call and the round trips it has answered. Kept in a
+ * local (registers), not in struct c2c_thread, so the timed loop does no memory access of its
+ * own besides the flags. */
+struct c2c_pos {
+	unsigned run;
+	uint64_t seq;
+};
+
+static bool c2c_quit(struct c2c_state *st, const struct c2c_pos *pos)
 {
-	return atomic_load_explicit(&st->quit_run, memory_order_acquire) == ct->run &&
-	       atomic_load_explicit(&st->quit_seq, memory_order_relaxed) == ct->seq;
+	return atomic_load_explicit(&st->quit_run, memory_order_acquire) == pos->run &&
+	       atomic_load_explicit(&st->quit_seq, memory_order_relaxed) == pos->seq;
 }
 
 /*
@@ -113,7 +123,7 @@ static bool c2c_quit(struct c2c_state *st, const struct c2c_thread *ct)
  * (quit != NULL) gives up when thread 0 has ended this run with every round trip answered.
  */
 C2C_INLINE bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to, struct c2c_state *st,
-                             const struct c2c_thread *quit)
+                             const struct c2c_pos *quit)
 {
 	for (unsigned spins = 1;; spins++) {
 		uint64_t e = from;
@@ -131,7 +141,7 @@ C2C_INLINE bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to, st
  * run and every round trip it started was answered; returns false then.
  */
 C2C_INLINE bool c2c_wait(_Atomic uint64_t *f, uint64_t want, bool cas, struct c2c_state *st,
-                         const struct c2c_thread *quit)
+                         const struct c2c_pos *quit)
 {
 	if (cas)
 		return c2c_cas_spin(f, want, want, st, quit);
@@ -182,7 +192,7 @@ C2C_INLINE void c2c_settle(struct c2c_state *st, uint64_t k, bool cas, bool two)
 }
 
 /* Answers round trip k; false when thread 0 ended the run before starting it. */
-C2C_INLINE bool c2c_pong(struct c2c_state *st, struct c2c_thread *ct, uint64_t k, bool cas,
+C2C_INLINE bool c2c_pong(struct c2c_state *st, const struct c2c_pos *ct, uint64_t k, bool cas,
                          bool two)
 {
 	if (two) {
@@ -207,9 +217,10 @@ C2C_INLINE uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, st
 
 	while (done < t->iters) {
 		uint64_t n = t->iters - done < st->batch ? t->iters - done : st->batch;
+		const uint64_t base = ct->seq + done; /* a local: no memory access per round trip */
 		for (uint64_t i = 1; i <= n; i++)
-			c2c_ping(st, ct->seq + done + i, cas, two);
-		c2c_settle(st, ct->seq + done + n, cas, two);
+			c2c_ping(st, base + i, cas, two);
+		c2c_settle(st, base + n, cas, two);
 		t_now = lab_clock_ns();
 		reads++;
 		/* A short last batch counts only if it too lasts 1000x the clock resolution. */
@@ -249,8 +260,10 @@ C2C_INLINE void c2c_run_as(struct lab_ctx *ctx, struct lab_thread *t, const bool
 		return;
 	}
 	/* The responder's answers are not work units: a round trip is counted once, by thread 0. */
-	for (uint64_t i = 0; i < t->iters && c2c_pong(st, ct, ct->seq + 1, cas, two); i++)
-		ct->seq++;
+	struct c2c_pos pos = {ct->run, ct->seq};
+	for (uint64_t i = 0; i < t->iters && c2c_pong(st, &pos, pos.seq + 1, cas, two); i++)
+		pos.seq++;
+	ct->seq = pos.seq;
 	t->work = 0;
 }
 

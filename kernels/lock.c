@@ -29,13 +29,18 @@ static const char lk_description[] =
     "fair, 1/n = one thread gets all), max_min_ratio (most / fewest acquisitions; a thread with\n"
     "none counts as 1) and the per-thread counts in threads.csv: on 2 vCPUs tas stays near 1,\n"
     "with more threads and across sockets it can starve some. acq_lat_p50_ns / acq_lat_p99_ns\n"
-    "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads; a clock\n"
-    "read costs 20-30 ns here (run.json: read_cost_ns), which bounds what they resolve:\n"
-    "uncontended acquires read as the clock's cost, so use them for the contended tail, not for\n"
-    "the uncontended few ns. Larger think_ns lowers contention; larger cs_ns makes the hand-off\n"
-    "cost a smaller share. verify: the counter equals the total acquisitions (no lost update:\n"
-    "mutual exclusion held); in rwlock_read mode readers never write, so it checks that every\n"
-    "read saw the pair consistent and unchanged.";
+    "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads (a third\n"
+    "ends the timed critical section, for cs_achieved_ns); a clock read costs 20-30 ns here\n"
+    "(run.json: read_cost_ns), which bounds what they resolve: uncontended acquires read as the\n"
+    "clock's cost, so use them for the contended tail, not for the uncontended few ns. Larger\n"
+    "think_ns lowers contention; larger cs_ns makes the hand-off cost a smaller share. cs_ns\n"
+    "and think_ns are loops of one out-of-line busy-wait routine (the same cost in every lock\n"
+    "kind), calibrated anew for each point: delay_ns_per_loop is that calibration,\n"
+    "delay_drift_pct its change since the run's first (beyond +-10 % the host's speed moved:\n"
+    "compare points with care), cs_achieved_ns the critical section the timed acquisitions\n"
+    "really got. verify: the counter equals the total acquisitions (no lost update: mutual\n"
+    "exclusion held); in rwlock_read mode readers never write, so it checks that every read saw\n"
+    "the pair consistent and unchanged.";
 
 static const struct lab_enum_val lk_kinds[] = {
     {"tas", LK_TAS, "test-and-set: spin on atomic exchange"},
@@ -77,6 +82,16 @@ static const struct lab_metric lk_metrics[] = {
                        "Acquisitions whose previous holder was another thread."},
     [LK_M_HANDOFF_RATIO] = {"handoff_ratio", "", LAB_AGG_KERNEL,
                             "Hand-offs / acquisitions: 1 = the lock changes hands every time."},
+    [LK_M_CS_ACHIEVED] = {"cs_achieved_ns", "ns", LAB_AGG_KERNEL,
+                          "Typical time inside the timed critical sections (the mean of "
+                          "those within an octave of the median; one clock read's cost "
+                          "removed): compare with cs_ns. NaN with lat_every = 0."},
+    [LK_M_DELAY_NS_PER_LOOP] = {"delay_ns_per_loop", "ns", LAB_AGG_KERNEL,
+                                "This point's calibration of the busy loop behind cs_ns and "
+                                "think_ns (median of 5 rounds of >= 0.5 ms, in setup)."},
+    [LK_M_DELAY_DRIFT] = {"delay_drift_pct", "%", LAB_AGG_KERNEL,
+                          "How far this point's calibration is from the run's first (+ = "
+                          "slower loop now); beyond +-10 % the host's speed changed."},
     LAB_METRIC_END,
 };
 
@@ -141,19 +156,37 @@ static unsigned lk_batch(const struct lk_params *p)
 
 static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n);
 
+/*
+ * cs_ns and think_ns as loop counts from a calibration measured now, for this point: the
+ * host's speed changes under load (a count fixed once per process turned 1 us into 0.6 us), so
+ * each point re-measures, records the value and its drift from the process's first calibration
+ * as metrics (delay_ns_per_loop, delay_drift_pct), and cs_achieved_ns shows what came of it.
+ */
+static void lk_calibrate(struct lk_state *st, const struct lk_params *p)
+{
+	const struct lab_delay_cal *first = lab_delay_first();
+	struct lab_delay_cal now;
+
+	lab_delay_calibrate(&now, 5, 500000);
+	st->ns_per_loop = now.ns_per_loop;
+	st->drift_pct =
+	    first->ns_per_loop > 0 ? 100.0 * (now.ns_per_loop / first->ns_per_loop - 1.0) : NAN;
+	st->cs_loops = lab_delay_loops_for(&now, p->cs_ns);
+	st->think_loops = lab_delay_loops_for(&now, p->think_ns);
+	st->read_cost_ns = p->lat_every ? lab_clock_read_cost_ns() : 0;
+}
+
 static int lk_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct lk_params *p = ctx->params;
 	struct lk_state *st = lab_buf_obj_alloc(sizeof(*st), err);
-	double loops_per_ns = lab_clock_loops_per_us() / 1000.0;
 	int rc;
 
 	if (!st)
 		return -err->code;
 	ctx->priv = st;
 	st->nthreads = ctx->nthreads;
-	st->cs_loops = (uint64_t)llround((double)p->cs_ns * loops_per_ns);
-	st->think_loops = (uint64_t)llround((double)p->think_ns * loops_per_ns);
+	lk_calibrate(st, p);
 	st->nlines = p->cs_lines;
 	st->lat_every = p->lat_every;
 	st->batch = lk_batch(p);
@@ -189,12 +222,38 @@ static int lk_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab
 	return 0;
 }
 
+/*
+ * The typical critical section: the exact mean of the timed ones within an octave of the
+ * median bucket (sums kept per bucket). A preempted critical section (milliseconds) would
+ * dominate a plain mean; a bucket middle alone is only good to its 9 % width.
+ */
+static double lk_cs_typical(const struct lh_hist *h, const uint64_t *sum)
+{
+	uint64_t need = (h->count + 1) / 2, seen = 0, n = 0;
+	double total = 0;
+	unsigned mid = 0;
+
+	if (h->count == 0)
+		return NAN;
+	while (mid < LH_BUCKETS - 1 && (seen += h->bucket[mid]) < need)
+		mid++;
+	for (unsigned b = mid > LH_SUB ? mid - LH_SUB : 0; b <= mid + LH_SUB && b < LH_BUCKETS;
+	     b++) {
+		n += h->bucket[b];
+		total += (double)sum[b];
+	}
+	return total / (double)n;
+}
+
 void lk_run_with(struct lab_ctx *ctx, struct lab_thread *t, lk_run_fn fn)
 {
 	const struct lk_params *p = ctx->params;
+	const struct lk_state *st = ctx->priv;
 	struct lk_thread *lt = t->priv;
 
 	lh_reset(&lt->hist);
+	lh_reset(&lt->cs_hist);
+	memset(lt->cs_sum, 0, sizeof(lt->cs_sum));
 	t->work = fn(ctx->priv, lt, t);
 	t->metric[LK_M_LAT_SAMPLES] = (double)lt->hist.count;
 	t->metric[LK_M_LAT_P50] = lh_quantile(&lt->hist, 0.50);
@@ -204,6 +263,9 @@ void lk_run_with(struct lab_ctx *ctx, struct lab_thread *t, lk_run_fn fn)
 	t->metric[LK_M_HANDOFFS] = (double)lt->handoffs;
 	t->metric[LK_M_HANDOFF_RATIO] =
 	    p->lock == LK_RWLOCK_READ || !t->work ? NAN : (double)lt->handoffs / (double)t->work;
+	t->metric[LK_M_CS_ACHIEVED] = lk_cs_typical(&lt->cs_hist, lt->cs_sum) - st->read_cost_ns;
+	t->metric[LK_M_DELAY_NS_PER_LOOP] = st->ns_per_loop;
+	t->metric[LK_M_DELAY_DRIFT] = st->drift_pct;
 }
 
 static void lk_run(struct lab_ctx *ctx, struct lab_thread *t)
@@ -219,14 +281,20 @@ static void lk_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads,
 	struct lk_state *st = ctx->priv;
 	struct lh_hist all;
 	double sum = 0, sum2 = 0, handoffs = 0;
+	struct lh_hist cs;
+	uint64_t cs_sum[LH_BUCKETS] = {0};
 	uint64_t most = 0, fewest = UINT64_MAX;
 
 	lh_reset(&all);
+	lh_reset(&cs);
 	for (unsigned i = 0; i < n; i++) {
 		const struct lk_thread *lt = threads[i]->priv;
 		double x = (double)threads[i]->work;
 		lh_merge(&all, &lt->hist);
 		handoffs += (double)lt->handoffs;
+		lh_merge(&cs, &lt->cs_hist);
+		for (unsigned b = 0; b < LH_BUCKETS; b++)
+			cs_sum[b] += lt->cs_sum[b];
 		sum += x;
 		sum2 += x * x;
 		most = threads[i]->work > most ? threads[i]->work : most;
@@ -237,6 +305,9 @@ static void lk_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads,
 	out[LK_M_JAIN] = sum2 > 0 ? sum * sum / ((double)n * sum2) : NAN;
 	out[LK_M_MAX_MIN] = n ? (double)most / (double)(fewest ? fewest : 1) : NAN;
 	out[LK_M_HANDOFF_RATIO] = sum > 0 && atomic_load(&st->last_holder) ? handoffs / sum : NAN;
+	out[LK_M_CS_ACHIEVED] = lk_cs_typical(&cs, cs_sum) - st->read_cost_ns;
+	out[LK_M_DELAY_NS_PER_LOOP] = st->ns_per_loop;
+	out[LK_M_DELAY_DRIFT] = st->drift_pct;
 }
 
 /* Readers share the lock, so only the pair and the read counts can be checked. */

@@ -13,6 +13,7 @@
 
 #include "harness/buffer.h"
 #include "harness/kernel_api.h"
+#include "kernels/delay.h"
 #include "kernels/lat_hist.h"
 #include "kernels/lock_algos.h"
 
@@ -63,7 +64,10 @@ enum {
 	LK_M_JAIN,
 	LK_M_MAX_MIN,
 	LK_M_HANDOFFS,
-	LK_M_HANDOFF_RATIO
+	LK_M_HANDOFF_RATIO,
+	LK_M_CS_ACHIEVED,
+	LK_M_DELAY_NS_PER_LOOP,
+	LK_M_DELAY_DRIFT
 };
 
 struct lk_ck_state;  /* kernels/lock_ck.c */
@@ -92,7 +96,10 @@ struct lk_state {
 	alignas(LAB_SLOT) struct lab_lock_clh_node *clh_nodes; /* nthreads + 1 */
 	struct lk_ck_state *ck; /* Concurrency Kit's locks, on their own pages (lock_ck.c) */
 	uint64_t cs_loops, think_loops, nlines, lat_every;
-	unsigned batch; /* acquisitions between polls of the stop flag */
+	/* This point's calibration of lab_delay_loops and its drift from the process's first. */
+	double ns_per_loop, drift_pct;
+	double read_cost_ns; /* one lab_clock_ns() call, removed from cs_achieved_ns */
+	unsigned batch;      /* acquisitions between polls of the stop flag */
 	unsigned nthreads;
 	bool pthread_ready[3]; /* mutex, spin, rwlock initialised */
 };
@@ -107,6 +114,8 @@ struct lk_thread {
 	uint64_t rng;                           /* xorshift state for the latency sampling */
 	uint64_t countdown;                     /* acquisitions until the next timed one */
 	struct lh_hist hist;                    /* this sample's timed acquire latencies */
+	struct lh_hist cs_hist;                 /* ... and their critical sections' lengths, */
+	uint64_t cs_sum[LH_BUCKETS];            /* ... summed exactly per bucket */
 };
 
 typedef uint64_t (*lk_run_fn)(struct lk_state *st, struct lk_thread *lt,

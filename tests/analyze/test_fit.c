@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fits: exact recovery on noise-free data, codahale/usl known answers, refusals, model choice. */
+#include "analyze/analysis.h"
 #include "analyze/fit.h"
+#include "analyze/stats.h"
 #include "tests/testlib.h"
 
 /* Noise-free samples of model x at the given thread counts, reps copies each. */
@@ -221,4 +223,49 @@ LAB_TEST(lack_of_fit_by_hand)
 	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, 4, &fit) == 0);
 	REQUIRE(fit.ok);
 	CHECK(!fit.lof.ok);
+}
+
+/*
+ * Amdahl's f is a fraction: its interval stays inside [0, 1]. Nearly serial data (f = 0.97,
+ * +-4 % noise at 5 thread counts, 2 reps) give a t-interval f +- t se reaching past 1; the
+ * logit-transformed interval ends below 1 and still holds the estimate. Data that get slower
+ * with threads (f > 1: not Amdahl at all) get an interval clipped to [0, 1].
+ */
+LAB_TEST(amdahl_f_interval_inside_0_1)
+{
+	static const int N[] = {1, 2, 4, 8, 16};
+	static const double noise[] = {1.04, 0.96, 0.97, 1.03, 1.04, 0.96, 0.96, 1.04, 1.03, 0.97};
+	double t[10], y[10], x[2] = {10, 0.97};
+	struct lab_an_fit fit;
+	size_t n = 0;
+
+	lab_an_gsl_quiet();
+	for (size_t i = 0; i < 5; i++)
+		for (int r = 0; r < 2; r++, n++) {
+			t[n] = N[i];
+			y[n] = lab_an_model_eval(LAB_AN_AMDAHL, x, N[i]) * noise[n];
+		}
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	fprintf(stderr, "f = %.4f se %.4f [%.4f, %.4f]\n", fit.x[1], fit.se[1], fit.lo[1],
+	        fit.hi[1]);
+	CHECK(fit.x[1] + lab_an_t_quantile(0.95, fit.dof) * fit.se[1] > 1); /* the old interval */
+	CHECK(fit.hi[1] < 1 && fit.lo[1] > 0);
+	CHECK(fit.lo[1] < fit.x[1] && fit.x[1] < fit.hi[1]);
+
+	/* Cost rising with threads: f above 1. */
+	for (size_t i = 0; i < n; i++)
+		y[i] = 10 * (1 + 0.05 * (t[i] - 1)) * noise[i];
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, n, &fit) == 0);
+	REQUIRE(fit.ok);
+	fprintf(stderr, "f = %.4f se %.4f [%.4f, %.4f]\n", fit.x[1], fit.se[1], fit.lo[1],
+	        fit.hi[1]);
+	CHECK(fit.x[1] > 1);
+	CHECK(fit.lo[1] >= 0 && fit.hi[1] <= 1);
+	/* ... and no "max speedup 1/f" below 1 with an interval that misses it. */
+	static struct lab_an_series ser;
+	char text[160];
+	ser.amdahl = fit;
+	fprintf(stderr, "%s\n", lab_an_amdahl_bound_text(&ser, text, sizeof(text)));
+	CHECK(strstr(text, "f >= 1") != NULL);
 }

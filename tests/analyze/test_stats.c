@@ -130,3 +130,106 @@ LAB_TEST(welch_p_and_verdicts)
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.02, -0.005, 0.01), "within noise");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.005, 0.02, 0.01), "within noise");
 }
+
+/* Positive quantities: the log-transformed interval, by hand (t(0.975, 9) = 2.262157163). */
+LAB_TEST(ci_log_known_and_positive)
+{
+	double lo, hi, x[] = {1, 1, 10}, work[3];
+	struct lab_an_stats st;
+
+	CHECK_EQ_I64(lab_an_ci_log(100, 10, 9, 0.95, &lo, &hi), 0);
+	CHECK_NEAR(lo, 79.754603943, 1e-6);
+	CHECK_NEAR(hi, 125.384611115, 1e-6);
+	CHECK_NEAR(lo * hi, 100 * 100, 1e-6); /* symmetric in ratios */
+	/* Throughput samples 1, 1, 10: the plain t-interval of the mean reaches below 0 (the bug
+	 * of a negative throughput bound); the log interval does not. */
+	lab_an_stats_compute(x, 3, work, &st);
+	CHECK(st.ci95_lo < 0);
+	CHECK_EQ_I64(lab_an_stats_ci_log(&st, 0.95, &lo, &hi), 0);
+	CHECK(lo > 0 && lo < st.mean && hi > st.mean);
+	/* se = 0 collapses; no interval from one sample or a non-positive estimate. */
+	CHECK_EQ_I64(lab_an_ci_log(5, 0, 3, 0.95, &lo, &hi), 0);
+	CHECK(lo == 5 && hi == 5);
+	CHECK_EQ_I64(lab_an_ci_log(5, 1, 0, 0.95, &lo, &hi), -1);
+	CHECK(isnan(lo) && isnan(hi));
+	CHECK_EQ_I64(lab_an_ci_log(0, 1, 3, 0.95, &lo, &hi), -1);
+	CHECK_EQ_I64(lab_an_ci_log(-1, 1, 3, 0.95, &lo, &hi), -1);
+	CHECK_EQ_I64(lab_an_ci_log(NAN, 1, 3, 0.95, &lo, &hi), -1);
+	lab_an_stats_compute(x, 1, work, &st);
+	CHECK_EQ_I64(lab_an_stats_ci_log(&st, 0.95, &lo, &hi), -1);
+}
+
+/*
+ * Bounded quantities: the logit interval, by hand (t(0.975, 4) = 2.776445105, t(0.975, 2) =
+ * 4.302652730). Jain's index over 2 threads lies in [1/2, 1]: mean 0.99 with se 0.02 from 3
+ * samples has a t-interval reaching 1.076 (fairer than perfectly fair); the logit one ends
+ * below 1.
+ */
+LAB_TEST(ci_logit_known_and_bounded)
+{
+	double lo, hi;
+
+	CHECK_EQ_I64(lab_an_ci_logit(0.9, 0.05, 4, 0.95, 0, 1, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.658081206, 1e-8);
+	CHECK_NEAR(hi, 0.976790127, 1e-8);
+	CHECK(0.99 + lab_an_t_quantile(0.95, 2) * 0.02 > 1);
+	CHECK_EQ_I64(lab_an_ci_logit(0.99, 0.02, 2, 0.95, 0.5, 1, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.503735959, 1e-8);
+	CHECK_NEAR(hi, 0.999998432, 1e-8);
+	CHECK(hi < 1 && lo > 0.5);
+	/* On a bound: the t-interval clipped; beyond it: the bound; se = 0: the estimate. */
+	CHECK_EQ_I64(lab_an_ci_logit(1, 0.01, 4, 0.95, 0.5, 1, &lo, &hi), 0);
+	CHECK_NEAR(lo, 1 - 0.02776445105, 1e-9);
+	CHECK(hi == 1);
+	CHECK_EQ_I64(lab_an_ci_logit(0, 0.1, 4, 0.95, 0, 1, &lo, &hi), 0);
+	CHECK(lo == 0);
+	CHECK_NEAR(hi, 0.2776445105, 1e-9);
+	CHECK_EQ_I64(lab_an_ci_logit(1.2, 0.01, 4, 0.95, 0, 1, &lo, &hi), 0);
+	CHECK(lo == 1 && hi == 1);
+	CHECK_EQ_I64(lab_an_ci_logit(-0.3, 0.01, 4, 0.95, 0, 1, &lo, &hi), 0);
+	CHECK(lo == 0 && hi == 0);
+	CHECK_EQ_I64(lab_an_ci_logit(0.25, 0, 4, 0.95, 0, 1, &lo, &hi), 0);
+	CHECK_NEAR(lo, 0.25, 1e-15);
+	CHECK_NEAR(hi, 0.25, 1e-15);
+	/* A summary that kept only its t-interval: the se comes back from it. */
+	CHECK_NEAR(lab_an_se_of_tci(0.9 - 2.776445105 * 0.05, 0.9 + 2.776445105 * 0.05, 5, 0.95),
+	           0.05, 1e-9);
+	CHECK(isnan(lab_an_se_of_tci(1, 2, 1, 0.95)));
+	CHECK(isnan(lab_an_se_of_tci(NAN, 2, 5, 0.95)));
+	/* No interval: one sample, empty bounds, a NaN. */
+	CHECK_EQ_I64(lab_an_ci_logit(0.5, 0.1, 0, 0.95, 0, 1, &lo, &hi), -1);
+	CHECK(isnan(lo) && isnan(hi));
+	CHECK_EQ_I64(lab_an_ci_logit(0.5, 0.1, 4, 0.95, 1, 1, &lo, &hi), -1);
+	CHECK_EQ_I64(lab_an_ci_logit(NAN, 0.1, 4, 0.95, 0, 1, &lo, &hi), -1);
+}
+
+/* Monte Carlo: Jain-like values near the top bound (mean 0.97 of [0.5, 1], sd 0.02, n = 10):
+ * the logit interval covers the true mean within the usual band, and never passes 1. */
+LAB_TEST(ci_logit_coverage_near_bound)
+{
+	enum { M = 2000, N = 10 };
+	unsigned long long s = 12345;
+	double x[N], work[N], lo, hi;
+	int hits = 0, above = 0;
+	struct lab_an_stats st;
+
+	for (int m = 0; m < M; m++) {
+		for (int i = 0; i < N; i++) {
+			/* Box–Muller from a 64-bit LCG: a fixed seed, no library RNG needed. */
+			double u1, u2;
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			u1 = ((double)(s >> 11) + 0.5) / 9007199254740992.0;
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			u2 = ((double)(s >> 11) + 0.5) / 9007199254740992.0;
+			x[i] = 0.97 + 0.02 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+			x[i] = fmin(x[i], 1.0); /* a Jain index cannot pass 1 */
+		}
+		lab_an_stats_compute(x, N, work, &st);
+		REQUIRE(lab_an_stats_ci_logit(&st, 0.95, 0.5, 1, &lo, &hi) == 0);
+		above += hi > 1;
+		hits += lo <= 0.969414 && 0.969414 <= hi; /* E min(X, 1), X ~ N(0.97, 0.02) */
+	}
+	fprintf(stderr, "coverage %.3f, above 1: %d\n", (double)hits / M, above);
+	CHECK_EQ_I64(above, 0);
+	CHECK((double)hits / M >= 0.92 && (double)hits / M <= 0.98);
+}
