@@ -5,20 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/units.h"
+
 double lab_an_size_bytes(const char *text)
 {
-	static const struct {
-		const char *name;
-		double scale;
-	} suffix[] = {{"", 1},
-	              {"B", 1},
-	              {"K", 1024.0},
-	              {"k", 1024.0},
-	              {"KiB", 1024.0},
-	              {"M", 1048576.0},
-	              {"MiB", 1048576.0},
-	              {"G", 1073741824.0},
-	              {"GiB", 1073741824.0}};
 	char *end;
 	double v;
 
@@ -27,8 +17,8 @@ double lab_an_size_bytes(const char *text)
 	v = strtod(text, &end);
 	if (end == text || !isfinite(v) || strchr(text, 'x') || strchr(text, 'X'))
 		return NAN; /* no hex forms: the configs do not have them */
-	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
-		if (!strcmp(end, suffix[i].name))
-			return v * suffix[i].scale;
+	for (const struct lab_unit_suffix *s = lab_size_suffixes; s->name; s++)
+		if (!strcmp(end, s->name))
+			return v * s->mult;
 	return NAN;
 }

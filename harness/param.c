@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/units.h"
+
 /* Copies text without leading and trailing blanks into buf; false when it does not fit. */
 static bool param_trim(const char *text, char *buf, size_t len)
 {
@@ -35,16 +37,11 @@ static bool param_decimal(const char *s, const char *end)
 	return true;
 }
 
-struct param_suffix {
-	const char *name;
-	double mult;
-};
-
 /*
  * Reads "<number><suffix>" where suffix is one of table (an empty name means a bare number is
  * allowed). Integral results only when integral is set. The value must be >= 0.
  */
-static int param_parse_scaled(const char *text, const struct param_suffix *table, bool integral,
+static int param_parse_scaled(const char *text, const struct lab_unit_suffix *table, bool integral,
                               const char *what, double *out, struct lab_err *err)
 {
 	char buf[128], *end;
@@ -63,7 +60,7 @@ static int param_parse_scaled(const char *text, const struct param_suffix *table
 		return lab_err_set(err, LAB_ECONFIG, "not a number (expected %s)", what);
 	while (isspace((unsigned char)*end))
 		end++;
-	for (const struct param_suffix *s = table; s->name; s++) {
+	for (const struct lab_unit_suffix *s = table; s->name; s++) {
 		if (strcmp(end, s->name) != 0)
 			continue;
 		v *= s->mult;
@@ -81,7 +78,7 @@ static int param_parse_scaled(const char *text, const struct param_suffix *table
 }
 
 /* Integers, with plain digits parsed exactly (doubles lose precision above 2^53). */
-static int param_parse_integral(const char *text, const struct param_suffix *table,
+static int param_parse_integral(const char *text, const struct lab_unit_suffix *table,
                                 const char *what, uint64_t *out, struct lab_err *err)
 {
 	char buf[128], *end;
@@ -93,7 +90,7 @@ static int param_parse_integral(const char *text, const struct param_suffix *tab
 		if (!*end && errno == ERANGE)
 			return lab_err_set(err, LAB_ECONFIG, "too large (expected %s)", what);
 		if (!*end) {
-			for (const struct param_suffix *s = table; s->name; s++)
+			for (const struct lab_unit_suffix *s = table; s->name; s++)
 				if (!s->name[0]) {
 					*out = u;
 					return 0;
@@ -106,24 +103,11 @@ static int param_parse_integral(const char *text, const struct param_suffix *tab
 	return rc;
 }
 
-static const struct param_suffix param_u64_suffixes[] = {
+static const struct lab_unit_suffix param_u64_suffixes[] = {
     {"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0},
 };
 
-static const struct param_suffix param_size_suffixes[] = {
-    {"", 1},
-    {"B", 1},
-    {"K", 1024.0},
-    {"k", 1024.0},
-    {"KiB", 1024.0},
-    {"M", 1048576.0},
-    {"MiB", 1048576.0},
-    {"G", 1073741824.0},
-    {"GiB", 1073741824.0},
-    {NULL, 0},
-};
-
-static const struct param_suffix param_duration_suffixes[] = {
+static const struct lab_unit_suffix param_duration_suffixes[] = {
     {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
 };
 
@@ -135,7 +119,7 @@ int lab_parse_u64(const char *text, uint64_t *out, struct lab_err *err)
 
 int lab_parse_size(const char *text, uint64_t *out, struct lab_err *err)
 {
-	return param_parse_integral(text, param_size_suffixes,
+	return param_parse_integral(text, lab_size_suffixes,
 	                            "a size in bytes, e.g. 64, 4K, 1MiB, 2G", out, err);
 }
 
