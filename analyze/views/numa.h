@@ -62,7 +62,7 @@ struct lab_an_numa_group {
 	const char *unit; /* of med: "GB/s" or the point's cost unit */
 	struct lab_an_numa_row *row;
 	size_t nrow, cap;
-	int nnode;         /* MATRIX: highest node of a row + 1 */
+	int nnode; /* MATRIX: highest node of a cell that ran + 1 (of any cell if none ran) */
 	size_t mismatched; /* rows with placement_ok false */
 };
 

@@ -88,6 +88,21 @@ static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
 	return 0;
 }
 
+/* The nodes of the cells that ran: one config serves 1-, 2- and 4-node machines, and the
+ * points of nodes this machine lacks (skipped) would only pad the matrix. All cells when none
+ * ran. */
+static void an_matrix_size(struct lab_an_numa_group *g)
+{
+	for (int pass = 0; pass < 2 && !g->nnode; pass++)
+		for (size_t k = 0; k < g->nrow; k++) {
+			const struct lab_an_numa_row *r = &g->row[k];
+			int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
+
+			if ((pass || !strcmp(r->pt->status, "ok")) && top >= g->nnode)
+				g->nnode = top + 1;
+		}
+}
+
 int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v)
 {
 	for (size_t i = 0; i < v->ng; i++) {
@@ -96,12 +111,7 @@ int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v)
 		switch (g->kind) {
 		case LAB_AN_NUMA_MATRIX:
 			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_matrix);
-			for (size_t k = 0; k < g->nrow; k++) {
-				if (g->row[k].cpu_node >= g->nnode)
-					g->nnode = g->row[k].cpu_node + 1;
-				if (g->row[k].mem_node >= g->nnode)
-					g->nnode = g->row[k].mem_node + 1;
-			}
+			an_matrix_size(g);
 			break;
 		case LAB_AN_NUMA_POLICY:
 			an_sort_policy(g);

@@ -29,7 +29,9 @@ static void an_marks(FILE *f, const struct lab_an_numa_group *g)
 			lab_an_html(f, r->note ? r->note : "(no note recorded)");
 			fputs("</p>\n", f);
 		}
-		if (!r->n && r->pt->reason) {
+		if (!r->n && r->pt->reason &&
+		    (g->kind != LAB_AN_NUMA_MATRIX ||
+		     (r->cpu_node < g->nnode && r->mem_node < g->nnode))) {
 			fprintf(f, "<p>Point %ld ", r->pt->id);
 			lab_an_html(f, r->pt->status);
 			fputs(": ", f);

@@ -33,6 +33,7 @@ static void an_mismatch(FILE *f, const struct lab_an_numa_row *r)
 static void an_matrix(FILE *f, const struct lab_an_numa *v, const struct lab_an_numa_group *g)
 {
 	char buf[96];
+	size_t outside = 0;
 
 	fprintf(f, "   rows: the threads' node; columns: the memory's node; median [95%% CI]\n");
 	fprintf(f, "   %-6s", "cpu\\mem");
@@ -61,11 +62,18 @@ static void an_matrix(FILE *f, const struct lab_an_numa *v, const struct lab_an_
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 
-		if (r->n == 0 && r->pt->reason)
+		if (r->cpu_node >= g->nnode || r->mem_node >= g->nnode)
+			outside++;
+		else if (r->n == 0 && r->pt->reason)
 			fprintf(f, "     point %ld (node%d, mem %d): %s: %s\n", r->pt->id,
 			        r->cpu_node, r->mem_node, r->pt->status, r->pt->reason);
 		an_mismatch(f, r);
 	}
+	if (outside)
+		fprintf(f,
+		        "     %zu points on nodes outside the matrix (not on this machine: their "
+		        "reasons are in analysis.json)\n",
+		        outside);
 }
 
 static void an_pages(FILE *f, const struct lab_an_numa_row *r)

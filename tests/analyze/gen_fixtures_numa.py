@@ -81,6 +81,9 @@ def main():
             pages = [16384, 0] if j == 0 else [0, 16384]
             r.point(bw, params, 1, 0.40 if i == j else 0.80, place(i, j, pages),
                     work={"bytes_read": 8, "bytes_written": 0})
+    r.point(bw, {"op": "read", "size": "64M", "hugepages": "off", "placement": "node:0",
+                 "mem_node": "2"}, 1, 0, None, status="skipped",
+            reason="mem_node = 2: this machine has 2 NUMA nodes (0 .. 1)")
     lat = r.exp("lat", "numa_lat", "load")
     centres = {(0, 0): 100, (0, 1): 160, (1, 0): 170, (1, 1): 100}
     for (i, j), c in centres.items():
