@@ -18,6 +18,14 @@ static void an_td(FILE *f, const struct lab_an_numa_row *r)
 	fputs("</td>", f);
 }
 
+static void an_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "<td>%.4g</td>", v);
+	else
+		fputs("<td>&ndash;</td>", f);
+}
+
 static void an_marks(FILE *f, const struct lab_an_numa_group *g)
 {
 	for (size_t k = 0; k < g->nrow; k++) {
@@ -41,6 +49,14 @@ static void an_marks(FILE *f, const struct lab_an_numa_group *g)
 	}
 }
 
+/* " n1: 1.6 (2.1)": a row's remote/local ratio to node j and the distance ratio; "-" unknown. */
+static void an_ratio(FILE *f, int j, double r, double slit)
+{
+	fprintf(f, " n%d: ", j);
+	fprintf(f, isfinite(r) ? "%.3g" : "-", r);
+	fprintf(f, isfinite(slit) ? " (%.3g)" : " (-)", slit);
+}
+
 static void an_matrix(FILE *f, const struct lab_an_numa *v, const struct lab_an_numa_group *g)
 {
 	fputs("<table class=\"numa\"><tr><th>cpu \\ mem</th>", f);
@@ -54,8 +70,8 @@ static void an_matrix(FILE *f, const struct lab_an_numa *v, const struct lab_an_
 		fputs("<td>", f);
 		for (int j = 0; j < g->nnode; j++)
 			if (j != i)
-				fprintf(f, "n%d: %.3g (%.3g) ", j, lab_an_numa_ratio(g, i, j),
-				        lab_an_numa_slit_ratio(v, i, j));
+				an_ratio(f, j, lab_an_numa_ratio(g, i, j),
+				         lab_an_numa_slit_ratio(v, i, j));
 		fputs("</td><td>", f);
 		for (int j = 0; i < v->ndist && j < v->ndist; j++)
 			fprintf(f, "%.0f ", v->dist[i * v->ndist + j]);
@@ -86,7 +102,8 @@ static void an_rows(FILE *f, const struct lab_an_numa_group *g)
 			lab_an_html(f, r->init);
 			fprintf(f, "</td><td>%d</td>", r->pt->threads);
 			an_td(f, r);
-			fprintf(f, "<td>%.4g</td><td>", r->n ? r->gbs : NAN);
+			an_num(f, r->n ? r->gbs : NAN);
+			fputs("<td>", f);
 			if (r->pages_absent > 0)
 				fprintf(f, "(+%.0f absent) ", r->pages_absent);
 			for (size_t p = 0; r->pages && p < r->pages->n; p++)

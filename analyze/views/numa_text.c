@@ -30,6 +30,14 @@ static void an_mismatch(FILE *f, const struct lab_an_numa_row *r)
 		        r->note ? r->note : "(no note recorded)");
 }
 
+/* " n1: 1.6 (2.1)": a row's remote/local ratio to node j and the distance ratio; "-" unknown. */
+static void an_ratio(FILE *f, int j, double r, double slit)
+{
+	fprintf(f, " n%d: ", j);
+	fprintf(f, isfinite(r) ? "%.3g" : "-", r);
+	fprintf(f, isfinite(slit) ? " (%.3g)" : " (-)", slit);
+}
+
 static void an_matrix(FILE *f, const struct lab_an_numa *v, const struct lab_an_numa_group *g)
 {
 	char buf[96];
@@ -55,8 +63,8 @@ static void an_matrix(FILE *f, const struct lab_an_numa *v, const struct lab_an_
 		fputs(" ", f);
 		for (int j = 0; j < g->nnode; j++)
 			if (j != i)
-				fprintf(f, " n%d: %.3g (%.3g)", j, lab_an_numa_ratio(g, i, j),
-				        lab_an_numa_slit_ratio(v, i, j));
+				an_ratio(f, j, lab_an_numa_ratio(g, i, j),
+				         lab_an_numa_slit_ratio(v, i, j));
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < g->nrow; k++) {
@@ -133,8 +141,11 @@ static void an_loaded(FILE *f, const struct lab_an_numa_group *g)
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 
-		fprintf(f, "   %7d %8d %14.4g %32s\n", r->pt->threads, r->streams, r->gbs,
-		        an_val(r, buf, sizeof(buf)));
+		if (r->n && isfinite(r->gbs))
+			fprintf(f, "   %7d %8d %14.4g", r->pt->threads, r->streams, r->gbs);
+		else
+			fprintf(f, "   %7d %8d %14s", r->pt->threads, r->streams, "-");
+		fprintf(f, " %32s\n", an_val(r, buf, sizeof(buf)));
 	}
 }
 
