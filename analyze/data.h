@@ -31,6 +31,10 @@ struct lab_an_point {
 	int threads;
 	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */
 	char *reason;
+	/* run.json's "point_facts" of this point (what the kernel found: the nodes of its pages,
+	 * the node it ran on...), checked by the loader: an object whose values are numbers,
+	 * booleans, strings or arrays of numbers. Points into d->run; NULL when absent. */
+	const struct lab_an_json *facts;
 	size_t n, cap; /* samples */
 	double *cost;  /* elapsed_ns/work, or seconds for external data */
 	unsigned char *flagged;

@@ -94,6 +94,8 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 		reason = NULL; /* the run side writes "" for "no reason" */
 	if (reason && !p->reason)
 		p->reason = lab_an_strdup(reason);
+	if (!p->facts)
+		p->facts = lab_an_json_get(jp, LAB_KEY_POINT_FACTS);
 	if (!p->kernel && lab_an_json_str(jp, LAB_KEY_KERNEL))
 		p->kernel = lab_an_strdup(lab_an_json_str(jp, LAB_KEY_KERNEL));
 	return p->status ? 0 : -LAB_ENOMEM;
@@ -107,6 +109,35 @@ static int an_param_bad(const char *key, const struct lab_an_json *v)
 	if (v->type == LAB_AN_JSON_NUM)
 		return 0;
 	return v->type != LAB_AN_JSON_STR || strchr(v->str, ';');
+}
+
+/* A point_facts value: a number, boolean, string, or an array of numbers (a histogram). */
+static int an_fact_bad(const struct lab_an_json *v)
+{
+	if (v->type == LAB_AN_JSON_NUM || v->type == LAB_AN_JSON_BOOL || v->type == LAB_AN_JSON_STR)
+		return 0;
+	if (v->type != LAB_AN_JSON_ARR)
+		return 1;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->items[i].type != LAB_AN_JSON_NUM)
+			return 1;
+	return 0;
+}
+
+static int an_facts_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
+{
+	const struct lab_an_json *v = lab_an_json_get(jp, LAB_KEY_POINT_FACTS);
+
+	if (v && v->type != LAB_AN_JSON_OBJ)
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
+		                   v->line, LAB_KEY_POINT_FACTS);
+	for (size_t i = 0; v && i < v->n; i++)
+		if (an_fact_bad(&v->items[i]))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: point fact '%s': allowed: a number, boolean, "
+			                   "string or an array of numbers",
+			                   path, v->items[i].line, v->keys[i]);
+	return 0;
 }
 
 /* A point entry of run.json, checked before anything of it is used. */
@@ -145,7 +176,7 @@ static int an_run_check(const char *path, const struct lab_an_json *jp, struct l
 			                   "%s:%zu: param '%s': allowed: a key without ';' or '=' "
 			                   "and a string or number value without ';'",
 			                   path, v->items[i].line, v->keys[i]);
-	return 0;
+	return an_facts_check(path, jp, err);
 }
 
 static int an_cmp_rline(const void *a, const void *b)

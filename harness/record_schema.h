@@ -124,6 +124,7 @@ enum lab_samples_col {
 #define LAB_KEY_PARAMS      "params"
 #define LAB_KEY_PLACEMENT   "placement"
 #define LAB_KEY_REASON      "reason"
+#define LAB_KEY_POINT_FACTS "point_facts" /* what the kernel found (harness/facts.h) */
 
 /* Every status a point of run.json may carry, "|"-separated for messages. */
 #define LAB_POINT_STATUSES "ok|skipped|failed|planned|running|not_run|interrupted"

@@ -183,6 +183,10 @@ static const struct lab_metric ll_metrics[] = {
     LAB_METRIC_END,
 };
 
+/* The analyzer's NUMA view: matrices, policy histograms, ladder, loaded curve
+ * (analyze/views/numa.c). */
+static const char *const ll_views[] = {"numa", NULL};
+
 const struct lab_kernel lab_kernel_loaded_latency = {
     .abi = LAB_KERNEL_ABI,
     .name = "loaded_latency",
@@ -198,4 +202,5 @@ const struct lab_kernel lab_kernel_loaded_latency = {
     .summarize = ll_summarize,
     .verify = ll_verify,
     .teardown = ll_teardown,
+    .views = ll_views,
 };

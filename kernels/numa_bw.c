@@ -254,6 +254,10 @@ static void nb_work(const void *params, struct lab_work *w)
 
 static const struct lab_metric nb_metrics[] = {LAB_METRIC_END};
 
+/* The analyzer's NUMA view: matrices, policy histograms, ladder, loaded curve
+ * (analyze/views/numa.c). */
+static const char *const nb_views[] = {"numa", NULL};
+
 const struct lab_kernel lab_kernel_numa_bw = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_bw",
@@ -270,4 +274,5 @@ const struct lab_kernel lab_kernel_numa_bw = {
     .run = nb_run,
     .verify = nb_verify,
     .teardown = nb_teardown,
+    .views = nb_views,
 };

@@ -143,6 +143,10 @@ static void nl_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 
 static const struct lab_metric nl_metrics[] = {LAB_METRIC_END};
 
+/* The analyzer's NUMA view: matrices, policy histograms, ladder, loaded curve
+ * (analyze/views/numa.c). */
+static const char *const nl_views[] = {"numa", NULL};
+
 const struct lab_kernel lab_kernel_numa_lat = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_lat",
@@ -157,4 +161,5 @@ const struct lab_kernel lab_kernel_numa_lat = {
     .run = nl_run,
     .verify = nl_verify,
     .teardown = nl_teardown,
+    .views = nl_views,
 };

@@ -333,6 +333,10 @@ static void np_work(const void *params, struct lab_work *w)
 
 static const struct lab_metric np_metrics[] = {LAB_METRIC_END};
 
+/* The analyzer's NUMA view: matrices, policy histograms, ladder, loaded curve
+ * (analyze/views/numa.c). */
+static const char *const np_views[] = {"numa", NULL};
+
 const struct lab_kernel lab_kernel_numa_policy = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_policy",
@@ -349,4 +353,5 @@ const struct lab_kernel lab_kernel_numa_policy = {
     .run = np_run,
     .verify = np_verify,
     .teardown = np_teardown,
+    .views = np_views,
 };

@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Checks what the NUMA guest printed (numa_guest.sh): the guest saw NODES nodes, the NUMA
 kernels ran there (not skipped) and verified, and every page was where it was asked to be.
-usage: check_guest.py GUEST_LOG NODES"""
+With LAB, the results that came back are analyzed here (`LAB analyze`, argument vector, no
+shell) and the numa view must show the full node x node matrices.
+usage: check_guest.py GUEST_LOG NODES [LAB]"""
 import json
+import os
 import re
+import subprocess
 import sys
+import tempfile
 
 fails = []
 
@@ -97,6 +102,60 @@ def main():
     for p in points(run, "loaded"):
         check(p["status"] == "ok" and p["verify"] == "pass",
               "loaded_latency threads=%s: %s" % (p["threads"], p["status"]))
+    if len(sys.argv) > 3:
+        analyze(sys.argv[3], log, run, nodes)
+
+
+def numa_groups(doc, exp):
+    for e in doc.get("experiments", []):
+        if e.get("name") == exp:
+            return e.get("numa", {}).get("groups", [])
+    return []
+
+
+def analyze(lab, log, run, nodes):
+    """`lab analyze` of the guest's results on this machine: the numa view's matrices."""
+    samples = section(log, "FILE samples.csv")
+    check(samples is not None, "samples.csv came back over the serial console")
+    if samples is None:
+        return
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "run.json"), "w", encoding="utf-8") as f:
+            json.dump(run, f)
+        with open(os.path.join(d, "samples.csv"), "w", encoding="utf-8") as f:
+            f.write(samples)
+        r = subprocess.run([lab, "analyze", d, "--json", "--no-plots", "--include-flagged"],
+                           capture_output=True, text=True, check=False)
+    check(r.returncode == 0, "lab analyze of the guest's results exited %d %s"
+          % (r.returncode, r.stderr.strip()[-300:]))
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        doc = {}
+    want = [[10 if a == b else 20 + 2 * (abs(a - b) - 1) for b in range(nodes)]
+            for a in range(nodes)]
+    mats = [g for g in numa_groups(doc, "bw") if g.get("kind") == "matrix"]
+    check(len(mats) == 2 and all(g.get("nodes") == nodes and g.get("unit") == "GB/s" for g in mats),
+          "numa view: a %d x %d GB/s matrix per op for bw" % (nodes, nodes))
+    for g in mats:
+        rows = [x for x in g.get("rows", []) if x.get("n", 0) > 0 and x.get("median", 0) > 0]
+        cells = sorted((x["cpu_node"], x["mem_node"]) for x in rows)
+        ratios = [x.get("ratio_to_local") for x in rows if x["cpu_node"] != x["mem_node"]]
+        slit = [x.get("slit_ratio") for x in rows if x["cpu_node"] != x["mem_node"]]
+        check(cells == [(a, b) for a in range(nodes) for b in range(nodes)]
+              and all(isinstance(v, (int, float)) and v > 0 for v in ratios)
+              and all(abs(v - want[x["cpu_node"]][x["mem_node"]] / 10) < 1e-9
+                      for v, x in zip(slit, [x for x in rows if x["cpu_node"] != x["mem_node"]])),
+              "numa view %s: every cell measured, remote/local and distance ratios %s"
+              % (g.get("params"), slit))
+    lat = [g for g in numa_groups(doc, "lat") if g.get("kind") == "matrix"]
+    check(len(lat) == 1 and lat[0].get("nodes") == 2
+          and all(x.get("n", 0) > 0 for x in lat[0].get("rows", [])),
+          "numa view: the 2 x 2 latency matrix of lat")
+    pol = [g for g in numa_groups(doc, "policy") if g.get("kind") == "policy"]
+    check(len(pol) == 1 and pol[0].get("placement_mismatches") == 0
+          and all(len(x.get("pages_per_node", [])) == nodes for x in pol[0].get("rows", [])),
+          "numa view: the policy rows carry their page histograms, no mismatch")
 
 
 main()

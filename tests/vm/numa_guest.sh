@@ -88,4 +88,4 @@ timeout 280 qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-u
 	-display none -serial stdio -monitor none -no-reboot </dev/null | tr -d '\r' >"$tmp/guest.log" ||
 	{ echo "qemu failed or timed out (rc $?)"; tail -40 "$tmp/guest.log"; exit 1; }
 if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
-python3 "$src/tests/vm/check_guest.py" "$tmp/guest.log" "$nodes" || { tail -60 "$tmp/guest.log"; exit 1; }
+python3 "$src/tests/vm/check_guest.py" "$tmp/guest.log" "$nodes" "$lab" || { tail -60 "$tmp/guest.log"; exit 1; }

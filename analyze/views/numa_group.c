@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The numa view's groups put in order, the matrices' size, the firmware distance table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/views/numa.h"
+
+static int an_cmp_int(int a, int b)
+{
+	return (a > b) - (a < b);
+}
+
+static int an_cmp_dbl(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
+static int an_cmp_matrix(const void *x, const void *y)
+{
+	const struct lab_an_numa_row *a = x, *b = y;
+
+	return an_cmp_int(a->cpu_node, b->cpu_node) ? an_cmp_int(a->cpu_node, b->cpu_node)
+	                                            : an_cmp_int(a->mem_node, b->mem_node);
+}
+
+static int an_cmp_threads(const void *x, const void *y)
+{
+	const struct lab_an_numa_row *a = x, *b = y;
+
+	return an_cmp_int(a->pt->threads, b->pt->threads);
+}
+
+static int an_cmp_size(const void *x, const void *y)
+{
+	const struct lab_an_numa_row *a = x, *b = y;
+
+	return an_cmp_dbl(a->size, b->size);
+}
+
+/* Policy rows: by init in the order the run first met them (seq), then by threads. */
+static int an_cmp_policy(const void *x, const void *y)
+{
+	const struct lab_an_numa_row *a = x, *b = y;
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return an_cmp_int(a->pt->threads, b->pt->threads);
+}
+
+static void an_sort_policy(struct lab_an_numa_group *g)
+{
+	for (size_t i = 0; i < g->nrow; i++) {
+		size_t first = 0;
+
+		while (strcmp(g->row[first].init, g->row[i].init))
+			first++;
+		g->row[i].seq = first;
+	}
+	qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_policy);
+}
+
+/* host.topology.numa_distances: a square array of arrays of positive numbers, else none. */
+static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
+{
+	const struct lab_an_json *t = lab_an_json_get(lab_an_json_get(d->run, "host"), "topology");
+	const struct lab_an_json *m = lab_an_json_get(t, "numa_distances");
+	size_t n = m && m->type == LAB_AN_JSON_ARR ? m->n : 0;
+
+	if (!n || n > LAB_AN_NUMA_NODES_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct lab_an_json *r = &m->items[i];
+
+		if (r->type != LAB_AN_JSON_ARR || r->n != n)
+			return 0;
+		for (size_t j = 0; j < n; j++)
+			if (r->items[j].type != LAB_AN_JSON_NUM || !(r->items[j].num > 0) ||
+			    !isfinite(r->items[j].num))
+				return 0;
+	}
+	if (!(v->dist = malloc(n * n * sizeof(*v->dist))))
+		return -LAB_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			v->dist[i * n + j] = m->items[i].items[j].num;
+	v->ndist = (int)n;
+	return 0;
+}
+
+/* The nodes of the cells that ran: one config serves 1-, 2- and 4-node machines, and the
+ * points of nodes this machine lacks (skipped) would only pad the matrix. All cells when none
+ * ran. */
+static void an_matrix_size(struct lab_an_numa_group *g)
+{
+	for (int pass = 0; pass < 2 && !g->nnode; pass++)
+		for (size_t k = 0; k < g->nrow; k++) {
+			const struct lab_an_numa_row *r = &g->row[k];
+			int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
+
+			if ((pass || !strcmp(r->pt->status, "ok")) && top >= g->nnode)
+				g->nnode = top + 1;
+		}
+}
+
+int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v)
+{
+	for (size_t i = 0; i < v->ng; i++) {
+		struct lab_an_numa_group *g = &v->g[i];
+
+		switch (g->kind) {
+		case LAB_AN_NUMA_MATRIX:
+			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_matrix);
+			an_matrix_size(g);
+			break;
+		case LAB_AN_NUMA_POLICY:
+			an_sort_policy(g);
+			break;
+		case LAB_AN_NUMA_LADDER:
+			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_size);
+			break;
+		case LAB_AN_NUMA_LOADED:
+			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_threads);
+			break;
+		}
+	}
+	return an_distances(d, v);
+}
+
+const struct lab_an_numa_row *lab_an_numa_cell(const struct lab_an_numa_group *g, int i, int j)
+{
+	for (size_t k = 0; k < g->nrow; k++)
+		if (g->row[k].cpu_node == i && g->row[k].mem_node == j)
+			return &g->row[k];
+	return NULL;
+}
+
+double lab_an_numa_ratio(const struct lab_an_numa_group *g, int i, int j)
+{
+	const struct lab_an_numa_row *a = lab_an_numa_cell(g, i, j), *l = lab_an_numa_cell(g, i, i);
+
+	return a && l && a->n && l->n && l->med > 0 ? a->med / l->med : NAN;
+}
+
+double lab_an_numa_slit_ratio(const struct lab_an_numa *v, int i, int j)
+{
+	if (i < 0 || j < 0 || i >= v->ndist || j >= v->ndist)
+		return NAN;
+	return v->dist[(size_t)i * (size_t)v->ndist + (size_t)j] /
+	       v->dist[(size_t)i * (size_t)v->ndist + (size_t)i];
+}
+
+const char *lab_an_numa_kind_name(enum lab_an_numa_kind k)
+{
+	static const char *const name[] = {"matrix", "policy", "ladder", "loaded"};
+
+	return name[k];
+}

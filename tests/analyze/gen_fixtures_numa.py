@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writes tests/fixtures/results-numa-2node (run once; the output is committed): a hand-made
+two-node run for the numa view (tests/analyze/test_numa_view.c). Six samples per point, so the
+order-statistics 95 % interval of a median is [min, max]. Firmware distances [[10, 21], [21, 10]]:
+the distance ratio of a remote cell is 2.1.
+Each point's samples are its centre times 0.98, 0.99, 1, 1, 1.01, 1.02.
+  bw (numa_bw, op=read, 8 bytes/element): local cells cost 0.392 .. 0.408 ns, median 0.40 -> 20
+    GB/s [8/0.408, 8/0.392] = [19.607843, 20.408163]; remote median 0.80 -> 10 GB/s [9.803922,
+    10.204082]: remote/local 0.5 in both rows.
+  lat (numa_lat, ns per load): 0->0 and 1->1 median 100 [98, 102]; 0->1 median 160 (ratio 1.6),
+    1->0 median 170 (ratio 1.7); 1->0's pages are not where asked (placement_ok false, a note
+    with HTML in it).
+  policy (numa_policy, 2 threads, 24 bytes/element): first_touch 1.0 ns -> 24 GB/s, pages
+    384/384; serial 2.0 ns -> 12 GB/s, 768/0; interleave 1.5 ns, 384/384; bind:1 1.2 ns, 0/768;
+    preferred:1 1.1 ns, 700/68 and placement_ok false. bind:2 skipped.
+  loaded (loaded_latency): threads 1, 2, 3 = 0, 1, 2 streams at 0, 10, 20 GB/s with
+    ns_per_load 100, 150, 300.
+"""
+import json
+import os
+
+from gen_fixtures import HEADER, ROOT, run_json
+
+WORK = 1000000
+SPREAD = [-0.02, -0.01, 0, 0, 0.01, 0.02]  # relative: the median is the centre
+NOTE = "<b>pages on node 1 & 0</b> (asked: node 0)"
+
+
+class Run:
+    def __init__(self):
+        self.rows, self.exps, self.pid = [], [], 0
+
+    def exp(self, name, kernel, unit):
+        e = {"name": name, "kernel": kernel, "scaling": "strong", "resolved": {},
+             "views": ["numa"], "points": [], "work_unit": unit,
+             "metrics": [{"name": "ns_per_load", "unit": "ns", "agg": "kernel"},
+                         {"name": "stream_gb_per_s", "unit": "GB/s", "agg": "kernel"}]}
+        self.exps.append(e)
+        return e
+
+    def point(self, e, params, threads, centre, facts, work=None, metrics=None,
+              status="ok", reason=None):
+        pid, self.pid = self.pid, self.pid + 1
+        pt = {"point": pid, "threads": threads, "cpus": list(range(threads)),
+              "placement": params.get("placement", "compact"), "params": params,
+              "status": status, "reason": reason or "",
+              "verify": "pass" if status == "ok" else "none",
+              "iters_per_sample": WORK, "reps": 6 if status == "ok" else 0}
+        if work:
+            pt["work_per_unit"] = dict(work, flops=0, bytes_write_allocate=0)
+        if facts is not None:
+            pt["point_facts"] = facts
+        e["points"].append(pt)
+        if status != "ok":
+            return
+        ptxt = ";".join(f"{k}={v}" for k, v in sorted(params.items()))
+        for rep, s in enumerate(SPREAD):
+            m = ",," if metrics is None else \
+                f",{metrics[0] * (1 + s):.6g},{metrics[1] * (1 + s):.6g}"
+            self.rows.append(f"{e['name']},{pid},{e['kernel']},\"{ptxt}\",{threads},{rep},"
+                             f"{round(centre * (1 + s) * WORK)},{WORK},{e['work_unit']},0.01,0"
+                             f"{m}")
+
+
+def place(cpu, mem, pages, ok=True, note=None):
+    f = {"cpu_node": cpu, "mem_node": mem, "pages_per_node": pages, "pages_absent": 0,
+         "placement_ok": ok}
+    if note:
+        f["placement_note"] = note
+    return f
+
+
+def main():
+    r = Run()
+    bw = r.exp("bw", "numa_bw", "element")
+    for i in (0, 1):
+        for j in (0, 1):
+            params = {"op": "read", "size": "64M", "hugepages": "off", "placement": f"node:{i}",
+                      "mem_node": str(j)}
+            pages = [16384, 0] if j == 0 else [0, 16384]
+            r.point(bw, params, 1, 0.40 if i == j else 0.80, place(i, j, pages),
+                    work={"bytes_read": 8, "bytes_written": 0})
+    r.point(bw, {"op": "read", "size": "64M", "hugepages": "off", "placement": "node:0",
+                 "mem_node": "2"}, 1, 0, None, status="skipped",
+            reason="mem_node = 2: this machine has 2 NUMA nodes (0 .. 1)")
+    lat = r.exp("lat", "numa_lat", "load")
+    centres = {(0, 0): 100, (0, 1): 160, (1, 0): 170, (1, 1): 100}
+    for (i, j), c in centres.items():
+        params = {"size": "256M", "hugepages": "off", "placement": f"node:{i}", "mem_node": str(j)}
+        bad = (i, j) == (1, 0)
+        pages = [65536, 0] if j == 0 else [0, 65536]
+        r.point(lat, params, 1, c, place(i, j, [60000, 5536] if bad else pages, not bad,
+                                         NOTE if bad else None))
+    pol = r.exp("policy", "numa_policy", "element")
+    for init, c, pages, ok in [("first_touch", 1.0, [384, 384], True),
+                               ("serial", 2.0, [768, 0], True),
+                               ("interleave", 1.5, [384, 384], True),
+                               ("bind:1", 1.2, [0, 768], True),
+                               ("preferred:1", 1.1, [700, 68], False)]:
+        f = {"init": init, "cpu_node": -1, "threads_per_node": [1, 1], "pages_per_node": pages,
+             "pages_absent": 0, "placement_ok": ok}
+        if not ok:
+            f["placement_note"] = "700 pages on node 0, asked for node 1"
+        r.point(pol, {"init": init, "size": "1M", "placement": "scatter"}, 2, c, f,
+                work={"bytes_read": 16, "bytes_written": 8})
+    r.point(pol, {"init": "bind:2", "size": "1M", "placement": "scatter"}, 2, 0, None,
+            status="skipped", reason="init = bind:2: this machine has 2 NUMA nodes (0 .. 1)")
+    ld = r.exp("loaded", "loaded_latency", "load")
+    for t, gbs, ns in [(1, 0, 100), (2, 10, 150), (3, 20, 300)]:
+        r.point(ld, {"size": "256M", "stream_size": "64M", "traffic": "read", "hugepages": "off"},
+                t, ns, {"streams": t - 1}, metrics=(ns, gbs))
+    doc = run_json("complete", r.exps)
+    doc["host"]["topology"]["numa_distances"] = [[10, 21], [21, 10]]
+    d = os.path.join(ROOT, "results-numa-2node")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write(HEADER + ",ns_per_load,stream_gb_per_s\n" + "\n".join(r.rows) + "\n")
+    with open(os.path.join(d, "config.ini"), "w") as f:
+        f.write("".join(f"[{e['name']}]\nkernel = {e['kernel']}\n" for e in r.exps))
+
+
+main()

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The chapter-27 view "numa" end to end: `lab analyze` on the hand-made two-node fixture
+ * (tests/analyze/gen_fixtures_numa.py holds the values and the hand computations) checks the
+ * matrix cells with their intervals, the remote/local and distance ratios, the policy page
+ * histograms, the marked placement mismatches, numa_matrix.csv and the report's escaping; a
+ * crafted point_facts is refused; then a tiny real one-node run shows the ladder and histogram.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+#define FX "results-numa-2node"
+
+/* `lab analyze FX --no-plots --json`: the parsed document. */
+static struct lab_an_json *nv_json(void)
+{
+	char *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	clitest_copy(FX);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
+	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		fprintf(stderr, "%s\n", e.msg);
+	free(out);
+	free(err);
+	return j;
+}
+
+/* The numa object of experiment exp in analysis.json's experiments[]. */
+static const struct lab_an_json *nv_view(const struct lab_an_json *j, const char *exp)
+{
+	const struct lab_an_json *e;
+
+	for (size_t i = 0; (e = clitest_at(j, "experiments", i)); i++)
+		if (lab_an_json_str(e, "name") && !strcmp(lab_an_json_str(e, "name"), exp))
+			return lab_an_json_get(e, "numa");
+	return NULL;
+}
+
+/* Row k of the first group of experiment exp. */
+static const struct lab_an_json *nv_row(const struct lab_an_json *j, const char *exp, size_t k)
+{
+	return clitest_at(clitest_at(nv_view(j, exp), "groups", 0), "rows", k);
+}
+
+static double nv_at(const struct lab_an_json *o, const char *key, size_t i)
+{
+	const struct lab_an_json *a = clitest_at(o, key, i);
+
+	return a ? a->num : NAN;
+}
+
+static char *nv_file(const char *rel)
+{
+	char path[2048], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (lab_an_file_read(path, &text, &len, NULL))
+		return strdup("");
+	return text;
+}
+
+/* Bandwidth cells: GB/s = 8 bytes / median cost, the interval's ends swapped by the map. */
+LAB_TEST(bw_matrix_cells_and_ratios)
+{
+	struct lab_an_json *j = nv_json();
+	const struct lab_an_json *g, *r;
+
+	REQUIRE(j);
+	g = clitest_at(nv_view(j, "bw"), "groups", 0);
+	REQUIRE(g);
+	CHECK_EQ_STR(lab_an_json_str(g, "kind"), "matrix");
+	CHECK_EQ_STR(lab_an_json_str(g, "unit"), "GB/s");
+	CHECK_EQ_I64((long long)lab_an_json_num(g, "nodes", 0), 2);
+	REQUIRE((r = nv_row(j, "bw", 0)));
+	CHECK_EQ_I64((long long)lab_an_json_num(r, "cpu_node", -1), 0);
+	CHECK_EQ_I64((long long)lab_an_json_num(r, "mem_node", -1), 0);
+	CHECK_NEAR(lab_an_json_num(r, "median", NAN), 20, 1e-9);
+	CHECK_NEAR(nv_at(r, "median_ci95", 0), 8 / 0.408, 1e-6);
+	CHECK_NEAR(nv_at(r, "median_ci95", 1), 8 / 0.392, 1e-6);
+	REQUIRE((r = nv_row(j, "bw", 1)));
+	CHECK_EQ_I64((long long)lab_an_json_num(r, "mem_node", -1), 1);
+	CHECK_NEAR(lab_an_json_num(r, "median", NAN), 10, 1e-9);
+	CHECK_NEAR(lab_an_json_num(r, "ratio_to_local", NAN), 0.5, 1e-9);
+	CHECK_NEAR(lab_an_json_num(r, "slit_ratio", NAN), 2.1, 1e-9);
+	lab_an_json_free(j);
+}
+
+LAB_TEST(lat_matrix_ratios_and_distances)
+{
+	struct lab_an_json *j = nv_json();
+	const struct lab_an_json *v, *r;
+
+	REQUIRE(j);
+	REQUIRE((v = nv_view(j, "lat")));
+	CHECK_NEAR(clitest_at(v, "numa_distances", 0)->items[1].num, 21, 0);
+	CHECK_NEAR(clitest_at(v, "numa_distances", 1)->items[1].num, 10, 0);
+	REQUIRE((r = nv_row(j, "lat", 1))); /* 0 -> 1 */
+	CHECK_NEAR(lab_an_json_num(r, "median", NAN), 160, 1e-9);
+	CHECK_NEAR(lab_an_json_num(r, "ratio_to_local", NAN), 1.6, 1e-9);
+	REQUIRE((r = nv_row(j, "lat", 2))); /* 1 -> 0 */
+	CHECK_EQ_I64((long long)lab_an_json_num(r, "cpu_node", -1), 1);
+	CHECK_NEAR(lab_an_json_num(r, "ratio_to_local", NAN), 1.7, 1e-9);
+	CHECK_NEAR(nv_at(r, "median_ci95", 0), 166.6, 1e-9);
+	CHECK_NEAR(nv_at(r, "median_ci95", 1), 173.4, 1e-9);
+	lab_an_json_free(j);
+}
+
+/* Pages per node per init; a point whose pages are not where asked is kept and marked. */
+LAB_TEST(policy_histogram_and_mismatch_marked)
+{
+	struct lab_an_json *j = nv_json();
+	const struct lab_an_json *g, *r;
+	char *out = NULL, *err = NULL;
+
+	REQUIRE(j);
+	REQUIRE((g = clitest_at(nv_view(j, "policy"), "groups", 0)));
+	CHECK_EQ_I64((long long)lab_an_json_num(g, "placement_mismatches", -1), 1);
+	REQUIRE((r = nv_row(j, "policy", 1)));
+	CHECK_EQ_STR(lab_an_json_str(r, "init"), "serial");
+	CHECK_NEAR(nv_at(r, "pages_per_node", 0), 768, 0);
+	CHECK_NEAR(nv_at(r, "pages_per_node", 1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(r, "median_cost", NAN), 2.0, 1e-9);
+	CHECK_NEAR(lab_an_json_num(r, "gb_per_s", NAN), 12, 1e-9);
+	REQUIRE((r = nv_row(j, "policy", 4)));
+	CHECK_EQ_STR(lab_an_json_str(r, "init"), "preferred:1");
+	CHECK(lab_an_json_get(r, "placement_ok")->num == 0);
+	REQUIRE((r = nv_row(j, "policy", 5)));
+	CHECK_EQ_STR(lab_an_json_str(r, "status"), "skipped");
+	lab_an_json_free(j);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	REQUIRE(out);
+	CHECK(strstr(out, "placement differs from what was asked: 700 pages on node 0, asked for "
+	                  "node 1") != NULL);
+	CHECK(strstr(out, "placement differs from what was asked: <b>pages on node 1 & 0</b>") !=
+	      NULL);
+	CHECK(strstr(out, "serial               2") != NULL);
+	CHECK(strstr(out, "768/0") != NULL);
+	CHECK(strstr(out, "n1: 0.5 (2.1)") != NULL);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(loaded_curve)
+{
+	struct lab_an_json *j = nv_json();
+	const struct lab_an_json *r;
+
+	REQUIRE(j);
+	REQUIRE((r = nv_row(j, "loaded", 2)));
+	CHECK_EQ_I64((long long)lab_an_json_num(r, "streams", -1), 2);
+	CHECK_NEAR(lab_an_json_num(r, "stream_gb_per_s", NAN), 20, 1e-9);
+	CHECK_NEAR(lab_an_json_num(r, "latency_ns", NAN), 300, 1e-9);
+	CHECK_NEAR(nv_at(r, "latency_ci95", 0), 294, 1e-9);
+	lab_an_json_free(j);
+}
+
+LAB_TEST(csv_and_report_escaped)
+{
+	char *out = NULL, *err = NULL, *csv, *html;
+
+	clitest_copy(FX);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	free(out);
+	free(err);
+	csv = nv_file(FX "/numa_matrix.csv");
+	CHECK(strncmp(csv, "experiment,params,threads,quantity,cpu_node,mem_node,n,median,",
+	              strlen("experiment,params,threads,quantity,cpu_node,mem_node,n,median,")) ==
+	      0);
+	CHECK(strstr(csv, "bw,\"hugepages=off;op=read;size=64M\",1,GB/s,0,1,6,10,") != NULL);
+	CHECK(strstr(csv, "lat,\"hugepages=off;size=256M\",1,ns,1,0,6,170,") != NULL);
+	free(csv);
+	html = nv_file(FX "/report.html");
+	CHECK(strstr(html, "<h2>NUMA</h2>") != NULL);
+	CHECK(strstr(html, "placement differs from what was asked: &lt;b&gt;pages on node 1 "
+	                   "&amp; 0&lt;/b&gt;") != NULL);
+	CHECK(strstr(html, "<b>pages") == NULL);
+	free(html);
+}
+
+/* point_facts are untrusted: a value of another shape stops the analysis with FILE:LINE. */
+LAB_TEST(bad_point_facts_refused)
+{
+	char *out = NULL, *err = NULL, *text, path[2048];
+	FILE *f;
+	char *at;
+
+	clitest_copy(FX);
+	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
+	text = nv_file(FX "/run.json");
+	REQUIRE((at = strstr(text, "\"pages_absent\": 0")));
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f, "%.*s\"pages_absent\": {\"x\": 1}%s", (int)(at - text), text,
+	        at + strlen("\"pages_absent\": 0"));
+	fclose(f);
+	free(text);
+	CHECK(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err) != 0);
+	REQUIRE(err);
+	CHECK(strstr(err, "point fact 'pages_absent': allowed: a number, boolean, string or an "
+	                  "array of numbers") != NULL);
+	CHECK(strstr(err, "run.json:") != NULL);
+	free(out);
+	free(err);
+}
+
+/* A real run on this (one-node) machine: the ladder and the policy histogram on node 0. */
+LAB_TEST(real_run_ladder_and_histogram)
+{
+	char path[2048], *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *g, *r;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/numa.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("[global]\nreps = 2\nwarmup = 1ms\nmin_time = 1ms\n"
+	      "[ladder]\nkernel = numa_lat\nthreads = 1\nsize = 16K, 256K\n"
+	      "[policy]\nkernel = numa_policy\nthreads = 1\ninit = first_touch, serial\n"
+	      "size = 256K\n",
+	      f);
+	fclose(f);
+	REQUIRE(clitest_run(NULL, "run numa.ini -o run --no-progress --only ladder --only policy",
+	                    &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze run --no-plots --include-flagged --json", &out, &err) ==
+	        0);
+	REQUIRE(out && lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	free(out);
+	free(err);
+	REQUIRE((g = clitest_at(nv_view(j, "ladder"), "groups", 0)));
+	CHECK_EQ_STR(lab_an_json_str(g, "kind"), "ladder");
+	REQUIRE((r = clitest_at(g, "rows", 1)));
+	CHECK_NEAR(lab_an_json_num(r, "size_bytes", NAN), 262144, 0);
+	CHECK(lab_an_json_num(r, "median_ns", NAN) > 0);
+	REQUIRE((g = clitest_at(nv_view(j, "policy"), "groups", 0)));
+	REQUIRE((r = clitest_at(g, "rows", 1)));
+	CHECK_EQ_STR(lab_an_json_str(r, "init"), "serial");
+	CHECK(nv_at(r, "pages_per_node", 0) >= 64); /* 3 arrays of 256 KiB in 4 KiB pages or more */
+	CHECK(lab_an_json_get(r, "placement_ok") && lab_an_json_get(r, "placement_ok")->num == 1);
+	lab_an_json_free(j);
+	REQUIRE(clitest_run(NULL, "analyze run --include-flagged", &out, &err) == 0);
+	CHECK(strstr(out, "== numa latency ladder: ladder") != NULL);
+	CHECK(strstr(out, "== numa page policy: policy") != NULL);
+	free(out);
+	free(err);
+}
