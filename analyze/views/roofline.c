@@ -111,6 +111,7 @@ struct an_src {
 	const struct lab_an_point *pt;
 	int kind;
 	double v, lo, hi;
+	char g[128]; /* its group (an_group), computed once */
 };
 
 /* Adds the ceiling of group g (sources of one kind and group) at threads t, if any ran there. */
@@ -118,16 +119,14 @@ static int an_add_ceil(const struct lab_an_data *d, struct lab_an_rl *s, const s
                        size_t n, const char *g, int kind, int t)
 {
 	const struct an_src *best = NULL;
-	char buf[64], key[256];
+	char buf[64];
 	struct lab_an_rl_ceil *c;
 	const char *lvl;
 
-	for (size_t i = 0; i < n; i++) {
-		an_group(src[i].pt, src[i].kind, key, sizeof(key));
-		if (src[i].kind == kind && src[i].pt->threads == t && !strcmp(key, g) &&
+	for (size_t i = 0; i < n; i++)
+		if (src[i].kind == kind && src[i].pt->threads == t && !strcmp(src[i].g, g) &&
 		    (!best || src[i].v > best->v))
 			best = &src[i];
-	}
 	if (!best)
 		return 0;
 	c = &s->c[s->nc];
@@ -156,30 +155,22 @@ static int an_add_ceil(const struct lab_an_data *d, struct lab_an_rl *s, const s
 static int an_ceilings(const struct lab_an_data *d, struct lab_an_rl *s, const struct an_src *src,
                        size_t n)
 {
-	char g[256], h[256];
 	int rc = 0;
 
 	for (size_t i = 0; i < n && !rc; i++) {
 		int seen = 0, tmax = 1;
 
-		an_group(src[i].pt, src[i].kind, g, sizeof(g));
-		for (size_t j = 0; j < n && !seen; j++) {
-			an_group(src[j].pt, src[j].kind, h, sizeof(h));
-			if (src[j].kind == src[i].kind && !strcmp(g, h)) {
-				seen = j < i;
-			}
-		}
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = src[j].kind == src[i].kind && !strcmp(src[i].g, src[j].g);
 		if (seen)
 			continue;
-		for (size_t j = 0; j < n; j++) {
-			an_group(src[j].pt, src[j].kind, h, sizeof(h));
-			if (src[j].kind == src[i].kind && !strcmp(g, h) &&
+		for (size_t j = i; j < n; j++)
+			if (src[j].kind == src[i].kind && !strcmp(src[i].g, src[j].g) &&
 			    src[j].pt->threads > tmax)
 				tmax = src[j].pt->threads;
-		}
-		rc = an_add_ceil(d, s, src, n, g, src[i].kind, 1);
+		rc = an_add_ceil(d, s, src, n, src[i].g, src[i].kind, 1);
 		if (!rc && tmax > 1)
-			rc = an_add_ceil(d, s, src, n, g, src[i].kind, tmax);
+			rc = an_add_ceil(d, s, src, n, src[i].g, src[i].kind, tmax);
 	}
 	return rc;
 }
@@ -273,7 +264,8 @@ static size_t an_sources(const struct lab_an_data *d, int inc, struct lab_an_rl 
 			src[n].kind = r.flops > 0 ? LAB_AN_RL_COMPUTE : LAB_AN_RL_BW;
 			lab_an_rl_rate(p, r.flops > 0 ? r.flops : r.bytes, inc, &src[n].v,
 			               &src[n].lo, &src[n].hi);
-			n += isfinite(src[n].v);
+			an_group(p, src[n].kind, src[n].g, sizeof(src[n].g));
+			n += isfinite(src[n].v) && src[n].v > 0;
 			continue;
 		}
 		struct lab_an_rl_pt *e = &s->p[s->np++];

@@ -87,19 +87,20 @@ void lab_an_rl_text(FILE *f, const void *state)
 	const struct lab_an_rl *s = state;
 	int above = 0;
 
-	fputs("\nRoofline: ceilings measured by this run (best median, 95% CI of the median)\n", f);
-	fprintf(f, "  %-10s %-20s %7s  %-34s %s\n", "kind", "name", "threads", "value [95% CI]",
-	        "unit");
+	fputs("\n== Roofline: ceilings measured by this run (best median, 95% CI of the median)\n",
+	      f);
+	fprintf(f, "  %-10s %-20s %7s  %-34s %-8s %s\n", "kind", "name", "threads",
+	        "value [95% CI]", "unit", "measured by");
 	for (size_t i = 0; i < s->nc; i++) {
 		const struct lab_an_rl_ceil *c = &s->c[i];
 
 		fprintf(f, "  %-10s %-20s %7d  ", an_kind(c->kind), c->name, c->threads);
 		an_vci(f, c->value, c->lo, c->hi, 34);
-		fprintf(f, " %s\n", an_unit(c->kind));
+		fprintf(f, " %-8s %s %s\n", an_unit(c->kind), c->pt->experiment, c->pt->params);
 	}
 	if (!s->np)
 		return;
-	fputs("Roofline: points (intensity = flops / bytes read+written, write-allocate not "
+	fputs("== Roofline: points (intensity = flops / bytes read+written, write-allocate not "
 	      "counted; _wa counts it)\n",
 	      f);
 	fprintf(f, "  %-12s %3s %9s %9s  %-32s %8s %7s  %s\n", "experiment", "thr", "flop/B",

@@ -30,7 +30,7 @@ static void an_xrange(const struct lab_an_rl *s, int t, double cmax, double *lo,
 		*hi = 100;
 	}
 	*lo /= 4;
-	*hi *= 4;
+	*hi *= 12; /* room for the labels, which sit right of their points */
 }
 
 /* 1 when the ;-separated params string ps holds item (len bytes) as a whole item. */
@@ -87,7 +87,8 @@ static void an_labels(FILE *f, const struct lab_an_rl *s, int t)
 	for (size_t i = 0, k = 1; i < s->np; i++) {
 		const struct lab_an_rl_pt *e = &s->p[i];
 
-		if (e->pt->threads != t || !(e->gflops > 0) || !(e->intensity > 0))
+		if (e->pt->threads != t || !(e->gflops > 0) || !isfinite(e->gflops) ||
+		    !(e->intensity > 0))
 			continue;
 		an_label(s, t, e, label, sizeof(label));
 		fprintf(f, "set label %zu ", k++);
@@ -106,7 +107,7 @@ static void an_plot_cmd(FILE *f, const struct lab_an_rl *s, int t, double cmax, 
 	for (size_t i = 0; i < s->nc; i++) {
 		const struct lab_an_rl_ceil *c = &s->c[i];
 
-		if (c->threads != t || !(c->value > 0))
+		if (c->threads != t || !(c->value > 0) || !isfinite(c->value))
 			continue;
 		fputs(first ? "" : ", ", f);
 		first = 0;
@@ -138,13 +139,14 @@ static int an_rl_chart(const struct lab_an_rl *s, int t, size_t idx, const struc
 	snprintf(base, sizeof(base), "r%02zu-roofline-%dt", idx + 1, t);
 	for (size_t i = 0; i < s->nc; i++)
 		if (s->c[i].threads == t && s->c[i].kind == LAB_AN_RL_COMPUTE &&
-		    !(s->c[i].value <= cmax))
+		    isfinite(s->c[i].value) && !(s->c[i].value <= cmax))
 			cmax = s->c[i].value;
 	if (!(f = lab_an_open(pdir, base, "dat", err)))
 		return -LAB_EIO;
 	fputs("# intensity(flop/byte) gflops_per_s ci95_lo ci95_hi\n", f);
 	for (size_t i = 0; i < s->np; i++)
-		if (s->p[i].pt->threads == t && s->p[i].gflops > 0 && s->p[i].intensity > 0) {
+		if (s->p[i].pt->threads == t && s->p[i].gflops > 0 && isfinite(s->p[i].gflops) &&
+		    s->p[i].intensity > 0) {
 			fprintf(f, "%.9g", s->p[i].intensity);
 			lab_an_dat_num(f, s->p[i].gflops);
 			lab_an_dat_num(f, s->p[i].lo);
