@@ -8,8 +8,9 @@ so the median is c exactly and the 95 % distribution-free interval of the median
 
 Ceilings (run.json caches: L1 32 KiB, L2 1 MiB, L3 32 MiB):
   bandwidth  load 8 B/elem   16K: 1 thr 0.08 ns -> 100 GB/s ("L1 16K"; copy 16 B at 0.32 ns =
-             50 GB/s loses), 2 thr 0.04 ns -> 200 GB/s; 1G: 1 thr 0.8 -> 10 GB/s ("DRAM 1G"),
-             2 thr 0.4 -> 20 GB/s
+             50 GB/s loses; store at 0.01 ns = 800 GB/s has every sample load-flagged, so it
+             counts only with --include-flagged), 2 thr 0.04 ns -> 200 GB/s;
+             1G: 1 thr 0.8 -> 10 GB/s ("DRAM 1G"), 2 thr 0.4 -> 20 GB/s
   compute    avx2 f64 16 flop/step: 1 thr 0.5 ns -> 32 GFLOP/s, 2 thr 0.25 -> 64;
              scalar f64 2 flop/step 0.5 ns -> 4 GFLOP/s (1 thread only)
 Points (intensity = flops / (read + written); roof = min(compute, bw x intensity)):
@@ -30,6 +31,7 @@ SCALE = [0.90, 0.95, 0.98, 1.0, 1.02, 1.05, 1.10]
 WORK = 1_000_000
 LOAD = {"bytes_read": 8, "bytes_written": 0, "flops": 0, "bytes_write_allocate": 0}
 COPY = {"bytes_read": 8, "bytes_written": 8, "flops": 0, "bytes_write_allocate": 8}
+STORE = {"bytes_read": 0, "bytes_written": 8, "flops": 0, "bytes_write_allocate": 8}
 TRIAD = {"bytes_read": 16, "bytes_written": 8, "flops": 2, "bytes_write_allocate": 8}
 FMA = {"bytes_read": 0, "bytes_written": 0, "flops": 16, "bytes_write_allocate": 0}
 SFMA = {"bytes_read": 0, "bytes_written": 0, "flops": 2, "bytes_write_allocate": 0}
@@ -40,6 +42,7 @@ EXPS = [
     ("bandwidth", "stream", "element", ["roofline"], [
         ("isa=avx2;op=load;size=16K", 1, 0.08, LOAD),
         ("isa=avx2;op=copy;size=16K", 1, 0.32, COPY),
+        ("isa=avx2;op=store;size=16K", 1, 0.01, STORE),
         ("isa=avx2;op=load;size=16K", 2, 0.04, LOAD),
         ("isa=avx2;op=load;size=1G", 1, 0.8, LOAD),
         ("isa=avx2;op=load;size=1G", 2, 0.4, LOAD),
@@ -70,9 +73,10 @@ def main():
                 "params": dict(kv.split("=", 1) for kv in params.split(";")),
                 "status": "ok", "verify": "pass", "iters_per_sample": WORK, "reps": 7,
                 "work_per_unit": per_unit})
+            fl = "0.8,1" if "store" in params else "0.01,0"
             for rep, k in enumerate(SCALE):
                 rows.append(f"{name},{pid},{kernel},\"{params}\",{threads},{rep},"
-                            f"{round(cost * k * WORK)},{WORK},{unit},0.01,0")
+                            f"{round(cost * k * WORK)},{WORK},{unit},{fl}")
             pid += 1
         exps.append(e)
     doc = run_json("complete", exps)

@@ -84,6 +84,22 @@ LAB_TEST(ceilings_measured)
 	lab_an_json_free(j);
 }
 
+/* Load-flagged samples measure no ceiling unless asked: the flagged 800 GB/s store wins then. */
+LAB_TEST(flagged_ceiling_only_when_asked)
+{
+	char *out = rl_run("--no-plots --json --include-flagged");
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *c;
+
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((c = rl_item(j, "ceilings", 0)));
+	CHECK_NEAR(lab_an_json_num(c, "value", NAN), 800, 1e-6);
+	CHECK(strstr(lab_an_json_str(c, "params"), "op=store") != NULL);
+	lab_an_json_free(j);
+	free(out);
+}
+
 /* Point i: its intensities, GFLOP/s, binding roof and fraction. */
 static void rl_pt(const struct lab_an_json *j, size_t i, int threads, double in, double in_wa,
                   double gf, const char *roof, const char *kind, double rv, double frac)
@@ -199,6 +215,7 @@ LAB_TEST(real_run_roofline)
 {
 	char cmd[2048], *out = NULL, *err = NULL;
 	const char *secs[3] = {"bandwidth", "compute", "kernels"};
+	struct lab_err e = {0};
 	size_t n;
 
 	n = (size_t)snprintf(
@@ -223,4 +240,9 @@ LAB_TEST(real_run_roofline)
 	free(out);
 	free(err);
 	CHECK(clitest_exists("run/analysis.json"));
+	/* hwloc's cache sizes are in the provenance (they name the bandwidth ceilings) */
+	snprintf(cmd, sizeof(cmd), "%s/run/run.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(cmd, &out, &n, &e) == 0);
+	CHECK(strstr(out, "\"caches\": [") != NULL);
+	free(out);
 }
