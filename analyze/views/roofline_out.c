@@ -98,6 +98,10 @@ void lab_an_rl_text(FILE *f, const void *state)
 		an_vci(f, c->value, c->lo, c->hi, 34);
 		fprintf(f, " %-8s %s %s\n", an_unit(c->kind), c->pt->experiment, c->pt->params);
 	}
+	if (!s->nc)
+		fputs("  (none: this run has no point that moves bytes without flops or does flops "
+		      "without bytes; run configs/ch19-roofline.ini for the ceilings)\n",
+		      f);
 	if (!s->np)
 		return;
 	fputs("== Roofline: points (intensity = flops / bytes read+written, write-allocate not "
@@ -111,9 +115,12 @@ void lab_an_rl_text(FILE *f, const void *state)
 		fprintf(f, "  %-12s %3d %9.4g %9.4g  ", e->pt->experiment, e->pt->threads,
 		        e->intensity, e->intensity_wa);
 		an_vci(f, e->gflops, e->lo, e->hi, 32);
-		fprintf(f, " %8.4g %6.1f%%  %s %s / %s\n", e->roof, 100 * e->fraction,
-		        e->binds ? an_kind(e->binds->kind) : "no roof",
-		        e->binds ? e->binds->name : "", e->pt->params);
+		if (e->binds)
+			fprintf(f, " %8.4g %6.1f%%  %s %s / %s\n", e->roof, 100 * e->fraction,
+			        an_kind(e->binds->kind), e->binds->name, e->pt->params);
+		else
+			fprintf(f, " %8s %7s  no roof measured at %d thread%s / %s\n", "-", "-",
+			        e->pt->threads, e->pt->threads == 1 ? "" : "s", e->pt->params);
 		above |= e->fraction > 1.05;
 	}
 	if (above)
@@ -195,7 +202,13 @@ void lab_an_rl_html(FILE *f, const void *state, const struct lab_an_plots *plots
 	      "thread count; a point far below its roof is bound by something else (latency, "
 	      "too few accumulators).</p>\n",
 	      f);
-	an_html_ceils(f, s);
+	if (s->nc)
+		an_html_ceils(f, s);
+	else
+		fputs(
+		    "<p>No ceilings: this run has no point that moves bytes without flops or does "
+		    "flops without bytes (run <code>configs/ch19-roofline.ini</code>).</p>\n",
+		    f);
 	if (s->np)
 		an_html_pts(f, s);
 	for (size_t i = 0; plots && plots->rendered && i < s->nt; i++)

@@ -246,3 +246,27 @@ LAB_TEST(real_run_roofline)
 	CHECK(strstr(out, "\"caches\": [") != NULL);
 	free(out);
 }
+
+/* A real tiny run of ch28-simd.ini's ISA x size table: the speedup table with intervals; no
+ * ceilings in that run, so the roofline says so instead of inventing roofs. */
+LAB_TEST(real_run_simd_speedup)
+{
+	char cmd[2048], *out = NULL, *err = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+	         "run %s/configs/ch28-simd.ini -o run --no-progress --only isa_by_size --set "
+	         "isa_by_size.isa=scalar,sse2 --set isa_by_size.op=sum --set "
+	         "isa_by_size.size=16KiB --set isa_by_size.reps=3 --set isa_by_size.min_time=1ms "
+	         "--set isa_by_size.warmup=1ms",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, cmd, &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze run --no-plots --include-flagged", &out, &err) == 0);
+	CHECK(strstr(out, "== SIMD speedup over scalar, per size: isa_by_size") != NULL);
+	CHECK(strstr(out, "speedup median | mean [95% CI]") != NULL);
+	CHECK(strstr(out, "(none: this run has no point that moves bytes") != NULL);
+	CHECK(strstr(out, "no roof measured at 1 thread") != NULL);
+	free(out);
+	free(err);
+}
