@@ -296,6 +296,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 		an_json_series(&w, &a->s[i]);
 	lab_json_arr_close(&w);
 	lab_an_views_json(&w, a); /* "experiments": what the views computed */
+	lab_an_views_json_top(&w, a);
 	lab_json_obj_close(&w);
 	lab_json_end(&w); /* the closing newline; FILE errors are checked by the caller */
 }

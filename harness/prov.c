@@ -257,6 +257,24 @@ static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
 	free(pus);
 }
 
+/* The data cache levels hwloc knows (size in bytes, one instance's sharing PUs). */
+static void prov_write_caches(const struct lab_topo *topo, struct lab_json *j)
+{
+	struct lab_cache_info c[5];
+	unsigned n = lab_topo_caches(topo, c, 5);
+
+	lab_json_arr_open(j, "caches");
+	for (unsigned i = 0; i < n; i++) {
+		lab_json_obj_open(j, NULL);
+		lab_json_uint(j, "level", c[i].level);
+		lab_json_uint(j, "size", c[i].size);
+		lab_json_uint(j, "linesize", c[i].linesize);
+		lab_json_uint(j, "pus_sharing", c[i].pus_sharing);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+}
+
 void lab_prov_write_distances(struct lab_json *j, const struct lab_topo *topo)
 {
 	enum { MAXN = 64 };
@@ -303,6 +321,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 		lab_json_int(j, NULL, cpus[i]);
 	lab_json_arr_close(j);
 	prov_write_pus(topo, j);
+	prov_write_caches(topo, j);
 	lab_prov_write_distances(j, topo);
 	lab_json_obj_close(j);
 	lab_json_obj_open(j, "clock");

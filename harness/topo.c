@@ -342,6 +342,11 @@ const char *lab_topo_summary(const struct lab_topo *topo)
 	return topo->summary;
 }
 
+hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo)
+{
+	return topo->hw;
+}
+
 const char *lab_topo_source(const struct lab_topo *topo)
 {
 	return topo->source;

@@ -74,6 +74,19 @@ const char *lab_topo_source(const struct lab_topo *topo);
  */
 unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsigned max);
 
+/* One data (or unified) cache level as hwloc reports it: size in bytes, line size, and how many
+ * PUs share one instance (the first one). */
+struct lab_cache_info {
+	unsigned level;
+	unsigned long long size;
+	unsigned linesize;
+	unsigned pus_sharing;
+};
+
+/* The data cache levels L1..L5 that the topology records, ascending, at most max; returns how
+ * many were written (0 when hwloc knows no caches, as for most synthetic topologies). */
+unsigned lab_topo_caches(const struct lab_topo *topo, struct lab_cache_info *c, unsigned max);
+
 /*
  * Writes cpus as a list with ranges ("0-3,8,10-11"), "none" when n is 0; runs of consecutive
  * ascending values become ranges, any other order is kept as written. Truncates to size like

@@ -5,7 +5,12 @@
 
 #include <stddef.h>
 
+#include <hwloc.h>
+
 #include "harness/topo.h"
+
+/* The hwloc topology behind topo (topo_cache.c reads its caches). */
+hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
 
 /*
  * Checks that the synthetic description desc (of --topology spec) has at most LAB_TOPO_PUS_MAX

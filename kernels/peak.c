@@ -207,6 +207,9 @@ static void pk_work(const void *params, struct lab_work *w)
 	w->flops = pk_flops(params);
 }
 
+/* The analyzer places its points under the measured ceilings (analyze/views/roofline.c). */
+static const char *const pk_views[] = {"roofline", NULL};
+
 const struct lab_kernel lab_kernel_peak = {
     .abi = LAB_KERNEL_ABI,
     .name = "peak",
@@ -217,6 +220,7 @@ const struct lab_kernel lab_kernel_peak = {
     .metrics = pk_metrics,
     .work_unit = "step",
     .work_per_unit = pk_work,
+    .views = pk_views,
     .check = pk_check,
     .thread_setup = pk_thread_setup,
     .run = pk_run,

@@ -156,6 +156,10 @@ static void sd_work(const void *params, struct lab_work *w)
 
 static const struct lab_metric sd_metrics[] = {LAB_METRIC_END};
 
+/* The analyzer places its points under the measured ceilings (analyze/views/roofline.c) and
+ * tabulates the speedup over scalar per size (simd_speedup.c). */
+static const char *const sd_views[] = {"roofline", "simd_speedup", NULL};
+
 const struct lab_kernel lab_kernel_simd = {
     .abi = LAB_KERNEL_ABI,
     .name = "simd",
@@ -166,6 +170,7 @@ const struct lab_kernel lab_kernel_simd = {
     .metrics = sd_metrics,
     .work_unit = "element",
     .work_per_unit = sd_work,
+    .views = sd_views,
     .check = sd_check,
     .thread_setup = lab_simd_thread_setup,
     .run = sd_run,

@@ -258,6 +258,9 @@ static void st_work(const void *params, struct lab_work *w)
 
 static const struct lab_metric st_metrics[] = {LAB_METRIC_END};
 
+/* The analyzer places its points under the measured ceilings (analyze/views/roofline.c). */
+static const char *const st_views[] = {"roofline", NULL};
+
 const struct lab_kernel lab_kernel_stream = {
     .abi = LAB_KERNEL_ABI,
     .name = "stream",
@@ -268,6 +271,7 @@ const struct lab_kernel lab_kernel_stream = {
     .metrics = st_metrics,
     .work_unit = "element",
     .work_per_unit = st_work,
+    .views = st_views,
     .check = st_check,
     .thread_setup = st_thread_setup,
     .run = st_run,

@@ -50,6 +50,9 @@ struct lab_an_view {
 	/* Writes its .dat/.gp files into pdir and adds them to out; NULL: no plots. */
 	int (*plots)(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
 	             struct lab_an_plots *out, struct lab_err *err);
+	/* Writes "NAME": {...} into analysis.json's top-level object, for a view that spans
+	 * experiments (the roofline: ceilings from some, points from others); NULL: none. */
+	void (*json_top)(struct lab_json *w, const void *state);
 };
 
 /* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1

@@ -138,6 +138,13 @@ void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
 	lab_json_arr_close(w);
 }
 
+void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a)
+{
+	for (size_t i = 0; i < a->nviews; i++)
+		if (a->views[i].state && a->views[i].v->json_top)
+			a->views[i].v->json_top(w, a->views[i].state);
+}
+
 int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err)
 {
 	int rc = 0;

@@ -32,6 +32,8 @@ struct lab_json;
 struct lab_an_pdir;
 /* "experiments": one entry per experiment a view covers: name, kernel, one object per view. */
 void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a);
+/* The top-level keys of the views that span experiments ("roofline"). */
+void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a);
 /* The views' own CSV files in dir (only those with something in them). */
 int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err);
 /* Puts the names of the views' CSV files into names (at most max), returns how many. */

@@ -2,7 +2,7 @@
 /*
  * Analyzer views (issue 7) end to end: a view is chosen by run.json's experiments[].views, not
  * by the kernel's name; files without the key fall back to recorded properties; the list holds
- * the eight views; plots carry their view and group.
+ * the views of views.def; plots carry their view and group.
  */
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
@@ -59,17 +59,18 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {"locks",  "c2c",  "stride",   "omp_overhead", "omp_schedule",
-	                      "reduce", "scan", "counters", "numa"};
+	const char *want[] = {"locks",        "c2c",      "stride",      "omp_overhead",
+	                      "omp_schedule", "reduce",   "scan",        "counters",
+	                      "numa",         "roofline", "simd_speedup"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 9);
+		REQUIRE(n < 11);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 9);
+	CHECK_EQ_U64(n, 11);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The roofline view (ch19): ceilings measured by the run, not typed in, and every other point
+ * with declared work placed under them.
+ *
+ * - A point that declares bytes but no flops (stream load, copy, store) measures bandwidth: the
+ *   best median GB/s per `size` is a bandwidth ceiling, named by the cache level the size fits
+ *   in when run.json's topology records cache sizes. A point that declares flops but no bytes
+ *   (peak) measures compute: the best median GFLOP/s per isa and precision is a compute
+ *   ceiling. Each for 1 thread and for the largest team that group ran.
+ * - A point that declares both is placed at its intensity (flops per byte read + written, the
+ *   STREAM count; with write-allocate bytes as intensity_wa) with its median GFLOP/s. Its roof at
+ *   its thread count is min(compute, bandwidth x intensity): the compute ceiling is the highest
+ *   at the point's precision (its `type` or `precision` param; any when it names none), the
+ *   bandwidth one the ceiling of the smallest measured size that holds the point's `size`
+ *   (the largest measured size past them all or without a size).
+ * Rates use the median cost (GB/s = bytes / median ns); their 95 % interval is the
+ * distribution-free interval of the median (stats.h) mapped through work / cost, none below 6
+ * samples.
+ */
+#ifndef LAB_ANALYZE_VIEWS_ROOFLINE_H
+#define LAB_ANALYZE_VIEWS_ROOFLINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/data.h"
+
+enum { LAB_AN_RL_BW, LAB_AN_RL_COMPUTE };
+
+struct lab_an_rl_ceil {
+	char *name;  /* "L1 16KiB", "DRAM 1GiB", "16KiB"; "avx2 f64" */
+	char *group; /* the size text, or "isa precision" */
+	int kind;    /* LAB_AN_RL_BW or LAB_AN_RL_COMPUTE */
+	int threads;
+	double value, lo, hi;          /* GB/s or GFLOP/s; lo/hi NaN without an interval */
+	double size;                   /* bytes (bandwidth), NaN for compute */
+	char precision[16];            /* compute: "f64", "" when unknown */
+	const struct lab_an_point *pt; /* the best point */
+};
+
+struct lab_an_rl_pt {
+	const struct lab_an_point *pt;
+	double intensity, intensity_wa;       /* flops per byte without and with write-allocate */
+	double gflops, lo, hi;                /* median GFLOP/s and its 95 % interval */
+	double size;                          /* bytes of its `size` param, NaN without */
+	const struct lab_an_rl_ceil *bw, *cp; /* its roofs at its thread count, NULL: none */
+	double roof;                          /* min(cp, bw x intensity); NaN without either */
+	const struct lab_an_rl_ceil *binds;   /* the ceiling that gives roof */
+	double fraction;                      /* gflops / roof */
+};
+
+struct lab_an_rl {
+	struct lab_an_rl_ceil *c;
+	size_t nc;
+	struct lab_an_rl_pt *p;
+	size_t np;
+	int tcount[16]; /* the thread counts the ceilings were measured at, ascending */
+	size_t nt;
+};
+
+/* The median-based rate work / cost of p and its interval (NaN where none). */
+void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, double *v, double *lo,
+                    double *hi);
+
+struct lab_json;
+struct lab_an_plots;
+struct lab_an_pdir;
+void lab_an_rl_json(struct lab_json *w, const void *state);
+void lab_an_rl_text(FILE *f, const void *state);
+void lab_an_rl_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
+int lab_an_rl_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
+                    struct lab_an_plots *out, struct lab_err *err);
+
+#endif

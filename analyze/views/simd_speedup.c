@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The SIMD speedup table (ch28): per op, type and the other conditions, one curve per isa vs
+ * size; each entry the speedup over isa=scalar at the same size and conditions (the median
+ * ratio, and the Fieller interval of the ratio of mean costs) and the cost per element. Only
+ * runs that declare the view get it.
+ */
+#include "analyze/views/curves.h"
+#include "analyze/views/view.h"
+
+static const struct lab_an_cv_spec an_spec = {
+    .view = "simd_speedup",
+    .title = "SIMD speedup over scalar, per size",
+    .about = "Speedup of each ISA over <code>isa=scalar</code> at the same op, type, size and "
+             "other params: scalar's cost / this cost (median ratio; 95% Fieller interval of "
+             "the ratio of mean costs, with the scalar point's noise in it). Where the speedup "
+             "falls toward 1 as the size grows, memory binds and vector width stops helping.",
+    .note = "speedup over isa=scalar: median | mean [95% Fieller CI]; ns per element beside it",
+    .curve = {"isa", NULL},
+    .x = "size",
+    .xlabel = "size (bytes)",
+    .ylabel = "speedup over scalar (mean, 95% CI)",
+    .logx = 1,
+    .logy = 0,
+    .base = "scalar",
+    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0}},
+    .ncol = 2,
+    .plot_col = 0,
+};
+
+static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	return lab_an_cv_applies(&an_spec, d, p);
+}
+
+static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
+{
+	return lab_an_cv_compute(&an_spec, d, inc, state, err);
+}
+
+const struct lab_an_view lab_an_view_simd_speedup =
+    LAB_AN_CV_VIEW("simd_speedup", an_applies, an_compute);

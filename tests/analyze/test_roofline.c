@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The roofline and simd_speedup views end to end: `lab analyze` on the hand-made fixture
+ * results-roofline (tests/analyze/gen_fixtures_roofline.py holds the values and the hand
+ * computations) checks the ceilings, intensities, roofs, fractions and key names of
+ * analysis.json, the text table, the report's escaping and the plot files; then a tiny real
+ * `lab run` of configs/ch19-roofline.ini.
+ */
+#include <math.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+#define FX "results-roofline"
+
+/* `lab analyze FX ARGS` on a copy of the fixture; stdout (malloc'd). */
+static char *rl_run(const char *args)
+{
+	char cmd[256], *out = NULL, *err = NULL;
+
+	clitest_copy(FX);
+	snprintf(cmd, sizeof(cmd), "analyze " FX " %s", args);
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
+	free(err);
+	return out ? out : strdup("");
+}
+
+static struct lab_an_json *rl_json(void)
+{
+	char *out = rl_run("--no-plots --json");
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		fprintf(stderr, "%s\n", e.msg);
+	free(out);
+	return j;
+}
+
+static const struct lab_an_json *rl_item(const struct lab_an_json *j, const char *arr, size_t i)
+{
+	return clitest_at(lab_an_json_get(j, "roofline"), arr, i);
+}
+
+static double rl_ci(const struct lab_an_json *o, size_t i)
+{
+	const struct lab_an_json *a = clitest_at(o, "ci95", i);
+
+	return a ? a->num : NAN;
+}
+
+/* Ceiling i: name, kind, value, unit, threads and the median's interval w/(1.1c), w/(0.9c). */
+static void rl_ceil(const struct lab_an_json *j, size_t i, const char *name, const char *kind,
+                    double v, const char *unit, int threads)
+{
+	const struct lab_an_json *c = rl_item(j, "ceilings", i);
+
+	REQUIRE(c);
+	CHECK_EQ_STR(lab_an_json_str(c, "name"), name);
+	CHECK_EQ_STR(lab_an_json_str(c, "kind"), kind);
+	CHECK_NEAR(lab_an_json_num(c, "value", NAN), v, 1e-9 * v);
+	CHECK_EQ_STR(lab_an_json_str(c, "unit"), unit);
+	CHECK_EQ_I64((long)lab_an_json_num(c, "threads", -1), threads);
+	CHECK_NEAR(rl_ci(c, 0), v / 1.1, 1e-6 * v);
+	CHECK_NEAR(rl_ci(c, 1), v / 0.9, 1e-6 * v);
+}
+
+LAB_TEST(ceilings_measured)
+{
+	struct lab_an_json *j = rl_json();
+
+	REQUIRE(j);
+	REQUIRE(lab_an_json_get(lab_an_json_get(j, "roofline"), "ceilings")->n == 7);
+	/* copy (50 GB/s) loses to load (100 GB/s) in the 16K group */
+	rl_ceil(j, 0, "L1 16K", "bandwidth", 100, "GB/s", 1);
+	rl_ceil(j, 1, "L1 16K", "bandwidth", 200, "GB/s", 2);
+	rl_ceil(j, 2, "DRAM 1G", "bandwidth", 10, "GB/s", 1);
+	rl_ceil(j, 3, "DRAM 1G", "bandwidth", 20, "GB/s", 2);
+	rl_ceil(j, 4, "avx2 f64", "compute", 32, "GFLOP/s", 1);
+	rl_ceil(j, 5, "avx2 f64", "compute", 64, "GFLOP/s", 2);
+	rl_ceil(j, 6, "scalar f64", "compute", 4, "GFLOP/s", 1);
+	lab_an_json_free(j);
+}
+
+/* Load-flagged samples measure no ceiling unless asked: the flagged 800 GB/s store wins then. */
+LAB_TEST(flagged_ceiling_only_when_asked)
+{
+	char *out = rl_run("--no-plots --json --include-flagged");
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *c;
+
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((c = rl_item(j, "ceilings", 0)));
+	CHECK_NEAR(lab_an_json_num(c, "value", NAN), 800, 1e-6);
+	CHECK(strstr(lab_an_json_str(c, "params"), "op=store") != NULL);
+	lab_an_json_free(j);
+	free(out);
+}
+
+/* Point i: its intensities, GFLOP/s, binding roof and fraction. */
+static void rl_pt(const struct lab_an_json *j, size_t i, int threads, double in, double in_wa,
+                  double gf, const char *roof, const char *kind, double rv, double frac)
+{
+	const struct lab_an_json *p = rl_item(j, "points", i);
+
+	REQUIRE(p);
+	CHECK(lab_an_json_str(p, "experiment") && lab_an_json_str(p, "params"));
+	CHECK_EQ_I64((long)lab_an_json_num(p, "threads", -1), threads);
+	CHECK_NEAR(lab_an_json_num(p, "intensity", NAN), in, 1e-9);
+	CHECK_NEAR(lab_an_json_num(p, "intensity_wa", NAN), in_wa, 1e-9);
+	CHECK_NEAR(lab_an_json_num(p, "gflops_per_s", NAN), gf, 1e-9 * gf);
+	CHECK_NEAR(rl_ci(p, 0), gf / 1.1, 1e-6 * gf);
+	CHECK_EQ_STR(lab_an_json_str(p, "roof"), roof);
+	CHECK_EQ_STR(lab_an_json_str(p, "roof_kind"), kind);
+	CHECK_NEAR(lab_an_json_num(p, "roof_gflops_per_s", NAN), rv, 1e-9 * rv);
+	CHECK_NEAR(lab_an_json_num(p, "fraction", NAN), frac, 1e-9);
+}
+
+LAB_TEST(points_placed)
+{
+	struct lab_an_json *j = rl_json();
+	const struct lab_an_json *wa;
+
+	REQUIRE(j);
+	wa = lab_an_json_get(lab_an_json_get(j, "roofline"), "write_allocate_counted");
+	CHECK(wa && wa->type == LAB_AN_JSON_BOOL && wa->num == 0);
+	REQUIRE(lab_an_json_get(lab_an_json_get(j, "roofline"), "points")->n == 7);
+	rl_pt(j, 0, 1, 1.0 / 12, 1.0 / 16, 20.0 / 3, "L1 16K", "bandwidth", 25.0 / 3, 0.8);
+	rl_pt(j, 1, 2, 1.0 / 12, 1.0 / 16, 40.0 / 3, "L1 16K", "bandwidth", 50.0 / 3, 0.8);
+	rl_pt(j, 2, 1, 0.125, 0.125, 2, "L1 16K", "bandwidth", 12.5, 0.16);
+	rl_pt(j, 3, 1, 0.125, 0.125, 10, "L1 16K", "bandwidth", 12.5, 0.8);
+	rl_pt(j, 4, 1, 0.125, 0.125, 1, "DRAM 1G", "bandwidth", 1.25, 0.8);
+	rl_pt(j, 5, 1, 0.125, 0.125, 1.25, "DRAM 1G", "bandwidth", 1.25, 1.0);
+	rl_pt(j, 6, 1, 8, 8, 16, "avx2 f64", "compute", 32, 0.5);
+	lab_an_json_free(j);
+}
+
+/* The speedup over scalar per size: 5 in L1, 1.25 in DRAM, with Fieller intervals. */
+LAB_TEST(simd_speedup_table)
+{
+	struct lab_an_json *j = rl_json();
+	const struct lab_an_json *v = NULL, *c, *p;
+
+	REQUIRE(j);
+	for (size_t i = 0; (c = clitest_at(j, "experiments", i)); i++)
+		if (!strcmp(lab_an_json_str(c, "name"), "kernels"))
+			v = lab_an_json_get(c, "simd_speedup");
+	REQUIRE(v);
+	c = clitest_at(clitest_at(v, "groups", 0), "curves", 1); /* avx2 */
+	REQUIRE(c);
+	CHECK_EQ_STR(lab_an_json_str(c, "label"), "avx2");
+	REQUIRE((p = clitest_at(c, "points", 0)));
+	CHECK_EQ_I64((long)lab_an_json_num(p, "size", -1), 16384);
+	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 5, 1e-9);
+	CHECK(clitest_at(p, "speedup_ci95", 0)->num < 5);
+	CHECK(clitest_at(p, "speedup_ci95", 1)->num > 5);
+	REQUIRE((p = clitest_at(c, "points", 1)));
+	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 1.25, 1e-9);
+	lab_an_json_free(j);
+}
+
+LAB_TEST(text_table)
+{
+	char *out = rl_run("--no-plots");
+
+	CHECK(strstr(out, "Roofline: ceilings measured by this run") != NULL);
+	CHECK(strstr(out, "compute avx2 f64") != NULL);
+	CHECK(strstr(out, "50.0%") != NULL);
+	CHECK(strstr(out, "write-allocate not counted") != NULL);
+	CHECK(strstr(out, "== SIMD speedup over scalar, per size: kernels") != NULL);
+	free(out);
+}
+
+LAB_TEST(report_escapes)
+{
+	char path[2048], *html = NULL;
+	size_t len;
+	struct lab_err e = {0};
+
+	free(rl_run("--no-plots"));
+	snprintf(path, sizeof(path), "%s/" FX "/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &html, &len, &e) == 0);
+	CHECK(strstr(html, "<h2>Roofline</h2>") != NULL);
+	CHECK(strstr(html, "<td>compute avx2 f64</td>") != NULL);
+	CHECK(strstr(html, "tag=&lt;b&gt;&amp;x") != NULL);
+	CHECK(strstr(html, "<b>&x") == NULL);
+	free(html);
+}
+
+/* One chart per thread count the ceilings ran at; titles and labels quoted for gnuplot. */
+LAB_TEST(plots_written)
+{
+	char path[2048], *gp = NULL;
+	size_t len;
+	struct lab_err e = {0};
+
+	free(rl_run(""));
+	CHECK(clitest_exists(FX "/plots/r01-roofline-1t.dat"));
+	CHECK(clitest_exists(FX "/plots/r02-roofline-2t.dat"));
+	snprintf(path, sizeof(path), "%s/" FX "/plots/r01-roofline-1t.gp", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
+	CHECK(strstr(gp, "set logscale xy") != NULL);
+	CHECK(strstr(gp, "(100*x < 32 ? 100*x : 1/0) with lines") != NULL);
+	CHECK(strstr(gp, "title 'L1 16K: 100 GB/s'") != NULL);
+	CHECK(strstr(gp, "32 with lines lw 2 dt 2 title 'avx2 f64: 32 GFLOP/s'") != NULL);
+	CHECK(strstr(gp, "'kernels isa=avx2 op=poly size=16K tag=<b>&x type=f64' at 8,16") != NULL);
+	free(gp);
+}
+
+/* A real tiny run of three sections of ch19-roofline.ini, then lab analyze. */
+LAB_TEST(real_run_roofline)
+{
+	char cmd[2048], *out = NULL, *err = NULL;
+	const char *secs[3] = {"bandwidth", "compute", "kernels"};
+	struct lab_err e = {0};
+	size_t n;
+
+	n = (size_t)snprintf(
+	    cmd, sizeof(cmd),
+	    "run %s/configs/ch19-roofline.ini -o run --no-progress --set "
+	    "bandwidth.op=load --set bandwidth.size=16KiB --set bandwidth.isa=scalar "
+	    "--set compute.op=fma --set compute.isa=scalar --set kernels.op=dot "
+	    "--set kernels.isa=scalar --set kernels.accumulators=4 --set "
+	    "kernels.size=16KiB",
+	    testlib_srcdir());
+	for (int i = 0; i < 3; i++)
+		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n,
+		                      " --only %s --set %s.reps=3 --set %s.min_time=1ms --set "
+		                      "%s.warmup=1ms --set %s.threads=1",
+		                      secs[i], secs[i], secs[i], secs[i], secs[i]);
+	REQUIRE(clitest_run(NULL, cmd, &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze run --no-plots --include-flagged", &out, &err) == 0);
+	CHECK(strstr(out, "Roofline: ceilings measured by this run") != NULL);
+	CHECK(strstr(out, "Roofline: points") != NULL);
+	free(out);
+	free(err);
+	CHECK(clitest_exists("run/analysis.json"));
+	/* hwloc's cache sizes are in the provenance (they name the bandwidth ceilings) */
+	snprintf(cmd, sizeof(cmd), "%s/run/run.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(cmd, &out, &n, &e) == 0);
+	CHECK(strstr(out, "\"caches\": [") != NULL);
+	free(out);
+}
+
+/* A real tiny run of ch28-simd.ini's ISA x size table: the speedup table with intervals; no
+ * ceilings in that run, so the roofline says so instead of inventing roofs. */
+LAB_TEST(real_run_simd_speedup)
+{
+	char cmd[2048], *out = NULL, *err = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+	         "run %s/configs/ch28-simd.ini -o run --no-progress --only isa_by_size --set "
+	         "isa_by_size.isa=scalar,sse2 --set isa_by_size.op=sum --set "
+	         "isa_by_size.size=16KiB --set isa_by_size.reps=3 --set isa_by_size.min_time=1ms "
+	         "--set isa_by_size.warmup=1ms",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, cmd, &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze run --no-plots --include-flagged", &out, &err) == 0);
+	CHECK(strstr(out, "== SIMD speedup over scalar, per size: isa_by_size") != NULL);
+	CHECK(strstr(out, "speedup median | mean [95% CI]") != NULL);
+	CHECK(strstr(out, "(none: this run has no point that moves bytes") != NULL);
+	CHECK(strstr(out, "no roof measured at 1 thread") != NULL);
+	free(out);
+	free(err);
+}
