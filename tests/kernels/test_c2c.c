@@ -85,6 +85,14 @@ LAB_TEST(below_resolution_fails_verify)
 		fprintf(stderr, "skipped: c2c_latency needs 2 CPUs\n");
 		return;
 	}
+#ifdef __SANITIZE_THREAD__
+	/* ThreadSanitizer intercepts every atomic access, and on a loaded 2-vCPU host a round trip
+	 * then waits for the other vCPU to be scheduled: one-way latencies of tens of microseconds
+	 * are real there, so the fake 20 us resolution no longer makes them impossible. The plain
+	 * and ASan builds run this case. */
+	fprintf(stderr, "skipped under ThreadSanitizer: round trips exceed the fake resolution\n");
+	return;
+#endif
 	REQUIRE(kpoint_run(&lab_kernel_c2c_latency, kv, &o, &rec) == 0);
 	CHECK_EQ_I64(rec.verify, LAB_VERIFY_FAIL);
 	CHECK_EQ_I64(rec.status, LAB_STATUS_FAILED);
