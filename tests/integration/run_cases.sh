@@ -379,6 +379,40 @@ for p in pts:
         assert p["status"] == "skipped" and "without OpenMP" in p["reason"], p
 PY
 	;;
+epcc_script_fake)
+	# bench/epcc.py against a stand-in syncbench that prints EPCC v4.0's line shapes: the
+	# medians, "+/-" and test sd are parsed per construct, and every round is recorded.
+	mkdir "$tmp/epcc"
+	cat >"$tmp/epcc/syncbench" <<'SH'
+#!/bin/sh
+name=$2
+[ "$name" = PARALLEL_FOR ] && name="PARALLEL FOR"
+printf 'Running OpenMP benchmark version 4.0\n\t%s thread(s)\n' "$OMP_NUM_THREADS"
+printf 'Computing reference time 1 time using 1000 reps\n\n'
+printf 'Sample_size       Mean       Median     Min        Max        StdDev     Outliers\n'
+printf ' 20               0.110000   0.100000   0.090000   0.200000   0.010000   0\n'
+printf 'Computing %s time using 640 reps\n\n' "$name"
+printf 'Sample_size       Mean       Median     Min        Max        StdDev     Outliers\n'
+printf ' 20               0.650000   0.600000   0.550000   0.900000   0.050000   1\n'
+printf '%s time         = 0.650000 microseconds +/- 0.098000\n' "$name"
+printf '%s overhead     = 0.540000 microseconds +/- 0.117600\n' "$name"
+printf '%s median_ovrhd = 0.500000 microseconds \n' "$name"
+SH
+	chmod +x "$tmp/epcc/syncbench"
+	EPCC_DIR="$tmp/epcc" LAB="$lab" python3 bench/epcc.py --rounds 2 --threads 1 \
+		--constructs parallel,barrier --out "$tmp/o" --markdown >"$tmp/out" 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	grep -q '^| parallel | 500 \[500 - 500\] | 118 | ' "$tmp/out"
+	grep -q '^| barrier | 500 \[500 - 500\] | 118 | ' "$tmp/out"
+	python3 - "$tmp/o/rounds.json" <<'PY'
+import json, sys
+rs = json.load(open(sys.argv[1]))
+assert len(rs) == 2 and all(r["threads"] == 1 for r in rs), rs
+e = rs[0]["epcc"]["parallel"]
+want = {"median_ovrhd": 500.0, "pm": 117.6, "sd_test": 50.0, "innerreps": 640}
+assert all(abs(e[k] - v) < 1e-6 for k, v in want.items()), e
+PY
+	;;
 *)
 	echo "unknown case $case" >&2
 	exit 2
