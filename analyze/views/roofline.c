@@ -143,7 +143,7 @@ static int an_add_ceil(const struct lab_an_data *d, struct lab_an_rl *s, const s
 		c->name = lvl ? lab_an_asprintf("%s %s", lvl, g) : lab_an_strdup(g);
 	} else {
 		an_param(best->pt, "precision", "type", buf, sizeof(buf));
-		snprintf(c->precision, sizeof(c->precision), "%s", buf);
+		snprintf(c->precision, sizeof(c->precision), "%.15s", buf);
 		c->name = lab_an_strdup(g);
 	}
 	c->group = lab_an_strdup(g);
