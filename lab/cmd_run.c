@@ -65,6 +65,7 @@ struct run_console {
 	bool progress;
 	uint64_t t0_ns;
 	unsigned done, failed, skipped, flagged_points;
+	unsigned samples, flagged, retried; /* kept samples, those kept flagged, those retried */
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
 };
@@ -149,8 +150,9 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	if (rec->nflagged)
 		fprintf(stderr,
 		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
-		        "%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
-		        pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
+		        "%.2f CPUs after %u retries each (flagged; the analyzer leaves them out)\n",
+		        pt->id, rec->nflagged, rec->nreps, rec->load_limit,
+		        (unsigned)pt->h.retry_flagged);
 	if (rec->ctr && (rec->ctr->cs_samples || rec->ctr->mig_samples))
 		fprintf(
 		    stderr,
@@ -171,6 +173,10 @@ static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab
 	c->failed += rec->status == LAB_STATUS_FAILED;
 	c->skipped += rec->status == LAB_STATUS_SKIPPED;
 	c->flagged_points += rec->nflagged > 0;
+	c->samples += rec->nreps;
+	c->flagged += rec->nflagged;
+	for (unsigned i = 0; rec->samples && i < rec->nreps; i++)
+		c->retried += rec->samples[i].attempts > 1;
 	int rc = lab_results_point(c->res, rec, err);
 	c->done += rc == 0;
 	return rc;
@@ -213,6 +219,22 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 		        "busy or the clock is slow to read; treat short timings with care\n");
 }
 
+/* How the load guard went: samples retried, and what to do about those that stayed flagged. */
+static void run_report_load(const struct run_console *con)
+{
+	if (con->retried)
+		printf("load: %u of %u samples ran under foreign load and were taken again "
+		       "(retry_flagged, quiet_wait)\n",
+		       con->retried, con->samples);
+	if (!con->flagged)
+		return;
+	printf(
+	    "load: %u of %u samples (%.0f %%) stayed flagged after every retry; the analyzer "
+	    "leaves them out. Rerun when the machine is quiet (see `uptime`, `top`), raise "
+	    "retry_flagged or quiet_wait, or analyze with --include-flagged to use them anyway\n",
+	    con->flagged, con->samples, 100.0 * con->flagged / con->samples);
+}
+
 /* Prints how the run ended, once, and tells the truth about what was kept. */
 static void run_report(const struct run_console *con, const char *dir, int rc,
                        const struct lab_err *err, int crc, const struct lab_err *cerr)
@@ -231,6 +253,7 @@ static void run_report(const struct run_console *con, const char *dir, int rc,
 	else
 		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
 		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
+	run_report_load(con);
 	printf("next: lab analyze %s\n", dir);
 }
 
