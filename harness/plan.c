@@ -266,6 +266,10 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 	if (global)
 		plan_layer(e, global->kv, global->nkv, LAB_SRC_GLOBAL, true, d);
 	plan_layer(e, s->kv, s->nkv, LAB_SRC_SECTION, false, d);
+	/* --set global.KEY: every experiment whose keys have KEY; --set NAME.KEY wins over it. */
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (!strcmp(cfg->set_section[i], "global"))
+			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, true, d);
 	for (unsigned i = 0; i < cfg->nset; i++)
 		if (!strcmp(cfg->set_section[i], s->name))
 			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
@@ -300,7 +304,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		free(plan);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory planning");
 	}
-	lab__plan_check_names(cfg, only, nonly, d);
+	lab__plan_check_names(cfg, only, nonly, registry, d);
 	lab__plan_check_globals(cfg, registry, d);
 	lab__plan_global_kernels(cfg, registry, d);
 	for (unsigned s = 0; s < cfg->nsec; s++) {

@@ -222,7 +222,8 @@ LAB_TEST(run_records_views)
 	    clitest_run(NULL,
 	                "run --only false_sharing --only noop --set false_sharing.threads=1 "
 	                "--set false_sharing.reps=1 --set false_sharing.min_time=1ms "
-	                "--set noop.threads=1 --set noop.reps=1 -o R --no-progress",
+	                "--set noop.threads=1 --set noop.reps=1 --set global.retry_flagged=0 -o R "
+	                "--no-progress",
 	                &out, &err),
 	    0);
 	snprintf(path, sizeof(path), "%s/R/run.json", testlib_tmpdir());
