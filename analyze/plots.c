@@ -300,6 +300,7 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->written = 1;
 	if (!pd.path)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if ((pd.fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err)) < 0) {
@@ -314,7 +315,8 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		rc = lab_an_views_plots(a, &pd, out, err);
 	if (rc || !render || !out->n)
 		goto out;
-	if (!lab_an_have_program("gnuplot"))
+	out->no_gnuplot = !lab_an_have_program("gnuplot");
+	if (out->no_gnuplot)
 		lab_an_warn(warn,
 		            "gnuplot not found: wrote the .dat/.gp files in %s but no "
 		            "images (apt-get install gnuplot-nox)",
