@@ -256,3 +256,23 @@ LAB_TEST(compare_all_flagged)
 	free(out);
 	free(err);
 }
+
+/* Two thread counts (the lock fixture's 1 and 2): no speedup, efficiency or Karp-Flatt plot of
+ * a two-point series; the lock view's own plots stay. Three or more (results-usl): plotted. */
+LAB_TEST(no_series_plots_below_three_counts)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-locks");
+	REQUIRE(clitest_run(NULL, "analyze results-locks", &out, &err) == 0);
+	CHECK(!clitest_exists(
+	    "results-locks/plots/"
+	    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-karpflatt.gp"));
+	CHECK(
+	    !clitest_exists("results-locks/plots/"
+	                    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-speedup.gp"));
+	CHECK(clitest_exists("results-locks/plots/"
+	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.gp"));
+	free(out);
+	free(err);
+}
