@@ -59,17 +59,17 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {"locks",        "c2c",    "stride", "omp_overhead",
-	                      "omp_schedule", "reduce", "scan",   "counters"};
+	const char *want[] = {"locks",        "c2c",    "atomics", "stride",  "omp_overhead",
+	                      "omp_schedule", "reduce", "scan",    "counters"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 8);
+		REQUIRE(n < 9);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 8);
+	CHECK_EQ_U64(n, 9);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */
@@ -242,6 +242,35 @@ LAB_TEST(run_records_views)
 	CHECK_EQ_U64(i, 2);
 	lab_an_json_free(j);
 	free(run);
+	free(out);
+	free(err);
+}
+
+/* Atomics: one chart per op with a curve per target, and no per-series speedup plots. */
+LAB_TEST(atomics_one_chart_per_op)
+{
+	char *out = NULL, *err = NULL, path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/a.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	fputs("[atomics]\nkernel = atomic_rmw\nop = fetch_add, xchg\n"
+	      "target = shared, sharded, packed\nthreads = 1\nreps = 1\nmin_time = 1ms\n"
+	      "warmup = 0\nretry_flagged = 0\n",
+	      f);
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "run a.ini -o A --no-progress", &out, &err), 0);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze A --include-flagged", &out, &err), 0);
+	CHECK(strstr(out, "== Atomic read-modify-write under contention: atomics  "
+	                  "op=fetch_add;placement=compact") != NULL);
+	CHECK(strstr(out, "op=xchg;placement=compact") != NULL);
+	CHECK(strstr(out, "ns per operation, all threads together") != NULL);
+	/* the (op, target) series are not listed or plotted again */
+	CHECK(strstr(out, "== atomics  op=") == NULL);
+	CHECK(clitest_exists("A/plots/atomics00-atomics-op_fetch_add_placement_compact.gp"));
+	CHECK(clitest_exists("A/plots/atomics01-atomics-op_xchg_placement_compact.gp"));
 	free(out);
 	free(err);
 }
