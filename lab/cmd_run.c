@@ -81,7 +81,8 @@ static void run_progress(void *ctx, unsigned done, unsigned total, const struct 
 	double elapsed = (double)(lab_clock_ns() - c->t0_ns) / 1e9;
 	double eta = done ? elapsed / done * (total - done) : NAN;
 	const struct lab_experiment *e = &c->s->plan->exp[pt->exp];
-	fprintf(stderr, "\r\033[K[%u/%u] %s threads=%u", done + 1, total, e->name, pt->nthreads);
+	fprintf(stderr, "\r\033[K[%u/%u] %s threads=%u %s", done + 1, total, e->name, pt->nthreads,
+	        pt->params_text);
 	if (isfinite(eta))
 		fprintf(stderr, "  ETA %.0fs", eta);
 	fflush(stderr);
@@ -125,7 +126,7 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 
 	if (c->progress)
 		fprintf(stderr, "\r\033[K");
-	printf("%-14s %-40.40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
+	printf("%-14s %-40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
 	if (rec->status != LAB_STATUS_OK) {
 		printf("%s: %s\n", rec->status == LAB_STATUS_SKIPPED ? "SKIPPED" : "FAILED",
 		       rec->reason);
@@ -236,7 +237,7 @@ static void run_report_load(const struct run_console *con)
 }
 
 /* Prints how the run ended, once, and tells the truth about what was kept. */
-static void run_report(const struct run_console *con, const char *dir, int rc,
+static void run_report(const struct run_console *con, const char *self, const char *dir, int rc,
                        const struct lab_err *err, int crc, const struct lab_err *cerr)
 {
 	unsigned npts = con->s->plan->npts;
@@ -254,7 +255,9 @@ static void run_report(const struct run_console *con, const char *dir, int rc,
 		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
 		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
 	run_report_load(con);
-	printf("next: lab analyze %s\n", dir);
+	/* The binary as the user called it (build/lab/lab from the source tree), so the line
+	 * works from where they are; plain `lab` when it came from the PATH. */
+	printf("next: %s analyze %s\n", self && strchr(self, '/') ? self : "lab", dir);
 }
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
@@ -303,7 +306,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	run_report(&con, dir, rc, &err, crc, &cerr);
+	run_report(&con, lab_self, dir, rc, &err, crc, &cerr);
 	return rc || crc || con.failed ? LAB_EXIT_FAILURE : LAB_EXIT_OK;
 }
 

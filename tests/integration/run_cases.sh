@@ -15,6 +15,8 @@ quick)
 	check "$tmp/q" --min-points 6
 	grep -q '^results: ' "$tmp/out"
 	grep -q '^self-check: ' "$tmp/err"
+	# the next step names the binary as it was called, so it works from here
+	grep -qF "next: $lab analyze $tmp/q" "$tmp/out"
 	;;
 quick_file_equals_builtin)
 	# configs/quick.ini and the embedded copy plan the same points.
@@ -26,6 +28,11 @@ quick_file_equals_builtin)
 		python3 -c 'import json,sys; a=json.load(sys.stdin); assert a["experiments"], a'
 	;;
 plan_synthetic)
+	# The text plan ends with an estimate of the run time (ch26-locks on 32 PUs: 3200 points,
+	# each warm-up + calibration + 10 x 50 ms: about half an hour).
+	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' >"$tmp/p.txt"
+	grep -q '^3200 points planned$' "$tmp/p.txt"
+	grep -qE '^estimated run time: about [0-9]+ min ' "$tmp/p.txt"
 	# A 2-socket plan on a 2-vCPU machine: scatter alternates packages.
 	"$lab" plan configs/quick.ini --only noop --set noop.placement=scatter --set noop.threads=4 \
 		--topology 'synthetic:pack:2 core:8 pu:2' --json >"$tmp/p.json"
