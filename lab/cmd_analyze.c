@@ -17,6 +17,7 @@
 #include "analyze/flagged.h"
 #include "analyze/fleet.h"
 #include "analyze/output.h"
+#include "analyze/placement.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
 #include "analyze/views/views.h"
@@ -228,6 +229,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)
 		err.code = LAB_EDATA; /* a --csv FILE that cannot be opened is bad usage */
+	if (!rc && o.dir)
+		lab_an_placement_same(&d);
 	if (!rc)
 		rc = lab_an_data_summarize(&d, o.include_flagged, &err);
 	if (!rc)

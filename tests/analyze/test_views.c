@@ -6,6 +6,7 @@
  */
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
+#include "analyze/placement.h"
 #include "analyze/plots.h"
 #include "analyze/units.h"
 #include "analyze/views/views.h"
@@ -273,4 +274,33 @@ LAB_TEST(atomics_one_chart_per_op)
 	CHECK(clitest_exists("A/plots/atomics01-atomics-op_xchg_placement_compact.gp"));
 	free(out);
 	free(err);
+}
+
+/* Two placements on the same CPUs (a 2-CPU machine) are said once per pair; placements that
+ * gave other CPUs, or points with other params, are not. */
+LAB_TEST(same_cpus_placements_said)
+{
+	static const char run[] =
+	    "{\"experiments\": [{\"name\": \"fs\", \"points\": ["
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"compact\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"compact\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"cores\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"cores\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 2], \"placement\": \"scatter\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"scatter\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"compact\","
+	    " \"params\": {\"stride\": \"128\", \"placement\": \"compact\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"cores\","
+	    " \"params\": {\"stride\": \"128\", \"placement\": \"cores\"}}]}]}";
+	struct lab_an_data d = {0};
+	struct lab_err e = {0};
+
+	REQUIRE(lab_an_json_parse("run.json", run, strlen(run), &d.run, &e) == 0);
+	lab_an_placement_same(&d);
+	REQUIRE(d.warn.n == 1);
+	CHECK(strstr(d.warn.msg[0], "[fs] placement compact and cores ran on the same CPUs "
+	                            "(threads=2: cpus 0,1)") != NULL);
+	lab_an_json_free(d.run);
+	d.run = NULL;
+	lab_an_warnings_free(&d.warn);
 }
