@@ -60,17 +60,17 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {"locks",        "c2c",    "atomics", "stride",  "omp_overhead",
-	                      "omp_schedule", "reduce", "scan",    "counters"};
+	const char *want[] = {"locks",        "c2c",          "atomics", "stride", "fs_layout",
+	                      "omp_overhead", "omp_schedule", "reduce",  "scan",   "counters"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 9);
+		REQUIRE(n < 10);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 9);
+	CHECK_EQ_U64(n, 10);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */
@@ -236,8 +236,9 @@ LAB_TEST(run_records_views)
 		if (!strcmp(lab_an_json_str(x, "name"), "noop")) {
 			CHECK(v == NULL);
 		} else {
-			REQUIRE(v && v->type == LAB_AN_JSON_ARR && v->n == 1);
+			REQUIRE(v && v->type == LAB_AN_JSON_ARR && v->n == 2);
 			CHECK_EQ_STR(v->items[0].str, "stride");
+			CHECK_EQ_STR(v->items[1].str, "fs_layout");
 		}
 	}
 	CHECK_EQ_U64(i, 2);
@@ -303,4 +304,33 @@ LAB_TEST(same_cpus_placements_said)
 	lab_an_json_free(d.run);
 	d.run = NULL;
 	lab_an_warnings_free(&d.warn);
+}
+
+/* False sharing in structs: packed and aligned layouts in one chart per op; the stride layout's
+ * points are not in it. */
+LAB_TEST(fs_layout_side_by_side)
+{
+	char *out = NULL, *err = NULL, path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/f.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	fputs("[sl]\nkernel = false_sharing\nop = rmw\nlayout = struct, struct_aligned, stride\n"
+	      "threads = 1\nreps = 1\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n",
+	      f);
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "run f.ini -o F --no-progress", &out, &err), 0);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze F --include-flagged", &out, &err), 0);
+	const char *v = strstr(out, "== False sharing in structs: packed vs aligned: sl  op=rmw");
+	REQUIRE(v != NULL);
+	const char *end = strstr(v, "(ns per increment");
+	REQUIRE(end != NULL);
+	CHECK(strstr(v, "\nstruct ") && strstr(v, "\nstruct ") < end);
+	CHECK(strstr(v, "\nstruct_aligned ") && strstr(v, "\nstruct_aligned ") < end);
+	CHECK(!strstr(v, "\nstride ") || strstr(v, "\nstride ") > end);
+	CHECK(clitest_exists("F/plots/fs_layout00-sl-op_rmw_placement_compact_stride_8.gp"));
+	free(out);
+	free(err);
 }
