@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/analysis.h"
 
+#include "analyze/flagged.h"
+
 #include "analyze/views/views.h"
 
 #include <ctype.h>
@@ -192,11 +194,25 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged, int t
 	lab_an_series_findings(s);
 	if (!base) {
 		size_t k = strlen(s->note);
+		const struct lab_an_point *one = NULL;
 
-		snprintf(s->note + k, sizeof(s->note) - k,
-		         "%sno threads=1 baseline: speedup not "
-		         "computed",
-		         k ? "; " : "");
+		for (size_t i = 0; i < s->nrow; i++)
+			if (s->row[i].pt->threads == 1)
+				one = s->row[i].pt;
+		if (one && lab_an_flagged_all(one))
+			snprintf(s->note + k, sizeof(s->note) - k,
+			         "%sthe threads=1 baseline's %zu samples were all load-flagged "
+			         "(--include-flagged keeps them): speedup not computed",
+			         k ? "; " : "", one->n_flagged);
+		else if (one)
+			snprintf(s->note + k, sizeof(s->note) - k,
+			         "%sthe threads=1 baseline has no usable sample (%s): speedup not "
+			         "computed",
+			         k ? "; " : "", one->status);
+		else
+			snprintf(s->note + k, sizeof(s->note) - k,
+			         "%sno threads=1 point in the series: speedup not computed",
+			         k ? "; " : "");
 	}
 	return 0;
 }

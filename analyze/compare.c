@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/fit.h"
+#include "analyze/flagged.h"
 #include "harness/json.h"
 
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
@@ -36,8 +37,16 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 
 	r->change = r->lo = r->hi = NAN;
 	r->p = NAN;
+	if (lab_an_flagged_all(r->old) || lab_an_flagged_all(r->new_)) {
+		r->verdict = lab_an_flagged_all(r->old) && lab_an_flagged_all(r->new_)
+		                 ? "all samples load-flagged in both"
+		             : lab_an_flagged_all(r->old) ? "all old samples load-flagged"
+		                                          : "all new samples load-flagged";
+		c->flagged++;
+		return;
+	}
 	if (!a->n || !b->n) {
-		r->verdict = "not comparable";
+		r->verdict = !a->n ? "no usable old sample" : "no usable new sample";
 		c->unmatched++;
 		return;
 	}
@@ -109,6 +118,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "within_noise", (long long)c->within_noise);
 	lab_json_int(&w, "no_change", (long long)c->no_change);
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
+	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_obj_close(&w);
 	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < c->n; i++) {

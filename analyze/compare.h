@@ -23,7 +23,9 @@ struct lab_an_compare {
 	struct lab_an_cmp_row *row;
 	size_t n;
 	double noise;
-	size_t improved, regressed, within_noise, no_change, unmatched;
+	/* flagged: matched points not compared because one side's samples were all load-flagged
+	 * and left out (not counted as unmatched; --include-flagged compares them) */
+	size_t improved, regressed, within_noise, no_change, unmatched, flagged;
 };
 
 /* Pure verdict rule, exposed for tests. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/output.h"
 
+#include "analyze/flagged.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -287,6 +289,9 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	lab_json_str(&w, "input",
 	             d->external ? (d->throughput ? "throughput" : "seconds") : "cost");
 	lab_json_int(&w, "samples", (long long)d->nsamples);
+	size_t fl, total;
+	lab_an_flagged_count(d, &fl, &total);
+	lab_json_int(&w, "samples_flagged", (long long)fl);
 	lab_json_arr_open(&w, "warnings");
 	for (size_t i = 0; i < d->warn.n; i++)
 		lab_json_str(&w, NULL, d->warn.msg[i]);

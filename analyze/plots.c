@@ -20,6 +20,9 @@
 /* gnuplot's output, in the plots directory. */
 #define AN_GNUPLOT_LOG "gnuplot.log"
 
+/* Fewest thread counts for a series plot (speedup, efficiency, Karp-Flatt, fits). */
+#define LAB_AN_PLOT_MIN_COUNTS 3
+
 /* Points: threads, mean cost and CI, S and CI, E and CI, e and CI. A point without an interval
  * gets a zero-length bar (its lo and hi are the estimate) so gnuplot still draws it; the tables
  * say that there is no interval. */
@@ -149,15 +152,27 @@ static void an_gp_simple(FILE *f, const struct lab_an_series *s, const char *bas
 	lab_an_gp_tail(f, base);
 }
 
-/* Which plots of a series have something to draw (gnuplot stops on an all-undefined plot). */
+/*
+ * Which plots of a series have something to draw (gnuplot stops on an all-undefined plot). A
+ * series measured at fewer than LAB_AN_PLOT_MIN_COUNTS thread counts gets no plot at all: a
+ * line through two points shows no trend, no fit and no Karp-Flatt curve (its table has the
+ * numbers).
+ */
 static void an_series_has(const struct lab_an_series *s, int *measured, int *kf, int *fit)
 {
+	size_t counts = 0;
+
 	*measured = *kf = 0;
 	*fit = s->amdahl.ok || s->usl.ok || (s->weak && s->gustafson.ok);
 	for (size_t i = 0; i < s->nrow; i++) {
-		*measured |= s->row[i].has_speedup && isfinite(s->row[i].speedup.est);
+		int has = s->row[i].has_speedup && isfinite(s->row[i].speedup.est);
+		*measured |= has;
 		*kf |= isfinite(s->row[i].kf);
+		/* rows ascend in threads: a count is new when it differs from the row before */
+		counts += has && (i == 0 || s->row[i].pt->threads != s->row[i - 1].pt->threads);
 	}
+	if (counts < LAB_AN_PLOT_MIN_COUNTS)
+		*measured = *kf = *fit = 0;
 }
 
 static int an_series_plots(const struct lab_an_series *s, size_t idx,
@@ -300,6 +315,7 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->written = 1;
 	if (!pd.path)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if ((pd.fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err)) < 0) {
@@ -314,7 +330,8 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		rc = lab_an_views_plots(a, &pd, out, err);
 	if (rc || !render || !out->n)
 		goto out;
-	if (!lab_an_have_program("gnuplot"))
+	out->no_gnuplot = !lab_an_have_program("gnuplot");
+	if (out->no_gnuplot)
 		lab_an_warn(warn,
 		            "gnuplot not found: wrote the .dat/.gp files in %s but no "
 		            "images (apt-get install gnuplot-nox)",

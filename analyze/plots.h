@@ -25,7 +25,9 @@ struct lab_an_plot {
 struct lab_an_plots {
 	struct lab_an_plot *p;
 	size_t n, cap;
-	int rendered; /* gnuplot ran and succeeded: .svg/.png exist */
+	int rendered;   /* gnuplot ran and succeeded: .svg/.png exist */
+	int written;    /* lab_an_plots_write ran (0: plots were not asked for) */
+	int no_gnuplot; /* there were plots to render and gnuplot was not found */
 };
 
 /*

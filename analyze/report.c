@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "analyze/csv.h"
+#include "analyze/flagged.h"
 #include "analyze/report_int.h"
 #include "analyze/views/views.h"
 #include "analyze/wfile.h"
@@ -125,6 +126,37 @@ static void an_report_provenance(FILE *f, const struct lab_an_data *d)
 }
 
 /* One line of conditions up front: the machine, the build and the self-check. */
+/* The one line on what the load guard left out, above everything else. */
+static void an_report_load_line(FILE *f, const struct lab_an_analysis *a)
+{
+	char line[256];
+
+	if (!lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line)))
+		return;
+	fputs("<p class=\"warn\"><b>Foreign load:</b> ", f);
+	lab_an_html(f, line);
+	fputs(".</p>\n", f);
+}
+
+/* Why there are no plot images, when there are none: the real reason, not a guess. */
+static void an_report_no_plots(FILE *f, const struct lab_an_plots *plots)
+{
+	const char *why = NULL;
+
+	if (plots && plots->rendered)
+		return;
+	if (!plots || !plots->written)
+		why = "No plot images: plots were not asked for (--no-plots).";
+	else if (!plots->n)
+		why = "No plots: nothing to plot (no series or view has a usable point).";
+	else if (plots->no_gnuplot)
+		why = "No plot images: gnuplot is not installed (apt-get install gnuplot-nox); the "
+		      ".dat/.gp files are in plots/.";
+	else
+		why = "No plot images: gnuplot failed on every plot; see plots/gnuplot.log.";
+	fprintf(f, "<p class=\"warn\">%s</p>\n", why);
+}
+
 static void an_report_conditions(FILE *f, const struct lab_an_data *d)
 {
 	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
@@ -389,10 +421,8 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 		}
 		fputs("</ul>\n", f);
 	}
-	if (!plots || !plots->rendered)
-		fputs("<p class=\"warn\">No plot images (gnuplot missing or --no-plots; "
-		      "apt-get install gnuplot-nox).</p>\n",
-		      f);
+	an_report_load_line(f, a);
+	an_report_no_plots(f, plots);
 	an_report_conditions(f, d);
 	/* The chapter-level views first, then every series in detail, then provenance. */
 	lab_an_views_html(f, a, plots, dir);

@@ -38,7 +38,14 @@ const struct lab_param lab_hparam_table[] = {
     LAB_P_U64(struct lab_hparams, seed, "seed", "1", 0, UINT64_MAX, "",
               "Seed for anything random (pair sampling, kernel data)."),
     LAB_P_DOUBLE(struct lab_hparams, load_threshold, "load_threshold", "0.25", 0, 4096, "cpus",
-                 "Foreign CPU load during a sample above which the sample is flagged."),
+                 "Foreign CPU load during a sample, beyond the CPUs the team leaves idle, above "
+                 "which the sample is flagged (limit = load_threshold + CPUs - threads)."),
+    LAB_P_U64(struct lab_hparams, retry_flagged, "retry_flagged", "3", 0, 100, "",
+              "Times a flagged sample is taken again (after quiet_wait) before it is kept "
+              "flagged."),
+    LAB_P_DURATION(struct lab_hparams, quiet_wait, "quiet_wait", "2s", 0, 60000000000ull,
+                   "Longest wait for the foreign load to drop before retrying a flagged "
+                   "sample."),
     LAB_P_ENUM(struct lab_hparams, scaling, "scaling", "strong", plan_scaling_choices,
                "Kind of scaling series for the analyzer: strong or weak."),
     LAB_P_U64(struct lab_hparams, max_pairs, "max_pairs", "0", 0, 1000000, "pairs",
@@ -259,6 +266,10 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 	if (global)
 		plan_layer(e, global->kv, global->nkv, LAB_SRC_GLOBAL, true, d);
 	plan_layer(e, s->kv, s->nkv, LAB_SRC_SECTION, false, d);
+	/* --set global.KEY: every experiment whose keys have KEY; --set NAME.KEY wins over it. */
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (!strcmp(cfg->set_section[i], "global"))
+			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, true, d);
 	for (unsigned i = 0; i < cfg->nset; i++)
 		if (!strcmp(cfg->set_section[i], s->name))
 			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
@@ -293,7 +304,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		free(plan);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory planning");
 	}
-	lab__plan_check_names(cfg, only, nonly, d);
+	lab__plan_check_names(cfg, only, nonly, registry, d);
 	lab__plan_check_globals(cfg, registry, d);
 	lab__plan_global_kernels(cfg, registry, d);
 	for (unsigned s = 0; s < cfg->nsec; s++) {

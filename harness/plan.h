@@ -34,7 +34,9 @@ struct lab_hparams {
 	uint64_t warmup;   /* ns of untimed runs before calibration */
 	uint64_t min_time; /* ns a sample must last at least */
 	uint64_t seed;
-	double load_threshold;    /* foreign CPUs (in vCPUs) above which a sample is flagged */
+	double load_threshold;    /* foreign vCPUs beyond the idle ones that flag a sample */
+	uint64_t retry_flagged;   /* times a flagged sample is taken again */
+	uint64_t quiet_wait;      /* ns to wait for the load to drop before each retry */
 	int scaling;              /* enum lab_scaling */
 	uint64_t max_pairs;       /* placement pairs: sample at most this many pairs; 0 = all */
 	int counters;             /* enum lab_ctr_mode (harness/counters.h) */

@@ -82,13 +82,49 @@ void lab__plan_check_globals(const struct lab_cfg *cfg, const struct lab_kernel 
 	}
 }
 
-/* --only names and --set sections must name experiments. */
+/*
+ * --set global.KEY sets KEY in every experiment that has it: KEY must be a harness key or a key
+ * of some kernel, and not `kernel` (each experiment names its own).
+ */
+static void plan_check_set_global(const struct lab_cfg_kv *kv,
+                                  const struct lab_kernel *const *registry, struct lab_diag *d)
+{
+	bool known = lab_param_find(lab_hparam_table, kv->key) != NULL;
+
+	if (!strcmp(kv->key, "kernel")) {
+		lab_diag_add(
+		    d,
+		    "--set global.kernel=%s: not allowed; set the kernel of one experiment "
+		    "(--set NAME.kernel=%s)",
+		    kv->value, kv->value);
+		return;
+	}
+	for (const struct lab_kernel *const *k = registry; *k && !known; k++)
+		known = lab_param_find((*k)->params, kv->key) != NULL;
+	if (known)
+		return;
+	const char *near = plan_closest_any(kv->key, registry);
+	if (near)
+		lab_diag_add(d, "--set global.%s=%s: unknown key (did you mean '%s'?)", kv->key,
+		             kv->value, near);
+	else
+		lab_diag_add(d,
+		             "--set global.%s=%s: unknown key (allowed the harness keys and any "
+		             "kernel's keys; see `lab describe KERNEL`)",
+		             kv->key, kv->value);
+}
+
+/* --only names and --set sections must name experiments (or, for --set, global). */
 void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
-                           struct lab_diag *d)
+                           const struct lab_kernel *const *registry, struct lab_diag *d)
 {
 	for (unsigned i = 0; i < nonly + cfg->nset; i++) {
 		const char *name = i < nonly ? only[i] : cfg->set_section[i - nonly];
 		bool found = false;
+		if (i >= nonly && !strcmp(name, "global")) {
+			plan_check_set_global(&cfg->set[i - nonly], registry, d);
+			continue;
+		}
 		for (unsigned s = 0; s < cfg->nsec && !found; s++)
 			found = !strcmp(cfg->sec[s].name, name) && strcmp(name, "global") != 0;
 		if (found)

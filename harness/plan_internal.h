@@ -34,8 +34,9 @@ const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
 void lab__plan_global_kernels(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
                               struct lab_diag *d);
 
+/* --only and --set names name experiments; --set global.KEY names a known key. */
 void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
-                           struct lab_diag *d);
+                           const struct lab_kernel *const *registry, struct lab_diag *d);
 
 /* Expands e's sweeps into plan->pts: CPU lists, kernel checks, params text. */
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,

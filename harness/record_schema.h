@@ -41,6 +41,10 @@
  *               thread ran; threads.csv then has one row per sample, the harness worker),
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
+ *               "flagged" (samples kept flagged), "attempts" (samples taken, retries of
+ *               flagged ones included), "sample_attempts": [...] (per kept sample, in rep
+ *               order: 1, or more when it was retried), "load_limit_cpus" (ok points: the
+ *               foreign load above which a sample was flagged),
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
  *                                  "bytes_write_allocate" } (when declared),
  *               "counters": { "mode", "passes", "hw_exclude_kernel", "sw_exclude_kernel",

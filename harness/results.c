@@ -151,6 +151,7 @@ static void results_free(struct lab_results *res)
 		fclose(res->threads);
 	for (unsigned i = 0; res->pts && i < res->plan->npts; i++) {
 		free(res->pts[i].omp_cpus);
+		free(res->pts[i].sample_attempts);
 		free(res->pts[i].ctr);
 		lab_facts_clear(res->pts[i].facts);
 		free(res->pts[i].facts);
@@ -312,6 +313,11 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->iters = rec->iters;
 	p->nreps = rec->nreps;
 	p->nflagged = rec->nflagged;
+	p->attempts = rec->attempts;
+	p->load_limit = rec->load_limit;
+	if (rec->nreps && (p->sample_attempts = malloc(rec->nreps * sizeof(unsigned))))
+		for (unsigned i = 0; i < rec->nreps; i++)
+			p->sample_attempts[i] = rec->samples[i].attempts;
 	p->has_work = rec->has_work;
 	if (rec->omp_cpus && (p->omp_cpus = malloc(rec->nthreads * sizeof(int))))
 		memcpy(p->omp_cpus, rec->omp_cpus, rec->nthreads * sizeof(int));

@@ -19,6 +19,9 @@ struct lab_results_pt {
 	enum lab_verify_result verify;
 	uint64_t iters;
 	unsigned nreps, nflagged;
+	unsigned attempts;         /* samples taken, retries of flagged ones included */
+	unsigned *sample_attempts; /* nreps: times each kept sample was taken; NULL: none */
+	double load_limit;         /* foreign vCPUs above which a sample was flagged */
 	bool has_work;
 	struct lab_work work;
 	int *omp_cpus;            /* OpenMP kernels: where each OpenMP thread ran; NULL otherwise */

@@ -87,6 +87,15 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	lab_json_uint(j, "reps", p->nreps);
 	lab_json_uint(j, "flagged", p->nflagged);
+	lab_json_uint(j, "attempts", p->attempts);
+	if (p->sample_attempts) {
+		lab_json_arr_open(j, "sample_attempts");
+		for (unsigned i = 0; i < p->nreps; i++)
+			lab_json_uint(j, NULL, p->sample_attempts[i]);
+		lab_json_arr_close(j);
+	}
+	if (p->status == LAB_STATUS_OK)
+		lab_json_num(j, "load_limit_cpus", p->load_limit);
 	if (p->ctr)
 		lab_ctr_info_json(j, p->ctr);
 	if (p->has_work) {

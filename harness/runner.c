@@ -81,12 +81,29 @@ static void runner_metrics(struct runner_point *p, double *out)
 		p->spec->kernel->summarize(&p->ctx, p->threads, n, out);
 }
 
+/* One foreign-load reading, from the injected source or the guard; NaN when unknown. */
+static double runner_foreign(struct lab_runner *r)
+{
+	struct lab_err err;
+
+	if (r->foreign)
+		return r->foreign(r->foreign_ctx);
+	if (r->load_ok && lab_load_snap(&r->load, &err) == 0)
+		return lab_load_foreign(&r->load);
+	return NAN;
+}
+
+double lab_runner_load_limit(const struct lab_hparams *h, unsigned nthreads, unsigned ncpus)
+{
+	return h->load_threshold + (ncpus > nthreads ? ncpus - nthreads : 0);
+}
+
+/* Writes the sample just taken into the next slot of rec, without keeping it yet. */
 static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uint64_t elapsed)
 {
 	struct lab_runner *r = p->r;
 	struct lab_sample_rec *s = &rec->samples[rec->nreps];
 	unsigned n = p->nw;
-	struct lab_err err;
 
 	s->elapsed_ns = elapsed;
 	s->work = 0;
@@ -102,12 +119,26 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 	}
 	runner_metrics(p, s->metric);
 	lab_ctr_record(p->ctr, rec->threads + rec->nreps * n, n, s);
-	s->foreign_cpu = NAN;
-	if (r->load_ok && lab_load_snap(&r->load, &err) == 0)
-		s->foreign_cpu = lab_load_foreign(&r->load);
-	s->flagged = s->foreign_cpu > p->spec->h->load_threshold;
-	rec->nflagged += s->flagged;
-	rec->nreps++;
+	s->foreign_cpu = runner_foreign(r);
+	s->flagged = s->foreign_cpu > rec->load_limit;
+}
+
+/*
+ * Waits up to quiet_wait for the foreign load to fall to the limit, reading it every 100 ms
+ * (the guard's readings span 200 ms, so the retry's own reading starts from quiet ones).
+ */
+static void runner_quiet_wait(struct runner_point *p, double limit)
+{
+	uint64_t wait = p->spec->h->quiet_wait, t0 = lab_clock_ns();
+
+	while (!lab__runner_interrupted(p->r)) {
+		uint64_t spent = lab_clock_ns() - t0;
+		if (spent >= wait)
+			break;
+		lab__runner_sleep_ns(wait - spent < 100000000 ? wait - spent : 100000000);
+		if (!(runner_foreign(p->r) > limit))
+			break;
+	}
 }
 
 static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
@@ -182,6 +213,35 @@ static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
 	snprintf(rec->reason, sizeof(rec->reason), "%s", err->msg);
 }
 
+/*
+ * Sample rep of the point, kept in rec: a flagged one is taken again after a quiet wait, up to
+ * retry_flagged times; the last attempt is kept, flagged or not. Returns 0 or -LAB_EINTR.
+ */
+static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsigned rep,
+                       uint64_t iters, struct lab_err *err)
+{
+	struct lab_sample_rec *s = &rec->samples[rec->nreps];
+	uint64_t elapsed;
+
+	for (unsigned attempt = 0;; attempt++) {
+		if (attempt > 0)
+			runner_quiet_wait(p, rec->load_limit);
+		if (lab__runner_interrupted(p->r))
+			return lab_err_set(err, LAB_EINTR, "interrupted");
+		lab_ctr_select_pass(p->ctr, rep, true);
+		if (!lab__runner_sample_whole(p, iters, &elapsed))
+			return lab_err_set(err, LAB_EINTR, "interrupted");
+		runner_record(p, rec, elapsed);
+		s->attempts = attempt + 1;
+		if (!s->flagged || attempt >= p->spec->h->retry_flagged)
+			break;
+	}
+	rec->attempts += s->attempts;
+	rec->nflagged += s->flagged;
+	rec->nreps++;
+	return 0;
+}
+
 static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
 {
 	const struct lab_kernel *k = p->spec->kernel;
@@ -194,6 +254,7 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 			return rc;
 		lab_team_run(p->team, runner_ctr_open_fn, p);
 	}
+	rec->load_limit = lab_runner_load_limit(h, p->spec->n, p->r->load.ncpus);
 	uint64_t iters = lab__runner_calibrate(p);
 	/* run.json's iters_per_sample counts every chunk of the sample. */
 	rec->iters = iters > UINT64_MAX / p->chunks ? UINT64_MAX : iters * p->chunks;
@@ -201,16 +262,12 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	 * No reset between points: /proc/stat counts in 10 ms ticks, so the first samples of a
 	 * point read their foreign load over a window that reaches back into the last point.
 	 */
-	if (p->r->load_ok)
+	if (p->r->load_ok && !p->r->foreign)
 		lab_load_snap(&p->r->load, err);
 	for (unsigned rep = 0; rep < h->reps; rep++) {
-		uint64_t elapsed;
-		if (lab__runner_interrupted(p->r))
-			return lab_err_set(err, LAB_EINTR, "interrupted");
-		lab_ctr_select_pass(p->ctr, rep, true);
-		if (!lab__runner_sample_whole(p, iters, &elapsed))
-			return lab_err_set(err, LAB_EINTR, "interrupted");
-		runner_record(p, rec, elapsed);
+		int rc = runner_take(p, rec, rep, iters, err);
+		if (rc)
+			return rc;
 	}
 	lab_ctr_select_pass(p->ctr, 0, false);
 	if (!k->verify)

@@ -3,8 +3,10 @@
  * The runner: executes points. Per point: create and bind the team, setup and thread_setup,
  * calibrate the iterations so a sample lasts >= min_time and >= 1000x the clock resolution,
  * warm up, take `reps` samples (all threads start at a spinning barrier, each timestamps its
- * own run; elapsed = max(end) - min(start)), read the foreign-load guard around each sample,
- * verify, teardown. Results go to a sink as each point finishes; the runner never prints.
+ * own run; elapsed = max(end) - min(start)), read the foreign-load guard around each sample
+ * (a flagged sample is taken again, up to retry_flagged times, each after waiting up to
+ * quiet_wait for the load to drop), verify, teardown. Results go to a sink as each point finishes;
+ * the runner never prints.
  */
 #ifndef LAB_HARNESS_RUNNER_H
 #define LAB_HARNESS_RUNNER_H
@@ -25,7 +27,8 @@ struct lab_sample_rec {
 	uint64_t elapsed_ns; /* max(end) - min(start) over the team */
 	uint64_t work;       /* units of work done by all threads */
 	double foreign_cpu;  /* vCPUs used by others (NaN when unknown) */
-	bool flagged;        /* foreign_cpu above the point's load_threshold */
+	bool flagged;        /* foreign_cpu above the point's load limit (lab_runner_load_limit) */
+	unsigned attempts;   /* times this sample was taken: 1, or more when flagged ones retried */
 	double metric[LAB_METRICS_MAX];
 	double ctr[LAB_CTR_EVENTS_MAX]; /* counter values summed over threads (NaN: not counted) */
 	double ctr_mux;                 /* smallest running/enabled of any thread's group */
@@ -63,7 +66,9 @@ struct lab_point_rec {
 	unsigned nworkers; /* rows per sample in threads: nthreads, or 1 for an OpenMP kernel */
 	int *omp_cpus;     /* OpenMP kernels: where each OpenMP thread ran (-1: never bound) */
 	unsigned nreps;    /* samples recorded */
-	unsigned nflagged;
+	unsigned nflagged; /* samples kept flagged (after every retry) */
+	unsigned attempts; /* samples taken, retries of flagged ones included */
+	double load_limit; /* foreign vCPUs above which a sample was flagged */
 	struct lab_sample_rec *samples; /* nreps */
 	struct lab_thread_rec *threads; /* nreps x nworkers, row-major by rep */
 	bool has_work;
@@ -97,6 +102,12 @@ struct lab_runner {
 	bool bind;            /* pin threads (false on topologies that are not this system) */
 	struct lab_load load; /* the foreign-load guard */
 	bool load_ok;
+	/*
+	 * Where foreign load readings come from: NULL reads the guard (a snapshot, then
+	 * lab_load_foreign); tests inject a sequence. Returns vCPUs, NaN when unknown.
+	 */
+	double (*foreign)(void *ctx);
+	void *foreign_ctx;
 	uint64_t origin_ns;                  /* thread timestamps are written relative to this */
 	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
 	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */
@@ -119,6 +130,15 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
  */
 int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
                    struct lab_err *err);
+
+/*
+ * The foreign load above which a sample of a team of nthreads is flagged on a machine of ncpus
+ * CPUs: load_threshold plus the CPUs the team leaves idle. Load that fits on idle CPUs does not
+ * take a CPU from the team; more than that must share the team's CPUs. (Shared caches and
+ * memory bandwidth are not covered: a memory-bound neighbour on an idle CPU is not flagged.)
+ * ncpus 0 (unknown) counts no idle CPUs.
+ */
+double lab_runner_load_limit(const struct lab_hparams *h, unsigned nthreads, unsigned ncpus);
 
 /* Frees the arrays of rec. */
 void lab_point_rec_free(struct lab_point_rec *rec);

@@ -67,4 +67,7 @@ unsigned lab__runner_chunks(const struct runner_point *p);
  */
 bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *elapsed);
 
+/* Sleeps ns on the monotonic clock, through signals. */
+void lab__runner_sleep_ns(uint64_t ns);
+
 #endif

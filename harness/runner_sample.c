@@ -32,7 +32,7 @@ static void runner_sample_fn(void *arg, unsigned tid)
 	t->work_total += t->work;
 }
 
-static void runner_sleep_ns(uint64_t ns)
+void lab__runner_sleep_ns(uint64_t ns)
 {
 	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
 	                      .tv_nsec = (long)(ns % 1000000000u)};
@@ -55,10 +55,10 @@ uint64_t lab__runner_sample(struct runner_point *p, uint64_t iters, uint64_t dur
 		/* The sample's time counts from when every worker runs, not from when it was woken.
 		 */
 		while (atomic_load_explicit(&p->started, memory_order_acquire) < n)
-			runner_sleep_ns(20000);
+			lab__runner_sleep_ns(20000);
 		/* In slices, so Ctrl-C ends a long timed sample within 50 ms. */
 		for (uint64_t t0 = lab_clock_ns(), left = duration_ns; left > 0;) {
-			runner_sleep_ns(left < 50000000 ? left : 50000000);
+			lab__runner_sleep_ns(left < 50000000 ? left : 50000000);
 			uint64_t spent = lab_clock_ns() - t0;
 			left = spent >= duration_ns || lab__runner_interrupted(p->r)
 			           ? 0

@@ -195,8 +195,9 @@ static void fs_work(const void *params, struct lab_work *w)
 
 static const struct lab_metric fs_metrics[] = {LAB_METRIC_END};
 
-/* The analyzer draws cost vs stride, one line per thread count (analyze/views/stride.c). */
-static const char *const fs_views[] = {"stride", NULL};
+/* The analyzer draws cost vs stride, one line per thread count (analyze/views/stride.c), and
+ * the struct layouts side by side (analyze/views/fs_layout.c). */
+static const char *const fs_views[] = {"stride", "fs_layout", NULL};
 
 const struct lab_kernel lab_kernel_false_sharing = {
     .abi = LAB_KERNEL_ABI,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "lab/analyze_print.h"
 
+#include "analyze/flagged.h"
 #include "analyze/views/views.h"
 
 #include <math.h>
@@ -155,6 +156,12 @@ static void lab_print_rates(FILE *f, const struct lab_an_series *s)
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 {
 	int first = 1;
+	char line[256];
+
+	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line))) {
+		fprintf(f, "load: %s\n\n", line);
+		first = 0;
+	}
 
 	for (size_t i = 0; i < a->ns; i++) {
 		const struct lab_an_series *s = &a->s[i];
@@ -194,17 +201,29 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c)
 		const struct lab_an_point *p = r->old ? r->old : r->new_;
 		char ch[96] = "-";
 
-		if (isfinite(r->change))
+		if (isfinite(r->change) && isfinite(r->lo) && isfinite(r->hi))
 			snprintf(ch, sizeof(ch), "%+.2f%% [%+.2f%%, %+.2f%%]", 100 * r->change,
 			         100 * r->lo, 100 * r->hi);
-		fprintf(f, "%-24.24s %7d  %-11.4g %-11.4g  %-28s %-9.3g %s", p->experiment,
-		        p->threads, r->old && r->old->st.n ? r->old->st.mean : NAN,
-		        r->new_ && r->new_->st.n ? r->new_->st.mean : NAN, ch, r->p, r->verdict);
+		else if (isfinite(r->change)) /* one sample a side: no interval */
+			snprintf(ch, sizeof(ch), "%+.2f%% [no interval]", 100 * r->change);
+		char mo[32] = "-", mn[32] = "-", pv[32] = "-";
+		if (r->old && r->old->st.n)
+			snprintf(mo, sizeof(mo), "%.4g", r->old->st.mean);
+		if (r->new_ && r->new_->st.n)
+			snprintf(mn, sizeof(mn), "%.4g", r->new_->st.mean);
+		if (isfinite(r->p))
+			snprintf(pv, sizeof(pv), "%.3g", r->p);
+		fprintf(f, "%-24.24s %7d  %-11s %-11s  %-28s %-9s %s", p->experiment, p->threads,
+		        mo, mn, ch, pv, r->verdict);
 		fprintf(f, "%s%s\n", *p->params ? "  " : "", p->params);
 	}
 	fprintf(f,
 	        "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "
-	        "%zu unmatched\n",
+	        "%zu unmatched",
 	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
 	        c->unmatched);
+	if (c->flagged)
+		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
+		        c->flagged);
+	fputc('\n', f);
 }

@@ -70,6 +70,9 @@ struct lab_cli_args {
 	}
 
 /* A loaded config, its topology and its plan. */
+/* argv[0] of this process, as the user typed it (for "next:" lines). */
+extern const char *lab_self;
+
 struct lab_cli_setup {
 	struct lab_cfg cfg;
 	struct lab_topo *topo;

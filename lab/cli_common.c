@@ -167,6 +167,39 @@ static void cli_cpus_in_order(char *buf, size_t len, const int *cpus, unsigned n
 		snprintf(buf + used, len - used, ",...");
 }
 
+/*
+ * Seconds the plan should take on a quiet machine: per point the warm-up, about three samples'
+ * worth of calibration, reps samples of min_time, and ~5 ms to set up the team; 1 s for the
+ * self-check. Retries of samples flagged for foreign load come on top.
+ */
+static double cli_plan_seconds(const struct lab_plan *plan)
+{
+	double ns = 1e9;
+
+	for (unsigned i = 0; i < plan->npts; i++) {
+		const struct lab_point *pt = &plan->pts[i];
+		if (pt->state == LAB_POINT_SKIPPED)
+			continue;
+		ns += (double)pt->h.warmup + (3.0 + (double)pt->h.reps) * (double)pt->h.min_time +
+		      5e6;
+	}
+	return ns / 1e9;
+}
+
+static void cli_print_estimate(const struct lab_plan *plan)
+{
+	double s = cli_plan_seconds(plan);
+
+	if (s < 90)
+		printf("estimated run time: about %.0f s", s);
+	else if (s < 2 * 3600)
+		printf("estimated run time: about %.0f min", s / 60);
+	else
+		printf("estimated run time: about %.1f h", s / 3600);
+	printf(" (warm-up, calibration and reps x min_time per point; more on a busy machine, "
+	       "where flagged samples are retried)\n");
+}
+
 void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 {
 	char cpus[512];
@@ -193,4 +226,5 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 		}
 	}
 	printf("\n%u point%s planned\n", s->plan->npts, s->plan->npts == 1 ? "" : "s");
+	cli_print_estimate(s->plan);
 }

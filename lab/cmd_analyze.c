@@ -14,8 +14,10 @@
 
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
+#include "analyze/flagged.h"
 #include "analyze/fleet.h"
 #include "analyze/output.h"
+#include "analyze/placement.h"
 #include "analyze/plots.h"
 #include "analyze/report.h"
 #include "analyze/views/views.h"
@@ -96,7 +98,7 @@ struct compare_args {
 	const char *dirs[2];
 	unsigned ndirs;
 	const char *noise;
-	bool json;
+	bool json, include_flagged;
 };
 
 static const struct lab_opt compare_opts[] = {
@@ -104,12 +106,14 @@ static const struct lab_opt compare_opts[] = {
      "changes inside +-FRACTION are 'within noise' (default 0.01)"},
     {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, json), 0,
      "one JSON document on stdout"},
+    {"--include-flagged", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, include_flagged),
+     0, "compare with samples flagged for foreign CPU load kept"},
     LAB_OPTS_END,
 };
 
 static const struct lab_cmd_opts compare_cmd = {
     .name = "compare",
-    .synopsis = "DIR_A DIR_B [--noise 0.01] [--json]",
+    .synopsis = "DIR_A DIR_B [--noise 0.01] [--json] [--include-flagged]",
     .about = "Per point (same experiment, params and threads), the relative change of the mean\n"
              "cost from DIR_A (old) to DIR_B (new) with its 95 % interval and a Welch t-test.\n"
              "Verdict: 'no change' unless p < 0.05; then 'improved' or 'regressed' only if the\n"
@@ -225,6 +229,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)
 		err.code = LAB_EDATA; /* a --csv FILE that cannot be opened is bad usage */
+	if (!rc && o.dir)
+		lab_an_placement_same(&d);
 	if (!rc)
 		rc = lab_an_data_summarize(&d, o.include_flagged, &err);
 	if (!rc)
@@ -234,6 +240,10 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 		goto out;
 	}
 	lab_print_warnings(&d.warn, argv[0]);
+	char line[256];
+	if ((o.json || report_only) &&
+	    lab_an_flagged_line(&d, o.include_flagged, line, sizeof(line)))
+		fprintf(stderr, "lab %s: %s\n", argv[0], line);
 	if (o.dir && (rc = lab_analyze_write(&a, &o, &warn, &err)))
 		code = lab_an_exit(&err, argv[0]);
 	lab_print_warnings(&warn, argv[0]);
@@ -258,16 +268,20 @@ int lab_cmd_report(int argc, char **argv)
 	return lab_analyze_main(argc, argv, 1);
 }
 
-static int lab_compare_load(const char *dir, struct lab_an_data *d, struct lab_err *err)
+static int lab_compare_load(const char *dir, struct lab_an_data *d, int include_flagged,
+                            struct lab_err *err)
 {
+	char line[256];
 	int rc;
 
 	if (!lab_is_dir(dir))
 		return lab_err_set(err, LAB_EDATA, "%s: not a results directory", dir);
 	rc = lab_an_data_load_dir(d, dir, err);
 	if (!rc)
-		rc = lab_an_data_summarize(d, 0, err);
+		rc = lab_an_data_summarize(d, include_flagged, err);
 	lab_print_warnings(&d->warn, "compare");
+	if (!rc && lab_an_flagged_line(d, include_flagged, line, sizeof(line)))
+		fprintf(stderr, "lab compare: %s: %s\n", dir, line);
 	return rc;
 }
 
@@ -299,7 +313,8 @@ int lab_cmd_compare(int argc, char **argv)
 	}
 	const char *const *dir = o.dirs;
 	bool json = o.json;
-	if (lab_compare_load(dir[0], &d[0], &err) || lab_compare_load(dir[1], &d[1], &err) ||
+	if (lab_compare_load(dir[0], &d[0], o.include_flagged, &err) ||
+	    lab_compare_load(dir[1], &d[1], o.include_flagged, &err) ||
 	    lab_an_compare_run(&d[0], &d[1], noise, &c, &err)) {
 		code = lab_an_exit(&err, "compare");
 		goto out;

@@ -65,6 +65,7 @@ struct run_console {
 	bool progress;
 	uint64_t t0_ns;
 	unsigned done, failed, skipped, flagged_points;
+	unsigned samples, flagged, retried; /* kept samples, those kept flagged, those retried */
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
 };
@@ -80,7 +81,8 @@ static void run_progress(void *ctx, unsigned done, unsigned total, const struct 
 	double elapsed = (double)(lab_clock_ns() - c->t0_ns) / 1e9;
 	double eta = done ? elapsed / done * (total - done) : NAN;
 	const struct lab_experiment *e = &c->s->plan->exp[pt->exp];
-	fprintf(stderr, "\r\033[K[%u/%u] %s threads=%u", done + 1, total, e->name, pt->nthreads);
+	fprintf(stderr, "\r\033[K[%u/%u] %s threads=%u %s", done + 1, total, e->name, pt->nthreads,
+	        pt->params_text);
 	if (isfinite(eta))
 		fprintf(stderr, "  ETA %.0fs", eta);
 	fflush(stderr);
@@ -124,7 +126,7 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 
 	if (c->progress)
 		fprintf(stderr, "\r\033[K");
-	printf("%-14s %-40.40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
+	printf("%-14s %-40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
 	if (rec->status != LAB_STATUS_OK) {
 		printf("%s: %s\n", rec->status == LAB_STATUS_SKIPPED ? "SKIPPED" : "FAILED",
 		       rec->reason);
@@ -149,8 +151,9 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	if (rec->nflagged)
 		fprintf(stderr,
 		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
-		        "%.2f CPUs (flagged; the analyzer leaves them out of fits)\n",
-		        pt->id, rec->nflagged, rec->nreps, pt->h.load_threshold);
+		        "%.2f CPUs after %u retries each (flagged; the analyzer leaves them out)\n",
+		        pt->id, rec->nflagged, rec->nreps, rec->load_limit,
+		        (unsigned)pt->h.retry_flagged);
 	if (rec->ctr && (rec->ctr->cs_samples || rec->ctr->mig_samples))
 		fprintf(
 		    stderr,
@@ -171,6 +174,10 @@ static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab
 	c->failed += rec->status == LAB_STATUS_FAILED;
 	c->skipped += rec->status == LAB_STATUS_SKIPPED;
 	c->flagged_points += rec->nflagged > 0;
+	c->samples += rec->nreps;
+	c->flagged += rec->nflagged;
+	for (unsigned i = 0; rec->samples && i < rec->nreps; i++)
+		c->retried += rec->samples[i].attempts > 1;
 	int rc = lab_results_point(c->res, rec, err);
 	c->done += rc == 0;
 	return rc;
@@ -213,8 +220,24 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 		        "busy or the clock is slow to read; treat short timings with care\n");
 }
 
+/* How the load guard went: samples retried, and what to do about those that stayed flagged. */
+static void run_report_load(const struct run_console *con)
+{
+	if (con->retried)
+		printf("load: %u of %u samples ran under foreign load and were taken again "
+		       "(retry_flagged, quiet_wait)\n",
+		       con->retried, con->samples);
+	if (!con->flagged)
+		return;
+	printf(
+	    "load: %u of %u samples (%.0f %%) stayed flagged after every retry; the analyzer "
+	    "leaves them out. Rerun when the machine is quiet (see `uptime`, `top`), raise "
+	    "retry_flagged or quiet_wait, or analyze with --include-flagged to use them anyway\n",
+	    con->flagged, con->samples, 100.0 * con->flagged / con->samples);
+}
+
 /* Prints how the run ended, once, and tells the truth about what was kept. */
-static void run_report(const struct run_console *con, const char *dir, int rc,
+static void run_report(const struct run_console *con, const char *self, const char *dir, int rc,
                        const struct lab_err *err, int crc, const struct lab_err *cerr)
 {
 	unsigned npts = con->s->plan->npts;
@@ -231,7 +254,10 @@ static void run_report(const struct run_console *con, const char *dir, int rc,
 	else
 		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
 		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
-	printf("next: lab analyze %s\n", dir);
+	run_report_load(con);
+	/* The binary as the user called it (build/lab/lab from the source tree), so the line
+	 * works from where they are; plain `lab` when it came from the PATH. */
+	printf("next: %s analyze %s\n", self && strchr(self, '/') ? self : "lab", dir);
 }
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
@@ -280,7 +306,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	run_report(&con, dir, rc, &err, crc, &cerr);
+	run_report(&con, lab_self, dir, rc, &err, crc, &cerr);
 	return rc || crc || con.failed ? LAB_EXIT_FAILURE : LAB_EXIT_OK;
 }
 

@@ -48,8 +48,12 @@ static void lab_usage(FILE *f)
 	           "config.\n`lab COMMAND --help` for more.\n");
 }
 
+const char *lab_self = "lab";
+
 int main(int argc, char **argv)
 {
+	if (argc > 0 && argv[0] && *argv[0])
+		lab_self = argv[0];
 	if (argc < 2) {
 		lab_usage(stderr);
 		return LAB_EXIT_USAGE;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/cpurel.h"
+#include "analyze/flagged.h"
 #include "analyze/views/view.h"
 
 /* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
@@ -121,6 +122,18 @@ static struct lab_an_c2c_matrix *an_matrix(struct lab_an_c2c *c, size_t *cap,
 	return m->params && m->method ? m : NULL;
 }
 
+const char *lab_an_c2c_no_median(const struct lab_an_c2c_matrix *m)
+{
+	if (m->flagged_out && m->flagged_out == m->ncell)
+		return "no pair median: every sample ran under foreign load and was left out "
+		       "(rerun "
+		       "when quiet or pass --include-flagged)";
+	if (m->flagged_out)
+		return "no pair median: the pairs' samples were load-flagged or their points did "
+		       "not run (see run.json)";
+	return "no pair median: no pair's point ran (see run.json status and reason)";
+}
+
 static int an_cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -148,6 +161,7 @@ static int an_matrix_finish(struct lab_an_c2c_matrix *m)
 			m->min_ns = fmin(m->min_ns, c->median_ns);
 			m->max_ns = fmax(m->max_ns, c->median_ns);
 		}
+		m->flagged_out += lab_an_flagged_all(c->pt);
 	}
 	qsort(m->cpu, k, sizeof(*m->cpu), an_cmp_int);
 	for (size_t i = 0; i < k; i++)

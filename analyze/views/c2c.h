@@ -42,7 +42,11 @@ struct lab_an_c2c_matrix {
 	size_t ncpu;
 	size_t multimodal;     /* cells with two or more modes */
 	double min_ns, max_ns; /* over the cells' medians */
+	size_t flagged_out;    /* cells with no median because every sample was load-flagged */
 };
+
+/* Why matrix m has no median at all (min_ns > max_ns): one sentence, no trailing period. */
+const char *lab_an_c2c_no_median(const struct lab_an_c2c_matrix *m);
 
 struct lab_an_c2c {
 	struct lab_an_c2c_matrix *m;

@@ -72,10 +72,14 @@ void lab_an_c2c_html(FILE *f, const void *state, const struct lab_an_plots *plot
 		lab_an_html(f, m->experiment);
 		fputs(" <small>", f);
 		lab_an_html(f, m->params);
-		fprintf(f,
-		        "</small></h3>\n<p>%zu pairs, medians %.4g&ndash;%.4g ns, %zu multimodal."
-		        "</p>\n",
-		        m->ncell, m->min_ns, m->max_ns, m->multimodal);
+		if (m->max_ns >= m->min_ns)
+			fprintf(f,
+			        "</small></h3>\n<p>%zu pairs, medians %.4g&ndash;%.4g ns, %zu "
+			        "multimodal.</p>\n",
+			        m->ncell, m->min_ns, m->max_ns, m->multimodal);
+		else
+			fprintf(f, "</small></h3>\n<p class=\"warn\">%zu pairs, %s.</p>\n",
+			        m->ncell, lab_an_c2c_no_median(m));
 		if (m->ncpu <= 32)
 			an_c2c_matrix(f, m);
 		lab_an_report_view_imgs(f, plots, dir, "c2c", i);

@@ -122,6 +122,8 @@ void lab_an_c2c_json(struct lab_json *w, const struct lab_an_c2c *c, const char 
 		lab_json_int(w, "multimodal_cells", (long long)m->multimodal);
 		lab_json_num(w, "min_median_ns", m->min_ns);
 		lab_json_num(w, "max_median_ns", m->max_ns);
+		if (!(m->max_ns >= m->min_ns))
+			lab_json_str(w, "no_median_reason", lab_an_c2c_no_median(m));
 		lab_json_arr_open(w, "cells");
 		for (size_t j = 0; j < m->ncell; j++)
 			an_json_cell(w, &m->cell[j]);

@@ -108,6 +108,8 @@ void lab_an_c2c_text(FILE *f, const void *state)
 			        "  range of pair medians %.4g .. %.4g ns; %zu of %zu pairs "
 			        "multimodal\n",
 			        m->min_ns, m->max_ns, m->multimodal, m->ncell);
+		else
+			fprintf(f, "  %s\n", lab_an_c2c_no_median(m));
 		lab_c2c_multimodal(f, m);
 	}
 }

@@ -31,6 +31,8 @@ int lab_an_cv_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *
 	int decl = lab_an_view_declared(d, p->experiment, s->view);
 	char buf[8];
 
+	if (s->keep && !s->keep(p))
+		return 0;
 	if (decl >= 0 || !s->match_metric)
 		return decl > 0;
 	for (size_t m = 0; m < d->nmetric; m++)

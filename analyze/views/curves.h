@@ -50,6 +50,8 @@ struct lab_an_cv_spec {
 	/* Files without a views key: the view applies to points with this metric column and a
 	 * curve[0] param; NULL: only where the run declares the view. */
 	const char *match_metric;
+	/* Optional: 0 leaves out a point the view would otherwise take (say, by a param value). */
+	int (*keep)(const struct lab_an_point *p);
 	/* SPEEDUP: the curve[0] value of the baseline (its point at the same conditions and x with
 	 * the fewest threads); without one, the same curve's point with the fewest threads. */
 	const char *base;

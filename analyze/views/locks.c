@@ -8,8 +8,27 @@
 #include "analyze/jsonw.h"
 #include "analyze/views/view.h"
 
-const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness", "acq_lat_p50_ns",
+const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness", "handoff_ratio",
                                                            "acq_lat_p99_ns", "max_min_ratio"};
+
+/* The bounded intervals of e (see locks.h). */
+static void an_lock_bounds(struct lab_an_lock_pt *e)
+{
+	const struct lab_an_msum *m = &e->m[LAB_AN_LK_JAIN];
+	double lo, hi;
+
+	e->thr_lo = e->thr_hi = e->jain_lo = e->jain_hi = NAN;
+	if (e->thr.n && lab_an_stats_ci_log(&e->thr, 0.95, &lo, &hi) == 0) {
+		e->thr_lo = lo;
+		e->thr_hi = hi;
+	}
+	if (m->n > 1 && e->pt->threads > 1 &&
+	    lab_an_ci_logit(m->mean, lab_an_se_of_tci(m->ci95_lo, m->ci95_hi, m->n, 0.95),
+	                    (double)(m->n - 1), 0.95, 1.0 / e->pt->threads, 1.0, &lo, &hi) == 0) {
+		e->jain_lo = lo;
+		e->jain_hi = hi;
+	}
+}
 
 /* params without the `lock` item into out (at least strlen(params) + 1 bytes). */
 static struct lab_an_lock_group *an_group(struct lab_an_locks *l, size_t *cap, const char *exp,
@@ -67,6 +86,7 @@ static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p,
 			if (!strcmp(d->metric_name[m], lab_an_lock_metric[j]) && p->msum[m].n)
 				e->m[j] = p->msum[m];
 	}
+	an_lock_bounds(e);
 	return 0;
 }
 
@@ -165,11 +185,16 @@ static void an_json_pt(struct lab_json *w, const struct lab_an_lock_pt *e)
 	lab_json_str(w, "status", e->pt->status);
 	lab_json_int(w, "n", (long long)e->thr.n);
 	lab_json_num(w, "acquisitions_per_s", h ? e->thr.mean : NAN);
-	lab_json_pair(w, "acquisitions_per_s_ci95", h ? e->thr.ci95_lo : NAN,
-	              h ? e->thr.ci95_hi : NAN);
+	lab_json_pair(w, "acquisitions_per_s_ci95", e->thr_lo, e->thr_hi);
 	lab_json_num(w, "acquisitions_per_s_median", h ? e->thr.median : NAN);
-	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++)
-		an_json_msum(w, lab_an_lock_metric[j], &e->m[j]);
+	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++) {
+		struct lab_an_msum m = e->m[j];
+		if (j == LAB_AN_LK_JAIN) { /* the interval inside [1/threads, 1], or none */
+			m.ci95_lo = e->jain_lo;
+			m.ci95_hi = e->jain_hi;
+		}
+		an_json_msum(w, lab_an_lock_metric[j], &m);
+	}
 	lab_an_modes_json(w, &e->pt->modes, 1);
 	lab_json_obj_close(w);
 }
@@ -177,7 +202,8 @@ static void an_json_pt(struct lab_json *w, const struct lab_an_lock_pt *e)
 void lab_an_locks_json(struct lab_json *w, const struct lab_an_locks *l, const char *exp)
 {
 	lab_json_obj_open(w, "locks");
-	lab_json_str(w, "throughput", "acquisitions/s = work/elapsed per sample; mean, 95% t-CI");
+	lab_json_str(w, "throughput",
+	             "acquisitions/s = work/elapsed per sample; mean, 95% CI on the log scale");
 	lab_json_str(w, "metrics", "median over samples; _mean and _ci95: mean and 95% t-CI");
 	lab_json_arr_open(w, "groups");
 	for (size_t i = 0; i < l->ng; i++) {

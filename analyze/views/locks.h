@@ -5,7 +5,7 @@
  * curve per lock kind, one entry per thread count. Per entry: throughput in acquisitions per
  * second = work/elapsed of each used sample, its mean with a 95 % t-interval (df = n-1); and
  * the median, mean and 95 % t-interval of the kernel's metric columns jain_fairness,
- * acq_lat_p50_ns, acq_lat_p99_ns and max_min_ratio (n = 0 where a column is absent or empty).
+ * handoff_ratio, acq_lat_p99_ns and max_min_ratio (n = 0 where a column is absent or empty).
  * Pure computation on loaded, summarized data. The view "locks" (analyze/views/view.h): its
  * state is a struct lab_an_locks.
  */
@@ -18,7 +18,8 @@
 #include "analyze/data.h"
 #include "analyze/err.h"
 
-enum { LAB_AN_LK_JAIN, LAB_AN_LK_P50, LAB_AN_LK_P99, LAB_AN_LK_MAXMIN, LAB_AN_LK_NMETRIC };
+/* No p50 column: on a contended lock it sits at the clock's floor and teaches nothing. */
+enum { LAB_AN_LK_JAIN, LAB_AN_LK_HANDOFF, LAB_AN_LK_P99, LAB_AN_LK_MAXMIN, LAB_AN_LK_NMETRIC };
 
 /* The metric column names, indexed by the enum above. */
 extern const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC];
@@ -27,6 +28,12 @@ struct lab_an_lock_pt {
 	const struct lab_an_point *pt;
 	struct lab_an_stats thr; /* acquisitions per second of the used samples */
 	struct lab_an_msum m[LAB_AN_LK_NMETRIC];
+	/*
+	 * Intervals that respect the bounds (analyze/stats.h): throughput > 0 on the log scale,
+	 * Jain in [1/threads, 1] on the logit scale. NaN when there is none (n <= 1, a
+	 * degenerate or single-thread index).
+	 */
+	double thr_lo, thr_hi, jain_lo, jain_hi;
 };
 
 struct lab_an_lock_curve {

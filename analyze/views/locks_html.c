@@ -22,13 +22,19 @@ static void an_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *
 	fputs("<tr><td>", f);
 	lab_an_html(f, lock);
 	fprintf(f, "</td><td>%d</td><td>%zu</td>", e->pt->threads, e->thr.n);
-	if (e->thr.n)
-		fprintf(f, "<td>%.4g <small>[%.4g, %.4g]</small></td>", e->thr.mean, e->thr.ci95_lo,
-		        e->thr.ci95_hi);
+	if (e->thr.n && isfinite(e->thr_lo))
+		fprintf(f, "<td>%.4g <small>[%.4g, %.4g]</small></td>", e->thr.mean / 1e6,
+		        e->thr_lo / 1e6, e->thr_hi / 1e6);
+	else if (e->thr.n)
+		fprintf(f, "<td>%.4g</td>", e->thr.mean / 1e6);
 	else
 		fputs("<td>&ndash;</td>", f);
-	an_msum_cell(f, &e->m[LAB_AN_LK_JAIN], 1);
-	an_msum_cell(f, &e->m[LAB_AN_LK_P50], 0);
+	if (e->m[LAB_AN_LK_JAIN].n && isfinite(e->jain_lo))
+		fprintf(f, "<td>%.3f <small>[%.3f, %.3f]</small></td>", e->m[LAB_AN_LK_JAIN].mean,
+		        e->jain_lo, e->jain_hi);
+	else
+		an_msum_cell(f, &e->m[LAB_AN_LK_JAIN], 0);
+	an_msum_cell(f, &e->m[LAB_AN_LK_HANDOFF], 0);
 	an_msum_cell(f, &e->m[LAB_AN_LK_P99], 0);
 	an_msum_cell(f, &e->m[LAB_AN_LK_MAXMIN], 0);
 	fputs("</tr>\n", f);
@@ -41,11 +47,14 @@ void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *pl
 
 	if (!l->ng)
 		return;
-	fputs("<h2>Locks under contention</h2>\n<p>Throughput = acquisitions per second "
-	      "(work / elapsed of each sample; mean and 95&nbsp;% t-interval). Jain's fairness "
-	      "index over the threads' acquisition counts (1 = fair; mean and 95&nbsp;% "
-	      "interval). Acquire latency p50/p99 and the max/min ratio of per-thread "
-	      "acquisitions: medians over samples.</p>\n",
+	fputs("<h2>Locks under contention</h2>\n<p>Throughput = millions of acquisitions per "
+	      "second, all threads together (work / elapsed of each sample; mean and 95&nbsp;% "
+	      "interval on the log scale, so it stays positive). Jain's fairness index over the "
+	      "threads' acquisition counts (1 = fair; mean and 95&nbsp;% interval inside "
+	      "[1/threads, 1]). Hand-off ratio: the share of acquisitions that went to another "
+	      "thread than the last holder (near 0: one thread keeps re-taking the lock). Acquire "
+	      "latency p99 and the max/min ratio of per-thread acquisitions: medians over "
+	      "samples.</p>\n",
 	      f);
 	for (size_t i = 0; i < l->ng; i++) {
 		const struct lab_an_lock_group *g = &l->g[i];
@@ -55,8 +64,8 @@ void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *pl
 		fputs(" <small>", f);
 		lab_an_html(f, *g->params ? g->params : "-");
 		fputs("</small></h3>\n<table><tr><th>lock</th><th>threads</th><th>n</th>"
-		      "<th>acquisitions/s [95% CI]</th><th>Jain fairness [95% CI]</th>"
-		      "<th>p50 ns</th><th>p99 ns</th><th>max/min</th></tr>\n",
+		      "<th>acquisitions M/s [95% CI]</th><th>Jain fairness [95% CI]</th>"
+		      "<th>hand-off</th><th>p99 ns</th><th>max/min</th></tr>\n",
 		      f);
 		for (size_t j = 0; j < g->nc; j++)
 			for (size_t k = 0; k < g->c[j].npt; k++)

@@ -25,14 +25,22 @@ static void an_lock_dat(FILE *f, const struct lab_an_lock_group *g, int *has)
 				continue;
 			has[0] = 1;
 			fprintf(f, "%d", e->pt->threads);
-			lab_an_dat_num(f, e->thr.mean);
-			lab_an_dat_num(f, e->thr.ci95_lo);
-			lab_an_dat_num(f, e->thr.ci95_hi);
+			/* M/s; a missing bound draws a zero-length bar at the mean. */
+			lab_an_dat_num(f, e->thr.mean / 1e6);
+			lab_an_dat_num(f, (isfinite(e->thr_lo) ? e->thr_lo : e->thr.mean) / 1e6);
+			lab_an_dat_num(f, (isfinite(e->thr_hi) ? e->thr_hi : e->thr.mean) / 1e6);
 			for (int q = 0; q < 2; q++) {
+				double lo = q ? ms[q]->ci95_lo : e->jain_lo;
+				double hi = q ? ms[q]->ci95_hi : e->jain_hi;
+				/* p99 on a log axis: a t-interval's lower bound may be <= 0 */
+				if (q && !(lo > 0))
+					lo = ms[q]->mean;
 				has[q + 1] |= ms[q]->n > 0;
 				lab_an_dat_num(f, ms[q]->n ? ms[q]->mean : NAN);
-				lab_an_dat_num(f, ms[q]->n ? ms[q]->ci95_lo : NAN);
-				lab_an_dat_num(f, ms[q]->n ? ms[q]->ci95_hi : NAN);
+				lab_an_dat_num(f,
+				               ms[q]->n ? (isfinite(lo) ? lo : ms[q]->mean) : NAN);
+				lab_an_dat_num(f,
+				               ms[q]->n ? (isfinite(hi) ? hi : ms[q]->mean) : NAN);
 			}
 			fputc('\n', f);
 		}
@@ -40,9 +48,10 @@ static void an_lock_dat(FILE *f, const struct lab_an_lock_group *g, int *has)
 }
 
 static const char *const an_lock_what[3] = {"throughput", "fairness", "p99"};
-static const char *const an_lock_ylabel[3] = {
-    "acquisitions/s (mean, 95% CI)", "Jain fairness index (mean, 95% CI)",
-    "acquire latency p99, ns (mean over samples, 95% CI)"};
+/* Short: gnuplot cuts a long y label at the image's edge. */
+static const char *const an_lock_ylabel[3] = {"M acquisitions/s, all threads (95% CI)",
+                                              "Jain fairness index (95% CI)",
+                                              "p99 acquire latency, ns (log scale)"};
 
 static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *base,
                        const char *dat, int q)
@@ -52,9 +61,15 @@ static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *b
 	/* Two lines: the conditions are long and would be cut off beside the key. */
 	snprintf(title, sizeof(title), "%s: %s vs threads", g->experiment, an_lock_what[q]);
 	lab_an_gp_head(f, base, title, g->params);
-	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\nset yrange [0:%s]\n",
-	        an_lock_ylabel[q], q == 1 ? "1.05" : "*");
-	fprintf(f, "%sset key outside right top\nplot ", q == 0 ? "set format y '%.0s%c'\n" : "");
+	fprintf(f, "set logscale x 2\nset xlabel 'threads'\nset ylabel '%s'\n", an_lock_ylabel[q]);
+	if (q == 2)
+		fputs("set logscale y 10\nset yrange [*:*]\n", f);
+	else
+		fprintf(f, "set yrange [0:%s]\n", q == 1 ? "1.05" : "*");
+	/* Every lock kind in the key: one column outside the plot, small enough for 12 kinds. */
+	fprintf(f, "set key outside right top vertical maxrows %zu samplen 2 spacing 1 font ',9'\n",
+	        g->nc > 0 ? g->nc : 1);
+	fputs("plot ", f);
 	for (size_t j = 0; j < g->nc; j++)
 	/* 8 colours, then dashes; a point shape per lock, so no two curves look alike. */
 	{

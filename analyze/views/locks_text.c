@@ -24,16 +24,21 @@ static void lab_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt 
 		        e->pt->reason ? e->pt->reason : "");
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", e->thr.mean, e->thr.ci95_lo,
-	         e->thr.ci95_hi);
-	fprintf(f, "  %-32s", buf);
-	if (e->m[LAB_AN_LK_JAIN].n)
+	if (isfinite(e->thr_lo))
+		snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", e->thr.mean / 1e6, e->thr_lo / 1e6,
+		         e->thr_hi / 1e6);
+	else
+		snprintf(buf, sizeof(buf), "%.4g", e->thr.mean / 1e6);
+	fprintf(f, "  %-26s", buf);
+	if (e->m[LAB_AN_LK_JAIN].n && isfinite(e->jain_lo))
 		snprintf(buf, sizeof(buf), "%.3f [%.3f, %.3f]", e->m[LAB_AN_LK_JAIN].mean,
-		         e->m[LAB_AN_LK_JAIN].ci95_lo, e->m[LAB_AN_LK_JAIN].ci95_hi);
+		         e->jain_lo, e->jain_hi);
+	else if (e->m[LAB_AN_LK_JAIN].n)
+		snprintf(buf, sizeof(buf), "%.3f", e->m[LAB_AN_LK_JAIN].mean);
 	else
 		snprintf(buf, sizeof(buf), "-");
 	fprintf(f, "  %-22s", buf);
-	lab_lock_num(f, &e->m[LAB_AN_LK_P50]);
+	lab_lock_num(f, &e->m[LAB_AN_LK_HANDOFF]);
 	lab_lock_num(f, &e->m[LAB_AN_LK_P99]);
 	lab_lock_num(f, &e->m[LAB_AN_LK_MAXMIN]);
 	if (lab_an_modes_multi(&e->pt->modes))
@@ -50,14 +55,17 @@ void lab_an_locks_text(FILE *f, const void *state)
 		const struct lab_an_lock_group *g = &l->g[i];
 
 		fprintf(f, "\n== locks: %s  %s\n", g->experiment, *g->params ? g->params : "-");
-		fprintf(f, "%-12s %7s %3s  %-32s  %-22s  %-9s  %-9s  %-9s\n", "lock", "threads",
-		        "n", "acquisitions/s [95% CI]", "Jain fairness [95% CI]", "p50 ns",
+		fprintf(f, "%-12s %7s %3s  %-26s  %-22s  %-9s  %-9s  %-9s\n", "lock", "threads",
+		        "n", "acquisitions M/s [95% CI]", "Jain fairness [95% CI]", "hand-off",
 		        "p99 ns", "max/min");
 		for (size_t j = 0; j < g->nc; j++)
 			for (size_t k = 0; k < g->c[j].npt; k++)
 				lab_lock_row(f, g->c[j].lock, &g->c[j].pt[k]);
 	}
 	if (l->ng)
-		fprintf(f, "  (throughput: mean of work/elapsed per sample; Jain: mean of the "
-		           "per-sample index; p50/p99/max-min: medians over samples)\n");
+		fprintf(f,
+		        "  (throughput: mean of work/elapsed per sample, all threads together, "
+		        "interval on the log scale; Jain: mean of the per-sample index, interval "
+		        "inside [1/threads, 1]; hand-off: share of acquisitions that went to "
+		        "another thread; hand-off, p99, max/min: medians over samples)\n");
 }

@@ -211,6 +211,12 @@ LAB_TEST(edge_dir_plots_cleanly)
 	clitest_copy("results-edge");
 	REQUIRE(clitest_run(NULL, "analyze results-edge", &out, &err) == 0);
 	CHECK(strstr(out, "all 3 samples load-flagged") != NULL);
+	/* One top-level line on what was left out, and the real reason the speedup is missing. */
+	CHECK(strstr(out, "load: ") == out);
+	CHECK(strstr(out, "ran under foreign load and were left out; rerun when quiet or pass "
+	                  "--include-flagged") != NULL);
+	CHECK(strstr(out, "the threads=1 baseline's 3 samples were all load-flagged") != NULL);
+	CHECK(strstr(out, "no threads=1 baseline") == NULL);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
 	CHECK(!clitest_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
 	/* A second analysis that keeps flagged samples replaces the plots of the first. */
@@ -219,6 +225,54 @@ LAB_TEST(edge_dir_plots_cleanly)
 	REQUIRE(clitest_run(NULL, "analyze results-edge --include-flagged", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
 	CHECK(clitest_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	free(out);
+	free(err);
+}
+
+/* Compare on a run whose points are all flagged: no nan, no "unmatched", the reason instead;
+ * --include-flagged compares them. */
+LAB_TEST(compare_all_flagged)
+{
+	char *out = NULL, *err = NULL, args[1024];
+
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-edge %s/tests/fixtures/results-edge",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "nan") == NULL);
+	CHECK(strstr(out, "all samples load-flagged in both") != NULL);
+	CHECK(strstr(out, "0 unmatched") != NULL);
+	CHECK(strstr(out, "not compared: all samples load-flagged") != NULL);
+	CHECK(strstr(err, "ran under foreign load and were left out") != NULL);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-edge %s/tests/fixtures/results-edge "
+	         "--include-flagged",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "load-flagged in both") == NULL);
+	CHECK(strstr(err, "are included (--include-flagged)") != NULL);
+	free(out);
+	free(err);
+}
+
+/* Two thread counts (the lock fixture's 1 and 2): no speedup, efficiency or Karp-Flatt plot of
+ * a two-point series; the lock view's own plots stay. Three or more (results-usl): plotted. */
+LAB_TEST(no_series_plots_below_three_counts)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-locks");
+	REQUIRE(clitest_run(NULL, "analyze results-locks", &out, &err) == 0);
+	CHECK(!clitest_exists(
+	    "results-locks/plots/"
+	    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-karpflatt.gp"));
+	CHECK(
+	    !clitest_exists("results-locks/plots/"
+	                    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-speedup.gp"));
+	CHECK(clitest_exists("results-locks/plots/"
+	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.gp"));
 	free(out);
 	free(err);
 }

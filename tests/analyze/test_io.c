@@ -179,7 +179,7 @@ LAB_TEST(results_dir_edge_cases)
 	REQUIRE(s);
 	CHECK(!s->has_baseline);
 	CHECK(!s->row[0].has_speedup);
-	CHECK(strstr(s->note, "no threads=1 baseline") != NULL);
+	CHECK(strstr(s->note, "no threads=1 point") != NULL);
 	CHECK(s->amdahl.ok);
 	CHECK(s->amdahl.lo[1] < 0.1 && s->amdahl.hi[1] > 0.1);
 	lab_an_analysis_free(&a);

@@ -230,7 +230,9 @@ LAB_TEST(real_run_views_appear)
 	fprintf(stderr, "SKIP: built without OpenMP (-DLAB_OPENMP=OFF)\n");
 	exit(77);
 #endif
-	n = (size_t)snprintf(cmd, sizeof(cmd), "run %s/configs/quick.ini -o run --no-progress",
+	n = (size_t)snprintf(cmd, sizeof(cmd),
+	                     "run %s/configs/quick.ini -o run --no-progress "
+	                     "--set global.retry_flagged=0",
 	                     testlib_srcdir());
 	for (int i = 0; i < 4; i++)
 		n += (size_t)snprintf(cmd + n, sizeof(cmd) - n,

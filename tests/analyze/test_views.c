@@ -6,6 +6,7 @@
  */
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
+#include "analyze/placement.h"
 #include "analyze/plots.h"
 #include "analyze/units.h"
 #include "analyze/views/views.h"
@@ -59,18 +60,18 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {"locks",        "c2c",      "stride",      "omp_overhead",
-	                      "omp_schedule", "reduce",   "scan",        "counters",
-	                      "numa",         "roofline", "simd_speedup"};
+	const char *want[] = {"locks",        "c2c",          "atomics",     "stride", "fs_layout",
+	                      "omp_overhead", "omp_schedule", "reduce",      "scan",   "counters",
+	                      "numa",         "roofline",     "simd_speedup"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 11);
+		REQUIRE(n < 13);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 11);
+	CHECK_EQ_U64(n, 13);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */
@@ -223,7 +224,8 @@ LAB_TEST(run_records_views)
 	    clitest_run(NULL,
 	                "run --only false_sharing --only noop --set false_sharing.threads=1 "
 	                "--set false_sharing.reps=1 --set false_sharing.min_time=1ms "
-	                "--set noop.threads=1 --set noop.reps=1 -o R --no-progress",
+	                "--set noop.threads=1 --set noop.reps=1 --set global.retry_flagged=0 -o R "
+	                "--no-progress",
 	                &out, &err),
 	    0);
 	snprintf(path, sizeof(path), "%s/R/run.json", testlib_tmpdir());
@@ -235,13 +237,101 @@ LAB_TEST(run_records_views)
 		if (!strcmp(lab_an_json_str(x, "name"), "noop")) {
 			CHECK(v == NULL);
 		} else {
-			REQUIRE(v && v->type == LAB_AN_JSON_ARR && v->n == 1);
+			REQUIRE(v && v->type == LAB_AN_JSON_ARR && v->n == 2);
 			CHECK_EQ_STR(v->items[0].str, "stride");
+			CHECK_EQ_STR(v->items[1].str, "fs_layout");
 		}
 	}
 	CHECK_EQ_U64(i, 2);
 	lab_an_json_free(j);
 	free(run);
+	free(out);
+	free(err);
+}
+
+/* Atomics: one chart per op with a curve per target, and no per-series speedup plots. */
+LAB_TEST(atomics_one_chart_per_op)
+{
+	char *out = NULL, *err = NULL, path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/a.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	fputs("[atomics]\nkernel = atomic_rmw\nop = fetch_add, xchg\n"
+	      "target = shared, sharded, packed\nthreads = 1\nreps = 1\nmin_time = 1ms\n"
+	      "warmup = 0\nretry_flagged = 0\n",
+	      f);
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "run a.ini -o A --no-progress", &out, &err), 0);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze A --include-flagged", &out, &err), 0);
+	CHECK(strstr(out, "== Atomic read-modify-write under contention: atomics  "
+	                  "op=fetch_add;placement=compact") != NULL);
+	CHECK(strstr(out, "op=xchg;placement=compact") != NULL);
+	CHECK(strstr(out, "ns per operation, all threads together") != NULL);
+	/* the (op, target) series are not listed or plotted again */
+	CHECK(strstr(out, "== atomics  op=") == NULL);
+	CHECK(clitest_exists("A/plots/atomics00-atomics-op_fetch_add_placement_compact.gp"));
+	CHECK(clitest_exists("A/plots/atomics01-atomics-op_xchg_placement_compact.gp"));
+	free(out);
+	free(err);
+}
+
+/* Two placements on the same CPUs (a 2-CPU machine) are said once per pair; placements that
+ * gave other CPUs, or points with other params, are not. */
+LAB_TEST(same_cpus_placements_said)
+{
+	static const char run[] =
+	    "{\"experiments\": [{\"name\": \"fs\", \"points\": ["
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"compact\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"compact\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"cores\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"cores\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 2], \"placement\": \"scatter\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"scatter\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"compact\","
+	    " \"params\": {\"stride\": \"128\", \"placement\": \"compact\"}},"
+	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"cores\","
+	    " \"params\": {\"stride\": \"128\", \"placement\": \"cores\"}}]}]}";
+	struct lab_an_data d = {0};
+	struct lab_err e = {0};
+
+	REQUIRE(lab_an_json_parse("run.json", run, strlen(run), &d.run, &e) == 0);
+	lab_an_placement_same(&d);
+	REQUIRE(d.warn.n == 1);
+	CHECK(strstr(d.warn.msg[0], "[fs] placement compact and cores ran on the same CPUs "
+	                            "(threads=2: cpus 0,1)") != NULL);
+	lab_an_json_free(d.run);
+	d.run = NULL;
+	lab_an_warnings_free(&d.warn);
+}
+
+/* False sharing in structs: packed and aligned layouts in one chart per op; the stride layout's
+ * points are not in it. */
+LAB_TEST(fs_layout_side_by_side)
+{
+	char *out = NULL, *err = NULL, path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/f.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	fputs("[sl]\nkernel = false_sharing\nop = rmw\nlayout = struct, struct_aligned, stride\n"
+	      "threads = 1\nreps = 1\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n",
+	      f);
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "run f.ini -o F --no-progress", &out, &err), 0);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze F --include-flagged", &out, &err), 0);
+	const char *v = strstr(out, "== False sharing in structs: packed vs aligned: sl  op=rmw");
+	REQUIRE(v != NULL);
+	const char *end = strstr(v, "(ns per increment");
+	REQUIRE(end != NULL);
+	CHECK(strstr(v, "\nstruct ") && strstr(v, "\nstruct ") < end);
+	CHECK(strstr(v, "\nstruct_aligned ") && strstr(v, "\nstruct_aligned ") < end);
+	CHECK(!strstr(v, "\nstride ") || strstr(v, "\nstride ") > end);
+	CHECK(clitest_exists("F/plots/fs_layout00-sl-op_rmw_placement_compact_stride_8.gp"));
 	free(out);
 	free(err);
 }

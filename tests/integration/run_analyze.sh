@@ -20,7 +20,7 @@ kernel = noop
 [other]
 kernel = noop
 INI
-"$lab" run "$tmp/tiny.ini" --only noop -o "$tmp/R" --no-progress >"$tmp/run.out" 2>"$tmp/run.err"
+"$lab" run "$tmp/tiny.ini" --only noop --set global.retry_flagged=0 -o "$tmp/R" --no-progress >"$tmp/run.out" 2>"$tmp/run.err"
 "$lab" analyze "$tmp/R" --no-plots >"$tmp/an.out" 2>"$tmp/an.err"
 python3 - "$tmp/R" <<'PY'
 import csv, json, sys

@@ -11,21 +11,28 @@ check() { python3 tests/integration/check_results.py "$@"; }
 case $case in
 quick)
 	# The built-in quick config: every kernel, threads 1..max.
-	"$lab" run -o "$tmp/q" --no-progress >"$tmp/out" 2>"$tmp/err"
+	"$lab" run --set global.retry_flagged=0 -o "$tmp/q" --no-progress >"$tmp/out" 2>"$tmp/err"
 	check "$tmp/q" --min-points 6
 	grep -q '^results: ' "$tmp/out"
 	grep -q '^self-check: ' "$tmp/err"
+	# the next step names the binary as it was called, so it works from here
+	grep -qF "next: $lab analyze $tmp/q" "$tmp/out"
 	;;
 quick_file_equals_builtin)
 	# configs/quick.ini and the embedded copy plan the same points.
-	"$lab" run --dry-run >"$tmp/builtin"
-	"$lab" run --dry-run configs/quick.ini >"$tmp/file"
+	"$lab" run --set global.retry_flagged=0 --dry-run >"$tmp/builtin"
+	"$lab" run --set global.retry_flagged=0 --dry-run configs/quick.ini >"$tmp/file"
 	grep -q 'points planned' "$tmp/builtin"
 	cmp "$tmp/builtin" "$tmp/file"
 	"$lab" plan --json configs/quick.ini |
 		python3 -c 'import json,sys; a=json.load(sys.stdin); assert a["experiments"], a'
 	;;
 plan_synthetic)
+	# The text plan ends with an estimate of the run time (ch26-locks on 32 PUs: 3200 points,
+	# each warm-up + calibration + 10 x 50 ms: about half an hour).
+	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' >"$tmp/p.txt"
+	grep -q '^3200 points planned$' "$tmp/p.txt"
+	grep -qE '^estimated run time: about [0-9]+ min ' "$tmp/p.txt"
 	# A 2-socket plan on a 2-vCPU machine: scatter alternates packages.
 	"$lab" plan configs/quick.ini --only noop --set noop.placement=scatter --set noop.threads=4 \
 		--topology 'synthetic:pack:2 core:8 pu:2' --json >"$tmp/p.json"
@@ -46,13 +53,13 @@ plan_xml)
 	;;
 run_refuses_other_topology)
 	rc=0
-	"$lab" run configs/quick.ini --topology 'synthetic:pack:2 core:8 pu:2' -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --topology 'synthetic:pack:2 core:8 pu:2' -o "$tmp/x" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ] && grep -q 'not this machine' "$tmp/err"
 	;;
 cpu_mask)
 	# LAB_CPU_MASK hides features in lab topo and run.json; a bad one is a usage error.
 	LAB_CPU_MASK=avx2 "$lab" topo --json >"$tmp/topo.json"
-	LAB_CPU_MASK=avx2 "$lab" run configs/quick.ini --only noop --set noop.threads=1 \
+	LAB_CPU_MASK=avx2 "$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop --set noop.threads=1 \
 		--set noop.reps=1 --set noop.min_time=1ms -o "$tmp/r" --no-progress >/dev/null 2>&1
 	python3 - "$tmp/topo.json" "$tmp/r/run.json" <<'PY'
 import json, sys
@@ -66,26 +73,26 @@ for f, path in ((sys.argv[1], ()), (sys.argv[2], ("host",))):
     assert ("avx2" in c["masked"]) == ("avx2" in c["detected"]), c
 PY
 	rc=0
-	LAB_CPU_MASK=avx3 "$lab" run configs/quick.ini --only noop -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	LAB_CPU_MASK=avx3 "$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop -o "$tmp/x" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ] && grep -q "LAB_CPU_MASK=avx3: unknown CPU feature 'avx3'" "$tmp/err"
 	rc=0
 	LAB_CPU_MASK=avx3 "$lab" topo >/dev/null 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q "unknown CPU feature" "$tmp/err"
 	;;
 dry_run_writes_nothing)
-	"$lab" run configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
 	[ ! -e "$tmp/x" ] && grep -q 'points planned' "$tmp/out"
 	;;
 output_dir_empty_name)
 	# -o '' read past a one-byte heap copy; now a clear usage error.
 	rc=0
-	"$lab" run configs/quick.ini --only noop -o '' 2>"$tmp/err" || rc=$?
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop -o '' 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q 'empty output directory name' "$tmp/err"
 	;;
 output_dir_not_empty)
 	mkdir "$tmp/full" && touch "$tmp/full/keep"
 	rc=0
-	"$lab" run configs/quick.ini --only noop -o "$tmp/full" 2>"$tmp/err" || rc=$?
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop -o "$tmp/full" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ "$(ls "$tmp/full")" = keep ] && grep -q 'not empty' "$tmp/err"
 	;;
 interrupted)
@@ -99,7 +106,7 @@ reps = 20
 min_time = 20ms
 warmup = 0
 INI
-	"$lab" run "$tmp/long.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	"$lab" run --set global.retry_flagged=0 "$tmp/long.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 1 200); do
 		[ -f "$tmp/i/samples.csv" ] && [ "$(wc -l <"$tmp/i/samples.csv")" -gt 45 ] && break
@@ -137,7 +144,7 @@ all_errors_one_pass)
 	# A syntax error does not hide the value errors after it: all are listed, then one count.
 	printf '[a]\nkernel = noop\nreps = 3\nreps = 4\n[b]\nkernel = false_sharing\nstride = 4\nop = add\n' >"$tmp/e.ini"
 	rc=0
-	"$lab" run "$tmp/e.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	"$lab" run --set global.retry_flagged=0 "$tmp/e.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ]
 	grep -q "e.ini:4: \[a\] reps = 4: duplicate key" "$tmp/err"
 	grep -q "e.ini:8: \[b\] op = add: unknown choice" "$tmp/err"
@@ -149,7 +156,7 @@ errors_across_files_and_topology)
 	printf '[a]\nkernel = noop\nreps = 0x10\n' >"$tmp/a.ini"
 	printf '[b]\nkernel = noop\nreps = 0\n' >"$tmp/b.ini"
 	rc=0
-	"$lab" run "$tmp/a.ini" "$tmp/missing.ini" "$tmp/b.ini" --topology synthetic:bogus \
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" "$tmp/missing.ini" "$tmp/b.ini" --topology synthetic:bogus \
 		-o "$tmp/x" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/x" ]
 	grep -q '^--topology synthetic:bogus: hwloc rejects' "$tmp/err"
@@ -162,7 +169,7 @@ error_list_capped)
 	# 250 bad keys: 200 lines, then one line that counts the rest.
 	{ printf '[a]\nkernel = noop\n'; for i in $(seq 1 250); do echo "bad$i = 1"; done; } >"$tmp/c.ini"
 	rc=0
-	"$lab" run "$tmp/c.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
+	"$lab" run --set global.retry_flagged=0 "$tmp/c.ini" -o "$tmp/x" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 202 ]
 	grep -qx '\.\.\. and 50 more errors' "$tmp/err"
 	tail -n 1 "$tmp/err" | grep -q '^lab: 250 errors in '
@@ -182,7 +189,7 @@ interrupt_during_selfcheck)
 	# so the run ends with status "interrupted" and every point "not_run" (it was killed and
 	# left "running" before).
 	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
-	"$lab" run "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 1 400); do
 		[ -f "$tmp/i/run.json" ] && break
@@ -199,7 +206,7 @@ interrupt_long_sample)
 	# An iteration-count sample of min_time = 60s runs in chunks: Ctrl-C ends it promptly
 	# (it ran to its end before). The bound below is generous: it only tells a hang.
 	printf '[a]\nkernel = noop\nthreads = 1\nreps = 1\nwarmup = 0\nmin_time = 60s\n' >"$tmp/a.ini"
-	"$lab" run "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 1 500); do
 		grep -q 'points into' "$tmp/err" && break
@@ -225,7 +232,7 @@ disk_full)
 	# A file-size limit stands in for a full disk (SIGXFSZ ignored: writes fail with EFBIG).
 	# The failure is recorded in run.json, printed once, no temp file stays, and the last
 	# lines say how much finished.
-	printf '[f]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 200\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/f.ini"
+	printf '[f]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 200\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n' >"$tmp/f.ini"
 	rc=0
 	bash -c 'trap "" XFSZ; ulimit -f 64; exec "$0" run "$1" -o "$2" --no-progress' \
 		"$lab" "$tmp/f.ini" "$tmp/f" >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -247,7 +254,7 @@ analyze_reads_pending_points)
 	# (killed between the two writes) is analyzed from its rows; a "not_run" point is not,
 	# whatever rows the run left (a full disk cuts them).
 	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1, 2\nreps = 3\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/a.ini"
-	"$lab" run "$tmp/a.ini" -o "$tmp/r" --no-progress >/dev/null 2>&1
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/r" --no-progress >/dev/null 2>&1
 	python3 - "$tmp/r/run.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -292,7 +299,7 @@ describe_all)
 	;;
 counters_auto)
 	# Software events counted for real; hardware events null with their reason where no PMU.
-	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
 		-o "$tmp/a" --no-progress >"$tmp/out" 2>"$tmp/err"
 	python3 - "$tmp/a" <<'PY'
 import csv, json, sys
@@ -319,7 +326,7 @@ counters_require)
 	# require: a point whose events cannot all be counted fails with the reason, exit 1.
 	pmu=$("$lab" counters --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["host"]["core_pmu"])')
 	rc=0
-	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
 		--set noop.counters=require -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" || rc=$?
 	if [ "$pmu" = False ]; then
 		[ "$rc" = 1 ] || exit 1
@@ -330,7 +337,7 @@ counters_require)
 	fi
 	;;
 counters_off)
-	"$lab" run configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --only noop --set noop.threads=1 --set noop.reps=2 \
 		--set noop.counters=off -o "$tmp/o" --no-progress >"$tmp/out" 2>"$tmp/err"
 	if grep -q ctr_ "$tmp/o/samples.csv"; then exit 1; fi
 	"$lab" counters >"$tmp/c"
@@ -362,7 +369,7 @@ chapter_configs_plan)
 openmp_team_on_plan)
 	# An OpenMP kernel's team is pinned: no "ran off their planned CPU" warning, and run.json
 	# records each OpenMP thread on its planned CPU (skipped points in a build without OpenMP).
-	OMP_WAIT_POLICY=active "$lab" run configs/quick.ini --only omp_triad -o "$tmp/o" \
+	OMP_WAIT_POLICY=active "$lab" run --set global.retry_flagged=0 configs/quick.ini --only omp_triad -o "$tmp/o" \
 		--no-progress >"$tmp/out" 2>"$tmp/err"
 	if grep -q 'ran off their planned CPU' "$tmp/err"; then cat "$tmp/err" >&2; exit 1; fi
 	python3 - "$tmp/o/run.json" <<'PY'

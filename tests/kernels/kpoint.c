@@ -92,6 +92,14 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 		goto out;
 	}
 	lab_runner_init(&r, topo, &env, NULL);
+	/* Kernel tests check status and verify, not timings: no retries of flagged samples
+	 * (on a busy host they would only make the tests slow), unless a test asks. */
+	h.retry_flagged = o->retry_flagged;
+	h.quiet_wait = o->quiet_wait_ns;
+	if (o->foreign) {
+		r.foreign = o->foreign;
+		r.foreign_ctx = o->foreign_ctx;
+	}
 	struct lab_point_spec spec = {.kernel = k, .kparams = kp, .h = &h, .cpus = cpus, .n = n};
 	rc = lab_runner_point(&r, &spec, rec, &err);
 	if (rc != 0)

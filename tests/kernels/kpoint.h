@@ -16,6 +16,12 @@ struct kpoint_opts {
 	unsigned reps;              /* 0: 3 */
 	uint64_t min_time_ns;       /* 0: 10 ms */
 	double clock_resolution_ns; /* 0: the real one; a fake value tests impossible results */
+	/* A fake foreign-load source (lab_runner.foreign; NULL: the real guard) and the retry keys
+	 * (0, 0: no retries, whatever the source). */
+	double (*foreign)(void *ctx);
+	void *foreign_ctx;
+	unsigned retry_flagged;
+	uint64_t quiet_wait_ns;
 };
 
 /*

@@ -90,14 +90,14 @@ cpu_refusal)
 	# the message says which job gave how many CPUs and what to submit instead.
 	command -v taskset >/dev/null || { echo "taskset missing" >&2; exit 77; }
 	expect 2 "the Slurm job 99 gives this task 1 CPU on node n7: submit with --exclusive or -c 2" \
-		env SLURM_JOB_ID=99 SLURMD_NODENAME=n7 taskset -c 0 "$lab" run "$cfg" -o "$tmp/r"
+		env SLURM_JOB_ID=99 SLURMD_NODENAME=n7 taskset -c 0 "$lab" run --set global.retry_flagged=0 "$cfg" -o "$tmp/r"
 	[ ! -e "$tmp/r" ] || fail "a refused run wrote $tmp/r"
 	;;
 slurm_context)
 	env SLURM_JOB_ID=99 SLURM_ARRAY_TASK_ID=3 SLURM_PROCID=0 SLURMD_NODENAME=n7 \
 		SLURM_JOB_PARTITION=debug SLURM_CPUS_ON_NODE=1 \
-		"$lab" run "$cfg" --set noop.threads=1 -o "$tmp/s" --no-progress >/dev/null 2>&1
-	env -u SLURM_JOB_ID "$lab" run "$cfg" --set noop.threads=1 -o "$tmp/n" --no-progress \
+		"$lab" run --set global.retry_flagged=0 "$cfg" --set noop.threads=1 -o "$tmp/s" --no-progress >/dev/null 2>&1
+	env -u SLURM_JOB_ID "$lab" run --set global.retry_flagged=0 "$cfg" --set noop.threads=1 -o "$tmp/n" --no-progress \
 		>/dev/null 2>&1
 	python3 - "$tmp/s/run.json" "$tmp/n/run.json" <<'PY'
 import json, sys

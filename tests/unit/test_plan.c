@@ -629,3 +629,30 @@ LAB_TEST(node_placement_missing_node_skips)
 	CHECK_EQ_STR(t.plan->pts[0].reason, "size 13 is unlucky on this machine");
 	tp_free(&t);
 }
+
+/* --set global.KEY sets KEY in every experiment that has it; NAME.KEY still wins. */
+LAB_TEST(set_global_applies_to_every_experiment)
+{
+	static const char *const sets[] = {"global.reps=3", "y.reps=5", "global.size=128"};
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\n[y]\nkernel = other\n", sets, 3, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->nexp == 2);
+	CHECK_EQ_STR(tp_key(&t.plan->exp[0], "reps")->text, "3");
+	CHECK_EQ_STR(tp_key(&t.plan->exp[1], "reps")->text, "5");
+	CHECK_EQ_STR(tp_key(&t.plan->exp[0], "size")->text, "128");
+	tp_free(&t);
+}
+
+LAB_TEST(set_global_unknown_key)
+{
+	static const char *const sets[] = {"global.rpes=3"};
+	static const char *const kern[] = {"global.kernel=fake"};
+
+	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
+	                "--set global.rpes=3: unknown key (did you mean 'reps'?)");
+	plan_fails_with("[x]\nkernel = fake\n", kern, 1,
+	                "--set global.kernel=fake: not allowed; set the kernel of one experiment "
+	                "(--set NAME.kernel=fake)");
+}

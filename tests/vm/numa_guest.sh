@@ -52,7 +52,7 @@ cd /lab
 echo "=== TOPO BEGIN"
 ./lab topo
 echo "=== TOPO END"
-./lab run numa.ini -o /tmp/out --no-progress >/tmp/run.log 2>&1
+./lab run --set global.retry_flagged=0 numa.ini -o /tmp/out --no-progress >/tmp/run.log 2>&1
 echo "=== RUN RC $?"
 cat /tmp/run.log
 for f in run.json samples.csv; do

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/flagged.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *total)
+{
+	*flagged = *total = 0;
+	for (size_t i = 0; i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+		for (size_t j = 0; p->flagged && j < p->n; j++)
+			*flagged += p->flagged[j] != 0;
+		*total += p->n;
+	}
+}
+
+int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *buf, size_t len)
+{
+	size_t fl, total;
+
+	lab_an_flagged_count(d, &fl, &total);
+	if (len)
+		buf[0] = '\0';
+	if (!fl)
+		return 0;
+	/* "100 %" only when every sample, "0 %" never when some were. */
+	double pct = 100.0 * (double)fl / (double)total;
+	char ps[16];
+	if (pct < 1)
+		snprintf(ps, sizeof(ps), "<1");
+	else
+		snprintf(ps, sizeof(ps), "%d", fl < total && pct > 99 ? 99 : (int)(pct + 0.5));
+	if (include_flagged)
+		snprintf(buf, len,
+		         "%s %% of samples (%zu of %zu) ran under foreign load and are included "
+		         "(--include-flagged): numbers may read slow or noisy",
+		         ps, fl, total);
+	else
+		snprintf(buf, len,
+		         "%s %% of samples (%zu of %zu) ran under foreign load and were left out; "
+		         "rerun when quiet or pass --include-flagged",
+		         ps, fl, total);
+	return 1;
+}
+
+int lab_an_flagged_all(const struct lab_an_point *p)
+{
+	return p->st.n == 0 && p->n_flagged > 0 && p->n_flagged == p->n && !strcmp(p->status, "ok");
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What the foreign-load guard left out, said once at the top of analyze, report and compare,
+ * and the reason a number is missing where it is missing because of it.
+ */
+#ifndef LAB_ANALYZE_FLAGGED_H
+#define LAB_ANALYZE_FLAGGED_H
+
+#include <stddef.h>
+
+#include "analyze/data.h"
+
+/* Samples of d flagged for foreign load (left out or not), and all samples of d. */
+void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *total);
+
+/*
+ * The top-level line about flagged samples into buf ("62 % of samples (31 of 50) ran under
+ * foreign load and were left out; rerun when quiet or pass --include-flagged"), or, with
+ * include_flagged, that they are in. Returns 1 when d has flagged samples (buf written), else 0
+ * (buf empty).
+ */
+int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *buf, size_t len);
+
+/* 1 when p has no usable sample only because every sample was flagged and left out. */
+int lab_an_flagged_all(const struct lab_an_point *p);
+
+#endif

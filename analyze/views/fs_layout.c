@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * False sharing in structs (chapter 25): packed per-thread structs (layout = struct) beside the
+ * same structs on their own 128 bytes (struct_aligned), ns per increment vs threads, in one
+ * chart per op so the gap is read at a glance. Points of layout = stride belong to the stride
+ * view and are left to it.
+ */
+#include <string.h>
+
+#include "analyze/views/curves.h"
+#include "analyze/views/view.h"
+
+/* Only the struct layouts: layout = stride is the stride view's. */
+static int an_keep(const struct lab_an_point *p)
+{
+	char buf[32];
+
+	return lab_an_params_get(p->params, "layout", buf, sizeof(buf)) &&
+	       !strncmp(buf, "struct", 6);
+}
+
+static const struct lab_an_cv_spec an_spec = {
+    .view = "fs_layout",
+    .title = "False sharing in structs: packed vs aligned",
+    .about = "ns per increment, <strong>all threads together</strong> (elapsed / increments "
+             "of the whole team; per thread: &times; threads; interval clipped at 0), one "
+             "curve per layout. <code>struct</code>: each thread's hot field sits in a "
+             "packed array of structs, so neighbours share a cache line; "
+             "<code>struct_aligned</code>: each struct on its own 128 bytes. At 2+ threads "
+             "the gap is the cost of false sharing; at 1 thread they should agree.",
+    .note = "ns per increment, all threads together: median | mean [95% CI] over reps",
+    .curve = {"layout", NULL},
+    .xlabel = "threads",
+    .ylabel = "ns per increment, all threads together",
+    .logx = 1,
+    .logy = 1,
+    .keep = an_keep,
+    .col = {{"ns_per_increment", LAB_AN_CV_COST, 1, 0}},
+    .ncol = 1,
+    .plot_col = 0,
+};
+
+static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	return lab_an_cv_applies(&an_spec, d, p);
+}
+
+static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
+{
+	return lab_an_cv_compute(&an_spec, d, inc, state, err);
+}
+
+const struct lab_an_view lab_an_view_fs_layout =
+    LAB_AN_CV_VIEW("fs_layout", an_applies, an_compute);

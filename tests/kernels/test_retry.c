@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Retrying samples flagged for foreign load: the noop kernel through the real runner with a fake
+ * load source that replays a sequence of readings. Counts attempts and readings, never time.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "harness/param.h"
+#include "harness/plan.h"
+#include "kernels/registry.h"
+#include "tests/kernels/kpoint.h"
+#include "tests/testlib.h"
+
+#define RT_BUSY 1e6 /* vCPUs: above any limit */
+
+/* Readings in order; past the end, the last one repeats. */
+struct rt_seq {
+	const double *v;
+	unsigned n, calls;
+};
+
+static double rt_read(void *ctx)
+{
+	struct rt_seq *s = ctx;
+	double v = s->v[s->calls < s->n ? s->calls : s->n - 1];
+
+	s->calls++;
+	return v;
+}
+
+static const struct lab_kernel *rt_noop(void)
+{
+	return lab_plan_kernel_find(lab_kernels, "noop");
+}
+
+static int rt_run(struct rt_seq *s, unsigned retry, uint64_t wait_ns, struct lab_point_rec *rec)
+{
+	struct kpoint_opts o = {.nthreads = 1,
+	                        .reps = 3,
+	                        .min_time_ns = 100000,
+	                        .foreign = rt_read,
+	                        .foreign_ctx = s,
+	                        .retry_flagged = retry,
+	                        .quiet_wait_ns = wait_ns};
+
+	return kpoint_run(rt_noop(), NULL, &o, rec);
+}
+
+/* The first sample is flagged twice, then quiet: it is kept from its third attempt. */
+LAB_TEST(flagged_sample_retried_until_quiet)
+{
+	static const double v[] = {RT_BUSY, RT_BUSY, 0};
+	struct rt_seq s = {v, 3, 0};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_run(&s, 3, 0, &rec) == 0);
+	REQUIRE(rec.status == LAB_STATUS_OK);
+	CHECK_EQ_U64(rec.nreps, 3);
+	CHECK_EQ_U64(rec.nflagged, 0);
+	CHECK_EQ_U64(rec.samples[0].attempts, 3);
+	CHECK_EQ_U64(rec.samples[1].attempts, 1);
+	CHECK_EQ_U64(rec.samples[2].attempts, 1);
+	CHECK_EQ_U64(rec.attempts, 5);
+	CHECK_EQ_U64(s.calls, 5);
+	CHECK(!rec.samples[0].flagged);
+	kpoint_free(&rec);
+}
+
+/* Load that never drops: each sample is taken 1 + retry_flagged times and kept flagged. */
+LAB_TEST(flagged_sample_kept_after_bound)
+{
+	static const double v[] = {RT_BUSY};
+	struct rt_seq s = {v, 1, 0};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_run(&s, 3, 0, &rec) == 0);
+	REQUIRE(rec.status == LAB_STATUS_OK);
+	CHECK_EQ_U64(rec.nreps, 3);
+	CHECK_EQ_U64(rec.nflagged, 3);
+	CHECK_EQ_U64(rec.attempts, 12);
+	for (unsigned i = 0; i < rec.nreps; i++) {
+		CHECK_EQ_U64(rec.samples[i].attempts, 4);
+		CHECK(rec.samples[i].flagged);
+		CHECK(rec.samples[i].foreign_cpu == RT_BUSY);
+	}
+	kpoint_free(&rec);
+}
+
+/* retry_flagged = 0 keeps the old behaviour: one attempt, flagged. */
+LAB_TEST(no_retry_when_bound_is_zero)
+{
+	static const double v[] = {RT_BUSY};
+	struct rt_seq s = {v, 1, 0};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_run(&s, 0, 0, &rec) == 0);
+	CHECK_EQ_U64(rec.nflagged, 3);
+	CHECK_EQ_U64(rec.attempts, 3);
+	CHECK_EQ_U64(s.calls, 3);
+	kpoint_free(&rec);
+}
+
+/*
+ * The quiet wait reads the load and ends as soon as it drops: busy sample, one quiet reading
+ * in the wait, quiet retry. A wait of 60 s that did not end early would read the load ~600
+ * times, so the count of readings shows it ended (and the test would take a minute).
+ */
+LAB_TEST(quiet_wait_ends_when_load_drops)
+{
+	static const double v[] = {RT_BUSY, 0};
+	struct rt_seq s = {v, 2, 0};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_run(&s, 3, 60000000000ull, &rec) == 0);
+	CHECK_EQ_U64(rec.samples[0].attempts, 2);
+	CHECK_EQ_U64(rec.nflagged, 0);
+	CHECK_EQ_U64(s.calls, 2 + 1 + 2);
+	kpoint_free(&rec);
+}
+
+/* Unknown load (NaN) never flags and never retries. */
+LAB_TEST(unknown_load_not_flagged)
+{
+	static const double v[] = {NAN};
+	struct rt_seq s = {v, 1, 0};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_run(&s, 3, 0, &rec) == 0);
+	CHECK_EQ_U64(rec.nflagged, 0);
+	CHECK_EQ_U64(rec.attempts, 3);
+	kpoint_free(&rec);
+}
+
+/* The limit is the threshold plus the CPUs the team leaves idle. */
+LAB_TEST(load_limit_scales_with_team_and_cpus)
+{
+	struct lab_hparams h;
+	struct lab_err err = {0};
+
+	REQUIRE(lab_param_defaults(lab_hparam_table, &h, &err) == 0);
+	CHECK_NEAR(h.load_threshold, 0.25, 0);
+	CHECK_EQ_U64(h.retry_flagged, 3);
+	CHECK_EQ_U64(h.quiet_wait, 2000000000ull);
+	CHECK_NEAR(lab_runner_load_limit(&h, 1, 2), 1.25, 1e-12);
+	CHECK_NEAR(lab_runner_load_limit(&h, 2, 2), 0.25, 1e-12);
+	CHECK_NEAR(lab_runner_load_limit(&h, 4, 2), 0.25, 1e-12);
+	CHECK_NEAR(lab_runner_load_limit(&h, 8, 64), 56.25, 1e-12);
+	CHECK_NEAR(lab_runner_load_limit(&h, 1, 0), 0.25, 1e-12);
+}
