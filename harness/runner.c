@@ -215,7 +215,8 @@ static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
 
 /*
  * Sample rep of the point, kept in rec: a flagged one is taken again after a quiet wait, up to
- * retry_flagged times; the last attempt is kept, flagged or not. Returns 0 or -LAB_EINTR.
+ * retry_flagged times; the last attempt is kept, flagged or not. Once one sample stays flagged
+ * after every retry, the point's later samples are taken once. Returns 0 or -LAB_EINTR.
  */
 static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsigned rep,
                        uint64_t iters, struct lab_err *err)
@@ -233,8 +234,14 @@ static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsign
 			return lab_err_set(err, LAB_EINTR, "interrupted");
 		runner_record(p, rec, elapsed);
 		s->attempts = attempt + 1;
-		if (!s->flagged || attempt >= p->spec->h->retry_flagged)
+		if (!s->flagged || p->retries_spent)
 			break;
+		if (attempt >= p->spec->h->retry_flagged) {
+			/* The load outlasted every retry: it is persistent, and retrying each later
+			 * sample of the point would only multiply the run time by the waits. */
+			p->retries_spent = true;
+			break;
+		}
 	}
 	rec->attempts += s->attempts;
 	rec->nflagged += s->flagged;

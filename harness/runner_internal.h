@@ -45,6 +45,7 @@ struct runner_point {
 	struct lab_ctr_point *ctr; /* NULL with counters = off */
 	/* Counters run from the first chunk of a sample to its last (both true when whole). */
 	bool ctr_first, ctr_last;
+	bool retries_spent; /* a sample stayed flagged after every retry: retry no more */
 };
 
 static inline bool lab__runner_interrupted(const struct lab_runner *r)
