@@ -7,6 +7,7 @@
 
 #include "harness/counters.h"
 #include "harness/env.h"
+#include "harness/membind.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
 
@@ -48,6 +49,10 @@ const struct lab_param lab_hparam_table[] = {
     LAB_P_STR(struct lab_hparams, events, "events", "sw ipc",
               "Counter presets (sw ipc cache branch topdown flops) and event names, separated "
               "by spaces or '+' (`lab counters` lists them)."),
+    LAB_P_STR(struct lab_hparams, membind, "membind", "local",
+              "Where the pages of kernel buffers go unless the kernel places them itself: local "
+              "(the allocating thread's node), node:N (bound there), interleave (page by page "
+              "over the nodes), first_touch (wherever each page is first written)."),
     LAB_PARAM_END,
 };
 
@@ -223,7 +228,9 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			    (r->harness && !strcmp(r->param->key, "placement") &&
 			     lab_placement_parse(val, &place, &err)) ||
 			    (r->harness && !strcmp(r->param->key, "events") &&
-			     lab_ctr_req_parse(val, NULL, &err))) {
+			     lab_ctr_req_parse(val, NULL, &err)) ||
+			    (r->harness && !strcmp(r->param->key, "membind") &&
+			     lab_membind_parse(val, &(struct lab_membind){0}, &err))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */

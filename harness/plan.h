@@ -34,11 +34,12 @@ struct lab_hparams {
 	uint64_t warmup;   /* ns of untimed runs before calibration */
 	uint64_t min_time; /* ns a sample must last at least */
 	uint64_t seed;
-	double load_threshold;    /* foreign CPUs (in vCPUs) above which a sample is flagged */
-	int scaling;              /* enum lab_scaling */
-	uint64_t max_pairs;       /* placement pairs: sample at most this many pairs; 0 = all */
-	int counters;             /* enum lab_ctr_mode (harness/counters.h) */
-	char events[LAB_STR_MAX]; /* presets and event names (harness/counters.h) */
+	double load_threshold;     /* foreign CPUs (in vCPUs) above which a sample is flagged */
+	int scaling;               /* enum lab_scaling */
+	uint64_t max_pairs;        /* placement pairs: sample at most this many pairs; 0 = all */
+	int counters;              /* enum lab_ctr_mode (harness/counters.h) */
+	char events[LAB_STR_MAX];  /* presets and event names (harness/counters.h) */
+	char membind[LAB_STR_MAX]; /* where LAB_BUF_DEFAULT buffers go (harness/membind.h) */
 };
 
 /* The harness keys' table (threads, placement, reps, ...). */
