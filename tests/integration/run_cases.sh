@@ -44,6 +44,15 @@ plan_xml)
 	grep -q 'threads=16  cpus=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 ' "$tmp/out"
 	grep -q 'threads=32 ' "$tmp/out"
 	;;
+topo_numa_memory)
+	# Each NUMA node's memory, in text and --json, from the fixture's hwloc local_memory.
+	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml >"$tmp/out"
+	grep -qx '  node 3 (os 3): 1.0 GiB (1073741824 bytes)' "$tmp/out"
+	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml --json >"$tmp/topo.json"
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["numa_memory"]
+assert [(n["node"], n["os_index"], n["local_memory_bytes"]) for n in m] == [(i, i, 1 << 30) for i in range(4)], m' "$tmp/topo.json"
+	;;
 run_refuses_other_topology)
 	rc=0
 	"$lab" run configs/quick.ini --topology 'synthetic:pack:2 core:8 pu:2' -o "$tmp/x" 2>"$tmp/err" || rc=$?
