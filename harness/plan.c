@@ -18,6 +18,12 @@ static const struct lab_enum_val plan_counters_choices[] = {
     {NULL, 0, NULL},
 };
 
+static const struct lab_enum_val plan_onoff_choices[] = {
+    {"off", 0, "no"},
+    {"on", 1, "yes"},
+    {NULL, 0, NULL},
+};
+
 static const struct lab_enum_val plan_scaling_choices[] = {
     {"strong", LAB_SCALING_STRONG, "fixed total work; speedup = c(1)/c(N)"},
     {"weak", LAB_SCALING_WEAK, "fixed work per thread; Gustafson"},
@@ -53,6 +59,10 @@ const struct lab_param lab_hparam_table[] = {
               "Where the pages of kernel buffers go unless the kernel places them itself: local "
               "(the allocating thread's node), node:N (bound there), interleave (page by page "
               "over the nodes), first_touch (wherever each page is first written)."),
+    LAB_P_ENUM(struct lab_hparams, perf_c2c, "perf_c2c", "off", plan_onoff_choices,
+               "Run `perf c2c record` on the lab during the point and keep the hottest shared "
+               "cache lines (HITMs, offsets, symbols); where perf, the PMU or the permission is "
+               "missing the point records why and runs anyway."),
     LAB_PARAM_END,
 };
 

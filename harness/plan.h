@@ -40,6 +40,7 @@ struct lab_hparams {
 	int counters;              /* enum lab_ctr_mode (harness/counters.h) */
 	char events[LAB_STR_MAX];  /* presets and event names (harness/counters.h) */
 	char membind[LAB_STR_MAX]; /* where LAB_BUF_DEFAULT buffers go (harness/membind.h) */
+	int perf_c2c;              /* 1: perf c2c record around the point (harness/perf_c2c.h) */
 };
 
 /* The harness keys' table (threads, placement, reps, ...). */

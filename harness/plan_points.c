@@ -41,6 +41,8 @@ static char *plan_params_text(const struct lab_experiment *e, const void *kparam
 	 * nothing, so results without the key read as before. */
 	if (strcmp(h->membind, "local") != 0)
 		used += (size_t)snprintf(s + used, cap - used, ";membind=%s", h->membind);
+	if (h->perf_c2c) /* perf's sampling costs time: its points are a series of their own */
+		used += (size_t)snprintf(s + used, cap - used, ";perf_c2c=on");
 	if (pair)
 		snprintf(s + used, cap - used, ";pair=%d-%d", pair[0], pair[1]);
 	return s;

@@ -9,6 +9,7 @@
 
 #include "harness/clock.h"
 #include "harness/membind.h"
+#include "harness/perf_c2c.h"
 #include "harness/team.h"
 
 #include "harness/runner_internal.h"
@@ -232,6 +233,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	const struct lab_kernel *k = spec->kernel;
 	struct lab_membind mb;
 	struct lab_err mb_err;
+	struct lab_c2c_session c2c = {0};
 	bool set_up = false;
 	int rc;
 
@@ -262,8 +264,11 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 		set_up = true;
 		rc = runner_setup(&p, err);
 	}
+	if (rc == 0 && spec->h->perf_c2c)
+		lab_c2c_point_begin(&c2c, r->ctr_host, &p.ctx);
 	if (rc == 0)
 		rc = runner_measure(&p, rec, err);
+	lab_c2c_point_end(&c2c, &p.ctx); /* stops perf whatever happened */
 	/* Where the pages are after the samples, before teardown frees them; local says nothing. */
 	if (rc == 0 && mb.kind != LAB_MEMBIND_LOCAL)
 		lab_membind_facts(&p.ctx, spec->h->membind);

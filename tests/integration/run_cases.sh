@@ -44,6 +44,17 @@ plan_xml)
 	grep -q 'threads=16  cpus=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 ' "$tmp/out"
 	grep -q 'threads=32 ' "$tmp/out"
 	;;
+perf_c2c_unavailable)
+	# perf_c2c = on without perf: the point says why and runs; off says nothing.
+	PATH=/nonexistent "$lab" run configs/quick.ini --only noop --set noop.threads=1 \
+		--set noop.perf_c2c=off,on --set noop.reps=2 -o "$tmp/r" --no-progress 2>"$tmp/err"
+	python3 -c 'import json, sys
+pts = json.load(open(sys.argv[1]))["experiments"][0]["points"]
+assert [p["status"] for p in pts] == ["ok", "ok"], pts
+assert "perf_c2c" not in (pts[0].get("point_facts") or {}), pts[0]
+assert pts[1]["point_facts"]["perf_c2c"] == "unavailable (perf not found in PATH)", pts[1]
+assert pts[1]["params"]["perf_c2c"] == "on", pts[1]' "$tmp/r/run.json"
+	;;
 topo_numa_memory)
 	# Each NUMA node's memory, in text and --json, from the fixture's hwloc local_memory.
 	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml >"$tmp/out"

@@ -3,7 +3,12 @@
  * The perf c2c report parser on fixture text in perf's --stdio layout (tests/fixtures/perf_c2c):
  * lines with their HITM counts, offsets with shares, code addresses and symbols; broken input.
  */
+#include <stdlib.h>
+
+#include "harness/counters.h"
+#include "harness/facts.h"
 #include "harness/fileio.h"
+#include "harness/kernel_api.h"
 #include "harness/perf_c2c.h"
 #include "tests/testlib.h"
 
@@ -66,4 +71,65 @@ LAB_TEST(no_pareto_or_bad_rows)
 	CHECK_EQ_STR(err.msg, "perf c2c report line 5: not a cache line or offset row");
 	CHECK_EQ_I64(lab_c2c_parse(orphan, strlen(orphan), &r, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "before any cache line") != NULL);
+}
+
+LAB_TEST(unavailable_reasons)
+{
+	struct lab_ctr_host h = {.vendor = "GenuineIntel", .cpu_pmu = true, .paranoid = 2};
+	char why[256];
+
+	CHECK(lab_c2c_unavailable(&h, false, why, sizeof(why)));
+	CHECK_EQ_STR(why, "perf not found in PATH");
+	CHECK(lab_c2c_unavailable(&h, true, why, sizeof(why)));
+	CHECK_EQ_STR(why, "perf_event_paranoid=2 (perf c2c needs 1 or less, root or CAP_PERFMON)");
+	h.privileged = true;
+	CHECK(!lab_c2c_unavailable(&h, true, why, sizeof(why)));
+	h.cpu_pmu = false;
+	h.hypervisor = true;
+	CHECK(lab_c2c_unavailable(&h, true, why, sizeof(why)));
+	CHECK(
+	    strstr(why, "no PMU that samples memory accesses (GenuineIntel, under a hypervisor") ==
+	    why);
+	struct lab_ctr_host amd = {.vendor = "AuthenticAMD", .paranoid = 1, .pmus = "cpu ibs_op"};
+	CHECK(!lab_c2c_unavailable(&amd, true, why, sizeof(why)));
+}
+
+/* The record/report path through a stand-in perf (tests/fixtures/perf_c2c/bin/perf): started
+ * with an argument vector, stopped with SIGINT, its report parsed into the point's facts. */
+LAB_TEST(record_and_report_through_a_stand_in)
+{
+	char path[2048], fixture[1024];
+	const char *old = getenv("PATH");
+	struct lab_c2c_session s;
+	static struct lab_c2c_report r;
+	struct lab_err err = {0};
+	struct lab_facts facts = {0};
+	struct lab_ctx ctx = {.facts = &facts};
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/perf_c2c/bin:%s", testlib_srcdir(),
+	         old ? old : "/usr/bin:/bin");
+	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/perf_c2c/report-stdio.txt",
+	         testlib_srcdir());
+	setenv("PATH", path, 1);
+	setenv("LAB_C2C_FIXTURE", fixture, 1);
+	CHECK(lab_c2c_perf_in_path());
+	REQUIRE(lab_c2c_start(&s, &err) == 0);
+	CHECK(s.pid > 0);
+	REQUIRE(lab_c2c_stop(&s, &r, &err) == 0);
+	CHECK_EQ_U64(r.nlines, 3);
+	CHECK(s.dir[0] == '\0'); /* its temporary files are gone */
+	lab_c2c_facts(&ctx, &r);
+	REQUIRE(facts.n == 3);
+	CHECK_EQ_STR(facts.f[0].s, "ok");
+	CHECK_EQ_I64(facts.f[1].i, 3);
+	CHECK(strstr(facts.f[2].s, "0x7f3a1c000040 rmt_hitm=706 lcl_hitm=2391: +0x0 61.0%/52.7% "
+	                           "[.] fs_run_packed (liblab_kernels.so)") == facts.f[2].s);
+	lab_facts_clear(&facts);
+
+	/* A report that fails (nothing recorded): the reason, not a crash. */
+	s = (struct lab_c2c_session){.pid = 0};
+	CHECK_EQ_I64(lab_c2c_stop(&s, &r, &err), -LAB_ESYS);
+	lab_c2c_point_end(&s, &ctx); /* never started: records nothing */
+	CHECK_EQ_U64(facts.n, 0);
+	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
 }

@@ -653,6 +653,12 @@ LAB_TEST(membind_key)
 	             "size=8;mode=a;placement=compact;membind=first_touch");
 	tp_free(&t);
 
+	tp_build(&t, "[x]\nkernel = fake\nperf_c2c = off, on\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 2);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=compact");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=compact;perf_c2c=on");
+	tp_free(&t);
+
 	plan_fails_with("[x]\nkernel = fake\nmembind = node:x\n", NULL, 0,
 	                "p.ini:3: [x] membind = node:x: unknown memory binding (allowed local, "
 	                "node:N, interleave, first_touch; N = 0 .. 63)");
