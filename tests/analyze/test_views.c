@@ -59,17 +59,17 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {"locks",        "c2c",    "stride", "omp_overhead",
-	                      "omp_schedule", "reduce", "scan",   "counters"};
+	const char *want[] = {"locks",  "c2c",  "stride",   "omp_overhead", "omp_schedule",
+	                      "reduce", "scan", "counters", "perf_c2c"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 8);
+		REQUIRE(n < 9);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 8);
+	CHECK_EQ_U64(n, 9);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */
