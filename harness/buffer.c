@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/kernel_api.h"
+#include "harness/membind.h"
 
 #define BUF_HUGE_BYTES  ((size_t)2 << 20)
 #define BUF_MASK_LONGS  (LAB_BUF_NODES_MAX / (8 * sizeof(unsigned long)))
@@ -52,7 +53,7 @@ static int buf_policy(void *p, size_t len, const struct lab_buf_opts *o, struct 
 	           : o->place == LAB_BUF_PREFERRED ? MPOL_PREFERRED
 	                                           : MPOL_INTERLEAVE;
 
-	if (o->place == LAB_BUF_LOCAL)
+	if (o->place == LAB_BUF_LOCAL || o->place == LAB_BUF_DEFAULT)
 		return 0;
 	if (buf_mems_allowed(allowed) != 0)
 		return lab_err_set(err, LAB_EUNSUP, "NUMA memory policy unavailable: %s",
@@ -95,12 +96,14 @@ static void *buf_map_aligned(size_t len, size_t align, void **map, size_t *map_b
 int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opts *o,
                   struct lab_err *err)
 {
-	static const struct lab_buf_opts defaults = {0};
+	struct lab_buf_opts opts = o ? *o : (struct lab_buf_opts){0};
+	bool harness_placed = opts.place == LAB_BUF_DEFAULT;
 	size_t page = buf_page(), align, len;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
-	o = o ? o : &defaults;
+	lab__membind_apply(&opts); /* the kernel's explicit place wins; else the point's membind */
+	o = &opts;
 	align = o->align_bytes ? o->align_bytes : LAB_SLOT;
 	if (size_bytes == 0 || (align & (align - 1)) != 0)
 		return lab_err_set(err, LAB_EINVAL,
@@ -127,6 +130,8 @@ int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opt
 		goto fail;
 	if (!o->no_touch)
 		lab_buf_touch(b, 0, size_bytes);
+	if (harness_placed)
+		lab__membind_track(b);
 	return 0;
 fail:
 	lab_buf_free(b);
@@ -149,8 +154,10 @@ void lab_buf_touch(const struct lab_buf *b, size_t offset, size_t len)
 
 void lab_buf_free(struct lab_buf *b)
 {
-	if (b->map)
+	if (b->map) {
+		lab__membind_untrack(b);
 		munmap(b->map, b->map_bytes);
+	}
 	memset(b, 0, sizeof(*b));
 }
 
@@ -161,7 +168,8 @@ void *lab_buf_obj_alloc(size_t size_bytes, struct lab_err *err)
 {
 	struct lab_buf b;
 
-	if (lab_buf_alloc(&b, LAB_SLOT + size_bytes, NULL, err) != 0)
+	if (lab_buf_alloc(&b, LAB_SLOT + size_bytes, &(struct lab_buf_opts){.place = LAB_BUF_LOCAL},
+	                  err) != 0)
 		return NULL;
 	memcpy(b.p, &b, sizeof(b));
 	return (char *)b.p + LAB_SLOT;

@@ -18,8 +18,14 @@
 
 #include "harness/err.h"
 
-/* Where the pages go (Linux memory policies, set on the buffer before its first touch). */
+/*
+ * Where the pages go (Linux memory policies, set on the buffer before its first touch).
+ * LAB_BUF_DEFAULT (a zeroed struct) hands the choice to the experiment's `membind` key
+ * (harness/membind.h; `local` unless the config says otherwise); any other value is the
+ * kernel's explicit choice and wins over membind.
+ */
 enum lab_buf_place {
+	LAB_BUF_DEFAULT,    /* what the point's membind says (local by default) */
 	LAB_BUF_LOCAL,      /* the process's policy: usually the node of the thread that touches */
 	LAB_BUF_BIND,       /* only on node (MPOL_BIND): the allocation fails rather than spill */
 	LAB_BUF_PREFERRED,  /* node first, any other when it is full (MPOL_PREFERRED) */
@@ -32,10 +38,10 @@ enum lab_buf_huge {
 	LAB_BUF_HUGE_OFF,     /* MADV_NOHUGEPAGE: 4 KiB pages (placement checks stay exact) */
 };
 
-/* A zeroed struct asks for a cache-line-pair-aligned, local, touched buffer. */
+/* A zeroed struct asks for a cache-line-pair-aligned, touched buffer placed as membind says. */
 struct lab_buf_opts {
 	size_t align_bytes;       /* a power of two; 0 = LAB_SLOT (128) */
-	enum lab_buf_place place; /* LAB_BUF_LOCAL by default */
+	enum lab_buf_place place; /* LAB_BUF_DEFAULT: the point's membind */
 	int node;                 /* for BIND and PREFERRED */
 	enum lab_buf_huge huge;
 	bool no_touch; /* leave the pages untouched: threads touch their parts (lab_buf_touch) */
@@ -78,7 +84,9 @@ void lab_buf_free(struct lab_buf *b);
 
 /*
  * A small object (a thread's counters, a lock's state): size_bytes zeroed bytes aligned to
- * LAB_SLOT on pages of its own, touched by the calling thread. Returns NULL with err filled
+ * LAB_SLOT on pages of its own, touched by the calling thread and placed LAB_BUF_LOCAL (membind
+ * does not move it: it is bookkeeping, not the data an experiment streams). Returns NULL with err
+ * filled
  * (-LAB_ENOMEM). Free it with lab_buf_obj_free.
  */
 void *lab_buf_obj_alloc(size_t size_bytes, struct lab_err *err);

@@ -7,6 +7,7 @@
 
 #include "harness/counters.h"
 #include "harness/env.h"
+#include "harness/membind.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
 
@@ -14,6 +15,12 @@ static const struct lab_enum_val plan_counters_choices[] = {
     {"off", LAB_CTR_OFF, "no counters"},
     {"auto", LAB_CTR_AUTO, "count what opens; record why the rest did not"},
     {"require", LAB_CTR_REQUIRE, "a point fails when a requested event cannot be counted"},
+    {NULL, 0, NULL},
+};
+
+static const struct lab_enum_val plan_onoff_choices[] = {
+    {"off", 0, "no"},
+    {"on", 1, "yes"},
     {NULL, 0, NULL},
 };
 
@@ -55,6 +62,14 @@ const struct lab_param lab_hparam_table[] = {
     LAB_P_STR(struct lab_hparams, events, "events", "sw ipc",
               "Counter presets (sw ipc cache branch topdown flops) and event names, separated "
               "by spaces or '+' (`lab counters` lists them)."),
+    LAB_P_STR(struct lab_hparams, membind, "membind", "local",
+              "Where the pages of kernel buffers go unless the kernel places them itself: local "
+              "(the allocating thread's node), node:N (bound there), interleave (page by page "
+              "over the nodes), first_touch (wherever each page is first written)."),
+    LAB_P_ENUM(struct lab_hparams, perf_c2c, "perf_c2c", "off", plan_onoff_choices,
+               "Run `perf c2c record` on the lab during the point and keep the hottest shared "
+               "cache lines (HITMs, offsets, symbols); where perf, the PMU or the permission is "
+               "missing the point records why and runs anyway."),
     LAB_PARAM_END,
 };
 
@@ -230,7 +245,9 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			    (r->harness && !strcmp(r->param->key, "placement") &&
 			     lab_placement_parse(val, &place, &err)) ||
 			    (r->harness && !strcmp(r->param->key, "events") &&
-			     lab_ctr_req_parse(val, NULL, &err))) {
+			     lab_ctr_req_parse(val, NULL, &err)) ||
+			    (r->harness && !strcmp(r->param->key, "membind") &&
+			     lab_membind_parse(val, &(struct lab_membind){0}, &err))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */

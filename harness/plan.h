@@ -34,13 +34,15 @@ struct lab_hparams {
 	uint64_t warmup;   /* ns of untimed runs before calibration */
 	uint64_t min_time; /* ns a sample must last at least */
 	uint64_t seed;
-	double load_threshold;    /* foreign vCPUs beyond the idle ones that flag a sample */
-	uint64_t retry_flagged;   /* times a flagged sample is taken again */
-	uint64_t quiet_wait;      /* ns to wait for the load to drop before each retry */
-	int scaling;              /* enum lab_scaling */
-	uint64_t max_pairs;       /* placement pairs: sample at most this many pairs; 0 = all */
-	int counters;             /* enum lab_ctr_mode (harness/counters.h) */
-	char events[LAB_STR_MAX]; /* presets and event names (harness/counters.h) */
+	double load_threshold;     /* foreign vCPUs beyond the idle ones that flag a sample */
+	uint64_t retry_flagged;    /* times a flagged sample is taken again */
+	uint64_t quiet_wait;       /* ns to wait for the load to drop before each retry */
+	int scaling;               /* enum lab_scaling */
+	uint64_t max_pairs;        /* placement pairs: sample at most this many pairs; 0 = all */
+	int counters;              /* enum lab_ctr_mode (harness/counters.h) */
+	char events[LAB_STR_MAX];  /* presets and event names (harness/counters.h) */
+	char membind[LAB_STR_MAX]; /* where LAB_BUF_DEFAULT buffers go (harness/membind.h) */
+	int perf_c2c;              /* 1: perf c2c record around the point (harness/perf_c2c.h) */
 };
 
 /* The harness keys' table (threads, placement, reps, ...). */

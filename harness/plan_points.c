@@ -6,6 +6,7 @@
 
 #include "harness/env.h"
 #include "harness/json.h"
+#include "harness/membind.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
 #include "harness/prov.h"
@@ -16,14 +17,14 @@
 static char *plan_params_text(const struct lab_experiment *e, const void *kparams,
                               const struct lab_hparams *h, const int *pair)
 {
-	size_t cap = 256, used = 0;
+	size_t cap = 320, used = 0;
 	char *s = malloc(cap), val[128];
 
 	for (const struct lab_param *p = e->kernel->params; s && p->key; p++) {
 		lab_param_format(p, kparams, val, sizeof(val));
 		size_t need = strlen(p->key) + strlen(val) + 3;
-		if (used + need + LAB_STR_MAX + 64 > cap) {
-			cap = 2 * (used + need) + LAB_STR_MAX + 64;
+		if (used + need + 2 * LAB_STR_MAX + 64 > cap) {
+			cap = 2 * (used + need) + 2 * LAB_STR_MAX + 64;
 			char *grown = realloc(s, cap);
 			if (!grown) {
 				free(s);
@@ -36,6 +37,12 @@ static char *plan_params_text(const struct lab_experiment *e, const void *kparam
 	if (!s)
 		return NULL;
 	used += (size_t)snprintf(s + used, cap - used, "placement=%s", h->placement);
+	/* Only when set: points that differ in membind are different series; the default adds
+	 * nothing, so results without the key read as before. */
+	if (strcmp(h->membind, "local") != 0)
+		used += (size_t)snprintf(s + used, cap - used, ";membind=%s", h->membind);
+	if (h->perf_c2c) /* perf's sampling costs time: its points are a series of their own */
+		used += (size_t)snprintf(s + used, cap - used, ";perf_c2c=on");
 	if (pair)
 		snprintf(s + used, cap - used, ";pair=%d-%d", pair[0], pair[1]);
 	return s;
@@ -90,6 +97,19 @@ static void plan_check_error(struct lab_diag *d, const struct lab_experiment *e,
 	free(line);
 }
 
+/*
+ * membind = node:N on a machine without node N skips the point, like placement = node:N (the
+ * kernel's own reason, checked first, wins), so one config serves 1- and 2-node machines.
+ */
+static int plan_membind_check(const struct lab_hparams *h, const struct lab_env *env,
+                              struct lab_err *err)
+{
+	struct lab_membind m;
+
+	LAB_BUG_ON(lab_membind_parse(h->membind, &m, err) != 0); /* checked when expanded */
+	return lab_membind_check(&m, env->numa_nodes, err);
+}
+
 /* Adds one point on cpus (n of them); runs the kernel's check. */
 static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
                             const struct lab_hparams *h, const void *kparams, const int *cpus,
@@ -111,6 +131,8 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 	memcpy(pt->kparams, kparams, e->kernel->params_size);
 	memcpy(pt->cpus, cpus, n * sizeof(*pt->cpus));
 	int rc = lab_kernel_check(e->kernel, kparams, n, &plan->env, &err);
+	if (rc == 0)
+		rc = plan_membind_check(h, &plan->env, &err);
 	if (rc == LAB_SKIP) {
 		pt->state = LAB_POINT_SKIPPED;
 		snprintf(pt->reason, sizeof(pt->reason), "%s", err.msg);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "harness/buffer.h"
 #include "harness/clock.h"
 #include "harness/counters.h"
 #include "harness/cpufeat.h"
@@ -293,6 +294,22 @@ void lab_prov_write_distances(struct lab_json *j, const struct lab_topo *topo)
 	lab_json_arr_close(j);
 }
 
+void lab_prov_write_numa_memory(struct lab_json *j, const struct lab_topo *topo)
+{
+	struct lab_numa_mem m[LAB_BUF_NODES_MAX];
+	unsigned n = lab_topo_numa_memory(topo, m, LAB_BUF_NODES_MAX);
+
+	lab_json_arr_open(j, "numa_memory");
+	for (unsigned i = 0; i < n && i < LAB_BUF_NODES_MAX; i++) {
+		lab_json_obj_open(j, NULL);
+		lab_json_int(j, "node", m[i].node);
+		lab_json_int(j, "os_index", m[i].os_index);
+		lab_json_uint(j, "local_memory_bytes", m[i].local_memory);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+}
+
 void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, struct lab_json *j)
 {
 	struct lab_env env;
@@ -323,6 +340,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 	prov_write_pus(topo, j);
 	prov_write_caches(topo, j);
 	lab_prov_write_distances(j, topo);
+	lab_prov_write_numa_memory(j, topo);
 	lab_json_obj_close(j);
 	lab_json_obj_open(j, "clock");
 	lab_json_str(j, "source", "CLOCK_MONOTONIC");

@@ -53,6 +53,9 @@ void lab_prov_write_build(struct lab_json *j);
  * order; nothing when the topology has none, as synthetic ones). */
 void lab_prov_write_distances(struct lab_json *j, const struct lab_topo *topo);
 
+/* Writes "numa_memory": [{"node": 0, "os_index": 0, "local_memory_bytes": N}, ...]. */
+void lab_prov_write_numa_memory(struct lab_json *j, const struct lab_topo *topo);
+
 /*
  * Writes "cpu_features": {"detected": [...], "masked": [...], "usable": [...]} (names as
  * lab_cpu_name; masked = hidden by LAB_CPU_MASK, usable = what check() sees).

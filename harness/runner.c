@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "harness/clock.h"
+#include "harness/membind.h"
+#include "harness/perf_c2c.h"
 #include "harness/team.h"
 
 #include "harness/runner_internal.h"
@@ -293,6 +295,9 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 {
 	struct runner_point p = {.r = r, .spec = spec, .ctr_first = true, .ctr_last = true};
 	const struct lab_kernel *k = spec->kernel;
+	struct lab_membind mb;
+	struct lab_err mb_err;
+	struct lab_c2c_session c2c = {0};
 	bool set_up = false;
 	int rc;
 
@@ -315,12 +320,22 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rc = runner_alloc(&p, rec, err);
 	if (rc == 0)
 		rc = lab_team_create(&p.team, r->topo, spec->cpus, p.nw, r->bind, err);
+	/* The planner checked the text; a spec built by hand without it means local. */
+	if (lab_membind_parse(spec->h->membind, &mb, &mb_err))
+		mb = (struct lab_membind){.kind = LAB_MEMBIND_LOCAL};
+	lab_membind_begin(&mb);
 	if (rc == 0) {
 		set_up = true;
 		rc = runner_setup(&p, err);
 	}
+	if (rc == 0 && spec->h->perf_c2c)
+		lab_c2c_point_begin(&c2c, r->ctr_host, &p.ctx);
 	if (rc == 0)
 		rc = runner_measure(&p, rec, err);
+	lab_c2c_point_end(&c2c, &p.ctx); /* stops perf whatever happened */
+	/* Where the pages are after the samples, before teardown frees them; local says nothing. */
+	if (rc == 0 && mb.kind != LAB_MEMBIND_LOCAL)
+		lab_membind_facts(&p.ctx, spec->h->membind);
 	rc = runner_ctr_end(&p, rec, rc, err);
 	if (rc && rc != -LAB_EINTR) {
 		runner_fail(rec, err);
@@ -328,6 +343,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	}
 	if (set_up && k->teardown)
 		k->teardown(&p.ctx, p.threads, p.nw);
+	lab_membind_end();
 	lab_team_destroy(p.team);
 	if (k->flags & LAB_KF_OPENMP) {
 		rec->omp_cpus = p.omp_cpus; /* the record owns them now */

@@ -250,6 +250,20 @@ unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsig
 	return n;
 }
 
+unsigned lab_topo_numa_memory(const struct lab_topo *topo, struct lab_numa_mem *m, unsigned max)
+{
+	int n = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_NUMANODE);
+
+	for (int i = 0; i < n && (unsigned)i < max; i++) {
+		hwloc_obj_t o = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
+		m[i] = (struct lab_numa_mem){.node = i,
+		                             .os_index = o ? (int)o->os_index : -1,
+		                             .local_memory =
+		                                 o && o->attr ? o->attr->numanode.local_memory : 0};
+	}
+	return n > 0 ? (unsigned)n : 0;
+}
+
 void lab_topo_env(const struct lab_topo *topo, struct lab_env *env)
 {
 	env->ncpus = lab_topo_cpus_allowed(topo, NULL, 0);

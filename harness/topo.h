@@ -101,6 +101,16 @@ int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n)
  */
 unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsigned max);
 
+/* One NUMA node's memory as hwloc reports it (0 bytes where it does not know: synthetic). */
+struct lab_numa_mem {
+	int node;              /* logical index (= Linux number on a real machine) */
+	int os_index;          /* the OS's number for it */
+	uint64_t local_memory; /* bytes attached to this node (hwloc's local_memory) */
+};
+
+/* The NUMA nodes in logical order into m (at most max); returns how many the topology has. */
+unsigned lab_topo_numa_memory(const struct lab_topo *topo, struct lab_numa_mem *m, unsigned max);
+
 /* ---- placement policies ---- */
 
 enum lab_place_kind {

@@ -128,7 +128,9 @@ static int np_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct np_params *p = ctx->params;
 	struct np_state *st = calloc(1, sizeof(*st));
-	struct lab_buf_opts o = {.huge = LAB_BUF_HUGE_OFF, .no_touch = true};
+	/* Explicit local: init is this kernel's own placement, and it wins over membind. */
+	struct lab_buf_opts o = {
+	    .place = LAB_BUF_LOCAL, .huge = LAB_BUF_HUGE_OFF, .no_touch = true};
 	int rc;
 
 	if (!st || !(st->node = calloc(ctx->nthreads, sizeof(int))) ||

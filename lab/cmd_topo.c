@@ -63,6 +63,21 @@ static void topo_print_distances(const struct lab_topo *topo)
 	}
 }
 
+/* Each NUMA node's memory (hwloc's local memory; 0 where it does not know, as synthetic). */
+static void topo_print_numa_memory(const struct lab_topo *topo)
+{
+	struct lab_numa_mem m[64];
+	unsigned n = lab_topo_numa_memory(topo, m, 64);
+
+	if (n == 0)
+		return;
+	printf("NUMA memory:\n");
+	for (unsigned i = 0; i < n && i < 64; i++)
+		printf("  node %d (os %d): %.1f GiB (%llu bytes)\n", m[i].node, m[i].os_index,
+		       (double)m[i].local_memory / (1024.0 * 1024 * 1024),
+		       (unsigned long long)m[i].local_memory);
+}
+
 static void topo_print_human(const struct lab_topo *topo, const struct lab_env *env,
                              const struct lab_pu_info *pus, unsigned npus, const int *allowed,
                              unsigned nallowed)
@@ -95,6 +110,7 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		lab_cpu_format(env->cpu_features_masked, list, sizeof(list));
 		printf("hidden by %s: %s\n", LAB_CPU_MASK_ENV, list);
 	}
+	topo_print_numa_memory(topo);
 	topo_print_distances(topo);
 	if (lab_topo_is_thissystem(topo))
 		printf(
@@ -149,6 +165,7 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 	}
 	lab_json_arr_close(&j);
 	lab_prov_write_distances(&j, topo);
+	lab_prov_write_numa_memory(&j, topo);
 	lab_json_obj_close(&j);
 	return lab_json_end(&j);
 }

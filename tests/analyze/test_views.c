@@ -60,18 +60,18 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {"locks",        "c2c",          "atomics",     "stride", "fs_layout",
-	                      "omp_overhead", "omp_schedule", "reduce",      "scan",   "counters",
-	                      "numa",         "roofline",     "simd_speedup"};
+	const char *want[] = {
+	    "locks",  "c2c",  "atomics",  "stride", "fs_layout", "omp_overhead", "omp_schedule",
+	    "reduce", "scan", "counters", "numa",   "roofline",  "simd_speedup", "perf_c2c"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 13);
+		REQUIRE(n < 14);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 13);
+	CHECK_EQ_U64(n, 14);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */

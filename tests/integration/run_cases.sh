@@ -51,6 +51,44 @@ plan_xml)
 	grep -q 'threads=16  cpus=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 ' "$tmp/out"
 	grep -q 'threads=32 ' "$tmp/out"
 	;;
+perf_c2c_unavailable)
+	# perf_c2c = on without perf: the point says why and runs; off says nothing.
+	PATH=/nonexistent "$lab" run configs/quick.ini --only noop --set noop.threads=1 \
+		--set noop.perf_c2c=off,on --set noop.reps=2 -o "$tmp/r" --no-progress 2>"$tmp/err"
+	python3 -c 'import json, sys
+pts = json.load(open(sys.argv[1]))["experiments"][0]["points"]
+assert [p["status"] for p in pts] == ["ok", "ok"], pts
+assert "perf_c2c" not in (pts[0].get("point_facts") or {}), pts[0]
+assert pts[1]["point_facts"]["perf_c2c"] == "unavailable (perf not found in PATH)", pts[1]
+assert pts[1]["params"]["perf_c2c"] == "on", pts[1]' "$tmp/r/run.json"
+	"$lab" analyze "$tmp/r" --no-plots >"$tmp/an" 2>&1
+	grep -q 'noop point 1, 1 threads (.*): unavailable (perf not found in PATH)' "$tmp/an"
+	# The view of a point where perf c2c ran (this VM has no PMU for it: the facts as the
+	# harness writes them, from the parser's fixture), in the text and analysis.json.
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+r["experiments"][0]["points"][1]["point_facts"] = {"perf_c2c": "ok", "perf_c2c_lines": 3,
+    "perf_c2c_top": "0x7f3a1c000040 rmt_hitm=706 lcl_hitm=2391: +0x0 61.0%/52.7% [.] f (a.so); "
+                    "0x7f3a1c000080 rmt_hitm=174 lcl_hitm=966: +0x38 100.0%/100.0% [.] g (a.so)"}
+json.dump(r, open(sys.argv[1], "w"))' "$tmp/r/run.json"
+	"$lab" analyze "$tmp/r" --no-plots >"$tmp/an" 2>&1
+	grep -q 'noop point 1, 1 threads (.*): ok, 3 shared lines' "$tmp/an"
+	grep -qx '    0x7f3a1c000080 rmt_hitm=174 lcl_hitm=966: +0x38 100.0%/100.0% \[.\] g (a.so)' "$tmp/an"
+	"$lab" analyze "$tmp/r" --no-plots --json >"$tmp/an.json"
+	python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))
+v = [e["perf_c2c"] for e in a["experiments"] if "perf_c2c" in e]
+assert len(v) == 1 and v[0][0]["perf_c2c"] == "ok" and v[0][0]["lines"] == 3, v' "$tmp/an.json"
+	;;
+topo_numa_memory)
+	# Each NUMA node's memory, in text and --json, from the fixture's hwloc local_memory.
+	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml >"$tmp/out"
+	grep -qx '  node 3 (os 3): 1.0 GiB (1073741824 bytes)' "$tmp/out"
+	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml --json >"$tmp/topo.json"
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["numa_memory"]
+assert [(n["node"], n["os_index"], n["local_memory_bytes"]) for n in m] == [(i, i, 1 << 30) for i in range(4)], m' "$tmp/topo.json"
+	;;
 run_refuses_other_topology)
 	rc=0
 	"$lab" run --set global.retry_flagged=0 configs/quick.ini --topology 'synthetic:pack:2 core:8 pu:2' -o "$tmp/x" 2>"$tmp/err" || rc=$?

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "harness/buffer.h"
+#include "harness/facts.h"
+#include "harness/membind.h"
 #include "tests/testlib.h"
 
 static void check_zero(const struct lab_buf *b)
@@ -176,4 +178,83 @@ LAB_TEST(small_objects)
 	lab_buf_obj_free(a);
 	lab_buf_obj_free(b);
 	lab_buf_obj_free(NULL);
+}
+
+/* A point's membind reaches buffers that leave the placement to the harness, and only those. */
+LAB_TEST(membind_applies_to_default_buffers)
+{
+	struct lab_membind m;
+	struct lab_buf def, mine, ft;
+	struct lab_buf_pages pg;
+	struct lab_err err = {0};
+	struct lab_facts facts = {0};
+	struct lab_ctx ctx = {.facts = &facts};
+
+	REQUIRE(lab_membind_parse("node:0", &m, &err) == 0);
+	CHECK_EQ_I64(m.kind, LAB_MEMBIND_NODE);
+	CHECK_EQ_I64(lab_membind_check(&m, 1, &err), 0);
+	REQUIRE(lab_membind_parse("node:2", &m, &err) == 0);
+	CHECK_EQ_I64(lab_membind_check(&m, 2, &err), LAB_SKIP);
+	CHECK_EQ_STR(err.msg, "membind = node:2: this machine has 2 NUMA nodes (0 .. 1)");
+	CHECK_EQ_I64(lab_membind_parse("node:64", &m, &err), -LAB_ECONFIG);
+	CHECK_EQ_I64(lab_membind_parse("Local", &m, &err), -LAB_ECONFIG);
+
+	/* first_touch: the harness leaves default buffers untouched; explicit ones keep theirs. */
+	REQUIRE(lab_membind_parse("first_touch", &m, &err) == 0);
+	lab_membind_begin(&m);
+	REQUIRE(lab_buf_alloc(&ft, 8 * 4096, NULL, &err) == 0);
+	REQUIRE(lab_buf_alloc(&mine, 8 * 4096, &(struct lab_buf_opts){.place = LAB_BUF_LOCAL},
+	                      &err) == 0);
+	REQUIRE(lab_buf_pages(&ft, &pg, &err) == 0);
+	CHECK_EQ_U64(pg.absent, 8);
+	REQUIRE(lab_buf_pages(&mine, &pg, &err) == 0);
+	CHECK_EQ_U64(pg.absent, 0);
+	lab_buf_touch(&ft, 0, 3 * 4096);
+	lab_membind_facts(&ctx, "first_touch");
+	lab_membind_end();
+	/* Only the default buffer is counted: 3 pages on node 0, 5 not yet written. */
+	REQUIRE(facts.n == 4);
+	CHECK_EQ_STR(facts.f[0].key, "membind");
+	CHECK_EQ_STR(facts.f[0].s, "first_touch");
+	CHECK_EQ_STR(facts.f[1].key, "membind_buffers");
+	CHECK_EQ_I64(facts.f[1].i, 1);
+	CHECK_EQ_STR(facts.f[2].key, "membind_pages_per_node");
+	REQUIRE(facts.f[2].n == 1);
+	CHECK_EQ_U64(facts.f[2].v[0], 3);
+	CHECK_EQ_STR(facts.f[3].key, "membind_pages_absent");
+	CHECK_EQ_I64(facts.f[3].i, 5);
+	lab_facts_clear(&facts);
+	lab_buf_free(&ft);
+	lab_buf_free(&mine);
+
+	/* interleave and node:0 bind through the kernel (node 0 always exists); freed buffers
+	 * are forgotten. */
+	static const char *const binds[] = {"interleave", "node:0"};
+	for (int i = 0; i < 2; i++) {
+		REQUIRE(lab_membind_parse(binds[i], &m, &err) == 0);
+		lab_membind_begin(&m);
+		int rc = lab_buf_alloc(&def, 4 * 4096, NULL, &err);
+		if (rc == -LAB_EUNSUP) { /* a kernel without NUMA support: said, not hidden */
+			fprintf(stderr, "membind %s: %s\n", binds[i], err.msg);
+			lab_membind_end();
+			continue;
+		}
+		REQUIRE(rc == 0);
+		REQUIRE(lab_buf_alloc(&mine, 4096, NULL, &err) == 0);
+		lab_buf_free(&mine);
+		lab_membind_facts(&ctx, binds[i]);
+		lab_membind_end();
+		CHECK_EQ_I64(facts.f[1].i, 1);
+		REQUIRE(facts.f[2].n >= 1);
+		CHECK_EQ_U64(facts.f[2].v[0], 4);
+		lab_facts_clear(&facts);
+		lab_buf_free(&def);
+	}
+
+	/* After the point: local again, nothing remembered. */
+	REQUIRE(lab_buf_alloc(&def, 4096, NULL, &err) == 0);
+	lab_membind_facts(&ctx, "local");
+	CHECK_EQ_I64(facts.f[1].i, 0);
+	lab_facts_clear(&facts);
+	lab_buf_free(&def);
 }

@@ -656,3 +656,40 @@ LAB_TEST(set_global_unknown_key)
 	                "--set global.kernel=fake: not allowed; set the kernel of one experiment "
 	                "(--set NAME.kernel=fake)");
 }
+
+/* membind: a sweepable harness key; a node the machine lacks skips, a bad value is an error. */
+LAB_TEST(membind_key)
+{
+	struct tp t;
+
+	tp_build(&t,
+	         "[x]\nkernel = fake\nthreads = 1\nmembind = local, node:0, node:1, interleave, "
+	         "first_touch\n",
+	         NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 5);
+	/* The default adds nothing to params (old results read the same); the rest are series. */
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=compact");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=compact;membind=node:0");
+	CHECK_EQ_I64(t.plan->pts[1].state, LAB_POINT_READY);
+	CHECK_EQ_I64(t.plan->pts[2].state, LAB_POINT_SKIPPED);
+	CHECK_EQ_STR(t.plan->pts[2].reason,
+	             "membind = node:1: this machine has 1 NUMA node (0 .. 0)");
+	CHECK_EQ_I64(t.plan->pts[3].state, LAB_POINT_READY);
+	CHECK_EQ_STR(t.plan->pts[4].params_text,
+	             "size=8;mode=a;placement=compact;membind=first_touch");
+	tp_free(&t);
+
+	tp_build(&t, "[x]\nkernel = fake\nperf_c2c = off, on\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 2);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=compact");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=compact;perf_c2c=on");
+	tp_free(&t);
+
+	plan_fails_with("[x]\nkernel = fake\nmembind = node:x\n", NULL, 0,
+	                "p.ini:3: [x] membind = node:x: unknown memory binding (allowed local, "
+	                "node:N, interleave, first_touch; N = 0 .. 63)");
+	plan_fails_with("[x]\nkernel = fake\nmembind = local, bind\n", NULL, 0,
+	                "p.ini:3: [x] membind = local, bind: value bind: unknown memory binding "
+	                "(allowed local, node:N, interleave, first_touch; N = 0 .. 63)");
+}

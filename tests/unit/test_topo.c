@@ -693,3 +693,22 @@ LAB_TEST(numa_distances)
 	lab_topo_close(t);
 	lab_topo_close(s);
 }
+
+/* Each node's memory (hwloc's local_memory); max bounds what is written, not the count. */
+LAB_TEST(numa_memory)
+{
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_numa_mem m[4] = {0};
+
+	REQUIRE(t);
+	CHECK_EQ_U64(lab_topo_numa_memory(t, m, 4), 4);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ_I64(m[i].node, i);
+		CHECK_EQ_I64(m[i].os_index, i);
+		CHECK_EQ_U64(m[i].local_memory, 1u << 30);
+	}
+	m[1] = (struct lab_numa_mem){0};
+	CHECK_EQ_U64(lab_topo_numa_memory(t, m, 1), 4);
+	CHECK_EQ_U64(m[1].local_memory, 0);
+	lab_topo_close(t);
+}

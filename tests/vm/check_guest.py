@@ -99,6 +99,18 @@ def main():
               and len(h) == nodes and want[init](h),
               "numa_policy %s (threads on nodes %s): pages per node %s"
               % (init, f.get("threads_per_node"), h))
+    mb = {"interleave": lambda h: max(h) - min(h) <= 3,
+          "node:1": lambda h: h[1] == sum(h)}
+    for p in points(run, "membind"):
+        f = p.get("point_facts", {})
+        bind = p["params"].get("membind")
+        # The list ends at the highest node that holds a page.
+        h = f.get("membind_pages_per_node", [])
+        h = h + [0] * (nodes - len(h))
+        check(p["status"] == "ok" and p["verify"] == "pass" and bind in mb
+              and f.get("membind_buffers") == 3 and len(h) == nodes and sum(h) > 0
+              and mb[bind](h),
+              "stream membind = %s: pages per node %s" % (bind, h))
     for p in points(run, "loaded"):
         check(p["status"] == "ok" and p["verify"] == "pass",
               "loaded_latency threads=%s: %s" % (p["threads"], p["status"]))
