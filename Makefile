@@ -2,16 +2,18 @@
 #   make quick   install what is missing, build, run the built-in quick experiment set
 #   make test    build and run the whole test suite (ends with ctest's summary), except the
 #                QEMU NUMA guest (label vm): make test-vm
+#   make install  put lab into PREFIX/bin (default /usr/local; PREFIX=$HOME/.local needs no root)
 #   make fuzz-long  run every libFuzzer target for FUZZ_HOURS hours each (default 2), growing the
 #                corpora in tests/fuzz/corpus* (clang; a find is left as build-fuzz/tests/fuzz/crash-*)
 BUILD ?= build
+PREFIX ?= /usr/local
 JOBS ?= 2
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)
 CMAKE_FLAGS += -DLAB_WERROR=ON
 endif
 
-.PHONY: all deps build quick test test-vm clean format fuzz-long
+.PHONY: all deps build quick test test-vm install clean format fuzz-long
 
 all: build
 
@@ -53,6 +55,10 @@ fuzz-long:
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+
+# Puts lab into $(PREFIX)/bin (default /usr/local; PREFIX=$$HOME/.local needs no root).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD)

@@ -293,6 +293,7 @@ void lab_an_data_free(struct lab_an_data *d)
 		free(p->kernel);
 		free(p->unit);
 		free(p->params);
+		free(p->params_written);
 		free(p->status);
 		free(p->reason);
 		free(p->cost);

@@ -26,8 +26,11 @@ struct lab_an_msum {
 struct lab_an_point {
 	char *experiment, *kernel;
 	char *params; /* canonical "k=v;k=v", keys sorted; never threads */
-	char *unit;   /* "ns/<work unit>" of this point's kernel; NULL: the data set's unit */
-	long id;      /* the point id of samples.csv / run.json; -1 for external data */
+	/* As samples.csv wrote them (its first row of the point), so summary.csv keeps the same
+	 * order; NULL for points without rows. */
+	char *params_written;
+	char *unit; /* "ns/<work unit>" of this point's kernel; NULL: the data set's unit */
+	long id;    /* the point id of samples.csv / run.json; -1 for external data */
 	int threads;
 	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */
 	char *reason;

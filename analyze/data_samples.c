@@ -141,7 +141,8 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	p = lab_an_point_find(d, f[LAB_SCOL_EXPERIMENT], id, (int)threads, params, &s->hint);
 	free(params);
-	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))))
+	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))) ||
+	    (!p->params_written && !(p->params_written = lab_an_strdup(f[LAB_SCOL_PARAMS]))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	/* one point id, one (threads, params): else its rows would split into two points */
 	if (lab_an_point_by_id(d, f[LAB_SCOL_EXPERIMENT], id) != p)

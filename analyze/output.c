@@ -57,7 +57,7 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	fprintf(f, ",%ld,", p->id);
 	lab_csv_field(f, p->kernel ? p->kernel : "");
 	fputc(',', f);
-	lab_csv_field(f, p->params);
+	lab_csv_field(f, p->params_written ? p->params_written : p->params);
 	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, p->status, st->n, p->n_flagged);
 	lab_csv_field(f, lab_an_point_unit(d, p));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)

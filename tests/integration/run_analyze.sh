@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # End to end, run then analyze (issue 7): `lab run --only noop` on a tiny config, then
 # `lab analyze` on what it wrote; summary.csv and analysis.json must exist and agree with the
-# run's samples.csv. Usage: run_analyze.sh LAB
+# run's samples.csv (summary.csv writes each point's params as samples.csv did). Usage: run_analyze.sh LAB
 set -euo pipefail
 lab=$1
 tmp=$(mktemp -d)
@@ -16,6 +16,9 @@ min_time = 2ms
 
 [noop]
 kernel = noop
+; membind puts params out of sorted order (it comes after placement): summary.csv must keep
+; samples.csv's order, not the analyzer's sorted key
+membind = first_touch
 
 [other]
 kernel = noop
@@ -45,4 +48,8 @@ for p in pts:
     # a busy machine flags samples: used + flagged is every repetition
     assert p["n"] + p["n_flagged"] == 3, p
 assert all(v == 3 for v in per_point.values()), per_point
+written = {r["point"]: r["params"] for r in samples}
+assert any(list(v.split(";")) != sorted(v.split(";")) for v in written.values()), written
+for r in summary:
+    assert r["params"] == written[r["point"]], (r["params"], written[r["point"]])
 PY
