@@ -41,17 +41,6 @@ static void *cfg_grow(void *p, size_t n, size_t elem)
 	return realloc(p, (n ? 2 * n : 8) * elem);
 }
 
-static char *cfg_strndup(const char *s, size_t n)
-{
-	char *p = malloc(n + 1);
-
-	if (p) {
-		memcpy(p, s, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
 /* The owner under which a section name is indexed: [global] is per file, the rest global. */
 static unsigned cfg_owner(const struct lab_cfg *cfg, const char *file, const char *name)
 {
@@ -103,7 +92,7 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		             ld->line);
 		return;
 	}
-	char *name = cfg_strndup(start + 1, (size_t)(close - start - 1));
+	char *name = strndup(start + 1, (size_t)(close - start - 1));
 	if (!name) {
 		ld->oom = true;
 		return;
@@ -373,57 +362,6 @@ int lab_cfg_load_file(struct lab_cfg *cfg, const char *path, struct lab_diag *d,
 	rc = lab_cfg_load_text(cfg, path, buf, len, d, err);
 	free(buf);
 	return rc;
-}
-
-/* A copy of s[0..n) without leading and trailing blanks. */
-static char *cfg_strndup_trim(const char *s, size_t n)
-{
-	while (n && isspace((unsigned char)*s)) {
-		s++;
-		n--;
-	}
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return cfg_strndup(s, n);
-}
-
-void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
-{
-	const char *eq = strchr(arg, '='), *dot = NULL;
-
-	/* Section names may hold dots, keys never do: the key starts after the last dot. */
-	for (const char *c = arg; eq && c < eq; c++)
-		if (*c == '.')
-			dot = c;
-	if (!dot || !eq || dot == arg || eq == dot + 1) {
-		lab_diag_add(
-		    d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)", arg);
-		return;
-	}
-	struct lab_cfg_kv *kv = realloc(cfg->set, (cfg->nset + 1) * sizeof(*cfg->set));
-	char **secs = kv ? realloc(cfg->set_section, (cfg->nset + 1) * sizeof(char *)) : NULL;
-	if (kv)
-		cfg->set = kv;
-	if (!secs) {
-		lab_diag_add(d, "--set %s: out of memory", arg);
-		return;
-	}
-	cfg->set_section = secs;
-	/* "--set 'fs.stride = 64'" means what the same line means in a file. */
-	secs[cfg->nset] = cfg_strndup_trim(arg, (size_t)(dot - arg));
-	kv[cfg->nset] =
-	    (struct lab_cfg_kv){.key = cfg_strndup_trim(dot + 1, (size_t)(eq - dot - 1)),
-	                        .value = cfg_strndup_trim(eq + 1, strlen(eq + 1)),
-	                        .file = "--set",
-	                        .line = 0};
-	if (!secs[cfg->nset] || !kv[cfg->nset].key || !kv[cfg->nset].value) {
-		free(secs[cfg->nset]);
-		free(kv[cfg->nset].key);
-		free(kv[cfg->nset].value);
-		lab_diag_add(d, "--set %s: out of memory", arg);
-		return;
-	}
-	cfg->nset++;
 }
 
 void lab_cfg_free(struct lab_cfg *cfg)
