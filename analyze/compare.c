@@ -46,8 +46,12 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 		return;
 	}
 	if (!a->n || !b->n) {
-		r->verdict = !a->n ? "no usable old sample" : "no usable new sample";
-		c->unmatched++;
+		/* A point that did not run (skipped: say no second NUMA node; failed) is matched,
+		 * just not comparable: counted apart from unmatched ones. */
+		r->verdict = !a->n && !b->n ? "did not run in either (skipped or failed)"
+		             : !a->n        ? "did not run in old (skipped or failed)"
+		                            : "did not run in new (skipped or failed)";
+		c->not_run++;
 		return;
 	}
 	lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n, 0.95, &q);
@@ -119,6 +123,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "no_change", (long long)c->no_change);
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
+	lab_json_int(&w, "not_run", (long long)c->not_run);
 	lab_json_obj_close(&w);
 	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < c->n; i++) {

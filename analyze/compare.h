@@ -24,8 +24,9 @@ struct lab_an_compare {
 	size_t n;
 	double noise;
 	/* flagged: matched points not compared because one side's samples were all load-flagged
-	 * and left out (not counted as unmatched; --include-flagged compares them) */
-	size_t improved, regressed, within_noise, no_change, unmatched, flagged;
+	 * and left out (not counted as unmatched; --include-flagged compares them); not_run:
+	 * matched points without samples on a side (skipped or failed there) */
+	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run;
 };
 
 /* Pure verdict rule, exposed for tests. */

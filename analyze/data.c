@@ -265,6 +265,11 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 				used[k++] = p->cost[j];
 		}
 		lab_an_stats_compute(used, k, work, &p->st);
+		/* A cost is a time per unit, > 0: a t-interval reaching below 0 (few, spread
+		 * samples) is clipped there, which keeps its coverage and never shows a negative
+		 * time (the rates' upper ends then read unbounded). */
+		if (p->st.ci95_lo < 0)
+			p->st.ci95_lo = 0;
 		/* modes of costs that are all > 0 or not: only running out of memory fails */
 		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_ENOMEM)
 			goto nomem;
@@ -359,4 +364,53 @@ int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p)
 {
 	return p && p->unit ? p->unit : d->unit;
+}
+
+/* Per enum lab_work_scope: the short qualifier and the sentence that explains it. */
+static const char *const an_scope_name[] = LAB_WORK_SCOPE_NAMES;
+static const char *const an_scope_short[] = {
+    "all threads together",
+    "one unit for the whole team",
+    "thread 0's units only",
+};
+static const char *const an_scope_long[] = {
+    "wall time per unit of the whole team's work, all threads together; one thread's own "
+    "time per unit is about this times the threads",
+    "wall time per unit; each unit involves the whole team and is counted once",
+    "wall time per unit that thread 0 did; the other threads' work is not counted",
+};
+
+int lab_an_cost_scope(const struct lab_an_data *d, const char *experiment)
+{
+	size_t e = lab_an_exp_find(d, experiment);
+	const char *v;
+
+	if (e == (size_t)-1)
+		return -1;
+	v = lab_an_json_str(&lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items[e],
+	                    LAB_KEY_WORK_SCOPE);
+	for (int i = 0; v && i < (int)(sizeof(an_scope_name) / sizeof(an_scope_name[0])); i++)
+		if (!strcmp(v, an_scope_name[i]))
+			return i;
+	return -1;
+}
+
+const char *lab_an_cost_label(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                              size_t len)
+{
+	const char *unit = lab_an_point_unit(d, p);
+	int sc = p ? lab_an_cost_scope(d, p->experiment) : -1;
+
+	if (sc < 0)
+		snprintf(buf, len, "%s", unit);
+	else
+		snprintf(buf, len, "%s, %s", unit, an_scope_short[sc]);
+	return buf;
+}
+
+const char *lab_an_cost_whose(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	int sc = p ? lab_an_cost_scope(d, p->experiment) : -1;
+
+	return sc < 0 ? NULL : an_scope_long[sc];
 }

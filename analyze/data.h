@@ -72,6 +72,19 @@ struct lab_an_data {
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p);
 
+/*
+ * Whose time the cost of experiment is, from run.json's "work_scope": 0 team (all threads
+ * together), 1 shared (one unit for the whole team), 2 one (thread 0's units only); -1 when
+ * unknown (external data, an older run.json, an unknown value).
+ */
+int lab_an_cost_scope(const struct lab_an_data *d, const char *experiment);
+/* p's cost unit with whose time it is ("ns/increment, all threads together") into buf; the
+ * plain unit when unknown. Returns buf. */
+const char *lab_an_cost_label(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                              size_t len);
+/* The sentence that says whose time p's cost is, or NULL when unknown. */
+const char *lab_an_cost_whose(const struct lab_an_data *d, const struct lab_an_point *p);
+
 /* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err);
 /* Loads an external CSV (threads,seconds or threads,throughput [,series][,rep]); a throughput

@@ -58,6 +58,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	const struct lab_an_point *pts[512];
 	FILE *dat = NULL, *gp;
 	size_t block = 0, any = 0;
+	char unit[160];
 
 	for (size_t k = 0; k < v->n && !any; k++)
 		any = fleet_series_points(&v->h[k], s->p, pts, 512);
@@ -71,7 +72,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	}
 	lab_an_gp_head(gp, base, s->p->experiment, s->p->params[0] ? s->p->params : NULL);
 	fputs("set xlabel 'threads'\nset ylabel ", gp);
-	lab_an_gp_str(gp, lab_an_point_unit(&v->h[s->host].d, s->p));
+	lab_an_gp_str(gp, lab_an_cost_label(&v->h[s->host].d, s->p, unit, sizeof(unit)));
 	fputs(" noenhanced\nset offsets 0.2, 0.2, 0, 0\nplot ", gp);
 	for (size_t k = 0; k < v->n; k++) {
 		size_t n = fleet_series_points(&v->h[k], s->p, pts, 512);

@@ -243,14 +243,22 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 	lab_json_obj_close(w);
 }
 
-static void an_json_series(struct lab_json *w, const struct lab_an_series *s)
+static void an_json_series(struct lab_json *w, const struct lab_an_data *d,
+                           const struct lab_an_series *s)
 {
+	static const char *const scope[] = LAB_WORK_SCOPE_NAMES;
+	const struct lab_an_point *p0 = s->nrow ? s->row[0].pt : NULL;
+	int sc = p0 ? lab_an_cost_scope(d, p0->experiment) : -1;
 	char text[256];
 
 	lab_json_obj_open(w, NULL);
 	lab_json_str(w, "experiment", s->experiment);
 	lab_json_str(w, "params", s->params);
 	lab_json_str(w, "scaling", s->weak ? "weak" : "strong");
+	lab_json_str(w, "cost_unit", lab_an_point_unit(d, p0));
+	/* Whose time the cost is (run.json work_scope): null when the run did not say. */
+	lab_json_str(w, LAB_KEY_WORK_SCOPE, sc < 0 ? NULL : scope[sc]);
+	lab_json_str(w, "cost_whose", lab_an_cost_whose(d, p0));
 	lab_json_str(w, "model", s->model);
 	lab_json_str(w, "note", *s->note ? s->note : NULL);
 	lab_json_str(w, "objective", lab_an_objective_name(s->objective));
@@ -298,7 +306,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	lab_json_arr_close(&w);
 	lab_json_arr_open(&w, "series");
 	for (size_t i = 0; i < a->ns; i++)
-		an_json_series(&w, &a->s[i]);
+		an_json_series(&w, a->data, &a->s[i]);
 	lab_json_arr_close(&w);
 	lab_an_views_json(&w, a); /* "experiments": what the views computed */
 	lab_an_views_json_top(&w, a);

@@ -369,14 +369,22 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
                              const struct lab_an_plots *plots, const char *dir)
 {
 	const struct lab_an_series *s = &a->s[i];
+	const struct lab_an_point *p0 = s->nrow ? s->row[0].pt : NULL;
+	const char *whose = lab_an_cost_whose(a->data, p0);
+	char unit[160];
+
 	fputs("<h2>", f);
 	lab_an_html(f, s->experiment);
 	fputs(" <small>", f);
 	lab_an_html(f, *s->params ? s->params : "(no params)");
 	fprintf(f, "</small></h2>\n<p>%s scaling; cost per unit of work in ",
 	        s->weak ? "weak" : "strong");
-	lab_an_html(f, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
-	fprintf(f, "; %zu samples in the fits", s->n_fit);
+	lab_an_html(f, lab_an_point_unit(a->data, p0));
+	if (whose) {
+		fputs(": ", f);
+		lab_an_html(f, whose);
+	}
+	fprintf(f, ". %zu samples in the fits", s->n_fit);
 	if (s->n_excluded)
 		fprintf(f, ", %zu foreign-load-flagged samples excluded", s->n_excluded);
 	fputs(".</p>\n", f);
@@ -385,7 +393,7 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 		lab_an_html(f, s->note);
 		fputs("</p>\n", f);
 	}
-	an_report_table(f, s, lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
+	an_report_table(f, s, lab_an_cost_label(a->data, p0, unit, sizeof(unit)));
 	an_report_fits(f, s);
 	lab_an_report_view_imgs(f, plots, dir, NULL, i);
 }

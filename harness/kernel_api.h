@@ -20,7 +20,7 @@
 #include "harness/cpufeat.h"
 #include "harness/err.h"
 
-#define LAB_KERNEL_ABI 2 /* bump when struct lab_kernel changes */
+#define LAB_KERNEL_ABI 3 /* bump when struct lab_kernel changes */
 
 /* A coherence granule: 64-byte lines, fetched in adjacent pairs by many x86 prefetchers. */
 #define LAB_CACHELINE 64
@@ -239,6 +239,19 @@ enum lab_kernel_flags {
 	LAB_KF_ALL = (1u << 4) - 1,
 };
 
+/*
+ * Whose work a sample's `work` counts, so the analyzer can say whose time the cost per unit is.
+ * TEAM: every thread counts its own units and the sample's work is the sum (cost = wall time
+ * per unit of the whole team; one thread's own time per unit is about cost x threads). SHARED:
+ * one unit involves the whole team and is counted once (a round trip of the pair, a construct
+ * instance every thread joins). ONE: only thread 0's units count (the chaser among streams).
+ */
+enum lab_work_scope {
+	LAB_WORK_TEAM = 0,
+	LAB_WORK_SHARED,
+	LAB_WORK_ONE,
+};
+
 struct lab_kernel {
 	unsigned abi;            /* = LAB_KERNEL_ABI */
 	const char *name;        /* "kernel = <name>" in a config; [a-z0-9_]; the file stem */
@@ -250,6 +263,7 @@ struct lab_kernel {
 	size_t params_size;               /* sizeof(the params struct) */
 	const struct lab_metric *metrics; /* terminated by LAB_METRIC_END; index = metric id */
 	const char *work_unit;            /* what one unit of work is: "increment", "acquire" */
+	unsigned work_scope;              /* enum lab_work_scope; 0 (TEAM) by default */
 	/* The analyzer views (analyze/views/) this kernel's results want, NULL-terminated; recorded
 	 * per experiment in run.json. NULL: none beyond the scaling series. */
 	const char *const *views;

@@ -29,8 +29,10 @@
  *       "load_guard": { "threshold_cpus" },
  *       "config": { "files": [...], "sets": [...], "text": "..." },
  *       "experiments": [
- *         { "name", "kernel", "work_unit", "views": [...] (the kernel's analyzer views, when it
- *           names any), "scaling": "strong" | "weak",
+ *         { "name", "kernel", "work_unit", "work_scope": "team" | "shared" | "one" (whose work
+ *           `work` counts: the sum over threads, a unit the whole team shares and counts once,
+ *           or thread 0's alone; enum lab_work_scope), "views": [...] (the kernel's analyzer
+ *           views, when it names any), "scaling": "strong" | "weak",
  *           "metrics": [ { "name", "unit", "agg" } ],
  *           "resolved": { "<key>": { "value": "...", "source": "default" | "global" |
  *                                    "section" | "cli", "file", "line" } },
@@ -129,6 +131,13 @@ enum lab_samples_col {
 #define LAB_KEY_PLACEMENT   "placement"
 #define LAB_KEY_REASON      "reason"
 #define LAB_KEY_POINT_FACTS "point_facts" /* what the kernel found (harness/facts.h) */
+#define LAB_KEY_WORK_SCOPE  "work_scope"
+
+/* The values of "work_scope", indexed by enum lab_work_scope (harness/kernel_api.h). */
+#define LAB_WORK_SCOPE_NAMES                                                                       \
+	{                                                                                          \
+		"team", "shared", "one"                                                            \
+	}
 
 /* Every status a point of run.json may carry, "|"-separated for messages. */
 #define LAB_POINT_STATUSES "ok|skipped|failed|planned|running|not_run|interrupted"

@@ -110,6 +110,13 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_obj_close(j);
 }
 
+static const char *lab_work_scope_name(unsigned scope)
+{
+	static const char *const names[] = LAB_WORK_SCOPE_NAMES;
+
+	return scope < sizeof(names) / sizeof(names[0]) ? names[scope] : names[LAB_WORK_TEAM];
+}
+
 static void json_experiment(struct lab_json *j, const struct lab_results *res,
                             const struct lab_experiment *e, bool ended)
 {
@@ -121,6 +128,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	lab_json_str(j, "file", e->file);
 	lab_json_int(j, "line", e->line);
 	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
+	lab_json_str(j, LAB_KEY_WORK_SCOPE, lab_work_scope_name(e->kernel->work_scope));
 	if (e->kernel->views) {
 		lab_json_arr_open(j, "views");
 		for (const char *const *v = e->kernel->views; *v; v++)

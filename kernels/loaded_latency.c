@@ -197,6 +197,7 @@ const struct lab_kernel lab_kernel_loaded_latency = {
     .params_size = sizeof(struct ll_params),
     .metrics = ll_metrics,
     .work_unit = "load",
+    .work_scope = LAB_WORK_ONE,
     .thread_setup = ll_thread_setup,
     .run = ll_run,
     .summarize = ll_summarize,

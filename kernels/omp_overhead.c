@@ -371,6 +371,7 @@ const struct lab_kernel lab_kernel_omp_overhead = {
     .params_size = sizeof(struct oo_params),
     .metrics = oo_metrics,
     .work_unit = "instance",
+    .work_scope = LAB_WORK_SHARED,
     .views = oo_views,
     .check = oo_check,
 #ifdef _OPENMP

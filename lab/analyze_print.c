@@ -126,37 +126,58 @@ static void lab_print_rate(FILE *f, const struct lab_an_rate *r)
 	lab_print_ci(f, 28, r->v, r->lo, r->hi, isfinite(r->lo));
 }
 
-/* GB/s and GFLOP/s per point, for kernels that declare their work (GB = 1e9 bytes). */
+/*
+ * GB/s and GFLOP/s per point, for kernels that declare their work (GB = 1e9 bytes): only the
+ * columns the kernel declares something for (no "0 GFLOP/s" rows for a kernel without flops;
+ * the write-allocate column only where it differs), all threads together.
+ */
 static void lab_print_rates(FILE *f, const struct lab_an_series *s)
 {
-	size_t i = 0;
+	int bytes = 0, wa = 0, flops = 0;
 
-	while (i < s->nrow && !s->row[i].rates.has)
-		i++;
-	if (i == s->nrow)
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_rates *r = &s->row[i].rates;
+
+		if (!r->has)
+			continue;
+		bytes |= r->bytes > 0;
+		wa |= r->bytes_wa != r->bytes;
+		flops |= r->flops > 0;
+	}
+	if (!bytes && !flops)
 		return;
-	fprintf(f, "%7s  %-28s  %-28s  %-28s  %s\n", "threads", "GB/s r+w [95% CI]",
-	        "GB/s +write-alloc [95% CI]", "GFLOP/s [95% CI]", "flops/byte");
-	for (i = 0; i < s->nrow; i++) {
+	fprintf(f, "%7s", "threads");
+	if (bytes)
+		fprintf(f, "  %-28s", "GB/s r+w [95% CI]");
+	if (wa)
+		fprintf(f, "  %-28s", "GB/s +write-alloc [95% CI]");
+	if (flops)
+		fprintf(f, "  %-28s", "GFLOP/s [95% CI]");
+	fprintf(f, "%s\n", bytes && flops ? "  flops/byte" : "");
+	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_rates *r = &s->row[i].rates;
 
 		if (!r->has)
 			continue;
 		fprintf(f, "%7d", s->row[i].pt->threads);
-		lab_print_rate(f, &r->gbytes);
-		lab_print_rate(f, &r->gbytes_wa);
-		lab_print_rate(f, &r->gflops);
-		if (isfinite(r->flops_per_byte))
-			fprintf(f, "  %.4g\n", r->flops_per_byte);
-		else
-			fprintf(f, "  -\n");
+		if (bytes)
+			lab_print_rate(f, &r->gbytes);
+		if (wa)
+			lab_print_rate(f, &r->gbytes_wa);
+		if (flops)
+			lab_print_rate(f, &r->gflops);
+		if (bytes && flops && isfinite(r->flops_per_byte))
+			fprintf(f, "  %.4g", r->flops_per_byte);
+		else if (bytes && flops)
+			fprintf(f, "  -");
+		fputc('\n', f);
 	}
 }
 
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 {
 	int first = 1;
-	char line[256];
+	char line[256], unit[160];
 
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line))) {
 		fprintf(f, "load: %s\n\n", line);
@@ -169,9 +190,10 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		if (lab_an_series_hidden(a, s))
 			continue; /* a view below shows these points (the c2c matrix: one pair each)
 			           */
-		fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n",
-		        s->experiment, *s->params ? s->params : "-", s->weak ? "weak" : "strong",
-		        lab_an_point_unit(a->data, s->nrow ? s->row[0].pt : NULL));
+		fprintf(
+		    f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n", s->experiment,
+		    *s->params ? s->params : "-", s->weak ? "weak" : "strong",
+		    lab_an_cost_label(a->data, s->nrow ? s->row[0].pt : NULL, unit, sizeof(unit)));
 		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
 		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
 		for (size_t j = 0; j < s->nrow; j++)
@@ -192,7 +214,31 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	lab_an_views_text(f, a);
 }
 
-void lab_compare_print(FILE *f, const struct lab_an_compare *c)
+/* Whose time each experiment's mean is, once per experiment in table order. */
+static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
+                              const struct lab_an_data *old, const struct lab_an_data *new_)
+{
+	const char *seen[32];
+	size_t nseen = 0;
+	char unit[160];
+
+	for (size_t i = 0; i < c->n && nseen < 32; i++) {
+		const struct lab_an_cmp_row *r = &c->row[i];
+		const struct lab_an_point *p = r->old ? r->old : r->new_;
+		size_t k = 0;
+
+		while (k < nseen && strcmp(seen[k], p->experiment))
+			k++;
+		if (k < nseen)
+			continue;
+		seen[nseen++] = p->experiment;
+		fprintf(f, "%s%s: mean cost in %s\n", nseen == 1 ? "\n" : "", p->experiment,
+		        lab_an_cost_label(r->old ? old : new_, p, unit, sizeof(unit)));
+	}
+}
+
+void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
+                       const struct lab_an_data *new_)
 {
 	fprintf(f, "%-24s %7s  %-11s %-11s  %-28s %-9s %s\n", "experiment", "threads", "old mean",
 	        "new mean", "change [95% CI]", "p", "verdict");
@@ -225,5 +271,8 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c)
 	if (c->flagged)
 		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
 		        c->flagged);
+	if (c->not_run)
+		fprintf(f, ", %zu did not run (skipped or failed)", c->not_run);
 	fputc('\n', f);
+	lab_compare_units(f, c, old, new_);
 }

@@ -11,6 +11,7 @@
 /* Per series: the table of points, then the fits and the chosen model. */
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a);
 /* Per point: old and new mean cost, relative change with its CI, p and verdict. */
-void lab_compare_print(FILE *f, const struct lab_an_compare *c);
+void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
+                       const struct lab_an_data *new_);
 
 #endif

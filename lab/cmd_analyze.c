@@ -322,7 +322,7 @@ int lab_cmd_compare(int argc, char **argv)
 	if (json)
 		lab_an_compare_json(&c, dir[0], dir[1], stdout);
 	else
-		lab_compare_print(stdout, &c);
+		lab_compare_print(stdout, &c, &d[0], &d[1]);
 out:
 	lab_an_compare_free(&c);
 	lab_an_data_free(&d[0]);

@@ -72,6 +72,8 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 /* Every point once, each host's mean [95 % interval] beside the others. */
 static void fleet_print_points(const struct lab_an_fleet_view *v)
 {
+	char unit[160];
+
 	printf("\nsame point on every host: mean [95%% interval]\n");
 	for (size_t i = 0; i < v->n; i++)
 		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
@@ -79,7 +81,7 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 			if (lab_an_fleet_first(v, p) != i)
 				continue;
 			printf("  %s %s thr=%d (%s)\n", p->experiment, p->params, p->threads,
-			       lab_an_point_unit(&v->h[i].d, p));
+			       lab_an_cost_label(&v->h[i].d, p, unit, sizeof(unit)));
 			for (size_t k = 0; k < v->n; k++) {
 				const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
 				if (!q || !q->st.n)

@@ -90,6 +90,10 @@ double lab_an_numa_ratio(const struct lab_an_numa_group *g, int i, int j);
 double lab_an_numa_slit_ratio(const struct lab_an_numa *v, int i, int j);
 /* The label of a kind in text and JSON: "matrix", "policy", "ladder", "loaded". */
 const char *lab_an_numa_kind_name(enum lab_an_numa_kind k);
+/* Whose time a LADDER or LOADED group's ns per load is: the chasing thread's (LOADED, a
+ * latency), one thread's (a LADDER at 1 thread), or all threads together (a LADDER at more:
+ * overlapping chains, memory parallelism rather than latency). */
+const char *lab_an_numa_load_label(const struct lab_an_numa_group *g);
 
 /* How a row whose pages are not where they were asked is marked (then ": <note>"). */
 #define LAB_AN_NUMA_MISMATCH "placement differs from what was asked"

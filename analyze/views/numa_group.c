@@ -150,6 +150,13 @@ double lab_an_numa_slit_ratio(const struct lab_an_numa *v, int i, int j)
 	       v->dist[(size_t)i * (size_t)v->ndist + (size_t)i];
 }
 
+const char *lab_an_numa_load_label(const struct lab_an_numa_group *g)
+{
+	if (g->kind == LAB_AN_NUMA_LOADED)
+		return "ns per load of the chasing thread";
+	return g->threads > 1 ? "ns per load, all threads together (not a latency)" : "ns per load";
+}
+
 const char *lab_an_numa_kind_name(enum lab_an_numa_kind k)
 {
 	static const char *const name[] = {"matrix", "policy", "ladder", "loaded"};

@@ -87,12 +87,12 @@ static void an_rows(FILE *f, const struct lab_an_numa_group *g)
 		fputs("<th>init</th><th>threads</th><th>cost median [95% CI]</th><th>GB/s</th>"
 		      "<th>pages per node</th></tr>\n",
 		      f);
-	else if (g->kind == LAB_AN_NUMA_LADDER)
-		fputs("<th>size (bytes)</th><th>ns per load [95% CI]</th></tr>\n", f);
 	else
-		fputs("<th>threads</th><th>streams</th><th>stream GB/s</th><th>ns per load "
-		      "[95% CI]</th></tr>\n",
-		      f);
+		fprintf(f, "%s<th>%s [95%% CI]</th></tr>\n",
+		        g->kind == LAB_AN_NUMA_LADDER
+		            ? "<th>size (bytes)</th>"
+		            : "<th>threads</th><th>streams</th><th>stream GB/s</th>",
+		        lab_an_numa_load_label(g));
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 

@@ -154,6 +154,8 @@ void lab_an_numa_json(struct lab_json *w, const void *state, const char *exp)
 		if (g->threads)
 			lab_json_int(w, "threads", g->threads);
 		lab_json_str(w, "unit", g->unit);
+		if (g->kind == LAB_AN_NUMA_LADDER || g->kind == LAB_AN_NUMA_LOADED)
+			lab_json_str(w, "cost_whose", lab_an_numa_load_label(g));
 		if (g->kind == LAB_AN_NUMA_MATRIX)
 			lab_json_int(w, "nodes", g->nnode);
 		lab_json_int(w, "placement_mismatches", (long long)g->mismatched);

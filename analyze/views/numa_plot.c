@@ -73,7 +73,7 @@ static void an_curve_gp(FILE *f, const struct lab_an_numa_group *g, const char *
 		      f);
 	else
 		fputs("set xlabel 'achieved stream bandwidth (GB/s)'\n", f);
-	fputs("set ylabel 'ns per load'\nset key top left\n", f);
+	fprintf(f, "set ylabel '%s'\nset key top left\n", lab_an_numa_load_label(g));
 	fprintf(f, "plot '%s.dat' using 1:2:3:4 with yerrorlines title ", base);
 	lab_an_gp_str(f, g->params);
 	fputc('\n', f);

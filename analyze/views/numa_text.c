@@ -124,7 +124,7 @@ static void an_ladder(FILE *f, const struct lab_an_numa_group *g)
 {
 	char buf[96];
 
-	fprintf(f, "   %12s %32s\n", "size (bytes)", "ns per load median [95% CI]");
+	fprintf(f, "   %12s %32s median [95%% CI]\n", "size (bytes)", lab_an_numa_load_label(g));
 	for (size_t k = 0; k < g->nrow; k++) {
 		fprintf(f, "   %12.0f %32s\n", g->row[k].size,
 		        an_val(&g->row[k], buf, sizeof(buf)));
@@ -136,8 +136,8 @@ static void an_loaded(FILE *f, const struct lab_an_numa_group *g)
 {
 	char buf[96];
 
-	fprintf(f, "   %7s %8s %14s %32s\n", "threads", "streams", "stream GB/s",
-	        "ns per load median [95% CI]");
+	fprintf(f, "   %7s %8s %14s %32s median [95%% CI]\n", "threads", "streams", "stream GB/s",
+	        lab_an_numa_load_label(g));
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 

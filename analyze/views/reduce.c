@@ -10,17 +10,19 @@
 static const struct lab_an_cv_spec an_spec = {
     .view = "reduce",
     .title = "Reductions",
-    .about = "ns per element summed, per strategy and team (interval clipped at 0). "
+    .about = "ns per element summed, <strong>all threads together</strong> (wall time / "
+             "elements of the whole array), per strategy and team (interval clipped at 0). "
              "<strong><code>packed_partials</code> is the false-sharing trap</strong>: the "
              "per-thread sums sit 8 bytes apart on one cache line, so every add pulls the "
              "line across cores; compare it with <code>padded_partials</code> (128 bytes "
              "apart) at 2+ threads. <code>atomic</code> and <code>critical</code> serialise "
              "on one line or lock; <code>team=lab</code> (dashed) shows what is left without "
              "the OpenMP runtime's fork-join.",
-    .note = "ns per element: median | mean [95% CI] over reps; packed_partials = false sharing",
+    .note = "ns per element, all threads together: median | mean [95% CI] over reps; "
+            "packed_partials = false sharing",
     .curve = {"strategy", "team"},
     .xlabel = "threads",
-    .ylabel = "ns per element (mean, 95% CI)",
+    .ylabel = "ns per element, all threads together (mean, 95% CI)",
     .logx = 1,
     .logy = 1,
     .col = {{"ns_per_elem", LAB_AN_CV_COST, 1, 0}},

@@ -16,7 +16,8 @@ static const struct lab_an_cv_spec an_spec = {
              "<code>serial</code> method at the same size, else the same method at the fewest "
              "threads. <code>two_pass</code> reads the input twice and loses once the arrays "
              "live in DRAM; <code>blocked</code> keeps the second read in cache.",
-    .note = "speedup: baseline mean / mean (Fieller CI); ns_per_elem median | mean [95% CI]",
+    .note = "speedup: baseline mean / mean (Fieller CI); ns_per_elem (all threads together) "
+            "median | mean [95% CI]",
     .curve = {"method", NULL},
     .x = "size",
     .xlabel = "input size, bytes",

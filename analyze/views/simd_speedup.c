@@ -15,7 +15,8 @@ static const struct lab_an_cv_spec an_spec = {
              "other params: scalar's cost / this cost (median ratio; 95% Fieller interval of "
              "the ratio of mean costs, with the scalar point's noise in it). Where the speedup "
              "falls toward 1 as the size grows, memory binds and vector width stops helping.",
-    .note = "speedup over isa=scalar: median | mean [95% Fieller CI]; ns per element beside it",
+    .note = "speedup over isa=scalar: median | mean [95% Fieller CI]; ns per element (all "
+            "threads together) beside it",
     .curve = {"isa", NULL},
     .x = "size",
     .xlabel = "size (bytes)",

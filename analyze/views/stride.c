@@ -66,7 +66,7 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 {
 	struct an_sp *sp = calloc(d->npt, sizeof(*sp));
 	size_t n = 0;
-	char base[256], other[512], title[600];
+	char base[256], other[512], title[600], unit[160];
 	FILE *f = NULL;
 	int rc = -LAB_EIO;
 
@@ -104,8 +104,8 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 	}
 	snprintf(title, sizeof(title), "%s %s: cost vs stride", exp, rest);
 	lab_an_gp_head(f, base, title, NULL);
-	snprintf(other, sizeof(other), "cost (%s, mean and 95%% CI)",
-	         lab_an_point_unit(d, n ? sp[0].pt : NULL));
+	snprintf(other, sizeof(other), "cost (%s; mean and 95%% CI)",
+	         lab_an_cost_label(d, n ? sp[0].pt : NULL, unit, sizeof(unit)));
 	fputs("set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel ", f);
 	lab_an_gp_str(f, other);
 	fputs("\nplot ", f);

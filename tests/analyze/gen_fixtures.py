@@ -45,7 +45,8 @@ class Writer:
         self.exps = {}
 
     def add_point(self, exp, kernel, params, threads, costs, work=1_000_000, flagged=(),
-                  metric_fn=None, status="ok", reason=None, scaling="strong", per_unit=None):
+                  metric_fn=None, status="ok", reason=None, scaling="strong", per_unit=None,
+                  work_scope=None):
         pid = self.point
         self.point += 1
         e = self.exps.setdefault(exp, {"name": exp, "kernel": kernel, "work_unit": "op",
@@ -53,6 +54,8 @@ class Writer:
                                        "metrics": [{"name": m, "unit": "1/s", "agg": "sum"}
                                                    for m in self.metrics],
                                        "resolved": {}, "points": []})
+        if work_scope:
+            e["work_scope"] = work_scope
         pdict = dict(kv.split("=", 1) for kv in params.split(";") if kv)
         pt = {"point": pid, "threads": threads, "cpus": list(range(threads)),
               "placement": pdict.get("placement", "compact"), "params": pdict,
@@ -161,15 +164,17 @@ def main():
 
     # results-rates: a kernel that declares its traffic (24 bytes read + written, 8 more with
     # write-allocate, 2 flops per unit) with hand-picked costs, so the expected GB/s and their
-    # intervals are computed by hand in tests/analyze/test_fits_cli.c; and one that declares none.
+    # intervals are computed by hand in tests/analyze/test_rates.c; and one that declares none.
+    # Whose work: triad the team's, copy thread 0's alone, plain not said (an older run.json).
     w = Writer()
     per_unit = {"bytes_read": 16, "bytes_written": 8, "flops": 2, "bytes_write_allocate": 8}
-    w.add_point("triad", "triad", "placement=compact", 1, [2.0, 2.2, 1.8], per_unit=per_unit)
+    w.add_point("triad", "triad", "placement=compact", 1, [2.0, 2.2, 1.8], per_unit=per_unit,
+                work_scope="team")
     w.add_point("triad", "triad", "placement=compact", 2, [1.0], per_unit=per_unit)
     w.add_point("triad", "triad", "placement=compact", 4, [0.1, 3.0], per_unit=per_unit)
     w.add_point("plain", "noop", "placement=compact", 1, [2.0, 2.2, 1.8])
     w.add_point("copy", "copy", "placement=compact", 1, [2.0, 2.2, 1.8],
-                per_unit={"bytes_read": 8, "bytes_written": 8, "flops": 0})
+                per_unit={"bytes_read": 8, "bytes_written": 8, "flops": 0}, work_scope="one")
     w.write("results-rates")
 
     # csv fixtures for `lab analyze --csv`.

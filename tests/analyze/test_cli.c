@@ -257,6 +257,31 @@ LAB_TEST(compare_all_flagged)
 	free(err);
 }
 
+/* A point skipped on both sides is matched, not "unmatched": it did not run. Each experiment's
+ * mean says whose time it is (results-rates declares work_scope, results-usl does not). */
+LAB_TEST(compare_not_run_and_units)
+{
+	char *out = NULL, *err = NULL, args[1024];
+
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-usl %s/tests/fixtures/results-usl",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "did not run in either (skipped or failed)") != NULL);
+	CHECK(strstr(out, " 0 unmatched, 1 did not run (skipped or failed)\n") != NULL);
+	CHECK(strstr(out, "\ncontend: mean cost in ns/op\n") != NULL);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-rates %s/tests/fixtures/results-rates",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "\ntriad: mean cost in ns/op, all threads together\n") != NULL);
+	CHECK(strstr(out, "\ncopy: mean cost in ns/op, thread 0's units only\n") != NULL);
+	free(out);
+	free(err);
+}
+
 /* Two thread counts (the lock fixture's 1 and 2): no speedup, efficiency or Karp-Flatt plot of
  * a two-point series; the lock view's own plots stay. Three or more (results-usl): plotted. */
 LAB_TEST(no_series_plots_below_three_counts)

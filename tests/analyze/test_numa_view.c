@@ -11,6 +11,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
+#include "analyze/views/numa.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
@@ -154,6 +155,8 @@ LAB_TEST(loaded_curve)
 	const struct lab_an_json *r;
 
 	REQUIRE(j);
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(nv_view(j, "loaded"), "groups", 0), "cost_whose"),
+	             "ns per load of the chasing thread");
 	REQUIRE((r = nv_row(j, "loaded", 2)));
 	CHECK_EQ_I64((long long)lab_an_json_num(r, "streams", -1), 2);
 	CHECK_NEAR(lab_an_json_num(r, "stream_gb_per_s", NAN), 20, 1e-9);
@@ -238,6 +241,7 @@ LAB_TEST(real_run_ladder_and_histogram)
 	free(err);
 	REQUIRE((g = clitest_at(nv_view(j, "ladder"), "groups", 0)));
 	CHECK_EQ_STR(lab_an_json_str(g, "kind"), "ladder");
+	CHECK_EQ_STR(lab_an_json_str(g, "cost_whose"), "ns per load"); /* 1 thread: a latency */
 	REQUIRE((r = clitest_at(g, "rows", 1)));
 	CHECK_NEAR(lab_an_json_num(r, "size_bytes", NAN), 262144, 0);
 	CHECK(lab_an_json_num(r, "median_ns", NAN) > 0);
@@ -252,4 +256,18 @@ LAB_TEST(real_run_ladder_and_histogram)
 	CHECK(strstr(out, "== numa page policy: policy") != NULL);
 	free(out);
 	free(err);
+}
+
+/* Whose time a ladder's ns per load is: one thread's chain is a latency; more threads chase
+ * their own chains at once, so the cost per load is of all of them together. */
+LAB_TEST(ladder_label_says_whose_time)
+{
+	struct lab_an_numa_group g = {.kind = LAB_AN_NUMA_LADDER, .threads = 1};
+
+	CHECK_EQ_STR(lab_an_numa_load_label(&g), "ns per load");
+	g.threads = 4;
+	CHECK_EQ_STR(lab_an_numa_load_label(&g),
+	             "ns per load, all threads together (not a latency)");
+	g.kind = LAB_AN_NUMA_LOADED;
+	CHECK_EQ_STR(lab_an_numa_load_label(&g), "ns per load of the chasing thread");
 }

@@ -135,3 +135,53 @@ LAB_TEST(rates_in_summary_csv)
 	free(out);
 	free(err);
 }
+
+/*
+ * Units say whose time: run.json's work_scope puts "all threads together" (triad) or "thread
+ * 0's units only" (copy) beside the unit in the table header, the report and analysis.json; an
+ * experiment that does not say (plain, an older run.json) keeps the bare unit. A kernel without
+ * flops gets no GFLOP/s column and no row of zeros.
+ */
+LAB_TEST(cost_says_whose_time)
+{
+	char *out = NULL, *err = NULL, path[2048], *text = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const char *copy;
+	size_t len;
+
+	clitest_copy("results-rates");
+	REQUIRE(clitest_run(NULL, "analyze results-rates --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "== triad  placement=compact  (strong scaling, cost in ns/op, all "
+	                  "threads together)\n") != NULL);
+	CHECK(strstr(out, "== plain  placement=compact  (strong scaling, cost in ns/op)\n") !=
+	      NULL);
+	REQUIRE((copy = strstr(out, "== copy  placement=compact  (strong scaling, cost in ns/op, "
+	                            "thread 0's units only)\n")) != NULL);
+	CHECK(strstr(copy, "GB/s r+w [95% CI]") != NULL);
+	CHECK(strstr(copy, "GFLOP/s") == NULL);
+	CHECK(strstr(copy, "write-alloc") == NULL);
+
+	snprintf(path, sizeof(path), "%s/results-rates/analysis.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	REQUIRE(lab_an_json_parse(path, text, len, &j, &e) == 0);
+	free(text);
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "series", 0), "work_scope"), "team");
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "series", 0), "cost_unit"), "ns/op");
+	CHECK(clitest_at(j, "series", 1) &&
+	      lab_an_json_get(clitest_at(j, "series", 1), "work_scope")->type == LAB_AN_JSON_NULL);
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "series", 2), "work_scope"), "one");
+	/* The cost interval of N = 4 ([-16.87, 19.97] as a bare t-interval) stops at 0. */
+	CHECK_NEAR(rates_at(rates_point(j, 0, 2), "mean_ci95", 0), 0, 0);
+	CHECK_NEAR(rates_at(rates_point(j, 0, 2), "mean_ci95", 1), 19.973997, 1e-5);
+	lab_an_json_free(j);
+
+	snprintf(path, sizeof(path), "%s/results-rates/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	CHECK(strstr(text, "ns/op: wall time per unit of the whole team&#39;s work, all threads "
+	                   "together") != NULL);
+	CHECK(strstr(text, "ns/op, thread 0&#39;s units only") != NULL);
+	free(text);
+	free(out);
+	free(err);
+}

@@ -8,6 +8,24 @@
 #include "tests/kernels/kpoint.h"
 #include "tests/testlib.h"
 
+/*
+ * The declared work_scope matches who counted the work (the analyzer labels whose time the cost
+ * is from it): a unit shared by the pair or counted by thread 0 alone leaves thread 1 at 0; a
+ * team kernel gives thread 1 its share (over every sample: a timed one runs 3 x 2 ms).
+ */
+static void kernels_check_scope(const struct lab_kernel *k, const struct lab_point_rec *rec)
+{
+	uint64_t w1 = kpoint_thread_work(rec, 1);
+
+	if (k->work_scope != LAB_WORK_TEAM && w1 != 0)
+		fprintf(stderr, "%s: work_scope is not team, yet thread 1 counted %llu units\n",
+		        k->name, (unsigned long long)w1);
+	if (k->work_scope != LAB_WORK_TEAM)
+		CHECK_EQ_U64(w1, 0);
+	else
+		CHECK(w1 > 0);
+}
+
 static void kernels_verify_all(unsigned n)
 {
 	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
@@ -27,6 +45,8 @@ static void kernels_verify_all(unsigned n)
 			CHECK(rec.samples[r].work > 0);
 			CHECK(rec.samples[r].elapsed_ns > 0);
 		}
+		if (threads == 2 && !((*k)->flags & LAB_KF_OPENMP))
+			kernels_check_scope(*k, &rec);
 		lab_point_rec_free(&rec);
 	}
 }

@@ -26,6 +26,7 @@ LAB_TEST(names_unique_and_wellformed)
 		CHECK((*k)->summary && (*k)->summary[0]);
 		CHECK((*k)->description && strlen((*k)->description) > 80);
 		CHECK((*k)->work_unit && (*k)->work_unit[0]);
+		CHECK((*k)->work_scope <= LAB_WORK_ONE);
 		CHECK((*k)->run != NULL);
 		CHECK(((*k)->flags & ~(unsigned)LAB_KF_ALL) == 0);
 	}
