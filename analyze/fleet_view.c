@@ -183,6 +183,7 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 	lab_json_str(w, "params", p->params);
 	lab_json_int(w, "threads", p->threads);
 	lab_json_str(w, "unit", lab_an_point_unit(&h0->d, p));
+	lab_json_str(w, "cost_whose", lab_an_cost_whose(&h0->d, p));
 	lab_json_arr_open(w, "hosts");
 	for (size_t k = 0; k < v->n; k++) {
 		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);

@@ -175,6 +175,7 @@ struct lab_ctr_info {
 	unsigned mux_samples;   /* thread-samples with a group scaled for multiplexing */
 	unsigned cs_samples;    /* samples with a context switch on some thread */
 	unsigned mig_samples;   /* samples with a CPU migration on some thread */
+	unsigned samples;       /* samples counted, retries of flagged ones included */
 };
 
 /* Scales raw by enabled/running; NaN when running is 0. *ratio = running/enabled (or 0). */

@@ -104,6 +104,7 @@ void lab_ctr_sample_done(struct lab_ctr_point *cp, unsigned nworkers)
 				cp->counted |= 1ull << e;
 	}
 	cp->recorded++;
+	cp->info.samples++;
 	cp->info.cs_samples += cs;
 	cp->info.mig_samples += mig;
 }

@@ -68,6 +68,7 @@ struct run_console {
 	unsigned samples, flagged, retried; /* kept samples, those kept flagged, those retried */
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
+	bool legend; /* the line that says what the numbers are was printed */
 };
 
 static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
@@ -126,6 +127,11 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 
 	if (c->progress)
 		fprintf(stderr, "\r\033[K");
+	if (!c->legend) {
+		printf("# median ns per unit of work, all threads together ([shared]: a unit the "
+		       "team does once; [thread 0]: its units only), and million units/s\n");
+		c->legend = true;
+	}
 	printf("%-14s %-40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
 	if (rec->status != LAB_STATUS_OK) {
 		printf("%s: %s\n", rec->status == LAB_STATUS_SKIPPED ? "SKIPPED" : "FAILED",
@@ -143,8 +149,11 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	qsort(cost, rec->nreps, sizeof(cost[0]), run_cmp_double);
 	double med = cost[rec->nreps / 2];
 	free(cost);
-	printf("%10.3f ns/%s  %9.2f M/s  verify %s%s\n", med, e->kernel->work_unit, 1e3 / med,
-	       rec->verify == LAB_VERIFY_PASS ? "ok" : "-",
+	printf("%10.3f ns/%s%s  %9.2f M/s  verify %s%s\n", med, e->kernel->work_unit,
+	       e->kernel->work_scope == LAB_WORK_SHARED ? " [shared]"
+	       : e->kernel->work_scope == LAB_WORK_ONE  ? " [thread 0]"
+	                                                : "",
+	       1e3 / med, rec->verify == LAB_VERIFY_PASS ? "ok" : "-",
 	       rec->nflagged ? "  (foreign load: flagged)" : "");
 	fflush(stdout);
 	run_warn_migration(rec);
@@ -158,8 +167,8 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		fprintf(
 		    stderr,
 		    "lab: warning: point %u: a pinned thread was switched out in %u and migrated "
-		    "in %u of %u samples (ctr_context_switches, ctr_cpu_migrations)\n",
-		    pt->id, rec->ctr->cs_samples, rec->ctr->mig_samples, rec->nreps);
+		    "in %u of %u samples taken (ctr_context_switches, ctr_cpu_migrations)\n",
+		    pt->id, rec->ctr->cs_samples, rec->ctr->mig_samples, rec->ctr->samples);
 }
 
 static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)

@@ -17,6 +17,14 @@ quick)
 	grep -q '^self-check: ' "$tmp/err"
 	# the next step names the binary as it was called, so it works from here
 	grep -qF "next: $lab analyze $tmp/q" "$tmp/out"
+	# each line's cost says whose time it is: the team's, or a unit done once by the pair
+	grep -q '^# median ns per unit of work, all threads together' "$tmp/out"
+	grep -qE '^noop .* ns/iteration  ' "$tmp/out"
+	grep -qE '^c2c .* ns/roundtrip \[shared\] ' "$tmp/out"
+	python3 -c 'import json, sys
+e = {x["name"]: x["work_scope"] for x in json.load(open(sys.argv[1]))["experiments"]}
+assert e["noop"] == "team" and e["c2c"] == "shared", e
+assert set(e.values()) <= {"team", "shared", "one"}, e' "$tmp/q/run.json"
 	;;
 quick_file_equals_builtin)
 	# configs/quick.ini and the embedded copy plan the same points.
