@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "harness/load.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,4 +104,35 @@ double lab_load_foreign(const struct lab_load *g)
 	if (foreign > g->ncpus)
 		foreign = g->ncpus;
 	return foreign;
+}
+
+int lab_runq_open(void)
+{
+	return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+int lab_runq_parse(const char *text, uint64_t *run_delay_ns)
+{
+	unsigned long long cpu, delay;
+	int used = 0;
+
+	if (sscanf(text, "%llu %llu%n", &cpu, &delay, &used) != 2 || used == 0)
+		return -LAB_EIO;
+	*run_delay_ns = delay;
+	return 0;
+}
+
+int lab_runq_read(int fd, uint64_t *run_delay_ns)
+{
+	char buf[128];
+	ssize_t n;
+
+	if (fd < 0)
+		return -LAB_EIO;
+	/* A seq_file: reading from offset 0 again renders the current values. */
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -LAB_EIO;
+	buf[n] = 0;
+	return lab_runq_parse(buf, run_delay_ns);
 }

@@ -54,4 +54,18 @@ double lab_load_foreign(const struct lab_load *g);
 int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_ticks,
                         unsigned *ncpus);
 
+/*
+ * The run-queue guard, per worker: how long the calling thread was runnable but waiting for
+ * its CPU (the kernel's sched_info run_delay, /proc/thread-self/schedstat: "cpu_time run_delay
+ * timeslices" in ns). A pinned worker that waits for its CPU shares it with another task; the
+ * machine-wide foreign-load reading misses that when the load would fit on idle CPUs but the
+ * scheduler put it on ours. Voluntary sleep (a futex wait in pthread_mutex) is not run_delay.
+ */
+/* Opens the calling thread's schedstat; the fd, or -1 (errno) when the kernel has none. */
+int lab_runq_open(void);
+/* The run_delay of the thread behind fd, in ns; 0 or -LAB_EIO. */
+int lab_runq_read(int fd, uint64_t *run_delay_ns);
+/* Parses a schedstat text ("cpu_time run_delay timeslices"); 0 or -LAB_EIO. */
+int lab_runq_parse(const char *text, uint64_t *run_delay_ns);
+
 #endif

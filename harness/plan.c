@@ -47,6 +47,9 @@ const struct lab_param lab_hparam_table[] = {
     LAB_P_DOUBLE(struct lab_hparams, load_threshold, "load_threshold", "0.25", 0, 4096, "cpus",
                  "Foreign CPU load during a sample, beyond the CPUs the team leaves idle, above "
                  "which the sample is flagged (limit = load_threshold + CPUs - threads)."),
+    LAB_P_DOUBLE(struct lab_hparams, max_runq_wait, "max_runq_wait", "0.05", 0, 1, "",
+                 "Share of a sample a worker may wait, runnable, for its own CPU (another task "
+                 "took it) before the sample is flagged; 1 never flags."),
     LAB_P_U64(struct lab_hparams, retry_flagged, "retry_flagged", "3", 0, 100, "",
               "Times a flagged sample is taken again (after quiet_wait) before it is kept "
               "flagged."),

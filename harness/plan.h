@@ -35,6 +35,7 @@ struct lab_hparams {
 	uint64_t min_time; /* ns a sample must last at least */
 	uint64_t seed;
 	double load_threshold;     /* foreign vCPUs beyond the idle ones that flag a sample */
+	double max_runq_wait;      /* share of a sample a worker may wait for its CPU */
 	uint64_t retry_flagged;    /* times a flagged sample is taken again */
 	uint64_t quiet_wait;       /* ns to wait for the load to drop before each retry */
 	int scaling;               /* enum lab_scaling */

@@ -43,7 +43,8 @@
  *               thread ran; threads.csv then has one row per sample, the harness worker),
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
- *               "flagged" (samples kept flagged), "attempts" (samples taken, retries of
+ *               "flagged" (samples kept flagged), "flagged_runq" (of those, flagged because
+ *               a worker waited for its CPU over max_runq_wait), "attempts" (samples taken, retries of
  *               flagged ones included), "sample_attempts": [...] (per kept sample, in rep
  *               order: 1, or more when it was retried), "load_limit_cpus" (ok points: the
  *               foreign load above which a sample was flagged),
@@ -64,11 +65,12 @@
  *                kernel lacks it). `params` is "k=v;k=v" of every kernel key and the placement,
  *                never threads, so rows that differ only in `threads` form a scaling series.
  *                Cost per unit of work = elapsed_ns / work.
- *                After the metric columns: one ctr_<event> column per counter event any point
- *                asked for (the sum over threads; empty where not counted), then
- *                ctr_mux_ratio (smallest running/enabled; < 1: values were scaled).
+ *                After the metric columns: runq_wait (LAB_COL_RUNQ_WAIT), then one
+ *                ctr_<event> column per counter event any point asked for (the sum over
+ *                threads; empty where not counted), then ctr_mux_ratio (smallest
+ *                running/enabled; < 1: values were scaled).
  *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS, the metric
- *                columns, then the same counter columns for that thread.
+ *                columns, runq_wait, then the same counter columns for that thread.
  *   config.ini   the config exactly as run (several files are concatenated with a comment line
  *                naming each).
  *
@@ -116,6 +118,13 @@ enum lab_samples_col {
 	LAB_SCOL_FOREIGN_CPU,
 	LAB_SCOL_FLAGGED,
 };
+
+/*
+ * A harness column of samples.csv and threads.csv, after the kernel's metric columns and before
+ * the counter columns: the share of the sample a worker spent runnable but waiting for its CPU
+ * (samples.csv: the largest over workers; empty when unknown).
+ */
+#define LAB_COL_RUNQ_WAIT "runq_wait"
 
 /* Keys of run.json that the analyzer reads (the shape above). */
 #define LAB_KEY_SCHEMA      "schema"

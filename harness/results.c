@@ -111,6 +111,8 @@ static void results_headers(struct lab_results *res)
 		fprintf(res->samples, ",%s", res->cols[c]);
 		fprintf(res->threads, ",%s", res->cols[c]);
 	}
+	fputs("," LAB_COL_RUNQ_WAIT, res->samples);
+	fputs("," LAB_COL_RUNQ_WAIT, res->threads);
 	lab_ctr_columns_header(res->samples, res->ctr_mask);
 	lab_ctr_columns_header(res->threads, res->ctr_mask);
 	fputc('\n', res->samples);
@@ -258,6 +260,7 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 		results_num(res->samples, s->foreign_cpu);
 		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
 		results_metrics(res, res->samples, pt->exp, s->metric);
+		results_num(res->samples, s->runq_wait);
 		lab_ctr_columns_row(res->samples, res->ctr_mask, s->ctr, s->ctr_mux);
 		fputc('\n', res->samples);
 		for (unsigned t = 0; t < rec->nworkers; t++) {
@@ -266,6 +269,7 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 			        pt->id, r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns,
 			        tr->work);
 			results_metrics(res, res->threads, pt->exp, tr->metric);
+			results_num(res->threads, tr->runq_wait);
 			lab_ctr_columns_row(res->threads, res->ctr_mask, tr->ctr, tr->ctr_mux);
 			fputc('\n', res->threads);
 		}
@@ -313,6 +317,7 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->iters = rec->iters;
 	p->nreps = rec->nreps;
 	p->nflagged = rec->nflagged;
+	p->nflagged_runq = rec->nflagged_runq;
 	p->attempts = rec->attempts;
 	p->load_limit = rec->load_limit;
 	if (rec->nreps && (p->sample_attempts = malloc(rec->nreps * sizeof(unsigned))))

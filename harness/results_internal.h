@@ -19,6 +19,7 @@ struct lab_results_pt {
 	enum lab_verify_result verify;
 	uint64_t iters;
 	unsigned nreps, nflagged;
+	unsigned nflagged_runq;    /* of the flagged ones, those flagged for run-queue wait */
 	unsigned attempts;         /* samples taken, retries of flagged ones included */
 	unsigned *sample_attempts; /* nreps: times each kept sample was taken; NULL: none */
 	double load_limit;         /* foreign vCPUs above which a sample was flagged */

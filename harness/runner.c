@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness/clock.h"
 #include "harness/membind.h"
@@ -47,6 +48,14 @@ static void runner_thread_setup_fn(void *arg, unsigned tid)
 	struct runner_slot *s = &p->slots[tid];
 
 	s->rc = p->spec->kernel->thread_setup(&p->ctx, p->threads[tid], &s->err);
+}
+
+/* On each worker: its own schedstat, opened once per point (reads are then a pread). */
+static void runner_runq_open_fn(void *arg, unsigned tid)
+{
+	struct runner_point *p = arg;
+
+	p->slots[tid].runq_fd = lab_runq_open();
 }
 
 static void runner_ctr_open_fn(void *arg, unsigned tid)
@@ -109,20 +118,29 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
 
 	s->elapsed_ns = elapsed;
 	s->work = 0;
+	s->runq_wait = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct lab_thread_rec *t = &rec->threads[rec->nreps * n + i];
-		t->cpu_start = p->slots[i].cpu_start;
-		t->cpu_end = p->slots[i].cpu_end;
-		t->start_ns = p->slots[i].start_ns - r->origin_ns;
-		t->end_ns = p->slots[i].end_ns - r->origin_ns;
+		const struct runner_slot *sl = &p->slots[i];
+		t->cpu_start = sl->cpu_start;
+		t->cpu_end = sl->cpu_end;
+		t->start_ns = sl->start_ns - r->origin_ns;
+		t->end_ns = sl->end_ns - r->origin_ns;
 		t->work = p->threads[i]->work;
+		t->runq_wait = sl->runq_ok && sl->runq_span_ns
+		                   ? (double)sl->runq_ns / (double)sl->runq_span_ns
+		                   : NAN;
+		/* The sample's reading is its worst worker; unknown if any is unknown. */
+		if (!(t->runq_wait <= s->runq_wait))
+			s->runq_wait = isnan(s->runq_wait) ? NAN : t->runq_wait;
 		memcpy(t->metric, p->threads[i]->metric, sizeof(t->metric));
 		s->work += t->work;
 	}
 	runner_metrics(p, s->metric);
 	lab_ctr_record(p->ctr, rec->threads + rec->nreps * n, n, s);
 	s->foreign_cpu = runner_foreign(r);
-	s->flagged = s->foreign_cpu > rec->load_limit;
+	s->flagged_runq = p->spec->h->max_runq_wait < 1 && s->runq_wait > p->spec->h->max_runq_wait;
+	s->flagged = s->foreign_cpu > rec->load_limit || s->flagged_runq;
 }
 
 /*
@@ -161,6 +179,8 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus || !p->acc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
 		                   reps);
+	for (unsigned i = 0; i < n; i++)
+		p->slots[i].runq_fd = -1;
 	for (unsigned i = 0; i < n; i++) {
 		struct lab_thread *t = runner_aligned(sizeof(*t));
 		if (!t)
@@ -247,6 +267,7 @@ static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsign
 	}
 	rec->attempts += s->attempts;
 	rec->nflagged += s->flagged;
+	rec->nflagged_runq += s->flagged && s->flagged_runq;
 	rec->nreps++;
 	return 0;
 }
@@ -320,6 +341,8 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rc = runner_alloc(&p, rec, err);
 	if (rc == 0)
 		rc = lab_team_create(&p.team, r->topo, spec->cpus, p.nw, r->bind, err);
+	if (rc == 0 && !r->runq)
+		lab_team_run(p.team, runner_runq_open_fn, &p);
 	/* The planner checked the text; a spec built by hand without it means local. */
 	if (lab_membind_parse(spec->h->membind, &mb, &mb_err))
 		mb = (struct lab_membind){.kind = LAB_MEMBIND_LOCAL};
@@ -353,6 +376,9 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	for (unsigned i = 0; p.threads && i < p.nw; i++)
 		free(p.threads[i]);
 	free(p.threads);
+	for (unsigned i = 0; p.slots && i < p.nw; i++)
+		if (p.slots[i].runq_fd >= 0)
+			close(p.slots[i].runq_fd);
 	free(p.slots);
 	free(p.acc);
 	return rc;

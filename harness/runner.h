@@ -4,8 +4,10 @@
  * calibrate the iterations so a sample lasts >= min_time and >= 1000x the clock resolution,
  * warm up, take `reps` samples (all threads start at a spinning barrier, each timestamps its
  * own run; elapsed = max(end) - min(start)), read the foreign-load guard around each sample
- * (a flagged sample is taken again, up to retry_flagged times, each after waiting up to
- * quiet_wait for the load to drop), verify, teardown. Results go to a sink as each point finishes;
+ * and each worker's run-queue wait (a sample is flagged when the foreign load exceeds the
+ * point's limit or a worker waited for its CPU more than max_runq_wait of the sample; a flagged
+ * sample is taken again, up to retry_flagged times, each after waiting up to quiet_wait for the
+ * load to drop), verify, teardown. Results go to a sink as each point finishes;
  * the runner never prints.
  */
 #ifndef LAB_HARNESS_RUNNER_H
@@ -27,7 +29,12 @@ struct lab_sample_rec {
 	uint64_t elapsed_ns; /* max(end) - min(start) over the team */
 	uint64_t work;       /* units of work done by all threads */
 	double foreign_cpu;  /* vCPUs used by others (NaN when unknown) */
-	bool flagged;        /* foreign_cpu above the point's load limit (lab_runner_load_limit) */
+	/* The largest share of the sample any worker spent runnable but waiting for its CPU
+	 * (lab_runq_read; NaN when unknown). */
+	double runq_wait;
+	/* foreign_cpu above the point's load limit (lab_runner_load_limit), or runq_wait above
+	 * max_runq_wait (then flagged_runq too) */
+	bool flagged, flagged_runq;
 	unsigned attempts;   /* times this sample was taken: 1, or more when flagged ones retried */
 	double metric[LAB_METRICS_MAX];
 	double ctr[LAB_CTR_EVENTS_MAX]; /* counter values summed over threads (NaN: not counted) */
@@ -38,6 +45,7 @@ struct lab_thread_rec {
 	int cpu_start, cpu_end;    /* sched_getcpu() before and after run() */
 	uint64_t start_ns, end_ns; /* relative to the runner's origin */
 	uint64_t work;
+	double runq_wait; /* share of its run spent runnable but waiting for its CPU (NaN unknown) */
 	double metric[LAB_METRICS_MAX];
 	double ctr[LAB_CTR_EVENTS_MAX]; /* this thread's counter values (NaN: not counted) */
 	double ctr_mux;                 /* its smallest running/enabled (1: not multiplexed) */
@@ -67,6 +75,7 @@ struct lab_point_rec {
 	int *omp_cpus;     /* OpenMP kernels: where each OpenMP thread ran (-1: never bound) */
 	unsigned nreps;    /* samples recorded */
 	unsigned nflagged; /* samples kept flagged (after every retry) */
+	unsigned nflagged_runq; /* of those, flagged for run-queue wait */
 	unsigned attempts; /* samples taken, retries of flagged ones included */
 	double load_limit; /* foreign vCPUs above which a sample was flagged */
 	struct lab_sample_rec *samples; /* nreps */
@@ -108,6 +117,13 @@ struct lab_runner {
 	 */
 	double (*foreign)(void *ctx);
 	void *foreign_ctx;
+	/*
+	 * Where each worker's run-queue wait comes from: NULL reads its schedstat (lab_runq_read);
+	 * tests inject one. Called on worker tid just before and after its timed run: the running
+	 * total of ns it waited into *ns, 0, or nonzero when unknown.
+	 */
+	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
+	void *runq_ctx;
 	uint64_t origin_ns;                  /* thread timestamps are written relative to this */
 	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
 	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */

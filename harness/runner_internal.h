@@ -11,6 +11,11 @@ struct runner_slot {
 	alignas(LAB_SLOT) uint64_t start_ns, end_ns;
 	int cpu_start, cpu_end;
 	int rc;
+	int runq_fd; /* this worker's schedstat (lab_runq_open), -1 when there is none */
+	/* Run-queue wait over the sample and the time it covers (summed over chunks); runq_ok
+	 * false when a reading failed. */
+	uint64_t runq_ns, runq_span_ns;
+	bool runq_ok;
 	struct lab_err err;
 };
 
@@ -24,6 +29,8 @@ struct runner_slot {
 /* What a worker did over the chunks of one sample. */
 struct runner_acc {
 	uint64_t work, start_ns;
+	uint64_t runq_ns, runq_span_ns;
+	bool runq_ok;
 	int cpu_start;
 	double metric[LAB_METRICS_MAX];
 };

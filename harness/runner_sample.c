@@ -9,11 +9,22 @@
 #include "harness/runner_internal.h"
 #include "harness/team.h"
 
+/* The worker's run-queue total (injected, or its schedstat); false when unknown. */
+static bool runner_runq(struct runner_point *p, unsigned tid, uint64_t *ns)
+{
+	struct lab_runner *r = p->r;
+
+	if (r->runq)
+		return r->runq(r->runq_ctx, tid, ns) == 0;
+	return lab_runq_read(p->slots[tid].runq_fd, ns) == 0;
+}
+
 static void runner_sample_fn(void *arg, unsigned tid)
 {
 	struct runner_point *p = arg;
 	struct runner_slot *s = &p->slots[tid];
 	struct lab_thread *t = p->threads[tid];
+	uint64_t rq0 = 0, rq1 = 0;
 
 	t->work = t->iters;
 	memset(t->metric, 0, sizeof(t->metric));
@@ -21,10 +32,15 @@ static void runner_sample_fn(void *arg, unsigned tid)
 	lab_team_sync(p->team);
 	if (p->ctr_first)
 		lab_ctr_sample_start(p->ctr, tid);
+	/* Outside the timed window, like the counters: a pread of a proc file. */
+	s->runq_ok = runner_runq(p, tid, &rq0);
 	s->start_ns = lab_clock_ns();
 	atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
 	p->spec->kernel->run(&p->ctx, t);
 	s->end_ns = lab_clock_ns();
+	s->runq_ok = runner_runq(p, tid, &rq1) && s->runq_ok && rq1 >= rq0;
+	s->runq_ns = s->runq_ok ? rq1 - rq0 : 0;
+	s->runq_span_ns = s->end_ns - s->start_ns;
 	s->cpu_end = sched_getcpu();
 	if (p->ctr_last)
 		lab_ctr_sample_stop(
@@ -146,10 +162,14 @@ static void runner_acc_add(struct runner_point *p, unsigned c)
 		const struct lab_thread *t = p->threads[i];
 		if (c == 0) {
 			*a = (struct runner_acc){.start_ns = p->slots[i].start_ns,
-			                         .cpu_start = p->slots[i].cpu_start};
+			                         .cpu_start = p->slots[i].cpu_start,
+			                         .runq_ok = true};
 			memcpy(a->metric, t->metric, sizeof(a->metric));
 		}
 		a->work += t->work;
+		a->runq_ok = a->runq_ok && p->slots[i].runq_ok;
+		a->runq_ns += p->slots[i].runq_ns;
+		a->runq_span_ns += p->slots[i].runq_span_ns;
 		for (unsigned k = 0; c > 0 && m && m[k].name && k < LAB_METRICS_MAX; k++) {
 			double v = t->metric[k];
 			if (m[k].agg == LAB_AGG_MAX)
@@ -196,6 +216,9 @@ bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *
 		memcpy(p->threads[i]->metric, p->acc[i].metric, sizeof(p->acc[i].metric));
 		p->slots[i].start_ns = p->acc[i].start_ns;
 		p->slots[i].cpu_start = p->acc[i].cpu_start;
+		p->slots[i].runq_ok = p->acc[i].runq_ok;
+		p->slots[i].runq_ns = p->acc[i].runq_ns;
+		p->slots[i].runq_span_ns = p->acc[i].runq_span_ns;
 	}
 	return true;
 }

@@ -92,7 +92,8 @@ static int sc_measure(struct lab_runner *r, const struct lab_kernel *k, int cpu,
 	                        .reps = 11,
 	                        .warmup = 5000000,
 	                        .min_time = 10000000,
-	                        .load_threshold = INFINITY};
+	                        .load_threshold = INFINITY,
+	                        .max_runq_wait = 1};
 	struct lab_point_spec spec = {.kernel = k, .kparams = NULL, .h = &h, .cpus = &cpu, .n = 1};
 	struct lab_point_rec rec;
 	double per[11];

@@ -66,6 +66,7 @@ struct run_console {
 	uint64_t t0_ns;
 	unsigned done, failed, skipped, flagged_points;
 	unsigned samples, flagged, retried; /* kept samples, those kept flagged, those retried */
+	unsigned flagged_runq; /* of the kept flagged ones: a worker waited for its CPU */
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
 	bool legend; /* the line that says what the numbers are was printed */
@@ -159,10 +160,12 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	run_warn_migration(rec);
 	if (rec->nflagged)
 		fprintf(stderr,
-		        "lab: warning: point %u: %u of %u samples ran with foreign CPU load above "
-		        "%.2f CPUs after %u retries each (flagged; the analyzer leaves them out)\n",
-		        pt->id, rec->nflagged, rec->nreps, rec->load_limit,
-		        (unsigned)pt->h.retry_flagged);
+		        "lab: warning: point %u: %u of %u samples flagged after %u retries each: "
+		        "foreign CPU load above %.2f CPUs%s (the analyzer leaves them out)\n",
+		        pt->id, rec->nflagged, rec->nreps, (unsigned)pt->h.retry_flagged,
+		        rec->load_limit,
+		        rec->nflagged_runq ? ", or a worker waiting for its CPU over max_runq_wait"
+		                           : "");
 	if (rec->ctr && (rec->ctr->cs_samples || rec->ctr->mig_samples))
 		fprintf(
 		    stderr,
@@ -185,6 +188,7 @@ static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab
 	c->flagged_points += rec->nflagged > 0;
 	c->samples += rec->nreps;
 	c->flagged += rec->nflagged;
+	c->flagged_runq += rec->nflagged_runq;
 	for (unsigned i = 0; rec->samples && i < rec->nreps; i++)
 		c->retried += rec->samples[i].attempts > 1;
 	int rc = lab_results_point(c->res, rec, err);
@@ -238,11 +242,17 @@ static void run_report_load(const struct run_console *con)
 		       con->retried, con->samples);
 	if (!con->flagged)
 		return;
+	printf("load: %u of %u samples (%.0f %%) were kept flagged (their retries ran out, or "
+	       "their point's load had outlasted every retry once)",
+	       con->flagged, con->samples, 100.0 * con->flagged / con->samples);
+	if (con->flagged_runq)
+		printf(", %u of them because a worker waited for its CPU (runq_wait above "
+		       "max_runq_wait: another task ran on it)",
+		       con->flagged_runq);
 	printf(
-	    "load: %u of %u samples (%.0f %%) stayed flagged after every retry; the analyzer "
-	    "leaves them out. Rerun when the machine is quiet (see `uptime`, `top`), raise "
-	    "retry_flagged or quiet_wait, or analyze with --include-flagged to use them anyway\n",
-	    con->flagged, con->samples, 100.0 * con->flagged / con->samples);
+	    "; the analyzer leaves them out. Rerun when the machine is quiet (see `uptime`, "
+	    "`top`), raise retry_flagged or quiet_wait, or analyze with --include-flagged to use "
+	    "them anyway\n");
 }
 
 /* Prints how the run ended, once, and tells the truth about what was kept. */

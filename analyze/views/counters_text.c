@@ -22,17 +22,26 @@ static void an_sw_row(FILE *f, const struct lab_an_ctrs *c, const struct lab_an_
 	an_cell(f, lab_an_ctrs_med(c, e, "ctr_page_faults"), 1);
 	an_cell(f, lab_an_ctrs_med(c, e, "ctr_context_switches"), 1);
 	an_cell(f, lab_an_ctrs_med(c, e, "ctr_cpu_migrations"), 1);
-	fprintf(f, "  %s%s\n", e->pt->params, e->all_flagged ? "  (all samples load-flagged)" : "");
+	fprintf(f, "  %s%s", e->pt->params, e->all_flagged ? "  (all samples load-flagged)" : "");
+	if (e->csw_samples || e->mig_samples)
+		fprintf(f, "  [switched out %zu/%zu, migrated %zu/%zu]", e->csw_samples, e->pt->n,
+		        e->mig_samples, e->pt->n);
+	fputc('\n', f);
 }
 
-static void an_warn(FILE *f, const struct lab_an_ctr_pt *e)
+/* One line under the table for every point marked above, not a line per point: on a machine
+ * whose CPUs the team fills, nearly every point is marked. */
+static void an_warn(FILE *f, size_t marked, size_t points)
 {
-	if (!e->csw_samples && !e->mig_samples)
+	if (!marked)
 		return;
-	fprintf(f,
-	        "  WARNING: point %ld: a pinned thread was switched out in %zu and migrated in "
-	        "%zu of %zu samples (a defect in a contention lab: another task shared its CPU)\n",
-	        e->pt->id, e->csw_samples, e->mig_samples, e->pt->n);
+	fprintf(
+	    f,
+	    "  WARNING: in %zu of %zu points a pinned thread was switched out or migrated "
+	    "(marked [...]: samples with it / samples): another task shared its CPU, a defect "
+	    "in a contention lab. A team that fills every CPU shares them with the lab's own "
+	    "main thread and the system; leave a CPU free, or read these points as disturbed.\n",
+	    marked, points);
 }
 
 static void an_hw_row(FILE *f, const struct lab_an_ctr_pt *e)
@@ -67,11 +76,15 @@ static void an_exp(FILE *f, const struct lab_an_ctrs *c, const char *exp)
 	fprintf(f, "\n== counters: %s  (medians per sample, sum over threads)\n", exp);
 	fprintf(f, "%5s %7s %3s  %9s  %9s  %9s  %9s  %s\n", "point", "threads", "n", "task ms",
 	        "pg-faults", "ctx-sw", "migr", "params");
+	size_t marked = 0, points = 0;
+
 	for (size_t i = 0; i < c->np; i++)
 		if (!strcmp(c->p[i].pt->experiment, exp)) {
 			an_sw_row(f, c, &c->p[i]);
-			an_warn(f, &c->p[i]);
+			marked += c->p[i].csw_samples || c->p[i].mig_samples;
+			points++;
 		}
+	an_warn(f, marked, points);
 	if (!c->any_hw)
 		return;
 	fprintf(f, "%5s %7s  %9s  %9s  %9s  %9s  %9s  %-23s  %s\n", "point", "threads", "IPC",

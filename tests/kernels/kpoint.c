@@ -53,6 +53,14 @@ static int kp_params(const struct lab_kernel *k, const char *const *kv, void *kp
 	return 0;
 }
 
+static int kp_runq_unknown(void *ctx, unsigned tid, uint64_t *ns)
+{
+	(void)ctx;
+	(void)tid;
+	(void)ns;
+	return -1;
+}
+
 int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct kpoint_opts *o,
                struct lab_point_rec *rec)
 {
@@ -96,9 +104,16 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	 * (on a busy host they would only make the tests slow), unless a test asks. */
 	h.retry_flagged = o->retry_flagged;
 	h.quiet_wait = o->quiet_wait_ns;
+	if (o->max_runq_wait > 0)
+		h.max_runq_wait = o->max_runq_wait;
 	if (o->foreign) {
 		r.foreign = o->foreign;
 		r.foreign_ctx = o->foreign_ctx;
+		r.runq = kp_runq_unknown;
+	}
+	if (o->runq) {
+		r.runq = o->runq;
+		r.runq_ctx = o->runq_ctx;
 	}
 	struct lab_point_spec spec = {.kernel = k, .kparams = kp, .h = &h, .cpus = cpus, .n = n};
 	rc = lab_runner_point(&r, &spec, rec, &err);

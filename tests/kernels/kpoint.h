@@ -20,6 +20,11 @@ struct kpoint_opts {
 	 * (0, 0: no retries, whatever the source). */
 	double (*foreign)(void *ctx);
 	void *foreign_ctx;
+	/* A fake run-queue source (lab_runner.runq). With a fake foreign source and none here,
+	 * the run-queue reading is unknown, so only the fake decides what is flagged. */
+	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
+	void *runq_ctx;
+	double max_runq_wait; /* 0: the harness default */
 	unsigned retry_flagged;
 	uint64_t quiet_wait_ns;
 };

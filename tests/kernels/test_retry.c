@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "harness/clock.h"
 #include "harness/param.h"
 #include "harness/plan.h"
 #include "kernels/registry.h"
@@ -154,4 +155,102 @@ LAB_TEST(load_limit_scales_with_team_and_cpus)
 	CHECK_NEAR(lab_runner_load_limit(&h, 4, 2), 0.25, 1e-12);
 	CHECK_NEAR(lab_runner_load_limit(&h, 8, 64), 56.25, 1e-12);
 	CHECK_NEAR(lab_runner_load_limit(&h, 1, 0), 0.25, 1e-12);
+}
+
+/*
+ * A fake run-queue source: each worker's total wait grows at `share` of the wall clock while
+ * fewer than busy_records samples were recorded (the foreign reading, taken once per recorded
+ * sample, counts them), then stops growing. Readings stay monotonic, like run_delay.
+ */
+struct rt_runq {
+	double share;
+	unsigned busy_records, records;
+	uint64_t last[2];
+	double total[2];
+};
+
+static int rt_runq_read(void *ctx, unsigned tid, uint64_t *ns)
+{
+	struct rt_runq *q = ctx;
+	uint64_t now = lab_clock_ns();
+
+	if (q->last[tid] && q->records < q->busy_records)
+		q->total[tid] += q->share * (double)(now - q->last[tid]);
+	q->last[tid] = now;
+	*ns = (uint64_t)q->total[tid];
+	return 0;
+}
+
+static double rt_runq_foreign(void *ctx)
+{
+	((struct rt_runq *)ctx)->records++;
+	return 0; /* no machine-wide load: only the run queue flags */
+}
+
+static int rt_runq_run(struct rt_runq *q, unsigned retry, double max_wait,
+                       struct lab_point_rec *rec)
+{
+	struct kpoint_opts o = {.nthreads = 1,
+	                        .reps = 3,
+	                        .min_time_ns = 100000,
+	                        .foreign = rt_runq_foreign,
+	                        .foreign_ctx = q,
+	                        .runq = rt_runq_read,
+	                        .runq_ctx = q,
+	                        .retry_flagged = retry,
+	                        .max_runq_wait = max_wait};
+
+	return kpoint_run(rt_noop(), NULL, &o, rec);
+}
+
+/* A worker that waited half of its sample for its CPU flags the sample although the machine's
+ * foreign load reads 0: two such attempts, then a quiet one that is kept. */
+LAB_TEST(runq_wait_flags_and_retries)
+{
+	struct rt_runq q = {.share = 0.5, .busy_records = 2};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_runq_run(&q, 3, 0, &rec) == 0);
+	REQUIRE(rec.status == LAB_STATUS_OK);
+	CHECK_EQ_U64(rec.samples[0].attempts, 3);
+	CHECK_EQ_U64(rec.nflagged, 0);
+	CHECK_EQ_U64(rec.nflagged_runq, 0);
+	CHECK(rec.samples[0].runq_wait == 0);
+	CHECK(rec.threads[0].runq_wait == 0);
+	kpoint_free(&rec);
+}
+
+/* Waiting that never stops: every sample kept flagged, each counted as a run-queue flag, with
+ * its share recorded (above the 5 % default; the reads sit just outside the timed window, so
+ * the share reads at least the fake's 0.5). */
+LAB_TEST(runq_wait_kept_flagged)
+{
+	struct rt_runq q = {.share = 0.5, .busy_records = 1000};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_runq_run(&q, 1, 0, &rec) == 0);
+	CHECK_EQ_U64(rec.nflagged, 3);
+	CHECK_EQ_U64(rec.nflagged_runq, 3);
+	for (unsigned i = 0; i < rec.nreps; i++) {
+		CHECK(rec.samples[i].flagged && rec.samples[i].flagged_runq);
+		CHECK(rec.samples[i].runq_wait >= 0.5);
+		CHECK(rec.samples[i].foreign_cpu == 0);
+	}
+	kpoint_free(&rec);
+}
+
+/* max_runq_wait = 1 turns the run-queue flag off (the share is still recorded). */
+LAB_TEST(runq_wait_off_at_one)
+{
+	struct rt_runq q = {.share = 0.5, .busy_records = 1000};
+	struct lab_point_rec rec;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(rt_runq_run(&q, 3, 1, &rec) == 0);
+	CHECK_EQ_U64(rec.nflagged, 0);
+	CHECK_EQ_U64(rec.attempts, 3);
+	CHECK(rec.samples[0].runq_wait >= 0.5);
+	kpoint_free(&rec);
 }

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/clock.h"
 #include "harness/json.h"
@@ -33,6 +34,31 @@ LAB_TEST(load_parse_stat)
 	CHECK_EQ_U64(busy, 1 + 2 + 3 + 6 + 7 + 8);
 	CHECK_EQ_I64(lab_load_parse_stat("intr 5\n", &busy, &total, &ncpus), -LAB_EIO);
 	CHECK_EQ_I64(lab_load_parse_stat("cpu  1 2\n", &busy, &total, &ncpus), -LAB_EIO);
+}
+
+/* schedstat: "cpu_time run_delay timeslices"; the second field is the run-queue wait. */
+LAB_TEST(runq_parse_and_read)
+{
+	uint64_t ns = 0, again = 0;
+	int fd;
+
+	CHECK_EQ_I64(lab_runq_parse("123456 7890 42\n", &ns), 0);
+	CHECK_EQ_U64(ns, 7890);
+	CHECK_EQ_I64(lab_runq_parse("123456\n", &ns), -LAB_EIO);
+	CHECK_EQ_I64(lab_runq_parse("x 1 2\n", &ns), -LAB_EIO);
+	CHECK_EQ_I64(lab_runq_parse("", &ns), -LAB_EIO);
+	CHECK_EQ_I64(lab_runq_read(-1, &ns), -LAB_EIO);
+	/* This machine's own file, where the kernel has one: readable twice through one fd, and
+	 * the total never goes back. */
+	fd = lab_runq_open();
+	if (fd < 0) {
+		fprintf(stderr, "no /proc/thread-self/schedstat here: the read half is skipped\n");
+		return;
+	}
+	CHECK_EQ_I64(lab_runq_read(fd, &ns), 0);
+	CHECK_EQ_I64(lab_runq_read(fd, &again), 0);
+	CHECK(again >= ns);
+	close(fd);
 }
 
 static void load_write(const char *path, unsigned long long busy)

@@ -8,6 +8,7 @@
 #include "harness/config.h"
 #include "harness/param.h"
 #include "harness/plan.h"
+#include "harness/record_schema.h"
 #include "kernels/registry.h"
 #include "tests/testlib.h"
 
@@ -27,6 +28,10 @@ LAB_TEST(names_unique_and_wellformed)
 		CHECK((*k)->description && strlen((*k)->description) > 80);
 		CHECK((*k)->work_unit && (*k)->work_unit[0]);
 		CHECK((*k)->work_scope <= LAB_WORK_ONE);
+		/* The harness's own columns share the header with the kernel's metrics. */
+		for (const struct lab_metric *m = (*k)->metrics; m && m->name; m++)
+			CHECK(strcmp(m->name, LAB_COL_RUNQ_WAIT) != 0 &&
+			      strncmp(m->name, "ctr_", 4) != 0);
 		CHECK((*k)->run != NULL);
 		CHECK(((*k)->flags & ~(unsigned)LAB_KF_ALL) == 0);
 	}
