@@ -44,10 +44,10 @@
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
  *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
  *               "flagged" (samples kept flagged), "flagged_runq" (of those, flagged because
- *               a worker waited for its CPU over max_runq_wait), "attempts" (samples taken, retries of
- *               flagged ones included), "sample_attempts": [...] (per kept sample, in rep
- *               order: 1, or more when it was retried), "load_limit_cpus" (ok points: the
- *               foreign load above which a sample was flagged),
+ *               a worker waited for its CPU over max_runq_wait), "attempts" (samples taken,
+ *               retries of flagged ones included), "sample_attempts": [...] (per kept
+ *               sample, in rep order: 1, or more when it was retried), "load_limit_cpus" (ok
+ *               points: the foreign load above which a sample was flagged),
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
  *                                  "bytes_write_allocate" } (when declared),
  *               "counters": { "mode", "passes", "hw_exclude_kernel", "sw_exclude_kernel",

@@ -173,14 +173,14 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 	p->ctx.omp_cpus = p->omp_cpus;
 	p->threads = calloc(n, sizeof(*p->threads));
 	p->slots = runner_aligned(n * sizeof(*p->slots));
+	for (unsigned i = 0; p->slots && i < n; i++)
+		p->slots[i].runq_fd = -1; /* before any exit: the end closes what is >= 0 */
 	p->acc = calloc(n, sizeof(*p->acc));
 	rec->samples = calloc(reps, sizeof(*rec->samples));
 	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
 	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus || !p->acc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
 		                   reps);
-	for (unsigned i = 0; i < n; i++)
-		p->slots[i].runq_fd = -1;
 	for (unsigned i = 0; i < n; i++) {
 		struct lab_thread *t = runner_aligned(sizeof(*t));
 		if (!t)
