@@ -35,7 +35,7 @@ struct lab_sample_rec {
 	/* foreign_cpu above the point's load limit (lab_runner_load_limit), or runq_wait above
 	 * max_runq_wait (then flagged_runq too) */
 	bool flagged, flagged_runq;
-	unsigned attempts;   /* times this sample was taken: 1, or more when flagged ones retried */
+	unsigned attempts; /* times this sample was taken: 1, or more when flagged ones retried */
 	double metric[LAB_METRICS_MAX];
 	double ctr[LAB_CTR_EVENTS_MAX]; /* counter values summed over threads (NaN: not counted) */
 	double ctr_mux;                 /* smallest running/enabled of any thread's group */
@@ -45,7 +45,8 @@ struct lab_thread_rec {
 	int cpu_start, cpu_end;    /* sched_getcpu() before and after run() */
 	uint64_t start_ns, end_ns; /* relative to the runner's origin */
 	uint64_t work;
-	double runq_wait; /* share of its run spent runnable but waiting for its CPU (NaN unknown) */
+	double
+	    runq_wait; /* share of its run spent runnable but waiting for its CPU (NaN unknown) */
 	double metric[LAB_METRICS_MAX];
 	double ctr[LAB_CTR_EVENTS_MAX]; /* this thread's counter values (NaN: not counted) */
 	double ctr_mux;                 /* its smallest running/enabled (1: not multiplexed) */
@@ -75,9 +76,9 @@ struct lab_point_rec {
 	int *omp_cpus;     /* OpenMP kernels: where each OpenMP thread ran (-1: never bound) */
 	unsigned nreps;    /* samples recorded */
 	unsigned nflagged; /* samples kept flagged (after every retry) */
-	unsigned nflagged_runq; /* of those, flagged for run-queue wait */
-	unsigned attempts; /* samples taken, retries of flagged ones included */
-	double load_limit; /* foreign vCPUs above which a sample was flagged */
+	unsigned nflagged_runq;         /* of those, flagged for run-queue wait */
+	unsigned attempts;              /* samples taken, retries of flagged ones included */
+	double load_limit;              /* foreign vCPUs above which a sample was flagged */
 	struct lab_sample_rec *samples; /* nreps */
 	struct lab_thread_rec *threads; /* nreps x nworkers, row-major by rep */
 	bool has_work;

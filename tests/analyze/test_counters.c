@@ -237,7 +237,8 @@ LAB_TEST(text_csv_report)
 	/* point 1 is marked in its row, point 0 is not; one warning line counts them */
 	CHECK(strstr(out, "  [switched out 2/6, migrated 1/6]\n"));
 	CHECK_EQ_U64(ct_count(out, "[switched out "), 1);
-	CHECK(strstr(out, "WARNING: in 1 of 2 points a pinned thread was switched out or migrated"));
+	CHECK(
+	    strstr(out, "WARNING: in 1 of 2 points a pinned thread was switched out or migrated"));
 	CHECK(!strstr(out, "unavailable"));
 	REQUIRE(ct_read("results-counters/counters.csv", &csv) == 0);
 	CHECK(strstr(csv, "\nctr,0,1,6,400000,10,0,0,0,0,1,2.5,2.5,0,2,,,intel_4wide,0.5,0.075,"
