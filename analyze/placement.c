@@ -2,8 +2,10 @@
 #include "analyze/placement.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/index.h"
 #include "analyze/jsonr.h"
 
 /* Two JSON values with the same strings and numbers in the same order (params, cpus). */
@@ -61,27 +63,112 @@ static void an_cpus_text(const struct lab_an_json *cpus, char *buf, size_t len)
 		k += (size_t)snprintf(buf + k, len - k, "%s%.0f", i ? "," : "", cpus->items[i].num);
 }
 
-/* Points a and b of experiment name: same threads and params, other placement, same CPUs. */
-static void an_pair(struct lab_an_data *d, const char *name, const struct lab_an_json *a,
-                    const struct lab_an_json *b)
-{
-	const char *pa = lab_an_json_str(a, "placement"), *pb = lab_an_json_str(b, "placement");
-	const struct lab_an_json *ca = lab_an_json_get(a, "cpus");
-	char prefix[512], cpus[128];
+/* A point, with the hash of what must match (threads, CPUs, params but the placement). */
+struct an_pl {
+	uint64_t hash;
+	const struct lab_an_json *pt;
+	const char *placement;
+};
 
-	if (lab_an_json_num(a, "threads", -1) != lab_an_json_num(b, "threads", -2) || !pa || !pb ||
-	    !strcmp(pa, pb) || !ca || !ca->n || !an_json_eq(ca, lab_an_json_get(b, "cpus")) ||
-	    !an_params_eq(lab_an_json_get(a, "params"), lab_an_json_get(b, "params")))
+/* NULL when p cannot take part (no placement, no CPUs). */
+static const char *an_pl_key(const struct lab_an_json *p, uint64_t *hash)
+{
+	const char *pl = lab_an_json_str(p, "placement");
+	const struct lab_an_json *cpus = lab_an_json_get(p, "cpus"), *par;
+	uint64_t h = lab_an_hash_long(LAB_AN_HASH_INIT, (long)lab_an_json_num(p, "threads", -1));
+
+	if (!pl || !cpus || cpus->type != LAB_AN_JSON_ARR || !cpus->n)
+		return NULL;
+	for (size_t i = 0; i < cpus->n; i++)
+		h = lab_an_hash_long(h, (long)cpus->items[i].num);
+	par = lab_an_json_get(p, "params");
+	/* Order-free over the params (a sum of per-item hashes), as an_params_eq compares. */
+	for (size_t i = 0; par && par->type == LAB_AN_JSON_OBJ && i < par->n; i++)
+		if (strcmp(par->keys[i], "placement"))
+			h += lab_an_hash_str(
+			    lab_an_hash_str(LAB_AN_HASH_INIT, par->keys[i]),
+			    par->items[i].type == LAB_AN_JSON_STR ? par->items[i].str : "");
+	*hash = h;
+	return pl;
+}
+
+static int an_pl_cmp(const void *a, const void *b)
+{
+	const struct an_pl *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->pt < y->pt ? -1 : x->pt > y->pt; /* run.json's order: placements named in it */
+}
+
+/* Points a and b: same threads and params, same CPUs (the hash only narrowed them down). */
+static int an_pl_same(const struct an_pl *a, const struct an_pl *b)
+{
+	const struct lab_an_json *ca = lab_an_json_get(a->pt, "cpus");
+
+	return a->hash == b->hash &&
+	       lab_an_json_num(a->pt, "threads", -1) == lab_an_json_num(b->pt, "threads", -2) &&
+	       an_json_eq(ca, lab_an_json_get(b->pt, "cpus")) &&
+	       an_params_eq(lab_an_json_get(a->pt, "params"), lab_an_json_get(b->pt, "params"));
+}
+
+/*
+ * One group of points that ran the same thing on the same CPUs: if it holds two or more
+ * placements, one warning naming them all (once per experiment and set of placements).
+ */
+static void an_pl_group(struct lab_an_data *d, const char *name, const struct an_pl *g, size_t n)
+{
+	const char *seen[8];
+	size_t ns = 0, k;
+	char prefix[512], cpus[128];
+	int len;
+
+	for (size_t i = 0; i < n && ns < 8; i++) {
+		if (!an_pl_same(&g[0], &g[i]))
+			continue;
+		for (k = 0; k < ns && strcmp(seen[k], g[i].placement); k++)
+			;
+		if (k == ns)
+			seen[ns++] = g[i].placement;
+	}
+	if (ns < 2)
 		return;
-	snprintf(prefix, sizeof(prefix), "[%s] placement %s and %s ran on the same CPUs", name, pa,
-	         pb);
+	len = snprintf(prefix, sizeof(prefix), "[%s] placement %s", name, seen[0]);
+	for (k = 1; k < ns && len > 0 && (size_t)len < sizeof(prefix); k++)
+		len += snprintf(prefix + len, sizeof(prefix) - (size_t)len, "%s%s",
+		                k + 1 == ns ? " and " : ", ", seen[k]);
+	if (len < 0 || (size_t)len >= sizeof(prefix) - 32)
+		return;
+	snprintf(prefix + len, sizeof(prefix) - (size_t)len, " ran on the same CPUs");
 	if (an_warned(&d->warn, prefix))
 		return;
-	an_cpus_text(ca, cpus, sizeof(cpus));
+	an_cpus_text(lab_an_json_get(g[0].pt, "cpus"), cpus, sizeof(cpus));
 	lab_an_warn(&d->warn,
 	            "%s (threads=%.0f: cpus %s): this machine cannot tell them apart, so their "
 	            "results measure the same thing, not a placement effect",
-	            prefix, lab_an_json_num(a, "threads", 0), cpus);
+	            prefix, lab_an_json_num(g[0].pt, "threads", 0), cpus);
+}
+
+/* Points of one experiment grouped by hash (sorted), so a run of n points costs n log n. */
+static void an_pl_exp(struct lab_an_data *d, const char *name, const struct lab_an_json *pts)
+{
+	struct an_pl *v = malloc(pts->n * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return; /* a warning the analysis can do without */
+	for (size_t i = 0; i < pts->n; i++) {
+		v[n].pt = &pts->items[i];
+		if ((v[n].placement = an_pl_key(v[n].pt, &v[n].hash)))
+			n++;
+	}
+	qsort(v, n, sizeof(*v), an_pl_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].hash == v[i].hash; j++)
+			;
+		an_pl_group(d, name, v + i, j - i);
+	}
+	free(v);
 }
 
 void lab_an_placement_same(struct lab_an_data *d)
@@ -91,8 +178,7 @@ void lab_an_placement_same(struct lab_an_data *d)
 	for (size_t e = 0; ex && ex->type == LAB_AN_JSON_ARR && e < ex->n; e++) {
 		const struct lab_an_json *pts = lab_an_json_get(&ex->items[e], "points");
 		const char *name = lab_an_json_str(&ex->items[e], "name");
-		for (size_t i = 0; name && pts && pts->type == LAB_AN_JSON_ARR && i < pts->n; i++)
-			for (size_t j = i + 1; j < pts->n; j++)
-				an_pair(d, name, &pts->items[i], &pts->items[j]);
+		if (name && pts && pts->type == LAB_AN_JSON_ARR && pts->n)
+			an_pl_exp(d, name, pts);
 	}
 }

@@ -307,6 +307,33 @@ LAB_TEST(same_cpus_placements_said)
 	lab_an_warnings_free(&d.warn);
 }
 
+/* Three placements on the same CPUs make one line naming all three, in run.json's order,
+ * however many points of a large experiment repeat them (grouped by hash, not pair by pair). */
+LAB_TEST(same_cpus_placements_one_line)
+{
+	char *run = malloc(2000000), *p = run;
+	static const char *const pl[] = {"scatter", "compact", "cores"};
+	struct lab_an_data d = {0};
+	struct lab_err e = {0};
+
+	REQUIRE(run);
+	p += sprintf(p, "{\"experiments\": [{\"name\": \"big\", \"points\": [");
+	for (int i = 0; i < 12000; i++)
+		p += sprintf(p,
+		             "%s{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"%s\","
+		             " \"params\": {\"placement\": \"%s\", \"size\": \"%d\"}}",
+		             i ? "," : "", pl[i % 3], pl[i % 3], i / 3);
+	p += sprintf(p, "]}]}");
+	REQUIRE(lab_an_json_parse("run.json", run, (size_t)(p - run), &d.run, &e) == 0);
+	lab_an_placement_same(&d);
+	REQUIRE(d.warn.n == 1);
+	CHECK(strstr(d.warn.msg[0], "[big] placement scatter, compact and cores ran on the same "
+	                            "CPUs (threads=2: cpus 0,1)") != NULL);
+	lab_an_json_free(d.run);
+	lab_an_warnings_free(&d.warn);
+	free(run);
+}
+
 /* False sharing in structs: packed and aligned layouts in one chart per op; the stride layout's
  * points are not in it. */
 LAB_TEST(fs_layout_side_by_side)
