@@ -22,6 +22,9 @@
 
 #define LAB_KERNEL_ABI 3 /* bump when struct lab_kernel changes */
 
+/* Data cache levels a machine may report (L1..L5). */
+#define LAB_CACHE_LEVELS 5
+
 /* A coherence granule: 64-byte lines, fetched in adjacent pairs by many x86 prefetchers. */
 #define LAB_CACHELINE 64
 #define LAB_SLOT      128
@@ -155,6 +158,9 @@ struct lab_env {
 	 */
 	unsigned cpu_features;
 	unsigned cpu_features_masked;
+	/* Bytes of one instance of each data cache level L1..L5 (index 0 = L1) as hwloc reports
+	 * the first one; 0 where the topology records none (most synthetic ones). */
+	uint64_t cache_bytes[LAB_CACHE_LEVELS];
 };
 
 /*

@@ -235,7 +235,7 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 	           sizeof(struct lab_hparams) > sizeof(scratch));
 	for (unsigned i = 0; i < e->nkeys; i++) {
 		struct lab_resolved *r = &e->keys[i];
-		int n = lab_sweep_expand(r->param, r->text, env->ncpus, &r->vals, &err);
+		int n = lab_sweep_expand(r->param, r->text, env, &r->vals, &err);
 		if (n < 0) {
 			lab__plan_key_error(d, e, r, r->text, err.msg);
 			bad++;

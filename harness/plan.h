@@ -132,12 +132,13 @@ const char *lab_src_name(enum lab_src src);
 
 /*
  * Splits a sweep value into its values: "1,2,4", "1..8", "1..64:x2", "8..64:+8", "max",
- * "compact, list:0,2,4-7". ncpus resolves "max" (threads only). Values are checked for their
- * shape, not for their range (lab_param_parse does that). Returns the count (>= 1) with *vals
- * allocated, or -LAB_ECONFIG with the reason in err.
+ * "compact, list:0,2,4-7". env->ncpus resolves "max" (threads only); env->cache_bytes resolves
+ * a size relative to a cache ("L1/2", "L2", "L3*4", also as range bounds) into bytes. Values
+ * are checked for their shape, not for their range (lab_param_parse does that). Returns the
+ * count (>= 1) with *vals allocated, or -LAB_ECONFIG with the reason in err.
  */
-int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus, char ***vals,
-                     struct lab_err *err);
+int lab_sweep_expand(const struct lab_param *p, const char *text, const struct lab_env *env,
+                     char ***vals, struct lab_err *err);
 
 /* Frees what lab_sweep_expand allocated. */
 void lab_sweep_free(char **vals, unsigned n);

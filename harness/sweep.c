@@ -2,6 +2,7 @@
 /* Sweep values: lists, dense and stepped ranges, geometric ranges, and "max" for threads. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,9 +39,58 @@ static bool sweep_numeric(const struct lab_param *p)
 	return p->type == LAB_PT_U64 || p->type == LAB_PT_SIZE || p->type == LAB_PT_DURATION;
 }
 
-static int sweep_parse_num(const struct lab_param *p, const char *text, unsigned ncpus,
-                           uint64_t *out, struct lab_err *err)
+/*
+ * A size relative to a cache: "L2", "L1/2", "L3*4" (level 1..5, then *K or /K with K >= 1),
+ * from the sizes hwloc reports (env->cache_bytes). Returns 1 with *out set, 0 when text is not
+ * of that form, or -LAB_ECONFIG when it is but the level is unknown here or the result is 0.
+ */
+static int sweep_cache_size(const char *text, const struct lab_env *env, uint64_t *out,
+                            struct lab_err *err)
 {
+	char have[64] = "";
+	unsigned level;
+	uint64_t k = 1, base;
+	char op = 0;
+	int used = 0;
+
+	if ((text[0] != 'L' && text[0] != 'l') || !isdigit((unsigned char)text[1]))
+		return 0;
+	level = (unsigned)(text[1] - '0');
+	if (text[2] == '*' || text[2] == '/') {
+		op = text[2];
+		if (!isdigit((unsigned char)text[3]) ||
+		    sscanf(text + 3, "%" SCNu64 "%n", &k, &used) != 1 || text[3 + used] || k == 0)
+			return lab_err_set(err, LAB_ECONFIG,
+			                   "'%s': a cache size takes *K or /K with a whole K >= 1 "
+			                   "(e.g. L1/2, L3*4)",
+			                   text);
+	} else if (text[2]) {
+		return 0;
+	}
+	base = level >= 1 && level <= LAB_CACHE_LEVELS && env ? env->cache_bytes[level - 1] : 0;
+	if (!base) {
+		for (unsigned i = 0; env && i < LAB_CACHE_LEVELS; i++)
+			if (env->cache_bytes[i] && strlen(have) + 8 < sizeof(have))
+				snprintf(have + strlen(have), sizeof(have) - strlen(have), "%sL%u",
+				         *have ? ", " : "", i + 1);
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "'%s': this topology reports no L%u cache (%s%s); give the size "
+		                   "in bytes (e.g. 32K, 1M)",
+		                   text, level, *have ? "it reports " : "it reports no cache at all",
+		                   have);
+	}
+	if (op == '*' && base > UINT64_MAX / k)
+		return lab_err_set(err, LAB_ECONFIG, "'%s' is too large", text);
+	*out = op == '*' ? base * k : op == '/' ? base / k : base;
+	if (!*out)
+		return lab_err_set(err, LAB_ECONFIG, "'%s' is 0 bytes here", text);
+	return 1;
+}
+
+static int sweep_parse_num(const struct lab_param *p, const char *text,
+                           const struct lab_env *env, uint64_t *out, struct lab_err *err)
+{
+	unsigned ncpus = env ? env->ncpus : 0;
 	char buf[64];
 	size_t n = strlen(text);
 
@@ -56,6 +106,11 @@ static int sweep_parse_num(const struct lab_param *p, const char *text, unsigned
 		if (sweep_is_threads(p) && !strcmp(buf, "max")) {
 			*out = ncpus;
 			return 0;
+		}
+		if (p->type == LAB_PT_SIZE) {
+			int rc = sweep_cache_size(buf, env, out, err);
+			if (rc)
+				return rc < 0 ? rc : 0;
 		}
 	}
 	switch (p->type) {
@@ -77,7 +132,7 @@ static void sweep_format(const struct lab_param *p, uint64_t v, char *buf, size_
 }
 
 /* "lo..hi", "lo..hi:xK" (geometric) or "lo..hi:+K" / "lo..hi:K" (arithmetic). */
-static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpus,
+static int sweep_range(const struct lab_param *p, const char *tok, const struct lab_env *env,
                        struct sweep_list *l, struct lab_err *err)
 {
 	const char *dots = strstr(tok, ".."), *colon = strchr(dots + 2, ':');
@@ -92,8 +147,7 @@ static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpu
 	lo_txt[dots - tok] = '\0';
 	memcpy(hi_txt, dots + 2, hi_len);
 	hi_txt[hi_len] = '\0';
-	if (sweep_parse_num(p, lo_txt, ncpus, &lo, err) ||
-	    sweep_parse_num(p, hi_txt, ncpus, &hi, err))
+	if (sweep_parse_num(p, lo_txt, env, &lo, err) || sweep_parse_num(p, hi_txt, env, &hi, err))
 		return lab_err_prefix(err, "in range '%s': ", tok);
 	if (colon) {
 		const char *s = colon + 1;
@@ -102,7 +156,7 @@ static int sweep_range(const struct lab_param *p, const char *tok, unsigned ncpu
 			geometric = true;
 			rc = lab_parse_u64(s + 1, &step, err);
 		} else {
-			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, ncpus, &step, err);
+			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, env, &step, err);
 		}
 		if (rc || step == 0 || (geometric && step < 2))
 			return lab_err_set(err, LAB_ECONFIG,
@@ -179,20 +233,30 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 	}
 }
 
-int lab_sweep_expand(const struct lab_param *p, const char *text, unsigned ncpus, char ***vals,
-                     struct lab_err *err)
+int lab_sweep_expand(const struct lab_param *p, const char *text, const struct lab_env *env,
+                     char ***vals, struct lab_err *err)
 {
 	struct sweep_list toks = {0}, out = {0};
 	char buf[64];
+	uint64_t v;
 	int rc = sweep_split(p, text, &toks, err);
 
 	for (unsigned i = 0; rc == 0 && i < toks.n; i++) {
 		const char *t = toks.v[i];
+		int c = 0;
 		if (sweep_numeric(p) && strstr(t, "..")) {
-			rc = sweep_range(p, t, ncpus, &out, err);
+			rc = sweep_range(p, t, env, &out, err);
 		} else if (sweep_is_threads(p) && !strcmp(t, "max")) {
-			snprintf(buf, sizeof(buf), "%u", ncpus);
+			snprintf(buf, sizeof(buf), "%u", env ? env->ncpus : 0);
 			sweep_push(&out, buf, strlen(buf));
+		} else if (p->type == LAB_PT_SIZE && (c = sweep_cache_size(t, env, &v, err)) != 0) {
+			/* The value run.json and samples.csv carry is the size it came to here. */
+			if (c < 0)
+				rc = c;
+			else {
+				sweep_format(p, v, buf, sizeof(buf));
+				sweep_push(&out, buf, strlen(buf));
+			}
 		} else {
 			sweep_push(&out, t, strlen(t));
 		}

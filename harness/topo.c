@@ -272,6 +272,11 @@ void lab_topo_env(const struct lab_topo *topo, struct lab_env *env)
 	env->cores = topo->ncores;
 	env->pus = topo->npus;
 	env->thissystem = topo->thissystem;
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
+	for (unsigned i = 0; i < n; i++)
+		if (c[i].level >= 1 && c[i].level <= LAB_CACHE_LEVELS)
+			env->cache_bytes[c[i].level - 1] = c[i].size;
 }
 
 /*

@@ -53,6 +53,20 @@ assert pts[0]["cpus"] == [0, 16, 2, 18], pts[0]["cpus"]
 assert p["thissystem"] is False
 PY
 	;;
+plan_cache_sizes)
+	# Sizes relative to the caches of the topology: resolved to bytes in the plan, in the
+	# params every result file carries; a level the topology lacks is a config error (exit 2).
+	printf '[s]\nkernel = stream\nthreads = 1\nsize = L1/2, L2/2, L3/2, L3*4\n' >"$tmp/c.ini"
+	"$lab" plan "$tmp/c.ini" --topology 'synthetic:pack:2 l3:1(size=33554432) l2:4(size=1048576) l1d:1(size=32768) core:1 pu:1' >"$tmp/out"
+	grep -q 'size=16K;' "$tmp/out"
+	grep -q 'size=512K;' "$tmp/out"
+	grep -q 'size=16M;' "$tmp/out"
+	grep -q 'size=128M;' "$tmp/out"
+	rc=0
+	"$lab" plan "$tmp/c.ini" --topology 'synthetic:pack:2 core:4 pu:1' >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" = 2
+	grep -q "c.ini:4: \[s\] size = L1/2, L2/2, L3/2, L3\*4: 'L1/2': this topology reports no L1 cache" "$tmp/err"
+	;;
 plan_xml)
 	"$lab" plan configs/quick.ini --only noop --set noop.threads=1..max:x2 --set noop.placement=cores \
 		--topology xml:configs/topologies/2s8c2t-intel.xml >"$tmp/out"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Sweep values: lists, dense, stepped and geometric ranges, "max", empty and backwards ranges,
- * too many values, placement lists that hold commas, and blanks.
+ * too many values, placement lists that hold commas, blanks, and sizes relative to a cache
+ * (this file's machine: L1 48 KiB, L2 2 MiB, no L3).
  */
 #include "harness/param.h"
 #include "harness/plan.h"
@@ -46,7 +47,8 @@ static void expands_to(const struct lab_param *p, const char *text, unsigned ncp
 {
 	char **vals = NULL, got[8192];
 	struct lab_err err = {0};
-	int n = lab_sweep_expand(p, text, ncpus, &vals, &err);
+	struct lab_env env = {.ncpus = ncpus, .cache_bytes = {48 << 10, 2 << 20, 0, 0, 0}};
+	int n = lab_sweep_expand(p, text, &env, &vals, &err);
 	size_t used = 0;
 
 	if (n < 0) {
@@ -67,7 +69,8 @@ static void rejected(const struct lab_param *p, const char *text, const char *wa
 {
 	char **vals = NULL;
 	struct lab_err err = {0};
-	int n = lab_sweep_expand(p, text, 4, &vals, &err);
+	struct lab_env env = {.ncpus = 4, .cache_bytes = {48 << 10, 2 << 20, 0, 0, 0}};
+	int n = lab_sweep_expand(p, text, &env, &vals, &err);
 
 	if (n >= 0) {
 		fprintf(stderr, "%s = '%s': accepted with %d values\n", p->key, text, n);
@@ -83,7 +86,8 @@ static int count_of(const struct lab_param *p, const char *text, unsigned ncpus)
 {
 	char **vals = NULL;
 	struct lab_err err = {0};
-	int n = lab_sweep_expand(p, text, ncpus, &vals, &err);
+	struct lab_env env = {.ncpus = ncpus};
+	int n = lab_sweep_expand(p, text, &env, &vals, &err);
 
 	if (n > 0)
 		lab_sweep_free(vals, (unsigned)n);
@@ -224,4 +228,24 @@ LAB_TEST(placement_lists_keep_their_commas)
 	expands_to(&ts_table[3], "list:0,1", 4, "list:0|1");
 	rejected(placement_param(), "list:0,,1",
 	         "empty value in the list (write values separated by commas, e.g. 1,2,4)");
+}
+
+/* Sizes relative to the caches hwloc reports, as values and as range bounds, resolved to
+ * bytes; a level the machine does not report is an error that says which it does. */
+LAB_TEST(cache_relative_sizes)
+{
+	const struct lab_param *b = &ts_table[1];
+
+	expands_to(b, "L1/2, L2, L2*4", 4, "24K|2M|8M");
+	expands_to(b, "l1", 4, "48K");
+	expands_to(b, "L1/2..L2:x4", 4, "24K|96K|384K|1536K");
+	rejected(b, "L3/2",
+	         "'L3/2': this topology reports no L3 cache (it reports L1, L2); give the size in "
+	         "bytes (e.g. 32K, 1M)");
+	rejected(b, "L1/0", "'L1/0': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
+	                    "L3*4)");
+	rejected(b, "L1/x", "'L1/x': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
+	                    "L3*4)");
+	/* Only sizes: a count or a text keeps the letters as they are. */
+	expands_to(&ts_table[4], "L1/2", 4, "L1/2");
 }
