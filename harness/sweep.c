@@ -76,8 +76,8 @@ static int sweep_cache_size(const char *text, const struct lab_env *env, uint64_
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "'%s': this topology reports no L%u cache (%s%s); give the size "
 		                   "in bytes (e.g. 32K, 1M)",
-		                   text, level, *have ? "it reports " : "it reports no cache at all",
-		                   have);
+		                   text, level,
+		                   *have ? "it reports " : "it reports no cache at all", have);
 	}
 	if (op == '*' && base > UINT64_MAX / k)
 		return lab_err_set(err, LAB_ECONFIG, "'%s' is too large", text);
@@ -87,8 +87,8 @@ static int sweep_cache_size(const char *text, const struct lab_env *env, uint64_
 	return 1;
 }
 
-static int sweep_parse_num(const struct lab_param *p, const char *text,
-                           const struct lab_env *env, uint64_t *out, struct lab_err *err)
+static int sweep_parse_num(const struct lab_param *p, const char *text, const struct lab_env *env,
+                           uint64_t *out, struct lab_err *err)
 {
 	unsigned ncpus = env ? env->ncpus : 0;
 	char buf[64];

@@ -242,10 +242,12 @@ LAB_TEST(cache_relative_sizes)
 	rejected(b, "L3/2",
 	         "'L3/2': this topology reports no L3 cache (it reports L1, L2); give the size in "
 	         "bytes (e.g. 32K, 1M)");
-	rejected(b, "L1/0", "'L1/0': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
-	                    "L3*4)");
-	rejected(b, "L1/x", "'L1/x': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
-	                    "L3*4)");
+	rejected(b, "L1/0",
+	         "'L1/0': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
+	         "L3*4)");
+	rejected(b, "L1/x",
+	         "'L1/x': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
+	         "L3*4)");
 	/* Only sizes: a count or a text keeps the letters as they are. */
 	expands_to(&ts_table[4], "L1/2", 4, "L1/2");
 }
