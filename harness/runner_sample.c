@@ -96,6 +96,27 @@ uint64_t lab__runner_sample(struct runner_point *p, uint64_t iters, uint64_t dur
 }
 
 /*
+ * True when a worker of the sample just taken waited for its CPU more than max_runq_wait of
+ * it (the run-queue guard; never when the reading is unknown or the guard is off).
+ */
+static bool runner_disturbed(const struct runner_point *p)
+{
+	double max = p->spec->h->max_runq_wait;
+
+	for (unsigned i = 0; max < 1 && i < p->nw; i++) {
+		const struct runner_slot *s = &p->slots[i];
+		if (s->runq_ok && s->runq_span_ns &&
+		    (double)s->runq_ns > max * (double)s->runq_span_ns)
+			return true;
+	}
+	return false;
+}
+
+/* Calibration samples a worker spent waiting for its CPU that are not counted (then they are:
+ * under persistent load calibration must still end). */
+#define RUNNER_CALIB_DISTURBED_MAX 20
+
+/*
  * Warm-up and calibration in one: grow the iteration count until a sample lasts the target,
  * then keep running untimed until the warm-up time is spent. Returns the iterations per sample.
  */
@@ -114,13 +135,20 @@ uint64_t lab__runner_calibrate(struct runner_point *p)
 		return 0;
 	}
 	/*
-	 * Two samples in a row must reach the target: one that was preempted reads long and would
-	 * leave the count too small for the real samples.
+	 * Two samples in a row must reach the target, and a sample a worker spent waiting for its
+	 * CPU does not count: one that was preempted reads long and would leave the count too small
+	 * for the real samples.
 	 */
-	for (unsigned reached = 0;;) {
+	for (unsigned reached = 0, disturbed = 0;;) {
 		uint64_t e = lab__runner_sample(p, iters, 0);
 		if (lab__runner_interrupted(p->r))
 			break;
+		/* A sample stretched by another task on a worker's CPU says nothing about how
+		 * long the work takes (one such sample left a c2c point at 1 round trip). */
+		if (runner_disturbed(p) && ++disturbed <= RUNNER_CALIB_DISTURBED_MAX) {
+			reached = 0;
+			continue;
+		}
 		if ((double)e >= target) {
 			if (++reached == 2)
 				break;
