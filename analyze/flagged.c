@@ -48,3 +48,16 @@ int lab_an_flagged_all(const struct lab_an_point *p)
 {
 	return p->st.n == 0 && p->n_flagged > 0 && p->n_flagged == p->n && !strcmp(p->status, "ok");
 }
+
+const char *lab_an_missing_why(const struct lab_an_point *p, char *buf, size_t len)
+{
+	if (lab_an_flagged_all(p))
+		snprintf(buf, len, "all %zu samples load-flagged (--include-flagged keeps them)",
+		         p->n_flagged);
+	else if (strcmp(p->status, "ok"))
+		snprintf(buf, len, "%s%s%s", p->status, p->reason ? ": " : "",
+		         p->reason ? p->reason : "");
+	else
+		snprintf(buf, len, "no samples");
+	return buf;
+}

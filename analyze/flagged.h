@@ -24,4 +24,11 @@ int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *
 /* 1 when p has no usable sample only because every sample was flagged and left out. */
 int lab_an_flagged_all(const struct lab_an_point *p);
 
+/*
+ * Why p has no number to show, into buf: "all 10 samples load-flagged (--include-flagged keeps
+ * them)", its status and reason ("skipped: needs 2 or more NUMA nodes"), or "no samples".
+ * Returns buf.
+ */
+const char *lab_an_missing_why(const struct lab_an_point *p, char *buf, size_t len);
+
 #endif

@@ -65,10 +65,19 @@ int lab_an_modes_measured(const double *x, size_t n, struct lab_an_modes *out);
 char *lab_an_modes_list(const struct lab_an_modes *m, int weights, double scale, char *buf,
                         size_t len);
 
-/* 1 when m holds two or more modes. */
+/*
+ * Modes closer than this ratio (highest center / lowest) are not called multimodal: two tight
+ * clusters 3 % apart (a code alignment, a clock step) are real but teach nothing, while the
+ * latency modes worth a word (SMT sibling, same socket, other socket; a vCPU pair's modes)
+ * differ by tens of per cent or more.
+ */
+#define LAB_AN_MODES_MIN_SPREAD 1.1
+
+/* 1 when m holds two or more modes whose centers span at least LAB_AN_MODES_MIN_SPREAD. */
 static inline int lab_an_modes_multi(const struct lab_an_modes *m)
 {
-	return m->count > 1;
+	return m->count > 1 && m->mode[0].center > 0 &&
+	       m->mode[m->count - 1].center >= LAB_AN_MODES_MIN_SPREAD * m->mode[0].center;
 }
 
 #endif

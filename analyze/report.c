@@ -245,6 +245,9 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 		if (r->pt->reason) {
 			fputs(": ", f);
 			lab_an_html(f, r->pt->reason);
+		} else if (lab_an_flagged_all(r->pt)) {
+			fprintf(f, " (all %zu samples load-flagged; --include-flagged keeps them)",
+			        r->pt->n_flagged);
 		}
 		fprintf(f, "</td><td>%zu</td>", st->n);
 		an_cell(f, h ? st->median : NAN, 0);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analyze/flagged.h"
 #include "analyze/report_int.h"
 #include "analyze/views/locks.h"
 
@@ -22,7 +23,15 @@ static void an_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *
 	fputs("<tr><td>", f);
 	lab_an_html(f, lock);
 	fprintf(f, "</td><td>%d</td><td>%zu</td>", e->pt->threads, e->thr.n);
-	if (e->thr.n && isfinite(e->thr_lo))
+	if (!e->thr.n) {
+		char why[LAB_ERR_MSG_MAX + 64];
+
+		fputs("<td colspan=\"5\">", f);
+		lab_an_html(f, lab_an_missing_why(e->pt, why, sizeof(why)));
+		fputs("</td></tr>\n", f);
+		return;
+	}
+	if (isfinite(e->thr_lo))
 		fprintf(f, "<td>%.4g <small>[%.4g, %.4g]</small></td>", e->thr.mean / 1e6,
 		        e->thr_lo / 1e6, e->thr_hi / 1e6);
 	else if (e->thr.n)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analyze/flagged.h"
 #include "analyze/views/locks.h"
 
 static void lab_lock_num(FILE *f, const struct lab_an_msum *m)
@@ -14,14 +15,13 @@ static void lab_lock_num(FILE *f, const struct lab_an_msum *m)
 		fprintf(f, "  %-9s", "-");
 }
 
-static void lab_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *e)
+static void lab_lock_row(FILE *f, int w, const char *lock, const struct lab_an_lock_pt *e)
 {
-	char buf[96];
+	char buf[LAB_ERR_MSG_MAX + 64];
 
-	fprintf(f, "%-12.12s %7d %3zu", lock, e->pt->threads, e->thr.n);
+	fprintf(f, "%-*.*s %7d %3zu", w, w, lock, e->pt->threads, e->thr.n);
 	if (!e->thr.n) {
-		fprintf(f, "  %s%s%s\n", e->pt->status, e->pt->reason ? ": " : "",
-		        e->pt->reason ? e->pt->reason : "");
+		fprintf(f, "  %s\n", lab_an_missing_why(e->pt, buf, sizeof(buf)));
 		return;
 	}
 	if (isfinite(e->thr_lo))
@@ -54,13 +54,18 @@ void lab_an_locks_text(FILE *f, const void *state)
 	for (size_t i = 0; i < l->ng; i++) {
 		const struct lab_an_lock_group *g = &l->g[i];
 
+		int w = 12; /* the longest lock name of the group, whole (pthread_mutex: 13) */
+
+		for (size_t j = 0; j < g->nc; j++)
+			if ((int)strlen(g->c[j].lock) > w)
+				w = strlen(g->c[j].lock) < 40 ? (int)strlen(g->c[j].lock) : 40;
 		fprintf(f, "\n== locks: %s  %s\n", g->experiment, *g->params ? g->params : "-");
-		fprintf(f, "%-12s %7s %3s  %-26s  %-22s  %-9s  %-9s  %-9s\n", "lock", "threads",
+		fprintf(f, "%-*s %7s %3s  %-26s  %-22s  %-9s  %-9s  %-9s\n", w, "lock", "threads",
 		        "n", "acquisitions M/s [95% CI]", "Jain fairness [95% CI]", "hand-off",
 		        "p99 ns", "max/min");
 		for (size_t j = 0; j < g->nc; j++)
 			for (size_t k = 0; k < g->c[j].npt; k++)
-				lab_lock_row(f, g->c[j].lock, &g->c[j].pt[k]);
+				lab_lock_row(f, w, g->c[j].lock, &g->c[j].pt[k]);
 	}
 	if (l->ng)
 		fprintf(f,

@@ -114,3 +114,21 @@ LAB_TEST(modes_degenerate_inputs)
 	o.log_scale = 1;
 	CHECK_EQ_I64(lab_an_modes_detect(neg, 2, &o, &m), -LAB_EDATA);
 }
+
+/* Two tight clusters 3 % apart are two modes to the detector, but not "multimodal" to a
+ * reader (LAB_AN_MODES_MIN_SPREAD); 40 vs 120 ns is. */
+LAB_TEST(modes_multi_needs_a_spread)
+{
+	static double x[MD_N];
+	double w[] = {0.5, 0.5}, mu[] = {7.69, 7.92}, sd[] = {0.01, 0.01};
+	double mu2[] = {40, 120}, sd2[] = {4, 8};
+	struct lab_an_modes m;
+
+	md_mix(x, MD_N, w, mu, sd, 2, 14);
+	REQUIRE(lab_an_modes_detect(x, MD_N, NULL, &m) == 0);
+	CHECK_EQ_U64(m.count, 2);
+	CHECK(!lab_an_modes_multi(&m));
+	md_mix(x, MD_N, w, mu2, sd2, 2, 15);
+	REQUIRE(lab_an_modes_detect(x, MD_N, NULL, &m) == 0);
+	CHECK(lab_an_modes_multi(&m));
+}
