@@ -114,8 +114,9 @@ static int an_stride_chart(const struct lab_an_data *d, const char *exp, const c
 			continue;
 		fprintf(f,
 		        "%s'%s.dat' index %zu using 1:3:4:5 with yerrorlines pt 7 title "
-		        "'%d threads'",
-		        b ? ", " : "", base, b, sp[i].pt->threads);
+		        "'%d thread%s'",
+		        b ? ", " : "", base, b, sp[i].pt->threads,
+		        sp[i].pt->threads == 1 ? "" : "s");
 		b++;
 	}
 	if (!n)
