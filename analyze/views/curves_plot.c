@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/flagged.h"
 #include "analyze/plots_int.h"
 #include "analyze/views/curves.h"
 
@@ -36,16 +37,45 @@ static size_t an_dat(FILE *f, const struct lab_an_cv_spec *s, const struct lab_a
 	return n;
 }
 
+/*
+ * The legend entry of curve c: its label, and the x values it has no number at, with why
+ * ("sharded [no data at 2: load-flagged]"), so a curve that lost points is not read as whole.
+ */
+static void an_key(const struct lab_an_cv_spec *s, const struct lab_an_cv_curve *c, char *buf,
+                   size_t len)
+{
+	size_t n = 0, flagged = 0, k = 0;
+	int used = snprintf(buf, len, "%s", c->label);
+
+	for (size_t i = 0; i < c->npt; i++) {
+		const struct lab_an_cv_pt *e = &c->pt[i];
+		if (e->v[s->plot_col].n && isfinite(e->v[s->plot_col].mean))
+			continue;
+		flagged += lab_an_flagged_all(e->pt);
+		if (n++ < 3 && used > 0 && (size_t)used < len)
+			used += snprintf(buf + used, len - (size_t)used, "%s%g",
+			                 n == 1 ? " [no data at " : ", ", e->x);
+	}
+	if (!n || used < 0 || (size_t)used >= len)
+		return;
+	k = (size_t)used;
+	snprintf(buf + k, len - k, "%s%s]", n > 3 ? ", ..." : "",
+	         flagged == n ? ": load-flagged"
+	         : flagged    ? ": load-flagged or not run"
+	                      : ": not run");
+}
+
 static void an_gp(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g,
                   const char *base, const char *dat)
 {
+	char key[256];
 	char title[256];
 
 	snprintf(title, sizeof(title), "%s: %s", g->experiment, s->title);
 	lab_an_gp_head(f, base, title, g->params);
 	fprintf(f, "set xlabel '%s'\nset ylabel '%s'\n%s%s", s->xlabel, s->ylabel,
 	        s->logx ? "set logscale x 2\n" : "", s->logy ? "set logscale y\n" : "");
-	fputs("set key outside right top\nplot ", f);
+	fputs("set key below nobox\nplot ", f);
 	for (size_t j = 0; j < g->nc; j++) {
 		const struct lab_an_cv_curve *c = &g->c[j];
 
@@ -54,7 +84,8 @@ static void an_gp(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_c
 		        "title ",
 		        j ? ", " : "", dat, j, c->style[0] % 8 + 1, c->style[0] % 14 + 1,
 		        c->style[1] % 5 + 1);
-		lab_an_gp_str(f, c->label);
+		an_key(s, c, key, sizeof(key));
+		lab_an_gp_str(f, key);
 	}
 	fputc('\n', f);
 	lab_an_gp_tail(f, base);

@@ -213,6 +213,14 @@ LAB_TEST(plots_written)
 	CHECK(strstr(gp, "dt 2 title 'packed") == NULL);          /* openmp curves are solid */
 	CHECK(strstr(gp, "set logscale y") != NULL);
 	free(gp);
+	/* A curve that lost a point says where and why in its legend entry (skipped here). */
+	free(ov_text("results-omp-overhead", ""));
+	snprintf(path, sizeof(path), "%s/results-omp-overhead/plots/%s", testlib_tmpdir(),
+	         "omp_overhead00-ovh-delay_100ns_placement_compact.gp");
+	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
+	CHECK(strstr(gp, "title 'barrier team=lab [no data at 2: not run]'") != NULL);
+	CHECK(strstr(gp, "title 'parallel team=openmp'") != NULL);
+	free(gp);
 	CHECK(clitest_exists(
 	    "results-scan/plots/scan00-scan-placement_compact_tile_128K_threads_2.gp"));
 	CHECK(clitest_exists(
