@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/flagged.h"
 #include "analyze/plots_int.h"
 
 int lab_an_have_program(const char *prog)
@@ -160,4 +161,29 @@ int lab_an_close(FILE *f, const char *base, struct lab_err *err)
 	if (ferror(f) | fclose(f))
 		return lab_err_set(err, LAB_EIO, "cannot write plot file %s", base);
 	return 0;
+}
+
+void lab_an_key_begin(struct lab_an_key *k, char *buf, size_t len, const char *label)
+{
+	*k = (struct lab_an_key){.buf = buf, .len = len};
+	k->used = snprintf(buf, len, "%s", label);
+}
+
+void lab_an_key_missing(struct lab_an_key *k, double x, const struct lab_an_point *p)
+{
+	k->flagged += lab_an_flagged_all(p);
+	if (k->n++ < 3 && k->used > 0 && (size_t)k->used < k->len)
+		k->used += snprintf(k->buf + k->used, k->len - (size_t)k->used, "%s%g",
+		                    k->n == 1 ? " [no data at " : ", ", x);
+}
+
+const char *lab_an_key_end(struct lab_an_key *k)
+{
+	if (k->n && k->used > 0 && (size_t)k->used < k->len)
+		snprintf(k->buf + k->used, k->len - (size_t)k->used, "%s%s]",
+		         k->n > 3 ? ", ..." : "",
+		         k->flagged == k->n ? ": load-flagged"
+		         : k->flagged       ? ": load-flagged or not run"
+		                            : ": not run");
+	return k->buf;
 }

@@ -29,6 +29,20 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 /* A file-name-safe copy of in ([A-Za-z0-9._-], never starting with '.' or '-') into out. */
 void lab_an_plot_slug(const char *in, char *out, size_t len);
 void lab_an_gp_tail(FILE *f, const char *base);
+/*
+ * A legend entry that says where its curve has no number and why: begin with the label, add
+ * each point without one (its x and the point), end: "sharded [no data at 2: load-flagged]",
+ * "barrier team=lab [no data at 2, 4: not run]". The text goes through lab_an_gp_str.
+ */
+struct lab_an_key {
+	char *buf;
+	size_t len, n, flagged;
+	int used;
+};
+struct lab_an_point;
+void lab_an_key_begin(struct lab_an_key *k, char *buf, size_t len, const char *label);
+void lab_an_key_missing(struct lab_an_key *k, double x, const struct lab_an_point *p);
+const char *lab_an_key_end(struct lab_an_key *k);
 /* Appends a plot (copies title and base). Returns 0 or -LAB_ENOMEM. */
 int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,
                     const char *view, size_t group);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/flagged.h"
 #include "analyze/plots_int.h"
 #include "analyze/views/curves.h"
 
@@ -37,32 +36,19 @@ static size_t an_dat(FILE *f, const struct lab_an_cv_spec *s, const struct lab_a
 	return n;
 }
 
-/*
- * The legend entry of curve c: its label, and the x values it has no number at, with why
- * ("sharded [no data at 2: load-flagged]"), so a curve that lost points is not read as whole.
- */
-static void an_key(const struct lab_an_cv_spec *s, const struct lab_an_cv_curve *c, char *buf,
-                   size_t len)
+/* The legend entry of curve c: its label, and where it has no number (lab_an_key_*). */
+static const char *an_key(const struct lab_an_cv_spec *s, const struct lab_an_cv_curve *c,
+                          char *buf, size_t len)
 {
-	size_t n = 0, flagged = 0, k = 0;
-	int used = snprintf(buf, len, "%s", c->label);
+	struct lab_an_key k;
 
+	lab_an_key_begin(&k, buf, len, c->label);
 	for (size_t i = 0; i < c->npt; i++) {
 		const struct lab_an_cv_pt *e = &c->pt[i];
-		if (e->v[s->plot_col].n && isfinite(e->v[s->plot_col].mean))
-			continue;
-		flagged += lab_an_flagged_all(e->pt);
-		if (n++ < 3 && used > 0 && (size_t)used < len)
-			used += snprintf(buf + used, len - (size_t)used, "%s%g",
-			                 n == 1 ? " [no data at " : ", ", e->x);
+		if (!e->v[s->plot_col].n || !isfinite(e->v[s->plot_col].mean))
+			lab_an_key_missing(&k, e->x, e->pt);
 	}
-	if (!n || used < 0 || (size_t)used >= len)
-		return;
-	k = (size_t)used;
-	snprintf(buf + k, len - k, "%s%s]", n > 3 ? ", ..." : "",
-	         flagged == n ? ": load-flagged"
-	         : flagged    ? ": load-flagged or not run"
-	                      : ": not run");
+	return lab_an_key_end(&k);
 }
 
 static void an_gp(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g,
@@ -84,8 +70,7 @@ static void an_gp(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_c
 		        "title ",
 		        j ? ", " : "", dat, j, c->style[0] % 8 + 1, c->style[0] % 14 + 1,
 		        c->style[1] % 5 + 1);
-		an_key(s, c, key, sizeof(key));
-		lab_an_gp_str(f, key);
+		lab_an_gp_str(f, an_key(s, c, key, sizeof(key)));
 	}
 	fputc('\n', f);
 	lab_an_gp_tail(f, base);

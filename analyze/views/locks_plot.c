@@ -53,10 +53,22 @@ static const char *const an_lock_ylabel[3] = {"M acquisitions/s, all threads (95
                                               "Jain fairness index (95% CI)",
                                               "p99 acquire latency, ns (log scale)"};
 
+/* The legend entry of lock curve c: its name, and the thread counts it has no number at. */
+static const char *an_lock_key(const struct lab_an_lock_curve *c, char *buf, size_t len)
+{
+	struct lab_an_key k;
+
+	lab_an_key_begin(&k, buf, len, c->lock);
+	for (size_t i = 0; i < c->npt; i++)
+		if (!c->pt[i].thr.n)
+			lab_an_key_missing(&k, c->pt[i].pt->threads, c->pt[i].pt);
+	return lab_an_key_end(&k);
+}
+
 static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *base,
                        const char *dat, int q)
 {
-	char title[512];
+	char title[512], key[256];
 
 	/* Two lines: the conditions are long and would be cut off beside the key. */
 	snprintf(title, sizeof(title), "%s: %s vs threads", g->experiment, an_lock_what[q]);
@@ -79,7 +91,7 @@ static void an_lock_gp(FILE *f, const struct lab_an_lock_group *g, const char *b
 		    "title ",
 		    j ? ", " : "", dat, j, 2 + 3 * q, 3 + 3 * q, 4 + 3 * q, j % 8 + 1, j % 14 + 1,
 		    j / 8 + 1);
-		lab_an_gp_str(f, g->c[j].lock);
+		lab_an_gp_str(f, an_lock_key(&g->c[j], key, sizeof(key)));
 	}
 	fputc('\n', f);
 	lab_an_gp_tail(f, base);

@@ -7,7 +7,7 @@
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
 #include "analyze/placement.h"
-#include "analyze/plots.h"
+#include "analyze/plots_int.h"
 #include "analyze/units.h"
 #include "analyze/views/views.h"
 #include "tests/analyze/clitest.h"
@@ -361,4 +361,28 @@ LAB_TEST(fs_layout_side_by_side)
 	CHECK(clitest_exists("F/plots/fs_layout00-sl-op_rmw_placement_compact_stride_8.gp"));
 	free(out);
 	free(err);
+}
+
+/* A legend entry says where its curve has no number and why (load-flagged, not run). */
+LAB_TEST(key_says_missing_points)
+{
+	char ok[] = "ok", sk[] = "skipped", why[] = "needs 2 NUMA nodes";
+	struct lab_an_point flagged = {.status = ok, .n = 3, .n_flagged = 3};
+	struct lab_an_point skipped = {.status = sk, .reason = why};
+	struct lab_an_key k;
+	char buf[128];
+
+	lab_an_key_begin(&k, buf, sizeof(buf), "ticket");
+	CHECK_EQ_STR(lab_an_key_end(&k), "ticket");
+	lab_an_key_begin(&k, buf, sizeof(buf), "ticket");
+	lab_an_key_missing(&k, 2, &flagged);
+	CHECK_EQ_STR(lab_an_key_end(&k), "ticket [no data at 2: load-flagged]");
+	lab_an_key_begin(&k, buf, sizeof(buf), "mcs");
+	lab_an_key_missing(&k, 2, &flagged);
+	lab_an_key_missing(&k, 4, &skipped);
+	CHECK_EQ_STR(lab_an_key_end(&k), "mcs [no data at 2, 4: load-flagged or not run]");
+	lab_an_key_begin(&k, buf, sizeof(buf), "clh");
+	for (int x = 1; x <= 16; x *= 2)
+		lab_an_key_missing(&k, x, &skipped);
+	CHECK_EQ_STR(lab_an_key_end(&k), "clh [no data at 1, 2, 4, ...: not run]");
 }
