@@ -69,7 +69,8 @@ struct run_console {
 	unsigned flagged_runq; /* of the kept flagged ones: a worker waited for its CPU */
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
-	bool legend; /* the line that says what the numbers are was printed */
+	bool legend;              /* the line that says what the numbers are was printed */
+	unsigned switched_points; /* points with a context switch the run-queue guard measured */
 };
 
 static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
@@ -166,12 +167,19 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		        rec->load_limit,
 		        rec->nflagged_runq ? ", or a worker waiting for its CPU over max_runq_wait"
 		                           : "");
-	if (rec->ctr && (rec->ctr->cs_samples || rec->ctr->mig_samples))
+	/* A switch the run-queue guard measured (runq_wait known in every kept sample) is said
+	 * once at the end; a migration, or a switch nothing measured, here. */
+	bool measured = rec->nreps > 0;
+	for (unsigned i = 0; i < rec->nreps; i++)
+		measured = measured && !isnan(rec->samples[i].runq_wait);
+	if (rec->ctr && (rec->ctr->mig_samples || (rec->ctr->cs_samples && !measured)))
 		fprintf(
 		    stderr,
 		    "lab: warning: point %u: a pinned thread was switched out in %u and migrated "
 		    "in %u of %u samples taken (ctr_context_switches, ctr_cpu_migrations)\n",
 		    pt->id, rec->ctr->cs_samples, rec->ctr->mig_samples, rec->ctr->samples);
+	else if (rec->ctr && rec->ctr->cs_samples)
+		c->switched_points++;
 }
 
 static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
@@ -240,6 +248,13 @@ static void run_report_load(const struct run_console *con)
 		printf("load: %u of %u samples ran under foreign load and were taken again "
 		       "(retry_flagged, quiet_wait)\n",
 		       con->retried, con->samples);
+	if (con->switched_points)
+		printf(
+		    "load: in %u points a pinned thread was switched out now and then (the lab's "
+		    "own wake-ups or another task); runq_wait in samples.csv says for how long, "
+		    "and "
+		    "samples that waited over max_runq_wait were flagged\n",
+		    con->switched_points);
 	if (!con->flagged)
 		return;
 	printf("load: %u of %u samples (%.0f %%) were kept flagged (their retries ran out, or "
