@@ -47,6 +47,9 @@ struct lab_an_point {
 	struct lab_an_stats st;
 	struct lab_an_modes modes; /* of the used costs; count 0 below LAB_AN_MODES_MIN_N samples */
 	size_t n_flagged;
+	/* run.json's "flagged_runq": of the point's flagged samples, those flagged because a
+	 * worker waited for its CPU (0 when absent; never above the flagged rows). */
+	double flagged_runq;
 	struct lab_an_msum *msum;
 };
 

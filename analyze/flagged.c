@@ -4,22 +4,39 @@
 #include <stdio.h>
 #include <string.h>
 
-void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *total)
+/* Flagged samples of d, all samples, and how many of the flagged ones run.json says a worker
+ * waited for its CPU in (each point's claim capped at its flagged rows: the file is untrusted). */
+static void an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *total,
+                             size_t *runq)
 {
-	*flagged = *total = 0;
+	*flagged = *total = *runq = 0;
 	for (size_t i = 0; i < d->npt; i++) {
 		const struct lab_an_point *p = &d->pt[i];
+		size_t f = 0;
 		for (size_t j = 0; p->flagged && j < p->n; j++)
-			*flagged += p->flagged[j] != 0;
+			f += p->flagged[j] != 0;
+		*flagged += f;
 		*total += p->n;
+		if (p->flagged_runq > 0)
+			*runq += p->flagged_runq < (double)f ? (size_t)p->flagged_runq : f;
 	}
+}
+
+void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *total)
+{
+	size_t runq;
+
+	an_flagged_count(d, flagged, total, &runq);
 }
 
 int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *buf, size_t len)
 {
-	size_t fl, total;
+	size_t fl, total, runq;
+	char why[96] = "";
 
-	lab_an_flagged_count(d, &fl, &total);
+	an_flagged_count(d, &fl, &total, &runq);
+	if (runq)
+		snprintf(why, sizeof(why), " (%zu of them: a worker waited for its CPU)", runq);
 	if (len)
 		buf[0] = '\0';
 	if (!fl)
@@ -33,14 +50,14 @@ int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *
 		snprintf(ps, sizeof(ps), "%d", fl < total && pct > 99 ? 99 : (int)(pct + 0.5));
 	if (include_flagged)
 		snprintf(buf, len,
-		         "%s %% of samples (%zu of %zu) ran under foreign load and are included "
+		         "%s %% of samples (%zu of %zu) ran under foreign load%s and are included "
 		         "(--include-flagged): numbers may read slow or noisy",
-		         ps, fl, total);
+		         ps, fl, total, why);
 	else
 		snprintf(buf, len,
-		         "%s %% of samples (%zu of %zu) ran under foreign load and were left out; "
-		         "rerun when quiet or pass --include-flagged",
-		         ps, fl, total);
+		         "%s %% of samples (%zu of %zu) ran under foreign load%s and were left "
+		         "out; rerun when quiet or pass --include-flagged",
+		         ps, fl, total, why);
 	return 1;
 }
 

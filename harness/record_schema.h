@@ -127,20 +127,21 @@ enum lab_samples_col {
 #define LAB_COL_RUNQ_WAIT "runq_wait"
 
 /* Keys of run.json that the analyzer reads (the shape above). */
-#define LAB_KEY_SCHEMA      "schema"
-#define LAB_KEY_STATUS      "status"
-#define LAB_KEY_EXPERIMENTS "experiments"
-#define LAB_KEY_NAME        "name"
-#define LAB_KEY_KERNEL      "kernel"
-#define LAB_KEY_SCALING     "scaling"
-#define LAB_KEY_POINTS      "points"
-#define LAB_KEY_POINT       "point"
-#define LAB_KEY_THREADS     "threads"
-#define LAB_KEY_PARAMS      "params"
-#define LAB_KEY_PLACEMENT   "placement"
-#define LAB_KEY_REASON      "reason"
-#define LAB_KEY_POINT_FACTS "point_facts" /* what the kernel found (harness/facts.h) */
-#define LAB_KEY_WORK_SCOPE  "work_scope"
+#define LAB_KEY_SCHEMA       "schema"
+#define LAB_KEY_STATUS       "status"
+#define LAB_KEY_EXPERIMENTS  "experiments"
+#define LAB_KEY_NAME         "name"
+#define LAB_KEY_KERNEL       "kernel"
+#define LAB_KEY_SCALING      "scaling"
+#define LAB_KEY_POINTS       "points"
+#define LAB_KEY_POINT        "point"
+#define LAB_KEY_THREADS      "threads"
+#define LAB_KEY_PARAMS       "params"
+#define LAB_KEY_PLACEMENT    "placement"
+#define LAB_KEY_REASON       "reason"
+#define LAB_KEY_POINT_FACTS  "point_facts" /* what the kernel found (harness/facts.h) */
+#define LAB_KEY_WORK_SCOPE   "work_scope"
+#define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
 
 /* The values of "work_scope", indexed by enum lab_work_scope (harness/kernel_api.h). */
 #define LAB_WORK_SCOPE_NAMES                                                                       \

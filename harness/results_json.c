@@ -87,7 +87,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	lab_json_uint(j, "reps", p->nreps);
 	lab_json_uint(j, "flagged", p->nflagged);
-	lab_json_uint(j, "flagged_runq", p->nflagged_runq);
+	lab_json_uint(j, LAB_KEY_FLAGGED_RUNQ, p->nflagged_runq);
 	lab_json_uint(j, "attempts", p->attempts);
 	if (p->sample_attempts) {
 		lab_json_arr_open(j, "sample_attempts");

@@ -5,6 +5,7 @@
  * the views of views.def; plots carry their view and group.
  */
 #include "analyze/csv.h"
+#include "analyze/flagged.h"
 #include "analyze/jsonr.h"
 #include "analyze/placement.h"
 #include "analyze/plots_int.h"
@@ -385,4 +386,23 @@ LAB_TEST(key_says_missing_points)
 	for (int x = 1; x <= 16; x *= 2)
 		lab_an_key_missing(&k, x, &skipped);
 	CHECK_EQ_STR(lab_an_key_end(&k), "clh [no data at 1, 2, 4, ...: not run]");
+}
+
+/* The top-level line says how many flagged samples were flagged because a worker waited for
+ * its CPU (run.json's flagged_runq, capped at the point's flagged rows). */
+LAB_TEST(flagged_line_counts_runq)
+{
+	unsigned char fl[4] = {1, 1, 0, 0};
+	char ok[] = "ok", line[256];
+	struct lab_an_point p = {.status = ok, .n = 4, .flagged = fl, .flagged_runq = 5};
+	struct lab_an_data d = {.pt = &p, .npt = 1};
+
+	REQUIRE(lab_an_flagged_line(&d, 0, line, sizeof(line)) == 1);
+	CHECK_EQ_STR(line, "50 % of samples (2 of 4) ran under foreign load (2 of them: a worker "
+	                   "waited for its CPU) and were left out; rerun when quiet or pass "
+	                   "--include-flagged");
+	p.flagged_runq = 0;
+	REQUIRE(lab_an_flagged_line(&d, 1, line, sizeof(line)) == 1);
+	CHECK_EQ_STR(line, "50 % of samples (2 of 4) ran under foreign load and are included "
+	                   "(--include-flagged): numbers may read slow or noisy");
 }
