@@ -147,9 +147,9 @@ static void runner_record(struct runner_point *p, struct lab_point_rec *rec, uin
  * Waits up to quiet_wait for the foreign load to fall to the limit, reading it every 100 ms
  * (the guard's readings span 200 ms, so the retry's own reading starts from quiet ones).
  */
-static void runner_quiet_wait(struct runner_point *p, double limit)
+static void runner_quiet_wait(struct runner_point *p, double limit, uint64_t wait)
 {
-	uint64_t wait = p->spec->h->quiet_wait, t0 = lab_clock_ns();
+	uint64_t t0 = lab_clock_ns();
 
 	while (!lab__runner_interrupted(p->r)) {
 		uint64_t spent = lab_clock_ns() - t0;
@@ -244,11 +244,17 @@ static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsign
                        uint64_t iters, struct lab_err *err)
 {
 	struct lab_sample_rec *s = &rec->samples[rec->nreps];
-	uint64_t elapsed;
+	uint64_t elapsed, wait = p->spec->h->quiet_wait, retries = p->spec->h->retry_flagged;
 
+	/* The load outlasted the retries of the last points: one short look, not the full
+	 * waits at every point (a neighbour that stays would multiply the run time). */
+	if (p->r->load_persistent >= RUNNER_PERSISTENT_POINTS) {
+		retries = retries < 1 ? retries : 1;
+		wait = wait < RUNNER_PERSISTENT_WAIT_NS ? wait : RUNNER_PERSISTENT_WAIT_NS;
+	}
 	for (unsigned attempt = 0;; attempt++) {
 		if (attempt > 0)
-			runner_quiet_wait(p, rec->load_limit);
+			runner_quiet_wait(p, rec->load_limit, wait);
 		if (lab__runner_interrupted(p->r))
 			return lab_err_set(err, LAB_EINTR, "interrupted");
 		lab_ctr_select_pass(p->ctr, rep, true);
@@ -258,7 +264,7 @@ static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsign
 		s->attempts = attempt + 1;
 		if (!s->flagged || p->retries_spent)
 			break;
-		if (attempt >= p->spec->h->retry_flagged) {
+		if (attempt >= retries) {
 			/* The load outlasted every retry: it is persistent, and retrying each later
 			 * sample of the point would only multiply the run time by the waits. */
 			p->retries_spent = true;
@@ -360,6 +366,10 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	if (rc == 0 && mb.kind != LAB_MEMBIND_LOCAL)
 		lab_membind_facts(&p.ctx, spec->h->membind);
 	rc = runner_ctr_end(&p, rec, rc, err);
+	/* Consecutive points whose load outlasted every retry; a point that ran clean or whose
+	 * retry found the machine quiet resets it. */
+	if (rec->nreps)
+		r->load_persistent = p.retries_spent ? r->load_persistent + 1 : 0;
 	if (rc && rc != -LAB_EINTR) {
 		runner_fail(rec, err);
 		rc = 0;

@@ -125,6 +125,9 @@ struct lab_runner {
 	 */
 	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
 	void *runq_ctx;
+	/* Consecutive points whose foreign load outlasted every retry (runner_internal.h:
+	 * RUNNER_PERSISTENT_POINTS of them shorten the retries of the next ones). */
+	unsigned load_persistent;
 	uint64_t origin_ns;                  /* thread timestamps are written relative to this */
 	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
 	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */

@@ -26,6 +26,13 @@ struct runner_slot {
  */
 #define RUNNER_CHUNK_NS 50000000ull
 
+/*
+ * After this many consecutive points whose load outlasted every retry, a flagged sample is
+ * retried once, after at most RUNNER_PERSISTENT_WAIT_NS, until a point runs clean again.
+ */
+#define RUNNER_PERSISTENT_POINTS  2
+#define RUNNER_PERSISTENT_WAIT_NS 200000000ull
+
 /* What a worker did over the chunks of one sample. */
 struct runner_acc {
 	uint64_t work, start_ns;

@@ -161,10 +161,11 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	run_warn_migration(rec);
 	if (rec->nflagged)
 		fprintf(stderr,
-		        "lab: warning: point %u: %u of %u samples flagged after %u retries each: "
-		        "foreign CPU load above %.2f CPUs%s (the analyzer leaves them out)\n",
-		        pt->id, rec->nflagged, rec->nreps, (unsigned)pt->h.retry_flagged,
-		        rec->load_limit,
+		        "lab: warning: point %u: %u of %u samples kept flagged (%u taken in all, "
+		        "retry_flagged = %u): foreign CPU load above %.2f CPUs%s (the analyzer "
+		        "leaves them out)\n",
+		        pt->id, rec->nflagged, rec->nreps, rec->attempts,
+		        (unsigned)pt->h.retry_flagged, rec->load_limit,
 		        rec->nflagged_runq ? ", or a worker waiting for its CPU over max_runq_wait"
 		                           : "");
 	/* A switch the run-queue guard measured (runq_wait known in every kept sample) is said

@@ -24,7 +24,8 @@ struct kpoint_opts {
 	 * the run-queue reading is unknown, so only the fake decides what is flagged. */
 	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
 	void *runq_ctx;
-	double max_runq_wait; /* 0: the harness default */
+	double max_runq_wait;     /* 0: the harness default */
+	unsigned load_persistent; /* the runner's count of points the load outlasted, preset */
 	unsigned retry_flagged;
 	uint64_t quiet_wait_ns;
 };

@@ -92,6 +92,32 @@ LAB_TEST(flagged_sample_kept_after_bound)
 	kpoint_free(&rec);
 }
 
+/* After two points whose load outlasted every retry, a point retries its flagged sample once,
+ * after a short look (not 3 x 60 s): a neighbour that stays does not multiply the run time. */
+LAB_TEST(persistent_load_shortens_retries)
+{
+	static const double v[] = {RT_BUSY};
+	struct rt_seq s = {v, 1, 0};
+	struct lab_point_rec rec;
+	struct kpoint_opts o = {.nthreads = 1,
+	                        .reps = 3,
+	                        .min_time_ns = 100000,
+	                        .foreign = rt_read,
+	                        .foreign_ctx = &s,
+	                        .retry_flagged = 3,
+	                        .quiet_wait_ns = 60000000000ull,
+	                        .load_persistent = 2};
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(kpoint_run(rt_noop(), NULL, &o, &rec) == 0);
+	CHECK_EQ_U64(rec.nflagged, 3);
+	CHECK_EQ_U64(rec.samples[0].attempts, 2);
+	CHECK_EQ_U64(rec.attempts, 4);
+	/* each sample's reading, and at most two in the 200 ms look (one per 100 ms) */
+	CHECK(s.calls <= 4 + 2);
+	kpoint_free(&rec);
+}
+
 /* retry_flagged = 0 keeps the old behaviour: one attempt, flagged. */
 LAB_TEST(no_retry_when_bound_is_zero)
 {
