@@ -229,6 +229,25 @@ static int runner_ctr_end(struct runner_point *p, struct lab_point_rec *rec, int
 	return rc;
 }
 
+struct lab_runner_persist *lab_runner_persist(struct lab_runner *r, unsigned n)
+{
+	struct lab_runner_persist *empty = NULL, *low = &r->persist[0], *slot;
+
+	for (unsigned i = 0; i < LAB_RUNNER_PERSIST_MAX; i++) {
+		struct lab_runner_persist *ps = &r->persist[i];
+		if (ps->nthreads == n)
+			return ps;
+		if (!ps->nthreads && !empty)
+			empty = ps; /* team sizes are >= 1: 0 marks a free slot */
+		if (ps->points < low->points)
+			low = ps;
+	}
+	/* A new size: a free slot, else the size with the fewest points. */
+	slot = empty ? empty : low;
+	*slot = (struct lab_runner_persist){.nthreads = n};
+	return slot;
+}
+
 static void runner_fail(struct lab_point_rec *rec, const struct lab_err *err)
 {
 	rec->status = LAB_STATUS_FAILED;
@@ -248,7 +267,7 @@ static int runner_take(struct runner_point *p, struct lab_point_rec *rec, unsign
 
 	/* The load outlasted the retries of the last points: one short look, not the full
 	 * waits at every point (a neighbour that stays would multiply the run time). */
-	if (p->r->load_persistent >= RUNNER_PERSISTENT_POINTS) {
+	if (lab_runner_persist(p->r, p->spec->n)->points >= RUNNER_PERSISTENT_POINTS) {
 		retries = retries < 1 ? retries : 1;
 		wait = wait < RUNNER_PERSISTENT_WAIT_NS ? wait : RUNNER_PERSISTENT_WAIT_NS;
 	}
@@ -368,8 +387,10 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rc = runner_ctr_end(&p, rec, rc, err);
 	/* Consecutive points whose load outlasted every retry; a point that ran clean or whose
 	 * retry found the machine quiet resets it. */
-	if (rec->nreps)
-		r->load_persistent = p.retries_spent ? r->load_persistent + 1 : 0;
+	if (rec->nreps) {
+		struct lab_runner_persist *ps = lab_runner_persist(r, spec->n);
+		ps->points = p.retries_spent ? ps->points + 1 : 0;
+	}
 	if (rc && rc != -LAB_EINTR) {
 		runner_fail(rec, err);
 		rc = 0;

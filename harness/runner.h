@@ -105,6 +105,13 @@ struct lab_sink {
 	void (*progress)(void *ctx, unsigned done, unsigned total, const struct lab_point *pt);
 };
 
+#define LAB_RUNNER_PERSIST_MAX 8
+
+/* Consecutive points of one team size whose foreign load outlasted every retry. */
+struct lab_runner_persist {
+	unsigned nthreads, points;
+};
+
 struct lab_runner {
 	const struct lab_topo *topo;
 	const struct lab_env *env;
@@ -125,13 +132,20 @@ struct lab_runner {
 	 */
 	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
 	void *runq_ctx;
-	/* Consecutive points whose foreign load outlasted every retry (runner_internal.h:
-	 * RUNNER_PERSISTENT_POINTS of them shorten the retries of the next ones). */
-	unsigned load_persistent;
+	/*
+	 * Per team size, consecutive points whose foreign load outlasted every retry
+	 * (runner_internal.h: RUNNER_PERSISTENT_POINTS of them shorten the retries of the next
+	 * point of that size). By size, because a neighbour on one CPU of two outlasts every
+	 * 2-thread point while the 1-thread points between them run clean.
+	 */
+	struct lab_runner_persist persist[LAB_RUNNER_PERSIST_MAX];
 	uint64_t origin_ns;                  /* thread timestamps are written relative to this */
 	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
 	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */
 };
+
+/* The runner's count for team size n (lab_runner.persist), a slot for it when new. */
+struct lab_runner_persist *lab_runner_persist(struct lab_runner *r, unsigned n);
 
 /* Prepares a runner; bind follows lab_topo_is_thissystem(topo). */
 void lab_runner_init(struct lab_runner *r, const struct lab_topo *topo, const struct lab_env *env,

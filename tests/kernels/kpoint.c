@@ -111,7 +111,7 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 		r.foreign_ctx = o->foreign_ctx;
 		r.runq = kp_runq_unknown;
 	}
-	r.load_persistent = o->load_persistent;
+	lab_runner_persist(&r, n)->points = o->load_persistent;
 	if (o->runq) {
 		r.runq = o->runq;
 		r.runq_ctx = o->runq_ctx;

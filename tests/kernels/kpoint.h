@@ -25,7 +25,7 @@ struct kpoint_opts {
 	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
 	void *runq_ctx;
 	double max_runq_wait;     /* 0: the harness default */
-	unsigned load_persistent; /* the runner's count of points the load outlasted, preset */
+	unsigned load_persistent; /* preset: points of this size the load outlasted */
 	unsigned retry_flagged;
 	uint64_t quiet_wait_ns;
 };

@@ -280,3 +280,21 @@ LAB_TEST(runq_wait_off_at_one)
 	CHECK(rec.samples[0].runq_wait >= 0.5);
 	kpoint_free(&rec);
 }
+
+/* The persistence count is kept per team size: 1-thread points that run clean between them do
+ * not reset the count of the 2-thread ones; a ninth size takes the slot with the fewest. */
+LAB_TEST(persistence_by_team_size)
+{
+	struct lab_runner r = {0};
+
+	lab_runner_persist(&r, 2)->points = 2;
+	lab_runner_persist(&r, 1)->points = 0;
+	CHECK_EQ_U64(lab_runner_persist(&r, 2)->points, 2);
+	for (unsigned n = 3; n <= 8; n++)
+		lab_runner_persist(&r, n)->points = 5;
+	lab_runner_persist(&r, 9)->points = 1; /* takes the slot of size 1 (0 points) */
+	CHECK_EQ_U64(lab_runner_persist(&r, 2)->points, 2);
+	CHECK_EQ_U64(lab_runner_persist(&r, 9)->points, 1);
+	CHECK_EQ_U64(lab_runner_persist(&r, 1)->points, 0); /* back as new, taking 9's slot */
+	CHECK_EQ_U64(lab_runner_persist(&r, 9)->points, 0);
+}
