@@ -270,6 +270,8 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 		 * time (the rates' upper ends then read unbounded). */
 		if (p->st.ci95_lo < 0)
 			p->st.ci95_lo = 0;
+		if (p->st.ci99_lo < 0)
+			p->st.ci99_lo = 0;
 		/* modes of costs that are all > 0 or not: only running out of memory fails */
 		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_ENOMEM)
 			goto nomem;

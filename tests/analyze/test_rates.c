@@ -175,6 +175,10 @@ LAB_TEST(cost_says_whose_time)
 	CHECK_NEAR(rates_at(rates_point(j, 0, 2), "mean_ci95", 0), 0, 0);
 	CHECK_NEAR(rates_at(rates_point(j, 0, 2), "mean_ci95", 1), 19.973997, 1e-5);
 	lab_an_json_free(j);
+	snprintf(path, sizeof(path), "%s/results-rates/summary.csv", testlib_tmpdir());
+	CHECK_NEAR(rates_csv(path, "triad", 4, "ci95_lo"), 0, 0);
+	CHECK_NEAR(rates_csv(path, "triad", 4, "ci99_lo"), 0, 0);
+	CHECK(rates_csv(path, "triad", 4, "ci99_hi") > 19.97);
 
 	snprintf(path, sizeof(path), "%s/results-rates/report.html", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
