@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/views/counters.h"
+#include "harness/record_schema.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -125,6 +126,8 @@ static void an_point(const struct lab_an_data *d, const struct lab_an_ctrs *c,
                      const struct lab_an_point *p, int inc, double *tmp, struct lab_an_ctr_pt *e)
 {
 	long csw = an_metric(d, "ctr_context_switches"), mig = an_metric(d, "ctr_cpu_migrations");
+	long rq = an_metric(d, LAB_COL_RUNQ_WAIT);
+	size_t nrq = 0;
 
 	e->pt = p;
 	for (size_t i = 0; i < p->n; i++)
@@ -141,6 +144,13 @@ static void an_point(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 		if ((inc || !p->flagged[i]) && !isnan(x) && !(x >= e->mux_min))
 			e->mux_min = x;
 	}
+	for (size_t i = 0; i < p->n; i++) {
+		double x = an_val(d, p, i, rq);
+
+		if ((inc || !p->flagged[i]) && !isnan(x))
+			tmp[nrq++] = x;
+	}
+	e->runq_med = an_median(tmp, nrq);
 	for (size_t k = 0; k < c->ncol; k++) {
 		size_t q = 0;
 

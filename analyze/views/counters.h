@@ -49,7 +49,8 @@ struct lab_an_ctr_pt {
 	size_t *nval;    /* values behind each median */
 	double mux_min;  /* lowest ctr_mux_ratio of those samples; NaN: none recorded */
 	size_t csw_samples, mig_samples; /* of all samples: a switched-out / migrated thread */
-	int has_hw;                      /* some hardware column has a value */
+	double runq_med;     /* median runq_wait of the used samples (share; NaN: not recorded) */
+	int has_hw;          /* some hardware column has a value */
 	char hw_reason[256]; /* !has_hw: why (the first hardware event's status and reason) */
 	struct lab_an_ctr_val dv[LAB_AN_CD_N];
 	struct lab_an_tma tma;

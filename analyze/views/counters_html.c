@@ -25,6 +25,7 @@ static void an_sw_row(FILE *f, const struct lab_an_ctrs *c, const struct lab_an_
 	an_td(f, lab_an_ctrs_med(c, e, "ctr_page_faults"), 1, 0);
 	an_td(f, lab_an_ctrs_med(c, e, "ctr_context_switches"), 1, 0);
 	an_td(f, lab_an_ctrs_med(c, e, "ctr_cpu_migrations"), 1, 0);
+	an_td(f, 100 * e->runq_med, 1, 0);
 	fputs("<td>", f);
 	lab_an_html(f, e->pt->params);
 	if (e->csw_samples || e->mig_samples)
@@ -70,7 +71,8 @@ static void an_exp(FILE *f, const struct lab_an_ctrs *c, const char *exp)
 	fputs("<h3>", f);
 	lab_an_html(f, exp);
 	fputs("</h3>\n<table><tr><th>point</th><th>threads</th><th>n</th><th>task-clock ms</th>"
-	      "<th>page faults</th><th>context switches</th><th>migrations</th><th>params</th>"
+	      "<th>page faults</th><th>context switches</th><th>migrations</th><th>waited for its "
+	      "CPU %</th><th>params</th>"
 	      "</tr>\n",
 	      f);
 	for (size_t i = 0; i < c->np; i++)

@@ -141,6 +141,7 @@ static void an_json_pt(struct lab_json *w, const struct lab_an_ctrs *c,
 	lab_json_bool(w, "multiplexed", e->mux_min < 1);
 	lab_json_int(w, "samples_with_context_switches", (long long)e->csw_samples);
 	lab_json_int(w, "samples_with_migrations", (long long)e->mig_samples);
+	lab_json_num(w, "runq_wait_median", e->runq_med);
 	lab_json_bool(w, "hardware", e->has_hw);
 	if (!e->has_hw)
 		lab_json_str(w, "hardware_reason", e->hw_reason);

@@ -22,6 +22,7 @@ static void an_sw_row(FILE *f, const struct lab_an_ctrs *c, const struct lab_an_
 	an_cell(f, lab_an_ctrs_med(c, e, "ctr_page_faults"), 1);
 	an_cell(f, lab_an_ctrs_med(c, e, "ctr_context_switches"), 1);
 	an_cell(f, lab_an_ctrs_med(c, e, "ctr_cpu_migrations"), 1);
+	an_cell(f, 100 * e->runq_med, 1);
 	fprintf(f, "  %s%s", e->pt->params, e->all_flagged ? "  (all samples load-flagged)" : "");
 	if (e->csw_samples || e->mig_samples)
 		fprintf(f, "  [switched out %zu/%zu, migrated %zu/%zu]", e->csw_samples, e->pt->n,
@@ -74,8 +75,8 @@ static void an_hw_row(FILE *f, const struct lab_an_ctr_pt *e)
 static void an_exp(FILE *f, const struct lab_an_ctrs *c, const char *exp)
 {
 	fprintf(f, "\n== counters: %s  (medians per sample, sum over threads)\n", exp);
-	fprintf(f, "%5s %7s %3s  %9s  %9s  %9s  %9s  %s\n", "point", "threads", "n", "task ms",
-	        "pg-faults", "ctx-sw", "migr", "params");
+	fprintf(f, "%5s %7s %3s  %9s  %9s  %9s  %9s  %9s  %s\n", "point", "threads", "n", "task ms",
+	        "pg-faults", "ctx-sw", "migr", "runq %", "params");
 	size_t marked = 0, points = 0;
 
 	for (size_t i = 0; i < c->np; i++)

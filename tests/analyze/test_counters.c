@@ -6,6 +6,8 @@
  * fixture without hardware counters, the one "unavailable" line with its reason; and on a real
  * tiny run here, the software events.
  */
+#include <unistd.h>
+
 #include "analyze/analysis.h"
 #include "analyze/csv.h"
 #include "analyze/data.h"
@@ -314,10 +316,20 @@ LAB_TEST(real_run_software_events)
 	free(err);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots --include-flagged", &out, &err), 0);
 	CHECK(strstr(out, "== counters: noop"));
-	CHECK(strstr(out, "task ms  pg-faults     ctx-sw       migr"));
+	CHECK(strstr(out, "task ms  pg-faults     ctx-sw       migr     runq %  params"));
 	j = ct_json("R --include-flagged", &ctr);
 	REQUIRE(ctr && (p = clitest_at(ctr, "points", 0)));
 	CHECK(ct_num(p, "events", "task_clock") > 0);
+	/* The share a worker waited for its CPU: a fraction, or null without schedstat. */
+	{
+		const struct lab_an_json *rq = lab_an_json_get(p, "runq_wait_median");
+		REQUIRE(rq);
+		if (rq->type == LAB_AN_JSON_NUM)
+			CHECK(rq->num >= 0 && rq->num <= 1);
+		else
+			CHECK(rq->type == LAB_AN_JSON_NULL &&
+			      access("/proc/thread-self/schedstat", R_OK) != 0);
+	}
 	CHECK(ct_num(p, "events", "page_faults") >= 0);
 	CHECK(ct_num(p, "events", "cpu_migrations") >= 0);
 	/* With a PMU the hardware metrics have values; without one, a reason. */
