@@ -87,8 +87,10 @@ static void describe_params(const char *title, const struct lab_param *table)
 	printf("\n%s\n", title);
 	for (const struct lab_param *p = table; p->key; p++) {
 		lab_param_allowed(p, allowed, sizeof(allowed));
-		printf("  %-15s %s (default %s; allowed %s)\n  %15s %s\n", p->key,
-		       lab_param_type_name(p->type), p->def, allowed, "", p->help);
+		printf("  %-15s %s (default %s; allowed %s%s)\n  %15s %s\n", p->key,
+		       lab_param_type_name(p->type), p->def, allowed,
+		       p->type == LAB_PT_SIZE ? ", or a cache level: L1/2, L2, L3*4" : "", "",
+		       p->help);
 	}
 }
 
@@ -106,8 +108,12 @@ int lab_cmd_describe(int argc, char **argv)
 		return LAB_EXIT_USAGE;
 	}
 	printf("%s: %s\n\n%s\n", k->name, k->summary, k->description ? k->description : "");
-	printf("\nunit of work: %s (cost per unit = elapsed / units done)\n",
-	       k->work_unit ? k->work_unit : "iteration");
+	static const char *const whose[] = {
+	    "every thread counts its own; cost = wall time per unit of all threads together",
+	    "one unit the whole team does once; cost = wall time per unit",
+	    "thread 0's units only; cost = wall time per unit of thread 0"};
+	printf("\nunit of work: %s (%s)\n", k->work_unit ? k->work_unit : "iteration",
+	       whose[k->work_scope <= LAB_WORK_ONE ? k->work_scope : LAB_WORK_TEAM]);
 	if (k->flags & LAB_KF_TIMED)
 		printf("timing: threads run together until the sample's min_time is up\n");
 	if (k->flags & LAB_KF_OPENMP)
