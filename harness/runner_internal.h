@@ -3,6 +3,8 @@
 #ifndef LAB_HARNESS_RUNNER_INTERNAL_H
 #define LAB_HARNESS_RUNNER_INTERNAL_H
 
+#include <math.h>
+
 #include "harness/counters.h"
 #include "harness/runner.h"
 
@@ -81,6 +83,25 @@ unsigned lab__runner_chunks(const struct runner_point *p);
  * Returns false when interrupted between chunks.
  */
 bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *elapsed);
+
+/* The share of worker s's last sample it spent waiting for its CPU; NaN when unknown. */
+static inline double lab__runner_slot_runq(const struct runner_slot *s)
+{
+	return s->runq_ok && s->runq_span_ns ? (double)s->runq_ns / (double)s->runq_span_ns : NAN;
+}
+
+/* True when share is over the point's max_runq_wait (never with 1, the guard off). */
+static inline bool lab__runner_runq_over(const struct lab_hparams *h, double share)
+{
+	return h->max_runq_wait < 1 && share > h->max_runq_wait;
+}
+
+/*
+ * Sample rep of the point, kept in rec (runner_take.c): retaken while flagged, within the retry
+ * bounds. Returns 0 or -LAB_EINTR.
+ */
+int lab__runner_take(struct runner_point *p, struct lab_point_rec *rec, unsigned rep,
+                     uint64_t iters, struct lab_err *err);
 
 /* Sleeps ns on the monotonic clock, through signals. */
 void lab__runner_sleep_ns(uint64_t ns);

@@ -101,14 +101,9 @@ uint64_t lab__runner_sample(struct runner_point *p, uint64_t iters, uint64_t dur
  */
 static bool runner_disturbed(const struct runner_point *p)
 {
-	double max = p->spec->h->max_runq_wait;
-
-	for (unsigned i = 0; max < 1 && i < p->nw; i++) {
-		const struct runner_slot *s = &p->slots[i];
-		if (s->runq_ok && s->runq_span_ns &&
-		    (double)s->runq_ns > max * (double)s->runq_span_ns)
+	for (unsigned i = 0; i < p->nw; i++)
+		if (lab__runner_runq_over(p->spec->h, lab__runner_slot_runq(&p->slots[i])))
 			return true;
-	}
 	return false;
 }
 
