@@ -2,6 +2,7 @@
 #include "tests/testlib.h"
 
 #include <ftw.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 #define TL_MAX 256
@@ -12,6 +13,7 @@ static struct {
 } tl_cases[TL_MAX];
 static int tl_ncases;
 static int tl_failed;
+static int tl_skipped;
 static char tl_tmp[512];
 
 void testlib_register(const char *name, testlib_fn fn)
@@ -28,6 +30,21 @@ void testlib_register(const char *name, testlib_fn fn)
 void testlib_fail(void)
 {
 	tl_failed = 1;
+}
+
+void testlib_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	/* stdout: the reason is in ctest's log and its JUnit file next to the case. */
+	fflush(stderr);
+	fputs("SKIPPED: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	tl_skipped++;
 }
 
 const char *testlib_tmpdir(void)
@@ -79,5 +96,12 @@ int main(int argc, char **argv)
 		nftw(tl_tmp, tl_rm, 16, FTW_DEPTH | FTW_PHYS);
 	else if (tl_tmp[0])
 		fprintf(stderr, "testlib: kept %s\n", tl_tmp);
-	return tl_failed ? 1 : 0;
+	if (tl_failed)
+		return 1;
+	if (tl_skipped) {
+		printf("testlib: %d part%s skipped here: Skipped, not Passed\n", tl_skipped,
+		       tl_skipped == 1 ? "" : "s");
+		return 77;
+	}
+	return 0;
 }

@@ -3,7 +3,10 @@
  * A few dozen lines of test support. A test file defines cases with LAB_TEST(name) { ... };
  * tests/CMakeLists.txt finds the names with a regex and registers one ctest entry per case, so
  * `ctest -R param` works and the summary counts real cases. A failed CHECK prints both operands
- * and the case goes on; REQUIRE stops the case.
+ * and the case goes on; REQUIRE stops the case. What this machine cannot run is never a pass:
+ * SKIP(reason) ends the case, SKIP_PART(reason) notes a part left out and goes on; a case that
+ * did not fail but skipped something exits 77, which ctest reports as Skipped (lab_test sets
+ * SKIP_RETURN_CODE 77), after one "SKIPPED: reason" line per skip.
  */
 #ifndef LAB_TESTS_TESTLIB_H
 #define LAB_TESTS_TESTLIB_H
@@ -17,6 +20,8 @@
 typedef void (*testlib_fn)(void);
 void testlib_register(const char *name, testlib_fn fn);
 void testlib_fail(void);
+/* Records that this case left something out here, and why (printed "SKIPPED: reason"). */
+void testlib_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A scratch directory unique to this case, created on first use and removed at exit if passed. */
 const char *testlib_tmpdir(void);
 /* The source tree root (for fixtures and configs). */
@@ -52,6 +57,14 @@ const char *testlib_bindir(void);
 			return;                                                                    \
 		}                                                                                  \
 	} while (0)
+/* Nothing more of this case can run here: record why and end the case (Skipped unless failed). */
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		testlib_skip(__VA_ARGS__);                                                         \
+		return;                                                                            \
+	} while (0)
+/* One part cannot run here: record why and go on with the rest (the case then says Skipped). */
+#define SKIP_PART(...) testlib_skip(__VA_ARGS__)
 #define CHECK_EQ_I64(a, b)                                                                         \
 	do {                                                                                       \
 		long long tl_a = (long long)(a), tl_b = (long long)(b);                            \
