@@ -10,12 +10,49 @@
 
 #include "harness/clock.h"
 
+static int load_sys_read_stat(void *ctx, const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+
+	(void)ctx;
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, cap - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return 0;
+}
+
+static uint64_t load_sys_wall_ns(void *ctx)
+{
+	(void)ctx;
+	return lab_clock_ns();
+}
+
+static uint64_t load_sys_self_ns(void *ctx)
+{
+	struct rusage ru;
+
+	(void)ctx;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
+const struct lab_load_src lab_load_src_sys = {
+    .read_stat = load_sys_read_stat,
+    .wall_ns = load_sys_wall_ns,
+    .self_ns = load_sys_self_ns,
+};
+
 void lab_load_init(struct lab_load *g, const char *stat_path)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
 	memset(g, 0, sizeof(*g));
 	g->stat_path = stat_path ? stat_path : "/proc/stat";
+	g->src = lab_load_src_sys;
 	g->tick_ns = 1e9 / (double)(hz > 0 ? hz : 100);
 }
 
@@ -47,33 +84,19 @@ int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_
 	return 0;
 }
 
-static uint64_t load_self_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
-}
-
 int lab_load_snap(struct lab_load *g, struct lab_err *err)
 {
 	char buf[8192];
-	FILE *f = fopen(g->stat_path, "r");
 	uint64_t busy, total;
 
-	if (!f)
+	if (g->src.read_stat(g->src.ctx, g->stat_path, buf, sizeof(buf)) != 0)
 		return lab_err_set(err, LAB_EIO, "open %s failed", g->stat_path);
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	if (lab_load_parse_stat(buf, &busy, &total, &g->ncpus))
 		return lab_err_set(err, LAB_EIO, "%s: no aggregate cpu line", g->stat_path);
 	struct lab_load_snap *s = &g->hist[g->head];
-	s->wall_ns = lab_clock_ns();
+	s->wall_ns = g->src.wall_ns(g->src.ctx);
 	s->busy_ns = (uint64_t)((double)busy * g->tick_ns);
-	s->self_ns = load_self_ns();
+	s->self_ns = g->src.self_ns(g->src.ctx);
 	g->head = (g->head + 1) % LAB_LOAD_HISTORY;
 	if (g->n < LAB_LOAD_HISTORY)
 		g->n++;

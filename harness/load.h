@@ -9,6 +9,7 @@
 #ifndef LAB_HARNESS_LOAD_H
 #define LAB_HARNESS_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/err.h"
@@ -23,16 +24,33 @@ struct lab_load_snap {
 	uint64_t self_ns; /* this process, user + system */
 };
 
+/*
+ * Where the guard's readings come from. lab_load_init fills in the machine's (/proc/stat, the
+ * monotonic clock, getrusage); tests inject their own to step time and load exactly.
+ */
+struct lab_load_src {
+	/* Reads the stat text of path into buf (at most cap - 1 bytes, NUL-terminated); 0, or
+	 * -1 when it cannot be read. */
+	int (*read_stat)(void *ctx, const char *path, char *buf, size_t cap);
+	uint64_t (*wall_ns)(void *ctx); /* a monotonic clock */
+	uint64_t (*self_ns)(void *ctx); /* this process's CPU time, user + system */
+	void *ctx;
+};
+
+/* The real sources. */
+extern const struct lab_load_src lab_load_src_sys;
+
 struct lab_load {
 	const char *stat_path; /* "/proc/stat"; tests point it at a fixture */
-	unsigned ncpus;        /* CPUs of the machine, for the clamp */
-	unsigned n;            /* snapshots kept (ring) */
+	struct lab_load_src src;
+	unsigned ncpus; /* CPUs of the machine, for the clamp */
+	unsigned n;     /* snapshots kept (ring) */
 	unsigned head;
 	struct lab_load_snap hist[LAB_LOAD_HISTORY];
 	double tick_ns; /* length of a /proc/stat tick */
 };
 
-/* Sets up a guard reading stat_path (NULL = /proc/stat). */
+/* Sets up a guard reading stat_path (NULL = /proc/stat) through lab_load_src_sys. */
 void lab_load_init(struct lab_load *g, const char *stat_path);
 
 /* Forgets the history (call at the start of each point). */

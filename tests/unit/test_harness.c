@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness/clock.h"
+#include "harness/err.h"
 #include "harness/json.h"
 #include "harness/load.h"
 #include "harness/results.h"
@@ -51,49 +52,150 @@ LAB_TEST(runq_parse_and_read)
 	/* This machine's own file, where the kernel has one: readable twice through one fd, and
 	 * the total never goes back. */
 	fd = lab_runq_open();
-	if (fd < 0) {
-		fprintf(stderr, "no /proc/thread-self/schedstat here: the read half is skipped\n");
-		return;
-	}
+	if (fd < 0)
+		SKIP("no /proc/thread-self/schedstat (kernel without CONFIG_SCHED_INFO): the read "
+		     "half is not exercised");
 	CHECK_EQ_I64(lab_runq_read(fd, &ns), 0);
 	CHECK_EQ_I64(lab_runq_read(fd, &again), 0);
 	CHECK(again >= ns);
 	close(fd);
 }
 
-static void load_write(const char *path, unsigned long long busy)
-{
-	FILE *f = fopen(path, "w");
+/* An injected clock, stat text and own CPU time: the guard's arithmetic, to the nanosecond. */
+struct load_fake {
+	uint64_t wall_ns, self_ns;
+	unsigned long long busy_ticks;
+	bool unreadable;
+};
 
-	fprintf(f, "cpu  %llu 0 0 100000 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0\n",
-	        busy);
-	fclose(f);
+static int load_fake_stat(void *ctx, const char *path, char *buf, size_t cap)
+{
+	const struct load_fake *f = ctx;
+
+	(void)path;
+	if (f->unreadable)
+		return -1;
+	snprintf(buf, cap,
+	         "cpu  %llu 0 0 100000 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0\n",
+	         f->busy_ticks);
+	return 0;
 }
 
-/* A fixture /proc/stat that gains 2 vCPUs of busy time per second shows ~2 foreign CPUs. */
-LAB_TEST(load_guard_on_fixture)
+static uint64_t load_fake_wall(void *ctx)
 {
-	char path[600];
+	return ((const struct load_fake *)ctx)->wall_ns;
+}
+
+static uint64_t load_fake_self(void *ctx)
+{
+	return ((const struct load_fake *)ctx)->self_ns;
+}
+
+static void load_fake_init(struct lab_load *g, struct load_fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	lab_load_init(g, "fake/stat");
+	g->src = (struct lab_load_src){load_fake_stat, load_fake_wall, load_fake_self, f};
+	g->tick_ns = 1e7; /* 100 Hz, whatever this machine's _SC_CLK_TCK */
+}
+
+/* Takes a snapshot at wall time ms with busy_ticks and own CPU time self_ms. */
+static int load_at(struct lab_load *g, struct load_fake *f, unsigned ms, unsigned long long ticks,
+                   unsigned self_ms)
+{
+	struct lab_err err;
+
+	f->wall_ns = ms * 1000000ull;
+	f->busy_ticks = ticks;
+	f->self_ns = self_ms * 1000000ull;
+	return lab_load_snap(g, &err);
+}
+
+/* 2 vCPUs of others' busy time per second of wall time read as 2 foreign vCPUs; ours is not. */
+LAB_TEST(load_guard_foreign_from_injected_sources)
+{
+	struct lab_load g;
+	struct load_fake f;
+
+	load_fake_init(&g, &f);
+	CHECK(isnan(lab_load_foreign(&g)));
+	REQUIRE(load_at(&g, &f, 0, 0, 0) == 0);
+	CHECK(isnan(lab_load_foreign(&g)));
+	REQUIRE(load_at(&g, &f, 250, 50, 0) == 0); /* 0.5 s busy in 0.25 s */
+	CHECK_NEAR(lab_load_foreign(&g), 2.0, 1e-12);
+	CHECK_EQ_U64(g.ncpus, 2);
+	/* Our own CPU time is subtracted: 0.3 s busy of which 0.15 s ours, over 0.3 s. */
+	lab_load_reset(&g);
+	CHECK(isnan(lab_load_foreign(&g)));
+	REQUIRE(load_at(&g, &f, 1000, 100, 0) == 0);
+	REQUIRE(load_at(&g, &f, 1300, 130, 150) == 0);
+	CHECK_NEAR(lab_load_foreign(&g), 0.5, 1e-12);
+}
+
+/* A short window is widened back over earlier snapshots to LAB_LOAD_WINDOW_NS (200 ms). */
+LAB_TEST(load_guard_window_widens)
+{
+	struct lab_load g;
+	struct load_fake f;
+
+	load_fake_init(&g, &f);
+	REQUIRE(load_at(&g, &f, 0, 0, 0) == 0);
+	REQUIRE(load_at(&g, &f, 100, 5, 0) == 0);
+	/* Less than 200 ms kept: everything, 0.05 s busy over 0.1 s. */
+	CHECK_NEAR(lab_load_foreign(&g), 0.5, 1e-12);
+	REQUIRE(load_at(&g, &f, 150, 10, 0) == 0);
+	REQUIRE(load_at(&g, &f, 250, 20, 0) == 0);
+	/* Newest back to the first snapshot at least 200 ms older (t = 0), not the last (t = 150):
+	 * 0.2 s over 0.25 s, where the last 100 ms alone would say 1.0. */
+	CHECK_NEAR(lab_load_foreign(&g), 0.8, 1e-12);
+	/* The ring keeps LAB_LOAD_HISTORY snapshots; older ones are forgotten. */
+	for (unsigned i = 0; i < 2 * LAB_LOAD_HISTORY; i++)
+		REQUIRE(load_at(&g, &f, 300 + i, 20, 0) == 0);
+	CHECK_EQ_U64(g.n, LAB_LOAD_HISTORY);
+	CHECK_NEAR(lab_load_foreign(&g), 0.0, 1e-12);
+}
+
+/* Readings are clamped to [0, CPUs]; no wall time between snapshots is no reading. */
+LAB_TEST(load_guard_clamps_and_no_wall_time)
+{
+	struct lab_load g;
+	struct load_fake f;
+	struct lab_err err;
+
+	load_fake_init(&g, &f);
+	REQUIRE(load_at(&g, &f, 0, 0, 0) == 0);
+	REQUIRE(load_at(&g, &f, 300, 300, 0) == 0); /* 3 s busy in 0.3 s on 2 CPUs */
+	CHECK_NEAR(lab_load_foreign(&g), 2.0, 1e-12);
+	lab_load_reset(&g);
+	REQUIRE(load_at(&g, &f, 1000, 300, 0) == 0);
+	REQUIRE(load_at(&g, &f, 1300, 310, 200) == 0); /* tick rounding: ours > machine's */
+	CHECK_NEAR(lab_load_foreign(&g), 0.0, 1e-12);
+	lab_load_reset(&g);
+	REQUIRE(load_at(&g, &f, 2000, 310, 0) == 0);
+	REQUIRE(load_at(&g, &f, 2000, 320, 0) == 0);
+	CHECK(isnan(lab_load_foreign(&g)));
+	/* An unreadable source: -LAB_EIO naming the file, and nothing recorded. */
+	f.unreadable = true;
+	CHECK_EQ_I64(lab_load_snap(&g, &err), -LAB_EIO);
+	CHECK(strstr(err.msg, "fake/stat") != NULL);
+	CHECK_EQ_U64(g.n, 2);
+}
+
+/* The machine's own sources: /proc/stat parses, and a missing file is -LAB_EIO. */
+LAB_TEST(load_guard_system_source)
+{
 	struct lab_load g;
 	struct lab_err err;
 
-	snprintf(path, sizeof(path), "%s/stat", testlib_tmpdir());
-	load_write(path, 0);
-	lab_load_init(&g, path);
-	CHECK(isnan(lab_load_foreign(&g)));
-	REQUIRE(lab_load_snap(&g, &err) == 0);
-	CHECK(isnan(lab_load_foreign(&g)));
-	uint64_t t0 = lab_clock_ns();
-	struct timespec ts = {0, 250000000};
-	nanosleep(&ts, NULL);
-	double wall_s = (double)(lab_clock_ns() - t0) / 1e9;
-	/* ticks of 1/100 s (or _SC_CLK_TCK): 2 CPUs busy for wall_s seconds */
-	load_write(path, (unsigned long long)(2.0 * wall_s * (1e9 / g.tick_ns)));
-	REQUIRE(lab_load_snap(&g, &err) == 0);
-	double f = lab_load_foreign(&g);
-	CHECK(f > 1.5 && f <= 2.0);
-	lab_load_reset(&g);
-	CHECK(isnan(lab_load_foreign(&g)));
+	lab_load_init(&g, NULL);
+	CHECK(g.src.read_stat == lab_load_src_sys.read_stat);
+	CHECK(g.tick_ns > 0);
+	if (access("/proc/stat", R_OK) == 0) {
+		CHECK_EQ_I64(lab_load_snap(&g, &err), 0);
+		CHECK(g.ncpus >= 1);
+	} else {
+		SKIP_PART("no readable /proc/stat: the real read is not exercised");
+	}
 	g.stat_path = "/nonexistent/stat";
 	CHECK_EQ_I64(lab_load_snap(&g, &err), -LAB_EIO);
 }
