@@ -254,3 +254,136 @@ LAB_TEST(simd_variants)
 	disasm_each(dt_lib(), "simd_", dt_simd_one, &c);
 	CHECK(c.seen >= 240);
 }
+
+/* ---- the reader on hand-written listings ---- */
+
+static struct disasm *dt_text(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct disasm *d = f ? disasm_read(f) : NULL;
+
+	if (f)
+		fclose(f);
+	return d;
+}
+
+/*
+ * The failure that started this (gcc 12, -march=native on Zen 5 = znver3 tuning + AVX-512): the
+ * same 64 bytes loaded as a ymm and as a zmm, twice per trip, 32 floats summed. Counting
+ * operand sizes gave 48 elements; the step of %rdi (128 bytes) and the byte ranges both say 32.
+ */
+LAB_TEST(same_bytes_loaded_twice_count_once)
+{
+	static const char text[] = "0000000000000ad0 <f>:\n"
+	                           "     ad0:\tmov    %rdi,%rax\n"
+	                           "     b80:\tvmovups (%rdi),%ymm6\n"
+	                           "     b84:\tvmovups (%rdi),%zmm7\n"
+	                           "     b8a:\tsub    $0xffffffffffffff80,%rdi\n"
+	                           "     b8e:\tvmovups -0x40(%rdi),%ymm5\n"
+	                           "     b93:\tvmovups -0x40(%rdi),%zmm3\n"
+	                           "     b9a:\tvaddps %zmm7,%zmm0,%zmm0\n"
+	                           "     ba0:\tvaddps %zmm3,%zmm1,%zmm1\n"
+	                           "     cd6:\tcmp    %rdi,%rcx\n"
+	                           "     cd9:\tjne    b80 <f+0xb0>\n"
+	                           "     cdf:\tret\n";
+	struct disasm *d = dt_text(text);
+	struct disasm_loop l;
+
+	REQUIRE(d);
+	REQUIRE(disasm_loop(d, "f", 4, &l));
+	CHECK_EQ_STR(l.elems_from, "step");
+	CHECK_NEAR(l.elems, 32, 0);
+	CHECK_NEAR(l.load_span, 128, 0); /* not 192: the ymm loads are inside the zmm ones */
+	CHECK_NEAR(l.flops, 32, 0);
+	CHECK_NEAR(l.flops / l.elems, 1, 0);
+	CHECK_EQ_U64(l.width, 64);
+	disasm_close(d);
+}
+
+/* Without a known step (the pointer is reloaded), the union of byte ranges gives the count. */
+LAB_TEST(ranges_when_no_step)
+{
+	static const char text[] = "0000000000000000 <f>:\n"
+	                           "   0:\tmov    (%rsi),%rdi\n"
+	                           "   3:\tvmovupd (%rdi),%ymm1\n"
+	                           "   7:\tvmovupd 0x20(%rdi),%ymm2\n"
+	                           "   c:\tvmovupd (%rdi),%ymm3\n"
+	                           "  10:\tvaddpd %ymm1,%ymm0,%ymm0\n"
+	                           "  14:\tvaddpd %ymm2,%ymm0,%ymm0\n"
+	                           "  18:\tdec    %rcx\n"
+	                           "  1b:\tjne    0 <f>\n"
+	                           "  1d:\tret\n";
+	struct disasm *d = dt_text(text);
+	struct disasm_loop l;
+
+	REQUIRE(d);
+	REQUIRE(disasm_loop(d, "f", 8, &l));
+	CHECK_EQ_STR(l.elems_from, "ranges");
+	CHECK_NEAR(l.elems, 8, 0);
+	CHECK_NEAR(l.flops, 8, 0);
+	disasm_close(d);
+}
+
+/*
+ * A jump back into code that does not dominate the jump is no loop: here the tail code at 0x30
+ * is entered from the main loop's exit and from the entry, and `jmp 30` after it would have
+ * been taken as a loop by a finder that trusts any backward jump.
+ */
+LAB_TEST(backward_jump_into_tail_is_no_loop)
+{
+	static const char text[] = "0000000000000000 <f>:\n"
+	                           "   0:\ttest   %rdx,%rdx\n"
+	                           "   3:\tje     30 <f+0x30>\n"
+	                           "   5:\tmov    %rdi,%rax\n"
+	                           "  10:\tvmovupd (%rax),%zmm1\n"
+	                           "  16:\tvaddpd %zmm1,%zmm0,%zmm0\n"
+	                           "  1c:\tadd    $0x40,%rax\n"
+	                           "  20:\tcmp    %rax,%rcx\n"
+	                           "  23:\tjne    10 <f+0x10>\n"
+	                           "  25:\tjmp    50 <f+0x50>\n"
+	                           "  30:\tvaddsd (%rsi),%xmm0,%xmm0\n"
+	                           "  34:\tvaddsd 0x8(%rsi),%xmm0,%xmm0\n"
+	                           "  38:\tvaddsd 0x10(%rsi),%xmm0,%xmm0\n"
+	                           "  3c:\tvaddsd 0x18(%rsi),%xmm0,%xmm0\n"
+	                           "  40:\tvaddsd 0x20(%rsi),%xmm0,%xmm0\n"
+	                           "  44:\tjmp    60 <f+0x60>\n"
+	                           "  50:\tvmovsd %xmm0,(%r8)\n"
+	                           "  55:\tjmp    30 <f+0x30>\n"
+	                           "  60:\tret\n";
+	struct disasm *d = dt_text(text);
+	struct disasm_loop l;
+
+	REQUIRE(d);
+	REQUIRE(disasm_loop(d, "f", 8, &l));
+	CHECK_EQ_U64(l.nblocks, 1);
+	CHECK_EQ_U64(l.width, 64);
+	CHECK_NEAR(l.elems, 8, 0);
+	CHECK_NEAR(l.flops, 8, 0);
+	disasm_close(d);
+}
+
+/* 16 registers were too few (AVX2): constants reloaded from the stack are not kernel memory. */
+LAB_TEST(stack_reloads_are_not_traffic)
+{
+	static const char text[] = "0000000000000000 <f>:\n"
+	                           "   0:\tpush   %rbp\n"
+	                           "   1:\tmov    %rsp,%rbp\n"
+	                           "  10:\tvaddpd -0x58(%rsp),%ymm2,%ymm2\n"
+	                           "  16:\tvaddpd -0x30(%rbp),%ymm3,%ymm3\n"
+	                           "  1c:\tvmulpd 0x0(%rip),%ymm4,%ymm4        # 24 <f+0x24>\n"
+	                           "  24:\tvmovapd %ymm5,-0x78(%rsp)\n"
+	                           "  2a:\tsub    $0x1,%rax\n"
+	                           "  2e:\tjne    10 <f+0x10>\n"
+	                           "  30:\tpop    %rbp\n"
+	                           "  31:\tret\n";
+	struct disasm *d = dt_text(text);
+	struct disasm_loop l;
+
+	REQUIRE(d);
+	REQUIRE(disasm_loop(d, "f", 8, &l));
+	CHECK_NEAR(l.mem_bytes, 0, 0);
+	CHECK_NEAR(l.local_bytes, 128, 0);
+	CHECK_NEAR(l.flops, 12, 0);
+	CHECK_EQ_STR(l.elems_from, "none");
+	disasm_close(d);
+}
