@@ -61,6 +61,13 @@ static int kp_runq_unknown(void *ctx, unsigned tid, uint64_t *ns)
 	return -1;
 }
 
+static char kp_skip[LAB_ERR_MSG_MAX + 64];
+
+const char *kpoint_skip_reason(void)
+{
+	return kp_skip;
+}
+
 int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct kpoint_opts *o,
                struct lab_point_rec *rec)
 {
@@ -96,6 +103,8 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 		cpus[i] = cpus[i % have];
 	if ((rc = lab_kernel_check(k, kp, n, &env, &err)) != 0) {
 		fprintf(stderr, "kpoint: %s check: %s\n", k->name, err.msg);
+		if (rc == LAB_SKIP)
+			snprintf(kp_skip, sizeof(kp_skip), "%s: %s", k->name, err.msg);
 		rc = rc == LAB_SKIP ? LAB_SKIP : -1;
 		goto out;
 	}

@@ -38,6 +38,9 @@ struct kpoint_opts {
 int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct kpoint_opts *o,
                struct lab_point_rec *rec);
 
+/* Why the last kpoint_run returned LAB_SKIP ("kernel: reason"); "" before any skip. */
+const char *kpoint_skip_reason(void);
+
 /* Frees rec's arrays. */
 void kpoint_free(struct lab_point_rec *rec);
 
