@@ -48,6 +48,8 @@ struct lab_an_series {
 	size_t nfinding;
 };
 
+struct lab_an_view_exps;
+
 struct lab_an_analysis {
 	struct lab_an_data *data;
 	int include_flagged;
@@ -56,6 +58,7 @@ struct lab_an_analysis {
 	size_t ns;
 	struct lab_an_view_run *views; /* every view of analyze/views/views.def, computed */
 	size_t nviews;
+	struct lab_an_view_exps *exps; /* the experiments the views cover (views.c) */
 };
 
 /*

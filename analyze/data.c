@@ -351,6 +351,14 @@ int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e)
 	return lab_an_index_add(&d->ix_exp, lab_an_hash_str(LAB_AN_HASH_INIT, experiment), e);
 }
 
+const struct lab_an_json *lab_an_data_experiment(const struct lab_an_data *d,
+                                                 const char *experiment)
+{
+	size_t e = lab_an_exp_find(d, experiment);
+
+	return e == (size_t)-1 ? NULL : &lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items[e];
+}
+
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 {
 	size_t e = lab_an_exp_find(d, experiment);

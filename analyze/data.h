@@ -97,6 +97,10 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_err *err);
 void lab_an_data_free(struct lab_an_data *d);
 
+/* run.json's entry of the experiment named experiment, or NULL (no run.json, no such name);
+ * found through the loader's index in O(1) expected time, never by a scan. */
+const struct lab_an_json *lab_an_data_experiment(const struct lab_an_data *d,
+                                                 const char *experiment);
 /* The "scaling" of experiment name in run.json: 1 for "weak", 0 otherwise. */
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment);
 /* The value of key in a canonical params string into buf, or NULL when absent. */

@@ -2,6 +2,9 @@
 #include "analyze/index.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "analyze/err.h"
 
 uint64_t lab_an_hash_str(uint64_t h, const char *s)
 {
@@ -71,4 +74,46 @@ void lab_an_index_free(struct lab_an_index *ix)
 	free(ix->slot);
 	ix->slot = NULL;
 	ix->cap = ix->n = 0;
+}
+
+struct an_strset_key {
+	const struct lab_an_strset *set;
+	const char *s;
+};
+
+static int an_strset_same(const void *ctx, size_t item)
+{
+	const struct an_strset_key *k = ctx;
+
+	return !strcmp(k->set->s[item], k->s);
+}
+
+size_t lab_an_strset_find(const struct lab_an_strset *set, const char *s)
+{
+	struct an_strset_key k = {set, s};
+
+	return lab_an_index_find(&set->ix, lab_an_hash_str(LAB_AN_HASH_INIT, s), an_strset_same,
+	                         &k);
+}
+
+size_t lab_an_strset_add(struct lab_an_strset *set, const char *s, int *added)
+{
+	size_t i = lab_an_strset_find(set, s);
+
+	if (added)
+		*added = i == (size_t)-1;
+	if (i != (size_t)-1)
+		return i;
+	if (lab_an_grow(&set->s, &set->cap, set->n + 1, sizeof(*set->s)) ||
+	    lab_an_index_add(&set->ix, lab_an_hash_str(LAB_AN_HASH_INIT, s), set->n))
+		return (size_t)-1;
+	set->s[set->n] = s;
+	return set->n++;
+}
+
+void lab_an_strset_free(struct lab_an_strset *set)
+{
+	free(set->s);
+	lab_an_index_free(&set->ix);
+	memset(set, 0, sizeof(*set));
 }

@@ -37,4 +37,22 @@ size_t lab_an_index_find(const struct lab_an_index *ix, uint64_t hash,
 int lab_an_index_add(struct lab_an_index *ix, uint64_t hash, size_t item);
 void lab_an_index_free(struct lab_an_index *ix);
 
+/*
+ * Distinct strings in the order they were first added, found in O(1) expected time: the
+ * experiments a view or analysis.json meets, however many there are. The strings are borrowed
+ * (they must outlive the set); zero-initialize before the first add.
+ */
+struct lab_an_strset {
+	const char **s;
+	size_t n, cap;
+	struct lab_an_index ix;
+};
+
+/* The number of s in set (0, 1, ... in order of first addition), added when new; *added (when
+ * not NULL) says whether it was. Returns (size_t)-1 when memory runs out. */
+size_t lab_an_strset_add(struct lab_an_strset *set, const char *s, int *added);
+/* The number of s in set, or (size_t)-1 when it is not there. */
+size_t lab_an_strset_find(const struct lab_an_strset *set, const char *s);
+void lab_an_strset_free(struct lab_an_strset *set);
+
 #endif

@@ -15,34 +15,60 @@ struct an_pc_row {
 	const char *status; /* "ok" or "unavailable (...)": owned by d->run */
 	const char *top;    /* NULL when none */
 	double lines;       /* -1 when not recorded */
+	size_t next;        /* the next row of the same experiment, or (size_t)-1 */
 };
 
+/* The rows in point order; the experiments in the order of their first row, each with its
+ * first row, so the experiment hook costs O(1) and json O(rows of exp), never a scan. */
 struct an_pc {
 	struct an_pc_row *row;
 	size_t n;
+	struct lab_an_strset exp;
+	size_t *first, *last, cap; /* per experiment of exp */
 };
 
-/* run.json's point_facts of point p, NULL when it has none. */
-static const struct lab_an_json *an_pc_facts(const struct lab_an_data *d,
-                                             const struct lab_an_point *p)
-{
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
-
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
-		const char *n = lab_an_json_str(&exps->items[e], "name");
-		const struct lab_an_json *pts = lab_an_json_get(&exps->items[e], "points");
-		if (!n || strcmp(n, p->experiment) || !pts || pts->type != LAB_AN_JSON_ARR)
-			continue;
-		for (size_t i = 0; i < pts->n; i++)
-			if (lab_an_json_num(&pts->items[i], "point", -1) == (double)p->id)
-				return lab_an_json_get(&pts->items[i], "point_facts");
-	}
-	return NULL;
-}
-
+/* The loader attached run.json's point_facts to each point (p->facts): read, never searched. */
 static int an_pc_applies(const struct lab_an_data *d, const struct lab_an_point *p)
 {
-	return lab_an_json_str(an_pc_facts(d, p), "perf_c2c") != NULL;
+	(void)d;
+	return lab_an_json_str(p->facts, "perf_c2c") != NULL;
+}
+
+static void an_pc_free(void *state)
+{
+	struct an_pc *s = state;
+
+	if (s) {
+		free(s->row);
+		free(s->first);
+		free(s->last);
+		lab_an_strset_free(&s->exp);
+	}
+	free(s);
+}
+
+/* Chains each row to the rows of its experiment. Returns 0, or -1 out of memory. */
+static int an_pc_group(struct an_pc *s)
+{
+	for (size_t r = 0; r < s->n; r++) {
+		int added;
+		size_t cap = s->cap,
+		       e = lab_an_strset_add(&s->exp, s->row[r].pt->experiment, &added);
+
+		if (e == (size_t)-1 || lab_an_grow(&s->first, &cap, e + 1, sizeof(*s->first)))
+			return -1;
+		cap = s->cap;
+		if (lab_an_grow(&s->last, &cap, e + 1, sizeof(*s->last)))
+			return -1;
+		s->cap = cap;
+		s->row[r].next = (size_t)-1;
+		if (added)
+			s->first[e] = r;
+		else
+			s->row[s->last[e]].next = r;
+		s->last[e] = r;
+	}
+	return 0;
 }
 
 static int an_pc_compute(const struct lab_an_data *d, int include_flagged, void **state,
@@ -56,7 +82,7 @@ static int an_pc_compute(const struct lab_an_data *d, int include_flagged, void 
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < d->npt; i++) {
-		const struct lab_an_json *f = an_pc_facts(d, &d->pt[i]);
+		const struct lab_an_json *f = d->pt[i].facts;
 		const char *st = lab_an_json_str(f, "perf_c2c");
 		if (st)
 			s->row[s->n++] =
@@ -66,47 +92,34 @@ static int an_pc_compute(const struct lab_an_data *d, int include_flagged, void 
 			                       .lines = lab_an_json_num(f, "perf_c2c_lines", -1)};
 	}
 	if (s->n == 0) {
-		free(s->row);
-		free(s);
+		an_pc_free(s);
 		return 0;
+	}
+	if (an_pc_group(s)) {
+		an_pc_free(s);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	*state = s;
 	return 0;
-}
-
-static void an_pc_free(void *state)
-{
-	struct an_pc *s = state;
-
-	if (s)
-		free(s->row);
-	free(s);
 }
 
 /* Each experiment once, in the order of its first point. */
 static const char *an_pc_experiment(const void *state, size_t i)
 {
 	const struct an_pc *s = state;
-	size_t k = 0;
 
-	for (size_t r = 0; r < s->n; r++) {
-		int seen = 0;
-		for (size_t q = 0; q < r && !seen; q++)
-			seen = !strcmp(s->row[q].pt->experiment, s->row[r].pt->experiment);
-		if (!seen && k++ == i)
-			return s->row[r].pt->experiment;
-	}
-	return NULL;
+	return i < s->exp.n ? s->exp.s[i] : NULL;
 }
 
 static void an_pc_json(struct lab_json *w, const void *state, const char *exp)
 {
 	const struct an_pc *s = state;
 
+	size_t e = lab_an_strset_find(&s->exp, exp);
+
 	lab_json_arr_open(w, "perf_c2c");
-	for (size_t r = 0; r < s->n; r++) {
-		if (strcmp(s->row[r].pt->experiment, exp))
-			continue;
+	for (size_t r = e == (size_t)-1 ? (size_t)-1 : s->first[e]; r != (size_t)-1;
+	     r = s->row[r].next) {
 		lab_json_obj_open(w, NULL);
 		lab_json_int(w, "point", s->row[r].pt->id);
 		lab_json_int(w, "threads", s->row[r].pt->threads);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/views/views.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,16 +17,12 @@ const struct lab_an_view *const lab_an_views[] = {
 #undef LAB_AN_VIEW
     NULL};
 
+/* Asked for every point by every view: the experiment is found through the loader's index,
+ * O(1) however many experiments the run has (a scan made 1,000 experiments take minutes). */
 int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const char *name)
 {
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments"), *v = NULL;
+	const struct lab_an_json *v = lab_an_json_get(lab_an_data_experiment(d, exp), "views");
 
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n && !v; e++) {
-		const char *n = lab_an_json_str(&exps->items[e], "name");
-
-		if (n && !strcmp(n, exp))
-			v = lab_an_json_get(&exps->items[e], "views");
-	}
 	if (!v || v->type != LAB_AN_JSON_ARR)
 		return -1;
 	for (size_t i = 0; i < v->n; i++)
@@ -33,6 +30,8 @@ int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const cha
 			return 1;
 	return 0;
 }
+
+static void an_exps_free(struct lab_an_view_exps *x);
 
 int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 {
@@ -49,7 +48,7 @@ int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 		a->nviews = i + 1;
 		rc = lab_an_views[i]->compute(a->data, a->include_flagged, &a->views[i].state, err);
 	}
-	return rc;
+	return rc ? rc : lab_an_views_index(a, err);
 }
 
 void lab_an_views_free(struct lab_an_analysis *a)
@@ -60,6 +59,8 @@ void lab_an_views_free(struct lab_an_analysis *a)
 	free(a->views);
 	a->views = NULL;
 	a->nviews = 0;
+	an_exps_free(a->exps);
+	a->exps = NULL;
 }
 
 const void *lab_an_view_state(const struct lab_an_analysis *a, const char *name)
@@ -79,61 +80,83 @@ int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_se
 	return 0;
 }
 
-/* 1 when experiment exp came earlier in the views' groups (view vi, group gi). */
-static int an_exp_seen(const struct lab_an_analysis *a, const char *exp, size_t vi, size_t gi)
-{
-	for (size_t i = 0; i <= vi; i++) {
-		const struct lab_an_view_run *r = &a->views[i];
-		const char *e;
+/* The experiments the views' groups name, each once in the order first named, with the views
+ * that have a group of it (bit i of has[e * words + i / 64] for view i) and its kernel. */
+struct lab_an_view_exps {
+	struct lab_an_strset set;
+	uint64_t *has;
+	size_t words, cap;
+	const char **kernel; /* of the experiment's first point (what the run recorded) */
+};
 
-		for (size_t g = 0; r->state && r->v->json && (i < vi || g < gi) &&
-		                   (e = r->v->experiment(r->state, g));
-		     g++)
-			if (!strcmp(e, exp))
-				return 1;
+static void an_exps_free(struct lab_an_view_exps *x)
+{
+	if (x) {
+		lab_an_strset_free(&x->set);
+		free(x->has);
+		free(x->kernel);
 	}
-	return 0;
+	free(x);
 }
 
-/* The kernel of experiment exp's first point (what the run recorded). */
-static const char *an_exp_kernel(const struct lab_an_data *d, const char *exp)
+static int an_exps_collect(struct lab_an_view_exps *x, const struct lab_an_analysis *a)
 {
-	for (size_t i = 0; i < d->npt; i++)
-		if (!strcmp(d->pt[i].experiment, exp))
-			return d->pt[i].kernel;
-	return NULL;
-}
-
-static void an_json_experiment(struct lab_json *w, const struct lab_an_analysis *a, const char *exp)
-{
-	lab_json_obj_open(w, NULL);
-	lab_json_str(w, "name", exp);
-	lab_json_str(w, "kernel", an_exp_kernel(a->data, exp));
-	for (size_t i = 0; i < a->nviews; i++) {
-		const struct lab_an_view_run *r = &a->views[i];
-		const char *e;
-		int has = 0;
-
-		for (size_t g = 0;
-		     r->state && r->v->json && !has && (e = r->v->experiment(r->state, g)); g++)
-			has = !strcmp(e, exp);
-		if (has)
-			r->v->json(w, r->state, exp);
-	}
-	lab_json_obj_close(w);
-}
-
-void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
-{
-	lab_json_arr_open(w, "experiments");
+	x->words = a->nviews / 64 + 1;
 	for (size_t i = 0; i < a->nviews; i++) {
 		const struct lab_an_view_run *r = &a->views[i];
 		const char *e;
 
 		for (size_t g = 0; r->state && r->v->json && (e = r->v->experiment(r->state, g));
-		     g++)
-			if (!an_exp_seen(a, e, i, g))
-				an_json_experiment(w, a, e);
+		     g++) {
+			size_t k = lab_an_strset_add(&x->set, e, NULL), cap = x->cap;
+
+			if (k == (size_t)-1 ||
+			    lab_an_grow(&x->has, &cap, (k + 1) * x->words, sizeof(*x->has)))
+				return -1;
+			if (cap != x->cap)
+				memset(x->has + x->cap, 0, (cap - x->cap) * sizeof(*x->has));
+			x->cap = cap;
+			x->has[k * x->words + i / 64] |= 1ULL << (i % 64);
+		}
+	}
+	if (!(x->kernel = calloc(x->set.n ? x->set.n : 1, sizeof(*x->kernel))))
+		return -1;
+	for (size_t i = 0; a->data && i < a->data->npt; i++) {
+		size_t e = lab_an_strset_find(&x->set, a->data->pt[i].experiment);
+
+		if (e != (size_t)-1 && !x->kernel[e])
+			x->kernel[e] = a->data->pt[i].kernel;
+	}
+	return 0;
+}
+
+int lab_an_views_index(struct lab_an_analysis *a, struct lab_err *err)
+{
+	struct lab_an_view_exps *x = calloc(1, sizeof(*x));
+
+	an_exps_free(a->exps);
+	a->exps = NULL;
+	if (!x || an_exps_collect(x, a)) {
+		an_exps_free(x);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	a->exps = x;
+	return 0;
+}
+
+void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
+{
+	const struct lab_an_view_exps *x = a->exps;
+
+	lab_json_arr_open(w, "experiments");
+	for (size_t e = 0; x && e < x->set.n; e++) {
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "name", x->set.s[e]);
+		lab_json_str(w, "kernel", x->kernel[e]);
+		for (size_t i = 0; i < a->nviews; i++)
+			if (x->has[e * x->words + i / 64] >> (i % 64) & 1)
+				a->views[i].v->json(w, a->views[i].state, x->set.s[e]);
+		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
 }

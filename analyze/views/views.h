@@ -20,8 +20,14 @@ struct lab_an_view_run {
 	void *state; /* NULL: the view applies to nothing here */
 };
 
-/* Computes every view over a->data (a->include_flagged); fills a->views. */
+/* Computes every view over a->data (a->include_flagged); fills a->views, then indexes them
+ * (lab_an_views_index). Returns 0 or a negative code with err set. */
 int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err);
+/* Fills a->exps from the computed a->views: each experiment a view has a group of, once, in the
+ * order first named, with the views that cover it and its kernel; O(groups + points). Called by
+ * lab_an_views_run; exposed for tests. Returns 0 or -LAB_ENOMEM with err set. */
+int lab_an_views_index(struct lab_an_analysis *a, struct lab_err *err);
+/* Frees a->views and a->exps. */
 void lab_an_views_free(struct lab_an_analysis *a);
 /* The state of view name in a (its own struct, see its header), NULL when it applies to nothing. */
 const void *lab_an_view_state(const struct lab_an_analysis *a, const char *name);
@@ -30,7 +36,8 @@ int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_se
 
 struct lab_json;
 struct lab_an_pdir;
-/* "experiments": one entry per experiment a view covers: name, kernel, one object per view. */
+/* "experiments": one entry per experiment a view covers (a->exps): name, kernel, one object per
+ * view; each view's experiment hook is not called again. */
 void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a);
 /* The top-level keys of the views that span experiments ("roofline"). */
 void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a);
