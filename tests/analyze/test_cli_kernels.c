@@ -169,8 +169,7 @@ LAB_TEST(kernel_plots_exist)
 	char *out = NULL, *err = NULL;
 
 	if (!lab_an_have_program("gnuplot")) {
-		fprintf(stderr, "SKIP: needs gnuplot (apt-get install gnuplot-nox)\n");
-		exit(77);
+		SKIP("needs gnuplot (scripts/deps.sh installs gnuplot-nox)");
 	}
 	REQUIRE(ck_analyze("results-c2c", "", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);

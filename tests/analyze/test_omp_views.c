@@ -235,8 +235,7 @@ LAB_TEST(real_run_views_appear)
 	size_t n = 0;
 
 #ifndef LAB_HAVE_OPENMP
-	fprintf(stderr, "SKIP: built without OpenMP (-DLAB_OPENMP=OFF)\n");
-	exit(77);
+	SKIP("built without OpenMP (-DLAB_OPENMP=OFF)");
 #endif
 	n = (size_t)snprintf(cmd, sizeof(cmd),
 	                     "run %s/configs/quick.ini -o run --no-progress "

@@ -56,9 +56,8 @@ LAB_TEST(report_renders_in_chromium)
 	FILE *f;
 
 	if (!browser || !lab_an_have_program("gnuplot")) {
-		fprintf(stderr, "SKIP: needs chromium and gnuplot (apt-get install chromium "
-		                "gnuplot-nox)\n");
-		exit(77);
+		SKIP("needs %s (scripts/deps.sh --ci installs chromium and gnuplot-nox)",
+		     !browser ? "chromium" : "gnuplot");
 	}
 	snprintf(cmd, sizeof(cmd),
 	         "cp -r %s/tests/fixtures/results-usl %s/ && %s/lab/lab report "

@@ -113,8 +113,7 @@ static void ut_inject(const char *payload)
 	char *out = NULL, *err = NULL, cmd[256];
 
 	if (!lab_an_have_program("gnuplot")) {
-		fprintf(stderr, "SKIP: needs gnuplot (apt-get install gnuplot-nox)\n");
-		exit(77);
+		SKIP("needs gnuplot (scripts/deps.sh installs gnuplot-nox)");
 	}
 	for (size_t i = 0; i < sizeof(ut_fix) / sizeof(ut_fix[0]); i++) {
 		clitest_copy(ut_fix[i].name);

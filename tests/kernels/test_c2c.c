@@ -25,11 +25,8 @@ static void check_c2c(const char *method, const char *layout)
 	int batches = kpoint_metric(&lab_kernel_c2c_latency, "batches");
 
 	REQUIRE(one_way >= 0 && p50 >= 0 && batches >= 0);
-	if (kpoint_ncpus() < 2) {
-		fprintf(stderr, "skipped: c2c_latency needs 2 CPUs, this process may use %u\n",
-		        kpoint_ncpus());
-		return;
-	}
+	if (kpoint_ncpus() < 2)
+		SKIP("c2c_latency needs 2 CPUs, this process may use %u", kpoint_ncpus());
 	REQUIRE(kpoint_run(&lab_kernel_c2c_latency, kv, &o, &rec) == 0);
 	CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
 	CHECK_EQ_I64(rec.verify, LAB_VERIFY_PASS);
@@ -81,17 +78,14 @@ LAB_TEST(below_resolution_fails_verify)
 	struct kpoint_opts o = {.nthreads = 2, .reps = 2, .clock_resolution_ns = 20000};
 	struct lab_point_rec rec;
 
-	if (kpoint_ncpus() < 2) {
-		fprintf(stderr, "skipped: c2c_latency needs 2 CPUs\n");
-		return;
-	}
+	if (kpoint_ncpus() < 2)
+		SKIP("c2c_latency needs 2 CPUs, this process may use %u", kpoint_ncpus());
 #ifdef __SANITIZE_THREAD__
 	/* ThreadSanitizer intercepts every atomic access, and on a loaded 2-vCPU host a round trip
 	 * then waits for the other vCPU to be scheduled: one-way latencies of tens of microseconds
 	 * are real there, so the fake 20 us resolution no longer makes them impossible. The plain
 	 * and ASan builds run this case. */
-	fprintf(stderr, "skipped under ThreadSanitizer: round trips exceed the fake resolution\n");
-	return;
+	SKIP("under ThreadSanitizer round trips can exceed the fake 20 us resolution");
 #endif
 	REQUIRE(kpoint_run(&lab_kernel_c2c_latency, kv, &o, &rec) == 0);
 	CHECK_EQ_I64(rec.verify, LAB_VERIFY_FAIL);
