@@ -1,7 +1,8 @@
 # The README's two commands. CMake does the real work; this only strings the steps together.
 #   make quick   install what is missing, build, run the built-in quick experiment set
-#   make test    build and run the whole test suite (ends with ctest's summary), except the
-#                QEMU NUMA guest (label vm): make test-vm
+#   make test    build and run the whole test suite (ends with ctest's summary and one line
+#                of what was skipped and how to get it), except the QEMU NUMA guest (label
+#                vm): make test-vm
 #   make install  put lab into PREFIX/bin (default /usr/local; PREFIX=$HOME/.local needs no root)
 #   make fuzz-long  run every libFuzzer target for FUZZ_HOURS hours each (default 2), growing the
 #                corpora in tests/fuzz/corpus* (clang; a find is left as build-fuzz/tests/fuzz/crash-*)
@@ -27,8 +28,12 @@ build: deps
 quick: build
 	$(BUILD)/lab/lab run
 
+# ctest's status is make's; after its summary one line says what was skipped, why, and what
+# installs what those tests need (scripts/test_skipped.py reads ctest's JUnit file).
 test: build
-	cd $(BUILD) && ctest -j$(JOBS) -LE vm --output-on-failure
+	@rm -f $(abspath $(BUILD))/ctest-junit.xml; rc=0; cd $(BUILD) && ctest -j$(JOBS) -LE vm --output-on-failure \
+		--output-junit $(abspath $(BUILD))/ctest-junit.xml || rc=$$?; \
+	python3 $(CURDIR)/scripts/test_skipped.py $(abspath $(BUILD))/ctest-junit.xml; exit $$rc
 
 test-vm: build
 	cd $(BUILD) && ctest -L vm --output-on-failure

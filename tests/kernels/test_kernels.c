@@ -51,7 +51,8 @@ static unsigned kernels_verify_all(unsigned n, bool numa)
 		struct kpoint_opts o = {.nthreads = threads, .min_time_ns = 2000000};
 		int rc = kpoint_run(*k, NULL, &o, &rec);
 		if (rc == LAB_SKIP) {
-			SKIP_PART("%s (at %u threads)", kpoint_skip_reason(), threads);
+			SKIP_PART("%s (at %u thread%s)", kpoint_skip_reason(), threads,
+			          threads == 1 ? "" : "s");
 			continue;
 		}
 		ran++;
