@@ -232,6 +232,13 @@ void lab_prov_write_build(struct lab_json *j)
 	lab_json_str(j, "c_flags", LAB_C_FLAGS);
 	lab_json_str(j, "build_type", LAB_BUILD_TYPE);
 	lab_json_str(j, "sanitize", LAB_SANITIZE);
+	/* -march of the auto kernel variants and what the compiler took it for (native on a CPU
+	 * newer than the compiler is an older tuning: gcc 12 on Zen 5 builds znver3 + AVX-512). */
+	lab_json_obj_open(j, "auto_march");
+	lab_json_str(j, "flag", LAB_AUTO_MARCH);
+	lab_json_str(j, "arch", LAB_AUTO_ARCH);
+	lab_json_str(j, "tune", LAB_AUTO_TUNE);
+	lab_json_obj_close(j);
 	lab_json_bool(j, "openmp", prov_openmp);
 	prov_write_omp_env(j);
 	lab_json_obj_close(j);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "kernels/simd_isa.h"
 
+#include "build_info.h"
+
 const struct lab_enum_val lab_simd_isa_choices[] = {
     {"scalar", LAB_ISA_SCALAR, "plain C, auto-vectorization off (one lane)"},
     {"auto", LAB_ISA_AUTO, "the same C at -O3 for the build machine (the compiler's choice)"},
@@ -34,8 +36,13 @@ int lab_simd_isa_check(int isa, bool needs_fma, const struct lab_env *env, struc
 
 	if (isa < 0 || isa >= LAB_ISA_N)
 		return lab_err_set(err, LAB_ECONFIG, "isa %d: unknown", isa);
-	/* auto is built for the build machine (-march=native): it runs where it was built. */
-	if (isa == LAB_ISA_AUTO)
-		return 0;
+	/* auto is built for -march=LAB_AUTO_MARCH (native: the build machine): it runs where the
+	 * CPU has what that target allowed the compiler to use. */
+	if (isa == LAB_ISA_AUTO) {
+		int rc = lab_env_require_cpu(env, lab_simd_auto_needs, err);
+		if (rc == LAB_SKIP && err)
+			lab_err_prefix(err, "auto was built with -march=%s: ", LAB_AUTO_MARCH);
+		return rc;
+	}
 	return lab_env_require_cpu(env, need[isa] | (needs_fma ? LAB_CPU_FMA : 0), err);
 }

@@ -21,6 +21,9 @@ enum lab_simd_isa {
 	LAB_ISA_N,
 };
 
+/* What the auto files were built to use (LAB_CPU_* bits of their -march; simd_auto_needs.c). */
+extern const unsigned lab_simd_auto_needs;
+
 /* The `isa = ...` choices, in enum order. */
 extern const struct lab_enum_val lab_simd_isa_choices[];
 

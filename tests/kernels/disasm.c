@@ -568,8 +568,13 @@ static void da_cfg_dominators(struct da_cfg *g)
 	free(tmp);
 }
 
-/* The natural loops of header h (all back edges into h): the blocks in body (a bitset). */
-static void da_loop_body(const struct da_cfg *g, size_t h, uint64_t *body)
+/*
+ * The natural loop of the back edge u -> h: h, u and every block that reaches u without passing
+ * h, as a bitset. One loop per back edge, not per header: GCC rotates a loop of passes so that
+ * it jumps straight into the element loop's header, and merging the two would hide the element
+ * loop inside the pass loop.
+ */
+static void da_loop_body(const struct da_cfg *g, size_t h, size_t u, uint64_t *body)
 {
 	size_t *stack = calloc(g->nb, sizeof(*stack)), sp = 0;
 
@@ -577,33 +582,33 @@ static void da_loop_body(const struct da_cfg *g, size_t h, uint64_t *body)
 	if (!stack)
 		return;
 	DA_SET(body, h);
-	for (size_t u = 0; u < g->nb; u++) {
-		if (!g->reach[u] || (g->succ[u][0] != (int)h && g->succ[u][1] != (int)h) ||
-		    !DA_BIT(g->dom + u * g->words, h) || DA_BIT(body, u))
-			continue;
+	if (u != h) {
 		DA_SET(body, u);
 		stack[sp++] = u;
-		while (sp) {
-			size_t x = stack[--sp];
-			for (size_t p = 0; p < g->nb; p++)
-				if (g->reach[p] && !DA_BIT(body, p) &&
-				    (g->succ[p][0] == (int)x || g->succ[p][1] == (int)x)) {
-					DA_SET(body, p);
-					stack[sp++] = p;
-				}
-		}
+	}
+	while (sp) {
+		size_t x = stack[--sp];
+		for (size_t p = 0; p < g->nb; p++)
+			if (g->reach[p] && !DA_BIT(body, p) &&
+			    (g->succ[p][0] == (int)x || g->succ[p][1] == (int)x)) {
+				DA_SET(body, p);
+				stack[sp++] = p;
+			}
 	}
 	free(stack);
 }
 
-/* Does some edge u -> h have h dominating u? */
-static bool da_is_header(const struct da_cfg *g, size_t h)
+/* Is a a strict subset of b (bitsets of words words)? */
+static bool da_strict_subset(const uint64_t *a, const uint64_t *b, size_t words)
 {
-	for (size_t u = 0; u < g->nb; u++)
-		if (g->reach[u] && (g->succ[u][0] == (int)h || g->succ[u][1] == (int)h) &&
-		    DA_BIT(g->dom + u * g->words, h))
-			return true;
-	return false;
+	bool smaller = false;
+
+	for (size_t w = 0; w < words; w++) {
+		if (a[w] & ~b[w])
+			return false;
+		smaller |= a[w] != b[w];
+	}
+	return smaller;
 }
 
 /* ---- elements per trip ---- */
@@ -815,17 +820,28 @@ bool disasm_loop(const struct disasm *d, const char *name, unsigned elem_bytes,
 		return false;
 	da_cfg_dominators(&g);
 	bool frame = da_frame(g.in, g.n), found = false;
-	uint64_t *body = calloc(g.words, sizeof(*body)), *best = calloc(g.words, sizeof(*best));
+	/* Every back edge u -> h (h dominates u) and its natural loop. */
+	size_t nl = 0, *head = calloc(2 * g.nb + 1, sizeof(*head));
+	uint64_t *bodies = calloc((2 * g.nb + 1) * g.words, sizeof(*bodies));
+	for (size_t u = 0; head && bodies && u < g.nb; u++)
+		for (int k = 0; k < 2 && g.reach[u]; k++) {
+			int h = g.succ[u][k];
+			if (h < 0 || !DA_BIT(g.dom + u * g.words, (size_t)h) ||
+			    (k == 1 && g.succ[u][0] == h))
+				continue;
+			head[nl] = (size_t)h;
+			da_loop_body(&g, (size_t)h, u, bodies + nl * g.words);
+			nl++;
+		}
 	double best_score = 0;
-	size_t best_h = 0;
-	for (size_t h = 0; body && best && h < g.nb; h++) {
-		if (!g.reach[h] || !da_is_header(&g, h))
-			continue;
-		da_loop_body(&g, h, body);
-		/* Innermost: no other loop's header inside. */
+	size_t best = 0;
+	for (size_t l = 0; head && bodies && l < nl; l++) {
+		const uint64_t *body = bodies + l * g.words;
+		size_t h = head[l];
+		/* Innermost: no other loop nested inside. */
 		bool inner = true;
-		for (size_t b = 0; b < g.nb && inner; b++)
-			inner = b == h || !DA_BIT(body, b) || !da_is_header(&g, b);
+		for (size_t m = 0; m < nl && inner; m++)
+			inner = !da_strict_subset(bodies + m * g.words, body, g.words);
 		if (!inner)
 			continue;
 		/* The hot loop: an innermost loop that walks memory with a constant step (the
@@ -843,23 +859,23 @@ bool disasm_loop(const struct disasm *d, const char *name, unsigned elem_bytes,
 		               (strcmp(one.elems_from, "step") ? 0 : 1e9);
 		if (score > best_score || !found) {
 			best_score = score;
-			memcpy(best, body, g.words * sizeof(*body));
-			best_h = h;
+			best = l;
 			found = true;
 		}
 	}
 	if (found) {
+		const uint64_t *body = bodies + best * g.words;
 		for (size_t b = 0; b < g.nb; b++) {
-			if (!DA_BIT(best, b))
+			if (!DA_BIT(body, b))
 				continue;
 			out->nblocks++;
 			for (size_t i = g.start[b]; i < g.end[b]; i++)
 				da_count(&g.in[i], frame, out);
 		}
-		da_elems(&g, best, best_h, frame, elem_bytes ? elem_bytes : 1, out);
+		da_elems(&g, body, head[best], frame, elem_bytes ? elem_bytes : 1, out);
 	}
-	free(body);
-	free(best);
+	free(head);
+	free(bodies);
 	da_cfg_free(&g);
 	return found;
 }

@@ -113,10 +113,11 @@ static void dt_check_ratio(const char *name, int isa, const struct lab_work *w,
 	double flops = l->flops / l->elems, rd = l->load_span / l->elems,
 	       wr = l->store_span / l->elems;
 	if (isa == 1) {
+		bool same = flops == w->flops && rd == w->bytes_read && wr == w->bytes_written;
 		printf("%-34s auto: %5.3g flops, %4.3g B read, %4.3g B written per element "
-		       "(declared %g, %g, %g; %g elements per trip from %s)\n",
+		       "(declared %g, %g, %g; %g elements per trip from %s): %s\n",
 		       name, flops, rd, wr, w->flops, w->bytes_read, w->bytes_written, l->elems,
-		       l->elems_from);
+		       l->elems_from, same ? "as declared" : "differs");
 		return;
 	}
 	if (flops != w->flops)
