@@ -13,9 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/param.h"
-#include "kernels/registry.h"
 #include "tests/kernels/disasm.h"
+#include "tests/kernels/kwork.h"
 #include "tests/testlib.h"
 
 #ifndef LAB_TEST_KERNELS_LIB
@@ -32,35 +31,6 @@ static struct disasm *dt_lib(void)
 	if (!d)
 		d = disasm_open(lib && *lib ? lib : LAB_TEST_KERNELS_LIB);
 	return d;
-}
-
-static const struct lab_kernel *dt_kernel(const char *name)
-{
-	for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
-		if (!strcmp((*k)->name, name))
-			return *k;
-	return NULL;
-}
-
-/* Declared work of kernel for "key=value" settings. */
-static int dt_work(const struct lab_kernel *k, const char *const *kv, struct lab_work *w)
-{
-	char params[512] = {0};
-	struct lab_err err = {0};
-
-	if (k->params_size > sizeof(params) || lab_param_defaults(k->params, params, &err))
-		return -1;
-	for (unsigned i = 0; kv[i]; i++) {
-		char key[32];
-		const char *eq = strchr(kv[i], '=');
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
-		const struct lab_param *p = lab_param_find(k->params, key);
-		if (!p || lab_param_parse(p, eq + 1, params, &err))
-			return fprintf(stderr, "%s: %s\n", kv[i], err.msg), -1;
-	}
-	memset(w, 0, sizeof(*w));
-	k->work_per_unit(params, w);
-	return 0;
 }
 
 /* Splits "<family>_<isa>_<rest>" into the isa index and rest. */
@@ -159,7 +129,7 @@ static void dt_stream_one(const char *name, void *arg)
 	const char *kv[] = {kv_op, kv_isa, nt ? "nt=on" : "nt=off", NULL};
 	((struct dt_count *)arg)->seen++;
 	REQUIRE(disasm_loop(dt_lib(), name, 8, &l));
-	REQUIRE(dt_work(dt_kernel("stream"), kv, &w) == 0);
+	REQUIRE(kwork_declared("stream", kv, &w) == 0);
 	dt_check_width(name, isa, &l);
 	dt_check_ratio(name, isa, &w, &l, true);
 }
@@ -191,7 +161,7 @@ static void dt_peak_one(const char *name, void *arg)
 	const char *kv[] = {kv_op, kv_isa, kv_prec, NULL};
 	((struct dt_count *)arg)->seen++;
 	REQUIRE(disasm_loop(dt_lib(), name, 8, &l));
-	REQUIRE(dt_work(dt_kernel("peak"), kv, &w) == 0);
+	REQUIRE(kwork_declared("peak", kv, &w) == 0);
 	dt_check_width(name, isa, &l);
 	/* No memory of the kernel's in the loop (constants reloaded from the stack, where 16
 	 * registers are too few, are not its traffic): one trip is one or more whole units. */
@@ -239,7 +209,7 @@ static void dt_simd_one(const char *name, void *arg)
 	const char *kv[] = {kv_op, kv_isa, kv_type, kv_acc, NULL};
 	((struct dt_count *)arg)->seen++;
 	REQUIRE(disasm_loop(dt_lib(), name, type[1] == '6' ? 8 : 4, &l));
-	REQUIRE(dt_work(dt_kernel("simd"), kv, &w) == 0);
+	REQUIRE(kwork_declared("simd", kv, &w) == 0);
 	if (strcmp(op, "count_if") || isa != 0) /* scalar count_if may compare in xmm: fine */
 		dt_check_width(name, isa, &l);
 	/* gather's loads go through a vector index (its stream of x is not a stream here) */
