@@ -128,6 +128,14 @@ LAB_TEST(cpu_mask_skips_variants)
 	CHECK_EQ_I64(k->check(&p, 1, &env, &err), LAB_SKIP);
 	p.isa = LAB_ISA_SCALAR;
 	CHECK_EQ_I64(k->check(&p, 1, &env, &err), 0);
+	/* auto needs what its -march (LAB_AUTO_MARCH) let the compiler use, and says so. */
+	p.isa = LAB_ISA_AUTO;
+	if (lab_simd_auto_needs & LAB_CPU_AVX2) {
+		CHECK_EQ_I64(k->check(&p, 1, &env, &err), LAB_SKIP);
+		CHECK(strstr(err.msg, "auto was built with -march=") != NULL);
+	} else {
+		CHECK_EQ_I64(k->check(&p, 1, &env, &err), 0);
+	}
 	const char *kv[] = {"isa=avx2", "op=triad", NULL};
 	CHECK_EQ_I64(ts_run("stream", kv, 1), -1);
 	const char *kv2[] = {"isa=avx512", "op=fma", NULL};
