@@ -293,14 +293,24 @@ int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab
 	return 0;
 }
 
+/* Per thread, so counting needs no atomics and the analyzer stays free of shared state. */
+static _Thread_local unsigned long long an_json_compares;
+
+unsigned long long lab_an_json_compares(void)
+{
+	return an_json_compares;
+}
+
 const struct lab_an_json *lab_an_json_get(const struct lab_an_json *j, const char *key)
 {
+	size_t i;
+
 	if (!j || j->type != LAB_AN_JSON_OBJ)
 		return NULL;
-	for (size_t i = 0; i < j->n; i++)
-		if (!strcmp(j->keys[i], key))
-			return &j->items[i];
-	return NULL;
+	for (i = 0; i < j->n && strcmp(j->keys[i], key); i++)
+		;
+	an_json_compares += i < j->n ? i + 1 : i;
+	return i < j->n ? &j->items[i] : NULL;
 }
 
 const char *lab_an_json_str(const struct lab_an_json *j, const char *key)

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The analyzer stays O(n log n) at scale (issue 19): work is counted, never timed. Each case
+ * analyzes a small and a 4x larger results directory and compares the run.json keys looked up
+ * (lab_an_json_compares) or the view hooks called: linear work grows 4x, the quadratic code
+ * this replaced grew 16x (100 000 points took 95 s; 1 000 experiments 176 s).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/analysis.h"
+#include "analyze/output.h"
+#include "analyze/views/views.h"
+#include "harness/json.h"
+#include "tests/testlib.h"
+
+/* The facts of a point as the harness records them with perf_c2c = on. */
+#define SC_FACTS                                                                                   \
+	"\"point_facts\": {\"perf_c2c\": \"ok\", \"perf_c2c_lines\": 2, \"perf_c2c_top\": "        \
+	"\"0x40 rmt_hitm=7 lcl_hitm=23: +0x0 61.0%%/52.7%% [.] f (a.so)\"}"
+
+/*
+ * Writes DIR/NAME: n points with perf_c2c facts, in nexp experiments (round robin), threads
+ * 1, 2, 4, 8, two samples each.
+ */
+static const char *sc_write(const char *name, long n, long nexp)
+{
+	static char dir[4096];
+	char path[4200];
+	FILE *s, *r;
+
+	snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), name);
+	snprintf(path, sizeof(path), "mkdir -p '%s'", dir);
+	if (system(path) != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	s = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	r = fopen(path, "w");
+	if (!s || !r)
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
+	for (long e = 0; e < nexp; e++) {
+		fprintf(r, "%s\n{\"name\": \"x%ld\", \"kernel\": \"noop\", \"points\": [",
+		        e ? "," : "", e);
+		for (long p = e, k = 0; p < n; p += nexp, k++) {
+			int threads = 1 << (k % 4);
+
+			fprintf(r,
+			        "%s\n{\"point\": %ld, \"threads\": %d, \"params\": {\"size\": "
+			        "\"%ld\"}, \"status\": \"ok\", " SC_FACTS "}",
+			        k ? "," : "", p, threads, k / 4);
+			for (int rep = 0; rep < 2; rep++)
+				fprintf(s,
+				        "x%ld,%ld,noop,\"placement=compact;size=%ld\",%d,%d,%d,"
+				        "1000,op,0.01,0\n",
+				        e, p, k / 4, threads, rep, 1000000 / threads + 1000 * rep);
+		}
+		fputs("]}", r);
+	}
+	fputs("]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The run.json keys compared while analyzing dir and writing analysis.json (loading excluded). */
+static unsigned long long sc_compares(const char *dir, size_t *nexp_json)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_err err = {0};
+	unsigned long long before, after = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err)) {
+		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+		return 0;
+	}
+	before = lab_an_json_compares();
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0 && (f = open_memstream(&buf, &len))) {
+		lab_an_analysis_json(&a, f);
+		fclose(f);
+		after = lab_an_json_compares();
+	}
+	*nexp_json = 0;
+	for (const char *p = buf; p && (p = strstr(p, "\"perf_c2c\": [")); p++)
+		(*nexp_json)++;
+	free(buf);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return after - before;
+}
+
+/* 100 000 points took 95 s: the perf_c2c view searched run.json for each point's facts. */
+LAB_TEST(perf_c2c_facts_linear_in_points)
+{
+	size_t e1, e4;
+	unsigned long long c1 = sc_compares(sc_write("p1", 1000, 1), &e1);
+	unsigned long long c4 = sc_compares(sc_write("p4", 4000, 1), &e4);
+
+	REQUIRE(c1 > 0 && c4 > 0);
+	CHECK_EQ_U64(e1, 1);
+	CHECK_EQ_U64(e4, 1);
+	fprintf(stderr, "keys compared: 1000 points %llu, 4000 points %llu (x%.2f)\n", c1, c4,
+	        (double)c4 / (double)c1);
+	CHECK(c4 <= 5 * c1);        /* linear: x4; the scan per point: x16 */
+	CHECK(c4 <= 400ULL * 4000); /* a constant per point: about 150 */
+}
+
+/* 1 000 experiments of one point each took 176 s: each view's experiment hook was called for
+ * every earlier group, and every point's views were looked up by scanning the experiments. */
+LAB_TEST(perf_c2c_experiments_linear)
+{
+	size_t e1, e4;
+	unsigned long long c1 = sc_compares(sc_write("e1", 250, 250), &e1);
+	unsigned long long c4 = sc_compares(sc_write("e4", 1000, 1000), &e4);
+
+	REQUIRE(c1 > 0 && c4 > 0);
+	CHECK_EQ_U64(e1, 250);
+	CHECK_EQ_U64(e4, 1000);
+	fprintf(stderr, "keys compared: 250 experiments %llu, 1000 experiments %llu (x%.2f)\n", c1,
+	        c4, (double)c4 / (double)c1);
+	CHECK(c4 <= 5 * c1);
+	CHECK(c4 <= 400ULL * 1000);
+}
+
+/* A view of sc_ng groups, one experiment each (group g: experiment "g<g/rep>"), that counts
+ * the calls of its experiment and json hooks. */
+static size_t sc_ng, sc_rep, sc_exp_calls, sc_json_calls;
+static char sc_names[4096][24];
+
+static const char *sc_view_experiment(const void *state, size_t i)
+{
+	(void)state;
+	sc_exp_calls++;
+	return i < sc_ng ? sc_names[i / sc_rep] : NULL;
+}
+
+static void sc_view_json(struct lab_json *w, const void *state, const char *exp)
+{
+	(void)w;
+	(void)state;
+	(void)exp;
+	sc_json_calls++;
+}
+
+static int sc_view_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+{
+	(void)d;
+	(void)p;
+	return 0;
+}
+
+static const struct lab_an_view sc_view = {
+    .name = "counting",
+    .applies = sc_view_applies,
+    .experiment = sc_view_experiment,
+    .json = sc_view_json,
+};
+
+/* analysis.json's experiments[]: each view's experiment hook once per group (plus the end),
+ * each view's json once per experiment, however many experiments; was O(groups^2) hook calls. */
+LAB_TEST(views_json_hooks_once_per_group)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_view_run runs[3] = {{&sc_view, &sc_ng}, {&sc_view, NULL}, {&sc_view, &sc_ng}};
+	struct lab_an_analysis a = {.data = &d, .views = runs, .nviews = 3};
+	struct lab_err err = {0};
+	struct lab_json w;
+	FILE *f = fopen("/dev/null", "w");
+
+	REQUIRE(f != NULL);
+	sc_ng = 4000;
+	sc_rep = 2; /* groups 2g and 2g+1 are of one experiment: 2000 experiments */
+	for (size_t i = 0; i < sc_ng / sc_rep; i++)
+		snprintf(sc_names[i], sizeof(sc_names[i]), "g%zu", i);
+	sc_exp_calls = sc_json_calls = 0;
+	REQUIRE(lab_an_views_index(&a, &err) == 0);
+	lab_json_begin(&w, f);
+	lab_json_obj_open(&w, NULL);
+	lab_an_views_json(&w, &a);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
+	fclose(f);
+	CHECK_EQ_U64(sc_exp_calls, 2 * (sc_ng + 1)); /* two views with state, one pass each */
+	CHECK_EQ_U64(sc_json_calls, 2 * sc_ng / sc_rep);
+	a.views = NULL; /* runs is on the stack: lab_an_views_free frees only the index */
+	a.nviews = 0;
+	lab_an_views_free(&a);
+}
