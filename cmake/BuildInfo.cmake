@@ -31,7 +31,7 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
     set(LAB_AUTO_TUNE "${CMAKE_MATCH_1}")
   endif()
 elseif(CMAKE_C_COMPILER_ID MATCHES "Clang")
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -march=${LAB_AUTO_MARCH} -### -x c -c /dev/null
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -march=${LAB_AUTO_MARCH} "-###" -x c -c /dev/null
                   -o /dev/null OUTPUT_VARIABLE _q ERROR_VARIABLE _q RESULT_VARIABLE _q_rc)
   if(_q_rc EQUAL 0 AND _q MATCHES "\"-target-cpu\" \"([^\"]+)\"")
     set(LAB_AUTO_ARCH "${CMAKE_MATCH_1}")
