@@ -35,38 +35,67 @@ static void md_bin(const double *s, size_t n, double lo, double step, double *cn
 	}
 }
 
-/* Adds w * exp(-c d^2) at grid points b + dir * d, d = first, first + 1, ... < dmax. The
- * Gaussian is stepped by a recurrence, exp(-c (d+1)^2) = exp(-c d^2) exp(-c (2d + 1)), so
- * there is no exp() per grid point (the density is the analyzer's hot spot). */
-static void md_kernel_side(double *dens, size_t b, int dir, size_t first, double dmax, double c,
-                           double w)
+/* How many whole d >= first lie below dmax, at most cap. */
+static size_t md_span(size_t first, double dmax, size_t cap)
 {
-	double k = exp(-c * (double)(first * first)), r = exp(-c * (double)(2 * first + 1));
-	double q = exp(-2 * c);
+	double n = ceil(dmax) - (double)first;
 
-	for (size_t d = first; (double)d < dmax; d++) {
-		long g = (long)b + dir * (long)d;
+	return !(n > 0) ? 0 : n >= (double)cap ? cap : (size_t)n;
+}
 
-		if (g < 0 || g >= MD_GRID)
-			break;
-		dens[g] += w * k;
-		k *= r;
-		r *= q;
+/*
+ * The Gaussian exp(-c d^2) on both sides of a bin: kp[i] at d = i (np values), km[i] at d = i + 1
+ * (nm values). Stepped by a recurrence, exp(-c (d+1)^2) = exp(-c d^2) exp(-c (2d + 1)), so there
+ * is no exp() per grid point (the density is the analyzer's hot spot); the two sides' chains run
+ * in one loop so the CPU overlaps their multiplications.
+ */
+static void md_gauss(double c, double *kp, size_t np, double *km, size_t nm)
+{
+	double vp = 1, rp = exp(-c), vm = exp(-c), rm = exp(-c * 3), q = exp(-2 * c);
+	size_t n = np > nm ? np : nm;
+
+	for (size_t i = 0; i < n; i++) {
+		kp[i] = vp;
+		km[i] = vm;
+		vp *= rp;
+		rp *= q;
+		vm *= rm;
+		rm *= q;
 	}
 }
 
 /* Gaussian kernel density on the grid with bandwidth h * lambda[b] for the mass in bin b,
- * cut at 8 bandwidths. */
-static void md_kde(const double *cnt, const double *lambda, double step, double h, double *dens)
+ * cut at 8 bandwidths. With one bandwidth for all bins (shared: the pilot) the kernel values
+ * are computed once, as far as any bin needs them; each grid point adds up the same products in
+ * the same order as computing them bin by bin. */
+static void md_kde(const double *cnt, const double *lambda, int shared, double step, double h,
+                   double *dens)
 {
+	double kp[MD_GRID], km[MD_GRID];
+	int have = 0;
+
 	memset(dens, 0, MD_GRID * sizeof(*dens));
 	for (size_t b = 0; b < MD_GRID; b++) {
-		double hb = h * lambda[b], u = step / hb;
+		double hb, u, w;
+		size_t np, nm;
 
 		if (cnt[b] == 0)
 			continue;
-		md_kernel_side(dens, b, 1, 0, 8 / u, 0.5 * u * u, cnt[b] / hb);
-		md_kernel_side(dens, b, -1, 1, 8 / u, 0.5 * u * u, cnt[b] / hb);
+		hb = h * lambda[b];
+		u = step / hb;
+		w = cnt[b] / hb;
+		np = md_span(0, 8 / u, MD_GRID - b);
+		nm = md_span(1, 8 / u, b);
+		if (!shared)
+			md_gauss(0.5 * u * u, kp, np, km, nm);
+		else if (!have)
+			md_gauss(0.5 * u * u, kp, md_span(0, 8 / u, MD_GRID), km,
+			         md_span(1, 8 / u, MD_GRID - 1));
+		have = 1;
+		for (size_t i = 0; i < np; i++)
+			dens[b + i] += w * kp[i];
+		for (size_t i = 0; i < nm; i++)
+			dens[b - 1 - i] += w * km[i];
 	}
 }
 
@@ -74,7 +103,7 @@ static void md_kde(const double *cnt, const double *lambda, double step, double 
  * Abramson's adaptive kernel: a fixed-bandwidth pilot, then each bin's bandwidth scaled by
  * (pilot / geometric mean of pilot)^(-1/2). Sparse regions (a light second mode, a tail) get
  * wider kernels, so their sampling noise does not read as extra modes, while dense peaks stay
- * sharp.
+ * sharp. Only bins with mass need a bandwidth (and add to the geometric mean).
  */
 static void md_density(const double *s, size_t n, double lo, double step, double h, double *dens)
 {
@@ -83,12 +112,15 @@ static void md_density(const double *s, size_t n, double lo, double step, double
 	md_bin(s, n, lo, step, cnt);
 	for (size_t b = 0; b < MD_GRID; b++)
 		lambda[b] = 1;
-	md_kde(cnt, lambda, step, h, dens);
+	md_kde(cnt, lambda, 1, step, h, dens);
 	for (size_t b = 0; b < MD_GRID; b++)
-		logsum += cnt[b] * log(fmax(dens[b], 1e-300));
+		if (cnt[b] != 0)
+			logsum += cnt[b] * log(fmax(dens[b], 1e-300));
 	for (size_t b = 0; b < MD_GRID; b++)
-		lambda[b] = fmin(pow(fmax(dens[b], 1e-300) / exp(logsum / (double)n), -0.5), 50);
-	md_kde(cnt, lambda, step, h, dens);
+		if (cnt[b] != 0)
+			lambda[b] =
+			    fmin(pow(fmax(dens[b], 1e-300) / exp(logsum / (double)n), -0.5), 50);
+	md_kde(cnt, lambda, 0, step, h, dens);
 }
 
 /* Peaks (strict rises then falls, plateaus count once) and the valley between each pair. */

@@ -7,13 +7,30 @@
 #include <math.h>
 #include <string.h>
 
+/* Every point asks for the same few (cl, df): the last ones asked are kept per thread (a
+ * pure function, so the answer is the same bits), which spares 100 000 points 200 000
+ * inversions of the t distribution. */
+#define AN_TQ_CACHE 8
+
 double lab_an_t_quantile(double cl, double df)
 {
+	static _Thread_local struct {
+		double cl, df, q;
+	} memo[AN_TQ_CACHE];
+	static _Thread_local unsigned next;
+	double q;
+
 	if (!(df > 0))
 		return NAN;
-	if (isinf(df))
-		return gsl_cdf_ugaussian_Pinv(0.5 + cl / 2);
-	return gsl_cdf_tdist_Pinv(0.5 + cl / 2, df);
+	for (unsigned i = 0; i < AN_TQ_CACHE; i++)
+		if (memo[i].df == df && memo[i].cl == cl)
+			return memo[i].q;
+	q = isinf(df) ? gsl_cdf_ugaussian_Pinv(0.5 + cl / 2) : gsl_cdf_tdist_Pinv(0.5 + cl / 2, df);
+	memo[next % AN_TQ_CACHE].cl = cl;
+	memo[next % AN_TQ_CACHE].df = df;
+	memo[next % AN_TQ_CACHE].q = q;
+	next++;
+	return q;
 }
 
 int lab_an_median_ci(const double *sorted, size_t n, double cl, double *lo, double *hi)

@@ -10,13 +10,12 @@
  * repetitions each): the shape that was quadratic in the number of points (issue 12: 50 000
  * points took 8 s, 100 000 over 2 minutes). Target: 100 000 points in under 2 s.
  *
- * The whole command, as a user runs it (issue 19): analyze_bench [--lab LAB] SCENARIO N [REPS]
- * writes a directory, runs LAB (default: the lab of this build) on it as a child process and
- * prints the child's CPU time (user + system), its peak RSS and the wall time:
- *   points N REPS   N distinct points x REPS samples, `lab analyze DIR --no-plots`
- *                   (target: 100 000 x 10 under 5 s CPU and under 1 GB)
- *   perf-c2c N      N experiments of one point each with perf_c2c point facts,
- *                   `lab analyze DIR --no-plots` (target: 1 000 under 2 s)
+ * The whole command, as a user runs it (issue 19): analyze_bench [--lab LAB] SCENARIO N [REPS
+ * [DIR]] writes a directory (DIR is kept, a temporary one removed), runs LAB (default: the lab of
+ * this build) on it as a child process and prints the child's CPU time (user + system), its peak
+ * RSS and the wall time: points N REPS   N distinct points x REPS samples, `lab analyze DIR
+ * --no-plots` (target: 100 000 x 10 under 5 s CPU and under 1 GB) perf-c2c N      N experiments of
+ * one point each with perf_c2c point facts, `lab analyze DIR --no-plots` (target: 1 000 under 2 s)
  *   compare N REPS  `lab compare DIR DIR` on N points x REPS (target: 100 000 x 10 under 5 s)
  *   c2c N           one c2c_latency experiment of N CPU pairs, `lab analyze DIR` with plots;
  *                   also prints the largest .dat (target: 2 000 pairs under 3 s, .dat < 10 MB)
@@ -312,12 +311,12 @@ static int b_scenario(int argc, char **argv)
 	}
 	if (argc < 3 || (n = strtol(argv[2], NULL, 10)) < 1) {
 		fprintf(stderr, "usage: analyze_bench [--lab LAB] points|perf-c2c|compare|c2c N "
-		                "[REPS]\n");
+		                "[REPS [DIR]]\n");
 		return 2;
 	}
 	sc = argv[1];
 	reps = argc > 3 ? strtol(argv[3], NULL, 10) : 10;
-	if (!(dir = mkdtemp(tmpl)) || reps < 1)
+	if (!(dir = argc > 4 ? argv[4] : mkdtemp(tmpl)) || reps < 1)
 		return 2;
 	if (!strcmp(sc, "points") || !strcmp(sc, "compare"))
 		w = b_write_distinct(dir, n, (int)reps);
@@ -349,7 +348,7 @@ static int b_scenario(int argc, char **argv)
 		printf("\n");
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
+	if (argc <= 4 && system(cmd) != 0)
 		fprintf(stderr, "analyze_bench: could not remove %s\n", dir);
 	return rc ? 1 : 0;
 }
