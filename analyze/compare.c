@@ -20,14 +20,52 @@ const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 	return "within noise";
 }
 
-static const struct lab_an_point *an_match(const struct lab_an_data *d,
+/* The points of one side by (experiment, params, threads), the first loaded of each, so every
+ * point is matched in O(1) expected time (a scan per point took 83 s at 100 000 points). */
+struct an_cmp_side {
+	const struct lab_an_data *d;
+	struct lab_an_index ix;
+	size_t *compared;
+};
+
+struct an_cmp_key {
+	const struct an_cmp_side *side;
+	const struct lab_an_point *p;
+};
+
+static uint64_t an_cmp_hash(const struct lab_an_point *p)
+{
+	return lab_an_hash_str(
+	    lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->threads),
+	    p->params);
+}
+
+static int an_cmp_same(const void *ctx, size_t i)
+{
+	const struct an_cmp_key *k = ctx;
+	const struct lab_an_point *q = &k->side->d->pt[i];
+
+	(*k->side->compared)++;
+	return q->threads == k->p->threads && !strcmp(q->experiment, k->p->experiment) &&
+	       !strcmp(q->params, k->p->params);
+}
+
+static const struct lab_an_point *an_match(const struct an_cmp_side *s,
                                            const struct lab_an_point *p)
 {
-	for (size_t i = 0; i < d->npt; i++)
-		if (d->pt[i].threads == p->threads && !strcmp(d->pt[i].experiment, p->experiment) &&
-		    !strcmp(d->pt[i].params, p->params))
-			return &d->pt[i];
-	return NULL;
+	struct an_cmp_key k = {s, p};
+	size_t i = lab_an_index_find(&s->ix, an_cmp_hash(p), an_cmp_same, &k);
+
+	return i == (size_t)-1 ? NULL : &s->d->pt[i];
+}
+
+static int an_cmp_side_index(struct an_cmp_side *s)
+{
+	for (size_t i = 0; i < s->d->npt; i++)
+		if (!an_match(s, &s->d->pt[i]) &&
+		    lab_an_index_add(&s->ix, an_cmp_hash(&s->d->pt[i]), i))
+			return -1;
+	return 0;
 }
 
 static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
@@ -73,17 +111,23 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
                        struct lab_an_compare *c, struct lab_err *err)
 {
+	struct an_cmp_side so = {old, {0}, NULL}, sn = {new_, {0}, NULL};
+	int rc = 0;
+
 	lab_an_gsl_quiet();
 	memset(c, 0, sizeof(*c));
+	so.compared = sn.compared = &c->compared;
 	c->noise = noise;
 	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));
-	if (!c->row)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (!c->row || an_cmp_side_index(&so) || an_cmp_side_index(&sn)) {
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < old->npt; i++) {
 		struct lab_an_cmp_row *r = &c->row[c->n++];
 
 		r->old = &old->pt[i];
-		r->new_ = an_match(new_, r->old);
+		r->new_ = an_match(&sn, r->old);
 		if (r->new_) {
 			an_cmp_row(c, r);
 		} else {
@@ -95,7 +139,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	for (size_t i = 0; i < new_->npt; i++) {
 		struct lab_an_cmp_row *r;
 
-		if (an_match(old, &new_->pt[i]))
+		if (an_match(&so, &new_->pt[i]))
 			continue;
 		r = &c->row[c->n++];
 		r->new_ = &new_->pt[i];
@@ -103,7 +147,10 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		r->verdict = "only in new";
 		c->unmatched++;
 	}
-	return 0;
+out:
+	lab_an_index_free(&so.ix);
+	lab_an_index_free(&sn.ix);
+	return rc;
 }
 
 void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,

@@ -27,6 +27,9 @@ struct lab_an_compare {
 	 * and left out (not counted as unmatched; --include-flagged compares them); not_run:
 	 * matched points without samples on a side (skipped or failed there) */
 	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run;
+	/* points whose keys were compared while matching: the work of the match, for the tests
+	 * (linear in the points; a scan per point made it quadratic) */
+	size_t compared;
 };
 
 /* Pure verdict rule, exposed for tests. */

@@ -243,6 +243,12 @@ static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, int inc, 
 
 int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_err *err)
 {
+	return lab_an_data_summarize_modes(d, include_flagged, 1, err);
+}
+
+int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int modes,
+                                struct lab_err *err)
+{
 	size_t maxn = 1;
 	double *used, *work;
 	int rc = 0;
@@ -273,7 +279,8 @@ int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab
 		if (p->st.ci99_lo < 0)
 			p->st.ci99_lo = 0;
 		/* modes of costs that are all > 0 or not: only running out of memory fails */
-		if (lab_an_modes_measured(used, k, &p->modes) == -LAB_ENOMEM)
+		memset(&p->modes, 0, sizeof(p->modes));
+		if (modes && lab_an_modes_measured(used, k, &p->modes) == -LAB_ENOMEM)
 			goto nomem;
 		free(p->msum);
 		p->msum = d->nmetric ? calloc(d->nmetric, sizeof(*p->msum)) : NULL;

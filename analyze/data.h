@@ -95,6 +95,10 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err *err);
 /* Computes each point's statistics; include_flagged keeps foreign-load-flagged samples. */
 int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_err *err);
+/* The same, with each point's modes only when modes is 1 (else their count stays 0): the mode
+ * search is most of the cost of summarizing, and lab compare shows none. */
+int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int modes,
+                                struct lab_err *err);
 void lab_an_data_free(struct lab_an_data *d);
 
 /* run.json's entry of the experiment named experiment, or NULL (no run.json, no such name);

@@ -278,7 +278,7 @@ static int lab_compare_load(const char *dir, struct lab_an_data *d, int include_
 		return lab_err_set(err, LAB_EDATA, "%s: not a results directory", dir);
 	rc = lab_an_data_load_dir(d, dir, err);
 	if (!rc)
-		rc = lab_an_data_summarize(d, include_flagged, err);
+		rc = lab_an_data_summarize_modes(d, include_flagged, 0, err); /* shows no modes */
 	lab_print_warnings(&d->warn, "compare");
 	if (!rc && lab_an_flagged_line(d, include_flagged, line, sizeof(line)))
 		fprintf(stderr, "lab compare: %s: %s\n", dir, line);
