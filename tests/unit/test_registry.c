@@ -109,8 +109,8 @@ LAB_TEST(every_kernel_in_quick_ini)
 }
 
 /*
- * Every C file in kernels/ that defines a descriptor is in the table: test-only descriptors
- * (a lock without locking) live in tests/, never in the production library.
+ * Every C file in kernels/ that defines a descriptor is in the table (kernels/kernels.def):
+ * test-only descriptors (a lock without locking) live in tests/, never in the production library.
  */
 LAB_TEST(every_kernel_file_registered)
 {
@@ -137,9 +137,10 @@ LAB_TEST(every_kernel_file_registered)
 			for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
 				found |= !strcmp((*k)->name, name);
 			if (!found)
-				fprintf(stderr,
-				        "%s defines lab_kernel_%s but registry.c lacks it\n",
-				        de->d_name, name);
+				fprintf(
+				    stderr,
+				    "%s defines lab_kernel_%s but kernels/kernels.def lacks it\n",
+				    de->d_name, name);
 			CHECK(found);
 		}
 		fclose(f);
