@@ -4,7 +4,8 @@
 # One golden-error case: runs `lab run tests/configs/bad/NAME.ini -o TMP/out [args]` from the
 # source root (so every message starts with that relative path) and checks that
 #   - the exit code is 2 (bad config),
-#   - the first line of stderr is exactly the first line of NAME.err,
+#   - the first line of stderr is exactly the first line of NAME.err, where @KERNELS@ stands for
+#     the names `lab list` prints, comma-separated (so adding a kernel edits no golden file),
 #   - the last line of stderr is the "lab: N errors in FILE; nothing was run" summary (unless
 #     the expected line is itself a "lab: " line: the file could not be read at all),
 #   - nothing was written: TMP/out does not exist and stdout is empty.
@@ -33,6 +34,16 @@ rc=$?
 
 fail=0
 want=$(head -n 1 "$dir/$name.err")
+case "$want" in
+*@KERNELS@*)
+	kernels=$("$lab" list | awk '{print $1}' | paste -sd , - | sed 's/,/, /g')
+	if [ -z "$kernels" ]; then
+		echo "$lab list printed no kernels (needed for @KERNELS@ in $name.err)"
+		exit 1
+	fi
+	want=$(printf '%s\n' "$want" | sed "s/@KERNELS@/$kernels/")
+	;;
+esac
 got=$(head -n 1 "$tmp/stderr")
 last=$(tail -n 1 "$tmp/stderr")
 if [ "$rc" -ne 2 ]; then
