@@ -270,8 +270,10 @@ struct lab_kernel {
 	const struct lab_metric *metrics; /* terminated by LAB_METRIC_END; index = metric id */
 	const char *work_unit;            /* what one unit of work is: "increment", "acquire" */
 	unsigned work_scope;              /* enum lab_work_scope; 0 (TEAM) by default */
-	/* The analyzer views (analyze/views/) this kernel's results want, NULL-terminated; recorded
-	 * per experiment in run.json. NULL: none beyond the scaling series. */
+	/* The analyzer views (names in analyze/views/views.def) this kernel's results want,
+	 * NULL-terminated; recorded per experiment in run.json. Every kernel declares it ({NULL}:
+	 * none beyond the scaling series; the counters and perf_c2c views follow any run and are
+	 * declared by none); tests/unit/test_registry.c checks the names. */
 	const char *const *views;
 
 	/* Declared traffic per unit of work for these params; optional. */

@@ -275,6 +275,8 @@ static void arw_work(const void *params, struct lab_work *w)
 	w->flops = 0;
 }
 
+static const char *const arw_views[] = {"atomics", NULL};
+
 const struct lab_kernel lab_kernel_atomic_rmw = {
     .abi = LAB_KERNEL_ABI,
     .name = "atomic_rmw",
@@ -285,6 +287,7 @@ const struct lab_kernel lab_kernel_atomic_rmw = {
     .params_size = sizeof(struct arw_params),
     .metrics = arw_metrics,
     .work_unit = "operation",
+    .views = arw_views,
     .work_per_unit = arw_work,
     .setup = arw_setup,
     .thread_setup = arw_thread_setup,

@@ -76,6 +76,9 @@ static void noop_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads
 
 static const struct lab_metric noop_metrics[] = {LAB_METRIC_END};
 
+/* No view beyond the scaling series: there is nothing to show but the harness. */
+static const char *const noop_views[] = {NULL};
+
 const struct lab_kernel lab_kernel_noop = {
     .abi = LAB_KERNEL_ABI,
     .name = "noop",
@@ -85,6 +88,7 @@ const struct lab_kernel lab_kernel_noop = {
     .params_size = sizeof(struct noop_params),
     .metrics = noop_metrics,
     .work_unit = "iteration",
+    .views = noop_views,
     .thread_setup = noop_thread_setup,
     .run = noop_run,
     .verify = noop_verify,

@@ -169,6 +169,9 @@ static void fr_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 }
 #endif
 
+/* No view beyond the scaling series (its speedup is the lesson). */
+static const char *const fr_views[] = {NULL};
+
 const struct lab_kernel lab_kernel_omp_fractal = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_fractal",
@@ -180,6 +183,7 @@ const struct lab_kernel lab_kernel_omp_fractal = {
     .params_size = sizeof(struct fr_params),
     .metrics = fr_metrics,
     .work_unit = "pixel",
+    .views = fr_views,
     .check = fr_check,
 #ifdef _OPENMP
     .setup = fr_setup,

@@ -150,6 +150,9 @@ static void tr_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 }
 #endif
 
+/* No view beyond the scaling series (its speedup is the lesson). */
+static const char *const tr_views[] = {NULL};
+
 const struct lab_kernel lab_kernel_omp_triad = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_triad",
@@ -160,6 +163,7 @@ const struct lab_kernel lab_kernel_omp_triad = {
     .params_size = sizeof(struct tr_params),
     .metrics = tr_metrics,
     .work_unit = "element",
+    .views = tr_views,
     .work_per_unit = tr_work,
     .check = tr_check,
 #ifdef _OPENMP

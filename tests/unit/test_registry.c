@@ -147,3 +147,67 @@ LAB_TEST(every_kernel_file_registered)
 	}
 	closedir(dir);
 }
+
+/* The views the analyzer knows: its own list, analyze/views/views.def. */
+static const char *const registry_views[] = {
+#define LAB_AN_VIEW(name) #name,
+#include "analyze/views/views.def"
+#undef LAB_AN_VIEW
+    NULL,
+};
+
+/* Views no kernel declares: they follow any run (counters: a run with counters; perf_c2c: a run
+ * under perf c2c). */
+static const char *const registry_views_any_run[] = {"counters", "perf_c2c", NULL};
+
+static bool registry_view_in(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/*
+ * Every kernel declares its views (an empty list when it has none beyond the scaling series), so
+ * no view has to recognise a kernel's results by their properties; every name it declares is a
+ * view of views.def, once, and not one that follows any run.
+ */
+LAB_TEST(every_kernel_declares_known_views)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		if (!(*k)->views)
+			fprintf(stderr, "kernel %s declares no .views (an empty list: none)\n",
+			        (*k)->name);
+		CHECK((*k)->views != NULL);
+		for (const char *const *v = (*k)->views; v && *v; v++) {
+			bool known = registry_view_in(registry_views, *v);
+			bool any = registry_view_in(registry_views_any_run, *v);
+
+			if (!known || any)
+				fprintf(stderr, "kernel %s declares view '%s': %s\n", (*k)->name,
+				        *v,
+				        known ? "it follows any run, declare it nowhere"
+				              : "not in analyze/views/views.def");
+			CHECK(known && !any);
+			for (const char *const *w = v + 1; *w; w++)
+				CHECK(strcmp(*v, *w) != 0);
+		}
+	}
+}
+
+/* Every view of views.def is declared by a kernel, or follows any run. */
+LAB_TEST(every_view_declared_by_a_kernel)
+{
+	for (const char *const *v = registry_views; *v; v++) {
+		bool found = registry_view_in(registry_views_any_run, *v);
+
+		for (const struct lab_kernel *const *k = lab_kernels; *k && !found; k++)
+			found = (*k)->views && registry_view_in((*k)->views, *v);
+		if (!found)
+			fprintf(stderr, "view %s is declared by no kernel\n", *v);
+		CHECK(found);
+	}
+	for (const char *const *v = registry_views_any_run; *v; v++)
+		CHECK(registry_view_in(registry_views, *v));
+}
