@@ -146,6 +146,8 @@ int lab_cmd_version(int argc, char **argv)
 	printf("lab %s (git %s%s)\n", LAB_VERSION, LAB_GIT_SHA, LAB_GIT_DIRTY ? ", dirty" : "");
 	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
+	printf("auto kernel variants: -march=%s (the compiler took it for %s, tuned for %s)\n",
+	       LAB_AUTO_MARCH, LAB_AUTO_ARCH, LAB_AUTO_TUNE);
 	printf("hwloc: %u.%u.%u (runtime API 0x%x)\n", HWLOC_API_VERSION >> 16,
 	       (HWLOC_API_VERSION >> 8) & 0xff, HWLOC_API_VERSION & 0xff, hwloc_get_api_version());
 	printf("kernel ABI: %d\n", LAB_KERNEL_ABI);
