@@ -33,28 +33,3 @@ double lab_clock_read_cost_ns(void)
 	qsort(per, ROUNDS, sizeof(per[0]), clock_cmp_u64);
 	return (double)per[ROUNDS / 2] / BATCH;
 }
-
-double lab_clock_loops_per_us(void)
-{
-	static _Atomic double cached;
-	double v = cached;
-
-	if (v > 0)
-		return v;
-	/* The fastest of several 2 ms rounds: interruptions only ever slow a round down. */
-	double best = 0;
-	for (int r = 0; r < 5; r++) {
-		uint64_t n = 1 << 16, t0, dt;
-		do {
-			n *= 2;
-			t0 = lab_clock_ns();
-			lab_clock_busy_loop(n);
-			dt = lab_clock_ns() - t0;
-		} while (dt < 2000000 && n < (1ull << 40));
-		double rate = (double)n / ((double)dt / 1000.0);
-		if (rate > best)
-			best = rate;
-	}
-	cached = best;
-	return best;
-}

@@ -48,7 +48,4 @@ double lab_clock_resolution_ns(void);
 /* Median cost of one lab_clock_ns() call in ns, measured over many calls. */
 double lab_clock_read_cost_ns(void);
 
-/* Iterations of lab_clock_busy_loop per microsecond on this CPU, measured once and cached. */
-double lab_clock_loops_per_us(void);
-
 #endif

@@ -37,28 +37,3 @@ int lab_err_prefix(struct lab_err *err, const char *fmt, ...)
 	err->msg[n + (m < room ? m : room)] = '\0';
 	return -err->code;
 }
-
-void lab_err_clear(struct lab_err *err)
-{
-	if (err) {
-		err->code = 0;
-		err->msg[0] = '\0';
-	}
-}
-
-const char *lab_strerror(int code)
-{
-	if (code < 0)
-		code = -code;
-	switch (code) {
-	case LAB_OK:
-		return "success";
-#define LAB__ERR_CASE(c, desc)                                                                     \
-	case LAB_##c:                                                                              \
-		return desc;
-		LAB_ERRNO_MAP(LAB__ERR_CASE)
-#undef LAB__ERR_CASE
-	default:
-		return "unknown error";
-	}
-}

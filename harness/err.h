@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* X-macro list: code, name, description. */
+/* X-macro list: code and what it means. */
 #define LAB_ERRNO_MAP(X)                                                                           \
 	X(EINVAL, "invalid argument")                                                              \
 	X(ECONFIG, "bad configuration")                                                            \
@@ -51,12 +51,6 @@ int lab_err_set(struct lab_err *err, int code, const char *fmt, ...)
 /* Prepends context ("bind thread 3: ") to the message already in err; returns -err->code
  * (-LAB_EINVAL when err is NULL). */
 int lab_err_prefix(struct lab_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Resets err to "no error". */
-void lab_err_clear(struct lab_err *err);
-
-/* A static description of a code, positive or negative. */
-const char *lab_strerror(int code);
 
 /* Impossible states: print file:line and abort, in every build type. */
 #define LAB_BUG_ON(cond)                                                                           \

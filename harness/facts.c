@@ -44,16 +44,6 @@ void lab_ctx_fact_int(struct lab_ctx *ctx, const char *key, int64_t v)
 	}
 }
 
-void lab_ctx_fact_num(struct lab_ctx *ctx, const char *key, double v)
-{
-	struct lab_fact *s = facts_slot(ctx, key);
-
-	if (s) {
-		s->kind = LAB_FACT_NUM;
-		s->d = v;
-	}
-}
-
 void lab_ctx_fact_bool(struct lab_ctx *ctx, const char *key, bool v)
 {
 	struct lab_fact *s = facts_slot(ctx, key);
@@ -144,9 +134,6 @@ void lab_facts_json(struct lab_json *j, const char *key, const struct lab_facts 
 		switch (a->kind) {
 		case LAB_FACT_INT:
 			lab_json_int(j, a->key, a->i);
-			break;
-		case LAB_FACT_NUM:
-			lab_json_num(j, a->key, a->d);
 			break;
 		case LAB_FACT_BOOL:
 			lab_json_bool(j, a->key, a->b);

@@ -15,13 +15,12 @@
 #define LAB_FACT_KEY_MAX 32
 #define LAB_FACTS_MAX    32 /* facts per point; more are dropped (counted in `dropped`) */
 
-enum lab_fact_kind { LAB_FACT_INT, LAB_FACT_NUM, LAB_FACT_BOOL, LAB_FACT_STR, LAB_FACT_UINTS };
+enum lab_fact_kind { LAB_FACT_INT, LAB_FACT_BOOL, LAB_FACT_STR, LAB_FACT_UINTS };
 
 struct lab_fact {
 	char key[LAB_FACT_KEY_MAX];
 	enum lab_fact_kind kind;
 	int64_t i;
-	double d;
 	bool b;
 	char *s;     /* LAB_FACT_STR, owned */
 	uint64_t *v; /* LAB_FACT_UINTS, owned, n values */

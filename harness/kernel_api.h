@@ -195,7 +195,6 @@ struct lab_ctx {
  * do not fit (32 per point) or meet an out-of-memory are counted in "facts_dropped".
  */
 void lab_ctx_fact_int(struct lab_ctx *ctx, const char *key, int64_t v);
-void lab_ctx_fact_num(struct lab_ctx *ctx, const char *key, double v);
 void lab_ctx_fact_bool(struct lab_ctx *ctx, const char *key, bool v);
 void lab_ctx_fact_str(struct lab_ctx *ctx, const char *key, const char *v);
 /* An array of n counts (pages per node: index = node). */

@@ -56,12 +56,6 @@ void lab_load_init(struct lab_load *g, const char *stat_path)
 	g->tick_ns = 1e9 / (double)(hz > 0 ? hz : 100);
 }
 
-void lab_load_reset(struct lab_load *g)
-{
-	g->n = 0;
-	g->head = 0;
-}
-
 int lab_load_parse_stat(const char *text, uint64_t *busy_ticks, uint64_t *total_ticks,
                         unsigned *ncpus)
 {

@@ -53,9 +53,6 @@ struct lab_load {
 /* Sets up a guard reading stat_path (NULL = /proc/stat) through lab_load_src_sys. */
 void lab_load_init(struct lab_load *g, const char *stat_path);
 
-/* Forgets the history (call at the start of each point). */
-void lab_load_reset(struct lab_load *g);
-
 /*
  * Takes a snapshot now. Returns 0, or -LAB_EIO when the stat file cannot be read or parsed (the
  * guard is then unavailable and samples carry NaN).

@@ -15,11 +15,6 @@
 #include "harness/record_schema.h"
 #include "harness/results_internal.h"
 
-const char *lab_results_dir(const struct lab_results *res)
-{
-	return res->dir;
-}
-
 char *lab__results_path(const struct lab_results *res, const char *name)
 {
 	char *p = NULL;

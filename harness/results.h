@@ -55,7 +55,4 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 int lab_results_close(struct lab_results *res, const char *status, const char *error,
                       struct lab_err *err);
 
-/* The directory of res. */
-const char *lab_results_dir(const struct lab_results *res);
-
 #endif

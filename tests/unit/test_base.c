@@ -79,8 +79,6 @@ LAB_TEST(err_null_safe_and_new_codes)
 
 	CHECK_EQ_I64(lab_err_set(NULL, LAB_EDATA, "x %d", 1), -LAB_EDATA);
 	CHECK_EQ_I64(lab_err_prefix(NULL, "ctx: "), -LAB_EINVAL);
-	CHECK_EQ_STR(lab_strerror(-LAB_EDATA), "malformed input");
-	CHECK_EQ_STR(lab_strerror(LAB_EMATH), "numerical routine failed");
 	lab_err_set(&e, LAB_EMATH, "fit: %s", "singular");
 	CHECK_EQ_I64(lab_err_prefix(&e, "series %d: ", 2), -LAB_EMATH);
 	CHECK_EQ_STR(e.msg, "series 2: fit: singular");

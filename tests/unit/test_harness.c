@@ -99,6 +99,13 @@ static void load_fake_init(struct lab_load *g, struct load_fake *f)
 	g->tick_ns = 1e7; /* 100 Hz, whatever this machine's _SC_CLK_TCK */
 }
 
+/* Forgets g's snapshots (the runner keeps one history for the whole run). */
+static void load_forget(struct lab_load *g)
+{
+	g->n = 0;
+	g->head = 0;
+}
+
 /* Takes a snapshot at wall time ms with busy_ticks and own CPU time self_ms. */
 static int load_at(struct lab_load *g, struct load_fake *f, unsigned ms, unsigned long long ticks,
                    unsigned self_ms)
@@ -125,7 +132,7 @@ LAB_TEST(load_guard_foreign_from_injected_sources)
 	CHECK_NEAR(lab_load_foreign(&g), 2.0, 1e-12);
 	CHECK_EQ_U64(g.ncpus, 2);
 	/* Our own CPU time is subtracted: 0.3 s busy of which 0.15 s ours, over 0.3 s. */
-	lab_load_reset(&g);
+	load_forget(&g);
 	CHECK(isnan(lab_load_foreign(&g)));
 	REQUIRE(load_at(&g, &f, 1000, 100, 0) == 0);
 	REQUIRE(load_at(&g, &f, 1300, 130, 150) == 0);
@@ -166,11 +173,11 @@ LAB_TEST(load_guard_clamps_and_no_wall_time)
 	REQUIRE(load_at(&g, &f, 0, 0, 0) == 0);
 	REQUIRE(load_at(&g, &f, 300, 300, 0) == 0); /* 3 s busy in 0.3 s on 2 CPUs */
 	CHECK_NEAR(lab_load_foreign(&g), 2.0, 1e-12);
-	lab_load_reset(&g);
+	load_forget(&g);
 	REQUIRE(load_at(&g, &f, 1000, 300, 0) == 0);
 	REQUIRE(load_at(&g, &f, 1300, 310, 200) == 0); /* tick rounding: ours > machine's */
 	CHECK_NEAR(lab_load_foreign(&g), 0.0, 1e-12);
-	lab_load_reset(&g);
+	load_forget(&g);
 	REQUIRE(load_at(&g, &f, 2000, 310, 0) == 0);
 	REQUIRE(load_at(&g, &f, 2000, 320, 0) == 0);
 	CHECK(isnan(lab_load_foreign(&g)));
@@ -304,20 +311,17 @@ LAB_TEST(clock_facts)
 {
 	CHECK(lab_clock_resolution_ns() > 0);
 	CHECK(lab_clock_read_cost_ns() > 0);
-	CHECK(lab_clock_loops_per_us() > 0);
 	/* The spin's contract (it returns once at least that long has passed), a lower bound no
 	 * load can break: not a timing assertion. */
 	uint64_t spent = lab_clock_spin_ns(100000);
 	CHECK(spent >= 100000);
 }
 
-LAB_TEST(err_prefix_and_names)
+LAB_TEST(err_set_and_prefix)
 {
 	struct lab_err err;
 
 	CHECK_EQ_I64(lab_err_set(&err, LAB_EIO, "read %s", "x"), -LAB_EIO);
 	CHECK_EQ_I64(lab_err_prefix(&err, "load %d: ", 3), -LAB_EIO);
 	CHECK_EQ_STR(err.msg, "load 3: read x");
-	CHECK_EQ_STR(lab_strerror(-LAB_EVERIFY), "verification failed");
-	CHECK_EQ_STR(lab_strerror(999), "unknown error");
 }

@@ -49,7 +49,7 @@ static const struct lab_param *tp(const char *key)
 static int tp_parse(const char *key, const char *text, struct tp_params *out, struct lab_err *err)
 {
 	memset(out, 0, sizeof(*out));
-	lab_err_clear(err);
+	*err = (struct lab_err){0};
 	return lab_param_parse(tp(key), text, out, err);
 }
 
@@ -69,7 +69,7 @@ static const char *u64_error(int (*fn)(const char *, uint64_t *, struct lab_err 
 	static struct lab_err err;
 	uint64_t v = 0;
 
-	lab_err_clear(&err);
+	err = (struct lab_err){0};
 	if (fn(text, &v, &err) == 0)
 		return "(accepted)";
 	return err.msg;
