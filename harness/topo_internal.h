@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by topo.c and topo_input.c only. */
+/* Shared by topo.c, topo_input.c and topo_cache.c only: not the topology interface. */
 #ifndef LAB_HARNESS_TOPO_INTERNAL_H
 #define LAB_HARNESS_TOPO_INTERNAL_H
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Curves of one quantity vs one knob, shared by the chapter-29 views (omp_overhead,
- * omp_schedule, reduce, scan): a view is a struct lab_an_cv_spec saying which params name a
- * curve (construct and team), which knob is the x axis (threads, or a param such as chunk or
- * size) and which columns each entry shows (a metric column, the cost per work unit, or the
- * speedup over a baseline curve). The engine groups the points the view applies to by their
+ * Curves of one quantity vs one knob, shared by the views atomics, fs_layout, omp_overhead,
+ * omp_schedule, reduce, scan and simd_speedup: a view is a struct lab_an_cv_spec saying which
+ * params name a curve (construct and team), which knob is the x axis (threads, or a param such as
+ * chunk or size) and which columns each entry shows (a metric column, the cost per work unit, or
+ * the speedup over a baseline curve). The engine groups the points the view applies to by their
  * conditions (params without the curve and x keys; with threads when x is a param), one curve
  * per curve-key combination, entries in ascending x, and writes the JSON, the text table, the
  * report section and one plot per group. Nothing here names a kernel.
