@@ -391,8 +391,8 @@ static const char *const an_scope_short[] = {
     "thread 0's units only",
 };
 static const char *const an_scope_long[] = {
-    "wall time per unit of the whole team's work, all threads together; one thread's own "
-    "time per unit is about this times the threads",
+    ("wall time per unit of the whole team's work, all threads together; one thread's own "
+     "time per unit is about this times the threads"),
     "wall time per unit; each unit involves the whole team and is counted once",
     "wall time per unit that thread 0 did; the other threads' work is not counted",
 };
