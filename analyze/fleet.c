@@ -43,6 +43,21 @@ int lab_an_fleet_arg_ok(const char *s)
 	return 1;
 }
 
+int lab_an_fleet_job_ok(const char *s)
+{
+	size_t n = s ? strspn(s, "0123456789") : 0;
+
+	if (n == 0)
+		return 0;
+	if (s[n] == '_') {
+		size_t m = strspn(s + n + 1, "0123456789");
+		if (m == 0)
+			return 0;
+		n += 1 + m;
+	}
+	return s[n] == '\0' && n < 32;
+}
+
 struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const char *node)
 {
 	if (!lab_an_fleet_node_ok(node))
@@ -59,12 +74,20 @@ struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const ch
 	return t;
 }
 
-/* Copies the string member key of j into buf ("" when absent or not a string). */
-static void fleet_copy(const struct lab_an_json *j, const char *key, char *buf, size_t len)
+/* Copies the string member key of j into buf ("" when absent or not a string); a string that
+ * does not fit is -LAB_EDATA, never cut. */
+static int fleet_copy(const struct lab_an_json *j, const char *key, char *buf, size_t len,
+                      const char *path, struct lab_err *err)
 {
 	const char *s = lab_an_json_str(j, key);
+	size_t n = s ? strlen(s) : 0;
 
-	snprintf(buf, len, "%s", s ? s : "");
+	if (n >= len)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s: \"%s\" is %zu characters (allowed at most %zu)", path, key,
+		                   n, len - 1);
+	memcpy(buf, s ? s : "", n + 1);
+	return 0;
 }
 
 static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *f, const char *path,
@@ -85,7 +108,8 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 		if (!t)
 			return lab_err_set(err, LAB_EDATA, "%s: more than %d tasks", path,
 			                   LAB_FLEET_TASKS_MAX);
-		fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state));
+		if (fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state), path, err))
+			return -LAB_EDATA;
 		double code = lab_an_json_num(&arr->items[i], "exit_code", -1);
 		t->exit_code = isfinite(code) && code >= -1 && code <= 255 ? (int)code : -1;
 	}
@@ -114,19 +138,38 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 		    lab_err_set(err, LAB_EDATA, "%s: schema is not \"%s\"", path, LAB_FLEET_SCHEMA);
 		goto out;
 	}
-	fleet_copy(j, "config", f->config, sizeof(f->config));
-	fleet_copy(j, "config_source", f->config_source, sizeof(f->config_source));
-	fleet_copy(j, "state", f->state, sizeof(f->state));
-	fleet_copy(j, "submitted_utc", f->submitted_utc, sizeof(f->submitted_utc));
 	const struct lab_an_json *jobs = lab_an_json_get(j, "jobs");
-	fleet_copy(jobs, "run", f->run_job, sizeof(f->run_job));
-	fleet_copy(jobs, "analyze", f->analyze_job, sizeof(f->analyze_job));
 	const struct lab_an_json *req = lab_an_json_get(j, "request");
-	fleet_copy(req, "nodes", f->nodes, sizeof(f->nodes));
-	fleet_copy(req, "nodelist", f->nodelist, sizeof(f->nodelist));
-	fleet_copy(req, "partition", f->partition, sizeof(f->partition));
-	fleet_copy(req, "constraint", f->constraint, sizeof(f->constraint));
-	fleet_copy(req, "time", f->time, sizeof(f->time));
+	const struct {
+		const struct lab_an_json *obj;
+		const char *key;
+		char *buf;
+		size_t len;
+	} str[] = {
+	    {j, "config", f->config, sizeof(f->config)},
+	    {j, "config_source", f->config_source, sizeof(f->config_source)},
+	    {j, "state", f->state, sizeof(f->state)},
+	    {j, "submitted_utc", f->submitted_utc, sizeof(f->submitted_utc)},
+	    {jobs, "run", f->run_job, sizeof(f->run_job)},
+	    {jobs, "analyze", f->analyze_job, sizeof(f->analyze_job)},
+	    {req, "nodes", f->nodes, sizeof(f->nodes)},
+	    {req, "nodelist", f->nodelist, sizeof(f->nodelist)},
+	    {req, "partition", f->partition, sizeof(f->partition)},
+	    {req, "constraint", f->constraint, sizeof(f->constraint)},
+	    {req, "time", f->time, sizeof(f->time)},
+	};
+	for (size_t i = 0; i < sizeof(str) / sizeof(str[0]); i++)
+		if ((rc = fleet_copy(str[i].obj, str[i].key, str[i].buf, str[i].len, path, err)))
+			goto out;
+	const char *ids[2][2] = {{"run", f->run_job}, {"analyze", f->analyze_job}};
+	for (int i = 0; i < 2; i++)
+		if (ids[i][1][0] && !lab_an_fleet_job_ok(ids[i][1])) {
+			rc = lab_err_set(err, LAB_EDATA,
+			                 "%s: jobs.%s is not a Slurm job id (allowed digits, "
+			                 "optionally _ and an array index)",
+			                 path, ids[i][0]);
+			goto out;
+		}
 	rc = fleet_read_tasks(lab_an_json_get(j, "tasks"), f, path, err);
 out:
 	lab_an_json_free(j);

@@ -18,6 +18,9 @@
 #define LAB_FLEET_SCHEMA    "lab.fleet/1"
 #define LAB_FLEET_NAME_MAX  64
 #define LAB_FLEET_TASKS_MAX 1024
+/* The longest Slurm host list a fleet carries (with its NUL): every node of the largest fleet by
+ * name, with room to spare. A longer one is refused, never cut. */
+#define LAB_FLEET_NODELIST_MAX 65536
 
 /* One node's task: its Slurm node name, state (PENDING, RUNNING, COMPLETED, FAILED, MISSING...)
  * and exit code (-1 while unknown). */
@@ -33,7 +36,7 @@ struct lab_an_fleet {
 	char run_job[32], analyze_job[32]; /* Slurm job ids; "" before submission */
 	char state[32];                    /* the run job's state */
 	/* What was asked for: "" when not given. */
-	char nodes[16], nodelist[512], partition[128], constraint[256], time[64];
+	char nodes[16], nodelist[LAB_FLEET_NODELIST_MAX], partition[128], constraint[256], time[64];
 	char submitted_utc[32];
 	struct lab_an_fleet_task task[LAB_FLEET_TASKS_MAX];
 	size_t ntask;
@@ -54,13 +57,20 @@ int lab_an_fleet_node_ok(const char *name);
  */
 int lab_an_fleet_arg_ok(const char *s);
 
+/* 1 when s is a Slurm job id: 1 .. 31 characters, digits, optionally "_" and the digits of an
+ * array task ("123", "123_4"); else 0. So an id read from a file can never be an option of
+ * squeue, scontrol or sacct. */
+int lab_an_fleet_job_ok(const char *s);
+
 /* The task of node, adding it (state "PENDING", exit -1) when absent. NULL when node is not a
  * valid name or the table is full. */
 struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const char *node);
 
 /*
- * Reads dir/fleet.json into *f (zeroed first). A node name that fails lab_an_fleet_node_ok, a
- * missing member or a wrong schema is -LAB_EDATA; an unreadable file -LAB_EIO.
+ * Reads dir/fleet.json into *f (zeroed first). A node name that fails lab_an_fleet_node_ok, a job
+ * id that fails lab_an_fleet_job_ok (empty is allowed: not submitted), a string longer than its
+ * field (never cut), a missing member or a wrong schema is -LAB_EDATA; an unreadable file
+ * -LAB_EIO.
  */
 int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err);
 

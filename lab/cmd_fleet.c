@@ -5,6 +5,9 @@
  * one task per node through srun, each running `lab run CONFIG -o DIR/<node>` via `lab fleet
  * task`) and an afterany job that updates fleet.json and analyzes the fleet. The scripts quote
  * every path; the values of --partition and the like go to sbatch as --opt=value arguments only.
+ * Nothing is written or submitted before the config is read once (a regular file of bounded
+ * size), validated and planned, and every option is checked: what DIR receives is exactly the
+ * text that was validated, and no value is ever cut.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,12 +17,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/fileio.h"
+#include "kernels/registry.h"
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
 
+#define LAB_FLEET_STR_(x) #x
+#define LAB_FLEET_STR(x)  LAB_FLEET_STR_(x)
+
 static const char fleet_help[] =
     "usage: lab fleet CONFIG [--nodes N | --nodelist LIST] [--partition P] [--constraint C]\n"
-    "                 [--time T] [-o DIR] [--dry-run]\n"
+    "                 [--time T] [--topology SPEC] [-o DIR] [--dry-run]\n"
     "       lab fleet status DIR [--json]\n\n"
     "Runs CONFIG on whole Slurm nodes, one task per node, and analyzes the fleet when every\n"
     "task has ended. Writes DIR (default results/fleet-<UTC stamp>-<config>/): config.ini (the\n"
@@ -30,9 +38,20 @@ static const char fleet_help[] =
     "  --partition P      sbatch --partition\n"
     "  --constraint C     sbatch --constraint (node features)\n"
     "  --time T           sbatch --time for the fleet job\n"
+    "  --topology SPEC    validate and plan CONFIG for the nodes' topology (synthetic:\"...\"\n"
+    "                     or xml:FILE, as lab plan takes it); default: this machine's\n"
     "  -o, --output DIR   the fleet directory (new or empty)\n"
-    "  --dry-run          print the scripts and the sbatch commands; submit and write nothing\n\n"
+    "  --dry-run          validate, print the scripts and the sbatch commands; submit and\n"
+    "                     write nothing\n\n"
     "Then: lab fleet status DIR; lab analyze DIR; lab compare DIR/NODE_A DIR/NODE_B\n";
+
+/* "lab fleet: WHAT 'VALUE'REST" on stderr with VALUE escaped (it may hold any byte). */
+static void fleet_say(const char *what, const char *value, const char *rest)
+{
+	fprintf(stderr, "lab fleet: %s '", what);
+	lab_fleet_put(stderr, value);
+	fprintf(stderr, "'%s\n", rest);
+}
 
 static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 {
@@ -46,44 +65,93 @@ static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 		int k = 0;
 		while (k < FLEET_NOPT && strcmp(a, names[k]))
 			k++;
+		int out = !strcmp(a, "-o") || !strcmp(a, "--output"),
+		    topo = !strcmp(a, "--topology");
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(fleet_help, stdout);
 			return 1;
 		} else if (!strcmp(a, "--dry-run")) {
 			o->dry_run = 1;
-		} else if ((k < FLEET_NOPT || !strcmp(a, "-o") || !strcmp(a, "--output")) &&
-		           i + 1 < argc) {
+		} else if ((k < FLEET_NOPT || out || topo) && i + 1 < argc) {
 			const char *v = argv[++i];
-			if (k == FLEET_NOPT) {
-				o->out = v;
+			if (out || topo) {
+				*(out ? &o->out : &o->topology) = v;
 				continue;
 			}
 			if (!v[0] || !lab_an_fleet_arg_ok(v)) {
-				fprintf(stderr,
-				        "lab fleet: %s '%s': not a Slurm value (allowed letters, "
-				        "digits and ._+-:,[]&|*(), not starting with '-')\n",
-				        a, v);
+				fleet_say(a, v,
+				          ": not a Slurm value (allowed letters, digits and "
+				          "._+-:,[]&|*(), not starting with '-')");
 				return -1;
 			}
 			*vals[k] = v;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr,
-			        "lab fleet: unknown option '%s' or missing value (see "
-			        "--help)\n",
-			        a);
+			fleet_say("unknown option or missing value:", a, " (see --help)");
 			return -1;
 		} else if (!o->config) {
 			o->config = a;
 		} else {
-			fprintf(stderr, "lab fleet: one config only ('%s')\n", a);
+			fleet_say("one config only; also given:", a, "");
 			return -1;
 		}
 	}
 	return 0;
 }
 
+/*
+ * --nodes as a count: decimal digits only (no sign, space, hex or exponent), 1 ..
+ * LAB_FLEET_TASKS_MAX, never wrapped; o->nodes then names its canonical spelling.
+ */
+static int fleet_nodes(struct fleet_opts *o)
+{
+	const char *v = o->nodes;
+	char *end = NULL;
+
+	if (strspn(v, "0123456789") != strlen(v) || !v[0]) {
+		fleet_say("--nodes", v,
+		          ": not a count (allowed 1 .. " LAB_FLEET_STR(
+		              LAB_FLEET_TASKS_MAX) ", decimal digits)");
+		return -1;
+	}
+	errno = 0;
+	unsigned long n = strtoul(v, &end, 10);
+	if (errno || *end || n < 1 || n > LAB_FLEET_TASKS_MAX) {
+		fleet_say("--nodes", v,
+		          ": out of range (allowed 1 .. " LAB_FLEET_STR(LAB_FLEET_TASKS_MAX) ")");
+		return -1;
+	}
+	snprintf(o->nodes_buf, sizeof(o->nodes_buf), "%lu", n);
+	o->nodes = o->nodes_buf;
+	return 0;
+}
+
+/* Each Slurm value must fit the field fleet.json keeps it in: refused, never cut. */
+static int fleet_lengths(const struct fleet_opts *o)
+{
+	static const struct lab_an_fleet *f;
+	const struct {
+		const char *name, *v;
+		size_t max;
+	} vals[] = {
+	    {"--nodelist", o->nodelist, sizeof(f->nodelist) - 1},
+	    {"--partition", o->partition, sizeof(f->partition) - 1},
+	    {"--constraint", o->constraint, sizeof(f->constraint) - 1},
+	    {"--time", o->time, sizeof(f->time) - 1},
+	};
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		if (vals[i].v && strlen(vals[i].v) > vals[i].max) {
+			fprintf(stderr,
+			        "lab fleet: %s: %zu characters (allowed at most %zu; a Slurm "
+			        "range such as n[1-400] is shorter)\n",
+			        vals[i].name, strlen(vals[i].v), vals[i].max);
+			return -1;
+		}
+	return 0;
+}
+
 /* Checks what the scripts will contain; one line on stderr for the first problem. */
-static int fleet_check(const struct fleet_opts *o)
+static int fleet_check(struct fleet_opts *o)
 {
 	if (!o->config) {
 		fprintf(stderr, "lab fleet: give a CONFIG (see --help)\n");
@@ -93,19 +161,12 @@ static int fleet_check(const struct fleet_opts *o)
 		fprintf(stderr, "lab fleet: --nodes and --nodelist: give one of them\n");
 		return -1;
 	}
-	if (o->nodes && strspn(o->nodes, "0123456789") != strlen(o->nodes)) {
-		fprintf(stderr, "lab fleet: --nodes '%s': not a count (allowed 1 .. %d)\n",
-		        o->nodes, LAB_FLEET_TASKS_MAX);
+	if ((o->nodes && fleet_nodes(o)) || fleet_lengths(o))
 		return -1;
-	}
-	if (o->nodes && (atoi(o->nodes) < 1 || atoi(o->nodes) > LAB_FLEET_TASKS_MAX)) {
-		fprintf(stderr, "lab fleet: --nodes %s: out of range (allowed 1 .. %d)\n", o->nodes,
-		        LAB_FLEET_TASKS_MAX);
-		return -1;
-	}
 	const char *paths[2] = {o->config, o->out};
 	if (strlen(o->config) > 2000 || (o->out && strlen(o->out) > 2000)) {
-		fprintf(stderr, "lab fleet: a path longer than 2000 characters\n");
+		fprintf(stderr, "lab fleet: %s: a path longer than 2000 characters\n",
+		        strlen(o->config) > 2000 ? "CONFIG" : "-o");
 		return -1;
 	}
 	for (int i = 0; i < 2; i++)
@@ -118,28 +179,111 @@ static int fleet_check(const struct fleet_opts *o)
 				return -1;
 			}
 	if (o->out && strchr(o->out, '%')) {
-		fprintf(stderr,
-		        "lab fleet: -o %s: '%%' not allowed (sbatch reads it in --output as "
-		        "a pattern)\n",
-		        o->out);
-		return -1;
-	}
-	if (access(o->config, R_OK) != 0) {
-		fprintf(stderr, "lab fleet: %s: cannot read: %s\n", o->config, strerror(errno));
+		fleet_say("-o", o->out,
+		          ": '%' not allowed (sbatch reads it in --output as a pattern)");
 		return -1;
 	}
 	return 0;
 }
 
-/* An absolute spelling of path (the jobs may start elsewhere); path need not exist. */
-static void fleet_abs(const char *path, char *buf, size_t len)
+/* Prints the config's errors, one line each, and the closing count. */
+static void fleet_report(struct lab_diag *d, const struct fleet_opts *o, const char *topo)
 {
-	char cwd[4096];
+	unsigned n = lab_diag_count(d);
 
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		snprintf(buf, len, "%s", path);
-	else
-		snprintf(buf, len, "%.2000s/%.2000s", cwd, path);
+	for (unsigned i = 0; i < d->n; i++) {
+		lab_fleet_put(stderr, d->msg[i]);
+		fputc('\n', stderr);
+	}
+	if (d->dropped)
+		fprintf(stderr, "... and %u more error%s\n", d->dropped,
+		        d->dropped == 1 ? "" : "s");
+	fprintf(stderr, "lab fleet: %u error%s in ", n, n == 1 ? "" : "s");
+	lab_fleet_put(stderr, o->config);
+	fputs(" (checked for ", stderr);
+	lab_fleet_put(stderr, topo);
+	fputs(o->topology ? ")" : "; --topology SPEC checks it for the nodes' own)", stderr);
+	fputs("; nothing was submitted\n", stderr);
+}
+
+/*
+ * Reads CONFIG once into *text (a regular file of at most LAB_CFG_FILE_MAX bytes: a FIFO, a
+ * device or a directory is refused before anything is read from it), then loads, validates and
+ * plans it for --topology (default: this machine), as `lab plan` does. Returns LAB_EXIT_OK with
+ * *text (the caller frees it), or the exit code after the errors on stderr.
+ */
+static int fleet_validate(const struct fleet_opts *o, char **text, size_t *len)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	struct lab_topo *topo = NULL;
+	struct lab_plan *plan = NULL;
+	int code = LAB_EXIT_USAGE;
+
+	int rc = lab_file_read(o->config, LAB_CFG_FILE_MAX, text, len, &err);
+	if (rc) {
+		fputs("lab fleet: cannot read the config: ", stderr);
+		lab_fleet_put(stderr, err.msg);
+		fputs("; nothing was submitted\n", stderr);
+		return rc == -LAB_ENOMEM ? LAB_EXIT_FAILURE : LAB_EXIT_USAGE;
+	}
+	if (lab_topo_open(&topo, o->topology, &err))
+		lab_diag_add(&d, "--topology %s", err.msg);
+	rc = lab_cfg_load_text(&cfg, o->config, *text, *len, &d, &err);
+	if (!rc && topo)
+		rc = lab_plan_build(&plan, &cfg, lab_kernels, topo, NULL, 0, &d, &err);
+	if (rc == 0 && lab_diag_count(&d) == 0) {
+		code = LAB_EXIT_OK;
+	} else if (rc == 0 || rc == -LAB_ECONFIG) {
+		fleet_report(&d, o, topo ? lab_topo_summary(topo) : "no topology");
+	} else {
+		fputs("lab fleet: ", stderr);
+		lab_fleet_put(stderr, err.msg);
+		fputc('\n', stderr);
+		code = LAB_EXIT_FAILURE;
+	}
+	lab_plan_free(plan);
+	lab_topo_close(topo);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+	if (code) {
+		free(*text);
+		*text = NULL;
+	}
+	return code;
+}
+
+/*
+ * An absolute spelling of path (the jobs may start elsewhere), carried whole however long the
+ * working directory is: a fresh string, or NULL after one line on stderr (exit code in *code).
+ */
+static char *fleet_abs(const char *path, int *code)
+{
+	char *cwd = NULL, *abs = NULL;
+
+	*code = LAB_EXIT_FAILURE;
+	if (path[0] != '/' && !(cwd = getcwd(NULL, 0))) {
+		fprintf(stderr, "lab fleet: cannot name the working directory: %s\n",
+		        strerror(errno));
+		return NULL;
+	}
+	if (asprintf(&abs, "%s%s%s", cwd ? cwd : "", cwd ? "/" : "", path) < 0) {
+		free(cwd);
+		fprintf(stderr, "lab fleet: out of memory\n");
+		return NULL;
+	}
+	free(cwd);
+	if (strlen(abs) > LAB_FLEET_DIR_MAX) {
+		fprintf(stderr,
+		        "lab fleet: the fleet directory's absolute path is %zu characters (allowed "
+		        "at most %d): give a shorter -o or start from a shorter directory\n",
+		        strlen(abs), LAB_FLEET_DIR_MAX);
+		free(abs);
+		*code = LAB_EXIT_USAGE;
+		return NULL;
+	}
+	return abs;
 }
 
 /* The default DIR: results/fleet-<UTC stamp>-<config stem>. */
@@ -158,53 +302,60 @@ static void fleet_default_dir(const char *config, char *buf, size_t len)
 	snprintf(buf, len, "results/fleet-%s-%.*s", stamp, (int)(n > 64 ? 64 : n), base);
 }
 
-/* Creates DIR (new or empty) and DIR/logs; 1 when DIR was created here. */
-static int fleet_mkdir(const char *dir)
-{
-	char cmd[4200];
-	int created = mkdir(dir, 0755) == 0;
+/* What a submission created, so that a failure removes exactly that. */
+struct fleet_made {
+	int results, dir; /* results/ and DIR were created here (not there before) */
+};
 
-	if (!created && errno != EEXIST) {
+/* Creates DIR (new or empty) and DIR/logs. 0, or -1 after one line on stderr. */
+static int fleet_mkdir(const char *dir, struct fleet_made *m)
+{
+	char path[4200];
+
+	m->dir = mkdir(dir, 0755) == 0;
+	if (!m->dir && errno != EEXIST) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	if (!created && rmdir(dir) == 0)
-		created = mkdir(dir, 0755) == 0; /* it was empty: ours now */
-	if (!created) {
+	/* An existing empty directory is taken by removing and creating it again, so two fleets
+	 * cannot both take it; it is restored (empty) on failure. */
+	if (!m->dir && !(rmdir(dir) == 0 && mkdir(dir, 0755) == 0)) {
 		fprintf(stderr, "lab fleet: -o %s: not a new or empty directory\n", dir);
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd), "%s/logs", dir);
-	if (mkdir(cmd, 0755) != 0) {
-		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", cmd, strerror(errno));
-		rmdir(dir);
+	snprintf(path, sizeof(path), "%s/logs", dir);
+	if (mkdir(path, 0755) != 0) {
+		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));
+		if (m->dir)
+			rmdir(dir);
 		return -1;
 	}
-	return 1;
+	return 0;
 }
 
-/* Removes what fleet_files wrote, so a failed submission leaves nothing behind. */
-static void fleet_unwind(const char *dir)
+/* Removes what fleet_submit wrote, so a failed submission leaves nothing behind. */
+static void fleet_unwind(const char *dir, const struct fleet_made *m)
 {
-	static const char *names[] = {"config.ini", "fleet.sbatch", "analyze.sbatch", "fleet.json"};
+	static const char *names[] = {"config.ini", "fleet.sbatch", "analyze.sbatch", "fleet.json",
+	                              "logs"};
 	char path[4200];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		unlink(path);
+		(i + 1 < sizeof(names) / sizeof(names[0]) ? unlink : rmdir)(path);
 	}
-	snprintf(path, sizeof(path), "%s/logs", dir);
-	rmdir(path);
-	rmdir(dir);
+	if (m->dir)
+		rmdir(dir);
+	if (m->results)
+		rmdir("results");
 }
 
-/* Writes dir/name through fn, or copies src when fn is NULL. */
-static int fleet_write(const char *dir, const char *name, const char *lab, const char *src,
-                       void (*fn)(FILE *, const char *, const char *))
+/* Writes dir/name (a new file) through fn, or as the len bytes of text when fn is NULL. Every
+ * write is checked. 0, or -1 after one line on stderr. */
+static int fleet_write(const char *dir, const char *name, const char *lab, const char *text,
+                       size_t len, void (*fn)(FILE *, const char *, const char *))
 {
-	char path[4200], buf[8192];
-	size_t n;
-	int ok;
+	char path[4200];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "wx");
@@ -212,67 +363,33 @@ static int fleet_write(const char *dir, const char *name, const char *lab, const
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));
 		return -1;
 	}
-	if (fn) {
+	int ok = 1, saved = 0;
+	if (fn)
 		fn(f, lab, dir);
-	} else {
-		FILE *in = fopen(src, "r");
-		ok = in != NULL;
-		while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-			fwrite(buf, 1, n, f);
-		if (in && ferror(in))
-			ok = 0;
-		if (in)
-			fclose(in);
-		if (!ok) {
-			fclose(f);
-			fprintf(stderr, "lab fleet: %s: cannot read\n", src);
-			return -1;
-		}
-	}
-	ok = !ferror(f);
-	if (fclose(f) != 0 || !ok || (fn && chmod(path, 0755) != 0)) {
-		fprintf(stderr, "lab fleet: %s: cannot write: %s\n", path, strerror(errno));
+	else if (len && fwrite(text, 1, len, f) != len)
+		ok = 0, saved = errno;
+	if (ok && (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0))
+		ok = 0, saved = errno;
+	if (fclose(f) != 0 && ok)
+		ok = 0, saved = errno;
+	if (ok && fn && chmod(path, 0755) != 0)
+		ok = 0, saved = errno;
+	if (!ok) {
+		fprintf(stderr, "lab fleet: %s: cannot write: %s\n", path,
+		        strerror(saved ? saved : EIO));
 		return -1;
 	}
 	return 0;
 }
 
-/* Runs sbatch; the job id (digits before any ";cluster") into job. 0 or -1 with a message. */
-static int fleet_sbatch(const char **av, char *job, size_t len)
-{
-	char out[256], err[2048];
-	int rc = lab_fleet_capture(av, 60, out, sizeof(out), err, sizeof(err));
-	size_t n = strspn(out, "0123456789");
-
-	if (rc == 0 && n > 0 && n < len) {
-		snprintf(job, len, "%.*s", (int)n, out);
-		return 0;
-	}
-	err[strcspn(err, "\n")] = '\0';
-	if (rc == -1)
-		fprintf(stderr, "lab fleet: sbatch: cannot run it (is Slurm's client installed and "
-		                "on PATH?); nothing was submitted\n");
-	else
-		fprintf(stderr, "lab fleet: sbatch %s: %s\n", rc == -2 ? "timed out" : "failed",
-		        err[0] ? err : "no job id in its output");
-	return -1;
-}
-
-static void fleet_scancel(const char *job)
-{
-	char out[256];
-	const char *av[] = {"scancel", job, NULL};
-
-	lab_fleet_capture(av, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0);
-}
-
+/* fleet.json's first record. fleet_check made every value fit its field. */
 static void fleet_record(struct lab_an_fleet *f, const struct fleet_opts *o, const char *dir)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 
 	memset(f, 0, sizeof(*f));
-	snprintf(f->config, sizeof(f->config), "%.4000s/config.ini", dir);
+	snprintf(f->config, sizeof(f->config), "%s/config.ini", dir);
 	snprintf(f->config_source, sizeof(f->config_source), "%s", o->config);
 	snprintf(f->nodes, sizeof(f->nodes), "%s", o->nodes ? o->nodes : o->nodelist ? "" : "1");
 	snprintf(f->nodelist, sizeof(f->nodelist), "%s", o->nodelist ? o->nodelist : "");
@@ -284,29 +401,47 @@ static void fleet_record(struct lab_an_fleet *f, const struct fleet_opts *o, con
 	strftime(f->submitted_utc, sizeof(f->submitted_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int fleet_submit(const struct fleet_opts *o, const char *lab, const char *dir)
+/* Submits both jobs, each built, checked and submitted from an argument vector. */
+static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct lab_an_fleet *f)
+{
+	struct lab_fleet_argv a;
+
+	if (lab_fleet_argv(&a, o, dir, 0, NULL)) {
+		fprintf(stderr, "lab fleet: out of memory; nothing was submitted\n");
+		return -1;
+	}
+	int rc = lab_fleet_sbatch(a.av, f->run_job, sizeof(f->run_job));
+	lab_fleet_argv_free(&a);
+	if (rc)
+		return -1;
+	if (lab_fleet_argv(&a, o, dir, 1, f->run_job) == 0) {
+		rc = lab_fleet_sbatch(a.av, f->analyze_job, sizeof(f->analyze_job));
+		lab_fleet_argv_free(&a);
+	} else {
+		fprintf(stderr, "lab fleet: out of memory\n");
+		rc = -1;
+	}
+	if (rc) {
+		lab_fleet_scancel(f->run_job);
+		fprintf(stderr, "lab fleet: cancelled job %s again\n", f->run_job);
+	}
+	return rc;
+}
+
+static int fleet_submit(const struct fleet_opts *o, const char *lab, const char *dir,
+                        const char *text, size_t len, struct fleet_made *m)
 {
 	static struct lab_an_fleet f;
 	struct lab_err err;
-	char bufs[8][4300];
-	const char *av[16];
 
-	if (fleet_mkdir(dir) < 0)
-		return LAB_EXIT_FAILURE;
+	if (fleet_mkdir(dir, m) < 0)
+		goto fail;
 	fleet_record(&f, o, dir);
-	if (fleet_write(dir, "config.ini", lab, o->config, NULL) ||
-	    fleet_write(dir, "fleet.sbatch", lab, NULL, lab_fleet_script_run) ||
-	    fleet_write(dir, "analyze.sbatch", lab, NULL, lab_fleet_script_analyze))
-		goto fail;
-	lab_fleet_argv(o, dir, 0, NULL, bufs, av);
-	if (fleet_sbatch(av, f.run_job, sizeof(f.run_job)))
-		goto fail;
-	lab_fleet_argv(o, dir, 1, f.run_job, bufs, av);
-	if (fleet_sbatch(av, f.analyze_job, sizeof(f.analyze_job))) {
-		fleet_scancel(f.run_job);
-		fprintf(stderr, "lab fleet: cancelled job %s again\n", f.run_job);
-		goto fail;
-	}
+	if (fleet_write(dir, "config.ini", lab, text, len, NULL) ||
+	    fleet_write(dir, "fleet.sbatch", lab, NULL, 0, lab_fleet_script_run) ||
+	    fleet_write(dir, "analyze.sbatch", lab, NULL, 0, lab_fleet_script_analyze) ||
+	    fleet_sbatch_both(o, dir, &f))
+		goto unwind;
 	if (lab_an_fleet_write(dir, &f, &err)) {
 		fprintf(stderr, "lab fleet: %s (jobs %s and %s are submitted)\n", err.msg,
 		        f.run_job, f.analyze_job);
@@ -318,15 +453,56 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 	       f.run_job, o->nodelist ? "nodes" : "node count", o->nodelist ? o->nodelist : f.nodes,
 	       f.analyze_job, dir, dir, dir);
 	return LAB_EXIT_OK;
-fail:
-	fleet_unwind(dir);
+unwind:
+	fleet_unwind(dir, m);
 	return LAB_EXIT_FAILURE;
+fail:
+	if (m->results)
+		rmdir("results");
+	return LAB_EXIT_FAILURE;
+}
+
+/* --dry-run: the scripts and the sbatch command lines, as they would be written and run. */
+static int fleet_dry_run(const struct fleet_opts *o, const char *lab, const char *dir)
+{
+	struct lab_fleet_argv a;
+
+	printf("# %s/fleet.sbatch\n", dir);
+	lab_fleet_script_run(stdout, lab, dir);
+	printf("\n# %s/analyze.sbatch\n", dir);
+	lab_fleet_script_analyze(stdout, lab, dir);
+	printf("\n# submitted with (nothing was submitted: --dry-run)\n");
+	for (int analyze = 0; analyze < 2; analyze++) {
+		if (lab_fleet_argv(&a, o, dir, analyze, "FLEET_JOB_ID")) {
+			fprintf(stderr, "lab fleet: out of memory\n");
+			return LAB_EXIT_FAILURE;
+		}
+		lab_fleet_print_argv(stdout, a.av);
+		lab_fleet_argv_free(&a);
+	}
+	return LAB_EXIT_OK;
+}
+
+/* The lab binary's own path into buf (whole, or an error). */
+static int fleet_self(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len);
+
+	if (n <= 0 || (size_t)n >= len) {
+		fprintf(stderr, "lab fleet: cannot find the lab binary: %s\n",
+		        n <= 0 ? strerror(errno) : "its path is too long");
+		return -1;
+	}
+	buf[n] = '\0';
+	return 0;
 }
 
 int lab_cmd_fleet(int argc, char **argv)
 {
 	struct fleet_opts o = {0};
-	char dir[4096], lab[4096], rel[4096];
+	struct fleet_made made = {0};
+	char lab[4096], rel[4096], *dir = NULL, *text = NULL;
+	size_t len = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "status"))
 		return lab_fleet_status(argc - 1, argv + 1);
@@ -337,33 +513,32 @@ int lab_cmd_fleet(int argc, char **argv)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	if (fleet_check(&o))
 		return LAB_EXIT_USAGE;
-	if (!o.out) {
+	if (!o.out)
 		fleet_default_dir(o.config, rel, sizeof(rel));
-		if (!o.dry_run && mkdir("results", 0755) != 0 && errno != EEXIST) {
+	if (!(dir = fleet_abs(o.out ? o.out : rel, &rc)))
+		return rc;
+	if (fleet_self(lab, sizeof(lab))) {
+		rc = LAB_EXIT_FAILURE;
+		goto out;
+	}
+	/* Everything is checked before anything is written or submitted. */
+	if ((rc = fleet_validate(&o, &text, &len)) != LAB_EXIT_OK)
+		goto out;
+	if (o.dry_run) {
+		rc = fleet_dry_run(&o, lab, dir);
+		goto out;
+	}
+	if (!o.out) {
+		made.results = mkdir("results", 0755) == 0;
+		if (!made.results && errno != EEXIST) {
 			fprintf(stderr, "lab fleet: results: cannot create: %s\n", strerror(errno));
-			return LAB_EXIT_FAILURE;
+			rc = LAB_EXIT_FAILURE;
+			goto out;
 		}
 	}
-	fleet_abs(o.out ? o.out : rel, dir, sizeof(dir));
-	ssize_t n = readlink("/proc/self/exe", lab, sizeof(lab) - 1);
-	if (n <= 0) {
-		fprintf(stderr, "lab fleet: cannot find the lab binary: %s\n", strerror(errno));
-		return LAB_EXIT_FAILURE;
-	}
-	lab[n] = '\0';
-	if (o.dry_run) {
-		char bufs[8][4300];
-		const char *av[16];
-		printf("# %s/fleet.sbatch\n", dir);
-		lab_fleet_script_run(stdout, lab, dir);
-		printf("\n# %s/analyze.sbatch\n", dir);
-		lab_fleet_script_analyze(stdout, lab, dir);
-		printf("\n# submitted with (nothing was submitted: --dry-run)\n");
-		lab_fleet_argv(&o, dir, 0, NULL, bufs, av);
-		lab_fleet_print_argv(stdout, av);
-		lab_fleet_argv(&o, dir, 1, "FLEET_JOB_ID", bufs, av);
-		lab_fleet_print_argv(stdout, av);
-		return LAB_EXIT_OK;
-	}
-	return fleet_submit(&o, lab, dir);
+	rc = fleet_submit(&o, lab, dir, text, len, &made);
+out:
+	free(text);
+	free(dir);
+	return rc;
 }

@@ -34,8 +34,9 @@ static void fleet_child(const char *const argv[], int out_fd, int err_fd)
 	_exit(127);
 }
 
-/* Reads what fd has into buf at *used; returns 0 at end of file, 1 otherwise. */
-static int fleet_drain(int fd, char *buf, size_t len, size_t *used)
+/* Reads what fd has into buf at *used (what does not fit sets *cut); returns 0 at end of file,
+ * 1 otherwise. */
+static int fleet_drain(int fd, char *buf, size_t len, size_t *used, int *cut)
 {
 	char tmp[4096];
 	ssize_t n = read(fd, tmp, sizeof(tmp));
@@ -43,8 +44,10 @@ static int fleet_drain(int fd, char *buf, size_t len, size_t *used)
 	if (n <= 0)
 		return n < 0 && errno == EINTR;
 	size_t take = (size_t)n;
-	if (buf && *used + take >= len)
+	if (buf && *used + take >= len) {
 		take = len > *used + 1 ? len - *used - 1 : 0;
+		*cut = 1;
+	}
 	if (buf && take) {
 		memcpy(buf + *used, tmp, take);
 		*used += take;
@@ -90,7 +93,7 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 	}
 	long deadline = fleet_now_ms() + timeout_s * 1000L;
 	struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-	int open_fds = 2, timed_out = 0;
+	int open_fds = 2, timed_out = 0, cut[2] = {0, 0};
 	while (open_fds > 0) {
 		long left = deadline - fleet_now_ms();
 		if (left <= 0) {
@@ -103,7 +106,7 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 		for (int i = 0; i < 2; i++)
 			if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
 			    !fleet_drain(fds[i].fd, i ? errbuf : out, i ? errlen : len,
-			                 i ? &used_e : &used_o)) {
+			                 i ? &used_e : &used_o, &cut[i])) {
 				fds[i].fd = -1;
 				open_fds--;
 			}
@@ -114,7 +117,42 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 		;
 	if (timed_out || !WIFEXITED(status))
 		return -2;
-	return WEXITSTATUS(status) == 127 && used_o == 0 ? -1 : WEXITSTATUS(status);
+	if (WEXITSTATUS(status) == 127 && used_o == 0)
+		return -1;
+	return cut[0] ? -3 : WEXITSTATUS(status);
+}
+
+int lab_fleet_sbatch(const char *const *av, char *job, size_t len)
+{
+	char out[256], err[2048];
+	int rc = lab_fleet_capture(av, 60, out, sizeof(out), err, sizeof(err));
+	size_t n = strspn(out, "0123456789");
+
+	if (rc == 0 && n > 0 && n < len && (!out[n] || strchr(";\n", out[n]))) {
+		snprintf(job, len, "%.*s", (int)n, out);
+		return 0;
+	}
+	err[strcspn(err, "\n")] = '\0';
+	if (rc == -1) {
+		fprintf(stderr, "lab fleet: sbatch: cannot run it (is Slurm's client installed and "
+		                "on PATH?); nothing was submitted\n");
+		return -1;
+	}
+	fprintf(stderr, "lab fleet: sbatch %s: ",
+	        rc == -2              ? "timed out"
+	        : rc == 0 || rc == -3 ? "answered"
+	                              : "failed");
+	lab_fleet_put(stderr, rc == 0 || rc == -3 || !err[0] ? "no job id in its output" : err);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void lab_fleet_scancel(const char *job)
+{
+	char out[256];
+	const char *av[] = {"scancel", job, NULL};
+
+	lab_fleet_capture(av, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0);
 }
 
 /* Writes DIR/tasks/NODE.json: the task's own record of its state and exit code. */
@@ -156,6 +194,13 @@ int lab_fleet_task(int argc, char **argv)
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: lab fleet task DIR (started by the fleet job's srun)\n");
+		return LAB_EXIT_USAGE;
+	}
+	if (strlen(argv[1]) > LAB_FLEET_DIR_MAX) {
+		fprintf(stderr,
+		        "lab fleet task: DIR is %zu characters (allowed at most %d); nothing was "
+		        "run\n",
+		        strlen(argv[1]), LAB_FLEET_DIR_MAX);
 		return LAB_EXIT_USAGE;
 	}
 	if (!lab_an_fleet_node_ok(node)) {

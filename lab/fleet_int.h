@@ -8,26 +8,49 @@
 
 #include "analyze/fleet.h"
 
-/* What `lab fleet CONFIG ...` was given (NULL: not given). */
+/* What `lab fleet CONFIG ...` was given (NULL: not given). nodes points into nodes_buf: the
+ * count in canonical decimal once checked. */
 struct fleet_opts {
-	const char *config, *out, *nodes, *nodelist, *partition, *constraint, *time;
+	const char *config, *out, *nodes, *nodelist, *partition, *constraint, *time, *topology;
 	int dry_run;
+	char nodes_buf[16];
 };
+
+/* The longest absolute fleet directory: DIR/tasks/<node>.json and DIR/logs/analyze-<job>.out must
+ * still fit the 4096-byte PATH_MAX of the system calls that open them. */
+#define LAB_FLEET_DIR_MAX 3800
 
 /* The option values that go to sbatch, in order, with their sbatch names. */
 #define FLEET_NOPT 5
 
 /* s as one shell word: inside single quotes, each ' written as '\''. */
 void lab_fleet_quote(FILE *f, const char *s);
+/* An sbatch argument vector: av is NULL-terminated; buf holds the --opt=value texts (owned). */
+struct lab_fleet_argv {
+	char *buf[8];
+	const char *av[16];
+};
 /* The sbatch argument vector of the fleet job (analyze = 0) or of the analysis job that depends
- * on job (analyze = 1), NULL-terminated in av (16 entries); bufs holds the --opt=value texts. */
-void lab_fleet_argv(const struct fleet_opts *o, const char *dir, int analyze, const char *job,
-                    char bufs[8][4300], const char **av);
+ * on job (analyze = 1): every value whole. Returns 0, or -1 when out of memory (a is then freed).
+ * Free with lab_fleet_argv_free. */
+int lab_fleet_argv(struct lab_fleet_argv *a, const struct fleet_opts *o, const char *dir,
+                   int analyze, const char *job);
+void lab_fleet_argv_free(struct lab_fleet_argv *a);
 /* av as one line a shell would read back as the same words. */
 void lab_fleet_print_argv(FILE *f, const char **av);
 /* The fleet job's and the analysis job's batch scripts for the lab binary lab and fleet dir. */
 void lab_fleet_script_run(FILE *f, const char *lab, const char *dir);
 void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
+
+/*
+ * s for a terminal: control bytes (C0, DEL, and C1 as UTF-8 U+0080..U+009F) written as \xNN and a
+ * backslash as \\, so text read from files cannot move the cursor, erase a line or fake one.
+ * lab_fleet_esc returns a fresh string (the caller frees it), or a constant "(out of memory)"
+ * that must not be freed: use lab_fleet_esc_free.
+ */
+void lab_fleet_put(FILE *f, const char *s);
+char *lab_fleet_esc(const char *s);
+void lab_fleet_esc_free(char *e);
 
 /* Seconds a Slurm client command may take before it is killed (a dead slurmctld makes squeue
  * and scontrol retry for tens of seconds). */
@@ -35,12 +58,19 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
 
 /*
  * Runs argv (argv[0] looked up in PATH, no shell) with stdin from /dev/null, its stdout captured
- * into out (NUL-terminated, cut at len-1) and its stderr into errbuf (when errbuf is not NULL,
- * else discarded). Kills it after timeout_s seconds. Returns its exit status (0..255), -1 when it
- * could not be started and -2 when it timed out or died by a signal.
+ * into out (NUL-terminated) and its stderr into errbuf (when errbuf is not NULL, else discarded;
+ * cut at errlen-1: it is only shown). Kills it after timeout_s seconds. Returns its exit status
+ * (0..255), -1 when it could not be started, -2 when it timed out or died by a signal and -3 when
+ * its stdout did not fit len-1 bytes (never a silently cut answer).
  */
 int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t len, char *errbuf,
                       size_t errlen);
+
+/* Runs sbatch av; the job id (digits before any ";cluster") into job. 0, or -1 after one line
+ * on stderr. */
+int lab_fleet_sbatch(const char *const *av, char *job, size_t len);
+/* scancel job, best effort. */
+void lab_fleet_scancel(const char *job);
 
 /* lab fleet status DIR [--json]: asks the scheduler, updates DIR/fleet.json, prints the table. */
 int lab_fleet_status(int argc, char **argv);

@@ -15,7 +15,8 @@
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
 
-/* Copies the value of "KEY=" in scontrol's one-line output into buf ("" when absent). */
+/* Copies the value of "KEY=" in scontrol's one-line output into buf ("" when absent or when it
+ * does not fit: never a cut value). */
 static void fleet_field(const char *text, const char *key, char *buf, size_t len)
 {
 	size_t klen = strlen(key);
@@ -26,46 +27,61 @@ static void fleet_field(const char *text, const char *key, char *buf, size_t len
 		if ((p == text || p[-1] == ' ') && p[klen] == '=') {
 			p += klen + 1;
 			size_t n = strcspn(p, " \n");
-			snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+			if (n < len)
+				snprintf(buf, len, "%.*s", (int)n, p);
 			return;
 		}
 		p += klen;
 	}
 }
 
-/* The first line of text, trimmed, into buf. */
+/* The first line of text (up to a '|') into buf; "" when it does not fit. */
 static void fleet_first_line(const char *text, char *buf, size_t len)
 {
 	size_t n = strcspn(text, "\n|");
 
-	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), text);
+	buf[0] = '\0';
+	if (n < len)
+		snprintf(buf, len, "%.*s", (int)n, text);
 }
 
 /* Adds a task for every node of a Slurm host list ("n[1-4]"), expanded by scontrol. */
 static void fleet_add_nodes(struct lab_an_fleet *f, const char *list)
 {
-	char out[16384];
+	/* One line per node of the largest fleet, each name whole. */
+	static char out[LAB_FLEET_TASKS_MAX * (LAB_FLEET_NAME_MAX + 1) + 1];
 
 	if (!list[0] || !strcmp(list, "(null)") || !lab_an_fleet_arg_ok(list))
 		return;
 	const char *argv[] = {"scontrol", "show", "hostnames", list, NULL};
-	if (lab_fleet_capture(argv, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) != 0)
+	int rc = lab_fleet_capture(argv, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0);
+	if (rc == -3)
+		fprintf(stderr,
+		        "lab fleet: warning: scontrol show hostnames: more than %d nodes; "
+		        "the job's nodes are not listed\n",
+		        LAB_FLEET_TASKS_MAX);
+	if (rc != 0)
 		return;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-		if (!lab_an_fleet_task_get(f, line))
-			fprintf(stderr,
-			        "lab fleet: warning: node name '%.64s' from scontrol is not a "
-			        "plain name; ignored\n",
-			        line);
+		if (!lab_an_fleet_task_get(f, line)) {
+			fputs("lab fleet: warning: node name '", stderr);
+			lab_fleet_put(stderr, line);
+			fputs("' from scontrol is not a plain name or one too many; ignored\n",
+			      stderr);
+		}
 	}
 }
 
 /* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes. */
 static void fleet_ask_scheduler(struct lab_an_fleet *f)
 {
-	char out[16384], state[32] = "", nodes[1024] = "";
+	static char out[LAB_FLEET_NODELIST_MAX + 4096], nodes[LAB_FLEET_NODELIST_MAX];
+	char state[32] = "";
 	const char *job = f->run_job;
 
+	nodes[0] = '\0';
+	if (!lab_an_fleet_job_ok(job)) /* lab_an_fleet_read checked it; never an option */
+		return;
 	const char *sq[] = {"squeue", "-h", "-j", job, "-o", "%T", NULL};
 	if (lab_fleet_capture(sq, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0)
 		fleet_first_line(out, state, sizeof(state));
@@ -81,7 +97,9 @@ static void fleet_ask_scheduler(struct lab_an_fleet *f)
 		if (lab_fleet_capture(sa, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) ==
 		    0) {
 			fleet_first_line(out, state, sizeof(state));
-			char *bar = strchr(out, '|');
+			char *bar = strpbrk(out, "|\n");
+			if (bar && *bar != '|')
+				bar = NULL;
 			if (bar)
 				fleet_first_line(bar + 1, nodes, sizeof(nodes));
 		}
@@ -164,11 +182,30 @@ void lab_fleet_refresh(const char *dir, struct lab_an_fleet *f)
 	}
 }
 
+/* Prints s escaped (lab_fleet_put), then spaces up to width columns. */
+static void fleet_cell(const char *s, int width)
+{
+	char *e = lab_fleet_esc(s);
+
+	printf("%-*s", width, e);
+	lab_fleet_esc_free(e);
+}
+
+/* The table. Every string here was read from files or from the scheduler: printed escaped, so
+ * a control byte in fleet.json cannot erase a line or fake one. */
 static void fleet_print(const char *dir, const struct lab_an_fleet *f)
 {
-	printf("fleet %s\n  config %s\n  job %s: %s; analysis job %s\n", dir, f->config_source,
-	       f->run_job[0] ? f->run_job : "-", f->state[0] ? f->state : "unknown",
-	       f->analyze_job[0] ? f->analyze_job : "-");
+	fputs("fleet ", stdout);
+	lab_fleet_put(stdout, dir);
+	fputs("\n  config ", stdout);
+	lab_fleet_put(stdout, f->config_source);
+	fputs("\n  job ", stdout);
+	lab_fleet_put(stdout, f->run_job[0] ? f->run_job : "-");
+	fputs(": ", stdout);
+	lab_fleet_put(stdout, f->state[0] ? f->state : "unknown");
+	fputs("; analysis job ", stdout);
+	lab_fleet_put(stdout, f->analyze_job[0] ? f->analyze_job : "-");
+	putchar('\n');
 	if (!f->ntask) {
 		printf("  no nodes known yet\n");
 		return;
@@ -179,7 +216,15 @@ static void fleet_print(const char *dir, const struct lab_an_fleet *f)
 		char code[16] = "-";
 		if (t->exit_code >= 0)
 			snprintf(code, sizeof(code), "%d", t->exit_code);
-		printf("  %-20s %-12s %4s  %s/%s\n", t->node, t->state, code, dir, t->node);
+		fputs("  ", stdout);
+		fleet_cell(t->node, 20);
+		putchar(' ');
+		fleet_cell(t->state, 12);
+		printf(" %4s  ", code);
+		lab_fleet_put(stdout, dir);
+		putchar('/');
+		lab_fleet_put(stdout, t->node);
+		putchar('\n');
 	}
 }
 
@@ -194,10 +239,9 @@ int lab_fleet_status(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = 1;
 		else if (argv[i][0] == '-' || dir) {
-			fprintf(stderr,
-			        "lab fleet status: unexpected '%s' (usage: lab fleet status "
-			        "DIR [--json])\n",
-			        argv[i]);
+			fputs("lab fleet status: unexpected '", stderr);
+			lab_fleet_put(stderr, argv[i]);
+			fputs("' (usage: lab fleet status DIR [--json])\n", stderr);
 			return LAB_EXIT_USAGE;
 		} else
 			dir = argv[i];
@@ -207,13 +251,22 @@ int lab_fleet_status(int argc, char **argv)
 		        "lab fleet status: give the fleet directory (lab fleet status DIR)\n");
 		return LAB_EXIT_USAGE;
 	}
+	if (strlen(dir) > LAB_FLEET_DIR_MAX) {
+		fprintf(stderr, "lab fleet status: DIR is %zu characters (allowed at most %d)\n",
+		        strlen(dir), LAB_FLEET_DIR_MAX);
+		return LAB_EXIT_USAGE;
+	}
 	if (lab_an_fleet_read(dir, &f, &err)) {
-		fprintf(stderr, "lab fleet status: %s\n", err.msg);
+		fputs("lab fleet status: ", stderr);
+		lab_fleet_put(stderr, err.msg);
+		fputc('\n', stderr);
 		return err.code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	lab_fleet_refresh(dir, &f);
 	if (lab_an_fleet_write(dir, &f, &err)) {
-		fprintf(stderr, "lab fleet status: %s\n", err.msg);
+		fputs("lab fleet status: ", stderr);
+		lab_fleet_put(stderr, err.msg);
+		fputc('\n', stderr);
 		return LAB_EXIT_FAILURE;
 	}
 	if (json)

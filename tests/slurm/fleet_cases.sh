@@ -17,6 +17,27 @@ expect() {
 	grep -q -- "$pat" "$tmp/err" || fail "$*: stderr lacks '$pat': $(cat "$tmp/err")"
 }
 
+# fake_slurm: sbatch, scancel, squeue, scontrol and sacct in $tmp/bin that log every call to
+# $tmp/slurm.log (one argument per line, a call ending in "--"); sbatch prints job ids 101, 102...
+fake_slurm() {
+	mkdir -p "$tmp/bin"
+	for cmd in sbatch scancel squeue scontrol sacct; do
+		cat >"$tmp/bin/$cmd" <<SH
+#!/bin/sh
+{ echo "$cmd"; for a in "\$@"; do printf '%s\n' "\$a"; done; echo --; } >>"$tmp/slurm.log"
+if [ $cmd = sbatch ]; then
+	n=\$(grep -c '^sbatch\$' "$tmp/slurm.log"); echo \$((100 + n))
+fi
+[ $cmd = sbatch ] || [ $cmd = scancel ]
+SH
+		chmod +x "$tmp/bin/$cmd"
+	done
+	: >"$tmp/slurm.log"
+	export PATH="$tmp/bin:$PATH"
+}
+# no_slurm_call: the fake Slurm was never run.
+no_slurm_call() { [ ! -s "$tmp/slurm.log" ] || fail "Slurm was called: $(head -c 300 "$tmp/slurm.log")"; }
+
 case $case in
 dry_run_golden)
 	# A quote and a space in DIR: the scripts must quote it as one shell word.
@@ -110,6 +131,131 @@ PY
 no_sbatch)
 	expect 1 "sbatch: cannot run it" env PATH=/nonexistent "$lab" fleet "$cfg" -o "$tmp/f"
 	[ ! -e "$tmp/f" ] || fail "a failed submission left $tmp/f"
+	;;
+config_validated)
+	# Issue 19: an unknown key used to exit 0 and submit twice; --dry-run exited 0 too.
+	fake_slurm
+	printf '[global]\nreps = 3\n\n[noop]\nkernel = noop\nthreads = 1\nstrid = 4\n' >"$tmp/bad.ini"
+	expect 2 "bad.ini:7: .*strid" "$lab" fleet "$tmp/bad.ini" -o "$tmp/f"
+	grep -q "nothing was submitted" "$tmp/err" || fail "no closing line: $(cat "$tmp/err")"
+	no_slurm_call
+	[ ! -e "$tmp/f" ] || fail "a config error left $tmp/f"
+	expect 2 "bad.ini:7: .*strid" "$lab" fleet "$tmp/bad.ini" -o "$tmp/f" --dry-run
+	[ -s "$tmp/out" ] && fail "--dry-run printed scripts for a bad config"
+	# Planned for the nodes' topology when given: 2 threads on a 1-PU node is refused ...
+	expect 2 "tiny.ini:9: .*threads" "$lab" fleet "$cfg" --topology 'synthetic:pu:1' --dry-run
+	grep -q "checked for" "$tmp/err" || fail "no topology named: $(cat "$tmp/err")"
+	expect 2 "--topology" "$lab" fleet "$cfg" --topology 'synthetic:nonsense' --dry-run
+	# ... and accepted on a larger one, then submitted once per job.
+	"$lab" fleet "$cfg" --topology 'synthetic:core:4 pu:2' --dry-run >/dev/null
+	"$lab" fleet "$cfg" --topology 'synthetic:core:4 pu:2' -o "$tmp/g" >/dev/null
+	[ "$(grep -c '^sbatch$' "$tmp/slurm.log")" = 2 ] || fail "not two sbatch calls"
+	cmp "$cfg" "$tmp/g/config.ini" || fail "config.ini differs from the validated config"
+	;;
+config_special_files)
+	# Issue 19: /dev/zero was copied forever, a FIFO hung and left config.ini and logs/, a
+	# directory exited 1. Each is refused up front (exit 2) and leaves nothing.
+	fake_slurm
+	expect 2 "not a regular file (a character device)" timeout 20 "$lab" fleet /dev/zero -o "$tmp/f"
+	[ ! -e "$tmp/f" ] || fail "/dev/zero left $tmp/f"
+	mkfifo "$tmp/fifo"
+	expect 2 "not a regular file (a FIFO)" timeout 20 "$lab" fleet "$tmp/fifo" -o "$tmp/f"
+	[ ! -e "$tmp/f" ] || fail "a FIFO left $tmp/f"
+	expect 2 "not a regular file (a directory)" "$lab" fleet "$tmp" -o "$tmp/f" --dry-run
+	expect 2 "not a regular file (a directory)" "$lab" fleet "$tmp" -o "$tmp/f"
+	[ ! -e "$tmp/f" ] || fail "a directory as config left $tmp/f"
+	truncate -s 65M "$tmp/huge.ini"
+	expect 2 "allowed at most 64 MiB" "$lab" fleet "$tmp/huge.ini" -o "$tmp/f"
+	no_slurm_call
+	# A write that fails (file size limit: EFBIG) is an error, and nothing is left behind,
+	# not even an -o directory that existed empty before.
+	{ cat "$cfg"; for i in $(seq 200); do echo "; padding line $i of a config over 4 KiB"; done; } \
+		>"$tmp/big.ini"
+	mkdir "$tmp/e"
+	expect 1 "config.ini: cannot write" bash -c 'trap "" XFSZ; ulimit -f 2; exec "$@"' _ \
+		"$lab" fleet "$tmp/big.ini" -o "$tmp/e"
+	[ -d "$tmp/e" ] && [ -z "$(ls -A "$tmp/e")" ] || fail "a failed write left $(ls -A "$tmp/e")"
+	no_slurm_call
+	;;
+long_nodelist)
+	# Issue 19: 5,399 characters reached sbatch cut to 4,288 and fleet.json kept 511.
+	fake_slurm
+	list=$(seq -f 'node%05g' 1 600 | paste -sd, -)
+	list=${list:0:5399}
+	list=${list%,*}
+	"$lab" fleet "$cfg" --nodelist "$list" -o "$tmp/f" >/dev/null
+	grep -qxF -- "--nodelist=$list" "$tmp/slurm.log" || fail "sbatch did not get the whole list"
+	python3 - "$tmp/f/fleet.json" "$list" <<'PY'
+import json, sys
+got = json.load(open(sys.argv[1]))["request"]["nodelist"]
+assert got == sys.argv[2], (len(got), len(sys.argv[2]))
+PY
+	"$lab" fleet "$cfg" --nodelist "$list" -o "$tmp/g" --dry-run | grep -qF -- "--nodelist=$list " ||
+		fail "--dry-run did not print the whole list"
+	long=$(seq -f 'node%06g' 1 7000 | paste -sd, -)
+	expect 2 "nodelist: 76999 characters (allowed at most 65535" \
+		"$lab" fleet "$cfg" --nodelist "$long" -o "$tmp/h"
+	[ ! -e "$tmp/h" ] || fail "a refused list left $tmp/h"
+	expect 2 "partition: 200 characters (allowed at most 127" \
+		"$lab" fleet "$cfg" --partition "$(printf 'p%.0s' $(seq 200))" --dry-run
+	;;
+nodes_checked)
+	# Issue 19: --nodes 4294967297 wrapped through atoi to 1 and reached sbatch.
+	fake_slurm
+	for v in 4294967297 18446744073709551617 99999999999999999999999 1025; do
+		expect 2 "'$v': out of range (allowed 1 .. 1024)" "$lab" fleet "$cfg" --nodes "$v" -o "$tmp/f"
+	done
+	for v in 0x10 1e3 +3 -3 ' 3' '3 ' 3.0 ''; do
+		expect 2 "not a count\|not a Slurm value\|missing value" \
+			"$lab" fleet "$cfg" --nodes "$v" -o "$tmp/f"
+	done
+	no_slurm_call
+	[ ! -e "$tmp/f" ] || fail "a refused count left $tmp/f"
+	"$lab" fleet "$cfg" --nodes 007 --dry-run | grep -q -- " --nodes=7 " || fail "007 not read as 7"
+	;;
+job_ids_checked)
+	# Issue 19: a job id from fleet.json became an option of squeue/scontrol/sacct.
+	fake_slurm
+	for id in --cluster=x -1 '1;2' '12 3' 12_ _3 1_2_3 x12; do
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "%s", "analyze": "8"}}' "$id" \
+			>"$tmp/fleet.json"
+		expect 2 "jobs.run is not a Slurm job id" "$lab" fleet status "$tmp"
+	done
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "--cluster=x"}}' \
+		>"$tmp/fleet.json"
+	expect 2 "jobs.analyze is not a Slurm job id" "$lab" fleet status "$tmp"
+	no_slurm_call
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "12_3", "analyze": "13"}}' >"$tmp/fleet.json"
+	"$lab" fleet status "$tmp" >/dev/null 2>&1
+	grep -qx -- "12_3" "$tmp/slurm.log" || fail "an array job id was not asked about"
+	;;
+long_cwd)
+	# Issue 19: from a working directory over 2,000 characters the scripts named a cut one.
+	d=$tmp
+	for i in $(seq 11); do d=$d/$(printf "d$i%.0s" $(seq 100) | head -c 200); done
+	mkdir -p "$d"
+	(cd "$d" && "$lab" fleet "$cfg" -o f --dry-run) >"$tmp/out"
+	grep -qF "'$lab' fleet task '$d/f'" "$tmp/out" || fail "the script does not name $d/f"
+	grep -qF -- " --output=$d/f/logs/fleet-%j.out " "$tmp/out" || fail "--output not whole"
+	# Past what a path may hold: refused, not cut.
+	for i in $(seq 8); do d=$d/$(printf "e$i%.0s" $(seq 100) | head -c 200); done
+	mkdir -p "$d"
+	(cd "$d" && expect 2 "absolute path is .* characters (allowed at most 3800)" \
+		"$lab" fleet "$cfg" -o f --dry-run)
+	;;
+status_escapes)
+	# Issue 19: strings read from fleet.json were printed raw: "\e[2K\r" erased the line.
+	fake_slurm
+	printf '{"schema": "lab.fleet/1", "config_source": "a\\u001b[2K\\rOK.ini\\u009b2K",
+	 "state": "DONE\\u001b]0;x\\u0007", "jobs": {"run": "7", "analyze": "8"},
+	 "tasks": [{"node": "n1", "state": "COMPLETED\\u001b[1A", "exit_code": 0}]}' >"$tmp/fleet.json"
+	mkdir -p "$tmp/tasks"
+	printf '{"state": "X\\u001b[2K", "exit_code": 0}' >"$tmp/tasks/n1.json"
+	"$lab" fleet status "$tmp" >"$tmp/out" 2>"$tmp/err"
+	LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$tmp/out" "$tmp/err" &&
+		fail "a control byte reached the terminal: $(od -c "$tmp/out" | head -20)"
+	grep -qF 'config a\x1b[2K\x0dOK.ini\xc2\x9b2K' "$tmp/out" || fail "config not escaped: $(cat "$tmp/out")"
+	grep -qF 'DONE\x1b]0;x\x07' "$tmp/out" || fail "state not escaped: $(cat "$tmp/out")"
 	;;
 *) fail "unknown case $case" ;;
 esac

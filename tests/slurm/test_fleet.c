@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The fleet's pieces that need no cluster: node names as path components, the values that may
- * reach sbatch, and fleet.json written and read back (a hostile node name in it is refused).
+ * reach sbatch, and fleet.json written and read back (a hostile node name in it is refused), job
+ * ids checked, long values carried whole or refused (never cut), and terminal text escaped.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/fleet.h"
+#include "lab/fleet_int.h"
 #include "tests/testlib.h"
 
 LAB_TEST(node_names_are_plain_path_components)
@@ -115,4 +118,138 @@ LAB_TEST(fleet_json_refuses_hostile_node_names)
 	              "1e9}]}");
 	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);
 	CHECK_EQ_I64(g.task[0].exit_code, -1); /* out of range: unknown, not truncated */
+}
+
+LAB_TEST(job_ids_are_digits_with_an_optional_array_index)
+{
+	static const char *good[] = {"1", "41", "123_4", "0", "9999999999"};
+	static const char *bad[] = {"",    "--cluster=x", "-1",  "12_", "_3",  "1_2_3",
+	                            "x12", "12 3",        "1;2", "1\n", "1e3", "0x10"};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		CHECK(lab_an_fleet_job_ok(good[i]));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (lab_an_fleet_job_ok(bad[i]))
+			TL__FAIL("job id '%s' was accepted", bad[i]);
+	CHECK(!lab_an_fleet_job_ok(NULL));
+	CHECK(!lab_an_fleet_job_ok("12345678901234567890123456789012")); /* 32 digits */
+}
+
+LAB_TEST(fleet_json_refuses_option_like_job_ids)
+{
+	static struct lab_an_fleet g;
+	struct lab_err err;
+	const char *dir = testlib_tmpdir();
+
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"--cluster=x\"}}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "jobs.run is not a Slurm job id") != NULL);
+	ft_write(dir,
+	         "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"7\", \"analyze\": \"-x\"}}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	ft_write(dir,
+	         "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"7_2\", \"analyze\": \"\"}}");
+	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);
+	CHECK_EQ_STR(g.run_job, "7_2");
+}
+
+/* A list of n characters: "n00001,n00002,..." cut at a comma. */
+static void ft_nodelist(char *buf, size_t n)
+{
+	size_t used = 0;
+
+	for (int i = 1; used + 7 <= n; i++)
+		used += (size_t)sprintf(buf + used, "%sn%05d", i > 1 ? "," : "", i);
+	buf[used] = '\0';
+}
+
+LAB_TEST(fleet_json_keeps_a_long_nodelist_whole)
+{
+	static struct lab_an_fleet f, g;
+	static char list[LAB_FLEET_NODELIST_MAX + 64];
+	struct lab_err err;
+	const char *dir = testlib_tmpdir();
+
+	memset(&f, 0, sizeof(f));
+	ft_nodelist(list, 5399);
+	REQUIRE(strlen(list) > 5300);
+	memcpy(f.nodelist, list, strlen(list) + 1);
+	REQUIRE(lab_an_fleet_write(dir, &f, &err) == 0);
+	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);
+	CHECK_EQ_U64(strlen(g.nodelist), strlen(list));
+	CHECK_EQ_STR(g.nodelist, list);
+	/* One that does not fit is refused, not cut. */
+	ft_nodelist(list, LAB_FLEET_NODELIST_MAX + 20);
+	char *text = NULL;
+	REQUIRE(asprintf(&text,
+	                 "{\"schema\": \"lab.fleet/1\", \"request\": {\"nodelist\": \"%s\"}}",
+	                 list) > 0);
+	ft_write(dir, text);
+	free(text);
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "\"nodelist\" is") != NULL);
+	ft_write(
+	    dir,
+	    "{\"schema\": \"lab.fleet/1\", \"state\": \"0123456789012345678901234567890123\"}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+}
+
+LAB_TEST(sbatch_argv_carries_every_value_whole)
+{
+	static char list[8192], dir[4000];
+	struct fleet_opts o = {0};
+	struct lab_fleet_argv a;
+	char want[8300];
+
+	ft_nodelist(list, 5399);
+	memset(dir, 'd', sizeof(dir) - 1);
+	dir[0] = '/';
+	o.nodelist = list;
+	o.partition = "debug";
+	REQUIRE(lab_fleet_argv(&a, &o, dir, 0, NULL) == 0);
+	int found = 0;
+	snprintf(want, sizeof(want), "--nodelist=%s", list);
+	for (int i = 0; a.av[i]; i++)
+		found += !strcmp(a.av[i], want);
+	CHECK_EQ_I64(found, 1);
+	int n = 0;
+	while (a.av[n])
+		n++;
+	CHECK_EQ_U64(strlen(a.av[n - 1]), strlen(dir) + strlen("/fleet.sbatch"));
+	lab_fleet_argv_free(&a);
+	REQUIRE(lab_fleet_argv(&a, &o, dir, 1, "41_2") == 0);
+	found = 0;
+	for (int i = 0; a.av[i]; i++)
+		found += !strcmp(a.av[i], "--dependency=afterany:41_2") +
+		         !strncmp(a.av[i], "--nodelist=", 11);
+	CHECK_EQ_I64(found, 1); /* the analysis job: the dependency, no node list */
+	lab_fleet_argv_free(&a);
+}
+
+/* What lab_fleet_put writes for s. */
+static char *ft_put(const char *s)
+{
+	static char buf[256];
+	memset(buf, 0, sizeof(buf));
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	lab_fleet_put(f, s);
+	fclose(f);
+	return buf;
+}
+
+LAB_TEST(terminal_text_escapes_control_bytes)
+{
+	CHECK_EQ_STR(ft_put("n1 COMPLETED"), "n1 COMPLETED");
+	CHECK_EQ_STR(ft_put("a\x1b[2K\rOK"), "a\\x1b[2K\\x0dOK");
+	CHECK_EQ_STR(ft_put("tab\there\n\x7f"), "tab\\x09here\\x0a\\x7f");
+	CHECK_EQ_STR(ft_put("c1 \xc2\x9b"
+	                    "2K"),
+	             "c1 \\xc2\\x9b2K");                                      /* U+009B, a CSI */
+	CHECK_EQ_STR(ft_put("caf\xc3\xa9 \xc2\xa0"), "caf\xc3\xa9 \xc2\xa0"); /* text stays */
+	CHECK_EQ_STR(ft_put("back\\x1b"), "back\\\\x1b"); /* no faked escape either */
+	CHECK_EQ_STR(ft_put(""), "");
+	char *e = lab_fleet_esc("x\x1by");
+	CHECK_EQ_STR(e, "x\\x1by");
+	lab_fleet_esc_free(e);
 }
