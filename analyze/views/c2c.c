@@ -11,17 +11,11 @@
 #include "analyze/views/view.h"
 
 /* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
-static int an_run_cpus(const struct lab_an_json *run, const char *exp, long id, size_t *hint,
-                       int *a, int *b)
+static int an_run_cpus(const struct lab_an_data *d, const char *exp, long id, size_t *hint, int *a,
+                       int *b)
 {
-	const struct lab_an_json *exps = lab_an_json_get(run, "experiments"), *pts = NULL;
+	const struct lab_an_json *pts = lab_an_json_get(lab_an_data_experiment(d, exp), "points");
 
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n && !pts; e++) {
-		const char *name = lab_an_json_str(&exps->items[e], "name");
-
-		if (name && !strcmp(name, exp))
-			pts = lab_an_json_get(&exps->items[e], "points");
-	}
 	if (!pts || pts->type != LAB_AN_JSON_ARR || !pts->n)
 		return -1;
 	for (size_t k = 0; k < pts->n; k++) {
@@ -141,6 +135,57 @@ static int an_cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static _Thread_local unsigned long long an_c2c_probes;
+
+unsigned long long lab_an_c2c_probes(void)
+{
+	return an_c2c_probes;
+}
+
+struct an_pair_key {
+	const struct lab_an_c2c_matrix *m;
+	int a, b;
+};
+
+static uint64_t an_pair_hash(int a, int b)
+{
+	return lab_an_hash_long(lab_an_hash_long(LAB_AN_HASH_INIT, a), b);
+}
+
+static int an_pair_same(const void *ctx, size_t i)
+{
+	const struct an_pair_key *k = ctx;
+
+	an_c2c_probes++;
+	return k->m->cell[i].cpu_a == k->a && k->m->cell[i].cpu_b == k->b;
+}
+
+/* The first cell of the ordered pair (a, b), or (size_t)-1. */
+static size_t an_pair_first(const struct lab_an_c2c_matrix *m, int a, int b)
+{
+	struct an_pair_key k = {m, a, b};
+
+	return lab_an_index_find(&m->ix, an_pair_hash(a, b), an_pair_same, &k);
+}
+
+static int an_matrix_index(struct lab_an_c2c_matrix *m)
+{
+	if (!(m->last = malloc((m->ncell ? m->ncell : 1) * sizeof(*m->last))))
+		return -LAB_ENOMEM;
+	for (size_t i = 0; i < m->ncell; i++) {
+		const struct lab_an_c2c_cell *c = &m->cell[i];
+		size_t f = an_pair_first(m, c->cpu_a, c->cpu_b);
+
+		if (f != (size_t)-1)
+			m->last[f] = i;
+		else if (lab_an_index_add(&m->ix, an_pair_hash(c->cpu_a, c->cpu_b), i))
+			return -LAB_ENOMEM;
+		else
+			m->last[i] = i;
+	}
+	return 0;
+}
+
 /* The distinct CPUs of the matrix, and the range and mode count of its cells. */
 static int an_matrix_finish(struct lab_an_c2c_matrix *m)
 {
@@ -167,7 +212,7 @@ static int an_matrix_finish(struct lab_an_c2c_matrix *m)
 	for (size_t i = 0; i < k; i++)
 		if (!m->ncpu || m->cpu[m->ncpu - 1] != m->cpu[i])
 			m->cpu[m->ncpu++] = m->cpu[i];
-	return 0;
+	return an_matrix_index(m);
 }
 
 static int an_add_point(struct lab_an_c2c *c, size_t *cap, const struct lab_an_data *d,
@@ -187,7 +232,7 @@ static int an_add_point(struct lab_an_c2c *c, size_t *cap, const struct lab_an_d
 		return -LAB_ENOMEM;
 	cell = &m->cell[m->ncell++];
 	memset(cell, 0, sizeof(*cell));
-	if (an_run_cpus(d->run, p->experiment, p->id, hint, &cell->cpu_a, &cell->cpu_b))
+	if (an_run_cpus(d, p->experiment, p->id, hint, &cell->cpu_a, &cell->cpu_b))
 		an_pair_param(p->params, &cell->cpu_a, &cell->cpu_b);
 	if (cell->cpu_a >= 0 && cell->cpu_b >= 0)
 		lab_an_cpurel_get(rel, cell->cpu_a, cell->cpu_b, &cell->smt_siblings,
@@ -235,6 +280,8 @@ void lab_an_c2c_free(struct lab_an_c2c *c)
 		free(c->m[i].method);
 		free(c->m[i].cell);
 		free(c->m[i].cpu);
+		free(c->m[i].last);
+		lab_an_index_free(&c->m[i].ix);
 	}
 	free(c->m);
 	memset(c, 0, sizeof(*c));
@@ -242,15 +289,12 @@ void lab_an_c2c_free(struct lab_an_c2c *c)
 
 const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m, int a, int b)
 {
-	const struct lab_an_c2c_cell *rev = NULL;
+	size_t i = an_pair_first(m, a, b);
 
-	for (size_t i = 0; i < m->ncell; i++) {
-		if (m->cell[i].cpu_a == a && m->cell[i].cpu_b == b)
-			return &m->cell[i];
-		if (m->cell[i].cpu_a == b && m->cell[i].cpu_b == a)
-			rev = &m->cell[i];
-	}
-	return rev;
+	if (i != (size_t)-1)
+		return &m->cell[i];
+	i = an_pair_first(m, b, a);
+	return i == (size_t)-1 ? NULL : &m->cell[m->last[i]];
 }
 
 static int an_c2c_compute(const struct lab_an_data *d, int include_flagged, void **state,

@@ -43,6 +43,10 @@ struct lab_an_c2c_matrix {
 	size_t multimodal;     /* cells with two or more modes */
 	double min_ns, max_ns; /* over the cells' medians */
 	size_t flagged_out;    /* cells with no median because every sample was load-flagged */
+	/* The cells by ordered pair (cpu_a, cpu_b): the first cell of each pair, and per such
+	 * cell the last one of the same pair (last[first]), so lab_an_c2c_find is O(1). */
+	struct lab_an_index ix;
+	size_t *last;
 };
 
 /* Why matrix m has no median at all (min_ns > max_ns): one sentence, no trailing period. */
@@ -62,8 +66,12 @@ int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_
                    struct lab_err *err);
 void lab_an_c2c_free(struct lab_an_c2c *c);
 
-/* The cell of CPUs (a, b) in m, either order (a measured (a, b) wins over (b, a)); NULL if none. */
+/* The cell of CPUs (a, b) in m, either order (a measured (a, b) wins over (b, a): the first
+ * (a, b) cell, else the last (b, a) one); NULL if none. O(1) expected time. */
 const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m, int a, int b);
+/* The cells lab_an_c2c_find has compared on this thread so far, for the tests that check a
+ * heatmap costs O(CPUs^2 + cells), not a scan of the cells per grid point. */
+unsigned long long lab_an_c2c_probes(void);
 
 /* Writes c2c_matrix.csv (LAB_AN_C2C_COLUMNS) to path. */
 #define LAB_AN_FILE_C2C "c2c_matrix.csv"

@@ -7,10 +7,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
 #include "analyze/output.h"
+#include "analyze/plots.h"
+#include "analyze/views/c2c.h"
 #include "analyze/views/views.h"
 #include "harness/json.h"
 #include "tests/testlib.h"
@@ -232,4 +235,95 @@ LAB_TEST(compare_matches_linear)
 	        (double)c4 / (double)c1);
 	CHECK(c4 <= 5 * c1);
 	CHECK(c4 <= 4 * 4000); /* about 2 per point: one side's index, then its match */
+}
+
+/* DIR/NAME: a c2c_latency experiment of n disjoint CPU pairs (0, 1), (2, 3), ...: 2n CPUs. */
+static const char *sc_write_c2c(const char *name, long n)
+{
+	static char dir[4096];
+	char path[4200];
+	FILE *s, *r;
+
+	snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), name);
+	snprintf(path, sizeof(path), "mkdir -p '%s'", dir);
+	if (system(path) != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	s = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	r = fopen(path, "w");
+	if (!s || !r)
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"c2c\", \"kernel\": \"c2c_latency\", \"views\": [\"c2c\"], \"points\": [",
+	      r);
+	for (long p = 0; p < n; p++) {
+		fprintf(r,
+		        "%s\n{\"point\": %ld, \"threads\": 2, \"cpus\": [%ld, %ld], \"params\": "
+		        "{\"pair\": \"%ld-%ld\"}, \"status\": \"ok\"}",
+		        p ? "," : "", p, 2 * p, 2 * p + 1, 2 * p, 2 * p + 1);
+		for (int rep = 0; rep < 3; rep++)
+			fprintf(
+			    s,
+			    "c2c,%ld,c2c_latency,\"pair=%ld-%ld\",2,%d,%ld,100,roundtrip,0.01,0\n",
+			    p, 2 * p, 2 * p + 1, rep, 8000 + 100 * (p % 7) + rep);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The cells lab_an_c2c_find compared while writing dir's plots (not rendered), and the size of
+ * the heatmap's .dat; 0 when it could not run. */
+static unsigned long long sc_c2c_work(const char *dir, long long *dat_bytes)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_an_plots plots = {0};
+	struct lab_an_warnings warn = {0};
+	struct lab_err err = {0};
+	unsigned long long before, work = 0;
+	char path[4200];
+	struct stat st;
+
+	*dat_bytes = 0;
+	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err) ||
+	    lab_an_analysis_run(&d, 0, &a, &err)) {
+		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+		return 0;
+	}
+	before = lab_an_c2c_probes();
+	if (lab_an_plots_write(&a, dir, 0, &plots, &warn, &err) == 0)
+		work = lab_an_c2c_probes() - before;
+	else
+		fprintf(stderr, "%s: %s\n", dir, err.msg);
+	snprintf(path, sizeof(path), "%s/plots/c01-c2c--heatmap.dat", dir);
+	if (stat(path, &st) == 0)
+		*dat_bytes = (long long)st.st_size;
+	else
+		fprintf(stderr, "%s: no heatmap .dat\n", path);
+	lab_an_plots_free(&plots);
+	lab_an_warnings_free(&warn);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return work;
+}
+
+/* 2,000 pairs took 34 s and wrote a 215 MB .dat: every cell of the CPU x CPU grid scanned all
+ * pairs, and the grid was written whole however sparse. */
+LAB_TEST(c2c_heatmap_linear_in_pairs)
+{
+	long long b1, b4;
+	unsigned long long w1 = sc_c2c_work(sc_write_c2c("h1", 300), &b1);
+	unsigned long long w4 = sc_c2c_work(sc_write_c2c("h4", 1200), &b4);
+
+	REQUIRE(w1 > 0 && w4 > 0 && b1 > 0 && b4 > 0);
+	fprintf(stderr, "cells compared: 300 pairs %llu, 1200 pairs %llu; .dat %lld, %lld bytes\n",
+	        w1, w4, b1, b4);
+	CHECK(w4 <= 5 * w1);
+	CHECK(w4 <= 8ULL * 1200);
+	CHECK(b4 <= 5 * b1);
+	CHECK(b4 <= 64LL * 1200 + 4096); /* two grid points per pair, not (2 x 1200)^2 */
 }
