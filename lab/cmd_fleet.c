@@ -163,26 +163,18 @@ static int fleet_check(struct fleet_opts *o)
 	}
 	if ((o->nodes && fleet_nodes(o)) || fleet_lengths(o))
 		return -1;
-	const char *paths[2] = {o->config, o->out};
-	if (strlen(o->config) > 2000 || (o->out && strlen(o->out) > 2000)) {
-		fprintf(stderr, "lab fleet: %s: a path longer than 2000 characters\n",
-		        strlen(o->config) > 2000 ? "CONFIG" : "-o");
+	if (strlen(o->config) >= sizeof(((struct lab_an_fleet *)0)->config_source)) {
+		fprintf(stderr,
+		        "lab fleet: CONFIG: a path of %zu characters (allowed at most %zu)\n",
+		        strlen(o->config), sizeof(((struct lab_an_fleet *)0)->config_source) - 1);
 		return -1;
 	}
-	for (int i = 0; i < 2; i++)
-		for (const char *p = paths[i]; p && *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-				fprintf(stderr,
-				        "lab fleet: %s: a control character in a path "
-				        "(not allowed in a batch script)\n",
-				        i ? "-o" : "CONFIG");
-				return -1;
-			}
-	if (o->out && strchr(o->out, '%')) {
-		fleet_say("-o", o->out,
-		          ": '%' not allowed (sbatch reads it in --output as a pattern)");
-		return -1;
-	}
+	for (const char *p = o->config; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			fprintf(stderr, "lab fleet: CONFIG: a control character in a path (not "
+			                "allowed in fleet.json and its messages)\n");
+			return -1;
+		}
 	return 0;
 }
 
@@ -256,7 +248,9 @@ static int fleet_validate(const struct fleet_opts *o, char **text, size_t *len)
 
 /*
  * An absolute spelling of path (the jobs may start elsewhere), carried whole however long the
- * working directory is: a fresh string, or NULL after one line on stderr (exit code in *code).
+ * working directory is, and checked as a whole (the working directory too) for what a batch
+ * script and sbatch --output cannot hold: a fresh string, or NULL after one line on stderr (exit
+ * code in *code).
  */
 static char *fleet_abs(const char *path, int *code)
 {
@@ -274,13 +268,26 @@ static char *fleet_abs(const char *path, int *code)
 		return NULL;
 	}
 	free(cwd);
+	*code = LAB_EXIT_USAGE;
+	for (const char *p = abs; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '%') {
+			fputs("lab fleet: the fleet directory '", stderr);
+			lab_fleet_put(stderr, abs);
+			fputs(*p == '%'
+			          ? "': '%' not allowed (sbatch reads it in --output as a "
+			            "pattern)\n"
+			          : "': a control character in a path (not allowed in a batch "
+			            "script)\n",
+			      stderr);
+			free(abs);
+			return NULL;
+		}
 	if (strlen(abs) > LAB_FLEET_DIR_MAX) {
 		fprintf(stderr,
 		        "lab fleet: the fleet directory's absolute path is %zu characters (allowed "
 		        "at most %d): give a shorter -o or start from a shorter directory\n",
 		        strlen(abs), LAB_FLEET_DIR_MAX);
 		free(abs);
-		*code = LAB_EXIT_USAGE;
 		return NULL;
 	}
 	return abs;
@@ -300,86 +307,6 @@ static void fleet_default_dir(const char *config, char *buf, size_t len)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(buf, len, "results/fleet-%s-%.*s", stamp, (int)(n > 64 ? 64 : n), base);
-}
-
-/* What a submission created, so that a failure removes exactly that. */
-struct fleet_made {
-	int results, dir; /* results/ and DIR were created here (not there before) */
-};
-
-/* Creates DIR (new or empty) and DIR/logs. 0, or -1 after one line on stderr. */
-static int fleet_mkdir(const char *dir, struct fleet_made *m)
-{
-	char path[4200];
-
-	m->dir = mkdir(dir, 0755) == 0;
-	if (!m->dir && errno != EEXIST) {
-		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));
-		return -1;
-	}
-	/* An existing empty directory is taken by removing and creating it again, so two fleets
-	 * cannot both take it; it is restored (empty) on failure. */
-	if (!m->dir && !(rmdir(dir) == 0 && mkdir(dir, 0755) == 0)) {
-		fprintf(stderr, "lab fleet: -o %s: not a new or empty directory\n", dir);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/logs", dir);
-	if (mkdir(path, 0755) != 0) {
-		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));
-		if (m->dir)
-			rmdir(dir);
-		return -1;
-	}
-	return 0;
-}
-
-/* Removes what fleet_submit wrote, so a failed submission leaves nothing behind. */
-static void fleet_unwind(const char *dir, const struct fleet_made *m)
-{
-	static const char *names[] = {"config.ini", "fleet.sbatch", "analyze.sbatch", "fleet.json",
-	                              "logs"};
-	char path[4200];
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		(i + 1 < sizeof(names) / sizeof(names[0]) ? unlink : rmdir)(path);
-	}
-	if (m->dir)
-		rmdir(dir);
-	if (m->results)
-		rmdir("results");
-}
-
-/* Writes dir/name (a new file) through fn, or as the len bytes of text when fn is NULL. Every
- * write is checked. 0, or -1 after one line on stderr. */
-static int fleet_write(const char *dir, const char *name, const char *lab, const char *text,
-                       size_t len, void (*fn)(FILE *, const char *, const char *))
-{
-	char path[4200];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "wx");
-	if (!f) {
-		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));
-		return -1;
-	}
-	int ok = 1, saved = 0;
-	if (fn)
-		fn(f, lab, dir);
-	else if (len && fwrite(text, 1, len, f) != len)
-		ok = 0, saved = errno;
-	if (ok && (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0))
-		ok = 0, saved = errno;
-	if (fclose(f) != 0 && ok)
-		ok = 0, saved = errno;
-	if (ok && fn && chmod(path, 0755) != 0)
-		ok = 0, saved = errno;
-	if (!ok) {
-		fprintf(stderr, "lab fleet: %s: cannot write: %s\n", path,
-		        strerror(saved ? saved : EIO));
-		return -1;
-	}
-	return 0;
 }
 
 /* fleet.json's first record. fleet_check made every value fit its field. */
@@ -429,17 +356,17 @@ static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct
 }
 
 static int fleet_submit(const struct fleet_opts *o, const char *lab, const char *dir,
-                        const char *text, size_t len, struct fleet_made *m)
+                        const char *text, size_t len, struct lab_fleet_made *m)
 {
 	static struct lab_an_fleet f;
 	struct lab_err err;
 
-	if (fleet_mkdir(dir, m) < 0)
+	if (lab_fleet_dir_make(dir, m) < 0)
 		goto fail;
 	fleet_record(&f, o, dir);
-	if (fleet_write(dir, "config.ini", lab, text, len, NULL) ||
-	    fleet_write(dir, "fleet.sbatch", lab, NULL, 0, lab_fleet_script_run) ||
-	    fleet_write(dir, "analyze.sbatch", lab, NULL, 0, lab_fleet_script_analyze) ||
+	if (lab_fleet_file_write(dir, "config.ini", lab, text, len, NULL) ||
+	    lab_fleet_file_write(dir, "fleet.sbatch", lab, NULL, 0, lab_fleet_script_run) ||
+	    lab_fleet_file_write(dir, "analyze.sbatch", lab, NULL, 0, lab_fleet_script_analyze) ||
 	    fleet_sbatch_both(o, dir, &f))
 		goto unwind;
 	if (lab_an_fleet_write(dir, &f, &err)) {
@@ -454,7 +381,7 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 	       f.analyze_job, dir, dir, dir);
 	return LAB_EXIT_OK;
 unwind:
-	fleet_unwind(dir, m);
+	lab_fleet_dir_unwind(dir, m);
 	return LAB_EXIT_FAILURE;
 fail:
 	if (m->results)
@@ -500,7 +427,7 @@ static int fleet_self(char *buf, size_t len)
 int lab_cmd_fleet(int argc, char **argv)
 {
 	struct fleet_opts o = {0};
-	struct fleet_made made = {0};
+	struct lab_fleet_made made = {0};
 	char lab[4096], rel[4096], *dir = NULL, *text = NULL;
 	size_t len = 0;
 

@@ -42,6 +42,22 @@ void lab_fleet_print_argv(FILE *f, const char **av);
 void lab_fleet_script_run(FILE *f, const char *lab, const char *dir);
 void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
 
+/* What a submission created in the file system, so that a failure removes exactly that. */
+struct lab_fleet_made {
+	int results, dir; /* results/ and DIR were created here (were not there before) */
+};
+/* Creates DIR (new, or empty: then taken over by rmdir and mkdir, so two fleets cannot both take
+ * it) and DIR/logs. 0, or -1 after one line on stderr. */
+int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m);
+/* Removes what a failed submission wrote in DIR, DIR itself and results/ when they were made
+ * here: nothing is left behind. */
+void lab_fleet_dir_unwind(const char *dir, const struct lab_fleet_made *m);
+/* Writes DIR/name (a new file, never an existing one) through fn, or as the len bytes of text
+ * when fn is NULL; every write, the flush, fsync and close are checked. 0, or -1 after one line
+ * on stderr. */
+int lab_fleet_file_write(const char *dir, const char *name, const char *lab, const char *text,
+                         size_t len, void (*fn)(FILE *, const char *, const char *));
+
 /*
  * s for a terminal: control bytes (C0, DEL, and C1 as UTF-8 U+0080..U+009F) written as \xNN and a
  * backslash as \\, so text read from files cannot move the cursor, erase a line or fake one.

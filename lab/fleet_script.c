@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * lab fleet's batch scripts and sbatch command lines. Paths enter a script only as single-quoted
- * shell words; option values enter sbatch only as --opt=value arguments of an argument vector.
+ * lab fleet's batch scripts, sbatch command lines and the files of DIR, and text for a terminal.
+ * Paths enter a script only as single-quoted shell words; option values enter sbatch only as
+ * --opt=value arguments of an argument vector.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lab/fleet_int.h"
 
@@ -184,4 +188,75 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir)
 	fputs(" analyze ", f);
 	lab_fleet_quote(f, dir);
 	fputc('\n', f);
+}
+
+int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m)
+{
+	char path[4200];
+
+	m->dir = mkdir(dir, 0755) == 0;
+	if (!m->dir && errno != EEXIST) {
+		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	/* An existing empty directory is taken by removing and creating it again, so two fleets
+	 * cannot both take it; it is restored (empty) on failure. */
+	if (!m->dir && !(rmdir(dir) == 0 && mkdir(dir, 0755) == 0)) {
+		fprintf(stderr, "lab fleet: -o %s: not a new or empty directory\n", dir);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/logs", dir);
+	if (mkdir(path, 0755) != 0) {
+		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));
+		if (m->dir)
+			rmdir(dir);
+		return -1;
+	}
+	return 0;
+}
+
+void lab_fleet_dir_unwind(const char *dir, const struct lab_fleet_made *m)
+{
+	static const char *names[] = {"config.ini", "fleet.sbatch", "analyze.sbatch", "fleet.json",
+	                              "logs"};
+	char path[4200];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		(i + 1 < sizeof(names) / sizeof(names[0]) ? unlink : rmdir)(path);
+	}
+	if (m->dir)
+		rmdir(dir);
+	if (m->results)
+		rmdir("results");
+}
+
+int lab_fleet_file_write(const char *dir, const char *name, const char *lab, const char *text,
+                         size_t len, void (*fn)(FILE *, const char *, const char *))
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wx");
+	if (!f) {
+		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));
+		return -1;
+	}
+	int ok = 1, saved = 0;
+	if (fn)
+		fn(f, lab, dir);
+	else if (len && fwrite(text, 1, len, f) != len)
+		ok = 0, saved = errno;
+	if (ok && (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0))
+		ok = 0, saved = errno;
+	if (fclose(f) != 0 && ok)
+		ok = 0, saved = errno;
+	if (ok && fn && chmod(path, 0755) != 0)
+		ok = 0, saved = errno;
+	if (!ok) {
+		fprintf(stderr, "lab fleet: %s: cannot write: %s\n", path,
+		        strerror(saved ? saved : EIO));
+		return -1;
+	}
+	return 0;
 }

@@ -235,12 +235,18 @@ long_cwd)
 	for i in $(seq 11); do d=$d/$(printf "d$i%.0s" $(seq 100) | head -c 200); done
 	mkdir -p "$d"
 	(cd "$d" && "$lab" fleet "$cfg" -o f --dry-run) >"$tmp/out"
+	[ "$(wc -c <"$tmp/out")" -gt 5000 ] || fail "short dry-run output"
 	grep -qF "'$lab' fleet task '$d/f'" "$tmp/out" || fail "the script does not name $d/f"
 	grep -qF -- " --output=$d/f/logs/fleet-%j.out " "$tmp/out" || fail "--output not whole"
 	# Past what a path may hold: refused, not cut.
 	for i in $(seq 8); do d=$d/$(printf "e$i%.0s" $(seq 100) | head -c 200); done
 	mkdir -p "$d"
 	(cd "$d" && expect 2 "absolute path is .* characters (allowed at most 3800)" \
+		"$lab" fleet "$cfg" -o f --dry-run)
+	# A working directory with '%' or a control byte is refused like such an -o.
+	mkdir "$tmp/p%j" "$tmp/c"$'\x1b'
+	(cd "$tmp/p%j" && expect 2 "'%' not allowed" "$lab" fleet "$cfg" -o f --dry-run)
+	(cd "$tmp/c"$'\x1b' && expect 2 "fleet directory '.*c.x1b/f': a control character" \
 		"$lab" fleet "$cfg" -o f --dry-run)
 	;;
 status_escapes)
