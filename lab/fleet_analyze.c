@@ -2,7 +2,8 @@
 /*
  * lab analyze on a fleet directory: each node's results analyzed as `lab analyze DIR/<node>`
  * does, then the cross-host view (analyze/fleet_view.h) written and printed. A failed or missing
- * host is reported; the others are still analyzed (exit 1 when any host is missing).
+ * host is reported; the others are still analyzed (exit 1 when any host is missing). Text read
+ * from the hosts' files is printed escaped (lab_fleet_put).
  */
 #include <fcntl.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 
 #include "analyze/fleet_view.h"
 #include "lab/cli.h"
+#include "lab/fleet_int.h"
 
 /* Runs `lab analyze DIR/node OPTS` as today; with json its printing is dropped. */
 static int fleet_analyze_host(const char *dir, const char *node, char **opts, int nopts, int json)
@@ -44,6 +46,14 @@ static int fleet_analyze_host(const char *dir, const char *node, char **opts, in
 	return rc;
 }
 
+/* "lab analyze: WHATMSG" on stderr, msg escaped (it may quote the hosts' files). */
+static void fleet_an_say(const char *what, const char *msg)
+{
+	fprintf(stderr, "lab analyze: %s", what);
+	lab_fleet_put(stderr, msg);
+	fputc('\n', stderr);
+}
+
 static void fleet_print_num(double v, int width)
 {
 	if (isfinite(v))
@@ -58,8 +68,9 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 	       "sock", "numa", "cores", "pus", "slurmcpu");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lab_an_fleet_host *h = &v->h[i];
-		printf("  %-16s %-10s %-36.36s", h->node, h->ok ? "ok" : "missing",
-		       h->ok ? h->prov.cpu_model : h->why);
+		char *e = lab_fleet_esc(h->ok ? h->prov.cpu_model : h->why);
+		printf("  %-16s %-10s %-36.36s", h->node, h->ok ? "ok" : "missing", e);
+		lab_fleet_esc_free(e);
 		fleet_print_num(h->prov.packages, 4);
 		fleet_print_num(h->prov.numa_nodes, 4);
 		fleet_print_num(h->prov.cores, 5);
@@ -80,8 +91,13 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 			const struct lab_an_point *p = &v->h[i].d.pt[j];
 			if (lab_an_fleet_first(v, p) != i)
 				continue;
-			printf("  %s %s thr=%d (%s)\n", p->experiment, p->params, p->threads,
-			       lab_an_cost_label(&v->h[i].d, p, unit, sizeof(unit)));
+			fputs("  ", stdout);
+			lab_fleet_put(stdout, p->experiment);
+			putchar(' ');
+			lab_fleet_put(stdout, p->params);
+			printf(" thr=%d (", p->threads);
+			lab_fleet_put(stdout, lab_an_cost_label(&v->h[i].d, p, unit, sizeof(unit)));
+			fputs(")\n", stdout);
 			for (size_t k = 0; k < v->n; k++) {
 				const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
 				if (!q || !q->st.n)
@@ -118,30 +134,34 @@ int lab_fleet_analyze(int argc, char **argv)
 		}
 	}
 	if (lab_an_fleet_read(dir, &f, &err)) {
-		fprintf(stderr, "lab analyze: %s\n", err.msg);
+		fleet_an_say("", err.msg);
 		return err.code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	if (lab_an_fleet_view_load(dir, &f, incl, &v, &err)) {
-		fprintf(stderr, "lab analyze: %s\n", err.msg);
+		fleet_an_say("", err.msg);
 		return LAB_EXIT_FAILURE;
 	}
 	for (size_t i = 0; i < v.n; i++) {
 		if (!v.h[i].ok) {
-			fprintf(stderr, "lab analyze: host %s: %s\n", v.h[i].node, v.h[i].why);
+			fprintf(stderr, "lab analyze: host %s: ", v.h[i].node);
+			lab_fleet_put(stderr, v.h[i].why);
+			fputc('\n', stderr);
 			missing++;
 		} else if (fleet_analyze_host(dir, v.h[i].node, opts, nopts, json) != 0)
 			missing++;
 	}
 	if (lab_an_fleet_view_write(dir, &v, plots, &nplots, &warn, &err)) {
-		fprintf(stderr, "lab analyze: %s\n", err.msg);
+		fleet_an_say("", err.msg);
 		code = LAB_EXIT_FAILURE;
 	}
 	for (size_t i = 0; i < warn.n; i++)
-		fprintf(stderr, "lab analyze: warning: %s\n", warn.msg[i]);
+		fleet_an_say("warning: ", warn.msg[i]);
 	if (json) {
 		lab_an_fleet_view_json(&v, stdout);
 	} else {
-		printf("\n== fleet %s: %zu hosts, %zu missing ==\n", dir, v.n, missing);
+		fputs("\n== fleet ", stdout);
+		lab_fleet_put(stdout, dir);
+		printf(": %zu hosts, %zu missing ==\n", v.n, missing);
 		fleet_print_hosts(&v);
 		fleet_print_points(&v);
 	}

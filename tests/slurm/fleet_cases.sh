@@ -263,5 +263,18 @@ status_escapes)
 	grep -qF 'config a\x1b[2K\x0dOK.ini\xc2\x9b2K' "$tmp/out" || fail "config not escaped: $(cat "$tmp/out")"
 	grep -qF 'DONE\x1b]0;x\x07' "$tmp/out" || fail "state not escaped: $(cat "$tmp/out")"
 	;;
+analyze_escapes)
+	# lab analyze on a fleet prints what fleet.json and the hosts' files say escaped.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+	 "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "h2", "state": "FAILED\\u001b[2K\\rOK", "exit_code": 1}]}' >"$tmp/f/fleet.json"
+	expect 1 'host h2: no results directory (task FAILED\\x1b\[2K\\x0dOK)' \
+		"$lab" analyze "$tmp/f" --no-plots
+	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$tmp/out" "$tmp/err"; then
+		fail "a control byte reached the terminal"
+	fi
+	;;
 *) fail "unknown case $case" ;;
 esac
