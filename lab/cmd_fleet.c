@@ -24,6 +24,8 @@
 
 #define LAB_FLEET_STR_(x) #x
 #define LAB_FLEET_STR(x)  LAB_FLEET_STR_(x)
+/* The longest string fleet.json's field m holds. */
+#define FLEET_FIELD_MAX(m) (sizeof(((struct lab_an_fleet *)0)->m) - 1)
 
 static const char fleet_help[] =
     "usage: lab fleet CONFIG [--nodes N | --nodelist LIST] [--partition P] [--constraint C]\n"
@@ -128,23 +130,21 @@ static int fleet_nodes(struct fleet_opts *o)
 /* Each Slurm value must fit the field fleet.json keeps it in: refused, never cut. */
 static int fleet_lengths(const struct fleet_opts *o)
 {
-	static const struct lab_an_fleet *f;
 	const struct {
 		const char *name, *v;
 		size_t max;
 	} vals[] = {
-	    {"--nodelist", o->nodelist, sizeof(f->nodelist) - 1},
-	    {"--partition", o->partition, sizeof(f->partition) - 1},
-	    {"--constraint", o->constraint, sizeof(f->constraint) - 1},
-	    {"--time", o->time, sizeof(f->time) - 1},
+	    {"--nodelist", o->nodelist, FLEET_FIELD_MAX(nodelist)},
+	    {"--partition", o->partition, FLEET_FIELD_MAX(partition)},
+	    {"--constraint", o->constraint, FLEET_FIELD_MAX(constraint)},
+	    {"--time", o->time, FLEET_FIELD_MAX(time)},
 	};
 
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 		if (vals[i].v && strlen(vals[i].v) > vals[i].max) {
-			fprintf(stderr,
-			        "lab fleet: %s: %zu characters (allowed at most %zu; a Slurm "
-			        "range such as n[1-400] is shorter)\n",
-			        vals[i].name, strlen(vals[i].v), vals[i].max);
+			fprintf(stderr, "lab fleet: %s: %zu characters (allowed at most %zu%s)\n",
+			        vals[i].name, strlen(vals[i].v), vals[i].max,
+			        i ? "" : "; a Slurm range such as n[1-400] is shorter");
 			return -1;
 		}
 	return 0;
@@ -163,10 +163,10 @@ static int fleet_check(struct fleet_opts *o)
 	}
 	if ((o->nodes && fleet_nodes(o)) || fleet_lengths(o))
 		return -1;
-	if (strlen(o->config) >= sizeof(((struct lab_an_fleet *)0)->config_source)) {
+	if (strlen(o->config) > FLEET_FIELD_MAX(config_source)) {
 		fprintf(stderr,
 		        "lab fleet: CONFIG: a path of %zu characters (allowed at most %zu)\n",
-		        strlen(o->config), sizeof(((struct lab_an_fleet *)0)->config_source) - 1);
+		        strlen(o->config), FLEET_FIELD_MAX(config_source));
 		return -1;
 	}
 	for (const char *p = o->config; *p; p++)
