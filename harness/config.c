@@ -165,6 +165,8 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		end--;
 	while (s < end && isspace((unsigned char)*s))
 		s++;
+	bool indented = s > raw;
+
 	ld->cont = false;
 	ld->skip = 0;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
@@ -194,7 +196,14 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		return false;
 	}
 	if (*s == '[') {
-		/* A header even when indented: libinih must not take it for a continuation. */
+		/* Still read as a header, so the keys below it are checked against their section;
+		 * libinih must not take it for a continuation. */
+		if (indented)
+			lab_diag_add(
+			    ld->d,
+			    "%s:%d: '%.*s': a section header must start at column 1 (remove "
+			    "the indentation; an indented line continues the value above)",
+			    ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s);
 		ld->skip = (size_t)(s - raw);
 		cfg_header(ld, s, (size_t)(end - s));
 		ld->after_key = false;

@@ -460,18 +460,42 @@ LAB_TEST(diag_cap)
 	free(text);
 }
 
-/* A line whose first non-blank character is '[' is a header, even indented after a key. */
-LAB_TEST(indented_header_is_header)
+/*
+ * A line whose first non-blank character is '[' is an error unless it starts at column 1 (it
+ * used to be read as a header without a word); it is still read as a header, so the keys below
+ * it are checked against their own section.
+ */
+LAB_TEST(indented_header_is_an_error)
 {
 	struct tc t;
 
 	tc_load(&t, "[a]\nkernel = noop\nreps = 2\n  [b]\nkernel = lock\n");
-	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(t.d.msg[0], "t.ini:4: '[b]': a section header must start at column 1 (remove "
+	                         "the indentation; an indented line continues the value above)");
 	CHECK_EQ_U64(t.cfg.nsec, 2);
 	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "2");
 	CHECK_EQ_STR(tc_value(&t, "b", "kernel"), "lock");
 	CHECK_EQ_I64(tc_line(&t, "b", "kernel"), 5);
 	tc_free(&t);
+}
+
+/* Indented by a tab, first in the file or after a blank line or a comment: the same error. */
+LAB_TEST(indented_header_anywhere)
+{
+	static const char *const texts[] = {
+	    "\t[padded]\nkernel = noop\n", "[a]\nkernel = noop\n\n [padded]\nkernel = noop\n",
+	    "[a]\nkernel = noop\n; c\n  [padded] ; c\nkernel = noop\n"};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct tc t;
+		tc_load(&t, texts[i]);
+		REQUIRE(lab_diag_count(&t.d) == 1);
+		CHECK(strstr(t.d.msg[0], "'[padded]") != NULL);
+		CHECK(strstr(t.d.msg[0], "a section header must start at column 1") != NULL);
+		CHECK_EQ_STR(tc_value(&t, "padded", "kernel"), "noop");
+		tc_free(&t);
+	}
 }
 
 LAB_TEST(text_after_header)
