@@ -31,13 +31,14 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	unsigned n = lab_diag_count(d);
 	const char *where = a->nconfigs ? a->configs[0] : "the built-in quick config";
 
+	/* A message quotes the config and --set text: escaped, each stays one line. */
 	for (unsigned i = 0; i < d->n; i++)
-		fprintf(stderr, "%s\n", d->msg[i]);
+		lab_opts_error("%s", d->msg[i]);
 	if (d->dropped)
 		fprintf(stderr, "... and %u more error%s\n", d->dropped,
 		        d->dropped == 1 ? "" : "s");
-	fprintf(stderr, "lab: %u error%s in %s%s; nothing was run\n", n, n == 1 ? "" : "s", where,
-	        a->nconfigs > 1 ? " and the other configs" : "");
+	lab_opts_error("lab: %u error%s in %s%s; nothing was run", n, n == 1 ? "" : "s", where,
+	               a->nconfigs > 1 ? " and the other configs" : "");
 	lab_diag_free(d);
 	return LAB_EXIT_USAGE;
 }
@@ -76,7 +77,7 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	if (lab_topo_open(&s->topo, a->topology, &err))
 		lab_diag_add(&d, "--topology %s", err.msg);
 	if (cli_load(a, s, &d, &err)) {
-		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_opts_error("lab: %s", err.msg);
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
 	}
@@ -89,7 +90,7 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	 */
 	if (!s->topo &&
 	    lab_topo_open(&s->topo, "synthetic:core:" LAB_CLI_STR(LAB_THREADS_MAX) " pu:1", &err)) {
-		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_opts_error("lab: %s", err.msg);
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
 	}
@@ -102,7 +103,7 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	if (rc == -LAB_ECONFIG)
 		return cli_report_diag(&d, a);
 	if (rc) {
-		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_opts_error("lab: %s", err.msg);
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
 	}

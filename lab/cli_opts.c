@@ -1,7 +1,124 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "lab/cli_opts.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Option values named like numbers (a row's arg) and what they allow. */
+static const struct opts_number {
+	const char *arg;
+	bool whole;
+	double lo, hi;
+	bool hi_open;        /* hi itself is not allowed */
+	const char *allowed; /* for the message */
+} opts_numbers[] = {
+    {"FRACTION", false, 0, 1, true, "a decimal fraction in [0, 1), e.g. 0.01"},
+};
+
+/* The letter of a control byte's short escape (\n), or 0 when it has none. */
+static char opts_escape_letter(unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		return 'n';
+	case '\r':
+		return 'r';
+	case '\t':
+		return 't';
+	case 0x1b:
+		return 'e';
+	default:
+		return 0;
+	}
+}
+
+void lab_opts_puts_escaped(FILE *f, const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+		if (opts_escape_letter(*u))
+			fprintf(f, "\\%c", opts_escape_letter(*u));
+		else if (*u < 0x20 || *u == 0x7f)
+			fprintf(f, "\\x%02x", *u);
+		else if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
+			fprintf(f, "\\u%04x", *++u);
+		else
+			fputc(*u, f);
+	}
+}
+
+void lab_opts_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *line = NULL;
+
+	va_start(ap, fmt);
+	int n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fputs("lab: out of memory\n", stderr);
+		return;
+	}
+	lab_opts_puts_escaped(stderr, line);
+	fputc('\n', stderr);
+	free(line);
+}
+
+/* [-]digits[.digits][e[+-]digits], or [-].digits...: what strtod may see after this. */
+static bool opts_decimal_text(const char *s, bool whole)
+{
+	size_t i = s[0] == '-', d = 0;
+
+	for (; s[i] >= '0' && s[i] <= '9'; i++)
+		d++;
+	if (!whole && s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			d++;
+	if (!d)
+		return false;
+	if (!whole && (s[i] == 'e' || s[i] == 'E')) {
+		i += s[i + 1] == '+' || s[i + 1] == '-';
+		if (!(s[++i] >= '0' && s[i] <= '9'))
+			return false;
+		while (s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	return s[i] == '\0';
+}
+
+int lab_opts_number(const char *s, bool whole, double lo, double hi, double *v)
+{
+	char *end;
+	double x;
+
+	if (!s || !opts_decimal_text(s, whole))
+		return -1;
+	errno = 0;
+	x = strtod(s, &end);
+	if (*end || errno == ERANGE || !isfinite(x) || x < lo || x > hi)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* The check of a value whose row names a number; 0 when it passes or is not a number. */
+static int opts_check_number(const struct lab_cmd_opts *c, const struct lab_opt *o, const char *v)
+{
+	for (size_t i = 0; i < sizeof(opts_numbers) / sizeof(opts_numbers[0]); i++) {
+		const struct opts_number *n = &opts_numbers[i];
+		double x;
+		if (!o->arg || strcmp(o->arg, n->arg) != 0)
+			continue;
+		if (lab_opts_number(v, n->whole, n->lo, n->hi, &x) == 0 &&
+		    !(n->hi_open && x == n->hi))
+			return 0;
+		lab_opts_error("lab %s: %s '%s': expected %s", c->name, o->name, v, n->allowed);
+		return 2;
+	}
+	return 0;
+}
 
 static bool opts_match(const struct lab_opt *o, const char *arg, const char **inline_val)
 {
@@ -29,7 +146,7 @@ static int opts_push(const struct lab_cmd_opts *c, void *args, size_t at, size_t
 	unsigned *n = (unsigned *)((char *)args + count_at);
 
 	if (*n == max) {
-		fprintf(stderr, "lab %s: too many %s (at most %u)\n", c->name, what, max);
+		lab_opts_error("lab %s: too many %s (at most %u)", c->name, what, max);
 		return 2;
 	}
 	list[(*n)++] = v;
@@ -47,10 +164,12 @@ static int opts_store(const struct lab_cmd_opts *c, const struct lab_opt *o, int
 	if (!v && *i + 1 < argc)
 		v = argv[++*i];
 	if (!v) {
-		fprintf(stderr, "lab %s: %s needs a value %s (see lab %s --help)\n", c->name,
-		        o->name, o->arg, c->name);
+		lab_opts_error("lab %s: %s needs a value %s (see lab %s --help)", c->name, o->name,
+		               o->arg, c->name);
 		return 2;
 	}
+	if (opts_check_number(c, o, v))
+		return 2;
 	if (o->kind == LAB_OPT_VALUE) {
 		*(const char **)((char *)args + o->at) = v;
 		return 0;
@@ -78,12 +197,12 @@ int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *ar
 		if (o->name)
 			rc = opts_store(c, o, argc, argv, &i, v, args);
 		else if (arg[0] == '-' && arg[1]) {
-			fprintf(stderr, "lab %s: unknown option '%s' (see lab %s --help)\n",
-			        c->name, arg, c->name);
+			lab_opts_error("lab %s: unknown option '%s' (see lab %s --help)", c->name,
+			               arg, c->name);
 			rc = 2;
 		} else if (!c->pos_max) {
-			fprintf(stderr, "lab %s: unexpected argument '%s' (see lab %s --help)\n",
-			        c->name, arg, c->name);
+			lab_opts_error("lab %s: unexpected argument '%s' (see lab %s --help)",
+			               c->name, arg, c->name);
 			rc = 2;
 		} else
 			rc =

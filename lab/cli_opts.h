@@ -51,13 +51,35 @@ struct lab_cmd_opts {
 
 /*
  * Parses argv[1..argc) into args (zeroed first) by c's table: "--opt VAL", "--opt=VAL", an
- * alias "-o VAL", flags, "-h"/"--help". Returns 0; LAB_OPTS_HELP after printing the help; or 2
- * (bad usage) after printing one line on stderr.
+ * alias "-o VAL", flags, "-h"/"--help". A value named like a number in its row's arg is checked
+ * here with lab_opts_number, so the command's own conversion sees only plain decimal text:
+ * FRACTION is a decimal in [0, 1). Returns 0; LAB_OPTS_HELP after printing the help; or 2 (bad
+ * usage) after printing one line on stderr.
  */
 int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *args,
                    size_t args_size);
 
 /* Prints the usage line, the about text, every option with its help, and the after text. */
 void lab_opts_usage(const struct lab_cmd_opts *c, FILE *f);
+
+/*
+ * Writes s to f with control bytes escaped (\n, \r, \t, \e, \xHH; the C1 controls as
+ * \u0080..\u009f), so text from the user or from a file can neither break a line nor move the
+ * terminal's cursor. Other bytes, UTF-8 included, pass unchanged.
+ */
+void lab_opts_puts_escaped(FILE *f, const char *s);
+
+/*
+ * Prints one line on stderr: the printf-style message with lab_opts_puts_escaped, then '\n'.
+ * Every error that echoes user text goes through here, so it stays one line.
+ */
+void lab_opts_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A checked number: the whole of s is a plain decimal ("12", "-3", "0.01", "2.5e-3": no blanks,
+ * no hex, no inf or nan), finite, within [lo, hi], and whole when whole is set. Returns 0 with
+ * *v set, or -1 (*v untouched).
+ */
+int lab_opts_number(const char *s, bool whole, double lo, double hi, double *v);
 
 #endif

@@ -67,6 +67,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++)
 		if (!strcmp(argv[1], lab_subcommands[i].name))
 			return lab_subcommands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "lab: unknown command '%s' (see lab --help)\n", argv[1]);
+	lab_opts_error("lab: unknown command '%s' (see lab --help)", argv[1]);
 	return LAB_EXIT_USAGE;
 }

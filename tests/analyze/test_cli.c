@@ -204,6 +204,42 @@ LAB_TEST(compare_json_and_text)
 	free(err);
 }
 
+/*
+ * --noise takes a plain decimal fraction in [0, 1) and nothing else: strtod's hex floats
+ * (0x0.1 and 0x1p-4 were read as 1/16), inf, nan, blanks and trailing text are bad usage.
+ */
+LAB_TEST(compare_noise_decimal_only)
+{
+	char *out = NULL, *err = NULL, args[4096];
+	static const char *const bad[] = {"0x0.1",  "0x1p-4", "0X.8",  "inf",  "nan",  "1e999",
+	                                  "1e-400", "' 0.1'", "0.1x",  "1",    "-0.1", "''",
+	                                  ".",      "1e",     "0.1e+", "+0.1", "0,1",  "1.5"};
+	static const char *const good[] = {"0", "0.05", ".05", "5e-2", "5E-2", "0.999"};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args),
+		         "compare %s/tests/fixtures/results-compare-a "
+		         "%s/tests/fixtures/results-compare-b --noise %s",
+		         testlib_srcdir(), testlib_srcdir(), bad[i]);
+		if (clitest_run(NULL, args, &out, &err) != 2 || !strstr(err, "--noise") ||
+		    strchr(err, '\n') != err + strlen(err) - 1 || out[0])
+			TL__FAIL("--noise %s: want exit 2 and one line on --noise; got stderr '%s'",
+			         bad[i], err);
+		free(out);
+		free(err);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(args, sizeof(args),
+		         "compare %s/tests/fixtures/results-compare-a "
+		         "%s/tests/fixtures/results-compare-b --noise=%s --json",
+		         testlib_srcdir(), testlib_srcdir(), good[i]);
+		if (clitest_run(NULL, args, &out, &err) != 0)
+			TL__FAIL("--noise=%s: want exit 0; got stderr '%s'", good[i], err);
+		free(out);
+		free(err);
+	}
+}
+
 LAB_TEST(edge_dir_plots_cleanly)
 {
 	char *out = NULL, *err = NULL;
