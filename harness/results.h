@@ -31,9 +31,13 @@ struct lab_results_info {
 struct lab_results;
 
 /*
- * Creates dir (and missing parents; it must not exist or be empty) and writes config.ini, the
- * CSV headers and a first run.json with status "running". Returns 0 and *out, or -LAB_EIO with
- * the path and cause. On failure nothing is left behind that this call created.
+ * Creates dir (and missing parents; it must not exist or be empty), claims it for this run with
+ * a lock file created with O_EXCL (dir/run.lock, removed by lab_results_close; a second run
+ * given the same directory is refused), and writes config.ini, the CSV headers and a first
+ * run.json with status "running". Returns 0 and *out; -LAB_EINVAL when dir cannot be used (no
+ * name, not a directory, not empty, taken by another run); -LAB_EIO when writing failed (a full
+ * disk); the message names the path and cause. On failure nothing is left behind that this call
+ * created.
  */
 int lab_results_open(struct lab_results **out, const char *dir, const struct lab_plan *plan,
                      const struct lab_results_info *info, struct lab_err *err);

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -162,36 +164,96 @@ static void counters_fixture_json(FILE *f, struct lab_ctr_point *cp, const char 
 	fputc('\n', f);
 }
 
+/*
+ * The fixture's path must be new or a regular file: a symbolic link (or anything else) is
+ * refused, never followed, so recording cannot overwrite the file a link points to. Returns 0,
+ * or prints one line and returns the exit code.
+ */
+static int counters_fixture_path_ok(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		lab_opts_error("lab counters: --record-fixture %s: %s", path, strerror(errno));
+		return LAB_EXIT_FAILURE;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	lab_opts_error("lab counters: --record-fixture %s: %s (allowed: a new or regular file; "
+	               "links are not followed)",
+	               path, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+	return LAB_EXIT_USAGE;
+}
+
+/*
+ * Writes the fixture under a new temporary name beside path (mkstemp: O_EXCL, so no link is
+ * followed) and renames it over path, which replaces a name, never a link's target.
+ */
+static int counters_record_write(const char *path, struct lab_ctr_point *cp, const char *events)
+{
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int fd = -1, rc = LAB_EXIT_FAILURE;
+	bool made = false; /* tmp exists */
+
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		tmp = NULL;
+		lab_opts_error("lab counters: out of memory");
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	made = fd >= 0;
+	if (fd < 0 || fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {
+		lab_opts_error("lab counters: create %s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	counters_fixture_json(f, cp, events); /* ends cp */
+	cp = NULL;
+	bool failed = ferror(f) != 0;
+	failed |= fclose(f) != 0;
+	f = NULL;
+	fd = -1;
+	if (failed || rename(tmp, path) != 0) {
+		lab_opts_error("lab counters: write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	lab_opts_error("lab counters: fixture written to %s", path);
+	rc = LAB_EXIT_OK;
+out:
+	if (cp)
+		lab_ctr_point_end(cp, NULL, NULL);
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	if (rc && made)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
 static int counters_record(const char *path, const char *events)
 {
 	struct lab_ctr_point *cp;
 	struct lab_err err;
 	cpu_set_t set;
 	int cpu = sched_getcpu();
+	int rc = counters_fixture_path_ok(path);
 
+	if (rc)
+		return rc;
 	/* Stay on one CPU, as a pinned worker would. */
 	CPU_ZERO(&set);
 	CPU_SET(cpu < 0 ? 0 : cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	if (lab_ctr_point_begin(&cp, LAB_CTR_AUTO, events, lab_ctr_host_self(), NULL, 1, &err)) {
-		fprintf(stderr, "lab counters: --events %s: %s\n", events, err.msg);
+		lab_opts_error("lab counters: --events %s: %s", events, err.msg);
 		return LAB_EXIT_USAGE;
 	}
 	lab_ctr_thread_open(cp, 0);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "lab counters: create %s: %s\n", path, strerror(errno));
-		lab_ctr_point_end(cp, NULL, NULL);
-		return LAB_EXIT_FAILURE;
-	}
-	counters_fixture_json(f, cp, events);
-	if (ferror(f) | (fclose(f) != 0)) {
-		fprintf(stderr, "lab counters: write %s: %s\n", path, strerror(errno));
-		unlink(path);
-		return LAB_EXIT_FAILURE;
-	}
-	fprintf(stderr, "lab counters: fixture written to %s\n", path);
-	return LAB_EXIT_OK;
+	return counters_record_write(path, cp, events);
 }
 
 int lab_cmd_counters(int argc, char **argv)
@@ -202,7 +264,7 @@ int lab_cmd_counters(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if ((!strcmp(argv[i], "--record-fixture") || !strcmp(argv[i], "--events")) &&
 		    i + 1 >= argc) {
-			fprintf(stderr, "lab counters: %s needs a value\n", argv[i]);
+			lab_opts_error("lab counters: %s needs a value", argv[i]);
 			return LAB_EXIT_USAGE;
 		}
 		if (!strcmp(argv[i], "--record-fixture")) {
@@ -215,9 +277,9 @@ int lab_cmd_counters(int argc, char **argv)
 			counters_usage(stdout);
 			return LAB_EXIT_OK;
 		} else {
-			fprintf(stderr,
-			        "lab counters: unknown option '%s' (allowed: --json, --help)\n",
-			        argv[i]);
+			lab_opts_error("lab counters: unknown option '%s' (allowed: --json, "
+			               "--record-fixture FILE, --events LIST, --help)",
+			               argv[i]);
 			return LAB_EXIT_USAGE;
 		}
 	}

@@ -216,6 +216,24 @@ static void run_default_dir(const char *stem, char *buf, size_t len)
 	snprintf(buf, len, "results/%s-%s", stamp, stem);
 }
 
+/*
+ * Opens the results in dir. A directory of its own name (not given with -o) that another run
+ * took in the same second gets a suffix, -2 to -99, instead of failing.
+ */
+static int run_open(struct lab_results **res, char *dir, size_t len, bool own_name,
+                    const struct lab_plan *plan, const struct lab_results_info *info,
+                    struct lab_err *err)
+{
+	size_t base = strlen(dir);
+	int rc = lab_results_open(res, dir, plan, info, err);
+
+	for (unsigned k = 2; rc == -LAB_EINVAL && own_name && k < 100; k++) {
+		snprintf(dir + base, len - base, "-%u", k);
+		rc = lab_results_open(res, dir, plan, info, err);
+	}
+	return rc;
+}
+
 /* The self-check, on the first CPU of the first point (or the first allowed CPU). */
 static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
                           struct lab_selfcheck *sc)
@@ -228,7 +246,7 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 	else
 		lab_topo_cpus_allowed(s->topo, &cpu, 1);
 	if (lab_selfcheck_run(r, cpu, sc, &err) != 0) {
-		fprintf(stderr, "lab: warning: %s\n", err.msg);
+		lab_opts_error("lab: warning: %s", err.msg);
 		return;
 	}
 	fprintf(
@@ -278,11 +296,11 @@ static void run_report(const struct run_console *con, const char *self, const ch
 	unsigned npts = con->s->plan->npts;
 
 	if (rc && rc != -LAB_EINTR)
-		fprintf(stderr, "lab: %s\n", err->msg);
+		lab_opts_error("lab: %s", err->msg);
 	if (crc && (!rc || strcmp(cerr->msg, err->msg) != 0))
-		fprintf(stderr, "lab: %s (run.json may still say \"running\")\n", cerr->msg);
+		lab_opts_error("lab: %s (run.json may still say \"running\")", cerr->msg);
 	if (rc == -LAB_EINTR)
-		fprintf(stderr, "lab: interrupted; the finished points are in %s\n", dir);
+		lab_opts_error("lab: interrupted; the finished points are in %s", dir);
 	if (rc == 0 && crc == 0)
 		printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n",
 		       dir, npts, con->skipped, con->failed);
@@ -323,15 +341,16 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	/* Before anything is written: Ctrl-C from here on ends with a run.json that says so. */
 	signal(SIGINT, run_on_sigint);
 	signal(SIGTERM, run_on_sigint);
-	if (lab_results_open(&con.res, dir, s->plan, &info, &err)) {
+	if (run_open(&con.res, dir, sizeof(dir), !a->out_dir, s->plan, &info, &err)) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		fprintf(stderr, "lab: %s\n", err.msg);
-		return a->out_dir ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		lab_opts_error("lab: %s", err.msg);
+		/* 2 only when -o named a directory that cannot be used; a failed write is 1. */
+		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	run_selfcheck(&runner, s, &sc);
-	fprintf(stderr, "lab: %u points into %s\n", s->plan->npts, dir);
+	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
 	con.t0_ns = lab_clock_ns();
 	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
 	if (con.progress)
@@ -357,10 +376,9 @@ int lab_cmd_run(int argc, char **argv)
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);
 	else if (rc == LAB_EXIT_OK && !lab_topo_is_thissystem(s.topo)) {
-		fprintf(stderr,
-		        "lab run: --topology %s is not this machine: nothing can run on it "
-		        "(use lab plan or --dry-run)\n",
-		        a.topology);
+		lab_opts_error("lab run: --topology %s is not this machine: nothing can run on it "
+		               "(use lab plan or --dry-run)",
+		               a.topology);
 		rc = LAB_EXIT_USAGE;
 	} else if (rc == LAB_EXIT_OK)
 		rc = run_execute(argc, argv, &a, &s);

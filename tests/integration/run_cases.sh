@@ -419,6 +419,92 @@ PY
 	"$lab" counters --record-fixture "$tmp/bad.json" --events 'cylces' 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/bad.json" ] && grep -q "unknown event 'cylces'" "$tmp/err"
 	;;
+output_dir_taken)
+	# A run.lock another run holds (created with O_EXCL when a run claims the directory):
+	# a second run is refused with one line and exit 2, and writes nothing; a finished run
+	# leaves no lock behind.
+	printf '[n]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n' >"$tmp/n.ini"
+	mkdir "$tmp/d" && echo 12345 >"$tmp/d/run.lock"
+	rc=0
+	"$lab" run "$tmp/n.ini" -o "$tmp/d" --no-progress >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] || { echo "exit code $rc, expected 2"; cat "$tmp/err"; exit 1; }
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'taken by another lab run' "$tmp/err"
+	[ "$(ls "$tmp/d")" = run.lock ]
+	"$lab" run "$tmp/n.ini" -o "$tmp/e" --no-progress >"$tmp/out" 2>"$tmp/err"
+	[ ! -e "$tmp/e/run.lock" ] && [ -s "$tmp/e/samples.csv" ]
+	;;
+disk_full_at_open)
+	# A full disk while the first result files are written (a file-size limit of 0 or 512
+	# bytes stands in for it; SIGXFSZ ignored: writes fail with EFBIG) is a runtime failure,
+	# exit 1 as it is later in the run, not bad usage; one line names the file and cause, and
+	# nothing the run made stays. stderr goes to a pipe, which the limit does not cover.
+	printf '[n]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n' >"$tmp/n.ini"
+	mkdir "$tmp/empty"
+	for lim in 0 1; do
+		for d in "$tmp/new$lim" "$tmp/empty"; do
+			rc=0
+			err=$(bash -c 'trap "" XFSZ; ulimit -f "$3"; exec "$0" run "$1" -o "$2" --no-progress' \
+				"$lab" "$tmp/n.ini" "$d" "$lim" 2>&1 >/dev/null) || rc=$?
+			[ "$rc" = 1 ] || { echo "limit $lim, $d: exit code $rc, expected 1: $err"; exit 1; }
+			printf '%s\n' "$err" | grep -q '^lab: write .*: File too large$' || { echo "$err"; exit 1; }
+		done
+		[ ! -e "$tmp/new$lim" ] && [ -z "$(ls -A "$tmp/empty")" ]
+	done
+	;;
+errors_escape_control_bytes)
+	# Errors that quote the user's text escape control bytes: each error stays one line and
+	# nothing reaches the terminal raw (an ESC sequence could erase a line and fake output).
+	printf '[n]\nkernel = noop\n' >"$tmp/n.ini"
+	esc=$(printf '\033')
+	expect_one_line() { # exit code, then the command; stderr must be $lines lines, no raw control byte
+		want=$1
+		shift
+		rc=0
+		"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = "$want" ] || { echo "exit code $rc, expected $want: $*"; cat "$tmp/err"; exit 1; }
+		[ "$(wc -l <"$tmp/err")" = "$lines" ] || { echo "not $lines lines: $*"; cat -A "$tmp/err"; exit 1; }
+		if LC_ALL=C grep -q '[[:cntrl:]]' "$tmp/err"; then
+			echo "raw control bytes: $*"
+			cat -A "$tmp/err"
+			exit 1
+		fi
+	}
+	lines=2 # the error, then "lab: 1 error in ...; nothing was run"
+	expect_one_line 2 "$lab" run "$tmp/n.ini" --dry-run --set "$(printf 'n.reps=1\n2')"
+	grep -qF 'n.reps=1\n2' "$tmp/err"
+	expect_one_line 2 "$lab" run "$tmp/n.ini" --dry-run --set "n.reps=1${esc}[2K"
+	grep -qF 'n.reps=1\e[2K' "$tmp/err"
+	expect_one_line 2 "$lab" run "$tmp/n.ini" --dry-run --set "$(printf 'n.bogus\r=1')"
+	lines=1
+	expect_one_line 2 "$lab" run "$tmp/n.ini" --dry-run "$(printf -- '--bo\ngus')"
+	grep -qF -- "--bo\\ngus" "$tmp/err"
+	expect_one_line 2 "$lab" "$(printf 'r\tun\001')"
+	grep -qF 'r\tun\x01' "$tmp/err"
+	expect_one_line 2 "$lab" counters "$(printf '%s\302\233x' "$esc")"
+	grep -qF '\e\u009bx' "$tmp/err"
+	expect_one_line 2 "$lab" run "$tmp/n.ini" -o "$(printf '%s/n.ini/a\nb' "$tmp")"
+	grep -qF 'n.ini/a\nb: Not a directory' "$tmp/err"
+	;;
+counters_fixture_symlink)
+	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
+	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under
+	# a temporary name then renamed, and no temporary stays.
+	echo keep >"$tmp/target"
+	ln -s "$tmp/target" "$tmp/link"
+	rc=0
+	"$lab" counters --record-fixture "$tmp/link" --events sw >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] || { echo "exit code $rc, expected 2"; cat "$tmp/err"; exit 1; }
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'a symbolic link' "$tmp/err"
+	[ "$(cat "$tmp/target")" = keep ] && [ -L "$tmp/link" ]
+	ln -s "$tmp/nowhere" "$tmp/dangling"
+	rc=0
+	"$lab" counters --record-fixture "$tmp/dangling" --events sw 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/nowhere" ]
+	mkdir "$tmp/fx" && echo old >"$tmp/fx/f.json"
+	"$lab" counters --record-fixture "$tmp/fx/f.json" --events sw 2>"$tmp/err"
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "lab.counters-fixture/1"' "$tmp/fx/f.json"
+	[ "$(ls "$tmp/fx")" = f.json ]
+	;;
 chapter_configs_plan)
 	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).
 	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* harness/results.c: claiming the output directory, and what a failure to open leaves. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/prov.h"
+#include "harness/results.h"
+#include "harness/topo.h"
+#include "tests/testlib.h"
+
+/* What lab_results_open needs: an empty plan and the facts run.json records. */
+struct tr {
+	struct lab_plan plan;
+	struct lab_cfg cfg;
+	struct lab_topo *topo;
+	struct lab_prov prov;
+	struct lab_results_info info;
+};
+
+static int tr_init(struct tr *t)
+{
+	struct lab_err err;
+	static char a0[] = "lab", a1[] = "run", text[] = "[n]\nkernel = noop\n";
+	static char *argv[] = {a0, a1, NULL};
+
+	memset(t, 0, sizeof(*t));
+	t->cfg.text = text;
+	if (lab_topo_open(&t->topo, "synthetic:pack:1 core:2 pu:1", &err) != 0)
+		return -1;
+	lab_prov_collect(&t->prov);
+	t->info = (struct lab_results_info){
+	    .argc = 2, .argv = argv, .cfg = &t->cfg, .topo = t->topo, .prov = &t->prov};
+	snprintf(t->info.started_utc, sizeof(t->info.started_utc), "2026-12-01T00:00:00Z");
+	return 0;
+}
+
+/* Entries of dir other than "." and ".."; -1 when it cannot be read. */
+static int tr_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/*
+ * Runs that start together on one directory: each child opens the results once the parent lets
+ * them all go, keeps them open until every child has tried, and exits 0 when its open
+ * succeeded. Returns how many succeeded, or -1.
+ */
+static int tr_race(struct tr *t, const char *dir, int nchild)
+{
+	int go[2], done[2], ok = 0;
+	pid_t pid[16];
+
+	if (nchild > 16 || pipe(go) != 0)
+		return -1;
+	if (pipe(done) != 0)
+		return -1;
+	for (int i = 0; i < nchild; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			return -1;
+		if (pid[i] == 0) {
+			struct lab_results *res = NULL;
+			struct lab_err err;
+			char c;
+			close(go[1]);
+			close(done[1]);
+			(void)!read(go[0], &c, 1); /* EOF: the parent closed it, all start now */
+			int rc = lab_results_open(&res, dir, &t->plan, &t->info, &err);
+			(void)!read(done[0], &c, 1); /* hold the directory until all have tried */
+			if (rc == 0)
+				lab_results_close(res, "complete", NULL, &err);
+			_exit(rc == 0 ? 0 : 2);
+		}
+	}
+	close(go[0]);
+	close(done[0]);
+	usleep(20000);
+	close(go[1]); /* every child's read returns at once */
+	usleep(50000);
+	close(done[1]);
+	for (int i = 0; i < nchild; i++) {
+		int st;
+		if (waitpid(pid[i], &st, 0) != pid[i] || !WIFEXITED(st))
+			return -1;
+		ok += WEXITSTATUS(st) == 0;
+	}
+	return ok;
+}
+
+/*
+ * Two runs given the same new or empty directory: exactly one gets it, every time (a check for
+ * emptiness without O_EXCL let several through and one run's samples were lost).
+ */
+LAB_TEST(results_dir_claimed_by_one_run)
+{
+	struct tr t;
+	char dir[4096];
+	int races = 0;
+
+	REQUIRE(tr_init(&t) == 0);
+	for (int round = 0; round < 60; round++) {
+		snprintf(dir, sizeof(dir), "%s/r%d", testlib_tmpdir(), round);
+		/* Half the rounds into a directory that exists and is empty. */
+		if (round % 2)
+			REQUIRE(mkdir(dir, 0777) == 0);
+		int ok = tr_race(&t, dir, 4);
+		REQUIRE(ok >= 0);
+		if (ok != 1)
+			TL__FAIL("round %d: %d of 4 runs got %s (want exactly 1)", round, ok, dir);
+		races += ok != 1;
+		if (races > 3)
+			break;
+	}
+	lab_topo_close(t.topo);
+}
+
+/* The claim is a lock file: while it exists another run is refused with one line; after
+ * lab_results_close it is gone and the directory holds the result files only. */
+LAB_TEST(results_dir_lock_refuses_and_is_released)
+{
+	struct tr t;
+	struct lab_results *res = NULL, *other = NULL;
+	struct lab_err err = {0};
+	char dir[4096], lock[4200];
+
+	REQUIRE(tr_init(&t) == 0);
+	snprintf(dir, sizeof(dir), "%s/out", testlib_tmpdir());
+	snprintf(lock, sizeof(lock), "%s/run.lock", dir);
+	REQUIRE(mkdir(dir, 0777) == 0);
+	/* A lock another run made (or one a killed run left): refused, nothing written. */
+	int fd = open(lock, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	REQUIRE(fd >= 0);
+	close(fd);
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK(strstr(err.msg, "taken by another lab run") != NULL);
+	CHECK(strchr(err.msg, '\n') == NULL);
+	CHECK_EQ_I64(tr_entries(dir), 1);
+	REQUIRE(unlink(lock) == 0);
+	/* Ours: the lock holds while the run writes and goes with lab_results_close. */
+	REQUIRE(lab_results_open(&res, dir, &t.plan, &t.info, &err) == 0);
+	CHECK(access(lock, F_OK) == 0);
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK_EQ_I64(lab_results_close(res, "complete", NULL, &err), 0);
+	CHECK(access(lock, F_OK) != 0);
+	CHECK_EQ_I64(tr_entries(dir), 4); /* run.json, samples.csv, threads.csv, config.ini */
+	/* Not empty now: refused as bad usage, and the files stay. */
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK(strstr(err.msg, "not empty") != NULL);
+	CHECK_EQ_I64(tr_entries(dir), 4);
+	lab_topo_close(t.topo);
+}
+
+/* Usage problems are -LAB_EINVAL (lab run exits 2); a failed write is -LAB_EIO (exit 1). */
+LAB_TEST(results_open_error_codes)
+{
+	struct tr t;
+	struct lab_results *res = NULL;
+	struct lab_err err = {0};
+	char path[4096];
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+
+	REQUIRE(tr_init(&t) == 0);
+	CHECK_EQ_I64(lab_results_open(&res, "", &t.plan, &t.info, &err), -LAB_EINVAL);
+	snprintf(path, sizeof(path), "%s/file", testlib_tmpdir());
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	REQUIRE(fd >= 0);
+	close(fd);
+	CHECK_EQ_I64(lab_results_open(&res, path, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK(strstr(err.msg, "not a directory") != NULL);
+	snprintf(path, sizeof(path), "%s/file/sub", testlib_tmpdir());
+	CHECK_EQ_I64(lab_results_open(&res, path, &t.plan, &t.info, &err), -LAB_EINVAL);
+	/* A full disk when the first files are written: -LAB_EIO, and nothing stays. */
+	snprintf(path, sizeof(path), "%s/full", testlib_tmpdir());
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct rlimit lim = {0, 0};
+		sigaction(SIGXFSZ, &ign, &old);
+		setrlimit(RLIMIT_FSIZE, &lim);
+		int rc = lab_results_open(&res, path, &t.plan, &t.info, &err);
+		_exit(rc == -LAB_EIO && strstr(err.msg, "File too large") ? 0 : 1);
+	}
+	int st;
+	REQUIRE(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(access(path, F_OK) != 0);
+	lab_topo_close(t.topo);
+}
