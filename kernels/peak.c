@@ -47,7 +47,9 @@ static const struct lab_param pk_params_table[] = {
     LAB_P_ENUM(struct pk_params, op, "op", "fma", pk_ops, "The floating-point operation."),
     LAB_P_ENUM(struct pk_params, isa, "isa", "avx2", lab_simd_isa_choices,
                "Instruction set of the chains."),
-    LAB_P_ENUM(struct pk_params, precision, "precision", "f64", pk_precisions, "Element type."),
+    LAB_P_ENUM(struct pk_params, precision, "type", "f64", pk_precisions,
+               "Element type (`type`, as in simd: `precision` is the harness's precision "
+               "target)."),
     LAB_PARAM_END,
 };
 

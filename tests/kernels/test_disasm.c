@@ -157,7 +157,7 @@ static void dt_peak_one(const char *name, void *arg)
 	snprintf(op, sizeof(op), "%.*s", (int)(n - 4), rest);
 	snprintf(kv_op, sizeof(kv_op), "op=%s", op);
 	snprintf(kv_isa, sizeof(kv_isa), "isa=%s", dt_isas[isa]);
-	snprintf(kv_prec, sizeof(kv_prec), "precision=%s", rest + n - 3);
+	snprintf(kv_prec, sizeof(kv_prec), "type=%s", rest + n - 3);
 	const char *kv[] = {kv_op, kv_isa, kv_prec, NULL};
 	((struct dt_count *)arg)->seen++;
 	REQUIRE(disasm_loop(dt_lib(), name, 8, &l));

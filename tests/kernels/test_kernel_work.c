@@ -242,8 +242,8 @@ LAB_TEST(peak_source_does_declared_work)
 			struct wk_count n[2];
 			snprintf(kv_op, sizeof(kv_op), "op=%s", ops[i].op);
 			snprintf(what, sizeof(what), "peak %s %s", ops[i].op, prec ? "f32" : "f64");
-			const char *kv[] = {kv_op, "isa=scalar",
-			                    prec ? "precision=f32" : "precision=f64", NULL};
+			const char *kv[] = {kv_op, "isa=scalar", prec ? "type=f32" : "type=f64",
+			                    NULL};
 			REQUIRE(kwork_declared("peak", kv, &w) == 0);
 			for (int it = 0; it < 2; it++) {
 				wk_reset();

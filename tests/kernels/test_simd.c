@@ -77,8 +77,7 @@ LAB_TEST(peak_every_op_isa_precision)
 				char a[32], b[32];
 				snprintf(a, sizeof(a), "op=%s", ops[o]);
 				snprintf(b, sizeof(b), "isa=%s", isas[i]);
-				const char *kv[] = {a, b, f ? "precision=f32" : "precision=f64",
-				                    NULL};
+				const char *kv[] = {a, b, f ? "type=f32" : "type=f64", NULL};
 				ran += ts_run("peak", kv, 1) == 0;
 			}
 	CHECK(ran >= 8);
