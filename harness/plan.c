@@ -10,6 +10,7 @@
 #include "harness/membind.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
+#include "harness/precision.h"
 
 static const struct lab_enum_val plan_counters_choices[] = {
     {"off", LAB_CTR_OFF, "no counters"},
@@ -73,6 +74,18 @@ const struct lab_param lab_hparam_table[] = {
                "Run `perf c2c record` on the lab during the point and keep the hottest shared "
                "cache lines (HITMs, offsets, symbols); where perf, the PMU or the permission is "
                "missing the point records why and runs anyway."),
+    LAB_P_U64(struct lab_hparams, runs, "runs", "1", 1, 1000, "",
+              "Fresh setups of each point (new buffers, first touch, team re-pinned), points "
+              "visited in an order shuffled per run; with 2 or more the point's interval comes "
+              "from the run means."),
+    LAB_P_ENUM(struct lab_hparams, fresh_process, "fresh_process", "off", plan_onoff_choices,
+               "A new process per run: not supported yet (off only)."),
+    LAB_P_STR(struct lab_hparams, precision, "precision", "off",
+              "Target half-width of the 95 % interval of the mean, relative (2% or 0.02): "
+              "samples (one run) or runs (runs >= 2) are added by Stein's two-stage rule "
+              "until it is met or the budget is spent; off takes reps samples."),
+    LAB_P_DURATION(struct lab_hparams, budget, "budget", "20s", 1000000, 86400000000000ull,
+                   "Wall time per point a precision target may use, setups included."),
     LAB_PARAM_END,
 };
 
@@ -250,7 +263,9 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			    (r->harness && !strcmp(r->param->key, "events") &&
 			     lab_ctr_req_parse(val, NULL, &err)) ||
 			    (r->harness && !strcmp(r->param->key, "membind") &&
-			     lab_membind_parse(val, &(struct lab_membind){0}, &err))) {
+			     lab_membind_parse(val, &(struct lab_membind){0}, &err)) ||
+			    (r->harness &&
+			     lab_prec_key_check(r->param->key, val, r->nvals, &err))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */

@@ -34,16 +34,20 @@ struct lab_hparams {
 	uint64_t warmup;   /* ns of untimed runs before calibration */
 	uint64_t min_time; /* ns a sample must last at least */
 	uint64_t seed;
-	double load_threshold;     /* foreign vCPUs beyond the idle ones that flag a sample */
-	double max_runq_wait;      /* share of a sample a worker may wait for its CPU */
-	uint64_t retry_flagged;    /* times a flagged sample is taken again */
-	uint64_t quiet_wait;       /* ns to wait for the load to drop before each retry */
-	int scaling;               /* enum lab_scaling */
-	uint64_t max_pairs;        /* placement pairs: sample at most this many pairs; 0 = all */
-	int counters;              /* enum lab_ctr_mode (harness/counters.h) */
-	char events[LAB_STR_MAX];  /* presets and event names (harness/counters.h) */
-	char membind[LAB_STR_MAX]; /* where LAB_BUF_DEFAULT buffers go (harness/membind.h) */
-	int perf_c2c;              /* 1: perf c2c record around the point (harness/perf_c2c.h) */
+	double load_threshold;       /* foreign vCPUs beyond the idle ones that flag a sample */
+	double max_runq_wait;        /* share of a sample a worker may wait for its CPU */
+	uint64_t retry_flagged;      /* times a flagged sample is taken again */
+	uint64_t quiet_wait;         /* ns to wait for the load to drop before each retry */
+	int scaling;                 /* enum lab_scaling */
+	uint64_t max_pairs;          /* placement pairs: sample at most this many pairs; 0 = all */
+	int counters;                /* enum lab_ctr_mode (harness/counters.h) */
+	char events[LAB_STR_MAX];    /* presets and event names (harness/counters.h) */
+	char membind[LAB_STR_MAX];   /* where LAB_BUF_DEFAULT buffers go (harness/membind.h) */
+	int perf_c2c;                /* 1: perf c2c record around the point (harness/perf_c2c.h) */
+	uint64_t runs;               /* fresh setups of the point (harness/precision.h) */
+	int fresh_process;           /* 1: a new process per run (rejected: not supported yet) */
+	char precision[LAB_STR_MAX]; /* target relative half-width ("2%"; "off") */
+	uint64_t budget;             /* ns of wall time per point a precision target may use */
 };
 
 /* The harness keys' table (threads, placement, reps, ...). */

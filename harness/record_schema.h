@@ -27,6 +27,8 @@
  *       "self_check": { "overhead_ns_per_iter", "spin_50us_ns", "spin_error", "core_ghz",
  *                       "core_ghz_method" (core_ghz is an estimate: a dependent add chain) },
  *       "load_guard": { "threshold_cpus" },
+ *       "run_order": { "shuffled" (runs >= 2: each run visits the points in its own order),
+ *                      "seed" },
  *       "config": { "files": [...], "sets": [...], "text": "..." },
  *       "experiments": [
  *         { "name", "kernel", "work_unit", "work_scope": "team" | "shared" | "one" (whose work
@@ -50,6 +52,11 @@
  *               points: the foreign load above which a sample was flagged),
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
  *                                  "bytes_write_allocate" } (when declared),
+ *               "runs" (fresh setups taken), and with a precision target:
+ *               "precision_target", "precision_achieved" (half-width of Stein's 95 %
+ *               interval / |mean|), "samples", "budget_exhausted", "precision": { "rule",
+ *               "level": "samples" | "runs", "pilot", "pilot_sd", "planned", "mean",
+ *               "halfwidth", "spent_s" },
  *               "counters": { "mode", "passes", "hw_exclude_kernel", "sw_exclude_kernel",
  *                             "topdown": { "method", "reason" }, "flops_reason",
  *                             "events": [ { "name", "column", "status", "reason", "errno",
@@ -68,7 +75,7 @@
  *                After the metric columns: runq_wait (LAB_COL_RUNQ_WAIT), then one
  *                ctr_<event> column per counter event any point asked for (the sum over
  *                threads; empty where not counted), then ctr_mux_ratio (smallest
- *                running/enabled; < 1: values were scaled).
+ *                running/enabled; < 1: values were scaled), then run (LAB_COL_RUN).
  *   threads.csv  one row per (point, repetition, thread): LAB_THREADS_COLUMNS, the metric
  *                columns, runq_wait, then the same counter columns for that thread.
  *   config.ini   the config exactly as run (several files are concatenated with a comment line
@@ -126,6 +133,13 @@ enum lab_samples_col {
  */
 #define LAB_COL_RUNQ_WAIT "runq_wait"
 
+/*
+ * The last column of samples.csv: the run (0-based fresh setup, `runs = K`) the sample belongs
+ * to. Files written before it existed lack it; the analyzer then takes every sample as run 0.
+ * rep counts on across the runs of a point, so (point, rep) stays unique.
+ */
+#define LAB_COL_RUN "run"
+
 /* Keys of run.json that the analyzer reads (the shape above). */
 #define LAB_KEY_SCHEMA       "schema"
 #define LAB_KEY_STATUS       "status"
@@ -142,6 +156,13 @@ enum lab_samples_col {
 #define LAB_KEY_POINT_FACTS  "point_facts" /* what the kernel found (harness/facts.h) */
 #define LAB_KEY_WORK_SCOPE   "work_scope"
 #define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
+/* The run level and precision targets of a point (harness/precision.h). */
+#define LAB_KEY_RUNS               "runs"
+#define LAB_KEY_SAMPLES            "samples"
+#define LAB_KEY_PRECISION_TARGET   "precision_target"
+#define LAB_KEY_PRECISION_ACHIEVED "precision_achieved"
+#define LAB_KEY_BUDGET_EXHAUSTED   "budget_exhausted"
+#define LAB_KEY_PRECISION          "precision"
 
 /* The values of "work_scope", indexed by enum lab_work_scope (harness/kernel_api.h). */
 #define LAB_WORK_SCOPE_NAMES                                                                       \

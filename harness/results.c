@@ -198,6 +198,7 @@ static void results_headers(struct lab_results *res)
 	fputs("," LAB_COL_RUNQ_WAIT, res->threads);
 	lab_ctr_columns_header(res->samples, res->ctr_mask);
 	lab_ctr_columns_header(res->threads, res->ctr_mask);
+	fputs("," LAB_COL_RUN, res->samples);
 	fputc('\n', res->samples);
 	fputc('\n', res->threads);
 	fflush(res->samples);
@@ -343,20 +344,20 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 		const struct lab_sample_rec *s = &rec->samples[r];
 		fprintf(res->samples, "%s,%u,%s,", e->name, pt->id, e->kernel->name);
 		lab_csv_field(res->samples, pt->params_text);
-		fprintf(res->samples, ",%u,%u,%" PRIu64 ",%" PRIu64 ",%s", rec->nthreads, r,
-		        s->elapsed_ns, s->work,
+		fprintf(res->samples, ",%u,%u,%" PRIu64 ",%" PRIu64 ",%s", rec->nthreads,
+		        rec->rep0 + r, s->elapsed_ns, s->work,
 		        e->kernel->work_unit ? e->kernel->work_unit : "iter");
 		results_num(res->samples, s->foreign_cpu);
 		fprintf(res->samples, ",%d", s->flagged ? 1 : 0);
 		results_metrics(res, res->samples, pt->exp, s->metric);
 		results_num(res->samples, s->runq_wait);
 		lab_ctr_columns_row(res->samples, res->ctr_mask, s->ctr, s->ctr_mux);
-		fputc('\n', res->samples);
+		fprintf(res->samples, ",%u\n", rec->run);
 		for (unsigned t = 0; t < rec->nworkers; t++) {
 			const struct lab_thread_rec *tr = &rec->threads[r * rec->nworkers + t];
 			fprintf(res->threads, "%u,%u,%u,%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-			        pt->id, r, t, tr->cpu_start, tr->cpu_end, tr->start_ns, tr->end_ns,
-			        tr->work);
+			        pt->id, rec->rep0 + r, t, tr->cpu_start, tr->cpu_end, tr->start_ns,
+			        tr->end_ns, tr->work);
 			results_metrics(res, res->threads, pt->exp, tr->metric);
 			results_num(res->threads, tr->runq_wait);
 			lab_ctr_columns_row(res->threads, res->ctr_mask, tr->ctr, tr->ctr_mux);
@@ -387,6 +388,34 @@ int lab_results_start(struct lab_results *res, const struct lab_point *pt, struc
 	return results_write_running(res, err);
 }
 
+/*
+ * A later run of a point already recorded: its samples add up, a failure fails the point, and
+ * the first run's calibration, counters and facts stand for the point.
+ */
+static void results_point_more(struct lab_results_pt *p, const struct lab_point_rec *rec)
+{
+	unsigned *sa = realloc(p->sample_attempts, (p->nreps + rec->nreps + 1) * sizeof(*sa));
+
+	if (sa) {
+		for (unsigned i = 0; i < rec->nreps; i++)
+			sa[p->nreps + i] = rec->samples[i].attempts;
+		p->sample_attempts = sa;
+	}
+	p->runs++;
+	p->nreps += rec->nreps;
+	p->nflagged += rec->nflagged;
+	p->nflagged_runq += rec->nflagged_runq;
+	p->attempts += rec->attempts;
+	if (rec->prec.on)
+		p->prec = rec->prec;
+	if (rec->status == LAB_STATUS_FAILED && p->status != LAB_STATUS_FAILED) {
+		p->status = LAB_STATUS_FAILED;
+		p->verify = rec->verify;
+		/* The reason as the run gave it; which run failed is in samples.csv's run. */
+		memcpy(p->reason, rec->reason, sizeof(p->reason));
+	}
+}
+
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
 {
 	struct lab_results *res = ctx;
@@ -400,7 +429,13 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_THREADS,
 		                   strerror(errno));
 	p->running = false;
+	if (p->done) {
+		results_point_more(p, rec);
+		return results_write_running(res, err);
+	}
 	p->done = true;
+	p->runs = 1;
+	p->prec = rec->prec;
 	p->status = rec->status;
 	p->verify = rec->verify;
 	p->iters = rec->iters;

@@ -29,6 +29,8 @@ struct lab_results_pt {
 	struct lab_ctr_info *ctr; /* the point's counters; NULL with counters = off */
 	struct lab_facts *facts;  /* the kernel's point facts; NULL when none */
 	char reason[LAB_ERR_MSG_MAX];
+	unsigned runs;            /* runs handed over (runs = K: fresh setups of the point) */
+	struct lab_prec_rec prec; /* its precision target; prec.on false without one */
 };
 
 struct lab_results {

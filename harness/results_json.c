@@ -67,6 +67,30 @@ static void json_point_pending(struct lab_json *j, const struct lab_results *res
 	lab_json_obj_close(j);
 }
 
+/* The run level and the precision target of a point (harness/precision.h). */
+static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p)
+{
+	const struct lab_prec_rec *pr = &p->prec;
+
+	lab_json_uint(j, LAB_KEY_RUNS, p->runs);
+	if (!pr->on)
+		return;
+	lab_json_num(j, LAB_KEY_PRECISION_TARGET, pr->target);
+	lab_json_num(j, LAB_KEY_PRECISION_ACHIEVED, pr->achieved);
+	lab_json_uint(j, LAB_KEY_SAMPLES, pr->samples);
+	lab_json_bool(j, LAB_KEY_BUDGET_EXHAUSTED, pr->budget_exhausted);
+	lab_json_obj_open(j, "precision");
+	lab_json_str(j, "rule", "stein_two_stage");
+	lab_json_str(j, "level", pr->by_runs ? "runs" : "samples");
+	lab_json_uint(j, "pilot", pr->pilot);
+	lab_json_num(j, "pilot_sd", pr->pilot_sd);
+	lab_json_uint(j, "planned", pr->planned);
+	lab_json_num(j, "mean", pr->mean);
+	lab_json_num(j, "halfwidth", pr->halfwidth);
+	lab_json_num(j, "spent_s", (double)pr->spent_ns / 1e9);
+	lab_json_obj_close(j);
+}
+
 static void json_point(struct lab_json *j, const struct lab_results *res,
                        const struct lab_point *pt)
 {
@@ -108,6 +132,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 		lab_json_obj_close(j);
 	}
 	lab_facts_json(j, "point_facts", p->facts);
+	json_point_levels(j, p);
 	lab_json_obj_close(j);
 }
 
@@ -222,6 +247,10 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_arr_close(&j);
 	lab_prov_write_host(in->prov, in->topo, &j);
 	json_selfcheck(&j, in->selfcheck);
+	lab_json_obj_open(&j, "run_order");
+	lab_json_bool(&j, "shuffled", lab_runner_shuffles(res->plan));
+	lab_json_uint(&j, "seed", lab_runner_order_seed(res->plan));
+	lab_json_obj_close(&j);
 	lab_json_obj_open(&j, "progress");
 	lab_json_uint(&j, "points_done", res->ndone);
 	lab_json_uint(&j, "points_planned", res->plan->npts);

@@ -67,7 +67,7 @@ static void runner_ctr_open_fn(void *arg, unsigned tid)
 static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
 {
 	const struct lab_point_spec *spec = p->spec;
-	unsigned n = p->nw, reps = (unsigned)spec->h->reps;
+	unsigned n = p->nw, reps = lab__runner_pilot(spec->h);
 
 	p->omp_cpus = malloc(spec->n * sizeof(*p->omp_cpus));
 	if (p->omp_cpus)
@@ -81,6 +81,7 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 	p->acc = calloc(n, sizeof(*p->acc));
 	rec->samples = calloc(reps, sizeof(*rec->samples));
 	rec->threads = calloc((size_t)reps * n, sizeof(*rec->threads));
+	p->cap = reps;
 	if (!p->threads || !p->slots || !rec->samples || !rec->threads || !p->omp_cpus || !p->acc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads x %u reps", n,
 		                   reps);
@@ -160,8 +161,15 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 	 */
 	if (p->r->load_ok && !p->r->foreign)
 		lab_load_snap(&p->r->load, err);
-	for (unsigned rep = 0; rep < h->reps; rep++) {
+	p->ts_ns = lab_clock_ns();
+	for (unsigned rep = 0; rep < p->cap; rep++) {
 		int rc = lab__runner_take(p, rec, rep, iters, err);
+		if (rc)
+			return rc;
+	}
+	double target = 0;
+	if (h->runs <= 1 && lab_prec_parse(h->precision, &target, err) == 0 && target > 0) {
+		int rc = lab__runner_prec_samples(p, rec, iters, target, err);
 		if (rc)
 			return rc;
 	}
@@ -180,7 +188,8 @@ static int runner_measure(struct runner_point *p, struct lab_point_rec *rec, str
 int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
                      struct lab_point_rec *rec, struct lab_err *err)
 {
-	struct runner_point p = {.r = r, .spec = spec, .ctr_first = true, .ctr_last = true};
+	struct runner_point p = {
+	    .r = r, .spec = spec, .ctr_first = true, .ctr_last = true, .t0_ns = lab_clock_ns()};
 	const struct lab_kernel *k = spec->kernel;
 	struct lab_membind mb;
 	struct lab_err mb_err;
@@ -190,6 +199,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 
 	memset(rec, 0, sizeof(*rec));
 	rec->nthreads = spec->n;
+	rec->last_run = true;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
 	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;
 	p.chunks = lab__runner_chunks(&p);
@@ -254,43 +264,6 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	free(p.slots);
 	free(p.acc);
 	return rc;
-}
-
-int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
-                   struct lab_err *err)
-{
-	for (unsigned i = 0; i < plan->npts; i++) {
-		const struct lab_point *pt = &plan->pts[i];
-		const struct lab_experiment *e = &plan->exp[pt->exp];
-		struct lab_point_spec spec = {.kernel = e->kernel,
-		                              .kparams = pt->kparams,
-		                              .h = &pt->h,
-		                              .cpus = pt->cpus,
-		                              .n = pt->nthreads};
-		struct lab_point_rec rec;
-		int rc = 0;
-
-		if (lab__runner_interrupted(r))
-			return lab_err_set(err, LAB_EINTR, "interrupted");
-		if (sink->progress)
-			sink->progress(sink->ctx, i, plan->npts, pt);
-		if (pt->state == LAB_POINT_SKIPPED) {
-			memset(&rec, 0, sizeof(rec));
-			rec.status = LAB_STATUS_SKIPPED;
-			rec.nthreads = pt->nthreads;
-			rec.nworkers = 0;
-			snprintf(rec.reason, sizeof(rec.reason), "%s", pt->reason);
-		} else {
-			rc = lab_runner_point(r, &spec, &rec, err);
-		}
-		rec.pt = pt;
-		if (rc == 0)
-			rc = sink->point(sink->ctx, &rec, err);
-		lab_point_rec_free(&rec);
-		if (rc)
-			return rc;
-	}
-	return 0;
 }
 
 void lab_point_rec_free(struct lab_point_rec *rec)

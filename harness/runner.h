@@ -23,6 +23,7 @@
 #include "harness/kernel_api.h"
 #include "harness/load.h"
 #include "harness/plan.h"
+#include "harness/precision.h"
 #include "harness/topo.h"
 
 struct lab_sample_rec {
@@ -85,6 +86,13 @@ struct lab_point_rec {
 	struct lab_work work;     /* declared traffic per unit, when has_work */
 	struct lab_ctr_info *ctr; /* what the counters were; NULL with counters = off */
 	struct lab_facts facts;   /* what the kernel reported with lab_ctx_fact_* */
+	/* The run level: this record is run `run` (0-based) of the point, its samples are reps
+	 * rep0 .. rep0 + nreps - 1 of the point, and last_run says no later run of the point
+	 * follows (lab_runner_run sets these; lab_runner_point leaves run 0, rep0 0, last). */
+	unsigned run, rep0;
+	bool last_run;
+	/* With a precision target: what it came to so far (final when last_run). */
+	struct lab_prec_rec prec;
 };
 
 /* Everything a point needs, so the self-check can run internal kernels through the same path. */
@@ -101,7 +109,8 @@ struct lab_sink {
 	void *ctx;
 	/* A point finished (or was skipped or failed). Nonzero return stops the run. */
 	int (*point)(void *ctx, const struct lab_point_rec *rec, struct lab_err *err);
-	/* Point pt (done of total finished so far) is about to start; optional. */
+	/* Point pt (done of total finished so far) is about to start; optional. With runs >= 2 a
+	 * point starts once per run, and total counts the runs planned so far. */
 	void (*progress)(void *ctx, unsigned done, unsigned total, const struct lab_point *pt);
 };
 
@@ -159,8 +168,12 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
                      struct lab_point_rec *rec, struct lab_err *err);
 
 /*
- * Runs every point of plan in order, handing each to sink. Returns 0, -LAB_EINTR when
- * interrupted (finished points were handed over), or the sink's error.
+ * Runs every point of plan, handing each run of each point to sink. With every point at runs =
+ * 1 the points go in plan order; otherwise run r visits the points that
+ * take an r-th run in an order shuffled with lab_prec_order_seed(lab_runner_order_seed(plan),
+ * r), so slow drift of the machine does not line up with one parameter. A precision target adds
+ * samples (one run) or runs (runs >= 2) by Stein's rule within the point's budget. Returns 0,
+ * -LAB_EINTR when interrupted (finished runs were handed over), or the sink's error.
  */
 int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
                    struct lab_err *err);
@@ -173,6 +186,12 @@ int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const stru
  * ncpus 0 (unknown) counts no idle CPUs.
  */
 double lab_runner_load_limit(const struct lab_hparams *h, unsigned nthreads, unsigned ncpus);
+
+/* The seed of the run order of plan: the seed key of its first point (run.json records it). */
+uint64_t lab_runner_order_seed(const struct lab_plan *plan);
+
+/* True when lab_runner_run shuffles plan's order (some point has runs >= 2). */
+bool lab_runner_shuffles(const struct lab_plan *plan);
 
 /* Frees the arrays of rec. */
 void lab_point_rec_free(struct lab_point_rec *rec);

@@ -62,6 +62,9 @@ struct runner_point {
 	/* Counters run from the first chunk of a sample to its last (both true when whole). */
 	bool ctr_first, ctr_last;
 	bool retries_spent; /* a sample stayed flagged after every retry: retry no more */
+	uint64_t t0_ns;     /* when the point started (its precision budget counts from here) */
+	uint64_t ts_ns;     /* when its first kept sample started */
+	unsigned cap;       /* samples rec->samples (and its thread rows) has room for */
 };
 
 static inline bool lab__runner_interrupted(const struct lab_runner *r)
@@ -102,6 +105,34 @@ static inline bool lab__runner_runq_over(const struct lab_hparams *h, double sha
  */
 int lab__runner_take(struct runner_point *p, struct lab_point_rec *rec, unsigned rep,
                      uint64_t iters, struct lab_err *err);
+
+/* Samples of the first stage: reps, and at least LAB_PREC_PILOT_MIN when a one-run point has a
+ * precision target (Stein's rule needs a pilot variance with some degrees of freedom). */
+static inline unsigned lab__runner_pilot(const struct lab_hparams *h)
+{
+	double target = 0;
+	struct lab_err err;
+
+	if (h->runs <= 1 && lab_prec_parse(h->precision, &target, &err) == 0 && target > 0 &&
+	    h->reps < LAB_PREC_PILOT_MIN)
+		return LAB_PREC_PILOT_MIN;
+	return (unsigned)h->reps;
+}
+
+/*
+ * One-run precision target (runner_runs.c): after the pilot in rec, takes more samples by
+ * Stein's rule within the budget and fills rec->prec. Returns 0 or -LAB_EINTR / -LAB_ENOMEM.
+ */
+int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, uint64_t iters,
+                             double target, struct lab_err *err);
+
+/* Room for n samples in rec (grows samples and thread rows). Returns 0 or -LAB_ENOMEM. */
+int lab__runner_reserve(struct runner_point *p, struct lab_point_rec *rec, unsigned n,
+                        struct lab_err *err);
+
+/* The cost per unit of work of each kept sample of rec into x (unflagged ones when any is);
+ * returns how many. */
+unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x);
 
 /* Sleeps ns on the monotonic clock, through signals. */
 void lab__runner_sleep_ns(uint64_t ns);

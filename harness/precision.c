@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Stein's two-stage rule and the run order (harness/precision.h says why this rule). */
+#include "harness/precision.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lab_prec_parse(const char *text, double *frac, struct lab_err *err)
+{
+	char *end;
+	double v;
+
+	text += strspn(text, " \t");
+	if (!strcmp(text, "off") || !strcmp(text, "0")) {
+		if (frac)
+			*frac = 0;
+		return 0;
+	}
+	v = strtod(text, &end);
+	if (end == text)
+		goto bad;
+	end += strspn(end, " \t");
+	if (*end == '%') {
+		v /= 100;
+		end++;
+		end += strspn(end, " \t");
+	}
+	if (*end || !(v >= 1e-4 && v <= 0.5))
+		goto bad;
+	if (frac)
+		*frac = v;
+	return 0;
+bad:
+	return lab_err_set(err, LAB_ECONFIG,
+	                   "not a precision target (allowed: a percentage 0.01%% .. 50%% such as "
+	                   "2%%, a fraction such as 0.02, or off)");
+}
+
+int lab_prec_key_check(const char *key, const char *val, unsigned nvals, struct lab_err *err)
+{
+	static const char *const keys[] = {"runs", "precision", "budget", "fresh_process"};
+	bool ours = false;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		ours = ours || !strcmp(key, keys[i]);
+	if (!ours)
+		return 0;
+	if (nvals > 1)
+		return lab_err_set(err, LAB_ECONFIG, "does not sweep (allowed: one value)");
+	if (!strcmp(key, "fresh_process") && !strcmp(val, "on"))
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "a new process per run is not supported yet (allowed: off; runs "
+		                   "= K gives fresh setups in one process)");
+	if (!strcmp(key, "precision"))
+		return lab_prec_parse(val, NULL, err);
+	return 0;
+}
+
+double lab_prec_t975(double df)
+{
+	return gsl_cdf_tdist_Pinv(0.975, df);
+}
+
+void lab_prec_mean_sd(const double *x, unsigned n, double *mean, double *sd)
+{
+	double m = 0, ss = 0;
+
+	/* Welford: run means of one point differ in the fifth digit, a naive sum loses them. */
+	for (unsigned i = 0; i < n; i++) {
+		double dlt = x[i] - m;
+		m += dlt / (i + 1);
+		ss += dlt * (x[i] - m);
+	}
+	*mean = n ? m : NAN;
+	*sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+}
+
+unsigned lab_prec_stein_n(unsigned n0, double s0, double d, unsigned nmax)
+{
+	double t = lab_prec_t975(n0 - 1.0), want;
+
+	if (nmax > LAB_PREC_N_MAX)
+		nmax = LAB_PREC_N_MAX;
+	if (!(s0 > 0) || !(d > 0))
+		return n0 < nmax ? n0 : nmax;
+	want = ceil(t * t * s0 * s0 / (d * d));
+	if (!(want < nmax))
+		return nmax > n0 ? nmax : n0;
+	return want > n0 ? (unsigned)want : n0;
+}
+
+double lab_prec_stein_halfwidth(unsigned n0, double s0, unsigned n)
+{
+	if (n0 < 2 || !n)
+		return NAN;
+	return lab_prec_t975(n0 - 1.0) * s0 / sqrt((double)n);
+}
+
+/* splitmix64: small, good enough for an order, identical everywhere. */
+static uint64_t prec_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void lab_prec_shuffle(unsigned *idx, unsigned n, uint64_t seed)
+{
+	uint64_t s = seed;
+
+	for (unsigned i = n; i > 1; i--) {
+		unsigned j = (unsigned)(prec_next(&s) % i), tmp = idx[i - 1];
+		idx[i - 1] = idx[j];
+		idx[j] = tmp;
+	}
+}
+
+uint64_t lab_prec_order_seed(uint64_t seed, unsigned r)
+{
+	uint64_t s = seed ^ 0x6c61622d72756e73ull; /* "lab-runs" */
+
+	for (unsigned i = 0; i <= r; i++)
+		prec_next(&s);
+	return prec_next(&s);
+}

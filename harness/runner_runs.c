@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The run level and precision targets: a point measured `runs` times, each a fresh setup (new
+ * buffers, first touch, the team created and pinned again: lab_runner_point does all of that per
+ * call), the points of each run visited in a shuffled order; and Stein's two-stage rule
+ * (harness/precision.h) adding samples to a one-run point or runs to a point with runs >= 2,
+ * within the point's budget.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/clock.h"
+#include "harness/runner_internal.h"
+
+int lab__runner_reserve(struct runner_point *p, struct lab_point_rec *rec, unsigned n,
+                        struct lab_err *err)
+{
+	unsigned cap = p->cap * 2 > n ? p->cap * 2 : n;
+	struct lab_sample_rec *s;
+	struct lab_thread_rec *t;
+
+	if (n <= p->cap)
+		return 0;
+	s = realloc(rec->samples, cap * sizeof(*s));
+	if (!s)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u samples", cap);
+	rec->samples = s;
+	t = realloc(rec->threads, (size_t)cap * p->nw * sizeof(*t));
+	if (!t)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory for %u samples", cap);
+	rec->threads = t;
+	memset(s + p->cap, 0, (cap - p->cap) * sizeof(*s));
+	memset(t + (size_t)p->cap * p->nw, 0, (size_t)(cap - p->cap) * p->nw * sizeof(*t));
+	p->cap = cap;
+	return 0;
+}
+
+unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x)
+{
+	unsigned n = 0;
+	bool any_clean = false;
+
+	for (unsigned i = 0; i < rec->nreps; i++)
+		any_clean = any_clean || !rec->samples[i].flagged;
+	/* The analyzer leaves flagged samples out; so does the rule, unless all are flagged. */
+	for (unsigned i = 0; i < rec->nreps; i++) {
+		const struct lab_sample_rec *s = &rec->samples[i];
+		if (s->work && (!any_clean || !s->flagged))
+			x[n++] = (double)s->elapsed_ns / (double)s->work;
+	}
+	return n;
+}
+
+/* Fills the final fields of pr from the observations x[0..n-1]. */
+static void runs_prec_final(struct lab_prec_rec *pr, const double *x, unsigned n)
+{
+	double mean, sd;
+
+	lab_prec_mean_sd(x, n, &mean, &sd);
+	pr->mean = mean;
+	pr->halfwidth = lab_prec_stein_halfwidth(pr->pilot, pr->pilot_sd, n);
+	pr->achieved = fabs(mean) > 0 ? pr->halfwidth / fabs(mean) : NAN;
+}
+
+int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, uint64_t iters,
+                             double target, struct lab_err *err)
+{
+	struct lab_prec_rec *pr = &rec->prec;
+	uint64_t budget = p->spec->h->budget, ts = lab_clock_ns();
+	double *x = malloc((rec->nreps ? rec->nreps : 1) * sizeof(*x)), mean0, per_ns;
+	unsigned m, want;
+	int rc = 0;
+
+	if (!x)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	m = lab__runner_costs(rec, x);
+	*pr = (struct lab_prec_rec){.on = true, .target = target, .pilot = m};
+	lab_prec_mean_sd(x, m, &mean0, &pr->pilot_sd);
+	free(x);
+	if (m < 2) {
+		pr->samples = rec->nreps;
+		pr->runs = 1;
+		pr->achieved = NAN;
+		return 0;
+	}
+	pr->planned = lab_prec_stein_n(m, pr->pilot_sd, target * fabs(mean0) * LAB_PREC_MARGIN,
+	                               LAB_PREC_N_MAX);
+	/* What one more sample costs: the pilot's samples with their retries and guards. */
+	per_ns = (double)(ts - p->ts_ns) / rec->nreps;
+	want = pr->planned + (rec->nreps - m); /* flagged ones do not count towards the total */
+	while (rec->nreps < want) {
+		uint64_t now = lab_clock_ns();
+		if ((double)(now - p->t0_ns) + per_ns > (double)budget) {
+			pr->budget_exhausted = true;
+			break;
+		}
+		if ((rc = lab__runner_reserve(p, rec, rec->nreps + 1, err)) ||
+		    (rc = lab__runner_take(p, rec, rec->nreps, iters, err)))
+			return rc;
+	}
+	x = malloc(rec->nreps * sizeof(*x));
+	if (!x)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	runs_prec_final(pr, x, lab__runner_costs(rec, x));
+	free(x);
+	pr->samples = rec->nreps;
+	pr->runs = 1;
+	pr->spent_ns = lab_clock_ns() - p->t0_ns;
+	return 0;
+}
+
+/* The state of one point across its runs. */
+struct runs_pt {
+	unsigned want; /* runs to take: runs, then Stein's total within the budget */
+	unsigned reps; /* samples handed over so far (the next run's rep0) */
+	double target; /* precision, 0 when off */
+	double *means; /* cost per unit of each ok run */
+	unsigned nmeans, cap;
+	uint64_t spent_ns; /* wall time of its runs, setups included */
+	struct lab_prec_rec prec;
+};
+
+uint64_t lab_runner_order_seed(const struct lab_plan *plan)
+{
+	return plan->npts ? plan->pts[0].h.seed : 1;
+}
+
+bool lab_runner_shuffles(const struct lab_plan *plan)
+{
+	for (unsigned i = 0; i < plan->npts; i++)
+		if (plan->pts[i].h.runs > 1)
+			return true;
+	return false;
+}
+
+/* After a run of a point with runs >= 2 and a target: the plan (after the pilot's last run),
+ * the budget, and what the target came to so far. Returns the change of the planned visits. */
+static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsigned done)
+{
+	struct lab_prec_rec *pr = &st->prec;
+	unsigned k0 = (unsigned)pt->h.runs, before = st->want;
+	double per_ns = (double)st->spent_ns / done, mean0;
+
+	if (done == k0 && st->nmeans >= 2) {
+		pr->on = pr->by_runs = true;
+		pr->target = st->target;
+		pr->pilot = st->nmeans;
+		lab_prec_mean_sd(st->means, st->nmeans, &mean0, &pr->pilot_sd);
+		pr->planned =
+		    lab_prec_stein_n(st->nmeans, pr->pilot_sd,
+		                     st->target * fabs(mean0) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
+		st->want = k0 + (pr->planned - st->nmeans); /* failed runs are not observations */
+	}
+	/* Stop when one more run would overrun the budget. */
+	if (done >= k0 && done < st->want && (double)st->spent_ns + per_ns > (double)pt->h.budget) {
+		pr->budget_exhausted = true;
+		st->want = done;
+	}
+	if (pr->on)
+		runs_prec_final(pr, st->means, st->nmeans);
+	pr->runs = done;
+	pr->spent_ns = st->spent_ns;
+	return (long)st->want - (long)before;
+}
+
+/* One run of point pt: measured (or skipped), its run mean kept, handed to sink. */
+static int runs_visit(struct lab_runner *r, const struct lab_plan *plan,
+                      const struct lab_sink *sink, const struct lab_point *pt, struct runs_pt *st,
+                      unsigned run, long *visits, struct lab_err *err)
+{
+	const struct lab_experiment *e = &plan->exp[pt->exp];
+	struct lab_point_spec spec = {.kernel = e->kernel,
+	                              .kparams = pt->kparams,
+	                              .h = &pt->h,
+	                              .cpus = pt->cpus,
+	                              .n = pt->nthreads};
+	struct lab_point_rec rec;
+	int rc = 0;
+
+	if (pt->state == LAB_POINT_SKIPPED) {
+		memset(&rec, 0, sizeof(rec));
+		rec.status = LAB_STATUS_SKIPPED;
+		rec.nthreads = pt->nthreads;
+		snprintf(rec.reason, sizeof(rec.reason), "%s", pt->reason);
+		st->want = 1;
+	} else {
+		uint64_t t0 = lab_clock_ns();
+		rc = lab_runner_point(r, &spec, &rec, err);
+		st->spent_ns += lab_clock_ns() - t0;
+	}
+	if (rc == 0 && rec.status == LAB_STATUS_OK && rec.nreps) {
+		double *x = malloc(rec.nreps * sizeof(*x)), sd;
+		unsigned m = x ? lab__runner_costs(&rec, x) : 0;
+		if (m && st->nmeans == st->cap) {
+			unsigned cap = st->cap ? st->cap * 2 : 8;
+			double *g = realloc(st->means, cap * sizeof(*g));
+			if (g) {
+				st->means = g;
+				st->cap = cap;
+			}
+		}
+		if (m && st->nmeans < st->cap)
+			lab_prec_mean_sd(x, m, &st->means[st->nmeans++], &sd);
+		free(x);
+	} else if (rc == 0 && rec.status == LAB_STATUS_FAILED) {
+		*visits -= (long)st->want - (long)(run + 1);
+		st->want = run + 1; /* a failing point fails again: no more runs */
+	}
+	if (rc == 0 && st->target > 0 && rec.status == LAB_STATUS_OK)
+		*visits += runs_prec_after(st, pt, run + 1);
+	st->prec.samples += rec.nreps;
+	rec.pt = pt;
+	rec.run = run;
+	rec.rep0 = st->reps;
+	rec.last_run = run + 1 >= st->want;
+	if (st->target > 0 && pt->h.runs > 1)
+		rec.prec = st->prec;
+	st->reps += rec.nreps;
+	if (rc == 0)
+		rc = sink->point(sink->ctx, &rec, err);
+	lab_point_rec_free(&rec);
+	return rc;
+}
+
+int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
+                   struct lab_err *err)
+{
+	struct runs_pt *st = calloc(plan->npts ? plan->npts : 1, sizeof(*st));
+	unsigned *order = malloc((plan->npts ? plan->npts : 1) * sizeof(*order)), done = 0;
+	bool shuffle = lab_runner_shuffles(plan);
+	long visits = 0;
+	int rc = 0;
+
+	if (!st || !order) {
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < plan->npts; i++) {
+		const struct lab_hparams *h = &plan->pts[i].h;
+		st[i].want = (unsigned)h->runs;
+		if (h->runs > 1 && lab_prec_parse(h->precision, &st[i].target, err))
+			st[i].target = 0; /* the planner checked it */
+		visits += st[i].want;
+	}
+	for (unsigned run = 0;; run++) {
+		unsigned n = 0;
+		for (unsigned i = 0; i < plan->npts; i++)
+			if (st[i].want > run)
+				order[n++] = i;
+		if (!n)
+			break;
+		if (shuffle)
+			lab_prec_shuffle(order, n,
+			                 lab_prec_order_seed(lab_runner_order_seed(plan), run));
+		for (unsigned k = 0; k < n && rc == 0; k++) {
+			const struct lab_point *pt = &plan->pts[order[k]];
+			if (lab__runner_interrupted(r)) {
+				rc = lab_err_set(err, LAB_EINTR, "interrupted");
+				break;
+			}
+			if (sink->progress)
+				sink->progress(sink->ctx, done, (unsigned)visits, pt);
+			rc = runs_visit(r, plan, sink, pt, &st[order[k]], run, &visits, err);
+			done++;
+		}
+		if (rc)
+			break;
+	}
+out:
+	for (unsigned i = 0; st && i < plan->npts; i++)
+		free(st[i].means);
+	free(st);
+	free(order);
+	return rc;
+}
