@@ -25,17 +25,24 @@ static void wk_reset(void)
 	wk_flops = wk_rd = wk_wr = 0;
 }
 
+/* Counting goes through a function call: two loads in one expression (x*y) are then
+ * indeterminately sequenced, not unsequenced modifications of one counter. */
+static void wk_add(double *counter, double v)
+{
+	*counter += v;
+}
+
 /* One lane; FP is 1 for floating-point element types (integer arithmetic is no flop). */
 #define W              1
-#define VLD(p)         (wk_rd += sizeof(*(p)), *(p))
-#define VST(p, v)      (wk_wr += sizeof(*(p)), *(p) = (v))
-#define VADD(x, y)     (wk_flops += FP, (x) + (y))
-#define VMUL(x, y)     (wk_flops += FP, (x) * (y))
-#define VFMA(x, y, z)  (wk_flops += 2 * FP, (x) * (y) + (z))
+#define VLD(p)         (wk_add(&wk_rd, sizeof(*(p))), *(p))
+#define VST(p, v)      (wk_add(&wk_wr, sizeof(*(p))), *(p) = (v))
+#define VADD(x, y)     (wk_add(&wk_flops, FP), (x) + (y))
+#define VMUL(x, y)     (wk_add(&wk_flops, FP), (x) * (y))
+#define VFMA(x, y, z)  (wk_add(&wk_flops, 2 * FP), (x) * (y) + (z))
 #define VSET1(s)       (s)
 #define VZERO()        ((TYPE)0)
 #define VHSUM(v)       (v)
-#define VGATHER(x, ip) (wk_rd += sizeof(*(ip)) + sizeof(*(x)), (x)[*(ip)])
+#define VGATHER(x, ip) (wk_add(&wk_rd, sizeof(*(ip)) + sizeof(*(x))), (x)[*(ip)])
 typedef int64_t CT;
 #define CZERO() ((CT)0)
 #define CACC(c, v, tt)                                                                             \
@@ -158,7 +165,7 @@ static inline uint64_t wk_bits(const double *p)
 {
 	uint64_t v;
 
-	wk_rd += sizeof(*p);
+	wk_add(&wk_rd, sizeof(*p));
 	memcpy(&v, p, sizeof(v));
 	return v;
 }
