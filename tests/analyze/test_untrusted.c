@@ -169,8 +169,8 @@ LAB_TEST(gnuplot_literal)
 	                                   "'n_x_'",
 	                                   "'_m'",
 	                                   "'l1 l2'",
-	                                   "'caf?"
-	                                   "?'",
+	                                   ("'caf?"
+	                                    "?'"),
 	                                   "'\\'"};
 	char buf[256];
 
