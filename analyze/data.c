@@ -313,6 +313,7 @@ void lab_an_data_free(struct lab_an_data *d)
 		free(p->cost);
 		free(p->flagged);
 		free(p->metric);
+		free(p->run);
 		free(p->msum);
 	}
 	free(d->pt);

@@ -14,6 +14,7 @@
 #include "analyze/err.h"
 #include "analyze/index.h"
 #include "analyze/jsonr.h"
+#include "analyze/levels.h"
 #include "analyze/modes.h"
 #include "analyze/stats.h"
 
@@ -51,6 +52,14 @@ struct lab_an_point {
 	 * worker waited for its CPU (0 when absent; never above the flagged rows). */
 	double flagged_runq;
 	struct lab_an_msum *msum;
+	/* samples.csv's run of each sample (n of them, capacity run_cap); NULL when the file has
+	 * no run column (every sample is run 0). */
+	int *run;
+	size_t run_cap;
+	/* Filled by lab_an_levels_apply: between-run and within-run variance. */
+	struct lab_an_levels levels;
+	/* This point's entry in run.json (runs, precision_*); NULL when absent. */
+	const struct lab_an_json *runjson;
 };
 
 struct lab_an_data {

@@ -96,6 +96,8 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 		p->reason = lab_an_strdup(reason);
 	if (!p->facts)
 		p->facts = lab_an_json_get(jp, LAB_KEY_POINT_FACTS);
+	if (!p->runjson)
+		p->runjson = jp;
 	p->flagged_runq = lab_an_json_num(jp, LAB_KEY_FLAGGED_RUNQ, 0);
 	if (!p->kernel && lab_an_json_str(jp, LAB_KEY_KERNEL))
 		p->kernel = lab_an_strdup(lab_an_json_str(jp, LAB_KEY_KERNEL));

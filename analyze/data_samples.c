@@ -26,6 +26,7 @@ struct an_samples {
 	double *metric;
 	struct an_rowkey *key;
 	size_t nkey, kcap, hint;
+	size_t run_col; /* the run column (LAB_COL_RUN, the last one), 0 when absent */
 };
 
 int lab_an_parse_num(const char *s, double *v, int allow_empty)
@@ -113,6 +114,22 @@ static int an_unit(char **unit, const char *work_unit)
 	return !*unit && !(*unit = lab_an_asprintf("ns/%s", *work_unit ? work_unit : "unit"));
 }
 
+/* The run of the sample just added to p (empty or absent in a cut row: run 0). */
+static int an_samples_run(struct an_samples *s, struct lab_an_point *p, struct lab_err *err)
+{
+	const struct lab_an_csv *r = &s->r;
+	const char *f = s->run_col < r->nfield ? r->field[s->run_col] : "";
+	long run = 0;
+
+	if (*f && (lab_an_parse_int(f, &run) || run < 0 || run > 1000000))
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: run = '%s': allowed 0 .. 1000000",
+		                   r->path, r->line, f);
+	if (lab_an_grow(&p->run, &p->run_cap, p->n, sizeof(*p->run)))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	p->run[p->n - 1] = (int)run;
+	return 0;
+}
+
 static int an_samples_row(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_data *d = s->d;
@@ -154,8 +171,10 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	rc = lab_an_point_add(p, d->nmetric, v[0] / v[1], f[LAB_SCOL_FLAGGED][0] == '1', s->metric);
+	if (rc)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	d->nsamples++;
-	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
+	return s->run_col ? an_samples_run(s, p, err) : 0;
 }
 
 static int an_cmp_name(const void *a, const void *b)
@@ -187,7 +206,8 @@ static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_e
 	return rc;
 }
 
-static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct lab_err *err)
+static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t *run_col,
+                             struct lab_err *err)
 {
 	char want[] = LAB_SAMPLES_COLUMNS, *save = NULL, *tok;
 	size_t i = 0;
@@ -198,6 +218,12 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, struct
 			                   "%s:%zu: expected column %zu to be '%s' (header %s)",
 			                   r->path, r->line, i + 1, tok, LAB_SAMPLES_COLUMNS);
 	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
+	/* The run column is last when present (older files lack it); it is not a metric. */
+	*run_col = 0;
+	if (d->nmetric && !strcmp(r->field[r->nfield - 1], LAB_COL_RUN)) {
+		*run_col = r->nfield - 1;
+		d->nmetric--;
+	}
 	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
 	if (!d->metric_name)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -239,7 +265,7 @@ static int an_samples_unique(struct an_samples *s, struct lab_err *err)
 static int an_samples_record(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_csv *r = &s->r;
-	size_t want = LAB_SAMPLES_NCOLUMNS + s->d->nmetric;
+	size_t want = LAB_SAMPLES_NCOLUMNS + s->d->nmetric + (s->run_col != 0);
 
 	if (!r->complete) {
 		lab_an_warn(&s->d->warn, "%s:%zu: incomplete last line ignored", r->path, r->line);
@@ -266,7 +292,7 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err 
 			rc = lab_err_set(err, LAB_EDATA, "%s:1: no header line", path);
 		goto out;
 	}
-	if ((rc = an_samples_header(d, &s.r, err)))
+	if ((rc = an_samples_header(d, &s.r, &s.run_col, err)))
 		goto out;
 	s.metric = calloc(d->nmetric + 1, sizeof(*s.metric));
 	if (!s.metric) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/jsonw.h"
+#include "analyze/levels_out.h"
 #include "analyze/modes.h"
 #include "analyze/views/views.h"
 #include "analyze/wfile.h"
@@ -154,6 +155,7 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	if (r->has_speedup)
 		lab_json_bool(w, "superlinear", r->superlinear);
 	an_json_rates(w, &r->rates);
+	lab_an_levels_json(w, p);
 	lab_json_obj_close(w);
 }
 

@@ -2,6 +2,7 @@
 #include "lab/analyze_print.h"
 
 #include "analyze/flagged.h"
+#include "analyze/levels_out.h"
 #include "analyze/views/views.h"
 
 #include <math.h>
@@ -21,6 +22,22 @@ static void lab_print_ci(FILE *f, int width, double v, double lo, double hi, int
 	else
 		snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", v, lo, hi);
 	fprintf(f, "  %-*s", width, buf);
+}
+
+/* Under a point measured in runs or to a precision target: where its variance lives, how the
+ * next run should split its budget, and what the target came to. */
+static void lab_print_levels(FILE *f, const struct lab_an_point *p)
+{
+	char buf[400];
+
+	if (p->levels.runs >= 2)
+		fprintf(f,
+		        "          runs %zu: %s; within-run 95%% CI [%.4g, %.4g] (too narrow when "
+		        "runs differ)\n",
+		        p->levels.runs, lab_an_levels_advice(&p->levels, buf, sizeof(buf)),
+		        p->levels.within_ci95_lo, p->levels.within_ci95_hi);
+	if (lab_an_precision_line(p, buf, sizeof(buf)))
+		fprintf(f, "          %s\n", buf);
 }
 
 static void lab_print_row(FILE *f, const struct lab_an_row *r)
@@ -63,6 +80,7 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 		snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "MULTIMODAL %s",
 		         lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
 	fprintf(f, "  %s\n", flags);
+	lab_print_levels(f, r->pt);
 }
 
 /* The lack-of-fit test of one model, when there are replicates. */

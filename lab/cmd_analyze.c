@@ -233,6 +233,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 		lab_an_placement_same(&d);
 	if (!rc)
 		rc = lab_an_data_summarize(&d, o.include_flagged, &err);
+	if (!rc) /* with runs >= 2 the point's interval comes from its run means */
+		rc = lab_an_levels_apply(&d, o.include_flagged, &err);
 	if (!rc)
 		rc = lab_an_analysis_run_obj(&d, o.include_flagged, o.objective, &a, &err);
 	if (rc) {

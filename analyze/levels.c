@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Between-run and within-run variance of a point (analyze/levels.h has the model). */
+#include "analyze/levels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/data.h"
+#include "analyze/stats.h"
+
+/* Welford over x[0..n-1]: mean and the sum of squared deviations. */
+static void lv_moments(const double *x, size_t n, double *mean, double *ss)
+{
+	double m = 0, s = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - m;
+		m += d / (double)(i + 1);
+		s += d * (x[i] - m);
+	}
+	*mean = m;
+	*ss = s;
+}
+
+/* t-interval of the mean of x[0..n-1] at level cl; NaN when n < 2. */
+static void lv_tci(const double *x, size_t n, double cl, double *lo, double *hi)
+{
+	double m, ss, half;
+
+	*lo = *hi = NAN;
+	if (n < 2)
+		return;
+	lv_moments(x, n, &m, &ss);
+	half = lab_an_t_quantile(cl, (double)(n - 1)) * sqrt(ss / (double)(n - 1) / (double)n);
+	*lo = m - half;
+	*hi = m + half;
+}
+
+/* Groups x by run into runs: sorted labels in lab[], each run's mean and size. */
+static size_t lv_group(const double *x, const int *run, size_t n, double *sum, double *cnt,
+                       int *lab)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int r = run ? run[i] : 0;
+		size_t j = 0;
+		/* few runs per point: a linear search beats a hash */
+		while (j < k && lab[j] != r)
+			j++;
+		if (j == k) {
+			lab[k] = r;
+			sum[k] = cnt[k] = 0;
+			k++;
+		}
+		sum[j] += x[i];
+		cnt[j] += 1;
+	}
+	return k;
+}
+
+int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scratch,
+                          struct lab_an_levels *lv)
+{
+	double *sum = scratch, *cnt = scratch + n, *means = scratch + 2 * n;
+	int *lab = malloc(n * sizeof(*lab));
+	double N = (double)n, ssw = 0, ssb = 0, grand, ss, sumsq = 0;
+	size_t k;
+
+	*lv = (struct lab_an_levels){.n = n,
+	                             .n_per_run = NAN,
+	                             .var_between = NAN,
+	                             .var_within = NAN,
+	                             .between_share = NAN,
+	                             .mean_share = NAN,
+	                             .mean = NAN,
+	                             .run_ci95_lo = NAN,
+	                             .run_ci95_hi = NAN,
+	                             .run_ci99_lo = NAN,
+	                             .run_ci99_hi = NAN,
+	                             .within_ci95_lo = NAN,
+	                             .within_ci95_hi = NAN};
+	if (!n || !lab) {
+		free(lab);
+		return -1;
+	}
+	k = lv_group(x, run, n, sum, cnt, lab);
+	lv->runs = k;
+	for (size_t j = 0; j < k; j++)
+		means[j] = sum[j] / cnt[j];
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (lab[j] != (run ? run[i] : 0))
+			j++;
+		ssw += (x[i] - means[j]) * (x[i] - means[j]);
+	}
+	free(lab);
+	lv_tci(x, n, 0.95, &lv->within_ci95_lo, &lv->within_ci95_hi);
+	lv_moments(x, n, &grand, &ss);
+	if (k < 2) {
+		lv->mean = grand;
+		lv->n_per_run = N;
+		lv->var_within = n > 1 ? ss / (N - 1) : NAN;
+		return 0;
+	}
+	for (size_t j = 0; j < k; j++) {
+		ssb += cnt[j] * (means[j] - grand) * (means[j] - grand);
+		sumsq += cnt[j] * cnt[j];
+	}
+	double msb = ssb / (double)(k - 1);
+	double msw = n > k ? ssw / (N - (double)k) : NAN;
+	lv->n_per_run = (N - sumsq / N) / (double)(k - 1);
+	lv->var_within = msw;
+	lv->var_between = isnan(msw) ? NAN : fmax(0, (msb - msw) / lv->n_per_run);
+	double tot = lv->var_between + lv->var_within;
+	lv->between_share = tot > 0 ? lv->var_between / tot : NAN;
+	double per_mean = lv->var_between + lv->var_within / (N / (double)k);
+	lv->mean_share = per_mean > 0 ? lv->var_between / per_mean : NAN;
+	lv_moments(means, k, &lv->mean, &ss);
+	lv_tci(means, k, 0.95, &lv->run_ci95_lo, &lv->run_ci95_hi);
+	lv_tci(means, k, 0.99, &lv->run_ci99_lo, &lv->run_ci99_hi);
+	return 0;
+}
+
+double lab_an_levels_n_opt(const struct lab_an_levels *lv, double cost_ratio)
+{
+	if (!(lv->runs >= 2) || isnan(lv->var_between) || isnan(lv->var_within))
+		return NAN;
+	if (lv->var_between <= 0)
+		return INFINITY;
+	return fmax(1, sqrt(cost_ratio * lv->var_within / lv->var_between));
+}
+
+const char *lab_an_levels_advice(const struct lab_an_levels *lv, char *buf, size_t len)
+{
+	if (lv->runs < 2 || isnan(lv->mean_share)) {
+		snprintf(buf, len,
+		         "one run: the between-run variance is unknown and the interval is "
+		         "within-run only (runs = 3 or more measures it)");
+		return buf;
+	}
+	double r = lv->var_between > 0 ? sqrt(lv->var_within / lv->var_between) : INFINITY;
+	if (lv->mean_share >= 0.5)
+		snprintf(buf, len,
+		         "variance lives between runs (%.0f%% of a run mean's, %.0f%% of a "
+		         "sample's): spend the next budget on more runs, not samples; beyond "
+		         "sqrt(c_run/c_sample) x %.2g samples per run add little",
+		         100 * lv->mean_share, 100 * lv->between_share, r);
+	else
+		snprintf(buf, len,
+		         "variance lives within runs (%.0f%% of a run mean's is within, between "
+		         "share %.0f%% of a sample's): more samples per run narrow the interval; "
+		         "%zu runs are enough to watch the setups",
+		         100 * (1 - lv->mean_share), 100 * lv->between_share, lv->runs);
+	return buf;
+}
+
+int lab_an_levels_apply(struct lab_an_data *d, int include_flagged, struct lab_err *err)
+{
+	size_t maxn = 1;
+	double *x, *scratch;
+	int *run;
+	int rc = 0;
+
+	for (size_t i = 0; i < d->npt; i++)
+		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
+	x = malloc(maxn * sizeof(*x));
+	scratch = malloc(3 * maxn * sizeof(*scratch));
+	run = malloc(maxn * sizeof(*run));
+	if (!x || !scratch || !run) {
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < d->npt; i++) {
+		struct lab_an_point *p = &d->pt[i];
+		size_t k = 0;
+
+		for (size_t j = 0; j < p->n; j++)
+			if (!p->flagged[j] || include_flagged) {
+				x[k] = p->cost[j];
+				run[k++] = p->run ? p->run[j] : 0;
+			}
+		if (lab_an_levels_compute(x, run, k, scratch, &p->levels) || p->levels.runs < 2)
+			continue;
+		/* The point's interval is the run-level one; a cost is > 0, as in the summary. */
+		p->st.ci95_lo = fmax(0, p->levels.run_ci95_lo);
+		p->st.ci95_hi = p->levels.run_ci95_hi;
+		p->st.ci99_lo = fmax(0, p->levels.run_ci99_lo);
+		p->st.ci99_hi = p->levels.run_ci99_hi;
+	}
+out:
+	free(x);
+	free(scratch);
+	free(run);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Where a point's variance lives: between runs (fresh setups, `runs = K`) or within a run, and
+ * the point's interval from the level that varies. Two-level model (research/precision.md):
+ * y_rj = mu + a_r + e_rj with a_r ~ N(0, sb^2), e_rj ~ N(0, sw^2). One-way random effects,
+ * method of moments (unbalanced runs allowed):
+ *   MSW = sum_r sum_j (y_rj - ybar_r)^2 / (N - K)            -> var_within  = MSW
+ *   MSB = sum_r n_r (ybar_r - ybar)^2 / (K - 1)
+ *   n0  = (N - sum_r n_r^2 / N) / (K - 1)                    -> var_between = max(0, (MSB -
+ * MSW)/n0) With K >= 2 the interval of the point's mean comes from the K run means (t with K - 1
+ * df): an interval built from the samples alone ignores sb^2 and its coverage falls towards 0 as
+ * the samples grow. The within-run interval (t over all N samples, N - 1 df) stays available,
+ * labelled as such. Pure functions; no I/O.
+ */
+#ifndef LAB_ANALYZE_LEVELS_H
+#define LAB_ANALYZE_LEVELS_H
+
+#include <stddef.h>
+
+#include "analyze/err.h"
+
+struct lab_an_data;
+
+/* The two levels of one point. Fields that cannot be estimated are NaN. */
+struct lab_an_levels {
+	size_t runs;          /* runs with at least one used sample */
+	size_t n;             /* samples used */
+	double n_per_run;     /* n0 above (the mean run size when balanced) */
+	double var_between;   /* sb^2 estimate; NaN with one run */
+	double var_within;    /* sw^2 estimate (MSW); with one run, the sample variance */
+	double between_share; /* var_between / (var_between + var_within) */
+	double mean_share;    /* share of a run mean's variance that is between runs */
+	double mean;          /* mean of the run means (K >= 2), else of the samples */
+	double run_ci95_lo, run_ci95_hi; /* t on run means, K - 1 df; NaN when K < 2 */
+	double run_ci99_lo, run_ci99_hi;
+	double within_ci95_lo, within_ci95_hi; /* t on all samples, N - 1 df (too narrow when
+	                                        * sb^2 > 0) */
+};
+
+/*
+ * Decomposes x[0..n-1], sample i of run run[i] (labels >= 0 in any order; run NULL: one run).
+ * scratch must hold 3 n doubles. Returns 0, or -1 when n == 0.
+ */
+int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scratch,
+                          struct lab_an_levels *lv);
+
+/*
+ * The per-run sample count beyond which samples add little to the precision of the mean, for a
+ * fresh run costing cost_ratio samples (Kalibera & Jones 2013): sqrt(cost_ratio sw^2 / sb^2),
+ * at least 1; +inf when sb^2 is 0 (one long run is best), NaN when unknown.
+ */
+double lab_an_levels_n_opt(const struct lab_an_levels *lv, double cost_ratio);
+
+/*
+ * One sentence: which level carries the variance and how a next run should split its budget
+ * (runs vs samples) into buf. Returns buf.
+ */
+const char *lab_an_levels_advice(const struct lab_an_levels *lv, char *buf, size_t len);
+
+/*
+ * For every point of d with two or more runs: computes its levels into p->levels (the samples
+ * the summary used: flagged ones only with include_flagged) and makes the point's 95 % and 99 %
+ * intervals the run-level ones (the within-run interval stays in p->levels). Points of one run
+ * get their levels too, their intervals unchanged. Returns 0 or -LAB_ENOMEM.
+ */
+int lab_an_levels_apply(struct lab_an_data *d, int include_flagged, struct lab_err *err);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A point's levels and precision target in analysis.json and the text output. */
+#include "analyze/levels_out.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "analyze/jsonw.h"
+#include "harness/record_schema.h"
+
+void lab_an_levels_json(struct lab_json *w, const struct lab_an_point *p)
+{
+	const struct lab_an_levels *lv = &p->levels;
+	const struct lab_an_json *pr = p->runjson;
+	char advice[320];
+	int k2 = lv->runs >= 2;
+
+	lab_json_int(w, LAB_KEY_RUNS, (long long)lv->runs);
+	lab_json_num(w, "var_between", lv->var_between);
+	lab_json_num(w, "var_within", lv->var_within);
+	lab_json_num(w, "between_share", lv->between_share);
+	lab_json_num(w, "run_mean_between_share", lv->mean_share);
+	/* The point's interval: from run means with K >= 2 (also mean_ci95 then). */
+	lab_json_pair(w, "run_ci95", k2 ? lv->run_ci95_lo : NAN, k2 ? lv->run_ci95_hi : NAN);
+	lab_json_num(w, "run_ci95_df", k2 ? (double)(lv->runs - 1) : NAN);
+	lab_json_pair(w, "within_run_ci95", lv->within_ci95_lo, lv->within_ci95_hi);
+	lab_json_str(w, "interval_level", k2 ? "runs" : "within_run");
+	lab_json_str(w, "variance_advice",
+	             lv->n ? lab_an_levels_advice(lv, advice, sizeof(advice)) : NULL);
+	if (!pr || !lab_an_json_get(pr, LAB_KEY_PRECISION_TARGET))
+		return;
+	lab_json_num(w, LAB_KEY_PRECISION_TARGET,
+	             lab_an_json_num(pr, LAB_KEY_PRECISION_TARGET, NAN));
+	lab_json_num(w, LAB_KEY_PRECISION_ACHIEVED,
+	             lab_an_json_num(pr, LAB_KEY_PRECISION_ACHIEVED, NAN));
+	lab_json_num(w, LAB_KEY_SAMPLES, lab_an_json_num(pr, LAB_KEY_SAMPLES, NAN));
+	const struct lab_an_json *ex = lab_an_json_get(pr, LAB_KEY_BUDGET_EXHAUSTED);
+	lab_json_bool(w, LAB_KEY_BUDGET_EXHAUSTED,
+	              ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0);
+}
+
+const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_t len)
+{
+	const struct lab_an_json *pr = p->runjson, *ex;
+	double target, got;
+
+	if (!pr || !lab_an_json_get(pr, LAB_KEY_PRECISION_TARGET))
+		return NULL;
+	target = lab_an_json_num(pr, LAB_KEY_PRECISION_TARGET, NAN);
+	got = lab_an_json_num(pr, LAB_KEY_PRECISION_ACHIEVED, NAN);
+	ex = lab_an_json_get(pr, LAB_KEY_BUDGET_EXHAUSTED);
+	snprintf(buf, len,
+	         "precision: +-%.3g%% asked, +-%.3g%% reached with %.0f samples in %.0f "
+	         "run(s)%s",
+	         100 * target, 100 * got, lab_an_json_num(pr, LAB_KEY_SAMPLES, NAN),
+	         lab_an_json_num(pr, LAB_KEY_RUNS, NAN),
+	         ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0 ? "; the budget ran out first"
+	                                                            : "");
+	return buf;
+}

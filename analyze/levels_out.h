@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A point's levels (analyze/levels.h) and its precision target (run.json) as output. */
+#ifndef LAB_ANALYZE_LEVELS_OUT_H
+#define LAB_ANALYZE_LEVELS_OUT_H
+
+#include <stddef.h>
+
+#include "analyze/data.h"
+#include "harness/json.h"
+
+/*
+ * Writes p's levels into the open JSON object: runs, var_between, var_within, between_share,
+ * run_ci95 (from run means; null with one run), within_run_ci95, interval_level,
+ * variance_advice, and run.json's precision_target, precision_achieved, samples and
+ * budget_exhausted when the point had a target.
+ */
+void lab_an_levels_json(struct lab_json *w, const struct lab_an_point *p);
+
+/* "precision: ..." of p into buf (what was asked, reached, spent, and whether the budget ran
+ * out), or NULL when p had no precision target. */
+const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_t len);
+
+#endif
