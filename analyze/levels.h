@@ -61,7 +61,8 @@ const char *lab_an_levels_advice(const struct lab_an_levels *lv, char *buf, size
  * For every point of d with two or more runs: computes its levels into p->levels (the samples
  * the summary used: flagged ones only with include_flagged) and makes the point's 95 % and 99 %
  * intervals the run-level ones (the within-run interval stays in p->levels). Points of one run
- * get their levels too, their intervals unchanged. Returns 0 or -LAB_ENOMEM.
+ * get their levels too, their intervals unchanged. Like the summary's, a run-level interval
+ * that reaches below 0 is clipped there (a cost is > 0). Returns 0 or -LAB_ENOMEM.
  */
 int lab_an_levels_apply(struct lab_an_data *d, int include_flagged, struct lab_err *err);
 

@@ -485,6 +485,60 @@ errors_escape_control_bytes)
 	expect_one_line 2 "$lab" run "$tmp/n.ini" -o "$(printf '%s/n.ini/a\nb' "$tmp")"
 	grep -qF 'n.ini/a\nb: Not a directory' "$tmp/err"
 	;;
+runs_and_precision)
+	# Issue 22. runs = 3: samples.csv ends with a run column holding 0, 1 and 2 for every point,
+	# and analysis.json gives each point var_between, var_within and an interval from run means.
+	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nruns = 3\n\n[noop]\nkernel = noop\n' >"$tmp/r.ini"
+	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err"
+	check "$tmp/r" --min-points 1
+	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt"
+	grep -q 'runs 3: variance lives' "$tmp/a.txt"
+	python3 - "$tmp/r" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+runs = {}
+for r in rows:
+    runs.setdefault(r["point"], set()).add(r["run"])
+assert runs and all(v == {"0", "1", "2"} for v in runs.values()), runs
+run = json.load(open(d + "/run.json"))
+assert run["run_order"]["shuffled"] is True and "seed" in run["run_order"], run["run_order"]
+for e in run["experiments"]:
+    for p in e["points"]:
+        assert p["runs"] == 3 and p["reps"] == 9, p
+a = json.load(open(d + "/analysis.json"))
+pts = [p for s in a["series"] for p in s["points"]]
+assert pts
+for p in pts:
+    for k in ("var_between", "var_within", "between_share", "run_ci95", "within_run_ci95"):
+        assert k in p, (k, p)
+    assert p["runs"] == 3 and p["interval_level"] == "runs", p
+    assert p["run_ci95"][0] <= p["mean"] <= p["run_ci95"][1], p
+    assert p["mean_ci95"] == p["run_ci95"], p
+PY
+	# precision = 1%, budget = 1s: each point reaches the target or says the budget ran out
+	# (which of the two depends on the machine's noise: only the bookkeeping is checked).
+	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nprecision = 1%%\nbudget = 1s\n\n[noop]\nkernel = noop\n' >"$tmp/p.ini"
+	"$lab" run "$tmp/p.ini" -o "$tmp/p" --no-progress >"$tmp/out" 2>"$tmp/err"
+	check "$tmp/p" --min-points 1
+	"$lab" analyze "$tmp/p" --no-plots --include-flagged >"$tmp/a.txt"
+	grep -q 'precision: +-1% asked' "$tmp/a.txt"
+	python3 - "$tmp/p" <<'PY'
+import json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+a = json.load(open(d + "/analysis.json"))
+for e in run["experiments"]:
+    for p in e["points"]:
+        assert p["precision_target"] == 0.01 and p["runs"] == 1, p
+        assert p["samples"] == p["reps"] >= 10, p  # the pilot is at least 10 samples
+        assert p["precision"]["rule"] == "stein_two_stage", p
+        assert p["precision_achieved"] <= 0.01 or p["budget_exhausted"] is True, p
+for s in a["series"]:
+    for p in s["points"]:
+        assert "precision_achieved" in p and "budget_exhausted" in p, p
+PY
+	;;
 counters_fixture_symlink)
 	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
 	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under
