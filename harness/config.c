@@ -41,10 +41,16 @@ static void *cfg_grow(void *p, size_t n, size_t elem)
 	return realloc(p, (n ? 2 * n : 8) * elem);
 }
 
-/* The owner under which a section name is indexed: [global] is per file, the rest global. */
+/* The owner under which a section name is indexed: [global] and [lessons] are per file (a
+ * repeated header continues the section), the rest global. */
+static bool cfg_per_file(const char *name)
+{
+	return !strcmp(name, "global") || !strcmp(name, "lessons");
+}
+
 static unsigned cfg_owner(const struct lab_cfg *cfg, const char *file, const char *name)
 {
-	if (strcmp(name, "global") != 0)
+	if (!cfg_per_file(name))
 		return 0;
 	for (unsigned i = 0; i < cfg->nfiles; i++)
 		if (cfg->files[i] == file || !strcmp(cfg->files[i], file))
@@ -112,7 +118,7 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		             ld->file, ld->line, name);
 	}
 	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name);
-	if (old && !strcmp(name, "global")) {
+	if (old && cfg_per_file(name)) {
 		ld->cur = old;
 		free(name);
 		return;

@@ -344,7 +344,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 	lab__plan_global_kernels(cfg, registry, d);
 	for (unsigned s = 0; s < cfg->nsec; s++) {
 		const struct lab_cfg_section *sec = &cfg->sec[s];
-		if (!strcmp(sec->name, "global"))
+		if (!strcmp(sec->name, "global") || !strcmp(sec->name, "lessons"))
 			continue;
 		const struct lab_kernel *k =
 		    lab__plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
@@ -358,6 +358,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		if (plan_selected(sec->name, only, nonly))
 			lab__plan_points(plan, e, topo, d);
 	}
+	lab__plan_lessons(plan, cfg, d);
 	if (lab_diag_count(d) == 0 && plan->nexp == 0)
 		lab_diag_add(d, "%s: no experiments (add a section like [name] with kernel = noop)",
 		             cfg->nfiles ? cfg->files[0] : "config");
@@ -383,6 +384,9 @@ void lab_plan_free(struct lab_plan *plan)
 			lab_sweep_free(plan->exp[e].keys[k].vals, plan->exp[e].keys[k].nvals);
 		free(plan->exp[e].keys);
 	}
+	for (unsigned i = 0; i < plan->nlessons; i++)
+		free(plan->lessons[i].expr);
+	free(plan->lessons);
 	free(plan->pts);
 	free(plan->exp);
 	free(plan);

@@ -99,12 +99,22 @@ struct lab_point {
 	char reason[LAB_ERR_MSG_MAX];
 };
 
+/* A [lessons] claim as checked by the planner (harness/plan_lessons.c). */
+struct lab_plan_lesson {
+	const char *name, *claim; /* the key and the claim as written (owned by the config) */
+	const char *file;
+	int line;
+	char *expr; /* the claim with canonical selector values, what the analyzer reads */
+};
+
 struct lab_plan {
 	struct lab_experiment *exp;
 	unsigned nexp;
 	struct lab_point *pts;
 	unsigned npts;
 	struct lab_env env;
+	struct lab_plan_lesson *lessons; /* in file order */
+	unsigned nlessons;
 };
 
 /*

@@ -114,7 +114,7 @@ static void plan_check_set_global(const struct lab_cfg_kv *kv,
 		             kv->key, kv->value);
 }
 
-/* --only names and --set sections must name experiments (or, for --set, global). */
+/* --only names and --set sections must name experiments (or, for --set, global or lessons). */
 void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
                            const struct lab_kernel *const *registry, struct lab_diag *d)
 {
@@ -125,8 +125,11 @@ void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, u
 			plan_check_set_global(&cfg->set[i - nonly], registry, d);
 			continue;
 		}
+		if (i >= nonly && !strcmp(name, "lessons"))
+			continue; /* --set lessons.NAME=CLAIM adds or replaces a claim */
 		for (unsigned s = 0; s < cfg->nsec && !found; s++)
-			found = !strcmp(cfg->sec[s].name, name) && strcmp(name, "global") != 0;
+			found = !strcmp(cfg->sec[s].name, name) && strcmp(name, "global") != 0 &&
+			        strcmp(name, "lessons") != 0;
 		if (found)
 			continue;
 		if (i < nonly)

@@ -42,4 +42,8 @@ void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, u
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d);
 
+/* Checks the claims of every [lessons] section against the plan's experiments (syntax, names,
+ * keys, values) into plan->lessons; problems go to d as FILE:LINE lines. */
+void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct lab_diag *d);
+
 #endif

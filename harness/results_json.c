@@ -207,6 +207,23 @@ static void json_config(struct lab_json *j, const struct lab_cfg *cfg)
 	lab_json_obj_close(j);
 }
 
+/* The [lessons] claims: as written, and with canonical values for the analyzer. */
+static void json_lessons(struct lab_json *j, const struct lab_plan *plan)
+{
+	lab_json_arr_open(j, "lessons");
+	for (unsigned i = 0; i < plan->nlessons; i++) {
+		const struct lab_plan_lesson *l = &plan->lessons[i];
+		lab_json_obj_open(j, NULL);
+		lab_json_str(j, "name", l->name);
+		lab_json_str(j, "claim", l->claim);
+		lab_json_str(j, "expr", l->expr);
+		lab_json_str(j, "file", l->file);
+		lab_json_int(j, "line", l->line);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+}
+
 static void json_selfcheck(struct lab_json *j, const struct lab_selfcheck *sc)
 {
 	lab_json_obj_open(j, "self_check");
@@ -256,6 +273,7 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_uint(&j, "points_planned", res->plan->npts);
 	lab_json_obj_close(&j);
 	json_config(&j, in->cfg);
+	json_lessons(&j, res->plan);
 	lab_json_arr_open(&j, LAB_KEY_EXPERIMENTS);
 	for (unsigned e = 0; e < res->plan->nexp; e++)
 		if (res->plan->exp[e].npoints)

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The grammar of a lesson: a claim a config makes about its own data, written in its [lessons]
+ * section as NAME = CLAIM, e.g.
+ *
+ *   rmw_sharing_costs = cost(fs: op=rmw, stride=8, threads=2) / cost(fs: op=rmw, stride=128,
+ *                       threads=2) >= 2
+ *
+ *   claim    := expr CMP expr                 CMP: >=  >  <=  <
+ *   expr     := term { (+|-) term }
+ *   term     := unary { (*|/) unary }
+ *   unary    := - unary | primary
+ *   primary  := NUMBER | ( expr ) | cost(sel) | throughput(sel) | speedup(sel)
+ *             | metric(NAME, sel)
+ *   sel      := EXPERIMENT [ : KEY=VALUE { , KEY=VALUE } ]
+ *
+ * A VALUE is a run of characters other than blanks, ',', '(' and ')', or a "quoted" string
+ * (placement = "list:0,2"). Pure text -> tree and tree -> text; which experiments and keys
+ * exist is checked by the planner (harness/plan_lessons.c), what the claim says of the data by
+ * the analyzer (analyze/lessons.c). Base code shared by both: no I/O, no allocation beyond the
+ * claim's own.
+ */
+#ifndef LAB_HARNESS_LESSONS_H
+#define LAB_HARNESS_LESSONS_H
+
+#include <stddef.h>
+
+#include "harness/err.h"
+
+#define LAB_LESSON_NODES_MAX  256 /* nodes of one claim */
+#define LAB_LESSON_DEPTH_MAX  32  /* nesting of parentheses and unary minus */
+#define LAB_LESSON_PARAMS_MAX 16  /* KEY=VALUE items of one selector */
+
+enum lab_lesson_op {
+	LAB_LESSON_NUM,
+	LAB_LESSON_COST,       /* mean cost per unit of work of one point */
+	LAB_LESSON_THROUGHPUT, /* units of work per second: 1e9 / cost */
+	LAB_LESSON_SPEEDUP,    /* cost of the same point at threads = 1 / cost of the point */
+	LAB_LESSON_METRIC,     /* mean of a declared metric at one point */
+	LAB_LESSON_ADD,
+	LAB_LESSON_SUB,
+	LAB_LESSON_MUL,
+	LAB_LESSON_DIV,
+	LAB_LESSON_NEG,
+};
+
+enum lab_lesson_cmp {
+	LAB_LESSON_GE,
+	LAB_LESSON_GT,
+	LAB_LESSON_LE,
+	LAB_LESSON_LT,
+};
+
+/* EXPERIMENT: KEY=VALUE, ... as written (values are canonicalized by the planner). */
+struct lab_lesson_sel {
+	char *experiment;
+	unsigned nparam;
+	char *key[LAB_LESSON_PARAMS_MAX];
+	char *value[LAB_LESSON_PARAMS_MAX];
+	unsigned col; /* 1-based column of the experiment name in the claim */
+};
+
+struct lab_lesson_node {
+	enum lab_lesson_op op;
+	double num;   /* NUM */
+	int sel;      /* COST..METRIC: index into claim->sel */
+	char *metric; /* METRIC */
+	int a, b;     /* operands (node indexes); b unused for NEG */
+};
+
+struct lab_lesson_claim {
+	struct lab_lesson_node node[LAB_LESSON_NODES_MAX];
+	unsigned nnode;
+	struct lab_lesson_sel *sel;
+	unsigned nsel;
+	int lhs, rhs; /* node indexes of the two sides */
+	enum lab_lesson_cmp cmp;
+};
+
+/*
+ * Parses text into c (zeroed by the call). Returns 0, or -LAB_ECONFIG with "column N: what is
+ * wrong (what is allowed)" in err and c emptied. Caller frees with lab_lesson_claim_free.
+ */
+int lab_lesson_parse(const char *text, struct lab_lesson_claim *c, struct lab_err *err);
+
+/* Frees what c holds; c can be parsed into again. */
+void lab_lesson_claim_free(struct lab_lesson_claim *c);
+
+/*
+ * Writes the claim (or the side `node`: pass c->lhs, c->rhs, or -1 for the whole claim) as
+ * canonical text: one blank around binary operators, "sel: k=v, k=v". Returns the length it
+ * needed (like snprintf); buf holds a truncated text when len is too small.
+ */
+size_t lab_lesson_format(const struct lab_lesson_claim *c, int node, char *buf, size_t len);
+
+/* ">=", ">", "<=" or "<". */
+const char *lab_lesson_cmp_name(enum lab_lesson_cmp cmp);
+
+/* The function name of a leaf op ("cost", ...), or NULL for other ops. */
+const char *lab_lesson_func_name(enum lab_lesson_op op);
+
+#endif

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The planner's check of [lessons] claims: the grammar (harness/lessons.h), then every selector
+ * against the plan — the experiment exists, its keys are point parameters (threads, placement,
+ * membind, perf_c2c or a kernel key), each value parses for its key and names one value, and
+ * the selector names at most one planned point. Values are rewritten in the form the points'
+ * params text uses (16KiB -> 16384 where the kernel formats so), so the analyzer matches text.
+ * A selector that matches no planned point is not an error: `--set` may have narrowed a sweep,
+ * and the analyzer then says the lesson was not run and why.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/lessons.h"
+#include "harness/param.h"
+#include "harness/plan_internal.h"
+
+/* Harness keys that are part of a point's identity (its params text and thread count). */
+static const char *const pl_point_keys[] = {"threads", "placement", "membind", "perf_c2c", NULL};
+
+struct pl_ctx {
+	struct lab_plan *plan;
+	const struct lab_cfg *cfg;
+	struct lab_diag *d;
+	const struct lab_cfg_kv *kv; /* the lesson being checked */
+	unsigned errors;
+};
+
+__attribute__((format(printf, 2, 3))) static void pl_error(struct pl_ctx *x, const char *fmt, ...)
+{
+	char what[LAB_ERR_MSG_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (x->kv->line == 0)
+		lab_diag_add(x->d, "--set lessons.%s: %s", x->kv->key, what);
+	else
+		lab_diag_add(x->d, "%s:%d: [lessons] %s: %s", x->kv->file, x->kv->line, x->kv->key,
+		             what);
+	x->errors++;
+}
+
+static struct lab_experiment *pl_experiment(const struct lab_plan *plan, const char *name)
+{
+	for (unsigned e = 0; e < plan->nexp; e++)
+		if (!strcmp(plan->exp[e].name, name))
+			return &plan->exp[e];
+	return NULL;
+}
+
+/* An experiment section with that name exists (its own errors were reported already). */
+static int pl_section_exists(const struct lab_cfg *cfg, const char *name)
+{
+	for (unsigned s = 0; s < cfg->nsec; s++)
+		if (!strcmp(cfg->sec[s].name, name))
+			return strcmp(name, "global") && strcmp(name, "lessons");
+	return 0;
+}
+
+static void pl_unknown_experiment(struct pl_ctx *x, const struct lab_lesson_sel *sel)
+{
+	const char *best = NULL;
+	unsigned best_d = ~0u;
+
+	for (unsigned e = 0; e < x->plan->nexp; e++) {
+		unsigned dist = lab_edit_distance(sel->experiment, x->plan->exp[e].name);
+		if (dist < best_d) {
+			best_d = dist;
+			best = x->plan->exp[e].name;
+		}
+	}
+	if (best && best_d <= strlen(sel->experiment) / 3 + 1)
+		pl_error(x, "column %u: unknown experiment '%s' (did you mean '%s'?)", sel->col,
+		         sel->experiment, best);
+	else
+		pl_error(x,
+		         "column %u: unknown experiment '%s' (a selector names a [section] of "
+		         "the config)",
+		         sel->col, sel->experiment);
+}
+
+/* The parameter key names in e: a point harness key or one of the kernel's; NULL when none. */
+static const struct lab_param *pl_param(const struct lab_experiment *e, const char *key,
+                                        int *harness)
+{
+	for (const char *const *k = pl_point_keys; *k; k++)
+		if (!strcmp(*k, key)) {
+			*harness = 1;
+			return lab_param_find(lab_hparam_table, key);
+		}
+	*harness = 0;
+	return lab_param_find(e->kernel->params, key);
+}
+
+/* Rewrites the value of item i of sel in canonical form; reports what is wrong with it. */
+static int pl_value(struct pl_ctx *x, const struct lab_experiment *e, struct lab_lesson_sel *sel,
+                    unsigned i)
+{
+	int harness;
+	const struct lab_param *p = pl_param(e, sel->key[i], &harness);
+	char scratch[4096] __attribute__((aligned(16))), canon[256];
+	struct lab_err err = {0};
+	char **vals = NULL;
+
+	if (!p && lab_param_find(lab_hparam_table, sel->key[i])) {
+		pl_error(x,
+		         "column %u: '%s' is a run setting, not a point parameter (allowed "
+		         "threads, placement, membind, perf_c2c and the keys of kernel '%s')",
+		         sel->col, sel->key[i], e->kernel->name);
+		return -1;
+	}
+	if (!p) {
+		const char *near = lab__plan_closest(sel->key[i], e->kernel->params);
+		pl_error(x,
+		         "column %u: [%s] has no point parameter '%s'%s%s%s (allowed threads, "
+		         "placement, membind, perf_c2c and the keys of kernel '%s')",
+		         sel->col, e->name, sel->key[i], near ? " (did you mean '" : "",
+		         near ? near : "", near ? "'?)" : "", e->kernel->name);
+		return -1;
+	}
+	int n = lab_sweep_expand(p, sel->value[i], &x->plan->env, &vals, &err);
+	if (n != 1) {
+		pl_error(x, "column %u: %s=%s: %s", sel->col, sel->key[i], sel->value[i],
+		         n < 0 ? err.msg : "a selector names one value, not a sweep");
+		if (n > 0)
+			lab_sweep_free(vals, (unsigned)n);
+		return -1;
+	}
+	memset(scratch, 0, sizeof(scratch));
+	int rc = lab_param_parse(p, vals[0], scratch, &err);
+	lab_sweep_free(vals, 1);
+	if (rc) {
+		pl_error(x, "column %u: %s=%s: %s", sel->col, sel->key[i], sel->value[i], err.msg);
+		return -1;
+	}
+	lab_param_format(p, scratch, canon, sizeof(canon));
+	char *dup = strdup(canon);
+	if (!dup)
+		return -1;
+	free(sel->value[i]);
+	sel->value[i] = dup;
+	return 0;
+}
+
+/* The value of key in point pt as config text. */
+static void pl_point_value(const struct lab_point *pt, const struct lab_param *p, int harness,
+                           char *buf, size_t len)
+{
+	lab_param_format(p, harness ? (const void *)&pt->h : pt->kparams, buf, len);
+	if (harness && !strcmp(p->key, "threads"))
+		snprintf(buf, len, "%u", pt->nthreads);
+}
+
+/* Counts e's planned points that sel names; names the first swept key it leaves open. */
+static unsigned pl_matches(const struct lab_plan *plan, const struct lab_experiment *e,
+                           const struct lab_lesson_sel *sel, const char **open)
+{
+	unsigned n = 0;
+	char buf[256];
+
+	*open = NULL;
+	for (unsigned i = e->first_point; i < e->first_point + e->npoints; i++) {
+		const struct lab_point *pt = &plan->pts[i];
+		int match = 1, harness;
+		for (unsigned k = 0; k < sel->nparam && match; k++) {
+			const struct lab_param *p = pl_param(e, sel->key[k], &harness);
+			pl_point_value(pt, p, harness, buf, sizeof(buf));
+			match = !strcmp(buf, sel->value[k]);
+		}
+		n += (unsigned)match;
+	}
+	for (unsigned k = 0; k < e->nkeys && n > 1 && !*open; k++) {
+		unsigned given = 0;
+		for (unsigned j = 0; j < sel->nparam; j++)
+			given |= !strcmp(sel->key[j], e->keys[k].param->key);
+		if (e->keys[k].nvals > 1 && !given)
+			*open = e->keys[k].param->key;
+	}
+	return n;
+}
+
+static void pl_sel(struct pl_ctx *x, struct lab_lesson_sel *sel)
+{
+	struct lab_experiment *e = pl_experiment(x->plan, sel->experiment);
+	unsigned before = x->errors;
+
+	if (!e) {
+		if (!pl_section_exists(x->cfg, sel->experiment))
+			pl_unknown_experiment(x, sel);
+		else
+			x->errors++; /* its section's errors say why it has no plan */
+		return;
+	}
+	for (unsigned i = 0; i < sel->nparam; i++)
+		pl_value(x, e, sel, i);
+	if (x->errors != before || !e->npoints)
+		return;
+	const char *open;
+	unsigned n = pl_matches(x->plan, e, sel, &open);
+	if (n > 1)
+		pl_error(x, "column %u: %s names %u points of [%s] (add %s=VALUE: it sweeps)",
+		         sel->col, sel->experiment, n, e->name, open ? open : "the swept keys");
+}
+
+static void pl_metric(struct pl_ctx *x, const struct lab_lesson_claim *c,
+                      const struct lab_lesson_node *n)
+{
+	const struct lab_lesson_sel *sel = &c->sel[n->sel];
+	const struct lab_experiment *e = pl_experiment(x->plan, sel->experiment);
+	char names[512] = "";
+	size_t used = 0;
+
+	if (!e || !e->kernel->metrics)
+		goto none;
+	for (const struct lab_metric *m = e->kernel->metrics; m->name; m++) {
+		if (!strcmp(m->name, n->metric))
+			return;
+		used +=
+		    (size_t)snprintf(names + used, used < sizeof(names) ? sizeof(names) - used : 0,
+		                     "%s%s", used ? ", " : "", m->name);
+		if (used >= sizeof(names))
+			used = sizeof(names) - 1;
+	}
+none:
+	if (!e)
+		return; /* reported with the selector */
+	pl_error(x, "column %u: kernel '%s' declares no metric '%s' (%s%s)", sel->col,
+	         e->kernel->name, n->metric, *names ? "allowed " : "it declares none", names);
+}
+
+static void pl_lesson(struct pl_ctx *x, const struct lab_cfg_kv *kv)
+{
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+
+	x->kv = kv;
+	x->errors = 0;
+	if (lab_lesson_parse(kv->value, &c, &err)) {
+		pl_error(x, "%s", err.msg);
+		return;
+	}
+	for (unsigned i = 0; i < c.nsel; i++)
+		pl_sel(x, &c.sel[i]);
+	for (unsigned i = 0; i < c.nnode && !x->errors; i++)
+		if (c.node[i].op == LAB_LESSON_METRIC)
+			pl_metric(x, &c, &c.node[i]);
+	if (!x->errors) {
+		struct lab_plan *plan = x->plan;
+		size_t need = lab_lesson_format(&c, -1, NULL, 0) + 1;
+		char *expr = malloc(need);
+		struct lab_plan_lesson *grown =
+		    realloc(plan->lessons, (plan->nlessons + 1) * sizeof(*grown));
+		if (expr && grown) {
+			lab_lesson_format(&c, -1, expr, need);
+			plan->lessons = grown;
+			plan->lessons[plan->nlessons++] =
+			    (struct lab_plan_lesson){.name = kv->key,
+			                             .claim = kv->value,
+			                             .file = kv->file,
+			                             .line = kv->line,
+			                             .expr = expr};
+		} else {
+			if (grown)
+				plan->lessons = grown;
+			free(expr);
+			lab_diag_add(x->d, "out of memory checking lessons");
+		}
+	}
+	lab_lesson_claim_free(&c);
+}
+
+/* The --set lessons.NAME that replaces kv, or NULL. */
+static const struct lab_cfg_kv *pl_overridden(const struct lab_cfg *cfg, const char *name)
+{
+	const struct lab_cfg_kv *last = NULL;
+
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (!strcmp(cfg->set_section[i], "lessons") && !strcmp(cfg->set[i].key, name))
+			last = &cfg->set[i];
+	return last;
+}
+
+void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct lab_diag *d)
+{
+	struct pl_ctx x = {.plan = plan, .cfg = cfg, .d = d};
+
+	for (unsigned s = 0; s < cfg->nsec; s++) {
+		const struct lab_cfg_section *sec = &cfg->sec[s];
+		if (strcmp(sec->name, "lessons") != 0)
+			continue;
+		for (unsigned k = 0; k < sec->nkv; k++) {
+			const struct lab_cfg_kv *kv = &sec->kv[k];
+			for (unsigned l = 0; l < plan->nlessons; l++)
+				if (!strcmp(plan->lessons[l].name, kv->key))
+					lab_diag_add(
+					    d,
+					    "%s:%d: [lessons] %s: duplicate lesson (first at "
+					    "%s:%d)",
+					    kv->file, kv->line, kv->key, plan->lessons[l].file,
+					    plan->lessons[l].line);
+			const struct lab_cfg_kv *set = pl_overridden(cfg, kv->key);
+			pl_lesson(&x, set ? set : kv);
+		}
+	}
+	/* --set lessons.NAME for a name no file has: a new lesson. */
+	for (unsigned i = 0; i < cfg->nset; i++) {
+		if (strcmp(cfg->set_section[i], "lessons") != 0 ||
+		    pl_overridden(cfg, cfg->set[i].key) != &cfg->set[i])
+			continue;
+		int known = 0;
+		for (unsigned s = 0; s < cfg->nsec && !known; s++)
+			for (unsigned k = 0;
+			     !strcmp(cfg->sec[s].name, "lessons") && k < cfg->sec[s].nkv; k++)
+				known |= !strcmp(cfg->sec[s].kv[k].key, cfg->set[i].key);
+		if (!known)
+			pl_lesson(&x, &cfg->set[i]);
+	}
+}

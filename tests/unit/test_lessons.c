@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The lesson grammar (harness/lessons.h): claims parse into the tree the analyzer evaluates,
+ * print back canonically, and bad claims fail with a column and a reason. */
+#include <string.h>
+
+#include "harness/lessons.h"
+#include "tests/testlib.h"
+
+/* Parses text and prints it back; the printed form parses to the same print. */
+static void roundtrip(const char *text, const char *want)
+{
+	struct lab_lesson_claim c, c2;
+	struct lab_err err = {0};
+	char out[512], again[512];
+
+	REQUIRE(lab_lesson_parse(text, &c, &err) == 0);
+	lab_lesson_format(&c, -1, out, sizeof(out));
+	CHECK_EQ_STR(out, want);
+	REQUIRE(lab_lesson_parse(out, &c2, &err) == 0);
+	lab_lesson_format(&c2, -1, again, sizeof(again));
+	CHECK_EQ_STR(again, out);
+	lab_lesson_claim_free(&c);
+	lab_lesson_claim_free(&c2);
+}
+
+static void bad(const char *text, const char *col, const char *what)
+{
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+
+	CHECK(lab_lesson_parse(text, &c, &err) == -LAB_ECONFIG);
+	CHECK(strstr(err.msg, col) != NULL);
+	CHECK(strstr(err.msg, what) != NULL);
+	if (!strstr(err.msg, col) || !strstr(err.msg, what))
+		fprintf(stderr, "  for '%s': got '%s'\n", text, err.msg);
+	CHECK_EQ_U64(c.nnode, 0);
+}
+
+LAB_TEST(ratio_claim_parses)
+{
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+
+	REQUIRE(lab_lesson_parse("cost(padded_rmw: stride=8, threads=2) / "
+	                         "cost(padded_rmw: stride=128, threads=2) >= 2",
+	                         &c, &err) == 0);
+	CHECK_EQ_U64(c.nsel, 2);
+	CHECK_EQ_STR(c.sel[0].experiment, "padded_rmw");
+	CHECK_EQ_U64(c.sel[0].nparam, 2);
+	CHECK_EQ_STR(c.sel[1].key[0], "stride");
+	CHECK_EQ_STR(c.sel[1].value[0], "128");
+	CHECK(c.cmp == LAB_LESSON_GE);
+	CHECK(c.node[c.lhs].op == LAB_LESSON_DIV);
+	CHECK(c.node[c.rhs].op == LAB_LESSON_NUM && c.node[c.rhs].num == 2);
+	lab_lesson_claim_free(&c);
+}
+
+LAB_TEST(canonical_print)
+{
+	roundtrip("cost(a)/cost(b)>=2", "cost(a) / cost(b) >= 2");
+	roundtrip("speedup( x : threads = 2 ) > 1.5", "speedup(x: threads=2) > 1.5");
+	roundtrip("metric(jain, locks: lock=mcs, threads=2) - metric(jain, locks: lock=tas, "
+	          "threads=2) > 0.1",
+	          "metric(jain, locks: lock=mcs, threads=2) - metric(jain, locks: lock=tas, "
+	          "threads=2) > 0.1");
+	roundtrip("2 * (cost(a) - cost(b)) < -(1)", "2 * (cost(a) - cost(b)) < -1");
+	roundtrip("cost(a) - (cost(b) - cost(c)) <= 1e-3",
+	          "cost(a) - (cost(b) - cost(c)) <= 0.001");
+	roundtrip("throughput(p: placement=\"list:0,1\") / throughput(p: placement=compact) < 2",
+	          "throughput(p: placement=\"list:0,1\") / throughput(p: placement=compact) < 2");
+	roundtrip("cost(a) / (cost(b) / cost(c)) >= 1", "cost(a) / (cost(b) / cost(c)) >= 1");
+}
+
+LAB_TEST(bad_claims_name_the_column)
+{
+	bad("cost(a) >> 1", "column 10", "expected a number");
+	bad("cost(a)", "column 8", "expected a comparison");
+	bad("cost(a) >= 1 >= 2", "column 14", "one comparison per lesson");
+	bad("price(a) >= 1", "column 1", "unknown function 'price'");
+	bad("cost(a: stride) >= 1", "column 15", "expected '='");
+	bad("cost(a: stride=) >= 1", "column 16", "expected a value");
+	bad("cost(a: s=1, s=2) >= 1", "'s' given twice", "column");
+	bad("cost(a >= 1", "column 8", "')' or ', KEY=VALUE'");
+	bad("cost(: x=1) >= 1", "column 6", "expected an experiment name");
+	bad("cost(a) >= 0x10", "column 12", "bad number");
+	bad("cost(a) >= inf", "column 12", "unknown function 'inf'");
+	bad("cost(a: p=\"list:0,1) >= 1", "column", "unterminated");
+	bad("metric(cost(a)) > 1", "column 12", "',' after the metric name");
+	bad("", "column 1", "expected a number");
+}
+
+LAB_TEST(hostile_claims_are_bounded)
+{
+	char deep[400], many[4096];
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+	size_t n = 0;
+
+	/* nesting beyond the depth limit: an error, not a stack overflow */
+	for (int i = 0; i < 100; i++)
+		deep[n++] = '(';
+	memcpy(deep + n, "1) >= 1", 8);
+	CHECK(lab_lesson_parse(deep, &c, &err) == -LAB_ECONFIG);
+	CHECK(strstr(err.msg, "nested too deeply") != NULL);
+	memset(deep, '-', 200);
+	memcpy(deep + 200, "1 >= 1", 7);
+	CHECK(lab_lesson_parse(deep, &c, &err) == -LAB_ECONFIG);
+	/* more terms than a claim may hold */
+	n = 0;
+	for (int i = 0; i < 300; i++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n, "%s1", i ? "+" : "");
+	snprintf(many + n, sizeof(many) - n, " >= 1");
+	CHECK(lab_lesson_parse(many, &c, &err) == -LAB_ECONFIG);
+	CHECK(strstr(err.msg, "too long") != NULL);
+	/* a truncated print still reports the length it needed */
+	REQUIRE(lab_lesson_parse("cost(abc) >= 1", &c, &err) == 0);
+	char small[8];
+	CHECK_EQ_U64(lab_lesson_format(&c, -1, small, sizeof(small)), strlen("cost(abc) >= 1"));
+	CHECK_EQ_U64(strlen(small), 7);
+	lab_lesson_claim_free(&c);
+}
