@@ -261,6 +261,8 @@ int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab
 		if (an_series_compute(&a->s[i], include_flagged, d->throughput))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
+	if (lab_an_lessons_eval(d, &a->lessons, err))
+		return -LAB_ENOMEM;
 	return lab_an_views_run(a, err);
 }
 
@@ -273,6 +275,7 @@ void lab_an_analysis_free(struct lab_an_analysis *a)
 	}
 	free(a->s);
 	lab_an_views_free(a);
+	lab_an_lessons_free(&a->lessons);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -11,6 +11,7 @@
 
 #include "analyze/data.h"
 #include "analyze/fit.h"
+#include "analyze/lessons.h"
 #include "analyze/rates.h"
 #include "analyze/stats.h"
 
@@ -59,6 +60,7 @@ struct lab_an_analysis {
 	struct lab_an_view_run *views; /* every view of analyze/views/views.def, computed */
 	size_t nviews;
 	struct lab_an_view_exps *exps; /* the experiments the views cover (views.c) */
+	struct lab_an_lessons lessons; /* the config's [lessons] with verdicts (lessons.h) */
 };
 
 /*

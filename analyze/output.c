@@ -298,6 +298,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	lab_json_str(&w, "objective", lab_an_objective_name(a->objective));
 	lab_json_str(&w, "input",
 	             d->external ? (d->throughput ? "throughput" : "seconds") : "cost");
+	lab_an_lessons_json(&w, &a->lessons); /* the chapter's claims first */
 	lab_json_int(&w, "samples", (long long)d->nsamples);
 	size_t fl, total;
 	lab_an_flagged_count(d, &fl, &total);

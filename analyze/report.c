@@ -423,6 +423,7 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 	fprintf(f, "</title><style>%s</style></head><body>\n<h1>lab report</h1>\n<p>", an_css);
 	lab_an_html(f, d->source);
 	fprintf(f, ": %zu samples, %zu points, %zu series.</p>\n", d->nsamples, d->npt, a->ns);
+	lab_an_lessons_html(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (d->warn.n) {
 		fputs("<ul class=\"warn\">", f);
 		for (size_t i = 0; i < d->warn.n; i++) {

@@ -197,6 +197,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	int first = 1;
 	char line[256], unit[160];
 
+	lab_an_lessons_text(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line))) {
 		fprintf(f, "load: %s\n\n", line);
 		first = 0;

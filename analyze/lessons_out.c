@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The lessons as JSON, text and HTML (analyze/lessons.h). */
+#include <math.h>
+
+#include "analyze/lessons.h"
+#include "analyze/report_int.h"
+#include "harness/json.h"
+
+void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
+{
+	lab_json_arr_open(w, "lessons");
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct lab_an_lesson *l = &ls->l[i];
+		int ran = l->verdict != LAB_AN_NOT_RUN;
+		lab_json_obj_open(w, NULL);
+		lab_json_str(w, "name", l->name);
+		lab_json_str(w, "claim", l->claim);
+		lab_json_str(w, "verdict", lab_an_verdict_name(l->verdict));
+		lab_json_num(w, "value", ran ? l->value : NAN);
+		if (ran && isfinite(l->lo) && isfinite(l->hi))
+			lab_json_pair(w, "ci95", l->lo, l->hi);
+		else
+			lab_json_null(w, "ci95");
+		lab_json_str(w, "text", l->text);
+		lab_json_str(w, "quantity", ran ? l->quantity : NULL);
+		lab_json_str(w, "cmp", ran ? l->cmp : NULL);
+		lab_json_num(w, "bound", ran ? l->bound : NAN);
+		lab_json_str(w, "method", ran ? l->method : NULL);
+		lab_json_obj_close(w);
+	}
+	lab_json_arr_close(w);
+}
+
+void lab_an_lessons_text(FILE *f, const struct lab_an_lessons *ls)
+{
+	size_t count[4] = {0};
+
+	if (!ls->n)
+		return;
+	for (size_t i = 0; i < ls->n; i++)
+		count[ls->l[i].verdict]++;
+	fprintf(f, "== lessons: %zu hold, %zu fail, %zu inconclusive, %zu not run\n", count[0],
+	        count[1], count[2], count[3]);
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct lab_an_lesson *l = &ls->l[i];
+		fprintf(f, "%-12s %s\n", lab_an_verdict_name(l->verdict), l->name);
+		fprintf(f, "             claim: %s\n", l->claim);
+		fprintf(f, "             %s\n", l->text);
+	}
+	fputc('\n', f);
+}
+
+void lab_an_lessons_html(FILE *f, const struct lab_an_lessons *ls)
+{
+	if (!ls->n)
+		return;
+	fputs("<h2>Lessons</h2>\n<table class=\"lessons\"><tr><th>verdict</th><th>lesson</th>"
+	      "<th>claim</th><th>what the data shows (95 % interval)</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct lab_an_lesson *l = &ls->l[i];
+		fputs("<tr><td><b>", f);
+		lab_an_html(f, lab_an_verdict_name(l->verdict));
+		fputs("</b></td><td>", f);
+		lab_an_html(f, l->name);
+		fputs("</td><td><code>", f);
+		lab_an_html(f, l->claim);
+		fputs("</code></td><td>", f);
+		lab_an_html(f, l->text);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}

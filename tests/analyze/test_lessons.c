@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Lessons with verdicts (analyze/lessons.h) on fixture data built in memory: no timing is
+ * measured. A ratio clearly above its bound holds; the same data against an impossible bound
+ * fails; a ratio near its bound with wide intervals is inconclusive; a missing or skipped point
+ * is "not run" with the reason; speedup, throughput, metric and differences take the documented
+ * interval (Fieller, t, delta).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/lessons.h"
+#include "harness/json.h"
+#include "tests/testlib.h"
+
+struct fx {
+	struct lab_an_data d;
+	char json[8192];
+	size_t used;
+};
+
+/* Adds a point whose n costs are mean +- spread (alternating), with one metric column. */
+static struct lab_an_point *fx_point(struct fx *f, const char *exp, const char *params, int threads,
+                                     double mean, double spread, size_t n)
+{
+	struct lab_an_data *d = &f->d;
+	double *work = calloc(n ? n : 1, sizeof(double));
+
+	d->pt = realloc(d->pt, (d->npt + 1) * sizeof(*d->pt));
+	if (!d->pt || !work)
+		abort();
+	struct lab_an_point *p = &d->pt[d->npt++];
+	memset(p, 0, sizeof(*p));
+	p->experiment = strdup(exp);
+	p->params = strdup(params);
+	p->status = strdup("ok");
+	p->threads = threads;
+	p->n = n;
+	p->cost = calloc(n ? n : 1, sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		p->cost[i] = mean + (i % 2 ? spread : -spread) * (1 + 0.1 * (double)(i / 2));
+	lab_an_stats_compute(p->cost, n, work, &p->st);
+	p->msum = calloc(1, sizeof(*p->msum));
+	p->msum[0] = (struct lab_an_msum){.n = n,
+	                                  .mean = mean / 10,
+	                                  .median = mean / 10,
+	                                  .ci95_lo = p->st.ci95_lo / 10,
+	                                  .ci95_hi = p->st.ci95_hi / 10};
+	free(work);
+	return p;
+}
+
+static void fx_lesson(struct fx *f, const char *name, const char *expr)
+{
+	f->used += (size_t)snprintf(f->json + f->used, sizeof(f->json) - f->used,
+	                            "%s{\"name\": \"%s\", \"claim\": \"%s\", \"expr\": \"%s\"}",
+	                            f->used ? ", " : "", name, expr, expr);
+}
+
+static void fx_eval(struct fx *f, struct lab_an_lessons *ls)
+{
+	char doc[8400];
+	struct lab_err err = {0};
+	static char fairness[] = "fairness";
+	static char *metric_names[] = {fairness};
+
+	snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f->json);
+	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f->d.run, &err) == 0);
+	f->d.metric_name = metric_names;
+	f->d.nmetric = 1;
+	REQUIRE(lab_an_lessons_eval(&f->d, ls, &err) == 0);
+	for (size_t i = 0; i < ls->n; i++)
+		fprintf(stderr, "  %-14s %s\n", ls->l[i].name, ls->l[i].text);
+}
+
+static void fx_free(struct fx *f, struct lab_an_lessons *ls)
+{
+	for (size_t i = 0; i < f->d.npt; i++) {
+		struct lab_an_point *p = &f->d.pt[i];
+		free(p->experiment);
+		free(p->params);
+		free(p->status);
+		free(p->reason);
+		free(p->cost);
+		free(p->msum);
+	}
+	free(f->d.pt);
+	lab_an_json_free(f->d.run);
+	lab_an_lessons_free(ls);
+}
+
+/* Two false-sharing points: stride 8 costs 3x stride 128, a few percent noise. */
+static void fx_sharing(struct fx *f)
+{
+	fx_point(f, "fs", "op=rmw;placement=compact;stride=8", 2, 30, 0.5, 10);
+	fx_point(f, "fs", "op=rmw;placement=compact;stride=128", 2, 10, 0.2, 10);
+	fx_point(f, "fs", "op=rmw;placement=compact;stride=8", 1, 9, 0.2, 10);
+}
+
+LAB_TEST(clear_ratio_holds_and_impossible_bound_fails)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_lesson(&f, "impossible",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 1000");
+	fx_lesson(&f, "flipped",
+	          "2 <= cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2)");
+	fx_lesson(&f, "two_sides",
+	          "cost(fs: stride=8, threads=2) > 2 * cost(fs: stride=128, threads=2)");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 4);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
+	CHECK_EQ_STR(ls.l[0].method, "fieller");
+	CHECK_NEAR(ls.l[0].value, 3, 1e-9);
+	CHECK(ls.l[0].lo < 3 && ls.l[0].hi > 3 && ls.l[0].lo > 2);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "fails");
+	CHECK(strstr(ls.l[1].text, "violates") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds");
+	CHECK_EQ_STR(ls.l[2].cmp, ">=");
+	/* L > 2 R: compared as L / (2 R) > 1 with Fieller */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[3].verdict), "holds");
+	CHECK_EQ_STR(ls.l[3].method, "fieller");
+	CHECK_NEAR(ls.l[3].value, 1.5, 1e-9);
+	fx_free(&f, &ls);
+}
+
+LAB_TEST(interval_across_the_bound_is_inconclusive)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "fs", "stride=8", 2, 21, 6, 4);
+	fx_point(&f, "fs", "stride=128", 2, 10, 3, 4);
+	fx_lesson(&f, "near", "cost(fs: stride=8) / cost(fs: stride=128) >= 2");
+	fx_lesson(&f, "one", "cost(fs: stride=8) >= 1");
+	fx_eval(&f, &ls);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(ls.l[0].lo < 2 && ls.l[0].hi > 2);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
+	CHECK_EQ_STR(ls.l[1].method, "t");
+	fx_free(&f, &ls);
+}
+
+LAB_TEST(missing_or_skipped_point_is_not_run)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	struct lab_an_point *sk = fx_point(&f, "numa", "mem_node=1", 1, 0, 0, 0);
+	free(sk->status);
+	sk->status = strdup("skipped");
+	sk->reason = strdup("needs 2 NUMA nodes (this machine has 1)");
+	fx_point(&f, "numa", "mem_node=0", 1, 100, 1, 5);
+	struct lab_an_point *fl = fx_point(&f, "fl", "x=1", 1, 0, 0, 0);
+	fl->n_flagged = 5;
+	fx_lesson(&f, "missing",
+	          "cost(fs: stride=8, threads=4) / cost(fs: stride=128, threads=2) >= 2");
+	fx_lesson(&f, "remote", "cost(numa: mem_node=1) / cost(numa: mem_node=0) >= 1.2");
+	fx_lesson(&f, "flagged", "cost(fl: x=1) >= 1");
+	fx_lesson(&f, "absent", "cost(nothere) >= 1");
+	fx_lesson(&f, "no_base", "speedup(fs: stride=128, threads=2) >= 1");
+	fx_eval(&f, &ls);
+	for (size_t i = 0; i < ls.n; i++)
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "not run");
+	CHECK(strstr(ls.l[0].text, "no point with stride=8, threads=4") != NULL);
+	CHECK(strstr(ls.l[1].text, "skipped: needs 2 NUMA nodes") != NULL);
+	CHECK(strstr(ls.l[2].text, "no used samples (5 flagged") != NULL);
+	CHECK(strstr(ls.l[3].text, "[nothere] was not run") != NULL);
+	CHECK(strstr(ls.l[4].text, "threads=1") != NULL);
+	fx_free(&f, &ls);
+}
+
+LAB_TEST(speedup_throughput_metric_and_difference)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "speedup", "speedup(fs: stride=8, threads=2) < 0.5");
+	fx_lesson(&f, "thr",
+	          "throughput(fs: stride=128, threads=2) / throughput(fs: stride=8, "
+	          "threads=2) >= 2");
+	fx_lesson(&f, "metric", "metric(fairness, fs: stride=8, threads=2) > 2");
+	fx_lesson(&f, "diff",
+	          "cost(fs: stride=8, threads=2) - cost(fs: stride=128, threads=2) > 15");
+	fx_lesson(&f, "sum",
+	          "cost(fs: stride=8, threads=2) + cost(fs: stride=128, threads=2) < 30");
+	fx_eval(&f, &ls);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds"); /* 9 / 30 = 0.3 */
+	CHECK_EQ_STR(ls.l[0].method, "fieller");
+	CHECK_NEAR(ls.l[0].value, 0.3, 1e-9);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds"); /* 30 / 10 */
+	CHECK_NEAR(ls.l[1].value, 3, 1e-9);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds"); /* fairness 3 */
+	CHECK_EQ_STR(ls.l[3].method, "delta");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[3].verdict), "holds"); /* 20 [19.6, 20.4] */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[4].verdict), "fails"); /* 40 */
+	fx_free(&f, &ls);
+}
+
+LAB_TEST(json_has_the_lessons_array)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	char *buf = NULL;
+	size_t len = 0;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_lesson(&f, "missing", "cost(fs: stride=4, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	FILE *m = open_memstream(&buf, &len);
+	struct lab_json w;
+	lab_json_begin(&w, m);
+	lab_json_obj_open(&w, NULL);
+	lab_an_lessons_json(&w, &ls);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
+	fclose(m);
+	CHECK(strstr(buf, "\"lessons\"") != NULL);
+	CHECK(strstr(buf, "\"verdict\": \"holds\"") != NULL ||
+	      strstr(buf, "\"verdict\":\"holds\""));
+	CHECK(strstr(buf, "\"ci95\"") != NULL && strstr(buf, "\"text\"") != NULL);
+	CHECK(strstr(buf, "not run") != NULL);
+	free(buf);
+	fx_free(&f, &ls);
+}
