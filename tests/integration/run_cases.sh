@@ -335,7 +335,8 @@ PY
 	;;
 help_lists_every_option)
 	# One table per subcommand drives both parsing and --help: every option the help lists
-	# is accepted (parsing goes on to the next argument), and nothing else is.
+	# is accepted (parsing goes on to the next argument), and nothing else is. A value named
+	# FRACTION is checked as it is parsed, so it gets a valid one.
 	for cmd in run plan topo list analyze report compare; do
 		"$lab" "$cmd" --help >"$tmp/help"
 		grep -q "^usage: lab $cmd " "$tmp/help"
@@ -343,7 +344,9 @@ help_lists_every_option)
 		[ -s "$tmp/opts" ]
 		while read -r opt arg; do
 			rc=0
-			"$lab" "$cmd" "$opt" ${arg:+X} --bogus-option >/dev/null 2>"$tmp/err" || rc=$?
+			val=X
+			[ "$arg" = FRACTION ] && val=0.5
+			"$lab" "$cmd" "$opt" ${arg:+"$val"} --bogus-option >/dev/null 2>"$tmp/err" || rc=$?
 			[ "$rc" = 2 ] && grep -q "unknown option '--bogus-option'" "$tmp/err" ||
 				{ echo "lab $cmd: $opt ${arg:+X}: not accepted"; cat "$tmp/err"; exit 1; }
 		done <"$tmp/opts"
