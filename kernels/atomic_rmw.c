@@ -12,12 +12,13 @@ static const char arw_description[] =
     "operation must own the line exclusively and the line keeps moving between the cores: cost\n"
     "per operation rises with threads (serialisation plus transfer latency), and CAS loops also\n"
     "retry (see retries_per_op). With target = sharded each thread has a 128-byte slot of its\n"
-    "own: the cost stays at the uncontended atomic's (2-4 ns on the build VMs) whatever the\n"
-    "thread count. target = packed puts per-thread counters 8 bytes apart in one line: no\n"
-    "logical sharing, the same ping-pong as shared (false sharing with atomics): at 2 threads\n"
-    "shared and packed fetch_add cost 4-5x sharded per operation on the 2-vCPU build VMs\n"
-    "(quiet; the owner runs bursts of operations before the line moves, so far less than a line\n"
-    "transfer each). Knobs: op, target, threads.";
+    "own: the cost stays at the uncontended atomic's (the 1-thread point) whatever the thread\n"
+    "count. target = packed puts per-thread counters 8 bytes apart in one line: no logical\n"
+    "sharing, the same ping-pong as shared (false sharing with atomics). Compare, at the same\n"
+    "thread count, shared and packed against sharded: the ratio is what contention on one line\n"
+    "costs on this machine (the owner often runs bursts of operations before the line moves, so\n"
+    "it is less than a line transfer per operation); the config's lessons check it with an\n"
+    "interval. Knobs: op, target, threads.";
 
 enum arw_op { ARW_OP_FETCH_ADD, ARW_OP_CAS, ARW_OP_XCHG };
 enum arw_target { ARW_SHARED, ARW_SHARDED, ARW_PACKED };

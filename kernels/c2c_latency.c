@@ -22,14 +22,13 @@ static const char c2c_description[] =
     "method = cas does every access as compare-and-swap (a waiter's failing CAS also pulls the\n"
     "line exclusive, which can delay the answer). layout = one_slot puts the one flag both\n"
     "threads write on its own 128-byte slot; two_slots gives each direction its own slot (each\n"
-    "thread writes one, reads the other). Expect 20-50 ns within a CCX or socket, 70-150 ns\n"
-    "across CCDs or sockets, under 10 ns between SMT siblings. On a VM the host moves vCPUs, so\n"
-    "one pair shows several stable modes (28, 52, 108 and 165 ns on one 2-vCPU build VM, 13,\n"
-    "65-75 and 90-105 ns on another, switching within seconds): look at the distribution over\n"
-    "samples, not one mean. On a mesh CPU the flag's line matters too: its home L3 slice moved\n"
-    "the same ping-pong between 53 and 64 ns over 16 lines on one build VM, so two probes on\n"
-    "different lines differ by a few ns either way. Sweep pairs with placement = pairs. A\n"
-    "result below the clock resolution is impossible and fails verify.";
+    "thread writes one, reads the other). Compare pairs: SMT siblings share a core's caches\n"
+    "and are the cheapest, pairs within a CCX or socket cost more, pairs across CCDs or\n"
+    "sockets the most; the matrix over placement = pairs shows this machine's groups. On a VM\n"
+    "the host moves vCPUs, so one pair can show several stable modes that switch within\n"
+    "seconds: look at the distribution over samples, not one mean. On a mesh CPU the flag's\n"
+    "line matters too (its home L3 slice), so two probes on different lines can differ by a\n"
+    "few ns either way. A result below the clock resolution is impossible and fails verify.";
 
 enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };

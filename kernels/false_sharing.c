@@ -14,11 +14,14 @@ static const char fs_description[] =
     "prefetcher stops pairing them. With layout = struct, each thread owns a struct whose hot\n"
     "counter sits next to cold fields, packed so neighbours' hot fields share a line;\n"
     "struct_aligned gives each struct its own 128-byte block. op = rmw is a locked fetch_add:\n"
-    "each one must own the line, so at 2 threads stride 8 costs 4-5x stride 128 per increment\n"
-    "(measured on the 2-vCPU build VMs, quiet; 10-50x across sockets on bare metal). op = store\n"
-    "is a relaxed load+store (what `counter++` compiles to): about 1x, hardly any penalty,\n"
-    "because the owning core retires long bursts of stores from its store buffer before the\n"
-    "line moves. Under foreign load the ratios shrink toward 1: check foreign_cpu.";
+    "each one must own the line. op = store is a relaxed load+store (what `counter++` compiles\n"
+    "to): the store buffer lets the owning core retire bursts of stores before the line moves,\n"
+    "so its penalty differs from rmw's by a factor that depends on the microarchitecture.\n"
+    "Compare, at the same thread count and op, the cost per increment at stride 8 with stride\n"
+    "128 (and struct with struct_aligned): that ratio is the price of sharing a line on this\n"
+    "machine; the config's lessons check it with an interval. It grows with the distance\n"
+    "between the cores (across sockets most) and shrinks toward 1 under foreign load: check\n"
+    "foreign_cpu.";
 
 enum fs_op { FS_OP_STORE, FS_OP_RMW };
 enum fs_layout { FS_LAYOUT_STRIDE, FS_LAYOUT_STRUCT, FS_LAYOUT_STRUCT_ALIGNED };

@@ -12,7 +12,7 @@ static const char ll_description[] =
     "stream through their own `stream_size` bytes, reading or writing (traffic). With threads\n"
     "swept (k = threads - 1) this is the loaded-latency curve Intel's Memory Latency Checker\n"
     "draws, without root or MSRs: latency stays near idle while bandwidth is low, then climbs\n"
-    "steeply as the memory controller's queues fill (2-5x idle near saturation on a server).\n"
+    "steeply as the memory controller's queues fill: compare each point with threads = 1.\n"
     "The cost per unit is ns per load of the chasing thread; stream_gb_per_s is the traffic\n"
     "the others made in the same window, so latency can be drawn against bandwidth. Writes\n"
     "load the controller more than reads (write-allocate reads plus write-backs). Knobs:\n"

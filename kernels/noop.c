@@ -10,9 +10,9 @@ static const char noop_description[] =
     "Does nothing, on purpose: each unit of work is one trip round an empty loop (plus\n"
     "`delay_loops` iterations of a register-only busy loop). It exists to test the harness\n"
     "itself: planning, pinning, calibration, files and the analyzer, without measuring any\n"
-    "hardware effect. Expect the cost per unit to be about the loop overhead (well under 1 ns)\n"
-    "and to fall as 1/threads: perfect strong scaling, the baseline every other kernel departs\n"
-    "from. Knob: delay_loops makes each unit longer.";
+    "hardware effect. The cost per unit is the loop overhead (a cycle or so) and should fall\n"
+    "as 1/threads: perfect strong scaling, the baseline every other kernel departs from; a\n"
+    "departure is the harness's or the host's doing. Knob: delay_loops makes each unit longer.";
 
 struct noop_params {
 	uint64_t delay_loops;
@@ -82,7 +82,7 @@ static const char *const noop_views[] = {NULL};
 const struct lab_kernel lab_kernel_noop = {
     .abi = LAB_KERNEL_ABI,
     .name = "noop",
-    .summary = "does nothing: tests the harness (expect < 1 ns per unit, perfect scaling)",
+    .summary = "does nothing: tests the harness (a loop trip per unit, perfect scaling)",
     .description = noop_description,
     .params = noop_params_table,
     .params_size = sizeof(struct noop_params),

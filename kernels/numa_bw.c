@@ -12,9 +12,10 @@ static const char nb_description[] =
     "while the threads themselves run on the node the placement names (placement = node:N).\n"
     "Sweeping placement = node:0,node:1 against mem_node = 0,1 gives the node x node matrix:\n"
     "the diagonal is local bandwidth, the rest crosses the socket interconnect (UPI, Infinity\n"
-    "Fabric). Expect remote reads at 50-70 % of local on a 2-socket server once enough threads\n"
-    "stream to saturate a link (one thread is latency-bound: its remote figure drops by about\n"
-    "the latency ratio). op = read sums, write stores, copy a = b, triad a = b + 3c; written\n"
+    "Fabric). Compare each row's remote cells with its diagonal at the same thread count: with\n"
+    "enough threads to saturate a link the ratio is the interconnect's share of local\n"
+    "bandwidth; one thread is latency-bound, so its remote figure drops by about the latency\n"
+    "ratio instead. op = read sums, write stores, copy a = b, triad a = b + 3c; written\n"
     "lines are also read first by a write-allocate cache (declared separately). Knobs: op,\n"
     "threads, placement, mem_node, size (far past the last-level cache), hugepages. Needs two\n"
     "NUMA nodes; in an emulated machine (QEMU TCG) only the placement facts mean anything.";

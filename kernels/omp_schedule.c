@@ -12,11 +12,13 @@ static const char os_description[] =
     "Each thread times its own share of every loop instance (nowait, then one barrier), so\n"
     "samples.csv gives makespan_ns (wall time per loop), ideal_ns (total work / threads),\n"
     "overhead_ns = makespan - ideal, and the per-thread busy times as busy_max_ns,\n"
-    "busy_mean_ns, busy_min_ns and imbalance = max / mean busy. Expect: static (one block per\n"
-    "thread) is perfect on uniform and loses up to 1.5x on ramp; static_chunk interleaves and\n"
-    "fixes the ramp; dynamic balances anything but pays one shared-counter grab per chunk (tens\n"
-    "to hundreds of ns, so chunk 1 on cheap iterations is slow: sweep chunk); guided starts\n"
-    "with big chunks and ends with small ones, near static's cost with dynamic's balance.\n"
+    "busy_mean_ns, busy_min_ns and imbalance = max / mean busy. Compare schedules on one\n"
+    "imbalance: static (one block per thread) balances uniform and not ramp (with 2 threads the\n"
+    "second block holds 3/4 of a ramp's work, so its makespan is at most 1.5x ideal);\n"
+    "static_chunk interleaves and fixes the ramp; dynamic balances anything but pays one\n"
+    "shared-counter grab per chunk (so chunk 1 on cheap iterations is slow: sweep chunk);\n"
+    "guided starts with big chunks and ends with small ones, near static's cost with dynamic's\n"
+    "balance.\n"
     "monotonic_dynamic is dynamic with the monotonic modifier (chunks handed out in order).\n"
     "Knobs: schedule, chunk, imbalance, cost, iterations, threads. Work unit: one iteration.";
 
