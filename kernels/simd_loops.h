@@ -10,22 +10,41 @@
  */
 #define SL_UNROLL _Pragma("GCC unroll 8")
 
+/*
+ * The reductions carry their chains across passes: a pass's chain k starts from chain k's last
+ * value of the previous pass times zero plus zero. That is +0 for finite data (bit for bit what
+ * a fresh zero gives), but a true dependency, so the out-of-order core cannot start a pass's
+ * chains before the previous pass's have ended: at L1 sizes a window holds much of a pass, and
+ * without it one accumulator ran faster than its add latency allows. The pass's result is summed
+ * from copies, off the chains, so the carry costs one operation per chain and pass, not the
+ * latency of the final reduction. Integer x*0+0 folds to 0 (and without a lane multiply it is a
+ * plain zero): integer chains stay as they were.
+ */
+#ifdef SIMD_NO_MUL
+#define SL_CARRY(v) ((void)(v), VZERO())
+#else
+#define SL_CARRY(v) VFMA((v), VZERO(), VZERO())
+#endif
+
 static void SF(sum)(const struct simd_args *g, uint64_t passes, union simd_res *out)
 {
 	const TYPE *x = g->x;
 	size_t n = g->n;
 
+	VT acc[ACC];
+
+	SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
 	for (uint64_t p = 0; p < passes; p++) {
-		VT acc[ACC];
 		size_t i = 0;
-		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
+		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = SL_CARRY(acc[k]);
 		for (; i + ACC * W <= n; i += ACC * W)
 			SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] =
 			    VADD(acc[k], VLD(x + i + k * W));
 		for (; i < n; i += W)
 			acc[0] = VADD(acc[0], VLD(x + i));
-		SL_UNROLL for (int k = 1; k < ACC; k++) acc[0] = VADD(acc[0], acc[k]);
-		RES(out, VHSUM(acc[0]));
+		VT tot = acc[0];
+		SL_UNROLL for (int k = 1; k < ACC; k++) tot = VADD(tot, acc[k]);
+		RES(out, VHSUM(tot));
 		lab_clobber_memory();
 	}
 }
@@ -36,17 +55,20 @@ static void SF(dot)(const struct simd_args *g, uint64_t passes, union simd_res *
 	const TYPE *x = g->x, *y = g->y;
 	size_t n = g->n;
 
+	VT acc[ACC];
+
+	SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
 	for (uint64_t p = 0; p < passes; p++) {
-		VT acc[ACC];
 		size_t i = 0;
-		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
+		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = SL_CARRY(acc[k]);
 		for (; i + ACC * W <= n; i += ACC * W)
 			SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] =
 			    VFMA(VLD(x + i + k * W), VLD(y + i + k * W), acc[k]);
 		for (; i < n; i += W)
 			acc[0] = VFMA(VLD(x + i), VLD(y + i), acc[0]);
-		SL_UNROLL for (int k = 1; k < ACC; k++) acc[0] = VADD(acc[0], acc[k]);
-		RES(out, VHSUM(acc[0]));
+		VT tot = acc[0];
+		SL_UNROLL for (int k = 1; k < ACC; k++) tot = VADD(tot, acc[k]);
+		RES(out, VHSUM(tot));
 		lab_clobber_memory();
 	}
 }
@@ -98,19 +120,23 @@ static void SF(gather)(const struct simd_args *g, uint64_t passes, union simd_re
 	const int32_t *idx = g->idx;
 	size_t n = g->n;
 
+	VT acc[ACC];
+
+	SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
 	for (uint64_t p = 0; p < passes; p++) {
-		VT acc[ACC];
 		size_t i = 0;
-		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = VZERO();
+		SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] = SL_CARRY(acc[k]);
 		for (; i + ACC * W <= n; i += ACC * W)
 			SL_UNROLL for (int k = 0; k < ACC; k++) acc[k] =
 			    VADD(acc[k], VGATHER(x, idx + i + k * W));
 		for (; i < n; i += W)
 			acc[0] = VADD(acc[0], VGATHER(x, idx + i));
-		SL_UNROLL for (int k = 1; k < ACC; k++) acc[0] = VADD(acc[0], acc[k]);
-		RES(out, VHSUM(acc[0]));
+		VT tot = acc[0];
+		SL_UNROLL for (int k = 1; k < ACC; k++) tot = VADD(tot, acc[k]);
+		RES(out, VHSUM(tot));
 		lab_clobber_memory();
 	}
 }
 
 #undef SL_UNROLL
+#undef SL_CARRY
