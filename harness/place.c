@@ -11,9 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/cpuexpr.h"
+#include "harness/topo_domain.h"
+
 #define PLACE_ALLOWED                                                                              \
-	"allowed: compact, cores, scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 or "   \
-	"list:0-14:2"
+	"allowed: compact, cores, scatter, pairs, node:N, list:CPUS such as list:0,2,4-7 or "      \
+	"list:0-14:2, or expr:EXPR with likwid thread domains such as expr:S0:0-3@S1:0-3"
 #define PLACE_LIST_ALLOWED                                                                         \
 	"allowed: CPU numbers N, ranges A-B and A-B:STEP separated by commas, "                    \
 	"e.g. list:0,2,4-7,16-30:2"
@@ -125,6 +128,20 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 			                   "(allowed node:0 .. node:4095)",
 			                   text);
 		return 0;
+	}
+	if (!strncmp(text, "expr:", 5)) {
+		p->kind = LAB_PLACE_EXPR;
+		if (strlen(text + 5) >= sizeof(p->expr))
+			return lab_err_set(
+			    err, LAB_ECONFIG,
+			    "placement '%.40s...': the expression is longer than %zu "
+			    "characters",
+			    text, sizeof(p->expr) - 1);
+		snprintf(p->expr, sizeof(p->expr), "%s", text + 5);
+		rc = lab_cpuexpr_check(p->expr, err);
+		if (rc < 0 && err)
+			lab_err_prefix(err, "placement '%s': ", text);
+		return rc < 0 ? rc : 0;
 	}
 	if (strncmp(text, "list:", 5) != 0)
 		return lab_err_set(err, LAB_ECONFIG, "placement '%s': unknown policy (%s)", text,
@@ -333,6 +350,40 @@ static int place_node(const struct lab_placement *p, struct place_pu *u, unsigne
 	return 0;
 }
 
+/* expr: the first n CPUs the expression selects on the topology's thread domains. */
+static int place_expr(const struct lab_topo *topo, const struct lab_placement *p, unsigned n,
+                      int *cpus, struct lab_err *err)
+{
+	struct lab_topo_domains *doms = NULL;
+	int *sel = malloc(LAB_CPUEXPR_MAX * sizeof(int));
+	char list[256];
+	int rc;
+
+	if (!sel)
+		return lab_err_set(err, LAB_ENOMEM, "plan: out of memory");
+	rc = lab_topo_domains_list(topo, &doms, err);
+	if (rc < 0)
+		goto out;
+	rc = lab_cpuexpr_resolve(p->expr, doms, sel, LAB_CPUEXPR_MAX, err);
+	if (rc < 0)
+		goto out;
+	if (n > (unsigned)rc) {
+		lab_topo_cpulist_format(list, sizeof(list), sel, (unsigned)rc);
+		rc =
+		    lab_err_set(err, LAB_ECONFIG,
+		                "%u threads but the expression yields only %d CPU%s (%s) (allowed: "
+		                "threads 1 .. %d, or a longer expression)",
+		                n, rc, rc == 1 ? "" : "s", list, rc);
+		goto out;
+	}
+	memcpy(cpus, sel, n * sizeof(int));
+	rc = 0;
+out:
+	lab_topo_domains_free(doms);
+	free(sel);
+	return rc;
+}
+
 int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n, int *cpus,
                   struct lab_err *err)
 {
@@ -343,6 +394,8 @@ int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, un
 
 	if (p->kind == LAB_PLACE_LIST)
 		return place_list(topo, p, n, cpus, err);
+	if (p->kind == LAB_PLACE_EXPR)
+		return place_expr(topo, p, n, cpus, err);
 	if (p->kind == LAB_PLACE_PAIRS && n != 2)
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "placement pairs runs 2 threads per CPU pair, not %u", n);

@@ -354,5 +354,8 @@ void lab_plan_point_json(struct lab_json *j, const struct lab_point *pt)
 		lab_json_int(j, NULL, pt->cpus[i]);
 	lab_json_arr_close(j);
 	lab_json_str(j, "placement", pt->h.placement);
+	/* A thread-domain expression beside the OS CPUs it resolved to (cpus, above). */
+	if (!strncmp(pt->h.placement, "expr:", 5))
+		lab_json_str(j, "placement_expr", pt->h.placement + 5);
 	lab_json_kvlist(j, "params", pt->params_text);
 }

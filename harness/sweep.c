@@ -196,12 +196,22 @@ static bool sweep_cpu_fragment(const char *s, size_t n)
 	return true;
 }
 
-/* Splits at commas; a placement "list:0,2,4-7" keeps its CPU list in one value. */
+/*
+ * True for a token that continues an "expr:" thread-domain expression: it starts with a digit
+ * (an index, "2" of S0:0,2, or "2@S1:0" of S0:0,2@S1:0), where a new placement starts with a
+ * letter.
+ */
+static bool sweep_expr_fragment(const char *s, size_t n)
+{
+	return n && isdigit((unsigned char)s[0]) && strspn(s, "0123456789-:@ENSDCM") >= n;
+}
+
+/* Splits at commas; a placement "list:0,2,4-7" or "expr:S0:0,2" keeps its commas in one value. */
 static int sweep_split(const struct lab_param *p, const char *text, struct sweep_list *toks,
                        struct lab_err *err)
 {
 	const char *s = text;
-	bool in_list = false;
+	bool in_list = false, in_expr = false;
 
 	for (;;) {
 		const char *comma = strchr(s, ',');
@@ -215,7 +225,8 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 			return lab_err_set(err, LAB_ECONFIG,
 			                   "empty value in the list (write values separated by "
 			                   "commas, e.g. 1,2,4)");
-		if (in_list && sweep_cpu_fragment(b, (size_t)(e - b))) {
+		if ((in_list && sweep_cpu_fragment(b, (size_t)(e - b))) ||
+		    (in_expr && sweep_expr_fragment(b, (size_t)(e - b)))) {
 			char *prev = toks->v[toks->n - 1], *joined = NULL;
 			if (asprintf(&joined, "%s,%.*s", prev, (int)(e - b), b) < 0)
 				toks->oom = true;
@@ -225,6 +236,7 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 			}
 		} else {
 			in_list = p->type == LAB_PT_STR && e - b > 5 && !strncmp(b, "list:", 5);
+			in_expr = p->type == LAB_PT_STR && e - b > 5 && !strncmp(b, "expr:", 5);
 			sweep_push(toks, b, (size_t)(e - b));
 		}
 		if (!comma)

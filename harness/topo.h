@@ -120,20 +120,23 @@ enum lab_place_kind {
 	LAB_PLACE_LIST,    /* the explicit CPU list, in the order written */
 	LAB_PLACE_PAIRS,   /* two threads on each CPU pair of a matrix; see lab_topo_plan_pairs */
 	LAB_PLACE_NODE,    /* the CPUs of one NUMA node only, one PU per core first, SMT last */
+	LAB_PLACE_EXPR,    /* a likwid thread-domain expression (harness/cpuexpr.h) */
 };
 
 #define LAB_PLACE_LIST_MAX 1024
+#define LAB_PLACE_EXPR_MAX 256 /* characters of an expr: expression, the NUL included */
 
 struct lab_placement {
 	enum lab_place_kind kind;
 	int node;       /* LAB_PLACE_NODE: the NUMA node (hwloc logical = Linux number) */
 	unsigned nlist; /* LAB_PLACE_LIST: number of CPUs in list */
-	int list[LAB_PLACE_LIST_MAX]; /* LAB_PLACE_LIST: OS indices */
+	int list[LAB_PLACE_LIST_MAX];  /* LAB_PLACE_LIST: OS indices */
+	char expr[LAB_PLACE_EXPR_MAX]; /* LAB_PLACE_EXPR: the expression after "expr:" */
 };
 
 /*
- * Parses "compact", "cores", "scatter", "pairs", "node:N" or "list:0,2,4-7" (ranges a-b,
- * a-b:step).
+ * Parses "compact", "cores", "scatter", "pairs", "node:N", "list:0,2,4-7" (ranges a-b,
+ * a-b:step) or "expr:S0:0-3@S1:0-3" (checked for what needs no topology: lab_cpuexpr_check).
  * Returns 0, or -LAB_ECONFIG with "what is allowed" in the message.
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
@@ -145,6 +148,8 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
  * what is allowed). For LAB_PLACE_LIST, n must be <= nlist (the first n are used). For
  * LAB_PLACE_NODE, -LAB_EUNSUP when the node has no usable CPU (a machine with fewer nodes: the
  * planner skips such points with the reason) and -LAB_ECONFIG when n exceeds its usable CPUs.
+ * For LAB_PLACE_EXPR, the first n CPUs the expression selects on topo's thread domains
+ * (-LAB_ECONFIG when it is bad here or selects fewer than n, naming how many it does).
  * Pure: binds nothing.
  */
 int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n, int *cpus,

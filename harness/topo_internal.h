@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by topo.c, topo_input.c and topo_cache.c only: not the topology interface. */
+/* Shared by topo.c, topo_input.c, topo_cache.c and topo_domain.c only: not the topology
+ * interface. */
 #ifndef LAB_HARNESS_TOPO_INTERNAL_H
 #define LAB_HARNESS_TOPO_INTERNAL_H
 
@@ -9,7 +10,7 @@
 
 #include "harness/topo.h"
 
-/* The hwloc topology behind topo (topo_cache.c reads its caches). */
+/* The hwloc topology behind topo (topo_cache.c reads its caches, topo_domain.c its dies). */
 hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
 
 /*

@@ -352,8 +352,8 @@ LAB_TEST(list_placement)
 	plan_fails_with(
 	    "[x]\nkernel = fake\nplacement = compact, sideways\n", NULL, 0,
 	    "p.ini:3: [x] placement = compact, sideways: value sideways: unknown policy "
-	    "(allowed: compact, cores, scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 "
-	    "or list:0-14:2)");
+	    "(allowed: compact, cores, scatter, pairs, node:N, list:CPUS such as list:0,2,4-7 "
+	    "or list:0-14:2, or expr:EXPR with likwid thread domains such as expr:S0:0-3@S1:0-3)");
 }
 
 LAB_TEST(only_selects_experiments)

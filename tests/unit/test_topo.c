@@ -315,7 +315,8 @@ LAB_TEST(placement_parse_errors)
 	CHECK_EQ_I64(lab_placement_parse("spread", &p, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg,
 	             "placement 'spread': unknown policy (allowed: compact, cores, "
-	             "scatter, pairs, node:N, or list:CPUS such as list:0,2,4-7 or list:0-14:2)");
+	             "scatter, pairs, node:N, list:CPUS such as list:0,2,4-7 or list:0-14:2, or "
+	             "expr:EXPR with likwid thread domains such as expr:S0:0-3@S1:0-3)");
 	CHECK_EQ_I64(lab_placement_parse("list:", &p, &err), -LAB_ECONFIG);
 	CHECK(strstr(err.msg, "placement 'list:': the list is empty (allowed: CPU numbers"));
 	CHECK_EQ_I64(lab_placement_parse("list:0,,2", &p, &err), -LAB_ECONFIG);

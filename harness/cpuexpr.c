@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Parser and resolver of likwid thread-domain expressions (cpuexpr.h). One pass does both: with
+ * no domains it only checks what can be checked without a topology, so the planner rejects a
+ * malformed expression at its line before it knows the machine, and the same code resolves it.
+ */
+#include "harness/cpuexpr.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CX_PART_MAX   128     /* characters of one '@' part */
+#define CX_NUMBER_MAX 1000000 /* far above any domain size or count */
+
+struct cx {
+	const struct lab_topo_domains *doms; /* NULL: syntax only */
+	int *cpus;
+	unsigned n, max;
+	const char *part; /* the part being read, for messages */
+	struct lab_err *err;
+};
+
+/* Reads a decimal number from *s up to CX_NUMBER_MAX; advances *s. -1 when there is none. */
+static long cx_number(const char **s)
+{
+	char *end;
+	long v;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(*s, &end, 10);
+	if (errno || v > CX_NUMBER_MAX)
+		return -1;
+	*s = end;
+	return v;
+}
+
+static int cx_bad(struct cx *c, const char *what)
+{
+	return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s (%s)", c->part, what,
+	                   LAB_CPUEXPR_ALLOWED);
+}
+
+/*
+ * Reads a domain name ending at ':' from *s: N, or S, D, C, M and a number. With domains, finds
+ * it (*dom). Returns 0 or the error.
+ */
+static int cx_domain(struct cx *c, const char **s, const struct lab_topo_domain **dom)
+{
+	const char *name = *s;
+	size_t len = strcspn(name, ":");
+	char buf[32], what[160];
+	const char *d = name + 1;
+
+	*dom = NULL;
+	if (len == 0)
+		return cx_bad(c, "no domain before ':'");
+	long idx = -1;
+	bool known = (*name == 'N' && len == 1) || (strchr("SDCM", *name) && len > 1 &&
+	                                            (idx = cx_number(&d)) >= 0 && d == name + len);
+	if (!known) {
+		snprintf(what, sizeof(what), "unknown domain '%.*s'", (int)(len > 32 ? 32 : len),
+		         name);
+		return cx_bad(c, what);
+	}
+	*s = name + len;
+	if (!c->doms)
+		return 0;
+	if (*name == 'N')
+		snprintf(buf, sizeof(buf), "N");
+	else /* S01 is S1, as in likwid (its indices are numbers) */
+		snprintf(buf, sizeof(buf), "%c%ld", *name, idx);
+	*dom = lab_topo_domain_find(c->doms, buf);
+	if (!*dom) {
+		char names[256];
+		lab_topo_domains_names(c->doms, names, sizeof(names));
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': this topology has no domain %s (allowed here: %s)",
+		                   c->part, buf, names);
+	}
+	return 0;
+}
+
+/* Appends index idx of dom to the selection (with domains; without, only counts). */
+static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
+{
+	if (c->n >= c->max)
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': the expression selects more than %u CPUs (allowed at "
+		                   "most %u)",
+		                   c->part, c->max, c->max);
+	if (!dom) {
+		c->n++;
+		return 0;
+	}
+	if (idx >= (long)dom->ncpus) {
+		if (dom->ncpus == 0)
+			return lab_err_set(c->err, LAB_ECONFIG,
+			                   "in '%s': domain %s has no CPU this process may use",
+			                   c->part, dom->name);
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': index %ld is past domain %s (allowed %s:0-%u: %u "
+		                   "CPUs, %u physical cores first)",
+		                   c->part, idx, dom->name, dom->name, dom->ncpus - 1, dom->ncpus,
+		                   dom->ncores);
+	}
+	int cpu = dom->cpus[idx];
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->cpus[i] == cpu)
+			return lab_err_set(
+			    c->err, LAB_ECONFIG,
+			    "in '%s': cpu %d (%s:%ld) is selected twice (each thread "
+			    "needs its own CPU)",
+			    c->part, cpu, dom->name, idx);
+	c->cpus[c->n++] = cpu;
+	return 0;
+}
+
+/* DOMAIN:INDICES, s just past the domain at ':'. */
+static int cx_indices(struct cx *c, const char *s, const struct lab_topo_domain *dom)
+{
+	char what[160];
+	int rc;
+
+	if (*s != ':' || !s[1])
+		return cx_bad(c, "a domain needs its indices, e.g. S0:0-3");
+	s++;
+	for (;;) {
+		const char *item = s;
+		long a = cx_number(&s), b;
+		if (a < 0)
+			goto bad;
+		b = a;
+		if (*s == '-') {
+			s++;
+			b = cx_number(&s);
+			if (b < 0)
+				goto bad;
+			if (b < a) {
+				snprintf(what, sizeof(what),
+				         "empty range %ld-%ld (write A-B with A <= B)", a, b);
+				return cx_bad(c, what);
+			}
+		}
+		if (*s != ',' && *s != '\0')
+			goto bad;
+		for (long i = a; i <= b; i++)
+			if ((rc = cx_take(c, dom, i)) < 0)
+				return rc;
+		if (*s == '\0')
+			return 0;
+		s++;
+		continue;
+	bad:
+		snprintf(what, sizeof(what), "cannot read index '%.*s'",
+		         (int)strcspn(item, ",") > 32 ? 32 : (int)strcspn(item, ","), item);
+		return cx_bad(c, what);
+	}
+}
+
+/* Reads ":NUMBER" of an E: part; name says which field for the message. */
+static int cx_field(struct cx *c, const char **s, const char *name, long *v)
+{
+	char what[96];
+
+	if (**s == ':') {
+		(*s)++;
+		*v = cx_number(s);
+		if (*v >= 1 && (**s == ':' || **s == '\0'))
+			return 0;
+	}
+	snprintf(what, sizeof(what), "%s must be a number >= 1", name);
+	return cx_bad(c, what);
+}
+
+/* E:DOMAIN:COUNT[:CHUNK:STRIDE], s just past "E:". */
+static int cx_expression(struct cx *c, const char *s)
+{
+	const struct lab_topo_domain *dom;
+	long count, chunk, stride;
+	char what[160];
+	int rc = cx_domain(c, &s, &dom);
+
+	if (rc < 0)
+		return rc;
+	if ((rc = cx_field(c, &s, "COUNT", &count)) < 0)
+		return rc;
+	chunk = stride = 1;
+	if (*s == ':') {
+		if ((rc = cx_field(c, &s, "CHUNK", &chunk)) < 0)
+			return rc;
+		if (*s != ':')
+			return cx_bad(c, "E: takes COUNT, or COUNT:CHUNK:STRIDE");
+		if ((rc = cx_field(c, &s, "STRIDE", &stride)) < 0)
+			return rc;
+		if (*s)
+			return cx_bad(c, "E: takes COUNT, or COUNT:CHUNK:STRIDE");
+	}
+	if (chunk > count) {
+		snprintf(what, sizeof(what),
+		         "CHUNK %ld is larger than COUNT %ld (allowed 1 .. %ld)", chunk, count,
+		         count);
+		return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s", c->part, what);
+	}
+	if (stride < chunk) {
+		snprintf(what, sizeof(what),
+		         "STRIDE %ld is smaller than CHUNK %ld: the chunks would overlap (allowed "
+		         "STRIDE >= %ld)",
+		         stride, chunk, chunk);
+		return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s", c->part, what);
+	}
+	for (long taken = 0, start = 0; taken < count; start += stride)
+		for (long i = 0; i < chunk && taken < count; i++, taken++)
+			if ((rc = cx_take(c, dom, start + i)) < 0)
+				return rc;
+	return 0;
+}
+
+/* One '@' part. */
+static int cx_part(struct cx *c, const char *part)
+{
+	const struct lab_topo_domain *dom;
+	const char *s = part;
+	int rc;
+
+	if (!*part)
+		return cx_bad(c, "empty part (write parts like S0:0-3 joined with @)");
+	if (!strncmp(part, "E:", 2))
+		return cx_expression(c, part + 2);
+	rc = cx_domain(c, &s, &dom);
+	return rc < 0 ? rc : cx_indices(c, s, dom);
+}
+
+static int cx_run(struct cx *c, const char *expr)
+{
+	char part[CX_PART_MAX + 1];
+	const char *s = expr ? expr : "";
+	int rc;
+
+	if (!*s)
+		return lab_err_set(c->err, LAB_ECONFIG, "the expression is empty (%s)",
+		                   LAB_CPUEXPR_ALLOWED);
+	for (;;) {
+		size_t len = strcspn(s, "@");
+		if (len > CX_PART_MAX)
+			return lab_err_set(c->err, LAB_ECONFIG,
+			                   "a part of '%.32s...' is longer than %d characters", s,
+			                   CX_PART_MAX);
+		memcpy(part, s, len);
+		part[len] = '\0';
+		c->part = part;
+		if ((rc = cx_part(c, part)) < 0)
+			return rc;
+		if (!s[len])
+			return (int)c->n;
+		s += len + 1;
+	}
+}
+
+int lab_cpuexpr_check(const char *expr, struct lab_err *err)
+{
+	struct cx c = {.max = LAB_CPUEXPR_MAX, .err = err};
+	int rc = cx_run(&c, expr);
+
+	return rc < 0 ? rc : 0;
+}
+
+int lab_cpuexpr_resolve(const char *expr, const struct lab_topo_domains *doms, int *cpus,
+                        unsigned max, struct lab_err *err)
+{
+	struct cx c = {.doms = doms, .cpus = cpus, .max = max, .err = err};
+
+	LAB_BUG_ON(!doms || !cpus);
+	return cx_run(&c, expr);
+}

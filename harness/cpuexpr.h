@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * likwid-pin's thread-domain CPU expressions (placement = expr:EXPR), over the domains of
+ * harness/topo_domain.h. EXPR is one or more parts joined with '@', each either
+ *   DOMAIN:INDICES                 indices into the domain's numbering (physical cores first):
+ *                                  N, A-B, separated by commas (S0:0-3, M1:0,2,4, N:0-7)
+ *   E:DOMAIN:COUNT[:CHUNK:STRIDE]  COUNT CPUs of the domain: CHUNK consecutive indices, the next
+ *                                  chunk STRIDE indices after the start of this one (E:S0:8:2:4
+ *                                  is S0:0,1,4,5,8,9,12,13); without CHUNK:STRIDE the first COUNT
+ * and selects the CPUs of its parts in the order written. DOMAIN is N, S<i>, D<i>, C<i> or M<i>.
+ * A CPU selected twice, an index past its domain, an empty range (3-1), a CHUNK larger than
+ * COUNT or a STRIDE smaller than CHUNK is an error. docs/configs.md has the long version.
+ */
+#ifndef LAB_HARNESS_CPUEXPR_H
+#define LAB_HARNESS_CPUEXPR_H
+
+#include "harness/err.h"
+#include "harness/topo_domain.h"
+
+/* The most CPUs an expression may select (the most PUs the lab plans on). */
+#define LAB_CPUEXPR_MAX LAB_TOPO_PUS_MAX
+
+/* What an expression may be, for messages ("allowed: ..."). */
+#define LAB_CPUEXPR_ALLOWED                                                                        \
+	"allowed: DOMAIN:INDICES such as S0:0-3 or M1:0,2,4, or E:DOMAIN:COUNT[:CHUNK:STRIDE] "    \
+	"such as E:S0:8:2:4, parts joined with @; DOMAIN is N, S<i>, D<i>, C<i> or M<i>"
+
+/*
+ * Checks expr for everything that does not depend on a topology: its syntax, the domain
+ * letters, ranges that run forwards, COUNT/CHUNK/STRIDE. Returns 0, or -LAB_ECONFIG with a
+ * message that quotes the bad part and says what is allowed.
+ */
+int lab_cpuexpr_check(const char *expr, struct lab_err *err);
+
+/*
+ * Resolves expr on doms: writes the OS CPU indices it selects, in order, into cpus (room for
+ * max) and returns how many (>= 1). Returns -LAB_ECONFIG with the message when expr is bad, names
+ * a domain doms does not have (the message lists the ones there are), reaches past a domain,
+ * selects a CPU twice or selects more than max CPUs. Pure: reads doms only.
+ */
+int lab_cpuexpr_resolve(const char *expr, const struct lab_topo_domains *doms, int *cpus,
+                        unsigned max, struct lab_err *err);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * likwid's thread domains of a topology (see topo_domain.h). Built from the same usable PUs and
+ * SMT ranks the placement policies use, so `expr:N:0-7` and `cores` agree on what "a physical
+ * core first" means; dies and caches come from hwloc directly.
+ */
+#include "harness/topo_domain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/topo_internal.h"
+
+#define DOM_KINDS 5
+static const char dom_kinds[DOM_KINDS] = {'N', 'S', 'D', 'C', 'M'};
+
+/* A usable PU: its place in topology order, its SMT rank among the usable PUs of its core, and
+ * its domain index per kind (-1: in no domain of that kind). */
+struct dom_pu {
+	int cpu, order, rank;
+	int idx[DOM_KINDS];
+};
+
+static int dom_cmp(const void *a, const void *b)
+{
+	const struct dom_pu *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int dom_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The deepest data (or unified) cache type the topology has, and its name; 0 when none. */
+static hwloc_obj_type_t dom_llc(hwloc_topology_t hw, char *name, size_t size)
+{
+	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
+	                                         HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
+	                                         HWLOC_OBJ_L1CACHE};
+
+	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (hwloc_get_nbobjs_by_type(hw, types[i]) > 0) {
+			snprintf(name, size, "L%u", 5 - i);
+			return types[i];
+		}
+	}
+	name[0] = '\0';
+	return (hwloc_obj_type_t)0;
+}
+
+/* The logical index of pu's ancestor of type t, -1 when it has none. */
+static int dom_ancestor(hwloc_topology_t hw, hwloc_obj_type_t t, int cpu)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(hw, (unsigned)cpu);
+	hwloc_obj_t o = pu ? hwloc_get_ancestor_obj_by_type(hw, t, pu) : NULL;
+
+	return o ? (int)o->logical_index : -1;
+}
+
+/* The usable PUs in domain order (rank, then topology order) with their domain indices. */
+static int dom_usable(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigned *count,
+                      struct dom_pu **out)
+{
+	hwloc_topology_t hw = lab__topo_hwloc(topo);
+	unsigned npus = lab_topo_pus(topo, NULL, 0), n = 0, nallowed;
+	struct lab_pu_info *info = calloc(npus, sizeof(*info));
+	struct dom_pu *u = calloc(npus, sizeof(*u));
+	int *allowed = calloc(npus, sizeof(int));
+	int *seen = calloc(npus, sizeof(int)); /* usable PUs so far, per core */
+	bool packages = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PACKAGE) > 0;
+	int rc = 0;
+
+	if (!info || !u || !allowed || !seen) {
+		rc = -LAB_ENOMEM;
+		goto out;
+	}
+	lab_topo_pus(topo, info, npus);
+	nallowed = lab_topo_cpus_allowed(topo, allowed, npus);
+	for (unsigned i = 0; i < npus; i++) {
+		if (!bsearch(&info[i].cpu, allowed, nallowed, sizeof(int), dom_cmp_int))
+			continue;
+		LAB_BUG_ON(info[i].core < 0 || (unsigned)info[i].core >= npus);
+		struct dom_pu *p = &u[n++];
+		p->cpu = info[i].cpu;
+		p->order = (int)i;
+		p->rank = seen[info[i].core]++;
+		p->idx[0] = 0;
+		p->idx[1] = packages ? info[i].package : 0;
+		p->idx[2] = dom_ancestor(hw, HWLOC_OBJ_DIE, p->cpu);
+		p->idx[3] = llc ? dom_ancestor(hw, llc, p->cpu) : -1;
+		p->idx[4] = info[i].numa;
+	}
+	qsort(u, n, sizeof(*u), dom_cmp);
+	*out = u;
+	*count = n;
+	u = NULL;
+out:
+	free(info);
+	free(u);
+	free(allowed);
+	free(seen);
+	return rc;
+}
+
+/* How many domains of each kind the topology has. */
+static void dom_counts(hwloc_topology_t hw, hwloc_obj_type_t llc, unsigned counts[DOM_KINDS])
+{
+	int s = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PACKAGE);
+	int d = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_DIE);
+	int c = llc ? hwloc_get_nbobjs_by_type(hw, llc) : 0;
+	int m = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_NUMANODE);
+
+	counts[0] = 1;
+	counts[1] = s > 0 ? (unsigned)s : 1;
+	counts[2] = d > 0 ? (unsigned)d : 0;
+	counts[3] = c > 0 ? (unsigned)c : 0;
+	counts[4] = m > 0 ? (unsigned)m : 0;
+}
+
+/* Sizes and fills the domains of kind k (doms->dom[first ..]) from the ordered PUs u. */
+static int dom_fill(struct lab_topo_domain *dom, unsigned ndom, unsigned k, const struct dom_pu *u,
+                    unsigned nu)
+{
+	for (unsigned i = 0; i < nu; i++) {
+		int x = u[i].idx[k];
+		if (x >= 0 && (unsigned)x < ndom)
+			dom[x].ncpus++;
+	}
+	for (unsigned d = 0; d < ndom; d++) {
+		dom[d].cpus = calloc(dom[d].ncpus ? dom[d].ncpus : 1, sizeof(int));
+		if (!dom[d].cpus)
+			return -LAB_ENOMEM;
+		dom[d].ncpus = 0;
+	}
+	for (unsigned i = 0; i < nu; i++) {
+		int x = u[i].idx[k];
+		if (x < 0 || (unsigned)x >= ndom)
+			continue;
+		dom[x].cpus[dom[x].ncpus++] = u[i].cpu;
+		if (u[i].rank == 0)
+			dom[x].ncores++;
+	}
+	return 0;
+}
+
+int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains **out,
+                          struct lab_err *err)
+{
+	hwloc_topology_t hw = lab__topo_hwloc(topo);
+	struct lab_topo_domains *doms = calloc(1, sizeof(*doms));
+	struct dom_pu *u = NULL;
+	unsigned counts[DOM_KINDS], nu = 0, total = 0;
+	hwloc_obj_type_t llc;
+	int rc = 0;
+
+	*out = NULL;
+	if (!doms)
+		return lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
+	llc = dom_llc(hw, doms->llc, sizeof(doms->llc));
+	dom_counts(hw, llc, counts);
+	for (unsigned k = 0; k < DOM_KINDS; k++)
+		total += counts[k];
+	doms->dom = calloc(total, sizeof(*doms->dom));
+	if (!doms->dom || dom_usable(topo, llc, &nu, &u) < 0) {
+		rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
+		goto out;
+	}
+	for (unsigned k = 0; k < DOM_KINDS; k++) {
+		struct lab_topo_domain *dom = &doms->dom[doms->n];
+		for (unsigned d = 0; d < counts[k]; d++) {
+			dom[d].kind = dom_kinds[k];
+			dom[d].index = d;
+			if (dom_kinds[k] == 'N')
+				snprintf(dom[d].name, sizeof(dom[d].name), "N");
+			else
+				snprintf(dom[d].name, sizeof(dom[d].name), "%c%u", dom_kinds[k], d);
+		}
+		doms->n += counts[k];
+		if (dom_fill(dom, counts[k], k, u, nu) < 0) {
+			rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
+			goto out;
+		}
+	}
+	*out = doms;
+	doms = NULL;
+out:
+	free(u);
+	lab_topo_domains_free(doms);
+	return rc;
+}
+
+void lab_topo_domains_free(struct lab_topo_domains *doms)
+{
+	if (!doms)
+		return;
+	for (unsigned i = 0; doms->dom && i < doms->n; i++)
+		free(doms->dom[i].cpus);
+	free(doms->dom);
+	free(doms);
+}
+
+const struct lab_topo_domain *lab_topo_domain_find(const struct lab_topo_domains *doms,
+                                                   const char *name)
+{
+	for (unsigned i = 0; i < doms->n; i++)
+		if (!strcmp(doms->dom[i].name, name))
+			return &doms->dom[i];
+	return NULL;
+}
+
+void lab_topo_domains_names(const struct lab_topo_domains *doms, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < doms->n;) {
+		unsigned j = i;
+		while (j + 1 < doms->n && doms->dom[j + 1].kind == doms->dom[i].kind)
+			j++;
+		int w;
+		if (j == i)
+			w = snprintf(buf + len, len < size ? size - len : 0, "%s%s", i ? ", " : "",
+			             doms->dom[i].name);
+		else
+			w = snprintf(buf + len, len < size ? size - len : 0, "%s%s-%s",
+			             i ? ", " : "", doms->dom[i].name, doms->dom[j].name);
+		if (w > 0)
+			len += (size_t)w;
+		if (len >= size)
+			return;
+		i = j + 1;
+	}
+}
