@@ -10,6 +10,7 @@
 #include "harness/json.h"
 #include "harness/prov.h"
 #include "harness/topo.h"
+#include "harness/topo_domain.h"
 #include "lab/cli.h"
 
 struct topo_args {
@@ -29,9 +30,12 @@ static const struct lab_opt topo_opts[] = {
 static const struct lab_cmd_opts topo_cmd = {
     .name = "topo",
     .synopsis = "[--topology SPEC] [--json]",
-    .about = "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
-             "(OS CPU numbers, SMT siblings together), the CPUs this process may use, and this\n"
-             "CPU's features (SSE2 ... AVX-512; " LAB_CPU_MASK_ENV "=avx512f,avx2 hides some).\n",
+    .about =
+        "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
+        "(OS CPU numbers, SMT siblings together), the CPUs this process may use, the\n"
+        "likwid thread domains that placement = expr:... indexes (N, S<i>, D<i>, C<i>,\n"
+        "M<i>; physical cores first), and this CPU's features (SSE2 ... AVX-512;\n" LAB_CPU_MASK_ENV
+        "=avx512f,avx2 hides some).\n",
     .opts = topo_opts,
 };
 
@@ -78,9 +82,25 @@ static void topo_print_numa_memory(const struct lab_topo *topo)
 		       (unsigned long long)m[i].local_memory);
 }
 
+/* The thread domains, each with its CPUs in domain order: index i is the i-th CPU listed. */
+static void topo_print_domains(const struct lab_topo_domains *doms)
+{
+	char list[4096];
+
+	printf("thread domains for placement = expr:... (index i of a domain is its i-th CPU "
+	       "here: physical cores first, SMT siblings after%s%s%s):\n",
+	       doms->llc[0] ? "; C = " : "", doms->llc, doms->llc[0] ? " domains" : "");
+	for (unsigned i = 0; i < doms->n; i++) {
+		const struct lab_topo_domain *d = &doms->dom[i];
+		lab_topo_cpulist_format(list, sizeof(list), d->cpus, d->ncpus);
+		printf("  %-4s %u core%s, %u cpu%s: %s\n", d->name, d->ncores,
+		       d->ncores == 1 ? "" : "s", d->ncpus, d->ncpus == 1 ? "" : "s", list);
+	}
+}
+
 static void topo_print_human(const struct lab_topo *topo, const struct lab_env *env,
                              const struct lab_pu_info *pus, unsigned npus, const int *allowed,
-                             unsigned nallowed)
+                             unsigned nallowed, const struct lab_topo_domains *doms)
 {
 	char list[4096];
 	unsigned i = 0;
@@ -104,6 +124,7 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 	lab_topo_cpulist_format(list, sizeof(list), allowed, nallowed);
 	printf("cpus allowed: %s (%u of %u)%s\n", list, nallowed, npus,
 	       nallowed < npus ? "; '!' marks the others" : "");
+	topo_print_domains(doms);
 	lab_cpu_format(env->cpu_features, list, sizeof(list));
 	printf("cpu features%s: %s\n", lab_topo_is_thissystem(topo) ? "" : " (of this CPU)", list);
 	if (env->cpu_features_masked) {
@@ -127,9 +148,35 @@ static void topo_json_index(struct lab_json *j, const char *key, int v)
 		lab_json_int(j, key, v);
 }
 
+/* "thread_domains": [{"name": "S0", "kind": "S", "index": 0, "cores": 8, "cpus": [...]}] with
+ * cpus in domain order, and "llc": the cache level of the C domains (null when none). */
+static void topo_json_domains(struct lab_json *j, const struct lab_topo_domains *doms)
+{
+	if (doms->llc[0])
+		lab_json_str(j, "llc", doms->llc);
+	else
+		lab_json_null(j, "llc");
+	lab_json_arr_open(j, "thread_domains");
+	for (unsigned i = 0; i < doms->n; i++) {
+		const struct lab_topo_domain *d = &doms->dom[i];
+		char kind[2] = {d->kind, '\0'};
+		lab_json_obj_open(j, NULL);
+		lab_json_str(j, "name", d->name);
+		lab_json_str(j, "kind", kind);
+		lab_json_uint(j, "index", d->index);
+		lab_json_uint(j, "cores", d->ncores);
+		lab_json_arr_open(j, "cpus");
+		for (unsigned c = 0; c < d->ncpus; c++)
+			lab_json_int(j, NULL, d->cpus[c]);
+		lab_json_arr_close(j);
+		lab_json_obj_close(j);
+	}
+	lab_json_arr_close(j);
+}
+
 static int topo_print_json(const struct lab_topo *topo, const struct lab_env *env,
                            const struct lab_pu_info *pus, unsigned npus, const int *allowed,
-                           unsigned nallowed)
+                           unsigned nallowed, const struct lab_topo_domains *doms)
 {
 	struct lab_json j;
 
@@ -164,6 +211,7 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 		lab_json_obj_close(&j);
 	}
 	lab_json_arr_close(&j);
+	topo_json_domains(&j, doms);
 	lab_prov_write_distances(&j, topo);
 	lab_prov_write_numa_memory(&j, topo);
 	lab_json_obj_close(&j);
@@ -176,6 +224,7 @@ int lab_cmd_topo(int argc, char **argv)
 	struct lab_topo *topo = NULL;
 	struct lab_env env;
 	struct lab_pu_info *pus = NULL;
+	struct lab_topo_domains *doms = NULL;
 	int *allowed = NULL;
 	struct lab_err err = {0};
 	int rc = lab_opts_parse(&topo_cmd, argc, argv, &a, sizeof(a));
@@ -205,15 +254,21 @@ int lab_cmd_topo(int argc, char **argv)
 		rc = LAB_EXIT_USAGE;
 		goto out;
 	}
+	if (lab_topo_domains_list(topo, &doms, &err) < 0) {
+		fprintf(stderr, "lab topo: %s\n", err.msg);
+		rc = LAB_EXIT_FAILURE;
+		goto out;
+	}
 	lab_topo_pus(topo, pus, npus);
 	nallowed = lab_topo_cpus_allowed(topo, allowed, nallowed);
 	if (json) {
-		if (topo_print_json(topo, &env, pus, npus, allowed, nallowed) < 0)
+		if (topo_print_json(topo, &env, pus, npus, allowed, nallowed, doms) < 0)
 			rc = LAB_EXIT_FAILURE;
 	} else {
-		topo_print_human(topo, &env, pus, npus, allowed, nallowed);
+		topo_print_human(topo, &env, pus, npus, allowed, nallowed, doms);
 	}
 out:
+	lab_topo_domains_free(doms);
 	free(pus);
 	free(allowed);
 	lab_topo_close(topo);
