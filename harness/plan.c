@@ -37,7 +37,8 @@ const struct lab_param lab_hparam_table[] = {
               "process may use."),
     LAB_P_STR(struct lab_hparams, placement, "placement", "compact",
               "Where threads go: compact, cores (SMT last), scatter (across packages), "
-              "node:N (NUMA node N only), list:0,2,4-7, or pairs."),
+              "node:N (NUMA node N only), list:0,2,4-7, pairs, or expr:S0:0-3@S1:0-3 (likwid "
+              "thread domains N, S, D, C, M; `lab topo` lists them)."),
     LAB_P_U64(struct lab_hparams, reps, "reps", "10", 1, 100000, "", "Timed samples per point."),
     LAB_P_DURATION(struct lab_hparams, warmup, "warmup", "20ms", 0, 60000000000ull,
                    "Untimed running before calibration (caches, frequency, page faults)."),
