@@ -3,9 +3,13 @@
 
 #include "harness/fileio.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_err *err)
 {
@@ -30,16 +34,178 @@ int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_err *
 	return lab_err_set(err, e.code, "%s", e.msg);
 }
 
+/* The kind of a file that is not a regular one, for messages. */
+static const char *an_in_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+	                     : "not a plain file";
+}
+
+int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err)
+{
+	struct stat st;
+	int fd;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it. */
+	do
+		fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC |
+		                    (flags & LAB_AN_IN_NOFOLLOW ? O_NOFOLLOW : 0));
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0 && errno == ELOOP && (flags & LAB_AN_IN_NOFOLLOW))
+		return lab_err_set(
+		    err, LAB_EIO,
+		    "%s: a symbolic link (the analyzer reads only regular files in the "
+		    "results directory, never through a link)",
+		    path);
+	if (fd < 0)
+		return lab_err_set(err, LAB_EIO, "cannot open %s: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		lab_err_set(err, LAB_EIO, "%s: not a regular file (%s)", path,
+		            S_ISREG(st.st_mode) ? strerror(e) : an_in_kind(st.st_mode));
+		close(fd);
+		return -LAB_EIO;
+	}
+	return fd;
+}
+
+/* Reads up to len bytes; 0 at the end of the file, -1 (errno) on an error. */
+static ssize_t an_read(int fd, char *buf, size_t len)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, len);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+int lab_an_input_read(const char *path, unsigned flags, char **out, size_t *len,
+                      struct lab_err *err)
+{
+	size_t cap = 0, line = 1;
+	char *buf = NULL;
+	int fd = lab_an_input_open(path, flags, err), rc = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t got;
+
+		if (*len + LAB_AN_CSV_CHUNK + 1 > cap) {
+			size_t ncap = cap ? 2 * cap : 2 * LAB_AN_CSV_CHUNK;
+			char *nb = ncap <= LAB_AN_FILE_MAX ? realloc(buf, ncap) : NULL;
+
+			if (!nb) {
+				rc = ncap > LAB_AN_FILE_MAX
+				         ? lab_err_set(err, LAB_EIO, "%s: larger than %zu GiB",
+				                       path, LAB_AN_FILE_MAX >> 30)
+				         : lab_err_set(err, LAB_ENOMEM, "reading %s: out of memory",
+				                       path);
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		got = an_read(fd, buf + *len, LAB_AN_CSV_CHUNK);
+		if (got < 0) {
+			rc = lab_err_set(err, LAB_EIO, "cannot read %s: %s", path, strerror(errno));
+			break;
+		}
+		if (got == 0)
+			break;
+		/* a text file holds no NUL byte: refuse at the first one, before reading on (a
+		 * sparse file of gigabytes of zeros costs nothing to reject) */
+		char *nul = memchr(buf + *len, 0, (size_t)got);
+		if (nul) {
+			for (char *q = buf; q < nul; q++)
+				line += *q == '\n';
+			rc = lab_err_set(err, LAB_EDATA, "%s:%zu: NUL byte, allowed: text", path,
+			                 line);
+			break;
+		}
+		*len += (size_t)got;
+	}
+	close(fd);
+	if (rc) {
+		free(buf);
+		*len = 0;
+		return rc;
+	}
+	if (!buf && !(buf = malloc(1)))
+		return lab_err_set(err, LAB_ENOMEM, "reading %s: out of memory", path);
+	buf[*len] = 0;
+	*out = buf;
+	return 0;
+}
+
 int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_err *err)
 {
-	int rc;
+	return lab_an_csv_open_flags(r, path, 0, err);
+}
+
+/* Reads the next chunk after the bytes buffered, first moving the unread bytes (from keep) to
+ * the front. 1: read some, 0: the end of the file, negative: an error in err. */
+static int an_csv_fill(struct lab_an_csv *r, size_t *keep, struct lab_err *err)
+{
+	ssize_t got;
+
+	if (r->eof)
+		return 0;
+	if (*keep) {
+		memmove(r->buf, r->buf + *keep, r->len - *keep);
+		r->len -= *keep;
+		r->pos -= *keep < r->pos ? *keep : r->pos;
+		r->scan -= *keep < r->scan ? *keep : r->scan;
+		*keep = 0;
+	}
+	if (r->len - r->pos > LAB_AN_CSV_RECORD_MAX)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: a record longer than %d MiB, allowed: lines of a CSV file", r->path,
+		    r->next_line, LAB_AN_CSV_RECORD_MAX >> 20);
+	if (r->len + LAB_AN_CSV_CHUNK + 1 > r->cap) {
+		size_t ncap = r->cap ? 2 * r->cap : 2 * LAB_AN_CSV_CHUNK;
+		char *nb = realloc(r->buf, ncap);
+
+		if (!nb)
+			return lab_err_set(err, LAB_ENOMEM, "reading %s: out of memory", r->path);
+		r->buf = nb;
+		r->cap = ncap;
+	}
+	got = an_read(r->fd, r->buf + r->len, LAB_AN_CSV_CHUNK);
+	if (got < 0)
+		return lab_err_set(err, LAB_EIO, "cannot read %s: %s", r->path, strerror(errno));
+	r->eof = got == 0;
+	r->len += (size_t)got;
+	r->buf[r->len] = 0;
+	return got > 0;
+}
+
+int lab_an_csv_open_flags(struct lab_an_csv *r, const char *path, unsigned flags,
+                          struct lab_err *err)
+{
+	size_t keep = 0;
+	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 	r->next_line = 1;
 	r->path = lab_an_strdup(path);
 	if (!r->path)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	if ((rc = lab_an_file_read(path, &r->buf, &r->len, err)))
+	if ((r->fd = lab_an_input_open(path, flags, err)) < 0)
+		return r->fd;
+	while (r->len < 3 && (rc = an_csv_fill(r, &keep, err)) > 0)
+		;
+	if (rc < 0)
 		return rc;
 	/* A UTF-8 byte order mark (spreadsheets on Windows write one) is not part of the header. */
 	if (r->len >= 3 && !memcmp(r->buf, "\xEF\xBB\xBF", 3))
@@ -49,15 +215,18 @@ int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_err *err)
 
 void lab_an_csv_close(struct lab_an_csv *r)
 {
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->path);
 	free(r->buf);
 	free(r->field);
 	memset(r, 0, sizeof(*r));
+	r->fd = -1;
 }
 
 static int an_csv_push(struct lab_an_csv *r, char *f, struct lab_err *err)
 {
-	if (lab_an_grow(&r->field, &r->cap, r->nfield + 1, sizeof(*r->field)))
+	if (lab_an_grow(&r->field, &r->fcap, r->nfield + 1, sizeof(*r->field)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	r->field[r->nfield++] = f;
 	return 0;
@@ -95,23 +264,88 @@ static char *an_csv_quoted(struct lab_an_csv *r, char *p, char **w)
 	}
 }
 
+/* Skips blank lines, reading on as needed (one byte beyond, for CRLF). 1: a record starts at
+ * r->pos, 0: the end of the file, negative: an error. */
+static int an_csv_skip_blank(struct lab_an_csv *r, struct lab_err *err)
+{
+	size_t keep;
+	int rc;
+
+	for (;;) {
+		char c;
+
+		if (r->pos + 1 >= r->len && !r->eof) {
+			keep = r->pos;
+			if ((rc = an_csv_fill(r, &keep, err)) < 0)
+				return rc;
+			continue;
+		}
+		if (r->pos >= r->len)
+			return 0;
+		c = r->buf[r->pos];
+		if (c != '\n' && c != '\r')
+			return 1;
+		r->next_line += c == '\n' || (r->pos + 1 >= r->len || r->buf[r->pos + 1] != '\n');
+		r->pos++;
+	}
+}
+
+/* Reads on until the record at r->pos ends in the buffer (its newline and one byte after it), or
+ * a NUL byte (which the parser then reports), or the end of the file: the first bad byte is
+ * refused without reading the rest, and memory holds one record (at most
+ * LAB_AN_CSV_RECORD_MAX bytes). The scan follows the parser's quoting rules without changing
+ * the bytes. 0 or a negative code. */
+static int an_csv_want_record(struct lab_an_csv *r, struct lab_err *err)
+{
+	int inq = 0, fs = 1, rc;
+	size_t keep;
+
+	r->scan = r->pos;
+	for (;;) {
+		char c;
+
+		if (r->scan + 1 >= r->len && !r->eof) {
+			keep = r->pos;
+			if ((rc = an_csv_fill(r, &keep, err)) < 0)
+				return rc;
+			continue;
+		}
+		if (r->scan >= r->len)
+			return 0;
+		c = r->buf[r->scan];
+		if (!c)
+			return 0;
+		if (inq) {
+			if (c == '"' && r->scan + 1 < r->len && r->buf[r->scan + 1] == '"')
+				r->scan++;
+			else if (c == '"')
+				inq = 0;
+		} else if (c == '"' && fs) {
+			inq = 1;
+		} else if (c == '\n' || c == '\r') {
+			return 0;
+		}
+		fs = !inq && c == ',';
+		r->scan++;
+	}
+}
+
 /* Unquotes in place: the output never outgrows the input, so w trails p. A record ends at a
  * newline (LF, CRLF or a lone CR) and is then complete; one the end of the file cuts (even inside
  * a quoted field) is returned with complete = 0 for the caller to drop or keep. */
 int lab_an_csv_next(struct lab_an_csv *r, struct lab_err *err)
 {
-	char *p, *end = r->buf + r->len;
+	char *p, *end;
 	int rc;
 
 	r->nfield = 0;
-	p = r->buf + r->pos;
-	while (p < end && (*p == '\n' || *p == '\r')) {
-		r->next_line += *p == '\n' || (*p == '\r' && (p + 1 >= end || p[1] != '\n'));
-		p++;
-	}
-	if (p >= end)
-		return 0;
+	if ((rc = an_csv_skip_blank(r, err)) <= 0)
+		return rc;
 	r->line = r->next_line;
+	if ((rc = an_csv_want_record(r, err)))
+		return rc;
+	p = r->buf + r->pos;
+	end = r->buf + r->len;
 	r->complete = 0;
 	r->open_quote = 0;
 	for (;;) {

@@ -14,22 +14,29 @@
 
 struct lab_an_csv {
 	char *path;
-	char *buf;
-	size_t len, pos;
+	int fd;
+	char *buf;        /* the bytes read and not yet consumed, from the current record on */
+	size_t len, pos;  /* bytes in buf; where the next record starts */
+	size_t cap, scan; /* buf's size; how far the record's end was looked for */
+	int eof;          /* the file has no more bytes */
 	size_t line;      /* the line the current record starts on (1-based) */
 	size_t next_line; /* the line after it */
 	char **field;
-	size_t nfield, cap;
+	size_t nfield, fcap;
 	int complete;   /* the current record ended with a newline (0: the file was cut) */
 	int open_quote; /* the file was cut inside a quoted field of the current record */
 };
 
-/* Opens path and reads it whole, skipping a UTF-8 byte order mark. Returns 0 or a negative code
- * with the cause in err. */
+/* Opens path (a regular file, else -LAB_EIO as lab_an_input_open words it), skipping a UTF-8
+ * byte order mark. Returns 0 or a negative code with the cause in err; close it either way. */
 int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_err *err);
+/* The same with LAB_AN_IN_* flags: LAB_AN_IN_NOFOLLOW for a file of a results directory. */
+int lab_an_csv_open_flags(struct lab_an_csv *r, const char *path, unsigned flags,
+                          struct lab_err *err);
 /*
  * Splits the next record into r->field[0..r->nfield-1]. Returns 1 for a record, 0 at the end of
- * the file, or a negative code ("PATH:LINE: NUL byte ...") in err. Blank lines are skipped. A
+ * the file, or a negative code ("PATH:LINE: NUL byte ...", "PATH:LINE: a record longer than
+ * 16 MiB ...", a read error) in err. Blank lines are skipped. A
  * last record without its newline is returned with complete = 0 (open_quote = 1 when the cut
  * fell inside a quoted field): the caller decides whether a cut record counts.
  */
@@ -38,8 +45,26 @@ void lab_an_csv_close(struct lab_an_csv *r);
 /* The index of the column named name in the current record (the header), or -1. */
 int lab_an_csv_column(const struct lab_an_csv *r, const char *name);
 
-/* The largest input file the analyzer reads (no real limit: results files grow with the run). */
+/* The largest input file the analyzer reads whole (run.json; no real limit: results files grow
+ * with the run); CSV files are streamed and have none. */
 #define LAB_AN_FILE_MAX ((size_t)1 << 36)
+/* The CSV reader's read size and its longest record (a header of 200,000 columns fits). */
+#define LAB_AN_CSV_CHUNK      ((size_t)1 << 16)
+#define LAB_AN_CSV_RECORD_MAX (16 << 20)
+
+/* An input file inside a results directory is opened like the outputs: never through a symbolic
+ * link (its data could be anyone's file outside DIR). */
+#define LAB_AN_IN_NOFOLLOW 1u
+
+/* Opens path for reading as a regular file: a FIFO, device or directory is refused without
+ * blocking ("PATH: not a regular file (a FIFO)"), a link with LAB_AN_IN_NOFOLLOW ("PATH: a
+ * symbolic link ..."), else "cannot open PATH: cause"; all -LAB_EIO. Returns the descriptor. */
+int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err);
+/* Reads a regular file whole into a NUL-terminated buffer (caller frees), opened as
+ * lab_an_input_open does; a NUL byte is refused where it is read ("PATH:LINE: NUL byte",
+ * -LAB_EDATA), before the rest of the file. */
+int lab_an_input_read(const char *path, unsigned flags, char **out, size_t *len,
+                      struct lab_err *err);
 
 /* Reads a whole regular file into a NUL-terminated buffer (caller frees) with the base reader
  * (harness/fileio.h), in the analyzer's words: "cannot open PATH: cause" and "cannot read PATH:

@@ -35,12 +35,58 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 		                   r->line, d->throughput ? "throughput" : "seconds", ss);
 	if (d->throughput)
 		sec = 1 / sec;
+	if (!LAB_AN_COST_OK(sec))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %s = '%s': allowed a cost per unit of %g .. %g (every "
+		                   "derived value must stay finite)",
+		                   r->path, r->line, d->throughput ? "1/throughput" : "seconds", ss,
+		                   LAB_AN_COST_MIN, LAB_AN_COST_MAX);
 	p = lab_an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	d->nsamples++;
 	if (lab_an_point_add(p, 0, sec, 0, NULL))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The header names each column it has once, and only columns the reader knows: a repeated or
+ * misspelt column would otherwise be read under the first copy or silently ignored. */
+static int an_ext_header(const struct lab_an_csv *r, struct lab_err *err)
+{
+	static const char *const known[] = {"threads", "seconds", "throughput", "series", "rep"};
+	size_t nk = sizeof(known) / sizeof(known[0]);
+
+	for (size_t i = 0; i < r->nfield; i++) {
+		size_t k = 0;
+
+		if (!*r->field[i])
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: column %zu has no name, allowed: threads, "
+			                   "seconds or throughput, series, rep",
+			                   r->path, r->line, i + 1);
+		while (k < nk && strcmp(r->field[i], known[k]))
+			k++;
+		if (k == nk)
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: unknown column '%s', allowed: threads, seconds or "
+			    "throughput, series, rep",
+			    r->path, r->line, r->field[i]);
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(r->field[i], r->field[j]))
+				return lab_err_set(
+				    err, LAB_EDATA,
+				    "%s:%zu: column '%s' again (columns %zu and %zu), "
+				    "allowed: each column once",
+				    r->path, r->line, r->field[i], j + 1, i + 1);
+			if ((k == 1 || k == 2) && !strcmp(r->field[j], known[3 - k]))
+				return lab_err_set(err, LAB_EDATA,
+				                   "%s:%zu: column '%s' beside '%s', allowed: one "
+				                   "of seconds, throughput",
+				                   r->path, r->line, r->field[i], r->field[j]);
+		}
+	}
 	return 0;
 }
 
@@ -64,6 +110,8 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 			rc = lab_err_set(err, LAB_EDATA, "%s:1: empty file", path);
 		goto out;
 	}
+	if ((rc = an_ext_header(&r, err)))
+		goto out;
 	col[0] = lab_an_csv_column(&r, "threads");
 	col[1] = lab_an_csv_column(&r, "seconds");
 	col[2] = lab_an_csv_column(&r, "series");

@@ -20,6 +20,14 @@ int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e);
 /* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);
+/* The range of a cost per unit (elapsed_ns / work, or --csv seconds and 1/throughput) the
+ * analyzer accepts: far beyond any measurement, and narrow enough that every derived value
+ * (sums of squares, speedups, efficiencies, fits) stays finite. A cost outside is an input
+ * error with FILE:LINE, never an inf or nan in the output. */
+#define LAB_AN_COST_MIN   1e-100
+#define LAB_AN_COST_MAX   1e100
+#define LAB_AN_COST_OK(c) ((c) >= LAB_AN_COST_MIN && (c) <= LAB_AN_COST_MAX)
+
 /* The largest thread count the analyzer accepts from any file. */
 #define LAB_AN_THREADS_MAX (1L << 20)
 

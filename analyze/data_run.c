@@ -275,8 +275,11 @@ int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err
 	char *text;
 	size_t len;
 	const char *schema;
-	int rc = lab_an_file_read(path, &text, &len, err);
+	/* never through a link out of DIR; a NUL byte is refused where it is read */
+	int rc = lab_an_input_read(path, LAB_AN_IN_NOFOLLOW, &text, &len, err);
 
+	if (rc == -LAB_EDATA || rc == -LAB_ENOMEM)
+		return rc;
 	if (rc) {
 		lab_an_warn(&d->warn, "%s; provenance and point status unknown", err->msg);
 		return 0;

@@ -101,6 +101,13 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 		return AN_BAD("elapsed_ns", "allowed: a finite number > 0");
 	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0))
 		return AN_BAD("work", "allowed: a finite number > 0");
+	if (!LAB_AN_COST_OK(v[0] / v[1]))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: elapsed_ns / work = %s / %s = %g: allowed a cost per unit "
+		    "of %g .. %g (every derived value must stay finite)",
+		    r->path, r->line, f[LAB_SCOL_ELAPSED_NS], f[LAB_SCOL_WORK], v[0] / v[1],
+		    LAB_AN_COST_MIN, LAB_AN_COST_MAX);
 	if (lab_an_parse_num(f[col = LAB_SCOL_FOREIGN_CPU], &foreign, 1))
 		return AN_BAD("foreign_cpu", "allowed: a finite number or empty");
 	col = LAB_SCOL_FLAGGED;
@@ -285,7 +292,7 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err 
 	struct an_samples s = {.d = d};
 	int rc;
 
-	if ((rc = lab_an_csv_open(&s.r, path, err)))
+	if ((rc = lab_an_csv_open_flags(&s.r, path, LAB_AN_IN_NOFOLLOW, err)))
 		goto out;
 	if ((rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete) {
 		if (rc >= 0)
