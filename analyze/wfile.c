@@ -4,9 +4,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *an_kind(mode_t m)
@@ -33,6 +38,82 @@ int lab_an_wfile_check(int dirfd, const char *shown, const char *name, struct la
 	                   shown, name, an_kind(st.st_mode));
 }
 
+/*
+ * The temporaries being written, for lab_an_wfile_abort (a signal handler): a slot holds a copy
+ * of the directory handle and the name, published by setting used last and cleared before the
+ * temporary is renamed or removed.
+ */
+#define AN_TMP_SLOTS 8
+static struct {
+	volatile sig_atomic_t used;
+	int dirfd;
+	char name[200];
+} an_tmp_slot[AN_TMP_SLOTS];
+
+static int an_tmp_register(int dirfd, const char *name)
+{
+	if (strlen(name) >= sizeof(an_tmp_slot[0].name))
+		return -1;
+	for (int i = 0; i < AN_TMP_SLOTS; i++)
+		if (!an_tmp_slot[i].used) {
+			an_tmp_slot[i].dirfd = dirfd;
+			memcpy(an_tmp_slot[i].name, name, strlen(name) + 1);
+			an_tmp_slot[i].used = 1;
+			return i;
+		}
+	return -1;
+}
+
+static void an_tmp_unregister(int slot)
+{
+	if (slot >= 0 && slot < AN_TMP_SLOTS)
+		an_tmp_slot[slot].used = 0;
+}
+
+void lab_an_wfile_abort(void)
+{
+	for (int i = 0; i < AN_TMP_SLOTS; i++)
+		if (an_tmp_slot[i].used) {
+			unlinkat(an_tmp_slot[i].dirfd, an_tmp_slot[i].name, 0);
+			an_tmp_slot[i].used = 0;
+		}
+}
+
+/* A random 64-bit tag for a temporary name (getrandom; the clock and pid if it fails). */
+static uint64_t an_tmp_tag(void)
+{
+	uint64_t v;
+	struct timespec ts;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15u ^ (uint64_t)ts.tv_sec ^
+	       (uint64_t)getpid() << 32;
+}
+
+/* Creates a fresh temporary .NAME.PID-TAG.lab-tmp (O_EXCL, never through a link): unique per
+ * process and per writer, so two analyses of one DIR never share one. Returns the fd or -1. */
+static int an_tmp_create(struct lab_an_wfile *w, const char *name)
+{
+	int fd = -1;
+
+	for (int tries = 0; tries < 16 && fd < 0; tries++) {
+		free(w->tmp);
+		w->tmp = lab_an_asprintf(".%s.%ld-%016llx.lab-tmp", name, (long)getpid(),
+		                         (unsigned long long)an_tmp_tag());
+		if (!w->tmp) {
+			errno = ENOMEM;
+			return -1;
+		}
+		fd = openat(w->dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		            0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
 FILE *lab_an_wfile_openat(struct lab_an_wfile *w, int dirfd, const char *shown, const char *name,
                           struct lab_err *err)
 {
@@ -40,9 +121,9 @@ FILE *lab_an_wfile_openat(struct lab_an_wfile *w, int dirfd, const char *shown, 
 
 	memset(w, 0, sizeof(*w));
 	w->dirfd = -1;
+	w->slot = -1;
 	w->path = lab_an_asprintf("%s/%s", shown, name);
-	w->tmp = lab_an_asprintf(".%s.lab-tmp", name);
-	if (!w->path || !w->tmp) {
+	if (!w->path) {
 		lab_err_set(err, LAB_ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -51,15 +132,16 @@ FILE *lab_an_wfile_openat(struct lab_an_wfile *w, int dirfd, const char *shown, 
 		lab_err_set(err, LAB_EIO, "cannot write %s: %s", w->path, strerror(errno));
 		goto fail;
 	}
-	if (lab_an_wfile_check(w->dirfd, shown, name, err) ||
-	    lab_an_wfile_check(w->dirfd, shown, w->tmp, err))
+	if (lab_an_wfile_check(w->dirfd, shown, name, err))
 		goto fail;
-	unlinkat(w->dirfd, w->tmp, 0); /* a regular leftover of an interrupted analysis */
-	fd = openat(w->dirfd, w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = an_tmp_create(w, name);
+	if (fd >= 0)
+		w->slot = an_tmp_register(w->dirfd, w->tmp);
 	if (fd < 0 || !(w->f = fdopen(fd, "w"))) {
 		lab_err_set(err, LAB_EIO, "cannot write %s: %s", w->path, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
+			an_tmp_unregister(w->slot);
 			unlinkat(w->dirfd, w->tmp, 0);
 		}
 		goto fail;
@@ -78,6 +160,7 @@ FILE *lab_an_wfile_open(struct lab_an_wfile *w, const char *path, struct lab_err
 	FILE *f = NULL;
 
 	memset(w, 0, sizeof(*w));
+	w->slot = -1;
 	w->dirfd = -1;
 	if (!dir)
 		lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -99,6 +182,8 @@ int lab_an_wfile_close(struct lab_an_wfile *w, int keep, struct lab_err *err)
 		rc = lab_err_set(err, LAB_EIO, "cannot write %s", w->path);
 		keep = 0;
 	}
+	if (w->tmp)
+		an_tmp_unregister(w->slot);
 	if (w->f && keep && renameat(w->dirfd, w->tmp, w->dirfd, w->name) != 0)
 		rc = lab_err_set(err, LAB_EIO, "cannot write %s: %s", w->path, strerror(errno));
 	if (w->f && rc | !keep)
@@ -109,6 +194,7 @@ int lab_an_wfile_close(struct lab_an_wfile *w, int keep, struct lab_err *err)
 	free(w->tmp);
 	memset(w, 0, sizeof(*w));
 	w->dirfd = -1;
+	w->slot = -1;
 	return rc;
 }
 

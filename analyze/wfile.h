@@ -2,7 +2,8 @@
 /*
  * Writing into a results directory that came from someone else. The analyzer writes only
  * regular files it creates itself and never follows a symbolic link inside DIR: a file is
- * written under a temporary name created with O_EXCL|O_NOFOLLOW relative to a handle on its
+ * written under a temporary name unique to the writer (.NAME.PID-RANDOM.lab-tmp, so two analyses
+ * of one DIR never share one) created with O_EXCL|O_NOFOLLOW relative to a handle on its
  * directory, then renamed over the target, and a target that exists as anything but a regular
  * file (a link, a directory, a FIFO) is refused with an error (LAB_EIO: `lab analyze`
  * exits 1). A reader of the finished file never sees it half-written.
@@ -19,7 +20,8 @@ struct lab_an_wfile {
 	int dirfd;
 	char *path;       /* as given, for messages */
 	const char *name; /* the last component of path */
-	char *tmp;        /* the temporary name in the same directory */
+	char *tmp;        /* the temporary name in the same directory (unique per writer) */
+	int slot;         /* its entry for lab_an_wfile_abort, or -1 */
 };
 
 /*
@@ -34,6 +36,10 @@ FILE *lab_an_wfile_openat(struct lab_an_wfile *w, int dirfd, const char *shown, 
 /* Finishes the file: when keep and nothing failed, renames it over the target; otherwise removes
  * the temporary. Returns 0 or -LAB_EIO with the cause in err (unless err already holds one). */
 int lab_an_wfile_close(struct lab_an_wfile *w, int keep, struct lab_err *err);
+
+/* Removes the temporaries of every file being written (an interrupted analysis leaves none).
+ * Async-signal-safe: for a SIGTERM/SIGINT handler, which then ends the process. */
+void lab_an_wfile_abort(void);
 
 /* 0 when name in dirfd is absent or a regular file; else -LAB_EIO naming shown/name. */
 int lab_an_wfile_check(int dirfd, const char *shown, const char *name, struct lab_err *err);
