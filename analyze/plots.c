@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +21,15 @@
 
 /* gnuplot's output, in the plots directory. */
 #define AN_GNUPLOT_LOG "gnuplot.log"
+/* The script that loads the plots' scripts, in the plots directory (not a plot: another
+ * extension than .gp). */
+#define AN_GNUPLOT_BATCH "render-batch.gnuplot"
+/* Failed gnuplot runs in a row, with nothing rendered between them, after which the rest is not
+ * tried (a gnuplot without the cairo terminals fails on every plot). */
+#define AN_GNUPLOT_GIVE_UP 8
+
+/* The gnuplot this process waits for (0: none), for lab_an_plots_abort. */
+static volatile sig_atomic_t an_gnuplot_pid;
 
 /* Fewest thread counts for a series plot (speedup, efficiency, Karp-Flatt, fits). */
 #define LAB_AN_PLOT_MIN_COUNTS 3
@@ -175,6 +186,15 @@ static void an_series_has(const struct lab_an_series *s, int *measured, int *kf,
 		*measured = *kf = *fit = 0;
 }
 
+/* How many plots an_series_plots draws for s. */
+static size_t an_series_nplots(const struct lab_an_series *s)
+{
+	int measured, kf, fit;
+
+	an_series_has(s, &measured, &kf, &fit);
+	return !measured && !fit ? 0 : 1 + (size_t)measured + (size_t)kf;
+}
+
 static int an_series_plots(const struct lab_an_series *s, size_t idx,
                            const struct lab_an_pdir *pdir, struct lab_an_plots *out,
                            struct lab_err *err)
@@ -220,29 +240,49 @@ static int an_series_plots(const struct lab_an_series *s, size_t idx,
 	return 0;
 }
 
-/* Runs `gnuplot a.gp b.gp ...` (an argument vector, no shell) for plots [first, first + n) with
- * the plots directory as its working directory, its output appended to gnuplot.log. The names
- * are the analyzer's slugs, so gnuplot writes only fresh NAME.svg and NAME.png there. Returns 0
- * when gnuplot exits 0. */
-static int an_gnuplot_run(const struct lab_an_pdir *pdir, const struct lab_an_plots *p,
-                          size_t first, size_t n)
+/* Writes the batch script: `load 'BASE.gp'` for plots [first, n) (bases are the analyzer's
+ * slugs, so the quoted name is inert). 0 or -1. */
+static int an_gnuplot_batch(const struct lab_an_pdir *pdir, const struct lab_an_plots *p,
+                            size_t first)
 {
-	static char prog[] = "gnuplot";
-	char **argv = calloc(n + 2, sizeof(*argv));
-	int status = -1;
-	pid_t pid;
+	int fd = openat(pdir->fd, AN_GNUPLOT_BATCH,
+	                O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
-	if (!argv)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
-	argv[0] = prog;
-	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = lab_an_asprintf("%s.gp", p->p[first + i].base);
+	}
+	fputs("# Written by lab analyze: renders every plot. Run: gnuplot " AN_GNUPLOT_BATCH "\n",
+	      f);
+	for (size_t i = first; i < p->n; i++)
+		fprintf(f, "load '%s.gp'\n", p->p[i].base);
+	return ferror(f) | fclose(f) ? -1 : 0;
+}
+
+/* Runs `gnuplot render-batch.gnuplot` (an argument vector, no shell) with the plots directory as
+ * its working directory, stdin from /dev/null, its output appended to gnuplot.log. gnuplot dies
+ * with this process (PR_SET_PDEATHSIG) and lab_an_plots_abort can end it. Returns 0 when
+ * gnuplot exits 0. */
+static int an_gnuplot_run(const struct lab_an_pdir *pdir)
+{
+	static char prog[] = "gnuplot", script[] = AN_GNUPLOT_BATCH;
+	char *argv[] = {prog, script, NULL};
+	pid_t parent = getpid(), pid;
+	int status = -1;
+
 	pid = fork();
 	if (pid == 0) {
 		int fd;
 
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+			_exit(127);
 		if (fchdir(pdir->fd) != 0)
 			_exit(127);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, 0);
 		fd = open(AN_GNUPLOT_LOG, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -251,30 +291,91 @@ static int an_gnuplot_run(const struct lab_an_pdir *pdir, const struct lab_an_pl
 		execvp("gnuplot", argv);
 		_exit(127);
 	}
-	if (pid > 0 && waitpid(pid, &status, 0) != pid)
-		status = -1;
-	for (size_t i = 0; i < n; i++)
-		free(argv[i + 1]);
-	free(argv);
-	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	if (pid < 0)
+		return -1;
+	an_gnuplot_pid = pid;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	an_gnuplot_pid = 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* One gnuplot process renders everything (one process per plot is slow); gnuplot stops at the
- * first failing script, so on failure each script runs alone and the failures are counted. */
+void lab_an_plots_abort(void)
+{
+	pid_t pid = an_gnuplot_pid;
+
+	if (pid > 0)
+		kill(pid, SIGTERM);
+}
+
+/* The first plot from first on without its .png (the last file each script writes). */
+static size_t an_first_unrendered(const struct lab_an_pdir *pdir, const struct lab_an_plots *p,
+                                  size_t first)
+{
+	char name[512];
+	struct stat st;
+
+	for (; first < p->n; first++) {
+		snprintf(name, sizeof(name), "%s.png", p->p[first].base);
+		if (fstatat(pdir->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			break;
+	}
+	return first;
+}
+
+/* One gnuplot renders every plot through one script (one process per plot is slow, and one
+ * argument per plot overflows the argument list). gnuplot stops at the first failing plot: that
+ * plot (the first without its .png) counts as failed and a new batch starts after it. */
 static void an_gnuplot_all(const struct lab_an_pdir *pdir, struct lab_an_plots *out,
                            struct lab_an_warnings *warn)
 {
-	size_t failed = 0;
+	size_t failed = 0, first = 0, in_row = 0;
 
-	if (an_gnuplot_run(pdir, out, 0, out->n) == 0) {
-		out->rendered = 1;
-		return;
+	while (first < out->n) {
+		size_t stop;
+
+		if (an_gnuplot_batch(pdir, out, first) != 0) {
+			failed += out->n - first;
+			break;
+		}
+		if (an_gnuplot_run(pdir) == 0)
+			break;
+		stop = an_first_unrendered(pdir, out, first);
+		if (stop >= out->n)
+			break; /* failed after the last plot: all rendered */
+		in_row = stop == first ? in_row + 1 : 1;
+		failed++;
+		first = stop + 1;
+		if (in_row >= AN_GNUPLOT_GIVE_UP) {
+			failed += out->n - first;
+			break;
+		}
 	}
-	for (size_t i = 0; i < out->n; i++)
-		failed += an_gnuplot_run(pdir, out, i, 1) != 0;
 	out->rendered = failed < out->n;
-	lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s/%s", failed, out->n,
-	            pdir->path, AN_GNUPLOT_LOG);
+	if (failed)
+		lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s/%s", failed, out->n,
+		            pdir->path, AN_GNUPLOT_LOG);
+}
+
+/* Leaves out the plots past LAB_AN_PLOTS_MAX (their files too), counting them in omitted. */
+static void an_plots_trim(const struct lab_an_pdir *pdir, struct lab_an_plots *out)
+{
+	char name[512];
+
+	for (size_t i = LAB_AN_PLOTS_MAX; i < out->n; i++) {
+		snprintf(name, sizeof(name), "%s.gp", out->p[i].base);
+		unlinkat(pdir->fd, name, 0);
+		snprintf(name, sizeof(name), "%s.dat", out->p[i].base);
+		unlinkat(pdir->fd, name, 0);
+		free(out->p[i].title);
+		free(out->p[i].base);
+		out->omitted++;
+	}
+	if (out->n > LAB_AN_PLOTS_MAX)
+		out->n = LAB_AN_PLOTS_MAX;
 }
 
 /* plots/ belongs to the analyzer: files of an earlier analysis (another series set, another
@@ -282,7 +383,7 @@ static void an_gnuplot_all(const struct lab_an_pdir *pdir, struct lab_an_plots *
  * are removed, relative to the directory handle. */
 static void an_plots_clean(const struct lab_an_pdir *pdir)
 {
-	static const char *const ext[] = {".gp", ".dat", ".svg", ".png", ".log"};
+	static const char *const ext[] = {".gp", ".dat", ".svg", ".png", ".log", ".gnuplot"};
 	int dup = fcntl(pdir->fd, F_DUPFD_CLOEXEC, 0);
 	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
 	struct dirent *e;
@@ -323,12 +424,28 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		goto out;
 	}
 	an_plots_clean(&pd);
-	for (size_t i = 0; i < a->ns && !rc; i++)
-		if (!lab_an_series_hidden(a, &a->s[i]))
+	/* Series in order while their plots fit under the cap; the rest are counted, not written.
+	 */
+	for (size_t i = 0; i < a->ns && !rc; i++) {
+		size_t k = lab_an_series_hidden(a, &a->s[i]) ? 0 : an_series_nplots(&a->s[i]);
+
+		if (k && (out->omitted || out->n + k > LAB_AN_PLOTS_MAX))
+			out->omitted += k;
+		else if (k)
 			rc = an_series_plots(&a->s[i], i, &pd, out, err);
+	}
 	if (!rc)
 		rc = lab_an_views_plots(a, &pd, out, err);
-	if (rc || !render || !out->n)
+	if (rc)
+		goto out;
+	an_plots_trim(&pd, out);
+	if (out->omitted)
+		lab_an_warn(warn,
+		            "%zu of %zu plots left out: at most %d per analysis (gnuplot renders a "
+		            "few dozen a second and report.html embeds each); the tables, "
+		            "summary.csv and analysis.json hold every series",
+		            out->omitted, out->n + out->omitted, LAB_AN_PLOTS_MAX);
+	if (!render || !out->n)
 		goto out;
 	out->no_gnuplot = !lab_an_have_program("gnuplot");
 	if (out->no_gnuplot)

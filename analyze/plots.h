@@ -3,14 +3,20 @@
  * Plots under DIR/plots: for each series NN-SLUG-{speedup,efficiency,karpflatt}.{dat,gp}, then
  * the plots of the views (analyze/views/). Each is described by a struct lab_an_plot; nothing
  * reads meaning from a file name. The .gp scripts are self-contained and write .svg and .png next
- * to themselves. gnuplot runs once for all scripts when it is on PATH; otherwise one warning says
- * how to install it. The analysis never depends on gnuplot.
+ * to themselves. At most LAB_AN_PLOTS_MAX plots are written (a warning counts the rest). gnuplot
+ * runs once, on render-batch.gnuplot (which loads every script), when it is on PATH; otherwise
+ * one warning says how to install it. The analysis never depends on gnuplot.
  */
 #ifndef LAB_ANALYZE_PLOTS_H
 #define LAB_ANALYZE_PLOTS_H
 
 #include "analyze/analysis.h"
 #include "analyze/err.h"
+
+/* The most plots one analysis writes and renders: gnuplot renders a few dozen a second and the
+ * report embeds each one, so past this the rest are left out (counted in omitted, and a warning
+ * says how many and why); the tables and analysis.json still hold every series. */
+#define LAB_AN_PLOTS_MAX 300
 
 /* One plot: BASE.gp (BASE.dat beside it, BASE.svg and BASE.png once rendered). */
 struct lab_an_plot {
@@ -28,6 +34,7 @@ struct lab_an_plots {
 	int rendered;   /* gnuplot ran and succeeded: .svg/.png exist */
 	int written;    /* lab_an_plots_write ran (0: plots were not asked for) */
 	int no_gnuplot; /* there were plots to render and gnuplot was not found */
+	size_t omitted; /* plots left out past LAB_AN_PLOTS_MAX (not written, not rendered) */
 };
 
 /*
@@ -37,6 +44,9 @@ struct lab_an_plots {
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
                        struct lab_an_plots *out, struct lab_an_warnings *warn, struct lab_err *err);
 void lab_an_plots_free(struct lab_an_plots *p);
+/* Ends the gnuplot this process is waiting for, if any (SIGTERM). Async-signal-safe: for the
+ * command's SIGTERM/SIGINT handler. gnuplot also dies with the process on its own. */
+void lab_an_plots_abort(void);
 /* 1 when an executable named prog is on PATH. */
 int lab_an_have_program(const char *prog);
 
