@@ -6,6 +6,7 @@
  * that is a symbolic link or not a regular file (analyze/wfile.h: refused, nothing written).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "harness/record_schema.h"
 #include "lab/analyze_print.h"
 #include "lab/cli.h"
+#include "lab/text_esc.h"
 
 /* The options of analyze and report; one row in an_opts (and a field here) per option. */
 struct lab_analyze_opts {
@@ -125,10 +127,30 @@ static const struct lab_cmd_opts compare_cmd = {
     .pos_what = "directories",
 };
 
+/* Messages quote the files' text (names, values): escaped, one line each (lab_opts_error). */
 static int lab_an_exit(const struct lab_err *err, const char *cmd)
 {
-	fprintf(stderr, "lab %s: %s\n", cmd, err->msg);
+	lab_opts_error("lab %s: %s", cmd, err->msg);
 	return err->code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+}
+
+/* The text tables on stdout through the escaping stream (lab/text_esc.h): the analysis a, or
+ * the comparison c of old and new. Returns an exit code. */
+static int lab_text_print(const struct lab_an_analysis *a, const struct lab_an_compare *c,
+                          const struct lab_an_data *old, const struct lab_an_data *new_)
+{
+	FILE *t = lab_text_esc_open(stdout);
+
+	if (!t) {
+		fprintf(stderr, "lab: out of memory\n");
+		return LAB_EXIT_FAILURE;
+	}
+	if (a)
+		lab_analyze_print(t, a);
+	else
+		lab_compare_print(t, c, old, new_);
+	lab_text_esc_close(t); /* a failed write shows in ferror(stdout): main reports it */
+	return LAB_EXIT_OK;
 }
 
 static int lab_is_dir(const char *path)
@@ -172,7 +194,7 @@ static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 {
 	for (size_t i = 0; i < w->n; i++)
-		fprintf(stderr, "lab %s: warning: %s\n", cmd, w->msg[i]);
+		lab_opts_error("lab %s: warning: %s", cmd, w->msg[i]);
 }
 
 /* Writes summary.csv, analysis.json, plots and report.html into the results directory. */
@@ -213,6 +235,27 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 	return rc;
 }
 
+/* SIGTERM/SIGINT while analyzing: gnuplot goes too (it would keep writing into plots/), and so
+ * do the temporaries of the files being written; then the signal ends the process as usual. */
+static void lab_analyze_on_signal(int sig)
+{
+	lab_an_plots_abort();
+	lab_an_wfile_abort();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void lab_analyze_signals(void)
+{
+	struct sigaction sa = {.sa_handler = lab_analyze_on_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 static int lab_analyze_main(int argc, char **argv, int report_only)
 {
 	struct lab_analyze_opts o = {.report_only = report_only};
@@ -226,6 +269,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
 		return lab_fleet_analyze(argc, argv);
+	lab_analyze_signals();
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)
 		err.code = LAB_EDATA; /* a --csv FILE that cannot be opened is bad usage */
@@ -251,8 +295,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	lab_print_warnings(&warn, argv[0]);
 	if (o.json)
 		lab_an_analysis_json(&a, stdout);
-	else if (!report_only)
-		lab_analyze_print(stdout, &a);
+	else if (!report_only && (rc = lab_text_print(&a, NULL, NULL, NULL)))
+		code = rc;
 out:
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
@@ -324,7 +368,7 @@ int lab_cmd_compare(int argc, char **argv)
 	if (json)
 		lab_an_compare_json(&c, dir[0], dir[1], stdout);
 	else
-		lab_compare_print(stdout, &c, &d[0], &d[1]);
+		code = lab_text_print(NULL, &c, &d[0], &d[1]);
 out:
 	lab_an_compare_free(&c);
 	lab_an_data_free(&d[0]);

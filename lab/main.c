@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab: the command line. A table of subcommands; each lives in lab/cmd_*.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lab/cli.h"
 
@@ -50,10 +54,50 @@ static void lab_usage(FILE *f)
 
 const char *lab_self = "lab";
 
-int main(int argc, char **argv)
+/* A standard descriptor the caller closed (`lab ... >&-`) is held by a read-only /dev/null, so
+ * the first file the lab opens cannot become stdout (results written into it) and a write to
+ * it fails, which lab_stdout_done reports. */
+static void lab_std_fds_hold(void)
 {
-	if (argc > 0 && argv[0] && *argv[0])
-		lab_self = argv[0];
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int null = open("/dev/null", O_RDONLY);
+
+			if (null >= 0 && null != fd) {
+				dup2(null, fd);
+				close(null);
+			}
+		}
+}
+
+/* Output that never arrived is a failure: a full disk, a closed or unwritable stdout make the
+ * exit 1 with a message, whatever the command did; EPIPE (the reader left, SIGPIPE ignored)
+ * stays silent. Returns the exit code. */
+static int lab_stdout_done(int code)
+{
+	int failed = ferror(stdout), e = errno;
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+
+	if (fflush(stdout) != 0) {
+		failed = 1;
+		e = errno; /* fresh: this write failed */
+	} else if (failed && e != ENOSPC && e != EBADF && e != EIO && e != EFBIG && e != EDQUOT &&
+	           e != EPIPE) {
+		e = 0; /* an earlier write failed; errno has moved on since */
+	}
+	if (!failed)
+		return code;
+	/* a pipe whose reader left reports POLLERR */
+	if (e == 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		e = EPIPE;
+	if (e != EPIPE)
+		fprintf(stderr, "%s: cannot write standard output: %s\n", lab_self,
+		        e ? strerror(e) : "write error");
+	return code == LAB_EXIT_OK ? LAB_EXIT_FAILURE : code;
+}
+
+static int lab_main(int argc, char **argv)
+{
 	if (argc < 2) {
 		lab_usage(stderr);
 		return LAB_EXIT_USAGE;
@@ -69,4 +113,12 @@ int main(int argc, char **argv)
 			return lab_subcommands[i].fn(argc - 1, argv + 1);
 	lab_opts_error("lab: unknown command '%s' (see lab --help)", argv[1]);
 	return LAB_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 0 && argv[0] && *argv[0])
+		lab_self = argv[0];
+	lab_std_fds_hold();
+	return lab_stdout_done(lab_main(argc, argv));
 }
