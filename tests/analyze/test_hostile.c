@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Hostile inputs, round 3 (issue 19), the analyzer's items: the number of plots is capped and
+ * gnuplot runs on one script; samples.csv is streamed (a sparse file is refused at its first NUL
+ * byte with memory bounded by the data); control bytes from the files are escaped in text
+ * output; costs that overflow are input errors; input files that are links are not followed;
+ * --csv columns are strict; a failed write to stdout is exit 1; SIGTERM takes gnuplot down too;
+ * temporary names are unique per writer. Assertions are on behaviour and counts, never times.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/csv.h"
+#include "analyze/plots.h"
+#include "analyze/wfile.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+#define HO_HEADER                                                                                  \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
+	"flagged\n"
+#define HO_RUN                                                                                     \
+	"{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "      \
+	"\"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": "    \
+	"{}, \"placement\": \"compact\", \"status\": \"ok\"}]}]}\n"
+
+/* Writes tmpdir/rel with len bytes. */
+static void ho_file(const char *rel, const char *text, size_t len)
+{
+	char path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	f = fopen(path, "wb");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		testlib_fail();
+	}
+}
+
+static void ho_str(const char *rel, const char *text)
+{
+	ho_file(rel, text, strlen(text));
+}
+
+static void ho_mkdir(const char *rel)
+{
+	char path[2048];
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	mkdir(path, 0755);
+}
+
+/* A results directory R with two points of one series (a valid analysis). */
+static void ho_results_small(void)
+{
+	ho_mkdir("R");
+	ho_str("R/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n"
+	                                  "e,0,noop,placement=compact,1,1,1010,10,op,0.01,0\n"
+	                                  "e,1,noop,placement=compact,2,0,600,10,op,0.01,0\n"
+	                                  "e,1,noop,placement=compact,2,1,610,10,op,0.01,0\n");
+	ho_str("R/run.json", HO_RUN);
+}
+
+/* Counts the files in tmpdir/rel whose names end in ext. */
+static size_t ho_count(const char *rel, const char *ext)
+{
+	char path[2048];
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0, el = strlen(ext);
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (!(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		n += len > el && !strcmp(e->d_name + len - el, ext);
+	}
+	closedir(d);
+	return n;
+}
+
+/* A gnuplot on PATH (tmpdir/bin) that logs one line per run: its argument count and arguments
+ * (or, with body, runs body instead). */
+static void ho_fake_gnuplot(const char *body)
+{
+	char text[2048];
+
+	ho_mkdir("bin");
+	snprintf(text, sizeof(text), "#!/bin/sh\n%s\n",
+	         body ? body : "echo \"$#:$*\" >> \"$HO_LOG\"");
+	ho_str("bin/gnuplot", text);
+	snprintf(text, sizeof(text), "%s/bin/gnuplot", testlib_tmpdir());
+	chmod(text, 0755);
+}
+
+static char *ho_env(const char *extra)
+{
+	static char env[4096];
+
+	snprintf(env, sizeof(env), "PATH=%s/bin:$PATH HO_LOG=%s/gnuplot-runs.log %s",
+	         testlib_tmpdir(), testlib_tmpdir(), extra ? extra : "");
+	return env;
+}
+
+/* 150 series (one params value each) measured at 1, 2 and 4 threads: 3 plots each, 450 in all,
+ * more than LAB_AN_PLOTS_MAX. */
+LAB_TEST(plots_capped_one_gnuplot_script)
+{
+	size_t cap = 1 << 20, len = 0, series = 150, lines = 0;
+	char *csv = malloc(cap), *out = NULL, *err = NULL, *log = NULL, path[2048], want[128];
+	int code;
+
+	REQUIRE(csv && 3 * series > LAB_AN_PLOTS_MAX);
+	len += (size_t)snprintf(csv + len, cap - len, "%s", HO_HEADER);
+	for (size_t s = 0; s < series; s++)
+		for (int t = 0; t < 3; t++)
+			for (int rep = 0; rep < 2; rep++)
+				len += (size_t)snprintf(
+				    csv + len, cap - len, "e,%zu,noop,k=%zu,%d,%d,%d,100,op,0,0\n",
+				    3 * s + (size_t)t, s, 1 << t, rep, 4000 / (1 << t) + 10 * rep);
+	ho_mkdir("R");
+	ho_file("R/samples.csv", csv, len);
+	free(csv);
+	ho_fake_gnuplot(NULL);
+	code = clitest_run(ho_env(NULL), "analyze R", &out, &err);
+	CHECK_EQ_I64(code, 0);
+	/* the plots past the cap are not written, and the message says how many and why */
+	CHECK_EQ_U64(ho_count("R/plots", ".gp"), LAB_AN_PLOTS_MAX);
+	snprintf(want, sizeof(want), "%d of %zu plots left out", 3 * (int)series - LAB_AN_PLOTS_MAX,
+	         3 * series);
+	if (!err || !strstr(err, want))
+		TL__FAIL("stderr lacks '%s': %s", want, err ? err : "(none)");
+	/* gnuplot ran once, on one script (not one argument per plot) */
+	snprintf(path, sizeof(path), "%s/gnuplot-runs.log", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &log, &len, NULL) == 0);
+	for (char *p = log; *p; p++)
+		lines += *p == '\n';
+	CHECK_EQ_U64(lines, 1);
+	CHECK(!strncmp(log, "1:", 2));
+	free(log);
+	free(out);
+	free(err);
+}
+
+/* gnuplot stops at the first failing plot: the others still render, one restart per failure. */
+LAB_TEST(plots_batch_resumes_after_a_failure)
+{
+	char *out = NULL, *err = NULL, *log = NULL, path[2048];
+	size_t len, runs = 0;
+
+	clitest_copy("results-usl");
+	/* The first run renders its first plot (an empty .png) and fails on the second; later
+	 * runs render every plot they are given. */
+	ho_fake_gnuplot("echo run >> \"$HO_LOG\"; n=0\n"
+	                "for f in $(sed -n \"s/^load '\\(.*\\)\\.gp'$/\\1/p\" \"$1\"); do\n"
+	                "  n=$((n+1)); if [ $n = 2 ] && [ ! -e \"$HO_LOG.failed\" ]; then\n"
+	                "    : > \"$HO_LOG.failed\"; exit 1; fi\n"
+	                "  : > \"$f.png\"; done");
+	CHECK_EQ_I64(clitest_run(ho_env(NULL), "analyze results-usl", &out, &err), 0);
+	snprintf(path, sizeof(path), "%s/gnuplot-runs.log", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &log, &len, NULL) == 0);
+	for (char *p = log; *p; p++)
+		runs += *p == '\n';
+	CHECK_EQ_U64(runs, 2); /* the batch, then the rest after the failed plot */
+	CHECK(ho_count("results-usl/plots", ".gp") >= 3);
+	CHECK_EQ_U64(ho_count("results-usl/plots", ".png") + 1,
+	             ho_count("results-usl/plots", ".gp"));
+	if (!strstr(err, "gnuplot failed on 1 of "))
+		TL__FAIL("stderr lacks 'gnuplot failed on 1 of': %s", err);
+	free(log);
+	free(out);
+	free(err);
+}
+
+/* The largest resident set of the children run so far, in MiB. */
+static long ho_child_rss_mib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_CHILDREN, &ru) == 0 ? ru.ru_maxrss / 1024 : -1;
+}
+
+/* A sparse samples.csv: head, then zeros (a hole) up to size bytes. */
+static void ho_sparse(const char *head, off_t size)
+{
+	char path[2048];
+	int fd;
+
+	ho_mkdir("R");
+	ho_str("R/samples.csv", head);
+	snprintf(path, sizeof(path), "%s/R/samples.csv", testlib_tmpdir());
+	fd = open(path, O_WRONLY);
+	REQUIRE(fd >= 0 && ftruncate(fd, size) == 0);
+	close(fd);
+}
+
+LAB_TEST(sparse_samples_refused_at_first_nul)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_sparse("", (off_t)1 << 30);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!strstr(err, "samples.csv:1: NUL byte"))
+		TL__FAIL("stderr: %s", err);
+	CHECK(ho_child_rss_mib() < 200);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(bad_line_refused_without_reading_the_rest)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_sparse(HO_HEADER "e,zero,noop,,1,0,1000,10,op,0,0\n", (off_t)1 << 30);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!strstr(err, "samples.csv:2: point = 'zero'"))
+		TL__FAIL("stderr: %s", err);
+	CHECK(ho_child_rss_mib() < 200);
+	free(out);
+	free(err);
+}
+
+/* A record longer than the reader holds is refused with its line, not read to its end. */
+LAB_TEST(overlong_record_refused)
+{
+	size_t n = 20u << 20;
+	char *big = malloc(n + 2), *out = NULL, *err = NULL;
+
+	REQUIRE(big);
+	memset(big, 'a', n);
+	big[n] = '\n';
+	ho_mkdir("R");
+	ho_str("R/samples.csv", HO_HEADER);
+	{
+		char path[2048];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/R/samples.csv", testlib_tmpdir());
+		f = fopen(path, "ab");
+		REQUIRE(f && fwrite(big, 1, n + 1, f) == n + 1 && fclose(f) == 0);
+	}
+	free(big);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!strstr(err, "samples.csv:2: a record longer than"))
+		TL__FAIL("stderr: %s", err);
+	free(out);
+	free(err);
+}
+
+/* No byte of the ESC sequences reaches the terminal; their escaped form does. */
+static void ho_no_esc(const char *what, const char *s)
+{
+	if (!s)
+		return;
+	for (const char *p = s; *p; p++)
+		if (*p == 0x1b || *p == '\r' ||
+		    ((unsigned char)*p == 0xc2 && (unsigned char)p[1] >= 0x80 &&
+		     (unsigned char)p[1] <= 0x9f)) {
+			TL__FAIL("%s holds a raw control byte 0x%02x at %zu: %s", what,
+			         (unsigned char)*p, (size_t)(p - s), s);
+			return;
+		}
+}
+
+LAB_TEST(text_output_escapes_control_bytes)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_mkdir("R");
+	ho_str("R/samples.csv",
+	       HO_HEADER "\"e\x1b[2K\rOK\",0,noop,placement=\x1b[31m,1,0,1000,10,op\xc2\x9b,0,0\n"
+	                 "\"e\x1b[2K\rOK\",0,noop,placement=\x1b[31m,1,1,1010,10,op\xc2\x9b,0,0\n"
+	                 "\"e\x1b[2K\rOK\",1,noop,placement=\x1b[31m,2,0,600,10,op\xc2\x9b,0,0\n");
+	ho_str("R/run.json",
+	       "{\"schema\": \"lab.run/1\\u001b[2K\", \"status\": \"complete\", "
+	       "\"experiments\": [{\"name\": \"e\\u001b[2K\\rOK\", \"kernel\": \"noop\", "
+	       "\"points\": [{\"point\": 0, \"threads\": 1, \"params\": {}, \"placement\": "
+	       "\"\\u001b[31m\", \"status\": \"ok\"}, {\"point\": 1, \"threads\": 2, "
+	       "\"params\": {}, \"placement\": \"\\u001b[31m\", \"status\": \"ok\"}, "
+	       "{\"point\": 2, \"threads\": 4, \"params\": {}, \"placement\": \"\\u001b[31m\", "
+	       "\"status\": \"skipped\", \"reason\": \"\\u001b[2K\\rOK fake\"}]}]}\n");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	ho_no_esc("analyze stdout", out);
+	ho_no_esc("analyze stderr", err);
+	if (!out || !strstr(out, "\\x1b[2K"))
+		TL__FAIL("analyze stdout lacks the escaped form \\x1b[2K: %s", out ? out : "");
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "compare R R", &out, &err), 0);
+	ho_no_esc("compare stdout", out);
+	ho_no_esc("compare stderr", err);
+	if (!out || !strstr(out, "\\x1b"))
+		TL__FAIL("compare stdout lacks the escaped form \\x1b: %s", out ? out : "");
+	free(out);
+	free(err);
+}
+
+static void ho_expect_bad_cost(const char *rows, const char *want)
+{
+	char text[2048], *out = NULL, *err = NULL;
+
+	snprintf(text, sizeof(text), "%s%s", HO_HEADER, rows);
+	ho_mkdir("R");
+	ho_str("R/samples.csv", text);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!err || !strstr(err, want))
+		TL__FAIL("rows '%s': stderr lacks '%s': %s", rows, want, err ? err : "");
+	ho_no_esc("out", out);
+	if (out && (strstr(out, "inf") || strstr(out, "nan") || strstr(out, "SUPERLINEAR")))
+		TL__FAIL("rows '%s' printed a non-finite value: %s", rows, out);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(nonfinite_cost_is_input_error)
+{
+	ho_expect_bad_cost("e,0,noop,,1,0,1e308,1e-300,op,0,0\n",
+	                   "samples.csv:2: elapsed_ns / work");
+	ho_expect_bad_cost("e,0,noop,,1,0,1000,10,op,0,0\n"
+	                   "e,1,noop,,2,0,1e-320,1e300,op,0,0\n",
+	                   "samples.csv:3: elapsed_ns / work");
+	/* --csv: a throughput whose cost 1/X overflows */
+	{
+		char *out = NULL, *err = NULL;
+
+		ho_str("x.csv", "threads,throughput\n1,1e-320\n2,2\n");
+		CHECK_EQ_I64(clitest_run(NULL, "analyze --csv x.csv", &out, &err), 2);
+		if (!err || !strstr(err, "x.csv:2:"))
+			TL__FAIL("stderr: %s", err ? err : "");
+		free(out);
+		free(err);
+	}
+}
+
+LAB_TEST(input_links_not_followed)
+{
+	char *out = NULL, *err = NULL, a[2048], b[2048];
+
+	ho_mkdir("outside");
+	ho_str("outside/samples.csv", HO_HEADER "secret,0,noop,,1,0,1000,10,op,0,0\n");
+	ho_mkdir("R");
+	snprintf(a, sizeof(a), "%s/outside/samples.csv", testlib_tmpdir());
+	snprintf(b, sizeof(b), "%s/R/samples.csv", testlib_tmpdir());
+	REQUIRE(symlink(a, b) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 1);
+	if (!err || !strstr(err, "R/samples.csv: a symbolic link"))
+		TL__FAIL("stderr: %s", err ? err : "");
+	CHECK(!out || !strstr(out, "secret"));
+	free(out);
+	free(err);
+	/* run.json as a link: not read (a warning), the samples still analyzed */
+	unlink(b);
+	ho_results_small();
+	ho_str("outside/run.json", HO_RUN);
+	snprintf(a, sizeof(a), "%s/outside/run.json", testlib_tmpdir());
+	snprintf(b, sizeof(b), "%s/R/run.json", testlib_tmpdir());
+	unlink(b);
+	REQUIRE(symlink(a, b) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	if (!err || !strstr(err, "R/run.json: a symbolic link"))
+		TL__FAIL("stderr: %s", err ? err : "");
+	free(out);
+	free(err);
+}
+
+static void ho_csv_bad(const char *text, const char *want)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_str("x.csv", text);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv x.csv", &out, &err), 2);
+	if (!err || !strstr(err, want))
+		TL__FAIL("'%s': stderr lacks '%s': %s", text, want, err ? err : "");
+	free(out);
+	free(err);
+}
+
+LAB_TEST(csv_columns_strict)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_csv_bad("threads,seconds,seconds\n1,2,9\n2,1,9\n", "x.csv:1: column 'seconds' again");
+	ho_csv_bad("threads,threads,seconds\n1,2,9\n2,1,9\n", "x.csv:1: column 'threads' again");
+	ho_csv_bad("threads,seconds,colour\n1,2,red\n2,1,red\n",
+	           "x.csv:1: unknown column 'colour'");
+	ho_csv_bad("threads,seconds,throughput\n1,2,1\n2,1,2\n", "x.csv:1: column 'throughput'");
+	ho_csv_bad("threads,seconds,\n1,2,\n2,1,\n", "x.csv:1: column 3 has no name");
+	ho_str("x.csv", "seconds,rep,threads,series\n2,0,1,a\n1,0,2,a\n");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv x.csv", &out, &err), 0);
+	free(out);
+	free(err);
+}
+
+LAB_TEST(stdout_write_errors)
+{
+	static const char *const cmd[] = {
+	    "analyze R --no-plots --json > /dev/full",
+	    "analyze R --no-plots > /dev/full",
+	    "analyze R --no-plots --json >&-",
+	    "compare R R > /dev/full",
+	    "compare R R --json >&-",
+	    "list --json > /dev/full",
+	};
+	char *err = NULL;
+
+	ho_results_small();
+	for (size_t i = 0; i < sizeof(cmd) / sizeof(cmd[0]); i++) {
+		char sh[4096];
+		int st;
+
+		snprintf(sh, sizeof(sh), "cd %s && %s/lab/lab %s 2>err.txt", testlib_tmpdir(),
+		         testlib_bindir(), cmd[i]);
+		st = system(sh);
+		snprintf(sh, sizeof(sh), "%s/err.txt", testlib_tmpdir());
+		REQUIRE(lab_an_file_read(sh, &err, &(size_t){0}, NULL) == 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 1)
+			TL__FAIL("lab %s: exit is not 1 (stderr: %s)", cmd[i], err);
+		else if (!strstr(err, "cannot write standard output"))
+			TL__FAIL("lab %s: stderr lacks 'cannot write standard output': %s", cmd[i],
+			         err);
+		free(err);
+		err = NULL;
+	}
+	/* EPIPE (SIGPIPE ignored) stays silent */
+	{
+		char c[2048];
+		int st;
+
+		snprintf(
+		    c, sizeof(c),
+		    "cd %s && (trap '' PIPE; sleep 0.2; %s/lab/lab analyze R --no-plots --json "
+		    "2>pipe-err.txt) | true",
+		    testlib_tmpdir(), testlib_bindir());
+		st = system(c);
+		CHECK(WIFEXITED(st));
+		snprintf(c, sizeof(c), "%s/pipe-err.txt", testlib_tmpdir());
+		REQUIRE(lab_an_file_read(c, &err, &(size_t){0}, NULL) == 0);
+		CHECK(!strstr(err, "standard output"));
+		free(err);
+	}
+}
+
+/* SIGTERM while gnuplot renders: lab ends, and so does its gnuplot; no temporary is left. */
+LAB_TEST(sigterm_takes_gnuplot_down)
+{
+	char cmd[8192], pidfile[2048], *text = NULL;
+	size_t len;
+	pid_t lab, gp = 0;
+	int st;
+
+	clitest_copy("results-usl");
+	ho_fake_gnuplot("echo $$ > \"$HO_LOG.pid\"; exec sleep 120");
+	snprintf(pidfile, sizeof(pidfile), "%s/gnuplot-runs.log.pid", testlib_tmpdir());
+	snprintf(cmd, sizeof(cmd),
+	         "cd %s && %s exec %s/lab/lab analyze results-usl >/dev/null 2>&1",
+	         testlib_tmpdir(), ho_env(NULL), testlib_bindir());
+	lab = fork();
+	REQUIRE(lab >= 0);
+	if (lab == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	/* wait for the fake gnuplot to start (bounded; not a timing assertion) */
+	for (int i = 0; i < 600 && !gp; i++) {
+		if (lab_an_file_read(pidfile, &text, &len, NULL) == 0 && len > 1)
+			gp = (pid_t)atol(text);
+		free(text);
+		text = NULL;
+		if (!gp)
+			usleep(100000);
+	}
+	REQUIRE(gp > 0);
+	kill(lab, SIGTERM);
+	REQUIRE(waitpid(lab, &st, 0) == lab);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	for (int i = 0; i < 100 && kill(gp, 0) == 0; i++)
+		usleep(100000);
+	if (kill(gp, 0) == 0) {
+		TL__FAIL("gnuplot (pid %d) still runs after lab got SIGTERM", (int)gp);
+		kill(gp, SIGKILL);
+	}
+	CHECK_EQ_U64(ho_count("results-usl", ".lab-tmp"), 0);
+}
+
+/* Two writers of one file (two `lab analyze` of one DIR): each has its own temporary, both
+ * finish, the file is whole. */
+LAB_TEST(temp_names_unique_per_writer)
+{
+	struct lab_an_wfile w1, w2;
+	struct lab_err e = {0};
+	char path[2048], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", testlib_tmpdir());
+	REQUIRE(lab_an_wfile_open(&w1, path, &e));
+	REQUIRE(lab_an_wfile_open(&w2, path, &e));
+	CHECK(strcmp(w1.tmp, w2.tmp) != 0);
+	fputs("one\n", w1.f);
+	fputs("two\n", w2.f);
+	CHECK_EQ_I64(lab_an_wfile_close(&w1, 1, &e), 0);
+	CHECK_EQ_I64(lab_an_wfile_close(&w2, 1, &e), 0);
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	CHECK_EQ_STR(text, "two\n");
+	free(text);
+	CHECK_EQ_U64(ho_count(".", ".lab-tmp"), 0);
+}
+
+/* The same through the command: four analyses of one DIR at once, three times; all succeed. */
+LAB_TEST(concurrent_analyses_of_one_dir)
+{
+	char cmd[4096];
+	int st;
+
+	ho_results_small();
+	snprintf(cmd, sizeof(cmd),
+	         "cd %s && for i in 1 2 3; do for j in 1 2 3 4; do "
+	         "(%s/lab/lab analyze R --no-plots >/dev/null 2>>conc-err.txt || echo fail >> "
+	         "conc-fail.txt) & done; wait; done",
+	         testlib_tmpdir(), testlib_bindir());
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(!clitest_exists("conc-fail.txt"));
+	CHECK_EQ_U64(ho_count("R", ".lab-tmp"), 0);
+}
