@@ -20,9 +20,11 @@ static const char np_description[] =
     "  bind:N       every page on node N (MPOL_BIND); preferred:N: node N while it has room.\n"
     "After the samples the kernel asks Linux where every page is (move_pages) and records pages\n"
     "per node in run.json (point_facts); a point whose pages are not where init asked is marked\n"
-    "placement_ok = false with a note. Expect, on 2 sockets with threads on both (placement =\n"
-    "scatter), first_touch fastest, serial near the remote bandwidth of one link, interleave in\n"
-    "between. On one node every policy lands on node 0 (bind:1 is skipped with the reason).";
+    "placement_ok = false with a note. The comparison that teaches is on 2+ nodes with threads\n"
+    "on each (placement = scatter): first_touch against serial (local against one node's\n"
+    "pages read across the interconnect), interleave between them. On one node every policy\n"
+    "lands on node 0, so the rows measure the same placement (bind:1 is skipped with the\n"
+    "reason): any difference between them there is noise, not policy.";
 
 enum np_kind { NP_FIRST_TOUCH, NP_SERIAL, NP_INTERLEAVE, NP_BIND, NP_PREFERRED };
 

@@ -10,13 +10,13 @@ static const char sc_description[] =
     "(exact: verify recomputes it serially). serial: one thread, one pass (read 8, write 8\n"
     "bytes per element), the baseline a parallel scan must beat. two_pass: each thread sums\n"
     "its block, the block sums are scanned, then each thread scans its block again from its\n"
-    "offset: twice the reads, so with 2 threads it barely breaks even once the array is\n"
-    "bigger than the caches, and it only wins where compute, not bandwidth, binds (L2-sized\n"
-    "arrays) or with many cores. blocked: the same two passes over tiles of `tile` bytes per\n"
-    "thread, so the second pass reads from cache: one trip to memory per element, two\n"
-    "barriers per tile. Expect speedup vs threads to fall as size grows from L2 to DRAM, and\n"
-    "blocked to hold up best at DRAM sizes. Knobs: method, size, tile, threads. Work unit: one\n"
-    "element.";
+    "offset: twice the reads, so once the array is bigger than the caches it must win back a\n"
+    "second pass over memory before it gains anything; it has room where compute, not\n"
+    "bandwidth, binds (cache-sized arrays) or with many cores. blocked: the same two passes over\n"
+    "tiles of `tile` bytes per thread, so the second pass reads from cache: one trip to memory\n"
+    "per element, two barriers per tile. Compare speedup against threads per size, from cache\n"
+    "sizes to DRAM, and the three methods at the DRAM sizes. Knobs: method, size, tile,\n"
+    "threads. Work unit: one element.";
 
 enum sc_method { SC_SERIAL, SC_TWO_PASS, SC_BLOCKED };
 
