@@ -228,14 +228,17 @@ LAB_TEST(simd_variants)
 
 /* ---- the reader on hand-written listings ---- */
 
-static struct disasm *dt_text(const char *text)
+/* Describes the hot loop of function f in a hand-written listing; false when there is none. */
+static bool dt_text_loop(const char *text, unsigned elem, struct disasm_loop *l)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 	struct disasm *d = f ? disasm_read(f) : NULL;
+	bool ok = d && disasm_loop(d, "f", elem, l);
 
 	if (f)
 		fclose(f);
-	return d;
+	disasm_close(d);
+	return ok;
 }
 
 /*
@@ -257,18 +260,15 @@ LAB_TEST(same_bytes_loaded_twice_count_once)
 	                           "     cd6:\tcmp    %rdi,%rcx\n"
 	                           "     cd9:\tjne    b80 <f+0xb0>\n"
 	                           "     cdf:\tret\n";
-	struct disasm *d = dt_text(text);
 	struct disasm_loop l;
 
-	REQUIRE(d);
-	REQUIRE(disasm_loop(d, "f", 4, &l));
+	REQUIRE(dt_text_loop(text, 4, &l));
 	CHECK_EQ_STR(l.elems_from, "step");
 	CHECK_NEAR(l.elems, 32, 0);
 	CHECK_NEAR(l.load_span, 128, 0); /* not 192: the ymm loads are inside the zmm ones */
 	CHECK_NEAR(l.flops, 32, 0);
 	CHECK_NEAR(l.flops / l.elems, 1, 0);
 	CHECK_EQ_U64(l.width, 64);
-	disasm_close(d);
 }
 
 /* Without a known step (the pointer is reloaded), the union of byte ranges gives the count. */
@@ -284,15 +284,12 @@ LAB_TEST(ranges_when_no_step)
 	                           "  18:\tdec    %rcx\n"
 	                           "  1b:\tjne    0 <f>\n"
 	                           "  1d:\tret\n";
-	struct disasm *d = dt_text(text);
 	struct disasm_loop l;
 
-	REQUIRE(d);
-	REQUIRE(disasm_loop(d, "f", 8, &l));
+	REQUIRE(dt_text_loop(text, 8, &l));
 	CHECK_EQ_STR(l.elems_from, "ranges");
 	CHECK_NEAR(l.elems, 8, 0);
 	CHECK_NEAR(l.flops, 8, 0);
-	disasm_close(d);
 }
 
 /*
@@ -321,16 +318,13 @@ LAB_TEST(backward_jump_into_tail_is_no_loop)
 	                           "  50:\tvmovsd %xmm0,(%r8)\n"
 	                           "  55:\tjmp    30 <f+0x30>\n"
 	                           "  60:\tret\n";
-	struct disasm *d = dt_text(text);
 	struct disasm_loop l;
 
-	REQUIRE(d);
-	REQUIRE(disasm_loop(d, "f", 8, &l));
+	REQUIRE(dt_text_loop(text, 8, &l));
 	CHECK_EQ_U64(l.nblocks, 1);
 	CHECK_EQ_U64(l.width, 64);
 	CHECK_NEAR(l.elems, 8, 0);
 	CHECK_NEAR(l.flops, 8, 0);
-	disasm_close(d);
 }
 
 /* 16 registers were too few (AVX2): constants reloaded from the stack are not kernel memory. */
@@ -347,14 +341,11 @@ LAB_TEST(stack_reloads_are_not_traffic)
 	                           "  2e:\tjne    10 <f+0x10>\n"
 	                           "  30:\tpop    %rbp\n"
 	                           "  31:\tret\n";
-	struct disasm *d = dt_text(text);
 	struct disasm_loop l;
 
-	REQUIRE(d);
-	REQUIRE(disasm_loop(d, "f", 8, &l));
+	REQUIRE(dt_text_loop(text, 8, &l));
 	CHECK_NEAR(l.mem_bytes, 0, 0);
 	CHECK_NEAR(l.local_bytes, 128, 0);
 	CHECK_NEAR(l.flops, 12, 0);
 	CHECK_EQ_STR(l.elems_from, "none");
-	disasm_close(d);
 }
