@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/rates.h"
+#include "analyze/stats.h"
 #include "analyze/views/view.h"
 
 /* A whole-number fact in [0, max], else -1 (absent, another type, out of range). */
@@ -160,7 +161,25 @@ static struct lab_an_numa_group *an_group(struct lab_an_numa *v, size_t *cap,
 	return g;
 }
 
-/* Median of the used costs with its order-statistics 95 % interval. */
+/* The 95 % interval of sorted x[0..k): the median's order-statistics one, or with 2 to 5
+ * values (too few for it) the mean's t-interval, *mean set to 1 and *centre to the mean. */
+static void an_interval(const double *x, size_t k, double *centre, double *lo, double *hi,
+                        int *mean)
+{
+	double m = 0, ss = 0, h;
+
+	*mean = 0;
+	if (!lab_an_median_ci(x, k, 0.95, lo, hi) || k < 2)
+		return;
+	for (size_t i = 0; i < k; i++)
+		m += x[i] / (double)k;
+	for (size_t i = 0; i < k; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	h = lab_an_t_quantile(0.95, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k);
+	*centre = m, *lo = m - h, *hi = m + h, *mean = 1;
+}
+
+/* Median of the used costs with its 95 % interval (an_interval). */
 static int an_cost(const struct lab_an_point *p, int inc, struct lab_an_numa_row *r)
 {
 	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
@@ -175,7 +194,7 @@ static int an_cost(const struct lab_an_point *p, int inc, struct lab_an_numa_row
 	r->n = strcmp(p->status, "ok") ? 0 : k;
 	r->med = r->n ? p->st.median : NAN;
 	r->lo = r->hi = NAN;
-	lab_an_median_ci(x, r->n, 0.95, &r->lo, &r->hi);
+	an_interval(x, r->n, &r->med, &r->lo, &r->hi, &r->mean_ci);
 	free(x);
 	return 0;
 }
@@ -208,9 +227,9 @@ static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)
 	r->note = lab_an_json_str(f, "placement_note");
 }
 
-/* The median of metric m over p's used samples with its order-statistics 95 % interval. */
+/* The median of metric m over p's used samples with its 95 % interval (an_interval). */
 static int an_metric_med(const struct lab_an_data *d, const struct lab_an_point *p, size_t m,
-                         int inc, double out[3])
+                         int inc, double out[3], int *mean)
 {
 	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
 	size_t k = 0;
@@ -222,7 +241,7 @@ static int an_metric_med(const struct lab_an_data *d, const struct lab_an_point 
 			x[k++] = p->metric[i * d->nmetric + m];
 	gsl_sort(x, 1, k);
 	out[0] = k ? (k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2) : NAN;
-	lab_an_median_ci(x, k, 0.95, &out[1], &out[2]);
+	an_interval(x, k, &out[0], &out[1], &out[2], mean);
 	free(x);
 	return 0;
 }
@@ -233,15 +252,16 @@ static int an_loaded(const struct lab_an_data *d, const struct lab_an_point *p, 
 {
 	const struct lab_an_json *s = lab_an_json_get(p->facts, "streams");
 	double lat[3], bw[3];
+	int lat_mean = 0, bw_mean = 0;
 
 	r->streams = s && s->type == LAB_AN_JSON_NUM && s->num >= 0 && s->num < 1e7
 	                 ? (int)s->num
 	                 : p->threads - 1;
-	if (an_metric_med(d, p, an_metric(d, "ns_per_load"), inc, lat) ||
-	    an_metric_med(d, p, an_metric(d, "stream_gb_per_s"), inc, bw))
+	if (an_metric_med(d, p, an_metric(d, "ns_per_load"), inc, lat, &lat_mean) ||
+	    an_metric_med(d, p, an_metric(d, "stream_gb_per_s"), inc, bw, &bw_mean))
 		return -LAB_ENOMEM;
 	if (r->n && !isnan(lat[0]))
-		r->med = lat[0], r->lo = lat[1], r->hi = lat[2];
+		r->med = lat[0], r->lo = lat[1], r->hi = lat[2], r->mean_ci = lat_mean;
 	if (r->n)
 		r->gbs = bw[0], r->gbs_lo = bw[1], r->gbs_hi = bw[2];
 	return 0;

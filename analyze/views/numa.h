@@ -43,14 +43,20 @@ struct lab_an_numa_row {
 	int streams; /* LOADED: streaming threads (point_facts "streams", else threads-1) */
 	size_t n;    /* samples used; 0 when the point is not ok */
 	/* MATRIX: GB/s or ns per unit; POLICY: ns/unit; LADDER: ns/load; LOADED: the metric
-	 * ns_per_load. Medians with their order-statistics 95 % interval (NaN when n < 6). */
+	 * ns_per_load. Medians with their order-statistics 95 % interval; with 2 to 5 samples,
+	 * too few for that interval, the mean with its t-interval (mean_ci = 1) instead. */
 	double med, lo, hi;
+	int mean_ci;
 	double gbs, gbs_lo, gbs_hi; /* POLICY: GB/s; LOADED: the stream bandwidth (median, CI) */
 	const struct lab_an_json *pages; /* pages_per_node (an array of numbers) or NULL */
 	double pages_absent;             /* NaN when not recorded */
 	int placement_ok;                /* 1, 0, or -1 not recorded */
 	const char *note;                /* placement_note, or NULL */
 	size_t seq;                      /* POLICY: the first row of its init (for the order) */
+	/* POLICY: the index of the first row with the same placement (same threads, the same
+	 * pages per node, all on one node), itself when it is the first; -1 when no other row
+	 * shares it or the pages are unknown. */
+	long same;
 };
 
 struct lab_an_numa_group {
@@ -64,6 +70,7 @@ struct lab_an_numa_group {
 	size_t nrow, cap;
 	int nnode; /* MATRIX: highest node of a cell that ran + 1 (of any cell if none ran) */
 	size_t mismatched; /* rows with placement_ok false */
+	size_t nsame;      /* POLICY: placements shared by two or more rows (lab_an_numa_same) */
 };
 
 struct lab_an_numa {
@@ -88,6 +95,17 @@ const struct lab_an_numa_row *lab_an_numa_cell(const struct lab_an_numa_group *g
 double lab_an_numa_ratio(const struct lab_an_numa_group *g, int i, int j);
 /* The firmware's distance ratio d(i, j) / d(i, i), NaN without the table. */
 double lab_an_numa_slit_ratio(const struct lab_an_numa *v, int i, int j);
+/* POLICY: the rows of g whose pages ended up identical, grouped (row->same). Two rows share
+ * a placement when they ran at the same thread count and pages_per_node (and pages_absent)
+ * are equal with every page on one node: on a one-node machine every policy does. Equal
+ * histograms spread over nodes are not grouped: which thread's data is local can differ. */
+void lab_an_numa_same(struct lab_an_numa_group *g);
+/* How the text, JSON and report say it: the costs of rows in one placement differ by noise or
+ * run order, not by where the pages are. */
+#define LAB_AN_NUMA_SAME                                                                           \
+	"one placement here: the pages ended up on the same node, so cost differences between "    \
+	"these rows are not a NUMA effect"
+
 /* The label of a kind in text and JSON: "matrix", "policy", "ladder", "loaded". */
 const char *lab_an_numa_kind_name(enum lab_an_numa_kind k);
 /* Whose time a LADDER or LOADED group's ns per load is: the chasing thread's (LOADED, a

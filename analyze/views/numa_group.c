@@ -60,6 +60,44 @@ static void an_sort_policy(struct lab_an_numa_group *g)
 	qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_policy);
 }
 
+/* 1 when rows a and b ran (same thread count) with the same known pages per node (and as many
+ * absent), all of them on one node. */
+static int an_same_pages(const struct lab_an_numa_row *a, const struct lab_an_numa_row *b)
+{
+	size_t nodes = 0;
+
+	if (!a->pages || !b->pages || a->pages->n != b->pages->n || !a->n || !b->n ||
+	    a->pt->threads != b->pt->threads ||
+	    !(a->pages_absent == b->pages_absent ||
+	      (isnan(a->pages_absent) && isnan(b->pages_absent))))
+		return 0;
+	for (size_t k = 0; k < a->pages->n; k++) {
+		const struct lab_an_json *x = &a->pages->items[k], *y = &b->pages->items[k];
+
+		if (x->type != LAB_AN_JSON_NUM || y->type != LAB_AN_JSON_NUM || x->num != y->num)
+			return 0;
+		nodes += x->num > 0;
+	}
+	return nodes == 1;
+}
+
+void lab_an_numa_same(struct lab_an_numa_group *g)
+{
+	g->nsame = 0;
+	for (size_t i = 0; i < g->nrow; i++)
+		g->row[i].same = -1;
+	for (size_t i = 0; i < g->nrow; i++) {
+		if (g->row[i].same >= 0)
+			continue;
+		for (size_t k = i + 1; k < g->nrow; k++)
+			if (g->row[k].same < 0 && an_same_pages(&g->row[i], &g->row[k]))
+				g->row[k].same = (long)i;
+		for (size_t k = i + 1; k < g->nrow && g->row[i].same < 0; k++)
+			if (g->row[k].same == (long)i)
+				g->row[i].same = (long)i, g->nsame++;
+	}
+}
+
 /* host.topology.numa_distances: a square array of arrays of positive numbers, else none. */
 static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
 {
@@ -115,6 +153,7 @@ int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v)
 			break;
 		case LAB_AN_NUMA_POLICY:
 			an_sort_policy(g);
+			lab_an_numa_same(g);
 			break;
 		case LAB_AN_NUMA_LADDER:
 			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_size);

@@ -12,7 +12,8 @@ static void an_td(FILE *f, const struct lab_an_numa_row *r)
 		fputs("<td>&ndash;</td>", f);
 		return;
 	}
-	fprintf(f, "<td%s>%.4g", r->placement_ok == 0 ? " class=\"warn\"" : "", r->med);
+	fprintf(f, "<td%s>%s%.4g", r->placement_ok == 0 ? " class=\"warn\"" : "",
+	        r->mean_ci && isfinite(r->lo) ? "mean " : "", r->med);
 	if (isfinite(r->lo))
 		fprintf(f, " <small>[%.4g, %.4g]</small>", r->lo, r->hi);
 	fputs("</td>", f);
@@ -28,6 +29,18 @@ static void an_num(FILE *f, double v)
 
 static void an_marks(FILE *f, const struct lab_an_numa_group *g)
 {
+	for (size_t i = 0; g->kind == LAB_AN_NUMA_POLICY && i < g->nrow; i++) {
+		if (g->row[i].same != (long)i)
+			continue;
+		fputs("<p class=\"warn\">", f);
+		for (size_t k = i, first = 1; k < g->nrow; k++)
+			if (g->row[k].same == (long)i) {
+				fputs(first ? "" : ", ", f);
+				lab_an_html(f, g->row[k].init);
+				first = 0;
+			}
+		fprintf(f, " (threads=%d): " LAB_AN_NUMA_SAME ".</p>\n", g->row[i].pt->threads);
+	}
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 
@@ -128,7 +141,8 @@ void lab_an_numa_html(FILE *f, const void *state, const struct lab_an_plots *plo
 	                                    "loaded latency"};
 	const struct lab_an_numa *v = state;
 
-	fputs("<h2>NUMA</h2>\n<p>Medians with a distribution-free 95&nbsp;% interval. Matrix rows: "
+	fputs("<h2>NUMA</h2>\n<p>Medians with a distribution-free 95&nbsp;% interval (with fewer "
+	      "than 6 samples: the mean with its t-interval, marked). Matrix rows: "
 	      "the node the threads ran on; columns: the node of the memory; the remote/local "
 	      "ratio of a row stands beside the firmware's distance ratio (ACPI SLIT). Pages per "
 	      "node are what the kernel found after setup (move_pages). Every cell is in "

@@ -87,6 +87,8 @@ static void an_json_value(struct lab_json *w, const char *key, const char *ci,
 {
 	lab_json_num(w, key, r->n ? r->med : NAN);
 	lab_json_pair(w, ci, r->lo, r->hi);
+	/* Which statistic key and ci are: "mean" (t-interval) with fewer than 6 samples. */
+	lab_json_str(w, "stat", r->mean_ci ? "mean" : "median");
 }
 
 static void an_json_row(struct lab_json *w, const struct lab_an_numa *v,
@@ -103,6 +105,8 @@ static void an_json_row(struct lab_json *w, const struct lab_an_numa *v,
 	case LAB_AN_NUMA_POLICY:
 		lab_json_str(w, "init", r->init);
 		an_json_value(w, "median_cost", "median_cost_ci95", r);
+		if (r->same >= 0)
+			lab_json_int(w, "same_placement_as", g->row[r->same].pt->id);
 		lab_json_num(w, "gb_per_s", r->gbs);
 		lab_json_pair(w, "gb_per_s_ci95", r->gbs_lo, r->gbs_hi);
 		break;
@@ -118,6 +122,35 @@ static void an_json_row(struct lab_json *w, const struct lab_an_numa *v,
 		break;
 	}
 	lab_json_obj_close(w);
+}
+
+/* "same_placement": one entry per placement that two or more policy rows share. */
+static void an_json_same(struct lab_json *w, const struct lab_an_numa_group *g)
+{
+	lab_json_arr_open(w, "same_placement");
+	for (size_t i = 0; i < g->nrow; i++) {
+		if (g->row[i].same != (long)i)
+			continue;
+		lab_json_obj_open(w, NULL);
+		lab_json_int(w, "threads", g->row[i].pt->threads);
+		lab_json_arr_open(w, "pages_per_node");
+		for (size_t k = 0; k < g->row[i].pages->n; k++)
+			lab_json_num(w, NULL, g->row[i].pages->items[k].num);
+		lab_json_arr_close(w);
+		lab_json_arr_open(w, "inits");
+		for (size_t k = i; k < g->nrow; k++)
+			if (g->row[k].same == (long)i)
+				lab_json_str(w, NULL, g->row[k].init);
+		lab_json_arr_close(w);
+		lab_json_arr_open(w, "points");
+		for (size_t k = i; k < g->nrow; k++)
+			if (g->row[k].same == (long)i)
+				lab_json_int(w, NULL, g->row[k].pt->id);
+		lab_json_arr_close(w);
+		lab_json_str(w, "text", LAB_AN_NUMA_SAME);
+		lab_json_obj_close(w);
+	}
+	lab_json_arr_close(w);
 }
 
 static void an_json_dist(struct lab_json *w, const struct lab_an_numa *v)
@@ -159,6 +192,8 @@ void lab_an_numa_json(struct lab_json *w, const void *state, const char *exp)
 		if (g->kind == LAB_AN_NUMA_MATRIX)
 			lab_json_int(w, "nodes", g->nnode);
 		lab_json_int(w, "placement_mismatches", (long long)g->mismatched);
+		if (g->kind == LAB_AN_NUMA_POLICY)
+			an_json_same(w, g);
 		lab_json_arr_open(w, "rows");
 		for (size_t k = 0; k < g->nrow; k++)
 			an_json_row(w, v, g, &g->row[k]);

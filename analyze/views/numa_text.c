@@ -17,7 +17,8 @@ static const char *an_val(const struct lab_an_numa_row *r, char *buf, size_t len
 	else if (!r || !r->n)
 		snprintf(buf, len, "-");
 	else if (isfinite(r->lo))
-		snprintf(buf, len, "%.4g [%.4g, %.4g]", r->med, r->lo, r->hi);
+		snprintf(buf, len, "%s%.4g [%.4g, %.4g]", r->mean_ci ? "mean " : "", r->med, r->lo,
+		         r->hi);
 	else
 		snprintf(buf, len, "%.4g", r->med);
 	return buf;
@@ -96,6 +97,36 @@ static void an_pages(FILE *f, const struct lab_an_numa_row *r)
 		fprintf(f, " (+%.0f absent)", r->pages_absent);
 }
 
+/* The rows that share one placement (lab_an_numa_same), one line per placement. */
+static void an_same(FILE *f, const struct lab_an_numa_group *g)
+{
+	for (size_t i = 0; i < g->nrow; i++) {
+		if (g->row[i].same != (long)i)
+			continue;
+		fputs("   ", f);
+		for (size_t k = i, first = 1; k < g->nrow; k++)
+			if (g->row[k].same == (long)i) {
+				fprintf(f, "%s%s", first ? "" : ", ", g->row[k].init);
+				first = 0;
+			}
+		fprintf(f, " (threads=%d, pages", g->row[i].pt->threads);
+		an_pages(f, &g->row[i]);
+		fputs("): " LAB_AN_NUMA_SAME "\n", f);
+	}
+}
+
+/* The note under a table where some value is a mean (too few samples for a median's CI). */
+static void an_mean_note(FILE *f, const struct lab_an_numa_group *g)
+{
+	for (size_t k = 0; k < g->nrow; k++)
+		if (g->row[k].n && g->row[k].mean_ci) {
+			fputs("   mean [95% t CI]: fewer than 6 samples, too few for a median's "
+			      "interval\n",
+			      f);
+			return;
+		}
+}
+
 static void an_policy(FILE *f, const struct lab_an_numa_group *g)
 {
 	char buf[96];
@@ -118,6 +149,7 @@ static void an_policy(FILE *f, const struct lab_an_numa_group *g)
 		fputc('\n', f);
 		an_mismatch(f, r);
 	}
+	an_same(f, g);
 }
 
 static void an_ladder(FILE *f, const struct lab_an_numa_group *g)
@@ -189,5 +221,6 @@ void lab_an_numa_text(FILE *f, const void *state)
 		} else {
 			an_loaded(f, g);
 		}
+		an_mean_note(f, g);
 	}
 }

@@ -149,6 +149,52 @@ LAB_TEST(policy_histogram_and_mismatch_marked)
 	free(err);
 }
 
+/* Issue 21 finding 2: ch27's policy table on one node, every row with pages 49152/0 and five
+ * samples. The rows are said to be one placement (JSON, text, report) and every cost carries an
+ * interval: with n = 5 the mean's t-interval (the hand values in gen_fixtures_numa.py). The
+ * two-node policy rows, whose equal histograms 384/384 are spread over nodes, are not grouped. */
+LAB_TEST(policy_same_placement_grouped_with_intervals)
+{
+	struct lab_an_json *j = nv_json();
+	const struct lab_an_json *g, *s, *r;
+	char *out = NULL, *err = NULL, *html;
+	static const char *const init[] = {"first_touch", "serial", "interleave", "bind:0"};
+	static const double cost[] = {0.296, 0.487, 0.671, 0.728};
+
+	REQUIRE(j);
+	REQUIRE((g = clitest_at(nv_view(j, "policy1"), "groups", 0)));
+	REQUIRE((s = clitest_at(g, "same_placement", 0)));
+	CHECK(clitest_at(g, "same_placement", 1) == NULL);
+	CHECK_NEAR(nv_at(s, "pages_per_node", 0), 49152, 0);
+	for (size_t k = 0; k < 4; k++) {
+		const struct lab_an_json *i = clitest_at(s, "inits", k);
+
+		REQUIRE(i && i->type == LAB_AN_JSON_STR);
+		CHECK_EQ_STR(i->str, init[k]);
+		REQUIRE((r = nv_row(j, "policy1", k)));
+		CHECK_EQ_STR(lab_an_json_str(r, "stat"), "mean");
+		CHECK_NEAR(lab_an_json_num(r, "median_cost", NAN), cost[k], 1e-6);
+		CHECK_NEAR(nv_at(r, "median_cost_ci95", 0), cost[k] * (1 - 0.0392649), 1e-5);
+		CHECK_NEAR(nv_at(r, "median_cost_ci95", 1), cost[k] * (1 + 0.0392649), 1e-5);
+		CHECK_EQ_I64((long long)lab_an_json_num(r, "same_placement_as", -1),
+		             (long long)lab_an_json_num(nv_row(j, "policy1", 0), "point", -2));
+	}
+	g = clitest_at(nv_view(j, "policy"), "groups", 0);
+	CHECK(g && clitest_at(g, "same_placement", 0) == NULL);
+	CHECK_EQ_STR(lab_an_json_str(nv_row(j, "policy", 0), "stat"), "median");
+	lab_an_json_free(j);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	REQUIRE(out);
+	CHECK(strstr(out, "first_touch, serial, interleave, bind:0 (threads=2, pages 49152/0): "
+	                  "one placement here") != NULL);
+	CHECK(strstr(out, "mean 0.296 [0.2844, 0.3076]") != NULL);
+	html = nv_file(FX "/report.html");
+	CHECK(strstr(html, "one placement here") != NULL);
+	free(html);
+	free(out);
+	free(err);
+}
+
 LAB_TEST(loaded_curve)
 {
 	struct lab_an_json *j = nv_json();
