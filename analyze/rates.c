@@ -59,15 +59,18 @@ static void an_rate(double work, const struct lab_an_stats *st, struct lab_an_ra
 void lab_an_rates_compute(const struct lab_an_data *d, const struct lab_an_point *p,
                           struct lab_an_rates *r, size_t hint[2])
 {
-	const struct lab_an_json *w = d->external || !d->run ? NULL : an_work_of(d, p, hint);
+	const struct lab_an_json *w = d->external || !d->run ? NULL : an_work_of(d, p, hint), *bb;
 
 	memset(r, 0, sizeof(*r));
 	r->gbytes.v = r->gbytes_wa.v = r->gflops.v = r->flops_per_byte = NAN;
 	r->gbytes.lo = r->gbytes.hi = r->gbytes_wa.lo = r->gbytes_wa.hi = NAN;
 	r->gflops.lo = r->gflops.hi = NAN;
+	r->bandwidth_bound = -1;
 	if (!w || w->type != LAB_AN_JSON_OBJ)
 		return;
 	r->has = 1;
+	bb = lab_an_json_get(w, "bandwidth_bound");
+	r->bandwidth_bound = bb && bb->type == LAB_AN_JSON_BOOL ? bb->num != 0 : -1;
 	r->bytes = an_amount(w, "bytes_read") + an_amount(w, "bytes_written");
 	r->bytes_wa = r->bytes + an_amount(w, "bytes_write_allocate");
 	r->flops = an_amount(w, "flops");

@@ -23,6 +23,9 @@ struct lab_an_rates {
 	double bytes, bytes_wa, flops; /* per unit: read + written, write-allocate, flops */
 	struct lab_an_rate gbytes, gbytes_wa, gflops;
 	double flops_per_byte; /* exact (declared); NaN without bytes */
+	/* work_per_unit's "bandwidth_bound": 1 its GB/s may set a bandwidth ceiling, 0 not, -1
+	 * not declared (results of a lab from before the key) */
+	int bandwidth_bound;
 };
 
 /* Fills r for point p of d (r->has = 0 when p declares no work or d is external data). hint is

@@ -138,6 +138,11 @@ struct lab_work {
 	/* Extra reads a write-allocate cache makes for the written lines (usually = bytes_written
 	 * for plain stores, 0 for non-temporal ones); kept apart so both GB/s figures show. */
 	double bytes_write_allocate;
+	/* The loop streams its bytes and, vectorized with enough accumulators, is limited by them
+	 * (stream, sum/dot/saxpy): its GB/s can set a bandwidth ceiling. false (the default) for
+	 * loops bound by something else at any size (compares, random gathers); the roofline
+	 * places those under the ceilings but never takes a ceiling from them. */
+	bool bandwidth_bound;
 };
 
 /* ---- what a kernel sees ---- */

@@ -51,7 +51,8 @@
  *               sample, in rep order: 1, or more when it was retried), "load_limit_cpus" (ok
  *               points: the foreign load above which a sample was flagged),
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
- *                                  "bytes_write_allocate" } (when declared),
+ *                                  "bytes_write_allocate", "bandwidth_bound" } (when
+ *               declared; bandwidth_bound: its GB/s may set a bandwidth ceiling),
  *               "runs" (fresh setups taken), and with a precision target:
  *               "precision_target", "precision_achieved" (half-width of Stein's 95 %
  *               interval / |mean|), "samples", "budget_exhausted", "precision": { "rule",

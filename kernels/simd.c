@@ -152,6 +152,10 @@ static void sd_work(const void *params, struct lab_work *w)
 	w->flops = !fp || p->op == SIMD_COUNT_IF               ? 0
 	           : p->op == SIMD_SUM || p->op == SIMD_GATHER ? 1
 	                                                       : 2;
+	/* sum/dot/saxpy stream their arrays (a single chain is slower, never faster, so a ceiling
+	 * taken as the best of them stays a bound); count_if is bound by its compares and
+	 * branches, gather by random accesses its declared bytes do not count. */
+	w->bandwidth_bound = p->op != SIMD_COUNT_IF && p->op != SIMD_GATHER;
 }
 
 static const struct lab_metric sd_metrics[] = {LAB_METRIC_END};

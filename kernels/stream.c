@@ -254,6 +254,7 @@ static void st_work(const void *params, struct lab_work *w)
 	w->flops = st_shape[p->op].flops;
 	/* A cacheable store reads its line first, unless the loop read that line already. */
 	w->bytes_write_allocate = p->nt || p->op == STREAM_UPDATE ? 0 : st_shape[p->op].wr;
+	w->bandwidth_bound = true; /* every op streams: triad's flops are free beside its bytes */
 }
 
 static const struct lab_metric st_metrics[] = {LAB_METRIC_END};

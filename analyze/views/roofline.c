@@ -45,11 +45,12 @@ static int an_rl_applies(const struct lab_an_data *d, const struct lab_an_point 
 	return lab_an_view_declared(d, p->experiment, "roofline") == 1;
 }
 
-/* The cache level of a working set of size bytes ("L1".."L4", "DRAM"), NULL when run.json
- * records no cache sizes. */
-static const char *an_level(const struct lab_an_data *d, double size)
+static const char *const an_level_names[] = {"", "L1", "L2", "L3", "L4", "DRAM"};
+
+/* The cache level of a working set of size bytes: 1..4, 5 for DRAM, 0 when run.json records
+ * no cache sizes or there is no size. */
+static int an_level(const struct lab_an_data *d, double size)
 {
-	static const char *const names[] = {"L1", "L2", "L3", "L4"};
 	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
 	const struct lab_an_json *topo = lab_an_json_get(host, "topology");
 	const struct lab_an_json *c = lab_an_json_get(topo, "caches");
@@ -57,7 +58,7 @@ static const char *an_level(const struct lab_an_data *d, double size)
 	int lvl = 0;
 
 	if (!c || c->type != LAB_AN_JSON_ARR || !c->n || !isfinite(size))
-		return NULL;
+		return 0;
 	for (size_t i = 0; i < c->n; i++) {
 		double l = lab_an_json_num(&c->items[i], "level", 0);
 		double s = lab_an_json_num(&c->items[i], "size", 0);
@@ -67,7 +68,7 @@ static const char *an_level(const struct lab_an_data *d, double size)
 			lvl = (int)l;
 		}
 	}
-	return lvl ? names[lvl - 1] : "DRAM";
+	return lvl ? lvl : 5;
 }
 
 static void an_param(const struct lab_an_point *p, const char *key, const char *alt, char *buf,
@@ -93,13 +94,19 @@ static void an_rl_free(void *state)
 	free(s);
 }
 
-/* The group key of a ceiling source (size text, or "isa precision"), into buf. */
-static void an_group(const struct lab_an_point *p, int kind, char *buf, size_t len)
+/* The group key of a ceiling source (cache level, else size text; or "isa precision"), into
+ * buf. */
+static void an_group(const struct lab_an_data *d, const struct lab_an_point *p, int kind, char *buf,
+                     size_t len)
 {
 	char isa[64], prec[32];
+	int lvl;
 
 	if (kind == LAB_AN_RL_BW) {
 		an_param(p, "size", NULL, buf, len);
+		lvl = *buf ? an_level(d, lab_an_size_bytes(buf)) : 0;
+		if (lvl)
+			snprintf(buf, len, "%s", an_level_names[lvl]);
 		return;
 	}
 	an_param(p, "isa", NULL, isa, sizeof(isa));
@@ -121,7 +128,6 @@ static int an_add_ceil(const struct lab_an_data *d, struct lab_an_rl *s, const s
 	const struct an_src *best = NULL;
 	char buf[64];
 	struct lab_an_rl_ceil *c;
-	const char *lvl;
 
 	for (size_t i = 0; i < n; i++)
 		if (src[i].kind == kind && src[i].pt->threads == t && !strcmp(src[i].g, g) &&
@@ -137,10 +143,13 @@ static int an_add_ceil(const struct lab_an_data *d, struct lab_an_rl *s, const s
 	c->hi = best->hi;
 	c->pt = best->pt;
 	c->size = NAN;
+	c->level = 0;
 	if (kind == LAB_AN_RL_BW) {
-		c->size = lab_an_size_bytes(g);
-		lvl = an_level(d, c->size);
-		c->name = lvl ? lab_an_asprintf("%s %s", lvl, g) : lab_an_strdup(g);
+		an_param(best->pt, "size", NULL, buf, sizeof(buf));
+		c->size = *buf ? lab_an_size_bytes(buf) : NAN;
+		c->level = an_level(d, c->size);
+		c->name = c->level ? lab_an_asprintf("%s %s", an_level_names[c->level], buf)
+		                   : lab_an_strdup(buf);
 	} else {
 		an_param(best->pt, "precision", "type", buf, sizeof(buf));
 		snprintf(c->precision, sizeof(c->precision), "%.15s", buf);
@@ -191,9 +200,65 @@ static int an_better_bw(const struct lab_an_rl_ceil *c, const struct lab_an_rl_c
 	return holds ? c->size < cur->size : c->size > cur->size;
 }
 
+/* The bandwidth ceiling of point e at its thread count (roofline.h): the one of its cache
+ * level, or by size without levels; NULL when its level has none. *slower is set to the best
+ * ceiling of a slower level (a lower bound of the missing one), NULL when none. */
+static const struct lab_an_rl_ceil *an_bw_of(const struct lab_an_rl *s,
+                                             const struct lab_an_rl_pt *e,
+                                             const struct lab_an_rl_ceil **slower)
+{
+	const struct lab_an_rl_ceil *bw = NULL;
+
+	*slower = NULL;
+	for (size_t i = 0; i < s->nc; i++) {
+		const struct lab_an_rl_ceil *c = &s->c[i];
+
+		if (c->kind != LAB_AN_RL_BW || c->threads != e->pt->threads || !(c->value > 0))
+			continue;
+		if (!e->level || !c->level) {
+			if (an_better_bw(c, bw, e->size))
+				bw = c;
+		} else if (c->level == e->level) {
+			bw = c;
+		} else if (c->level > e->level && (!*slower || c->value > (*slower)->value)) {
+			*slower = c;
+		}
+	}
+	return bw;
+}
+
+/* The note of a point above its roof: the likely reason the ceiling does not bound it. */
+static void an_above_note(struct lab_an_rl_pt *e)
+{
+	const struct lab_an_rl_ceil *c = e->binds;
+	int n;
+
+	e->above = 1;
+	n = snprintf(e->note, sizeof(e->note),
+	             "above its roof (%.0f%% of %s %s, measured by %s %s): ", 100 * e->fraction,
+	             c->kind == LAB_AN_RL_BW ? "bandwidth" : "compute", c->name, c->pt->experiment,
+	             c->pt->params);
+	if (n < 0 || (size_t)n >= sizeof(e->note))
+		return;
+	if (c->kind == LAB_AN_RL_COMPUTE)
+		snprintf(e->note + n, sizeof(e->note) - (size_t)n,
+		         "that ceiling was measured below what the machine does (a narrower ISA, "
+		         "fewer independent chains); measure peak with the point's ISA");
+	else if (e->bandwidth_bound == 0)
+		snprintf(
+		    e->note + n, sizeof(e->note) - (size_t)n,
+		    "the kernel is not bandwidth-bound, so its declared bytes are not what it "
+		    "moves (reused lines, random accesses): its intensity is not its position");
+	else
+		snprintf(e->note + n, sizeof(e->note) - (size_t)n,
+		         "its data sits in a faster level than its size says, or the level's "
+		         "bandwidth kernels were measured in other conditions");
+}
+
 /* The roofs of point e at its thread count (roofline.h). */
 static void an_place(const struct lab_an_rl *s, struct lab_an_rl_pt *e)
 {
+	const struct lab_an_rl_ceil *slower;
 	char prec[32];
 	int any_prec = 0;
 
@@ -205,27 +270,36 @@ static void an_place(const struct lab_an_rl *s, struct lab_an_rl_pt *e)
 	for (size_t i = 0; i < s->nc; i++) {
 		const struct lab_an_rl_ceil *c = &s->c[i];
 
-		if (c->threads != e->pt->threads || !(c->value > 0))
-			continue;
-		if (c->kind == LAB_AN_RL_COMPUTE) {
-			if ((!any_prec || !strcmp(c->precision, prec)) &&
-			    (!e->cp || c->value > e->cp->value))
-				e->cp = c;
-			continue;
-		}
-		if (an_better_bw(c, e->bw, e->size))
-			e->bw = c;
+		if (c->kind == LAB_AN_RL_COMPUTE && c->threads == e->pt->threads && c->value > 0 &&
+		    (!any_prec || !strcmp(c->precision, prec)) &&
+		    (!e->cp || c->value > e->cp->value))
+			e->cp = c;
 	}
-	e->roof = NAN;
+	e->bw = an_bw_of(s, e, &slower);
+	e->roof = e->fraction = NAN;
+	e->binds = NULL;
 	if (e->bw) {
 		e->roof = e->bw->value * e->intensity;
 		e->binds = e->bw;
 	}
-	if (e->cp && !(e->roof <= e->cp->value)) {
+	/* Without its bandwidth ceiling, compute binds only where a slower level's ceiling (a
+	 * lower bound of the missing one) already reaches it: the ridge is not known. */
+	if (e->cp && (e->bw ? !(e->roof <= e->cp->value)
+	                    : slower && slower->value * e->intensity >= e->cp->value)) {
 		e->roof = e->cp->value;
 		e->binds = e->cp;
 	}
-	e->fraction = e->roof > 0 ? e->gflops / e->roof : NAN;
+	if (!e->binds) {
+		snprintf(e->note, sizeof(e->note),
+		         "roof not measured: no bandwidth ceiling%s%s at %d thread%s (run a "
+		         "bandwidth-bound kernel at a size in that level)",
+		         e->level ? " for " : "", e->level ? an_level_names[e->level] : "",
+		         e->pt->threads, e->pt->threads == 1 ? "" : "s");
+		return;
+	}
+	e->fraction = e->gflops / e->roof;
+	if (e->fraction > 1 + 1e-9)
+		an_above_note(e);
 }
 
 static void an_tcounts(struct lab_an_rl *s)
@@ -259,15 +333,18 @@ static size_t an_sources(const struct lab_an_data *d, int inc, struct lab_an_rl 
 		lab_an_rates_compute(d, p, &r, hint);
 		if (!r.has || (r.bytes <= 0 && r.flops <= 0))
 			continue;
-		if (r.bytes <= 0 || r.flops <= 0) {
+		/* A bandwidth source: declared bandwidth-bound, or (older results) bytes alone. */
+		if (r.bytes > 0 ? r.bandwidth_bound == 1 || (r.bandwidth_bound < 0 && r.flops <= 0)
+		                : r.flops > 0) {
 			src[n].pt = p;
-			src[n].kind = r.flops > 0 ? LAB_AN_RL_COMPUTE : LAB_AN_RL_BW;
-			lab_an_rl_rate(p, r.flops > 0 ? r.flops : r.bytes, inc, &src[n].v,
+			src[n].kind = r.bytes > 0 ? LAB_AN_RL_BW : LAB_AN_RL_COMPUTE;
+			lab_an_rl_rate(p, r.bytes > 0 ? r.bytes : r.flops, inc, &src[n].v,
 			               &src[n].lo, &src[n].hi);
-			an_group(p, src[n].kind, src[n].g, sizeof(src[n].g));
+			an_group(d, p, src[n].kind, src[n].g, sizeof(src[n].g));
 			n += isfinite(src[n].v) && src[n].v > 0;
-			continue;
 		}
+		if (r.bytes <= 0 || r.flops <= 0)
+			continue;
 		struct lab_an_rl_pt *e = &s->p[s->np++];
 
 		e->pt = p;
@@ -276,6 +353,8 @@ static size_t an_sources(const struct lab_an_data *d, int inc, struct lab_an_rl 
 		lab_an_rl_rate(p, r.flops, inc, &e->gflops, &e->lo, &e->hi);
 		an_param(p, "size", NULL, buf, sizeof(buf));
 		e->size = *buf ? lab_an_size_bytes(buf) : NAN;
+		e->level = an_level(d, e->size);
+		e->bandwidth_bound = r.bandwidth_bound;
 	}
 	return n;
 }

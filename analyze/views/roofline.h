@@ -3,17 +3,24 @@
  * The roofline view (ch19): ceilings measured by the run, not typed in, and every other point
  * with declared work placed under them.
  *
- * - A point that declares bytes but no flops (stream load, copy, store) measures bandwidth: the
- *   best median GB/s per `size` is a bandwidth ceiling, named by the cache level the size fits
- *   in when run.json's topology records cache sizes. A point that declares flops but no bytes
- *   (peak) measures compute: the best median GFLOP/s per isa and precision is a compute
- *   ceiling. Each for 1 thread and for the largest team that group ran.
+ * - A point whose kernel declares it bandwidth-bound (work_per_unit "bandwidth_bound": stream's
+ *   ops, simd sum/dot/saxpy; triad and saxpy read and write, so a read-only load alone would be
+ *   no bound for them) measures bandwidth: the best median GB/s per cache level (the level its
+ *   `size` fits in when run.json's topology records cache sizes; per `size` without them) is a
+ *   bandwidth ceiling: a ceiling is the best of the kernels that can reach it. Kernels bound by
+ *   something else (count_if's compares, gather's random accesses) set none. Results from
+ *   before the key: points with bytes and no flops, as then. A point that declares flops but
+ *   no bytes (peak) measures compute: the best median GFLOP/s per isa and precision is a
+ *   compute ceiling. Each for 1 thread and for the largest team that group ran.
  * - A point that declares both is placed at its intensity (flops per byte read + written, the
  *   STREAM count; with write-allocate bytes as intensity_wa) with its median GFLOP/s. Its roof at
  *   its thread count is min(compute, bandwidth x intensity): the compute ceiling is the highest
  *   at the point's precision (its `type` or `precision` param; any when it names none), the
- *   bandwidth one the ceiling of the smallest measured size that holds the point's `size`
- *   (the largest measured size past them all or without a size).
+ *   bandwidth one the ceiling of the point's cache level (without cache sizes: of the smallest
+ *   measured size that holds the point's `size`, the largest past them all or without a size).
+ *   With no bandwidth ceiling for its level the roof is not measured (NaN, binds NULL, a note
+ *   says why), unless a slower level's ceiling already puts the point right of the ridge.
+ *   A point above its roof gets a note with the likely reason, never a bare fraction > 1.
  * Rates use the median cost (GB/s = bytes / median ns); their 95 % interval is the
  * distribution-free interval of the median (stats.h) mapped through work / cost, none below 6
  * samples.
@@ -35,6 +42,7 @@ struct lab_an_rl_ceil {
 	int threads;
 	double value, lo, hi;          /* GB/s or GFLOP/s; lo/hi NaN without an interval */
 	double size;                   /* bytes (bandwidth), NaN for compute */
+	int level;                     /* bandwidth: 1..4 cache level, 5 DRAM, 0 unknown */
 	char precision[16];            /* compute: "f64", "" when unknown */
 	const struct lab_an_point *pt; /* the best point */
 };
@@ -48,6 +56,10 @@ struct lab_an_rl_pt {
 	double roof;                          /* min(cp, bw x intensity); NaN without either */
 	const struct lab_an_rl_ceil *binds;   /* the ceiling that gives roof */
 	double fraction;                      /* gflops / roof */
+	int level;                            /* as lab_an_rl_ceil's; 0 unknown */
+	int bandwidth_bound;                  /* as lab_an_rates' */
+	int above;                            /* gflops above roof: note says why */
+	char note[320]; /* why no roof was measured, or why the point is above it; "" */
 };
 
 struct lab_an_rl {

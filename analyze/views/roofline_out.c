@@ -62,6 +62,11 @@ void lab_an_rl_json(struct lab_json *w, const void *state)
 		lab_json_str(w, "roof_kind", e->binds ? an_kind(e->binds->kind) : NULL);
 		lab_json_num(w, "roof_gflops_per_s", e->roof);
 		lab_json_num(w, "fraction", e->fraction);
+		lab_json_bool(w, "above_roof", e->above);
+		if (*e->note)
+			lab_json_str(w, "note", e->note);
+		else
+			lab_json_null(w, "note");
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
@@ -85,7 +90,7 @@ static void an_vci(FILE *f, double v, double lo, double hi, int width)
 void lab_an_rl_text(FILE *f, const void *state)
 {
 	const struct lab_an_rl *s = state;
-	int above = 0;
+	int notes = 0;
 
 	fputs("\n== Roofline: ceilings measured by this run (best median, 95% CI of the median)\n",
 	      f);
@@ -99,9 +104,10 @@ void lab_an_rl_text(FILE *f, const void *state)
 		fprintf(f, " %-8s %s %s\n", an_unit(c->kind), c->pt->experiment, c->pt->params);
 	}
 	if (!s->nc)
-		fputs("  (none: this run has no point that moves bytes without flops or does flops "
-		      "without bytes; run configs/ch19-roofline.ini for the ceilings)\n",
-		      f);
+		fputs(
+		    "  (none: this run has no bandwidth-bound kernel and no point that does flops "
+		    "without bytes; run configs/ch19-roofline.ini for the ceilings)\n",
+		    f);
 	if (!s->np)
 		return;
 	fputs("== Roofline: points (intensity = flops / bytes read+written, write-allocate not "
@@ -116,20 +122,19 @@ void lab_an_rl_text(FILE *f, const void *state)
 		        e->intensity, e->intensity_wa);
 		an_vci(f, e->gflops, e->lo, e->hi, 32);
 		if (e->binds)
-			fprintf(f, " %8.4g %6.1f%%  %s %s / %s\n", e->roof, 100 * e->fraction,
-			        an_kind(e->binds->kind), e->binds->name, e->pt->params);
+			fprintf(f, " %8.4g %6.1f%%%s %s %s / %s\n", e->roof, 100 * e->fraction,
+			        e->above ? "!" : " ", an_kind(e->binds->kind), e->binds->name,
+			        e->pt->params);
 		else
-			fprintf(f, " %8s %7s  no roof measured at %d thread%s / %s\n", "-", "-",
+			fprintf(f, " %8s %7s  roof not measured at %d thread%s / %s\n", "-", "-",
 			        e->pt->threads, e->pt->threads == 1 ? "" : "s", e->pt->params);
-		above |= e->fraction > 1.05;
+		notes += *e->note != 0;
 	}
-	if (above)
-		fputs(
-		    "  note: a point above its roof means that ceiling was measured below what the "
-		    "machine does (a narrower ISA, a latency-bound loop): measure it with the "
-		    "widest "
-		    "ISA\n",
-		    f);
+	for (size_t i = 0; notes && i < s->np; i++)
+		if (*s->p[i].note)
+			fprintf(f, "  %s %s %s (%d thr): %s\n",
+			        s->p[i].above ? "finding:" : "note:", s->p[i].pt->experiment,
+			        s->p[i].pt->params, s->p[i].pt->threads, s->p[i].note);
 }
 
 static void an_td(FILE *f, double v, double lo, double hi)
@@ -167,7 +172,7 @@ static void an_html_pts(FILE *f, const struct lab_an_rl *s)
 {
 	fputs("<table>\n<tr><th>experiment</th><th>params</th><th>threads</th><th>flop/byte</th>"
 	      "<th>flop/byte with write-allocate</th><th>GFLOP/s [95% CI]</th><th>roof "
-	      "GFLOP/s</th><th>% of roof</th><th>binding roof</th></tr>\n",
+	      "GFLOP/s</th><th>% of roof</th><th>binding roof</th><th>note</th></tr>\n",
 	      f);
 	for (size_t i = 0; i < s->np; i++) {
 		const struct lab_an_rl_pt *e = &s->p[i];
@@ -181,8 +186,10 @@ static void an_html_pts(FILE *f, const struct lab_an_rl *s)
 		an_td(f, e->gflops, e->lo, e->hi);
 		an_td(f, e->roof, NAN, NAN);
 		an_td(f, 100 * e->fraction, NAN, NAN);
-		fprintf(f, "<td>%s ", e->binds ? an_kind(e->binds->kind) : "no roof measured");
+		fprintf(f, "<td>%s ", e->binds ? an_kind(e->binds->kind) : "roof not measured");
 		lab_an_html(f, e->binds ? e->binds->name : "");
+		fputs("</td><td>", f);
+		lab_an_html(f, e->note);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -192,21 +199,24 @@ void lab_an_rl_html(FILE *f, const void *state, const struct lab_an_plots *plots
 {
 	const struct lab_an_rl *s = state;
 
-	fputs("<h2>Roofline</h2>\n<p>Ceilings measured by this run, not typed in: bandwidth from "
-	      "points that move bytes but do no flops (one per working-set size, named by the "
-	      "cache level it fits in when the topology records cache sizes), compute from points "
-	      "that do flops but move no bytes (one per ISA and precision); each the best median "
-	      "over its group at 1 thread and at the largest team. Every other point sits at its "
-	      "intensity (flops per byte read + written, write-allocate not counted; the next "
-	      "column counts it). Its roof is min(compute, bandwidth &times; intensity) at its "
-	      "thread count; a point far below its roof is bound by something else (latency, "
-	      "too few accumulators).</p>\n",
-	      f);
+	fputs(
+	    "<h2>Roofline</h2>\n<p>Ceilings measured by this run, not typed in: bandwidth from "
+	    "the best of the bandwidth-bound kernels, read-only or not (one per cache level the "
+	    "working set fits in when the topology records cache sizes, else per size), "
+	    "compute from points "
+	    "that do flops but move no bytes (one per ISA and precision); each the best median "
+	    "over its group at 1 thread and at the largest team. Every other point sits at its "
+	    "intensity (flops per byte read + written, write-allocate not counted; the next "
+	    "column counts it). Its roof is min(compute, bandwidth &times; intensity) at its "
+	    "thread count; a point far below its roof is bound by something else (latency, "
+	    "too few accumulators); one above its roof carries a note with the likely reason, and "
+	    "one whose level has no bandwidth ceiling has no roof.</p>\n",
+	    f);
 	if (s->nc)
 		an_html_ceils(f, s);
 	else
 		fputs(
-		    "<p>No ceilings: this run has no point that moves bytes without flops or does "
+		    "<p>No ceilings: this run has no bandwidth-bound kernel and no point that does "
 		    "flops without bytes (run <code>configs/ch19-roofline.ini</code>).</p>\n",
 		    f);
 	if (s->np)

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writes tests/fixtures/results-roofs-* (run once; the output is committed): issue 21's roofs
+that did not bound (test_roofs.c).
+
+Every point has 7 samples at 0.90 .. 1.10 x its cost c (ns per element), so the median is c.
+Caches: L1 32 KiB, L2 1 MiB, L3 32 MiB.
+
+results-roofs-ch19 (ch19: ceilings from a read-only load, read-write kernels beat them):
+  stream load  16K 0.08 ns, 8 B  -> 100 GB/s      stream triad 16K 0.15 ns, 24 B -> 160 GB/s
+  stream load  1G  0.8 ns        -> 10 GB/s       simd saxpy   1G  1.5 ns, 24 B  -> 16 GB/s
+  peak avx2 fma f64 0.5 ns, 16 flop -> 32 GFLOP/s
+  simd gather 512K (L2, not bandwidth-bound: no L2 ceiling) 0.2 ns, 16 B, 2 flop: I 1/8
+  simd poly 512K (L2) 8 B, 64 flop: I 8, 4 ns -> 16 GFLOP/s
+  Was: L1 = 100 (load), triad at 160 %, saxpy at 160 % of DRAM load, gather 512K under DRAM.
+  Now: L1 = 160 (triad), DRAM = 16 (saxpy), both at 100 %; gather 512K: roof not measured (the
+  DRAM ceiling, a lower bound of L2's, gives 2 < 32: the ridge is unknown); poly 512K: compute
+  (16 x 8 = 128 >= 32 already with DRAM's ceiling), 50 %.
+results-roofs-ch28 (ch28: count_if and gather, no L2 ceiling of the old kind):
+  simd sum 16K/256K/8M/256M 0.1/0.2/0.4/0.8 ns, 8 B, 1 flop -> 80/40/20/10 GB/s
+  simd count_if 16K/8M/256M 0.05/0.1/0.2 ns, 8 B, 0 flop -> 160/80/40 GB/s (not
+  bandwidth-bound: sets no ceiling)
+  simd gather 1M (L2) 0.1 ns, 12 B, 1 flop (not bandwidth-bound): 10 GFLOP/s against the L2
+  roof 40/12 = 3.33: above it (300 %), a finding that says why.
+  Was: ceilings from count_if, sum 256K judged against L3 (80 GB/s x 1/8 = 10; 5/10). Now:
+  L1/L2/L3/DRAM from sum, every sum at 100 %.
+results-roofs-quick (quick: a triad and peak, no load): triad 32K 0.3 ns, 24 B, 2 flop
+  (80 GB/s, I 1/12, 6.67 GFLOP/s), peak 32 GFLOP/s. Was: bound by compute, 20.8 %. Now: the
+  triad sets the L1 ceiling itself: bandwidth, 100 %.
+results-roofs-quick-old: the same without "bandwidth_bound" (a lab from before the key): no
+  bandwidth ceiling, so the triad's roof is not measured (never "compute")."""
+import json
+import os
+
+from gen_fixtures import HEADER, ROOT, run_json
+
+SCALE = [0.90, 0.95, 0.98, 1.0, 1.02, 1.05, 1.10]
+WORK = 1_000_000
+
+
+def w(rd, wr, fl, bw):
+    return {"bytes_read": rd, "bytes_written": wr, "flops": fl, "bytes_write_allocate": 0,
+            "bandwidth_bound": bw}
+
+
+LOAD, TRIAD, SAXPY = w(8, 0, 0, True), w(16, 8, 2, True), w(16, 8, 2, True)
+FMA, POLY = w(0, 0, 16, False), w(8, 0, 64, False)
+SUM, COUNT, GATHER = w(8, 0, 1, True), w(8, 0, 0, False), w(12, 0, 1, False)
+
+CASES = {
+    "ch19": [
+        ("bandwidth", "stream", [("op=load;size=16K", 0.08, LOAD),
+                                 ("op=triad;size=16K", 0.15, TRIAD),
+                                 ("op=load;size=1G", 0.8, LOAD)]),
+        ("compute", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)]),
+        ("kernels", "simd", [("op=saxpy;size=1G;type=f64", 1.5, SAXPY),
+                             ("op=gather;size=512K;type=f64", 0.2, w(16, 0, 2, False)),
+                             ("op=poly;size=512K;type=f64", 4.0, POLY)])],
+    "ch28": [
+        ("isa_by_size", "simd", [(f"op=sum;size={s};type=f64", c, SUM) for s, c in
+                                 [("16K", 0.1), ("256K", 0.2), ("8M", 0.4), ("256M", 0.8)]]),
+        ("count_if", "simd", [(f"op=count_if;size={s};type=f64", c, COUNT) for s, c in
+                              [("16K", 0.05), ("8M", 0.1), ("256M", 0.2)]]),
+        ("gather", "simd", [("op=gather;size=1M;type=f64", 0.1, GATHER)])],
+    "quick": [
+        ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
+        ("peak", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)])],
+}
+
+
+def write(name, exps_spec, old):
+    rows, exps, pid = [], [], 0
+    for exp, kernel, pts in exps_spec:
+        e = {"name": exp, "kernel": kernel, "work_unit": "element", "scaling": "strong",
+             "views": ["roofline"], "metrics": [], "resolved": {}, "points": []}
+        for params, cost, per_unit in pts:
+            wpu = {k: v for k, v in per_unit.items() if not (old and k == "bandwidth_bound")}
+            e["points"].append({
+                "point": pid, "threads": 1, "cpus": [0], "placement": "compact",
+                "params": dict(kv.split("=", 1) for kv in params.split(";")),
+                "status": "ok", "verify": "pass", "iters_per_sample": WORK, "reps": 7,
+                "work_per_unit": wpu})
+            for rep, k in enumerate(SCALE):
+                rows.append(f"{exp},{pid},{kernel},\"{params}\",1,{rep},"
+                            f"{round(cost * k * WORK)},{WORK},element,0.01,0")
+            pid += 1
+        exps.append(e)
+    doc = run_json("complete", exps)
+    doc["host"]["topology"]["caches"] = [
+        {"level": 1, "size": 32768, "linesize": 64, "pus_sharing": 1},
+        {"level": 2, "size": 1048576, "linesize": 64, "pus_sharing": 1},
+        {"level": 3, "size": 33554432, "linesize": 64, "pus_sharing": 16}]
+    d = os.path.join(ROOT, "results-roofs-" + name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(d, "config.ini"), "w") as f:
+        f.write(f"[{exps_spec[0][0]}]\nkernel = {exps_spec[0][1]}\n")
+
+
+def main():
+    for name, spec in CASES.items():
+        write(name, spec, False)
+    write("quick-old", CASES["quick"], True)
+
+
+main()

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Issue 21, finding 3: roofs that bound. On the fixtures of gen_fixtures_roofs.py (the values
+ * and hand computations are there): a bandwidth ceiling is the best of the bandwidth-bound
+ * kernels of its level, read-write ones included, never count_if's or gather's; every cache
+ * level measured gets its ceiling; a point above its roof carries a note that says why; without
+ * a bandwidth ceiling for its level a low-intensity point has no roof, never "compute".
+ */
+#include <math.h>
+
+#include "analyze/jsonr.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+/* `lab analyze FX --no-plots [--json]` on a copy of fixture fx: stdout (malloc'd). */
+static char *rf_run(const char *fx, int json)
+{
+	char cmd[256], *out = NULL, *err = NULL;
+
+	clitest_copy(fx);
+	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots%s", fx, json ? " --json" : "");
+	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
+	free(err);
+	return out ? out : strdup("");
+}
+
+static struct lab_an_json *rf_json(const char *fx)
+{
+	char *out = rf_run(fx, 1);
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		fprintf(stderr, "%s\n", e.msg);
+	free(out);
+	return j;
+}
+
+/* The ceiling named name: its value and the params of the point that measured it. */
+static void rf_ceil(const struct lab_an_json *j, const char *name, double v, const char *by)
+{
+	const struct lab_an_json *c = NULL, *x;
+
+	for (size_t i = 0; (x = clitest_at(lab_an_json_get(j, "roofline"), "ceilings", i)); i++)
+		if (!strcmp(lab_an_json_str(x, "name"), name))
+			c = x;
+	if (!c)
+		fprintf(stderr, "no ceiling named '%s'\n", name);
+	REQUIRE(c);
+	CHECK_NEAR(lab_an_json_num(c, "value", NAN), v, 1e-9 * v);
+	CHECK_EQ_STR(lab_an_json_str(c, "params"), by);
+}
+
+/* The placed point with params: its binding roof ("" none), kind and fraction. */
+static const struct lab_an_json *rf_pt(const struct lab_an_json *j, const char *params,
+                                       const char *roof, double frac)
+{
+	const struct lab_an_json *p = NULL, *x;
+
+	for (size_t i = 0; (x = clitest_at(lab_an_json_get(j, "roofline"), "points", i)); i++)
+		if (!strcmp(lab_an_json_str(x, "params"), params))
+			p = x;
+	if (!p)
+		fprintf(stderr, "no point with params '%s'\n", params);
+	CHECK(p != NULL);
+	if (!p)
+		return NULL;
+	if (*roof) {
+		CHECK_EQ_STR(lab_an_json_str(p, "roof"), roof);
+		CHECK_NEAR(lab_an_json_num(p, "fraction", NAN), frac, 1e-9);
+	} else {
+		CHECK(lab_an_json_str(p, "roof") == NULL);
+		CHECK(isnan(lab_an_json_num(p, "roof_gflops_per_s", NAN)));
+		CHECK(strstr(lab_an_json_str(p, "note"), "roof not measured") != NULL);
+	}
+	return p;
+}
+
+/* No point above its roof without above_roof and a note. */
+static void rf_none_silently_above(const struct lab_an_json *j)
+{
+	const struct lab_an_json *x;
+
+	for (size_t i = 0; (x = clitest_at(lab_an_json_get(j, "roofline"), "points", i)); i++) {
+		double f = lab_an_json_num(x, "fraction", NAN);
+		const struct lab_an_json *a = lab_an_json_get(x, "above_roof");
+
+		if (!(f > 1))
+			continue;
+		CHECK(a && a->type == LAB_AN_JSON_BOOL && a->num == 1);
+		CHECK(lab_an_json_str(x, "note") && strstr(lab_an_json_str(x, "note"), "above"));
+	}
+}
+
+/* ch19: triad and saxpy read and write and beat the read-only load: they set the ceilings. */
+LAB_TEST(ch19_read_write_kernels_set_ceilings)
+{
+	struct lab_an_json *j = rf_json("results-roofs-ch19");
+
+	REQUIRE(j);
+	rf_ceil(j, "L1 16K", 160, "op=triad;size=16K");
+	rf_ceil(j, "DRAM 1G", 16, "op=saxpy;size=1G;type=f64");
+	rf_pt(j, "op=triad;size=16K", "L1 16K", 1);
+	rf_pt(j, "op=saxpy;size=1G;type=f64", "DRAM 1G", 1);
+	rf_none_silently_above(j);
+	lab_an_json_free(j);
+}
+
+/* ch19: an L2 point with no L2 ceiling is not judged against DRAM's; compute binds only where
+ * the slower DRAM ceiling already puts the point right of the ridge. */
+LAB_TEST(ch19_level_without_ceiling)
+{
+	struct lab_an_json *j = rf_json("results-roofs-ch19");
+
+	REQUIRE(j);
+	rf_pt(j, "op=gather;size=512K;type=f64", "", NAN);
+	rf_pt(j, "op=poly;size=512K;type=f64", "avx2 f64", 0.5);
+	lab_an_json_free(j);
+}
+
+/* ch28: count_if and gather set no ceiling; the sums give every level, L2 included. */
+LAB_TEST(ch28_only_bandwidth_bound_kernels)
+{
+	struct lab_an_json *j = rf_json("results-roofs-ch28");
+	const struct lab_an_json *x, *g;
+
+	REQUIRE(j);
+	rf_ceil(j, "L1 16K", 80, "op=sum;size=16K;type=f64");
+	rf_ceil(j, "L2 256K", 40, "op=sum;size=256K;type=f64");
+	rf_ceil(j, "L3 8M", 20, "op=sum;size=8M;type=f64");
+	rf_ceil(j, "DRAM 256M", 10, "op=sum;size=256M;type=f64");
+	for (size_t i = 0; (x = clitest_at(lab_an_json_get(j, "roofline"), "ceilings", i)); i++)
+		CHECK(strstr(lab_an_json_str(x, "params"), "op=sum") != NULL);
+	rf_pt(j, "op=sum;size=256K;type=f64", "L2 256K", 1);
+	g = rf_pt(j, "op=gather;size=1M;type=f64", "L2 256K", 3);
+	REQUIRE(g);
+	CHECK(lab_an_json_get(g, "above_roof")->num == 1);
+	CHECK(strstr(lab_an_json_str(g, "note"), "not bandwidth-bound") != NULL);
+	rf_none_silently_above(j);
+	lab_an_json_free(j);
+}
+
+/* The text says it too: the finding under the table, with its reason. */
+LAB_TEST(ch28_above_roof_in_text)
+{
+	char *out = rf_run("results-roofs-ch28", 0);
+
+	CHECK(strstr(out, "300.0%! bandwidth L2 256K") != NULL);
+	CHECK(strstr(out, "finding: gather op=gather;size=1M;type=f64 (1 thr): above its roof") !=
+	      NULL);
+	free(out);
+}
+
+/* quick: the triad alone is its own bandwidth ceiling, never bound by compute. */
+LAB_TEST(quick_triad_not_compute_bound)
+{
+	struct lab_an_json *j = rf_json("results-roofs-quick");
+
+	REQUIRE(j);
+	rf_ceil(j, "L1 32K", 80, "op=triad;size=32K");
+	rf_pt(j, "op=triad;size=32K", "L1 32K", 1);
+	lab_an_json_free(j);
+}
+
+/* quick from a lab before "bandwidth_bound": no bandwidth ceiling, so no roof (not compute). */
+LAB_TEST(quick_old_results_roof_not_measured)
+{
+	struct lab_an_json *j = rf_json("results-roofs-quick-old");
+	char *out;
+
+	REQUIRE(j);
+	rf_pt(j, "op=triad;size=32K", "", NAN);
+	lab_an_json_free(j);
+	out = rf_run("results-roofs-quick-old", 0);
+	CHECK(strstr(out, "roof not measured at 1 thread") != NULL);
+	CHECK(strstr(out, "compute avx2 f64 / op=triad") == NULL);
+	free(out);
+}
