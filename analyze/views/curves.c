@@ -285,6 +285,14 @@ static void an_json_pt(struct lab_json *w, const struct lab_an_cv_spec *s,
 		lab_json_num(w, k, v->mean);
 		snprintf(k, sizeof(k), "%s_ci95", s->col[c].key);
 		lab_json_pair(w, k, v->lo, v->hi);
+		if (v->nobase) { /* the column is null: no baseline point matches this one */
+			snprintf(k, sizeof(k), "%s_note", s->col[c].key);
+			char why[160];
+
+			snprintf(why, sizeof(why), "no %s=%s point at these params", s->curve[0],
+			         s->base);
+			lab_json_str(w, k, why);
+		}
 	}
 	lab_json_obj_close(w);
 }

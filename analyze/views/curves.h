@@ -55,6 +55,10 @@ struct lab_an_cv_spec {
 	/* SPEEDUP: the curve[0] value of the baseline (its point at the same conditions and x with
 	 * the fewest threads); without one, the same curve's point with the fewest threads. */
 	const char *base;
+	/* SPEEDUP: 1 when the baseline must match every other param, threads included, and there
+	 * is no fallback (simd: the vector gain alone, never mixed with a thread gain); a point
+	 * without such a baseline gets no speedup, and the tables say so (val.nobase). */
+	int base_same_threads;
 	struct lab_an_cv_col col[LAB_AN_CV_MAXCOL];
 	size_t ncol;
 	size_t plot_col; /* the column drawn */
@@ -64,6 +68,7 @@ struct lab_an_cv_spec {
 struct lab_an_cv_val {
 	size_t n;
 	double median, mean, lo, hi;
+	int nobase; /* SPEEDUP: 1 when p ran but no baseline point matches it */
 };
 
 struct lab_an_cv_pt {

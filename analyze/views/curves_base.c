@@ -12,7 +12,8 @@ static int an_usable(const struct lab_an_point *q)
 }
 
 /* The baseline of p: the base curve's point at p's other params with the fewest threads, else
- * p's own params with the fewest threads; NULL when neither ran. */
+ * p's own params with the fewest threads; NULL when neither ran. With base_same_threads: the
+ * base curve's point at p's other params and p's thread count, else NULL. */
 static const struct lab_an_point *an_base(const struct lab_an_cv_spec *s,
                                           const struct lab_an_data *d, const struct lab_an_point *p,
                                           int *nomem)
@@ -28,7 +29,8 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_spec *s,
 		const struct lab_an_point *q = &d->pt[i];
 		char *qr;
 
-		if (strcmp(q->experiment, p->experiment) || !an_usable(q))
+		if (strcmp(q->experiment, p->experiment) || !an_usable(q) ||
+		    (s->base_same_threads && q->threads != p->threads))
 			continue;
 		if (!strcmp(q->params, p->params) && (!own || q->threads < own->threads))
 			own = q;
@@ -44,7 +46,7 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_spec *s,
 		free(qr);
 	}
 	free(rest);
-	return best ? best : own;
+	return best || s->base_same_threads ? best : own;
 }
 
 int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
@@ -57,6 +59,7 @@ int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *
 	(void)inc; /* the points' statistics were summarized with the same choice */
 	v->n = 0;
 	v->median = v->mean = v->lo = v->hi = NAN;
+	v->nobase = !q && an_usable(p);
 	if (!q)
 		return nomem ? -1 : 0;
 	lab_an_ratio_fieller(q->st.mean, q->st.se * q->st.se, q->st.n, p->st.mean,

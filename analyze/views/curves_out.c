@@ -15,6 +15,16 @@ static const char *an_x(const struct lab_an_cv_spec *s, const struct lab_an_cv_p
 	return buf;
 }
 
+/* 1 when e's point has samples and every one was left out (load-flagged): no column has a
+ * value. A column empty for another reason (no baseline, a metric not recorded) says so itself. */
+static int an_left_out(const struct lab_an_cv_spec *s, const struct lab_an_cv_pt *e)
+{
+	for (size_t k = 0; k < s->ncol; k++)
+		if (e->v[k].n)
+			return 0;
+	return e->pt->n > 0 && e->pt->n_flagged > 0;
+}
+
 static void an_text_row(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_cv_curve *c,
                         const struct lab_an_cv_pt *e)
 {
@@ -26,15 +36,17 @@ static void an_text_row(FILE *f, const struct lab_an_cv_spec *s, const struct la
 		        e->pt->reason ? e->pt->reason : "");
 		return;
 	}
-	if (!e->v[s->plot_col].n) {
-		fprintf(f, "  no used samples%s\n",
-		        e->pt->n_flagged ? " (load-flagged; --include-flagged keeps them)" : "");
+	if (an_left_out(s, e)) {
+		fputs("  no used samples (load-flagged; --include-flagged keeps them)\n", f);
 		return;
 	}
 	for (size_t k = 0; k < s->ncol; k++) {
 		const struct lab_an_cv_val *v = &e->v[k];
 
-		if (v->n && !isnan(v->lo))
+		if (v->nobase)
+			snprintf(buf, sizeof(buf), "no %s=%s point at these params", s->curve[0],
+			         s->base);
+		else if (v->n && !isnan(v->lo))
 			snprintf(buf, sizeof(buf), "%.4g | %.4g [%.4g, %.4g]", v->median, v->mean,
 			         v->lo, v->hi);
 		else if (v->n)
@@ -72,9 +84,12 @@ void lab_an_cv_text(FILE *f, const void *state)
 		fprintf(f, "  (%s)\n", s->note);
 }
 
-static void an_html_cell(FILE *f, const struct lab_an_cv_val *v)
+static void an_html_cell(FILE *f, const struct lab_an_cv_spec *s, const struct lab_an_cv_val *v)
 {
-	if (v->n && !isnan(v->lo))
+	if (v->nobase)
+		fprintf(f, "<td colspan=\"2\">no <code>%s=%s</code> point at these params</td>",
+		        s->curve[0], s->base);
+	else if (v->n && !isnan(v->lo))
 		fprintf(f, "<td>%.4g</td><td>%.4g <small>[%.4g, %.4g]</small></td>", v->median,
 		        v->mean, v->lo, v->hi);
 	else if (v->n)
@@ -107,7 +122,7 @@ static void an_html_group(FILE *f, const struct lab_an_cv_spec *s, const struct 
 			lab_an_html(f, an_x(s, e, x, sizeof(x)));
 			fprintf(f, "</td><td>%zu</td>", e->v[s->plot_col].n);
 			for (size_t c = 0; c < s->ncol; c++)
-				an_html_cell(f, &e->v[c]);
+				an_html_cell(f, s, &e->v[c]);
 			fputs("</tr>\n", f);
 		}
 	fputs("</table>\n", f);

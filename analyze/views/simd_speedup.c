@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The SIMD speedup table (ch28): per op, type and the other conditions, one curve per isa vs
- * size; each entry the speedup over isa=scalar at the same size and conditions (the median
- * ratio, and the Fieller interval of the ratio of mean costs) and the cost per element. Only
- * runs that declare the view get it.
+ * size; each entry the speedup over isa=scalar at the same size and conditions, threads
+ * included (the median ratio, and the Fieller interval of the ratio of mean costs) and the cost
+ * per element. A point with no such scalar point has no speedup, and the table says so (a
+ * point over itself would read 1, a scalar point at fewer threads would mix in the thread
+ * gain). Only runs that declare the view get it.
  */
 #include "analyze/views/curves.h"
 #include "analyze/views/view.h"
@@ -11,8 +13,9 @@
 static const struct lab_an_cv_spec an_spec = {
     .view = "simd_speedup",
     .title = "SIMD speedup over scalar, per size",
-    .about = "Speedup of each ISA over <code>isa=scalar</code> at the same op, type, size and "
-             "other params: scalar's cost / this cost (median ratio; 95% Fieller interval of "
+    .about = "Speedup of each ISA over <code>isa=scalar</code> at the same op, type, size, "
+             "thread count and other params: scalar's cost / this cost (median ratio; 95% "
+             "Fieller interval of "
              "the ratio of mean costs, with the scalar point's noise in it). Where the speedup "
              "falls toward 1 as the size grows, memory binds and vector width stops helping.",
     .note = "speedup over isa=scalar: median | mean [95% Fieller CI]; ns per element (all "
@@ -24,6 +27,7 @@ static const struct lab_an_cv_spec an_spec = {
     .logx = 1,
     .logy = 0,
     .base = "scalar",
+    .base_same_threads = 1,
     .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0}},
     .ncol = 2,
     .plot_col = 0,
