@@ -4,8 +4,10 @@
 #                of what was skipped and how to get it), except the QEMU NUMA guest (label
 #                vm): make test-vm
 #   make install  put lab into PREFIX/bin (default /usr/local; PREFIX=$HOME/.local needs no root)
-#   make fuzz-long  run every libFuzzer target for FUZZ_HOURS hours each (default 2), growing the
-#                corpora in tests/fuzz/corpus* (clang; a find is left as build-fuzz/tests/fuzz/crash-*)
+#   make fuzz-long  run every libFuzzer target for FUZZ_HOURS hours each (default 2), or for
+#                FUZZ_RUNS inputs each, growing the corpora in tests/fuzz/corpus* (or in
+#                FUZZ_NEW/corpus*, the committed ones then only read) (clang; a find is left as
+#                build-fuzz/tests/fuzz/crash-*)
 BUILD ?= build
 PREFIX ?= /usr/local
 JOBS ?= 2
@@ -41,6 +43,13 @@ test-vm: build
 FUZZ_HOURS ?= 2
 FUZZ_BUILD ?= build-fuzz
 FUZZ_DIR = tests/fuzz
+# FUZZ_RUNS=N bounds each target by inputs (-runs=N) instead of FUZZ_HOURS: 10 million in all is
+# FUZZ_RUNS=2500000 over the four targets.
+FUZZ_RUNS ?=
+FUZZ_LIMIT = $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$$(( $(FUZZ_HOURS) * 3600 )))
+# FUZZ_NEW=DIR: new inputs go to DIR/corpus*, the committed corpora are read as seeds only.
+FUZZ_NEW ?=
+fz_corpus = $(if $(FUZZ_NEW),$(FUZZ_NEW)/$(1) $(FUZZ_DIR)/$(1),$(FUZZ_DIR)/$(1))
 
 # Long runs add what they find straight to the committed corpora (first directory); commit the
 # small, new inputs that raise coverage (libFuzzer -merge=1 keeps the corpus minimal).
@@ -48,14 +57,15 @@ fuzz-long:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DLAB_FUZZ=ON -DLAB_OPENMP=OFF >/dev/null
 	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_config fuzz_samples fuzz_runjson fuzz_csv
-	$(FUZZ_BUILD)/$(FUZZ_DIR)/fuzz_config -max_total_time=$$(( $(FUZZ_HOURS) * 3600 )) \
+	$(if $(FUZZ_NEW),mkdir -p $(addprefix $(FUZZ_NEW)/,corpus corpus-samples corpus-runjson corpus-csv))
+	$(FUZZ_BUILD)/$(FUZZ_DIR)/fuzz_config $(FUZZ_LIMIT) \
 		-rss_limit_mb=2048 -timeout=10 -dict=$(FUZZ_DIR)/config.dict \
-		-artifact_prefix=$(FUZZ_BUILD)/$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+		-artifact_prefix=$(FUZZ_BUILD)/$(FUZZ_DIR)/ $(call fz_corpus,corpus)
 	for t in samples runjson csv; do \
-		$(FUZZ_BUILD)/$(FUZZ_DIR)/fuzz_$$t -max_total_time=$$(( $(FUZZ_HOURS) * 3600 )) \
+		$(FUZZ_BUILD)/$(FUZZ_DIR)/fuzz_$$t $(FUZZ_LIMIT) \
 			-rss_limit_mb=2048 -timeout=10 -max_len=262144 -len_control=100 \
 			-dict=$(FUZZ_DIR)/results.dict -artifact_prefix=$(FUZZ_BUILD)/$(FUZZ_DIR)/ \
-			$(FUZZ_DIR)/corpus-$$t || exit 1; \
+			$(call fz_corpus,corpus-$$t) || exit 1; \
 	done
 
 format:
