@@ -22,7 +22,7 @@ struct lab_an_row {
 	struct lab_an_ratio speedup; /* 95 % Fieller interval */
 	double eff, eff_lo, eff_hi;  /* S/N and its image */
 	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
-	int superlinear;             /* efficiency > 1 (so e(N) < 0): faster than N times */
+	int superlinear;             /* efficiency interval above 1 (beyond noise) */
 	struct lab_an_rates rates;   /* GB/s, GFLOP/s from declared work (rates.has = 0: none) */
 };
 

@@ -25,29 +25,36 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Superlinear points (the efficiency interval above 1) with a cause the data supports:
+ * cache capacity only where the per-thread working set shrinks with threads, which a weak
+ * series (fixed work per thread) rules out and nothing in the results declares yet; points
+ * above 1 within noise are said to be so, not called superlinear. */
 static void an_find_superlinear(struct lab_an_series *s)
 {
-	char list[96] = "";
-	size_t k = 0, count = 0, sure = 0;
+	char list[96] = "", noise[96] = "";
+	size_t k = 0, kn = 0;
 
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
+		char *l = r->superlinear ? list : noise;
+		size_t *at = r->superlinear ? &k : &kn;
 
-		if (!r->has_speedup || !r->superlinear)
+		if (!r->has_speedup || r->pt->threads <= 1 || !(r->eff > 1 + 1e-12))
 			continue;
-		count++;
-		/* Beyond noise when the whole efficiency interval lies above 1. */
-		sure += r->speedup.has_ci && !r->speedup.unbounded && r->eff_lo > 1;
-		if (k + 16 < sizeof(list))
-			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d", k ? ", " : "",
-			                      r->pt->threads);
+		if (*at + 16 < sizeof(list))
+			*at += (size_t)snprintf(l + *at, sizeof(list) - *at, "%s%d",
+			                        *at ? ", " : "", r->pt->threads);
 	}
-	if (count)
-		an_find(s,
-		        "superlinear at N = %s (efficiency > 1, Karp-Flatt e(N) < 0; %zu of %zu "
-		        "with the whole interval above 1): usually cache capacity, the working set "
-		        "fits in the aggregate cache of more cores",
-		        list, sure, count);
+	if (k)
+		an_find(s, "superlinear at N = %s (efficiency interval above 1): %s", list,
+		        s->weak
+		            ? "not cache capacity (fixed work per thread); likely a slower or "
+		              "disturbed CPU in a smaller team"
+		            : "cache capacity only if the per-thread working set shrinks with "
+		              "threads; else likely a slower or disturbed CPU in a smaller team");
+	if (kn)
+		an_find(s, "efficiency above 1 at N = %s within noise (its interval holds 1)",
+		        noise);
 	if (s->amdahl.ok && s->amdahl.x[1] < 0)
 		an_find(s,
 		        "Amdahl f = %.3g < 0: the fit itself is superlinear, so Amdahl gives no "

@@ -201,11 +201,16 @@ def main():
         f.write("threads,throughput\n" + "".join(f"{n},{x:.1f}\n" for n, x in sdm))
     with open(os.path.join(d, "codahale-example.csv"), "w") as f:
         f.write("threads,throughput\n" + "".join(f"{n},{round(x)}\n" for n, x in sdm))
-    # Superlinear: every N beats N times (the working set fits in their caches), so f < 0.
+    # Superlinear: every N beats N times, the whole interval above 1 (3 reps at +-1 %), so
+    # f < 0; external data says nothing of working sets, so no cause is claimed (issue 21).
     with open(os.path.join(d, "superlinear.csv"), "w") as f:
-        f.write("threads,seconds\n" + "".join(f"{n},{v}\n" for n, v in
+        f.write("threads,seconds\n" + "".join(f"{n},{v * k:.4f}\n" for n, v in
                                               ((1, 10.0), (2, 4.5), (4, 2.2), (8, 1.1),
-                                               (16, 0.55))))
+                                               (16, 0.55)) for k in (0.99, 1.0, 1.01)))
+    # Efficiency 1.02 at N = 2 with +-5 % reps: within noise, not superlinear (issue 21).
+    with open(os.path.join(d, "superlinear-noise.csv"), "w") as f:
+        f.write("threads,seconds\n" + "".join(f"{n},{v * k:.4f}\n" for n, v in
+                                              ((1, 10.0), (2, 4.9)) for k in (0.95, 1.0, 1.05)))
     # USL truth sigma=0.05, kappa=0.0005 (N* = 43.6) measured up to 32 threads only.
     with open(os.path.join(d, "beyond.csv"), "w") as f:
         f.write("threads,seconds\n")

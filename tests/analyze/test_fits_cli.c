@@ -229,8 +229,9 @@ LAB_TEST(refused_usl_is_null)
 	lab_an_json_free(j);
 }
 
-/* Superlinear data: points flagged with the usual cause; f < 0 gives no max speedup, said the
- * same way in text and JSON (never "inf"). */
+/* Superlinear data (the whole efficiency interval above 1): points flagged, with no cache
+ * claim that nothing in the data supports (issue 21, finding 5); f < 0 gives no max speedup,
+ * said the same way in text and JSON (never "inf"). */
 LAB_TEST(superlinear_is_flagged)
 {
 	struct lab_an_json *j = fits_csv_json("superlinear", "");
@@ -248,8 +249,30 @@ LAB_TEST(superlinear_is_flagged)
 	CHECK(strstr(text, "SUPERLINEAR") != NULL);
 	CHECK_EQ_I64(fits_bool(clitest_at(s, "points", 2), "superlinear"), 1);
 	f0 = clitest_at(s, "findings", 0);
-	CHECK(f0 && f0->str && strstr(f0->str, "cache capacity"));
+	CHECK(f0 && f0->str && strstr(f0->str, "efficiency interval above 1"));
+	CHECK(f0 && f0->str && strstr(f0->str, "only if the per-thread working set shrinks"));
+	CHECK(strstr(text, "aggregate cache") == NULL);
 	CHECK(strstr(text, "! superlinear at N = 2, 4, 8, 16") != NULL);
+	lab_an_json_free(j);
+	free(text);
+}
+
+/* Efficiency above 1 within noise is not called superlinear (issue 21, finding 5). */
+LAB_TEST(superlinear_only_beyond_noise)
+{
+	struct lab_an_json *j = fits_csv_json("superlinear-noise", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *p, *f0;
+	char *text = fits_text("superlinear-noise", "");
+
+	REQUIRE(s && text);
+	p = clitest_at(s, "points", 1);
+	REQUIRE(p);
+	CHECK(fits_num(p, NULL, "efficiency") > 1);
+	CHECK_EQ_I64(fits_bool(p, "superlinear"), 0);
+	CHECK(strstr(text, "SUPERLINEAR") == NULL);
+	CHECK(strstr(text, "superlinear at") == NULL);
+	f0 = clitest_at(s, "findings", 0);
+	CHECK(f0 && f0->str && strstr(f0->str, "within noise"));
 	lab_an_json_free(j);
 	free(text);
 }
