@@ -174,11 +174,26 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged, int throu
 	return 0;
 }
 
+/* A latency or per-instance overhead: more threads do not divide it, so no speedup,
+ * efficiency, Karp-Flatt or fit; the rows keep their costs and intervals. */
+static int an_series_latency(struct lab_an_series *s)
+{
+	for (size_t i = 0; i < s->nrow; i++) {
+		s->row[i].kf = s->row[i].kf_lo = s->row[i].kf_hi = NAN;
+		s->n_excluded += an_usable(s->row[i].pt) ? s->row[i].pt->n_flagged : 0;
+	}
+	s->model = "none";
+	snprintf(s->note, sizeof(s->note), "%s", LAB_AN_LATENCY_NOTE);
+	return 0;
+}
+
 static int an_series_compute(struct lab_an_series *s, int include_flagged, int throughput)
 {
 	const struct lab_an_point *base = NULL;
 
 	qsort(s->row, s->nrow, sizeof(*s->row), an_cmp_row);
+	if (s->latency)
+		return an_series_latency(s);
 	for (size_t i = 0; i < s->nrow; i++)
 		if (s->row[i].pt->threads == 1 && an_usable(s->row[i].pt))
 			base = s->row[i].pt;
@@ -258,6 +273,7 @@ int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t i = 0; i < a->ns; i++) {
 		a->s[i].weak = lab_an_data_is_weak(d, a->s[i].experiment);
+		a->s[i].latency = lab_an_cost_latency(d, a->s[i].experiment);
 		a->s[i].objective = obj;
 		if (an_series_compute(&a->s[i], include_flagged, d->throughput))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");

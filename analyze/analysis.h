@@ -30,7 +30,8 @@ struct lab_an_row {
 
 struct lab_an_series {
 	char *experiment, *params;
-	int weak;               /* run.json says "scaling": "weak" */
+	int weak;    /* run.json says "scaling": "weak" */
+	int latency; /* run.json says "cost_kind": "latency": no speedup, efficiency, fits */
 	struct lab_an_row *row; /* sorted by threads */
 	size_t nrow;
 	int has_baseline;         /* a threads = 1 point with samples */
@@ -48,6 +49,11 @@ struct lab_an_series {
 	char finding[LAB_AN_FINDINGS_MAX][224];
 	size_t nfinding;
 };
+
+/* The note of a latency series (lab_an_series.latency). */
+#define LAB_AN_LATENCY_NOTE                                                                        \
+	"the cost is a per-instance latency or overhead (cost_kind latency): speedup, "            \
+	"efficiency, Karp-Flatt and fits do not apply"
 
 struct lab_an_view_exps;
 

@@ -413,6 +413,18 @@ int lab_an_cost_scope(const struct lab_an_data *d, const char *experiment)
 	return -1;
 }
 
+int lab_an_cost_latency(const struct lab_an_data *d, const char *experiment)
+{
+	size_t e = lab_an_exp_find(d, experiment);
+	const char *v;
+
+	if (e == (size_t)-1)
+		return 0;
+	v = lab_an_json_str(&lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items[e],
+	                    LAB_KEY_COST_KIND);
+	return v && !strcmp(v, "latency");
+}
+
 const char *lab_an_cost_label(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
                               size_t len)
 {

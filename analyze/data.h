@@ -90,6 +90,10 @@ const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_p
  * unknown (external data, an older run.json, an unknown value).
  */
 int lab_an_cost_scope(const struct lab_an_data *d, const char *experiment);
+/* 1 when experiment's cost is a per-instance latency or overhead (run.json "cost_kind":
+ * "latency"): speedup, efficiency, Karp-Flatt and fits do not apply. 0 otherwise (work that
+ * scales; also an older run.json without the key and external data). */
+int lab_an_cost_latency(const struct lab_an_data *d, const char *experiment);
 /* p's cost unit with whose time it is ("ns/increment, all threads together") into buf; the
  * plain unit when unknown. Returns buf. */
 const char *lab_an_cost_label(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,

@@ -261,6 +261,8 @@ static void an_json_series(struct lab_json *w, const struct lab_an_data *d,
 	/* Whose time the cost is (run.json work_scope): null when the run did not say. */
 	lab_json_str(w, LAB_KEY_WORK_SCOPE, sc < 0 ? NULL : scope[sc]);
 	lab_json_str(w, "cost_whose", lab_an_cost_whose(d, p0));
+	/* run.json cost_kind: a latency's series has no speedup, efficiency or fits (null). */
+	lab_json_str(w, LAB_KEY_COST_KIND, s->latency ? "latency" : "work");
 	lab_json_str(w, "model", s->model);
 	lab_json_str(w, "note", *s->note ? s->note : NULL);
 	lab_json_str(w, "objective", lab_an_objective_name(s->objective));
@@ -278,7 +280,8 @@ static void an_json_series(struct lab_json *w, const struct lab_an_data *d,
 	for (size_t i = 0; i < s->nrow; i++)
 		an_json_point(w, &s->row[i]);
 	lab_json_arr_close(w);
-	an_json_fits(w, s);
+	if (!s->latency)
+		an_json_fits(w, s);
 	lab_json_obj_close(w);
 }
 

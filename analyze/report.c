@@ -229,10 +229,11 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 {
 	fputs("<table><tr><th>threads</th><th>status</th><th>n</th><th>median (", f);
 	lab_an_html(f, unit);
-	fputs(")</th><th>mean [95% CI]</th><th>CV</th><th>speedup [95% CI]</th>"
-	      "<th>efficiency</th><th>Karp&ndash;Flatt e(N)</th><th>outliers mild/severe</th>"
-	      "<th>flagged (excluded)</th><th>modes</th></tr>\n",
-	      f);
+	fputs(")</th><th>mean [95% CI]</th><th>CV</th>", f);
+	if (!s->latency) /* a latency or overhead: no scaling metric (its note says why) */
+		fputs("<th>speedup [95% CI]</th><th>efficiency</th><th>Karp&ndash;Flatt e(N)</th>",
+		      f);
+	fputs("<th>outliers mild/severe</th><th>flagged (excluded)</th><th>modes</th></tr>\n", f);
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
 		const struct lab_an_stats *st = &r->pt->st;
@@ -256,7 +257,9 @@ static void an_report_table(FILE *f, const struct lab_an_series *s, const char *
 		else
 			an_cell(f, h ? st->mean : NAN, 0); /* one sample: no interval */
 		an_cell(f, h ? 100 * st->cv : NAN, 1);
-		if (r->has_speedup && !r->speedup.has_ci) {
+		if (s->latency) {
+			/* no scaling columns */
+		} else if (r->has_speedup && !r->speedup.has_ci) {
 			/* Too few repetitions for an interval: the estimates alone. */
 			an_cell(f, r->speedup.est, 0);
 			an_cell(f, r->eff, 0);
@@ -387,17 +390,21 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 		fputs(": ", f);
 		lab_an_html(f, whose);
 	}
-	fprintf(f, ". %zu samples in the fits", s->n_fit);
+	fputs(".", f);
+	if (!s->latency)
+		fprintf(f, " %zu samples in the fits", s->n_fit);
 	if (s->n_excluded)
-		fprintf(f, ", %zu foreign-load-flagged samples excluded", s->n_excluded);
-	fputs(".</p>\n", f);
+		fprintf(f, "%s%zu foreign-load-flagged samples excluded", s->latency ? " " : ", ",
+		        s->n_excluded);
+	fputs(s->latency && !s->n_excluded ? "</p>\n" : ".</p>\n", f);
 	if (*s->note) {
 		fputs("<p class=\"warn\">", f);
 		lab_an_html(f, s->note);
 		fputs("</p>\n", f);
 	}
 	an_report_table(f, s, lab_an_cost_label(a->data, p0, unit, sizeof(unit)));
-	an_report_fits(f, s);
+	if (!s->latency)
+		an_report_fits(f, s);
 	lab_an_report_view_imgs(f, plots, dir, NULL, i);
 }
 

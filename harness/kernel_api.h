@@ -262,6 +262,17 @@ enum lab_work_scope {
 	LAB_WORK_ONE,
 };
 
+/*
+ * What a kernel's cost is. WORK (the default): work that scales with the team, so speedup,
+ * efficiency, Karp-Flatt and the Amdahl/USL fits apply. LATENCY: a per-instance latency or
+ * overhead (a load's latency, a construct's overhead, a round trip, a dependent chain's ns per
+ * step): more threads do not divide it, and the analyzer shows no scaling metric for it.
+ */
+enum lab_cost_kind {
+	LAB_COST_WORK = 0,
+	LAB_COST_LATENCY,
+};
+
 struct lab_kernel {
 	unsigned abi;            /* = LAB_KERNEL_ABI */
 	const char *name;        /* "kernel = <name>" in a config; [a-z0-9_]; the file stem */
@@ -274,6 +285,7 @@ struct lab_kernel {
 	const struct lab_metric *metrics; /* terminated by LAB_METRIC_END; index = metric id */
 	const char *work_unit;            /* what one unit of work is: "increment", "acquire" */
 	unsigned work_scope;              /* enum lab_work_scope; 0 (TEAM) by default */
+	unsigned cost_kind;               /* enum lab_cost_kind; 0 (WORK) by default */
 	/* The analyzer views (names in analyze/views/views.def) this kernel's results want,
 	 * NULL-terminated; recorded per experiment in run.json. Every kernel declares it ({NULL}:
 	 * none beyond the scaling series; the counters and perf_c2c views follow any run and are

@@ -33,7 +33,9 @@
  *       "experiments": [
  *         { "name", "kernel", "work_unit", "work_scope": "team" | "shared" | "one" (whose work
  *           `work` counts: the sum over threads, a unit the whole team shares and counts once,
- *           or thread 0's alone; enum lab_work_scope), "views": [...] (the kernel's analyzer
+ *           or thread 0's alone; enum lab_work_scope), "cost_kind": "work" | "latency" (a
+ *           cost that scales, or a per-instance latency or overhead that speedup and fits do
+ *           not apply to; enum lab_cost_kind; absent: work), "views": [...] (the kernel's analyzer
  *           views, when it names any), "scaling": "strong" | "weak",
  *           "metrics": [ { "name", "unit", "agg" } ],
  *           "resolved": { "<key>": { "value": "...", "source": "default" | "global" |
@@ -156,6 +158,7 @@ enum lab_samples_col {
 #define LAB_KEY_REASON       "reason"
 #define LAB_KEY_POINT_FACTS  "point_facts" /* what the kernel found (harness/facts.h) */
 #define LAB_KEY_WORK_SCOPE   "work_scope"
+#define LAB_KEY_COST_KIND    "cost_kind" /* enum lab_cost_kind; absent (older files): work */
 #define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
 /* The run level and precision targets of a point (harness/precision.h). */
 #define LAB_KEY_RUNS               "runs"
@@ -169,6 +172,12 @@ enum lab_samples_col {
 #define LAB_WORK_SCOPE_NAMES                                                                       \
 	{                                                                                          \
 		"team", "shared", "one"                                                            \
+	}
+
+/* The values of "cost_kind", indexed by enum lab_cost_kind (harness/kernel_api.h). */
+#define LAB_COST_KIND_NAMES                                                                        \
+	{                                                                                          \
+		"work", "latency"                                                                  \
 	}
 
 /* Every status a point of run.json may carry, "|"-separated for messages. */

@@ -144,6 +144,13 @@ static const char *lab_work_scope_name(unsigned scope)
 	return scope < sizeof(names) / sizeof(names[0]) ? names[scope] : names[LAB_WORK_TEAM];
 }
 
+static const char *lab_cost_kind_name(unsigned kind)
+{
+	static const char *const names[] = LAB_COST_KIND_NAMES;
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : names[LAB_COST_WORK];
+}
+
 static void json_experiment(struct lab_json *j, const struct lab_results *res,
                             const struct lab_experiment *e, bool ended)
 {
@@ -156,6 +163,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	lab_json_int(j, "line", e->line);
 	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
 	lab_json_str(j, LAB_KEY_WORK_SCOPE, lab_work_scope_name(e->kernel->work_scope));
+	lab_json_str(j, LAB_KEY_COST_KIND, lab_cost_kind_name(e->kernel->cost_kind));
 	if (e->kernel->views) {
 		lab_json_arr_open(j, "views");
 		for (const char *const *v = e->kernel->views; *v; v++)

@@ -419,6 +419,7 @@ const struct lab_kernel lab_kernel_c2c_latency = {
     .metrics = c2c_metrics,
     .work_unit = "roundtrip",
     .work_scope = LAB_WORK_SHARED,
+    .cost_kind = LAB_COST_LATENCY, /* ns per round trip */
     .views = c2c_views,
     .check = c2c_check,
     .setup = c2c_setup,

@@ -198,6 +198,7 @@ const struct lab_kernel lab_kernel_loaded_latency = {
     .metrics = ll_metrics,
     .work_unit = "load",
     .work_scope = LAB_WORK_ONE,
+    .cost_kind = LAB_COST_LATENCY, /* the chaser's ns per load */
     .thread_setup = ll_thread_setup,
     .run = ll_run,
     .summarize = ll_summarize,

@@ -156,6 +156,7 @@ const struct lab_kernel lab_kernel_numa_lat = {
     .params_size = sizeof(struct nl_params),
     .metrics = nl_metrics,
     .work_unit = "load",
+    .cost_kind = LAB_COST_LATENCY, /* ns per dependent load */
     .check = nl_check,
     .thread_setup = nl_thread_setup,
     .run = nl_run,

@@ -375,6 +375,7 @@ const struct lab_kernel lab_kernel_omp_overhead = {
     .metrics = oo_metrics,
     .work_unit = "instance",
     .work_scope = LAB_WORK_SHARED,
+    .cost_kind = LAB_COST_LATENCY, /* ns per construct instance: an overhead, not work */
     .views = oo_views,
     .check = oo_check,
 #ifdef _OPENMP

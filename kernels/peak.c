@@ -222,6 +222,7 @@ const struct lab_kernel lab_kernel_peak = {
     .params_size = sizeof(struct pk_params),
     .metrics = pk_metrics,
     .work_unit = "step",
+    .cost_kind = LAB_COST_LATENCY, /* ns per step of the chains: a core's rate, not work */
     .work_per_unit = pk_work,
     .views = pk_views,
     .check = pk_check,

@@ -40,7 +40,8 @@ static void lab_print_levels(FILE *f, const struct lab_an_point *p)
 		fprintf(f, "          %s\n", buf);
 }
 
-static void lab_print_row(FILE *f, const struct lab_an_row *r)
+/* One row of a series; scaling 0 (a latency): no speedup, efficiency or e(N) column. */
+static void lab_print_row(FILE *f, const struct lab_an_row *r, int scaling)
 {
 	const struct lab_an_stats *st = &r->pt->st;
 	int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci;
@@ -59,14 +60,20 @@ static void lab_print_row(FILE *f, const struct lab_an_row *r)
 	}
 	fprintf(f, "  %-10.4g", st->median);
 	lab_print_ci(f, 30, st->mean, st->ci95_lo, st->ci95_hi, st->n > 1);
-	lab_print_ci(f, 26, r->has_speedup ? r->speedup.est : NAN, r->speedup.lo, r->speedup.hi, c);
-	if (r->has_speedup)
+	if (!scaling)
+		fputs("  ", f);
+	else
+		lab_print_ci(f, 26, r->has_speedup ? r->speedup.est : NAN, r->speedup.lo,
+		             r->speedup.hi, c);
+	if (!scaling)
+		; /* no efficiency or e(N) either */
+	else if (r->has_speedup)
 		fprintf(f, "  %-6.3g", r->eff);
 	else
 		fprintf(f, "  %-6s", "-");
-	if (isfinite(r->kf))
+	if (scaling && isfinite(r->kf))
 		fprintf(f, "  %-8.3g", r->kf);
-	else
+	else if (scaling)
 		fprintf(f, "  %-8s", "-");
 	if (st->outliers_mild || st->outliers_severe)
 		snprintf(flags, sizeof(flags), "outliers %zu/%zu ", st->outliers_mild,
@@ -213,10 +220,15 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		    f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n", s->experiment,
 		    *s->params ? s->params : "-", s->weak ? "weak" : "strong",
 		    lab_an_cost_label(a->data, s->nrow ? s->row[0].pt : NULL, unit, sizeof(unit)));
-		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
-		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
+		if (s->latency)
+			fprintf(f, "%7s %4s  %-10s  %-30s  %s\n", "threads", "n", "median",
+			        "mean [95% CI]", "flags");
+		else
+			fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
+			        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)",
+			        "flags");
 		for (size_t j = 0; j < s->nrow; j++)
-			lab_print_row(f, &s->row[j]);
+			lab_print_row(f, &s->row[j], !s->latency);
 		lab_print_rates(f, s);
 		if (*s->note)
 			fprintf(f, "  note: %s\n", s->note);
@@ -226,7 +238,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 			        "keeps them)\n",
 			        s->n_excluded);
 		/* The note already says why nothing was fitted; no need to repeat it per model. */
-		if (s->amdahl.ok || s->usl.ok || s->weak || !*s->note)
+		if (!s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note))
 			lab_print_fits(f, s);
 		first = 0;
 	}

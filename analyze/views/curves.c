@@ -207,6 +207,8 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *c
 	e->pt = p;
 	if (!s->x)
 		e->x = p->threads;
+	else if (s->x_ignored && s->x_ignored(p))
+		e->x = NAN;
 	else
 		e->x = lab_an_params_get(p->params, s->x, xs, sizeof(xs)) ? lab_an_cv_num(xs) : NAN;
 	return an_cols(s, d, p, inc, e);

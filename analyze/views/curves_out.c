@@ -10,7 +10,9 @@
 static const char *an_x(const struct lab_an_cv_spec *s, const struct lab_an_cv_pt *e, char *buf,
                         size_t len)
 {
-	if (!s->x || !lab_an_params_get(e->pt->params, s->x, buf, len))
+	if (s->x && s->x_ignored && s->x_ignored(e->pt))
+		snprintf(buf, len, "-");
+	else if (!s->x || !lab_an_params_get(e->pt->params, s->x, buf, len))
 		snprintf(buf, len, "%d", e->pt->threads);
 	return buf;
 }

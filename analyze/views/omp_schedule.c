@@ -5,8 +5,18 @@
  * per imbalance distribution, cost and thread count. Older files without a views key: points
  * with a makespan_ns column and a `schedule` param.
  */
+#include <string.h>
+
 #include "analyze/views/curves.h"
 #include "analyze/views/view.h"
+
+/* schedule(static) deals equal blocks and takes no chunk: a chunk value there does not exist. */
+static int an_no_chunk(const struct lab_an_point *p)
+{
+	char v[64];
+
+	return lab_an_params_get(p->params, "schedule", v, sizeof(v)) && !strcmp(v, "static");
+}
 
 static const struct lab_an_cv_spec an_spec = {
     .view = "omp_schedule",
@@ -15,7 +25,8 @@ static const struct lab_an_cv_spec an_spec = {
              "instance; <code>imbalance</code> = busiest thread's time / mean thread time (1 = "
              "balanced); <code>overhead_ns</code> = makespan &minus; ideal (calibrated work / "
              "threads): imbalance plus the cost of handing out chunks. <code>static</code> "
-             "ignores the chunk. Intervals of times are clipped at 0, of imbalance at 1.",
+             "takes no chunk (shown as &ndash;). Intervals of times are clipped at 0, of imbalance "
+             "at 1.",
     .note = "KEY median | mean [95% CI] over reps; overhead_ns = makespan - ideal",
     .curve = {"schedule", NULL},
     .x = "chunk",
@@ -23,6 +34,7 @@ static const struct lab_an_cv_spec an_spec = {
     .ylabel = "makespan, ns per loop (mean, 95% CI)",
     .logx = 1,
     .match_metric = "makespan_ns",
+    .x_ignored = an_no_chunk,
     .col = {{"makespan_ns", LAB_AN_CV_METRIC, 1, 0},
             {"imbalance", LAB_AN_CV_METRIC, 1, 1},
             {"overhead_ns", LAB_AN_CV_METRIC, 0, 0},

@@ -7,6 +7,12 @@ results-simd-speedup (finding 4): simd sum f32 16K, scalar and avx2 at 1 and 2 t
   scalar is 1.0 / 0.3565 = 2.805 (the vector gain), not 2.78 / 0.3565 = 7.8 (the scalar point at
   1 thread); scalar over itself is 1. [misalign]: avx512 misalign=0 at 0.5 ns, misalign=32 at
   0.9 ns, no scalar point: no speedup, said so (not 1).
+results-cost-kind (finding 7): "lat" declares cost_kind latency (a numa_lat-like chase at 1, 2,
+  4, 8 threads, 100, 101, 102, 104 ns/load): no speedup, efficiency, Karp-Flatt or fit anywhere;
+  "work" (no cost_kind: an older run.json, so work) at 1, 2, 4, 8 threads, 8, 4, 2, 1 ns: speedup
+  2 at 2 threads. "sched" (omp_schedule view, 2 threads): static (takes no chunk; the point
+  carries the default chunk=1) and dynamic chunk 1, 8, makespan 1000, 1100, 1050 ns. "ovh"
+  (omp_overhead view): a point that recorded no overhead_ns (nothing was left out).
 """
 import json
 import os
@@ -18,8 +24,9 @@ SPREAD = [-0.01, 0, 0.01]
 
 
 class Run:
-    def __init__(self):
+    def __init__(self, metrics=()):
         self.rows, self.exps, self.pid = [], [], 0
+        self.metrics = list(metrics)
 
     def exp(self, name, kernel, views, unit="element", **extra):
         e = {"name": name, "kernel": kernel, "scaling": "strong", "resolved": {},
@@ -28,15 +35,18 @@ class Run:
         self.exps.append(e)
         return e
 
-    def point(self, e, params, threads, centre):
+    def point(self, e, params, threads, centre, metrics=None):
         pid, self.pid = self.pid, self.pid + 1
         e["points"].append({"point": pid, "threads": threads, "cpus": list(range(threads)),
                             "placement": "compact", "params": params, "status": "ok",
                             "verify": "pass", "iters_per_sample": WORK, "reps": len(SPREAD)})
         ptxt = ";".join(f"{k}={v}" for k, v in sorted(params.items()))
         for rep, s in enumerate(SPREAD):
+            m = "".join("," if v is None else f",{v * (1 + s):.6g}"
+                        for v in (metrics or [None] * len(self.metrics)))
             self.rows.append(f"{e['name']},{pid},{e['kernel']},\"{ptxt}\",{threads},{rep},"
-                             f"{round(centre * (1 + s) * WORK)},{WORK},{e['work_unit']},0.01,0")
+                             f"{round(centre * (1 + s) * WORK)},{WORK},{e['work_unit']},0.01,0"
+                             + m)
 
     def write(self, name):
         d = os.path.join(ROOT, name)
@@ -45,7 +55,7 @@ class Run:
             json.dump(run_json("complete", self.exps), f, indent=1)
             f.write("\n")
         with open(os.path.join(d, "samples.csv"), "w") as f:
-            f.write(HEADER + "\n" + "\n".join(self.rows) + "\n")
+            f.write(",".join([HEADER] + self.metrics) + "\n" + "\n".join(self.rows) + "\n")
         with open(os.path.join(d, "config.ini"), "w") as f:
             f.write("".join(f"[{e['name']}]\nkernel = {e['kernel']}\n" for e in self.exps))
 
@@ -63,4 +73,22 @@ def simd_speedup():
     r.write("results-simd-speedup")
 
 
+def cost_kind():
+    r = Run(["makespan_ns", "overhead_ns"])
+    e = r.exp("lat", "numa_lat", [], "load", cost_kind="latency")
+    for t, c in [(1, 100), (2, 101), (4, 102), (8, 104)]:
+        r.point(e, {"size": "256M"}, t, c)
+    e = r.exp("work", "triad", [])
+    for t, c in [(1, 8), (2, 4), (4, 2), (8, 1)]:
+        r.point(e, {"size": "1M"}, t, c)
+    e = r.exp("sched", "omp_schedule", ["omp_schedule"], "iteration")
+    for sched, chunk, c in [("static", 1, 1000), ("dynamic", 1, 1100), ("dynamic", 8, 1050)]:
+        r.point(e, {"schedule": sched, "chunk": str(chunk), "imbalance": "ramp"}, 2, c / 1000,
+                metrics=[c, None])
+    e = r.exp("ovh", "omp_overhead", ["omp_overhead"], "instance")
+    r.point(e, {"construct": "parallel", "team": "openmp"}, 1, 0.5)
+    r.write("results-cost-kind")
+
+
 simd_speedup()
+cost_kind()

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 
+#include "analyze/csv.h"
 #include "analyze/jsonr.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
@@ -90,6 +91,78 @@ LAB_TEST(simd_speedup_baseline_same_threads)
 	lab_an_json_free(j);
 	out = mn_run("results-simd-speedup", "");
 	CHECK(strstr(out, "no isa=scalar point at these params") != NULL);
+	CHECK(strstr(out, "no used samples") == NULL);
+	free(out);
+}
+
+/* The series of experiment exp in analysis.json. */
+static const struct lab_an_json *mn_series(const struct lab_an_json *j, const char *exp)
+{
+	const struct lab_an_json *s;
+
+	for (size_t i = 0; (s = clitest_at(j, "series", i)); i++)
+		if (!strcmp(lab_an_json_str(s, "experiment"), exp))
+			return s;
+	return NULL;
+}
+
+/* Finding 7: a cost_kind latency experiment gets no speedup, efficiency, Karp-Flatt or fit in
+ * the JSON, the text or the report; an older run.json without the key is work (speedup 2). */
+LAB_TEST(latency_has_no_scaling_metrics)
+{
+	struct lab_an_json *j = mn_json("results-cost-kind");
+	const struct lab_an_json *s, *p;
+	char *out, *lat, *html, path[2048];
+	size_t len;
+
+	REQUIRE(j);
+	REQUIRE((s = mn_series(j, "lat")));
+	CHECK_EQ_STR(lab_an_json_str(s, "cost_kind"), "latency");
+	CHECK(lab_an_json_get(s, "amdahl") == NULL && lab_an_json_get(s, "usl") == NULL);
+	CHECK_EQ_STR(lab_an_json_str(s, "model"), "none");
+	for (size_t k = 0; (p = clitest_at(s, "points", k)); k++) {
+		CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
+		CHECK(lab_an_json_get(p, "efficiency")->type == LAB_AN_JSON_NULL);
+		CHECK(lab_an_json_get(p, "karp_flatt")->type == LAB_AN_JSON_NULL);
+	}
+	REQUIRE((s = mn_series(j, "work")));
+	CHECK_EQ_STR(lab_an_json_str(s, "cost_kind"), "work");
+	CHECK_NEAR(lab_an_json_num(clitest_at(s, "points", 1), "speedup", NAN), 2, 1e-9);
+	lab_an_json_free(j);
+	out = mn_run("results-cost-kind", "");
+	REQUIRE((lat = strstr(out, "== lat ")));
+	REQUIRE(strstr(lat, "\n== work "));
+	strstr(lat, "\n== work ")[0] = 0;
+	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "do not apply") != NULL);
+	free(out);
+	snprintf(path, sizeof(path), "%s/results-cost-kind/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &html, &len, NULL) == 0);
+	REQUIRE((lat = strstr(html, "do not apply")));
+	REQUIRE(strstr(lat, "<h2>"));
+	strstr(lat, "<h2>")[0] = 0;
+	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	free(html);
+}
+
+/* Finding 7: schedule(static) takes no chunk, so its row shows none (text "-", JSON null); a
+ * point that recorded no overhead_ns is not said to have "no used samples" (none was left out). */
+LAB_TEST(static_has_no_chunk_and_no_false_left_out)
+{
+	struct lab_an_json *j = mn_json("results-cost-kind");
+	const struct lab_an_json *v, *c, *e;
+	char *out;
+
+	REQUIRE(j);
+	v = lab_an_json_get(mn_exp(j, "sched"), "omp_schedule");
+	REQUIRE((c = clitest_at(clitest_at(v, "groups", 0), "curves", 0)));
+	CHECK_EQ_STR(lab_an_json_str(c, "schedule"), "static");
+	REQUIRE((e = clitest_at(c, "points", 0)));
+	CHECK(lab_an_json_get(e, "chunk")->type == LAB_AN_JSON_NULL);
+	CHECK_NEAR(lab_an_json_num(e, "makespan_ns", NAN), 1000, 1e-6);
+	lab_an_json_free(j);
+	out = mn_run("results-cost-kind", "");
+	CHECK(strstr(out, "static                              -  1000 |") != NULL);
 	CHECK(strstr(out, "no used samples") == NULL);
 	free(out);
 }
