@@ -74,18 +74,31 @@ static double b_normal(unsigned long long *s)
 	return sum - 6;
 }
 
+/* Creates DIR/samples.csv and DIR/run.json for writing; -1 (nothing left open) on failure. */
+static int b_open_pair(const char *dir, FILE **s, FILE **r)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	*s = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	*r = fopen(path, "w");
+	if (*s && *r)
+		return 0;
+	if (*s)
+		fclose(*s);
+	if (*r)
+		fclose(*r);
+	return -1;
+}
+
 /* N distinct points: one experiment, N/4 series of threads 1, 2, 4, 8, reps repetitions each. */
 static int b_write_distinct(const char *dir, long n, int reps)
 {
-	char path[4096];
 	unsigned long long seed = 88172645463325252ULL;
 	FILE *s, *r;
 
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	s = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	r = fopen(path, "w");
-	if (!s || !r)
+	if (b_open_pair(dir, &s, &r))
 		return -1;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
 	      "flagged\n",
@@ -111,16 +124,11 @@ static int b_write_distinct(const char *dir, long n, int reps)
 
 static int b_write(const char *dir)
 {
-	char path[4096];
 	unsigned long long seed = 88172645463325252ULL;
 	FILE *s, *r;
 	long point = 0;
 
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	s = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	r = fopen(path, "w");
-	if (!s || !r)
+	if (b_open_pair(dir, &s, &r))
 		return -1;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
 	      "flagged,ops_per_s\n",
@@ -162,14 +170,9 @@ static int b_write(const char *dir)
 /* N experiments of one point each, every point with perf_c2c facts as the harness records them. */
 static int b_write_perf_c2c(const char *dir, long n)
 {
-	char path[4096];
 	FILE *s, *r;
 
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	s = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	r = fopen(path, "w");
-	if (!s || !r)
+	if (b_open_pair(dir, &s, &r))
 		return -1;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
 	      "flagged\n",
@@ -199,14 +202,9 @@ static int b_write_perf_c2c(const char *dir, long n)
  * with n measured cells: the shape whose heatmap was cubic, issue 19), 5 samples each. */
 static int b_write_c2c(const char *dir, long n)
 {
-	char path[4096];
 	FILE *s, *r;
 
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	s = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	r = fopen(path, "w");
-	if (!s || !r)
+	if (b_open_pair(dir, &s, &r))
 		return -1;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
 	      "flagged,one_way_ns\n",
