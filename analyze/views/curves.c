@@ -139,6 +139,17 @@ static void an_val(const struct lab_an_cv_col *col, const double *x, size_t n, d
 	v->hi = st.ci95_hi;
 	if (col->bounded && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
+	if (col->resolution && !(v->mean > 0)) {
+		v->below_res = 2;
+		v->median = v->mean = NAN;
+		v->hi = v->hi > 0 ? v->hi : NAN;
+		v->lo = 0;
+	} else if (col->resolution && v->lo < 0) {
+		v->below_res = 1;
+		v->lo = 0;
+	}
+	if (col->resolution && v->median < 0)
+		v->median = 0;
 }
 
 static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
@@ -287,6 +298,14 @@ static void an_json_pt(struct lab_json *w, const struct lab_an_cv_spec *s,
 		lab_json_num(w, k, v->mean);
 		snprintf(k, sizeof(k), "%s_ci95", s->col[c].key);
 		lab_json_pair(w, k, v->lo, v->hi);
+		if (v->below_res) {
+			snprintf(k, sizeof(k), "%s_note", s->col[c].key);
+			lab_json_str(w, k,
+			             v->below_res == 2
+			                 ? "not measurable: below resolution (mean <= 0; the "
+			                   "interval's upper end bounds it)"
+			                 : "below resolution: the interval is clamped at 0");
+		}
 		if (v->nobase) { /* the column is null: no baseline point matches this one */
 			snprintf(k, sizeof(k), "%s_note", s->col[c].key);
 			char why[160];

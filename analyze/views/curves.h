@@ -11,7 +11,11 @@
  *
  * Every interval is the 95 % t-interval of the mean over the used samples (df = n-1), clipped
  * at the column's lower bound when it has one (a time is never negative, an imbalance never
- * below 1); differences such as overhead_ns are not clipped: a negative value is a finding.
+ * below 1). A difference whose true value cannot be negative (overhead_ns = makespan - ideal)
+ * is never printed below 0 (issue 21 finding 6): an interval reaching below 0 is clamped at 0
+ * and said to be "below resolution"; a mean below 0 is "not measurable" (no value, only the
+ * interval's upper end when that is above 0). A negative overhead is the reference's
+ * calibration having drifted, not a result.
  */
 #ifndef LAB_ANALYZE_VIEWS_CURVES_H
 #define LAB_ANALYZE_VIEWS_CURVES_H
@@ -36,6 +40,7 @@ struct lab_an_cv_col {
 	enum lab_an_cv_src src;
 	int bounded; /* 1: the interval is clipped below at lo_bound */
 	double lo_bound;
+	int resolution; /* 1: a difference >= 0 in truth: clamped at 0, "below resolution" */
 };
 
 struct lab_an_cv_spec {
@@ -72,6 +77,9 @@ struct lab_an_cv_val {
 	size_t n;
 	double median, mean, lo, hi;
 	int nobase; /* SPEEDUP: 1 when p ran but no baseline point matches it */
+	/* col.resolution: 1 the interval reached below 0 and starts at 0 now; 2 the mean was
+	 * below 0: median and mean are NaN, lo 0, hi the upper end (NaN when that was <= 0). */
+	int below_res;
 };
 
 struct lab_an_cv_pt {

@@ -48,6 +48,14 @@ static void an_text_row(FILE *f, const struct lab_an_cv_spec *s, const struct la
 		if (v->nobase)
 			snprintf(buf, sizeof(buf), "no %s=%s point at these params", s->curve[0],
 			         s->base);
+		else if (v->below_res == 2 && isfinite(v->hi))
+			snprintf(buf, sizeof(buf), "not measurable (< %.4g, below resolution)",
+			         v->hi);
+		else if (v->below_res == 2)
+			snprintf(buf, sizeof(buf), "not measurable (below resolution)");
+		else if (v->below_res)
+			snprintf(buf, sizeof(buf), "%.4g | %.4g [0, %.4g] below resolution",
+			         v->median, v->mean, v->hi);
 		else if (v->n && !isnan(v->lo))
 			snprintf(buf, sizeof(buf), "%.4g | %.4g [%.4g, %.4g]", v->median, v->mean,
 			         v->lo, v->hi);
@@ -91,6 +99,14 @@ static void an_html_cell(FILE *f, const struct lab_an_cv_spec *s, const struct l
 	if (v->nobase)
 		fprintf(f, "<td colspan=\"2\">no <code>%s=%s</code> point at these params</td>",
 		        s->curve[0], s->base);
+	else if (v->below_res == 2 && isfinite(v->hi))
+		fprintf(f, "<td colspan=\"2\">not measurable (&lt; %.4g, below resolution)</td>",
+		        v->hi);
+	else if (v->below_res == 2)
+		fputs("<td colspan=\"2\">not measurable (below resolution)</td>", f);
+	else if (v->below_res)
+		fprintf(f, "<td>%.4g</td><td>%.4g <small>[0, %.4g] below resolution</small></td>",
+		        v->median, v->mean, v->hi);
 	else if (v->n && !isnan(v->lo))
 		fprintf(f, "<td>%.4g</td><td>%.4g <small>[%.4g, %.4g]</small></td>", v->median,
 		        v->mean, v->lo, v->hi);

@@ -2,6 +2,8 @@
 #include "analyze/views/locks.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,9 +66,63 @@ static struct lab_an_lock_curve *an_curve(struct lab_an_lock_group *g, const cha
 	return c->lock ? c : NULL;
 }
 
+/* A duration param's value in ns ("1000", "1us", "2.5ms"); NaN when absent or unreadable. */
+static double an_lock_ns(const char *params, const char *key)
+{
+	char v[64], *end;
+	double x;
+
+	if (!lab_an_params_get(params, key, v, sizeof(v)))
+		return NAN;
+	x = strtod(v, &end);
+	if (end == v)
+		return NAN;
+	if (!strcmp(end, "") || !strcmp(end, "ns"))
+		return x;
+	if (!strcmp(end, "us"))
+		return x * 1e3;
+	if (!strcmp(end, "ms"))
+		return x * 1e6;
+	return !strcmp(end, "s") ? x * 1e9 : NAN;
+}
+
+/* Appends one reason to e->delay_why ("; " between reasons). */
+__attribute__((format(printf, 2, 3))) static void an_lock_why(struct lab_an_lock_pt *e,
+                                                              const char *fmt, ...)
+{
+	size_t len = strlen(e->delay_why);
+	va_list ap;
+
+	if (len)
+		len += (size_t)snprintf(e->delay_why + len, sizeof(e->delay_why) - len, "; ");
+	va_start(ap, fmt);
+	if (len < sizeof(e->delay_why))
+		vsnprintf(e->delay_why + len, sizeof(e->delay_why) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* The delay checks of e (locks.h): drift, achieved vs asked critical section, 1/cs_ns. */
+static void an_lock_delay(struct lab_an_lock_pt *e, const char *lock)
+{
+	double tol = LAB_AN_LK_DELAY_TOL_PCT, off, lo;
+
+	e->delay_why[0] = '\0';
+	if (e->drift.n && fabs(e->drift.median) > tol)
+		an_lock_why(e, "delay calibration drifted %+.0f %% (tolerance %.0f %%)",
+		            e->drift.median, tol);
+	if (e->cs.n && e->cs_ns > 0 && fabs(off = 100 * (e->cs.median / e->cs_ns - 1)) > tol)
+		an_lock_why(e, "critical section achieved %.0f ns, %+.0f %% off cs_ns",
+		            e->cs.median, off);
+	lo = isfinite(e->thr_lo) ? e->thr_lo : e->thr.mean;
+	/* Readers share the lock: only exclusive locks are bounded by one section at a time. */
+	if (e->thr.n && e->cs_ns > 0 && strcmp(lock, "rwlock_read") && lo > 1e9 / e->cs_ns)
+		an_lock_why(e, "%.3g M/s lies above the limit 1/cs_ns = %.3g M/s", lo / 1e6,
+		            1e3 / e->cs_ns);
+}
+
 /* Throughput of each used sample: work/elapsed = 1e9/cost (cost in ns per acquisition). */
 static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
-                      struct lab_an_lock_pt *e)
+                      const char *lock, struct lab_an_lock_pt *e)
 {
 	double *x = malloc((2 * p->n + 1) * sizeof(*x));
 	size_t k = 0;
@@ -86,7 +142,15 @@ static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p,
 			if (!strcmp(d->metric_name[m], lab_an_lock_metric[j]) && p->msum[m].n)
 				e->m[j] = p->msum[m];
 	}
+	for (size_t m = 0; m < d->nmetric && p->msum; m++) {
+		if (!strcmp(d->metric_name[m], "cs_achieved_ns"))
+			e->cs = p->msum[m];
+		if (!strcmp(d->metric_name[m], "delay_drift_pct"))
+			e->drift = p->msum[m];
+	}
+	e->cs_ns = an_lock_ns(p->params, "cs_ns");
 	an_lock_bounds(e);
+	an_lock_delay(e, lock);
 	return 0;
 }
 
@@ -116,7 +180,7 @@ static int an_add(struct lab_an_locks *l, size_t *cap, const struct lab_an_data 
 	pcap = c->npt;
 	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
 		return -LAB_ENOMEM;
-	return an_lock_pt(d, p, inc, &c->pt[c->npt++]);
+	return an_lock_pt(d, p, inc, lock, &c->pt[c->npt++]);
 }
 
 int lab_an_locks_applies(const struct lab_an_data *d, const struct lab_an_point *p)
@@ -195,6 +259,11 @@ static void an_json_pt(struct lab_json *w, const struct lab_an_lock_pt *e)
 		}
 		an_json_msum(w, lab_an_lock_metric[j], &m);
 	}
+	an_json_msum(w, "cs_achieved_ns", &e->cs);
+	an_json_msum(w, "delay_drift_pct", &e->drift);
+	lab_json_bool(w, "delay_flagged", e->delay_why[0] != '\0');
+	if (e->delay_why[0])
+		lab_json_str(w, "delay_flag", e->delay_why);
 	lab_an_modes_json(w, &e->pt->modes, 1);
 	lab_json_obj_close(w);
 }
@@ -205,6 +274,7 @@ void lab_an_locks_json(struct lab_json *w, const struct lab_an_locks *l, const c
 	lab_json_str(w, "throughput",
 	             "acquisitions/s = work/elapsed per sample; mean, 95% CI on the log scale");
 	lab_json_str(w, "metrics", "median over samples; _mean and _ci95: mean and 95% t-CI");
+	lab_json_num(w, "delay_tolerance_pct", LAB_AN_LK_DELAY_TOL_PCT);
 	lab_json_arr_open(w, "groups");
 	for (size_t i = 0; i < l->ng; i++) {
 		const struct lab_an_lock_group *g = &l->g[i];

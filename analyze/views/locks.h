@@ -34,7 +34,20 @@ struct lab_an_lock_pt {
 	 * degenerate or single-thread index).
 	 */
 	double thr_lo, thr_hi, jain_lo, jain_hi;
+	/*
+	 * The delay the results depend on (issue 21 finding 6): cs_achieved_ns and
+	 * delay_drift_pct (n = 0 where not recorded), the asked cs_ns (NaN when absent), and
+	 * why the point is flagged (empty: its delay held within LAB_AN_LK_DELAY_TOL_PCT):
+	 * the calibration drifted, the achieved critical section is off the asked one, or the
+	 * throughput lies above the physical limit 1/cs_ns.
+	 */
+	struct lab_an_msum cs, drift;
+	double cs_ns;
+	char delay_why[192];
 };
+
+/* How far (%) a delay may move before a lock point is flagged. */
+#define LAB_AN_LK_DELAY_TOL_PCT 10.0
 
 struct lab_an_lock_curve {
 	char *lock;                /* the `lock` param */

@@ -26,7 +26,7 @@ static void an_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *
 	if (!e->thr.n) {
 		char why[LAB_ERR_MSG_MAX + 64];
 
-		fputs("<td colspan=\"5\">", f);
+		fputs("<td colspan=\"8\">", f);
 		lab_an_html(f, lab_an_missing_why(e->pt, why, sizeof(why)));
 		fputs("</td></tr>\n", f);
 		return;
@@ -46,7 +46,14 @@ static void an_lock_row(FILE *f, const char *lock, const struct lab_an_lock_pt *
 	an_msum_cell(f, &e->m[LAB_AN_LK_HANDOFF], 0);
 	an_msum_cell(f, &e->m[LAB_AN_LK_P99], 0);
 	an_msum_cell(f, &e->m[LAB_AN_LK_MAXMIN], 0);
-	fputs("</tr>\n", f);
+	an_msum_cell(f, &e->cs, 0);
+	an_msum_cell(f, &e->drift, 0);
+	fputs("<td>", f);
+	if (e->delay_why[0]) {
+		fputs("<strong>delay flagged:</strong> ", f);
+		lab_an_html(f, e->delay_why);
+	}
+	fputs("</td></tr>\n", f);
 }
 
 void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *plots,
@@ -63,7 +70,10 @@ void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *pl
 	      "[1/threads, 1]). Hand-off ratio: the share of acquisitions that went to another "
 	      "thread than the last holder (near 0: one thread keeps re-taking the lock). Acquire "
 	      "latency p99 and the max/min ratio of per-thread acquisitions: medians over "
-	      "samples.</p>\n",
+	      "samples. cs ns: the critical section achieved (<code>cs_achieved_ns</code>); drift: "
+	      "the busy-loop calibration's change since the run's first "
+	      "(<code>delay_drift_pct</code>). A point whose delay moved beyond 10&nbsp;% or whose "
+	      "throughput exceeds 1/<code>cs_ns</code> is flagged with the reason.</p>\n",
 	      f);
 	for (size_t i = 0; i < l->ng; i++) {
 		const struct lab_an_lock_group *g = &l->g[i];
@@ -74,7 +84,8 @@ void lab_an_locks_html(FILE *f, const void *state, const struct lab_an_plots *pl
 		lab_an_html(f, *g->params ? g->params : "-");
 		fputs("</small></h3>\n<table><tr><th>lock</th><th>threads</th><th>n</th>"
 		      "<th>acquisitions M/s [95% CI]</th><th>Jain fairness [95% CI]</th>"
-		      "<th>hand-off</th><th>p99 ns</th><th>max/min</th></tr>\n",
+		      "<th>hand-off</th><th>p99 ns</th><th>max/min</th><th>cs ns</th>"
+		      "<th>drift %</th><th>delay</th></tr>\n",
 		      f);
 		for (size_t j = 0; j < g->nc; j++)
 			for (size_t k = 0; k < g->c[j].npt; k++)

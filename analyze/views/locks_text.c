@@ -41,6 +41,10 @@ static void lab_lock_row(FILE *f, int w, const char *lock, const struct lab_an_l
 	lab_lock_num(f, &e->m[LAB_AN_LK_HANDOFF]);
 	lab_lock_num(f, &e->m[LAB_AN_LK_P99]);
 	lab_lock_num(f, &e->m[LAB_AN_LK_MAXMIN]);
+	lab_lock_num(f, &e->cs);
+	lab_lock_num(f, &e->drift);
+	if (e->delay_why[0])
+		fprintf(f, "  DELAY FLAGGED: %s", e->delay_why);
 	if (lab_an_modes_multi(&e->pt->modes))
 		fprintf(f, "  MULTIMODAL %s",
 		        lab_an_modes_list(&e->pt->modes, 0, 1, buf, sizeof(buf)));
@@ -60,17 +64,23 @@ void lab_an_locks_text(FILE *f, const void *state)
 			if ((int)strlen(g->c[j].lock) > w)
 				w = strlen(g->c[j].lock) < 40 ? (int)strlen(g->c[j].lock) : 40;
 		fprintf(f, "\n== locks: %s  %s\n", g->experiment, *g->params ? g->params : "-");
-		fprintf(f, "%-*s %7s %3s  %-26s  %-22s  %-9s  %-9s  %-9s\n", w, "lock", "threads",
-		        "n", "acquisitions M/s [95% CI]", "Jain fairness [95% CI]", "hand-off",
-		        "p99 ns", "max/min");
+		fprintf(f, "%-*s %7s %3s  %-26s  %-22s  %-9s  %-9s  %-9s  %-9s  %-9s\n", w, "lock",
+		        "threads", "n", "acquisitions M/s [95% CI]", "Jain fairness [95% CI]",
+		        "hand-off", "p99 ns", "max/min", "cs ns", "drift %");
 		for (size_t j = 0; j < g->nc; j++)
 			for (size_t k = 0; k < g->c[j].npt; k++)
 				lab_lock_row(f, w, g->c[j].lock, &g->c[j].pt[k]);
 	}
 	if (l->ng)
-		fprintf(f,
-		        "  (throughput: mean of work/elapsed per sample, all threads together, "
-		        "interval on the log scale; Jain: mean of the per-sample index, interval "
-		        "inside [1/threads, 1]; hand-off: share of acquisitions that went to "
-		        "another thread; hand-off, p99, max/min: medians over samples)\n");
+		fprintf(
+		    f,
+		    "  (throughput: mean of work/elapsed per sample, all threads together, "
+		    "interval on the log scale; Jain: mean of the per-sample index, interval "
+		    "inside [1/threads, 1]; hand-off: share of acquisitions that went to "
+		    "another thread; hand-off, p99, max/min: medians over samples; cs ns: the "
+		    "critical section achieved (cs_achieved_ns), drift %%: the busy-loop "
+		    "calibration's change since the run's first (delay_drift_pct); a point whose "
+		    "delay moved beyond %.0f %% or whose throughput exceeds 1/cs_ns is DELAY "
+		    "FLAGGED: compare it with care)\n",
+		    LAB_AN_LK_DELAY_TOL_PCT);
 }

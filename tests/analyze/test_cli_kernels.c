@@ -191,3 +191,41 @@ LAB_TEST(kernel_plots_exist)
 	free(out);
 	free(err);
 }
+
+/*
+ * Issue 21 finding 6 (gen_fixtures_drift.py): the achieved critical section and the drift sit
+ * next to every lock result; tas at 1.09 M/s with cs 855 ns and drift 20 % is flagged with its
+ * reasons, mcs (cs 995 ns, drift 2 %) is not.
+ */
+LAB_TEST(lock_delay_drift_flagged)
+{
+	char *out = NULL, *err = NULL, *line;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *g, *p;
+
+	REQUIRE(ck_analyze("results-locks-drift", "--no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "cs ns") != NULL && strstr(out, "drift %") != NULL);
+	REQUIRE((line = strstr(out, "\ntas ")));
+	CHECK(strstr(line, "855") != NULL);
+	CHECK(strstr(line, "DELAY FLAGGED: delay calibration drifted +20 %") != NULL);
+	CHECK(strstr(line, "above the limit 1/cs_ns = 1 M/s") != NULL);
+	REQUIRE((line = strstr(out, "\nmcs ")));
+	*strchrnul(line + 1, '\n') = '\0';
+	CHECK(strstr(line, "995") != NULL);
+	CHECK(strstr(line, "FLAGGED") == NULL);
+	free(out);
+	free(err);
+	REQUIRE(ck_analyze("results-locks-drift", "--no-plots --json", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	g = clitest_at(lab_an_json_get(clitest_at(j, "experiments", 0), "locks"), "groups", 0);
+	REQUIRE((p = clitest_at(clitest_at(g, "locks", 0), "points", 0)));
+	CHECK_NEAR(lab_an_json_num(p, "cs_achieved_ns", -1), 855, 1e-9);
+	CHECK_NEAR(lab_an_json_num(p, "delay_drift_pct", -1), 20, 1e-9);
+	CHECK(strstr(lab_an_json_str(p, "delay_flag") ?: "", "-15 % off cs_ns") != NULL);
+	REQUIRE((p = clitest_at(clitest_at(g, "locks", 1), "points", 0)));
+	CHECK(lab_an_json_str(p, "delay_flag") == NULL);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}

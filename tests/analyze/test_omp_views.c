@@ -86,10 +86,13 @@ LAB_TEST(overhead_json_numbers)
 	CHECK_NEAR(ov_ci(p, "ref_ns_ci95", 0), 100, 1e-9);
 	CHECK_NEAR(ov_ci(p, "ref_ns_ci95", 1), 100, 1e-9);
 	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 0, 1)));
-	/* A difference keeps its negative bound; a time is clipped at 0. */
+	/* An overhead is never below 0 (issue 21 finding 6): the interval is clamped there and
+	 * said to be below resolution; a time is clipped at 0. */
 	CHECK_NEAR(lab_an_json_num(p, "overhead_ns", 1), 0, 1e-9);
 	CHECK_NEAR(lab_an_json_num(p, "overhead_ns_mean", 0), 5, 1e-9);
-	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 0), 5 - sqrt(175) * T2_SQRT3, 1e-6);
+	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 0), 0, 0);
+	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 1), 5 + sqrt(175) * T2_SQRT3, 1e-6);
+	CHECK(strstr(lab_an_json_str(p, "overhead_ns_note") ?: "", "below resolution") != NULL);
 	CHECK_NEAR(ov_ci(p, "test_ns_ci95", 0), 0, 0);
 	CHECK_NEAR(ov_ci(p, "test_ns_ci95", 1), 11 + sqrt(271) * T2_SQRT3, 1e-6);
 	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 1, 1)));
@@ -104,7 +107,8 @@ LAB_TEST(overhead_text_table)
 
 	CHECK(strstr(out, "== Construct overhead: ovh  delay=100ns;placement=compact") != NULL);
 	CHECK(strstr(out, "110 | 110 [85.16, 134.8]") != NULL);
-	CHECK(strstr(out, "0 | 5 [-27.86, 37.86]") != NULL);
+	CHECK(strstr(out, "0 | 5 [0, 37.86] below resolution") != NULL);
+	CHECK(strstr(out, "-27.86") == NULL);
 	CHECK(strstr(out, "2 | 11 [0, 51.89]") != NULL);
 	CHECK(strstr(out, "skipped: needs 2 CPUs, 1 allowed") != NULL);
 	free(out);
@@ -132,6 +136,39 @@ LAB_TEST(schedule_json_numbers)
 	CHECK_NEAR(ov_ci(p, "imbalance_ci95", 0), 1, 0);
 	CHECK_NEAR(ov_ci(p, "imbalance_ci95", 1), 1.1 + sqrt(0.03) * T2_SQRT3, 1e-6);
 	lab_an_json_free(j);
+}
+
+/*
+ * Issue 21 finding 6: no overhead is printed below 0 (gen_fixtures_drift.py). Chunk 1's mean is
+ * -7,646 ns: not measurable, bounded by nothing; chunk 8's interval [-64.5, 84.5] starts at 0
+ * and says so; chunk 64 (300 x3) is a plain result.
+ */
+LAB_TEST(schedule_overhead_never_negative)
+{
+	struct lab_an_json *j = ov_json("results-omp-schedule-negative");
+	const struct lab_an_json *p;
+	char *out;
+
+	REQUIRE(j);
+	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 0)));
+	CHECK(lab_an_json_get(p, "overhead_ns") == NULL ||
+	      lab_an_json_get(p, "overhead_ns")->type == LAB_AN_JSON_NULL);
+	CHECK(strstr(lab_an_json_str(p, "overhead_ns_note") ?: "", "not measurable") != NULL);
+	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 1)));
+	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 0), 0, 0);
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns_mean", 0), 10, 1e-9);
+	CHECK(strstr(lab_an_json_str(p, "overhead_ns_note") ?: "", "below resolution") != NULL);
+	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 2)));
+	CHECK_NEAR(lab_an_json_num(p, "overhead_ns", 0), 300, 1e-9);
+	CHECK(lab_an_json_str(p, "overhead_ns_note") == NULL);
+	lab_an_json_free(j);
+	out = ov_text("results-omp-schedule-negative", "--no-plots");
+	CHECK(strstr(out, "not measurable (below resolution)") != NULL);
+	CHECK(strstr(out, "10 | 10 [0, ") != NULL);
+	CHECK(strstr(out, "below resolution") != NULL);
+	CHECK(strstr(out, "-7") == NULL);
+	CHECK(strstr(out, "| -") == NULL && strstr(out, "[-") == NULL);
+	free(out);
 }
 
 LAB_TEST(reduce_json_numbers)
