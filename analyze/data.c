@@ -211,6 +211,11 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto out;
 	if (d->run && (rc = lab_an_run_points(d, err)))
 		goto out;
+	free(path);
+	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_THREADS)))
+		goto nomem;
+	if (d->run && (rc = lab_an_threads_load(d, path, err)))
+		goto out;
 	if (!d->unit && !(d->unit = lab_an_strdup("ns/unit")))
 		goto nomem;
 	goto out;

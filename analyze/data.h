@@ -60,7 +60,16 @@ struct lab_an_point {
 	struct lab_an_levels levels;
 	/* This point's entry in run.json (runs, precision_*); NULL when absent. */
 	const struct lab_an_json *runjson;
+	/* Samples whose threads did identical work (work_scope team, the same work on every
+	 * thread in threads.csv) and whose slowest took more than LAB_AN_ASYM_RATIO times the
+	 * fastest: asymmetric CPUs. asym_ratio is the largest such ratio (0 when none). */
+	size_t n_asym;
+	double asym_ratio;
 };
+
+/* Slowest over fastest thread of one sample beyond which its threads are called asymmetric:
+ * well past run-to-run noise, well below the 1.45x issue 21 measured on a vCPU. */
+#define LAB_AN_ASYM_RATIO 1.25
 
 struct lab_an_data {
 	char *source;            /* the directory or CSV file */

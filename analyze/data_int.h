@@ -40,5 +40,8 @@ int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err);
 /* Reads samples.csv into d's points, every column checked (data_samples.c). */
 int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err *err);
+/* Reads threads.csv (optional: absent is no error) and counts each point's asymmetric samples
+ * (data_threads.c); after run.json, whose work_scope says which teams share identical work. */
+int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err *err);
 
 #endif

@@ -26,13 +26,15 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
 }
 
 /* Superlinear points (the efficiency interval above 1) with a cause the data supports:
- * cache capacity only where the per-thread working set shrinks with threads, which a weak
- * series (fixed work per thread) rules out and nothing in the results declares yet; points
- * above 1 within noise are said to be so, not called superlinear. */
+ * asymmetric CPUs where the series has samples whose threads did identical work far apart
+ * (threads.csv), else cache capacity only where the per-thread working set shrinks with threads,
+ * which a weak series (fixed work per thread) rules out and nothing in the results declares yet;
+ * points above 1 within noise are said to be so, not called superlinear. */
 static void an_find_superlinear(struct lab_an_series *s)
 {
 	char list[96] = "", noise[96] = "";
-	size_t k = 0, kn = 0;
+	size_t k = 0, kn = 0, nasym = 0;
+	double ratio = 0;
 
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
@@ -45,7 +47,16 @@ static void an_find_superlinear(struct lab_an_series *s)
 			*at += (size_t)snprintf(l + *at, sizeof(list) - *at, "%s%d",
 			                        *at ? ", " : "", r->pt->threads);
 	}
-	if (k)
+	for (size_t i = 0; i < s->nrow; i++) {
+		nasym += s->row[i].pt->n_asym;
+		ratio = s->row[i].pt->asym_ratio > ratio ? s->row[i].pt->asym_ratio : ratio;
+	}
+	if (k && nasym)
+		an_find(s,
+		        "superlinear at N = %s (efficiency interval above 1): likely asymmetric "
+		        "CPUs: in %zu sample%s threads doing identical work were up to %.2fx apart",
+		        list, nasym, nasym == 1 ? "" : "s", ratio);
+	else if (k)
 		an_find(s, "superlinear at N = %s (efficiency interval above 1): %s", list,
 		        s->weak
 		            ? "not cache capacity (fixed work per thread); likely a slower or "

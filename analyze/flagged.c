@@ -29,6 +29,27 @@ void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *
 	an_flagged_count(d, flagged, total, &runq);
 }
 
+int lab_an_asym_line(const struct lab_an_data *d, char *buf, size_t len)
+{
+	size_t n = 0;
+	double ratio = 0;
+
+	for (size_t i = 0; i < d->npt; i++) {
+		n += d->pt[i].n_asym;
+		ratio = d->pt[i].asym_ratio > ratio ? d->pt[i].asym_ratio : ratio;
+	}
+	if (len)
+		buf[0] = '\0';
+	if (!n)
+		return 0;
+	snprintf(buf, len,
+	         "%zu sample%s with asymmetric threads: the slowest thread took %.2fx the fastest "
+	         "on identical work (over %.2fx: a slower or disturbed CPU no load guard sees; "
+	         "speedups that involve them are suspect)",
+	         n, n == 1 ? "" : "s", ratio, LAB_AN_ASYM_RATIO);
+	return 1;
+}
+
 int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *buf, size_t len)
 {
 	size_t fl, total, runq;

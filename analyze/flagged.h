@@ -21,6 +21,14 @@ void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *
  */
 int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *buf, size_t len);
 
+/*
+ * The top-level line about samples with asymmetric threads into buf ("3 samples with
+ * asymmetric threads: the slowest thread took 1.45x the fastest ..."): threads that did
+ * identical work more than LAB_AN_ASYM_RATIO apart in one sample. Returns 1 when d has such
+ * samples (buf written), else 0 (buf empty).
+ */
+int lab_an_asym_line(const struct lab_an_data *d, char *buf, size_t len);
+
 /* 1 when p has no usable sample only because every sample was flagged and left out. */
 int lab_an_flagged_all(const struct lab_an_point *p);
 

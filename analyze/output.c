@@ -136,6 +136,9 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 		lab_json_str(w, "reason", p->reason);
 	lab_json_int(w, "n", (long long)st->n);
 	lab_json_int(w, "n_flagged", (long long)p->n_flagged);
+	lab_json_int(w, "asymmetric_samples", (long long)p->n_asym);
+	if (p->n_asym)
+		lab_json_num(w, "asymmetric_ratio", p->asym_ratio);
 	lab_json_num(w, "mean", have ? st->mean : NAN);
 	lab_json_pair(w, "mean_ci95", ci ? st->ci95_lo : NAN, ci ? st->ci95_hi : NAN);
 	lab_json_num(w, "median", have ? st->median : NAN);

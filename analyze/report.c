@@ -131,11 +131,16 @@ static void an_report_load_line(FILE *f, const struct lab_an_analysis *a)
 {
 	char line[256];
 
-	if (!lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line)))
-		return;
-	fputs("<p class=\"warn\"><b>Foreign load:</b> ", f);
-	lab_an_html(f, line);
-	fputs(".</p>\n", f);
+	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line))) {
+		fputs("<p class=\"warn\"><b>Foreign load:</b> ", f);
+		lab_an_html(f, line);
+		fputs(".</p>\n", f);
+	}
+	if (lab_an_asym_line(a->data, line, sizeof(line))) {
+		fputs("<p class=\"warn\"><b>Asymmetric CPUs:</b> ", f);
+		lab_an_html(f, line);
+		fputs(".</p>\n", f);
+	}
 }
 
 /* Why there are no plot images, when there are none: the real reason, not a guess. */

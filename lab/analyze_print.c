@@ -209,6 +209,10 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		fprintf(f, "load: %s\n\n", line);
 		first = 0;
 	}
+	if (lab_an_asym_line(a->data, line, sizeof(line))) {
+		fprintf(f, "threads: %s\n\n", line);
+		first = 0;
+	}
 
 	for (size_t i = 0; i < a->ns; i++) {
 		const struct lab_an_series *s = &a->s[i];

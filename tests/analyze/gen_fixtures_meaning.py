@@ -13,6 +13,12 @@ results-cost-kind (finding 7): "lat" declares cost_kind latency (a numa_lat-like
   2 at 2 threads. "sched" (omp_schedule view, 2 threads): static (takes no chunk; the point
   carries the default chunk=1) and dynamic chunk 1, 8, makespan 1000, 1100, 1050 ns. "ovh"
   (omp_overhead view): a point that recorded no overhead_ns (nothing was left out).
+results-asymmetric (finding 5, detection): "sum" (work_scope team, equal work per thread) at 1
+  and 2 threads, 2.0 and 0.8 ns: efficiency 1.25 [1.22, 1.28], superlinear. threads.csv: at 2
+  threads thread 0 took 1.45x thread 1 on the same work in reps 0 and 1 (2 asymmetric samples),
+  1.1x in rep 2 (not asymmetric). "shared" (work_scope shared) at 2 threads, 1.45x apart: not
+  counted (its threads need not do identical work); "uneven" (team, 2 threads) 1.45x apart with
+  different work per thread: not counted.
 """
 import json
 import os
@@ -25,7 +31,7 @@ SPREAD = [-0.01, 0, 0.01]
 
 class Run:
     def __init__(self, metrics=()):
-        self.rows, self.exps, self.pid = [], [], 0
+        self.rows, self.exps, self.pid, self.trows = [], [], 0, []
         self.metrics = list(metrics)
 
     def exp(self, name, kernel, views, unit="element", **extra):
@@ -56,6 +62,10 @@ class Run:
             f.write("\n")
         with open(os.path.join(d, "samples.csv"), "w") as f:
             f.write(",".join([HEADER] + self.metrics) + "\n" + "\n".join(self.rows) + "\n")
+        if self.trows:
+            with open(os.path.join(d, "threads.csv"), "w") as f:
+                f.write("point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work\n"
+                        + "\n".join(self.trows) + "\n")
         with open(os.path.join(d, "config.ini"), "w") as f:
             f.write("".join(f"[{e['name']}]\nkernel = {e['kernel']}\n" for e in self.exps))
 
@@ -90,5 +100,25 @@ def cost_kind():
     r.write("results-cost-kind")
 
 
+def asymmetric():
+    r = Run()
+    e = r.exp("sum", "simd", [], work_scope="team")
+    r.point(e, {"size": "16K"}, 1, 2.0)
+    r.point(e, {"size": "16K"}, 2, 0.8)
+    for rep, slow in enumerate([1.45, 1.45, 1.1]):
+        r.trows += [f"1,{rep},0,0,0,1000,{1000 + round(1e6 * slow)},{WORK // 2}",
+                    f"1,{rep},1,1,1,1000,{1000 + 1000000},{WORK // 2}"]
+    e = r.exp("shared", "counter", [], work_scope="shared")
+    r.point(e, {"size": "8"}, 2, 1.0)
+    e = r.exp("uneven", "simd", [], work_scope="team")
+    r.point(e, {"size": "32K"}, 2, 1.0)
+    for rep in range(3):
+        r.trows += [f"2,{rep},0,0,0,0,1450000,{WORK // 2}", f"2,{rep},1,1,1,0,1000000,{WORK // 2}",
+                    f"3,{rep},0,0,0,0,1450000,{WORK // 4}",
+                    f"3,{rep},1,1,1,0,1000000,{3 * WORK // 4}"]
+    r.write("results-asymmetric")
+
+
 simd_speedup()
 cost_kind()
+asymmetric()

@@ -4,7 +4,7 @@
  * (tests/analyze/gen_fixtures_meaning.py holds the values and the hand computations):
  * finding 4, a SIMD speedup's baseline matches every other param, threads included, and a point
  * without one says so instead of reading 1; finding 7, no scaling metric for latencies and
- * overheads, and no made-up notes or values.
+ * overheads, and no made-up notes or values; finding 5, samples with asymmetric threads.
  */
 #include <math.h>
 
@@ -164,5 +164,64 @@ LAB_TEST(static_has_no_chunk_and_no_false_left_out)
 	out = mn_run("results-cost-kind", "");
 	CHECK(strstr(out, "static                              -  1000 |") != NULL);
 	CHECK(strstr(out, "no used samples") == NULL);
+	free(out);
+}
+
+/* The finding of series exp that contains what, or NULL. */
+static const char *mn_finding(const struct lab_an_json *j, const char *exp, const char *what)
+{
+	const struct lab_an_json *s, *f;
+
+	for (size_t i = 0; (s = clitest_at(j, "series", i)); i++) {
+		if (!lab_an_json_str(s, "experiment") ||
+		    strcmp(lab_an_json_str(s, "experiment"), exp))
+			continue;
+		for (size_t k = 0; (f = clitest_at(s, "findings", k)); k++)
+			if (f->type == LAB_AN_JSON_STR && strstr(f->str, what))
+				return f->str;
+	}
+	return NULL;
+}
+
+/* The point of series exp with threads t in analysis.json. */
+static const struct lab_an_json *mn_point(const struct lab_an_json *j, const char *exp, int t)
+{
+	const struct lab_an_json *s, *p;
+
+	for (size_t i = 0; (s = clitest_at(j, "series", i)); i++) {
+		if (!lab_an_json_str(s, "experiment") ||
+		    strcmp(lab_an_json_str(s, "experiment"), exp))
+			continue;
+		for (size_t k = 0; (p = clitest_at(s, "points", k)); k++)
+			if (lab_an_json_num(p, "threads", 0) == t)
+				return p;
+	}
+	return NULL;
+}
+
+/* Finding 5, detection: threads doing identical work 1.45x apart in two samples mark those
+ * samples asymmetric (1.1x does not; a shared-scope team or uneven work never does), the top
+ * line counts them, analysis.json carries asymmetric_samples per point, and the superlinear
+ * finding names them as its likely cause instead of cache capacity. */
+LAB_TEST(asymmetric_threads_are_detected_and_named)
+{
+	struct lab_an_json *j = mn_json("results-asymmetric");
+	const char *f;
+	char *out;
+
+	REQUIRE(j);
+	CHECK_NEAR(lab_an_json_num(mn_point(j, "sum", 2), "asymmetric_samples", -1), 2, 0);
+	CHECK_NEAR(lab_an_json_num(mn_point(j, "sum", 2), "asymmetric_ratio", -1), 1.45, 1e-9);
+	CHECK_NEAR(lab_an_json_num(mn_point(j, "sum", 1), "asymmetric_samples", -1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(mn_point(j, "shared", 2), "asymmetric_samples", -1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(mn_point(j, "uneven", 2), "asymmetric_samples", -1), 0, 0);
+	f = mn_finding(j, "sum", "superlinear at N = 2");
+	REQUIRE(f);
+	CHECK(strstr(f, "asymmetric CPUs") != NULL);
+	CHECK(strstr(f, "cache") == NULL);
+	lab_an_json_free(j);
+	out = mn_run("results-asymmetric", "");
+	CHECK(strstr(out, "2 samples with asymmetric threads: the slowest thread took 1.45x the "
+	                  "fastest") != NULL);
 	free(out);
 }
