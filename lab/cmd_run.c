@@ -16,6 +16,7 @@
 #include "harness/runner.h"
 #include "harness/selfcheck.h"
 #include "lab/cli.h"
+#include "lab/run_warn.h"
 
 static atomic_int run_interrupted;
 
@@ -70,7 +71,7 @@ struct run_console {
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
 	bool legend;              /* the line that says what the numbers are was printed */
-	unsigned switched_points; /* points with a context switch the run-queue guard measured */
+	struct lab_run_warn warn; /* causes that changed results, said once at the end */
 };
 
 static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
@@ -96,28 +97,6 @@ static int run_cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* Binding is checked at team creation; this catches a thread found elsewhere during a sample. */
-static void run_warn_migration(const struct lab_point_rec *rec)
-{
-	const struct lab_point *pt = rec->pt;
-	unsigned moved = 0;
-
-	if (!rec->threads || !rec->nworkers)
-		return;
-	/* threads.csv rows are the harness workers: one for an OpenMP kernel (on cpus[0]). */
-	for (unsigned i = 0; i < rec->nreps * rec->nworkers; i++) {
-		int want = pt->cpus[i % rec->nworkers];
-		moved += rec->threads[i].cpu_start != want || rec->threads[i].cpu_end != want;
-	}
-	for (unsigned i = 0; rec->omp_cpus && i < rec->nthreads; i++)
-		moved += rec->omp_cpus[i] != pt->cpus[i];
-	if (moved)
-		fprintf(stderr,
-		        "lab: warning: point %u: %u thread-samples ran off their planned CPU "
-		        "(see threads.csv cpu_start/cpu_end)\n",
-		        pt->id, moved);
 }
 
 /* One line per finished point: the median cost per unit of work and the rate. */
@@ -151,36 +130,21 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 	qsort(cost, rec->nreps, sizeof(cost[0]), run_cmp_double);
 	double med = cost[rec->nreps / 2];
 	free(cost);
-	printf("%10.3f ns/%s%s  %9.2f M/s  verify %s%s\n", med, e->kernel->work_unit,
+	printf("%10.3f ns/%s%s  %9.2f M/s  verify %s", med, e->kernel->work_unit,
 	       e->kernel->work_scope == LAB_WORK_SHARED ? " [shared]"
 	       : e->kernel->work_scope == LAB_WORK_ONE  ? " [thread 0]"
 	                                                : "",
-	       1e3 / med, rec->verify == LAB_VERIFY_PASS ? "ok" : "-",
-	       rec->nflagged ? "  (foreign load: flagged)" : "");
-	fflush(stdout);
-	run_warn_migration(rec);
+	       1e3 / med, rec->verify == LAB_VERIFY_PASS ? "ok" : "-");
+	/* The cause and count here; the run's totals once at the end (run_report_load). */
 	if (rec->nflagged)
-		fprintf(stderr,
-		        "lab: warning: point %u: %u of %u samples kept flagged (%u taken in all, "
-		        "retry_flagged = %u): foreign CPU load above %.2f CPUs%s (the analyzer "
-		        "leaves them out)\n",
-		        pt->id, rec->nflagged, rec->nreps, rec->attempts,
-		        (unsigned)pt->h.retry_flagged, rec->load_limit,
-		        rec->nflagged_runq ? ", or a worker waiting for its CPU over max_runq_wait"
-		                           : "");
-	/* A switch the run-queue guard measured (runq_wait known in every kept sample) is said
-	 * once at the end; a migration, or a switch nothing measured, here. */
-	bool measured = rec->nreps > 0;
-	for (unsigned i = 0; i < rec->nreps; i++)
-		measured = measured && !isnan(rec->samples[i].runq_wait);
-	if (rec->ctr && (rec->ctr->mig_samples || (rec->ctr->cs_samples && !measured)))
-		fprintf(
-		    stderr,
-		    "lab: warning: point %u: a pinned thread was switched out in %u and migrated "
-		    "in %u of %u samples taken (ctr_context_switches, ctr_cpu_migrations)\n",
-		    pt->id, rec->ctr->cs_samples, rec->ctr->mig_samples, rec->ctr->samples);
-	else if (rec->ctr && rec->ctr->cs_samples)
-		c->switched_points++;
+		printf("  (flagged: %u of %u samples, %s)", rec->nflagged, rec->nreps,
+		       rec->nflagged_runq == rec->nflagged ? "run-queue wait"
+		       : rec->nflagged_runq                ? "foreign load, run-queue wait"
+		                                           : "foreign load");
+	putchar('\n');
+	fflush(stdout);
+	/* Per-point causes are counted and said once at the end (run_report). */
+	lab_run_warn_add(&c->warn, rec);
 }
 
 static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
@@ -267,13 +231,6 @@ static void run_report_load(const struct run_console *con)
 		printf("load: %u of %u samples ran under foreign load and were taken again "
 		       "(retry_flagged, quiet_wait)\n",
 		       con->retried, con->samples);
-	if (con->switched_points)
-		printf(
-		    "load: in %u points a pinned thread was switched out now and then (the lab's "
-		    "own wake-ups or another task); runq_wait in samples.csv says for how long, "
-		    "and "
-		    "samples that waited over max_runq_wait were flagged\n",
-		    con->switched_points);
 	if (!con->flagged)
 		return;
 	printf("load: %u of %u samples (%.0f %%) were kept flagged (their retries ran out, or "
@@ -308,6 +265,8 @@ static void run_report(const struct run_console *con, const char *self, const ch
 		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
 		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
 	run_report_load(con);
+	fflush(stdout);
+	lab_run_warn_print(stderr, &con->warn);
 	/* The binary as the user called it (build/lab/lab from the source tree), so the line
 	 * works from where they are; plain `lab` when it came from the PATH. */
 	printf("next: %s analyze %s\n", self && strchr(self, '/') ? self : "lab", dir);
