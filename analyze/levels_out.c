@@ -37,11 +37,14 @@ void lab_an_levels_json(struct lab_json *w, const struct lab_an_point *p)
 	const struct lab_an_json *ex = lab_an_json_get(pr, LAB_KEY_BUDGET_EXHAUSTED);
 	lab_json_bool(w, LAB_KEY_BUDGET_EXHAUSTED,
 	              ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0);
+	ex = lab_an_json_get(pr, LAB_KEY_TOTAL_EXHAUSTED);
+	if (ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0)
+		lab_json_bool(w, LAB_KEY_TOTAL_EXHAUSTED, true);
 }
 
 const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_t len)
 {
-	const struct lab_an_json *pr = p->runjson, *ex;
+	const struct lab_an_json *pr = p->runjson, *ex, *tot;
 	double target, got;
 
 	if (!pr || !lab_an_json_get(pr, LAB_KEY_PRECISION_TARGET))
@@ -49,12 +52,15 @@ const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_
 	target = lab_an_json_num(pr, LAB_KEY_PRECISION_TARGET, NAN);
 	got = lab_an_json_num(pr, LAB_KEY_PRECISION_ACHIEVED, NAN);
 	ex = lab_an_json_get(pr, LAB_KEY_BUDGET_EXHAUSTED);
+	tot = lab_an_json_get(pr, LAB_KEY_TOTAL_EXHAUSTED);
 	snprintf(buf, len,
 	         "precision: +-%.3g%% asked, +-%.3g%% reached with %.0f samples in %.0f "
 	         "run(s)%s",
 	         100 * target, 100 * got, lab_an_json_num(pr, LAB_KEY_SAMPLES, NAN),
 	         lab_an_json_num(pr, LAB_KEY_RUNS, NAN),
-	         ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0 ? "; the budget ran out first"
-	                                                            : "");
+	         tot && tot->type == LAB_AN_JSON_BOOL && tot->num != 0
+	             ? "; the config's total_budget ran out first"
+	         : ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0 ? "; the budget ran out first"
+	                                                              : "");
 	return buf;
 }

@@ -87,6 +87,9 @@ const struct lab_param lab_hparam_table[] = {
               "until it is met or the budget is spent; off takes reps samples."),
     LAB_P_DURATION(struct lab_hparams, budget, "budget", "20s", 1000000, 86400000000000ull,
                    "Wall time per point a precision target may use, setups included."),
+    LAB_P_DURATION(struct lab_hparams, total_budget, "total_budget", "0", 0, 86400000000000ull * 7,
+                   "Wall time of the whole run after which precision targets add no more "
+                   "samples or runs (set it in [global]; 0 = no total)."),
     LAB_PARAM_END,
 };
 

@@ -48,6 +48,8 @@ struct lab_hparams {
 	int fresh_process;           /* 1: a new process per run (rejected: not supported yet) */
 	char precision[LAB_STR_MAX]; /* target relative half-width ("2%"; "off") */
 	uint64_t budget;             /* ns of wall time per point a precision target may use */
+	uint64_t total_budget;       /* ns of the whole lab run after which no precision sample
+	                              * or run is added (0: no total) */
 };
 
 /* The harness keys' table (threads, placement, reps, ...). */

@@ -40,7 +40,8 @@ bad:
 
 int lab_prec_key_check(const char *key, const char *val, unsigned nvals, struct lab_err *err)
 {
-	static const char *const keys[] = {"runs", "precision", "budget", "fresh_process"};
+	static const char *const keys[] = {"runs", "precision", "budget", "total_budget",
+	                                   "fresh_process"};
 	bool ours = false;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -126,4 +127,28 @@ uint64_t lab_prec_order_seed(uint64_t seed, unsigned r)
 	for (unsigned i = 0; i <= r; i++)
 		prec_next(&s);
 	return prec_next(&s);
+}
+
+void lab_prec_point_estimate(double run_ns, uint64_t runs, bool precision, uint64_t budget_ns,
+                             double *base_ns, double *extra_ns)
+{
+	double pt_ns = run_ns * (double)(runs ? runs : 1);
+
+	*base_ns += pt_ns;
+	if (precision && (double)budget_ns > pt_ns)
+		*extra_ns += (double)budget_ns - pt_ns;
+}
+
+double lab_prec_total_estimate(double base_ns, double extra_ns, uint64_t total_ns)
+{
+	double left = (double)total_ns - base_ns;
+
+	if (total_ns && extra_ns > left)
+		extra_ns = left > 0 ? left : 0;
+	return base_ns + extra_ns;
+}
+
+bool lab_prec_total_spent(uint64_t total_ns, uint64_t elapsed_ns, double next_ns)
+{
+	return total_ns && (double)elapsed_ns + next_ns > (double)total_ns;
 }

@@ -71,6 +71,7 @@ struct lab_prec_rec {
 	unsigned planned;       /* Stein's total (before the budget) */
 	unsigned samples, runs; /* taken in all */
 	bool budget_exhausted;  /* the budget ran out before the planned total */
+	bool total_exhausted;   /* ... and it was the config's total_budget that ran out */
 	uint64_t spent_ns;      /* wall time of the point, setups included */
 };
 
@@ -82,5 +83,26 @@ void lab_prec_shuffle(unsigned *idx, unsigned n, uint64_t seed);
 
 /* The seed of run r's visiting order, derived from the config's seed. */
 uint64_t lab_prec_order_seed(uint64_t seed, unsigned r);
+
+/*
+ * The plan's estimate of one point: run_ns (one setup with its samples) times runs is the part
+ * that always runs (*base_ns += it); with a precision target the point may go on up to its
+ * budget, so budget_ns beyond that part is added to *extra_ns (0 when the pilot alone exceeds
+ * the budget).
+ */
+void lab_prec_point_estimate(double run_ns, uint64_t runs, bool precision, uint64_t budget_ns,
+                             double *base_ns, double *extra_ns);
+
+/*
+ * The plan's total: base_ns plus the precision extras, these at most what the config's
+ * total_budget leaves after base_ns (total_ns 0: no total).
+ */
+double lab_prec_total_estimate(double base_ns, double extra_ns, uint64_t total_ns);
+
+/*
+ * Whether a precision sample or run costing next_ns, started elapsed_ns after the lab run
+ * began, would overrun the config's total_budget total_ns (0: no total, never).
+ */
+bool lab_prec_total_spent(uint64_t total_ns, uint64_t elapsed_ns, double next_ns);
 
 #endif

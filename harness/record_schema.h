@@ -57,7 +57,9 @@
  *               declared; bandwidth_bound: its GB/s may set a bandwidth ceiling),
  *               "runs" (fresh setups taken), and with a precision target:
  *               "precision_target", "precision_achieved" (half-width of Stein's 95 %
- *               interval / |mean|), "samples", "budget_exhausted", "precision": { "rule",
+ *               interval / |mean|), "samples", "budget_exhausted",
+ *               "total_budget_exhausted" (only when true: the config's total ran out),
+ *               "precision": { "rule",
  *               "level": "samples" | "runs", "pilot", "pilot_sd", "planned", "mean",
  *               "halfwidth", "spent_s" },
  *               "counters": { "mode", "passes", "hw_exclude_kernel", "sw_exclude_kernel",
@@ -166,6 +168,7 @@ enum lab_samples_col {
 #define LAB_KEY_PRECISION_TARGET   "precision_target"
 #define LAB_KEY_PRECISION_ACHIEVED "precision_achieved"
 #define LAB_KEY_BUDGET_EXHAUSTED   "budget_exhausted"
+#define LAB_KEY_TOTAL_EXHAUSTED    "total_budget_exhausted"
 #define LAB_KEY_PRECISION          "precision"
 
 /* The values of "work_scope", indexed by enum lab_work_scope (harness/kernel_api.h). */

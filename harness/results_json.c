@@ -79,6 +79,8 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 	lab_json_num(j, LAB_KEY_PRECISION_ACHIEVED, pr->achieved);
 	lab_json_uint(j, LAB_KEY_SAMPLES, pr->samples);
 	lab_json_bool(j, LAB_KEY_BUDGET_EXHAUSTED, pr->budget_exhausted);
+	if (pr->total_exhausted) /* the config's total_budget, not the point's, ran out */
+		lab_json_bool(j, LAB_KEY_TOTAL_EXHAUSTED, true);
 	lab_json_obj_open(j, "precision");
 	lab_json_str(j, "rule", "stein_two_stage");
 	lab_json_str(j, "level", pr->by_runs ? "runs" : "samples");

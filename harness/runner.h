@@ -151,6 +151,7 @@ struct lab_runner {
 	uint64_t origin_ns;                  /* thread timestamps are written relative to this */
 	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
 	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */
+	uint64_t start_ns; /* when lab_runner_run began: total_budget counts from here (0: unset) */
 };
 
 /* The runner's count for team size n (lab_runner.persist), a slot for it when new. */
@@ -172,7 +173,8 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
  * 1 the points go in plan order; otherwise run r visits the points that
  * take an r-th run in an order shuffled with lab_prec_order_seed(lab_runner_order_seed(plan),
  * r), so slow drift of the machine does not line up with one parameter. A precision target adds
- * samples (one run) or runs (runs >= 2) by Stein's rule within the point's budget. Returns 0,
+ * samples (one run) or runs (runs >= 2) by Stein's rule within the point's budget and, once the
+ * whole run has lasted total_budget, adds none (budget_exhausted, total_exhausted). Returns 0,
  * -LAB_EINTR when interrupted (finished runs were handed over), or the sink's error.
  */
 int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,

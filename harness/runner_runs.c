@@ -95,6 +95,11 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 			pr->budget_exhausted = true;
 			break;
 		}
+		if (p->r->start_ns &&
+		    lab_prec_total_spent(p->spec->h->total_budget, now - p->r->start_ns, per_ns)) {
+			pr->budget_exhausted = pr->total_exhausted = true;
+			break;
+		}
 		if ((rc = lab__runner_reserve(p, rec, rec->nreps + 1, err)) ||
 		    (rc = lab__runner_take(p, rec, rec->nreps, iters, err)))
 			return rc;
@@ -136,7 +141,8 @@ bool lab_runner_shuffles(const struct lab_plan *plan)
 
 /* After a run of a point with runs >= 2 and a target: the plan (after the pilot's last run),
  * the budget, and what the target came to so far. Returns the change of the planned visits. */
-static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsigned done)
+static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsigned done,
+                            uint64_t elapsed_ns)
 {
 	struct lab_prec_rec *pr = &st->prec;
 	unsigned k0 = (unsigned)pt->h.runs, before = st->want;
@@ -155,6 +161,12 @@ static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsi
 	/* Stop when one more run would overrun the budget. */
 	if (done >= k0 && done < st->want && (double)st->spent_ns + per_ns > (double)pt->h.budget) {
 		pr->budget_exhausted = true;
+		st->want = done;
+	}
+	/* ... or the config's total_budget (the whole lab run's wall time). */
+	if (done >= k0 && done < st->want &&
+	    lab_prec_total_spent(pt->h.total_budget, elapsed_ns, per_ns)) {
+		pr->budget_exhausted = pr->total_exhausted = true;
 		st->want = done;
 	}
 	if (pr->on)
@@ -208,7 +220,8 @@ static int runs_visit(struct lab_runner *r, const struct lab_plan *plan,
 		st->want = run + 1; /* a failing point fails again: no more runs */
 	}
 	if (rc == 0 && st->target > 0 && rec.status == LAB_STATUS_OK)
-		*visits += runs_prec_after(st, pt, run + 1);
+		*visits += runs_prec_after(st, pt, run + 1,
+		                           r->start_ns ? lab_clock_ns() - r->start_ns : 0);
 	st->prec.samples += rec.nreps;
 	rec.pt = pt;
 	rec.run = run;
@@ -236,6 +249,7 @@ int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const stru
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
+	r->start_ns = lab_clock_ns();
 	for (unsigned i = 0; i < plan->npts; i++) {
 		const struct lab_hparams *h = &plan->pts[i].h;
 		st[i].want = (unsigned)h->runs;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/json.h"
+#include "harness/precision.h"
 #include "kernels/registry.h"
 #include "lab/cli.h"
 
@@ -169,22 +170,30 @@ static void cli_cpus_in_order(char *buf, size_t len, const int *cpus, unsigned n
 }
 
 /*
- * Seconds the plan should take on a quiet machine: per point the warm-up, about three samples'
- * worth of calibration, reps samples of min_time, and ~5 ms to set up the team; 1 s for the
- * self-check. Retries of samples flagged for foreign load come on top.
+ * Seconds the plan should take on a quiet machine: per point and run the warm-up, about three
+ * samples' worth of calibration, reps samples of min_time, and ~5 ms to set up the team, times
+ * runs; a point with a precision target up to its budget, those extras within total_budget
+ * (harness/precision.h); 1 s for the self-check. Retries of flagged samples come on top.
  */
 static double cli_plan_seconds(const struct lab_plan *plan)
 {
-	double ns = 1e9;
+	double ns = 1e9, extra = 0;
+	uint64_t total = 0;
 
 	for (unsigned i = 0; i < plan->npts; i++) {
 		const struct lab_point *pt = &plan->pts[i];
+		double prec = 0;
 		if (pt->state == LAB_POINT_SKIPPED)
 			continue;
-		ns += (double)pt->h.warmup + (3.0 + (double)pt->h.reps) * (double)pt->h.min_time +
-		      5e6;
+		(void)lab_prec_parse(pt->h.precision, &prec, NULL);
+		lab_prec_point_estimate((double)pt->h.warmup +
+		                            (3.0 + (double)pt->h.reps) * (double)pt->h.min_time +
+		                            5e6,
+		                        pt->h.runs, prec > 0, pt->h.budget, &ns, &extra);
+		if (pt->h.total_budget && (!total || pt->h.total_budget < total))
+			total = pt->h.total_budget;
 	}
-	return ns / 1e9;
+	return lab_prec_total_estimate(ns, extra, total) / 1e9;
 }
 
 static void cli_print_estimate(const struct lab_plan *plan)
@@ -197,8 +206,8 @@ static void cli_print_estimate(const struct lab_plan *plan)
 		printf("estimated run time: about %.0f min", s / 60);
 	else
 		printf("estimated run time: about %.1f h", s / 3600);
-	printf(" (warm-up, calibration and reps x min_time per point; more on a busy machine, "
-	       "where flagged samples are retried)\n");
+	printf(" (warm-up, calibration and reps x min_time per point and run; precision targets "
+	       "up to their budget; more on a busy machine, where flagged samples are retried)\n");
 }
 
 void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)

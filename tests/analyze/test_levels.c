@@ -94,6 +94,34 @@ LAB_TEST(precision_parse_and_stein)
 	CHECK_EQ_U64(seen, 0x3ff);
 }
 
+/* The plan's estimate (issue 22): runs multiply a point's setups, a precision target costs at
+ * most its budget beyond the part that always runs, and total_budget caps those extras. */
+LAB_TEST(precision_estimate_and_total)
+{
+	double base = 0, extra = 0;
+	struct lab_err err;
+
+	lab_prec_point_estimate(2e9, 3, false, 20000000000ull, &base, &extra);
+	CHECK_NEAR(base, 6e9, 0);
+	CHECK_NEAR(extra, 0, 0);
+	lab_prec_point_estimate(2e9, 1, true, 20000000000ull, &base, &extra);
+	CHECK_NEAR(base, 8e9, 0);
+	CHECK_NEAR(extra, 18e9, 0);
+	/* a pilot that alone overruns the budget adds nothing */
+	lab_prec_point_estimate(2e9, 3, true, 5000000000ull, &base, &extra);
+	CHECK_NEAR(base, 14e9, 0);
+	CHECK_NEAR(extra, 18e9, 0);
+	CHECK_NEAR(lab_prec_total_estimate(14e9, 18e9, 0), 32e9, 0);
+	CHECK_NEAR(lab_prec_total_estimate(14e9, 18e9, 20000000000ull), 20e9, 0);
+	CHECK_NEAR(lab_prec_total_estimate(14e9, 18e9, 10000000000ull), 14e9, 0);
+	CHECK_NEAR(lab_prec_total_estimate(14e9, 18e9, 60000000000ull), 32e9, 0);
+	/* the runner's total check: 0 is no total; stop when the next one would overrun */
+	CHECK(!lab_prec_total_spent(0, 1000, 1e12));
+	CHECK(!lab_prec_total_spent(10000, 8000, 2000));
+	CHECK(lab_prec_total_spent(10000, 8000, 2001));
+	CHECK(lab_prec_key_check("total_budget", "10s", 2, &err) == -LAB_ECONFIG);
+}
+
 /* A running mean and sum of squares, so the naive rule's look after every step is O(1). */
 struct mc_welford {
 	unsigned n;

@@ -541,6 +541,28 @@ for s in a["series"]:
     for p in s["points"]:
         assert "precision_achieved" in p and "budget_exhausted" in p, p
 PY
+	# total_budget = 1ms: spent by the first pilot (10 samples of >= 1 ms), so no point adds a
+	# sample; each says the config's total ran out (run.json, analysis.json and the text).
+	printf '[global]\nthreads = 1\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nprecision = 0.01%%\nbudget = 10s\ntotal_budget = 1ms\n\n[noop]\nkernel = noop\nruns = 1\n\n[noop3]\nkernel = noop\nruns = 3\n' >"$tmp/t.ini"
+	"$lab" run "$tmp/t.ini" -o "$tmp/t" --no-progress >"$tmp/out" 2>"$tmp/err"
+	"$lab" analyze "$tmp/t" --no-plots --include-flagged >"$tmp/a.txt"
+	grep -q "the config's total_budget ran out first" "$tmp/a.txt"
+	python3 - "$tmp/t" <<'PY'
+import json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+pts = [p for e in run["experiments"] for p in e["points"]]
+assert len(pts) == 2, pts
+for p in pts:
+    assert p["budget_exhausted"] is True and p["total_budget_exhausted"] is True, p
+    # only the pilot ran: its samples (one run) or its 3 runs
+    n = p["samples"] if p["precision"]["level"] == "samples" else p["runs"]
+    assert n == p["precision"]["pilot"] and p["runs"] in (1, 3), p
+a = json.load(open(d + "/analysis.json"))
+for s in a["series"]:
+    for p in s["points"]:
+        assert p["total_budget_exhausted"] is True, p
+PY
 	;;
 counters_fixture_symlink)
 	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
