@@ -19,7 +19,8 @@ static const char pk_description[] =
     "AVX-512 may give no more than AVX2), so read flops_per_cycle per ISA side by side rather\n"
     "than against a number from a data sheet. op = fma_add mixes FMA and add chains: where the\n"
     "core has add pipes apart from its FMA pipes it can beat FMA alone; where it does not, it\n"
-    "comes out at or below FMA, and that is the answer too. flops_per_cycle uses the\n"
+    "comes out at or below FMA. The roofline view says which this machine shows: the add\n"
+    "pipes help only where fma_add's interval lies above fma's. flops_per_cycle uses the\n"
     "core clock measured on each thread by a dependent-add chain, not the TSC. Each chain\n"
     "applies its op with +a then -a (x*2 then x/2 for mul), so it returns exactly to its start:\n"
     "verify checks every lane of every chain. A unit of work is one step of every chain.";

@@ -87,9 +87,12 @@ static void an_rl_free(void *state)
 		free(s->c[i].name);
 		free(s->c[i].group);
 	}
+	for (size_t i = 0; s && i < s->npipes; i++)
+		free(s->pipes[i]);
 	if (s) {
 		free(s->c);
 		free(s->p);
+		free(s->pipes);
 	}
 	free(s);
 }
@@ -376,6 +379,8 @@ static int an_rl_compute(const struct lab_an_data *d, int inc, void **state, str
 	n = an_sources(d, inc, s, src);
 	rc = an_ceilings(d, s, src, n);
 	free(src);
+	if (!rc)
+		rc = lab_an_rl_pipes(d, inc, s);
 	if (rc) {
 		an_rl_free(s);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -69,11 +69,19 @@ struct lab_an_rl {
 	size_t np;
 	int tcount[16]; /* the thread counts the ceilings were measured at, ascending */
 	size_t nt;
+	/* FMA+add against FMA alone per experiment, other params and threads, one sentence each
+	 * (roofline_pipes.c): the add pipes help only where FMA+add's interval lies above. */
+	char **pipes;
+	size_t npipes;
 };
 
 /* The median-based rate work / cost of p and its interval (NaN where none). */
 void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, double *v, double *lo,
                     double *hi);
+
+/* Fills s->pipes from the points of d with op = fma and op = fma_add that differ in nothing
+ * else. Returns 0 or -LAB_ENOMEM. */
+int lab_an_rl_pipes(const struct lab_an_data *d, int inc, struct lab_an_rl *s);
 
 struct lab_json;
 struct lab_an_plots;

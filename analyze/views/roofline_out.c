@@ -70,6 +70,10 @@ void lab_an_rl_json(struct lab_json *w, const void *state)
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
+	lab_json_arr_open(w, "add_pipes"); /* FMA+add against FMA alone, from the data */
+	for (size_t i = 0; i < s->npipes; i++)
+		lab_json_str(w, NULL, s->pipes[i]);
+	lab_json_arr_close(w);
 	lab_json_obj_close(w);
 }
 
@@ -108,6 +112,8 @@ void lab_an_rl_text(FILE *f, const void *state)
 		    "  (none: this run has no bandwidth-bound kernel and no point that does flops "
 		    "without bytes; run configs/ch19-roofline.ini for the ceilings)\n",
 		    f);
+	for (size_t i = 0; i < s->npipes; i++)
+		fprintf(f, "  %s\n", s->pipes[i]);
 	if (!s->np)
 		return;
 	fputs("== Roofline: points (intensity = flops / bytes read+written, write-allocate not "
@@ -219,6 +225,11 @@ void lab_an_rl_html(FILE *f, const void *state, const struct lab_an_plots *plots
 		    "<p>No ceilings: this run has no bandwidth-bound kernel and no point that does "
 		    "flops without bytes (run <code>configs/ch19-roofline.ini</code>).</p>\n",
 		    f);
+	for (size_t i = 0; i < s->npipes; i++) {
+		fputs("<p>", f);
+		lab_an_html(f, s->pipes[i]);
+		fputs("</p>\n", f);
+	}
 	if (s->np)
 		an_html_pts(f, s);
 	for (size_t i = 0; plots && plots->rendered && i < s->nt; i++)

@@ -28,7 +28,13 @@ results-roofs-quick (quick: a triad and peak, no load): triad 32K 0.3 ns, 24 B, 
   (80 GB/s, I 1/12, 6.67 GFLOP/s), peak 32 GFLOP/s. Was: bound by compute, 20.8 %. Now: the
   triad sets the L1 ceiling itself: bandwidth, 100 %.
 results-roofs-quick-old: the same without "bandwidth_bound" (a lab from before the key): no
-  bandwidth ceiling, so the triad's roof is not measured (never "compute")."""
+  bandwidth ceiling, so the triad's roof is not measured (never "compute").
+results-roofs-pipes (finding 7: FMA+add against FMA alone, from the data): peak f64 at 1 thread,
+  avx2 fma 0.5 ns, 16 flop -> 32 [29.1, 35.6] GFLOP/s, fma_add 0.5 ns, 12 flop -> 24 [21.8, 26.7]:
+  below, so the add pipes do not help; sse2 fma 8 flop 0.5 ns -> 16 [14.5, 17.8], fma_add 6 flop
+  0.25 ns -> 24: above, they help; scalar fma 2 flop 0.5 ns -> 4, fma_add 1.5 flop 0.4 ns -> 3.75:
+  the intervals overlap, within noise. Was: nothing said from the data (the texts said FMA+add
+  beats FMA on cores with add pipes, whatever this one measured)."""
 import json
 import os
 
@@ -62,6 +68,14 @@ CASES = {
         ("count_if", "simd", [(f"op=count_if;size={s};type=f64", c, COUNT) for s, c in
                               [("16K", 0.05), ("8M", 0.1), ("256M", 0.2)]]),
         ("gather", "simd", [("op=gather;size=1M;type=f64", 0.1, GATHER)])],
+    "pipes": [
+        ("compute", "peak", [
+            ("isa=avx2;op=fma;precision=f64", 0.5, FMA),
+            ("isa=avx2;op=fma_add;precision=f64", 0.5, w(0, 0, 12, False)),
+            ("isa=sse2;op=fma;precision=f64", 0.5, w(0, 0, 8, False)),
+            ("isa=sse2;op=fma_add;precision=f64", 0.25, w(0, 0, 6, False)),
+            ("isa=scalar;op=fma;precision=f64", 0.5, w(0, 0, 2, False)),
+            ("isa=scalar;op=fma_add;precision=f64", 0.4, w(0, 0, 1.5, False))])],
     "quick": [
         ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
         ("peak", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)])],

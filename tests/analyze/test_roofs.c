@@ -4,7 +4,8 @@
  * and hand computations are there): a bandwidth ceiling is the best of the bandwidth-bound
  * kernels of its level, read-write ones included, never count_if's or gather's; every cache
  * level measured gets its ceiling; a point above its roof carries a note that says why; without
- * a bandwidth ceiling for its level a low-intensity point has no roof, never "compute".
+ * a bandwidth ceiling for its level a low-intensity point has no roof, never "compute". Finding
+ * 7: FMA+add is said to beat FMA alone only where its interval lies above.
  */
 #include <math.h>
 
@@ -174,5 +175,38 @@ LAB_TEST(quick_old_results_roof_not_measured)
 	out = rf_run("results-roofs-quick-old", 0);
 	CHECK(strstr(out, "roof not measured at 1 thread") != NULL);
 	CHECK(strstr(out, "compute avx2 f64 / op=triad") == NULL);
+	free(out);
+}
+
+/* The sentence of analysis.json's roofline add_pipes that starts with what, or NULL. */
+static const char *rf_pipes(const struct lab_an_json *j, const char *what)
+{
+	const struct lab_an_json *x;
+
+	for (size_t i = 0; (x = clitest_at(lab_an_json_get(j, "roofline"), "add_pipes", i)); i++)
+		if (x->type == LAB_AN_JSON_STR && !strncmp(x->str, what, strlen(what)))
+			return x->str;
+	return NULL;
+}
+
+/* Finding 7: the add pipes are said to help only where FMA+add's interval lies above FMA's
+ * (sse2 here); below it (avx2) or overlapping (scalar) they are said not to, in JSON and text. */
+LAB_TEST(fma_add_helps_only_above_fma)
+{
+	struct lab_an_json *j = rf_json("results-roofs-pipes");
+	const char *avx2, *sse2, *scalar;
+	char *out;
+
+	REQUIRE(j);
+	avx2 = rf_pipes(j, "compute isa=avx2;precision=f64, 1 thread: FMA+add 24 ");
+	sse2 = rf_pipes(j, "compute isa=sse2;precision=f64, 1 thread: FMA+add 24 ");
+	scalar = rf_pipes(j, "compute isa=scalar;precision=f64, 1 thread: FMA+add 3.75 ");
+	REQUIRE(avx2 && sse2 && scalar);
+	CHECK(strstr(avx2, "below FMA alone: no separate add pipes help here") != NULL);
+	CHECK(strstr(sse2, "above FMA alone: separate add pipes help here") != NULL);
+	CHECK(strstr(scalar, "within noise of FMA alone: the add pipes do not help here") != NULL);
+	lab_an_json_free(j);
+	out = rf_run("results-roofs-pipes", 0);
+	CHECK(strstr(out, "below FMA alone: no separate add pipes help here") != NULL);
 	free(out);
 }
