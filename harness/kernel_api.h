@@ -273,6 +273,17 @@ enum lab_cost_kind {
 	LAB_COST_LATENCY,
 };
 
+/*
+ * What one point of a kernel costs beyond the harness's own arithmetic, for the plan's
+ * estimate (harness/estimate.h), on a quiet machine: setup_ns is one run's setup,
+ * thread_setup (first touch), verify and teardown together; iter_ns is one iteration of run()
+ * for the whole team (a sample is never shorter than one). 0 = negligible.
+ */
+struct lab_kernel_est {
+	double setup_ns;
+	double iter_ns;
+};
+
 struct lab_kernel {
 	unsigned abi;            /* = LAB_KERNEL_ABI */
 	const char *name;        /* "kernel = <name>" in a config; [a-z0-9_]; the file stem */
@@ -317,6 +328,9 @@ struct lab_kernel {
 	              struct lab_err *err);
 	/* Frees what setup and thread_setup made; called on the main thread. */
 	void (*teardown)(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n);
+	/* Optional: the point's declared costs for the plan's estimate (struct lab_kernel_est,
+	 * zeroed before the call); none: setup and one iteration are negligible. */
+	void (*estimate)(const void *params, unsigned nthreads, struct lab_kernel_est *est);
 };
 
 /* Keeps a value alive without a memory access: the compiler must assume it is read. */

@@ -92,6 +92,8 @@ void lab_cli_release(struct lab_cli_setup *s);
 
 /* Writes the plan as text (or JSON) on stdout. */
 void lab_cli_print_plan(const struct lab_cli_setup *s, bool json);
+/* Seconds the plan should take on a quiet machine (the estimate lab plan prints). */
+double lab_cli_plan_seconds(const struct lab_plan *plan);
 
 /* The built-in quick config (generated from configs/quick.ini). */
 extern const char lab_quick_ini[];

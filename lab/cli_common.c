@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/estimate.h"
 #include "harness/json.h"
 #include "harness/precision.h"
 #include "kernels/registry.h"
@@ -169,11 +170,20 @@ static void cli_cpus_in_order(char *buf, size_t len, const int *cpus, unsigned n
 		snprintf(buf + used, len - used, ",...");
 }
 
+/* One run of pt as its kernel declares it (harness/estimate.h). */
+static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_point *pt)
+{
+	struct lab_est_plan e;
+
+	lab_est_plan_of(pt, plan->exp[pt->exp].kernel, 0, &e);
+	return lab_est_run_ns(&e);
+}
+
 /*
- * Seconds the plan should take on a quiet machine: per point and run the warm-up, about three
- * samples' worth of calibration, reps samples of min_time, and ~5 ms to set up the team, times
- * runs; a point with a precision target up to its budget, those extras within total_budget
- * (harness/precision.h); 1 s for the self-check. Retries of flagged samples come on top.
+ * Seconds the plan should take on a quiet machine: per point one run as the kernel declares it
+ * (harness/estimate.h: setup, warm-up and calibration, reps samples), times runs; a point with a
+ * precision target up to its budget, those extras within total_budget (harness/precision.h); 1 s
+ * for the self-check. Retries of flagged samples come on top.
  */
 static double cli_plan_seconds(const struct lab_plan *plan)
 {
@@ -186,10 +196,8 @@ static double cli_plan_seconds(const struct lab_plan *plan)
 		if (pt->state == LAB_POINT_SKIPPED)
 			continue;
 		(void)lab_prec_parse(pt->h.precision, &prec, NULL);
-		lab_prec_point_estimate((double)pt->h.warmup +
-		                            (3.0 + (double)pt->h.reps) * (double)pt->h.min_time +
-		                            5e6,
-		                        pt->h.runs, prec > 0, pt->h.budget, &ns, &extra);
+		lab_prec_point_estimate(cli_point_run_ns(plan, pt), pt->h.runs, prec > 0,
+		                        pt->h.budget, &ns, &extra);
 		if (pt->h.total_budget && (!total || pt->h.total_budget < total))
 			total = pt->h.total_budget;
 	}
@@ -237,4 +245,9 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 	}
 	printf("\n%u point%s planned\n", s->plan->npts, s->plan->npts == 1 ? "" : "s");
 	cli_print_estimate(s->plan);
+}
+
+double lab_cli_plan_seconds(const struct lab_plan *plan)
+{
+	return cli_plan_seconds(plan);
 }

@@ -284,6 +284,9 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_err err = {0}, cerr = {0};
 	char dir[512];
 
+	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
+	fprintf(stderr, "estimated run time: about %.0f s on a quiet machine\n",
+	        lab_cli_plan_seconds(s->plan));
 	lab_prov_collect(&prov);
 	info.prov = &prov;
 	time_t now = time(NULL);

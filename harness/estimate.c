@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "harness/estimate.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "harness/counters.h"
+
+/* Calibration: the growing samples (each at most 1/1.5 of the next, below min_time: about
+ * half of min_time together, or none when one iteration already lasts that long), then two
+ * full samples; each sample with the harness's own cost. */
+static double est_calibration_ns(double target, double sample, double iter)
+{
+	double steps = iter > 0 && iter < target ? ceil(log(target / iter) / log(16.0)) : 0;
+
+	if (iter >= target)
+		return 2 * (sample + LAB_EST_SAMPLE_NS);
+	return 0.5 * target + 2 * sample + (steps + 2) * LAB_EST_SAMPLE_NS;
+}
+
+double lab_est_run_ns(const struct lab_est_plan *e)
+{
+	double target = e->min_time_ns > e->floor_ns ? e->min_time_ns : e->floor_ns;
+	double sample = LAB_EST_OVERSHOOT * target, cal, wu;
+
+	if (e->k.iter_ns > sample)
+		sample = e->k.iter_ns;
+	cal = est_calibration_ns(target, sample, e->k.iter_ns);
+	/* The warm-up keeps sampling from the calibration's start until its time is spent. */
+	wu = e->warmup_ns > cal ? e->warmup_ns + 0.5 * sample : cal;
+	return LAB_EST_POINT_NS + (e->counters ? LAB_EST_COUNTERS_NS : 0) + e->k.setup_ns + wu +
+	       e->reps * (sample + LAB_EST_SAMPLE_NS);
+}
+
+void lab_est_plan_of(const struct lab_point *pt, const struct lab_kernel *k, double clock_res_ns,
+                     struct lab_est_plan *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->warmup_ns = (double)pt->h.warmup;
+	e->min_time_ns = (double)pt->h.min_time;
+	e->floor_ns = 1000 * clock_res_ns;
+	e->reps = (double)pt->h.reps;
+	e->counters = pt->h.counters != LAB_CTR_OFF;
+	if (k && k->estimate)
+		k->estimate(pt->kparams, pt->nthreads, &e->k);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Issue 21 finding 10: the plan's estimate is arithmetic on what the kernel declares
+ * (harness/estimate.c). Declared plans with their hand-computed times; no timing is measured.
+ * Before, the estimate was warm-up + (3 + reps) x min_time + 5 ms per point whatever the kernel
+ * did: a setup of 1 s or an iteration longer than min_time was left out (7x too low).
+ */
+#include <string.h>
+
+#include "harness/estimate.h"
+#include "tests/testlib.h"
+
+/* warm-up 10 ms, min_time 20 ms, 10 reps, nothing declared: calibration (10 + 2 x 22 ms + 2
+ * harness costs) outlasts the warm-up; 10 samples of 22 ms + 0.2 ms; 5 ms per run. */
+LAB_TEST(plain_point)
+{
+	struct lab_est_plan e = {.warmup_ns = 10e6, .min_time_ns = 20e6, .reps = 10};
+
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + (10e6 + 44e6 + 0.4e6) + 10 * 22.2e6, 1);
+	e.counters = 1;
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 50e6 + (10e6 + 44e6 + 0.4e6) + 10 * 22.2e6, 1);
+}
+
+/* A declared setup of 1 s and an iteration of 100 ms (over min_time): every sample lasts one
+ * iteration, calibration takes two of them. */
+LAB_TEST(declared_setup_and_long_iteration)
+{
+	struct lab_est_plan e = {.warmup_ns = 10e6,
+	                         .min_time_ns = 20e6,
+	                         .reps = 10,
+	                         .k = {.setup_ns = 1e9, .iter_ns = 1e8}};
+
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 1e9 + 2 * 100.2e6 + 10 * 100.2e6, 1);
+}
+
+/* A warm-up longer than calibration: it runs to its end plus half a sample; a 1 us iteration
+ * grows to 1 ms in 3 steps of x16 (5 harness costs with the two full samples). */
+LAB_TEST(long_warmup_short_iteration)
+{
+	struct lab_est_plan e = {
+	    .warmup_ns = 500e6, .min_time_ns = 1e6, .reps = 5, .k = {.iter_ns = 1e3}};
+
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 500e6 + 0.55e6 + 5 * 1.3e6, 1);
+	/* The clock's floor: no sample shorter than 1000 resolutions. */
+	e.min_time_ns = 0;
+	e.floor_ns = 1e6;
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 500e6 + 0.55e6 + 5 * 1.3e6, 1);
+}
+
+static void te_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	(void)params;
+	est->setup_ns = 1e6 * nthreads;
+	est->iter_ns = 3e7;
+}
+
+/* lab_est_plan_of takes the point's harness keys and asks the kernel. */
+LAB_TEST(plan_of_asks_the_kernel)
+{
+	struct lab_kernel k = {.name = "est", .estimate = te_estimate};
+	struct lab_point pt;
+	struct lab_est_plan e;
+
+	memset(&pt, 0, sizeof(pt));
+	pt.nthreads = 4;
+	pt.h.warmup = 1000000;
+	pt.h.min_time = 2000000;
+	pt.h.reps = 7;
+	lab_est_plan_of(&pt, &k, 20, &e);
+	CHECK_NEAR(e.warmup_ns, 1e6, 0);
+	CHECK_NEAR(e.min_time_ns, 2e6, 0);
+	CHECK_NEAR(e.floor_ns, 2e4, 0);
+	CHECK_NEAR(e.reps, 7, 0);
+	CHECK_NEAR(e.k.setup_ns, 4e6, 0);
+	CHECK_NEAR(e.k.iter_ns, 3e7, 0);
+	CHECK_EQ_I64(e.counters, 0);
+	k.estimate = NULL;
+	lab_est_plan_of(&pt, &k, 20, &e);
+	CHECK_NEAR(e.k.setup_ns, 0, 0);
+}
