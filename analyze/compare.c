@@ -2,6 +2,7 @@
 #include "analyze/compare.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,12 +93,31 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 		c->not_run++;
 		return;
 	}
-	lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n, 0.95, &q);
+	/* Both sides with runs: the run means carry the run-to-run noise the samples do not. */
+	const struct lab_an_levels *la = &r->old->levels, *lb = &r->new_->levels;
+	bool runs = la->runs >= 2 && lb->runs >= 2 && isfinite(la->run_se) && isfinite(lb->run_se);
+	double ma = runs ? la->mean : a->mean, mb = runs ? lb->mean : b->mean;
+	double va = runs ? la->run_se * la->run_se : a->se * a->se;
+	double vb = runs ? lb->run_se * lb->run_se : b->se * b->se;
+	size_t na = runs ? la->runs : a->n, nb = runs ? lb->runs : b->n;
+
+	r->level = runs ? "runs" : "samples";
+	c->by_runs += runs;
+	lab_an_ratio_fieller(mb, vb, nb, ma, va, na, 0.95, &q);
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
-	r->p = lab_an_welch_p(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n);
+	r->p = lab_an_welch_p(mb, vb, nb, ma, va, na);
 	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : "no change";
+	if (runs) { /* the within-run verdict, for the record: too eager when runs differ */
+		double p =
+		    lab_an_welch_p(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n);
+		lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n,
+		                     0.95, &q);
+		r->samples_verdict = q.has_ci
+		                         ? lab_an_compare_verdict(p, q.lo - 1, q.hi - 1, c->noise)
+		                         : "no change";
+	}
 	if (!strcmp(r->verdict, "improved"))
 		c->improved++;
 	else if (!strcmp(r->verdict, "regressed"))
@@ -171,6 +191,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_int(&w, "not_run", (long long)c->not_run);
+	lab_json_int(&w, "by_runs", (long long)c->by_runs);
 	lab_json_obj_close(&w);
 	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < c->n; i++) {
@@ -181,12 +202,26 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		lab_json_str(&w, "experiment", p->experiment);
 		lab_json_str(&w, "params", p->params);
 		lab_json_int(&w, "threads", p->threads);
-		lab_json_num(&w, "old_mean", r->old && r->old->st.n ? r->old->st.mean : NAN);
-		lab_json_num(&w, "new_mean", r->new_ && r->new_->st.n ? r->new_->st.mean : NAN);
+		bool runs = r->level && !strcmp(r->level, "runs"); /* means of the run means */
+		lab_json_num(&w, "old_mean",
+		             runs                     ? r->old->levels.mean
+		             : r->old && r->old->st.n ? r->old->st.mean
+		                                      : NAN);
+		lab_json_num(&w, "new_mean",
+		             runs                       ? r->new_->levels.mean
+		             : r->new_ && r->new_->st.n ? r->new_->st.mean
+		                                        : NAN);
 		lab_json_num(&w, "change", r->change);
 		lab_json_pair(&w, "change_ci95", r->lo, r->hi);
 		lab_json_num(&w, "p_value", r->p);
 		lab_json_str(&w, "verdict", r->verdict);
+		if (r->level) {
+			lab_json_str(&w, "level", r->level);
+			lab_json_int(&w, "old_runs", (long long)r->old->levels.runs);
+			lab_json_int(&w, "new_runs", (long long)r->new_->levels.runs);
+			if (r->samples_verdict)
+				lab_json_str(&w, "samples_verdict", r->samples_verdict);
+		}
 		lab_json_obj_close(&w);
 	}
 	lab_json_arr_close(&w);

@@ -4,6 +4,9 @@
  * change of the mean cost, new/old - 1, with a Fieller 95 % interval and a Welch t-test.
  * Verdict: "no change" unless p < 0.05; then "improved" when the whole interval lies below
  * -noise, "regressed" when it lies above +noise, else "within noise". Lower cost is better.
+ * When both sides have two or more runs (runs = K, analyze/levels.h) the means, variances and
+ * counts are those of the run means (K - 1 df): a difference smaller than the run-to-run noise
+ * is not called a change. The caller computes the levels first (lab_an_levels_apply).
  */
 #ifndef LAB_ANALYZE_COMPARE_H
 #define LAB_ANALYZE_COMPARE_H
@@ -17,6 +20,8 @@ struct lab_an_cmp_row {
 	double change, lo, hi;                 /* relative change of the mean cost */
 	double p;
 	const char *verdict;
+	const char *level; /* "runs": compared on run means (both sides K >= 2), else "samples" */
+	const char *samples_verdict; /* at level "runs": what the samples alone would have said */
 };
 
 struct lab_an_compare {
@@ -27,6 +32,7 @@ struct lab_an_compare {
 	 * and left out (not counted as unmatched; --include-flagged compares them); not_run:
 	 * matched points without samples on a side (skipped or failed there) */
 	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run;
+	size_t by_runs; /* compared points whose both sides had K >= 2 runs (level "runs") */
 	/* points whose keys were compared while matching: the work of the match, for the tests
 	 * (linear in the points; a scan per point made it quadratic) */
 	size_t compared;

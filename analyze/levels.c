@@ -81,7 +81,8 @@ int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scr
 	                             .run_ci99_lo = NAN,
 	                             .run_ci99_hi = NAN,
 	                             .within_ci95_lo = NAN,
-	                             .within_ci95_hi = NAN};
+	                             .within_ci95_hi = NAN,
+	                             .run_se = NAN};
 	if (!n || !lab) {
 		free(lab);
 		return -1;
@@ -119,6 +120,7 @@ int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scr
 	double per_mean = lv->var_between + lv->var_within / (N / (double)k);
 	lv->mean_share = per_mean > 0 ? lv->var_between / per_mean : NAN;
 	lv_moments(means, k, &lv->mean, &ss);
+	lv->run_se = sqrt(ss / (double)(k - 1) / (double)k);
 	lv_tci(means, k, 0.95, &lv->run_ci95_lo, &lv->run_ci95_hi);
 	lv_tci(means, k, 0.99, &lv->run_ci99_lo, &lv->run_ci99_hi);
 	return 0;

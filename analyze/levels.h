@@ -35,6 +35,8 @@ struct lab_an_levels {
 	double run_ci99_lo, run_ci99_hi;
 	double within_ci95_lo, within_ci95_hi; /* t on all samples, N - 1 df (too narrow when
 	                                        * sb^2 > 0) */
+	double
+	    run_se; /* standard error of the mean of the run means (sd / sqrt(K)); NaN when K < 2 */
 };
 
 /*

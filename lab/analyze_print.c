@@ -272,6 +272,12 @@ static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
 	}
 }
 
+/* The mean a row compared: of the run means at the run level, else of the samples. */
+static double lab_compare_mean(const struct lab_an_cmp_row *r, const struct lab_an_point *p)
+{
+	return r->level && !strcmp(r->level, "runs") ? p->levels.mean : p->st.mean;
+}
+
 void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
                        const struct lab_an_data *new_)
 {
@@ -289,13 +295,16 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 			snprintf(ch, sizeof(ch), "%+.2f%% [no interval]", 100 * r->change);
 		char mo[32] = "-", mn[32] = "-", pv[32] = "-";
 		if (r->old && r->old->st.n)
-			snprintf(mo, sizeof(mo), "%.4g", r->old->st.mean);
+			snprintf(mo, sizeof(mo), "%.4g", lab_compare_mean(r, r->old));
 		if (r->new_ && r->new_->st.n)
-			snprintf(mn, sizeof(mn), "%.4g", r->new_->st.mean);
+			snprintf(mn, sizeof(mn), "%.4g", lab_compare_mean(r, r->new_));
 		if (isfinite(r->p))
 			snprintf(pv, sizeof(pv), "%.3g", r->p);
 		fprintf(f, "%-24.24s %7d  %-11s %-11s  %-28s %-9s %s", p->experiment, p->threads,
 		        mo, mn, ch, pv, r->verdict);
+		if (r->level && !strcmp(r->level, "runs")) /* means are of run means here */
+			fprintf(f, " (run means, %zu vs %zu runs)", r->old->levels.runs,
+			        r->new_->levels.runs);
 		fprintf(f, "%s%s\n", *p->params ? "  " : "", p->params);
 	}
 	fprintf(f,
@@ -309,5 +318,11 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 	if (c->not_run)
 		fprintf(f, ", %zu did not run (skipped or failed)", c->not_run);
 	fputc('\n', f);
+	if (c->by_runs)
+		fprintf(
+		    f,
+		    "%zu compared on run means (both sides runs >= 2): a change must exceed the "
+		    "run-to-run noise; the others on samples\n",
+		    c->by_runs);
 	lab_compare_units(f, c, old, new_);
 }

@@ -325,6 +325,8 @@ static int lab_compare_load(const char *dir, struct lab_an_data *d, int include_
 	rc = lab_an_data_load_dir(d, dir, err);
 	if (!rc)
 		rc = lab_an_data_summarize_modes(d, include_flagged, 0, err); /* shows no modes */
+	if (!rc) /* with runs, the run-to-run noise decides (analyze/compare.h) */
+		rc = lab_an_levels_apply(d, include_flagged, err);
 	lab_print_warnings(&d->warn, "compare");
 	if (!rc && lab_an_flagged_line(d, include_flagged, line, sizeof(line)))
 		fprintf(stderr, "lab compare: %s: %s\n", dir, line);

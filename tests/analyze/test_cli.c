@@ -205,6 +205,56 @@ LAB_TEST(compare_json_and_text)
 }
 
 /*
+ * Issue 22: with runs = 3 on both sides, compare uses the run means. At 1 thread the new side is
+ * 8 % dearer, but the runs differ by 10 %: the samples alone (30 a side) call it a regression,
+ * the run level calls it no change; the 50 % change at 2 threads is a regression at both.
+ * (tests/analyze/gen_fixtures_runs.py writes the fixtures.)
+ */
+LAB_TEST(compare_runs_uses_run_level)
+{
+	char *out = NULL, *err = NULL, args[4096];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *pts;
+
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-runs-a "
+	         "%s/tests/fixtures/results-compare-runs-b --json",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "regressed", -1), 1, 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "no_change", -1), 1, 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "by_runs", -1), 2, 0);
+	pts = lab_an_json_get(j, "points");
+	REQUIRE(pts && pts->n == 2);
+	for (size_t i = 0; i < pts->n; i++) {
+		const struct lab_an_json *p = &pts->items[i];
+		int one = lab_an_json_num(p, "threads", 0) == 1;
+
+		CHECK_EQ_STR(lab_an_json_str(p, "level"), "runs");
+		CHECK_NEAR(lab_an_json_num(p, "old_runs", 0), 3, 0);
+		CHECK_EQ_STR(lab_an_json_str(p, "samples_verdict"), "regressed");
+		CHECK_EQ_STR(lab_an_json_str(p, "verdict"), one ? "no change" : "regressed");
+		/* the interval of the change holds 0 at 1 thread: run-to-run noise */
+		if (one)
+			CHECK(lab_an_json_get(p, "change_ci95")->items[0].num < 0);
+	}
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-runs-a "
+	         "%s/tests/fixtures/results-compare-runs-b",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "no change (run means, 3 vs 3 runs)") != NULL);
+	CHECK(strstr(out, "2 compared on run means") != NULL);
+	free(out);
+	free(err);
+}
+
+/*
  * --noise takes a plain decimal fraction in [0, 1) and nothing else: strtod's hex floats
  * (0x0.1 and 0x1p-4 were read as 1/16), inf, nan, blanks and trailing text are bad usage.
  */

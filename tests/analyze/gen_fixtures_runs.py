@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Writes the compare-with-runs fixtures under tests/fixtures/ (run once; the output is
+committed) for issue 22 (tests/analyze/test_cli.c, compare_runs_*). Both have runs = 3 of 10
+samples per point, a `run` column, within-run noise 0.2 %:
+  threads=1: run means 1.00, 1.10, 0.90 (a) and 1.08, 1.18, 0.98 (b): +8 % with a run-to-run
+    sd of 10 %. On samples (30 a side) it is a regression; on run means it is no change.
+  threads=2: run means 0.50, 0.52, 0.48 (a) and 0.75, 0.78, 0.72 (b): +50 %, a regression at
+    either level.
+"""
+import json
+import os
+import random
+
+from gen_fixtures import HEADER, ROOT, run_json
+
+MEANS = {"results-compare-runs-a": {1: (1.00, 1.10, 0.90), 2: (0.50, 0.52, 0.48)},
+         "results-compare-runs-b": {1: (1.08, 1.18, 0.98), 2: (0.75, 0.78, 0.72)}}
+
+
+def write(name, seed):
+    rng = random.Random(seed)
+    rows, pts, work = [], [], 1_000_000
+    for pid, (n, means) in enumerate(MEANS[name].items()):
+        pts.append({"point": pid, "threads": n, "cpus": list(range(n)), "placement": "compact",
+                    "params": {"placement": "compact"}, "status": "ok", "verify": "pass",
+                    "iters_per_sample": 1000, "reps": 30, "runs": 3})
+        rep = 0
+        for run, m in enumerate(means):
+            for _ in range(10):
+                c = m * (1 + 0.002 * rng.gauss(0, 1))
+                rows.append(f"locks,{pid},lock_mutex,placement=compact,{n},{rep},"
+                            f"{round(c * work)},{work},op,0.01,0,{run}")
+                rep += 1
+    exp = {"name": "locks", "kernel": "lock_mutex", "work_unit": "op", "scaling": "strong",
+           "metrics": [], "resolved": {}, "points": pts}
+    d = os.path.join(ROOT, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(run_json("complete", [exp]), f, indent=1)
+        f.write("\n")
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(d, "config.ini"), "w") as f:
+        f.write("[global]\nreps = 10\nruns = 3\n")
+
+
+if __name__ == "__main__":
+    write("results-compare-runs-a", 1)
+    write("results-compare-runs-b", 2)
