@@ -552,7 +552,8 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 		struct lab_an_lesson *l = &out->l[out->n++];
 		l->name = strdup(name ? name : "(unnamed)");
 		l->claim = strdup(claim ? claim : "");
-		if (!l->name || !l->claim) {
+		l->file = strdup(lab_an_json_str(jl, "file") ? lab_an_json_str(jl, "file") : "");
+		if (!l->name || !l->claim || !l->file) {
 			lab_an_lessons_free(out);
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		}
@@ -566,6 +567,7 @@ void lab_an_lessons_free(struct lab_an_lessons *ls)
 	for (size_t i = 0; i < ls->n; i++) {
 		free(ls->l[i].name);
 		free(ls->l[i].claim);
+		free(ls->l[i].file);
 	}
 	free(ls->l);
 	memset(ls, 0, sizeof(*ls));

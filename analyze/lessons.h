@@ -40,6 +40,7 @@ enum lab_an_verdict {
 
 struct lab_an_lesson {
 	char *name, *claim;          /* as the config wrote them */
+	char *file;                  /* the config file that states it ("" when not recorded) */
 	enum lab_an_verdict verdict; /* */
 	char quantity[520];          /* what was compared: "cost(a) / cost(b)" ("" when not run) */
 	const char *cmp;             /* ">=" ... */

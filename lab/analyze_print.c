@@ -105,6 +105,11 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 
 	fprintf(f, "  fit: %s\n",
 	        lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
+	if (s->fit_level && !strcmp(s->fit_level, "runs")) /* analyze/analysis.h */
+		fprintf(f,
+		        "  fits on %zu run means, speedup intervals from run means: run-to-run "
+		        "noise included\n",
+		        s->n_fit);
 	if (a->ok)
 		fprintf(f, "  Amdahl   f = %.4g [%.4g, %.4g]  (%s)\n", a->x[1], a->lo[1], a->hi[1],
 		        lab_an_amdahl_bound_text(s, text, sizeof(text)));
@@ -199,10 +204,23 @@ static void lab_print_rates(FILE *f, const struct lab_an_series *s)
 	}
 }
 
+/* The config file experiment exp came from, when the run read several (one chapter each, `lab
+ * run configs/ch25-*.ini configs/ch26-*.ini ...`); NULL for a run of one file. */
+static const char *lab_print_chapter(const struct lab_an_analysis *a, const char *exp)
+{
+	const struct lab_an_json *files =
+	    lab_an_json_get(lab_an_json_get(a->data->run, "config"), "files");
+
+	if (!files || files->type != LAB_AN_JSON_ARR || files->n < 2)
+		return NULL;
+	return lab_an_json_str(lab_an_data_experiment(a->data, exp), "file");
+}
+
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 {
 	int first = 1;
 	char line[256], unit[160];
+	const char *chapter = NULL, *ch;
 
 	lab_an_lessons_text(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line))) {
@@ -220,6 +238,12 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		if (lab_an_series_hidden(a, s))
 			continue; /* a view below shows these points (the c2c matrix: one pair each)
 			           */
+		if ((ch = lab_print_chapter(a, s->experiment)) &&
+		    (!chapter || strcmp(ch, chapter))) {
+			fprintf(f, "%s=== chapter: %s\n", first ? "" : "\n", ch);
+			chapter = ch;
+			first = 1; /* its first table follows without a blank line */
+		}
 		fprintf(
 		    f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n", s->experiment,
 		    *s->params ? s->params : "-", s->weak ? "weak" : "strong",

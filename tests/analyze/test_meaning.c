@@ -225,3 +225,25 @@ LAB_TEST(asymmetric_threads_are_detected_and_named)
 	                  "fastest") != NULL);
 	free(out);
 }
+
+/* One command for several chapters: a run of two config files (tests/fixtures/results-chapters,
+ * `lab run configs/cha.ini configs/chb.ini` of the noop kernel with one lesson each, chb's made
+ * impossible) shows each file's lessons under its name, lessons first, then a section per
+ * chapter; analysis.json names each lesson's file. */
+LAB_TEST(several_configs_report_per_chapter)
+{
+	struct lab_an_json *j = mn_json("results-chapters");
+	char *out = mn_run("results-chapters", ""), *a, *b, *ca, *cb;
+
+	REQUIRE(j);
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "lessons", 0), "file"), "configs/cha.ini");
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "lessons", 1), "file"), "configs/chb.ini");
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "lessons", 1), "verdict"), "fails");
+	lab_an_json_free(j);
+	REQUIRE((a = strstr(out, "-- configs/cha.ini: 1 hold, 0 fail")));
+	REQUIRE((b = strstr(out, "-- configs/chb.ini: 0 hold, 1 fail")));
+	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n== alpha")));
+	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n== beta")));
+	CHECK(a < b && b < ca && ca < cb);
+	free(out);
+}
