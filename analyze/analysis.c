@@ -6,6 +6,7 @@
 #include "analyze/views/views.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,12 @@ static int an_usable(const struct lab_an_point *p)
 	return !strcmp(p->status, "ok") && p->st.n > 0;
 }
 
+/* Whether p's level of record is its runs: two or more, with a run-level standard error. */
+static int an_by_runs(const struct lab_an_point *p)
+{
+	return p->levels.runs >= 2 && isfinite(p->levels.run_se);
+}
+
 /* Speedup on cost per unit: S = c(1)/c(N), Fieller interval with the baseline's variance;
  * efficiency and Karp–Flatt intervals are the images of S's interval (both are monotone). */
 static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r)
@@ -70,12 +77,19 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	double N = r->pt->threads;
 
 	r->kf = r->kf_lo = r->kf_hi = NAN;
+	r->speedup_level = an_by_runs(base) && an_by_runs(r->pt) ? "runs" : "samples";
 	if (r->pt == base) {
 		memset(&r->speedup, 0, sizeof(r->speedup));
 		r->speedup.est = r->speedup.lo = r->speedup.hi = 1;
 		/* Exactly 1 by definition, but with one sample no point has an interval: say the
 		 * same of the baseline rather than print [1, 1] beside the others' absent ones. */
 		r->speedup.has_ci = a->n > 1;
+	} else if (an_by_runs(base) && an_by_runs(r->pt)) {
+		/* both with runs: the run means carry the run-to-run noise (analyze/levels.h) */
+		const struct lab_an_levels *la = &base->levels, *lb = &r->pt->levels;
+		lab_an_ratio_fieller(la->mean, la->run_se * la->run_se, la->runs, lb->mean,
+		                     lb->run_se * lb->run_se, lb->runs, 0.95, &r->speedup);
+		r->speedup_level = "runs";
 	} else {
 		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
 		                     0.95, &r->speedup);
@@ -143,11 +157,55 @@ static int an_series_fit_models(struct lab_an_series *s, int throughput, double 
 	return rc;
 }
 
+/*
+ * With every usable point of s at K >= 2 runs, replaces the samples (N, y)[0..n-1] from
+ * lab_an_series_samples by one run mean per run and point (the fits' chi^2 scaling then holds
+ * the run-to-run noise); returns the new count, or n unchanged (level "samples").
+ */
+static size_t an_series_run_means(struct lab_an_series *s, int include_flagged, double *N,
+                                  double *y, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nrow; i++)
+		if (an_usable(s->row[i].pt) && (!an_by_runs(s->row[i].pt) || !s->row[i].pt->run))
+			return n;
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_point *p = s->row[i].pt;
+		int lo = INT_MAX, hi = -1;
+
+		if (!an_usable(p))
+			continue;
+		for (size_t j = 0; j < p->n; j++) {
+			lo = p->run[j] < lo ? p->run[j] : lo;
+			hi = p->run[j] > hi ? p->run[j] : hi;
+		}
+		for (int r = lo; r <= hi; r++) { /* runs are few: a pass per run */
+			double sum = 0, cnt = 0;
+			for (size_t j = 0; j < p->n; j++)
+				if (p->run[j] == r && (!p->flagged[j] || include_flagged)) {
+					sum += p->cost[j];
+					cnt++;
+				}
+			if (cnt > 0 && k < n) {
+				N[k] = p->threads;
+				y[k++] = sum / cnt;
+			}
+		}
+	}
+	s->fit_level = "runs";
+	return k;
+}
+
 static int an_series_fit(struct lab_an_series *s, int include_flagged, int throughput)
 {
 	double *N, *y;
 	long n = lab_an_series_samples(s, include_flagged, &N, &y);
 	int rc;
+
+	s->fit_level = "samples";
+	if (n > 0)
+		n = (long)an_series_run_means(s, include_flagged, N, y, (size_t)n);
 
 	if (n < 0)
 		return -LAB_ENOMEM;

@@ -23,6 +23,8 @@ struct lab_an_row {
 	double eff, eff_lo, eff_hi;  /* S/N and its image */
 	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
 	int superlinear;             /* efficiency interval above 1 (beyond noise) */
+	const char *speedup_level;   /* "runs": S from the run means of both points (K >= 2 each:
+	                              * run-to-run noise included), else "samples" */
 	struct lab_an_rates rates;   /* GB/s, GFLOP/s from declared work (rates.has = 0: none) */
 };
 
@@ -36,6 +38,8 @@ struct lab_an_series {
 	size_t nrow;
 	int has_baseline;         /* a threads = 1 point with samples */
 	size_t n_fit, n_excluded; /* samples in the fits, flagged samples left out */
+	const char *fit_level;    /* "runs": fitted on run means (every point K >= 2; n_fit counts
+	                           * them), else "samples" (run-to-run noise not in the intervals) */
 	struct lab_an_fit amdahl, usl, gustafson;
 	struct lab_an_peak peak;
 	struct lab_an_choice choice;

@@ -155,8 +155,10 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	lab_json_pair(w, "efficiency_ci95", sci ? r->eff_lo : NAN, sci ? r->eff_hi : NAN);
 	lab_json_num(w, "karp_flatt", r->kf);
 	lab_json_pair(w, "karp_flatt_ci95", sci ? r->kf_lo : NAN, sci ? r->kf_hi : NAN);
-	if (r->has_speedup)
+	if (r->has_speedup) {
 		lab_json_bool(w, "superlinear", r->superlinear);
+		lab_json_str(w, "speedup_level", r->speedup_level); /* "runs" or "samples" */
+	}
 	an_json_rates(w, &r->rates);
 	lab_an_levels_json(w, p);
 	lab_json_obj_close(w);
@@ -278,6 +280,8 @@ static void an_json_series(struct lab_json *w, const struct lab_an_data *d,
 	lab_json_arr_close(w);
 	lab_json_bool(w, "baseline", s->has_baseline);
 	lab_json_int(w, "n_fit", (long long)s->n_fit);
+	/* "runs": the fits are on run means and n_fit counts them (analyze/analysis.h) */
+	lab_json_str(w, "fit_level", s->fit_level);
 	lab_json_int(w, "n_excluded_flagged", (long long)s->n_excluded);
 	lab_json_arr_open(w, "points");
 	for (size_t i = 0; i < s->nrow; i++)

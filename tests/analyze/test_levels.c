@@ -10,7 +10,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "analyze/analysis.h"
 #include "analyze/levels.h"
+#include "analyze/stats.h"
 #include "harness/precision.h"
 #include "tests/testlib.h"
 
@@ -120,6 +122,44 @@ LAB_TEST(precision_estimate_and_total)
 	CHECK(!lab_prec_total_spent(10000, 8000, 2000));
 	CHECK(lab_prec_total_spent(10000, 8000, 2001));
 	CHECK(lab_prec_key_check("total_budget", "10s", 2, &err) == -LAB_ECONFIG);
+}
+
+/* Issue 22: with runs at every point the speedup's Fieller interval takes the run means (their
+ * means, squared standard errors and K), and the fits take one run mean per run and point. */
+LAB_TEST(speedup_and_fits_use_run_means)
+{
+	char dir[4096];
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	struct lab_an_ratio q;
+	struct lab_err err;
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/results-compare-runs-a", testlib_srcdir());
+	REQUIRE(lab_an_data_load_dir(&d, dir, &err) == 0);
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_levels_apply(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	REQUIRE(a.ns == 1 && a.s[0].nrow == 2);
+	const struct lab_an_series *s = &a.s[0];
+	const struct lab_an_point *p1 = s->row[0].pt, *p2 = s->row[1].pt;
+	CHECK_EQ_U64(p1->levels.runs, 3);
+	CHECK_EQ_STR(s->fit_level, "runs");
+	CHECK_EQ_U64(s->n_fit, 6); /* 2 points x 3 run means, not 60 samples */
+	CHECK_EQ_STR(s->row[1].speedup_level, "runs");
+	lab_an_ratio_fieller(p1->levels.mean, p1->levels.run_se * p1->levels.run_se, 3,
+	                     p2->levels.mean, p2->levels.run_se * p2->levels.run_se, 3, 0.95, &q);
+	CHECK_NEAR(s->row[1].speedup.est, q.est, 1e-12);
+	CHECK_NEAR(s->row[1].speedup.lo, q.lo, 1e-12);
+	CHECK_NEAR(s->row[1].speedup.hi, q.hi, 1e-12);
+	CHECK_NEAR(s->row[1].eff_lo, q.lo / 2, 1e-12);
+	/* the run means' sd is ~0.1 of 1.0 (run means 1.00, 1.10, 0.90), so se ~0.058 */
+	CHECK_NEAR(p1->levels.run_se, 0.1 / sqrt(3), 0.002);
+	/* wider than the samples' interval, which ignores the run-to-run noise */
+	lab_an_ratio_fieller(p1->st.mean, p1->st.se * p1->st.se, p1->st.n, p2->st.mean,
+	                     p2->st.se * p2->st.se, p2->st.n, 0.95, &q);
+	CHECK(s->row[1].speedup.hi - s->row[1].speedup.lo > 2 * (q.hi - q.lo));
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
 }
 
 /* A running mean and sum of squares, so the naive rule's look after every step is O(1). */
