@@ -284,6 +284,12 @@ struct lab_kernel_est {
 	double iter_ns;
 };
 
+/* Rough quiet-machine costs an estimate hook builds on: the first touch of fresh memory (page
+ * faults included), and building plus verifying a random pointer chain, per 64-byte line (a
+ * DRAM miss each once the chain outgrows the caches). */
+#define LAB_EST_TOUCH_NS_PER_BYTE 0.3
+#define LAB_EST_CHASE_NS_PER_LINE 250.0
+
 struct lab_kernel {
 	unsigned abi;            /* = LAB_KERNEL_ABI */
 	const char *name;        /* "kernel = <name>" in a config; [a-z0-9_]; the file stem */

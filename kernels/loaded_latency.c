@@ -187,6 +187,16 @@ static const struct lab_metric ll_metrics[] = {
  * (analyze/views/numa.c). */
 static const char *const ll_views[] = {"numa", NULL};
 
+/* One chain through size bytes (built and verified) and the other threads' stream arrays. */
+static void ll_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct ll_params *p = params;
+	double size = (double)p->size;
+
+	est->setup_ns = size * LAB_EST_TOUCH_NS_PER_BYTE + size / 64 * LAB_EST_CHASE_NS_PER_LINE +
+	                (nthreads - 1) * (double)p->stream_size * LAB_EST_TOUCH_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_loaded_latency = {
     .abi = LAB_KERNEL_ABI,
     .name = "loaded_latency",
@@ -204,5 +214,6 @@ const struct lab_kernel lab_kernel_loaded_latency = {
     .summarize = ll_summarize,
     .verify = ll_verify,
     .teardown = ll_teardown,
+    .estimate = ll_estimate,
     .views = ll_views,
 };

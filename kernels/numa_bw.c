@@ -259,6 +259,14 @@ static const struct lab_metric nb_metrics[] = {LAB_METRIC_END};
  * (analyze/views/numa.c). */
 static const char *const nb_views[] = {"numa", NULL};
 
+/* Each thread first-touches its arrays of size bytes. */
+static void nb_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct nb_params *p = params;
+
+	est->setup_ns = nthreads * nb_arrays(p->op) * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_numa_bw = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_bw",
@@ -275,5 +283,6 @@ const struct lab_kernel lab_kernel_numa_bw = {
     .run = nb_run,
     .verify = nb_verify,
     .teardown = nb_teardown,
+    .estimate = nb_estimate,
     .views = nb_views,
 };

@@ -147,6 +147,16 @@ static const struct lab_metric nl_metrics[] = {LAB_METRIC_END};
  * (analyze/views/numa.c). */
 static const char *const nl_views[] = {"numa", NULL};
 
+/* Each thread builds and verifies its own chain through size bytes. */
+static void nl_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct nl_params *p = params;
+	double size = (double)p->size;
+
+	est->setup_ns =
+	    nthreads * (size * LAB_EST_TOUCH_NS_PER_BYTE + size / 64 * LAB_EST_CHASE_NS_PER_LINE);
+}
+
 const struct lab_kernel lab_kernel_numa_lat = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_lat",
@@ -162,5 +172,6 @@ const struct lab_kernel lab_kernel_numa_lat = {
     .run = nl_run,
     .verify = nl_verify,
     .teardown = nl_teardown,
+    .estimate = nl_estimate,
     .views = nl_views,
 };

@@ -341,6 +341,15 @@ static const struct lab_metric np_metrics[] = {LAB_METRIC_END};
  * (analyze/views/numa.c). */
 static const char *const np_views[] = {"numa", NULL};
 
+/* The buffer of size bytes is placed (touched) and its pages' nodes read back. */
+static void np_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct np_params *p = params;
+
+	(void)nthreads;
+	est->setup_ns = 2 * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_numa_policy = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_policy",
@@ -357,5 +366,6 @@ const struct lab_kernel lab_kernel_numa_policy = {
     .run = np_run,
     .verify = np_verify,
     .teardown = np_teardown,
+    .estimate = np_estimate,
     .views = np_views,
 };

@@ -164,6 +164,14 @@ static const struct lab_metric sd_metrics[] = {LAB_METRIC_END};
  * tabulates the speedup over scalar per size (simd_speedup.c). */
 static const char *const sd_views[] = {"roofline", "simd_speedup", NULL};
 
+/* Each thread fills its arrays (size bytes), and verify recomputes them in scalar code. */
+static void sd_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct simd_params *p = params;
+
+	est->setup_ns = 3.0 * nthreads * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_simd = {
     .abi = LAB_KERNEL_ABI,
     .name = "simd",
@@ -180,4 +188,5 @@ const struct lab_kernel lab_kernel_simd = {
     .run = sd_run,
     .verify = sd_verify,
     .teardown = sd_teardown,
+    .estimate = sd_estimate,
 };

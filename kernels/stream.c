@@ -262,6 +262,14 @@ static const struct lab_metric st_metrics[] = {LAB_METRIC_END};
 /* The analyzer places its points under the measured ceilings (analyze/views/roofline.c). */
 static const char *const st_views[] = {"roofline", NULL};
 
+/* Each thread first-touches its arrays (size bytes together). */
+static void st_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct st_params *p = params;
+
+	est->setup_ns = nthreads * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_stream = {
     .abi = LAB_KERNEL_ABI,
     .name = "stream",
@@ -278,4 +286,5 @@ const struct lab_kernel lab_kernel_stream = {
     .run = st_run,
     .verify = st_verify,
     .teardown = st_teardown,
+    .estimate = st_estimate,
 };
