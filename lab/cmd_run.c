@@ -284,9 +284,6 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_err err = {0}, cerr = {0};
 	char dir[512];
 
-	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
-	fprintf(stderr, "estimated run time: about %.0f s on a quiet machine\n",
-	        lab_cli_plan_seconds(s->plan));
 	lab_prov_collect(&prov);
 	info.prov = &prov;
 	time_t now = time(NULL);
@@ -313,6 +310,9 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
+	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
+	fprintf(stderr, "estimated run time: about %.0f s on a quiet machine\n",
+	        lab_cli_plan_seconds(s->plan));
 	con.t0_ns = lab_clock_ns();
 	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
 	if (con.progress)
