@@ -72,6 +72,7 @@ struct run_console {
 	struct lab_err start_err;
 	bool legend;              /* the line that says what the numbers are was printed */
 	struct lab_run_warn warn; /* causes that changed results, said once at the end */
+	unsigned total_spent;     /* points whose precision target met the config's total_budget */
 };
 
 static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
@@ -162,6 +163,7 @@ static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab
 	c->samples += rec->nreps;
 	c->flagged += rec->nflagged;
 	c->flagged_runq += rec->nflagged_runq;
+	c->total_spent += rec->last_run && rec->prec.total_exhausted;
 	for (unsigned i = 0; rec->samples && i < rec->nreps; i++)
 		c->retried += rec->samples[i].attempts > 1;
 	int rc = lab_results_point(c->res, rec, err);
@@ -323,6 +325,12 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	run_report(&con, lab_self, dir, rc, &err, crc, &cerr);
+	if (con.total_spent) /* harness/precision.h: lab_prec_total_spent */
+		fprintf(
+		    stderr,
+		    "lab: total_budget spent: %u point%s stopped adding precision samples or runs "
+		    "(run.json total_budget_exhausted)\n",
+		    con.total_spent, con.total_spent == 1 ? "" : "s");
 	return rc || crc || con.failed ? LAB_EXIT_FAILURE : LAB_EXIT_OK;
 }
 

@@ -547,6 +547,7 @@ PY
 	"$lab" run "$tmp/t.ini" -o "$tmp/t" --no-progress >"$tmp/out" 2>"$tmp/err"
 	"$lab" analyze "$tmp/t" --no-plots --include-flagged >"$tmp/a.txt"
 	grep -q "the config's total_budget ran out first" "$tmp/a.txt"
+	grep -q 'total_budget spent: 2 points stopped adding precision samples' "$tmp/err"
 	python3 - "$tmp/t" <<'PY'
 import json, sys
 d = sys.argv[1]
