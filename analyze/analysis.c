@@ -157,42 +157,64 @@ static int an_series_fit_models(struct lab_an_series *s, int throughput, double 
 	return rc;
 }
 
+/* The labels of p's runs lie in [*lo, *hi]; returns 0 when the span exceeds the samples (labels
+ * from a hostile file), so the sums below stay O(n). */
+static int an_run_span(const struct lab_an_point *p, int *lo, int *hi)
+{
+	*lo = INT_MAX;
+	*hi = -1;
+	for (size_t j = 0; j < p->n; j++) {
+		*lo = p->run[j] < *lo ? p->run[j] : *lo;
+		*hi = p->run[j] > *hi ? p->run[j] : *hi;
+	}
+	return *hi >= *lo && (size_t)((long long)*hi - *lo) < p->n;
+}
+
 /*
  * With every usable point of s at K >= 2 runs, replaces the samples (N, y)[0..n-1] from
  * lab_an_series_samples by one run mean per run and point (the fits' chi^2 scaling then holds
- * the run-to-run noise); returns the new count, or n unchanged (level "samples").
+ * the run-to-run noise) and sets s->fit_level "runs"; returns the new count, or n unchanged.
  */
 static size_t an_series_run_means(struct lab_an_series *s, int include_flagged, double *N,
                                   double *y, size_t n)
 {
-	size_t k = 0;
+	size_t k = 0, maxn = 1;
+	double *sum, *cnt;
+	int lo, hi;
 
-	for (size_t i = 0; i < s->nrow; i++)
-		if (an_usable(s->row[i].pt) && (!an_by_runs(s->row[i].pt) || !s->row[i].pt->run))
-			return n;
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_point *p = s->row[i].pt;
-		int lo = INT_MAX, hi = -1;
+		if (an_usable(p) && (!an_by_runs(p) || !p->run || !an_run_span(p, &lo, &hi)))
+			return n;
+		maxn = p->n > maxn ? p->n : maxn;
+	}
+	sum = calloc(maxn, sizeof(*sum));
+	cnt = calloc(maxn, sizeof(*cnt));
+	if (!sum || !cnt) { /* out of memory: the samples, labelled so */
+		free(sum);
+		free(cnt);
+		return n;
+	}
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_point *p = s->row[i].pt;
 
-		if (!an_usable(p))
+		if (!an_usable(p) || !an_run_span(p, &lo, &hi))
 			continue;
-		for (size_t j = 0; j < p->n; j++) {
-			lo = p->run[j] < lo ? p->run[j] : lo;
-			hi = p->run[j] > hi ? p->run[j] : hi;
-		}
-		for (int r = lo; r <= hi; r++) { /* runs are few: a pass per run */
-			double sum = 0, cnt = 0;
-			for (size_t j = 0; j < p->n; j++)
-				if (p->run[j] == r && (!p->flagged[j] || include_flagged)) {
-					sum += p->cost[j];
-					cnt++;
-				}
-			if (cnt > 0 && k < n) {
-				N[k] = p->threads;
-				y[k++] = sum / cnt;
+		for (size_t j = 0; j < p->n; j++)
+			if (!p->flagged[j] || include_flagged) {
+				sum[p->run[j] - lo] += p->cost[j];
+				cnt[p->run[j] - lo]++;
 			}
+		for (int r = 0; r <= hi - lo; r++) {
+			if (cnt[r] > 0 && k < n) {
+				N[k] = p->threads;
+				y[k++] = sum[r] / cnt[r];
+			}
+			sum[r] = cnt[r] = 0;
 		}
 	}
+	free(sum);
+	free(cnt);
 	s->fit_level = "runs";
 	return k;
 }
