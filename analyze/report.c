@@ -396,7 +396,10 @@ static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
 		lab_an_html(f, whose);
 	}
 	fputs(".", f);
-	if (!s->latency)
+	if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
+		fprintf(f, " %zu run means in the fits (speedup intervals from run means too)",
+		        s->n_fit);
+	else if (!s->latency)
 		fprintf(f, " %zu samples in the fits", s->n_fit);
 	if (s->n_excluded)
 		fprintf(f, "%s%zu foreign-load-flagged samples excluded", s->latency ? " " : ", ",

@@ -98,6 +98,27 @@ static void lab_print_lof(FILE *f, const struct lab_an_fit *fit)
 		        fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
 }
 
+/* Which level the speedups and fits of s used, when runs were involved (analyze/analysis.h). */
+static void lab_print_series_levels(FILE *f, const struct lab_an_series *s)
+{
+	bool runs = false;
+
+	for (size_t j = 0; j < s->nrow; j++)
+		runs = runs || (s->row[j].has_speedup && s->row[j].speedup_level &&
+		                !strcmp(s->row[j].speedup_level, "runs"));
+	if (s->latency || (!runs && !(s->fit_level && !strcmp(s->fit_level, "runs"))))
+		return;
+	if (s->fit_level && !strcmp(s->fit_level, "runs"))
+		fprintf(f,
+		        "  levels: speedup intervals and fits from run means (%zu in the fits): "
+		        "run-to-run noise included\n",
+		        s->n_fit);
+	else
+		fprintf(f,
+		        "  levels: speedup intervals from run means where both points have runs; "
+		        "fits on samples (not every point has runs)\n");
+}
+
 static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
@@ -105,11 +126,6 @@ static void lab_print_fits(FILE *f, const struct lab_an_series *s)
 
 	fprintf(f, "  fit: %s\n",
 	        lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
-	if (s->fit_level && !strcmp(s->fit_level, "runs")) /* analyze/analysis.h */
-		fprintf(f,
-		        "  fits on %zu run means, speedup intervals from run means: run-to-run "
-		        "noise included\n",
-		        s->n_fit);
 	if (a->ok)
 		fprintf(f, "  Amdahl   f = %.4g [%.4g, %.4g]  (%s)\n", a->x[1], a->lo[1], a->hi[1],
 		        lab_an_amdahl_bound_text(s, text, sizeof(text)));
@@ -258,6 +274,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		for (size_t j = 0; j < s->nrow; j++)
 			lab_print_row(f, &s->row[j], !s->latency);
 		lab_print_rates(f, s);
+		lab_print_series_levels(f, s);
 		if (*s->note)
 			fprintf(f, "  note: %s\n", s->note);
 		if (s->n_excluded)
