@@ -23,11 +23,17 @@ double lab_est_run_ns(const struct lab_est_plan *e)
 	double target = e->min_time_ns > e->floor_ns ? e->min_time_ns : e->floor_ns;
 	double sample = LAB_EST_OVERSHOOT * target, cal, wu;
 
-	if (e->k.iter_ns > sample)
-		sample = e->k.iter_ns;
-	cal = est_calibration_ns(target, sample, e->k.iter_ns);
-	/* The warm-up keeps sampling from the calibration's start until its time is spent. */
-	wu = e->warmup_ns > cal ? e->warmup_ns + 0.5 * sample : cal;
+	if (e->timed) { /* runs until the stop flag: exactly min_time, after one warm-up sample */
+		sample = e->min_time_ns;
+		wu = e->warmup_ns > 0 ? e->warmup_ns + LAB_EST_SAMPLE_NS : 0;
+	} else {
+		if (e->k.iter_ns > sample)
+			sample = e->k.iter_ns;
+		cal = est_calibration_ns(target, sample, e->k.iter_ns);
+		/* The warm-up keeps sampling from the calibration's start until its time is spent.
+		 */
+		wu = e->warmup_ns > cal ? e->warmup_ns + 0.5 * sample : cal;
+	}
 	return LAB_EST_POINT_NS + (e->counters ? LAB_EST_COUNTERS_NS : 0) + e->k.setup_ns + wu +
 	       e->reps * (sample + LAB_EST_SAMPLE_NS);
 }
@@ -41,6 +47,7 @@ void lab_est_plan_of(const struct lab_point *pt, const struct lab_kernel *k, dou
 	e->floor_ns = 1000 * clock_res_ns;
 	e->reps = (double)pt->h.reps;
 	e->counters = pt->h.counters != LAB_CTR_OFF;
+	e->timed = k && (k->flags & LAB_KF_TIMED);
 	if (k && k->estimate)
 		k->estimate(pt->kparams, pt->nthreads, &e->k);
 }

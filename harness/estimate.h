@@ -4,7 +4,8 @@
  * declares (struct lab_kernel_est: setup and one iteration) and what the harness does with it
  * (harness/runner_sample.c): warm-up and calibration overlap (calibration grows the iteration
  * count from 1 until two samples in a row last min_time, and the warm-up keeps sampling until
- * its time is spent), then reps samples, each about LAB_EST_OVERSHOOT x min_time and never
+ * its time is spent; a LAB_KF_TIMED kernel has no calibration and one warm-up sample), then
+ * reps samples, each about LAB_EST_OVERSHOOT x min_time and never
  * shorter than one iteration, each with the harness's own cost per sample. runs, precision and
  * budget multiply or extend it in harness/precision.h (lab_prec_point_estimate). Retries of
  * flagged samples come on top (a busy machine). Pure arithmetic: tests/unit/test_estimate.c.
@@ -21,6 +22,8 @@
 #define LAB_EST_SAMPLE_NS 2e5
 /* Per run of a point: team creation, binding and the records written, ns. */
 #define LAB_EST_POINT_NS 5e6
+/* Once per lab run: the self-check (harness/selfcheck.h) and provenance, ns. */
+#define LAB_EST_SELFCHECK_NS 2e8
 /* Per run of a point with counters on: opening and closing the events, ns. */
 #define LAB_EST_COUNTERS_NS 5e7
 
@@ -31,6 +34,7 @@ struct lab_est_plan {
 	double reps;
 	struct lab_kernel_est k; /* what the kernel declares */
 	int counters;            /* counters are on: LAB_EST_COUNTERS_NS per run */
+	int timed; /* LAB_KF_TIMED: no calibration, one warm-up sample, samples of min_time */
 };
 
 /* ns of one run of the point described by e (setup, warm-up and calibration, reps samples). */

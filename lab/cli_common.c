@@ -182,12 +182,12 @@ static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_poi
 /*
  * Seconds the plan should take on a quiet machine: per point one run as the kernel declares it
  * (harness/estimate.h: setup, warm-up and calibration, reps samples), times runs; a point with a
- * precision target up to its budget, those extras within total_budget (harness/precision.h); 1 s
- * for the self-check. Retries of flagged samples come on top.
+ * precision target up to its budget, those extras within total_budget (harness/precision.h);
+ * LAB_EST_SELFCHECK_NS for the self-check. Retries of flagged samples come on top.
  */
 static double cli_plan_seconds(const struct lab_plan *plan)
 {
-	double ns = 1e9, extra = 0;
+	double ns = LAB_EST_SELFCHECK_NS, extra = 0;
 	uint64_t total = 0;
 
 	for (unsigned i = 0; i < plan->npts; i++) {

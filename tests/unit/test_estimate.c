@@ -47,6 +47,17 @@ LAB_TEST(long_warmup_short_iteration)
 	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 500e6 + 0.55e6 + 5 * 1.3e6, 1);
 }
 
+/* A kernel that runs until the stop flag: one warm-up sample, no calibration, samples of
+ * exactly min_time. */
+LAB_TEST(timed_kernel)
+{
+	struct lab_est_plan e = {.warmup_ns = 10e6, .min_time_ns = 20e6, .reps = 10, .timed = 1};
+
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 10.2e6 + 10 * 20.2e6, 1);
+	e.warmup_ns = 0;
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 10 * 20.2e6, 1);
+}
+
 static void te_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
 {
 	(void)params;
@@ -57,7 +68,7 @@ static void te_estimate(const void *params, unsigned nthreads, struct lab_kernel
 /* lab_est_plan_of takes the point's harness keys and asks the kernel. */
 LAB_TEST(plan_of_asks_the_kernel)
 {
-	struct lab_kernel k = {.name = "est", .estimate = te_estimate};
+	struct lab_kernel k = {.name = "est", .flags = LAB_KF_TIMED, .estimate = te_estimate};
 	struct lab_point pt;
 	struct lab_est_plan e;
 
@@ -74,6 +85,7 @@ LAB_TEST(plan_of_asks_the_kernel)
 	CHECK_NEAR(e.k.setup_ns, 4e6, 0);
 	CHECK_NEAR(e.k.iter_ns, 3e7, 0);
 	CHECK_EQ_I64(e.counters, 0);
+	CHECK_EQ_I64(e.timed, 1);
 	k.estimate = NULL;
 	lab_est_plan_of(&pt, &k, 20, &e);
 	CHECK_NEAR(e.k.setup_ns, 0, 0);
