@@ -48,6 +48,8 @@ struct lab_an_lock_pt {
 
 /* How far (%) a delay may move before a lock point is flagged. */
 #define LAB_AN_LK_DELAY_TOL_PCT 10.0
+/* An achieved critical section closer than this (ns) to the asked one is not flagged. */
+#define LAB_AN_LK_DELAY_RES_NS 50.0
 
 struct lab_an_lock_curve {
 	char *lock;                /* the `lock` param */
