@@ -232,11 +232,53 @@ static const char *lab_print_chapter(const struct lab_an_analysis *a, const char
 	return lab_an_json_str(lab_an_data_experiment(a->data, exp), "file");
 }
 
+/* One series' table, rates, notes and fits. */
+static void lab_print_series(FILE *f, const struct lab_an_analysis *a,
+                             const struct lab_an_series *s, int first)
+{
+	char unit[160];
+
+	fprintf(f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n", s->experiment,
+	        *s->params ? s->params : "-", s->weak ? "weak" : "strong",
+	        lab_an_cost_label(a->data, s->nrow ? s->row[0].pt : NULL, unit, sizeof(unit)));
+	if (s->latency)
+		fprintf(f, "%7s %4s  %-10s  %-30s  %s\n", "threads", "n", "median", "mean [95% CI]",
+		        "flags");
+	else
+		fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
+		        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)", "flags");
+	for (size_t j = 0; j < s->nrow; j++)
+		lab_print_row(f, &s->row[j], !s->latency);
+	lab_print_rates(f, s);
+	lab_print_series_levels(f, s);
+	if (*s->note)
+		fprintf(f, "  note: %s\n", s->note);
+	if (s->n_excluded)
+		fprintf(f,
+		        "  %zu foreign-load-flagged samples excluded (--include-flagged "
+		        "keeps them)\n",
+		        s->n_excluded);
+	/* The note already says why nothing was fitted; no need to repeat it per model. */
+	if (!s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note))
+		lab_print_fits(f, s);
+}
+
+/* 1 when file is one of the run's config files (a string item of files). */
+static int lab_print_file_known(const struct lab_an_json *files, const char *file)
+{
+	for (size_t i = 0; i < files->n; i++)
+		if (files->items[i].type == LAB_AN_JSON_STR && !strcmp(files->items[i].str, file))
+			return 1;
+	return 0;
+}
+
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 {
 	int first = 1;
-	char line[256], unit[160];
-	const char *chapter = NULL, *ch;
+	char line[256];
+	const struct lab_an_json *files =
+	    lab_an_json_get(lab_an_json_get(a->data->run, "config"), "files");
+	size_t nfiles = files && files->type == LAB_AN_JSON_ARR && files->n >= 2 ? files->n : 0;
 
 	lab_an_lessons_text(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line))) {
@@ -248,44 +290,30 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		first = 0;
 	}
 
-	for (size_t i = 0; i < a->ns; i++) {
-		const struct lab_an_series *s = &a->s[i];
+	/* With several chapter configs, each file's tables under its name, in the files' order;
+	 * chapter n == nfiles is the series of no file (and all of them for a run of one). */
+	for (size_t n = 0; n <= nfiles; n++) {
+		const char *want = n < nfiles ? files->items[n].str : NULL;
+		int shown = 0;
 
-		if (lab_an_series_hidden(a, s))
-			continue; /* a view below shows these points (the c2c matrix: one pair each)
-			           */
-		if ((ch = lab_print_chapter(a, s->experiment)) &&
-		    (!chapter || strcmp(ch, chapter))) {
-			fprintf(f, "%s=== chapter: %s\n", first ? "" : "\n", ch);
-			chapter = ch;
-			first = 1; /* its first table follows without a blank line */
+		if (want && files->items[n].type != LAB_AN_JSON_STR)
+			continue;
+
+		for (size_t i = 0; i < a->ns; i++) {
+			const struct lab_an_series *s = &a->s[i];
+			const char *ch = nfiles ? lab_print_chapter(a, s->experiment) : NULL;
+
+			if (lab_an_series_hidden(a, s))
+				continue; /* a view below shows these points (the c2c matrix) */
+			if (want ? !ch || strcmp(ch, want) : ch && lab_print_file_known(files, ch))
+				continue;
+			if (want && !shown++) {
+				fprintf(f, "%s=== chapter: %s\n", first ? "" : "\n", want);
+				first = 1; /* its first table follows without a blank line */
+			}
+			lab_print_series(f, a, s, first);
+			first = 0;
 		}
-		fprintf(
-		    f, "%s== %s  %s  (%s scaling, cost in %s)\n", first ? "" : "\n", s->experiment,
-		    *s->params ? s->params : "-", s->weak ? "weak" : "strong",
-		    lab_an_cost_label(a->data, s->nrow ? s->row[0].pt : NULL, unit, sizeof(unit)));
-		if (s->latency)
-			fprintf(f, "%7s %4s  %-10s  %-30s  %s\n", "threads", "n", "median",
-			        "mean [95% CI]", "flags");
-		else
-			fprintf(f, "%7s %4s  %-10s  %-30s  %-26s  %-6s  %-8s  %s\n", "threads", "n",
-			        "median", "mean [95% CI]", "speedup [95% CI]", "eff", "e(N)",
-			        "flags");
-		for (size_t j = 0; j < s->nrow; j++)
-			lab_print_row(f, &s->row[j], !s->latency);
-		lab_print_rates(f, s);
-		lab_print_series_levels(f, s);
-		if (*s->note)
-			fprintf(f, "  note: %s\n", s->note);
-		if (s->n_excluded)
-			fprintf(f,
-			        "  %zu foreign-load-flagged samples excluded (--include-flagged "
-			        "keeps them)\n",
-			        s->n_excluded);
-		/* The note already says why nothing was fitted; no need to repeat it per model. */
-		if (!s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note))
-			lab_print_fits(f, s);
-		first = 0;
 	}
 	lab_an_views_text(f, a);
 }
