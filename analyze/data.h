@@ -61,8 +61,9 @@ struct lab_an_point {
 	/* This point's entry in run.json (runs, precision_*); NULL when absent. */
 	const struct lab_an_json *runjson;
 	/* Samples whose threads did identical work (work_scope team, the same work on every
-	 * thread in threads.csv) and whose slowest took more than LAB_AN_ASYM_RATIO times the
-	 * fastest: asymmetric CPUs. asym_ratio is the largest such ratio (0 when none). */
+	 * thread in threads.csv, none waiting for its CPU) and whose slowest took more than
+	 * LAB_AN_ASYM_RATIO times the fastest: asymmetric CPUs. asym_ratio is the largest such
+	 * ratio (0 when none). */
 	size_t n_asym;
 	double asym_ratio;
 };
@@ -70,6 +71,9 @@ struct lab_an_point {
 /* Slowest over fastest thread of one sample beyond which its threads are called asymmetric:
  * well past run-to-run noise, well below the 1.45x issue 21 measured on a vCPU. */
 #define LAB_AN_ASYM_RATIO 1.25
+/* The share of a sample a thread may wait for its CPU (threads.csv runq_wait) and its sample
+ * still count as asymmetric; above it the wait, which the load guard sees, explains the gap. */
+#define LAB_AN_ASYM_RUNQ_MAX 0.01
 
 struct lab_an_data {
 	char *source;            /* the directory or CSV file */

@@ -2,10 +2,13 @@
 /*
  * threads.csv, read for one thing: samples whose threads did identical work at clearly
  * different speeds (issue 21 finding 5: vCPU0 1.45x slower than vCPU1 on the same work, with no
- * foreign load, no run-queue wait and the same clock; interference no guard sees). The file is
+ * foreign load, no run-queue wait and the same clock; interference no guard sees). A sample in
+ * which a thread waited for its CPU (runq_wait above LAB_AN_ASYM_RUNQ_MAX) has a cause the
+ * guard sees and is not counted. The file is
  * optional; a row that does not parse is passed over, since no number is taken from it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +23,7 @@ struct an_team {
 	size_t n;
 	double work, tmin, tmax;
 	int uneven; /* some thread did other work than the first */
+	int waited; /* some thread waited for its CPU: a cause the guard sees, not asymmetry */
 };
 
 struct an_idmap {
@@ -50,7 +54,7 @@ static void an_team_close(struct lab_an_data *d, const struct an_idmap *map, siz
 	struct lab_an_point *p;
 	double ratio;
 
-	if (t->n < 2 || t->uneven || !(t->tmin > 0))
+	if (t->n < 2 || t->uneven || t->waited || !(t->tmin > 0))
 		return;
 	if (!(p = an_team_point(d, map, nmap, t->id)) || (size_t)p->threads != t->n)
 		return;
@@ -64,10 +68,10 @@ static void an_team_close(struct lab_an_data *d, const struct an_idmap *map, siz
 
 /* Folds one row into the team being read; a new (point, rep) closes the previous one. */
 static void an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_t nmap,
-                        struct an_team *t, char **f)
+                        struct an_team *t, char **f, int runq_col)
 {
 	long id, rep;
-	double start, end, work;
+	double start, end, work, runq = NAN;
 
 	if (lab_an_parse_int(f[0], &id) || lab_an_parse_int(f[1], &rep) ||
 	    lab_an_parse_num(f[5], &start, 0) || lab_an_parse_num(f[6], &end, 0) ||
@@ -75,8 +79,11 @@ static void an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_
 		return;
 	if (!t->n || id != t->id || rep != t->rep) {
 		an_team_close(d, map, nmap, t);
-		*t = (struct an_team){id, rep, 0, work, end - start, end - start, 0};
+		*t = (struct an_team){id, rep, 0, work, end - start, end - start, 0, 0};
 	}
+	if (runq_col >= 0)
+		lab_an_parse_num(f[runq_col], &runq, 1);
+	t->waited |= runq > LAB_AN_ASYM_RUNQ_MAX;
 	t->n++;
 	t->uneven |= work != t->work;
 	t->tmin = end - start < t->tmin ? end - start : t->tmin;
@@ -89,7 +96,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 	struct an_team t = {0};
 	struct an_idmap *map;
 	size_t nmap = 0;
-	int rc;
+	int rc, runq_col = -1;
 
 	if (access(path, F_OK) && errno == ENOENT)
 		return 0; /* an older run, or external data: nothing to say */
@@ -102,9 +109,11 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 	if ((rc = lab_an_csv_open_flags(&r, path, LAB_AN_IN_NOFOLLOW, err)) ||
 	    (rc = lab_an_csv_next(&r, err)) <= 0)
 		goto out; /* an empty file has no header and nothing to say either */
+	runq_col = lab_an_csv_column(&r, LAB_COL_RUNQ_WAIT);
 	while ((rc = lab_an_csv_next(&r, err)) > 0)
-		if (r.complete && r.nfield >= LAB_THREADS_NCOLUMNS)
-			an_team_row(d, map, nmap, &t, r.field);
+		if (r.complete && r.nfield >= LAB_THREADS_NCOLUMNS &&
+		    (runq_col < 0 || (size_t)runq_col < r.nfield))
+			an_team_row(d, map, nmap, &t, r.field, runq_col);
 	if (!rc)
 		an_team_close(d, map, nmap, &t);
 out:

@@ -200,7 +200,8 @@ static const struct lab_an_json *mn_point(const struct lab_an_json *j, const cha
 }
 
 /* Finding 5, detection: threads doing identical work 1.45x apart in two samples mark those
- * samples asymmetric (1.1x does not; a shared-scope team or uneven work never does), the top
+ * samples asymmetric (1.1x does not; a shared-scope team, uneven work or a thread that waited for
+ * its CPU never does), the top
  * line counts them, analysis.json carries asymmetric_samples per point, and the superlinear
  * finding names them as its likely cause instead of cache capacity. */
 LAB_TEST(asymmetric_threads_are_detected_and_named)
@@ -215,6 +216,7 @@ LAB_TEST(asymmetric_threads_are_detected_and_named)
 	CHECK_NEAR(lab_an_json_num(mn_point(j, "sum", 1), "asymmetric_samples", -1), 0, 0);
 	CHECK_NEAR(lab_an_json_num(mn_point(j, "shared", 2), "asymmetric_samples", -1), 0, 0);
 	CHECK_NEAR(lab_an_json_num(mn_point(j, "uneven", 2), "asymmetric_samples", -1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(mn_point(j, "waited", 2), "asymmetric_samples", -1), 0, 0);
 	f = mn_finding(j, "sum", "superlinear at N = 2");
 	REQUIRE(f);
 	CHECK(strstr(f, "asymmetric CPUs") != NULL);
