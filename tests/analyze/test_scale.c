@@ -5,6 +5,7 @@
  * (lab_an_json_compares) or the view hooks called: linear work grows 4x, the quadratic code
  * this replaced grew 16x (100 000 points took 95 s; 1 000 experiments 176 s).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -23,6 +24,28 @@
 	"\"point_facts\": {\"perf_c2c\": \"ok\", \"perf_c2c_lines\": 2, \"perf_c2c_top\": "        \
 	"\"0x40 rmt_hitm=7 lcl_hitm=23: +0x0 61.0%%/52.7%% [.] f (a.so)\"}"
 
+/* Creates DIR = tmpdir/NAME and opens DIR/samples.csv and DIR/run.json for writing; -1 (nothing
+ * left open) on failure. */
+static int sc_open(const char *name, char *dir, size_t len, FILE **s, FILE **r)
+{
+	char path[4200];
+
+	snprintf(dir, len, "%s/%s", testlib_tmpdir(), name);
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return -1;
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	*s = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	*r = fopen(path, "w");
+	if (*s && *r)
+		return 0;
+	if (*s)
+		fclose(*s);
+	if (*r)
+		fclose(*r);
+	return -1;
+}
+
 /*
  * Writes DIR/NAME: n points with perf_c2c facts, in nexp experiments (round robin), threads
  * 1, 2, 4, 8, two samples each.
@@ -30,18 +53,9 @@
 static const char *sc_write(const char *name, long n, long nexp)
 {
 	static char dir[4096];
-	char path[4200];
 	FILE *s, *r;
 
-	snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), name);
-	snprintf(path, sizeof(path), "mkdir -p '%s'", dir);
-	if (system(path) != 0)
-		return NULL;
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	s = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	r = fopen(path, "w");
-	if (!s || !r)
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
 		return NULL;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
 	      "flagged\n",
@@ -241,18 +255,9 @@ LAB_TEST(compare_matches_linear)
 static const char *sc_write_c2c(const char *name, long n)
 {
 	static char dir[4096];
-	char path[4200];
 	FILE *s, *r;
 
-	snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), name);
-	snprintf(path, sizeof(path), "mkdir -p '%s'", dir);
-	if (system(path) != 0)
-		return NULL;
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	s = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	r = fopen(path, "w");
-	if (!s || !r)
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
 		return NULL;
 	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
 	      "flagged\n",
