@@ -15,49 +15,6 @@
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
-void lab_an_html(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-			break;
-		}
-	}
-}
-
-static void an_base64(FILE *f, const unsigned char *p, size_t n)
-{
-	static const char tab[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16;
-
-		v |= i + 1 < n ? (unsigned)p[i + 1] << 8 : 0;
-		v |= i + 2 < n ? p[i + 2] : 0;
-		fputc(tab[(v >> 18) & 63], f);
-		fputc(tab[(v >> 12) & 63], f);
-		fputc(i + 1 < n ? tab[(v >> 6) & 63] : '=', f);
-		fputc(i + 2 < n ? tab[v & 63] : '=', f);
-	}
-}
-
 /* A JSON subtree as nested definition lists (provenance is whatever run.json recorded). */
 static void an_html_json(FILE *f, const struct lab_an_json *j)
 {
@@ -331,40 +288,6 @@ static void an_report_fits(FILE *f, const struct lab_an_series *s)
 		fputs("</li>", f);
 	}
 	fputs("</ul>\n", f);
-}
-
-void lab_an_report_view_imgs(FILE *f, const struct lab_an_plots *plots, const char *dir,
-                             const char *view, size_t group)
-{
-	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++) {
-		const struct lab_an_plot *p = &plots->p[k];
-
-		if (p->group == group && (view ? p->view && !strcmp(p->view, view) : !p->view))
-			lab_an_report_img(f, dir, p);
-	}
-}
-
-void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
-{
-	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, p->base), *buf = NULL;
-	size_t len;
-	struct stat st;
-
-	/* Only the regular file gnuplot wrote; never what a link put there. */
-	if (!path || lstat(path, &st) || !S_ISREG(st.st_mode) ||
-	    lab_an_file_read(path, &buf, &len, NULL)) {
-		free(path);
-		return;
-	}
-	fputs("<figure><img alt=\"", f);
-	lab_an_html(f, p->title);
-	fputs("\" src=\"data:image/svg+xml;base64,", f);
-	an_base64(f, (const unsigned char *)buf, len);
-	fputs("\"><figcaption>", f);
-	lab_an_html(f, p->base);
-	fputs("</figcaption></figure>\n", f);
-	free(buf);
-	free(path);
 }
 
 static const char an_css[] =

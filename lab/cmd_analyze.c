@@ -201,14 +201,20 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_err *err)
 {
-	const char *files[16] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
+	const char *files[64] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
+	char *views[60];
+	size_t nv = lab_an_views_files(a, views, sizeof(views) / sizeof(views[0]));
 	struct lab_an_plots plots = {0};
 	char path[4096];
 	int rc;
 
-	lab_an_views_files(files + 3, sizeof(files) / sizeof(files[0]) - 4);
+	for (size_t i = 0; i < nv; i++)
+		files[3 + i] = views[i];
 	/* A link or special file where an output goes: refused before anything is written. */
-	if ((rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err)))
+	rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err);
+	for (size_t i = 0; i < nv; i++)
+		free(views[i]);
+	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_SUMMARY);
 	if ((rc = lab_an_summary_write(a, path, err)))
@@ -268,7 +274,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (rc)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
-		return lab_fleet_analyze(argc, argv);
+		return lab_fleet_analyze(argc, argv, lab_cmd_analyze);
 	lab_analyze_signals();
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Curves of one quantity vs one knob (curves.h): grouping, the columns and analysis.json. */
+/* Curves of one quantity vs one knob (curves.h): grouping, the columns and the document. */
 #include "analyze/views/curves.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/jsonw.h"
+#include "analyze/analysis.h"
+#include "analyze/flagged.h"
+#include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
 double lab_an_cv_num(const char *s)
@@ -25,7 +27,7 @@ double lab_an_cv_num(const char *s)
 	return v;
 }
 
-int lab_an_cv_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
+static int an_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
                       const struct lab_an_point *p)
 {
 	int decl = lab_an_view_declared(d, p->experiment, s->view);
@@ -225,9 +227,18 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *c
 	return an_cols(s, d, p, inc, e);
 }
 
-int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *d, int inc,
-                      void **state, struct lab_err *err)
+int lab_an_cv_applies(const struct lab_an_view *view, const struct lab_an_data *d,
+                      const struct lab_an_point *p)
 {
+	return an_applies(view->spec, d, p);
+}
+
+int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analysis *a, void **state,
+                      struct lab_err *err)
+{
+	const struct lab_an_cv_spec *s = view->spec;
+	const struct lab_an_data *d = a->data;
+	int inc = a->include_flagged;
 	struct lab_an_cv *v = calloc(1, sizeof(*v));
 	size_t cap = 0;
 	int rc = 0;
@@ -237,7 +248,7 @@ int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	v->spec = s;
 	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (lab_an_cv_applies(s, d, &d->pt[i]))
+		if (an_applies(s, d, &d->pt[i]))
 			rc = an_add(s, v, &cap, d, &d->pt[i], inc);
 	for (size_t i = 0; i < v->ng; i++)
 		for (size_t j = 0; j < v->g[i].nc; j++)
@@ -270,91 +281,112 @@ void lab_an_cv_free(void *state)
 	free(v);
 }
 
-const char *lab_an_cv_experiment(const void *state, size_t i)
+/* Why entry e has no numbers at all (not run, every sample left out), NULL when it has some. */
+static const char *an_row_why(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                              const struct lab_an_cv_pt *e)
 {
-	const struct lab_an_cv *v = state;
-
-	return i < v->ng ? v->g[i].experiment : NULL;
+	if (strcmp(e->pt->status, "ok"))
+		return lab_doc_printf(doc, "%s%s%s", e->pt->status, e->pt->reason ? ": " : "",
+		                      e->pt->reason ? e->pt->reason : "");
+	for (size_t k = 0; k < s->ncol; k++)
+		if (e->v[k].n)
+			return NULL;
+	/* a column empty for another reason (no baseline, no metric) says so itself */
+	return e->pt->n > 0 && e->pt->n_flagged > 0
+	           ? "no used samples (load-flagged; --include-flagged keeps them)"
+	           : NULL;
 }
 
-static void an_json_pt(struct lab_json *w, const struct lab_an_cv_spec *s,
-                       const struct lab_an_cv_pt *e)
+static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct lab_doc_cell *c,
+                    const struct lab_an_cv_val *v)
 {
-	char k[96];
+	if (v->nobase)
+		lab_doc_why(doc, c, "no %s=%s point at these params", s->curve[0], s->base);
+	else if (v->below_res == 2 && isfinite(v->hi))
+		lab_doc_why(doc, c, "not measurable (< %.4g, below resolution)", v->hi);
+	else if (v->below_res == 2)
+		lab_doc_why(doc, c, "not measurable (below resolution)");
+	else if (v->n)
+		lab_doc_ival(c, v->median, v->mean, v->below_res ? 0 : v->lo, v->hi, v->n);
+	if (v->below_res == 1)
+		lab_doc_cnote(doc, c, "below resolution");
+}
 
-	lab_json_obj_open(w, NULL);
-	lab_json_int(w, "point", e->pt->id);
-	lab_json_int(w, "threads", e->pt->threads);
-	if (s->x)
-		lab_json_num(w, s->x, e->x);
-	lab_json_str(w, "status", e->pt->status);
-	for (size_t c = 0; c < s->ncol; c++) {
-		const struct lab_an_cv_val *v = &e->v[c];
+/* The x of an entry as the table shows it: the param's own spelling, or the thread count. */
+static const char *an_x(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                        const struct lab_an_cv_pt *e)
+{
+	char buf[64];
 
-		snprintf(k, sizeof(k), "%s_n", s->col[c].key);
-		lab_json_int(w, k, (long long)v->n);
-		lab_json_num(w, s->col[c].key, v->median);
-		snprintf(k, sizeof(k), "%s_mean", s->col[c].key);
-		lab_json_num(w, k, v->mean);
-		snprintf(k, sizeof(k), "%s_ci95", s->col[c].key);
-		lab_json_pair(w, k, v->lo, v->hi);
-		if (v->below_res) {
-			snprintf(k, sizeof(k), "%s_note", s->col[c].key);
-			lab_json_str(w, k,
-			             v->below_res == 2
-			                 ? "not measurable: below resolution (mean <= 0; the "
-			                   "interval's upper end bounds it)"
-			                 : "below resolution: the interval is clamped at 0");
+	if (s->x && s->x_ignored && s->x_ignored(e->pt))
+		return "-";
+	if (s->x && lab_an_params_get(e->pt->params, s->x, buf, sizeof(buf)))
+		return lab_doc_printf(doc, "%s", buf);
+	return lab_doc_printf(doc, "%d", e->pt->threads);
+}
+
+static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                         const struct lab_an_cv_group *g)
+{
+	struct lab_doc_section *sec = lab_doc_section(doc, g->experiment, g->params);
+	struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
+	struct lab_doc_figure *f =
+	    lab_doc_figure(sec, "curves", lab_doc_printf(doc, "%s: %s", g->experiment, s->title),
+	                   s->xlabel, s->ylabel);
+	size_t nkey = s->curve[1] ? 2 : 1;
+
+	for (size_t k = 0; k < nkey; k++)
+		lab_doc_col(t, s->curve[k], NULL, LAB_DOC_KEY);
+	lab_doc_col(t, s->x ? s->x : "threads", NULL, LAB_DOC_KEY);
+	for (size_t k = 0; k < s->ncol; k++)
+		lab_doc_col(t, s->col[k].key, NULL, LAB_DOC_INTERVAL);
+	if (f) {
+		f->logx = s->logx ? 2 : 0;
+		f->logy = s->logy ? 10 : 0;
+	}
+	for (size_t j = 0; j < g->nc; j++) {
+		const struct lab_an_cv_curve *c = &g->c[j];
+		struct lab_doc_curve *dc = lab_doc_curve(f, c->label, LAB_DOC_LINES);
+
+		if (dc) {
+			dc->color = c->style[0];
+			dc->dash = c->style[1];
 		}
-		if (v->nobase) { /* the column is null: no baseline point matches this one */
-			snprintf(k, sizeof(k), "%s_note", s->col[c].key);
-			char why[160];
+		for (size_t k = 0; k < c->npt; k++) {
+			const struct lab_an_cv_pt *e = &c->pt[k];
+			const struct lab_an_cv_val *v = &e->v[s->plot_col];
+			const char *why = an_row_why(doc, s, e);
 
-			snprintf(why, sizeof(why), "no %s=%s point at these params", s->curve[0],
-			         s->base);
-			lab_json_str(w, k, why);
+			lab_doc_row(t);
+			for (size_t q = 0; q < nkey; q++)
+				lab_doc_str(doc, lab_doc_at(t, q), c->key[q]);
+			lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
+			for (size_t q = 0; q < s->ncol; q++)
+				an_cell(doc, s, lab_doc_at(t, nkey + 1 + q), &e->v[q]);
+			if (why)
+				lab_doc_rwhy(t, "%s", why);
+			if (v->n && isfinite(v->mean))
+				lab_doc_point(dc, e->x, v->mean, v->lo, v->hi);
+			else if (isfinite(e->x))
+				lab_doc_gap(dc, an_x(doc, s, e),
+				            lab_an_flagged_all(e->pt) ? "load-flagged" : "not run");
 		}
 	}
-	lab_json_obj_close(w);
 }
 
-static void an_json_curve(struct lab_json *w, const struct lab_an_cv_spec *s,
-                          const struct lab_an_cv_curve *c)
-{
-	lab_json_obj_open(w, NULL);
-	lab_json_str(w, "label", c->label);
-	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
-		if (s->curve[k])
-			lab_json_str(w, s->curve[k], c->key[k]);
-	lab_json_arr_open(w, "points");
-	for (size_t i = 0; i < c->npt; i++)
-		an_json_pt(w, s, &c->pt[i]);
-	lab_json_arr_close(w);
-	lab_json_obj_close(w);
-}
-
-void lab_an_cv_json(struct lab_json *w, const void *state, const char *exp)
+int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_cv *v = state;
-	const struct lab_an_cv_spec *s = v->spec;
+	const struct lab_an_cv_spec *s = view->spec;
 
-	lab_json_obj_open(w, s->view);
-	lab_json_str(w, "x", s->x ? s->x : "threads");
-	lab_json_str(w, "values",
-	             "KEY: median over the used samples; KEY_mean and KEY_ci95: "
-	             "their mean and its 95% t-interval (times clipped at 0)");
-	lab_json_arr_open(w, "groups");
-	for (size_t i = 0; i < v->ng; i++) {
-		if (strcmp(v->g[i].experiment, exp))
-			continue;
-		lab_json_obj_open(w, NULL);
-		lab_json_str(w, "params", v->g[i].params);
-		lab_json_arr_open(w, "curves");
-		for (size_t j = 0; j < v->g[i].nc; j++)
-			an_json_curve(w, s, &v->g[i].c[j]);
-		lab_json_arr_close(w);
-		lab_json_obj_close(w);
-	}
-	lab_json_arr_close(w);
-	lab_json_obj_close(w);
+	doc->title = s->title;
+	lab_doc_about(doc,
+	              lab_doc_printf(doc,
+	                             "%s Per column: the median over the used samples, and "
+	                             "their mean with its 95 %% t-interval.",
+	                             s->about),
+	              s->note);
+	for (size_t i = 0; i < v->ng; i++)
+		an_group_doc(doc, s, &v->g[i]);
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }

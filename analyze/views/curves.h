@@ -6,8 +6,8 @@
  * chunk or size) and which columns each entry shows (a metric column, the cost per work unit, or
  * the speedup over a baseline curve). The engine groups the points the view applies to by their
  * conditions (params without the curve and x keys; with threads when x is a param), one curve
- * per curve-key combination, entries in ascending x, and writes the JSON, the text table, the
- * report section and one plot per group. Nothing here names a kernel.
+ * per curve-key combination, entries in ascending x, and describes each group as a table and a
+ * figure (analyze/render/doc.h). Nothing here names a kernel.
  *
  * Every interval is the 95 % t-interval of the mean over the used samples (df = n-1), clipped
  * at the column's lower bound when it has one (a time is never negative, an imbalance never
@@ -21,7 +21,6 @@
 #define LAB_ANALYZE_VIEWS_CURVES_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "analyze/data.h"
 #include "analyze/err.h"
@@ -45,9 +44,9 @@ struct lab_an_cv_col {
 
 struct lab_an_cv_spec {
 	const char *view;                    /* the view's name */
-	const char *title;                   /* text heading and <h2> (trusted, static) */
-	const char *about;                   /* the report's paragraph, HTML (trusted, static) */
-	const char *note;                    /* the text tables' footnote (trusted, static) */
+	const char *title;                   /* the view's heading */
+	const char *about;                   /* what it shows and how (plain text) */
+	const char *note;                    /* the text tables' footnote */
 	const char *curve[LAB_AN_CV_MAXKEY]; /* params naming a curve; curve[1] may be NULL */
 	const char *x;                       /* param of the x axis; NULL: threads */
 	const char *xlabel, *ylabel;
@@ -109,23 +108,19 @@ struct lab_an_cv {
 	size_t ng;
 };
 
-/* 1 when spec's view shows p (declared, else by match_metric). */
-int lab_an_cv_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
+struct lab_an_view;
+struct lab_doc;
+/* The view hooks of every spec view (view->spec is its struct lab_an_cv_spec): applies when the
+ * view is declared (else by match_metric); compute groups the points (*state stays NULL when
+ * none applies); describe makes one section per group: a table of the entries (the curve keys,
+ * x, the columns) and a figure of plot_col vs x, one curve each. */
+int lab_an_cv_applies(const struct lab_an_view *view, const struct lab_an_data *d,
                       const struct lab_an_point *p);
-/* The view's compute: *state stays NULL when it applies to nothing. */
-int lab_an_cv_compute(const struct lab_an_cv_spec *s, const struct lab_an_data *d, int inc,
-                      void **state, struct lab_err *err);
+struct lab_an_analysis;
+int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analysis *a, void **state,
+                      struct lab_err *err);
 void lab_an_cv_free(void *state);
-const char *lab_an_cv_experiment(const void *state, size_t i);
-
-struct lab_json;
-struct lab_an_plots;
-struct lab_an_pdir;
-void lab_an_cv_json(struct lab_json *w, const void *state, const char *exp);
-void lab_an_cv_text(FILE *f, const void *state);
-void lab_an_cv_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
-int lab_an_cv_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-                    struct lab_an_plots *out, struct lab_err *err);
+int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc);
 
 /* The SPEEDUP column of p into v. Returns 0, or -1 when out of memory. */
 int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
@@ -134,12 +129,12 @@ int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *
 /* The x value of a param value: a number with an optional K/M/G (x1024) suffix; NaN if none. */
 double lab_an_cv_num(const char *s);
 
-/* The view struct of a spec: every member but name, applies and compute is the engine's. */
-#define LAB_AN_CV_VIEW(NAME, APPLIES, COMPUTE)                                                     \
+/* The view struct of spec view NAME (SPEC: its struct lab_an_cv_spec; HIDES: hides_series). */
+#define LAB_AN_CV_VIEW(NAME, SPEC, HIDES)                                                          \
 	{                                                                                          \
-		.name = NAME, .applies = APPLIES, .compute = COMPUTE, .free = lab_an_cv_free,      \
-		.experiment = lab_an_cv_experiment, .json = lab_an_cv_json,                        \
-		.text = lab_an_cv_text, .html = lab_an_cv_html, .plots = lab_an_cv_plots,          \
+		.name = NAME, .spec = &SPEC, .applies = lab_an_cv_applies,                         \
+		.compute = lab_an_cv_compute, .free = lab_an_cv_free,                              \
+		.describe = lab_an_cv_describe, .hides_series = HIDES,                             \
 	}
 
 #endif

@@ -22,11 +22,11 @@ static int an_keep(const struct lab_an_point *p)
 static const struct lab_an_cv_spec an_spec = {
     .view = "fs_layout",
     .title = "False sharing in structs: packed vs aligned",
-    .about = "ns per increment, <strong>all threads together</strong> (elapsed / increments "
-             "of the whole team; per thread: &times; threads; interval clipped at 0), one "
-             "curve per layout. <code>struct</code>: each thread's hot field sits in a "
+    .about = "ns per increment, all threads together (elapsed / increments "
+             "of the whole team; per thread: x threads; interval clipped at 0), one "
+             "curve per layout. struct: each thread's hot field sits in a "
              "packed array of structs, so neighbours share a cache line; "
-             "<code>struct_aligned</code>: each struct on its own 128 bytes. At 2+ threads "
+             "struct_aligned: each struct on its own 128 bytes. At 2+ threads "
              "the gap is the cost of false sharing; at 1 thread they should agree.",
     .note = "ns per increment, all threads together: median | mean [95% CI] over reps",
     .curve = {"layout", NULL},
@@ -40,15 +40,4 @@ static const struct lab_an_cv_spec an_spec = {
     .plot_col = 0,
 };
 
-static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	return lab_an_cv_applies(&an_spec, d, p);
-}
-
-static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
-{
-	return lab_an_cv_compute(&an_spec, d, inc, state, err);
-}
-
-const struct lab_an_view lab_an_view_fs_layout =
-    LAB_AN_CV_VIEW("fs_layout", an_applies, an_compute);
+const struct lab_an_view lab_an_view_fs_layout = LAB_AN_CV_VIEW("fs_layout", an_spec, 0);

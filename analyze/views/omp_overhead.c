@@ -12,13 +12,13 @@
 static const struct lab_an_cv_spec an_spec = {
     .view = "omp_overhead",
     .title = "Construct overhead",
-    .about = "ns per construct instance: <code>overhead_ns</code> = test &minus; reference of "
+    .about = "ns per construct instance: overhead_ns = test - reference of "
              "the same sample (a paired difference, so its interval is a confidence interval "
              "of the mean overhead; where it reaches below 0 it is clamped at 0 and said to be "
-             "below resolution, and a mean below 0 is not measurable), with <code>test_ns</code> "
-             "and <code>ref_ns</code> (intervals clipped at "
-             "0). <code>team=lab</code> curves (dashed) run the same instances on the lab's own "
-             "pinned pthreads: the gap to <code>team=openmp</code> is what the runtime adds.",
+             "below resolution, and a mean below 0 is not measurable), with test_ns "
+             "and ref_ns (intervals clipped at "
+             "0). team=lab curves (dashed) run the same instances on the lab's own "
+             "pinned pthreads: the gap to team=openmp is what the runtime adds.",
     .note = "KEY median | mean [95% CI] over reps; overhead_ns = test_ns - ref_ns per sample",
     .curve = {"construct", "team"},
     .xlabel = "threads",
@@ -32,15 +32,4 @@ static const struct lab_an_cv_spec an_spec = {
     .plot_col = 0,
 };
 
-static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	return lab_an_cv_applies(&an_spec, d, p);
-}
-
-static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
-{
-	return lab_an_cv_compute(&an_spec, d, inc, state, err);
-}
-
-const struct lab_an_view lab_an_view_omp_overhead =
-    LAB_AN_CV_VIEW("omp_overhead", an_applies, an_compute);
+const struct lab_an_view lab_an_view_omp_overhead = LAB_AN_CV_VIEW("omp_overhead", an_spec, 0);

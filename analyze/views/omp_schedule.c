@@ -21,11 +21,11 @@ static int an_no_chunk(const struct lab_an_point *p)
 static const struct lab_an_cv_spec an_spec = {
     .view = "omp_schedule",
     .title = "Loop schedules",
-    .about = "Per schedule and chunk: <code>makespan_ns</code>, the wall time of one loop "
-             "instance; <code>imbalance</code> = busiest thread's time / mean thread time (1 = "
-             "balanced); <code>overhead_ns</code> = makespan &minus; ideal (calibrated work / "
-             "threads): imbalance plus the cost of handing out chunks. <code>static</code> "
-             "takes no chunk (shown as &ndash;). Intervals of times are clipped at 0, of imbalance "
+    .about = "Per schedule and chunk: makespan_ns, the wall time of one loop "
+             "instance; imbalance = busiest thread's time / mean thread time (1 = "
+             "balanced); overhead_ns = makespan - ideal (calibrated work / "
+             "threads): imbalance plus the cost of handing out chunks. static "
+             "takes no chunk (shown as -). Intervals of times are clipped at 0, of imbalance "
              "at 1. An overhead interval reaching below 0 is clamped there (below resolution); "
              "a mean below 0 is not measurable: the ideal's calibration drifted.",
     .note = "KEY median | mean [95% CI] over reps; overhead_ns = makespan - ideal",
@@ -44,15 +44,4 @@ static const struct lab_an_cv_spec an_spec = {
     .plot_col = 0,
 };
 
-static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	return lab_an_cv_applies(&an_spec, d, p);
-}
-
-static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
-{
-	return lab_an_cv_compute(&an_spec, d, inc, state, err);
-}
-
-const struct lab_an_view lab_an_view_omp_schedule =
-    LAB_AN_CV_VIEW("omp_schedule", an_applies, an_compute);
+const struct lab_an_view lab_an_view_omp_schedule = LAB_AN_CV_VIEW("omp_schedule", an_spec, 0);

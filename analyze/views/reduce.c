@@ -10,13 +10,13 @@
 static const struct lab_an_cv_spec an_spec = {
     .view = "reduce",
     .title = "Reductions",
-    .about = "ns per element summed, <strong>all threads together</strong> (wall time / "
+    .about = "ns per element summed, all threads together (wall time / "
              "elements of the whole array), per strategy and team (interval clipped at 0). "
-             "<strong><code>packed_partials</code> is the false-sharing trap</strong>: the "
+             "packed_partials is the false-sharing trap: the "
              "per-thread sums sit 8 bytes apart on one cache line, so every add pulls the "
-             "line across cores; compare it with <code>padded_partials</code> (128 bytes "
-             "apart) at 2+ threads. <code>atomic</code> and <code>critical</code> serialise "
-             "on one line or lock; <code>team=lab</code> (dashed) shows what is left without "
+             "line across cores; compare it with padded_partials (128 bytes "
+             "apart) at 2+ threads. atomic and critical serialise "
+             "on one line or lock; team=lab (dashed) shows what is left without "
              "the OpenMP runtime's fork-join.",
     .note = "ns per element, all threads together: median | mean [95% CI] over reps; "
             "packed_partials = false sharing",
@@ -30,14 +30,4 @@ static const struct lab_an_cv_spec an_spec = {
     .plot_col = 0,
 };
 
-static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	return lab_an_cv_applies(&an_spec, d, p);
-}
-
-static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
-{
-	return lab_an_cv_compute(&an_spec, d, inc, state, err);
-}
-
-const struct lab_an_view lab_an_view_reduce = LAB_AN_CV_VIEW("reduce", an_applies, an_compute);
+const struct lab_an_view lab_an_view_reduce = LAB_AN_CV_VIEW("reduce", an_spec, 0);

@@ -13,7 +13,7 @@
 static const struct lab_an_cv_spec an_spec = {
     .view = "simd_speedup",
     .title = "SIMD speedup over scalar, per size",
-    .about = "Speedup of each ISA over <code>isa=scalar</code> at the same op, type, size, "
+    .about = "Speedup of each ISA over isa=scalar at the same op, type, size, "
              "thread count and other params: scalar's cost / this cost (median ratio; 95% "
              "Fieller interval of "
              "the ratio of mean costs, with the scalar point's noise in it). Where the speedup "
@@ -33,15 +33,4 @@ static const struct lab_an_cv_spec an_spec = {
     .plot_col = 0,
 };
 
-static int an_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	return lab_an_cv_applies(&an_spec, d, p);
-}
-
-static int an_compute(const struct lab_an_data *d, int inc, void **state, struct lab_err *err)
-{
-	return lab_an_cv_compute(&an_spec, d, inc, state, err);
-}
-
-const struct lab_an_view lab_an_view_simd_speedup =
-    LAB_AN_CV_VIEW("simd_speedup", an_applies, an_compute);
+const struct lab_an_view lab_an_view_simd_speedup = LAB_AN_CV_VIEW("simd_speedup", an_spec, 0);

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/plots_int.h"
-#include "analyze/report_int.h"
+#include "analyze/analysis.h"
+#include "analyze/render/doc.h"
 #include "analyze/units.h"
 #include "analyze/views/view.h"
 
@@ -43,8 +43,6 @@ static double an_stride_of(const struct lab_an_point *p)
 	return lab_an_size_bytes(buf);
 }
 
-static int an_stride_applies(const struct lab_an_data *d, const struct lab_an_point *p);
-
 struct an_sp {
 	const struct lab_an_point *pt;
 	double stride;
@@ -59,170 +57,134 @@ static int an_cmp_sp(const void *a, const void *b)
 	return (x->stride > y->stride) - (x->stride < y->stride);
 }
 
-/* One chart for the points of experiment exp whose params minus stride equal rest. */
-static int an_stride_chart(const struct lab_an_data *d, const char *exp, const char *rest,
-                           size_t idx, const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                           struct lab_err *err)
-{
-	struct an_sp *sp = calloc(d->npt, sizeof(*sp));
-	size_t n = 0;
-	char base[256], other[512], title[600], unit[160];
-	FILE *f = NULL;
-	int rc = -LAB_EIO;
-
-	if (!sp)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (size_t i = 0; i < d->npt; i++) {
-		const struct lab_an_point *p = &d->pt[i];
-
-		an_strip_stride(p->params, other, sizeof(other));
-		if (!strcmp(p->experiment, exp) && !strcmp(other, rest) && p->st.n &&
-		    an_stride_applies(d, p))
-			sp[n++] = (struct an_sp){p, an_stride_of(p)};
-	}
-	qsort(sp, n, sizeof(*sp), an_cmp_sp);
-	snprintf(other, sizeof(other), "s%02zu-%.100s-stride", idx + 1, exp);
-	lab_an_plot_slug(other, base, sizeof(base));
-	if (!(f = lab_an_open(pdir, base, "dat", err)))
-		goto out;
-	fputs("# stride median mean ci95_lo ci95_hi (one block per thread count)\n", f);
-	for (size_t i = 0; i < n; i++) {
-		if (i && sp[i].pt->threads != sp[i - 1].pt->threads)
-			fputs("\n\n", f);
-		fprintf(f, "%.9g", sp[i].stride);
-		lab_an_dat_num(f, sp[i].pt->st.median);
-		lab_an_dat_num(f, sp[i].pt->st.mean);
-		lab_an_dat_num(f, sp[i].pt->st.ci95_lo);
-		lab_an_dat_num(f, sp[i].pt->st.ci95_hi);
-		fputc('\n', f);
-	}
-	if ((rc = lab_an_close(f, base, err)))
-		goto out;
-	if (!(f = lab_an_open(pdir, base, "gp", err))) {
-		rc = -LAB_EIO;
-		goto out;
-	}
-	snprintf(title, sizeof(title), "%s %s: cost vs stride", exp, rest);
-	lab_an_gp_head(f, base, title, NULL);
-	snprintf(other, sizeof(other), "cost (%s; mean and 95%% CI)",
-	         lab_an_cost_label(d, n ? sp[0].pt : NULL, unit, sizeof(unit)));
-	fputs("set logscale x 2\nset xlabel 'stride (bytes)'\nset ylabel ", f);
-	lab_an_gp_str(f, other);
-	fputs("\nplot ", f);
-	for (size_t i = 0, b = 0; i < n; i++) {
-		if (i && sp[i].pt->threads == sp[i - 1].pt->threads)
-			continue;
-		fprintf(f,
-		        "%s'%s.dat' index %zu using 1:3:4:5 with yerrorlines pt 7 title "
-		        "'%d thread%s'",
-		        b ? ", " : "", base, b, sp[i].pt->threads,
-		        sp[i].pt->threads == 1 ? "" : "s");
-		b++;
-	}
-	if (!n)
-		fputs("0 notitle", f);
-	fputc('\n', f);
-	lab_an_gp_tail(f, base);
-	if (!(rc = lab_an_close(f, base, err)))
-		rc = lab_an_plot_add(out, "stride", title, base, "stride", idx);
-out:
-	free(sp);
-	return rc;
-}
-
 /* Declared by the run, or (files without views) any point with a numeric stride param. */
-static int an_stride_applies(const struct lab_an_data *d, const struct lab_an_point *p)
+static int an_stride_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                             const struct lab_an_point *p)
 {
-	int decl = lab_an_view_declared(d, p->experiment, "stride");
+	int decl = lab_an_view_declared(d, p->experiment, v->name);
 
 	return decl >= 0 ? decl && isfinite(an_stride_of(p)) : isfinite(an_stride_of(p));
 }
 
-/* The charts: one per (experiment, params without stride), in first-seen order. */
+/* One chart per (experiment, params without stride), in first-seen order; its points by
+ * threads, then stride. */
+struct an_sgroup {
+	const char *exp;
+	char rest[512], unit[160];
+	struct an_sp *sp;
+	size_t n, cap;
+};
+
 struct an_stride {
-	char **exp, **rest;
-	size_t n;
+	struct an_sgroup *g;
+	size_t n, cap;
 };
 
 static void an_stride_free(void *state)
 {
 	struct an_stride *s = state;
 
-	for (size_t i = 0; s && i < s->n; i++) {
-		free(s->exp[i]);
-		free(s->rest[i]);
-	}
-	if (s) {
-		free(s->exp);
-		free(s->rest);
-	}
+	for (size_t i = 0; s && i < s->n; i++)
+		free(s->g[i].sp);
+	if (s)
+		free(s->g);
 	free(s);
 }
 
-static int an_stride_add(struct an_stride *s, const struct lab_an_point *p)
+static int an_stride_add(struct an_stride *s, const struct lab_an_data *d,
+                         const struct lab_an_point *p)
 {
+	struct an_sgroup *g = NULL;
 	char rest[512];
 
 	an_strip_stride(p->params, rest, sizeof(rest));
-	for (size_t j = 0; j < s->n; j++)
-		if (!strcmp(s->exp[j], p->experiment) && !strcmp(s->rest[j], rest))
-			return 0;
-	s->exp[s->n] = lab_an_strdup(p->experiment);
-	s->rest[s->n] = lab_an_strdup(rest);
-	return s->exp[s->n] && s->rest[s->n++] ? 0 : -LAB_ENOMEM;
+	for (size_t j = 0; j < s->n && !g; j++)
+		if (!strcmp(s->g[j].exp, p->experiment) && !strcmp(s->g[j].rest, rest))
+			g = &s->g[j];
+	if (!g) {
+		if (lab_an_grow(&s->g, &s->cap, s->n + 1, sizeof(*s->g)))
+			return -LAB_ENOMEM;
+		g = memset(&s->g[s->n++], 0, sizeof(*g));
+		g->exp = p->experiment;
+		snprintf(g->rest, sizeof(g->rest), "%s", rest);
+		lab_an_cost_label(d, p, g->unit, sizeof(g->unit));
+	}
+	if (lab_an_grow(&g->sp, &g->cap, g->n + 1, sizeof(*g->sp)))
+		return -LAB_ENOMEM;
+	g->sp[g->n++] = (struct an_sp){p, an_stride_of(p)};
+	return 0;
 }
 
-static int an_stride_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                             struct lab_err *err)
+/* The points' statistics already honour a->include_flagged. */
+static int an_stride_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
+                             void **state, struct lab_err *err)
 {
+	const struct lab_an_data *d = a->data;
 	struct an_stride *s = calloc(1, sizeof(*s));
-	int rc = 0;
+	int rc = s ? 0 : -LAB_ENOMEM;
 
-	(void)include_flagged; /* the points' statistics already honour it */
 	*state = NULL;
-	if (!s || !(s->exp = calloc(d->npt + 1, sizeof(char *))) ||
-	    !(s->rest = calloc(d->npt + 1, sizeof(char *))))
-		rc = -LAB_ENOMEM;
 	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (d->pt[i].st.n && an_stride_applies(d, &d->pt[i]))
-			rc = an_stride_add(s, &d->pt[i]);
+		if (d->pt[i].st.n && an_stride_applies(v, d, &d->pt[i]))
+			rc = an_stride_add(s, d, &d->pt[i]);
 	if (rc || !s->n) {
 		an_stride_free(s);
 		return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 	}
+	for (size_t i = 0; i < s->n; i++)
+		qsort(s->g[i].sp, s->g[i].n, sizeof(*s->g[i].sp), an_cmp_sp);
 	*state = s;
 	return 0;
 }
 
-static const char *an_stride_experiment(const void *state, size_t i)
+/* Per chart: a table (threads, stride, cost) and the figure, one curve per thread count. */
+static int an_stride_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct an_stride *s = state;
 
-	return i < s->n ? s->exp[i] : NULL;
-}
+	(void)v;
+	doc->title = "Cost vs stride";
+	lab_doc_about(doc,
+	              "The cost per unit of work against the stride between the threads' "
+	              "counters, one curve per thread count: the cost drops once the stride puts "
+	              "each thread's counter on its own cache line. Cost: median, and the mean "
+	              "with its 95 % t-interval over the used samples.",
+	              NULL);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct an_sgroup *g = &s->g[i];
+		struct lab_doc_section *sec = lab_doc_section(doc, g->exp, g->rest);
+		struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
+		struct lab_doc_figure *f = lab_doc_figure(
+		    sec, "stride", lab_doc_printf(doc, "%s: cost vs stride", g->exp),
+		    "stride (bytes)", lab_doc_printf(doc, "cost (%s; mean and 95%% CI)", g->unit));
+		struct lab_doc_curve *c = NULL;
 
-static int an_stride_plots(const void *state, const struct lab_an_data *d,
-                           const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                           struct lab_err *err)
-{
-	const struct an_stride *s = state;
-	int rc = 0;
+		if (f)
+			f->logx = 2;
+		lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
+		lab_doc_col(t, "stride", "bytes", LAB_DOC_KEY);
+		lab_doc_col(t, "cost", g->unit, LAB_DOC_INTERVAL);
+		for (size_t k = 0; k < g->n; k++) {
+			const struct lab_an_point *p = g->sp[k].pt;
 
-	for (size_t i = 0; i < s->n && !rc; i++)
-		rc = an_stride_chart(d, s->exp[i], s->rest[i], i, pdir, out, err);
-	return rc;
-}
-
-static void an_stride_html(FILE *f, const void *state, const struct lab_an_plots *plots,
-                           const char *dir)
-{
-	const struct an_stride *s = state;
-
-	if (!plots || !plots->rendered)
-		return;
-	fputs("<h2>Cost vs stride</h2>\n", f);
-	for (size_t i = 0; i < s->n; i++)
-		lab_an_report_view_imgs(f, plots, dir, "stride", i);
+			if (!k || p->threads != g->sp[k - 1].pt->threads) {
+				c = lab_doc_curve(f,
+				                  lab_doc_printf(doc, "%d thread%s", p->threads,
+				                                 p->threads == 1 ? "" : "s"),
+				                  LAB_DOC_LINES);
+				if (c)
+					c->color = (int)f->nc - 1;
+			}
+			lab_doc_row(t);
+			lab_doc_str(doc, lab_doc_at(t, 0), lab_doc_printf(doc, "%d", p->threads));
+			lab_doc_str(doc, lab_doc_at(t, 1),
+			            lab_doc_printf(doc, "%.9g", g->sp[k].stride));
+			lab_doc_ival(lab_doc_at(t, 2), p->st.median, p->st.mean, p->st.ci95_lo,
+			             p->st.ci95_hi, p->st.n);
+			lab_doc_point(c, g->sp[k].stride, p->st.mean, p->st.ci95_lo, p->st.ci95_hi);
+		}
+	}
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 
 const struct lab_an_view lab_an_view_stride = {
@@ -230,7 +192,5 @@ const struct lab_an_view lab_an_view_stride = {
     .applies = an_stride_applies,
     .compute = an_stride_compute,
     .free = an_stride_free,
-    .experiment = an_stride_experiment,
-    .html = an_stride_html,
-    .plots = an_stride_plots,
+    .describe = an_stride_describe,
 };

@@ -23,21 +23,34 @@
 #include "analyze/err.h"
 
 struct lab_json;
+struct lab_an_analysis;
 struct lab_an_plots;
 struct lab_an_pdir;
 
+struct lab_doc;
+
 struct lab_an_view {
 	const char *name; /* as run.json "views" names it; also its key in analysis.json */
+	/* The view's own description for a shared engine (curves: a struct lab_an_cv_spec);
+	 * NULL: none. */
+	const void *spec;
 	/* 1 when the view shows point p of d. */
-	int (*applies)(const struct lab_an_data *d, const struct lab_an_point *p);
+	int (*applies)(const struct lab_an_view *v, const struct lab_an_data *d,
+	               const struct lab_an_point *p);
 	/* 1: the points it shows are not printed or drawn as scaling series (c2c: one pair each).
 	 */
 	int hides_series;
-	/* Computes the view over the points it applies to (d summarized with include_flagged).
-	 * *state stays NULL when nothing applies. Returns 0 or a negative code with err set. */
-	int (*compute)(const struct lab_an_data *d, int include_flagged, void **state,
+	/* Computes the view over the points of a->data it applies to (summarized with
+	 * a->include_flagged; a->s, the series, and a->lessons are computed already). *state
+	 * stays NULL when nothing applies. Returns 0 or a negative code with err set. */
+	int (*compute)(const struct lab_an_view *v, const struct lab_an_analysis *a, void **state,
 	               struct lab_err *err);
 	void (*free)(void *state);
+	/* Describes state as a document (analyze/render/doc.h) that the renderers write as text,
+	 * HTML, JSON, CSV and plots. Returns 0, or -LAB_ENOMEM when doc failed. */
+	int (*describe)(const struct lab_an_view *v, const void *state, struct lab_doc *doc);
+
+	/* The hooks below are the views' own writers, left until each view describes itself. */
 	/* The experiment of the view's i-th group, NULL past the last (may repeat): analysis.json
 	 * gets one experiments[] entry per experiment, with json's object in it. */
 	const char *(*experiment)(const void *state, size_t i);

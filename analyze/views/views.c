@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/render/render.h"
 #include "harness/json.h"
 
 #define LAB_AN_VIEW(name) extern const struct lab_an_view lab_an_view_##name;
@@ -33,6 +34,15 @@ int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const cha
 
 static void an_exps_free(struct lab_an_view_exps *x);
 
+/* The document of computed view r (r->doc). */
+static int an_describe(struct lab_an_view_run *r, struct lab_err *err)
+{
+	if (!(r->doc = lab_doc_new(r->v->name, r->v->name)) ||
+	    r->v->describe(r->v, r->state, r->doc) || lab_doc_failed(r->doc))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	return 0;
+}
+
 int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 {
 	size_t n = 0;
@@ -46,16 +56,23 @@ int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 	for (size_t i = 0; i < n && !rc; i++) {
 		a->views[i].v = lab_an_views[i];
 		a->nviews = i + 1;
-		rc = lab_an_views[i]->compute(a->data, a->include_flagged, &a->views[i].state, err);
+		rc = lab_an_views[i]->compute(lab_an_views[i], a, &a->views[i].state, err);
+		if (!rc && a->views[i].state && lab_an_views[i]->describe)
+			rc = an_describe(&a->views[i], err);
 	}
 	return rc ? rc : lab_an_views_index(a, err);
 }
 
 void lab_an_views_free(struct lab_an_analysis *a)
 {
-	for (size_t i = 0; i < a->nviews; i++)
+	for (size_t i = 0; i < a->nviews; i++) {
 		if (a->views[i].state)
 			a->views[i].v->free(a->views[i].state);
+		lab_doc_free(a->views[i].doc);
+		free(a->views[i].order);
+		free(a->views[i].start);
+		free(a->views[i].exp);
+	}
 	free(a->views);
 	a->views = NULL;
 	a->nviews = 0;
@@ -75,7 +92,7 @@ int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_se
 {
 	for (size_t i = 0; i < a->nviews && s->nrow; i++)
 		if (a->views[i].v->hides_series && a->views[i].state &&
-		    a->views[i].v->applies(a->data, s->row[0].pt))
+		    a->views[i].v->applies(a->views[i].v, a->data, s->row[0].pt))
 			return 1;
 	return 0;
 }
@@ -99,25 +116,86 @@ static void an_exps_free(struct lab_an_view_exps *x)
 	free(x);
 }
 
+/* Marks experiment e as covered by view i; its index in x->set, or -1. */
+static size_t an_exps_mark(struct lab_an_view_exps *x, size_t i, const char *e)
+{
+	size_t k = lab_an_strset_add(&x->set, e, NULL), cap = x->cap;
+
+	if (k == (size_t)-1 || lab_an_grow(&x->has, &cap, (k + 1) * x->words, sizeof(*x->has)))
+		return (size_t)-1;
+	if (cap != x->cap)
+		memset(x->has + x->cap, 0, (cap - x->cap) * sizeof(*x->has));
+	x->cap = cap;
+	x->has[k * x->words + i / 64] |= 1ULL << (i % 64);
+	return k;
+}
+
+/* r's sections bucketed by experiment (r->order from r->start[e] to r->start[e + 1]; bucket
+ * nexp: the sections that span experiments), a counting sort over exp (each section's index). */
+static int an_exps_bucket(struct lab_an_view_run *r, const size_t *exp, size_t nexp)
+{
+	size_t ns = r->doc->ns;
+
+	if (!(r->start = calloc(nexp + 3, sizeof(*r->start))) ||
+	    !(r->order = calloc(ns ? ns : 1, sizeof(*r->order))))
+		return -1;
+	for (size_t j = 0; j < ns; j++)
+		r->start[exp[j] + 2]++;
+	for (size_t e = 2; e < nexp + 3; e++)
+		r->start[e] += r->start[e - 1];
+	for (size_t j = 0; j < ns; j++)
+		r->order[r->start[exp[j] + 1]++] = j;
+	return 0;
+}
+
+/* The experiments of view i's document: marked, and its sections bucketed. */
+static int an_exps_doc(struct lab_an_view_exps *x, struct lab_an_view_run *r, size_t i)
+{
+	const struct lab_doc *d = r->doc;
+	size_t *exp = calloc(d->ns ? d->ns : 1, sizeof(*exp));
+
+	if (!exp)
+		return -1;
+	for (size_t j = 0; j < d->ns; j++)
+		if ((exp[j] = d->s[j]->experiment ? an_exps_mark(x, i, d->s[j]->experiment)
+		                                  : SIZE_MAX) == (size_t)-1 &&
+		    d->s[j]->experiment) {
+			free(exp);
+			return -1;
+		}
+	r->exp = exp;
+	return 0;
+}
+
 static int an_exps_collect(struct lab_an_view_exps *x, const struct lab_an_analysis *a)
 {
 	x->words = a->nviews / 64 + 1;
 	for (size_t i = 0; i < a->nviews; i++) {
-		const struct lab_an_view_run *r = &a->views[i];
+		struct lab_an_view_run *r = &a->views[i];
 		const char *e;
 
-		for (size_t g = 0; r->state && r->v->json && (e = r->v->experiment(r->state, g));
-		     g++) {
-			size_t k = lab_an_strset_add(&x->set, e, NULL), cap = x->cap;
+		free(r->order);
+		free(r->start);
+		r->order = r->start = NULL;
 
-			if (k == (size_t)-1 ||
-			    lab_an_grow(&x->has, &cap, (k + 1) * x->words, sizeof(*x->has)))
+		if (r->doc && an_exps_doc(x, r, i))
+			return -1;
+		for (size_t g = 0;
+		     !r->doc && r->state && r->v->json && (e = r->v->experiment(r->state, g)); g++)
+			if (an_exps_mark(x, i, e) == (size_t)-1)
 				return -1;
-			if (cap != x->cap)
-				memset(x->has + x->cap, 0, (cap - x->cap) * sizeof(*x->has));
-			x->cap = cap;
-			x->has[k * x->words + i / 64] |= 1ULL << (i % 64);
-		}
+	}
+	for (size_t i = 0; i < a->nviews; i++) {
+		struct lab_an_view_run *r = &a->views[i];
+
+		/* a spanning section goes into the last bucket */
+		for (size_t j = 0; r->doc && j < r->doc->ns; j++)
+			if (r->exp[j] == SIZE_MAX)
+				r->exp[j] = x->set.n;
+		if (r->doc && an_exps_bucket(r, r->exp, x->set.n))
+			return -1;
+		free(r->exp);
+		r->exp = NULL;
 	}
 	if (!(x->kernel = calloc(x->set.n ? x->set.n : 1, sizeof(*x->kernel))))
 		return -1;
@@ -144,6 +222,15 @@ int lab_an_views_index(struct lab_an_analysis *a, struct lab_err *err)
 	return 0;
 }
 
+static void an_view_json(struct lab_json *w, const struct lab_an_view_run *r, const char *exp,
+                         size_t e)
+{
+	if (r->doc)
+		lab_render_json(w, r->doc, r->order + r->start[e], r->start[e + 1] - r->start[e]);
+	else
+		r->v->json(w, r->state, exp);
+}
+
 void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
 {
 	const struct lab_an_view_exps *x = a->exps;
@@ -155,7 +242,7 @@ void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
 		lab_json_str(w, "kernel", x->kernel[e]);
 		for (size_t i = 0; i < a->nviews; i++)
 			if (x->has[e * x->words + i / 64] >> (i % 64) & 1)
-				a->views[i].v->json(w, a->views[i].state, x->set.s[e]);
+				an_view_json(w, &a->views[i], x->set.s[e], e);
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
@@ -163,9 +250,17 @@ void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
 
 void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a)
 {
-	for (size_t i = 0; i < a->nviews; i++)
-		if (a->views[i].state && a->views[i].v->json_top)
-			a->views[i].v->json_top(w, a->views[i].state);
+	size_t e = a->exps ? a->exps->set.n : 0;
+
+	for (size_t i = 0; i < a->nviews; i++) {
+		const struct lab_an_view_run *r = &a->views[i];
+
+		if (r->doc && r->start)
+			lab_render_json(w, r->doc, r->order + r->start[e],
+			                r->start[e + 1] - r->start[e]);
+		else if (r->state && r->v->json_top)
+			r->v->json_top(w, r->state);
+	}
 }
 
 int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err)
@@ -176,6 +271,10 @@ int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct la
 		const struct lab_an_view_run *r = &a->views[i];
 		char *path;
 
+		if (r->doc) {
+			rc = lab_render_csv(r->doc, dir, err);
+			continue;
+		}
 		if (!r->state || !r->v->csv)
 			continue;
 		if (!(path = lab_an_asprintf("%s/%s", dir, r->v->csv_name)))
@@ -186,20 +285,27 @@ int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct la
 	return rc;
 }
 
-size_t lab_an_views_files(const char **names, size_t max)
+size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; lab_an_views[i] && n < max; i++)
-		if (lab_an_views[i]->csv_name)
-			names[n++] = lab_an_views[i]->csv_name;
+	for (size_t i = 0; i < a->nviews && n < max; i++) {
+		const struct lab_an_view_run *r = &a->views[i];
+
+		if (r->doc)
+			n += lab_render_csv_names(r->doc, names + n, max - n);
+		else if (r->v->csv_name && (names[n] = lab_an_strdup(r->v->csv_name)))
+			n++;
+	}
 	return n;
 }
 
 void lab_an_views_text(FILE *f, const struct lab_an_analysis *a)
 {
 	for (size_t i = 0; i < a->nviews; i++)
-		if (a->views[i].state && a->views[i].v->text)
+		if (a->views[i].doc)
+			lab_render_text(f, a->views[i].doc);
+		else if (a->views[i].state && a->views[i].v->text)
 			a->views[i].v->text(f, a->views[i].state);
 }
 
@@ -207,7 +313,9 @@ void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct la
                        const char *dir)
 {
 	for (size_t i = 0; i < a->nviews; i++)
-		if (a->views[i].state && a->views[i].v->html)
+		if (a->views[i].doc)
+			lab_render_html(f, a->views[i].doc, plots, dir);
+		else if (a->views[i].state && a->views[i].v->html)
 			a->views[i].v->html(f, a->views[i].state, plots, dir);
 }
 
@@ -217,7 +325,9 @@ int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir
 	int rc = 0;
 
 	for (size_t i = 0; i < a->nviews && !rc; i++)
-		if (a->views[i].state && a->views[i].v->plots)
+		if (a->views[i].doc)
+			rc = lab_render_gnuplot(a->views[i].doc, pdir, out, err);
+		else if (a->views[i].state && a->views[i].v->plots)
 			rc = a->views[i].v->plots(a->views[i].state, a->data, pdir, out, err);
 	return rc;
 }

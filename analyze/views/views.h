@@ -17,7 +17,11 @@ extern const struct lab_an_view *const lab_an_views[];
 /* One computed view of an analysis. */
 struct lab_an_view_run {
 	const struct lab_an_view *v;
-	void *state; /* NULL: the view applies to nothing here */
+	void *state;         /* NULL: the view applies to nothing here */
+	struct lab_doc *doc; /* what describe made of state; NULL: none (or an old-style view) */
+	/* doc's sections by experiment: order[start[e] .. start[e + 1]) are experiment e's
+	 * (the index of a->exps), bucket nexp the sections that span experiments. */
+	size_t *order, *start, *exp;
 };
 
 /* Computes every view over a->data (a->include_flagged); fills a->views, then indexes them
@@ -43,8 +47,9 @@ void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a);
 void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a);
 /* The views' own CSV files in dir (only those with something in them). */
 int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err);
-/* Puts the names of the views' CSV files into names (at most max), returns how many. */
-size_t lab_an_views_files(const char **names, size_t max);
+/* Puts the names of the views' CSV files into names (at most max, each malloc'd), returns how
+ * many. */
+size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t max);
 void lab_an_views_text(FILE *f, const struct lab_an_analysis *a);
 void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct lab_an_plots *plots,
                        const char *dir);

@@ -9,6 +9,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
+#include "analyze/views/curves.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
@@ -32,21 +33,84 @@ static struct lab_an_json *ov_json(const char *name)
 	return j;
 }
 
-/* Group g, curve c, point k of view in experiments[0]. */
+/* The "points" table of section g of view in experiments[0]. */
+static const struct lab_an_json *ov_table(const struct lab_an_json *j, const char *view, size_t g)
+{
+	const struct lab_an_json *v = lab_an_json_get(clitest_at(j, "experiments", 0), view);
+
+	return lab_an_json_get(lab_an_json_get(clitest_at(v, "sections", g), "tables"), "points");
+}
+
+/* How many leading columns of t name the curve: its key columns but the last (the x). */
+static size_t ov_nkey(const struct lab_an_json *t)
+{
+	const struct lab_an_json *cols = lab_an_json_get(t, "columns");
+	size_t n = 0;
+
+	while (cols && n < cols->n && !strcmp(lab_an_json_str(&cols->items[n], "kind") ?: "", "key"))
+		n++;
+	return n ? n - 1 : 0;
+}
+
+/* 1 when rows a and b belong to one curve (the same values in its nkey curve columns). */
+static int ov_same(const struct lab_an_json *t, size_t nkey, const struct lab_an_json *a,
+                   const struct lab_an_json *b)
+{
+	const struct lab_an_json *cols = lab_an_json_get(t, "columns");
+
+	for (size_t i = 0; i < nkey; i++) {
+		const char *key = lab_an_json_str(&cols->items[i], "key");
+
+		if (strcmp(lab_an_json_str(a, key) ?: "", lab_an_json_str(b, key) ?: ""))
+			return 0;
+	}
+	return 1;
+}
+
+/* Entry k of curve c of section g of view in experiments[0]: the table's rows run curve after
+ * curve, each curve's entries in ascending x. */
 static const struct lab_an_json *ov_pt(const struct lab_an_json *j, const char *view, size_t g,
                                        size_t c, size_t k)
 {
-	const struct lab_an_json *v = lab_an_json_get(clitest_at(j, "experiments", 0), view);
+	const struct lab_an_json *t = ov_table(j, view, g), *rows = lab_an_json_get(t, "rows");
+	size_t nkey = ov_nkey(t), cur = 0, first = 0;
 
-	return clitest_at(clitest_at(clitest_at(v, "groups", g), "curves", c), "points", k);
+	for (size_t r = 0; rows && r < rows->n; r++) {
+		if (r && !ov_same(t, nkey, &rows->items[r - 1], &rows->items[r])) {
+			cur++;
+			first = r;
+		}
+		if (cur == c && r - first == k)
+			return &rows->items[r];
+	}
+	return NULL;
 }
 
-/* The label of curve c of group g of view. */
+/* The label of curve c of section g of view: its first key's value, then KEY=value of the
+ * second ("parallel team=lab"), as the legend shows it. */
 static const char *ov_label(const struct lab_an_json *j, const char *view, size_t g, size_t c)
 {
-	const struct lab_an_json *v = lab_an_json_get(clitest_at(j, "experiments", 0), view);
+	static char buf[256];
+	const struct lab_an_json *t = ov_table(j, view, g), *p = ov_pt(j, view, g, c, 0);
+	const struct lab_an_json *cols = lab_an_json_get(t, "columns");
+	const char *k0, *k1;
 
-	return lab_an_json_str(clitest_at(clitest_at(v, "groups", g), "curves", c), "label");
+	if (!p || !cols || !ov_nkey(t))
+		return NULL;
+	k0 = lab_an_json_str(&cols->items[0], "key");
+	snprintf(buf, sizeof(buf), "%s", lab_an_json_str(p, k0) ?: "?");
+	if (ov_nkey(t) > 1 && (k1 = lab_an_json_str(&cols->items[1], "key")))
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s=%s", k1,
+		         lab_an_json_str(p, k1) ?: "?");
+	return buf;
+}
+
+/* The x of entry p as a number (the table carries the param's spelling: "64", "128K"). */
+static double ov_x(const struct lab_an_json *p, const char *key)
+{
+	const char *s = lab_an_json_str(p, key);
+
+	return s ? lab_an_cv_num(s) : NAN;
 }
 
 static double ov_ci(const struct lab_an_json *p, const char *key, size_t i)
@@ -78,7 +142,7 @@ LAB_TEST(overhead_json_numbers)
 	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 0), "parallel team=openmp");
 	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 1), "barrier team=lab");
 	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 0, 0)));
-	CHECK_EQ_I64((long long)lab_an_json_num(p, "threads", 0), 1);
+	CHECK_EQ_I64((long long)ov_x(p, "threads"), 1);
 	CHECK_NEAR(lab_an_json_num(p, "overhead_ns", 0), 110, 1e-9);
 	CHECK_NEAR(lab_an_json_num(p, "overhead_ns_mean", 0), 110, 1e-9);
 	CHECK_NEAR(ov_ci(p, "overhead_ns_ci95", 0), 110 - 10 * T2_SQRT3, 1e-6);
@@ -125,7 +189,7 @@ LAB_TEST(schedule_json_numbers)
 	CHECK_EQ_STR(ov_label(j, "omp_schedule", 0, 0), "dynamic");
 	CHECK_EQ_STR(ov_label(j, "omp_schedule", 0, 1), "static");
 	for (size_t k = 0; k < 3; k++)
-		CHECK_NEAR(lab_an_json_num(ov_pt(j, "omp_schedule", 0, 0, k), "chunk", 0), chunk[k],
+		CHECK_NEAR(ov_x(ov_pt(j, "omp_schedule", 0, 0, k), "chunk"), chunk[k],
 		           0);
 	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 0)));
 	CHECK_NEAR(lab_an_json_num(p, "makespan_ns", 0), 1200, 1e-9);
@@ -198,7 +262,7 @@ LAB_TEST(scan_speedup_numbers)
 	REQUIRE(j);
 	for (size_t k = 0; k < 3; k++) {
 		REQUIRE((p = ov_pt(j, "scan", 0, 0, k)));
-		CHECK_NEAR(lab_an_json_num(p, "size", 0), size[k], 0);
+		CHECK_NEAR(ov_x(p, "size"), size[k], 0);
 		CHECK_NEAR(lab_an_json_num(p, "speedup", 0), sp[k], 1e-9);
 		CHECK_NEAR(lab_an_json_num(p, "speedup_mean", 0), sp[k], 1e-9);
 		CHECK(ov_ci(p, "speedup_ci95", 0) > 0 && ov_ci(p, "speedup_ci95", 0) < sp[k]);
@@ -224,7 +288,7 @@ LAB_TEST(report_sections_escape)
 		REQUIRE(lab_an_file_read(path, &html, &len, &e) == 0);
 		CHECK(strstr(html, h2[i]) != NULL);
 		if (i == 2) {
-			CHECK(strstr(html, "&lt;b&gt;&amp;x team=lab") != NULL);
+			CHECK(strstr(html, "<td>&lt;b&gt;&amp;x</td>") != NULL);
 			CHECK(strstr(html, "<b>&x") == NULL);
 			CHECK(strstr(html, "false-sharing trap") != NULL);
 		}

@@ -13,7 +13,9 @@
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
 #include "analyze/output.h"
+#include "analyze/jsonr.h"
 #include "analyze/plots.h"
+#include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
 #include "analyze/views/views.h"
 #include "harness/json.h"
@@ -146,57 +148,63 @@ LAB_TEST(perf_c2c_experiments_linear)
 	CHECK(c4 <= 400ULL * 1000);
 }
 
-/* A view of sc_ng groups, one experiment each (group g: experiment "g<g/rep>"), that counts
- * the calls of its experiment and json hooks. */
-static size_t sc_ng, sc_rep, sc_exp_calls, sc_json_calls;
-static char sc_names[4096][24];
+/* A document of sc_ng sections, sc_rep per experiment ("g<k>"), as a view's describe makes it. */
+static size_t sc_ng, sc_rep;
 
-static const char *sc_view_experiment(const void *state, size_t i)
+static int sc_view_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                           const struct lab_an_point *p)
 {
-	(void)state;
-	sc_exp_calls++;
-	return i < sc_ng ? sc_names[i / sc_rep] : NULL;
-}
-
-static void sc_view_json(struct lab_json *w, const void *state, const char *exp)
-{
-	(void)w;
-	(void)state;
-	(void)exp;
-	sc_json_calls++;
-}
-
-static int sc_view_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
+	(void)v;
 	(void)d;
 	(void)p;
 	return 0;
 }
 
-static const struct lab_an_view sc_view = {
-    .name = "counting",
-    .applies = sc_view_applies,
-    .experiment = sc_view_experiment,
-    .json = sc_view_json,
-};
+static const struct lab_an_view sc_view = {.name = "counting", .applies = sc_view_applies};
 
-/* analysis.json's experiments[]: each view's experiment hook once per group (plus the end),
- * each view's json once per experiment, however many experiments; was O(groups^2) hook calls. */
-LAB_TEST(views_json_hooks_once_per_group)
+static struct lab_doc *sc_doc(void)
+{
+	struct lab_doc *doc = lab_doc_new("counting", "Counting");
+
+	for (size_t g = 0; doc && g < sc_ng; g++) {
+		char exp[24];
+		struct lab_doc_table *t;
+
+		snprintf(exp, sizeof(exp), "g%zu", g / sc_rep);
+		t = lab_doc_table(lab_doc_section(doc, exp, NULL), "points", NULL);
+		lab_doc_col(t, "group", NULL, LAB_DOC_COUNT);
+		lab_doc_row(t);
+		lab_doc_num(lab_doc_at(t, 0), (double)g);
+	}
+	return doc;
+}
+
+/*
+ * analysis.json's experiments[]: the sections of a view's document bucketed by experiment once
+ * (a counting sort), so each experiment's entry holds exactly its sections, in order, however
+ * many experiments there are (the old hooks were O(groups^2)). Two views with a document, one
+ * without.
+ */
+LAB_TEST(views_json_sections_per_experiment)
 {
 	struct lab_an_data d = {0};
-	struct lab_an_view_run runs[3] = {{&sc_view, &sc_ng}, {&sc_view, NULL}, {&sc_view, &sc_ng}};
+	struct lab_an_view_run runs[3] = {{&sc_view, NULL, NULL, NULL, NULL, NULL},
+	                                  {&sc_view, NULL, NULL, NULL, NULL, NULL},
+	                                  {&sc_view, NULL, NULL, NULL, NULL, NULL}};
 	struct lab_an_analysis a = {.data = &d, .views = runs, .nviews = 3};
 	struct lab_err err = {0};
+	struct lab_an_json *j = NULL;
 	struct lab_json w;
-	FILE *f = fopen("/dev/null", "w");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
 	REQUIRE(f != NULL);
 	sc_ng = 4000;
-	sc_rep = 2; /* groups 2g and 2g+1 are of one experiment: 2000 experiments */
-	for (size_t i = 0; i < sc_ng / sc_rep; i++)
-		snprintf(sc_names[i], sizeof(sc_names[i]), "g%zu", i);
-	sc_exp_calls = sc_json_calls = 0;
+	sc_rep = 2; /* sections 2k and 2k+1 are of experiment g<k>: 2000 experiments */
+	runs[0].doc = sc_doc();
+	runs[2].doc = sc_doc();
+	REQUIRE(runs[0].doc && runs[2].doc);
 	REQUIRE(lab_an_views_index(&a, &err) == 0);
 	lab_json_begin(&w, f);
 	lab_json_obj_open(&w, NULL);
@@ -204,11 +212,30 @@ LAB_TEST(views_json_hooks_once_per_group)
 	lab_json_obj_close(&w);
 	lab_json_end(&w);
 	fclose(f);
-	CHECK_EQ_U64(sc_exp_calls, 2 * (sc_ng + 1)); /* two views with state, one pass each */
-	CHECK_EQ_U64(sc_json_calls, 2 * sc_ng / sc_rep);
-	a.views = NULL; /* runs is on the stack: lab_an_views_free frees only the index */
-	a.nviews = 0;
-	lab_an_views_free(&a);
+	REQUIRE(lab_an_json_parse("analysis.json", buf, len, &j, &err) == 0);
+	{
+		const struct lab_an_json *e = lab_an_json_get(j, "experiments");
+
+		REQUIRE(e && e->n == sc_ng / sc_rep);
+		for (size_t k = 0; k < e->n; k++) {
+			const struct lab_an_json *sec =
+			    lab_an_json_get(lab_an_json_get(&e->items[k], "counting"), "sections");
+			const struct lab_an_json *rows;
+			char name[24];
+
+			snprintf(name, sizeof(name), "g%zu", k);
+			CHECK_EQ_STR(lab_an_json_str(&e->items[k], "name"), name);
+			REQUIRE(sec && sec->n == sc_rep);
+			rows = lab_an_json_get(
+			    lab_an_json_get(lab_an_json_get(&sec->items[1], "tables"), "points"), "rows");
+			REQUIRE(rows && rows->n == 1);
+			CHECK_NEAR(lab_an_json_num(&rows->items[0], "group", -1),
+			           (double)(k * sc_rep + 1), 0);
+		}
+	}
+	lab_an_json_free(j);
+	free(buf);
+	lab_an_views_free(&a); /* frees the documents and the index; runs is on the stack */
 }
 
 /* The points lab compare compared while matching dir with itself (each point against its

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A document's tables as CSV files (render.h), one per table key, every section's rows in it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/render/render.h"
+#include "analyze/wfile.h"
+#include "harness/record_schema.h"
+
+/* The first table of key in d (its columns head the file); NULL: none. */
+static const struct lab_doc_table *csv_first(const struct lab_doc *d, const char *key)
+{
+	for (size_t i = 0; i < d->ns; i++)
+		for (size_t j = 0; j < d->s[i]->nb; j++)
+			if (d->s[i]->b[j].type == LAB_DOC_TABLE &&
+			    !strcmp(d->s[i]->b[j].u.table->key, key))
+				return d->s[i]->b[j].u.table;
+	return NULL;
+}
+
+static char *csv_name(const struct lab_doc *d, const struct lab_doc_table *t)
+{
+	return t->csv ? lab_an_asprintf("%s.csv", t->csv)
+	              : lab_an_asprintf("%s_%s.csv", d->view, t->key);
+}
+
+/* Calls fn on each distinct table key of d, in first-seen order (quadratic in the number of
+ * distinct keys a view uses: a handful). */
+static int csv_each_key(const struct lab_doc *d,
+                        int (*fn)(const struct lab_doc *, const struct lab_doc_table *, void *),
+                        void *arg)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < d->ns && !rc; i++)
+		for (size_t j = 0; j < d->s[i]->nb && !rc; j++)
+			if (d->s[i]->b[j].type == LAB_DOC_TABLE &&
+			    csv_first(d, d->s[i]->b[j].u.table->key) == d->s[i]->b[j].u.table)
+				rc = fn(d, d->s[i]->b[j].u.table, arg);
+	return rc;
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.10g", v);
+	else
+		fputc(',', f);
+}
+
+static void csv_head(FILE *f, const struct lab_doc_table *t)
+{
+	fputs("experiment,params", f);
+	for (size_t k = 0; k < t->ncol; k++) {
+		const char *key = t->col[k].key;
+
+		fputc(',', f);
+		lab_csv_field(f, key);
+		if (t->col[k].kind == LAB_DOC_INTERVAL)
+			fprintf(f, ",%s_mean,%s_lo,%s_hi,%s_n", key, key, key, key);
+	}
+	fputs(",note\n", f);
+}
+
+/* The note column: the row's why and note, and each cell's why and note. */
+static void csv_note(FILE *f, const struct lab_doc_table *t, size_t r)
+{
+	char buf[1024];
+	size_t n = 0;
+
+	buf[0] = '\0';
+#define CSV_ADD(s)                                                                                 \
+	if ((s) && n < sizeof(buf))                                                                \
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "; " : "", (s));
+	CSV_ADD(t->rwhy[r]);
+	CSV_ADD(t->rnote[r]);
+	for (size_t k = 0; k < t->ncol; k++) {
+		CSV_ADD(t->cell[r * t->ncol + k].has ? NULL : t->cell[r * t->ncol + k].why);
+		CSV_ADD(t->cell[r * t->ncol + k].note);
+	}
+#undef CSV_ADD
+	fputc(',', f);
+	lab_csv_field(f, buf);
+}
+
+static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_doc_table *t)
+{
+	for (size_t r = 0; r < t->nrow; r++) {
+		lab_csv_field(f, s->experiment ? s->experiment : "");
+		fputc(',', f);
+		lab_csv_field(f, s->sub ? s->sub : "");
+		for (size_t k = 0; k < t->ncol; k++) {
+			const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
+
+			if (t->col[k].kind == LAB_DOC_KEY || t->col[k].kind == LAB_DOC_TEXT) {
+				fputc(',', f);
+				lab_csv_field(f, c->has ? c->text : "");
+			} else if (t->col[k].kind == LAB_DOC_INTERVAL) {
+				csv_num(f, c->has ? c->median : NAN);
+				csv_num(f, c->has ? c->mean : NAN);
+				csv_num(f, c->has ? c->lo : NAN);
+				csv_num(f, c->has ? c->hi : NAN);
+				fprintf(f, ",%zu", c->n);
+			} else
+				csv_num(f, c->has ? c->mean : NAN);
+		}
+		csv_note(f, t, r);
+		fputc('\n', f);
+	}
+}
+
+struct csv_ctx {
+	const char *dir;
+	struct lab_err *err;
+};
+
+static int csv_write(const struct lab_doc *d, const struct lab_doc_table *first, void *arg)
+{
+	struct csv_ctx *x = arg;
+	char *name = csv_name(d, first),
+	     *path = name ? lab_an_asprintf("%s/%s", x->dir, name) : NULL;
+	struct lab_an_wfile w;
+	FILE *f;
+	int rc;
+
+	free(name);
+	if (!path)
+		return lab_err_set(x->err, LAB_ENOMEM, "out of memory");
+	if (!(f = lab_an_wfile_open(&w, path, x->err))) {
+		free(path);
+		return -LAB_EIO;
+	}
+	csv_head(f, first);
+	for (size_t i = 0; i < d->ns; i++)
+		for (size_t j = 0; j < d->s[i]->nb; j++)
+			if (d->s[i]->b[j].type == LAB_DOC_TABLE &&
+			    !strcmp(d->s[i]->b[j].u.table->key, first->key))
+				csv_rows(f, d->s[i], d->s[i]->b[j].u.table);
+	rc = lab_an_wfile_close(&w, 1, x->err);
+	free(path);
+	return rc;
+}
+
+int lab_render_csv(const struct lab_doc *d, const char *dir, struct lab_err *err)
+{
+	struct csv_ctx x = {dir, err};
+
+	return csv_each_key(d, csv_write, &x);
+}
+
+struct csv_names {
+	char **names;
+	size_t n, max;
+};
+
+static int csv_add_name(const struct lab_doc *d, const struct lab_doc_table *t, void *arg)
+{
+	struct csv_names *x = arg;
+
+	if (x->n < x->max && (x->names[x->n] = csv_name(d, t)))
+		x->n++;
+	return 0;
+}
+
+size_t lab_render_csv_names(const struct lab_doc *d, char **names, size_t max)
+{
+	struct csv_names x = {names, 0, max};
+
+	csv_each_key(d, csv_add_name, &x);
+	return x.n;
+}

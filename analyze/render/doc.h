@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The document a view returns (views describe, renderers write): sections, each with a title, a
+ * short lead and blocks in order: tables (typed columns; cells carry median, mean, interval, n,
+ * or why there is no number), matrices (row and column labels, cells, a legend), figures (axes
+ * with units, log scales, curves with bands, ceilings, labels), findings and notes. The
+ * renderers under analyze/render/ write it as text, HTML, JSON, CSV and gnuplot; escaping lives
+ * only there. Every string in a document is plain text (never markup) and may come from the
+ * result files: renderers escape all of it.
+ *
+ * A document owns its strings (copied into it). Building never fails in the middle: when memory
+ * runs out the builders do nothing from then on (a NULL handle is accepted everywhere) and
+ * lab_doc_failed says so; the caller turns that into -LAB_ENOMEM.
+ */
+#ifndef LAB_ANALYZE_RENDER_DOC_H
+#define LAB_ANALYZE_RENDER_DOC_H
+
+#include <stddef.h>
+
+enum lab_doc_kind {
+	LAB_DOC_KEY,      /* a label that names the row (lock, threads, chunk) */
+	LAB_DOC_TEXT,     /* a label that is not part of the row's name */
+	LAB_DOC_VALUE,    /* one number */
+	LAB_DOC_INTERVAL, /* median, mean and its 95 % interval over n samples */
+	LAB_DOC_COUNT,    /* an integer */
+	LAB_DOC_RATIO,    /* a dimensionless number (speedup, share) */
+};
+
+struct lab_doc_cell {
+	double median, mean, lo, hi; /* NaN where none; VALUE, COUNT, RATIO: mean */
+	size_t n;                    /* INTERVAL: samples; 0 with a number: not from samples */
+	int has;                     /* 1: a number (or, KEY/TEXT, a text) */
+	const char *text;            /* KEY, TEXT */
+	const char *why;             /* no number: why (NULL: "-") */
+	const char *note;            /* said after the value ("below resolution") */
+};
+
+struct lab_doc_col {
+	const char *key;  /* JSON key, CSV column, table header */
+	const char *unit; /* NULL: none */
+	enum lab_doc_kind kind;
+};
+
+#define LAB_DOC_MAXCOL 16
+
+struct lab_doc_table {
+	const char *key, *title; /* key: JSON, CSV file DOCVIEW-KEY.csv (or csv) */
+	const char *csv;         /* the CSV file's stem when not VIEW-KEY */
+	struct lab_doc_col col[LAB_DOC_MAXCOL];
+	size_t ncol;
+	struct lab_doc_cell *cell; /* nrow x ncol */
+	const char **rnote;        /* per row: said after it (flags), NULL: nothing */
+	const char **rwhy;         /* per row: why it has no numbers (not run), NULL: it has */
+	size_t nrow, ccap, rcap;
+	struct lab_doc *doc;
+};
+
+struct lab_doc_matrix {
+	const char *key, *title, *unit, *legend;
+	const char *rname, *cname; /* what rows and columns are ("from core", "to core") */
+	const char **rlab, **clab;
+	size_t nr, nc;
+	struct lab_doc_cell *cell; /* nr x nc: VALUE cells */
+	struct lab_doc *doc;
+};
+
+enum lab_doc_style {
+	LAB_DOC_LINES,  /* points joined, with error bars where lo/hi are finite */
+	LAB_DOC_POINTS, /* points with error bars, not joined */
+	LAB_DOC_ROOF,   /* the function y = min(a, b x); a or b NaN: that part absent */
+};
+
+struct lab_doc_curve {
+	const char *label;
+	enum lab_doc_style style;
+	int color, dash; /* style indices (0-based; renderers cycle them) */
+	double a, b;     /* ROOF */
+	double *x, *y, *lo, *hi;
+	size_t n, cap;
+	const char *missing; /* where it has no number and why ("2: load-flagged") */
+	size_t ngap;
+	struct lab_doc *doc;
+};
+
+struct lab_doc_label {
+	double x, y;
+	const char *text;
+};
+
+struct lab_doc_figure {
+	const char *key, *title, *sub, *xlabel, *ylabel;
+	int logx, logy; /* base of the log scale, 0: linear */
+	struct lab_doc_curve **c;
+	size_t nc, cap;
+	struct lab_doc_label *label;
+	size_t nlabel, lcap;
+	const struct lab_doc_matrix *heat; /* a heat map of this matrix instead of curves */
+	size_t id;                         /* its index among the document's figures */
+	struct lab_doc *doc;
+};
+
+enum lab_doc_sev { LAB_DOC_INFO, LAB_DOC_WARN };
+
+struct lab_doc_finding {
+	enum lab_doc_sev sev;
+	const char *text, *evidence;
+};
+
+enum lab_doc_btype { LAB_DOC_TABLE, LAB_DOC_MATRIX, LAB_DOC_FIGURE, LAB_DOC_FINDING, LAB_DOC_NOTE };
+
+struct lab_doc_block {
+	enum lab_doc_btype type;
+	union {
+		struct lab_doc_table *table;
+		struct lab_doc_matrix *matrix;
+		struct lab_doc_figure *figure;
+		struct lab_doc_finding *finding;
+		const char *note;
+	} u;
+};
+
+struct lab_doc_section {
+	const char *experiment; /* NULL: spans experiments (analysis.json's top level) */
+	const char *sub;        /* the conditions (params), NULL: none */
+	const char *title, *lead;
+	struct lab_doc_block *b;
+	size_t nb, cap;
+	struct lab_doc *doc;
+};
+
+struct lab_doc_mem;
+
+struct lab_doc {
+	const char *view;  /* its key in analysis.json, its plots' and files' prefix (static) */
+	const char *title; /* the view's heading */
+	const char *about; /* what it shows and how (the report's paragraph) */
+	const char *note;  /* the text tables' footnote */
+	struct lab_doc_section **s;
+	size_t ns, cap, nfig;
+	struct lab_doc_mem *mem;
+	int failed;
+};
+
+/* A new, empty document of view (a static string: the view's name); NULL when out of memory. */
+struct lab_doc *lab_doc_new(const char *view, const char *title);
+void lab_doc_free(struct lab_doc *d);
+/* 1 when memory ran out while building d (or d is NULL). */
+int lab_doc_failed(const struct lab_doc *d);
+/* A copy of the formatted text owned by d ("" when out of memory). */
+const char *lab_doc_printf(struct lab_doc *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void lab_doc_about(struct lab_doc *d, const char *about, const char *note);
+
+struct lab_doc_section *lab_doc_section(struct lab_doc *d, const char *experiment, const char *sub);
+void lab_doc_lead(struct lab_doc_section *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void lab_doc_finding(struct lab_doc_section *s, enum lab_doc_sev sev, const char *evidence,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void lab_doc_note(struct lab_doc_section *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+struct lab_doc_table *lab_doc_table(struct lab_doc_section *s, const char *key, const char *title);
+/* Adds a column (before the first row; at most LAB_DOC_MAXCOL). */
+void lab_doc_col(struct lab_doc_table *t, const char *key, const char *unit,
+                 enum lab_doc_kind kind);
+/* Starts a row; the cells of the row are then set through lab_doc_at. */
+void lab_doc_row(struct lab_doc_table *t);
+/* Column k of the current row (a scratch cell when there is none: writes go nowhere). */
+struct lab_doc_cell *lab_doc_at(struct lab_doc_table *t, size_t k);
+void lab_doc_rnote(struct lab_doc_table *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void lab_doc_rwhy(struct lab_doc_table *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+struct lab_doc_matrix *lab_doc_matrix(struct lab_doc_section *s, const char *key, const char *title,
+                                      size_t nr, size_t nc);
+struct lab_doc_cell *lab_doc_mat(struct lab_doc_matrix *m, size_t r, size_t c);
+
+/* Cell setters (c from lab_doc_at or lab_doc_mat; d its document for the strings). */
+void lab_doc_num(struct lab_doc_cell *c, double v);
+void lab_doc_ival(struct lab_doc_cell *c, double median, double mean, double lo, double hi,
+                  size_t n);
+void lab_doc_str(struct lab_doc *d, struct lab_doc_cell *c, const char *s);
+void lab_doc_why(struct lab_doc *d, struct lab_doc_cell *c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void lab_doc_cnote(struct lab_doc *d, struct lab_doc_cell *c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+struct lab_doc_figure *lab_doc_figure(struct lab_doc_section *s, const char *key, const char *title,
+                                      const char *xlabel, const char *ylabel);
+struct lab_doc_curve *lab_doc_curve(struct lab_doc_figure *f, const char *label,
+                                    enum lab_doc_style style);
+/* A point of c: y with its interval (lo, hi NaN: none); non-finite x or y are left out. */
+void lab_doc_point(struct lab_doc_curve *c, double x, double y, double lo, double hi);
+/* Says in c's legend that it has no number at x and why (the first three; then "..."). */
+void lab_doc_gap(struct lab_doc_curve *c, const char *x, const char *why);
+void lab_doc_flabel(struct lab_doc_figure *f, double x, double y, const char *text);
+
+#endif

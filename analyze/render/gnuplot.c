@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A document's figures as gnuplot data and scripts (render.h). Every text from the document
+ * reaches a script only as a gnuplot string literal (lab_an_gp_str) and every file name is a
+ * slug the analyzer made; numbers are printed by the renderer. Curves: one .dat block per
+ * curve (x y lo hi), drawn with error bars where an interval exists; ceilings (LAB_DOC_ROOF) as
+ * functions; a heat map: one "x y value" line per cell that has a number, drawn as an image when
+ * the matrix is full and as boxes when it is sparse, cell notes as labels on small matrices.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/plots_int.h"
+#include "analyze/render/render.h"
+
+/* Cells on a heat map up to this many rows carry their value as a label. */
+#define GP_LABEL_ALL 16
+/* Tics on a heat map axis: about this many, evenly spaced. */
+#define GP_TICS 32
+
+/* 1 when f has something to draw. */
+static int gp_any(const struct lab_doc_figure *f)
+{
+	if (f->heat) {
+		for (size_t i = 0; i < f->heat->nr * f->heat->nc; i++)
+			if (f->heat->cell[i].has)
+				return 1;
+		return 0;
+	}
+	for (size_t i = 0; i < f->nc; i++)
+		if (f->c[i]->n || f->c[i]->style == LAB_DOC_ROOF)
+			return 1;
+	return 0;
+}
+
+static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g)
+{
+	fputs("# x y lo hi (one block per curve, in the order of the script)\n", f);
+	for (size_t i = 0, blk = 0; i < g->nc; i++) {
+		const struct lab_doc_curve *c = g->c[i];
+
+		if (c->style == LAB_DOC_ROOF)
+			continue;
+		fputs(blk++ ? "\n\n" : "", f);
+		for (size_t k = 0; k < c->n; k++) {
+			lab_an_dat_num(f, c->x[k]);
+			lab_an_dat_num(f, c->y[k]);
+			lab_an_dat_num(f, isfinite(c->lo[k]) ? c->lo[k] : c->y[k]);
+			lab_an_dat_num(f, isfinite(c->hi[k]) ? c->hi[k] : c->y[k]);
+			fputc('\n', f);
+		}
+		if (!c->n) /* an empty block still counts as an index */
+			fputs(" NaN NaN NaN NaN\n", f);
+	}
+}
+
+/* The legend entry: the label, and where the curve has no number ("[no data at 2: ...]"). */
+static void gp_title(FILE *f, const struct lab_doc_curve *c)
+{
+	char buf[512];
+
+	if (c->missing)
+		snprintf(buf, sizeof(buf), "%s [no data at %s]", c->label ? c->label : "",
+		         c->missing);
+	else
+		snprintf(buf, sizeof(buf), "%s", c->label ? c->label : "");
+	lab_an_gp_str(f, buf);
+}
+
+static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat)
+{
+	size_t blk = 0;
+	int first = 1;
+
+	fputs("set key below nobox\nplot ", f);
+	for (size_t i = 0; i < g->nc; i++) {
+		const struct lab_doc_curve *c = g->c[i];
+
+		fputs(first ? "" : ", ", f);
+		first = 0;
+		if (c->style == LAB_DOC_ROOF) {
+			if (isfinite(c->a) && isfinite(c->b))
+				fprintf(f, "(x * %.17g < %.17g ? x * %.17g : %.17g)", c->b, c->a,
+				        c->b, c->a);
+			else
+				fprintf(f, "%.17g%s", isfinite(c->a) ? c->a : c->b,
+				        isfinite(c->a) ? "" : " * x");
+			fprintf(f, " with lines lw 2 dt %d lc rgb 'gray40' title ",
+			        c->dash % 5 + 1);
+		} else
+			fprintf(
+			    f, "'%s.dat' index %zu using 1:2:3:4 with %s lc %d pt %d dt %d title ",
+			    dat, blk++, c->style == LAB_DOC_POINTS ? "yerrorbars" : "yerrorlines",
+			    c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
+		gp_title(f, c);
+	}
+	fputc('\n', f);
+}
+
+static int gp_full(const struct lab_doc_matrix *m)
+{
+	for (size_t i = 0; i < m->nr * m->nc; i++)
+		if (!m->cell[i].has)
+			return 0;
+	return 1;
+}
+
+static int gp_labelled(const struct lab_doc_matrix *m, const struct lab_doc_cell *c)
+{
+	return c->has && (m->nr <= GP_LABEL_ALL || c->note);
+}
+
+/* index 0: x y value per cell with a number; index 1: x y label of the cells labelled. */
+static void gp_dat_heat(FILE *f, const struct lab_doc_matrix *m)
+{
+	int full = gp_full(m);
+
+	fputs("# x y value (x: column, y: row, positions of the script's tics)\n", f);
+	for (size_t i = 0; i < m->nr; i++) {
+		for (size_t j = 0; j < m->nc; j++)
+			if (m->cell[i * m->nc + j].has)
+				fprintf(f, "%zu %zu %.10g\n", j, i, m->cell[i * m->nc + j].mean);
+		if (full)
+			fputc('\n', f);
+	}
+	fputs("\n\n# x y label\n", f);
+	for (size_t i = 0; i < m->nr; i++)
+		for (size_t j = 0; j < m->nc; j++) {
+			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
+
+			if (!gp_labelled(m, c))
+				continue;
+			fprintf(f, "%zu %zu \"", j, i);
+			/* a label: digits and the note's plain characters only */
+			if (c->note)
+				for (const char *s = c->note; *s; s++)
+					fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 32
+					          ? '_'
+					          : *s,
+					      f);
+			else
+				fprintf(f, "%.3g", c->mean);
+			fputs("\"\n", f);
+		}
+}
+
+static void gp_tics(FILE *f, const char *axis, const char *const *lab, size_t n)
+{
+	size_t step = n > GP_TICS ? (n + GP_TICS - 1) / GP_TICS : 1;
+
+	fprintf(f, "set %stics (", axis);
+	for (size_t i = 0; i < n; i += step) {
+		fputs(i ? ", " : "", f);
+		lab_an_gp_str(f, lab[i] ? lab[i] : "?");
+		fprintf(f, " %zu", i);
+	}
+	fputs(")\n", f);
+}
+
+static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
+{
+	fprintf(f,
+	        "unset grid\nunset key\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
+	        "set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20')\nset cblabel ",
+	        m->nc - 1, m->nr - 1);
+	lab_an_gp_str(f, m->unit ? m->unit : "");
+	fputc('\n', f);
+	gp_tics(f, "x", m->clab, m->nc);
+	gp_tics(f, "y", m->rlab, m->nr);
+	if (gp_full(m))
+		fprintf(f, "plot '%s.dat' index 0 using 1:2:3 with image pixels", dat);
+	else
+		fprintf(f,
+		        "plot '%s.dat' index 0 using 1:2:(0.5):(0.5):3 with boxxyerror "
+		        "fillstyle solid noborder linecolor palette",
+		        dat);
+	for (size_t i = 0; i < m->nr * m->nc; i++)
+		if (gp_labelled(m, &m->cell[i])) {
+			fprintf(f,
+			        ", '' index 1 using 1:2:3 with labels font ',%d' textcolor "
+			        "rgb 'black'",
+			        m->nr > 8 ? 7 : 9);
+			break;
+		}
+	fputc('\n', f);
+}
+
+static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
+                      const char *base)
+{
+	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub);
+	fputs("set xlabel ", f);
+	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
+	fputs("\nset ylabel ", f);
+	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");
+	fputc('\n', f);
+	if (g->logx)
+		fprintf(f, "set logscale x %d\n", g->logx);
+	if (g->logy)
+		fprintf(f, "set logscale y %d\n", g->logy);
+	for (size_t i = 0; i < g->nlabel; i++) {
+		fputs("set label ", f);
+		lab_an_gp_str(f, g->label[i].text);
+		fprintf(f, " at %.17g, %.17g front\n", g->label[i].x, g->label[i].y);
+	}
+	if (g->heat)
+		gp_heat(f, g->heat, base);
+	else
+		gp_curves(f, g, base);
+	lab_an_gp_tail(f, base);
+}
+
+static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
+                     const struct lab_doc_figure *g, const struct lab_an_pdir *pdir,
+                     struct lab_an_plots *out, struct lab_err *err)
+{
+	char raw[256], base[256], title[320];
+	FILE *f;
+	int rc;
+
+	if (!gp_any(g))
+		return 0;
+	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.80s", d->view, g->id,
+	         s->experiment ? s->experiment : "all",
+	         s->sub   ? s->sub
+	         : g->key ? g->key
+	                  : "");
+	lab_an_plot_slug(raw, base, sizeof(base));
+	if (!(f = lab_an_open(pdir, base, "dat", err)))
+		return -LAB_EIO;
+	if (g->heat)
+		gp_dat_heat(f, g->heat);
+	else
+		gp_dat_curves(f, g);
+	if ((rc = lab_an_close(f, base, err)))
+		return rc;
+	if (!(f = lab_an_open(pdir, base, "gp", err)))
+		return -LAB_EIO;
+	gp_script(f, d, g, base);
+	if ((rc = lab_an_close(f, base, err)))
+		return rc;
+	snprintf(title, sizeof(title), "%.100s %.100s: %.100s", s->experiment ? s->experiment : "",
+	         s->sub ? s->sub : "", g->title ? g->title : d->title);
+	return lab_an_plot_add(out, g->heat ? "heatmap" : "curves", title, base, d->view, g->id);
+}
+
+int lab_render_gnuplot(const struct lab_doc *d, const struct lab_an_pdir *pdir,
+                       struct lab_an_plots *out, struct lab_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < d->ns && !rc; i++)
+		for (size_t j = 0; j < d->s[i]->nb && !rc; j++)
+			if (d->s[i]->b[j].type == LAB_DOC_FIGURE)
+				rc = gp_figure(d, d->s[i], d->s[i]->b[j].u.figure, pdir, out, err);
+	return rc;
+}

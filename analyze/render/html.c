@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A document as a report section (render.h), and the HTML escaping every section uses. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/csv.h"
+#include "analyze/plots.h"
+#include "analyze/render/render.h"
+#include "harness/record_schema.h"
+
+void lab_an_html(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
+			break;
+		}
+	}
+}
+
+static void an_base64(FILE *f, const unsigned char *p, size_t n)
+{
+	static const char tab[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16;
+
+		v |= i + 1 < n ? (unsigned)p[i + 1] << 8 : 0;
+		v |= i + 2 < n ? p[i + 2] : 0;
+		fputc(tab[(v >> 18) & 63], f);
+		fputc(tab[(v >> 12) & 63], f);
+		fputc(i + 1 < n ? tab[(v >> 6) & 63] : '=', f);
+		fputc(i + 2 < n ? tab[v & 63] : '=', f);
+	}
+}
+
+void lab_an_report_view_imgs(FILE *f, const struct lab_an_plots *plots, const char *dir,
+                             const char *view, size_t group)
+{
+	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++) {
+		const struct lab_an_plot *p = &plots->p[k];
+
+		if (p->group == group && (view ? p->view && !strcmp(p->view, view) : !p->view))
+			lab_an_report_img(f, dir, p);
+	}
+}
+
+void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
+{
+	char *path = lab_an_asprintf("%s/%s/%s.svg", dir, LAB_DIR_PLOTS, p->base), *buf = NULL;
+	size_t len;
+	struct stat st;
+
+	/* Only the regular file gnuplot wrote; never what a link put there. */
+	if (!path || lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	    lab_an_file_read(path, &buf, &len, NULL)) {
+		free(path);
+		return;
+	}
+	fputs("<figure><img alt=\"", f);
+	lab_an_html(f, p->title);
+	fputs("\" src=\"data:image/svg+xml;base64,", f);
+	an_base64(f, (const unsigned char *)buf, len);
+	fputs("\"><figcaption>", f);
+	lab_an_html(f, p->base);
+	fputs("</figcaption></figure>\n", f);
+	free(buf);
+	free(path);
+}
+
+static void html_table(FILE *f, const struct lab_doc_table *t)
+{
+	char buf[512];
+	size_t nkey = 0;
+
+	for (size_t k = 0; k < t->ncol && t->col[k].kind == LAB_DOC_KEY; k++)
+		nkey++;
+	if (t->title) {
+		fputs("<p>", f);
+		lab_an_html(f, t->title);
+		fputs("</p>\n", f);
+	}
+	fputs("<table><tr>", f);
+	for (size_t k = 0; k < t->ncol; k++) {
+		fputs("<th>", f);
+		lab_an_html(f, lab_render_head(&t->col[k], buf, sizeof(buf)));
+		fputs("</th>", f);
+	}
+	fputs("<th></th></tr>\n", f);
+	for (size_t r = 0; r < t->nrow; r++) {
+		fputs(t->rwhy[r] ? "<tr class=\"missing\">" : "<tr>", f);
+		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++) {
+			fputs("<td>", f);
+			lab_an_html(f, lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], buf,
+			                               sizeof(buf)));
+			fputs("</td>", f);
+		}
+		if (t->rwhy[r]) {
+			fprintf(f, "<td colspan=\"%zu\">", t->ncol - nkey);
+			lab_an_html(f, t->rwhy[r]);
+			fputs("</td>", f);
+		}
+		fputs(t->rnote[r] ? "<td class=\"warn\">" : "<td>", f);
+		lab_an_html(f, t->rnote[r]);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* A matrix with each cell shaded from white (its smallest value) to orange (its largest). */
+static void html_matrix(FILE *f, const struct lab_doc_matrix *m)
+{
+	static const struct lab_doc_col num = {"", NULL, LAB_DOC_VALUE};
+	double lo = INFINITY, hi = -INFINITY;
+	char buf[512];
+
+	for (size_t i = 0; i < m->nr * m->nc; i++)
+		if (m->cell[i].has) {
+			lo = fmin(lo, m->cell[i].mean);
+			hi = fmax(hi, m->cell[i].mean);
+		}
+	fputs("<p>", f);
+	lab_an_html(f, m->title ? m->title : m->key);
+	if (m->unit) {
+		fputs(" (", f);
+		lab_an_html(f, m->unit);
+		fputs(")", f);
+	}
+	fputs("</p>\n<table><tr><th>", f);
+	lab_an_html(f, m->rname);
+	fputs("</th>", f);
+	for (size_t j = 0; j < m->nc; j++) {
+		fputs("<th>", f);
+		lab_an_html(f, m->clab[j]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < m->nr; i++) {
+		fputs("<tr><th>", f);
+		lab_an_html(f, m->rlab[i]);
+		fputs("</th>", f);
+		for (size_t j = 0; j < m->nc; j++) {
+			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
+			double x = c->has && hi > lo ? (c->mean - lo) / (hi - lo) : 0;
+
+			fprintf(f, "<td style=\"background:hsl(30,90%%,%.0f%%)\">", 100 - 40 * x);
+			lab_an_html(f, lab_render_cell(&num, c, buf, sizeof(buf)));
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (m->legend) {
+		fputs("<p><small>", f);
+		lab_an_html(f, m->legend);
+		fputs("</small></p>\n", f);
+	}
+}
+
+static void html_block(FILE *f, const struct lab_doc *d, const struct lab_doc_block *b,
+                       const struct lab_an_plots *plots, const char *dir)
+{
+	switch (b->type) {
+	case LAB_DOC_TABLE:
+		html_table(f, b->u.table);
+		break;
+	case LAB_DOC_MATRIX:
+		html_matrix(f, b->u.matrix);
+		break;
+	case LAB_DOC_FIGURE:
+		lab_an_report_view_imgs(f, plots, dir, d->view, b->u.figure->id);
+		break;
+	case LAB_DOC_FINDING:
+		fputs(b->u.finding->sev == LAB_DOC_WARN ? "<p class=\"warn\">" : "<p>", f);
+		lab_an_html(f, b->u.finding->text);
+		if (b->u.finding->evidence) {
+			fputs(" <small>(", f);
+			lab_an_html(f, b->u.finding->evidence);
+			fputs(")</small>", f);
+		}
+		fputs("</p>\n", f);
+		break;
+	case LAB_DOC_NOTE:
+		fputs("<p><small>", f);
+		lab_an_html(f, b->u.note);
+		fputs("</small></p>\n", f);
+		break;
+	}
+}
+
+void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots *plots,
+                     const char *dir)
+{
+	if (!d->ns)
+		return;
+	fputs("<h2>", f);
+	lab_an_html(f, d->title);
+	fputs("</h2>\n", f);
+	if (d->about) {
+		fputs("<p>", f);
+		lab_an_html(f, d->about);
+		fputs("</p>\n", f);
+	}
+	for (size_t i = 0; i < d->ns; i++) {
+		const struct lab_doc_section *s = d->s[i];
+
+		fputs("<h3>", f);
+		lab_an_html(f, s->title ? s->title : s->experiment ? s->experiment : d->title);
+		if (s->title && s->experiment) {
+			fputs(": ", f);
+			lab_an_html(f, s->experiment);
+		}
+		fputs(" <small>", f);
+		lab_an_html(f, s->sub ? s->sub : "-");
+		fputs("</small></h3>\n", f);
+		if (s->lead) {
+			fputs("<p>", f);
+			lab_an_html(f, s->lead);
+			fputs("</p>\n", f);
+		}
+		for (size_t j = 0; j < s->nb; j++)
+			html_block(f, d, &s->b[j], plots, dir);
+	}
+	if (d->note) {
+		fputs("<p><small>", f);
+		lab_an_html(f, d->note);
+		fputs("</small></p>\n", f);
+	}
+}
