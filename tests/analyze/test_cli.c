@@ -22,7 +22,7 @@ LAB_TEST(analyze_json_fields)
 	REQUIRE(clitest_run(NULL, "analyze results-usl --json", &out, &err) == 0);
 	/* stdout is one JSON document and nothing else. */
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
-	CHECK_EQ_STR(lab_an_json_str(j, "schema"), "lab.analysis/1");
+	CHECK_EQ_STR(lab_an_json_str(j, "schema"), "lab.analysis/2");
 	s = clitest_at(j, "series", 0);
 	REQUIRE(s);
 	CHECK_EQ_STR(lab_an_json_str(s, "model"), "usl");
