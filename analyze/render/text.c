@@ -47,6 +47,33 @@ const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_
 	return buf;
 }
 
+/* s on one line into buf: a newline or carriage return in text from a file would start a line
+ * of its own in the tables (a forged row); it shows as \n, \r. */
+static const char *txt_line(const char *s, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	for (; s && *s && k + 3 < len; s++) {
+		if (*s == '\n' || *s == '\r') {
+			buf[k++] = '\\';
+			buf[k++] = *s == '\n' ? 'n' : 'r';
+		} else
+			buf[k++] = *s;
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+/* Cell k of row r of t as the text shows it, on one line. */
+static const char *txt_cell(const struct lab_doc_table *t, size_t r, size_t k, char *buf,
+                            size_t len)
+{
+	char raw[512];
+
+	return txt_line(lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], raw, sizeof(raw)),
+	                buf, len);
+}
+
 static void txt_table(FILE *f, const struct lab_doc_table *t)
 {
 	size_t w[LAB_DOC_MAXCOL], nkey = 0;
@@ -65,7 +92,7 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 				w[k] = n < TXT_MAXW ? n : TXT_MAXW;
 		}
 	if (t->title)
-		fprintf(f, "%s\n", t->title);
+		fprintf(f, "%s\n", txt_line(t->title, buf, sizeof(buf)));
 	for (size_t k = 0; k < t->ncol; k++)
 		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
 		        lab_render_head(&t->col[k], buf, sizeof(buf)));
@@ -73,58 +100,67 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)
 			fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
-			        lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], buf,
-			                        sizeof(buf)));
+			        txt_cell(t, r, k, buf, sizeof(buf)));
 		if (t->rwhy[r])
-			fprintf(f, "  %s", t->rwhy[r]);
+			fprintf(f, "  %s", txt_line(t->rwhy[r], buf, sizeof(buf)));
 		if (t->rnote[r])
-			fprintf(f, "  %s", t->rnote[r]);
+			fprintf(f, "  %s", txt_line(t->rnote[r], buf, sizeof(buf)));
 		fputc('\n', f);
 	}
 }
 
+/* The matrix with its labels; a cell with a note is marked * and its note listed below. */
 static void txt_matrix(FILE *f, const struct lab_doc_matrix *m)
 {
-	char buf[512];
+	char buf[512], v[64];
 
-	fprintf(f, "%s%s%s%s\n", m->title ? m->title : m->key, m->unit ? " (" : "",
-	        m->unit ? m->unit : "", m->unit ? ")" : "");
-	fprintf(f, "%14.14s", m->rname ? m->rname : "");
+	fprintf(f, "%s", txt_line(m->title ? m->title : m->key, buf, sizeof(buf)));
+	fprintf(f, m->unit ? " (%s)\n" : "\n", txt_line(m->unit, buf, sizeof(buf)));
+	fprintf(f, "%14.14s", txt_line(m->rname, buf, sizeof(buf)));
 	for (size_t j = 0; j < m->nc; j++)
-		fprintf(f, " %9.9s", m->clab[j] ? m->clab[j] : "?");
+		fprintf(f, " %9.9s", txt_line(m->clab[j] ? m->clab[j] : "?", buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t i = 0; i < m->nr; i++) {
-		static const struct lab_doc_col num = {"", NULL, LAB_DOC_VALUE};
-
-		fprintf(f, "%14.14s", m->rlab[i] ? m->rlab[i] : "?");
+		fprintf(f, "%14.14s", txt_line(m->rlab[i] ? m->rlab[i] : "?", buf, sizeof(buf)));
 		for (size_t j = 0; j < m->nc; j++) {
 			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
 
-			fprintf(f, " %9.9s",
-			        c->has ? lab_render_cell(&num, c, buf, sizeof(buf)) : "-");
+			snprintf(v, sizeof(v), "%.4g%s", c->mean, c->note ? "*" : "");
+			fprintf(f, " %9.9s", c->has ? v : "-");
 		}
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < m->nr * m->nc; i++)
+		if (m->cell[i].has && m->cell[i].note) {
+			fprintf(f, "  * %s", txt_line(m->rlab[i / m->nc], buf, sizeof(buf)));
+			fprintf(f, " / %s: ", txt_line(m->clab[i % m->nc], buf, sizeof(buf)));
+			fprintf(f, "%s\n", txt_line(m->cell[i].note, buf, sizeof(buf)));
+		}
 	if (m->legend)
-		fprintf(f, "  (%s)\n", m->legend);
+		fprintf(f, "  (%s)\n", txt_line(m->legend, buf, sizeof(buf)));
 }
 
 void lab_render_text(FILE *f, const struct lab_doc *d)
 {
+	char buf[1024];
+
 	for (size_t i = 0; i < d->ns; i++)
 		lab_render_text_section(f, d, i);
 	if (d->ns && d->note)
-		fprintf(f, "  (%s)\n", d->note);
+		fprintf(f, "  (%s)\n", txt_line(d->note, buf, sizeof(buf)));
 }
 
 void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
 {
 	const struct lab_doc_section *s = d->s[i];
+	char buf[1024];
 
-	fprintf(f, "\n== %s: %s  %s\n", s->title ? s->title : d->title,
-	        s->experiment ? s->experiment : "all experiments", s->sub ? s->sub : "-");
+	fprintf(f, "\n== %s: ", txt_line(s->title ? s->title : d->title, buf, sizeof(buf)));
+	fprintf(f, "%s  ",
+	        txt_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));
+	fprintf(f, "%s\n", txt_line(s->sub ? s->sub : "-", buf, sizeof(buf)));
 	if (s->lead)
-		fprintf(f, "%s\n", s->lead);
+		fprintf(f, "%s\n", txt_line(s->lead, buf, sizeof(buf)));
 	for (size_t j = 0; j < s->nb; j++) {
 		const struct lab_doc_block *b = &s->b[j];
 
@@ -132,13 +168,15 @@ void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
 			txt_table(f, b->u.table);
 		else if (b->type == LAB_DOC_MATRIX)
 			txt_matrix(f, b->u.matrix);
-		else if (b->type == LAB_DOC_FINDING)
-			fprintf(f, "  %s: %s%s%s%s\n",
+		else if (b->type == LAB_DOC_FINDING) {
+			fprintf(f, "  %s: %s",
 			        b->u.finding->sev == LAB_DOC_WARN ? "WARNING" : "finding",
-			        b->u.finding->text, b->u.finding->evidence ? " (" : "",
-			        b->u.finding->evidence ? b->u.finding->evidence : "",
-			        b->u.finding->evidence ? ")" : "");
-		else if (b->type == LAB_DOC_NOTE)
-			fprintf(f, "  note: %s\n", b->u.note);
+			        txt_line(b->u.finding->text, buf, sizeof(buf)));
+			if (b->u.finding->evidence)
+				fprintf(f, " (%s)",
+				        txt_line(b->u.finding->evidence, buf, sizeof(buf)));
+			fputc('\n', f);
+		} else if (b->type == LAB_DOC_NOTE)
+			fprintf(f, "  note: %s\n", txt_line(b->u.note, buf, sizeof(buf)));
 	}
 }

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The renderers (analyze/render/) on one document fixture: text, HTML, JSON, CSV and gnuplot
+ * against golden files in tests/analyze/render/ (LAB_UPDATE_GOLDEN=1 rewrites them), and the
+ * escaping of hostile text in each format.
+ */
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/csv.h"
+#include "analyze/jsonr.h"
+#include "analyze/plots_int.h"
+#include "analyze/render/render.h"
+#include "harness/json.h"
+#include "tests/testlib.h"
+
+/* Text a results file could carry into a document: markup, quotes, a gnuplot backquote, a
+ * newline. */
+#define HOSTILE "<script>x</script> 'q' \"d\" `id` a\\b\nline2"
+
+static struct lab_doc *rd_fixture(void)
+{
+	struct lab_doc *d = lab_doc_new("fixture", "A fixture view");
+	struct lab_doc_section *s = lab_doc_section(d, "exp1", "size=16K;team=lab");
+	struct lab_doc_table *t = lab_doc_table(s, "points", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "exp1: cost", "size (bytes)", "ns");
+	struct lab_doc_curve *c;
+	struct lab_doc_matrix *m;
+
+	lab_doc_about(d, "What it shows, with <b>markup</b> & an ampersand.", "the footnote");
+	lab_doc_lead(s, "strong scaling; cost in ns per element");
+	lab_doc_col(t, "lock", NULL, LAB_DOC_KEY);
+	lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
+	lab_doc_col(t, "cost", "ns", LAB_DOC_INTERVAL);
+	lab_doc_col(t, "n", NULL, LAB_DOC_COUNT);
+	lab_doc_col(t, "share", NULL, LAB_DOC_RATIO);
+	lab_doc_col(t, "rate", "GB/s", LAB_DOC_VALUE);
+	lab_doc_col(t, "label", NULL, LAB_DOC_TEXT);
+	lab_doc_row(t);
+	lab_doc_str(d, lab_doc_at(t, 0), "tas");
+	lab_doc_str(d, lab_doc_at(t, 1), "1");
+	lab_doc_ival(lab_doc_at(t, 2), 10, 10.5, 9.75, 11.25, 7);
+	lab_doc_num(lab_doc_at(t, 3), 7);
+	lab_doc_num(lab_doc_at(t, 4), 0.25);
+	lab_doc_num(lab_doc_at(t, 5), 123.456789);
+	lab_doc_str(d, lab_doc_at(t, 6), HOSTILE);
+	lab_doc_row(t);
+	lab_doc_str(d, lab_doc_at(t, 0), "tas");
+	lab_doc_str(d, lab_doc_at(t, 1), "2");
+	lab_doc_ival(lab_doc_at(t, 2), NAN, 5, NAN, NAN, 1);
+	lab_doc_cnote(d, lab_doc_at(t, 2), "below resolution");
+	lab_doc_why(d, lab_doc_at(t, 4), "no baseline");
+	lab_doc_rnote(t, "DELAY FLAGGED: drifted +16 %%");
+	lab_doc_row(t);
+	lab_doc_str(d, lab_doc_at(t, 0), "ticket");
+	lab_doc_str(d, lab_doc_at(t, 1), "2");
+	lab_doc_rwhy(t, "skipped: needs 2 CPUs, 1 allowed");
+	f->logx = 2;
+	c = lab_doc_curve(f, "tas", LAB_DOC_LINES);
+	lab_doc_point(c, 16384, 10.5, 9.75, 11.25);
+	lab_doc_point(c, 32768, 5, NAN, NAN);
+	lab_doc_point(c, NAN, 1, 0, 2); /* left out: no x */
+	c = lab_doc_curve(f, HOSTILE, LAB_DOC_POINTS);
+	c->color = 1;
+	lab_doc_gap(c, "2", "not run");
+	lab_doc_gap(c, "4", "load-flagged");
+	c = lab_doc_curve(f, "roof", LAB_DOC_ROOF);
+	c->a = 100;
+	c->b = 2.5;
+	lab_doc_flabel(f, 16384, 10.5, HOSTILE);
+	lab_doc_finding(s, LAB_DOC_WARN, "n = 7", "a finding with %s", "evidence");
+	lab_doc_note(s, "a note");
+	s = lab_doc_section(d, NULL, NULL);
+	m = lab_doc_matrix(s, "latency", "one-way latency", 2, 3);
+	m->unit = "ns";
+	m->rname = "from cpu";
+	m->cname = "to cpu";
+	m->legend = "median over samples";
+	for (size_t i = 0; i < 2; i++)
+		m->rlab[i] = lab_doc_printf(d, "%zu", i);
+	for (size_t j = 0; j < 3; j++)
+		m->clab[j] = lab_doc_printf(d, "%zu", j);
+	lab_doc_num(lab_doc_mat(m, 0, 1), 40);
+	lab_doc_num(lab_doc_mat(m, 0, 2), 80.5);
+	lab_doc_num(lab_doc_mat(m, 1, 0), 41);
+	lab_doc_cnote(d, lab_doc_mat(m, 1, 0), "M: 38\"41");
+	f = lab_doc_figure(s, "heat", "one-way latency", NULL, NULL);
+	f->heat = m;
+	return d;
+}
+
+/* The file name's contents from the case's tmpdir (malloc'd, NULL when absent). */
+static char *rd_read(const char *name)
+{
+	char path[2048], *buf = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), name);
+	return lab_an_file_read(path, &buf, &len, NULL) ? NULL : buf;
+}
+
+/* Compares text with tests/analyze/render/NAME; LAB_UPDATE_GOLDEN=1 writes it instead. */
+static void rd_golden(const char *name, const char *text)
+{
+	char path[2048], *want = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/tests/analyze/render/%s", testlib_srcdir(), name);
+	if (getenv("LAB_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+
+		REQUIRE(f != NULL);
+		fputs(text, f);
+		fclose(f);
+		return;
+	}
+	REQUIRE(lab_an_file_read(path, &want, &len, NULL) == 0);
+	if (strcmp(want, text))
+		fprintf(stderr, "%s differs; got:\n%s\n", name, text);
+	CHECK(strcmp(want, text) == 0);
+	free(want);
+}
+
+/* fn's output into a string (malloc'd). */
+#define RD_CAPTURE(buf, f, stmt)                                                                   \
+	do {                                                                                       \
+		size_t len_;                                                                       \
+		FILE *f = open_memstream(&(buf), &len_);                                           \
+		REQUIRE(f != NULL);                                                                \
+		stmt;                                                                              \
+		fclose(f);                                                                         \
+	} while (0)
+
+LAB_TEST(text_golden)
+{
+	struct lab_doc *d = rd_fixture();
+	char *out = NULL;
+
+	REQUIRE(d && !lab_doc_failed(d));
+	RD_CAPTURE(out, f, lab_render_text(f, d));
+	rd_golden("fixture.txt", out);
+	free(out);
+	lab_doc_free(d);
+}
+
+LAB_TEST(html_golden_and_escaping)
+{
+	struct lab_doc *d = rd_fixture();
+	char *out = NULL;
+
+	REQUIRE(d);
+	RD_CAPTURE(out, f, lab_render_html(f, d, NULL, testlib_tmpdir()));
+	rd_golden("fixture.html", out);
+	CHECK(strstr(out, "<script>") == NULL);
+	CHECK(strstr(out, "&lt;script&gt;x&lt;/script&gt; &#39;q&#39; &quot;d&quot;") != NULL);
+	CHECK(strstr(out, "<b>markup") == NULL);
+	free(out);
+	lab_doc_free(d);
+}
+
+LAB_TEST(json_golden_parses)
+{
+	struct lab_doc *d = rd_fixture();
+	struct lab_an_json *j = NULL;
+	struct lab_json w;
+	const size_t all[] = {0}, top[] = {1};
+	char *out = NULL;
+	size_t len;
+	FILE *f;
+
+	REQUIRE(d);
+	REQUIRE((f = open_memstream(&out, &len)) != NULL);
+	lab_json_begin_digits(&w, f, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_render_json(&w, d, all, 1);
+	lab_json_obj_open(&w, "top");
+	lab_render_json(&w, d, top, 1);
+	lab_json_obj_close(&w);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
+	fclose(f);
+	rd_golden("fixture.json", out);
+	REQUIRE(lab_an_json_parse("fixture.json", out, strlen(out), &j, NULL) == 0);
+	{
+		const struct lab_an_json *rows = lab_an_json_get(
+		    lab_an_json_get(
+		        lab_an_json_get(
+		            &lab_an_json_get(lab_an_json_get(j, "fixture"), "sections")->items[0],
+		            "tables"),
+		        "points"),
+		    "rows");
+
+		REQUIRE(rows && rows->n == 3);
+		CHECK_EQ_STR(lab_an_json_str(&rows->items[0], "label"), HOSTILE);
+		CHECK_NEAR(lab_an_json_num(&rows->items[0], "cost", NAN), 10, 0);
+		CHECK_NEAR(lab_an_json_num(&rows->items[1], "cost", NAN), 5, 0); /* no median */
+		CHECK_EQ_STR(lab_an_json_str(&rows->items[1], "share_why"), "no baseline");
+		CHECK_EQ_STR(lab_an_json_str(&rows->items[2], "why"),
+		             "skipped: needs 2 CPUs, 1 allowed");
+	}
+	lab_an_json_free(j);
+	free(out);
+	lab_doc_free(d);
+}
+
+LAB_TEST(csv_golden)
+{
+	struct lab_doc *d = rd_fixture();
+	struct lab_err err = {0};
+	char *names[4], *csv;
+
+	REQUIRE(d);
+	CHECK_EQ_U64(lab_render_csv_names(d, names, 4), 1);
+	CHECK_EQ_STR(names[0], "fixture_points.csv");
+	free(names[0]);
+	REQUIRE(lab_render_csv(d, testlib_tmpdir(), &err) == 0);
+	REQUIRE((csv = rd_read("fixture_points.csv")));
+	rd_golden("fixture_points.csv", csv);
+	free(csv);
+	lab_doc_free(d);
+}
+
+LAB_TEST(gnuplot_golden_and_quoting)
+{
+	struct lab_doc *d = rd_fixture();
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir()};
+	struct lab_err err = {0};
+	char *gp, *dat;
+
+	REQUIRE(d && pdir.fd >= 0);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(plots.n == 2);
+	CHECK_EQ_STR(plots.p[0].base, "fixture00-exp1-size_16K_team_lab");
+	CHECK_EQ_STR(plots.p[0].kind, "curves");
+	CHECK_EQ_STR(plots.p[0].view, "fixture");
+	CHECK_EQ_U64(plots.p[1].group, 1);
+	CHECK_EQ_STR(plots.p[1].kind, "heatmap");
+	REQUIRE((gp = rd_read("fixture00-exp1-size_16K_team_lab.gp")));
+	REQUIRE((dat = rd_read("fixture00-exp1-size_16K_team_lab.dat")));
+	rd_golden("fixture00.gp", gp);
+	rd_golden("fixture00.dat", dat);
+	CHECK(strstr(gp, "`id`") == NULL || strstr(gp, "'<script>x</script> ''q''") != NULL);
+	CHECK(strstr(gp, "\nline2") == NULL); /* a newline never ends a command */
+	free(gp);
+	free(dat);
+	REQUIRE((gp = rd_read("fixture01-all-heat.gp")));
+	REQUIRE((dat = rd_read("fixture01-all-heat.dat")));
+	rd_golden("fixture01.gp", gp);
+	rd_golden("fixture01.dat", dat);
+	free(gp);
+	free(dat);
+	close(pdir.fd);
+	lab_an_plots_free(&plots);
+	lab_doc_free(d);
+}
+
+/* Out of memory part way: the builders stop, the document says so, freeing is safe. */
+LAB_TEST(null_handles_are_safe)
+{
+	struct lab_doc_table *t = lab_doc_table(NULL, "k", NULL);
+
+	lab_doc_col(t, "a", NULL, LAB_DOC_VALUE);
+	lab_doc_row(t);
+	lab_doc_num(lab_doc_at(t, 0), 1);
+	lab_doc_rnote(t, "x");
+	lab_doc_point(lab_doc_curve(lab_doc_figure(NULL, "f", NULL, NULL, NULL), "c", LAB_DOC_LINES),
+	              1, 2, NAN, NAN);
+	lab_doc_num(lab_doc_mat(lab_doc_matrix(NULL, "m", NULL, 2, 2), 0, 0), 1);
+	CHECK(lab_doc_failed(NULL));
+	lab_doc_free(NULL);
+}
