@@ -366,6 +366,11 @@ hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo)
 	return topo->hw;
 }
 
+unsigned lab_topo_caches(const struct lab_topo *topo, struct lab_cache_info *c, unsigned max)
+{
+	return lab__topo_caches(topo->hw, c, max);
+}
+
 const char *lab_topo_source(const struct lab_topo *topo)
 {
 	return topo->source;

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The cache sizes of a topology, for run.json's provenance (the roofline names its bandwidth
- * ceilings by the level a working set fits in). */
+ * ceilings by the level a working set fits in). Reads the hwloc topology it is handed: the
+ * handle (topo.c) calls here, never the other way. */
 #include "harness/topo_internal.h"
 
-unsigned lab_topo_caches(const struct lab_topo *topo, struct lab_cache_info *c, unsigned max)
+unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max)
 {
 	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,
 	                                         HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L4CACHE,
 	                                         HWLOC_OBJ_L5CACHE};
-	hwloc_topology_t hw = lab__topo_hwloc(topo);
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]) && n < max; i++) {

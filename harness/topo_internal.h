@@ -10,8 +10,11 @@
 
 #include "harness/topo.h"
 
-/* The hwloc topology behind topo (topo_cache.c reads its caches, topo_domain.c its dies). */
+/* The hwloc topology behind topo (topo_domain.c reads its dies). */
 hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
+
+/* lab_topo_caches on the hwloc topology hw (topo_cache.c). */
+unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max);
 
 /*
  * Checks that the synthetic description desc (of --topology spec) has at most LAB_TOPO_PUS_MAX
