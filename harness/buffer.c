@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Only libnuma's system-call wrappers (mbind, get_mempolicy, move_pages) are used: its higher
- * functions print warnings to stderr, and library code never prints.
+ * Only libnuma's system-call wrappers (mbind, get_mempolicy) are used: its higher functions
+ * print warnings to stderr, and library code never prints. Where the pages are (lab_buf_pages)
+ * is asked in buffer_pages.c.
  */
 #include "harness/buffer.h"
 
@@ -14,9 +15,8 @@
 #include "harness/kernel_api.h"
 #include "harness/membind.h"
 
-#define BUF_HUGE_BYTES  ((size_t)2 << 20)
-#define BUF_MASK_LONGS  (LAB_BUF_NODES_MAX / (8 * sizeof(unsigned long)))
-#define BUF_QUERY_PAGES 1024 /* pages per move_pages call */
+#define BUF_HUGE_BYTES ((size_t)2 << 20)
+#define BUF_MASK_LONGS (LAB_BUF_NODES_MAX / (8 * sizeof(unsigned long)))
 
 static size_t buf_page(void)
 {
@@ -183,37 +183,4 @@ void lab_buf_obj_free(void *obj)
 		return;
 	memcpy(&b, (char *)obj - LAB_SLOT, sizeof(b));
 	lab_buf_free(&b);
-}
-
-int lab_buf_pages(const struct lab_buf *b, struct lab_buf_pages *out, struct lab_err *err)
-{
-	size_t page = buf_page();
-	void *addr[BUF_QUERY_PAGES];
-	int status[BUF_QUERY_PAGES];
-	uintptr_t first = (uintptr_t)b->p & ~(uintptr_t)(page - 1);
-	uintptr_t end = (uintptr_t)b->p + b->size_bytes;
-
-	memset(out, 0, sizeof(*out));
-	out->max_node = -1;
-	for (uintptr_t a = first; b->p && a < end;) {
-		unsigned long n = 0;
-		for (; n < BUF_QUERY_PAGES && a < end; n++, a += page)
-			addr[n] = (void *)a;
-		if (move_pages(0, n, addr, NULL, status, 0) != 0)
-			return lab_err_set(err, LAB_ESYS, "move_pages (where are the pages?): %s",
-			                   strerror(errno));
-		for (unsigned long i = 0; i < n; i++) {
-			int s = status[i];
-			if (s >= 0 && s < LAB_BUF_NODES_MAX) {
-				out->on_node[s]++;
-				out->max_node = s > out->max_node ? s : out->max_node;
-			} else if (s == -ENOENT) {
-				out->absent++;
-			} else {
-				out->other++;
-			}
-		}
-		out->pages += n;
-	}
-	return 0;
 }
