@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared between plan.c (resolution) and plan_points.c (expansion); not for other folders. */
+/* Shared by the planner's files (plan.c resolves; plan_keys.c, plan_check.c, plan_points.c and
+ * plan_lessons.c do the parts it calls); not for other folders. */
 #ifndef LAB_HARNESS_PLAN_INTERNAL_H
 #define LAB_HARNESS_PLAN_INTERNAL_H
 
 #include "harness/plan.h"
+
+/* ---- plan_keys.c ---- */
 
 /* Adds msg to d unless the same line is already there. */
 void lab__plan_diag_once(struct lab_diag *d, const char *msg);
@@ -15,6 +18,8 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 /* The resolved key named key of e, or NULL. */
 struct lab_resolved *lab__plan_key(struct lab_experiment *e, const char *key);
 
+/* ---- plan_check.c ---- */
+
 /* The closest known key to key over the harness table and table (may be NULL), or NULL. */
 const char *lab__plan_closest(const char *key, const struct lab_param *table);
 
@@ -22,7 +27,6 @@ const char *lab__plan_closest(const char *key, const struct lab_param *table);
 void lab__plan_check_globals(const struct lab_cfg *cfg, const struct lab_kernel *const *registry,
                              struct lab_diag *d);
 
-/* Reports --only names and --set sections that name no experiment. */
 /* The kernel of section s (--set, section, then [global]); reports a missing or unknown one. */
 const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
                                                   const struct lab_cfg_section *s,
@@ -38,12 +42,12 @@ void lab__plan_global_kernels(const struct lab_cfg *cfg, const struct lab_kernel
 void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
                            const struct lab_kernel *const *registry, struct lab_diag *d);
 
-/* Expands e's sweeps into plan->pts: CPU lists, kernel checks, params text. */
+/* plan_points.c: expands e's sweeps into plan->pts: CPU lists, kernel checks, params text. */
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d);
 
-/* Checks the claims of every [lessons] section against the plan's experiments (syntax, names,
- * keys, values) into plan->lessons; problems go to d as FILE:LINE lines. */
+/* plan_lessons.c: checks the claims of every [lessons] section against the plan's experiments
+ * (syntax, names, keys, values) into plan->lessons; problems go to d as FILE:LINE lines. */
 void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct lab_diag *d);
 
 #endif
