@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by runner.c (points, records) and runner_sample.c (samples, calibration) only. */
+/* Shared by the runner's files only: runner.c (points, records), runner_sample.c (samples,
+ * calibration), runner_take.c, runner_prec.c and runner_runs.c. */
 #ifndef LAB_HARNESS_RUNNER_INTERNAL_H
 #define LAB_HARNESS_RUNNER_INTERNAL_H
 
@@ -120,7 +121,7 @@ static inline unsigned lab__runner_pilot(const struct lab_hparams *h)
 }
 
 /*
- * One-run precision target (runner_runs.c): after the pilot in rec, takes more samples by
+ * One-run precision target (runner_prec.c): after the pilot in rec, takes more samples by
  * Stein's rule within the budget and fills rec->prec. Returns 0 or -LAB_EINTR / -LAB_ENOMEM.
  */
 int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, uint64_t iters,
@@ -133,6 +134,9 @@ int lab__runner_reserve(struct runner_point *p, struct lab_point_rec *rec, unsig
 /* The cost per unit of work of each kept sample of rec into x (unflagged ones when any is);
  * returns how many. */
 unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x);
+
+/* Fills the final fields of pr (mean, halfwidth, achieved) from the observations x[0..n-1]. */
+void lab__runner_prec_final(struct lab_prec_rec *pr, const double *x, unsigned n);
 
 /* Sleeps ns on the monotonic clock, through signals. */
 void lab__runner_sleep_ns(uint64_t ns);
