@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* samples.csv, threads.csv and config.ini; run.json is in results_json.c. */
+/* samples.csv, threads.csv and config.ini, and run.json's file (rewritten whole: temp file +
+ * rename); what run.json says is results_json.c's. */
 #include "harness/results.h"
 
 #include <dirent.h>
@@ -16,13 +17,38 @@
 #include "harness/record_schema.h"
 #include "harness/results_internal.h"
 
-char *lab__results_path(const struct lab_results *res, const char *name)
+/* dir/name, malloc'd; NULL when out of memory. */
+static char *results_path(const struct lab_results *res, const char *name)
 {
 	char *p = NULL;
 
 	if (asprintf(&p, "%s/%s", res->dir, name) < 0)
 		return NULL;
 	return p;
+}
+
+/* Rewrites run.json (temp file + rename) with the given status. */
+static int results_write_run(const struct lab_results *res, const char *status, struct lab_err *err)
+{
+	char *tmp = results_path(res, LAB_FILE_RUN ".tmp");
+	char *dst = results_path(res, LAB_FILE_RUN);
+	FILE *f = tmp ? fopen(tmp, "w") : NULL;
+	int rc = 0;
+
+	if (!f) {
+		rc = lab_err_set(err, LAB_EIO, "create %s: %s", tmp ? tmp : "run.json",
+		                 strerror(errno));
+		goto out;
+	}
+	lab__results_run_json(f, res, status);
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0) {
+		rc = lab_err_set(err, LAB_EIO, "write %s: %s", dst, strerror(errno));
+		unlink(tmp); /* a full disk must not leave a half-written temp file */
+	}
+out:
+	free(tmp);
+	free(dst);
+	return rc;
 }
 
 /* The lock file that claims a results directory for one run (see results_claim). */
@@ -152,7 +178,7 @@ static int results_claim(const char *dir, bool *created, struct lab_err *err)
 /* Gives up the claim of results_claim: the run is over and its files say so. */
 static void results_unclaim(const struct lab_results *res)
 {
-	char *p = lab__results_path(res, RESULTS_LOCK);
+	char *p = results_path(res, RESULTS_LOCK);
 
 	if (p)
 		unlink(p);
@@ -208,7 +234,7 @@ static void results_headers(struct lab_results *res)
 static int results_write_file(const struct lab_results *res, const char *name, const char *text,
                               struct lab_err *err)
 {
-	char *path = lab__results_path(res, name);
+	char *path = results_path(res, name);
 	FILE *f = path ? fopen(path, "w") : NULL;
 	int rc = 0;
 
@@ -220,7 +246,7 @@ static int results_write_file(const struct lab_results *res, const char *name, c
 
 static FILE *results_fopen(const struct lab_results *res, const char *name, struct lab_err *err)
 {
-	char *path = lab__results_path(res, name);
+	char *path = results_path(res, name);
 	FILE *f = path ? fopen(path, "w") : NULL;
 
 	if (!f)
@@ -256,7 +282,7 @@ static void results_remove(struct lab_results *res, bool created)
 	                                    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp", RESULTS_LOCK};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char *p = lab__results_path(res, names[i]);
+		char *p = results_path(res, names[i]);
 		if (p)
 			unlink(p);
 		free(p);
@@ -303,7 +329,7 @@ int lab_results_open(struct lab_results **out, const char *dir, const struct lab
 			                 strerror(errno));
 	}
 	if (rc == 0)
-		rc = lab__results_write_run(res, "running", err);
+		rc = results_write_run(res, "running", err);
 	if (rc) {
 		results_remove(res, created);
 		results_free(res);
@@ -379,7 +405,7 @@ static int results_write_running(struct lab_results *res, struct lab_err *err)
 	if (res->written_ns && now - res->written_ns < LAB_RESULTS_WRITE_NS)
 		return 0;
 	res->written_ns = now;
-	return lab__results_write_run(res, "running", err);
+	return results_write_run(res, "running", err);
 }
 
 int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)
@@ -463,7 +489,7 @@ int lab_results_close(struct lab_results *res, const char *status, const char *e
                       struct lab_err *err)
 {
 	snprintf(res->error, sizeof(res->error), "%s", error ? error : "");
-	int rc = lab__results_write_run(res, status, err);
+	int rc = results_write_run(res, status, err);
 
 	if (res->samples && fclose(res->samples) != 0 && rc == 0)
 		rc = lab_err_set(err, LAB_EIO, "close %s: %s", LAB_FILE_SAMPLES, strerror(errno));

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by results.c and results_json.c only. */
+/* Shared by results.c (the files) and results_json.c (run.json's document) only. */
 #ifndef LAB_HARNESS_RESULTS_INTERNAL_H
 #define LAB_HARNESS_RESULTS_INTERNAL_H
 
@@ -48,10 +48,7 @@ struct lab_results {
 	uint64_t ctr_mask; /* counter columns (catalogue events) after the metric columns */
 };
 
-/* dir/name, malloc'd; NULL when out of memory. */
-char *lab__results_path(const struct lab_results *res, const char *name);
-
-/* Rewrites run.json (temp file + rename) with the given status. */
-int lab__results_write_run(const struct lab_results *res, const char *status, struct lab_err *err);
+/* Writes run.json's document with the given status to f (results_json.c). */
+void lab__results_run_json(FILE *f, const struct lab_results *res, const char *status);
 
 #endif

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run.json: provenance, the config as written and resolved, and every point's outcome. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "harness/counters.h"
 #include "harness/json.h"
@@ -253,7 +251,7 @@ static void json_selfcheck(struct lab_json *j, const struct lab_selfcheck *sc)
 	lab_json_obj_close(j);
 }
 
-static void json_run(FILE *f, const struct lab_results *res, const char *status)
+void lab__results_run_json(FILE *f, const struct lab_results *res, const char *status)
 {
 	const struct lab_results_info *in = &res->info;
 	struct lab_json j;
@@ -293,27 +291,4 @@ static void json_run(FILE *f, const struct lab_results *res, const char *status)
 	lab_json_arr_close(&j);
 	lab_json_obj_close(&j);
 	lab_json_end(&j);
-}
-
-int lab__results_write_run(const struct lab_results *res, const char *status, struct lab_err *err)
-{
-	char *tmp = lab__results_path(res, LAB_FILE_RUN ".tmp");
-	char *dst = lab__results_path(res, LAB_FILE_RUN);
-	FILE *f = tmp ? fopen(tmp, "w") : NULL;
-	int rc = 0;
-
-	if (!f) {
-		rc = lab_err_set(err, LAB_EIO, "create %s: %s", tmp ? tmp : "run.json",
-		                 strerror(errno));
-		goto out;
-	}
-	json_run(f, res, status);
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, dst) != 0) {
-		rc = lab_err_set(err, LAB_EIO, "write %s: %s", dst, strerror(errno));
-		unlink(tmp); /* a full disk must not leave a half-written temp file */
-	}
-out:
-	free(tmp);
-	free(dst);
-	return rc;
 }
