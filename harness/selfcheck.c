@@ -22,43 +22,6 @@ static void sc_spin_run(struct lab_ctx *ctx, struct lab_thread *t)
 		lab_clock_spin_ns(LAB_SELFCHECK_SPIN_NS);
 }
 
-/*
- * Dependent register adds written out (a loop would add a taken branch per add). The step comes
- * through an empty asm so it is a register, not an immediate: some cores (Golden Cove) fold
- * add-immediate chains at rename and would read faster than their clock. The empty asm after
- * each add makes it wait for the last and stops the compiler folding them.
- */
-#define SC_ADD1(x, y)                                                                              \
-	x += y;                                                                                    \
-	__asm__ volatile("" : "+r"(x))
-#define SC_ADD8(x, y)                                                                              \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y);                                                                             \
-	SC_ADD1(x, y)
-
-void lab_selfcheck_add_chain(uint64_t blocks)
-{
-	uint64_t x = 0, y = 1;
-
-	__asm__ volatile("" : "+r"(y));
-	for (uint64_t i = 0; i < blocks; i++) {
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-		SC_ADD8(x, y);
-	}
-	lab_do_not_optimize(x);
-}
-
 static const struct lab_param sc_no_params[] = {LAB_PARAM_END};
 
 static const struct lab_kernel sc_empty = {

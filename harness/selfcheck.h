@@ -24,11 +24,6 @@ struct lab_selfcheck {
 	"estimated: a dependent chain of register adds (1 cycle each), fastest of 7 tries in "     \
 	"thread CPU time"
 
-#define LAB_SELFCHECK_CHAIN_BLOCK 64 /* dependent adds per block of lab_selfcheck_add_chain */
-
-/* blocks x LAB_SELFCHECK_CHAIN_BLOCK dependent adds: as many cycles on any core. */
-void lab_selfcheck_add_chain(uint64_t blocks);
-
 /* Runs both checks on one thread pinned to cpu. Returns 0 or the runner's error. */
 int lab_selfcheck_run(struct lab_runner *r, int cpu, struct lab_selfcheck *out,
                       struct lab_err *err);

@@ -9,9 +9,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "harness/coreclock.h"
 #include "harness/counters.h"
 #include "harness/json.h"
-#include "harness/selfcheck.h"
 #include "lab/cli.h"
 
 static const char *const ctr_presets[] = {"sw", "ipc", "cache", "branch", "topdown", "flops"};
@@ -148,7 +148,7 @@ static void counters_fixture_json(FILE *f, struct lab_ctr_point *cp, const char 
 	for (unsigned pass = 0; pass < passes; pass++) {
 		lab_ctr_select_pass(cp, pass, true);
 		lab_ctr_sample_start(cp, 0);
-		lab_selfcheck_add_chain(CTR_FIXTURE_ADDS / LAB_SELFCHECK_CHAIN_BLOCK);
+		lab_coreclock_add_chain(CTR_FIXTURE_ADDS / LAB_CORECLOCK_CHAIN_BLOCK);
 		lab_ctr_sample_stop(cp, 0, 0, 0);
 		lab_ctr_sample_done(cp, 1);
 		lab_json_obj_open(&j, NULL);
