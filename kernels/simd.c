@@ -55,33 +55,6 @@ static const struct lab_param sd_params_table[] = {
     LAB_PARAM_END,
 };
 
-static const struct simd_variant *const sd_variants[LAB_ISA_N] = {
-    &simd_v_scalar, &simd_v_auto, &simd_v_sse2, &simd_v_avx2, &simd_v_avx512,
-};
-
-simd_fn lab_simd_fn(const struct simd_params *p)
-{
-	return sd_variants[p->isa]->fn[p->op][p->type][p->accumulators - 1];
-}
-
-unsigned lab_simd_elem(const struct simd_params *p)
-{
-	return p->type == SIMD_F64 ? 8 : 4;
-}
-
-/* Bytes per element over all arrays: x (and y for dot/saxpy, the index for gather). */
-static unsigned sd_bytes_per_elem(const struct simd_params *p)
-{
-	unsigned e = lab_simd_elem(p);
-
-	return p->op == SIMD_DOT || p->op == SIMD_SAXPY ? 2 * e : p->op == SIMD_GATHER ? e + 4 : e;
-}
-
-size_t lab_simd_elems(const struct simd_params *p)
-{
-	return (size_t)(p->size / sd_bytes_per_elem(p)) / 16 * 16;
-}
-
 static int sd_check(const void *params, unsigned nthreads, const struct lab_env *env,
                     struct lab_err *err)
 {
@@ -95,7 +68,7 @@ static int sd_check(const void *params, unsigned nthreads, const struct lab_env 
 	if (lab_simd_elems(p) < 16)
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "size = %llu: too small (allowed >= %u bytes for this op)",
-		                   (unsigned long long)p->size, 16 * sd_bytes_per_elem(p));
+		                   (unsigned long long)p->size, 16 * lab_simd_bytes_per_elem(p));
 	int rc = lab_simd_isa_check(p->isa, false, env, err);
 	if (rc)
 		return rc;
@@ -145,7 +118,7 @@ static void sd_work(const void *params, struct lab_work *w)
 	const struct simd_params *p = params;
 	bool fp = p->type != SIMD_I32;
 
-	w->bytes_read = sd_bytes_per_elem(p);
+	w->bytes_read = lab_simd_bytes_per_elem(p);
 	w->bytes_written = p->op == SIMD_SAXPY ? lab_simd_elem(p) : 0;
 	w->bytes_write_allocate = 0; /* saxpy reads y before it writes it */
 	/* Integer arithmetic and count_if's compares are not flops. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* simd's shared pieces: params, per-thread data, and the data/reference/verify half. */
+/* simd's shared pieces: params, per-thread data, and the data/reference/verify half
+ * (kernels/simd_data.c), which simd.c's descriptor and check call. */
 #ifndef LAB_KERNELS_SIMD_H
 #define LAB_KERNELS_SIMD_H
 
@@ -33,6 +34,9 @@ simd_fn lab_simd_fn(const struct simd_params *p);
 /* Element size in bytes, and elements per array for p's size. */
 unsigned lab_simd_elem(const struct simd_params *p);
 size_t lab_simd_elems(const struct simd_params *p);
+
+/* Bytes per element over all arrays: x (and y for dot/saxpy, the index for gather). */
+unsigned lab_simd_bytes_per_elem(const struct simd_params *p);
 
 /* thread_setup: allocates and first-touches the thread's arrays, computes the reference. */
 int lab_simd_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_err *err);

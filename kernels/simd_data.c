@@ -1,11 +1,38 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* simd's data, reference results and verification (the untimed half of kernels/simd.c). */
+/* simd's data, reference results and verification (the untimed half of kernels/simd.c), and
+ * what a point's params come to: its variant's function, element size and count. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/simd.h"
 #include "kernels/simd_isa.h"
+
+static const struct simd_variant *const sd_variants[LAB_ISA_N] = {
+    &simd_v_scalar, &simd_v_auto, &simd_v_sse2, &simd_v_avx2, &simd_v_avx512,
+};
+
+simd_fn lab_simd_fn(const struct simd_params *p)
+{
+	return sd_variants[p->isa]->fn[p->op][p->type][p->accumulators - 1];
+}
+
+unsigned lab_simd_elem(const struct simd_params *p)
+{
+	return p->type == SIMD_F64 ? 8 : 4;
+}
+
+unsigned lab_simd_bytes_per_elem(const struct simd_params *p)
+{
+	unsigned e = lab_simd_elem(p);
+
+	return p->op == SIMD_DOT || p->op == SIMD_SAXPY ? 2 * e : p->op == SIMD_GATHER ? e + 4 : e;
+}
+
+size_t lab_simd_elems(const struct simd_params *p)
+{
+	return (size_t)(p->size / lab_simd_bytes_per_elem(p)) / 16 * 16;
+}
 
 /* A small LCG: the data only has to be varied and reproducible from the seed. */
 static uint32_t sd_rand(uint64_t *s)
