@@ -1,9 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Helpers shared by the loaders (data.c, data_run.c, data_csv.c); not the analyzer's interface. */
+/* Shared by the data files (data.c, data_points.c, data_cost.c and the loaders data_run.c,
+ * data_samples.c, data_threads.c, data_csv.c); not the analyzer's interface. */
 #ifndef LAB_ANALYZE_DATA_INT_H
 #define LAB_ANALYZE_DATA_INT_H
 
 #include "analyze/data.h"
+
+/* The range of a cost per unit (elapsed_ns / work, or --csv seconds and 1/throughput) the
+ * analyzer accepts: far beyond any measurement, and narrow enough that every derived value
+ * (sums of squares, speedups, efficiencies, fits) stays finite. A cost outside is an input
+ * error with FILE:LINE, never an inf or nan in the output. */
+#define LAB_AN_COST_MIN   1e-100
+#define LAB_AN_COST_MAX   1e100
+#define LAB_AN_COST_OK(c) ((c) >= LAB_AN_COST_MIN && (c) <= LAB_AN_COST_MAX)
+
+/* The largest thread count the analyzer accepts from any file. */
+#define LAB_AN_THREADS_MAX (1L << 20)
+
+/* ---- data_points.c ---- */
 
 /* The k=v items of params sorted, in fresh memory; NULL when memory runs out. */
 char *lab_an_params_canon(const char *params);
@@ -20,22 +34,18 @@ int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e);
 /* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);
-/* The range of a cost per unit (elapsed_ns / work, or --csv seconds and 1/throughput) the
- * analyzer accepts: far beyond any measurement, and narrow enough that every derived value
- * (sums of squares, speedups, efficiencies, fits) stays finite. A cost outside is an input
- * error with FILE:LINE, never an inf or nan in the output. */
-#define LAB_AN_COST_MIN   1e-100
-#define LAB_AN_COST_MAX   1e100
-#define LAB_AN_COST_OK(c) ((c) >= LAB_AN_COST_MIN && (c) <= LAB_AN_COST_MAX)
 
-/* The largest thread count the analyzer accepts from any file. */
-#define LAB_AN_THREADS_MAX (1L << 20)
+/* ---- data_samples.c ---- */
 
 /* A finite decimal number (empty gives NaN when allow_empty), or a whole decimal integer that
  * fits a long; no spaces, signs other than a leading '-', hex or infinities. 0 or -1. */
 int lab_an_parse_num(const char *s, double *v, int allow_empty);
 int lab_an_parse_int(const char *s, long *v);
-/* Reads run.json into d->run (a missing file is a warning); merges its points' status. */
+
+/* ---- the loaders ---- */
+
+/* Reads run.json into d->run (a missing file is a warning); merges its points' status
+ * (data_run.c). */
 int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err);
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err);
 /* Reads samples.csv into d's points, every column checked (data_samples.c). */
