@@ -65,11 +65,6 @@ static double an_model_grad(enum lab_an_model m, const double *x, double N, doub
 	abort();
 }
 
-int lab_an_model_is_throughput(enum lab_an_model model)
-{
-	return model == LAB_AN_USL_THROUGHPUT || model == LAB_AN_AMDAHL_THROUGHPUT;
-}
-
 double lab_an_model_eval(enum lab_an_model model, const double *x, double threads)
 {
 	return an_model_grad(model, x, threads, NULL);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What a fit means beyond its estimates: the USL peak, the model choice, the error model and the
- * lack-of-fit test. */
+/* What a fit means beyond its estimates: the USL peak, the model choice, the error model, the
+ * lack-of-fit test, and whether a model is a cost or a throughput form. fit.c calls here, never
+ * the other way. */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,11 @@
 #include "analyze/fit.h"
 #include "analyze/fit_int.h"
 #include "analyze/stats.h"
+
+int lab_an_model_is_throughput(enum lab_an_model model)
+{
+	return model == LAB_AN_USL_THROUGHPUT || model == LAB_AN_AMDAHL_THROUGHPUT;
+}
 
 const char *lab_an_objective_name(enum lab_an_objective obj)
 {
