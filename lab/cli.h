@@ -72,10 +72,10 @@ struct lab_cli_args {
 		    offsetof(struct lab_cli_args, nonly), "only experiment SEC (repeatable)"       \
 	}
 
-/* A loaded config, its topology and its plan. */
-/* argv[0] of this process, as the user typed it (for "next:" lines). */
+/* argv[0] of this process, as the user typed it (for "next:" lines); "lab" until main sets it. */
 extern const char *lab_self;
 
+/* A loaded config, its topology and its plan. */
 struct lab_cli_setup {
 	struct lab_cfg cfg;
 	struct lab_topo *topo;

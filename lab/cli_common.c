@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What lab run and lab plan share: options, loading and validating configs, printing plans. */
+/* What lab run and lab plan share: options, loading and validating configs, printing plans; and
+ * the program's name (lab_self, which main sets). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 
 #define LAB_CLI_STR_(x) #x
 #define LAB_CLI_STR(x)  LAB_CLI_STR_(x)
+
+const char *lab_self = "lab";
 
 static void cli_stem(const char *path, char *buf, size_t len)
 {

@@ -52,8 +52,6 @@ static void lab_usage(FILE *f)
 	           "config.\n`lab COMMAND --help` for more.\n");
 }
 
-const char *lab_self = "lab";
-
 /* A standard descriptor the caller closed (`lab ... >&-`) is held by a read-only /dev/null, so
  * the first file the lab opens cannot become stdout (results written into it) and a write to
  * it fails, which lab_stdout_done reports. */
