@@ -707,6 +707,48 @@ static bool da_reg_step(const struct da_ind *ind, int r, long *step)
 	return true;
 }
 
+/* Records in s (ns streams so far, at most 32) the memory access of in, at its offset from the
+ * registers' values at the top of the trip; cur holds the steps of the instructions before it
+ * and takes in's own. */
+static void da_access(struct da_stream *s, unsigned *ns, const struct insn *in, bool frame,
+                      struct da_ind *cur)
+{
+	struct da_mem m = da_mem_of(in, frame);
+
+	da_induction(in, cur);
+	if (m.present) {
+		long sb = 0, si = 0;
+		da_reg_step(cur, m.base, &sb);
+		da_reg_step(cur, m.index, &si);
+		/* (the instruction's own write, if it bumps its base, comes after) */
+		struct da_ind one = {0};
+		da_induction(in, &one);
+		long ob = 0, oi = 0;
+		da_reg_step(&one, m.base, &ob);
+		da_reg_step(&one, m.index, &oi);
+		m.disp += (sb - ob) + (si - oi) * m.scale;
+	}
+	if (!m.present || m.local || m.index == DA_VECREG || da_starts(in->mn, "prefetch"))
+		return;
+	unsigned k = 0;
+	while (k < *ns && !(s[k].base == m.base && s[k].index == m.index && s[k].scale == m.scale))
+		k++;
+	if (k == *ns) {
+		if (*ns == 32)
+			return;
+		s[k].base = m.base;
+		s[k].index = m.index;
+		s[k].scale = m.scale;
+		(*ns)++;
+	}
+	struct da_range r = {m.disp, m.disp + (long)m.size};
+	bool st = m.dest && !da_reads_only(in->mn);
+	if (st && s[k].nst < 64)
+		s[k].st[s[k].nst++] = r;
+	if ((!st || !da_pure_store(in->mn)) && s[k].nld < 64)
+		s[k].ld[s[k].nld++] = r;
+}
+
 static void da_elems(const struct da_cfg *g, const uint64_t *body, size_t head, bool frame,
                      unsigned elem, struct disasm_loop *o)
 {
@@ -729,45 +771,8 @@ static void da_elems(const struct da_cfg *g, const uint64_t *body, size_t head, 
 		size_t b = (head + bb) % g->nb;
 		if (!DA_BIT(body, b))
 			continue;
-		for (size_t i = g->start[b]; i < g->end[b]; i++) {
-			const struct insn *in = &g->in[i];
-			struct da_mem m = da_mem_of(in, frame);
-			da_induction(in, &cur);
-			if (m.present) {
-				long sb = 0, si = 0;
-				da_reg_step(&cur, m.base, &sb);
-				da_reg_step(&cur, m.index, &si);
-				/* (the instruction's own write, if it bumps its base, comes after)
-				 */
-				struct da_ind one = {0};
-				da_induction(in, &one);
-				long ob = 0, oi = 0;
-				da_reg_step(&one, m.base, &ob);
-				da_reg_step(&one, m.index, &oi);
-				m.disp += (sb - ob) + (si - oi) * m.scale;
-			}
-			if (!m.present || m.local || m.index == DA_VECREG ||
-			    da_starts(in->mn, "prefetch"))
-				continue;
-			unsigned k = 0;
-			while (k < ns && !(s[k].base == m.base && s[k].index == m.index &&
-			                   s[k].scale == m.scale))
-				k++;
-			if (k == ns) {
-				if (ns == 32)
-					continue;
-				s[ns].base = m.base;
-				s[ns].index = m.index;
-				s[ns].scale = m.scale;
-				ns++;
-			}
-			struct da_range r = {m.disp, m.disp + (long)m.size};
-			bool st = m.dest && !da_reads_only(in->mn);
-			if (st && s[k].nst < 64)
-				s[k].st[s[k].nst++] = r;
-			if ((!st || !da_pure_store(in->mn)) && s[k].nld < 64)
-				s[k].ld[s[k].nld++] = r;
-		}
+		for (size_t i = g->start[b]; i < g->end[b]; i++)
+			da_access(s, &ns, &g->in[i], frame, &cur);
 	}
 	for (unsigned k = 0; k < ns; k++) {
 		long sb, si;
