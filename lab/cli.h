@@ -95,8 +95,9 @@ void lab_cli_release(struct lab_cli_setup *s);
 
 /* Writes the plan as text (or JSON) on stdout. */
 void lab_cli_print_plan(const struct lab_cli_setup *s, bool json);
-/* Seconds the plan should take on a quiet machine (the estimate lab plan prints). */
-double lab_cli_plan_seconds(const struct lab_plan *plan);
+/* The estimate lab plan and lab run print: "about 5 min", or "about 30 s, up to 15 min where
+ * precision targets use their budget". */
+void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len);
 
 /* The built-in quick config (generated from configs/quick.ini). */
 extern const char lab_quick_ini[];

@@ -188,7 +188,9 @@ static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_poi
  * precision target up to its budget, those extras within total_budget (harness/precision.h);
  * LAB_EST_SELFCHECK_NS for the self-check. Retries of flagged samples come on top.
  */
-static double cli_plan_seconds(const struct lab_plan *plan)
+/* Seconds the plan takes at most (precision targets spending their whole budget) and, in
+ * *fixed, without what the precision targets may add. */
+static double cli_plan_seconds(const struct lab_plan *plan, double *fixed)
 {
 	double ns = LAB_EST_SELFCHECK_NS, extra = 0;
 	uint64_t total = 0;
@@ -204,21 +206,47 @@ static double cli_plan_seconds(const struct lab_plan *plan)
 		if (pt->h.total_budget && (!total || pt->h.total_budget < total))
 			total = pt->h.total_budget;
 	}
+	*fixed = ns / 1e9;
 	return lab_prec_total_estimate(ns, extra, total) / 1e9;
+}
+
+/* "12 s", "5 min", "1.5 h" into buf. */
+static const char *cli_dur(double s, char *buf, size_t len)
+{
+	if (s < 90)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 2 * 3600)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else
+		snprintf(buf, len, "%.1f h", s / 3600);
+	return buf;
+}
+
+void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len)
+{
+	double fixed, most = cli_plan_seconds(plan, &fixed);
+	char a[48], b[32];
+
+	/* A precision target stops when it is met: its budget bounds the run, it is no forecast. */
+	if (fixed < 0.5)
+		snprintf(a, sizeof(a), "under 1 s");
+	else
+		snprintf(a, sizeof(a), "about %s", cli_dur(fixed, b, sizeof(b)));
+	if (most > fixed * 1.05)
+		snprintf(buf, len, "%s, up to %s where precision targets use their budget", a,
+		         cli_dur(most, b, sizeof(b)));
+	else
+		snprintf(buf, len, "%s", a);
 }
 
 static void cli_print_estimate(const struct lab_plan *plan)
 {
-	double s = cli_plan_seconds(plan);
+	char est[160];
 
-	if (s < 90)
-		printf("estimated run time: about %.0f s", s);
-	else if (s < 2 * 3600)
-		printf("estimated run time: about %.0f min", s / 60);
-	else
-		printf("estimated run time: about %.1f h", s / 3600);
-	printf(" (warm-up, calibration and reps x min_time per point and run; precision targets "
-	       "up to their budget; more on a busy machine, where flagged samples are retried)\n");
+	lab_cli_estimate_text(plan, est, sizeof(est));
+	printf("estimated run time: %s (warm-up, calibration and reps x min_time per point and "
+	       "run; more on a busy machine, where flagged samples are retried)\n",
+	       est);
 }
 
 void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
@@ -250,7 +278,3 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 	cli_print_estimate(s->plan);
 }
 
-double lab_cli_plan_seconds(const struct lab_plan *plan)
-{
-	return cli_plan_seconds(plan);
-}

@@ -284,7 +284,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_selfcheck sc;
 	struct lab_prov prov;
 	struct lab_err err = {0}, cerr = {0};
-	char dir[512];
+	char dir[512], est[160];
 
 	lab_prov_collect(&prov);
 	info.prov = &prov;
@@ -313,8 +313,8 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
-	fprintf(stderr, "estimated run time: about %.0f s on a quiet machine\n",
-	        lab_cli_plan_seconds(s->plan));
+	lab_cli_estimate_text(s->plan, est, sizeof(est));
+	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);
 	con.t0_ns = lab_clock_ns();
 	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
 	if (con.progress)

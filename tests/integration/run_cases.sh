@@ -41,6 +41,10 @@ plan_synthetic)
 	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' >"$tmp/p.txt"
 	grep -q '^3200 points planned$' "$tmp/p.txt"
 	grep -qE '^estimated run time: about [0-9]+ min ' "$tmp/p.txt"
+	# A precision target stops when met: its budget is the ceiling, said as such.
+	printf '[global]\nthreads = 1\nreps = 3\nprecision = 1%%\nbudget = 10s\n\n[noop]\nkernel = noop\n' >"$tmp/pp.ini"
+	"$lab" plan "$tmp/pp.ini" >"$tmp/pp.txt"
+	grep -qE '^estimated run time: (under 1 s|about [0-9]+ s), up to 1[0-9] s where precision targets use their budget' "$tmp/pp.txt"
 	# A 2-socket plan on a 2-vCPU machine: scatter alternates packages.
 	"$lab" plan configs/quick.ini --only noop --set noop.placement=scatter --set noop.threads=4 \
 		--topology 'synthetic:pack:2 core:8 pu:2' --json >"$tmp/p.json"
