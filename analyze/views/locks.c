@@ -335,9 +335,14 @@ static int lk_describe(const struct lab_an_view *v, const void *state, struct la
 	    "throughput exceeds 1/cs_ns is DELAY FLAGGED with the reason: compare it with care.",
 	    lab_doc_printf(doc,
 	                   "throughput: work/elapsed per sample, all threads together, interval "
-	                   "on the log scale; Jain: interval inside [1/threads, 1]; a point whose "
-	                   "delay moved beyond %.0f %% or whose throughput exceeds 1/cs_ns is "
-	                   "DELAY FLAGGED: compare it with care",
+	                   "on the log scale; jain_fairness: the per-sample index, interval inside "
+	                   "[1/threads, 1]; handoff_ratio: share of acquisitions that went to "
+	                   "another thread; the other columns: median | mean [95%% t-interval] "
+	                   "over samples; cs_achieved_ns: the critical section achieved, "
+	                   "delay_drift_pct: the busy-loop calibration's change since the run's "
+	                   "first; a point whose delay moved beyond %.0f %% or whose throughput "
+	                   "exceeds 1/cs_ns is DELAY FLAGGED: compare it with care; modes: of the "
+	                   "cost (8 or more samples), MULTIMODAL with their centers",
 	                   LAB_AN_LK_DELAY_TOL_PCT));
 	for (size_t i = 0; i < l->ng; i++)
 		lk_group(doc, &l->g[i]);
