@@ -8,14 +8,18 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
-#include "analyze/jsonw.h"
+#include "analyze/flagged.h"
+#include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
-const char *const lab_an_lock_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness", "handoff_ratio",
-                                                           "acq_lat_p99_ns", "max_min_ratio"};
+/* The metric columns, indexed by the enum of locks.h. */
+static const char *const lk_metric[LAB_AN_LK_NMETRIC] = {"jain_fairness",  "handoff_ratio",
+                                                         "acq_lat_p99_ns", "max_min_ratio",
+                                                         "cs_achieved_ns", "delay_drift_pct"};
+static const char *const lk_unit[LAB_AN_LK_NMETRIC] = {NULL, NULL, "ns", NULL, "ns", "%"};
 
 /* The bounded intervals of e (see locks.h). */
-static void an_lock_bounds(struct lab_an_lock_pt *e)
+static void lk_bounds(struct lab_an_lock_pt *e)
 {
 	const struct lab_an_msum *m = &e->m[LAB_AN_LK_JAIN];
 	double lo, hi;
@@ -33,63 +37,27 @@ static void an_lock_bounds(struct lab_an_lock_pt *e)
 	}
 }
 
-/* params without the `lock` item into out (at least strlen(params) + 1 bytes). */
-static struct lab_an_lock_group *an_group(struct lab_an_locks *l, size_t *cap, const char *exp,
-                                          const char *params)
-{
-	struct lab_an_lock_group *g;
-
-	for (size_t i = 0; i < l->ng; i++)
-		if (!strcmp(l->g[i].experiment, exp) && !strcmp(l->g[i].params, params))
-			return &l->g[i];
-	if (lab_an_grow(&l->g, cap, l->ng + 1, sizeof(*l->g)))
-		return NULL;
-	g = &l->g[l->ng++];
-	memset(g, 0, sizeof(*g));
-	g->experiment = exp;
-	g->params = lab_an_strdup(params);
-	return g->params ? g : NULL;
-}
-
-static struct lab_an_lock_curve *an_curve(struct lab_an_lock_group *g, const char *lock)
-{
-	struct lab_an_lock_curve *c;
-	size_t cap = g->nc;
-
-	for (size_t i = 0; i < g->nc; i++)
-		if (!strcmp(g->c[i].lock, lock))
-			return &g->c[i];
-	if (lab_an_grow(&g->c, &cap, g->nc + 1, sizeof(*g->c)))
-		return NULL;
-	c = &g->c[g->nc++];
-	memset(c, 0, sizeof(*c));
-	c->lock = lab_an_strdup(lock);
-	return c->lock ? c : NULL;
-}
-
 /* A duration param's value in ns ("1000", "1us", "2.5ms"); NaN when absent or unreadable. */
-static double an_lock_ns(const char *params, const char *key)
+static double lk_ns(const char *params, const char *key)
 {
+	static const struct {
+		const char *suffix;
+		double ns;
+	} unit[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
 	char v[64], *end;
 	double x;
 
-	if (!lab_an_params_get(params, key, v, sizeof(v)))
+	if (!lab_an_params_get(params, key, v, sizeof(v)) || (x = strtod(v, &end), end == v))
 		return NAN;
-	x = strtod(v, &end);
-	if (end == v)
-		return NAN;
-	if (!strcmp(end, "") || !strcmp(end, "ns"))
-		return x;
-	if (!strcmp(end, "us"))
-		return x * 1e3;
-	if (!strcmp(end, "ms"))
-		return x * 1e6;
-	return !strcmp(end, "s") ? x * 1e9 : NAN;
+	for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+		if (!strcmp(end, unit[i].suffix))
+			return x * unit[i].ns;
+	return NAN;
 }
 
 /* Appends one reason to e->delay_why ("; " between reasons). */
-__attribute__((format(printf, 2, 3))) static void an_lock_why(struct lab_an_lock_pt *e,
-                                                              const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void lk_why(struct lab_an_lock_pt *e, const char *fmt,
+                                                         ...)
 {
 	size_t len = strlen(e->delay_why);
 	va_list ap;
@@ -103,29 +71,29 @@ __attribute__((format(printf, 2, 3))) static void an_lock_why(struct lab_an_lock
 }
 
 /* The delay checks of e (locks.h): drift, achieved vs asked critical section, 1/cs_ns. */
-static void an_lock_delay(struct lab_an_lock_pt *e, const char *lock)
+static void lk_delay(struct lab_an_lock_pt *e, const char *lock)
 {
+	const struct lab_an_msum *cs = &e->m[LAB_AN_LK_CS], *drift = &e->m[LAB_AN_LK_DRIFT];
 	double tol = LAB_AN_LK_DELAY_TOL_PCT, off, lo;
 
-	e->delay_why[0] = '\0';
-	if (e->drift.n && fabs(e->drift.median) > tol)
-		an_lock_why(e, "delay calibration drifted %+.0f %% (tolerance %.0f %%)",
-		            e->drift.median, tol);
+	if (drift->n && fabs(drift->median) > tol)
+		lk_why(e, "delay calibration drifted %+.0f %% (tolerance %.0f %%)", drift->median,
+		       tol);
 	/* Within 50 ns a short section is the clock reads' noise, not drift. */
-	if (e->cs.n && e->cs_ns > 0 && fabs(e->cs.median - e->cs_ns) > LAB_AN_LK_DELAY_RES_NS &&
-	    fabs(off = 100 * (e->cs.median / e->cs_ns - 1)) > tol)
-		an_lock_why(e, "critical section achieved %.0f ns, %+.0f %% off cs_ns",
-		            e->cs.median, off);
+	if (cs->n && e->cs_ns > 0 && fabs(cs->median - e->cs_ns) > LAB_AN_LK_DELAY_RES_NS &&
+	    fabs(off = 100 * (cs->median / e->cs_ns - 1)) > tol)
+		lk_why(e, "critical section achieved %.0f ns, %+.0f %% off cs_ns", cs->median, off);
 	lo = isfinite(e->thr_lo) ? e->thr_lo : e->thr.mean;
 	/* Readers share the lock: only exclusive locks are bounded by one section at a time. */
 	if (e->thr.n && e->cs_ns > 0 && strcmp(lock, "rwlock_read") && lo > 1e9 / e->cs_ns)
-		an_lock_why(e, "%.3g M/s lies above the limit 1/cs_ns = %.3g M/s", lo / 1e6,
-		            1e3 / e->cs_ns);
+		lk_why(e, "%.3g M/s lies above the limit 1/cs_ns = %.3g M/s", lo / 1e6,
+		       1e3 / e->cs_ns);
 }
 
-/* Throughput of each used sample: work/elapsed = 1e9/cost (cost in ns per acquisition). */
-static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
-                      const char *lock, struct lab_an_lock_pt *e)
+/* Entry e of point p: throughput of each used sample = work/elapsed = 1e9/cost (cost in ns per
+ * acquisition), the metric columns, the bounds and the delay checks. */
+static int lk_point(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
+                    const char *lock, struct lab_an_lock_pt *e)
 {
 	double *x = malloc((2 * p->n + 1) * sizeof(*x));
 	size_t k = 0;
@@ -142,84 +110,76 @@ static int an_lock_pt(const struct lab_an_data *d, const struct lab_an_point *p,
 	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++) {
 		e->m[j].median = e->m[j].mean = e->m[j].ci95_lo = e->m[j].ci95_hi = NAN;
 		for (size_t m = 0; m < d->nmetric && p->msum; m++)
-			if (!strcmp(d->metric_name[m], lab_an_lock_metric[j]) && p->msum[m].n)
+			if (!strcmp(d->metric_name[m], lk_metric[j]) && p->msum[m].n)
 				e->m[j] = p->msum[m];
 	}
-	for (size_t m = 0; m < d->nmetric && p->msum; m++) {
-		if (!strcmp(d->metric_name[m], "cs_achieved_ns"))
-			e->cs = p->msum[m];
-		if (!strcmp(d->metric_name[m], "delay_drift_pct"))
-			e->drift = p->msum[m];
-	}
-	e->cs_ns = an_lock_ns(p->params, "cs_ns");
-	an_lock_bounds(e);
-	an_lock_delay(e, lock);
+	e->cs_ns = lk_ns(p->params, "cs_ns");
+	lk_bounds(e);
+	lk_delay(e, lock);
 	return 0;
 }
 
-static int an_cmp_pt(const void *a, const void *b)
+/* Adds point p to the curve of its lock in the group of its conditions (both made when new). */
+static int lk_add(struct lab_an_locks *l, const struct lab_an_data *d, const struct lab_an_point *p,
+                  int inc)
+{
+	char *rest = lab_an_params_without(p->params, "lock"), lock[128];
+	struct lab_an_lock_group *g = NULL;
+	struct lab_an_lock_curve *c = NULL;
+
+	if (!lab_an_params_get(p->params, "lock", lock, sizeof(lock)))
+		strcpy(lock, "?");
+	for (size_t i = 0; rest && i < l->ng && !g; i++)
+		if (!strcmp(l->g[i].experiment, p->experiment) && !strcmp(l->g[i].params, rest))
+			g = &l->g[i];
+	if (rest && !g && !lab_an_grow(&l->g, &l->cap, l->ng + 1, sizeof(*l->g))) {
+		g = memset(&l->g[l->ng++], 0, sizeof(*g));
+		g->experiment = p->experiment;
+		g->params = rest;
+		rest = NULL;
+	}
+	free(rest);
+	for (size_t j = 0; g && j < g->nc && !c; j++)
+		if (!strcmp(g->c[j].lock, lock))
+			c = &g->c[j];
+	if (g && !c && !lab_an_grow(&g->c, &g->cap, g->nc + 1, sizeof(*g->c)) &&
+	    (g->c[g->nc].lock = lab_an_strdup(lock))) {
+		c = &g->c[g->nc++];
+		c->pt = NULL;
+		c->npt = c->cap = 0;
+	}
+	if (!c || lab_an_grow(&c->pt, &c->cap, c->npt + 1, sizeof(*c->pt)))
+		return -LAB_ENOMEM;
+	return lk_point(d, p, inc, lock, &c->pt[c->npt++]);
+}
+
+static int lk_cmp_pt(const void *a, const void *b)
 {
 	const struct lab_an_lock_pt *x = a, *y = b;
 
 	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
 }
 
-static int an_add(struct lab_an_locks *l, size_t *cap, const struct lab_an_data *d,
-                  const struct lab_an_point *p, int inc)
+/* Declared by the run, or (older files) a `lock` param beside the jain_fairness metric. */
+static int lk_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                      const struct lab_an_point *p)
 {
-	char *rest = lab_an_params_without(p->params, "lock"), lock[128];
-	struct lab_an_lock_group *g;
-	struct lab_an_lock_curve *c;
-	size_t pcap;
-
-	if (!rest)
-		return -LAB_ENOMEM;
-	g = an_group(l, cap, p->experiment, rest);
-	free(rest);
-	if (!lab_an_params_get(p->params, "lock", lock, sizeof(lock)))
-		strcpy(lock, "?");
-	if (!g || !(c = an_curve(g, lock)))
-		return -LAB_ENOMEM;
-	pcap = c->npt;
-	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
-		return -LAB_ENOMEM;
-	return an_lock_pt(d, p, inc, lock, &c->pt[c->npt++]);
-}
-
-int lab_an_locks_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	int decl = lab_an_view_declared(d, p->experiment, "locks");
+	int decl = lab_an_view_declared(d, p->experiment, v->name);
 	char buf[8];
 
 	if (decl >= 0)
 		return decl;
-	/* Older files: a `lock` param beside the lock kernel's fairness metric column. */
 	for (size_t m = 0; m < d->nmetric; m++)
-		if (!strcmp(d->metric_name[m], lab_an_lock_metric[LAB_AN_LK_JAIN]))
+		if (!strcmp(d->metric_name[m], lk_metric[LAB_AN_LK_JAIN]))
 			return lab_an_params_get(p->params, "lock", buf, sizeof(buf)) != NULL;
 	return 0;
 }
 
-int lab_an_locks_run(const struct lab_an_data *d, int include_flagged, struct lab_an_locks *l,
-                     struct lab_err *err)
+static void lk_free(void *state)
 {
-	size_t cap = 0;
-	int rc = 0;
+	struct lab_an_locks *l = state;
 
-	memset(l, 0, sizeof(*l));
-	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (lab_an_locks_applies(d, &d->pt[i]))
-			rc = an_add(l, &cap, d, &d->pt[i], include_flagged);
-	for (size_t i = 0; i < l->ng; i++)
-		for (size_t j = 0; j < l->g[i].nc; j++)
-			qsort(l->g[i].c[j].pt, l->g[i].c[j].npt, sizeof(*l->g[i].c[j].pt),
-			      an_cmp_pt);
-	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
-}
-
-void lab_an_locks_free(struct lab_an_locks *l)
-{
-	for (size_t i = 0; i < l->ng; i++) {
+	for (size_t i = 0; l && i < l->ng; i++) {
 		for (size_t j = 0; j < l->g[i].nc; j++) {
 			free(l->g[i].c[j].lock);
 			free(l->g[i].c[j].pt);
@@ -227,142 +187,172 @@ void lab_an_locks_free(struct lab_an_locks *l)
 		free(l->g[i].c);
 		free(l->g[i].params);
 	}
-	free(l->g);
-	memset(l, 0, sizeof(*l));
+	if (l)
+		free(l->g);
+	free(l);
 }
 
-static void an_json_msum(struct lab_json *w, const char *key, const struct lab_an_msum *m)
+/* Every point the view applies to (summarized with a->include_flagged); points that are not ok
+ * stay in their curve with thr.n = 0. */
+static int lk_compute(const struct lab_an_view *v, const struct lab_an_analysis *a, void **state,
+                      struct lab_err *err)
 {
-	char k[80];
-
-	lab_json_num(w, key, m->n ? m->median : NAN);
-	snprintf(k, sizeof(k), "%s_mean", key);
-	lab_json_num(w, k, m->n ? m->mean : NAN);
-	snprintf(k, sizeof(k), "%s_ci95", key);
-	lab_json_pair(w, k, m->n ? m->ci95_lo : NAN, m->n ? m->ci95_hi : NAN);
-}
-
-static void an_json_pt(struct lab_json *w, const struct lab_an_lock_pt *e)
-{
-	int h = e->thr.n > 0;
-
-	lab_json_obj_open(w, NULL);
-	lab_json_int(w, "point", e->pt->id);
-	lab_json_int(w, "threads", e->pt->threads);
-	lab_json_str(w, "status", e->pt->status);
-	lab_json_int(w, "n", (long long)e->thr.n);
-	lab_json_num(w, "acquisitions_per_s", h ? e->thr.mean : NAN);
-	lab_json_pair(w, "acquisitions_per_s_ci95", e->thr_lo, e->thr_hi);
-	lab_json_num(w, "acquisitions_per_s_median", h ? e->thr.median : NAN);
-	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++) {
-		struct lab_an_msum m = e->m[j];
-		if (j == LAB_AN_LK_JAIN) { /* the interval inside [1/threads, 1], or none */
-			m.ci95_lo = e->jain_lo;
-			m.ci95_hi = e->jain_hi;
-		}
-		an_json_msum(w, lab_an_lock_metric[j], &m);
-	}
-	an_json_msum(w, "cs_achieved_ns", &e->cs);
-	an_json_msum(w, "delay_drift_pct", &e->drift);
-	lab_json_bool(w, "delay_flagged", e->delay_why[0] != '\0');
-	if (e->delay_why[0])
-		lab_json_str(w, "delay_flag", e->delay_why);
-	lab_an_modes_json(w, &e->pt->modes, 1);
-	lab_json_obj_close(w);
-}
-
-void lab_an_locks_json(struct lab_json *w, const struct lab_an_locks *l, const char *exp)
-{
-	lab_json_obj_open(w, "locks");
-	lab_json_str(w, "throughput",
-	             "acquisitions/s = work/elapsed per sample; mean, 95% CI on the log scale");
-	lab_json_str(w, "metrics", "median over samples; _mean and _ci95: mean and 95% t-CI");
-	lab_json_num(w, "delay_tolerance_pct", LAB_AN_LK_DELAY_TOL_PCT);
-	lab_json_arr_open(w, "groups");
-	for (size_t i = 0; i < l->ng; i++) {
-		const struct lab_an_lock_group *g = &l->g[i];
-
-		if (strcmp(g->experiment, exp))
-			continue;
-		lab_json_obj_open(w, NULL);
-		lab_json_str(w, "params", g->params);
-		lab_json_arr_open(w, "locks");
-		for (size_t j = 0; j < g->nc; j++) {
-			lab_json_obj_open(w, NULL);
-			lab_json_str(w, "lock", g->c[j].lock);
-			lab_json_arr_open(w, "points");
-			for (size_t k = 0; k < g->c[j].npt; k++)
-				an_json_pt(w, &g->c[j].pt[k]);
-			lab_json_arr_close(w);
-			lab_json_obj_close(w);
-		}
-		lab_json_arr_close(w);
-		lab_json_obj_close(w);
-	}
-	lab_json_arr_close(w);
-	lab_json_obj_close(w);
-}
-
-static int an_locks_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                            struct lab_err *err)
-{
+	const struct lab_an_data *d = a->data;
 	struct lab_an_locks *l = calloc(1, sizeof(*l));
-	int rc;
+	int rc = l ? 0 : -LAB_ENOMEM;
 
 	*state = NULL;
-	if (!l)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	rc = lab_an_locks_run(d, include_flagged, l, err);
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (lk_applies(v, d, &d->pt[i]))
+			rc = lk_add(l, d, &d->pt[i], a->include_flagged);
 	if (rc || !l->ng) {
-		lab_an_locks_free(l);
-		free(l);
-		return rc;
+		lk_free(l);
+		return rc ? lab_err_set(err, LAB_ENOMEM, "locks view: out of memory") : 0;
 	}
+	for (size_t i = 0; i < l->ng; i++)
+		for (size_t j = 0; j < l->g[i].nc; j++)
+			qsort(l->g[i].c[j].pt, l->g[i].c[j].npt, sizeof(*l->g[i].c[j].pt),
+			      lk_cmp_pt);
 	*state = l;
 	return 0;
 }
 
-static void an_locks_free(void *state)
+/* The figures of a group: what they show, their y axis (short: gnuplot cuts a long label). */
+static const struct {
+	const char *key, *y;
+	int logy;
+} lk_fig[3] = {{"throughput", "M acquisitions/s, all threads (95% CI)", 0},
+               {"fairness", "Jain fairness index (95% CI)", 0},
+               {"p99", "p99 acquire latency, ns (log scale)", 10}};
+
+/* The table row of entry e; its points on the curves c (throughput, fairness, p99). */
+static void lk_row(struct lab_doc *doc, struct lab_doc_table *t, struct lab_doc_curve **c,
+                   const char *lock, const struct lab_an_lock_pt *e)
 {
-	lab_an_locks_free(state);
-	free(state);
+	const struct lab_an_modes *mo = &e->pt->modes;
+	const char *x = lab_doc_printf(doc, "%d", e->pt->threads);
+	char buf[LAB_ERR_MSG_MAX + 64], w[128];
+
+	lab_doc_row(t);
+	lab_doc_str(doc, lab_doc_at(t, 0), lock);
+	lab_doc_str(doc, lab_doc_at(t, 1), x);
+	lab_doc_num(lab_doc_at(t, 2), (double)e->thr.n);
+	if (e->thr.n)
+		lab_doc_ival(lab_doc_at(t, 3), e->thr.median / 1e6, e->thr.mean / 1e6,
+		             e->thr_lo / 1e6, e->thr_hi / 1e6, e->thr.n);
+	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++) {
+		const struct lab_an_msum *m = &e->m[j];
+		int jain = j == LAB_AN_LK_JAIN; /* the interval inside [1/threads, 1], or none */
+
+		if (m->n)
+			lab_doc_ival(lab_doc_at(t, 4 + j), m->median, m->mean,
+			             jain ? e->jain_lo : m->ci95_lo, jain ? e->jain_hi : m->ci95_hi,
+			             m->n);
+	}
+	if (mo->count)
+		lab_doc_num(lab_doc_at(t, 4 + LAB_AN_LK_NMETRIC), (double)mo->count);
+	if (mo->count > 1) /* centers: of the cost, ns per acquisition */
+		lab_doc_cnote(doc, lab_doc_at(t, 4 + LAB_AN_LK_NMETRIC), "%s at %s ns, weights %s",
+		              lab_an_modes_multi(mo) ? "MULTIMODAL" : "close modes",
+		              lab_an_modes_list(mo, 0, 1, buf, sizeof(buf)),
+		              lab_an_modes_list(mo, 1, 1, w, sizeof(w)));
+	lab_doc_num(lab_doc_at(t, 5 + LAB_AN_LK_NMETRIC), e->pt->id);
+	if (!e->thr.n)
+		lab_doc_rwhy(t, "%s", lab_an_missing_why(e->pt, buf, sizeof(buf)));
+	if (e->delay_why[0])
+		lab_doc_rnote(t, "DELAY FLAGGED: %s", e->delay_why);
+	if (!e->thr.n) {
+		for (int q = 0; q < 3; q++)
+			lab_doc_gap(c[q], x,
+			            lab_an_flagged_all(e->pt) ? "load-flagged" : "not run");
+		return;
+	}
+	lab_doc_point(c[0], e->pt->threads, e->thr.mean / 1e6, e->thr_lo / 1e6, e->thr_hi / 1e6);
+	if (e->m[LAB_AN_LK_JAIN].n)
+		lab_doc_point(c[1], e->pt->threads, e->m[LAB_AN_LK_JAIN].mean, e->jain_lo,
+		              e->jain_hi);
+	if (e->m[LAB_AN_LK_P99].n) /* on a log axis: a t-interval's lower bound may be <= 0 */
+		lab_doc_point(c[2], e->pt->threads, e->m[LAB_AN_LK_P99].mean,
+		              e->m[LAB_AN_LK_P99].ci95_lo > 0 ? e->m[LAB_AN_LK_P99].ci95_lo : NAN,
+		              e->m[LAB_AN_LK_P99].ci95_hi);
 }
 
-static const char *an_locks_experiment(const void *state, size_t i)
+/* Per group of conditions: the table (one row per lock and thread count) and three figures
+ * against threads, one curve per lock. */
+static void lk_group(struct lab_doc *doc, const struct lab_an_lock_group *g)
+{
+	struct lab_doc_section *s = lab_doc_section(doc, g->experiment, g->params);
+	struct lab_doc_table *t = lab_doc_table(s, "points", NULL);
+	struct lab_doc_figure *f[3];
+
+	lab_doc_col(t, "lock", NULL, LAB_DOC_KEY);
+	lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
+	lab_doc_col(t, "n", NULL, LAB_DOC_COUNT);
+	lab_doc_col(t, "throughput", "M acquisitions/s", LAB_DOC_INTERVAL);
+	for (int j = 0; j < LAB_AN_LK_NMETRIC; j++)
+		lab_doc_col(t, lk_metric[j], lk_unit[j], LAB_DOC_INTERVAL);
+	lab_doc_col(t, "modes", NULL, LAB_DOC_COUNT);
+	lab_doc_col(t, "point", NULL, LAB_DOC_COUNT);
+	for (int q = 0; q < 3; q++)
+		if ((f[q] = lab_doc_figure(
+		         s, lk_fig[q].key,
+		         lab_doc_printf(doc, "%s: %s vs threads", g->experiment, lk_fig[q].key),
+		         "threads", lk_fig[q].y))) {
+			f[q]->logx = 2;
+			f[q]->logy = lk_fig[q].logy;
+		}
+	for (size_t j = 0; j < g->nc; j++) {
+		struct lab_doc_curve *c[3];
+
+		/* 8 colours, then dashes; a point shape per lock, so no two curves look alike. */
+		for (int q = 0; q < 3; q++)
+			if ((c[q] = lab_doc_curve(f[q], g->c[j].lock, LAB_DOC_LINES))) {
+				c[q]->color = (int)j;
+				c[q]->dash = (int)j / 8;
+			}
+		for (size_t k = 0; k < g->c[j].npt; k++)
+			lk_row(doc, t, c, g->c[j].lock, &g->c[j].pt[k]);
+	}
+}
+
+static int lk_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_locks *l = state;
 
-	return i < l->ng ? l->g[i].experiment : NULL;
-}
-
-static void an_locks_json(struct lab_json *w, const void *state, const char *exp)
-{
-	lab_an_locks_json(w, state, exp);
-}
-
-/* Until the view describes itself (view.h): its hooks without the view. */
-static int an_view_applies(const struct lab_an_view *v, const struct lab_an_data *d,
-                           const struct lab_an_point *p)
-{
 	(void)v;
-	return lab_an_locks_applies(d, p);
-}
-
-static int an_view_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
-                           void **state, struct lab_err *err)
-{
-	(void)v;
-	return an_locks_compute(a->data, a->include_flagged, state, err);
+	doc->title = "Locks under contention";
+	lab_doc_about(
+	    doc,
+	    "Throughput = millions of acquisitions per second, all threads together (work / "
+	    "elapsed of each sample; mean and 95 % interval on the log scale, so it stays "
+	    "positive). Jain's fairness index over the threads' acquisition counts (1 = fair; "
+	    "interval inside [1/threads, 1]). Hand-off ratio: the share of acquisitions that went "
+	    "to another thread than the last holder (near 0: one thread keeps re-taking the lock). "
+	    "Acquire latency p99 and the max/min ratio of per-thread acquisitions. "
+	    "cs_achieved_ns: the critical section achieved; delay_drift_pct: the busy-loop "
+	    "calibration's change since the run's first. Metrics: median over samples, and the "
+	    "mean with its 95 % t-interval. A point whose delay moved beyond 10 % or whose "
+	    "throughput exceeds 1/cs_ns is DELAY FLAGGED with the reason: compare it with care.",
+	    lab_doc_printf(doc,
+	                   "throughput: work/elapsed per sample, all threads together, interval "
+	                   "on the log scale; jain_fairness: the per-sample index, interval inside "
+	                   "[1/threads, 1]; handoff_ratio: share of acquisitions that went to "
+	                   "another thread; the other columns: median | mean [95%% t-interval] "
+	                   "over samples; cs_achieved_ns: the critical section achieved, "
+	                   "delay_drift_pct: the busy-loop calibration's change since the run's "
+	                   "first; a point whose delay moved beyond %.0f %% or whose throughput "
+	                   "exceeds 1/cs_ns is DELAY FLAGGED: compare it with care; modes: of the "
+	                   "cost (8 or more samples), MULTIMODAL with their centers",
+	                   LAB_AN_LK_DELAY_TOL_PCT));
+	for (size_t i = 0; i < l->ng; i++)
+		lk_group(doc, &l->g[i]);
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 
 const struct lab_an_view lab_an_view_locks = {
     .name = "locks",
-    .applies = an_view_applies,
-    .compute = an_view_compute,
-    .free = an_locks_free,
-    .experiment = an_locks_experiment,
-    .json = an_locks_json,
-    .text = lab_an_locks_text,
-    .html = lab_an_locks_html,
-    .plots = lab_an_lock_plots,
+    .applies = lk_applies,
+    .compute = lk_compute,
+    .free = lk_free,
+    .describe = lk_describe,
 };

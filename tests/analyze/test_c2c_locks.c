@@ -11,6 +11,7 @@
 #include "analyze/cpurel.h"
 #include "analyze/data.h"
 #include "analyze/jsonr.h"
+#include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
 #include "analyze/views/locks.h"
 #include "analyze/views/views.h"
@@ -299,4 +300,66 @@ LAB_TEST(point_modes_need_eight_samples)
 		CHECK_EQ_U64(d.pt[i].modes.count, 0);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
+}
+
+/*
+ * The locks document carries what the old tables showed beside the numbers: a point without
+ * numbers says why (its status and reason) in its row and in its curves' legends, a
+ * multimodal point says so with its modes' centers and weights, a delay flag is the row's note.
+ */
+LAB_TEST(lock_document_says_why_and_flags)
+{
+	char ok[] = "ok", skipped[] = "skipped", reason[] = "needs 2 CPUs", tas[] = "tas";
+	char exp[] = "locks", params[] = "cs_ns=100";
+	struct lab_an_point p[2] = {{.id = 7, .threads = 1, .status = ok},
+	                            {.id = 8, .threads = 2, .status = skipped, .reason = reason}};
+	struct lab_an_lock_pt e[2] = {{.pt = &p[0]}, {.pt = &p[1]}};
+	struct lab_an_lock_curve c = {.lock = tas, .pt = e, .npt = 2};
+	struct lab_an_lock_group g = {.experiment = exp, .params = params, .c = &c, .nc = 1};
+	struct lab_an_locks l = {.g = &g, .ng = 1};
+	const struct lab_an_view *v = NULL;
+	const struct lab_doc_table *t;
+	const struct lab_doc_figure *f;
+	struct lab_doc *doc;
+	size_t modes = 0;
+
+	for (size_t i = 0; lab_an_views[i]; i++)
+		if (!strcmp(lab_an_views[i]->name, "locks"))
+			v = lab_an_views[i];
+	REQUIRE(v && v->describe);
+	for (int k = 0; k < 2; k++) {
+		e[k].thr_lo = e[k].thr_hi = e[k].jain_lo = e[k].jain_hi = e[k].cs_ns = NAN;
+		for (int j = 0; j < LAB_AN_LK_NMETRIC; j++)
+			e[k].m[j].median = e[k].m[j].mean = e[k].m[j].ci95_lo = e[k].m[j].ci95_hi =
+			    NAN;
+	}
+	e[0].thr = (struct lab_an_stats){.n = 3, .mean = 2e6, .median = 2e6};
+	snprintf(e[0].delay_why, sizeof(e[0].delay_why), "delay calibration drifted +20 %%");
+	p[0].modes.count = 2;
+	p[0].modes.mode[0].center = 30;
+	p[0].modes.mode[0].weight = 0.6;
+	p[0].modes.mode[1].center = 110;
+	p[0].modes.mode[1].weight = 0.4;
+	REQUIRE((doc = lab_doc_new("locks", "locks")));
+	REQUIRE(v->describe(v, &l, doc) == 0);
+	REQUIRE(doc->ns == 1 && doc->s[0]->nb == 4 && doc->s[0]->b[0].type == LAB_DOC_TABLE);
+	t = doc->s[0]->b[0].u.table;
+	REQUIRE(t->nrow == 2);
+	while (modes < t->ncol && strcmp(t->col[modes].key, "modes"))
+		modes++;
+	REQUIRE(modes < t->ncol);
+	CHECK_NEAR(t->cell[modes].mean, 2, 0);
+	CHECK_EQ_STR(t->cell[modes].note, "MULTIMODAL at 30;110 ns, weights 0.6;0.4");
+	CHECK_EQ_STR(t->rnote[0], "DELAY FLAGGED: delay calibration drifted +20 %");
+	CHECK(t->rwhy[0] == NULL);
+	CHECK_EQ_STR(t->rwhy[1], "skipped: needs 2 CPUs");
+	CHECK(t->rnote[1] == NULL);
+	for (size_t b = 1; b < 4; b++) { /* throughput, fairness, p99: a gap at 2 threads */
+		REQUIRE(doc->s[0]->b[b].type == LAB_DOC_FIGURE);
+		f = doc->s[0]->b[b].u.figure;
+		REQUIRE(f->nc == 1);
+		CHECK_EQ_STR(f->c[0]->missing, "2: not run");
+	}
+	CHECK_EQ_U64(doc->s[0]->b[1].u.figure->c[0]->n, 1); /* the 1-thread throughput */
+	lab_doc_free(doc);
 }

@@ -383,7 +383,7 @@ LAB_TEST(no_series_plots_below_three_counts)
 	    !clitest_exists("results-locks/plots/"
 	                    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-speedup.gp"));
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.gp"));
+	                     "locks00-locks-cs_ns_100_placement_compact_think_ns_0.gp"));
 	free(out);
 	free(err);
 }

@@ -126,34 +126,61 @@ LAB_TEST(summary_modes_column)
 	free(err);
 }
 
+/* The points table of section sec of the locks view in experiments[0] of j. */
+static const struct lab_an_json *ck_lock_table(const struct lab_an_json *j, size_t sec)
+{
+	const struct lab_an_json *s =
+	    clitest_at(lab_an_json_get(clitest_at(j, "experiments", 0), "locks"), "sections", sec);
+
+	return lab_an_json_get(lab_an_json_get(s, "tables"), "points");
+}
+
 LAB_TEST(lock_text_and_json)
 {
-	char *out = NULL, *err = NULL;
+	char *out = NULL, *err = NULL, path[2048];
 	struct lab_an_json *j = NULL;
 	struct lab_err e = {0};
-	const struct lab_an_json *g, *tas, *p;
+	const struct lab_an_json *p, *col;
+	struct lab_an_csv r;
+	int seen = 0;
 
 	REQUIRE(ck_analyze("results-locks", "--no-plots", &out, &err) == 0);
-	CHECK(strstr(out, "== locks: locks  cs_ns=100;placement=compact;think_ns=0") != NULL);
-	CHECK(strstr(out, "171 [168.5, 173.5]") != NULL);   /* M/s, log-scale interval */
-	CHECK(strstr(out, "0.650 [0.558, 0.792]") != NULL); /* inside [1/2, 1] */
+	CHECK(strstr(out,
+	             "== Locks under contention: locks  cs_ns=100;placement=compact;think_ns=0") !=
+	      NULL);
+	CHECK(strstr(out, "171 | 171 [168.5, 173.5]") != NULL);    /* M/s, log-scale interval */
+	CHECK(strstr(out, "0.65 | 0.65 [0.558, 0.7916]") != NULL); /* inside [1/2, 1] */
 	CHECK(strstr(out, "p50") == NULL);
-	CHECK(strstr(out, "hand-off") != NULL);
+	CHECK(strstr(out, "handoff_ratio") != NULL);
 	free(out);
 	free(err);
+	/* The table's CSV: the tas 2-thread row, throughput in M/s. */
+	snprintf(path, sizeof(path), "%s/results-locks/locks_points.csv", testlib_tmpdir());
+	REQUIRE(lab_an_csv_open(&r, path, &e) == 0);
+	REQUIRE(lab_an_csv_next(&r, &e) == 1);
+	CHECK_EQ_STR(r.field[2], "lock");
+	CHECK_EQ_STR(r.field[5], "throughput");
+	while (lab_an_csv_next(&r, &e) == 1)
+		if (!strcmp(r.field[2], "tas") && !strcmp(r.field[3], "2") &&
+		    strstr(r.field[1], "think_ns=0")) {
+			CHECK_EQ_STR(r.field[5], "87");
+			seen = 1;
+		}
+	CHECK(seen);
+	lab_an_csv_close(&r);
 	REQUIRE(ck_analyze("results-locks", "--no-plots --json", &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
 	REQUIRE(clitest_at(j, "experiments", 0));
 	CHECK_EQ_STR(lab_an_json_str(clitest_at(j, "experiments", 0), "kernel"), "lock");
-	g = clitest_at(lab_an_json_get(clitest_at(j, "experiments", 0), "locks"), "groups", 0);
-	REQUIRE(g);
-	tas = clitest_at(g, "locks", 1);
-	REQUIRE(tas);
-	CHECK_EQ_STR(lab_an_json_str(tas, "lock"), "tas");
-	p = clitest_at(tas, "points", 1);
+	/* Rows run lock after lock, thread counts ascending: tas (the second lock), 2 threads. */
+	p = clitest_at(ck_lock_table(j, 0), "rows", 3);
 	REQUIRE(p);
-	CHECK_NEAR(lab_an_json_num(p, "threads", -1), 2, 0);
-	CHECK_NEAR(lab_an_json_num(p, "acquisitions_per_s", -1), 87e6, 1e-3);
+	CHECK_EQ_STR(lab_an_json_str(p, "lock"), "tas");
+	CHECK_EQ_STR(lab_an_json_str(p, "threads"), "2");
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(ck_lock_table(j, 0), "rows", 1), "lock"), "mcs");
+	col = clitest_at(ck_lock_table(j, 0), "columns", 3);
+	CHECK_EQ_STR(col ? lab_an_json_str(col, "unit") : NULL, "M acquisitions/s");
+	CHECK_NEAR(lab_an_json_num(p, "throughput", -1), 87, 1e-9);
 	CHECK_NEAR(lab_an_json_num(p, "jain_fairness", -1), 0.65, 1e-12);
 	CHECK_NEAR(lab_an_json_num(p, "acq_lat_p99_ns", -1), 1000, 1e-9);
 	CHECK(clitest_at(p, "jain_fairness_ci95", 1) &&
@@ -162,6 +189,19 @@ LAB_TEST(lock_text_and_json)
 	lab_an_json_free(j);
 	free(out);
 	free(err);
+}
+
+/* 1 when the gnuplot script results-locks/plots/BASE.gp holds text (its title). */
+static int ck_plot_says(const char *base, const char *text)
+{
+	char path[2048], *buf = NULL;
+	size_t len;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/results-locks/plots/%s.gp", testlib_tmpdir(), base);
+	ok = lab_an_file_read(path, &buf, &len, NULL) == 0 && strstr(buf, text) != NULL;
+	free(buf);
+	return ok;
 }
 
 LAB_TEST(kernel_plots_exist)
@@ -181,13 +221,19 @@ LAB_TEST(kernel_plots_exist)
 	free(err);
 	REQUIRE(ck_analyze("results-locks", "", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
+	/* Three figures per group: throughput, fairness, p99 (figure ids 0-2, then 3-5). */
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-throughput.svg"));
+	                     "locks00-locks-cs_ns_100_placement_compact_think_ns_0.svg"));
+	CHECK(ck_plot_says("locks00-locks-cs_ns_100_placement_compact_think_ns_0",
+	                   "throughput vs threads"));
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "l01-locks-cs_ns_100_placement_compact_think_ns_0-fairness.svg"));
-	CHECK(
-	    clitest_exists("results-locks/plots/l02-locks-cs_ns_100_placement_compact_think_ns_500-"
-	                   "p99.png"));
+	                     "locks01-locks-cs_ns_100_placement_compact_think_ns_0.svg"));
+	CHECK(ck_plot_says("locks01-locks-cs_ns_100_placement_compact_think_ns_0",
+	                   "fairness vs threads"));
+	CHECK(clitest_exists("results-locks/plots/"
+	                     "locks05-locks-cs_ns_100_placement_compact_think_ns_500.png"));
+	CHECK(ck_plot_says("locks05-locks-cs_ns_100_placement_compact_think_ns_500",
+	                   "p99 vs threads"));
 	free(out);
 	free(err);
 }
@@ -202,10 +248,11 @@ LAB_TEST(lock_delay_drift_flagged)
 	char *out = NULL, *err = NULL, *line;
 	struct lab_an_json *j = NULL;
 	struct lab_err e = {0};
-	const struct lab_an_json *g, *p;
+	const struct lab_an_json *p;
 
 	REQUIRE(ck_analyze("results-locks-drift", "--no-plots", &out, &err) == 0);
-	CHECK(strstr(out, "cs ns") != NULL && strstr(out, "drift %") != NULL);
+	CHECK(strstr(out, "cs_achieved_ns (ns)") != NULL &&
+	      strstr(out, "delay_drift_pct (%)") != NULL);
 	REQUIRE((line = strstr(out, "\ntas ")));
 	CHECK(strstr(line, "855") != NULL);
 	CHECK(strstr(line, "DELAY FLAGGED: delay calibration drifted +20 %") != NULL);
@@ -218,13 +265,16 @@ LAB_TEST(lock_delay_drift_flagged)
 	free(err);
 	REQUIRE(ck_analyze("results-locks-drift", "--no-plots --json", &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
-	g = clitest_at(lab_an_json_get(clitest_at(j, "experiments", 0), "locks"), "groups", 0);
-	REQUIRE((p = clitest_at(clitest_at(g, "locks", 0), "points", 0)));
+	/* The row's note carries the delay flag: tas (row 0) flagged, mcs (row 1) not. */
+	REQUIRE((p = clitest_at(ck_lock_table(j, 0), "rows", 0)));
+	CHECK_EQ_STR(lab_an_json_str(p, "lock"), "tas");
 	CHECK_NEAR(lab_an_json_num(p, "cs_achieved_ns", -1), 855, 1e-9);
 	CHECK_NEAR(lab_an_json_num(p, "delay_drift_pct", -1), 20, 1e-9);
-	CHECK(strstr(lab_an_json_str(p, "delay_flag") ?: "", "-15 % off cs_ns") != NULL);
-	REQUIRE((p = clitest_at(clitest_at(g, "locks", 1), "points", 0)));
-	CHECK(lab_an_json_str(p, "delay_flag") == NULL);
+	CHECK(strstr(lab_an_json_str(p, "note") ?: "", "DELAY FLAGGED") != NULL);
+	CHECK(strstr(lab_an_json_str(p, "note") ?: "", "-15 % off cs_ns") != NULL);
+	REQUIRE((p = clitest_at(ck_lock_table(j, 0), "rows", 1)));
+	CHECK_EQ_STR(lab_an_json_str(p, "lock"), "mcs");
+	CHECK(lab_an_json_str(p, "note") == NULL);
 	lab_an_json_free(j);
 	free(out);
 	free(err);
