@@ -165,7 +165,7 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 	size_t ncol = 0, mean = 0, bad = 0;
 
 	if (t && g->kind == LAB_AN_NUMA_MATRIX)
-		t->csv = "numa_matrix";
+		t->csv = LAB_AN_NUMA_CSV;
 	for (; ncol < 14 && col[ncol]; ncol++)
 		lab_doc_col(t,
 		            col[ncol] == W_VALUE ? an_vkey[g->kind]

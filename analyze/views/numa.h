@@ -24,8 +24,9 @@
 
 /* Node numbers the view accepts from a file (the harness records at most 64 nodes). */
 #define LAB_AN_NUMA_NODES_MAX 64
-/* The matrix table's CSV file (users and scripts know the name). */
-#define LAB_AN_FILE_NUMA "numa_matrix.csv"
+/* The matrix table's CSV file (users and scripts know the name) and its stem. */
+#define LAB_AN_NUMA_CSV  "numa_matrix"
+#define LAB_AN_FILE_NUMA LAB_AN_NUMA_CSV ".csv"
 
 enum lab_an_numa_kind {
 	LAB_AN_NUMA_MATRIX,
