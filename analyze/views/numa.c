@@ -1,401 +1,351 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The numa view (numa.h): which points it takes, its groups computed, and its document. */
 #include "analyze/views/numa.h"
 
-#include <gsl/gsl_sort.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analysis.h"
-#include "analyze/rates.h"
-#include "analyze/stats.h"
+#include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
-/* A whole-number fact in [0, max], else -1 (absent, another type, out of range). */
-static int an_fact_node(const struct lab_an_json *facts, const char *key)
+/* Declared "numa", or (older files) a point with point_facts recording pages_per_node. */
+static int an_numa_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                           const struct lab_an_point *p)
 {
-	const struct lab_an_json *v = lab_an_json_get(facts, key);
+	int decl = lab_an_view_declared(d, p->experiment, v->name);
 
-	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || v->num >= LAB_AN_NUMA_NODES_MAX ||
-	    v->num != floor(v->num))
-		return -1;
-	return (int)v->num;
+	return decl >= 0 ? decl : lab_an_json_get(p->facts, "pages_per_node") != NULL;
 }
 
-/* "N" of a params value "node:N" (prefix "node:") or "N" (prefix ""), else -1. */
-static int an_param_node(const char *params, const char *key, const char *prefix)
+static void an_numa_free(void *state)
 {
-	char buf[64], *end;
-	long v;
-	size_t k = strlen(prefix);
+	struct lab_an_numa *v = state;
 
-	if (!lab_an_params_get(params, key, buf, sizeof(buf)) || strncmp(buf, prefix, k) ||
-	    buf[k] < '0' || buf[k] > '9')
-		return -1;
-	v = strtol(buf + k, &end, 10);
-	return *end || v >= LAB_AN_NUMA_NODES_MAX ? -1 : (int)v;
-}
-
-/* A size param "16K", "4MiB", "65536" in bytes (binary suffixes), NaN when absent or bad. */
-static double an_param_size(const char *params)
-{
-	static const char *const suf[] = {"", "K", "M", "G", "T"};
-	char buf[64], *end;
-	double v;
-
-	if (!lab_an_params_get(params, "size", buf, sizeof(buf)))
-		return NAN;
-	v = strtod(buf, &end);
-	if (end == buf || !(v >= 0))
-		return NAN;
-	for (size_t i = 0; i < sizeof(suf) / sizeof(*suf); i++) {
-		size_t k = strlen(suf[i]);
-
-		if (!strncmp(end, suf[i], k) &&
-		    (!end[k] || !strcmp(end + k, "iB") || (!*suf[i] && !strcmp(end, "B"))))
-			return v * pow(1024, (double)i);
-	}
-	return NAN;
-}
-
-static size_t an_metric(const struct lab_an_data *d, const char *name)
-{
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (!strcmp(d->metric_name[m], name))
-			return m;
-	return (size_t)-1;
-}
-
-/* 1 when some sample of p recorded metric m. */
-static int an_has_metric(const struct lab_an_data *d, const struct lab_an_point *p, size_t m)
-{
-	for (size_t i = 0; m != (size_t)-1 && i < p->n; i++)
-		if (!isnan(p->metric[i * d->nmetric + m]))
-			return 1;
-	return 0;
-}
-
-/* A loaded-latency point: its samples record the chase's latency and the streams' bandwidth. */
-static int an_loaded_point(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	return an_has_metric(d, p, an_metric(d, "ns_per_load")) &&
-	       an_has_metric(d, p, an_metric(d, "stream_gb_per_s"));
-}
-
-/* The kind of point p, or -1 when the view has nothing to show for it. */
-static int an_kind(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	char buf[64];
-	int init = lab_an_json_get(p->facts, "init") ||
-	           lab_an_params_get(p->params, "init", buf, sizeof(buf));
-
-	if (init)
-		return LAB_AN_NUMA_POLICY;
-	if (an_loaded_point(d, p))
-		return LAB_AN_NUMA_LOADED;
-	/* A point without samples (skipped) belongs where its experiment's others are. */
-	for (size_t i = 0; !p->n && i < d->npt; i++)
-		if (!strcmp(d->pt[i].experiment, p->experiment) && an_loaded_point(d, &d->pt[i]))
-			return LAB_AN_NUMA_LOADED;
-	if (an_param_node(p->params, "placement", "node:") >= 0)
-		return LAB_AN_NUMA_MATRIX;
-	if (isfinite(an_param_size(p->params)))
-		return LAB_AN_NUMA_LADDER;
-	return -1;
-}
-
-int lab_an_numa_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
-	int decl = lab_an_view_declared(d, p->experiment, "numa");
-
-	if (decl >= 0)
-		return decl;
-	return lab_an_json_get(p->facts, "pages_per_node") != NULL;
-}
-
-/* The keys a group of kind k sweeps (left out of its params). */
-static char *an_group_params(const char *params, int k)
-{
-	static const char *const swept[][3] = {
-	    [LAB_AN_NUMA_MATRIX] = {"placement", "mem_node", NULL},
-	    [LAB_AN_NUMA_POLICY] = {"init", NULL, NULL},
-	    [LAB_AN_NUMA_LADDER] = {"size", NULL, NULL},
-	    [LAB_AN_NUMA_LOADED] = {NULL, NULL, NULL},
-	};
-	char *s = lab_an_strdup(params), *t;
-
-	for (size_t i = 0; s && i < 3 && swept[k][i]; i++, s = t) {
-		t = lab_an_params_without(s, swept[k][i]);
-		free(s);
-	}
-	return s;
-}
-
-static struct lab_an_numa_group *an_group(struct lab_an_numa *v, size_t *cap,
-                                          const struct lab_an_point *p, int k)
-{
-	int threads = k == LAB_AN_NUMA_MATRIX || k == LAB_AN_NUMA_LADDER ? p->threads : 0;
-	char *params = an_group_params(p->params, k);
-	struct lab_an_numa_group *g;
-
-	if (!params)
-		return NULL;
-	for (size_t i = 0; i < v->ng; i++) {
-		g = &v->g[i];
-		if ((int)g->kind == k && g->threads == threads &&
-		    !strcmp(g->experiment, p->experiment) && !strcmp(g->params, params)) {
-			free(params);
-			return g;
-		}
-	}
-	if (lab_an_grow(&v->g, cap, v->ng + 1, sizeof(*v->g))) {
-		free(params);
-		return NULL;
-	}
-	g = &v->g[v->ng++];
-	memset(g, 0, sizeof(*g));
-	g->kind = (enum lab_an_numa_kind)k;
-	g->experiment = p->experiment;
-	g->params = params;
-	g->threads = threads;
-	return g;
-}
-
-/* The 95 % interval of sorted x[0..k): the median's order-statistics one, or with 2 to 5
- * values (too few for it) the mean's t-interval, *mean set to 1 and *centre to the mean. */
-static void an_interval(const double *x, size_t k, double *centre, double *lo, double *hi,
-                        int *mean)
-{
-	double m = 0, ss = 0, h;
-
-	*mean = 0;
-	if (!lab_an_median_ci(x, k, 0.95, lo, hi) || k < 2)
-		return;
-	for (size_t i = 0; i < k; i++)
-		m += x[i] / (double)k;
-	for (size_t i = 0; i < k; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	h = lab_an_t_quantile(0.95, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k);
-	*centre = m, *lo = m - h, *hi = m + h, *mean = 1;
-}
-
-/* Median of the used costs with its 95 % interval (an_interval). */
-static int an_cost(const struct lab_an_point *p, int inc, struct lab_an_numa_row *r)
-{
-	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
-	size_t k = 0;
-
-	if (!x)
-		return -LAB_ENOMEM;
-	for (size_t i = 0; i < p->n; i++)
-		if (inc || !p->flagged[i])
-			x[k++] = p->cost[i];
-	gsl_sort(x, 1, k);
-	r->n = strcmp(p->status, "ok") ? 0 : k;
-	r->med = r->n ? p->st.median : NAN;
-	r->lo = r->hi = NAN;
-	an_interval(x, r->n, &r->med, &r->lo, &r->hi, &r->mean_ci);
-	free(x);
-	return 0;
-}
-
-/* bytes / cost: a decreasing map, so the interval's ends swap. */
-static void an_to_gbs(double bytes, double med, double lo, double hi, double *v, double *vlo,
-                      double *vhi)
-{
-	*v = med > 0 ? bytes / med : NAN;
-	*vlo = hi > 0 ? bytes / hi : NAN;
-	*vhi = lo > 0 ? bytes / lo : NAN;
-}
-
-static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)
-{
-	const struct lab_an_json *f = p->facts, *v;
-
-	r->cpu_node = an_fact_node(f, "cpu_node");
-	r->mem_node = an_fact_node(f, "mem_node");
-	if (r->cpu_node < 0)
-		r->cpu_node = an_param_node(p->params, "placement", "node:");
-	if (r->mem_node < 0)
-		r->mem_node = an_param_node(p->params, "mem_node", "");
-	v = lab_an_json_get(f, "pages_per_node");
-	r->pages = v && v->type == LAB_AN_JSON_ARR ? v : NULL;
-	v = lab_an_json_get(f, "pages_absent");
-	r->pages_absent = v && v->type == LAB_AN_JSON_NUM ? v->num : NAN;
-	v = lab_an_json_get(f, "placement_ok");
-	r->placement_ok = v && v->type == LAB_AN_JSON_BOOL ? (int)v->num : -1;
-	r->note = lab_an_json_str(f, "placement_note");
-}
-
-/* The median of metric m over p's used samples with its 95 % interval (an_interval). */
-static int an_metric_med(const struct lab_an_data *d, const struct lab_an_point *p, size_t m,
-                         int inc, double out[3], int *mean)
-{
-	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
-	size_t k = 0;
-
-	if (!x)
-		return -LAB_ENOMEM;
-	for (size_t i = 0; i < p->n; i++)
-		if ((inc || !p->flagged[i]) && !isnan(p->metric[i * d->nmetric + m]))
-			x[k++] = p->metric[i * d->nmetric + m];
-	gsl_sort(x, 1, k);
-	out[0] = k ? (k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2) : NAN;
-	an_interval(x, k, &out[0], &out[1], &out[2], mean);
-	free(x);
-	return 0;
-}
-
-/* The chasing thread's own latency (not the team's elapsed) against the streams' bandwidth. */
-static int an_loaded(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
-                     struct lab_an_numa_row *r)
-{
-	const struct lab_an_json *s = lab_an_json_get(p->facts, "streams");
-	double lat[3], bw[3];
-	int lat_mean = 0, bw_mean = 0;
-
-	r->streams = s && s->type == LAB_AN_JSON_NUM && s->num >= 0 && s->num < 1e7
-	                 ? (int)s->num
-	                 : p->threads - 1;
-	if (an_metric_med(d, p, an_metric(d, "ns_per_load"), inc, lat, &lat_mean) ||
-	    an_metric_med(d, p, an_metric(d, "stream_gb_per_s"), inc, bw, &bw_mean))
-		return -LAB_ENOMEM;
-	if (r->n && !isnan(lat[0]))
-		r->med = lat[0], r->lo = lat[1], r->hi = lat[2], r->mean_ci = lat_mean;
-	if (r->n)
-		r->gbs = bw[0], r->gbs_lo = bw[1], r->gbs_hi = bw[2];
-	return 0;
-}
-
-static int an_add(struct lab_an_numa *v, size_t *cap, const struct lab_an_data *d,
-                  const struct lab_an_point *p, int inc, size_t hint[2])
-{
-	int k = an_kind(d, p);
-	struct lab_an_numa_group *g;
-	struct lab_an_numa_row *r;
-	struct lab_an_rates rt;
-
-	if (k < 0)
-		return 0;
-	if (!(g = an_group(v, cap, p, k)) ||
-	    lab_an_grow(&g->row, &g->cap, g->nrow + 1, sizeof(*g->row)))
-		return -LAB_ENOMEM;
-	r = &g->row[g->nrow++];
-	memset(r, 0, sizeof(*r));
-	r->pt = p;
-	an_facts(p, r);
-	if (lab_an_json_str(p->facts, "init"))
-		snprintf(r->init, sizeof(r->init), "%s", lab_an_json_str(p->facts, "init"));
-	else if (!lab_an_params_get(p->params, "init", r->init, sizeof(r->init)))
-		r->init[0] = 0;
-	r->size = an_param_size(p->params);
-	r->gbs = r->gbs_lo = r->gbs_hi = NAN;
-	if (an_cost(p, inc, r))
-		return -LAB_ENOMEM;
-	lab_an_rates_compute(d, p, &rt, hint);
-	if (!g->unit || p->unit)
-		g->unit = lab_an_point_unit(d, p);
-	if (k == LAB_AN_NUMA_LOADED) {
-		if (an_loaded(d, p, inc, r))
-			return -LAB_ENOMEM;
-		g->unit = "ns/load";
-	} else if (rt.has && rt.bytes > 0 && k != LAB_AN_NUMA_LADDER) {
-		g->bw = 1;
-		an_to_gbs(rt.bytes, r->med, r->lo, r->hi, &r->gbs, &r->gbs_lo, &r->gbs_hi);
-		if (k == LAB_AN_NUMA_MATRIX) {
-			r->med = r->gbs, r->lo = r->gbs_lo, r->hi = r->gbs_hi;
-			g->unit = "GB/s";
-		}
-	}
-	g->mismatched += r->placement_ok == 0;
-	return 0;
-}
-
-int lab_an_numa_run(const struct lab_an_data *d, int include_flagged, struct lab_an_numa *v,
-                    struct lab_err *err)
-{
-	size_t cap = 0, hint[2] = {0, 0};
-	int rc = 0;
-
-	memset(v, 0, sizeof(*v));
-	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (lab_an_numa_applies(d, &d->pt[i]))
-			rc = an_add(v, &cap, d, &d->pt[i], include_flagged, hint);
-	if (!rc)
-		rc = lab_an_numa_finish(d, v);
-	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
-}
-
-void lab_an_numa_free(struct lab_an_numa *v)
-{
-	for (size_t i = 0; i < v->ng; i++) {
+	for (size_t i = 0; v && i < v->ng; i++) {
 		free(v->g[i].params);
 		free(v->g[i].row);
 	}
-	free(v->g);
-	free(v->dist);
-	memset(v, 0, sizeof(*v));
+	if (v) {
+		free(v->g);
+		free(v->dist);
+	}
+	free(v);
 }
 
-static int an_numa_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                           struct lab_err *err)
+static int an_numa_compute(const struct lab_an_view *view, const struct lab_an_analysis *a,
+                           void **state, struct lab_err *err)
 {
+	const struct lab_an_data *d = a->data;
 	struct lab_an_numa *v = calloc(1, sizeof(*v));
-	int rc;
+	size_t hint[2] = {0, 0};
+	int rc = v ? 0 : -LAB_ENOMEM;
 
 	*state = NULL;
-	if (!v)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	rc = lab_an_numa_run(d, include_flagged, v, err);
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (an_numa_applies(view, d, &d->pt[i]))
+			rc = lab_an_numa_add(v, d, &d->pt[i], a->include_flagged, hint);
+	if (!rc && v->ng)
+		rc = lab_an_numa_finish(d, v);
 	if (rc || !v->ng) {
-		lab_an_numa_free(v);
-		free(v);
-		return rc;
+		an_numa_free(v);
+		return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 	}
 	*state = v;
 	return 0;
 }
 
-static void an_numa_free(void *state)
+/* What a table column holds: numbers first (an_cell), 0 ends a kind's list (an_kcols). */
+// clang-format off
+enum an_what { W_END, W_THREADS, W_CPU, W_MEM, W_SIZE, W_STREAMS, W_POINT, W_RATIO, W_DIST,
+	       W_SLIT, W_ABSENT, W_OK, W_SAME, W_NUM, W_INIT = W_NUM, W_QUANTITY, W_VALUE, W_STAT,
+	       W_GBS, W_PAGES };
+// clang-format on
+
+static const struct {
+	const char *key;
+	enum lab_doc_kind kind;
+} an_col[] = {
+    [W_THREADS] = {"threads", LAB_DOC_COUNT},
+    [W_CPU] = {"cpu_node", LAB_DOC_COUNT},
+    [W_MEM] = {"mem_node", LAB_DOC_COUNT},
+    [W_SIZE] = {"size_bytes", LAB_DOC_COUNT},
+    [W_STREAMS] = {"streams", LAB_DOC_COUNT},
+    [W_POINT] = {"point", LAB_DOC_COUNT},
+    [W_RATIO] = {"ratio_to_local", LAB_DOC_RATIO},
+    [W_DIST] = {"slit_distance", LAB_DOC_VALUE},
+    [W_SLIT] = {"slit_ratio", LAB_DOC_RATIO},
+    [W_ABSENT] = {"pages_absent", LAB_DOC_COUNT},
+    [W_OK] = {"placement_ok", LAB_DOC_COUNT},
+    [W_SAME] = {"same_placement_as", LAB_DOC_COUNT},
+    [W_INIT] = {"init", LAB_DOC_KEY},
+    [W_QUANTITY] = {"quantity", LAB_DOC_TEXT},
+    [W_VALUE] = {NULL, LAB_DOC_INTERVAL}, /* an_vkey */
+    [W_STAT] = {"stat", LAB_DOC_TEXT},
+    [W_GBS] = {NULL, LAB_DOC_INTERVAL}, /* an_gkey */
+    [W_PAGES] = {"pages_per_node", LAB_DOC_TEXT},
+};
+
+/* Per kind: the table's columns, its value's and its bandwidth's keys, the table's key. */
+static const unsigned char an_kcols[][14] = {
+    [LAB_AN_NUMA_MATRIX] = {W_THREADS, W_CPU, W_MEM, W_QUANTITY, W_POINT, W_VALUE, W_STAT, W_RATIO,
+                            W_DIST, W_SLIT, W_PAGES, W_ABSENT, W_OK},
+    [LAB_AN_NUMA_POLICY] = {W_INIT, W_THREADS, W_POINT, W_VALUE, W_STAT, W_GBS, W_PAGES, W_ABSENT,
+                            W_OK, W_SAME},
+    [LAB_AN_NUMA_LADDER] = {W_THREADS, W_SIZE, W_POINT, W_VALUE, W_STAT, W_PAGES, W_ABSENT, W_OK},
+    [LAB_AN_NUMA_LOADED] = {W_THREADS, W_STREAMS, W_POINT, W_GBS, W_VALUE, W_STAT},
+};
+static const char *const an_vkey[] = {"median", "median_cost", "median_ns", "latency_ns"};
+static const char *const an_gkey[] = {NULL, "gb_per_s", NULL, "stream_gb_per_s"};
+static const char *const an_table_key[] = {"matrix", "policy", "ladder", "loaded"};
+static const char *const an_title[] = {"numa node x node", "numa page policy",
+                                       "numa latency ladder", "numa loaded latency"};
+
+/* A statistic of row r as an interval cell, or why it has none. */
+static void an_ival(struct lab_doc *doc, struct lab_doc_cell *c, const struct lab_an_numa_row *r,
+                    const struct lab_an_numa_val *s)
 {
-	lab_an_numa_free(state);
-	free(state);
+	if (r->n && isfinite(s->med))
+		lab_doc_ival(c, s->mean_ci ? NAN : s->med, s->mean_ci ? s->med : s->mean, s->lo,
+		             s->hi, r->n);
+	else if (r->pt->n && !strcmp(r->pt->status, "ok"))
+		lab_doc_why(doc, c, "flagged (--include-flagged)");
+	else if (strcmp(r->pt->status, "ok"))
+		lab_doc_why(doc, c, "%s%s%s", r->pt->status, r->pt->reason ? ": " : "",
+		            r->pt->reason ? r->pt->reason : "");
 }
 
-static const char *an_numa_experiment(const void *state, size_t i)
+/* Column w of row r of group g. */
+static void an_cell(struct lab_doc *doc, struct lab_doc_cell *c, const struct lab_an_numa *v,
+                    const struct lab_an_numa_group *g, const struct lab_an_numa_row *r, int w)
+{
+	int i = r->cpu_node, j = r->mem_node;
+	const double num[W_NUM] = {
+	    [W_THREADS] = r->pt->threads,
+	    [W_CPU] = i >= 0 ? i : NAN,
+	    [W_MEM] = j >= 0 ? j : NAN,
+	    [W_SIZE] = r->size,
+	    [W_STREAMS] = r->streams,
+	    [W_POINT] = (double)r->pt->id,
+	    [W_RATIO] = lab_an_numa_ratio(g, i, j),
+	    [W_DIST] = lab_an_numa_dist(v, i, j),
+	    [W_SLIT] = lab_an_numa_dist(v, i, j) / lab_an_numa_dist(v, i, i),
+	    [W_ABSENT] = r->pages_absent,
+	    [W_OK] = r->placement_ok >= 0 ? r->placement_ok : NAN,
+	    [W_SAME] = r->same >= 0 ? (double)g->row[r->same].pt->id : NAN,
+	};
+	const char *s = "";
+
+	if (w < W_NUM)
+		lab_doc_num(c, num[w]);
+	else if (w == W_INIT || w == W_QUANTITY || w == W_STAT)
+		lab_doc_str(doc, c,
+		            w == W_INIT       ? r->init
+		            : w == W_QUANTITY ? (g->bw ? "GB/s" : "ns")
+		            : !r->n           ? NULL
+		            : r->v.mean_ci    ? "mean"
+		                              : "median");
+	else if (w == W_VALUE || w == W_GBS)
+		an_ival(doc, c, r, w == W_VALUE ? &r->v : &r->gbs);
+	else if (r->pages) {
+		for (size_t k = 0; k < r->pages->n; k++)
+			s = lab_doc_printf(doc, "%s%s%.0f", s, k ? "/" : "",
+			                   r->pages->items[k].num);
+		lab_doc_str(doc, c, s);
+	}
+}
+
+/* The group's rows as its kind's table, each row whose pages are not where asked marked. */
+static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
+                     const struct lab_an_numa_group *g)
+{
+	struct lab_doc_table *t = lab_doc_table(sec, an_table_key[g->kind], NULL);
+	const unsigned char *col = an_kcols[g->kind];
+	size_t ncol = 0, mean = 0, bad = 0;
+
+	if (t && g->kind == LAB_AN_NUMA_MATRIX)
+		t->csv = LAB_AN_NUMA_CSV;
+	for (; ncol < 14 && col[ncol]; ncol++)
+		lab_doc_col(t,
+		            col[ncol] == W_VALUE ? an_vkey[g->kind]
+		            : col[ncol] == W_GBS ? an_gkey[g->kind]
+		                                 : an_col[col[ncol]].key,
+		            col[ncol] == W_VALUE ? g->unit
+		            : col[ncol] == W_GBS ? "GB/s"
+		                                 : NULL,
+		            an_col[col[ncol]].kind);
+	for (size_t k = 0; k < g->nrow; k++) {
+		const struct lab_an_numa_row *r = &g->row[k];
+
+		lab_doc_row(t);
+		for (size_t i = 0; i < ncol; i++)
+			an_cell(sec->doc, lab_doc_at(t, i), v, g, r, col[i]);
+		if (r->placement_ok == 0)
+			lab_doc_rnote(t, "placement differs from what was asked: %s",
+			              r->note ? r->note : "(no note recorded)");
+		mean += r->n && r->v.mean_ci;
+		bad += r->placement_ok == 0;
+	}
+	if (bad)
+		lab_doc_finding(
+		    sec, LAB_DOC_WARN, "placement_ok false",
+		    "%zu point%s whose pages are not where they were asked: kept, marked "
+		    "in the table",
+		    bad, bad == 1 ? "" : "s");
+	if (mean)
+		lab_doc_note(sec,
+		             "stat mean: fewer than 6 samples, too few for a median's interval: "
+		             "the mean with its 95 %% t-interval");
+}
+
+/* POLICY: one finding per placement that two or more rows share (row->same). */
+static void an_same(struct lab_doc_section *sec, const struct lab_an_numa_group *g)
+{
+	struct lab_doc *doc = sec->doc;
+
+	for (size_t i = 0; g->kind == LAB_AN_NUMA_POLICY && i < g->nrow; i++) {
+		const char *inits = "", *pts = "", *pages = "";
+
+		if (g->row[i].same != (long)i)
+			continue;
+		for (size_t k = i; k < g->nrow; k++)
+			if (g->row[k].same == (long)i) {
+				inits = lab_doc_printf(doc, "%s%s%s", inits, *inits ? ", " : "",
+				                       g->row[k].init);
+				pts = lab_doc_printf(doc, "%s %ld", pts, g->row[k].pt->id);
+			}
+		for (size_t k = 0; k < g->row[i].pages->n; k++)
+			pages = lab_doc_printf(doc, "%s%s%.0f", pages, k ? "/" : "",
+			                       g->row[i].pages->items[k].num);
+		lab_doc_finding(
+		    sec, LAB_DOC_WARN, lab_doc_printf(doc, "points%s", pts),
+		    "%s (threads=%d, pages %s): one placement here: the pages ended up "
+		    "on the same node, so cost differences between these rows are not a "
+		    "NUMA effect",
+		    inits, g->row[i].pt->threads, pages);
+	}
+}
+
+/* MATRIX: the node x node cells (and their heat map), then the firmware's distance table. */
+static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
+                      const struct lab_an_numa_group *g)
+{
+	struct lab_doc *doc = sec->doc;
+	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0;
+	struct lab_doc_matrix *m = lab_doc_matrix(sec, "cells", "median", n, n);
+	struct lab_doc_matrix *dm =
+	    nd ? lab_doc_matrix(sec, "distances",
+	                        "firmware distance table (ACPI SLIT, host.topology.numa_distances)",
+	                        nd, nd)
+	       : NULL;
+	struct lab_doc_figure *f = lab_doc_figure(
+	    sec, "heatmap", lab_doc_printf(doc, "%s node x node (%s)", g->experiment, g->unit),
+	    "memory node", "cpu node");
+
+	if (f)
+		f->heat = m;
+	for (size_t k = 0; k < g->nrow; k++)
+		outside += g->row[k].cpu_node >= g->nnode || g->row[k].mem_node >= g->nnode;
+	if (m) {
+		m->unit = lab_doc_printf(doc, "%s", g->unit);
+		m->rname = "cpu node";
+		m->cname = "memory node";
+		m->legend =
+		    "rows: the threads' node; columns: the memory's node; each cell's interval "
+		    "and n in the table";
+	}
+	for (size_t i = 0; m && i < n; i++) {
+		m->rlab[i] = m->clab[i] = lab_doc_printf(doc, "node%zu", i);
+		for (size_t j = 0; j < n; j++) {
+			const struct lab_an_numa_row *r = lab_an_numa_cell(g, (int)i, (int)j);
+
+			lab_doc_num(lab_doc_mat(m, i, j), r && r->n ? r->v.med : NAN);
+		}
+	}
+	for (size_t i = 0; dm && i < nd; i++) {
+		dm->rlab[i] = dm->clab[i] = lab_doc_printf(doc, "node%zu", i);
+		for (size_t j = 0; j < nd; j++)
+			lab_doc_num(lab_doc_mat(dm, i, j), v->dist[i * nd + j]);
+	}
+	if (outside)
+		lab_doc_note(sec,
+		             "%zu points on nodes outside the matrix (not on this machine: their "
+		             "reasons are in the table)",
+		             outside);
+	if (!nd)
+		lab_doc_note(sec, "firmware distance table: not in run.json");
+}
+
+/* LADDER, LOADED: ns per load against size or against the streams' bandwidth. */
+static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group *g)
+{
+	int ladder = g->kind == LAB_AN_NUMA_LADDER;
+	struct lab_doc_figure *f =
+	    lab_doc_figure(sec, ladder ? "ladder" : "loaded",
+	                   lab_doc_printf(sec->doc, "%s %s", g->experiment, an_title[g->kind] + 5),
+	                   ladder ? "chain size (bytes)" : "achieved stream bandwidth (GB/s)",
+	                   lab_an_numa_load_label(g->kind, g->threads));
+	struct lab_doc_curve *c =
+	    lab_doc_curve(f, *g->params ? g->params : g->experiment, LAB_DOC_LINES);
+
+	if (f)
+		f->logx = ladder ? 2 : 0;
+	for (size_t k = 0; k < g->nrow; k++) {
+		const struct lab_an_numa_row *r = &g->row[k];
+		double x = ladder ? r->size : r->gbs.med;
+
+		if (r->n && isfinite(x) && isfinite(r->v.med))
+			lab_doc_point(c, x, r->v.med, r->v.lo, r->v.hi);
+		else
+			lab_doc_gap(
+			    c, lab_doc_printf(sec->doc, "%g", ladder ? r->size : r->pt->threads),
+			    r->n ? "no value" : r->pt->status);
+	}
+}
+
+static int an_numa_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_numa *v = state;
 
-	return i < v->ng ? v->g[i].experiment : NULL;
-}
+	(void)view;
+	doc->title = "NUMA";
+	lab_doc_about(
+	    doc,
+	    "Medians with a distribution-free 95 % interval (with fewer than 6 samples: "
+	    "the mean with its t-interval, stat mean). Matrix rows: the node the threads "
+	    "ran on; columns: the node of the memory; each cell's remote/local ratio "
+	    "stands beside the firmware's distance ratio (ACPI SLIT). Pages per node are "
+	    "what the kernel found after setup (move_pages). Every cell is in " LAB_AN_FILE_NUMA
+	    ".",
+	    "the interval of a median is its order-statistics one; GB/s maps bytes / cost, "
+	    "so a cost interval's ends swap");
+	for (size_t i = 0; i < v->ng; i++) {
+		const struct lab_an_numa_group *g = &v->g[i];
+		struct lab_doc_section *sec = lab_doc_section(doc, g->experiment, g->params);
 
-/* Until the view describes itself (view.h): its hooks without the view. */
-static int an_view_applies(const struct lab_an_view *v, const struct lab_an_data *d,
-                           const struct lab_an_point *p)
-{
-	(void)v;
-	return lab_an_numa_applies(d, p);
-}
-
-static int an_view_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
-                           void **state, struct lab_err *err)
-{
-	(void)v;
-	return an_numa_compute(a->data, a->include_flagged, state, err);
+		if (sec)
+			sec->title = an_title[g->kind];
+		lab_doc_lead(sec, "%s%s%s%s", g->unit, g->kind >= LAB_AN_NUMA_LADDER ? ", " : "",
+		             g->kind >= LAB_AN_NUMA_LADDER
+		                 ? lab_an_numa_load_label(g->kind, g->threads)
+		                 : "",
+		             g->threads ? lab_doc_printf(doc, "; threads=%d", g->threads) : "");
+		if (g->kind == LAB_AN_NUMA_MATRIX)
+			an_matrix(sec, v, g);
+		an_table(sec, v, g);
+		an_same(sec, g);
+		if (g->kind >= LAB_AN_NUMA_LADDER)
+			an_curve(sec, g);
+	}
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 
 const struct lab_an_view lab_an_view_numa = {
     .name = "numa",
-    .applies = an_view_applies,
+    .applies = an_numa_applies,
     .hides_series = 0, /* the thread scaling of the policy and loaded points still tells */
-    .compute = an_view_compute,
+    .compute = an_numa_compute,
     .free = an_numa_free,
-    .experiment = an_numa_experiment,
-    .json = lab_an_numa_json,
-    .csv_name = LAB_AN_FILE_NUMA,
-    .csv = lab_an_numa_csv,
-    .text = lab_an_numa_text,
-    .html = lab_an_numa_html,
-    .plots = lab_an_numa_plots,
+    .describe = an_numa_describe,
 };

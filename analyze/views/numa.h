@@ -19,19 +19,27 @@
 #define LAB_ANALYZE_VIEWS_NUMA_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "analyze/data.h"
-#include "analyze/err.h"
 
 /* Node numbers the view accepts from a file (the harness records at most 64 nodes). */
 #define LAB_AN_NUMA_NODES_MAX 64
+/* The matrix table's CSV file (users and scripts know the name) and its stem. */
+#define LAB_AN_NUMA_CSV  "numa_matrix"
+#define LAB_AN_FILE_NUMA LAB_AN_NUMA_CSV ".csv"
 
 enum lab_an_numa_kind {
 	LAB_AN_NUMA_MATRIX,
 	LAB_AN_NUMA_POLICY,
 	LAB_AN_NUMA_LADDER,
 	LAB_AN_NUMA_LOADED,
+};
+
+/* A median (or, with 2 to 5 samples, too few for its interval, the mean: mean_ci = 1) with its
+ * 95 % interval, and the mean of the same samples. */
+struct lab_an_numa_val {
+	double med, lo, hi, mean;
+	int mean_ci;
 };
 
 /* One point of a group. */
@@ -42,17 +50,14 @@ struct lab_an_numa_row {
 	double size;            /* LADDER: bytes of the chain */
 	int streams; /* LOADED: streaming threads (point_facts "streams", else threads-1) */
 	size_t n;    /* samples used; 0 when the point is not ok */
-	/* MATRIX: GB/s or ns per unit; POLICY: ns/unit; LADDER: ns/load; LOADED: the metric
-	 * ns_per_load. Medians with their order-statistics 95 % interval; with 2 to 5 samples,
-	 * too few for that interval, the mean with its t-interval (mean_ci = 1) instead. */
-	double med, lo, hi;
-	int mean_ci;
-	double gbs, gbs_lo, gbs_hi; /* POLICY: GB/s; LOADED: the stream bandwidth (median, CI) */
+	/* MATRIX: GB/s or ns per unit; POLICY: ns/unit; LADDER: ns/load; LOADED: ns_per_load */
+	struct lab_an_numa_val v;
+	struct lab_an_numa_val gbs;      /* POLICY: GB/s; LOADED: the stream bandwidth; else NaN */
 	const struct lab_an_json *pages; /* pages_per_node (an array of numbers) or NULL */
 	double pages_absent;             /* NaN when not recorded */
 	int placement_ok;                /* 1, 0, or -1 not recorded */
 	const char *note;                /* placement_note, or NULL */
-	size_t seq;                      /* POLICY: the first row of its init (for the order) */
+	double key[2];                   /* the row's place in its group (numa_group.c) */
 	/* POLICY: the index of the first row with the same placement (same threads, the same
 	 * pages per node, all on one node), itself when it is the first; -1 when no other row
 	 * shares it or the pages are unknown. */
@@ -65,72 +70,37 @@ struct lab_an_numa_group {
 	char *params;     /* the point params without the keys this kind sweeps */
 	int threads;      /* MATRIX, LADDER: the team size; 0 for the others (a row per count) */
 	int bw;           /* MATRIX, POLICY: 1 when the points declare bytes (GB/s) */
-	const char *unit; /* of med: "GB/s" or the point's cost unit */
+	const char *unit; /* of v: "GB/s" or the point's cost unit */
 	struct lab_an_numa_row *row;
 	size_t nrow, cap;
 	int nnode; /* MATRIX: highest node of a cell that ran + 1 (of any cell if none ran) */
-	size_t mismatched; /* rows with placement_ok false */
-	size_t nsame;      /* POLICY: placements shared by two or more rows (lab_an_numa_same) */
 };
 
 struct lab_an_numa {
 	struct lab_an_numa_group *g;
-	size_t ng;
+	size_t ng, cap;
 	int ndist;    /* host.topology.numa_distances: ndist x ndist, 0 when absent or malformed */
 	double *dist; /* row-major */
 };
 
-/* 1 when the view shows point p: declared "numa", or (older files) a point with point_facts
- * recording pages_per_node. */
-int lab_an_numa_applies(const struct lab_an_data *d, const struct lab_an_point *p);
-int lab_an_numa_run(const struct lab_an_data *d, int include_flagged, struct lab_an_numa *v,
-                    struct lab_err *err);
-void lab_an_numa_free(struct lab_an_numa *v);
-/* Sorts the rows, sizes the matrices and reads the distance table (numa_group.c). */
-int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v);
+/* Adds point p (numa_row.c) to its group of v, statistics over the used samples (inc: the
+ * flagged ones too; hint: lab_an_rates_compute's, kept across calls); nothing when the view has
+ * nothing to show for p. 0 or -LAB_ENOMEM. */
+int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
+                    const struct lab_an_point *p, int inc, size_t hint[2]);
 
+/* Sorts the rows, sizes the matrices, groups the policies' shared placements and reads the
+ * distance table (numa_group.c). 0 or -LAB_ENOMEM. */
+int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v);
 /* The row of (cpu node i, memory node j) of matrix g, NULL when none. */
 const struct lab_an_numa_row *lab_an_numa_cell(const struct lab_an_numa_group *g, int i, int j);
 /* cell(i, j) / cell(i, i), NaN when either is missing. */
 double lab_an_numa_ratio(const struct lab_an_numa_group *g, int i, int j);
-/* The firmware's distance ratio d(i, j) / d(i, i), NaN without the table. */
-double lab_an_numa_slit_ratio(const struct lab_an_numa *v, int i, int j);
-/* POLICY: the rows of g whose pages ended up identical, grouped (row->same). Two rows share
- * a placement when they ran at the same thread count and pages_per_node (and pages_absent)
- * are equal with every page on one node: on a one-node machine every policy does. Equal
- * histograms spread over nodes are not grouped: which thread's data is local can differ. */
-void lab_an_numa_same(struct lab_an_numa_group *g);
-/* How the text, JSON and report say it: the costs of rows in one placement differ by noise or
- * run order, not by where the pages are. */
-#define LAB_AN_NUMA_SAME                                                                           \
-	"one placement here: the pages ended up on the same node, so cost differences between "    \
-	"these rows are not a NUMA effect"
-
-/* The label of a kind in text and JSON: "matrix", "policy", "ladder", "loaded". */
-const char *lab_an_numa_kind_name(enum lab_an_numa_kind k);
+/* The firmware's distance d(i, j), NaN without the table. */
+double lab_an_numa_dist(const struct lab_an_numa *v, int i, int j);
 /* Whose time a LADDER or LOADED group's ns per load is: the chasing thread's (LOADED, a
  * latency), one thread's (a LADDER at 1 thread), or all threads together (a LADDER at more:
  * overlapping chains, memory parallelism rather than latency). */
-const char *lab_an_numa_load_label(const struct lab_an_numa_group *g);
-
-/* How a row whose pages are not where they were asked is marked (then ": <note>"). */
-#define LAB_AN_NUMA_MISMATCH "placement differs from what was asked"
-
-#define LAB_AN_FILE_NUMA "numa_matrix.csv"
-#define LAB_AN_NUMA_COLUMNS                                                                        \
-	"experiment,params,threads,quantity,cpu_node,mem_node,n,median,ci95_lo,ci95_hi,"           \
-	"ratio_to_local,slit_distance,slit_ratio,placement_ok,placement_note"
-int lab_an_numa_csv(const void *state, const char *path, struct lab_err *err);
-
-struct lab_json;
-struct lab_an_plots;
-struct lab_an_pdir;
-void lab_an_numa_json(struct lab_json *w, const void *state, const char *exp);
-void lab_an_numa_text(FILE *f, const void *state);
-void lab_an_numa_html(FILE *f, const void *state, const struct lab_an_plots *plots,
-                      const char *dir);
-int lab_an_numa_plots(const void *state, const struct lab_an_data *d,
-                      const struct lab_an_pdir *pdir, struct lab_an_plots *out,
-                      struct lab_err *err);
+const char *lab_an_numa_load_label(enum lab_an_numa_kind kind, int threads);
 
 #endif

@@ -4,60 +4,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/err.h"
 #include "analyze/views/numa.h"
 
-static int an_cmp_int(int a, int b)
-{
-	return (a > b) - (a < b);
-}
-
-static int an_cmp_dbl(double a, double b)
-{
-	return (a > b) - (a < b);
-}
-
-static int an_cmp_matrix(const void *x, const void *y)
+static int an_cmp_row(const void *x, const void *y)
 {
 	const struct lab_an_numa_row *a = x, *b = y;
 
-	return an_cmp_int(a->cpu_node, b->cpu_node) ? an_cmp_int(a->cpu_node, b->cpu_node)
-	                                            : an_cmp_int(a->mem_node, b->mem_node);
+	if (a->key[0] != b->key[0])
+		return a->key[0] < b->key[0] ? -1 : 1;
+	return (a->key[1] > b->key[1]) - (a->key[1] < b->key[1]);
 }
 
-static int an_cmp_threads(const void *x, const void *y)
-{
-	const struct lab_an_numa_row *a = x, *b = y;
-
-	return an_cmp_int(a->pt->threads, b->pt->threads);
-}
-
-static int an_cmp_size(const void *x, const void *y)
-{
-	const struct lab_an_numa_row *a = x, *b = y;
-
-	return an_cmp_dbl(a->size, b->size);
-}
-
-/* Policy rows: by init in the order the run first met them (seq), then by threads. */
-static int an_cmp_policy(const void *x, const void *y)
-{
-	const struct lab_an_numa_row *a = x, *b = y;
-
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	return an_cmp_int(a->pt->threads, b->pt->threads);
-}
-
-static void an_sort_policy(struct lab_an_numa_group *g)
+/* Matrix rows by (cpu node, memory node); policy rows by init in the order the run first met
+ * them, then threads; ladder rows by size; loaded rows by threads. */
+static void an_sort(struct lab_an_numa_group *g)
 {
 	for (size_t i = 0; i < g->nrow; i++) {
+		struct lab_an_numa_row *r = &g->row[i];
 		size_t first = 0;
 
-		while (strcmp(g->row[first].init, g->row[i].init))
+		while (g->kind == LAB_AN_NUMA_POLICY && strcmp(g->row[first].init, r->init))
 			first++;
-		g->row[i].seq = first;
+		r->key[0] = g->kind == LAB_AN_NUMA_MATRIX   ? r->cpu_node
+		            : g->kind == LAB_AN_NUMA_POLICY ? (double)first
+		            : g->kind == LAB_AN_NUMA_LADDER ? r->size
+		                                            : r->pt->threads;
+		r->key[1] = g->kind == LAB_AN_NUMA_MATRIX   ? r->mem_node
+		            : g->kind == LAB_AN_NUMA_POLICY ? r->pt->threads
+		                                            : 0;
 	}
-	qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_policy);
+	qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_row);
 }
 
 /* 1 when rows a and b ran (same thread count) with the same known pages per node (and as many
@@ -81,20 +58,20 @@ static int an_same_pages(const struct lab_an_numa_row *a, const struct lab_an_nu
 	return nodes == 1;
 }
 
-void lab_an_numa_same(struct lab_an_numa_group *g)
+/* POLICY: the rows of g whose pages ended up identical, grouped (row->same). Two rows share a
+ * placement when they ran at the same thread count and pages_per_node (and pages_absent) are
+ * equal with every page on one node: on a one-node machine every policy does. Equal histograms
+ * spread over nodes are not grouped: which thread's data is local can differ. */
+static void an_same(struct lab_an_numa_group *g)
 {
-	g->nsame = 0;
 	for (size_t i = 0; i < g->nrow; i++)
 		g->row[i].same = -1;
-	for (size_t i = 0; i < g->nrow; i++) {
+	for (size_t i = 0; g->kind == LAB_AN_NUMA_POLICY && i < g->nrow; i++) {
 		if (g->row[i].same >= 0)
 			continue;
 		for (size_t k = i + 1; k < g->nrow; k++)
 			if (g->row[k].same < 0 && an_same_pages(&g->row[i], &g->row[k]))
-				g->row[k].same = (long)i;
-		for (size_t k = i + 1; k < g->nrow && g->row[i].same < 0; k++)
-			if (g->row[k].same == (long)i)
-				g->row[i].same = (long)i, g->nsame++;
+				g->row[k].same = g->row[i].same = (long)i;
 	}
 }
 
@@ -131,7 +108,7 @@ static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
  * ran. */
 static void an_matrix_size(struct lab_an_numa_group *g)
 {
-	for (int pass = 0; pass < 2 && !g->nnode; pass++)
+	for (int pass = 0; g->kind == LAB_AN_NUMA_MATRIX && pass < 2 && !g->nnode; pass++)
 		for (size_t k = 0; k < g->nrow; k++) {
 			const struct lab_an_numa_row *r = &g->row[k];
 			int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
@@ -144,24 +121,9 @@ static void an_matrix_size(struct lab_an_numa_group *g)
 int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v)
 {
 	for (size_t i = 0; i < v->ng; i++) {
-		struct lab_an_numa_group *g = &v->g[i];
-
-		switch (g->kind) {
-		case LAB_AN_NUMA_MATRIX:
-			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_matrix);
-			an_matrix_size(g);
-			break;
-		case LAB_AN_NUMA_POLICY:
-			an_sort_policy(g);
-			lab_an_numa_same(g);
-			break;
-		case LAB_AN_NUMA_LADDER:
-			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_size);
-			break;
-		case LAB_AN_NUMA_LOADED:
-			qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_threads);
-			break;
-		}
+		an_sort(&v->g[i]);
+		an_matrix_size(&v->g[i]);
+		an_same(&v->g[i]);
 	}
 	return an_distances(d, v);
 }
@@ -178,27 +140,19 @@ double lab_an_numa_ratio(const struct lab_an_numa_group *g, int i, int j)
 {
 	const struct lab_an_numa_row *a = lab_an_numa_cell(g, i, j), *l = lab_an_numa_cell(g, i, i);
 
-	return a && l && a->n && l->n && l->med > 0 ? a->med / l->med : NAN;
+	return a && l && a->n && l->n && l->v.med > 0 ? a->v.med / l->v.med : NAN;
 }
 
-double lab_an_numa_slit_ratio(const struct lab_an_numa *v, int i, int j)
+double lab_an_numa_dist(const struct lab_an_numa *v, int i, int j)
 {
 	if (i < 0 || j < 0 || i >= v->ndist || j >= v->ndist)
 		return NAN;
-	return v->dist[(size_t)i * (size_t)v->ndist + (size_t)j] /
-	       v->dist[(size_t)i * (size_t)v->ndist + (size_t)i];
+	return v->dist[(size_t)i * (size_t)v->ndist + (size_t)j];
 }
 
-const char *lab_an_numa_load_label(const struct lab_an_numa_group *g)
+const char *lab_an_numa_load_label(enum lab_an_numa_kind kind, int threads)
 {
-	if (g->kind == LAB_AN_NUMA_LOADED)
+	if (kind == LAB_AN_NUMA_LOADED)
 		return "ns per load of the chasing thread";
-	return g->threads > 1 ? "ns per load, all threads together (not a latency)" : "ns per load";
-}
-
-const char *lab_an_numa_kind_name(enum lab_an_numa_kind k)
-{
-	static const char *const name[] = {"matrix", "policy", "ladder", "loaded"};
-
-	return name[k];
+	return threads > 1 ? "ns per load, all threads together (not a latency)" : "ns per load";
 }

@@ -3,7 +3,8 @@
  * The chapter-27 view "numa" end to end: `lab analyze` on the hand-made two-node fixture
  * (tests/analyze/gen_fixtures_numa.py holds the values and the hand computations) checks the
  * matrix cells with their intervals, the remote/local and distance ratios, the policy page
- * histograms, the marked placement mismatches, numa_matrix.csv and the report's escaping; a
+ * histograms, the marked placement mismatches, numa_matrix.csv and the report's escaping (on the
+ * view's document: analysis.json's sections, tables and matrices, analyze/render/json.c); a
  * crafted point_facts is refused; then a tiny real one-node run shows the ladder and histogram.
  */
 #include <math.h>
@@ -44,10 +45,66 @@ static const struct lab_an_json *nv_view(const struct lab_an_json *j, const char
 	return NULL;
 }
 
-/* Row k of the first group of experiment exp. */
-static const struct lab_an_json *nv_row(const struct lab_an_json *j, const char *exp, size_t k)
+/* Section i of the numa document of experiment exp (one per group). */
+static const struct lab_an_json *nv_sec(const struct lab_an_json *j, const char *exp, size_t i)
 {
-	return clitest_at(clitest_at(nv_view(j, exp), "groups", 0), "rows", k);
+	return clitest_at(nv_view(j, exp), "sections", i);
+}
+
+/* Table key (the group's kind: matrix, policy, ladder, loaded) of the first section of exp. */
+static const struct lab_an_json *nv_table(const struct lab_an_json *j, const char *exp,
+                                          const char *key)
+{
+	return lab_an_json_get(lab_an_json_get(nv_sec(j, exp, 0), "tables"), key);
+}
+
+/* Row k of table key of the first section of experiment exp. */
+static const struct lab_an_json *nv_row(const struct lab_an_json *j, const char *exp,
+                                        const char *key, size_t k)
+{
+	return clitest_at(nv_table(j, exp, key), "rows", k);
+}
+
+/* The rows of table key of exp whose placement_ok is 0. */
+static long long nv_mismatches(const struct lab_an_json *j, const char *exp, const char *key)
+{
+	const struct lab_an_json *r;
+	long long n = 0;
+
+	for (size_t k = 0; (r = nv_row(j, exp, key, k)); k++)
+		n += lab_an_json_num(r, "placement_ok", -1) == 0;
+	return n;
+}
+
+/* The findings of section 0 of exp whose text contains what. */
+static size_t nv_findings(const struct lab_an_json *j, const char *exp, const char *what)
+{
+	const struct lab_an_json *f;
+	size_t n = 0;
+
+	for (size_t k = 0; (f = clitest_at(nv_sec(j, exp, 0), "findings", k)); k++)
+		n += lab_an_json_str(f, "text") && strstr(lab_an_json_str(f, "text"), what);
+	return n;
+}
+
+/* 1 when some line of text holds want with every run of blanks taken as one space (the text
+ * tables pad their columns to the widest cell). */
+static int nv_line(const char *text, const char *want)
+{
+	char line[4096];
+
+	while (text && *text) {
+		size_t k = 0;
+
+		for (; *text && *text != '\n'; text++)
+			if (k + 1 < sizeof(line) && (*text != ' ' || (k && line[k - 1] != ' ')))
+				line[k++] = *text;
+		line[k] = 0;
+		text += *text == '\n';
+		if (strstr(line, want))
+			return 1;
+	}
+	return 0;
 }
 
 static double nv_at(const struct lab_an_json *o, const char *key, size_t i)
@@ -72,21 +129,24 @@ static char *nv_file(const char *rel)
 LAB_TEST(bw_matrix_cells_and_ratios)
 {
 	struct lab_an_json *j = nv_json();
-	const struct lab_an_json *g, *r;
+	const struct lab_an_json *m, *r;
 
 	REQUIRE(j);
-	g = clitest_at(nv_view(j, "bw"), "groups", 0);
-	REQUIRE(g);
-	CHECK_EQ_STR(lab_an_json_str(g, "kind"), "matrix");
-	CHECK_EQ_STR(lab_an_json_str(g, "unit"), "GB/s");
-	CHECK_EQ_I64((long long)lab_an_json_num(g, "nodes", 0), 2);
-	REQUIRE((r = nv_row(j, "bw", 0)));
+	CHECK_EQ_STR(lab_an_json_str(nv_sec(j, "bw", 0), "title"), "numa node x node");
+	REQUIRE(nv_table(j, "bw", "matrix"));
+	m = lab_an_json_get(lab_an_json_get(nv_sec(j, "bw", 0), "matrices"), "cells");
+	REQUIRE(m);
+	CHECK_EQ_STR(lab_an_json_str(m, "unit"), "GB/s");
+	CHECK(clitest_at(m, "row_labels", 1) && !clitest_at(m, "row_labels", 2)); /* 2 nodes */
+	CHECK(clitest_at(m, "column_labels", 1) && !clitest_at(m, "column_labels", 2));
+	CHECK_NEAR(clitest_at(m, "cells", 0)->items[1].num, 10, 1e-9);
+	REQUIRE((r = nv_row(j, "bw", "matrix", 0)));
 	CHECK_EQ_I64((long long)lab_an_json_num(r, "cpu_node", -1), 0);
 	CHECK_EQ_I64((long long)lab_an_json_num(r, "mem_node", -1), 0);
 	CHECK_NEAR(lab_an_json_num(r, "median", NAN), 20, 1e-9);
 	CHECK_NEAR(nv_at(r, "median_ci95", 0), 8 / 0.408, 1e-6);
 	CHECK_NEAR(nv_at(r, "median_ci95", 1), 8 / 0.392, 1e-6);
-	REQUIRE((r = nv_row(j, "bw", 1)));
+	REQUIRE((r = nv_row(j, "bw", "matrix", 1)));
 	CHECK_EQ_I64((long long)lab_an_json_num(r, "mem_node", -1), 1);
 	CHECK_NEAR(lab_an_json_num(r, "median", NAN), 10, 1e-9);
 	CHECK_NEAR(lab_an_json_num(r, "ratio_to_local", NAN), 0.5, 1e-9);
@@ -100,13 +160,14 @@ LAB_TEST(lat_matrix_ratios_and_distances)
 	const struct lab_an_json *v, *r;
 
 	REQUIRE(j);
-	REQUIRE((v = nv_view(j, "lat")));
-	CHECK_NEAR(clitest_at(v, "numa_distances", 0)->items[1].num, 21, 0);
-	CHECK_NEAR(clitest_at(v, "numa_distances", 1)->items[1].num, 10, 0);
-	REQUIRE((r = nv_row(j, "lat", 1))); /* 0 -> 1 */
+	REQUIRE(
+	    (v = lab_an_json_get(lab_an_json_get(nv_sec(j, "lat", 0), "matrices"), "distances")));
+	CHECK_NEAR(clitest_at(v, "cells", 0)->items[1].num, 21, 0);
+	CHECK_NEAR(clitest_at(v, "cells", 1)->items[1].num, 10, 0);
+	REQUIRE((r = nv_row(j, "lat", "matrix", 1))); /* 0 -> 1 */
 	CHECK_NEAR(lab_an_json_num(r, "median", NAN), 160, 1e-9);
 	CHECK_NEAR(lab_an_json_num(r, "ratio_to_local", NAN), 1.6, 1e-9);
-	REQUIRE((r = nv_row(j, "lat", 2))); /* 1 -> 0 */
+	REQUIRE((r = nv_row(j, "lat", "matrix", 2))); /* 1 -> 0 */
 	CHECK_EQ_I64((long long)lab_an_json_num(r, "cpu_node", -1), 1);
 	CHECK_NEAR(lab_an_json_num(r, "ratio_to_local", NAN), 1.7, 1e-9);
 	CHECK_NEAR(nv_at(r, "median_ci95", 0), 166.6, 1e-9);
@@ -118,23 +179,24 @@ LAB_TEST(lat_matrix_ratios_and_distances)
 LAB_TEST(policy_histogram_and_mismatch_marked)
 {
 	struct lab_an_json *j = nv_json();
-	const struct lab_an_json *g, *r;
+	const struct lab_an_json *r;
 	char *out = NULL, *err = NULL;
 
 	REQUIRE(j);
-	REQUIRE((g = clitest_at(nv_view(j, "policy"), "groups", 0)));
-	CHECK_EQ_I64((long long)lab_an_json_num(g, "placement_mismatches", -1), 1);
-	REQUIRE((r = nv_row(j, "policy", 1)));
+	CHECK_EQ_I64(nv_mismatches(j, "policy", "policy"), 1);
+	CHECK_EQ_I64((long long)nv_findings(j, "policy", "1 point whose pages are not where"), 1);
+	REQUIRE((r = nv_row(j, "policy", "policy", 1)));
 	CHECK_EQ_STR(lab_an_json_str(r, "init"), "serial");
-	CHECK_NEAR(nv_at(r, "pages_per_node", 0), 768, 0);
-	CHECK_NEAR(nv_at(r, "pages_per_node", 1), 0, 0);
+	CHECK_EQ_STR(lab_an_json_str(r, "pages_per_node"), "768/0"); /* node 0, node 1 */
 	CHECK_NEAR(lab_an_json_num(r, "median_cost", NAN), 2.0, 1e-9);
 	CHECK_NEAR(lab_an_json_num(r, "gb_per_s", NAN), 12, 1e-9);
-	REQUIRE((r = nv_row(j, "policy", 4)));
+	REQUIRE((r = nv_row(j, "policy", "policy", 4)));
 	CHECK_EQ_STR(lab_an_json_str(r, "init"), "preferred:1");
 	CHECK(lab_an_json_get(r, "placement_ok")->num == 0);
-	REQUIRE((r = nv_row(j, "policy", 5)));
-	CHECK_EQ_STR(lab_an_json_str(r, "status"), "skipped");
+	REQUIRE((r = nv_row(j, "policy", "policy", 5)));
+	CHECK(lab_an_json_get(r, "median_cost") &&
+	      lab_an_json_get(r, "median_cost")->type == LAB_AN_JSON_NULL);
+	CHECK(!strncmp(lab_an_json_str(r, "median_cost_why") ?: "", "skipped: ", 9));
 	lab_an_json_free(j);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
 	REQUIRE(out);
@@ -142,9 +204,9 @@ LAB_TEST(policy_histogram_and_mismatch_marked)
 	                  "node 1") != NULL);
 	CHECK(strstr(out, "placement differs from what was asked: <b>pages on node 1 & 0</b>") !=
 	      NULL);
-	CHECK(strstr(out, "serial               2") != NULL);
-	CHECK(strstr(out, "768/0") != NULL);
-	CHECK(strstr(out, "n1: 0.5 (2.1)") != NULL);
+	CHECK(nv_line(out, "serial 2 10 2 | 2 [1.96, 2.04] median 12 | 12 [11.76, 12.24] 768/0"));
+	/* bw, threads 1, cpu node 0, memory node 1: remote/local 0.5, distance 21, ratio 2.1 */
+	CHECK(nv_line(out, "1 0 1 GB/s 1 10 | 10 [9.804, 10.2] median 0.5 21 2.1 0/16384"));
 	free(out);
 	free(err);
 }
@@ -156,38 +218,40 @@ LAB_TEST(policy_histogram_and_mismatch_marked)
 LAB_TEST(policy_same_placement_grouped_with_intervals)
 {
 	struct lab_an_json *j = nv_json();
-	const struct lab_an_json *g, *s, *r;
+	const struct lab_an_json *r;
 	char *out = NULL, *err = NULL, *html;
 	static const char *const init[] = {"first_touch", "serial", "interleave", "bind:0"};
 	static const double cost[] = {0.296, 0.487, 0.671, 0.728};
 
 	REQUIRE(j);
-	REQUIRE((g = clitest_at(nv_view(j, "policy1"), "groups", 0)));
-	REQUIRE((s = clitest_at(g, "same_placement", 0)));
-	CHECK(clitest_at(g, "same_placement", 1) == NULL);
-	CHECK_NEAR(nv_at(s, "pages_per_node", 0), 49152, 0);
+	/* one shared placement: its inits in order, its pages */
+	CHECK_EQ_I64((long long)nv_findings(j, "policy1", "one placement here"), 1);
+	CHECK_EQ_I64((long long)nv_findings(j, "policy1",
+	                                    "first_touch, serial, interleave, bind:0 (threads=2, "
+	                                    "pages 49152/0): one placement here"),
+	             1);
 	for (size_t k = 0; k < 4; k++) {
-		const struct lab_an_json *i = clitest_at(s, "inits", k);
-
-		REQUIRE(i && i->type == LAB_AN_JSON_STR);
-		CHECK_EQ_STR(i->str, init[k]);
-		REQUIRE((r = nv_row(j, "policy1", k)));
+		REQUIRE((r = nv_row(j, "policy1", "policy", k)));
+		CHECK_EQ_STR(lab_an_json_str(r, "init"), init[k]);
 		CHECK_EQ_STR(lab_an_json_str(r, "stat"), "mean");
 		CHECK_NEAR(lab_an_json_num(r, "median_cost", NAN), cost[k], 1e-6);
 		CHECK_NEAR(nv_at(r, "median_cost_ci95", 0), cost[k] * (1 - 0.0392649), 1e-5);
 		CHECK_NEAR(nv_at(r, "median_cost_ci95", 1), cost[k] * (1 + 0.0392649), 1e-5);
-		CHECK_EQ_I64((long long)lab_an_json_num(r, "same_placement_as", -1),
-		             (long long)lab_an_json_num(nv_row(j, "policy1", 0), "point", -2));
+		CHECK_EQ_I64(
+		    (long long)lab_an_json_num(r, "same_placement_as", -1),
+		    (long long)lab_an_json_num(nv_row(j, "policy1", "policy", 0), "point", -2));
 	}
-	g = clitest_at(nv_view(j, "policy"), "groups", 0);
-	CHECK(g && clitest_at(g, "same_placement", 0) == NULL);
-	CHECK_EQ_STR(lab_an_json_str(nv_row(j, "policy", 0), "stat"), "median");
+	REQUIRE(nv_table(j, "policy", "policy"));
+	CHECK_EQ_I64((long long)nv_findings(j, "policy", "one placement here"), 0);
+	for (size_t k = 0; (r = nv_row(j, "policy", "policy", k)); k++)
+		CHECK(lab_an_json_get(r, "same_placement_as")->type == LAB_AN_JSON_NULL);
+	CHECK_EQ_STR(lab_an_json_str(nv_row(j, "policy", "policy", 0), "stat"), "median");
 	lab_an_json_free(j);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
 	REQUIRE(out);
 	CHECK(strstr(out, "first_touch, serial, interleave, bind:0 (threads=2, pages 49152/0): "
 	                  "one placement here") != NULL);
-	CHECK(strstr(out, "mean 0.296 [0.2844, 0.3076]") != NULL);
+	CHECK(nv_line(out, "first_touch 2 18 0.296 [0.2844, 0.3076] mean"));
 	html = nv_file(FX "/report.html");
 	CHECK(strstr(html, "one placement here") != NULL);
 	free(html);
@@ -201,13 +265,13 @@ LAB_TEST(loaded_curve)
 	const struct lab_an_json *r;
 
 	REQUIRE(j);
-	CHECK_EQ_STR(lab_an_json_str(clitest_at(nv_view(j, "loaded"), "groups", 0), "cost_whose"),
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(nv_sec(j, "loaded", 0), "figures", 0), "y"),
 	             "ns per load of the chasing thread");
-	REQUIRE((r = nv_row(j, "loaded", 2)));
+	REQUIRE((r = nv_row(j, "loaded", "loaded", 2)));
 	CHECK_EQ_I64((long long)lab_an_json_num(r, "streams", -1), 2);
 	CHECK_NEAR(lab_an_json_num(r, "stream_gb_per_s", NAN), 20, 1e-9);
 	CHECK_NEAR(lab_an_json_num(r, "latency_ns", NAN), 300, 1e-9);
-	CHECK_NEAR(nv_at(r, "latency_ci95", 0), 294, 1e-9);
+	CHECK_NEAR(nv_at(r, "latency_ns_ci95", 0), 294, 1e-9);
 	lab_an_json_free(j);
 }
 
@@ -220,11 +284,14 @@ LAB_TEST(csv_and_report_escaped)
 	free(out);
 	free(err);
 	csv = nv_file(FX "/numa_matrix.csv");
-	CHECK(strncmp(csv, "experiment,params,threads,quantity,cpu_node,mem_node,n,median,",
-	              strlen("experiment,params,threads,quantity,cpu_node,mem_node,n,median,")) ==
-	      0);
-	CHECK(strstr(csv, "bw,\"hugepages=off;op=read;size=64M\",1,GB/s,0,1,6,10,") != NULL);
-	CHECK(strstr(csv, "lat,\"hugepages=off;size=256M\",1,ns,1,0,6,170,") != NULL);
+#define NV_HEAD "experiment,params,threads,cpu_node,mem_node,quantity,point,median,median_mean,"
+	CHECK(strncmp(csv, NV_HEAD "median_lo,median_hi,median_n,",
+	              strlen(NV_HEAD "median_lo,median_hi,median_n,")) == 0);
+	/* threads, cpu node, memory node, quantity, point, median, mean, interval, n */
+	CHECK(strstr(csv, "bw,\"hugepages=off;op=read;size=64M\",1,0,1,GB/s,1,10,10,9.803921569,"
+	                  "10.20408163,6,") != NULL);
+	CHECK(strstr(csv, "lat,\"hugepages=off;size=256M\",1,1,0,ns,7,170,170,166.6,173.4,6,") !=
+	      NULL);
 	free(csv);
 	html = nv_file(FX "/report.html");
 	CHECK(strstr(html, "<h2>NUMA</h2>") != NULL);
@@ -285,16 +352,17 @@ LAB_TEST(real_run_ladder_and_histogram)
 	REQUIRE(out && lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
 	free(out);
 	free(err);
-	REQUIRE((g = clitest_at(nv_view(j, "ladder"), "groups", 0)));
-	CHECK_EQ_STR(lab_an_json_str(g, "kind"), "ladder");
-	CHECK_EQ_STR(lab_an_json_str(g, "cost_whose"), "ns per load"); /* 1 thread: a latency */
-	REQUIRE((r = clitest_at(g, "rows", 1)));
+	REQUIRE((g = nv_sec(j, "ladder", 0)));
+	CHECK_EQ_STR(lab_an_json_str(g, "title"), "numa latency ladder");
+	/* 1 thread: a latency */
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(g, "figures", 0), "y"), "ns per load");
+	REQUIRE((r = nv_row(j, "ladder", "ladder", 1)));
 	CHECK_NEAR(lab_an_json_num(r, "size_bytes", NAN), 262144, 0);
 	CHECK(lab_an_json_num(r, "median_ns", NAN) > 0);
-	REQUIRE((g = clitest_at(nv_view(j, "policy"), "groups", 0)));
-	REQUIRE((r = clitest_at(g, "rows", 1)));
+	REQUIRE((r = nv_row(j, "policy", "policy", 1)));
 	CHECK_EQ_STR(lab_an_json_str(r, "init"), "serial");
-	CHECK(nv_at(r, "pages_per_node", 0) >= 64); /* 3 arrays of 256 KiB in 4 KiB pages or more */
+	/* node 0's pages: 3 arrays of 256 KiB in 4 KiB pages or more */
+	CHECK(strtod(lab_an_json_str(r, "pages_per_node") ?: "0", NULL) >= 64);
 	CHECK(lab_an_json_get(r, "placement_ok") && lab_an_json_get(r, "placement_ok")->num == 1);
 	lab_an_json_free(j);
 	REQUIRE(clitest_run(NULL, "analyze run --include-flagged", &out, &err) == 0);
@@ -308,12 +376,9 @@ LAB_TEST(real_run_ladder_and_histogram)
  * their own chains at once, so the cost per load is of all of them together. */
 LAB_TEST(ladder_label_says_whose_time)
 {
-	struct lab_an_numa_group g = {.kind = LAB_AN_NUMA_LADDER, .threads = 1};
-
-	CHECK_EQ_STR(lab_an_numa_load_label(&g), "ns per load");
-	g.threads = 4;
-	CHECK_EQ_STR(lab_an_numa_load_label(&g),
+	CHECK_EQ_STR(lab_an_numa_load_label(LAB_AN_NUMA_LADDER, 1), "ns per load");
+	CHECK_EQ_STR(lab_an_numa_load_label(LAB_AN_NUMA_LADDER, 4),
 	             "ns per load, all threads together (not a latency)");
-	g.kind = LAB_AN_NUMA_LOADED;
-	CHECK_EQ_STR(lab_an_numa_load_label(&g), "ns per load of the chasing thread");
+	CHECK_EQ_STR(lab_an_numa_load_label(LAB_AN_NUMA_LOADED, 4),
+	             "ns per load of the chasing thread");
 }

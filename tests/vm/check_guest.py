@@ -119,10 +119,29 @@ def main():
 
 
 def numa_groups(doc, exp):
+    """The numa view's groups of experiment exp, one per section of its document: the kind (the
+    section's table: matrix, policy, ladder, loaded), the params, the matrix's node count and
+    unit, the table's rows and how many of them have their pages elsewhere than asked."""
     for e in doc.get("experiments", []):
         if e.get("name") == exp:
-            return e.get("numa", {}).get("groups", [])
+            groups = []
+            for s in e.get("numa", {}).get("sections", []):
+                tables = s.get("tables", {})
+                kind = next(iter(tables), None)
+                cells = s.get("matrices", {}).get("cells", {})
+                rows = tables.get(kind, {}).get("rows", [])
+                groups.append({"kind": kind, "params": s.get("params"), "rows": rows,
+                               "nodes": len(cells["row_labels"]) if cells else None,
+                               "unit": cells.get("unit"),
+                               "placement_mismatches":
+                                   sum(1 for x in rows if x.get("placement_ok") == 0)})
+            return groups
     return []
+
+
+def pages(row):
+    """A row's pages per node ("384/384") as a list."""
+    return row["pages_per_node"].split("/") if row.get("pages_per_node") else []
 
 
 def analyze(lab, log, run, nodes):
@@ -150,7 +169,8 @@ def analyze(lab, log, run, nodes):
     check(len(mats) == 2 and all(g.get("nodes") == nodes and g.get("unit") == "GB/s" for g in mats),
           "numa view: a %d x %d GB/s matrix per op for bw" % (nodes, nodes))
     for g in mats:
-        rows = [x for x in g.get("rows", []) if x.get("n", 0) > 0 and x.get("median", 0) > 0]
+        rows = [x for x in g.get("rows", [])
+                if (x.get("median_n") or 0) > 0 and (x.get("median") or 0) > 0]
         cells = sorted((x["cpu_node"], x["mem_node"]) for x in rows)
         ratios = [x.get("ratio_to_local") for x in rows if x["cpu_node"] != x["mem_node"]]
         slit = [x.get("slit_ratio") for x in rows if x["cpu_node"] != x["mem_node"]]
@@ -162,11 +182,11 @@ def analyze(lab, log, run, nodes):
               % (g.get("params"), slit))
     lat = [g for g in numa_groups(doc, "lat") if g.get("kind") == "matrix"]
     check(len(lat) == 1 and lat[0].get("nodes") == 2
-          and all(x.get("n", 0) > 0 for x in lat[0].get("rows", [])),
+          and all((x.get("median_n") or 0) > 0 for x in lat[0].get("rows", [])),
           "numa view: the 2 x 2 latency matrix of lat")
     pol = [g for g in numa_groups(doc, "policy") if g.get("kind") == "policy"]
     check(len(pol) == 1 and pol[0].get("placement_mismatches") == 0
-          and all(len(x.get("pages_per_node", [])) == nodes for x in pol[0].get("rows", [])),
+          and all(len(pages(x)) == nodes for x in pol[0].get("rows", [])),
           "numa view: the policy rows carry their page histograms, no mismatch")
 
 
