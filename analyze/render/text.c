@@ -83,28 +83,44 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	}
 }
 
-static void txt_matrix(FILE *f, const struct lab_doc_matrix *m)
+static void txt_grid(FILE *f, const struct lab_doc_matrix *m)
 {
+	static const struct lab_doc_col num = {"", NULL, LAB_DOC_VALUE};
 	char buf[512];
+	int w = 9;
 
-	fprintf(f, "%s%s%s%s\n", m->title ? m->title : m->key, m->unit ? " (" : "",
-	        m->unit ? m->unit : "", m->unit ? ")" : "");
+	/* the widest cell sets the columns' width (up to TXT_MAXW): no value or note is cut */
+	for (size_t i = 0; i < m->ncell; i++)
+		if (m->cell[i].has) {
+			int n = (int)strlen(lab_render_cell(&num, &m->cell[i], buf, sizeof(buf)));
+
+			w = n > w ? (n < TXT_MAXW ? n : TXT_MAXW) : w;
+		}
 	fprintf(f, "%14.14s", m->rname ? m->rname : "");
 	for (size_t j = 0; j < m->nc; j++)
-		fprintf(f, " %9.9s", m->clab[j] ? m->clab[j] : "?");
+		fprintf(f, " %*.*s", w, w, m->clab[j] ? m->clab[j] : "?");
 	fputc('\n', f);
 	for (size_t i = 0; i < m->nr; i++) {
-		static const struct lab_doc_col num = {"", NULL, LAB_DOC_VALUE};
-
 		fprintf(f, "%14.14s", m->rlab[i] ? m->rlab[i] : "?");
 		for (size_t j = 0; j < m->nc; j++) {
 			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
 
-			fprintf(f, " %9.9s",
+			fprintf(f, " %*.*s", w, w,
 			        c->has ? lab_render_cell(&num, c, buf, sizeof(buf)) : "-");
 		}
 		fputc('\n', f);
 	}
+}
+
+static void txt_matrix(FILE *f, const struct lab_doc_matrix *m)
+{
+	fprintf(f, "%s%s%s%s\n", m->title ? m->title : m->key, m->unit ? " (" : "",
+	        m->unit ? m->unit : "", m->unit ? ")" : "");
+	if (m->pos) /* sparse: the count instead of a grid of mostly empty cells */
+		fprintf(f, "  %zu of %zu x %zu cells have a value (drawn, not printed)\n", m->ncell,
+		        m->nr, m->nc);
+	else
+		txt_grid(f, m);
 	if (m->legend)
 		fprintf(f, "  (%s)\n", m->legend);
 }
