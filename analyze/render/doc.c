@@ -311,10 +311,39 @@ struct lab_doc_matrix *lab_doc_matrix(struct lab_doc_section *s, const char *key
 	m->title = doc_str(s->doc, title);
 	m->nr = nr;
 	m->nc = nc;
+	m->ncell = nr * nc;
 	for (size_t i = 0; i < nr * nc; i++)
 		doc_cell_init(&m->cell[i]);
 	b->u.matrix = m;
 	return m;
+}
+
+struct lab_doc_matrix *lab_doc_matrix_sparse(struct lab_doc_section *s, const char *key,
+                                             const char *title, size_t nr, size_t nc, size_t ncell)
+{
+	struct lab_doc_matrix *m = lab_doc_matrix(s, key, title, 0, 0);
+
+	if (!m || ncell > SIZE_MAX / sizeof(*m->cell) ||
+	    !(m->cell = doc_alloc(s->doc, ncell * sizeof(*m->cell))) ||
+	    !(m->pos = doc_alloc(s->doc, ncell * sizeof(*m->pos))) ||
+	    !(m->rlab = doc_alloc(s->doc, nr * sizeof(*m->rlab))) ||
+	    !(m->clab = doc_alloc(s->doc, nc * sizeof(*m->clab))))
+		return NULL;
+	m->nr = nr;
+	m->nc = nc;
+	m->scap = ncell;
+	return m;
+}
+
+struct lab_doc_cell *lab_doc_smat(struct lab_doc_matrix *m, size_t r, size_t c)
+{
+	if (!m || !m->pos || m->ncell == m->scap || r >= m->nr || c >= m->nc) {
+		doc_cell_init(&doc_scratch);
+		return &doc_scratch;
+	}
+	m->pos[m->ncell] = r * m->nc + c;
+	doc_cell_init(&m->cell[m->ncell]);
+	return &m->cell[m->ncell++];
 }
 
 struct lab_doc_cell *lab_doc_mat(struct lab_doc_matrix *m, size_t r, size_t c)

@@ -60,7 +60,10 @@ struct lab_doc_matrix {
 	const char *rname, *cname; /* what rows and columns are ("from core", "to core") */
 	const char **rlab, **clab;
 	size_t nr, nc;
-	struct lab_doc_cell *cell; /* nr x nc: VALUE cells */
+	struct lab_doc_cell *cell; /* nr x nc: VALUE cells (sparse: ncell of them) */
+	/* Sparse (lab_doc_matrix_sparse): cell k sits at row pos[k] / nc, column pos[k] % nc;
+	 * NULL: dense, ncell = nr x nc. */
+	size_t *pos, ncell, scap;
 	struct lab_doc *doc;
 };
 
@@ -175,6 +178,13 @@ void lab_doc_rwhy(struct lab_doc_table *t, const char *fmt, ...)
 struct lab_doc_matrix *lab_doc_matrix(struct lab_doc_section *s, const char *key, const char *title,
                                       size_t nr, size_t nc);
 struct lab_doc_cell *lab_doc_mat(struct lab_doc_matrix *m, size_t r, size_t c);
+/* A sparse nr x nc matrix with room for ncell cells (a few CPU pairs among thousands of CPUs):
+ * memory and output grow with its cells, not nr x nc; JSON lists them as [row, column, value],
+ * text and HTML say how many there are instead of printing a grid, a heat map draws them. */
+struct lab_doc_matrix *lab_doc_matrix_sparse(struct lab_doc_section *s, const char *key,
+                                             const char *title, size_t nr, size_t nc, size_t ncell);
+/* A new cell of sparse m at row r, column c (a scratch cell when m is full or not sparse). */
+struct lab_doc_cell *lab_doc_smat(struct lab_doc_matrix *m, size_t r, size_t c);
 
 /* Cell setters (c from lab_doc_at or lab_doc_mat; d its document for the strings). */
 void lab_doc_num(struct lab_doc_cell *c, double v);

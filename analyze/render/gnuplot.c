@@ -23,7 +23,7 @@
 static int gp_any(const struct lab_doc_figure *f)
 {
 	if (f->heat) {
-		for (size_t i = 0; i < f->heat->nr * f->heat->nc; i++)
+		for (size_t i = 0; i < f->heat->ncell; i++)
 			if (f->heat->cell[i].has)
 				return 1;
 		return 0;
@@ -100,7 +100,9 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat)
 
 static int gp_full(const struct lab_doc_matrix *m)
 {
-	for (size_t i = 0; i < m->nr * m->nc; i++)
+	if (m->pos)
+		return 0;
+	for (size_t i = 0; i < m->ncell; i++)
 		if (!m->cell[i].has)
 			return 0;
 	return 1;
@@ -111,38 +113,38 @@ static int gp_labelled(const struct lab_doc_matrix *m, const struct lab_doc_cell
 	return c->has && (m->nr <= GP_LABEL_ALL || c->note);
 }
 
-/* index 0: x y value per cell with a number; index 1: x y label of the cells labelled. */
+/* index 0: x y value per cell with a number; index 1: x y label of the cells labelled (a
+ * sparse matrix: its cells in their order). */
 static void gp_dat_heat(FILE *f, const struct lab_doc_matrix *m)
 {
 	int full = gp_full(m);
 
 	fputs("# x y value (x: column, y: row, positions of the script's tics)\n", f);
-	for (size_t i = 0; i < m->nr; i++) {
-		for (size_t j = 0; j < m->nc; j++)
-			if (m->cell[i * m->nc + j].has)
-				fprintf(f, "%zu %zu %.10g\n", j, i, m->cell[i * m->nc + j].mean);
-		if (full)
+	for (size_t k = 0; k < m->ncell; k++) {
+		size_t at = m->pos ? m->pos[k] : k;
+
+		if (m->cell[k].has)
+			fprintf(f, "%zu %zu %.10g\n", at % m->nc, at / m->nc, m->cell[k].mean);
+		if (full && at % m->nc == m->nc - 1)
 			fputc('\n', f);
 	}
 	fputs("\n\n# x y label\n", f);
-	for (size_t i = 0; i < m->nr; i++)
-		for (size_t j = 0; j < m->nc; j++) {
-			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
+	for (size_t k = 0; k < m->ncell; k++) {
+		const struct lab_doc_cell *c = &m->cell[k];
+		size_t at = m->pos ? m->pos[k] : k;
 
-			if (!gp_labelled(m, c))
-				continue;
-			fprintf(f, "%zu %zu \"", j, i);
-			/* a label: digits and the note's plain characters only */
-			if (c->note)
-				for (const char *s = c->note; *s; s++)
-					fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 32
-					          ? '_'
-					          : *s,
-					      f);
-			else
-				fprintf(f, "%.3g", c->mean);
-			fputs("\"\n", f);
-		}
+		if (!gp_labelled(m, c))
+			continue;
+		fprintf(f, "%zu %zu \"", at % m->nc, at / m->nc);
+		/* a label: digits and the note's plain characters only */
+		if (c->note)
+			for (const char *s = c->note; *s; s++)
+				fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 32 ? '_' : *s,
+				      f);
+		else
+			fprintf(f, "%.3g", c->mean);
+		fputs("\"\n", f);
+	}
 }
 
 static void gp_tics(FILE *f, const char *axis, const char *const *lab, size_t n)
@@ -175,7 +177,7 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 		        "plot '%s.dat' index 0 using 1:2:(0.5):(0.5):3 with boxxyerror "
 		        "fillstyle solid noborder linecolor palette",
 		        dat);
-	for (size_t i = 0; i < m->nr * m->nc; i++)
+	for (size_t i = 0; i < m->ncell; i++)
 		if (gp_labelled(m, &m->cell[i])) {
 			fprintf(f,
 			        ", '' index 1 using 1:2:3 with labels font ',%d' textcolor "

@@ -126,6 +126,15 @@ static void html_table(FILE *f, const struct lab_doc_table *t)
 	fputs("</table>\n", f);
 }
 
+static void html_legend(FILE *f, const struct lab_doc_matrix *m)
+{
+	if (m->legend) {
+		fputs("<p><small>", f);
+		lab_an_html(f, m->legend);
+		fputs("</small></p>\n", f);
+	}
+}
+
 /* A matrix with each cell shaded from white (its smallest value) to orange (its largest). */
 static void html_matrix(FILE *f, const struct lab_doc_matrix *m)
 {
@@ -133,7 +142,7 @@ static void html_matrix(FILE *f, const struct lab_doc_matrix *m)
 	double lo = INFINITY, hi = -INFINITY;
 	char buf[512];
 
-	for (size_t i = 0; i < m->nr * m->nc; i++)
+	for (size_t i = 0; i < m->ncell; i++)
 		if (m->cell[i].has) {
 			lo = fmin(lo, m->cell[i].mean);
 			hi = fmax(hi, m->cell[i].mean);
@@ -144,6 +153,12 @@ static void html_matrix(FILE *f, const struct lab_doc_matrix *m)
 		fputs(" (", f);
 		lab_an_html(f, m->unit);
 		fputs(")", f);
+	}
+	if (m->pos) { /* sparse: the count instead of a grid of mostly empty cells */
+		fprintf(f, ": %zu of %zu x %zu cells have a value (drawn, not printed)</p>\n",
+		        m->ncell, m->nr, m->nc);
+		html_legend(f, m);
+		return;
 	}
 	fputs("</p>\n<table><tr><th>", f);
 	lab_an_html(f, m->rname);
@@ -169,11 +184,7 @@ static void html_matrix(FILE *f, const struct lab_doc_matrix *m)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	if (m->legend) {
-		fputs("<p><small>", f);
-		lab_an_html(f, m->legend);
-		fputs("</small></p>\n", f);
-	}
+	html_legend(f, m);
 }
 
 static void html_block(FILE *f, const struct lab_doc *d, const struct lab_doc_block *b,

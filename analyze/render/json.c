@@ -2,7 +2,8 @@
 /*
  * A document in analysis.json (render.h): "VIEW": {"title", "about", "note", "sections": [...]}
  * per experiment. A section: "params", "title", "lead", "tables": {KEY: {"columns": [{key,
- * unit, kind}], "rows": [...]}}, "matrices": {KEY: {...}}, "figures": [...] (axes and ceilings;
+ * unit, kind}], "rows": [...]}}, "matrices": {KEY: {..., "cells": [[...] per row], or, sparse,
+ * [[row, column, value] per cell]}}, "figures": [...] (axes and ceilings;
  * the points are the tables'), "findings", "notes". A row is an object: KEY for a label or a
  * number (null when there is none, with KEY_why), an interval as KEY (the median, else the
  * mean), KEY_mean, KEY_ci95 [lo, hi] and KEY_n; KEY_note, and the row's "why" and "note".
@@ -96,7 +97,14 @@ static void json_matrix(struct lab_json *w, const struct lab_doc_matrix *m)
 	json_labels(w, "row_labels", m->rlab, m->nr);
 	json_labels(w, "column_labels", m->clab, m->nc);
 	lab_json_arr_open(w, "cells");
-	for (size_t i = 0; i < m->nr; i++) {
+	for (size_t k = 0; m->pos && k < m->ncell; k++) {
+		lab_json_arr_open(w, NULL);
+		lab_json_uint(w, NULL, m->pos[k] / m->nc);
+		lab_json_uint(w, NULL, m->pos[k] % m->nc);
+		lab_json_num(w, NULL, m->cell[k].has ? m->cell[k].mean : NAN);
+		lab_json_arr_close(w);
+	}
+	for (size_t i = 0; !m->pos && i < m->nr; i++) {
 		lab_json_arr_open(w, NULL);
 		for (size_t j = 0; j < m->nc; j++)
 			lab_json_num(w, NULL,

@@ -109,33 +109,49 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	}
 }
 
-/* The matrix with its labels; a cell with a note is marked * and its note listed below. */
-static void txt_matrix(FILE *f, const struct lab_doc_matrix *m)
+static void txt_grid(FILE *f, const struct lab_doc_matrix *m)
 {
-	char buf[512], v[64];
+	static const struct lab_doc_col num = {"", NULL, LAB_DOC_VALUE};
+	char buf[512], raw[512];
+	int w = 9;
 
-	fprintf(f, "%s", txt_line(m->title ? m->title : m->key, buf, sizeof(buf)));
-	fprintf(f, m->unit ? " (%s)\n" : "\n", txt_line(m->unit, buf, sizeof(buf)));
+	/* the widest cell sets the columns' width (up to TXT_MAXW): no value or note is cut */
+	for (size_t i = 0; i < m->ncell; i++)
+		if (m->cell[i].has) {
+			int n = (int)strlen(lab_render_cell(&num, &m->cell[i], buf, sizeof(buf)));
+
+			w = n > w ? (n < TXT_MAXW ? n : TXT_MAXW) : w;
+		}
 	fprintf(f, "%14.14s", txt_line(m->rname, buf, sizeof(buf)));
 	for (size_t j = 0; j < m->nc; j++)
-		fprintf(f, " %9.9s", txt_line(m->clab[j] ? m->clab[j] : "?", buf, sizeof(buf)));
+		fprintf(f, " %*.*s", w, w,
+		        txt_line(m->clab[j] ? m->clab[j] : "?", buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t i = 0; i < m->nr; i++) {
 		fprintf(f, "%14.14s", txt_line(m->rlab[i] ? m->rlab[i] : "?", buf, sizeof(buf)));
 		for (size_t j = 0; j < m->nc; j++) {
 			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
 
-			snprintf(v, sizeof(v), "%.4g%s", c->mean, c->note ? "*" : "");
-			fprintf(f, " %9.9s", c->has ? v : "-");
+			fprintf(f, " %*.*s", w, w,
+			        c->has ? txt_line(lab_render_cell(&num, c, raw, sizeof(raw)), buf,
+			                          sizeof(buf))
+			               : "-");
 		}
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < m->nr * m->nc; i++)
-		if (m->cell[i].has && m->cell[i].note) {
-			fprintf(f, "  * %s", txt_line(m->rlab[i / m->nc], buf, sizeof(buf)));
-			fprintf(f, " / %s: ", txt_line(m->clab[i % m->nc], buf, sizeof(buf)));
-			fprintf(f, "%s\n", txt_line(m->cell[i].note, buf, sizeof(buf)));
-		}
+}
+
+static void txt_matrix(FILE *f, const struct lab_doc_matrix *m)
+{
+	char buf[512];
+
+	fprintf(f, "%s", txt_line(m->title ? m->title : m->key, buf, sizeof(buf)));
+	fprintf(f, m->unit ? " (%s)\n" : "\n", txt_line(m->unit, buf, sizeof(buf)));
+	if (m->pos) /* sparse: the count instead of a grid of mostly empty cells */
+		fprintf(f, "  %zu of %zu x %zu cells have a value (drawn, not printed)\n", m->ncell,
+		        m->nr, m->nc);
+	else
+		txt_grid(f, m);
 	if (m->legend)
 		fprintf(f, "  (%s)\n", txt_line(m->legend, buf, sizeof(buf)));
 }

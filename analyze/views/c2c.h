@@ -8,17 +8,14 @@
  * mean, the modes (analyze/modes.h; the host moving vCPUs gives a pair several stable
  * latencies, and the median of a multimodal cell is then a number nobody measured), the
  * medians of the kernel's own one_way_* metric columns when present, and the pair's topology
- * relation (analyze/cpurel.h). Pure computation on loaded data. The view "c2c" (analyze/views/
- * view.h): its state is a struct lab_an_c2c.
+ * relation (analyze/cpurel.h). c2c_cells.c builds the matrices from loaded data; the view "c2c"
+ * (c2c.c) describes them, its state is a struct lab_an_c2c.
  */
 #ifndef LAB_ANALYZE_VIEWS_C2C_H
 #define LAB_ANALYZE_VIEWS_C2C_H
 
-#include <stddef.h>
-#include <stdio.h>
-
+#include "analyze/cpurel.h"
 #include "analyze/data.h"
-#include "analyze/err.h"
 
 struct lab_an_c2c_cell {
 	const struct lab_an_point *pt;
@@ -37,7 +34,7 @@ struct lab_an_c2c_matrix {
 	char *params;                 /* the point params without `pair` */
 	char *method;                 /* the `method` param, "" when absent */
 	struct lab_an_c2c_cell *cell; /* in point order */
-	size_t ncell;
+	size_t ncell, ccap;
 	int *cpu; /* the distinct CPUs of the cells, ascending */
 	size_t ncpu;
 	size_t multimodal;     /* cells with two or more modes */
@@ -49,48 +46,31 @@ struct lab_an_c2c_matrix {
 	size_t *last;
 };
 
-/* Why matrix m has no median at all (min_ns > max_ns): one sentence, no trailing period. */
-const char *lab_an_c2c_no_median(const struct lab_an_c2c_matrix *m);
-
 struct lab_an_c2c {
 	struct lab_an_c2c_matrix *m;
-	size_t nm;
+	size_t nm, cap;
 	int topo_detailed; /* run.json carries host.topology.pus_detail */
 };
 
-/* 1 when p belongs to a matrix: declared "c2c" view, or (older files) a CPU-pair placement. */
-int lab_an_c2c_applies(const struct lab_an_data *d, const struct lab_an_point *p);
-/* Builds the matrices of every experiment the view applies to in d (summarized with the same
- * include_flagged). Returns 0 or -LAB_ENOMEM. */
-int lab_an_c2c_run(const struct lab_an_data *d, int include_flagged, struct lab_an_c2c *c,
-                   struct lab_err *err);
-void lab_an_c2c_free(struct lab_an_c2c *c);
+/* Adds point p of d as a cell of its matrix (experiment, params without `pair`; a new one at
+ * the end when none) on the samples include_flagged selects; its CPUs from run.json (*hint, 0
+ * at first, speeds up points in id order) and their relation from rel. 0 or -LAB_ENOMEM. */
+int lab_an_c2c_add(struct lab_an_c2c *c, const struct lab_an_data *d,
+                   const struct lab_an_cpurel *rel, const struct lab_an_point *p,
+                   int include_flagged, size_t *hint);
+/* Completes m once every point is added: its CPUs, range, counts and pair index. 0 or
+ * -LAB_ENOMEM. */
+int lab_an_c2c_finish(struct lab_an_c2c_matrix *m);
+/* Frees state, a struct lab_an_c2c (NULL: nothing). */
+void lab_an_c2c_free(void *state);
 
+/* The position of cpu in m->cpu; cpu must be one of the cells' CPUs. */
+size_t lab_an_c2c_pos(const struct lab_an_c2c_matrix *m, int cpu);
 /* The cell of CPUs (a, b) in m, either order (a measured (a, b) wins over (b, a): the first
  * (a, b) cell, else the last (b, a) one); NULL if none. O(1) expected time. */
 const struct lab_an_c2c_cell *lab_an_c2c_find(const struct lab_an_c2c_matrix *m, int a, int b);
 /* The cells lab_an_c2c_find has compared on this thread so far, for the tests that check a
- * heatmap costs O(CPUs^2 + cells), not a scan of the cells per grid point. */
+ * heatmap costs O(CPUs + cells), not a scan of the cells per grid point. */
 unsigned long long lab_an_c2c_probes(void);
-
-/* Writes c2c_matrix.csv (LAB_AN_C2C_COLUMNS) to path. */
-#define LAB_AN_FILE_C2C "c2c_matrix.csv"
-#define LAB_AN_C2C_COLUMNS                                                                         \
-	"experiment,method,cpu_a,cpu_b,n,median_ns,ci95_lo,ci95_hi,modes,mode_centers_ns,"         \
-	"mode_weights,smt_siblings,same_package,same_numa,params"
-int lab_an_c2c_csv_write(const struct lab_an_c2c *c, const char *path, struct lab_err *err);
-
-struct lab_json;
-/* Writes "c2c": {...} of experiment exp (its matrices and cells) into the open object of w. */
-void lab_an_c2c_json(struct lab_json *w, const struct lab_an_c2c *c, const char *exp);
-
-struct lab_an_plots;
-struct lab_an_pdir;
-/* The view's emitters (state: a struct lab_an_c2c): the text grid and multimodal pairs
- * (c2c_text.c), the report section (c2c_html.c) and the heatmaps (c2c_plot.c). */
-void lab_an_c2c_text(FILE *f, const void *state);
-void lab_an_c2c_html(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
-int lab_an_c2c_plots(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-                     struct lab_an_plots *out, struct lab_err *err);
 
 #endif

@@ -20,53 +20,100 @@ static int ck_analyze(const char *name, const char *args, char **out, char **err
 	return clitest_run(NULL, cmd, out, err);
 }
 
+/* The columns of c2c_matrix.csv the tests read (the header is checked against them). */
+enum {
+	CK_PARAMS = 1,
+	CK_A,
+	CK_B,
+	CK_ONE_WAY = 5,
+	CK_LO = 7,
+	CK_HI,
+	CK_N,
+	CK_MODES,
+	CK_CENTERS,
+	CK_WEIGHTS,
+	CK_SMT = 14,
+	CK_NUMA = 16,
+	CK_NCOL = 22
+};
+
 /* The c2c_matrix.csv row of (method, a, b) as fields; 0 when found. */
 static int ck_csv_row(struct lab_an_csv *r, const char *method, const char *a, const char *b)
 {
 	struct lab_err e = {0};
+	char m[64];
 
+	snprintf(m, sizeof(m), "method=%s;", method);
 	while (lab_an_csv_next(r, &e) == 1)
-		if (r->nfield == 15 && !strcmp(r->field[1], method) && !strcmp(r->field[2], a) &&
-		    !strcmp(r->field[3], b))
+		if (r->nfield == CK_NCOL && strstr(r->field[CK_PARAMS], m) &&
+		    !strcmp(r->field[CK_A], a) && !strcmp(r->field[CK_B], b))
 			return 0;
 	return -1;
 }
 
+/* The line of text that contains what, NUL-terminated into buf ("" when none). */
+static const char *ck_line(const char *text, const char *what, char *buf, size_t len)
+{
+	const char *p = strstr(text, what), *b = p, *e = p;
+
+	for (; b && b > text && b[-1] != '\n'; b--)
+		;
+	for (; e && *e && *e != '\n'; e++)
+		;
+	snprintf(buf, len, "%.*s", p ? (int)(e - b) : 0, p ? b : "");
+	return buf;
+}
+
 LAB_TEST(c2c_csv_json_and_text)
 {
-	char *out = NULL, *err = NULL, path[2048];
+	char *out = NULL, *err = NULL, path[2048], line[1024];
 	struct lab_an_csv r;
 	struct lab_err e = {0};
 	struct lab_an_json *j = NULL;
-	const struct lab_an_json *x, *m, *cell;
+	const struct lab_an_json *x, *v, *m, *cell;
 
 	REQUIRE(ck_analyze("results-c2c", "--no-plots", &out, &err) == 0);
-	CHECK(strstr(out, "== c2c one-way latency (ns): c2c  method=load_store") != NULL);
-	CHECK(strstr(out, "29/110") != NULL);
-	CHECK(strstr(out, "cpus 0-2: MULTIMODAL, 2 modes: 29.1 ns (60%), 109.7 ns (40%)") != NULL);
-	CHECK(strstr(out, "12.95s") != NULL);         /* the SMT sibling pair */
+	CHECK(strstr(out, "== c2c one-way latency (ns): c2c  "
+	                  "layout=own_line;method=load_store;placement=pairs\n") != NULL);
+	CHECK(strstr(out, " 29.9 M:29.1;109.7 ") != NULL); /* the grid: the pair's modes */
+	/* pairs 0-2 and 0-1 (cpu_a, cpu_b, point): the modes in words, the SMT sibling pair */
+	ck_line(out, "MULTIMODAL, 2 modes: 29.1 ns (60%), 109.7 ns (40%)", line, sizeof(line));
+	CHECK(strncmp(line, "0      2      1 ", 16) == 0);
+	ck_line(out, "SMT siblings", line, sizeof(line));
+	CHECK(strncmp(line, "0      1      0      12.95 | ", 29) == 0);
 	CHECK(strstr(out, "== c2c  layout") == NULL); /* no per-pair series tables */
 	snprintf(path, sizeof(path), "%s/results-c2c/c2c_matrix.csv", testlib_tmpdir());
 	REQUIRE(lab_an_csv_open(&r, path, &e) == 0);
 	REQUIRE(lab_an_csv_next(&r, &e) == 1);
 	CHECK_EQ_STR(r.field[0], "experiment");
-	CHECK_EQ_STR(r.field[13], "same_numa");
-	CHECK_EQ_STR(r.field[14], "params");
-	CHECK_EQ_U64(r.nfield, 15);
+	CHECK_EQ_U64(r.nfield, CK_NCOL);
+	REQUIRE(r.nfield == CK_NCOL);
+	CHECK_EQ_STR(r.field[CK_PARAMS], "params");
+	CHECK_EQ_STR(r.field[CK_A], "cpu_a");
+	CHECK_EQ_STR(r.field[CK_B], "cpu_b");
+	CHECK_EQ_STR(r.field[CK_ONE_WAY], "one_way");
+	CHECK_EQ_STR(r.field[CK_LO], "one_way_lo");
+	CHECK_EQ_STR(r.field[CK_HI], "one_way_hi");
+	CHECK_EQ_STR(r.field[CK_N], "one_way_n");
+	CHECK_EQ_STR(r.field[CK_MODES], "modes");
+	CHECK_EQ_STR(r.field[CK_CENTERS], "mode_centers");
+	CHECK_EQ_STR(r.field[CK_WEIGHTS], "mode_weights");
+	CHECK_EQ_STR(r.field[CK_SMT], "smt_siblings");
+	CHECK_EQ_STR(r.field[CK_NUMA], "same_numa");
 	REQUIRE(ck_csv_row(&r, "load_store", "0", "2") == 0);
-	CHECK(strstr(r.field[14], "method=load_store") != NULL);
-	CHECK(strstr(r.field[14], "pair=") == NULL);
-	CHECK_EQ_STR(r.field[4], "20");
-	CHECK_EQ_STR(r.field[8], "2");
-	CHECK_EQ_STR(r.field[9], "29.1;109.7");
-	CHECK_EQ_STR(r.field[10], "0.6;0.4");
-	CHECK_EQ_STR(r.field[11], "0");
+	CHECK(strstr(r.field[CK_PARAMS], "method=load_store") != NULL);
+	CHECK(strstr(r.field[CK_PARAMS], "pair=") == NULL);
+	CHECK_EQ_STR(r.field[CK_N], "20");
+	CHECK_EQ_STR(r.field[CK_MODES], "2");
+	CHECK_EQ_STR(r.field[CK_CENTERS], "29.1;109.7");
+	CHECK_EQ_STR(r.field[CK_WEIGHTS], "0.6;0.4");
+	CHECK_EQ_STR(r.field[CK_SMT], "0");
 	REQUIRE(ck_csv_row(&r, "cas", "0", "1") == 0);
-	CHECK_EQ_STR(r.field[5], "12.95");
-	CHECK_EQ_STR(r.field[6], "12.5");
-	CHECK_EQ_STR(r.field[7], "13.4");
-	CHECK_EQ_STR(r.field[8], "1");
-	CHECK_EQ_STR(r.field[11], "1");
+	CHECK_EQ_STR(r.field[CK_ONE_WAY], "12.95");
+	CHECK_EQ_STR(r.field[CK_LO], "12.5");
+	CHECK_EQ_STR(r.field[CK_HI], "13.4");
+	CHECK_EQ_STR(r.field[CK_MODES], "1");
+	CHECK_EQ_STR(r.field[CK_SMT], "1");
 	lab_an_csv_close(&r);
 
 	free(out);
@@ -76,23 +123,23 @@ LAB_TEST(c2c_csv_json_and_text)
 	x = clitest_at(j, "experiments", 0);
 	REQUIRE(x);
 	CHECK_EQ_STR(lab_an_json_str(x, "kernel"), "c2c_latency");
-	m = clitest_at(lab_an_json_get(x, "c2c"), "matrices", 0);
+	v = lab_an_json_get(x, "c2c");
+	m = clitest_row(v, "method=load_store;", "summary", NULL, NULL);
 	REQUIRE(m);
 	CHECK_EQ_STR(lab_an_json_str(m, "method"), "load_store");
-	CHECK_NEAR(lab_an_json_num(m, "multimodal_cells", -1), 1, 0);
-	cell = clitest_at(m, "cells", 1);
+	CHECK_NEAR(lab_an_json_num(m, "multimodal", -1), 1, 0);
+	cell = clitest_row(v, "method=load_store;", "pairs", "point", "1");
 	REQUIRE(cell);
-	CHECK_NEAR(lab_an_json_num(cell, "cpu_b", -1), 2, 0);
+	CHECK_EQ_STR(lab_an_json_str(cell, "cpu_b"), "2");
 	CHECK_NEAR(lab_an_json_num(cell, "modes", -1), 2, 0);
-	CHECK(lab_an_json_get(cell, "multimodal") && lab_an_json_get(cell, "multimodal")->num == 1);
-	CHECK(clitest_at(cell, "mode_centers", 1) &&
-	      clitest_at(cell, "mode_centers", 1)->num > 109);
-	cell = clitest_at(m, "cells", 0);
+	CHECK_NEAR(lab_an_json_num(cell, "multimodal", -1), 1, 0);
+	CHECK_EQ_STR(lab_an_json_str(cell, "mode_centers"), "29.1;109.7");
+	cell = clitest_row(v, "method=load_store;", "pairs", "point", "0");
 	REQUIRE(cell);
-	CHECK_NEAR(lab_an_json_num(cell, "median_ns", -1), 12.95, 1e-9);
-	CHECK(clitest_at(cell, "median_ci95", 0) &&
-	      clitest_at(cell, "median_ci95", 0)->num == 12.5);
-	CHECK(lab_an_json_get(cell, "smt_siblings")->num == 1);
+	CHECK_NEAR(lab_an_json_num(cell, "one_way", -1), 12.95, 1e-9);
+	CHECK(clitest_at(cell, "one_way_ci95", 0) &&
+	      clitest_at(cell, "one_way_ci95", 0)->num == 12.5);
+	CHECK_NEAR(lab_an_json_num(cell, "smt_siblings", -1), 1, 0);
 	lab_an_json_free(j);
 	free(out);
 	free(err);
@@ -213,8 +260,10 @@ LAB_TEST(kernel_plots_exist)
 	}
 	REQUIRE(ck_analyze("results-c2c", "", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(clitest_exists("results-c2c/plots/c01-c2c-load_store-heatmap.svg"));
-	CHECK(clitest_exists("results-c2c/plots/c02-c2c-cas-heatmap.png"));
+	CHECK(clitest_exists(
+	    "results-c2c/plots/c2c00-c2c-layout_own_line_method_load_store_placement_pairs.svg"));
+	CHECK(clitest_exists(
+	    "results-c2c/plots/c2c01-c2c-layout_own_line_method_cas_placement_pairs.png"));
 	CHECK(!clitest_exists("results-c2c/plots/01-c2c-layout_own_line-method_load_store-pair_0-1-"
 	                      "placement_pairs-speedup.gp"));
 	free(out);

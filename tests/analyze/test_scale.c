@@ -314,8 +314,9 @@ static const char *sc_write_c2c(const char *name, long n)
 	return (fclose(s) | fclose(r)) ? NULL : dir;
 }
 
-/* The cells lab_an_c2c_find compared while writing dir's plots (not rendered), and the size of
- * the heatmap's .dat; 0 when it could not run. */
+/* The cells lab_an_c2c_find compared while analyzing dir (the view indexes its pairs and
+ * describes its grid) and writing its plots (not rendered), and the size of the heatmap's .dat;
+ * 0 when it could not run. */
 static unsigned long long sc_c2c_work(const char *dir, long long *dat_bytes)
 {
 	struct lab_an_data d;
@@ -328,17 +329,17 @@ static unsigned long long sc_c2c_work(const char *dir, long long *dat_bytes)
 	struct stat st;
 
 	*dat_bytes = 0;
-	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err) ||
-	    lab_an_analysis_run(&d, 0, &a, &err)) {
+	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err)) {
 		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
 		return 0;
 	}
 	before = lab_an_c2c_probes();
-	if (lab_an_plots_write(&a, dir, 0, &plots, &warn, &err) == 0)
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0 &&
+	    lab_an_plots_write(&a, dir, 0, &plots, &warn, &err) == 0)
 		work = lab_an_c2c_probes() - before;
 	else
 		fprintf(stderr, "%s: %s\n", dir, err.msg);
-	snprintf(path, sizeof(path), "%s/plots/c01-c2c--heatmap.dat", dir);
+	snprintf(path, sizeof(path), "%s/plots/c2c00-c2c-heatmap.dat", dir);
 	if (stat(path, &st) == 0)
 		*dat_bytes = (long long)st.st_size;
 	else

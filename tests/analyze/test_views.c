@@ -150,8 +150,9 @@ LAB_TEST(plots_carry_view_and_group)
 		}
 	}
 	CHECK_EQ_U64(heat, 2);
-	CHECK_EQ_STR(p.p[1].title, "c2c cas: one-way latency");
-	CHECK_EQ_STR(p.p[1].base, "c02-c2c-cas-heatmap");
+	CHECK_EQ_STR(p.p[1].title, "c2c layout=own_line;method=cas;placement=pairs: one-way "
+	                           "latency, median ns (M: modes)");
+	CHECK_EQ_STR(p.p[1].base, "c2c01-c2c-layout_own_line_method_cas_placement_pairs");
 	lab_an_plots_free(&p);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
