@@ -106,8 +106,8 @@ static unsigned long long sc_compares(const char *dir, size_t *nexp_json)
 		fclose(f);
 		after = lab_an_json_compares();
 	}
-	*nexp_json = 0;
-	for (const char *p = buf; p && (p = strstr(p, "\"perf_c2c\": [")); p++)
+	*nexp_json = 0; /* the view's object per experiment (its rows name it only as a key) */
+	for (const char *p = buf; p && (p = strstr(p, "\"perf_c2c\": {")); p++)
 		(*nexp_json)++;
 	free(buf);
 	lab_an_analysis_free(&a);

@@ -88,7 +88,10 @@ assert "perf_c2c" not in (pts[0].get("point_facts") or {}), pts[0]
 assert pts[1]["point_facts"]["perf_c2c"] == "unavailable (perf not found in PATH)", pts[1]
 assert pts[1]["params"]["perf_c2c"] == "on", pts[1]' "$tmp/r/run.json"
 	"$lab" analyze "$tmp/r" --no-plots >"$tmp/an" 2>&1
-	grep -q 'noop point 1, 1 threads (.*): unavailable (perf not found in PATH)' "$tmp/an"
+	# The view's section of experiment noop with its params, then the point's row: point 1,
+	# 1 thread, perf's status, no shared lines recorded.
+	grep -A3 '^== perf c2c: .*: noop  .*perf_c2c=on' "$tmp/an" >"$tmp/sec"
+	grep -Eq '^1 +1 +unavailable \(perf not found in PATH\) +not recorded *$' "$tmp/sec"
 	# The view of a point where perf c2c ran (this VM has no PMU for it: the facts as the
 	# harness writes them, from the parser's fixture), in the text and analysis.json.
 	python3 -c 'import json, sys
@@ -98,13 +101,28 @@ r["experiments"][0]["points"][1]["point_facts"] = {"perf_c2c": "ok", "perf_c2c_l
                     "0x7f3a1c000080 rmt_hitm=174 lcl_hitm=966: +0x38 100.0%/100.0% [.] g (a.so)"}
 json.dump(r, open(sys.argv[1], "w"))' "$tmp/r/run.json"
 	"$lab" analyze "$tmp/r" --no-plots >"$tmp/an" 2>&1
-	grep -q 'noop point 1, 1 threads (.*): ok, 3 shared lines' "$tmp/an"
-	grep -qx '    0x7f3a1c000080 rmt_hitm=174 lcl_hitm=966: +0x38 100.0%/100.0% \[.\] g (a.so)' "$tmp/an"
+	grep -A8 '^== perf c2c: .*: noop  .*perf_c2c=on' "$tmp/an" >"$tmp/sec"
+	grep -Eq '^1 +1 +ok +3 *$' "$tmp/sec"
+	grep -Eq '^1 +0x7f3a1c000080 +174 +966 +\+0x38 100\.0%/100\.0% \[\.\] g \(a\.so\) *$' "$tmp/sec"
 	"$lab" analyze "$tmp/r" --no-plots --json >"$tmp/an.json"
 	python3 -c 'import json, sys
 a = json.load(open(sys.argv[1]))
 v = [e["perf_c2c"] for e in a["experiments"] if "perf_c2c" in e]
-assert len(v) == 1 and v[0][0]["perf_c2c"] == "ok" and v[0][0]["lines"] == 3, v' "$tmp/an.json"
+assert len(v) == 1 and len(v[0]["sections"]) == 1, v
+s = v[0]["sections"][0]
+assert "perf_c2c=on" in s["params"].split(";"), s
+p = s["tables"]["points"]["rows"]
+assert len(p) == 1 and p[0]["point"] == "1" and p[0]["threads"] == "1", p
+assert p[0]["perf_c2c"] == "ok" and p[0]["lines"] == 3, p
+h = [(r["point"], r["line"], r["rmt_hitm"], r["lcl_hitm"], r["offsets"])
+     for r in s["tables"]["hot_lines"]["rows"]]
+assert h == [("1", "0x7f3a1c000040", 706, 2391, "+0x0 61.0%/52.7% [.] f (a.so)"),
+             ("1", "0x7f3a1c000080", 174, 966, "+0x38 100.0%/100.0% [.] g (a.so)")], h' \
+		"$tmp/an.json"
+	# the same rows in the view's CSV files
+	grep -q '^noop,".*perf_c2c=on.*",1,1,ok,3,$' "$tmp/r/perf_c2c_points.csv"
+	grep -qF ',1,0x7f3a1c000080,174,966,+0x38 100.0%/100.0% [.] g (a.so),' \
+		"$tmp/r/perf_c2c_hot_lines.csv"
 	;;
 topo_numa_memory)
 	# Each NUMA node's memory, in text and --json, from the fixture's hwloc local_memory.
