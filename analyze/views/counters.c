@@ -235,8 +235,8 @@ static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, size_t 
 	if (x.sw)
 		x.sw->csv = "counters"; /* counters.csv, the name users know */
 	x.dv = an_table(
-	    x.s, "derived", "derived metrics: ratios of the medians", LAB_DOC_RATIO,
-	    "@point @threads ipc ghz:GHz cycles_estimated cache_mpki branch_mpki l1d_mpki");
+	    x.s, "derived", "derived metrics: ratios of the medians", LAB_DOC_VALUE,
+	    "@point @threads ~ipc ghz:GHz cycles_estimated ~cache_mpki ~branch_mpki ~l1d_mpki");
 	x.td = an_table(
 	    x.s, "topdown", "top-down: fractions of pipeline slots", LAB_DOC_RATIO,
 	    "@point @method retiring bad_speculation frontend_bound backend_bound smt_contention "
