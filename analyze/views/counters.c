@@ -1,334 +1,291 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The counters view (counters.h): its points, their computation (counters_calc.c) and its
+ * document: per experiment and params the events, derived metrics and top-down (a figure of
+ * level 1), and the pinned-thread warning where the wait mattered. */
 #include "analyze/views/counters.h"
-#include "harness/record_schema.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
-#define AN_CTR_MUX "ctr_mux_ratio"
-
-static int an_is_ctr(const char *name)
+/* Any point with a value in a ctr_ column: no kernel declares the view. */
+static int an_ctrs_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                           const struct lab_an_point *p)
 {
-	return !strncmp(name, "ctr_", 4);
-}
-
-/* Software events work without a PMU; every other ctr_ column is a hardware event. */
-static int an_is_sw(const char *col)
-{
-	static const char *const sw[] = {"ctr_task_clock", "ctr_page_faults",
-	                                 "ctr_context_switches", "ctr_cpu_migrations", AN_CTR_MUX};
-
-	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
-		if (!strcmp(col, sw[i]))
-			return 1;
-	return 0;
-}
-
-int lab_an_ctrs_applies(const struct lab_an_data *d, const struct lab_an_point *p)
-{
+	(void)v;
 	for (size_t m = 0; m < d->nmetric; m++)
-		if (an_is_ctr(d->metric_name[m]) && strcmp(d->metric_name[m], AN_CTR_MUX))
+		if (!strncmp(d->metric_name[m], "ctr_", 4) &&
+		    strcmp(d->metric_name[m], "ctr_mux_ratio"))
 			for (size_t i = 0; i < p->n; i++)
 				if (!isnan(p->metric[i * d->nmetric + m]))
 					return 1;
 	return 0;
 }
 
-/* run.json's record of point p: experiments[name = p's].points[point = p's id]. */
-static const struct lab_an_json *an_run_point(const struct lab_an_data *d,
-                                              const struct lab_an_point *p)
-{
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
-
-	for (size_t e = 0; exps && exps->type == LAB_AN_JSON_ARR && e < exps->n; e++) {
-		const char *n = lab_an_json_str(&exps->items[e], "name");
-		const struct lab_an_json *pts = lab_an_json_get(&exps->items[e], "points");
-
-		if (!n || strcmp(n, p->experiment) || !pts || pts->type != LAB_AN_JSON_ARR)
-			continue;
-		for (size_t i = 0; i < pts->n; i++)
-			if (lab_an_json_num(&pts->items[i], "point", -1) == (double)p->id)
-				return &pts->items[i];
-	}
-	return NULL;
-}
-
-void lab_an_ctrs_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                     const struct lab_an_point *p, const char *name, char *buf, size_t len)
-{
-	const struct lab_an_json *ev =
-	    lab_an_json_get(lab_an_json_get(an_run_point(d, p), "counters"), "events");
-	int known = 0;
-
-	for (size_t k = 0; k < c->ncol && !known; k++)
-		known = !strcmp(c->col[k], name);
-	for (size_t i = 0; ev && ev->type == LAB_AN_JSON_ARR && i < ev->n; i++) {
-		const char *col = lab_an_json_str(&ev->items[i], "column");
-		const char *st = lab_an_json_str(&ev->items[i], "status");
-		const char *why = lab_an_json_str(&ev->items[i], "reason");
-		const char *en = lab_an_json_str(&ev->items[i], "name");
-
-		if (col && !strcmp(col, name) && st && strcmp(st, "ok")) {
-			snprintf(buf, len, "%s: %s%s%s", en ? en : name + 4, st,
-			         why && *why ? ": " : "", why ? why : "");
-			return;
-		}
-	}
-	snprintf(buf, len, "%s: %s", name + 4,
-	         known ? "not counted at this point" : "not requested (no column in samples.csv)");
-}
-
-double lab_an_ctrs_med(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e, const char *name)
-{
-	for (size_t k = 0; k < c->ncol; k++)
-		if (!strcmp(c->col[k], name))
-			return e->med[k];
-	return NAN;
-}
-
-static int an_cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double an_median(double *x, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(x, n, sizeof(*x), an_cmp_d);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-/* A sample's value of data metric m, NaN when empty. */
-static double an_val(const struct lab_an_data *d, const struct lab_an_point *p, size_t i, long m)
-{
-	return m < 0 ? NAN : p->metric[i * d->nmetric + (size_t)m];
-}
-
-static long an_metric(const struct lab_an_data *d, const char *name)
-{
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (!strcmp(d->metric_name[m], name))
-			return (long)m;
-	return -1;
-}
-
-static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                      const struct lab_an_point *p, char *buf, size_t len);
-
-/* The medians, counts and warnings of point p into e; tmp holds p->n doubles. */
-static void an_point(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                     const struct lab_an_point *p, int inc, double *tmp, struct lab_an_ctr_pt *e)
-{
-	long csw = an_metric(d, "ctr_context_switches"), mig = an_metric(d, "ctr_cpu_migrations");
-	long rq = an_metric(d, LAB_COL_RUNQ_WAIT);
-	size_t nrq = 0;
-
-	e->pt = p;
-	for (size_t i = 0; i < p->n; i++)
-		e->n += inc || !p->flagged[i];
-	e->all_flagged = !e->n && p->n;
-	if (e->all_flagged)
-		inc = 1, e->n = p->n;
-	e->mux_min = NAN;
-	for (size_t i = 0; i < p->n; i++) {
-		double x = an_val(d, p, i, c->mux_m);
-
-		e->csw_samples += an_val(d, p, i, csw) > 0;
-		e->mig_samples += an_val(d, p, i, mig) > 0;
-		if ((inc || !p->flagged[i]) && !isnan(x) && !(x >= e->mux_min))
-			e->mux_min = x;
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		double x = an_val(d, p, i, rq);
-
-		if ((inc || !p->flagged[i]) && !isnan(x))
-			tmp[nrq++] = x;
-	}
-	e->runq_med = an_median(tmp, nrq);
-	for (size_t k = 0; k < c->ncol; k++) {
-		size_t q = 0;
-
-		for (size_t i = 0; i < p->n; i++) {
-			double x = an_val(d, p, i, (long)c->mcol[k]);
-
-			if ((inc || !p->flagged[i]) && !isnan(x))
-				tmp[q++] = x;
-		}
-		e->nval[k] = q;
-		e->med[k] = an_median(tmp, q);
-		e->has_hw |= q && !an_is_sw(c->col[k]);
-	}
-	if (!e->has_hw)
-		an_hw_why(d, c, p, e->hw_reason, sizeof(e->hw_reason));
-}
-
-static int an_columns(const struct lab_an_data *d, struct lab_an_ctrs *c)
-{
-	c->col = calloc(d->nmetric + 1, sizeof(*c->col));
-	c->mcol = calloc(d->nmetric + 1, sizeof(*c->mcol));
-	if (!c->col || !c->mcol)
-		return -LAB_ENOMEM;
-	c->mux_m = an_metric(d, AN_CTR_MUX);
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (an_is_ctr(d->metric_name[m]) && (long)m != c->mux_m) {
-			c->col[c->ncol] = d->metric_name[m]; /* the data's, not owned */
-			c->mcol[c->ncol++] = m;
-		}
-	return 0;
-}
-
-static void an_add_exp(struct lab_an_ctrs *c, const char *exp)
-{
-	for (size_t i = 0; i < c->nexp; i++)
-		if (!strcmp(c->exp[i], exp))
-			return;
-	c->exp[c->nexp++] = (char *)exp; /* the point's, not owned */
-}
-
-/* Why point p has no hardware value: its first hardware column's status, else the host's. */
-static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                      const struct lab_an_point *p, char *buf, size_t len)
-{
-	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
-	const char *why = lab_an_json_str(h, "reason");
-	const struct lab_an_json *av = lab_an_json_get(h, "available");
-
-	for (size_t k = 0; k < c->ncol; k++)
-		if (!an_is_sw(c->col[k])) {
-			lab_an_ctrs_why(d, c, p, c->col[k], buf, len);
-			return;
-		}
-	if (why && *why && av && av->type == LAB_AN_JSON_BOOL && !av->num)
-		snprintf(buf, len, "%s", why);
-	else
-		snprintf(buf, len, "no hardware events requested (events = sw)");
-}
-
-/* The host facts of run.json: the self-check's core clock and the top-down method. */
-static void an_host(const struct lab_an_data *d, struct lab_an_ctrs *c)
-{
-	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
-	const char *m = lab_an_json_str(h, "topdown_method");
-
-	c->core_ghz = lab_an_json_num(lab_an_json_get(d->run, "self_check"), "core_ghz", NAN);
-	c->method = m ? m : "none";
-}
-
-int lab_an_ctrs_run(const struct lab_an_data *d, int include_flagged, struct lab_an_ctrs *c,
-                    struct lab_err *err)
-{
-	size_t maxn = 1;
-	double *tmp = NULL;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	an_host(d, c);
-	for (size_t i = 0; i < d->npt; i++)
-		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
-	rc = an_columns(d, c);
-	if (!rc && (!(c->p = calloc(d->npt + 1, sizeof(*c->p))) ||
-	            !(c->exp = calloc(d->npt + 1, sizeof(*c->exp))) ||
-	            !(tmp = malloc(maxn * sizeof(*tmp)))))
-		rc = -LAB_ENOMEM;
-	for (size_t i = 0; i < d->npt && !rc; i++) {
-		struct lab_an_ctr_pt *e = &c->p[c->np];
-
-		if (!lab_an_ctrs_applies(d, &d->pt[i]))
-			continue;
-		c->np++;
-		if (!(e->med = calloc(c->ncol + 1, sizeof(*e->med))) ||
-		    !(e->nval = calloc(c->ncol + 1, sizeof(*e->nval)))) {
-			rc = -LAB_ENOMEM;
-			break;
-		}
-		an_point(d, c, &d->pt[i], include_flagged, tmp, e);
-		lab_an_ctrs_derive(d, c, e);
-		c->any_hw |= e->has_hw;
-		if (!e->has_hw && !*c->hw_reason)
-			memcpy(c->hw_reason, e->hw_reason, sizeof(c->hw_reason));
-		an_add_exp(c, d->pt[i].experiment);
-	}
-	free(tmp);
-	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
-}
-
-void lab_an_ctrs_free(struct lab_an_ctrs *c)
-{
-	for (size_t i = 0; i < c->np; i++) {
-		free(c->p[i].med);
-		free(c->p[i].nval);
-	}
-	free(c->p);
-	free(c->col);
-	free(c->mcol);
-	free(c->exp);
-	memset(c, 0, sizeof(*c));
-}
-
-static int an_ctrs_compute(const struct lab_an_data *d, int include_flagged, void **state,
-                           struct lab_err *err)
-{
-	struct lab_an_ctrs *c = calloc(1, sizeof(*c));
-	int rc;
-
-	*state = NULL;
-	if (!c)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	rc = lab_an_ctrs_run(d, include_flagged, c, err);
-	if (rc || !c->np) {
-		lab_an_ctrs_free(c);
-		free(c);
-		return rc;
-	}
-	*state = c;
-	return 0;
-}
-
 static void an_ctrs_free(void *state)
 {
-	lab_an_ctrs_free(state);
-	free(state);
+	struct lab_an_ctrs *c = state;
+
+	if (c)
+		free(c->p); /* and the columns and medians: one block */
+	free(c);
 }
 
-static const char *an_ctrs_experiment(const void *state, size_t i)
+static int an_ctrs_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
+                           void **state, struct lab_err *err)
+{
+	const struct lab_an_data *d = a->data;
+	struct lab_an_ctrs *c = calloc(1, sizeof(*c));
+	size_t maxn = 1;
+	double *tmp = NULL;
+
+	*state = NULL;
+	for (size_t i = 0; i < d->npt; i++)
+		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
+	if (!c || lab_an_ctrs_init(d, c) || !(tmp = malloc(2 * maxn * sizeof(*tmp)))) {
+		an_ctrs_free(c);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < d->npt; i++)
+		if (an_ctrs_applies(v, d, &d->pt[i]))
+			lab_an_ctrs_point(d, c, &d->pt[i], a->include_flagged, tmp);
+	free(tmp);
+	if (!(*state = c->np ? c : NULL))
+		an_ctrs_free(c);
+	return 0;
+}
+
+/* A table of the columns in keys, separated by spaces: KEY or KEY:UNIT, of kind unless KEY
+ * starts with '@' (a key), '#' (a count), '~' (a ratio) or '$' (a label). */
+static struct lab_doc_table *an_table(struct lab_doc_section *s, const char *key, const char *title,
+                                      enum lab_doc_kind kind, const char *keys)
+{
+	static const enum lab_doc_kind kk[] = {LAB_DOC_KEY, LAB_DOC_COUNT, LAB_DOC_RATIO,
+	                                       LAB_DOC_TEXT};
+	struct lab_doc_table *t = lab_doc_table(s, key, title);
+	char k[64], *u;
+
+	for (int n = 0; sscanf(keys, "%63s%n", k, &n) == 1; keys += n) {
+		const char *mark = strchr("@#~$", k[0]);
+
+		if ((u = strchr(k, ':')))
+			*u++ = '\0';
+		lab_doc_col(t, k + !!mark, u, mark ? kk[mark - "@#~$"] : kind);
+	}
+	return t;
+}
+
+/* A new row of t for point e: its id and threads, then the n numbers v from column 2 on. */
+static void an_row(struct lab_doc *doc, struct lab_doc_table *t, const struct lab_an_ctr_pt *e,
+                   const double *v, size_t n)
+{
+	lab_doc_row(t);
+	lab_doc_str(doc, lab_doc_at(t, 0), lab_doc_printf(doc, "%ld", e->pt->id));
+	lab_doc_str(doc, lab_doc_at(t, 1), lab_doc_printf(doc, "%d", e->pt->threads));
+	for (size_t k = 0; k < n; k++)
+		lab_doc_num(lab_doc_at(t, 2 + k), v[k]);
+}
+
+/* One section: an experiment and its params. */
+struct an_sec {
+	struct lab_doc *doc;
+	struct lab_doc_section *s;
+	struct lab_doc_table *sw, *ev, *dv, *td;
+	struct lab_doc_figure *f;
+	struct lab_doc_curve *cv[5];
+	size_t x, points, marked, matter, norq;
+	double most; /* the longest run-queue wait recorded of the marked points that matter */
+};
+
+static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
+{
+	int marked = e->csw_samples || e->mig_samples;
+
+	an_row(x->doc, x->sw, e,
+	       (const double[]){(double)e->n, 100 * e->runq_med, (double)e->pt->n,
+	                        (double)e->csw_samples, (double)e->mig_samples, e->mux_min},
+	       6);
+	lab_doc_str(x->doc, lab_doc_at(x->sw, 8), e->pt->status);
+	if (marked || e->all_flagged)
+		lab_doc_rnote(x->sw, "%s[switched out %zu/%zu, migrated %zu/%zu]",
+		              e->all_flagged ? "(all samples load-flagged) " : "", e->csw_samples,
+		              e->pt->n, e->mig_samples, e->pt->n);
+	x->points++;
+	x->marked += marked;
+	if (marked && !(e->runq_med <= LAB_AN_ASYM_RUNQ_MAX)) { /* NaN: not recorded */
+		x->matter++;
+		x->norq += isnan(e->runq_med);
+		x->most = isnan(e->runq_med) ? x->most : fmax(x->most, e->runq_med);
+	}
+}
+
+/* The events with a value (task_clock in ns): one row per event. */
+static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
+{
+	for (size_t k = 0; k < c->ncol; k++) {
+		if (!e->nval[k])
+			continue;
+		if (!x->ev)
+			x->ev = an_table(x->s, "events", "events: median per sample", LAB_DOC_VALUE,
+			                 "@point @threads $event median #n");
+		an_row(x->doc, x->ev, e, (const double[]){NAN, e->med[k], (double)e->nval[k]}, 3);
+		lab_doc_str(x->doc, lab_doc_at(x->ev, 2), c->col[k] + 4);
+	}
+}
+
+static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
+{
+	an_row(x->doc, x->dv, e, NULL, 0);
+	for (size_t k = 0; k < LAB_AN_CD_N; k++) {
+		struct lab_doc_cell *v = lab_doc_at(x->dv, 2 + k);
+
+		lab_doc_num(v, e->dv[k].v);
+		if (isnan(e->dv[k].v))
+			lab_doc_why(x->doc, v, "%s", e->dv[k].reason);
+		else if (e->dv[k].estimated)
+			lab_doc_cnote(x->doc, v, "(%s)", e->dv[k].reason);
+	}
+	if (!e->has_hw && c->any_hw)
+		lab_doc_rwhy(x->dv, "hardware counters unavailable: %s", e->hw_reason);
+	if (e->mux_min < 1)
+		lab_doc_rnote(x->dv, "MULTIPLEXED (counted %.0f%% of the time; scaled)",
+		              100 * e->mux_min);
+}
+
+/* Top-down level 1 and 2 in the table, level 1 in the figure (x: the point's rank, labelled). */
+static void an_topdown(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
+{
+	static const char *const what[] = {"retiring", "bad speculation", "front-end bound",
+	                                   "back-end bound", "SMT contention"};
+	const struct lab_an_tma *t = &e->tma;
+	const double v[] = {t->retiring,      t->bad_speculation,    t->frontend_bound,
+	                    t->backend_bound, t->smt_contention,     t->bad_speculation_raw,
+	                    t->memory_bound,  t->core_bound,         t->heavy_ops,
+	                    t->light_ops,     t->branch_mispredicts, t->machine_clears,
+	                    t->fetch_latency, t->fetch_bandwidth};
+
+	an_row(x->doc, x->td, e, v, t->level >= 2 ? 14 : t->level ? 6 : 0);
+	lab_doc_str(x->doc, lab_doc_at(x->td, 1), c->method); /* not threads: method */
+	if (t->level < 1) {
+		lab_doc_rwhy(x->td, "top-down: %s", e->tma_reason);
+		return;
+	}
+	if (t->level < 2)
+		lab_doc_rnote(x->td, "level 2: %s", e->tma_reason);
+	if (!x->f)
+		x->f = lab_doc_figure(x->s, "topdown",
+		                      lab_doc_printf(x->doc, "%s: top-down level 1 (%s)",
+		                                     e->pt->experiment, c->method),
+		                      "point", "fraction of pipeline slots");
+	/* SMT contention is a category of the AMD method only. */
+	for (int q = 0; x->f && q < (strcmp(c->method, "amd_pipeline") ? 4 : 5); q++) {
+		if (!x->cv[q] && (x->cv[q] = lab_doc_curve(x->f, what[q], LAB_DOC_POINTS)))
+			x->cv[q]->color = q;
+		lab_doc_point(x->cv[q], (double)x->x, v[q], NAN, NAN);
+	}
+	lab_doc_flabel(x->f, (double)x->x++, 1.02,
+	               lab_doc_printf(x->doc, "point %ld, %d thr", e->pt->id, e->pt->threads));
+}
+
+/* The pinned-thread warning: a finding where the wait for the CPU matters (over 1 % of the
+ * sample, or not recorded), a plain count where it does not (issue 21, finding 9). */
+static void an_pinned(struct an_sec *x)
+{
+	if (x->matter)
+		lab_doc_finding(
+		    x->s, LAB_DOC_WARN,
+		    lab_doc_printf(
+		        x->doc,
+		        "longest median run-queue wait recorded: %.3g %%; none recorded in %zu",
+		        100 * x->most, x->norq),
+		    "in %zu of %zu points a pinned thread was switched out or migrated "
+		    "(marked [...]: samples with it / samples) and waited over 1 %% of the "
+		    "sample for its CPU, or the wait was not recorded: another task shared "
+		    "its CPU, a defect in a contention lab. A team that fills every CPU "
+		    "shares them with the lab's own main thread and the system; leave a CPU "
+		    "free, or read these points as disturbed.",
+		    x->matter, x->points);
+	if (x->marked > x->matter)
+		lab_doc_note(
+		    x->s,
+		    "%zu of %zu points marked [...] waited under 1 %% of the sample for their "
+		    "CPU: too little to change a result",
+		    x->marked - x->matter, x->points);
+}
+
+static int an_same(const struct lab_an_point *a, const struct lab_an_point *b)
+{
+	return !strcmp(a->experiment, b->experiment) && !strcmp(a->params, b->params);
+}
+
+/* The section of point first's experiment and params (its points from first on). */
+static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, size_t first)
+{
+	const struct lab_an_point *p0 = c->p[first].pt;
+	struct an_sec x = {.doc = doc, .s = lab_doc_section(doc, p0->experiment, p0->params)};
+
+	lab_doc_lead(x.s, "medians per sample of the sum over threads, over the used samples");
+	x.sw = an_table(x.s, "points", "software events", LAB_DOC_VALUE,
+	                "@point @threads #n runq_wait:% #samples #samples_with_context_switches "
+	                "#samples_with_migrations ~mux_ratio_min $status");
+	if (x.sw)
+		x.sw->csv = "counters"; /* counters.csv, the name users know */
+	x.dv = an_table(
+	    x.s, "derived", "derived metrics: ratios of the medians", LAB_DOC_VALUE,
+	    "@point @threads ~ipc ghz:GHz cycles_estimated ~cache_mpki ~branch_mpki ~l1d_mpki");
+	x.td = an_table(
+	    x.s, "topdown", "top-down: fractions of pipeline slots", LAB_DOC_RATIO,
+	    "@point @method retiring bad_speculation frontend_bound backend_bound smt_contention "
+	    "bad_speculation_raw memory_bound core_bound heavy_ops light_ops "
+	    "branch_mispredicts machine_clears fetch_latency fetch_bandwidth");
+	for (size_t i = first; i < c->np; i++)
+		if (an_same(c->p[i].pt, p0)) {
+			an_software(&x, &c->p[i]);
+			an_derived(&x, c, &c->p[i]);
+			an_topdown(&x, c, &c->p[i]);
+			an_events(&x, c, &c->p[i]);
+		}
+	an_pinned(&x);
+}
+
+static int an_ctrs_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_ctrs *c = state;
 
-	return i < c->nexp ? c->exp[i] : NULL;
-}
-
-/* Until the view describes itself (view.h): its hooks without the view. */
-static int an_view_applies(const struct lab_an_view *v, const struct lab_an_data *d,
-                           const struct lab_an_point *p)
-{
 	(void)v;
-	return lab_an_ctrs_applies(d, p);
-}
-
-static int an_view_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
-                           void **state, struct lab_err *err)
-{
-	(void)v;
-	return an_ctrs_compute(a->data, a->include_flagged, state, err);
+	doc->title = "Counters";
+	lab_doc_about(
+	    doc,
+	    "Medians per sample of the sum over threads, over the used samples (all of "
+	    "them, marked, when every sample was load-flagged). A pinned thread switched "
+	    "out or migrated during a sample is a defect of it when it waited for its CPU "
+	    "long enough to matter.",
+	    c->any_hw
+	        ? "IPC, GHz, MPKI: ratios of medians; top-down level 1 and 2: "
+	          "fractions of pipeline slots"
+	        : lab_doc_printf(doc, "hardware counters unavailable here: %s", c->hw_reason));
+	if (!c->any_hw && c->core_ghz > 0)
+		doc->note = lab_doc_printf(doc,
+		                           "%s; core clock %.3g GHz (estimated by the self-check: "
+		                           "cycles = task-clock x this, labelled estimated)",
+		                           doc->note, c->core_ghz);
+	for (size_t i = 0, j; i < c->np; i++) {
+		for (j = 0; j < i && !an_same(c->p[j].pt, c->p[i].pt); j++)
+			; /* a section per (experiment, params), at its first point */
+		if (j == i)
+			an_section(doc, c, i);
+	}
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 
 const struct lab_an_view lab_an_view_counters = {
     .name = "counters",
-    .applies = an_view_applies,
-    .compute = an_view_compute,
+    .applies = an_ctrs_applies,
+    .compute = an_ctrs_compute,
     .free = an_ctrs_free,
-    .experiment = an_ctrs_experiment,
-    .json = lab_an_ctrs_json,
-    .csv_name = "counters.csv",
-    .csv = lab_an_ctrs_csv,
-    .text = lab_an_ctrs_text,
-    .html = lab_an_ctrs_html,
-    .plots = lab_an_ctrs_plots,
+    .describe = an_ctrs_describe,
 };

@@ -1,26 +1,87 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The counters view's derived metrics and top-down, from a point's medians (pure formulas in
- * analyze/counters_derive.c and analyze/topdown.c). */
+/* One point of the counters view: its medians and counts, then its derived metrics and top-down
+ * from those medians (pure formulas in analyze/counters_derive.c and analyze/topdown.c). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/counters_derive.h"
+#include "analyze/stats.h"
 #include "analyze/views/counters.h"
+#include "harness/record_schema.h"
 
-const char *const lab_an_ctr_derived_name[LAB_AN_CD_N] = {
-    "ipc", "ghz", "cycles_estimated", "cache_mpki", "branch_mpki", "l1d_mpki"};
+/* The median of column name at point e of c (in scope). */
+#define AN_M(name) lab_an_ctrs_med(c, e, name)
+
+/* 1 when column col ("ctr_page_faults") is a software event or ctr_mux_ratio. */
+static int an_is_sw(const char *col)
+{
+	char k[80];
+
+	snprintf(k, sizeof(k), " %.70s ", col);
+	return !!strstr(" ctr_task_clock ctr_page_faults ctr_context_switches ctr_cpu_migrations "
+	                "ctr_mux_ratio ",
+	                k);
+}
+
+static long an_metric(const struct lab_an_data *d, const char *name)
+{
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], name))
+			return (long)m;
+	return -1;
+}
+
+double lab_an_ctrs_med(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e, const char *name)
+{
+	for (size_t k = 0; k < c->ncol; k++)
+		if (!strcmp(c->col[k], name))
+			return e->med[k];
+	return NAN;
+}
+
+/* Why column name has no value at point p: the status and reason of its event in run.json's
+ * record of p (experiments[name = p's].points[point = p's id].counters.events). */
+static void an_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
+                   const struct lab_an_point *p, const char *name, char *buf, size_t len)
+{
+	const struct lab_an_json *pts = lab_an_json_get(lab_an_data_experiment(d, p->experiment),
+	                                                "points"),
+	                         *ev = NULL;
+	int known = 0;
+
+	for (size_t i = 0; pts && pts->type == LAB_AN_JSON_ARR && i < pts->n && !ev; i++)
+		if (lab_an_json_num(&pts->items[i], "point", -1) == (double)p->id)
+			ev = lab_an_json_get(lab_an_json_get(&pts->items[i], "counters"), "events");
+	for (size_t k = 0; k < c->ncol && !known; k++)
+		known = !strcmp(c->col[k], name);
+	for (size_t i = 0; ev && ev->type == LAB_AN_JSON_ARR && i < ev->n; i++) {
+		const char *col = lab_an_json_str(&ev->items[i], "column");
+		const char *st = lab_an_json_str(&ev->items[i], "status");
+		const char *why = lab_an_json_str(&ev->items[i], "reason");
+		const char *en = lab_an_json_str(&ev->items[i], "name");
+
+		if (col && !strcmp(col, name) && st && strcmp(st, "ok")) {
+			snprintf(buf, len, "%s: %s%s%s", en ? en : name + 4, st,
+			         why && *why ? ": " : "", why ? why : "");
+			return;
+		}
+	}
+	snprintf(buf, len, "%s: %s", name + 4,
+	         known ? "not counted at this point" : "not requested (no column in samples.csv)");
+}
 
 /* num / den x scale from columns: NaN with the reason of the missing input, or the formula's. */
 static void an_ratio(const struct lab_an_data *d, const struct lab_an_ctrs *c,
                      struct lab_an_ctr_pt *e, int k, const char *num, const char *den, double scale)
 {
 	struct lab_an_ctr_val *v = &e->dv[k];
-	double a = lab_an_ctrs_med(c, e, num), b = lab_an_ctrs_med(c, e, den);
+	double a = AN_M(num), b = AN_M(den);
 	const char *why = NULL;
 
 	v->v = lab_an_ctr_ratio(a, b, scale, &why);
 	if (isnan(a) || isnan(b))
-		lab_an_ctrs_why(d, c, e->pt, isnan(a) ? num : den, v->reason, sizeof(v->reason));
+		an_why(d, c, e->pt, isnan(a) ? num : den, v->reason, sizeof(v->reason));
 	else if (why)
 		snprintf(v->reason, sizeof(v->reason), "%s", why);
 }
@@ -30,103 +91,75 @@ static void an_ratio(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 static void an_clock(const struct lab_an_data *d, const struct lab_an_ctrs *c,
                      struct lab_an_ctr_pt *e)
 {
-	struct lab_an_ctr_val *g = &e->dv[LAB_AN_CD_GHZ], *y = &e->dv[LAB_AN_CD_CYC_EST];
+	struct lab_an_ctr_val *y = &e->dv[LAB_AN_CD_CYC_EST];
 	const char *why = NULL;
 
 	an_ratio(d, c, e, LAB_AN_CD_GHZ, "ctr_cycles", "ctr_task_clock", 1);
-	y->v = NAN;
-	if (!isnan(lab_an_ctrs_med(c, e, "ctr_cycles"))) {
-		snprintf(y->reason, sizeof(y->reason), "cycles counted");
-		return;
-	}
-	y->v =
-	    lab_an_ctr_cycles_estimated(lab_an_ctrs_med(c, e, "ctr_task_clock"), c->core_ghz, &why);
+	y->v = isnan(AN_M("ctr_cycles"))
+	           ? lab_an_ctr_cycles_estimated(AN_M("ctr_task_clock"), c->core_ghz, &why)
+	           : NAN;
 	y->estimated = !isnan(y->v);
 	snprintf(y->reason, sizeof(y->reason), "%s",
-	         why ? why : "estimated: task-clock x the self-check's core clock");
-	if (c->core_ghz > 0) {
-		g->v = c->core_ghz;
-		g->estimated = 1;
-		snprintf(g->reason, sizeof(g->reason),
-		         "estimated: the self-check's core clock (no cycle counter)");
-	}
+	         y->estimated ? "estimated: task-clock x the self-check's core clock"
+	         : why        ? why
+	                      : "cycles counted");
+	if (isnan(AN_M("ctr_cycles")) && c->core_ghz > 0)
+		e->dv[LAB_AN_CD_GHZ] = (struct lab_an_ctr_val){
+		    c->core_ghz, 1, "estimated: the self-check's core clock (no cycle counter)"};
 }
 
-static double an_m(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e, const char *n)
+/* Level 1-2 by the method of intel_4wide, intel_perf_metrics or amd_pipeline (Zen 5, family
+ * 0x1a, dispatches 8 ops a cycle and its latency event uses cmask 8; Zen 4: 6). */
+static void an_tma(const struct lab_an_json *h, const struct lab_an_ctrs *c,
+                   struct lab_an_ctr_pt *e)
 {
-	return lab_an_ctrs_med(c, e, n);
-}
-
-static void an_tma_intel4(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
-{
-	struct lab_an_tma_intel4_in in = {
-	    .cpu_clk_unhalted_thread = an_m(c, e, "ctr_cpu_clk_unhalted_thread"),
-	    .idq_uops_not_delivered_core = an_m(c, e, "ctr_idq_uops_not_delivered_core"),
-	    .uops_issued_any = an_m(c, e, "ctr_uops_issued_any"),
-	    .uops_retired_retire_slots = an_m(c, e, "ctr_uops_retired_retire_slots"),
-	    .int_misc_recovery_cycles = an_m(c, e, "ctr_int_misc_recovery_cycles"),
-	    .cycle_activity_stalls_mem_any = an_m(c, e, "ctr_cycle_activity_stalls_mem_any"),
-	    .exe_activity_bound_on_stores = an_m(c, e, "ctr_exe_activity_bound_on_stores"),
-	    .cycle_activity_stalls_total = an_m(c, e, "ctr_cycle_activity_stalls_total"),
-	    .exe_activity_1_ports_util = an_m(c, e, "ctr_exe_activity_1_ports_util"),
-	    .exe_activity_2_ports_util = an_m(c, e, "ctr_exe_activity_2_ports_util"),
-	};
-
-	lab_an_tma_intel_4wide(&in, &e->tma);
-}
-
-static void an_tma_pm(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
-{
-	struct lab_an_tma_pm_in in = {
-	    .slots = an_m(c, e, "ctr_slots"),
-	    .retiring = an_m(c, e, "ctr_topdown_retiring"),
-	    .bad_spec = an_m(c, e, "ctr_topdown_bad_spec"),
-	    .fe_bound = an_m(c, e, "ctr_topdown_fe_bound"),
-	    .be_bound = an_m(c, e, "ctr_topdown_be_bound"),
-	    .heavy_ops = an_m(c, e, "ctr_topdown_heavy_ops"),
-	    .br_mispredict = an_m(c, e, "ctr_topdown_br_mispredict"),
-	    .fetch_lat = an_m(c, e, "ctr_topdown_fetch_lat"),
-	    .mem_bound = an_m(c, e, "ctr_topdown_mem_bound"),
-	};
-
-	lab_an_tma_intel_perf_metrics(&in, &e->tma);
-}
-
-/* Zen 5 (family 0x1a) dispatches 8 ops a cycle and its latency event uses cmask 8; Zen 4: 6. */
-static void an_tma_amd(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                       struct lab_an_ctr_pt *e)
-{
-	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
 	int zen5 = lab_an_json_num(h, "family", 0) == 0x1a;
-	struct lab_an_tma_amd_in in = {
+	struct lab_an_tma_intel4_in i4 = {
+	    .cpu_clk_unhalted_thread = AN_M("ctr_cpu_clk_unhalted_thread"),
+	    .idq_uops_not_delivered_core = AN_M("ctr_idq_uops_not_delivered_core"),
+	    .uops_issued_any = AN_M("ctr_uops_issued_any"),
+	    .uops_retired_retire_slots = AN_M("ctr_uops_retired_retire_slots"),
+	    .int_misc_recovery_cycles = AN_M("ctr_int_misc_recovery_cycles"),
+	    .cycle_activity_stalls_mem_any = AN_M("ctr_cycle_activity_stalls_mem_any"),
+	    .exe_activity_bound_on_stores = AN_M("ctr_exe_activity_bound_on_stores"),
+	    .cycle_activity_stalls_total = AN_M("ctr_cycle_activity_stalls_total"),
+	    .exe_activity_1_ports_util = AN_M("ctr_exe_activity_1_ports_util"),
+	    .exe_activity_2_ports_util = AN_M("ctr_exe_activity_2_ports_util"),
+	};
+	struct lab_an_tma_pm_in pm = {
+	    .slots = AN_M("ctr_slots"),
+	    .retiring = AN_M("ctr_topdown_retiring"),
+	    .bad_spec = AN_M("ctr_topdown_bad_spec"),
+	    .fe_bound = AN_M("ctr_topdown_fe_bound"),
+	    .be_bound = AN_M("ctr_topdown_be_bound"),
+	    .heavy_ops = AN_M("ctr_topdown_heavy_ops"),
+	    .br_mispredict = AN_M("ctr_topdown_br_mispredict"),
+	    .fetch_lat = AN_M("ctr_topdown_fetch_lat"),
+	    .mem_bound = AN_M("ctr_topdown_mem_bound"),
+	};
+	struct lab_an_tma_amd_in amd = {
 	    .width = zen5 ? 8 : 6,
-	    .ls_not_halted_cyc = an_m(c, e, "ctr_ls_not_halted_cyc"),
-	    .no_ops_from_frontend = an_m(c, e, "ctr_de_no_dispatch_per_slot_no_ops_from_frontend"),
-	    .backend_stalls = an_m(c, e, "ctr_de_no_dispatch_per_slot_backend_stalls"),
-	    .smt_contention = an_m(c, e, "ctr_de_no_dispatch_per_slot_smt_contention"),
-	    .ex_ret_ops = an_m(c, e, "ctr_ex_ret_ops"),
-	    .de_src_op_disp_all = an_m(c, e, "ctr_de_src_op_disp_all"),
-	    .load_not_complete = an_m(c, e, "ctr_ex_no_retire_load_not_complete"),
-	    .not_complete = an_m(c, e, "ctr_ex_no_retire_not_complete"),
+	    .ls_not_halted_cyc = AN_M("ctr_ls_not_halted_cyc"),
+	    .no_ops_from_frontend = AN_M("ctr_de_no_dispatch_per_slot_no_ops_from_frontend"),
+	    .backend_stalls = AN_M("ctr_de_no_dispatch_per_slot_backend_stalls"),
+	    .smt_contention = AN_M("ctr_de_no_dispatch_per_slot_smt_contention"),
+	    .ex_ret_ops = AN_M("ctr_ex_ret_ops"),
+	    .de_src_op_disp_all = AN_M("ctr_de_src_op_disp_all"),
+	    .load_not_complete = AN_M("ctr_ex_no_retire_load_not_complete"),
+	    .not_complete = AN_M("ctr_ex_no_retire_not_complete"),
 	    .no_ops_from_frontend_cmask =
-	        an_m(c, e,
-	             zen5 ? "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask8"
+	        AN_M(zen5 ? "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask8"
 	                  : "ctr_de_no_dispatch_per_slot_no_ops_from_frontend_cmask6"),
-	    .ex_ret_brn_misp = an_m(c, e, "ctr_ex_ret_brn_misp"),
-	    .resyncs_or_nc_redirects = an_m(c, e, "ctr_resyncs_or_nc_redirects"),
+	    .ex_ret_brn_misp = AN_M("ctr_ex_ret_brn_misp"),
+	    .resyncs_or_nc_redirects = AN_M("ctr_resyncs_or_nc_redirects"),
 	};
 
-	lab_an_tma_amd_pipeline(&in, &e->tma);
-}
-
-/* The first event a level-1 method needs (the reason when it was not counted). */
-static const char *an_tma_lead(const char *method)
-{
-	if (!strcmp(method, "intel_4wide"))
-		return "ctr_cpu_clk_unhalted_thread";
-	if (!strcmp(method, "intel_perf_metrics"))
-		return "ctr_slots";
-	return "ctr_ls_not_halted_cyc";
+	if (!strcmp(c->method, "intel_4wide"))
+		lab_an_tma_intel_4wide(&i4, &e->tma);
+	else if (!strcmp(c->method, "intel_perf_metrics"))
+		lab_an_tma_intel_perf_metrics(&pm, &e->tma);
+	else
+		lab_an_tma_amd_pipeline(&amd, &e->tma);
 }
 
 static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
@@ -134,21 +167,22 @@ static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 {
 	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
 	const char *why = lab_an_json_str(h, "topdown_reason");
+	/* the first event level 1 needs (its reason when it was not counted) */
+	const char *lead = !strcmp(c->method, "intel_4wide") ? "ctr_cpu_clk_unhalted_thread"
+	                   : !strcmp(c->method, "intel_perf_metrics") ? "ctr_slots"
+	                                                              : "ctr_ls_not_halted_cyc";
 	char buf[200];
 
-	if (!strcmp(c->method, "intel_4wide"))
-		an_tma_intel4(c, e);
-	else if (!strcmp(c->method, "intel_perf_metrics"))
-		an_tma_pm(c, e);
-	else if (!strcmp(c->method, "amd_pipeline"))
-		an_tma_amd(d, c, e);
+	if (!strcmp(c->method, "intel_4wide") || !strcmp(c->method, "intel_perf_metrics") ||
+	    !strcmp(c->method, "amd_pipeline"))
+		an_tma(h, c, e);
 	else
 		lab_an_tma_unavailable(why && *why ? why
 		                       : h         ? "no top-down method for this CPU"
 		                                   : "run.json records no host.counters",
 		                       &e->tma);
 	if (e->tma.level == 0 && strcmp(c->method, "none")) {
-		lab_an_ctrs_why(d, c, e->pt, an_tma_lead(c->method), buf, sizeof(buf));
+		an_why(d, c, e->pt, lead, buf, sizeof(buf));
 		snprintf(e->tma_reason, sizeof(e->tma_reason), "%s (%s)",
 		         e->tma.reason ? e->tma.reason : "not computed", buf);
 	} else if (e->tma.level < 2 && e->tma.reason) {
@@ -156,8 +190,8 @@ static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 	}
 }
 
-void lab_an_ctrs_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                        struct lab_an_ctr_pt *e)
+static void an_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c,
+                      struct lab_an_ctr_pt *e)
 {
 	an_ratio(d, c, e, LAB_AN_CD_IPC, "ctr_instructions", "ctr_cycles", 1);
 	an_clock(d, c, e);
@@ -166,4 +200,98 @@ void lab_an_ctrs_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c
 	an_ratio(d, c, e, LAB_AN_CD_L1D_MPKI, "ctr_l1_dcache_load_misses", "ctr_instructions",
 	         1000);
 	an_topdown(d, c, e);
+}
+
+/* The median of the values of data metric m (-1: none) in the samples of p that inc (1: all)
+ * or their flag admits; *nv: how many; tmp holds 2 p->n doubles. */
+static double an_median(const struct lab_an_data *d, const struct lab_an_point *p, long m, int inc,
+                        double *tmp, size_t *nv)
+{
+	struct lab_an_stats st;
+	size_t n = 0;
+
+	for (size_t i = 0; m >= 0 && i < p->n; i++)
+		if ((inc || !p->flagged[i]) && !isnan(p->metric[i * d->nmetric + (size_t)m]))
+			tmp[n++] = p->metric[i * d->nmetric + (size_t)m];
+	lab_an_stats_compute(tmp, *nv = n, tmp + p->n, &st);
+	return n ? st.median : NAN;
+}
+
+/* Why point p has no hardware value: its first hardware column's status, else the host's. */
+static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
+                      const struct lab_an_point *p, char *buf, size_t len)
+{
+	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
+	const char *why = lab_an_json_str(h, "reason");
+	const struct lab_an_json *av = lab_an_json_get(h, "available");
+
+	for (size_t k = 0; k < c->ncol; k++)
+		if (!an_is_sw(c->col[k])) {
+			an_why(d, c, p, c->col[k], buf, len);
+			return;
+		}
+	if (why && *why && av && av->type == LAB_AN_JSON_BOOL && !av->num)
+		snprintf(buf, len, "%s", why);
+	else
+		snprintf(buf, len, "no hardware events requested (events = sw)");
+}
+
+int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c)
+{
+	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
+	size_t n = d->npt * d->nmetric + 1, nm = d->nmetric + 1, np = d->npt + 1;
+	char *b = calloc(1, np * sizeof(*c->p) + n * (sizeof(double) + sizeof(size_t)) +
+	                        nm * (sizeof(size_t) + sizeof(char *)));
+
+	c->method =
+	    lab_an_json_str(h, "topdown_method") ? lab_an_json_str(h, "topdown_method") : "none";
+	c->core_ghz = lab_an_json_num(lab_an_json_get(d->run, "self_check"), "core_ghz", NAN);
+	c->mux_m = an_metric(d, "ctr_mux_ratio");
+	if (!(c->p = (void *)b)) /* one block, every part 8-byte aligned */
+		return -1;
+	c->medv = (double *)(b + np * sizeof(*c->p));
+	c->mcol = (c->nvalv = (size_t *)(c->medv + n)) + n;
+	c->col = (const char **)(c->mcol + nm);
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strncmp(d->metric_name[m], "ctr_", 4) && (long)m != c->mux_m) {
+			c->col[c->ncol] = d->metric_name[m];
+			c->mcol[c->ncol++] = m;
+		}
+	return 0;
+}
+
+void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,
+                       const struct lab_an_point *p, int inc, double *tmp)
+{
+	long csw = an_metric(d, "ctr_context_switches"), mig = an_metric(d, "ctr_cpu_migrations");
+	size_t nrq, nm = d->nmetric;
+	struct lab_an_ctr_pt *e = &c->p[c->np++];
+
+	e->pt = p;
+	e->med = c->medv + (size_t)(e - c->p) * c->ncol;
+	e->nval = c->nvalv + (size_t)(e - c->p) * c->ncol;
+	for (size_t i = 0; i < p->n; i++)
+		e->n += inc || !p->flagged[i];
+	if ((e->all_flagged = !e->n && p->n))
+		inc = 1, e->n = p->n;
+	e->mux_min = NAN;
+	for (size_t i = 0; i < p->n; i++) {
+		double x = c->mux_m < 0 ? NAN : p->metric[i * nm + (size_t)c->mux_m];
+
+		if ((inc || !p->flagged[i]) && !isnan(x) && !(x >= e->mux_min))
+			e->mux_min = x;
+		e->csw_samples += csw >= 0 && p->metric[i * nm + (size_t)csw] > 0;
+		e->mig_samples += mig >= 0 && p->metric[i * nm + (size_t)mig] > 0;
+	}
+	e->runq_med = an_median(d, p, an_metric(d, LAB_COL_RUNQ_WAIT), inc, tmp, &nrq);
+	for (size_t k = 0; k < c->ncol; k++) {
+		e->med[k] = an_median(d, p, (long)c->mcol[k], inc, tmp, &e->nval[k]);
+		e->has_hw |= e->nval[k] && !an_is_sw(c->col[k]);
+	}
+	if (!e->has_hw)
+		an_hw_why(d, c, p, e->hw_reason, sizeof(e->hw_reason));
+	if (!e->has_hw && !c->any_hw && !*c->hw_reason)
+		memcpy(c->hw_reason, e->hw_reason, sizeof(c->hw_reason));
+	c->any_hw |= e->has_hw;
+	an_derive(d, c, e);
 }

@@ -54,6 +54,5 @@ LAB_TEST(view_columns_are_harness_columns)
 	size_t n = cn_check_file("analyze/views/counters_calc.c");
 
 	n += cn_check_file("analyze/views/counters.c");
-	n += cn_check_file("analyze/views/counters_text.c");
 	CHECK(n >= 30); /* the scan found the names */
 }
