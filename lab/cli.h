@@ -28,9 +28,12 @@ int lab_cmd_describe(int argc, char **argv);
 int lab_cmd_version(int argc, char **argv);
 /* lab/cmd_fleet.c: fleet, fleet status (and the internal fleet task). */
 int lab_cmd_fleet(int argc, char **argv);
-/* lab analyze DIR when DIR is a fleet (lab/fleet_analyze.c): every host, then the cross-host
- * view. Takes lab analyze's arguments. */
-int lab_fleet_analyze(int argc, char **argv);
+/* Analyzes one results directory: lab analyze's arguments with DIR a host's directory. */
+typedef int (*lab_fleet_host_fn)(int argc, char **argv);
+/* lab analyze DIR when DIR is a fleet (lab/fleet_analyze.c): every host through analyze (lab
+ * analyze itself), then the cross-host view. Takes lab analyze's arguments; returns the exit
+ * code. */
+int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze);
 
 /* Prints the build-time vectorization remarks kept for kernel's per-ISA files, if any. */
 void lab_describe_remarks(const char *kernel);
@@ -69,10 +72,10 @@ struct lab_cli_args {
 		    offsetof(struct lab_cli_args, nonly), "only experiment SEC (repeatable)"       \
 	}
 
-/* A loaded config, its topology and its plan. */
-/* argv[0] of this process, as the user typed it (for "next:" lines). */
+/* argv[0] of this process, as the user typed it (for "next:" lines); "lab" until main sets it. */
 extern const char *lab_self;
 
+/* A loaded config, its topology and its plan. */
 struct lab_cli_setup {
 	struct lab_cfg cfg;
 	struct lab_topo *topo;

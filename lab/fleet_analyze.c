@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * lab analyze on a fleet directory: each node's results analyzed as `lab analyze DIR/<node>`
- * does, then the cross-host view (analyze/fleet_view.h) written and printed. A failed or missing
- * host is reported; the others are still analyzed (exit 1 when any host is missing). Text read
- * from the hosts' files is printed escaped (lab_fleet_put).
+ * does (by the function lab analyze hands in: this file names no command), then the cross-host
+ * view (analyze/fleet_view.h) written and printed. A failed or missing host is reported; the
+ * others are still analyzed (exit 1 when any host is missing). Text read from the hosts' files
+ * is printed escaped (lab_fleet_put).
  */
 #include <fcntl.h>
 #include <math.h>
@@ -15,8 +16,9 @@
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
 
-/* Runs `lab analyze DIR/node OPTS` as today; with json its printing is dropped. */
-static int fleet_analyze_host(const char *dir, const char *node, char **opts, int nopts, int json)
+/* Runs `lab analyze DIR/node OPTS` through analyze; with json its printing is dropped. */
+static int fleet_analyze_host(const char *dir, const char *node, char **opts, int nopts, int json,
+                              lab_fleet_host_fn analyze)
 {
 	char path[4200], name[] = "analyze";
 	char *argv[16] = {name, path};
@@ -37,7 +39,7 @@ static int fleet_analyze_host(const char *dir, const char *node, char **opts, in
 	} else {
 		printf("== %s ==\n", node);
 	}
-	rc = lab_cmd_analyze(argc, argv);
+	rc = analyze(argc, argv);
 	fflush(stdout);
 	if (saved >= 0) {
 		dup2(saved, 1);
@@ -109,7 +111,7 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 		}
 }
 
-int lab_fleet_analyze(int argc, char **argv)
+int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 {
 	static struct lab_an_fleet f;
 	struct lab_an_fleet_view v;
@@ -147,7 +149,7 @@ int lab_fleet_analyze(int argc, char **argv)
 			lab_fleet_put(stderr, v.h[i].why);
 			fputc('\n', stderr);
 			missing++;
-		} else if (fleet_analyze_host(dir, v.h[i].node, opts, nopts, json) != 0)
+		} else if (fleet_analyze_host(dir, v.h[i].node, opts, nopts, json, analyze) != 0)
 			missing++;
 	}
 	if (lab_an_fleet_view_write(dir, &v, plots, &nplots, &warn, &err)) {
