@@ -130,18 +130,23 @@ LAB_TEST(latency_has_no_scaling_metrics)
 	CHECK_NEAR(lab_an_json_num(clitest_at(s, "points", 1), "speedup", NAN), 2, 1e-9);
 	lab_an_json_free(j);
 	out = mn_run("results-cost-kind", "");
-	REQUIRE((lat = strstr(out, "== lat ")));
-	REQUIRE(strstr(lat, "\n== work "));
-	strstr(lat, "\n== work ")[0] = 0;
-	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	REQUIRE((lat = strstr(out, "== scaling: work "))); /* the work series has them */
+	CHECK(strstr(lat, "speedup (95% CI)") != NULL);
+	REQUIRE((lat = strstr(out, "== scaling: lat ")));
+	REQUIRE(strstr(lat, "\n== scaling: work "));
+	strstr(lat, "\n== scaling: work ")[0] = 0;
+	CHECK(strstr(lat, "speedup (95% CI)") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "efficiency (95% CI)") == NULL && strstr(lat, "e(N) (") == NULL);
 	CHECK(strstr(lat, "do not apply") != NULL);
 	free(out);
 	snprintf(path, sizeof(path), "%s/results-cost-kind/report.html", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &html, &len, NULL) == 0);
-	REQUIRE((lat = strstr(html, "do not apply")));
-	REQUIRE(strstr(lat, "<h2>"));
-	strstr(lat, "<h2>")[0] = 0;
-	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	REQUIRE((lat = strstr(html, "<h3>lat <small>")));
+	REQUIRE(strstr(lat + 1, "<h"));
+	strstr(lat + 1, "<h")[0] = 0; /* the lat section alone */
+	CHECK(strstr(lat, "do not apply") != NULL);
+	CHECK(strstr(lat, "speedup (95% CI)") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "efficiency (95% CI)") == NULL && strstr(lat, "e(N) (") == NULL);
 	free(html);
 }
 
@@ -244,8 +249,8 @@ LAB_TEST(several_configs_report_per_chapter)
 	lab_an_json_free(j);
 	REQUIRE((a = strstr(out, "-- configs/cha.ini: 1 hold, 0 fail")));
 	REQUIRE((b = strstr(out, "-- configs/chb.ini: 0 hold, 1 fail")));
-	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n== alpha")));
-	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n== beta")));
+	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n\n== scaling: alpha")));
+	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n\n== scaling: beta")));
 	CHECK(a < b && b < ca && ca < cb);
 	free(out);
 }
