@@ -63,9 +63,11 @@ static size_t lab_print_view_chapter(FILE *f, const struct lab_an_analysis *a,
 }
 
 /* Every view's sections of the experiments of chapter want: the scaling series first, then the
- * other views in views.def order; the chapter's heading before the first. */
+ * other views in views.def order; the chapter's heading before the first. *printed: something
+ * was printed since the lessons (the heading then follows a blank line); set when this prints. */
 static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
-                                    const struct lab_an_json *files, const char *want, size_t *done)
+                                    const struct lab_an_json *files, const char *want, size_t *done,
+                                    int *printed)
 {
 	size_t series = a->nviews, n = 0;
 
@@ -87,10 +89,11 @@ static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
 				m += d->s[j]->experiment &&
 				     lab_print_in_chapter(a, files, want, d->s[j]->experiment);
 			if (m)
-				fprintf(f, "\n=== chapter: %s\n", want);
+				fprintf(f, "%s=== chapter: %s\n", *printed ? "\n" : "", want);
 		}
 		n += lab_print_view_chapter(f, a, files, want, i, done);
 	}
+	*printed |= n > 0;
 }
 
 /* After the chapters: the sections that span experiments (the roofline) with their notes, and
@@ -124,12 +127,13 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	    lab_an_json_get(lab_an_json_get(a->data->run, "config"), "files");
 	size_t nfiles = files && files->type == LAB_AN_JSON_ARR && files->n >= 2 ? files->n : 0;
 	size_t *done = calloc(a->nviews ? a->nviews : 1, sizeof(*done));
+	int printed = 0; /* a line since the lessons: the first chapter heading after a blank */
 
 	lab_an_lessons_text(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line)))
-		fprintf(f, "load: %s\n", line);
+		printed = fprintf(f, "load: %s\n", line) > 0;
 	if (lab_an_asym_line(a->data, line, sizeof(line)))
-		fprintf(f, "threads: %s\n", line);
+		printed = fprintf(f, "threads: %s\n", line) > 0 || printed;
 	if (!done) {
 		fprintf(f, "(out of memory: no tables)\n");
 		return;
@@ -141,7 +145,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		if (n < nfiles && files->items[n].type != LAB_AN_JSON_STR)
 			continue;
 		lab_print_chapter_views(f, a, nfiles ? files : NULL,
-		                        n < nfiles ? files->items[n].str : NULL, done);
+		                        n < nfiles ? files->items[n].str : NULL, done, &printed);
 	}
 	lab_print_rest(f, a, done);
 	free(done);

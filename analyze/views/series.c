@@ -178,8 +178,6 @@ static void an_series_points(struct lab_doc_section *sec, const struct lab_an_se
 	}
 	for (size_t j = 0; j < s->nrow; j++)
 		an_series_row(sec->doc, t, &s->row[j], !s->latency);
-	for (size_t j = 0; j < s->nrow; j++)
-		an_series_levels(sec, s->row[j].pt);
 }
 
 /* A rate with its interval said after it; the cost interval reaching 0 leaves a lower bound. */
@@ -282,11 +280,13 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 		snprintf(fits, sizeof(fits), "; %zu samples in the fits", s->n_fit);
 	lab_doc_lead(sec, "%s scaling, cost in %s%s", s->weak ? "weak" : "strong",
 	             lab_an_cost_label(d, p0, label, sizeof(label)), fits);
+	an_series_points(sec, s, lab_an_point_unit(d, p0));
+	an_series_rates(sec, s);
+	for (size_t j = 0; j < s->nrow; j++)
+		an_series_levels(sec, s->row[j].pt);
 	if (lab_an_cost_whose(d, p0))
 		lab_doc_note(sec, "cost per unit of work in %s: %s", lab_an_point_unit(d, p0),
 		             lab_an_cost_whose(d, p0));
-	an_series_points(sec, s, lab_an_point_unit(d, p0));
-	an_series_rates(sec, s);
 	an_series_level_note(sec, s);
 	if (*s->note)
 		lab_doc_note(sec, "%s", s->note);

@@ -254,3 +254,44 @@ LAB_TEST(several_configs_report_per_chapter)
 	CHECK(a < b && b < ca && ca < cb);
 	free(out);
 }
+
+/* Replaces from by to in the case's copy of file: every occurrence, or (all 0) the first. */
+static void mn_edit(const char *file, const char *from, const char *to, int all)
+{
+	char path[2048], *buf = NULL, *p, *at;
+	size_t len, n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), file);
+	REQUIRE(lab_an_file_read(path, &buf, &len, NULL) == 0);
+	REQUIRE((f = fopen(path, "w")));
+	for (p = buf; (at = strstr(p, from)) && (all || !n); p = at + strlen(from), n++) {
+		fwrite(p, 1, (size_t)(at - p), f);
+		fputs(to, f);
+	}
+	fputs(p, f);
+	CHECK(fclose(f) == 0);
+	CHECK(n > 0);
+	free(buf);
+}
+
+/* Inside a chapter: the sections every view has of its experiments (a stride chart of alpha
+ * under cha.ini, before chb.ini's heading), not only the scaling series. */
+LAB_TEST(chapter_holds_its_views_sections)
+{
+	char *out = NULL, *err = NULL, *ca, *cb, *st;
+
+	clitest_copy("results-chapters");
+	mn_edit("results-chapters/run.json", "\"views\": [],", "\"views\": [\"stride\"],", 0);
+	mn_edit("results-chapters/samples.csv", "alpha,0,noop,\"delay_loops=0;placement=compact\"",
+	        "alpha,0,noop,\"delay_loops=0;placement=compact;stride=64\"", 1);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-chapters --no-plots", &out, &err), 0);
+	REQUIRE(out);
+	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n")));
+	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n")));
+	REQUIRE((st = strstr(out, "== Cost vs stride: alpha  delay_loops=0;placement=compact")));
+	CHECK(ca < st && st < cb);
+	CHECK(strstr(ca, "== scaling: alpha") < st); /* the series first */
+	free(out);
+	free(err);
+}
