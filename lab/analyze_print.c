@@ -2,7 +2,6 @@
 #include "lab/analyze_print.h"
 
 #include "analyze/flagged.h"
-#include "analyze/levels_out.h"
 #include "analyze/render/render.h"
 #include "analyze/views/views.h"
 

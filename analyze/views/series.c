@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/flagged.h"
 #include "analyze/levels_out.h"
 #include "analyze/views/series.h"
 #include "analyze/views/views.h"
