@@ -96,7 +96,7 @@ struct lab_doc_figure {
 	size_t nlabel, lcap;
 	const struct lab_doc_matrix *heat; /* a heat map of this matrix instead of curves */
 	const char *name; /* its plot files' name after view and experiment; NULL: sub, else key */
-	size_t id;                         /* its index among the document's figures */
+	size_t id;        /* its index among the document's figures */
 	struct lab_doc *doc;
 };
 

@@ -10,8 +10,8 @@
  * descriptor's `views`; every kernel declares its list, tests/unit/test_registry.c checks the
  * names against views.def). The counters and perf_c2c views are declared by no kernel: they
  * follow any run that recorded counters or ran under perf c2c; nor is the series view (the
- * scaling series), which shows every point that no view with hides_series shows. For files without that key (older
- * results, external fixtures) a view may match on recorded properties instead
+ * scaling series), which shows every point that no view with hides_series shows. For files without
+ * that key (older results, external fixtures) a view may match on recorded properties instead
  * (lab_an_view_declared returns -1 then).
  */
 #ifndef LAB_ANALYZE_VIEWS_VIEW_H
