@@ -5,7 +5,6 @@
 
 #include "analyze/views/views.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -374,20 +373,4 @@ void lab_an_analysis_free(struct lab_an_analysis *a)
 	lab_an_views_free(a);
 	lab_an_lessons_free(&a->lessons);
 	memset(a, 0, sizeof(*a));
-}
-
-void lab_an_series_slug(const struct lab_an_series *s, char *buf, size_t len)
-{
-	size_t k = 0;
-	const char *parts[2] = {s->experiment, s->params};
-
-	for (int j = 0; j < 2; j++) {
-		if (j && *s->params && k + 1 < len)
-			buf[k++] = '-';
-		for (const char *c = parts[j]; *c && k + 1 < len; c++)
-			buf[k++] = isalnum((unsigned char)*c) || *c == '.' ? *c
-			           : *c == ';'                             ? '-'
-			                                                   : '_';
-	}
-	buf[k] = 0;
 }

@@ -97,7 +97,4 @@ void lab_an_analysis_free(struct lab_an_analysis *a);
 long lab_an_series_samples(const struct lab_an_series *s, int include_flagged, double **threads,
                            double **cost);
 
-/* A file-name-safe slug of the series ("exp" or "exp-k_v-k_v"), into buf. */
-void lab_an_series_slug(const struct lab_an_series *s, char *buf, size_t len);
-
 #endif

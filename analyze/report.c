@@ -150,146 +150,6 @@ static void an_report_conditions(FILE *f, const struct lab_an_data *d)
 	fputs(". Full provenance at the end.</p>\n", f);
 }
 
-/* A number cell; pct prints it as a percentage. */
-static void an_cell(FILE *f, double v, int pct)
-{
-	fputs("<td>", f);
-	if (isfinite(v))
-		fprintf(f, pct ? "%.2f%%" : "%.4g", v);
-	else
-		fputs("&ndash;", f);
-	fputs("</td>", f);
-}
-
-static void an_cell_ci(FILE *f, double v, double lo, double hi)
-{
-	fputs("<td>", f);
-	if (!isfinite(v))
-		fputs("&ndash;", f);
-	else if (isfinite(lo) && isfinite(hi))
-		fprintf(f, "%.4g <small>[%.4g, %.4g]</small>", v, lo, hi);
-	else
-		fprintf(f, "%.4g <small>[unbounded]</small>", v);
-	fputs("</td>", f);
-}
-
-/* The mode count, and the centers when there are several ("2: 28.1; 108"). */
-static void an_cell_modes(FILE *f, const struct lab_an_modes *m)
-{
-	char buf[160];
-
-	if (!m->count)
-		fputs("<td>&ndash;</td>", f);
-	else if (m->count == 1)
-		fputs("<td>1</td>", f);
-	else
-		fprintf(f, "<td class=\"multi\">%zu: %s</td>", m->count,
-		        lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
-}
-
-static void an_report_table(FILE *f, const struct lab_an_series *s, const char *unit)
-{
-	fputs("<table><tr><th>threads</th><th>status</th><th>n</th><th>median (", f);
-	lab_an_html(f, unit);
-	fputs(")</th><th>mean [95% CI]</th><th>CV</th>", f);
-	if (!s->latency) /* a latency or overhead: no scaling metric (its note says why) */
-		fputs("<th>speedup [95% CI]</th><th>efficiency</th><th>Karp&ndash;Flatt e(N)</th>",
-		      f);
-	fputs("<th>outliers mild/severe</th><th>flagged (excluded)</th><th>modes</th></tr>\n", f);
-	for (size_t i = 0; i < s->nrow; i++) {
-		const struct lab_an_row *r = &s->row[i];
-		const struct lab_an_stats *st = &r->pt->st;
-		int h = st->n > 0, c = r->has_speedup && r->speedup.has_ci && !r->speedup.unbounded;
-
-		fputs("<tr class=\"", f);
-		lab_an_html(f, r->pt->status);
-		fprintf(f, "\"><td>%d</td><td>", r->pt->threads);
-		lab_an_html(f, r->pt->status);
-		if (r->pt->reason) {
-			fputs(": ", f);
-			lab_an_html(f, r->pt->reason);
-		} else if (lab_an_flagged_all(r->pt)) {
-			fprintf(f, " (all %zu samples load-flagged; --include-flagged keeps them)",
-			        r->pt->n_flagged);
-		}
-		fprintf(f, "</td><td>%zu</td>", st->n);
-		an_cell(f, h ? st->median : NAN, 0);
-		if (st->n > 1)
-			an_cell_ci(f, h ? st->mean : NAN, st->ci95_lo, st->ci95_hi);
-		else
-			an_cell(f, h ? st->mean : NAN, 0); /* one sample: no interval */
-		an_cell(f, h ? 100 * st->cv : NAN, 1);
-		if (s->latency) {
-			/* no scaling columns */
-		} else if (r->has_speedup && !r->speedup.has_ci) {
-			/* Too few repetitions for an interval: the estimates alone. */
-			an_cell(f, r->speedup.est, 0);
-			an_cell(f, r->eff, 0);
-			an_cell(f, r->kf, 0);
-		} else {
-			an_cell_ci(f, r->has_speedup ? r->speedup.est : NAN,
-			           c ? r->speedup.lo : NAN, c ? r->speedup.hi : NAN);
-			an_cell_ci(f, r->has_speedup ? r->eff : NAN, c ? r->eff_lo : NAN,
-			           c ? r->eff_hi : NAN);
-			an_cell_ci(f, r->kf, c ? r->kf_lo : NAN, c ? r->kf_hi : NAN);
-		}
-		fprintf(f, "<td>%zu/%zu</td><td>%zu</td>", st->outliers_mild, st->outliers_severe,
-		        r->pt->n_flagged);
-		an_cell_modes(f, &r->pt->modes);
-		fputs("</tr>\n", f);
-	}
-	fputs("</table>\n", f);
-}
-
-/* <li>what text</li>, text escaped. */
-static void an_li(FILE *f, const char *what, const char *text)
-{
-	fprintf(f, "<li>%s", what);
-	lab_an_html(f, text);
-	fputs("</li>", f);
-}
-
-static void an_report_fits(FILE *f, const struct lab_an_series *s)
-{
-	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
-	char text[256];
-
-	fputs("<ul class=\"fits\">", f);
-	fprintf(f, "<li>Error model: %s</li>",
-	        lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
-	if (a->ok)
-		fprintf(f, "<li>Amdahl serial fraction f = %.4g [%.4g, %.4g] (%s)</li>", a->x[1],
-		        a->lo[1], a->hi[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
-	else
-		an_li(f, "Amdahl: ", a->reason);
-	if (u->ok) {
-		fprintf(f, "<li>USL &sigma; = %.4g [%.4g, %.4g], &kappa; = %.4g [%.4g, %.4g]; ",
-		        u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
-		if (s->peak.retrograde)
-			fprintf(f, "peak N* = %.1f [%.1f, %.1f]</li>", s->peak.n_star, s->peak.lo,
-			        s->peak.hi);
-		else
-			fputs("no retrograde region</li>", f);
-	} else {
-		an_li(f, "USL: ", u->reason);
-	}
-	if (s->weak && g->ok)
-		fprintf(f, "<li>Gustafson serial fraction s = %.4g [%.4g, %.4g]</li>", g->x[1],
-		        g->lo[1], g->hi[1]);
-	else if (s->weak)
-		an_li(f, "Gustafson: ", g->reason);
-	if (s->choice.ok && a->ok && u->ok)
-		fprintf(f, "<li>Model choice: F-test p = %.3g, AICc Amdahl %.1f vs USL %.1f</li>",
-		        s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl);
-	fprintf(f, "<li><b>Model: %s</b></li>", s->model);
-	for (size_t i = 0; i < s->nfinding; i++) {
-		fputs("<li class=\"finding\">", f);
-		lab_an_html(f, s->finding[i]);
-		fputs("</li>", f);
-	}
-	fputs("</ul>\n", f);
-}
-
 static const char an_css[] =
     "body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
@@ -298,46 +158,6 @@ static const char an_css[] =
     "margin:.5em}img{width:480px;height:auto;border:1px solid #ddd}.warn{color:#a60}"
     ".multi{background:#fde0dd;font-weight:bold}td.diag{background:#eee}"
     ".cond{background:#f6f6f6;padding:.4em .6em;border-left:3px solid #888}";
-
-static void an_report_series(FILE *f, const struct lab_an_analysis *a, size_t i,
-                             const struct lab_an_plots *plots, const char *dir)
-{
-	const struct lab_an_series *s = &a->s[i];
-	const struct lab_an_point *p0 = s->nrow ? s->row[0].pt : NULL;
-	const char *whose = lab_an_cost_whose(a->data, p0);
-	char unit[160];
-
-	fputs("<h2>", f);
-	lab_an_html(f, s->experiment);
-	fputs(" <small>", f);
-	lab_an_html(f, *s->params ? s->params : "(no params)");
-	fprintf(f, "</small></h2>\n<p>%s scaling; cost per unit of work in ",
-	        s->weak ? "weak" : "strong");
-	lab_an_html(f, lab_an_point_unit(a->data, p0));
-	if (whose) {
-		fputs(": ", f);
-		lab_an_html(f, whose);
-	}
-	fputs(".", f);
-	if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
-		fprintf(f, " %zu run means in the fits (speedup intervals from run means too)",
-		        s->n_fit);
-	else if (!s->latency)
-		fprintf(f, " %zu samples in the fits", s->n_fit);
-	if (s->n_excluded)
-		fprintf(f, "%s%zu foreign-load-flagged samples excluded", s->latency ? " " : ", ",
-		        s->n_excluded);
-	fputs(s->latency && !s->n_excluded ? "</p>\n" : ".</p>\n", f);
-	if (*s->note) {
-		fputs("<p class=\"warn\">", f);
-		lab_an_html(f, s->note);
-		fputs("</p>\n", f);
-	}
-	an_report_table(f, s, lab_an_cost_label(a->data, p0, unit, sizeof(unit)));
-	if (!s->latency)
-		an_report_fits(f, s);
-	lab_an_report_view_imgs(f, plots, dir, NULL, i);
-}
 
 int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plots *plots,
                         const char *dir, struct lab_err *err)
@@ -374,11 +194,9 @@ int lab_an_report_write(const struct lab_an_analysis *a, const struct lab_an_plo
 	an_report_load_line(f, a);
 	an_report_no_plots(f, plots);
 	an_report_conditions(f, d);
-	/* The chapter-level views first, then every series in detail, then provenance. */
+	/* The chapter-level views first, then every series in detail (the series view is the last
+	 * of views.def), then provenance. */
 	lab_an_views_html(f, a, plots, dir);
-	for (size_t i = 0; i < a->ns; i++)
-		if (!lab_an_series_hidden(a, &a->s[i]))
-			an_report_series(f, a, i, plots, dir);
 	an_report_provenance(f, d);
 	fputs("</body></html>\n", f);
 	rc = lab_an_wfile_close(&w, 1, err);

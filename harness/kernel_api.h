@@ -305,8 +305,8 @@ struct lab_kernel {
 	unsigned cost_kind;               /* enum lab_cost_kind; 0 (WORK) by default */
 	/* The analyzer views (names in analyze/views/views.def) this kernel's results want,
 	 * NULL-terminated; recorded per experiment in run.json. Every kernel declares it ({NULL}:
-	 * none beyond the scaling series; the counters and perf_c2c views follow any run and are
-	 * declared by none); tests/unit/test_registry.c checks the names. */
+	 * none beyond the scaling series; the series, counters and perf_c2c views follow any run
+	 * and are declared by none); tests/unit/test_registry.c checks the names. */
 	const char *const *views;
 
 	/* Declared traffic per unit of work for these params; optional. */

@@ -98,7 +98,8 @@ struct lab_doc_figure {
 	struct lab_doc_label *label;
 	size_t nlabel, lcap;
 	const struct lab_doc_matrix *heat; /* a heat map of this matrix instead of curves */
-	size_t id;                         /* its index among the document's figures */
+	const char *name; /* its plot files' name after view and experiment; NULL: sub, else key */
+	size_t id;        /* its index among the document's figures */
 	struct lab_doc *doc;
 };
 

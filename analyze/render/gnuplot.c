@@ -225,7 +225,8 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 		return 0;
 	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.80s", d->view, g->id,
 	         s->experiment ? s->experiment : "all",
-	         s->sub   ? s->sub
+	         g->name  ? g->name
+	         : s->sub ? s->sub
 	         : g->key ? g->key
 	                  : "");
 	lab_an_plot_slug(raw, base, sizeof(base));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * An analyzer view: the analysis of one kind of experiment beyond the scaling series (the c2c
- * latency matrix, lock curves, the stride chart, the roofline, the NUMA matrix, OpenMP schedules:
+ * An analyzer view: the analysis of one kind of experiment (the scaling series, the c2c latency
+ * matrix, lock curves, the stride chart, the roofline, the NUMA matrix, OpenMP schedules:
  * views.def lists them all). A view is one file analyze/views/NAME.c (helpers in NAME_*.c) defining
  * `const struct lab_an_view lab_an_view_NAME`, plus one line in views.def; the central analyzer
  * loops over the list and never names a view or a kernel.
@@ -9,8 +9,9 @@
  * A view is chosen by what the run declares: run.json's experiments[].views (the kernel
  * descriptor's `views`; every kernel declares its list, tests/unit/test_registry.c checks the
  * names against views.def). The counters and perf_c2c views are declared by no kernel: they
- * follow any run that recorded counters or ran under perf c2c. For files without that key (older
- * results, external fixtures) a view may match on recorded properties instead
+ * follow any run that recorded counters or ran under perf c2c; nor is the series view (the
+ * scaling series), which shows every point that no view with hides_series shows. For files without
+ * that key (older results, external fixtures) a view may match on recorded properties instead
  * (lab_an_view_declared returns -1 then).
  */
 #ifndef LAB_ANALYZE_VIEWS_VIEW_H

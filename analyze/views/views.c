@@ -300,15 +300,6 @@ size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t 
 	return n;
 }
 
-void lab_an_views_text(FILE *f, const struct lab_an_analysis *a)
-{
-	for (size_t i = 0; i < a->nviews; i++)
-		if (a->views[i].doc)
-			lab_render_text(f, a->views[i].doc);
-		else if (a->views[i].state && a->views[i].v->text)
-			a->views[i].v->text(f, a->views[i].state);
-}
-
 void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct lab_an_plots *plots,
                        const char *dir)
 {

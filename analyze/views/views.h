@@ -50,7 +50,6 @@ int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct la
 /* Puts the names of the views' CSV files into names (at most max, each malloc'd), returns how
  * many. */
 size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t max);
-void lab_an_views_text(FILE *f, const struct lab_an_analysis *a);
 void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct lab_an_plots *plots,
                        const char *dir);
 int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,

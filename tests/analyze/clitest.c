@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tests/analyze/clitest.h"
 
+#include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,30 @@ int clitest_exists(const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
 	return stat(path, &st) == 0;
+}
+
+size_t clitest_count(const char *dir, ...)
+{
+	char path[2048];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), dir);
+	if (!(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d))) {
+		const char *at = e->d_name, *part;
+		va_list ap;
+
+		va_start(ap, dir);
+		while (at && (part = va_arg(ap, const char *)))
+			at = (at = strstr(at, part)) ? at + strlen(part) : NULL;
+		va_end(ap);
+		n += at != NULL;
+	}
+	closedir(d);
+	return n;
 }
 
 const struct lab_an_json *clitest_at(const struct lab_an_json *j, const char *key, size_t i)

@@ -18,6 +18,11 @@ void clitest_copy(const char *name);
 /* True when REL exists below the case's tmpdir. */
 int clitest_exists(const char *rel);
 
+/* How many files of DIR (below the case's tmpdir) have a name that contains each of the
+ * NULL-terminated parts, in order ("series", "-contend-", "-speedup-", ".gp"): the plots of a
+ * figure whatever its index. */
+size_t clitest_count(const char *dir, ...) __attribute__((sentinel));
+
 /* Item i of the array j.key, or NULL. */
 const struct lab_an_json *clitest_at(const struct lab_an_json *j, const char *key, size_t i);
 

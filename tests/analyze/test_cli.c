@@ -40,8 +40,8 @@ LAB_TEST(analyze_json_fields)
 	CHECK(clitest_exists("results-usl/summary.csv"));
 	CHECK(clitest_exists("results-usl/analysis.json"));
 	CHECK(clitest_exists("results-usl/report.html"));
-	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
-	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.dat"));
+	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.gp"));
+	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.dat"));
 	CHECK(clitest_exists("results-usl/plots/stride00-false_sharing-placement_compact.gp"));
 	lab_an_json_free(j);
 	free(out);
@@ -81,7 +81,7 @@ LAB_TEST(analyze_without_gnuplot_warns_once)
 	w = strstr(err, "apt-get install gnuplot-nox");
 	CHECK(w != NULL);
 	CHECK(w && strstr(w + 1, "apt-get install gnuplot-nox") == NULL);
-	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
+	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.gp"));
 	CHECK(!clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.svg"));
 	CHECK(clitest_exists("results-usl/report.html"));
 	free(out);
@@ -304,13 +304,15 @@ LAB_TEST(edge_dir_plots_cleanly)
 	CHECK(strstr(out, "the threads=1 baseline's 3 samples were all load-flagged") != NULL);
 	CHECK(strstr(out, "no threads=1 baseline") == NULL);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(!clitest_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	CHECK_EQ_U64(
+	    clitest_count("results-edge/plots", "series", "-all_flagged-speedup-", ".gp", NULL), 0);
 	/* A second analysis that keeps flagged samples replaces the plots of the first. */
 	free(out);
 	free(err);
 	REQUIRE(clitest_run(NULL, "analyze results-edge --include-flagged", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	CHECK(clitest_exists("results-edge/plots/05-all_flagged-placement_compact-speedup.gp"));
+	CHECK_EQ_U64(
+	    clitest_count("results-edge/plots", "series", "-all_flagged-speedup-", ".gp", NULL), 1);
 	free(out);
 	free(err);
 }
@@ -376,12 +378,9 @@ LAB_TEST(no_series_plots_below_three_counts)
 
 	clitest_copy("results-locks");
 	REQUIRE(clitest_run(NULL, "analyze results-locks", &out, &err) == 0);
-	CHECK(!clitest_exists(
-	    "results-locks/plots/"
-	    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-karpflatt.gp"));
-	CHECK(
-	    !clitest_exists("results-locks/plots/"
-	                    "01-locks-cs_ns_100-lock_mcs-placement_compact-think_ns_0-speedup.gp"));
+	CHECK_EQ_U64(clitest_count("results-locks/plots", "series", "-locks-karpflatt-", NULL), 0);
+	CHECK_EQ_U64(clitest_count("results-locks/plots", "series", "-locks-speedup-", NULL), 0);
+	CHECK_EQ_U64(clitest_count("results-locks/plots", "series", NULL), 0);
 	CHECK(clitest_exists("results-locks/plots/"
 	                     "locks00-locks-cs_ns_100_placement_compact_think_ns_0.gp"));
 	free(out);

@@ -123,18 +123,23 @@ LAB_TEST(latency_has_no_scaling_metrics)
 	CHECK_NEAR(lab_an_json_num(clitest_at(s, "points", 1), "speedup", NAN), 2, 1e-9);
 	lab_an_json_free(j);
 	out = mn_run("results-cost-kind", "");
-	REQUIRE((lat = strstr(out, "== lat ")));
-	REQUIRE(strstr(lat, "\n== work "));
-	strstr(lat, "\n== work ")[0] = 0;
-	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	REQUIRE((lat = strstr(out, "== scaling: work "))); /* the work series has them */
+	CHECK(strstr(lat, "speedup (95% CI)") != NULL);
+	REQUIRE((lat = strstr(out, "== scaling: lat ")));
+	REQUIRE(strstr(lat, "\n== scaling: work "));
+	strstr(lat, "\n== scaling: work ")[0] = 0;
+	CHECK(strstr(lat, "speedup (95% CI)") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "efficiency (95% CI)") == NULL && strstr(lat, "e(N) (") == NULL);
 	CHECK(strstr(lat, "do not apply") != NULL);
 	free(out);
 	snprintf(path, sizeof(path), "%s/results-cost-kind/report.html", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &html, &len, NULL) == 0);
-	REQUIRE((lat = strstr(html, "do not apply")));
-	REQUIRE(strstr(lat, "<h2>"));
-	strstr(lat, "<h2>")[0] = 0;
-	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	REQUIRE((lat = strstr(html, "<h3>lat <small>")));
+	REQUIRE(strstr(lat + 1, "<h"));
+	strstr(lat + 1, "<h")[0] = 0; /* the lat section alone */
+	CHECK(strstr(lat, "do not apply") != NULL);
+	CHECK(strstr(lat, "speedup (95% CI)") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "efficiency (95% CI)") == NULL && strstr(lat, "e(N) (") == NULL);
 	free(html);
 }
 
@@ -235,8 +240,49 @@ LAB_TEST(several_configs_report_per_chapter)
 	lab_an_json_free(j);
 	REQUIRE((a = strstr(out, "-- configs/cha.ini: 1 hold, 0 fail")));
 	REQUIRE((b = strstr(out, "-- configs/chb.ini: 0 hold, 1 fail")));
-	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n== alpha")));
-	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n== beta")));
+	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n\n== scaling: alpha")));
+	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n\n== scaling: beta")));
 	CHECK(a < b && b < ca && ca < cb);
 	free(out);
+}
+
+/* Replaces from by to in the case's copy of file: every occurrence, or (all 0) the first. */
+static void mn_edit(const char *file, const char *from, const char *to, int all)
+{
+	char path[2048], *buf = NULL, *p, *at;
+	size_t len, n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), file);
+	REQUIRE(lab_an_file_read(path, &buf, &len, NULL) == 0);
+	REQUIRE((f = fopen(path, "w")));
+	for (p = buf; (at = strstr(p, from)) && (all || !n); p = at + strlen(from), n++) {
+		fwrite(p, 1, (size_t)(at - p), f);
+		fputs(to, f);
+	}
+	fputs(p, f);
+	CHECK(fclose(f) == 0);
+	CHECK(n > 0);
+	free(buf);
+}
+
+/* Inside a chapter: the sections every view has of its experiments (a stride chart of alpha
+ * under cha.ini, before chb.ini's heading), not only the scaling series. */
+LAB_TEST(chapter_holds_its_views_sections)
+{
+	char *out = NULL, *err = NULL, *ca, *cb, *st;
+
+	clitest_copy("results-chapters");
+	mn_edit("results-chapters/run.json", "\"views\": [],", "\"views\": [\"stride\"],", 0);
+	mn_edit("results-chapters/samples.csv", "alpha,0,noop,\"delay_loops=0;placement=compact\"",
+	        "alpha,0,noop,\"delay_loops=0;placement=compact;stride=64\"", 1);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-chapters --no-plots", &out, &err), 0);
+	REQUIRE(out);
+	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n")));
+	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n")));
+	REQUIRE((st = strstr(out, "== Cost vs stride: alpha  delay_loops=0;placement=compact")));
+	CHECK(ca < st && st < cb);
+	CHECK(strstr(ca, "== scaling: alpha") < st); /* the series first */
+	free(out);
+	free(err);
 }

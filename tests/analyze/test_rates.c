@@ -129,7 +129,7 @@ LAB_TEST(rates_in_summary_csv)
 	CHECK(isnan(rates_csv(path, "plain", 1, "gbytes_per_s")));
 	/* One sample: the cost interval is absent too, not [x, x]. */
 	CHECK(isnan(rates_csv(path, "triad", 2, "ci95_lo")));
-	CHECK(strstr(out, "GB/s r+w [95% CI]") != NULL);
+	CHECK(strstr(out, "GB/s r+w (95% CI)") != NULL);
 	CHECK(strstr(out, "15.48 [1.202, unbounded]") != NULL);
 	free(csv);
 	free(out);
@@ -152,13 +152,15 @@ LAB_TEST(cost_says_whose_time)
 
 	clitest_copy("results-rates");
 	REQUIRE(clitest_run(NULL, "analyze results-rates --no-plots", &out, &err) == 0);
-	CHECK(strstr(out, "== triad  placement=compact  (strong scaling, cost in ns/op, all "
-	                  "threads together)\n") != NULL);
-	CHECK(strstr(out, "== plain  placement=compact  (strong scaling, cost in ns/op)\n") !=
-	      NULL);
-	REQUIRE((copy = strstr(out, "== copy  placement=compact  (strong scaling, cost in ns/op, "
-	                            "thread 0's units only)\n")) != NULL);
-	CHECK(strstr(copy, "GB/s r+w [95% CI]") != NULL);
+	CHECK(strstr(out,
+	             "== scaling: triad  placement=compact\nstrong scaling, cost in ns/op, all "
+	             "threads together; ") != NULL);
+	CHECK(
+	    strstr(out, "== scaling: plain  placement=compact\nstrong scaling, cost in ns/op; ") !=
+	    NULL);
+	REQUIRE((copy = strstr(out, "== scaling: copy  placement=compact\nstrong scaling, cost in "
+	                            "ns/op, thread 0's units only; ")) != NULL);
+	CHECK(strstr(copy, "GB/s r+w (95% CI)") != NULL);
 	CHECK(strstr(copy, "GFLOP/s") == NULL);
 	CHECK(strstr(copy, "write-alloc") == NULL);
 

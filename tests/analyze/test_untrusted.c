@@ -306,7 +306,7 @@ static void ut_refused(const char *cmd, const char *what)
 	CHECK_EQ_STR(buf, "precious\n");
 	if (!strstr(what, "report.html")) /* else stat follows the link to the victim */
 		CHECK(!clitest_exists("results-usl/report.html"));
-	CHECK(!clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
+	CHECK(!clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.gp"));
 	free(buf);
 	free(out);
 	free(err);
@@ -329,8 +329,8 @@ LAB_TEST(symlink_in_plots_dir)
 	ut_victim();
 	snprintf(path, sizeof(path), "%s/results-usl/plots", testlib_tmpdir());
 	mkdir(path, 0755);
-	ut_link("plots/01-contend-placement_compact-speedup.svg", "../../victim/keep.png");
-	ut_refused("report results-usl", "plots/01-contend-placement_compact-speedup.svg");
+	ut_link("plots/series00-contend-speedup-placement_compact.svg", "../../victim/keep.png");
+	ut_refused("report results-usl", "plots/series00-contend-speedup-placement_compact.svg");
 }
 
 LAB_TEST(symlink_summary_csv)

@@ -61,18 +61,19 @@ static void vw_views_of(const char *dir, size_t k, char *buf, size_t len)
 
 LAB_TEST(list_names_the_views)
 {
-	const char *want[] = {
-	    "locks",  "c2c",  "atomics",  "stride", "fs_layout", "omp_overhead", "omp_schedule",
-	    "reduce", "scan", "counters", "numa",   "roofline",  "simd_speedup", "perf_c2c"};
+	const char *want[] = {"locks",        "c2c",          "atomics",      "stride",
+	                      "fs_layout",    "omp_overhead", "omp_schedule", "reduce",
+	                      "scan",         "counters",     "numa",         "roofline",
+	                      "simd_speedup", "perf_c2c",     "series"};
 	size_t n = 0;
 
 	for (; lab_an_views[n]; n++) {
-		REQUIRE(n < 14);
+		REQUIRE(n < 15);
 		CHECK_EQ_STR(lab_an_views[n]->name, want[n]);
 		CHECK(lab_an_views[n]->applies && lab_an_views[n]->compute &&
 		      lab_an_views[n]->free);
 	}
-	CHECK_EQ_U64(n, 14);
+	CHECK_EQ_U64(n, 15);
 }
 
 /* A lock experiment whose run declares no views gets no lock tables, whatever its params. */
@@ -82,11 +83,11 @@ LAB_TEST(declared_views_win)
 
 	clitest_copy("results-locks");
 	vw_views_of("results-locks", 0, got, sizeof(got));
-	CHECK_EQ_STR(got, "locks");
+	CHECK_EQ_STR(got, "locks,series");
 	vw_edit("results-locks", "run.json", "\"kernel\": \"lock\",",
 	        "\"kernel\": \"lock\", \"views\": [],");
 	vw_views_of("results-locks", 0, got, sizeof(got));
-	CHECK_EQ_STR(got, "");
+	CHECK_EQ_STR(got, "series"); /* its points are a scaling series only */
 }
 
 /* The kernel's name plays no part: renamed, the lock and c2c results keep their views (by
@@ -99,7 +100,7 @@ LAB_TEST(not_by_kernel_name)
 	vw_edit("results-locks", "samples.csv", ",lock,\"", ",mutex_bench,\"");
 	vw_edit("results-locks", "run.json", "\"kernel\": \"lock\"", "\"kernel\": \"mutex_bench\"");
 	vw_views_of("results-locks", 0, got, sizeof(got));
-	CHECK_EQ_STR(got, "locks");
+	CHECK_EQ_STR(got, "locks,series");
 	clitest_copy("results-c2c");
 	vw_edit("results-c2c", "samples.csv", ",c2c_latency,", ",pingpong,");
 	vw_edit("results-c2c", "run.json", "\"kernel\": \"c2c_latency\",",
@@ -142,7 +143,8 @@ LAB_TEST(plots_carry_view_and_group)
 
 	REQUIRE(vw_plots("results-c2c", &d, &a, &p) == 0);
 	for (size_t i = 0; i < p.n; i++) {
-		CHECK(p.p[i].view != NULL); /* the pairs are not drawn as series */
+		/* the pairs are not drawn as series */
+		CHECK(p.p[i].view != NULL && strcmp(p.p[i].view, "series"));
 		if (p.p[i].view && !strcmp(p.p[i].kind, "heatmap")) {
 			CHECK_EQ_STR(p.p[i].view, "c2c");
 			CHECK_EQ_U64(p.p[i].group, heat);
@@ -160,13 +162,16 @@ LAB_TEST(plots_carry_view_and_group)
 	memset(&d, 0, sizeof(d));
 	REQUIRE(vw_plots("results-usl", &d, &a, &p) == 0);
 	REQUIRE(p.n > 3);
-	CHECK(p.p[0].view == NULL);
-	CHECK_EQ_STR(p.p[0].kind, "speedup");
-	CHECK_EQ_U64(p.p[0].group, 0);
-	CHECK_EQ_STR(p.p[0].title, "contend placement=compact: speedup");
-	CHECK_EQ_STR(p.p[p.n - 1].kind, "curves");
-	CHECK_EQ_STR(p.p[p.n - 1].view, "stride");
-	CHECK_EQ_STR(p.p[p.n - 1].base, "stride00-false_sharing-placement_compact");
+	/* the views in views.def order, the scaling series last */
+	CHECK_EQ_STR(p.p[0].kind, "curves");
+	CHECK_EQ_STR(p.p[0].view, "stride");
+	CHECK_EQ_STR(p.p[0].base, "stride00-false_sharing-placement_compact");
+	CHECK_EQ_STR(p.p[1].view, "series");
+	CHECK_EQ_STR(p.p[1].kind, "curves");
+	CHECK_EQ_U64(p.p[1].group, 0);
+	CHECK_EQ_STR(p.p[1].title, "contend placement=compact: contend: speedup");
+	CHECK_EQ_STR(p.p[1].base, "series00-contend-speedup-placement_compact");
+	CHECK_EQ_STR(p.p[p.n - 1].view, "series");
 	lab_an_plots_free(&p);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
@@ -200,7 +205,8 @@ LAB_TEST(stride_chart_reads_suffixes)
 	clitest_copy("results-usl");
 	vw_edit("results-usl", "samples.csv", "stride=64\"", "stride=1K\"");
 	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze results-usl", &out, &err), 0);
-	snprintf(path, sizeof(path), "%s/results-usl/plots/stride00-false_sharing-placement_compact.dat",
+	snprintf(path, sizeof(path),
+	         "%s/results-usl/plots/stride00-false_sharing-placement_compact.dat",
 	         testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
 	CHECK(strstr(dat, "\n 1024 ") != NULL);
@@ -274,7 +280,7 @@ LAB_TEST(atomics_one_chart_per_op)
 	CHECK(strstr(out, "op=xchg;placement=compact") != NULL);
 	CHECK(strstr(out, "ns per operation, all threads together") != NULL);
 	/* the (op, target) series are not listed or plotted again */
-	CHECK(strstr(out, "== atomics  op=") == NULL);
+	CHECK(strstr(out, "== scaling: atomics") == NULL);
 	CHECK(clitest_exists("A/plots/atomics00-atomics-op_fetch_add_placement_compact.gp"));
 	CHECK(clitest_exists("A/plots/atomics01-atomics-op_xchg_placement_compact.gp"));
 	free(out);

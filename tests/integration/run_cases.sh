@@ -518,7 +518,7 @@ runs_and_precision)
 	check "$tmp/r" --min-points 1
 	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt"
 	grep -q 'runs 3: variance lives' "$tmp/a.txt"
-	grep -q '  levels: speedup intervals and fits from run means' "$tmp/a.txt"
+	grep -q '  note: levels: speedup intervals and fits from run means' "$tmp/a.txt"
 	python3 - "$tmp/r" <<'PY'
 import csv, json, sys
 d = sys.argv[1]

@@ -157,8 +157,8 @@ static const char *const registry_views[] = {
 };
 
 /* Views no kernel declares: they follow any run (counters: a run with counters; perf_c2c: a run
- * under perf c2c). */
-static const char *const registry_views_any_run[] = {"counters", "perf_c2c", NULL};
+ * under perf c2c; series: every point no other view hides). */
+static const char *const registry_views_any_run[] = {"counters", "perf_c2c", "series", NULL};
 
 static bool registry_view_in(const char *const *list, const char *name)
 {

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The scaling series: per experiment and params, the cost at each thread count with speedup,
+ * efficiency and the Karp-Flatt serial fraction, the rates a kernel's declared work gives, the
+ * Amdahl, USL and Gustafson fits, and their figures. Every series the analysis computed that no
+ * other view shows in its own way (the c2c matrix hides its per-pair series); it is the last
+ * view of views.def so that those views are computed before it asks. A latency or overhead
+ * series (cost_kind latency) shows no scaling metric: its note says why.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/levels_out.h"
+#include "analyze/views/series.h"
+#include "analyze/views/views.h"
+
+struct an_series_state {
+	const struct lab_an_data *d;
+	const struct lab_an_series **s;
+	size_t n;
+};
+
+/* Not a point another view hides (a view that hides series and applies to it). */
+static int an_series_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                             const struct lab_an_point *p)
+{
+	for (size_t i = 0; lab_an_views[i]; i++)
+		if (lab_an_views[i] != v && lab_an_views[i]->hides_series &&
+		    lab_an_views[i]->applies(lab_an_views[i], d, p))
+			return 0;
+	return 1;
+}
+
+static int an_series_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
+                             void **state, struct lab_err *err)
+{
+	struct an_series_state *st;
+
+	(void)v;
+	*state = NULL;
+	if (!a->ns)
+		return 0;
+	if (!(st = calloc(1, sizeof(*st))) || !(st->s = calloc(a->ns, sizeof(*st->s)))) {
+		free(st);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	st->d = a->data;
+	for (size_t i = 0; i < a->ns; i++)
+		if (!lab_an_series_hidden(a, &a->s[i]))
+			st->s[st->n++] = &a->s[i];
+	if (!st->n) {
+		free(st->s);
+		free(st);
+		return 0;
+	}
+	*state = st;
+	return 0;
+}
+
+static void an_series_free(void *state)
+{
+	struct an_series_state *st = state;
+
+	if (st)
+		free(st->s);
+	free(st);
+}
+
+/* A ratio with its interval said after it: "[lo, hi]", "[unbounded]", "[no CI]" (too few
+ * repetitions for one); no number: "-". */
+static void an_series_ratio(struct lab_doc *doc, struct lab_doc_cell *c, double v, double lo,
+                            double hi, int ci)
+{
+	if (!isfinite(v))
+		return;
+	lab_doc_num(c, v);
+	c->lo = ci ? lo : NAN;
+	c->hi = ci ? hi : NAN;
+	if (!ci)
+		lab_doc_cnote(doc, c, "[no CI]");
+	else if (isfinite(lo) && isfinite(hi))
+		lab_doc_cnote(doc, c, "[%.4g, %.4g]", lo, hi);
+	else
+		lab_doc_cnote(doc, c, "[unbounded]");
+}
+
+/* The flags of a row: outliers, load-flagged samples, superlinear, several modes. */
+static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
+{
+	const struct lab_an_stats *st = &r->pt->st;
+	char flags[256] = "", modes[96];
+	size_t n = 0;
+
+	if (st->outliers_mild || st->outliers_severe)
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "outliers %zu/%zu ",
+		                      st->outliers_mild, st->outliers_severe);
+	if (r->pt->n_flagged && n < sizeof(flags))
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "load-flagged %zu ",
+		                      r->pt->n_flagged);
+	if (r->has_speedup && r->superlinear && n < sizeof(flags))
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "SUPERLINEAR ");
+	if (lab_an_modes_multi(&r->pt->modes) && n < sizeof(flags))
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "MULTIMODAL %s",
+		                      lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
+	while (n && n < sizeof(flags) && flags[n - 1] == ' ')
+		flags[--n] = '\0';
+	if (*flags)
+		lab_doc_rnote(t, "%s", flags);
+}
+
+/* One row: threads, n, cost, CV, and (scaling) speedup, efficiency, e(N); flags after it; a
+ * point without samples says why instead. */
+static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const struct lab_an_row *r,
+                          int scaling)
+{
+	const struct lab_an_stats *st = &r->pt->st;
+	int c = r->has_speedup && r->speedup.has_ci;
+
+	lab_doc_row(t);
+	lab_doc_str(doc, lab_doc_at(t, 0), lab_doc_printf(doc, "%d", r->pt->threads));
+	if (!st->n && r->pt->n_flagged) {
+		lab_doc_rwhy(t, "all %zu samples load-flagged (--include-flagged keeps them)",
+		             r->pt->n_flagged);
+		return;
+	}
+	if (!st->n) {
+		lab_doc_rwhy(t, "%s%s%s", r->pt->status, r->pt->reason ? ": " : "",
+		             r->pt->reason ? r->pt->reason : "");
+		return;
+	}
+	lab_doc_num(lab_doc_at(t, 1), (double)st->n);
+	lab_doc_ival(lab_doc_at(t, 2), st->median, st->mean, st->n > 1 ? st->ci95_lo : NAN,
+	             st->n > 1 ? st->ci95_hi : NAN, st->n);
+	lab_doc_num(lab_doc_at(t, 3), 100 * st->cv);
+	if (scaling) {
+		an_series_ratio(doc, lab_doc_at(t, 4), r->has_speedup ? r->speedup.est : NAN,
+		                r->speedup.lo, r->speedup.hi, c);
+		an_series_ratio(doc, lab_doc_at(t, 5), r->has_speedup ? r->eff : NAN, r->eff_lo,
+		                r->eff_hi, c);
+		an_series_ratio(doc, lab_doc_at(t, 6), r->kf, r->kf_lo, r->kf_hi,
+		                c && isfinite(r->kf_lo));
+	}
+	an_series_flags(t, r);
+}
+
+/* Under a point measured in runs or to a precision target: where its variance lives, how the
+ * next run should split its budget, and what the target came to. */
+static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_point *p)
+{
+	char buf[400];
+
+	if (p->levels.runs >= 2)
+		lab_doc_note(
+		    sec,
+		    "threads %d: runs %zu: %s; within-run 95%% CI [%.4g, %.4g] (too narrow "
+		    "when runs differ)",
+		    p->threads, p->levels.runs, lab_an_levels_advice(&p->levels, buf, sizeof(buf)),
+		    p->levels.within_ci95_lo, p->levels.within_ci95_hi);
+	if (lab_an_precision_line(p, buf, sizeof(buf)))
+		lab_doc_note(sec, "threads %d: %s", p->threads, buf);
+}
+
+static void an_series_points(struct lab_doc_section *sec, const struct lab_an_series *s,
+                             const char *unit)
+{
+	struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
+
+	lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
+	lab_doc_col(t, "n", NULL, LAB_DOC_COUNT);
+	lab_doc_col(t, "cost", unit, LAB_DOC_INTERVAL);
+	lab_doc_col(t, "CV", "%", LAB_DOC_VALUE);
+	if (!s->latency) { /* a latency or overhead: no scaling metric (its note says why) */
+		lab_doc_col(t, "speedup", "95% CI", LAB_DOC_RATIO);
+		lab_doc_col(t, "efficiency", "95% CI", LAB_DOC_RATIO);
+		lab_doc_col(t, "e(N)", "Karp-Flatt, 95% CI", LAB_DOC_RATIO);
+	}
+	for (size_t j = 0; j < s->nrow; j++)
+		an_series_row(sec->doc, t, &s->row[j], !s->latency);
+}
+
+/* A rate with its interval said after it; the cost interval reaching 0 leaves a lower bound. */
+static void an_series_rate(struct lab_doc *doc, struct lab_doc_cell *c, const struct lab_an_rate *r)
+{
+	if (isfinite(r->v) && isfinite(r->lo) && isinf(r->hi)) {
+		lab_doc_num(c, r->v);
+		c->lo = r->lo;
+		lab_doc_cnote(doc, c, "[%.4g, unbounded]", r->lo);
+	} else
+		an_series_ratio(doc, c, r->v, r->lo, r->hi, isfinite(r->lo));
+}
+
+/*
+ * GB/s and GFLOP/s per point, for kernels that declare their work (GB = 1e9 bytes): only the
+ * columns the kernel declares something for (no "0 GFLOP/s" rows for a kernel without flops;
+ * the write-allocate column only where it differs), all threads together.
+ */
+static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_series *s)
+{
+	int bytes = 0, wa = 0, flops = 0;
+	struct lab_doc_table *t;
+
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_rates *r = &s->row[i].rates;
+
+		bytes |= r->has && r->bytes > 0;
+		wa |= r->has && r->bytes_wa != r->bytes;
+		flops |= r->has && r->flops > 0;
+	}
+	if (!bytes && !flops)
+		return;
+	t = lab_doc_table(sec, "rates", NULL);
+	lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
+	if (bytes)
+		lab_doc_col(t, "GB/s r+w", "95% CI", LAB_DOC_VALUE);
+	if (wa)
+		lab_doc_col(t, "GB/s +write-alloc", "95% CI", LAB_DOC_VALUE);
+	if (flops)
+		lab_doc_col(t, "GFLOP/s", "95% CI", LAB_DOC_VALUE);
+	if (bytes && flops)
+		lab_doc_col(t, "flops/byte", NULL, LAB_DOC_VALUE);
+	for (size_t i = 0; i < s->nrow; i++) {
+		const struct lab_an_rates *r = &s->row[i].rates;
+		size_t k = 1;
+
+		if (!r->has)
+			continue;
+		lab_doc_row(t);
+		lab_doc_str(sec->doc, lab_doc_at(t, 0),
+		            lab_doc_printf(sec->doc, "%d", s->row[i].pt->threads));
+		if (bytes)
+			an_series_rate(sec->doc, lab_doc_at(t, k++), &r->gbytes);
+		if (wa)
+			an_series_rate(sec->doc, lab_doc_at(t, k++), &r->gbytes_wa);
+		if (flops)
+			an_series_rate(sec->doc, lab_doc_at(t, k++), &r->gflops);
+		if (bytes && flops && isfinite(r->flops_per_byte))
+			lab_doc_num(lab_doc_at(t, k), r->flops_per_byte);
+	}
+}
+
+/* Which level the speedups and fits of s used, when runs were involved (analyze/analysis.h). */
+static void an_series_level_note(struct lab_doc_section *sec, const struct lab_an_series *s)
+{
+	int runs = 0, fit_runs = s->fit_level && !strcmp(s->fit_level, "runs");
+
+	for (size_t j = 0; j < s->nrow; j++)
+		runs = runs || (s->row[j].has_speedup && s->row[j].speedup_level &&
+		                !strcmp(s->row[j].speedup_level, "runs"));
+	if (s->latency || (!runs && !fit_runs))
+		return;
+	if (fit_runs)
+		lab_doc_note(sec,
+		             "levels: speedup intervals and fits from run means (%zu in the fits): "
+		             "run-to-run noise included",
+		             s->n_fit);
+	else
+		lab_doc_note(sec, "levels: speedup intervals from run means where both points have "
+		                  "runs; fits on samples (not every point has runs)");
+}
+
+/* One series: the lead (scaling, the cost and whose time it is, what the fits used), the
+ * points, the rates, the notes, the fits and the figures. */
+static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
+                              const struct lab_an_series *s)
+{
+	const struct lab_an_point *p0 = s->nrow ? s->row[0].pt : NULL;
+	struct lab_doc_section *sec =
+	    lab_doc_section(doc, s->experiment, *s->params ? s->params : NULL);
+	char label[160], fits[160] = "";
+
+	if (!sec)
+		return;
+	if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
+		snprintf(fits, sizeof(fits),
+		         "; %zu run means in the fits (speedup intervals from run means too)",
+		         s->n_fit);
+	else if (!s->latency)
+		snprintf(fits, sizeof(fits), "; %zu samples in the fits", s->n_fit);
+	lab_doc_lead(sec, "%s scaling, cost in %s%s", s->weak ? "weak" : "strong",
+	             lab_an_cost_label(d, p0, label, sizeof(label)), fits);
+	an_series_points(sec, s, lab_an_point_unit(d, p0));
+	an_series_rates(sec, s);
+	for (size_t j = 0; j < s->nrow; j++)
+		an_series_levels(sec, s->row[j].pt);
+	if (lab_an_cost_whose(d, p0))
+		lab_doc_note(sec, "cost per unit of work in %s: %s", lab_an_point_unit(d, p0),
+		             lab_an_cost_whose(d, p0));
+	an_series_level_note(sec, s);
+	if (*s->note)
+		lab_doc_note(sec, "%s", s->note);
+	if (s->n_excluded)
+		lab_doc_note(sec,
+		             "%zu foreign-load-flagged samples excluded (--include-flagged keeps "
+		             "them)",
+		             s->n_excluded);
+	/* The note already says why nothing was fitted; no need to repeat it per model. */
+	if (!s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note))
+		lab_an_series_fits(sec, s);
+	if (!s->latency)
+		lab_an_series_figures(sec, s);
+}
+
+static int an_series_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
+{
+	const struct an_series_state *st = state;
+
+	(void)v;
+	doc->title = "scaling";
+	lab_doc_about(doc,
+	              "Per experiment and params: the cost per unit of work at each thread count "
+	              "(median, and the mean with its 95 % t-interval), the speedup over one "
+	              "thread with its 95 % Fieller interval, the efficiency S/N, the Karp-Flatt "
+	              "serial fraction e(N), and the Amdahl, USL and Gustafson fits with their "
+	              "intervals.",
+	              NULL);
+	for (size_t i = 0; i < st->n; i++)
+		an_series_section(doc, st->d, st->s[i]);
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
+}
+
+const struct lab_an_view lab_an_view_series = {
+    .name = "series",
+    .applies = an_series_applies,
+    .compute = an_series_compute,
+    .free = an_series_free,
+    .describe = an_series_describe,
+};

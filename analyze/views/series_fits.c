@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The scaling series' fits as notes and findings, and its figures (series.h). */
+#include <math.h>
+#include <string.h>
+
+#include "analyze/views/series.h"
+
+/* Points on each fitted curve: log-spaced from 1 to 1.5x the largest thread count. */
+#define AN_SERIES_GRID 24
+
+/* The lack-of-fit test of one model, when there are replicates. */
+static void an_series_lof(struct lab_doc_section *sec, const char *model,
+                          const struct lab_an_fit *fit)
+{
+	if (fit->ok && fit->lof.ok)
+		lab_doc_note(sec, "%s lack of fit: F = %.3g (%.0f, %.0f df), p = %.3g", model,
+		             fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
+}
+
+void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series *s)
+{
+	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
+	char text[256];
+
+	lab_doc_note(sec, "fit: %s",
+	             lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
+	if (a->ok)
+		lab_doc_note(sec, "Amdahl   f = %.4g [%.4g, %.4g]  (%s)", a->x[1], a->lo[1],
+		             a->hi[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
+	else
+		lab_doc_note(sec, "Amdahl   no fit: %s", a->reason);
+	an_series_lof(sec, "Amdahl", a);
+	if (u->ok && s->peak.retrograde)
+		lab_doc_note(sec,
+		             "USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]; peak "
+		             "N* = %.1f [%.1f, %.1f]",
+		             u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2],
+		             s->peak.n_star, s->peak.lo, s->peak.hi);
+	else if (u->ok)
+		lab_doc_note(sec,
+		             "USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]; no "
+		             "retrograde region (kappa not significantly > 0)",
+		             u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
+	else
+		lab_doc_note(sec, "USL      no fit: %s", u->reason);
+	an_series_lof(sec, "USL", u);
+	if (s->weak && g->ok)
+		lab_doc_note(sec, "Gustafson s = %.4g [%.4g, %.4g]", g->x[1], g->lo[1], g->hi[1]);
+	else if (s->weak)
+		lab_doc_note(sec, "Gustafson no fit: %s", g->reason);
+	if (a->ok && u->ok)
+		lab_doc_note(sec, "model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f)",
+		             s->model, s->choice.p_value, s->choice.aicc_amdahl,
+		             s->choice.aicc_usl);
+	else
+		lab_doc_note(sec, "model: %s", s->model);
+	for (size_t i = 0; i < s->nfinding; i++)
+		lab_doc_finding(sec, LAB_DOC_WARN, NULL, "%s", s->finding[i]);
+}
+
+/* The thread counts with a speedup (rows ascend in threads), and the largest count. */
+static size_t an_series_counts(const struct lab_an_series *s, int *maxn)
+{
+	size_t counts = 0;
+
+	*maxn = 1;
+	for (size_t i = 0; i < s->nrow; i++) {
+		int has = s->row[i].has_speedup && isfinite(s->row[i].speedup.est);
+
+		counts += has && (i == 0 || s->row[i].pt->threads != s->row[i - 1].pt->threads);
+		if (s->row[i].pt->threads > *maxn)
+			*maxn = s->row[i].pt->threads;
+	}
+	return counts;
+}
+
+/* A fitted model's speedup with its 95 % band, on the grid. */
+static void an_series_model(struct lab_doc_figure *f, const char *label,
+                            const struct lab_an_fit *fit, int maxn, int color, int dash)
+{
+	double top = log2(fmax(2, 1.5 * maxn));
+	struct lab_doc_curve *c;
+
+	if (!fit->ok || !(c = lab_doc_curve(f, label, LAB_DOC_LINES)))
+		return;
+	c->color = color;
+	c->dash = dash;
+	for (int k = 0; k <= AN_SERIES_GRID; k++) {
+		double n = exp2(top * k / AN_SERIES_GRID), v = NAN, lo = NAN, hi = NAN;
+
+		lab_an_fit_speedup(fit, n, &v, &lo, &hi);
+		lab_doc_point(c, n, v, lo, hi);
+	}
+}
+
+/* A measured metric per thread count with its interval (a point without one: none). */
+static void an_series_measured(struct lab_doc_curve *c, const struct lab_an_series *s, int which)
+{
+	for (size_t i = 0; c && i < s->nrow; i++) {
+		const struct lab_an_row *r = &s->row[i];
+		int h = r->has_speedup && r->pt->st.n,
+		    ci = h && r->speedup.has_ci && !r->speedup.unbounded;
+		double x = r->pt->threads;
+
+		if (which == 0 && h)
+			lab_doc_point(c, x, r->speedup.est, ci ? r->speedup.lo : NAN,
+			              ci ? r->speedup.hi : NAN);
+		else if (which == 1 && h)
+			lab_doc_point(c, x, r->eff, ci ? r->eff_lo : NAN, ci ? r->eff_hi : NAN);
+		else if (which == 2 && r->pt->st.n)
+			lab_doc_point(c, x, r->kf, ci ? r->kf_lo : NAN, ci ? r->kf_hi : NAN);
+	}
+}
+
+/* The figure's plot files say what they draw first (a long params string is cut after it), and
+ * its subtitle the params. */
+static void an_series_name(struct lab_doc_figure *f, const struct lab_an_series *s,
+                           const char *kind)
+{
+	f->name = lab_doc_printf(f->doc, "%s-%s", kind, *s->params ? s->params : "");
+	f->sub = *s->params ? lab_doc_printf(f->doc, "%s", s->params) : NULL;
+}
+
+static void an_series_speedup(struct lab_doc_section *sec, const struct lab_an_series *s, int maxn)
+{
+	struct lab_doc *doc = sec->doc;
+	struct lab_doc_figure *f =
+	    lab_doc_figure(sec, "speedup", lab_doc_printf(doc, "%s: speedup", s->experiment),
+	                   "threads", "speedup (cost per unit, 95% CI)");
+	struct lab_doc_curve *c;
+
+	if (!f)
+		return;
+	an_series_name(f, s, "speedup");
+	f->logx = f->logy = 2;
+	if ((c = lab_doc_curve(f, "ideal", LAB_DOC_ROOF))) {
+		c->a = NAN; /* y = x */
+		c->b = 1;
+		c->dash = 2;
+	}
+	an_series_model(f, "USL (95% band)", &s->usl, maxn, 0, 0);
+	an_series_model(f, "Amdahl (95% band)", &s->amdahl, maxn, 1, 1);
+	if (s->weak)
+		an_series_model(f, "Gustafson (95% band)", &s->gustafson, maxn, 2, 3);
+	if ((c = lab_doc_curve(f, "measured", LAB_DOC_POINTS)))
+		c->color = 7;
+	an_series_measured(c, s, 0);
+	if (s->usl.ok && s->peak.retrograde && isfinite(s->peak.n_star))
+		lab_doc_flabel(f, s->peak.n_star, s->peak.n_star > 1 ? 1 : s->peak.n_star,
+		               lab_doc_printf(doc, "N* = %.1f", s->peak.n_star));
+}
+
+static void an_series_efficiency(struct lab_doc_section *sec, const struct lab_an_series *s)
+{
+	struct lab_doc_figure *f = lab_doc_figure(
+	    sec, "efficiency", lab_doc_printf(sec->doc, "%s: efficiency", s->experiment), "threads",
+	    "efficiency S/N (95% CI)");
+	struct lab_doc_curve *c;
+
+	if (!f)
+		return;
+	an_series_name(f, s, "efficiency");
+	f->logx = 2;
+	if ((c = lab_doc_curve(f, "ideal", LAB_DOC_ROOF))) {
+		c->a = 1; /* y = 1 */
+		c->b = NAN;
+		c->dash = 2;
+	}
+	if ((c = lab_doc_curve(f, "E(N)", LAB_DOC_LINES)))
+		c->color = 7;
+	an_series_measured(c, s, 1);
+}
+
+static void an_series_karpflatt(struct lab_doc_section *sec, const struct lab_an_series *s,
+                                int maxn)
+{
+	struct lab_doc_figure *f = lab_doc_figure(
+	    sec, "karpflatt",
+	    lab_doc_printf(sec->doc, "%s: Karp-Flatt serial fraction", s->experiment), "threads",
+	    "e(N) (95% CI)");
+	struct lab_doc_curve *c;
+
+	if (!f)
+		return;
+	an_series_name(f, s, "karpflatt");
+	f->logx = 2;
+	if ((c = lab_doc_curve(f, "e(N)", LAB_DOC_POINTS)))
+		c->color = 7;
+	an_series_measured(c, s, 2);
+	if (s->usl.ok && (c = lab_doc_curve(f, "USL: sigma + kappa N", LAB_DOC_LINES)))
+		for (int n = 2; n <= maxn; n *= 2)
+			lab_doc_point(c, n, s->usl.x[1] + s->usl.x[2] * n, NAN, NAN);
+	if (s->amdahl.ok && (c = lab_doc_curve(f, "Amdahl f", LAB_DOC_ROOF))) {
+		c->a = s->amdahl.x[1]; /* y = f */
+		c->b = NAN;
+		c->dash = 1;
+	}
+}
+
+void lab_an_series_figures(struct lab_doc_section *sec, const struct lab_an_series *s)
+{
+	int maxn, kf = 0;
+
+	if (an_series_counts(s, &maxn) < LAB_AN_SERIES_MIN_COUNTS)
+		return;
+	for (size_t i = 0; i < s->nrow; i++)
+		kf |= isfinite(s->row[i].kf);
+	an_series_speedup(sec, s, maxn);
+	an_series_efficiency(sec, s);
+	if (kf)
+		an_series_karpflatt(sec, s, maxn);
+}
