@@ -59,6 +59,8 @@ static void csv_head(FILE *f, const struct lab_doc_table *t)
 		lab_csv_field(f, key);
 		if (t->col[k].kind == LAB_DOC_INTERVAL)
 			fprintf(f, ",%s_mean,%s_lo,%s_hi,%s_n", key, key, key, key);
+		else if (t->col[k].kind == LAB_DOC_ESTIMATE)
+			fprintf(f, ",%s_lo,%s_hi", key, key);
 	}
 	fputs(",note\n", f);
 }
@@ -102,8 +104,15 @@ static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_
 				csv_num(f, c->has ? c->lo : NAN);
 				csv_num(f, c->has ? c->hi : NAN);
 				fprintf(f, ",%zu", c->n);
-			} else
+			} else {
 				csv_num(f, c->has ? c->mean : NAN);
+				if (t->col[k].kind == LAB_DOC_ESTIMATE) {
+					csv_num(f, c->has ? c->lo : NAN);
+					fputs(c->has && isinf(c->hi) ? ",inf" : "", f);
+					if (!(c->has && isinf(c->hi)))
+						csv_num(f, c->has ? c->hi : NAN);
+				}
+			}
 		}
 		csv_note(f, t, r);
 		fputc('\n', f);

@@ -24,6 +24,9 @@ enum lab_doc_kind {
 	LAB_DOC_INTERVAL, /* median, mean and its 95 % interval over n samples */
 	LAB_DOC_COUNT,    /* an integer */
 	LAB_DOC_RATIO,    /* a dimensionless number (speedup, share) */
+	/* a number with its 95 % interval, no median (a speedup, a rate): lo, hi NaN: no
+	 * interval; hi infinite: unbounded above */
+	LAB_DOC_ESTIMATE,
 };
 
 struct lab_doc_cell {

@@ -15,7 +15,8 @@
 #include "analyze/render/render.h"
 #include "harness/json.h"
 
-static const char *const json_kind[] = {"key", "text", "value", "interval", "count", "ratio"};
+static const char *const json_kind[] = {"key",   "text",  "value",   "interval",
+                                        "count", "ratio", "estimate"};
 
 /* "KEYsuffix" into buf. */
 static const char *json_key(char *buf, size_t len, const char *key, const char *suffix)
@@ -35,7 +36,8 @@ static void json_cell(struct lab_json *w, const struct lab_doc_col *col,
 		lab_json_str(w, col->key, c->text);
 	else
 		lab_json_num(w, col->key,
-		             col->kind == LAB_DOC_INTERVAL && isfinite(c->median) ? c->median : c->mean);
+		             col->kind == LAB_DOC_INTERVAL && isfinite(c->median) ? c->median
+		                                                                  : c->mean);
 	if (col->kind == LAB_DOC_INTERVAL) {
 		lab_json_num(w, json_key(k, sizeof(k), col->key, "_mean"), c->has ? c->mean : NAN);
 		if (c->has && isfinite(c->lo) && isfinite(c->hi))
@@ -43,6 +45,16 @@ static void json_cell(struct lab_json *w, const struct lab_doc_col *col,
 		else
 			lab_json_null(w, json_key(k, sizeof(k), col->key, "_ci95"));
 		lab_json_uint(w, json_key(k, sizeof(k), col->key, "_n"), c->has ? c->n : 0);
+	}
+	if (col->kind == LAB_DOC_ESTIMATE) { /* [lo, null]: unbounded above; null: no interval */
+		json_key(k, sizeof(k), col->key, "_ci95");
+		if (c->has && isfinite(c->lo) && !isnan(c->hi)) {
+			lab_json_arr_open(w, k);
+			lab_json_num(w, NULL, c->lo);
+			lab_json_num(w, NULL, isfinite(c->hi) ? c->hi : NAN);
+			lab_json_arr_close(w);
+		} else
+			lab_json_null(w, k);
 	}
 	if (c->why && !c->has)
 		lab_json_str(w, json_key(k, sizeof(k), col->key, "_why"), c->why);

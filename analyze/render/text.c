@@ -12,9 +12,9 @@ const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len
 {
 	const char *u = col->unit ? col->unit : "";
 
-	if (col->kind == LAB_DOC_INTERVAL)
-		snprintf(buf, len, "%s%s%s%s median | mean [95%% CI]", col->key, *u ? " (" : "", u,
-		         *u ? ")" : "");
+	if (col->kind == LAB_DOC_INTERVAL || col->kind == LAB_DOC_ESTIMATE)
+		snprintf(buf, len, "%s%s%s%s %s[95%% CI]", col->key, *u ? " (" : "", u,
+		         *u ? ")" : "", col->kind == LAB_DOC_INTERVAL ? "median | mean " : "");
 	else
 		snprintf(buf, len, "%s%s%s%s", col->key, *u ? " (" : "", u, *u ? ")" : "");
 	return buf;
@@ -31,6 +31,12 @@ const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_
 		n = snprintf(buf, len, "%s", c->text ? c->text : "-");
 	else if (col->kind == LAB_DOC_COUNT)
 		n = snprintf(buf, len, "%.0f", c->mean);
+	else if (col->kind == LAB_DOC_ESTIMATE && isfinite(c->lo) && isfinite(c->hi))
+		n = snprintf(buf, len, "%.4g [%.4g, %.4g]", c->mean, c->lo, c->hi);
+	else if (col->kind == LAB_DOC_ESTIMATE && isfinite(c->lo) && isinf(c->hi))
+		n = snprintf(buf, len, "%.4g [%.4g, unbounded]", c->mean, c->lo);
+	else if (col->kind == LAB_DOC_ESTIMATE)
+		n = snprintf(buf, len, "%.4g [%s]", c->mean, isinf(c->hi) ? "unbounded" : "no CI");
 	else if (col->kind != LAB_DOC_INTERVAL)
 		n = snprintf(buf, len, "%.4g", c->mean);
 	else if (isfinite(c->median) && isfinite(c->lo))

@@ -74,15 +74,11 @@ static void an_series_ratio(struct lab_doc *doc, struct lab_doc_cell *c, double 
 {
 	if (!isfinite(v))
 		return;
+	(void)doc;
 	lab_doc_num(c, v);
-	c->lo = ci ? lo : NAN;
-	c->hi = ci ? hi : NAN;
-	if (!ci)
-		lab_doc_cnote(doc, c, "[no CI]");
-	else if (isfinite(lo) && isfinite(hi))
-		lab_doc_cnote(doc, c, "[%.4g, %.4g]", lo, hi);
-	else
-		lab_doc_cnote(doc, c, "[unbounded]");
+	/* no interval: NaN; an interval that is not finite: unbounded */
+	c->lo = ci ? (isfinite(lo) ? lo : -INFINITY) : NAN;
+	c->hi = ci ? (isfinite(hi) && isfinite(lo) ? hi : INFINITY) : NAN;
 }
 
 /* The flags of a row: outliers, load-flagged samples, superlinear, several modes. */
@@ -171,9 +167,9 @@ static void an_series_points(struct lab_doc_section *sec, const struct lab_an_se
 	lab_doc_col(t, "cost", unit, LAB_DOC_INTERVAL);
 	lab_doc_col(t, "CV", "%", LAB_DOC_VALUE);
 	if (!s->latency) { /* a latency or overhead: no scaling metric (its note says why) */
-		lab_doc_col(t, "speedup", "95% CI", LAB_DOC_RATIO);
-		lab_doc_col(t, "efficiency", "95% CI", LAB_DOC_RATIO);
-		lab_doc_col(t, "e(N)", "Karp-Flatt, 95% CI", LAB_DOC_RATIO);
+		lab_doc_col(t, "speedup", NULL, LAB_DOC_ESTIMATE);
+		lab_doc_col(t, "efficiency", NULL, LAB_DOC_ESTIMATE);
+		lab_doc_col(t, "e(N)", "Karp-Flatt", LAB_DOC_ESTIMATE);
 	}
 	for (size_t j = 0; j < s->nrow; j++)
 		an_series_row(sec->doc, t, &s->row[j], !s->latency);
@@ -185,7 +181,7 @@ static void an_series_rate(struct lab_doc *doc, struct lab_doc_cell *c, const st
 	if (isfinite(r->v) && isfinite(r->lo) && isinf(r->hi)) {
 		lab_doc_num(c, r->v);
 		c->lo = r->lo;
-		lab_doc_cnote(doc, c, "[%.4g, unbounded]", r->lo);
+		c->hi = INFINITY;
 	} else
 		an_series_ratio(doc, c, r->v, r->lo, r->hi, isfinite(r->lo));
 }
@@ -212,11 +208,11 @@ static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_ser
 	t = lab_doc_table(sec, "rates", NULL);
 	lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
 	if (bytes)
-		lab_doc_col(t, "GB/s r+w", "95% CI", LAB_DOC_VALUE);
+		lab_doc_col(t, "GB/s r+w", NULL, LAB_DOC_ESTIMATE);
 	if (wa)
-		lab_doc_col(t, "GB/s +write-alloc", "95% CI", LAB_DOC_VALUE);
+		lab_doc_col(t, "GB/s +write-alloc", NULL, LAB_DOC_ESTIMATE);
 	if (flops)
-		lab_doc_col(t, "GFLOP/s", "95% CI", LAB_DOC_VALUE);
+		lab_doc_col(t, "GFLOP/s", NULL, LAB_DOC_ESTIMATE);
 	if (bytes && flops)
 		lab_doc_col(t, "flops/byte", NULL, LAB_DOC_VALUE);
 	for (size_t i = 0; i < s->nrow; i++) {

@@ -124,12 +124,15 @@ LAB_TEST(latency_has_no_scaling_metrics)
 	lab_an_json_free(j);
 	out = mn_run("results-cost-kind", "");
 	REQUIRE((lat = strstr(out, "== scaling: work "))); /* the work series has them */
-	CHECK(strstr(lat, "speedup (95% CI)") != NULL);
+	CHECK(strstr(lat, "speedup [95% CI]") != NULL);
+	CHECK(strstr(lat, "efficiency [95% CI]") != NULL &&
+	      strstr(lat, "e(N) (Karp-Flatt)") != NULL);
 	REQUIRE((lat = strstr(out, "== scaling: lat ")));
 	REQUIRE(strstr(lat, "\n== scaling: work "));
 	strstr(lat, "\n== scaling: work ")[0] = 0;
-	CHECK(strstr(lat, "speedup (95% CI)") == NULL && strstr(lat, "Amdahl") == NULL);
-	CHECK(strstr(lat, "efficiency (95% CI)") == NULL && strstr(lat, "e(N) (") == NULL);
+	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "efficiency [95% CI]") == NULL &&
+	      strstr(lat, "e(N) (Karp-Flatt)") == NULL);
 	CHECK(strstr(lat, "do not apply") != NULL);
 	free(out);
 	snprintf(path, sizeof(path), "%s/results-cost-kind/report.html", testlib_tmpdir());
@@ -138,8 +141,9 @@ LAB_TEST(latency_has_no_scaling_metrics)
 	REQUIRE(strstr(lat + 1, "<h"));
 	strstr(lat + 1, "<h")[0] = 0; /* the lat section alone */
 	CHECK(strstr(lat, "do not apply") != NULL);
-	CHECK(strstr(lat, "speedup (95% CI)") == NULL && strstr(lat, "Amdahl") == NULL);
-	CHECK(strstr(lat, "efficiency (95% CI)") == NULL && strstr(lat, "e(N) (") == NULL);
+	CHECK(strstr(lat, "speedup [95% CI]") == NULL && strstr(lat, "Amdahl") == NULL);
+	CHECK(strstr(lat, "efficiency [95% CI]") == NULL &&
+	      strstr(lat, "e(N) (Karp-Flatt)") == NULL);
 	free(html);
 }
 

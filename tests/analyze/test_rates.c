@@ -129,7 +129,7 @@ LAB_TEST(rates_in_summary_csv)
 	CHECK(isnan(rates_csv(path, "plain", 1, "gbytes_per_s")));
 	/* One sample: the cost interval is absent too, not [x, x]. */
 	CHECK(isnan(rates_csv(path, "triad", 2, "ci95_lo")));
-	CHECK(strstr(out, "GB/s r+w (95% CI)") != NULL);
+	CHECK(strstr(out, "GB/s r+w [95% CI]") != NULL);
 	CHECK(strstr(out, "15.48 [1.202, unbounded]") != NULL);
 	free(csv);
 	free(out);
@@ -160,7 +160,7 @@ LAB_TEST(cost_says_whose_time)
 	    NULL);
 	REQUIRE((copy = strstr(out, "== scaling: copy  placement=compact\nstrong scaling, cost in "
 	                            "ns/op, thread 0's units only; ")) != NULL);
-	CHECK(strstr(copy, "GB/s r+w (95% CI)") != NULL);
+	CHECK(strstr(copy, "GB/s r+w [95% CI]") != NULL);
 	CHECK(strstr(copy, "GFLOP/s") == NULL);
 	CHECK(strstr(copy, "write-alloc") == NULL);
 

@@ -40,6 +40,7 @@ static struct lab_doc *rd_fixture(void)
 	lab_doc_col(t, "share", NULL, LAB_DOC_RATIO);
 	lab_doc_col(t, "rate", "GB/s", LAB_DOC_VALUE);
 	lab_doc_col(t, "label", NULL, LAB_DOC_TEXT);
+	lab_doc_col(t, "gain", NULL, LAB_DOC_ESTIMATE);
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "tas");
 	lab_doc_str(d, lab_doc_at(t, 1), "1");
@@ -48,6 +49,9 @@ static struct lab_doc *rd_fixture(void)
 	lab_doc_num(lab_doc_at(t, 4), 0.25);
 	lab_doc_num(lab_doc_at(t, 5), 123.456789);
 	lab_doc_str(d, lab_doc_at(t, 6), HOSTILE);
+	lab_doc_num(lab_doc_at(t, 7), 1.9);
+	lab_doc_at(t, 7)->lo = 1.8;
+	lab_doc_at(t, 7)->hi = 2;
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "tas");
 	lab_doc_str(d, lab_doc_at(t, 1), "2");
@@ -55,6 +59,9 @@ static struct lab_doc *rd_fixture(void)
 	lab_doc_cnote(d, lab_doc_at(t, 2), "below resolution");
 	lab_doc_why(d, lab_doc_at(t, 4), "no baseline");
 	lab_doc_rnote(t, "DELAY FLAGGED: drifted +16 %%");
+	lab_doc_num(lab_doc_at(t, 7), 2); /* unbounded above */
+	lab_doc_at(t, 7)->lo = 1.5;
+	lab_doc_at(t, 7)->hi = INFINITY;
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "ticket");
 	lab_doc_str(d, lab_doc_at(t, 1), "2");
