@@ -61,37 +61,37 @@ static size_t lab_print_view_chapter(FILE *f, const struct lab_an_analysis *a,
 	return n;
 }
 
-/* Every view's sections of the experiments of chapter want: the scaling series first, then the
- * other views in views.def order; the chapter's heading before the first. *printed: something
- * was printed since the lessons (the heading then follows a blank line); set when this prints. */
+/* The rank of view v in a chapter: the views its kernels declare, then the scaling series, then
+ * the other views that follow any run (counters, perf_c2c). */
+static int lab_print_rank(const struct lab_an_view *v)
+{
+	return !v->follows_any_run ? 0 : !strcmp(v->name, "series") ? 1 : 2;
+}
+
+/* Every view's sections of the experiments of chapter want, by rank, in views.def order within
+ * one; the chapter's heading before the first. *printed: something was printed since the
+ * lessons (the heading then follows a blank line); set when this prints. */
 static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
                                     const struct lab_an_json *files, const char *want, size_t *done,
                                     int *printed)
 {
-	size_t series = a->nviews, n = 0;
+	size_t n = 0;
 
-	for (size_t i = 0; i < a->nviews; i++)
-		if (!strcmp(a->views[i].v->name, "series"))
-			series = i;
-	for (size_t k = 0; k <= a->nviews; k++) {
-		size_t i = k == 0 ? series : k - 1;
-
-		if (i >= a->nviews || (k && i == series) || !a->views[i].doc)
-			continue;
-		if (want && !n) {
-			/* the heading only when the chapter has a section: print into a count first
-			 */
-			size_t m = 0;
+	for (int rank = 0; rank < 3; rank++)
+		for (size_t i = 0; i < a->nviews; i++) {
 			const struct lab_doc *d = a->views[i].doc;
+			size_t m = 0;
 
-			for (size_t j = 0; j < d->ns; j++)
+			if (!d || lab_print_rank(a->views[i].v) != rank)
+				continue;
+			/* the heading only when the chapter has a section */
+			for (size_t j = 0; want && !n && j < d->ns; j++)
 				m += d->s[j]->experiment &&
 				     lab_print_in_chapter(a, files, want, d->s[j]->experiment);
 			if (m)
 				fprintf(f, "%s=== chapter: %s\n", *printed ? "\n" : "", want);
+			n += lab_print_view_chapter(f, a, files, want, i, done);
 		}
-		n += lab_print_view_chapter(f, a, files, want, i, done);
-	}
 	*printed |= n > 0;
 }
 

@@ -284,6 +284,7 @@ static int an_ctrs_describe(const struct lab_an_view *v, const void *state, stru
 
 const struct lab_an_view lab_an_view_counters = {
     .name = "counters",
+    .follows_any_run = 1,
     .applies = an_ctrs_applies,
     .compute = an_ctrs_compute,
     .free = an_ctrs_free,

@@ -110,6 +110,7 @@ static int an_pc_describe(const struct lab_an_view *v, const void *state, struct
 
 const struct lab_an_view lab_an_view_perf_c2c = {
     .name = "perf_c2c",
+    .follows_any_run = 1,
     .applies = an_pc_applies,
     .compute = an_pc_compute,
     .free = free,

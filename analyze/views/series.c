@@ -235,6 +235,12 @@ static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_ser
 	}
 }
 
+/* 1 when the only thing s's note says is that it has too few thread counts to fit. */
+static int an_few_counts(const struct lab_an_series *s)
+{
+	return !s->latency && strstr(s->note, "distinct thread counts") && !strchr(s->note, ';');
+}
+
 /* Which level the speedups and fits of s used, when runs were involved (analyze/analysis.h). */
 static void an_series_level_note(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
@@ -283,7 +289,9 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 		lab_doc_note(sec, "cost per unit of work in %s: %s", lab_an_point_unit(d, p0),
 		             lab_an_cost_whose(d, p0));
 	an_series_level_note(sec, s);
-	if (*s->note)
+	/* too few thread counts to fit, and nothing else: said once for all such series (the
+	 * document's note) */
+	if (*s->note && !an_few_counts(s))
 		lab_doc_note(sec, "%s", s->note);
 	if (s->n_excluded)
 		lab_doc_note(sec,
@@ -300,6 +308,7 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 static int an_series_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct an_series_state *st = state;
+	size_t few = 0;
 
 	(void)v;
 	doc->title = "scaling";
@@ -310,13 +319,22 @@ static int an_series_describe(const struct lab_an_view *v, const void *state, st
 	              "serial fraction e(N), and the Amdahl, USL and Gustafson fits with their "
 	              "intervals.",
 	              NULL);
-	for (size_t i = 0; i < st->n; i++)
+	for (size_t i = 0; i < st->n; i++) {
 		an_series_section(doc, st->d, st->s[i]);
+		few += an_few_counts(st->s[i]);
+	}
+	if (few)
+		doc->note = lab_doc_printf(doc,
+		                           "no fit in %zu series: they have fewer distinct thread counts "
+		                           "than a fit needs (Amdahl and USL: 4); sweep more threads, on "
+		                           "more CPUs",
+		                           few);
 	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 
 const struct lab_an_view lab_an_view_series = {
     .name = "series",
+    .follows_any_run = 1,
     .applies = an_series_applies,
     .compute = an_series_compute,
     .free = an_series_free,

@@ -41,6 +41,9 @@ struct lab_an_view {
 	/* 1: the points it shows are not printed or drawn as scaling series (c2c: one pair each).
 	 */
 	int hides_series;
+	/* 1: no kernel declares it; it follows any run (counters, perf_c2c, the series). In the
+	 * text a chapter shows the views its kernels declare first, then the series, then these. */
+	int follows_any_run;
 	/* Computes the view over the points of a->data it applies to (summarized with
 	 * a->include_flagged; a->s, the series, and a->lessons are computed already). *state
 	 * stays NULL when nothing applies. Returns 0 or a negative code with err set. */
