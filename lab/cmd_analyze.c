@@ -274,7 +274,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (rc)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
-		return lab_fleet_analyze(argc, argv, lab_cmd_analyze);
+		return lab_fleet_analyze(argc, argv);
 	lab_analyze_signals();
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)
