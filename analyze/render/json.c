@@ -32,16 +32,16 @@ static void json_cell(struct lab_json *w, const struct lab_doc_col *col,
 		lab_json_null(w, col->key);
 	else if (col->kind == LAB_DOC_KEY || col->kind == LAB_DOC_TEXT)
 		lab_json_str(w, col->key, c->text);
-	else if (col->kind != LAB_DOC_INTERVAL)
-		lab_json_num(w, col->key, c->mean);
-	else {
-		lab_json_num(w, col->key, isfinite(c->median) ? c->median : c->mean);
-		lab_json_num(w, json_key(k, sizeof(k), col->key, "_mean"), c->mean);
-		if (isfinite(c->lo) && isfinite(c->hi))
+	else
+		lab_json_num(w, col->key,
+		             col->kind == LAB_DOC_INTERVAL && isfinite(c->median) ? c->median : c->mean);
+	if (col->kind == LAB_DOC_INTERVAL) {
+		lab_json_num(w, json_key(k, sizeof(k), col->key, "_mean"), c->has ? c->mean : NAN);
+		if (c->has && isfinite(c->lo) && isfinite(c->hi))
 			lab_json_pair(w, json_key(k, sizeof(k), col->key, "_ci95"), c->lo, c->hi);
 		else
 			lab_json_null(w, json_key(k, sizeof(k), col->key, "_ci95"));
-		lab_json_uint(w, json_key(k, sizeof(k), col->key, "_n"), c->n);
+		lab_json_uint(w, json_key(k, sizeof(k), col->key, "_n"), c->has ? c->n : 0);
 	}
 	if (c->why && !c->has)
 		lab_json_str(w, json_key(k, sizeof(k), col->key, "_why"), c->why);

@@ -360,7 +360,8 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 			lab_doc_row(t);
 			for (size_t q = 0; q < nkey; q++)
 				lab_doc_str(doc, lab_doc_at(t, q), c->key[q]);
-			lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
+			if (!s->x || !s->x_ignored || !s->x_ignored(e->pt)) /* else "-", null */
+				lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
 			for (size_t q = 0; q < s->ncol; q++)
 				an_cell(doc, s, lab_doc_at(t, nkey + 1 + q), &e->v[q]);
 			if (why)

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -51,4 +52,20 @@ const struct lab_an_json *clitest_at(const struct lab_an_json *j, const char *ke
 	const struct lab_an_json *a = lab_an_json_get(j, key);
 
 	return a && a->type == LAB_AN_JSON_ARR && i < a->n ? &a->items[i] : NULL;
+}
+
+const struct lab_an_json *clitest_row(const struct lab_an_json *v, const char *cond,
+                                      const char *table, const char *key, const char *val)
+{
+	const struct lab_an_json *s, *rows;
+
+	for (size_t i = 0; (s = clitest_at(v, "sections", i)); i++) {
+		if (cond && !strstr(lab_an_json_str(s, "params") ?: "", cond))
+			continue;
+		rows = lab_an_json_get(lab_an_json_get(lab_an_json_get(s, "tables"), table), "rows");
+		for (size_t r = 0; rows && r < rows->n; r++)
+			if (!key || !strcmp(lab_an_json_str(&rows->items[r], key) ?: "", val))
+				return &rows->items[r];
+	}
+	return NULL;
 }

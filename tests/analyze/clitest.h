@@ -21,4 +21,10 @@ int clitest_exists(const char *rel);
 /* Item i of the array j.key, or NULL. */
 const struct lab_an_json *clitest_at(const struct lab_an_json *j, const char *key, size_t i);
 
+/* In a view's object of analysis.json (sections of tables, analyze/render/json.c): the first row
+ * of table `table`, in a section whose params contain cond (NULL: any), whose text column key
+ * reads val (key NULL: the first row); NULL when none. */
+const struct lab_an_json *clitest_row(const struct lab_an_json *v, const char *cond,
+                                      const char *table, const char *key, const char *val);
+
 #endif

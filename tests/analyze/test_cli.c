@@ -42,7 +42,7 @@ LAB_TEST(analyze_json_fields)
 	CHECK(clitest_exists("results-usl/report.html"));
 	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.gp"));
 	CHECK(clitest_exists("results-usl/plots/01-contend-placement_compact-speedup.dat"));
-	CHECK(clitest_exists("results-usl/plots/s01-false_sharing-stride.gp"));
+	CHECK(clitest_exists("results-usl/plots/stride00-false_sharing-placement_compact.gp"));
 	lab_an_json_free(j);
 	free(out);
 	free(err);

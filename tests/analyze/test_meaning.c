@@ -48,20 +48,13 @@ static const struct lab_an_json *mn_exp(const struct lab_an_json *j, const char 
 	return NULL;
 }
 
-/* The simd_speedup entry of experiment exp whose group params contain cond, curve isa. */
+/* The simd_speedup entry of experiment exp whose section params contain cond, isa isa, its
+ * smallest size. */
 static const struct lab_an_json *mn_simd(const struct lab_an_json *j, const char *exp,
                                          const char *cond, const char *isa)
 {
-	const struct lab_an_json *v = lab_an_json_get(mn_exp(j, exp), "simd_speedup"), *g, *c;
-
-	for (size_t i = 0; (g = clitest_at(v, "groups", i)); i++) {
-		if (!lab_an_json_str(g, "params") || !strstr(lab_an_json_str(g, "params"), cond))
-			continue;
-		for (size_t k = 0; (c = clitest_at(g, "curves", k)); k++)
-			if (!strcmp(lab_an_json_str(c, "isa"), isa))
-				return clitest_at(c, "points", 0);
-	}
-	return NULL;
+	return clitest_row(lab_an_json_get(mn_exp(j, exp), "simd_speedup"), cond, "points", "isa",
+	                   isa);
 }
 
 /* Finding 4: at 2 threads avx2 over scalar is the vector gain 1.0 / 0.3565 (not 2.78 / 0.3565
@@ -84,7 +77,7 @@ LAB_TEST(simd_speedup_baseline_same_threads)
 		REQUIRE((p = mn_simd(j, "misalign", k ? "misalign=32" : "misalign=0", "avx512")));
 		CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
 		CHECK_EQ_I64((long long)lab_an_json_num(p, "speedup_n", -1), 0);
-		CHECK_EQ_STR(lab_an_json_str(p, "speedup_note"),
+		CHECK_EQ_STR(lab_an_json_str(p, "speedup_why"),
 		             "no isa=scalar point at these params");
 		CHECK_NEAR(lab_an_json_num(p, "ns_per_elem", NAN), k ? 0.9 : 0.5, 1e-9);
 	}
@@ -150,19 +143,17 @@ LAB_TEST(latency_has_no_scaling_metrics)
 LAB_TEST(static_has_no_chunk_and_no_false_left_out)
 {
 	struct lab_an_json *j = mn_json("results-cost-kind");
-	const struct lab_an_json *v, *c, *e;
+	const struct lab_an_json *v, *e;
 	char *out;
 
 	REQUIRE(j);
 	v = lab_an_json_get(mn_exp(j, "sched"), "omp_schedule");
-	REQUIRE((c = clitest_at(clitest_at(v, "groups", 0), "curves", 0)));
-	CHECK_EQ_STR(lab_an_json_str(c, "schedule"), "static");
-	REQUIRE((e = clitest_at(c, "points", 0)));
+	REQUIRE((e = clitest_row(v, NULL, "points", "schedule", "static")));
 	CHECK(lab_an_json_get(e, "chunk")->type == LAB_AN_JSON_NULL);
 	CHECK_NEAR(lab_an_json_num(e, "makespan_ns", NAN), 1000, 1e-6);
 	lab_an_json_free(j);
 	out = mn_run("results-cost-kind", "");
-	CHECK(strstr(out, "static                              -  1000 |") != NULL);
+	CHECK(strstr(out, "\nstatic    -      1000 | 1000") != NULL); /* chunk: none */
 	CHECK(strstr(out, "no used samples") == NULL);
 	free(out);
 }

@@ -163,9 +163,9 @@ LAB_TEST(plots_carry_view_and_group)
 	CHECK_EQ_STR(p.p[0].kind, "speedup");
 	CHECK_EQ_U64(p.p[0].group, 0);
 	CHECK_EQ_STR(p.p[0].title, "contend placement=compact: speedup");
-	CHECK_EQ_STR(p.p[p.n - 1].kind, "stride");
+	CHECK_EQ_STR(p.p[p.n - 1].kind, "curves");
 	CHECK_EQ_STR(p.p[p.n - 1].view, "stride");
-	CHECK_EQ_STR(p.p[p.n - 1].base, "s01-false_sharing-stride");
+	CHECK_EQ_STR(p.p[p.n - 1].base, "stride00-false_sharing-placement_compact");
 	lab_an_plots_free(&p);
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
@@ -199,12 +199,12 @@ LAB_TEST(stride_chart_reads_suffixes)
 	clitest_copy("results-usl");
 	vw_edit("results-usl", "samples.csv", "stride=64\"", "stride=1K\"");
 	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze results-usl", &out, &err), 0);
-	snprintf(path, sizeof(path), "%s/results-usl/plots/s01-false_sharing-stride.dat",
+	snprintf(path, sizeof(path), "%s/results-usl/plots/stride00-false_sharing-placement_compact.dat",
 	         testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
-	CHECK(strstr(dat, "\n1024 ") != NULL);
-	CHECK(strstr(dat, "\n1 ") == NULL);
-	CHECK(strstr(dat, "\n64 ") == NULL);
+	CHECK(strstr(dat, "\n 1024 ") != NULL);
+	CHECK(strstr(dat, "\n 1 ") == NULL);
+	CHECK(strstr(dat, "\n 64 ") == NULL);
 	free(dat);
 	free(out);
 	free(err);
