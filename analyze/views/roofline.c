@@ -15,8 +15,11 @@ static void an_rl_free(void *state)
 {
 	struct lab_an_rl *s = state;
 
-	if (s)
-		free(s->pipes), free(s->c), free(s->p);
+	if (s) {
+		free(s->pipes);
+		free(s->c);
+		free(s->p);
+	}
 	free(s);
 }
 
@@ -70,7 +73,7 @@ static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 	}
 }
 
-/* A point above its roof: its fraction marked, and a finding with the likely reason. */
+/* The placed points; one above its roof has its fraction marked and a finding with the reason. */
 static void an_points_doc(struct lab_doc *doc, struct lab_doc_section *sec,
                           const struct lab_an_rl *s)
 {

@@ -246,11 +246,11 @@ static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_
 		          "FMA pipes their adds)";
 	else
 		verdict = "within noise of FMA alone: the add pipes do not help here";
-	snprintf(
-	    buf, len,
-	    "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] against FMA %.4g [%.4g, %.4g] %s: %s",
-	    p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
-	    a.median, a.lo, a.hi, unit, verdict);
+	snprintf(buf, len,
+	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu) against FMA %.4g [%.4g, "
+	         "%.4g] (n=%zu) %s: %s",
+	         p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
+	         b.n, a.median, a.lo, a.hi, a.n, unit, verdict);
 	return 1;
 }
 
