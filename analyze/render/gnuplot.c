@@ -201,10 +201,12 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fprintf(f, "set logscale x %d\n", g->logx);
 	if (g->logy)
 		fprintf(f, "set logscale y %d\n", g->logy);
+	if (g->xmin < g->xmax)
+		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);
-		fprintf(f, " at %.17g, %.17g front\n", g->label[i].x, g->label[i].y);
+		fprintf(f, " at %.17g, %.17g front noenhanced\n", g->label[i].x, g->label[i].y);
 	}
 	if (g->heat)
 		gp_heat(f, g->heat, base);

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The roofline's numbers (roofline.h): the rates, the ceilings from the run's own bandwidth and
+ * compute points, each other point placed under its roofs, and FMA+add against FMA alone. */
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+#include "analyze/rates.h"
+#include "analyze/units.h"
+#include "analyze/views/roofline.h"
+#include "analyze/views/view.h"
+
+/* The rate work / cost of p (samples as inc says) into v. */
+static void an_rate(const struct lab_an_point *p, double work, int inc, struct lab_an_rl_val *v)
+{
+	double *c = malloc((p->n ? p->n : 1) * sizeof(*c)), clo, chi;
+	size_t n = 0;
+
+	*v = (struct lab_an_rl_val){p->st.median > 0 ? work / p->st.median : NAN,
+	                            p->st.mean > 0 ? work / p->st.mean : NAN, NAN, NAN, 0};
+	for (size_t i = 0; c && i < p->n; i++)
+		if ((inc || !p->flagged[i]) && isfinite(p->cost[i]))
+			c[n++] = p->cost[i];
+	gsl_sort(c, 1, v->n = n);
+	if (n && !lab_an_median_ci(c, n, 0.95, &clo, &chi) && chi > 0) {
+		v->lo = work / chi;
+		v->hi = clo > 0 ? work / clo : INFINITY;
+	}
+	free(c);
+}
+
+int lab_an_rl_applies(const struct lab_an_view *v, const struct lab_an_data *d,
+                      const struct lab_an_point *p)
+{
+	return lab_an_view_declared(d, p->experiment, v ? v->name : "roofline") == 1;
+}
+
+static const char *const an_level_names[] = {"", "L1", "L2", "L3", "L4", "DRAM"};
+
+/* The cache level of a working set of size bytes: 1..4, 5 for DRAM, 0 when run.json records
+ * no cache sizes or there is no size. */
+static int an_level(const struct lab_an_data *d, double size)
+{
+	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
+	const struct lab_an_json *c = lab_an_json_get(lab_an_json_get(host, "topology"), "caches");
+	int lvl = 0;
+
+	if (!c || c->type != LAB_AN_JSON_ARR || !c->n || !isfinite(size))
+		return 0;
+	for (size_t i = 0; i < c->n; i++) {
+		double l = lab_an_json_num(&c->items[i], "level", 0);
+		double s = lab_an_json_num(&c->items[i], "size", 0);
+
+		if (l >= 1 && l <= 4 && s > 0 && size <= s && (!lvl || l < lvl))
+			lvl = (int)l;
+	}
+	return lvl ? lvl : 5;
+}
+
+/* Param key (else alt) of p into buf ("" when it has neither); returns buf. */
+static char *an_param(const struct lab_an_point *p, const char *key, const char *alt, char *buf,
+                      size_t len)
+{
+	if (!lab_an_params_get(p->params, key, buf, len) &&
+	    (!alt || !lab_an_params_get(p->params, alt, buf, len)))
+		buf[0] = 0;
+	return buf;
+}
+
+/* The bytes of p's size param (its text into buf), NaN without one. */
+static double an_size(const struct lab_an_point *p, char *buf, size_t len)
+{
+	return *an_param(p, "size", NULL, buf, len) ? lab_an_size_bytes(buf) : NAN;
+}
+
+/* Candidate ceiling c of point p: its rate over work and its name, which names its group
+ * (a cache level, else the size; "isa precision"). */
+static void an_cand(const struct lab_an_data *d, int inc, const struct lab_an_point *p, int kind,
+                    double work, struct lab_an_rl_ceil *c)
+{
+	char size[48], isa[32];
+
+	*c = (struct lab_an_rl_ceil){.kind = kind, .threads = p->threads, .pt = p, .size = NAN};
+	an_rate(p, work, inc, &c->v);
+	if (kind == LAB_AN_RL_COMPUTE) {
+		an_param(p, "precision", "type", c->precision, sizeof(c->precision));
+		snprintf(c->name, sizeof(c->name), "%s%s%s",
+		         *an_param(p, "isa", NULL, isa, sizeof(isa)) ? isa : "any",
+		         *c->precision ? " " : "", c->precision);
+		return;
+	}
+	c->size = an_size(p, size, sizeof(size));
+	c->level = an_level(d, c->size);
+	snprintf(c->name, sizeof(c->name), "%s%s%s", an_level_names[c->level], c->level ? " " : "",
+	         size);
+}
+
+static int an_same_group(const struct lab_an_rl_ceil *a, const struct lab_an_rl_ceil *b)
+{
+	return a->kind == b->kind &&
+	       (a->level || b->level ? a->level == b->level : !strcmp(a->name, b->name));
+}
+
+/* The ceilings out of the n candidates cand into s->c: per group (first seen first) the best at
+ * 1 thread and at the group's largest team. */
+static void an_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int seen = 0, t[2] = {1, 1};
+
+		for (size_t j = 0; j < n && !seen; j++)
+			if (an_same_group(&cand[i], &cand[j])) {
+				seen = j < i;
+				t[1] = cand[j].threads > t[1] ? cand[j].threads : t[1];
+			}
+		for (int k = 0; k < 1 + (t[1] > 1) && !seen; k++) {
+			const struct lab_an_rl_ceil *best = NULL;
+
+			for (size_t j = i; j < n; j++)
+				if (an_same_group(&cand[i], &cand[j]) && cand[j].threads == t[k] &&
+				    (!best || cand[j].v.median > best->v.median))
+					best = &cand[j];
+			if (best)
+				s->c[s->nc++] = *best;
+		}
+	}
+}
+
+/* 1 when bandwidth ceiling c fits a point of size bytes better than cur: the smallest
+ * measured size that holds the point, else (past them all, or no size) the largest. */
+static int an_better_bw(const struct lab_an_rl_ceil *c, const struct lab_an_rl_ceil *cur,
+                        double size)
+{
+	int holds = isfinite(size) && c->size >= size;
+
+	if (!cur)
+		return 1;
+	if (holds != (isfinite(size) && cur->size >= size))
+		return holds;
+	return holds ? c->size < cur->size : c->size > cur->size;
+}
+
+/* The note of a point above its roof: the likely reason the ceiling does not bound it. */
+static void an_above_note(struct lab_an_rl_pt *e)
+{
+	static const char *const why[] = {
+	    "that ceiling was measured below what the machine does (a narrower ISA, fewer "
+	    "independent chains); measure peak with the point's ISA",
+	    "the kernel is not bandwidth-bound, so its declared bytes are not what it moves "
+	    "(reused lines, random accesses): its intensity is not its position",
+	    "its data sits in a faster level than its size says, or the level's bandwidth kernels "
+	    "were measured in other conditions"};
+	const struct lab_an_rl_ceil *c = e->binds;
+	int bw = c->kind == LAB_AN_RL_BW;
+
+	e->above = 1;
+	snprintf(e->note, sizeof(e->note),
+	         "above its roof (%.0f%% of %s %s, measured by %s %s): %s", 100 * e->fraction,
+	         bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
+	         why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
+}
+
+/* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
+ * highest of its precision) and its bandwidth ceiling bw (its level's, by size without levels);
+ * slow is the best ceiling of a slower level, a lower bound of a missing bw. */
+static void an_place(const struct lab_an_rl *s, struct lab_an_rl_pt *e)
+{
+	const struct lab_an_rl_ceil *bw = NULL, *cp = NULL, *slow = NULL;
+	char prec[32];
+	int th = e->pt->threads;
+
+	an_param(e->pt, "type", "precision", prec, sizeof(prec));
+	for (size_t i = 0; i < s->nc; i++) {
+		const struct lab_an_rl_ceil *c = &s->c[i];
+		/* compute: of the point's precision when one was measured, the highest */
+		int m = *prec && !strcmp(c->precision, prec),
+		    mcp = cp && *prec && !strcmp(cp->precision, prec);
+
+		if (c->threads != th || !(c->v.median > 0))
+			continue;
+		if (c->kind == LAB_AN_RL_COMPUTE) {
+			if (!cp || m > mcp || (m == mcp && c->v.median > cp->v.median))
+				cp = c;
+		} else if (!e->level || !c->level) {
+			bw = an_better_bw(c, bw, e->size) ? c : bw;
+		} else if (c->level == e->level) {
+			bw = c;
+		} else if (c->level > e->level && (!slow || c->v.median > slow->v.median)) {
+			slow = c;
+		}
+	}
+	e->roof = (e->binds = bw) ? bw->v.median * e->intensity : NAN;
+	/* Without its bandwidth ceiling, compute binds only where a slower level's ceiling already
+	 * reaches it: the ridge is not known. */
+	if (cp && (bw ? !(e->roof <= cp->v.median)
+	              : slow && slow->v.median * e->intensity >= cp->v.median))
+		e->roof = (e->binds = cp)->v.median;
+	e->fraction = e->gf.median / e->roof;
+	if (!e->binds)
+		snprintf(e->note, sizeof(e->note),
+		         "roof not measured: no bandwidth ceiling%s%s at %d thread%s (run a "
+		         "bandwidth-bound kernel at a size in that level)",
+		         e->level ? " for " : "", an_level_names[e->level], th, th == 1 ? "" : "s");
+	else if (e->fraction > 1 + 1e-9)
+		an_above_note(e);
+}
+
+/* The interval compared (v->median the value): flops_per_cycle's mean and t-interval when the
+ * point recorded it, else the median GFLOP/s and its interval. Returns the unit's name. */
+static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
+                                struct lab_an_rl_val *v)
+{
+	size_t hint[2] = {0, 0};
+	struct lab_an_rates r;
+
+	for (size_t m = 0; p->msum && m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], "flops_per_cycle") && p->msum[m].n >= 2) {
+			*v = (struct lab_an_rl_val){p->msum[m].mean, p->msum[m].mean,
+			                            p->msum[m].ci95_lo, p->msum[m].ci95_hi,
+			                            p->msum[m].n};
+			return "flops/cycle";
+		}
+	lab_an_rates_compute(d, p, &r, hint);
+	an_rate(p, r.has && r.flops > 0 ? r.flops : NAN, inc, v);
+	return "GFLOP/s";
+}
+
+/* The sentence of FMA point p against FMA+add point q (rest: their params but op) into buf;
+ * 0 when one recorded flops_per_cycle and the other did not. */
+static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_an_point *p,
+                         const struct lab_an_point *q, const char *rest, char *buf, size_t len)
+{
+	struct lab_an_rl_val a, b;
+	const char *unit = an_pipes_val(d, p, inc, &a), *verdict;
+
+	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
+		return 0;
+	if (!(isfinite(a.lo) && isfinite(a.hi) && isfinite(b.lo) && isfinite(b.hi)))
+		verdict = "no interval to tell them apart (too few samples)";
+	else if (b.lo > a.hi)
+		verdict = "above FMA alone: separate add pipes help here";
+	else if (b.hi < a.lo)
+		verdict = "below FMA alone: no separate add pipes help here (FMA+add costs the "
+		          "FMA pipes their adds)";
+	else
+		verdict = "within noise of FMA alone: the add pipes do not help here";
+	snprintf(buf, len,
+	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu) against FMA %.4g [%.4g, "
+	         "%.4g] (n=%zu) %s: %s",
+	         p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
+	         b.n, a.median, a.lo, a.hi, a.n, unit, verdict);
+	return 1;
+}
+
+/* 1 when p ran fine with op = op. */
+static int an_pipes_op(const struct lab_an_point *p, const char *op)
+{
+	char buf[16];
+
+	return p->st.n && !strcmp(p->status, "ok") &&
+	       lab_an_params_get(p->params, "op", buf, sizeof(buf)) && !strcmp(buf, op);
+}
+
+/* FMA+add against FMA alone, said from the data: the add pipes help only where FMA+add's
+ * interval lies above FMA's; below it or overlapping, they do not here. One sentence per FMA
+ * point and the FMA+add point that differs from it only in op, into s->pipes (d->npt). */
+static int an_pipes(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
+{
+	for (size_t i = 0; i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+		char *rest = an_pipes_op(p, "fma") ? lab_an_params_without(p->params, "op") : NULL,
+		     *qr;
+		int done = 0, oom = !rest && an_pipes_op(p, "fma");
+
+		/* the first FMA+add point that differs from p only in op */
+		for (size_t k = 0; rest && !done && !oom && k < d->npt; k++) {
+			const struct lab_an_point *q = &d->pt[k];
+
+			if (q->threads != p->threads || strcmp(q->experiment, p->experiment) ||
+			    !an_pipes_op(q, "fma_add"))
+				continue;
+			if (!(oom = !(qr = lab_an_params_without(q->params, "op"))) &&
+			    (done = !strcmp(qr, rest)))
+				s->npipes += (size_t)an_pipes_note(
+				    d, inc, p, q, rest, s->pipes[s->npipes], sizeof(s->pipes[0]));
+			free(qr);
+		}
+		free(rest);
+		if (oom)
+			return -LAB_ENOMEM;
+	}
+	return 0;
+}
+
+int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
+{
+	struct lab_an_rl_ceil *cand = calloc(d->npt + 1, sizeof(*cand));
+	size_t hint[2] = {0, 0}, n = 0;
+	int rc = cand ? 0 : -LAB_ENOMEM;
+	char buf[64];
+
+	for (size_t i = 0; cand && i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+		struct lab_an_rl_pt *e = &s->p[s->np];
+		struct lab_an_rates r;
+
+		if (!p->st.n || strcmp(p->status, "ok") || !lab_an_rl_applies(NULL, d, p))
+			continue;
+		lab_an_rates_compute(d, p, &r, hint);
+		if (!r.has || (r.bytes <= 0 && r.flops <= 0))
+			continue;
+		/* A bandwidth source: declared bandwidth-bound, or (older results) bytes alone. */
+		if (r.bytes <= 0 || r.bandwidth_bound == 1 ||
+		    (r.bandwidth_bound < 0 && r.flops <= 0)) {
+			an_cand(d, inc, p, r.bytes > 0 ? LAB_AN_RL_BW : LAB_AN_RL_COMPUTE,
+			        r.bytes > 0 ? r.bytes : r.flops, &cand[n]);
+			n += cand[n].v.median > 0 && isfinite(cand[n].v.median);
+		}
+		if (r.bytes <= 0 || r.flops <= 0)
+			continue;
+		*e = (struct lab_an_rl_pt){.pt = p,
+		                           .intensity = r.flops / r.bytes,
+		                           .intensity_wa = r.flops / r.bytes_wa,
+		                           .size = an_size(p, buf, sizeof(buf)),
+		                           .bandwidth_bound = r.bandwidth_bound};
+		an_rate(p, r.flops, inc, &e->gf);
+		e->level = an_level(d, e->size);
+		s->np++;
+	}
+	an_ceilings(s, cand, n);
+	for (size_t i = 0; i < s->np; i++)
+		an_place(s, &s->p[i]);
+	free(cand);
+	return rc ? rc : an_pipes(d, inc, s);
+}
