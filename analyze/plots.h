@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Plots under DIR/plots: for each series NN-SLUG-{speedup,efficiency,karpflatt}.{dat,gp}, then
- * the plots of the views (analyze/views/). Each is described by a struct lab_an_plot; nothing
- * reads meaning from a file name. The .gp scripts are self-contained and write .svg and .png next
+ * Plots under DIR/plots: the figures of every view's document (the scaling series' speedup,
+ * efficiency and Karp-Flatt among them), drawn by analyze/render/gnuplot.c as VIEWNN-... .dat and
+ * .gp. Each is described by a struct lab_an_plot; nothing reads meaning from a file name. The .gp scripts are self-contained and write .svg and .png next
  * to themselves. At most LAB_AN_PLOTS_MAX plots are written (a warning counts the rest). gnuplot
  * runs once, on render-batch.gnuplot (which loads every script), when it is on PATH; otherwise
  * one warning says how to install it. The analysis never depends on gnuplot.
@@ -20,11 +20,11 @@
 
 /* One plot: BASE.gp (BASE.dat beside it, BASE.svg and BASE.png once rendered). */
 struct lab_an_plot {
-	const char *kind; /* "speedup", "efficiency", "karpflatt", or the view's ("heatmap"...) */
+	const char *kind; /* "curves" or "heatmap" (analyze/render/gnuplot.c) */
 	char *title;      /* what it shows (text from the files: escape it) */
 	char *base;       /* the file base name, a slug the analyzer made */
-	const char *view; /* the view that drew it; NULL: a scaling series */
-	size_t group;     /* the series index, or the view's own group (matrix, group of curves) */
+	const char *view; /* the view that drew it (its document's figure: group is the id) */
+	size_t group;     /* the figure's id in its view's document */
 };
 
 /* The plots of one analysis, in drawing order. */

@@ -95,20 +95,14 @@ static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
 	*printed |= n > 0;
 }
 
-/* After the chapters: the sections that span experiments (the roofline) with their notes, and
- * the views that write their text themselves. */
+/* After the chapters: the sections that span experiments (the roofline) with their notes. */
 static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *done)
 {
 	for (size_t i = 0; i < a->nviews; i++) {
 		const struct lab_doc *d = a->views[i].doc;
 		size_t n = 0;
 
-		if (!d) {
-			if (a->views[i].state && a->views[i].v->text)
-				a->views[i].v->text(f, a->views[i].state);
-			continue;
-		}
-		for (size_t j = 0; j < d->ns; j++)
+		for (size_t j = 0; d && j < d->ns; j++)
 			if (!d->s[j]->experiment) {
 				lab_render_text_section(f, d, j);
 				n++;

@@ -59,7 +59,7 @@ void lab_an_report_view_imgs(FILE *f, const struct lab_an_plots *plots, const ch
 	for (size_t k = 0; plots && plots->rendered && k < plots->n; k++) {
 		const struct lab_an_plot *p = &plots->p[k];
 
-		if (p->group == group && (view ? p->view && !strcmp(p->view, view) : !p->view))
+		if (p->group == group && p->view && !strcmp(p->view, view))
 			lab_an_report_img(f, dir, p);
 	}
 }

@@ -56,7 +56,7 @@ void lab_an_html(FILE *f, const char *s);
 struct lab_an_plot;
 /* Inlines DIR/plots/BASE.svg of plot p as a data-URI figure; nothing when the file is absent. */
 void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p);
-/* Inlines every rendered plot of view (NULL: of the scaling series) and group. */
+/* Inlines every rendered plot of view and group (its figure's id). */
 void lab_an_report_view_imgs(FILE *f, const struct lab_an_plots *plots, const char *dir,
                              const char *view, size_t group);
 

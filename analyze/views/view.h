@@ -17,17 +17,10 @@
 #ifndef LAB_ANALYZE_VIEWS_VIEW_H
 #define LAB_ANALYZE_VIEWS_VIEW_H
 
-#include <stddef.h>
-#include <stdio.h>
-
 #include "analyze/data.h"
 #include "analyze/err.h"
 
-struct lab_json;
 struct lab_an_analysis;
-struct lab_an_plots;
-struct lab_an_pdir;
-
 struct lab_doc;
 
 struct lab_an_view {
@@ -51,28 +44,9 @@ struct lab_an_view {
 	               struct lab_err *err);
 	void (*free)(void *state);
 	/* Describes state as a document (analyze/render/doc.h) that the renderers write as text,
-	 * HTML, JSON, CSV and plots. Returns 0, or -LAB_ENOMEM when doc failed. */
+	 * HTML, JSON, CSV and plots: a view writes no file and no markup. Returns 0, or
+	 * -LAB_ENOMEM when doc failed. */
 	int (*describe)(const struct lab_an_view *v, const void *state, struct lab_doc *doc);
-
-	/* The hooks below are the views' own writers, left until each view describes itself. */
-	/* The experiment of the view's i-th group, NULL past the last (may repeat): analysis.json
-	 * gets one experiments[] entry per experiment, with json's object in it. */
-	const char *(*experiment)(const void *state, size_t i);
-	/* Writes "NAME": {...} for experiment exp into the open object of w; NULL: none. */
-	void (*json)(struct lab_json *w, const void *state, const char *exp);
-	/* A CSV file of its own in DIR (csv_name), written by csv to path; NULL: none. */
-	const char *csv_name;
-	int (*csv)(const void *state, const char *path, struct lab_err *err);
-	/* The text tables of `lab analyze` (after the series); NULL: none. */
-	void (*text)(FILE *f, const void *state);
-	/* The report section; plots lists what was drawn (lab_an_report_view_imgs inlines them). */
-	void (*html)(FILE *f, const void *state, const struct lab_an_plots *plots, const char *dir);
-	/* Writes its .dat/.gp files into pdir and adds them to out; NULL: no plots. */
-	int (*plots)(const void *state, const struct lab_an_data *d, const struct lab_an_pdir *pdir,
-	             struct lab_an_plots *out, struct lab_err *err);
-	/* Writes "NAME": {...} into analysis.json's top-level object, for a view that spans
-	 * experiments (the roofline: ceilings from some, points from others); NULL: none. */
-	void (*json_top)(struct lab_json *w, const void *state);
 };
 
 /* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1

@@ -57,7 +57,7 @@ int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 		a->views[i].v = lab_an_views[i];
 		a->nviews = i + 1;
 		rc = lab_an_views[i]->compute(lab_an_views[i], a, &a->views[i].state, err);
-		if (!rc && a->views[i].state && lab_an_views[i]->describe)
+		if (!rc && a->views[i].state)
 			rc = an_describe(&a->views[i], err);
 	}
 	return rc ? rc : lab_an_views_index(a, err);
@@ -172,18 +172,12 @@ static int an_exps_collect(struct lab_an_view_exps *x, const struct lab_an_analy
 	x->words = a->nviews / 64 + 1;
 	for (size_t i = 0; i < a->nviews; i++) {
 		struct lab_an_view_run *r = &a->views[i];
-		const char *e;
 
 		free(r->order);
 		free(r->start);
 		r->order = r->start = NULL;
-
 		if (r->doc && an_exps_doc(x, r, i))
 			return -1;
-		for (size_t g = 0;
-		     !r->doc && r->state && r->v->json && (e = r->v->experiment(r->state, g)); g++)
-			if (an_exps_mark(x, i, e) == (size_t)-1)
-				return -1;
 	}
 	for (size_t i = 0; i < a->nviews; i++) {
 		struct lab_an_view_run *r = &a->views[i];
@@ -222,13 +216,11 @@ int lab_an_views_index(struct lab_an_analysis *a, struct lab_err *err)
 	return 0;
 }
 
-static void an_view_json(struct lab_json *w, const struct lab_an_view_run *r, const char *exp,
-                         size_t e)
+/* View run r's sections of experiment bucket e (the last: those spanning experiments). */
+static void an_view_json(struct lab_json *w, const struct lab_an_view_run *r, size_t e)
 {
-	if (r->doc)
+	if (r->doc && r->start)
 		lab_render_json(w, r->doc, r->order + r->start[e], r->start[e + 1] - r->start[e]);
-	else
-		r->v->json(w, r->state, exp);
 }
 
 void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
@@ -242,7 +234,7 @@ void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a)
 		lab_json_str(w, "kernel", x->kernel[e]);
 		for (size_t i = 0; i < a->nviews; i++)
 			if (x->has[e * x->words + i / 64] >> (i % 64) & 1)
-				an_view_json(w, &a->views[i], x->set.s[e], e);
+				an_view_json(w, &a->views[i], e);
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
@@ -252,36 +244,17 @@ void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a)
 {
 	size_t e = a->exps ? a->exps->set.n : 0;
 
-	for (size_t i = 0; i < a->nviews; i++) {
-		const struct lab_an_view_run *r = &a->views[i];
-
-		if (r->doc && r->start)
-			lab_render_json(w, r->doc, r->order + r->start[e],
-			                r->start[e + 1] - r->start[e]);
-		else if (r->state && r->v->json_top)
-			r->v->json_top(w, r->state);
-	}
+	for (size_t i = 0; i < a->nviews; i++)
+		an_view_json(w, &a->views[i], e);
 }
 
 int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < a->nviews && !rc; i++) {
-		const struct lab_an_view_run *r = &a->views[i];
-		char *path;
-
-		if (r->doc) {
-			rc = lab_render_csv(r->doc, dir, err);
-			continue;
-		}
-		if (!r->state || !r->v->csv)
-			continue;
-		if (!(path = lab_an_asprintf("%s/%s", dir, r->v->csv_name)))
-			return lab_err_set(err, LAB_ENOMEM, "out of memory");
-		rc = r->v->csv(r->state, path, err);
-		free(path);
-	}
+	for (size_t i = 0; i < a->nviews && !rc; i++)
+		if (a->views[i].doc)
+			rc = lab_render_csv(a->views[i].doc, dir, err);
 	return rc;
 }
 
@@ -289,14 +262,9 @@ size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t 
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < a->nviews && n < max; i++) {
-		const struct lab_an_view_run *r = &a->views[i];
-
-		if (r->doc)
-			n += lab_render_csv_names(r->doc, names + n, max - n);
-		else if (r->v->csv_name && (names[n] = lab_an_strdup(r->v->csv_name)))
-			n++;
-	}
+	for (size_t i = 0; i < a->nviews && n < max; i++)
+		if (a->views[i].doc)
+			n += lab_render_csv_names(a->views[i].doc, names + n, max - n);
 	return n;
 }
 
@@ -306,8 +274,6 @@ void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct la
 	for (size_t i = 0; i < a->nviews; i++)
 		if (a->views[i].doc)
 			lab_render_html(f, a->views[i].doc, plots, dir);
-		else if (a->views[i].state && a->views[i].v->html)
-			a->views[i].v->html(f, a->views[i].state, plots, dir);
 }
 
 int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,
@@ -318,7 +284,5 @@ int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir
 	for (size_t i = 0; i < a->nviews && !rc; i++)
 		if (a->views[i].doc)
 			rc = lab_render_gnuplot(a->views[i].doc, pdir, out, err);
-		else if (a->views[i].state && a->views[i].v->plots)
-			rc = a->views[i].v->plots(a->views[i].state, a->data, pdir, out, err);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The list of views (views.def) and the loops the central analyzer runs over it: compute, JSON,
- * CSV files, text, report sections and plots. Nothing here knows a particular view.
+ * The list of views (views.def) and the loops the central analyzer runs over it: compute and
+ * describe, then the renderers on each document: JSON, CSV files, report sections and plots (the
+ * text goes by chapter: lab/analyze_print.c). Nothing here knows a particular view.
  */
 #ifndef LAB_ANALYZE_VIEWS_VIEWS_H
 #define LAB_ANALYZE_VIEWS_VIEWS_H
@@ -40,12 +41,13 @@ int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_se
 
 struct lab_json;
 struct lab_an_pdir;
-/* "experiments": one entry per experiment a view covers (a->exps): name, kernel, one object per
- * view; each view's experiment hook is not called again. */
+struct lab_an_plots;
+/* "experiments": one entry per experiment a view's document has sections of (a->exps): name,
+ * kernel, one object per view with those sections (analyze/render/json.c). */
 void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a);
-/* The top-level keys of the views that span experiments ("roofline"). */
+/* The top-level keys of the views with sections that span experiments ("roofline"). */
 void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a);
-/* The views' own CSV files in dir (only those with something in them). */
+/* The views' CSV files in dir: one per table key of each document (analyze/render/csv.c). */
 int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err);
 /* Puts the names of the views' CSV files into names (at most max, each malloc'd), returns how
  * many. */
