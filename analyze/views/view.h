@@ -52,5 +52,8 @@ struct lab_an_view {
 /* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1
  * when it records no views for exp (no run.json, an older file): match on properties then. */
 int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const char *name);
+struct lab_an_series;
+/* 1 when a view computed in a (before the asker) that hides series applies to s's points. */
+int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_series *s);
 
 #endif

@@ -18,20 +18,6 @@ const struct lab_an_view *const lab_an_views[] = {
 #undef LAB_AN_VIEW
     NULL};
 
-/* Asked for every point by every view: the experiment is found through the loader's index,
- * O(1) however many experiments the run has (a scan made 1,000 experiments take minutes). */
-int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const char *name)
-{
-	const struct lab_an_json *v = lab_an_json_get(lab_an_data_experiment(d, exp), "views");
-
-	if (!v || v->type != LAB_AN_JSON_ARR)
-		return -1;
-	for (size_t i = 0; i < v->n; i++)
-		if (v->items[i].type == LAB_AN_JSON_STR && !strcmp(v->items[i].str, name))
-			return 1;
-	return 0;
-}
-
 static void an_exps_free(struct lab_an_view_exps *x);
 
 /* The document of computed view r (r->doc). */
@@ -86,15 +72,6 @@ const void *lab_an_view_state(const struct lab_an_analysis *a, const char *name)
 		if (!strcmp(a->views[i].v->name, name))
 			return a->views[i].state;
 	return NULL;
-}
-
-int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_series *s)
-{
-	for (size_t i = 0; i < a->nviews && s->nrow; i++)
-		if (a->views[i].v->hides_series && a->views[i].state &&
-		    a->views[i].v->applies(a->views[i].v, a->data, s->row[0].pt))
-			return 1;
-	return 0;
 }
 
 /* The experiments the views' groups name, each once in the order first named, with the views

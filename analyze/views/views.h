@@ -36,8 +36,6 @@ int lab_an_views_index(struct lab_an_analysis *a, struct lab_err *err);
 void lab_an_views_free(struct lab_an_analysis *a);
 /* The state of view name in a (its own struct, see its header), NULL when it applies to nothing. */
 const void *lab_an_view_state(const struct lab_an_analysis *a, const char *name);
-/* 1 when a view that hides series applies to s's points. */
-int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_series *s);
 
 struct lab_json;
 struct lab_an_pdir;
