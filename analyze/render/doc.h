@@ -44,7 +44,7 @@ struct lab_doc_col {
 	enum lab_doc_kind kind;
 };
 
-#define LAB_DOC_MAXCOL 16
+#define LAB_DOC_MAXCOL 24
 
 struct lab_doc_table {
 	const char *key, *title; /* key: JSON, CSV file DOCVIEW-KEY.csv (or csv) */

@@ -62,7 +62,7 @@ static int an_ctrs_compute(const struct lab_an_view *v, const struct lab_an_anal
 /* A table of the columns in keys, separated by spaces: KEY or KEY:UNIT, of kind unless KEY
  * starts with '@' (a key), '#' (a count), '~' (a ratio) or '$' (a label). */
 static struct lab_doc_table *an_table(struct lab_doc_section *s, const char *key, const char *title,
-                                      enum lab_doc_kind kind, const char *keys)
+                                      enum lab_doc_kind kind, const char *keys, int params)
 {
 	static const enum lab_doc_kind kk[] = {LAB_DOC_KEY, LAB_DOC_COUNT, LAB_DOC_RATIO,
 	                                       LAB_DOC_TEXT};
@@ -76,10 +76,13 @@ static struct lab_doc_table *an_table(struct lab_doc_section *s, const char *key
 			*u++ = '\0';
 		lab_doc_col(t, k + !!mark, u, mark ? kk[mark - "@#~$"] : kind);
 	}
+	if (params) /* a section is an experiment: each row says its params, last */
+		lab_doc_col(t, "params", NULL, LAB_DOC_TEXT);
 	return t;
 }
 
-/* A new row of t for point e: its id and threads, then the n numbers v from column 2 on. */
+/* A new row of t for point e: its id and threads, then the n numbers v from column 2 on, and
+ * its params in the last column. */
 static void an_row(struct lab_doc *doc, struct lab_doc_table *t, const struct lab_an_ctr_pt *e,
                    const double *v, size_t n)
 {
@@ -88,9 +91,11 @@ static void an_row(struct lab_doc *doc, struct lab_doc_table *t, const struct la
 	lab_doc_str(doc, lab_doc_at(t, 1), lab_doc_printf(doc, "%d", e->pt->threads));
 	for (size_t k = 0; k < n; k++)
 		lab_doc_num(lab_doc_at(t, 2 + k), v[k]);
+	if (t && !strcmp(t->col[t->ncol - 1].key, "params"))
+		lab_doc_str(doc, lab_doc_at(t, t->ncol - 1), e->pt->params);
 }
 
-/* One section: an experiment and its params. */
+/* One section: an experiment. */
 struct an_sec {
 	struct lab_doc *doc;
 	struct lab_doc_section *s;
@@ -123,17 +128,31 @@ static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
 	}
 }
 
-/* The events with a value (task_clock in ns): one row per event. */
-static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
+/* The events with a value in the section's n points idx (task_clock in ns): a column each, one
+ * row per point, its params last; past LAB_DOC_MAXCOL - 3 events the rest are left out. */
+static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const size_t *idx, size_t n)
 {
-	for (size_t k = 0; k < c->ncol; k++) {
-		if (!e->nval[k])
-			continue;
-		if (!x->ev)
-			x->ev = an_table(x->s, "events", "events: median per sample", LAB_DOC_VALUE,
-			                 "@point @threads $event median #n");
-		an_row(x->doc, x->ev, e, (const double[]){NAN, e->med[k], (double)e->nval[k]}, 3);
-		lab_doc_str(x->doc, lab_doc_at(x->ev, 2), c->col[k] + 4);
+	size_t col[LAB_DOC_MAXCOL], nc = 0;
+
+	for (size_t k = 0; k < c->ncol && nc < LAB_DOC_MAXCOL - 3; k++)
+		for (size_t i = 0; i < n; i++)
+			if (c->p[idx[i]].nval[k]) {
+				col[nc++] = k;
+				break;
+			}
+	if (!nc || !(x->ev = an_table(x->s, "events", "events: median per sample", LAB_DOC_VALUE,
+	                              "@point @threads", 0)))
+		return;
+	for (size_t j = 0; j < nc; j++)
+		lab_doc_col(x->ev, c->col[col[j]] + 4, NULL, LAB_DOC_VALUE);
+	lab_doc_col(x->ev, "params", NULL, LAB_DOC_TEXT);
+	for (size_t i = 0; i < n; i++) {
+		const struct lab_an_ctr_pt *e = &c->p[idx[i]];
+
+		an_row(x->doc, x->ev, e, NULL, 0);
+		for (size_t j = 0; j < nc; j++)
+			if (e->nval[col[j]])
+				lab_doc_num(lab_doc_at(x->ev, 2 + j), e->med[col[j]]);
 	}
 }
 
@@ -217,44 +236,81 @@ static void an_pinned(struct an_sec *x)
 		    x->marked - x->matter, x->points);
 }
 
-static int an_same(const struct lab_an_point *a, const struct lab_an_point *b)
+/* The section of the n points idx of one experiment. Without hardware counters
+ * anywhere the derived and top-down tables would repeat one reason in every cell: the
+ * document's note says it once. */
+static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, const size_t *idx,
+                       size_t n)
 {
-	return !strcmp(a->experiment, b->experiment) && !strcmp(a->params, b->params);
-}
-
-/* The section of point first's experiment and params (its points from first on). */
-static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, size_t first)
-{
-	const struct lab_an_point *p0 = c->p[first].pt;
-	struct an_sec x = {.doc = doc, .s = lab_doc_section(doc, p0->experiment, p0->params)};
+	const struct lab_an_point *p0 = c->p[idx[0]].pt;
+	struct an_sec x = {.doc = doc, .s = lab_doc_section(doc, p0->experiment, NULL)};
 
 	lab_doc_lead(x.s, "medians per sample of the sum over threads, over the used samples");
 	x.sw = an_table(x.s, "points", "software events", LAB_DOC_VALUE,
 	                "@point @threads #n runq_wait:% #samples #samples_with_context_switches "
-	                "#samples_with_migrations ~mux_ratio_min $status");
+	                "#samples_with_migrations ~mux_ratio_min $status",
+	                1);
 	if (x.sw)
 		x.sw->csv = "counters"; /* counters.csv, the name users know */
-	x.dv = an_table(
-	    x.s, "derived", "derived metrics: ratios of the medians", LAB_DOC_VALUE,
-	    "@point @threads ~ipc ghz:GHz cycles_estimated ~cache_mpki ~branch_mpki ~l1d_mpki");
-	x.td = an_table(
-	    x.s, "topdown", "top-down: fractions of pipeline slots", LAB_DOC_RATIO,
-	    "@point @method retiring bad_speculation frontend_bound backend_bound smt_contention "
-	    "bad_speculation_raw memory_bound core_bound heavy_ops light_ops "
-	    "branch_mispredicts machine_clears fetch_latency fetch_bandwidth");
-	for (size_t i = first; i < c->np; i++)
-		if (an_same(c->p[i].pt, p0)) {
-			an_software(&x, &c->p[i]);
-			an_derived(&x, c, &c->p[i]);
-			an_topdown(&x, c, &c->p[i]);
-			an_events(&x, c, &c->p[i]);
+	if (c->any_hw) {
+		x.dv = an_table(x.s, "derived", "derived metrics: ratios of the medians",
+		                LAB_DOC_VALUE,
+		                "@point @threads ~ipc ghz:GHz cycles_estimated ~cache_mpki "
+		                "~branch_mpki ~l1d_mpki",
+		                1);
+		x.td =
+		    an_table(x.s, "topdown", "top-down: fractions of pipeline slots", LAB_DOC_RATIO,
+		             "@point @method retiring bad_speculation frontend_bound backend_bound "
+		             "smt_contention bad_speculation_raw memory_bound core_bound heavy_ops "
+		             "light_ops "
+		             "branch_mispredicts machine_clears fetch_latency fetch_bandwidth",
+		             0); /* 16 columns: the params are in the other tables */
+	}
+	for (size_t i = 0; i < n; i++) {
+		an_software(&x, &c->p[idx[i]]);
+		if (c->any_hw) {
+			an_derived(&x, c, &c->p[idx[i]]);
+			an_topdown(&x, c, &c->p[idx[i]]);
 		}
+	}
+	an_events(&x, c, idx, n);
 	an_pinned(&x);
+}
+
+/* Points a and b of c: 0 when they are of one experiment. */
+static int an_cmp_group(const struct lab_an_ctrs *c, size_t a, size_t b)
+{
+	return strcmp(c->p[a].pt->experiment, c->p[b].pt->experiment);
+}
+
+static const struct lab_an_ctrs *an_sort_ctrs; /* qsort has no context argument */
+
+/* By experiment, then in the order the run wrote the points. */
+static int an_cmp_pts(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int r = an_cmp_group(an_sort_ctrs, x, y);
+
+	return r ? r : (x > y) - (x < y);
+}
+
+/* A group of sorted points: its first point, where it starts in the sorted order, its size. */
+struct an_grp {
+	size_t first, at, n;
+};
+
+static int an_cmp_grp(const void *a, const void *b)
+{
+	const struct an_grp *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
 }
 
 static int an_ctrs_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_ctrs *c = state;
+	struct an_grp *grp = NULL;
+	size_t *idx, ng = 0;
 
 	(void)v;
 	doc->title = "Counters";
@@ -273,12 +329,30 @@ static int an_ctrs_describe(const struct lab_an_view *v, const void *state, stru
 		                           "%s; core clock %.3g GHz (estimated by the self-check: "
 		                           "cycles = task-clock x this, labelled estimated)",
 		                           doc->note, c->core_ghz);
-	for (size_t i = 0, j; i < c->np; i++) {
-		for (j = 0; j < i && !an_same(c->p[j].pt, c->p[i].pt); j++)
-			; /* a section per (experiment, params), at its first point */
-		if (j == i)
-			an_section(doc, c, i);
+	if (!c->any_hw && c->np)
+		doc->note = lab_doc_printf(doc, "%s; top-down (%s): %s", doc->note, c->method,
+		                           c->p[0].tma_reason);
+	if (!(idx = malloc((c->np ? c->np : 1) * sizeof(*idx))) ||
+	    !(grp = malloc((c->np ? c->np : 1) * sizeof(*grp)))) {
+		free(idx);
+		return -LAB_ENOMEM;
 	}
+	for (size_t i = 0; i < c->np; i++)
+		idx[i] = i;
+	/* a section per experiment: the points grouped by a sort, O(n log n), the groups then in
+	 * the order of their first point */
+	an_sort_ctrs = c;
+	qsort(idx, c->np, sizeof(*idx), an_cmp_pts);
+	for (size_t i = 0, j; i < c->np; i = j, ng++) {
+		for (j = i + 1; j < c->np && !an_cmp_group(c, idx[i], idx[j]); j++)
+			;
+		grp[ng] = (struct an_grp){idx[i], i, j - i};
+	}
+	qsort(grp, ng, sizeof(*grp), an_cmp_grp);
+	for (size_t g = 0; g < ng; g++)
+		an_section(doc, c, idx + grp[g].at, grp[g].n);
+	free(grp);
+	free(idx);
 	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 
