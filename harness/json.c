@@ -7,6 +7,10 @@
 
 static void json_indent(struct lab_json *j)
 {
+	if (j->flat && j->depth >= j->flat) { /* inside a container written on one line */
+		fputc(' ', j->f);
+		return;
+	}
 	fputc('\n', j->f);
 	for (int i = 0; i < j->depth; i++)
 		fputs("  ", j->f);
@@ -99,6 +103,7 @@ void lab_json_begin_digits(struct lab_json *j, FILE *f, int digits)
 {
 	j->f = f;
 	j->depth = 0;
+	j->flat = 0;
 	j->digits = digits;
 	j->first[0] = true;
 }
@@ -125,18 +130,29 @@ static void json_open(struct lab_json *j, const char *key, char c)
 
 static void json_close(struct lab_json *j, char c)
 {
-	bool empty = j->first[j->depth];
+	bool empty = j->first[j->depth], inline_ = j->flat && j->depth >= j->flat;
 
 	if (j->depth > 0)
 		j->depth--;
-	if (!empty)
+	if (!empty && inline_)
+		fputc(' ', j->f);
+	else if (!empty)
 		json_indent(j);
 	fputc(c, j->f);
+	if (j->flat && j->depth < j->flat)
+		j->flat = 0;
 }
 
 void lab_json_obj_open(struct lab_json *j, const char *key)
 {
 	json_open(j, key, '{');
+}
+
+void lab_json_obj_open_line(struct lab_json *j, const char *key)
+{
+	json_open(j, key, '{');
+	if (!j->flat)
+		j->flat = j->depth;
 }
 
 void lab_json_obj_close(struct lab_json *j)

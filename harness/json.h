@@ -20,6 +20,7 @@ struct lab_json {
 	FILE *f;
 	int depth;
 	int digits;                     /* significant digits of numbers; 0: shortest exact */
+	int flat;                       /* > 0: containers from this depth on are on one line */
 	bool first[LAB_JSON_DEPTH_MAX]; /* no element written yet at this depth */
 };
 
@@ -35,6 +36,9 @@ int lab_json_end(struct lab_json *j);
 /* Containers: a key may be NULL inside arrays and at the top level. */
 void lab_json_obj_open(struct lab_json *j, const char *key);
 void lab_json_obj_close(struct lab_json *j);
+/* An object written on one line with everything in it (a table's row): large documents stay
+ * readable and a fraction of the size. */
+void lab_json_obj_open_line(struct lab_json *j, const char *key);
 void lab_json_arr_open(struct lab_json *j, const char *key);
 void lab_json_arr_close(struct lab_json *j);
 

@@ -147,6 +147,10 @@ struct lab_doc {
 	size_t ns, cap, nfig;
 	struct lab_doc_mem *mem;
 	int failed;
+	/* 1: the analyzer's own files hold this data (the series: analysis.json's "series" and
+	 * summary.csv), so lab analyze does not write the document into analysis.json or a CSV
+	 * file a second time; text, report and plots come from it as from any document */
+	int data_elsewhere;
 };
 
 /* A new, empty document of view (a static string: the view's name); NULL when out of memory. */

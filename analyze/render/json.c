@@ -77,7 +77,7 @@ static void json_table(struct lab_json *w, const struct lab_doc_table *t)
 	lab_json_arr_close(w);
 	lab_json_arr_open(w, "rows");
 	for (size_t r = 0; r < t->nrow; r++) {
-		lab_json_obj_open(w, NULL);
+		lab_json_obj_open_line(w, NULL);
 		for (size_t k = 0; k < t->ncol; k++)
 			json_cell(w, &t->col[k], &t->cell[r * t->ncol + k]);
 		if (t->rwhy[r])

@@ -7,6 +7,9 @@
 
 /* Widest column the text pads to; a longer cell is printed whole and pushes the row. */
 #define TXT_MAXW 44
+/* The rows a table's column widths are taken from (measuring every cell twice costs as much
+ * as printing it: 100 000 rows). */
+#define TXT_WROWS 200
 
 const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len)
 {
@@ -89,7 +92,8 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 		w[k] = strlen(lab_render_head(&t->col[k], buf, sizeof(buf)));
 		nkey += t->col[k].kind == LAB_DOC_KEY && nkey == k;
 	}
-	for (size_t r = 0; r < t->nrow; r++)
+	/* widths from the first TXT_WROWS rows: a later, longer cell pushes its row */
+	for (size_t r = 0; r < t->nrow && r < TXT_WROWS; r++)
 		for (size_t k = 0; k < t->ncol; k++) {
 			size_t n = strlen(lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k],
 			                                  buf, sizeof(buf)));

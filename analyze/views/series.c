@@ -312,6 +312,7 @@ static int an_series_describe(const struct lab_an_view *v, const void *state, st
 
 	(void)v;
 	doc->title = "scaling";
+	doc->data_elsewhere = 1; /* analysis.json's "series" and summary.csv hold it all */
 	lab_doc_about(doc,
 	              "Per experiment and params: the cost per unit of work at each thread count "
 	              "(median, and the mean with its 95 % t-interval), the speedup over one "

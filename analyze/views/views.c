@@ -153,17 +153,17 @@ static int an_exps_collect(struct lab_an_view_exps *x, const struct lab_an_analy
 		free(r->order);
 		free(r->start);
 		r->order = r->start = NULL;
-		if (r->doc && an_exps_doc(x, r, i))
+		if (r->doc && !r->doc->data_elsewhere && an_exps_doc(x, r, i))
 			return -1;
 	}
 	for (size_t i = 0; i < a->nviews; i++) {
 		struct lab_an_view_run *r = &a->views[i];
 
 		/* a spanning section goes into the last bucket */
-		for (size_t j = 0; r->doc && j < r->doc->ns; j++)
+		for (size_t j = 0; r->exp && j < r->doc->ns; j++)
 			if (r->exp[j] == SIZE_MAX)
 				r->exp[j] = x->set.n;
-		if (r->doc && an_exps_bucket(r, r->exp, x->set.n))
+		if (r->exp && an_exps_bucket(r, r->exp, x->set.n))
 			return -1;
 		free(r->exp);
 		r->exp = NULL;
@@ -230,7 +230,7 @@ int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct la
 	int rc = 0;
 
 	for (size_t i = 0; i < a->nviews && !rc; i++)
-		if (a->views[i].doc)
+		if (a->views[i].doc && !a->views[i].doc->data_elsewhere)
 			rc = lab_render_csv(a->views[i].doc, dir, err);
 	return rc;
 }
@@ -240,7 +240,7 @@ size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t 
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->nviews && n < max; i++)
-		if (a->views[i].doc)
+		if (a->views[i].doc && !a->views[i].doc->data_elsewhere)
 			n += lab_render_csv_names(a->views[i].doc, names + n, max - n);
 	return n;
 }
