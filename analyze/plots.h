@@ -2,10 +2,11 @@
 /*
  * Plots under DIR/plots: the figures of every view's document (the scaling series' speedup,
  * efficiency and Karp-Flatt among them), drawn by analyze/render/gnuplot.c as VIEWNN-... .dat and
- * .gp. Each is described by a struct lab_an_plot; nothing reads meaning from a file name. The .gp scripts are self-contained and write .svg and .png next
- * to themselves. At most LAB_AN_PLOTS_MAX plots are written (a warning counts the rest). gnuplot
- * runs once, on render-batch.gnuplot (which loads every script), when it is on PATH; otherwise
- * one warning says how to install it. The analysis never depends on gnuplot.
+ * .gp. Each is described by a struct lab_an_plot; nothing reads meaning from a file name. The .gp
+ * scripts are self-contained and write .svg and .png next to themselves. At most LAB_AN_PLOTS_MAX
+ * plots are written (a warning counts the rest). gnuplot runs once, on render-batch.gnuplot (which
+ * loads every script), when it is on PATH; otherwise one warning says how to install it. The
+ * analysis never depends on gnuplot.
  */
 #ifndef LAB_ANALYZE_PLOTS_H
 #define LAB_ANALYZE_PLOTS_H

@@ -277,4 +277,3 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 	printf("\n%u point%s planned\n", s->plan->npts, s->plan->npts == 1 ? "" : "s");
 	cli_print_estimate(s->plan);
 }
-

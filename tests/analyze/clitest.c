@@ -88,7 +88,8 @@ const struct lab_an_json *clitest_row(const struct lab_an_json *v, const char *c
 	for (size_t i = 0; (s = clitest_at(v, "sections", i)); i++) {
 		if (cond && !strstr(lab_an_json_str(s, "params") ?: "", cond))
 			continue;
-		rows = lab_an_json_get(lab_an_json_get(lab_an_json_get(s, "tables"), table), "rows");
+		rows =
+		    lab_an_json_get(lab_an_json_get(lab_an_json_get(s, "tables"), table), "rows");
 		for (size_t r = 0; rows && r < rows->n; r++)
 			if (!key || !strcmp(lab_an_json_str(&rows->items[r], key) ?: "", val))
 				return &rows->items[r];

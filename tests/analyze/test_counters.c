@@ -288,8 +288,7 @@ LAB_TEST(text_csv_report)
 	                  "0.225,,0.075,0.1161290323,0.1088709677,"));
 	REQUIRE(ct_read("results-counters/report.html", &html) == 0);
 	CHECK(strstr(html, "<h2>Counters</h2>"));
-	REQUIRE(ct_read("results-counters/plots/counters00-ctr-topdown.gp",
-	                &gp) == 0);
+	REQUIRE(ct_read("results-counters/plots/counters00-ctr-topdown.gp", &gp) == 0);
 	CHECK(strstr(gp, "title 'retiring'") && strstr(gp, "title 'back-end bound'"));
 	CHECK(!strstr(gp, "SMT contention")); /* an AMD category */
 	CHECK(strstr(gp, "set label 'point 0, 1 thr' at 0, 1.02"));

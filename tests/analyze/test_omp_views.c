@@ -47,7 +47,8 @@ static size_t ov_nkey(const struct lab_an_json *t)
 	const struct lab_an_json *cols = lab_an_json_get(t, "columns");
 	size_t n = 0;
 
-	while (cols && n < cols->n && !strcmp(lab_an_json_str(&cols->items[n], "kind") ?: "", "key"))
+	while (cols && n < cols->n &&
+	       !strcmp(lab_an_json_str(&cols->items[n], "kind") ?: "", "key"))
 		n++;
 	return n ? n - 1 : 0;
 }
@@ -190,8 +191,7 @@ LAB_TEST(schedule_json_numbers)
 	CHECK_EQ_STR(ov_label(j, "omp_schedule", 0, 0), "dynamic");
 	CHECK_EQ_STR(ov_label(j, "omp_schedule", 0, 1), "static");
 	for (size_t k = 0; k < 3; k++)
-		CHECK_NEAR(ov_x(ov_pt(j, "omp_schedule", 0, 0, k), "chunk"), chunk[k],
-		           0);
+		CHECK_NEAR(ov_x(ov_pt(j, "omp_schedule", 0, 0, k), "chunk"), chunk[k], 0);
 	REQUIRE((p = ov_pt(j, "omp_schedule", 0, 0, 0)));
 	CHECK_NEAR(lab_an_json_num(p, "makespan_ns", 0), 1200, 1e-9);
 	CHECK_NEAR(ov_ci(p, "makespan_ns_ci95", 1), 1200 + 100 * T2_SQRT3, 1e-6);

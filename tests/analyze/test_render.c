@@ -235,7 +235,8 @@ LAB_TEST(gnuplot_golden_and_quoting)
 {
 	struct lab_doc *d = rd_fixture();
 	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir()};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY),
+	                           testlib_tmpdir()};
 	struct lab_err err = {0};
 	char *gp, *dat;
 
@@ -275,8 +276,9 @@ LAB_TEST(null_handles_are_safe)
 	lab_doc_row(t);
 	lab_doc_num(lab_doc_at(t, 0), 1);
 	lab_doc_rnote(t, "x");
-	lab_doc_point(lab_doc_curve(lab_doc_figure(NULL, "f", NULL, NULL, NULL), "c", LAB_DOC_LINES),
-	              1, 2, NAN, NAN);
+	lab_doc_point(
+	    lab_doc_curve(lab_doc_figure(NULL, "f", NULL, NULL, NULL), "c", LAB_DOC_LINES), 1, 2,
+	    NAN, NAN);
 	lab_doc_num(lab_doc_mat(lab_doc_matrix(NULL, "m", NULL, 2, 2), 0, 0), 1);
 	CHECK(lab_doc_failed(NULL));
 	lab_doc_free(NULL);

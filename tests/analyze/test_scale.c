@@ -12,8 +12,8 @@
 
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
-#include "analyze/output.h"
 #include "analyze/jsonr.h"
+#include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
@@ -227,7 +227,8 @@ LAB_TEST(views_json_sections_per_experiment)
 			CHECK_EQ_STR(lab_an_json_str(&e->items[k], "name"), name);
 			REQUIRE(sec && sec->n == sc_rep);
 			rows = lab_an_json_get(
-			    lab_an_json_get(lab_an_json_get(&sec->items[1], "tables"), "points"), "rows");
+			    lab_an_json_get(lab_an_json_get(&sec->items[1], "tables"), "points"),
+			    "rows");
 			REQUIRE(rows && rows->n == 1);
 			CHECK_NEAR(lab_an_json_num(&rows->items[0], "group", -1),
 			           (double)(k * sc_rep + 1), 0);
