@@ -54,7 +54,8 @@ static int doc_grow(struct lab_doc *d, void *arr, size_t *cap, size_t n, size_t 
 	return -1;
 }
 
-static const char *doc_vprintf(struct lab_doc *d, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static const char *doc_vprintf(struct lab_doc *d,
+                                                                     const char *fmt, va_list ap)
 {
 	va_list cp;
 	int n;

@@ -27,7 +27,7 @@ static const struct lab_an_cv_spec an_spec = {
     .logx = 1,
     .logy = 1,
     .match_metric = "retries_per_op",
-    .col = {{"ns_per_op", LAB_AN_CV_COST, 1, 0}, {"retries_per_op", LAB_AN_CV_METRIC, 1, 0}},
+    .col = {{"ns_per_op", LAB_AN_CV_COST, 1, 0, 0}, {"retries_per_op", LAB_AN_CV_METRIC, 1, 0, 0}},
     .ncol = 2,
     .plot_col = 0,
 };

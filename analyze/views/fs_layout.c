@@ -35,7 +35,7 @@ static const struct lab_an_cv_spec an_spec = {
     .logx = 1,
     .logy = 1,
     .keep = an_keep,
-    .col = {{"ns_per_increment", LAB_AN_CV_COST, 1, 0}},
+    .col = {{"ns_per_increment", LAB_AN_CV_COST, 1, 0, 0}},
     .ncol = 1,
     .plot_col = 0,
 };

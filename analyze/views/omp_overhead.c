@@ -26,8 +26,8 @@ static const struct lab_an_cv_spec an_spec = {
     .logx = 1,
     .match_metric = "overhead_ns",
     .col = {{"overhead_ns", LAB_AN_CV_METRIC, 0, 0, 1},
-            {"test_ns", LAB_AN_CV_METRIC, 1, 0},
-            {"ref_ns", LAB_AN_CV_METRIC, 1, 0}},
+            {"test_ns", LAB_AN_CV_METRIC, 1, 0, 0},
+            {"ref_ns", LAB_AN_CV_METRIC, 1, 0, 0}},
     .ncol = 3,
     .plot_col = 0,
 };

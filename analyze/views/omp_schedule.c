@@ -36,10 +36,10 @@ static const struct lab_an_cv_spec an_spec = {
     .logx = 1,
     .match_metric = "makespan_ns",
     .x_ignored = an_no_chunk,
-    .col = {{"makespan_ns", LAB_AN_CV_METRIC, 1, 0},
-            {"imbalance", LAB_AN_CV_METRIC, 1, 1},
+    .col = {{"makespan_ns", LAB_AN_CV_METRIC, 1, 0, 0},
+            {"imbalance", LAB_AN_CV_METRIC, 1, 1, 0},
             {"overhead_ns", LAB_AN_CV_METRIC, 0, 0, 1},
-            {"ideal_ns", LAB_AN_CV_METRIC, 1, 0}},
+            {"ideal_ns", LAB_AN_CV_METRIC, 1, 0, 0}},
     .ncol = 4,
     .plot_col = 0,
 };

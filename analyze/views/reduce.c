@@ -25,7 +25,7 @@ static const struct lab_an_cv_spec an_spec = {
     .ylabel = "ns per element, all threads together (mean, 95% CI)",
     .logx = 1,
     .logy = 1,
-    .col = {{"ns_per_elem", LAB_AN_CV_COST, 1, 0}},
+    .col = {{"ns_per_elem", LAB_AN_CV_COST, 1, 0, 0}},
     .ncol = 1,
     .plot_col = 0,
 };

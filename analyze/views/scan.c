@@ -24,7 +24,7 @@ static const struct lab_an_cv_spec an_spec = {
     .ylabel = "speedup over the baseline (mean, 95% CI)",
     .logx = 1,
     .base = "serial",
-    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0}},
+    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0, 0}},
     .ncol = 2,
     .plot_col = 0,
 };

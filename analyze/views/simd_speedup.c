@@ -28,7 +28,7 @@ static const struct lab_an_cv_spec an_spec = {
     .logy = 0,
     .base = "scalar",
     .base_same_threads = 1,
-    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0}},
+    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0, 0}},
     .ncol = 2,
     .plot_col = 0,
 };
