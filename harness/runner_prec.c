@@ -67,7 +67,7 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 	struct lab_prec_rec *pr = &rec->prec;
 	uint64_t budget = p->spec->h->budget, ts = lab_clock_ns();
 	double *x = malloc((rec->nreps ? rec->nreps : 1) * sizeof(*x)), mean0, per_ns;
-	unsigned m, want;
+	unsigned m, used;
 	int rc = 0;
 
 	if (!x)
@@ -86,8 +86,9 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 	                               LAB_PREC_N_MAX);
 	/* What one more sample costs: the pilot's samples with their retries and guards. */
 	per_ns = (double)(ts - p->ts_ns) / rec->nreps;
-	want = pr->planned + (rec->nreps - m); /* flagged ones do not count towards the total */
-	while (rec->nreps < want) {
+	/* Until planned samples count: a flagged one (left out, like the analyzer does) is taken
+	 * again, in the pilot or after it, as far as the budget goes. */
+	for (used = m; used < pr->planned; used += !rec->samples[rec->nreps - 1].flagged) {
 		uint64_t now = lab_clock_ns();
 		if ((double)(now - p->t0_ns) + per_ns > (double)budget) {
 			pr->budget_exhausted = true;

@@ -113,6 +113,10 @@ int kpoint_run(const struct lab_kernel *k, const char *const *kv, const struct k
 	 * (on a busy host they would only make the tests slow), unless a test asks. */
 	h.retry_flagged = o->retry_flagged;
 	h.quiet_wait = o->quiet_wait_ns;
+	if (o->precision) {
+		snprintf(h.precision, sizeof(h.precision), "%s", o->precision);
+		h.budget = o->budget_ns;
+	}
 	if (o->max_runq_wait > 0)
 		h.max_runq_wait = o->max_runq_wait;
 	if (o->foreign) {

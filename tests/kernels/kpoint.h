@@ -28,6 +28,8 @@ struct kpoint_opts {
 	unsigned load_persistent; /* preset: points of this size the load outlasted */
 	unsigned retry_flagged;
 	uint64_t quiet_wait_ns;
+	const char *precision; /* a precision target ("1%"; NULL: none) within budget_ns */
+	uint64_t budget_ns;
 };
 
 /*

@@ -298,3 +298,43 @@ LAB_TEST(persistence_by_team_size)
 	CHECK_EQ_U64(lab_runner_persist(&r, 1)->points, 0); /* back as new, taking 9's slot */
 	CHECK_EQ_U64(lab_runner_persist(&r, 9)->points, 0);
 }
+
+/* Quiet for the pilot, then every other sample flagged (retry_flagged = 0: kept, left out): a
+ * precision target takes samples until the planned number of them COUNT, not until the count
+ * of samples taken reaches it (that left a point short of its target with budget to spare).
+ * At 0.1 % the noop's plan is some hundred samples of 0.1 ms: well inside the budget. */
+static double rt_alternate(void *ctx)
+{
+	struct rt_seq *s = ctx;
+
+	return s->calls++ < 10 ? 0 : s->calls % 2 ? RT_BUSY : 0;
+}
+
+LAB_TEST(precision_counts_only_used_samples)
+{
+	struct rt_seq s = {NULL, 0, 0};
+	struct lab_point_rec rec;
+	struct kpoint_opts o = {.nthreads = 1,
+	                        .reps = 3,
+	                        .min_time_ns = 100000,
+	                        .foreign = rt_alternate,
+	                        .foreign_ctx = &s,
+	                        .precision = "0.1%",
+	                        .budget_ns = 2000000000ull};
+	unsigned used = 0;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(kpoint_run(rt_noop(), NULL, &o, &rec) == 0);
+	REQUIRE(rec.status == LAB_STATUS_OK && rec.prec.on);
+	for (unsigned i = 0; i < rec.nreps; i++)
+		used += !rec.samples[i].flagged;
+	/* either the planned samples count, or the budget said so (when the pilot alone met the
+	 * plan nothing is taken after it: then nothing was flagged either) */
+	CHECK(rec.nreps == rec.prec.pilot || rec.nflagged > 0);
+	CHECK(used >= rec.prec.planned || rec.prec.budget_exhausted);
+	CHECK(rec.prec.achieved <= 0.01 || rec.prec.budget_exhausted);
+	fprintf(stderr, "pilot %u, planned %u, taken %u, used %u, flagged %u, budget out %d\n",
+	        rec.prec.pilot, rec.prec.planned, rec.nreps, used, rec.nflagged,
+	        rec.prec.budget_exhausted);
+	kpoint_free(&rec);
+}
