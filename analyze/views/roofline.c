@@ -11,6 +11,9 @@
 #include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
+/* The most points of one plot that are labelled on it. */
+#define AN_RL_LABELS 8
+
 static void an_rl_free(void *state)
 {
 	struct lab_an_rl *s = state;
@@ -138,6 +141,7 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 	struct lab_doc_curve *c;
 	double cmax = NAN, lo = INFINITY, hi = 0;
 	int k = 0;
+	size_t npt = 0;
 
 	for (size_t i = 0; i < s->nc; i++)
 		if (s->c[i].threads == t && s->c[i].kind == LAB_AN_RL_COMPUTE &&
@@ -157,7 +161,14 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lo = bw && cmax > 0 ? fmin(lo, cmax / e->v.median) : lo;
 		hi = bw && cmax > 0 ? fmax(hi, cmax / e->v.median) : hi;
 	}
-	c = lab_doc_curve(f, "points (median, 95% CI)", LAB_DOC_POINTS);
+	/* Labels only where they can be read: beyond AN_RL_LABELS points they cover each other (the
+	 * points table names every point). */
+	for (size_t i = 0; i < s->np; i++)
+		npt += s->p[i].pt->threads == t && s->p[i].gf.median > 0 && s->p[i].intensity > 0;
+	c = lab_doc_curve(f,
+	                  npt > AN_RL_LABELS ? "points (median, 95% CI; named in the points table)"
+	                                     : "points (median, 95% CI)",
+	                  LAB_DOC_POINTS);
 	for (size_t i = 0; c && i < s->np; i++) {
 		const struct lab_an_rl_pt *e = &s->p[i];
 		char label[200];
@@ -169,7 +180,8 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 			*q = ' ';
 		lab_doc_point(c, e->intensity, e->gf.median, e->gf.lo,
 		              isinf(e->gf.hi) ? NAN : e->gf.hi);
-		lab_doc_flabel(f, e->intensity, e->gf.median, label);
+		if (npt <= AN_RL_LABELS)
+			lab_doc_flabel(f, e->intensity, e->gf.median, label);
 		lo = fmin(lo, e->intensity);
 		hi = fmax(hi, e->intensity);
 	}
