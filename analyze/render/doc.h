@@ -76,12 +76,16 @@ enum lab_doc_style {
 	LAB_DOC_ROOF,   /* the function y = min(a, b x); a or b NaN: that part absent */
 };
 
+struct lab_doc_pt {
+	double x, y, lo, hi; /* lo, hi NaN: no interval */
+};
+
 struct lab_doc_curve {
 	const char *label;
 	enum lab_doc_style style;
 	int color, dash; /* style indices (0-based; renderers cycle them) */
 	double a, b;     /* ROOF */
-	double *x, *y, *lo, *hi;
+	struct lab_doc_pt *p;
 	size_t n, cap;
 	const char *missing; /* where it has no number and why ("2: load-flagged") */
 	size_t ngap;

@@ -44,10 +44,12 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g)
 			continue;
 		fputs(blk++ ? "\n\n" : "", f);
 		for (size_t k = 0; k < c->n; k++) {
-			lab_an_dat_num(f, c->x[k]);
-			lab_an_dat_num(f, c->y[k]);
-			lab_an_dat_num(f, isfinite(c->lo[k]) ? c->lo[k] : c->y[k]);
-			lab_an_dat_num(f, isfinite(c->hi[k]) ? c->hi[k] : c->y[k]);
+			const struct lab_doc_pt *p = &c->p[k];
+
+			lab_an_dat_num(f, p->x);
+			lab_an_dat_num(f, p->y);
+			lab_an_dat_num(f, isfinite(p->lo) ? p->lo : p->y);
+			lab_an_dat_num(f, isfinite(p->hi) ? p->hi : p->y);
 			fputc('\n', f);
 		}
 		if (!c->n) /* an empty block still counts as an index */

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A document's tables and matrices and their cells (doc.h). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "analyze/render/doc_int.h"
+
+struct lab_doc_table *lab_doc_table(struct lab_doc_section *s, const char *key, const char *title)
+{
+	struct lab_doc_table *t = s ? lab__doc_alloc(s->doc, sizeof(*t)) : NULL;
+	struct lab_doc_block *b;
+
+	if (!t || !(b = lab__doc_block(s, LAB_DOC_TABLE)))
+		return NULL;
+	t->doc = s->doc;
+	t->key = lab__doc_str(s->doc, key);
+	t->title = lab__doc_str(s->doc, title);
+	b->u.table = t;
+	return t;
+}
+
+void lab_doc_col(struct lab_doc_table *t, const char *key, const char *unit, enum lab_doc_kind kind)
+{
+	if (!t || t->nrow || t->ncol == LAB_DOC_MAXCOL)
+		return;
+	t->col[t->ncol].key = lab__doc_str(t->doc, key);
+	t->col[t->ncol].unit = lab__doc_str(t->doc, unit);
+	t->col[t->ncol++].kind = kind;
+}
+
+static void doc_cell_init(struct lab_doc_cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->median = c->mean = c->lo = c->hi = NAN;
+}
+
+void lab_doc_row(struct lab_doc_table *t)
+{
+	size_t r1 = t ? t->rcap : 0, r2 = r1;
+
+	if (!t || t->doc->failed || !t->ncol ||
+	    lab__doc_grow(t->doc, &t->cell, &t->ccap, (t->nrow + 1) * t->ncol, sizeof(*t->cell)) ||
+	    lab__doc_grow(t->doc, &t->rnote, &r1, t->nrow + 1, sizeof(*t->rnote)) ||
+	    lab__doc_grow(t->doc, &t->rwhy, &r2, t->nrow + 1, sizeof(*t->rwhy)))
+		return;
+	t->rcap = r1;
+	for (size_t k = 0; k < t->ncol; k++)
+		doc_cell_init(&t->cell[t->nrow * t->ncol + k]);
+	t->rnote[t->nrow] = t->rwhy[t->nrow] = NULL;
+	t->nrow++;
+}
+
+static struct lab_doc_cell doc_scratch;
+
+struct lab_doc_cell *lab_doc_at(struct lab_doc_table *t, size_t k)
+{
+	if (!t || t->doc->failed || !t->nrow || k >= t->ncol) {
+		doc_cell_init(&doc_scratch);
+		return &doc_scratch;
+	}
+	return &t->cell[(t->nrow - 1) * t->ncol + k];
+}
+
+void lab_doc_rnote(struct lab_doc_table *t, const char *fmt, ...)
+{
+	if (t && !t->doc->failed && t->nrow)
+		LAB_DOC_VSET(t->doc, &t->rnote[t->nrow - 1], fmt);
+}
+
+void lab_doc_rwhy(struct lab_doc_table *t, const char *fmt, ...)
+{
+	if (t && !t->doc->failed && t->nrow)
+		LAB_DOC_VSET(t->doc, &t->rwhy[t->nrow - 1], fmt);
+}
+
+struct lab_doc_matrix *lab_doc_matrix(struct lab_doc_section *s, const char *key, const char *title,
+                                      size_t nr, size_t nc)
+{
+	struct lab_doc_matrix *m = s ? lab__doc_alloc(s->doc, sizeof(*m)) : NULL;
+	struct lab_doc_block *b;
+
+	if (!m || (nr && nc > SIZE_MAX / sizeof(*m->cell) / nr) ||
+	    !(m->cell = lab__doc_alloc(s->doc, nr * nc * sizeof(*m->cell))) ||
+	    !(m->rlab = lab__doc_alloc(s->doc, nr * sizeof(*m->rlab))) ||
+	    !(m->clab = lab__doc_alloc(s->doc, nc * sizeof(*m->clab))) ||
+	    !(b = lab__doc_block(s, LAB_DOC_MATRIX)))
+		return NULL;
+	m->doc = s->doc;
+	m->key = lab__doc_str(s->doc, key);
+	m->title = lab__doc_str(s->doc, title);
+	m->nr = nr;
+	m->nc = nc;
+	m->ncell = nr * nc;
+	for (size_t i = 0; i < nr * nc; i++)
+		doc_cell_init(&m->cell[i]);
+	b->u.matrix = m;
+	return m;
+}
+
+struct lab_doc_matrix *lab_doc_matrix_sparse(struct lab_doc_section *s, const char *key,
+                                             const char *title, size_t nr, size_t nc, size_t ncell)
+{
+	struct lab_doc_matrix *m = lab_doc_matrix(s, key, title, 0, 0);
+
+	if (!m || ncell > SIZE_MAX / sizeof(*m->cell) ||
+	    !(m->cell = lab__doc_alloc(s->doc, ncell * sizeof(*m->cell))) ||
+	    !(m->pos = lab__doc_alloc(s->doc, ncell * sizeof(*m->pos))) ||
+	    !(m->rlab = lab__doc_alloc(s->doc, nr * sizeof(*m->rlab))) ||
+	    !(m->clab = lab__doc_alloc(s->doc, nc * sizeof(*m->clab))))
+		return NULL;
+	m->nr = nr;
+	m->nc = nc;
+	m->scap = ncell;
+	return m;
+}
+
+struct lab_doc_cell *lab_doc_smat(struct lab_doc_matrix *m, size_t r, size_t c)
+{
+	if (!m || !m->pos || m->ncell == m->scap || r >= m->nr || c >= m->nc) {
+		doc_cell_init(&doc_scratch);
+		return &doc_scratch;
+	}
+	m->pos[m->ncell] = r * m->nc + c;
+	doc_cell_init(&m->cell[m->ncell]);
+	return &m->cell[m->ncell++];
+}
+
+struct lab_doc_cell *lab_doc_mat(struct lab_doc_matrix *m, size_t r, size_t c)
+{
+	if (!m || r >= m->nr || c >= m->nc) {
+		doc_cell_init(&doc_scratch);
+		return &doc_scratch;
+	}
+	return &m->cell[r * m->nc + c];
+}
+
+void lab_doc_num(struct lab_doc_cell *c, double v)
+{
+	c->median = c->mean = v;
+	c->has = isfinite(v);
+}
+
+void lab_doc_ival(struct lab_doc_cell *c, double median, double mean, double lo, double hi,
+                  size_t n)
+{
+	c->median = median;
+	c->mean = mean;
+	c->lo = lo;
+	c->hi = hi;
+	c->n = n;
+	c->has = isfinite(mean) || isfinite(median);
+}
+
+void lab_doc_str(struct lab_doc *d, struct lab_doc_cell *c, const char *s)
+{
+	if (c != &doc_scratch && s) {
+		c->text = lab__doc_str(d, s);
+		c->has = 1;
+	}
+}
+
+void lab_doc_why(struct lab_doc *d, struct lab_doc_cell *c, const char *fmt, ...)
+{
+	if (c != &doc_scratch)
+		LAB_DOC_VSET(d, &c->why, fmt);
+}
+
+void lab_doc_cnote(struct lab_doc *d, struct lab_doc_cell *c, const char *fmt, ...)
+{
+	if (c != &doc_scratch)
+		LAB_DOC_VSET(d, &c->note, fmt);
+}
