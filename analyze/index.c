@@ -117,3 +117,20 @@ void lab_an_strset_free(struct lab_an_strset *set)
 	lab_an_index_free(&set->ix);
 	memset(set, 0, sizeof(*set));
 }
+
+void lab_an_bucket(const size_t *key, size_t n, size_t nkeys, size_t *order, size_t *end)
+{
+	size_t sum = 0;
+
+	memset(end, 0, nkeys * sizeof(*end));
+	for (size_t i = 0; i < n; i++)
+		end[key[i]]++;
+	for (size_t k = 0; k < nkeys; k++) { /* end[k]: where key k's items start, for now */
+		size_t count = end[k];
+
+		end[k] = sum;
+		sum += count;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[end[key[i]]++] = i;
+}

@@ -55,4 +55,9 @@ size_t lab_an_strset_add(struct lab_an_strset *set, const char *s, int *added);
 size_t lab_an_strset_find(const struct lab_an_strset *set, const char *s);
 void lab_an_strset_free(struct lab_an_strset *set);
 
+/* A counting sort of the n items by key[i] < nkeys, stable: order gets the items key by key,
+ * and end[k] (nkeys entries) where key k's items end, so they are order[k ? end[k - 1] : 0] up
+ * to order[end[k] - 1]. O(n + nkeys). */
+void lab_an_bucket(const size_t *key, size_t n, size_t nkeys, size_t *order, size_t *end);
+
 #endif

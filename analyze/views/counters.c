@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/index.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
@@ -277,40 +278,35 @@ static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, const s
 	an_pinned(&x);
 }
 
-/* Points a and b of c: 0 when they are of one experiment. */
-static int an_cmp_group(const struct lab_an_ctrs *c, size_t a, size_t b)
+/* A section per experiment, experiments in the order first seen: the points bucketed by the
+ * project's string set and a counting sort, O(n). Returns 0 or -LAB_ENOMEM. */
+static int an_ctrs_sections(struct lab_doc *doc, const struct lab_an_ctrs *c)
 {
-	return strcmp(c->p[a].pt->experiment, c->p[b].pt->experiment);
-}
+	struct lab_an_strset set = {0};
+	size_t *e = malloc((c->np ? c->np : 1) * sizeof(*e)),
+	       *idx = malloc((c->np ? c->np : 1) * sizeof(*idx)), *end = NULL;
+	int rc = -LAB_ENOMEM;
 
-static const struct lab_an_ctrs *an_sort_ctrs; /* qsort has no context argument */
-
-/* By experiment, then in the order the run wrote the points. */
-static int an_cmp_pts(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int r = an_cmp_group(an_sort_ctrs, x, y);
-
-	return r ? r : (x > y) - (x < y);
-}
-
-/* A group of sorted points: its first point, where it starts in the sorted order, its size. */
-struct an_grp {
-	size_t first, at, n;
-};
-
-static int an_cmp_grp(const void *a, const void *b)
-{
-	const struct an_grp *x = a, *y = b;
-
-	return (x->first > y->first) - (x->first < y->first);
+	for (size_t i = 0; e && idx && i < c->np; i++)
+		if ((e[i] = lab_an_strset_add(&set, c->p[i].pt->experiment, NULL)) == (size_t)-1)
+			goto out;
+	if (!e || !idx || !(end = calloc(set.n ? set.n : 1, sizeof(*end))))
+		goto out;
+	lab_an_bucket(e, c->np, set.n, idx, end);
+	for (size_t k = 0; k < set.n; k++)
+		an_section(doc, c, idx + (k ? end[k - 1] : 0), end[k] - (k ? end[k - 1] : 0));
+	rc = 0;
+out:
+	lab_an_strset_free(&set);
+	free(end);
+	free(idx);
+	free(e);
+	return rc;
 }
 
 static int an_ctrs_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_ctrs *c = state;
-	struct an_grp *grp = NULL;
-	size_t *idx, ng = 0;
 
 	(void)v;
 	doc->title = "Counters";
@@ -332,27 +328,8 @@ static int an_ctrs_describe(const struct lab_an_view *v, const void *state, stru
 	if (!c->any_hw && c->np)
 		doc->note = lab_doc_printf(doc, "%s; top-down (%s): %s", doc->note, c->method,
 		                           c->p[0].tma_reason);
-	if (!(idx = malloc((c->np ? c->np : 1) * sizeof(*idx))) ||
-	    !(grp = malloc((c->np ? c->np : 1) * sizeof(*grp)))) {
-		free(idx);
+	if (an_ctrs_sections(doc, c))
 		return -LAB_ENOMEM;
-	}
-	for (size_t i = 0; i < c->np; i++)
-		idx[i] = i;
-	/* a section per experiment: the points grouped by a sort, O(n log n), the groups then in
-	 * the order of their first point */
-	an_sort_ctrs = c;
-	qsort(idx, c->np, sizeof(*idx), an_cmp_pts);
-	for (size_t i = 0, j; i < c->np; i = j, ng++) {
-		for (j = i + 1; j < c->np && !an_cmp_group(c, idx[i], idx[j]); j++)
-			;
-		grp[ng] = (struct an_grp){idx[i], i, j - i};
-	}
-	qsort(grp, ng, sizeof(*grp), an_cmp_grp);
-	for (size_t g = 0; g < ng; g++)
-		an_section(doc, c, idx + grp[g].at, grp[g].n);
-	free(grp);
-	free(idx);
 	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }
 

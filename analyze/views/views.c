@@ -108,20 +108,15 @@ static size_t an_exps_mark(struct lab_an_view_exps *x, size_t i, const char *e)
 }
 
 /* r's sections bucketed by experiment (r->order from r->start[e] to r->start[e + 1]; bucket
- * nexp: the sections that span experiments), a counting sort over exp (each section's index). */
+ * nexp: the sections that span experiments): lab_an_bucket over exp (each section's index). */
 static int an_exps_bucket(struct lab_an_view_run *r, const size_t *exp, size_t nexp)
 {
 	size_t ns = r->doc->ns;
 
-	if (!(r->start = calloc(nexp + 3, sizeof(*r->start))) ||
+	if (!(r->start = calloc(nexp + 2, sizeof(*r->start))) ||
 	    !(r->order = calloc(ns ? ns : 1, sizeof(*r->order))))
 		return -1;
-	for (size_t j = 0; j < ns; j++)
-		r->start[exp[j] + 2]++;
-	for (size_t e = 2; e < nexp + 3; e++)
-		r->start[e] += r->start[e - 1];
-	for (size_t j = 0; j < ns; j++)
-		r->order[r->start[exp[j] + 1]++] = j;
+	lab_an_bucket(exp, ns, nexp + 1, r->order, r->start + 1); /* start[0] = 0 */
 	return 0;
 }
 
