@@ -67,14 +67,13 @@ static void an_series_free(void *state)
 	free(st);
 }
 
-/* A ratio with its interval said after it: "[lo, hi]", "[unbounded]", "[no CI]" (too few
- * repetitions for one); no number: "-". */
-static void an_series_ratio(struct lab_doc *doc, struct lab_doc_cell *c, double v, double lo,
-                            double hi, int ci)
+/* An estimate with its interval (ci): "[lo, hi]"; unbounded where an end is not finite (a
+ * rate whose cost interval reaches 0 keeps its lower end); "[no CI]" without one (too few
+ * repetitions); no number: "-". */
+static void an_series_ratio(struct lab_doc_cell *c, double v, double lo, double hi, int ci)
 {
 	if (!isfinite(v))
 		return;
-	(void)doc;
 	lab_doc_num(c, v);
 	/* no interval: NaN; an interval that is not finite: unbounded */
 	c->lo = ci ? (isfinite(lo) ? lo : -INFINITY) : NAN;
@@ -130,11 +129,11 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 	             st->n > 1 ? st->ci95_hi : NAN, st->n);
 	lab_doc_num(lab_doc_at(t, 3), 100 * st->cv);
 	if (scaling) {
-		an_series_ratio(doc, lab_doc_at(t, 4), r->has_speedup ? r->speedup.est : NAN,
+		an_series_ratio(lab_doc_at(t, 4), r->has_speedup ? r->speedup.est : NAN,
 		                r->speedup.lo, r->speedup.hi, c);
-		an_series_ratio(doc, lab_doc_at(t, 5), r->has_speedup ? r->eff : NAN, r->eff_lo,
+		an_series_ratio(lab_doc_at(t, 5), r->has_speedup ? r->eff : NAN, r->eff_lo,
 		                r->eff_hi, c);
-		an_series_ratio(doc, lab_doc_at(t, 6), r->kf, r->kf_lo, r->kf_hi,
+		an_series_ratio(lab_doc_at(t, 6), r->kf, r->kf_lo, r->kf_hi,
 		                c && isfinite(r->kf_lo));
 	}
 	an_series_flags(t, r);
@@ -175,15 +174,10 @@ static void an_series_points(struct lab_doc_section *sec, const struct lab_an_se
 		an_series_row(sec->doc, t, &s->row[j], !s->latency);
 }
 
-/* A rate with its interval said after it; the cost interval reaching 0 leaves a lower bound. */
-static void an_series_rate(struct lab_doc *doc, struct lab_doc_cell *c, const struct lab_an_rate *r)
+/* A rate: its interval from the cost's, unbounded above when that reaches 0. */
+static void an_series_rate(struct lab_doc_cell *c, const struct lab_an_rate *r)
 {
-	if (isfinite(r->v) && isfinite(r->lo) && isinf(r->hi)) {
-		lab_doc_num(c, r->v);
-		c->lo = r->lo;
-		c->hi = INFINITY;
-	} else
-		an_series_ratio(doc, c, r->v, r->lo, r->hi, isfinite(r->lo));
+	an_series_ratio(c, r->v, r->lo, r->hi, isfinite(r->lo));
 }
 
 /*
@@ -225,11 +219,11 @@ static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_ser
 		lab_doc_str(sec->doc, lab_doc_at(t, 0),
 		            lab_doc_printf(sec->doc, "%d", s->row[i].pt->threads));
 		if (bytes)
-			an_series_rate(sec->doc, lab_doc_at(t, k++), &r->gbytes);
+			an_series_rate(lab_doc_at(t, k++), &r->gbytes);
 		if (wa)
-			an_series_rate(sec->doc, lab_doc_at(t, k++), &r->gbytes_wa);
+			an_series_rate(lab_doc_at(t, k++), &r->gbytes_wa);
 		if (flops)
-			an_series_rate(sec->doc, lab_doc_at(t, k++), &r->gflops);
+			an_series_rate(lab_doc_at(t, k++), &r->gflops);
 		if (bytes && flops && isfinite(r->flops_per_byte))
 			lab_doc_num(lab_doc_at(t, k), r->flops_per_byte);
 	}
