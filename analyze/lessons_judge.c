@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A lesson's quantity Q from its point means, Q's 95 % interval (Fieller for a ratio of two
+ * means, t for one, the delta method otherwise) and the verdict (analyze/lessons.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/lessons_int.h"
+#include "analyze/stats.h"
+
+const char *lab_an_verdict_name(enum lab_an_verdict v)
+{
+	static const char *const names[] = {"holds", "fails", "inconclusive", "not run"};
+
+	return names[v];
+}
+
+static double ev_eval(const struct ev *e, int id, double *g)
+{
+	const struct lab_lesson_node *n = &e->c->node[id];
+	double ga[EV_VARS_MAX], gb[EV_VARS_MAX], a, b;
+
+	memset(g, 0, e->nvar * sizeof(*g));
+	switch (n->op) {
+	case LAB_LESSON_NUM:
+		return n->num;
+	case LAB_LESSON_COST:
+	case LAB_LESSON_METRIC:
+		g[e->leaf[id]] = 1;
+		return e->var[e->leaf[id]].mean;
+	case LAB_LESSON_THROUGHPUT: { /* 1e9 / cost: units per second */
+		double x = e->var[e->leaf[id]].mean;
+		g[e->leaf[id]] = -1e9 / (x * x);
+		return 1e9 / x;
+	}
+	case LAB_LESSON_SPEEDUP: {
+		double x = e->var[e->leaf[id]].mean, base = e->var[e->base[id]].mean;
+		if (e->base[id] == e->leaf[id])
+			return 1; /* the point is its own baseline */
+		g[e->base[id]] = 1 / x;
+		g[e->leaf[id]] = -base / (x * x);
+		return base / x;
+	}
+	case LAB_LESSON_NEG:
+		a = ev_eval(e, n->a, ga);
+		for (unsigned i = 0; i < e->nvar; i++)
+			g[i] = -ga[i];
+		return -a;
+	default:
+		break;
+	}
+	a = ev_eval(e, n->a, ga);
+	b = ev_eval(e, n->b, gb);
+	for (unsigned i = 0; i < e->nvar; i++)
+		g[i] = n->op == LAB_LESSON_ADD   ? ga[i] + gb[i]
+		       : n->op == LAB_LESSON_SUB ? ga[i] - gb[i]
+		       : n->op == LAB_LESSON_MUL ? ga[i] * b + a * gb[i]
+		                                 : (ga[i] * b - a * gb[i]) / (b * b);
+	return n->op == LAB_LESSON_ADD   ? a + b
+	       : n->op == LAB_LESSON_SUB ? a - b
+	       : n->op == LAB_LESSON_MUL ? a * b
+	                                 : a / b;
+}
+
+/* Q = k * prod var_i^p[i]: fills k and p; -1 when the side is not such a product. */
+static int ev_mono(const struct ev *e, int id, double *k, int *p)
+{
+	const struct lab_lesson_node *n = &e->c->node[id];
+	double kb;
+	int pb[EV_VARS_MAX];
+
+	memset(p, 0, e->nvar * sizeof(*p));
+	*k = 1;
+	switch (n->op) {
+	case LAB_LESSON_NUM:
+		*k = n->num;
+		return 0;
+	case LAB_LESSON_COST:
+	case LAB_LESSON_METRIC:
+		p[e->leaf[id]] = 1;
+		return 0;
+	case LAB_LESSON_THROUGHPUT:
+		*k = 1e9;
+		p[e->leaf[id]] = -1;
+		return 0;
+	case LAB_LESSON_SPEEDUP:
+		p[e->base[id]] += 1;
+		p[e->leaf[id]] -= 1;
+		return 0;
+	case LAB_LESSON_NEG:
+		if (ev_mono(e, n->a, k, p))
+			return -1;
+		*k = -*k;
+		return 0;
+	case LAB_LESSON_MUL:
+	case LAB_LESSON_DIV:
+		if (ev_mono(e, n->a, k, p) || ev_mono(e, n->b, &kb, pb))
+			return -1;
+		for (unsigned i = 0; i < e->nvar; i++)
+			p[i] += n->op == LAB_LESSON_MUL ? pb[i] : -pb[i];
+		*k = n->op == LAB_LESSON_MUL ? *k * kb : *k / kb;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int ev_has_data(const struct ev *e, int id)
+{
+	const struct lab_lesson_node *n = &e->c->node[id];
+
+	if (lab_lesson_func_name(n->op))
+		return 1;
+	if (n->op == LAB_LESSON_NUM)
+		return 0;
+	return ev_has_data(e, n->a) || (n->op != LAB_LESSON_NEG && ev_has_data(e, n->b));
+}
+
+struct ev_q {
+	double value, lo, hi;
+	double k;
+	int p[EV_VARS_MAX];
+	int mono;
+	const char *method;
+	int unbounded; /* an interval exists but is not bounded: inconclusive */
+};
+
+/* The interval of Q from its product form, or -1 when the form has more than two means. */
+static int ev_ci_mono(const struct ev *e, struct ev_q *q)
+{
+	int up = -1, down = -1, other = 0;
+
+	for (unsigned i = 0; i < e->nvar; i++) {
+		if (q->p[i] == 1 && up < 0)
+			up = (int)i;
+		else if (q->p[i] == -1 && down < 0)
+			down = (int)i;
+		else if (q->p[i] != 0)
+			other = 1;
+	}
+	if (other || (up < 0 && down < 0))
+		return -1;
+	double lo, hi;
+	if (up >= 0 && down >= 0) {
+		const struct ev_var *x = &e->var[up], *y = &e->var[down];
+		struct lab_an_ratio r;
+		lab_an_ratio_fieller(x->mean, x->v, x->n, y->mean, y->v, y->n, 0.95, &r);
+		q->method = "fieller";
+		if (!r.has_ci)
+			return 0; /* lo, hi stay NaN */
+		if (r.unbounded) {
+			q->unbounded = 1;
+			return 0;
+		}
+		lo = r.lo;
+		hi = r.hi;
+	} else {
+		const struct ev_var *x = &e->var[up >= 0 ? up : down];
+		q->method = "t";
+		if (x->n < 2)
+			return 0;
+		double m = lab_an_t_quantile(0.95, (double)x->n - 1) * sqrt(x->v);
+		lo = x->mean - m;
+		hi = x->mean + m;
+		if (down >= 0) {
+			if (lo <= 0 && hi >= 0) {
+				q->unbounded = 1;
+				return 0;
+			}
+			double t = 1 / hi;
+			hi = 1 / lo;
+			lo = t;
+		}
+	}
+	q->lo = q->k >= 0 ? q->k * lo : q->k * hi;
+	q->hi = q->k >= 0 ? q->k * hi : q->k * lo;
+	return 0;
+}
+
+/* The delta-method interval of Q from its gradient g. */
+static void ev_ci_delta(const struct ev *e, const double *g, struct ev_q *q)
+{
+	double var = 0, denom = 0;
+
+	q->method = "delta";
+	for (unsigned i = 0; i < e->nvar; i++) {
+		double part = g[i] * g[i] * e->var[i].v;
+		if (part == 0)
+			continue;
+		if (e->var[i].n < 2)
+			return; /* a mean of one sample: no interval */
+		var += part;
+		denom += part * part / ((double)e->var[i].n - 1);
+	}
+	if (var == 0) {
+		q->lo = q->hi = q->value;
+		return;
+	}
+	double m = lab_an_t_quantile(0.95, var * var / denom) * sqrt(var);
+	q->lo = q->value - m;
+	q->hi = q->value + m;
+}
+
+/* Writes a side of the claim into buf, in parentheses when it is a sum. */
+static void ev_side(const struct lab_lesson_claim *c, int id, char *buf, size_t len)
+{
+	enum lab_lesson_op op = c->node[id].op;
+	int paren = op == LAB_LESSON_ADD || op == LAB_LESSON_SUB;
+
+	if (paren && len > 2) {
+		buf[0] = '(';
+		lab_lesson_format(c, id, buf + 1, len - 2);
+		strcat(buf, ")");
+	} else {
+		lab_lesson_format(c, id, buf, len);
+	}
+}
+
+/* Q, c and the comparison of the claim; the interval; the verdict. */
+static void ev_judge(struct ev *e, struct lab_an_lesson *out)
+{
+	const struct lab_lesson_claim *c = e->c;
+	enum lab_lesson_cmp cmp = c->cmp;
+	static const enum lab_lesson_cmp flip[] = {LAB_LESSON_LE, LAB_LESSON_LT, LAB_LESSON_GE,
+	                                           LAB_LESSON_GT};
+	double g[EV_VARS_MAX], gb[EV_VARS_MAX], kb;
+	int pb[EV_VARS_MAX];
+	struct ev_q q = {.lo = NAN, .hi = NAN};
+	int dl = ev_has_data(e, c->lhs), dr = ev_has_data(e, c->rhs);
+	char a[256], b[256];
+
+	if (!dl || !dr) { /* one side is a constant: Q is the other */
+		int qs = dl ? c->lhs : c->rhs, cs = dl ? c->rhs : c->lhs;
+		if (!dl)
+			cmp = flip[cmp];
+		out->bound = ev_eval(e, cs, gb);
+		q.value = ev_eval(e, qs, g);
+		q.mono = ev_mono(e, qs, &q.k, q.p) == 0;
+		lab_lesson_format(c, qs, out->quantity, sizeof(out->quantity));
+	} else if (ev_mono(e, c->lhs, &q.k, q.p) == 0 && ev_mono(e, c->rhs, &kb, pb) == 0 &&
+	           kb != 0) { /* a ratio of products, compared with 1 */
+		double vl = ev_eval(e, c->lhs, g), vr = ev_eval(e, c->rhs, gb);
+		for (unsigned i = 0; i < e->nvar; i++) {
+			q.p[i] -= pb[i];
+			g[i] = (g[i] * vr - vl * gb[i]) / (vr * vr);
+		}
+		q.k /= kb;
+		q.mono = 1;
+		q.value = vl / vr;
+		out->bound = 1;
+		ev_side(c, c->lhs, a, sizeof(a));
+		ev_side(c, c->rhs, b, sizeof(b));
+		snprintf(out->quantity, sizeof(out->quantity), "%s / %s", a, b);
+	} else { /* a difference, compared with 0 */
+		double vl = ev_eval(e, c->lhs, g), vr = ev_eval(e, c->rhs, gb);
+		for (unsigned i = 0; i < e->nvar; i++)
+			g[i] -= gb[i];
+		q.value = vl - vr;
+		out->bound = 0;
+		lab_lesson_format(c, c->lhs, a, sizeof(a));
+		ev_side(c, c->rhs, b, sizeof(b));
+		snprintf(out->quantity, sizeof(out->quantity), "%s - %s", a, b);
+	}
+	if (!(q.mono && ev_ci_mono(e, &q) == 0))
+		ev_ci_delta(e, g, &q);
+	out->cmp = lab_lesson_cmp_name(cmp);
+	out->value = q.value;
+	out->lo = q.lo;
+	out->hi = q.hi;
+	out->method = q.method;
+	double x = out->bound;
+	int ge = cmp == LAB_LESSON_GE || cmp == LAB_LESSON_GT,
+	    strict = cmp == LAB_LESSON_GT || cmp == LAB_LESSON_LT;
+	if (!isfinite(q.value) || q.unbounded || !isfinite(q.lo) || !isfinite(q.hi))
+		out->verdict = LAB_AN_INCONCLUSIVE;
+	else if (ge ? (strict ? q.lo > x : q.lo >= x) : (strict ? q.hi < x : q.hi <= x))
+		out->verdict = LAB_AN_HOLDS;
+	else if (ge ? (strict ? q.hi <= x : q.hi < x) : (strict ? q.lo >= x : q.lo > x))
+		out->verdict = LAB_AN_FAILS;
+	else
+		out->verdict = LAB_AN_INCONCLUSIVE;
+}
+
+static void ev_text(struct lab_an_lesson *l)
+{
+	const char *how = !l->method                      ? ""
+	                  : !strcmp(l->method, "fieller") ? ", Fieller"
+	                  : !strcmp(l->method, "t")       ? ", t"
+	                                                  : ", delta method";
+	const char *vn = lab_an_verdict_name(l->verdict);
+
+	if (isfinite(l->lo) && isfinite(l->hi))
+		snprintf(l->text, sizeof(l->text),
+		         "%s: %s = %.4g [%.4g, %.4g] (95 %%%s); claim %s %g%s", vn, l->quantity,
+		         l->value, l->lo, l->hi, how, l->cmp, l->bound,
+		         l->verdict == LAB_AN_HOLDS   ? ": the whole interval satisfies it"
+		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
+		                                      : ": the interval straddles the bound");
+	else
+		snprintf(l->text, sizeof(l->text),
+		         "%s: %s = %.4g, no bounded 95 %% interval (too "
+		         "few samples or a denominator not clearly away from 0); claim %s %g",
+		         vn, l->quantity, l->value, l->cmp, l->bound);
+}
+
+void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
+{
+	ev_judge(e, out);
+	ev_text(out);
+}
