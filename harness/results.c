@@ -51,140 +51,6 @@ out:
 	return rc;
 }
 
-/* The lock file that claims a results directory for one run (see results_claim). */
-#define RESULTS_LOCK "run.lock"
-
-/* An errno of mkdir or open that means the name given is wrong, not that the system failed. */
-static int results_errno_code(int e)
-{
-	return e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP ? LAB_EINVAL : LAB_EIO;
-}
-
-/* mkdir -p of dir's parents and of dir; *created when dir itself is new. */
-static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
-{
-	char *copy = strdup(dir);
-
-	if (!copy)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (char *p = copy + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-			int e = errno;
-			free(copy);
-			return lab_err_set(err, results_errno_code(e), "create %s: %s", dir,
-			                   strerror(e));
-		}
-		*p = '/';
-	}
-	free(copy);
-	if (mkdir(dir, 0777) == 0)
-		*created = true;
-	else if (errno != EEXIST)
-		return lab_err_set(err, results_errno_code(errno), "create %s: %s", dir,
-		                   strerror(errno));
-	return 0;
-}
-
-/* Entries of the directory dfd other than ".", ".." and the lock; -1 when it cannot be read. */
-static int results_entries(int dfd)
-{
-	int dup = fcntl(dfd, F_DUPFD_CLOEXEC, 0), n = 0;
-	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
-	struct dirent *de;
-
-	if (!d) {
-		if (dup >= 0)
-			close(dup);
-		return -1;
-	}
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		     strcmp(de->d_name, RESULTS_LOCK);
-	closedir(d);
-	return n;
-}
-
-/* Creates the lock in dfd (O_EXCL: only one run can) holding this process's id. */
-static int results_lock(int dfd, const char *dir, struct lab_err *err)
-{
-	int fd =
-	    openat(dfd, RESULTS_LOCK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	char pid[32];
-	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-
-	if (fd < 0 && errno == EEXIST)
-		return lab_err_set(err, LAB_EINVAL,
-		                   "%s is taken by another lab run (%s/%s exists; remove it if no "
-		                   "run is writing there)",
-		                   dir, dir, RESULTS_LOCK);
-	if (fd < 0)
-		return lab_err_set(err, LAB_EIO, "create %s/%s: %s", dir, RESULTS_LOCK,
-		                   strerror(errno));
-	errno = 0;
-	if (write(fd, pid, (size_t)n) != n) {
-		int e = errno ? errno : ENOSPC;
-		close(fd);
-		unlinkat(dfd, RESULTS_LOCK, 0);
-		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", dir, RESULTS_LOCK, strerror(e));
-	}
-	close(fd);
-	return 0;
-}
-
-/*
- * Claims dir for this run: creates it (and missing parents) unless it exists, then creates the
- * lock file in it with O_EXCL, so of two runs given the same new or empty directory exactly one
- * gets it (a check for emptiness alone let both through, and one run's samples were lost). The
- * directory must then hold nothing but the lock. Returns 0; -LAB_EINVAL when dir is the wrong
- * name (empty, not a directory, not empty, taken by another run); -LAB_EIO when a system call
- * failed (a full disk, no permission). On failure nothing this call made stays.
- */
-static int results_claim(const char *dir, bool *created, struct lab_err *err)
-{
-	int dfd = -1, rc, n;
-
-	*created = false;
-	/* results_mkdirs starts past the first byte: an empty name would read past the copy. */
-	if (!*dir)
-		return lab_err_set(err, LAB_EINVAL,
-		                   "empty output directory name (give -o a directory, e.g. -o "
-		                   "results/mine)");
-	rc = results_mkdirs(dir, created, err);
-	if (rc)
-		return rc;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 && errno == ENOTDIR)
-		return lab_err_set(err, LAB_EINVAL, "%s exists and is not a directory", dir);
-	if (dfd < 0)
-		return lab_err_set(err, LAB_EIO, "open %s: %s", dir, strerror(errno));
-	rc = results_lock(dfd, dir, err);
-	if (rc == 0 && (n = results_entries(dfd)) != 0) {
-		unlinkat(dfd, RESULTS_LOCK, 0);
-		rc = n < 0
-		         ? lab_err_set(err, LAB_EIO, "read %s: %s", dir, strerror(errno))
-		         : lab_err_set(
-		               err, LAB_EINVAL,
-		               "%s exists and is not empty (choose a new directory with -o)", dir);
-	}
-	close(dfd);
-	if (rc && *created)
-		rmdir(dir);
-	return rc;
-}
-
-/* Gives up the claim of results_claim: the run is over and its files say so. */
-static void results_unclaim(const struct lab_results *res)
-{
-	char *p = results_path(res, RESULTS_LOCK);
-
-	if (p)
-		unlink(p);
-	free(p);
-}
-
 /* The union of every experiment's metric names, in order of first appearance. */
 static int results_metric_columns(struct lab_results *res)
 {
@@ -279,7 +145,7 @@ static void results_free(struct lab_results *res)
 static void results_remove(struct lab_results *res, bool created)
 {
 	static const char *const names[] = {LAB_FILE_RUN,    LAB_FILE_SAMPLES,    LAB_FILE_THREADS,
-	                                    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp", RESULTS_LOCK};
+	                                    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp", LAB_RESULTS_LOCK};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *p = results_path(res, names[i]);
@@ -310,7 +176,7 @@ int lab_results_open(struct lab_results **out, const char *dir, const struct lab
 		results_free(res);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
-	rc = results_claim(dir, &created, err);
+	rc = lab__results_claim(dir, &created, err);
 	if (rc) {
 		results_free(res);
 		return rc;
@@ -496,7 +362,7 @@ int lab_results_close(struct lab_results *res, const char *status, const char *e
 	if (res->threads && fclose(res->threads) != 0 && rc == 0)
 		rc = lab_err_set(err, LAB_EIO, "close %s: %s", LAB_FILE_THREADS, strerror(errno));
 	res->samples = res->threads = NULL;
-	results_unclaim(res);
+	lab__results_unclaim(res->dir);
 	results_free(res);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by results.c (the files) and results_json.c (run.json's document) only. */
+/* Shared by results.c (the files), results_json.c (run.json's document) and results_claim.c (the
+ * directory's claim) only. */
 #ifndef LAB_HARNESS_RESULTS_INTERNAL_H
 #define LAB_HARNESS_RESULTS_INTERNAL_H
 
@@ -8,6 +9,8 @@
 #include "harness/results.h"
 
 #define LAB_RESULTS_COLS_MAX 128
+/* The lock file that claims a results directory for one run (lab__results_claim). */
+#define LAB_RESULTS_LOCK "run.lock"
 /* The shortest interval between two rewrites of run.json while running. */
 #define LAB_RESULTS_WRITE_NS 200000000ull
 
@@ -47,6 +50,18 @@ struct lab_results {
 	unsigned *col_of;  /* [exp * LAB_METRICS_MAX + metric] -> column */
 	uint64_t ctr_mask; /* counter columns (catalogue events) after the metric columns */
 };
+
+/*
+ * Claims dir for this run: creates it (and missing parents) unless it exists, then creates the
+ * lock file in it with O_EXCL, so of two runs given the same new or empty directory exactly one
+ * gets it (a check for emptiness alone let both through, and one run's samples were lost). The
+ * directory must then hold nothing but the lock. Returns 0; -LAB_EINVAL when dir is the wrong
+ * name (empty, not a directory, not empty, taken by another run); -LAB_EIO when a system call
+ * failed (a full disk, no permission). On failure nothing this call made stays.
+ */
+int lab__results_claim(const char *dir, bool *created, struct lab_err *err);
+/* Gives up the claim of lab__results_claim: the run is over and its files say so. */
+void lab__results_unclaim(const char *dir);
 
 /* Writes run.json's document with the given status to f (results_json.c). */
 void lab__results_run_json(FILE *f, const struct lab_results *res, const char *status);
