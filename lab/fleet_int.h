@@ -16,6 +16,18 @@ struct fleet_opts {
 	char nodes_buf[16];
 };
 
+/* Parses `lab fleet CONFIG ...` into o: 0, 1 after --help, -1 after an error on stderr. */
+int lab_fleet_parse(int argc, char **argv, struct fleet_opts *o);
+/* Checks what the scripts will contain; one line on stderr for the first problem. */
+int lab_fleet_check(struct fleet_opts *o);
+/*
+ * Reads CONFIG once into *text (a regular file of at most LAB_CFG_FILE_MAX bytes: a FIFO, a
+ * device or a directory is refused before anything is read from it), then loads, validates and
+ * plans it for --topology (default: this machine), as `lab plan` does. Returns LAB_EXIT_OK with
+ * *text (the caller frees it), or the exit code after the errors on stderr.
+ */
+int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len);
+
 /* The longest absolute fleet directory: DIR/tasks/<node>.json and DIR/logs/analyze-<job>.out must
  * still fit the 4096-byte PATH_MAX of the system calls that open them. */
 #define LAB_FLEET_DIR_MAX 3800
