@@ -7,13 +7,19 @@
 
 static void json_indent(struct lab_json *j)
 {
+	/* the newline and the indent in one call (the spaces: pad + 1, 64 of them) */
+	static const char pad[] = "\n                                                                ";
+	size_t sp = 2 * (size_t)j->depth, k = sp < 64 ? sp : 64;
+
 	if (j->flat && j->depth >= j->flat) { /* inside a container written on one line */
 		fputc(' ', j->f);
 		return;
 	}
-	fputc('\n', j->f);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+	fwrite(pad, 1, 1 + k, j->f);
+	for (sp -= k; sp; sp -= k) {
+		k = sp < 64 ? sp : 64;
+		fwrite(pad + 1, 1, k, j->f);
+	}
 }
 
 /* Writes the comma, newline, indent and key that come before any value. */

@@ -9,6 +9,12 @@ struct lab_text_esc {
 	int pend; /* a 0xc2 byte held back until the next byte shows whether it starts a C1 */
 };
 
+/* 1 when c is written as it is whatever follows (0xc2 waits for the next byte). */
+static int text_esc_plain(unsigned char c)
+{
+	return (c >= 0x20 && c != 0x7f && c != 0xc2) || c == '\n';
+}
+
 static void text_esc_byte(struct lab_text_esc *t, unsigned char c)
 {
 	if (t->pend) {
@@ -31,8 +37,18 @@ static ssize_t text_esc_write(void *cookie, const char *buf, size_t n)
 {
 	struct lab_text_esc *t = cookie;
 
-	for (size_t i = 0; i < n; i++)
-		text_esc_byte(t, (unsigned char)buf[i]);
+	for (size_t i = 0; i < n;) {
+		size_t run = 0;
+
+		/* a run of bytes that pass as they are goes out in one call, not byte by byte */
+		while (!t->pend && i + run < n && text_esc_plain((unsigned char)buf[i + run]))
+			run++;
+		if (run) {
+			fwrite(buf + i, 1, run, t->out);
+			i += run;
+		} else
+			text_esc_byte(t, (unsigned char)buf[i++]);
+	}
 	return ferror(t->out) ? -1 : (ssize_t)n;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A document as the text tables of `lab analyze` (render.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/render/render.h"
@@ -73,7 +74,16 @@ static const char *txt_line(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* Cell k of row r of t as the text shows it, on one line. */
+/* The cells of a table's first TXT_WROWS rows as the text shows them, on one line: formatted
+ * once to measure the columns and printed from here (a table of a few rows, the common case,
+ * would otherwise format every cell twice). */
+struct txt_cache {
+	char *pool; /* the cells' text, each NUL-terminated */
+	size_t len, cap;
+	size_t *off; /* cell r * ncol + k at pool + off[...] */
+};
+
+/* Cell k of row r of t as the text shows it, on one line, into buf. */
 static const char *txt_cell(const struct lab_doc_table *t, size_t r, size_t k, char *buf,
                             size_t len)
 {
@@ -83,24 +93,47 @@ static const char *txt_cell(const struct lab_doc_table *t, size_t r, size_t k, c
 	                buf, len);
 }
 
+/* Fills c with the cells of t's first nr rows and widens w to them; 0, or -1 when out of
+ * memory (the cells are then formatted again as they are printed). */
+static int txt_measure(const struct lab_doc_table *t, size_t nr, size_t *w, struct txt_cache *c)
+{
+	char buf[512];
+
+	if (!(c->off = malloc(nr * t->ncol * sizeof(*c->off))))
+		return -1;
+	for (size_t i = 0; i < nr * t->ncol; i++) {
+		size_t n = strlen(txt_cell(t, i / t->ncol, i % t->ncol, buf, sizeof(buf)));
+
+		if (c->len + n + 1 > c->cap) {
+			size_t cap = 2 * c->cap + n + 1024;
+			char *p = realloc(c->pool, cap);
+
+			if (!p)
+				return -1;
+			c->pool = p;
+			c->cap = cap;
+		}
+		memcpy(c->pool + c->len, buf, n + 1);
+		c->off[i] = c->len;
+		c->len += n + 1;
+		if (n > w[i % t->ncol]) /* a longer cell later pushes its row */
+			w[i % t->ncol] = n < TXT_MAXW ? n : TXT_MAXW;
+	}
+	return 0;
+}
+
 static void txt_table(FILE *f, const struct lab_doc_table *t)
 {
-	size_t w[LAB_DOC_MAXCOL], nkey = 0;
+	size_t w[LAB_DOC_MAXCOL], nkey = 0, nr = t->nrow < TXT_WROWS ? t->nrow : TXT_WROWS;
+	struct txt_cache c = {0};
 	char buf[512];
+	int cached;
 
 	for (size_t k = 0; k < t->ncol; k++) {
 		w[k] = strlen(lab_render_head(&t->col[k], buf, sizeof(buf)));
 		nkey += t->col[k].kind == LAB_DOC_KEY && nkey == k;
 	}
-	/* widths from the first TXT_WROWS rows: a later, longer cell pushes its row */
-	for (size_t r = 0; r < t->nrow && r < TXT_WROWS; r++)
-		for (size_t k = 0; k < t->ncol; k++) {
-			size_t n = strlen(lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k],
-			                                  buf, sizeof(buf)));
-
-			if (n > w[k])
-				w[k] = n < TXT_MAXW ? n : TXT_MAXW;
-		}
+	cached = nr && !txt_measure(t, nr, w, &c);
 	if (t->title)
 		fprintf(f, "%s\n", txt_line(t->title, buf, sizeof(buf)));
 	for (size_t k = 0; k < t->ncol; k++)
@@ -110,13 +143,16 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)
 			fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
-			        txt_cell(t, r, k, buf, sizeof(buf)));
+			        cached && r < nr ? c.pool + c.off[r * t->ncol + k]
+			                         : txt_cell(t, r, k, buf, sizeof(buf)));
 		if (t->rwhy[r])
 			fprintf(f, "  %s", txt_line(t->rwhy[r], buf, sizeof(buf)));
 		if (t->rnote[r])
 			fprintf(f, "  %s", txt_line(t->rnote[r], buf, sizeof(buf)));
 		fputc('\n', f);
 	}
+	free(c.pool);
+	free(c.off);
 }
 
 static void txt_grid(FILE *f, const struct lab_doc_matrix *m)
