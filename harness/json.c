@@ -8,7 +8,8 @@
 static void json_indent(struct lab_json *j)
 {
 	/* the newline and the indent in one call (the spaces: pad + 1, 64 of them) */
-	static const char pad[] = "\n                                                                ";
+	static const char pad[] =
+	    "\n                                                                ";
 	size_t sp = 2 * (size_t)j->depth, k = sp < 64 ? sp : 64;
 
 	if (j->flat && j->depth >= j->flat) { /* inside a container written on one line */
