@@ -5,11 +5,14 @@
  *   1 fuzz_samples  the input is samples.csv (beside a run.json with no experiments)
  *   2 fuzz_runjson  the input is run.json (beside a small fixed samples.csv)
  *   3 fuzz_csv      the input is an external CSV for `lab analyze --csv`
- * Each loaded data set goes through the whole analysis (statistics, series, fits, c2c, locks)
- * and the analysis.json writer, so slow grouping or a bad pointer anywhere after the reader
- * shows too. Errors are expected and fine; a crash, a sanitizer report, a leak or a hang is a
- * bug. The input is written to a file because the loaders read paths, as `lab analyze` does.
+ * Each loaded data set goes through the whole analysis (statistics, series, fits, every view)
+ * and every writer of its document: analysis.json, the text tables, the report's sections, the
+ * views' CSV files and the plots' .dat/.gp files (gnuplot is not run), so slow grouping or a bad
+ * pointer anywhere after the reader shows too. Errors are expected and fine; a crash, a sanitizer
+ * report, a leak or a hang is a bug. The input is written to a file because the loaders read paths,
+ * as `lab analyze` does.
  */
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +22,9 @@
 
 #include "analyze/analysis.h"
 #include "analyze/output.h"
+#include "analyze/plots.h"
+#include "analyze/render/render.h"
+#include "analyze/views/views.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,16 +51,28 @@ static void fz_write(const char *name, const void *data, size_t size)
 	}
 }
 
+/* Removes every file in directory path (the writers' output of one input), and the directory
+ * when rm is set. */
+static void fz_empty(const char *path, int rm)
+{
+	DIR *dir = opendir(path);
+	struct dirent *e;
+
+	while (dir && (e = readdir(dir)))
+		if (e->d_type != DT_DIR)
+			unlinkat(dirfd(dir), e->d_name, 0);
+	if (dir)
+		closedir(dir);
+	if (rm)
+		rmdir(path);
+}
+
 /* Leaves no scratch directory behind when libFuzzer exits normally. */
 static void fz_cleanup(void)
 {
-	static const char *const names[] = {"samples.csv", "run.json", "ext.csv"};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(fz_path, sizeof(fz_path), "%s/%s", fz_dir, names[i]);
-		unlink(fz_path);
-	}
-	rmdir(fz_dir);
+	snprintf(fz_path, sizeof(fz_path), "%s/plots", fz_dir);
+	fz_empty(fz_path, 1);
+	fz_empty(fz_dir, 1);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -93,6 +111,36 @@ static void fz_check(const struct lab_an_data *d)
 	}
 }
 
+/* Every writer of the analysis: what they write is not checked here (the renderers' tests do
+ * that), only that untrusted text reaches none of them as a crash, a leak or a hang. The output
+ * files go and the input files stay. */
+static void fz_write_all(const struct lab_an_analysis *a)
+{
+	struct lab_an_plots plots = {0};
+	struct lab_an_warnings warn = {0};
+	struct lab_err err = {0};
+	char *names[64];
+	size_t n;
+
+	lab_an_analysis_json(a, fz_null);
+	for (size_t i = 0; i < a->nviews; i++)
+		if (a->views[i].doc)
+			lab_render_text(fz_null, a->views[i].doc);
+	lab_an_views_html(fz_null, a, NULL, fz_dir);
+	lab_an_views_csv(a, fz_dir, &err);
+	n = lab_an_views_files(a, names, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(fz_path, sizeof(fz_path), "%s/%s", fz_dir, names[i]);
+		unlink(fz_path);
+		free(names[i]);
+	}
+	lab_an_plots_write(a, fz_dir, 0, &plots, &warn, &err);
+	lab_an_plots_free(&plots);
+	lab_an_warnings_free(&warn);
+	snprintf(fz_path, sizeof(fz_path), "%s/plots", fz_dir);
+	fz_empty(fz_path, 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lab_an_data d;
@@ -117,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check(&d);
 	if (lab_an_data_summarize(&d, 0, &err) == 0) {
 		if (lab_an_analysis_run(&d, 0, &a, &err) == 0)
-			lab_an_analysis_json(&a, fz_null);
+			fz_write_all(&a);
 		lab_an_analysis_free(&a); /* a run that failed half-way may hold memory too */
 	}
 	lab_an_data_free(&d);
