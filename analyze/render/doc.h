@@ -74,6 +74,9 @@ enum lab_doc_style {
 	LAB_DOC_LINES,  /* points joined, with error bars where lo/hi are finite */
 	LAB_DOC_POINTS, /* points with error bars, not joined */
 	LAB_DOC_ROOF,   /* the function y = min(a, b x); a or b NaN: that part absent */
+	/* a share stacked with the figure's other STACK curves in one bar per x (a category, the
+	 * figure's label at that x names it; its y is not used); other curves are not drawn */
+	LAB_DOC_STACK,
 };
 
 struct lab_doc_pt {

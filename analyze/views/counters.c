@@ -176,7 +176,8 @@ static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const stru
 		              100 * e->mux_min);
 }
 
-/* Top-down level 1 and 2 in the table, level 1 in the figure (x: the point's rank, labelled). */
+/* Top-down level 1 and 2 in the table, level 1 in the figure: a bar per point, its shares
+ * stacked (x: the point's rank, its label names the bar). */
 static void an_topdown(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
 {
 	static const char *const what[] = {"retiring", "bad speculation", "front-end bound",
@@ -203,7 +204,7 @@ static void an_topdown(struct an_sec *x, const struct lab_an_ctrs *c, const stru
 		                      "point", "fraction of pipeline slots");
 	/* SMT contention is a category of the AMD method only. */
 	for (int q = 0; x->f && q < (strcmp(c->method, "amd_pipeline") ? 4 : 5); q++) {
-		if (!x->cv[q] && (x->cv[q] = lab_doc_curve(x->f, what[q], LAB_DOC_POINTS)))
+		if (!x->cv[q] && (x->cv[q] = lab_doc_curve(x->f, what[q], LAB_DOC_STACK)))
 			x->cv[q]->color = q;
 		lab_doc_point(x->cv[q], (double)x->x, v[q], NAN, NAN);
 	}

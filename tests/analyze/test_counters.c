@@ -293,6 +293,9 @@ LAB_TEST(text_csv_report)
 	CHECK(!strstr(gp, "SMT contention")); /* an AMD category */
 	CHECK(strstr(gp, "set label 'point 0, 1 thr' at 0, 1.02"));
 	CHECK(strstr(gp, "set label 'point 1, 2 thr' at 1, 1.02"));
+	/* level 1 is a stacked bar per point, named by its tic */
+	CHECK(strstr(gp, "set style histogram rowstacked\n"));
+	CHECK(strstr(gp, "('point 0, 1 thr' 0, 'point 1, 2 thr' 1)\n"));
 	free(gp);
 	free(html);
 	free(csv);

@@ -22,6 +22,26 @@
  * newline. */
 #define HOSTILE "<script>x</script> 'q' \"d\" `id` a\\b\nline2"
 
+/* Stacked shares: two bars (x 0 and 3), one named by hostile text, the other by its x; the
+ * second share has no value at x 3; a curve of another style is not drawn. */
+static void rd_stack(struct lab_doc_section *s)
+{
+	struct lab_doc_figure *f = lab_doc_figure(s, "shares", "slots", "point", "fraction");
+	struct lab_doc_curve *c = lab_doc_curve(f, "retiring", LAB_DOC_STACK);
+
+	lab_doc_point(c, 0, 0.5, NAN, NAN);
+	lab_doc_point(c, 3, 0.25, NAN, NAN);
+	c = lab_doc_curve(f, HOSTILE, LAB_DOC_STACK);
+	c->color = 1;
+	lab_doc_point(c, 0, 0.5, NAN, NAN);
+	lab_doc_gap(c, "3", "not counted");
+	c = lab_doc_curve(f, "back-end bound", LAB_DOC_STACK);
+	c->color = 2;
+	lab_doc_point(c, 3, 0.75, NAN, NAN);
+	lab_doc_point(lab_doc_curve(f, "not drawn", LAB_DOC_LINES), 1, 1, NAN, NAN);
+	lab_doc_flabel(f, 0, 1.02, HOSTILE);
+}
+
 static struct lab_doc *rd_fixture(void)
 {
 	struct lab_doc *d = lab_doc_new("fixture", "A fixture view");
@@ -97,6 +117,7 @@ static struct lab_doc *rd_fixture(void)
 	lab_doc_cnote(d, lab_doc_mat(m, 1, 0), "M: 38\"41");
 	f = lab_doc_figure(s, "heat", "one-way latency", NULL, NULL);
 	f->heat = m;
+	rd_stack(s);
 	return d;
 }
 
@@ -242,7 +263,7 @@ LAB_TEST(gnuplot_golden_and_quoting)
 
 	REQUIRE(d && pdir.fd >= 0);
 	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
-	REQUIRE(plots.n == 2);
+	REQUIRE(plots.n == 3);
 	CHECK_EQ_STR(plots.p[0].base, "fixture00-exp1-size_16K_team_lab");
 	CHECK_EQ_STR(plots.p[0].kind, "curves");
 	CHECK_EQ_STR(plots.p[0].view, "fixture");
@@ -260,6 +281,19 @@ LAB_TEST(gnuplot_golden_and_quoting)
 	REQUIRE((dat = rd_read("fixture01-all-heat.dat")));
 	rd_golden("fixture01.gp", gp);
 	rd_golden("fixture01.dat", dat);
+	free(gp);
+	free(dat);
+	/* stacked shares: a bar per x, the hostile label a quoted tic, no curve of another style */
+	CHECK_EQ_STR(plots.p[2].kind, "curves");
+	REQUIRE((gp = rd_read("fixture02-all-shares.gp")));
+	REQUIRE((dat = rd_read("fixture02-all-shares.dat")));
+	rd_golden("fixture02.gp", gp);
+	rd_golden("fixture02.dat", dat);
+	CHECK(strstr(gp, "set style histogram rowstacked\n") != NULL);
+	CHECK(strstr(gp, "('<script>x</script> ''q'' \"d\" _id_ a\\b line2' 0, '3' 1)\n") != NULL);
+	CHECK(strstr(gp, "`") == NULL && strstr(gp, "\nline2") == NULL);
+	CHECK(strstr(gp, "not drawn") == NULL);
+	CHECK(strstr(dat, "\n 0 0.5 0.5 NaN\n 3 0.25 NaN 0.75\n") != NULL);
 	free(gp);
 	free(dat);
 	close(pdir.fd);
