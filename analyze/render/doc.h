@@ -46,9 +46,15 @@ struct lab_doc_col {
 
 #define LAB_DOC_MAXCOL 24
 
+/* Who a table is for: everyone; the files tools read alone (analysis.json and the CSV files:
+ * the data in full, where people read a shorter table); the text and the HTML alone (that
+ * shorter table: data the files hold in another table). */
+enum lab_doc_audience { LAB_DOC_EVERYONE, LAB_DOC_TOOLS, LAB_DOC_PEOPLE };
+
 struct lab_doc_table {
 	const char *key, *title; /* key: JSON, CSV file DOCVIEW-KEY.csv (or csv) */
 	const char *csv;         /* the CSV file's stem when not VIEW-KEY */
+	enum lab_doc_audience audience;
 	struct lab_doc_col col[LAB_DOC_MAXCOL];
 	size_t ncol;
 	struct lab_doc_cell *cell; /* nrow x ncol */

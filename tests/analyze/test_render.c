@@ -317,3 +317,47 @@ LAB_TEST(null_handles_are_safe)
 	CHECK(lab_doc_failed(NULL));
 	lab_doc_free(NULL);
 }
+
+/* A table for tools (the data in full) goes to JSON and CSV alone, a table for people (its
+ * shorter view) to the text and HTML alone. */
+LAB_TEST(tables_by_audience)
+{
+	struct lab_doc *d = lab_doc_new("aud", "Audience");
+	struct lab_doc_section *s = lab_doc_section(d, "exp1", NULL);
+	struct lab_doc_table *full = lab_doc_table(s, "full", "the full table");
+	struct lab_doc_table *brief = lab_doc_table(s, "brief", "the brief table");
+	struct lab_json w;
+	char *text = NULL, *html = NULL, *json = NULL, *names[4];
+	size_t len;
+	FILE *f;
+
+	REQUIRE(full && brief);
+	full->audience = LAB_DOC_TOOLS;
+	brief->audience = LAB_DOC_PEOPLE;
+	lab_doc_col(full, "samples_in_full", NULL, LAB_DOC_COUNT);
+	lab_doc_row(full);
+	lab_doc_num(lab_doc_at(full, 0), 3);
+	lab_doc_col(brief, "brief_col", NULL, LAB_DOC_COUNT);
+	lab_doc_row(brief);
+	lab_doc_num(lab_doc_at(brief, 0), 4);
+	REQUIRE(!lab_doc_failed(d));
+	RD_CAPTURE(text, g, lab_render_text(g, d));
+	RD_CAPTURE(html, g, lab_render_html(g, d, NULL, testlib_tmpdir()));
+	REQUIRE((f = open_memstream(&json, &len)) != NULL);
+	lab_json_begin_digits(&w, f, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_render_json(&w, d, (const size_t[]){0}, 1);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
+	fclose(f);
+	CHECK(strstr(text, "brief_col") && !strstr(text, "samples_in_full"));
+	CHECK(strstr(html, "brief_col") && !strstr(html, "samples_in_full"));
+	CHECK(!strstr(json, "brief") && strstr(json, "\"samples_in_full\": 3"));
+	REQUIRE(lab_render_csv_names(d, names, 4) == 1);
+	CHECK_EQ_STR(names[0], "aud_full.csv");
+	free(names[0]);
+	free(json);
+	free(html);
+	free(text);
+	lab_doc_free(d);
+}
