@@ -8,13 +8,18 @@
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
+/* 1 when block b is a table for the files (not one for people alone). */
+static int csv_table(const struct lab_doc_block *b)
+{
+	return b->type == LAB_DOC_TABLE && b->u.table->audience != LAB_DOC_PEOPLE;
+}
+
 /* The first table of key in d (its columns head the file); NULL: none. */
 static const struct lab_doc_table *csv_first(const struct lab_doc *d, const char *key)
 {
 	for (size_t i = 0; i < d->ns; i++)
 		for (size_t j = 0; j < d->s[i]->nb; j++)
-			if (d->s[i]->b[j].type == LAB_DOC_TABLE &&
-			    !strcmp(d->s[i]->b[j].u.table->key, key))
+			if (csv_table(&d->s[i]->b[j]) && !strcmp(d->s[i]->b[j].u.table->key, key))
 				return d->s[i]->b[j].u.table;
 	return NULL;
 }
@@ -35,7 +40,7 @@ static int csv_each_key(const struct lab_doc *d,
 
 	for (size_t i = 0; i < d->ns && !rc; i++)
 		for (size_t j = 0; j < d->s[i]->nb && !rc; j++)
-			if (d->s[i]->b[j].type == LAB_DOC_TABLE &&
+			if (csv_table(&d->s[i]->b[j]) &&
 			    csv_first(d, d->s[i]->b[j].u.table->key) == d->s[i]->b[j].u.table)
 				rc = fn(d, d->s[i]->b[j].u.table, arg);
 	return rc;
@@ -143,7 +148,7 @@ static int csv_write(const struct lab_doc *d, const struct lab_doc_table *first,
 	csv_head(f, first);
 	for (size_t i = 0; i < d->ns; i++)
 		for (size_t j = 0; j < d->s[i]->nb; j++)
-			if (d->s[i]->b[j].type == LAB_DOC_TABLE &&
+			if (csv_table(&d->s[i]->b[j]) &&
 			    !strcmp(d->s[i]->b[j].u.table->key, first->key))
 				csv_rows(f, d->s[i], d->s[i]->b[j].u.table);
 	rc = lab_an_wfile_close(&w, 1, x->err);

@@ -46,9 +46,15 @@ struct lab_doc_col {
 
 #define LAB_DOC_MAXCOL 24
 
+/* Who a table is for: everyone; the files tools read alone (analysis.json and the CSV files:
+ * the data in full, where people read a shorter table); the text and the HTML alone (that
+ * shorter table: data the files hold in another table). */
+enum lab_doc_audience { LAB_DOC_EVERYONE, LAB_DOC_TOOLS, LAB_DOC_PEOPLE };
+
 struct lab_doc_table {
 	const char *key, *title; /* key: JSON, CSV file DOCVIEW-KEY.csv (or csv) */
 	const char *csv;         /* the CSV file's stem when not VIEW-KEY */
+	enum lab_doc_audience audience;
 	struct lab_doc_col col[LAB_DOC_MAXCOL];
 	size_t ncol;
 	struct lab_doc_cell *cell; /* nrow x ncol */
@@ -74,6 +80,9 @@ enum lab_doc_style {
 	LAB_DOC_LINES,  /* points joined, with error bars where lo/hi are finite */
 	LAB_DOC_POINTS, /* points with error bars, not joined */
 	LAB_DOC_ROOF,   /* the function y = min(a, b x); a or b NaN: that part absent */
+	/* a share stacked with the figure's other STACK curves in one bar per x (a category, the
+	 * figure's label at that x names it; its y is not used); other curves are not drawn */
+	LAB_DOC_STACK,
 };
 
 struct lab_doc_pt {

@@ -5,7 +5,9 @@
  * slug the analyzer made; numbers are printed by the renderer. Curves: one .dat block per
  * curve (x y lo hi), drawn with error bars where an interval exists; ceilings (LAB_DOC_ROOF) as
  * functions; a heat map: one "x y value" line per cell that has a number, drawn as an image when
- * the matrix is full and as boxes when it is sparse, cell notes as labels on small matrices.
+ * the matrix is full and as boxes when it is sparse, cell notes as labels on small matrices;
+ * stacked shares (LAB_DOC_STACK): one .dat line per bar (x, then a column per curve), drawn as
+ * a rowstacked histogram whose tics are the figure's labels.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,29 @@
 /* Tics on a heat map axis: about this many, evenly spaced. */
 #define GP_TICS 32
 
+/* 1 when g's curves are stacked shares (LAB_DOC_STACK): bars, not curves. */
+static int gp_stacked(const struct lab_doc_figure *g)
+{
+	for (size_t i = 0; i < g->nc; i++)
+		if (g->c[i]->style == LAB_DOC_STACK)
+			return 1;
+	return 0;
+}
+
+/* The bars of a stacked figure: its STACK curves' x values in increasing order, each once;
+ * the one after x (-INFINITY: the first), NaN after the last. No allocation: a figure has
+ * a few dozen bars. */
+static double gp_stack_next(const struct lab_doc_figure *g, double x)
+{
+	double next = NAN;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; g->c[i]->style == LAB_DOC_STACK && k < g->c[i]->n; k++)
+			if (g->c[i]->p[k].x > x && !(g->c[i]->p[k].x >= next))
+				next = g->c[i]->p[k].x;
+	return next;
+}
+
 /* 1 when f has something to draw. */
 static int gp_any(const struct lab_doc_figure *f)
 {
@@ -28,14 +53,40 @@ static int gp_any(const struct lab_doc_figure *f)
 				return 1;
 		return 0;
 	}
+	if (gp_stacked(f))
+		return !isnan(gp_stack_next(f, -INFINITY));
 	for (size_t i = 0; i < f->nc; i++)
 		if (f->c[i]->n || f->c[i]->style == LAB_DOC_ROOF)
 			return 1;
 	return 0;
 }
 
+/* A line per bar: x, then the y of each STACK curve at x (NaN: that share is missing). */
+static void gp_dat_stack(FILE *f, const struct lab_doc_figure *g)
+{
+	fputs("# x, then one share per stacked curve in the order of the script (a bar per line)\n",
+	      f);
+	for (double x = gp_stack_next(g, -INFINITY); !isnan(x); x = gp_stack_next(g, x)) {
+		lab_an_dat_num(f, x);
+		for (size_t i = 0; i < g->nc; i++) {
+			double y = NAN;
+
+			for (size_t k = 0; g->c[i]->style == LAB_DOC_STACK && k < g->c[i]->n; k++)
+				if (g->c[i]->p[k].x == x && isnan(y))
+					y = g->c[i]->p[k].y;
+			if (g->c[i]->style == LAB_DOC_STACK)
+				lab_an_dat_num(f, y);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g)
 {
+	if (gp_stacked(g)) {
+		gp_dat_stack(f, g);
+		return;
+	}
 	fputs("# x y lo hi (one block per curve, in the order of the script)\n", f);
 	for (size_t i = 0, blk = 0; i < g->nc; i++) {
 		const struct lab_doc_curve *c = g->c[i];
@@ -70,11 +121,47 @@ static void gp_title(FILE *f, const struct lab_doc_curve *c)
 	lab_an_gp_str(f, buf);
 }
 
+/* A rowstacked histogram: bar b (0-based) at x = b, its tic the text of the figure's label at
+ * its x (else the x); the labels are tics here, not text in the plot. */
+static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat)
+{
+	size_t bar = 0, col = 2;
+	char num[32];
+
+	fputs("unset label\nset style data histograms\nset style histogram rowstacked\n"
+	      "set style fill solid 0.85 border -1\nset boxwidth 0.75 relative\n"
+	      "set xtics noenhanced rotate by -30 (",
+	      f);
+	for (double x = gp_stack_next(g, -INFINITY); !isnan(x); x = gp_stack_next(g, x)) {
+		const char *name = NULL;
+
+		for (size_t i = 0; i < g->nlabel && !name; i++)
+			name = g->label[i].x == x ? g->label[i].text : NULL;
+		snprintf(num, sizeof(num), "%g", x);
+		fputs(bar ? ", " : "", f);
+		lab_an_gp_str(f, name ? name : num);
+		fprintf(f, " %zu", bar++);
+	}
+	fputs(")\nset key below nobox\nplot ", f);
+	for (size_t i = 0; i < g->nc; i++)
+		if (g->c[i]->style == LAB_DOC_STACK) {
+			fprintf(f, "%s'%s.dat' using %zu lc %d title ", col > 2 ? ", " : "", dat,
+			        col, g->c[i]->color % 8 + 1);
+			col++;
+			gp_title(f, g->c[i]);
+		}
+	fputc('\n', f);
+}
+
 static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat)
 {
 	size_t blk = 0;
 	int first = 1;
 
+	if (gp_stacked(g)) {
+		gp_stack(f, g, dat);
+		return;
+	}
 	fputs("set key below nobox\nplot ", f);
 	for (size_t i = 0; i < g->nc; i++) {
 		const struct lab_doc_curve *c = g->c[i];

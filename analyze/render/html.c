@@ -97,6 +97,8 @@ static void html_table(FILE *f, const struct lab_doc_table *t)
 	char buf[512];
 	size_t nkey = 0;
 
+	if (t->audience == LAB_DOC_TOOLS)
+		return;
 	for (size_t k = 0; k < t->ncol && t->col[k].kind == LAB_DOC_KEY; k++)
 		nkey++;
 	if (t->title) {

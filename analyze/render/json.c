@@ -150,6 +150,12 @@ static void json_figure(struct lab_json *w, const struct lab_doc_figure *f)
 	lab_json_obj_close(w);
 }
 
+/* 1 when block b is of type and not a table for people alone (the text's shorter view). */
+static int json_is(const struct lab_doc_block *b, enum lab_doc_btype type)
+{
+	return b->type == type && (type != LAB_DOC_TABLE || b->u.table->audience != LAB_DOC_PEOPLE);
+}
+
 /* Writes the blocks of type of s as "key": {...} (tables, matrices) or [...] (the rest). */
 static void json_blocks(struct lab_json *w, const struct lab_doc_section *s,
                         enum lab_doc_btype type, const char *key)
@@ -157,7 +163,7 @@ static void json_blocks(struct lab_json *w, const struct lab_doc_section *s,
 	size_t n = 0;
 
 	for (size_t j = 0; j < s->nb; j++)
-		n += s->b[j].type == type;
+		n += json_is(&s->b[j], type);
 	if (!n)
 		return;
 	if (type == LAB_DOC_TABLE || type == LAB_DOC_MATRIX)
@@ -167,7 +173,7 @@ static void json_blocks(struct lab_json *w, const struct lab_doc_section *s,
 	for (size_t j = 0; j < s->nb; j++) {
 		const struct lab_doc_block *b = &s->b[j];
 
-		if (b->type != type)
+		if (!json_is(b, type))
 			continue;
 		if (type == LAB_DOC_TABLE)
 			json_table(w, b->u.table);

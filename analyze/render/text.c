@@ -129,6 +129,8 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	char buf[512];
 	int cached;
 
+	if (t->audience == LAB_DOC_TOOLS)
+		return;
 	for (size_t k = 0; k < t->ncol; k++) {
 		w[k] = strlen(lab_render_head(&t->col[k], buf, sizeof(buf)));
 		nkey += t->col[k].kind == LAB_DOC_KEY && nkey == k;

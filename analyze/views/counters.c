@@ -105,7 +105,18 @@ struct an_sec {
 	struct lab_doc_curve *cv[5];
 	size_t x, points, marked, matter, norq;
 	double most; /* the longest run-queue wait recorded of the marked points that matter */
+	int hw;      /* some point of the section has a hardware value */
 };
+
+/* Marks the current row of t where point e's samples were all load-flagged or a pinned thread
+ * was switched out or migrated in some. */
+static void an_marks(struct lab_doc_table *t, const struct lab_an_ctr_pt *e)
+{
+	if (e->csw_samples || e->mig_samples || e->all_flagged)
+		lab_doc_rnote(t, "%s[switched out %zu/%zu, migrated %zu/%zu]",
+		              e->all_flagged ? "(all samples load-flagged) " : "", e->csw_samples,
+		              e->pt->n, e->mig_samples, e->pt->n);
+}
 
 static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
 {
@@ -116,10 +127,7 @@ static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
 	                        (double)e->csw_samples, (double)e->mig_samples, e->mux_min},
 	       6);
 	lab_doc_str(x->doc, lab_doc_at(x->sw, 8), e->pt->status);
-	if (marked || e->all_flagged)
-		lab_doc_rnote(x->sw, "%s[switched out %zu/%zu, migrated %zu/%zu]",
-		              e->all_flagged ? "(all samples load-flagged) " : "", e->csw_samples,
-		              e->pt->n, e->mig_samples, e->pt->n);
+	an_marks(x->sw, e);
 	x->points++;
 	x->marked += marked;
 	if (marked && !(e->runq_med <= LAB_AN_ASYM_RUNQ_MAX)) { /* NaN: not recorded */
@@ -129,13 +137,36 @@ static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
 	}
 }
 
+/* The nc event columns col, the params and a row per point of idx into t, whose columns so far
+ * are point, threads and, with rq, the run-queue wait (then marked as in the software table). */
+static void an_event_rows(struct an_sec *x, const struct lab_an_ctrs *c, struct lab_doc_table *t,
+                          const size_t *idx, size_t n, const size_t *col, size_t nc, int rq)
+{
+	for (size_t j = 0; j < nc; j++)
+		lab_doc_col(t, c->col[col[j]] + 4, NULL, LAB_DOC_VALUE);
+	lab_doc_col(t, "params", NULL, LAB_DOC_TEXT);
+	for (size_t i = 0; i < n; i++) {
+		const struct lab_an_ctr_pt *e = &c->p[idx[i]];
+
+		an_row(x->doc, t, e, (const double[]){100 * e->runq_med}, rq ? 1 : 0);
+		for (size_t j = 0; j < nc; j++)
+			if (e->nval[col[j]])
+				lab_doc_num(lab_doc_at(t, 2 + (rq ? 1 : 0) + j), e->med[col[j]]);
+		if (rq)
+			an_marks(t, e);
+	}
+}
+
 /* The events with a value in the section's n points idx (task_clock in ns): a column each, one
- * row per point, its params last; past LAB_DOC_MAXCOL - 3 events the rest are left out. */
+ * row per point, its params last; past LAB_DOC_MAXCOL - 4 events the rest are left out. Without
+ * hardware values the text reads one table instead of this and the software table (whose
+ * samples, mux ratio and status say nothing more there): the run-queue wait and the events. */
 static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const size_t *idx, size_t n)
 {
 	size_t col[LAB_DOC_MAXCOL], nc = 0;
+	struct lab_doc_table *t;
 
-	for (size_t k = 0; k < c->ncol && nc < LAB_DOC_MAXCOL - 3; k++)
+	for (size_t k = 0; k < c->ncol && nc < LAB_DOC_MAXCOL - 4; k++)
 		for (size_t i = 0; i < n; i++)
 			if (c->p[idx[i]].nval[k]) {
 				col[nc++] = k;
@@ -144,17 +175,13 @@ static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const size_
 	if (!nc || !(x->ev = an_table(x->s, "events", "events: median per sample", LAB_DOC_VALUE,
 	                              "@point @threads", 0)))
 		return;
-	for (size_t j = 0; j < nc; j++)
-		lab_doc_col(x->ev, c->col[col[j]] + 4, NULL, LAB_DOC_VALUE);
-	lab_doc_col(x->ev, "params", NULL, LAB_DOC_TEXT);
-	for (size_t i = 0; i < n; i++) {
-		const struct lab_an_ctr_pt *e = &c->p[idx[i]];
-
-		an_row(x->doc, x->ev, e, NULL, 0);
-		for (size_t j = 0; j < nc; j++)
-			if (e->nval[col[j]])
-				lab_doc_num(lab_doc_at(x->ev, 2 + j), e->med[col[j]]);
-	}
+	x->ev->audience = x->hw ? LAB_DOC_EVERYONE : LAB_DOC_TOOLS;
+	an_event_rows(x, c, x->ev, idx, n, col, nc, 0);
+	if (x->hw || !(t = an_table(x->s, "software", "software events: median per sample",
+	                            LAB_DOC_VALUE, "@point @threads runq_wait:%", 0)))
+		return;
+	t->audience = LAB_DOC_PEOPLE;
+	an_event_rows(x, c, t, idx, n, col, nc, 1);
 }
 
 static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
@@ -176,7 +203,8 @@ static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const stru
 		              100 * e->mux_min);
 }
 
-/* Top-down level 1 and 2 in the table, level 1 in the figure (x: the point's rank, labelled). */
+/* Top-down level 1 and 2 in the table, level 1 in the figure: a bar per point, its shares
+ * stacked (x: the point's rank, its label names the bar). */
 static void an_topdown(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
 {
 	static const char *const what[] = {"retiring", "bad speculation", "front-end bound",
@@ -203,7 +231,7 @@ static void an_topdown(struct an_sec *x, const struct lab_an_ctrs *c, const stru
 		                      "point", "fraction of pipeline slots");
 	/* SMT contention is a category of the AMD method only. */
 	for (int q = 0; x->f && q < (strcmp(c->method, "amd_pipeline") ? 4 : 5); q++) {
-		if (!x->cv[q] && (x->cv[q] = lab_doc_curve(x->f, what[q], LAB_DOC_POINTS)))
+		if (!x->cv[q] && (x->cv[q] = lab_doc_curve(x->f, what[q], LAB_DOC_STACK)))
 			x->cv[q]->color = q;
 		lab_doc_point(x->cv[q], (double)x->x, v[q], NAN, NAN);
 	}
@@ -237,22 +265,27 @@ static void an_pinned(struct an_sec *x)
 		    x->marked - x->matter, x->points);
 }
 
-/* The section of the n points idx of one experiment. Without hardware counters
- * anywhere the derived and top-down tables would repeat one reason in every cell: the
- * document's note says it once. */
+/* The section of the n points idx of one experiment. Without hardware counters anywhere the
+ * derived and top-down tables would repeat one reason in every cell: the document's note says
+ * it once. Without them in this experiment (when others have them) those tables go to the
+ * files alone, and the text reads the software events in one table (an_events). */
 static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, const size_t *idx,
                        size_t n)
 {
 	const struct lab_an_point *p0 = c->p[idx[0]].pt;
 	struct an_sec x = {.doc = doc, .s = lab_doc_section(doc, p0->experiment, NULL)};
 
+	for (size_t i = 0; i < n; i++)
+		x.hw |= c->p[idx[i]].has_hw;
 	lab_doc_lead(x.s, "medians per sample of the sum over threads, over the used samples");
 	x.sw = an_table(x.s, "points", "software events", LAB_DOC_VALUE,
 	                "@point @threads #n runq_wait:% #samples #samples_with_context_switches "
 	                "#samples_with_migrations ~mux_ratio_min $status",
 	                1);
-	if (x.sw)
+	if (x.sw) {
 		x.sw->csv = "counters"; /* counters.csv, the name users know */
+		x.sw->audience = x.hw ? LAB_DOC_EVERYONE : LAB_DOC_TOOLS;
+	}
 	if (c->any_hw) {
 		x.dv = an_table(x.s, "derived", "derived metrics: ratios of the medians",
 		                LAB_DOC_VALUE,
@@ -265,7 +298,9 @@ static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, const s
 		             "smt_contention bad_speculation_raw memory_bound core_bound heavy_ops "
 		             "light_ops "
 		             "branch_mispredicts machine_clears fetch_latency fetch_bandwidth",
-		             0); /* 16 columns: the params are in the other tables */
+		             0);           /* 16 columns: the params are in the other tables */
+		if (!x.hw && x.dv && x.td) /* rows that would each say "unavailable" */
+			x.dv->audience = x.td->audience = LAB_DOC_TOOLS;
 	}
 	for (size_t i = 0; i < n; i++) {
 		an_software(&x, &c->p[idx[i]]);

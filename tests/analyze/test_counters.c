@@ -293,6 +293,9 @@ LAB_TEST(text_csv_report)
 	CHECK(!strstr(gp, "SMT contention")); /* an AMD category */
 	CHECK(strstr(gp, "set label 'point 0, 1 thr' at 0, 1.02"));
 	CHECK(strstr(gp, "set label 'point 1, 2 thr' at 1, 1.02"));
+	/* level 1 is a stacked bar per point, named by its tic */
+	CHECK(strstr(gp, "set style histogram rowstacked\n"));
+	CHECK(strstr(gp, "('point 0, 1 thr' 0, 'point 1, 2 thr' 1)\n"));
 	free(gp);
 	free(html);
 	free(csv);
@@ -341,14 +344,29 @@ LAB_TEST(no_hardware_one_line)
 	CHECK_EQ_U64(ct_count(out, "unavailable"), 1);
 	CHECK(!strstr(out, "IPC"));
 	CHECK(strstr(out, "core clock 3.5 GHz (estimated"));
+	/* one table of the software events per experiment: no samples, mux ratio or status
+	 * columns that say nothing here, the point's marks on its row */
+	CHECK_EQ_U64(ct_count(out, "software events: median per sample\n"), 1);
+	CHECK(strstr(out, "\npoint  threads  runq_wait (%)  task_clock  page_faults  "
+	                  "context_switches  cpu_migrations  params"));
+	CHECK(!strstr(out, "mux_ratio_min") && !strstr(out, "samples_with_context_switches"));
+	CHECK(!strstr(out, "\nevents: median per sample\n"));
+	CHECK_EQ_U64(ct_count(out, "  [switched out 1/5, migrated 0/5]\n"), 2);
 	REQUIRE(ct_read("results-counters-nohw/report.html", &html) == 0);
 	CHECK_EQ_U64(ct_count(html, "hardware counters unavailable"), 1);
 	CHECK(!strstr(html, "<th>IPC</th>"));
+	CHECK(!strstr(html, "<th>mux_ratio_min</th>") && strstr(html, "<th>task_clock</th>"));
+	/* the files keep both tables in full, and no copy of the text's */
+	free(html);
+	CHECK(ct_read("results-counters-nohw/counters_software.csv", &html) != 0);
+	REQUIRE(ct_read("results-counters-nohw/counters.csv", &html) == 0);
+	CHECK(strstr(html, ",mux_ratio_min,status,"));
 	j = ct_json("results-counters-nohw", &ctr);
 	/* no hardware counter anywhere: no derived or top-down table repeating the reason in every
 	 * cell; the note says it once, with the estimated clock and why top-down is missing */
 	REQUIRE(ctr);
 	CHECK(ct_row(ctr, "derived", 0, NULL) == NULL && ct_row(ctr, "topdown", 0, NULL) == NULL);
+	CHECK(!ct_table(ctr, "software") && ct_table(ctr, "points") && ct_table(ctr, "events"));
 	CHECK(!strncmp(lab_an_json_str(ctr, "note") ?: "", line, strlen(line)));
 	CHECK(strstr(lab_an_json_str(ctr, "note") ?: "", "core clock 3.5 GHz (estimated"));
 	CHECK(strstr(lab_an_json_str(ctr, "note") ?: "", "ls_not_halted_cyc: not requested"));

@@ -22,6 +22,26 @@
  * newline. */
 #define HOSTILE "<script>x</script> 'q' \"d\" `id` a\\b\nline2"
 
+/* Stacked shares: two bars (x 0 and 3), one named by hostile text, the other by its x; the
+ * second share has no value at x 3; a curve of another style is not drawn. */
+static void rd_stack(struct lab_doc_section *s)
+{
+	struct lab_doc_figure *f = lab_doc_figure(s, "shares", "slots", "point", "fraction");
+	struct lab_doc_curve *c = lab_doc_curve(f, "retiring", LAB_DOC_STACK);
+
+	lab_doc_point(c, 0, 0.5, NAN, NAN);
+	lab_doc_point(c, 3, 0.25, NAN, NAN);
+	c = lab_doc_curve(f, HOSTILE, LAB_DOC_STACK);
+	c->color = 1;
+	lab_doc_point(c, 0, 0.5, NAN, NAN);
+	lab_doc_gap(c, "3", "not counted");
+	c = lab_doc_curve(f, "back-end bound", LAB_DOC_STACK);
+	c->color = 2;
+	lab_doc_point(c, 3, 0.75, NAN, NAN);
+	lab_doc_point(lab_doc_curve(f, "not drawn", LAB_DOC_LINES), 1, 1, NAN, NAN);
+	lab_doc_flabel(f, 0, 1.02, HOSTILE);
+}
+
 static struct lab_doc *rd_fixture(void)
 {
 	struct lab_doc *d = lab_doc_new("fixture", "A fixture view");
@@ -97,6 +117,7 @@ static struct lab_doc *rd_fixture(void)
 	lab_doc_cnote(d, lab_doc_mat(m, 1, 0), "M: 38\"41");
 	f = lab_doc_figure(s, "heat", "one-way latency", NULL, NULL);
 	f->heat = m;
+	rd_stack(s);
 	return d;
 }
 
@@ -242,7 +263,7 @@ LAB_TEST(gnuplot_golden_and_quoting)
 
 	REQUIRE(d && pdir.fd >= 0);
 	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
-	REQUIRE(plots.n == 2);
+	REQUIRE(plots.n == 3);
 	CHECK_EQ_STR(plots.p[0].base, "fixture00-exp1-size_16K_team_lab");
 	CHECK_EQ_STR(plots.p[0].kind, "curves");
 	CHECK_EQ_STR(plots.p[0].view, "fixture");
@@ -260,6 +281,19 @@ LAB_TEST(gnuplot_golden_and_quoting)
 	REQUIRE((dat = rd_read("fixture01-all-heat.dat")));
 	rd_golden("fixture01.gp", gp);
 	rd_golden("fixture01.dat", dat);
+	free(gp);
+	free(dat);
+	/* stacked shares: a bar per x, the hostile label a quoted tic, no curve of another style */
+	CHECK_EQ_STR(plots.p[2].kind, "curves");
+	REQUIRE((gp = rd_read("fixture02-all-shares.gp")));
+	REQUIRE((dat = rd_read("fixture02-all-shares.dat")));
+	rd_golden("fixture02.gp", gp);
+	rd_golden("fixture02.dat", dat);
+	CHECK(strstr(gp, "set style histogram rowstacked\n") != NULL);
+	CHECK(strstr(gp, "('<script>x</script> ''q'' \"d\" _id_ a\\b line2' 0, '3' 1)\n") != NULL);
+	CHECK(strstr(gp, "`") == NULL && strstr(gp, "\nline2") == NULL);
+	CHECK(strstr(gp, "not drawn") == NULL);
+	CHECK(strstr(dat, "\n 0 0.5 0.5 NaN\n 3 0.25 NaN 0.75\n") != NULL);
 	free(gp);
 	free(dat);
 	close(pdir.fd);
@@ -282,4 +316,48 @@ LAB_TEST(null_handles_are_safe)
 	lab_doc_num(lab_doc_mat(lab_doc_matrix(NULL, "m", NULL, 2, 2), 0, 0), 1);
 	CHECK(lab_doc_failed(NULL));
 	lab_doc_free(NULL);
+}
+
+/* A table for tools (the data in full) goes to JSON and CSV alone, a table for people (its
+ * shorter view) to the text and HTML alone. */
+LAB_TEST(tables_by_audience)
+{
+	struct lab_doc *d = lab_doc_new("aud", "Audience");
+	struct lab_doc_section *s = lab_doc_section(d, "exp1", NULL);
+	struct lab_doc_table *full = lab_doc_table(s, "full", "the full table");
+	struct lab_doc_table *brief = lab_doc_table(s, "brief", "the brief table");
+	struct lab_json w;
+	char *text = NULL, *html = NULL, *json = NULL, *names[4];
+	size_t len;
+	FILE *f;
+
+	REQUIRE(full && brief);
+	full->audience = LAB_DOC_TOOLS;
+	brief->audience = LAB_DOC_PEOPLE;
+	lab_doc_col(full, "samples_in_full", NULL, LAB_DOC_COUNT);
+	lab_doc_row(full);
+	lab_doc_num(lab_doc_at(full, 0), 3);
+	lab_doc_col(brief, "brief_col", NULL, LAB_DOC_COUNT);
+	lab_doc_row(brief);
+	lab_doc_num(lab_doc_at(brief, 0), 4);
+	REQUIRE(!lab_doc_failed(d));
+	RD_CAPTURE(text, g, lab_render_text(g, d));
+	RD_CAPTURE(html, g, lab_render_html(g, d, NULL, testlib_tmpdir()));
+	REQUIRE((f = open_memstream(&json, &len)) != NULL);
+	lab_json_begin_digits(&w, f, 10);
+	lab_json_obj_open(&w, NULL);
+	lab_render_json(&w, d, (const size_t[]){0}, 1);
+	lab_json_obj_close(&w);
+	lab_json_end(&w);
+	fclose(f);
+	CHECK(strstr(text, "brief_col") && !strstr(text, "samples_in_full"));
+	CHECK(strstr(html, "brief_col") && !strstr(html, "samples_in_full"));
+	CHECK(!strstr(json, "brief") && strstr(json, "\"samples_in_full\": 3"));
+	REQUIRE(lab_render_csv_names(d, names, 4) == 1);
+	CHECK_EQ_STR(names[0], "aud_full.csv");
+	free(names[0]);
+	free(json);
+	free(html);
+	free(text);
+	lab_doc_free(d);
 }
