@@ -256,9 +256,10 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 }
 
 /* One series: the lead (scaling, the cost and whose time it is, what the fits used), the
- * points, the rates, the notes, the fits and the figures. */
+ * points, the rates, the notes, the fits and the figures. first: the experiment's first series
+ * (whose time its cost is is explained there, once, not under each of its series). */
 static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
-                              const struct lab_an_series *s)
+                              const struct lab_an_series *s, int first)
 {
 	const struct lab_an_point *p0 = s->nrow ? s->row[0].pt : NULL;
 	struct lab_doc_section *sec =
@@ -279,7 +280,7 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 	an_series_rates(sec, s);
 	for (size_t j = 0; j < s->nrow; j++)
 		an_series_levels(sec, s->row[j].pt);
-	if (lab_an_cost_whose(d, p0))
+	if (first && lab_an_cost_whose(d, p0))
 		lab_doc_note(sec, "cost per unit of work in %s: %s", lab_an_point_unit(d, p0),
 		             lab_an_cost_whose(d, p0));
 	an_series_level_note(sec, s);
@@ -315,7 +316,8 @@ static int an_series_describe(const struct lab_an_view *v, const void *state, st
 	              "intervals.",
 	              NULL);
 	for (size_t i = 0; i < st->n; i++) {
-		an_series_section(doc, st->d, st->s[i]);
+		an_series_section(doc, st->d, st->s[i],
+		                  !i || strcmp(st->s[i - 1]->experiment, st->s[i]->experiment));
 		few += an_few_counts(st->s[i]);
 	}
 	if (few)
