@@ -257,7 +257,8 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 
 /* One series: the lead (scaling, the cost and whose time it is, what the fits used), the
  * points, the rates, the notes, the fits and the figures. first: the experiment's first series
- * (whose time its cost is is explained there, once, not under each of its series). */
+ * (whose time its cost is, and that a latency has no speedup, are said there once, not under
+ * each of its series). */
 static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
                               const struct lab_an_series *s, int first)
 {
@@ -286,7 +287,7 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 	an_series_level_note(sec, s);
 	/* too few thread counts to fit, and nothing else: said once for all such series (the
 	 * document's note) */
-	if (*s->note && !an_few_counts(s))
+	if (*s->note && !an_few_counts(s) && (first || strcmp(s->note, LAB_AN_LATENCY_NOTE)))
 		lab_doc_note(sec, "%s", s->note);
 	if (s->n_excluded)
 		lab_doc_note(sec,
