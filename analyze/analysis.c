@@ -93,6 +93,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
 		                     0.95, &r->speedup);
 	}
+	lab_an_ratio_positive(&r->speedup); /* costs are positive: so is their ratio */
 	r->has_speedup = 1;
 	r->eff = r->speedup.est / N;
 	r->eff_lo = r->speedup.lo / N;

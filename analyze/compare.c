@@ -104,6 +104,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 	r->level = runs ? "runs" : "samples";
 	c->by_runs += runs;
 	lab_an_ratio_fieller(mb, vb, nb, ma, va, na, 0.95, &q);
+	lab_an_ratio_positive(&q); /* a cost cannot fall by more than 100 % */
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
@@ -114,6 +115,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
 		    lab_an_welch_p(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n);
 		lab_an_ratio_fieller(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n,
 		                     0.95, &q);
+		lab_an_ratio_positive(&q);
 		r->samples_verdict = q.has_ci
 		                         ? lab_an_compare_verdict(p, q.lo - 1, q.hi - 1, c->noise)
 		                         : "no change";

@@ -145,6 +145,8 @@ static int ev_ci_mono(const struct ev *e, struct ev_q *q)
 		const struct ev_var *x = &e->var[up], *y = &e->var[down];
 		struct lab_an_ratio r;
 		lab_an_ratio_fieller(x->mean, x->v, x->n, y->mean, y->v, y->n, 0.95, &r);
+		if (x->metric < 0 && y->metric < 0) /* two costs: their ratio is positive */
+			lab_an_ratio_positive(&r);
 		q->method = "fieller";
 		if (!r.has_ci)
 			return 0; /* lo, hi stay NaN */

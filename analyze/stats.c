@@ -143,6 +143,12 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 	r->hi = (r->est + half) / (1 - g);
 }
 
+void lab_an_ratio_positive(struct lab_an_ratio *r)
+{
+	if (r->has_ci && r->lo < 0)
+		r->lo = 0;
+}
+
 void lab_an_ratio_naive(double a, double b, double vb, size_t nb, double cl, struct lab_an_ratio *r)
 {
 	double m;

@@ -98,6 +98,25 @@ static void fx_sharing(struct fx *f)
 	fx_point(f, "fs", "op=rmw;placement=compact;stride=8", 1, 9, 0.2, 10);
 }
 
+/* Two costs, the numerator's mean not distinguishable from 0 by its t-interval (2 samples, 0.1
+ * and 9.9): Fieller's interval reaches below 0, where a ratio of costs cannot be; it starts at
+ * 0, and the verdict stays inconclusive. */
+LAB_TEST(cost_ratio_interval_stays_positive)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "n", "k=a", 2, 5, 4.9, 2);
+	fx_point(&f, "n", "k=b", 2, 1, 0.01, 10);
+	fx_lesson(&f, "noisy", "cost(n: k=a, threads=2) / cost(n: k=b, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(ls.l[0].method, "fieller");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(ls.l[0].lo == 0 && ls.l[0].hi > 5);
+	fx_free(&f, &ls);
+}
+
 LAB_TEST(clear_ratio_holds_and_impossible_bound_fails)
 {
 	struct fx f = {0};

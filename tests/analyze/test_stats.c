@@ -96,6 +96,32 @@ LAB_TEST(fieller_interval)
 	/* A denominator not significantly non-zero gives an unbounded set. */
 	lab_an_ratio_fieller(10, 0.04, 5, 0.1, 0.01, 5, 0.95, &r);
 	CHECK(r.unbounded);
+	/* Of positive means (costs) the ratio is positive: that set becomes [0, inf). */
+	lab_an_ratio_positive(&r);
+	CHECK(r.lo == 0 && isinf(r.hi) && r.unbounded);
+}
+
+/* A noisy numerator (a = 0.6, se 0.5: a cost mean of three samples with CV 140 %) puts Fieller's
+ * lower end below 0; for a speedup of two costs only the part >= 0 is possible. */
+LAB_TEST(fieller_positive_ratio)
+{
+	struct lab_an_ratio r, keep;
+
+	lab_an_ratio_fieller(0.6, 0.25, 3, 0.7, 0.0016, 3, 0.95, &r);
+	REQUIRE(r.has_ci && !r.unbounded && r.lo < 0);
+	keep = r;
+	lab_an_ratio_positive(&r);
+	CHECK(r.lo == 0);
+	CHECK(r.est == keep.est && r.hi == keep.hi);
+	/* an interval already inside stays as it was */
+	lab_an_ratio_fieller(10, 0.04, 5, 2, 0.0025, 5, 0.95, &r);
+	keep = r;
+	lab_an_ratio_positive(&r);
+	CHECK(r.lo == keep.lo && r.hi == keep.hi);
+	/* no interval (one repetition): nothing to keep inside */
+	lab_an_ratio_fieller(1, 0, 1, 2, 0, 1, 0.95, &r);
+	lab_an_ratio_positive(&r);
+	CHECK(!r.has_ci && r.lo == 0.5);
 }
 
 LAB_TEST(karp_flatt_identities)
