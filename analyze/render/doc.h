@@ -110,6 +110,7 @@ struct lab_doc_figure {
 	const char *key, *title, *sub, *xlabel, *ylabel;
 	int logx, logy;    /* base of the log scale, 0: linear */
 	double xmin, xmax; /* the x range when xmin < xmax; else (0, 0) the renderer's autoscale */
+	double ymin, ymax; /* the y range likewise */
 	struct lab_doc_curve **c;
 	size_t nc, cap;
 	struct lab_doc_label *label;

@@ -292,6 +292,8 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fprintf(f, "set logscale y %d\n", g->logy);
 	if (g->xmin < g->xmax)
 		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
+	if (g->ymin < g->ymax)
+		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);

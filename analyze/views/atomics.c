@@ -23,13 +23,12 @@ static const struct lab_an_cv_spec an_spec = {
             "(per thread: x threads); retries_per_op: cas only",
     .curve = {"target", NULL},
     .xlabel = "threads",
-    .ylabel = "ns per operation, all threads together",
     .logx = 1,
-    .logy = 1,
     .match_metric = "retries_per_op",
-    .col = {{"ns_per_op", LAB_AN_CV_COST, 1, 0, 0}, {"retries_per_op", LAB_AN_CV_METRIC, 1, 0, 0}},
+    .col = {{.key = "ns_per_op", .src = LAB_AN_CV_COST, .bounded = LAB_AN_CV_LOWER},
+            {.key = "retries_per_op", .bounded = LAB_AN_CV_LOWER}},
     .ncol = 2,
-    .plot_col = 0,
+    .fig = {{.ylabel = "ns per operation, all threads together", .logy = 1}},
 };
 
 const struct lab_an_view lab_an_view_atomics = LAB_AN_CV_VIEW("atomics", an_spec, 1);

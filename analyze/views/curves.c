@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Curves of one quantity vs one knob (curves.h): grouping, the columns and the document. */
+/* Curves of one quantity vs one knob (curves.h): the grouping and the columns. */
 #include "analyze/views/curves.h"
 
 #include <math.h>
@@ -7,25 +7,8 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
-#include "analyze/flagged.h"
-#include "analyze/render/doc.h"
+#include "analyze/units.h"
 #include "analyze/views/view.h"
-
-double lab_an_cv_num(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s)
-		return NAN;
-	if (*end == 'K' || *end == 'k')
-		v *= 1024.0;
-	else if (*end == 'M')
-		v *= 1048576.0;
-	else if (*end == 'G')
-		v *= 1073741824.0;
-	return v;
-}
 
 static int an_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
                       const struct lab_an_point *p)
@@ -35,15 +18,24 @@ static int an_applies(const struct lab_an_cv_spec *s, const struct lab_an_data *
 
 	if (s->keep && !s->keep(p))
 		return 0;
-	if (decl >= 0 || !s->match_metric)
+	if (decl >= 0)
 		return decl > 0;
+	if (s->match_kept || !s->match_metric)
+		return s->match_kept;
 	for (size_t m = 0; m < d->nmetric; m++)
 		if (!strcmp(d->metric_name[m], s->match_metric))
 			return lab_an_params_get(p->params, s->curve[0], buf, sizeof(buf)) != NULL;
 	return 0;
 }
 
-/* The conditions of p: params without the curve and x keys, plus threads when x is a param. */
+/* 1 when the curves of s are the thread counts. */
+static int an_by_threads(const struct lab_an_cv_spec *s)
+{
+	return !strcmp(s->curve[0], "threads");
+}
+
+/* The conditions of p: params without the curve and x keys, plus threads when x is a param (and
+ * the curves are not the thread counts). */
 static char *an_cond(const struct lab_an_cv_spec *s, const struct lab_an_point *p)
 {
 	char *c = lab_an_strdup(p->params), *t;
@@ -57,7 +49,7 @@ static char *an_cond(const struct lab_an_cv_spec *s, const struct lab_an_point *
 		free(c);
 		c = t;
 	}
-	if (c && s->x) {
+	if (c && s->x && !an_by_threads(s)) {
 		t = lab_an_asprintf("%s%sthreads=%d", c, *c ? ";" : "", p->threads);
 		free(c);
 		c = t;
@@ -65,9 +57,11 @@ static char *an_cond(const struct lab_an_cv_spec *s, const struct lab_an_point *
 	return c;
 }
 
-static struct lab_an_cv_group *an_group(struct lab_an_cv *v, size_t *cap, const char *exp,
+static struct lab_an_cv_group *an_group(struct lab_an_cv *v, size_t *cap,
+                                        const struct lab_an_data *d, const struct lab_an_point *p,
                                         char *cond)
 {
+	const char *exp = p->experiment;
 	struct lab_an_cv_group *g;
 
 	for (size_t i = 0; i < v->ng; i++)
@@ -83,6 +77,7 @@ static struct lab_an_cv_group *an_group(struct lab_an_cv *v, size_t *cap, const 
 	memset(g, 0, sizeof(*g));
 	g->experiment = exp;
 	g->params = cond;
+	lab_an_cost_label(d, p, g->unit, sizeof(g->unit));
 	return g;
 }
 
@@ -94,8 +89,10 @@ static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct l
 	size_t cap = g->nc, i;
 
 	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
-		if (!s->curve[k] ||
-		    !lab_an_params_get(p->params, s->curve[k], val[k], sizeof(val[k])))
+		if (!k && an_by_threads(s))
+			snprintf(val[k], sizeof(val[k]), "%d", p->threads);
+		else if (!s->curve[k] ||
+		         !lab_an_params_get(p->params, s->curve[k], val[k], sizeof(val[k])))
 			strcpy(val[k], "?");
 	for (i = 0; i < g->nc; i++)
 		if (!strcmp(g->c[i].key[0], val[0]) && !strcmp(g->c[i].key[1], val[1]))
@@ -119,14 +116,31 @@ static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct l
 		if (c->style[k] < 0)
 			c->style[k] = mx + 1;
 	}
-	c->label = s->curve[1] ? lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1])
-	                       : lab_an_strdup(val[0]);
+	if (s->curve[1])
+		c->label = lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1]);
+	else if (an_by_threads(s))
+		c->label = lab_an_asprintf("%s thread%s", val[0], p->threads == 1 ? "" : "s");
+	else
+		c->label = lab_an_strdup(val[0]);
 	return c->label ? c : NULL;
 }
 
-/* Mean, median and the clipped 95 % interval of x[0..n-1] into v. */
-static void an_val(const struct lab_an_cv_col *col, const double *x, size_t n, double *work,
-                   struct lab_an_cv_val *v)
+/* The 95 % interval of a rate (log scale) or a fraction (logit scale) of p into v; NaN when
+ * there is none (one sample, one thread). */
+static void an_scaled_ci(const struct lab_an_cv_col *col, const struct lab_an_point *p,
+                         const struct lab_an_stats *st, struct lab_an_cv_val *v)
+{
+	int rc = col->src == LAB_AN_CV_RATE
+	             ? lab_an_stats_ci_log(st, 0.95, &v->lo, &v->hi)
+	             : lab_an_stats_ci_logit(st, 0.95, 1.0 / p->threads, 1.0, &v->lo, &v->hi);
+
+	if (rc)
+		v->lo = v->hi = NAN;
+}
+
+/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p) into v. */
+static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p, const double *x,
+                   size_t n, double *work, struct lab_an_cv_val *v)
 {
 	struct lab_an_stats st;
 
@@ -139,7 +153,9 @@ static void an_val(const struct lab_an_cv_col *col, const double *x, size_t n, d
 	v->mean = st.mean;
 	v->lo = st.ci95_lo;
 	v->hi = st.ci95_hi;
-	if (col->bounded && v->lo < col->lo_bound)
+	if (col->src == LAB_AN_CV_RATE || col->bounded == LAB_AN_CV_LOGIT)
+		an_scaled_ci(col, p, &st, v);
+	else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
 	if (col->resolution && !(v->mean > 0)) {
 		v->below_res = 2;
@@ -173,6 +189,8 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 			}
 			continue;
 		}
+		if (col->src > LAB_AN_CV_RATE) /* table only */
+			continue;
 		if (col->src == LAB_AN_CV_METRIC)
 			for (m = 0; m < d->nmetric && strcmp(d->metric_name[m], col->key); m++)
 				;
@@ -181,10 +199,12 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 			           : m < d->nmetric           ? p->metric[i * d->nmetric + m]
 			                                      : NAN;
 
+			if (col->src == LAB_AN_CV_RATE) /* a cost of 0 has no rate */
+				y = p->cost[i] > 0 ? 1e9 / p->cost[i] : NAN;
 			if ((inc || !p->flagged[i]) && !isnan(y))
 				x[k++] = y;
 		}
-		an_val(col, x, k, x + p->n, &e->v[c]);
+		an_val(col, p, x, k, x + p->n, &e->v[c]);
 	}
 	free(x);
 	return 0;
@@ -201,6 +221,26 @@ static int an_cmp_pt(const void *a, const void *b)
 	return (x->pt->threads > y->pt->threads) - (x->pt->threads < y->pt->threads);
 }
 
+/* Curves of thread counts: in ascending threads, coloured in that order. */
+static int an_cmp_curve(const void *a, const void *b)
+{
+	int x = ((const struct lab_an_cv_curve *)a)->pt->pt->threads;
+	int y = ((const struct lab_an_cv_curve *)b)->pt->pt->threads;
+
+	return (x > y) - (x < y);
+}
+
+static void an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
+{
+	for (size_t j = 0; j < g->nc; j++)
+		qsort(g->c[j].pt, g->c[j].npt, sizeof(*g->c[j].pt), an_cmp_pt);
+	if (!an_by_threads(s))
+		return;
+	qsort(g->c, g->nc, sizeof(*g->c), an_cmp_curve);
+	for (size_t j = 0; j < g->nc; j++)
+		g->c[j].style[0] = (int)j;
+}
+
 static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *cap,
                   const struct lab_an_data *d, const struct lab_an_point *p, int inc)
 {
@@ -210,7 +250,7 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *c
 	struct lab_an_cv_pt *e;
 	size_t pcap;
 
-	if (!cond || !(g = an_group(v, cap, p->experiment, cond)) || !(c = an_curve(s, g, p)))
+	if (!cond || !(g = an_group(v, cap, d, p, cond)) || !(c = an_curve(s, g, p)))
 		return -LAB_ENOMEM;
 	pcap = c->npt;
 	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
@@ -223,7 +263,8 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *c
 	else if (s->x_ignored && s->x_ignored(p))
 		e->x = NAN;
 	else
-		e->x = lab_an_params_get(p->params, s->x, xs, sizeof(xs)) ? lab_an_cv_num(xs) : NAN;
+		e->x = lab_an_params_get(p->params, s->x, xs, sizeof(xs)) ? lab_an_size_bytes(xs)
+		                                                          : NAN;
 	return an_cols(s, d, p, inc, e);
 }
 
@@ -250,14 +291,12 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (an_applies(s, d, &d->pt[i]))
 			rc = an_add(s, v, &cap, d, &d->pt[i], inc);
-	for (size_t i = 0; i < v->ng; i++)
-		for (size_t j = 0; j < v->g[i].nc; j++)
-			qsort(v->g[i].c[j].pt, v->g[i].c[j].npt, sizeof(*v->g[i].c[j].pt),
-			      an_cmp_pt);
 	if (rc || !v->ng) {
 		lab_an_cv_free(v);
 		return rc ? lab_err_set(err, LAB_ENOMEM, "%s view: out of memory", s->view) : 0;
 	}
+	for (size_t i = 0; i < v->ng; i++)
+		an_sort(s, &v->g[i]);
 	*state = v;
 	return 0;
 }
@@ -279,115 +318,4 @@ void lab_an_cv_free(void *state)
 	if (v)
 		free(v->g);
 	free(v);
-}
-
-/* Why entry e has no numbers at all (not run, every sample left out), NULL when it has some. */
-static const char *an_row_why(struct lab_doc *doc, const struct lab_an_cv_spec *s,
-                              const struct lab_an_cv_pt *e)
-{
-	if (strcmp(e->pt->status, "ok"))
-		return lab_doc_printf(doc, "%s%s%s", e->pt->status, e->pt->reason ? ": " : "",
-		                      e->pt->reason ? e->pt->reason : "");
-	for (size_t k = 0; k < s->ncol; k++)
-		if (e->v[k].n)
-			return NULL;
-	/* a column empty for another reason (no baseline, no metric) says so itself */
-	return e->pt->n > 0 && e->pt->n_flagged > 0
-	           ? "no used samples (load-flagged; --include-flagged keeps them)"
-	           : NULL;
-}
-
-static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct lab_doc_cell *c,
-                    const struct lab_an_cv_val *v)
-{
-	if (v->nobase)
-		lab_doc_why(doc, c, "no %s=%s point at these params", s->curve[0], s->base);
-	else if (v->below_res == 2 && isfinite(v->hi))
-		lab_doc_why(doc, c, "not measurable (< %.4g, below resolution)", v->hi);
-	else if (v->below_res == 2)
-		lab_doc_why(doc, c, "not measurable (below resolution)");
-	else if (v->n)
-		lab_doc_ival(c, v->median, v->mean, v->below_res ? 0 : v->lo, v->hi, v->n);
-	if (v->below_res == 1)
-		lab_doc_cnote(doc, c, "below resolution");
-}
-
-/* The x of an entry as the table shows it: the param's own spelling, or the thread count. */
-static const char *an_x(struct lab_doc *doc, const struct lab_an_cv_spec *s,
-                        const struct lab_an_cv_pt *e)
-{
-	char buf[64];
-
-	if (s->x && s->x_ignored && s->x_ignored(e->pt))
-		return "-";
-	if (s->x && lab_an_params_get(e->pt->params, s->x, buf, sizeof(buf)))
-		return lab_doc_printf(doc, "%s", buf);
-	return lab_doc_printf(doc, "%d", e->pt->threads);
-}
-
-static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
-                         const struct lab_an_cv_group *g)
-{
-	struct lab_doc_section *sec = lab_doc_section(doc, g->experiment, g->params);
-	struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
-	struct lab_doc_figure *f =
-	    lab_doc_figure(sec, "curves", lab_doc_printf(doc, "%s: %s", g->experiment, s->title),
-	                   s->xlabel, s->ylabel);
-	size_t nkey = s->curve[1] ? 2 : 1;
-
-	for (size_t k = 0; k < nkey; k++)
-		lab_doc_col(t, s->curve[k], NULL, LAB_DOC_KEY);
-	lab_doc_col(t, s->x ? s->x : "threads", NULL, LAB_DOC_KEY);
-	for (size_t k = 0; k < s->ncol; k++)
-		lab_doc_col(t, s->col[k].key, NULL, LAB_DOC_INTERVAL);
-	if (f) {
-		f->logx = s->logx ? 2 : 0;
-		f->logy = s->logy ? 10 : 0;
-	}
-	for (size_t j = 0; j < g->nc; j++) {
-		const struct lab_an_cv_curve *c = &g->c[j];
-		struct lab_doc_curve *dc = lab_doc_curve(f, c->label, LAB_DOC_LINES);
-
-		if (dc) {
-			dc->color = c->style[0];
-			dc->dash = c->style[1];
-		}
-		for (size_t k = 0; k < c->npt; k++) {
-			const struct lab_an_cv_pt *e = &c->pt[k];
-			const struct lab_an_cv_val *v = &e->v[s->plot_col];
-			const char *why = an_row_why(doc, s, e);
-
-			lab_doc_row(t);
-			for (size_t q = 0; q < nkey; q++)
-				lab_doc_str(doc, lab_doc_at(t, q), c->key[q]);
-			if (!s->x || !s->x_ignored || !s->x_ignored(e->pt)) /* else "-", null */
-				lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
-			for (size_t q = 0; q < s->ncol; q++)
-				an_cell(doc, s, lab_doc_at(t, nkey + 1 + q), &e->v[q]);
-			if (why)
-				lab_doc_rwhy(t, "%s", why);
-			if (v->n && isfinite(v->mean))
-				lab_doc_point(dc, e->x, v->mean, v->lo, v->hi);
-			else if (isfinite(e->x))
-				lab_doc_gap(dc, an_x(doc, s, e),
-				            lab_an_flagged_all(e->pt) ? "load-flagged" : "not run");
-		}
-	}
-}
-
-int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)
-{
-	const struct lab_an_cv *v = state;
-	const struct lab_an_cv_spec *s = view->spec;
-
-	doc->title = s->title;
-	lab_doc_about(doc,
-	              lab_doc_printf(doc,
-	                             "%s Per column: the median over the used samples, and "
-	                             "their mean with its 95 %% t-interval.",
-	                             s->about),
-	              s->note);
-	for (size_t i = 0; i < v->ng; i++)
-		an_group_doc(doc, s, &v->g[i]);
-	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }

@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Curves of one quantity vs one knob, shared by the views atomics, fs_layout, omp_overhead,
- * omp_schedule, reduce, scan and simd_speedup: a view is a struct lab_an_cv_spec saying which
- * params name a curve (construct and team), which knob is the x axis (threads, or a param such as
- * chunk or size) and which columns each entry shows (a metric column, the cost per work unit, or
- * the speedup over a baseline curve). The engine groups the points the view applies to by their
- * conditions (params without the curve and x keys; with threads when x is a param), one curve
- * per curve-key combination, entries in ascending x, and describes each group as a table and a
- * figure (analyze/render/doc.h). Nothing here names a kernel.
+ * Curves of one quantity vs one knob, shared by the views atomics, fs_layout, locks, omp_overhead,
+ * omp_schedule, reduce, scan, simd_speedup and stride: a view is a struct lab_an_cv_spec saying
+ * which params name a curve (construct and team; or the thread count), which knob is the x axis
+ * (threads, or a param such as chunk, size or stride) and which columns each entry shows (a
+ * metric column, the cost per work unit, a rate, the speedup over a baseline curve, the point's
+ * samples, cost modes or id). The engine groups the points the view applies to by their
+ * conditions (params without the curve and x keys; with threads when x is a param and the
+ * curves are not the thread counts), one curve per curve-key combination, entries in ascending x,
+ * and describes each group as a table and its figures (analyze/render/doc.h). Nothing here
+ * names a kernel.
  *
  * Every interval is the 95 % t-interval of the mean over the used samples (df = n-1), clipped
  * at the column's lower bound when it has one (a time is never negative, an imbalance never
- * below 1). A difference whose true value cannot be negative (overhead_ns = makespan - ideal)
- * is never printed below 0 (issue 21 finding 6): an interval reaching below 0 is clamped at 0
- * and said to be "below resolution"; a mean below 0 is "not measurable" (no value, only the
- * interval's upper end when that is above 0). A negative overhead is the reference's
- * calibration having drifted, not a result.
+ * below 1); a rate's is taken on the log scale (it stays > 0), a fraction's inside
+ * [1/threads, 1] on the logit scale (Jain's index). A difference whose true value cannot be
+ * negative (overhead_ns = makespan - ideal) is never printed below 0 (issue 21 finding 6): an
+ * interval reaching below 0 is clamped at 0 and said to be "below resolution"; a mean below 0
+ * is "not measurable" (no value, only the interval's upper end when that is above 0). A
+ * negative overhead is the reference's calibration having drifted, not a result.
  */
 #ifndef LAB_ANALYZE_VIEWS_CURVES_H
 #define LAB_ANALYZE_VIEWS_CURVES_H
@@ -25,35 +28,68 @@
 #include "analyze/data.h"
 #include "analyze/err.h"
 
-#define LAB_AN_CV_MAXCOL 4
+#define LAB_AN_CV_MAXCOL 10
 #define LAB_AN_CV_MAXKEY 2
+#define LAB_AN_CV_MAXFIG 3
 
 enum lab_an_cv_src {
-	LAB_AN_CV_METRIC,  /* the metric column named by col.metric */
+	LAB_AN_CV_METRIC,  /* (the default) the metric column named by col.key */
 	LAB_AN_CV_COST,    /* the cost per work unit (elapsed_ns / work) */
 	LAB_AN_CV_SPEEDUP, /* baseline cost / this cost (see spec.base) */
+	LAB_AN_CV_RATE,    /* per second: 1e9 / the cost of each sample (a cost > 0) */
+	/* table only: the point's used samples, its cost modes (the centers in a note), its id */
+	LAB_AN_CV_N,
+	LAB_AN_CV_MODES,
+	LAB_AN_CV_POINT,
+};
+
+enum lab_an_cv_bound {
+	LAB_AN_CV_FREE,  /* the t-interval as it is */
+	LAB_AN_CV_LOWER, /* clipped below at lo_bound */
+	LAB_AN_CV_LOGIT, /* inside [1/threads, 1] on the logit scale; none at 1 thread */
 };
 
 struct lab_an_cv_col {
 	const char *key; /* JSON key and table header; also the metric column for METRIC */
 	enum lab_an_cv_src src;
-	int bounded; /* 1: the interval is clipped below at lo_bound */
+	enum lab_an_cv_bound bounded;
 	double lo_bound;
-	int resolution; /* 1: a difference >= 0 in truth: clamped at 0, "below resolution" */
+	int resolution;   /* 1: a difference >= 0 in truth: clamped at 0, "below resolution" */
+	const char *unit; /* the table's unit; NULL: none, or see cost_unit */
+	double scale;     /* shown (table, figures) times this; 0: 1 */
+	int cost_unit;    /* 1: the unit is the cost's of the group's points (lab_an_cost_label) */
 };
 
+/* A figure of one column vs x, one curve per curve of the group. */
+struct lab_an_cv_fig {
+	const char *key;    /* NULL: "curves" */
+	const char *title;  /* after "EXPERIMENT: "; NULL: the view's title */
+	const char *ylabel; /* NULL: "KEY (UNIT; mean and 95% CI)" of the column */
+	size_t col;
+	int logy;
+	double ymin, ymax; /* the y range when ymin < ymax */
+};
+
+struct lab_an_cv_pt;
+struct lab_doc;
+
 struct lab_an_cv_spec {
-	const char *view;                    /* the view's name */
-	const char *title;                   /* the view's heading */
-	const char *about;                   /* what it shows and how (plain text) */
-	const char *note;                    /* the text tables' footnote */
-	const char *curve[LAB_AN_CV_MAXKEY]; /* params naming a curve; curve[1] may be NULL */
-	const char *x;                       /* param of the x axis; NULL: threads */
-	const char *xlabel, *ylabel;
-	int logx, logy;
+	const char *view;  /* the view's name */
+	const char *title; /* the view's heading */
+	const char *about; /* what it shows and how (plain text) */
+	const char *note;  /* the text tables' footnote */
+	int about_own;     /* 1: about says how columns are summarized */
+	/* params naming a curve; curve[1] may be NULL; curve[0] "threads": the thread count */
+	const char *curve[LAB_AN_CV_MAXKEY];
+	/* param of the x axis, read with the configs' size suffixes (4K: 4096); NULL: threads */
+	const char *x;
+	const char *xunit; /* its unit: the table shows x read as a number (4K: 4096) */
+	const char *xlabel;
+	int logx;
 	/* Files without a views key: the view applies to points with this metric column and a
 	 * curve[0] param; NULL: only where the run declares the view. */
 	const char *match_metric;
+	int match_kept; /* 1: files without a views key: every point keep takes */
 	/* Optional: 0 leaves out a point the view would otherwise take (say, by a param value). */
 	int (*keep)(const struct lab_an_point *p);
 	/* Optional: 1 when p's x param means nothing for it (a static schedule has no chunk): the
@@ -68,7 +104,9 @@ struct lab_an_cv_spec {
 	int base_same_threads;
 	struct lab_an_cv_col col[LAB_AN_CV_MAXCOL];
 	size_t ncol;
-	size_t plot_col; /* the column drawn */
+	struct lab_an_cv_fig fig[LAB_AN_CV_MAXFIG]; /* fig[0], then those with a key */
+	/* Optional: the note after e's row (a flag), a string of doc; NULL: none. */
+	const char *(*rnote)(struct lab_doc *doc, const struct lab_an_cv_pt *e);
 };
 
 /* One column at one entry: median, mean and its (clipped) 95 % interval; n = 0: none. */
@@ -97,7 +135,8 @@ struct lab_an_cv_curve {
 
 struct lab_an_cv_group {
 	const char *experiment;
-	char *params; /* the conditions */
+	char *params;   /* the conditions */
+	char unit[160]; /* the cost unit of its first point (lab_an_cost_label) */
 	struct lab_an_cv_curve *c;
 	size_t nc;
 };
@@ -109,11 +148,10 @@ struct lab_an_cv {
 };
 
 struct lab_an_view;
-struct lab_doc;
 /* The view hooks of every spec view (view->spec is its struct lab_an_cv_spec): applies when the
- * view is declared (else by match_metric); compute groups the points (*state stays NULL when
- * none applies); describe makes one section per group: a table of the entries (the curve keys,
- * x, the columns) and a figure of plot_col vs x, one curve each. */
+ * view is declared (else by match_metric or match_kept); compute groups the points (*state stays
+ * NULL when none applies); describe makes one section per group: a table of the entries (the
+ * curve keys, x, the columns) and the figures, one curve each. */
 int lab_an_cv_applies(const struct lab_an_view *view, const struct lab_an_data *d,
                       const struct lab_an_point *p);
 struct lab_an_analysis;
@@ -125,9 +163,6 @@ int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct
 /* The SPEEDUP column of p into v. Returns 0, or -1 when out of memory. */
 int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
                       const struct lab_an_point *p, int inc, struct lab_an_cv_val *v);
-
-/* The x value of a param value: a number with an optional K/M/G (x1024) suffix; NaN if none. */
-double lab_an_cv_num(const char *s);
 
 /* The view struct of spec view NAME (SPEC: its struct lab_an_cv_spec; HIDES: hides_series). */
 #define LAB_AN_CV_VIEW(NAME, SPEC, HIDES)                                                          \

@@ -31,13 +31,11 @@ static const struct lab_an_cv_spec an_spec = {
     .note = "ns per increment, all threads together: median | mean [95% CI] over reps",
     .curve = {"layout", NULL},
     .xlabel = "threads",
-    .ylabel = "ns per increment, all threads together",
     .logx = 1,
-    .logy = 1,
     .keep = an_keep,
-    .col = {{"ns_per_increment", LAB_AN_CV_COST, 1, 0, 0}},
+    .col = {{.key = "ns_per_increment", .src = LAB_AN_CV_COST, .bounded = LAB_AN_CV_LOWER}},
     .ncol = 1,
-    .plot_col = 0,
+    .fig = {{.ylabel = "ns per increment, all threads together", .logy = 1}},
 };
 
 const struct lab_an_view lab_an_view_fs_layout = LAB_AN_CV_VIEW("fs_layout", an_spec, 0);

@@ -22,14 +22,13 @@ static const struct lab_an_cv_spec an_spec = {
     .note = "KEY median | mean [95% CI] over reps; overhead_ns = test_ns - ref_ns per sample",
     .curve = {"construct", "team"},
     .xlabel = "threads",
-    .ylabel = "overhead, ns per instance (mean, 95% CI)",
     .logx = 1,
     .match_metric = "overhead_ns",
-    .col = {{"overhead_ns", LAB_AN_CV_METRIC, 0, 0, 1},
-            {"test_ns", LAB_AN_CV_METRIC, 1, 0, 0},
-            {"ref_ns", LAB_AN_CV_METRIC, 1, 0, 0}},
+    .col = {{.key = "overhead_ns", .resolution = 1},
+            {.key = "test_ns", .bounded = LAB_AN_CV_LOWER},
+            {.key = "ref_ns", .bounded = LAB_AN_CV_LOWER}},
     .ncol = 3,
-    .plot_col = 0,
+    .fig = {{.ylabel = "overhead, ns per instance (mean, 95% CI)"}},
 };
 
 const struct lab_an_view lab_an_view_omp_overhead = LAB_AN_CV_VIEW("omp_overhead", an_spec, 0);

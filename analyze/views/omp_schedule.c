@@ -32,16 +32,15 @@ static const struct lab_an_cv_spec an_spec = {
     .curve = {"schedule", NULL},
     .x = "chunk",
     .xlabel = "chunk (iterations)",
-    .ylabel = "makespan, ns per loop (mean, 95% CI)",
     .logx = 1,
     .match_metric = "makespan_ns",
     .x_ignored = an_no_chunk,
-    .col = {{"makespan_ns", LAB_AN_CV_METRIC, 1, 0, 0},
-            {"imbalance", LAB_AN_CV_METRIC, 1, 1, 0},
-            {"overhead_ns", LAB_AN_CV_METRIC, 0, 0, 1},
-            {"ideal_ns", LAB_AN_CV_METRIC, 1, 0, 0}},
+    .col = {{.key = "makespan_ns", .bounded = LAB_AN_CV_LOWER},
+            {.key = "imbalance", .bounded = LAB_AN_CV_LOWER, .lo_bound = 1},
+            {.key = "overhead_ns", .resolution = 1},
+            {.key = "ideal_ns", .bounded = LAB_AN_CV_LOWER}},
     .ncol = 4,
-    .plot_col = 0,
+    .fig = {{.ylabel = "makespan, ns per loop (mean, 95% CI)"}},
 };
 
 const struct lab_an_view lab_an_view_omp_schedule = LAB_AN_CV_VIEW("omp_schedule", an_spec, 0);

@@ -22,12 +22,10 @@ static const struct lab_an_cv_spec an_spec = {
             "packed_partials = false sharing",
     .curve = {"strategy", "team"},
     .xlabel = "threads",
-    .ylabel = "ns per element, all threads together (mean, 95% CI)",
     .logx = 1,
-    .logy = 1,
-    .col = {{"ns_per_elem", LAB_AN_CV_COST, 1, 0, 0}},
+    .col = {{.key = "ns_per_elem", .src = LAB_AN_CV_COST, .bounded = LAB_AN_CV_LOWER}},
     .ncol = 1,
-    .plot_col = 0,
+    .fig = {{.ylabel = "ns per element, all threads together (mean, 95% CI)", .logy = 1}},
 };
 
 const struct lab_an_view lab_an_view_reduce = LAB_AN_CV_VIEW("reduce", an_spec, 0);

@@ -21,12 +21,12 @@ static const struct lab_an_cv_spec an_spec = {
     .curve = {"method", NULL},
     .x = "size",
     .xlabel = "input size, bytes",
-    .ylabel = "speedup over the baseline (mean, 95% CI)",
     .logx = 1,
     .base = "serial",
-    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0, 0}},
+    .col = {{.key = "speedup", .src = LAB_AN_CV_SPEEDUP, .bounded = LAB_AN_CV_LOWER},
+            {.key = "ns_per_elem", .src = LAB_AN_CV_COST, .bounded = LAB_AN_CV_LOWER}},
     .ncol = 2,
-    .plot_col = 0,
+    .fig = {{.ylabel = "speedup over the baseline (mean, 95% CI)"}},
 };
 
 const struct lab_an_view lab_an_view_scan = LAB_AN_CV_VIEW("scan", an_spec, 0);

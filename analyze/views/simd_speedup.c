@@ -23,14 +23,13 @@ static const struct lab_an_cv_spec an_spec = {
     .curve = {"isa", NULL},
     .x = "size",
     .xlabel = "size (bytes)",
-    .ylabel = "speedup over scalar (mean, 95% CI)",
     .logx = 1,
-    .logy = 0,
     .base = "scalar",
     .base_same_threads = 1,
-    .col = {{"speedup", LAB_AN_CV_SPEEDUP, 1, 0, 0}, {"ns_per_elem", LAB_AN_CV_COST, 1, 0, 0}},
+    .col = {{.key = "speedup", .src = LAB_AN_CV_SPEEDUP, .bounded = LAB_AN_CV_LOWER},
+            {.key = "ns_per_elem", .src = LAB_AN_CV_COST, .bounded = LAB_AN_CV_LOWER}},
     .ncol = 2,
-    .plot_col = 0,
+    .fig = {{.ylabel = "speedup over scalar (mean, 95% CI)"}},
 };
 
 const struct lab_an_view lab_an_view_simd_speedup = LAB_AN_CV_VIEW("simd_speedup", an_spec, 0);

@@ -9,7 +9,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
-#include "analyze/views/curves.h"
+#include "analyze/units.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
@@ -111,7 +111,7 @@ static double ov_x(const struct lab_an_json *p, const char *key)
 {
 	const char *s = lab_an_json_str(p, key);
 
-	return s ? lab_an_cv_num(s) : NAN;
+	return s ? lab_an_size_bytes(s) : NAN;
 }
 
 static double ov_ci(const struct lab_an_json *p, const char *key, size_t i)

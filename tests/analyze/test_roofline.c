@@ -10,7 +10,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
-#include "analyze/views/curves.h"
+#include "analyze/units.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
@@ -193,7 +193,7 @@ LAB_TEST(simd_speedup_table)
 		if (!strcmp(lab_an_json_str(&rows->items[r], "isa") ?: "", "avx2"))
 			avx2[k++] = &rows->items[r];
 	REQUIRE((p = avx2[0]));
-	CHECK_EQ_I64((long)lab_an_cv_num(lab_an_json_str(p, "size") ?: ""), 16384);
+	CHECK_EQ_I64((long)lab_an_size_bytes(lab_an_json_str(p, "size") ?: ""), 16384);
 	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 5, 1e-9);
 	CHECK(clitest_at(p, "speedup_ci95", 0)->num < 5);
 	CHECK(clitest_at(p, "speedup_ci95", 1)->num > 5);

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The document of the curves (curves.h): per group, a table of the entries and its figures. */
+#include <math.h>
+#include <string.h>
+
+#include "analyze/flagged.h"
+#include "analyze/modes.h"
+#include "analyze/render/doc.h"
+#include "analyze/views/curves.h"
+#include "analyze/views/view.h"
+
+/* Why entry e has no numbers at all (not run, no samples, every sample left out), NULL when a
+ * column has some. */
+static const char *an_row_why(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                              const struct lab_an_cv_pt *e)
+{
+	char buf[LAB_ERR_MSG_MAX + 64];
+
+	for (size_t k = 0; k < s->ncol; k++)
+		if (e->v[k].n)
+			return NULL;
+	if (strcmp(e->pt->status, "ok") || lab_an_flagged_all(e->pt) || !e->pt->n)
+		return lab_doc_printf(doc, "%s", lab_an_missing_why(e->pt, buf, sizeof(buf)));
+	/* a column empty for another reason (no baseline, no metric) says so itself */
+	return e->pt->n_flagged > 0 ? "no used samples (load-flagged; --include-flagged keeps them)"
+	                            : NULL;
+}
+
+static double an_scale(const struct lab_an_cv_col *col)
+{
+	return col->scale ? col->scale : 1;
+}
+
+/* The cost modes of a point: their count, and when there are several their centers (ns per
+ * work unit) and weights. */
+static void an_modes(struct lab_doc *doc, struct lab_doc_cell *c, const struct lab_an_modes *mo)
+{
+	char at[LAB_ERR_MSG_MAX], w[128];
+
+	if (mo->count)
+		lab_doc_num(c, (double)mo->count);
+	if (mo->count > 1)
+		lab_doc_cnote(doc, c, "%s at %s ns, weights %s",
+		              lab_an_modes_multi(mo) ? "MULTIMODAL" : "close modes",
+		              lab_an_modes_list(mo, 0, 1, at, sizeof(at)),
+		              lab_an_modes_list(mo, 1, 1, w, sizeof(w)));
+}
+
+/* Column k of entry e into c. */
+static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t k,
+                    struct lab_doc_cell *c, const struct lab_an_cv_pt *e)
+{
+	const struct lab_an_cv_val *v = &e->v[k];
+	double sc = an_scale(&s->col[k]);
+
+	if (s->col[k].src == LAB_AN_CV_N)
+		lab_doc_num(c, (double)e->pt->st.n);
+	else if (s->col[k].src == LAB_AN_CV_MODES)
+		an_modes(doc, c, &e->pt->modes);
+	else if (s->col[k].src == LAB_AN_CV_POINT)
+		lab_doc_num(c, (double)e->pt->id);
+	else if (v->nobase)
+		lab_doc_why(doc, c, "no %s=%s point at these params", s->curve[0], s->base);
+	else if (v->below_res == 2 && isfinite(v->hi))
+		lab_doc_why(doc, c, "not measurable (< %.4g, below resolution)", v->hi);
+	else if (v->below_res == 2)
+		lab_doc_why(doc, c, "not measurable (below resolution)");
+	else if (v->n)
+		lab_doc_ival(c, v->median * sc, v->mean * sc, v->below_res ? 0 : v->lo * sc,
+		             v->hi * sc, v->n);
+	if (v->below_res == 1)
+		lab_doc_cnote(doc, c, "below resolution");
+}
+
+/* The x of an entry as the table shows it: the param's own spelling, or the number read from it
+ * (with xunit), or the thread count. */
+static const char *an_x(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                        const struct lab_an_cv_pt *e)
+{
+	char buf[64];
+
+	if (s->x && s->x_ignored && s->x_ignored(e->pt))
+		return "-";
+	if (s->x && s->xunit)
+		return lab_doc_printf(doc, "%.9g", e->x);
+	if (s->x && lab_an_params_get(e->pt->params, s->x, buf, sizeof(buf)))
+		return lab_doc_printf(doc, "%s", buf);
+	return lab_doc_printf(doc, "%d", e->pt->threads);
+}
+
+static void an_table_cols(const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g,
+                          struct lab_doc_table *t)
+{
+	for (size_t k = 0; k < (s->curve[1] ? 2u : 1u); k++)
+		lab_doc_col(t, s->curve[k], NULL, LAB_DOC_KEY);
+	lab_doc_col(t, s->x ? s->x : "threads", s->xunit, LAB_DOC_KEY);
+	for (size_t k = 0; k < s->ncol; k++)
+		lab_doc_col(t, s->col[k].key, s->col[k].cost_unit ? g->unit : s->col[k].unit,
+		            s->col[k].src > LAB_AN_CV_RATE ? LAB_DOC_COUNT : LAB_DOC_INTERVAL);
+}
+
+/* The figures of group g into f; returns how many. */
+static size_t an_figures(struct lab_doc *doc, struct lab_doc_section *sec,
+                         const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g,
+                         struct lab_doc_figure **f)
+{
+	size_t q;
+
+	for (q = 0; q < LAB_AN_CV_MAXFIG && (!q || s->fig[q].key); q++) {
+		const struct lab_an_cv_fig *fs = &s->fig[q];
+		const struct lab_an_cv_col *col = &s->col[fs->col];
+		const char *unit = col->cost_unit ? g->unit : col->unit ? col->unit : "";
+
+		f[q] = lab_doc_figure(
+		    sec, fs->key ? fs->key : "curves",
+		    lab_doc_printf(doc, "%s: %s", g->experiment, fs->title ? fs->title : s->title),
+		    s->xlabel,
+		    fs->ylabel ? fs->ylabel
+		               : lab_doc_printf(doc, "%s (%s; mean and 95%% CI)", col->key, unit));
+		if (f[q]) {
+			f[q]->logx = s->logx ? 2 : 0;
+			f[q]->logy = fs->logy ? 10 : 0;
+			f[q]->ymin = fs->ymin;
+			f[q]->ymax = fs->ymax;
+		}
+	}
+	return q;
+}
+
+/* Entry e on curve dc of figure q: its point, or where it has no numbers (why) a gap. */
+static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t q,
+                    struct lab_doc_curve *dc, const struct lab_an_cv_pt *e, const char *why)
+{
+	const struct lab_an_cv_fig *fs = &s->fig[q];
+	const struct lab_an_cv_val *v = &e->v[fs->col];
+	double sc = an_scale(&s->col[fs->col]);
+
+	/* on a log axis a lower end <= 0 is not drawn */
+	if (v->n && isfinite(v->mean))
+		lab_doc_point(dc, e->x, v->mean * sc, fs->logy && !(v->lo > 0) ? NAN : v->lo * sc,
+		              v->hi * sc);
+	else if (why && isfinite(e->x))
+		lab_doc_gap(dc, an_x(doc, s, e),
+		            lab_an_flagged_all(e->pt) ? "load-flagged" : "not run");
+}
+
+static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct lab_doc_table *t,
+                   const struct lab_an_cv_curve *c, const struct lab_an_cv_pt *e, const char *why)
+{
+	size_t nkey = s->curve[1] ? 2 : 1;
+	const char *note = s->rnote ? s->rnote(doc, e) : NULL;
+
+	lab_doc_row(t);
+	for (size_t q = 0; q < nkey; q++)
+		lab_doc_str(doc, lab_doc_at(t, q), c->key[q]);
+	if (!s->x || !s->x_ignored || !s->x_ignored(e->pt)) /* else "-", null */
+		lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
+	for (size_t q = 0; q < s->ncol; q++)
+		an_cell(doc, s, q, lab_doc_at(t, nkey + 1 + q), e);
+	if (why)
+		lab_doc_rwhy(t, "%s", why);
+	if (note)
+		lab_doc_rnote(t, "%s", note);
+}
+
+static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                         const struct lab_an_cv_group *g)
+{
+	struct lab_doc_section *sec = lab_doc_section(doc, g->experiment, g->params);
+	struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
+	struct lab_doc_figure *f[LAB_AN_CV_MAXFIG];
+	size_t nf = an_figures(doc, sec, s, g, f);
+
+	an_table_cols(s, g, t);
+	for (size_t j = 0; j < g->nc; j++) {
+		const struct lab_an_cv_curve *c = &g->c[j];
+		struct lab_doc_curve *dc[LAB_AN_CV_MAXFIG];
+
+		/* one key: 8 colours, then dashes; two: a colour per key[0], a dash per key[1] */
+		for (size_t q = 0; q < nf; q++)
+			if ((dc[q] = lab_doc_curve(f[q], c->label, LAB_DOC_LINES))) {
+				dc[q]->color = c->style[0];
+				dc[q]->dash = s->curve[1] ? c->style[1] : c->style[0] / 8;
+			}
+		for (size_t k = 0; k < c->npt; k++) {
+			const char *why = an_row_why(doc, s, &c->pt[k]);
+
+			an_row(doc, s, t, c, &c->pt[k], why);
+			for (size_t q = 0; q < nf; q++)
+				an_plot(doc, s, q, dc[q], &c->pt[k], why);
+		}
+	}
+}
+
+int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)
+{
+	const struct lab_an_cv *v = state;
+	const struct lab_an_cv_spec *s = view->spec;
+
+	doc->title = s->title;
+	lab_doc_about(doc,
+	              s->about_own ? s->about
+	                           : lab_doc_printf(doc,
+	                                            "%s Per column: the median over the used "
+	                                            "samples, and their mean with its 95 %% "
+	                                            "t-interval.",
+	                                            s->about),
+	              s->note);
+	for (size_t i = 0; i < v->ng; i++)
+		an_group_doc(doc, s, &v->g[i]);
+	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
+}
