@@ -49,7 +49,8 @@ struct lab_an_c2c_matrix {
 struct lab_an_c2c {
 	struct lab_an_c2c_matrix *m;
 	size_t nm, cap;
-	int topo_detailed; /* run.json carries host.topology.pus_detail */
+	struct lab_an_index ix; /* the matrices by experiment and params */
+	int topo_detailed;      /* run.json carries host.topology.pus_detail */
 };
 
 /* Adds point p of d as a cell of its matrix (experiment, params without `pair`; a new one at

@@ -8,6 +8,7 @@
 #include "analyze/analysis.h"
 #include "analyze/flagged.h"
 #include "analyze/views/c2c.h"
+#include "analyze/views/view.h"
 
 /* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
 static int an_run_cpus(const struct lab_an_data *d, const char *exp, long id, size_t *hint, int *a,
@@ -92,16 +93,33 @@ static int an_cell(const struct lab_an_data *d, const struct lab_an_point *p, in
 	return 0;
 }
 
+/* A matrix's key (experiment, params) against ctx; counted for the scale test. */
+struct an_mkey {
+	const struct lab_an_c2c *c;
+	const char *exp, *params;
+};
+
+static int an_matrix_same(const void *ctx, size_t i)
+{
+	const struct an_mkey *k = ctx;
+
+	lab_an_view_probe();
+	return !strcmp(k->c->m[i].experiment, k->exp) && !strcmp(k->c->m[i].params, k->params);
+}
+
 static struct lab_an_c2c_matrix *an_matrix(struct lab_an_c2c *c, const struct lab_an_point *p,
                                            const char *params)
 {
+	struct an_mkey k = {c, p->experiment, params};
+	uint64_t h = lab_an_view_key(p->experiment, params, 0);
+	size_t i = lab_an_index_find(&c->ix, h, an_matrix_same, &k);
 	struct lab_an_c2c_matrix *m;
 	char buf[128];
 
-	for (size_t i = 0; i < c->nm; i++)
-		if (!strcmp(c->m[i].experiment, p->experiment) && !strcmp(c->m[i].params, params))
-			return &c->m[i];
-	if (lab_an_grow(&c->m, &c->cap, c->nm + 1, sizeof(*c->m)))
+	if (i != (size_t)-1)
+		return &c->m[i];
+	if (lab_an_grow(&c->m, &c->cap, c->nm + 1, sizeof(*c->m)) ||
+	    lab_an_index_add(&c->ix, h, c->nm))
 		return NULL;
 	m = memset(&c->m[c->nm], 0, sizeof(*m));
 	m->experiment = p->experiment;
@@ -234,6 +252,8 @@ void lab_an_c2c_free(void *state)
 		free(c->m[i].last);
 		lab_an_index_free(&c->m[i].ix);
 	}
+	if (c)
+		lab_an_index_free(&c->ix);
 	free(c ? c->m : NULL);
 	free(c);
 }

@@ -57,65 +57,86 @@ static char *an_cond(const struct lab_an_cv_spec *s, const struct lab_an_point *
 	return c;
 }
 
-static struct lab_an_cv_group *an_group(struct lab_an_cv *v, size_t *cap,
-                                        const struct lab_an_data *d, const struct lab_an_point *p,
-                                        char *cond)
+/* A group's key (experiment, conditions) against ctx; counted for the scale test. */
+struct an_gkey {
+	const struct lab_an_cv *v;
+	const char *exp, *cond;
+};
+
+static int an_group_same(const void *ctx, size_t i)
 {
-	const char *exp = p->experiment;
+	const struct an_gkey *k = ctx;
+
+	lab_an_view_probe();
+	return !strcmp(k->v->g[i].experiment, k->exp) && !strcmp(k->v->g[i].params, k->cond);
+}
+
+/* The group of p's experiment and conditions cond (taken: freed or kept), made when new. */
+static struct lab_an_cv_group *an_group(struct lab_an_cv *v, const struct lab_an_data *d,
+                                        const struct lab_an_point *p, char *cond)
+{
+	struct an_gkey k = {v, p->experiment, cond};
+	uint64_t h = lab_an_view_key(p->experiment, cond, 0);
+	size_t i = lab_an_index_find(&v->ix, h, an_group_same, &k);
 	struct lab_an_cv_group *g;
 
-	for (size_t i = 0; i < v->ng; i++)
-		if (!strcmp(v->g[i].experiment, exp) && !strcmp(v->g[i].params, cond)) {
-			free(cond);
-			return &v->g[i];
-		}
-	if (lab_an_grow(&v->g, cap, v->ng + 1, sizeof(*v->g))) {
+	if (i != (size_t)-1) {
+		free(cond);
+		return &v->g[i];
+	}
+	if (lab_an_grow(&v->g, &v->cap, v->ng + 1, sizeof(*v->g)) ||
+	    lab_an_index_add(&v->ix, h, v->ng)) {
 		free(cond);
 		return NULL;
 	}
-	g = &v->g[v->ng++];
-	memset(g, 0, sizeof(*g));
-	g->experiment = exp;
+	g = memset(&v->g[v->ng++], 0, sizeof(*g));
+	g->experiment = p->experiment;
 	g->params = cond;
 	lab_an_cost_label(d, p, g->unit, sizeof(g->unit));
 	return g;
 }
 
+/* A curve's key values against ctx (val[0], val[1]). */
+struct an_ckey {
+	const struct lab_an_cv_group *g;
+	const char (*val)[128];
+};
+
+static int an_curve_same(const void *ctx, size_t i)
+{
+	const struct an_ckey *k = ctx;
+
+	lab_an_view_probe();
+	return !strcmp(k->g->c[i].key[0], k->val[0]) && !strcmp(k->g->c[i].key[1], k->val[1]);
+}
+
+/* The curve of p in g (its curve keys' values), made when new; its style comes with the
+ * group's finish (an_styles). */
 static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g,
                                         const struct lab_an_point *p)
 {
 	char val[LAB_AN_CV_MAXKEY][128];
+	struct an_ckey k = {g, (const char(*)[128])val};
 	struct lab_an_cv_curve *c;
-	size_t cap = g->nc, i;
+	uint64_t h;
+	size_t i;
 
-	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++)
-		if (!k && an_by_threads(s))
-			snprintf(val[k], sizeof(val[k]), "%d", p->threads);
-		else if (!s->curve[k] ||
-		         !lab_an_params_get(p->params, s->curve[k], val[k], sizeof(val[k])))
-			strcpy(val[k], "?");
-	for (i = 0; i < g->nc; i++)
-		if (!strcmp(g->c[i].key[0], val[0]) && !strcmp(g->c[i].key[1], val[1]))
-			return &g->c[i];
-	if (lab_an_grow(&g->c, &cap, g->nc + 1, sizeof(*g->c)))
+	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++)
+		if (!q && an_by_threads(s))
+			snprintf(val[q], sizeof(val[q]), "%d", p->threads);
+		else if (!s->curve[q] ||
+		         !lab_an_params_get(p->params, s->curve[q], val[q], sizeof(val[q])))
+			strcpy(val[q], "?");
+	h = lab_an_view_key(val[0], val[1], 0);
+	if ((i = lab_an_index_find(&g->ix, h, an_curve_same, &k)) != (size_t)-1)
+		return &g->c[i];
+	if (lab_an_grow(&g->c, &g->cap, g->nc + 1, sizeof(*g->c)) ||
+	    lab_an_index_add(&g->ix, h, g->nc))
 		return NULL;
-	c = &g->c[g->nc++];
-	memset(c, 0, sizeof(*c));
-	for (size_t k = 0; k < LAB_AN_CV_MAXKEY; k++) {
-		int mx = -1;
-
-		if (!(c->key[k] = lab_an_strdup(val[k])))
+	c = memset(&g->c[g->nc++], 0, sizeof(*c));
+	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++)
+		if (!(c->key[q] = lab_an_strdup(val[q])))
 			return NULL;
-		/* The style index: that of an earlier curve with the same value, else a new one. */
-		c->style[k] = -1;
-		for (i = 0; i + 1 < g->nc; i++) {
-			if (!strcmp(g->c[i].key[k], val[k]))
-				c->style[k] = g->c[i].style[k];
-			mx = g->c[i].style[k] > mx ? g->c[i].style[k] : mx;
-		}
-		if (c->style[k] < 0)
-			c->style[k] = mx + 1;
-	}
 	if (s->curve[1])
 		c->label = lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1]);
 	else if (an_by_threads(s))
@@ -123,6 +144,24 @@ static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct l
 	else
 		c->label = lab_an_strdup(val[0]);
 	return c->label ? c : NULL;
+}
+
+/* The style index of each curve key: the first-seen index of its value among g's curves (one
+ * colour per curve[0] value, one dash per curve[1] value). Returns 0 or -LAB_ENOMEM. */
+static int an_styles(struct lab_an_cv_group *g)
+{
+	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++) {
+		struct lab_an_strset seen = {0};
+		size_t k = 0;
+
+		for (size_t j = 0; j < g->nc && k != (size_t)-1; j++)
+			g->c[j].style[q] =
+			    (int)(k = lab_an_strset_add(&seen, g->c[j].key[q], NULL));
+		lab_an_strset_free(&seen);
+		if (k == (size_t)-1)
+			return -LAB_ENOMEM;
+	}
+	return 0;
 }
 
 /* The 95 % interval of a rate (log scale) or a fraction (logit scale) of p into v; NaN when
@@ -230,30 +269,32 @@ static int an_cmp_curve(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
+/* The group's order: entries by x, curves of thread counts by threads (their colours in that
+ * order), other curves as first seen with their styles. Returns 0 or -LAB_ENOMEM. */
+static int an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
 {
+	if (an_styles(g))
+		return -LAB_ENOMEM;
 	for (size_t j = 0; j < g->nc; j++)
 		qsort(g->c[j].pt, g->c[j].npt, sizeof(*g->c[j].pt), an_cmp_pt);
 	if (!an_by_threads(s))
-		return;
+		return 0;
 	qsort(g->c, g->nc, sizeof(*g->c), an_cmp_curve);
 	for (size_t j = 0; j < g->nc; j++)
 		g->c[j].style[0] = (int)j;
+	return 0;
 }
 
-static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, size_t *cap,
-                  const struct lab_an_data *d, const struct lab_an_point *p, int inc)
+static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, const struct lab_an_data *d,
+                  const struct lab_an_point *p, int inc)
 {
 	char *cond = an_cond(s, p), xs[64];
 	struct lab_an_cv_group *g;
 	struct lab_an_cv_curve *c;
 	struct lab_an_cv_pt *e;
-	size_t pcap;
 
-	if (!cond || !(g = an_group(v, cap, d, p, cond)) || !(c = an_curve(s, g, p)))
-		return -LAB_ENOMEM;
-	pcap = c->npt;
-	if (lab_an_grow(&c->pt, &pcap, c->npt + 1, sizeof(*c->pt)))
+	if (!cond || !(g = an_group(v, d, p, cond)) || !(c = an_curve(s, g, p)) ||
+	    lab_an_grow(&c->pt, &c->cap, c->npt + 1, sizeof(*c->pt)))
 		return -LAB_ENOMEM;
 	e = &c->pt[c->npt++];
 	memset(e, 0, sizeof(*e));
@@ -281,7 +322,6 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	const struct lab_an_data *d = a->data;
 	int inc = a->include_flagged;
 	struct lab_an_cv *v = calloc(1, sizeof(*v));
-	size_t cap = 0;
 	int rc = 0;
 
 	*state = NULL;
@@ -290,13 +330,13 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	v->spec = s;
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (an_applies(s, d, &d->pt[i]))
-			rc = an_add(s, v, &cap, d, &d->pt[i], inc);
+			rc = an_add(s, v, d, &d->pt[i], inc);
+	for (size_t i = 0; i < v->ng && !rc; i++)
+		rc = an_sort(s, &v->g[i]);
 	if (rc || !v->ng) {
 		lab_an_cv_free(v);
 		return rc ? lab_err_set(err, LAB_ENOMEM, "%s view: out of memory", s->view) : 0;
 	}
-	for (size_t i = 0; i < v->ng; i++)
-		an_sort(s, &v->g[i]);
 	*state = v;
 	return 0;
 }
@@ -314,8 +354,11 @@ void lab_an_cv_free(void *state)
 		}
 		free(v->g[i].c);
 		free(v->g[i].params);
+		lab_an_index_free(&v->g[i].ix);
 	}
-	if (v)
+	if (v) {
 		free(v->g);
+		lab_an_index_free(&v->ix);
+	}
 	free(v);
 }

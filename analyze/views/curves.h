@@ -27,6 +27,7 @@
 
 #include "analyze/data.h"
 #include "analyze/err.h"
+#include "analyze/index.h"
 
 #define LAB_AN_CV_MAXCOL 10
 #define LAB_AN_CV_MAXKEY 2
@@ -130,7 +131,7 @@ struct lab_an_cv_curve {
 	char *label;                 /* "parallel", "parallel team=lab" */
 	int style[LAB_AN_CV_MAXKEY]; /* first-seen index of each key's value (colour, dashes) */
 	struct lab_an_cv_pt *pt;     /* ascending x */
-	size_t npt;
+	size_t npt, cap;
 };
 
 struct lab_an_cv_group {
@@ -138,13 +139,15 @@ struct lab_an_cv_group {
 	char *params;   /* the conditions */
 	char unit[160]; /* the cost unit of its first point (lab_an_cost_label) */
 	struct lab_an_cv_curve *c;
-	size_t nc;
+	size_t nc, cap;
+	struct lab_an_index ix; /* its curves by their keys */
 };
 
 struct lab_an_cv {
 	const struct lab_an_cv_spec *spec;
 	struct lab_an_cv_group *g;
-	size_t ng;
+	size_t ng, cap;
+	struct lab_an_index ix; /* the groups by experiment and conditions */
 };
 
 struct lab_an_view;

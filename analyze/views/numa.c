@@ -30,6 +30,7 @@ static void an_numa_free(void *state)
 	if (v) {
 		free(v->g);
 		free(v->dist);
+		lab_an_index_free(&v->ix);
 	}
 	free(v);
 }

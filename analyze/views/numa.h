@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "analyze/data.h"
+#include "analyze/index.h"
 
 /* Node numbers the view accepts from a file (the harness records at most 64 nodes). */
 #define LAB_AN_NUMA_NODES_MAX 64
@@ -79,6 +80,7 @@ struct lab_an_numa_group {
 struct lab_an_numa {
 	struct lab_an_numa_group *g;
 	size_t ng, cap;
+	struct lab_an_index ix; /* the groups by kind, threads, experiment and params */
 	int ndist;    /* host.topology.numa_distances: ndist x ndist, 0 when absent or malformed */
 	double *dist; /* row-major */
 };

@@ -11,6 +11,7 @@
 #include "analyze/stats.h"
 #include "analyze/units.h"
 #include "analyze/views/numa.h"
+#include "analyze/views/view.h"
 
 #define AN_COST ((size_t)-1) /* an_val's "metric" for the point's cost */
 
@@ -86,29 +87,56 @@ static int an_kind(const struct lab_an_data *d, const struct lab_an_point *p)
 	return -1;
 }
 
-/* The group of p (kind k) in v, added when new: the params without the keys k sweeps. */
-static struct lab_an_numa_group *an_group(struct lab_an_numa *v, const struct lab_an_point *p,
-                                          int k)
+/* A group's key against ctx; counted for the scale test. */
+struct an_gkey {
+	const struct lab_an_numa *v;
+	const char *exp, *params;
+	int kind, threads;
+};
+
+static int an_group_same(const void *ctx, size_t i)
+{
+	const struct an_gkey *k = ctx;
+	const struct lab_an_numa_group *g = &k->v->g[i];
+
+	lab_an_view_probe();
+	return (int)g->kind == k->kind && g->threads == k->threads &&
+	       !strcmp(g->experiment, k->exp) && !strcmp(g->params, k->params);
+}
+
+/* The params of p without the keys kind k sweeps (malloc'd; NULL: out of memory). */
+static char *an_group_params(const struct lab_an_point *p, int k)
 {
 	static const char *const swept[][2] = {[LAB_AN_NUMA_MATRIX] = {"placement", "mem_node"},
 	                                       [LAB_AN_NUMA_POLICY] = {"init", NULL},
 	                                       [LAB_AN_NUMA_LADDER] = {"size", NULL},
 	                                       [LAB_AN_NUMA_LOADED] = {NULL, NULL}};
-	int threads = k == LAB_AN_NUMA_MATRIX || k == LAB_AN_NUMA_LADDER ? p->threads : 0;
 	char *params = lab_an_strdup(p->params), *t;
-	struct lab_an_numa_group *g;
 
 	for (size_t i = 0; params && i < 2 && swept[k][i]; i++, params = t) {
 		t = lab_an_params_without(params, swept[k][i]);
 		free(params);
 	}
-	for (size_t i = 0; params && i < v->ng; i++)
-		if ((int)v->g[i].kind == k && v->g[i].threads == threads &&
-		    !strcmp(v->g[i].experiment, p->experiment) && !strcmp(v->g[i].params, params)) {
-			free(params);
-			return &v->g[i];
-		}
-	if (!params || lab_an_grow(&v->g, &v->cap, v->ng + 1, sizeof(*v->g))) {
+	return params;
+}
+
+/* The group of p (kind k) in v, added when new. */
+static struct lab_an_numa_group *an_group(struct lab_an_numa *v, const struct lab_an_point *p,
+                                          int k)
+{
+	int threads = k == LAB_AN_NUMA_MATRIX || k == LAB_AN_NUMA_LADDER ? p->threads : 0;
+	char *params = an_group_params(p, k);
+	struct an_gkey key = {v, p->experiment, params, k, threads};
+	uint64_t h = params ? lab_an_view_key(p->experiment, params, 64L * threads + k) : 0;
+	size_t i = params ? lab_an_index_find(&v->ix, h, an_group_same, &key) : (size_t)-1;
+	struct lab_an_numa_group *g;
+
+	if (i != (size_t)-1) {
+		free(params);
+		return &v->g[i];
+	}
+	if (!params || lab_an_grow(&v->g, &v->cap, v->ng + 1, sizeof(*v->g)) ||
+	    lab_an_index_add(&v->ix, h, v->ng)) {
 		free(params);
 		return NULL;
 	}

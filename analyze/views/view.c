@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/index.h"
 #include "analyze/views/views.h" /* struct lab_an_view_run, not the list */
 
 /* Asked for every point by every view: the experiment is found through the loader's index,
@@ -28,4 +29,22 @@ int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_se
 		    a->views[i].v->applies(a->views[i].v, a->data, s->row[0].pt))
 			return 1;
 	return 0;
+}
+
+static _Thread_local unsigned long long an_view_probes;
+
+uint64_t lab_an_view_key(const char *experiment, const char *params, long n)
+{
+	return lab_an_hash_long(
+	    lab_an_hash_str(lab_an_hash_str(LAB_AN_HASH_INIT, experiment), params), n);
+}
+
+void lab_an_view_probe(void)
+{
+	an_view_probes++;
+}
+
+unsigned long long lab_an_view_probes(void)
+{
+	return an_view_probes;
 }

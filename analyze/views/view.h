@@ -17,6 +17,8 @@
 #ifndef LAB_ANALYZE_VIEWS_VIEW_H
 #define LAB_ANALYZE_VIEWS_VIEW_H
 
+#include <stdint.h>
+
 #include "analyze/data.h"
 #include "analyze/err.h"
 
@@ -52,6 +54,17 @@ struct lab_an_view {
 /* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1
  * when it records no views for exp (no run.json, an older file): match on properties then. */
 int lab_an_view_declared(const struct lab_an_data *d, const char *exp, const char *name);
+/*
+ * Views find the group of a point (its experiment, its conditions and maybe a number: threads,
+ * a kind) through a hash index (analyze/index.h), never by scanning the groups made so far: a
+ * run with a group per point would take quadratic time (issue 19's rule, O(n log n) at any
+ * input). lab_an_view_key is the key's hash; a view's same() callback counts each key it
+ * compares with lab_an_view_probe, which the scale test reads at n and 4n points.
+ */
+uint64_t lab_an_view_key(const char *experiment, const char *params, long n);
+void lab_an_view_probe(void);
+unsigned long long lab_an_view_probes(void);
+
 struct lab_an_series;
 /* 1 when a view computed in a (before the asker) that hides series applies to s's points. */
 int lab_an_series_hidden(const struct lab_an_analysis *a, const struct lab_an_series *s);

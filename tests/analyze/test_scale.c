@@ -17,6 +17,8 @@
 #include "analyze/plots.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
+#include "analyze/views/curves.h"
+#include "analyze/views/numa.h"
 #include "analyze/views/views.h"
 #include "harness/json.h"
 #include "tests/testlib.h"
@@ -146,6 +148,95 @@ LAB_TEST(perf_c2c_experiments_linear)
 	        c4, (double)c4 / (double)c1);
 	CHECK(c4 <= 5 * c1);
 	CHECK(c4 <= 400ULL * 1000);
+}
+
+/*
+ * Writes DIR/NAME with n points in each of four experiments whose views group them n / 2 ways
+ * (threads 1 and 2 of each): "lk" a locks group per cs_ns, "lc" one locks group with a curve per
+ * lock, "nm" a numa page-policy group per size, "cc" a c2c matrix per method. Two samples each.
+ */
+static const char *sc_write_groups(const char *name, long n)
+{
+	static const struct {
+		const char *exp, *kernel, *view, *pre, *post; /* params: pre, the number, post */
+	} x[] = {{"lk", "lock", "locks", "cs_ns=", ";lock=tas"},
+	         {"lc", "lock", "locks", "cs_ns=0;lock=l", ""},
+	         {"nm", "numa_policy", "numa", "init=first_touch;size=", ""},
+	         {"cc", "c2c_latency", "c2c", "method=m", ";pair=0-1"}};
+	static char dir[4096];
+	FILE *s, *r;
+	long id = 0;
+
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
+	for (size_t e = 0; e < sizeof(x) / sizeof(x[0]); e++) {
+		fprintf(r, "%s\n{\"name\": \"%s\", \"kernel\": \"%s\", \"views\": [\"%s\"]}",
+		        e ? "," : "", x[e].exp, x[e].kernel, x[e].view);
+		for (long p = 0; p < n; p++, id++) {
+			char params[64];
+
+			snprintf(params, sizeof(params), "%s%ld%s", x[e].pre, p / 2, x[e].post);
+			for (int rep = 0; rep < 2; rep++)
+				fprintf(s, "%s,%ld,%s,\"%s\",%ld,%d,%d,1000,op,0.01,0\n", x[e].exp,
+				        id, x[e].kernel, params, 1 + p % 2, rep,
+				        100000 + 1000 * rep);
+		}
+	}
+	fputs("]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The group keys the views compared while computing over dir; *groups the groups they made. */
+static unsigned long long sc_view_work(const char *dir, size_t *groups)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_err err = {0};
+	unsigned long long before, after = 0;
+	const struct lab_an_cv *lk;
+	const struct lab_an_numa *nm;
+	const struct lab_an_c2c *cc;
+
+	*groups = 0;
+	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err)) {
+		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+		return 0;
+	}
+	before = lab_an_view_probes();
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
+		after = lab_an_view_probes();
+		if ((lk = lab_an_view_state(&a, "locks")))
+			for (size_t i = 0; i < lk->ng; i++)
+				*groups += lk->g[i].nc; /* lk's groups, lc's curves */
+		if ((nm = lab_an_view_state(&a, "numa")))
+			*groups += nm->ng;
+		if ((cc = lab_an_view_state(&a, "c2c")))
+			*groups += cc->nm;
+	}
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return after - before;
+}
+
+/* The views' groups are found through a hash of their key: a run with a group (or a curve) per
+ * point would otherwise compare each point with every group before it (n^2 / 2). */
+LAB_TEST(view_groups_linear)
+{
+	size_t g1, g4;
+	unsigned long long w1 = sc_view_work(sc_write_groups("g1", 1000), &g1);
+	unsigned long long w4 = sc_view_work(sc_write_groups("g4", 4000), &g4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(g1, 4 * 500);
+	CHECK_EQ_U64(g4, 4 * 2000);
+	fprintf(stderr, "group keys compared: 4 x 1000 points %llu, 4 x 4000 points %llu (x%.2f)\n",
+	        w1, w4, (double)w4 / (double)w1);
+	CHECK(w4 <= 5 * w1);          /* linear: x4; the scan per point: x16 */
+	CHECK(w4 <= 8ULL * 4 * 4000); /* a few per point */
 }
 
 /* A document of sc_ng sections, sc_rep per experiment ("g<k>"), as a view's describe makes it. */
