@@ -87,6 +87,17 @@ static const char *sc_write(const char *name, long n, long nexp)
 	return (fclose(s) | fclose(r)) ? NULL : dir;
 }
 
+/* Loads and summarizes dir into d; -1 (said on stderr) when it cannot. */
+static int sc_load(const char *dir, struct lab_an_data *d)
+{
+	struct lab_err err = {0};
+
+	if (dir && !lab_an_data_load_dir(d, dir, &err) && !lab_an_data_summarize(d, 0, &err))
+		return 0;
+	fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+	return -1;
+}
+
 /* The run.json keys compared while analyzing dir and writing analysis.json (loading excluded). */
 static unsigned long long sc_compares(const char *dir, size_t *nexp_json)
 {
@@ -98,10 +109,8 @@ static unsigned long long sc_compares(const char *dir, size_t *nexp_json)
 	size_t len = 0;
 	FILE *f;
 
-	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err)) {
-		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+	if (sc_load(dir, &d))
 		return 0;
-	}
 	before = lab_an_json_compares();
 	if (lab_an_analysis_run(&d, 0, &a, &err) == 0 && (f = open_memstream(&buf, &len))) {
 		lab_an_analysis_json(&a, f);
@@ -202,10 +211,8 @@ static unsigned long long sc_view_work(const char *dir, size_t *groups)
 	const struct lab_an_c2c *cc;
 
 	*groups = 0;
-	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err)) {
-		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+	if (sc_load(dir, &d))
 		return 0;
-	}
 	before = lab_an_view_probes();
 	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
 		after = lab_an_view_probes();
@@ -421,10 +428,8 @@ static unsigned long long sc_c2c_work(const char *dir, long long *dat_bytes)
 	struct stat st;
 
 	*dat_bytes = 0;
-	if (!dir || lab_an_data_load_dir(&d, dir, &err) || lab_an_data_summarize(&d, 0, &err)) {
-		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+	if (sc_load(dir, &d))
 		return 0;
-	}
 	before = lab_an_c2c_probes();
 	if (lab_an_analysis_run(&d, 0, &a, &err) == 0 &&
 	    lab_an_plots_write(&a, dir, 0, &plots, &warn, &err) == 0)
