@@ -52,6 +52,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 cd /lab
+./lab version >/dev/null 2>&1
+echo "=== VERSION RC $?"
 echo "=== TOPO BEGIN"
 ./lab topo
 echo "=== TOPO END"
@@ -98,4 +100,11 @@ timeout 280 qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-u
 		exit 1
 	}
 if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
+# `lab version` runs no kernel: killed by SIGILL (128 + 4) it means the build's own code uses
+# instructions TCG's `-cpu max` lacks (CFLAGS=-march=x86-64-v4: no AVX-512 in TCG), and nothing
+# can be checked in this guest. A kernel variant that faults later still fails the test.
+if grep -qx '=== VERSION RC 132' "$tmp/guest.log"; then
+	skip "the lab faults on its first instruction in the guest (SIGILL in \`lab version\`):" \
+		"this build's flags use instructions QEMU TCG -cpu max does not emulate"
+fi
 python3 "$src/tests/vm/check_guest.py" "$tmp/guest.log" "$nodes" "$lab" || { tail -60 "$tmp/guest.log"; exit 1; }
