@@ -19,7 +19,7 @@ static const struct {
 	 LAB_CPU_AVX512VNNI)
     {LAB_CPU_SSE2, LAB_CPU_ALL},
     {LAB_CPU_SSE42, LAB_CPU_ALL & ~LAB_CPU_SSE2},
-    {LAB_CPU_AVX, LAB_CPU_ALL & ~(LAB_CPU_SSE2 | LAB_CPU_SSE42)},
+    {LAB_CPU_AVX, LAB_CPU_ALL & ~(LAB_CPU_SSE2 | LAB_CPU_SSE42 | LAB_CPU_POPCNT)},
     {LAB_CPU_AVX2, LAB_CPU_AVX2 | CPU_AVX512_ANY},
     {LAB_CPU_FMA, LAB_CPU_FMA | CPU_AVX512_ANY},
     {LAB_CPU_AVX512F, CPU_AVX512_ANY},
@@ -34,6 +34,7 @@ static const struct {
     {LAB_CPU_FMA, "fma"},           {LAB_CPU_AVX512F, "avx512f"},
     {LAB_CPU_AVX512BW, "avx512bw"}, {LAB_CPU_AVX512DQ, "avx512dq"},
     {LAB_CPU_AVX512VL, "avx512vl"}, {LAB_CPU_AVX512VNNI, "avx512vnni"},
+    {LAB_CPU_POPCNT, "popcnt"},
 };
 
 #define CPU_NNAMES (sizeof(cpu_names) / sizeof(cpu_names[0]))
@@ -58,6 +59,7 @@ unsigned lab_cpu_detect(void)
 		return 0;
 	f |= d & bit_SSE2 ? LAB_CPU_SSE2 : 0;
 	f |= c & bit_SSE4_2 ? LAB_CPU_SSE42 : 0;
+	f |= c & bit_POPCNT ? LAB_CPU_POPCNT : 0;
 	/* AVX needs the OS to save XMM and YMM state (XCR0 bits 1, 2), announced by OSXSAVE. */
 	uint64_t xcr0 = c & bit_OSXSAVE ? cpu_xgetbv() : 0;
 	bool ymm = (xcr0 & 0x6) == 0x6, zmm = (xcr0 & 0xe6) == 0xe6;

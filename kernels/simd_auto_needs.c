@@ -15,6 +15,9 @@ const unsigned lab_simd_auto_needs = 0
 #ifdef __SSE4_2__
                                      | LAB_CPU_SSE42
 #endif
+#ifdef __POPCNT__
+                                     | LAB_CPU_POPCNT
+#endif
 #ifdef __AVX__
                                      | LAB_CPU_AVX
 #endif

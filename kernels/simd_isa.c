@@ -5,7 +5,8 @@
 
 const struct lab_enum_val lab_simd_isa_choices[] = {
     {"scalar", LAB_ISA_SCALAR, "plain C, auto-vectorization off (one lane)"},
-    {"auto", LAB_ISA_AUTO, "the same C at -O3 for the build machine (the compiler's choice)"},
+    {"auto", LAB_ISA_AUTO,
+     "the same C at -O3 -march=" LAB_AUTO_MARCH " (cmake LAB_AUTO_MARCH; the compiler's choice)"},
     {"sse2", LAB_ISA_SSE2, "128-bit SSE2 intrinsics"},
     {"avx2", LAB_ISA_AVX2, "256-bit AVX2 + FMA intrinsics"},
     {"avx512", LAB_ISA_AVX512, "512-bit AVX-512 intrinsics"},

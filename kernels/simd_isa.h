@@ -14,7 +14,7 @@
 
 enum lab_simd_isa {
 	LAB_ISA_SCALAR, /* plain C, auto-vectorization off: really one lane */
-	LAB_ISA_AUTO,   /* the same plain C at -O3 for the build machine: the compiler's best */
+	LAB_ISA_AUTO,   /* the same plain C at -O3 -march=LAB_AUTO_MARCH: the compiler's choice */
 	LAB_ISA_SSE2,   /* 128-bit intrinsics */
 	LAB_ISA_AVX2,   /* 256-bit intrinsics with FMA */
 	LAB_ISA_AVX512, /* 512-bit intrinsics (AVX-512 F, BW, DQ, VL) */

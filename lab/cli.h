@@ -35,8 +35,11 @@ typedef int (*lab_fleet_host_fn)(int argc, char **argv);
  * code. */
 int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze);
 
-/* Prints the build-time vectorization remarks kept for kernel's per-ISA files, if any. */
-void lab_describe_remarks(const char *kernel);
+/*
+ * Prints the build-time vectorization remarks kept for k's per-ISA files, if any; for a kernel
+ * with an `isa` parameter in a build whose compiler keeps none (clang), says so.
+ */
+void lab_describe_remarks(const struct lab_kernel *k);
 /* lab/cmd_analyze.c: analyze, report, compare. */
 int lab_cmd_analyze(int argc, char **argv);
 int lab_cmd_report(int argc, char **argv);

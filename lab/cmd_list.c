@@ -135,7 +135,7 @@ int lab_cmd_describe(int argc, char **argv)
 		for (const struct lab_metric *m = k->metrics; m->name; m++)
 			printf("  %-15s [%s] %s\n", m->name, m->unit, m->help);
 	}
-	lab_describe_remarks(k->name);
+	lab_describe_remarks(k);
 	return LAB_EXIT_OK;
 }
 

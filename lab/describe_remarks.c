@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/kernel_api.h"
 #include "lab/cli.h"
 
 #ifndef LAB_REMARKS_DIR
 #define LAB_REMARKS_DIR ""
+#endif
+#ifndef LAB_REMARKS_KEPT
+#define LAB_REMARKS_KEPT 0
 #endif
 
 #define DR_MAX_UNIQUE 256
@@ -84,9 +88,19 @@ static void dr_file(const char *path, const char *name)
 	free(u);
 }
 
-void lab_describe_remarks(const char *kernel)
+/* Whether k has per-ISA variant files (an `isa` parameter). */
+static bool dr_has_variants(const struct lab_kernel *k)
+{
+	for (const struct lab_param *p = k->params; p && p->key; p++)
+		if (!strcmp(p->key, "isa"))
+			return true;
+	return false;
+}
+
+void lab_describe_remarks(const struct lab_kernel *k)
 {
 	static const char *const isas[] = {"scalar", "auto", "sse2", "avx2", "avx512"};
+	const char *kernel = k->name;
 	char path[1024];
 	bool any = false;
 
@@ -107,4 +121,8 @@ void lab_describe_remarks(const char *kernel)
 		snprintf(name, sizeof(name), "%s_%s.c", kernel, isas[i]);
 		dr_file(path, name);
 	}
+	if (!any && !LAB_REMARKS_KEPT && dr_has_variants(k))
+		printf("\nwhat the compiler said: nothing kept (gcc's -fopt-info-vec remarks; this "
+		       "build's compiler has none): its code is read by "
+		       "tests/kernels/test_disasm.c\n");
 }

@@ -151,6 +151,20 @@ void disasm_each(const struct disasm *d, const char *prefix,
 			fn(d->funcs[i].name, arg);
 }
 
+bool disasm_insns(const struct disasm *d, const char *name,
+                  void (*fn)(const char *mn, const char *ops, void *arg), void *arg)
+{
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		if (strcmp(d->funcs[i].name, name))
+			continue;
+		for (size_t k = 0; k < d->funcs[i].n; k++)
+			fn(d->insns[d->funcs[i].first + k].mn, d->insns[d->funcs[i].first + k].ops,
+			   arg);
+		return true;
+	}
+	return false;
+}
+
 /* ---- operands ---- */
 
 enum { DA_RSP = 4, DA_RBP = 5, DA_RIP = 16, DA_NOREG = -1, DA_VECREG = -2 };

@@ -33,6 +33,14 @@ void disasm_close(struct disasm *d);
 void disasm_each(const struct disasm *d, const char *prefix,
                  void (*fn)(const char *name, void *arg), void *arg);
 
+/*
+ * Calls fn for every instruction of the function name, in address order: its mnemonic (prefixes
+ * such as lock or cs dropped; objdump's "{vex}" kept) and operands as printed. Returns false
+ * when name is not found.
+ */
+bool disasm_insns(const struct disasm *d, const char *name,
+                  void (*fn)(const char *mn, const char *ops, void *arg), void *arg);
+
 struct disasm_loop {
 	unsigned ninsns;  /* instructions in the loop body */
 	unsigned nblocks; /* basic blocks in the loop body */

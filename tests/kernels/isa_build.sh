@@ -29,7 +29,7 @@ done <"$files"
 ar rcs "$tmp/libisa.a" "$tmp"/*.o
 echo "$("$cc" --version | head -1); -march=$target for auto${tune:+, ${tune[*]} for the intrinsics}"
 rc=0
-for c in stream_variants peak_variants simd_variants; do
+for c in stream_variants peak_variants simd_variants auto_uses_only_checked_extensions; do
 	LAB_DISASM_LIB=$tmp/libisa.a "$disasm" "$c" >"$tmp/$c.log" 2>&1 || {
 		rc=1
 		echo "FAILED: $c"

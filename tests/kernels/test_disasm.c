@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/cpufeat.h"
+#include "kernels/simd_isa.h"
 #include "tests/kernels/disasm.h"
 #include "tests/kernels/kwork.h"
 #include "tests/testlib.h"
@@ -224,6 +226,146 @@ LAB_TEST(simd_variants)
 	REQUIRE(dt_lib());
 	disasm_each(dt_lib(), "simd_", dt_simd_one, &c);
 	CHECK(c.seen >= 240);
+}
+
+/*
+ * The auto files may use whatever -march=LAB_AUTO_MARCH allows, and check() lets them run where
+ * the CPU has the extensions of lab_simd_auto_needs: so every instruction in them must be of an
+ * extension the harness detects (and, built here, one the needs name), or a CPU without it
+ * would fault instead of skipping. clang 14 emits popcnt for count_if at x86-64-v3.
+ */
+struct dt_ext {
+	const char *mn; /* mnemonic, or its start when it ends in '*' */
+	const char *ext;
+	unsigned bit; /* the LAB_CPU_* bit that check() asks for; 0: not detected by the lab */
+};
+
+static const struct dt_ext dt_exts[] = {
+    {"popcnt", "POPCNT", LAB_CPU_POPCNT},
+    {"vpdp*", "AVX512-VNNI", LAB_CPU_AVX512VNNI},
+    {"{vex}", "AVX-VNNI", 0},
+    {"andn", "BMI1", 0},
+    {"bextr", "BMI1", 0},
+    {"blsi", "BMI1", 0},
+    {"blsmsk", "BMI1", 0},
+    {"blsr", "BMI1", 0},
+    {"tzcnt", "BMI1", 0},
+    {"bzhi", "BMI2", 0},
+    {"mulx", "BMI2", 0},
+    {"pdep", "BMI2", 0},
+    {"pext", "BMI2", 0},
+    {"rorx", "BMI2", 0},
+    {"sarx", "BMI2", 0},
+    {"shlx", "BMI2", 0},
+    {"shrx", "BMI2", 0},
+    {"lzcnt", "LZCNT", 0},
+    {"movbe", "MOVBE", 0},
+    {"vpconflict*", "AVX512CD", 0},
+    {"vplzcnt*", "AVX512CD", 0},
+    {"vpbroadcastm*", "AVX512CD", 0},
+    {"vpermb", "AVX512VBMI", 0},
+    {"vpermi2b", "AVX512VBMI", 0},
+    {"vpermt2b", "AVX512VBMI", 0},
+    {"vpmultishiftqb", "AVX512VBMI", 0},
+    {"vpcompressb", "AVX512VBMI2", 0},
+    {"vpcompressw", "AVX512VBMI2", 0},
+    {"vpexpandb", "AVX512VBMI2", 0},
+    {"vpexpandw", "AVX512VBMI2", 0},
+    {"vpshld*", "AVX512VBMI2", 0},
+    {"vpshrd*", "AVX512VBMI2", 0},
+    {"vpopcnt*", "AVX512 VPOPCNTDQ/BITALG", 0},
+    {"vpshufbitqmb", "AVX512BITALG", 0},
+    {"vpmadd52*", "AVX512IFMA", 0},
+    {"gf2p8*", "GFNI", 0},
+    {"vgf2p8*", "GFNI", 0},
+    {"aes*", "AES", 0},
+    {"vaes*", "AES/VAES", 0},
+    {"pclmul*", "PCLMUL", 0},
+    {"vpclmul*", "PCLMUL/VPCLMULQDQ", 0},
+    {"vcvtne2ps2bf16", "AVX512BF16", 0},
+    {"vcvtneps2bf16", "AVX512BF16", 0},
+    {"vdpbf16ps", "AVX512BF16", 0},
+    {"vp2intersect*", "AVX512VP2INTERSECT", 0},
+    {"tile*", "AMX", 0},
+    {NULL, NULL, 0},
+};
+
+/* The extension entry of mn, or NULL: FP16 is every v...ph / v...sh (F16C's conversions too). */
+static const struct dt_ext *dt_ext_of(const char *mn)
+{
+	static const struct dt_ext fp16 = {"v*ph", "AVX512FP16 or F16C", 0};
+	size_t n = strlen(mn);
+
+	for (const struct dt_ext *e = dt_exts; e->mn; e++) {
+		size_t k = strlen(e->mn);
+		if (e->mn[k - 1] == '*' ? !strncmp(mn, e->mn, k - 1) : !strcmp(mn, e->mn))
+			return e;
+	}
+	if (mn[0] == 'v' && n > 2 && (!strcmp(mn + n - 2, "ph") || !strcmp(mn + n - 2, "sh")))
+		return &fp16;
+	return NULL;
+}
+
+struct dt_auto {
+	const char *family; /* "simd", "peak" or "stream" */
+	const char *fn;
+	bool own_lib; /* the library built with simd_auto_needs.c (not an isa test's rebuild) */
+	unsigned seen;
+};
+
+static void dt_auto_insn(const char *mn, const char *ops, void *arg)
+{
+	struct dt_auto *a = arg;
+	const struct dt_ext *e = dt_ext_of(mn);
+
+	(void)ops;
+	if (!e)
+		return;
+	if (!e->bit) {
+		fprintf(stderr,
+		        "%s: %s is %s, which the lab does not detect: a CPU without it "
+		        "would fault in auto instead of skipping it\n",
+		        a->fn, mn, e->ext);
+		CHECK(e->bit != 0);
+	} else if (a->own_lib && !(lab_simd_auto_needs & e->bit)) {
+		fprintf(stderr, "%s: %s is %s, missing from lab_simd_auto_needs\n", a->fn, mn,
+		        e->ext);
+		CHECK(lab_simd_auto_needs & e->bit);
+	}
+}
+
+static void dt_auto_one(const char *name, void *arg)
+{
+	struct dt_auto *a = arg;
+	const char *rest;
+
+	if (dt_isa(name, a->family, &rest) != 1)
+		return;
+	a->fn = name;
+	a->seen++;
+	REQUIRE(disasm_insns(dt_lib(), name, dt_auto_insn, a));
+}
+
+LAB_TEST(auto_uses_only_checked_extensions)
+{
+	const char *lib = getenv("LAB_DISASM_LIB");
+	static const char *const families[] = {"simd", "peak", "stream"};
+	struct dt_auto a = {NULL, NULL, !(lib && *lib), 0};
+	char prefix[16];
+
+	REQUIRE(dt_lib());
+	for (unsigned i = 0; i < 3; i++) {
+		a.family = families[i];
+		snprintf(prefix, sizeof(prefix), "%s_auto_", families[i]);
+		disasm_each(dt_lib(), prefix, dt_auto_one, &a);
+	}
+	CHECK(a.seen >= 100);
+	/* the table itself */
+	CHECK(dt_ext_of("popcnt")->bit == LAB_CPU_POPCNT);
+	CHECK(dt_ext_of("vpconflictd")->bit == 0);
+	CHECK(dt_ext_of("vaddph") && dt_ext_of("vcvtps2ph") && dt_ext_of("vmovsh"));
+	CHECK(!dt_ext_of("vaddpd") && !dt_ext_of("vpshufd") && !dt_ext_of("vpaddq"));
+	CHECK(!dt_ext_of("vpshufb") && !dt_ext_of("vpunpckhwd") && !dt_ext_of("vpsubsw"));
 }
 
 /* ---- the reader on hand-written listings ---- */

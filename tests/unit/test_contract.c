@@ -118,6 +118,10 @@ LAB_TEST(cpu_mask_parse)
 	CHECK(!(m & (LAB_CPU_FMA | LAB_CPU_AVX)));
 	CHECK_EQ_I64(lab_cpu_parse("avx512vl", &m, &err), 0);
 	CHECK_EQ_U64(m, LAB_CPU_AVX512VL);
+	CHECK_EQ_I64(lab_cpu_parse("popcnt", &m, &err), 0);
+	CHECK_EQ_U64(m, LAB_CPU_POPCNT);
+	CHECK_EQ_I64(lab_cpu_parse("avx", &m, &err), 0);
+	CHECK(!(m & LAB_CPU_POPCNT)); /* a Nehalem has popcnt and no AVX */
 	CHECK_EQ_I64(lab_cpu_parse("all", &m, &err), 0);
 	CHECK_EQ_U64(m, LAB_CPU_ALL);
 	CHECK_EQ_I64(lab_cpu_parse("avx2,avx1024", &m, &err), -LAB_ECONFIG);

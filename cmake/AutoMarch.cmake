@@ -1,0 +1,16 @@
+# lab_check_auto_march(): whether the compiler takes -march=${LAB_AUTO_MARCH} (the auto kernel
+# variants' target), into LAB_HAVE_AUTO_MARCH; stops the configure with the reason when it does
+# not, except for native (a compiler without -march=native then builds auto for its default).
+# The check's cache entry is named after the value: an existing build reconfigured with another
+# LAB_AUTO_MARCH checks the new value instead of reusing the old one's answer (gcc 12 then failed
+# in the middle of the build on -march=znver4, which it does not know).
+include(CheckCCompilerFlag)
+function(lab_check_auto_march)
+  string(MAKE_C_IDENTIFIER "LAB_HAVE_MARCH_${LAB_AUTO_MARCH}" var)
+  check_c_compiler_flag(-march=${LAB_AUTO_MARCH} ${var})
+  if(NOT ${var} AND NOT LAB_AUTO_MARCH STREQUAL "native")
+    message(FATAL_ERROR "LAB_AUTO_MARCH=${LAB_AUTO_MARCH}: ${CMAKE_C_COMPILER} does not accept "
+                        "-march=${LAB_AUTO_MARCH} (try native, x86-64-v3, haswell, znver3, ...)")
+  endif()
+  set(LAB_HAVE_AUTO_MARCH ${${var}} PARENT_SCOPE)
+endfunction()
