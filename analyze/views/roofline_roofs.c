@@ -97,35 +97,54 @@ static void an_cand(const struct lab_an_data *d, int inc, const struct lab_an_po
 	         size);
 }
 
-static int an_same_group(const struct lab_an_rl_ceil *a, const struct lab_an_rl_ceil *b)
+/* The group key of candidate c: its kind and level, or without a level its name (its size as
+ * the config wrote it), into buf. */
+static const char *an_group_key(const struct lab_an_rl_ceil *c, char *buf, size_t len)
 {
-	return a->kind == b->kind &&
-	       (a->level || b->level ? a->level == b->level : !strcmp(a->name, b->name));
+	if (c->level)
+		snprintf(buf, len, "%d:%d", c->kind, c->level);
+	else
+		snprintf(buf, len, "%d:-:%s", c->kind, c->name);
+	return buf;
 }
 
 /* The ceilings out of the n candidates cand into s->c: per group (first seen first) the best at
- * 1 thread and at the group's largest team. */
-static void an_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n)
+ * 1 thread and at the group's largest team; O(n) through a set of the groups' keys (a sweep of
+ * many sizes without cache levels is a group per size). Returns 0 or -LAB_ENOMEM. */
+static int an_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		int seen = 0, t[2] = {1, 1};
+	struct lab_an_strset set = {0};
+	char(*key)[112] = malloc((n ? n : 1) * sizeof(*key));
+	size_t *g = malloc((n ? n : 1) * sizeof(*g)),
+	       *best = malloc(2 * (n ? n : 1) * sizeof(*best));
+	int *tmax = calloc(n ? n : 1, sizeof(*tmax)),
+	    rc = key && g && best && tmax ? 0 : -LAB_ENOMEM;
 
-		for (size_t j = 0; j < n && !seen; j++)
-			if (an_same_group(&cand[i], &cand[j])) {
-				seen = j < i;
-				t[1] = cand[j].threads > t[1] ? cand[j].threads : t[1];
-			}
-		for (int k = 0; k < 1 + (t[1] > 1) && !seen; k++) {
-			const struct lab_an_rl_ceil *best = NULL;
+	for (size_t i = 0; !rc && i < n; i++) /* the group of each candidate, its largest team */
+		if ((g[i] = lab_an_strset_add(&set, an_group_key(&cand[i], key[i], sizeof(key[i])),
+		                              NULL)) == (size_t)-1)
+			rc = -LAB_ENOMEM;
+		else if (cand[i].threads > tmax[g[i]])
+			tmax[g[i]] = cand[i].threads;
+	for (size_t k = 0; !rc && k < 2 * set.n; k++)
+		best[k] = (size_t)-1;
+	for (size_t i = 0; !rc && i < n; i++) /* the first best of each, at 1 thread and at tmax */
+		for (size_t t = 0; t < 2; t++) {
+			size_t *b = &best[2 * g[i] + t];
 
-			for (size_t j = i; j < n; j++)
-				if (an_same_group(&cand[i], &cand[j]) && cand[j].threads == t[k] &&
-				    (!best || cand[j].v.median > best->v.median))
-					best = &cand[j];
-			if (best)
-				s->c[s->nc++] = *best;
+			if (cand[i].threads == (t ? tmax[g[i]] : 1) && (!t || tmax[g[i]] > 1) &&
+			    (*b == (size_t)-1 || cand[i].v.median > cand[*b].v.median))
+				*b = i;
 		}
-	}
+	for (size_t k = 0; !rc && k < 2 * set.n; k++)
+		if (best[k] != (size_t)-1)
+			s->c[s->nc++] = cand[best[k]];
+	lab_an_strset_free(&set);
+	free(key);
+	free(g);
+	free(best);
+	free(tmax);
+	return rc;
 }
 
 /* 1 when bandwidth ceiling c fits a point of size bytes better than cur: the smallest
@@ -162,23 +181,85 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	         why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
 }
 
+/* Ceilings split for placing points: a sized bandwidth ceiling without a level (a sweep of
+ * sizes on a machine whose caches are not known: one per size, maybe thousands) in sized[],
+ * sorted by threads, size and index, searched by size; every other in rest[] (a few per level,
+ * ISA and precision), scanned. */
+struct an_sz {
+	int threads;
+	double size;
+	size_t i; /* in s->c */
+};
+
+struct an_split {
+	size_t *rest, nrest;
+	struct an_sz *sized;
+	size_t nsized;
+};
+
+static int an_cmp_sz(const void *a, const void *b)
+{
+	const struct an_sz *x = a, *y = b;
+
+	if (x->threads != y->threads)
+		return x->threads < y->threads ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The first of the sized ceilings at threads th whose size is at least z, or the end of th's
+ * run (z = -INFINITY: its start). */
+static size_t an_lower(const struct an_split *sp, int th, double z)
+{
+	size_t lo = 0, hi = sp->nsized;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct an_sz *c = &sp->sized[mid];
+
+		lab_an_view_probe();
+		if (c->threads < th || (c->threads == th && c->size < z))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The sized ceiling without a level that fits a point of size z at th: the smallest size that
+ * holds it, else (z NaN too) the largest, the first of equal sizes; NULL when none is at th. */
+static const struct lab_an_rl_ceil *an_sized(const struct lab_an_rl *s, const struct an_split *sp,
+                                             int th, double z)
+{
+	size_t first = an_lower(sp, th, -INFINITY), end = an_lower(sp, th + 1, -INFINITY);
+	size_t k = isfinite(z) ? an_lower(sp, th, z) : end;
+
+	if (first == end)
+		return NULL;
+	if (k < end)
+		return &s->c[sp->sized[k].i];
+	return &s->c[sp->sized[an_lower(sp, th, sp->sized[end - 1].size)].i];
+}
+
 /* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
  * highest of its precision) and its bandwidth ceiling bw (its level's, by size without levels);
  * slow is the best ceiling of a slower level, a lower bound of a missing bw. */
-static void an_place(const struct lab_an_rl *s, struct lab_an_rl_pt *e)
+static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
 {
-	const struct lab_an_rl_ceil *bw = NULL, *cp = NULL, *slow = NULL;
+	const struct lab_an_rl_ceil *bw = NULL, *cp = NULL, *slow = NULL, *sz;
 	char prec[32];
 	int th = e->pt->threads;
 
 	an_param(e->pt, "type", "precision", prec, sizeof(prec));
-	for (size_t i = 0; i < s->nc; i++) {
-		const struct lab_an_rl_ceil *c = &s->c[i];
+	for (size_t r = 0; r < sp->nrest; r++) {
+		const struct lab_an_rl_ceil *c = &s->c[sp->rest[r]];
 		/* compute: of the point's precision when one was measured, the highest */
 		int m = *prec && !strcmp(c->precision, prec),
 		    mcp = cp && *prec && !strcmp(cp->precision, prec);
 
-		if (c->threads != th || !(c->v.median > 0))
+		lab_an_view_probe();
+		if (c->threads != th)
 			continue;
 		if (c->kind == LAB_AN_RL_COMPUTE) {
 			if (!cp || m > mcp || (m == mcp && c->v.median > cp->v.median))
@@ -191,6 +272,11 @@ static void an_place(const struct lab_an_rl *s, struct lab_an_rl_pt *e)
 			slow = c;
 		}
 	}
+	/* a ceiling without a level fits any point: the sized ones by search (one without a size
+	 * fits only where nothing else does) */
+	if ((sz = an_sized(s, sp, th, e->size)) &&
+	    (!bw || !isfinite(bw->size) || an_better_bw(sz, bw, e->size)))
+		bw = sz;
 	e->roof = (e->binds = bw) ? bw->v.median * e->intensity : NAN;
 	/* Without its bandwidth ceiling, compute binds only where a slower level's ceiling already
 	 * reaches it: the ridge is not known. */
@@ -205,6 +291,36 @@ static void an_place(const struct lab_an_rl *s, struct lab_an_rl_pt *e)
 		         e->level ? " for " : "", an_level_names[e->level], th, th == 1 ? "" : "s");
 	else if (e->fraction > 1 + 1e-9)
 		an_above_note(e);
+}
+
+/* Every point of s placed under its roof: O((points + ceilings) log ceilings). Returns 0 or
+ * -LAB_ENOMEM. */
+static int an_place_all(struct lab_an_rl *s)
+{
+	struct an_split sp = {malloc((s->nc + 1) * sizeof(*sp.rest)), 0,
+	                      malloc((s->nc + 1) * sizeof(*sp.sized)), 0};
+
+	if (!sp.rest || !sp.sized) {
+		free(sp.rest);
+		free(sp.sized);
+		return -LAB_ENOMEM;
+	}
+	for (size_t i = 0; i < s->nc; i++) {
+		const struct lab_an_rl_ceil *c = &s->c[i];
+
+		if (!(c->v.median > 0))
+			continue;
+		if (c->kind == LAB_AN_RL_BW && !c->level && isfinite(c->size))
+			sp.sized[sp.nsized++] = (struct an_sz){c->threads, c->size, i};
+		else
+			sp.rest[sp.nrest++] = i;
+	}
+	qsort(sp.sized, sp.nsized, sizeof(*sp.sized), an_cmp_sz);
+	for (size_t i = 0; i < s->np; i++)
+		an_place(s, &sp, &s->p[i]);
+	free(sp.rest);
+	free(sp.sized);
+	return 0;
 }
 
 /* The interval compared (v->median the value): flops_per_cycle's mean and t-interval when the
@@ -329,9 +445,10 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 		e->level = an_level(d, e->size);
 		s->np++;
 	}
-	an_ceilings(s, cand, n);
-	for (size_t i = 0; i < s->np; i++)
-		an_place(s, &s->p[i]);
+	if (!rc)
+		rc = an_ceilings(s, cand, n);
+	if (!rc)
+		rc = an_place_all(s);
 	free(cand);
 	return rc ? rc : an_pipes(d, inc, s);
 }

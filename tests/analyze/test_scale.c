@@ -19,6 +19,7 @@
 #include "analyze/views/c2c.h"
 #include "analyze/views/curves.h"
 #include "analyze/views/numa.h"
+#include "analyze/views/roofline.h"
 #include "analyze/views/views.h"
 #include "harness/json.h"
 #include "tests/testlib.h"
@@ -244,6 +245,82 @@ LAB_TEST(view_groups_linear)
 	        w1, w4, (double)w4 / (double)w1);
 	CHECK(w4 <= 5 * w1);          /* linear: x4; the scan per point: x16 */
 	CHECK(w4 <= 8ULL * 4 * 4000); /* a few per point */
+}
+
+/* Writes DIR/NAME: n triad points of n distinct sizes at 1 thread, declared bandwidth-bound
+ * with flops, on a host whose caches are not known: each is a roofline ceiling of its own size
+ * and a point placed under them. */
+static const char *sc_write_roofs(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"host\": {\"topology\": "
+	      "{\"pus\": 2}}, \"experiments\": [{\"name\": \"bw\", \"kernel\": \"stream\", "
+	      "\"work_unit\": \"element\", \"views\": [\"roofline\"], \"points\": [",
+	      r);
+	for (long p = 0; p < n; p++) {
+		fprintf(
+		    r,
+		    "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"op\": \"triad\", "
+		    "\"size\": \"%ld\"}, \"status\": \"ok\", \"work_per_unit\": {\"bytes_read\": "
+		    "16, \"bytes_written\": 8, \"flops\": 2, \"bytes_write_allocate\": 0, "
+		    "\"bandwidth_bound\": true}}",
+		    p ? "," : "", p, 1024 + 8 * p);
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(
+			    s,
+			    "bw,%ld,stream,\"op=triad;size=%ld\",1,%d,%ld,1000000,element,0.01,0\n",
+			    p, 1024 + 8 * p, rep, 70000 + 1000 * rep + p % 97);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The ceilings the roofline examined while placing its points over dir; *placed: how many
+ * points it placed under a roof. */
+static unsigned long long sc_roof_work(const char *dir, size_t *placed)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_err err = {0};
+	unsigned long long before, after = 0;
+	const struct lab_an_rl *rl;
+
+	*placed = 0;
+	if (sc_load(dir, &d))
+		return 0;
+	before = lab_an_view_probes();
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
+		after = lab_an_view_probes();
+		for (size_t i = 0; (rl = lab_an_view_state(&a, "roofline")) && i < rl->np; i++)
+			*placed += rl->p[i].binds != NULL;
+	}
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return after - before;
+}
+
+/* A sweep of sizes without cache levels is a ceiling per size: the ceilings were grouped by
+ * comparing each candidate with every other, and each point scanned every ceiling. */
+LAB_TEST(roofline_sizes_n_log_n)
+{
+	size_t p1, p4;
+	unsigned long long w1 = sc_roof_work(sc_write_roofs("r1", 500), &p1);
+	unsigned long long w4 = sc_roof_work(sc_write_roofs("r4", 2000), &p4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(p1, 500);
+	CHECK_EQ_U64(p4, 2000);
+	fprintf(stderr, "ceilings examined: 500 sizes %llu, 2000 sizes %llu (x%.2f)\n", w1, w4,
+	        (double)w4 / (double)w1);
+	CHECK(w4 <= 6 * w1); /* n log n: x4.9; every ceiling per point: x16 */
+	CHECK(w4 <= 64ULL * 2000);
 }
 
 /* A document of sc_ng sections, sc_rep per experiment ("g<k>"), as a view's describe makes it. */
