@@ -210,7 +210,8 @@ static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p
 }
 
 static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
-                   const struct lab_an_point *p, int inc, struct lab_an_cv_pt *e)
+                   const struct lab_an_cv_bases *b, const struct lab_an_point *p, int inc,
+                   struct lab_an_cv_pt *e)
 {
 	double *x = malloc((2 * p->n + 1) * sizeof(*x));
 	int ok = !strcmp(p->status, "ok");
@@ -222,7 +223,7 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 		size_t k = 0, m = d->nmetric;
 
 		if (col->src == LAB_AN_CV_SPEEDUP) {
-			if (lab_an_cv_speedup(s, d, p, inc, &e->v[c])) {
+			if (lab_an_cv_speedup(b, p, &e->v[c])) {
 				free(x);
 				return -LAB_ENOMEM;
 			}
@@ -286,7 +287,7 @@ static int an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
 }
 
 static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, const struct lab_an_data *d,
-                  const struct lab_an_point *p, int inc)
+                  const struct lab_an_cv_bases *b, const struct lab_an_point *p, int inc)
 {
 	char *cond = an_cond(s, p), xs[64];
 	struct lab_an_cv_group *g;
@@ -306,7 +307,7 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, const str
 	else
 		e->x = lab_an_params_get(p->params, s->x, xs, sizeof(xs)) ? lab_an_size_bytes(xs)
 		                                                          : NAN;
-	return an_cols(s, d, p, inc, e);
+	return an_cols(s, d, b, p, inc, e);
 }
 
 int lab_an_cv_applies(const struct lab_an_view *view, const struct lab_an_data *d,
@@ -322,15 +323,20 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	const struct lab_an_data *d = a->data;
 	int inc = a->include_flagged;
 	struct lab_an_cv *v = calloc(1, sizeof(*v));
-	int rc = 0;
+	struct lab_an_cv_bases b;
+	int rc = lab_an_cv_bases_init(&b, s, d);
 
 	*state = NULL;
-	if (!v)
+	if (!v || rc) {
+		free(v);
+		lab_an_cv_bases_free(&b);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
 	v->spec = s;
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (an_applies(s, d, &d->pt[i]))
-			rc = an_add(s, v, d, &d->pt[i], inc);
+			rc = an_add(s, v, d, &b, &d->pt[i], inc);
+	lab_an_cv_bases_free(&b);
 	for (size_t i = 0; i < v->ng && !rc; i++)
 		rc = an_sort(s, &v->g[i]);
 	if (rc || !v->ng) {

@@ -163,9 +163,24 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 void lab_an_cv_free(void *state);
 int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc);
 
+/* The points a SPEEDUP column divides by (curves_base.c), found by their key in O(1): per
+ * (experiment, params without curve[0][, threads]) the base curve's point with the fewest
+ * threads, and per (experiment, params) the point with the fewest threads (a scan of every
+ * point for each one was quadratic). */
+struct lab_an_cv_bases {
+	const struct lab_an_cv_spec *s;
+	const struct lab_an_data *d;
+	struct lab_an_index ix[2]; /* 0: of the base curve, 1: own params; item: a slot */
+	size_t *pt[2], n[2];       /* per slot, the point (its index in d) */
+	char **rest;               /* per point of d: its params without curve[0], or NULL */
+};
+/* Fills b for s over d (nothing when s has no SPEEDUP column). Returns 0 or -LAB_ENOMEM. */
+int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec *s,
+                         const struct lab_an_data *d);
+void lab_an_cv_bases_free(struct lab_an_cv_bases *b);
 /* The SPEEDUP column of p into v. Returns 0, or -1 when out of memory. */
-int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
-                      const struct lab_an_point *p, int inc, struct lab_an_cv_val *v);
+int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
+                      struct lab_an_cv_val *v);
 
 /* The view struct of spec view NAME (SPEC: its struct lab_an_cv_spec; HIDES: hides_series). */
 #define LAB_AN_CV_VIEW(NAME, SPEC, HIDES)                                                          \

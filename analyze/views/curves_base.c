@@ -5,58 +5,140 @@
 #include <string.h>
 
 #include "analyze/views/curves.h"
+#include "analyze/views/view.h"
 
 static int an_usable(const struct lab_an_point *q)
 {
 	return !strcmp(q->status, "ok") && q->st.n > 0 && q->st.mean > 0;
 }
 
+/* A baseline's key against slot: its point's experiment, params (without curve[0] in the base
+ * index) and, when the spec asks, threads. */
+struct an_bkey {
+	const struct lab_an_cv_bases *b;
+	int which, threads;
+	const char *exp, *key;
+};
+
+static int an_base_same(const void *ctx, size_t slot)
+{
+	const struct an_bkey *k = ctx;
+	size_t i = k->b->pt[k->which][slot];
+	const struct lab_an_point *q = &k->b->d->pt[i];
+
+	lab_an_view_probe();
+	return !strcmp(q->experiment, k->exp) &&
+	       !strcmp(k->which ? q->params : k->b->rest[i], k->key) &&
+	       (!k->b->s->base_same_threads || q->threads == k->threads);
+}
+
+/* The slot of (exp, key, threads) in index which, or (size_t)-1; *h its hash. */
+static size_t an_bfind(const struct lab_an_cv_bases *b, int which, const char *exp, const char *key,
+                       int threads, uint64_t *h)
+{
+	struct an_bkey k = {b, which, threads, exp, key};
+
+	*h = lab_an_view_key(exp, key, b->s->base_same_threads ? threads : 0);
+	return lab_an_index_find(&b->ix[which], *h, an_base_same, &k);
+}
+
+/* Point i under key in index which: a new slot, or the slot's point when i has fewer threads
+ * (the first seen of equal ones stays). Returns 0 or -LAB_ENOMEM. */
+static int an_badd(struct lab_an_cv_bases *b, int which, size_t i, const char *key, size_t *cap)
+{
+	const struct lab_an_point *q = &b->d->pt[i];
+	uint64_t h;
+	size_t slot = an_bfind(b, which, q->experiment, key, q->threads, &h);
+
+	if (slot != (size_t)-1) {
+		if (q->threads < b->d->pt[b->pt[which][slot]].threads)
+			b->pt[which][slot] = i;
+		return 0;
+	}
+	if (lab_an_grow(&b->pt[which], cap, b->n[which] + 1, sizeof(size_t)) ||
+	    lab_an_index_add(&b->ix[which], h, b->n[which]))
+		return -LAB_ENOMEM;
+	b->pt[which][b->n[which]++] = i;
+	return 0;
+}
+
+int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec *s,
+                         const struct lab_an_data *d)
+{
+	size_t cap[2] = {0, 0};
+	int any = 0, rc = 0;
+	char val[128];
+
+	memset(b, 0, sizeof(*b));
+	b->s = s;
+	b->d = d;
+	for (size_t c = 0; c < s->ncol; c++)
+		any |= s->col[c].src == LAB_AN_CV_SPEEDUP;
+	if (!any)
+		return 0;
+	if (!(b->rest = calloc(d->npt ? d->npt : 1, sizeof(*b->rest))))
+		return -LAB_ENOMEM;
+	for (size_t i = 0; i < d->npt && !rc; i++) {
+		const struct lab_an_point *q = &d->pt[i];
+
+		if (!an_usable(q))
+			continue;
+		if (s->base && lab_an_params_get(q->params, s->curve[0], val, sizeof(val)) &&
+		    !strcmp(val, s->base))
+			rc = (b->rest[i] = lab_an_params_without(q->params, s->curve[0]))
+			         ? an_badd(b, 0, i, b->rest[i], &cap[0])
+			         : -LAB_ENOMEM;
+		if (!rc && !s->base_same_threads)
+			rc = an_badd(b, 1, i, q->params, &cap[1]);
+	}
+	return rc;
+}
+
+void lab_an_cv_bases_free(struct lab_an_cv_bases *b)
+{
+	for (size_t i = 0; b->rest && i < b->d->npt; i++)
+		free(b->rest[i]);
+	free(b->rest);
+	for (int w = 0; w < 2; w++) {
+		free(b->pt[w]);
+		lab_an_index_free(&b->ix[w]);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
 /* The baseline of p: the base curve's point at p's other params with the fewest threads, else
  * p's own params with the fewest threads; NULL when neither ran. With base_same_threads: the
  * base curve's point at p's other params and p's thread count, else NULL. */
-static const struct lab_an_point *an_base(const struct lab_an_cv_spec *s,
-                                          const struct lab_an_data *d, const struct lab_an_point *p,
-                                          int *nomem)
+static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
+                                          const struct lab_an_point *p, int *nomem)
 {
-	const struct lab_an_point *best = NULL, *own = NULL;
-	char *rest = lab_an_params_without(p->params, s->curve[0]), val[128];
+	const struct lab_an_cv_spec *s = b->s;
+	char *rest = s->base ? lab_an_params_without(p->params, s->curve[0]) : NULL;
+	size_t slot = (size_t)-1;
+	uint64_t h;
 
-	if (!rest) {
+	if (s->base && !rest) {
 		*nomem = 1;
 		return NULL;
 	}
-	for (size_t i = 0; i < d->npt; i++) {
-		const struct lab_an_point *q = &d->pt[i];
-		char *qr;
-
-		if (strcmp(q->experiment, p->experiment) || !an_usable(q) ||
-		    (s->base_same_threads && q->threads != p->threads))
-			continue;
-		if (!strcmp(q->params, p->params) && (!own || q->threads < own->threads))
-			own = q;
-		if (!s->base || !lab_an_params_get(q->params, s->curve[0], val, sizeof(val)) ||
-		    strcmp(val, s->base))
-			continue;
-		if (!(qr = lab_an_params_without(q->params, s->curve[0]))) {
-			*nomem = 1;
-			break;
-		}
-		if (!strcmp(qr, rest) && (!best || q->threads < best->threads))
-			best = q;
-		free(qr);
-	}
+	if (rest)
+		slot = an_bfind(b, 0, p->experiment, rest, p->threads, &h);
 	free(rest);
-	return best || s->base_same_threads ? best : own;
+	if (slot != (size_t)-1)
+		return &b->d->pt[b->pt[0][slot]];
+	if (s->base_same_threads)
+		return NULL;
+	slot = an_bfind(b, 1, p->experiment, p->params, p->threads, &h);
+	return slot != (size_t)-1 ? &b->d->pt[b->pt[1][slot]] : NULL;
 }
 
-int lab_an_cv_speedup(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
-                      const struct lab_an_point *p, int inc, struct lab_an_cv_val *v)
+int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
+                      struct lab_an_cv_val *v)
 {
 	int nomem = 0;
-	const struct lab_an_point *q = an_usable(p) ? an_base(s, d, p, &nomem) : NULL;
+	const struct lab_an_point *q = an_usable(p) ? an_base(b, p, &nomem) : NULL;
 	struct lab_an_ratio r;
 
-	(void)inc; /* the points' statistics were summarized with the same choice */
 	v->n = 0;
 	v->median = v->mean = v->lo = v->hi = NAN;
 	v->nobase = !q && an_usable(p);

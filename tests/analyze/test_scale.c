@@ -323,6 +323,73 @@ LAB_TEST(roofline_sizes_n_log_n)
 	CHECK(w4 <= 64ULL * 2000);
 }
 
+/* Writes DIR/NAME: n simd points, isa scalar and avx2 at n / 2 sizes, one thread; the view
+ * simd_speedup divides each by the scalar point of its size. */
+static const char *sc_write_simd(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"v\", \"kernel\": \"simd\", \"views\": [\"simd_speedup\"]}]}\n",
+	      r);
+	for (long p = 0; p < n; p++)
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(
+			    s,
+			    "v,%ld,simd,\"isa=%s;op=sum;size=%ld\",1,%d,%d,1000,element,0.01,0\n",
+			    p, p % 2 ? "avx2" : "scalar", 1024 + 8 * (p / 2), rep,
+			    (p % 2 ? 25000 : 100000) + 1000 * rep);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The baseline keys compared while the simd_speedup view computed over dir; *sped: its entries
+ * with a speedup. */
+static unsigned long long sc_base_work(const char *dir, size_t *sped)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_err err = {0};
+	unsigned long long before, after = 0;
+	const struct lab_an_cv *v;
+
+	*sped = 0;
+	if (sc_load(dir, &d))
+		return 0;
+	before = lab_an_view_probes();
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
+		after = lab_an_view_probes();
+		for (size_t i = 0; (v = lab_an_view_state(&a, "simd_speedup")) && i < v->ng; i++)
+			for (size_t j = 0; j < v->g[i].nc; j++)
+				for (size_t k = 0; k < v->g[i].c[j].npt; k++)
+					*sped += v->g[i].c[j].pt[k].v[0].n > 0;
+	}
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return after - before;
+}
+
+/* A speedup column found each point's baseline by scanning every point of the run. */
+LAB_TEST(speedup_baselines_linear)
+{
+	size_t s1, s4;
+	unsigned long long w1 = sc_base_work(sc_write_simd("s1", 1000), &s1);
+	unsigned long long w4 = sc_base_work(sc_write_simd("s4", 4000), &s4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(s1, 1000);
+	CHECK_EQ_U64(s4, 4000);
+	fprintf(stderr, "keys compared: 1000 points %llu, 4000 points %llu (x%.2f)\n", w1, w4,
+	        (double)w4 / (double)w1);
+	CHECK(w4 <= 5 * w1);
+	CHECK(w4 <= 8ULL * 4000);
+}
+
 /* A document of sc_ng sections, sc_rep per experiment ("g<k>"), as a view's describe makes it. */
 static size_t sc_ng, sc_rep;
 
