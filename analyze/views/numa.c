@@ -31,6 +31,7 @@ static void an_numa_free(void *state)
 		free(v->g);
 		free(v->dist);
 		lab_an_index_free(&v->ix);
+		lab_an_strset_free(&v->loaded);
 	}
 	free(v);
 }

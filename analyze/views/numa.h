@@ -81,6 +81,10 @@ struct lab_an_numa {
 	struct lab_an_numa_group *g;
 	size_t ng, cap;
 	struct lab_an_index ix; /* the groups by kind, threads, experiment and params */
+	/* the experiments with a loaded-latency point, made at the first point without samples
+	 * (it belongs with its experiment's others) */
+	struct lab_an_strset loaded;
+	int loaded_made;
 	int ndist;    /* host.topology.numa_distances: ndist x ndist, 0 when absent or malformed */
 	double *dist; /* row-major */
 };

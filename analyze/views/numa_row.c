@@ -67,19 +67,32 @@ static int an_loaded_point(const struct lab_an_data *d, const struct lab_an_poin
 	return has == 2;
 }
 
-/* The kind of point p, or -1 when the view has nothing to show for it. */
-static int an_kind(const struct lab_an_data *d, const struct lab_an_point *p)
+/* 1 when an experiment of p has a loaded-latency point (v->loaded, made at the first ask),
+ * -1 when memory ran out. */
+static int an_loaded_exp(struct lab_an_numa *v, const struct lab_an_data *d,
+                         const struct lab_an_point *p)
+{
+	for (size_t i = 0; !v->loaded_made && i < d->npt; i++)
+		if (an_loaded_point(d, &d->pt[i]) &&
+		    lab_an_strset_add(&v->loaded, d->pt[i].experiment, NULL) == (size_t)-1)
+			return -1;
+	v->loaded_made = 1;
+	return lab_an_strset_find(&v->loaded, p->experiment) != (size_t)-1;
+}
+
+/* The kind of point p, or -1 when the view has nothing to show for it (-2: out of memory). */
+static int an_kind(struct lab_an_numa *v, const struct lab_an_data *d, const struct lab_an_point *p)
 {
 	char buf[64];
+	int lx;
 
 	if (lab_an_json_get(p->facts, "init") || lab_an_params_get(p->params, "init", buf, 64))
 		return LAB_AN_NUMA_POLICY;
 	if (an_loaded_point(d, p))
 		return LAB_AN_NUMA_LOADED;
 	/* A point without samples (skipped) belongs where its experiment's others are. */
-	for (size_t i = 0; !p->n && i < d->npt; i++)
-		if (!strcmp(d->pt[i].experiment, p->experiment) && an_loaded_point(d, &d->pt[i]))
-			return LAB_AN_NUMA_LOADED;
+	if (!p->n && (lx = an_loaded_exp(v, d, p)) != 0)
+		return lx < 0 ? -2 : LAB_AN_NUMA_LOADED;
 	if (an_param_node(p->params, "placement", "node:") >= 0)
 		return LAB_AN_NUMA_MATRIX;
 	if (isfinite(an_param_size(p->params)))
@@ -246,14 +259,14 @@ static int an_loaded(const struct lab_an_data *d, const struct lab_an_point *p, 
 int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
                     const struct lab_an_point *p, int inc, size_t hint[2])
 {
-	int k = an_kind(d, p);
+	int k = an_kind(v, d, p);
 	struct lab_an_numa_group *g;
 	struct lab_an_numa_row *r;
 	struct lab_an_rates rt;
 	long n;
 
 	if (k < 0)
-		return 0;
+		return k == -2 ? -LAB_ENOMEM : 0;
 	if (!(g = an_group(v, p, k)) || lab_an_grow(&g->row, &g->cap, g->nrow + 1, sizeof(*g->row)))
 		return -LAB_ENOMEM;
 	r = memset(&g->row[g->nrow++], 0, sizeof(*r));

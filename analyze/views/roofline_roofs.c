@@ -379,35 +379,98 @@ static int an_pipes_op(const struct lab_an_point *p, const char *op)
 	       lab_an_params_get(p->params, "op", buf, sizeof(buf)) && !strcmp(buf, op);
 }
 
-/* FMA+add against FMA alone, said from the data: the add pipes help only where FMA+add's
- * interval lies above FMA's; below it or overlapping, they do not here. One sentence per FMA
- * point and the FMA+add point that differs from it only in op, into s->pipes (d->npt). */
-static int an_pipes(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
+/* The FMA+add points of a run by (experiment, params without op, threads): the first of each. */
+struct an_adds {
+	const struct lab_an_data *d;
+	char **rest; /* per point of d: an FMA+add point's params without op, else NULL */
+	size_t *pt, n, cap;
+	struct lab_an_index ix;
+};
+
+struct an_akey {
+	const struct an_adds *a;
+	const char *exp, *rest;
+	int threads;
+};
+
+static int an_add_same(const void *ctx, size_t slot)
 {
+	const struct an_akey *k = ctx;
+	const struct lab_an_point *q = &k->a->d->pt[k->a->pt[slot]];
+
+	lab_an_view_probe();
+	return q->threads == k->threads && !strcmp(q->experiment, k->exp) &&
+	       !strcmp(k->a->rest[k->a->pt[slot]], k->rest);
+}
+
+/* The first FMA+add point at (exp, rest, threads) of a, NULL when none; *h the key's hash. */
+static const struct lab_an_point *an_add_find(const struct an_adds *a, const char *exp,
+                                              const char *rest, int threads, uint64_t *h)
+{
+	struct an_akey k = {a, exp, rest, threads};
+	size_t slot;
+
+	*h = lab_an_view_key(exp, rest, threads);
+	slot = lab_an_index_find(&a->ix, *h, an_add_same, &k);
+	return slot == (size_t)-1 ? NULL : &a->d->pt[a->pt[slot]];
+}
+
+static void an_adds_free(struct an_adds *a)
+{
+	for (size_t i = 0; a->rest && i < a->d->npt; i++)
+		free(a->rest[i]);
+	free(a->rest);
+	free(a->pt);
+	lab_an_index_free(&a->ix);
+}
+
+/* Fills a with d's FMA+add points. Returns 0 or -LAB_ENOMEM. */
+static int an_adds_make(struct an_adds *a, const struct lab_an_data *d)
+{
+	uint64_t h;
+
+	a->d = d;
+	if (!(a->rest = calloc(d->npt ? d->npt : 1, sizeof(*a->rest))))
+		return -LAB_ENOMEM;
 	for (size_t i = 0; i < d->npt; i++) {
-		const struct lab_an_point *p = &d->pt[i];
-		char *rest = an_pipes_op(p, "fma") ? lab_an_params_without(p->params, "op") : NULL,
-		     *qr;
-		int done = 0, oom = !rest && an_pipes_op(p, "fma");
+		const struct lab_an_point *q = &d->pt[i];
 
-		/* the first FMA+add point that differs from p only in op */
-		for (size_t k = 0; rest && !done && !oom && k < d->npt; k++) {
-			const struct lab_an_point *q = &d->pt[k];
-
-			if (q->threads != p->threads || strcmp(q->experiment, p->experiment) ||
-			    !an_pipes_op(q, "fma_add"))
-				continue;
-			if (!(oom = !(qr = lab_an_params_without(q->params, "op"))) &&
-			    (done = !strcmp(qr, rest)))
-				s->npipes += (size_t)an_pipes_note(
-				    d, inc, p, q, rest, s->pipes[s->npipes], sizeof(s->pipes[0]));
-			free(qr);
-		}
-		free(rest);
-		if (oom)
+		if (!an_pipes_op(q, "fma_add"))
+			continue;
+		if (!(a->rest[i] = lab_an_params_without(q->params, "op")))
 			return -LAB_ENOMEM;
+		if (an_add_find(a, q->experiment, a->rest[i], q->threads, &h))
+			continue;
+		if (lab_an_grow(&a->pt, &a->cap, a->n + 1, sizeof(*a->pt)) ||
+		    lab_an_index_add(&a->ix, h, a->n))
+			return -LAB_ENOMEM;
+		a->pt[a->n++] = i;
 	}
 	return 0;
+}
+
+/* FMA+add against FMA alone, said from the data: the add pipes help only where FMA+add's
+ * interval lies above FMA's; below it or overlapping, they do not here. One sentence per FMA
+ * point and the first FMA+add point that differs from it only in op, into s->pipes (d->npt). */
+static int an_pipes(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
+{
+	struct an_adds a = {0};
+	int rc = an_adds_make(&a, d);
+	uint64_t h;
+
+	for (size_t i = 0; !rc && a.n && i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i], *q;
+		char *rest = an_pipes_op(p, "fma") ? lab_an_params_without(p->params, "op") : NULL;
+
+		if (!rest && an_pipes_op(p, "fma"))
+			rc = -LAB_ENOMEM;
+		else if (rest && (q = an_add_find(&a, p->experiment, rest, p->threads, &h)))
+			s->npipes += (size_t)an_pipes_note(d, inc, p, q, rest, s->pipes[s->npipes],
+			                                   sizeof(s->pipes[0]));
+		free(rest);
+	}
+	an_adds_free(&a);
+	return rc;
 }
 
 int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)

@@ -390,6 +390,76 @@ LAB_TEST(speedup_baselines_linear)
 	CHECK(w4 <= 8ULL * 4000);
 }
 
+/* Writes DIR/NAME: n peak points, op fma and fma_add at n / 2 chain counts, one thread, for
+ * the roofline's FMA+add sentences. */
+static const char *sc_write_pipes(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"pk\", \"kernel\": \"peak\", \"views\": [\"roofline\"], \"points\": [",
+	      r);
+	for (long p = 0; p < n; p++) {
+		fprintf(
+		    r,
+		    "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"chains\": \"%ld\", "
+		    "\"op\": \"%s\"}, \"status\": \"ok\", \"work_per_unit\": {\"bytes_read\": 0, "
+		    "\"bytes_written\": 0, \"flops\": 16, \"bytes_write_allocate\": 0}}",
+		    p ? "," : "", p, p / 2, p % 2 ? "fma_add" : "fma");
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(s, "pk,%ld,peak,\"chains=%ld;op=%s\",1,%d,%d,1000,step,0.01,0\n", p,
+			        p / 2, p % 2 ? "fma_add" : "fma", rep, 100000 + 1000 * rep);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The keys compared while the roofline matched FMA points with FMA+add ones over dir; *said:
+ * its sentences. */
+static unsigned long long sc_pipes_work(const char *dir, size_t *said)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_err err = {0};
+	unsigned long long before, after = 0;
+	const struct lab_an_rl *rl;
+
+	*said = 0;
+	if (sc_load(dir, &d))
+		return 0;
+	before = lab_an_view_probes();
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
+		after = lab_an_view_probes();
+		if ((rl = lab_an_view_state(&a, "roofline")))
+			*said = rl->npipes;
+	}
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return after - before;
+}
+
+/* Each FMA point looked for its FMA+add partner among every point of the run. */
+LAB_TEST(roofline_pipes_linear)
+{
+	size_t s1, s4;
+	unsigned long long w1 = sc_pipes_work(sc_write_pipes("f1", 1000), &s1);
+	unsigned long long w4 = sc_pipes_work(sc_write_pipes("f4", 4000), &s4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(s1, 500);
+	CHECK_EQ_U64(s4, 2000);
+	fprintf(stderr, "keys compared: 1000 points %llu, 4000 points %llu (x%.2f)\n", w1, w4,
+	        (double)w4 / (double)w1);
+	CHECK(w4 <= 5 * w1);
+	CHECK(w4 <= 8ULL * 4000);
+}
+
 /* A document of sc_ng sections, sc_rep per experiment ("g<k>"), as a view's describe makes it. */
 static size_t sc_ng, sc_rep;
 
