@@ -32,14 +32,13 @@ static int an_c2c_compute(const struct lab_an_view *v, const struct lab_an_analy
 	const struct lab_an_data *d = a->data;
 	struct lab_an_c2c *c = calloc(1, sizeof(*c));
 	struct lab_an_cpurel rel;
-	size_t hint = 0;
 	int rc = c ? 0 : -LAB_ENOMEM;
 
 	*state = NULL;
 	lab_an_cpurel_init(&rel, d->run);
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (an_c2c_applies(v, d, &d->pt[i]))
-			rc = lab_an_c2c_add(c, d, &rel, &d->pt[i], a->include_flagged, &hint);
+			rc = lab_an_c2c_add(c, d, &rel, &d->pt[i], a->include_flagged);
 	for (size_t i = 0; !rc && i < c->nm; i++)
 		rc = lab_an_c2c_finish(&c->m[i]);
 	if (!rc && c->nm) {

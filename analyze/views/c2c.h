@@ -54,11 +54,11 @@ struct lab_an_c2c {
 };
 
 /* Adds point p of d as a cell of its matrix (experiment, params without `pair`; a new one at
- * the end when none) on the samples include_flagged selects; its CPUs from run.json (*hint, 0
- * at first, speeds up points in id order) and their relation from rel. 0 or -LAB_ENOMEM. */
+ * the end when none) on the samples include_flagged selects; its CPUs from its run.json entry
+ * (else its `pair` param) and their relation from rel. 0 or -LAB_ENOMEM. */
 int lab_an_c2c_add(struct lab_an_c2c *c, const struct lab_an_data *d,
                    const struct lab_an_cpurel *rel, const struct lab_an_point *p,
-                   int include_flagged, size_t *hint);
+                   int include_flagged);
 /* Completes m once every point is added: its CPUs, range, counts and pair index. 0 or
  * -LAB_ENOMEM. */
 int lab_an_c2c_finish(struct lab_an_c2c_matrix *m);

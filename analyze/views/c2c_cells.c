@@ -10,29 +10,18 @@
 #include "analyze/views/c2c.h"
 #include "analyze/views/view.h"
 
-/* The "cpus" of run.json's point (experiment exp, id); *hint speeds up points in id order. */
-static int an_run_cpus(const struct lab_an_data *d, const char *exp, long id, size_t *hint, int *a,
-                       int *b)
+/* The "cpus" of p's entry in run.json (the loader attached it: no search of run.json per
+ * point, whatever the order of its points). */
+static int an_run_cpus(const struct lab_an_point *p, int *a, int *b)
 {
-	const struct lab_an_json *pts = lab_an_json_get(lab_an_data_experiment(d, exp), "points");
+	const struct lab_an_json *c = lab_an_json_get(p->runjson, "cpus");
 
-	if (!pts || pts->type != LAB_AN_JSON_ARR || !pts->n)
+	if (!c || c->type != LAB_AN_JSON_ARR || c->n != 2 || c->items[0].type != LAB_AN_JSON_NUM ||
+	    c->items[1].type != LAB_AN_JSON_NUM)
 		return -1;
-	for (size_t k = 0; k < pts->n; k++) {
-		size_t i = (*hint + k) % pts->n;
-		const struct lab_an_json *c = lab_an_json_get(&pts->items[i], "cpus");
-
-		if ((long)lab_an_json_num(&pts->items[i], "point", -1) != id)
-			continue;
-		*hint = i + 1;
-		if (!c || c->type != LAB_AN_JSON_ARR || c->n != 2 ||
-		    c->items[0].type != LAB_AN_JSON_NUM || c->items[1].type != LAB_AN_JSON_NUM)
-			return -1;
-		*a = (int)c->items[0].num;
-		*b = (int)c->items[1].num;
-		return 0;
-	}
-	return -1;
+	*a = (int)c->items[0].num;
+	*b = (int)c->items[1].num;
+	return 0;
 }
 
 static void an_pair_param(const char *params, int *a, int *b)
@@ -220,7 +209,7 @@ int lab_an_c2c_finish(struct lab_an_c2c_matrix *m)
 
 int lab_an_c2c_add(struct lab_an_c2c *c, const struct lab_an_data *d,
                    const struct lab_an_cpurel *rel, const struct lab_an_point *p,
-                   int include_flagged, size_t *hint)
+                   int include_flagged)
 {
 	char *params = lab_an_params_without(p->params, "pair");
 	struct lab_an_c2c_matrix *m = params ? an_matrix(c, p, params) : NULL;
@@ -230,7 +219,7 @@ int lab_an_c2c_add(struct lab_an_c2c *c, const struct lab_an_data *d,
 	if (!m || lab_an_grow(&m->cell, &m->ccap, m->ncell + 1, sizeof(*m->cell)))
 		return -LAB_ENOMEM;
 	cell = memset(&m->cell[m->ncell++], 0, sizeof(*cell));
-	if (an_run_cpus(d, p->experiment, p->id, hint, &cell->cpu_a, &cell->cpu_b))
+	if (an_run_cpus(p, &cell->cpu_a, &cell->cpu_b))
 		an_pair_param(p->params, &cell->cpu_a, &cell->cpu_b);
 	if (cell->cpu_a >= 0 && cell->cpu_b >= 0)
 		lab_an_cpurel_get(rel, cell->cpu_a, cell->cpu_b, &cell->smt_siblings,
