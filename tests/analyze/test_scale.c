@@ -200,34 +200,41 @@ static const char *sc_write_groups(const char *name, long n)
 	return (fclose(s) | fclose(r)) ? NULL : dir;
 }
 
-/* The group keys the views compared while computing over dir; *groups the groups they made. */
-static unsigned long long sc_view_work(const char *dir, size_t *groups)
+/* The keys the views compared (lab_an_view_probes) while analyzing dir, loading excluded;
+ * *made: what count says the analysis made (groups, placed points...). */
+static unsigned long long sc_probes(const char *dir,
+                                    size_t (*count)(const struct lab_an_analysis *), size_t *made)
 {
 	struct lab_an_data d;
 	struct lab_an_analysis a = {0};
 	struct lab_err err = {0};
 	unsigned long long before, after = 0;
-	const struct lab_an_cv *lk;
-	const struct lab_an_numa *nm;
-	const struct lab_an_c2c *cc;
 
-	*groups = 0;
+	*made = 0;
 	if (sc_load(dir, &d))
 		return 0;
 	before = lab_an_view_probes();
 	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
 		after = lab_an_view_probes();
-		if ((lk = lab_an_view_state(&a, "locks")))
-			for (size_t i = 0; i < lk->ng; i++)
-				*groups += lk->g[i].nc; /* lk's groups, lc's curves */
-		if ((nm = lab_an_view_state(&a, "numa")))
-			*groups += nm->ng;
-		if ((cc = lab_an_view_state(&a, "c2c")))
-			*groups += cc->nm;
+		*made = count(&a);
 	}
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
 	return after - before;
+}
+
+/* The groups the views made: locks' curves (lk's groups, lc's curves), numa's groups, c2c's
+ * matrices. */
+static size_t sc_groups(const struct lab_an_analysis *a)
+{
+	const struct lab_an_cv *lk = lab_an_view_state(a, "locks");
+	const struct lab_an_numa *nm = lab_an_view_state(a, "numa");
+	const struct lab_an_c2c *cc = lab_an_view_state(a, "c2c");
+	size_t n = (nm ? nm->ng : 0) + (cc ? cc->nm : 0);
+
+	for (size_t i = 0; lk && i < lk->ng; i++)
+		n += lk->g[i].nc;
+	return n;
 }
 
 /* The views' groups are found through a hash of their key: a run with a group (or a curve) per
@@ -235,8 +242,8 @@ static unsigned long long sc_view_work(const char *dir, size_t *groups)
 LAB_TEST(view_groups_linear)
 {
 	size_t g1, g4;
-	unsigned long long w1 = sc_view_work(sc_write_groups("g1", 1000), &g1);
-	unsigned long long w4 = sc_view_work(sc_write_groups("g4", 4000), &g4);
+	unsigned long long w1 = sc_probes(sc_write_groups("g1", 1000), sc_groups, &g1);
+	unsigned long long w4 = sc_probes(sc_write_groups("g4", 4000), sc_groups, &g4);
 
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(g1, 4 * 500);
@@ -282,28 +289,15 @@ static const char *sc_write_roofs(const char *name, long n)
 	return (fclose(s) | fclose(r)) ? NULL : dir;
 }
 
-/* The ceilings the roofline examined while placing its points over dir; *placed: how many
- * points it placed under a roof. */
-static unsigned long long sc_roof_work(const char *dir, size_t *placed)
+/* The points the roofline placed under a roof. */
+static size_t sc_placed(const struct lab_an_analysis *a)
 {
-	struct lab_an_data d;
-	struct lab_an_analysis a = {0};
-	struct lab_err err = {0};
-	unsigned long long before, after = 0;
-	const struct lab_an_rl *rl;
+	const struct lab_an_rl *rl = lab_an_view_state(a, "roofline");
+	size_t n = 0;
 
-	*placed = 0;
-	if (sc_load(dir, &d))
-		return 0;
-	before = lab_an_view_probes();
-	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
-		after = lab_an_view_probes();
-		for (size_t i = 0; (rl = lab_an_view_state(&a, "roofline")) && i < rl->np; i++)
-			*placed += rl->p[i].binds != NULL;
-	}
-	lab_an_analysis_free(&a);
-	lab_an_data_free(&d);
-	return after - before;
+	for (size_t i = 0; rl && i < rl->np; i++)
+		n += rl->p[i].binds != NULL;
+	return n;
 }
 
 /* A sweep of sizes without cache levels is a ceiling per size: the ceilings were grouped by
@@ -311,8 +305,8 @@ static unsigned long long sc_roof_work(const char *dir, size_t *placed)
 LAB_TEST(roofline_sizes_n_log_n)
 {
 	size_t p1, p4;
-	unsigned long long w1 = sc_roof_work(sc_write_roofs("r1", 500), &p1);
-	unsigned long long w4 = sc_roof_work(sc_write_roofs("r4", 2000), &p4);
+	unsigned long long w1 = sc_probes(sc_write_roofs("r1", 500), sc_placed, &p1);
+	unsigned long long w4 = sc_probes(sc_write_roofs("r4", 2000), sc_placed, &p4);
 
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(p1, 500);
@@ -348,38 +342,25 @@ static const char *sc_write_simd(const char *name, long n)
 	return (fclose(s) | fclose(r)) ? NULL : dir;
 }
 
-/* The baseline keys compared while the simd_speedup view computed over dir; *sped: its entries
- * with a speedup. */
-static unsigned long long sc_base_work(const char *dir, size_t *sped)
+/* The simd_speedup entries with a speedup. */
+static size_t sc_sped(const struct lab_an_analysis *a)
 {
-	struct lab_an_data d;
-	struct lab_an_analysis a = {0};
-	struct lab_err err = {0};
-	unsigned long long before, after = 0;
-	const struct lab_an_cv *v;
+	const struct lab_an_cv *v = lab_an_view_state(a, "simd_speedup");
+	size_t n = 0;
 
-	*sped = 0;
-	if (sc_load(dir, &d))
-		return 0;
-	before = lab_an_view_probes();
-	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
-		after = lab_an_view_probes();
-		for (size_t i = 0; (v = lab_an_view_state(&a, "simd_speedup")) && i < v->ng; i++)
-			for (size_t j = 0; j < v->g[i].nc; j++)
-				for (size_t k = 0; k < v->g[i].c[j].npt; k++)
-					*sped += v->g[i].c[j].pt[k].v[0].n > 0;
-	}
-	lab_an_analysis_free(&a);
-	lab_an_data_free(&d);
-	return after - before;
+	for (size_t i = 0; v && i < v->ng; i++)
+		for (size_t j = 0; j < v->g[i].nc; j++)
+			for (size_t k = 0; k < v->g[i].c[j].npt; k++)
+				n += v->g[i].c[j].pt[k].v[0].n > 0;
+	return n;
 }
 
 /* A speedup column found each point's baseline by scanning every point of the run. */
 LAB_TEST(speedup_baselines_linear)
 {
 	size_t s1, s4;
-	unsigned long long w1 = sc_base_work(sc_write_simd("s1", 1000), &s1);
-	unsigned long long w4 = sc_base_work(sc_write_simd("s4", 4000), &s4);
+	unsigned long long w1 = sc_probes(sc_write_simd("s1", 1000), sc_sped, &s1);
+	unsigned long long w4 = sc_probes(sc_write_simd("s4", 4000), sc_sped, &s4);
 
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(s1, 1000);
@@ -420,36 +401,20 @@ static const char *sc_write_pipes(const char *name, long n)
 	return (fclose(s) | fclose(r)) ? NULL : dir;
 }
 
-/* The keys compared while the roofline matched FMA points with FMA+add ones over dir; *said:
- * its sentences. */
-static unsigned long long sc_pipes_work(const char *dir, size_t *said)
+/* The roofline's FMA+add sentences. */
+static size_t sc_said(const struct lab_an_analysis *a)
 {
-	struct lab_an_data d;
-	struct lab_an_analysis a = {0};
-	struct lab_err err = {0};
-	unsigned long long before, after = 0;
-	const struct lab_an_rl *rl;
+	const struct lab_an_rl *rl = lab_an_view_state(a, "roofline");
 
-	*said = 0;
-	if (sc_load(dir, &d))
-		return 0;
-	before = lab_an_view_probes();
-	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
-		after = lab_an_view_probes();
-		if ((rl = lab_an_view_state(&a, "roofline")))
-			*said = rl->npipes;
-	}
-	lab_an_analysis_free(&a);
-	lab_an_data_free(&d);
-	return after - before;
+	return rl ? rl->npipes : 0;
 }
 
 /* Each FMA point looked for its FMA+add partner among every point of the run. */
 LAB_TEST(roofline_pipes_linear)
 {
 	size_t s1, s4;
-	unsigned long long w1 = sc_pipes_work(sc_write_pipes("f1", 1000), &s1);
-	unsigned long long w4 = sc_pipes_work(sc_write_pipes("f4", 4000), &s4);
+	unsigned long long w1 = sc_probes(sc_write_pipes("f1", 1000), sc_said, &s1);
+	unsigned long long w4 = sc_probes(sc_write_pipes("f4", 4000), sc_said, &s4);
 
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(s1, 500);
