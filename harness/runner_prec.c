@@ -61,34 +61,17 @@ void lab__runner_prec_final(struct lab_prec_rec *pr, const double *x, unsigned n
 	pr->achieved = fabs(mean) > 0 ? pr->halfwidth / fabs(mean) : NAN;
 }
 
-int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, uint64_t iters,
-                             double target, struct lab_err *err)
+/* Takes samples of p until *used (the kept ones) reaches pr->planned: a flagged one (left out,
+ * like the analyzer does) is taken again, as far as the point's and the run's budgets go (per_ns:
+ * what one more sample costs). Returns 0 or a negative code. */
+static int prec_take(struct runner_point *p, struct lab_point_rec *rec, uint64_t iters,
+                     double per_ns, unsigned *used, struct lab_err *err)
 {
 	struct lab_prec_rec *pr = &rec->prec;
-	uint64_t budget = p->spec->h->budget, ts = lab_clock_ns();
-	double *x = malloc((rec->nreps ? rec->nreps : 1) * sizeof(*x)), mean0, per_ns;
-	unsigned m, used;
+	uint64_t budget = p->spec->h->budget;
 	int rc = 0;
 
-	if (!x)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	m = lab__runner_costs(rec, x);
-	*pr = (struct lab_prec_rec){.on = true, .target = target, .pilot = m};
-	lab_prec_mean_sd(x, m, &mean0, &pr->pilot_sd);
-	free(x);
-	if (m < 2) {
-		pr->samples = rec->nreps;
-		pr->runs = 1;
-		pr->achieved = NAN;
-		return 0;
-	}
-	pr->planned = lab_prec_stein_n(m, pr->pilot_sd, target * fabs(mean0) * LAB_PREC_MARGIN,
-	                               LAB_PREC_N_MAX);
-	/* What one more sample costs: the pilot's samples with their retries and guards. */
-	per_ns = (double)(ts - p->ts_ns) / rec->nreps;
-	/* Until planned samples count: a flagged one (left out, like the analyzer does) is taken
-	 * again, in the pilot or after it, as far as the budget goes. */
-	for (used = m; used < pr->planned; used += !rec->samples[rec->nreps - 1].flagged) {
+	for (; *used < pr->planned; *used += !rec->samples[rec->nreps - 1].flagged) {
 		uint64_t now = lab_clock_ns();
 		if ((double)(now - p->t0_ns) + per_ns > (double)budget) {
 			pr->budget_exhausted = true;
@@ -103,11 +86,84 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 		    (rc = lab__runner_take(p, rec, rec->nreps, iters, err)))
 			return rc;
 	}
-	x = malloc(rec->nreps * sizeof(*x));
+	return 0;
+}
+
+/* The precision record of rec's kept samples (lab__runner_prec_final). 0 or -LAB_ENOMEM. */
+static int prec_final(struct lab_point_rec *rec, struct lab_err *err)
+{
+	double *x = malloc((rec->nreps ? rec->nreps : 1) * sizeof(*x));
+
 	if (!x)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	lab__runner_prec_final(pr, x, lab__runner_costs(rec, x));
+	lab__runner_prec_final(&rec->prec, x, lab__runner_costs(rec, x));
 	free(x);
+	return 0;
+}
+
+/* The pilot's kept costs into pr (pilot, pilot_sd) and *mean0; their count. -1: no memory. */
+static long prec_pilot(struct lab_point_rec *rec, double *mean0)
+{
+	double *x = malloc((rec->nreps ? rec->nreps : 1) * sizeof(*x));
+	unsigned m;
+
+	if (!x)
+		return -1;
+	m = lab__runner_costs(rec, x);
+	rec->prec.pilot = m;
+	lab_prec_mean_sd(x, m, mean0, &rec->prec.pilot_sd);
+	free(x);
+	return m;
+}
+
+int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, uint64_t iters,
+                             double target, struct lab_err *err)
+{
+	struct lab_prec_rec *pr = &rec->prec;
+	/* What one more sample costs: the pilot's samples with their retries and guards. */
+	double per_ns = (double)(lab_clock_ns() - p->ts_ns) / (rec->nreps ? rec->nreps : 1), mean0;
+	unsigned used;
+	long m;
+
+	*pr = (struct lab_prec_rec){.on = true, .target = target};
+	if ((m = prec_pilot(rec, &mean0)) < 0)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (m < 2 && rec->nreps >= 2) { /* one kept sample among flagged ones: a second one */
+		int rc;
+
+		used = (unsigned)m;
+		pr->planned = 2;
+		if ((rc = prec_take(p, rec, iters, per_ns, &used, err)))
+			return rc;
+		if ((m = prec_pilot(rec, &mean0)) < 0)
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	if (m < 2) {
+		pr->samples = rec->nreps;
+		pr->runs = 1;
+		pr->achieved = NAN;
+		return 0;
+	}
+	pr->planned = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
+	                               target * fabs(mean0) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
+	used = (unsigned)m;
+	/* The plan is for the pilot's mean: where the final mean fell further than the margin
+	 * allows (a busy machine), the half-width is planned again against it, until it is met, the
+	 * budget runs out or the plan reaches LAB_PREC_N_MAX (each round takes a sample or more).
+	 */
+	for (;;) {
+		int rc = prec_take(p, rec, iters, per_ns, &used, err);
+		unsigned again;
+
+		if (rc || (rc = prec_final(rec, err)))
+			return rc;
+		if (pr->budget_exhausted || !(pr->achieved > target) ||
+		    pr->planned >= LAB_PREC_N_MAX)
+			break;
+		again = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
+		                         target * fabs(pr->mean) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
+		pr->planned = again > used ? again : used + 1;
+	}
 	pr->samples = rec->nreps;
 	pr->runs = 1;
 	pr->spent_ns = lab_clock_ns() - p->t0_ns;
