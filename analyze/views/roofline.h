@@ -65,5 +65,12 @@ int lab_an_rl_applies(const struct lab_an_view *v, const struct lab_an_data *d,
 /* Fills the ceilings, the placed points and the FMA+add sentences of s (each array holds
  * d->npt) from the points of d the view applies to. Returns 0 or -LAB_ENOMEM. */
 int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s);
+/* The rate work / cost of p (its samples as inc says) into v: work over the median and the mean
+ * cost, and the median's distribution-free 95 % interval mapped through work / cost
+ * (roofline_pipes.c). */
+void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct lab_an_rl_val *v);
+/* FMA+add against FMA alone, one sentence per FMA point of d and the first FMA+add point that
+ * differs from it only in op, into s->pipes (d->npt of them). Returns 0 or -LAB_ENOMEM. */
+int lab_an_rl_pipes(const struct lab_an_data *d, int inc, struct lab_an_rl *s);
 
 #endif

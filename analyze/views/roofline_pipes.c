@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The roofline's rates and its FMA+add sentences (roofline.h): what a point does per second, and
+ * whether separate add pipes help, said from the data. */
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+#include "analyze/index.h"
+#include "analyze/rates.h"
+#include "analyze/views/roofline.h"
+#include "analyze/views/view.h"
+
+void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct lab_an_rl_val *v)
+{
+	double *c = malloc((p->n ? p->n : 1) * sizeof(*c)), clo, chi;
+	size_t n = 0;
+
+	*v = (struct lab_an_rl_val){p->st.median > 0 ? work / p->st.median : NAN,
+	                            p->st.mean > 0 ? work / p->st.mean : NAN, NAN, NAN, 0};
+	for (size_t i = 0; c && i < p->n; i++)
+		if ((inc || !p->flagged[i]) && isfinite(p->cost[i]))
+			c[n++] = p->cost[i];
+	gsl_sort(c, 1, v->n = n);
+	if (n && !lab_an_median_ci(c, n, 0.95, &clo, &chi) && chi > 0) {
+		v->lo = work / chi;
+		v->hi = clo > 0 ? work / clo : INFINITY;
+	}
+	free(c);
+}
+
+/* The interval compared (v->median the value): flops_per_cycle's mean and t-interval when the
+ * point recorded it, else the median GFLOP/s and its interval. Returns the unit's name. */
+static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
+                                struct lab_an_rl_val *v)
+{
+	size_t hint[2] = {0, 0};
+	struct lab_an_rates r;
+
+	for (size_t m = 0; p->msum && m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], "flops_per_cycle") && p->msum[m].n >= 2) {
+			*v = (struct lab_an_rl_val){p->msum[m].mean, p->msum[m].mean,
+			                            p->msum[m].ci95_lo, p->msum[m].ci95_hi,
+			                            p->msum[m].n};
+			return "flops/cycle";
+		}
+	lab_an_rates_compute(d, p, &r, hint);
+	lab_an_rl_rate(p, r.has && r.flops > 0 ? r.flops : NAN, inc, v);
+	return "GFLOP/s";
+}
+
+/* The sentence of FMA point p against FMA+add point q (rest: their params but op) into buf;
+ * 0 when one recorded flops_per_cycle and the other did not. */
+static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_an_point *p,
+                         const struct lab_an_point *q, const char *rest, char *buf, size_t len)
+{
+	struct lab_an_rl_val a, b;
+	const char *unit = an_pipes_val(d, p, inc, &a), *verdict;
+
+	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
+		return 0;
+	if (!(isfinite(a.lo) && isfinite(a.hi) && isfinite(b.lo) && isfinite(b.hi)))
+		verdict = "no interval to tell them apart (too few samples)";
+	else if (b.lo > a.hi)
+		verdict = "above FMA alone: separate add pipes help here";
+	else if (b.hi < a.lo)
+		verdict = "below FMA alone: no separate add pipes help here (FMA+add costs the "
+		          "FMA pipes their adds)";
+	else
+		verdict = "within noise of FMA alone: the add pipes do not help here";
+	snprintf(buf, len,
+	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu) against FMA %.4g [%.4g, "
+	         "%.4g] (n=%zu) %s: %s",
+	         p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
+	         b.n, a.median, a.lo, a.hi, a.n, unit, verdict);
+	return 1;
+}
+
+/* 1 when p ran fine with op = op. */
+static int an_pipes_op(const struct lab_an_point *p, const char *op)
+{
+	char buf[16];
+
+	return p->st.n && !strcmp(p->status, "ok") &&
+	       lab_an_params_get(p->params, "op", buf, sizeof(buf)) && !strcmp(buf, op);
+}
+
+/* The FMA+add points of a run by (experiment, params without op, threads): the first of each. */
+struct an_adds {
+	const struct lab_an_data *d;
+	char **rest; /* per point of d: an FMA+add point's params without op, else NULL */
+	size_t *pt, n, cap;
+	struct lab_an_index ix;
+};
+
+struct an_akey {
+	const struct an_adds *a;
+	const char *exp, *rest;
+	int threads;
+};
+
+static int an_add_same(const void *ctx, size_t slot)
+{
+	const struct an_akey *k = ctx;
+	const struct lab_an_point *q = &k->a->d->pt[k->a->pt[slot]];
+
+	lab_an_view_probe();
+	return q->threads == k->threads && !strcmp(q->experiment, k->exp) &&
+	       !strcmp(k->a->rest[k->a->pt[slot]], k->rest);
+}
+
+/* The first FMA+add point at (exp, rest, threads) of a, NULL when none; *h the key's hash. */
+static const struct lab_an_point *an_add_find(const struct an_adds *a, const char *exp,
+                                              const char *rest, int threads, uint64_t *h)
+{
+	struct an_akey k = {a, exp, rest, threads};
+	size_t slot;
+
+	*h = lab_an_view_key(exp, rest, threads);
+	slot = lab_an_index_find(&a->ix, *h, an_add_same, &k);
+	return slot == (size_t)-1 ? NULL : &a->d->pt[a->pt[slot]];
+}
+
+static void an_adds_free(struct an_adds *a)
+{
+	for (size_t i = 0; a->rest && i < a->d->npt; i++)
+		free(a->rest[i]);
+	free(a->rest);
+	free(a->pt);
+	lab_an_index_free(&a->ix);
+}
+
+/* Fills a with d's FMA+add points. Returns 0 or -LAB_ENOMEM. */
+static int an_adds_make(struct an_adds *a, const struct lab_an_data *d)
+{
+	uint64_t h;
+
+	a->d = d;
+	if (!(a->rest = calloc(d->npt ? d->npt : 1, sizeof(*a->rest))))
+		return -LAB_ENOMEM;
+	for (size_t i = 0; i < d->npt; i++) {
+		const struct lab_an_point *q = &d->pt[i];
+
+		if (!an_pipes_op(q, "fma_add"))
+			continue;
+		if (!(a->rest[i] = lab_an_params_without(q->params, "op")))
+			return -LAB_ENOMEM;
+		if (an_add_find(a, q->experiment, a->rest[i], q->threads, &h))
+			continue;
+		if (lab_an_grow(&a->pt, &a->cap, a->n + 1, sizeof(*a->pt)) ||
+		    lab_an_index_add(&a->ix, h, a->n))
+			return -LAB_ENOMEM;
+		a->pt[a->n++] = i;
+	}
+	return 0;
+}
+
+/* FMA+add against FMA alone, said from the data: the add pipes help only where FMA+add's
+ * interval lies above FMA's; below it or overlapping, they do not here. One sentence per FMA
+ * point and the first FMA+add point that differs from it only in op, into s->pipes (d->npt). */
+int lab_an_rl_pipes(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
+{
+	struct an_adds a = {0};
+	int rc = an_adds_make(&a, d);
+	uint64_t h;
+
+	for (size_t i = 0; !rc && a.n && i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i], *q;
+		char *rest = an_pipes_op(p, "fma") ? lab_an_params_without(p->params, "op") : NULL;
+
+		if (!rest && an_pipes_op(p, "fma"))
+			rc = -LAB_ENOMEM;
+		else if (rest && (q = an_add_find(&a, p->experiment, rest, p->threads, &h)))
+			s->npipes += (size_t)an_pipes_note(d, inc, p, q, rest, s->pipes[s->npipes],
+			                                   sizeof(s->pipes[0]));
+		free(rest);
+	}
+	an_adds_free(&a);
+	return rc;
+}
