@@ -618,6 +618,27 @@ chapter_configs_plan)
 		"$lab" plan "$c" >"$tmp/plan" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 		grep -q 'points planned' "$tmp/plan"
 	done
+	# On a 2-socket machine with SMT, the chapters whose lessons need a line to move between
+	# cores put a 2-thread team on two cores, not on one core's two PUs (compact would).
+	topo=xml:configs/topologies/2s8c2t-intel.xml
+	"$lab" topo --topology "$topo" --json >"$tmp/topo.json"
+	for c in configs/ch25-false-sharing.ini configs/ch25-coherence.ini configs/ch26-atomics.ini \
+		configs/ch26-locks.ini configs/ch29-data-parallel.ini configs/ch19-counters.ini; do
+		"$lab" plan "$c" --topology "$topo" --json >"$tmp/plan.json"
+		python3 - "$tmp/topo.json" "$tmp/plan.json" "$c" <<'PY'
+import json, sys
+core = {p["cpu"]: (p["package"], p["core"]) for p in json.load(open(sys.argv[1]))["pus_detail"]}
+n = 0
+for e in json.load(open(sys.argv[2]))["experiments"]:
+    two = [p for p in e["points"] if p["threads"] == 2 and p["placement"] != "pairs"]
+    if len({p["placement"] for p in two}) != 1:
+        continue  # none, or an experiment that compares placements ([placement] of ch25)
+    for p in two:
+        n += 1
+        assert core[p["cpus"][0]] != core[p["cpus"][1]], (sys.argv[3], e["name"], p)
+assert n, sys.argv[3]
+PY
+	done
 	;;
 openmp_team_on_plan)
 	# An OpenMP kernel's team is pinned: no "ran off their planned CPU" warning, and run.json
