@@ -185,6 +185,75 @@ static int ev_resolve(struct ev *e)
 	return 0;
 }
 
+/* The (package, core) of cpu as one key, from run.json's host.topology.pus_detail; -1 when the
+ * topology does not list it. */
+static double ev_core_of(const struct lab_an_json *pus, double cpu)
+{
+	for (size_t i = 0; i < pus->n; i++)
+		if (lab_an_json_num(&pus->items[i], "cpu", -1) == cpu)
+			return lab_an_json_num(&pus->items[i], "package", -1) * 1e6 +
+			       lab_an_json_num(&pus->items[i], "core", -1);
+	return -1;
+}
+
+static int ev_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* 1 when two of point p's CPUs (run.json's "cpus") are PUs of one core; *cpu0, *cpu1 two such. */
+static int ev_shares_core(const struct lab_an_json *pus, const struct lab_an_point *p,
+                          double *cpu0, double *cpu1)
+{
+	const struct lab_an_json *cpus = lab_an_json_get(p->runjson, "cpus");
+	double *key;
+	int shared = 0;
+
+	if (!cpus || cpus->type != LAB_AN_JSON_ARR || cpus->n < 2 ||
+	    !(key = malloc(cpus->n * 2 * sizeof(*key))))
+		return 0;
+	for (size_t i = 0; i < cpus->n; i++) {
+		/* the core (-1: unknown), then the CPU */
+		key[2 * i] = cpus->items[i].type == LAB_AN_JSON_NUM
+		                 ? ev_core_of(pus, cpus->items[i].num)
+		                 : -1;
+		key[2 * i + 1] = cpus->items[i].num;
+	}
+	qsort(key, cpus->n, 2 * sizeof(*key), ev_dbl_cmp);
+	for (size_t i = 1; i < cpus->n && !shared; i++)
+		if (key[2 * i] >= 0 && key[2 * i] == key[2 * i - 2]) {
+			*cpu0 = fmin(key[2 * i - 1], key[2 * i + 1]);
+			*cpu1 = fmax(key[2 * i - 1], key[2 * i + 1]);
+			shared = 1;
+		}
+	free(key);
+	return shared;
+}
+
+/* A claim on a point whose threads ran on PUs of one core (SMT siblings, as placement = compact
+ * puts them) says so after its verdict: those threads share the core's L1 and pipelines, so no
+ * line moves between them and they do not scale as cores do. */
+static void ev_smt_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	const struct lab_an_json *pus = lab_an_json_get(
+	    lab_an_json_get(lab_an_json_get(e->d->run, "host"), "topology"), "pus_detail");
+	double c0, c1;
+	size_t len = strlen(out->text);
+
+	for (unsigned v = 0; pus && pus->type == LAB_AN_JSON_ARR && v < e->nvar; v++)
+		if (e->var[v].pt->threads >= 2 && ev_shares_core(pus, e->var[v].pt, &c0, &c1)) {
+			snprintf(out->text + len, sizeof(out->text) - len,
+			         "; note: point %ld ran threads on CPUs %.0f and %.0f, PUs of one "
+			         "core (SMT siblings): they share its L1 and pipelines, so no line "
+			         "moves between them (placement = cores puts threads on distinct "
+			         "cores first)",
+			         e->var[v].pt->id, c0, c1);
+			return;
+		}
+}
+
 /* ---- Q as a value with its gradient over the vars ---- */
 
 static void ev_lesson(const struct lab_an_data *d, const struct lab_an_json *jl,
@@ -213,6 +282,7 @@ static void ev_lesson(const struct lab_an_data *d, const struct lab_an_json *jl,
 		snprintf(out->text, sizeof(out->text), "not run: %s", e->why);
 	} else {
 		lab__lesson_judge(e, out);
+		ev_smt_note(e, out);
 	}
 	lab_lesson_claim_free(c);
 out:

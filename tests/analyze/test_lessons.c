@@ -18,6 +18,7 @@ struct fx {
 	struct lab_an_data d;
 	char json[8192];
 	size_t used;
+	const char *host; /* run.json's "host" object, or NULL */
 };
 
 /* Adds a point whose n costs are mean +- spread (alternating), with one metric column. */
@@ -65,7 +66,8 @@ static void fx_eval(struct fx *f, struct lab_an_lessons *ls)
 	static char fairness[] = "fairness";
 	static char *metric_names[] = {fairness};
 
-	snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f->json);
+	snprintf(doc, sizeof(doc), "{%s%s%s\"lessons\": [%s]}", f->host ? "\"host\": " : "",
+	         f->host ? f->host : "", f->host ? ", " : "", f->json);
 	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f->d.run, &err) == 0);
 	f->d.metric_name = metric_names;
 	f->d.nmetric = 1;
@@ -221,6 +223,39 @@ LAB_TEST(speedup_throughput_metric_and_difference)
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[3].verdict), "holds"); /* 20 [19.6, 20.4] */
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[4].verdict), "fails"); /* 40 */
 	fx_free(&f, &ls);
+}
+
+/* A claim on a point whose threads ran on two PUs of one core (compact on a machine with SMT)
+ * says so after its verdict; a point on two cores adds nothing. */
+LAB_TEST(threads_on_one_core_are_named)
+{
+	struct fx f = {.host = "{\"topology\": {\"pus_detail\": [{\"cpu\": 0, \"package\": 0, "
+	                       "\"core\": 0}, {\"cpu\": 16, \"package\": 0, \"core\": 0}, "
+	                       "{\"cpu\": 1, \"package\": 0, \"core\": 1}]}}"};
+	struct lab_an_json *sib = NULL, *two = NULL;
+	struct lab_an_lessons ls;
+	struct lab_err err = {0};
+	const char *js = "{\"cpus\": [16, 0]}", *jt = "{\"cpus\": [0, 1]}";
+
+	fx_sharing(&f);
+	REQUIRE(lab_an_json_parse("run.json", js, strlen(js), &sib, &err) == 0);
+	REQUIRE(lab_an_json_parse("run.json", jt, strlen(jt), &two, &err) == 0);
+	f.d.pt[0].id = 7; /* stride 8, 2 threads: on one core */
+	f.d.pt[0].runjson = sib;
+	f.d.pt[1].id = 8; /* stride 128, 2 threads: on two cores */
+	f.d.pt[1].runjson = two;
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_lesson(&f, "apart", "cost(fs: stride=128, threads=2) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
+	CHECK(strstr(ls.l[0].text, "; note: point 7 ran threads on CPUs 0 and 16, PUs of one core "
+	                           "(SMT siblings)") != NULL);
+	CHECK(strstr(ls.l[1].text, "note") == NULL);
+	fx_free(&f, &ls);
+	lab_an_json_free(sib);
+	lab_an_json_free(two);
 }
 
 LAB_TEST(json_has_the_lessons_array)
