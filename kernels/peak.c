@@ -17,9 +17,10 @@ static const char pk_description[] =
     "The bound to compare with is pipes x lanes x (2 for FMA) flops per cycle; how many pipes\n"
     "and how wide they are is the core's business (some cores split a 512-bit op in two, so\n"
     "AVX-512 may give no more than AVX2), so read flops_per_cycle per ISA side by side rather\n"
-    "than against a number from a data sheet. op = fma_add mixes FMA and add chains: where the\n"
-    "core has add pipes apart from its FMA pipes it can beat FMA alone; where it does not, it\n"
-    "comes out at or below FMA. The roofline view says which this machine shows: the add\n"
+    "than against a number from a data sheet. op = fma_add runs as many FMA chains as fill the\n"
+    "FMA pipes (10 with 16 registers, 12 with AVX-512) and add chains beside them (2, 12): where\n"
+    "the core has add pipes apart from its FMA pipes it beats FMA alone; where the adds share\n"
+    "the FMA pipes it comes out below FMA. The roofline view says which this machine shows: the add\n"
     "pipes help only where fma_add's interval lies above fma's. flops_per_cycle uses the\n"
     "core clock measured on each thread by a dependent-add chain, not the TSC. Each chain\n"
     "applies its op with +a then -a (x*2 then x/2 for mul), so it returns exactly to its start:\n"
@@ -29,7 +30,7 @@ static const struct lab_enum_val pk_ops[] = {
     {"fma", PEAK_FMA, "fused multiply-add chains (2 flops per lane)"},
     {"add", PEAK_ADD, "add chains"},
     {"mul", PEAK_MUL, "multiply chains"},
-    {"fma_add", PEAK_FMA_ADD, "half FMA, half add chains (separate pipes where the CPU has them)"},
+    {"fma_add", PEAK_FMA_ADD, "FMA chains and add chains (separate pipes where the CPU has them)"},
     {NULL, 0, NULL},
 };
 
@@ -89,8 +90,10 @@ static double pk_flops(const struct pk_params *p)
 	switch (p->op) {
 	case PEAK_FMA:
 		return chains * lanes * 4;
-	case PEAK_FMA_ADD:
-		return chains / 2 * lanes * (4 + 2);
+	case PEAK_FMA_ADD: /* FMA: 2 flops, add: 1, twice each */
+		return (pk_variants[p->isa]->mix_fma * 4.0 +
+		        (chains - pk_variants[p->isa]->mix_fma) * 2.0) *
+		       lanes;
 	default:
 		return chains * lanes * 2;
 	}

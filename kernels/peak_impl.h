@@ -14,7 +14,7 @@ enum peak_op {
 	PEAK_FMA,     /* x = x*1 + a (2 flops per lane) */
 	PEAK_ADD,     /* x = x + a */
 	PEAK_MUL,     /* x = x * m */
-	PEAK_FMA_ADD, /* half the chains FMA, half add: feeds separate FMA and add pipes */
+	PEAK_FMA_ADD, /* FMA chains to fill the FMA pipes and add chains beside them */
 	PEAK_NOPS,
 };
 
@@ -27,6 +27,7 @@ struct peak_variant {
 	peak_fn f64[PEAK_NOPS];
 	peak_fn f32[PEAK_NOPS];
 	unsigned chains[PEAK_NOPS]; /* independent chains of each op (fma_add: both kinds) */
+	unsigned mix_fma;           /* fma_add: its FMA chains (the first ones); the rest add */
 };
 
 extern const struct peak_variant peak_v_scalar, peak_v_auto, peak_v_sse2, peak_v_avx2,

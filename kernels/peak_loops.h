@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The peak loops over vector macros from kernels/peak_<isa>.c: VT (W lanes of TYPE), VLD/VST
- * (unaligned), VADD, VMUL, VFMA(x, y, z) = x*y + z, VSET1; NCH chains per op (NCH_MIX of each
- * kind for fma_add) and PK_FN(op) naming the function. Chains live in registers: NCH is chosen
+ * (unaligned), VADD, VMUL, VFMA(x, y, z) = x*y + z, VSET1; NCH chains per op (for fma_add,
+ * NCH_MIX_FMA FMA chains then NCH_MIX_ADD add chains) and PK_FN(op) naming the function. Chains live in registers: NCH is chosen
  * per ISA to fill the register file without spilling.
  */
 /* Fully unrolled, so c[] becomes registers (a chain in memory would add store-load latency). */
@@ -51,8 +51,9 @@ static void PK_FN(mul)(void *x, const void *k, uint64_t iters)
 }
 #undef PK_N
 
-/* The first NCH_MIX chains take FMAs, the next NCH_MIX adds: two pipes busy at once. */
-#define PK_N (2 * NCH_MIX)
+/* The first NCH_MIX_FMA chains take FMAs, the next NCH_MIX_ADD adds: FMA and add pipes busy
+ * at once. */
+#define PK_N (NCH_MIX_FMA + NCH_MIX_ADD)
 static void PK_FN(fma_add)(void *x, const void *k, uint64_t iters)
 {
 	TYPE *xs = x;
@@ -60,7 +61,7 @@ static void PK_FN(fma_add)(void *x, const void *k, uint64_t iters)
 	VT a = VSET1(ks[0]), na = VSET1(ks[1]), one = VSET1(ks[4]);
 
 	PK_LOOP((void)0,
-	        if (j < NCH_MIX) {
+	        if (j < NCH_MIX_FMA) {
 		        c[j] = VFMA(c[j], one, a);
 		        c[j] = VFMA(c[j], one, na);
 	        } else {

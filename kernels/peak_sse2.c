@@ -6,8 +6,12 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-#define NCH     12
-#define NCH_MIX 6
+#define NCH 12
+/* fma_add: as many FMA chains as 5-cycle FMAs on 2 pipes need (fewer would leave the FMA
+ * pipes idle and make fma_add lose to fma for a reason that is not the add pipes), and the 2 add
+ * chains the 16 registers still hold beside the 3 constants. */
+#define NCH_MIX_FMA  10
+#define NCH_MIX_ADD  2
 
 #define PK_CAT(a, b, c)  a##b##c
 #define PK_NAME(a, b, c) PK_CAT(a, b, c)
@@ -49,7 +53,8 @@
 const struct peak_variant peak_v_sse2 = {
     .f64 = {PK_F64(fma), PK_F64(add), PK_F64(mul), PK_F64(fma_add)},
     .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
-    .chains = {NCH, NCH, NCH, 2 * NCH_MIX},
+    .chains = {NCH, NCH, NCH, NCH_MIX_FMA + NCH_MIX_ADD},
+    .mix_fma = NCH_MIX_FMA,
 };
 #else
 const struct peak_variant peak_v_sse2;
