@@ -204,8 +204,8 @@ static int ev_dbl_cmp(const void *a, const void *b)
 }
 
 /* 1 when two of point p's CPUs (run.json's "cpus") are PUs of one core; *cpu0, *cpu1 two such. */
-static int ev_shares_core(const struct lab_an_json *pus, const struct lab_an_point *p,
-                          double *cpu0, double *cpu1)
+static int ev_shares_core(const struct lab_an_json *pus, const struct lab_an_point *p, double *cpu0,
+                          double *cpu1)
 {
 	const struct lab_an_json *cpus = lab_an_json_get(p->runjson, "cpus");
 	double *key;

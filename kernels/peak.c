@@ -18,13 +18,13 @@ static const char pk_description[] =
     "and how wide they are is the core's business (some cores split a 512-bit op in two, so\n"
     "AVX-512 may give no more than AVX2), so read flops_per_cycle per ISA side by side rather\n"
     "than against a number from a data sheet. op = fma_add runs as many FMA chains as fill the\n"
-    "FMA pipes (10 with 16 registers, 12 with AVX-512) and add chains beside them (2, 12): where\n"
-    "the core has add pipes apart from its FMA pipes it beats FMA alone; where the adds share\n"
-    "the FMA pipes it comes out below FMA. The roofline view says which this machine shows: the add\n"
-    "pipes help only where fma_add's interval lies above fma's. flops_per_cycle uses the\n"
-    "core clock measured on each thread by a dependent-add chain, not the TSC. Each chain\n"
-    "applies its op with +a then -a (x*2 then x/2 for mul), so it returns exactly to its start:\n"
-    "verify checks every lane of every chain. A unit of work is one step of every chain.";
+    "FMA pipes (10 with 16 registers, 12 with AVX-512) and add chains beside them (2, 12):\n"
+    "where the core has add pipes apart from its FMA pipes it beats FMA alone; where the adds\n"
+    "share the FMA pipes it comes out below FMA. The roofline view says which this machine\n"
+    "shows: the add pipes help only where fma_add's interval lies above fma's. flops_per_cycle\n"
+    "uses the core clock measured on each thread by a dependent-add chain, not the TSC. Each\n"
+    "chain applies its op with +a then -a (x*2 then x/2 for mul), so it returns exactly to its\n"
+    "start: verify checks every lane of every chain. A unit of work is one step of every chain.";
 
 static const struct lab_enum_val pk_ops[] = {
     {"fma", PEAK_FMA, "fused multiply-add chains (2 flops per lane)"},

@@ -10,8 +10,8 @@
 /* fma_add: as many FMA chains as 5-cycle FMAs on 2 pipes need (fewer would leave the FMA
  * pipes idle and make fma_add lose to fma for a reason that is not the add pipes), and the 2 add
  * chains the 16 registers still hold beside the 3 constants. */
-#define NCH_MIX_FMA  10
-#define NCH_MIX_ADD  2
+#define NCH_MIX_FMA 10
+#define NCH_MIX_ADD 2
 
 #define PK_CAT(a, b, c)  a##b##c
 #define PK_NAME(a, b, c) PK_CAT(a, b, c)

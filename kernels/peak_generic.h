@@ -8,17 +8,17 @@
 #include "harness/kernel_api.h"
 #include "kernels/peak_impl.h"
 
-#define W          1
-#define NCH        12
+#define W   1
+#define NCH 12
 /* fma_add: 10 FMA chains (5-cycle FMAs on 2 pipes need 10) and 2 add chains, as with 16 vector
  * registers (kernels/peak_avx2.c). */
-#define NCH_MIX_FMA  10
-#define NCH_MIX_ADD  2
-#define VLD(p)     (*(p))
-#define VST(p, v)  (*(p) = (v))
-#define VADD(x, y) ((x) + (y))
-#define VMUL(x, y) ((x) * (y))
-#define VSET1(s)   (s)
+#define NCH_MIX_FMA 10
+#define NCH_MIX_ADD 2
+#define VLD(p)      (*(p))
+#define VST(p, v)   (*(p) = (v))
+#define VADD(x, y)  ((x) + (y))
+#define VMUL(x, y)  ((x) * (y))
+#define VSET1(s)    (s)
 
 #define PK_CAT(a, b, c)  a##b##c
 #define PK_NAME(a, b, c) PK_CAT(a, b, c)

@@ -2,8 +2,8 @@
 /*
  * The peak loops over vector macros from kernels/peak_<isa>.c: VT (W lanes of TYPE), VLD/VST
  * (unaligned), VADD, VMUL, VFMA(x, y, z) = x*y + z, VSET1; NCH chains per op (for fma_add,
- * NCH_MIX_FMA FMA chains then NCH_MIX_ADD add chains) and PK_FN(op) naming the function. Chains live in registers: NCH is chosen
- * per ISA to fill the register file without spilling.
+ * NCH_MIX_FMA FMA chains then NCH_MIX_ADD add chains) and PK_FN(op) naming the function.
+ * Chains live in registers: NCH is chosen per ISA to fill the register file without spilling.
  */
 /* Fully unrolled, so c[] becomes registers (a chain in memory would add store-load latency). */
 #define PK_UNROLL _Pragma("GCC unroll 32")

@@ -212,8 +212,8 @@ LAB_TEST(stream_source_does_declared_work)
 /* ---- peak ---- */
 
 #define NCH              12
-#define NCH_MIX_FMA       10
-#define NCH_MIX_ADD       2
+#define NCH_MIX_FMA      10
+#define NCH_MIX_ADD      2
 #define PK_CAT(a, b, c)  a##b##c
 #define PK_NAME(a, b, c) PK_CAT(a, b, c)
 #define FP               1
@@ -236,10 +236,11 @@ LAB_TEST(peak_source_does_declared_work)
 		const char *op;
 		peak_fn f64, f32;
 		unsigned chains;
-	} ops[] = {{"fma", wk_peak_fma_f64, wk_peak_fma_f32, NCH},
-	           {"add", wk_peak_add_f64, wk_peak_add_f32, NCH},
-	           {"mul", wk_peak_mul_f64, wk_peak_mul_f32, NCH},
-	           {"fma_add", wk_peak_fma_add_f64, wk_peak_fma_add_f32, NCH_MIX_FMA + NCH_MIX_ADD}};
+	} ops[] = {
+	    {"fma", wk_peak_fma_f64, wk_peak_fma_f32, NCH},
+	    {"add", wk_peak_add_f64, wk_peak_add_f32, NCH},
+	    {"mul", wk_peak_mul_f64, wk_peak_mul_f32, NCH},
+	    {"fma_add", wk_peak_fma_add_f64, wk_peak_fma_add_f32, NCH_MIX_FMA + NCH_MIX_ADD}};
 	static double x[PEAK_XMAX], k[5] = {1e-3, -1e-3, 1.5, 1 / 1.5, 1};
 	static float xf[PEAK_XMAX], kf[5] = {1e-3f, -1e-3f, 1.5f, 1 / 1.5f, 1};
 
