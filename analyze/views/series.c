@@ -139,21 +139,37 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 	an_series_flags(t, r);
 }
 
-/* Under a point measured in runs or to a precision target: where its variance lives, how the
- * next run should split its budget, and what the target came to. */
-static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_point *p)
+/* Points measured in runs: one note for the series with the share of a run mean's variance
+ * that lies between runs, by thread count (each point's split, advice and within-run interval
+ * are in analysis.json); a point measured to a precision target: what the target came to. */
+static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
-	char buf[400];
+	char shares[256] = "", buf[400];
+	size_t used = 0, n = 0, runs = 0;
 
-	if (p->levels.runs >= 2)
-		lab_doc_note(
-		    sec,
-		    "threads %d: runs %zu: %s; within-run 95%% CI [%.4g, %.4g] (too narrow "
-		    "when runs differ)",
-		    p->threads, p->levels.runs, lab_an_levels_advice(&p->levels, buf, sizeof(buf)),
-		    p->levels.within_ci95_lo, p->levels.within_ci95_hi);
-	if (lab_an_precision_line(p, buf, sizeof(buf)))
-		lab_doc_note(sec, "threads %d: %s", p->threads, buf);
+	for (size_t j = 0; j < s->nrow; j++) {
+		const struct lab_an_levels *lv = &s->row[j].pt->levels;
+
+		if (lv->runs < 2 || isnan(lv->mean_share))
+			continue;
+		runs = lv->runs > runs ? lv->runs : runs;
+		if (n++ < 8 && used < sizeof(shares))
+			used += (size_t)snprintf(shares + used, sizeof(shares) - used, "%s%d: %.0f %%",
+			                         used ? ", " : "", s->row[j].pt->threads,
+			                         100 * lv->mean_share);
+		else if (n == 9 && used < sizeof(shares))
+			used += (size_t)snprintf(shares + used, sizeof(shares) - used, ", ...");
+	}
+	if (n)
+		lab_doc_note(sec,
+		             "runs: up to %zu per point, intervals from the run means; share of a "
+		             "run mean's variance between runs at threads %s (above half: more "
+		             "runs narrow the interval, not more samples; below: more samples per "
+		             "run)",
+		             runs, shares);
+	for (size_t j = 0; j < s->nrow; j++)
+		if (lab_an_precision_line(s->row[j].pt, buf, sizeof(buf)))
+			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);
 }
 
 static void an_series_points(struct lab_doc_section *sec, const struct lab_an_series *s,
@@ -279,8 +295,7 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 	             lab_an_cost_label(d, p0, label, sizeof(label)), fits);
 	an_series_points(sec, s, lab_an_point_unit(d, p0));
 	an_series_rates(sec, s);
-	for (size_t j = 0; j < s->nrow; j++)
-		an_series_levels(sec, s->row[j].pt);
+	an_series_levels(sec, s);
 	if (first && lab_an_cost_whose(d, p0))
 		lab_doc_note(sec, "cost per unit of work in %s: %s", lab_an_point_unit(d, p0),
 		             lab_an_cost_whose(d, p0));

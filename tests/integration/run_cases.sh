@@ -517,7 +517,7 @@ runs_and_precision)
 	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err"
 	check "$tmp/r" --min-points 1
 	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt"
-	grep -q 'runs 3: variance lives' "$tmp/a.txt"
+	grep -q "runs: up to 3 per point, intervals from the run means; share of a run mean's variance between runs at threads 1: " "$tmp/a.txt"
 	grep -q '  note: levels: speedup intervals and fits from run means' "$tmp/a.txt"
 	python3 - "$tmp/r" <<'PY'
 import csv, json, sys
