@@ -154,9 +154,9 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 			continue;
 		runs = lv->runs > runs ? lv->runs : runs;
 		if (n++ < 8 && used < sizeof(shares))
-			used += (size_t)snprintf(shares + used, sizeof(shares) - used, "%s%d: %.0f %%",
-			                         used ? ", " : "", s->row[j].pt->threads,
-			                         100 * lv->mean_share);
+			used += (size_t)snprintf(shares + used, sizeof(shares) - used,
+			                         "%s%d: %.0f %%", used ? ", " : "",
+			                         s->row[j].pt->threads, 100 * lv->mean_share);
 		else if (n == 9 && used < sizeof(shares))
 			used += (size_t)snprintf(shares + used, sizeof(shares) - used, ", ...");
 	}
