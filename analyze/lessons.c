@@ -76,10 +76,20 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 	size_t n = 0;
 	char what[320];
 
+	const size_t *list;
+	size_t m = lab__lesson_candidates(e->px, sel, threads_at, &list), prev = (size_t)-1;
+
 	ev_sel_text(sel, threads_at, what, sizeof(what));
-	for (size_t i = 0; i < e->d->npt; i++)
+	for (size_t k = 0; k < (list ? m : e->d->npt); k++) {
+		size_t i = list ? e->px->pt[list[k]] : k;
+
+		if (i == prev) /* a point whose params name the same item twice */
+			continue;
+		prev = i;
+		lab__lesson_probe();
 		if (ev_point_matches(&e->d->pt[i], sel, threads_at) && !n++)
 			found = &e->d->pt[i];
+	}
 	if (n == 1)
 		return found;
 	if (n > 1) {
@@ -88,8 +98,8 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 		return NULL;
 	}
 	if (!lab_an_data_experiment(e->d, sel->experiment)) {
-		int any = 0;
-		for (size_t i = 0; i < e->d->npt && !any; i++)
+		int any = lab__lesson_has_experiment(e->px, sel->experiment);
+		for (size_t i = 0; !e->px->ok && i < e->d->npt && !any; i++)
 			any = !strcmp(e->d->pt[i].experiment, sel->experiment);
 		if (!any) {
 			ev_notrun(e, "experiment [%s] was not run (--only, or an older run.json)",
@@ -256,8 +266,8 @@ static void ev_smt_note(const struct ev *e, struct lab_an_lesson *out)
 
 /* ---- Q as a value with its gradient over the vars ---- */
 
-static void ev_lesson(const struct lab_an_data *d, const struct lab_an_json *jl,
-                      struct lab_an_lesson *out)
+static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
+                      const struct lab_an_json *jl, struct lab_an_lesson *out)
 {
 	const char *expr = lab_an_json_str(jl, "expr");
 	struct lab_lesson_claim *c = calloc(1, sizeof(*c));
@@ -277,7 +287,7 @@ static void ev_lesson(const struct lab_an_data *d, const struct lab_an_json *jl,
 		         expr ? err.msg : "");
 		goto out;
 	}
-	*e = (struct ev){.d = d, .c = c};
+	*e = (struct ev){.d = d, .px = px, .c = c};
 	if (ev_resolve(e)) {
 		snprintf(out->text, sizeof(out->text), "not run: %s", e->why);
 	} else {
@@ -294,6 +304,7 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
                         struct lab_err *err)
 {
 	const struct lab_an_json *arr = d->run ? lab_an_json_get(d->run, "lessons") : NULL;
+	struct ev_pindex px;
 
 	memset(out, 0, sizeof(*out));
 	if (!arr || arr->type != LAB_AN_JSON_ARR || !arr->n)
@@ -301,6 +312,10 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 	out->l = calloc(arr->n, sizeof(*out->l));
 	if (!out->l)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (lab__lesson_index(&px, d)) { /* out of memory: the selectors scan every point */
+		lab__lesson_index_free(&px);
+		px.ok = 0;
+	}
 	for (size_t i = 0; i < arr->n; i++) {
 		const struct lab_an_json *jl = &arr->items[i];
 		const char *name = lab_an_json_str(jl, "name"),
@@ -310,11 +325,13 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 		l->claim = strdup(claim ? claim : "");
 		l->file = strdup(lab_an_json_str(jl, "file") ? lab_an_json_str(jl, "file") : "");
 		if (!l->name || !l->claim || !l->file) {
+			lab__lesson_index_free(&px);
 			lab_an_lessons_free(out);
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		}
-		ev_lesson(d, jl, l);
+		ev_lesson(d, &px, jl, l);
 	}
+	lab__lesson_index_free(&px);
 	return 0;
 }
 

@@ -64,6 +64,10 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
                         struct lab_err *err);
 
 void lab_an_lessons_free(struct lab_an_lessons *ls);
+/* The points compared with a lesson's selectors on this thread so far: selectors find their
+ * points through an index of the run's points, never by scanning all of them (a scale test
+ * reads this at n and 4n lessons and points). */
+unsigned long long lab_an_lessons_probes(void);
 
 /* "holds", "fails", "inconclusive", "not run". */
 const char *lab_an_verdict_name(enum lab_an_verdict v);

@@ -4,6 +4,7 @@
 #ifndef LAB_ANALYZE_LESSONS_INT_H
 #define LAB_ANALYZE_LESSONS_INT_H
 
+#include "analyze/index.h"
 #include "analyze/lessons.h"
 #include "harness/lessons.h"
 
@@ -17,8 +18,32 @@ struct ev_var {
 	size_t n;       /* samples (or runs) behind it: df = n - 1 */
 };
 
+/* The points of a run listed for the selectors (lessons_index.c): under
+ * "EXPERIMENT<US>key=value" for every item of their params and "EXPERIMENT<US>threads=N". */
+struct ev_pindex {
+	struct lab_an_strset set;  /* the lists' names (owned strings) */
+	struct lab_an_strset exps; /* the experiments that have points */
+	size_t *key, *pt;          /* per entry: its list, its point (index in the data) */
+	size_t *order, *end;       /* the entries list by list (lab_an_bucket) */
+	int ok;                    /* 0: not built (out of memory): scan every point */
+};
+
+/* Lists d's points into x (zeroed first). 0, or -1 out of memory (x->ok stays 0). */
+int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d);
+void lab__lesson_index_free(struct ev_pindex *x);
+/* The entries (x->pt[list[k]] is a point; a point may follow itself) among which every point
+ * sel names at threads_at (>= 0: that thread count) is: their count and *list; 0: none;
+ * (size_t)-1 with *list NULL: any point may be (no index, or no item to narrow by). */
+size_t lab__lesson_candidates(const struct ev_pindex *x, const struct lab_lesson_sel *sel,
+                              int threads_at, const size_t **list);
+/* 1 when some point of x is of experiment exp. */
+int lab__lesson_has_experiment(const struct ev_pindex *x, const char *exp);
+/* Counts a point compared with a selector (lab_an_lessons_probes). */
+void lab__lesson_probe(void);
+
 struct ev {
 	const struct lab_an_data *d;
+	const struct ev_pindex *px;
 	const struct lab_lesson_claim *c;
 	struct ev_var var[EV_VARS_MAX];
 	unsigned nvar;

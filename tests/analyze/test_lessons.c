@@ -225,6 +225,39 @@ LAB_TEST(speedup_throughput_metric_and_difference)
 	fx_free(&f, &ls);
 }
 
+/* Selectors find their points through an index of the run's points; what they name is what
+ * a comparison with every point names: threads as a number, keys a point's params leave out at
+ * their default, more than one point, an experiment that did not run. */
+LAB_TEST(selectors_name_points_as_a_scan_would)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	fx_point(&f, "fs", "op=rmw;placement=compact;stride=8;stride=16", 4, 50, 1, 10);
+	fx_lesson(&f, "two", "cost(fs: stride=8) >= 1");
+	fx_lesson(&f, "zero", "cost(fs: stride=8, threads=02) >= 1");
+	fx_lesson(&f, "default", "cost(fs: stride=128, membind=local, perf_c2c=off) >= 1");
+	fx_lesson(&f, "other", "cost(fs: stride=128, membind=bind) >= 1");
+	fx_lesson(&f, "absent", "cost(gone: stride=8) >= 1");
+	fx_lesson(&f, "first", "cost(fs: stride=16, threads=4) >= 1");
+	fx_lesson(&f, "twice", "cost(fs: stride=8, threads=4) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 7);
+	CHECK(strstr(ls.l[0].text, "names 3 points") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
+	CHECK_NEAR(ls.l[1].value, 30, 1e-9);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds");
+	CHECK_NEAR(ls.l[2].value, 10, 1e-9);
+	CHECK(strstr(ls.l[3].text, "no point with stride=128, membind=bind") != NULL);
+	CHECK(strstr(ls.l[4].text, "[gone] was not run") != NULL);
+	/* a params string that names a key twice: its first value counts, as it always did */
+	CHECK(strstr(ls.l[5].text, "no point with stride=16, threads=4") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[6].verdict), "holds");
+	CHECK_NEAR(ls.l[6].value, 50, 1e-9);
+	fx_free(&f, &ls);
+}
+
 /* A claim on a point whose threads ran on two PUs of one core (compact on a machine with SMT)
  * says so after its verdict; a point on two cores adds nothing. */
 LAB_TEST(threads_on_one_core_are_named)

@@ -13,6 +13,7 @@
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
 #include "analyze/jsonr.h"
+#include "analyze/lessons.h"
 #include "analyze/output.h"
 #include "analyze/plots.h"
 #include "analyze/render/doc.h"
@@ -252,6 +253,81 @@ LAB_TEST(view_groups_linear)
 	        w1, w4, (double)w4 / (double)w1);
 	CHECK(w4 <= 5 * w1);          /* linear: x4; the scan per point: x16 */
 	CHECK(w4 <= 8ULL * 4 * 4000); /* a few per point */
+}
+
+/* Writes DIR/NAME: n points of experiment e, size 0 .. n-1 at 1 thread, two samples each, and
+ * n lessons, lesson k comparing size k with size k + 1 (the last one names a size no point
+ * has). */
+static const char *sc_write_lessons(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"e\", \"kernel\": \"noop\", \"points\": [",
+	      r);
+	for (long p = 0; p < n; p++) {
+		fprintf(r,
+		        "%s{\"point\": %ld, \"threads\": 1, \"params\": {\"size\": \"%ld\"}, "
+		        "\"status\": \"ok\"}",
+		        p ? ", " : "", p, p);
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(s,
+			        "e,%ld,noop,\"placement=compact;size=%ld\",1,%d,%d,1000,op,0,0\n",
+			        p, p, rep, 1000 + 10 * rep + (int)(p % 7));
+	}
+	fputs("]}], \"lessons\": [", r);
+	for (long k = 0; k < n; k++)
+		fprintf(r,
+		        "%s{\"name\": \"l%ld\", \"claim\": \"c\", \"expr\": \"cost(e: size=%ld, "
+		        "threads=1) / cost(e: size=%ld, threads=1) >= 2\"}",
+		        k ? ", " : "", k, k, k + 1);
+	fputs("]}\n", r);
+	fclose(s);
+	fclose(r);
+	return dir;
+}
+
+/* The points compared with selectors while judging the lessons of dir; *judged: how many
+ * lessons found their points (not "not run"). */
+static unsigned long long sc_lesson_probes(const char *dir, size_t *judged)
+{
+	struct lab_an_data d;
+	struct lab_an_lessons ls = {0};
+	struct lab_err err = {0};
+	unsigned long long before = lab_an_lessons_probes();
+
+	*judged = 0;
+	if (sc_load(dir, &d))
+		return 0;
+	if (lab_an_lessons_eval(&d, &ls, &err) == 0)
+		for (size_t i = 0; i < ls.n; i++)
+			*judged += ls.l[i].verdict != LAB_AN_NOT_RUN;
+	lab_an_lessons_free(&ls);
+	lab_an_data_free(&d);
+	return lab_an_lessons_probes() - before;
+}
+
+/* Each selector of each lesson scanned every point: 2 000 lessons on 20 000 points took 17 s. */
+LAB_TEST(lesson_selectors_linear)
+{
+	size_t j1, j4;
+	unsigned long long w1 = sc_lesson_probes(sc_write_lessons("l1", 500), &j1);
+	unsigned long long w4 = sc_lesson_probes(sc_write_lessons("l4", 2000), &j4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(j1, 499); /* the last names size 500, which no point has */
+	CHECK_EQ_U64(j4, 1999);
+	fprintf(stderr,
+	        "points compared: 500 lessons x 500 points %llu, 2000 x 2000 %llu (x%.2f)\n", w1,
+	        w4, (double)w4 / (double)w1);
+	CHECK(w4 <= 5 * w1);          /* linear: x4; a scan per selector: x16 */
+	CHECK(w4 <= 4ULL * 2 * 2000); /* the one point each selector names */
 }
 
 /* Writes DIR/NAME: n triad points of n distinct sizes at 1 thread, declared bandwidth-bound

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The points a lesson's selector may name, found without scanning every point for every
+ * selector (lessons_int.h): a run.json with thousands of lessons over a run of 100 000 points
+ * took minutes that way. Each point is listed under "EXPERIMENT<US>key=value" for every item
+ * of its params and under "EXPERIMENT<US>threads=N"; a selector scans the shortest list among
+ * its items, or no list at all when one of them names nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/lessons_int.h"
+
+static unsigned long long ev_probes;
+
+/* Adds "EXP<US>ITEM" for point i as entry n; 0 or -1 out of memory. */
+static int ev_px_entry(struct ev_pindex *x, const char *exp, const char *item, size_t len, size_t i,
+                       size_t n)
+{
+	char *s = malloc(strlen(exp) + len + 2);
+	size_t id;
+	int added = 0;
+
+	if (!s)
+		return -1;
+	sprintf(s, "%s\x1f%.*s", exp, (int)len, item);
+	if ((id = lab_an_strset_add(&x->set, s, &added)) == (size_t)-1) {
+		free(s);
+		return -1;
+	}
+	if (!added)
+		free(s);
+	x->key[n] = id;
+	x->pt[n] = i;
+	return 0;
+}
+
+/* The entries of point p (its params items and its threads), from entry *n on. */
+static int ev_px_point(struct ev_pindex *x, const struct lab_an_point *p, size_t i, size_t *n)
+{
+	char th[32];
+
+	snprintf(th, sizeof(th), "threads=%d", p->threads);
+	if (ev_px_entry(x, p->experiment, th, strlen(th), i, (*n)++))
+		return -1;
+	for (const char *s = p->params; s && *s;) {
+		size_t len = strcspn(s, ";");
+
+		if (len && ev_px_entry(x, p->experiment, s, len, i, (*n)++))
+			return -1;
+		s += len + (s[len] == ';');
+	}
+	return 0;
+}
+
+int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
+{
+	size_t n = 0, cap = 0;
+
+	memset(x, 0, sizeof(*x));
+	for (size_t i = 0; i < d->npt; i++) {
+		cap += 1;
+		for (const char *s = d->pt[i].params; s && *s; s++)
+			cap += *s == ';';
+		cap += d->pt[i].params && *d->pt[i].params;
+	}
+	x->key = malloc((cap ? cap : 1) * sizeof(*x->key));
+	x->pt = malloc((cap ? cap : 1) * sizeof(*x->pt));
+	x->order = malloc((cap ? cap : 1) * sizeof(*x->order));
+	if (!x->key || !x->pt || !x->order)
+		return -1;
+	for (size_t i = 0; i < d->npt; i++)
+		if (ev_px_point(x, &d->pt[i], i, &n))
+			return -1;
+	for (size_t i = 0; i < d->npt; i++)
+		if (lab_an_strset_add(&x->exps, d->pt[i].experiment, NULL) == (size_t)-1)
+			return -1;
+	if (!(x->end = calloc(x->set.n ? x->set.n : 1, sizeof(*x->end))))
+		return -1;
+	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);
+	x->ok = 1;
+	return 0;
+}
+
+void lab__lesson_index_free(struct ev_pindex *x)
+{
+	for (size_t i = 0; i < x->set.n; i++)
+		free((char *)x->set.s[i]);
+	lab_an_strset_free(&x->set);
+	lab_an_strset_free(&x->exps);
+	free(x->key);
+	free(x->pt);
+	free(x->order);
+	free(x->end);
+	memset(x, 0, sizeof(*x));
+}
+
+/* The list of "EXP<US>key=value": *list and *n; 0 when there is no such entry. */
+static int ev_px_list(const struct ev_pindex *x, const char *exp, const char *key,
+                      const char *value, const size_t **list, size_t *n)
+{
+	char s[600];
+	size_t id;
+
+	if ((size_t)snprintf(s, sizeof(s), "%s\x1f%s=%s", exp, key, value) >= sizeof(s) ||
+	    (id = lab_an_strset_find(&x->set, s)) == (size_t)-1)
+		return 0;
+	*list = x->order + (id ? x->end[id - 1] : 0);
+	*n = x->end[id] - (id ? x->end[id - 1] : 0);
+	return 1;
+}
+
+/* A key whose absence from a point's params also matches (lessons.c: ev_point_matches). */
+static int ev_px_defaulted(const char *key, const char *want)
+{
+	return !*want || (!strcmp(key, "membind") && !strcmp(want, "local")) ||
+	       (!strcmp(key, "perf_c2c") && !strcmp(want, "off"));
+}
+
+size_t lab__lesson_candidates(const struct ev_pindex *x, const struct lab_lesson_sel *sel,
+                              int threads_at, const size_t **list)
+{
+	char th[32];
+	const size_t *l;
+	size_t best = (size_t)-1, n;
+
+	*list = NULL;
+	if (!x->ok)
+		return best; /* no index: every point */
+	if (threads_at >= 0) {
+		snprintf(th, sizeof(th), "%d", threads_at);
+		if (!ev_px_list(x, sel->experiment, "threads", th, list, &best))
+			return 0;
+	}
+	for (unsigned i = 0; i < sel->nparam; i++) {
+		const char *key = sel->key[i], *want = sel->value[i];
+		int threads = !strcmp(key, "threads");
+
+		if (threads && threads_at >= 0)
+			continue;
+		if (threads) /* compared as a number: "02" names threads=2 */
+			snprintf(th, sizeof(th), "%ld", strtol(want, NULL, 10));
+		/* points without the key match too, and a value past what a point's params are read
+		 * with (255 bytes) is compared cut: no list holds them all */
+		else if (ev_px_defaulted(key, want) || strlen(want) >= 255)
+			continue;
+		if (!ev_px_list(x, sel->experiment, key, threads ? th : want, &l, &n))
+			return 0;
+		if (n < best) {
+			best = n;
+			*list = l;
+		}
+	}
+	return best;
+}
+
+int lab__lesson_has_experiment(const struct ev_pindex *x, const char *exp)
+{
+	return x->ok && lab_an_strset_find(&x->exps, exp) != (size_t)-1;
+}
+
+void lab__lesson_probe(void)
+{
+	ev_probes++;
+}
+
+unsigned long long lab_an_lessons_probes(void)
+{
+	return ev_probes;
+}
