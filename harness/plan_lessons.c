@@ -16,6 +16,7 @@
 #include "harness/lessons.h"
 #include "harness/param.h"
 #include "harness/plan_internal.h"
+#include "harness/strmap.h"
 
 /* Harness keys that are part of a point's identity (its params text and thread count). */
 static const char *const pl_point_keys[] = {"threads", "placement", "membind", "perf_c2c", NULL};
@@ -284,9 +285,20 @@ static const struct lab_cfg_kv *pl_overridden(const struct lab_cfg *cfg, const c
 	return last;
 }
 
+/* Names the lessons of plan from *from on in names (a name already there stays first). */
+static void pl_names(const struct lab_plan *plan, struct lab_strmap *names, unsigned *from,
+                     struct lab_diag *d)
+{
+	for (; *from < plan->nlessons; (*from)++)
+		if (lab_strmap_put(names, 0, plan->lessons[*from].name, *from))
+			lab_diag_add(d, "out of memory checking lessons");
+}
+
 void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct lab_diag *d)
 {
 	struct pl_ctx x = {.plan = plan, .cfg = cfg, .d = d};
+	struct lab_strmap names = {0}; /* the lessons planned so far, by name: no scan per key */
+	unsigned named = 0, l;
 
 	for (unsigned s = 0; s < cfg->nsec; s++) {
 		const struct lab_cfg_section *sec = &cfg->sec[s];
@@ -294,18 +306,16 @@ void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct 
 			continue;
 		for (unsigned k = 0; k < sec->nkv; k++) {
 			const struct lab_cfg_kv *kv = &sec->kv[k];
-			for (unsigned l = 0; l < plan->nlessons; l++)
-				if (!strcmp(plan->lessons[l].name, kv->key))
-					lab_diag_add(
-					    d,
-					    "%s:%d: [lessons] %s: duplicate lesson (first at "
-					    "%s:%d)",
-					    kv->file, kv->line, kv->key, plan->lessons[l].file,
-					    plan->lessons[l].line);
+			pl_names(plan, &names, &named, d);
+			if (lab_strmap_get(&names, 0, kv->key, &l))
+				lab_diag_add(d, "%s:%d: [lessons] %s: duplicate lesson (first at %s:%d)",
+				             kv->file, kv->line, kv->key, plan->lessons[l].file,
+				             plan->lessons[l].line);
 			const struct lab_cfg_kv *set = pl_overridden(cfg, kv->key);
 			pl_lesson(&x, set ? set : kv);
 		}
 	}
+	lab_strmap_free(&names);
 	/* --set lessons.NAME for a name no file has: a new lesson. */
 	for (unsigned i = 0; i < cfg->nset; i++) {
 		if (strcmp(cfg->set_section[i], "lessons") != 0 ||
