@@ -308,9 +308,10 @@ void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct 
 			const struct lab_cfg_kv *kv = &sec->kv[k];
 			pl_names(plan, &names, &named, d);
 			if (lab_strmap_get(&names, 0, kv->key, &l))
-				lab_diag_add(d, "%s:%d: [lessons] %s: duplicate lesson (first at %s:%d)",
-				             kv->file, kv->line, kv->key, plan->lessons[l].file,
-				             plan->lessons[l].line);
+				lab_diag_add(
+				    d, "%s:%d: [lessons] %s: duplicate lesson (first at %s:%d)",
+				    kv->file, kv->line, kv->key, plan->lessons[l].file,
+				    plan->lessons[l].line);
 			const struct lab_cfg_kv *set = pl_overridden(cfg, kv->key);
 			pl_lesson(&x, set ? set : kv);
 		}
