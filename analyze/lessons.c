@@ -195,26 +195,8 @@ static int ev_resolve(struct ev *e)
 	return 0;
 }
 
-/* The (package, core) of cpu as one key, from run.json's host.topology.pus_detail; -1 when the
- * topology does not list it. */
-static double ev_core_of(const struct lab_an_json *pus, double cpu)
-{
-	for (size_t i = 0; i < pus->n; i++)
-		if (lab_an_json_num(&pus->items[i], "cpu", -1) == cpu)
-			return lab_an_json_num(&pus->items[i], "package", -1) * 1e6 +
-			       lab_an_json_num(&pus->items[i], "core", -1);
-	return -1;
-}
-
-static int ev_dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* 1 when two of point p's CPUs (run.json's "cpus") are PUs of one core; *cpu0, *cpu1 two such. */
-static int ev_shares_core(const struct lab_an_json *pus, const struct lab_an_point *p, double *cpu0,
+static int ev_shares_core(const struct ev_pindex *x, const struct lab_an_point *p, double *cpu0,
                           double *cpu1)
 {
 	const struct lab_an_json *cpus = lab_an_json_get(p->runjson, "cpus");
@@ -222,16 +204,16 @@ static int ev_shares_core(const struct lab_an_json *pus, const struct lab_an_poi
 	int shared = 0;
 
 	if (!cpus || cpus->type != LAB_AN_JSON_ARR || cpus->n < 2 ||
-	    !(key = malloc(cpus->n * 2 * sizeof(*key))))
+	    cpus->n > LAB_AN_LESSON_PUS_MAX || !(key = malloc(cpus->n * 2 * sizeof(*key))))
 		return 0;
 	for (size_t i = 0; i < cpus->n; i++) {
 		/* the core (-1: unknown), then the CPU */
 		key[2 * i] = cpus->items[i].type == LAB_AN_JSON_NUM
-		                 ? ev_core_of(pus, cpus->items[i].num)
+		                 ? lab__lesson_core(x, cpus->items[i].num)
 		                 : -1;
 		key[2 * i + 1] = cpus->items[i].num;
 	}
-	qsort(key, cpus->n, 2 * sizeof(*key), ev_dbl_cmp);
+	qsort(key, cpus->n, 2 * sizeof(*key), lab__lesson_dbl_cmp);
 	for (size_t i = 1; i < cpus->n && !shared; i++)
 		if (key[2 * i] >= 0 && key[2 * i] == key[2 * i - 2]) {
 			*cpu0 = fmin(key[2 * i - 1], key[2 * i + 1]);
@@ -247,13 +229,11 @@ static int ev_shares_core(const struct lab_an_json *pus, const struct lab_an_poi
  * line moves between them and they do not scale as cores do. */
 static void ev_smt_note(const struct ev *e, struct lab_an_lesson *out)
 {
-	const struct lab_an_json *pus = lab_an_json_get(
-	    lab_an_json_get(lab_an_json_get(e->d->run, "host"), "topology"), "pus_detail");
 	double c0, c1;
 	size_t len = strlen(out->text);
 
-	for (unsigned v = 0; pus && pus->type == LAB_AN_JSON_ARR && v < e->nvar; v++)
-		if (e->var[v].pt->threads >= 2 && ev_shares_core(pus, e->var[v].pt, &c0, &c1)) {
+	for (unsigned v = 0; e->px->npus && v < e->nvar; v++)
+		if (e->var[v].pt->threads >= 2 && ev_shares_core(e->px, e->var[v].pt, &c0, &c1)) {
 			snprintf(out->text + len, sizeof(out->text) - len,
 			         "; note: point %ld ran threads on CPUs %.0f and %.0f, PUs of one "
 			         "core (SMT siblings): they share its L1 and pipelines, so no line "

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/jsonr.h"
 #include "analyze/lessons_int.h"
 
 static unsigned long long ev_probes;
@@ -54,6 +55,42 @@ static int ev_px_point(struct ev_pindex *x, const struct lab_an_point *p, size_t
 	return 0;
 }
 
+int lab__lesson_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* x->pus from run.json's host.topology.pus_detail, sorted by cpu; 0 or -1 out of memory. */
+static int ev_px_pus(struct ev_pindex *x, const struct lab_an_data *d)
+{
+	const struct lab_an_json *pus = lab_an_json_get(
+	    lab_an_json_get(lab_an_json_get(d->run, "host"), "topology"), "pus_detail");
+
+	if (!pus || pus->type != LAB_AN_JSON_ARR || !pus->n || pus->n > LAB_AN_LESSON_PUS_MAX)
+		return 0;
+	if (!(x->pus = malloc(2 * pus->n * sizeof(*x->pus))))
+		return -1;
+	for (size_t i = 0; i < pus->n; i++) {
+		x->pus[2 * i] = lab_an_json_num(&pus->items[i], "cpu", -1);
+		x->pus[2 * i + 1] = lab_an_json_num(&pus->items[i], "package", -1) * 1e6 +
+		                    lab_an_json_num(&pus->items[i], "core", -1);
+	}
+	qsort(x->pus, pus->n, 2 * sizeof(*x->pus), lab__lesson_dbl_cmp);
+	x->npus = pus->n;
+	return 0;
+}
+
+double lab__lesson_core(const struct ev_pindex *x, double cpu)
+{
+	const double *p =
+	    x->npus ? bsearch(&cpu, x->pus, x->npus, 2 * sizeof(*x->pus), lab__lesson_dbl_cmp)
+	            : NULL;
+
+	return p ? p[1] : -1;
+}
+
 int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 {
 	size_t n = 0, cap = 0;
@@ -76,7 +113,7 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 	for (size_t i = 0; i < d->npt; i++)
 		if (lab_an_strset_add(&x->exps, d->pt[i].experiment, NULL) == (size_t)-1)
 			return -1;
-	if (!(x->end = calloc(x->set.n ? x->set.n : 1, sizeof(*x->end))))
+	if (!(x->end = calloc(x->set.n ? x->set.n : 1, sizeof(*x->end))) || ev_px_pus(x, d))
 		return -1;
 	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);
 	x->ok = 1;
@@ -93,6 +130,7 @@ void lab__lesson_index_free(struct ev_pindex *x)
 	free(x->pt);
 	free(x->order);
 	free(x->end);
+	free(x->pus);
 	memset(x, 0, sizeof(*x));
 }
 
