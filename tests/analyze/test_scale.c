@@ -52,6 +52,17 @@ static int sc_open(const char *name, char *dir, size_t len, FILE **s, FILE **r)
 	return -1;
 }
 
+/* sc_open, then samples.csv's header. */
+static int sc_create(const char *name, char *dir, size_t len, FILE **s, FILE **r)
+{
+	if (sc_open(name, dir, len, s, r))
+		return -1;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n",
+	      *s);
+	return 0;
+}
+
 /*
  * Writes DIR/NAME: n points with perf_c2c facts, in nexp experiments (round robin), threads
  * 1, 2, 4, 8, two samples each.
@@ -61,11 +72,8 @@ static const char *sc_write(const char *name, long n, long nexp)
 	static char dir[4096];
 	FILE *s, *r;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (long e = 0; e < nexp; e++) {
 		fprintf(r, "%s\n{\"name\": \"x%ld\", \"kernel\": \"noop\", \"points\": [",
@@ -178,11 +186,8 @@ static const char *sc_write_groups(const char *name, long n)
 	FILE *s, *r;
 	long id = 0;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (size_t e = 0; e < sizeof(x) / sizeof(x[0]); e++) {
 		fprintf(r, "%s\n{\"name\": \"%s\", \"kernel\": \"%s\", \"views\": [\"%s\"]}",
@@ -263,11 +268,8 @@ static const char *sc_write_lessons(const char *name, long n)
 	static char dir[4096];
 	FILE *s, *r;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
 	      "\"e\", \"kernel\": \"noop\", \"points\": [",
 	      r);
@@ -338,11 +340,8 @@ static const char *sc_write_roofs(const char *name, long n)
 	static char dir[4096];
 	FILE *s, *r;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"host\": {\"topology\": "
 	      "{\"pus\": 2}}, \"experiments\": [{\"name\": \"bw\", \"kernel\": \"stream\", "
 	      "\"work_unit\": \"element\", \"views\": [\"roofline\"], \"points\": [",
@@ -400,11 +399,8 @@ static const char *sc_write_simd(const char *name, long n)
 	static char dir[4096];
 	FILE *s, *r;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
 	      "\"v\", \"kernel\": \"simd\", \"views\": [\"simd_speedup\"]}]}\n",
 	      r);
@@ -454,11 +450,8 @@ static const char *sc_write_pipes(const char *name, long n)
 	static char dir[4096];
 	FILE *s, *r;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
 	      "\"pk\", \"kernel\": \"peak\", \"views\": [\"roofline\"], \"points\": [",
 	      r);
@@ -645,11 +638,8 @@ static const char *sc_write_c2c(const char *name, long n)
 	static char dir[4096];
 	FILE *s, *r;
 
-	if (sc_open(name, dir, sizeof(dir), &s, &r))
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
-	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
-	      "flagged\n",
-	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
 	      "\"c2c\", \"kernel\": \"c2c_latency\", \"views\": [\"c2c\"], \"points\": [",
 	      r);
