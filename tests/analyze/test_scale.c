@@ -108,6 +108,18 @@ static int sc_load(const char *dir, struct lab_an_data *d)
 	return -1;
 }
 
+/* Prints the work counted at n and at 4n (what: "keys compared", item: "points") and checks
+ * that it grew at most factor times (linear: x4; n log n: about x5; the scan each case
+ * replaced: x16) and stayed within cap at 4n. */
+static void sc_growth(const char *what, const char *item, long n, unsigned long long w1,
+                      unsigned long long w4, unsigned long long factor, unsigned long long cap)
+{
+	fprintf(stderr, "%s: %ld %s %llu, %ld %s %llu (x%.2f)\n", what, n, item, w1, 4 * n, item,
+	        w4, (double)w4 / (double)w1);
+	CHECK(w4 <= factor * w1);
+	CHECK(w4 <= cap);
+}
+
 /* The run.json keys compared while analyzing dir and writing analysis.json (loading excluded). */
 static unsigned long long sc_compares(const char *dir, size_t *nexp_json)
 {
@@ -146,10 +158,8 @@ LAB_TEST(perf_c2c_facts_linear_in_points)
 	REQUIRE(c1 > 0 && c4 > 0);
 	CHECK_EQ_U64(e1, 1);
 	CHECK_EQ_U64(e4, 1);
-	fprintf(stderr, "keys compared: 1000 points %llu, 4000 points %llu (x%.2f)\n", c1, c4,
-	        (double)c4 / (double)c1);
-	CHECK(c4 <= 5 * c1);        /* linear: x4; the scan per point: x16 */
-	CHECK(c4 <= 400ULL * 4000); /* a constant per point: about 150 */
+	sc_growth("keys compared", "points", 1000, c1, c4, 5,
+	          400ULL * 4000); /* a constant per point: about 150 */
 }
 
 /* 1 000 experiments of one point each took 176 s: each view's experiment hook was called for
@@ -163,10 +173,7 @@ LAB_TEST(perf_c2c_experiments_linear)
 	REQUIRE(c1 > 0 && c4 > 0);
 	CHECK_EQ_U64(e1, 250);
 	CHECK_EQ_U64(e4, 1000);
-	fprintf(stderr, "keys compared: 250 experiments %llu, 1000 experiments %llu (x%.2f)\n", c1,
-	        c4, (double)c4 / (double)c1);
-	CHECK(c4 <= 5 * c1);
-	CHECK(c4 <= 400ULL * 1000);
+	sc_growth("keys compared", "experiments", 250, c1, c4, 5, 400ULL * 1000);
 }
 
 /*
@@ -254,10 +261,8 @@ LAB_TEST(view_groups_linear)
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(g1, 4 * 500);
 	CHECK_EQ_U64(g4, 4 * 2000);
-	fprintf(stderr, "group keys compared: 4 x 1000 points %llu, 4 x 4000 points %llu (x%.2f)\n",
-	        w1, w4, (double)w4 / (double)w1);
-	CHECK(w4 <= 5 * w1);          /* linear: x4; the scan per point: x16 */
-	CHECK(w4 <= 8ULL * 4 * 4000); /* a few per point */
+	sc_growth("group keys compared", "points x 4 views", 1000, w1, w4, 5,
+	          8ULL * 4 * 4000); /* a few per point */
 }
 
 /* Writes DIR/NAME: n points of experiment e, size 0 .. n-1 at 1 thread, two samples each, and
@@ -325,11 +330,8 @@ LAB_TEST(lesson_selectors_linear)
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(j1, 499); /* the last names size 500, which no point has */
 	CHECK_EQ_U64(j4, 1999);
-	fprintf(stderr,
-	        "points compared: 500 lessons x 500 points %llu, 2000 x 2000 %llu (x%.2f)\n", w1,
-	        w4, (double)w4 / (double)w1);
-	CHECK(w4 <= 5 * w1);          /* linear: x4; a scan per selector: x16 */
-	CHECK(w4 <= 4ULL * 2 * 2000); /* the one point each selector names */
+	sc_growth("points compared", "lessons over as many points", 500, w1, w4, 5,
+	          4ULL * 2 * 2000); /* the one point each selector names */
 }
 
 /* Writes DIR/NAME: n triad points of n distinct sizes at 1 thread, declared bandwidth-bound
@@ -386,10 +388,7 @@ LAB_TEST(roofline_sizes_n_log_n)
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(p1, 500);
 	CHECK_EQ_U64(p4, 2000);
-	fprintf(stderr, "ceilings examined: 500 sizes %llu, 2000 sizes %llu (x%.2f)\n", w1, w4,
-	        (double)w4 / (double)w1);
-	CHECK(w4 <= 6 * w1); /* n log n: x4.9; every ceiling per point: x16 */
-	CHECK(w4 <= 64ULL * 2000);
+	sc_growth("ceilings examined", "sizes", 500, w1, w4, 6, 64ULL * 2000); /* n log n: x4.9 */
 }
 
 /* Writes DIR/NAME: n simd points, isa scalar and avx2 at n / 2 sizes, one thread; the view
@@ -437,10 +436,7 @@ LAB_TEST(speedup_baselines_linear)
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(s1, 1000);
 	CHECK_EQ_U64(s4, 4000);
-	fprintf(stderr, "keys compared: 1000 points %llu, 4000 points %llu (x%.2f)\n", w1, w4,
-	        (double)w4 / (double)w1);
-	CHECK(w4 <= 5 * w1);
-	CHECK(w4 <= 8ULL * 4000);
+	sc_growth("keys compared", "points", 1000, w1, w4, 5, 8ULL * 4000);
 }
 
 /* Writes DIR/NAME: n peak points, op fma and fma_add at n / 2 chain counts, one thread, for
@@ -488,10 +484,7 @@ LAB_TEST(roofline_pipes_linear)
 	REQUIRE(w1 > 0 && w4 > 0);
 	CHECK_EQ_U64(s1, 500);
 	CHECK_EQ_U64(s4, 2000);
-	fprintf(stderr, "keys compared: 1000 points %llu, 4000 points %llu (x%.2f)\n", w1, w4,
-	        (double)w4 / (double)w1);
-	CHECK(w4 <= 5 * w1);
-	CHECK(w4 <= 8ULL * 4000);
+	sc_growth("keys compared", "points", 1000, w1, w4, 5, 8ULL * 4000);
 }
 
 /* A document of sc_ng sections, sc_rep per experiment ("g<k>"), as a view's describe makes it. */
@@ -626,10 +619,8 @@ LAB_TEST(compare_matches_linear)
 	REQUIRE(c1 > 0 && c4 > 0);
 	CHECK_EQ_U64(m1, 1000);
 	CHECK_EQ_U64(m4, 4000);
-	fprintf(stderr, "points compared: 1000 points %zu, 4000 points %zu (x%.2f)\n", c1, c4,
-	        (double)c4 / (double)c1);
-	CHECK(c4 <= 5 * c1);
-	CHECK(c4 <= 4 * 4000); /* about 2 per point: one side's index, then its match */
+	sc_growth("points compared", "points", 1000, c1, c4, 5,
+	          4 * 4000); /* about 2 per point: one side's index, then its match */
 }
 
 /* DIR/NAME: a c2c_latency experiment of n disjoint CPU pairs (0, 1), (2, 3), ...: 2n CPUs. */
@@ -702,10 +693,8 @@ LAB_TEST(c2c_heatmap_linear_in_pairs)
 	unsigned long long w4 = sc_c2c_work(sc_write_c2c("h4", 1200), &b4);
 
 	REQUIRE(w1 > 0 && w4 > 0 && b1 > 0 && b4 > 0);
-	fprintf(stderr, "cells compared: 300 pairs %llu, 1200 pairs %llu; .dat %lld, %lld bytes\n",
-	        w1, w4, b1, b4);
-	CHECK(w4 <= 5 * w1);
-	CHECK(w4 <= 8ULL * 1200);
+	sc_growth("cells compared", "pairs", 300, w1, w4, 5, 8ULL * 1200);
+	fprintf(stderr, ".dat: 300 pairs %lld bytes, 1200 pairs %lld bytes\n", b1, b4);
 	CHECK(b4 <= 5 * b1);
 	CHECK(b4 <= 64LL * 1200 + 4096); /* two grid points per pair, not (2 x 1200)^2 */
 }
