@@ -134,6 +134,9 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 /* Frees the plan; NULL is allowed. */
 void lab_plan_free(struct lab_plan *plan);
 
+/* Points compared with lesson selectors by every plan built so far (a test's count of work). */
+unsigned long long lab_plan_lesson_probes(void);
+
 /* The kernel named name in registry, or NULL. */
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
                                               const char *name);

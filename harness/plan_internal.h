@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the planner's files (plan.c resolves; plan_keys.c, plan_check.c, plan_points.c and
- * plan_lessons.c do the parts it calls); not for other folders. */
+ * plan_lessons.c do the parts it calls; plan_lessons.c
+ * counts a selector's points with plan_select.c); not for other folders. */
 #ifndef LAB_HARNESS_PLAN_INTERNAL_H
 #define LAB_HARNESS_PLAN_INTERNAL_H
 
@@ -49,5 +50,20 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 /* plan_lessons.c: checks the claims of every [lessons] section against the plan's experiments
  * (syntax, names, keys, values) into plan->lessons; problems go to d as FILE:LINE lines. */
 void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct lab_diag *d);
+
+/* ---- plan_select.c: the points of one experiment that a lesson selector names ---- */
+struct lab_lesson_sel;
+struct lab__sel_index;
+
+/* A harness key that is part of a point's identity: threads, placement, membind, perf_c2c. */
+bool lab__plan_point_key(const char *key);
+
+/* Indexes the planned points of e by their values; NULL out of memory. */
+struct lab__sel_index *lab__sel_index_new(const struct lab_plan *plan,
+                                          const struct lab_experiment *e);
+void lab__sel_index_free(struct lab__sel_index *x);
+
+/* How many planned points have every key=value of sel (values in canonical form). */
+unsigned lab__sel_count(const struct lab__sel_index *x, const struct lab_lesson_sel *sel);
 
 #endif

@@ -18,14 +18,13 @@
 #include "harness/plan_internal.h"
 #include "harness/strmap.h"
 
-/* Harness keys that are part of a point's identity (its params text and thread count). */
-static const char *const pl_point_keys[] = {"threads", "placement", "membind", "perf_c2c", NULL};
-
 struct pl_ctx {
 	struct lab_plan *plan;
 	const struct lab_cfg *cfg;
 	struct lab_diag *d;
-	const struct lab_cfg_kv *kv; /* the lesson being checked */
+	const struct lab_cfg_kv *kv;   /* the lesson being checked */
+	struct lab_strmap exps;        /* experiment name -> index in plan->exp */
+	struct lab__sel_index **index; /* per experiment, built when a selector first names it */
 	unsigned errors;
 };
 
@@ -45,12 +44,11 @@ __attribute__((format(printf, 2, 3))) static void pl_error(struct pl_ctx *x, con
 	x->errors++;
 }
 
-static struct lab_experiment *pl_experiment(const struct lab_plan *plan, const char *name)
+static struct lab_experiment *pl_experiment(const struct pl_ctx *x, const char *name)
 {
-	for (unsigned e = 0; e < plan->nexp; e++)
-		if (!strcmp(plan->exp[e].name, name))
-			return &plan->exp[e];
-	return NULL;
+	unsigned e;
+
+	return lab_strmap_get(&x->exps, 0, name, &e) ? &x->plan->exp[e] : NULL;
 }
 
 /* An experiment section with that name exists (its own errors were reported already). */
@@ -85,15 +83,10 @@ static void pl_unknown_experiment(struct pl_ctx *x, const struct lab_lesson_sel 
 }
 
 /* The parameter key names in e: a point harness key or one of the kernel's; NULL when none. */
-static const struct lab_param *pl_param(const struct lab_experiment *e, const char *key,
-                                        int *harness)
+static const struct lab_param *pl_param(const struct lab_experiment *e, const char *key)
 {
-	for (const char *const *k = pl_point_keys; *k; k++)
-		if (!strcmp(*k, key)) {
-			*harness = 1;
-			return lab_param_find(lab_hparam_table, key);
-		}
-	*harness = 0;
+	if (lab__plan_point_key(key))
+		return lab_param_find(lab_hparam_table, key);
 	return lab_param_find(e->kernel->params, key);
 }
 
@@ -101,8 +94,7 @@ static const struct lab_param *pl_param(const struct lab_experiment *e, const ch
 static int pl_value(struct pl_ctx *x, const struct lab_experiment *e, struct lab_lesson_sel *sel,
                     unsigned i)
 {
-	int harness;
-	const struct lab_param *p = pl_param(e, sel->key[i], &harness);
+	const struct lab_param *p = pl_param(e, sel->key[i]);
 	char scratch[4096] __attribute__((aligned(16))), canon[256];
 	struct lab_err err = {0};
 	char **vals = NULL;
@@ -147,46 +139,22 @@ static int pl_value(struct pl_ctx *x, const struct lab_experiment *e, struct lab
 	return 0;
 }
 
-/* The value of key in point pt as config text. */
-static void pl_point_value(const struct lab_point *pt, const struct lab_param *p, int harness,
-                           char *buf, size_t len)
+/* The first key e sweeps that sel leaves open, or NULL. */
+static const char *pl_open_key(const struct lab_experiment *e, const struct lab_lesson_sel *sel)
 {
-	lab_param_format(p, harness ? (const void *)&pt->h : pt->kparams, buf, len);
-	if (harness && !strcmp(p->key, "threads"))
-		snprintf(buf, len, "%u", pt->nthreads);
-}
-
-/* Counts e's planned points that sel names; names the first swept key it leaves open. */
-static unsigned pl_matches(const struct lab_plan *plan, const struct lab_experiment *e,
-                           const struct lab_lesson_sel *sel, const char **open)
-{
-	unsigned n = 0;
-	char buf[256];
-
-	*open = NULL;
-	for (unsigned i = e->first_point; i < e->first_point + e->npoints; i++) {
-		const struct lab_point *pt = &plan->pts[i];
-		int match = 1, harness;
-		for (unsigned k = 0; k < sel->nparam && match; k++) {
-			const struct lab_param *p = pl_param(e, sel->key[k], &harness);
-			pl_point_value(pt, p, harness, buf, sizeof(buf));
-			match = !strcmp(buf, sel->value[k]);
-		}
-		n += (unsigned)match;
-	}
-	for (unsigned k = 0; k < e->nkeys && n > 1 && !*open; k++) {
+	for (unsigned k = 0; k < e->nkeys; k++) {
 		unsigned given = 0;
 		for (unsigned j = 0; j < sel->nparam; j++)
 			given |= !strcmp(sel->key[j], e->keys[k].param->key);
 		if (e->keys[k].nvals > 1 && !given)
-			*open = e->keys[k].param->key;
+			return e->keys[k].param->key;
 	}
-	return n;
+	return NULL;
 }
 
 static void pl_sel(struct pl_ctx *x, struct lab_lesson_sel *sel)
 {
-	struct lab_experiment *e = pl_experiment(x->plan, sel->experiment);
+	struct lab_experiment *e = pl_experiment(x, sel->experiment);
 	unsigned before = x->errors;
 
 	if (!e) {
@@ -200,18 +168,25 @@ static void pl_sel(struct pl_ctx *x, struct lab_lesson_sel *sel)
 		pl_value(x, e, sel, i);
 	if (x->errors != before || !e->npoints)
 		return;
-	const char *open;
-	unsigned n = pl_matches(x->plan, e, sel, &open);
-	if (n > 1)
+	unsigned ei = (unsigned)(e - x->plan->exp);
+	if (!x->index[ei] && !(x->index[ei] = lab__sel_index_new(x->plan, e))) {
+		x->errors++;
+		lab_diag_add(x->d, "out of memory checking lessons");
+		return;
+	}
+	unsigned n = lab__sel_count(x->index[ei], sel);
+	if (n > 1) {
+		const char *open = pl_open_key(e, sel);
 		pl_error(x, "column %u: %s names %u points of [%s] (add %s=VALUE: it sweeps)",
 		         sel->col, sel->experiment, n, e->name, open ? open : "the swept keys");
+	}
 }
 
 static void pl_metric(struct pl_ctx *x, const struct lab_lesson_claim *c,
                       const struct lab_lesson_node *n)
 {
 	const struct lab_lesson_sel *sel = &c->sel[n->sel];
-	const struct lab_experiment *e = pl_experiment(x->plan, sel->experiment);
+	const struct lab_experiment *e = pl_experiment(x, sel->experiment);
 	char names[512] = "";
 	size_t used = 0;
 
@@ -300,6 +275,14 @@ void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct 
 	struct lab_strmap names = {0}; /* the lessons planned so far, by name: no scan per key */
 	unsigned named = 0, l;
 
+	if (!(x.index = calloc(plan->nexp + 1, sizeof(*x.index)))) {
+		lab_diag_add(d, "out of memory checking lessons");
+		return;
+	}
+	for (unsigned e = 0; e < plan->nexp; e++)
+		if (lab_strmap_put(&x.exps, 0, plan->exp[e].name, e))
+			lab_diag_add(d, "out of memory checking lessons");
+
 	for (unsigned s = 0; s < cfg->nsec; s++) {
 		const struct lab_cfg_section *sec = &cfg->sec[s];
 		if (strcmp(sec->name, "lessons") != 0)
@@ -330,4 +313,8 @@ void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct 
 		if (!known)
 			pl_lesson(&x, &cfg->set[i]);
 	}
+	for (unsigned e = 0; e < plan->nexp; e++)
+		lab__sel_index_free(x.index[e]);
+	free(x.index);
+	lab_strmap_free(&x.exps);
 }

@@ -693,3 +693,57 @@ LAB_TEST(membind_key)
 	                "p.ini:3: [x] membind = local, bind: value bind: unknown memory binding "
 	                "(allowed local, node:N, interleave, first_touch; N = 0 .. 63)");
 }
+
+/* Planned points compared with the selectors of n lessons over 512 points (256 sizes x 2). */
+static unsigned long long lessons_probes(unsigned n)
+{
+	size_t len = 256 + (size_t)n * 96;
+	char *text = malloc(len);
+	size_t used = 0;
+	struct tp t;
+
+	if (!text)
+		return 0;
+	used += (size_t)snprintf(text, len,
+	                         "[x]\nkernel = fake\nsize = 1024..1279\nthreads = 1,2\n"
+	                         "[lessons]\n");
+	for (unsigned i = 0; i < n; i++)
+		used += (size_t)snprintf(text + used, len - used,
+		                         "l%u = cost(x: size=%u, threads=1) / cost(x: size=%u, "
+		                         "threads=2) >= 1\n",
+		                         i, 1024 + i % 256, 1024 + (i + 1) % 256);
+	unsigned long long before = lab_plan_lesson_probes();
+	tp_build(&t, text, NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, 0);
+	CHECK_EQ_U64(t.plan ? t.plan->npts : 0, 512);
+	CHECK_EQ_U64(t.plan ? t.plan->nlessons : 0, n);
+	tp_free(&t);
+	free(text);
+	return lab_plan_lesson_probes() - before;
+}
+
+/* A selector is counted through an index of its experiment: it compares the points of its
+ * rarest value (2 here: one size at two thread counts), not every point of the experiment
+ * (512 each, as a scan did). */
+LAB_TEST(lesson_selectors_use_an_index)
+{
+	unsigned long long few = lessons_probes(100), many = lessons_probes(400);
+
+	CHECK(few > 0);
+	CHECK(few <= 100 * 2 * 2);
+	CHECK(many <= 400 * 2 * 2);
+	/* The count is right: one size names both thread counts, so it is no single point. */
+	plan_fails_with("[x]\nkernel = fake\nsize = 1024..1279\nthreads = 1,2\n[lessons]\n"
+	                "l = cost(x: size=1030) / cost(x: size=1031, threads=2) >= 1\n",
+	                NULL, 0,
+	                "p.ini:6: [lessons] l: column 6: x names 2 points of [x] (add "
+	                "threads=VALUE: it sweeps)");
+	/* A value no point has names nothing: not an error (the analyzer says "not run"). */
+	struct tp t;
+	tp_build(&t,
+	         "[x]\nkernel = fake\nsize = 1024..1279\nthreads = 1,2\n[lessons]\n"
+	         "l = cost(x: size=2048, threads=1) / cost(x: size=1031, threads=2) >= 1\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, 0);
+	tp_free(&t);
+}
