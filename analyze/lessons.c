@@ -158,8 +158,15 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 	return (int)e->nvar++;
 }
 
-static int ev_metric_index(const struct lab_an_data *d, const char *name)
+/* The column of metric name in the data (through the index when it was built); -1: none. */
+static int ev_metric_index(const struct ev *e, const char *name)
 {
+	const struct lab_an_data *d = e->d;
+
+	if (e->px->ok) { /* the loader refused a name twice: the set's numbers are the columns */
+		size_t i = lab_an_strset_find(&e->px->metrics, name);
+		return i < d->nmetric ? (int)i : -1;
+	}
 	for (size_t i = 0; i < d->nmetric; i++)
 		if (!strcmp(d->metric_name[i], name))
 			return (int)i;
@@ -181,7 +188,7 @@ static int ev_resolve(struct ev *e)
 		if (!sel)
 			continue;
 		int metric = -1;
-		if (n->op == LAB_LESSON_METRIC && (metric = ev_metric_index(e->d, n->metric)) < 0)
+		if (n->op == LAB_LESSON_METRIC && (metric = ev_metric_index(e, n->metric)) < 0)
 			return ev_notrun(e, "no metric '%s' in samples.csv", n->metric);
 		const struct lab_an_point *p = ev_point(e, sel, -1);
 		if (!p || (e->leaf[i] = ev_var_of(e, p, metric, sel, n->metric)) < 0)

@@ -113,6 +113,9 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 	for (size_t i = 0; i < d->npt; i++)
 		if (lab_an_strset_add(&x->exps, d->pt[i].experiment, NULL) == (size_t)-1)
 			return -1;
+	for (size_t i = 0; i < d->nmetric; i++)
+		if (lab_an_strset_add(&x->metrics, d->metric_name[i], NULL) == (size_t)-1)
+			return -1;
 	if (!(x->end = calloc(x->set.n ? x->set.n : 1, sizeof(*x->end))) || ev_px_pus(x, d))
 		return -1;
 	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);
@@ -126,6 +129,7 @@ void lab__lesson_index_free(struct ev_pindex *x)
 		free((char *)x->set.s[i]);
 	lab_an_strset_free(&x->set);
 	lab_an_strset_free(&x->exps);
+	lab_an_strset_free(&x->metrics);
 	free(x->key);
 	free(x->pt);
 	free(x->order);

@@ -21,11 +21,12 @@ struct ev_var {
 /* The points of a run listed for the selectors (lessons_index.c): under
  * "EXPERIMENT<US>key=value" for every item of their params and "EXPERIMENT<US>threads=N". */
 struct ev_pindex {
-	struct lab_an_strset set;  /* the lists' names (owned strings) */
-	struct lab_an_strset exps; /* the experiments that have points */
-	size_t *key, *pt;          /* per entry: its list, its point (index in the data) */
-	size_t *order, *end;       /* the entries list by list (lab_an_bucket) */
-	int ok;                    /* 0: not built (out of memory): scan every point */
+	struct lab_an_strset set;     /* the lists' names (owned strings) */
+	struct lab_an_strset exps;    /* the experiments that have points */
+	struct lab_an_strset metrics; /* samples.csv's metric columns (numbered as in the data) */
+	size_t *key, *pt;             /* per entry: its list, its point (index in the data) */
+	size_t *order, *end;          /* the entries list by list (lab_an_bucket) */
+	int ok;                       /* 0: not built (out of memory): scan every point */
 	/* run.json's host.topology.pus_detail as (cpu, package * 1e6 + core) pairs sorted by cpu
 	 * (lab__lesson_core); npus 0 when absent or past LAB_AN_LESSON_PUS_MAX */
 	double *pus;
