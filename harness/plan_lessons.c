@@ -139,17 +139,27 @@ static int pl_value(struct pl_ctx *x, const struct lab_experiment *e, struct lab
 	return 0;
 }
 
-/* The first key e sweeps that sel leaves open, or NULL. */
-static const char *pl_open_key(const struct lab_experiment *e, const struct lab_lesson_sel *sel)
+/* The first key e sweeps that sel leaves open, or NULL; *setting when that key is a run setting
+ * (reps, seed...), which no selector can name. */
+static const char *pl_open_key(const struct lab_experiment *e, const struct lab_lesson_sel *sel,
+                               bool *setting)
 {
+	const char *first_setting = NULL;
+
 	for (unsigned k = 0; k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
 		unsigned given = 0;
 		for (unsigned j = 0; j < sel->nparam; j++)
-			given |= !strcmp(sel->key[j], e->keys[k].param->key);
-		if (e->keys[k].nvals > 1 && !given)
-			return e->keys[k].param->key;
+			given |= !strcmp(sel->key[j], r->param->key);
+		if (r->nvals <= 1 || given)
+			continue;
+		if (!r->harness || lab__plan_point_key(r->param->key))
+			return *setting = false, r->param->key;
+		if (!first_setting)
+			first_setting = r->param->key;
 	}
-	return NULL;
+	*setting = first_setting != NULL;
+	return first_setting;
 }
 
 static void pl_sel(struct pl_ctx *x, struct lab_lesson_sel *sel)
@@ -175,11 +185,17 @@ static void pl_sel(struct pl_ctx *x, struct lab_lesson_sel *sel)
 		return;
 	}
 	unsigned n = lab__sel_count(x->index[ei], sel);
-	if (n > 1) {
-		const char *open = pl_open_key(e, sel);
+	bool setting;
+	const char *open = n > 1 ? pl_open_key(e, sel, &setting) : NULL;
+	if (n > 1 && setting)
+		pl_error(x,
+		         "column %u: %s names %u points of [%s] that differ in the run setting "
+		         "'%s', which a selector cannot name (allowed: sweep it in separate "
+		         "experiments)",
+		         sel->col, sel->experiment, n, e->name, open);
+	else if (n > 1)
 		pl_error(x, "column %u: %s names %u points of [%s] (add %s=VALUE: it sweeps)",
 		         sel->col, sel->experiment, n, e->name, open ? open : "the swept keys");
-	}
 }
 
 static void pl_metric(struct pl_ctx *x, const struct lab_lesson_claim *c,
