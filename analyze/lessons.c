@@ -251,6 +251,44 @@ static void ev_smt_note(const struct ev *e, struct lab_an_lesson *out)
 		}
 }
 
+/* Whether point p's params name where its memory goes (mem_node, membind, init) or put its
+ * threads on one NUMA node (placement=node:N). */
+static int ev_numa_point(const struct lab_an_point *p)
+{
+	static const char *const keys[] = {"mem_node=",      "membind=node",    "init=bind",
+	                                   "init=preferred", "init=interleave", "placement=node:"};
+
+	for (const char *s = p->params; s && *s; s += strcspn(s, ";"), s += *s == ';')
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strncmp(s, keys[k], strlen(keys[k])))
+				return 1;
+	return 0;
+}
+
+/* A claim measured in a virtual machine says what the machine may hide: under an emulated CPU
+ * (QEMU TCG) every time is the emulator's; under a hypervisor, a NUMA claim that does not hold
+ * may have met nodes that split one physical node's memory, where remote and local cost the
+ * same whatever the hardware beneath does. */
+static void ev_vm_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t len = strlen(out->text);
+	int numa = 0;
+
+	for (unsigned v = 0; v < e->nvar; v++)
+		numa |= ev_numa_point(e->var[v].pt);
+	if (!strcmp(e->px->hypervisor, "QEMU TCG"))
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: measured on an emulated CPU (QEMU TCG): the times are the "
+		         "emulator's, not any hardware's");
+	else if (e->px->hypervisor[0] && numa && e->px->numa_nodes >= 2 &&
+	         out->verdict != LAB_AN_HOLDS)
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: measured in a virtual machine (%s): its NUMA nodes may split one "
+		         "physical node's memory, so remote and local can cost the same whatever "
+		         "the hardware beneath does",
+		         e->px->hypervisor);
+}
+
 /* ---- Q as a value with its gradient over the vars ---- */
 
 static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
@@ -280,6 +318,7 @@ static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 	} else {
 		lab__lesson_judge(e, out);
 		ev_smt_note(e, out);
+		ev_vm_note(e, out);
 	}
 	lab_lesson_claim_free(c);
 out:

@@ -118,6 +118,10 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 			return -1;
 	if (!(x->end = calloc(x->set.n ? x->set.n : 1, sizeof(*x->end))) || ev_px_pus(x, d))
 		return -1;
+	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
+	const char *hv = lab_an_json_str(host, "hypervisor");
+	snprintf(x->hypervisor, sizeof(x->hypervisor), "%.40s", hv ? hv : "");
+	x->numa_nodes = (int)lab_an_json_num(lab_an_json_get(host, "topology"), "numa_nodes", 0);
 	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);
 	x->ok = 1;
 	return 0;

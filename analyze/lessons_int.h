@@ -31,6 +31,8 @@ struct ev_pindex {
 	 * (lab__lesson_core); npus 0 when absent or past LAB_AN_LESSON_PUS_MAX */
 	double *pus;
 	size_t npus;
+	int numa_nodes;      /* run.json's host.topology.numa_nodes (0 when absent) */
+	char hypervisor[48]; /* run.json's host.hypervisor ("" on bare metal or when absent) */
 };
 
 /* The most PUs a topology may list for the lessons to say which CPUs share a core (the harness

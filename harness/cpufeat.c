@@ -81,12 +81,56 @@ unsigned lab_cpu_detect(void)
 	f |= c & (1u << 11) ? LAB_CPU_AVX512VNNI : 0; /* CPUID.7.0:ECX.AVX512_VNNI */
 	return f;
 }
+
+void lab_cpu_hypervisor(char *buf, size_t len)
+{
+	unsigned a, b, c, d;
+	char sig[12];
+	const char *name = NULL;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	name = lab_cpu_hypervisor_name(sig);
+	snprintf(buf, len, "%s", name ? name : "unknown");
+}
 #else
 unsigned lab_cpu_detect(void)
 {
 	return 0;
 }
+
+void lab_cpu_hypervisor(char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+}
 #endif
+
+const char *lab_cpu_hypervisor_name(const char sig[12])
+{
+	static const struct {
+		char sig[13];
+		const char *name;
+	} known[] = {
+	    {"KVMKVMKVM\0\0\0", "KVM"},    {"TCGTCGTCGTCG", "QEMU TCG"},
+	    {"Microsoft Hv", "Hyper-V"},   {"VMwareVMware", "VMware"},
+	    {"XenVMMXenVMM", "Xen"},       {"bhyve bhyve ", "bhyve"},
+	    {" lrpepyh  vr", "Parallels"}, {"ACRNACRNACRN", "ACRN"},
+	    {"QNXQVMBSQG\0\0", "QNX"},     {"VBoxVBoxVBox", "VirtualBox"},
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!memcmp(sig, known[i].sig, 12))
+			return known[i].name;
+	return NULL;
+}
 
 const char *lab_cpu_name(unsigned bit)
 {

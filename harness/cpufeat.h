@@ -47,6 +47,16 @@ unsigned lab_cpu_detect(void);
  */
 int lab_cpu_parse(const char *list, unsigned *mask, struct lab_err *err);
 
+/*
+ * The hypervisor this process runs under, when cpuid says there is one (leaf 1 ECX bit 31):
+ * its name from the signature of leaf 0x40000000 ("KVM", "QEMU TCG" for an emulated CPU,
+ * "Hyper-V", "VMware", "Xen", ...; "unknown" otherwise) into buf; "" on bare metal.
+ */
+void lab_cpu_hypervisor(char *buf, size_t len);
+
+/* The name the signature sig (leaf 0x40000000's EBX, ECX, EDX as 12 bytes) stands for, or NULL. */
+const char *lab_cpu_hypervisor_name(const char sig[12]);
+
 /* The name of one feature bit ("sse4.2", "avx512f"), or NULL for anything else. */
 const char *lab_cpu_name(unsigned bit);
 

@@ -143,6 +143,7 @@ void lab_prov_collect(struct lab_prov *p)
 	if (uname(&u) == 0)
 		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release, u.machine);
 	prov_cpu_model(p->cpu_model, sizeof(p->cpu_model));
+	lab_cpu_hypervisor(p->hypervisor, sizeof(p->hypervisor));
 	prov_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", p->governor,
 	               sizeof(p->governor));
 	prov_read_line("/sys/kernel/mm/transparent_hugepage/enabled", p->thp, sizeof(p->thp));
@@ -328,6 +329,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 	lab_json_str(j, "hostname", p->hostname);
 	lab_json_str(j, "kernel", p->kernel);
 	lab_json_str(j, "cpu_model", p->cpu_model);
+	lab_json_str(j, "hypervisor", p->hypervisor[0] ? p->hypervisor : NULL);
 	lab_prov_write_cpu_features(j, p->cpu_detected, p->cpu_masked);
 	lab_json_str(j, "governor", p->governor);
 	lab_json_str(j, "thp", p->thp);

@@ -25,6 +25,7 @@ struct lab_prov {
 	char counters_reason[160];
 	unsigned cpu_detected; /* enum lab_cpu_feature: what cpuid and xgetbv allow */
 	unsigned cpu_masked;   /* detected features hidden by LAB_CPU_MASK */
+	char hypervisor[32];   /* lab_cpu_hypervisor: "" on bare metal */
 	/* The Slurm job this run is part of ("" when not under Slurm): from SLURM_* variables. */
 	struct {
 		char job_id[32], array_job_id[32], array_task_id[32], procid[32];

@@ -13,7 +13,8 @@
  *                "sanitize", "openmp", "openmp_env": { "<OMP_* / GOMP_* / KMP_* variable>":
  *                "<value>" } (only those set) },
  *       "started_utc", "finished_utc", "command_line": [...],
- *       "host": { "hostname", "kernel", "cpu_model", "governor", "thp", "smt",
+ *       "host": { "hostname", "kernel", "cpu_model", "hypervisor" (its name, e.g. "KVM" or
+ *                 "QEMU TCG"; null on bare metal), "governor", "thp", "smt",
  *                 "topology": { "source", "thissystem", "packages", "numa_nodes", "cores",
  *                               "pus", "cpus_allowed": [...],
  *                               "pus_detail": [ { "cpu", "package", "numa", "core",

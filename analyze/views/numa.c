@@ -277,6 +277,12 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		             outside);
 	if (!nd)
 		lab_doc_note(sec, "firmware distance table: not in run.json");
+	if (v->hypervisor[0])
+		lab_doc_note(sec,
+		             "measured in a virtual machine (%s): the distance table is what the "
+		             "hypervisor announces, and the nodes may split one physical node's "
+		             "memory (remote then costs what local does)",
+		             v->hypervisor);
 }
 
 /* LADDER, LOADED: ns per load against size or against the streams' bandwidth. */

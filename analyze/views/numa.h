@@ -87,6 +87,7 @@ struct lab_an_numa {
 	int loaded_made;
 	int ndist;    /* host.topology.numa_distances: ndist x ndist, 0 when absent or malformed */
 	double *dist; /* row-major */
+	char hypervisor[48]; /* host.hypervisor ("" on bare metal or when absent) */
 };
 
 /* Adds point p (numa_row.c) to its group of v, statistics over the used samples (inc: the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The numa view's groups put in order, the matrices' size, the firmware distance table. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,13 +76,16 @@ static void an_same(struct lab_an_numa_group *g)
 	}
 }
 
-/* host.topology.numa_distances: a square array of arrays of positive numbers, else none. */
+/* host.topology.numa_distances: a square array of arrays of positive numbers, else none; and
+ * host.hypervisor. */
 static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
 {
 	const struct lab_an_json *t = lab_an_json_get(lab_an_json_get(d->run, "host"), "topology");
 	const struct lab_an_json *m = lab_an_json_get(t, "numa_distances");
+	const char *hv = lab_an_json_str(lab_an_json_get(d->run, "host"), "hypervisor");
 	size_t n = m && m->type == LAB_AN_JSON_ARR ? m->n : 0;
 
+	snprintf(v->hypervisor, sizeof(v->hypervisor), "%.40s", hv ? hv : "");
 	if (!n || n > LAB_AN_NUMA_NODES_MAX)
 		return 0;
 	for (size_t i = 0; i < n; i++) {

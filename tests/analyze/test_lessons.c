@@ -291,6 +291,54 @@ LAB_TEST(threads_on_one_core_are_named)
 	lab_an_json_free(two);
 }
 
+/* Remote vs local points of a NUMA latency experiment that cost the same, as where the nodes
+ * split one node's memory: a claim of remote >= 1.2x local fails, one of >= 0.5x holds. */
+static void fx_numa(struct fx *f)
+{
+	fx_point(f, "lat", "mem_node=1;placement=node:0;size=256M", 1, 10, 0.2, 10);
+	fx_point(f, "lat", "mem_node=0;placement=node:0;size=256M", 1, 10, 0.2, 10);
+	fx_point(f, "ladder", "size=16K", 1, 1, 0.02, 10);
+	fx_point(f, "ladder", "size=256M", 1, 10, 0.2, 10);
+	fx_lesson(f, "remote", "cost(lat: mem_node=1) / cost(lat: mem_node=0) >= 1.2");
+	fx_lesson(f, "ladder", "cost(ladder: size=256M) / cost(ladder: size=16K) >= 5");
+	fx_lesson(f, "weak", "cost(lat: mem_node=1) / cost(lat: mem_node=0) >= 0.5");
+}
+
+/* In a virtual machine with NUMA nodes a NUMA claim that fails says the nodes may split one
+ * node's memory; one that holds and other claims say nothing; under an emulated CPU every
+ * claim says its times are the emulator's; on bare metal (no "hypervisor") nothing is said. */
+LAB_TEST(virtual_machines_are_named)
+{
+	static const char *const hosts[] = {
+	    "{\"hypervisor\": \"KVM\", \"topology\": {\"numa_nodes\": 2}}",
+	    "{\"hypervisor\": \"KVM\", \"topology\": {\"numa_nodes\": 1}}",
+	    "{\"hypervisor\": \"QEMU TCG\", \"topology\": {\"numa_nodes\": 2}}",
+	    "{\"hypervisor\": null, \"topology\": {\"numa_nodes\": 2}}",
+	    "{\"hypervisor\": [\"KVM\"], \"topology\": {\"numa_nodes\": 2}}",
+	};
+	const char *vm = "; note: measured in a virtual machine (KVM): its NUMA nodes may split";
+	const char *tcg = "; note: measured on an emulated CPU (QEMU TCG)";
+
+	for (size_t h = 0; h < sizeof(hosts) / sizeof(hosts[0]); h++) {
+		struct fx f = {.host = hosts[h]};
+		struct lab_an_lessons ls;
+
+		fx_numa(&f);
+		fx_eval(&f, &ls);
+		REQUIRE(ls.n == 3);
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "fails");
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds");
+		CHECK((strstr(ls.l[0].text, vm) != NULL) == (h == 0));
+		CHECK(strstr(ls.l[1].text, "virtual machine") == NULL);
+		CHECK(strstr(ls.l[2].text, "virtual machine") == NULL);
+		for (size_t i = 0; i < 3; i++)
+			CHECK((strstr(ls.l[i].text, tcg) != NULL) == (h == 2));
+		if (h >= 3)
+			CHECK(strstr(ls.l[0].text, "note") == NULL);
+		fx_free(&f, &ls);
+	}
+}
+
 LAB_TEST(json_has_the_lessons_array)
 {
 	struct fx f = {0};

@@ -175,6 +175,53 @@ LAB_TEST(lat_matrix_ratios_and_distances)
 	lab_an_json_free(j);
 }
 
+/* The notes of the first section of exp that contain what. */
+static size_t nv_notes(const struct lab_an_json *j, const char *exp, const char *what)
+{
+	const struct lab_an_json *n;
+	size_t k = 0, found = 0;
+
+	while ((n = clitest_at(nv_sec(j, exp, 0), "notes", k++)))
+		found += n->type == LAB_AN_JSON_STR && strstr(n->str, what);
+	return found;
+}
+
+/* A run in a virtual machine (host.hypervisor) says the distance table is the hypervisor's and
+ * the nodes may split one node's memory; a run without says nothing of it. */
+LAB_TEST(virtual_machine_noted)
+{
+	struct lab_an_json *j = nv_json();
+	char path[2048], *text = NULL, *out = NULL, *err = NULL;
+	size_t len;
+	struct lab_err e = {0};
+
+	REQUIRE(j);
+	CHECK_EQ_U64(nv_notes(j, "lat", "virtual machine"), 0);
+	lab_an_json_free(j);
+	j = NULL;
+	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	char *host = strstr(text, "\"host\": {");
+	REQUIRE(host);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f);
+	fprintf(f, "%.*s\"host\": {\"hypervisor\": \"KVM\", %s", (int)(host - text), text,
+	        host + strlen("\"host\": {"));
+	fclose(f);
+	free(text);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
+	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		fprintf(stderr, "%s\n", e.msg);
+	REQUIRE(j);
+	CHECK_EQ_U64(nv_notes(j, "lat",
+	                      "measured in a virtual machine (KVM): the distance table "
+	                      "is what the hypervisor announces"),
+	             1);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /* Pages per node per init; a point whose pages are not where asked is kept and marked. */
 LAB_TEST(policy_histogram_and_mismatch_marked)
 {

@@ -129,6 +129,23 @@ LAB_TEST(cpu_mask_parse)
 	CHECK_EQ_U64(m, 0);
 }
 
+/* The names of hypervisor signatures (cpuid leaf 0x40000000); the one seen here is named or
+ * "" (bare metal) or "unknown", never raw bytes. */
+LAB_TEST(hypervisor_names)
+{
+	char buf[32];
+
+	CHECK_EQ_STR(lab_cpu_hypervisor_name("KVMKVMKVM\0\0\0"), "KVM");
+	CHECK_EQ_STR(lab_cpu_hypervisor_name("TCGTCGTCGTCG"), "QEMU TCG");
+	CHECK_EQ_STR(lab_cpu_hypervisor_name("Microsoft Hv"), "Hyper-V");
+	CHECK(lab_cpu_hypervisor_name("KVMKVMKVMKVM") == NULL);
+	CHECK(lab_cpu_hypervisor_name("\x1b[2K\rOK    \0") == NULL);
+	lab_cpu_hypervisor(buf, sizeof(buf));
+	fprintf(stderr, "hypervisor here: '%s'\n", buf);
+	for (const char *c = buf; *c; c++)
+		CHECK(*c >= 0x20 && *c < 0x7f);
+}
+
 LAB_TEST(cpu_mask_env_hides_features)
 {
 	struct lab_topo *topo = NULL;

@@ -59,6 +59,10 @@ def main():
     if run is None:
         return
 
+    host = run.get("host", {})
+    # numa_guest.sh starts QEMU with -accel tcg, whose cpuid leaf 0x40000000 says TCGTCGTCGTCG
+    check(host.get("hypervisor") == "QEMU TCG",
+          "run.json names the emulator it ran under: %r" % host.get("hypervisor"))
     dist = run.get("host", {}).get("topology", {}).get("numa_distances")
     check(dist == want, "run.json records the distance matrix: %s" % dist)
 
