@@ -51,10 +51,10 @@ static void ctr_mark(struct lab_ctr_point *cp, unsigned ev, int e)
 {
 	struct lab_ctr_avail *a = &cp->info.av[ev];
 
-	if (a->st == LAB_CTR_ST_OK && a->source)
+	if (a->st == LAB_CTR_ST_OK && a->source[0])
 		return; /* counted by another group: available */
 	a->err = e;
-	a->source = "perf";
+	snprintf(a->source, sizeof(a->source), "perf");
 	a->st =
 	    e ? ctr_classify(e, cp->host->paranoid, a->reason, sizeof(a->reason)) : LAB_CTR_ST_OK;
 	if (!e)
@@ -110,7 +110,8 @@ static void ctr_sw_user_only(struct lab_ctr_point *cp, struct lab_ctr_group *g)
 			struct lab_ctr_avail *a = &cp->info.av[ev];
 			a->st = LAB_CTR_ST_OK;
 			a->err = 0;
-			a->source = ev == cp->ev_csw ? "getrusage" : "sched_getcpu";
+			snprintf(a->source, sizeof(a->source), "%s",
+			         ev == cp->ev_csw ? "getrusage" : "sched_getcpu");
 			snprintf(a->reason, sizeof(a->reason),
 			         "perf counts it in kernel context, which this user may not count");
 			continue;
@@ -181,13 +182,15 @@ static void ctr_preset_reasons(struct lab_ctr_point *cp, const struct lab_ctr_re
 	bool intel = h->method == LAB_TMA_INTEL_4WIDE || h->method == LAB_TMA_INTEL_PERF_METRICS ||
 	             h->method == LAB_TMA_INTEL_PERF_METRICS2;
 
-	cp->info.topdown_method = lab_ctr_method_name(h->method);
-	cp->info.topdown_reason = "";
-	cp->info.flops_reason = "";
+	snprintf(cp->info.topdown_method, sizeof(cp->info.topdown_method), "%s",
+	         lab_ctr_method_name(h->method));
+	cp->info.topdown_reason[0] = cp->info.flops_reason[0] = '\0';
 	if ((req->presets & LAB_CTR_P_TOPDOWN) && h->method == LAB_TMA_NONE)
-		cp->info.topdown_reason = h->method_reason;
+		snprintf(cp->info.topdown_reason, sizeof(cp->info.topdown_reason), "%s",
+		         h->method_reason ? h->method_reason : "");
 	if ((req->presets & LAB_CTR_P_FLOPS) && h->method == LAB_TMA_NONE)
-		cp->info.flops_reason = "no FLOP events known for this CPU";
+		snprintf(cp->info.flops_reason, sizeof(cp->info.flops_reason),
+		         "no FLOP events known for this CPU");
 	(void)intel;
 }
 

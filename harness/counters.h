@@ -157,16 +157,18 @@ struct lab_ctr_avail {
 	enum lab_ctr_status st;
 	int err; /* errno of the failed open, 0 */
 	unsigned pass;
-	const char *source; /* "perf", "getrusage", "sched_getcpu" */
+	char source[16]; /* "perf", "getrusage", "sched_getcpu"; "" before any */
 	char reason[LAB_CTR_REASON_MAX];
 };
 
 /* What a point's counters were: copied into its record, written to run.json. */
 struct lab_ctr_info {
 	enum lab_ctr_mode mode;
-	const char *topdown_method; /* lab_ctr_method_name() */
-	const char *topdown_reason; /* "" when the preset was not asked for or is available */
-	const char *flops_reason;
+	/* Text, not pointers, so a record can be copied whole (and come back from another
+	 * process: fresh_process). */
+	char topdown_method[32];                 /* lab_ctr_method_name() */
+	char topdown_reason[LAB_CTR_REASON_MAX]; /* "" when not asked for or available */
+	char flops_reason[64];
 	uint64_t requested; /* catalogue mask */
 	struct lab_ctr_avail av[LAB_CTR_EVENTS_MAX];
 	unsigned npasses;

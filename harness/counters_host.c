@@ -211,7 +211,7 @@ void lab_ctr_info_json(struct lab_json *j, const struct lab_ctr_info *info)
 		lab_json_str(j, "status", lab_ctr_status_name(a->st));
 		lab_json_str(j, "reason", a->reason);
 		lab_json_int(j, "errno", a->err);
-		lab_json_str(j, "source", a->source ? a->source : "perf");
+		lab_json_str(j, "source", a->source[0] ? a->source : "perf");
 		if (a->st == LAB_CTR_ST_OK && !lab_ctr_event_is_sw(e))
 			lab_json_uint(j, "pass", a->pass);
 		else
