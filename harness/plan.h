@@ -45,7 +45,7 @@ struct lab_hparams {
 	char membind[LAB_STR_MAX];   /* where LAB_BUF_DEFAULT buffers go (harness/membind.h) */
 	int perf_c2c;                /* 1: perf c2c record around the point (harness/perf_c2c.h) */
 	uint64_t runs;               /* fresh setups of the point (harness/precision.h) */
-	int fresh_process;           /* 1: a new process per run (rejected: not supported yet) */
+	int fresh_process;           /* 1: each run of the point in a new process */
 	char precision[LAB_STR_MAX]; /* target relative half-width ("2%"; "off") */
 	uint64_t budget;             /* ns of wall time per point a precision target may use */
 	uint64_t total_budget;       /* ns of the whole lab run after which no precision sample

@@ -80,7 +80,9 @@ const struct lab_param lab_hparam_table[] = {
               "visited in an order shuffled per run; with 2 or more the point's interval comes "
               "from the run means."),
     LAB_P_ENUM(struct lab_hparams, fresh_process, "fresh_process", "off", plan_onoff_choices,
-               "A new process per run: not supported yet (off only)."),
+               "Each run of each point in a new process of the lab (exec'd afresh: new address "
+               "layout, heap and pages), so the run level holds what differs between "
+               "processes; costs a plan and a start per run."),
     LAB_P_STR(struct lab_hparams, precision, "precision", "off",
               "Target half-width of the 95 % interval of the mean, relative (2% or 0.02): "
               "samples (one run) or runs (runs >= 2) are added by Stein's two-stage rule "

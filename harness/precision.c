@@ -50,10 +50,6 @@ int lab_prec_key_check(const char *key, const char *val, unsigned nvals, struct 
 		return 0;
 	if (nvals > 1)
 		return lab_err_set(err, LAB_ECONFIG, "does not sweep (allowed: one value)");
-	if (!strcmp(key, "fresh_process") && !strcmp(val, "on"))
-		return lab_err_set(err, LAB_ECONFIG,
-		                   "a new process per run is not supported yet (allowed: off; runs "
-		                   "= K gives fresh setups in one process)");
 	if (!strcmp(key, "precision"))
 		return lab_prec_parse(val, NULL, err);
 	return 0;

@@ -39,8 +39,8 @@ int lab_prec_parse(const char *text, double *frac, struct lab_err *err);
 /*
  * Checks the run-level harness keys of one experiment: key (runs, precision, budget,
  * fresh_process) with nvals values, val the first. They do not sweep (one point would be
- * measured under two stopping rules), and fresh_process = on is not supported yet. Returns 0,
- * or -LAB_ECONFIG with what is allowed; other keys return 0.
+ * measured under two stopping rules). Returns 0, or -LAB_ECONFIG with what is allowed; other
+ * keys return 0.
  */
 int lab_prec_key_check(const char *key, const char *val, unsigned nvals, struct lab_err *err);
 

@@ -56,7 +56,8 @@
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
  *                                  "bytes_write_allocate", "bandwidth_bound" } (when
  *               declared; bandwidth_bound: its GB/s may set a bandwidth ceiling),
- *               "runs" (fresh setups taken), and with a precision target:
+ *               "runs" (fresh setups taken), with fresh_process = on "processes" (the
+ *               pid that measured each run, in run order), and with a precision target:
  *               "precision_target", "precision_achieved" (half-width of Stein's 95 %
  *               interval / |mean|), "samples", "budget_exhausted",
  *               "total_budget_exhausted" (only when true: the config's total ran out),
@@ -165,6 +166,7 @@ enum lab_samples_col {
 #define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
 /* The run level and precision targets of a point (harness/precision.h). */
 #define LAB_KEY_RUNS               "runs"
+#define LAB_KEY_PROCESSES          "processes" /* fresh_process = on: the pid of each run */
 #define LAB_KEY_SAMPLES            "samples"
 #define LAB_KEY_PRECISION_TARGET   "precision_target"
 #define LAB_KEY_PRECISION_ACHIEVED "precision_achieved"

@@ -130,6 +130,7 @@ static void results_free(struct lab_results *res)
 	for (unsigned i = 0; res->pts && i < res->plan->npts; i++) {
 		free(res->pts[i].omp_cpus);
 		free(res->pts[i].sample_attempts);
+		free(res->pts[i].pids);
 		free(res->pts[i].ctr);
 		lab_facts_clear(res->pts[i].facts);
 		free(res->pts[i].facts);
@@ -312,6 +313,13 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 {
 	struct lab_results *res = ctx;
 	struct lab_results_pt *p = &res->pts[rec->pt->id];
+	unsigned had = p->done ? p->runs : 0;
+	int *pids = rec->pt->h.fresh_process ? realloc(p->pids, (had + 1) * sizeof(*pids)) : NULL;
+
+	if (pids) {
+		p->pids = pids;
+		pids[had] = rec->pid;
+	}
 
 	results_rows(res, rec);
 	if (fflush(res->samples) != 0)

@@ -33,6 +33,7 @@ struct lab_results_pt {
 	struct lab_facts *facts;  /* the kernel's point facts; NULL when none */
 	char reason[LAB_ERR_MSG_MAX];
 	unsigned runs;            /* runs handed over (runs = K: fresh setups of the point) */
+	int *pids;                /* fresh_process = on: the process of each run (runs of them) */
 	struct lab_prec_rec prec; /* its precision target; prec.on false without one */
 };
 

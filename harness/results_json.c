@@ -71,6 +71,12 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 	const struct lab_prec_rec *pr = &p->prec;
 
 	lab_json_uint(j, LAB_KEY_RUNS, p->runs);
+	if (p->pids) {
+		lab_json_arr_open(j, LAB_KEY_PROCESSES);
+		for (unsigned i = 0; i < p->runs; i++)
+			lab_json_int(j, NULL, p->pids[i]);
+		lab_json_arr_close(j);
+	}
 	if (!pr->on)
 		return;
 	lab_json_num(j, LAB_KEY_PRECISION_TARGET, pr->target);

@@ -199,6 +199,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 
 	memset(rec, 0, sizeof(*rec));
 	rec->nthreads = spec->n;
+	rec->pid = (int)getpid();
 	rec->last_run = true;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
 	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;

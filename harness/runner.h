@@ -91,6 +91,7 @@ struct lab_point_rec {
 	 * follows (lab_runner_run sets these; lab_runner_point leaves run 0, rep0 0, last). */
 	unsigned run, rep0;
 	bool last_run;
+	int pid; /* the process that measured it (fresh_process = on: a new one per run) */
 	/* With a precision target: what it came to so far (final when last_run). */
 	struct lab_prec_rec prec;
 };
@@ -152,7 +153,30 @@ struct lab_runner {
 	const struct lab_ctr_host *ctr_host; /* this machine's PMU (tests: a fixture) */
 	const struct lab_pe_ops *pe_ops;     /* the perf syscalls (tests: fakes) */
 	uint64_t start_ns; /* when lab_runner_run began: total_budget counts from here (0: unset) */
+	/*
+	 * Where a run of a point with fresh_process = on is measured: a new process (lab run starts
+	 * one of itself, lab/run_fresh.c), with lab_runner_point's contract; it fills rec->pid.
+	 * NULL: such a point fails with the reason.
+	 */
+	int (*elsewhere)(void *ctx, const struct lab_point *pt, struct lab_point_rec *rec,
+	                 struct lab_err *err);
+	void *elsewhere_ctx;
 };
+
+/*
+ * rec as bytes for another process of this build (runner_wire.c), with the origin its thread
+ * times count from: a new buffer into *buf. 0 or -LAB_ENOMEM.
+ */
+int lab_point_rec_pack(const struct lab_point_rec *rec, uint64_t origin_ns, char **buf,
+                       size_t *len);
+
+/*
+ * The record in buf (len bytes from lab_point_rec_pack) into rec, its thread times moved to count
+ * from origin_ns; rec->pt is left NULL for the caller. 0, or -LAB_EIO (bytes that are not such a
+ * record, named in err) or -LAB_ENOMEM; rec is then empty.
+ */
+int lab_point_rec_unpack(const char *buf, size_t len, uint64_t origin_ns, struct lab_point_rec *rec,
+                         struct lab_err *err);
 
 /* The runner's count for team size n (lab_runner.persist), a slot for it when new. */
 struct lab_runner_persist *lab_runner_persist(struct lab_runner *r, unsigned n);

@@ -7,6 +7,7 @@
  * are runner_prec.c's.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,9 +95,16 @@ static int runs_visit(struct lab_runner *r, const struct lab_plan *plan,
 		rec.nthreads = pt->nthreads;
 		snprintf(rec.reason, sizeof(rec.reason), "%s", pt->reason);
 		st->want = 1;
+	} else if (pt->h.fresh_process && !r->elsewhere) {
+		memset(&rec, 0, sizeof(rec));
+		rec.status = LAB_STATUS_FAILED;
+		rec.nthreads = pt->nthreads;
+		snprintf(rec.reason, sizeof(rec.reason),
+		         "fresh_process = on: this runner cannot start processes (lab run can)");
 	} else {
 		uint64_t t0 = lab_clock_ns();
-		rc = lab_runner_point(r, &spec, &rec, err);
+		rc = pt->h.fresh_process ? r->elsewhere(r->elsewhere_ctx, pt, &rec, err)
+		                         : lab_runner_point(r, &spec, &rec, err);
 		st->spent_ns += lab_clock_ns() - t0;
 	}
 	if (rc == 0 && rec.status == LAB_STATUS_OK && rec.nreps) {

@@ -59,6 +59,7 @@ struct lab_cli_args {
 	unsigned nonly;
 	const char *topology;
 	const char *out_dir;
+	const char *point; /* lab __run-point --point ID */
 	bool json, dry_run, no_progress;
 };
 

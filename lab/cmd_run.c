@@ -16,6 +16,7 @@
 #include "harness/runner.h"
 #include "harness/selfcheck.h"
 #include "lab/cli.h"
+#include "lab/run_fresh.h"
 #include "lab/run_warn.h"
 
 static atomic_int run_interrupted;
@@ -310,6 +311,12 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
+	struct lab_run_fresh fresh = {.a = a,
+	                              .plan = s->plan,
+	                              .origin_ns = runner.origin_ns,
+	                              .interrupted = &run_interrupted};
+	runner.elsewhere = lab_run_fresh_point;
+	runner.elsewhere_ctx = &fresh;
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */

@@ -145,7 +145,7 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
 	char shares[256] = "", buf[400];
-	size_t used = 0, n = 0, runs = 0;
+	size_t used = 0, n = 0, runs = 0, fresh = 0;
 
 	for (size_t j = 0; j < s->nrow; j++) {
 		const struct lab_an_levels *lv = &s->row[j].pt->levels;
@@ -153,6 +153,7 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 		if (lv->runs < 2 || isnan(lv->mean_share))
 			continue;
 		runs = lv->runs > runs ? lv->runs : runs;
+		fresh += lab_an_json_get(s->row[j].pt->runjson, "processes") != NULL;
 		if (n++ < 8 && used < sizeof(shares))
 			used += (size_t)snprintf(shares + used, sizeof(shares) - used,
 			                         "%s%d: %.0f %%", used ? ", " : "",
@@ -162,11 +163,15 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 	}
 	if (n)
 		lab_doc_note(sec,
-		             "runs: up to %zu per point, intervals from the run means; share of a "
-		             "run mean's variance between runs at threads %s (above half: more "
+		             "runs: up to %zu per point%s, intervals from the run means; share of "
+		             "a run mean's variance between runs at threads %s (above half: more "
 		             "runs narrow the interval, not more samples; below: more samples per "
 		             "run)",
-		             runs, shares);
+		             runs,
+		             fresh == n ? ", each in a new process (fresh_process)"
+		             : fresh    ? ", some in a new process each (fresh_process)"
+		                        : "",
+		             shares);
 	for (size_t j = 0; j < s->nrow; j++)
 		if (lab_an_precision_line(s->row[j].pt, buf, sizeof(buf)))
 			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);

@@ -75,7 +75,8 @@ LAB_TEST(precision_parse_and_stein)
 	CHECK(lab_prec_parse("off", &f, &err) == 0 && f == 0);
 	CHECK(lab_prec_parse("80%", &f, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_parse("2 percent", &f, &err) == -LAB_ECONFIG);
-	CHECK(lab_prec_key_check("fresh_process", "on", 1, &err) == -LAB_ECONFIG);
+	CHECK(lab_prec_key_check("fresh_process", "on", 1, &err) == 0);
+	CHECK(lab_prec_key_check("fresh_process", "on", 2, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_key_check("runs", "3", 2, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_key_check("reps", "3", 2, &err) == 0);
 	/* (t(0.975, 9) s0 / d)^2 = (2.2622 * 5 / 1)^2 = 127.9 -> 128; never below the pilot */

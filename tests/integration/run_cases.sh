@@ -592,6 +592,62 @@ for s in a["series"]:
         assert p["total_budget_exhausted"] is True, p
 PY
 	;;
+fresh_process)
+	# fresh_process = on: each run of each point in a new process of the lab. run.json lists the
+	# pid of each run (all different, none the lab run's own), samples.csv has runs 0..2 and
+	# threads.csv's times count from lab run's origin (they rise run after run); the analyzer
+	# says so. An OpenMP kernel's CPUs, the counters' record and the kernel's facts come back.
+	printf '[global]\nthreads = 1..max\nreps = 2\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nruns = 3\nfresh_process = on\n\n[noop]\nkernel = noop\n\n[omp]\nkernel = omp_triad\nsize = 64K\nruns = 2\n\n[numa]\nkernel = numa_policy\nthreads = 1\nsize = 1M\nruns = 2\n' >"$tmp/f.ini"
+	"$lab" run "$tmp/f.ini" -o "$tmp/f" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	run_pid=$!
+	wait $run_pid
+	check "$tmp/f" --min-points 3
+	"$lab" analyze "$tmp/f" --no-plots --include-flagged >"$tmp/a.txt"
+	grep -q "runs: up to 3 per point, each in a new process (fresh_process), intervals" "$tmp/a.txt"
+	python3 - "$tmp/f" "$run_pid" <<'PY'
+import csv, json, sys
+d, parent = sys.argv[1], int(sys.argv[2])
+run = json.load(open(d + "/run.json"))
+pids = []
+for e in run["experiments"]:
+    for p in e["points"]:
+        assert p["status"] == "ok" and p["verify"] == "pass", p
+        assert len(p["processes"]) == p["runs"] >= 2, p
+        pids += p["processes"]
+        if e["name"] == "omp":
+            assert p["team"] == "openmp" and len(p["omp_cpus"]) == p["threads"], p
+        if e["name"] == "numa":
+            assert p["point_facts"]["placement_ok"] is True, p
+        assert p["counters"]["events"], p
+assert len(set(pids)) == len(pids) and parent not in pids, pids
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+assert {r["run"] for r in rows} == {"0", "1", "2"}, rows
+last = {}
+for r in csv.DictReader(open(d + "/threads.csv")):
+    key = (r["point"], r["thread"])
+    assert int(r["end_ns"]) > int(r["start_ns"]) > last.get(key, -1), r
+    last[key] = int(r["end_ns"])
+PY
+	# SIGTERM to lab run alone (not its process group) reaches the run's process too: lab run
+	# ends "interrupted" and leaves no process behind.
+	printf '[global]\nreps = 50\nmin_time = 50ms\nwarmup = 1ms\nruns = 5\nfresh_process = on\n\n[a]\nkernel = noop\n' >"$tmp/long.ini"
+	"$lab" run "$tmp/long.ini" -o "$tmp/long" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	run_pid=$!
+	sleep 1.5
+	kill -TERM "$run_pid"
+	wait "$run_pid" || true
+	grep -q '"status": "interrupted"' "$tmp/long/run.json"
+	for c in /proc/[0-9]*/cmdline; do
+		if tr '\0' ' ' <"$c" 2>/dev/null | grep -q -- "__run-point .*$tmp/long.ini"; then
+			echo "a run's process outlived lab run: $c"; exit 1
+		fi
+	done
+	# The child command is lab run's own: a terminal or a bad id is refused with one line.
+	if "$lab" __run-point --point x "$tmp/f.ini" </dev/null >"$tmp/o2" 2>"$tmp/e2"; then
+		echo "__run-point took a bad id"; exit 1
+	fi
+	grep -q -- "--point ID: a point id" "$tmp/e2"
+	;;
 counters_fixture_symlink)
 	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
 	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under

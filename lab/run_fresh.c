@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * fresh_process = on: each run of a point measured by a new process of this binary (exec'd, so
+ * its address layout, heap and pages are its own; Kalibera & Jones's process level). The
+ * parent (lab run) starts `lab __run-point --point ID` with its own configs, --set and --only;
+ * the child plans again, checks that its point is the parent's, measures it in one run and
+ * writes the point's identity and its record (harness/runner_wire.c) to the pipe on its
+ * stdout. No shell: an argument vector and posix_spawn.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/clock.h"
+#include "harness/runner.h"
+#include "lab/cli.h"
+#include "lab/run_fresh.h"
+
+extern char **environ;
+
+/* What makes a planned point this one: its experiment, params, threads and CPUs. */
+static void fresh_ident(const struct lab_plan *plan, const struct lab_point *pt, char *buf,
+                        size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%u %s %u %s", pt->id, plan->exp[pt->exp].name,
+	                               pt->nthreads, pt->params_text);
+
+	for (unsigned i = 0; i < pt->nthreads && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, " %d", pt->cpus[i]);
+}
+
+/* All the child writes, into *buf; 0 or -1 (errno). A Ctrl-C or SIGTERM that reached lab run
+ * alone (not the child's process group) is passed on, so the child stops at its next sample. */
+static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, char **buf,
+                          size_t *len)
+{
+	size_t cap = 1 << 16;
+	char *b = malloc(cap);
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int passed = 0;
+
+	*len = 0;
+	if (!b)
+		return -1;
+	for (;;) {
+		if (!passed && atomic_load(interrupted)) {
+			kill(child, SIGTERM);
+			passed = 1;
+		}
+		int ready = poll(&p, 1, 100);
+		if (ready < 0 && errno != EINTR) {
+			free(b);
+			return -1;
+		}
+		if (ready <= 0)
+			continue;
+		if (*len == cap) {
+			char *g = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
+			if (!g) {
+				free(b);
+				errno = ENOMEM;
+				return -1;
+			}
+			b = g;
+			cap *= 2;
+		}
+		ssize_t n = read(fd, b + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(b);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		*len += (size_t)n;
+	}
+	*buf = b;
+	return 0;
+}
+
+/* A run that did not come back: a failed record that says what its process did. */
+static int fresh_failed(const struct lab_point *pt, struct lab_point_rec *rec, int pid,
+                        const char *what)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->status = LAB_STATUS_FAILED;
+	rec->nthreads = pt->nthreads;
+	rec->pid = pid;
+	snprintf(rec->reason, sizeof(rec->reason), "the process of this run (pid %d) %.400s", pid,
+	         what);
+	return 0;
+}
+
+/* The child's bytes: its point's identity (checked against ours), then the record. */
+static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt, const char *buf,
+                      size_t len, int pid, struct lab_point_rec *rec, struct lab_err *err)
+{
+	char want[4096];
+	uint64_t ilen;
+
+	fresh_ident(f->plan, pt, want, sizeof(want));
+	if (len < sizeof(ilen) || (memcpy(&ilen, buf, sizeof(ilen)), ilen > len - sizeof(ilen)))
+		return fresh_failed(pt, rec, pid, "sent no record");
+	if (ilen != strlen(want) || memcmp(buf + sizeof(ilen), want, ilen))
+		return fresh_failed(
+		    pt, rec, pid, "planned another point: a config changed on disk during the run");
+	buf += sizeof(ilen) + ilen;
+	len -= sizeof(ilen) + ilen;
+	if (lab_point_rec_unpack(buf, len, f->origin_ns, rec, err) == -LAB_ENOMEM)
+		return -LAB_ENOMEM;
+	if (err->code) {
+		char what[LAB_ERR_MSG_MAX + 16];
+		snprintf(what, sizeof(what), "sent %s", err->msg);
+		return fresh_failed(pt, rec, pid, what);
+	}
+	rec->pid = pid;
+	return 0;
+}
+
+/* The child's argument vector: __run-point --point ID, the parent's configs, --set, --only. */
+static const char **fresh_argv(const struct lab_cli_args *a, const char *id)
+{
+	size_t n = 0, max = 4 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly + 1;
+	const char **v = calloc(max, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v[n++] = lab_self;
+	v[n++] = "__run-point";
+	v[n++] = "--point";
+	v[n++] = id;
+	for (unsigned i = 0; i < a->nconfigs; i++)
+		v[n++] = a->configs[i];
+	for (unsigned i = 0; i < a->nsets; i++) {
+		v[n++] = "--set";
+		v[n++] = a->sets[i];
+	}
+	for (unsigned i = 0; i < a->nonly; i++) {
+		v[n++] = "--only";
+		v[n++] = a->only[i];
+	}
+	return v;
+}
+
+int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_rec *rec,
+                        struct lab_err *err)
+{
+	const struct lab_run_fresh *f = ctx;
+	char id[24], *buf = NULL;
+	const char **argv;
+	int fds[2], status = 0, rc;
+	size_t len = 0;
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+
+	snprintf(id, sizeof(id), "%u", pt->id);
+	if (!(argv = fresh_argv(f->a, id)))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (pipe(fds)) {
+		free(argv);
+		return lab_err_set(err, LAB_ESYS, "fresh_process: pipe: %s", strerror(errno));
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv);
+	close(fds[1]);
+	if (rc) {
+		close(fds[0]);
+		return lab_err_set(err, LAB_ESYS, "fresh_process: cannot start the lab again: %s",
+		                   strerror(rc));
+	}
+	int rd = fresh_read_all(fds[0], pid, f->interrupted, &buf, &len), rerr = errno;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (atomic_load(f->interrupted)) {
+		free(buf);
+		memset(rec, 0, sizeof(*rec));
+		return lab_err_set(err, LAB_EINTR, "interrupted");
+	}
+	if (rd) {
+		char what[128];
+		snprintf(what, sizeof(what), "could not be read: %s", strerror(rerr));
+		fresh_failed(pt, rec, (int)pid, what);
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char how[96];
+		if (WIFSIGNALED(status))
+			snprintf(how, sizeof(how), "died of signal %d", WTERMSIG(status));
+		else
+			snprintf(how, sizeof(how), "exited with status %d (its error is on stderr)",
+			         WEXITSTATUS(status));
+		fresh_failed(pt, rec, (int)pid, how);
+	} else if ((rc = fresh_take(f, pt, buf, len, (int)pid, rec, err))) {
+		free(buf);
+		return rc;
+	}
+	free(buf);
+	return 0;
+}
+
+/* ---- the child: lab __run-point --point ID [CONFIG ...] [--set ...] [--only ...] ---- */
+
+static atomic_int fresh_interrupted;
+
+static void fresh_on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&fresh_interrupted, 1);
+}
+
+static const struct lab_opt fresh_opts[] = {
+    {"--point", NULL, LAB_OPT_VALUE, "ID", offsetof(struct lab_cli_args, point), 0,
+     "the planned point to measure (its id in lab plan)"},
+    LAB_CLI_OPT_SET,
+    LAB_CLI_OPT_ONLY,
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts fresh_cmd = {
+    .name = "__run-point",
+    .synopsis = "--point ID [CONFIG.ini ...] [--set SEC.KEY=VAL]... [--only SEC]...",
+    .about = "Internal to lab run (fresh_process = on): plans the configs, measures one run of\n"
+             "point ID in this new process and writes its record to standard output, which\n"
+             "must not be a terminal.\n",
+    .opts = fresh_opts,
+    .pos_at = offsetof(struct lab_cli_args, configs),
+    .npos_at = offsetof(struct lab_cli_args, nconfigs),
+    .pos_max = LAB_CLI_LIST_MAX,
+    .pos_what = "config files",
+};
+
+/* Writes n bytes to stdout; 0 or -1. */
+static int fresh_write(const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(STDOUT_FILENO, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Measures point pt once and writes its identity and record; the exit code. */
+static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point *pt)
+{
+	const struct lab_experiment *e = &s->plan->exp[pt->exp];
+	struct lab_point_spec spec = {.kernel = e->kernel,
+	                              .kparams = pt->kparams,
+	                              .h = &pt->h,
+	                              .cpus = pt->cpus,
+	                              .n = pt->nthreads};
+	struct lab_runner runner;
+	struct lab_point_rec rec;
+	struct lab_err err = {0};
+	char ident[4096], *buf = NULL;
+	size_t len = 0;
+
+	signal(SIGINT, fresh_on_signal);
+	signal(SIGTERM, fresh_on_signal);
+	lab_runner_init(&runner, s->topo, &s->plan->env, &fresh_interrupted);
+	int rc = lab_runner_point(&runner, &spec, &rec, &err);
+	if (rc == 0)
+		rc = lab_point_rec_pack(&rec, runner.origin_ns, &buf, &len);
+	lab_point_rec_free(&rec);
+	if (rc == -LAB_EINTR) /* lab run was interrupted too: it says so */
+		return 128 + SIGINT;
+	if (rc) {
+		lab_opts_error("lab __run-point: %s",
+		               rc == -LAB_ENOMEM ? "out of memory" : err.msg);
+		return LAB_EXIT_FAILURE;
+	}
+	fresh_ident(s->plan, pt, ident, sizeof(ident));
+	uint64_t ilen = strlen(ident);
+	rc = fresh_write(&ilen, sizeof(ilen)) || fresh_write(ident, ilen) || fresh_write(buf, len);
+	free(buf);
+	if (rc) {
+		lab_opts_error("lab __run-point: write the record: %s", strerror(errno));
+		return LAB_EXIT_FAILURE;
+	}
+	return LAB_EXIT_OK;
+}
+
+int lab_cmd_run_point(int argc, char **argv)
+{
+	struct lab_cli_args a;
+	struct lab_cli_setup s;
+	char *end = NULL;
+	int rc = lab_opts_parse(&fresh_cmd, argc, argv, &a, sizeof(a));
+
+	if (rc)
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	if (isatty(STDOUT_FILENO)) {
+		lab_opts_error("lab __run-point: standard output is a terminal (this command is "
+		               "lab run's, with fresh_process = on)");
+		return LAB_EXIT_USAGE;
+	}
+	errno = 0;
+	unsigned long id = a.point ? strtoul(a.point, &end, 10) : 0;
+	if (!a.point || !*a.point || *end || errno || a.point[0] == '-') {
+		lab_opts_error("lab __run-point: --point ID: a point id (allowed 0, 1, ...)");
+		return LAB_EXIT_USAGE;
+	}
+	rc = lab_cli_prepare(&a, &s);
+	if (rc == LAB_EXIT_OK && id >= s.plan->npts) {
+		lab_opts_error("lab __run-point: --point %lu: the plan has %u points", id,
+		               s.plan->npts);
+		rc = LAB_EXIT_USAGE;
+	}
+	if (rc == LAB_EXIT_OK)
+		rc = fresh_child_run(&s, &s.plan->pts[id]);
+	lab_cli_release(&s);
+	return rc;
+}
