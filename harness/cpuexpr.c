@@ -18,7 +18,9 @@ struct cx {
 	const struct lab_topo_domains *doms; /* NULL: syntax only */
 	int *cpus;
 	unsigned n, max;
-	const char *part; /* the part being read, for messages */
+	unsigned char *seen; /* by CPU number: taken already (a scan of the taken was quadratic) */
+	int nseen;           /* CPU numbers below this have a seen entry */
+	const char *part;    /* the part being read, for messages */
 	struct lab_err *err;
 };
 
@@ -108,13 +110,13 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 		                   dom->ncores);
 	}
 	int cpu = dom->cpus[idx];
-	for (unsigned i = 0; i < c->n; i++)
-		if (c->cpus[i] == cpu)
-			return lab_err_set(
-			    c->err, LAB_ECONFIG,
-			    "in '%s': cpu %d (%s:%ld) is selected twice (each thread "
-			    "needs its own CPU)",
-			    c->part, cpu, dom->name, idx);
+	LAB_BUG_ON(cpu < 0 || cpu >= c->nseen);
+	if (c->seen[cpu])
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': cpu %d (%s:%ld) is selected twice (each thread "
+		                   "needs its own CPU)",
+		                   c->part, cpu, dom->name, idx);
+	c->seen[cpu] = 1;
 	c->cpus[c->n++] = cpu;
 	return 0;
 }
@@ -272,7 +274,16 @@ int lab_cpuexpr_resolve(const char *expr, const struct lab_topo_domains *doms, i
                         unsigned max, struct lab_err *err)
 {
 	struct cx c = {.doms = doms, .cpus = cpus, .max = max, .err = err};
+	int rc;
 
 	LAB_BUG_ON(!doms || !cpus);
-	return cx_run(&c, expr);
+	for (unsigned d = 0; d < doms->n; d++)
+		for (unsigned i = 0; i < doms->dom[d].ncpus; i++)
+			if (doms->dom[d].cpus[i] >= c.nseen)
+				c.nseen = doms->dom[d].cpus[i] + 1;
+	if (!(c.seen = calloc((size_t)c.nseen + 1, 1)))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	rc = cx_run(&c, expr);
+	free(c.seen);
+	return rc;
 }

@@ -53,10 +53,11 @@ static hwloc_obj_type_t dom_llc(hwloc_topology_t hw, char *name, size_t size)
 	return (hwloc_obj_type_t)0;
 }
 
-/* The logical index of pu's ancestor of type t, -1 when it has none. */
-static int dom_ancestor(hwloc_topology_t hw, hwloc_obj_type_t t, int cpu)
+/* The logical index of the ancestor of type t of the PU of logical index i, -1 when it has none
+ * (by logical index, O(1): a lookup by OS index scans every PU, and each PU was looked up). */
+static int dom_ancestor(hwloc_topology_t hw, hwloc_obj_type_t t, unsigned i)
 {
-	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(hw, (unsigned)cpu);
+	hwloc_obj_t pu = hwloc_get_obj_by_type(hw, HWLOC_OBJ_PU, i);
 	hwloc_obj_t o = pu ? hwloc_get_ancestor_obj_by_type(hw, t, pu) : NULL;
 
 	return o ? (int)o->logical_index : -1;
@@ -91,8 +92,8 @@ static int dom_usable(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigne
 		p->rank = seen[info[i].core]++;
 		p->idx[0] = 0;
 		p->idx[1] = packages ? info[i].package : 0;
-		p->idx[2] = dom_ancestor(hw, HWLOC_OBJ_DIE, p->cpu);
-		p->idx[3] = llc ? dom_ancestor(hw, llc, p->cpu) : -1;
+		p->idx[2] = dom_ancestor(hw, HWLOC_OBJ_DIE, i); /* info is in logical order */
+		p->idx[3] = llc ? dom_ancestor(hw, llc, i) : -1;
 		p->idx[4] = info[i].numa;
 	}
 	qsort(u, n, sizeof(*u), dom_cmp);
