@@ -23,6 +23,7 @@ struct cfg_loader {
 	struct lab_cfg_section *cur; /* section of the last [header], NULL before any */
 	bool bad_header;             /* the last header was unreadable: its keys are not reported */
 	size_t skip;                 /* leading bytes of the line to hide from libinih */
+	size_t keep;                 /* bytes of the line to show it (an inline comment cut off) */
 	bool oom;
 };
 
@@ -175,6 +176,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 
 	ld->cont = false;
 	ld->skip = 0;
+	ld->keep = n;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
 	if (memchr(raw, '\r', n)) {
@@ -217,6 +219,13 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	}
 	if (s > raw && ld->after_key) {
 		ld->cont = true;
+		/* An inline comment (';' after a blank) ends a continuation line as it ends a key
+		 * line; libinih would keep it in the value. */
+		for (const char *c = s + 1; c < end; c++)
+			if (*c == ';' && isspace((unsigned char)c[-1])) {
+				ld->keep = (size_t)(c - raw);
+				break;
+			}
 		return true;
 	}
 	/* Not a continuation: libinih must not take an indented key line for one either. */
@@ -261,6 +270,7 @@ static char *cfg_reader(char *str, int num, void *stream)
 		if (!cfg_scan_line(ld, raw, n))
 			n = 0;
 		else {
+			n = ld->keep < n ? ld->keep : n;
 			raw += ld->skip;
 			n -= ld->skip;
 		}

@@ -155,12 +155,15 @@ LAB_TEST(continuation_lines_join)
 	            "kernel = noop\n"
 	            "stride = 8,\n"
 	            "; a comment does not end the value\n"
-	            "  16\n");
+	            "  16 ; an inline comment ends a continuation line too\n"
+	            "placement = list:0,\n"
+	            "  1;2\n");
 	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
 	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "1, 2, 4");
 	CHECK_EQ_I64(tc_line(&t, "a", "threads"), 2);
 	CHECK_EQ_I64(tc_line(&t, "a", "kernel"), 5);
 	CHECK_EQ_STR(tc_value(&t, "a", "stride"), "8, 16");
+	CHECK_EQ_STR(tc_value(&t, "a", "placement"), "list:0, 1;2"); /* ';' without a blank */
 	tc_free(&t);
 }
 
