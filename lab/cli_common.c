@@ -157,6 +157,18 @@ static void cli_plan_json(const struct lab_cli_setup *s)
 		lab_json_obj_close(&j);
 	}
 	lab_json_arr_close(&j);
+	lab_json_arr_open(&j, "lessons");
+	for (unsigned i = 0; i < s->plan->nlessons; i++) {
+		const struct lab_plan_lesson *l = &s->plan->lessons[i];
+		lab_json_obj_open(&j, NULL);
+		lab_json_str(&j, "name", l->name);
+		lab_json_str(&j, "claim", l->claim);
+		lab_json_str(&j, "expr", l->expr);
+		lab_json_str(&j, "file", l->line ? l->file : "--set");
+		lab_json_int(&j, "line", l->line);
+		lab_json_obj_close(&j);
+	}
+	lab_json_arr_close(&j);
 	lab_json_obj_close(&j);
 	lab_json_end(&j);
 }
@@ -274,6 +286,12 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 			       pt->state == LAB_POINT_SKIPPED ? pt->reason : "");
 		}
 	}
+	if (s->plan->nlessons)
+		printf("\n[lessons] %u claim%s, checked against this plan (the analyzer judges "
+		       "them on the data)\n",
+		       s->plan->nlessons, s->plan->nlessons == 1 ? "" : "s");
+	for (unsigned i = 0; i < s->plan->nlessons; i++)
+		printf("  %s = %s\n", s->plan->lessons[i].name, s->plan->lessons[i].expr);
 	printf("\n%u point%s planned\n", s->plan->npts, s->plan->npts == 1 ? "" : "s");
 	cli_print_estimate(s->plan);
 }

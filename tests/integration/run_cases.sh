@@ -673,6 +673,12 @@ chapter_configs_plan)
 	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do
 		"$lab" plan "$c" >"$tmp/plan" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 		grep -q 'points planned' "$tmp/plan"
+		# the claims are shown as checked, in the text and in --json, one per [lessons] key
+		n=$(sed -n '/^\[lessons\]/,/^\[/p' "$c" | grep -c '^[a-z_0-9]* = ' || true)
+		if [ "$n" -gt 0 ]; then
+			grep -q "^\[lessons\] $n claim" "$tmp/plan"
+			"$lab" plan "$c" --json | python3 -c "import json,sys; assert len(json.load(sys.stdin)['lessons']) == $n"
+		fi
 	done
 	# On a 2-socket machine with SMT, the chapters whose lessons need a line to move between
 	# cores put a 2-thread team on two cores, not on one core's two PUs (compact would).
