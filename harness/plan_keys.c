@@ -114,10 +114,7 @@ const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *re
 /* Adds msg to d unless the same line is already there (sweeps repeat errors per point). */
 void lab__plan_diag_once(struct lab_diag *d, const char *msg)
 {
-	for (unsigned i = 0; i < d->n; i++)
-		if (!strcmp(d->msg[i], msg))
-			return;
-	lab_diag_add(d, "%s", msg);
+	lab_diag_add_once(d, "%s", msg);
 }
 
 /* True when value is text without its surrounding blanks. */
