@@ -68,6 +68,7 @@ struct lab_resolved {
 	bool harness;                  /* a harness key */
 	const char *text;              /* the winning text (owned by the config or the table) */
 	enum lab_src src;
+	bool set_global;  /* LAB_SRC_CLI: from --set global.KEY, not --set NAME.KEY */
 	const char *file; /* NULL for defaults */
 	int line;
 	unsigned nvals; /* > 1: the key sweeps */

@@ -141,8 +141,9 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 		what = detail;
 	}
 
-	if (r->src == LAB_SRC_CLI)
-		rc = asprintf(&msg, "--set %s.%s=%s: %s", e->name, r->param->key, value, what);
+	if (r->src == LAB_SRC_CLI) /* as typed: one line for every experiment of a global */
+		rc = asprintf(&msg, "--set %s.%s=%s: %s", r->set_global ? "global" : e->name,
+		              r->param->key, value, what);
 	else if (r->src == LAB_SRC_DEFAULT)
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
 		              r->param->key, value, what);

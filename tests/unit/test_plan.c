@@ -748,6 +748,15 @@ LAB_TEST(lesson_selectors_use_an_index)
 	tp_free(&t);
 }
 
+/* --set global.KEY=bad is one error, as typed, not one per experiment under its name. */
+LAB_TEST(set_global_error_is_reported_once_as_typed)
+{
+	static const char *const sets[] = {"global.reps=0"};
+
+	plan_fails_with("[x]\nkernel = fake\n[y]\nkernel = fake\n", sets, 1,
+	                "--set global.reps=0: out of range (allowed 1 .. 100000)");
+}
+
 /* Every line is bounded: a 100 000-byte key keeps its start and the end of the message. */
 LAB_TEST(long_echoes_are_clipped)
 {
