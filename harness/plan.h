@@ -138,6 +138,10 @@ void lab_plan_free(struct lab_plan *plan);
 /* Points compared with lesson selectors by every plan built so far (a test's count of work). */
 unsigned long long lab_plan_lesson_probes(void);
 
+/* Edit distances worked out for did-you-mean on unknown lesson experiments, by every plan built
+ * so far (a test's count of work). */
+unsigned long long lab_plan_lesson_suggest_probes(void);
+
 /* The kernel named name in registry, or NULL. */
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
                                               const char *name);
