@@ -42,7 +42,7 @@ static char *diag_clip(char *line, size_t len)
 }
 
 /* The formatted line, clipped; NULL out of memory. */
-static char *diag_format(const char *fmt, va_list ap)
+__attribute__((format(printf, 1, 0))) static char *diag_format(const char *fmt, va_list ap)
 {
 	char *line = NULL;
 	int len = vasprintf(&line, fmt, ap);
