@@ -75,7 +75,7 @@ const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const ch
 	return cfg_find(cfg, file, "global");
 }
 
-static bool cfg_name_ok(const char *name)
+bool lab_cfg_name_ok(const char *name)
 {
 	if (!*name)
 		return false;
@@ -112,7 +112,7 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		             "%s:%d: [%s]: text after the section header (allowed only a ; or # "
 		             "comment)",
 		             ld->file, ld->line, name);
-	if (!cfg_name_ok(name)) {
+	if (!lab_cfg_name_ok(name)) {
 		lab_diag_add(ld->d,
 		             "%s:%d: [%s]: bad section name (allowed letters, digits, '_', '.', "
 		             "'-')",

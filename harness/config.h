@@ -67,6 +67,9 @@ int lab_cfg_load_text(struct lab_cfg *cfg, const char *name, const char *text, s
 /* Adds a --set argument "SECTION.KEY=VALUE". A malformed one goes to d. */
 void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d);
 
+/* True when name is a valid section (or lesson) name: letters, digits, '_', '.', '-'; not empty. */
+bool lab_cfg_name_ok(const char *name);
+
 /* The [global] section of file, or NULL. */
 const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const char *file);
 

@@ -9,6 +9,9 @@
 #include "harness/err.h"
 
 #define LAB_DIAG_MAX 200
+/* The longest line kept, in bytes: a longer one keeps its start and its end around "..." (a
+ * 100 000-character --set key made a 200 KB line). */
+#define LAB_DIAG_LINE_MAX 1024
 
 struct lab_diag {
 	unsigned n;       /* messages kept */
@@ -16,8 +19,13 @@ struct lab_diag {
 	char **msg;
 };
 
-/* Appends a formatted line. Keeps the first LAB_DIAG_MAX; counts the rest. */
+/* Appends a formatted line, clipped to LAB_DIAG_LINE_MAX. Keeps the first LAB_DIAG_MAX; counts
+ * the rest. */
 void lab_diag_add(struct lab_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same, unless the same line (as clipped) is already there. */
+void lab_diag_add_once(struct lab_diag *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Total number of errors added. */
 unsigned lab_diag_count(const struct lab_diag *d);

@@ -167,7 +167,7 @@ static int lp_expr(struct lp *s);
 /* cost(sel), throughput(sel), speedup(sel), metric(NAME, sel). */
 static int lp_call(struct lp *s, const char *name, const char *at)
 {
-	struct lab_lesson_node n = {.a = -1, .b = -1};
+	struct lab_lesson_node n = {.a = -1, .b = -1, .col = (unsigned)(at - s->text) + 1};
 	int op = -1;
 
 	for (int i = LAB_LESSON_COST; i <= LAB_LESSON_METRIC; i++)
@@ -201,6 +201,7 @@ static int lp_call(struct lp *s, const char *name, const char *at)
 static int lp_number(struct lp *s)
 {
 	char *end;
+	unsigned col = lp_col(s);
 
 	errno = 0;
 	double v = strtod(s->p, &end);
@@ -211,8 +212,8 @@ static int lp_number(struct lp *s)
 		if (!isdigit((unsigned char)*q) && !strchr(".eE+-", *q))
 			return lp_fail(s, "bad number (a plain decimal like 1.5 or 2e3)");
 	s->p = end;
-	return lp_node(s,
-	               (struct lab_lesson_node){.op = LAB_LESSON_NUM, .num = v, .a = -1, .b = -1});
+	return lp_node(s, (struct lab_lesson_node){
+	                      .op = LAB_LESSON_NUM, .num = v, .a = -1, .b = -1, .col = col});
 }
 
 static int lp_primary(struct lp *s)
@@ -246,12 +247,14 @@ static int lp_unary(struct lp *s)
 		return lp_primary(s);
 	if (++s->depth > LAB_LESSON_DEPTH_MAX)
 		return lp_fail(s, "nested too deeply");
+	unsigned col = lp_col(s);
 	s->p++;
 	int a = lp_unary(s);
 	s->depth--;
 	if (a < 0)
 		return -1;
-	return lp_node(s, (struct lab_lesson_node){.op = LAB_LESSON_NEG, .a = a, .b = -1});
+	return lp_node(s,
+	               (struct lab_lesson_node){.op = LAB_LESSON_NEG, .a = a, .b = -1, .col = col});
 }
 
 static int lp_binary(struct lp *s, int mul)
@@ -263,6 +266,7 @@ static int lp_binary(struct lp *s, int mul)
 		char ch = *s->p;
 		if (mul ? (ch != '*' && ch != '/') : (ch != '+' && ch != '-'))
 			break;
+		unsigned col = lp_col(s);
 		s->p++;
 		int b = mul ? lp_unary(s) : lp_binary(s, 1);
 		if (b < 0)
@@ -271,7 +275,7 @@ static int lp_binary(struct lp *s, int mul)
 		                        : ch == '/' ? LAB_LESSON_DIV
 		                        : ch == '+' ? LAB_LESSON_ADD
 		                                    : LAB_LESSON_SUB;
-		a = lp_node(s, (struct lab_lesson_node){.op = op, .a = a, .b = b});
+		a = lp_node(s, (struct lab_lesson_node){.op = op, .a = a, .b = b, .col = col});
 	}
 	return a;
 }

@@ -30,6 +30,13 @@
 #define LAB_LESSON_NODES_MAX  256 /* nodes of one claim */
 #define LAB_LESSON_DEPTH_MAX  32  /* nesting of parentheses and unary minus */
 #define LAB_LESSON_PARAMS_MAX 16  /* KEY=VALUE items of one selector */
+/* Point means one claim may use (a speedup uses two: its point and the one at threads = 1);
+ * the analyzer holds this many per claim. */
+#define LAB_LESSON_POINTS_MAX 64
+/* Magnitudes of a number written in a claim, zero aside: generous for ratios, costs in ns and
+ * rates, far from where doubles overflow or lose precision. */
+#define LAB_LESSON_NUM_MIN 1e-30
+#define LAB_LESSON_NUM_MAX 1e30
 
 enum lab_lesson_op {
 	LAB_LESSON_NUM,
@@ -66,6 +73,7 @@ struct lab_lesson_node {
 	int sel;      /* COST..METRIC: index into claim->sel */
 	char *metric; /* METRIC */
 	int a, b;     /* operands (node indexes); b unused for NEG */
+	unsigned col; /* 1-based column of the number, function name or operator */
 };
 
 struct lab_lesson_claim {
@@ -82,6 +90,18 @@ struct lab_lesson_claim {
  * wrong (what is allowed)" in err and c emptied. Caller frees with lab_lesson_claim_free.
  */
 int lab_lesson_parse(const char *text, struct lab_lesson_claim *c, struct lab_err *err);
+
+/*
+ * Checks that a parsed claim says something about measured data, as the planner requires of a
+ * config's lessons (the analyzer does not ask it of an older run.json): at least one of cost,
+ * throughput, speedup or metric; at most LAB_LESSON_POINTS_MAX point means (a speedup counts
+ * two); every number 0 or of magnitude LAB_LESSON_NUM_MIN .. LAB_LESSON_NUM_MAX; no division
+ * by a constant part that is 0; no constant part, and no product or quotient of numbers and
+ * quantities (each taken up to 1e20 or down to 1e-20), beyond 1e300 or below 1e-300, where
+ * doubles overflow or underflow. Returns 0, or -LAB_ECONFIG with "column N: what is wrong (what
+ * is allowed)" in err.
+ */
+int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err);
 
 /* Frees what c holds; c can be parsed into again. */
 void lab_lesson_claim_free(struct lab_lesson_claim *c);

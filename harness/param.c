@@ -381,11 +381,11 @@ const char *lab_param_type_name(enum lab_ptype type)
 
 unsigned lab_edit_distance(const char *a, const char *b)
 {
-	unsigned row[101];
+	unsigned row[LAB_EDIT_DISTANCE_MAX + 1];
 	size_t la = strlen(a), lb = strlen(b);
 
-	if (la > 100 || lb > 100)
-		return 100;
+	if (la > LAB_EDIT_DISTANCE_MAX || lb > LAB_EDIT_DISTANCE_MAX)
+		return LAB_EDIT_DISTANCE_MAX;
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {

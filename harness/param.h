@@ -42,7 +42,11 @@ int lab_parse_duration(const char *text, uint64_t *out, struct lab_err *err);
 int lab_parse_double(const char *text, double *out, struct lab_err *err);
 int lab_parse_bool(const char *text, bool *out, struct lab_err *err);
 
-/* Levenshtein distance of a and b, capped at 100. */
+/* The longest text lab_edit_distance measures. */
+#define LAB_EDIT_DISTANCE_MAX 100
+
+/* Levenshtein distance of a and b; LAB_EDIT_DISTANCE_MAX when either is longer than that (no
+ * distance is worked out: a caller must not take it as "close"). */
 unsigned lab_edit_distance(const char *a, const char *b);
 
 #endif

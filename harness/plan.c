@@ -30,25 +30,30 @@ static void plan_unknown_key(struct lab_diag *d, const struct lab_experiment *e,
 		             kv->line, e->name, kv->key, e->kernel->name, hint);
 }
 
-static void plan_apply(struct lab_experiment *e, const struct lab_cfg_kv *kv, enum lab_src src)
+static void plan_apply(struct lab_experiment *e, const struct lab_cfg_kv *kv, enum lab_src src,
+                       bool set_global)
 {
 	struct lab_resolved *r = lab__plan_key(e, kv->key);
 
 	r->text = kv->value;
 	r->src = src;
+	r->set_global = set_global;
 	r->file = kv->file;
 	r->line = kv->line;
 }
 
-/* Applies one layer of keys (global, section or --set); unknown keys are errors unless lenient. */
+/* Applies one layer of keys (global, section or --set); unknown keys are errors unless lenient
+ * (a [global] or --set global key may be another kernel's). */
 static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, unsigned n,
                        enum lab_src src, bool lenient, struct lab_diag *d)
 {
+	bool set_global = src == LAB_SRC_CLI && lenient;
+
 	for (unsigned i = 0; i < n; i++) {
 		if (!strcmp(kv[i].key, "kernel"))
 			continue;
 		if (lab__plan_key(e, kv[i].key))
-			plan_apply(e, &kv[i], src);
+			plan_apply(e, &kv[i], src, set_global);
 		else if (!lenient)
 			plan_unknown_key(d, e, &kv[i]);
 	}

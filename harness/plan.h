@@ -68,6 +68,7 @@ struct lab_resolved {
 	bool harness;                  /* a harness key */
 	const char *text;              /* the winning text (owned by the config or the table) */
 	enum lab_src src;
+	bool set_global;  /* LAB_SRC_CLI: from --set global.KEY, not --set NAME.KEY */
 	const char *file; /* NULL for defaults */
 	int line;
 	unsigned nvals; /* > 1: the key sweeps */
@@ -136,6 +137,10 @@ void lab_plan_free(struct lab_plan *plan);
 
 /* Points compared with lesson selectors by every plan built so far (a test's count of work). */
 unsigned long long lab_plan_lesson_probes(void);
+
+/* Edit distances worked out for did-you-mean on unknown lesson experiments, by every plan built
+ * so far (a test's count of work). */
+unsigned long long lab_plan_lesson_suggest_probes(void);
 
 /* The kernel named name in registry, or NULL. */
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,

@@ -11,7 +11,9 @@
 #include "harness/param.h"
 #include "harness/plan_internal.h"
 
-/* The closest known key to key, over the harness table and table, or NULL when none is close. */
+/* The closest known key to key, over the harness table and table, or NULL when none is close.
+ * Never key itself: "did you mean 'kernel'?" for 'kernel' helps no one; nothing for a key too
+ * long for lab_edit_distance. */
 const char *lab__plan_closest(const char *key, const struct lab_param *table)
 {
 	const struct lab_param *tables[] = {lab_hparam_table, table};
@@ -20,16 +22,19 @@ const char *lab__plan_closest(const char *key, const struct lab_param *table)
 
 	if (limit < 2)
 		limit = 2;
+	if (strlen(key) > LAB_EDIT_DISTANCE_MAX) /* too long to measure: close to nothing */
+		return NULL;
 	for (unsigned t = 0; t < 2; t++)
 		for (const struct lab_param *p = tables[t]; p && p->key; p++) {
 			unsigned dist = lab_edit_distance(key, p->key);
-			if (dist < best_d) {
+			if (dist && dist < best_d) {
 				best_d = dist;
 				best = p->key;
 			}
 		}
-	if (lab_edit_distance(key, "kernel") < best_d) {
-		best_d = lab_edit_distance(key, "kernel");
+	unsigned dist = lab_edit_distance(key, "kernel");
+	if (dist && dist < best_d) {
+		best_d = dist;
 		best = "kernel";
 	}
 	return best_d <= limit ? best : NULL;
@@ -217,6 +222,8 @@ static const struct lab_kernel *plan_kernel_check(const struct lab_cfg_section *
 	plan_kernel_list(registry, list, sizeof(list));
 	if (best_d < 3)
 		best_d = 3;
+	if (strlen(at->value) > LAB_EDIT_DISTANCE_MAX) /* too long to measure: close to nothing */
+		best_d = 0;
 	for (const struct lab_kernel *const *c = registry; *c; c++)
 		if (lab_edit_distance(at->value, (*c)->name) < best_d) {
 			best_d = lab_edit_distance(at->value, (*c)->name);

@@ -114,10 +114,7 @@ const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *re
 /* Adds msg to d unless the same line is already there (sweeps repeat errors per point). */
 void lab__plan_diag_once(struct lab_diag *d, const char *msg)
 {
-	for (unsigned i = 0; i < d->n; i++)
-		if (!strcmp(d->msg[i], msg))
-			return;
-	lab_diag_add(d, "%s", msg);
+	lab_diag_add_once(d, "%s", msg);
 }
 
 /* True when value is text without its surrounding blanks. */
@@ -144,8 +141,9 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 		what = detail;
 	}
 
-	if (r->src == LAB_SRC_CLI)
-		rc = asprintf(&msg, "--set %s.%s=%s: %s", e->name, r->param->key, value, what);
+	if (r->src == LAB_SRC_CLI) /* as typed: one line for every experiment of a global */
+		rc = asprintf(&msg, "--set %s.%s=%s: %s", r->set_global ? "global" : e->name,
+		              r->param->key, value, what);
 	else if (r->src == LAB_SRC_DEFAULT)
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
 		              r->param->key, value, what);

@@ -7,27 +7,60 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The length of a plain decimal at s ([-]digits[.digits][e[+-]digits]), 0 when there is none:
+ * strtod alone would take 0x1p-6, inf and nan too. */
+static size_t prec_decimal(const char *s)
+{
+	size_t n = *s == '-' || *s == '+', digits = strspn(s + n, "0123456789");
+
+	n += digits;
+	if (s[n] == '.') {
+		size_t frac = strspn(s + n + 1, "0123456789");
+		digits += frac;
+		n += 1 + frac;
+	}
+	if (!digits)
+		return 0;
+	if (s[n] == 'e' || s[n] == 'E') {
+		size_t sign = s[n + 1] == '-' || s[n + 1] == '+';
+		size_t exp = strspn(s + n + 1 + sign, "0123456789");
+		if (!exp)
+			return 0;
+		n += 1 + sign + exp;
+	}
+	return n;
+}
+
 int lab_prec_parse(const char *text, double *frac, struct lab_err *err)
 {
-	char *end;
+	const char *end;
 	double v;
 
 	text += strspn(text, " \t");
-	if (!strcmp(text, "off") || !strcmp(text, "0")) {
+	if (!strcmp(text, "off")) {
 		if (frac)
 			*frac = 0;
 		return 0;
 	}
-	v = strtod(text, &end);
-	if (end == text)
+	size_t n = prec_decimal(text);
+	if (!n)
 		goto bad;
+	v = strtod(text, NULL);
+	end = text + n;
 	end += strspn(end, " \t");
 	if (*end == '%') {
 		v /= 100;
 		end++;
 		end += strspn(end, " \t");
 	}
-	if (*end || !(v >= 1e-4 && v <= 0.5))
+	if (*end)
+		goto bad;
+	if (v == 0) { /* 0, 0.0, -0, 0e5, 0%: no target, as off says */
+		if (frac)
+			*frac = 0;
+		return 0;
+	}
+	if (!(v >= 1e-4 && v <= 0.5))
 		goto bad;
 	if (frac)
 		*frac = v;
@@ -35,7 +68,7 @@ int lab_prec_parse(const char *text, double *frac, struct lab_err *err)
 bad:
 	return lab_err_set(err, LAB_ECONFIG,
 	                   "not a precision target (allowed: a percentage 0.01%% .. 50%% such as "
-	                   "2%%, a fraction such as 0.02, or off)");
+	                   "2%%, a fraction such as 0.02, or off; 0 means off)");
 }
 
 int lab_prec_key_check(const char *key, const char *val, unsigned nvals, struct lab_err *err)

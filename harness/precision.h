@@ -30,9 +30,9 @@
 #define LAB_PREC_N_MAX 100000u
 
 /*
- * Parses a precision target: "2%" (a percentage), "0.02" (a fraction) or "off"/"0" (no target)
- * into *frac (may be NULL to check only). Allowed: 0.01% .. 50%. Returns 0 or -LAB_ECONFIG with
- * what is allowed.
+ * Parses a precision target: "2%" (a percentage), "0.02" (a fraction, a plain decimal: no hex,
+ * inf or nan), "off" or any spelling of zero (0, 0.0, -0, 0e5, 0%: no target) into *frac (may be
+ * NULL to check only). Allowed: 0.01% .. 50%. Returns 0 or -LAB_ECONFIG with what is allowed.
  */
 int lab_prec_parse(const char *text, double *frac, struct lab_err *err);
 

@@ -75,6 +75,19 @@ LAB_TEST(precision_parse_and_stein)
 	CHECK(lab_prec_parse("off", &f, &err) == 0 && f == 0);
 	CHECK(lab_prec_parse("80%", &f, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_parse("2 percent", &f, &err) == -LAB_ECONFIG);
+	/* strtod reads hex: refused as everywhere else; every spelling of zero means off */
+	CHECK(lab_prec_parse("0x1p-6", &f, &err) == -LAB_ECONFIG);
+	CHECK(lab_prec_parse("0x.04p0", &f, &err) == -LAB_ECONFIG);
+	CHECK(lab_prec_parse("inf", &f, &err) == -LAB_ECONFIG);
+	CHECK(lab_prec_parse("1e", &f, &err) == -LAB_ECONFIG);
+	CHECK(strstr(err.msg, "0 means off") != NULL);
+	static const char *const zeros[] = {"0", "0.0", "0e5", "-0", "0%", "0 %", ".0", "00"};
+	for (size_t i = 0; i < sizeof(zeros) / sizeof(zeros[0]); i++) {
+		f = -1;
+		CHECK(lab_prec_parse(zeros[i], &f, &err) == 0 && f == 0);
+	}
+	CHECK(lab_prec_parse("2 %", &f, &err) == 0 && fabs(f - 0.02) < 1e-15);
+	CHECK(lab_prec_parse("2e-2", &f, &err) == 0 && fabs(f - 0.02) < 1e-15);
 	CHECK(lab_prec_key_check("fresh_process", "on", 1, &err) == 0);
 	CHECK(lab_prec_key_check("fresh_process", "on", 2, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_key_check("runs", "3", 2, &err) == -LAB_ECONFIG);

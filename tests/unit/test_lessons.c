@@ -119,3 +119,83 @@ LAB_TEST(hostile_claims_are_bounded)
 	CHECK_EQ_U64(strlen(small), 7);
 	lab_lesson_claim_free(&c);
 }
+
+/* What lab_lesson_check refuses of a parsed claim: col and what are in the message. */
+static void nonsense(const char *text, const char *col, const char *what)
+{
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+
+	REQUIRE(lab_lesson_parse(text, &c, &err) == 0);
+	CHECK(lab_lesson_check(&c, &err) == -LAB_ECONFIG);
+	if (!strstr(err.msg, col) || !strstr(err.msg, what)) {
+		fprintf(stderr, "  for '%s': got '%s'\n", text, err.msg);
+		testlib_fail();
+	}
+	lab_lesson_claim_free(&c);
+}
+
+static int sensible(const char *text)
+{
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+
+	if (lab_lesson_parse(text, &c, &err) != 0) {
+		fprintf(stderr, "  '%s' does not parse: %s\n", text, err.msg);
+		return -1;
+	}
+	int rc = lab_lesson_check(&c, &err);
+	if (rc)
+		fprintf(stderr, "  for '%s': got '%s'\n", text, err.msg);
+	lab_lesson_claim_free(&c);
+	return rc;
+}
+
+/* The grammar takes claims that measure nothing or cannot be computed; the planner refuses them
+ * through lab_lesson_check (the analyzer still parses what an older run.json holds). */
+LAB_TEST(nonsense_claims_are_refused)
+{
+	nonsense("1 >= 0", "column 1", "measures nothing");
+	nonsense("(2 - 1) * 3 < 4", "column 1", "measures nothing");
+	nonsense("cost(fs: stride=8) / 0 >= 1", "column 20", "division by zero");
+	nonsense("cost(fs) >= 0/0", "column 14", "division by zero");
+	nonsense("cost(fs) / (1 - 1) >= 1", "column 10", "division by zero");
+	nonsense("cost(fs) / -0 >= 1", "column 10", "division by zero");
+	nonsense("cost(fs) * 1e-300 * 1e-300 > 0", "column 12", "out of range");
+	nonsense("cost(fs) * 1e308 * 1e308 >= 1", "column 12", "out of range");
+	nonsense("cost(fs) >= 1e31", "column 13", "allowed 0 or a magnitude from 1e-30 to 1e30");
+	/* each number in range, the product not */
+	nonsense("cost(fs) * 1e30 * 1e30 * 1e30 * 1e30 * 1e30 * 1e30 * 1e30 * 1e30 * 1e30 * 1e30 "
+	         ">= 1",
+	         "column 73", "can reach 1e320");
+	CHECK(sensible("cost(a) / cost(b) >= 1.5") == 0);
+	CHECK(sensible("cost(a) >= 0") == 0);
+	CHECK(sensible("cost(a) > -0") == 0);
+	CHECK(sensible("cost(a) * 1e-30 < 1e30") == 0);
+	CHECK(sensible("1 <= speedup(a: threads=2)") == 0);
+	CHECK(sensible("cost(a) - cost(a) >= 0") == 0);
+}
+
+/* The analyzer holds 64 point means per claim: a longer claim is refused, a speedup counting
+ * two (its point and the baseline). */
+LAB_TEST(claims_hold_at_most_64_point_means)
+{
+	char text[4096];
+	size_t n = 0;
+
+	for (int i = 0; i < 64; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%scost(e: k=%d)", i ? " + " : "",
+		                      i);
+	snprintf(text + n, sizeof(text) - n, " > 0");
+	CHECK(sensible(text) == 0);
+	snprintf(text + n, sizeof(text) - n, " + cost(e: k=64) > 0");
+	nonsense(text, "column", "too many point means (allowed at most 64");
+	n = 0;
+	for (int i = 0; i < 32; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%sspeedup(e: k=%d)",
+		                      i ? " + " : "", i);
+	snprintf(text + n, sizeof(text) - n, " > 0");
+	CHECK(sensible(text) == 0);
+	snprintf(text + n, sizeof(text) - n, " + cost(e) > 0");
+	nonsense(text, "column", "a speedup counts two");
+}

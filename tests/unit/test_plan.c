@@ -747,3 +747,34 @@ LAB_TEST(lesson_selectors_use_an_index)
 	CHECK_EQ_I64(t.rc, 0);
 	tp_free(&t);
 }
+
+/* --set global.KEY=bad is one error, as typed, not one per experiment under its name. */
+LAB_TEST(set_global_error_is_reported_once_as_typed)
+{
+	static const char *const sets[] = {"global.reps=0"};
+
+	plan_fails_with("[x]\nkernel = fake\n[y]\nkernel = fake\n", sets, 1,
+	                "--set global.reps=0: out of range (allowed 1 .. 100000)");
+}
+
+/* Every line is bounded: a 100 000-byte key keeps its start and the end of the message. */
+LAB_TEST(long_echoes_are_clipped)
+{
+	static char set[100100];
+	const char *const sets[] = {set};
+	const char *end = "' for kernel 'fake' (see `lab describe fake`)";
+	struct tp t;
+
+	memcpy(set, "x.", 2);
+	memset(set + 2, 'k', 100000);
+	memcpy(set + 2 + 100000, "=1", 3);
+	tp_build(&t, "[x]\nkernel = fake\n", sets, 1, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	CHECK_EQ_U64(t.d.n, 1);
+	const char *m = t.d.n ? t.d.msg[0] : "";
+	CHECK(strlen(m) <= LAB_DIAG_LINE_MAX);
+	CHECK(!strncmp(m, "--set x.kkkk", 12));
+	CHECK(strstr(m, "kkk...kkk") != NULL);
+	CHECK(strlen(m) > strlen(end) && !strcmp(m + strlen(m) - strlen(end), end));
+	tp_free(&t);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What a config's claim may say (harness/lessons.h lab_lesson_check): the grammar accepts
+ * `1 >= 0` or `cost(a) / 0 >= 1`, which the analyzer would judge as if they measured something.
+ * The planner refuses them; the analyzer still reads whatever an older run.json holds.
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "harness/lessons.h"
+
+/* A quantity's magnitude as the overflow check counts it (costs in ns, rates, metrics). */
+#define LC_QUANTITY_EXP 20.0
+/* The largest |log10| of a value a claim may compute (doubles hold about 308). */
+#define LC_EXP_MAX 300.0
+
+struct lc_val {
+	bool konst; /* no quantity below this node: v is its value */
+	double v;
+	double exp; /* an upper bound on |log10 |value|| of a product or quotient (0 for 0) */
+};
+
+static double lc_exp_of(double v)
+{
+	return v == 0 ? 0 : fabs(log10(fabs(v)));
+}
+
+/* The value of node n from its operands' (a, b); 0 or -LAB_ECONFIG. */
+static int lc_node(const struct lab_lesson_node *n, const struct lc_val *a, const struct lc_val *b,
+                   struct lc_val *out, struct lab_err *err)
+{
+	switch (n->op) {
+	case LAB_LESSON_NUM:
+		if (n->num != 0 && !(n->num >= LAB_LESSON_NUM_MIN && n->num <= LAB_LESSON_NUM_MAX))
+			return lab_err_set(err, LAB_ECONFIG,
+			                   "column %u: number %g out of range (allowed 0 or a "
+			                   "magnitude from 1e-30 to 1e30)",
+			                   n->col, n->num);
+		*out = (struct lc_val){.konst = true, .v = n->num, .exp = lc_exp_of(n->num)};
+		return 0;
+	case LAB_LESSON_NEG:
+		*out = (struct lc_val){.konst = a->konst, .v = -a->v, .exp = a->exp};
+		return 0;
+	case LAB_LESSON_ADD:
+	case LAB_LESSON_SUB:
+		out->exp = fmax(a->exp, b->exp) + 0.31; /* |a + b| <= 2 max(|a|, |b|) */
+		out->v = n->op == LAB_LESSON_ADD ? a->v + b->v : a->v - b->v;
+		break;
+	case LAB_LESSON_MUL:
+	case LAB_LESSON_DIV:
+		if (n->op == LAB_LESSON_DIV && b->konst && b->v == 0)
+			return lab_err_set(err, LAB_ECONFIG,
+			                   "column %u: division by zero (the divisor is a constant "
+			                   "0; allowed a nonzero number or a measured quantity)",
+			                   n->col);
+		out->exp = a->exp + b->exp;
+		out->v = n->op == LAB_LESSON_MUL ? a->v * b->v : a->v / b->v;
+		break;
+	default: /* cost, throughput, speedup, metric */
+		*out = (struct lc_val){.konst = false, .exp = LC_QUANTITY_EXP};
+		return 0;
+	}
+	out->konst = a->konst && b->konst;
+	if (out->konst)
+		out->exp = lc_exp_of(out->v);
+	if (!(out->exp <= LC_EXP_MAX))
+		return lab_err_set(
+		    err, LAB_ECONFIG,
+		    "column %u: the value here can reach 1e%.0f or 1e-%.0f (allowed "
+		    "magnitudes within 1e-300 .. 1e300, a measured quantity counted as "
+		    "up to 1e20 or down to 1e-20)",
+		    n->col, fmin(out->exp, 999), fmin(out->exp, 999));
+	return 0;
+}
+
+int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err)
+{
+	struct lc_val val[LAB_LESSON_NODES_MAX];
+	unsigned points = 0;
+
+	for (unsigned i = 0; i < c->nnode; i++) {
+		const struct lab_lesson_node *n = &c->node[i];
+		/* operands come before the node that uses them */
+		const struct lc_val *a = n->a >= 0 && (unsigned)n->a < i ? &val[n->a] : NULL;
+		const struct lc_val *b = n->b >= 0 && (unsigned)n->b < i ? &val[n->b] : NULL;
+		bool binary = n->op >= LAB_LESSON_ADD && n->op <= LAB_LESSON_DIV;
+		if ((n->op == LAB_LESSON_NEG && !a) || (binary && (!a || !b)))
+			return lab_err_set(err, LAB_ECONFIG, "column %u: malformed claim", n->col);
+		if (lc_node(n, a, b, &val[i], err))
+			return -LAB_ECONFIG;
+		if (!lab_lesson_func_name(n->op))
+			continue;
+		points += n->op == LAB_LESSON_SPEEDUP ? 2 : 1;
+		if (points > LAB_LESSON_POINTS_MAX)
+			return lab_err_set(err, LAB_ECONFIG,
+			                   "column %u: too many point means (allowed at most %d in "
+			                   "one claim; a speedup counts two)",
+			                   n->col, LAB_LESSON_POINTS_MAX);
+	}
+	if (!points)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "column 1: the claim measures nothing (allowed: a claim uses "
+		                   "cost(...), throughput(...), speedup(...) or metric(...))");
+	return 0;
+}

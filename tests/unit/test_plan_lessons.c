@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The planner's check of [lessons] against hostile input, on a synthetic 2 x 8 x 2 topology with
+ * one fake kernel: bounded work for many bad selectors, claims that say nothing measurable,
+ * speedup's baseline, lesson names, where a duplicate is reported, long names.
+ * Work is counted (probe counters), never timed.
+ */
+#include "harness/param.h"
+#include "harness/plan.h"
+#include "tests/testlib.h"
+
+#define SYN_2S "synthetic:pack:2 core:8 pu:2"
+
+struct tl_params {
+	uint64_t size;
+};
+
+static const struct lab_param tl_table[] = {
+    LAB_P_SIZE(struct tl_params, size, "size", "8", 1, 1048576, "Bytes."),
+    LAB_PARAM_END,
+};
+
+static void tl_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	(void)ctx;
+	(void)t;
+}
+
+static const struct lab_kernel tl_fake = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "fake",
+    .summary = "a test kernel",
+    .description = "test",
+    .params = tl_table,
+    .params_size = sizeof(struct tl_params),
+    .work_unit = "unit",
+    .run = tl_run,
+};
+
+static const struct lab_kernel *const tl_registry[] = {&tl_fake, NULL};
+
+struct tl {
+	struct lab_cfg cfg;
+	struct lab_diag d;
+	struct lab_topo *topo;
+	struct lab_plan *plan;
+	int rc;
+};
+
+/* Plans the files texts[0..ntexts) (named a.ini, b.ini, ...) with --set arguments. */
+static void tl_build(struct tl *t, const char *const *texts, unsigned ntexts,
+                     const char *const *sets, unsigned nsets)
+{
+	struct lab_err err = {0};
+	char name[8];
+
+	memset(t, 0, sizeof(*t));
+	if (lab_topo_open(&t->topo, SYN_2S, &err)) {
+		fprintf(stderr, "topology: %s\n", err.msg);
+		testlib_fail();
+		t->rc = -1;
+		return;
+	}
+	for (unsigned i = 0; i < ntexts; i++) {
+		snprintf(name, sizeof(name), "%c.ini", 'a' + i);
+		if (lab_cfg_load_text(&t->cfg, name, texts[i], strlen(texts[i]), &t->d, &err))
+			fprintf(stderr, "load: %s\n", err.msg);
+	}
+	for (unsigned i = 0; i < nsets; i++)
+		lab_cfg_add_set(&t->cfg, sets[i], &t->d);
+	t->rc = lab_plan_build(&t->plan, &t->cfg, tl_registry, t->topo, NULL, 0, &t->d, &err);
+}
+
+static void tl_free(struct tl *t)
+{
+	lab_plan_free(t->plan);
+	lab_topo_close(t->topo);
+	lab_cfg_free(&t->cfg);
+	lab_diag_free(&t->d);
+}
+
+/* Expects exactly one error, want, from one file and sets. */
+static void tl_fails_with(const char *text, const char *const *sets, unsigned nsets,
+                          const char *want)
+{
+	struct tl t;
+
+	tl_build(&t, &text, 1, sets, nsets);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+	CHECK_EQ_STR(t.d.n ? t.d.msg[0] : "(none)", want);
+	for (unsigned i = 1; i < t.d.n; i++)
+		fprintf(stderr, "  also: %s\n", t.d.msg[i]);
+	tl_free(&t);
+}
+
+/* Edit distances for nexp experiments and nbad lessons that each name a different unknown
+ * experiment; every lesson is still reported. */
+static unsigned long long tl_suggest_work(unsigned nexp, unsigned nbad)
+{
+	size_t len = 64 + (size_t)(nexp + nbad) * 64;
+	char *text = malloc(len);
+	size_t used = 0;
+	struct tl t;
+
+	if (!text)
+		return ~0ull;
+	used += (size_t)snprintf(text, len, "[global]\nthreads = 1\n");
+	for (unsigned i = 0; i < nexp; i++)
+		used += (size_t)snprintf(text + used, len - used, "[e%05u]\nkernel = fake\n", i);
+	used += (size_t)snprintf(text + used, len - used, "[lessons]\n");
+	for (unsigned i = 0; i < nbad; i++)
+		used += (size_t)snprintf(text + used, len - used, "l%u = cost(q%05u) > 0\n", i, i);
+	unsigned long long before = lab_plan_lesson_suggest_probes();
+	const char *texts[] = {text};
+	tl_build(&t, texts, 1, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	CHECK_EQ_U64(lab_diag_count(&t.d), nbad);
+	tl_free(&t);
+	free(text);
+	return lab_plan_lesson_suggest_probes() - before;
+}
+
+/* A did-you-mean costs an edit distance per experiment: it is worked out for a bounded number
+ * of distinct unknown names, not per bad selector (2000 x 2000 took 39 s). */
+LAB_TEST(unknown_experiments_suggest_in_bounded_work)
+{
+	unsigned long long few = tl_suggest_work(100, 50), many = tl_suggest_work(100, 400);
+
+	CHECK(few > 0);
+	CHECK(few <= 16 * 100);
+	CHECK(many <= 16 * 100);
+	/* one name repeated is looked up once, and still suggested in every line */
+	struct tl t;
+	const char *texts[] = {"[abc]\nkernel = fake\n[lessons]\nx = cost(abd) > 0\n"
+	                       "y = cost(abd) > 0\n"};
+	unsigned long long before = lab_plan_lesson_suggest_probes();
+	tl_build(&t, texts, 1, NULL, 0);
+	CHECK_EQ_U64(lab_plan_lesson_suggest_probes() - before, 1);
+	CHECK_EQ_U64(t.d.n, 2);
+	CHECK_EQ_STR(t.d.n > 1 ? t.d.msg[1] : "",
+	             "a.ini:5: [lessons] y: column 6: unknown experiment 'abd' (did you mean "
+	             "'abc'?)");
+	tl_free(&t);
+}
+
+/* speedup divides by the same point at threads = 1: at 1 thread it says nothing, and an
+ * experiment (as --set leaves it) that never runs 1 thread has no baseline. */
+LAB_TEST(speedup_needs_a_baseline_and_more_threads)
+{
+	static const char cfg[] = "[x]\nkernel = fake\nthreads = 1,2\n[y]\nkernel = fake\n"
+	                          "threads = 2\n[lessons]\n";
+	char text[512];
+
+	snprintf(text, sizeof(text), "%sl = speedup(x: threads=1) >= 1\n", cfg);
+	tl_fails_with(
+	    text, NULL, 0,
+	    "a.ini:8: [lessons] l: column 9: speedup at threads=1 is 1 by definition "
+	    "(allowed: a selector at threads=N with N > 1; its baseline is the same point "
+	    "at threads=1)");
+	snprintf(text, sizeof(text), "%sl = 2 * speedup(y) >= 1\n", cfg);
+	tl_fails_with(text, NULL, 0,
+	              "a.ini:8: [lessons] l: column 13: [y] runs no point at threads=1, the "
+	              "baseline of speedup (allowed: add 1 to its threads, or compare cost(...) at "
+	              "two thread counts)");
+	/* an experiment at threads = 1 only: the selector names its one point, at 1 thread */
+	static const char *const one[] = {"x.threads=1"};
+	snprintf(text, sizeof(text), "%sl = speedup(x) >= 1\n", cfg);
+	tl_fails_with(
+	    text, one, 1,
+	    "a.ini:8: [lessons] l: column 9: speedup at threads=1 is 1 by definition "
+	    "(allowed: a selector at threads=N with N > 1; its baseline is the same point "
+	    "at threads=1)");
+	static const char *const widen[] = {"y.threads=1,2"};
+	snprintf(text, sizeof(text), "%sl = speedup(y: threads=2) >= 1\n", cfg);
+	struct tl t;
+	const char *texts[] = {text};
+	tl_build(&t, texts, 1, widen, 1);
+	CHECK_EQ_I64(t.rc, 0);
+	tl_free(&t);
+}
+
+/* A lesson name is what a section name may be, at most 63 bytes; the message echoes it cut. */
+LAB_TEST(lesson_names_are_checked)
+{
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nb c = cost(x) > 0\n", NULL, 0,
+	              "a.ini:4: [lessons] b c: bad lesson name (allowed letters, digits, '_', '.', "
+	              "'-'; at most 63 characters)");
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\na\x1b[31m = cost(x) > 0\n", NULL, 0,
+	              "a.ini:4: [lessons] a\x1b[31m: bad lesson name (allowed letters, digits, "
+	              "'_', '.', '-'; at most 63 characters)");
+	char set[100100], want[256];
+	memcpy(set, "lessons.", 8);
+	memset(set + 8, 'n', 100000);
+	memcpy(set + 8 + 100000, "=cost(x) > 0", 13);
+	const char *const sets[] = {set};
+	snprintf(want, sizeof(want),
+	         "--set lessons.%.63s...: bad lesson name (allowed letters, digits, '_', '.', '-'; "
+	         "at most 63 characters)",
+	         set + 8);
+	tl_fails_with("[x]\nkernel = fake\n", sets, 1, want);
+	/* 63 bytes are a name */
+	memcpy(set + 8 + 63, "=cost(x) > 0", 13);
+	struct tl t;
+	const char *texts[] = {"[x]\nkernel = fake\n"};
+	tl_build(&t, texts, 1, sets, 1);
+	CHECK_EQ_I64(t.rc, 0);
+	tl_free(&t);
+}
+
+/* A name defined in two files is reported at the second with the first file's line, also when
+ * --set replaces the lesson (it said "first at --set:0"). */
+LAB_TEST(duplicate_lesson_names_the_first_file)
+{
+	const char *texts[] = {"[b]\nkernel = fake\n[lessons]\nx = cost(b) > 0\n",
+	                       "[a]\nkernel = fake\n[lessons]\nx = cost(a) > 0\n"};
+	static const char *const sets[] = {"lessons.x=cost(a) > 1"};
+	struct tl t;
+
+	tl_build(&t, texts, 2, sets, 1);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+	CHECK_EQ_STR(t.d.n ? t.d.msg[0] : "(none)",
+	             "b.ini:4: [lessons] x: duplicate lesson (first at a.ini:4)");
+	tl_free(&t);
+}
+
+/* kernel in a selector is the experiment's kernel: no "did you mean 'kernel'?". */
+LAB_TEST(selector_kernel_key_is_explained)
+{
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernel=fake) > 0\n", NULL, 0,
+	              "a.ini:4: [lessons] l: column 6: 'kernel' is [x]'s kernel ('fake'), not a "
+	              "point parameter (allowed threads, placement, membind, perf_c2c and the keys "
+	              "of kernel 'fake')");
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernal=fake) > 0\n", NULL, 0,
+	              "a.ini:4: [lessons] l: column 6: [x] has no point parameter 'kernal' (did "
+	              "you mean 'kernel'?) (allowed threads, placement, membind, perf_c2c and the "
+	              "keys of kernel 'fake')");
+}
+
+/* A claim that measures nothing is refused at its line (lab_lesson_check). */
+LAB_TEST(claims_that_measure_nothing_are_refused)
+{
+	tl_fails_with(
+	    "[x]\nkernel = fake\n[lessons]\nl = 1 >= 0\n", NULL, 0,
+	    "a.ini:4: [lessons] l: column 1: the claim measures nothing (allowed: a claim "
+	    "uses cost(...), throughput(...), speedup(...) or metric(...))");
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x) / 0 >= 1\n", NULL, 0,
+	              "a.ini:4: [lessons] l: column 9: division by zero (the divisor is a constant "
+	              "0; allowed a nonzero number or a measured quantity)");
+}
+
+/* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
+ * nothing (a 3000-byte key was "did you mean 'threads'?"). */
+LAB_TEST(long_names_get_no_suggestion)
+{
+	static char key[512], lesson[512], kernel[512];
+	const char *const sets[] = {key, lesson, kernel};
+	const char *texts[] = {"[x]\nkernel = fake\n[y]\nkernel = fake\n"};
+	struct tl t;
+
+	snprintf(key, sizeof(key), "x.%0400d=1", 0);
+	snprintf(lesson, sizeof(lesson), "lessons.l=cost(x%0400d) > 0", 0);
+	snprintf(kernel, sizeof(kernel), "y.kernel=f%0400d", 0);
+	tl_build(&t, texts, 1, sets, 3);
+	CHECK_EQ_U64(t.d.n, 3);
+	for (unsigned i = 0; i < t.d.n; i++)
+		if (strstr(t.d.msg[i], "did you mean")) {
+			fprintf(stderr, "  suggests: %.60s...\n", t.d.msg[i]);
+			testlib_fail();
+		}
+	tl_free(&t);
+}
