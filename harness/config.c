@@ -159,6 +159,31 @@ static size_t cfg_separator(const char *s, size_t n)
 	return n;
 }
 
+/* A key line (s .. end without the blanks around it): a key, its separator, a section. */
+static bool cfg_key_line(struct cfg_loader *ld, const char *s, const char *end)
+{
+	size_t sep = cfg_separator(s, (size_t)(end - s));
+	if (sep == (size_t)(end - s)) {
+		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
+		             (int)(end - s > 40 ? 40 : end - s), s);
+		return false;
+	}
+	if (sep == 0) {
+		lab_diag_add(ld->d, "%s:%d: '%.*s': no key before '%c' (write key = value)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, s[0]);
+		return false;
+	}
+	if (!ld->cur) {
+		if (!ld->bad_header)
+			lab_diag_add(ld->d,
+			             "%s:%d: key outside any section (start one with [name])",
+			             ld->file, ld->line);
+		return false;
+	}
+	ld->after_key = true;
+	return true;
+}
+
 /*
  * Classifies one raw line before libinih sees it: header, continuation, key line, or a syntax
  * error that libinih would report only by number. Returns false when the line must be hidden
@@ -231,26 +256,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	/* Not a continuation: libinih must not take an indented key line for one either. */
 	ld->skip = (size_t)(s - raw);
 	ld->after_key = false;
-	size_t sep = cfg_separator(s, (size_t)(end - s));
-	if (sep == (size_t)(end - s)) {
-		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
-		             (int)(end - s > 40 ? 40 : end - s), s);
-		return false;
-	}
-	if (sep == 0) {
-		lab_diag_add(ld->d, "%s:%d: '%.*s': no key before '%c' (write key = value)",
-		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, s[0]);
-		return false;
-	}
-	if (!ld->cur) {
-		if (!ld->bad_header)
-			lab_diag_add(ld->d,
-			             "%s:%d: key outside any section (start one with [name])",
-			             ld->file, ld->line);
-		return false;
-	}
-	ld->after_key = true;
-	return true;
+	return cfg_key_line(ld, s, end);
 }
 
 /* libinih's reader: hands out one line at a time so the handler knows the line number. */
