@@ -44,9 +44,14 @@ void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
 
 static void an_lesson_text(FILE *f, const struct lab_an_lesson *l)
 {
-	fprintf(f, "%-12s %s\n", lab_an_verdict_name(l->verdict), l->name);
-	fprintf(f, "             claim: %s\n", l->claim);
-	fprintf(f, "             %s\n", l->text);
+	/* name, claim and file are run.json's, and the sentence quotes the claim's selectors */
+	fprintf(f, "%-12s ", lab_an_verdict_name(l->verdict));
+	lab_render_text_line(f, l->name);
+	fputs("\n             claim: ", f);
+	lab_render_text_line(f, l->claim);
+	fputs("\n             ", f);
+	lab_render_text_line(f, l->text);
+	fputc('\n', f);
 }
 
 /* The lessons grouped by config file: the files in the order they first appear, each file's
@@ -124,9 +129,10 @@ void lab_an_lessons_text(FILE *f, const struct lab_an_lessons *ls)
 
 		if (g.nfile) {
 			an_lessons_count(ls, &g, k, end, count);
-			fprintf(f, "-- %s: %zu hold, %zu fail, %zu inconclusive, %zu not run\n",
-			        an_lessons_at(ls, &g, k)->file, count[0], count[1], count[2],
-			        count[3]);
+			fputs("-- ", f);
+			lab_render_text_line(f, an_lessons_at(ls, &g, k)->file);
+			fprintf(f, ": %zu hold, %zu fail, %zu inconclusive, %zu not run\n",
+			        count[0], count[1], count[2], count[3]);
 		}
 		for (; k < end; k++)
 			an_lesson_text(f, an_lessons_at(ls, &g, k));

@@ -367,3 +367,52 @@ LAB_TEST(json_has_the_lessons_array)
 	free(buf);
 	fx_free(&f, &ls);
 }
+
+/* The lessons' text from run.json (name, claim, file, the selector values the reasons quote)
+ * cannot start a line of its own in the text (a forged verdict) nor put a control byte into the
+ * report: as text a newline or carriage return shows as \n, \r (other control bytes are escaped
+ * by the stream `lab analyze` writes through); in HTML every control byte but a tab or a newline
+ * shows as \xNN, a C1 control as \u00NN. */
+LAB_TEST(lesson_text_from_run_json_is_escaped)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "a\\nholds        forged\\r\\u001b[2J\\u0007\\u0085",
+	          "cost(fs: stride=8\\nholds, threads=2) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	free(ls.l[0].file);
+	REQUIRE((ls.l[0].file = strdup("f.ini\n-- g.ini: 1 hold")));
+	REQUIRE((ls.l = realloc(ls.l, 2 * sizeof(*ls.l))));
+	ls.l[1] = ls.l[0];
+	REQUIRE((ls.l[1].name = strdup("b")) && (ls.l[1].claim = strdup("c")) &&
+	        (ls.l[1].file = strdup("g.ini")));
+	ls.n = 2;
+	REQUIRE((m = open_memstream(&buf, &len)));
+	lab_an_lessons_text(m, &ls);
+	fclose(m);
+	fprintf(stderr, "%s", buf);
+	CHECK(strstr(buf, "\nholds        forged") == NULL);
+	CHECK(strstr(buf, "not run      a\\nholds        forged\\r") != NULL);
+	CHECK(strstr(buf, "claim: cost(fs: stride=8\\nholds, threads=2) >= 1\n") != NULL);
+	CHECK(strstr(buf, "stride=8\\nholds") != NULL);
+	CHECK(strstr(buf, "\n-- f.ini\\n-- g.ini: 1 hold: 0 hold") != NULL);
+	CHECK(strstr(buf, "\n-- g.ini: 1 hold") == NULL);
+	CHECK(strchr(buf, '\r') == NULL);
+	free(buf);
+	buf = NULL;
+	REQUIRE((m = open_memstream(&buf, &len)));
+	lab_an_lessons_html(m, &ls);
+	fclose(m);
+	for (const unsigned char *p = (const unsigned char *)buf; *p; p++)
+		CHECK(*p >= 0x20 ? *p != 0x7f && !(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		                 : *p == '\n');
+	CHECK(strstr(buf, "<td>a\nholds        forged\\x0d\\x1b[2J\\x07\\u0085</td>") != NULL);
+	free(buf);
+	fx_free(&f, &ls);
+}
