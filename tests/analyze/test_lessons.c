@@ -416,3 +416,42 @@ LAB_TEST(lesson_text_from_run_json_is_escaped)
 	free(buf);
 	fx_free(&f, &ls);
 }
+
+/* A CPU listed twice in a point's "cpus" is not two PUs of one core, and two cores whose
+ * (package, core) differ are not one core however the numbers compare: (0, 1000000) and (1, 0)
+ * made one key as package * 1e6 + core. Three CPUs of which two are one core's still say so. */
+LAB_TEST(threads_on_one_core_need_two_cpus)
+{
+	static const char *const cpus[] = {"{\"cpus\": [0, 0]}", "{\"cpus\": [2, 3]}",
+	                                   "{\"cpus\": [0, 2, 0, 16]}"};
+	struct fx f = {.host = "{\"topology\": {\"pus_detail\": [{\"cpu\": 0, \"package\": 0, "
+	                       "\"core\": 0}, {\"cpu\": 16, \"package\": 0, \"core\": 0}, "
+	                       "{\"cpu\": 2, \"package\": 0, \"core\": 1000000}, {\"cpu\": 3, "
+	                       "\"package\": 1, \"core\": 0}]}}"};
+	struct lab_an_json *j[3] = {NULL};
+	struct lab_an_lessons ls;
+	struct lab_err err = {0};
+
+	fx_point(&f, "fs", "stride=8", 2, 30, 0.5, 10);
+	fx_point(&f, "fs", "stride=16", 2, 30, 0.5, 10);
+	fx_point(&f, "fs", "stride=32", 4, 30, 0.5, 10);
+	for (size_t i = 0; i < 3; i++) {
+		REQUIRE(lab_an_json_parse("run.json", cpus[i], strlen(cpus[i]), &j[i], &err) == 0);
+		f.d.pt[i].id = (long)i;
+		f.d.pt[i].runjson = j[i];
+	}
+	fx_lesson(&f, "same", "cost(fs: stride=8) >= 1");
+	fx_lesson(&f, "apart", "cost(fs: stride=16) >= 1");
+	fx_lesson(&f, "three", "cost(fs: stride=32) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	for (size_t i = 0; i < 3; i++)
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "holds");
+	CHECK(strstr(ls.l[0].text, "note") == NULL);
+	CHECK(strstr(ls.l[1].text, "note") == NULL);
+	CHECK(strstr(ls.l[2].text,
+	             "; note: point 2 ran threads on CPUs 0 and 16, PUs of one core") != NULL);
+	fx_free(&f, &ls);
+	for (size_t i = 0; i < 3; i++)
+		lab_an_json_free(j[i]);
+}
