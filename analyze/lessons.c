@@ -107,8 +107,13 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 			return NULL;
 		}
 	}
-	ev_notrun(e, "[%s] has no point with %s (a --set may have narrowed the sweep)",
-	          sel->experiment, what);
+	/* the planner lets a selector name no point; what planned none is then the config's
+	 * sweep, a --set (only when the command line had one) or the machine */
+	ev_notrun(e,
+	          "[%s] has no point with %s (not in this run's plan: %sthe config's sweep does "
+	          "not have it, or depends on the machine, as threads = 1..max does)",
+	          sel->experiment, what,
+	          e->px->no_set ? "" : "a --set may have narrowed the sweep, ");
 	return NULL;
 }
 

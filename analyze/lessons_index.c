@@ -91,6 +91,21 @@ const double *lab__lesson_core(const struct ev_pindex *x, double cpu)
 	return p && p[1] >= 0 && p[2] >= 0 ? p + 1 : NULL;
 }
 
+/* 1 when run.json's command_line is an array of strings without a --set (lab/cli_opts.c takes
+ * "--set VAL" and "--set=VAL"); 0 when it has one or cannot tell. */
+static int ev_px_no_set(const struct lab_an_data *d)
+{
+	const struct lab_an_json *cl = lab_an_json_get(d->run, "command_line");
+
+	if (!cl || cl->type != LAB_AN_JSON_ARR)
+		return 0;
+	for (size_t i = 0; i < cl->n; i++)
+		if (cl->items[i].type != LAB_AN_JSON_STR || !strcmp(cl->items[i].str, "--set") ||
+		    !strncmp(cl->items[i].str, "--set=", 6))
+			return 0;
+	return 1;
+}
+
 int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 {
 	size_t n = 0, cap = 0;
@@ -122,6 +137,7 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 	const char *hv = lab_an_json_str(host, "hypervisor");
 	snprintf(x->hypervisor, sizeof(x->hypervisor), "%.40s", hv ? hv : "");
 	x->numa_nodes = (int)lab_an_json_num(lab_an_json_get(host, "topology"), "numa_nodes", 0);
+	x->no_set = ev_px_no_set(d);
 	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);
 	x->ok = 1;
 	return 0;

@@ -33,6 +33,7 @@ struct ev_pindex {
 	size_t npus;
 	int numa_nodes;      /* run.json's host.topology.numa_nodes (0 when absent) */
 	char hypervisor[48]; /* run.json's host.hypervisor ("" on bare metal or when absent) */
+	int no_set;          /* 1: run.json's command_line is there and has no --set */
 };
 
 /* The most PUs a topology may list for the lessons to say which CPUs share a core (the harness

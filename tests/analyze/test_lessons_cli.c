@@ -105,3 +105,43 @@ LAB_TEST(lesson_text_cannot_forge_lines)
 	free(out);
 	free(err);
 }
+
+/* A selector that names no point (threads = 3 of a sweep that reached 2) blames a --set only
+ * when the run's command line had one ("--set VAL" or "--set=VAL") or run.json does not say. */
+LAB_TEST(no_point_reason_names_set_only_when_given)
+{
+	static const struct {
+		const char *cl; /* the command_line member, or "" */
+		int set;
+	} c[] = {{"\"command_line\": [\"run\", \"x.ini\", \"-o\", \"R\"],", 0},
+	         {"\"command_line\": [\"run\", \"x.ini\", \"--set\", \"e.threads=1,2\"],", 1},
+	         {"\"command_line\": [\"run\", \"--set=e.threads=1,2\", \"x.ini\"],", 1},
+	         {"", 1}};
+	const char *reason = "[e] has no point with threads=3 (not in this run's plan: ";
+	const char *tail = "the config's sweep does not have it, or depends on the machine, as "
+	                   "threads = 1..max does)";
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char extra[512], *out = NULL, *err = NULL;
+		const char *at;
+
+		snprintf(extra, sizeof(extra),
+		         "%s \"lessons\": [{\"name\": \"three\", \"claim\": \"c\", \"expr\": "
+		         "\"cost(e: threads=3) > 0\"}],",
+		         c[i].cl);
+		lc_write(extra);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+		REQUIRE(out);
+		at = strstr(out, reason);
+		CHECK(at != NULL);
+		if (at) {
+			at += strlen(reason);
+			if (c[i].set)
+				CHECK(!strncmp(at, "a --set may have narrowed the sweep, ", 37));
+			CHECK(strncmp(at + (c[i].set ? 37 : 0), tail, strlen(tail)) == 0);
+		}
+		CHECK((strstr(out, "--set") != NULL) == c[i].set);
+		free(out);
+		free(err);
+	}
+}
