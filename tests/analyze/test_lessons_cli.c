@@ -145,3 +145,27 @@ LAB_TEST(no_point_reason_names_set_only_when_given)
 		free(err);
 	}
 }
+
+/* A "lessons" member that is not an array hid every claim with exit 0: it is a data error, as a
+ * malformed "experiments" is (exit 2, FILE:LINE and what is allowed). An empty array is none. */
+LAB_TEST(lessons_not_an_array_is_a_data_error)
+{
+	static const char *const bad[] = {"{}", "\"x\"", "null", "3"};
+	char extra[128], *out = NULL, *err = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(extra, sizeof(extra), "\"lessons\": %s,", bad[i]);
+		lc_write(extra);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+		if (!err || !strstr(err, "R/run.json:1: \"lessons\": allowed: an array\n"))
+			TL__FAIL("lessons %s: stderr lacks the data error: %s", bad[i],
+			         err ? err : "");
+		free(out);
+		free(err);
+	}
+	lc_write("\"lessons\": [],");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	CHECK(out && !strstr(out, "lessons"));
+	free(out);
+	free(err);
+}
