@@ -107,8 +107,13 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 			return NULL;
 		}
 	}
-	ev_notrun(e, "[%s] has no point with %s (a --set may have narrowed the sweep)",
-	          sel->experiment, what);
+	/* the planner lets a selector name no point; what planned none is then the config's
+	 * sweep, a --set (only when the command line had one) or the machine */
+	ev_notrun(e,
+	          "[%s] has no point with %s (not in this run's plan: %sthe config's sweep does "
+	          "not have it, or depends on the machine, as threads = 1..max does)",
+	          sel->experiment, what,
+	          e->px->no_set ? "" : "a --set may have narrowed the sweep, ");
 	return NULL;
 }
 
@@ -202,31 +207,51 @@ static int ev_resolve(struct ev *e)
 	return 0;
 }
 
-/* 1 when two of point p's CPUs (run.json's "cpus") are PUs of one core; *cpu0, *cpu1 two such. */
+/* qsort's order of (package, core, cpu) triples. */
+static int ev_core_cmp(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+/* 1 when two distinct CPUs of point p's (run.json's "cpus") are PUs of one core; *cpu0, *cpu1
+ * two such. A CPU listed twice is one PU, not two; a core is its (package, core) pair. */
 static int ev_shares_core(const struct ev_pindex *x, const struct lab_an_point *p, double *cpu0,
                           double *cpu1)
 {
 	const struct lab_an_json *cpus = lab_an_json_get(p->runjson, "cpus");
+	const double *core;
 	double *key;
+	size_t n = 0;
 	int shared = 0;
 
 	if (!cpus || cpus->type != LAB_AN_JSON_ARR || cpus->n < 2 ||
-	    cpus->n > LAB_AN_LESSON_PUS_MAX || !(key = malloc(cpus->n * 2 * sizeof(*key))))
+	    cpus->n > LAB_AN_LESSON_PUS_MAX || !(key = malloc(cpus->n * 3 * sizeof(*key))))
 		return 0;
-	for (size_t i = 0; i < cpus->n; i++) {
-		/* the core (-1: unknown), then the CPU */
-		key[2 * i] = cpus->items[i].type == LAB_AN_JSON_NUM
-		                 ? lab__lesson_core(x, cpus->items[i].num)
-		                 : -1;
-		key[2 * i + 1] = cpus->items[i].num;
-	}
-	qsort(key, cpus->n, 2 * sizeof(*key), lab__lesson_dbl_cmp);
-	for (size_t i = 1; i < cpus->n && !shared; i++)
-		if (key[2 * i] >= 0 && key[2 * i] == key[2 * i - 2]) {
-			*cpu0 = fmin(key[2 * i - 1], key[2 * i + 1]);
-			*cpu1 = fmax(key[2 * i - 1], key[2 * i + 1]);
+	for (size_t i = 0; i < cpus->n; i++)
+		if (cpus->items[i].type == LAB_AN_JSON_NUM &&
+		    (core = lab__lesson_core(x, cpus->items[i].num))) {
+			key[3 * n] = core[0]; /* package, core, then the CPU */
+			key[3 * n + 1] = core[1];
+			key[3 * n + 2] = cpus->items[i].num;
+			n++;
+		}
+	if (n)
+		qsort(key, n, 3 * sizeof(*key), ev_core_cmp);
+	/* sorted, a core's CPUs are together and a CPU listed twice follows itself */
+	for (size_t i = 1; i < n && !shared; i++) {
+		const double *a = key + 3 * (i - 1), *b = key + 3 * i;
+
+		if (a[0] == b[0] && a[1] == b[1] && a[2] != b[2]) {
+			*cpu0 = a[2];
+			*cpu1 = b[2];
 			shared = 1;
 		}
+	}
 	free(key);
 	return shared;
 }

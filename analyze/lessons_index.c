@@ -70,25 +70,40 @@ static int ev_px_pus(struct ev_pindex *x, const struct lab_an_data *d)
 
 	if (!pus || pus->type != LAB_AN_JSON_ARR || !pus->n || pus->n > LAB_AN_LESSON_PUS_MAX)
 		return 0;
-	if (!(x->pus = malloc(2 * pus->n * sizeof(*x->pus))))
+	if (!(x->pus = malloc(3 * pus->n * sizeof(*x->pus))))
 		return -1;
 	for (size_t i = 0; i < pus->n; i++) {
-		x->pus[2 * i] = lab_an_json_num(&pus->items[i], "cpu", -1);
-		x->pus[2 * i + 1] = lab_an_json_num(&pus->items[i], "package", -1) * 1e6 +
-		                    lab_an_json_num(&pus->items[i], "core", -1);
+		x->pus[3 * i] = lab_an_json_num(&pus->items[i], "cpu", -1);
+		x->pus[3 * i + 1] = lab_an_json_num(&pus->items[i], "package", -1);
+		x->pus[3 * i + 2] = lab_an_json_num(&pus->items[i], "core", -1);
 	}
-	qsort(x->pus, pus->n, 2 * sizeof(*x->pus), lab__lesson_dbl_cmp);
+	qsort(x->pus, pus->n, 3 * sizeof(*x->pus), lab__lesson_dbl_cmp);
 	x->npus = pus->n;
 	return 0;
 }
 
-double lab__lesson_core(const struct ev_pindex *x, double cpu)
+const double *lab__lesson_core(const struct ev_pindex *x, double cpu)
 {
 	const double *p =
-	    x->npus ? bsearch(&cpu, x->pus, x->npus, 2 * sizeof(*x->pus), lab__lesson_dbl_cmp)
+	    x->npus ? bsearch(&cpu, x->pus, x->npus, 3 * sizeof(*x->pus), lab__lesson_dbl_cmp)
 	            : NULL;
 
-	return p ? p[1] : -1;
+	return p && p[1] >= 0 && p[2] >= 0 ? p + 1 : NULL;
+}
+
+/* 1 when run.json's command_line is an array of strings without a --set (lab/cli_opts.c takes
+ * "--set VAL" and "--set=VAL"); 0 when it has one or cannot tell. */
+static int ev_px_no_set(const struct lab_an_data *d)
+{
+	const struct lab_an_json *cl = lab_an_json_get(d->run, "command_line");
+
+	if (!cl || cl->type != LAB_AN_JSON_ARR)
+		return 0;
+	for (size_t i = 0; i < cl->n; i++)
+		if (cl->items[i].type != LAB_AN_JSON_STR || !strcmp(cl->items[i].str, "--set") ||
+		    !strncmp(cl->items[i].str, "--set=", 6))
+			return 0;
+	return 1;
 }
 
 int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
@@ -122,6 +137,7 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 	const char *hv = lab_an_json_str(host, "hypervisor");
 	snprintf(x->hypervisor, sizeof(x->hypervisor), "%.40s", hv ? hv : "");
 	x->numa_nodes = (int)lab_an_json_num(lab_an_json_get(host, "topology"), "numa_nodes", 0);
+	x->no_set = ev_px_no_set(d);
 	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);
 	x->ok = 1;
 	return 0;

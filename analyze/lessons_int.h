@@ -27,12 +27,13 @@ struct ev_pindex {
 	size_t *key, *pt;             /* per entry: its list, its point (index in the data) */
 	size_t *order, *end;          /* the entries list by list (lab_an_bucket) */
 	int ok;                       /* 0: not built (out of memory): scan every point */
-	/* run.json's host.topology.pus_detail as (cpu, package * 1e6 + core) pairs sorted by cpu
+	/* run.json's host.topology.pus_detail as (cpu, package, core) triples sorted by cpu
 	 * (lab__lesson_core); npus 0 when absent or past LAB_AN_LESSON_PUS_MAX */
 	double *pus;
 	size_t npus;
 	int numa_nodes;      /* run.json's host.topology.numa_nodes (0 when absent) */
 	char hypervisor[48]; /* run.json's host.hypervisor ("" on bare metal or when absent) */
+	int no_set;          /* 1: run.json's command_line is there and has no --set */
 };
 
 /* The most PUs a topology may list for the lessons to say which CPUs share a core (the harness
@@ -47,10 +48,11 @@ void lab__lesson_index_free(struct ev_pindex *x);
  * (size_t)-1 with *list NULL: any point may be (no index, or no item to narrow by). */
 size_t lab__lesson_candidates(const struct ev_pindex *x, const struct lab_lesson_sel *sel,
                               int threads_at, const size_t **list);
-/* qsort's order of two doubles (of pairs whose first double is the key). */
+/* qsort's order of two doubles (of tuples whose first double is the key). */
 int lab__lesson_dbl_cmp(const void *a, const void *b);
-/* The (package, core) of cpu as one number, from x->pus; -1 when the topology does not list it. */
-double lab__lesson_core(const struct ev_pindex *x, double cpu);
+/* The (package, core) of cpu, two numbers in x->pus; NULL when the topology does not list it
+ * (or lists it without both). */
+const double *lab__lesson_core(const struct ev_pindex *x, double cpu);
 /* 1 when some point of x is of experiment exp. */
 int lab__lesson_has_experiment(const struct ev_pindex *x, const char *exp);
 /* Counts a point compared with a selector (lab_an_lessons_probes). */

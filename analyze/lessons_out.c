@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lessons as JSON, text and HTML (analyze/lessons.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/index.h"
 #include "analyze/lessons.h"
 #include "analyze/report_int.h"
 #include "harness/json.h"
+
+static _Thread_local unsigned long long an_lessons_visits;
+
+unsigned long long lab_an_lessons_out_visits(void)
+{
+	return an_lessons_visits;
+}
 
 void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
 {
@@ -35,88 +44,135 @@ void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
 
 static void an_lesson_text(FILE *f, const struct lab_an_lesson *l)
 {
-	fprintf(f, "%-12s %s\n", lab_an_verdict_name(l->verdict), l->name);
-	fprintf(f, "             claim: %s\n", l->claim);
-	fprintf(f, "             %s\n", l->text);
+	/* name, claim and file are run.json's, and the sentence quotes the claim's selectors */
+	fprintf(f, "%-12s ", lab_an_verdict_name(l->verdict));
+	lab_render_text_line(f, l->name);
+	fputs("\n             claim: ", f);
+	lab_render_text_line(f, l->claim);
+	fputs("\n             ", f);
+	lab_render_text_line(f, l->text);
+	fputc('\n', f);
 }
 
-/* 1 when the lessons come from more than one config file (a run of several chapters): they are
- * then shown per file, the chapter's name over its own. */
-static int an_lessons_files(const struct lab_an_lessons *ls)
+/* The lessons grouped by config file: the files in the order they first appear, each file's
+ * lessons in their own order (a run of several chapters shows the chapter's name over its own). */
+struct an_lessons_groups {
+	size_t *order, *end; /* lab_an_bucket's: file k's lessons are order[end[k - 1] .. end[k]) */
+	size_t nfile; /* 0: one file, or out of memory: order is NULL, the lessons as given */
+};
+
+static void an_lessons_groups_free(struct an_lessons_groups *g)
 {
-	for (size_t i = 1; i < ls->n; i++)
-		if (strcmp(ls->l[i].file, ls->l[0].file))
-			return 1;
-	return 0;
+	free(g->order);
+	free(g->end);
+	memset(g, 0, sizeof(*g));
 }
 
-/* The verdict counts of the lessons of file (all when file is NULL). */
-static void an_lessons_count(const struct lab_an_lessons *ls, const char *file, size_t count[4])
+/* Groups ls by file once (a set of the files, then a counting sort), so that neither writer
+ * compares each lesson's file with every other's. */
+static void an_lessons_groups(const struct lab_an_lessons *ls, struct an_lessons_groups *g)
+{
+	struct lab_an_strset files = {0};
+	size_t *key = malloc(ls->n * sizeof(*key));
+	int ok = !!key;
+
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; ok && i < ls->n; i++) {
+		an_lessons_visits++;
+		ok = (key[i] = lab_an_strset_add(&files, ls->l[i].file, NULL)) != (size_t)-1;
+	}
+	if (ok && files.n > 1) {
+		g->order = malloc(ls->n * sizeof(*g->order));
+		g->end = malloc(files.n * sizeof(*g->end));
+		if (g->order && g->end) {
+			lab_an_bucket(key, ls->n, files.n, g->order, g->end);
+			g->nfile = files.n;
+		} else {
+			an_lessons_groups_free(g);
+		}
+	}
+	free(key);
+	lab_an_strset_free(&files);
+}
+
+/* The k-th lesson in the order of g. */
+static const struct lab_an_lesson *an_lessons_at(const struct lab_an_lessons *ls,
+                                                 const struct an_lessons_groups *g, size_t k)
+{
+	an_lessons_visits++;
+	return &ls->l[g->nfile ? g->order[k] : k];
+}
+
+/* The verdict counts of lessons k .. end of g's order. */
+static void an_lessons_count(const struct lab_an_lessons *ls, const struct an_lessons_groups *g,
+                             size_t k, size_t end, size_t count[4])
 {
 	memset(count, 0, 4 * sizeof(*count));
-	for (size_t i = 0; i < ls->n; i++)
-		if (!file || !strcmp(ls->l[i].file, file))
-			count[ls->l[i].verdict]++;
-}
-
-/* 1 when lesson i is the first of its file. */
-static int an_lessons_first(const struct lab_an_lessons *ls, size_t i)
-{
-	for (size_t k = 0; k < i; k++)
-		if (!strcmp(ls->l[k].file, ls->l[i].file))
-			return 0;
-	return 1;
+	for (; k < end; k++)
+		count[an_lessons_at(ls, g, k)->verdict]++;
 }
 
 void lab_an_lessons_text(FILE *f, const struct lab_an_lessons *ls)
 {
+	struct an_lessons_groups g;
 	size_t count[4];
-	int files = an_lessons_files(ls);
 
 	if (!ls->n)
 		return;
-	an_lessons_count(ls, NULL, count);
+	an_lessons_groups(ls, &g);
+	an_lessons_count(ls, &g, 0, ls->n, count);
 	fprintf(f, "== lessons: %zu hold, %zu fail, %zu inconclusive, %zu not run\n", count[0],
 	        count[1], count[2], count[3]);
 	/* per chapter, in the order the files were given; a file's lessons stay together */
-	for (size_t i = 0; files && i < ls->n; i++) {
-		if (!an_lessons_first(ls, i))
-			continue;
-		an_lessons_count(ls, ls->l[i].file, count);
-		fprintf(f, "-- %s: %zu hold, %zu fail, %zu inconclusive, %zu not run\n",
-		        ls->l[i].file, count[0], count[1], count[2], count[3]);
-		for (size_t k = i; k < ls->n; k++)
-			if (!strcmp(ls->l[k].file, ls->l[i].file))
-				an_lesson_text(f, &ls->l[k]);
+	for (size_t file = 0, k = 0; file < (g.nfile ? g.nfile : 1); file++) {
+		size_t end = g.nfile ? g.end[file] : ls->n;
+
+		if (g.nfile) {
+			an_lessons_count(ls, &g, k, end, count);
+			fputs("-- ", f);
+			lab_render_text_line(f, an_lessons_at(ls, &g, k)->file);
+			fprintf(f, ": %zu hold, %zu fail, %zu inconclusive, %zu not run\n",
+			        count[0], count[1], count[2], count[3]);
+		}
+		for (; k < end; k++)
+			an_lesson_text(f, an_lessons_at(ls, &g, k));
 	}
-	for (size_t i = 0; !files && i < ls->n; i++)
-		an_lesson_text(f, &ls->l[i]);
 	fputc('\n', f);
+	an_lessons_groups_free(&g);
 }
 
 void lab_an_lessons_html(FILE *f, const struct lab_an_lessons *ls)
 {
+	struct an_lessons_groups g;
+
 	if (!ls->n)
 		return;
+	an_lessons_groups(ls, &g);
 	fputs("<h2>Lessons</h2>\n<table class=\"lessons\"><tr><th>verdict</th><th>lesson</th>"
 	      "<th>claim</th><th>what the data shows (95 % interval)</th></tr>\n",
 	      f);
-	for (size_t i = 0; i < ls->n; i++) {
-		const struct lab_an_lesson *l = &ls->l[i];
-		if (an_lessons_files(ls) && (!i || strcmp(l->file, ls->l[i - 1].file))) {
+	for (size_t file = 0, k = 0; file < (g.nfile ? g.nfile : 1); file++) {
+		size_t end = g.nfile ? g.end[file] : ls->n;
+
+		if (g.nfile) {
 			fputs("<tr><th colspan=\"4\">", f);
-			lab_an_html(f, l->file);
+			lab_an_html(f, an_lessons_at(ls, &g, k)->file);
 			fputs("</th></tr>\n", f);
 		}
-		fputs("<tr><td><b>", f);
-		lab_an_html(f, lab_an_verdict_name(l->verdict));
-		fputs("</b></td><td>", f);
-		lab_an_html(f, l->name);
-		fputs("</td><td><code>", f);
-		lab_an_html(f, l->claim);
-		fputs("</code></td><td>", f);
-		lab_an_html(f, l->text);
-		fputs("</td></tr>\n", f);
+		for (; k < end; k++) {
+			const struct lab_an_lesson *l = an_lessons_at(ls, &g, k);
+
+			fputs("<tr><td><b>", f);
+			lab_an_html(f, lab_an_verdict_name(l->verdict));
+			fputs("</b></td><td>", f);
+			lab_an_html(f, l->name);
+			fputs("</td><td><code>", f);
+			lab_an_html(f, l->claim);
+			fputs("</code></td><td>", f);
+			lab_an_html(f, l->text);
+			fputs("</td></tr>\n", f);
+		}
 	}
 	fputs("</table>\n", f);
+	an_lessons_groups_free(&g);
 }

@@ -10,15 +10,35 @@
 #include "analyze/render/render.h"
 #include "harness/record_schema.h"
 
-void lab_an_html(FILE *f, const char *s)
+/* The bytes from s on that pass into HTML as they are: up to markup, a control byte (tab and
+ * newline are whitespace and stay: the config's <pre> keeps its lines), a C1 control or the end. */
+static size_t an_html_run(const unsigned char *s)
 {
+	size_t n = 0;
+
+	for (;; n++) {
+		unsigned char c = s[n];
+
+		if (!c || c == '<' || c == '>' || c == '&' || c == '"' || c == '\'' ||
+		    (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ||
+		    (c == 0xc2 && s[n + 1] >= 0x80 && s[n + 1] <= 0x9f))
+			return n;
+	}
+}
+
+void lab_an_html(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
 	/* one fwrite per run of bytes that pass as they are, not a call per byte */
 	while (s && *s) {
-		size_t run = strcspn(s, "<>&\"'");
+		size_t run = an_html_run(s);
 
 		fwrite(s, 1, run, f);
 		s += run;
 		switch (*s) {
+		case 0: /* the end */
+			return;
 		case '<':
 			fputs("&lt;", f);
 			break;
@@ -34,8 +54,12 @@ void lab_an_html(FILE *f, const char *s)
 		case '\'':
 			fputs("&#39;", f);
 			break;
-		default: /* the end */
-			return;
+		case 0xc2: /* a C1 control, as the text output shows it */
+			fprintf(f, "\\u%04x", *++s);
+			break;
+		default: /* a control byte, as the text output shows it */
+			fprintf(f, "\\x%02x", *s);
+			break;
 		}
 		s++;
 	}

@@ -51,7 +51,13 @@ const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_
 /* A column's header ("makespan_ns median | mean [95% CI]", "rate (M/s)"). */
 const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len);
 
-/* Writes s HTML-escaped. */
+/* Writes s on one line, as the text tables show their cells: a newline or carriage return in
+ * text from a file would start a line of its own (a forged verdict or row); it shows as \n, \r.
+ * Other control bytes are the stream's to escape (lab/text_esc.h). */
+void lab_render_text_line(FILE *f, const char *s);
+/* Writes s HTML-escaped: markup characters as entities; a control byte (a C0 byte but tab and
+ * newline, DEL) as the text \xNN and a C1 control (UTF-8 0xc2 0x80 .. 0x9f) as \u00NN, as the
+ * text output shows them, since HTML allows neither raw nor as a character reference. */
 void lab_an_html(FILE *f, const char *s);
 struct lab_an_plot;
 /* Inlines DIR/plots/BASE.svg of plot p as a data-URI figure; nothing when the file is absent. */

@@ -74,6 +74,19 @@ static const char *txt_line(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+void lab_render_text_line(FILE *f, const char *s)
+{
+	while (s && *s) {
+		size_t run = strcspn(s, "\n\r");
+
+		fwrite(s, 1, run, f);
+		if (!s[run])
+			return;
+		fputs(s[run] == '\n' ? "\\n" : "\\r", f);
+		s += run + 1;
+	}
+}
+
 /* The cells of a table's first TXT_WROWS rows as the text shows them, on one line: formatted
  * once to measure the columns and printed from here (a table of a few rows, the common case,
  * would otherwise format every cell twice). */

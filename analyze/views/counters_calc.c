@@ -41,18 +41,15 @@ double lab_an_ctrs_med(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *
 }
 
 /* Why column name has no value at point p: the status and reason of its event in run.json's
- * record of p (experiments[name = p's].points[point = p's id].counters.events). */
-static void an_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                   const struct lab_an_point *p, const char *name, char *buf, size_t len)
+ * record of p (its entry in experiments[].points, which the loader keeps: looking it up by id
+ * here scanned every point of the experiment for every point, quadratic in its points). */
+static void an_why(const struct lab_an_ctrs *c, const struct lab_an_point *p, const char *name,
+                   char *buf, size_t len)
 {
-	const struct lab_an_json *pts = lab_an_json_get(lab_an_data_experiment(d, p->experiment),
-	                                                "points"),
-	                         *ev = NULL;
+	const struct lab_an_json *ev =
+	    lab_an_json_get(lab_an_json_get(p->runjson, "counters"), "events");
 	int known = 0;
 
-	for (size_t i = 0; pts && pts->type == LAB_AN_JSON_ARR && i < pts->n && !ev; i++)
-		if (lab_an_json_num(&pts->items[i], "point", -1) == (double)p->id)
-			ev = lab_an_json_get(lab_an_json_get(&pts->items[i], "counters"), "events");
 	for (size_t k = 0; k < c->ncol && !known; k++)
 		known = !strcmp(c->col[k], name);
 	for (size_t i = 0; ev && ev->type == LAB_AN_JSON_ARR && i < ev->n; i++) {
@@ -72,8 +69,8 @@ static void an_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 }
 
 /* num / den x scale from columns: NaN with the reason of the missing input, or the formula's. */
-static void an_ratio(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                     struct lab_an_ctr_pt *e, int k, const char *num, const char *den, double scale)
+static void an_ratio(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e, int k, const char *num,
+                     const char *den, double scale)
 {
 	struct lab_an_ctr_val *v = &e->dv[k];
 	double a = AN_M(num), b = AN_M(den);
@@ -81,20 +78,19 @@ static void an_ratio(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 
 	v->v = lab_an_ctr_ratio(a, b, scale, &why);
 	if (isnan(a) || isnan(b))
-		an_why(d, c, e->pt, isnan(a) ? num : den, v->reason, sizeof(v->reason));
+		an_why(c, e->pt, isnan(a) ? num : den, v->reason, sizeof(v->reason));
 	else if (why)
 		snprintf(v->reason, sizeof(v->reason), "%s", why);
 }
 
 /* GHz from cycles, else the self-check's estimated core clock; cycles estimated without a
  * cycle counter. */
-static void an_clock(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                     struct lab_an_ctr_pt *e)
+static void an_clock(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 {
 	struct lab_an_ctr_val *y = &e->dv[LAB_AN_CD_CYC_EST];
 	const char *why = NULL;
 
-	an_ratio(d, c, e, LAB_AN_CD_GHZ, "ctr_cycles", "ctr_task_clock", 1);
+	an_ratio(c, e, LAB_AN_CD_GHZ, "ctr_cycles", "ctr_task_clock", 1);
 	y->v = isnan(AN_M("ctr_cycles"))
 	           ? lab_an_ctr_cycles_estimated(AN_M("ctr_task_clock"), c->core_ghz, &why)
 	           : NAN;
@@ -182,7 +178,7 @@ static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 		                                   : "run.json records no host.counters",
 		                       &e->tma);
 	if (e->tma.level == 0 && strcmp(c->method, "none")) {
-		an_why(d, c, e->pt, lead, buf, sizeof(buf));
+		an_why(c, e->pt, lead, buf, sizeof(buf));
 		snprintf(e->tma_reason, sizeof(e->tma_reason), "%s (%s)",
 		         e->tma.reason ? e->tma.reason : "not computed", buf);
 	} else if (e->tma.level < 2 && e->tma.reason) {
@@ -193,12 +189,11 @@ static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 static void an_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c,
                       struct lab_an_ctr_pt *e)
 {
-	an_ratio(d, c, e, LAB_AN_CD_IPC, "ctr_instructions", "ctr_cycles", 1);
-	an_clock(d, c, e);
-	an_ratio(d, c, e, LAB_AN_CD_CACHE_MPKI, "ctr_cache_misses", "ctr_instructions", 1000);
-	an_ratio(d, c, e, LAB_AN_CD_BRANCH_MPKI, "ctr_branch_misses", "ctr_instructions", 1000);
-	an_ratio(d, c, e, LAB_AN_CD_L1D_MPKI, "ctr_l1_dcache_load_misses", "ctr_instructions",
-	         1000);
+	an_ratio(c, e, LAB_AN_CD_IPC, "ctr_instructions", "ctr_cycles", 1);
+	an_clock(c, e);
+	an_ratio(c, e, LAB_AN_CD_CACHE_MPKI, "ctr_cache_misses", "ctr_instructions", 1000);
+	an_ratio(c, e, LAB_AN_CD_BRANCH_MPKI, "ctr_branch_misses", "ctr_instructions", 1000);
+	an_ratio(c, e, LAB_AN_CD_L1D_MPKI, "ctr_l1_dcache_load_misses", "ctr_instructions", 1000);
 	an_topdown(d, c, e);
 }
 
@@ -227,7 +222,7 @@ static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 
 	for (size_t k = 0; k < c->ncol; k++)
 		if (!an_is_sw(c->col[k])) {
-			an_why(d, c, p, c->col[k], buf, len);
+			an_why(c, p, c->col[k], buf, len);
 			return;
 		}
 	if (why && *why && av && av->type == LAB_AN_JSON_BOOL && !av->num)

@@ -367,3 +367,91 @@ LAB_TEST(json_has_the_lessons_array)
 	free(buf);
 	fx_free(&f, &ls);
 }
+
+/* The lessons' text from run.json (name, claim, file, the selector values the reasons quote)
+ * cannot start a line of its own in the text (a forged verdict) nor put a control byte into the
+ * report: as text a newline or carriage return shows as \n, \r (other control bytes are escaped
+ * by the stream `lab analyze` writes through); in HTML every control byte but a tab or a newline
+ * shows as \xNN, a C1 control as \u00NN. */
+LAB_TEST(lesson_text_from_run_json_is_escaped)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "a\\nholds        forged\\r\\u001b[2J\\u0007\\u0085",
+	          "cost(fs: stride=8\\nholds, threads=2) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	free(ls.l[0].file);
+	REQUIRE((ls.l[0].file = strdup("f.ini\n-- g.ini: 1 hold")));
+	REQUIRE((ls.l = realloc(ls.l, 2 * sizeof(*ls.l))));
+	ls.l[1] = ls.l[0];
+	REQUIRE((ls.l[1].name = strdup("b")) && (ls.l[1].claim = strdup("c")) &&
+	        (ls.l[1].file = strdup("g.ini")));
+	ls.n = 2;
+	REQUIRE((m = open_memstream(&buf, &len)));
+	lab_an_lessons_text(m, &ls);
+	fclose(m);
+	fprintf(stderr, "%s", buf);
+	CHECK(strstr(buf, "\nholds        forged") == NULL);
+	CHECK(strstr(buf, "not run      a\\nholds        forged\\r") != NULL);
+	CHECK(strstr(buf, "claim: cost(fs: stride=8\\nholds, threads=2) >= 1\n") != NULL);
+	CHECK(strstr(buf, "stride=8\\nholds") != NULL);
+	CHECK(strstr(buf, "\n-- f.ini\\n-- g.ini: 1 hold: 0 hold") != NULL);
+	CHECK(strstr(buf, "\n-- g.ini: 1 hold") == NULL);
+	CHECK(strchr(buf, '\r') == NULL);
+	free(buf);
+	buf = NULL;
+	REQUIRE((m = open_memstream(&buf, &len)));
+	lab_an_lessons_html(m, &ls);
+	fclose(m);
+	for (const unsigned char *p = (const unsigned char *)buf; *p; p++)
+		CHECK(*p >= 0x20 ? *p != 0x7f && !(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		                 : *p == '\n');
+	CHECK(strstr(buf, "<td>a\nholds        forged\\x0d\\x1b[2J\\x07\\u0085</td>") != NULL);
+	free(buf);
+	fx_free(&f, &ls);
+}
+
+/* A CPU listed twice in a point's "cpus" is not two PUs of one core, and two cores whose
+ * (package, core) differ are not one core however the numbers compare: (0, 1000000) and (1, 0)
+ * made one key as package * 1e6 + core. Three CPUs of which two are one core's still say so. */
+LAB_TEST(threads_on_one_core_need_two_cpus)
+{
+	static const char *const cpus[] = {"{\"cpus\": [0, 0]}", "{\"cpus\": [2, 3]}",
+	                                   "{\"cpus\": [0, 2, 0, 16]}"};
+	struct fx f = {.host = "{\"topology\": {\"pus_detail\": [{\"cpu\": 0, \"package\": 0, "
+	                       "\"core\": 0}, {\"cpu\": 16, \"package\": 0, \"core\": 0}, "
+	                       "{\"cpu\": 2, \"package\": 0, \"core\": 1000000}, {\"cpu\": 3, "
+	                       "\"package\": 1, \"core\": 0}]}}"};
+	struct lab_an_json *j[3] = {NULL};
+	struct lab_an_lessons ls;
+	struct lab_err err = {0};
+
+	fx_point(&f, "fs", "stride=8", 2, 30, 0.5, 10);
+	fx_point(&f, "fs", "stride=16", 2, 30, 0.5, 10);
+	fx_point(&f, "fs", "stride=32", 4, 30, 0.5, 10);
+	for (size_t i = 0; i < 3; i++) {
+		REQUIRE(lab_an_json_parse("run.json", cpus[i], strlen(cpus[i]), &j[i], &err) == 0);
+		f.d.pt[i].id = (long)i;
+		f.d.pt[i].runjson = j[i];
+	}
+	fx_lesson(&f, "same", "cost(fs: stride=8) >= 1");
+	fx_lesson(&f, "apart", "cost(fs: stride=16) >= 1");
+	fx_lesson(&f, "three", "cost(fs: stride=32) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	for (size_t i = 0; i < 3; i++)
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "holds");
+	CHECK(strstr(ls.l[0].text, "note") == NULL);
+	CHECK(strstr(ls.l[1].text, "note") == NULL);
+	CHECK(strstr(ls.l[2].text,
+	             "; note: point 2 ran threads on CPUs 0 and 16, PUs of one core") != NULL);
+	fx_free(&f, &ls);
+	for (size_t i = 0; i < 3; i++)
+		lab_an_json_free(j[i]);
+}

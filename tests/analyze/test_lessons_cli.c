@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Lessons from a hostile or odd run.json, end to end through `lab analyze`: their text cannot
+ * forge a line of the output nor put a control byte into the report; the reason a selector names
+ * no point blames --set only when the run had one; a "lessons" member that is not an array is a
+ * data error, as other malformed members are.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+/* Writes tmpdir/R: one experiment "e" with points at 1 and 2 threads (two samples each), and
+ * run.json with the members in extra (each followed by a comma) before "experiments". */
+static void lc_write(const char *extra)
+{
+	char path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/R", testlib_tmpdir());
+	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		testlib_fail();
+	snprintf(path, sizeof(path), "%s/R/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged\n"
+	      "e,0,noop,placement=compact,1,0,1000,10,op,0,0\n"
+	      "e,0,noop,placement=compact,1,1,1010,10,op,0,0\n"
+	      "e,1,noop,placement=compact,2,0,600,10,op,0,0\n"
+	      "e,1,noop,placement=compact,2,1,610,10,op,0,0\n",
+	      f);
+	REQUIRE(fclose(f) == 0);
+	snprintf(path, sizeof(path), "%s/R/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f,
+	        "{\"schema\": \"lab.run/1\", \"status\": \"complete\", %s\"experiments\": "
+	        "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, "
+	        "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": "
+	        "\"ok\"}, {\"point\": 1, \"threads\": 2, \"params\": {}, \"placement\": "
+	        "\"compact\", \"status\": \"ok\"}]}]}\n",
+	        extra);
+	REQUIRE(fclose(f) == 0);
+}
+
+/* The contents of tmpdir/rel (malloc'd), or NULL. */
+static char *lc_read(const char *rel)
+{
+	char path[2048], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (!(f = fopen(path, "rb")) || !(m = open_memstream(&buf, &len))) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((c = getc(f)) != EOF)
+		putc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* A lesson whose name, claim, file and selector value hold a newline, a carriage return and
+ * terminal escapes: no line of the text starts with what follows the newline, no control byte
+ * but a newline reaches stdout, and report.html holds none but tab and newline. */
+LAB_TEST(lesson_text_cannot_forge_lines)
+{
+	char *out = NULL, *err = NULL, *html;
+
+	lc_write("\"lessons\": [{\"name\": \"x\\nholds        forged\\r\\u001b[2J\\u0007\", "
+	         "\"claim\": \"c\\nholds        c2\", \"file\": \"f.ini\\n-- g.ini\", \"expr\": "
+	         "\"cost(e: size=1\\nv2, threads=1) > 0\"}, {\"name\": \"ok\", "
+	         "\"claim\": \"cost(e: threads=2) > 0\", \"file\": \"g.ini\", \"expr\": "
+	         "\"cost(e: threads=2) > 0\"}],");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	REQUIRE(out);
+	CHECK(strstr(out, "\nholds        forged") == NULL);
+	CHECK(strstr(out, "\nholds        c2") == NULL);
+	CHECK(strstr(out, "\nv2") == NULL);
+	CHECK(strstr(out, "\n-- g.ini\\") == NULL);
+	CHECK(strstr(out, "not run      x\\nholds        forged\\r\\x1b[2J\\x07\n") != NULL);
+	CHECK(strstr(out, "-- f.ini\\n-- g.ini: 0 hold") != NULL);
+	CHECK(strstr(out, "has no point with size=1\\nv2, threads=1") != NULL);
+	for (const char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n') {
+			TL__FAIL("stdout holds a raw 0x%02x at %zu: %s", *p, (size_t)(p - out),
+			         out);
+			break;
+		}
+	REQUIRE((html = lc_read("R/report.html")));
+	for (const char *p = html; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') {
+			TL__FAIL("report.html holds a raw 0x%02x at %zu", *p, (size_t)(p - html));
+			break;
+		}
+	CHECK(strstr(html, "forged\\x0d\\x1b[2J\\x07</td>") != NULL);
+	free(html);
+	free(out);
+	free(err);
+}
+
+/* A selector that names no point (threads = 3 of a sweep that reached 2) blames a --set only
+ * when the run's command line had one ("--set VAL" or "--set=VAL") or run.json does not say. */
+LAB_TEST(no_point_reason_names_set_only_when_given)
+{
+	static const struct {
+		const char *cl; /* the command_line member, or "" */
+		int set;
+	} c[] = {{"\"command_line\": [\"run\", \"x.ini\", \"-o\", \"R\"],", 0},
+	         {"\"command_line\": [\"run\", \"x.ini\", \"--set\", \"e.threads=1,2\"],", 1},
+	         {"\"command_line\": [\"run\", \"--set=e.threads=1,2\", \"x.ini\"],", 1},
+	         {"", 1}};
+	const char *reason = "[e] has no point with threads=3 (not in this run's plan: ";
+	const char *tail = "the config's sweep does not have it, or depends on the machine, as "
+	                   "threads = 1..max does)";
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char extra[512], *out = NULL, *err = NULL;
+		const char *at;
+
+		snprintf(extra, sizeof(extra),
+		         "%s \"lessons\": [{\"name\": \"three\", \"claim\": \"c\", \"expr\": "
+		         "\"cost(e: threads=3) > 0\"}],",
+		         c[i].cl);
+		lc_write(extra);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+		REQUIRE(out);
+		at = strstr(out, reason);
+		CHECK(at != NULL);
+		if (at) {
+			at += strlen(reason);
+			if (c[i].set)
+				CHECK(!strncmp(at, "a --set may have narrowed the sweep, ", 37));
+			CHECK(strncmp(at + (c[i].set ? 37 : 0), tail, strlen(tail)) == 0);
+		}
+		CHECK((strstr(out, "--set") != NULL) == c[i].set);
+		free(out);
+		free(err);
+	}
+}
+
+/* A "lessons" member that is not an array hid every claim with exit 0: it is a data error, as a
+ * malformed "experiments" is (exit 2, FILE:LINE and what is allowed). An empty array is none. */
+LAB_TEST(lessons_not_an_array_is_a_data_error)
+{
+	static const char *const bad[] = {"{}", "\"x\"", "null", "3"};
+	char extra[128], *out = NULL, *err = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(extra, sizeof(extra), "\"lessons\": %s,", bad[i]);
+		lc_write(extra);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+		if (!err || !strstr(err, "R/run.json:1: \"lessons\": allowed: an array\n"))
+			TL__FAIL("lessons %s: stderr lacks the data error: %s", bad[i],
+			         err ? err : "");
+		free(out);
+		free(err);
+	}
+	lc_write("\"lessons\": [],");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	CHECK(out && !strstr(out, "lessons"));
+	free(out);
+	free(err);
+}
