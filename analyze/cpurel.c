@@ -2,7 +2,18 @@
 #include "analyze/cpurel.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* (cpu, index) pairs by cpu, then index. */
+static int an_cmp_pair(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
 
 void lab_an_cpurel_init(struct lab_an_cpurel *r, const struct lab_an_json *run)
 {
@@ -18,6 +29,20 @@ void lab_an_cpurel_init(struct lab_an_cpurel *r, const struct lab_an_json *run)
 	r->one_numa = lab_an_json_num(t, "numa_nodes", 0) == 1;
 	/* "off"/"notsupported" is the kernel's SMT control; equal counts prove it on any OS. */
 	r->no_smt = cores == npus || (smt && (!strcmp(smt, "off") || !strcmp(smt, "notsupported")));
+	if (r->pus && (r->by_cpu = malloc(2 * r->pus->n * sizeof(*r->by_cpu)))) {
+		for (size_t i = 0; i < r->pus->n; i++) {
+			r->by_cpu[2 * i] = (int)lab_an_json_num(&r->pus->items[i], "cpu", -1);
+			r->by_cpu[2 * i + 1] = (double)i;
+		}
+		/* equal cpus in listed order: the first listed wins, as in a scan */
+		qsort(r->by_cpu, r->pus->n, 2 * sizeof(*r->by_cpu), an_cmp_pair);
+	}
+}
+
+void lab_an_cpurel_free(struct lab_an_cpurel *r)
+{
+	free(r->by_cpu);
+	r->by_cpu = NULL;
 }
 
 int lab_an_cpurel_detailed(const struct lab_an_cpurel *r)
@@ -27,6 +52,19 @@ int lab_an_cpurel_detailed(const struct lab_an_cpurel *r)
 
 static const struct lab_an_json *an_pu(const struct lab_an_cpurel *r, int cpu)
 {
+	if (r->by_cpu) { /* the first pair of that cpu: lowest index among equal cpus */
+		size_t lo = 0, hi = r->pus->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (r->by_cpu[2 * mid] < cpu)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < r->pus->n && r->by_cpu[2 * lo] == cpu
+		           ? &r->pus->items[(size_t)r->by_cpu[2 * lo + 1]]
+		           : NULL;
+	}
 	for (size_t i = 0; r->pus && i < r->pus->n; i++)
 		if ((int)lab_an_json_num(&r->pus->items[i], "cpu", -1) == cpu)
 			return &r->pus->items[i];

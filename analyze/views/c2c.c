@@ -43,9 +43,11 @@ static int an_c2c_compute(const struct lab_an_view *v, const struct lab_an_analy
 		rc = lab_an_c2c_finish(&c->m[i]);
 	if (!rc && c->nm) {
 		c->topo_detailed = lab_an_cpurel_detailed(&rel);
+		lab_an_cpurel_free(&rel);
 		*state = c;
 		return 0;
 	}
+	lab_an_cpurel_free(&rel);
 	lab_an_c2c_free(c);
 	return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 }

@@ -177,6 +177,35 @@ LAB_TEST(cpurel_from_summary_counts)
 	CHECK_EQ_I64(numa, -1);
 }
 
+/* pus_detail, in any order and with a CPU listed twice (hostile): the first listing counts, as
+ * a scan would find it; a CPU not listed is unknown. */
+LAB_TEST(cpurel_from_pus_detail)
+{
+	static const char doc[] = "{\"host\": {\"topology\": {\"pus_detail\": ["
+	                          "{\"cpu\": 16, \"package\": 0, \"numa\": 0, \"core\": 0},"
+	                          "{\"cpu\": 1, \"package\": 0, \"numa\": 0, \"core\": 1},"
+	                          "{\"cpu\": 0, \"package\": 0, \"numa\": 0, \"core\": 0},"
+	                          "{\"cpu\": 8, \"package\": 1, \"numa\": 1, \"core\": 8},"
+	                          "{\"cpu\": 1, \"package\": 1, \"numa\": 1, \"core\": 9}]}}}";
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+	struct lab_an_cpurel r;
+	int smt, pkg, numa;
+
+	REQUIRE(lab_an_json_parse("doc", doc, strlen(doc), &j, &err) == 0);
+	lab_an_cpurel_init(&r, j);
+	lab_an_cpurel_get(&r, 0, 16, &smt, &pkg, &numa);
+	CHECK(smt == 1 && pkg == 1 && numa == 1);
+	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa); /* cpu 1's first listing: package 0 */
+	CHECK(smt == 0 && pkg == 1 && numa == 1);
+	lab_an_cpurel_get(&r, 8, 1, &smt, &pkg, &numa);
+	CHECK(smt == 0 && pkg == 0 && numa == 0);
+	lab_an_cpurel_get(&r, 8, 5, &smt, &pkg, &numa); /* 5 is not listed */
+	CHECK(smt == -1 && pkg == -1 && numa == -1);
+	lab_an_cpurel_free(&r);
+	lab_an_json_free(j);
+}
+
 static const struct lab_an_cv_pt *ck_lock(const struct lab_an_cv_group *g, const char *lock,
                                           int threads)
 {
