@@ -111,13 +111,15 @@ static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt,
 	if (len < sizeof(ilen) || (memcpy(&ilen, buf, sizeof(ilen)), ilen > len - sizeof(ilen)))
 		return fresh_failed(pt, rec, pid, "sent no record");
 	if (ilen != strlen(want) || memcmp(buf + sizeof(ilen), want, ilen))
-		return fresh_failed(
-		    pt, rec, pid, "planned another point: a config changed on disk during the run");
+		return fresh_failed(pt, rec, pid,
+		                    "planned another point: a config changed on disk during the "
+		                    "run, or the CPUs this process may use did");
 	buf += sizeof(ilen) + ilen;
 	len -= sizeof(ilen) + ilen;
-	if (lab_point_rec_unpack(buf, len, f->origin_ns, rec, err) == -LAB_ENOMEM)
-		return -LAB_ENOMEM;
-	if (err->code) {
+	int rc = lab_point_rec_unpack(buf, len, f->origin_ns, rec, err);
+	if (rc == -LAB_ENOMEM)
+		return rc;
+	if (rc) {
 		char what[LAB_ERR_MSG_MAX + 16];
 		snprintf(what, sizeof(what), "sent %s", err->msg);
 		return fresh_failed(pt, rec, pid, what);
