@@ -207,113 +207,6 @@ static int ev_resolve(struct ev *e)
 	return 0;
 }
 
-/* qsort's order of (package, core, cpu) triples. */
-static int ev_core_cmp(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	for (int i = 0; i < 3; i++)
-		if (x[i] != y[i])
-			return x[i] < y[i] ? -1 : 1;
-	return 0;
-}
-
-/* 1 when two distinct CPUs of point p's (run.json's "cpus") are PUs of one core; *cpu0, *cpu1
- * two such. A CPU listed twice is one PU, not two; a core is its (package, core) pair. */
-static int ev_shares_core(const struct ev_pindex *x, const struct lab_an_point *p, double *cpu0,
-                          double *cpu1)
-{
-	const struct lab_an_json *cpus = lab_an_json_get(p->runjson, "cpus");
-	const double *core;
-	double *key;
-	size_t n = 0;
-	int shared = 0;
-
-	if (!cpus || cpus->type != LAB_AN_JSON_ARR || cpus->n < 2 ||
-	    cpus->n > LAB_AN_LESSON_PUS_MAX || !(key = malloc(cpus->n * 3 * sizeof(*key))))
-		return 0;
-	for (size_t i = 0; i < cpus->n; i++)
-		if (cpus->items[i].type == LAB_AN_JSON_NUM &&
-		    (core = lab__lesson_core(x, cpus->items[i].num))) {
-			key[3 * n] = core[0]; /* package, core, then the CPU */
-			key[3 * n + 1] = core[1];
-			key[3 * n + 2] = cpus->items[i].num;
-			n++;
-		}
-	if (n)
-		qsort(key, n, 3 * sizeof(*key), ev_core_cmp);
-	/* sorted, a core's CPUs are together and a CPU listed twice follows itself */
-	for (size_t i = 1; i < n && !shared; i++) {
-		const double *a = key + 3 * (i - 1), *b = key + 3 * i;
-
-		if (a[0] == b[0] && a[1] == b[1] && a[2] != b[2]) {
-			*cpu0 = a[2];
-			*cpu1 = b[2];
-			shared = 1;
-		}
-	}
-	free(key);
-	return shared;
-}
-
-/* A claim on a point whose threads ran on PUs of one core (SMT siblings, as placement = compact
- * puts them) says so after its verdict: those threads share the core's L1 and pipelines, so no
- * line moves between them and they do not scale as cores do. */
-static void ev_smt_note(const struct ev *e, struct lab_an_lesson *out)
-{
-	double c0, c1;
-	size_t len = strlen(out->text);
-
-	for (unsigned v = 0; e->px->npus && v < e->nvar; v++)
-		if (e->var[v].pt->threads >= 2 && ev_shares_core(e->px, e->var[v].pt, &c0, &c1)) {
-			snprintf(out->text + len, sizeof(out->text) - len,
-			         "; note: point %ld ran threads on CPUs %.0f and %.0f, PUs of one "
-			         "core (SMT siblings): they share its L1 and pipelines, so no line "
-			         "moves between them (placement = cores puts threads on distinct "
-			         "cores first)",
-			         e->var[v].pt->id, c0, c1);
-			return;
-		}
-}
-
-/* Whether point p's params name where its memory goes (mem_node, membind, init) or put its
- * threads on one NUMA node (placement=node:N). */
-static int ev_numa_point(const struct lab_an_point *p)
-{
-	static const char *const keys[] = {"mem_node=",      "membind=node",    "init=bind",
-	                                   "init=preferred", "init=interleave", "placement=node:"};
-
-	for (const char *s = p->params; s && *s; s += strcspn(s, ";"), s += *s == ';')
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (!strncmp(s, keys[k], strlen(keys[k])))
-				return 1;
-	return 0;
-}
-
-/* A claim measured in a virtual machine says what the machine may hide: under an emulated CPU
- * (QEMU TCG) every time is the emulator's; under a hypervisor, a NUMA claim that does not hold
- * may have met nodes that split one physical node's memory, where remote and local cost the
- * same whatever the hardware beneath does. */
-static void ev_vm_note(const struct ev *e, struct lab_an_lesson *out)
-{
-	size_t len = strlen(out->text);
-	int numa = 0;
-
-	for (unsigned v = 0; v < e->nvar; v++)
-		numa |= ev_numa_point(e->var[v].pt);
-	if (!strcmp(e->px->hypervisor, "QEMU TCG"))
-		snprintf(out->text + len, sizeof(out->text) - len,
-		         "; note: measured on an emulated CPU (QEMU TCG): the times are the "
-		         "emulator's, not any hardware's");
-	else if (e->px->hypervisor[0] && numa && e->px->numa_nodes >= 2 &&
-	         out->verdict != LAB_AN_HOLDS)
-		snprintf(out->text + len, sizeof(out->text) - len,
-		         "; note: measured in a virtual machine (%s): its NUMA nodes may split one "
-		         "physical node's memory, so remote and local can cost the same whatever "
-		         "the hardware beneath does",
-		         e->px->hypervisor);
-}
-
 /* ---- Q as a value with its gradient over the vars ---- */
 
 static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
@@ -342,8 +235,7 @@ static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 		snprintf(out->text, sizeof(out->text), "not run: %s", e->why);
 	} else {
 		lab__lesson_judge(e, out);
-		ev_smt_note(e, out);
-		ev_vm_note(e, out);
+		lab__lesson_notes(e, out);
 	}
 	lab_lesson_claim_free(c);
 out:

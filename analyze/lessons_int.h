@@ -71,4 +71,7 @@ struct ev {
 /* Q of e's resolved claim, its 95 % interval and the verdict, with the sentence, into out. */
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out);
 
+/* lessons_notes.c: what the verdict in out says after itself (shared cores, a VM, a far run). */
+void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out);
+
 #endif

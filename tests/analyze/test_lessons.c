@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/lessons.h"
+#include "analyze/levels.h"
 #include "harness/json.h"
 #include "tests/testlib.h"
 
@@ -335,6 +336,52 @@ LAB_TEST(virtual_machines_are_named)
 			CHECK((strstr(ls.l[i].text, tcg) != NULL) == (h == 2));
 		if (h >= 3)
 			CHECK(strstr(ls.l[0].text, "note") == NULL);
+		fx_free(&f, &ls);
+	}
+}
+
+/* Point p's samples as 5 runs of 2 with the given run means (+-1 %), its levels from them. */
+static void fx_runs(struct lab_an_point *p, const double mean[5])
+{
+	double scratch[30];
+
+	p->run = calloc(10, sizeof(int));
+	p->flagged = calloc(10, 1);
+	REQUIRE(p->run && p->flagged && p->n == 10);
+	for (size_t i = 0; i < 10; i++) {
+		p->run[i] = (int)(i / 2);
+		p->cost[i] = mean[i / 2] * (i % 2 ? 1.01 : 0.99);
+	}
+	REQUIRE(lab_an_levels_compute(p->cost, p->run, 10, scratch, &p->levels) == 0);
+}
+
+/* An inconclusive claim whose interval one far run widened names that run; without it the
+ * claim holds and says nothing of runs. */
+LAB_TEST(a_far_run_is_named)
+{
+	static const double slow[] = {450, 165, 168, 171, 164}, even[] = {166, 165, 168, 171, 164};
+	static const double tas[] = {110, 113, 121, 120, 123};
+
+	for (int k = 0; k < 2; k++) {
+		struct fx f = {0};
+		struct lab_an_lessons ls;
+		struct lab_an_point *a = fx_point(&f, "locks", "lock=ticket", 2, 1, 0, 10);
+		a->id = 215;
+		fx_runs(a, k ? even : slow);
+		fx_runs(fx_point(&f, "locks", "lock=tas", 2, 1, 0, 10), tas);
+		fx_lesson(
+		    &f, "fair",
+		    "cost(locks: lock=ticket, threads=2) / cost(locks: lock=tas, threads=2) >= 1");
+		fx_eval(&f, &ls);
+		REQUIRE(ls.n == 1);
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), k ? "holds" : "inconclusive");
+		CHECK((strstr(ls.l[0].text,
+		              "; note: run 0 of point 215 (mean 450) lies far from its 4 "
+		              "other runs (164 .. 171)") != NULL) == !k);
+		for (size_t i = 0; i < f.d.npt; i++) {
+			free(f.d.pt[i].run);
+			free(f.d.pt[i].flagged);
+		}
 		fx_free(&f, &ls);
 	}
 }

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What a verdict says after itself (lessons_int.h lab__lesson_notes): threads that shared a
+ * core, a machine that may hide what a claim is about (an emulated CPU, a VM's NUMA nodes), and
+ * a run of a point far from its others when the verdict is inconclusive.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/lessons_int.h"
+
+/* qsort's order of (package, core, cpu) triples. */
+static int ev_core_cmp(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+/* 1 when two distinct CPUs of point p's (run.json's "cpus") are PUs of one core; *cpu0, *cpu1
+ * two such. A CPU listed twice is one PU, not two; a core is its (package, core) pair. */
+static int ev_shares_core(const struct ev_pindex *x, const struct lab_an_point *p, double *cpu0,
+                          double *cpu1)
+{
+	const struct lab_an_json *cpus = lab_an_json_get(p->runjson, "cpus");
+	const double *core;
+	double *key;
+	size_t n = 0;
+	int shared = 0;
+
+	if (!cpus || cpus->type != LAB_AN_JSON_ARR || cpus->n < 2 ||
+	    cpus->n > LAB_AN_LESSON_PUS_MAX || !(key = malloc(cpus->n * 3 * sizeof(*key))))
+		return 0;
+	for (size_t i = 0; i < cpus->n; i++)
+		if (cpus->items[i].type == LAB_AN_JSON_NUM &&
+		    (core = lab__lesson_core(x, cpus->items[i].num))) {
+			key[3 * n] = core[0]; /* package, core, then the CPU */
+			key[3 * n + 1] = core[1];
+			key[3 * n + 2] = cpus->items[i].num;
+			n++;
+		}
+	if (n)
+		qsort(key, n, 3 * sizeof(*key), ev_core_cmp);
+	/* sorted, a core's CPUs are together and a CPU listed twice follows itself */
+	for (size_t i = 1; i < n && !shared; i++) {
+		const double *a = key + 3 * (i - 1), *b = key + 3 * i;
+
+		if (a[0] == b[0] && a[1] == b[1] && a[2] != b[2]) {
+			*cpu0 = a[2];
+			*cpu1 = b[2];
+			shared = 1;
+		}
+	}
+	free(key);
+	return shared;
+}
+
+/* A claim on a point whose threads ran on PUs of one core (SMT siblings, as placement = compact
+ * puts them) says so after its verdict: those threads share the core's L1 and pipelines, so no
+ * line moves between them and they do not scale as cores do. */
+static void ev_smt_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	double c0, c1;
+	size_t len = strlen(out->text);
+
+	for (unsigned v = 0; e->px->npus && v < e->nvar; v++)
+		if (e->var[v].pt->threads >= 2 && ev_shares_core(e->px, e->var[v].pt, &c0, &c1)) {
+			snprintf(out->text + len, sizeof(out->text) - len,
+			         "; note: point %ld ran threads on CPUs %.0f and %.0f, PUs of one "
+			         "core (SMT siblings): they share its L1 and pipelines, so no line "
+			         "moves between them (placement = cores puts threads on distinct "
+			         "cores first)",
+			         e->var[v].pt->id, c0, c1);
+			return;
+		}
+}
+
+/* Whether point p's params name where its memory goes (mem_node, membind, init) or put its
+ * threads on one NUMA node (placement=node:N). */
+static int ev_numa_point(const struct lab_an_point *p)
+{
+	static const char *const keys[] = {"mem_node=",      "membind=node",    "init=bind",
+	                                   "init=preferred", "init=interleave", "placement=node:"};
+
+	for (const char *s = p->params; s && *s; s += strcspn(s, ";"), s += *s == ';')
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strncmp(s, keys[k], strlen(keys[k])))
+				return 1;
+	return 0;
+}
+
+/* A claim measured in a virtual machine says what the machine may hide: under an emulated CPU
+ * (QEMU TCG) every time is the emulator's; under a hypervisor, a NUMA claim that does not hold
+ * may have met nodes that split one physical node's memory, where remote and local cost the
+ * same whatever the hardware beneath does. */
+static void ev_vm_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t len = strlen(out->text);
+	int numa = 0;
+
+	for (unsigned v = 0; v < e->nvar; v++)
+		numa |= ev_numa_point(e->var[v].pt);
+	if (!strcmp(e->px->hypervisor, "QEMU TCG"))
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: measured on an emulated CPU (QEMU TCG): the times are the "
+		         "emulator's, not any hardware's");
+	else if (e->px->hypervisor[0] && numa && e->px->numa_nodes >= 2 &&
+	         out->verdict != LAB_AN_HOLDS)
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: measured in a virtual machine (%s): its NUMA nodes may split one "
+		         "physical node's memory, so remote and local can cost the same whatever "
+		         "the hardware beneath does",
+		         e->px->hypervisor);
+}
+
+#define EV_RUNS_MAX 64 /* runs of a point the note looks at (labels 0 .. 4 x this) */
+
+/* The means of point p's used samples per run, in run order, into m and their run numbers into
+ * id (one pass); how many. The used ones are those the levels counted: every sample when their
+ * count says flagged ones were kept. */
+static int ev_run_means(const struct lab_an_point *p, double m[EV_RUNS_MAX], int id[EV_RUNS_MAX])
+{
+	double sum[4 * EV_RUNS_MAX] = {0};
+	size_t cnt[4 * EV_RUNS_MAX] = {0};
+	int all = p->levels.n == p->n, nr = 0;
+
+	for (size_t j = 0; j < p->n; j++)
+		if (p->run[j] >= 0 && p->run[j] < 4 * EV_RUNS_MAX && (all || !p->flagged[j])) {
+			sum[p->run[j]] += p->cost[j];
+			cnt[p->run[j]]++;
+		}
+	for (int r = 0; r < 4 * EV_RUNS_MAX && nr < EV_RUNS_MAX; r++)
+		if (cnt[r]) {
+			m[nr] = sum[r] / (double)cnt[r];
+			id[nr++] = r;
+		}
+	return nr;
+}
+
+static int ev_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * An inconclusive claim on a point of 3 or more runs, one of which lies far from the others
+ * (its distance from their median over 3 times their range and over 10 % of it), names that run:
+ * one setup can widen an interval over run means past a bound, and more runs tell whether it was
+ * a fluke. Only cost means have runs here; runs are numbered as samples.csv's run column.
+ */
+static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t len = strlen(out->text);
+
+	for (unsigned v = 0; out->verdict == LAB_AN_INCONCLUSIVE && v < e->nvar; v++) {
+		const struct lab_an_point *p = e->var[v].pt;
+		double m[EV_RUNS_MAX], o[EV_RUNS_MAX], far = 0;
+		int id[EV_RUNS_MAX], nr, worst = -1;
+
+		if (e->var[v].metric >= 0 || !p->run || p->levels.runs < 3 ||
+		    (nr = ev_run_means(p, m, id)) < 3)
+			continue;
+		for (int i = 0; i < nr; i++) {
+			int k = 0;
+			for (int j = 0; j < nr; j++)
+				if (j != i)
+					o[k++] = m[j];
+			qsort(o, (size_t)k, sizeof(*o), ev_dbl_cmp);
+			double med = k % 2 ? o[k / 2] : (o[k / 2 - 1] + o[k / 2]) / 2;
+			double d = fabs(m[i] - med);
+			if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
+				far = d;
+				worst = i;
+			}
+		}
+		if (worst < 0)
+			continue;
+		double lo = INFINITY, hi = -INFINITY;
+		for (int j = 0; j < nr; j++)
+			if (j != worst) {
+				lo = fmin(lo, m[j]);
+				hi = fmax(hi, m[j]);
+			}
+		snprintf(
+		    out->text + len, sizeof(out->text) - len,
+		    "; note: run %d of point %ld (mean %.4g) lies far from its %d other runs "
+		    "(%.4g .. %.4g) and widens the interval: more runs would tell whether that "
+		    "setup was a fluke",
+		    id[worst], p->id, m[worst], nr - 1, lo, hi);
+		return;
+	}
+}
+
+void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
+{
+	ev_smt_note(e, out);
+	ev_vm_note(e, out);
+	ev_runs_note(e, out);
+}
