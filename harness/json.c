@@ -207,7 +207,7 @@ static void json_raw_num(const struct lab_json *j, double v)
 		return;
 	}
 	if (j->digits > 0) {
-		fprintf(j->f, "%.*g", j->digits, v);
+		lab_fput_g(j->f, j->digits, v);
 		return;
 	}
 	/* The shortest of %.15g and %.17g that reads back exactly. */
