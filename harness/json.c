@@ -23,16 +23,52 @@ static void json_indent(struct lab_json *j)
 	}
 }
 
-/* Writes the comma, newline, indent and key that come before any value. */
+/* The length of key when it is written as it is between quotes (printable ASCII but '"' and
+ * '\\') and is short; 0 otherwise. */
+static size_t json_plain_key(const char *key)
+{
+	size_t n = 0;
+
+	for (; key[n]; n++)
+		if (n == 128 || key[n] < 0x20 || key[n] > 0x7e || key[n] == '"' || key[n] == '\\')
+			return 0;
+	return n;
+}
+
+/* Writes the comma, newline, indent and key that come before any value: in one piece when the
+ * key needs no escaping (they are the names in the code, nearly always). */
 static void json_prefix(struct lab_json *j, const char *key)
 {
-	if (j->depth > 0) {
+	char buf[256];
+	size_t n = 0, sp = 2 * (size_t)j->depth, k = key ? json_plain_key(key) : 0;
+
+	if (j->depth > 0 && (k || !key) && sp <= 64) {
+		if (!j->first[j->depth])
+			buf[n++] = ',';
+		j->first[j->depth] = false;
+		if (j->flat && j->depth >= j->flat) /* inside a container written on one line */
+			buf[n++] = ' ';
+		else {
+			buf[n++] = '\n';
+			memset(buf + n, ' ', sp);
+			n += sp;
+		}
+	} else if (j->depth > 0) {
 		if (!j->first[j->depth])
 			fputc(',', j->f);
 		j->first[j->depth] = false;
 		json_indent(j);
 	}
-	if (key) {
+	if (k) {
+		buf[n++] = '"';
+		memcpy(buf + n, key, k);
+		n += k;
+		memcpy(buf + n, "\": ", 3);
+		n += 3;
+	}
+	if (n)
+		fwrite(buf, 1, n, j->f);
+	if (key && !k) {
 		lab_json_write_string(j->f, key);
 		fputs(": ", j->f);
 	}
