@@ -214,6 +214,18 @@ static int txt_measure(const struct lab_doc_table *t, size_t nr, size_t *w, stru
 	return 0;
 }
 
+/* fprintf(f, "%s%-*s", sep, w, s) without printf (a cell of the text tables). */
+static void txt_pad(FILE *f, const char *sep, size_t w, const char *s)
+{
+	static const char sp[] = "                                            "; /* TXT_MAXW */
+	size_t n = strlen(s);
+
+	fputs(sep, f);
+	fwrite(s, 1, n, f);
+	for (; n < w; n += sizeof(sp) - 1)
+		fwrite(sp, 1, w - n < sizeof(sp) - 1 ? w - n : sizeof(sp) - 1, f);
+}
+
 static void txt_table(FILE *f, const struct lab_doc_table *t)
 {
 	size_t w[LAB_DOC_MAXCOL], nkey = 0, nr = t->nrow < TXT_WROWS ? t->nrow : TXT_WROWS;
@@ -236,7 +248,7 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)
-			fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
+			txt_pad(f, k ? "  " : "", w[k],
 			        cached && r < nr ? c.pool + c.off[r * t->ncol + k]
 			                         : txt_cell(t, r, k, buf, sizeof(buf)));
 		if (t->rwhy[r])
