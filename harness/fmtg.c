@@ -19,6 +19,18 @@ static double fg_scale(double a, int k)
 	return k >= 0 ? a * fg_pow10[k] : a / fg_pow10[-k];
 }
 
+/* floor(log10(a)) give or take one, from a's binary exponent (no log10: the caller adjusts). */
+static int fg_log10(double a)
+{
+	uint64_t bits;
+	int be;
+
+	memcpy(&bits, &a, sizeof(bits));
+	be = (int)(bits >> 52 & 0x7ff) - 1023;
+	/* 78913 / 2^18 is log10(2) to 8 digits */
+	return be >= 0 ? be * 78913 >> 18 : -((-be * 78913 + (1 << 18) - 1) >> 18);
+}
+
 /*
  * The prec significant digits of a > 0 rounded to nearest (*digits, prec of them) and the
  * decimal exponent of the rounded value (*exp10). 0 when double arithmetic cannot be sure:
@@ -28,7 +40,7 @@ static double fg_scale(double a, int k)
 static int fg_digits(double a, int prec, uint64_t *digits, int *exp10)
 {
 	double lo = fg_pow10[prec - 1], hi = fg_pow10[prec], s, frac, tol;
-	int e = (int)floor(log10(a)), tries = 0;
+	int e = fg_log10(a), tries = 0;
 
 	for (;;) {
 		s = fg_scale(a, prec - 1 - e);
