@@ -222,16 +222,30 @@ void lab_json_str(struct lab_json *j, const char *key, const char *s)
 		fputs("null", j->f);
 }
 
+/* The decimal digits of v, with a '-' when neg, written to f (printf's %lld / %llu). */
+static void json_digits(FILE *f, uint64_t v, int neg)
+{
+	char buf[24];
+	size_t k = sizeof(buf);
+
+	do
+		buf[--k] = (char)('0' + v % 10);
+	while (v /= 10);
+	if (neg)
+		buf[--k] = '-';
+	fwrite(buf + k, 1, sizeof(buf) - k, f);
+}
+
 void lab_json_int(struct lab_json *j, const char *key, int64_t v)
 {
 	json_prefix(j, key);
-	fprintf(j->f, "%lld", (long long)v);
+	json_digits(j->f, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void lab_json_uint(struct lab_json *j, const char *key, uint64_t v)
 {
 	json_prefix(j, key);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	json_digits(j->f, v, 0);
 }
 
 static void json_raw_num(const struct lab_json *j, double v)

@@ -74,6 +74,28 @@ LAB_TEST(json_numbers_exact_and_digits)
 	free(ten);
 }
 
+static void json_ints(struct lab_json *j)
+{
+	lab_json_arr_open(j, NULL);
+	lab_json_int(j, NULL, 0);
+	lab_json_int(j, NULL, -7);
+	lab_json_int(j, NULL, INT64_MIN);
+	lab_json_int(j, NULL, INT64_MAX);
+	lab_json_uint(j, NULL, UINT64_MAX);
+	lab_json_arr_close(j);
+}
+
+/* Integers as printf's %lld and %llu write them. */
+LAB_TEST(json_integers)
+{
+	char *t = json_text(json_ints, 10);
+
+	REQUIRE(t);
+	CHECK_EQ_STR(t, "[\n  0,\n  -7,\n  -9223372036854775808,\n  9223372036854775807,\n"
+	                "  18446744073709551615\n]\n");
+	free(t);
+}
+
 /* A value of the kind fmt_g_matches_printf tries (i picks the kind, r the bits). */
 static double fmt_g_value(unsigned long i, uint64_t r)
 {
