@@ -322,6 +322,12 @@ int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_a
 int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
                             struct lab_an_analysis *a, struct lab_err *err)
 {
+	return lab_an_analysis_run_plots(d, include_flagged, obj, 0, a, err);
+}
+
+int lab_an_analysis_run_plots(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
+                              int no_plots, struct lab_an_analysis *a, struct lab_err *err)
+{
 	size_t cap = 0, hint[2] = {0, 0}, *rcap = NULL, rcap_cap = 0;
 	struct lab_an_index ix = {0};
 	int rc = 0;
@@ -330,6 +336,7 @@ int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab
 	a->data = d;
 	a->include_flagged = include_flagged;
 	a->objective = obj;
+	a->no_plots = no_plots;
 	lab_an_gsl_quiet();
 	for (size_t i = 0; i < d->npt && !rc; i++) {
 		struct lab_an_series *s = an_series_find(a, &cap, &ix, &d->pt[i]);

@@ -71,6 +71,9 @@ struct lab_an_analysis {
 	size_t nviews;
 	struct lab_an_view_exps *exps; /* the experiments the views cover (views.c) */
 	struct lab_an_lessons lessons; /* the config's [lessons] with verdicts (lessons.h) */
+	/* 1: nothing draws this analysis's plots (lab analyze --no-plots), so a view may leave
+	 * out the figures of a document whose data is written elsewhere (only plots show them) */
+	int no_plots;
 };
 
 /*
@@ -82,6 +85,10 @@ int lab_an_analysis_run(struct lab_an_data *d, int include_flagged, struct lab_a
 /* The same with the fit objective chosen (lab_an_analysis_run uses the relative one). */
 int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
                             struct lab_an_analysis *a, struct lab_err *err);
+
+/* The same knowing whether plots will be drawn (no_plots: see struct lab_an_analysis). */
+int lab_an_analysis_run_plots(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
+                              int no_plots, struct lab_an_analysis *a, struct lab_err *err);
 
 /* Fills s->finding from the computed series (superlinear points, f or sigma < 0, a peak past the
  * data, Amdahl rejected). Called by the analysis; exposed for tests. */

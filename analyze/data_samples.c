@@ -27,7 +27,22 @@ struct an_samples {
 	struct an_rowkey *key;
 	size_t nkey, kcap, hint;
 	size_t run_col; /* the run column (LAB_COL_RUN, the last one), 0 when absent */
+	/* the last row's params as written and sorted (a point's rows come one after another) */
+	char *params, *canon;
 };
+
+/* The params of the row, sorted (lab_an_params_canon, kept for the rows after it); NULL when
+ * memory runs out. */
+static const char *an_samples_params(struct an_samples *s, const char *params)
+{
+	if (s->canon && !strcmp(s->params, params))
+		return s->canon;
+	free(s->params);
+	free(s->canon);
+	s->params = lab_an_strdup(params);
+	s->canon = s->params ? lab_an_params_canon(params) : NULL;
+	return s->canon;
+}
 
 int lab_an_parse_num(const char *s, double *v, int allow_empty)
 {
@@ -145,7 +160,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	long id, threads, rep;
 	double v[2];
 	struct lab_an_point *p;
-	char *params;
+	const char *params;
 	int rc;
 
 	if ((rc = an_row_check(r, &id, &threads, &rep, v, err)))
@@ -160,11 +175,10 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	s->key[s->nkey++] = (struct an_rowkey){id, rep, r->line};
-	params = lab_an_params_canon(f[LAB_SCOL_PARAMS]);
+	params = an_samples_params(s, f[LAB_SCOL_PARAMS]);
 	if (!params)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	p = lab_an_point_find(d, f[LAB_SCOL_EXPERIMENT], id, (int)threads, params, &s->hint);
-	free(params);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))) ||
 	    (!p->params_written && !(p->params_written = lab_an_strdup(f[LAB_SCOL_PARAMS]))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -314,6 +328,8 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err 
 out:
 	free(s.metric);
 	free(s.key);
+	free(s.params);
+	free(s.canon);
 	lab_an_csv_close(&s.r);
 	return rc < 0 ? rc : 0;
 }

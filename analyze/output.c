@@ -16,10 +16,9 @@
 
 static void an_csv_num(FILE *f, double v)
 {
+	fputc(',', f);
 	if (isfinite(v))
-		fprintf(f, ",%.9g", v);
-	else
-		fputs(",", f);
+		lab_fput_g(f, 9, v);
 }
 
 /* The modes and mode_centers columns: both empty when the point has too few samples. */

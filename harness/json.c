@@ -23,16 +23,52 @@ static void json_indent(struct lab_json *j)
 	}
 }
 
-/* Writes the comma, newline, indent and key that come before any value. */
+/* The length of key when it is written as it is between quotes (printable ASCII but '"' and
+ * '\\') and is short; 0 otherwise. */
+static size_t json_plain_key(const char *key)
+{
+	size_t n = 0;
+
+	for (; key[n]; n++)
+		if (n == 128 || key[n] < 0x20 || key[n] > 0x7e || key[n] == '"' || key[n] == '\\')
+			return 0;
+	return n;
+}
+
+/* Writes the comma, newline, indent and key that come before any value: in one piece when the
+ * key needs no escaping (they are the names in the code, nearly always). */
 static void json_prefix(struct lab_json *j, const char *key)
 {
-	if (j->depth > 0) {
+	char buf[256];
+	size_t n = 0, sp = 2 * (size_t)j->depth, k = key ? json_plain_key(key) : 0;
+
+	if (j->depth > 0 && (k || !key) && sp <= 64) {
+		if (!j->first[j->depth])
+			buf[n++] = ',';
+		j->first[j->depth] = false;
+		if (j->flat && j->depth >= j->flat) /* inside a container written on one line */
+			buf[n++] = ' ';
+		else {
+			buf[n++] = '\n';
+			memset(buf + n, ' ', sp);
+			n += sp;
+		}
+	} else if (j->depth > 0) {
 		if (!j->first[j->depth])
 			fputc(',', j->f);
 		j->first[j->depth] = false;
 		json_indent(j);
 	}
-	if (key) {
+	if (k) {
+		buf[n++] = '"';
+		memcpy(buf + n, key, k);
+		n += k;
+		memcpy(buf + n, "\": ", 3);
+		n += 3;
+	}
+	if (n)
+		fwrite(buf, 1, n, j->f);
+	if (key && !k) {
 		lab_json_write_string(j->f, key);
 		fputs(": ", j->f);
 	}
@@ -186,16 +222,30 @@ void lab_json_str(struct lab_json *j, const char *key, const char *s)
 		fputs("null", j->f);
 }
 
+/* The decimal digits of v, with a '-' when neg, written to f (printf's %lld / %llu). */
+static void json_digits(FILE *f, uint64_t v, int neg)
+{
+	char buf[24];
+	size_t k = sizeof(buf);
+
+	do
+		buf[--k] = (char)('0' + v % 10);
+	while (v /= 10);
+	if (neg)
+		buf[--k] = '-';
+	fwrite(buf + k, 1, sizeof(buf) - k, f);
+}
+
 void lab_json_int(struct lab_json *j, const char *key, int64_t v)
 {
 	json_prefix(j, key);
-	fprintf(j->f, "%lld", (long long)v);
+	json_digits(j->f, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
 void lab_json_uint(struct lab_json *j, const char *key, uint64_t v)
 {
 	json_prefix(j, key);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	json_digits(j->f, v, 0);
 }
 
 static void json_raw_num(const struct lab_json *j, double v)
@@ -207,7 +257,7 @@ static void json_raw_num(const struct lab_json *j, double v)
 		return;
 	}
 	if (j->digits > 0) {
-		fprintf(j->f, "%.*g", j->digits, v);
+		lab_fput_g(j->f, j->digits, v);
 		return;
 	}
 	/* The shortest of %.15g and %.17g that reads back exactly. */

@@ -11,6 +11,7 @@
 #define LAB_HARNESS_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -59,5 +60,24 @@ void lab_json_kvlist(struct lab_json *j, const char *key, const char *text);
  * two-character escapes, other control bytes and DEL as \u00XX, each byte that does not start
  * well-formed UTF-8 as \ufffd. */
 void lab_json_write_string(FILE *f, const char *s);
+
+/*
+ * printf's "%.*g" of a double without printf: the analyzer writes millions of numbers
+ * (analysis.json, the CSV files, the text and HTML tables) and printf's exact decimal
+ * conversion (multi-precision arithmetic per number) was a fifth of its time. The result is
+ * always the very bytes snprintf(buf, len, "%.*g", prec, v) writes in the C locale: a value whose
+ * rounding this cannot decide for certain in double arithmetic (within a few units in the last
+ * place of a tie), a non-finite value, a precision over LAB_FMT_G_MAX or a decimal exponent past
+ * the exact powers of ten goes to snprintf.
+ */
+/* Precisions the fast path takes (the analyzer's 4, 9 and 10). */
+#define LAB_FMT_G_MAX 12
+
+/* Writes "%.*g" of v into buf (at most len bytes with the NUL) and returns the length of the
+ * full text, as snprintf does (negative on an encoding error, as snprintf). */
+int lab_fmt_g(char *buf, size_t len, int prec, double v);
+
+/* fputs of lab_fmt_g's text (what fprintf(f, "%.*g", prec, v) writes). */
+void lab_fput_g(FILE *f, int prec, double v);
 
 #endif

@@ -286,7 +286,8 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (!rc) /* with runs >= 2 the point's interval comes from its run means */
 		rc = lab_an_levels_apply(&d, o.include_flagged, &err);
 	if (!rc)
-		rc = lab_an_analysis_run_obj(&d, o.include_flagged, o.objective, &a, &err);
+		rc = lab_an_analysis_run_plots(&d, o.include_flagged, o.objective, o.no_plots, &a,
+		                               &err);
 	if (rc) {
 		code = lab_an_exit(&err, argv[0]);
 		goto out;

@@ -6,6 +6,7 @@
 
 #include "analyze/render/render.h"
 #include "analyze/wfile.h"
+#include "harness/json.h"
 #include "harness/record_schema.h"
 
 /* 1 when block b is a table for the files (not one for people alone). */
@@ -48,10 +49,9 @@ static int csv_each_key(const struct lab_doc *d,
 
 static void csv_num(FILE *f, double v)
 {
+	fputc(',', f);
 	if (isfinite(v))
-		fprintf(f, ",%.10g", v);
-	else
-		fputc(',', f);
+		lab_fput_g(f, 10, v);
 }
 
 static void csv_head(FILE *f, const struct lab_doc_table *t)

@@ -53,16 +53,20 @@ int lab__doc_grow(struct lab_doc *d, void *arr, size_t *cap, size_t n, size_t el
 
 const char *lab__doc_vprintf(struct lab_doc *d, const char *fmt, va_list ap)
 {
+	char buf[256]; /* most texts fit: formatted once, copied */
 	va_list cp;
 	int n;
 	char *s;
 
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(buf, sizeof(buf), fmt, cp);
 	va_end(cp);
 	if (n < 0 || !(s = lab__doc_alloc(d, (size_t)n + 1)))
 		return "";
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	if ((size_t)n < sizeof(buf))
+		memcpy(s, buf, (size_t)n + 1);
+	else
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
 }
 
@@ -76,7 +80,12 @@ const char *lab_doc_printf(struct lab_doc *d, const char *fmt, ...)
 
 const char *lab__doc_str(struct lab_doc *d, const char *s)
 {
-	return s ? lab_doc_printf(d, "%s", s) : NULL;
+	size_t n = s ? strlen(s) : 0;
+	char *c = s ? lab__doc_alloc(d, n + 1) : NULL;
+
+	if (!s)
+		return NULL;
+	return c ? memcpy(c, s, n + 1) : "";
 }
 
 struct lab_doc *lab_doc_new(const char *view, const char *title)

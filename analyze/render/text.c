@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/render/render.h"
+#include "harness/json.h"
 
 /* Widest column the text pads to; a longer cell is printed whole and pushes the row. */
 #define TXT_MAXW 44
@@ -24,36 +25,114 @@ const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len
 	return buf;
 }
 
+/* Appends the k bytes of s to the cell text of length *n in buf, as one snprintf of the whole
+ * text would: what does not fit is cut, *n counts it all. */
+static void cell_put(char *buf, size_t len, size_t *n, const char *s, size_t k)
+{
+	if (*n + 1 < len) {
+		size_t c = k < len - 1 - *n ? k : len - 1 - *n;
+
+		memcpy(buf + *n, s, c);
+		buf[*n + c] = '\0';
+	}
+	*n += k;
+}
+
+static void cell_str(char *buf, size_t len, size_t *n, const char *s)
+{
+	cell_put(buf, len, n, s, strlen(s));
+}
+
+/* "%.4g" of v (lab_fmt_g: printf's bytes without printf; cells are most of the text and the
+ * report). */
+static void cell_g(char *buf, size_t len, size_t *n, double v)
+{
+	char s[64];
+	int k = lab_fmt_g(s, sizeof(s), 4, v);
+
+	cell_put(buf, len, n, s, k > 0 ? (size_t)k : 0);
+}
+
+/* "%.0f" of a count: an integer below 2^53 digit by digit, anything else through printf. */
+static void cell_count(char *buf, size_t len, size_t *n, double v)
+{
+	char s[400];
+	size_t k = sizeof(s);
+
+	if (v >= 0 && v < 9007199254740992.0 && v == floor(v) && !signbit(v)) {
+		unsigned long long u = (unsigned long long)v;
+
+		do
+			s[--k] = (char)('0' + u % 10);
+		while (u /= 10);
+		cell_put(buf, len, n, s + k, sizeof(s) - k);
+		return;
+	}
+	k = (size_t)snprintf(s, sizeof(s), "%.0f", v);
+	cell_put(buf, len, n, s, k < sizeof(s) ? k : sizeof(s) - 1);
+}
+
+/* The number of an ESTIMATE cell: "m [lo, hi]", "m [lo, unbounded]", "m [no CI]". */
+static void cell_estimate(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
+{
+	cell_g(buf, len, n, c->mean);
+	if (isfinite(c->lo) && (isfinite(c->hi) || isinf(c->hi))) {
+		cell_str(buf, len, n, " [");
+		cell_g(buf, len, n, c->lo);
+		cell_str(buf, len, n, ", ");
+		if (isfinite(c->hi))
+			cell_g(buf, len, n, c->hi);
+		else
+			cell_str(buf, len, n, "unbounded");
+		cell_str(buf, len, n, "]");
+	} else
+		cell_str(buf, len, n, isinf(c->hi) ? " [unbounded]" : " [no CI]");
+}
+
+/* The number of an INTERVAL cell: "median | mean [lo, hi]" and what of it there is. */
+static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
+{
+	if (isfinite(c->lo) || (isfinite(c->median) && isfinite(c->mean))) {
+		if (isfinite(c->median)) {
+			cell_g(buf, len, n, c->median);
+			cell_str(buf, len, n, " | ");
+		}
+		cell_g(buf, len, n, c->mean);
+		if (!isfinite(c->lo)) {
+			cell_str(buf, len, n, " [no CI]");
+			return;
+		}
+		cell_str(buf, len, n, " [");
+		cell_g(buf, len, n, c->lo);
+		cell_str(buf, len, n, ", ");
+		cell_g(buf, len, n, c->hi);
+		cell_str(buf, len, n, "]");
+	} else
+		cell_g(buf, len, n, isfinite(c->mean) ? c->mean : c->median);
+}
+
 const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_cell *c, char *buf,
                             size_t len)
 {
-	int n = 0;
+	size_t n = 0;
 
+	if (!len)
+		return buf;
+	buf[0] = '\0';
 	if (!c->has)
-		n = snprintf(buf, len, "%s", c->why ? c->why : "-");
+		cell_str(buf, len, &n, c->why ? c->why : "-");
 	else if (col->kind == LAB_DOC_KEY || col->kind == LAB_DOC_TEXT)
-		n = snprintf(buf, len, "%s", c->text ? c->text : "-");
+		cell_str(buf, len, &n, c->text ? c->text : "-");
 	else if (col->kind == LAB_DOC_COUNT)
-		n = snprintf(buf, len, "%.0f", c->mean);
-	else if (col->kind == LAB_DOC_ESTIMATE && isfinite(c->lo) && isfinite(c->hi))
-		n = snprintf(buf, len, "%.4g [%.4g, %.4g]", c->mean, c->lo, c->hi);
-	else if (col->kind == LAB_DOC_ESTIMATE && isfinite(c->lo) && isinf(c->hi))
-		n = snprintf(buf, len, "%.4g [%.4g, unbounded]", c->mean, c->lo);
+		cell_count(buf, len, &n, c->mean);
 	else if (col->kind == LAB_DOC_ESTIMATE)
-		n = snprintf(buf, len, "%.4g [%s]", c->mean, isinf(c->hi) ? "unbounded" : "no CI");
+		cell_estimate(buf, len, &n, c);
 	else if (col->kind != LAB_DOC_INTERVAL)
-		n = snprintf(buf, len, "%.4g", c->mean);
-	else if (isfinite(c->median) && isfinite(c->lo))
-		n = snprintf(buf, len, "%.4g | %.4g [%.4g, %.4g]", c->median, c->mean, c->lo,
-		             c->hi);
-	else if (isfinite(c->lo))
-		n = snprintf(buf, len, "%.4g [%.4g, %.4g]", c->mean, c->lo, c->hi);
-	else if (isfinite(c->median) && isfinite(c->mean))
-		n = snprintf(buf, len, "%.4g | %.4g [no CI]", c->median, c->mean);
+		cell_g(buf, len, &n, c->mean);
 	else
-		n = snprintf(buf, len, "%.4g", isfinite(c->mean) ? c->mean : c->median);
-	if (c->note && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " %s", c->note);
+		cell_interval(buf, len, &n, c);
+	if (c->note && n < len)
+		snprintf(buf + n, len - n, " %s", c->note);
 	return buf;
 }
 
@@ -135,6 +214,18 @@ static int txt_measure(const struct lab_doc_table *t, size_t nr, size_t *w, stru
 	return 0;
 }
 
+/* fprintf(f, "%s%-*s", sep, w, s) without printf (a cell of the text tables). */
+static void txt_pad(FILE *f, const char *sep, size_t w, const char *s)
+{
+	static const char sp[] = "                                            "; /* TXT_MAXW */
+	size_t n = strlen(s);
+
+	fputs(sep, f);
+	fwrite(s, 1, n, f);
+	for (; n < w; n += sizeof(sp) - 1)
+		fwrite(sp, 1, w - n < sizeof(sp) - 1 ? w - n : sizeof(sp) - 1, f);
+}
+
 static void txt_table(FILE *f, const struct lab_doc_table *t)
 {
 	size_t w[LAB_DOC_MAXCOL], nkey = 0, nr = t->nrow < TXT_WROWS ? t->nrow : TXT_WROWS;
@@ -157,7 +248,7 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)
-			fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
+			txt_pad(f, k ? "  " : "", w[k],
 			        cached && r < nr ? c.pool + c.off[r * t->ncol + k]
 			                         : txt_cell(t, r, k, buf, sizeof(buf)));
 		if (t->rwhy[r])

@@ -19,6 +19,7 @@ struct an_series_state {
 	const struct lab_an_data *d;
 	const struct lab_an_series **s;
 	size_t n;
+	int figures; /* 0: no plots are drawn, and nothing else shows the figures */
 };
 
 /* Every point is in a scaling series; which series a view hides, compute leaves out (the views
@@ -46,6 +47,7 @@ static int an_series_compute(const struct lab_an_view *v, const struct lab_an_an
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	st->d = a->data;
+	st->figures = !a->no_plots;
 	for (size_t i = 0; i < a->ns; i++)
 		if (!lab_an_series_hidden(a, &a->s[i]))
 			st->s[st->n++] = &a->s[i];
@@ -280,9 +282,10 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
  * points, the rates, the notes, the fits and the figures. first: the experiment's first series
  * (whose time its cost is, and that a latency has no speedup, are said there once, not under
  * each of its series). */
-static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
+static void an_series_section(struct lab_doc *doc, const struct an_series_state *st,
                               const struct lab_an_series *s, int first)
 {
+	const struct lab_an_data *d = st->d;
 	const struct lab_an_point *p0 = s->nrow ? s->row[0].pt : NULL;
 	struct lab_doc_section *sec =
 	    lab_doc_section(doc, s->experiment, *s->params ? s->params : NULL);
@@ -317,7 +320,7 @@ static void an_series_section(struct lab_doc *doc, const struct lab_an_data *d,
 	/* The note already says why nothing was fitted; no need to repeat it per model. */
 	if (!s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note))
 		lab_an_series_fits(sec, s);
-	if (!s->latency)
+	if (!s->latency && st->figures) /* the document is data_elsewhere: only plots show them */
 		lab_an_series_figures(sec, s);
 }
 
@@ -337,7 +340,7 @@ static int an_series_describe(const struct lab_an_view *v, const void *state, st
 	              "intervals.",
 	              NULL);
 	for (size_t i = 0; i < st->n; i++) {
-		an_series_section(doc, st->d, st->s[i],
+		an_series_section(doc, st, st->s[i],
 		                  !i || strcmp(st->s[i - 1]->experiment, st->s[i]->experiment));
 		few += an_few_counts(st->s[i]);
 	}

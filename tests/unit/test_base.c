@@ -2,6 +2,7 @@
 /* The base shared by harness and analyzer: errors, the JSON writer, whole-file reading. Linked
  * against lab_base alone, so the base needs nothing of the runtime. */
 #include <errno.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "harness/err.h"
@@ -71,6 +72,79 @@ LAB_TEST(json_numbers_exact_and_digits)
 	                  "  \"inf\": null,\n  \"ci\": [0.5, null],\n  \"empty\": {}\n}\n");
 	free(exact);
 	free(ten);
+}
+
+static void json_ints(struct lab_json *j)
+{
+	lab_json_arr_open(j, NULL);
+	lab_json_int(j, NULL, 0);
+	lab_json_int(j, NULL, -7);
+	lab_json_int(j, NULL, INT64_MIN);
+	lab_json_int(j, NULL, INT64_MAX);
+	lab_json_uint(j, NULL, UINT64_MAX);
+	lab_json_arr_close(j);
+}
+
+/* Integers as printf's %lld and %llu write them. */
+LAB_TEST(json_integers)
+{
+	char *t = json_text(json_ints, 10);
+
+	REQUIRE(t);
+	CHECK_EQ_STR(t, "[\n  0,\n  -7,\n  -9223372036854775808,\n  9223372036854775807,\n"
+	                "  18446744073709551615\n]\n");
+	free(t);
+}
+
+/* A value of the kind fmt_g_matches_printf tries (i picks the kind, r the bits). */
+static double fmt_g_value(unsigned long i, uint64_t r)
+{
+	double u = (double)(r >> 11) / 9007199254740992.0, v;
+
+	switch (i % 6) {
+	case 0: /* any bit pattern: subnormals, huge, NaN, infinities */
+		memcpy(&v, &r, sizeof(v));
+		return v;
+	case 1: /* decimals, some of them ties at 4, 9 or 10 digits */
+		return (double)(int64_t)(r % 4000000 - 2000000) / pow(10, (double)(r >> 40 & 15));
+	case 2: /* binary fractions: exact ties */
+		return (double)(r % 1000000) / 16.0 / pow(10, (double)(r >> 40 & 7));
+	case 3: /* next to powers of ten (the exponent changes when rounding) */
+		return nextafter(pow(10, (double)(r % 60) - 30), (r >> 50 & 1) ? 1e300 : 0);
+	case 4:
+		return (r >> 60 & 1 ? -1 : 1) * exp((u - 0.5) * 80);
+	default: /* a tie off by one unit in the last place */
+		v = (double)(r % 100000) + 0.5;
+		return nextafter(v, (r >> 50 & 1) ? 1e300 : 0) / pow(10, (double)(r >> 40 & 7));
+	}
+}
+
+/* lab_fmt_g writes printf's bytes for every value and precision (and cuts as snprintf does). */
+LAB_TEST(fmt_g_matches_printf)
+{
+	static const int prec[] = {1, 2, 4, 6, 9, 10, 12, 15, 17};
+	uint64_t r = 0x9E3779B97F4A7C15ULL;
+	unsigned long bad = 0;
+	char a[64], b[64];
+
+	for (unsigned long i = 0; i < 600000; i++) {
+		double v;
+		int p, na, nb;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		v = fmt_g_value(i, r);
+		p = prec[(r >> 32) % (sizeof(prec) / sizeof(*prec))];
+		na = snprintf(a, sizeof(a), "%.*g", p, v);
+		nb = lab_fmt_g(b, sizeof(b), p, v);
+		if ((na != nb || strcmp(a, b)) && bad++ < 10)
+			fprintf(stderr, "%%.%dg of %.17g: printf %s, lab_fmt_g %s\n", p, v, a, b);
+	}
+	CHECK(bad == 0);
+	CHECK(lab_fmt_g(a, 4, 4, 1234.5678) == 4 && !strcmp(a, "123"));
+	CHECK(lab_fmt_g(a, sizeof(a), 4, -0.0) == 2 && !strcmp(a, "-0"));
+	CHECK(lab_fmt_g(a, sizeof(a), 10, 1e-5) == 5 && !strcmp(a, "1e-05"));
 }
 
 LAB_TEST(err_null_safe_and_new_codes)
