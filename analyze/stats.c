@@ -106,10 +106,17 @@ void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an
 
 double lab_an_welch_df(double ra, size_t na, double rb, size_t nb)
 {
-	double den;
+	double den, s = fmax(ra, rb);
 
-	if (na < 2 || nb < 2)
+	if (na < 2 || nb < 2 || !isfinite(s))
 		return 0;
+	/* The df does not depend on the variances' scale: on the larger one's scale, squaring
+	 * cannot overflow (variances of costs near 1e80 squared to inf, and the p-value with it).
+	 */
+	if (s > 0) {
+		ra /= s;
+		rb /= s;
+	}
 	den = ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1);
 	if (den == 0)
 		return INFINITY;
@@ -181,7 +188,7 @@ double lab_an_welch_p(double ma, double va, size_t na, double mb, double vb, siz
 		return 1;
 	if (va + vb == 0)
 		return ma == mb ? 1 : 0;
-	df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	df = lab_an_welch_df(va, na, vb, nb);
 	t = fabs(ma - mb) / sqrt(va + vb);
 	return 2 * gsl_cdf_tdist_Q(t, df);
 }

@@ -173,6 +173,14 @@ static double lab_compare_mean(const struct lab_an_cmp_row *r, const struct lab_
 	return r->level && !strcmp(r->level, "runs") ? p->levels.mean : p->st.mean;
 }
 
+/* A change in percent, "+12.34%"; past a million percent in three digits ("+3.25e+201%", not
+ * 200 digits of %f). */
+static const char *lab_compare_pct(char buf[24], double pct)
+{
+	snprintf(buf, 24, fabs(pct) < 1e6 ? "%+.2f%%" : "%+.3g%%", pct);
+	return buf;
+}
+
 void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
                        const struct lab_an_data *new_)
 {
@@ -183,11 +191,14 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		const struct lab_an_point *p = r->old ? r->old : r->new_;
 		char ch[96] = "-";
 
+		char c0[24], c1[24], c2[24];
 		if (isfinite(r->change) && isfinite(r->lo) && isfinite(r->hi))
-			snprintf(ch, sizeof(ch), "%+.2f%% [%+.2f%%, %+.2f%%]", 100 * r->change,
-			         100 * r->lo, 100 * r->hi);
+			snprintf(
+			    ch, sizeof(ch), "%s [%s, %s]", lab_compare_pct(c0, 100 * r->change),
+			    lab_compare_pct(c1, 100 * r->lo), lab_compare_pct(c2, 100 * r->hi));
 		else if (isfinite(r->change)) /* one sample a side: no interval */
-			snprintf(ch, sizeof(ch), "%+.2f%% [no interval]", 100 * r->change);
+			snprintf(ch, sizeof(ch), "%s [no interval]",
+			         lab_compare_pct(c0, 100 * r->change));
 		char mo[32] = "-", mn[32] = "-", pv[32] = "-";
 		if (r->old && r->old->st.n)
 			snprintf(mo, sizeof(mo), "%.4g", lab_compare_mean(r, r->old));

@@ -307,6 +307,34 @@ LAB_TEST(text_output_escapes_control_bytes)
 	free(err);
 }
 
+/* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
+ * digits wide, not two hundred; costs near 1e80 that triple are a regression whatever the
+ * unit (the Welch df squared variances of 1e158 to inf, lost the p-value and said no change). */
+LAB_TEST(compare_at_extreme_scales)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_mkdir("A");
+	ho_mkdir("B");
+	ho_str("A/run.json", HO_RUN);
+	ho_str("B/run.json", HO_RUN);
+	ho_str("A/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1e-100,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,0,1e80,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,1,1.02e80,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,2,0.98e80,1,op,0,0\n");
+	ho_str("B/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1e100,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,0,3e80,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,1,3.06e80,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,2,2.94e80,1,op,0,0\n");
+	CHECK_EQ_I64(clitest_run(NULL, "compare A B", &out, &err), 0);
+	if (!out || !strstr(out, "+1e+202% [no interval]"))
+		TL__FAIL("the huge change is not short: %s", out ? out : "");
+	if (!out || !strstr(out, "regressed"))
+		TL__FAIL("tripled costs near 1e80 are not a regression: %s", out ? out : "");
+	free(out);
+	free(err);
+}
+
 static void ho_expect_bad_cost(const char *rows, const char *want)
 {
 	char text[2048], *out = NULL, *err = NULL;

@@ -150,6 +150,13 @@ LAB_TEST(welch_p_and_verdicts)
 	CHECK_NEAR(lab_an_welch_p(1, 0.01, 5, 1, 0.01, 5), 1, 1e-12);
 	CHECK(lab_an_welch_p(1, 0.0001, 5, 2, 0.0001, 5) < 1e-6);
 	CHECK_NEAR(lab_an_welch_p(1, 0, 1, 2, 0, 5), 1, 0); /* one rep: no test */
+	/* The test does not depend on the unit: costs near 1e80 (variances near 1e158, which
+	 * squared overflowed) and near 1e-90 (squared to 0) give the p of costs near 1. */
+	double p1 = lab_an_welch_p(1, 0.01, 3, 3, 0.02, 3);
+	CHECK(p1 > 0 && p1 < 0.01);
+	CHECK_NEAR(lab_an_welch_p(1e80, 1e158, 3, 3e80, 2e158, 3), p1, 1e-9 * p1);
+	CHECK_NEAR(lab_an_welch_p(1e-90, 1e-182, 3, 3e-90, 2e-182, 3), p1, 1e-9 * p1);
+	CHECK_NEAR(lab_an_welch_df(1e200, 4, 1e200, 4), lab_an_welch_df(1, 4, 1, 4), 1e-12);
 	CHECK_EQ_STR(lab_an_compare_verdict(0.2, -0.5, -0.2, 0.01), "no change");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.05, -0.02, 0.01), "improved");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.02, 0.05, 0.01), "regressed");
