@@ -230,6 +230,12 @@ static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 		         expr ? err.msg : "");
 		goto out;
 	}
+	if (lab_lesson_check(c, &err)) { /* what the planner refuses, from a run.json by hand */
+		snprintf(out->text, sizeof(out->text),
+		         "not run: run.json's claim is not one a config may state: %s", err.msg);
+		lab_lesson_claim_free(c);
+		goto out;
+	}
 	*e = (struct ev){.d = d, .px = px, .c = c};
 	if (ev_resolve(e)) {
 		snprintf(out->text, sizeof(out->text), "not run: %s", e->why);

@@ -298,11 +298,16 @@ static void ev_text(struct lab_an_lesson *l)
 		         l->verdict == LAB_AN_HOLDS   ? ": the whole interval satisfies it"
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
 		                                      : ": the interval straddles the bound");
-	else
+	else if (isfinite(l->value))
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g, no bounded 95 %% interval (too "
 		         "few samples or a denominator not clearly away from 0); claim %s %g",
 		         vn, l->quantity, l->value, l->cmp, l->bound);
+	else /* never "inf" or "nan" as if they were values */
+		snprintf(l->text, sizeof(l->text),
+		         "%s: %s has no value on these means (a division by 0, or past the range "
+		         "of a double); claim %s %g",
+		         vn, l->quantity, l->cmp, l->bound);
 }
 
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)

@@ -386,6 +386,32 @@ LAB_TEST(a_far_run_is_named)
 	}
 }
 
+/* A claim with no value on the means (a quantity minus itself as divisor) says so without
+ * printing inf or nan; a run.json claim a config could not state (a constant 0 divisor, a
+ * literal past 1e30) is not run, with the planner's reason. */
+LAB_TEST(claims_without_a_value)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "self",
+	          "1 / (cost(fs: stride=8, threads=2) - cost(fs: stride=8, threads=2)) > 0");
+	fx_lesson(&f, "zero", "cost(fs: stride=8, threads=2) / 0 > 1");
+	fx_lesson(&f, "huge", "cost(fs: stride=8, threads=2) * 1e308 > 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	for (size_t i = 0; i < ls.n; i++)
+		CHECK(!strstr(ls.l[i].text, "inf") && !strstr(ls.l[i].text, "nan"));
+	CHECK(strstr(ls.l[0].text, "has no value on these means") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "not run");
+	CHECK(strstr(ls.l[1].text, "not one a config may state: column") != NULL);
+	CHECK(strstr(ls.l[1].text, "division by zero") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "not run");
+	CHECK(strstr(ls.l[2].text, "out of range") != NULL);
+	fx_free(&f, &ls);
+}
+
 LAB_TEST(json_has_the_lessons_array)
 {
 	struct fx f = {0};
