@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/levels.h"
 #include "analyze/units.h"
 #include "analyze/views/view.h"
 
@@ -177,9 +178,26 @@ static void an_scaled_ci(const struct lab_an_cv_col *col, const struct lab_an_po
 		v->lo = v->hi = NAN;
 }
 
-/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p) into v. */
+/* A point measured in runs: the interval of x[0..n-1] (sample i of run run[i]) comes from its
+ * run means (t on runs - 1 df), as the point's own interval does (levels.h); the samples of
+ * one setup would give one too narrow when setups differ. work holds 3 n doubles. */
+static void an_val_runs(const double *x, const int *run, size_t n, double *work,
+                        struct lab_an_stats *st)
+{
+	struct lab_an_levels lv;
+
+	if (lab_an_levels_compute(x, run, n, work, &lv) || lv.runs < 2 || !isfinite(lv.run_se))
+		return;
+	st->se = lv.run_se;
+	st->n = lv.runs;
+	st->ci95_lo = lv.run_ci95_lo;
+	st->ci95_hi = lv.run_ci95_hi;
+}
+
+/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p; run[i]: sample i's run,
+ * NULL for one run) into v. work holds 3 n doubles. */
 static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p, const double *x,
-                   size_t n, double *work, struct lab_an_cv_val *v)
+                   const int *run, size_t n, double *work, struct lab_an_cv_val *v)
 {
 	struct lab_an_stats st;
 
@@ -188,6 +206,8 @@ static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p
 	if (!n)
 		return;
 	lab_an_stats_compute(x, n, work, &st);
+	if (run && p->levels.runs >= 2)
+		an_val_runs(x, run, n, work, &st);
 	v->median = st.median;
 	v->mean = st.mean;
 	v->lo = st.ci95_lo;
@@ -213,11 +233,15 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
                    const struct lab_an_cv_bases *b, const struct lab_an_point *p, int inc,
                    struct lab_an_cv_pt *e)
 {
-	double *x = malloc((2 * p->n + 1) * sizeof(*x));
+	double *x = malloc((4 * p->n + 1) * sizeof(*x));
+	int *run = p->run ? malloc((p->n + 1) * sizeof(*run)) : NULL;
 	int ok = !strcmp(p->status, "ok");
 
-	if (!x)
+	if (!x || (p->run && !run)) {
+		free(x);
+		free(run);
 		return -LAB_ENOMEM;
+	}
 	for (size_t c = 0; c < s->ncol; c++) {
 		const struct lab_an_cv_col *col = &s->col[c];
 		size_t k = 0, m = d->nmetric;
@@ -225,6 +249,7 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 		if (col->src == LAB_AN_CV_SPEEDUP) {
 			if (lab_an_cv_speedup(b, p, &e->v[c])) {
 				free(x);
+				free(run);
 				return -LAB_ENOMEM;
 			}
 			continue;
@@ -241,12 +266,16 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 
 			if (col->src == LAB_AN_CV_RATE) /* a cost of 0 has no rate */
 				y = p->cost[i] > 0 ? 1e9 / p->cost[i] : NAN;
-			if ((inc || !p->flagged[i]) && !isnan(y))
+			if ((inc || !p->flagged[i]) && !isnan(y)) {
+				if (run)
+					run[k] = p->run[i];
 				x[k++] = y;
+			}
 		}
-		an_val(col, p, x, k, x + p->n, &e->v[c]);
+		an_val(col, p, x, run, k, x + p->n, &e->v[c]);
 	}
 	free(x);
+	free(run);
 	return 0;
 }
 

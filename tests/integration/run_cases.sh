@@ -513,7 +513,7 @@ errors_escape_control_bytes)
 runs_and_precision)
 	# Issue 22. runs = 3: samples.csv ends with a run column holding 0, 1 and 2 for every point,
 	# and analysis.json gives each point var_between, var_within and an interval from run means.
-	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nruns = 3\n\n[noop]\nkernel = noop\n' >"$tmp/r.ini"
+	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nruns = 3\n\n[noop]\nkernel = noop\n\n[fs]\nkernel = false_sharing\nthreads = 1\nstride = 8, 128\n' >"$tmp/r.ini"
 	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err"
 	check "$tmp/r" --min-points 1
 	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt"
@@ -541,6 +541,15 @@ for p in pts:
     assert p["runs"] == 3 and p["interval_level"] == "runs", p
     assert p["run_ci95"][0] <= p["mean"] <= p["run_ci95"][1], p
     assert p["mean_ci95"] == p["run_ci95"], p
+# a view's table (cost vs stride) gives each point the interval of its run means too
+summ = {(r["experiment"], r["threads"], r["params"]): r for r in csv.DictReader(open(d + "/summary.csv"))}
+rows = [r for e in a["experiments"] if e["name"] == "fs"
+        for s in e["stride"]["sections"] for r in s["tables"]["points"]["rows"]]
+assert len(rows) == 2, rows
+for r in rows:
+    s = [v for k, v in summ.items() if k[0] == "fs" and ("stride=%s;" % r["stride"]) in k[2]][0]
+    assert abs(r["cost_ci95"][0] - float(s["ci95_lo"])) <= 1e-6 * float(s["ci95_hi"]), (r, s["ci95_lo"])
+    assert abs(r["cost_ci95"][1] - float(s["ci95_hi"])) <= 1e-6 * float(s["ci95_hi"]), (r, s["ci95_hi"])
 PY
 	# precision = 1%, budget = 1s: each point reaches the target or says the budget ran out
 	# (which of the two depends on the machine's noise: only the bookkeeping is checked).
