@@ -174,7 +174,7 @@ static int cx_field(struct cx *c, const char **s, const char *name, long *v)
 		if (*v >= 1 && (**s == ':' || **s == '\0'))
 			return 0;
 	}
-	snprintf(what, sizeof(what), "%s must be a number >= 1", name);
+	snprintf(what, sizeof(what), "%s must be a number from 1 to %d", name, CX_NUMBER_MAX);
 	return cx_bad(c, what);
 }
 
