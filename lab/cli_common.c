@@ -229,8 +229,14 @@ static const char *cli_dur(double s, char *buf, size_t len)
 		snprintf(buf, len, "%.0f s", s);
 	else if (s < 2 * 3600)
 		snprintf(buf, len, "%.0f min", s / 60);
-	else
+	else if (s < 3 * 86400)
 		snprintf(buf, len, "%.1f h", s / 3600);
+	else if (s < 365 * 86400)
+		snprintf(buf, len, "%.0f days", s / 86400);
+	else if (s < 1e6 * 365.25 * 86400)
+		snprintf(buf, len, "%.0f years", s / (365.25 * 86400));
+	else
+		snprintf(buf, len, "%.2g years", s / (365.25 * 86400));
 	return buf;
 }
 
@@ -245,10 +251,14 @@ void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len)
 	else
 		snprintf(a, sizeof(a), "about %s", cli_dur(fixed, b, sizeof(b)));
 	if (most > fixed * 1.05)
-		snprintf(buf, len, "%s, up to %s where precision targets use their budget", a,
-		         cli_dur(most, b, sizeof(b)));
+		snprintf(buf, len, "%s, up to %s where precision targets use their budget%s", a,
+		         cli_dur(most, b, sizeof(b)),
+		         fixed > 3 * 86400 ? " (narrow the sweep, or lower reps and min_time)"
+		                           : "");
 	else
-		snprintf(buf, len, "%s", a);
+		snprintf(buf, len, "%s%s", a,
+		         fixed > 3 * 86400 ? " (narrow the sweep, or lower reps and min_time)"
+		                           : "");
 }
 
 static void cli_print_estimate(const struct lab_plan *plan)

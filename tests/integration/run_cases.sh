@@ -45,6 +45,10 @@ plan_synthetic)
 	printf '[global]\nthreads = 1\nreps = 3\nprecision = 1%%\nbudget = 10s\n\n[noop]\nkernel = noop\n' >"$tmp/pp.ini"
 	"$lab" plan "$tmp/pp.ini" >"$tmp/pp.txt"
 	grep -qE '^estimated run time: (under 1 s|about [0-9]+ s), up to 1[0-9] s where precision targets use their budget' "$tmp/pp.txt"
+	# An absurd plan is said in days or years, with what to do about it.
+	printf '[e]\nkernel = noop\nreps = 100000\nmin_time = 600s\ndelay_loops = 1..100\n' >"$tmp/yrs.ini"
+	"$lab" plan "$tmp/yrs.ini" >"$tmp/yrs.txt"
+	grep -qE '^estimated run time: about [0-9]+ years \(narrow the sweep, or lower reps and min_time\)' "$tmp/yrs.txt"
 	# A 2-socket plan on a 2-vCPU machine: scatter alternates packages.
 	"$lab" plan configs/quick.ini --only noop --set noop.placement=scatter --set noop.threads=4 \
 		--topology 'synthetic:pack:2 core:8 pu:2' --json >"$tmp/p.json"
