@@ -317,7 +317,7 @@ int lab_cmd_run_point(int argc, char **argv)
 	}
 	errno = 0;
 	unsigned long id = a.point ? strtoul(a.point, &end, 10) : 0;
-	if (!a.point || !*a.point || *end || errno || a.point[0] == '-') {
+	if (!a.point || a.point[0] < '0' || a.point[0] > '9' || *end || errno) {
 		lab_opts_error("lab __run-point: --point ID: a point id (allowed 0, 1, ...)");
 		return LAB_EXIT_USAGE;
 	}
