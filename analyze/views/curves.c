@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/domain.h"
 #include "analyze/units.h"
 #include "analyze/views/view.h"
 
@@ -177,9 +178,11 @@ static void an_scaled_ci(const struct lab_an_cv_col *col, const struct lab_an_po
 		v->lo = v->hi = NAN;
 }
 
-/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p) into v. */
-static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p, const double *x,
-                   size_t n, double *work, struct lab_an_cv_val *v)
+/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p; values of a quantity of
+ * domain dom) into v. */
+static void an_val(const struct lab_an_cv_col *col, enum lab_an_domain dom,
+                   const struct lab_an_point *p, const double *x, size_t n, double *work,
+                   struct lab_an_cv_val *v)
 {
 	struct lab_an_stats st;
 
@@ -196,6 +199,8 @@ static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p
 		an_scaled_ci(col, p, &st, v);
 	else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
+	if (col->src != LAB_AN_CV_RATE && col->bounded != LAB_AN_CV_LOGIT)
+		lab_an_domain_clip(dom, p->threads, st.min, &v->lo, &v->hi);
 	if (col->resolution && !(v->mean > 0)) {
 		v->below_res = 2;
 		v->median = v->mean = NAN;
@@ -244,7 +249,11 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 			if ((inc || !p->flagged[i]) && !isnan(y))
 				x[k++] = y;
 		}
-		an_val(col, p, x, k, x + p->n, &e->v[c]);
+		an_val(col,
+		       col->src == LAB_AN_CV_COST        ? LAB_AN_DOM_NONNEG
+		       : m < d->nmetric && d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
+		                                         : LAB_AN_DOM_UNKNOWN,
+		       p, x, k, x + p->n, &e->v[c]);
 	}
 	free(x);
 	return 0;
