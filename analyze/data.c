@@ -13,6 +13,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
+#include "analyze/domain.h"
 #include "harness/record_schema.h"
 
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err)
@@ -49,8 +50,8 @@ out:
 	return rc;
 }
 
-static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, int inc, double *work,
-                    double *tmp, struct lab_an_msum *ms)
+static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, enum lab_an_domain dom,
+                    int inc, double *work, double *tmp, struct lab_an_msum *ms)
 {
 	struct lab_an_stats st;
 	size_t k = 0;
@@ -67,6 +68,9 @@ static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, int inc, 
 	ms->mean = k ? st.mean : NAN;
 	ms->ci95_lo = k ? st.ci95_lo : NAN;
 	ms->ci95_hi = k ? st.ci95_hi : NAN;
+	ms->se = k > 1 ? st.se : NAN;
+	if (k) /* inside the range the metric's mean can take (analyze/domain.h) */
+		lab_an_domain_clip(dom, p->threads, st.min, &ms->ci95_lo, &ms->ci95_hi);
 }
 
 int lab_an_data_summarize(struct lab_an_data *d, int include_flagged, struct lab_err *err)
@@ -115,7 +119,10 @@ int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int 
 		if (d->nmetric && !p->msum)
 			goto nomem;
 		for (size_t m = 0; m < d->nmetric; m++)
-			an_msum(p, m, d->nmetric, include_flagged, work, used, &p->msum[m]);
+			an_msum(p, m, d->nmetric,
+			        d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
+			                      : LAB_AN_DOM_UNKNOWN,
+			        include_flagged, work, used, &p->msum[m]);
 	}
 	goto out;
 nomem:
@@ -148,6 +155,7 @@ void lab_an_data_free(struct lab_an_data *d)
 	for (size_t m = 0; m < d->nmetric; m++)
 		free(d->metric_name[m]);
 	free(d->metric_name);
+	free(d->metric_dom);
 	free(d->source);
 	free(d->unit);
 	lab_an_json_free(d->run);

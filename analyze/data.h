@@ -18,10 +18,12 @@
 #include "analyze/modes.h"
 #include "analyze/stats.h"
 
-/* Median and mean with its 95 % interval of one metric column at one point. */
+/* Median and mean with its 95 % interval of one metric column at one point; the interval is
+ * clipped to the metric's domain (analyze/domain.h), so the standard error is kept apart (NaN
+ * with fewer than 2 samples). */
 struct lab_an_msum {
 	size_t n;
-	double median, mean, ci95_lo, ci95_hi;
+	double median, mean, ci95_lo, ci95_hi, se;
 };
 
 struct lab_an_point {
@@ -83,6 +85,9 @@ struct lab_an_data {
 	struct lab_an_json *run; /* run.json, NULL when absent or external */
 	const char *run_status;  /* run.json "status", or NULL */
 	char **metric_name;
+	/* per metric column, its domain (analyze/domain.h; int: enum lab_an_domain); NULL:
+	 * every one unknown */
+	int *metric_dom;
 	size_t nmetric;
 	struct lab_an_point *pt;
 	size_t npt, cap;

@@ -12,6 +12,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
+#include "analyze/domain.h"
 #include "harness/record_schema.h"
 
 /* (point, rep, line) of every row, sorted at the end to find repeated (point, rep) pairs. */
@@ -55,7 +56,7 @@ int lab_an_parse_num(const char *s, double *v, int allow_empty)
 	/* strtod also takes spaces, hex, "inf" and "nan": none is a number the lab writes */
 	if (s[strspn(s, "+-0123456789.eE")])
 		return -1;
-	*v = strtod(s, &end);
+	*v = strtod(s, &end) + 0.0; /* -0 read as 0: "-0" is no other number than 0 */
 	return *end || !isfinite(*v) ? -1 : 0;
 }
 
@@ -152,6 +153,33 @@ static int an_samples_run(struct an_samples *s, struct lab_an_point *p, struct l
 	return 0;
 }
 
+/* The metric columns of the row into s->metric: each a finite number or empty, and inside
+ * its metric's domain (a Jain index above 1 is no measurement). Returns 0 or -LAB_EDATA. */
+static int an_row_metrics(struct an_samples *s, long threads, struct lab_err *err)
+{
+	const struct lab_an_data *d = s->d;
+	const struct lab_an_csv *r = &s->r;
+	const char *const *f = (const char *const *)r->field;
+	char dom[96];
+
+	for (size_t m = 0; m < d->nmetric; m++) {
+		const char *v =
+		    LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "";
+		enum lab_an_domain dm = (enum lab_an_domain)d->metric_dom[m];
+
+		if (lab_an_parse_num(v, &s->metric[m], 1))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s = '%s': allowed: a finite number or empty",
+			                   r->path, r->line, d->metric_name[m], v);
+		if (!isnan(s->metric[m]) && !lab_an_domain_allows(dm, threads, s->metric[m]))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s = '%s' at %ld threads: allowed: %s", r->path,
+			                   r->line, d->metric_name[m], v, threads,
+			                   lab_an_domain_text(dm, threads, dom, sizeof(dom)));
+	}
+	return 0;
+}
+
 static int an_samples_row(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_data *d = s->d;
@@ -165,13 +193,8 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 
 	if ((rc = an_row_check(r, &id, &threads, &rep, v, err)))
 		return rc;
-	for (size_t m = 0; m < d->nmetric; m++)
-		if (lab_an_parse_num(
-		        LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "",
-		        &s->metric[m], 1))
-			return lab_err_set(
-			    err, LAB_EDATA, "%s:%zu: %s = '%s': allowed: a finite number or empty",
-			    r->path, r->line, d->metric_name[m], f[LAB_SAMPLES_NCOLUMNS + m]);
+	if ((rc = an_row_metrics(s, threads, err)))
+		return rc;
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	s->key[s->nkey++] = (struct an_rowkey){id, rep, r->line};
@@ -246,11 +269,14 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 		d->nmetric--;
 	}
 	d->metric_name = calloc(d->nmetric ? d->nmetric : 1, sizeof(char *));
-	if (!d->metric_name)
+	d->metric_dom = calloc(d->nmetric ? d->nmetric : 1, sizeof(int));
+	if (!d->metric_name || !d->metric_dom)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (size_t m = 0; m < d->nmetric; m++)
+	for (size_t m = 0; m < d->nmetric; m++) {
 		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		d->metric_dom[m] = (int)lab_an_domain_of(d->metric_name[m]);
+	}
 	return an_metric_names(d, r->path, err);
 }
 

@@ -144,16 +144,15 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		if (m->n == 0)
 			return ev_notrun(e, "[%s] %s recorded no %s", p->experiment, what,
 			                 metric_name);
-		double se = lab_an_se_of_tci(m->ci95_lo, m->ci95_hi, m->n, 0.95);
+		/* the se itself: the interval is clipped to the metric's domain */
+		double se = m->se;
 		v->mean = m->mean;
 		v->v = isfinite(se) ? se * se : 0;
 		v->n = m->n;
 	} else if (p->levels.runs >= 2 && isfinite(p->levels.run_ci95_hi) &&
 	           isfinite(p->levels.run_ci95_lo)) {
-		double t = lab_an_t_quantile(0.95, (double)p->levels.runs - 1);
-		double se = (p->levels.run_ci95_hi - p->levels.run_ci95_lo) / (2 * t);
 		v->mean = p->levels.mean;
-		v->v = se * se;
+		v->v = p->levels.run_se * p->levels.run_se;
 		v->n = p->levels.runs;
 	} else {
 		v->mean = p->st.mean;

@@ -89,7 +89,8 @@ static void cell_estimate(char *buf, size_t len, size_t *n, const struct lab_doc
 		cell_str(buf, len, n, isinf(c->hi) ? " [unbounded]" : " [no CI]");
 }
 
-/* The number of an INTERVAL cell: "median | mean [lo, hi]" and what of it there is. */
+/* The number of an INTERVAL cell: "median | mean [lo, hi]" and what of it there is ("[lo,
+ * unbounded]", "[lo, -]" when hi is not known). */
 static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
 {
 	if (isfinite(c->lo) || (isfinite(c->median) && isfinite(c->mean))) {
@@ -105,7 +106,11 @@ static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc
 		cell_str(buf, len, n, " [");
 		cell_g(buf, len, n, c->lo);
 		cell_str(buf, len, n, ", ");
-		cell_g(buf, len, n, c->hi);
+		/* an end not known is never "nan": "unbounded" above (+inf), else "-" */
+		if (isfinite(c->hi))
+			cell_g(buf, len, n, c->hi);
+		else
+			cell_str(buf, len, n, c->hi > 0 ? "unbounded" : "-");
 		cell_str(buf, len, n, "]");
 	} else
 		cell_g(buf, len, n, isfinite(c->mean) ? c->mean : c->median);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/domain.h"
 #include "analyze/levels.h"
 #include "analyze/units.h"
 #include "analyze/views/view.h"
@@ -194,10 +195,11 @@ static void an_val_runs(const double *x, const int *run, size_t n, double *work,
 	st->ci95_hi = lv.run_ci95_hi;
 }
 
-/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p; run[i]: sample i's run,
- * NULL for one run) into v. work holds 3 n doubles. */
-static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p, const double *x,
-                   const int *run, size_t n, double *work, struct lab_an_cv_val *v)
+/* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p; values of a quantity of
+ * domain dom; run[i]: sample i's run, NULL for one run) into v. work holds 3 n doubles. */
+static void an_val(const struct lab_an_cv_col *col, enum lab_an_domain dom,
+                   const struct lab_an_point *p, const double *x, const int *run, size_t n,
+                   double *work, struct lab_an_cv_val *v)
 {
 	struct lab_an_stats st;
 
@@ -216,6 +218,8 @@ static void an_val(const struct lab_an_cv_col *col, const struct lab_an_point *p
 		an_scaled_ci(col, p, &st, v);
 	else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
+	if (col->src != LAB_AN_CV_RATE && col->bounded != LAB_AN_CV_LOGIT)
+		lab_an_domain_clip(dom, p->threads, st.min, &v->lo, &v->hi);
 	if (col->resolution && !(v->mean > 0)) {
 		v->below_res = 2;
 		v->median = v->mean = NAN;
@@ -272,7 +276,11 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 				x[k++] = y;
 			}
 		}
-		an_val(col, p, x, run, k, x + p->n, &e->v[c]);
+		an_val(col,
+		       col->src == LAB_AN_CV_COST        ? LAB_AN_DOM_NONNEG
+		       : m < d->nmetric && d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
+		                                         : LAB_AN_DOM_UNKNOWN,
+		       p, x, run, k, x + p->n, &e->v[c]);
 	}
 	free(x);
 	free(run);

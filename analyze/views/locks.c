@@ -114,7 +114,8 @@ static const struct lab_an_cv_spec lk_spec = {
             [LK_HANDOFF] = {.key = "handoff_ratio"},
             [LK_P99] = {.key = "acq_lat_p99_ns", .unit = "ns"},
             [LK_MAXMIN] = {.key = "max_min_ratio"},
-            [LK_CS] = {.key = "cs_achieved_ns", .unit = "ns"},
+            /* one clock read is removed: a short section may read below 0 */
+            [LK_CS] = {.key = "cs_achieved_ns", .unit = "ns", .resolution = 1},
             [LK_DRIFT] = {.key = "delay_drift_pct", .unit = "%"},
             [LK_MODES] = {.key = "modes", .src = LAB_AN_CV_MODES},
             [LK_POINT] = {.key = "point", .src = LAB_AN_CV_POINT}},

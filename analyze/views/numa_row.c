@@ -162,7 +162,8 @@ static struct lab_an_numa_group *an_group(struct lab_an_numa *v, const struct la
 }
 
 /* x[0..k) sorted: the median with its order-statistics 95 % interval, or with 2 to 5 values
- * (too few for it) the mean with its t-interval (mean_ci = 1). */
+ * (too few for it) the mean with its t-interval (mean_ci = 1), clipped at 0: every quantity
+ * here (a cost, a latency, a bandwidth) is >= 0 (analyze/domain.h). */
 static void an_stat(double *x, size_t k, struct lab_an_numa_val *s)
 {
 	double m = 0, ss = 0, h;
@@ -179,7 +180,7 @@ static void an_stat(double *x, size_t k, struct lab_an_numa_val *s)
 	for (size_t i = 0; i < k; i++)
 		ss += (x[i] - m) * (x[i] - m);
 	h = lab_an_t_quantile(0.95, (double)(k - 1)) * sqrt(ss / (double)(k - 1) / (double)k);
-	*s = (struct lab_an_numa_val){m, m - h, m + h, m, 1};
+	*s = (struct lab_an_numa_val){m, fmax(0, m - h), m + h, m, 1};
 }
 
 /* The statistic of metric m (AN_COST: the cost) over p's used samples (none unless p is ok);
@@ -203,12 +204,16 @@ static long an_val(const struct lab_an_data *d, const struct lab_an_point *p, si
 	return (long)k;
 }
 
-/* bytes / cost: a decreasing map, so the interval's ends swap. */
+/* bytes / cost: a decreasing map, so the interval's ends swap; a cost interval reaching 0
+ * leaves the bandwidth's unbounded above (+inf: "unbounded" in tables, null in JSON). */
 static struct lab_an_numa_val an_to_gbs(double bytes, struct lab_an_numa_val c)
 {
-	return (struct lab_an_numa_val){
-	    c.med > 0 ? bytes / c.med : NAN, c.hi > 0 ? bytes / c.hi : NAN,
-	    c.lo > 0 ? bytes / c.lo : NAN, c.mean > 0 ? bytes / c.mean : NAN, c.mean_ci};
+	return (struct lab_an_numa_val){c.med > 0 ? bytes / c.med : NAN,
+	                                c.hi > 0 ? bytes / c.hi : NAN,
+	                                c.lo > 0      ? bytes / c.lo
+	                                : isnan(c.lo) ? NAN
+	                                              : INFINITY,
+	                                c.mean > 0 ? bytes / c.mean : NAN, c.mean_ci};
 }
 
 static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Metric domains and the interval clip (analyze/domain.h). */
+#include "analyze/domain.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The lab's metrics by name (kernels/ *.c declare them; samples.csv names the columns). The
+ * harness's own columns follow: counters (ctr_ prefix) and the run-queue wait. */
+static const struct {
+	const char *name;
+	enum lab_an_domain dom;
+} dm_names[] = {
+    {"jain_fairness", LAB_AN_DOM_JAIN},
+    {"handoff_ratio", LAB_AN_DOM_UNIT},
+    {"max_min_ratio", LAB_AN_DOM_ATLEAST1},
+    {"imbalance", LAB_AN_DOM_ATLEAST1},
+    {"cs_achieved_ns", LAB_AN_DOM_ANY},
+    {"delay_drift_pct", LAB_AN_DOM_ANY},
+    {"overhead_ns", LAB_AN_DOM_ANY},
+    {"lat_samples", LAB_AN_DOM_NONNEG},
+    {"acq_lat_p50_ns", LAB_AN_DOM_NONNEG},
+    {"acq_lat_p99_ns", LAB_AN_DOM_NONNEG},
+    {"handoffs", LAB_AN_DOM_NONNEG},
+    {"delay_ns_per_loop", LAB_AN_DOM_NONNEG},
+    {"retries", LAB_AN_DOM_NONNEG},
+    {"retries_per_op", LAB_AN_DOM_NONNEG},
+    {"one_way_ns", LAB_AN_DOM_NONNEG},
+    {"one_way_p10_ns", LAB_AN_DOM_NONNEG},
+    {"one_way_p50_ns", LAB_AN_DOM_NONNEG},
+    {"one_way_p90_ns", LAB_AN_DOM_NONNEG},
+    {"batches", LAB_AN_DOM_NONNEG},
+    {"flops_per_cycle", LAB_AN_DOM_NONNEG},
+    {"core_ghz", LAB_AN_DOM_NONNEG},
+    {"test_ns", LAB_AN_DOM_NONNEG},
+    {"ref_ns", LAB_AN_DOM_NONNEG},
+    {"delay_ns", LAB_AN_DOM_NONNEG},
+    {"makespan_ns", LAB_AN_DOM_NONNEG},
+    {"ideal_ns", LAB_AN_DOM_NONNEG},
+    {"busy_max_ns", LAB_AN_DOM_NONNEG},
+    {"busy_mean_ns", LAB_AN_DOM_NONNEG},
+    {"busy_min_ns", LAB_AN_DOM_NONNEG},
+    {"iters_per_pixel", LAB_AN_DOM_NONNEG},
+    {"pixels_per_thread", LAB_AN_DOM_NONNEG},
+    {"elems_per_thread", LAB_AN_DOM_NONNEG},
+    {"ns_per_load", LAB_AN_DOM_NONNEG},
+    {"stream_gb_per_s", LAB_AN_DOM_NONNEG},
+    {"runq_wait", LAB_AN_DOM_NONNEG},
+};
+
+enum lab_an_domain lab_an_domain_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(dm_names) / sizeof(dm_names[0]); i++)
+		if (!strcmp(name, dm_names[i].name))
+			return dm_names[i].dom;
+	return strncmp(name, "ctr_", 4) ? LAB_AN_DOM_UNKNOWN : LAB_AN_DOM_NONNEG;
+}
+
+void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, double *hi)
+{
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	switch (dom) {
+	case LAB_AN_DOM_NONNEG:
+		*lo = 0;
+		break;
+	case LAB_AN_DOM_UNIT:
+		*lo = 0;
+		*hi = 1;
+		break;
+	case LAB_AN_DOM_ATLEAST1:
+		*lo = 1;
+		break;
+	case LAB_AN_DOM_JAIN:
+		*lo = threads > 0 ? 1.0 / (double)threads : 0;
+		*hi = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x)
+{
+	double lo, hi;
+
+	if (dom == LAB_AN_DOM_UNKNOWN || dom == LAB_AN_DOM_ANY)
+		return 1;
+	lab_an_domain_range(dom, threads, &lo, &hi);
+	return x >= lo - 1e-9 * fabs(lo) && x <= hi + 1e-9 * fabs(hi);
+}
+
+const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len)
+{
+	double lo, hi;
+
+	lab_an_domain_range(dom, threads, &lo, &hi);
+	if (isinf(hi))
+		snprintf(buf, len, "a finite number >= %.6g, or empty", lo);
+	else
+		snprintf(buf, len, "a number in [%.6g, %.6g], or empty", lo, hi);
+	return buf;
+}
+
+void lab_an_domain_clip(enum lab_an_domain dom, long threads, double min, double *lo, double *hi)
+{
+	double a, b;
+
+	lab_an_domain_range(dom, threads, &a, &b);
+	if (dom == LAB_AN_DOM_UNKNOWN && min >= 0)
+		a = 0;
+	if (*lo < a)
+		*lo = a;
+	if (*hi > b)
+		*hi = b;
+	if (*hi < a) /* wholly outside: only with samples outside the domain (refused) */
+		*hi = a;
+	if (*lo > b)
+		*lo = b;
+}

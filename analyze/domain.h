@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The range a metric can take (its domain), and the one rule intervals follow: the 95 %
+ * interval of a mean is clipped to the range the mean can take. A mean of values inside a
+ * range lies inside it, so clipping never cuts off the true mean and keeps the coverage; it
+ * only removes the part of a symmetric t-interval that no value could reach (a negative
+ * latency, a Jain index above 1, a max/min ratio below 1).
+ *
+ * The domains of the lab's own metrics are listed by name (lab_an_domain_of): samples.csv's
+ * header carries only names. A value outside a bounded domain is a data error (the loader says
+ * FILE:LINE and what is allowed). A metric the list does not know is clipped at 0 when every
+ * used sample is >= 0 (a mean of non-negative values is non-negative), else left as it is.
+ */
+#ifndef LAB_ANALYZE_DOMAIN_H
+#define LAB_ANALYZE_DOMAIN_H
+
+#include <stddef.h>
+
+enum lab_an_domain {
+	LAB_AN_DOM_UNKNOWN = 0, /* not a metric the lab writes: clipped by the samples' sign */
+	/* any sign: a drift; a difference of two times, true value >= 0 but measured with noise
+	 * that may read below 0 (the views say "below resolution" there, curves.h) */
+	LAB_AN_DOM_ANY,
+	LAB_AN_DOM_NONNEG,   /* >= 0: counts, latencies, rates */
+	LAB_AN_DOM_UNIT,     /* in [0, 1]: a share */
+	LAB_AN_DOM_ATLEAST1, /* >= 1: a ratio of the largest to the smallest or to the mean */
+	LAB_AN_DOM_JAIN,     /* Jain's fairness index: in [1/threads, 1] */
+};
+
+/* The domain of the metric column named name; LAB_AN_DOM_UNKNOWN for a name not listed. */
+enum lab_an_domain lab_an_domain_of(const char *name);
+
+/* [*lo, *hi]: the range of dom at threads threads (-inf, +inf where unbounded; UNKNOWN and
+ * as ANY). */
+void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, double *hi);
+
+/* 1 when a sample x may be written for a metric of domain dom at threads threads (with a
+ * relative slack of 1e-9 for the rounding of a computed ratio); 0 otherwise. UNKNOWN and ANY allow
+ * every value. */
+int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x);
+
+/* What dom allows, for an error message: "a number in [0.25, 1]". Writes to buf (len bytes)
+ * and returns it. */
+const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len);
+
+/* Clips the interval [*lo, *hi] to dom's range at threads; for UNKNOWN, *lo is raised to 0
+ * when min (the least used sample) is >= 0. NaN ends stay NaN. */
+void lab_an_domain_clip(enum lab_an_domain dom, long threads, double min, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Metric domains (analyze/domain.h): an interval never leaves the range its quantity can take
+ * (no Jain index above 1, no negative latency or count), a value outside a bounded domain is a
+ * data error naming FILE:LINE, "-0" reads as 0, and an interval end not known prints as "-" or
+ * "unbounded", never "nan" (hostile-input sweep 2, findings 1 to 3).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/data.h"
+#include "analyze/domain.h"
+#include "analyze/render/doc.h"
+#include "analyze/render/render.h"
+#include "tests/testlib.h"
+
+#define DM_HEADER                                                                                  \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
+	"flagged,jain_fairness,imbalance,acq_lat_p99_ns,delay_drift_pct,own_metric\n"
+
+/* Writes samples.csv with header DM_HEADER and rows into a fresh directory; loads it into d.
+ * Returns the loader's code; err holds its message. */
+static int dm_load(const char *name, const char *rows, struct lab_an_data *d, struct lab_err *err)
+{
+	char dir[2048], path[2100];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), name);
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs(DM_HEADER, f);
+	fputs(rows, f);
+	fclose(f);
+	memset(err, 0, sizeof(*err));
+	return lab_an_data_load_dir(d, dir, err);
+}
+
+LAB_TEST(domain_ranges_and_clip)
+{
+	double lo = -0.5, hi = 1.3;
+
+	CHECK(lab_an_domain_of("jain_fairness") == LAB_AN_DOM_JAIN);
+	CHECK(lab_an_domain_of("ctr_context_switches") == LAB_AN_DOM_NONNEG);
+	CHECK(lab_an_domain_of("not_a_lab_metric") == LAB_AN_DOM_UNKNOWN);
+	CHECK(lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 0.25));
+	CHECK(lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 1 + 1e-12)); /* rounding */
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 0.2));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_JAIN, 2, 3));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_ATLEAST1, 2, 0.5));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_NONNEG, 2, -1e308));
+	CHECK(lab_an_domain_allows(LAB_AN_DOM_ANY, 2, -1e308));
+	lab_an_domain_clip(LAB_AN_DOM_JAIN, 4, 0.3, &lo, &hi);
+	CHECK_NEAR(lo, 0.25, 0);
+	CHECK_NEAR(hi, 1, 0);
+	lo = -3, hi = 5;
+	lab_an_domain_clip(LAB_AN_DOM_UNKNOWN, 1, 0, &lo, &hi); /* samples all >= 0 */
+	CHECK_NEAR(lo, 0, 0);
+	lo = -3;
+	lab_an_domain_clip(LAB_AN_DOM_UNKNOWN, 1, -1, &lo, &hi); /* a sample below 0 */
+	CHECK_NEAR(lo, -3, 0);
+	lab_an_domain_clip(LAB_AN_DOM_ANY, 1, 0, &lo, &hi);
+	CHECK_NEAR(lo, -3, 0);
+}
+
+/* Two samples far apart: the t-interval (df 1) reaches far below the smaller one. */
+LAB_TEST(summary_intervals_stay_in_domain)
+{
+	struct lab_an_data d;
+	struct lab_err err;
+	const struct lab_an_msum *m;
+
+	CHECK_EQ_I64(dm_load("sum",
+	                     "e,0,k,,2,0,100,1,op,,0,0.55,1.01,20,-5,1\n"
+	                     "e,0,k,,2,1,100,1,op,,0,1,1.9,900,30,40\n",
+	                     &d, &err),
+	             0);
+	CHECK_EQ_I64(lab_an_data_summarize(&d, 0, &err), 0);
+	m = d.pt[0].msum;
+	CHECK(m[0].ci95_hi <= 1 && m[0].ci95_lo >= 0.5); /* jain at 2 threads */
+	CHECK(m[1].ci95_lo >= 1);                        /* imbalance */
+	CHECK(m[2].ci95_lo >= 0);                        /* a latency */
+	CHECK(m[3].ci95_lo < -5);                        /* a drift: any sign */
+	CHECK(m[4].ci95_lo >= 0);                        /* unknown, samples >= 0 */
+	CHECK(m[0].se > 0);                              /* kept apart from the clip */
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(out_of_domain_values_refused)
+{
+	static const struct {
+		const char *row, *want;
+	} bad[] = {
+	    {"e,0,k,,2,0,100,1,op,,0,3,,,,\n", "samples.csv:2: jain_fairness = '3'"},
+	    {"e,0,k,,2,0,100,1,op,,0,-0,,,,\n", "samples.csv:2: jain_fairness = '-0'"},
+	    {"e,0,k,,2,0,100,1,op,,0,,0.5,,,\n", "samples.csv:2: imbalance = '0.5'"},
+	    {"e,0,k,,2,0,100,1,op,,0,,,-1e308,,\n", "samples.csv:2: acq_lat_p99_ns = '-1e308'"},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct lab_an_data d;
+		struct lab_err err;
+		char name[32];
+
+		snprintf(name, sizeof(name), "bad%zu", i);
+		CHECK_EQ_I64(dm_load(name, bad[i].row, &d, &err), -LAB_EDATA);
+		CHECK(strstr(err.msg, bad[i].want) != NULL);
+		CHECK(strstr(err.msg, "allowed") != NULL);
+		lab_an_data_free(&d);
+	}
+}
+
+LAB_TEST(negative_zero_reads_as_zero)
+{
+	struct lab_an_data d;
+	struct lab_err err;
+
+	CHECK_EQ_I64(dm_load("negzero", "e,0,k,,2,0,100,1,op,,0,,,,-0,-0.0\n", &d, &err), 0);
+	CHECK(d.pt[0].metric[3] == 0 && !signbit(d.pt[0].metric[3]));
+	CHECK(d.pt[0].metric[4] == 0 && !signbit(d.pt[0].metric[4]));
+	lab_an_data_free(&d);
+}
+
+LAB_TEST(interval_cell_never_prints_nan)
+{
+	struct lab_doc_col col = {.key = "x", .kind = LAB_DOC_INTERVAL};
+	struct lab_doc_cell c = {.median = NAN, .mean = 36, .lo = 16, .hi = NAN, .n = 3, .has = 1};
+	char buf[128];
+
+	CHECK_EQ_STR(lab_render_cell(&col, &c, buf, sizeof(buf)), "36 [16, -]");
+	c.hi = INFINITY;
+	CHECK_EQ_STR(lab_render_cell(&col, &c, buf, sizeof(buf)), "36 [16, unbounded]");
+}
