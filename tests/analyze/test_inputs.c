@@ -199,6 +199,63 @@ LAB_TEST(run_json_checked)
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
 }
 
+/* A point's run level and precision target: hostile values printed "precision: +-inf% asked,
+ * +--inf% reached with -3 samples". Accepted: what the harness writes (harness/precision.c). */
+LAB_TEST(run_json_precision_checked)
+{
+	char run[2048], msg[512];
+
+	ut_run_bad("{\"point\": 0, \"threads\": 1,\n\"precision_target\": 1e308}",
+	           "R/run.json:4: \"precision_target\": allowed: a fraction 0.0001 .. 0.5");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"precision_target\": \"2%\"}",
+	           "\"precision_target\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"precision_achieved\": -1e308}",
+	           "\"precision_achieved\": allowed: a finite number >= 0, or null");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": -3}",
+	           "\"samples\": allowed: a whole number 0 .. 4294967295");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": 1e30}", "\"samples\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": 2.5}", "\"samples\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs\": \"3\"}", "\"runs\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"budget_exhausted\": \"yes\"}",
+	           "\"budget_exhausted\": allowed: true or false");
+	snprintf(run, sizeof(run),
+	         "{\"experiments\": [{\"name\": \"e\", \"points\": [{\"point\": 0, \"threads\": 1, "
+	         "\"params\": {}, \"placement\": \"compact\", \"runs\": 3, \"precision_target\": "
+	         "0.02, \"precision_achieved\": null, \"samples\": 40, \"budget_exhausted\": "
+	         "true}, {\"point\": 1, \"threads\": 2, \"precision_target\": 0.0001, "
+	         "\"precision_achieved\": 0, \"runs\": 0, \"samples\": 0}]}]}");
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
+/* The amounts per unit of work become GB/s and flops/byte: bytes_read = -8 gave 0 GB/s [0, 0],
+ * 1e308 bytes a flops/byte of 0. */
+LAB_TEST(run_json_work_per_unit_checked)
+{
+	char run[2048], msg[512];
+
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\n\"bytes_read\": -8}}",
+	           "R/run.json:4: work_per_unit \"bytes_read\": allowed: a number 0 .. 1e+15");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"flops\": 1e308}}",
+	           "work_per_unit \"flops\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"bytes_written\": "
+	           "\"8\"}}",
+	           "work_per_unit \"bytes_written\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"bytes_write_allocate\": "
+	           "null}}",
+	           "work_per_unit \"bytes_write_allocate\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": 8}",
+	           "\"work_per_unit\": allowed: an object");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"bandwidth_bound\": "
+	           "\"x\"}}",
+	           "work_per_unit \"bandwidth_bound\": allowed: true or false");
+	snprintf(run, sizeof(run),
+	         "{\"experiments\": [{\"name\": \"e\", \"points\": [{\"point\": 0, \"threads\": 1, "
+	         "\"params\": {}, \"placement\": \"compact\", \"work_per_unit\": {\"bytes_read\": "
+	         "16, \"bytes_written\": 8, \"flops\": 0, \"bytes_write_allocate\": 1e15, "
+	         "\"bandwidth_bound\": true}}]}]}");
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
 LAB_TEST(cli_bad_threads_exit_2)
 {
 	static const char text[] = UT_HEADER "e,0,noop,x=1,4294967297,0,1000,10,op,0.01,0\n";
