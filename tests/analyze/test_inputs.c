@@ -11,6 +11,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/data.h"
+#include "harness/record_schema.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
@@ -254,6 +255,46 @@ LAB_TEST(run_json_work_per_unit_checked)
 	         "16, \"bytes_written\": 8, \"flops\": 0, \"bytes_write_allocate\": 1e15, "
 	         "\"bandwidth_bound\": true}}]}]}");
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
+/* Loads R (UT_ROW1, UT_RUN) with this threads.csv; the loader's code, its message in msg. */
+static int ut_load_threads(const char *threads, char *msg)
+{
+	struct lab_an_data d;
+	struct lab_err err = {0};
+	int rc;
+
+	ut_results(UT_HEADER UT_ROW1, strlen(UT_HEADER UT_ROW1), UT_RUN);
+	ut_file("threads.csv", threads, strlen(threads));
+	rc = lab_an_data_load_dir(&d, ut_dir, &err);
+	snprintf(msg, 512, "%s", rc ? err.msg : "");
+	lab_an_data_free(&d);
+	return rc;
+}
+
+/* threads.csv numbers are refused as samples.csv's are: work = nan was passed over silently. */
+LAB_TEST(threads_csv_nonfinite_refused)
+{
+	static const char *const rows[][2] = {
+	    {"0,0,0,0,0,100,1100,nan,\n",
+	     "R/threads.csv:2: work = 'nan': allowed: a finite number"},
+	    {"0,0,0,0,0,100,inf,10,\n", "threads.csv:2: end_ns = 'inf': allowed"},
+	    {"0,0,0,0,0,0x10,1100,10,\n", "threads.csv:2: start_ns = '0x10': allowed"},
+	    {"0,0,0,0,0,100,1100,10,nan\n", "runq_wait = 'nan': allowed: a finite number or empty"},
+	    {"x,0,0,0,0,100,1100,10,\n", "threads.csv:2: point, rep = 'x', '0': allowed"},
+	};
+	char text[512], msg[512];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(text, sizeof(text), "%s,%s\n%s", LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT,
+		         rows[i][0]);
+		CHECK_EQ_I64(ut_load_threads(text, msg), -LAB_EDATA);
+		if (!strstr(msg, rows[i][1]))
+			TL__FAIL("row '%s': message '%s' lacks '%s'", rows[i][0], msg, rows[i][1]);
+	}
+	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,\n0,1,0,0,0,100,1100,10,3\n",
+	         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT);
+	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
 
 LAB_TEST(cli_bad_threads_exit_2)
