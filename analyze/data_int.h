@@ -17,6 +17,14 @@
 /* The largest thread count the analyzer accepts from any file. */
 #define LAB_AN_THREADS_MAX (1L << 20)
 
+/* The largest count of runs or samples a run.json point may claim: what the harness's unsigned
+ * counters hold. */
+#define LAB_AN_COUNT_MAX 4294967295.0
+
+/* The largest amount (bytes or flops) a run.json point may declare per unit of work: a unit is
+ * an element or a pass, never a petabyte. */
+#define LAB_AN_WORK_PER_UNIT_MAX 1e15
+
 /* ---- data_points.c ---- */
 
 /* The k=v items of params sorted, in fresh memory; NULL when memory runs out. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run.json: provenance, the status of every planned point, and skipped/failed points. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,83 @@ static int an_facts_check(const char *path, const struct lab_an_json *jp, struct
 	return 0;
 }
 
+/* A member that is there and not a whole number 0 .. LAB_AN_COUNT_MAX. */
+static int an_count_bad(const struct lab_an_json *v)
+{
+	return v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || v->num > LAB_AN_COUNT_MAX ||
+	             v->num != floor(v->num));
+}
+
+/* A member that is there and not a boolean. */
+static int an_bool_bad(const struct lab_an_json *v)
+{
+	return v && v->type != LAB_AN_JSON_BOOL;
+}
+
+/* The run level and precision members as the harness writes them (harness/results_json.c):
+ * unchecked, a target of 1e308 printed "+-inf% asked" and samples = -3 "with -3 samples". */
+static int an_prec_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
+{
+	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_SAMPLES},
+	                         *bools[] = {LAB_KEY_BUDGET_EXHAUSTED, LAB_KEY_TOTAL_EXHAUSTED};
+	const struct lab_an_json *v;
+
+	for (size_t i = 0; i < 2; i++)
+		if (an_count_bad(v = lab_an_json_get(jp, counts[i])))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: \"%s\": allowed: a whole number 0 .. %.0f",
+			                   path, v->line, counts[i], LAB_AN_COUNT_MAX);
+	for (size_t i = 0; i < 2; i++)
+		if (an_bool_bad(v = lab_an_json_get(jp, bools[i])))
+			return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: true or false",
+			                   path, v->line, bools[i]);
+	v = lab_an_json_get(jp, LAB_KEY_PRECISION_TARGET);
+	if (v && (v->type != LAB_AN_JSON_NUM ||
+	          !(v->num >= LAB_PREC_TARGET_MIN && v->num <= LAB_PREC_TARGET_MAX)))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: \"%s\": allowed: a fraction %g .. %g (what a config's "
+		                   "precision may ask)",
+		                   path, v->line, LAB_KEY_PRECISION_TARGET, LAB_PREC_TARGET_MIN,
+		                   LAB_PREC_TARGET_MAX);
+	v = lab_an_json_get(jp, LAB_KEY_PRECISION_ACHIEVED);
+	if (v && v->type != LAB_AN_JSON_NULL &&
+	    (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || !isfinite(v->num)))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: \"%s\": allowed: a finite number >= 0, or null "
+		                   "(unknown)",
+		                   path, v->line, LAB_KEY_PRECISION_ACHIEVED);
+	return 0;
+}
+
+/* The amounts a point declares per unit of work (harness/results_json.c), which become its GB/s
+ * and flops/byte: unchecked, bytes_read = -8 gave 0 GB/s [0, 0]. */
+static int an_work_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
+{
+	static const char *const keys[] = {"bytes_read", "bytes_written", "flops",
+	                                   "bytes_write_allocate"};
+	const struct lab_an_json *w = lab_an_json_get(jp, LAB_KEY_WORK_PER_UNIT), *v;
+
+	if (w && w->type != LAB_AN_JSON_OBJ)
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
+		                   w->line, LAB_KEY_WORK_PER_UNIT);
+	for (size_t i = 0; w && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = lab_an_json_get(w, keys[i]);
+		if (v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) ||
+		          !(v->num <= LAB_AN_WORK_PER_UNIT_MAX)))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s \"%s\": allowed: a number 0 .. %g per unit "
+			                   "of work",
+			                   path, v->line, LAB_KEY_WORK_PER_UNIT, keys[i],
+			                   LAB_AN_WORK_PER_UNIT_MAX);
+	}
+	if (w && an_bool_bad(v = lab_an_json_get(w, "bandwidth_bound")))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %s \"bandwidth_bound\": allowed: true "
+		                   "or false",
+		                   path, v->line, LAB_KEY_WORK_PER_UNIT);
+	return 0;
+}
+
 /* A point entry of run.json, checked before anything of it is used. */
 static int an_run_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
@@ -179,7 +257,10 @@ static int an_run_check(const char *path, const struct lab_an_json *jp, struct l
 			                   "%s:%zu: param '%s': allowed: a key without ';' or '=' "
 			                   "and a string or number value without ';'",
 			                   path, v->items[i].line, v->keys[i]);
-	return an_facts_check(path, jp, err);
+	int rc = an_facts_check(path, jp, err);
+	if (!rc)
+		rc = an_prec_check(path, jp, err);
+	return rc ? rc : an_work_check(path, jp, err);
 }
 
 static int an_cmp_rline(const void *a, const void *b)

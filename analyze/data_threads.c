@@ -4,8 +4,8 @@
  * different speeds (issue 21 finding 5: vCPU0 1.45x slower than vCPU1 on the same work, with no
  * foreign load, no run-queue wait and the same clock; interference no guard sees). A sample in
  * which a thread waited for its CPU (runq_wait above LAB_AN_ASYM_RUNQ_MAX) has a cause the
- * guard sees and is not counted. The file is
- * optional; a row that does not parse is passed over, since no number is taken from it.
+ * guard sees and is not counted. The file is optional; a number in it that does not parse
+ * (work = nan) is an input error with FILE:LINE, as in samples.csv, not a row passed over.
  */
 #include <errno.h>
 #include <math.h>
@@ -66,28 +66,52 @@ static void an_team_close(struct lab_an_data *d, const struct an_idmap *map, siz
 		p->asym_ratio = ratio;
 }
 
-/* Folds one row into the team being read; a new (point, rep) closes the previous one. */
-static void an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_t nmap,
-                        struct an_team *t, char **f, int runq_col)
+/* Field i of r (named by LAB_THREADS_COLUMNS, or runq_wait) into *v: a finite number (empty too
+ * with allow_empty; NaN then); else an input error. */
+static int an_threads_num(const struct lab_an_csv *r, size_t i, double *v, int allow_empty,
+                          struct lab_err *err)
+{
+	static const char *const names[] = {"point",   "rep",      "thread", "cpu_start",
+	                                    "cpu_end", "start_ns", "end_ns", "work"};
+
+	if (!lab_an_parse_num(r->field[i], v, allow_empty))
+		return 0;
+	return lab_err_set(err, LAB_EDATA, "%s:%zu: %s = '%s': allowed: a finite number%s", r->path,
+	                   r->line, i < LAB_THREADS_NCOLUMNS ? names[i] : LAB_COL_RUNQ_WAIT,
+	                   r->field[i], allow_empty ? " or empty" : "");
+}
+
+/* Folds row r into the team being read; a new (point, rep) closes the previous one. */
+static int an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_t nmap,
+                       struct an_team *t, const struct lab_an_csv *r, int runq_col,
+                       struct lab_err *err)
 {
 	long id, rep;
 	double start, end, work, runq = NAN;
+	int rc;
 
-	if (lab_an_parse_int(f[0], &id) || lab_an_parse_int(f[1], &rep) ||
-	    lab_an_parse_num(f[5], &start, 0) || lab_an_parse_num(f[6], &end, 0) ||
-	    lab_an_parse_num(f[7], &work, 0) || !(end > start))
-		return;
+	if (lab_an_parse_int(r->field[0], &id) || lab_an_parse_int(r->field[1], &rep))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point, rep = '%s', '%s': allowed: whole "
+		                   "numbers",
+		                   r->path, r->line, r->field[0], r->field[1]);
+	if ((rc = an_threads_num(r, 5, &start, 0, err)) ||
+	    (rc = an_threads_num(r, 6, &end, 0, err)) ||
+	    (rc = an_threads_num(r, 7, &work, 0, err)) ||
+	    (runq_col >= 0 && (rc = an_threads_num(r, (size_t)runq_col, &runq, 1, err))))
+		return rc;
+	if (!(end > start))
+		return 0; /* no time to compare */
 	if (!t->n || id != t->id || rep != t->rep) {
 		an_team_close(d, map, nmap, t);
 		*t = (struct an_team){id, rep, 0, work, end - start, end - start, 0, 0};
 	}
-	if (runq_col >= 0)
-		lab_an_parse_num(f[runq_col], &runq, 1);
 	t->waited |= runq > LAB_AN_ASYM_RUNQ_MAX;
 	t->n++;
 	t->uneven |= work != t->work;
 	t->tmin = end - start < t->tmin ? end - start : t->tmin;
 	t->tmax = end - start > t->tmax ? end - start : t->tmax;
+	return 0;
 }
 
 int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err *err)
@@ -112,8 +136,9 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 	runq_col = lab_an_csv_column(&r, LAB_COL_RUNQ_WAIT);
 	while ((rc = lab_an_csv_next(&r, err)) > 0)
 		if (r.complete && r.nfield >= LAB_THREADS_NCOLUMNS &&
-		    (runq_col < 0 || (size_t)runq_col < r.nfield))
-			an_team_row(d, map, nmap, &t, r.field, runq_col);
+		    (runq_col < 0 || (size_t)runq_col < r.nfield) &&
+		    (rc = an_team_row(d, map, nmap, &t, &r, runq_col, err)))
+			break;
 	if (!rc)
 		an_team_close(d, map, nmap, &t);
 out:

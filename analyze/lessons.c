@@ -248,11 +248,25 @@ out:
 	free(e);
 }
 
+/* A lesson whose name an earlier one has: configs refuse that, so run.json was edited; the first
+ * is judged, and this one says why it is not (two verdicts under one name would contradict). */
+static void ev_lesson_again(struct lab_an_lesson *out)
+{
+	out->verdict = LAB_AN_NOT_RUN;
+	out->value = out->lo = out->hi = NAN;
+	out->cmp = "";
+	snprintf(out->text, sizeof(out->text),
+	         "not run: a second lesson of this name (a config names each lesson once; the "
+	         "first is judged)");
+}
+
 int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
                         struct lab_err *err)
 {
 	const struct lab_an_json *arr = d->run ? lab_an_json_get(d->run, "lessons") : NULL;
+	struct lab_an_strset names = {0}; /* borrowed from run.json */
 	struct ev_pindex px;
+	int added = 1;
 
 	memset(out, 0, sizeof(*out));
 	if (!arr || arr->type != LAB_AN_JSON_ARR || !arr->n)
@@ -272,14 +286,20 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 		l->name = strdup(name ? name : "(unnamed)");
 		l->claim = strdup(claim ? claim : "");
 		l->file = strdup(lab_an_json_str(jl, "file") ? lab_an_json_str(jl, "file") : "");
-		if (!l->name || !l->claim || !l->file) {
+		if (!l->name || !l->claim || !l->file ||
+		    (name && lab_an_strset_add(&names, name, &added) == (size_t)-1)) {
 			lab__lesson_index_free(&px);
+			lab_an_strset_free(&names);
 			lab_an_lessons_free(out);
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		}
-		ev_lesson(d, &px, jl, l);
+		if (name && !added)
+			ev_lesson_again(l);
+		else
+			ev_lesson(d, &px, jl, l);
 	}
 	lab__lesson_index_free(&px);
+	lab_an_strset_free(&names);
 	return 0;
 }
 

@@ -57,8 +57,9 @@ struct lab_an_lessons {
 
 /*
  * Evaluates every lesson of d's run.json on d's points (d summarized, levels applied). A lesson
- * run.json does not describe properly (no name, an expr that does not parse) is "not run" with
- * that reason. Returns 0 or -LAB_ENOMEM.
+ * run.json does not describe properly (no name, an expr that does not parse, the name of an
+ * earlier lesson: the first of that name is judged) is "not run" with that reason. Returns 0 or
+ * -LAB_ENOMEM.
  */
 int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
                         struct lab_err *err);

@@ -38,25 +38,66 @@ static void lv_tci(const double *x, size_t n, double cl, double *lo, double *hi)
 	*hi = m + half;
 }
 
-/* Groups x by run into runs: sorted labels in lab[], each run's mean and size. */
-static size_t lv_group(const double *x, const int *run, size_t n, double *sum, double *cnt,
-                       int *lab)
-{
-	size_t k = 0;
+static _Thread_local unsigned long long lv_compares;
 
+unsigned long long lab_an_levels_compares(void)
+{
+	return lv_compares;
+}
+
+/* A sample's run label and its index: sorted by both, a run's samples come together, first
+ * the earliest. */
+struct lv_pair {
+	int run;
+	size_t i;
+};
+
+static int lv_pair_cmp(const void *a, const void *b)
+{
+	const struct lv_pair *x = a, *y = b;
+
+	lv_compares++;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * Numbers the runs of run[0..n-1] (NULL: one run) 0, 1, ... in the order they first appear,
+ * sample i's into id[i]; returns how many. O(n log n): a point may hold one run per sample
+ * (hostile input), and a search per sample made that quadratic. pr holds n pairs.
+ */
+static size_t lv_number(const int *run, size_t n, size_t *id, struct lv_pair *pr)
+{
+	size_t k = 0, head = 0;
+
+	for (size_t i = 0; i < n; i++)
+		pr[i] = (struct lv_pair){run ? run[i] : 0, i};
+	if (run)
+		qsort(pr, n, sizeof(*pr), lv_pair_cmp);
+	for (size_t g = 0; g < n; g++) { /* id: the first sample of the run */
+		if (g == 0 || pr[g].run != pr[g - 1].run)
+			head = pr[g].i;
+		id[pr[g].i] = head;
+	}
+	/* id[i] < i names a run met before, whose first sample already holds its number */
+	for (size_t i = 0; i < n; i++)
+		id[i] = id[i] == i ? k++ : id[id[i]];
+	return k;
+}
+
+/* Groups x by run into runs (numbered by lv_number): each run's sum and size, the sums in
+ * sample order. Returns how many. */
+static size_t lv_group(const double *x, const int *run, size_t n, double *sum, double *cnt,
+                       size_t *id, struct lv_pair *pr)
+{
+	size_t k = lv_number(run, n, id, pr);
+
+	for (size_t j = 0; j < k; j++)
+		sum[j] = cnt[j] = 0;
 	for (size_t i = 0; i < n; i++) {
-		int r = run ? run[i] : 0;
-		size_t j = 0;
-		/* few runs per point: a linear search beats a hash */
-		while (j < k && lab[j] != r)
-			j++;
-		if (j == k) {
-			lab[k] = r;
-			sum[k] = cnt[k] = 0;
-			k++;
-		}
-		sum[j] += x[i];
-		cnt[j] += 1;
+		sum[id[i]] += x[i];
+		cnt[id[i]] += 1;
 	}
 	return k;
 }
@@ -65,7 +106,8 @@ int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scr
                           struct lab_an_levels *lv)
 {
 	double *sum = scratch, *cnt = scratch + n, *means = scratch + 2 * n;
-	int *lab = malloc(n * sizeof(*lab));
+	size_t *id = malloc(n * sizeof(*id));
+	struct lv_pair *pr = malloc(n * sizeof(*pr));
 	double N = (double)n, ssw = 0, ssb = 0, grand, ss, sumsq = 0;
 	size_t k;
 
@@ -83,21 +125,19 @@ int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scr
 	                             .within_ci95_lo = NAN,
 	                             .within_ci95_hi = NAN,
 	                             .run_se = NAN};
-	if (!n || !lab) {
-		free(lab);
+	if (!n || !id || !pr) {
+		free(id);
+		free(pr);
 		return -1;
 	}
-	k = lv_group(x, run, n, sum, cnt, lab);
+	k = lv_group(x, run, n, sum, cnt, id, pr);
+	free(pr);
 	lv->runs = k;
 	for (size_t j = 0; j < k; j++)
 		means[j] = sum[j] / cnt[j];
-	for (size_t i = 0; i < n; i++) {
-		size_t j = 0;
-		while (lab[j] != (run ? run[i] : 0))
-			j++;
-		ssw += (x[i] - means[j]) * (x[i] - means[j]);
-	}
-	free(lab);
+	for (size_t i = 0; i < n; i++)
+		ssw += (x[i] - means[id[i]]) * (x[i] - means[id[i]]);
+	free(id);
 	lv_tci(x, n, 0.95, &lv->within_ci95_lo, &lv->within_ci95_hi);
 	lv_moments(x, n, &grand, &ss);
 	if (k < 2) {

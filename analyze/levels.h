@@ -41,10 +41,15 @@ struct lab_an_levels {
 
 /*
  * Decomposes x[0..n-1], sample i of run run[i] (labels >= 0 in any order; run NULL: one run).
- * scratch must hold 3 n doubles. Returns 0, or -1 when n == 0.
+ * scratch must hold 3 n doubles. O(n log n) in the samples, whatever the number of runs.
+ * Returns 0, or -1 when n == 0 or out of memory.
  */
 int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scratch,
                           struct lab_an_levels *lv);
+
+/* The run labels the calling thread's lab_an_levels_compute calls have compared so far (the
+ * work a test counts; never timed). */
+unsigned long long lab_an_levels_compares(void);
 
 /*
  * The per-run sample count beyond which samples add little to the precision of the mean, for a

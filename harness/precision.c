@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/record_schema.h"
+
 /* The length of a plain decimal at s ([-]digits[.digits][e[+-]digits]), 0 when there is none:
  * strtod alone would take 0x1p-6, inf and nan too. */
 static size_t prec_decimal(const char *s)
@@ -60,7 +62,7 @@ int lab_prec_parse(const char *text, double *frac, struct lab_err *err)
 			*frac = 0;
 		return 0;
 	}
-	if (!(v >= 1e-4 && v <= 0.5))
+	if (!(v >= LAB_PREC_TARGET_MIN && v <= LAB_PREC_TARGET_MAX))
 		goto bad;
 	if (frac)
 		*frac = v;

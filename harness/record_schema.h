@@ -164,6 +164,9 @@ enum lab_samples_col {
 #define LAB_KEY_WORK_SCOPE   "work_scope"
 #define LAB_KEY_COST_KIND    "cost_kind" /* enum lab_cost_kind; absent (older files): work */
 #define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
+
+/* Bytes and flops a point's kernel declared per unit of work (harness/kernel_api.h). */
+#define LAB_KEY_WORK_PER_UNIT "work_per_unit"
 /* The run level and precision targets of a point (harness/precision.h). */
 #define LAB_KEY_RUNS               "runs"
 #define LAB_KEY_PROCESSES          "processes" /* fresh_process = on: the pid of each run */
@@ -173,6 +176,10 @@ enum lab_samples_col {
 #define LAB_KEY_BUDGET_EXHAUSTED   "budget_exhausted"
 #define LAB_KEY_TOTAL_EXHAUSTED    "total_budget_exhausted"
 #define LAB_KEY_PRECISION          "precision"
+/* The precision targets a config may ask for (fractions: 0.01 % .. 50 %, harness/precision.c);
+ * the analyzer refuses a run.json target outside them. */
+#define LAB_PREC_TARGET_MIN 1e-4
+#define LAB_PREC_TARGET_MAX 0.5
 
 /* The values of "work_scope", indexed by enum lab_work_scope (harness/kernel_api.h). */
 #define LAB_WORK_SCOPE_NAMES                                                                       \

@@ -11,6 +11,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/data.h"
+#include "harness/record_schema.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
@@ -197,6 +198,103 @@ LAB_TEST(run_json_checked)
 	         "\"status\": \"planned\"}, {\"point\": 2, \"threads\": 4, \"status\": "
 	         "\"not_run\"}]}]}");
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
+/* A point's run level and precision target: hostile values printed "precision: +-inf% asked,
+ * +--inf% reached with -3 samples". Accepted: what the harness writes (harness/precision.c). */
+LAB_TEST(run_json_precision_checked)
+{
+	char run[2048], msg[512];
+
+	ut_run_bad("{\"point\": 0, \"threads\": 1,\n\"precision_target\": 1e308}",
+	           "R/run.json:4: \"precision_target\": allowed: a fraction 0.0001 .. 0.5");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"precision_target\": \"2%\"}",
+	           "\"precision_target\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"precision_achieved\": -1e308}",
+	           "\"precision_achieved\": allowed: a finite number >= 0, or null");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": -3}",
+	           "\"samples\": allowed: a whole number 0 .. 4294967295");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": 1e30}", "\"samples\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": 2.5}", "\"samples\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs\": \"3\"}", "\"runs\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"budget_exhausted\": \"yes\"}",
+	           "\"budget_exhausted\": allowed: true or false");
+	snprintf(run, sizeof(run),
+	         "{\"experiments\": [{\"name\": \"e\", \"points\": [{\"point\": 0, \"threads\": 1, "
+	         "\"params\": {}, \"placement\": \"compact\", \"runs\": 3, \"precision_target\": "
+	         "0.02, \"precision_achieved\": null, \"samples\": 40, \"budget_exhausted\": "
+	         "true}, {\"point\": 1, \"threads\": 2, \"precision_target\": 0.0001, "
+	         "\"precision_achieved\": 0, \"runs\": 0, \"samples\": 0}]}]}");
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
+/* The amounts per unit of work become GB/s and flops/byte: bytes_read = -8 gave 0 GB/s [0, 0],
+ * 1e308 bytes a flops/byte of 0. */
+LAB_TEST(run_json_work_per_unit_checked)
+{
+	char run[2048], msg[512];
+
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\n\"bytes_read\": -8}}",
+	           "R/run.json:4: work_per_unit \"bytes_read\": allowed: a number 0 .. 1e+15");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"flops\": 1e308}}",
+	           "work_per_unit \"flops\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"bytes_written\": "
+	           "\"8\"}}",
+	           "work_per_unit \"bytes_written\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"bytes_write_allocate\": "
+	           "null}}",
+	           "work_per_unit \"bytes_write_allocate\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": 8}",
+	           "\"work_per_unit\": allowed: an object");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"work_per_unit\": {\"bandwidth_bound\": "
+	           "\"x\"}}",
+	           "work_per_unit \"bandwidth_bound\": allowed: true or false");
+	snprintf(run, sizeof(run),
+	         "{\"experiments\": [{\"name\": \"e\", \"points\": [{\"point\": 0, \"threads\": 1, "
+	         "\"params\": {}, \"placement\": \"compact\", \"work_per_unit\": {\"bytes_read\": "
+	         "16, \"bytes_written\": 8, \"flops\": 0, \"bytes_write_allocate\": 1e15, "
+	         "\"bandwidth_bound\": true}}]}]}");
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+}
+
+/* Loads R (UT_ROW1, UT_RUN) with this threads.csv; the loader's code, its message in msg. */
+static int ut_load_threads(const char *threads, char *msg)
+{
+	struct lab_an_data d;
+	struct lab_err err = {0};
+	int rc;
+
+	ut_results(UT_HEADER UT_ROW1, strlen(UT_HEADER UT_ROW1), UT_RUN);
+	ut_file("threads.csv", threads, strlen(threads));
+	rc = lab_an_data_load_dir(&d, ut_dir, &err);
+	snprintf(msg, 512, "%s", rc ? err.msg : "");
+	lab_an_data_free(&d);
+	return rc;
+}
+
+/* threads.csv numbers are refused as samples.csv's are: work = nan was passed over silently. */
+LAB_TEST(threads_csv_nonfinite_refused)
+{
+	static const char *const rows[][2] = {
+	    {"0,0,0,0,0,100,1100,nan,\n",
+	     "R/threads.csv:2: work = 'nan': allowed: a finite number"},
+	    {"0,0,0,0,0,100,inf,10,\n", "threads.csv:2: end_ns = 'inf': allowed"},
+	    {"0,0,0,0,0,0x10,1100,10,\n", "threads.csv:2: start_ns = '0x10': allowed"},
+	    {"0,0,0,0,0,100,1100,10,nan\n", "runq_wait = 'nan': allowed: a finite number or empty"},
+	    {"x,0,0,0,0,100,1100,10,\n", "threads.csv:2: point, rep = 'x', '0': allowed"},
+	};
+	char text[512], msg[512];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(text, sizeof(text), "%s,%s\n%s", LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT,
+		         rows[i][0]);
+		CHECK_EQ_I64(ut_load_threads(text, msg), -LAB_EDATA);
+		if (!strstr(msg, rows[i][1]))
+			TL__FAIL("row '%s': message '%s' lacks '%s'", rows[i][0], msg, rows[i][1]);
+	}
+	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,\n0,1,0,0,0,100,1100,10,3\n",
+	         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT);
+	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
 
 LAB_TEST(cli_bad_threads_exit_2)

@@ -198,6 +198,28 @@ LAB_TEST(missing_or_skipped_point_is_not_run)
 	fx_free(&f, &ls);
 }
 
+/* Configs refuse a lesson name twice; an edited run.json may repeat one: the first is judged,
+ * the second is not run and says why (two verdicts under one name would contradict). */
+LAB_TEST(second_lesson_of_a_name_is_not_run)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "same", "cost(fs: stride=8, threads=2) >= 1");
+	fx_lesson(&f, "other", "cost(fs: stride=8, threads=2) >= 1000");
+	fx_lesson(&f, "same", "cost(fs: stride=8, threads=2) >= 1000");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "fails");
+	CHECK_EQ_STR(ls.l[2].name, "same");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "not run");
+	CHECK(strstr(ls.l[2].text, "not run: a second lesson of this name") != NULL);
+	CHECK(isnan(ls.l[2].value) && ls.l[2].method == NULL);
+	fx_free(&f, &ls);
+}
+
 LAB_TEST(speedup_throughput_metric_and_difference)
 {
 	struct fx f = {0};

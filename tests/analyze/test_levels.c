@@ -51,6 +51,9 @@ LAB_TEST(unbalanced_and_one_run)
 	CHECK_EQ_U64(lv.runs, 3);
 	CHECK_NEAR(lv.n_per_run, (7 - (16 + 4 + 1) / 7.0) / 2, 1e-12);
 	CHECK(lv.var_between > lv.var_within);
+	/* run means 10.5, 20.5, 30; squared deviations within 5 + 0.5 + 0 over N - K = 4 */
+	CHECK_NEAR(lv.mean, 61 / 3.0, 1e-12);
+	CHECK_NEAR(lv.var_within, 5.5 / 4, 1e-12);
 	/* no run column: one run, the between part unknown, no run-level interval */
 	REQUIRE(lab_an_levels_compute(x, NULL, 7, scratch, &lv) == 0);
 	CHECK_EQ_U64(lv.runs, 1);
@@ -62,6 +65,43 @@ LAB_TEST(unbalanced_and_one_run)
 	REQUIRE(lab_an_levels_compute(y, r2, 4, s2, &lv) == 0);
 	CHECK_NEAR(lv.var_between, 0, 0);
 	CHECK(lab_an_levels_n_opt(&lv, 10) == INFINITY);
+}
+
+/* Run labels compared by lab_an_levels_compute for n samples, each in its own run, in an order
+ * that is neither sorted nor reversed. */
+static unsigned long long lv_work(size_t n)
+{
+	double *x = malloc(n * sizeof(*x)), *scratch = malloc(3 * n * sizeof(*scratch));
+	int *run = malloc(n * sizeof(*run));
+	struct lab_an_levels lv = {0};
+	unsigned long long before = lab_an_levels_compares(), w = 0;
+
+	if (x && scratch && run) {
+		for (size_t i = 0; i < n; i++) {
+			x[i] = 1e6 + (double)((i * 7919) % 1000);
+			run[i] = (int)((i * 7919) % n); /* n is a power of 2: a permutation */
+		}
+		if (lab_an_levels_compute(x, run, n, scratch, &lv) == 0 && lv.runs == n)
+			w = lab_an_levels_compares() - before;
+	}
+	free(x);
+	free(scratch);
+	free(run);
+	return w;
+}
+
+/* A point of 200 000 samples, each in its own run (hostile run labels), took 24 s: every sample
+ * searched the labels seen so far. Work is counted at n and 4n, never timed: the search grew
+ * x16, sorting grows about x5. */
+LAB_TEST(runs_per_point_n_log_n)
+{
+	unsigned long long w1 = lv_work(1024), w4 = lv_work(4096);
+
+	fprintf(stderr, "run labels compared: 1024 runs %llu, 4096 runs %llu (x%.2f)\n", w1, w4,
+	        (double)w4 / (double)w1);
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK(w4 <= 6 * w1);
+	CHECK(w4 <= 14ULL * 4096);
 }
 
 LAB_TEST(precision_parse_and_stein)
