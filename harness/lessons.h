@@ -16,7 +16,7 @@
  *
  * A VALUE is a run of characters other than blanks, ',', '(' and ')', or a "quoted" string
  * (placement = "list:0,2"). Pure text -> tree and tree -> text; which experiments and keys
- * exist is checked by the planner (harness/plan_lessons.c), what the claim says of the data by
+ * exist is checked by the planner (harness/plan_claims.c), what the claim says of the data by
  * the analyzer (analyze/lessons.c). Base code shared by both: no I/O, no allocation beyond the
  * claim's own.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the planner's files (plan.c resolves; plan_keys.c, plan_check.c, plan_points.c and
- * plan_lessons.c do the parts it calls; plan_lessons.c
+ * plan_lessons.c do the parts it calls; plan_claims.c
  * counts a selector's points with plan_select.c); not for other folders. */
 #ifndef LAB_HARNESS_PLAN_INTERNAL_H
 #define LAB_HARNESS_PLAN_INTERNAL_H
@@ -47,8 +47,9 @@ void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, u
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d);
 
-/* plan_lessons.c: checks the claims of every [lessons] section against the plan's experiments
- * (syntax, names, keys, values) into plan->lessons; problems go to d as FILE:LINE lines. */
+/* plan_lessons.c (with plan_claims.c): checks the claims of every [lessons] section against the
+ * plan's experiments (syntax, names, keys, values) into plan->lessons; problems go to d as
+ * FILE:LINE lines. */
 void lab__plan_lessons(struct lab_plan *plan, const struct lab_cfg *cfg, struct lab_diag *d);
 
 /* ---- plan_select.c: the points of one experiment that a lesson selector names ---- */

@@ -2,7 +2,7 @@
 /*
  * What every part of the planner shares: the harness keys' table, finding a kernel or a resolved
  * key, and reporting a problem at the line its value came from (once). plan.c (resolution),
- * plan_check.c, plan_points.c and plan_lessons.c call here; nothing here calls them.
+ * plan_check.c, plan_points.c and plan_claims.c call here; nothing here calls them.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Shared by the planner's [lessons] files: plan_lessons.c takes the claims by name and calls
+ * plan_claims.c to check each; not for other files. */
+#ifndef LAB_HARNESS_PLAN_LESSONS_INT_H
+#define LAB_HARNESS_PLAN_LESSONS_INT_H
+
+#include <stdbool.h>
+
+#include "harness/plan_internal.h"
+#include "harness/strmap.h"
+
+/*
+ * A did-you-mean for an unknown experiment costs an edit distance against every experiment. It
+ * is worked out once per distinct name, for the first PL_SUGGEST_MAX names, and not once the
+ * diagnostics are full (no one sees those lines): a suggestion per bad selector made 2000
+ * experiments x 2000 lessons quadratic (39 s).
+ */
+#define PL_SUGGEST_MAX 16
+/* The longest lesson name: it is a key of analysis.json and a line of the analyzer's text. */
+#define PL_NAME_MAX 63
+
+struct lab__pl_ctx {
+	struct lab_plan *plan;
+	const struct lab_cfg *cfg;
+	struct lab_diag *d;
+	const struct lab_cfg_kv *kv;   /* the lesson being checked */
+	struct lab_strmap exps;        /* experiment name -> index in plan->exp */
+	struct lab__sel_index **index; /* per experiment, built when a selector first names it */
+	unsigned errors;
+	/* unknown experiment names already given a did-you-mean, and what it was (NULL: none) */
+	char *tried[PL_SUGGEST_MAX];
+	const char *tried_best[PL_SUGGEST_MAX];
+	unsigned ntried;
+	const struct lab_cfg_kv **first; /* the first definition of each lesson name in a file */
+	unsigned nfirst;
+};
+
+/* Checks the claim of kv (a [lessons] key or its --set) and adds it to x->plan when sound. */
+void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv);
+
+/* An error about the lesson x->kv: "FILE:LINE: [lessons] NAME: what" or "--set lessons.NAME:
+ * what", its name cut to PL_NAME_MAX bytes; counts it in x->errors. */
+__attribute__((format(printf, 2, 3))) void lab__plan_claim_error(struct lab__pl_ctx *x,
+                                                                 const char *fmt, ...);
+
+#endif
