@@ -72,20 +72,27 @@ static void cell_count(char *buf, size_t len, size_t *n, double v)
 	cell_put(buf, len, n, s, k < sizeof(s) ? k : sizeof(s) - 1);
 }
 
+/* " [lo, hi]" of an interval with a finite lo; an end not known is never "nan": "unbounded"
+ * above (+inf), else "-". */
+static void cell_bracket(char *buf, size_t len, size_t *n, double lo, double hi)
+{
+	cell_str(buf, len, n, " [");
+	cell_g(buf, len, n, lo);
+	cell_str(buf, len, n, ", ");
+	if (isfinite(hi))
+		cell_g(buf, len, n, hi);
+	else
+		cell_str(buf, len, n, hi > 0 ? "unbounded" : "-");
+	cell_str(buf, len, n, "]");
+}
+
 /* The number of an ESTIMATE cell: "m [lo, hi]", "m [lo, unbounded]", "m [no CI]". */
 static void cell_estimate(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
 {
 	cell_g(buf, len, n, c->mean);
-	if (isfinite(c->lo) && (isfinite(c->hi) || isinf(c->hi))) {
-		cell_str(buf, len, n, " [");
-		cell_g(buf, len, n, c->lo);
-		cell_str(buf, len, n, ", ");
-		if (isfinite(c->hi))
-			cell_g(buf, len, n, c->hi);
-		else
-			cell_str(buf, len, n, "unbounded");
-		cell_str(buf, len, n, "]");
-	} else
+	if (isfinite(c->lo) && (isfinite(c->hi) || isinf(c->hi)))
+		cell_bracket(buf, len, n, c->lo, c->hi);
+	else
 		cell_str(buf, len, n, isinf(c->hi) ? " [unbounded]" : " [no CI]");
 }
 
@@ -103,15 +110,7 @@ static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc
 			cell_str(buf, len, n, " [no CI]");
 			return;
 		}
-		cell_str(buf, len, n, " [");
-		cell_g(buf, len, n, c->lo);
-		cell_str(buf, len, n, ", ");
-		/* an end not known is never "nan": "unbounded" above (+inf), else "-" */
-		if (isfinite(c->hi))
-			cell_g(buf, len, n, c->hi);
-		else
-			cell_str(buf, len, n, c->hi > 0 ? "unbounded" : "-");
-		cell_str(buf, len, n, "]");
+		cell_bracket(buf, len, n, c->lo, c->hi);
 	} else
 		cell_g(buf, len, n, isfinite(c->mean) ? c->mean : c->median);
 }
