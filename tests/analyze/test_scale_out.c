@@ -78,50 +78,39 @@ static unsigned long long so_lessons_out(size_t n, size_t per, int html, size_t 
 	return work;
 }
 
+/* The lessons writers at 2 000 and 8 000 lessons, per_file of them from each file (0: all from
+ * one): the file headings they write, and lessons visited at most linearly. */
+static void so_case(const char *what, int per_file, int html)
+{
+	size_t h1, h4;
+	unsigned long long w1 = so_lessons_out(2000, per_file ? per_file : 2000, html, &h1),
+	                   w4 = so_lessons_out(8000, per_file ? per_file : 8000, html, &h4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(h1, per_file ? 2000 : 0);
+	CHECK_EQ_U64(h4, per_file ? 8000 : 0);
+	so_growth(what, 2000, w1, w4, 8ULL * 8000);
+}
+
 /* 40 000 lessons each from its own file took 11 s as text: each looked for an earlier one of
  * its file. */
 LAB_TEST(lessons_text_linear_in_files)
 {
-	size_t h1, h4;
-	unsigned long long w1 = so_lessons_out(2000, 1, 0, &h1),
-	                   w4 = so_lessons_out(8000, 1, 0, &h4);
-
-	REQUIRE(w1 > 0 && w4 > 0);
-	CHECK_EQ_U64(h1, 2000);
-	CHECK_EQ_U64(h4, 8000);
-	so_growth("lessons visited (text, a file each)", 2000, w1, w4, 8ULL * 8000);
+	so_case("lessons visited (text, a file each)", 1, 0);
 }
 
 /* 40 000 lessons from one file took 5.9 s as HTML: each row asked whether the lessons come
  * from more than one file. */
 LAB_TEST(lessons_html_linear)
 {
-	size_t h1, h4;
-	unsigned long long w1 = so_lessons_out(2000, 2000, 1, &h1),
-	                   w4 = so_lessons_out(8000, 8000, 1, &h4);
-
-	REQUIRE(w1 > 0 && w4 > 0);
-	CHECK_EQ_U64(h1, 0);
-	CHECK_EQ_U64(h4, 0);
-	so_growth("lessons visited (HTML, one file)", 2000, w1, w4, 8ULL * 8000);
-	w1 = so_lessons_out(2000, 1, 1, &h1);
-	w4 = so_lessons_out(8000, 1, 1, &h4);
-	CHECK_EQ_U64(h1, 2000);
-	CHECK_EQ_U64(h4, 8000);
-	so_growth("lessons visited (HTML, a file each)", 2000, w1, w4, 8ULL * 8000);
+	so_case("lessons visited (HTML, one file)", 0, 1);
+	so_case("lessons visited (HTML, a file each)", 1, 1);
 }
 
 /* Text of lessons of one file: no per-file headings, and each lesson visited a few times. */
 LAB_TEST(lessons_text_one_file_linear)
 {
-	size_t h1, h4;
-	unsigned long long w1 = so_lessons_out(2000, 2000, 0, &h1),
-	                   w4 = so_lessons_out(8000, 8000, 0, &h4);
-
-	REQUIRE(w1 > 0 && w4 > 0);
-	CHECK_EQ_U64(h1, 0);
-	CHECK_EQ_U64(h4, 0);
-	so_growth("lessons visited (text, one file)", 2000, w1, w4, 8ULL * 8000);
+	so_case("lessons visited (text, one file)", 0, 0);
 }
 
 /* Lessons of interleaved files (a, b, a) are shown per file, in the order the files first
