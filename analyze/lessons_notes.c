@@ -142,13 +142,6 @@ static int ev_run_means(const struct lab_an_point *p, double m[EV_RUNS_MAX], int
 	return nr;
 }
 
-static int ev_dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * An inconclusive claim on a point of 3 or more runs, one of which lies far from the others
  * (its distance from their median over 3 times their range and over 10 % of it), names that run:
@@ -172,7 +165,7 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 			for (int j = 0; j < nr; j++)
 				if (j != i)
 					o[k++] = m[j];
-			qsort(o, (size_t)k, sizeof(*o), ev_dbl_cmp);
+			qsort(o, (size_t)k, sizeof(*o), lab__lesson_dbl_cmp);
 			double med = k % 2 ? o[k / 2] : (o[k / 2 - 1] + o[k / 2]) / 2;
 			double d = fabs(m[i] - med);
 			if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
