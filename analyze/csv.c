@@ -100,12 +100,14 @@ int lab_an_input_read(const char *path, unsigned flags, char **out, size_t *len,
 		ssize_t got;
 
 		if (*len + LAB_AN_CSV_CHUNK + 1 > cap) {
-			size_t ncap = cap ? 2 * cap : 2 * LAB_AN_CSV_CHUNK;
-			char *nb = ncap <= LAB_AN_FILE_MAX ? realloc(buf, ncap) : NULL;
+			size_t most = LAB_AN_FILE_MAX + LAB_AN_CSV_CHUNK + 1;
+			size_t ncap = !cap ? 2 * LAB_AN_CSV_CHUNK : 2 * cap < most ? 2 * cap : most;
+			char *nb = *len <= LAB_AN_FILE_MAX ? realloc(buf, ncap) : NULL;
 
 			if (!nb) {
-				rc = ncap > LAB_AN_FILE_MAX
-				         ? lab_err_set(err, LAB_EIO, "%s: larger than %zu GiB",
+				rc = *len > LAB_AN_FILE_MAX
+				         ? lab_err_set(err, LAB_EDATA,
+				                       "%s: larger than %zu GiB, allowed: at most that",
 				                       path, LAB_AN_FILE_MAX >> 30)
 				         : lab_err_set(err, LAB_ENOMEM, "reading %s: out of memory",
 				                       path);

@@ -45,9 +45,10 @@ void lab_an_csv_close(struct lab_an_csv *r);
 /* The index of the column named name in the current record (the header), or -1. */
 int lab_an_csv_column(const struct lab_an_csv *r, const char *name);
 
-/* The largest input file the analyzer reads whole (run.json; no real limit: results files grow
- * with the run); CSV files are streamed and have none. */
-#define LAB_AN_FILE_MAX ((size_t)1 << 36)
+/* The largest input file the analyzer reads whole (run.json, fleet.json): a run.json of 100,000
+ * points of 128 threads is about 100 MB, so 1 GiB refuses only padding; CSV files are streamed
+ * and have no limit. */
+#define LAB_AN_FILE_MAX ((size_t)1 << 30)
 /* The CSV reader's read size and its longest record (a header of 200,000 columns fits). */
 #define LAB_AN_CSV_CHUNK      ((size_t)1 << 16)
 #define LAB_AN_CSV_RECORD_MAX (16 << 20)

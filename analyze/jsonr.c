@@ -8,7 +8,8 @@ struct an_jp {
 	const char *begin, *s, *end, *name;
 	struct lab_err *err;
 	int depth;
-	size_t line; /* of p->s, kept as it moves so each value knows its line in O(1) */
+	size_t line;       /* of p->s, kept as it moves so each value knows its line in O(1) */
+	size_t values, max; /* values parsed so far, and the most allowed */
 };
 
 static int an_jp_fail(struct an_jp *p, const char *why)
@@ -212,6 +213,11 @@ static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 	v->line = p->line;
 	if (p->s >= p->end)
 		return an_jp_fail(p, "unexpected end of document");
+	if (++p->values > p->max)
+		return lab_err_set(p->err, LAB_EDATA,
+		                   "%s:%zu: more than %zu JSON values, allowed: at most that many "
+		                   "(about 1 GB once read)",
+		                   p->name, p->line, p->max);
 	switch (*p->s) {
 	case '{':
 		return an_jp_container(p, v, '}');
@@ -269,7 +275,13 @@ void lab_an_json_free(struct lab_an_json *j)
 int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab_an_json **out,
                       struct lab_err *err)
 {
-	struct an_jp p = {text, text, text + len, name, err, 0, 1};
+	return lab_an_json_parse_max(name, text, len, LAB_AN_JSON_VALUES_MAX, out, err);
+}
+
+int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t max_values,
+                          struct lab_an_json **out, struct lab_err *err)
+{
+	struct an_jp p = {text, text, text + len, name, err, 0, 1, 0, max_values};
 	struct lab_an_json *j = calloc(1, sizeof(*j));
 	int rc;
 
