@@ -106,9 +106,10 @@ int lab_an_input_read(const char *path, unsigned flags, char **out, size_t *len,
 
 			if (!nb) {
 				rc = *len > LAB_AN_FILE_MAX
-				         ? lab_err_set(err, LAB_EDATA,
-				                       "%s: larger than %zu GiB, allowed: at most that",
-				                       path, LAB_AN_FILE_MAX >> 30)
+				         ? lab_err_set(
+				               err, LAB_EDATA,
+				               "%s: larger than %zu GiB, allowed: at most that",
+				               path, LAB_AN_FILE_MAX >> 30)
 				         : lab_err_set(err, LAB_ENOMEM, "reading %s: out of memory",
 				                       path);
 				break;

@@ -8,7 +8,7 @@ struct an_jp {
 	const char *begin, *s, *end, *name;
 	struct lab_err *err;
 	int depth;
-	size_t line;       /* of p->s, kept as it moves so each value knows its line in O(1) */
+	size_t line;        /* of p->s, kept as it moves so each value knows its line in O(1) */
 	size_t values, max; /* values parsed so far, and the most allowed */
 };
 
