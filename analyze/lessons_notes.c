@@ -146,7 +146,7 @@ static int ev_run_means(const struct lab_an_point *p, double m[EV_RUNS_MAX], int
  * An inconclusive claim on a point of 3 or more runs, one of which lies far from the others
  * (its distance from their median over 3 times their range and over 10 % of it), names that run:
  * one setup can widen an interval over run means past a bound, and more runs tell whether it was
- * a fluke. Only cost means have runs here; runs are numbered as samples.csv's run column.
+ * a fluke. Only cost means are looked at; runs are numbered as samples.csv's run column.
  */
 static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 {

@@ -408,6 +408,42 @@ LAB_TEST(a_far_run_is_named)
 	}
 }
 
+/* A metric of a point measured in runs takes its interval from the run means, as a cost does:
+ * values tight within each setup and apart between setups (1.0, 1.6, 0.9, 1.7, 1.0) hold
+ * against 0.95 over the 10 samples ([0.98, 1.50]) and are inconclusive over the 5 runs
+ * ([0.77, 1.71]), which is what the setups can show. */
+LAB_TEST(metric_interval_over_runs)
+{
+	static const double cost[] = {10, 10, 10, 10, 10}, run_mean[] = {1.0, 1.6, 0.9, 1.7, 1.0};
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_point *p = fx_point(&f, "locks", "lock=ticket", 2, 10, 0, 10);
+	double work[30];
+	struct lab_an_stats st;
+
+	fx_runs(p, cost);
+	p->metric = calloc(10, sizeof(double));
+	REQUIRE(p->metric);
+	for (size_t i = 0; i < 10; i++)
+		p->metric[i] = run_mean[i / 2] + (i % 2 ? 0.01 : -0.01);
+	lab_an_stats_compute(p->metric, 10, work, &st);
+	p->msum[0] = (struct lab_an_msum){.n = 10, .mean = st.mean, .median = st.median,
+	                                  .ci95_lo = st.ci95_lo, .ci95_hi = st.ci95_hi,
+	                                  .se = st.se};
+	CHECK(st.ci95_lo > 0.95); /* the samples alone would hold */
+	fx_lesson(&f, "fair", "metric(fairness, locks: lock=ticket, threads=2) >= 0.95");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK_NEAR(ls.l[0].value, 1.24, 1e-9);
+	CHECK_NEAR(ls.l[0].lo, 0.7706, 1e-3);
+	CHECK_NEAR(ls.l[0].hi, 1.7094, 1e-3);
+	free(p->run);
+	free(p->flagged);
+	free(p->metric);
+	fx_free(&f, &ls);
+}
+
 /* A claim with no value on the means (a quantity minus itself as divisor) says so without
  * printing inf or nan; a run.json claim a config could not state (a constant 0 divisor, a
  * literal past 1e30) is not run, with the planner's reason. */
