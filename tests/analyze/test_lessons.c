@@ -427,8 +427,11 @@ LAB_TEST(metric_interval_over_runs)
 	for (size_t i = 0; i < 10; i++)
 		p->metric[i] = run_mean[i / 2] + (i % 2 ? 0.01 : -0.01);
 	lab_an_stats_compute(p->metric, 10, work, &st);
-	p->msum[0] = (struct lab_an_msum){.n = 10, .mean = st.mean, .median = st.median,
-	                                  .ci95_lo = st.ci95_lo, .ci95_hi = st.ci95_hi,
+	p->msum[0] = (struct lab_an_msum){.n = 10,
+	                                  .mean = st.mean,
+	                                  .median = st.median,
+	                                  .ci95_lo = st.ci95_lo,
+	                                  .ci95_hi = st.ci95_hi,
 	                                  .se = st.se};
 	CHECK(st.ci95_lo > 0.95); /* the samples alone would hold */
 	fx_lesson(&f, "fair", "metric(fairness, locks: lock=ticket, threads=2) >= 0.95");
