@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/domain.h"
 #include "analyze/lessons_int.h"
 #include "analyze/stats.h"
 
@@ -116,6 +117,79 @@ static int ev_has_data(const struct ev *e, int id)
 	return ev_has_data(e, n->a) || (n->op != LAB_LESSON_NEG && ev_has_data(e, n->b));
 }
 
+/* The product of two interval ends, with 0 x inf = 0 (an end of a closed range). */
+static double ev_rmul(double a, double b)
+{
+	return a == 0 || b == 0 ? 0 : a * b;
+}
+
+/* The quotient of two interval ends for a divisor range of one sign: x / 0 = +-inf (0 / 0 =
+ * 0) and inf / inf = inf, the widest value either end could take. */
+static double ev_rdiv(double a, double b)
+{
+	if (b == 0)
+		return a == 0 ? 0 : a > 0 ? INFINITY : -INFINITY;
+	if (isinf(a) && isinf(b))
+		return (a > 0) == (b > 0) ? INFINITY : -INFINITY;
+	return a / b;
+}
+
+/* The range r[0..1] that node id can take whatever the samples (interval arithmetic over the
+ * ranges of its means: a cost, a throughput or a speedup >= 0, a metric its domain at its
+ * point's threads, a number itself): the true value of Q lies in it, so clipping Q's interval
+ * to it never loses coverage (a difference of two shares is in [-1, 1]). */
+static void ev_range(const struct ev *e, int id, double r[2])
+{
+	const struct lab_lesson_node *n = &e->c->node[id];
+	double a[2], b[2], c[4];
+
+	r[0] = -INFINITY;
+	r[1] = INFINITY;
+	switch (n->op) {
+	case LAB_LESSON_NUM:
+		r[0] = r[1] = n->num;
+		return;
+	case LAB_LESSON_COST:
+	case LAB_LESSON_THROUGHPUT:
+	case LAB_LESSON_SPEEDUP:
+		r[0] = 0;
+		return;
+	case LAB_LESSON_METRIC: {
+		const struct ev_var *v = &e->var[e->leaf[id]];
+		if (v->metric >= 0 && (size_t)v->metric < e->d->nmetric)
+			lab_an_domain_range(lab_an_domain_of(e->d->metric_name[v->metric]),
+			                    v->pt->threads, &r[0], &r[1]);
+		return;
+	}
+	case LAB_LESSON_NEG:
+		ev_range(e, n->a, a);
+		r[0] = -a[1];
+		r[1] = -a[0];
+		return;
+	default:
+		break;
+	}
+	ev_range(e, n->a, a);
+	ev_range(e, n->b, b);
+	if (n->op == LAB_LESSON_ADD || n->op == LAB_LESSON_SUB) {
+		int s = n->op == LAB_LESSON_SUB;
+		r[0] = a[0] + (s ? -b[1] : b[0]);
+		r[1] = a[1] + (s ? -b[0] : b[1]);
+		if (isnan(r[0]) || isnan(r[1])) { /* inf - inf: no bound */
+			r[0] = -INFINITY;
+			r[1] = INFINITY;
+		}
+		return;
+	}
+	if (n->op == LAB_LESSON_DIV && b[0] < 0 && b[1] > 0)
+		return; /* a divisor of either sign: no bound */
+	for (int i = 0; i < 4; i++)
+		c[i] = n->op == LAB_LESSON_MUL ? ev_rmul(a[i / 2], b[i % 2])
+		                               : ev_rdiv(a[i / 2], b[i % 2]);
+	r[0] = fmin(fmin(c[0], c[1]), fmin(c[2], c[3]));
+	r[1] = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+}
+
 struct ev_q {
 	double value, lo, hi;
 	double k;
@@ -203,6 +277,39 @@ static void ev_ci_delta(const struct ev *e, const double *g, struct ev_q *q)
 	q->hi = q->value + m;
 }
 
+/* Clips Q's interval to the range Q can take (ev_range): Q is the side with data when the other
+ * is a number (dl, dr: the sides have data), else lhs / rhs or lhs - rhs as ev_judge forms it. */
+static void ev_clip(const struct ev *e, const struct lab_lesson_claim *c, int dl, int dr,
+                    struct ev_q *q)
+{
+	double l[2], r[2], t[2];
+
+	if (!isfinite(q->lo) || !isfinite(q->hi))
+		return;
+	ev_range(e, dl ? c->lhs : c->rhs, l);
+	if (dl && dr) {
+		ev_range(e, c->rhs, r);
+		if (q->mono && !(r[0] < 0 && r[1] > 0)) {
+			double d[4];
+			for (int i = 0; i < 4; i++)
+				d[i] = ev_rdiv(l[i / 2], r[i % 2]);
+			t[0] = fmin(fmin(d[0], d[1]), fmin(d[2], d[3]));
+			t[1] = fmax(fmax(d[0], d[1]), fmax(d[2], d[3]));
+		} else if (q->mono) {
+			return;
+		} else {
+			t[0] = l[0] - r[1];
+			t[1] = l[1] - r[0];
+		}
+		l[0] = t[0];
+		l[1] = t[1];
+	}
+	if (!isnan(l[0]) && q->lo < l[0])
+		q->lo = l[0];
+	if (!isnan(l[1]) && q->hi > l[1])
+		q->hi = l[1];
+}
+
 /* Writes a side of the claim into buf, in parentheses when it is a sum. */
 static void ev_side(const struct lab_lesson_claim *c, int id, char *buf, size_t len)
 {
@@ -265,6 +372,7 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 	}
 	if (!(q.mono && ev_ci_mono(e, &q) == 0))
 		ev_ci_delta(e, g, &q);
+	ev_clip(e, c, dl, dr, &q);
 	out->cmp = lab_lesson_cmp_name(cmp);
 	out->value = q.value;
 	out->lo = q.lo;

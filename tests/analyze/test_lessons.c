@@ -19,7 +19,8 @@ struct fx {
 	struct lab_an_data d;
 	char json[8192];
 	size_t used;
-	const char *host; /* run.json's "host" object, or NULL */
+	const char *host;   /* run.json's "host" object, or NULL */
+	const char *metric; /* the metric column's name ("fairness" when NULL) */
 };
 
 /* Adds a point whose n costs are mean +- spread (alternating), with one metric column. */
@@ -65,7 +66,9 @@ static void fx_eval(struct fx *f, struct lab_an_lessons *ls)
 	char doc[8400];
 	struct lab_err err = {0};
 	static char fairness[] = "fairness";
-	static char *metric_names[] = {fairness};
+	static char *metric_names[1];
+
+	metric_names[0] = f->metric ? (char *)f->metric : fairness;
 
 	snprintf(doc, sizeof(doc), "{%s%s%s\"lessons\": [%s]}", f->host ? "\"host\": " : "",
 	         f->host ? f->host : "", f->host ? ", " : "", f->json);
@@ -444,6 +447,36 @@ LAB_TEST(metric_interval_over_runs)
 	free(p->run);
 	free(p->flagged);
 	free(p->metric);
+	fx_free(&f, &ls);
+}
+
+/* An interval stays inside the range its quantity can take (interval arithmetic over the means'
+ * ranges): a share's t-interval reaching past 1 ends at 1, and so do those of a share minus a
+ * share and of 1 minus a share; the other end stays as computed. */
+LAB_TEST(intervals_stay_in_the_quantity_range)
+{
+	struct fx f = {.metric = "handoff_ratio"};
+	struct lab_an_lessons ls;
+	struct lab_an_point *a = fx_point(&f, "locks", "lock=mcs", 2, 10, 0.1, 4);
+	struct lab_an_point *b = fx_point(&f, "locks", "lock=tas", 2, 10, 0.1, 4);
+
+	a->msum[0] = (struct lab_an_msum){.n = 4, .mean = 0.995, .median = 0.995, .se = 0.01};
+	b->msum[0] = (struct lab_an_msum){.n = 4, .mean = 0.005, .median = 0.005, .se = 0.01};
+	fx_lesson(&f, "one", "metric(handoff_ratio, locks: lock=mcs, threads=2) >= 0.9");
+	fx_lesson(&f, "diff",
+	          "metric(handoff_ratio, locks: lock=mcs, threads=2) - metric(handoff_ratio, "
+	          "locks: lock=tas, threads=2) >= 0.5");
+	fx_lesson(&f, "neg", "0.5 <= -metric(handoff_ratio, locks: lock=tas, threads=2) + 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	for (size_t i = 0; i < 3; i++) {
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "holds");
+		CHECK(ls.l[i].lo < ls.l[i].value && ls.l[i].value < ls.l[i].hi);
+	}
+	CHECK_NEAR(ls.l[0].hi, 1, 0); /* 0.995 + 3.18 x 0.01, clipped */
+	CHECK_NEAR(ls.l[1].hi, 1, 0); /* a share minus a share */
+	CHECK_NEAR(ls.l[2].hi, 1, 0); /* 1 - a share */
+	CHECK(ls.l[0].lo < 0.97);     /* the other end as computed */
 	fx_free(&f, &ls);
 }
 
