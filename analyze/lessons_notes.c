@@ -142,11 +142,41 @@ static int ev_run_means(const struct lab_an_point *p, double m[EV_RUNS_MAX], int
 	return nr;
 }
 
+/* Whether the run means m[0..nr-1] fall into two clusters: sorted, the widest gap that leaves
+ * 2 or more runs on each side is over 3 times the spread of either side and over 10 % of the
+ * median. Fills c (the low side's count, lowest, highest; the high side's) when they do. */
+static int ev_clusters(const double *m, int nr, double c[6])
+{
+	double s[EV_RUNS_MAX];
+	int cut = -1;
+
+	memcpy(s, m, (size_t)nr * sizeof(*s));
+	qsort(s, (size_t)nr, sizeof(*s), lab__lesson_dbl_cmp);
+	for (int i = 1; i + 2 < nr; i++)
+		if (cut < 0 || s[i + 1] - s[i] > s[cut + 1] - s[cut])
+			cut = i;
+	if (cut < 0)
+		return 0;
+	double gap = s[cut + 1] - s[cut],
+	       med = nr % 2 ? s[nr / 2] : (s[nr / 2 - 1] + s[nr / 2]) / 2;
+	if (!(gap > 3 * (s[cut] - s[0]) && gap > 3 * (s[nr - 1] - s[cut + 1]) &&
+	      gap > 0.1 * fabs(med)))
+		return 0;
+	c[0] = cut + 1;
+	c[1] = s[0];
+	c[2] = s[cut];
+	c[3] = nr - cut - 1;
+	c[4] = s[cut + 1];
+	c[5] = s[nr - 1];
+	return 1;
+}
+
 /*
  * An inconclusive claim on a point of 3 or more runs, one of which lies far from the others
  * (its distance from their median over 3 times their range and over 10 % of it), names that run:
  * one setup can widen an interval over run means past a bound, and more runs tell whether it was
- * a fluke. Only cost means are looked at; runs are numbered as samples.csv's run column.
+ * a fluke; run means in two clusters (ev_clusters) are said as such. Only cost means are looked
+ * at; runs are numbered as samples.csv's run column.
  */
 static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 {
@@ -172,6 +202,17 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 				far = d;
 				worst = i;
 			}
+		}
+		double c[6];
+		if (worst < 0 && ev_clusters(m, nr, c)) {
+			snprintf(
+			    out->text + len, sizeof(out->text) - len,
+			    "; note: the runs of point %ld fall into two clusters (%.0f at %.4g .. "
+			    "%.4g, %.0f at %.4g .. %.4g): its setups differ in something the lab "
+			    "does not see (the pages a setup got; on a VM, where the host runs the "
+			    "vCPUs); more runs, in a section of their own, sample both alike",
+			    p->id, c[0], c[1], c[2], c[3], c[4], c[5]);
+			return;
 		}
 		if (worst < 0)
 			continue;

@@ -411,6 +411,34 @@ LAB_TEST(a_far_run_is_named)
 	}
 }
 
+/* Run means in two clusters (two setups far from three) are said as such where no single run
+ * lies far from the rest. */
+LAB_TEST(runs_in_two_clusters_are_named)
+{
+	static const double ticket[] = {450, 165, 460, 168, 171};
+	static const double tas[] = {110, 113, 121, 120, 123};
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_point *a = fx_point(&f, "locks", "lock=ticket", 2, 1, 0, 10);
+
+	a->id = 215;
+	fx_runs(a, ticket);
+	fx_runs(fx_point(&f, "locks", "lock=tas", 2, 1, 0, 10), tas);
+	fx_lesson(&f, "fair",
+	          "cost(locks: lock=ticket, threads=2) / cost(locks: lock=tas, threads=2) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(strstr(ls.l[0].text, "; note: the runs of point 215 fall into two clusters (3 at "
+	                           "165 .. 171, 2 at 450 .. 460)") != NULL);
+	CHECK(strstr(ls.l[0].text, "lies far") == NULL);
+	for (size_t i = 0; i < f.d.npt; i++) {
+		free(f.d.pt[i].run);
+		free(f.d.pt[i].flagged);
+	}
+	fx_free(&f, &ls);
+}
+
 /* A metric of a point measured in runs takes its interval from the run means, as a cost does:
  * values tight within each setup and apart between setups (1.0, 1.6, 0.9, 1.7, 1.0) hold
  * against 0.95 over the 10 samples ([0.98, 1.50]) and are inconclusive over the 5 runs
