@@ -36,6 +36,9 @@ struct lab_doc_cell {
 	const char *text;            /* KEY, TEXT */
 	const char *why;             /* no number: why (NULL: "-") */
 	const char *note;            /* said after the value ("below resolution") */
+	/* INTERVAL: 1 when lo, hi bound the median (distribution-free, order statistics), not the
+	 * mean (lab_doc_ival_median): renderers put the interval after the number it bounds */
+	int ci_median;
 };
 
 struct lab_doc_col {
@@ -213,6 +216,9 @@ struct lab_doc_cell *lab_doc_smat(struct lab_doc_matrix *m, size_t r, size_t c);
 void lab_doc_num(struct lab_doc_cell *c, double v);
 void lab_doc_ival(struct lab_doc_cell *c, double median, double mean, double lo, double hi,
                   size_t n);
+/* The same with lo, hi the 95 % interval of the median (not of the mean). */
+void lab_doc_ival_median(struct lab_doc_cell *c, double median, double mean, double lo, double hi,
+                         size_t n);
 void lab_doc_str(struct lab_doc *d, struct lab_doc_cell *c, const char *s);
 void lab_doc_why(struct lab_doc *d, struct lab_doc_cell *c, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

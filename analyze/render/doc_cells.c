@@ -150,6 +150,14 @@ void lab_doc_ival(struct lab_doc_cell *c, double median, double mean, double lo,
 	c->hi = hi;
 	c->n = n;
 	c->has = isfinite(mean) || isfinite(median);
+	c->ci_median = 0;
+}
+
+void lab_doc_ival_median(struct lab_doc_cell *c, double median, double mean, double lo, double hi,
+                         size_t n)
+{
+	lab_doc_ival(c, median, mean, lo, hi, n);
+	c->ci_median = isfinite(median);
 }
 
 void lab_doc_str(struct lab_doc *d, struct lab_doc_cell *c, const char *s)

@@ -44,6 +44,8 @@ static void json_cell(struct lab_json *w, const struct lab_doc_col *col,
 			lab_json_pair(w, json_key(k, sizeof(k), col->key, "_ci95"), c->lo, c->hi);
 		else
 			lab_json_null(w, json_key(k, sizeof(k), col->key, "_ci95"));
+		if (c->has && c->ci_median) /* absent: the interval is the mean's */
+			lab_json_str(w, json_key(k, sizeof(k), col->key, "_ci95_of"), "median");
 		lab_json_uint(w, json_key(k, sizeof(k), col->key, "_n"), c->has ? c->n : 0);
 	}
 	if (col->kind == LAB_DOC_ESTIMATE) { /* [lo, null]: unbounded above; null: no interval */

@@ -97,10 +97,18 @@ static void cell_estimate(char *buf, size_t len, size_t *n, const struct lab_doc
 }
 
 /* The number of an INTERVAL cell: "median | mean [lo, hi]" and what of it there is ("[lo,
- * unbounded]", "[lo, -]" when hi is not known). */
+ * unbounded]", "[lo, -]" when hi is not known); "median [lo, hi] | mean" when the interval is
+ * the median's. */
 static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
 {
-	if (isfinite(c->lo) || (isfinite(c->median) && isfinite(c->mean))) {
+	if (c->ci_median && isfinite(c->median) && isfinite(c->lo)) {
+		cell_g(buf, len, n, c->median);
+		cell_bracket(buf, len, n, c->lo, c->hi);
+		if (isfinite(c->mean)) {
+			cell_str(buf, len, n, " | ");
+			cell_g(buf, len, n, c->mean);
+		}
+	} else if (isfinite(c->lo) || (isfinite(c->median) && isfinite(c->mean))) {
 		if (isfinite(c->median)) {
 			cell_g(buf, len, n, c->median);
 			cell_str(buf, len, n, " | ");

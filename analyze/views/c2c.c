@@ -173,8 +173,8 @@ static void an_c2c_pairs(struct lab_doc *doc, struct lab_doc_section *s,
 			             "every sample ran under foreign load and was left out (rerun "
 			             "when quiet or pass --include-flagged)");
 		else
-			lab_doc_ival(lab_doc_at(t, 3), c->median_ns, c->mean_ns, c->ci95_lo,
-			             c->ci95_hi, c->n);
+			lab_doc_ival_median(lab_doc_at(t, 3), c->median_ns, c->mean_ns, c->ci95_lo,
+			                    c->ci95_hi, c->n);
 		if (c->modes.count) {
 			lab_doc_num(lab_doc_at(t, 4), (double)c->modes.count);
 			lab_doc_str(doc, lab_doc_at(t, 5),

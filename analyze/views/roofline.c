@@ -69,7 +69,8 @@ static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lab_doc_str(doc, lab_doc_at(t, 0), bw ? "bandwidth" : "compute");
 		lab_doc_str(doc, lab_doc_at(t, 1), c->name);
 		lab_doc_num(lab_doc_at(t, 2), c->threads);
-		lab_doc_ival(lab_doc_at(t, 3), c->v.median, c->v.mean, c->v.lo, c->v.hi, c->v.n);
+		lab_doc_ival_median(lab_doc_at(t, 3), c->v.median, c->v.mean, c->v.lo, c->v.hi,
+		                    c->v.n);
 		lab_doc_str(doc, lab_doc_at(t, 4), bw ? "GB/s" : "GFLOP/s");
 		lab_doc_str(doc, lab_doc_at(t, 5), c->pt->experiment);
 		lab_doc_str(doc, lab_doc_at(t, 6), c->pt->params);
@@ -105,8 +106,8 @@ static void an_points_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lab_doc_num(lab_doc_at(t, 2), th);
 		lab_doc_num(lab_doc_at(t, 3), e->intensity);
 		lab_doc_num(lab_doc_at(t, 4), e->intensity_wa);
-		lab_doc_ival(lab_doc_at(t, 5), e->gf.median, e->gf.mean, e->gf.lo, e->gf.hi,
-		             e->gf.n);
+		lab_doc_ival_median(lab_doc_at(t, 5), e->gf.median, e->gf.mean, e->gf.lo, e->gf.hi,
+		                    e->gf.n);
 		if (e->binds) {
 			lab_doc_str(doc, lab_doc_at(t, 6),
 			            e->binds->kind == LAB_AN_RL_BW ? "bandwidth" : "compute");

@@ -80,7 +80,7 @@ LAB_TEST(c2c_csv_json_and_text)
 	ck_line(out, "MULTIMODAL, 2 modes: 29.1 ns (60%), 109.7 ns (40%)", line, sizeof(line));
 	CHECK(strncmp(line, "0      2      1 ", 16) == 0);
 	ck_line(out, "SMT siblings", line, sizeof(line));
-	CHECK(strncmp(line, "0      1      0      12.95 | ", 29) == 0);
+	CHECK(strncmp(line, "0      1      0      12.95 [", 28) == 0); /* the median's interval */
 	CHECK(strstr(out, "== scaling: c2c") == NULL); /* no per-pair series tables */
 	snprintf(path, sizeof(path), "%s/results-c2c/c2c_matrix.csv", testlib_tmpdir());
 	REQUIRE(lab_an_csv_open(&r, path, &e) == 0);
@@ -139,6 +139,7 @@ LAB_TEST(c2c_csv_json_and_text)
 	CHECK_NEAR(lab_an_json_num(cell, "one_way", -1), 12.95, 1e-9);
 	CHECK(clitest_at(cell, "one_way_ci95", 0) &&
 	      clitest_at(cell, "one_way_ci95", 0)->num == 12.5);
+	CHECK_EQ_STR(lab_an_json_str(cell, "one_way_ci95_of"), "median"); /* not the mean's */
 	CHECK_NEAR(lab_an_json_num(cell, "smt_siblings", -1), 1, 0);
 	lab_an_json_free(j);
 	free(out);

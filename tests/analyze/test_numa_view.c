@@ -251,9 +251,9 @@ LAB_TEST(policy_histogram_and_mismatch_marked)
 	                  "node 1") != NULL);
 	CHECK(strstr(out, "placement differs from what was asked: <b>pages on node 1 & 0</b>") !=
 	      NULL);
-	CHECK(nv_line(out, "serial 2 10 2 | 2 [1.96, 2.04] median 12 | 12 [11.76, 12.24] 768/0"));
+	CHECK(nv_line(out, "serial 2 10 2 [1.96, 2.04] | 2 median 12 [11.76, 12.24] | 12 768/0"));
 	/* bw, threads 1, cpu node 0, memory node 1: remote/local 0.5, distance 21, ratio 2.1 */
-	CHECK(nv_line(out, "1 0 1 GB/s 1 10 | 10 [9.804, 10.2] median 0.5 21 2.1 0/16384"));
+	CHECK(nv_line(out, "1 0 1 GB/s 1 10 [9.804, 10.2] | 10 median 0.5 21 2.1 0/16384"));
 	free(out);
 	free(err);
 }

@@ -82,6 +82,10 @@ static struct lab_doc *rd_fixture(void)
 	lab_doc_num(lab_doc_at(t, 7), 2); /* unbounded above */
 	lab_doc_at(t, 7)->lo = 1.5;
 	lab_doc_at(t, 7)->hi = INFINITY;
+	lab_doc_row(t); /* the interval of the median, which the mean lies outside */
+	lab_doc_str(d, lab_doc_at(t, 0), "mcs");
+	lab_doc_str(d, lab_doc_at(t, 1), "2");
+	lab_doc_ival_median(lab_doc_at(t, 2), 12, 20, 11, 13, 9);
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "ticket");
 	lab_doc_str(d, lab_doc_at(t, 1), "2");
@@ -222,12 +226,14 @@ LAB_TEST(json_golden_parses)
 		        "points"),
 		    "rows");
 
-		REQUIRE(rows && rows->n == 3);
+		REQUIRE(rows && rows->n == 4);
 		CHECK_EQ_STR(lab_an_json_str(&rows->items[0], "label"), HOSTILE);
 		CHECK_NEAR(lab_an_json_num(&rows->items[0], "cost", NAN), 10, 0);
+		CHECK(lab_an_json_get(&rows->items[0], "cost_ci95_of") == NULL); /* the mean's */
 		CHECK_NEAR(lab_an_json_num(&rows->items[1], "cost", NAN), 5, 0); /* no median */
 		CHECK_EQ_STR(lab_an_json_str(&rows->items[1], "share_why"), "no baseline");
-		CHECK_EQ_STR(lab_an_json_str(&rows->items[2], "why"),
+		CHECK_EQ_STR(lab_an_json_str(&rows->items[2], "cost_ci95_of"), "median");
+		CHECK_EQ_STR(lab_an_json_str(&rows->items[3], "why"),
 		             "skipped: needs 2 CPUs, 1 allowed");
 	}
 	lab_an_json_free(j);
