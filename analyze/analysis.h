@@ -51,6 +51,7 @@ struct lab_an_series {
 	int peak_beyond_data; /* the USL peak N* lies past the largest measured N */
 	/* What the data shows, in sentences (superlinear points, extrapolation...). */
 	char finding[LAB_AN_FINDINGS_MAX][224];
+	unsigned char finding_info[LAB_AN_FINDINGS_MAX]; /* 1: said for context, not a warning */
 	size_t nfinding;
 };
 

@@ -63,9 +63,13 @@ static void an_find_superlinear(struct lab_an_series *s)
 		              "disturbed CPU in a smaller team"
 		            : "cache capacity only if the per-thread working set shrinks with "
 		              "threads; else likely a slower or disturbed CPU in a smaller team");
-	if (kn)
+	if (kn) {
+		size_t at = s->nfinding;
 		an_find(s, "efficiency above 1 at N = %s within noise (its interval holds 1)",
 		        noise);
+		if (s->nfinding > at)
+			s->finding_info[at] = 1;
+	}
 	if (s->amdahl.ok && s->amdahl.x[1] < 0)
 		an_find(s,
 		        "Amdahl f = %.3g < 0: the fit itself is superlinear, so Amdahl gives no "
@@ -100,6 +104,7 @@ void lab_an_series_findings(struct lab_an_series *s)
 	int nmax = an_max_threads(s);
 
 	s->nfinding = 0;
+	memset(s->finding_info, 0, sizeof(s->finding_info));
 	an_find_superlinear(s);
 	s->peak_beyond_data = s->peak.retrograde && s->peak.n_star > nmax;
 	if (s->peak_beyond_data)

@@ -318,8 +318,15 @@ static void an_series_section(struct lab_doc *doc, const struct an_series_state 
 		             "them)",
 		             s->n_excluded);
 	/* The note already says why nothing was fitted; no need to repeat it per model. */
-	if (!s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note))
+	int fitted = !s->latency && (s->amdahl.ok || s->usl.ok || s->weak || !*s->note);
+	if (fitted)
 		lab_an_series_fits(sec, s);
+	/* after the fits, or alone where there are too few thread counts to fit (a SUPERLINEAR
+	 * row is explained at 2 threads too); what is said for context only beside the fits */
+	for (size_t i = 0; i < s->nfinding; i++)
+		if (!s->finding_info[i] || fitted)
+			lab_doc_finding(sec, s->finding_info[i] ? LAB_DOC_INFO : LAB_DOC_WARN, NULL,
+			                "%s", s->finding[i]);
 	if (!s->latency && st->figures) /* the document is data_elsewhere: only plots show them */
 		lab_an_series_figures(sec, s);
 }

@@ -54,8 +54,6 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		             s->choice.aicc_usl);
 	else
 		lab_doc_note(sec, "model: %s", s->model);
-	for (size_t i = 0; i < s->nfinding; i++)
-		lab_doc_finding(sec, LAB_DOC_WARN, NULL, "%s", s->finding[i]);
 }
 
 /* The thread counts with a speedup (rows ascend in threads), and the largest count. */
