@@ -465,11 +465,13 @@ LAB_TEST(intervals_stay_in_the_quantity_range)
 {
 	struct fx f = {.metric = "handoff_ratio"};
 	struct lab_an_lessons ls;
-	struct lab_an_point *a = fx_point(&f, "locks", "lock=mcs", 2, 10, 0.1, 4);
-	struct lab_an_point *b = fx_point(&f, "locks", "lock=tas", 2, 10, 0.1, 4);
 
-	a->msum[0] = (struct lab_an_msum){.n = 4, .mean = 0.995, .median = 0.995, .se = 0.01};
-	b->msum[0] = (struct lab_an_msum){.n = 4, .mean = 0.005, .median = 0.005, .se = 0.01};
+	fx_point(&f, "locks", "lock=mcs", 2, 10, 0.1, 4);
+	fx_point(&f, "locks", "lock=tas", 2, 10, 0.1, 4); /* moves the points: index them after */
+	f.d.pt[0].msum[0] =
+	    (struct lab_an_msum){.n = 4, .mean = 0.995, .median = 0.995, .se = 0.01};
+	f.d.pt[1].msum[0] =
+	    (struct lab_an_msum){.n = 4, .mean = 0.005, .median = 0.005, .se = 0.01};
 	fx_lesson(&f, "one", "metric(handoff_ratio, locks: lock=mcs, threads=2) >= 0.9");
 	fx_lesson(&f, "diff",
 	          "metric(handoff_ratio, locks: lock=mcs, threads=2) - metric(handoff_ratio, "
