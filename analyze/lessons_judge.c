@@ -134,6 +134,33 @@ static double ev_rdiv(double a, double b)
 	return a / b;
 }
 
+/* The range r of a op b for ranges a and b (interval arithmetic; op ADD, SUB, MUL or DIV): no
+ * bound where inf - inf or a divisor of either sign leaves none. */
+static void ev_rop(enum lab_lesson_op op, const double a[2], const double b[2], double r[2])
+{
+	double c[4];
+
+	r[0] = -INFINITY;
+	r[1] = INFINITY;
+	if (op == LAB_LESSON_ADD || op == LAB_LESSON_SUB) {
+		int s = op == LAB_LESSON_SUB;
+		c[0] = a[0] + (s ? -b[1] : b[0]);
+		c[1] = a[1] + (s ? -b[0] : b[1]);
+		if (!isnan(c[0]) && !isnan(c[1])) { /* inf - inf: no bound */
+			r[0] = c[0];
+			r[1] = c[1];
+		}
+		return;
+	}
+	if (op == LAB_LESSON_DIV && b[0] < 0 && b[1] > 0)
+		return; /* a divisor of either sign: no bound */
+	for (int i = 0; i < 4; i++)
+		c[i] = op == LAB_LESSON_MUL ? ev_rmul(a[i / 2], b[i % 2])
+		                            : ev_rdiv(a[i / 2], b[i % 2]);
+	r[0] = fmin(fmin(c[0], c[1]), fmin(c[2], c[3]));
+	r[1] = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+}
+
 /* The range r[0..1] that node id can take whatever the samples (interval arithmetic over the
  * ranges of its means: a cost, a throughput or a speedup >= 0, a metric its domain at its
  * point's threads, a number itself): the true value of Q lies in it, so clipping Q's interval
@@ -141,7 +168,7 @@ static double ev_rdiv(double a, double b)
 static void ev_range(const struct ev *e, int id, double r[2])
 {
 	const struct lab_lesson_node *n = &e->c->node[id];
-	double a[2], b[2], c[4];
+	double a[2], b[2];
 
 	r[0] = -INFINITY;
 	r[1] = INFINITY;
@@ -156,8 +183,8 @@ static void ev_range(const struct ev *e, int id, double r[2])
 		return;
 	case LAB_LESSON_METRIC: {
 		const struct ev_var *v = &e->var[e->leaf[id]];
-		if (v->metric >= 0 && (size_t)v->metric < e->d->nmetric)
-			lab_an_domain_range(lab_an_domain_of(e->d->metric_name[v->metric]),
+		if (v->metric >= 0 && (size_t)v->metric < e->d->nmetric && e->d->metric_dom)
+			lab_an_domain_range((enum lab_an_domain)e->d->metric_dom[v->metric],
 			                    v->pt->threads, &r[0], &r[1]);
 		return;
 	}
@@ -171,23 +198,7 @@ static void ev_range(const struct ev *e, int id, double r[2])
 	}
 	ev_range(e, n->a, a);
 	ev_range(e, n->b, b);
-	if (n->op == LAB_LESSON_ADD || n->op == LAB_LESSON_SUB) {
-		int s = n->op == LAB_LESSON_SUB;
-		r[0] = a[0] + (s ? -b[1] : b[0]);
-		r[1] = a[1] + (s ? -b[0] : b[1]);
-		if (isnan(r[0]) || isnan(r[1])) { /* inf - inf: no bound */
-			r[0] = -INFINITY;
-			r[1] = INFINITY;
-		}
-		return;
-	}
-	if (n->op == LAB_LESSON_DIV && b[0] < 0 && b[1] > 0)
-		return; /* a divisor of either sign: no bound */
-	for (int i = 0; i < 4; i++)
-		c[i] = n->op == LAB_LESSON_MUL ? ev_rmul(a[i / 2], b[i % 2])
-		                               : ev_rdiv(a[i / 2], b[i % 2]);
-	r[0] = fmin(fmin(c[0], c[1]), fmin(c[2], c[3]));
-	r[1] = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
+	ev_rop(n->op, a, b, r);
 }
 
 struct ev_q {
@@ -289,18 +300,7 @@ static void ev_clip(const struct ev *e, const struct lab_lesson_claim *c, int dl
 	ev_range(e, dl ? c->lhs : c->rhs, l);
 	if (dl && dr) {
 		ev_range(e, c->rhs, r);
-		if (q->mono && !(r[0] < 0 && r[1] > 0)) {
-			double d[4];
-			for (int i = 0; i < 4; i++)
-				d[i] = ev_rdiv(l[i / 2], r[i % 2]);
-			t[0] = fmin(fmin(d[0], d[1]), fmin(d[2], d[3]));
-			t[1] = fmax(fmax(d[0], d[1]), fmax(d[2], d[3]));
-		} else if (q->mono) {
-			return;
-		} else {
-			t[0] = l[0] - r[1];
-			t[1] = l[1] - r[0];
-		}
+		ev_rop(q->mono ? LAB_LESSON_DIV : LAB_LESSON_SUB, l, r, t);
 		l[0] = t[0];
 		l[1] = t[1];
 	}

@@ -109,9 +109,9 @@ static void an_ival(struct lab_doc *doc, struct lab_doc_cell *c, const struct la
                     const struct lab_an_numa_val *s)
 {
 	if (r->n && isfinite(s->med))
-		(s->mean_ci ? lab_doc_ival : lab_doc_ival_median)(c, s->mean_ci ? NAN : s->med,
-		                                                  s->mean_ci ? s->med : s->mean,
-		                                                  s->lo, s->hi, r->n);
+		/* with mean_ci no median: the interval is the mean's */
+		lab_doc_ival_median(c, s->mean_ci ? NAN : s->med, s->mean_ci ? s->med : s->mean,
+		                    s->lo, s->hi, r->n);
 	else if (r->pt->n && !strcmp(r->pt->status, "ok"))
 		lab_doc_why(doc, c, "flagged (--include-flagged)");
 	else if (strcmp(r->pt->status, "ok"))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/domain.h"
 #include "analyze/lessons.h"
 #include "analyze/levels.h"
 #include "harness/json.h"
@@ -67,13 +68,15 @@ static void fx_eval(struct fx *f, struct lab_an_lessons *ls)
 	struct lab_err err = {0};
 	static char fairness[] = "fairness";
 	static char *metric_names[1];
+	static int metric_dom[1];
 
 	metric_names[0] = f->metric ? (char *)f->metric : fairness;
-
+	metric_dom[0] = (int)lab_an_domain_of(metric_names[0]); /* as the loader sets it */
 	snprintf(doc, sizeof(doc), "{%s%s%s\"lessons\": [%s]}", f->host ? "\"host\": " : "",
 	         f->host ? f->host : "", f->host ? ", " : "", f->json);
 	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f->d.run, &err) == 0);
 	f->d.metric_name = metric_names;
+	f->d.metric_dom = metric_dom;
 	f->d.nmetric = 1;
 	REQUIRE(lab_an_lessons_eval(&f->d, ls, &err) == 0);
 	for (size_t i = 0; i < ls->n; i++)
