@@ -88,6 +88,27 @@ static void plan_value_error(struct lab_diag *d, const struct lab_experiment *e,
 }
 
 /*
+ * min_cpus more than the CPUs this process may use: e's points are all skipped (cpus_short), and
+ * its keys expand as on a machine of min_cpus CPUs (threads = 2..max is one point, not an empty
+ * range), through *scratch; else env itself. A bad or swept min_cpus is reported with the other
+ * keys' errors.
+ */
+static const struct lab_env *plan_min_cpus(struct lab_experiment *e, const struct lab_env *env,
+                                           struct lab_env *scratch)
+{
+	const struct lab_resolved *r = lab__plan_key(e, "min_cpus");
+	struct lab_err err;
+	uint64_t v;
+
+	if (lab_parse_u64(r->text, &v, &err) || v > LAB_THREADS_MAX || v <= env->ncpus)
+		return env;
+	e->cpus_short = (unsigned)v;
+	*scratch = *env;
+	scratch->ncpus = (unsigned)v;
+	return scratch;
+}
+
+/*
  * Expands and type-checks every value of every key; returns the number of bad keys. (Not the
  * number of lines added to d: a line already there, from a [global] value another experiment
  * shares, is not added again, and this experiment must still not be planned.)
@@ -99,9 +120,11 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 	struct lab_err err;
 	char scratch[4096] __attribute__((aligned(16)));
 	struct lab_placement place;
+	struct lab_env short_env;
 
 	LAB_BUG_ON(e->kernel->params_size > sizeof(scratch) ||
 	           sizeof(struct lab_hparams) > sizeof(scratch));
+	env = plan_min_cpus(e, env, &short_env);
 	for (unsigned i = 0; i < e->nkeys; i++) {
 		struct lab_resolved *r = &e->keys[i];
 		int n = lab_sweep_expand(r->param, r->text, env, &r->vals, &err);
@@ -121,7 +144,9 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			    (r->harness && !strcmp(r->param->key, "membind") &&
 			     lab_membind_parse(val, &(struct lab_membind){0}, &err)) ||
 			    (r->harness &&
-			     lab_prec_key_check(r->param->key, val, r->nvals, &err))) {
+			     lab_prec_key_check(r->param->key, val, r->nvals, &err)) ||
+			    (r->harness && !strcmp(r->param->key, "min_cpus") && r->nvals > 1 &&
+			     lab_err_set(&err, LAB_ECONFIG, "does not sweep (allowed: one value)"))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */

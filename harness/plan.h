@@ -50,6 +50,7 @@ struct lab_hparams {
 	uint64_t budget;             /* ns of wall time per point a precision target may use */
 	uint64_t total_budget;       /* ns of the whole lab run after which no precision sample
 	                              * or run is added (0: no total) */
+	uint64_t min_cpus; /* fewer CPUs for this process: every point skipped, with the reason */
 };
 
 /* The harness keys' table (threads, placement, reps, ...). */
@@ -83,6 +84,9 @@ struct lab_experiment {
 	struct lab_resolved *keys; /* harness keys first, then the kernel's, in table order */
 	unsigned nkeys;
 	unsigned first_point, npoints;
+	/* min_cpus is more than the CPUs this process may use: each point is planned (threads =
+	 * max counts as min_cpus) and skipped with the reason, without CPUs */
+	unsigned cpus_short;
 };
 
 enum lab_point_state {
@@ -97,6 +101,7 @@ struct lab_point {
 	void *kparams; /* the kernel's params struct */
 	unsigned nthreads;
 	int *cpus;         /* planned OS CPU of each thread */
+	unsigned ncpus;    /* entries of cpus: nthreads, or 0 when skipped before it had CPUs */
 	char *params_text; /* "k=v;k=v": every kernel key and the placement, never threads */
 	enum lab_point_state state;
 	char reason[LAB_ERR_MSG_MAX];

@@ -92,6 +92,10 @@ const struct lab_param lab_hparam_table[] = {
     LAB_P_DURATION(struct lab_hparams, total_budget, "total_budget", "0", 0, 86400000000000ull * 7,
                    "Wall time of the whole run after which precision targets add no more "
                    "samples or runs (set it in [global]; 0 = no total)."),
+    LAB_P_U64(struct lab_hparams, min_cpus, "min_cpus", "1", 1, LAB_THREADS_MAX, "cpus",
+              "Where this process may use fewer CPUs, every point of the experiment is skipped "
+              "with the reason instead of being a config error (a 2-thread comparison on a "
+              "1-CPU machine); threads = max counts as this many there."),
     LAB_PARAM_END,
 };
 

@@ -110,7 +110,8 @@ static int plan_membind_check(const struct lab_hparams *h, const struct lab_env 
 	return lab_membind_check(&m, env->numa_nodes, err);
 }
 
-/* Adds one point on cpus (n of them); runs the kernel's check. */
+/* Adds one point on cpus (n of them; NULL: none yet, only to be skipped); runs the kernel's
+ * check. */
 static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
                             const struct lab_hparams *h, const void *kparams, const int *cpus,
                             unsigned n, const int *pair, struct lab_diag *d)
@@ -129,7 +130,9 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 	if (!pt->kparams || !pt->cpus || !pt->params_text)
 		goto oom;
 	memcpy(pt->kparams, kparams, e->kernel->params_size);
-	memcpy(pt->cpus, cpus, n * sizeof(*pt->cpus));
+	for (unsigned i = 0; i < n; i++)
+		pt->cpus[i] = cpus ? cpus[i] : -1;
+	pt->ncpus = cpus ? n : 0;
 	int rc = lab_kernel_check(e->kernel, kparams, n, &plan->env, &err);
 	if (rc == 0)
 		rc = plan_membind_check(h, &plan->env, &err);
@@ -193,6 +196,25 @@ static void plan_node_missing(struct lab_plan *plan, struct lab_experiment *e,
 	}
 }
 
+/*
+ * min_cpus is more than the CPUs this process may use: the point is skipped with that reason
+ * (the kernel's own, checked first, wins) and has no CPUs; nothing runs. A config error of the
+ * kernel's check is still one.
+ */
+static void plan_short(struct lab_plan *plan, struct lab_experiment *e, const struct lab_hparams *h,
+                       const void *kparams, unsigned n, struct lab_diag *d)
+{
+	unsigned before = plan->npts;
+
+	plan_point_emit(plan, e, h, kparams, NULL, n, NULL, d);
+	if (plan->npts == before + 1 && plan->pts[before].state != LAB_POINT_SKIPPED) {
+		plan->pts[before].state = LAB_POINT_SKIPPED;
+		snprintf(plan->pts[before].reason, sizeof(plan->pts[before].reason),
+		         "needs at least %u CPUs (min_cpus = %u); this process may use %u",
+		         e->cpus_short, e->cpus_short, plan->env.ncpus);
+	}
+}
+
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
 static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
                              const struct lab_topo *topo, const unsigned *vidx, void *kparams,
@@ -228,6 +250,10 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		}
 		n = 2;
 		h.threads = 2;
+	}
+	if (e->cpus_short) {
+		plan_short(plan, e, &h, kparams, n, d);
+		return;
 	}
 	if (place.kind == LAB_PLACE_PAIRS) {
 		if (!(e->kernel->flags & LAB_KF_PAIRS)) {
@@ -350,7 +376,7 @@ void lab_plan_point_json(struct lab_json *j, const struct lab_point *pt)
 	lab_json_uint(j, "point", pt->id);
 	lab_json_uint(j, "threads", pt->nthreads);
 	lab_json_arr_open(j, "cpus");
-	for (unsigned i = 0; i < pt->nthreads; i++)
+	for (unsigned i = 0; i < pt->ncpus; i++)
 		lab_json_int(j, NULL, pt->cpus[i]);
 	lab_json_arr_close(j);
 	lab_json_str(j, "placement", pt->h.placement);

@@ -245,6 +245,25 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 	}
 }
 
+/* Drops the values l already had (first one kept): threads = 1, max on a 1-CPU machine is one
+ * point, not the same point twice. */
+static void sweep_dedup(struct sweep_list *l)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < l->n; i++) {
+		unsigned j = 0;
+
+		while (j < n && strcmp(l->v[j], l->v[i]))
+			j++;
+		if (j < n)
+			free(l->v[i]);
+		else
+			l->v[n++] = l->v[i];
+	}
+	l->n = n;
+}
+
 int lab_sweep_expand(const struct lab_param *p, const char *text, const struct lab_env *env,
                      char ***vals, struct lab_err *err)
 {
@@ -285,6 +304,8 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		lab_sweep_free(out.v, out.n);
 		return rc;
 	}
+	if (sweep_is_threads(p) && strstr(text, "max"))
+		sweep_dedup(&out);
 	*vals = out.v;
 	return (int)out.n;
 }

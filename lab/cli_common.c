@@ -178,7 +178,7 @@ static void cli_cpus_in_order(char *buf, size_t len, const int *cpus, unsigned n
 {
 	size_t used = 0;
 
-	buf[0] = '\0';
+	snprintf(buf, len, "%s", n ? "" : "-"); /* none: skipped before it had CPUs */
 	for (unsigned i = 0; i < n && used + 16 < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpus[i]);
 	if (used + 16 >= len)
@@ -289,7 +289,7 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 		       x->npoints == 1 ? "" : "s");
 		for (unsigned i = 0; i < x->npoints; i++) {
 			const struct lab_point *pt = &s->plan->pts[x->first_point + i];
-			cli_cpus_in_order(cpus, sizeof(cpus), pt->cpus, pt->nthreads);
+			cli_cpus_in_order(cpus, sizeof(cpus), pt->cpus, pt->ncpus);
 			printf("  %4u  threads=%-3u cpus=%-16s %s%s%s\n", pt->id, pt->nthreads,
 			       cpus, pt->params_text,
 			       pt->state == LAB_POINT_SKIPPED ? "  SKIPPED: " : "",

@@ -208,7 +208,7 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 	struct lab_err err;
 	int cpu = 0;
 
-	if (s->plan->npts)
+	if (s->plan->npts && s->plan->pts[0].ncpus)
 		cpu = s->plan->pts[0].cpus[0];
 	else
 		lab_topo_cpus_allowed(s->topo, &cpu, 1);

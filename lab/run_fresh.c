@@ -33,7 +33,7 @@ static void fresh_ident(const struct lab_plan *plan, const struct lab_point *pt,
 	size_t used = (size_t)snprintf(buf, len, "%u %s %u %s", pt->id, plan->exp[pt->exp].name,
 	                               pt->nthreads, pt->params_text);
 
-	for (unsigned i = 0; i < pt->nthreads && used < len; i++)
+	for (unsigned i = 0; i < pt->ncpus && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, " %d", pt->cpus[i]);
 }
 

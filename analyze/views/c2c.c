@@ -163,11 +163,15 @@ static void an_c2c_pairs(struct lab_doc *doc, struct lab_doc_section *s,
 		const int rel[] = {c->smt_siblings, c->same_package, c->same_numa};
 
 		lab_doc_row(t);
-		lab_doc_str(doc, lab_doc_at(t, 0), lab_doc_printf(doc, "%d", c->cpu_a));
-		lab_doc_str(doc, lab_doc_at(t, 1), lab_doc_printf(doc, "%d", c->cpu_b));
+		/* -1: not known (a point skipped before it had CPUs): no label */
+		if (c->cpu_a >= 0 && c->cpu_b >= 0) {
+			lab_doc_str(doc, lab_doc_at(t, 0), lab_doc_printf(doc, "%d", c->cpu_a));
+			lab_doc_str(doc, lab_doc_at(t, 1), lab_doc_printf(doc, "%d", c->cpu_b));
+		}
 		lab_doc_str(doc, lab_doc_at(t, 2), lab_doc_printf(doc, "%ld", c->pt->id));
 		if (strcmp(c->pt->status, "ok"))
-			lab_doc_rwhy(t, "not run: %s (see run.json)", c->pt->status);
+			lab_doc_rwhy(t, "not run: %s%s%s", c->pt->status, c->pt->reason ? ": " : "",
+			             c->pt->reason ? c->pt->reason : " (see run.json)");
 		else if (!c->n)
 			lab_doc_rwhy(t,
 			             "every sample ran under foreign load and was left out (rerun "
@@ -225,7 +229,8 @@ static void an_c2c_section(struct lab_doc *doc, const struct lab_an_c2c *c,
 		lab_doc_finding(s, LAB_DOC_WARN, NULL,
 		                "run.json has no host.topology.pus_detail: SMT siblings and NUMA "
 		                "nodes are marked only where the topology summary proves them");
-	an_c2c_grid(doc, s, m);
+	if (m->ncpu) /* none: no pair had CPUs (skipped before it had them); the table says why */
+		an_c2c_grid(doc, s, m);
 	an_c2c_pairs(doc, s, m);
 }
 

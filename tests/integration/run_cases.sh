@@ -681,6 +681,38 @@ counters_fixture_symlink)
 	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "lab.counters-fixture/1"' "$tmp/fx/f.json"
 	[ "$(ls "$tmp/fx")" = f.json ]
 	;;
+one_cpu_configs)
+	# On one CPU every shipped config plans: its 2-CPU sections (pairs, 2-thread comparisons)
+	# are skipped with the reason (min_cpus), threads = 1, max is one point.
+	one="synthetic:pack:1 l3:1(size=32MB) l2:1(size=1MB) l1d:1(size=32KB) core:1 pu:1"
+	for c in configs/*.ini; do
+		"$lab" plan "$c" --topology "$one" >"$tmp/plan" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+	done
+	"$lab" plan configs/ch26-locks.ini --topology "$one" --json | python3 -c '
+import json, sys
+e = {x["name"]: x["points"] for x in json.load(sys.stdin)["experiments"]}
+f = e["fairness"]
+assert len(f) == 2 and all(p["status"] == "skipped" and p["cpus"] == [] for p in f), f
+assert all("min_cpus = 2" in p["reason"] for p in f), f
+assert {p["threads"] for p in e["locks"]} == {1}, e["locks"]'
+	# A run on one CPU: the pairs and the 2-thread points are recorded as skipped, and analyzed.
+	if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+		printf '[global]\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[one]\nkernel = noop\nthreads = 1, max\n[two]\nkernel = noop\nthreads = 2..max\nmin_cpus = 2\n[pairs]\nkernel = c2c_latency\nplacement = pairs\nmin_cpus = 2\nreps = 2\n' >"$tmp/one.ini"
+		taskset -c 0 "$lab" run "$tmp/one.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>&1
+		grep -q 'SKIPPED: needs at least 2 CPUs (min_cpus = 2); this process may use 1' "$tmp/out"
+		python3 -c '
+import json, sys
+p = {x["name"]: x for x in json.load(open(sys.argv[1]))["experiments"]}
+assert [q["threads"] for q in p["one"]["points"]] == [1], p["one"]
+for n in ("two", "pairs"):
+    q = p[n]["points"]
+    assert len(q) == 1 and q[0]["status"] == "skipped" and q[0]["cpus"] == [], q' "$tmp/r/run.json"
+		"$lab" analyze --no-plots "$tmp/r" >"$tmp/an"
+		grep -q 'not run: skipped: needs at least 2 CPUs' "$tmp/an"
+	else
+		echo "taskset -c 0 unavailable: the run on one CPU is not checked" >&2
+	fi
+	;;
 chapter_configs_plan)
 	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).
 	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do

@@ -630,6 +630,61 @@ LAB_TEST(node_placement_missing_node_skips)
 	tp_free(&t);
 }
 
+/* min_cpus above the CPUs this process may use (32 here): every point is skipped with the
+ * reason and has no CPUs, threads = max counts as min_cpus, threads above the CPUs are no error;
+ * at or below them nothing changes. A swept min_cpus is an error. */
+LAB_TEST(min_cpus_skips_on_smaller_machines)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 40, max\nmin_cpus = 64\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 2);
+	CHECK_EQ_U64(t.plan->pts[0].nthreads, 40);
+	CHECK_EQ_U64(t.plan->pts[1].nthreads, 64);
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK_EQ_I64(t.plan->pts[i].state, LAB_POINT_SKIPPED);
+		CHECK_EQ_U64(t.plan->pts[i].ncpus, 0);
+		CHECK_EQ_STR(t.plan->pts[i].reason,
+		             "needs at least 64 CPUs (min_cpus = 64); this process may use 32");
+	}
+	tp_free(&t);
+
+	/* 2..max is one point there, not an empty range; the kernel's own reason wins */
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 48..max\nsize = 13\nmin_cpus = 48\n", NULL, 0,
+	         NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 1);
+	CHECK_EQ_STR(t.plan->pts[0].reason, "size 13 is unlucky on this machine");
+	tp_free(&t);
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 2..max:x2\nmin_cpus = 32\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 5);
+	CHECK_EQ_I64(t.plan->pts[4].state, LAB_POINT_READY);
+	CHECK_EQ_U64(t.plan->pts[4].ncpus, 32);
+	tp_free(&t);
+
+	/* a cross-field error is one on any machine */
+	plan_fails_with("[x]\nkernel = fake\nsize = 12\nmin_cpus = 64\n", NULL, 0,
+	                "p.ini:3: [x] size = 12: not a power of two (allowed 1, 2, 4, ...)");
+	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 1, 2\n", NULL, 0,
+	                "p.ini:3: [x] min_cpus = 1, 2: value 1: does not sweep (allowed: one value)");
+	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 0\n", NULL, 0,
+	                "p.ini:3: [x] min_cpus = 0: out of range (allowed 1 .. 1024 cpus)");
+}
+
+/* A threads sweep with max drops the values it repeats: 1, 32, max on 32 CPUs is two points. */
+LAB_TEST(threads_max_repeats_once)
+{
+	struct tp t;
+
+	tp_build(&t, "[x]\nkernel = fake\nthreads = 1, 32, max\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 2);
+	CHECK_EQ_U64(t.plan->pts[0].nthreads, 1);
+	CHECK_EQ_U64(t.plan->pts[1].nthreads, 32);
+	tp_free(&t);
+}
+
 /* --set global.KEY sets KEY in every experiment that has it; NAME.KEY still wins. */
 LAB_TEST(set_global_applies_to_every_experiment)
 {
