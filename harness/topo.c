@@ -15,7 +15,7 @@
 
 struct lab_topo {
 	hwloc_topology_t hw;
-	bool thissystem;
+	bool thissystem, standin;
 	char *source;
 	char summary[160];
 	unsigned npus, ncores, npackages, nnuma;
@@ -227,6 +227,22 @@ void lab_topo_close(struct lab_topo *topo)
 	free(topo->os_sorted);
 	free(topo->os_to_pu);
 	free(topo);
+}
+
+int lab_topo_open_standin(struct lab_topo **out, struct lab_err *err)
+{
+	int rc = lab_topo_open(out, "synthetic:pack:1 l3:1(size=32MB) l2:1024(size=1MB) "
+	                            "l1d:1(size=48KB) core:1 pu:1",
+	                       err);
+
+	if (rc == 0)
+		(*out)->standin = true;
+	return rc;
+}
+
+bool lab_topo_is_standin(const struct lab_topo *topo)
+{
+	return topo->standin;
 }
 
 bool lab_topo_is_thissystem(const struct lab_topo *topo)

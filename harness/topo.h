@@ -30,6 +30,16 @@ struct lab_topo;
  */
 int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
 
+/*
+ * A stand-in for a --topology that did not open, so that a config is still checked for the
+ * errors that do not depend on the machine: 1024 PUs (a team's largest size), one L1, L2 and L3
+ * size for cache-relative sizes. The planner reports no error that only the stand-in's size
+ * causes (a sweep of 1..max too large for it).
+ */
+int lab_topo_open_standin(struct lab_topo **out, struct lab_err *err);
+/* True for the stand-in. */
+bool lab_topo_is_standin(const struct lab_topo *topo);
+
 /* Releases the topology; NULL is allowed. */
 void lab_topo_close(struct lab_topo *topo);
 

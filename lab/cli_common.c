@@ -11,9 +11,6 @@
 #include "kernels/registry.h"
 #include "lab/cli.h"
 
-#define LAB_CLI_STR_(x) #x
-#define LAB_CLI_STR(x)  LAB_CLI_STR_(x)
-
 const char *lab_self = "lab";
 
 static void cli_stem(const char *path, char *buf, size_t len)
@@ -89,12 +86,9 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	for (unsigned i = 0; i < a->nsets; i++)
 		lab_cfg_add_set(&s->cfg, a->sets[i], &d);
 	unsigned syntax = lab_diag_count(&d);
-	/*
-	 * With a bad --topology the config is still checked, on a stand-in as large as a team may
-	 * be, so that only errors which do not depend on the machine are reported.
-	 */
-	if (!s->topo &&
-	    lab_topo_open(&s->topo, "synthetic:core:" LAB_CLI_STR(LAB_THREADS_MAX) " pu:1", &err)) {
+	/* With a bad --topology the config is still checked, on a stand-in, for the errors
+	 * which do not depend on the machine. */
+	if (!s->topo && lab_topo_open_standin(&s->topo, &err)) {
 		lab_opts_error("lab: %s", err.msg);
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
