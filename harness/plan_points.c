@@ -164,6 +164,18 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 	else if (n == 0)
 		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement,
 		                    "no CPU pairs (needs at least 2 usable CPUs)");
+	else if ((unsigned)n > PLAN_PAIRS_MAX || (unsigned)n > LAB_POINTS_MAX - plan->npts) {
+		char what[200];
+
+		/* a point per pair: n of them (all pairs of 2,048 CPUs: 2 million) */
+		unsigned room = LAB_POINTS_MAX - plan->npts;
+		snprintf(what, sizeof(what),
+		         "%d CPU pairs here, a point each (allowed at most %u%s; set max_pairs)", n,
+		         room < PLAN_PAIRS_MAX ? room : PLAN_PAIRS_MAX,
+		         room < PLAN_PAIRS_MAX ? " after the points before" : "");
+		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, what);
+		n = 0;
+	}
 	for (int i = 0; i < n; i++)
 		plan_point_emit(plan, e, h, kparams, pairs[i], 2, pairs[i], d);
 	free(pairs);

@@ -138,6 +138,12 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
 		struct lab_pu_info *info = &topo->pus[i];
 
+		/* from an XML file: an index past any OS's would size os_to_pu (2^31: 8 GB) */
+		if (pu->os_index > LAB_TOPO_OS_MAX) {
+			rc = lab_err_set(err, LAB_ETOPO, "%s: a PU has OS index %u (allowed 0 .. %d)",
+			                 topo->source, pu->os_index, LAB_TOPO_OS_MAX);
+			goto out;
+		}
 		info->cpu = (int)pu->os_index;
 		info->package = pkg ? (int)pkg->logical_index : -1;
 		info->numa = topo_pu_numa(hw, pu);
@@ -160,8 +166,15 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 	}
 	for (int c = 0; c <= topo->max_os; c++)
 		topo->os_to_pu[c] = -1;
-	for (int i = 0; i < npu; i++)
+	for (int i = 0; i < npu; i++) {
+		if (topo->os_to_pu[topo->pus[i].cpu] >= 0) {
+			rc = lab_err_set(err, LAB_ETOPO,
+			                 "%s: two PUs have OS index %d (allowed: each PU its own)",
+			                 topo->source, topo->pus[i].cpu);
+			goto out;
+		}
 		topo->os_to_pu[topo->pus[i].cpu] = i;
+	}
 	for (int c = 0, k = 0; c <= topo->max_os; c++)
 		if (topo->os_to_pu[c] >= 0)
 			topo->os_sorted[k++] = c;

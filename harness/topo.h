@@ -18,6 +18,8 @@ struct lab_topo;
 
 /* The largest topology the lab plans: more PUs than this is refused when opened. */
 #define LAB_TOPO_PUS_MAX 4096
+/* The highest OS index of a PU the lab accepts (Linux: CONFIG_NR_CPUS is at most 8192). */
+#define LAB_TOPO_OS_MAX 65535
 /* The largest XML topology file read (a 4096-PU machine's lstopo XML is a few MiB). */
 #define LAB_TOPO_XML_MAX (16 << 20)
 

@@ -30,6 +30,29 @@ int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err
 	return 0;
 }
 
+/*
+ * Every os_index="N" of xml is at most LAB_TOPO_OS_MAX: hwloc sizes each object's cpuset or
+ * nodeset to the highest index (os_index 2^32 - 1: 512 MB before the lab sees a PU).
+ */
+static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *err)
+{
+	static const char attr[] = "os_index=";
+
+	for (const char *c = strstr(xml, attr); c; c = strstr(c + 1, attr)) {
+		const char *v = c + sizeof(attr) - 1;
+		unsigned long long n = 0;
+
+		v += *v == '"' || *v == '\'';
+		while (isdigit((unsigned char)*v) && n <= LAB_TOPO_OS_MAX)
+			n = n * 10 + (unsigned)(*v++ - '0');
+		if (n > LAB_TOPO_OS_MAX)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: an object has an OS index above %d (allowed 0 .. %d)",
+			                   spec, LAB_TOPO_OS_MAX, LAB_TOPO_OS_MAX);
+	}
+	return 0;
+}
+
 int lab__topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
                        struct lab_err *err)
 {
@@ -38,7 +61,14 @@ int lab__topo_xml_read(const char *spec, const char *path, char **buf, size_t *l
 	char rest[LAB_ERR_MSG_MAX];
 	size_t n = strlen(path);
 
-	if (!rc || rc == -LAB_ENOMEM)
+	if (!rc) {
+		if ((rc = topo_xml_os_check(spec, *buf, err)) < 0) {
+			free(*buf);
+			*buf = NULL;
+		}
+		return rc;
+	}
+	if (rc == -LAB_ENOMEM)
 		return rc;
 	/* Reword "PATH: what" as "SPEC: what": the user typed the spec. */
 	snprintf(rest, sizeof(rest), "%s",

@@ -276,6 +276,17 @@ topology_limits)
 	timeout 90 "$lab" plan configs/quick.ini --topology 'synthetic:pack:256 core:64 pu:4' \
 		2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err"
+	# An OS index past any OS's: hwloc sized a bitmap to it (2^31: 8 GB and a crash; 2^32 - 1
+	# wrapped to -1 and freed twice). Refused before hwloc reads the file.
+	for big in 4294967295 2147483647 65536; do
+		sed "0,/type=\"PU\" os_index=\"[0-9]*\"/s//type=\"PU\" os_index=\"$big\"/" \
+			configs/topologies/1s4c.xml >"$tmp/big.xml"
+		grep -q "os_index=\"$big\"" "$tmp/big.xml"
+		rc=0
+		(ulimit -v 400000; "$lab" topo --topology "xml:$tmp/big.xml") >/dev/null 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && grep -q 'an object has an OS index above 65535 (allowed 0 .. 65535)' "$tmp/err" ||
+			{ echo "os_index $big: exit $rc"; cat "$tmp/err"; exit 1; }
+	done
 	;;
 interrupt_during_selfcheck)
 	# SIGINT as soon as run.json exists, during the self-check: the handler is already there,
@@ -687,6 +698,18 @@ counters_fixture_symlink)
 	"$lab" counters --record-fixture "$tmp/fx/f.json" --events sw 2>"$tmp/err"
 	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "lab.counters-fixture/1"' "$tmp/fx/f.json"
 	[ "$(ls "$tmp/fx")" = f.json ]
+	;;
+pairs_too_many)
+	# A point per CPU pair: past the point cap (448 CPUs: 100,128 pairs) or the pairs array
+	# (2,048 CPUs: 2 million; it crashed) the placement is an error with what is allowed.
+	printf '[c]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/p.ini"
+	for cores in 448 2048; do
+		rc=0
+		"$lab" plan "$tmp/p.ini" --topology "synthetic:pack:1 core:$cores pu:1" >/dev/null 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] || { cat "$tmp/err" >&2; exit 1; }
+		grep -q 'p.ini:3: \[c\] placement = pairs: [0-9]* CPU pairs here, a point each (allowed at most [0-9]*; set max_pairs)' "$tmp/err"
+	done
+	"$lab" plan "$tmp/p.ini" --topology "synthetic:pack:1 core:2048 pu:1" --set c.max_pairs=64 | grep -q '^64 points planned'
 	;;
 one_cpu_configs)
 	# On one CPU every shipped config plans: its 2-CPU sections (pairs, 2-thread comparisons)
