@@ -32,9 +32,15 @@ static int results_write_run(const struct lab_results *res, const char *status, 
 {
 	char *tmp = results_path(res, LAB_FILE_RUN ".tmp");
 	char *dst = results_path(res, LAB_FILE_RUN);
-	FILE *f = tmp ? fopen(tmp, "w") : NULL;
-	int rc = 0;
+	FILE *f = NULL;
+	int rc = 0, fd = -1;
 
+	/* A name another process put there (a symlink out of the directory) is removed, not
+	 * followed; O_EXCL | O_NOFOLLOW refuse one that comes back before the open. */
+	if (tmp && (unlink(tmp) == 0 || errno == ENOENT))
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0 && !(f = fdopen(fd, "w")))
+		close(fd);
 	if (!f) {
 		rc = lab_err_set(err, LAB_EIO, "create %s: %s", tmp ? tmp : "run.json",
 		                 strerror(errno));

@@ -202,3 +202,34 @@ LAB_TEST(results_open_error_codes)
 	CHECK(access(path, F_OK) != 0);
 	lab_topo_close(t.topo);
 }
+
+/* A symlink put in the directory as run.json's temp file while the run writes (the directory
+ * may be shared): removed, not followed; the file it points to keeps its bytes. */
+LAB_TEST(results_temp_symlink_not_followed)
+{
+	struct tr t;
+	struct lab_results *res = NULL;
+	struct lab_err err = {0};
+	char dir[4096], victim[4200], tmp[4200], buf[16] = "";
+	struct stat st;
+
+	REQUIRE(tr_init(&t) == 0);
+	snprintf(dir, sizeof(dir), "%s/linked", testlib_tmpdir());
+	snprintf(victim, sizeof(victim), "%s/victim", testlib_tmpdir());
+	snprintf(tmp, sizeof(tmp), "%s/run.json.tmp", dir);
+	int fd = open(victim, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, "PRECIOUS", 8) == 8);
+	close(fd);
+	REQUIRE(lab_results_open(&res, dir, &t.plan, &t.info, &err) == 0);
+	REQUIRE(symlink(victim, tmp) == 0);
+	CHECK_EQ_I64(lab_results_close(res, "complete", NULL, &err), 0);
+	fd = open(victim, O_RDONLY);
+	REQUIRE(fd >= 0);
+	CHECK_EQ_I64(read(fd, buf, sizeof(buf) - 1), 8);
+	close(fd);
+	CHECK_EQ_STR(buf, "PRECIOUS");
+	snprintf(tmp, sizeof(tmp), "%s/run.json", dir);
+	CHECK(lstat(tmp, &st) == 0 && S_ISREG(st.st_mode));
+	lab_topo_close(t.topo);
+}
