@@ -120,6 +120,7 @@ struct lab_plan {
 	unsigned nexp;
 	struct lab_point *pts;
 	unsigned npts;
+	uint64_t asked; /* points the experiments' sweeps expand to, planned or refused */
 	struct lab_env env;
 	struct lab_plan_lesson *lessons; /* in file order */
 	unsigned nlessons;

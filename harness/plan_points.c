@@ -309,9 +309,10 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	plan_point_emit(plan, e, &h, kparams, cpus, n, NULL, d);
 }
 
-/* Reports an experiment whose sweeps expand to total points, after npts planned before. */
+/* Reports an experiment whose sweeps expand to total points, after npts asked for before
+ * (planned, or refused as too many: each experiment's count is its own). */
 static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, uint64_t total,
-                          unsigned npts)
+                          uint64_t npts)
 {
 	char *msg = NULL, count[64];
 	int rc;
@@ -324,11 +325,16 @@ static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, ui
 		rc = asprintf(&msg,
 		              "%s:%d: [%s]: the sweeps expand to %s points (allowed at most %d)",
 		              e->file, e->line, e->name, count, LAB_POINTS_MAX);
+	else if (npts > UINT64_MAX - total)
+		rc = asprintf(&msg,
+		              "%s:%d: [%s]: the sweeps expand to %s points, more than 2^64 with the "
+		              "experiments before (allowed at most %d in all)",
+		              e->file, e->line, e->name, count, LAB_POINTS_MAX);
 	else
 		rc = asprintf(&msg,
 		              "%s:%d: [%s]: the sweeps expand to %s points, %llu with the "
 		              "experiments before (allowed at most %d in all)",
-		              e->file, e->line, e->name, count, (unsigned long long)total + npts,
+		              e->file, e->line, e->name, count, (unsigned long long)(total + npts),
 		              LAB_POINTS_MAX);
 	if (rc >= 0)
 		lab__plan_diag_once(d, msg);
@@ -365,9 +371,11 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 		if (__builtin_mul_overflow(total, e->keys[order[i]].nvals, &total))
 			total = UINT64_MAX;
 	e->first_point = plan->npts;
+	uint64_t before = plan->asked;
+	plan->asked = total > UINT64_MAX - before ? UINT64_MAX : before + total;
 	if (total > LAB_POINTS_MAX - plan->npts) {
 		if (!lab_topo_is_standin(topo)) /* else the stand-in's 1024 CPUs, not the config */
-			plan_too_many(d, e, total, plan->npts);
+			plan_too_many(d, e, total, before);
 		free(kparams);
 		return;
 	}

@@ -554,6 +554,18 @@ LAB_TEST(too_many_points)
 	                NULL, 0,
 	                "p.ini:4: [x]: the sweeps expand to 100000 points, 100002 with the "
 	                "experiments before (allowed at most 100000 in all)");
+	/* Each refused experiment counts what the ones before asked for, not only the planned
+	 * (the third said "100099 with the experiments before" like the second). */
+	struct tp t;
+	tp_build(&t,
+	         "[a]\nkernel = other\ndepth = 1..99\n[x]\nkernel = fake\nsize = 1..1000\n"
+	         "reps = 1..100\n[y]\nkernel = fake\nsize = 1..1000\nreps = 1..100\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(lab_diag_count(&t.d) == 2);
+	CHECK_EQ_STR(t.d.msg[1], "p.ini:8: [y]: the sweeps expand to 100000 points, 200099 with "
+	                         "the experiments before (allowed at most 100000 in all)");
+	tp_free(&t);
 	/* 4096^5 x 16 = 2^64 points: a 64-bit count would wrap around to none. */
 	plan_fails_with("[x]\nkernel = fake\nreps = 1..4096\nseed = 1..4096\n"
 	                "warmup = 1ns..4096ns\nmin_time = 1000ns..5095ns\nsize = 1..4096\n"
