@@ -227,6 +227,13 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		const struct lab_cfg_section *sec = &cfg->sec[s];
 		if (!strcmp(sec->name, "global") || !strcmp(sec->name, "lessons"))
 			continue;
+		if (plan->nexp == LAB_POINTS_MAX) { /* each has a point: the rest cannot run */
+			lab_diag_add(d,
+			             "%s:%d: [%s]: more than %d experiments (allowed at most %d points "
+			             "in all, one at least per experiment)",
+			             sec->file, sec->line, sec->name, LAB_POINTS_MAX, LAB_POINTS_MAX);
+			break;
+		}
 		const struct lab_kernel *k =
 		    lab__plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
 		if (!k)
