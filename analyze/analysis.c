@@ -57,6 +57,21 @@ static struct lab_an_series *an_series_find(struct lab_an_analysis *a, size_t *c
 	return s;
 }
 
+/* The series and their rows take what they hold, not the room grown for them (100,000 series
+ * of one row each had room for 131,072 series of 8 rows). */
+static void an_series_trim(struct lab_an_analysis *a)
+{
+	struct lab_an_series *s = a->ns ? realloc(a->s, a->ns * sizeof(*a->s)) : NULL;
+
+	if (s)
+		a->s = s;
+	for (size_t i = 0; i < a->ns; i++) {
+		struct lab_an_row *r = realloc(a->s[i].row, a->s[i].nrow * sizeof(*r));
+		if (r)
+			a->s[i].row = r;
+	}
+}
+
 static int an_usable(const struct lab_an_point *p)
 {
 	return !strcmp(p->status, "ok") && p->st.n > 0;
@@ -358,6 +373,7 @@ int lab_an_analysis_run_plots(struct lab_an_data *d, int include_flagged, enum l
 	lab_an_index_free(&ix);
 	if (rc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	an_series_trim(a);
 	for (size_t i = 0; i < a->ns; i++) {
 		a->s[i].weak = lab_an_data_is_weak(d, a->s[i].experiment);
 		a->s[i].latency = lab_an_cost_latency(d, a->s[i].experiment);
@@ -376,6 +392,7 @@ void lab_an_analysis_free(struct lab_an_analysis *a)
 		free(a->s[i].experiment);
 		free(a->s[i].params);
 		free(a->s[i].row);
+		lab_an_series_findings_free(&a->s[i]);
 	}
 	free(a->s);
 	lab_an_views_free(a);

@@ -50,7 +50,7 @@ struct lab_an_series {
 	int amdahl_rejected;  /* USL chosen: the F-test rejects kappa = 0 */
 	int peak_beyond_data; /* the USL peak N* lies past the largest measured N */
 	/* What the data shows, in sentences (superlinear points, extrapolation...). */
-	char finding[LAB_AN_FINDINGS_MAX][224];
+	char *finding[LAB_AN_FINDINGS_MAX];              /* owned; only those said take memory */
 	unsigned char finding_info[LAB_AN_FINDINGS_MAX]; /* 1: said for context, not a warning */
 	size_t nfinding;
 };
@@ -94,6 +94,8 @@ int lab_an_analysis_run_plots(struct lab_an_data *d, int include_flagged, enum l
 /* Fills s->finding from the computed series (superlinear points, f or sigma < 0, a peak past the
  * data, Amdahl rejected). Called by the analysis; exposed for tests. */
 void lab_an_series_findings(struct lab_an_series *s);
+/* Frees s's findings; nfinding is 0 after. */
+void lab_an_series_findings_free(struct lab_an_series *s);
 
 /* Amdahl's bound 1/f as text into buf: "max speedup 20 [15, 30]", or why there is none (f <= 0:
  * no bound; USL chosen: the Amdahl line is rejected). Returns buf. */

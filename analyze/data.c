@@ -50,14 +50,15 @@ out:
 	return rc;
 }
 
-static void an_msum(const struct lab_an_point *p, size_t m, size_t nm, enum lab_an_domain dom,
-                    int inc, double *work, double *tmp, struct lab_an_msum *ms)
+/* The summary of the k-th of p's metric columns. */
+static void an_msum(const struct lab_an_point *p, size_t c, enum lab_an_domain dom, int inc,
+                    double *work, double *tmp, struct lab_an_msum *ms)
 {
 	struct lab_an_stats st;
 	size_t k = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
-		double v = p->metric[i * nm + m];
+		double v = p->metric[i * p->nmc + c];
 
 		if (!isnan(v) && (inc || !p->flagged[i]))
 			tmp[k++] = v;
@@ -115,14 +116,16 @@ int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int 
 		if (modes && lab_an_modes_measured(used, k, &p->modes) == -LAB_ENOMEM)
 			goto nomem;
 		free(p->msum);
-		p->msum = d->nmetric ? calloc(d->nmetric, sizeof(*p->msum)) : NULL;
-		if (d->nmetric && !p->msum)
+		p->msum = p->nmc ? calloc(p->nmc, sizeof(*p->msum)) : NULL;
+		if (p->nmc && !p->msum)
 			goto nomem;
-		for (size_t m = 0; m < d->nmetric; m++)
-			an_msum(p, m, d->nmetric,
+		for (size_t c = 0; c < p->nmc; c++) {
+			size_t m = p->mcol ? p->mcol[c] : c;
+			an_msum(p, c,
 			        d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
 			                      : LAB_AN_DOM_UNKNOWN,
-			        include_flagged, work, used, &p->msum[m]);
+			        include_flagged, work, used, &p->msum[c]);
+		}
 	}
 	goto out;
 nomem:
@@ -148,6 +151,7 @@ void lab_an_data_free(struct lab_an_data *d)
 		free(p->cost);
 		free(p->flagged);
 		free(p->metric);
+		free(p->mcol);
 		free(p->run);
 		free(p->msum);
 	}

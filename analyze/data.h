@@ -44,7 +44,12 @@ struct lab_an_point {
 	size_t n, cap; /* samples */
 	double *cost;  /* elapsed_ns/work, or seconds for external data */
 	unsigned char *flagged;
-	double *metric; /* n x nmetric, row-major; NaN where empty */
+	/* The metric columns some sample of the point has a value in, ascending (mcol; NULL with
+	 * nmc = nmetric: every column), and metric: n x nmc, row-major, NaN where a sample has
+	 * none. Read them through lab_an_metric and lab_an_msum_of (a column the point lacks is
+	 * NaN), so memory follows the point's own columns, not every kernel's of the run. */
+	size_t *mcol, nmc;
+	double *metric;
 	/* Filled by lab_an_data_summarize: statistics of the samples used (flagged ones excluded
 	 * unless asked), the count of excluded ones, and one summary per metric. */
 	struct lab_an_stats st;
@@ -53,7 +58,7 @@ struct lab_an_point {
 	/* run.json's "flagged_runq": of the point's flagged samples, those flagged because a
 	 * worker waited for its CPU (0 when absent; never above the flagged rows). */
 	double flagged_runq;
-	struct lab_an_msum *msum;
+	struct lab_an_msum *msum; /* nmc of them, as metric's columns */
 	/* samples.csv's run of each sample (n of them, capacity run_cap); NULL when the file has
 	 * no run column (every sample is run 0). */
 	int *run;
@@ -101,6 +106,11 @@ struct lab_an_data {
 
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p);
+/* Metric column m of p's sample i (NaN: that sample, or every sample of p, has none). */
+double lab_an_metric(const struct lab_an_point *p, size_t i, size_t m);
+/* The summary of metric column m at p (lab_an_data_summarize); NULL when p has no value there
+ * or is not summarized. */
+const struct lab_an_msum *lab_an_msum_of(const struct lab_an_point *p, size_t m);
 
 /*
  * Whose time the cost of experiment is, from run.json's "work_scope": 0 team (all threads

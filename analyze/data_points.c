@@ -4,6 +4,7 @@
  * point of (experiment, id, threads, params) appended when new, run.json's experiments by name.
  * The loaders (data_run.c, data_samples.c, data_csv.c) build the data set through these.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,23 +172,92 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 	return p;
 }
 
+/* Samples after which a point's columns stop being kept apart: a column new after them makes
+ * the point's rows every column's (a file that adds one per sample costs rows x columns, no
+ * more than it has bytes, not a copy per sample). */
+#define AN_MCOL_ROWS 64
+
+/* The place of column m in p's rows, or -1. */
+static long an_mpos(const struct lab_an_point *p, size_t m)
+{
+	size_t lo = 0, hi = p->nmc;
+
+	if (!p->mcol)
+		return m < p->nmc ? (long)m : -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->mcol[mid] < m)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nmc && p->mcol[lo] == m ? (long)lo : -1;
+}
+
+double lab_an_metric(const struct lab_an_point *p, size_t i, size_t m)
+{
+	long k = an_mpos(p, m);
+
+	return k < 0 ? NAN : p->metric[i * p->nmc + (size_t)k];
+}
+
+const struct lab_an_msum *lab_an_msum_of(const struct lab_an_point *p, size_t m)
+{
+	long k = p->msum ? an_mpos(p, m) : -1;
+
+	return k < 0 ? NULL : &p->msum[k];
+}
+
+/* Makes p's rows hold the columns row has a value in (n of them new): a merged column list,
+ * or every column (mcol NULL) past AN_MCOL_ROWS samples or half the columns; rows so far are
+ * copied over, NaN in the new places. Room for p->cap rows. */
+static int an_point_widen(struct lab_an_point *p, size_t nmetric, const double *row, size_t n)
+{
+	int dense = p->n > AN_MCOL_ROWS || p->nmc + n > nmetric / 2;
+	size_t nn = dense ? nmetric : p->nmc + n, *col = dense ? NULL : malloc(nn * sizeof(*col));
+	double *m = malloc((p->cap ? p->cap : 1) * nn * sizeof(*m));
+
+	if (!m || (!dense && !col)) {
+		free(m);
+		free(col);
+		return -LAB_ENOMEM;
+	}
+	for (size_t c = 0, k = 0; col && c < nmetric; c++)
+		if (!isnan(row[c]) || an_mpos(p, c) >= 0)
+			col[k++] = c;
+	for (size_t i = 0; i < p->n; i++)
+		for (size_t k = 0; k < nn; k++)
+			m[i * nn + k] = lab_an_metric(p, i, col ? col[k] : k);
+	free(p->metric);
+	free(p->mcol);
+	p->metric = m;
+	p->mcol = col;
+	p->nmc = nn;
+	return 0;
+}
+
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric)
 {
-	size_t cap = p->cap;
+	size_t cap = p->cap, n = 0;
 
 	if (lab_an_grow(&p->cost, &cap, p->n + 1, sizeof(*p->cost)))
 		return -LAB_ENOMEM;
 	cap = p->cap;
 	if (lab_an_grow(&p->flagged, &cap, p->n + 1, 1))
 		return -LAB_ENOMEM;
-	if (nmetric) {
-		cap = p->cap;
-		if (lab_an_grow(&p->metric, &cap, (p->n + 1), nmetric * sizeof(*p->metric)))
+	if (p->nmc) { /* the metric rows grow with the others, p->nmc wide */
+		size_t mcap = p->cap;
+		if (lab_an_grow(&p->metric, &mcap, p->n + 1, p->nmc * sizeof(*p->metric)))
 			return -LAB_ENOMEM;
-		memcpy(p->metric + p->n * nmetric, metric, nmetric * sizeof(*metric));
 	}
 	p->cap = cap;
+	for (size_t c = 0; c < nmetric; c++)
+		n += !isnan(metric[c]) && an_mpos(p, c) < 0;
+	if (n && an_point_widen(p, nmetric, metric, n))
+		return -LAB_ENOMEM;
+	for (size_t k = 0; k < p->nmc; k++)
+		p->metric[p->n * p->nmc + k] = metric[p->mcol ? p->mcol[k] : k];
 	p->cost[p->n] = cost;
 	p->flagged[p->n] = (unsigned char)(flagged != 0);
 	p->n++;

@@ -54,7 +54,8 @@ char *lab_an_asprintf(const char *fmt, ...)
 int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	void **pp = p;
-	size_t ncap = *cap ? *cap : 8;
+	/* large elements (a series' row) start at one: most arrays of them hold few */
+	size_t ncap = *cap ? *cap : elem >= 64 ? 1 : 8;
 	void *np;
 
 	if (need <= *cap)

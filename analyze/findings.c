@@ -17,12 +17,15 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
 static void an_find(struct lab_an_series *s, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	if (s->nfinding >= LAB_AN_FINDINGS_MAX)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(s->finding[s->nfinding++], sizeof(s->finding[0]), fmt, ap);
+	n = vasprintf(&s->finding[s->nfinding], fmt, ap);
 	va_end(ap);
+	if (n >= 0) /* out of memory: the sentence is not said */
+		s->nfinding++;
 }
 
 /* Superlinear points (the efficiency interval above 1) with a cause the data supports:
@@ -99,11 +102,18 @@ static void an_find_lof(struct lab_an_series *s, const struct lab_an_fit *fit, c
 		        name, fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
 }
 
+void lab_an_series_findings_free(struct lab_an_series *s)
+{
+	for (size_t i = 0; i < s->nfinding; i++)
+		free(s->finding[i]);
+	s->nfinding = 0;
+}
+
 void lab_an_series_findings(struct lab_an_series *s)
 {
 	int nmax = an_max_threads(s);
 
-	s->nfinding = 0;
+	lab_an_series_findings_free(s);
 	memset(s->finding_info, 0, sizeof(s->finding_info));
 	an_find_superlinear(s);
 	s->peak_beyond_data = s->peak.retrograde && s->peak.n_star > nmax;

@@ -123,8 +123,7 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
  * their own interval would be too narrow where setups differ. The samples used are the cost's
  * (flagged ones only when the cost's levels took them). 1 when v was filled; 0 when the metric
  * has fewer than two runs (the caller keeps the samples' interval); -1 out of memory. */
-static int ev_metric_runs(const struct lab_an_point *p, size_t nmetric, int metric,
-                          struct ev_var *v)
+static int ev_metric_runs(const struct lab_an_point *p, int metric, struct ev_var *v)
 {
 	int all = p->levels.n == p->n, rc = 0;
 	double *x = malloc(4 * (p->n ? p->n : 1) * sizeof(*x));
@@ -137,7 +136,7 @@ static int ev_metric_runs(const struct lab_an_point *p, size_t nmetric, int metr
 		goto out;
 	}
 	for (size_t j = 0; j < p->n; j++) {
-		double m = p->metric[j * nmetric + (size_t)metric];
+		double m = lab_an_metric(p, j, (size_t)metric);
 		if (isfinite(m) && (all || !p->flagged[j])) {
 			x[k] = m;
 			run[k++] = p->run[j];
@@ -179,8 +178,8 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		                 "on a quiet machine or analyze with --include-flagged)",
 		                 p->experiment, what, p->n_flagged);
 	if (metric >= 0) {
-		const struct lab_an_msum *m = &p->msum[metric];
-		if (m->n == 0)
+		const struct lab_an_msum *m = lab_an_msum_of(p, (size_t)metric);
+		if (!m || m->n == 0)
 			return ev_notrun(e, "[%s] %s recorded no %s", p->experiment, what,
 			                 metric_name);
 		/* the se itself: the interval is clipped to the metric's domain */
@@ -188,8 +187,7 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		v->mean = m->mean;
 		v->v = isfinite(se) ? se * se : 0;
 		v->n = m->n;
-		if (p->run && p->metric && p->levels.runs >= 2 &&
-		    ev_metric_runs(p, e->d->nmetric, metric, v) < 0)
+		if (p->run && p->metric && p->levels.runs >= 2 && ev_metric_runs(p, metric, v) < 0)
 			return ev_notrun(e, "out of memory");
 	} else if (p->levels.runs >= 2 && isfinite(p->levels.run_ci95_hi) &&
 	           isfinite(p->levels.run_ci95_lo)) {

@@ -69,12 +69,13 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	an_csv_rate(f, &r->rates.gflops);
 	an_csv_num(f, r->rates.flops_per_byte);
 	for (size_t m = 0; m < d->nmetric; m++) {
-		const struct lab_an_msum *ms = &p->msum[m];
+		const struct lab_an_msum *ms = lab_an_msum_of(p, m);
+		int has = ms && ms->n;
 
-		an_csv_num(f, ms->n ? ms->median : NAN);
-		an_csv_num(f, ms->n ? ms->mean : NAN);
-		an_csv_num(f, ms->n ? ms->ci95_lo : NAN);
-		an_csv_num(f, ms->n ? ms->ci95_hi : NAN);
+		an_csv_num(f, has ? ms->median : NAN);
+		an_csv_num(f, has ? ms->mean : NAN);
+		an_csv_num(f, has ? ms->ci95_lo : NAN);
+		an_csv_num(f, has ? ms->ci95_hi : NAN);
 	}
 	fputc('\n', f);
 }

@@ -41,7 +41,9 @@ static double an_metric_median(const struct lab_an_data *d, const struct lab_an_
 {
 	for (size_t m = 0; m < d->nmetric; m++)
 		if (!strcmp(d->metric_name[m], name))
-			return p->msum && p->msum[m].n ? p->msum[m].median : NAN;
+			return lab_an_msum_of(p, m) && lab_an_msum_of(p, m)->n
+			           ? lab_an_msum_of(p, m)->median
+			           : NAN; /* NULL: p has no value in the column */
 	return NAN;
 }
 

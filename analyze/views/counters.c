@@ -22,7 +22,7 @@ static int an_ctrs_applies(const struct lab_an_view *v, const struct lab_an_data
 		if (!strncmp(d->metric_name[m], "ctr_", 4) &&
 		    strcmp(d->metric_name[m], "ctr_mux_ratio"))
 			for (size_t i = 0; i < p->n; i++)
-				if (!isnan(p->metric[i * d->nmetric + m]))
+				if (!isnan(lab_an_metric(p, i, m)))
 					return 1;
 	return 0;
 }

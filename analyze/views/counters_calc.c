@@ -199,15 +199,14 @@ static void an_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 
 /* The median of the values of data metric m (-1: none) in the samples of p that inc (1: all)
  * or their flag admits; *nv: how many; tmp holds 2 p->n doubles. */
-static double an_median(const struct lab_an_data *d, const struct lab_an_point *p, long m, int inc,
-                        double *tmp, size_t *nv)
+static double an_median(const struct lab_an_point *p, long m, int inc, double *tmp, size_t *nv)
 {
 	struct lab_an_stats st;
 	size_t n = 0;
 
 	for (size_t i = 0; m >= 0 && i < p->n; i++)
-		if ((inc || !p->flagged[i]) && !isnan(p->metric[i * d->nmetric + (size_t)m]))
-			tmp[n++] = p->metric[i * d->nmetric + (size_t)m];
+		if ((inc || !p->flagged[i]) && !isnan(lab_an_metric(p, i, (size_t)m)))
+			tmp[n++] = lab_an_metric(p, i, (size_t)m);
 	lab_an_stats_compute(tmp, *nv = n, tmp + p->n, &st);
 	return n ? st.median : NAN;
 }
@@ -259,7 +258,7 @@ void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,
                        const struct lab_an_point *p, int inc, double *tmp)
 {
 	long csw = an_metric(d, "ctr_context_switches"), mig = an_metric(d, "ctr_cpu_migrations");
-	size_t nrq, nm = d->nmetric;
+	size_t nrq;
 	struct lab_an_ctr_pt *e = &c->p[c->np++];
 
 	e->pt = p;
@@ -271,16 +270,16 @@ void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,
 		inc = 1, e->n = p->n;
 	e->mux_min = NAN;
 	for (size_t i = 0; i < p->n; i++) {
-		double x = c->mux_m < 0 ? NAN : p->metric[i * nm + (size_t)c->mux_m];
+		double x = c->mux_m < 0 ? NAN : lab_an_metric(p, i, (size_t)c->mux_m);
 
 		if ((inc || !p->flagged[i]) && !isnan(x) && !(x >= e->mux_min))
 			e->mux_min = x;
-		e->csw_samples += csw >= 0 && p->metric[i * nm + (size_t)csw] > 0;
-		e->mig_samples += mig >= 0 && p->metric[i * nm + (size_t)mig] > 0;
+		e->csw_samples += csw >= 0 && lab_an_metric(p, i, (size_t)csw) > 0;
+		e->mig_samples += mig >= 0 && lab_an_metric(p, i, (size_t)mig) > 0;
 	}
-	e->runq_med = an_median(d, p, an_metric(d, LAB_COL_RUNQ_WAIT), inc, tmp, &nrq);
+	e->runq_med = an_median(p, an_metric(d, LAB_COL_RUNQ_WAIT), inc, tmp, &nrq);
 	for (size_t k = 0; k < c->ncol; k++) {
-		e->med[k] = an_median(d, p, (long)c->mcol[k], inc, tmp, &e->nval[k]);
+		e->med[k] = an_median(p, (long)c->mcol[k], inc, tmp, &e->nval[k]);
 		e->has_hw |= e->nval[k] && !an_is_sw(c->col[k]);
 	}
 	if (!e->has_hw)

@@ -265,7 +265,7 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 				;
 		for (size_t i = 0; ok && i < p->n; i++) {
 			double y = col->src == LAB_AN_CV_COST ? p->cost[i]
-			           : m < d->nmetric           ? p->metric[i * d->nmetric + m]
+			           : m < d->nmetric           ? lab_an_metric(p, i, m)
 			                                      : NAN;
 
 			if (col->src == LAB_AN_CV_RATE) /* a cost of 0 has no rate */

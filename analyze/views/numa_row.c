@@ -63,7 +63,7 @@ static int an_loaded_point(const struct lab_an_data *d, const struct lab_an_poin
 
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; m[k] != AN_COST && i < p->n && has == k; i++)
-			has += !isnan(p->metric[i * d->nmetric + m[k]]);
+			has += !isnan(lab_an_metric(p, i, m[k]));
 	return has == 2;
 }
 
@@ -185,8 +185,7 @@ static void an_stat(double *x, size_t k, struct lab_an_numa_val *s)
 
 /* The statistic of metric m (AN_COST: the cost) over p's used samples (none unless p is ok);
  * returns how many, or -1 when out of memory. */
-static long an_val(const struct lab_an_data *d, const struct lab_an_point *p, size_t m, int inc,
-                   struct lab_an_numa_val *s)
+static long an_val(const struct lab_an_point *p, size_t m, int inc, struct lab_an_numa_val *s)
 {
 	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
 	size_t k = 0;
@@ -194,7 +193,7 @@ static long an_val(const struct lab_an_data *d, const struct lab_an_point *p, si
 	if (!x)
 		return -1;
 	for (size_t i = 0; i < p->n && !strcmp(p->status, "ok"); i++) {
-		double y = m == AN_COST ? p->cost[i] : p->metric[i * d->nmetric + m];
+		double y = m == AN_COST ? p->cost[i] : lab_an_metric(p, i, m);
 
 		if ((inc || !p->flagged[i]) && !isnan(y))
 			x[k++] = y;
@@ -251,8 +250,8 @@ static int an_loaded(const struct lab_an_data *d, const struct lab_an_point *p, 
 {
 	struct lab_an_numa_val lat, bw;
 
-	if (an_val(d, p, an_metric(d, "ns_per_load"), inc, &lat) < 0 ||
-	    an_val(d, p, an_metric(d, "stream_gb_per_s"), inc, &bw) < 0)
+	if (an_val(p, an_metric(d, "ns_per_load"), inc, &lat) < 0 ||
+	    an_val(p, an_metric(d, "stream_gb_per_s"), inc, &bw) < 0)
 		return -LAB_ENOMEM;
 	if (r->n && !isnan(lat.med))
 		r->v = lat;
@@ -278,7 +277,7 @@ int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
 	r->pt = p;
 	an_facts(p, r);
 	r->gbs = (struct lab_an_numa_val){NAN, NAN, NAN, NAN, 0};
-	if ((n = an_val(d, p, AN_COST, inc, &r->v)) < 0)
+	if ((n = an_val(p, AN_COST, inc, &r->v)) < 0)
 		return -LAB_ENOMEM;
 	r->n = (size_t)n;
 	lab_an_rates_compute(d, p, &rt, hint);

@@ -39,13 +39,14 @@ static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an
 	size_t hint[2] = {0, 0};
 	struct lab_an_rates r;
 
-	for (size_t m = 0; p->msum && m < d->nmetric; m++)
-		if (!strcmp(d->metric_name[m], "flops_per_cycle") && p->msum[m].n >= 2) {
-			*v = (struct lab_an_rl_val){p->msum[m].mean, p->msum[m].mean,
-			                            p->msum[m].ci95_lo, p->msum[m].ci95_hi,
-			                            p->msum[m].n};
+	for (size_t m = 0; m < d->nmetric; m++) {
+		const struct lab_an_msum *ms = lab_an_msum_of(p, m);
+		if (ms && ms->n >= 2 && !strcmp(d->metric_name[m], "flops_per_cycle")) {
+			*v = (struct lab_an_rl_val){ms->mean, ms->mean, ms->ci95_lo, ms->ci95_hi,
+			                            ms->n};
 			return "flops/cycle";
 		}
+	}
 	lab_an_rates_compute(d, p, &r, hint);
 	lab_an_rl_rate(p, r.has && r.flops > 0 ? r.flops : NAN, inc, v);
 	return "GFLOP/s";

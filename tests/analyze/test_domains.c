@@ -119,8 +119,8 @@ LAB_TEST(negative_zero_reads_as_zero)
 	struct lab_err err;
 
 	CHECK_EQ_I64(dm_load("negzero", "e,0,k,,2,0,100,1,op,,0,,,,-0,-0.0\n", &d, &err), 0);
-	CHECK(d.pt[0].metric[3] == 0 && !signbit(d.pt[0].metric[3]));
-	CHECK(d.pt[0].metric[4] == 0 && !signbit(d.pt[0].metric[4]));
+	CHECK(lab_an_metric(&d.pt[0], 0, 3) == 0 && !signbit(lab_an_metric(&d.pt[0], 0, 3)));
+	CHECK(lab_an_metric(&d.pt[0], 0, 4) == 0 && !signbit(lab_an_metric(&d.pt[0], 0, 4)));
 	lab_an_data_free(&d);
 }
 

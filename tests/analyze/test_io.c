@@ -4,8 +4,12 @@
 #include "analyze/compare.h"
 #include "analyze/csv.h"
 #include "analyze/data.h"
+#include "analyze/data_int.h"
 #include "analyze/jsonr.h"
 #include "tests/testlib.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 static char io_path[1024];
 
@@ -258,4 +262,44 @@ LAB_TEST(compare_fixtures)
 	lab_an_compare_free(&c);
 	lab_an_data_free(&o);
 	lab_an_data_free(&n);
+}
+
+/* A point keeps the metric columns its samples have, not every column of the run: a column
+ * that appears in a later sample widens its rows (the earlier ones read NaN there); past 64
+ * samples a new column makes the rows every column's. Every value reads back as written. */
+LAB_TEST(point_metric_columns)
+{
+	enum { NM = 200, NS = 80 };
+	struct lab_an_point p;
+	double row[NM];
+
+	memset(&p, 0, sizeof(p));
+	for (size_t i = 0; i < NS; i++) {
+		for (size_t m = 0; m < NM; m++)
+			row[m] = NAN;
+		row[7] = (double)i;
+		if (i >= 3)
+			row[150] = 1000.0 + (double)i;
+		if (i == 70) /* a new column after 64 samples */
+			row[2] = -1;
+		REQUIRE(lab_an_point_add(&p, NM, 1.0, 0, row) == 0);
+		if (i == 10) {
+			CHECK_EQ_U64(p.nmc, 2);
+			CHECK(p.mcol != NULL);
+		}
+	}
+	CHECK_EQ_U64(p.nmc, NM);
+	CHECK(p.mcol == NULL);
+	for (size_t i = 0; i < NS; i++) {
+		CHECK(lab_an_metric(&p, i, 7) == (double)i);
+		CHECK(i >= 3 ? lab_an_metric(&p, i, 150) == 1000.0 + (double)i
+		             : isnan(lab_an_metric(&p, i, 150)));
+		CHECK(i == 70 ? lab_an_metric(&p, i, 2) == -1 : isnan(lab_an_metric(&p, i, 2)));
+		CHECK(isnan(lab_an_metric(&p, i, 0)));
+	}
+	CHECK(lab_an_msum_of(&p, 7) == NULL); /* not summarized */
+	free(p.cost);
+	free(p.flagged);
+	free(p.metric);
+	free(p.mcol);
 }

@@ -45,6 +45,7 @@ static struct lab_an_point *fx_point(struct fx *f, const char *exp, const char *
 	for (size_t i = 0; i < n; i++)
 		p->cost[i] = mean + (i % 2 ? spread : -spread) * (1 + 0.1 * (double)(i / 2));
 	lab_an_stats_compute(p->cost, n, work, &p->st);
+	p->nmc = 1; /* its one metric column, every sample's (mcol NULL: all columns) */
 	p->msum = calloc(1, sizeof(*p->msum));
 	p->msum[0] = (struct lab_an_msum){.n = n,
 	                                  .mean = mean / 10,
