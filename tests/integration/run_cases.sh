@@ -679,6 +679,52 @@ PY
 	fi
 	grep -q -- "--point ID: a point id" "$tmp/e2"
 	;;
+runs_interrupted)
+	# SIGINT between the runs of points with runs = 3: every finished run stays in samples.csv,
+	# a point that got fewer runs than planned says so in run.json (status ok, runs below
+	# runs_planned, the reason; it read "ok" with nothing more), the summary counts points, not
+	# runs (it said "3 of 2 points finished"), and the analyzer says which points are short.
+	printf '[global]\nreps = 10\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1\nruns = 3\n' >"$tmp/r.ini"
+	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 600); do
+		[ -f "$tmp/r/samples.csv" ] && [ "$(wc -l <"$tmp/r/samples.csv")" -gt 10 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/r" --status interrupted --min-points 0
+	python3 - "$tmp/r" "$tmp/out" <<'PY'
+import csv, json, re, sys
+d, out = sys.argv[1], open(sys.argv[2]).read()
+run = json.load(open(d + "/run.json"))
+pts = run["experiments"][0]["points"]
+short = [p for p in pts if p["status"] == "ok" and p["runs"] < p["runs_planned"]]
+assert short and all(p["runs_planned"] == 3 for p in short), pts
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+for p in short:
+    mine = [r for r in rows if int(r["point"]) == p["point"]]
+    assert len(mine) == p["reps"] == 10 * p["runs"], (p, len(mine))
+    assert p["reason"] == "the run ended after %d of this point's 3 planned runs" % p["runs"], p
+done = sum(p["status"] == "ok" and p["runs"] == p["runs_planned"] == 3 for p in pts)
+m = re.search(r"^results: .* is incomplete: (\d+) of 2 points finished, (\d+) more with fewer "
+              r"runs than planned \(interrupted\)$", out, re.M)
+assert m and (int(m.group(1)), int(m.group(2))) == (done, len(short)), (out, done, len(short))
+assert run["progress"]["points_done"] == done, run["progress"]
+PY
+	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt" 2>"$tmp/a.err"
+	grep -q 'got fewer runs than planned, the run ended first' "$tmp/a.err"
+	grep -qE '^  note: threads 1: [12] of 3 planned runs \(the run ended first\): the interval is from ' "$tmp/a.txt"
+	python3 - "$tmp/r/analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+pts = [p for s in a["series"] for p in s["points"]]
+assert any(p["runs_planned"] == 3 > p["runs_recorded"] for p in pts), pts
+assert any("fewer runs than planned" in w for w in a["warnings"]), a["warnings"]
+PY
+	;;
 counters_fixture_symlink)
 	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
 	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under
