@@ -725,6 +725,55 @@ assert any(p["runs_planned"] == 3 > p["runs_recorded"] for p in pts), pts
 assert any("fewer runs than planned" in w for w in a["warnings"]), a["warnings"]
 PY
 	;;
+fresh_process_interrupt_keeps_runs)
+	# fresh_process = on: a run whose process measured it and sent its record before lab run
+	# saw the Ctrl-C is kept (it was dropped, and a run stopped at the wrong moment kept
+	# nothing). lab run is stopped while the process of a run finishes, then interrupted and let
+	# go: that run's samples and pid are in the results, and its point says it got fewer of its
+	# 3 planned runs.
+	printf '[global]\nreps = 4\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\nruns = 3\nfresh_process = on\n' >"$tmp/f.ini"
+	"$lab" run "$tmp/f.ini" -o "$tmp/f" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	trap 'kill -CONT "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+	# lab run's child, if any (a process gone while grep reads is no error)
+	children() { grep -ls "^PPid:[[:space:]]*$pid\$" /proc/[0-9]*/status | head -n 1 | cut -d/ -f3 || true; }
+	state() { awk '{print $3}' /proc/"$1"/stat 2>/dev/null || true; }
+	child=
+	for _ in $(seq 1 2000); do
+		if [ -n "$(children)" ]; then
+			kill -STOP "$pid"
+			for _ in $(seq 1 500); do [ "$(state "$pid")" = T ] && break; sleep 0.01; done
+			child=$(children)
+			[ -n "$child" ] && break
+			kill -CONT "$pid" # between two runs: try the next
+		fi
+		sleep 0.01
+	done
+	[ -n "$child" ] || { echo "no run process appeared"; cat "$tmp/err"; exit 1; }
+	rows=$(wc -l <"$tmp/f/samples.csv")
+	for _ in $(seq 1 3000); do
+		[ "$(state "$child")" = Z ] && break
+		sleep 0.01
+	done
+	[ "$(state "$child")" = Z ] || { echo "the run's process $child did not end"; exit 1; }
+	kill -INT "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	trap 'rm -rf "$tmp"' EXIT
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/f" --status interrupted --min-points 0
+	python3 - "$tmp/f/run.json" "$child" "$rows" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+child, rows = int(sys.argv[2]), int(sys.argv[3])
+p = run["experiments"][0]["points"][0]
+before = (rows - 1) // 4  # runs handed over before lab run was stopped
+assert p["status"] == "ok" and child in p.get("processes", []), (child, p)
+assert p["runs"] == before + 1 < p["runs_planned"] == 3, (before, p)
+PY
+	grep -q 'is incomplete: 0 of 1 points finished, 1 more with fewer runs than planned (interrupted)' "$tmp/out"
+	;;
 counters_fixture_symlink)
 	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
 	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under
