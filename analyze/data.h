@@ -129,6 +129,13 @@ const char *lab_an_cost_label(const struct lab_an_data *d, const struct lab_an_p
 /* The sentence that says whose time p's cost is, or NULL when unknown. */
 const char *lab_an_cost_whose(const struct lab_an_data *d, const struct lab_an_point *p);
 
+/*
+ * 1 when run.json says point p (status ok) got fewer runs than planned (its "runs" below its
+ * "runs_planned": the run ended first), with both counts in *runs and *planned; 0 otherwise
+ * (a point that got them all, an older run.json without runs_planned, external data).
+ */
+int lab_an_point_runs_short(const struct lab_an_point *p, size_t *runs, size_t *planned);
+
 /* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err);
 /* Loads an external CSV (threads,seconds or threads,throughput [,series][,rep]); a throughput

@@ -161,11 +161,11 @@ static int an_bool_bad(const struct lab_an_json *v)
  * unchecked, a target of 1e308 printed "+-inf% asked" and samples = -3 "with -3 samples". */
 static int an_prec_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
-	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_SAMPLES},
+	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_RUNS_PLANNED, LAB_KEY_SAMPLES},
 	                         *bools[] = {LAB_KEY_BUDGET_EXHAUSTED, LAB_KEY_TOTAL_EXHAUSTED};
 	const struct lab_an_json *v;
 
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (an_count_bad(v = lab_an_json_get(jp, counts[i])))
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%zu: \"%s\": allowed: a whole number 0 .. %.0f",
@@ -339,6 +339,41 @@ static int an_run_lessons(const char *path, const struct lab_an_json *ls, struct
 	return 0;
 }
 
+int lab_an_point_runs_short(const struct lab_an_point *p, size_t *runs, size_t *planned)
+{
+	double got = lab_an_json_num(p->runjson, LAB_KEY_RUNS, NAN),
+	       want = lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, NAN);
+
+	if (!p->runjson || !p->status || strcmp(p->status, "ok") || !(got < want))
+		return 0;
+	*runs = (size_t)got; /* whole numbers 0 .. LAB_AN_COUNT_MAX: an_prec_check */
+	*planned = (size_t)want;
+	return 1;
+}
+
+/* One warning for the points that got fewer runs than planned, naming the first of them. */
+static void an_run_short_warn(struct lab_an_data *d, const char *path)
+{
+	size_t n = 0, runs = 0, planned = 0, r, k;
+	const struct lab_an_point *first = NULL;
+
+	for (size_t i = 0; i < d->npt; i++)
+		if (lab_an_point_runs_short(&d->pt[i], &r, &k) && !n++) {
+			first = &d->pt[i];
+			runs = r;
+			planned = k;
+		}
+	if (n)
+		lab_an_warn(
+		    &d->warn,
+		    "%s: %zu point%s got fewer runs than planned, the run ended first (point "
+		    "%ld, [%s] threads=%d: %zu of %zu runs); their intervals come from "
+		    "fewer run means, or with one run from its samples alone (no variance "
+		    "between runs)",
+		    path, n, n == 1 ? "" : "s", first->id, first->experiment, first->threads, runs,
+		    planned);
+}
+
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 {
 	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
@@ -359,6 +394,8 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 		rc = an_run_unique(path, ids, nid, err);
 	if (!rc)
 		rc = an_run_lessons(path, lab_an_json_get(d->run, "lessons"), err);
+	if (!rc)
+		an_run_short_warn(d, path);
 	free(ids);
 	free(path);
 	return rc;

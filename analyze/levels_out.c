@@ -27,6 +27,13 @@ void lab_an_levels_json(struct lab_json *w, const struct lab_an_point *p)
 	lab_json_str(w, "interval_level", k2 ? "runs" : "within_run");
 	lab_json_str(w, "variance_advice",
 	             lv->n ? lab_an_levels_advice(lv, advice, sizeof(advice)) : NULL);
+	/* What run.json says the point was to take, and took (runs above counts the runs with a
+	 * used sample). */
+	if (lab_an_json_get(pr, LAB_KEY_RUNS_PLANNED)) {
+		lab_json_int(w, "runs_planned",
+		             (long long)lab_an_json_num(pr, LAB_KEY_RUNS_PLANNED, 0));
+		lab_json_int(w, "runs_recorded", (long long)lab_an_json_num(pr, LAB_KEY_RUNS, 0));
+	}
 	if (!pr || !lab_an_json_get(pr, LAB_KEY_PRECISION_TARGET))
 		return;
 	lab_json_num(w, LAB_KEY_PRECISION_TARGET,
@@ -62,5 +69,26 @@ const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_
 	             ? "; the config's total_budget ran out first"
 	         : ex && ex->type == LAB_AN_JSON_BOOL && ex->num != 0 ? "; the budget ran out first"
 	                                                              : "");
+	return buf;
+}
+
+const char *lab_an_runs_short_line(const struct lab_an_point *p, char *buf, size_t len)
+{
+	size_t runs, planned;
+
+	if (!lab_an_point_runs_short(p, &runs, &planned))
+		return NULL;
+	int n = snprintf(buf, len, "%zu of %zu planned runs (the run ended first)", runs, planned);
+
+	if (n < 0 || (size_t)n >= len)
+		return buf;
+	/* The runs with a used sample decide the interval (analyze/levels.h). */
+	if (p->levels.runs >= 2)
+		snprintf(buf + n, len - (size_t)n, ": the interval is from %zu run means",
+		         p->levels.runs);
+	else if (p->levels.runs == 1)
+		snprintf(buf + n, len - (size_t)n,
+		         ": the interval is from one run's samples, without the variance between "
+		         "runs");
 	return buf;
 }

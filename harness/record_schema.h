@@ -30,6 +30,7 @@
  *       "load_guard": { "threshold_cpus" },
  *       "run_order": { "shuffled" (runs >= 2: each run visits the points in its own order),
  *                      "seed" },
+ *       "progress": { "points_done" (points whose last planned run finished), "points_planned" },
  *       "config": { "files": [...], "sets": [...], "text": "..." },
  *       "experiments": [
  *         { "name", "kernel", "work_unit", "work_scope": "team" | "shared" | "one" (whose work
@@ -56,8 +57,10 @@
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
  *                                  "bytes_write_allocate", "bandwidth_bound" } (when
  *               declared; bandwidth_bound: its GB/s may set a bandwidth ceiling),
- *               "runs" (fresh setups taken), with fresh_process = on "processes" (the
- *               pid that measured each run, in run order), and with a precision target:
+ *               "runs" (fresh setups taken), "runs_planned" (the runs the point was to
+ *               take: `runs`, or a precision target's total; "runs" below it says the run
+ *               ended first, and the reason says so), with fresh_process = on "processes"
+ *               (the pid that measured each run, in run order), and with a precision target:
  *               "precision_target", "precision_achieved" (half-width of Stein's 95 %
  *               interval / |mean|), "samples", "budget_exhausted",
  *               "total_budget_exhausted" (only when true: the config's total ran out),
@@ -169,7 +172,8 @@ enum lab_samples_col {
 #define LAB_KEY_WORK_PER_UNIT "work_per_unit"
 /* The run level and precision targets of a point (harness/precision.h). */
 #define LAB_KEY_RUNS               "runs"
-#define LAB_KEY_PROCESSES          "processes" /* fresh_process = on: the pid of each run */
+#define LAB_KEY_RUNS_PLANNED       "runs_planned" /* runs below it: the run ended first */
+#define LAB_KEY_PROCESSES          "processes"    /* fresh_process = on: the pid of each run */
 #define LAB_KEY_SAMPLES            "samples"
 #define LAB_KEY_PRECISION_TARGET   "precision_target"
 #define LAB_KEY_PRECISION_ACHIEVED "precision_achieved"

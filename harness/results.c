@@ -301,6 +301,8 @@ static void results_point_more(struct lab_results_pt *p, const struct lab_point_
 		p->sample_attempts = sa;
 	}
 	p->runs++;
+	p->runs_planned = rec->runs_planned;
+	p->complete = rec->last_run;
 	p->nreps += rec->nreps;
 	p->nflagged += rec->nflagged;
 	p->nflagged_runq += rec->nflagged_runq;
@@ -335,12 +337,15 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_THREADS,
 		                   strerror(errno));
 	p->running = false;
+	res->ndone += rec->last_run;
 	if (p->done) {
 		results_point_more(p, rec);
 		return results_write_running(res, err);
 	}
 	p->done = true;
 	p->runs = 1;
+	p->runs_planned = rec->runs_planned;
+	p->complete = rec->last_run;
 	p->prec = rec->prec;
 	p->status = rec->status;
 	p->verify = rec->verify;
@@ -361,7 +366,6 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 		*p->ctr = *rec->ctr;
 	p->facts = lab_facts_dup(&rec->facts);
 	snprintf(p->reason, sizeof(p->reason), "%s", rec->reason);
-	res->ndone++;
 	return results_write_running(res, err);
 }
 

@@ -5,7 +5,8 @@
  * rename) as points start and finish (at most every 200 ms, and always at the end), so an
  * interrupted run leaves valid files holding what finished. run.json lists the whole plan from the
  * start: each point is "planned", "running", "ok", "skipped", "failed", or "not_run" once the run
- * ended without it.
+ * ended without it. A point measured in runs keeps every run handed over: when the run ended
+ * before its last planned run, its "runs" is below its "runs_planned" and its reason says so.
  */
 #ifndef LAB_HARNESS_RESULTS_H
 #define LAB_HARNESS_RESULTS_H
@@ -48,7 +49,11 @@ int lab_results_open(struct lab_results **out, const char *dir, const struct lab
  */
 int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err);
 
-/* Appends a finished point (a sink for lab_runner_run; ctx is the struct lab_results). */
+/*
+ * Appends a finished run of a point (a sink for lab_runner_run; ctx is the struct lab_results):
+ * its rows, and what run.json says of the point. The point counts as done (progress.points_done)
+ * with its last run (rec->last_run).
+ */
 int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err);
 
 /*

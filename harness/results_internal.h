@@ -33,6 +33,8 @@ struct lab_results_pt {
 	struct lab_facts *facts;  /* the kernel's point facts; NULL when none */
 	char reason[LAB_ERR_MSG_MAX];
 	unsigned runs;            /* runs handed over (runs = K: fresh setups of the point) */
+	unsigned runs_planned;    /* the runner's plan for the point at its last run handed over */
+	bool complete;            /* that run was its last (last_run): no run was cut off */
 	int *pids;                /* fresh_process = on: the process of each run (runs of them) */
 	struct lab_prec_rec prec; /* its precision target; prec.on false without one */
 };
@@ -43,8 +45,8 @@ struct lab_results {
 	struct lab_results_info info;
 	FILE *samples, *threads;
 	struct lab_results_pt *pts; /* one per plan point */
-	unsigned ndone;
-	uint64_t written_ns; /* when run.json was last rewritten while running; 0: not yet */
+	unsigned ndone;             /* points whose last run was handed over */
+	uint64_t written_ns;        /* when run.json was last rewritten while running; 0: not yet */
 	char error[LAB_ERR_MSG_MAX]; /* why the run failed, "" when it did not */
 	const char **cols;           /* metric columns: the union over experiments */
 	unsigned ncols;

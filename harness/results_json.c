@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run.json: provenance, the config as written and resolved, and every point's outcome. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,6 +72,7 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 	const struct lab_prec_rec *pr = &p->prec;
 
 	lab_json_uint(j, LAB_KEY_RUNS, p->runs);
+	lab_json_uint(j, LAB_KEY_RUNS_PLANNED, p->runs_planned);
 	if (p->pids) {
 		lab_json_arr_open(j, LAB_KEY_PROCESSES);
 		for (unsigned i = 0; i < p->runs; i++)
@@ -97,10 +99,26 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 	lab_json_obj_close(j);
 }
 
+/*
+ * Why a finished point is as it is: the reason its runs gave, or, once the run ended before the
+ * point's last planned run, that it has fewer runs than planned (its status stays the one its
+ * runs earned: what they measured is good, there is less of it).
+ */
+static const char *json_point_reason(const struct lab_results_pt *p, bool ended, char *buf,
+                                     size_t len)
+{
+	if (p->reason[0] || !ended || p->complete)
+		return p->reason;
+	snprintf(buf, len, "the run ended after %u of this point's %u planned runs", p->runs,
+	         p->runs_planned);
+	return buf;
+}
+
 static void json_point(struct lab_json *j, const struct lab_results *res,
-                       const struct lab_point *pt)
+                       const struct lab_point *pt, bool ended)
 {
 	const struct lab_results_pt *p = &res->pts[pt->id];
+	char why[160];
 
 	lab_json_obj_open(j, NULL);
 	lab_plan_point_json(j, pt);
@@ -112,7 +130,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 		lab_json_arr_close(j);
 	}
 	lab_json_str(j, LAB_KEY_STATUS, json_status_names[p->status]);
-	lab_json_str(j, LAB_KEY_REASON, p->reason);
+	lab_json_str(j, LAB_KEY_REASON, json_point_reason(p, ended, why, sizeof(why)));
 	lab_json_str(j, "verify", json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	lab_json_uint(j, "reps", p->nreps);
@@ -194,7 +212,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	for (unsigned i = 0; i < e->npoints; i++) {
 		const struct lab_point *pt = &res->plan->pts[e->first_point + i];
 		if (res->pts[pt->id].done)
-			json_point(j, res, pt);
+			json_point(j, res, pt, ended);
 		else
 			json_point_pending(j, res, pt, ended);
 	}

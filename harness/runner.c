@@ -201,6 +201,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rec->nthreads = spec->n;
 	rec->pid = (int)getpid();
 	rec->last_run = true;
+	rec->runs_planned = 1;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
 	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;
 	p.chunks = lab__runner_chunks(&p);

@@ -91,6 +91,11 @@ struct lab_point_rec {
 	 * follows (lab_runner_run sets these; lab_runner_point leaves run 0, rep0 0, last). */
 	unsigned run, rep0;
 	bool last_run;
+	/* The runs the runner plans for the point as this record is handed over: `runs`, Stein's
+	 * total, or fewer once a run failed or the budget ran out (1 from lab_runner_point). The
+	 * last record of a point that ran to its end has last_run and run + 1 == runs_planned; one
+	 * without last_run that no later record follows was cut short (an interrupted run). */
+	unsigned runs_planned;
 	int pid; /* the process that measured it (fresh_process = on: a new one per run) */
 	/* With a precision target: what it came to so far (final when last_run). */
 	struct lab_prec_rec prec;
@@ -199,7 +204,8 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
  * r), so slow drift of the machine does not line up with one parameter. A precision target adds
  * samples (one run) or runs (runs >= 2) by Stein's rule within the point's budget and, once the
  * whole run has lasted total_budget, adds none (budget_exhausted, total_exhausted). Returns 0,
- * -LAB_EINTR when interrupted (finished runs were handed over), or the sink's error.
+ * -LAB_EINTR when interrupted (finished runs were handed over; a point whose last record has no
+ * last_run got fewer runs than its runs_planned), or the sink's error.
  */
 int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const struct lab_sink *sink,
                    struct lab_err *err);

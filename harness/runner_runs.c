@@ -133,6 +133,7 @@ static int runs_visit(struct lab_runner *r, const struct lab_plan *plan,
 	rec.run = run;
 	rec.rep0 = st->reps;
 	rec.last_run = run + 1 >= st->want;
+	rec.runs_planned = st->want;
 	if (st->target > 0 && pt->h.runs > 1)
 		rec.prec = st->prec;
 	st->reps += rec.nreps;

@@ -66,7 +66,9 @@ struct run_console {
 	struct lab_results *res;
 	bool progress;
 	uint64_t t0_ns;
-	unsigned done, failed, skipped, flagged_points;
+	/* Points, not runs: a point begins with its run 0 and is done with its last run. */
+	unsigned begun, done;
+	unsigned failed, skipped, flagged_points;
 	unsigned samples, flagged, retried; /* kept samples, those kept flagged, those retried */
 	unsigned flagged_runq; /* of the kept flagged ones: a worker waited for its CPU */
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
@@ -168,7 +170,8 @@ static int run_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab
 	for (unsigned i = 0; rec->samples && i < rec->nreps; i++)
 		c->retried += rec->samples[i].attempts > 1;
 	int rc = lab_results_point(c->res, rec, err);
-	c->done += rc == 0;
+	c->begun += rc == 0 && rec->run == 0;
+	c->done += rc == 0 && rec->last_run;
 	return rc;
 }
 
@@ -264,9 +267,14 @@ static void run_report(const struct run_console *con, const char *self, const ch
 	if (rc == 0 && crc == 0)
 		printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n",
 		       dir, npts, con->skipped, con->failed);
-	else
-		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
-		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
+	else {
+		printf("\nresults: %s is incomplete: %u of %u points finished", dir, con->done,
+		       npts);
+		/* their finished runs are kept; run.json says runs < runs_planned */
+		if (con->begun > con->done)
+			printf(", %u more with fewer runs than planned", con->begun - con->done);
+		printf(" (%s)\n", rc == -LAB_EINTR ? "interrupted" : "the run failed");
+	}
 	run_report_load(con);
 	fflush(stdout);
 	lab_run_warn_print(stderr, &con->warn);

@@ -188,7 +188,9 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (atomic_load(f->interrupted)) {
+	/* A process that measured its whole run and sent it before it saw the Ctrl-C is kept, as
+	 * a run finished in this process is; one that stopped part way left nothing to keep. */
+	if (atomic_load(f->interrupted) && (rd || !WIFEXITED(status) || WEXITSTATUS(status))) {
 		free(buf);
 		memset(rec, 0, sizeof(*rec));
 		return lab_err_set(err, LAB_EINTR, "interrupted");

@@ -143,7 +143,8 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 
 /* Points measured in runs: one note for the series with the share of a run mean's variance
  * that lies between runs, by thread count (each point's split, advice and within-run interval
- * are in analysis.json); a point measured to a precision target: what the target came to. */
+ * are in analysis.json); a point that got fewer runs than planned: how many, and what its
+ * interval is then; a point measured to a precision target: what the target came to. */
 static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
 	char shares[256] = "", buf[400];
@@ -174,9 +175,12 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 		             : fresh    ? ", some in a new process each (fresh_process)"
 		                        : "",
 		             shares);
-	for (size_t j = 0; j < s->nrow; j++)
+	for (size_t j = 0; j < s->nrow; j++) {
+		if (lab_an_runs_short_line(s->row[j].pt, buf, sizeof(buf)))
+			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);
 		if (lab_an_precision_line(s->row[j].pt, buf, sizeof(buf)))
 			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);
+	}
 }
 
 static void an_series_points(struct lab_doc_section *sec, const struct lab_an_series *s,

@@ -228,6 +228,31 @@ LAB_TEST(run_json_precision_checked)
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
 }
 
+/*
+ * A point an interrupted run cut short: run.json's "runs" below its "runs_planned" (checked as
+ * a count like "runs") loads with one warning that names it; one that got every run, none.
+ */
+LAB_TEST(run_json_runs_planned)
+{
+	static const char pts[] =
+	    "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	    "\"e\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": {}, \"placement\": "
+	    "\"compact\", \"status\": \"ok\", \"runs\": %d, \"runs_planned\": 3}]}]}";
+	char run[2048], msg[512];
+
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": -1}",
+	           "\"runs_planned\": allowed: a whole number 0 .. 4294967295");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": \"3\"}",
+	           "\"runs_planned\": allowed");
+	snprintf(run, sizeof(run), pts, 1);
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+	CHECK(strstr(msg, "R/run.json: 1 point got fewer runs than planned, the run ended first "
+	                  "(point 0, [e] threads=1: 1 of 3 runs)") != NULL);
+	snprintf(run, sizeof(run), pts, 3);
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+	CHECK_EQ_STR(msg, "");
+}
+
 /* The amounts per unit of work become GB/s and flops/byte: bytes_read = -8 gave 0 GB/s [0, 0],
  * 1e308 bytes a flops/byte of 0. */
 LAB_TEST(run_json_work_per_unit_checked)

@@ -54,7 +54,14 @@ def main():
                 fail("point %d status %r" % (p["point"], p["status"]))
             if p["status"] == "not_run" and not p["reason"]:
                 fail("point %d not_run without a reason" % p["point"])
-            finished += p["status"] != "not_run"
+            # A point the run ended in the middle of its runs keeps the runs it finished; it is
+            # not done, and says why.
+            short = p.get("runs", 1) < p.get("runs_planned", 1)
+            if short and (p["status"] != "ok" or want_status == "complete" or
+                          "planned runs" not in p["reason"]):
+                fail("point %d: %s of %s runs, status %r, reason %r" % (
+                    p["point"], p.get("runs"), p.get("runs_planned"), p["status"], p["reason"]))
+            finished += p["status"] != "not_run" and not short
             if p["status"] == "ok" and p["verify"] == "fail":
                 fail("point %d ok but verify failed" % p["point"])
             if p["status"] == "skipped" and not p["reason"]:

@@ -679,6 +679,101 @@ PY
 	fi
 	grep -q -- "--point ID: a point id" "$tmp/e2"
 	;;
+runs_interrupted)
+	# SIGINT between the runs of points with runs = 3: every finished run stays in samples.csv,
+	# a point that got fewer runs than planned says so in run.json (status ok, runs below
+	# runs_planned, the reason; it read "ok" with nothing more), the summary counts points, not
+	# runs (it said "3 of 2 points finished"), and the analyzer says which points are short.
+	printf '[global]\nreps = 10\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1\nruns = 3\n' >"$tmp/r.ini"
+	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 600); do
+		[ -f "$tmp/r/samples.csv" ] && [ "$(wc -l <"$tmp/r/samples.csv")" -gt 10 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/r" --status interrupted --min-points 0
+	python3 - "$tmp/r" "$tmp/out" <<'PY'
+import csv, json, re, sys
+d, out = sys.argv[1], open(sys.argv[2]).read()
+run = json.load(open(d + "/run.json"))
+pts = run["experiments"][0]["points"]
+short = [p for p in pts if p["status"] == "ok" and p["runs"] < p["runs_planned"]]
+assert short and all(p["runs_planned"] == 3 for p in short), pts
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+for p in short:
+    mine = [r for r in rows if int(r["point"]) == p["point"]]
+    assert len(mine) == p["reps"] == 10 * p["runs"], (p, len(mine))
+    assert p["reason"] == "the run ended after %d of this point's 3 planned runs" % p["runs"], p
+done = sum(p["status"] == "ok" and p["runs"] == p["runs_planned"] == 3 for p in pts)
+m = re.search(r"^results: .* is incomplete: (\d+) of 2 points finished, (\d+) more with fewer "
+              r"runs than planned \(interrupted\)$", out, re.M)
+assert m and (int(m.group(1)), int(m.group(2))) == (done, len(short)), (out, done, len(short))
+assert run["progress"]["points_done"] == done, run["progress"]
+PY
+	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt" 2>"$tmp/a.err"
+	grep -q 'got fewer runs than planned, the run ended first' "$tmp/a.err"
+	grep -qE '^  note: threads 1: [12] of 3 planned runs \(the run ended first\): the interval is from ' "$tmp/a.txt"
+	python3 - "$tmp/r/analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+pts = [p for s in a["series"] for p in s["points"]]
+assert any(p["runs_planned"] == 3 > p["runs_recorded"] for p in pts), pts
+assert any("fewer runs than planned" in w for w in a["warnings"]), a["warnings"]
+PY
+	;;
+fresh_process_interrupt_keeps_runs)
+	# fresh_process = on: a run whose process measured it and sent its record before lab run
+	# saw the Ctrl-C is kept (it was dropped, and a run stopped at the wrong moment kept
+	# nothing). lab run is stopped while the process of a run finishes, then interrupted and let
+	# go: that run's samples and pid are in the results, and its point says it got fewer of its
+	# 3 planned runs.
+	printf '[global]\nreps = 4\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\nruns = 3\nfresh_process = on\n' >"$tmp/f.ini"
+	"$lab" run "$tmp/f.ini" -o "$tmp/f" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	trap 'kill -CONT "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+	# lab run's child, if any (a process gone while grep reads is no error)
+	children() { grep -ls "^PPid:[[:space:]]*$pid\$" /proc/[0-9]*/status | head -n 1 | cut -d/ -f3 || true; }
+	state() { awk '{print $3}' /proc/"$1"/stat 2>/dev/null || true; }
+	child=
+	for _ in $(seq 1 2000); do
+		if [ -n "$(children)" ]; then
+			kill -STOP "$pid"
+			for _ in $(seq 1 500); do [ "$(state "$pid")" = T ] && break; sleep 0.01; done
+			child=$(children)
+			[ -n "$child" ] && break
+			kill -CONT "$pid" # between two runs: try the next
+		fi
+		sleep 0.01
+	done
+	[ -n "$child" ] || { echo "no run process appeared"; cat "$tmp/err"; exit 1; }
+	rows=$(wc -l <"$tmp/f/samples.csv")
+	for _ in $(seq 1 3000); do
+		[ "$(state "$child")" = Z ] && break
+		sleep 0.01
+	done
+	[ "$(state "$child")" = Z ] || { echo "the run's process $child did not end"; exit 1; }
+	kill -INT "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	trap 'rm -rf "$tmp"' EXIT
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/f" --status interrupted --min-points 0
+	python3 - "$tmp/f/run.json" "$child" "$rows" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+child, rows = int(sys.argv[2]), int(sys.argv[3])
+p = run["experiments"][0]["points"][0]
+before = (rows - 1) // 4  # runs handed over before lab run was stopped
+assert p["status"] == "ok" and child in p.get("processes", []), (child, p)
+assert p["runs"] == before + 1 < p["runs_planned"] == 3, (before, p)
+PY
+	grep -q 'is incomplete: 0 of 1 points finished, 1 more with fewer runs than planned (interrupted)' "$tmp/out"
+	;;
 counters_fixture_symlink)
 	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
 	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under

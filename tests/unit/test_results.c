@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* harness/results.c: claiming the output directory, and what a failure to open leaves. */
+/* harness/results.c: claiming the output directory, what a failure to open leaves, and what
+ * run.json says of a point an interrupted run cut short. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/plan.h"
 #include "harness/prov.h"
 #include "harness/results.h"
 #include "harness/topo.h"
@@ -231,5 +234,99 @@ LAB_TEST(results_temp_symlink_not_followed)
 	CHECK_EQ_STR(buf, "PRECIOUS");
 	snprintf(tmp, sizeof(tmp), "%s/run.json", dir);
 	CHECK(lstat(tmp, &st) == 0 && S_ISREG(st.st_mode));
+	lab_topo_close(t.topo);
+}
+
+static void tr_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	(void)ctx;
+	for (uint64_t i = 0; i < t->iters; i++)
+		lab_do_not_optimize(i);
+}
+
+static const struct lab_param tr_no_params[] = {LAB_PARAM_END};
+static const struct lab_kernel tr_plain = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "tr_plain",
+    .summary = "test",
+    .description = "test",
+    .params = tr_no_params,
+    .work_unit = "unit",
+    .run = tr_run,
+};
+static const struct lab_kernel *const tr_registry[] = {&tr_plain, NULL};
+
+/* The results as the runner's sink; Ctrl-C (stop) once the first run is handed over. */
+struct tr_sink {
+	struct lab_results *res;
+	atomic_int stop;
+};
+
+static int tr_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_err *err)
+{
+	struct tr_sink *s = ctx;
+
+	atomic_store(&s->stop, 1);
+	return lab_results_point(s->res, rec, err);
+}
+
+/* The whole text of path into buf (NUL-terminated); its length, or -1. */
+static long tr_slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	buf[n] = '\0';
+	return (long)n;
+}
+
+/*
+ * runs = 3, interrupted once the first run of the first point is handed over: that run is kept
+ * and its point says it got 1 of its 3 planned runs (it read "ok", "runs": 1 and nothing more);
+ * no point counts as done; the other point never ran.
+ */
+LAB_TEST(interrupted_runs_marked)
+{
+	static const char text[] = "[global]\nreps = 1\nwarmup = 0\nmin_time = 1ms\nthreads = 1\n"
+	                           "runs = 3\n[a]\nkernel = tr_plain\n[b]\nkernel = tr_plain\n";
+	static char json[1 << 20];
+	struct tr t;
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_plan *plan = NULL;
+	struct lab_err err = {0};
+	struct lab_runner r;
+	struct tr_sink s = {0};
+	struct lab_sink sink = {.ctx = &s, .point = tr_sink_point};
+	char dir[4096], path[4200];
+
+	REQUIRE(tr_init(&t) == 0);
+	REQUIRE(lab_cfg_load_text(&cfg, "tr.ini", text, strlen(text), &d, &err) == 0);
+	REQUIRE(lab_plan_build(&plan, &cfg, tr_registry, t.topo, NULL, 0, &d, &err) == 0);
+	REQUIRE(plan->npts == 2);
+	snprintf(dir, sizeof(dir), "%s/runs", testlib_tmpdir());
+	REQUIRE(lab_results_open(&s.res, dir, plan, &t.info, &err) == 0);
+	lab_runner_init(&r, t.topo, &plan->env, &s.stop);
+	CHECK_EQ_I64(lab_runner_run(&r, plan, &sink, &err), -LAB_EINTR);
+	CHECK_EQ_I64(lab_results_close(s.res, "interrupted", NULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	REQUIRE(tr_slurp(path, json, sizeof(json)) > 0);
+	CHECK(strstr(json, "\"points_done\": 0,") != NULL);
+	CHECK(strstr(json, "\"status\": \"ok\",\n") != NULL);
+	CHECK(
+	    strstr(json, "\"reason\": \"the run ended after 1 of this point's 3 planned runs\"") !=
+	    NULL);
+	CHECK(strstr(json, "\"runs\": 1,\n") != NULL);
+	CHECK(strstr(json, "\"runs_planned\": 3") != NULL);
+	CHECK(strstr(json, "\"status\": \"not_run\"") != NULL);
+	lab_plan_free(plan);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
 	lab_topo_close(t.topo);
 }
