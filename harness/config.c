@@ -144,16 +144,31 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		ld->oom = true;
 }
 
+/* True when s[i] starts an inline comment: a ';' or '#' after a blank. */
+static bool cfg_comment_at(const char *s, size_t i)
+{
+	return (s[i] == ';' || s[i] == '#') && i > 0 && isspace((unsigned char)s[i - 1]);
+}
+
+/* Where the inline comment of s[0..n) starts, or n when it has none. */
+static size_t cfg_comment(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cfg_comment_at(s, i))
+			return i;
+	return n;
+}
+
 /*
- * Where libinih splits a key line: the first '=' or ':' before an inline comment (a ';' after
- * a blank). Returns n when there is none.
+ * Where libinih splits a key line: the first '=' or ':' before an inline comment. Returns n
+ * when there is none.
  */
 static size_t cfg_separator(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '=' || s[i] == ':')
 			return i;
-		if (s[i] == ';' && i > 0 && isspace((unsigned char)s[i - 1]))
+		if (cfg_comment_at(s, i))
 			return n;
 	}
 	return n;
@@ -242,15 +257,11 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		ld->after_key = false;
 		return true;
 	}
+	/* An inline comment (';' or '#' after a blank) ends a key or continuation line; libinih
+	 * knows only ';', and not on a continuation line. */
+	ld->keep = (size_t)(s - raw) + cfg_comment(s, (size_t)(end - s));
 	if (s > raw && ld->after_key) {
 		ld->cont = true;
-		/* An inline comment (';' after a blank) ends a continuation line as it ends a key
-		 * line; libinih would keep it in the value. */
-		for (const char *c = s + 1; c < end; c++)
-			if (*c == ';' && isspace((unsigned char)c[-1])) {
-				ld->keep = (size_t)(c - raw);
-				break;
-			}
 		return true;
 	}
 	/* Not a continuation: libinih must not take an indented key line for one either. */

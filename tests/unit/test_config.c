@@ -135,12 +135,33 @@ LAB_TEST(comments)
 	            "  ; indented comment\n"
 	            "kernel = noop ; inline comment\n"
 	            "placement = list:0;1\n"
-	            "note = a # not a comment\n");
+	            "note = a#b # an inline '#' comment, as docs/configs.md says\n"
+	            "reps = 3\t# after a tab\n"
+	            "seed = 4 #\n");
 	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
 	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
-	/* An inline ';' needs a blank before it. */
+	/* An inline ';' or '#' needs a blank before it. */
 	CHECK_EQ_STR(tc_value(&t, "a", "placement"), "list:0;1");
-	CHECK_EQ_STR(tc_value(&t, "a", "note"), "a # not a comment");
+	CHECK_EQ_STR(tc_value(&t, "a", "note"), "a#b");
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "3");
+	CHECK_EQ_STR(tc_value(&t, "a", "seed"), "4");
+	tc_free(&t);
+}
+
+/* A '#' after a blank ends a line before its separator too: the line has no key then. */
+LAB_TEST(hash_comment_before_separator)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\n"
+	            "kernel # = noop\n"
+	            "threads = 1,\n"
+	            "  2, # a comment ends a continuation line\n"
+	            "  # a comment line does not end the value\n"
+	            "  4\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:2: expected 'key = value', got 'kernel # = noop'");
+	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "1, 2, 4");
 	tc_free(&t);
 }
 
