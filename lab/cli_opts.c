@@ -171,7 +171,14 @@ static int opts_store(const struct lab_cmd_opts *c, const struct lab_opt *o, int
 	if (opts_check_number(c, o, v))
 		return 2;
 	if (o->kind == LAB_OPT_VALUE) {
-		*(const char **)((char *)args + o->at) = v;
+		const char **field = (const char **)((char *)args + o->at);
+		if (*field) {
+			lab_opts_error("lab %s: %s%s%s given twice ('%s', then '%s'; allowed once)",
+			               c->name, o->alias ? o->alias : "", o->alias ? "/" : "",
+			               o->name, *field, v);
+			return 2;
+		}
+		*field = v;
 		return 0;
 	}
 	char what[64];

@@ -532,6 +532,44 @@ errors_escape_control_bytes)
 	expect_one_line 2 "$lab" run "$tmp/n.ini" -o "$(printf '%s/n.ini/a\nb' "$tmp")"
 	grep -qF 'n.ini/a\nb: Not a directory' "$tmp/err"
 	;;
+options_given_twice)
+	# A single-valued option given twice is bad usage (exit 2, one line naming both values);
+	# every subcommand refuses what it does not know, lab version included. Of two --set of
+	# one key the last wins, as lab run --help says.
+	printf '[n]\nkernel = noop\n' >"$tmp/n.ini"
+	usage_line() { # pattern, then the command: exit 2, one line on stderr, nothing on stdout
+		pat=$1
+		shift
+		rc=0
+		"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+			grep -qF -- "$pat" "$tmp/err" ||
+			{ echo "exit code $rc: $*"; cat "$tmp/err" "$tmp/out"; exit 1; }
+	}
+	usage_line "lab version: unknown option '--bogus'" "$lab" version --bogus
+	usage_line "lab version: unexpected argument 'x'" "$lab" version x
+	usage_line "-o/--output given twice ('$tmp/a', then '$tmp/b'; allowed once)" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/a" -o "$tmp/b"
+	[ ! -e "$tmp/a" ] && [ ! -e "$tmp/b" ]
+	usage_line "--output given twice" "$lab" run "$tmp/n.ini" --output="$tmp/a" -o "$tmp/b"
+	usage_line "--topology given twice" "$lab" plan "$tmp/n.ini" --topology synthetic:pu:1 \
+		--topology synthetic:pu:2
+	usage_line "--topology given twice" "$lab" topo --topology synthetic:pu:1 \
+		--topology synthetic:pu:2
+	usage_line "--objective given twice" "$lab" analyze "$tmp" --objective absolute \
+		--objective relative
+	usage_line "--csv given twice" "$lab" analyze --csv a --csv b
+	usage_line "--noise given twice" "$lab" compare "$tmp" "$tmp" --noise 0.1 --noise 0.2
+	usage_line "--events given twice" "$lab" counters --events sw --events ipc
+	usage_line "-o 'b': given twice" "$lab" fleet "$tmp/n.ini" -o a -o b
+	usage_line "--nodes '2': given twice" "$lab" fleet "$tmp/n.ini" --nodes 1 --nodes 2
+	usage_line "lab describe: unknown option '--bogus'" "$lab" describe --bogus
+	usage_line "lab describe: give a KERNEL" "$lab" describe
+	usage_line "lab describe: too many kernels" "$lab" describe noop noop
+	"$lab" version --help | grep -q '^usage: lab version'
+	"$lab" plan "$tmp/n.ini" --set n.delay_loops=3 --set n.delay_loops=4 | grep -q 'delay_loops=4;'
+	"$lab" run --help | grep -q 'the last --set of a key wins'
+	;;
 runs_and_precision)
 	# Issue 22. runs = 3: samples.csv ends with a run column holding 0, 1 and 2 for every point,
 	# and analysis.json gives each point var_between, var_within and an interval from run means.
