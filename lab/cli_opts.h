@@ -64,9 +64,11 @@ int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *ar
 void lab_opts_usage(const struct lab_cmd_opts *c, FILE *f);
 
 /*
- * Writes s to f with control bytes escaped (\n, \r, \t, \e, \xHH; the C1 controls as
- * \u0080..\u009f), so text from the user or from a file can neither break a line nor move the
- * terminal's cursor. Other bytes, UTF-8 included, pass unchanged.
+ * Writes s to f with what lab_esc_classify (lab/text_esc.h) does not pass escaped: control bytes
+ * (\n, \r, \t, \e, \xHH), bytes of no valid UTF-8 sequence (a lone 0x9b as \x9b), the C1
+ * controls as \u0080..\u009f and the bidi controls as \u202a..\u202e, \u2066..\u2069, so text
+ * from the user or from a file can neither break a line, move the terminal's cursor nor reorder
+ * the line. Other text, valid printable UTF-8 included, passes unchanged.
  */
 void lab_opts_puts_escaped(FILE *f, const char *s);
 

@@ -261,18 +261,25 @@ static void run_report(const struct run_console *con, const char *self, const ch
 		lab_opts_error("lab: %s (run.json may still say \"running\")", cerr->msg);
 	if (rc == -LAB_EINTR)
 		lab_opts_error("lab: interrupted; the finished points are in %s", dir);
+	/* the directory as -o named it: escaped, as in every message */
+	fputs("\nresults: ", stdout);
+	lab_opts_puts_escaped(stdout, dir);
 	if (rc == 0 && crc == 0)
-		printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n",
-		       dir, npts, con->skipped, con->failed);
+		printf(" (%u points, %u skipped, %u failed verification or setup)\n", npts,
+		       con->skipped, con->failed);
 	else
-		printf("\nresults: %s is incomplete: %u of %u points finished (%s)\n", dir,
-		       con->done, npts, rc == -LAB_EINTR ? "interrupted" : "the run failed");
+		printf(" is incomplete: %u of %u points finished (%s)\n", con->done, npts,
+		       rc == -LAB_EINTR ? "interrupted" : "the run failed");
 	run_report_load(con);
 	fflush(stdout);
 	lab_run_warn_print(stderr, &con->warn);
 	/* The binary as the user called it (build/lab/lab from the source tree), so the line
 	 * works from where they are; plain `lab` when it came from the PATH. */
-	printf("next: %s analyze %s\n", self && strchr(self, '/') ? self : "lab", dir);
+	printf("next: ");
+	lab_opts_puts_escaped(stdout, self && strchr(self, '/') ? self : "lab");
+	fputs(" analyze ", stdout);
+	lab_opts_puts_escaped(stdout, dir);
+	putchar('\n');
 }
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)

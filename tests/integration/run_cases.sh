@@ -531,6 +531,26 @@ errors_escape_control_bytes)
 	grep -qF '\e\u009bx' "$tmp/err"
 	expect_one_line 2 "$lab" run "$tmp/n.ini" -o "$(printf '%s/n.ini/a\nb' "$tmp")"
 	grep -qF 'n.ini/a\nb: Not a directory' "$tmp/err"
+	# --topology, describe, analyze and report echo their argument escaped too
+	expect_one_line 2 "$lab" topo --topology "$(printf 'synthetic:pack:2 pu:1\033[31m\a')"
+	grep -qF 'pu:1\e[31m\x07' "$tmp/err"
+	expect_one_line 2 "$lab" topo --topology "foo${esc}[31m"
+	grep -qF -- '--topology foo\e[31m: unknown topology' "$tmp/err"
+	expect_one_line 2 "$lab" topo --topology "xml:/nonexist/${esc}[31mx"
+	grep -qF 'xml:/nonexist/\e[31mx' "$tmp/err"
+	expect_one_line 2 "$lab" describe "noop${esc}[31m"
+	grep -qF "unknown kernel 'noop\e[31m'" "$tmp/err"
+	expect_one_line 2 "$lab" analyze "nodir${esc}[31m"
+	grep -qF 'nodir\e[31m: not a results directory' "$tmp/err"
+	expect_one_line 2 "$lab" report "nodir${esc}[31m"
+	grep -qF 'nodir\e[31m: not a results directory' "$tmp/err"
+	# a raw C1 byte (0x9b, the 8-bit CSI) and the bidi overrides: escaped, UTF-8 text kept
+	expect_one_line 2 "$lab" describe "$(printf 'a\233b\342\200\256c\342\201\246d\303\251')"
+	grep -qF "'a\x9bb\u202ec\u2066d$(printf '\303\251')'" "$tmp/err"
+	if LC_ALL=C grep -q "$(printf '[\200-\237]')" "$tmp/err"; then
+		echo "raw C1 bytes"
+		exit 1
+	fi
 	;;
 options_given_twice)
 	# A single-valued option given twice is bad usage (exit 2, one line naming both values);
