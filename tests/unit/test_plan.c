@@ -348,7 +348,10 @@ LAB_TEST(list_placement)
 	plan_fails_with(
 	    "[x]\nkernel = fake\nthreads = 3\nplacement = list:0,1\n", NULL, 0,
 	    "p.ini:4: [x] placement = list:0,1: 3 threads but the placement list has only "
-	    "2 CPUs");
+	    "2 CPUs (allowed: at most 2 threads, or a longer list)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 1,2\nplacement = list:0\n", NULL, 0,
+	                "p.ini:4: [x] placement = list:0: 2 threads but the placement list has "
+	                "only 1 CPU (allowed: at most 1 thread, or a longer list)");
 	plan_fails_with(
 	    "[x]\nkernel = fake\nplacement = compact, sideways\n", NULL, 0,
 	    "p.ini:3: [x] placement = compact, sideways: value sideways: unknown policy "
@@ -666,8 +669,9 @@ LAB_TEST(min_cpus_skips_on_smaller_machines)
 	/* a cross-field error is one on any machine */
 	plan_fails_with("[x]\nkernel = fake\nsize = 12\nmin_cpus = 64\n", NULL, 0,
 	                "p.ini:3: [x] size = 12: not a power of two (allowed 1, 2, 4, ...)");
-	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 1, 2\n", NULL, 0,
-	                "p.ini:3: [x] min_cpus = 1, 2: value 1: does not sweep (allowed: one value)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nmin_cpus = 1, 2\n", NULL, 0,
+	    "p.ini:3: [x] min_cpus = 1, 2: value 1: does not sweep (allowed: one value)");
 	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 0\n", NULL, 0,
 	                "p.ini:3: [x] min_cpus = 0: out of range (allowed 1 .. 1024 cpus)");
 }
