@@ -282,6 +282,9 @@ static void run_report(const struct run_console *con, const char *self, const ch
 	putchar('\n');
 }
 
+/* The longest results directory name, -o's or the lab's own, plus one. */
+#define RUN_DIR_MAX 512
+
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
 {
 	struct run_console con = {.s = s, .progress = !a->no_progress && isatty(STDERR_FILENO)};
@@ -292,7 +295,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_selfcheck sc;
 	struct lab_prov prov;
 	struct lab_err err = {0}, cerr = {0};
-	char dir[512], est[160];
+	char dir[RUN_DIR_MAX], est[160];
 
 	lab_prov_collect(&prov);
 	info.prov = &prov;
@@ -356,6 +359,11 @@ int lab_cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	if (a.out_dir && strlen(a.out_dir) >= RUN_DIR_MAX) { /* not cut short into another name */
+		lab_opts_error("lab run: -o %.40s...: a name of %zu bytes (allowed at most %d)",
+		               a.out_dir, strlen(a.out_dir), RUN_DIR_MAX - 1);
+		return LAB_EXIT_USAGE;
+	}
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);

@@ -552,6 +552,36 @@ errors_escape_control_bytes)
 		exit 1
 	fi
 	;;
+unusable_paths)
+	# A config that is no regular file, and an -o that cannot be a results directory (a
+	# dangling link, a loop of links, a file, a name cut short): bad usage, exit 2, one line
+	# that says what is allowed, nothing written.
+	printf '[n]\nkernel = noop\n' >"$tmp/n.ini"
+	mkdir "$tmp/adir"
+	bad_path() { # pattern, then the command
+		pat=$1
+		shift
+		rc=0
+		"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && grep -qF -- "$pat" "$tmp/err" ||
+			{ echo "exit code $rc: $*"; cat "$tmp/err"; exit 1; }
+	}
+	bad_path "adir: not a regular file (a directory; allowed: a regular file)" \
+		"$lab" plan "$tmp/adir"
+	ln -s "$tmp/nowhere" "$tmp/dangling"
+	bad_path "dangling is a symbolic link to nothing that exists (allowed: -o a new directory" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/dangling"
+	[ ! -e "$tmp/nowhere" ]
+	ln -s "$tmp/loop" "$tmp/loop"
+	bad_path "loop is a symbolic link to itself or a loop of links (allowed:" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/loop"
+	bad_path "dangling/sub: No such file or directory (allowed: -o a new directory" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/dangling/sub"
+	bad_path "n.ini exists and is not a directory (allowed:" "$lab" run "$tmp/n.ini" -o "$tmp/n.ini"
+	long="$tmp/$(printf '%0600d' 0 | tr 0 a | sed 's|\(a\{100\}\)|\1/|g')"
+	bad_path "bytes (allowed at most 511)" "$lab" run "$tmp/n.ini" -o "$long"
+	[ "$(ls "$tmp")" = "$(printf 'adir\ndangling\nerr\nloop\nn.ini\nout')" ]
+	;;
 options_given_twice)
 	# A single-valued option given twice is bad usage (exit 2, one line naming both values);
 	# every subcommand refuses what it does not know, lab version included. Of two --set of
