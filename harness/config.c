@@ -24,6 +24,7 @@ struct cfg_loader {
 	bool bad_header;             /* the last header was unreadable: its keys are not reported */
 	size_t skip;                 /* leading bytes of the line to hide from libinih */
 	size_t keep;                 /* bytes of the line to show it (an inline comment cut off) */
+	bool too_long;               /* the value being continued was reported too long */
 	bool oom;
 };
 
@@ -316,12 +317,15 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 	if (ld->cont && sec->nkv > 0) {
 		struct lab_cfg_kv *kv = &sec->kv[sec->nkv - 1];
 		char *joined = NULL;
+		if (ld->too_long) /* reported once: the rest of the value goes unread */
+			return 1;
 		if (strlen(kv->value) + strlen(value) >= LAB_CFG_VALUE_MAX) {
 			lab_diag_add(
 			    ld->d,
 			    "%s:%d: [%s] %s: value too long (allowed at most %d characters "
-			    "with its continuation lines)",
-			    ld->file, ld->line, sec->name, kv->key, LAB_CFG_VALUE_MAX);
+			    "with its continuation lines; it starts at line %d)",
+			    ld->file, ld->line, sec->name, kv->key, LAB_CFG_VALUE_MAX, kv->line);
+			ld->too_long = kv->reported = true;
 			return 1;
 		}
 		if (asprintf(&joined, "%s %s", kv->value, value) < 0) {
@@ -332,6 +336,7 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 		kv->value = joined;
 		return 1;
 	}
+	ld->too_long = false; /* a new key */
 	unsigned owner = (unsigned)(sec - ld->cfg->sec), first;
 	if (lab_strmap_get(&ld->cfg->key_index, owner, key, &first)) {
 		lab_diag_add(ld->d, "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",

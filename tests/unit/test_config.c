@@ -573,12 +573,16 @@ LAB_TEST(value_too_long)
 	REQUIRE(text);
 	for (int i = 0; i < 380; i++)
 		n += (size_t)sprintf(text + n, "  %0180d\n", i);
+	n += (size_t)sprintf(text + n, "reps = 3\n  4\n");
 	struct tc t;
 	tc_load(&t, text);
-	CHECK(lab_diag_count(&t.d) >= 1);
+	/* once, at the line that passes the limit: not once per continuation line after it */
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
 	CHECK(strstr(t.d.msg[0], "[a] x: value too long (allowed at most 65536 characters") !=
 	      NULL);
 	CHECK(strlen(tc_value(&t, "a", "x")) < LAB_CFG_VALUE_MAX);
+	/* the next key and its continuation line are read as ever */
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "3 4");
 	tc_free(&t);
 	free(text);
 }

@@ -155,6 +155,39 @@ static const struct lab_resolved *tp_key(const struct lab_experiment *e, const c
 	return NULL;
 }
 
+/* A value too long to read is one error, at the line that passes the limit: not one per
+ * continuation line after it, and not again as a list with an empty value at its cut end. */
+LAB_TEST(too_long_value_is_one_error)
+{
+	static const char *const heads[] = {"[x]\nkernel = fake\nseed = 1,\n",
+	                                    "[x]\nkernel = fake\n[lessons]\nl = cost(x) > 0 +\n"};
+	char want[200], *text = malloc(20000 * 10 + 100);
+
+	REQUIRE(text);
+	for (unsigned h = 0; h < 2; h++) {
+		size_t n = (size_t)sprintf(text, "%s", heads[h]);
+		for (int i = 0; i < 20000; i++)
+			n += (size_t)sprintf(text + n, h ? "  1 +\n" : "  %d,\n", 100000 + i);
+		sprintf(text + n, "  1\n");
+		/* "1," then 8 bytes a line ("100000," and the blank that joins it) pass 65535 at
+		 * the 8192nd continuation line; "cost(x) > 0 +", then 4 a line, at the 16381st */
+		snprintf(
+		    want, sizeof(want),
+		    "p.ini:%d: [%s] %s: value too long (allowed at most 65536 characters with its "
+		    "continuation lines; it starts at line %d)",
+		    h ? 4 + 16381 : 3 + 8192, h ? "lessons" : "x", h ? "l" : "seed", h ? 4 : 3);
+		struct tp t = {0};
+		struct lab_err err = {0};
+		REQUIRE(lab_topo_open(&t.topo, SYN_2S, &err) == 0);
+		CHECK_EQ_I64(lab_cfg_load_text(&t.cfg, "p.ini", text, strlen(text), &t.d, &err), 0);
+		t.rc = lab_plan_build(&t.plan, &t.cfg, tk_registry, t.topo, NULL, 0, &t.d, &err);
+		CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+		CHECK_EQ_STR(t.d.n ? t.d.msg[0] : "(none)", want);
+		tp_free(&t);
+	}
+	free(text);
+}
+
 LAB_TEST(precedence_and_sources)
 {
 	static const char *const sets[] = {"x.seed=99"};
