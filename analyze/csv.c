@@ -66,8 +66,12 @@ int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err)
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		int e = errno;
 
-		lab_err_set(err, LAB_EIO, "%s: not a regular file (%s)", path,
-		            S_ISREG(st.st_mode) ? strerror(e) : an_in_kind(st.st_mode));
+		if (S_ISREG(st.st_mode))
+			lab_err_set(err, LAB_EIO, "cannot open %s: %s", path, strerror(e));
+		else
+			lab_err_set(err, LAB_EIO,
+			            "%s: not a regular file (%s; allowed: a regular file)", path,
+			            an_in_kind(st.st_mode));
 		close(fd);
 		return -LAB_EIO;
 	}

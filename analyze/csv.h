@@ -58,8 +58,9 @@ int lab_an_csv_column(const struct lab_an_csv *r, const char *name);
 #define LAB_AN_IN_NOFOLLOW 1u
 
 /* Opens path for reading as a regular file: a FIFO, device or directory is refused without
- * blocking ("PATH: not a regular file (a FIFO)"), a link with LAB_AN_IN_NOFOLLOW ("PATH: a
- * symbolic link ..."), else "cannot open PATH: cause"; all -LAB_EIO. Returns the descriptor. */
+ * blocking ("PATH: not a regular file (a FIFO; allowed: a regular file)"), a link with
+ * LAB_AN_IN_NOFOLLOW ("PATH: a symbolic link ..."), else "cannot open PATH: cause"; all
+ * -LAB_EIO. Returns the descriptor. */
 int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err);
 /* Reads a regular file whole into a NUL-terminated buffer (caller frees), opened as
  * lab_an_input_open does; a NUL byte is refused where it is read ("PATH:LINE: NUL byte",

@@ -24,6 +24,7 @@ struct cfg_loader {
 	bool bad_header;             /* the last header was unreadable: its keys are not reported */
 	size_t skip;                 /* leading bytes of the line to hide from libinih */
 	size_t keep;                 /* bytes of the line to show it (an inline comment cut off) */
+	bool too_long;               /* the value being continued was reported too long */
 	bool oom;
 };
 
@@ -43,7 +44,8 @@ static void *cfg_grow(void *p, size_t n, size_t elem)
 }
 
 /* The owner under which a section name is indexed: [global] and [lessons] are per file (a
- * repeated header continues the section), the rest global. */
+ * repeated [global] continues the section; a repeated [lessons] is a duplicate section), the
+ * rest global. */
 static bool cfg_per_file(const char *name)
 {
 	return !strcmp(name, "global") || !strcmp(name, "lessons");
@@ -120,6 +122,10 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	}
 	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name);
 	if (old && cfg_per_file(name)) {
+		/* its keys still go into the first one, so each is checked */
+		if (!strcmp(name, "lessons"))
+			lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)",
+			             ld->file, ld->line, name, old->line);
 		ld->cur = old;
 		free(name);
 		return;
@@ -144,16 +150,31 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 		ld->oom = true;
 }
 
+/* True when s[i] starts an inline comment: a ';' or '#' after a blank. */
+static bool cfg_comment_at(const char *s, size_t i)
+{
+	return (s[i] == ';' || s[i] == '#') && i > 0 && isspace((unsigned char)s[i - 1]);
+}
+
+/* Where the inline comment of s[0..n) starts, or n when it has none. */
+static size_t cfg_comment(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cfg_comment_at(s, i))
+			return i;
+	return n;
+}
+
 /*
- * Where libinih splits a key line: the first '=' or ':' before an inline comment (a ';' after
- * a blank). Returns n when there is none.
+ * Where libinih splits a key line: the first '=' or ':' before an inline comment. Returns n
+ * when there is none.
  */
 static size_t cfg_separator(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '=' || s[i] == ':')
 			return i;
-		if (s[i] == ';' && i > 0 && isspace((unsigned char)s[i - 1]))
+		if (cfg_comment_at(s, i))
 			return n;
 	}
 	return n;
@@ -242,15 +263,11 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		ld->after_key = false;
 		return true;
 	}
+	/* An inline comment (';' or '#' after a blank) ends a key or continuation line; libinih
+	 * knows only ';', and not on a continuation line. */
+	ld->keep = (size_t)(s - raw) + cfg_comment(s, (size_t)(end - s));
 	if (s > raw && ld->after_key) {
 		ld->cont = true;
-		/* An inline comment (';' after a blank) ends a continuation line as it ends a key
-		 * line; libinih would keep it in the value. */
-		for (const char *c = s + 1; c < end; c++)
-			if (*c == ';' && isspace((unsigned char)c[-1])) {
-				ld->keep = (size_t)(c - raw);
-				break;
-			}
 		return true;
 	}
 	/* Not a continuation: libinih must not take an indented key line for one either. */
@@ -300,12 +317,15 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 	if (ld->cont && sec->nkv > 0) {
 		struct lab_cfg_kv *kv = &sec->kv[sec->nkv - 1];
 		char *joined = NULL;
+		if (ld->too_long) /* reported once: the rest of the value goes unread */
+			return 1;
 		if (strlen(kv->value) + strlen(value) >= LAB_CFG_VALUE_MAX) {
 			lab_diag_add(
 			    ld->d,
 			    "%s:%d: [%s] %s: value too long (allowed at most %d characters "
-			    "with its continuation lines)",
-			    ld->file, ld->line, sec->name, kv->key, LAB_CFG_VALUE_MAX);
+			    "with its continuation lines; it starts at line %d)",
+			    ld->file, ld->line, sec->name, kv->key, LAB_CFG_VALUE_MAX, kv->line);
+			ld->too_long = kv->reported = true;
 			return 1;
 		}
 		if (asprintf(&joined, "%s %s", kv->value, value) < 0) {
@@ -316,6 +336,7 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 		kv->value = joined;
 		return 1;
 	}
+	ld->too_long = false; /* a new key */
 	unsigned owner = (unsigned)(sec - ld->cfg->sec), first;
 	if (lab_strmap_get(&ld->cfg->key_index, owner, key, &first)) {
 		lab_diag_add(ld->d, "%s:%d: [%s] %s = %s: duplicate key (first set at line %d)",

@@ -27,6 +27,7 @@ struct lab_cfg_kv {
 	char *value;
 	const char *file; /* owned by the struct lab_cfg; "--set" for command-line values */
 	int line;         /* 0 for --set */
+	bool reported;    /* its value was refused as it was read (too long): not checked again */
 };
 
 struct lab_cfg_section {

@@ -178,6 +178,29 @@ static int cx_field(struct cx *c, const char **s, const char *name, long *v)
 	return cx_bad(c, what);
 }
 
+/*
+ * An E: selection that runs past its domain, said in what the user wrote (COUNT, not the index
+ * it reaches): the largest COUNT the domain holds with this CHUNK and STRIDE.
+ */
+static int cx_expression_fits(struct cx *c, const struct lab_topo_domain *dom, long count,
+                              long chunk, long stride)
+{
+	long fits = 0;
+
+	if (!dom || !dom->ncpus)
+		return 0; /* no topology yet, or cx_take says the domain is empty */
+	for (long start = 0; start < (long)dom->ncpus; start += stride)
+		fits += chunk < (long)dom->ncpus - start ? chunk : (long)dom->ncpus - start;
+	if (count <= fits)
+		return 0;
+	return lab_err_set(c->err, LAB_ECONFIG,
+	                   "in '%s': COUNT %ld runs past domain %s (allowed COUNT 1 .. %ld%s: %s "
+	                   "has %u CPUs, %u physical cores first)",
+	                   c->part, count, dom->name, fits,
+	                   chunk > 1 || stride > 1 ? " with this CHUNK and STRIDE" : "", dom->name,
+	                   dom->ncpus, dom->ncores);
+}
+
 /* E:DOMAIN:COUNT[:CHUNK:STRIDE], s just past "E:". */
 static int cx_expression(struct cx *c, const char *s)
 {
@@ -214,6 +237,8 @@ static int cx_expression(struct cx *c, const char *s)
 		         stride, chunk, chunk);
 		return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s", c->part, what);
 	}
+	if ((rc = cx_expression_fits(c, dom, count, chunk, stride)) < 0)
+		return rc;
 	for (long taken = 0, start = 0; taken < count; start += stride)
 		for (long i = 0; i < chunk && taken < count; i++, taken++)
 			if ((rc = cx_take(c, dom, start + i)) < 0)

@@ -97,7 +97,8 @@ int lab_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, s
 	if (fstat(fd, &st) != 0) {
 		rc = lab_err_set(err, LAB_EIO, "%s: cannot open: %s", path, strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = lab_err_set(err, LAB_EIO, "%s: not a regular file (%s)", path,
+		rc = lab_err_set(err, LAB_EIO,
+		                 "%s: not a regular file (%s; allowed: a regular file)", path,
 		                 file_kind(st.st_mode));
 	} else if ((unsigned long long)st.st_size > max_bytes) {
 		rc = file_too_big(path, (unsigned long long)st.st_size, max_bytes, err);

@@ -16,8 +16,8 @@
  * without reading from it, so a FIFO never blocks. A file over max_bytes is refused, also when it
  * grows between fstat and read. Interrupted reads are retried.
  * Returns 0, or -LAB_EIO / -LAB_ENOMEM with *buf NULL and a message that starts with the path and
- * names the step: "PATH: cannot open: CAUSE", "PATH: not a regular file (a directory)",
- * "PATH: N bytes (allowed at most M MiB)" (bytes when M is not whole MiB),
+ * names the step: "PATH: cannot open: CAUSE", "PATH: not a regular file (a directory; allowed:
+ * a regular file)", "PATH: N bytes (allowed at most M MiB)" (bytes when M is not whole MiB),
  * "PATH: read error: CAUSE" or "PATH: out of memory". Callers that word their own messages may
  * rely on these forms.
  */

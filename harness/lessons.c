@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,12 +206,18 @@ static int lp_number(struct lp *s)
 
 	errno = 0;
 	double v = strtod(s->p, &end);
-	if (end == s->p || errno || !isfinite(v) || (end[0] == 'x' || end[0] == 'X'))
-		return lp_fail(s, "bad number");
+	bool plain = end != s->p && end[0] != 'x' && end[0] != 'X';
 	/* strtod reads hex, inf and nan: a plain decimal only. */
-	for (const char *q = s->p; q < end; q++)
-		if (!isdigit((unsigned char)*q) && !strchr(".eE+-", *q))
-			return lp_fail(s, "bad number (a plain decimal like 1.5 or 2e3)");
+	for (const char *q = s->p; plain && q < end; q++)
+		plain = isdigit((unsigned char)*q) || strchr(".eE+-", *q);
+	if (!plain)
+		return lp_fail(s, "bad number (allowed a plain decimal like 1.5 or 2e3)");
+	/* past what a double holds, either way: as lessons_check says of the other numbers */
+	if (errno == ERANGE || !isfinite(v))
+		return lp_fail(s,
+		               "number %.*s out of range (allowed 0 or a magnitude from 1e-30 to "
+		               "1e30)",
+		               (int)(end - s->p > 40 ? 40 : end - s->p), s->p);
 	s->p = end;
 	return lp_node(s, (struct lab_lesson_node){
 	                      .op = LAB_LESSON_NUM, .num = v, .a = -1, .b = -1, .col = col});

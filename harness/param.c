@@ -25,83 +25,12 @@ static bool param_trim(const char *text, char *buf, size_t len)
 	return true;
 }
 
-/*
- * True when [s, end) is a plain decimal number as the README documents it: digits, a point, an
- * exponent. strtod also reads hex ("0x10", "0x1p6"), which no config form allows.
- */
-static bool param_decimal(const char *s, const char *end)
-{
-	for (; s < end; s++)
-		if (!isdigit((unsigned char)*s) && !strchr(".eE+-", *s))
-			return false;
-	return true;
-}
-
-/*
- * Reads "<number><suffix>" where suffix is one of table (an empty name means a bare number is
- * allowed). Integral results only when integral is set. The value must be >= 0.
- */
-static int param_parse_scaled(const char *text, const struct lab_unit_suffix *table, bool integral,
-                              const char *what, double *out, struct lab_err *err)
-{
-	char buf[128], *end;
-
-	if (!param_trim(text, buf, sizeof(buf)) || !buf[0])
-		return lab_err_set(err, LAB_ECONFIG, "empty value (expected %s)", what);
-	if (buf[0] == '-')
-		return lab_err_set(err, LAB_ECONFIG, "negative value (expected %s)", what);
-	errno = 0;
-	double v = strtod(buf, &end);
-	if (end != buf && !isalpha((unsigned char)buf[0]) && param_decimal(buf, end) &&
-	    errno == ERANGE && v >= 1)
-		return lab_err_set(err, LAB_ECONFIG, "too large (expected %s)", what);
-	if (end == buf || !isfinite(v) || isalpha((unsigned char)buf[0]) ||
-	    !param_decimal(buf, end) || errno == ERANGE)
-		return lab_err_set(err, LAB_ECONFIG, "not a number (expected %s)", what);
-	while (isspace((unsigned char)*end))
-		end++;
-	for (const struct lab_unit_suffix *s = table; s->name; s++) {
-		if (strcmp(end, s->name) != 0)
-			continue;
-		v *= s->mult;
-		if (integral && v > 18446744073709549568.0)
-			return lab_err_set(err, LAB_ECONFIG, "too large (expected %s)", what);
-		if (integral && v != floor(v))
-			return lab_err_set(err, LAB_ECONFIG, "not a whole number (expected %s)",
-			                   what);
-		*out = v;
-		return 0;
-	}
-	if (!*end)
-		return lab_err_set(err, LAB_ECONFIG, "missing unit (expected %s)", what);
-	return lab_err_set(err, LAB_ECONFIG, "unknown suffix '%s' (expected %s)", end, what);
-}
-
-/* Integers, with plain digits parsed exactly (doubles lose precision above 2^53). */
-static int param_parse_integral(const char *text, const struct lab_unit_suffix *table,
-                                const char *what, uint64_t *out, struct lab_err *err)
-{
-	char buf[128], *end;
-	double v = 0;
-
-	if (param_trim(text, buf, sizeof(buf)) && isdigit((unsigned char)buf[0])) {
-		errno = 0;
-		unsigned long long u = strtoull(buf, &end, 10);
-		if (!*end && errno == ERANGE)
-			return lab_err_set(err, LAB_ECONFIG, "too large (expected %s)", what);
-		if (!*end) {
-			for (const struct lab_unit_suffix *s = table; s->name; s++)
-				if (!s->name[0]) {
-					*out = u;
-					return 0;
-				}
-		}
-	}
-	int rc = param_parse_scaled(text, table, true, what, &v, err);
-	if (rc == 0)
-		*out = (uint64_t)v;
-	return rc;
-}
+/* What an integral type reads: its suffixes, its name in messages and its unit. */
+struct param_integral {
+	const struct lab_unit_suffix *table; /* an empty name: a bare number is allowed */
+	const char *what;                    /* "an integer, e.g. 1000 or 10M" */
+	const char *of_unit;                 /* " of bytes": what a whole number counts */
+};
 
 static const struct lab_unit_suffix param_u64_suffixes[] = {
     {"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0},
@@ -111,29 +40,86 @@ static const struct lab_unit_suffix param_duration_suffixes[] = {
     {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
 };
 
+static const struct param_integral param_u64 = {param_u64_suffixes, "an integer, e.g. 1000 or 10M",
+                                                ""};
+static const struct param_integral param_size = {
+    lab_size_suffixes, "a size in bytes, e.g. 64, 4K, 1MiB, 2G", " of bytes"};
+static const struct param_integral param_duration = {
+    param_duration_suffixes, "a duration with unit ns, us, ms or s, e.g. 50us", " of nanoseconds"};
+
+/*
+ * Reads "<number><suffix>" (blanks around and between allowed) exactly: the decimal digits are
+ * scaled by the suffix without a double in between, so a value past 2^53 is neither rounded
+ * nor refused, and a fraction is an error unless the suffix makes it whole (1.5K is 1500).
+ * Returns 0 with *out set, or -LAB_ECONFIG with the message; *why says when the number reads
+ * well but is no whole number up to 2^64 (LAB_UNIT_EXACT_OK for a syntax error).
+ */
+static int param_read_integral(const char *text, const struct param_integral *t, uint64_t *out,
+                               enum lab_unit_exact *why, struct lab_err *err)
+{
+	char buf[128];
+	const char *end;
+	size_t n;
+
+	*why = LAB_UNIT_EXACT_OK;
+	if (!param_trim(text, buf, sizeof(buf)) || !buf[0])
+		return lab_err_set(err, LAB_ECONFIG, "empty value (expected %s)", t->what);
+	if (buf[0] == '-')
+		return lab_err_set(err, LAB_ECONFIG, "negative value (expected %s)", t->what);
+	n = lab_unit_decimal_len(buf);
+	/* hex ("0x10", "0x1p6") is no documented form: not a number with a suffix "x10" */
+	if (!n || buf[n] == 'x' || buf[n] == 'X')
+		return lab_err_set(err, LAB_ECONFIG, "not a number (expected %s)", t->what);
+	for (end = buf + n; isspace((unsigned char)*end); end++)
+		;
+	for (const struct lab_unit_suffix *s = t->table; s->name; s++) {
+		if (strcmp(end, s->name) != 0)
+			continue;
+		*why = lab_unit_scale_exact(buf, n, s->mult, out);
+		if (*why == LAB_UNIT_EXACT_OK)
+			return 0;
+		return lab_err_set(
+		    err, LAB_ECONFIG, "%s (expected %s)",
+		    *why == LAB_UNIT_EXACT_LARGE ? "too large" : "not a whole number", t->what);
+	}
+	if (!*end)
+		return lab_err_set(err, LAB_ECONFIG, "missing unit (expected %s)", t->what);
+	return lab_err_set(err, LAB_ECONFIG, "unknown suffix '%s' (expected %s)", end, t->what);
+}
+
 int lab_parse_u64(const char *text, uint64_t *out, struct lab_err *err)
 {
-	return param_parse_integral(text, param_u64_suffixes, "an integer, e.g. 1000 or 10M", out,
-	                            err);
+	enum lab_unit_exact why;
+
+	return param_read_integral(text, &param_u64, out, &why, err);
 }
 
 int lab_parse_size(const char *text, uint64_t *out, struct lab_err *err)
 {
-	return param_parse_integral(text, lab_size_suffixes,
-	                            "a size in bytes, e.g. 64, 4K, 1MiB, 2G", out, err);
+	enum lab_unit_exact why;
+
+	return param_read_integral(text, &param_size, out, &why, err);
+}
+
+/* The integral type of p, with durations' bare 0 (zero needs no unit). */
+static int param_parse_integral(const struct param_integral *t, const char *text, uint64_t *out,
+                                enum lab_unit_exact *why, struct lab_err *err)
+{
+	char buf[128];
+
+	if (t == &param_duration && param_trim(text, buf, sizeof(buf)) && !strcmp(buf, "0")) {
+		*why = LAB_UNIT_EXACT_OK;
+		*out = 0;
+		return 0;
+	}
+	return param_read_integral(text, t, out, why, err);
 }
 
 int lab_parse_duration(const char *text, uint64_t *out, struct lab_err *err)
 {
-	char buf[128];
+	enum lab_unit_exact why;
 
-	/* Zero needs no unit. */
-	if (param_trim(text, buf, sizeof(buf)) && !strcmp(buf, "0")) {
-		*out = 0;
-		return 0;
-	}
-	return param_parse_integral(text, param_duration_suffixes,
-	                            "a duration with unit ns, us, ms or s, e.g. 50us", out, err);
+	return param_parse_integral(&param_duration, text, out, &why, err);
 }
 
 int lab_parse_double(const char *text, double *out, struct lab_err *err)
@@ -142,12 +128,19 @@ int lab_parse_double(const char *text, double *out, struct lab_err *err)
 
 	if (!param_trim(text, buf, sizeof(buf)) || !buf[0])
 		return lab_err_set(err, LAB_ECONFIG, "empty value (expected a number)");
+	const char *num = buf + (buf[0] == '-');
+	size_t n = lab_unit_decimal_len(num);
 	errno = 0;
 	double v = strtod(buf, &end);
-	bool plain = end != buf && !*end && param_decimal(buf, end);
+	/* a plain decimal only: strtod also reads hex, inf and nan */
+	bool plain = n && !num[n] && !*end;
 	if (plain && errno == ERANGE && fabs(v) >= 1)
 		return lab_err_set(err, LAB_ECONFIG, "too large (expected a number, e.g. 0.5)");
-	if (!plain || errno == ERANGE || !isfinite(v))
+	if (plain && errno == ERANGE)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "too close to 0 (expected 0 or a number of magnitude 1e-307 or "
+		                   "more, e.g. 0.5)");
+	if (!plain || !isfinite(v))
 		return lab_err_set(err, LAB_ECONFIG, "not a number (expected a number, e.g. 0.5)");
 	*out = v;
 	return 0;
@@ -190,6 +183,35 @@ static int param_parse_enum(const struct lab_param *p, const char *text, int *ou
 	return lab_err_set(err, LAB_ECONFIG, "unknown choice (allowed %s)", allowed);
 }
 
+/*
+ * An integral value of p into *u: the number's own syntax errors as they are; a number that is
+ * no whole count of p's unit up to 2^64, or one outside p's bounds, with p's range.
+ */
+static int param_parse_u64_field(const struct lab_param *p, const char *text, uint64_t *u,
+                                 struct lab_err *err)
+{
+	const struct param_integral *t = p->type == LAB_PT_SIZE       ? &param_size
+	                                 : p->type == LAB_PT_DURATION ? &param_duration
+	                                                              : &param_u64;
+	enum lab_unit_exact why;
+	char allowed[256];
+	int rc = param_parse_integral(t, text, u, &why, err);
+
+	if (rc == 0 && *u >= p->min && *u <= p->max)
+		return 0;
+	if (rc && why == LAB_UNIT_EXACT_OK)
+		return rc;
+	lab_param_allowed(p, allowed, sizeof(allowed));
+	if (rc == 0)
+		return lab_err_set(err, LAB_ECONFIG, "out of range (allowed %s)", allowed);
+	if (why == LAB_UNIT_EXACT_LARGE)
+		return lab_err_set(err, LAB_ECONFIG, "too large (allowed %s)", allowed);
+	if (why == LAB_UNIT_EXACT_UNDER && t == &param_duration)
+		return lab_err_set(err, LAB_ECONFIG, "too small: under 1ns (allowed %s)", allowed);
+	return lab_err_set(err, LAB_ECONFIG, "not a whole number%s (allowed %s)", t->of_unit,
+	                   allowed);
+}
+
 int lab_param_parse(const struct lab_param *p, const char *text, void *base, struct lab_err *err)
 {
 	char *field = (char *)base + p->offset, allowed[256];
@@ -199,18 +221,16 @@ int lab_param_parse(const struct lab_param *p, const char *text, void *base, str
 
 	switch (p->type) {
 	case LAB_PT_U64:
-		rc = lab_parse_u64(text, &u, err);
-		break;
 	case LAB_PT_SIZE:
-		rc = lab_parse_size(text, &u, err);
-		break;
 	case LAB_PT_DURATION:
-		rc = lab_parse_duration(text, &u, err);
-		break;
+		rc = param_parse_u64_field(p, text, &u, err);
+		if (rc == 0)
+			memcpy(field, &u, sizeof(u));
+		return rc;
 	case LAB_PT_DOUBLE:
 		rc = lab_parse_double(text, &d, err);
 		if (rc == 0 && (d < p->dmin || d > p->dmax))
-			goto range;
+			break;
 		if (rc == 0)
 			memcpy(field, &d, sizeof(d));
 		return rc;
@@ -225,13 +245,6 @@ int lab_param_parse(const struct lab_param *p, const char *text, void *base, str
 			                   LAB_STR_MAX - 1);
 		return 0;
 	}
-	if (rc)
-		return rc;
-	if (u < p->min || u > p->max)
-		goto range;
-	memcpy(field, &u, sizeof(u));
-	return 0;
-range:
 	lab_param_allowed(p, allowed, sizeof(allowed));
 	return lab_err_set(err, LAB_ECONFIG, "out of range (allowed %s)", allowed);
 }

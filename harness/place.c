@@ -321,8 +321,10 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 	}
 	if (n > p->nlist)
 		return lab_err_set(err, LAB_ECONFIG,
-		                   "%u threads but the placement list has only %u CPUs", n,
-		                   p->nlist);
+		                   "%u threads but the placement list has only %u CPU%s (allowed: "
+		                   "at most %u thread%s, or a longer list)",
+		                   n, p->nlist, p->nlist == 1 ? "" : "s", p->nlist,
+		                   p->nlist == 1 ? "" : "s");
 	memcpy(cpus, p->list, n * sizeof(int));
 	return 0;
 }

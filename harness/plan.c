@@ -50,7 +50,7 @@ static void plan_layer(struct lab_experiment *e, const struct lab_cfg_kv *kv, un
 	bool set_global = src == LAB_SRC_CLI && lenient;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (!strcmp(kv[i].key, "kernel"))
+		if (!strcmp(kv[i].key, "kernel") || kv[i].reported)
 			continue;
 		if (lab__plan_key(e, kv[i].key))
 			plan_apply(e, &kv[i], src, set_global);
@@ -146,7 +146,8 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			    (r->harness &&
 			     lab_prec_key_check(r->param->key, val, r->nvals, &err)) ||
 			    (r->harness && !strcmp(r->param->key, "min_cpus") && r->nvals > 1 &&
-			     lab_err_set(&err, LAB_ECONFIG, "does not sweep (allowed: one value)"))) {
+			     lab_err_set(&err, LAB_ECONFIG,
+			                 "does not sweep (allowed: one value)"))) {
 				plan_value_error(d, e, r, val, err.msg);
 				bad++;
 				break; /* one error per key: a range would repeat it per value */

@@ -59,7 +59,7 @@ static void pl_files(struct lab__pl_ctx *x, const struct lab_strmap *sets, struc
 			continue;
 		for (unsigned k = 0; k < sec->nkv; k++) {
 			const struct lab_cfg_kv *kv = &sec->kv[k];
-			if (!pl_name(x, kv))
+			if (kv->reported || !pl_name(x, kv))
 				continue;
 			if (lab_strmap_get(files, 0, kv->key, &l)) {
 				lab_diag_add(

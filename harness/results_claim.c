@@ -12,10 +12,25 @@
 
 #include "harness/results_internal.h"
 
-/* An errno of mkdir or open that means the name given is wrong, not that the system failed. */
-static int results_errno_code(int e)
+/* What -o may name, for the messages of a directory that cannot be used. */
+#define RESULTS_ALLOWED "allowed: -o a new directory, or an empty one this user can write"
+
+/* An errno of mkdir or open that means the name given cannot be used (bad usage), not that
+ * the system failed: no such parent (a dangling link on the way), no permission, a read-only
+ * file system. */
+static bool results_errno_usage(int e)
 {
-	return e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP ? LAB_EINVAL : LAB_EIO;
+	return e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP || e == ENOENT || e == EACCES ||
+	       e == EPERM || e == EROFS;
+}
+
+/* "STEP DIR: CAUSE", with what is allowed when the name is what is wrong. */
+static int results_errno_err(struct lab_err *err, const char *step, const char *dir, int e)
+{
+	if (results_errno_usage(e))
+		return lab_err_set(err, LAB_EINVAL, "%s %s: %s (%s)", step, dir, strerror(e),
+		                   RESULTS_ALLOWED);
+	return lab_err_set(err, LAB_EIO, "%s %s: %s", step, dir, strerror(e));
 }
 
 /* mkdir -p of dir's parents and of dir; *created when dir itself is new. */
@@ -32,8 +47,7 @@ static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
 		if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
 			int e = errno;
 			free(copy);
-			return lab_err_set(err, results_errno_code(e), "create %s: %s", dir,
-			                   strerror(e));
+			return results_errno_err(err, "create", dir, e);
 		}
 		*p = '/';
 	}
@@ -41,8 +55,7 @@ static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
 	if (mkdir(dir, 0777) == 0)
 		*created = true;
 	else if (errno != EEXIST)
-		return lab_err_set(err, results_errno_code(errno), "create %s: %s", dir,
-		                   strerror(errno));
+		return results_errno_err(err, "create", dir, errno);
 	return 0;
 }
 
@@ -93,6 +106,21 @@ static int results_lock(int dfd, const char *dir, struct lab_err *err)
 	return 0;
 }
 
+/* Why dir, which mkdir found in place, cannot be opened as a directory. */
+static int results_open_err(const char *dir, int e, struct lab_err *err)
+{
+	struct stat st;
+
+	if (e == ENOTDIR)
+		return lab_err_set(err, LAB_EINVAL, "%s exists and is not a directory (%s)", dir,
+		                   RESULTS_ALLOWED);
+	if ((e == ENOENT || e == ELOOP) && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		return lab_err_set(err, LAB_EINVAL, "%s is a symbolic link to %s (%s)", dir,
+		                   e == ELOOP ? "itself or a loop of links" : "nothing that exists",
+		                   RESULTS_ALLOWED);
+	return results_errno_err(err, "open", dir, e);
+}
+
 int lab__results_claim(const char *dir, bool *created, struct lab_err *err)
 {
 	int dfd = -1, rc, n;
@@ -107,10 +135,8 @@ int lab__results_claim(const char *dir, bool *created, struct lab_err *err)
 	if (rc)
 		return rc;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 && errno == ENOTDIR)
-		return lab_err_set(err, LAB_EINVAL, "%s exists and is not a directory", dir);
 	if (dfd < 0)
-		return lab_err_set(err, LAB_EIO, "open %s: %s", dir, strerror(errno));
+		return results_open_err(dir, errno, err);
 	rc = results_lock(dfd, dir, err);
 	if (rc == 0 && (n = results_entries(dfd)) != 0) {
 		unlinkat(dfd, LAB_RESULTS_LOCK, 0);

@@ -68,7 +68,8 @@ struct lab_cli_args {
 	{                                                                                          \
 		"--set", NULL, LAB_OPT_LIST, "SEC.KEY=VAL", offsetof(struct lab_cli_args, sets),   \
 		    offsetof(struct lab_cli_args, nsets),                                          \
-		    "override a key of experiment SEC (repeatable; SEC may hold dots)"             \
+		    "override a key of experiment SEC (repeatable; SEC may hold dots;\n"           \
+		    "the last --set of a key wins)"                                                \
 	}
 #define LAB_CLI_OPT_ONLY                                                                           \
 	{                                                                                          \

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/text_esc.h"
+
 /* Option values named like numbers (a row's arg) and what they allow. */
 static const struct opts_number {
 	const char *arg;
@@ -37,15 +39,22 @@ static char opts_escape_letter(unsigned char c)
 
 void lab_opts_puts_escaped(FILE *f, const char *s)
 {
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-		if (opts_escape_letter(*u))
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), len;
+	unsigned cp;
+
+	while (n) {
+		enum lab_esc_kind kind = lab_esc_classify(u, n, true, &len, &cp);
+		if (kind == LAB_ESC_PLAIN)
+			fwrite(u, 1, len, f);
+		else if (kind == LAB_ESC_CODE)
+			fprintf(f, "\\u%04x", cp);
+		else if (opts_escape_letter(*u))
 			fprintf(f, "\\%c", opts_escape_letter(*u));
-		else if (*u < 0x20 || *u == 0x7f)
-			fprintf(f, "\\x%02x", *u);
-		else if (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
-			fprintf(f, "\\u%04x", *++u);
 		else
-			fputc(*u, f);
+			fprintf(f, "\\x%02x", *u);
+		u += len;
+		n -= len;
 	}
 }
 
@@ -171,7 +180,14 @@ static int opts_store(const struct lab_cmd_opts *c, const struct lab_opt *o, int
 	if (opts_check_number(c, o, v))
 		return 2;
 	if (o->kind == LAB_OPT_VALUE) {
-		*(const char **)((char *)args + o->at) = v;
+		const char **field = (const char **)((char *)args + o->at);
+		if (*field) {
+			lab_opts_error("lab %s: %s%s%s given twice ('%s', then '%s'; allowed once)",
+			               c->name, o->alias ? o->alias : "", o->alias ? "/" : "",
+			               o->name, *field, v);
+			return 2;
+		}
+		*field = v;
 		return 0;
 	}
 	char what[64];

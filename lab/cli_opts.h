@@ -13,7 +13,7 @@
 
 enum lab_opt_kind {
 	LAB_OPT_FLAG,  /* sets a bool */
-	LAB_OPT_VALUE, /* stores a const char * (the last one given wins) */
+	LAB_OPT_VALUE, /* stores a const char *; given twice is an error */
 	LAB_OPT_LIST,  /* appends to a const char *[LAB_OPTS_LIST_MAX] with an unsigned count */
 };
 
@@ -51,10 +51,11 @@ struct lab_cmd_opts {
 
 /*
  * Parses argv[1..argc) into args (zeroed first) by c's table: "--opt VAL", "--opt=VAL", an
- * alias "-o VAL", flags, "-h"/"--help". A value named like a number in its row's arg is checked
- * here with lab_opts_number, so the command's own conversion sees only plain decimal text:
- * FRACTION is a decimal in [0, 1). Returns 0; LAB_OPTS_HELP after printing the help; or 2 (bad
- * usage) after printing one line on stderr.
+ * alias "-o VAL", flags, "-h"/"--help". A LAB_OPT_VALUE option given twice is bad usage (the
+ * command cannot tell which one was meant); a flag may repeat. A value named like a number in its
+ * row's arg is checked here with lab_opts_number, so the command's own conversion sees only plain
+ * decimal text: FRACTION is a decimal in [0, 1). Returns 0; LAB_OPTS_HELP after printing the help;
+ * or 2 (bad usage) after printing one line on stderr.
  */
 int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *args,
                    size_t args_size);
@@ -63,9 +64,11 @@ int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *ar
 void lab_opts_usage(const struct lab_cmd_opts *c, FILE *f);
 
 /*
- * Writes s to f with control bytes escaped (\n, \r, \t, \e, \xHH; the C1 controls as
- * \u0080..\u009f), so text from the user or from a file can neither break a line nor move the
- * terminal's cursor. Other bytes, UTF-8 included, pass unchanged.
+ * Writes s to f with what lab_esc_classify (lab/text_esc.h) does not pass escaped: control bytes
+ * (\n, \r, \t, \e, \xHH), bytes of no valid UTF-8 sequence (a lone 0x9b as \x9b), the C1
+ * controls as \u0080..\u009f and the bidi controls as \u202a..\u202e, \u2066..\u2069, so text
+ * from the user or from a file can neither break a line, move the terminal's cursor nor reorder
+ * the line. Other text, valid printable UTF-8 included, passes unchanged.
  */
 void lab_opts_puts_escaped(FILE *f, const char *s);
 

@@ -174,8 +174,8 @@ static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 		if (!strcmp(o->objective_arg, "absolute")) {
 			o->objective = LAB_AN_OBJ_ABSOLUTE;
 		} else if (strcmp(o->objective_arg, "relative")) {
-			fprintf(stderr, "lab %s: --objective '%s': allowed relative, absolute\n",
-			        argv[0], o->objective_arg);
+			lab_opts_error("lab %s: --objective '%s': allowed relative, absolute",
+			               argv[0], o->objective_arg);
 			return -1;
 		}
 	}
@@ -185,7 +185,9 @@ static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 		return -1;
 	}
 	if (o->dir && !lab_is_dir(o->dir)) {
-		fprintf(stderr, "lab %s: %s: not a results directory\n", argv[0], o->dir);
+		lab_opts_error("lab %s: %s: not a results directory (allowed: a directory lab run "
+		               "wrote)",
+		               argv[0], o->dir);
 		return -1;
 	}
 	return 0;
@@ -227,16 +229,18 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 	if (!o->no_plots && (rc = lab_an_plots_write(a, o->dir, 1, &plots, warn, err)))
 		return rc;
 	rc = lab_an_report_write(a, &plots, o->dir, err);
-	if (!rc && o->report_only)
-		printf("wrote %s/%s\n", o->dir, LAB_FILE_REPORT);
-	else if (!rc && o->no_plots)
-		fprintf(stderr, "lab analyze: wrote %s/{%s,%s,%s}\n", o->dir, LAB_FILE_SUMMARY,
-		        LAB_FILE_ANALYSIS, LAB_FILE_REPORT);
+	if (!rc && o->report_only) {
+		fputs("wrote ", stdout);
+		lab_opts_puts_escaped(stdout, o->dir);
+		printf("/%s\n", LAB_FILE_REPORT);
+	} else if (!rc && o->no_plots)
+		lab_opts_error("lab analyze: wrote %s/{%s,%s,%s}", o->dir, LAB_FILE_SUMMARY,
+		               LAB_FILE_ANALYSIS, LAB_FILE_REPORT);
 	else if (!rc)
-		fprintf(stderr, "lab analyze: wrote %s/{%s,%s,%s} and %zu plots in %s/%s (%s)\n",
-		        o->dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT, plots.n,
-		        o->dir, LAB_DIR_PLOTS,
-		        plots.rendered ? ".svg, .png, .dat, .gp" : ".dat and .gp only");
+		lab_opts_error("lab analyze: wrote %s/{%s,%s,%s} and %zu plots in %s/%s (%s)",
+		               o->dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT,
+		               plots.n, o->dir, LAB_DIR_PLOTS,
+		               plots.rendered ? ".svg, .png, .dat, .gp" : ".dat and .gp only");
 	lab_an_plots_free(&plots);
 	return rc;
 }
@@ -296,7 +300,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	char line[256];
 	if ((o.json || report_only) &&
 	    lab_an_flagged_line(&d, o.include_flagged, line, sizeof(line)))
-		fprintf(stderr, "lab %s: %s\n", argv[0], line);
+		lab_opts_error("lab %s: %s", argv[0], line);
 	if (o.dir && (rc = lab_analyze_write(&a, &o, &warn, &err)))
 		code = lab_an_exit(&err, argv[0]);
 	lab_print_warnings(&warn, argv[0]);
@@ -336,7 +340,7 @@ static int lab_compare_load(const char *dir, struct lab_an_data *d, int include_
 		rc = lab_an_levels_apply(d, include_flagged, err);
 	lab_print_warnings(&d->warn, "compare");
 	if (!rc && lab_an_flagged_line(d, include_flagged, line, sizeof(line)))
-		fprintf(stderr, "lab compare: %s: %s\n", dir, line);
+		lab_opts_error("lab compare: %s: %s", dir, line);
 	return rc;
 }
 
@@ -356,9 +360,8 @@ int lab_cmd_compare(int argc, char **argv)
 		char *end;
 		noise = strtod(o.noise, &end);
 		if (*end || end == o.noise || !(noise >= 0) || noise >= 1) {
-			fprintf(stderr,
-			        "lab compare: --noise '%s': a fraction in [0, 1), e.g. 0.01\n",
-			        o.noise);
+			lab_opts_error("lab compare: --noise '%s': a fraction in [0, 1), e.g. 0.01",
+			               o.noise);
 			return LAB_EXIT_USAGE;
 		}
 	}

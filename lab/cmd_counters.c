@@ -259,18 +259,24 @@ static int counters_record(const char *path, const char *events)
 int lab_cmd_counters(int argc, char **argv)
 {
 	bool json = false;
-	const char *fixture = NULL, *events = "sw ipc cache branch topdown flops";
+	const char *fixture = NULL, *events = NULL;
 
 	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "--record-fixture") || !strcmp(argv[i], "--events")) &&
-		    i + 1 >= argc) {
+		const char **val = !strcmp(argv[i], "--record-fixture") ? &fixture
+		                   : !strcmp(argv[i], "--events")       ? &events
+		                                                        : NULL;
+		if (val && i + 1 >= argc) {
 			lab_opts_error("lab counters: %s needs a value", argv[i]);
 			return LAB_EXIT_USAGE;
 		}
-		if (!strcmp(argv[i], "--record-fixture")) {
-			fixture = argv[++i];
-		} else if (!strcmp(argv[i], "--events")) {
-			events = argv[++i];
+		if (val && *val) {
+			lab_opts_error(
+			    "lab counters: %s given twice ('%s', then '%s'; allowed once)", argv[i],
+			    *val, argv[i + 1]);
+			return LAB_EXIT_USAGE;
+		}
+		if (val) {
+			*val = argv[++i];
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -284,7 +290,8 @@ int lab_cmd_counters(int argc, char **argv)
 		}
 	}
 	if (fixture)
-		return counters_record(fixture, events);
+		return counters_record(fixture,
+		                       events ? events : "sw ipc cache branch topdown flops");
 	if (json)
 		counters_json(lab_ctr_host_self());
 	else

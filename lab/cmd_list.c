@@ -94,17 +94,43 @@ static void describe_params(const char *title, const struct lab_param *table)
 	}
 }
 
+struct describe_args {
+	const char *kernel[1];
+	unsigned nkernel;
+};
+
+static const struct lab_opt describe_opts[] = {
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts describe_cmd = {
+    .name = "describe",
+    .synopsis = "KERNEL",
+    .about = "Explains what a kernel measures, what to expect, its parameters and metrics\n"
+             "(`lab list` names the kernels).\n",
+    .opts = describe_opts,
+    .pos_at = offsetof(struct describe_args, kernel),
+    .npos_at = offsetof(struct describe_args, nkernel),
+    .pos_max = 1,
+    .pos_what = "kernels",
+};
+
 int lab_cmd_describe(int argc, char **argv)
 {
-	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc == 2 ? stdout : stderr,
-		        "usage: lab describe KERNEL\n\nExplains what a kernel measures, what to "
-		        "expect, its parameters and metrics.\n");
-		return argc == 2 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	struct describe_args a;
+	int rc = lab_opts_parse(&describe_cmd, argc, argv, &a, sizeof(a));
+
+	if (rc)
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	if (!a.nkernel) {
+		lab_opts_error("lab describe: give a KERNEL (allowed: a name `lab list` prints)");
+		return LAB_EXIT_USAGE;
 	}
-	const struct lab_kernel *k = lab_plan_kernel_find(lab_kernels, argv[1]);
+	const struct lab_kernel *k = lab_plan_kernel_find(lab_kernels, a.kernel[0]);
 	if (!k) {
-		fprintf(stderr, "lab describe: unknown kernel '%s' (see lab list)\n", argv[1]);
+		lab_opts_error("lab describe: unknown kernel '%s' (allowed: a name `lab list` "
+		               "prints)",
+		               a.kernel[0]);
 		return LAB_EXIT_USAGE;
 	}
 	printf("%s: %s\n\n%s\n", k->name, k->summary, k->description ? k->description : "");
@@ -139,10 +165,29 @@ int lab_cmd_describe(int argc, char **argv)
 	return LAB_EXIT_OK;
 }
 
+struct version_args {
+	bool unused;
+};
+
+static const struct lab_opt version_opts[] = {
+    LAB_OPTS_END,
+};
+
+static const struct lab_cmd_opts version_cmd = {
+    .name = "version",
+    .synopsis = "",
+    .about = "Prints the version, the compiler and its flags, hwloc's version and the kernel "
+             "ABI.\n",
+    .opts = version_opts,
+};
+
 int lab_cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	struct version_args a;
+	int rc = lab_opts_parse(&version_cmd, argc, argv, &a, sizeof(a));
+
+	if (rc)
+		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	printf("lab %s (git %s%s)\n", LAB_VERSION, LAB_GIT_SHA, LAB_GIT_DIRTY ? ", dirty" : "");
 	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);

@@ -264,12 +264,14 @@ static void run_report(const struct run_console *con, const char *self, const ch
 		lab_opts_error("lab: %s (run.json may still say \"running\")", cerr->msg);
 	if (rc == -LAB_EINTR)
 		lab_opts_error("lab: interrupted; the finished points are in %s", dir);
+	/* the directory as -o named it: escaped, as in every message */
+	fputs("\nresults: ", stdout);
+	lab_opts_puts_escaped(stdout, dir);
 	if (rc == 0 && crc == 0)
-		printf("\nresults: %s (%u points, %u skipped, %u failed verification or setup)\n",
-		       dir, npts, con->skipped, con->failed);
+		printf(" (%u points, %u skipped, %u failed verification or setup)\n", npts,
+		       con->skipped, con->failed);
 	else {
-		printf("\nresults: %s is incomplete: %u of %u points finished", dir, con->done,
-		       npts);
+		printf(" is incomplete: %u of %u points finished", con->done, npts);
 		/* their finished runs are kept; run.json says runs < runs_planned */
 		if (con->begun > con->done)
 			printf(", %u more with fewer runs than planned", con->begun - con->done);
@@ -280,8 +282,15 @@ static void run_report(const struct run_console *con, const char *self, const ch
 	lab_run_warn_print(stderr, &con->warn);
 	/* The binary as the user called it (build/lab/lab from the source tree), so the line
 	 * works from where they are; plain `lab` when it came from the PATH. */
-	printf("next: %s analyze %s\n", self && strchr(self, '/') ? self : "lab", dir);
+	printf("next: ");
+	lab_opts_puts_escaped(stdout, self && strchr(self, '/') ? self : "lab");
+	fputs(" analyze ", stdout);
+	lab_opts_puts_escaped(stdout, dir);
+	putchar('\n');
 }
+
+/* The longest results directory name, -o's or the lab's own, plus one. */
+#define RUN_DIR_MAX 512
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
 {
@@ -293,7 +302,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_selfcheck sc;
 	struct lab_prov prov;
 	struct lab_err err = {0}, cerr = {0};
-	char dir[512], est[160];
+	char dir[RUN_DIR_MAX], est[160];
 
 	lab_prov_collect(&prov);
 	info.prov = &prov;
@@ -357,6 +366,11 @@ int lab_cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	if (a.out_dir && strlen(a.out_dir) >= RUN_DIR_MAX) { /* not cut short into another name */
+		lab_opts_error("lab run: -o %.40s...: a name of %zu bytes (allowed at most %d)",
+		               a.out_dir, strlen(a.out_dir), RUN_DIR_MAX - 1);
+		return LAB_EXIT_USAGE;
+	}
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);

@@ -106,7 +106,9 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 	unsigned i = 0;
 
 	printf("%s\n", lab_topo_summary(topo));
-	printf("source: %s%s\n", lab_topo_source(topo),
+	fputs("source: ", stdout); /* a file name as the user gave it: escaped */
+	lab_opts_puts_escaped(stdout, lab_topo_source(topo));
+	printf("%s\n",
 	       lab_topo_is_thissystem(topo) ? "" : " (not this machine: plans only, never binds)");
 	while (i < npus) {
 		unsigned j = i;
@@ -235,9 +237,9 @@ int lab_cmd_topo(int argc, char **argv)
 	bool json = a.json;
 	if (lab_topo_open(&topo, spec, &err) < 0) {
 		if (spec)
-			fprintf(stderr, "lab: --topology %s\n", err.msg);
+			lab_opts_error("lab: --topology %s", err.msg);
 		else
-			fprintf(stderr, "lab: %s\n", err.msg);
+			lab_opts_error("lab: %s", err.msg);
 		return spec ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	unsigned npus = lab_topo_pus(topo, NULL, 0);
@@ -250,12 +252,12 @@ int lab_cmd_topo(int argc, char **argv)
 		goto out;
 	}
 	if (lab_env_probe(&env, topo, &err) != 0) {
-		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_opts_error("lab: %s", err.msg);
 		rc = LAB_EXIT_USAGE;
 		goto out;
 	}
 	if (lab_topo_domains_list(topo, &doms, &err) < 0) {
-		fprintf(stderr, "lab topo: %s\n", err.msg);
+		lab_opts_error("lab topo: %s", err.msg);
 		rc = LAB_EXIT_FAILURE;
 		goto out;
 	}

@@ -71,8 +71,9 @@ int lab_fleet_file_write(const char *dir, const char *name, const char *lab, con
                          size_t len, void (*fn)(FILE *, const char *, const char *));
 
 /*
- * s for a terminal: control bytes (C0, DEL, and C1 as UTF-8 U+0080..U+009F) written as \xNN and a
- * backslash as \\, so text read from files cannot move the cursor, erase a line or fake one.
+ * s for a terminal: what lab_esc_classify (lab/text_esc.h) does not pass (C0, DEL, bytes of no
+ * valid UTF-8, the C1 and bidi controls) written byte for byte as \xNN and a backslash as \\, so
+ * text read from files cannot move the cursor, erase a line, fake one or reorder it.
  * lab_fleet_esc returns a fresh string (the caller frees it), or a constant "(out of memory)"
  * that must not be freed: use lab_fleet_esc_free.
  */

@@ -66,8 +66,13 @@ int lab_fleet_parse(int argc, char **argv, struct fleet_opts *o)
 			o->dry_run = 1;
 		} else if ((k < FLEET_NOPT || out || topo) && i + 1 < argc) {
 			const char *v = argv[++i];
+			const char **dst = out ? &o->out : topo ? &o->topology : vals[k];
+			if (*dst) {
+				fleet_say(a, v, ": given twice (allowed once)");
+				return -1;
+			}
 			if (out || topo) {
-				*(out ? &o->out : &o->topology) = v;
+				*dst = v;
 				continue;
 			}
 			if (!v[0] || !lab_an_fleet_arg_ok(v)) {
@@ -76,7 +81,7 @@ int lab_fleet_parse(int argc, char **argv, struct fleet_opts *o)
 				          "._+-:,[]&|*(), not starting with '-')");
 				return -1;
 			}
-			*vals[k] = v;
+			*dst = v;
 		} else if (a[0] == '-' && a[1]) {
 			fleet_say("unknown option or missing value:", a, " (see --help)");
 			return -1;

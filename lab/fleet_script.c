@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lab/fleet_int.h"
+#include "lab/text_esc.h"
 
 /* s as one shell word: inside single quotes, each ' written as '\''. */
 void lab_fleet_quote(FILE *f, const char *s)
@@ -85,35 +86,25 @@ void lab_fleet_argv_free(struct lab_fleet_argv *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Bytes of s from p that print as they are: not a control byte, not a backslash, and not the
- * UTF-8 form of a C1 control (0xc2 0x80..0x9f), which terminals read as ESC [ and the like. */
-static size_t fleet_plain(const unsigned char *p)
-{
-	size_t n = 0;
-
-	while (p[n] >= 0x20 && p[n] != 0x7f && p[n] != '\\' &&
-	       !(p[n] == 0xc2 && p[n + 1] >= 0x80 && p[n + 1] <= 0x9f))
-		n++;
-	return n;
-}
-
 void lab_fleet_put(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), len;
+	unsigned cp;
 
-	for (;;) {
-		size_t n = fleet_plain(p);
-		fwrite(p, 1, n, f);
-		p += n;
-		if (!*p)
-			return;
-		if (*p == '\\')
+	while (n) {
+		/* what passes is lab_esc_classify's rule; the escapes here read back byte for byte
+		 */
+		enum lab_esc_kind kind = lab_esc_classify(p, n, true, &len, &cp);
+		if (kind == LAB_ESC_PLAIN && *p != '\\')
+			fwrite(p, 1, len, f);
+		else if (*p == '\\')
 			fputs("\\\\", f);
-		else if (*p == 0xc2)
-			fprintf(f, "\\xc2\\x%02x", *++p);
 		else
-			fprintf(f, "\\x%02x", *p);
-		p++;
+			for (size_t i = 0; i < len; i++)
+				fprintf(f, "\\x%02x", p[i]);
+		p += len;
+		n -= len;
 	}
 }
 

@@ -2,53 +2,142 @@
 #include "lab/text_esc.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
+
+/* The bytes of a UTF-8 sequence led by b (0: b leads none), and the range of its second byte
+ * (narrower than 0x80..0xbf where that would allow an overlong form, a surrogate or a code
+ * point past U+10FFFF). */
+static size_t esc_utf8_len(unsigned char b, unsigned char *lo, unsigned char *hi)
+{
+	*lo = 0x80;
+	*hi = 0xbf;
+	if (b >= 0xc2 && b <= 0xdf)
+		return 2;
+	if (b >= 0xe0 && b <= 0xef) {
+		*lo = b == 0xe0 ? 0xa0 : 0x80;
+		*hi = b == 0xed ? 0x9f : 0xbf;
+		return 3;
+	}
+	if (b >= 0xf0 && b <= 0xf4) {
+		*lo = b == 0xf0 ? 0x90 : 0x80;
+		*hi = b == 0xf4 ? 0x8f : 0xbf;
+		return 4;
+	}
+	return 0;
+}
+
+/* C1 controls, and the bidi embeddings, overrides and isolates ("Trojan Source"). */
+static bool esc_code_escaped(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+enum lab_esc_kind lab_esc_classify(const unsigned char *s, size_t n, bool at_end, size_t *len,
+                                   unsigned *cp)
+{
+	unsigned char lo, hi;
+	size_t need = esc_utf8_len(s[0], &lo, &hi);
+
+	*len = 1;
+	*cp = s[0];
+	if (s[0] < 0x80)
+		return s[0] < 0x20 || s[0] == 0x7f ? LAB_ESC_BYTE : LAB_ESC_PLAIN;
+	if (!need)
+		return LAB_ESC_BYTE;
+	*cp = s[0] & (0x7f >> need);
+	for (size_t i = 1; i < need; i++) {
+		if (i >= n) {
+			*len = at_end ? 1 : 0;
+			*cp = s[0];
+			return at_end ? LAB_ESC_BYTE : LAB_ESC_MORE;
+		}
+		if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf)) {
+			*cp = s[0];
+			return LAB_ESC_BYTE;
+		}
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	*len = need;
+	return esc_code_escaped(*cp) ? LAB_ESC_CODE : LAB_ESC_PLAIN;
+}
 
 struct lab_text_esc {
 	FILE *out;
-	int pend; /* a 0xc2 byte held back until the next byte shows whether it starts a C1 */
+	unsigned char pend[4]; /* the start of a UTF-8 sequence the last write ended inside */
+	size_t npend;
 };
 
-/* 1 when c is written as it is whatever follows (0xc2 waits for the next byte). */
-static int text_esc_plain(unsigned char c)
+/* Writes the character s[0..len) of kind as it is or escaped; '\n' passes. */
+static void text_esc_put(FILE *out, const unsigned char *s, size_t len, enum lab_esc_kind kind,
+                         unsigned cp)
 {
-	return (c >= 0x20 && c != 0x7f && c != 0xc2) || c == '\n';
+	if (kind == LAB_ESC_PLAIN || *s == '\n')
+		fwrite(s, 1, len, out);
+	else if (kind == LAB_ESC_CODE)
+		fprintf(out, "\\u%04x", cp);
+	else
+		fprintf(out, "\\x%02x", *s);
 }
 
-static void text_esc_byte(struct lab_text_esc *t, unsigned char c)
+/* Writes s[0..n) escaped; keeps a sequence it ends inside for the next write (unless at_end).
+ * Returns how many bytes of s it kept. */
+static size_t text_esc_chars(struct lab_text_esc *t, const unsigned char *s, size_t n, bool at_end)
 {
-	if (t->pend) {
-		t->pend = 0;
-		if (c >= 0x80 && c <= 0x9f) {
-			fprintf(t->out, "\\u%04x", c);
-			return;
+	size_t i = 0, len;
+	unsigned cp;
+
+	while (i < n) {
+		size_t run = 0;
+
+		/* a run of ASCII text goes out in one call, not byte by byte */
+		while (i + run < n &&
+		       ((s[i + run] >= 0x20 && s[i + run] < 0x7f) || s[i + run] == '\n'))
+			run++;
+		if (run) {
+			fwrite(s + i, 1, run, t->out);
+			i += run;
+			continue;
 		}
-		putc(0xc2, t->out);
+		enum lab_esc_kind kind = lab_esc_classify(s + i, n - i, at_end, &len, &cp);
+		if (kind == LAB_ESC_MORE)
+			return n - i;
+		text_esc_put(t->out, s + i, len, kind, cp);
+		i += len;
 	}
-	if (c == 0xc2)
-		t->pend = 1;
-	else if ((c < 0x20 && c != '\n') || c == 0x7f)
-		fprintf(t->out, "\\x%02x", c);
-	else
-		putc(c, t->out);
+	return 0;
 }
 
 static ssize_t text_esc_write(void *cookie, const char *buf, size_t n)
 {
 	struct lab_text_esc *t = cookie;
+	const unsigned char *s = (const unsigned char *)buf;
+	size_t used = 0, kept;
 
-	for (size_t i = 0; i < n;) {
-		size_t run = 0;
+	if (t->npend) {
+		/* the held start of a sequence and what may complete it: at most 3 + 4 bytes */
+		unsigned char tmp[8];
+		size_t m = t->npend, take = n < 4 ? n : 4, len;
+		unsigned cp;
 
-		/* a run of bytes that pass as they are goes out in one call, not byte by byte */
-		while (!t->pend && i + run < n && text_esc_plain((unsigned char)buf[i + run]))
-			run++;
-		if (run) {
-			fwrite(buf + i, 1, run, t->out);
-			i += run;
-		} else
-			text_esc_byte(t, (unsigned char)buf[i++]);
+		memcpy(tmp, t->pend, m);
+		memcpy(tmp + m, s, take);
+		t->npend = 0;
+		enum lab_esc_kind kind = lab_esc_classify(tmp, m + take, false, &len, &cp);
+		if (kind == LAB_ESC_MORE) { /* then take == n: all of buf joins the held bytes */
+			memcpy(t->pend, tmp, m + take);
+			t->npend = m + take;
+			return (ssize_t)n;
+		}
+		text_esc_put(t->out, tmp, len, kind, cp);
+		if (len < m) /* a broken sequence: the held continuation bytes, each escaped */
+			text_esc_chars(t, tmp + len, m - len, true);
+		used = len > m ? len - m : 0;
 	}
+	kept = text_esc_chars(t, s + used, n - used, false);
+	memcpy(t->pend, s + n - kept, kept);
+	t->npend = kept;
 	return ferror(t->out) ? -1 : (ssize_t)n;
 }
 
@@ -57,8 +146,7 @@ static int text_esc_close(void *cookie)
 	struct lab_text_esc *t = cookie;
 	int rc;
 
-	if (t->pend)
-		putc(0xc2, t->out);
+	text_esc_chars(t, t->pend, t->npend, true);
 	rc = ferror(t->out) ? -1 : 0;
 	free(t);
 	return rc;

@@ -119,8 +119,8 @@ LAB_TEST(analyze_csv_errors_exit_2)
 LAB_TEST(analyze_csv_not_a_file_exit_2)
 {
 	static const char *const cases[][2] = {
-	    {"fifo.csv", "fifo.csv: not a regular file (a FIFO)"},
-	    {"dir.csv", "dir.csv: not a regular file (a directory)"},
+	    {"fifo.csv", "fifo.csv: not a regular file (a FIFO; allowed: a regular file)"},
+	    {"dir.csv", "dir.csv: not a regular file (a directory; allowed: a regular file)"},
 	    {"missing.csv", "cannot open missing.csv: No such file or directory"},
 	};
 	char *out = NULL, *err = NULL, path[1024], args[1200];

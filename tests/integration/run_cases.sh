@@ -531,6 +531,94 @@ errors_escape_control_bytes)
 	grep -qF '\e\u009bx' "$tmp/err"
 	expect_one_line 2 "$lab" run "$tmp/n.ini" -o "$(printf '%s/n.ini/a\nb' "$tmp")"
 	grep -qF 'n.ini/a\nb: Not a directory' "$tmp/err"
+	# --topology, describe, analyze and report echo their argument escaped too
+	expect_one_line 2 "$lab" topo --topology "$(printf 'synthetic:pack:2 pu:1\033[31m\a')"
+	grep -qF 'pu:1\e[31m\x07' "$tmp/err"
+	expect_one_line 2 "$lab" topo --topology "foo${esc}[31m"
+	grep -qF -- '--topology foo\e[31m: unknown topology' "$tmp/err"
+	expect_one_line 2 "$lab" topo --topology "xml:/nonexist/${esc}[31mx"
+	grep -qF 'xml:/nonexist/\e[31mx' "$tmp/err"
+	expect_one_line 2 "$lab" describe "noop${esc}[31m"
+	grep -qF "unknown kernel 'noop\e[31m'" "$tmp/err"
+	expect_one_line 2 "$lab" analyze "nodir${esc}[31m"
+	grep -qF 'nodir\e[31m: not a results directory' "$tmp/err"
+	expect_one_line 2 "$lab" report "nodir${esc}[31m"
+	grep -qF 'nodir\e[31m: not a results directory' "$tmp/err"
+	# a raw C1 byte (0x9b, the 8-bit CSI) and the bidi overrides: escaped, UTF-8 text kept
+	expect_one_line 2 "$lab" describe "$(printf 'a\233b\342\200\256c\342\201\246d\303\251')"
+	grep -qF "'a\x9bb\u202ec\u2066d$(printf '\303\251')'" "$tmp/err"
+	if LC_ALL=C grep -q "$(printf '[\200-\237]')" "$tmp/err"; then
+		echo "raw C1 bytes"
+		exit 1
+	fi
+	;;
+unusable_paths)
+	# A config that is no regular file, and an -o that cannot be a results directory (a
+	# dangling link, a loop of links, a file, a name cut short): bad usage, exit 2, one line
+	# that says what is allowed, nothing written.
+	printf '[n]\nkernel = noop\n' >"$tmp/n.ini"
+	mkdir "$tmp/adir"
+	bad_path() { # pattern, then the command
+		pat=$1
+		shift
+		rc=0
+		"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && grep -qF -- "$pat" "$tmp/err" ||
+			{ echo "exit code $rc: $*"; cat "$tmp/err"; exit 1; }
+	}
+	bad_path "adir: not a regular file (a directory; allowed: a regular file)" \
+		"$lab" plan "$tmp/adir"
+	ln -s "$tmp/nowhere" "$tmp/dangling"
+	bad_path "dangling is a symbolic link to nothing that exists (allowed: -o a new directory" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/dangling"
+	[ ! -e "$tmp/nowhere" ]
+	ln -s "$tmp/loop" "$tmp/loop"
+	bad_path "loop is a symbolic link to itself or a loop of links (allowed:" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/loop"
+	bad_path "dangling/sub: No such file or directory (allowed: -o a new directory" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/dangling/sub"
+	bad_path "n.ini exists and is not a directory (allowed:" "$lab" run "$tmp/n.ini" -o "$tmp/n.ini"
+	long="$tmp/$(printf '%0600d' 0 | tr 0 a | sed 's|\(a\{100\}\)|\1/|g')"
+	bad_path "bytes (allowed at most 511)" "$lab" run "$tmp/n.ini" -o "$long"
+	[ "$(ls "$tmp")" = "$(printf 'adir\ndangling\nerr\nloop\nn.ini\nout')" ]
+	;;
+options_given_twice)
+	# A single-valued option given twice is bad usage (exit 2, one line naming both values);
+	# every subcommand refuses what it does not know, lab version included. Of two --set of
+	# one key the last wins, as lab run --help says.
+	printf '[n]\nkernel = noop\n' >"$tmp/n.ini"
+	usage_line() { # pattern, then the command: exit 2, one line on stderr, nothing on stdout
+		pat=$1
+		shift
+		rc=0
+		"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] &&
+			grep -qF -- "$pat" "$tmp/err" ||
+			{ echo "exit code $rc: $*"; cat "$tmp/err" "$tmp/out"; exit 1; }
+	}
+	usage_line "lab version: unknown option '--bogus'" "$lab" version --bogus
+	usage_line "lab version: unexpected argument 'x'" "$lab" version x
+	usage_line "-o/--output given twice ('$tmp/a', then '$tmp/b'; allowed once)" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/a" -o "$tmp/b"
+	[ ! -e "$tmp/a" ] && [ ! -e "$tmp/b" ]
+	usage_line "--output given twice" "$lab" run "$tmp/n.ini" --output="$tmp/a" -o "$tmp/b"
+	usage_line "--topology given twice" "$lab" plan "$tmp/n.ini" --topology synthetic:pu:1 \
+		--topology synthetic:pu:2
+	usage_line "--topology given twice" "$lab" topo --topology synthetic:pu:1 \
+		--topology synthetic:pu:2
+	usage_line "--objective given twice" "$lab" analyze "$tmp" --objective absolute \
+		--objective relative
+	usage_line "--csv given twice" "$lab" analyze --csv a --csv b
+	usage_line "--noise given twice" "$lab" compare "$tmp" "$tmp" --noise 0.1 --noise 0.2
+	usage_line "--events given twice" "$lab" counters --events sw --events ipc
+	usage_line "-o 'b': given twice" "$lab" fleet "$tmp/n.ini" -o a -o b
+	usage_line "--nodes '2': given twice" "$lab" fleet "$tmp/n.ini" --nodes 1 --nodes 2
+	usage_line "lab describe: unknown option '--bogus'" "$lab" describe --bogus
+	usage_line "lab describe: give a KERNEL" "$lab" describe
+	usage_line "lab describe: too many kernels" "$lab" describe noop noop
+	"$lab" version --help | grep -q '^usage: lab version'
+	"$lab" plan "$tmp/n.ini" --set n.delay_loops=3 --set n.delay_loops=4 | grep -q 'delay_loops=4;'
+	"$lab" run --help | grep -q 'the last --set of a key wins'
 	;;
 runs_and_precision)
 	# Issue 22. runs = 3: samples.csv ends with a run column holding 0, 1 and 2 for every point,

@@ -156,13 +156,13 @@ config_special_files)
 	# Issue 19: /dev/zero was copied forever, a FIFO hung and left config.ini and logs/, a
 	# directory exited 1. Each is refused up front (exit 2) and leaves nothing.
 	fake_slurm
-	expect 2 "not a regular file (a character device)" timeout 20 "$lab" fleet /dev/zero -o "$tmp/f"
+	expect 2 "not a regular file (a character device; allowed: a regular file)" timeout 20 "$lab" fleet /dev/zero -o "$tmp/f"
 	[ ! -e "$tmp/f" ] || fail "/dev/zero left $tmp/f"
 	mkfifo "$tmp/fifo"
-	expect 2 "not a regular file (a FIFO)" timeout 20 "$lab" fleet "$tmp/fifo" -o "$tmp/f"
+	expect 2 "not a regular file (a FIFO; allowed: a regular file)" timeout 20 "$lab" fleet "$tmp/fifo" -o "$tmp/f"
 	[ ! -e "$tmp/f" ] || fail "a FIFO left $tmp/f"
-	expect 2 "not a regular file (a directory)" "$lab" fleet "$tmp" -o "$tmp/f" --dry-run
-	expect 2 "not a regular file (a directory)" "$lab" fleet "$tmp" -o "$tmp/f"
+	expect 2 "not a regular file (a directory; allowed: a regular file)" "$lab" fleet "$tmp" -o "$tmp/f" --dry-run
+	expect 2 "not a regular file (a directory; allowed: a regular file)" "$lab" fleet "$tmp" -o "$tmp/f"
 	[ ! -e "$tmp/f" ] || fail "a directory as config left $tmp/f"
 	truncate -s 65M "$tmp/huge.ini"
 	expect 2 "allowed at most 64 MiB" "$lab" fleet "$tmp/huge.ini" -o "$tmp/f"

@@ -248,6 +248,13 @@ LAB_TEST(terminal_text_escapes_control_bytes)
 	             "c1 \\xc2\\x9b2K");                                      /* U+009B, a CSI */
 	CHECK_EQ_STR(ft_put("caf\xc3\xa9 \xc2\xa0"), "caf\xc3\xa9 \xc2\xa0"); /* text stays */
 	CHECK_EQ_STR(ft_put("back\\x1b"), "back\\\\x1b"); /* no faked escape either */
+	/* a raw C1 byte (8-bit CSI) and a bidi override, as the other writers see them */
+	CHECK_EQ_STR(ft_put("a\x9b"
+	                    "2K"),
+	             "a\\x9b2K");
+	CHECK_EQ_STR(ft_put("n\xe2\x80\xae"
+	                    "exe.gpj"),
+	             "n\\xe2\\x80\\xaeexe.gpj");
 	CHECK_EQ_STR(ft_put(""), "");
 	char *e = lab_fleet_esc("x\x1by");
 	CHECK_EQ_STR(e, "x\\x1by");

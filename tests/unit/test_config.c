@@ -135,12 +135,33 @@ LAB_TEST(comments)
 	            "  ; indented comment\n"
 	            "kernel = noop ; inline comment\n"
 	            "placement = list:0;1\n"
-	            "note = a # not a comment\n");
+	            "note = a#b # an inline '#' comment, as docs/configs.md says\n"
+	            "reps = 3\t# after a tab\n"
+	            "seed = 4 #\n");
 	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
 	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
-	/* An inline ';' needs a blank before it. */
+	/* An inline ';' or '#' needs a blank before it. */
 	CHECK_EQ_STR(tc_value(&t, "a", "placement"), "list:0;1");
-	CHECK_EQ_STR(tc_value(&t, "a", "note"), "a # not a comment");
+	CHECK_EQ_STR(tc_value(&t, "a", "note"), "a#b");
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "3");
+	CHECK_EQ_STR(tc_value(&t, "a", "seed"), "4");
+	tc_free(&t);
+}
+
+/* A '#' after a blank ends a line before its separator too: the line has no key then. */
+LAB_TEST(hash_comment_before_separator)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\n"
+	            "kernel # = noop\n"
+	            "threads = 1,\n"
+	            "  2, # a comment ends a continuation line\n"
+	            "  # a comment line does not end the value\n"
+	            "  4\n");
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:2: expected 'key = value', got 'kernel # = noop'");
+	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "1, 2, 4");
 	tc_free(&t);
 }
 
@@ -290,6 +311,25 @@ LAB_TEST(duplicate_section)
 	tc_load(&t, "[a]\nkernel = noop\n\n[a]\nkernel = noop\n");
 	REQUIRE(lab_diag_count(&t.d) == 1);
 	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:4: [a]: duplicate section (first at line 1)");
+	tc_free(&t);
+}
+
+/* [lessons] is per file like [global], but two of them in one file are a duplicate section. */
+LAB_TEST(duplicate_lessons_section)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\nkernel = noop\n[lessons]\nx = cost(a: threads=1) > 0\n[lessons]\n"
+	            "y = cost(a: threads=1) > 0\n");
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:5: [lessons]: duplicate section (first at line 3)");
+	tc_free(&t);
+	/* one [lessons] in each of two files is no duplicate */
+	struct lab_err err = {0};
+	const char *b = "[lessons]\ny = cost(a: threads=1) > 0\n";
+	tc_load(&t, "[a]\nkernel = noop\n[lessons]\nx = cost(a: threads=1) > 0\n");
+	CHECK_EQ_I64(lab_cfg_load_text(&t.cfg, "u.ini", b, strlen(b), &t.d, &err), 0);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
 	tc_free(&t);
 }
 
@@ -533,12 +573,16 @@ LAB_TEST(value_too_long)
 	REQUIRE(text);
 	for (int i = 0; i < 380; i++)
 		n += (size_t)sprintf(text + n, "  %0180d\n", i);
+	n += (size_t)sprintf(text + n, "reps = 3\n  4\n");
 	struct tc t;
 	tc_load(&t, text);
-	CHECK(lab_diag_count(&t.d) >= 1);
+	/* once, at the line that passes the limit: not once per continuation line after it */
+	CHECK_EQ_U64(lab_diag_count(&t.d), 1);
 	CHECK(strstr(t.d.msg[0], "[a] x: value too long (allowed at most 65536 characters") !=
 	      NULL);
 	CHECK(strlen(tc_value(&t, "a", "x")) < LAB_CFG_VALUE_MAX);
+	/* the next key and its continuation line are read as ever */
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "3 4");
 	tc_free(&t);
 	free(text);
 }

@@ -257,9 +257,14 @@ LAB_TEST(topology_errors)
 	    {DIES, "D0:3",
 	     "error: in 'D0:3': index 3 is past domain D0 (allowed D0:0-2: 3 CPUs, "
 	     "3 physical cores first)"},
+	    /* an E: selection past its domain is said in its COUNT, as written */
 	    {AMD, "E:M0:8:2:8",
-	     "error: in 'E:M0:8:2:8': index 8 is past domain M0 (allowed "
-	     "M0:0-7: 8 CPUs, 4 physical cores first)"},
+	     "error: in 'E:M0:8:2:8': COUNT 8 runs past domain M0 (allowed COUNT 1 .. 2 with "
+	     "this CHUNK and STRIDE: M0 has 8 CPUs, 4 physical cores first)"},
+	    {INTEL, "E:S0:17",
+	     "error: in 'E:S0:17': COUNT 17 runs past domain S0 (allowed COUNT 1 .. 16: S0 has "
+	     "16 CPUs, 8 physical cores first)"},
+	    {INTEL, "E:S0:16", "0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23"},
 	    {INTEL, "S0:0@N:0",
 	     "error: in 'N:0': cpu 0 (N:0) is selected twice (each thread "
 	     "needs its own CPU)"},

@@ -82,7 +82,11 @@ LAB_TEST(bad_claims_name_the_column)
 	bad("cost(a: s=1, s=2) >= 1", "'s' given twice", "column");
 	bad("cost(a >= 1", "column 8", "')' or ', KEY=VALUE'");
 	bad("cost(: x=1) >= 1", "column 6", "expected an experiment name");
-	bad("cost(a) >= 0x10", "column 12", "bad number");
+	bad("cost(a) >= 0x10", "column 12", "bad number (allowed a plain decimal like 1.5 or 2e3)");
+	bad("cost(a) >= 1e309", "column 12",
+	    "number 1e309 out of range (allowed 0 or a magnitude from 1e-30 to 1e30)");
+	bad("cost(a) >= 1e-400", "column 12",
+	    "number 1e-400 out of range (allowed 0 or a magnitude from 1e-30 to 1e30)");
 	bad("cost(a) >= inf", "column 12", "unknown function 'inf'");
 	bad("cost(a: p=\"list:0,1) >= 1", "column", "unterminated");
 	bad("metric(cost(a)) > 1", "column 12", "',' after the metric name");

@@ -124,11 +124,80 @@ LAB_TEST(u64_overflow)
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "1e400"),
 	             "too large (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "1e-400"),
-	             "not a number (expected an integer, e.g. 1000 or 10M)");
+	             "not a whole number (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_size, "99999999999999999999K"),
 	             "too large (expected a size in bytes, e.g. 64, 4K, 1MiB, 2G)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "1.5"),
 	             "not a whole number (expected an integer, e.g. 1000 or 10M)");
+}
+
+/* Integers are read on their decimal digits, never through a double: nothing is rounded. */
+LAB_TEST(integers_exact)
+{
+	const char *whole = "not a whole number (expected an integer, e.g. 1000 or 10M)";
+
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "9007199254740993.5"), whole);
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "1.0000000000000001"), whole);
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "0.5K"), "(accepted)");
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "0.0005K"), whole);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "9007199254740993.0"), 9007199254740993ull);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "12345678901234567.8K"), 12345678901234567800ull);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "18446744073709551.615K"), UINT64_MAX);
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "18446744073709551.616K"),
+	             "too large (expected an integer, e.g. 1000 or 10M)");
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "9007199254740993e0"), 9007199254740993ull);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "90071992547409930e-1"), 9007199254740993ull);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "1e19"), 10000000000000000000ull);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "0.001K"), 1); /* whole exactly: 0.001 × 1000 */
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "000000000000000000000000000042"), 42);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "42.000000000000000000000000000000"), 42);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "0e999999999999"), 0);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, ".5K"), 500);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "+7"), 7);
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "1e"),
+	             "unknown suffix 'e' (expected an integer, e.g. 1000 or 10M)");
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "."),
+	             "not a number (expected an integer, e.g. 1000 or 10M)");
+	/* sizes: binary suffixes, exact far past 2^53 */
+	CHECK_EQ_U64(u64_of(lab_parse_size, "8589934591.75K"), 8796093021952ull);
+	CHECK_EQ_U64(u64_of(lab_parse_size, "17179869183.999999999G"), 18446744073709551615ull);
+	CHECK_EQ_STR(u64_error(lab_parse_size, "17179869184G"),
+	             "too large (expected a size in bytes, e.g. 64, 4K, 1MiB, 2G)");
+	CHECK_EQ_U64(u64_of(lab_parse_size, "0.000000000931322574615478515625G"), 1);
+	CHECK_EQ_STR(u64_error(lab_parse_size, "0.1K"),
+	             "not a whole number (expected a size in bytes, e.g. 64, 4K, 1MiB, 2G)");
+	/* durations: 2^64 - 1 ns, and a fraction of a nanosecond */
+	CHECK_EQ_U64(u64_of(lab_parse_duration, "18446744073.709551615s"), UINT64_MAX);
+	CHECK_EQ_U64(u64_of(lab_parse_duration, "9007199254740993ns"), 9007199254740993ull);
+	CHECK_EQ_STR(u64_error(lab_parse_duration, "18446744073.709551616s"),
+	             "too large (expected a duration with unit ns, us, ms or s, e.g. 50us)");
+	CHECK_EQ_STR(
+	    u64_error(lab_parse_duration, "1.0000000001s"),
+	    "not a whole number (expected a duration with unit ns, us, ms or s, e.g. 50us)");
+}
+
+/* A key's value that is no whole count of its unit, or past 2^64, names the key's range. */
+LAB_TEST(integers_exact_field_messages)
+{
+	struct tp_params v;
+	struct lab_err err;
+
+	CHECK_EQ_I64(tp_parse("count", "2.5", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "not a whole number (allowed 1 .. 1000000 ops)");
+	CHECK_EQ_I64(tp_parse("count", "99999999999999999999K", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "too large (allowed 1 .. 1000000 ops)");
+	CHECK_EQ_I64(tp_parse("bytes", "8.5", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "not a whole number of bytes (allowed 8 .. 1G bytes)");
+	CHECK_EQ_I64(tp_parse("wait", "1e-400s", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "too small: under 1ns (allowed 0 .. 60s)");
+	CHECK_EQ_I64(tp_parse("wait", "2.5ns", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "not a whole number of nanoseconds (allowed 0 .. 60s)");
+	CHECK_EQ_I64(tp_parse("wait", "wait", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg,
+	             "not a number (expected a duration with unit ns, us, ms or s, e.g. 50us)");
+	CHECK_EQ_I64(tp_parse("ratio", "1e-400", &v, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "too close to 0 (expected 0 or a number of magnitude 1e-307 or more, "
+	                      "e.g. 0.5)");
 }
 
 /* Hexadecimal is no documented form: strtod would read "0x10" as 16 and "0x1p6" as 64. */

@@ -155,6 +155,39 @@ static const struct lab_resolved *tp_key(const struct lab_experiment *e, const c
 	return NULL;
 }
 
+/* A value too long to read is one error, at the line that passes the limit: not one per
+ * continuation line after it, and not again as a list with an empty value at its cut end. */
+LAB_TEST(too_long_value_is_one_error)
+{
+	static const char *const heads[] = {"[x]\nkernel = fake\nseed = 1,\n",
+	                                    "[x]\nkernel = fake\n[lessons]\nl = cost(x) > 0 +\n"};
+	char want[200], *text = malloc(20000 * 10 + 100);
+
+	REQUIRE(text);
+	for (unsigned h = 0; h < 2; h++) {
+		size_t n = (size_t)sprintf(text, "%s", heads[h]);
+		for (int i = 0; i < 20000; i++)
+			n += (size_t)sprintf(text + n, h ? "  1 +\n" : "  %d,\n", 100000 + i);
+		sprintf(text + n, "  1\n");
+		/* "1," then 8 bytes a line ("100000," and the blank that joins it) pass 65535 at
+		 * the 8192nd continuation line; "cost(x) > 0 +", then 4 a line, at the 16381st */
+		snprintf(
+		    want, sizeof(want),
+		    "p.ini:%d: [%s] %s: value too long (allowed at most 65536 characters with its "
+		    "continuation lines; it starts at line %d)",
+		    h ? 4 + 16381 : 3 + 8192, h ? "lessons" : "x", h ? "l" : "seed", h ? 4 : 3);
+		struct tp t = {0};
+		struct lab_err err = {0};
+		REQUIRE(lab_topo_open(&t.topo, SYN_2S, &err) == 0);
+		CHECK_EQ_I64(lab_cfg_load_text(&t.cfg, "p.ini", text, strlen(text), &t.d, &err), 0);
+		t.rc = lab_plan_build(&t.plan, &t.cfg, tk_registry, t.topo, NULL, 0, &t.d, &err);
+		CHECK_EQ_U64(lab_diag_count(&t.d), 1);
+		CHECK_EQ_STR(t.d.n ? t.d.msg[0] : "(none)", want);
+		tp_free(&t);
+	}
+	free(text);
+}
+
 LAB_TEST(precedence_and_sources)
 {
 	static const char *const sets[] = {"x.seed=99"};
@@ -348,7 +381,10 @@ LAB_TEST(list_placement)
 	plan_fails_with(
 	    "[x]\nkernel = fake\nthreads = 3\nplacement = list:0,1\n", NULL, 0,
 	    "p.ini:4: [x] placement = list:0,1: 3 threads but the placement list has only "
-	    "2 CPUs");
+	    "2 CPUs (allowed: at most 2 threads, or a longer list)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 1,2\nplacement = list:0\n", NULL, 0,
+	                "p.ini:4: [x] placement = list:0: 2 threads but the placement list has "
+	                "only 1 CPU (allowed: at most 1 thread, or a longer list)");
 	plan_fails_with(
 	    "[x]\nkernel = fake\nplacement = compact, sideways\n", NULL, 0,
 	    "p.ini:3: [x] placement = compact, sideways: value sideways: unknown policy "
@@ -678,8 +714,9 @@ LAB_TEST(min_cpus_skips_on_smaller_machines)
 	/* a cross-field error is one on any machine */
 	plan_fails_with("[x]\nkernel = fake\nsize = 12\nmin_cpus = 64\n", NULL, 0,
 	                "p.ini:3: [x] size = 12: not a power of two (allowed 1, 2, 4, ...)");
-	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 1, 2\n", NULL, 0,
-	                "p.ini:3: [x] min_cpus = 1, 2: value 1: does not sweep (allowed: one value)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nmin_cpus = 1, 2\n", NULL, 0,
+	    "p.ini:3: [x] min_cpus = 1, 2: value 1: does not sweep (allowed: one value)");
 	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 0\n", NULL, 0,
 	                "p.ini:3: [x] min_cpus = 0: out of range (allowed 1 .. 1024 cpus)");
 }

@@ -350,7 +350,8 @@ LAB_TEST(list_validation)
 	CHECK_EQ_I64(lab_topo_plan(t, &p, 2, cpus, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "cpu 4 is listed twice (each thread needs its own CPU)");
 	CHECK_EQ_I64(plan(t, "list:5,3,17", 4, cpus, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "4 threads but the placement list has only 3 CPUs");
+	CHECK_EQ_STR(err.msg, "4 threads but the placement list has only 3 CPUs (allowed: at most "
+	                      "3 threads, or a longer list)");
 	CHECK_EQ_I64(plan(t, "list:5,3,17", 2, cpus, &err), 0);
 	CHECK_EQ_I64(cpus[0], 5);
 	CHECK_EQ_I64(cpus[1], 3);

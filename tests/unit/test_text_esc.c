@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The one rule of what text reaches the terminal as it is (lab/text_esc.h) and its writers:
+ * error lines (lab_opts_puts_escaped) and the analyzer's text stream, whose writes may split a
+ * UTF-8 sequence. Raw C1 bytes (0x9b, the 8-bit CSI) and the bidi controls U+202A..U+202E,
+ * U+2066..U+2069 were echoed raw; valid printable UTF-8 stays as it is.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/cli_opts.h"
+#include "lab/text_esc.h"
+#include "tests/testlib.h"
+
+/* lab_opts_puts_escaped(s) as a string (static: valid until the next call). */
+static const char *te_err(const char *s)
+{
+	static char out[512];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	lab_opts_puts_escaped(f, s);
+	fclose(f);
+	return out;
+}
+
+/* s written through the text stream in pieces of step bytes. */
+static const char *te_stream(const char *s, size_t step)
+{
+	static char out[512];
+	FILE *f = fmemopen(out, sizeof(out), "w"), *t = lab_text_esc_open(f);
+	size_t n = strlen(s);
+
+	setvbuf(t, NULL, _IONBF, 0); /* each fwrite reaches the escaper as it is */
+	for (size_t i = 0; i < n; i += step)
+		fwrite(s + i, 1, n - i < step ? n - i : step, t);
+	lab_text_esc_close(t);
+	fclose(f);
+	return out;
+}
+
+LAB_TEST(errors_escape_controls)
+{
+	CHECK_EQ_STR(te_err("plain text"), "plain text");
+	CHECK_EQ_STR(te_err("noop\x1b[31m\a"), "noop\\e[31m\\x07");
+	CHECK_EQ_STR(te_err("a\nb\rc\td\x7f"), "a\\nb\\rc\\td\\x7f");
+	/* C1: raw (no valid UTF-8) as a byte, in UTF-8 as its code point */
+	CHECK_EQ_STR(te_err("a\x9b"
+	                    "31m"),
+	             "a\\x9b31m");
+	CHECK_EQ_STR(te_err("a\x80\x9f"), "a\\x80\\x9f");
+	CHECK_EQ_STR(te_err("a\xc2\x9b"
+	                    "31m"),
+	             "a\\u009b31m");
+	/* bidi embeddings, overrides and isolates; their neighbours pass */
+	CHECK_EQ_STR(te_err("\xe2\x80\xaa|\xe2\x80\xae|\xe2\x81\xa6|\xe2\x81\xa9"),
+	             "\\u202a|\\u202e|\\u2066|\\u2069");
+	CHECK_EQ_STR(te_err("\xe2\x80\xa9|\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa"),
+	             "\xe2\x80\xa9|\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa");
+	/* valid printable UTF-8 stays */
+	CHECK_EQ_STR(te_err("caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80"),
+	             "caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80");
+}
+
+LAB_TEST(errors_escape_broken_utf8)
+{
+	CHECK_EQ_STR(te_err("\xc0\x80"), "\\xc0\\x80");                   /* overlong */
+	CHECK_EQ_STR(te_err("\xed\xa0\x80"), "\\xed\\xa0\\x80");          /* a surrogate */
+	CHECK_EQ_STR(te_err("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80"); /* past U+10FFFF */
+	CHECK_EQ_STR(te_err("x\xe2\x80"), "x\\xe2\\x80");                 /* cut at the end */
+	CHECK_EQ_STR(te_err("\xe2\x80\x1b"), "\\xe2\\x80\\e");            /* cut by a control */
+	CHECK_EQ_STR(te_err("\xff\xfe"), "\\xff\\xfe");
+	CHECK_EQ_STR(te_err("\xe2\xe2\x80\xae"), "\\xe2\\u202e"); /* a lead, then one */
+}
+
+/* The stream escapes as the error lines do (ESC as \x1b, the newline passes), whatever the
+ * sizes of the writes that bring the text. */
+LAB_TEST(stream_split_sequences)
+{
+	const char *in = "caf\xc3\xa9\n\x1b[2K\xc2\x9b|\xe2\x80\xae|\x9b|\xf0\x9f\x98\x80|\xe2\x80";
+	const char *want = "caf\xc3\xa9\n\\x1b[2K\\u009b|\\u202e|\\x9b|\xf0\x9f\x98\x80|\\xe2\\x80";
+
+	for (size_t step = 1; step <= 8; step++)
+		CHECK_EQ_STR(te_stream(in, step), want);
+	CHECK_EQ_STR(te_stream("\xe2\x80x", 1), "\\xe2\\x80x");
+	CHECK_EQ_STR(te_stream("\xf0\x9f\x98\x1b", 2), "\\xf0\\x9f\\x98\\x1b");
+}
