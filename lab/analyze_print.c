@@ -162,8 +162,11 @@ static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
 		if (k < nseen)
 			continue;
 		seen[nseen++] = p->experiment;
-		fprintf(f, "%s%s: mean cost in %s\n", nseen == 1 ? "\n" : "", p->experiment,
-		        lab_an_cost_label(r->old ? old : new_, p, unit, sizeof(unit)));
+		fputs(nseen == 1 ? "\n" : "", f);
+		lab_render_text_line(f, p->experiment);
+		fputs(": mean cost in ", f);
+		lab_render_text_line(f, lab_an_cost_label(r->old ? old : new_, p, unit, sizeof(unit)));
+		fputc('\n', f);
 	}
 }
 
@@ -199,19 +202,22 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		else if (isfinite(r->change)) /* one sample a side: no interval */
 			snprintf(ch, sizeof(ch), "%s [no interval]",
 			         lab_compare_pct(c0, 100 * r->change));
-		char mo[32] = "-", mn[32] = "-", pv[32] = "-";
+		char mo[32] = "-", mn[32] = "-", pv[32] = "-", name[32];
 		if (r->old && r->old->st.n)
 			snprintf(mo, sizeof(mo), "%.4g", lab_compare_mean(r, r->old));
 		if (r->new_ && r->new_->st.n)
 			snprintf(mn, sizeof(mn), "%.4g", lab_compare_mean(r, r->new_));
 		if (isfinite(r->p))
 			snprintf(pv, sizeof(pv), "%.3g", r->p);
-		fprintf(f, "%-24.24s %7d  %-11s %-11s  %-28s %-9s %s", p->experiment, p->threads,
-		        mo, mn, ch, pv, r->verdict);
+		fprintf(f, "%-24.24s %7d  %-11s %-11s  %-28s %-9s %s",
+		        lab_render_line(p->experiment, name, sizeof(name)), p->threads, mo, mn, ch, pv,
+		        r->verdict);
 		if (r->level && !strcmp(r->level, "runs")) /* means are of run means here */
 			fprintf(f, " (run means, %zu vs %zu runs)", r->old->levels.runs,
 			        r->new_->levels.runs);
-		fprintf(f, "%s%s\n", *p->params ? "  " : "", p->params);
+		fputs(*p->params ? "  " : "", f);
+		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
+		fputc('\n', f);
 	}
 	fprintf(f,
 	        "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "

@@ -55,6 +55,9 @@ const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len
  * text from a file would start a line of its own (a forged verdict or row); it shows as \n, \r.
  * Other control bytes are the stream's to escape (lab/text_esc.h). */
 void lab_render_text_line(FILE *f, const char *s);
+/* s on one line into buf (len bytes; what does not fit is cut), as lab_render_text_line writes
+ * it; returns buf. */
+const char *lab_render_line(const char *s, char *buf, size_t len);
 /* Writes s HTML-escaped: markup characters as entities; a control byte (a C0 byte but tab and
  * newline, DEL) as the text \xNN and a C1 control (UTF-8 0xc2 0x80 .. 0x9f) as \u00NN, as the
  * text output shows them, since HTML allows neither raw nor as a character reference. */

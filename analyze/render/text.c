@@ -148,9 +148,7 @@ const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_
 	return buf;
 }
 
-/* s on one line into buf: a newline or carriage return in text from a file would start a line
- * of its own in the tables (a forged row); it shows as \n, \r. */
-static const char *txt_line(const char *s, char *buf, size_t len)
+const char *lab_render_line(const char *s, char *buf, size_t len)
 {
 	size_t k = 0;
 
@@ -193,7 +191,7 @@ static const char *txt_cell(const struct lab_doc_table *t, size_t r, size_t k, c
 {
 	char raw[512];
 
-	return txt_line(lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], raw, sizeof(raw)),
+	return lab_render_line(lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], raw, sizeof(raw)),
 	                buf, len);
 }
 
@@ -226,6 +224,15 @@ static int txt_measure(const struct lab_doc_table *t, size_t nr, size_t *w, stru
 	return 0;
 }
 
+/* A column's header on one line (its unit is a results file's: a newline in it would start a
+ * row of its own). */
+static const char *txt_head(const struct lab_doc_col *col, char *buf, size_t len)
+{
+	char raw[512];
+
+	return lab_render_line(lab_render_head(col, raw, sizeof(raw)), buf, len);
+}
+
 /* fprintf(f, "%s%-*s", sep, w, s) without printf (a cell of the text tables). */
 static void txt_pad(FILE *f, const char *sep, size_t w, const char *s)
 {
@@ -248,15 +255,14 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	if (t->audience == LAB_DOC_TOOLS)
 		return;
 	for (size_t k = 0; k < t->ncol; k++) {
-		w[k] = strlen(lab_render_head(&t->col[k], buf, sizeof(buf)));
+		w[k] = strlen(txt_head(&t->col[k], buf, sizeof(buf)));
 		nkey += t->col[k].kind == LAB_DOC_KEY && nkey == k;
 	}
 	cached = nr && !txt_measure(t, nr, w, &c);
 	if (t->title)
-		fprintf(f, "%s\n", txt_line(t->title, buf, sizeof(buf)));
+		fprintf(f, "%s\n", lab_render_line(t->title, buf, sizeof(buf)));
 	for (size_t k = 0; k < t->ncol; k++)
-		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
-		        lab_render_head(&t->col[k], buf, sizeof(buf)));
+		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k], txt_head(&t->col[k], buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)
@@ -264,9 +270,9 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 			        cached && r < nr ? c.pool + c.off[r * t->ncol + k]
 			                         : txt_cell(t, r, k, buf, sizeof(buf)));
 		if (t->rwhy[r])
-			fprintf(f, "  %s", txt_line(t->rwhy[r], buf, sizeof(buf)));
+			fprintf(f, "  %s", lab_render_line(t->rwhy[r], buf, sizeof(buf)));
 		if (t->rnote[r])
-			fprintf(f, "  %s", txt_line(t->rnote[r], buf, sizeof(buf)));
+			fprintf(f, "  %s", lab_render_line(t->rnote[r], buf, sizeof(buf)));
 		fputc('\n', f);
 	}
 	free(c.pool);
@@ -286,18 +292,18 @@ static void txt_grid(FILE *f, const struct lab_doc_matrix *m)
 
 			w = n > w ? (n < TXT_MAXW ? n : TXT_MAXW) : w;
 		}
-	fprintf(f, "%14.14s", txt_line(m->rname, buf, sizeof(buf)));
+	fprintf(f, "%14.14s", lab_render_line(m->rname, buf, sizeof(buf)));
 	for (size_t j = 0; j < m->nc; j++)
 		fprintf(f, " %*.*s", w, w,
-		        txt_line(m->clab[j] ? m->clab[j] : "?", buf, sizeof(buf)));
+		        lab_render_line(m->clab[j] ? m->clab[j] : "?", buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t i = 0; i < m->nr; i++) {
-		fprintf(f, "%14.14s", txt_line(m->rlab[i] ? m->rlab[i] : "?", buf, sizeof(buf)));
+		fprintf(f, "%14.14s", lab_render_line(m->rlab[i] ? m->rlab[i] : "?", buf, sizeof(buf)));
 		for (size_t j = 0; j < m->nc; j++) {
 			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
 
 			fprintf(f, " %*.*s", w, w,
-			        c->has ? txt_line(lab_render_cell(&num, c, raw, sizeof(raw)), buf,
+			        c->has ? lab_render_line(lab_render_cell(&num, c, raw, sizeof(raw)), buf,
 			                          sizeof(buf))
 			               : "-");
 		}
@@ -309,15 +315,15 @@ static void txt_matrix(FILE *f, const struct lab_doc_matrix *m)
 {
 	char buf[512];
 
-	fprintf(f, "%s", txt_line(m->title ? m->title : m->key, buf, sizeof(buf)));
-	fprintf(f, m->unit ? " (%s)\n" : "\n", txt_line(m->unit, buf, sizeof(buf)));
+	fprintf(f, "%s", lab_render_line(m->title ? m->title : m->key, buf, sizeof(buf)));
+	fprintf(f, m->unit ? " (%s)\n" : "\n", lab_render_line(m->unit, buf, sizeof(buf)));
 	if (m->pos) /* sparse: the count instead of a grid of mostly empty cells */
 		fprintf(f, "  %zu of %zu x %zu cells have a value (drawn, not printed)\n", m->ncell,
 		        m->nr, m->nc);
 	else
 		txt_grid(f, m);
 	if (m->legend)
-		fprintf(f, "  (%s)\n", txt_line(m->legend, buf, sizeof(buf)));
+		fprintf(f, "  (%s)\n", lab_render_line(m->legend, buf, sizeof(buf)));
 }
 
 void lab_render_text(FILE *f, const struct lab_doc *d)
@@ -327,7 +333,7 @@ void lab_render_text(FILE *f, const struct lab_doc *d)
 	for (size_t i = 0; i < d->ns; i++)
 		lab_render_text_section(f, d, i);
 	if (d->ns && d->note)
-		fprintf(f, "  (%s)\n", txt_line(d->note, buf, sizeof(buf)));
+		fprintf(f, "  (%s)\n", lab_render_line(d->note, buf, sizeof(buf)));
 }
 
 void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
@@ -335,12 +341,12 @@ void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
 	const struct lab_doc_section *s = d->s[i];
 	char buf[1024];
 
-	fprintf(f, "\n== %s: ", txt_line(s->title ? s->title : d->title, buf, sizeof(buf)));
+	fprintf(f, "\n== %s: ", lab_render_line(s->title ? s->title : d->title, buf, sizeof(buf)));
 	fprintf(f, "%s  ",
-	        txt_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));
-	fprintf(f, "%s\n", txt_line(s->sub ? s->sub : "-", buf, sizeof(buf)));
+	        lab_render_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));
+	fprintf(f, "%s\n", lab_render_line(s->sub ? s->sub : "-", buf, sizeof(buf)));
 	if (s->lead)
-		fprintf(f, "%s\n", txt_line(s->lead, buf, sizeof(buf)));
+		fprintf(f, "%s\n", lab_render_line(s->lead, buf, sizeof(buf)));
 	for (size_t j = 0; j < s->nb; j++) {
 		const struct lab_doc_block *b = &s->b[j];
 
@@ -351,12 +357,12 @@ void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
 		else if (b->type == LAB_DOC_FINDING) {
 			fprintf(f, "  %s: %s",
 			        b->u.finding->sev == LAB_DOC_WARN ? "WARNING" : "finding",
-			        txt_line(b->u.finding->text, buf, sizeof(buf)));
+			        lab_render_line(b->u.finding->text, buf, sizeof(buf)));
 			if (b->u.finding->evidence)
 				fprintf(f, " (%s)",
-				        txt_line(b->u.finding->evidence, buf, sizeof(buf)));
+				        lab_render_line(b->u.finding->evidence, buf, sizeof(buf)));
 			fputc('\n', f);
 		} else if (b->type == LAB_DOC_NOTE)
-			fprintf(f, "  note: %s\n", txt_line(b->u.note, buf, sizeof(buf)));
+			fprintf(f, "  note: %s\n", lab_render_line(b->u.note, buf, sizeof(buf)));
 	}
 }

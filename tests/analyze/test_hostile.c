@@ -307,6 +307,40 @@ LAB_TEST(text_output_escapes_control_bytes)
 	free(err);
 }
 
+/* No line of s starts with forged (a newline from a file that began a row of its own). */
+static void ho_no_line(const char *what, const char *s, const char *forged)
+{
+	for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+		if (!strncmp(p, forged, strlen(forged))) {
+			TL__FAIL("%s has a line of its own starting with %s: %s", what, forged, s);
+			return;
+		}
+}
+
+/* A newline in an experiment's name, a params value or a work unit stays on its line, as \n,
+ * in the column headers of `lab analyze` and in every line of `lab compare` (a forged row
+ * "improved" printed as one of compare's own). */
+LAB_TEST(text_output_keeps_newlines_on_their_line)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_mkdir("N");
+	ho_str("N/samples.csv",
+	       HO_HEADER "\"e\nFAKE exp\",0,noop,\"p=1\nFAKE row\",1,0,1000,10,\"op\nFAKE unit\",0,0\n"
+	                 "\"e\nFAKE exp\",0,noop,\"p=1\nFAKE row\",1,1,1010,10,\"op\nFAKE unit\",0,0\n"
+	                 "\"e\nFAKE exp\",1,noop,\"p=1\nFAKE row\",2,0,600,10,\"op\nFAKE unit\",0,0\n");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze N --no-plots", &out, &err), 0);
+	ho_no_line("analyze stdout", out, "FAKE");
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "compare N N", &out, &err), 0);
+	ho_no_line("compare stdout", out, "FAKE");
+	if (!out || !strstr(out, "\\nFAKE row"))
+		TL__FAIL("compare stdout lacks the escaped form \\n: %s", out ? out : "");
+	free(out);
+	free(err);
+}
+
 /* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
  * digits wide, not two hundred; costs near 1e80 that triple are a regression whatever the
  * unit (the Welch df squared variances of 1e158 to inf, lost the p-value and said no change). */
