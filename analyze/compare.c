@@ -69,13 +69,35 @@ static int an_cmp_side_index(struct an_cmp_side *s)
 	return 0;
 }
 
-static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r)
+/* Why the costs of matched points o (of old) and n (of new_) are not the same quantity (a
+ * results directory may have been edited, or come from another lab), or NULL. */
+static const char *an_cmp_unlike(const struct lab_an_data *old, const struct lab_an_point *o,
+                                 const struct lab_an_data *new_, const struct lab_an_point *n)
+{
+	const char *wo = lab_an_cost_whose(old, o), *wn = lab_an_cost_whose(new_, n);
+	const char *uo = lab_an_point_unit(old, o), *un = lab_an_point_unit(new_, n);
+
+	if (o->kernel && n->kernel && strcmp(o->kernel, n->kernel))
+		return "not comparable: another kernel";
+	if (uo && un && strcmp(uo, un))
+		return "not comparable: another unit of work";
+	if (wo && wn && strcmp(wo, wn))
+		return "not comparable: another scope (whose time the cost is)";
+	return NULL;
+}
+
+static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const char *unlike)
 {
 	const struct lab_an_stats *a = &r->old->st, *b = &r->new_->st;
 	struct lab_an_ratio q;
 
 	r->change = r->lo = r->hi = NAN;
 	r->p = NAN;
+	if (unlike) {
+		r->verdict = unlike;
+		c->unlike++;
+		return;
+	}
 	if (lab_an_flagged_all(r->old) || lab_an_flagged_all(r->new_)) {
 		r->verdict = lab_an_flagged_all(r->old) && lab_an_flagged_all(r->new_)
 		                 ? "all samples load-flagged in both"
@@ -151,7 +173,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		r->old = &old->pt[i];
 		r->new_ = an_match(&sn, r->old);
 		if (r->new_) {
-			an_cmp_row(c, r);
+			an_cmp_row(c, r, an_cmp_unlike(old, r->old, new_, r->new_));
 		} else {
 			r->change = r->lo = r->hi = r->p = NAN;
 			r->verdict = "only in old";
@@ -193,6 +215,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_int(&w, "not_run", (long long)c->not_run);
+	lab_json_int(&w, "not_comparable", (long long)c->unlike);
 	lab_json_int(&w, "by_runs", (long long)c->by_runs);
 	lab_json_obj_close(&w);
 	lab_json_arr_open(&w, "points");

@@ -32,6 +32,8 @@ struct lab_an_compare {
 	 * and left out (not counted as unmatched; --include-flagged compares them); not_run:
 	 * matched points without samples on a side (skipped or failed there) */
 	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run;
+	/* matched points whose costs are not one quantity: another kernel, unit or scope */
+	size_t unlike;
 	size_t by_runs; /* compared points whose both sides had K >= 2 runs (level "runs") */
 	/* points whose keys were compared while matching: the work of the match, for the tests
 	 * (linear in the points; a scan per point made it quadratic) */

@@ -165,7 +165,8 @@ static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
 		fputs(nseen == 1 ? "\n" : "", f);
 		lab_render_text_line(f, p->experiment);
 		fputs(": mean cost in ", f);
-		lab_render_text_line(f, lab_an_cost_label(r->old ? old : new_, p, unit, sizeof(unit)));
+		lab_render_text_line(f,
+		                     lab_an_cost_label(r->old ? old : new_, p, unit, sizeof(unit)));
 		fputc('\n', f);
 	}
 }
@@ -210,8 +211,8 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		if (isfinite(r->p))
 			snprintf(pv, sizeof(pv), "%.3g", r->p);
 		fprintf(f, "%-24.24s %7d  %-11s %-11s  %-28s %-9s %s",
-		        lab_render_line(p->experiment, name, sizeof(name)), p->threads, mo, mn, ch, pv,
-		        r->verdict);
+		        lab_render_line(p->experiment, name, sizeof(name)), p->threads, mo, mn, ch,
+		        pv, r->verdict);
 		if (r->level && !strcmp(r->level, "runs")) /* means are of run means here */
 			fprintf(f, " (run means, %zu vs %zu runs)", r->old->levels.runs,
 			        r->new_->levels.runs);
@@ -229,6 +230,9 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		        c->flagged);
 	if (c->not_run)
 		fprintf(f, ", %zu did not run (skipped or failed)", c->not_run);
+	if (c->unlike)
+		fprintf(f, ", %zu not comparable (another kernel, unit of work or scope)",
+		        c->unlike);
 	fputc('\n', f);
 	if (c->by_runs)
 		fprintf(

@@ -325,10 +325,10 @@ LAB_TEST(text_output_keeps_newlines_on_their_line)
 	char *out = NULL, *err = NULL;
 
 	ho_mkdir("N");
-	ho_str("N/samples.csv",
-	       HO_HEADER "\"e\nFAKE exp\",0,noop,\"p=1\nFAKE row\",1,0,1000,10,\"op\nFAKE unit\",0,0\n"
-	                 "\"e\nFAKE exp\",0,noop,\"p=1\nFAKE row\",1,1,1010,10,\"op\nFAKE unit\",0,0\n"
-	                 "\"e\nFAKE exp\",1,noop,\"p=1\nFAKE row\",2,0,600,10,\"op\nFAKE unit\",0,0\n");
+	ho_str("N/samples.csv", HO_HEADER
+	       "\"e\nFAKE exp\",0,noop,\"p=1\nFAKE row\",1,0,1000,10,\"op\nFAKE unit\",0,0\n"
+	       "\"e\nFAKE exp\",0,noop,\"p=1\nFAKE row\",1,1,1010,10,\"op\nFAKE unit\",0,0\n"
+	       "\"e\nFAKE exp\",1,noop,\"p=1\nFAKE row\",2,0,600,10,\"op\nFAKE unit\",0,0\n");
 	CHECK_EQ_I64(clitest_run(NULL, "analyze N --no-plots", &out, &err), 0);
 	ho_no_line("analyze stdout", out, "FAKE");
 	free(out);
@@ -337,6 +337,26 @@ LAB_TEST(text_output_keeps_newlines_on_their_line)
 	ho_no_line("compare stdout", out, "FAKE");
 	if (!out || !strstr(out, "\\nFAKE row"))
 		TL__FAIL("compare stdout lacks the escaped form \\n: %s", out ? out : "");
+	free(out);
+	free(err);
+}
+
+/* Matched points whose costs are not one quantity (a work unit or kernel edited in one of the
+ * directories) are not compared: "not comparable", never a change of -90 %. */
+LAB_TEST(compare_refuses_unlike_costs)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_mkdir("U1");
+	ho_mkdir("U2");
+	ho_str("U1/samples.csv",
+	       HO_HEADER "e,0,noop,,1,0,1000,10,op,0,0\ne,0,noop,,1,1,1010,10,op,0,0\n");
+	ho_str("U2/samples.csv",
+	       HO_HEADER "e,0,noop,,1,0,100,10,line,0,0\ne,0,noop,,1,1,101,10,line,0,0\n");
+	CHECK_EQ_I64(clitest_run(NULL, "compare U1 U2", &out, &err), 0);
+	if (!out || !strstr(out, "not comparable: another unit of work") ||
+	    strstr(out, "improved "))
+		TL__FAIL("compare stdout: %s", out ? out : "");
 	free(out);
 	free(err);
 }
