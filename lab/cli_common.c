@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "harness/estimate.h"
 #include "harness/json.h"
@@ -49,6 +50,21 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
  * Loads the configs in order; a file that cannot be read is one error among the others, so
  * every file is still checked. Returns 0, or a negative code when out of memory.
  */
+/* The first config argument before i that names the same file as configs[i] (one path, or
+ * one file under two names), or i. */
+static unsigned cli_same_file(const struct lab_cli_args *a, unsigned i)
+{
+	struct stat si, sj;
+	int ok = stat(a->configs[i], &si) == 0;
+
+	for (unsigned j = 0; j < i; j++)
+		if (!strcmp(a->configs[j], a->configs[i]) ||
+		    (ok && stat(a->configs[j], &sj) == 0 && si.st_dev == sj.st_dev &&
+		     si.st_ino == sj.st_ino))
+			return j;
+	return i;
+}
+
 static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struct lab_diag *d,
                     struct lab_err *err)
 {
@@ -61,6 +77,14 @@ static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struc
 	}
 	cli_stem(a->configs[0], s->stem, sizeof(s->stem));
 	for (unsigned i = 0; i < a->nconfigs && rc != -LAB_ENOMEM; i++) {
+		unsigned j = cli_same_file(a, i);
+		if (j < i) { /* its sections and [global] would clash with themselves */
+			lab_diag_add(d,
+			             "%s: the same config as argument %u, %s (allowed: each config "
+			             "once)",
+			             a->configs[i], j + 1, a->configs[j]);
+			continue;
+		}
 		rc = lab_cfg_load_file(&s->cfg, a->configs[i], d, err);
 		if (rc == -LAB_EIO)
 			lab_diag_add(d, "%s", err->msg);

@@ -250,6 +250,11 @@ errors_across_files_and_topology)
 	grep -q 'a.ini:3: \[a\] reps = 0x10: not a number' "$tmp/err"
 	grep -q 'b.ini:3: \[b\] reps = 0: out of range' "$tmp/err"
 	tail -n 1 "$tmp/err" | grep -q '^lab: 4 errors in .*; nothing was run$'
+	# one file twice (two names of it too): one line, not a duplicate error per section
+	rc=0
+	"$lab" plan "$tmp/a.ini" "$tmp/../$(basename "$tmp")/a.ini" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 3 ] && grep -q 'a.ini: the same config as argument 1, .*a.ini (allowed: each config once)' "$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
 	# the stand-in it checks a config on reports nothing of its own: no missing cache for L1/2,
 	# no sweep of 1..max too large for its 1024 CPUs
 	for c in configs/ch19-roofline.ini configs/ch26-locks.ini; do
