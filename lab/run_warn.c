@@ -22,6 +22,16 @@ static unsigned run_warn_moved(const struct lab_point_rec *rec)
 	return moved;
 }
 
+/* 1 the first time point id is marked in set (ids past the plan's limit: every time). */
+static int run_warn_first(unsigned char *set, unsigned id)
+{
+	int first = id >= LAB_POINTS_MAX || !(set[id / 8] & (1u << (id % 8)));
+
+	if (id < LAB_POINTS_MAX)
+		set[id / 8] |= (unsigned char)(1u << (id % 8));
+	return first;
+}
+
 void lab_run_warn_add(struct lab_run_warn *w, const struct lab_point_rec *rec)
 {
 	unsigned moved = run_warn_moved(rec);
@@ -31,10 +41,10 @@ void lab_run_warn_add(struct lab_run_warn *w, const struct lab_point_rec *rec)
 		w->first_point = rec->pt->id;
 		w->any = 1;
 	}
-	w->moved_points += moved > 0;
+	w->moved_points += moved > 0 && run_warn_first(w->moved_seen, rec->pt->id);
 	w->moved_thread_samples += moved;
 	if (mig) {
-		w->mig_points++;
+		w->mig_points += run_warn_first(w->mig_seen, rec->pt->id);
 		w->mig_samples += rec->ctr->mig_samples;
 		w->mig_of += rec->ctr->samples;
 		w->switched_samples += rec->ctr->cs_samples;

@@ -22,6 +22,8 @@ struct lab_run_warn {
 	unsigned switched_samples;     /* of those points: samples with a context switch */
 	unsigned first_point;          /* the first point with a cause (to look at) */
 	int any;
+	/* the points counted so far (a point of runs >= 2 has a record per run): bit id */
+	unsigned char moved_seen[(LAB_POINTS_MAX + 7) / 8], mig_seen[(LAB_POINTS_MAX + 7) / 8];
 };
 
 /* Counts the causes of rec into w (zeroed before the first call). No output. */

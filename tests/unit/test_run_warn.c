@@ -96,3 +96,25 @@ LAB_TEST(once_per_cause_with_counts)
 	CHECK(strstr(out, "switched out in") == NULL);
 	free(out);
 }
+
+/* A point of runs = 3 has a record per run: its thread-samples add up, the point counts once
+ * (the warning said "3 points" for one). */
+LAB_TEST(a_point_of_runs_counts_once)
+{
+	static struct lab_run_warn w; /* its bitsets are large for a stack */
+	struct rw_fake f;
+	unsigned lines;
+	char *out;
+
+	for (unsigned run = 0; run < 3; run++) {
+		rw_fake(&f, 7, 1, 0, 2);
+		lab_run_warn_add(&w, &f.rec);
+	}
+	CHECK_EQ_U64(w.moved_points, 1);
+	CHECK_EQ_U64(w.moved_thread_samples, 3);
+	CHECK_EQ_U64(w.mig_points, 1);
+	CHECK_EQ_U64(w.mig_samples, 6);
+	out = rw_print(&w, &lines);
+	CHECK(strstr(out, "3 thread-samples in 1 point ran off") != NULL);
+	free(out);
+}
