@@ -2,9 +2,10 @@
 /*
  * The cross-host view's files: DIR/fleet-analysis.json and the scaling plots with one line per
  * host (DIR/plots/fleet-NN-SLUG.{dat,gp,svg,png}), written and rendered as lab analyze writes
- * its own (fresh files renamed into place, gnuplot in a private directory). Node names,
- * experiments and params come from files: file names are slugs, and every title goes through
- * lab_an_gp_str.
+ * its own (fresh files renamed into place, gnuplot in a private directory) and recorded in DIR's
+ * record (analyze/manifest.h), so the plots of series no host has any more are removed. Node
+ * names, experiments and params come from files: file names are slugs, and every title goes
+ * through lab_an_gp_str.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "analyze/fleet_view.h"
+#include "analyze/manifest.h"
 #include "analyze/plots.h"
 #include "analyze/plots_int.h"
 #include "analyze/wfile.h"
@@ -118,9 +120,10 @@ static size_t fleet_series_list(const struct lab_an_fleet_view *v, struct fleet_
 	return n;
 }
 
-/* Writes and renders one plot per series into DIR/plots. */
-static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_t *nplots,
-                       struct lab_an_warnings *warn, struct lab_err *err)
+/* Writes and renders one plot per series into DIR/plots, recording them in wrote. */
+static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v,
+                       struct lab_an_manifest *wrote, size_t *nplots, struct lab_an_warnings *warn,
+                       struct lab_err *err)
 {
 	static struct fleet_series s[FLEET_PLOTS_MAX];
 	size_t n = fleet_series_list(v, s, FLEET_PLOTS_MAX);
@@ -131,7 +134,7 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_
 	if (fd < 0)
 		return -LAB_EIO;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_DIR_PLOTS);
-	struct lab_an_pdir pdir = {fd, path};
+	struct lab_an_pdir pdir = {fd, path, wrote};
 	for (size_t i = 0; i < n && rc >= 0; i++) {
 		snprintf(label, sizeof(label), "%s-%s", s[i].p->experiment, s[i].p->params);
 		lab_an_plot_slug(label, slug, sizeof(slug));
@@ -152,19 +155,31 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_
 int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
                             size_t *nplots, struct lab_an_warnings *warn, struct lab_err *err)
 {
-	const char *files[] = {LAB_AN_FLEET_ANALYSIS, NULL};
+	const char *files[] = {LAB_AN_FLEET_ANALYSIS, LAB_AN_MANIFEST, NULL};
+	struct lab_an_manifest old, wrote = {0};
 	struct lab_an_wfile w;
+	struct lab_err late = {0};
 	char path[4200];
-	int rc;
+	int rc, rc2;
 
 	*nplots = 0;
-	if ((rc = lab_an_outputs_check(dir, files, plots ? LAB_DIR_PLOTS : NULL, err)))
+	if ((rc = lab_an_outputs_check(dir, files, plots ? LAB_DIR_PLOTS : NULL, err)) ||
+	    (rc = lab_an_manifest_read(dir, &old, warn, err)))
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_AN_FLEET_ANALYSIS);
-	if (!lab_an_wfile_open(&w, path, err))
-		return -LAB_EIO;
-	lab_an_fleet_view_json(v, w.f);
-	if ((rc = lab_an_wfile_close(&w, 1, err)))
-		return rc;
-	return plots ? fleet_plots(dir, v, nplots, warn, err) : 0;
+	if (!lab_an_wfile_open(&w, path, err)) {
+		rc = -LAB_EIO;
+	} else {
+		lab_an_fleet_view_json(v, w.f);
+		rc = lab_an_wfile_close(&w, 1, err);
+	}
+	if (!rc && lab_an_manifest_add(&wrote, NULL, LAB_AN_FLEET_ANALYSIS))
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (!rc && plots)
+		rc = fleet_plots(dir, v, &wrote, nplots, warn, err);
+	/* After a failure too: the earlier fleet analysis's other files do not stay. */
+	rc2 = lab_an_manifest_finish(dir, &old, &wrote, rc ? &late : err);
+	lab_an_manifest_free(&old);
+	lab_an_manifest_free(&wrote);
+	return rc ? rc : rc2;
 }

@@ -60,8 +60,10 @@ void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f);
 /*
  * Writes DIR/fleet-analysis.json and, when plots, DIR/plots/fleet-NN-SLUG.{dat,gp} (mean cost
  * per unit of work with its 95 % interval against threads, one line per host) rendered by
- * gnuplot when it is on PATH. An output name that is a link or a special file is refused
- * before anything is written. *nplots gets the number of plots. Returns 0 or a negative code.
+ * gnuplot when it is on PATH, then DIR's record of them (analyze/manifest.h), removing what the
+ * earlier fleet analysis wrote and this one did not. An output name that is a link or a special
+ * file is refused before anything is written. *nplots gets the number of plots. Returns 0 or a
+ * negative code.
  */
 int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
                             size_t *nplots, struct lab_an_warnings *warn, struct lab_err *err);

@@ -6,13 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/manifest.h"
 #include "analyze/plots_int.h"
 #include "analyze/views/views.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
-/* Leaves out the plots past LAB_AN_PLOTS_MAX (their files too, last first), counting them in
- * omitted. */
+/* Leaves out the plots past LAB_AN_PLOTS_MAX (their files and their record too, last first),
+ * counting them in omitted. */
 static void an_plots_trim(const struct lab_an_pdir *pdir, struct lab_an_plots *out)
 {
 	static const char *const ext[] = {"gp", "dat"};
@@ -22,6 +23,8 @@ static void an_plots_trim(const struct lab_an_pdir *pdir, struct lab_an_plots *o
 		for (size_t k = 0; k < 2; k++) {
 			snprintf(name, sizeof(name), "%s.%s", out->p[i].base, ext[k]);
 			unlinkat(pdir->fd, name, 0);
+			if (pdir->wrote)
+				lab_an_manifest_drop(pdir->wrote, LAB_DIR_PLOTS, name);
 		}
 		free(out->p[i].title);
 		free(out->p[i].base);
@@ -32,9 +35,10 @@ static void an_plots_trim(const struct lab_an_pdir *pdir, struct lab_an_plots *o
 }
 
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
-                       struct lab_an_plots *out, struct lab_an_warnings *warn, struct lab_err *err)
+                       struct lab_an_manifest *wrote, struct lab_an_plots *out,
+                       struct lab_an_warnings *warn, struct lab_err *err)
 {
-	struct lab_an_pdir pd = {-1, lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS)};
+	struct lab_an_pdir pd = {-1, lab_an_asprintf("%s/%s", dir, LAB_DIR_PLOTS), wrote};
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -46,7 +50,8 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		goto out;
 	}
 	/* Every view draws through its document (the scaling series too); past the cap the
-	 * plots are left out and counted. */
+	 * plots are left out and counted. What an earlier analysis drew and this one does not is
+	 * removed afterwards, by the record (analyze/manifest.h). */
 	if ((rc = lab_an_views_plots(a, &pd, out, err)))
 		goto out;
 	an_plots_trim(&pd, out);

@@ -8,7 +8,8 @@
  * plot's script (plots/render-batch.gnuplot is the same for people), when it is on PATH;
  * otherwise one warning says how to install it. It runs in a private directory and its files are
  * renamed into plots/ (plots_render.c), so no name planted in plots/ is ever written through.
- * The analysis never depends on gnuplot.
+ * Every file is recorded in the analysis's record (analyze/manifest.h). The analysis never
+ * depends on gnuplot.
  */
 #ifndef LAB_ANALYZE_PLOTS_H
 #define LAB_ANALYZE_PLOTS_H
@@ -45,12 +46,15 @@ struct lab_an_plots {
 	size_t omitted; /* plots left out past LAB_AN_PLOTS_MAX (not written, not rendered) */
 };
 
+struct lab_an_manifest;
 /*
  * Writes the .dat/.gp files into dir/plots and renders them when gnuplot is present (render = 0
- * skips rendering). Warnings go to warn. Returns 0 or a negative code with the cause in err.
+ * skips rendering). Each file written is added to wrote as plots/NAME (NULL: not recorded).
+ * Warnings go to warn. Returns 0 or a negative code with the cause in err.
  */
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
-                       struct lab_an_plots *out, struct lab_an_warnings *warn, struct lab_err *err);
+                       struct lab_an_manifest *wrote, struct lab_an_plots *out,
+                       struct lab_an_warnings *warn, struct lab_err *err);
 void lab_an_plots_free(struct lab_an_plots *p);
 /* Ends the gnuplot this process is waiting for, if any (SIGKILL, then reaped), and removes the
  * private directory it was rendering in. Async-signal-safe: for the command's SIGTERM/SIGINT

@@ -2,7 +2,7 @@
 /*
  * What every plot file is made of: numbers and strings as gnuplot reads them (untrusted text
  * only as inert single-quoted literals), the terminal preamble and trailer, safe file names,
- * fresh files created in the plots directory handle, and the list of plots.
+ * fresh files created in the plots directory handle and recorded, and the list of plots.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "analyze/flagged.h"
+#include "analyze/manifest.h"
 #include "analyze/plots_int.h"
+#include "harness/record_schema.h"
 
 int lab_an_have_program(const char *prog)
 {
@@ -151,8 +153,13 @@ FILE *lab_an_open(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, const 
 
 int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct lab_err *err)
 {
-	(void)pdir;
-	return lab_an_wfile_close(w, 1, err);
+	char *name = pdir->wrote ? lab_an_strdup(w->name) : NULL;
+	int rc = lab_an_wfile_close(w, 1, err);
+
+	if (!rc && pdir->wrote && (!name || lab_an_manifest_add(pdir->wrote, LAB_DIR_PLOTS, name)))
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	free(name);
+	return rc;
 }
 
 void lab_an_key_begin(struct lab_an_key *k, char *buf, size_t len, const char *label)

@@ -9,10 +9,12 @@
 #include "analyze/plots.h"
 #include "analyze/wfile.h"
 
-/* The plots directory: a handle on a real directory (never a link) and its path for messages. */
+/* The plots directory: a handle on a real directory (never a link), its path for messages, and
+ * the record every file written into it is added to (plots/NAME; NULL: none). */
 struct lab_an_pdir {
 	int fd;
 	const char *path;
+	struct lab_an_manifest *wrote;
 };
 
 /* A number as gnuplot reads it (" NaN" for a missing value). */
@@ -21,7 +23,7 @@ void lab_an_dat_num(FILE *f, double v);
  * renamed over the name, never written through a link); NULL with the cause in err. */
 FILE *lab_an_open(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, const char *base,
                   const char *ext, struct lab_err *err);
-/* Finishes it (renamed into place). 0 or a negative code with the cause in err. */
+/* Finishes it (renamed into place) and records it in pdir->wrote. 0 or a negative code. */
 int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct lab_err *err);
 /* Writes untrusted text s as one gnuplot single-quoted string literal that gnuplot cannot
  * expand or execute (see plots.c); every title, label and key from a file goes through it. */
@@ -53,9 +55,9 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title,
  * Renders out's plots: writes plots/render-batch.gnuplot (for people: `gnuplot
  * render-batch.gnuplot` in plots/ renders every plot) and, when gnuplot is on PATH (else
  * out->no_gnuplot), runs it in a fresh private directory and renames each .svg/.png it finished
- * into plots/ (plots_render.c), marking the plot's svg/png, then plots/gnuplot.log. A plot gnuplot
- * fails on is counted in a warning. Returns 0 or -LAB_EIO / -LAB_ENOMEM with the cause in err (the
- * batch could not be written).
+ * into plots/ (plots_render.c), marking the plot's svg/png and recording them, then
+ * plots/gnuplot.log. A plot gnuplot fails on is counted in a warning. Returns 0 or -LAB_EIO /
+ * -LAB_ENOMEM with the cause in err (the batch could not be written).
  */
 int lab_an_plots_render(const struct lab_an_pdir *pdir, struct lab_an_plots *out,
                         struct lab_an_warnings *warn, struct lab_err *err);

@@ -22,7 +22,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze/manifest.h"
 #include "analyze/plots_int.h"
+#include "harness/record_schema.h"
 
 /* The script gnuplot runs in the private directory. */
 #define AN_RENDER_BATCH "batch.gnuplot"
@@ -110,16 +112,19 @@ static int an_render_open(const struct lab_an_pdir *pdir, struct an_render *r)
 	return 0;
 }
 
-/* Moves gnuplot's log into plots/, then removes the private directory. */
+/* Moves gnuplot's log into plots/ (recorded), then removes the private directory. */
 static int an_render_close(const struct lab_an_pdir *pdir, struct an_render *r)
 {
+	int rc = 0;
+
 	an_render_live = 0;
 	close(r->log);
-	renameat(r->fd, LAB_AN_GNUPLOT_LOG, pdir->fd, LAB_AN_GNUPLOT_LOG);
+	if (renameat(r->fd, LAB_AN_GNUPLOT_LOG, pdir->fd, LAB_AN_GNUPLOT_LOG) == 0 && pdir->wrote)
+		rc = lab_an_manifest_add(pdir->wrote, LAB_DIR_PLOTS, LAB_AN_GNUPLOT_LOG);
 	an_render_clear(r->pfd, r->fd, r->name);
 	close(r->fd);
 	close(r->pfd);
-	return 0;
+	return rc;
 }
 
 /* Writes the private directory's batch: the loadpath, then `load 'BASE.gp'` for plots [first,
@@ -215,7 +220,7 @@ static size_t an_first_unrendered(const struct an_render *r, const struct lab_an
 }
 
 /* Renames the .svg and .png gnuplot finished for plots [first, n) from the private directory
- * over their names in plots/, marking each. Returns 0. */
+ * over their names in plots/, marking and recording each. 0 or -LAB_ENOMEM. */
 static int an_render_move(const struct lab_an_pdir *pdir, const struct an_render *r,
                           struct lab_an_plots *p, size_t first)
 {
@@ -230,6 +235,8 @@ static int an_render_move(const struct lab_an_pdir *pdir, const struct an_render
 			    !S_ISREG(st.st_mode) || renameat(r->fd, name, pdir->fd, name) != 0)
 				continue;
 			*(png ? &p->p[i].png : &p->p[i].svg) = 1;
+			if (pdir->wrote)
+				rc = lab_an_manifest_add(pdir->wrote, LAB_DIR_PLOTS, name);
 		}
 	return rc;
 }
