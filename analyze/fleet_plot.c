@@ -1,23 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The cross-host view's files: DIR/fleet-analysis.json and the scaling plots with one line per
- * host (DIR/plots/fleet-NN-SLUG.{dat,gp,svg,png}). Node names, experiments and params come from
- * files: file names are slugs, and every title goes through lab_an_gp_str.
+ * host (DIR/plots/fleet-NN-SLUG.{dat,gp,svg,png}), written and rendered as lab analyze writes
+ * its own (fresh files renamed into place, gnuplot in a private directory) and recorded in DIR's
+ * record (analyze/manifest.h), so the plots of series no host has any more are removed. Node
+ * names, experiments and params come from files: file names are slugs, and every title goes
+ * through lab_an_gp_str.
  */
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyze/fleet_view.h"
+#include "analyze/manifest.h"
 #include "analyze/plots.h"
 #include "analyze/plots_int.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
-#define FLEET_ANALYSIS  "fleet-analysis.json"
 #define FLEET_PLOTS_MAX 200
 
 /* A series: the points of one experiment and params, on any host. */
@@ -56,6 +57,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
                           const struct fleet_series *s, const char *base, struct lab_err *err)
 {
 	const struct lab_an_point *pts[512];
+	struct lab_an_wfile wdat, wgp;
 	FILE *dat = NULL, *gp;
 	size_t block = 0, any = 0;
 	char unit[160];
@@ -64,10 +66,10 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 		any = fleet_series_points(&v->h[k], s->p, pts, 512);
 	if (!any) /* gnuplot stops on a plot with nothing to draw */
 		return 1;
-	if (!(dat = lab_an_open(pdir, base, "dat", err)))
+	if (!(dat = lab_an_open(&wdat, pdir, base, "dat", err)))
 		return -LAB_EIO;
-	if (!(gp = lab_an_open(pdir, base, "gp", err))) {
-		fclose(dat);
+	if (!(gp = lab_an_open(&wgp, pdir, base, "gp", err))) {
+		lab_an_wfile_close(&wdat, 0, NULL);
 		return -LAB_EIO;
 	}
 	lab_an_gp_head(gp, base, s->p->experiment, s->p->params[0] ? s->p->params : NULL);
@@ -94,37 +96,9 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	}
 	fputs("\n", gp);
 	lab_an_gp_tail(gp, base);
-	int rc = lab_an_close(dat, base, err);
-	int rc2 = lab_an_close(gp, base, err);
+	int rc = lab_an_close(&wdat, pdir, err);
+	int rc2 = lab_an_close(&wgp, pdir, err);
 	return rc ? rc : rc2;
-}
-
-/* Runs `gnuplot a.gp b.gp ...` (no shell) in the plots directory; 0 when it exits 0. */
-static int fleet_gnuplot(int dirfd, char names[][104], size_t n)
-{
-	const char **argv = calloc(n + 2, sizeof(*argv));
-	int status = -1;
-
-	if (!argv)
-		return -1;
-	argv[0] = "gnuplot";
-	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = names[i];
-	pid_t pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (fchdir(dirfd) != 0 || null < 0)
-			_exit(127);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(null, 2);
-		execvp("gnuplot", (char *const *)argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	free(argv);
-	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* Every series of the fleet once, in the order first seen. */
@@ -146,32 +120,34 @@ static size_t fleet_series_list(const struct lab_an_fleet_view *v, struct fleet_
 	return n;
 }
 
-static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_t *nplots,
-                       struct lab_an_warnings *warn, struct lab_err *err)
+/* Writes and renders one plot per series into DIR/plots, recording them in wrote. */
+static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v,
+                       struct lab_an_manifest *wrote, size_t *nplots, struct lab_an_warnings *warn,
+                       struct lab_err *err)
 {
 	static struct fleet_series s[FLEET_PLOTS_MAX];
-	static char names[FLEET_PLOTS_MAX][104];
 	size_t n = fleet_series_list(v, s, FLEET_PLOTS_MAX);
 	int fd = lab_an_subdir_open(dir, LAB_DIR_PLOTS, 1, err), rc = 0;
 	char path[4200], slug[64], base[96], label[512];
+	struct lab_an_plots plots = {0};
 
 	if (fd < 0)
 		return -LAB_EIO;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_DIR_PLOTS);
-	struct lab_an_pdir pdir = {fd, path};
-	size_t drawn = 0;
+	struct lab_an_pdir pdir = {fd, path, wrote};
 	for (size_t i = 0; i < n && rc >= 0; i++) {
 		snprintf(label, sizeof(label), "%s-%s", s[i].p->experiment, s[i].p->params);
 		lab_an_plot_slug(label, slug, sizeof(slug));
-		snprintf(base, sizeof(base), "fleet-%02zu-%s", i + 1, slug);
+		snprintf(base, sizeof(base), LAB_AN_FLEET_PLOT_PREFIX "%02zu-%s", i + 1, slug);
 		rc = fleet_plot_one(&pdir, v, &s[i], base, err);
-		if (rc == 0)
-			snprintf(names[drawn++], sizeof(names[0]), "%s.gp", base);
+		if (rc == 0 && lab_an_plot_add(&plots, "curves", label, base, "fleet", i))
+			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	rc = rc < 0 ? rc : 0;
-	*nplots = rc ? 0 : drawn;
-	if (!rc && drawn && lab_an_have_program("gnuplot") && fleet_gnuplot(fd, names, drawn) != 0)
-		lab_an_warn(warn, "gnuplot failed on the fleet plots in %s", path);
+	if (!rc)
+		rc = lab_an_plots_render(&pdir, &plots, warn, err);
+	*nplots = rc ? 0 : plots.n;
+	lab_an_plots_free(&plots);
 	close(fd);
 	return rc;
 }
@@ -179,19 +155,31 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v, size_
 int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
                             size_t *nplots, struct lab_an_warnings *warn, struct lab_err *err)
 {
-	const char *files[] = {FLEET_ANALYSIS, NULL};
+	const char *files[] = {LAB_AN_FLEET_ANALYSIS, LAB_AN_MANIFEST, NULL};
+	struct lab_an_manifest old, wrote = {0};
 	struct lab_an_wfile w;
+	struct lab_err late = {0};
 	char path[4200];
-	int rc;
+	int rc, rc2;
 
 	*nplots = 0;
-	if ((rc = lab_an_outputs_check(dir, files, plots ? LAB_DIR_PLOTS : NULL, err)))
+	if ((rc = lab_an_outputs_check(dir, files, plots ? LAB_DIR_PLOTS : NULL, err)) ||
+	    (rc = lab_an_manifest_read(dir, &old, warn, err)))
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s", dir, FLEET_ANALYSIS);
-	if (!lab_an_wfile_open(&w, path, err))
-		return -LAB_EIO;
-	lab_an_fleet_view_json(v, w.f);
-	if ((rc = lab_an_wfile_close(&w, 1, err)))
-		return rc;
-	return plots ? fleet_plots(dir, v, nplots, warn, err) : 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_AN_FLEET_ANALYSIS);
+	if (!lab_an_wfile_open(&w, path, err)) {
+		rc = -LAB_EIO;
+	} else {
+		lab_an_fleet_view_json(v, w.f);
+		rc = lab_an_wfile_close(&w, 1, err);
+	}
+	if (!rc && lab_an_manifest_add(&wrote, NULL, LAB_AN_FLEET_ANALYSIS))
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (!rc && plots)
+		rc = fleet_plots(dir, v, &wrote, nplots, warn, err);
+	/* After a failure too: the earlier fleet analysis's other files do not stay. */
+	rc2 = lab_an_manifest_finish(dir, &old, &wrote, rc ? &late : err);
+	lab_an_manifest_free(&old);
+	lab_an_manifest_free(&wrote);
+	return rc ? rc : rc2;
 }

@@ -14,6 +14,10 @@
 #include "analyze/data.h"
 #include "analyze/fleet.h"
 
+/* The cross-host view's files: DIR/fleet-analysis.json, DIR/plots/fleet-NN-SLUG.* */
+#define LAB_AN_FLEET_ANALYSIS    "fleet-analysis.json"
+#define LAB_AN_FLEET_PLOT_PREFIX "fleet-"
+
 /* What one host's run.json says about the machine (strings "" when not recorded). */
 struct lab_an_fleet_prov {
 	char hostname[128], cpu_model[128], governor[64], slurm_job[32], slurm_partition[128];
@@ -56,7 +60,10 @@ void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f);
 /*
  * Writes DIR/fleet-analysis.json and, when plots, DIR/plots/fleet-NN-SLUG.{dat,gp} (mean cost
  * per unit of work with its 95 % interval against threads, one line per host) rendered by
- * gnuplot when it is on PATH. *nplots gets the number of plots. Returns 0 or a negative code.
+ * gnuplot when it is on PATH, then DIR's record of them (analyze/manifest.h), removing what the
+ * earlier fleet analysis wrote and this one did not. An output name that is a link or a special
+ * file is refused before anything is written. *nplots gets the number of plots. Returns 0 or a
+ * negative code.
  */
 int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, int plots,
                             size_t *nplots, struct lab_an_warnings *warn, struct lab_err *err);

@@ -2,7 +2,7 @@
 /*
  * What every plot file is made of: numbers and strings as gnuplot reads them (untrusted text
  * only as inert single-quoted literals), the terminal preamble and trailer, safe file names,
- * files created in the plots directory handle, and the list of plots.
+ * fresh files created in the plots directory handle and recorded, and the list of plots.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "analyze/flagged.h"
+#include "analyze/manifest.h"
 #include "analyze/plots_int.h"
+#include "harness/record_schema.h"
 
 int lab_an_have_program(const char *prog)
 {
@@ -127,7 +129,8 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title,
 	if (lab_an_grow(&p->p, &p->cap, p->n + 1, sizeof(*p->p)))
 		return -LAB_ENOMEM;
 	q = &p->p[p->n];
-	*q = (struct lab_an_plot){kind, lab_an_strdup(title), lab_an_strdup(base), view, group};
+	*q = (struct lab_an_plot){kind, lab_an_strdup(title), lab_an_strdup(base), view, group, 0,
+	                          0};
 	if (!q->title || !q->base) {
 		free(q->title);
 		free(q->base);
@@ -137,30 +140,26 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title,
 	return 0;
 }
 
-FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
-                  struct lab_err *err)
+FILE *lab_an_open(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, const char *base,
+                  const char *ext, struct lab_err *err)
 {
 	char name[512];
-	int fd;
-	FILE *f = NULL;
 
 	snprintf(name, sizeof(name), "%s.%s", base, ext);
-	/* The directory was cleaned and holds no links (lab_an_subdir_open); O_NOFOLLOW anyway. */
-	fd = openat(pdir->fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		lab_err_set(err, LAB_EIO, "cannot write %s/%s: %s", pdir->path, name,
-		            strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	return f;
+	/* A fresh temporary renamed over the name: a hard link planted at the name is replaced,
+	 * never written through (analyze/wfile.h). */
+	return lab_an_wfile_openat(w, pdir->fd, pdir->path, name, err);
 }
 
-int lab_an_close(FILE *f, const char *base, struct lab_err *err)
+int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct lab_err *err)
 {
-	if (ferror(f) | fclose(f))
-		return lab_err_set(err, LAB_EIO, "cannot write plot file %s", base);
-	return 0;
+	char *name = pdir->wrote ? lab_an_strdup(w->name) : NULL;
+	int rc = lab_an_wfile_close(w, 1, err);
+
+	if (!rc && pdir->wrote && (!name || lab_an_manifest_add(pdir->wrote, LAB_DIR_PLOTS, name)))
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	free(name);
+	return rc;
 }
 
 void lab_an_key_begin(struct lab_an_key *k, char *buf, size_t len, const char *label)

@@ -7,19 +7,24 @@
 #include <stdio.h>
 
 #include "analyze/plots.h"
+#include "analyze/wfile.h"
 
-/* The plots directory: a handle on a real directory (never a link) and its path for messages. */
+/* The plots directory: a handle on a real directory (never a link), its path for messages, and
+ * the record every file written into it is added to (plots/NAME; NULL: none). */
 struct lab_an_pdir {
 	int fd;
 	const char *path;
+	struct lab_an_manifest *wrote;
 };
 
 /* A number as gnuplot reads it (" NaN" for a missing value). */
 void lab_an_dat_num(FILE *f, double v);
-/* Creates BASE.EXT in the plots directory for writing; NULL with the cause in err. */
-FILE *lab_an_open(const struct lab_an_pdir *pdir, const char *base, const char *ext,
-                  struct lab_err *err);
-int lab_an_close(FILE *f, const char *base, struct lab_err *err);
+/* Starts writing BASE.EXT in the plots directory as a fresh file (analyze/wfile.h: a temporary
+ * renamed over the name, never written through a link); NULL with the cause in err. */
+FILE *lab_an_open(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, const char *base,
+                  const char *ext, struct lab_err *err);
+/* Finishes it (renamed into place) and records it in pdir->wrote. 0 or a negative code. */
+int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct lab_err *err);
 /* Writes untrusted text s as one gnuplot single-quoted string literal that gnuplot cannot
  * expand or execute (see plots.c); every title, label and key from a file goes through it. */
 void lab_an_gp_str(FILE *f, const char *s);
@@ -46,4 +51,14 @@ const char *lab_an_key_end(struct lab_an_key *k);
 /* Appends a plot (copies title and base). Returns 0 or -LAB_ENOMEM. */
 int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,
                     const char *view, size_t group);
+/*
+ * Renders out's plots: writes plots/render-batch.gnuplot (for people: `gnuplot
+ * render-batch.gnuplot` in plots/ renders every plot) and, when gnuplot is on PATH (else
+ * out->no_gnuplot), runs it in a fresh private directory and renames each .svg/.png it finished
+ * into plots/ (plots_render.c), marking the plot's svg/png and recording them, then
+ * plots/gnuplot.log. A plot gnuplot fails on is counted in a warning. Returns 0 or -LAB_EIO /
+ * -LAB_ENOMEM with the cause in err (the batch could not be written).
+ */
+int lab_an_plots_render(const struct lab_an_pdir *pdir, struct lab_an_plots *out,
+                        struct lab_an_warnings *warn, struct lab_err *err);
 #endif

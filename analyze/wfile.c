@@ -79,8 +79,7 @@ void lab_an_wfile_abort(void)
 		}
 }
 
-/* A random 64-bit tag for a temporary name (getrandom; the clock and pid if it fails). */
-static uint64_t an_tmp_tag(void)
+uint64_t lab_an_tmp_tag(void)
 {
 	uint64_t v;
 	struct timespec ts;
@@ -101,7 +100,7 @@ static int an_tmp_create(struct lab_an_wfile *w, const char *name)
 	for (int tries = 0; tries < 16 && fd < 0; tries++) {
 		free(w->tmp);
 		w->tmp = lab_an_asprintf(".%s.%ld-%016llx.lab-tmp", name, (long)getpid(),
-		                         (unsigned long long)an_tmp_tag());
+		                         (unsigned long long)lab_an_tmp_tag());
 		if (!w->tmp) {
 			errno = ENOMEM;
 			return -1;
@@ -198,10 +197,12 @@ int lab_an_wfile_close(struct lab_an_wfile *w, int keep, struct lab_err *err)
 	return rc;
 }
 
-/* Refuses links and special files among the entries of the analyzer's own directory. */
+/* Refuses links and special files among the entries of the analyzer's own directory. It reads
+ * through a handle of its own on the directory: a dup of fd would share fd's offset and leave
+ * it at the end, so the next reader of fd would see no entry. */
 static int an_subdir_scan(int fd, const char *shown, struct lab_err *err)
 {
-	int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0), rc = 0;
+	int dup = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
 	DIR *d = dup >= 0 ? fdopendir(dup) : NULL;
 	struct dirent *e;
 	struct stat st;

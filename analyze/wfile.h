@@ -11,6 +11,7 @@
 #ifndef LAB_ANALYZE_WFILE_H
 #define LAB_ANALYZE_WFILE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analyze/err.h"
@@ -40,6 +41,9 @@ int lab_an_wfile_close(struct lab_an_wfile *w, int keep, struct lab_err *err);
 /* Removes the temporaries of every file being written (an interrupted analysis leaves none).
  * Async-signal-safe: for a SIGTERM/SIGINT handler, which then ends the process. */
 void lab_an_wfile_abort(void);
+
+/* A random 64-bit tag for a temporary name (getrandom; the clock and pid if it fails). */
+uint64_t lab_an_tmp_tag(void);
 
 /* 0 when name in dirfd is absent or a regular file; else -LAB_EIO naming shown/name. */
 int lab_an_wfile_check(int dirfd, const char *shown, const char *name, struct lab_err *err);

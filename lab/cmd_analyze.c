@@ -4,6 +4,8 @@
  * analyzer library (analyze/). Bad input data (a malformed CSV value, a broken run.json) is
  * exit 2 with FILE:LINE; a file that cannot be written is exit 1, and so is an output name in DIR
  * that is a symbolic link or not a regular file (analyze/wfile.h: refused, nothing written).
+ * When nothing was written, the outputs an earlier analysis left in DIR are kept, and a line
+ * says they are from an earlier analysis (they may not match the data now).
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,12 +19,12 @@
 #include "analyze/compare.h"
 #include "analyze/flagged.h"
 #include "analyze/fleet.h"
+#include "analyze/manifest.h"
 #include "analyze/output.h"
 #include "analyze/placement.h"
 #include "analyze/plots.h"
-#include "analyze/report.h"
-#include "analyze/views/views.h"
 #include "analyze/wfile.h"
+#include "analyze/write_dir.h"
 #include "harness/record_schema.h"
 #include "lab/analyze_print.h"
 #include "lab/cli.h"
@@ -76,7 +78,8 @@ static const struct lab_cmd_opts an_cmd = {
              "fits with 95 % intervals and the model choice, for every series (points that\n"
              "differ only in threads). Writes summary.csv, analysis.json, plots/ and\n"
              "report.html into DIR, only as regular files: an output that is a symbolic\n"
-             "link is refused (exit 1).\n",
+             "link is refused (exit 1). DIR/analysis-files.txt records what was written;\n"
+             "the next analysis removes those files it does not write again.\n",
     .opts = an_opts,
     .pos_at = offsetof(struct lab_analyze_opts, dirs),
     .npos_at = offsetof(struct lab_analyze_opts, ndirs),
@@ -199,36 +202,20 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 		lab_opts_error("lab %s: warning: %s", cmd, w->msg[i]);
 }
 
-/* Writes summary.csv, analysis.json, plots and report.html into the results directory. */
+/* Writes summary.csv, analysis.json, the views' CSV files, plots and report.html into the
+ * results directory (analyze/write_dir.h); *started is set once a file was written. */
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
-                             struct lab_an_warnings *warn, struct lab_err *err)
+                             struct lab_an_warnings *warn, struct lab_err *err, int *started)
 {
-	const char *files[64] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT};
-	char *views[60];
-	size_t nv = lab_an_views_files(a, views, sizeof(views) / sizeof(views[0]));
 	struct lab_an_plots plots = {0};
-	char path[4096];
+	size_t nwritten = 0;
 	int rc;
 
-	for (size_t i = 0; i < nv; i++)
-		files[3 + i] = views[i];
 	/* A link or special file where an output goes: refused before anything is written. */
-	rc = lab_an_outputs_check(o->dir, files, o->no_plots ? NULL : LAB_DIR_PLOTS, err);
-	for (size_t i = 0; i < nv; i++)
-		free(views[i]);
-	if (rc)
+	if ((rc = lab_an_dir_check(a, o->dir, !o->no_plots, err)))
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_SUMMARY);
-	if ((rc = lab_an_summary_write(a, path, err)))
-		return rc;
-	snprintf(path, sizeof(path), "%s/%s", o->dir, LAB_FILE_ANALYSIS);
-	if ((rc = lab_an_analysis_json_write(a, path, err)))
-		return rc;
-	if ((rc = lab_an_views_csv(a, o->dir, err)))
-		return rc;
-	if (!o->no_plots && (rc = lab_an_plots_write(a, o->dir, 1, &plots, warn, err)))
-		return rc;
-	rc = lab_an_report_write(a, &plots, o->dir, err);
+	rc = lab_an_dir_write(a, o->dir, !o->no_plots, &plots, &nwritten, warn, err);
+	*started = nwritten > 0;
 	if (!rc && o->report_only) {
 		fputs("wrote ", stdout);
 		lab_opts_puts_escaped(stdout, o->dir);
@@ -243,6 +230,25 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 		               plots.rendered ? ".svg, .png, .dat, .gp" : ".dat and .gp only");
 	lab_an_plots_free(&plots);
 	return rc;
+}
+
+/* After a failure: what DIR holds now. Nothing written: the outputs there (if any) are an
+ * earlier analysis's, which may no longer match the data, so say so. Part written: what is
+ * there is this analysis's alone (the earlier one's other files were removed), but
+ * incomplete. */
+static void lab_analyze_failed_note(const char *cmd, const char *dir, int started)
+{
+	if (!dir)
+		return;
+	if (started)
+		lab_opts_error("lab %s: the outputs in %s are incomplete: writing stopped part-way "
+		               "(no file of an earlier analysis is kept beside them)",
+		               cmd, dir);
+	else if (lab_an_manifest_earlier(dir))
+		lab_opts_error("lab %s: the outputs in %s (%s, %s, %s, %s/) are from an earlier "
+		               "analysis: not updated, they may not match the data now",
+		               cmd, dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT,
+		               LAB_DIR_PLOTS);
 }
 
 /* SIGTERM/SIGINT while analyzing: gnuplot goes too (it would keep writing into plots/), and so
@@ -273,7 +279,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	struct lab_an_analysis a = {0};
 	struct lab_an_warnings warn = {0};
 	struct lab_err err = {0};
-	int rc = lab_analyze_parse(argc, argv, &o), code = LAB_EXIT_OK;
+	int rc = lab_analyze_parse(argc, argv, &o), code = LAB_EXIT_OK, started = 0;
 
 	if (rc)
 		return rc > 0 ? LAB_EXIT_OK : LAB_EXIT_USAGE;
@@ -294,6 +300,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 		                               &err);
 	if (rc) {
 		code = lab_an_exit(&err, argv[0]);
+		lab_analyze_failed_note(argv[0], o.dir, 0);
 		goto out;
 	}
 	lab_print_warnings(&d.warn, argv[0]);
@@ -301,8 +308,10 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if ((o.json || report_only) &&
 	    lab_an_flagged_line(&d, o.include_flagged, line, sizeof(line)))
 		lab_opts_error("lab %s: %s", argv[0], line);
-	if (o.dir && (rc = lab_analyze_write(&a, &o, &warn, &err)))
+	if (o.dir && (rc = lab_analyze_write(&a, &o, &warn, &err, &started))) {
 		code = lab_an_exit(&err, argv[0]);
+		lab_analyze_failed_note(argv[0], o.dir, started);
+	}
 	lab_print_warnings(&warn, argv[0]);
 	if (o.json)
 		lab_an_analysis_json(&a, stdout);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/manifest.h"
 #include "analyze/render/render.h"
 #include "analyze/wfile.h"
 #include "harness/json.h"
@@ -126,6 +127,7 @@ static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_
 
 struct csv_ctx {
 	const char *dir;
+	struct lab_an_manifest *wrote;
 	struct lab_err *err;
 };
 
@@ -138,10 +140,12 @@ static int csv_write(const struct lab_doc *d, const struct lab_doc_table *first,
 	FILE *f;
 	int rc;
 
-	free(name);
-	if (!path)
+	if (!path) {
+		free(name);
 		return lab_err_set(x->err, LAB_ENOMEM, "out of memory");
+	}
 	if (!(f = lab_an_wfile_open(&w, path, x->err))) {
+		free(name);
 		free(path);
 		return -LAB_EIO;
 	}
@@ -152,13 +156,17 @@ static int csv_write(const struct lab_doc *d, const struct lab_doc_table *first,
 			    !strcmp(d->s[i]->b[j].u.table->key, first->key))
 				csv_rows(f, d->s[i], d->s[i]->b[j].u.table);
 	rc = lab_an_wfile_close(&w, 1, x->err);
+	if (!rc && x->wrote && lab_an_manifest_add(x->wrote, NULL, name))
+		rc = lab_err_set(x->err, LAB_ENOMEM, "out of memory");
+	free(name);
 	free(path);
 	return rc;
 }
 
-int lab_render_csv(const struct lab_doc *d, const char *dir, struct lab_err *err)
+int lab_render_csv(const struct lab_doc *d, const char *dir, struct lab_an_manifest *wrote,
+                   struct lab_err *err)
 {
-	struct csv_ctx x = {dir, err};
+	struct csv_ctx x = {dir, wrote, err};
 
 	return csv_each_key(d, csv_write, &x);
 }

@@ -311,6 +311,7 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
                      struct lab_an_plots *out, struct lab_err *err)
 {
 	char raw[256], base[256], title[320];
+	struct lab_an_wfile w;
 	FILE *f;
 	int rc;
 
@@ -323,18 +324,18 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	         : g->key ? g->key
 	                  : "");
 	lab_an_plot_slug(raw, base, sizeof(base));
-	if (!(f = lab_an_open(pdir, base, "dat", err)))
+	if (!(f = lab_an_open(&w, pdir, base, "dat", err)))
 		return -LAB_EIO;
 	if (g->heat)
 		gp_dat_heat(f, g->heat);
 	else
 		gp_dat_curves(f, g);
-	if ((rc = lab_an_close(f, base, err)))
+	if ((rc = lab_an_close(&w, pdir, err)))
 		return rc;
-	if (!(f = lab_an_open(pdir, base, "gp", err)))
+	if (!(f = lab_an_open(&w, pdir, base, "gp", err)))
 		return -LAB_EIO;
 	gp_script(f, d, g, base);
-	if ((rc = lab_an_close(f, base, err)))
+	if ((rc = lab_an_close(&w, pdir, err)))
 		return rc;
 	snprintf(title, sizeof(title), "%.100s %.100s: %.100s", s->experiment ? s->experiment : "",
 	         s->sub ? s->sub : "", g->title ? g->title : d->title);

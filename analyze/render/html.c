@@ -99,8 +99,9 @@ void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
 	size_t len;
 	struct stat st;
 
-	/* Only the regular file gnuplot wrote; never what a link put there. */
-	if (!path || lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	/* Only the regular file gnuplot wrote for this analysis (never one an earlier analysis
+	 * left under the name, never what a link put there). */
+	if (!p->svg || !path || lstat(path, &st) || !S_ISREG(st.st_mode) ||
 	    lab_an_file_read(path, &buf, &len, NULL)) {
 		free(path);
 		return;

@@ -33,10 +33,13 @@ void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots
 /* Writes "VIEW": {...} with the n sections of d indexed by sec (one experiment's, or those that
  * span experiments) into the open object of w; nothing when n is 0. */
 void lab_render_json(struct lab_json *w, const struct lab_doc *d, const size_t *sec, size_t n);
+struct lab_an_manifest;
 /* One CSV file per table key in dir (VIEW_KEY.csv, or the table's csv stem): experiment,
  * params, then the columns (an interval as KEY, KEY_mean, KEY_lo, KEY_hi, KEY_n) and a note.
- * Returns 0 or a negative code with err set. */
-int lab_render_csv(const struct lab_doc *d, const char *dir, struct lab_err *err);
+ * Each file written is added to wrote (NULL: not recorded). Returns 0 or a negative code with
+ * err set. */
+int lab_render_csv(const struct lab_doc *d, const char *dir, struct lab_an_manifest *wrote,
+                   struct lab_err *err);
 /* The CSV file names lab_render_csv writes for d, into names (at most max, each malloc'd);
  * returns how many. */
 size_t lab_render_csv_names(const struct lab_doc *d, char **names, size_t max);

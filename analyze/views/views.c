@@ -220,13 +220,14 @@ void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a)
 		an_view_json(w, &a->views[i], e);
 }
 
-int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err)
+int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir,
+                     struct lab_an_manifest *wrote, struct lab_err *err)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < a->nviews && !rc; i++)
 		if (a->views[i].doc && !a->views[i].doc->data_elsewhere)
-			rc = lab_render_csv(a->views[i].doc, dir, err);
+			rc = lab_render_csv(a->views[i].doc, dir, wrote, err);
 	return rc;
 }
 

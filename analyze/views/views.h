@@ -45,8 +45,11 @@ struct lab_an_plots;
 void lab_an_views_json(struct lab_json *w, const struct lab_an_analysis *a);
 /* The top-level keys of the views with sections that span experiments ("roofline"). */
 void lab_an_views_json_top(struct lab_json *w, const struct lab_an_analysis *a);
-/* The views' CSV files in dir: one per table key of each document (analyze/render/csv.c). */
-int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir, struct lab_err *err);
+struct lab_an_manifest;
+/* The views' CSV files in dir: one per table key of each document (analyze/render/csv.c), each
+ * added to wrote (NULL: not recorded). */
+int lab_an_views_csv(const struct lab_an_analysis *a, const char *dir,
+                     struct lab_an_manifest *wrote, struct lab_err *err);
 /* Puts the names of the views' CSV files into names (at most max, each malloc'd), returns how
  * many. */
 size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t max);

@@ -86,7 +86,7 @@ static void fm_check(const struct lab_an_view_run *r, const char *dir)
 {
 	const struct lab_doc *d = r->doc;
 	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(dir, O_RDONLY | O_DIRECTORY), dir};
+	struct lab_an_pdir pdir = {open(dir, O_RDONLY | O_DIRECTORY), dir, NULL};
 	struct lab_err err = {0};
 	char *text = fm_text(d, 0), *html = fm_text(d, 1), *names[32];
 	size_t ncsv = lab_render_csv_names(d, names, 32);
@@ -99,7 +99,7 @@ static void fm_check(const struct lab_an_view_run *r, const char *dir)
 	CHECK(fm_json(d));
 	CHECK(fm_count(d, LAB_DOC_TABLE) > 0);
 	CHECK(ncsv > 0);
-	CHECK(lab_render_csv(d, dir, &err) == 0);
+	CHECK(lab_render_csv(d, dir, NULL, &err) == 0);
 	for (size_t i = 0; i < ncsv; i++) {
 		char path[4096];
 		struct stat st;

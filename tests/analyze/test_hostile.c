@@ -534,7 +534,8 @@ LAB_TEST(stdout_write_errors)
 	}
 }
 
-/* SIGTERM while gnuplot renders: lab ends, and so does its gnuplot; no temporary is left. */
+/* SIGTERM while gnuplot renders: lab ends, and so does its gnuplot; no temporary is left, and
+ * no private directory gnuplot rendered in. */
 LAB_TEST(sigterm_takes_gnuplot_down)
 {
 	char cmd[8192], pidfile[2048], *text = NULL;
@@ -574,6 +575,8 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 		kill(gp, SIGKILL);
 	}
 	CHECK_EQ_U64(ho_count("results-usl", ".lab-tmp"), 0);
+	/* nor gnuplot's private directory (analyze/plots_render.c) */
+	CHECK_EQ_U64(ho_count("results-usl/plots", ".lab-tmp"), 0);
 }
 
 /* Two writers of one file (two `lab analyze` of one DIR): each has its own temporary, both

@@ -258,7 +258,7 @@ LAB_TEST(csv_golden)
 	CHECK_EQ_U64(lab_render_csv_names(d, names, 4), 1);
 	CHECK_EQ_STR(names[0], "fixture_points.csv");
 	free(names[0]);
-	REQUIRE(lab_render_csv(d, testlib_tmpdir(), &err) == 0);
+	REQUIRE(lab_render_csv(d, testlib_tmpdir(), NULL, &err) == 0);
 	REQUIRE((csv = rd_read("fixture_points.csv")));
 	rd_golden("fixture_points.csv", csv);
 	free(csv);
@@ -269,8 +269,8 @@ LAB_TEST(gnuplot_golden_and_quoting)
 {
 	struct lab_doc *d = rd_fixture();
 	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY),
-	                           testlib_tmpdir()};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
 	struct lab_err err = {0};
 	char *gp, *dat;
 

@@ -668,7 +668,7 @@ static unsigned long long sc_c2c_work(const char *dir, long long *dat_bytes)
 		return 0;
 	before = lab_an_c2c_probes();
 	if (lab_an_analysis_run(&d, 0, &a, &err) == 0 &&
-	    lab_an_plots_write(&a, dir, 0, &plots, &warn, &err) == 0)
+	    lab_an_plots_write(&a, dir, 0, NULL, &plots, &warn, &err) == 0)
 		work = lab_an_c2c_probes() - before;
 	else
 		fprintf(stderr, "%s: %s\n", dir, err.msg);

@@ -126,7 +126,7 @@ static int vw_plots(const char *name, struct lab_an_data *d, struct lab_an_analy
 	if (!rc)
 		rc = lab_an_analysis_run(d, 0, a, &e);
 	if (!rc)
-		rc = lab_an_plots_write(a, dir, 0, p, &w, &e);
+		rc = lab_an_plots_write(a, dir, 0, NULL, p, &w, &e);
 	if (rc)
 		fprintf(stderr, "%s\n", e.msg);
 	lab_an_warnings_free(&w);

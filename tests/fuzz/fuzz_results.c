@@ -127,14 +127,14 @@ static void fz_write_all(const struct lab_an_analysis *a)
 		if (a->views[i].doc)
 			lab_render_text(fz_null, a->views[i].doc);
 	lab_an_views_html(fz_null, a, NULL, fz_dir);
-	lab_an_views_csv(a, fz_dir, &err);
+	lab_an_views_csv(a, fz_dir, NULL, &err);
 	n = lab_an_views_files(a, names, sizeof(names) / sizeof(names[0]));
 	for (size_t i = 0; i < n; i++) {
 		snprintf(fz_path, sizeof(fz_path), "%s/%s", fz_dir, names[i]);
 		unlink(fz_path);
 		free(names[i]);
 	}
-	lab_an_plots_write(a, fz_dir, 0, &plots, &warn, &err);
+	lab_an_plots_write(a, fz_dir, 0, NULL, &plots, &warn, &err);
 	lab_an_plots_free(&plots);
 	lab_an_warnings_free(&warn);
 	snprintf(fz_path, sizeof(fz_path), "%s/plots", fz_dir);

@@ -276,5 +276,31 @@ analyze_escapes)
 		fail "a control byte reached the terminal"
 	fi
 	;;
+analyze_stale_plots)
+	# The cross-host plots of a series no host has any more go at the next analysis (the
+	# record DIR/analysis-files.txt); a user's file in plots/ stays; a hard link planted under
+	# a fleet plot's name is replaced, the file it links to untouched.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-locks" "$tmp/f/h2"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+	 "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" >/dev/null 2>"$tmp/err" || fail "first analysis: $(cat "$tmp/err")"
+	compgen -G "$tmp/f/plots/fleet-*-locks*.gp" >/dev/null || fail "no locks plot at first"
+	echo precious >"$tmp/victim"
+	echo mine >"$tmp/f/plots/important.png"
+	dat=$(compgen -G "$tmp/f/plots/fleet-01-*.dat")
+	ln -f "$tmp/victim" "$dat"
+	rm -rf "$tmp/f/h2" && cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	"$lab" analyze "$tmp/f" >/dev/null 2>"$tmp/err" || fail "second analysis: $(cat "$tmp/err")"
+	if compgen -G "$tmp/f/plots/fleet-*-locks*" >/dev/null; then
+		fail "stale fleet plots: $(ls "$tmp/f/plots")"
+	fi
+	[ "$(cat "$tmp/victim")" = precious ] || fail "a fleet plot was written through a hard link"
+	[ -f "$dat" ] && [ "$(stat -c %h "$dat")" = 1 ] || fail "$dat not replaced"
+	[ -f "$tmp/f/plots/important.png" ] || fail "a user's file in plots/ was removed"
+	grep -qx 'fleet-analysis.json' "$tmp/f/analysis-files.txt" || fail "no record"
+	;;
 *) fail "unknown case $case" ;;
 esac

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/manifest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/csv.h"
+#include "analyze/fleet_view.h"
+#include "analyze/plots.h"
+#include "analyze/wfile.h"
+#include "harness/record_schema.h"
+
+/* The views' names (views.def): the first part of their CSV and plot file names. */
+static const char *const an_views[] = {
+#define LAB_AN_VIEW(name) #name,
+#include "analyze/views/views.def"
+#undef LAB_AN_VIEW
+};
+
+/* The files the analyzer writes under a fixed name in DIR. */
+static const char *const an_fixed[] = {LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT,
+                                       LAB_AN_FLEET_ANALYSIS};
+
+/* Files of a results or fleet directory that no record may name (inputs, and the record). */
+static const char *const an_never[] = {LAB_FILE_RUN,    LAB_FILE_SAMPLES, LAB_FILE_THREADS,
+                                       LAB_FILE_CONFIG, LAB_FLEET_FILE,   LAB_AN_MANIFEST};
+
+#define AN_NELEM(a)     (sizeof(a) / sizeof((a)[0]))
+#define AN_NAME_MAX     512
+#define AN_MANIFEST_TOP "# lab analyze: the files of the last analysis of this directory\n"
+
+int lab_an_manifest_add(struct lab_an_manifest *m, const char *sub, const char *name)
+{
+	char *s = sub ? lab_an_asprintf("%s/%s", sub, name) : lab_an_strdup(name);
+
+	if (!s || lab_an_grow(&m->name, &m->cap, m->n + 1, sizeof(*m->name))) {
+		free(s);
+		return -LAB_ENOMEM;
+	}
+	m->name[m->n++] = s;
+	return 0;
+}
+
+void lab_an_manifest_drop(struct lab_an_manifest *m, const char *sub, const char *name)
+{
+	size_t sl = sub ? strlen(sub) : 0;
+
+	for (size_t i = m->n; i-- > 0;) {
+		const char *s = m->name[i];
+
+		if (sub && (strncmp(s, sub, sl) || s[sl] != '/'))
+			continue;
+		if (strcmp(s + (sub ? sl + 1 : 0), name))
+			continue;
+		free(m->name[i]);
+		memmove(&m->name[i], &m->name[i + 1], (m->n - i - 1) * sizeof(*m->name));
+		m->n--;
+		return;
+	}
+}
+
+void lab_an_manifest_free(struct lab_an_manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->name[i]);
+	free(m->name);
+	memset(m, 0, sizeof(*m));
+}
+
+/* 1 when the n bytes of s are all [A-Za-z0-9._-] (a slug, lab_an_plot_slug). */
+static int an_slug_chars(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* A view's CSV file (analyze/render/csv.c): VIEW.csv or VIEW_KEY.csv. */
+static int an_csv_ok(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len < 5 || strcmp(name + len - 4, ".csv") || !an_slug_chars(name, len - 4) ||
+	    memchr(name, '.', len - 4))
+		return 0;
+	for (size_t i = 0; i < AN_NELEM(an_views); i++) {
+		size_t vl = strlen(an_views[i]);
+
+		if (vl > len - 4 || strncmp(name, an_views[i], vl))
+			continue;
+		if (vl == len - 4 || (name[vl] == '_' && vl + 1 < len - 4))
+			return 1;
+	}
+	return 0;
+}
+
+/* A plot file: VIEW (or fleet-), two or more digits, '-', the rest of a slug, an extension of
+ * a plot (analyze/render/gnuplot.c, analyze/fleet_plot.c). */
+static int an_plot_ok(const char *name)
+{
+	static const char *const ext[] = {".gp", ".dat", ".svg", ".png"};
+	size_t len = strlen(name), el = 0;
+
+	for (size_t i = 0; i < AN_NELEM(ext) && !el; i++)
+		if (len > strlen(ext[i]) && !strcmp(name + len - strlen(ext[i]), ext[i]))
+			el = strlen(ext[i]);
+	if (!el || !an_slug_chars(name, len))
+		return 0;
+	for (size_t i = 0; i <= AN_NELEM(an_views); i++) {
+		const char *v = i < AN_NELEM(an_views) ? an_views[i] : LAB_AN_FLEET_PLOT_PREFIX;
+		size_t vl = strlen(v), d = 0;
+
+		if (strncmp(name, v, vl))
+			continue;
+		while (name[vl + d] >= '0' && name[vl + d] <= '9')
+			d++;
+		if (d >= 2 && name[vl + d] == '-' && vl + d + 1 < len - el)
+			return 1;
+	}
+	return 0;
+}
+
+int lab_an_manifest_name_ok(const char *name)
+{
+	const char *slash = strchr(name, '/'), *p = name + strlen(LAB_DIR_PLOTS) + 1;
+
+	if (!*name || *name == '.' || strlen(name) > AN_NAME_MAX || strstr(name, ".."))
+		return 0;
+	for (size_t i = 0; i < AN_NELEM(an_never); i++)
+		if (!strcmp(name, an_never[i]))
+			return 0;
+	if (slash)
+		return slash == name + strlen(LAB_DIR_PLOTS) &&
+		       !strncmp(name, LAB_DIR_PLOTS, strlen(LAB_DIR_PLOTS)) && !strchr(p, '/') &&
+		       (!strcmp(p, LAB_AN_GNUPLOT_LOG) || !strcmp(p, LAB_AN_GNUPLOT_BATCH) ||
+		        an_plot_ok(p));
+	for (size_t i = 0; i < AN_NELEM(an_fixed); i++)
+		if (!strcmp(name, an_fixed[i]))
+			return 1;
+	return an_csv_ok(name);
+}
+
+/* Reads up to len bytes of fd into buf (the file may shrink). Returns the count or -1. */
+static ssize_t an_read_all(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t r = read(fd, buf + got, len - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* Adds every line of buf that names a file the analyzer writes; counts the others. */
+static int an_parse(char *buf, struct lab_an_manifest *m, size_t *skipped)
+{
+	for (char *line = buf, *end; *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? (*end = '\0', end + 1) : line + strlen(line);
+		if (!*line || *line == '#')
+			continue;
+		if (!lab_an_manifest_name_ok(line))
+			++*skipped;
+		else if (lab_an_manifest_add(m, NULL, line))
+			return -LAB_ENOMEM;
+	}
+	return 0;
+}
+
+/* Reads the open record fd of path into m; a record that cannot be used is a warning. */
+static int an_read_fd(int fd, const char *path, struct lab_an_manifest *m,
+                      struct lab_an_warnings *warn, struct lab_err *err)
+{
+	struct stat st;
+	const char *why = NULL;
+	char *buf = NULL;
+	ssize_t len = 0;
+	size_t skipped = 0;
+	int rc = 0;
+
+	if (fstat(fd, &st) != 0)
+		why = strerror(errno);
+	else if ((size_t)st.st_size > LAB_AN_MANIFEST_MAX)
+		why = "larger than 4 MiB";
+	else if (!(buf = malloc((size_t)st.st_size + 1)))
+		why = "out of memory";
+	else if ((len = an_read_all(fd, buf, (size_t)st.st_size)) < 0)
+		why = strerror(errno);
+	else if (memchr(buf, '\0', (size_t)len))
+		why = "a NUL byte";
+	if (why) {
+		lab_an_warn(warn,
+		            "%s: not read (%s): files of the earlier analysis that this one does "
+		            "not write again stay in the directory",
+		            path, why);
+		goto out;
+	}
+	buf[len] = '\0';
+	if ((rc = an_parse(buf, m, &skipped)))
+		lab_err_set(err, LAB_ENOMEM, "out of memory");
+	else if (skipped)
+		lab_an_warn(warn, "%s: %zu names ignored (not files the analyzer writes)", path,
+		            skipped);
+out:
+	free(buf);
+	return rc;
+}
+
+int lab_an_manifest_read(const char *dir, struct lab_an_manifest *m, struct lab_an_warnings *warn,
+                         struct lab_err *err)
+{
+	char *path = lab_an_asprintf("%s/%s", dir, LAB_AN_MANIFEST);
+	struct stat st;
+	int fd, rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!path)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (lstat(path, &st) != 0 && errno == ENOENT)
+		goto out; /* no earlier analysis, or one from before the record */
+	if ((fd = lab_an_input_open(path, LAB_AN_IN_NOFOLLOW, err)) < 0) {
+		rc = fd;
+		goto out;
+	}
+	rc = an_read_fd(fd, path, m, warn, err);
+	close(fd);
+out:
+	if (rc)
+		lab_an_manifest_free(m);
+	free(path);
+	return rc;
+}
+
+static int an_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Removes name (relative to DIR, dfd; plots/NAME relative to pfd) when it is a regular file:
+ * unlinkat removes the name alone, never what a link points to. */
+static void an_remove(int dfd, int pfd, const char *name)
+{
+	size_t pl = strlen(LAB_DIR_PLOTS);
+	int fd = dfd;
+	struct stat st;
+
+	if (!strncmp(name, LAB_DIR_PLOTS, pl) && name[pl] == '/') {
+		fd = pfd;
+		name += pl + 1;
+	}
+	if (fd >= 0 && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		unlinkat(fd, name, 0);
+}
+
+/* Removes the names of old that cur lacks (O(n log n) however long the old record is). */
+static int an_prune(const char *dir, const struct lab_an_manifest *old,
+                    const struct lab_an_manifest *cur)
+{
+	char **sorted = malloc((cur->n + 1) * sizeof(*sorted));
+	int dfd = -1, pfd = -1;
+
+	if (!sorted)
+		return -LAB_ENOMEM;
+	if (cur->n)
+		memcpy(sorted, cur->name, cur->n * sizeof(*sorted));
+	qsort(sorted, cur->n, sizeof(*sorted), an_cmp_name);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0)
+		pfd = openat(dfd, LAB_DIR_PLOTS, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	for (size_t i = 0; dfd >= 0 && i < old->n; i++)
+		if (lab_an_manifest_name_ok(old->name[i]) &&
+		    !bsearch(&old->name[i], sorted, cur->n, sizeof(*sorted), an_cmp_name))
+			an_remove(dfd, pfd, old->name[i]);
+	if (pfd >= 0)
+		close(pfd);
+	if (dfd >= 0)
+		close(dfd);
+	free(sorted);
+	return 0;
+}
+
+int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
+                           const struct lab_an_manifest *cur, struct lab_err *err)
+{
+	char *path = lab_an_asprintf("%s/%s", dir, LAB_AN_MANIFEST);
+	struct lab_an_wfile w;
+	int rc;
+
+	if (!path || an_prune(dir, old, cur)) {
+		free(path);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	if (!lab_an_wfile_open(&w, path, err)) {
+		free(path);
+		return -LAB_EIO;
+	}
+	fputs(AN_MANIFEST_TOP, w.f);
+	for (size_t i = 0; i < cur->n; i++)
+		fprintf(w.f, "%s\n", cur->name[i]);
+	rc = lab_an_wfile_close(&w, 1, err);
+	free(path);
+	return rc;
+}
+
+int lab_an_manifest_earlier(const char *dir)
+{
+	static const char *const f[] = {LAB_AN_MANIFEST, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS,
+	                                LAB_FILE_REPORT};
+	char path[4200];
+	struct stat st;
+
+	for (size_t i = 0; i < AN_NELEM(f); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f[i]);
+		if (lstat(path, &st) == 0)
+			return 1;
+	}
+	return 0;
+}
