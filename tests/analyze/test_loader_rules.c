@@ -108,3 +108,94 @@ LAB_TEST(repeated_key_is_a_data_error)
 	free(out);
 	free(err);
 }
+
+/* A point's "cpus" are the OS CPUs its threads ran on: the c2c matrix printed cpu_b =
+ * -2147483648 for 4294967297, a CPU paired with itself for [3, 3], 0 and 1 for [0.5, 1.5];
+ * the placement warning a 309-digit CPU for 1e308 and 100,000 CPUs for a 2-thread point. */
+LAB_TEST(cpus_are_os_cpus_of_the_threads)
+{
+	static const char *const bad[][2] = {
+	    {"\"cpus\": [0,\n4294967297]}",
+	     "R/run.json:4: \"cpus\" item 2: allowed: a whole number "
+	     "0 .. 65535"},
+	    {"\"cpus\": [1e308, -1e308]}", "run.json:3: \"cpus\" item 1: allowed"},
+	    {"\"cpus\": [0.5, 1.5]}", "\"cpus\" item 1: allowed"},
+	    {"\"cpus\": [0, 65536]}", "\"cpus\" item 2: allowed"},
+	    {"\"cpus\": [3,\n3]}",
+	     "run.json:4: \"cpus\" lists CPU 3 again, allowed: each CPU once"},
+	    {"\"cpus\": [0, 1, 2]}",
+	     "\"cpus\": allowed: an array of one CPU per thread (2), or []"},
+	    {"\"cpus\": [0]}", "\"cpus\": allowed: an array of one CPU per thread"},
+	    {"\"cpus\": \"0,1\"}", "\"cpus\": allowed"},
+	    {"\"cpus\": [0, \"1\"]}", "\"cpus\" item 2: allowed"},
+	    {"\"cpus\": [[0], 1]}", "\"cpus\" item 1: allowed"},
+	};
+	static const char *const good[] = {"\"cpus\": [0, 1]}", "\"cpus\": [65535, 7]}",
+	                                   "\"cpus\": [], \"status\": \"skipped\"}", "\"x\": 0}"};
+	char pt[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(pt, sizeof(pt), LR_PT "%s", bad[i][0]);
+		lr_expect(0, "", pt, bad[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(pt, sizeof(pt), LR_PT "%s", good[i]);
+		lr_expect(1, "", pt, NULL);
+	}
+}
+
+/* One point with 50,000 params took the placement check 54 s: a point may have at most 256
+ * (in run.json and in samples.csv), and more is a data error. */
+LAB_TEST(params_per_point_capped)
+{
+	size_t cap = 64 * 1024, used;
+	char *pt = malloc(cap), *rows = malloc(cap), msg[1024];
+
+	REQUIRE(pt && rows);
+	for (int n = 256; n <= 257; n++) {
+		used = (size_t)snprintf(pt, cap, "{\"point\": 0, \"threads\": 2,\n\"params\": {");
+		for (int i = 0; i < n; i++)
+			used += (size_t)snprintf(pt + used, cap - used, "%s\"k%d\": \"v\"",
+			                         i ? ", " : "", i);
+		snprintf(pt + used, cap - used, "}}");
+		lr_expect(n == 256, "", pt,
+		          "R/run.json:4: \"params\" holds 257 items, allowed: at most 256");
+		used = (size_t)snprintf(rows, cap, LR_HEADER "e,0,noop,\"placement=compact");
+		for (int i = 1; i < n; i++)
+			used += (size_t)snprintf(rows + used, cap - used, ";k%d=v", i);
+		snprintf(rows + used, cap - used, "\",2,0,1000,10,op,0.01,0\n");
+		CHECK_EQ_I64(lr_load(rows, "{}", msg, sizeof(msg)), n == 256 ? 0 : -LAB_EDATA);
+		CHECK(n == 256 ||
+		      strstr(msg, "R/samples.csv:2: params = 'placement=compact;k1=v;"));
+		CHECK(n == 256 || strstr(msg, "allowed: at most 256 key=value items"));
+	}
+	free(pt);
+	free(rows);
+}
+
+/* The facts the numa view prints: pages_per_node [1e308, -1, 0.5] printed "1e308/-1/0" and
+ * pages_absent = -3 was taken as it was. */
+LAB_TEST(point_facts_held_to_their_kind)
+{
+	static const char *const bad[][2] = {
+	    {"{\"pages_per_node\": [1e308, 0]}", "point fact 'pages_per_node': allowed: an array "
+	                                         "of at most 64 page counts"},
+	    {"{\"pages_per_node\": [\n-1]}", "run.json:4: point fact 'pages_per_node'"},
+	    {"{\"pages_per_node\": [0.5]}", "point fact 'pages_per_node'"},
+	    {"{\"pages_absent\": -3}", "point fact 'pages_absent': allowed: a page count"},
+	    {"{\"cpu_node\": 4e9}", "point fact 'cpu_node': allowed: a NUMA node number"},
+	    {"{\"placement_ok\": 1}", "point fact 'placement_ok': allowed: true or false"},
+	    {"{\"own\": {\"x\": 1}}", "point fact 'own': allowed: a number, boolean"},
+	};
+	char pt[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(pt, sizeof(pt), LR_PT "\"point_facts\": %s}", bad[i][0]);
+		lr_expect(0, "", pt, bad[i][1]);
+	}
+	lr_expect(1, "",
+	          LR_PT "\"point_facts\": {\"pages_per_node\": [0, 512], \"pages_absent\": 0, "
+	                "\"cpu_node\": -1, \"mem_node\": 1, \"placement_ok\": true, "
+	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2]}}",
+	          NULL);
+}
