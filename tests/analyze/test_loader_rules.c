@@ -199,3 +199,67 @@ LAB_TEST(point_facts_held_to_their_kind)
 	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2]}}",
 	          NULL);
 }
+
+/* Reads tmpdir/rel (malloc'd), or NULL. */
+static char *lr_read(const char *rel)
+{
+	char path[2048], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (!(f = fopen(path, "rb")) || !(m = open_memstream(&buf, &len))) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((c = getc(f)) != EOF)
+		putc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* text with the first from replaced by to, in fresh memory (the test fails without from). */
+static char *lr_replace(char *text, const char *from, const char *to)
+{
+	char *at = strstr(text, from), *out = NULL;
+
+	if (!at || asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) < 0)
+		testlib_fail();
+	free(text);
+	return out;
+}
+
+/* Values in range whose spread overflows a double: a cs_achieved_ns mean of 5.7e307 was called
+ * "below resolution" (its interval [-inf, inf] clamped at 0), a drift of 1e300 % printed 301
+ * digits. Now: no interval, said so; the drift in %.3g. */
+LAB_TEST(overflowing_spread_has_no_interval)
+{
+	char *csv, *at, *out = NULL, *err = NULL, path[2048];
+	FILE *f;
+
+	clitest_copy("results-locks-drift");
+	REQUIRE((csv = lr_read("results-locks-drift/samples.csv")));
+	csv = lr_replace(csv, "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
+	                 "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,1.7e308,3,1e300\n");
+	csv = lr_replace(csv, "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
+	                 "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,1e300\n");
+	csv = lr_replace(csv, "2,2,909090909,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
+	                 "2,2,909090909,1000000,acquire,0.01,0,1,1000,1,855,3,1e300\n");
+	snprintf(path, sizeof(path), "%s/results-locks-drift/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs(csv, f);
+	fclose(f);
+	free(csv);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-locks-drift --no-plots", &out, &err), 0);
+	REQUIRE(out && (at = strstr(out, "\ntas ")));
+	*strchrnul(at + 1, '\n') = '\0';
+	CHECK(strstr(at, "no interval: the samples' spread overflows a double") != NULL);
+	CHECK(strstr(at, "below resolution") == NULL);
+	CHECK(strstr(at, "delay calibration drifted +1e+300 %") != NULL);
+	CHECK(strstr(at, "inf") == NULL && strstr(at, "nan") == NULL);
+	free(out);
+	free(err);
+}
