@@ -68,6 +68,16 @@ int lab_an_parse_int(const char *s, long *v);
  * Returns 0, or -LAB_EDATA with "FILE:LINE: what: allowed: ..." in err (-LAB_ENOMEM). */
 int lab_an_run_point_check(const char *path, const struct lab_an_json *jp, struct lab_err *err);
 
+/* ---- data_host.c ---- */
+
+/* Cache levels run.json's host.topology.caches may name (hwloc's L1 .. L5). */
+#define LAB_AN_CACHE_LEVELS 5
+
+/* Checks run's "host" members the views print or name things by: host.topology.caches, when
+ * there, an array of objects with a whole level 1 .. LAB_AN_CACHE_LEVELS (each once), a whole
+ * size > 0 and whole linesize and pus_sharing >= 0. Returns 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struct lab_err *err);
+
 /* ---- the loaders ---- */
 
 /* Reads run.json into d->run (a missing file is a warning); merges its points' status

@@ -199,6 +199,8 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 	if (!rc)
 		rc = an_run_unique(path, ids, nid, err);
 	if (!rc)
+		rc = lab_an_run_host_check(path, d->run, err);
+	if (!rc)
 		rc = an_run_lessons(path, lab_an_json_get(d->run, "lessons"), err);
 	free(ids);
 	free(path);

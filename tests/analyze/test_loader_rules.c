@@ -200,6 +200,37 @@ LAB_TEST(point_facts_held_to_their_kind)
 	          NULL);
 }
 
+/* The roofline names its bandwidth ceilings by the cache a size fits in: a table of caches of
+ * size 0 and level 1e308 labelled every ceiling DRAM. */
+LAB_TEST(cache_table_checked)
+{
+	static const char *const bad[][2] = {
+	    {"[{\"level\": 1, \"size\": 0}]", "run.json:1: cache \"size\": allowed: a whole "
+	                                      "number of bytes > 0"},
+	    {"[{\"level\": 1e308, \"size\": 32768}]", "cache \"level\": allowed: a whole number "
+	                                              "1 .. 5"},
+	    {"[{\"level\": 1, \"size\": -5}]", "cache \"size\": allowed"},
+	    {"[{\"level\": 2, \"size\": 1.5}]", "cache \"size\": allowed"},
+	    {"[{\"level\": 1, \"size\": 32768}, {\"level\": 1, \"size\": 65536}]",
+	     "cache level 1 again, allowed: each level once"},
+	    {"[{\"size\": 32768}]", "cache \"level\": allowed"},
+	    {"[{\"level\": 1, \"size\": 32768, \"linesize\": -64}]", "\"linesize\""},
+	    {"[3]", "a cache of host.topology.caches: allowed: an object"},
+	    {"{}", "host.topology.caches: allowed: an array"},
+	};
+	char top[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"caches\": %s}},",
+		         bad[i][0]);
+		lr_expect(0, top, LR_PT "\"status\": \"ok\"}", bad[i][1]);
+	}
+	lr_expect(1,
+	          "\"host\": {\"topology\": {\"caches\": [{\"level\": 1, \"size\": 32768, "
+	          "\"linesize\": 64, \"pus_sharing\": 1}, {\"level\": 5, \"size\": 1e9}]}},",
+	          LR_PT "\"status\": \"ok\"}", NULL);
+}
+
 /* Reads tmpdir/rel (malloc'd), or NULL. */
 static char *lr_read(const char *rel)
 {
