@@ -169,17 +169,6 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	return 0;
 }
 
-/* run.json's "lessons", when there, is an array (the analyzer judges each of its claims; a
- * lesson it does not describe properly is "not run" with the reason, analyze/lessons.h): any
- * other value hid every claim without a word. */
-static int an_run_lessons(const char *path, const struct lab_an_json *ls, struct lab_err *err)
-{
-	if (ls && ls->type != LAB_AN_JSON_ARR)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"lessons\": allowed: an array", path,
-		                   ls->line);
-	return 0;
-}
-
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 {
 	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
@@ -201,7 +190,7 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 	if (!rc)
 		rc = lab_an_run_host_check(path, d->run, err);
 	if (!rc)
-		rc = an_run_lessons(path, lab_an_json_get(d->run, "lessons"), err);
+		rc = lab_an_run_lessons_check(path, lab_an_json_get(d->run, "lessons"), err);
 	free(ids);
 	free(path);
 	return rc;
