@@ -25,6 +25,17 @@
  * an element or a pass, never a petabyte. */
 #define LAB_AN_WORK_PER_UNIT_MAX 1e15
 
+/* The most params one point may have (run.json's "params" object): a kernel declares fewer than
+ * 40 keys, the harness adds a few; 50,000 took the placement check 54 s. */
+#define LAB_AN_PARAMS_MAX 256
+
+/* The highest OS CPU number a run.json "cpus" item may be (harness/topo.h LAB_TOPO_OS_MAX: the
+ * planner refuses PUs above it), and a NUMA node number in a point fact. */
+#define LAB_AN_CPU_MAX 65535
+
+/* The most entries of a per-node fact (pages_per_node): the harness records 64 nodes. */
+#define LAB_AN_FACT_NODES_MAX 64
+
 /* ---- data_points.c ---- */
 
 /* The k=v items of params sorted, in fresh memory; NULL when memory runs out. */
@@ -49,6 +60,31 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
  * fits a long; no spaces, signs other than a leading '-', hex or infinities. 0 or -1. */
 int lab_an_parse_num(const char *s, double *v, int allow_empty);
 int lab_an_parse_int(const char *s, long *v);
+
+/* ---- data_point_check.c ---- */
+
+/* Checks a point entry of run.json (path names the file in messages) before any of it is used:
+ * id, threads, status, params, cpus, point_facts, run level and precision, work per unit.
+ * Returns 0, or -LAB_EDATA with "FILE:LINE: what: allowed: ..." in err (-LAB_ENOMEM). */
+int lab_an_run_point_check(const char *path, const struct lab_an_json *jp, struct lab_err *err);
+
+/* ---- data_host.c ---- */
+
+/* Cache levels run.json's host.topology.caches may name (hwloc's L1 .. L5). */
+#define LAB_AN_CACHE_LEVELS 5
+
+/* Checks run's "host" members the views print or name things by: host.topology.caches, when
+ * there, an array of objects with a whole level 1 .. LAB_AN_CACHE_LEVELS (each once), a whole
+ * size > 0 and whole linesize and pus_sharing >= 0. Returns 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struct lab_err *err);
+
+/* ---- data_lessons.c ---- */
+
+/* Checks run.json's "lessons" (ls; NULL when absent): an array of objects, each with a name a
+ * config may give (each once), a claim and an expr that parse and that a config may state
+ * (lab_lesson_check; no speedup at threads=1), the claim alike to the expr but for selector
+ * values. Returns 0 or -LAB_EDATA with FILE:LINE and what is allowed (-LAB_ENOMEM). */
+int lab_an_run_lessons_check(const char *path, const struct lab_an_json *ls, struct lab_err *err);
 
 /* ---- the loaders ---- */
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run.json: provenance, the status of every planned point, and skipped/failed points. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,164 +104,6 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 	return p->status ? 0 : -LAB_ENOMEM;
 }
 
-/* A params item that would not survive the "k=v;k=v" form the points are matched by. */
-static int an_param_bad(const char *key, const struct lab_an_json *v)
-{
-	if (!*key || strpbrk(key, ";="))
-		return 1;
-	if (v->type == LAB_AN_JSON_NUM)
-		return 0;
-	return v->type != LAB_AN_JSON_STR || strchr(v->str, ';');
-}
-
-/* A point_facts value: a number, boolean, string, or an array of numbers (a histogram). */
-static int an_fact_bad(const struct lab_an_json *v)
-{
-	if (v->type == LAB_AN_JSON_NUM || v->type == LAB_AN_JSON_BOOL || v->type == LAB_AN_JSON_STR)
-		return 0;
-	if (v->type != LAB_AN_JSON_ARR)
-		return 1;
-	for (size_t i = 0; i < v->n; i++)
-		if (v->items[i].type != LAB_AN_JSON_NUM)
-			return 1;
-	return 0;
-}
-
-static int an_facts_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
-{
-	const struct lab_an_json *v = lab_an_json_get(jp, LAB_KEY_POINT_FACTS);
-
-	if (v && v->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
-		                   v->line, LAB_KEY_POINT_FACTS);
-	for (size_t i = 0; v && i < v->n; i++)
-		if (an_fact_bad(&v->items[i]))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: point fact '%s': allowed: a number, boolean, "
-			                   "string or an array of numbers",
-			                   path, v->items[i].line, v->keys[i]);
-	return 0;
-}
-
-/* A member that is there and not a whole number 0 .. LAB_AN_COUNT_MAX. */
-static int an_count_bad(const struct lab_an_json *v)
-{
-	return v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || v->num > LAB_AN_COUNT_MAX ||
-	             v->num != floor(v->num));
-}
-
-/* A member that is there and not a boolean. */
-static int an_bool_bad(const struct lab_an_json *v)
-{
-	return v && v->type != LAB_AN_JSON_BOOL;
-}
-
-/* The run level and precision members as the harness writes them (harness/results_json.c):
- * unchecked, a target of 1e308 printed "+-inf% asked" and samples = -3 "with -3 samples". */
-static int an_prec_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
-{
-	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_RUNS_PLANNED, LAB_KEY_SAMPLES},
-	                         *bools[] = {LAB_KEY_BUDGET_EXHAUSTED, LAB_KEY_TOTAL_EXHAUSTED};
-	const struct lab_an_json *v;
-
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-		if (an_count_bad(v = lab_an_json_get(jp, counts[i])))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: \"%s\": allowed: a whole number 0 .. %.0f",
-			                   path, v->line, counts[i], LAB_AN_COUNT_MAX);
-	for (size_t i = 0; i < 2; i++)
-		if (an_bool_bad(v = lab_an_json_get(jp, bools[i])))
-			return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: true or false",
-			                   path, v->line, bools[i]);
-	v = lab_an_json_get(jp, LAB_KEY_PRECISION_TARGET);
-	if (v && (v->type != LAB_AN_JSON_NUM ||
-	          !(v->num >= LAB_PREC_TARGET_MIN && v->num <= LAB_PREC_TARGET_MAX)))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: a fraction %g .. %g (what a config's "
-		                   "precision may ask)",
-		                   path, v->line, LAB_KEY_PRECISION_TARGET, LAB_PREC_TARGET_MIN,
-		                   LAB_PREC_TARGET_MAX);
-	v = lab_an_json_get(jp, LAB_KEY_PRECISION_ACHIEVED);
-	if (v && v->type != LAB_AN_JSON_NULL &&
-	    (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || !isfinite(v->num)))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: a finite number >= 0, or null "
-		                   "(unknown)",
-		                   path, v->line, LAB_KEY_PRECISION_ACHIEVED);
-	return 0;
-}
-
-/* The amounts a point declares per unit of work (harness/results_json.c), which become its GB/s
- * and flops/byte: unchecked, bytes_read = -8 gave 0 GB/s [0, 0]. */
-static int an_work_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
-{
-	static const char *const keys[] = {"bytes_read", "bytes_written", "flops",
-	                                   "bytes_write_allocate"};
-	const struct lab_an_json *w = lab_an_json_get(jp, LAB_KEY_WORK_PER_UNIT), *v;
-
-	if (w && w->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
-		                   w->line, LAB_KEY_WORK_PER_UNIT);
-	for (size_t i = 0; w && i < sizeof(keys) / sizeof(keys[0]); i++) {
-		v = lab_an_json_get(w, keys[i]);
-		if (v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) ||
-		          !(v->num <= LAB_AN_WORK_PER_UNIT_MAX)))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: %s \"%s\": allowed: a number 0 .. %g per unit "
-			                   "of work",
-			                   path, v->line, LAB_KEY_WORK_PER_UNIT, keys[i],
-			                   LAB_AN_WORK_PER_UNIT_MAX);
-	}
-	if (w && an_bool_bad(v = lab_an_json_get(w, "bandwidth_bound")))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: %s \"bandwidth_bound\": allowed: true "
-		                   "or false",
-		                   path, v->line, LAB_KEY_WORK_PER_UNIT);
-	return 0;
-}
-
-/* A point entry of run.json, checked before anything of it is used. */
-static int an_run_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
-{
-	const struct lab_an_json *v;
-	const char *st;
-	char list[] = "|" LAB_POINT_STATUSES "|", want[80];
-
-	if (jp->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: a point: allowed: an object", path,
-		                   jp->line);
-	v = lab_an_json_get(jp, LAB_KEY_POINT);
-	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || v->num > 9007199254740992.0 ||
-	    v->num != (double)(long)v->num)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: a whole number >= 0",
-		                   path, v ? v->line : jp->line, LAB_KEY_POINT);
-	v = lab_an_json_get(jp, LAB_KEY_THREADS);
-	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 1) ||
-	    v->num > (double)LAB_AN_THREADS_MAX || v->num != (double)(long)v->num)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: 1 .. %ld", path,
-		                   v ? v->line : jp->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
-	v = lab_an_json_get(jp, LAB_KEY_STATUS);
-	st = v && v->type == LAB_AN_JSON_STR ? v->str : NULL;
-	snprintf(want, sizeof(want), "|%s|", st ? st : "");
-	if (v && (!st || !*st || strchr(st, '|') || strlen(st) > 40 || !strstr(list, want)))
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: %s", path, v->line,
-		                   LAB_KEY_STATUS, LAB_POINT_STATUSES);
-	v = lab_an_json_get(jp, LAB_KEY_PARAMS);
-	if (v && v->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
-		                   v->line, LAB_KEY_PARAMS);
-	for (size_t i = 0; v && i < v->n; i++)
-		if (an_param_bad(v->keys[i], &v->items[i]))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: param '%s': allowed: a key without ';' or '=' "
-			                   "and a string or number value without ';'",
-			                   path, v->items[i].line, v->keys[i]);
-	int rc = an_facts_check(path, jp, err);
-	if (!rc)
-		rc = an_prec_check(path, jp, err);
-	return rc ? rc : an_work_check(path, jp, err);
-}
-
 static int an_cmp_rline(const void *a, const void *b)
 {
 	const long *x = a, *y = b;
@@ -312,7 +153,7 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	for (size_t i = 0; pts && i < pts->n; i++) {
 		size_t before = d->npt;
 
-		if ((rc = an_run_check(path, &pts->items[i], err)))
+		if ((rc = lab_an_run_point_check(path, &pts->items[i], err)))
 			return rc;
 		if (lab_an_grow(ids, cap, *nid + 1, 2 * sizeof(**ids)))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -328,17 +169,6 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	return 0;
 }
 
-/* run.json's "lessons", when there, is an array (the analyzer judges each of its claims; a
- * lesson it does not describe properly is "not run" with the reason, analyze/lessons.h): any
- * other value hid every claim without a word. */
-static int an_run_lessons(const char *path, const struct lab_an_json *ls, struct lab_err *err)
-{
-	if (ls && ls->type != LAB_AN_JSON_ARR)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"lessons\": allowed: an array", path,
-		                   ls->line);
-	return 0;
-}
-
 int lab_an_point_runs_short(const struct lab_an_point *p, size_t *runs, size_t *planned)
 {
 	double got = lab_an_json_num(p->runjson, LAB_KEY_RUNS, NAN),
@@ -346,7 +176,7 @@ int lab_an_point_runs_short(const struct lab_an_point *p, size_t *runs, size_t *
 
 	if (!p->runjson || !p->status || strcmp(p->status, "ok") || !(got < want))
 		return 0;
-	*runs = (size_t)got; /* whole numbers 0 .. LAB_AN_COUNT_MAX: an_prec_check */
+	*runs = (size_t)got; /* whole numbers 0 .. LAB_AN_COUNT_MAX: data_point_check.c */
 	*planned = (size_t)want;
 	return 1;
 }
@@ -393,7 +223,9 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 	if (!rc)
 		rc = an_run_unique(path, ids, nid, err);
 	if (!rc)
-		rc = an_run_lessons(path, lab_an_json_get(d->run, "lessons"), err);
+		rc = lab_an_run_host_check(path, d->run, err);
+	if (!rc)
+		rc = lab_an_run_lessons_check(path, lab_an_json_get(d->run, "lessons"), err);
 	if (!rc)
 		an_run_short_warn(d, path);
 	free(ids);

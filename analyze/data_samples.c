@@ -71,14 +71,17 @@ int lab_an_parse_int(const char *s, long *v)
 	return *end || errno ? -1 : 0;
 }
 
-/* A params field is empty or k=v items separated by ';', each with a key. */
+/* A params field is empty or k=v items separated by ';', each with a key, at most
+ * LAB_AN_PARAMS_MAX of them (as run.json's "params"). */
 static int an_params_ok(const char *s)
 {
+	size_t items = 0;
+
 	for (const char *p = s; *p;) {
 		const char *end = strchr(p, LAB_PARAMS_SEP), *eq = strchr(p, LAB_PARAMS_KV);
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 
-		if (!eq || eq == p || (size_t)(eq - p) >= n)
+		if (!eq || eq == p || (size_t)(eq - p) >= n || ++items > LAB_AN_PARAMS_MAX)
 			return 0;
 		if (!end)
 			break;
@@ -106,7 +109,11 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 	if (lab_an_parse_int(f[col = LAB_SCOL_POINT], id) || *id < 0)
 		return AN_BAD("point", "allowed: a whole number >= 0");
 	if (!an_params_ok(f[col = LAB_SCOL_PARAMS]))
-		return AN_BAD("params", "allowed: key=value items separated by ';'");
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: params = '%.64s%s': allowed: at most %d key=value items "
+		    "separated by ';'",
+		    r->path, r->line, f[col], strlen(f[col]) > 64 ? "..." : "", LAB_AN_PARAMS_MAX);
 	if (lab_an_parse_int(f[col = LAB_SCOL_THREADS], threads) || *threads < 1 ||
 	    *threads > LAB_AN_THREADS_MAX)
 		return lab_err_set(err, LAB_EDATA, "%s:%zu: threads = '%s': allowed 1 .. %ld",

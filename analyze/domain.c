@@ -17,7 +17,7 @@ static const struct {
     {"max_min_ratio", LAB_AN_DOM_ATLEAST1},
     {"imbalance", LAB_AN_DOM_ATLEAST1},
     {"cs_achieved_ns", LAB_AN_DOM_ANY},
-    {"delay_drift_pct", LAB_AN_DOM_ANY},
+    {"delay_drift_pct", LAB_AN_DOM_PCT_CHANGE},
     {"overhead_ns", LAB_AN_DOM_ANY},
     {"lat_samples", LAB_AN_DOM_NONNEG},
     {"acq_lat_p50_ns", LAB_AN_DOM_NONNEG},
@@ -46,7 +46,8 @@ static const struct {
     {"elems_per_thread", LAB_AN_DOM_NONNEG},
     {"ns_per_load", LAB_AN_DOM_NONNEG},
     {"stream_gb_per_s", LAB_AN_DOM_NONNEG},
-    {"runq_wait", LAB_AN_DOM_NONNEG},
+    /* the largest share of the sample a worker waited for its CPU (harness/runner.h) */
+    {"runq_wait", LAB_AN_DOM_UNIT},
 };
 
 enum lab_an_domain lab_an_domain_of(const char *name)
@@ -75,6 +76,9 @@ void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, doubl
 	case LAB_AN_DOM_JAIN:
 		*lo = threads > 0 ? 1.0 / (double)threads : 0;
 		*hi = 1;
+		break;
+	case LAB_AN_DOM_PCT_CHANGE:
+		*lo = -100;
 		break;
 	default:
 		break;

@@ -25,6 +25,9 @@ enum lab_an_domain {
 	LAB_AN_DOM_UNIT,     /* in [0, 1]: a share */
 	LAB_AN_DOM_ATLEAST1, /* >= 1: a ratio of the largest to the smallest or to the mean */
 	LAB_AN_DOM_JAIN,     /* Jain's fairness index: in [1/threads, 1] */
+	/* >= -100: a change in percent of a quantity >= 0 (a delay calibration's drift): it can
+	 * fall by 100 % at most, and rise without bound */
+	LAB_AN_DOM_PCT_CHANGE,
 };
 
 /* The domain of the metric column named name; LAB_AN_DOM_UNKNOWN for a name not listed. */

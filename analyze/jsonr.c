@@ -140,6 +140,58 @@ bad:
 
 static int an_jp_value(struct an_jp *p, struct lab_an_json *v);
 
+/* Per thread, so counting needs no atomics and the analyzer stays free of shared state. */
+static _Thread_local unsigned long long an_json_compares, an_json_key_compares;
+
+/* The keys of one object and their order in it, sorted by key then order: a repeated key
+ * follows its first occurrence. */
+struct an_jp_key {
+	const char *key;
+	size_t i;
+};
+
+static int an_jp_key_cmp(const void *a, const void *b)
+{
+	const struct an_jp_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	an_json_key_compares++;
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The object v just read names each key once: a key twice is read as its first value here and
+ * as its last by most other readers (Python's json), so the two would disagree on the data.
+ * Sorted, so an object of n keys costs n log n compares, never n^2; of several repeats the one
+ * met first in the document is named. */
+static int an_jp_dupkeys(struct an_jp *p, const struct lab_an_json *v)
+{
+	struct an_jp_key small[32], *k = small; /* most objects: no allocation */
+	size_t again = (size_t)-1, first = 0;
+
+	if (v->n < 2)
+		return 0;
+	if (v->n > sizeof(small) / sizeof(small[0]) && !(k = malloc(v->n * sizeof(*k))))
+		return lab_err_set(p->err, LAB_ENOMEM, "%s: out of memory", p->name);
+	for (size_t i = 0; i < v->n; i++)
+		k[i] = (struct an_jp_key){v->keys[i], i};
+	qsort(k, v->n, sizeof(*k), an_jp_key_cmp);
+	for (size_t i = 1; i < v->n; i++) {
+		an_json_key_compares++;
+		if (!strcmp(k[i - 1].key, k[i].key) && k[i].i < again) {
+			again = k[i].i;
+			first = k[i - 1].i;
+		}
+	}
+	if (k != small)
+		free(k);
+	if (again == (size_t)-1)
+		return 0;
+	return lab_err_set(p->err, LAB_EDATA,
+	                   "%s:%zu: key \"%.64s\" again in one object (first at line %zu), "
+	                   "allowed: each key once",
+	                   p->name, v->items[again].line, v->keys[again], v->items[first].line);
+}
+
 static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 {
 	size_t cap = 0, kcap = 0;
@@ -188,7 +240,7 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 		if (p->s < p->end && *p->s == close) {
 			p->s++;
 			p->depth--;
-			return 0;
+			return close == '}' ? an_jp_dupkeys(p, v) : 0;
 		}
 		return an_jp_fail(p, "expected ',' or a closing bracket");
 	}
@@ -305,12 +357,14 @@ int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t
 	return 0;
 }
 
-/* Per thread, so counting needs no atomics and the analyzer stays free of shared state. */
-static _Thread_local unsigned long long an_json_compares;
-
 unsigned long long lab_an_json_compares(void)
 {
 	return an_json_compares;
+}
+
+unsigned long long lab_an_json_key_compares(void)
+{
+	return an_json_key_compares;
 }
 
 const struct lab_an_json *lab_an_json_get(const struct lab_an_json *j, const char *key)

@@ -239,6 +239,12 @@ static int ev_resolve(struct ev *e)
 			return -1;
 		if (n->op != LAB_LESSON_SPEEDUP)
 			continue;
+		if (p->threads == 1) /* the planner refuses it; its baseline is itself */
+			return ev_notrun(
+			    e,
+			    "speedup of [%s] at threads=1 is 1 by definition (a speedup "
+			    "needs a point at threads=N with N > 1)",
+			    sel->experiment);
 		const struct lab_an_point *b = ev_point(e, sel, 1);
 		if (!b || (e->base[i] = ev_var_of(e, b, -1, sel, NULL)) < 0)
 			return -1;

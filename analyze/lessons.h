@@ -56,9 +56,11 @@ struct lab_an_lessons {
 };
 
 /*
- * Evaluates every lesson of d's run.json on d's points (d summarized, levels applied). A lesson
- * run.json does not describe properly (no name, an expr that does not parse, the name of an
- * earlier lesson: the first of that name is judged) is "not run" with that reason. Returns 0 or
+ * Evaluates every lesson of d's run.json on d's points (d summarized, levels applied). The
+ * loader refuses a results directory whose lessons a config could not state (data_lessons.c);
+ * for a run.json that did not pass it, a lesson not described properly (no name, an expr that
+ * does not parse, the name of an earlier lesson: the first of that name is judged) is "not
+ * run" with that reason, as is a speedup whose point is at threads=1. Returns 0 or
  * -LAB_ENOMEM.
  */
 int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,

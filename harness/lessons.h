@@ -37,6 +37,8 @@
  * rates, far from where doubles overflow or lose precision. */
 #define LAB_LESSON_NUM_MIN 1e-30
 #define LAB_LESSON_NUM_MAX 1e30
+/* The longest lesson name: it is a key of analysis.json and a line of the analyzer's text. */
+#define LAB_LESSON_NAME_MAX 63
 
 enum lab_lesson_op {
 	LAB_LESSON_NUM,
@@ -102,6 +104,11 @@ int lab_lesson_parse(const char *text, struct lab_lesson_claim *c, struct lab_er
  * is allowed)" in err.
  */
 int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err);
+
+/* 1 when name is a lesson name a config may give: what a section name may be (letters, digits,
+ * '_', '.', '-'; not empty) and at most LAB_LESSON_NAME_MAX bytes; 0 otherwise. The planner
+ * refuses other names, the analyzer a run.json that holds one. */
+int lab_lesson_name_ok(const char *name);
 
 /* Frees what c holds; c can be parsed into again. */
 void lab_lesson_claim_free(struct lab_lesson_claim *c);

@@ -4,8 +4,10 @@
  * `1 >= 0` or `cost(a) / 0 >= 1`, which the analyzer would judge as if they measured something.
  * The planner refuses them; the analyzer still reads whatever an older run.json holds.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "harness/lessons.h"
 
@@ -102,4 +104,16 @@ int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err)
 		                   "column 1: the claim measures nothing (allowed: a claim uses "
 		                   "cost(...), throughput(...), speedup(...) or metric(...))");
 	return 0;
+}
+
+int lab_lesson_name_ok(const char *name)
+{
+	size_t n = strnlen(name, LAB_LESSON_NAME_MAX + 1);
+
+	if (!n || n > LAB_LESSON_NAME_MAX)
+		return 0;
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_.-", *c))
+			return 0;
+	return 1;
 }

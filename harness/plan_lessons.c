@@ -10,10 +10,11 @@
 
 #include "harness/plan_lessons_int.h"
 
-/* A lesson name is what a section name may be, and short; reports one that is not. */
+/* A lesson name is what a section name may be, and short (lab_lesson_name_ok, which the
+ * analyzer holds run.json to as well); reports one that is not. */
 static bool pl_name(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 {
-	if (strnlen(kv->key, PL_NAME_MAX + 1) <= PL_NAME_MAX && lab_cfg_name_ok(kv->key))
+	if (lab_lesson_name_ok(kv->key))
 		return true;
 	x->kv = kv;
 	lab__plan_claim_error(x,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "harness/lessons.h"
 #include "harness/plan_internal.h"
 #include "harness/strmap.h"
 
@@ -16,8 +17,8 @@
  * experiments x 2000 lessons quadratic (39 s).
  */
 #define PL_SUGGEST_MAX 16
-/* The longest lesson name: it is a key of analysis.json and a line of the analyzer's text. */
-#define PL_NAME_MAX 63
+/* The longest lesson name (harness/lessons.h). */
+#define PL_NAME_MAX LAB_LESSON_NAME_MAX
 
 struct lab__pl_ctx {
 	struct lab_plan *plan;

@@ -205,6 +205,7 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_an_domain dom,
 
 	v->n = n;
 	v->median = v->mean = v->lo = v->hi = NAN;
+	v->overflow = 0;
 	if (!n)
 		return;
 	lab_an_stats_compute(x, n, work, &st);
@@ -214,11 +215,16 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_an_domain dom,
 	v->mean = st.mean;
 	v->lo = st.ci95_lo;
 	v->hi = st.ci95_hi;
-	if (col->src == LAB_AN_CV_RATE || col->bounded == LAB_AN_CV_LOGIT)
+	/* Values near the largest double (a file's metric of 1.7e308): their spread is no double,
+	 * so there is no interval, and none that reaches below 0 ("below resolution"). */
+	if (n >= 2 && (!isfinite(st.se) || isinf(st.ci95_lo) || isinf(st.ci95_hi))) {
+		v->lo = v->hi = NAN;
+		v->overflow = 1;
+	} else if (col->src == LAB_AN_CV_RATE || col->bounded == LAB_AN_CV_LOGIT)
 		an_scaled_ci(col, p, &st, v);
 	else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
-	if (col->src != LAB_AN_CV_RATE && col->bounded != LAB_AN_CV_LOGIT)
+	if (col->src != LAB_AN_CV_RATE && col->bounded != LAB_AN_CV_LOGIT && !v->overflow)
 		lab_an_domain_clip(dom, p->threads, st.min, &v->lo, &v->hi);
 	if (col->resolution && !(v->mean > 0)) {
 		v->below_res = 2;

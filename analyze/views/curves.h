@@ -118,6 +118,8 @@ struct lab_an_cv_val {
 	/* col.resolution: 1 the interval reached below 0 and starts at 0 now; 2 the mean was
 	 * below 0: median and mean are NaN, lo 0, hi the upper end (NaN when that was <= 0). */
 	int below_res;
+	/* 1: the samples' spread overflows a double (values near 1.8e308): lo, hi NaN */
+	int overflow;
 };
 
 struct lab_an_cv_pt {

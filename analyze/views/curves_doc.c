@@ -70,6 +70,8 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		             v->hi * sc, v->n);
 	if (v->below_res == 1)
 		lab_doc_cnote(doc, c, "below resolution");
+	else if (v->overflow)
+		lab_doc_cnote(doc, c, "no interval: the samples' spread overflows a double");
 }
 
 /* The x of an entry as the table shows it: the param's own spelling, or the number read from it

@@ -44,6 +44,15 @@ static double lk_ns(const char *params, const char *key)
 	return NAN;
 }
 
+/* x in whole units as the table reads them ("+20", "855"), or in %.3g past 1e6 (a file's
+ * drift of 1e300 % printed 301 digits); plus: with its sign. */
+static const char *lk_num(struct lab_doc *doc, double x, int plus)
+{
+	if (fabs(x) < 1e6)
+		return lab_doc_printf(doc, plus ? "%+.0f" : "%.0f", x);
+	return lab_doc_printf(doc, plus ? "%+.3g" : "%.3g", x);
+}
+
 /* The delay checks of e: the calibration drifted, the achieved critical section is off the
  * asked cs_ns, or the throughput lies above the physical limit 1/cs_ns: "DELAY FLAGGED: " and
  * the reasons ("; " between them), or NULL when the delay held. */
@@ -56,13 +65,15 @@ static const char *lk_delay(struct lab_doc *doc, const struct lab_an_cv_pt *e)
 
 	if (drift->n && fabs(drift->median) > tol)
 		snprintf(why[0], sizeof(why[0]),
-		         "delay calibration drifted %+.0f %% (tolerance %.0f %%)", drift->median,
-		         tol);
+		         "delay calibration drifted %s %% (tolerance %.0f %%)",
+		         lk_num(doc, drift->median, 1), tol);
 	/* Within 50 ns a short section is the clock reads' noise, not drift. */
 	if (cs->n && cs_ns > 0 && fabs(cs->median - cs_ns) > LK_DELAY_RES_NS &&
 	    fabs(off = 100 * (cs->median / cs_ns - 1)) > tol)
-		snprintf(why[1], sizeof(why[1]),
-		         "critical section achieved %.0f ns, %+.0f %% off cs_ns", cs->median, off);
+		snprintf(why[1], sizeof(why[1]), "critical section achieved %s ns, %s",
+		         lk_num(doc, cs->median, 0),
+		         isfinite(off) ? lab_doc_printf(doc, "%s %% off cs_ns", lk_num(doc, off, 1))
+		                       : lab_doc_printf(doc, "off cs_ns = %.6g ns", cs_ns));
 	lo = isfinite(thr->lo) ? thr->lo : thr->mean;
 	lab_an_params_get(e->pt->params, "lock", lock, sizeof(lock));
 	/* Readers share the lock: only exclusive locks are bounded by one section at a time. */

@@ -35,7 +35,7 @@ struct lab_an_rl_ceil {
 	int kind, threads;
 	struct lab_an_rl_val v;        /* GB/s or GFLOP/s */
 	double size;                   /* bytes (bandwidth), NaN for compute */
-	int level;                     /* bandwidth: 1..4 cache level, 5 DRAM, 0 unknown */
+	int level;                     /* bandwidth: 1..5 cache level, 6 DRAM, 0 unknown */
 	char precision[16];            /* compute: "f64", "" when unknown */
 	const struct lab_an_point *pt; /* the best point */
 };

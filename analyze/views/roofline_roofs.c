@@ -18,10 +18,11 @@ int lab_an_rl_applies(const struct lab_an_view *v, const struct lab_an_data *d,
 	return lab_an_view_declared(d, p->experiment, v ? v->name : "roofline") == 1;
 }
 
-static const char *const an_level_names[] = {"", "L1", "L2", "L3", "L4", "DRAM"};
+static const char *const an_level_names[] = {"", "L1", "L2", "L3", "L4", "L5", "DRAM"};
 
-/* The cache level of a working set of size bytes: 1..4, 5 for DRAM, 0 when run.json records
- * no cache sizes or there is no size. */
+/* The cache level of a working set of size bytes: 1..5, 6 for DRAM, 0 when run.json records
+ * no cache sizes or there is no size. The loader checked the cache table (each level once, a
+ * whole level 1..5 and size > 0: data_host.c), so every entry counts. */
 static int an_level(const struct lab_an_data *d, double size)
 {
 	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
@@ -34,10 +35,10 @@ static int an_level(const struct lab_an_data *d, double size)
 		double l = lab_an_json_num(&c->items[i], "level", 0);
 		double s = lab_an_json_num(&c->items[i], "size", 0);
 
-		if (l >= 1 && l <= 4 && s > 0 && size <= s && (!lvl || l < lvl))
+		if (l >= 1 && l <= 5 && s > 0 && size <= s && (!lvl || l < lvl))
 			lvl = (int)l;
 	}
-	return lvl ? lvl : 5;
+	return lvl ? lvl : 6;
 }
 
 /* Param key (else alt) of p into buf ("" when it has neither); returns buf. */

@@ -53,6 +53,15 @@ LAB_TEST(domain_ranges_and_clip)
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_ATLEAST1, 2, 0.5));
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_NONNEG, 2, -1e308));
 	CHECK(lab_an_domain_allows(LAB_AN_DOM_ANY, 2, -1e308));
+	/* runq_wait is a share of the sample (1.7e308 printed "inf %"); a drift in % of a delay
+	 * falls by 100 % at most (-1.7e308 printed 309 digits) */
+	CHECK(lab_an_domain_of("runq_wait") == LAB_AN_DOM_UNIT);
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_UNIT, 1, 1.7e308));
+	CHECK(lab_an_domain_of("delay_drift_pct") == LAB_AN_DOM_PCT_CHANGE);
+	CHECK(lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -100));
+	CHECK(lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, 1e300));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -100.5));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -1.7e308));
 	lab_an_domain_clip(LAB_AN_DOM_JAIN, 4, 0.3, &lo, &hi);
 	CHECK_NEAR(lo, 0.25, 0);
 	CHECK_NEAR(hi, 1, 0);
@@ -80,12 +89,12 @@ LAB_TEST(summary_intervals_stay_in_domain)
 	             0);
 	CHECK_EQ_I64(lab_an_data_summarize(&d, 0, &err), 0);
 	m = d.pt[0].msum;
-	CHECK(m[0].ci95_hi <= 1 && m[0].ci95_lo >= 0.5); /* jain at 2 threads */
-	CHECK(m[1].ci95_lo >= 1);                        /* imbalance */
-	CHECK(m[2].ci95_lo >= 0);                        /* a latency */
-	CHECK(m[3].ci95_lo < -5);                        /* a drift: any sign */
-	CHECK(m[4].ci95_lo >= 0);                        /* unknown, samples >= 0 */
-	CHECK(m[0].se > 0);                              /* kept apart from the clip */
+	CHECK(m[0].ci95_hi <= 1 && m[0].ci95_lo >= 0.5);  /* jain at 2 threads */
+	CHECK(m[1].ci95_lo >= 1);                         /* imbalance */
+	CHECK(m[2].ci95_lo >= 0);                         /* a latency */
+	CHECK(m[3].ci95_lo < -5 && m[3].ci95_lo >= -100); /* a drift: down to -100 % */
+	CHECK(m[4].ci95_lo >= 0);                         /* unknown, samples >= 0 */
+	CHECK(m[0].se > 0);                               /* kept apart from the clip */
 	lab_an_data_free(&d);
 }
 
@@ -98,6 +107,9 @@ LAB_TEST(out_of_domain_values_refused)
 	    {"e,0,k,,2,0,100,1,op,,0,-0,,,,\n", "samples.csv:2: jain_fairness = '-0'"},
 	    {"e,0,k,,2,0,100,1,op,,0,,0.5,,,\n", "samples.csv:2: imbalance = '0.5'"},
 	    {"e,0,k,,2,0,100,1,op,,0,,,-1e308,,\n", "samples.csv:2: acq_lat_p99_ns = '-1e308'"},
+	    {"e,0,k,,2,0,100,1,op,,0,,,,-1.7e308,\n", "samples.csv:2: delay_drift_pct = '-1.7e308' "
+	                                              "at 2 threads: allowed: a finite number >= "
+	                                              "-100"},
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

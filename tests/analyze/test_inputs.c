@@ -211,7 +211,11 @@ LAB_TEST(run_json_precision_checked)
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"precision_target\": \"2%\"}",
 	           "\"precision_target\": allowed");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"precision_achieved\": -1e308}",
-	           "\"precision_achieved\": allowed: a finite number >= 0, or null");
+	           "\"precision_achieved\": allowed: a number >= 0 whose percentage is finite, or "
+	           "null");
+	/* printed as a percentage: 1.7e308 reached "+-inf%" */
+	ut_run_bad("{\"point\": 0, \"threads\": 1,\n\"precision_achieved\": 1.7e308}",
+	           "R/run.json:4: \"precision_achieved\": allowed");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": -3}",
 	           "\"samples\": allowed: a whole number 0 .. 4294967295");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"samples\": 1e30}", "\"samples\": allowed");

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Readers and loaders: JSON, CSV, results directories (fixtures) and external CSV. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
 #include "analyze/csv.h"
@@ -68,6 +72,70 @@ LAB_TEST(json_value_limit)
 	CHECK_EQ_STR(err.msg, "run.json:2: more than 4 JSON values, allowed: at most that many "
 	                      "(about 1 GB once read)");
 	CHECK(LAB_AN_JSON_VALUES_MAX * sizeof(struct lab_an_json) <= ((size_t)1 << 30));
+}
+
+/* A key twice in one object (at any depth) is an error with the line of the second: this
+ * reader kept the first value where Python's json keeps the last. Keys of different objects may
+ * repeat. */
+LAB_TEST(json_repeated_key_refused)
+{
+	static const char *const bad[][2] = {
+	    {"{\"a\": 1,\n\"b\": 2,\n\"a\": 3}", "run.json:3: key \"a\" again in one object "
+	                                         "(first at line 1), allowed: each key once"},
+	    {"{\"x\": [{\"k\": 1, \"k\": 1}]}", "run.json:1: key \"k\" again"},
+	    {"{\"experiments\": [],\n \"status\": \"complete\",\n \"experiments\": [1]}",
+	     "run.json:3: key \"experiments\" again"},
+	    {"{\"\": 1, \"\": 2}", "key \"\" again"},
+	};
+	static const char ok[] = "{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}, \"k\": [{\"k\": 3}]}";
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ_I64(lab_an_json_parse("run.json", bad[i][0], strlen(bad[i][0]), &j, &err),
+		             -LAB_EDATA);
+		CHECK(j == NULL);
+		if (!strstr(err.msg, bad[i][1]))
+			TL__FAIL("'%s': message '%s' lacks '%s'", bad[i][0], err.msg, bad[i][1]);
+	}
+	REQUIRE(lab_an_json_parse("run.json", ok, strlen(ok), &j, &err) == 0);
+	lab_an_json_free(j);
+}
+
+/* One object of n distinct keys: the check for repeated keys makes O(n log n) compares (an
+ * object of 50,000 keys must not cost 50,000^2). */
+static unsigned long long io_key_compares(size_t n)
+{
+	size_t cap = 32 * n + 16, used = 0;
+	char *doc = malloc(cap);
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+	unsigned long long before;
+
+	if (!doc)
+		return 0;
+	used += (size_t)snprintf(doc, cap, "{");
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(doc + used, cap - used, "%s\"k%zu\": %zu", i ? ", " : "",
+		                         (i * 7919) % n, i);
+	snprintf(doc + used, cap - used, "}");
+	before = lab_an_json_key_compares();
+	if (lab_an_json_parse("run.json", doc, strlen(doc), &j, &err))
+		before =
+		    lab_an_json_key_compares(); /* no object read: 0 compares, and CHECK fails */
+	before = lab_an_json_key_compares() - before;
+	lab_an_json_free(j);
+	free(doc);
+	return before;
+}
+
+LAB_TEST(json_repeated_key_check_n_log_n)
+{
+	unsigned long long a = io_key_compares(10000), b = io_key_compares(40000);
+
+	fprintf(stderr, "key compares: %llu at 10000 keys, %llu at 40000\n", a, b);
+	CHECK(a > 0);
+	CHECK(b < 6 * a); /* n log n: about 4.6x; n^2 would be 16x */
 }
 
 LAB_TEST(csv_reader_quotes)

@@ -205,6 +205,22 @@ LAB_TEST(missing_or_skipped_point_is_not_run)
 	fx_free(&f, &ls);
 }
 
+/* A speedup whose selector leaves threads open and finds a point at threads=1 is that point
+ * over itself: 1 [1, 1] "held" `>= 1`. The planner refuses it; here it is not run, saying why. */
+LAB_TEST(speedup_at_one_thread_is_not_run)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "solo", "x=1", 1, 10, 0.2, 10);
+	fx_lesson(&f, "one", "speedup(solo: x=1) >= 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "not run");
+	CHECK(strstr(ls.l[0].text, "speedup of [solo] at threads=1 is 1 by definition") != NULL);
+	fx_free(&f, &ls);
+}
+
 /* Configs refuse a lesson name twice; an edited run.json may repeat one: the first is judged,
  * the second is not run and says why (two verdicts under one name would contradict). */
 LAB_TEST(second_lesson_of_a_name_is_not_run)

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run.json's "host" facts that name what the views print (data_int.h): the cache table the
+ * roofline names its bandwidth ceilings by. Checked once in the loader, so a view can trust it:
+ * a cache of size 0 or of level 1e308 relabelled every ceiling "DRAM".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze/data_int.h"
+
+/* The largest whole number a double holds exactly. */
+#define AN_HOST_WHOLE_MAX 9007199254740992.0
+
+/* The member key of o is absent (when optional) or a whole number in [lo, hi]. */
+static int an_host_whole(const struct lab_an_json *o, const char *key, int optional, double lo,
+                         double hi, const struct lab_an_json **at)
+{
+	const struct lab_an_json *v = lab_an_json_get(o, key);
+
+	*at = v ? v : o;
+	if (!v)
+		return optional;
+	return v->type == LAB_AN_JSON_NUM && v->num >= lo && v->num <= hi &&
+	       v->num == floor(v->num);
+}
+
+/* One entry of host.topology.caches (harness/prov.c writes them): level 1 ..
+ * LAB_AN_CACHE_LEVELS, size in bytes > 0, line size and sharing PUs counts. seen marks the
+ * levels met so far: each once. */
+static int an_cache_check(const char *path, const struct lab_an_json *c, unsigned *seen,
+                          struct lab_err *err)
+{
+	const struct lab_an_json *at;
+	unsigned bit;
+
+	if (c->type != LAB_AN_JSON_OBJ)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: a cache of host.topology.caches: allowed: an object "
+		                   "{level, size, linesize, pus_sharing}",
+		                   path, c->line);
+	if (!an_host_whole(c, "level", 0, 1, LAB_AN_CACHE_LEVELS, &at))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: cache \"level\": allowed: a whole number 1 .. %d", path,
+		                   at->line, LAB_AN_CACHE_LEVELS);
+	bit = 1u << (unsigned)lab_an_json_num(c, "level", 0);
+	if (*seen & bit)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: cache level %.0f again, allowed: each level once", path,
+		                   at->line, at->num);
+	*seen |= bit;
+	if (!an_host_whole(c, "size", 0, 1, AN_HOST_WHOLE_MAX, &at))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: cache \"size\": allowed: a whole number of bytes > 0",
+		                   path, at->line);
+	if (!an_host_whole(c, "linesize", 1, 0, AN_HOST_WHOLE_MAX, &at) ||
+	    !an_host_whole(c, "pus_sharing", 1, 0, AN_HOST_WHOLE_MAX, &at))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: cache \"linesize\" and \"pus_sharing\": allowed: whole "
+		                   "numbers >= 0",
+		                   path, at->line);
+	return 0;
+}
+
+int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struct lab_err *err)
+{
+	const struct lab_an_json *c =
+	    lab_an_json_get(lab_an_json_get(lab_an_json_get(run, "host"), "topology"), "caches");
+	unsigned seen = 0;
+	int rc = 0;
+
+	if (c && c->type != LAB_AN_JSON_ARR)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: host.topology.caches: allowed: an array of caches",
+		                   path, c->line);
+	for (size_t i = 0; c && i < c->n && !rc; i++)
+		rc = an_cache_check(path, &c->items[i], &seen, err);
+	return rc;
+}

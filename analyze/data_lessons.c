@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * run.json's "lessons", held to the rules the planner applies to a config's [lessons]
+ * (harness/plan_lessons.c, plan_claims.c): each entry an object with a name a config may give
+ * (harness/lessons.h lab_lesson_name_ok), each name once, a "claim" as written and its "expr"
+ * (canonical values) that parse, an expr lab_lesson_check accepts and no speedup at threads=1
+ * (1 by definition). The claim the text shows and the expr the verdict is computed on say the
+ * same but for the selector values the planner canonicalizes (stride=4K is stride=4096): same
+ * functions, experiments, keys, metrics, operators, numbers and comparison. Anything else was
+ * edited by hand and is refused with FILE:LINE (data_int.h), before any verdict is judged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/data_int.h"
+#include "analyze/index.h"
+#include "harness/lessons.h"
+
+/* Two numbers of a claim and its canonical form: the planner prints them with %.15g. */
+static int an_num_same(double claim, double expr)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.15g", claim);
+	return claim == expr || strtod(buf, NULL) == expr;
+}
+
+/* Two selectors alike but for their values: experiment, keys and their order. */
+static int an_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
+{
+	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
+		return 0;
+	for (unsigned i = 0; i < a->nparam; i++)
+		if (strcmp(a->key[i], b->key[i]))
+			return 0;
+	return 1;
+}
+
+/* Node i of claim a says what node j of claim b says, selector values aside. Recursion as deep
+ * as the tree, at most LAB_LESSON_NODES_MAX. */
+static int an_node_same(const struct lab_lesson_claim *a, int i, const struct lab_lesson_claim *b,
+                        int j)
+{
+	const struct lab_lesson_node *x = &a->node[i], *y = &b->node[j];
+
+	if (x->op != y->op)
+		return 0;
+	switch (x->op) {
+	case LAB_LESSON_NUM:
+		return an_num_same(x->num, y->num);
+	case LAB_LESSON_COST:
+	case LAB_LESSON_THROUGHPUT:
+	case LAB_LESSON_SPEEDUP:
+	case LAB_LESSON_METRIC:
+		return (x->op != LAB_LESSON_METRIC || !strcmp(x->metric, y->metric)) &&
+		       an_sel_same(&a->sel[x->sel], &b->sel[y->sel]);
+	case LAB_LESSON_NEG:
+		return an_node_same(a, x->a, b, y->a);
+	default:
+		return an_node_same(a, x->a, b, y->a) && an_node_same(a, x->b, b, y->b);
+	}
+}
+
+/* The column of a speedup whose selector names threads=1 in c, or 0: the planner refuses it
+ * (its baseline is itself; harness/plan_claims.c). A value as the selectors match it. */
+static unsigned an_speedup_one(const struct lab_lesson_claim *c)
+{
+	for (unsigned i = 0; i < c->nnode; i++) {
+		if (c->node[i].op != LAB_LESSON_SPEEDUP)
+			continue;
+		const struct lab_lesson_sel *sel = &c->sel[c->node[i].sel];
+		for (unsigned k = 0; k < sel->nparam; k++)
+			if (!strcmp(sel->key[k], "threads") && strtol(sel->value[k], NULL, 10) == 1)
+				return sel->col;
+	}
+	return 0;
+}
+
+/* A lesson's name, claim and expr are there with their types, its name a config's. The name
+ * is quoted only once known to be plain. */
+static int an_lesson_members(const char *path, const struct lab_an_json *jl, struct lab_err *err)
+{
+	static const char *const strs[] = {"claim", "expr", "file"};
+	const struct lab_an_json *v = lab_an_json_get(jl, "name");
+
+	if (!v || v->type != LAB_AN_JSON_STR || !lab_lesson_name_ok(v->str))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: a lesson's \"name\": allowed: letters, digits, '_', '.', "
+		    "'-', at most %d of them (what a config's [lessons] may name)",
+		    path, v ? v->line : jl->line, LAB_LESSON_NAME_MAX);
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		const struct lab_an_json *s = lab_an_json_get(jl, strs[i]);
+
+		if ((s || i < 2) && (!s || s->type != LAB_AN_JSON_STR))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: lesson '%s': \"%s\": allowed: a string%s", path,
+			                   s ? s->line : jl->line, v->str, strs[i],
+			                   i < 2 ? " (every lesson has one)" : "");
+	}
+	return 0;
+}
+
+/* Parses the string member key of lesson jl (named name) into c, with the planner's check
+ * when check; -LAB_EDATA with the reason. */
+static int an_lesson_parse(const char *path, const struct lab_an_json *jl, const char *name,
+                           const char *key, int check, struct lab_lesson_claim *c,
+                           struct lab_err *err)
+{
+	const struct lab_an_json *v = lab_an_json_get(jl, key);
+	struct lab_err why = {0};
+
+	if (lab_lesson_parse(v->str, c, &why) == 0) {
+		if (!check || lab_lesson_check(c, &why) == 0)
+			return 0;
+		lab_lesson_claim_free(c);
+	}
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: lesson '%s': \"%s\" %s, allowed: a claim a config may state "
+	                   "(the planner's rules)",
+	                   path, v->line, name, key, why.msg);
+}
+
+/* One lesson entry: an object whose members a config could have written, claim and expr alike
+ * but for selector values. c and e are scratch claims (large: on the heap). */
+static int an_lesson_check(const char *path, const struct lab_an_json *jl,
+                           struct lab_lesson_claim *c, struct lab_lesson_claim *e,
+                           struct lab_err *err)
+{
+	const char *name;
+	unsigned col;
+	int rc;
+
+	if (jl->type != LAB_AN_JSON_OBJ)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: a lesson: allowed: an object {name, claim, expr, file, "
+		                   "line}",
+		                   path, jl->line);
+	if ((rc = an_lesson_members(path, jl, err)))
+		return rc;
+	name = lab_an_json_str(jl, "name");
+	if ((rc = an_lesson_parse(path, jl, name, "expr", 1, e, err)))
+		return rc;
+	if ((col = an_speedup_one(e)))
+		rc = lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: lesson '%s': \"expr\" column %u: speedup at threads=1 is 1 "
+		    "by definition, allowed: a selector at threads=N with N > 1 (its "
+		    "baseline is the same point at threads=1)",
+		    path, lab_an_json_get(jl, "expr")->line, name, col);
+	else if (!(rc = an_lesson_parse(path, jl, name, "claim", 0, c, err)) &&
+	         (c->cmp != e->cmp || !an_node_same(c, c->lhs, e, e->lhs) ||
+	          !an_node_same(c, c->rhs, e, e->rhs)))
+		rc =
+		    lab_err_set(err, LAB_EDATA,
+		                "%s:%zu: lesson '%s': \"claim\" and \"expr\" say different things, "
+		                "allowed: the claim as written and its canonical form (only "
+		                "selector values may differ)",
+		                path, lab_an_json_get(jl, "claim")->line, name);
+	lab_lesson_claim_free(c);
+	lab_lesson_claim_free(e);
+	return rc;
+}
+
+/* The second lesson named as an earlier one, through a set of the names: O(1) per lesson. */
+static int an_lesson_once(const char *path, struct lab_an_strset *names,
+                          const struct lab_an_json *jl, struct lab_err *err)
+{
+	const char *name = lab_an_json_str(jl, "name");
+	int added = 0;
+
+	if (lab_an_strset_add(names, name, &added) == (size_t)-1)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (!added)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: lesson '%s' again, allowed: each name once (a config "
+		                   "names each lesson once)",
+		                   path, jl->line, name);
+	return 0;
+}
+
+int lab_an_run_lessons_check(const char *path, const struct lab_an_json *ls, struct lab_err *err)
+{
+	struct lab_lesson_claim *c = calloc(2, sizeof(*c));
+	struct lab_an_strset names = {0}; /* borrowed from run.json */
+	int rc = 0;
+
+	if (ls && ls->type != LAB_AN_JSON_ARR)
+		rc = lab_err_set(err, LAB_EDATA, "%s:%zu: \"lessons\": allowed: an array", path,
+		                 ls->line);
+	else if (!c)
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && ls && i < ls->n; i++)
+		if (!(rc = an_lesson_check(path, &ls->items[i], &c[0], &c[1], err)))
+			rc = an_lesson_once(path, &names, &ls->items[i], err);
+	lab_an_strset_free(&names);
+	free(c);
+	return rc;
+}

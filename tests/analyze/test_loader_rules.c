@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What the loader holds a results directory to (red-team round on the analyzer's loader): a
+ * key twice in a run.json object, a point's "cpus" that are no OS CPUs of its threads, more
+ * params than a kernel has, point facts and a cache table the views would print or label
+ * wrongly, a precision that prints as inf, values whose spread overflows a double. Each is a
+ * data error with FILE:LINE (exit 2, nothing written) or, where the value is in range, a number
+ * printed finite and said to have no interval. Each case writes a small crafted directory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/data.h"
+#include "tests/analyze/clitest.h"
+#include "tests/testlib.h"
+
+#define LR_HEADER                                                                                  \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
+	"flagged\n"
+#define LR_ROWS                                                                                    \
+	LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0\n"                             \
+	          "e,0,noop,placement=compact,2,1,1010,10,op,0.01,0\n"
+
+/* Writes tmpdir/R/name. */
+static void lr_file(const char *name, const char *text)
+{
+	char path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/R", testlib_tmpdir());
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/R/%s", testlib_tmpdir(), name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		testlib_fail();
+	}
+}
+
+/* Loads R with this samples.csv and run.json; the loader's code, its message in msg. */
+static int lr_load(const char *samples, const char *run, char *msg, size_t len)
+{
+	struct lab_an_data d;
+	struct lab_err err = {0};
+	char dir[2048];
+	int rc;
+
+	lr_file("samples.csv", samples);
+	lr_file("run.json", run);
+	snprintf(dir, sizeof(dir), "%s/R", testlib_tmpdir());
+	rc = lab_an_data_load_dir(&d, dir, &err);
+	snprintf(msg, len, "%s", rc ? err.msg : "");
+	lab_an_data_free(&d);
+	return rc;
+}
+
+/* run.json of one experiment "e" whose points are points, after top (members and commas). */
+static char *lr_run(const char *top, const char *points)
+{
+	char *run = NULL;
+
+	if (asprintf(&run,
+	             "{\"schema\": \"lab.run/1\", \"status\": \"complete\", %s\n\"experiments\": "
+	             "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [\n%s]}]}\n",
+	             top, points) < 0)
+		testlib_fail();
+	return run;
+}
+
+static void lr_expect(int ok, const char *top, const char *points, const char *want)
+{
+	char *run = lr_run(top, points), msg[1024];
+	int rc = lr_load(LR_ROWS, run, msg, sizeof(msg));
+
+	if (ok && rc)
+		TL__FAIL("refused %s%s: %s", top, points, msg);
+	else if (!ok && rc != -LAB_EDATA)
+		TL__FAIL("accepted %s%s (code %d)", top, points, rc);
+	else if (!ok && !strstr(msg, want))
+		TL__FAIL("%s%s: message '%s' lacks '%s'", top, points, msg, want);
+	free(run);
+}
+
+#define LR_PT "{\"point\": 0, \"threads\": 2, \"params\": {}, \"placement\": \"compact\", "
+
+/* A key twice in one object was read as its first value (Python's json takes the last): a
+ * run.json with "experiments" twice analyzed other experiments than other tools see. Exit 2,
+ * nothing written. */
+LAB_TEST(repeated_key_is_a_data_error)
+{
+	char *out = NULL, *err = NULL;
+
+	lr_expect(0, "\"status\": \"x\",", LR_PT "\"status\": \"ok\"}",
+	          "R/run.json:1: key \"status\" again in one object (first at line 1), allowed: "
+	          "each key once");
+	lr_expect(0, "", LR_PT "\n\"threads\": 1}", "R/run.json:4: key \"threads\" again");
+	lr_expect(1, "",
+	          "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", \"status\": "
+	          "\"ok\", \"params\": {\"status\": \"x\"}}",
+	          NULL);
+	lr_file("samples.csv", LR_ROWS);
+	lr_file("run.json", "{\"experiments\": [],\n\"experiments\": [{\"name\": \"e\"}]}\n");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	CHECK(err && strstr(err, "R/run.json:2: key \"experiments\" again") != NULL);
+	CHECK(!clitest_exists("R/summary.csv") && !clitest_exists("R/analysis.json"));
+	free(out);
+	free(err);
+}
+
+/* A point's "cpus" are the OS CPUs its threads ran on: the c2c matrix printed cpu_b =
+ * -2147483648 for 4294967297, a CPU paired with itself for [3, 3], 0 and 1 for [0.5, 1.5];
+ * the placement warning a 309-digit CPU for 1e308 and 100,000 CPUs for a 2-thread point. */
+LAB_TEST(cpus_are_os_cpus_of_the_threads)
+{
+	static const char *const bad[][2] = {
+	    {"\"cpus\": [0,\n4294967297]}",
+	     "R/run.json:4: \"cpus\" item 2: allowed: a whole number "
+	     "0 .. 65535"},
+	    {"\"cpus\": [1e308, -1e308]}", "run.json:3: \"cpus\" item 1: allowed"},
+	    {"\"cpus\": [0.5, 1.5]}", "\"cpus\" item 1: allowed"},
+	    {"\"cpus\": [0, 65536]}", "\"cpus\" item 2: allowed"},
+	    {"\"cpus\": [3,\n3]}",
+	     "run.json:4: \"cpus\" lists CPU 3 again, allowed: each CPU once"},
+	    {"\"cpus\": [0, 1, 2]}",
+	     "\"cpus\": allowed: an array of one CPU per thread (2), or []"},
+	    {"\"cpus\": [0]}", "\"cpus\": allowed: an array of one CPU per thread"},
+	    {"\"cpus\": \"0,1\"}", "\"cpus\": allowed"},
+	    {"\"cpus\": [0, \"1\"]}", "\"cpus\" item 2: allowed"},
+	    {"\"cpus\": [[0], 1]}", "\"cpus\" item 1: allowed"},
+	};
+	static const char *const good[] = {"\"cpus\": [0, 1]}", "\"cpus\": [65535, 7]}",
+	                                   "\"cpus\": [], \"status\": \"skipped\"}", "\"x\": 0}"};
+	char pt[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(pt, sizeof(pt), LR_PT "%s", bad[i][0]);
+		lr_expect(0, "", pt, bad[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(pt, sizeof(pt), LR_PT "%s", good[i]);
+		lr_expect(1, "", pt, NULL);
+	}
+}
+
+/* One point with 50,000 params took the placement check 54 s: a point may have at most 256
+ * (in run.json and in samples.csv), and more is a data error. */
+LAB_TEST(params_per_point_capped)
+{
+	size_t cap = 64 * 1024, used;
+	char *pt = malloc(cap), *rows = malloc(cap), msg[1024];
+
+	REQUIRE(pt && rows);
+	for (int n = 256; n <= 257; n++) {
+		used = (size_t)snprintf(pt, cap, "{\"point\": 0, \"threads\": 2,\n\"params\": {");
+		for (int i = 0; i < n; i++)
+			used += (size_t)snprintf(pt + used, cap - used, "%s\"k%d\": \"v\"",
+			                         i ? ", " : "", i);
+		snprintf(pt + used, cap - used, "}}");
+		lr_expect(n == 256, "", pt,
+		          "R/run.json:4: \"params\" holds 257 items, allowed: at most 256");
+		used = (size_t)snprintf(rows, cap, LR_HEADER "e,0,noop,\"placement=compact");
+		for (int i = 1; i < n; i++)
+			used += (size_t)snprintf(rows + used, cap - used, ";k%d=v", i);
+		snprintf(rows + used, cap - used, "\",2,0,1000,10,op,0.01,0\n");
+		CHECK_EQ_I64(lr_load(rows, "{}", msg, sizeof(msg)), n == 256 ? 0 : -LAB_EDATA);
+		CHECK(n == 256 ||
+		      strstr(msg, "R/samples.csv:2: params = 'placement=compact;k1=v;"));
+		CHECK(n == 256 || strstr(msg, "allowed: at most 256 key=value items"));
+	}
+	free(pt);
+	free(rows);
+}
+
+/* The facts the numa view prints: pages_per_node [1e308, -1, 0.5] printed "1e308/-1/0" and
+ * pages_absent = -3 was taken as it was. */
+LAB_TEST(point_facts_held_to_their_kind)
+{
+	static const char *const bad[][2] = {
+	    {"{\"pages_per_node\": [1e308, 0]}", "point fact 'pages_per_node': allowed: an array "
+	                                         "of at most 64 page counts"},
+	    {"{\"pages_per_node\": [\n-1]}", "run.json:4: point fact 'pages_per_node'"},
+	    {"{\"pages_per_node\": [0.5]}", "point fact 'pages_per_node'"},
+	    {"{\"pages_absent\": -3}", "point fact 'pages_absent': allowed: a page count"},
+	    {"{\"cpu_node\": 4e9}", "point fact 'cpu_node': allowed: a NUMA node number"},
+	    {"{\"placement_ok\": 1}", "point fact 'placement_ok': allowed: true or false"},
+	    {"{\"own\": {\"x\": 1}}", "point fact 'own': allowed: a number, boolean"},
+	};
+	char pt[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(pt, sizeof(pt), LR_PT "\"point_facts\": %s}", bad[i][0]);
+		lr_expect(0, "", pt, bad[i][1]);
+	}
+	lr_expect(1, "",
+	          LR_PT "\"point_facts\": {\"pages_per_node\": [0, 512], \"pages_absent\": 0, "
+	                "\"cpu_node\": -1, \"mem_node\": 1, \"placement_ok\": true, "
+	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2]}}",
+	          NULL);
+}
+
+/* The roofline names its bandwidth ceilings by the cache a size fits in: a table of caches of
+ * size 0 and level 1e308 labelled every ceiling DRAM. */
+LAB_TEST(cache_table_checked)
+{
+	static const char *const bad[][2] = {
+	    {"[{\"level\": 1, \"size\": 0}]", "run.json:1: cache \"size\": allowed: a whole "
+	                                      "number of bytes > 0"},
+	    {"[{\"level\": 1e308, \"size\": 32768}]", "cache \"level\": allowed: a whole number "
+	                                              "1 .. 5"},
+	    {"[{\"level\": 1, \"size\": -5}]", "cache \"size\": allowed"},
+	    {"[{\"level\": 2, \"size\": 1.5}]", "cache \"size\": allowed"},
+	    {"[{\"level\": 1, \"size\": 32768}, {\"level\": 1, \"size\": 65536}]",
+	     "cache level 1 again, allowed: each level once"},
+	    {"[{\"size\": 32768}]", "cache \"level\": allowed"},
+	    {"[{\"level\": 1, \"size\": 32768, \"linesize\": -64}]", "\"linesize\""},
+	    {"[3]", "a cache of host.topology.caches: allowed: an object"},
+	    {"{}", "host.topology.caches: allowed: an array"},
+	};
+	char top[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"caches\": %s}},",
+		         bad[i][0]);
+		lr_expect(0, top, LR_PT "\"status\": \"ok\"}", bad[i][1]);
+	}
+	lr_expect(1,
+	          "\"host\": {\"topology\": {\"caches\": [{\"level\": 1, \"size\": 32768, "
+	          "\"linesize\": 64, \"pus_sharing\": 1}, {\"level\": 5, \"size\": 1e9}]}},",
+	          LR_PT "\"status\": \"ok\"}", NULL);
+}
+
+/* Reads tmpdir/rel (malloc'd), or NULL. */
+static char *lr_read(const char *rel)
+{
+	char path[2048], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (!(f = fopen(path, "rb")) || !(m = open_memstream(&buf, &len))) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((c = getc(f)) != EOF)
+		putc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* text with the first from replaced by to, in fresh memory (the test fails without from). */
+static char *lr_replace(char *text, const char *from, const char *to)
+{
+	char *at = strstr(text, from), *out = NULL;
+
+	if (!at || asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) < 0)
+		testlib_fail();
+	free(text);
+	return out;
+}
+
+/* Values in range whose spread overflows a double: a cs_achieved_ns mean of 5.7e307 was called
+ * "below resolution" (its interval [-inf, inf] clamped at 0), a drift of 1e300 % printed 301
+ * digits. Now: no interval, said so; the drift in %.3g. */
+LAB_TEST(overflowing_spread_has_no_interval)
+{
+	char *csv, *at, *out = NULL, *err = NULL, path[2048];
+	FILE *f;
+
+	clitest_copy("results-locks-drift");
+	REQUIRE((csv = lr_read("results-locks-drift/samples.csv")));
+	csv = lr_replace(csv, "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
+	                 "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,1.7e308,3,1e300\n");
+	csv = lr_replace(csv, "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
+	                 "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,1e300\n");
+	csv = lr_replace(csv, "2,2,909090909,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
+	                 "2,2,909090909,1000000,acquire,0.01,0,1,1000,1,855,3,1e300\n");
+	snprintf(path, sizeof(path), "%s/results-locks-drift/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs(csv, f);
+	fclose(f);
+	free(csv);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-locks-drift --no-plots", &out, &err), 0);
+	REQUIRE(out && (at = strstr(out, "\ntas ")));
+	*strchrnul(at + 1, '\n') = '\0';
+	CHECK(strstr(at, "no interval: the samples' spread overflows a double") != NULL);
+	CHECK(strstr(at, "below resolution") == NULL);
+	CHECK(strstr(at, "delay calibration drifted +1e+300 %") != NULL);
+	CHECK(strstr(at, "inf") == NULL && strstr(at, "nan") == NULL);
+	free(out);
+	free(err);
+}
