@@ -230,7 +230,7 @@ static int an_prec_check(const char *path, const struct lab_an_json *jp, struct 
 	                         *bools[] = {LAB_KEY_BUDGET_EXHAUSTED, LAB_KEY_TOTAL_EXHAUSTED};
 	const struct lab_an_json *v;
 
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (an_count_bad(v = lab_an_json_get(jp, counts[i])))
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%zu: \"%s\": allowed: a whole number 0 .. %.0f",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run.json: provenance, the status of every planned point, and skipped/failed points. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
