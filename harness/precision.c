@@ -8,29 +8,18 @@
 #include <string.h>
 
 #include "harness/record_schema.h"
+#include "harness/units.h"
 
-/* The length of a plain decimal at s ([-]digits[.digits][e[+-]digits]), 0 when there is none:
- * strtod alone would take 0x1p-6, inf and nan too. */
+/* The length of a plain decimal at s ([-|+]digits[.digits][e[+-]digits], lab_unit_decimal_len
+ * with a minus), 0 when there is none: strtod alone would take 0x1p-6, inf and nan too. */
 static size_t prec_decimal(const char *s)
 {
-	size_t n = *s == '-' || *s == '+', digits = strspn(s + n, "0123456789");
+	size_t sign = *s == '-', n;
 
-	n += digits;
-	if (s[n] == '.') {
-		size_t frac = strspn(s + n + 1, "0123456789");
-		digits += frac;
-		n += 1 + frac;
-	}
-	if (!digits)
+	if (sign && s[1] == '+')
 		return 0;
-	if (s[n] == 'e' || s[n] == 'E') {
-		size_t sign = s[n + 1] == '-' || s[n + 1] == '+';
-		size_t exp = strspn(s + n + 1 + sign, "0123456789");
-		if (!exp)
-			return 0;
-		n += 1 + sign + exp;
-	}
-	return n;
+	n = lab_unit_decimal_len(s + sign);
+	return n ? sign + n : 0;
 }
 
 int lab_prec_parse(const char *text, double *frac, struct lab_err *err)

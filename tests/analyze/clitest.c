@@ -49,6 +49,26 @@ int clitest_exists(const char *rel)
 	return stat(path, &st) == 0;
 }
 
+char *clitest_read(const char *rel)
+{
+	char path[2048], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (!(f = fopen(path, "rb")) || !(m = open_memstream(&buf, &len))) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((c = getc(f)) != EOF)
+		putc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
 size_t clitest_count(const char *dir, ...)
 {
 	char path[2048];

@@ -17,6 +17,8 @@ void clitest_copy(const char *name);
 
 /* True when REL exists below the case's tmpdir. */
 int clitest_exists(const char *rel);
+/* The bytes of REL below the case's tmpdir, NUL-terminated (free it); NULL when unreadable. */
+char *clitest_read(const char *rel);
 
 /* How many files of DIR (below the case's tmpdir) have a name that contains each of the
  * NULL-terminated parts, in order ("series", "-contend-", "-speedup-", ".gp"): the plots of a

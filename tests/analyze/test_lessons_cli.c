@@ -46,27 +46,6 @@ static void lc_write(const char *extra)
 	REQUIRE(fclose(f) == 0);
 }
 
-/* The contents of tmpdir/rel (malloc'd), or NULL. */
-static char *lc_read(const char *rel)
-{
-	char path[2048], *buf = NULL;
-	size_t len = 0;
-	FILE *f, *m;
-	int c;
-
-	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
-	if (!(f = fopen(path, "rb")) || !(m = open_memstream(&buf, &len))) {
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	while ((c = getc(f)) != EOF)
-		putc(c, m);
-	fclose(f);
-	fclose(m);
-	return buf;
-}
-
 /* A lesson whose claim, file and selector value hold a newline, a carriage return and terminal
  * escapes (a claim's selector value may differ from the expr's: the planner canonicalizes
  * values): no line of the text starts with what follows the newline, no control byte but a
@@ -96,7 +75,7 @@ LAB_TEST(lesson_text_cannot_forge_lines)
 			         out);
 			break;
 		}
-	REQUIRE((html = lc_read("R/report.html")));
+	REQUIRE((html = clitest_read("R/report.html")));
 	for (const char *p = html; *p; p++)
 		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') {
 			TL__FAIL("report.html holds a raw 0x%02x at %zu", *p, (size_t)(p - html));

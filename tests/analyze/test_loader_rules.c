@@ -231,27 +231,6 @@ LAB_TEST(cache_table_checked)
 	          LR_PT "\"status\": \"ok\"}", NULL);
 }
 
-/* Reads tmpdir/rel (malloc'd), or NULL. */
-static char *lr_read(const char *rel)
-{
-	char path[2048], *buf = NULL;
-	size_t len = 0;
-	FILE *f, *m;
-	int c;
-
-	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
-	if (!(f = fopen(path, "rb")) || !(m = open_memstream(&buf, &len))) {
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	while ((c = getc(f)) != EOF)
-		putc(c, m);
-	fclose(f);
-	fclose(m);
-	return buf;
-}
-
 /* text with the first from replaced by to, in fresh memory (the test fails without from). */
 static char *lr_replace(char *text, const char *from, const char *to)
 {
@@ -272,7 +251,7 @@ LAB_TEST(overflowing_spread_has_no_interval)
 	FILE *f;
 
 	clitest_copy("results-locks-drift");
-	REQUIRE((csv = lr_read("results-locks-drift/samples.csv")));
+	REQUIRE((csv = clitest_read("results-locks-drift/samples.csv")));
 	csv = lr_replace(csv, "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
 	                 "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,1.7e308,3,1e300\n");
 	csv = lr_replace(csv, "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
