@@ -93,14 +93,17 @@ static size_t an_cpus_repeat(const struct lab_an_json *cpus, int *oom)
  * the placement warnings and the lessons' SMT notes read them without another check. */
 static int an_cpus_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
-	const struct lab_an_json *v = lab_an_json_get(jp, "cpus");
+	const struct lab_an_json *v = lab_an_json_get(jp, "cpus"), *st;
 	double threads = lab_an_json_num(jp, LAB_KEY_THREADS, 0);
 	size_t again;
 	int oom;
 
 	if (!v)
 		return 0;
-	if (v->type != LAB_AN_JSON_ARR || (v->n && (double)v->n != threads))
+	st = lab_an_json_get(jp, LAB_KEY_STATUS);
+	/* none only where nothing ran: a point that ran had a CPU per thread */
+	int skipped = st && st->type == LAB_AN_JSON_STR && !strcmp(st->str, "skipped");
+	if (v->type != LAB_AN_JSON_ARR || ((double)v->n != threads && (v->n || !skipped)))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: \"cpus\": allowed: an array of one CPU per thread "
 		                   "(%.0f), or [] for a point skipped before it had CPUs",

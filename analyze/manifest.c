@@ -34,16 +34,36 @@ static const char *const an_never[] = {LAB_FILE_RUN,    LAB_FILE_SAMPLES, LAB_FI
 #define AN_NAME_MAX     512
 #define AN_MANIFEST_TOP "# lab analyze: the files of the last analysis of this directory\n"
 
-int lab_an_manifest_add(struct lab_an_manifest *m, const char *sub, const char *name)
+/* Adds s (owned) with its stamp. */
+static int an_add(struct lab_an_manifest *m, char *s, unsigned long long size,
+                  unsigned long long mtime_ns)
 {
-	char *s = sub ? lab_an_asprintf("%s/%s", sub, name) : lab_an_strdup(name);
+	size_t cap = m->cap;
 
-	if (!s || lab_an_grow(&m->name, &m->cap, m->n + 1, sizeof(*m->name))) {
+	if (!s || lab_an_grow(&m->name, &cap, m->n + 1, sizeof(*m->name))) {
 		free(s);
 		return -LAB_ENOMEM;
 	}
-	m->name[m->n++] = s;
+	cap = m->cap;
+	if (lab_an_grow(&m->size, &cap, m->n + 1, sizeof(*m->size))) {
+		free(s);
+		return -LAB_ENOMEM;
+	}
+	cap = m->cap;
+	if (lab_an_grow(&m->mtime_ns, &cap, m->n + 1, sizeof(*m->mtime_ns))) {
+		free(s);
+		return -LAB_ENOMEM;
+	}
+	m->cap = cap;
+	m->name[m->n] = s;
+	m->size[m->n] = size;
+	m->mtime_ns[m->n++] = mtime_ns;
 	return 0;
+}
+
+int lab_an_manifest_add(struct lab_an_manifest *m, const char *sub, const char *name)
+{
+	return an_add(m, sub ? lab_an_asprintf("%s/%s", sub, name) : lab_an_strdup(name), 0, 0);
 }
 
 void lab_an_manifest_drop(struct lab_an_manifest *m, const char *sub, const char *name)
@@ -59,6 +79,8 @@ void lab_an_manifest_drop(struct lab_an_manifest *m, const char *sub, const char
 			continue;
 		free(m->name[i]);
 		memmove(&m->name[i], &m->name[i + 1], (m->n - i - 1) * sizeof(*m->name));
+		memmove(&m->size[i], &m->size[i + 1], (m->n - i - 1) * sizeof(*m->size));
+		memmove(&m->mtime_ns[i], &m->mtime_ns[i + 1], (m->n - i - 1) * sizeof(*m->mtime_ns));
 		m->n--;
 		return;
 	}
@@ -69,6 +91,8 @@ void lab_an_manifest_free(struct lab_an_manifest *m)
 	for (size_t i = 0; i < m->n; i++)
 		free(m->name[i]);
 	free(m->name);
+	free(m->size);
+	free(m->mtime_ns);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -169,17 +193,40 @@ static ssize_t an_read_all(int fd, char *buf, size_t len)
 	return (ssize_t)got;
 }
 
+/* The stamp after a line's name: "\tSIZE\tMTIME_NS", digits only; 0 when not that. */
+static int an_stamp(char *tab, unsigned long long *size, unsigned long long *mtime_ns)
+{
+	char *a = tab + 1, *b = strchr(a, '\t'), *end;
+
+	*tab = '\0';
+	*size = *mtime_ns = 0;
+	if (!b || !*a || strspn(a, "0123456789") != (size_t)(b - a) || !b[1] ||
+	    strspn(b + 1, "0123456789") != strlen(b + 1))
+		return 0;
+	errno = 0;
+	*size = strtoull(a, &end, 10);
+	*mtime_ns = strtoull(b + 1, &end, 10);
+	if (errno)
+		*size = *mtime_ns = 0;
+	return errno == 0;
+}
+
 /* Adds every line of buf that names a file the analyzer writes; counts the others. */
 static int an_parse(char *buf, struct lab_an_manifest *m, size_t *skipped)
 {
 	for (char *line = buf, *end; *line; line = end) {
+		unsigned long long size = 0, mtime_ns = 0;
+		char *tab;
+
 		end = strchr(line, '\n');
 		end = end ? (*end = '\0', end + 1) : line + strlen(line);
 		if (!*line || *line == '#')
 			continue;
+		if ((tab = strchr(line, '\t')))
+			an_stamp(tab, &size, &mtime_ns);
 		if (!lab_an_manifest_name_ok(line))
 			++*skipped;
-		else if (lab_an_manifest_add(m, NULL, line))
+		else if (an_add(m, lab_an_strdup(line), size, mtime_ns))
 			return -LAB_ENOMEM;
 	}
 	return 0;
@@ -254,19 +301,36 @@ static int an_cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Removes name (relative to DIR, dfd; plots/NAME relative to pfd) when it is a regular file:
- * unlinkat removes the name alone, never what a link points to. */
-static void an_remove(int dfd, int pfd, const char *name)
+/* A file's modification time in ns. */
+static unsigned long long an_mtime_ns(const struct stat *st)
+{
+	return (unsigned long long)st->st_mtim.tv_sec * 1000000000ull +
+	       (unsigned long long)st->st_mtim.tv_nsec;
+}
+
+/* The handle name (relative to DIR) is below: pfd for plots/NAME (*name moved past plots/). */
+static int an_dirfd(int dfd, int pfd, const char **name)
 {
 	size_t pl = strlen(LAB_DIR_PLOTS);
-	int fd = dfd;
+
+	if (!strncmp(*name, LAB_DIR_PLOTS, pl) && (*name)[pl] == '/') {
+		*name += pl + 1;
+		return pfd;
+	}
+	return dfd;
+}
+
+/* Removes entry i of old when it is a regular file of the size and mtime recorded: unlinkat
+ * removes the name alone, never what a link points to. */
+static void an_remove(int dfd, int pfd, const struct lab_an_manifest *old, size_t i)
+{
+	const char *name = old->name[i];
+	int fd = an_dirfd(dfd, pfd, &name);
 	struct stat st;
 
-	if (!strncmp(name, LAB_DIR_PLOTS, pl) && name[pl] == '/') {
-		fd = pfd;
-		name += pl + 1;
-	}
-	if (fd >= 0 && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+	if (fd >= 0 && (old->size[i] | old->mtime_ns[i]) &&
+	    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size == old->size[i] && an_mtime_ns(&st) == old->mtime_ns[i])
 		unlinkat(fd, name, 0);
 }
 
@@ -288,13 +352,27 @@ static int an_prune(const char *dir, const struct lab_an_manifest *old,
 	for (size_t i = 0; dfd >= 0 && i < old->n; i++)
 		if (lab_an_manifest_name_ok(old->name[i]) &&
 		    !bsearch(&old->name[i], sorted, cur->n, sizeof(*sorted), an_cmp_name))
-			an_remove(dfd, pfd, old->name[i]);
+			an_remove(dfd, pfd, old, i);
 	if (pfd >= 0)
 		close(pfd);
 	if (dfd >= 0)
 		close(dfd);
 	free(sorted);
 	return 0;
+}
+
+/* One line of the record: name and, when it is a regular file now, its size and mtime. */
+static void an_put(FILE *f, const char *dir, const char *name)
+{
+	char path[4200];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		fprintf(f, "%s\t%llu\t%llu\n", name, (unsigned long long)st.st_size,
+		        an_mtime_ns(&st));
+	else
+		fprintf(f, "%s\n", name);
 }
 
 int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
@@ -314,7 +392,7 @@ int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
 	}
 	fputs(AN_MANIFEST_TOP, w.f);
 	for (size_t i = 0; i < cur->n; i++)
-		fprintf(w.f, "%s\n", cur->name[i]);
+		an_put(w.f, dir, cur->name[i]);
 	rc = lab_an_wfile_close(&w, 1, err);
 	free(path);
 	return rc;

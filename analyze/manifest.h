@@ -12,8 +12,9 @@
  * plots/render-batch.gnuplot; never an input file such as run.json or samples.csv, never a path
  * with another '/' or with ".."), and a name is removed only while it is a regular file, with
  * unlinkat relative to a handle on its directory: that removes the name, never a link's target,
- * never a directory. A user's own files (plots/notes.txt, plots/important.png) are never
- * removed. Directories analyzed before the record existed keep their old files until removed
+ * never a directory, and only while the file has the size and modification time the record
+ * says it had when written (a line is NAME, a tab, its size, a tab, its mtime in ns). A user's
+ * own files (plots/notes.txt, plots/important.png) are never removed. Directories analyzed before the record existed keep their old files until removed
  * by hand.
  */
 #ifndef LAB_ANALYZE_MANIFEST_H
@@ -28,9 +29,13 @@
 /* A record larger than this is not read (a real one of 300 plots is about 100 KB). */
 #define LAB_AN_MANIFEST_MAX ((size_t)4 << 20)
 
-/* Names relative to DIR, in the order added. */
+/* Names relative to DIR, in the order added, each with the size and modification time (ns)
+ * the file had when the record was written: a name is removed only while its file still has
+ * them (a user's file of a name a crafted record lists, made later, is not the one written). 0
+ * and 0: not known (not removed). */
 struct lab_an_manifest {
 	char **name;
+	unsigned long long *size, *mtime_ns;
 	size_t n, cap;
 };
 

@@ -19,7 +19,8 @@ static const char *an_kind(mode_t m)
 	return S_ISLNK(m)    ? "a symbolic link"
 	       : S_ISDIR(m)  ? "a directory"
 	       : S_ISFIFO(m) ? "a FIFO"
-	                     : "not a regular file";
+	       : S_ISREG(m)  ? "a regular file"
+	                     : "a special file";
 }
 
 int lab_an_wfile_check(int dirfd, const char *shown, const char *name, struct lab_err *err)

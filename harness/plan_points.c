@@ -164,6 +164,9 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 	else if (n == 0)
 		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement,
 		                    "no CPU pairs (needs at least 2 usable CPUs)");
+	else if (lab_topo_is_standin(topo) &&
+	         ((unsigned)n > PLAN_PAIRS_MAX || (unsigned)n > LAB_POINTS_MAX - plan->npts))
+		n = 0; /* the stand-in's 1024 CPUs' pairs, not the config's: nothing to report */
 	else if ((unsigned)n > PLAN_PAIRS_MAX || (unsigned)n > LAB_POINTS_MAX - plan->npts) {
 		char what[200];
 

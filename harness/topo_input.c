@@ -41,14 +41,19 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 	for (const char *c = strstr(xml, attr); c; c = strstr(c + 1, attr)) {
 		const char *v = c + sizeof(attr) - 1;
 		unsigned long long n = 0;
+		char q = *v == '"' || *v == '\'' ? *v++ : 0;
+		int digits = 0;
 
-		v += *v == '"' || *v == '\'';
-		while (isdigit((unsigned char)*v) && n <= LAB_TOPO_OS_MAX)
+		/* digits alone: hwloc's strtoul takes " -2" and "+4294967295" as huge indices */
+		while (isdigit((unsigned char)*v) && n <= LAB_TOPO_OS_MAX) {
 			n = n * 10 + (unsigned)(*v++ - '0');
-		if (n > LAB_TOPO_OS_MAX)
+			digits++;
+		}
+		if (n > LAB_TOPO_OS_MAX || !digits || (q && *v != q))
 			return lab_err_set(err, LAB_ETOPO,
-			                   "%s: an object has an OS index above %d (allowed 0 .. %d)",
-			                   spec, LAB_TOPO_OS_MAX, LAB_TOPO_OS_MAX);
+			                   "%s: an object's os_index is out of range (allowed a whole "
+			                   "number 0 .. %d)",
+			                   spec, LAB_TOPO_OS_MAX);
 	}
 	return 0;
 }

@@ -129,6 +129,9 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	    {"\"cpus\": \"0,1\"}", "\"cpus\": allowed"},
 	    {"\"cpus\": [0, \"1\"]}", "\"cpus\" item 2: allowed"},
 	    {"\"cpus\": [[0], 1]}", "\"cpus\" item 1: allowed"},
+	    /* none is for a point that never ran: one that ran had its CPUs */
+	    {"\"cpus\": [], \"status\": \"ok\"}", "\"cpus\": allowed: an array of one CPU per"},
+	    {"\"cpus\": []}", "\"cpus\": allowed: an array of one CPU per thread (2), or []"},
 	};
 	static const char *const good[] = {"\"cpus\": [0, 1]}", "\"cpus\": [65535, 7]}",
 	                                   "\"cpus\": [], \"status\": \"skipped\"}", "\"x\": 0}"};

@@ -209,8 +209,8 @@ LAB_TEST(stale_outputs_removed_user_files_kept)
 		ot_precious(mine[i]);
 	record = ot_read("results-locks/analysis-files.txt");
 	CHECK(strstr(record, "locks") == NULL);
-	CHECK(strstr(record, "\nplots/series00-contend-speedup-placement_compact.png\n") != NULL);
-	CHECK(strstr(record, "\nsummary.csv\n") != NULL);
+	CHECK(strstr(record, "\nplots/series00-contend-speedup-placement_compact.png\t") != NULL);
+	CHECK(strstr(record, "\nsummary.csv\t") != NULL);
 	free(record);
 	/* --no-plots: the plots of the analysis before are not this one's */
 	ot_lab("analyze results-locks --no-plots", 0, NULL);
@@ -218,11 +218,27 @@ LAB_TEST(stale_outputs_removed_user_files_kept)
 	ot_precious("results-locks/plots/important.png");
 }
 
+/* "\tSIZE\tMTIME_NS" of REL as the record writes it (plus add to the size: a wrong stamp). */
+static const char *ot_stamp(const char *rel, int add, char *buf, size_t len)
+{
+	char path[2048];
+	struct stat st;
+
+	ot_path(path, sizeof(path), rel);
+	if (lstat(path, &st) != 0)
+		testlib_fail();
+	snprintf(buf, len, "\t%llu\t%llu", (unsigned long long)st.st_size + (unsigned)add,
+	         (unsigned long long)st.st_mtim.tv_sec * 1000000000ull +
+	             (unsigned long long)st.st_mtim.tv_nsec);
+	return buf;
+}
+
 /* A crafted record: inputs, paths out of DIR, a user's files, links and directories under
- * analyzer names. Only regular files named as the analyzer names its own outputs go. */
+ * analyzer names. Only regular files named as the analyzer names its own outputs, of the size
+ * and mtime the record gives (as when it was written), go. */
 LAB_TEST(record_is_untrusted)
 {
-	char rec[4096], path[2048], link_at[2048], *err = NULL;
+	char rec[4096], path[2048], link_at[2048], s1[64], s2[64], s3[64], s4[64], *err = NULL;
 
 	clitest_copy("results-usl");
 	ot_mkdir("results-usl/plots");
@@ -237,6 +253,9 @@ LAB_TEST(record_is_untrusted)
 	ot_write("results-usl/plots/locks00-old-plot.png", "stale\n");
 	ot_write("results-usl/locks_points.csv", "stale\n");
 	ot_hardlink("victim", "results-usl/plots/locks01-hard-link.png");
+	/* a user's files of analyzer names: none listed with its stamp */
+	ot_write("results-usl/c2c_points.csv", "precious\n");
+	ot_write("results-usl/atomics_points.csv", "precious, made after the record\n");
 	ot_path(path, sizeof(path), "victim");
 	ot_path(link_at, sizeof(link_at), "results-usl/c2c_x.csv");
 	REQUIRE(symlink(path, link_at) == 0);
@@ -244,9 +263,13 @@ LAB_TEST(record_is_untrusted)
 	         "run.json\nsamples.csv\nconfig.ini\nthreads.csv\n../victim\n%s\n"
 	         "plots/../../victim\nplots/notes.txt\nplots/important.png\nmydata.csv\n"
 	         "locks.txt\nplots/sub/locks00-x-y.png\nplots/locks00-dir.png\nc2c_x.csv\n"
-	         "plots\n/results-usl/locks_points.csv\n.\n\nplots/locks00-old-plot.png\n"
-	         "plots/locks01-hard-link.png\nlocks_points.csv\n",
-	         path);
+	         "plots\n/results-usl/locks_points.csv\n.\n\nplots/locks00-old-plot.png%s\n"
+	         "plots/locks01-hard-link.png%s\nlocks_points.csv%s\nc2c_points.csv\n"
+	         "atomics_points.csv%s\n",
+	         path, ot_stamp("results-usl/plots/locks00-old-plot.png", 0, s1, sizeof(s1)),
+	         ot_stamp("results-usl/plots/locks01-hard-link.png", 0, s2, sizeof(s2)),
+	         ot_stamp("results-usl/locks_points.csv", 1, s3, sizeof(s3)),
+	         ot_stamp("results-usl/locks_points.csv", 0, s4, sizeof(s4)));
 	ot_write("results-usl/analysis-files.txt", rec);
 	ot_fake_gnuplot(NULL);
 	ot_lab("analyze results-usl", 0, &err);
@@ -262,10 +285,12 @@ LAB_TEST(record_is_untrusted)
 	CHECK(clitest_exists("results-usl/config.ini"));
 	CHECK(clitest_exists("results-usl/plots/locks00-dir.png"));
 	CHECK(clitest_exists("results-usl/c2c_x.csv")); /* a link: not removed */
-	/* what the analyzer would have written, regular files: removed (the name only) */
+	ot_precious("results-usl/c2c_points.csv");
+	CHECK(clitest_exists("results-usl/atomics_points.csv"));
+	CHECK(clitest_exists("results-usl/locks_points.csv")); /* its size differs */
+	/* what the analyzer would have written, regular files as recorded: removed (the name) */
 	CHECK(!clitest_exists("results-usl/plots/locks00-old-plot.png"));
 	CHECK(!clitest_exists("results-usl/plots/locks01-hard-link.png"));
-	CHECK(!clitest_exists("results-usl/locks_points.csv"));
 }
 
 LAB_TEST(record_names)
@@ -399,7 +424,7 @@ LAB_TEST(failed_part_way_leaves_only_this_analysis)
 	CHECK_EQ_U64(clitest_count("results-usl/plots", "series", NULL), 0);
 	CHECK_EQ_U64(clitest_count("results-usl", ".lab-tmp", NULL), 0);
 	record = ot_read("results-usl/analysis-files.txt");
-	CHECK(strstr(record, "\nsummary.csv\n") != NULL);
+	CHECK(strstr(record, "\nsummary.csv\t") != NULL);
 	CHECK(strstr(record, "report.html") == NULL);
 	free(record);
 	free(out);

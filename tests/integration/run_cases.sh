@@ -257,7 +257,8 @@ errors_across_files_and_topology)
 		{ cat "$tmp/err" >&2; exit 1; }
 	# the stand-in it checks a config on reports nothing of its own: no missing cache for L1/2,
 	# no sweep of 1..max too large for its 1024 CPUs
-	for c in configs/ch19-roofline.ini configs/ch26-locks.ini; do
+	printf '[p]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/pairs.ini"
+	for c in configs/ch19-roofline.ini configs/ch26-locks.ini "$tmp/pairs.ini"; do
 		rc=0
 		"$lab" plan "$c" --topology synthetic:bogus 2>"$tmp/err" || rc=$?
 		[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 2 ] || { cat "$tmp/err" >&2; exit 1; }
@@ -283,13 +284,13 @@ topology_limits)
 	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err"
 	# An OS index past any OS's: hwloc sized a bitmap to it (2^31: 8 GB and a crash; 2^32 - 1
 	# wrapped to -1 and freed twice). Refused before hwloc reads the file.
-	for big in 4294967295 2147483647 65536; do
+	for big in 4294967295 2147483647 65536 -2 +4294967295 ' 4294967295'; do
 		sed "0,/type=\"PU\" os_index=\"[0-9]*\"/s//type=\"PU\" os_index=\"$big\"/" \
 			configs/topologies/1s4c.xml >"$tmp/big.xml"
 		grep -q "os_index=\"$big\"" "$tmp/big.xml"
 		rc=0
 		(ulimit -v 400000; "$lab" topo --topology "xml:$tmp/big.xml") >/dev/null 2>"$tmp/err" || rc=$?
-		[ "$rc" = 2 ] && grep -q 'an object has an OS index above 65535 (allowed 0 .. 65535)' "$tmp/err" ||
+		[ "$rc" = 2 ] && grep -q "an object's os_index is out of range (allowed a whole number 0 .. 65535)" "$tmp/err" ||
 			{ echo "os_index $big: exit $rc"; cat "$tmp/err"; exit 1; }
 	done
 	;;

@@ -300,7 +300,7 @@ analyze_stale_plots)
 	[ "$(cat "$tmp/victim")" = precious ] || fail "a fleet plot was written through a hard link"
 	[ -f "$dat" ] && [ "$(stat -c %h "$dat")" = 1 ] || fail "$dat not replaced"
 	[ -f "$tmp/f/plots/important.png" ] || fail "a user's file in plots/ was removed"
-	grep -qx 'fleet-analysis.json' "$tmp/f/analysis-files.txt" || fail "no record"
+	grep -q '^fleet-analysis.json	[0-9]*	[0-9]*$' "$tmp/f/analysis-files.txt" || fail "no record"
 	;;
 *) fail "unknown case $case" ;;
 esac
