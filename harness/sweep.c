@@ -245,8 +245,9 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 	}
 }
 
-/* Drops the values l already had (first one kept): threads = 1, max on a 1-CPU machine is one
- * point, not the same point twice. */
+/* Drops the values l already had (first one kept): threads = 1, max on a 1-CPU machine, or
+ * size = L1/2, 16384 where L1/2 is 16384, is one point, not the same point twice (a lesson
+ * naming it would name two). */
 static void sweep_dedup(struct sweep_list *l)
 {
 	unsigned n = 0;
@@ -304,8 +305,7 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		lab_sweep_free(out.v, out.n);
 		return rc;
 	}
-	if (sweep_is_threads(p) && strstr(text, "max"))
-		sweep_dedup(&out);
+	sweep_dedup(&out);
 	*vals = out.v;
 	return (int)out.n;
 }

@@ -107,7 +107,9 @@ LAB_TEST(lists)
 {
 	expands_to(&ts_table[0], "1,2,4", 4, "1|2|4");
 	expands_to(&ts_table[0], " 1 , 2 ,\t4 ", 4, "1|2|4");
-	expands_to(&ts_table[3], "a,b,a", 4, "a|b|a");
+	/* a value given again is one point (a lesson naming it names one point) */
+	expands_to(&ts_table[3], "a,b,a", 4, "a|b");
+	expands_to(&ts_table[0], "1,2..3,1,3", 4, "1|2|3");
 	expands_to(&ts_table[1], "8, 4K, 1MiB", 4, "8|4K|1MiB");
 }
 
