@@ -80,7 +80,8 @@ void lab_an_manifest_drop(struct lab_an_manifest *m, const char *sub, const char
 		free(m->name[i]);
 		memmove(&m->name[i], &m->name[i + 1], (m->n - i - 1) * sizeof(*m->name));
 		memmove(&m->size[i], &m->size[i + 1], (m->n - i - 1) * sizeof(*m->size));
-		memmove(&m->mtime_ns[i], &m->mtime_ns[i + 1], (m->n - i - 1) * sizeof(*m->mtime_ns));
+		memmove(&m->mtime_ns[i], &m->mtime_ns[i + 1],
+		        (m->n - i - 1) * sizeof(*m->mtime_ns));
 		m->n--;
 		return;
 	}

@@ -14,8 +14,8 @@
  * unlinkat relative to a handle on its directory: that removes the name, never a link's target,
  * never a directory, and only while the file has the size and modification time the record
  * says it had when written (a line is NAME, a tab, its size, a tab, its mtime in ns). A user's
- * own files (plots/notes.txt, plots/important.png) are never removed. Directories analyzed before the record existed keep their old files until removed
- * by hand.
+ * own files (plots/notes.txt, plots/important.png) are never removed. Directories analyzed before
+ * the record existed keep their old files until removed by hand.
  */
 #ifndef LAB_ANALYZE_MANIFEST_H
 #define LAB_ANALYZE_MANIFEST_H

@@ -229,10 +229,11 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		if (!strcmp(sec->name, "global") || !strcmp(sec->name, "lessons"))
 			continue;
 		if (plan->nexp == LAB_POINTS_MAX) { /* each has a point: the rest cannot run */
-			lab_diag_add(d,
-			             "%s:%d: [%s]: more than %d experiments (allowed at most %d points "
-			             "in all, one at least per experiment)",
-			             sec->file, sec->line, sec->name, LAB_POINTS_MAX, LAB_POINTS_MAX);
+			lab_diag_add(
+			    d,
+			    "%s:%d: [%s]: more than %d experiments (allowed at most %d points "
+			    "in all, one at least per experiment)",
+			    sec->file, sec->line, sec->name, LAB_POINTS_MAX, LAB_POINTS_MAX);
 			break;
 		}
 		const struct lab_kernel *k =

@@ -329,10 +329,11 @@ static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, ui
 		              "%s:%d: [%s]: the sweeps expand to %s points (allowed at most %d)",
 		              e->file, e->line, e->name, count, LAB_POINTS_MAX);
 	else if (npts > UINT64_MAX - total)
-		rc = asprintf(&msg,
-		              "%s:%d: [%s]: the sweeps expand to %s points, more than 2^64 with the "
-		              "experiments before (allowed at most %d in all)",
-		              e->file, e->line, e->name, count, LAB_POINTS_MAX);
+		rc =
+		    asprintf(&msg,
+		             "%s:%d: [%s]: the sweeps expand to %s points, more than 2^64 with the "
+		             "experiments before (allowed at most %d in all)",
+		             e->file, e->line, e->name, count, LAB_POINTS_MAX);
 	else
 		rc = asprintf(&msg,
 		              "%s:%d: [%s]: the sweeps expand to %s points, %llu with the "

@@ -140,8 +140,9 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 
 		/* from an XML file: an index past any OS's would size os_to_pu (2^31: 8 GB) */
 		if (pu->os_index > LAB_TOPO_OS_MAX) {
-			rc = lab_err_set(err, LAB_ETOPO, "%s: a PU has OS index %u (allowed 0 .. %d)",
-			                 topo->source, pu->os_index, LAB_TOPO_OS_MAX);
+			rc = lab_err_set(err, LAB_ETOPO,
+			                 "%s: a PU has OS index %u (allowed 0 .. %d)", topo->source,
+			                 pu->os_index, LAB_TOPO_OS_MAX);
 			goto out;
 		}
 		info->cpu = (int)pu->os_index;
@@ -244,8 +245,9 @@ void lab_topo_close(struct lab_topo *topo)
 
 int lab_topo_open_standin(struct lab_topo **out, struct lab_err *err)
 {
-	int rc = lab_topo_open(out, "synthetic:pack:1 l3:1(size=32MB) l2:1024(size=1MB) "
-	                            "l1d:1(size=48KB) core:1 pu:1",
+	int rc = lab_topo_open(out,
+	                       "synthetic:pack:1 l3:1(size=32MB) l2:1024(size=1MB) "
+	                       "l1d:1(size=48KB) core:1 pu:1",
 	                       err);
 
 	if (rc == 0)

@@ -50,10 +50,11 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 			digits++;
 		}
 		if (n > LAB_TOPO_OS_MAX || !digits || (q && *v != q))
-			return lab_err_set(err, LAB_ETOPO,
-			                   "%s: an object's os_index is out of range (allowed a whole "
-			                   "number 0 .. %d)",
-			                   spec, LAB_TOPO_OS_MAX);
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s: an object's os_index is out of range (allowed a whole "
+			    "number 0 .. %d)",
+			    spec, LAB_TOPO_OS_MAX);
 	}
 	return 0;
 }

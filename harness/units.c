@@ -141,8 +141,9 @@ enum lab_unit_exact lab_unit_scale_exact(const char *s, size_t len, double mult,
 		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
 			return LAB_UNIT_EXACT_LARGE;
 	}
-	for (long long i = x.n + x.exp10 > 0 ? (long long)x.n + x.exp10 : 0; i < (long long)x.n;
-	     i++)
+	/* the digits after the point (signed: n + exp10 < 0 is a value below 0.1) */
+	long long whole = (long long)x.n + x.exp10;
+	for (long long i = whole > 0 ? whole : 0; i < (long long)x.n; i++)
 		frac |= x.d[i] != 0;
 	if (frac)
 		return v ? LAB_UNIT_EXACT_FRACTION : LAB_UNIT_EXACT_UNDER;

@@ -191,8 +191,8 @@ static const char *txt_cell(const struct lab_doc_table *t, size_t r, size_t k, c
 {
 	char raw[512];
 
-	return lab_render_line(lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], raw, sizeof(raw)),
-	                buf, len);
+	return lab_render_line(
+	    lab_render_cell(&t->col[k], &t->cell[r * t->ncol + k], raw, sizeof(raw)), buf, len);
 }
 
 /* Fills c with the cells of t's first nr rows and widens w to them; 0, or -1 when out of
@@ -262,7 +262,8 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	if (t->title)
 		fprintf(f, "%s\n", lab_render_line(t->title, buf, sizeof(buf)));
 	for (size_t k = 0; k < t->ncol; k++)
-		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k], txt_head(&t->col[k], buf, sizeof(buf)));
+		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
+		        txt_head(&t->col[k], buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)
@@ -298,13 +299,14 @@ static void txt_grid(FILE *f, const struct lab_doc_matrix *m)
 		        lab_render_line(m->clab[j] ? m->clab[j] : "?", buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t i = 0; i < m->nr; i++) {
-		fprintf(f, "%14.14s", lab_render_line(m->rlab[i] ? m->rlab[i] : "?", buf, sizeof(buf)));
+		fprintf(f, "%14.14s",
+		        lab_render_line(m->rlab[i] ? m->rlab[i] : "?", buf, sizeof(buf)));
 		for (size_t j = 0; j < m->nc; j++) {
 			const struct lab_doc_cell *c = &m->cell[i * m->nc + j];
 
 			fprintf(f, " %*.*s", w, w,
-			        c->has ? lab_render_line(lab_render_cell(&num, c, raw, sizeof(raw)), buf,
-			                          sizeof(buf))
+			        c->has ? lab_render_line(lab_render_cell(&num, c, raw, sizeof(raw)),
+			                                 buf, sizeof(buf))
 			               : "-");
 		}
 		fputc('\n', f);
@@ -342,8 +344,9 @@ void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
 	char buf[1024];
 
 	fprintf(f, "\n== %s: ", lab_render_line(s->title ? s->title : d->title, buf, sizeof(buf)));
-	fprintf(f, "%s  ",
-	        lab_render_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));
+	fprintf(
+	    f, "%s  ",
+	    lab_render_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));
 	fprintf(f, "%s\n", lab_render_line(s->sub ? s->sub : "-", buf, sizeof(buf)));
 	if (s->lead)
 		fprintf(f, "%s\n", lab_render_line(s->lead, buf, sizeof(buf)));

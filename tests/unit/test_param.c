@@ -140,6 +140,10 @@ LAB_TEST(integers_exact)
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "1.0000000000000001"), whole);
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "0.5K"), "(accepted)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "0.0005K"), whole);
+	/* below 0.1: the digits kept start past the point (fuzz: an index of -3 read them) */
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "00.00040075284104137932"), whole);
+	CHECK_EQ_STR(u64_error(lab_parse_u64, "0.0004K"), whole);
+	CHECK_EQ_U64(u64_of(lab_parse_u64, "0.04K"), 40);
 	CHECK_EQ_U64(u64_of(lab_parse_u64, "9007199254740993.0"), 9007199254740993ull);
 	CHECK_EQ_U64(u64_of(lab_parse_u64, "12345678901234567.8K"), 12345678901234567800ull);
 	CHECK_EQ_U64(u64_of(lab_parse_u64, "18446744073709551.615K"), UINT64_MAX);
