@@ -161,6 +161,17 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 		(*ids)[2 * *nid] = (long)lab_an_json_num(&pts->items[i], LAB_KEY_POINT, -1);
 		(*ids)[2 * *nid + 1] = (long)pts->items[i].line;
 		(*nid)++;
+		const struct lab_an_point *had = lab_an_point_by_id(
+		    d, name, (long)lab_an_json_num(&pts->items[i], LAB_KEY_POINT, -1));
+		const char *st = lab_an_json_str(&pts->items[i], LAB_KEY_STATUS);
+		/* a point that never ran has no samples: one with rows was edited to read skipped
+		 */
+		if (had && had->n && st && !strcmp(st, "skipped"))
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: point %ld is \"skipped\" but samples.csv has %zu "
+			    "samples of it (allowed: a skipped point has none)",
+			    path, pts->items[i].line, had->id, had->n);
 		if (an_run_point(d, name, &pts->items[i]))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		if (d->npt > before && !d->pt[before].kernel &&

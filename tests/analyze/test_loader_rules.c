@@ -134,7 +134,7 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	    {"\"cpus\": []}", "\"cpus\": allowed: an array of one CPU per thread (2), or []"},
 	};
 	static const char *const good[] = {"\"cpus\": [0, 1]}", "\"cpus\": [65535, 7]}",
-	                                   "\"cpus\": [], \"status\": \"skipped\"}", "\"x\": 0}"};
+	                                   "\"x\": 0}"};
 	char pt[256];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -145,6 +145,14 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 		snprintf(pt, sizeof(pt), LR_PT "%s", good[i]);
 		lr_expect(1, "", pt, NULL);
 	}
+	/* skipped before it had CPUs: no CPUs, and no samples (point 0 has rows) */
+	lr_expect(1, "",
+	          LR_PT "\"status\": \"ok\"}, {\"point\": 1, \"threads\": 2, \"params\": {}, "
+	                "\"placement\": \"compact\", \"cpus\": [], \"status\": \"skipped\"}",
+	          NULL);
+	lr_expect(0, "", LR_PT "\"cpus\": [], \"status\": \"skipped\"}",
+	          "point 0 is \"skipped\" but samples.csv has 2 samples of it (allowed: a skipped "
+	          "point has none)");
 }
 
 /* One point with 50,000 params took the placement check 54 s: a point may have at most 256
