@@ -7,6 +7,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src"
 check() { python3 tests/integration/check_results.py "$@"; }
+# interrupt_run CONFIG DIR LINES: lab run CONFIG into DIR, Ctrl-C once samples.csv has more than
+# LINES lines (out and err in $tmp); it must exit 1.
+interrupt_run() {
+	"$lab" run --set global.retry_flagged=0 "$1" -o "$2" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! rc=0
+	for _ in $(seq 1 600); do
+		[ -f "$2/samples.csv" ] && [ "$(wc -l <"$2/samples.csv")" -gt "$3" ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+}
 
 case $case in
 quick)
@@ -192,16 +205,7 @@ reps = 20
 min_time = 20ms
 warmup = 0
 INI
-	"$lab" run --set global.retry_flagged=0 "$tmp/long.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 200); do
-		[ -f "$tmp/i/samples.csv" ] && [ "$(wc -l <"$tmp/i/samples.csv")" -gt 45 ] && break
-		sleep 0.05
-	done
-	kill -INT "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	interrupt_run "$tmp/long.ini" "$tmp/i" 45
 	grep -q 'interrupted' "$tmp/err"
 	check "$tmp/i" --status interrupted --min-points 2
 	python3 - "$tmp/i/run.json" <<'PY'
@@ -779,16 +783,7 @@ runs_interrupted)
 	# runs_planned, the reason; it read "ok" with nothing more), the summary counts points, not
 	# runs (it said "3 of 2 points finished"), and the analyzer says which points are short.
 	printf '[global]\nreps = 10\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1\nruns = 3\n' >"$tmp/r.ini"
-	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 600); do
-		[ -f "$tmp/r/samples.csv" ] && [ "$(wc -l <"$tmp/r/samples.csv")" -gt 10 ] && break
-		sleep 0.05
-	done
-	kill -INT "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	interrupt_run "$tmp/r.ini" "$tmp/r" 10
 	check "$tmp/r" --status interrupted --min-points 0
 	python3 - "$tmp/r" "$tmp/out" <<'PY'
 import csv, json, re, sys
