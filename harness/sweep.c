@@ -8,6 +8,7 @@
 
 #include "harness/param.h"
 #include "harness/plan.h"
+#include "harness/strmap.h"
 
 struct sweep_list {
 	char **v;
@@ -248,21 +249,24 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 /* Drops the values l already had (first one kept): threads = 1, max on a 1-CPU machine, or
  * size = L1/2, 16384 where L1/2 is 16384, is one point, not the same point twice (a lesson
  * naming it would name two). */
-static void sweep_dedup(struct sweep_list *l)
+static int sweep_dedup(struct sweep_list *l)
 {
-	unsigned n = 0;
+	struct lab_strmap seen = {0};
+	unsigned n = 0, at;
+	int rc = 0;
 
 	for (unsigned i = 0; i < l->n; i++) {
-		unsigned j = 0;
-
-		while (j < n && strcmp(l->v[j], l->v[i]))
-			j++;
-		if (j < n)
+		if (rc == 0 && lab_strmap_get(&seen, 0, l->v[i], &at)) {
 			free(l->v[i]);
-		else
-			l->v[n++] = l->v[i];
+			continue;
+		}
+		if (rc == 0 && lab_strmap_put(&seen, 0, l->v[i], n))
+			rc = -1; /* out of memory: the rest kept as given, the caller fails */
+		l->v[n++] = l->v[i];
 	}
 	l->n = n;
+	lab_strmap_free(&seen);
+	return rc;
 }
 
 int lab_sweep_expand(const struct lab_param *p, const char *text, const struct lab_env *env,
@@ -305,7 +309,10 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		lab_sweep_free(out.v, out.n);
 		return rc;
 	}
-	sweep_dedup(&out);
+	if (sweep_dedup(&out)) {
+		lab_sweep_free(out.v, out.n);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
 	*vals = out.v;
 	return (int)out.n;
 }
