@@ -184,6 +184,21 @@ static void plan_pairs(struct lab_plan *plan, struct lab_experiment *e, const st
 	free(pairs);
 }
 
+/* Adds one point (on cpus, as plan_point_emit) that does not run here, skipped with why unless
+ * the kernel's check skipped it first (its reason is the better one) or found an error. */
+static void plan_point_skip(struct lab_plan *plan, struct lab_experiment *e,
+                            const struct lab_hparams *h, const void *kparams, const int *cpus,
+                            unsigned n, const char *why, struct lab_diag *d)
+{
+	unsigned before = plan->npts;
+
+	plan_point_emit(plan, e, h, kparams, cpus, n, NULL, d);
+	if (plan->npts == before + 1 && plan->pts[before].state != LAB_POINT_SKIPPED) {
+		plan->pts[before].state = LAB_POINT_SKIPPED;
+		snprintf(plan->pts[before].reason, sizeof(plan->pts[before].reason), "%s", why);
+	}
+}
+
 /*
  * placement = node:N on a machine without node N: the point is skipped with the reason (unless
  * the kernel already skips it for a better one), so one config serves 1- and 2-node machines.
@@ -197,37 +212,25 @@ static void plan_node_missing(struct lab_plan *plan, struct lab_experiment *e,
 	struct lab_placement compact = {.kind = LAB_PLACE_COMPACT};
 	int cpus[LAB_THREADS_MAX];
 	struct lab_err err;
-	unsigned before = plan->npts;
 
 	if (lab_topo_plan(topo, &compact, n, cpus, &err)) {
 		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, why->msg);
 		return;
 	}
-	plan_point_emit(plan, e, h, kparams, cpus, n, NULL, d);
-	if (plan->npts == before + 1 && plan->pts[before].state != LAB_POINT_SKIPPED) {
-		plan->pts[before].state = LAB_POINT_SKIPPED;
-		snprintf(plan->pts[before].reason, sizeof(plan->pts[before].reason), "%s",
-		         why->msg);
-	}
+	plan_point_skip(plan, e, h, kparams, cpus, n, why->msg, d);
 }
 
-/*
- * min_cpus is more than the CPUs this process may use: the point is skipped with that reason
- * (the kernel's own, checked first, wins) and has no CPUs; nothing runs. A config error of the
- * kernel's check is still one.
- */
+/* min_cpus is more than the CPUs this process may use: the point is skipped with that reason
+ * and has no CPUs; nothing runs. */
 static void plan_short(struct lab_plan *plan, struct lab_experiment *e, const struct lab_hparams *h,
                        const void *kparams, unsigned n, struct lab_diag *d)
 {
-	unsigned before = plan->npts;
+	char why[128];
 
-	plan_point_emit(plan, e, h, kparams, NULL, n, NULL, d);
-	if (plan->npts == before + 1 && plan->pts[before].state != LAB_POINT_SKIPPED) {
-		plan->pts[before].state = LAB_POINT_SKIPPED;
-		snprintf(plan->pts[before].reason, sizeof(plan->pts[before].reason),
-		         "needs at least %u CPUs (min_cpus = %u); this process may use %u",
-		         e->cpus_short, e->cpus_short, plan->env.ncpus);
-	}
+	snprintf(why, sizeof(why),
+	         "needs at least %u CPUs (min_cpus = %u); this process may use %u", e->cpus_short,
+	         e->cpus_short, plan->env.ncpus);
+	plan_point_skip(plan, e, h, kparams, NULL, n, why, d);
 }
 
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
