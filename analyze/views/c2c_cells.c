@@ -40,10 +40,10 @@ static double an_metric_median(const struct lab_an_data *d, const struct lab_an_
                                const char *name)
 {
 	for (size_t m = 0; m < d->nmetric; m++)
-		if (!strcmp(d->metric_name[m], name))
-			return lab_an_msum_of(p, m) && lab_an_msum_of(p, m)->n
-			           ? lab_an_msum_of(p, m)->median
-			           : NAN; /* NULL: p has no value in the column */
+		if (!strcmp(d->metric_name[m], name)) {
+			const struct lab_an_msum *ms = lab_an_msum_of(p, m); /* NULL: p has none */
+			return ms && ms->n ? ms->median : NAN;
+		}
 	return NAN;
 }
 
