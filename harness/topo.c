@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The topology handle: loads an hwloc topology (this machine, a synthetic description or an XML
- * file), records where every PU sits once, and answers the questions the planner and the CLI
- * ask. The planner itself lives in place.c and uses only the public functions of topo.h.
+ * The topology handle: an hwloc topology (this machine, a synthetic description or an XML
+ * file; topo_input.c loads it) with where every PU sits recorded once, answering the questions
+ * the planner and the CLI ask. The planner itself lives in place.c and uses only the public
+ * functions of topo.h.
  */
 #include "harness/topo.h"
 
@@ -24,80 +25,6 @@ struct lab_topo {
 	int max_os;              /* highest OS index */
 	int *os_to_pu;           /* OS index -> index in pus, -1 when absent; max_os + 1 entries */
 };
-
-/* Loads the hwloc topology that spec names into topo->hw; fills source. */
-static int topo_load(struct lab_topo *topo, const char *spec, struct lab_err *err)
-{
-	const char *desc;
-	char *buf = NULL;
-	int rc = 0;
-
-	if (hwloc_topology_init(&topo->hw) < 0)
-		return lab_err_set(err, LAB_ENOMEM, "%s: cannot start hwloc: %s",
-		                   spec ? spec : "this system", strerror(errno));
-	if (!spec || !*spec) {
-		topo->source = strdup("this system");
-	} else if (!strncmp(spec, "synthetic:", 10)) {
-		desc = spec + 10;
-		size_t len = strlen(desc);
-		if (len >= 2 && (desc[0] == '"' || desc[0] == '\'') && desc[len - 1] == desc[0]) {
-			desc++;
-			len -= 2;
-		}
-		buf = strndup(desc, len);
-		if (!buf) {
-			rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec);
-			goto out;
-		}
-		if (*buf && lab__topo_synthetic_check(spec, buf, err) < 0) {
-			rc = -LAB_ETOPO;
-			goto out;
-		}
-		if (!*buf || hwloc_topology_set_synthetic(topo->hw, buf) < 0) {
-			rc = lab_err_set(err, LAB_ETOPO,
-			                 "%s: hwloc rejects the synthetic description '%s' "
-			                 "(expected e.g. synthetic:\"pack:2 core:8 pu:2\")",
-			                 spec, buf);
-			goto out;
-		}
-		topo->source = strdup(spec);
-	} else if (!strncmp(spec, "xml:", 4)) {
-		desc = spec + 4;
-		if (!*desc) {
-			rc = lab_err_set(err, LAB_ETOPO, "%s: no file named (expected xml:FILE)",
-			                 spec);
-			goto out;
-		}
-		size_t len = 0;
-		rc = lab__topo_xml_read(spec, desc, &buf, &len, err);
-		if (rc < 0)
-			goto out;
-		if (hwloc_topology_set_xmlbuffer(topo->hw, buf, (int)len + 1) < 0) {
-			rc = lab_err_set(
-			    err, LAB_ETOPO,
-			    "%s: cannot load the XML topology: not a valid hwloc XML file", spec);
-			goto out;
-		}
-		topo->source = strdup(spec);
-	} else {
-		rc = lab_err_set(err, LAB_ETOPO,
-		                 "%s: unknown topology (allowed: synthetic:\"DESCRIPTION\" such as "
-		                 "synthetic:\"pack:2 core:8 pu:2\", xml:FILE, or nothing for this "
-		                 "system)",
-		                 spec);
-		goto out;
-	}
-	if (!topo->source) {
-		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
-		goto out;
-	}
-	if (hwloc_topology_load(topo->hw) < 0)
-		rc = lab_err_set(err, LAB_ETOPO, "%s: hwloc cannot load the topology: %s",
-		                 topo->source, strerror(errno));
-out:
-	free(buf);
-	return rc;
-}
 
 /* The logical index of the first NUMA node whose cpuset covers pu, -1 if none. */
 static int topo_pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
@@ -198,7 +125,7 @@ int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
 	if (!topo)
 		return lab_err_set(err, LAB_ENOMEM, "%s: out of memory",
 		                   spec ? spec : "this system");
-	rc = topo_load(topo, spec, err);
+	rc = lab__topo_load(&topo->hw, &topo->source, spec, err);
 	if (rc < 0)
 		goto out;
 	rc = topo_index(topo, err);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Limits on what --topology may ask of the lab, checked before hwloc sees the input: a synthetic
- * description's PU count is the product of its level arities, and an XML topology must be a
- * regular file of bounded size, read here (hwloc would read /dev/zero or a FIFO forever).
+ * Loading what --topology names into hwloc, with the limits checked before hwloc sees the
+ * input: a synthetic description's PU count is the product of its level arities, and an XML
+ * topology must be a regular file of bounded size, read here (hwloc would read /dev/zero or a
+ * FIFO forever), whose OS indices are small enough for the bitmaps hwloc sizes to them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,9 @@
 #include "harness/fileio.h"
 #include "harness/topo_internal.h"
 
-int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
+/* At most LAB_TOPO_PUS_MAX PUs in the synthetic description desc (of --topology spec), before
+ * hwloc builds it. Returns 0 or -LAB_ETOPO. */
+static int topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
 {
 	unsigned long long pus = 1;
 
@@ -59,8 +63,11 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 	return 0;
 }
 
-int lab__topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
-                       struct lab_err *err)
+/* The XML topology at path: a regular file of at most LAB_TOPO_XML_MAX bytes, every os_index
+ * checked. Returns 0 with *buf (malloc'd, NUL-terminated) and *len, or a negative code naming
+ * spec. */
+static int topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
+                         struct lab_err *err)
 {
 	static const char open_fail[] = "cannot open: ";
 	int rc = lab_file_read(path, LAB_TOPO_XML_MAX, buf, len, err);
@@ -89,4 +96,77 @@ int lab__topo_xml_read(const char *spec, const char *path, char **buf, size_t *l
 		                   "lstopo topo.xml)",
 		                   spec);
 	return lab_err_set(err, LAB_ETOPO, "%s: %s", spec, rest);
+}
+
+int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct lab_err *err)
+{
+	const char *desc;
+	char *buf = NULL;
+	int rc = 0;
+
+	if (hwloc_topology_init(hw) < 0)
+		return lab_err_set(err, LAB_ENOMEM, "%s: cannot start hwloc: %s",
+		                   spec ? spec : "this system", strerror(errno));
+	if (!spec || !*spec) {
+		*source = strdup("this system");
+	} else if (!strncmp(spec, "synthetic:", 10)) {
+		desc = spec + 10;
+		size_t len = strlen(desc);
+		if (len >= 2 && (desc[0] == '"' || desc[0] == '\'') && desc[len - 1] == desc[0]) {
+			desc++;
+			len -= 2;
+		}
+		buf = strndup(desc, len);
+		if (!buf) {
+			rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec);
+			goto out;
+		}
+		if (*buf && topo_synthetic_check(spec, buf, err) < 0) {
+			rc = -LAB_ETOPO;
+			goto out;
+		}
+		if (!*buf || hwloc_topology_set_synthetic(*hw, buf) < 0) {
+			rc = lab_err_set(err, LAB_ETOPO,
+			                 "%s: hwloc rejects the synthetic description '%s' "
+			                 "(expected e.g. synthetic:\"pack:2 core:8 pu:2\")",
+			                 spec, buf);
+			goto out;
+		}
+		*source = strdup(spec);
+	} else if (!strncmp(spec, "xml:", 4)) {
+		desc = spec + 4;
+		if (!*desc) {
+			rc = lab_err_set(err, LAB_ETOPO, "%s: no file named (expected xml:FILE)",
+			                 spec);
+			goto out;
+		}
+		size_t len = 0;
+		rc = topo_xml_read(spec, desc, &buf, &len, err);
+		if (rc < 0)
+			goto out;
+		if (hwloc_topology_set_xmlbuffer(*hw, buf, (int)len + 1) < 0) {
+			rc = lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s: cannot load the XML topology: not a valid hwloc XML file", spec);
+			goto out;
+		}
+		*source = strdup(spec);
+	} else {
+		rc = lab_err_set(err, LAB_ETOPO,
+		                 "%s: unknown topology (allowed: synthetic:\"DESCRIPTION\" such as "
+		                 "synthetic:\"pack:2 core:8 pu:2\", xml:FILE, or nothing for this "
+		                 "system)",
+		                 spec);
+		goto out;
+	}
+	if (!*source) {
+		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
+		goto out;
+	}
+	if (hwloc_topology_load(*hw) < 0)
+		rc = lab_err_set(err, LAB_ETOPO, "%s: hwloc cannot load the topology: %s", *source,
+		                 strerror(errno));
+out:
+	free(buf);
+	return rc;
 }

@@ -17,16 +17,12 @@ hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
 unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max);
 
 /*
- * Checks that the synthetic description desc (of --topology spec) has at most LAB_TOPO_PUS_MAX
- * PUs before hwloc builds it. Returns 0 or -LAB_ETOPO.
+ * Loads the topology spec names (NULL or "" this system, synthetic:..., xml:FILE) into *hw, and
+ * *source (malloc'd) says where it came from: the input bounded before hwloc sees it (at most
+ * LAB_TOPO_PUS_MAX PUs in a synthetic description; an XML topology a regular file of at most
+ * LAB_TOPO_XML_MAX bytes whose os_index are 0 .. LAB_TOPO_OS_MAX). Returns 0 or a negative
+ * code naming spec; *hw and *source are the caller's to free either way (topo_input.c).
  */
-int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err);
-
-/*
- * Reads the XML topology at path: a regular file of at most LAB_TOPO_XML_MAX bytes. Returns 0
- * with *buf (malloc'd, NUL-terminated) and *len, or a negative code naming spec.
- */
-int lab__topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
-                       struct lab_err *err);
+int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct lab_err *err);
 
 #endif
