@@ -38,26 +38,11 @@ static const char *const an_never[] = {LAB_FILE_RUN,    LAB_FILE_SAMPLES, LAB_FI
 static int an_add(struct lab_an_manifest *m, char *s, unsigned long long size,
                   unsigned long long mtime_ns)
 {
-	size_t cap = m->cap;
-
-	if (!s || lab_an_grow(&m->name, &cap, m->n + 1, sizeof(*m->name))) {
+	if (!s || lab_an_grow(&m->e, &m->cap, m->n + 1, sizeof(*m->e))) {
 		free(s);
 		return -LAB_ENOMEM;
 	}
-	cap = m->cap;
-	if (lab_an_grow(&m->size, &cap, m->n + 1, sizeof(*m->size))) {
-		free(s);
-		return -LAB_ENOMEM;
-	}
-	cap = m->cap;
-	if (lab_an_grow(&m->mtime_ns, &cap, m->n + 1, sizeof(*m->mtime_ns))) {
-		free(s);
-		return -LAB_ENOMEM;
-	}
-	m->cap = cap;
-	m->name[m->n] = s;
-	m->size[m->n] = size;
-	m->mtime_ns[m->n++] = mtime_ns;
+	m->e[m->n++] = (struct lab_an_manifest_entry){s, size, mtime_ns};
 	return 0;
 }
 
@@ -71,17 +56,14 @@ void lab_an_manifest_drop(struct lab_an_manifest *m, const char *sub, const char
 	size_t sl = sub ? strlen(sub) : 0;
 
 	for (size_t i = m->n; i-- > 0;) {
-		const char *s = m->name[i];
+		const char *s = m->e[i].name;
 
 		if (sub && (strncmp(s, sub, sl) || s[sl] != '/'))
 			continue;
 		if (strcmp(s + (sub ? sl + 1 : 0), name))
 			continue;
-		free(m->name[i]);
-		memmove(&m->name[i], &m->name[i + 1], (m->n - i - 1) * sizeof(*m->name));
-		memmove(&m->size[i], &m->size[i + 1], (m->n - i - 1) * sizeof(*m->size));
-		memmove(&m->mtime_ns[i], &m->mtime_ns[i + 1],
-		        (m->n - i - 1) * sizeof(*m->mtime_ns));
+		free(m->e[i].name);
+		memmove(&m->e[i], &m->e[i + 1], (m->n - i - 1) * sizeof(*m->e));
 		m->n--;
 		return;
 	}
@@ -90,10 +72,8 @@ void lab_an_manifest_drop(struct lab_an_manifest *m, const char *sub, const char
 void lab_an_manifest_free(struct lab_an_manifest *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		free(m->name[i]);
-	free(m->name);
-	free(m->size);
-	free(m->mtime_ns);
+		free(m->e[i].name);
+	free(m->e);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -325,13 +305,14 @@ static int an_dirfd(int dfd, int pfd, const char **name)
  * removes the name alone, never what a link points to. */
 static void an_remove(int dfd, int pfd, const struct lab_an_manifest *old, size_t i)
 {
-	const char *name = old->name[i];
+	const struct lab_an_manifest_entry *e = &old->e[i];
+	const char *name = e->name;
 	int fd = an_dirfd(dfd, pfd, &name);
 	struct stat st;
 
-	if (fd >= 0 && (old->size[i] | old->mtime_ns[i]) &&
+	if (fd >= 0 && (e->size | e->mtime_ns) &&
 	    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-	    (unsigned long long)st.st_size == old->size[i] && an_mtime_ns(&st) == old->mtime_ns[i])
+	    (unsigned long long)st.st_size == e->size && an_mtime_ns(&st) == e->mtime_ns)
 		unlinkat(fd, name, 0);
 }
 
@@ -344,15 +325,15 @@ static int an_prune(const char *dir, const struct lab_an_manifest *old,
 
 	if (!sorted)
 		return -LAB_ENOMEM;
-	if (cur->n)
-		memcpy(sorted, cur->name, cur->n * sizeof(*sorted));
+	for (size_t i = 0; i < cur->n; i++)
+		sorted[i] = cur->e[i].name;
 	qsort(sorted, cur->n, sizeof(*sorted), an_cmp_name);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0)
 		pfd = openat(dfd, LAB_DIR_PLOTS, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	for (size_t i = 0; dfd >= 0 && i < old->n; i++)
-		if (lab_an_manifest_name_ok(old->name[i]) &&
-		    !bsearch(&old->name[i], sorted, cur->n, sizeof(*sorted), an_cmp_name))
+		if (lab_an_manifest_name_ok(old->e[i].name) &&
+		    !bsearch(&old->e[i].name, sorted, cur->n, sizeof(*sorted), an_cmp_name))
 			an_remove(dfd, pfd, old, i);
 	if (pfd >= 0)
 		close(pfd);
@@ -393,7 +374,7 @@ int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
 	}
 	fputs(AN_MANIFEST_TOP, w.f);
 	for (size_t i = 0; i < cur->n; i++)
-		an_put(w.f, dir, cur->name[i]);
+		an_put(w.f, dir, cur->e[i].name);
 	rc = lab_an_wfile_close(&w, 1, err);
 	free(path);
 	return rc;

@@ -33,9 +33,13 @@
  * the file had when the record was written: a name is removed only while its file still has
  * them (a user's file of a name a crafted record lists, made later, is not the one written). 0
  * and 0: not known (not removed). */
+struct lab_an_manifest_entry {
+	char *name;
+	unsigned long long size, mtime_ns;
+};
+
 struct lab_an_manifest {
-	char **name;
-	unsigned long long *size, *mtime_ns;
+	struct lab_an_manifest_entry *e;
 	size_t n, cap;
 };
 
