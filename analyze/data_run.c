@@ -58,7 +58,9 @@ static char *an_json_params(const struct lab_an_json *pt)
 	return canon;
 }
 
-static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab_an_json *jp)
+/* Merges run.json's entry jp of a point into d's points; 0, or an error in err (path:line). */
+static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab_an_json *jp,
+                        const char *path, struct lab_err *err)
 {
 	long id = (long)lab_an_json_num(jp, LAB_KEY_POINT, -1);
 	const char *status = lab_an_json_str(jp, LAB_KEY_STATUS),
@@ -67,6 +69,13 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 	size_t hint = 0;
 
 	p = lab_an_point_by_id(d, exp, id);
+	/* a point that never ran has no samples: one with rows was edited to read skipped */
+	if (p && p->n && status && !strcmp(status, "skipped"))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld is \"skipped\" but samples.csv has %zu samples "
+		    "of it (allowed: a skipped point has none)",
+		    path, jp->line, p->id, p->n);
 	/* A point with rows in samples.csv that run.json still lists as to come (the run was
 	 * killed between the two writes): the rows decide. "not_run" is the run's own word that
 	 * the point's rows, if any, are not to be used. */
@@ -76,12 +85,12 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 		char *params = an_json_params(jp);
 
 		if (!params)
-			return -LAB_ENOMEM;
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		p = lab_an_point_find(d, exp, id, (int)lab_an_json_num(jp, LAB_KEY_THREADS, 0),
 		                      params, &hint);
 		free(params);
 		if (!p)
-			return -LAB_ENOMEM;
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		if (status && !strcmp(status, "ok"))
 			status = "missing";
 		if (!reason && status && !strcmp(status, "missing"))
@@ -102,7 +111,7 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 	p->flagged_runq = lab_an_json_num(jp, LAB_KEY_FLAGGED_RUNQ, 0);
 	if (!p->kernel && lab_an_json_str(jp, LAB_KEY_KERNEL))
 		p->kernel = lab_an_strdup(lab_an_json_str(jp, LAB_KEY_KERNEL));
-	return p->status ? 0 : -LAB_ENOMEM;
+	return p->status ? 0 : lab_err_set(err, LAB_ENOMEM, "out of memory");
 }
 
 static int an_cmp_rline(const void *a, const void *b)
@@ -161,19 +170,8 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 		(*ids)[2 * *nid] = (long)lab_an_json_num(&pts->items[i], LAB_KEY_POINT, -1);
 		(*ids)[2 * *nid + 1] = (long)pts->items[i].line;
 		(*nid)++;
-		const struct lab_an_point *had = lab_an_point_by_id(
-		    d, name, (long)lab_an_json_num(&pts->items[i], LAB_KEY_POINT, -1));
-		const char *st = lab_an_json_str(&pts->items[i], LAB_KEY_STATUS);
-		/* a point that never ran has no samples: one with rows was edited to read skipped
-		 */
-		if (had && had->n && st && !strcmp(st, "skipped"))
-			return lab_err_set(
-			    err, LAB_EDATA,
-			    "%s:%zu: point %ld is \"skipped\" but samples.csv has %zu "
-			    "samples of it (allowed: a skipped point has none)",
-			    path, pts->items[i].line, had->id, had->n);
-		if (an_run_point(d, name, &pts->items[i]))
-			return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		if ((rc = an_run_point(d, name, &pts->items[i], path, err)))
+			return rc;
 		if (d->npt > before && !d->pt[before].kernel &&
 		    !(d->pt[before].kernel = lab_an_strdup(kernel ? kernel : "?")))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
