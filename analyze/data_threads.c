@@ -15,6 +15,7 @@
 
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
+#include "analyze/domain.h"
 #include "harness/record_schema.h"
 
 /* One sample's threads as they are read: the rows of one (point, rep) are written together. */
@@ -100,6 +101,10 @@ static int an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_t
 	    (rc = an_threads_num(r, 7, &work, 0, err)) ||
 	    (runq_col >= 0 && (rc = an_threads_num(r, (size_t)runq_col, &runq, 1, err))))
 		return rc;
+	if (!isnan(runq) && !lab_an_domain_allows(LAB_AN_DOM_UNIT, 0, runq))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %s = '%s': allowed: a share from 0 to 1, or empty",
+		                   r->path, r->line, LAB_COL_RUNQ_WAIT, r->field[runq_col]);
 	if (!(end > start))
 		return 0; /* no time to compare */
 	if (!t->n || id != t->id || rep != t->rep) {

@@ -311,6 +311,10 @@ LAB_TEST(threads_csv_nonfinite_refused)
 	    {"0,0,0,0,0,0x10,1100,10,\n", "threads.csv:2: start_ns = '0x10': allowed"},
 	    {"0,0,0,0,0,100,1100,10,nan\n", "runq_wait = 'nan': allowed: a finite number or empty"},
 	    {"x,0,0,0,0,100,1100,10,\n", "threads.csv:2: point, rep = 'x', '0': allowed"},
+	    /* a share of the sample: 1.7e308 was taken (and printed "inf %" once) */
+	    {"0,0,0,0,0,100,1100,10,1.7e308\n",
+	     "threads.csv:2: runq_wait = '1.7e308': allowed: a share from 0 to 1, or empty"},
+	    {"0,0,0,0,0,100,1100,10,-0.1\n", "runq_wait = '-0.1': allowed: a share from 0 to 1"},
 	};
 	char text[512], msg[512];
 
@@ -321,7 +325,7 @@ LAB_TEST(threads_csv_nonfinite_refused)
 		if (!strstr(msg, rows[i][1]))
 			TL__FAIL("row '%s': message '%s' lacks '%s'", rows[i][0], msg, rows[i][1]);
 	}
-	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,\n0,1,0,0,0,100,1100,10,3\n",
+	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,\n0,1,0,0,0,100,1100,10,0.3\n",
 	         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT);
 	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
