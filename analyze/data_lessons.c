@@ -5,16 +5,19 @@
  * (harness/lessons.h lab_lesson_name_ok), each name once, a "claim" as written and its "expr"
  * (canonical values) that parse, an expr lab_lesson_check accepts and no speedup at threads=1
  * (1 by definition). The claim the text shows and the expr the verdict is computed on say the
- * same but for the selector values the planner canonicalizes (stride=4K is stride=4096): same
- * functions, experiments, keys, metrics, operators, numbers and comparison. Anything else was
+ * same but for the form of the selector values the planner canonicalizes (stride=4K is
+ * stride=4096; L1/2 is the machine's bytes): same functions, experiments, keys, metrics,
+ * operators, numbers and comparison, and no value that is another quantity. Anything else was
  * edited by hand and is refused with FILE:LINE (data_int.h), before any verdict is judged.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/data_int.h"
 #include "analyze/index.h"
+#include "analyze/units.h"
 #include "harness/lessons.h"
 
 /* Two numbers of a claim and its canonical form: the planner prints them with %.15g. */
@@ -26,13 +29,29 @@ static int an_num_same(double claim, double expr)
 	return claim == expr || strtod(buf, NULL) == expr;
 }
 
-/* Two selectors alike but for their values: experiment, keys and their order. */
+/* A selector value of the claim and the expr's: the same text, or one the analyzer cannot
+ * read as a quantity (L1/2, max: the machine's, which the planner resolved), or the same
+ * quantity (4K and 4096; 2.5 and the planner's %g of it). threads=2 checked as threads=1 is
+ * two quantities: refused. */
+static int an_value_same(const char *claim, const char *expr)
+{
+	double c = lab_an_size_bytes(claim), e = lab_an_size_bytes(expr);
+	char buf[64];
+
+	if (!strcmp(claim, expr) || isnan(c) || isnan(e) || c == e)
+		return 1;
+	snprintf(buf, sizeof(buf), "%g", c);
+	return strtod(buf, NULL) == e;
+}
+
+/* Two selectors alike but for the form of their values: experiment, keys and their order, and
+ * values that are not different quantities. */
 static int an_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
 {
 	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
 		return 0;
 	for (unsigned i = 0; i < a->nparam; i++)
-		if (strcmp(a->key[i], b->key[i]))
+		if (strcmp(a->key[i], b->key[i]) || !an_value_same(a->value[i], b->value[i]))
 			return 0;
 	return 1;
 }
@@ -155,8 +174,8 @@ static int an_lesson_check(const char *path, const struct lab_an_json *jl,
 		rc =
 		    lab_err_set(err, LAB_EDATA,
 		                "%s:%zu: lesson '%s': \"claim\" and \"expr\" say different things, "
-		                "allowed: the claim as written and its canonical form (only "
-		                "selector values may differ)",
+		                "allowed: the claim as written and its canonical form (only the "
+		                "form of selector values may differ: 4K for 4096)",
 		                path, lab_an_json_get(jl, "claim")->line, name);
 	lab_lesson_claim_free(c);
 	lab_lesson_claim_free(e);

@@ -294,6 +294,31 @@ out:
 	free(e);
 }
 
+/* The expr of lesson jl when a selector value of it is written otherwise than in its claim (the
+ * planner's canonical form: L1/2 as 24K, max as 2), so the reader sees what was judged; NULL
+ * when they are written alike, or on no memory. */
+static char *ev_checked_as(const struct lab_an_json *jl)
+{
+	const char *claim = lab_an_json_str(jl, "claim"), *expr = lab_an_json_str(jl, "expr");
+	struct lab_lesson_claim *c = calloc(2, sizeof(*c));
+	struct lab_err err = {0};
+	int differ = 0;
+
+	if (!c || !claim || !expr || lab_lesson_parse(expr, &c[1], &err)) {
+		free(c);
+		return NULL;
+	}
+	if (lab_lesson_parse(claim, &c[0], &err) || c[0].nsel != c[1].nsel)
+		differ = 1;
+	for (unsigned i = 0; !differ && i < c[0].nsel; i++)
+		for (unsigned k = 0; k < c[0].sel[i].nparam && k < c[1].sel[i].nparam; k++)
+			differ |= strcmp(c[0].sel[i].value[k], c[1].sel[i].value[k]) != 0;
+	lab_lesson_claim_free(&c[0]);
+	lab_lesson_claim_free(&c[1]);
+	free(c);
+	return differ ? strdup(expr) : NULL;
+}
+
 /* A lesson whose name an earlier one has: configs refuse that, so run.json was edited; the first
  * is judged, and this one says why it is not (two verdicts under one name would contradict). */
 static void ev_lesson_again(struct lab_an_lesson *out)
@@ -339,10 +364,12 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 			lab_an_lessons_free(out);
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		}
-		if (name && !added)
+		if (name && !added) {
 			ev_lesson_again(l);
-		else
+		} else {
 			ev_lesson(d, &px, jl, l);
+			l->checked = ev_checked_as(jl);
+		}
 	}
 	lab__lesson_index_free(&px);
 	lab_an_strset_free(&names);
@@ -355,6 +382,7 @@ void lab_an_lessons_free(struct lab_an_lessons *ls)
 		free(ls->l[i].name);
 		free(ls->l[i].claim);
 		free(ls->l[i].file);
+		free(ls->l[i].checked);
 	}
 	free(ls->l);
 	memset(ls, 0, sizeof(*ls));

@@ -41,6 +41,8 @@ enum lab_an_verdict {
 struct lab_an_lesson {
 	char *name, *claim;          /* as the config wrote them */
 	char *file;                  /* the config file that states it ("" when not recorded) */
+	char *checked;               /* the expr judged, where its selector values are written
+	                              * otherwise than the claim's (L1/2 as 24K); NULL: the claim's */
 	enum lab_an_verdict verdict; /* */
 	char quantity[520];          /* what was compared: "cost(a) / cost(b)" ("" when not run) */
 	const char *cmp;             /* ">=" ... */

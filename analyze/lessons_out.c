@@ -25,6 +25,7 @@ void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
 		lab_json_obj_open(w, NULL);
 		lab_json_str(w, "name", l->name);
 		lab_json_str(w, "claim", l->claim);
+		lab_json_str(w, "checked_as", l->checked);
 		lab_json_str(w, "file", *l->file ? l->file : NULL);
 		lab_json_str(w, "verdict", lab_an_verdict_name(l->verdict));
 		lab_json_num(w, "value", ran ? l->value : NAN);
@@ -49,6 +50,10 @@ static void an_lesson_text(FILE *f, const struct lab_an_lesson *l)
 	lab_render_text_line(f, l->name);
 	fputs("\n             claim: ", f);
 	lab_render_text_line(f, l->claim);
+	if (l->checked) {
+		fputs("\n        checked as: ", f);
+		lab_render_text_line(f, l->checked);
+	}
 	fputs("\n             ", f);
 	lab_render_text_line(f, l->text);
 	fputc('\n', f);
@@ -168,6 +173,10 @@ void lab_an_lessons_html(FILE *f, const struct lab_an_lessons *ls)
 			lab_an_html(f, l->name);
 			fputs("</td><td><code>", f);
 			lab_an_html(f, l->claim);
+			if (l->checked) {
+				fputs("</code><br>checked as <code>", f);
+				lab_an_html(f, l->checked);
+			}
 			fputs("</code></td><td>", f);
 			lab_an_html(f, l->text);
 			fputs("</td></tr>\n", f);

@@ -118,6 +118,13 @@ LAB_TEST(lessons_held_to_the_config_rules)
 	     "lesson 'c': \"claim\" and \"expr\" say different things, allowed"},
 	    {"{\"name\": \"n\", \"expr\": \"cost(e: threads=2) > 0\"}",
 	     "lesson 'n': \"claim\": allowed: a string"},
+	    /* the claim's text beside a verdict on other points (threads=1 for threads=2) */
+	    {"{\"name\": \"v\", \"claim\": \"cost(e: threads=2) > 0\", \"expr\": \"cost(e: "
+	     "threads=1) > 0\"}",
+	     "lesson 'v': \"claim\" and \"expr\" say different things, allowed"},
+	    {"{\"name\": \"w\", \"claim\": \"cost(e: threads=2, size=4K) > 0\", \"expr\": "
+	     "\"cost(e: threads=2, size=4M) > 0\"}",
+	     "lesson 'w': \"claim\" and \"expr\" say different things, allowed"},
 	};
 	char extra[1024], *out = NULL, *err = NULL;
 
@@ -133,6 +140,26 @@ LAB_TEST(lessons_held_to_the_config_rules)
 		free(out);
 		free(err);
 	}
+}
+
+/* A selector value written otherwise in the expr than in the claim (4096 as the planner's 4K)
+ * is the same quantity: accepted, and the text says what was judged ("checked as:"); a value
+ * written alike adds no line. */
+LAB_TEST(lessons_checked_as_shows_the_expr)
+{
+	char *out = NULL, *err = NULL;
+
+	lc_write("\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: threads=2) < cost(e: "
+	         "threads=0001)\", \"expr\": \"cost(e: threads=2) < cost(e: threads=1)\"}, "
+	         "{\"name\": \"same\", \"claim\": \"cost(e: threads=2) > 0\", \"expr\": "
+	         "\"cost(e: threads=2) > 0\"}],");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	CHECK(out && strstr(out, "claim: cost(e: threads=2) < cost(e: threads=0001)\n"
+	                         "        checked as: cost(e: threads=2) < cost(e: threads=1)\n"));
+	CHECK(out && strstr(out, "claim: cost(e: threads=2) > 0\n             ") != NULL);
+	CHECK(out && !strstr(out, "checked as: cost(e: threads=2) > 0"));
+	free(out);
+	free(err);
 }
 
 /* A selector that names no point (threads = 3 of a sweep that reached 2) blames a --set only
