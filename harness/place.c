@@ -161,6 +161,16 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 	}
 }
 
+void lab_placement_canon(const char *text, char *buf, size_t len)
+{
+	struct lab_placement p;
+
+	if (!lab_placement_parse(text, &p, NULL) && p.kind == LAB_PLACE_NODE)
+		snprintf(buf, len, "node:%d", p.node);
+	else
+		snprintf(buf, len, "%s", text);
+}
+
 /* ---- planning ---- */
 
 /* A usable PU with the keys the policies sort on. */

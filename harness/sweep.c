@@ -9,6 +9,7 @@
 #include "harness/param.h"
 #include "harness/plan.h"
 #include "harness/strmap.h"
+#include "harness/topo.h"
 
 struct sweep_list {
 	char **v;
@@ -246,6 +247,42 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 	}
 }
 
+/* The value text of l's values as p formats them once read (threads = 01 is 1, size = 16384
+ * is 16K, placement = node:00 is node:0), so that two ways of writing one value are one value;
+ * a value that does not read is left for the planner to report. A double keeps its digits (the
+ * shortest text that reads back the same). */
+static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
+{
+	char scratch[4096] __attribute__((aligned(16))), buf[256];
+	struct lab_err err;
+
+	if (p->offset + sizeof(uint64_t) + LAB_STR_MAX > sizeof(scratch))
+		return;
+	for (unsigned i = 0; i < l->n; i++) {
+		char *copy;
+
+		if (lab_param_parse(p, l->v[i], scratch, &err))
+			continue;
+		if (p->type == LAB_PT_DOUBLE) {
+			double d;
+
+			memcpy(&d, scratch + p->offset, sizeof(d));
+			for (int prec = 15; prec <= 17; prec++)
+				if (snprintf(buf, sizeof(buf), "%.*g", prec, d) > 0 &&
+				    strtod(buf, NULL) == d)
+					break;
+		} else if (!strcmp(p->key, "placement")) {
+			lab_placement_canon(l->v[i], buf, sizeof(buf));
+		} else {
+			lab_param_format(p, scratch, buf, sizeof(buf));
+		}
+		if (strcmp(buf, l->v[i]) && (copy = strdup(buf))) {
+			free(l->v[i]);
+			l->v[i] = copy;
+		}
+	}
+}
+
 /* Drops the values l already had (first one kept): threads = 1, max on a 1-CPU machine, or
  * size = L1/2, 16384 where L1/2 is 16384, is one point, not the same point twice (a lesson
  * naming it would name two). */
@@ -309,6 +346,7 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		lab_sweep_free(out.v, out.n);
 		return rc;
 	}
+	sweep_canon(p, &out);
 	if (sweep_dedup(&out)) {
 		lab_sweep_free(out.v, out.n);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -153,6 +153,10 @@ struct lab_placement {
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
 
+/* The placement text in buf as the plan records it: node:N with N in plain digits (node:00 is
+ * node:0); any other text as given (a text that does not parse too: the planner reports it). */
+void lab_placement_canon(const char *text, char *buf, size_t len);
+
 /*
  * Plans n threads: writes the OS CPU index of thread i to cpus[i]. Only CPUs this process may
  * use (lab_topo_cpus_allowed) are planned. Returns 0, or -LAB_ECONFIG when n exceeds the

@@ -110,7 +110,20 @@ LAB_TEST(lists)
 	/* a value given again is one point (a lesson naming it names one point) */
 	expands_to(&ts_table[3], "a,b,a", 4, "a|b");
 	expands_to(&ts_table[0], "1,2..3,1,3", 4, "1|2|3");
-	expands_to(&ts_table[1], "8, 4K, 1MiB", 4, "8|4K|1MiB");
+	expands_to(&ts_table[1], "8, 4K, 1MiB", 4, "8|4K|1M");
+}
+
+/* Values are written as they read (the form points and lessons carry), so one value written
+ * two ways is one point: threads = 1, 01 and size = 16K, 16384 were two identical points each. */
+LAB_TEST(one_value_written_two_ways_is_one)
+{
+	expands_to(threads_param(), "1, 01, 2", 4, "1|2");
+	expands_to(&ts_table[1], "16K, 16384, 16KiB, L1/3", 4, "16K");
+	expands_to(&ts_table[2], "1000ns, 1us, 1000", 4, "1us");
+	expands_to(placement_param(), "node:00, node:0, compact, list:1,0", 4,
+	           "node:0|compact|list:1,0");
+	/* what does not read stays as written, for the planner to report */
+	expands_to(&ts_table[0], "01x", 4, "01x");
 }
 
 LAB_TEST(dense_and_stepped_ranges)
