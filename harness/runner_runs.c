@@ -94,7 +94,6 @@ static int runs_visit(struct lab_runner *r, const struct lab_plan *plan,
 		rec.status = LAB_STATUS_SKIPPED;
 		rec.nthreads = pt->nthreads;
 		snprintf(rec.reason, sizeof(rec.reason), "%s", pt->reason);
-		st->want = 1;
 	} else if (pt->h.fresh_process && !r->elsewhere) {
 		memset(&rec, 0, sizeof(rec));
 		rec.status = LAB_STATUS_FAILED;
@@ -159,7 +158,8 @@ int lab_runner_run(struct lab_runner *r, const struct lab_plan *plan, const stru
 	r->start_ns = lab_clock_ns();
 	for (unsigned i = 0; i < plan->npts; i++) {
 		const struct lab_hparams *h = &plan->pts[i].h;
-		st[i].want = (unsigned)h->runs;
+		/* a skipped point is visited once, whatever its runs: the progress total says so */
+		st[i].want = plan->pts[i].state == LAB_POINT_SKIPPED ? 1 : (unsigned)h->runs;
 		if (h->runs > 1 && lab_prec_parse(h->precision, &st[i].target, err))
 			st[i].target = 0; /* the planner checked it */
 		visits += st[i].want;
