@@ -77,14 +77,19 @@ static const char *plan_reason(const char *msg, const char *value)
 static void plan_value_error(struct lab_diag *d, const struct lab_experiment *e,
                              const struct lab_resolved *r, const char *value, const char *msg)
 {
-	char what[LAB_ERR_MSG_MAX + 96];
+	char *what = NULL;
 
 	if (r->nvals <= 1) {
 		lab__plan_key_error(d, e, r, value, plan_reason(msg, value));
 		return;
 	}
-	snprintf(what, sizeof(what), "value %s: %s", value, plan_reason(msg, value));
-	lab__plan_key_error(d, e, r, r->text, what);
+	/* unbounded here: the diagnostic line is clipped as a whole, keeping the reason at its end
+	 */
+	if (asprintf(&what, "value %s: %s", value, plan_reason(msg, value)) >= 0)
+		lab__plan_key_error(d, e, r, r->text, what);
+	else
+		lab__plan_diag_once(d, "lab: out of memory while planning");
+	free(what);
 }
 
 /*

@@ -158,6 +158,39 @@ LAB_TEST(err_null_safe_and_new_codes)
 	CHECK_EQ_STR(e.msg, "series 2: fit: singular");
 }
 
+/* A message longer than its buffer keeps its end, where it says what is wrong and what is
+ * allowed: a 2,000-byte quoted value left "placement 'expr:0,0,0,...0,0" and no reason. */
+LAB_TEST(err_long_message_keeps_its_end)
+{
+	char value[2001];
+	struct lab_err e;
+	size_t n;
+
+	memset(value, '0', sizeof(value) - 1);
+	value[sizeof(value) - 1] = '\0';
+	lab_err_set(&e, LAB_ECONFIG, "placement '%s': too long (allowed at most 63 characters)",
+	            value);
+	n = strlen(e.msg);
+	CHECK(n < sizeof(e.msg));
+	CHECK(strncmp(e.msg, "placement '000", 14) == 0);
+	CHECK(strstr(e.msg, "...") != NULL);
+	CHECK(n > 43 && !strcmp(e.msg + n - 43, "': too long (allowed at most 63 characters)"));
+	lab_err_set(&e, LAB_ECONFIG, "bad: %s", "x");
+	CHECK_EQ_I64(lab_err_prefix(&e, "[s] key '%s': ", value), -LAB_ECONFIG);
+	n = strlen(e.msg);
+	CHECK(strncmp(e.msg, "[s] key '000", 12) == 0 && strstr(e.msg, "...000") != NULL);
+	CHECK(n > 9 && !strcmp(e.msg + n - 9, "': bad: x"));
+	/* a cut never splits a UTF-8 character */
+	for (size_t i = 0; i + 1 < sizeof(value); i += 2)
+		memcpy(value + i, "\xc3\xa9", 2);
+	lab_err_set(&e, LAB_ECONFIG, "'%s' end", value);
+	n = strlen(e.msg);
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)e.msg[i] & 0xc0) == 0xc0)
+			CHECK(i + 1 < n && ((unsigned char)e.msg[i + 1] & 0xc0) == 0x80);
+	CHECK(n > 5 && !strcmp(e.msg + n - 5, "' end"));
+}
+
 static char *write_file(const char *name, const char *text, size_t n)
 {
 	char *path = NULL;

@@ -183,8 +183,7 @@ struct ct_sink {
 	unsigned total; /* the progress callback's last total */
 };
 
-static void ct_sink_progress(void *ctx, unsigned done, unsigned total,
-                             const struct lab_point *pt)
+static void ct_sink_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
 {
 	(void)done;
 	(void)pt;

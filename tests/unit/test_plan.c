@@ -155,6 +155,34 @@ static const struct lab_resolved *tp_key(const struct lab_experiment *e, const c
 	return NULL;
 }
 
+/* A long value that is wrong keeps the reason at the end of its one-line error: an expression
+ * of 1,300 bytes quoted twice ("placement = LIST: value ITEM: reason") lost the reason when the
+ * "value ITEM" part was cut at 608 bytes. */
+LAB_TEST(long_value_error_keeps_its_reason)
+{
+	char *text = malloc(4096), *p;
+	struct tp t;
+
+	REQUIRE(text);
+	p = text + sprintf(text, "[x]\nkernel = fake\nplacement = expr:S0:0,");
+	for (int line = 0; line < 7; line++) {
+		p += sprintf(p, "\n ");
+		for (int i = 0; i < 90; i++)
+			p += sprintf(p, "0,");
+	}
+	sprintf(p, "\n zz\n");
+	tp_build(&t, text, NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK(strlen(t.d.msg[0]) <= LAB_DIAG_LINE_MAX);
+	CHECK(strncmp(t.d.msg[0], "p.ini:3: [x] placement = expr:S0:0,", 35) == 0);
+	if (!strstr(t.d.msg[0], "...") ||
+	    !strstr(t.d.msg[0], "0: too long (allowed at most 63 characters)"))
+		TL__FAIL("the error lost its reason: %s", t.d.msg[0]);
+	tp_free(&t);
+	free(text);
+}
+
 /* A value too long to read is one error, at the line that passes the limit: not one per
  * continuation line after it, and not again as a list with an empty value at its cut end. */
 LAB_TEST(too_long_value_is_one_error)
