@@ -119,11 +119,12 @@ LAB_TEST(one_value_written_two_ways_is_one)
 {
 	expands_to(threads_param(), "1, 01, 2", 4, "1|2");
 	expands_to(&ts_table[1], "16K, 16384, 16KiB, L1/3", 4, "16K");
-	expands_to(&ts_table[2], "1000ns, 1us, 1000", 4, "1us");
+	expands_to(&ts_table[2], "1000ns, 1us, 0.001ms", 4, "1us");
 	expands_to(placement_param(), "node:00, node:0, compact, list:1,0", 4,
 	           "node:0|compact|list:1,0");
 	/* what does not read stays as written, for the planner to report */
 	expands_to(&ts_table[0], "01x", 4, "01x");
+	expands_to(&ts_table[2], "1us, 1000", 4, "1us|1000"); /* a duration has a unit */
 }
 
 LAB_TEST(dense_and_stepped_ranges)
