@@ -14,11 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/data_int.h"
 #include "analyze/index.h"
-#include "analyze/units.h"
 #include "harness/lessons.h"
+#include "harness/units.h"
 
 /* Two numbers of a claim and its canonical form: the planner prints them with %.15g. */
 static int an_num_same(double claim, double expr)
@@ -29,19 +30,69 @@ static int an_num_same(double claim, double expr)
 	return claim == expr || strtod(buf, NULL) == expr;
 }
 
-/* A selector value of the claim and the expr's: the same text, or one the analyzer cannot
- * read as a quantity (L1/2, max: the machine's, which the planner resolved), or the same
- * quantity (4K and 4096; 2.5 and the planner's %g of it). threads=2 checked as threads=1 is
- * two quantities: refused. */
-static int an_value_same(const char *claim, const char *expr)
+/* The value of s read with the suffixes of table t (a plain decimal, then a suffix of t), or
+ * NaN when s is not one. */
+static double an_read_units(const char *s, const struct lab_unit_suffix *t)
 {
-	double c = lab_an_size_bytes(claim), e = lab_an_size_bytes(expr);
-	char buf[64];
+	size_t len = lab_unit_decimal_len(s);
 
-	if (!strcmp(claim, expr) || isnan(c) || isnan(e) || c == e)
+	if (!len || s[0] == '+')
+		return NAN;
+	for (; t->name; t++)
+		if (!strcmp(s + len, t->name))
+			return strtod(s, NULL) * t->mult;
+	return NAN;
+}
+
+/* 1 true, 0 false, -1 not a boolean: the forms lab_parse_bool reads. */
+static int an_read_bool(const char *s)
+{
+	static const char *const forms[] = {"false", "no", "off", "0", "true", "yes", "on", "1"};
+
+	for (int i = 0; i < 8; i++)
+		if (!strcasecmp(s, forms[i]))
+			return i >= 4;
+	return -1;
+}
+
+/* A value the planner computes from the machine: a cache size (L1/2, l3*4) or threads = max.
+ * The analyzer cannot redo it; the expr holds the result. */
+static int an_machine_value(const char *key, const char *claim, const char *expr)
+{
+	if (!strcmp(key, "threads") && !strcmp(claim, "max"))
+		return expr[0] && strspn(expr, "0123456789") == strlen(expr);
+	if ((claim[0] != 'L' && claim[0] != 'l') || claim[1] < '1' || claim[1] > '5')
+		return 0;
+	if (claim[2] && (!strchr("*/", claim[2]) || !claim[3] ||
+	                 strspn(claim + 3, "0123456789") != strlen(claim + 3)))
+		return 0;
+	return !isnan(an_read_units(expr, lab_size_suffixes));
+}
+
+/* A selector value of the claim and the expr's: the same text, or the same value written as
+ * the planner writes it (its canonical form: 4096 as 4K, 10K as 10000 for a count, 1000ns as
+ * 1us, yes as true, node:00 as node:0), or one the planner computes from the machine (L1/2, max).
+ * Anything else names other points (threads=1 for threads=2, lock=mcs for lock=ticket,
+ * node:0 for node:1): refused. */
+static int an_value_same(const char *key, const char *claim, const char *expr)
+{
+	const struct lab_unit_suffix *const tables[] = {lab_size_suffixes, lab_count_suffixes,
+	                                                lab_duration_suffixes};
+	int b;
+
+	if (!strcmp(claim, expr) || an_machine_value(key, claim, expr))
 		return 1;
-	snprintf(buf, sizeof(buf), "%g", c);
-	return strtod(buf, NULL) == e;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		double c = an_read_units(claim, tables[i]), e = an_read_units(expr, tables[i]);
+
+		if (!isnan(c) && c == e)
+			return 1;
+	}
+	if ((b = an_read_bool(claim)) >= 0 && b == an_read_bool(expr))
+		return 1;
+	if (!strcmp(key, "placement") && !strncmp(claim, "node:", 5) && !strncmp(expr, "node:", 5))
+		return an_value_same("", claim + 5, expr + 5);
+	return 0;
 }
 
 /* Two selectors alike but for the form of their values: experiment, keys and their order, and
@@ -51,7 +102,8 @@ static int an_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_s
 	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
 		return 0;
 	for (unsigned i = 0; i < a->nparam; i++)
-		if (strcmp(a->key[i], b->key[i]) || !an_value_same(a->value[i], b->value[i]))
+		if (strcmp(a->key[i], b->key[i]) ||
+		    !an_value_same(a->key[i], a->value[i], b->value[i]))
 			return 0;
 	return 1;
 }

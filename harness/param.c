@@ -32,20 +32,12 @@ struct param_integral {
 	const char *of_unit;                 /* " of bytes": what a whole number counts */
 };
 
-static const struct lab_unit_suffix param_u64_suffixes[] = {
-    {"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0},
-};
-
-static const struct lab_unit_suffix param_duration_suffixes[] = {
-    {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
-};
-
-static const struct param_integral param_u64 = {param_u64_suffixes, "an integer, e.g. 1000 or 10M",
+static const struct param_integral param_u64 = {lab_count_suffixes, "an integer, e.g. 1000 or 10M",
                                                 ""};
 static const struct param_integral param_size = {
     lab_size_suffixes, "a size in bytes, e.g. 64, 4K, 1MiB, 2G", " of bytes"};
 static const struct param_integral param_duration = {
-    param_duration_suffixes, "a duration with unit ns, us, ms or s, e.g. 50us", " of nanoseconds"};
+    lab_duration_suffixes, "a duration with unit ns, us, ms or s, e.g. 50us", " of nanoseconds"};
 
 /*
  * Reads "<number><suffix>" (blanks around and between allowed) exactly: the decimal digits are

@@ -19,6 +19,14 @@ const struct lab_unit_suffix lab_size_suffixes[] = {
     {NULL, 0},
 };
 
+const struct lab_unit_suffix lab_count_suffixes[] = {
+    {"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0},
+};
+
+const struct lab_unit_suffix lab_duration_suffixes[] = {
+    {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
+};
+
 size_t lab_unit_decimal_len(const char *s)
 {
 	size_t n = *s == '+', digits = strspn(s + n, "0123456789");

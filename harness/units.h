@@ -19,6 +19,13 @@ struct lab_unit_suffix {
 /* Sizes: "" and B (1), K k KiB (1024), M MiB (1024²), G GiB (1024³). */
 extern const struct lab_unit_suffix lab_size_suffixes[];
 
+/* Counts: "" (1), K k (1000), M (1000²), G (1000³). */
+extern const struct lab_unit_suffix lab_count_suffixes[];
+
+/* Durations in nanoseconds: ns (1), us (1000), ms, s; a bare number is no duration (0 aside,
+ * which the run side reads as 0). */
+extern const struct lab_unit_suffix lab_duration_suffixes[];
+
 /* The largest multiplier lab_unit_scale_exact takes. */
 #define LAB_UNIT_MULT_MAX 4294967296.0
 
