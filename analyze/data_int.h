@@ -40,6 +40,10 @@
 
 /* The k=v items of params sorted, in fresh memory; NULL when memory runs out. */
 char *lab_an_params_canon(const char *params);
+
+/* A key that canonical params (lab_an_params_canon: sorted) name twice: its length, *key at its
+ * second item; 0 when each key is there once. */
+size_t lab_an_params_dupkey(const char *canon, const char **key);
 /* The point (experiment, id, threads, params), appended when new (status "ok"); *hint caches
  * the last hit so rows grouped by point cost O(1). NULL when memory runs out. */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,

@@ -53,6 +53,24 @@ out:
 	return out;
 }
 
+size_t lab_an_params_dupkey(const char *canon, const char **key)
+{
+	/* sorted: the items of one key share the prefix "key=" and so stand together */
+	for (const char *prev = NULL, *p = canon; p && *p;) {
+		const char *eq = strchr(p, '='), *end = strchr(p, ';');
+
+		if (eq && (!end || eq < end)) {
+			if (prev && !strncmp(prev, p, (size_t)(eq - p) + 1)) {
+				*key = p;
+				return (size_t)(eq - p);
+			}
+			prev = p;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 const char *lab_an_params_get(const char *params, const char *key, char *buf, size_t len)
 {
 	size_t kl = strlen(key);

@@ -58,10 +58,69 @@ static char *an_json_params(const struct lab_an_json *pt)
 	return canon;
 }
 
-/* Merges run.json's entry jp of a point into d's points; 0, or an error in err (path:line). */
-static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab_an_json *jp,
-                        const char *path, struct lab_err *err)
+/*
+ * A point with rows in samples.csv (p) and its entry jp in run.json under experiment x say the
+ * same: threads, params, kernel, unit of work, and (a finished point of a complete run) no more
+ * samples than the reps run.json counted. Rows relabelled (lock=ticket for a tas point), added
+ * (45 reps of a point of 5: a narrower interval) or of another kernel were analyzed as if
+ * measured. 0, or an error naming both places.
+ */
+static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_json *x,
+                               const struct lab_an_json *jp, const struct lab_an_point *p,
+                               const char *path, struct lab_err *err)
 {
+	const char *kernel = lab_an_json_str(x, LAB_KEY_KERNEL),
+	           *unit = lab_an_json_str(x, LAB_KEY_WORK_UNIT),
+	           *status = lab_an_json_str(jp, LAB_KEY_STATUS);
+	double threads = lab_an_json_num(jp, LAB_KEY_THREADS, NAN),
+	       reps = lab_an_json_num(jp, LAB_KEY_REPS, NAN);
+	const struct lab_an_json *pa = lab_an_json_get(jp, LAB_KEY_PARAMS);
+	const char *placement = lab_an_json_str(jp, LAB_KEY_PLACEMENT);
+	int same = isnan(threads) || threads == p->threads;
+	char num[64], buf[512];
+
+	/* no param the two files both name has two values (a file may leave one out: older and
+	 * hand-made files write fewer) */
+	for (size_t i = 0; same && pa && pa->type == LAB_AN_JSON_OBJ && i < pa->n; i++) {
+		const char *v = an_param_text(&pa->items[i], num, sizeof(num)),
+		           *got = lab_an_params_get(p->params, pa->keys[i], buf, sizeof(buf));
+
+		same = !v || !got || !strcmp(v, got) || !strcmp(pa->keys[i], LAB_KEY_THREADS);
+	}
+	if (same && placement) {
+		const char *got = lab_an_params_get(p->params, LAB_KEY_PLACEMENT, buf, sizeof(buf));
+		same = !got || !strcmp(got, placement);
+	}
+	if (same && kernel && p->kernel && strcmp(kernel, p->kernel))
+		same = -1;
+	if (same > 0 && unit && p->unit &&
+	    (strncmp(p->unit, "ns/", 3) || strcmp(p->unit + 3, unit)))
+		same = -2;
+	if (same <= 0) {
+		static const char *const what[] = {"threads and params", "kernel", "unit of work"};
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld of [%s]: its %s differ from samples.csv:%zu's "
+		    "(threads = %d, params '%s'), allowed: the same point in both "
+		    "files",
+		    path, jp->line, p->id, p->experiment, what[-same], p->line, p->threads,
+		    p->params);
+	}
+	if (d->run_status && !strcmp(d->run_status, "complete") && status &&
+	    !strcmp(status, "ok") && !isnan(reps) && (double)p->n > reps)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld of [%s]: samples.csv has %zu samples of it, "
+		                   "run.json counts %.0f, allowed: at most that many",
+		                   path, jp->line, p->id, p->experiment, p->n, reps);
+	return 0;
+}
+
+/* Merges run.json's entry jp of a point of experiment x into d's points; 0, or an error in err
+ * (path:line). */
+static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
+                        const struct lab_an_json *jp, const char *path, struct lab_err *err)
+{
+	const char *exp = lab_an_json_str(x, LAB_KEY_NAME);
 	long id = (long)lab_an_json_num(jp, LAB_KEY_POINT, -1);
 	const char *status = lab_an_json_str(jp, LAB_KEY_STATUS),
 	           *reason = lab_an_json_str(jp, LAB_KEY_REASON);
@@ -81,6 +140,11 @@ static int an_run_point(struct lab_an_data *d, const char *exp, const struct lab
 	 * the point's rows, if any, are not to be used. */
 	if (p && status && (!strcmp(status, "planned") || !strcmp(status, "running")))
 		status = NULL;
+	if (p && p->n) {
+		int rc = an_run_point_agrees(d, x, jp, p, path, err);
+		if (rc)
+			return rc;
+	}
 	if (!p) {
 		char *params = an_json_params(jp);
 
@@ -170,7 +234,7 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 		(*ids)[2 * *nid] = (long)lab_an_json_num(&pts->items[i], LAB_KEY_POINT, -1);
 		(*ids)[2 * *nid + 1] = (long)pts->items[i].line;
 		(*nid)++;
-		if ((rc = an_run_point(d, name, &pts->items[i], path, err)))
+		if ((rc = an_run_point(d, x, &pts->items[i], path, err)))
 			return rc;
 		if (d->npt > before && !d->pt[before].kernel &&
 		    !(d->pt[before].kernel = lab_an_strdup(kernel ? kernel : "?")))
@@ -214,6 +278,20 @@ static void an_run_short_warn(struct lab_an_data *d, const char *path)
 		    planned);
 }
 
+/* Point p (with rows in samples.csv, none in run.json) is of an experiment whose points run.json
+ * lists: rows of a point it does not list were not measured by this run. An experiment it does
+ * not name, or names without points (hand-made files declaring views): samples.csv alone
+ * describes it. */
+static int an_run_lists_points(const struct lab_an_data *d, const struct lab_an_json *exps,
+                               const struct lab_an_point *p)
+{
+	size_t e = lab_an_exp_find(d, p->experiment);
+	const struct lab_an_json *pts =
+	    e == (size_t)-1 ? NULL : lab_an_json_get(&exps->items[e], LAB_KEY_POINTS);
+
+	return pts && pts->type == LAB_AN_JSON_ARR && pts->n > 0;
+}
+
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 {
 	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
@@ -232,6 +310,14 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 		rc = an_run_experiment(d, path, &exps->items[e], &ids, &nid, &cap, err);
 	if (!rc)
 		rc = an_run_unique(path, ids, nid, err);
+	for (size_t i = 0; !rc && exps && i < d->npt; i++)
+		if (d->pt[i].n && !d->pt[i].runjson && an_run_lists_points(d, exps, &d->pt[i]))
+			rc =
+			    lab_err_set(err, LAB_EDATA,
+			                "%s/%s:%zu: point %ld of [%s] is not in run.json, allowed: "
+			                "the points run.json lists",
+			                d->source, LAB_FILE_SAMPLES, d->pt[i].line, d->pt[i].id,
+			                d->pt[i].experiment);
 	if (!rc)
 		rc = lab_an_run_host_check(path, d->run, err);
 	if (!rc)

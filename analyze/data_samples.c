@@ -30,6 +30,8 @@ struct an_samples {
 	size_t run_col; /* the run column (LAB_COL_RUN, the last one), 0 when absent */
 	/* the last row's params as written and sorted (a point's rows come one after another) */
 	char *params, *canon;
+	const char *dupkey; /* in canon: a key it names twice (dupkey_len bytes), or NULL */
+	size_t dupkey_len;
 };
 
 /* The params of the row, sorted (lab_an_params_canon, kept for the rows after it); NULL when
@@ -42,6 +44,10 @@ static const char *an_samples_params(struct an_samples *s, const char *params)
 	free(s->canon);
 	s->params = lab_an_strdup(params);
 	s->canon = s->params ? lab_an_params_canon(params) : NULL;
+	s->dupkey = NULL;
+	s->dupkey_len = s->canon ? lab_an_params_dupkey(s->canon, &s->dupkey) : 0;
+	if (!s->dupkey_len)
+		s->dupkey = NULL;
 	return s->canon;
 }
 
@@ -208,6 +214,11 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	params = an_samples_params(s, f[LAB_SCOL_PARAMS]);
 	if (!params)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (s->dupkey) /* which value would count? run.json refuses a key twice, as here */
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: params = '%s': key '%.*s' twice, allowed: each key once", r->path,
+		    r->line, f[LAB_SCOL_PARAMS], (int)s->dupkey_len, s->dupkey);
 	p = lab_an_point_find(d, f[LAB_SCOL_EXPERIMENT], id, (int)threads, params, &s->hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))) ||
 	    (!p->params_written && !(p->params_written = lab_an_strdup(f[LAB_SCOL_PARAMS]))))
@@ -221,6 +232,8 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	/* Experiments of one run measure different units of work (increments, round trips). */
 	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (!p->n)
+		p->line = r->line;
 	rc = lab_an_point_add(p, d->nmetric, v[0] / v[1], f[LAB_SCOL_FLAGGED][0] == '1', s->metric);
 	if (rc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

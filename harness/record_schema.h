@@ -167,6 +167,8 @@ enum lab_samples_col {
 #define LAB_KEY_WORK_SCOPE   "work_scope"
 #define LAB_KEY_COST_KIND    "cost_kind" /* enum lab_cost_kind; absent (older files): work */
 #define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
+#define LAB_KEY_WORK_UNIT    "work_unit" /* an experiment's: what one unit of work is */
+#define LAB_KEY_REPS         "reps"      /* a point's samples kept, over all its runs */
 
 /* Bytes and flops a point's kernel declared per unit of work (harness/kernel_api.h). */
 #define LAB_KEY_WORK_PER_UNIT "work_per_unit"

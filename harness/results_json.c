@@ -61,7 +61,7 @@ static void json_point_pending(struct lab_json *j, const struct lab_results *res
 	                          : "the run ended before this point");
 	lab_json_str(j, "verify", "none");
 	lab_json_uint(j, "iters_per_sample", 0);
-	lab_json_uint(j, "reps", 0);
+	lab_json_uint(j, LAB_KEY_REPS, 0);
 	lab_json_uint(j, "flagged", 0);
 	lab_json_obj_close(j);
 }
@@ -133,7 +133,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_str(j, LAB_KEY_REASON, json_point_reason(p, ended, why, sizeof(why)));
 	lab_json_str(j, "verify", json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
-	lab_json_uint(j, "reps", p->nreps);
+	lab_json_uint(j, LAB_KEY_REPS, p->nreps);
 	lab_json_uint(j, "flagged", p->nflagged);
 	lab_json_uint(j, LAB_KEY_FLAGGED_RUNQ, p->nflagged_runq);
 	lab_json_uint(j, "attempts", p->attempts);
@@ -185,7 +185,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	lab_json_str(j, LAB_KEY_KERNEL, e->kernel->name);
 	lab_json_str(j, "file", e->file);
 	lab_json_int(j, "line", e->line);
-	lab_json_str(j, "work_unit", e->kernel->work_unit ? e->kernel->work_unit : "iter");
+	lab_json_str(j, LAB_KEY_WORK_UNIT, e->kernel->work_unit ? e->kernel->work_unit : "iter");
 	lab_json_str(j, LAB_KEY_WORK_SCOPE, lab_work_scope_name(e->kernel->work_scope));
 	lab_json_str(j, LAB_KEY_COST_KIND, lab_cost_kind_name(e->kernel->cost_kind));
 	if (e->kernel->views) {

@@ -31,7 +31,8 @@
 #define HO_RUN                                                                                     \
 	"{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "      \
 	"\"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": "    \
-	"{}, \"placement\": \"compact\", \"status\": \"ok\"}]}]}\n"
+	"{}, \"placement\": \"compact\", \"status\": \"ok\"}, {\"point\": 1, \"threads\": 2, "     \
+	"\"params\": {}, \"placement\": \"compact\", \"status\": \"ok\"}]}]}\n"
 
 /* Writes tmpdir/rel with len bytes. */
 static void ho_file(const char *rel, const char *text, size_t len)

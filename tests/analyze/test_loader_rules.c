@@ -284,3 +284,57 @@ LAB_TEST(overflowing_spread_has_no_interval)
 	free(out);
 	free(err);
 }
+
+/* samples.csv and run.json describe the same points: rows relabelled (other params, threads,
+ * kernel or unit of work than run.json's point), added (more samples than a complete run
+ * counted: a narrower interval), of a point run.json's experiment does not list, or naming a
+ * key twice were analyzed as if measured. Each is a data error naming where. */
+LAB_TEST(samples_agree_with_run_json)
+{
+	static const char *const pt0 = "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", "
+	                               "\"status\": \"ok\", \"reps\": 2, \"params\": {%s}}";
+	static const struct {
+		const char *rows, *params, *want;
+	} c[] = {
+	    {LR_ROWS, "\"lock\": \"tas\"", NULL},
+	    {LR_HEADER "e,0,noop,lock=ticket;placement=compact,2,0,1000,10,op,0.01,0\n",
+	     "\"lock\": \"tas\"",
+	     "R/run.json:3: point 0 of [e]: its threads and params differ from samples.csv:2's "
+	     "(threads = 2, params 'lock=ticket;placement=compact'), allowed: the same point in "
+	     "both files"},
+	    {LR_HEADER "e,0,noop,placement=scatter,2,0,1000,10,op,0.01,0\n", "",
+	     "its threads and params differ from samples.csv:2's"},
+	    {LR_HEADER "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n", "",
+	     "its threads and params differ from samples.csv:2's (threads = 1"},
+	    {LR_HEADER "e,0,lock,placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "R/run.json:3: point 0 of [e]: its kernel differ"},
+	    {LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,byte,0.01,0\n", "",
+	     "R/run.json:3: point 0 of [e]: its unit of work differ"},
+	    {LR_ROWS "e,0,noop,placement=compact,2,2,1000,10,op,0.01,0\n", "",
+	     "R/run.json:3: point 0 of [e]: samples.csv has 3 samples of it, run.json counts 2, "
+	     "allowed: at most that many"},
+	    {LR_ROWS "e,7,noop,placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "R/samples.csv:4: point 7 of [e] is not in run.json, allowed: the points run.json "
+	     "lists"},
+	    {LR_HEADER "e,0,noop,lock=mcs;lock=clh;placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "R/samples.csv:2: params = 'lock=mcs;lock=clh;placement=compact': key 'lock' twice, "
+	     "allowed: each key once"},
+	};
+	char point[512], msg[1024], *run;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(point, sizeof(point), pt0, c[i].params);
+		if (asprintf(&run,
+		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
+		             "\"work_unit\": \"op\", \"points\": [\n%s]}]}\n",
+		             point) < 0)
+			testlib_fail();
+		int rc = lr_load(c[i].rows, run, msg, sizeof(msg));
+		if (!c[i].want && rc)
+			TL__FAIL("case %zu refused: %s", i, msg);
+		else if (c[i].want && (rc != -LAB_EDATA || !strstr(msg, c[i].want)))
+			TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, c[i].want);
+		free(run);
+	}
+}

@@ -42,6 +42,55 @@ static char *ut_subst(const char *s, const char *needle, const char *with)
 	return out;
 }
 
+/* Writes s as the inside of a JSON string to f. */
+static void ut_json_put(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/* Rewrites DIR/run.json: each JSON string that is exactly needle[c] (c < n) becomes with[c]
+ * (escaped). ut_edit_samples calls it so that both files still describe the same points (the
+ * loader refuses a samples.csv that contradicts run.json). */
+static void ut_edit_run(const char *dir, size_t n, const char *const *needle,
+                        const char *const *with)
+{
+	char rel[1024], path[2048], *text;
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/run.json", dir);
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE((text = clitest_read(rel)));
+	REQUIRE((f = fopen(path, "w")));
+	for (const char *p = text; *p;) {
+		int hit = -1;
+
+		for (int c = 0; c < (int)n && hit < 0; c++) {
+			size_t nl = strlen(needle[c]);
+			if (*p == '"' && !strncmp(p + 1, needle[c], nl) && p[1 + nl] == '"')
+				hit = c;
+		}
+		if (hit < 0) {
+			fputc(*p++, f);
+			continue;
+		}
+		fputc('"', f);
+		ut_json_put(f, with[hit]);
+		fputc('"', f);
+		p += strlen(needle[hit]) + 2;
+	}
+	REQUIRE(fclose(f) == 0);
+	free(text);
+}
+
 /* Rewrites DIR/samples.csv: in every row, the first needle[c] of column col[c] becomes with. */
 static void ut_edit_samples(const char *dir, const struct ut_fix *fx, const char *with)
 {
@@ -84,6 +133,7 @@ static void ut_edit_samples(const char *dir, const struct ut_fix *fx, const char
 	lab_an_csv_close(&r);
 	fclose(f);
 	rename(tmp, path);
+	ut_edit_run(dir, 3, needle, (const char *const[]){with, pwith, with});
 }
 
 static size_t ut_pwned;
@@ -205,27 +255,6 @@ static void ut_html_check(const char *dir, int has_script)
 	free(html);
 }
 
-/* Replaces every "needle" (a JSON string with its quotes) in DIR/run.json by with. */
-static void ut_edit_run(const char *dir, const char *needle, const char *with)
-{
-	char path[2048], *s = NULL, *t;
-	size_t len;
-	struct lab_err e = {0};
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s/run.json", testlib_tmpdir(), dir);
-	REQUIRE(lab_an_file_read(path, &s, &len, &e) == 0);
-	while (strstr(s, needle) && (t = ut_subst(s, needle, with))) {
-		free(s);
-		s = t;
-	}
-	f = fopen(path, "w");
-	REQUIRE(f);
-	fputs(s, f);
-	fclose(f);
-	free(s);
-}
-
 LAB_TEST(html_escapes_samples)
 {
 	static const char *const payload[] = {
@@ -247,17 +276,16 @@ LAB_TEST(html_escapes_samples)
 
 LAB_TEST(html_escapes_provenance)
 {
-	static const char *const needle[] = {"\"Synthetic CPU @ 2.6GHz\"",
-	                                     "\"fixture\"",
-	                                     "\"gcc 12.2.0\"",
-	                                     "\"6.1.0\"",
-	                                     "\"-O2 -g\"",
-	                                     "\"2026-11-29T10:00:00Z\""};
+	static const char *const needle[] = {
+	    "Synthetic CPU @ 2.6GHz", "fixture", "gcc 12.2.0", "6.1.0", "-O2 -g",
+	    "2026-11-29T10:00:00Z"};
+	const char *with[sizeof(needle) / sizeof(needle[0])];
 	char *out = NULL, *err = NULL;
 
-	clitest_copy("results-usl");
 	for (size_t i = 0; i < sizeof(needle) / sizeof(needle[0]); i++)
-		ut_edit_run("results-usl", needle[i], "\"<script>alert(1)</script>\\\" onx=\"");
+		with[i] = "<script>alert(1)</script>\" onx=";
+	clitest_copy("results-usl");
+	ut_edit_run("results-usl", sizeof(needle) / sizeof(needle[0]), needle, with);
 	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "report results-usl", &out, &err), 0);
 	ut_html_check("results-usl", 1);
 	free(out);

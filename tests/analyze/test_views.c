@@ -204,6 +204,7 @@ LAB_TEST(stride_chart_reads_suffixes)
 
 	clitest_copy("results-usl");
 	vw_edit("results-usl", "samples.csv", "stride=64\"", "stride=1K\"");
+	vw_edit("results-usl", "run.json", "\"stride\": \"64\"", "\"stride\": \"1K\"");
 	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze results-usl", &out, &err), 0);
 	snprintf(path, sizeof(path),
 	         "%s/results-usl/plots/stride00-false_sharing-placement_compact.dat",
