@@ -4,7 +4,8 @@
  * sees it: a synthetic description's PU count is the product of its level arities and its
  * indexes= are small distinct numbers; an XML topology must be a regular file of bounded size,
  * read here (hwloc would read /dev/zero or a FIFO forever), whose OS indices are small enough
- * for the bitmaps hwloc sizes to them.
+ * for the bitmaps hwloc sizes to them and whose objects nest no deeper than hwloc's recursive
+ * parser can follow.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -156,8 +157,64 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 	return 0;
 }
 
+/* The '>' ending the markup that opens at c (a quoted value may hold one; a comment ends at
+ * "-->"), or NULL; *line counts the newlines passed. */
+static const char *topo_xml_tag_end(const char *c, unsigned *line)
+{
+	bool comment = !strncmp(c, "<!--", 4);
+	char q = 0;
+
+	for (c += comment ? 4 : 1; *c; c++) {
+		if (*c == '\n')
+			(*line)++;
+		else if (q)
+			q = *c == q ? 0 : q;
+		else if (!comment && (*c == '"' || *c == '\''))
+			q = *c;
+		else if (*c == '>' && (!comment || !strncmp(c - 2, "--", 2)))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * No element of xml (read from path) nested more than LAB_TOPO_XML_DEPTH_MAX deep: hwloc's XML
+ * import recurses once per nested object, and 20,000 of them (a 2 MB file) overflowed its
+ * stack. A real topology is under 20 deep. Returns 0 or -LAB_ETOPO naming path:line.
+ */
+static int topo_xml_depth_check(const char *path, const char *xml, struct lab_err *err)
+{
+	unsigned depth = 0, line = 1;
+
+	for (const char *c = xml; *c; c++) {
+		if (*c == '\n')
+			line++;
+		if (*c != '<')
+			continue;
+		unsigned at = line;
+		const char *end = topo_xml_tag_end(c, &line);
+		/* declarations, comments and closing tags nest nothing */
+		bool elem = c[1] != '/' && c[1] != '?' && c[1] != '!';
+
+		if (!end)
+			break;
+		if (elem && depth >= LAB_TOPO_XML_DEPTH_MAX)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s:%u: objects nested more than %d deep (allowed: at "
+			                   "most %d)",
+			                   path, at, LAB_TOPO_XML_DEPTH_MAX,
+			                   LAB_TOPO_XML_DEPTH_MAX);
+		if (c[1] == '/')
+			depth -= depth > 0;
+		else if (elem && end[-1] != '/')
+			depth++;
+		c = end;
+	}
+	return 0;
+}
+
 /* The XML topology at path: a regular file of at most LAB_TOPO_XML_MAX bytes, every os_index
- * checked. Returns 0 with *buf (malloc'd, NUL-terminated) and *len, or a
+ * and the nesting depth checked. Returns 0 with *buf (malloc'd, NUL-terminated) and *len, or a
  * negative code naming spec. */
 static int topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
                          struct lab_err *err)
@@ -168,7 +225,8 @@ static int topo_xml_read(const char *spec, const char *path, char **buf, size_t 
 	size_t n = strlen(path);
 
 	if (!rc) {
-		if ((rc = topo_xml_os_check(spec, *buf, err)) < 0) {
+		if ((rc = topo_xml_os_check(spec, *buf, err)) < 0 ||
+		    (rc = topo_xml_depth_check(path, *buf, err)) < 0) {
 			free(*buf);
 			*buf = NULL;
 		}

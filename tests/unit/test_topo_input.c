@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The limits --topology input is checked against before hwloc reads it (topo_input.c): a
- * synthetic description's PU count however its levels are written and its indexes= lists. Each case
- * here was accepted, hung or crashed inside hwloc.
+ * synthetic description's PU count however its levels are written, its indexes= lists, and the
+ * nesting depth of an XML file. Each case here was accepted, hung or crashed inside hwloc.
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/topo.h"
 #include "tests/testlib.h"
@@ -122,4 +123,53 @@ LAB_TEST(synthetic_pu_cap_any_level)
 	CHECK_EQ_I64(open_cpus("synthetic:2 2 2", cpus, 8), 8);
 	CHECK_EQ_I64(open_cpus("synthetic:pack:2 numa:1(memory=1GB) core:2 pu:2", cpus, 8), 8);
 	CHECK_EQ_I64(open_cpus("synthetic:(memory=4GB) 8", cpus, 8), 8);
+}
+
+/* Writes n nested Group objects around one PU to path. */
+static int write_nested(const char *path, int n)
+{
+	static const char sets[] =
+	    "cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\"";
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	           "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n<topology version=\"2.0\">\n");
+	fprintf(f, "<object type=\"Machine\" os_index=\"0\" %s>\n", sets);
+	/* a "/" inside a value does not close the tag: only "/>" does */
+	fprintf(f, "<info name=\"lab\" value=\"a/b\"/>\n");
+	fprintf(f, "<object type=\"NUMANode\" os_index=\"0\" %s local_memory=\"1073741824\"/>\n",
+	        sets);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<object type=\"Group\" %s>\n", sets);
+	fprintf(f, "<object type=\"PU\" os_index=\"0\" %s/>\n", sets);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "</object>\n");
+	fprintf(f, "</object>\n</topology>\n");
+	return fclose(f);
+}
+
+/* 20,000 nested objects overflowed hwloc's recursive XML parser: more than 256 levels (a real
+ * topology has under 20) is refused at the line that passes the limit. */
+LAB_TEST(xml_nesting_depth)
+{
+	char path[512], spec[600], want[700];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/nested.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	/* topology and Machine are two levels: 254 Groups and the PU make 257 */
+	REQUIRE(write_nested(path, 254) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(t == NULL);
+	snprintf(want, sizeof(want),
+	         "%s:261: objects nested more than 256 deep (allowed: at most 256)", path);
+	CHECK_EQ_STR(err.msg, want);
+	REQUIRE(write_nested(path, 253) == 0);
+	REQUIRE(lab_topo_open(&t, spec, &err) == 0);
+	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), 1);
+	lab_topo_close(t);
+	unlink(path);
 }
