@@ -22,13 +22,18 @@ struct lab_topo;
 #define LAB_TOPO_OS_MAX 65535
 /* The largest XML topology file read (a 4096-PU machine's lstopo XML is a few MiB). */
 #define LAB_TOPO_XML_MAX (16 << 20)
+/* The deepest nesting of elements in an XML topology (hwloc's parser recurses once a level; a
+ * real machine's is under 20). */
+#define LAB_TOPO_XML_DEPTH_MAX 256
 
 /*
  * Opens a topology. spec is NULL or "" for this machine, "synthetic:<hwloc synthetic string>"
  * (e.g. synthetic:"pack:2 core:8 pu:2", the quotes optional) or "xml:<path>". Returns 0 and
  * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it. An XML file must be
- * a regular file of at most LAB_TOPO_XML_MAX bytes; a topology of more than LAB_TOPO_PUS_MAX
- * PUs is refused.
+ * a regular file of at most LAB_TOPO_XML_MAX bytes, its OS indices 0 .. LAB_TOPO_OS_MAX and its
+ * objects nested at most LAB_TOPO_XML_DEPTH_MAX deep; a synthetic description's indexes= are
+ * distinct numbers 0 .. LAB_TOPO_OS_MAX; a topology of more than LAB_TOPO_PUS_MAX PUs is
+ * refused, a synthetic one before hwloc builds it.
  */
 int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
 

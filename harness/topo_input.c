@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Loading what --topology names into hwloc, with the limits checked before hwloc sees the
- * input: a synthetic description's PU count is the product of its level arities, and an XML
- * topology must be a regular file of bounded size, read here (hwloc would read /dev/zero or a
- * FIFO forever), whose OS indices are small enough for the bitmaps hwloc sizes to them.
+ * Loading what --topology names into hwloc, with the limits checked on the text before hwloc
+ * sees it: a synthetic description's PU count is the product of its level arities and its
+ * indexes= are small distinct numbers; an XML topology must be a regular file of bounded size,
+ * read here (hwloc would read /dev/zero or a FIFO forever), whose OS indices are small enough
+ * for the bitmaps hwloc sizes to them and whose objects nest no deeper than hwloc's recursive
+ * parser can follow.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +18,112 @@
 #include "harness/fileio.h"
 #include "harness/topo_internal.h"
 
-/* At most LAB_TOPO_PUS_MAX PUs in the synthetic description desc (of --topology spec), before
- * hwloc builds it. Returns 0 or -LAB_ETOPO. */
+/* Past the ')' closing the attributes that open at c, or NULL when none closes them (hwloc
+ * refuses the description then). */
+static const char *topo_synthetic_attrs_end(const char *c)
+{
+	c = strchr(c, ')');
+	return c ? c + 1 : NULL;
+}
+
+/*
+ * At most LAB_TOPO_PUS_MAX PUs in the synthetic description desc (of --topology spec), before
+ * hwloc builds it: 64 64 64 took over a minute and 1.2 GB inside hwloc. The PUs are the product
+ * of every level's arity, read as hwloc's parser reads them (hwloc_backend_synthetic_init in
+ * topology-synthetic.c): a level is "type:N" or a bare N (strtoul base 0, so 0x40 is 64),
+ * attributes in () and attached memory in [] add none. What hwloc would refuse anyway ends the
+ * count. Returns 0 or -LAB_ETOPO.
+ */
 static int topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
 {
 	unsigned long long pus = 1;
+	const char *c = desc;
 
-	/* Every "type:N" level multiplies the leaves; attributes in () or [] add none. */
-	for (const char *c = desc; *c; c++) {
-		if (*c != ':' || !isdigit((unsigned char)c[1]))
+	if (*c == '(' && !(c = topo_synthetic_attrs_end(c)))
+		return 0;
+	while (c && *c) {
+		char *end;
+
+		while (*c == ' ' || *c == '\n')
+			c++;
+		if (!*c)
+			break;
+		if (*c == '[') {
+			c = strchr(c, ']');
+			c = c ? c + 1 : NULL;
 			continue;
-		unsigned long long n = strtoull(c + 1, NULL, 10);
-		if (n > LAB_TOPO_PUS_MAX || (pus *= n ? n : 1) > LAB_TOPO_PUS_MAX)
+		}
+		/* hwloc takes the arity after the next ':' wherever it is */
+		if ((*c < '0' || *c > '9') && !(c = strchr(c, ':')))
+			break;
+		c += *c == ':';
+		unsigned long n = strtoul(c, &end, 0);
+		if (end == c || !n)
+			break;
+		if (n > LAB_TOPO_PUS_MAX || (pus *= n) > LAB_TOPO_PUS_MAX)
 			return lab_err_set(err, LAB_ETOPO,
 			                   "%s: more than %d PUs (the lab plans topologies of at "
 			                   "most %d PUs)",
 			                   spec, LAB_TOPO_PUS_MAX, LAB_TOPO_PUS_MAX);
+		c = *end == '(' ? topo_synthetic_attrs_end(end) : end;
+	}
+	return 0;
+}
+
+/*
+ * One indexes= value v of len characters: whole numbers 0 .. LAB_TOPO_OS_MAX written in digits,
+ * as XML os_index (hwloc's strtoul took 2147483648: a bitmap of 2^31 bits and a crash), and in
+ * an explicit list none twice (indexes=0,0 made two PUs one). An interleaving of level names
+ * (Core:PU) has no numbers: hwloc keeps what it makes below the level's width. Returns 0 or
+ * -LAB_ETOPO.
+ */
+static int topo_synthetic_index_list(const char *spec, const char *v, size_t len,
+                                     struct lab_err *err)
+{
+	uint64_t seen[(LAB_TOPO_OS_MAX + 1) / 64] = {0};
+	bool list = !memchr(v, '*', len) && !memchr(v, ':', len); /* else steps as 4*2:1*2 */
+	const char *p = v, *end = v + len;
+
+	if (isalpha((unsigned char)*v))
+		return 0;
+	for (;;) {
+		const char *num = p;
+		unsigned long n = 0;
+
+		while (p < end && isdigit((unsigned char)*p) && n <= LAB_TOPO_OS_MAX)
+			n = n * 10 + (unsigned)(*p++ - '0');
+		if (p == num || n > LAB_TOPO_OS_MAX ||
+		    (p < end && !strchr(list ? "," : "*:", *p))) {
+			size_t w = strcspn(num, ",*: )");
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: index '%.*s' is out of range (allowed in indexes=: "
+			                   "whole numbers 0 .. %d, e.g. indexes=0,2,1,3 or "
+			                   "indexes=Core:PU)",
+			                   spec, (int)(w < 24 ? w : 24), num, LAB_TOPO_OS_MAX);
+		}
+		if (list && seen[n / 64] & (1ull << (n % 64)))
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: index %lu appears twice in one indexes= list "
+			                   "(allowed: each object its own index)",
+			                   spec, n);
+		seen[n / 64] |= 1ull << (n % 64);
+		if (p == end)
+			return 0;
+		p++;
+	}
+}
+
+/* Every indexes= of the synthetic description desc, wherever it is (the root's, a level's, an
+ * attached NUMA node's), read to where hwloc ends it. Returns 0 or -LAB_ETOPO. */
+static int topo_synthetic_indexes(const char *spec, const char *desc, struct lab_err *err)
+{
+	static const char attr[] = "indexes=";
+
+	for (const char *c = strstr(desc, attr); c; c = strstr(c + 1, attr)) {
+		const char *v = c + sizeof(attr) - 1;
+		int rc = topo_synthetic_index_list(spec, v, strcspn(v, " )"), err);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -63,9 +157,65 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 	return 0;
 }
 
+/* The '>' ending the markup that opens at c (a quoted value may hold one; a comment ends at
+ * "-->"), or NULL; *line counts the newlines passed. */
+static const char *topo_xml_tag_end(const char *c, unsigned *line)
+{
+	bool comment = !strncmp(c, "<!--", 4);
+	char q = 0;
+
+	for (c += comment ? 4 : 1; *c; c++) {
+		if (*c == '\n')
+			(*line)++;
+		else if (q)
+			q = *c == q ? 0 : q;
+		else if (!comment && (*c == '"' || *c == '\''))
+			q = *c;
+		else if (*c == '>' && (!comment || !strncmp(c - 2, "--", 2)))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * No element of xml (read from path) nested more than LAB_TOPO_XML_DEPTH_MAX deep: hwloc's XML
+ * import recurses once per nested object, and 20,000 of them (a 2 MB file) overflowed its
+ * stack. A real topology is under 20 deep. Returns 0 or -LAB_ETOPO naming path:line.
+ */
+static int topo_xml_depth_check(const char *path, const char *xml, struct lab_err *err)
+{
+	unsigned depth = 0, line = 1;
+
+	for (const char *c = xml; *c; c++) {
+		if (*c == '\n')
+			line++;
+		if (*c != '<')
+			continue;
+		unsigned at = line;
+		const char *end = topo_xml_tag_end(c, &line);
+		/* declarations, comments and closing tags nest nothing */
+		bool elem = c[1] != '/' && c[1] != '?' && c[1] != '!';
+
+		if (!end)
+			break;
+		if (elem && depth >= LAB_TOPO_XML_DEPTH_MAX)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s:%u: objects nested more than %d deep (allowed: at "
+			                   "most %d)",
+			                   path, at, LAB_TOPO_XML_DEPTH_MAX,
+			                   LAB_TOPO_XML_DEPTH_MAX);
+		if (c[1] == '/')
+			depth -= depth > 0;
+		else if (elem && end[-1] != '/')
+			depth++;
+		c = end;
+	}
+	return 0;
+}
+
 /* The XML topology at path: a regular file of at most LAB_TOPO_XML_MAX bytes, every os_index
- * checked. Returns 0 with *buf (malloc'd, NUL-terminated) and *len, or a negative code naming
- * spec. */
+ * and the nesting depth checked. Returns 0 with *buf (malloc'd, NUL-terminated) and *len, or a
+ * negative code naming spec. */
 static int topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
                          struct lab_err *err)
 {
@@ -75,7 +225,8 @@ static int topo_xml_read(const char *spec, const char *path, char **buf, size_t 
 	size_t n = strlen(path);
 
 	if (!rc) {
-		if ((rc = topo_xml_os_check(spec, *buf, err)) < 0) {
+		if ((rc = topo_xml_os_check(spec, *buf, err)) < 0 ||
+		    (rc = topo_xml_depth_check(path, *buf, err)) < 0) {
 			free(*buf);
 			*buf = NULL;
 		}
@@ -121,7 +272,8 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 			rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec);
 			goto out;
 		}
-		if (*buf && topo_synthetic_check(spec, buf, err) < 0) {
+		if (*buf && (topo_synthetic_check(spec, buf, err) < 0 ||
+		             topo_synthetic_indexes(spec, buf, err) < 0)) {
 			rc = -LAB_ETOPO;
 			goto out;
 		}

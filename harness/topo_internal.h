@@ -19,9 +19,11 @@ unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigne
 /*
  * Loads the topology spec names (NULL or "" this system, synthetic:..., xml:FILE) into *hw, and
  * *source (malloc'd) says where it came from: the input bounded before hwloc sees it (at most
- * LAB_TOPO_PUS_MAX PUs in a synthetic description; an XML topology a regular file of at most
- * LAB_TOPO_XML_MAX bytes whose os_index are 0 .. LAB_TOPO_OS_MAX). Returns 0 or a negative
- * code naming spec; *hw and *source are the caller's to free either way (topo_input.c).
+ * LAB_TOPO_PUS_MAX PUs in a synthetic description, whose indexes= are distinct numbers 0 ..
+ * LAB_TOPO_OS_MAX; an XML topology a regular file of at most LAB_TOPO_XML_MAX bytes whose
+ * os_index are 0 .. LAB_TOPO_OS_MAX and whose elements nest at most LAB_TOPO_XML_DEPTH_MAX
+ * deep). Returns 0 or a negative code naming spec (an XML file's depth names FILE:LINE); *hw
+ * and *source are the caller's to free either way (topo_input.c).
  */
 int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct lab_err *err);
 

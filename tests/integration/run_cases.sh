@@ -298,6 +298,42 @@ topology_limits)
 			{ echo "os_index $big: exit $rc"; cat "$tmp/err"; exit 1; }
 	done
 	;;
+topology_input_limits)
+	# Refused from the text before hwloc builds anything, in 200 MB and seconds: an index past
+	# 65535 (2^31 crashed inside hwloc after 1.8 GB), one index twice (two PUs were one), levels
+	# without type names (64 64 64 hung over a minute in 1.2 GB), XML objects nested 20,000 deep
+	# (hwloc's recursive parser overflowed its stack).
+	limited() { (ulimit -v 200000 && exec timeout 30 "$lab" topo --topology "$1") >/dev/null; }
+	refused() { # SPEC MESSAGE
+		rc=0
+		limited "$1" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$2" "$tmp/err" ||
+			{ echo "$1: exit $rc"; cat "$tmp/err"; exit 1; }
+	}
+	range="is out of range (allowed in indexes=: whole numbers 0 .. 65535"
+	refused 'synthetic:pu:1(indexes=2147483648)' "index '2147483648' $range"
+	refused 'synthetic:pu:2(indexes=2147483647,0)' "index '2147483647' $range"
+	refused 'synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1' "index '2147483648' $range"
+	refused 'synthetic:pu:2(indexes=0,0)' 'index 0 appears twice in one indexes= list'
+	for s in '64 64 64' '64 64 2' 'pack:64 core:64(memory=1GB) pu:0x40'; do
+		refused "synthetic:$s" 'more than 4096 PUs (the lab plans topologies of at most 4096'
+	done
+	python3 - "$tmp/deep.xml" 20000 <<'PY'
+import sys
+path, n = sys.argv[1], int(sys.argv[2])
+sets = 'cpuset="0x1" complete_cpuset="0x1" nodeset="0x1" complete_nodeset="0x1"'
+with open(path, "w") as f:
+    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<topology version="2.0">\n')
+    f.write(f'<object type="Machine" os_index="0" {sets}>\n')
+    f.write(f'<object type="NUMANode" os_index="0" {sets} local_memory="1073741824"/>\n')
+    f.write(f'<object type="Group" {sets}>\n' * n)
+    f.write(f'<object type="PU" os_index="0" {sets}/>\n' + "</object>\n" * (n + 1))
+    f.write("</topology>\n")
+PY
+	refused "xml:$tmp/deep.xml" "$tmp/deep.xml:259: objects nested more than 256 deep (allowed: at most 256)"
+	limited 'synthetic:pack:2 core:2 pu:2(indexes=Core:PU)'
+	limited 'synthetic:pu:2(indexes=65535,0)'
+	;;
 interrupt_during_selfcheck)
 	# SIGINT as soon as run.json exists, during the self-check: the handler is already there,
 	# so the run ends with status "interrupted" and every point "not_run" (it was killed and

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The limits --topology input is checked against before hwloc reads it (topo_input.c): a
+ * synthetic description's PU count however its levels are written, its indexes= lists, and the
+ * nesting depth of an XML file. Each case here was accepted, hung or crashed inside hwloc.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/topo.h"
+#include "tests/testlib.h"
+
+/* lab_topo_open(spec) fails with -LAB_ETOPO and the message want. */
+static void check_refused(const char *spec, const char *want)
+{
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(t == NULL);
+	CHECK_EQ_STR(err.msg, want);
+	lab_topo_close(t);
+}
+
+/* The OS indices of the PUs of spec, in logical order, into cpus; returns how many (-1 when it
+ * does not open). */
+static int open_cpus(const char *spec, int *cpus, int max)
+{
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+	struct lab_pu_info in[8];
+	unsigned n;
+
+	if (lab_topo_open(&t, spec, &err) < 0) {
+		fprintf(stderr, "open %s: %s\n", spec, err.msg);
+		return -1;
+	}
+	n = lab_topo_pus(t, in, 8);
+	for (unsigned i = 0; i < n && i < (unsigned)max && i < 8; i++)
+		cpus[i] = in[i].cpu;
+	lab_topo_close(t);
+	return (int)n;
+}
+
+/* An index past 65535 (2147483648: 1.8 GB and a crash inside hwloc; printed as os -2147483648
+ * on a NUMA level) or not written as digits is refused before hwloc sees it, as XML os_index. */
+LAB_TEST(synthetic_indexes_range)
+{
+	static const char *const bad[][2] = {
+	    {"synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1", "2147483648"},
+	    {"synthetic:pu:2(indexes=65536,0)", "65536"},
+	    {"synthetic:pu:2(indexes=0,4294967297)", "4294967297"},
+	    {"synthetic:pu:2(indexes=-1,0)", "-1"},
+	    {"synthetic:pu:2(indexes=0,+1)", "+1"},
+	    {"synthetic:pu:2(indexes=0x1,0)", "0x1"},
+	    {"synthetic:pu:2(indexes=0,,1)", ""},
+	    {"synthetic:pu:1(indexes=)", ""},
+	    {"synthetic:pack:2 [numa(indexes=70000,0)] pu:1", "70000"},
+	    {"synthetic:(indexes=99999) pu:2", "99999"},
+	    {"synthetic:pu:8(indexes=4*2:99999*2:1*2)", "99999"},
+	};
+	char want[512];
+	int cpus[8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want),
+		         "%s: index '%s' is out of range (allowed in indexes=: whole numbers 0 .. "
+		         "65535, e.g. indexes=0,2,1,3 or indexes=Core:PU)",
+		         bad[i][0], bad[i][1]);
+		check_refused(bad[i][0], want);
+	}
+	CHECK_EQ_I64(open_cpus("synthetic:pu:2(indexes=65535,0)", cpus, 8), 2);
+	CHECK_EQ_I64(cpus[0], 0);
+	CHECK_EQ_I64(cpus[1], 65535);
+	/* The interleavings of hwloc's synthetic syntax stay allowed. */
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:2(indexes=4*2:2*2:1*2)", cpus, 8), 8);
+	CHECK_EQ_I64(cpus[1], 4);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:2(indexes=Core:PU)", cpus, 8), 8);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:2(indexes=0,4,1,5,2,6,3,7)", cpus, 8),
+	             8);
+	CHECK_EQ_I64(cpus[1], 4);
+}
+
+/* pu:2(indexes=0,0) was one PU: two objects of a level given one index is refused, as two PUs
+ * with one XML os_index are. */
+LAB_TEST(synthetic_indexes_duplicate)
+{
+	check_refused("synthetic:pu:2(indexes=0,0)",
+	              "synthetic:pu:2(indexes=0,0): index 0 appears twice in one indexes= list "
+	              "(allowed: each object its own index)");
+	check_refused("synthetic:pack:2 core:2 pu:1(indexes=3,1,2,1)",
+	              "synthetic:pack:2 core:2 pu:1(indexes=3,1,2,1): index 1 appears twice in "
+	              "one indexes= list (allowed: each object its own index)");
+	check_refused("synthetic:pack:3(indexes=65535,7,65535) pu:1",
+	              "synthetic:pack:3(indexes=65535,7,65535) pu:1: index 65535 appears twice in "
+	              "one indexes= list (allowed: each object its own index)");
+}
+
+/* Levels written without a type name (64 64 64 hung for over a minute in 1.2 GB) or in another
+ * base count as much as type:N ones: every level's arity multiplies the PUs before hwloc. */
+LAB_TEST(synthetic_pu_cap_any_level)
+{
+	static const char *const bad[] = {
+	    "synthetic:64 64 2",
+	    "synthetic:\"64 64 64\"",
+	    "synthetic:pack:0x40 core:0x40 pu:2",
+	    "synthetic:pack:2 numa:64(memory=1GB) pu:64",
+	    "synthetic:(memory=1GB) 4097",
+	    "synthetic:pack:64 [numa(memory=1GB)] core:64 pu:2",
+	    "synthetic:pack:2 core:2 pu:1025(indexes=Core:PU)",
+	    "synthetic:group:4294967296 pu:1",
+	};
+	char want[512];
+	int cpus[8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want),
+		         "%s: more than 4096 PUs (the lab plans topologies of at most 4096 PUs)",
+		         bad[i]);
+		check_refused(bad[i], want);
+	}
+	CHECK_EQ_I64(open_cpus("synthetic:2 2 2", cpus, 8), 8);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 numa:1(memory=1GB) core:2 pu:2", cpus, 8), 8);
+	CHECK_EQ_I64(open_cpus("synthetic:(memory=4GB) 8", cpus, 8), 8);
+}
+
+/* Writes n nested Group objects around one PU to path. */
+static int write_nested(const char *path, int n)
+{
+	static const char sets[] =
+	    "cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\"";
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	           "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n<topology version=\"2.0\">\n");
+	fprintf(f, "<object type=\"Machine\" os_index=\"0\" %s>\n", sets);
+	/* a "/" inside a value does not close the tag: only "/>" does */
+	fprintf(f, "<info name=\"lab\" value=\"a/b\"/>\n");
+	fprintf(f, "<object type=\"NUMANode\" os_index=\"0\" %s local_memory=\"1073741824\"/>\n",
+	        sets);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "<object type=\"Group\" %s>\n", sets);
+	fprintf(f, "<object type=\"PU\" os_index=\"0\" %s/>\n", sets);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "</object>\n");
+	fprintf(f, "</object>\n</topology>\n");
+	return fclose(f);
+}
+
+/* 20,000 nested objects overflowed hwloc's recursive XML parser: more than 256 levels (a real
+ * topology has under 20) is refused at the line that passes the limit. */
+LAB_TEST(xml_nesting_depth)
+{
+	char path[512], spec[600], want[700];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/nested.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	/* topology and Machine are two levels: 254 Groups and the PU make 257 */
+	REQUIRE(write_nested(path, 254) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(t == NULL);
+	snprintf(want, sizeof(want),
+	         "%s:261: objects nested more than 256 deep (allowed: at most 256)", path);
+	CHECK_EQ_STR(err.msg, want);
+	REQUIRE(write_nested(path, 253) == 0);
+	REQUIRE(lab_topo_open(&t, spec, &err) == 0);
+	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), 1);
+	lab_topo_close(t);
+	unlink(path);
+}
