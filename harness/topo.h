@@ -148,8 +148,9 @@ struct lab_placement {
 
 /*
  * Parses "compact", "cores", "scatter", "pairs", "node:N", "list:0,2,4-7" (ranges a-b,
- * a-b:step) or "expr:S0:0-3@S1:0-3" (checked for what needs no topology: lab_cpuexpr_check).
- * Returns 0, or -LAB_ECONFIG with "what is allowed" in the message.
+ * a-b:step; CPU numbers and steps up to LAB_TOPO_OS_MAX, past which no topology has a CPU) or
+ * "expr:S0:0-3@S1:0-3" (checked for what needs no topology: lab_cpuexpr_check). Returns 0, or
+ * -LAB_ECONFIG with "what is allowed" in the message.
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
 
