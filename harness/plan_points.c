@@ -199,27 +199,6 @@ static void plan_point_skip(struct lab_plan *plan, struct lab_experiment *e,
 	}
 }
 
-/*
- * placement = node:N on a machine without node N: the point is skipped with the reason (unless
- * the kernel already skips it for a better one), so one config serves 1- and 2-node machines.
- * Its CPUs are the compact plan's, for the record only: nothing runs.
- */
-static void plan_node_missing(struct lab_plan *plan, struct lab_experiment *e,
-                              const struct lab_topo *topo, const struct lab_hparams *h,
-                              const void *kparams, unsigned n, const struct lab_err *why,
-                              struct lab_diag *d)
-{
-	struct lab_placement compact = {.kind = LAB_PLACE_COMPACT};
-	int cpus[LAB_THREADS_MAX];
-	struct lab_err err;
-
-	if (lab_topo_plan(topo, &compact, n, cpus, &err)) {
-		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, why->msg);
-		return;
-	}
-	plan_point_skip(plan, e, h, kparams, cpus, n, why->msg, d);
-}
-
 /* min_cpus is more than the CPUs this process may use: the point is skipped with that reason
  * and has no CPUs; nothing runs. */
 static void plan_short(struct lab_plan *plan, struct lab_experiment *e, const struct lab_hparams *h,
@@ -305,7 +284,10 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	}
 	int rc = lab_topo_plan(topo, &place, n, cpus, &err);
 	if (rc == -LAB_EUNSUP && place.kind == LAB_PLACE_NODE) {
-		plan_node_missing(plan, e, topo, &h, kparams, n, &err, d);
+		/* A machine without node N: skipped with the reason (unless the kernel skips it
+		 * for a better one), so one config serves 1- and 2-node machines. No CPUs: it
+		 * runs on none, and CPUs it never used would read as a placement in the results. */
+		plan_point_skip(plan, e, &h, kparams, NULL, n, err.msg, d);
 		return;
 	}
 	if (rc) {

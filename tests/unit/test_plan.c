@@ -669,6 +669,9 @@ LAB_TEST(node_placement_missing_node_skips)
 	CHECK_EQ_STR(t.plan->pts[1].reason,
 	             "placement node:1: NUMA node 1 has no CPU this process may use");
 	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=node:1");
+	/* nothing runs there: no CPUs are recorded (they were the compact plan's, never used) */
+	CHECK_EQ_U64(t.plan->pts[1].ncpus, 0);
+	CHECK_EQ_U64(t.plan->pts[1].nthreads, 2);
 	tp_free(&t);
 
 	/* The kernel's own skip reason wins over the missing node's. */
