@@ -158,9 +158,10 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 			    "characters",
 			    text, sizeof(p->expr) - 1);
 		snprintf(p->expr, sizeof(p->expr), "%s", text + 5);
-		rc = lab_cpuexpr_check(p->expr, err);
+		rc = lab_cpuexpr_count(p->expr, err);
 		if (rc < 0 && err)
 			lab_err_prefix(err, "placement '%s': ", text);
+		p->nexpr = rc < 0 ? 0 : (unsigned)rc;
 		return rc < 0 ? rc : 0;
 	}
 	if (strncmp(text, "list:", 5) != 0)
@@ -189,6 +190,23 @@ void lab_placement_canon(const char *text, char *buf, size_t len)
 		snprintf(buf, len, "node:%d", p.node);
 	else
 		snprintf(buf, len, "%s", text);
+}
+
+int lab_placement_check_threads(const struct lab_placement *p, unsigned n, struct lab_err *err)
+{
+	if (p->kind == LAB_PLACE_LIST && n > p->nlist)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but the placement list has only %u CPU%s (allowed: "
+		                   "at most %u thread%s, or a longer list)",
+		                   n, p->nlist, p->nlist == 1 ? "" : "s", p->nlist,
+		                   p->nlist == 1 ? "" : "s");
+	/* As place_expr says it, but for the CPUs: there are none before a topology. */
+	if (p->kind == LAB_PLACE_EXPR && n > p->nexpr)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but the expression yields only %u CPU%s (allowed: "
+		                   "threads 1 .. %u, or a longer expression)",
+		                   n, p->nexpr, p->nexpr == 1 ? "" : "s", p->nexpr);
+	return 0;
 }
 
 /* ---- planning ---- */
@@ -349,12 +367,8 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 				                   "own CPU)",
 				                   cpu);
 	}
-	if (n > p->nlist)
-		return lab_err_set(err, LAB_ECONFIG,
-		                   "%u threads but the placement list has only %u CPU%s (allowed: "
-		                   "at most %u thread%s, or a longer list)",
-		                   n, p->nlist, p->nlist == 1 ? "" : "s", p->nlist,
-		                   p->nlist == 1 ? "" : "s");
+	if (lab_placement_check_threads(p, n, err) < 0)
+		return -LAB_ECONFIG;
 	memcpy(cpus, p->list, n * sizeof(int));
 	return 0;
 }
