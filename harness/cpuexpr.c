@@ -14,8 +14,21 @@
 #define CX_PART_MAX   128     /* characters of one '@' part */
 #define CX_NUMBER_MAX 1000000 /* far above any domain size or count */
 
+/* One index taken without a topology: the same index of the same domain (S1 and S01 alike) is
+ * the same CPU on any topology. */
+struct cx_pick {
+	char letter;      /* N, S, D, C or M */
+	long dom, idx;    /* the domain's number (-1 for N) and the index into it */
+	unsigned seq;     /* position in the selection */
+	unsigned at, len; /* the part it was read from: offset and length in the expression */
+};
+
 struct cx {
 	const struct lab_topo_domains *doms; /* NULL: syntax only */
+	struct cx_pick *picks;               /* syntax only: every index taken (max of them) */
+	char letter;                         /* the domain of the part being read: N, S, D, C, M */
+	long dom;                            /* and its number (-1 for N) */
+	unsigned part_at;                    /* offset of the part in the expression */
 	int *cpus;
 	unsigned n, max;
 	unsigned char *seen; /* by CPU number: taken already (a scan of the taken was quadratic) */
@@ -69,6 +82,8 @@ static int cx_domain(struct cx *c, const char **s, const struct lab_topo_domain 
 		return cx_bad(c, what);
 	}
 	*s = name + len;
+	c->letter = *name;
+	c->dom = idx;
 	if (!c->doms)
 		return 0;
 	if (*name == 'N')
@@ -95,6 +110,13 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 		                   "most %u)",
 		                   c->part, c->max, c->max);
 	if (!dom) {
+		if (c->picks)
+			c->picks[c->n] = (struct cx_pick){.letter = c->letter,
+			                                  .dom = c->dom,
+			                                  .idx = idx,
+			                                  .seq = c->n,
+			                                  .at = c->part_at,
+			                                  .len = (unsigned)strlen(c->part)};
 		c->n++;
 		return 0;
 	}
@@ -279,6 +301,7 @@ static int cx_run(struct cx *c, const char *expr)
 		memcpy(part, s, len);
 		part[len] = '\0';
 		c->part = part;
+		c->part_at = (unsigned)(s - (expr ? expr : ""));
 		if ((rc = cx_part(c, part)) < 0)
 			return rc;
 		if (!s[len])
@@ -287,10 +310,67 @@ static int cx_run(struct cx *c, const char *expr)
 	}
 }
 
-int lab_cpuexpr_check(const char *expr, struct lab_err *err)
+/* By CPU (domain, then index), then in the order written. */
+static int cx_pick_cmp(const void *a, const void *b)
+{
+	const struct cx_pick *x = a, *y = b;
+
+	if (x->letter != y->letter)
+		return x->letter < y->letter ? -1 : 1;
+	if (x->dom != y->dom)
+		return x->dom < y->dom ? -1 : 1;
+	if (x->idx != y->idx)
+		return x->idx < y->idx ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static bool cx_pick_same(const struct cx_pick *x, const struct cx_pick *y)
+{
+	return x->letter == y->letter && x->dom == y->dom && x->idx == y->idx;
+}
+
+/*
+ * The first index of picks (n of them, sorted in place) taken again, in the order written (the
+ * CPU lab_cpuexpr_resolve reports); -LAB_ECONFIG naming it, or 0. Sorted, not scanned per
+ * pick: 4096 picks against each other were 8 million comparisons.
+ */
+static int cx_repeats(const char *expr, struct cx_pick *picks, unsigned n, struct lab_err *err)
+{
+	const struct cx_pick *first = NULL;
+	char dom[32];
+
+	qsort(picks, n, sizeof(*picks), cx_pick_cmp);
+	for (unsigned i = 1; i < n; i++)
+		if (cx_pick_same(&picks[i], &picks[i - 1]) && (!first || picks[i].seq < first->seq))
+			first = &picks[i];
+	if (!first)
+		return 0;
+	if (first->letter == 'N')
+		snprintf(dom, sizeof(dom), "N");
+	else
+		snprintf(dom, sizeof(dom), "%c%ld", first->letter, first->dom);
+	return lab_err_set(err, LAB_ECONFIG,
+	                   "in '%.*s': %s:%ld is selected twice (each thread needs its own CPU)",
+	                   (int)first->len, expr + first->at, dom, first->idx);
+}
+
+int lab_cpuexpr_count(const char *expr, struct lab_err *err)
 {
 	struct cx c = {.max = LAB_CPUEXPR_MAX, .err = err};
-	int rc = cx_run(&c, expr);
+	int rc;
+
+	if (!(c.picks = malloc(LAB_CPUEXPR_MAX * sizeof(*c.picks))))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	rc = cx_run(&c, expr);
+	if (rc > 0 && cx_repeats(expr, c.picks, c.n, err) < 0)
+		rc = -LAB_ECONFIG;
+	free(c.picks);
+	return rc;
+}
+
+int lab_cpuexpr_check(const char *expr, struct lab_err *err)
+{
+	int rc = lab_cpuexpr_count(expr, err);
 
 	return rc < 0 ? rc : 0;
 }

@@ -27,10 +27,18 @@
 
 /*
  * Checks expr for everything that does not depend on a topology: its syntax, the domain
- * letters, ranges that run forwards, COUNT/CHUNK/STRIDE. Returns 0, or -LAB_ECONFIG with a
- * message that quotes the bad part and says what is allowed.
+ * letters, ranges that run forwards, COUNT/CHUNK/STRIDE, and a CPU selected twice on any
+ * topology (the same index of the same domain). Returns 0, or -LAB_ECONFIG with a message that
+ * quotes the bad part and says what is allowed (-LAB_ENOMEM out of memory).
  */
 int lab_cpuexpr_check(const char *expr, struct lab_err *err);
+
+/*
+ * Checks expr as lab_cpuexpr_check does and returns how many CPUs it selects (>= 1): the same on
+ * every topology where it resolves, because each index it names is one CPU. Negative as
+ * lab_cpuexpr_check.
+ */
+int lab_cpuexpr_count(const char *expr, struct lab_err *err);
 
 /*
  * Resolves expr on doms: writes the OS CPU indices it selects, in order, into cpus (room for

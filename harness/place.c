@@ -7,7 +7,6 @@
  */
 #include "harness/topo.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,12 +19,13 @@
 #define PLACE_LIST_ALLOWED                                                                         \
 	"allowed: CPU numbers N, ranges A-B and A-B:STEP separated by commas, "                    \
 	"e.g. list:0,2,4-7,16-30:2"
-#define PLACE_CPU_MAX (1 << 22) /* far above any real OS index; keeps ranges sane */
 
 /* ---- parsing ---- */
 
-/* Reads a non-negative CPU number at *s; advances *s. Returns -1 when there is none. */
-static int place_number(const char **s)
+/* Reads a non-negative number at *s (LONG_MAX when it is larger); advances *s past it and the
+ * blanks around it. Returns -1 when there is none. The caller says which range it allows: a
+ * number too large is a value out of range, not text that cannot be read. */
+static long place_number(const char **s)
 {
 	char *end;
 	long v;
@@ -34,14 +34,28 @@ static int place_number(const char **s)
 		(*s)++;
 	if (**s < '0' || **s > '9')
 		return -1;
-	errno = 0;
-	v = strtol(*s, &end, 10);
-	if (errno || v > PLACE_CPU_MAX)
-		return -1;
+	v = strtol(*s, &end, 10); /* too large: LONG_MAX, end past every digit */
 	*s = end;
 	while (**s == ' ')
 		(*s)++;
-	return (int)v;
+	return v;
+}
+
+/*
+ * Reads the CPU number at *s into *cpu. No topology has a CPU past LAB_TOPO_OS_MAX (topo.c
+ * refuses one), so such a number is an error on any machine, said with the digits as written.
+ */
+static int place_cpu(const char **s, const char *text, long *cpu, struct lab_err *err)
+{
+	const char *digits = *s + strspn(*s, " ");
+
+	*cpu = place_number(s);
+	if (*cpu <= LAB_TOPO_OS_MAX)
+		return 0;
+	return lab_err_set(err, LAB_ECONFIG,
+	                   "placement '%s': cpu %.*s is past the highest CPU number (allowed 0 "
+	                   ".. %d)",
+	                   text, (int)strspn(digits, "0123456789"), digits, LAB_TOPO_OS_MAX);
 }
 
 /* Parses one item "N", "A-B" or "A-B:STEP" ending at ',' or the end, and appends its CPUs. */
@@ -49,30 +63,35 @@ static int place_list_item(const char **s, const char *text, struct lab_placemen
                            struct lab_err *err)
 {
 	const char *item = *s;
-	int a, b, step = 1;
+	long a, b, step = 1;
+	int rc;
 
-	a = place_number(s);
+	if ((rc = place_cpu(s, text, &a, err)) < 0)
+		return rc;
 	if (a < 0)
 		goto bad;
 	b = a;
 	if (**s == '-') {
 		(*s)++;
-		b = place_number(s);
+		if ((rc = place_cpu(s, text, &b, err)) < 0)
+			return rc;
 		if (b < 0)
 			goto bad;
 		if (**s == ':') {
 			(*s)++;
+			/* A step past the highest CPU number takes the range's first CPU only, as
+			 * the highest does: larger ones add nothing. */
 			step = place_number(s);
-			if (step < 1)
+			if (step < 1 || step > LAB_TOPO_OS_MAX)
 				return lab_err_set(err, LAB_ECONFIG,
 				                   "placement '%s': the step of a range must be a "
-				                   "number >= 1 (%s)",
-				                   text, PLACE_LIST_ALLOWED);
+				                   "number from 1 to %d (%s)",
+				                   text, LAB_TOPO_OS_MAX, PLACE_LIST_ALLOWED);
 		}
 		if (b < a)
 			return lab_err_set(err, LAB_ECONFIG,
-			                   "placement '%s': range %d-%d runs backwards (%s)", text,
-			                   a, b, PLACE_LIST_ALLOWED);
+			                   "placement '%s': range %ld-%ld runs backwards (%s)",
+			                   text, a, b, PLACE_LIST_ALLOWED);
 	}
 	if (**s != ',' && **s != '\0')
 		goto bad;
@@ -120,9 +139,10 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 	}
 	if (!strncmp(text, "node:", 5)) {
 		const char *d = text + 5;
+		long node = place_number(&d);
 		p->kind = LAB_PLACE_NODE;
-		p->node = place_number(&d);
-		if (p->node < 0 || *d || p->node >= 4096)
+		p->node = node < 0 || node >= 4096 ? -1 : (int)node;
+		if (p->node < 0 || *d)
 			return lab_err_set(err, LAB_ECONFIG,
 			                   "placement '%s': node:N takes one NUMA node number "
 			                   "(allowed node:0 .. node:4095)",
@@ -138,9 +158,10 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 			    "characters",
 			    text, sizeof(p->expr) - 1);
 		snprintf(p->expr, sizeof(p->expr), "%s", text + 5);
-		rc = lab_cpuexpr_check(p->expr, err);
+		rc = lab_cpuexpr_count(p->expr, err);
 		if (rc < 0 && err)
 			lab_err_prefix(err, "placement '%s': ", text);
+		p->nexpr = rc < 0 ? 0 : (unsigned)rc;
 		return rc < 0 ? rc : 0;
 	}
 	if (strncmp(text, "list:", 5) != 0)
@@ -169,6 +190,23 @@ void lab_placement_canon(const char *text, char *buf, size_t len)
 		snprintf(buf, len, "node:%d", p.node);
 	else
 		snprintf(buf, len, "%s", text);
+}
+
+int lab_placement_check_threads(const struct lab_placement *p, unsigned n, struct lab_err *err)
+{
+	if (p->kind == LAB_PLACE_LIST && n > p->nlist)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but the placement list has only %u CPU%s (allowed: "
+		                   "at most %u thread%s, or a longer list)",
+		                   n, p->nlist, p->nlist == 1 ? "" : "s", p->nlist,
+		                   p->nlist == 1 ? "" : "s");
+	/* As place_expr says it, but for the CPUs: there are none before a topology. */
+	if (p->kind == LAB_PLACE_EXPR && n > p->nexpr)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but the expression yields only %u CPU%s (allowed: "
+		                   "threads 1 .. %u, or a longer expression)",
+		                   n, p->nexpr, p->nexpr == 1 ? "" : "s", p->nexpr);
+	return 0;
 }
 
 /* ---- planning ---- */
@@ -329,12 +367,8 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 				                   "own CPU)",
 				                   cpu);
 	}
-	if (n > p->nlist)
-		return lab_err_set(err, LAB_ECONFIG,
-		                   "%u threads but the placement list has only %u CPU%s (allowed: "
-		                   "at most %u thread%s, or a longer list)",
-		                   n, p->nlist, p->nlist == 1 ? "" : "s", p->nlist,
-		                   p->nlist == 1 ? "" : "s");
+	if (lab_placement_check_threads(p, n, err) < 0)
+		return -LAB_ECONFIG;
 	memcpy(cpus, p->list, n * sizeof(int));
 	return 0;
 }

@@ -200,37 +200,42 @@ static void plan_point_skip(struct lab_plan *plan, struct lab_experiment *e,
 }
 
 /*
- * placement = node:N on a machine without node N: the point is skipped with the reason (unless
- * the kernel already skips it for a better one), so one config serves 1- and 2-node machines.
- * Its CPUs are the compact plan's, for the record only: nothing runs.
+ * min_cpus is more than the CPUs this process may use: the point is skipped with that reason
+ * and has no CPUs; nothing runs. What lab_topo_plan would refuse on any machine (a list or an
+ * expression of fewer CPUs than threads) is still an error: the config is wrong everywhere.
  */
-static void plan_node_missing(struct lab_plan *plan, struct lab_experiment *e,
-                              const struct lab_topo *topo, const struct lab_hparams *h,
-                              const void *kparams, unsigned n, const struct lab_err *why,
-                              struct lab_diag *d)
-{
-	struct lab_placement compact = {.kind = LAB_PLACE_COMPACT};
-	int cpus[LAB_THREADS_MAX];
-	struct lab_err err;
-
-	if (lab_topo_plan(topo, &compact, n, cpus, &err)) {
-		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, why->msg);
-		return;
-	}
-	plan_point_skip(plan, e, h, kparams, cpus, n, why->msg, d);
-}
-
-/* min_cpus is more than the CPUs this process may use: the point is skipped with that reason
- * and has no CPUs; nothing runs. */
 static void plan_short(struct lab_plan *plan, struct lab_experiment *e, const struct lab_hparams *h,
-                       const void *kparams, unsigned n, struct lab_diag *d)
+                       const struct lab_placement *place, const void *kparams, unsigned n,
+                       struct lab_diag *d)
 {
+	struct lab_err err;
 	char why[128];
 
+	if (lab_placement_check_threads(place, n, &err) < 0) {
+		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, err.msg);
+		return;
+	}
 	snprintf(why, sizeof(why),
 	         "needs at least %u CPUs (min_cpus = %u); this process may use %u", e->cpus_short,
 	         e->cpus_short, plan->env.ncpus);
 	plan_point_skip(plan, e, h, kparams, NULL, n, why, d);
+}
+
+/* The checks of a point that hold on any machine, before a skip can hide them: a team kernel
+ * cannot run on pairs. Returns false when it reported one. */
+static bool plan_placement_fits(struct lab_experiment *e, const struct lab_hparams *h,
+                                const struct lab_placement *place, struct lab_diag *d)
+{
+	char what[400];
+
+	if (place->kind != LAB_PLACE_PAIRS || (e->kernel->flags & LAB_KF_PAIRS))
+		return true;
+	snprintf(what, sizeof(what),
+	         "kernel '%s' runs a team, not CPU pairs (allowed compact, cores, scatter, "
+	         "list:...)",
+	         e->kernel->name);
+	lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h->placement, what);
+	return false;
 }
 
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
@@ -269,19 +274,13 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		n = 2;
 		h.threads = 2;
 	}
+	if (!plan_placement_fits(e, &h, &place, d))
+		return;
 	if (e->cpus_short) {
-		plan_short(plan, e, &h, kparams, n, d);
+		plan_short(plan, e, &h, &place, kparams, n, d);
 		return;
 	}
 	if (place.kind == LAB_PLACE_PAIRS) {
-		if (!(e->kernel->flags & LAB_KF_PAIRS)) {
-			snprintf(what, sizeof(what),
-			         "kernel '%s' runs a team, not CPU pairs (allowed compact, cores, "
-			         "scatter, list:...)",
-			         e->kernel->name);
-			lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h.placement, what);
-			return;
-		}
 		plan_pairs(plan, e, topo, &h, kparams, d);
 		return;
 	}
@@ -305,7 +304,10 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	}
 	int rc = lab_topo_plan(topo, &place, n, cpus, &err);
 	if (rc == -LAB_EUNSUP && place.kind == LAB_PLACE_NODE) {
-		plan_node_missing(plan, e, topo, &h, kparams, n, &err, d);
+		/* A machine without node N: skipped with the reason (unless the kernel skips it
+		 * for a better one), so one config serves 1- and 2-node machines. No CPUs: it
+		 * runs on none, and CPUs it never used would read as a placement in the results. */
+		plan_point_skip(plan, e, &h, kparams, NULL, n, err.msg, d);
 		return;
 	}
 	if (rc) {

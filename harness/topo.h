@@ -149,18 +149,27 @@ struct lab_placement {
 	unsigned nlist; /* LAB_PLACE_LIST: number of CPUs in list */
 	int list[LAB_PLACE_LIST_MAX];  /* LAB_PLACE_LIST: OS indices */
 	char expr[LAB_PLACE_EXPR_MAX]; /* LAB_PLACE_EXPR: the expression after "expr:" */
+	unsigned nexpr; /* LAB_PLACE_EXPR: the CPUs it selects, as many on any topology */
 };
 
 /*
  * Parses "compact", "cores", "scatter", "pairs", "node:N", "list:0,2,4-7" (ranges a-b,
- * a-b:step) or "expr:S0:0-3@S1:0-3" (checked for what needs no topology: lab_cpuexpr_check).
- * Returns 0, or -LAB_ECONFIG with "what is allowed" in the message.
+ * a-b:step; CPU numbers and steps up to LAB_TOPO_OS_MAX, past which no topology has a CPU) or
+ * "expr:S0:0-3@S1:0-3" (checked for what needs no topology: lab_cpuexpr_check). Returns 0, or
+ * -LAB_ECONFIG with "what is allowed" in the message.
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
 
 /* The placement text in buf as the plan records it: node:N with N in plain digits (node:00 is
  * node:0); any other text as given (a text that does not parse too: the planner reports it). */
 void lab_placement_canon(const char *text, char *buf, size_t len);
+
+/*
+ * Checks n threads on p for what fails on any topology: a list or an expression of fewer than n
+ * CPUs. Returns 0, or -LAB_ECONFIG with a message that says how many threads are allowed. For a
+ * point that is skipped before its CPUs are planned; lab_topo_plan checks the same.
+ */
+int lab_placement_check_threads(const struct lab_placement *p, unsigned n, struct lab_err *err);
 
 /*
  * Plans n threads: writes the OS CPU index of thread i to cpus[i]. Only CPUs this process may

@@ -963,6 +963,28 @@ for n in ("two", "pairs"):
 		echo "taskset -c 0 unavailable: the run on one CPU is not checked" >&2
 	fi
 	;;
+node_skip_records_no_cpus)
+	# placement = node:N on a machine without node N: the skipped points record no CPUs in
+	# lab plan, --json and run.json (they were the compact plan's, never used), and lab analyze
+	# reads them without taking them for a placement that ran on node:0's CPUs.
+	printf '[x]\nkernel = noop\nthreads = 1, 2\nplacement = node:1\n' >"$tmp/p.ini"
+	"$lab" plan --topology "synthetic:pack:1 core:2 pu:1" --json "$tmp/p.ini" >"$tmp/plan.json"
+	python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["experiments"][0]["points"]
+assert [(q["status"], q["threads"], q["cpus"]) for q in p] == [("skipped", 1, []), ("skipped", 2, [])], p' "$tmp/plan.json"
+	printf '[global]\nreps = 1\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[x]\nkernel = noop\nthreads = 1\nplacement = node:0, node:4095\n' >"$tmp/n.ini"
+	"$lab" plan "$tmp/n.ini" >"$tmp/plan"
+	grep -qE '^ +1 +threads=1 +cpus=- .*SKIPPED: placement node:4095: NUMA node 4095 has no CPU' "$tmp/plan"
+	"$lab" run "$tmp/n.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>&1
+	python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["experiments"][0]["points"]
+assert [q["status"] for q in p] == ["ok", "skipped"] and p[1]["cpus"] == [], p' "$tmp/r/run.json"
+	"$lab" analyze --no-plots "$tmp/r" >"$tmp/an" 2>"$tmp/anerr"
+	grep -q 'skipped: placement node:4095: NUMA node 4095 has no CPU' "$tmp/an"
+	if grep -q 'ran on the same CPUs' "$tmp/anerr"; then cat "$tmp/anerr" >&2; exit 1; fi
+	;;
 chapter_configs_plan)
 	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).
 	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do

@@ -220,6 +220,14 @@ LAB_TEST(syntax_errors)
 	    {"E:Q1:4", "in 'E:Q1:4': unknown domain 'Q1' ("},
 	    {"E:N:5000", "in 'E:N:5000': the expression selects more than 4096 CPUs"},
 	    {"S0:0-2000000", "in 'S0:0-2000000': cannot read index '0-2000000' ("},
+	    /* the same index of the same domain is the same CPU on any topology */
+	    {"N:0@N:0", "in 'N:0': N:0 is selected twice (each thread needs its own CPU)"},
+	    {"S0:1,1", "in 'S0:1,1': S0:1 is selected twice (each thread needs its own CPU)"},
+	    {"S0:0-3@S1:0@S00:2", "in 'S00:2': S0:2 is selected twice (each thread needs its own "
+	                          "CPU)"},
+	    {"E:N:4:2:2@N:3", "in 'N:3': N:3 is selected twice (each thread needs its own CPU)"},
+	    {"M1:5@E:M1:8:2:4", "in 'E:M1:8:2:4': M1:5 is selected twice (each thread needs its "
+	                        "own CPU)"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -229,9 +237,11 @@ LAB_TEST(syntax_errors)
 			TL__FAIL("'%s': rc %d, message\n  \"%s\"\n  want it to start \"%s\"",
 			         cases[i].expr, rc, err.msg, cases[i].msg);
 	}
-	static const char *const good[] = {"N:0",        "S0:0-3@S1:0-3", "M1:0,2,4", "C0:0-7",
-	                                   "D1:0",       "E:S0:8:2:4",    "E:N:4",    "S01:2",
-	                                   "E:S0:4:4:4", "E:S0:2@S1:0-1"};
+	static const char *const good[] = {"N:0", "S0:0-3@S1:0-3", "M1:0,2,4", "C0:0-7", "D1:0",
+	                                   "E:S0:8:2:4", "E:N:4", "S01:2", "E:S0:4:4:4",
+	                                   "E:S0:2@S1:0-1",
+	                                   /* the same CPU on some topologies, not on all */
+	                                   "N:0@S0:0", "S0:0@S1:0", "M0:0-3@C0:0-3"};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		struct lab_err err = {0};
 		if (lab_cpuexpr_check(good[i], &err) != 0)

@@ -697,6 +697,9 @@ LAB_TEST(node_placement_missing_node_skips)
 	CHECK_EQ_STR(t.plan->pts[1].reason,
 	             "placement node:1: NUMA node 1 has no CPU this process may use");
 	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=node:1");
+	/* nothing runs there: no CPUs are recorded (they were the compact plan's, never used) */
+	CHECK_EQ_U64(t.plan->pts[1].ncpus, 0);
+	CHECK_EQ_U64(t.plan->pts[1].nthreads, 2);
 	tp_free(&t);
 
 	/* The kernel's own skip reason wins over the missing node's. */
@@ -747,6 +750,49 @@ LAB_TEST(min_cpus_skips_on_smaller_machines)
 	    "p.ini:3: [x] min_cpus = 1, 2: value 1: does not sweep (allowed: one value)");
 	plan_fails_with("[x]\nkernel = fake\nmin_cpus = 0\n", NULL, 0,
 	                "p.ini:3: [x] min_cpus = 0: out of range (allowed 1 .. 1024 cpus)");
+}
+
+/* A point min_cpus skips still reports what is an error on any machine, as where it runs: a
+ * team kernel on pairs, a list or an expression of fewer CPUs than threads, a CPU an expression
+ * selects twice wherever it resolves, a CPU number past any topology's. What depends on the
+ * machine (a CPU or a domain this one lacks) is no error: the point is skipped. */
+LAB_TEST(min_cpus_skips_keep_errors_of_any_machine)
+{
+	struct tp t;
+
+	plan_fails_with("[x]\nkernel = fake\nthreads = 2\nplacement = pairs\nmin_cpus = 64\n", NULL,
+	                0,
+	                "p.ini:4: [x] placement = pairs: kernel 'fake' runs a team, not CPU pairs "
+	                "(allowed compact, cores, scatter, list:...)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 4\nplacement = list:0,1\nmin_cpus = 64\n",
+	                NULL, 0,
+	                "p.ini:4: [x] placement = list:0,1: 4 threads but the placement list has "
+	                "only 2 CPUs (allowed: at most 2 threads, or a longer list)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 4\nplacement = expr:E:N:2\nmin_cpus = 64\n",
+	                NULL, 0,
+	                "p.ini:4: [x] placement = expr:E:N:2: 4 threads but the expression "
+	                "yields only 2 CPUs (allowed: threads 1 .. 2, or a longer expression)");
+	plan_fails_with(
+	    "[x]\nkernel = fake\nthreads = 2\nplacement = expr:N:0@N:0\nmin_cpus = 64\n", NULL, 0,
+	    "p.ini:4: [x] placement = expr:N:0@N:0: in 'N:0': N:0 is selected twice "
+	    "(each thread needs its own CPU)");
+	plan_fails_with("[x]\nkernel = fake\nthreads = 1\nplacement = list:70000\nmin_cpus = 64\n",
+	                NULL, 0,
+	                "p.ini:4: [x] placement = list:70000: cpu 70000 is past the highest CPU "
+	                "number (allowed 0 .. 65535)");
+
+	/* CPU 99 and domain S7 may be there on a machine of 64 CPUs */
+	tp_build(
+	    &t,
+	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:99,100, expr:S7:0-1\nmin_cpus = "
+	    "64\n",
+	    NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 2);
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK_EQ_I64(t.plan->pts[i].state, LAB_POINT_SKIPPED);
+		CHECK_EQ_U64(t.plan->pts[i].ncpus, 0);
+	}
+	tp_free(&t);
 }
 
 /* A threads sweep with max drops the values it repeats: 1, 32, max on 32 CPUs is two points. */

@@ -327,7 +327,27 @@ LAB_TEST(placement_parse_errors)
 	CHECK_EQ_I64(lab_placement_parse("list:7-3", &p, &err), -LAB_ECONFIG);
 	CHECK(strstr(err.msg, "range 7-3 runs backwards"));
 	CHECK_EQ_I64(lab_placement_parse("list:0-8:0", &p, &err), -LAB_ECONFIG);
-	CHECK(strstr(err.msg, "the step of a range must be a number >= 1"));
+	CHECK(strstr(err.msg, "the step of a range must be a number from 1 to 65535 (allowed: "));
+	/* a step too large is said as what is allowed, not as "a number >= 1" it is */
+	CHECK_EQ_I64(lab_placement_parse("list:0-4095:18446744073709551615", &p, &err),
+	             -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "placement 'list:0-4095:18446744073709551615': the step of a range "
+	                      "must be a number from 1 to 65535 (allowed: CPU numbers N, ranges "
+	                      "A-B and A-B:STEP separated by commas, e.g. list:0,2,4-7,16-30:2)");
+	CHECK_EQ_I64(lab_placement_parse("list:0-8:65536", &p, &err), -LAB_ECONFIG);
+	CHECK(strstr(err.msg, "the step of a range must be a number from 1 to 65535"));
+	CHECK_EQ_I64(lab_placement_parse("list:0-8:65535", &p, &err), 0);
+	CHECK_EQ_I64(p.nlist, 1);
+	/* no topology has a CPU past LAB_TOPO_OS_MAX: an error on any machine */
+	CHECK_EQ_I64(lab_placement_parse("list:70000", &p, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "placement 'list:70000': cpu 70000 is past the highest CPU number "
+	                      "(allowed 0 .. 65535)");
+	CHECK_EQ_I64(lab_placement_parse("list:65530-99999999999999999999", &p, &err),
+	             -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "placement 'list:65530-99999999999999999999': cpu "
+	                      "99999999999999999999 is past the highest CPU number (allowed 0 .. "
+	                      "65535)");
+	CHECK_EQ_I64(lab_placement_parse("list:65535", &p, &err), 0);
 	CHECK_EQ_I64(lab_placement_parse("list:-1", &p, &err), -LAB_ECONFIG);
 	CHECK_EQ_I64(lab_placement_parse("list:0-1:", &p, &err), -LAB_ECONFIG);
 	CHECK_EQ_I64(lab_placement_parse("list:3,1-4", &p, &err), -LAB_ECONFIG);
