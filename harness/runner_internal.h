@@ -91,7 +91,10 @@ bool lab__runner_sample_whole(struct runner_point *p, uint64_t iters, uint64_t *
 /* The share of worker s's last sample it spent waiting for its CPU; NaN when unknown. */
 static inline double lab__runner_slot_runq(const struct runner_slot *s)
 {
-	return s->runq_ok && s->runq_span_ns ? (double)s->runq_ns / (double)s->runq_span_ns : NAN;
+	/* a share of the reads' span: at most 1 but for the clocks' granularity */
+	return s->runq_ok && s->runq_span_ns
+	           ? fmin(1.0, (double)s->runq_ns / (double)s->runq_span_ns)
+	           : NAN;
 }
 
 /* True when share is over the point's max_runq_wait (never with 1, the guard off). */
