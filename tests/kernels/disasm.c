@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tests/kernels/disasm.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,12 +397,29 @@ static bool da_pure_store(const char *mn)
 	       da_starts(m, "stos") || da_starts(m, "cvt");
 }
 
+/* Operands that only an EVEX encoding can name: registers 16-31 of xmm/ymm, a mask register. */
+static bool da_evex_only(const char *ops)
+{
+	for (const char *p = ops; (p = strchr(p, '%')); p++) {
+		if ((p[1] == 'x' || p[1] == 'y') && p[2] == 'm' && p[3] == 'm' &&
+		    strtol(p + 4, NULL, 10) >= 16)
+			return true;
+		if (p[1] == 'k' && p[2] >= '0' && p[2] <= '7' && !isalnum((unsigned char)p[3]))
+			return true;
+	}
+	return false;
+}
+
 static void da_count(const struct insn *in, bool frame, struct disasm_loop *o)
 {
 	bool fma;
 	unsigned w = da_reg_width(in->ops);
 
 	o->ninsns++;
+	if (w && in->mn[0] == 'v') {
+		o->vex++;
+		o->evex += w == 64 || da_evex_only(in->ops);
+	}
 	if (da_zeroing(in))
 		return;
 	o->width = w > o->width ? w : o->width;

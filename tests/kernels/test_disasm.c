@@ -60,6 +60,14 @@ static void dt_check_width(const char *name, int isa, const struct disasm_loop *
 		        l->packed);
 		CHECK_EQ_U64(l->packed, 0);
 	}
+	/* the instructions the name says: a global -march=x86-64-v4 made the sse2 variant AVX-512
+	 * code (vpternlogq on xmm) of the same width */
+	if ((isa == 2 && l->vex) || (isa == 3 && l->evex)) {
+		fprintf(stderr,
+		        "%s: %u VEX/EVEX-encoded, %u EVEX-only instructions in an %s loop\n", name,
+		        l->vex, l->evex, isa == 2 ? "SSE2" : "AVX2");
+		CHECK_EQ_U64(isa == 2 ? l->vex : l->evex, 0);
+	}
 	if (isa >= 2 && l->width != want[isa]) {
 		fprintf(stderr, "%s: widest register %u bytes, want %u\n", name, l->width,
 		        want[isa]);
