@@ -7,6 +7,7 @@
  * view of views.def so that those views are computed before it asks. A latency or overhead
  * series (cost_kind latency) shows no scaling metric: its note says why.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,48 @@ static int an_series_applies(const struct lab_an_view *v, const struct lab_an_da
 	return 1;
 }
 
+/* A series with the key it is shown in order by: the plan's order of its first point (point
+ * ids count the config's experiments and sweeps in order), then its name and params. */
+struct an_series_key {
+	long first;
+	const struct lab_an_series *s;
+};
+
+static int an_series_cmp(const void *x, const void *y)
+{
+	const struct an_series_key *a = x, *b = y;
+	int c;
+
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	if ((c = strcmp(a->s->experiment, b->s->experiment)))
+		return c;
+	return strcmp(a->s->params, b->s->params);
+}
+
+/* st's series in the order they are shown: the hash order they were grouped in read as noise
+ * (ch28: accumulators=8 before isa_by_size before accumulators=1). */
+static int an_series_sort(struct an_series_state *st)
+{
+	struct an_series_key *k = malloc(st->n * sizeof(*k));
+
+	if (!k)
+		return -1;
+	for (size_t i = 0; i < st->n; i++) {
+		long first = LONG_MAX;
+
+		for (size_t j = 0; j < st->s[i]->nrow; j++)
+			if (st->s[i]->row[j].pt->id >= 0 && st->s[i]->row[j].pt->id < first)
+				first = st->s[i]->row[j].pt->id;
+		k[i] = (struct an_series_key){first, st->s[i]};
+	}
+	qsort(k, st->n, sizeof(*k), an_series_cmp);
+	for (size_t i = 0; i < st->n; i++)
+		st->s[i] = k[i].s;
+	free(k);
+	return 0;
+}
+
 static int an_series_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
                              void **state, struct lab_err *err)
 {
@@ -51,10 +94,12 @@ static int an_series_compute(const struct lab_an_view *v, const struct lab_an_an
 	for (size_t i = 0; i < a->ns; i++)
 		if (!lab_an_series_hidden(a, &a->s[i]))
 			st->s[st->n++] = &a->s[i];
-	if (!st->n) {
+	if (!st->n || an_series_sort(st)) {
+		size_t n = st->n;
+
 		free(st->s);
 		free(st);
-		return 0;
+		return n ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
 	}
 	*state = st;
 	return 0;
@@ -183,8 +228,20 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 	}
 }
 
+/* Every point of s at one thread count (a chapter that compares ISAs or sizes at threads = 1):
+ * a speedup of 1 [1, 1] and "too few thread counts to fit" would only be noise. */
+static int an_one_count(const struct lab_an_series *s)
+{
+	for (size_t j = 1; j < s->nrow; j++)
+		if (s->row[j].pt->threads != s->row[0].pt->threads)
+			return 0;
+	return s->nrow > 0;
+}
+
+/* The points table; scaling: with speedup, efficiency and e(N) (not for a latency or an
+ * overhead, whose note says why, nor at one thread count). */
 static void an_series_points(struct lab_doc_section *sec, const struct lab_an_series *s,
-                             const char *unit)
+                             const char *unit, int scaling)
 {
 	struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
 
@@ -192,13 +249,13 @@ static void an_series_points(struct lab_doc_section *sec, const struct lab_an_se
 	lab_doc_col(t, "n", NULL, LAB_DOC_COUNT);
 	lab_doc_col(t, "cost", unit, LAB_DOC_INTERVAL);
 	lab_doc_col(t, "CV", "%", LAB_DOC_VALUE);
-	if (!s->latency) { /* a latency or overhead: no scaling metric (its note says why) */
+	if (scaling) {
 		lab_doc_col(t, "speedup", NULL, LAB_DOC_ESTIMATE);
 		lab_doc_col(t, "efficiency", NULL, LAB_DOC_ESTIMATE);
 		lab_doc_col(t, "e(N)", "Karp-Flatt", LAB_DOC_ESTIMATE);
 	}
 	for (size_t j = 0; j < s->nrow; j++)
-		an_series_row(sec->doc, t, &s->row[j], !s->latency);
+		an_series_row(sec->doc, t, &s->row[j], scaling);
 }
 
 /* A rate: its interval from the cost's, unbounded above when that reaches 0. */
@@ -256,10 +313,12 @@ static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_ser
 	}
 }
 
-/* 1 when the only thing s's note says is that it has too few thread counts to fit. */
+/* 1 when the only thing s's note says is that it has too few thread counts to fit (two or
+ * three: one is no scaling series at all). */
 static int an_few_counts(const struct lab_an_series *s)
 {
-	return !s->latency && strstr(s->note, "distinct thread counts") && !strchr(s->note, ';');
+	return !s->latency && strstr(s->note, "distinct thread counts") && !strchr(s->note, ';') &&
+	       !an_one_count(s);
 }
 
 /* Which level the speedups and fits of s used, when runs were involved (analyze/analysis.h). */
@@ -294,27 +353,38 @@ static void an_series_section(struct lab_doc *doc, const struct an_series_state 
 	struct lab_doc_section *sec =
 	    lab_doc_section(doc, s->experiment, *s->params ? s->params : NULL);
 	char label[160], fits[160] = "";
+	int one = an_one_count(s);
 
 	if (!sec)
 		return;
-	if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
+	if (one && !s->latency) {
+		sec->title = "points";
+		snprintf(fits, sizeof(fits), "; threads = %d only: no scaling to show",
+		         p0->threads);
+	} else if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
 		snprintf(fits, sizeof(fits),
 		         "; %zu run means in the fits (speedup intervals from run means too)",
 		         s->n_fit);
 	else if (!s->latency)
 		snprintf(fits, sizeof(fits), "; %zu samples in the fits", s->n_fit);
-	lab_doc_lead(sec, "%s scaling, cost in %s%s", s->weak ? "weak" : "strong",
-	             lab_an_cost_label(d, p0, label, sizeof(label)), fits);
-	an_series_points(sec, s, lab_an_point_unit(d, p0));
+	if (one && !s->latency)
+		lab_doc_lead(sec, "cost in %s%s", lab_an_cost_label(d, p0, label, sizeof(label)),
+		             fits);
+	else
+		lab_doc_lead(sec, "%s scaling, cost in %s%s", s->weak ? "weak" : "strong",
+		             lab_an_cost_label(d, p0, label, sizeof(label)), fits);
+	an_series_points(sec, s, lab_an_point_unit(d, p0), !s->latency && !one);
 	an_series_rates(sec, s);
 	an_series_levels(sec, s);
 	if (first && lab_an_cost_whose(d, p0))
 		lab_doc_note(sec, "cost per unit of work in %s: %s", lab_an_point_unit(d, p0),
 		             lab_an_cost_whose(d, p0));
-	an_series_level_note(sec, s);
+	if (!one)
+		an_series_level_note(sec, s);
 	/* too few thread counts to fit, and nothing else: said once for all such series (the
 	 * document's note) */
-	if (*s->note && !an_few_counts(s) && (first || strcmp(s->note, LAB_AN_LATENCY_NOTE)))
+	if (*s->note && !an_few_counts(s) && !(one && strstr(s->note, "distinct thread counts")) &&
+	    (first || strcmp(s->note, LAB_AN_LATENCY_NOTE)))
 		lab_doc_note(sec, "%s", s->note);
 	if (s->n_excluded)
 		lab_doc_note(sec,

@@ -247,8 +247,8 @@ LAB_TEST(several_configs_report_per_chapter)
 	lab_an_json_free(j);
 	REQUIRE((a = strstr(out, "-- configs/cha.ini: 1 hold, 0 fail")));
 	REQUIRE((b = strstr(out, "-- configs/chb.ini: 0 hold, 1 fail")));
-	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n\n== scaling: alpha")));
-	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n\n== scaling: beta")));
+	REQUIRE((ca = strstr(out, "=== chapter: configs/cha.ini\n\n== points: alpha")));
+	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n\n== points: beta")));
 	CHECK(a < b && b < ca && ca < cb);
 	free(out);
 }
@@ -290,7 +290,7 @@ LAB_TEST(chapter_holds_its_views_sections)
 	REQUIRE((cb = strstr(out, "=== chapter: configs/chb.ini\n")));
 	REQUIRE((st = strstr(out, "== Cost vs stride: alpha  delay_loops=0;placement=compact")));
 	CHECK(ca < st && st < cb);
-	CHECK(st < strstr(ca, "== scaling: alpha")); /* the chapter's own view, then the series */
+	CHECK(st < strstr(ca, "== points: alpha")); /* the chapter's own view, then the series */
 	free(out);
 	free(err);
 }

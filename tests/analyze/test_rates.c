@@ -155,11 +155,21 @@ LAB_TEST(cost_says_whose_time)
 	CHECK(strstr(out,
 	             "== scaling: triad  placement=compact\nstrong scaling, cost in ns/op, all "
 	             "threads together; ") != NULL);
-	CHECK(
-	    strstr(out, "== scaling: plain  placement=compact\nstrong scaling, cost in ns/op; ") !=
-	    NULL);
-	REQUIRE((copy = strstr(out, "== scaling: copy  placement=compact\nstrong scaling, cost in "
-	                            "ns/op, thread 0's units only; ")) != NULL);
+	/* one thread count: the points, no scaling said of them */
+	CHECK(strstr(out, "== points: plain  placement=compact\ncost in ns/op; threads = 1 only: "
+	                  "no scaling to show\n") != NULL);
+	REQUIRE((copy = strstr(out, "== points: copy  placement=compact\ncost in ns/op, thread 0's "
+	                            "units only; ")) != NULL);
+	{ /* no speedup of 1 [1, 1] and no "too few thread counts to fit" for one count */
+		const char *next = strstr(copy + 3, "\n== ");
+		size_t n = next ? (size_t)(next - copy) : strlen(copy);
+		char *sec = strndup(copy, n);
+
+		REQUIRE(sec);
+		CHECK(!strstr(sec, "speedup") && !strstr(sec, "efficiency") &&
+		      !strstr(sec, "thread counts"));
+		free(sec);
+	}
 	CHECK(strstr(copy, "GB/s r+w [95% CI]") != NULL);
 	CHECK(strstr(copy, "GFLOP/s") == NULL);
 	CHECK(strstr(copy, "write-alloc") == NULL);
