@@ -107,9 +107,29 @@ static size_t json_utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* The code point of the valid UTF-8 character u (n bytes) when it is one that can move or
+ * reorder text where JSON is shown (C1 controls U+0080..009F, bidi controls, the line and
+ * paragraph separators): written as \uXXXX, so a name from a results file cannot drive a
+ * terminal through `--json`. 0 for any other character. */
+static unsigned json_control_cp(const unsigned char *u, size_t n)
+{
+	unsigned cp;
+
+	if (n == 2 && u[0] == 0xC2 && u[1] <= 0x9F)
+		return u[1];
+	if (n != 3 || u[0] != 0xE2)
+		return 0;
+	cp = ((unsigned)(u[0] & 0x0F) << 12) | ((unsigned)(u[1] & 0x3F) << 6) | (u[2] & 0x3F);
+	return cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+	               (cp >= 0x2066 && cp <= 0x2069)
+	           ? cp
+	           : 0;
+}
+
 void lab_json_write_string(FILE *f, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	unsigned cp;
 
 	fputc('"', f);
 	while (*u) {
@@ -119,12 +139,17 @@ void lab_json_write_string(FILE *f, const char *s)
 		/* one fwrite per run of bytes that pass as they are: a call per byte was a fifth of
 		 * the analyzer's time on large data sets */
 		while (*u >= 0x20 && *u != '"' && *u != '\\' && *u != 0x7f &&
-		       (n = json_utf8_len(u)))
+		       (n = json_utf8_len(u)) && !json_control_cp(u, n))
 			u += n;
 		if (u > run)
 			fwrite(run, 1, (size_t)(u - run), f);
 		if (!*u)
 			break;
+		if (*u >= 0x80 && (n = json_utf8_len(u)) && (cp = json_control_cp(u, n))) {
+			fprintf(f, "\\u%04x", cp);
+			u += n;
+			continue;
+		}
 		if (*u == '"' || *u == '\\')
 			fprintf(f, "\\%c", *u);
 		else if (*u == '\n')

@@ -34,6 +34,10 @@ static void json_strings(struct lab_json *j)
 	lab_json_str(j, NULL, "bad \xFF \xC0\xAF \xED\xA0\x80"); /* not UTF-8 */
 	lab_json_str(j, NULL, "ctl \x01\x7f\r\n\t\"\\");
 	lab_json_str(j, NULL, "cut \xE2\x82");
+	/* C1 CSI, RLO, LRI, the line separator: escaped, so --json cannot drive a terminal */
+	lab_json_str(j, NULL,
+	             "c1 \xC2\x9B"
+	             "2J \xE2\x80\xAE \xE2\x81\xA6 \xE2\x80\xA8 \xC2\xA0");
 	lab_json_arr_close(j);
 }
 
@@ -45,7 +49,8 @@ LAB_TEST(json_always_valid_utf8)
 	CHECK_EQ_STR(s, "[\n  \"ok \xC3\xA9 \xE2\x82\xAC\",\n"
 	                "  \"bad \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\",\n"
 	                "  \"ctl \\u0001\\u007f\\r\\n\\t\\\"\\\\\",\n"
-	                "  \"cut \\ufffd\\ufffd\"\n]\n");
+	                "  \"cut \\ufffd\\ufffd\",\n"
+	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \xC2\xA0\"\n]\n");
 	free(s);
 }
 
