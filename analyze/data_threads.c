@@ -101,6 +101,16 @@ static int an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_t
 	    (rc = an_threads_num(r, 7, &work, 0, err)) ||
 	    (runq_col >= 0 && (rc = an_threads_num(r, (size_t)runq_col, &runq, 1, err))))
 		return rc;
+	/* nanoseconds of CLOCK_MONOTONIC: 0 .. 2^63 and in order (an end_ns of 1e308 printed a
+	 * thread 1e300 times slower than another) */
+	if (!(start >= 0 && end <= 9223372036854775807.0 && end >= start))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: start_ns, end_ns = '%s', '%s': allowed: nanoseconds "
+		                   "0 .. 2^63, the end not before the start",
+		                   r->path, r->line, r->field[5], r->field[6]);
+	if (!(work >= 0))
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: work = '%s': allowed: a count >= 0",
+		                   r->path, r->line, r->field[7]);
 	if (!isnan(runq) && !lab_an_domain_allows(LAB_AN_DOM_UNIT, 0, runq))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: %s = '%s': allowed: a share from 0 to 1, or empty",

@@ -315,6 +315,12 @@ LAB_TEST(threads_csv_nonfinite_refused)
 	    {"0,0,0,0,0,100,1100,10,1.7e308\n",
 	     "threads.csv:2: runq_wait = '1.7e308': allowed: a share from 0 to 1, or empty"},
 	    {"0,0,0,0,0,100,1100,10,-0.1\n", "runq_wait = '-0.1': allowed: a share from 0 to 1"},
+	    /* an end of 1e308 made a thread 1e300 times slower than its team */
+	    {"0,0,0,0,0,100,1e308,10,\n",
+	     "threads.csv:2: start_ns, end_ns = '100', '1e308': allowed: nanoseconds 0 .. 2^63"},
+	    {"0,0,0,0,0,1100,100,10,\n", "end_ns = '1100', '100': allowed"},
+	    {"0,0,0,0,0,-5,100,10,\n", "end_ns = '-5', '100': allowed"},
+	    {"0,0,0,0,0,100,1100,-10,\n", "threads.csv:2: work = '-10': allowed: a count >= 0"},
 	};
 	char text[512], msg[512];
 
