@@ -32,7 +32,28 @@ struct an_samples {
 	char *params, *canon;
 	const char *dupkey; /* in canon: a key it names twice (dupkey_len bytes), or NULL */
 	size_t dupkey_len;
+	const char *badpair; /* canon's pair value when it names no two CPUs, or NULL */
+	char pairbuf[64];
 };
+
+/* A "pair" param (c2c's CPU pair) is absent or two different CPU numbers 0 .. 65535 as A-B:
+ * 4294967297-1 read as the pair 1-1, 0-2000000000 as a grid of 2e9 CPUs. The value, cut to
+ * len, in buf either way. */
+static int an_pair_ok(const char *canon, char *buf, size_t len)
+{
+	unsigned long a, b;
+	size_t na, nb;
+
+	if (!lab_an_params_get(canon, "pair", buf, len))
+		return 1;
+	na = strspn(buf, "0123456789");
+	nb = na && buf[na] == '-' ? strspn(buf + na + 1, "0123456789") : 0;
+	if (!nb || buf[na + 1 + nb] || na > 5 || nb > 5)
+		return 0;
+	a = strtoul(buf, NULL, 10);
+	b = strtoul(buf + na + 1, NULL, 10);
+	return a <= 65535 && b <= 65535 && a != b;
+}
 
 /* The params of the row, sorted (lab_an_params_canon, kept for the rows after it); NULL when
  * memory runs out. */
@@ -48,6 +69,8 @@ static const char *an_samples_params(struct an_samples *s, const char *params)
 	s->dupkey_len = s->canon ? lab_an_params_dupkey(s->canon, &s->dupkey) : 0;
 	if (!s->dupkey_len)
 		s->dupkey = NULL;
+	s->badpair =
+	    s->canon && !an_pair_ok(s->canon, s->pairbuf, sizeof(s->pairbuf)) ? s->pairbuf : NULL;
 	return s->canon;
 }
 
@@ -214,6 +237,11 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	params = an_samples_params(s, f[LAB_SCOL_PARAMS]);
 	if (!params)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (s->badpair)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: params pair = '%s': allowed: two different CPU numbers "
+		                   "0 .. 65535 as A-B (what placement = pairs plans)",
+		                   r->path, r->line, s->badpair);
 	if (s->dupkey) /* which value would count? run.json refuses a key twice, as here */
 		return lab_err_set(
 		    err, LAB_EDATA,

@@ -319,6 +319,15 @@ LAB_TEST(samples_agree_with_run_json)
 	    {LR_HEADER "e,0,noop,lock=mcs;lock=clh;placement=compact,2,0,1000,10,op,0.01,0\n", "",
 	     "R/samples.csv:2: params = 'lock=mcs;lock=clh;placement=compact': key 'lock' twice, "
 	     "allowed: each key once"},
+	    /* c2c's CPU pair: a 32-bit wrap read 4294967297-1 as the pair 1-1 */
+	    {LR_HEADER "e,0,noop,pair=4294967297-1;placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "R/samples.csv:2: params pair = '4294967297-1': allowed: two different CPU numbers "
+	     "0 .. 65535 as A-B"},
+	    {LR_HEADER "e,0,noop,pair=3-3;placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "params pair = '3-3': allowed"},
+	    {LR_HEADER "e,0,noop,pair=0-70000;placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "params pair = '0-70000': allowed"},
+	    {LR_HEADER "e,0,noop,pair=0-1;placement=compact,2,0,1000,10,op,0.01,0\n", "", NULL},
 	};
 	char point[512], msg[1024], *run;
 
