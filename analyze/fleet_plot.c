@@ -35,16 +35,19 @@ static int fleet_cmp_threads(const void *a, const void *b)
 	return (x->threads > y->threads) - (x->threads < y->threads);
 }
 
-/* Host h's points of the series of p, sorted by threads, into out (at most max); the count. */
-static size_t fleet_series_points(const struct lab_an_fleet_host *h, const struct lab_an_point *p,
-                                  const struct lab_an_point **out, size_t max)
+/* Host h's points of the series of p (of d), sorted by threads, into out (at most max); the
+ * count. A host whose points measured another quantity (unit, kernel, scope) is not drawn on
+ * the series' axis. */
+static size_t fleet_series_points(const struct lab_an_fleet_host *h, const struct lab_an_data *d,
+                                  const struct lab_an_point *p, const struct lab_an_point **out,
+                                  size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; h->ok && i < h->d.npt && n < max; i++) {
 		const struct lab_an_point *q = &h->d.pt[i];
 		if (q->st.n && !strcmp(q->experiment, p->experiment) &&
-		    !strcmp(q->params, p->params))
+		    !strcmp(q->params, p->params) && lab_an_fleet_same_quantity(d, p, &h->d, q))
 			out[n++] = q;
 	}
 	qsort(out, n, sizeof(*out), fleet_cmp_threads);
@@ -63,7 +66,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	char unit[160];
 
 	for (size_t k = 0; k < v->n && !any; k++)
-		any = fleet_series_points(&v->h[k], s->p, pts, 512);
+		any = fleet_series_points(&v->h[k], &v->h[s->host].d, s->p, pts, 512);
 	if (!any) /* gnuplot stops on a plot with nothing to draw */
 		return 1;
 	if (!(dat = lab_an_open(&wdat, pdir, base, "dat", err)))
@@ -77,7 +80,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	lab_an_gp_str(gp, lab_an_cost_label(&v->h[s->host].d, s->p, unit, sizeof(unit)));
 	fputs(" noenhanced\nset offsets 0.2, 0.2, 0, 0\nplot ", gp);
 	for (size_t k = 0; k < v->n; k++) {
-		size_t n = fleet_series_points(&v->h[k], s->p, pts, 512);
+		size_t n = fleet_series_points(&v->h[k], &v->h[s->host].d, s->p, pts, 512);
 		if (!n)
 			continue;
 		fprintf(dat, "%s# host %s: threads mean ci95_lo ci95_hi\n", block ? "\n\n" : "",

@@ -127,22 +127,32 @@ void lab_an_fleet_view_free(struct lab_an_fleet_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+int lab_an_fleet_same_quantity(const struct lab_an_data *d, const struct lab_an_point *p,
+                               const struct lab_an_data *e, const struct lab_an_point *q)
+{
+	return (!p->kernel || !q->kernel || !strcmp(p->kernel, q->kernel)) &&
+	       !strcmp(lab_an_point_unit(d, p), lab_an_point_unit(e, q)) &&
+	       lab_an_cost_scope(d, p->experiment) == lab_an_cost_scope(e, q->experiment);
+}
+
 const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
+                                              const struct lab_an_data *d,
                                               const struct lab_an_point *p)
 {
 	for (size_t i = 0; h->ok && i < h->d.npt; i++) {
 		const struct lab_an_point *q = &h->d.pt[i];
 		if (q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
-		    !strcmp(q->params, p->params))
+		    !strcmp(q->params, p->params) && lab_an_fleet_same_quantity(d, p, &h->d, q))
 			return q;
 	}
 	return NULL;
 }
 
-size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_point *p)
+size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_data *d,
+                          const struct lab_an_point *p)
 {
 	for (size_t i = 0; i < v->n; i++)
-		if (lab_an_fleet_match(&v->h[i], p))
+		if (lab_an_fleet_match(&v->h[i], d, p))
 			return i;
 	return v->n;
 }
@@ -186,7 +196,7 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 	lab_json_str(w, "cost_whose", lab_an_cost_whose(&h0->d, p));
 	lab_json_arr_open(w, "hosts");
 	for (size_t k = 0; k < v->n; k++) {
-		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
+		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], &h0->d, p);
 		lab_json_obj_open(w, NULL);
 		lab_json_str(w, "node", v->h[k].node);
 		lab_json_str(w, "status", q ? q->status : "absent");
@@ -214,7 +224,7 @@ void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f)
 	for (size_t i = 0; i < v->n; i++)
 		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
 			const struct lab_an_point *p = &v->h[i].d.pt[j];
-			if (lab_an_fleet_first(v, p) == i)
+			if (lab_an_fleet_first(v, &v->h[i].d, p) == i)
 				fleet_json_point(&w, v, &v->h[i], p);
 		}
 	lab_json_arr_close(&w);

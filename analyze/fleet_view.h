@@ -47,12 +47,23 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
                            struct lab_an_fleet_view *v, struct lab_err *err);
 void lab_an_fleet_view_free(struct lab_an_fleet_view *v);
 
-/* The point of host h matching p (same experiment, params and threads), or NULL. */
+/* The point of host h matching p of data d (same experiment, params and threads, and the same
+ * quantity: kernel, unit of work and whose time the cost is), or NULL. A host whose point
+ * measured another quantity has its own row: 8 ns/acquire beside 8025 ns/byte under one
+ * header compared nothing. */
 const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
+                                              const struct lab_an_data *d,
                                               const struct lab_an_point *p);
 
-/* The first loaded host's index that holds a point like p, for listing each point once. */
-size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_point *p);
+/* Points p (of d) and q (of e) measure one quantity: kernel, unit of work and whose time the
+ * cost is alike. */
+int lab_an_fleet_same_quantity(const struct lab_an_data *d, const struct lab_an_point *p,
+                               const struct lab_an_data *e, const struct lab_an_point *q);
+
+/* The first loaded host's index that holds a point like p (of data d), for listing each point
+ * once. */
+size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_data *d,
+                          const struct lab_an_point *p);
 
 /* Writes the view as one JSON document ("lab.fleet-analysis/1") to f. */
 void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f);

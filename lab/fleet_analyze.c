@@ -91,7 +91,7 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 	for (size_t i = 0; i < v->n; i++)
 		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
 			const struct lab_an_point *p = &v->h[i].d.pt[j];
-			if (lab_an_fleet_first(v, p) != i)
+			if (lab_an_fleet_first(v, &v->h[i].d, p) != i)
 				continue;
 			fputs("  ", stdout);
 			lab_fleet_put(stdout, p->experiment);
@@ -101,7 +101,8 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 			lab_fleet_put(stdout, lab_an_cost_label(&v->h[i].d, p, unit, sizeof(unit)));
 			fputs(")\n", stdout);
 			for (size_t k = 0; k < v->n; k++) {
-				const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], p);
+				const struct lab_an_point *q =
+				    lab_an_fleet_match(&v->h[k], &v->h[i].d, p);
 				if (!q || !q->st.n)
 					printf("    %-16s -\n", v->h[k].node);
 				else

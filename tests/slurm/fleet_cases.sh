@@ -106,6 +106,44 @@ PY
 	expect 1 "host h3: a symbolic link" "$lab" analyze "$tmp/f" --no-plots
 	[ ! -e "$tmp/elsewhere/summary.csv" ] || fail "analyzed through the link h3"
 	;;
+analyze_other_quantity)
+	# h2 measured [contend] in bytes, h1 in ops: not one quantity, so not one row (8 ns/op
+	# beside 8000 ns/byte under one header compared nothing) and not one plot axis.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	sed -i 's/^\(contend,.*\),op,/\1,byte,/' "$tmp/f/h2/samples.csv"
+	python3 - "$tmp/f/h2/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["experiments"]:
+    if e["name"] == "contend":
+        e["work_unit"] = "byte"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}
+JSON
+	"$lab" analyze "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+units = {}
+for p in a["points"]:
+    measured = [h["node"] for h in p["hosts"] if h["n"] > 0]
+    if p["experiment"] == "contend":
+        assert len(measured) <= 1, p  # each quantity its own row
+        units.setdefault(p["unit"], set()).update(measured)
+    else:
+        assert sorted(measured) == ["h1", "h2"], p
+assert units == {"ns/op": {"h1"}, "ns/byte": {"h2"}}, units
+PY
+	for gp in "$tmp"/f/plots/fleet-*contend*.gp; do
+		[ "$(grep -c "title 'h" "$gp")" = 1 ] || fail "$gp draws two quantities on one axis"
+	done
+	;;
 cpu_refusal)
 	# A 1-CPU task of a Slurm job (faked by its variables) asked for 2 threads: refused, and
 	# the message says which job gave how many CPUs and what to submit instead.
