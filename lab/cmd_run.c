@@ -253,6 +253,35 @@ static void run_report_load(const struct run_console *con)
 }
 
 /* Prints how the run ended, once, and tells the truth about what was kept. */
+/* s as one word a shell reads back (the "next:" line is pasted): as it is when every byte is
+ * plain, else in single quotes ('my dir', 'o;touch X' ran touch); control bytes escaped as in
+ * every message. */
+static void run_put_word(const char *s)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                            "0123456789_./:@%+=,-";
+
+	if (*s && !s[strspn(s, plain)]) {
+		lab_opts_puts_escaped(stdout, s);
+		return;
+	}
+	putchar('\'');
+	for (const char *q = s; *q;) { /* runs between quotes whole: UTF-8 stays UTF-8 */
+		size_t n = strcspn(q, "'");
+		char *run = strndup(q, n);
+
+		if (run)
+			lab_opts_puts_escaped(stdout, run);
+		free(run);
+		q += n;
+		if (*q == '\'') {
+			fputs("'\\''", stdout);
+			q++;
+		}
+	}
+	putchar('\'');
+}
+
 static void run_report(const struct run_console *con, const char *self, const char *dir, int rc,
                        const struct lab_err *err, int crc, const struct lab_err *cerr)
 {
@@ -283,9 +312,9 @@ static void run_report(const struct run_console *con, const char *self, const ch
 	/* The binary as the user called it (build/lab/lab from the source tree), so the line
 	 * works from where they are; plain `lab` when it came from the PATH. */
 	printf("next: ");
-	lab_opts_puts_escaped(stdout, self && strchr(self, '/') ? self : "lab");
+	run_put_word(self && strchr(self, '/') ? self : "lab");
 	fputs(" analyze ", stdout);
-	lab_opts_puts_escaped(stdout, dir);
+	run_put_word(dir);
 	putchar('\n');
 }
 

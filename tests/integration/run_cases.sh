@@ -22,6 +22,16 @@ interrupt_run() {
 }
 
 case $case in
+next_line_quoted)
+	# The "next:" line is pasted into a shell: a directory with a blank, a ';' or a quote is
+	# one quoted word ('o;touch X' ran touch).
+	printf '[x]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/n.ini"
+	"$lab" run "$tmp/n.ini" -o "$tmp/a b;touch X'y" --no-progress >"$tmp/out" 2>"$tmp/err"
+	line=$(grep '^next: ' "$tmp/out")
+	[ "$line" = "next: $lab analyze '$tmp/a b;touch X'\\''y'" ] || { echo "got: $line"; exit 1; }
+	(cd "$tmp" && eval "${line#next: }" >/dev/null 2>&1) || { echo "pasted line failed"; exit 1; }
+	[ ! -e "$tmp/X" ] && [ -f "$tmp/a b;touch X'y/summary.csv" ] || { echo "not one word"; exit 1; }
+	;;
 quick)
 	# The built-in quick config: every kernel, threads 1..max.
 	"$lab" run --set global.retry_flagged=0 -o "$tmp/q" --no-progress >"$tmp/out" 2>"$tmp/err"
