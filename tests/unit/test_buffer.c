@@ -57,6 +57,28 @@ LAB_TEST(bad_size_or_alignment)
 	CHECK(strstr(err.msg, "power-of-two alignment") != NULL);
 }
 
+/* A buffer past the memory left is refused before anything is mapped or touched (size = 8G on
+ * a 4 GiB machine ended in the OOM killer or swapping, not in a reason). */
+LAB_TEST(buffer_past_available_memory_refused)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+	struct lab_buf b;
+	struct lab_err err = {0};
+
+	while (f && fgets(line, sizeof(line), f) && sscanf(line, "MemAvailable: %llu kB", &kb) != 1)
+		;
+	if (f)
+		fclose(f);
+	if (!kb)
+		SKIP("no MemAvailable in /proc/meminfo");
+	CHECK_EQ_I64(lab_buf_alloc(&b, (size_t)kb * 1024 * 2, NULL, &err), -LAB_ENOMEM);
+	CHECK(b.p == NULL);
+	CHECK(strstr(err.msg, "of memory available (MemAvailable); allowed: a smaller size") !=
+	      NULL);
+}
+
 struct toucher {
 	struct lab_buf *b;
 	size_t offset, len;
