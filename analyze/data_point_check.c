@@ -238,6 +238,13 @@ static int an_prec_check(const char *path, const struct lab_an_json *jp, struct 
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%zu: \"%s\": allowed: a whole number 0 .. %.0f",
 			                   path, v->line, counts[i], LAB_AN_COUNT_MAX);
+	if (lab_an_json_num(jp, LAB_KEY_RUNS, 0) >
+	    lab_an_json_num(jp, LAB_KEY_RUNS_PLANNED, INFINITY))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: \"%s\": allowed: at most \"%s\" (a point gets no more "
+		                   "runs than planned)",
+		                   path, lab_an_json_get(jp, LAB_KEY_RUNS)->line, LAB_KEY_RUNS,
+		                   LAB_KEY_RUNS_PLANNED);
 	for (size_t i = 0; i < 2; i++)
 		if (an_bool_bad(v = lab_an_json_get(jp, bools[i])))
 			return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: true or false",

@@ -202,6 +202,23 @@ static int an_run_unique(const char *path, long *ids, size_t n, struct lab_err *
 	return 0;
 }
 
+/* Member key of experiment x, when there, is one of the n names (a work_scope of "everyone"
+ * or 5 was read as absent: the cost's label lost whose time it is without a word). */
+static int an_run_enum(const char *path, const struct lab_an_json *x, const char *key,
+                       const char *const *names, size_t n, struct lab_err *err)
+{
+	const struct lab_an_json *v = lab_an_json_get(x, key);
+
+	for (size_t i = 0; v && v->type == LAB_AN_JSON_STR && i < n; i++)
+		if (!strcmp(v->str, names[i]))
+			return 0;
+	if (!v)
+		return 0;
+	return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: %s%s%s%s%s", path, v->line,
+	                   key, names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "",
+	                   n > 2 ? ", " : "", n > 2 ? names[2] : "");
+}
+
 static int an_run_experiment(struct lab_an_data *d, const char *path, const struct lab_an_json *x,
                              long **ids, size_t *nid, size_t *cap, struct lab_err *err)
 {
@@ -216,6 +233,11 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	if (pts && pts->type != LAB_AN_JSON_ARR)
 		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an array", path,
 		                   pts->line, LAB_KEY_POINTS);
+	if ((rc = an_run_enum(path, x, LAB_KEY_WORK_SCOPE,
+	                      (const char *const[])LAB_WORK_SCOPE_NAMES, 3, err)) ||
+	    (rc = an_run_enum(path, x, LAB_KEY_COST_KIND, (const char *const[])LAB_COST_KIND_NAMES,
+	                      2, err)))
+		return rc;
 	if (lab_an_exp_find(d, name) != (size_t)-1)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: experiment '%s' again, allowed: each name once", path,

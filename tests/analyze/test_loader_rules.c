@@ -347,3 +347,38 @@ LAB_TEST(samples_agree_with_run_json)
 		free(run);
 	}
 }
+
+/* An experiment's work_scope and cost_kind are names the run side writes (a work_scope of
+ * "everyone" or 5 was read as absent), and a point gets no more runs than planned. */
+LAB_TEST(run_json_enums_and_runs_checked)
+{
+	static const struct {
+		const char *exp, *pt, *want;
+	} c[] = {
+	    {"\"work_scope\": \"everyone\",", "",
+	     "R/run.json:2: \"work_scope\": allowed: team, shared, one"},
+	    {"\"work_scope\": 5,", "", "\"work_scope\": allowed: team, shared, one"},
+	    {"\"cost_kind\": \"speed\",", "", "\"cost_kind\": allowed: work, latency"},
+	    {"", ", \"runs\": 3, \"runs_planned\": 2",
+	     "\"runs\": allowed: at most \"runs_planned\""},
+	    {"\"work_scope\": \"shared\", \"cost_kind\": \"latency\",",
+	     ", \"runs\": 2, \"runs_planned\": 2", NULL},
+	};
+	char msg[1024], *run;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		if (asprintf(&run,
+		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", %s\n"
+		             "\"points\": [{\"point\": 0, \"threads\": 2, \"placement\": "
+		             "\"compact\", \"status\": \"ok\"%s}]}]}\n",
+		             c[i].exp, c[i].pt) < 0)
+			testlib_fail();
+		int rc = lr_load(LR_ROWS, run, msg, sizeof(msg));
+		if (!c[i].want && rc)
+			TL__FAIL("case %zu refused: %s", i, msg);
+		else if (c[i].want && (rc != -LAB_EDATA || !strstr(msg, c[i].want)))
+			TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, c[i].want);
+		free(run);
+	}
+}
