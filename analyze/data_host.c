@@ -13,6 +13,13 @@
 /* The largest whole number a double holds exactly. */
 #define AN_HOST_WHOLE_MAX 9007199254740992.0
 
+/* v is a whole number in [lo, hi]. */
+static int an_whole_in(const struct lab_an_json *v, double lo, double hi)
+{
+	return v->type == LAB_AN_JSON_NUM && v->num >= lo && v->num <= hi &&
+	       v->num == floor(v->num);
+}
+
 /* The member key of o is absent (when optional) or a whole number in [lo, hi]. */
 static int an_host_whole(const struct lab_an_json *o, const char *key, int optional, double lo,
                          double hi, const struct lab_an_json **at)
@@ -20,10 +27,7 @@ static int an_host_whole(const struct lab_an_json *o, const char *key, int optio
 	const struct lab_an_json *v = lab_an_json_get(o, key);
 
 	*at = v ? v : o;
-	if (!v)
-		return optional;
-	return v->type == LAB_AN_JSON_NUM && v->num >= lo && v->num <= hi &&
-	       v->num == floor(v->num);
+	return v ? an_whole_in(v, lo, hi) : optional;
 }
 
 /* One entry of host.topology.caches (harness/prov.c writes them): level 1 ..
@@ -63,12 +67,43 @@ static int an_cache_check(const char *path, const struct lab_an_json *c, unsigne
 	return 0;
 }
 
+/* host.topology.numa_distances (the firmware's SLIT, as hwloc reports it): n rows of n whole
+ * distances 1 .. 65535 (10 is a node's own). 1e308 gave a remote-to-local ratio of 0, and a
+ * 1 x 1 table stood beside a 2-node matrix. */
+static int an_distances_check(const char *path, const struct lab_an_json *m, struct lab_err *err)
+{
+	if (!m)
+		return 0;
+	for (size_t i = 0; m->type == LAB_AN_JSON_ARR && i < m->n; i++) {
+		const struct lab_an_json *r = &m->items[i];
+
+		if (r->type != LAB_AN_JSON_ARR || r->n != m->n)
+			break;
+		for (size_t j = 0; j < r->n; j++)
+			if (!an_whole_in(&r->items[j], 1, 65535))
+				return lab_err_set(
+				    err, LAB_EDATA,
+				    "%s:%zu: host.topology.numa_distances: allowed: whole "
+				    "distances 1 .. 65535",
+				    path, r->items[j].line);
+		if (i + 1 == m->n)
+			return 0;
+	}
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: host.topology.numa_distances: allowed: n rows of n distances, "
+	                   "a row per NUMA node",
+	                   path, m->line);
+}
+
 int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struct lab_err *err)
 {
-	const struct lab_an_json *c =
-	    lab_an_json_get(lab_an_json_get(lab_an_json_get(run, "host"), "topology"), "caches");
+	const struct lab_an_json *topo = lab_an_json_get(lab_an_json_get(run, "host"), "topology");
+	const struct lab_an_json *c = lab_an_json_get(topo, "caches");
 	unsigned seen = 0;
-	int rc = 0;
+	int rc = an_distances_check(path, lab_an_json_get(topo, "numa_distances"), err);
+
+	if (rc)
+		return rc;
 
 	if (c && c->type != LAB_AN_JSON_ARR)
 		return lab_err_set(err, LAB_EDATA,

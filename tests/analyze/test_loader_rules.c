@@ -382,3 +382,33 @@ LAB_TEST(run_json_enums_and_runs_checked)
 		free(run);
 	}
 }
+
+/* host.topology.numa_distances is the firmware's table as hwloc reports it: square, whole
+ * distances (1e308 gave a remote-to-local ratio of 0; a 1 x 1 table stood beside a 2-node
+ * matrix only where it was square). */
+LAB_TEST(numa_distances_checked)
+{
+	static const struct {
+		const char *table, *want;
+	} c[] = {
+	    {"[[10, 1e308], [1e308, 10]]",
+	     "host.topology.numa_distances: allowed: whole distances 1 .. 65535"},
+	    {"[[10, 20], [20]]", "host.topology.numa_distances: allowed: n rows of n distances"},
+	    {"[[10, 0.5], [20, 10]]", "allowed: whole distances"},
+	    {"{}", "allowed: n rows of n distances"},
+	    {"[[10, 21], [21, 10]]", NULL},
+	};
+	char top[256], msg[1024], *run;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"numa_distances\": %s}},",
+		         c[i].table);
+		run = lr_run(top, LR_PT "\"status\": \"ok\"}");
+		int rc = lr_load(LR_ROWS, run, msg, sizeof(msg));
+		if (!c[i].want && rc)
+			TL__FAIL("case %zu refused: %s", i, msg);
+		else if (c[i].want && (rc != -LAB_EDATA || !strstr(msg, c[i].want)))
+			TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, c[i].want);
+		free(run);
+	}
+}
