@@ -158,12 +158,19 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 }
 
 /* The '>' ending the markup that opens at c (a quoted value may hold one; a comment ends at
- * "-->"), or NULL; *line counts the newlines passed. */
+ * "-->", a declaration or processing instruction at "?>", quotes in it or not: an apostrophe
+ * in the XML declaration, which hwloc skips, made this read 30,000 nested objects as one
+ * quoted value), or NULL; *line counts the newlines passed. */
 static const char *topo_xml_tag_end(const char *c, unsigned *line)
 {
 	bool comment = !strncmp(c, "<!--", 4);
 	char q = 0;
 
+	if (c[1] == '?') {
+		for (c += 2; *c && strncmp(c, "?>", 2); c++)
+			*line += *c == '\n';
+		return *c ? c + 1 : NULL;
+	}
 	for (c += comment ? 4 : 1; *c; c++) {
 		if (*c == '\n')
 			(*line)++;
@@ -192,12 +199,25 @@ static int topo_xml_depth_check(const char *path, const char *xml, struct lab_er
 		if (*c != '<')
 			continue;
 		unsigned at = line;
+
+		/* CDATA or an internal DTD subset hold '>' and quotes a simple reader would take
+		 * for markup; no topology file has them */
+		if (c[1] == '!' && strncmp(c, "<!--", 4) && strncmp(c, "<!DOCTYPE", 9))
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s:%u: markup '<!%.8s': allowed: elements, comments, the "
+			    "XML declaration and a DOCTYPE",
+			    path, at, c + 2);
 		const char *end = topo_xml_tag_end(c, &line);
 		/* declarations, comments and closing tags nest nothing */
 		bool elem = c[1] != '/' && c[1] != '?' && c[1] != '!';
 
-		if (!end)
-			break;
+		if (!end) /* what follows is unread here: hwloc must not read it either */
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s:%u: markup not closed (a '<' without its '>', or a quote "
+			    "without its end): allowed: well-formed XML",
+			    path, at);
 		if (elem && depth >= LAB_TOPO_XML_DEPTH_MAX)
 			return lab_err_set(err, LAB_ETOPO,
 			                   "%s:%u: objects nested more than %d deep (allowed: at "
