@@ -84,11 +84,12 @@ int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struc
 
 /* ---- data_lessons.c ---- */
 
-/* Checks run.json's "lessons" (ls; NULL when absent): an array of objects, each with a name a
- * config may give (each once), a claim and an expr that parse and that a config may state
- * (lab_lesson_check; no speedup at threads=1), the claim alike to the expr but for selector
- * values. Returns 0 or -LAB_EDATA with FILE:LINE and what is allowed (-LAB_ENOMEM). */
-int lab_an_run_lessons_check(const char *path, const struct lab_an_json *ls, struct lab_err *err);
+/* Checks run.json's "lessons" (run is run.json; none: nothing to check): an array of objects,
+ * each with a name a config may give (each once), a claim and an expr that parse and that a
+ * config may state (lab_lesson_check; no speedup at threads=1), the claim alike to the expr but
+ * for the form of selector values (machine values checked against run.json's host). Returns 0
+ * or -LAB_EDATA with FILE:LINE and what is allowed (-LAB_ENOMEM). */
+int lab_an_run_lessons_check(const char *path, const struct lab_an_json *run, struct lab_err *err);
 
 /* ---- the loaders ---- */
 

@@ -19,6 +19,7 @@
 #include "analyze/data_int.h"
 #include "analyze/index.h"
 #include "harness/lessons.h"
+#include "harness/record_schema.h"
 #include "harness/units.h"
 
 /* Two numbers of a claim and its canonical form: the planner prints them with %.15g. */
@@ -55,63 +56,130 @@ static int an_read_bool(const char *s)
 	return -1;
 }
 
-/* A value the planner computes from the machine: a cache size (L1/2, l3*4) or threads = max.
- * The analyzer cannot redo it; the expr holds the result. */
-static int an_machine_value(const char *key, const char *claim, const char *expr)
+/* Where a claim is checked: run.json (its host's caches and CPUs) and the experiment named. */
+struct an_lctx {
+	const struct lab_an_json *run;
+	const char *experiment;
+};
+
+/* The bytes of the level's cache in run.json's host table, or 0 when it lists none. */
+static double an_cache_bytes(const struct lab_an_json *run, int level)
 {
+	const struct lab_an_json *c =
+	    lab_an_json_get(lab_an_json_get(lab_an_json_get(run, "host"), "topology"), "caches");
+
+	for (size_t i = 0; c && c->type == LAB_AN_JSON_ARR && i < c->n; i++)
+		if (lab_an_json_num(&c->items[i], "level", 0) == level)
+			return lab_an_json_num(&c->items[i], "size", 0);
+	return 0;
+}
+
+/* What the planner made of threads = max for the experiment: the CPUs the run could use
+ * (host.topology.cpus_allowed), or its min_cpus where that was more (the points are skipped and
+ * the sweep expands as on a machine of min_cpus CPUs). */
+static int an_threads_max(const struct an_lctx *x, double v)
+{
+	const struct lab_an_json *cpus = lab_an_json_get(
+	    lab_an_json_get(lab_an_json_get(x->run, "host"), "topology"), "cpus_allowed");
+	const struct lab_an_json *exps = lab_an_json_get(x->run, LAB_KEY_EXPERIMENTS);
+	double n = cpus && cpus->type == LAB_AN_JSON_ARR ? (double)cpus->n : NAN;
+
+	if (v == n)
+		return 1;
+	for (size_t i = 0; exps && exps->type == LAB_AN_JSON_ARR && i < exps->n; i++) {
+		const char *name = lab_an_json_str(&exps->items[i], LAB_KEY_NAME);
+		const struct lab_an_json *m = lab_an_json_get(
+		    lab_an_json_get(lab_an_json_get(&exps->items[i], "resolved"), "min_cpus"),
+		    "value");
+
+		if (name && !strcmp(name, x->experiment) && m && m->type == LAB_AN_JSON_STR)
+			return strtod(m->str, NULL) == v && v > n;
+	}
+	return 0;
+}
+
+/* A value the planner computes from the machine: a cache size (L1/2, l3*4) from run.json's
+ * cache table, or threads = max from its CPUs; -1 when claim is no such value. */
+static int an_machine_value(const struct an_lctx *x, const char *key, const char *claim,
+                            const char *expr)
+{
+	double e = an_read_units(expr, lab_size_suffixes), base, k = 1;
+
 	if (!strcmp(key, "threads") && !strcmp(claim, "max"))
-		return expr[0] && strspn(expr, "0123456789") == strlen(expr);
+		return expr[0] && strspn(expr, "0123456789") == strlen(expr) &&
+		       an_threads_max(x, e);
 	if ((claim[0] != 'L' && claim[0] != 'l') || claim[1] < '1' || claim[1] > '5')
-		return 0;
+		return -1;
 	if (claim[2] && (!strchr("*/", claim[2]) || !claim[3] ||
 	                 strspn(claim + 3, "0123456789") != strlen(claim + 3)))
+		return -1;
+	if (claim[2])
+		k = strtod(claim + 3, NULL);
+	if (!(base = an_cache_bytes(x->run, claim[1] - '0')) || !(k >= 1))
 		return 0;
-	return !isnan(an_read_units(expr, lab_size_suffixes));
+	return e == (claim[2] == '*' ? base * k : claim[2] == '/' ? floor(base / k) : base);
 }
 
 /* A selector value of the claim and the expr's: the same text, or the same value written as
- * the planner writes it (its canonical form: 4096 as 4K, 10K as 10000 for a count, 1000ns as
- * 1us, yes as true, node:00 as node:0), or one the planner computes from the machine (L1/2, max).
- * Anything else names other points (threads=1 for threads=2, lock=mcs for lock=ticket,
- * node:0 for node:1): refused. */
-static int an_value_same(const char *key, const char *claim, const char *expr)
+ * the planner writes it, or the one it computed from the machine (L1/2, max), checked against
+ * run.json's host. The planner writes a size with its largest exact binary suffix (4096 as 4K;
+ * plain digits only for a size no whole K), a count in plain digits (a lesson's count takes no
+ * K: 1000 for a count, 1024 for a size), a duration with its unit (1000ns as 1us), a boolean as
+ * true or false, a node as node:N. Anything else names other points (threads=1 for
+ * threads=2, lock=mcs for lock=ticket, stride=1000 for stride=1K): refused. */
+static int an_value_same(const struct an_lctx *x, const char *key, const char *claim,
+                         const char *expr)
 {
-	const struct lab_unit_suffix *const tables[] = {lab_size_suffixes, lab_count_suffixes,
-	                                                lab_duration_suffixes};
+	size_t ne = lab_unit_decimal_len(expr);
+	double c, e;
 	int b;
 
-	if (!strcmp(claim, expr) || an_machine_value(key, claim, expr))
+	if (!strcmp(claim, expr))
 		return 1;
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		double c = an_read_units(claim, tables[i]), e = an_read_units(expr, tables[i]);
+	if ((b = an_machine_value(x, key, claim, expr)) >= 0)
+		return b;
+	if (ne && expr[ne] && !isnan(e = an_read_units(expr, lab_duration_suffixes)))
+		return an_read_units(claim, lab_duration_suffixes) == e;
+	if (ne && expr[ne] && !isnan(e = an_read_units(expr, lab_size_suffixes)))
+		return an_read_units(claim, lab_size_suffixes) == e;
+	if (ne && !expr[ne]) { /* plain digits: a count, or a size of no whole K */
+		size_t nc = lab_unit_decimal_len(claim);
 
-		if (!isnan(c) && c == e)
-			return 1;
+		c = an_read_units(claim, lab_size_suffixes);
+		e = strtod(expr, NULL);
+		if (nc && (!claim[nc] || !strcmp(claim + nc, "B")))
+			return c == e;
+		return c == e && fmod(c, 1024) != 0;
 	}
 	if ((b = an_read_bool(claim)) >= 0 && b == an_read_bool(expr))
 		return 1;
 	if (!strcmp(key, "placement") && !strncmp(claim, "node:", 5) && !strncmp(expr, "node:", 5))
-		return an_value_same("", claim + 5, expr + 5);
+		return strspn(claim + 5, "0123456789") == strlen(claim + 5) && claim[5] &&
+		       strspn(expr + 5, "0123456789") == strlen(expr + 5) && expr[5] &&
+		       strtod(claim + 5, NULL) == strtod(expr + 5, NULL);
 	return 0;
 }
 
 /* Two selectors alike but for the form of their values: experiment, keys and their order, and
  * values that are not different quantities. */
-static int an_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
+static int an_sel_same(const struct lab_an_json *run, const struct lab_lesson_sel *a,
+                       const struct lab_lesson_sel *b)
 {
+	struct an_lctx x = {run, a->experiment};
+
 	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
 		return 0;
 	for (unsigned i = 0; i < a->nparam; i++)
 		if (strcmp(a->key[i], b->key[i]) ||
-		    !an_value_same(a->key[i], a->value[i], b->value[i]))
+		    !an_value_same(&x, a->key[i], a->value[i], b->value[i]))
 			return 0;
 	return 1;
 }
 
 /* Node i of claim a says what node j of claim b says, selector values aside. Recursion as deep
  * as the tree, at most LAB_LESSON_NODES_MAX. */
-static int an_node_same(const struct lab_lesson_claim *a, int i, const struct lab_lesson_claim *b,
-                        int j)
+static int an_node_same(const struct lab_an_json *run, const struct lab_lesson_claim *a, int i,
+                        const struct lab_lesson_claim *b, int j)
 {
 	const struct lab_lesson_node *x = &a->node[i], *y = &b->node[j];
 
@@ -125,11 +193,11 @@ static int an_node_same(const struct lab_lesson_claim *a, int i, const struct la
 	case LAB_LESSON_SPEEDUP:
 	case LAB_LESSON_METRIC:
 		return (x->op != LAB_LESSON_METRIC || !strcmp(x->metric, y->metric)) &&
-		       an_sel_same(&a->sel[x->sel], &b->sel[y->sel]);
+		       an_sel_same(run, &a->sel[x->sel], &b->sel[y->sel]);
 	case LAB_LESSON_NEG:
-		return an_node_same(a, x->a, b, y->a);
+		return an_node_same(run, a, x->a, b, y->a);
 	default:
-		return an_node_same(a, x->a, b, y->a) && an_node_same(a, x->b, b, y->b);
+		return an_node_same(run, a, x->a, b, y->a) && an_node_same(run, a, x->b, b, y->b);
 	}
 }
 
@@ -195,9 +263,9 @@ static int an_lesson_parse(const char *path, const struct lab_an_json *jl, const
 
 /* One lesson entry: an object whose members a config could have written, claim and expr alike
  * but for selector values. c and e are scratch claims (large: on the heap). */
-static int an_lesson_check(const char *path, const struct lab_an_json *jl,
-                           struct lab_lesson_claim *c, struct lab_lesson_claim *e,
-                           struct lab_err *err)
+static int an_lesson_check(const char *path, const struct lab_an_json *run,
+                           const struct lab_an_json *jl, struct lab_lesson_claim *c,
+                           struct lab_lesson_claim *e, struct lab_err *err)
 {
 	const char *name;
 	unsigned col;
@@ -221,8 +289,8 @@ static int an_lesson_check(const char *path, const struct lab_an_json *jl,
 		    "baseline is the same point at threads=1)",
 		    path, lab_an_json_get(jl, "expr")->line, name, col);
 	else if (!(rc = an_lesson_parse(path, jl, name, "claim", 0, c, err)) &&
-	         (c->cmp != e->cmp || !an_node_same(c, c->lhs, e, e->lhs) ||
-	          !an_node_same(c, c->rhs, e, e->rhs)))
+	         (c->cmp != e->cmp || !an_node_same(run, c, c->lhs, e, e->lhs) ||
+	          !an_node_same(run, c, c->rhs, e, e->rhs)))
 		rc =
 		    lab_err_set(err, LAB_EDATA,
 		                "%s:%zu: lesson '%s': \"claim\" and \"expr\" say different things, "
@@ -251,8 +319,9 @@ static int an_lesson_once(const char *path, struct lab_an_strset *names,
 	return 0;
 }
 
-int lab_an_run_lessons_check(const char *path, const struct lab_an_json *ls, struct lab_err *err)
+int lab_an_run_lessons_check(const char *path, const struct lab_an_json *run, struct lab_err *err)
 {
+	const struct lab_an_json *ls = lab_an_json_get(run, "lessons");
 	struct lab_lesson_claim *c = calloc(2, sizeof(*c));
 	struct lab_an_strset names = {0}; /* borrowed from run.json */
 	int rc = 0;
@@ -263,7 +332,7 @@ int lab_an_run_lessons_check(const char *path, const struct lab_an_json *ls, str
 	else if (!c)
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && ls && i < ls->n; i++)
-		if (!(rc = an_lesson_check(path, &ls->items[i], &c[0], &c[1], err)))
+		if (!(rc = an_lesson_check(path, run, &ls->items[i], &c[0], &c[1], err)))
 			rc = an_lesson_once(path, &names, &ls->items[i], err);
 	lab_an_strset_free(&names);
 	free(c);

@@ -343,7 +343,7 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 	if (!rc)
 		rc = lab_an_run_host_check(path, d->run, err);
 	if (!rc)
-		rc = lab_an_run_lessons_check(path, lab_an_json_get(d->run, "lessons"), err);
+		rc = lab_an_run_lessons_check(path, d->run, err);
 	if (!rc)
 		an_run_short_warn(d, path);
 	free(ids);

@@ -17,10 +17,11 @@
 # `inline` that the linker could merge with a baseline copy.
 # lab_isa_flags(OUT ISA COMPILER_ID): the flags of one ISA for a compiler (GNU or Clang), so
 # the isa tests can build the same files with another compiler than the configured one.
-# On x86 every ISA's flags start from -march=x86-64: the file's options come after
+# On x86 every vector ISA's flags start from -march=x86-64: the file's options come after
 # CMAKE_C_FLAGS, so a -march=x86-64-v4 given for the whole build no longer makes the "sse2"
 # variant AVX-512 code (it did: vpternlogq in stream_sse2, xmm16-31 in simd_avx2) while the lab
-# labels and compares it as SSE2.
+# labels and compares it as SSE2. scalar keeps the build's flags (one lane whatever the
+# encoding; test_isa checks it adds no vector ISA to them).
 function(lab_isa_flags out isa compiler)
   set(base)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
@@ -30,9 +31,9 @@ function(lab_isa_flags out isa compiler)
     set(flags)
   elseif(isa STREQUAL "scalar")
     if(compiler MATCHES "Clang")
-      set(flags ${base} -fno-vectorize -fno-slp-vectorize)
+      set(flags -fno-vectorize -fno-slp-vectorize)
     else()
-      set(flags ${base} -fno-tree-vectorize -fno-tree-slp-vectorize)
+      set(flags -fno-tree-vectorize -fno-tree-slp-vectorize)
     endif()
   elseif(isa STREQUAL "sse2")
     set(flags ${base} -msse2)

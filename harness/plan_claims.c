@@ -157,6 +157,18 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		    near ? near : "", near ? "'?)" : "", e->kernel->name);
 		return -1;
 	}
+	/* the analyzer reads a lesson's values back without the kernels' key types: a count in
+	 * plain digits, so 1K cannot mean 1000 here and 1024 for a size there */
+	const char *v = sel->value[i];
+	size_t digits = strspn(v, "0123456789.");
+	if (p->type == LAB_PT_U64 && digits && v[digits] && strchr("KkMG", v[digits])) {
+		lab__plan_claim_error(x,
+		                      "column %u: %s=%s: a count in a lesson is written in digits "
+		                      "(allowed: e.g. %s=1000, not 1K: K is 1000 for a count, 1024 "
+		                      "for a size)",
+		                      sel->col, sel->key[i], v, sel->key[i]);
+		return -1;
+	}
 	int n = lab_sweep_expand(p, sel->value[i], &x->plan->env, &vals, &err);
 	if (n != 1) {
 		lab__plan_claim_error(x, "column %u: %s=%s: %s", sel->col, sel->key[i],

@@ -238,6 +238,17 @@ LAB_TEST(selector_kernel_key_is_explained)
 	              "keys of kernel 'fake')");
 }
 
+/* A count in a lesson is written in digits: the analyzer reads the values back without the
+ * keys' types, and K is 1000 for a count, 1024 for a size. threads = 1000 still reads. */
+LAB_TEST(selector_count_in_digits)
+{
+	tl_fails_with(
+	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = cost(x: threads=1K) > 0\n", NULL, 0,
+	    "a.ini:5: [lessons] l: column 6: threads=1K: a count in a lesson is written in "
+	    "digits (allowed: e.g. threads=1000, not 1K: K is 1000 for a count, 1024 for "
+	    "a size)");
+}
+
 /* A claim that measures nothing is refused at its line (lab_lesson_check). */
 LAB_TEST(claims_that_measure_nothing_are_refused)
 {
