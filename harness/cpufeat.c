@@ -16,7 +16,7 @@ static const struct {
 } cpu_deps[] = {
 #define CPU_AVX512_ANY                                                                             \
 	(LAB_CPU_AVX512F | LAB_CPU_AVX512BW | LAB_CPU_AVX512DQ | LAB_CPU_AVX512VL |                \
-	 LAB_CPU_AVX512VNNI)
+	 LAB_CPU_AVX512VNNI | LAB_CPU_AVX512VBMI)
     {LAB_CPU_SSE2, LAB_CPU_ALL},
     {LAB_CPU_SSE42, LAB_CPU_ALL & ~LAB_CPU_SSE2},
     {LAB_CPU_AVX, LAB_CPU_ALL & ~(LAB_CPU_SSE2 | LAB_CPU_SSE42 | LAB_CPU_POPCNT)},
@@ -34,7 +34,7 @@ static const struct {
     {LAB_CPU_FMA, "fma"},           {LAB_CPU_AVX512F, "avx512f"},
     {LAB_CPU_AVX512BW, "avx512bw"}, {LAB_CPU_AVX512DQ, "avx512dq"},
     {LAB_CPU_AVX512VL, "avx512vl"}, {LAB_CPU_AVX512VNNI, "avx512vnni"},
-    {LAB_CPU_POPCNT, "popcnt"},
+    {LAB_CPU_POPCNT, "popcnt"},     {LAB_CPU_AVX512VBMI, "avx512vbmi"},
 };
 
 #define CPU_NNAMES (sizeof(cpu_names) / sizeof(cpu_names[0]))
@@ -79,6 +79,7 @@ unsigned lab_cpu_detect(void)
 	f |= b & bit_AVX512DQ ? LAB_CPU_AVX512DQ : 0;
 	f |= b & bit_AVX512VL ? LAB_CPU_AVX512VL : 0;
 	f |= c & (1u << 11) ? LAB_CPU_AVX512VNNI : 0; /* CPUID.7.0:ECX.AVX512_VNNI */
+	f |= c & (1u << 1) ? LAB_CPU_AVX512VBMI : 0;  /* CPUID.7.0:ECX.AVX512_VBMI */
 	return f;
 }
 

@@ -42,4 +42,7 @@ const unsigned lab_simd_auto_needs = 0
 #ifdef __AVX512VNNI__
                                      | LAB_CPU_AVX512VNNI
 #endif
+#ifdef __AVX512VBMI__
+                                     | LAB_CPU_AVX512VBMI
+#endif
     ;
