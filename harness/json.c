@@ -108,7 +108,7 @@ static size_t json_utf8_len(const unsigned char *s)
 }
 
 /* The code point of the valid UTF-8 character u (n bytes) when it is one that can move or
- * reorder text where JSON is shown (C1 controls U+0080..009F, bidi controls, the line and
+ * reorder text where JSON is shown (C1 controls U+0080..009F, bidi marks and controls, the line and
  * paragraph separators): written as \uXXXX, so a name from a results file cannot drive a
  * terminal through `--json`. 0 for any other character. */
 static unsigned json_control_cp(const unsigned char *u, size_t n)
@@ -117,6 +117,8 @@ static unsigned json_control_cp(const unsigned char *u, size_t n)
 
 	if (n == 2 && u[0] == 0xC2 && u[1] <= 0x9F)
 		return u[1];
+	if (n == 2 && u[0] == 0xD8 && u[1] == 0x9C) /* U+061C ARABIC LETTER MARK */
+		return 0x061C;
 	if (n != 3 || u[0] != 0xE2)
 		return 0;
 	cp = ((unsigned)(u[0] & 0x0F) << 12) | ((unsigned)(u[1] & 0x3F) << 6) | (u[2] & 0x3F);

@@ -27,11 +27,12 @@ static size_t esc_utf8_len(unsigned char b, unsigned char *lo, unsigned char *hi
 	return 0;
 }
 
-/* C1 controls, and the bidi embeddings, overrides and isolates ("Trojan Source"). */
+/* C1 controls, the bidi marks, embeddings, overrides and isolates ("Trojan Source"), and the
+ * line and paragraph separators. */
 static bool esc_code_escaped(unsigned cp)
 {
-	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 enum lab_esc_kind lab_esc_classify(const unsigned char *s, size_t n, bool at_end, size_t *len,

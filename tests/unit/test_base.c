@@ -37,7 +37,7 @@ static void json_strings(struct lab_json *j)
 	/* C1 CSI, RLO, LRI, the line separator: escaped, so --json cannot drive a terminal */
 	lab_json_str(j, NULL,
 	             "c1 \xC2\x9B"
-	             "2J \xE2\x80\xAE \xE2\x81\xA6 \xE2\x80\xA8 \xC2\xA0");
+	             "2J \xE2\x80\xAE \xE2\x81\xA6 \xE2\x80\xA8 \xD8\x9C \xE2\x80\x8E \xC2\xA0");
 	lab_json_arr_close(j);
 }
 
@@ -50,7 +50,7 @@ LAB_TEST(json_always_valid_utf8)
 	                "  \"bad \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\",\n"
 	                "  \"ctl \\u0001\\u007f\\r\\n\\t\\\"\\\\\",\n"
 	                "  \"cut \\ufffd\\ufffd\",\n"
-	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \xC2\xA0\"\n]\n");
+	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \\u061c \\u200e \xC2\xA0\"\n]\n");
 	free(s);
 }
 
