@@ -254,18 +254,34 @@ static void run_report_load(const struct run_console *con)
 
 /* Prints how the run ended, once, and tells the truth about what was kept. */
 /* s as one word a shell reads back (the "next:" line is pasted): as it is when every byte is
- * plain, else in single quotes ('my dir', 'o;touch X' ran touch); control bytes escaped as in
- * every message. */
+ * plain, else in single quotes ('my dir': 'o;touch X' ran touch), or as $'...' where it holds
+ * control bytes ('a\nb' in quotes is another directory's name); ./ before a leading '-' (an
+ * option when pasted). */
 static void run_put_word(const char *s)
 {
 	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	                            "0123456789_./:@%+=,-";
+	const char *dot = *s == '-' ? "./" : "";
+	bool ctl = false;
 
+	for (const char *q = s; *q; q++)
+		ctl |= (unsigned char)*q < 0x20 || *q == 0x7f;
 	if (*s && !s[strspn(s, plain)]) {
+		fputs(dot, stdout);
 		lab_opts_puts_escaped(stdout, s);
 		return;
 	}
-	putchar('\'');
+	if (ctl) { /* bash's ANSI-C quoting: every byte said */
+		printf("$'%s", dot);
+		for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+			if (*q < 0x20 || *q >= 0x7f || *q == '\'' || *q == '\\')
+				printf("\\x%02x", *q);
+			else
+				putchar(*q);
+		putchar('\'');
+		return;
+	}
+	printf("'%s", dot);
 	for (const char *q = s; *q;) { /* runs between quotes whole: UTF-8 stays UTF-8 */
 		size_t n = strcspn(q, "'");
 		char *run = strndup(q, n);

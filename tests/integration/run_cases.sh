@@ -31,6 +31,13 @@ next_line_quoted)
 	[ "$line" = "next: $lab analyze '$tmp/a b;touch X'\\''y'" ] || { echo "got: $line"; exit 1; }
 	(cd "$tmp" && eval "${line#next: }" >/dev/null 2>&1) || { echo "pasted line failed"; exit 1; }
 	[ ! -e "$tmp/X" ] && [ -f "$tmp/a b;touch X'y/summary.csv" ] || { echo "not one word"; exit 1; }
+	# a leading '-' would be an option; a newline in quotes is another name: $'...'
+	for d in -x "$(printf 'n\nl')"; do
+		(cd "$tmp" && "$lab" run "$tmp/n.ini" -o "$d" --no-progress >"$tmp/out" 2>"$tmp/err")
+		line=$(grep '^next: ' "$tmp/out")
+		(cd "$tmp" && eval "${line#next: }" >/dev/null 2>&1) || { echo "pasted '$line' failed"; exit 1; }
+		[ -f "$tmp/$d/summary.csv" ] || { echo "'$line' analyzed another directory"; exit 1; }
+	done
 	;;
 quick)
 	# The built-in quick config: every kernel, threads 1..max.
