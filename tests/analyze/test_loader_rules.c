@@ -83,6 +83,20 @@ static void lr_expect(int ok, const char *top, const char *points, const char *w
 	free(run);
 }
 
+/* Case i: R with these rows and run (freed here) loads when want is NULL, else is refused
+ * with a message holding want. */
+static void lr_case(size_t i, const char *rows, char *run, const char *want)
+{
+	char msg[1024];
+	int rc = lr_load(rows, run, msg, sizeof(msg));
+
+	if (!want && rc)
+		TL__FAIL("case %zu refused: %s", i, msg);
+	else if (want && (rc != -LAB_EDATA || !strstr(msg, want)))
+		TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, want);
+	free(run);
+}
+
 #define LR_PT "{\"point\": 0, \"threads\": 2, \"params\": {}, \"placement\": \"compact\", "
 
 /* A key twice in one object was read as its first value (Python's json takes the last): a
@@ -329,7 +343,7 @@ LAB_TEST(samples_agree_with_run_json)
 	     "params pair = '0-70000': allowed"},
 	    {LR_HEADER "e,0,noop,pair=0-1;placement=compact,2,0,1000,10,op,0.01,0\n", "", NULL},
 	};
-	char point[512], msg[1024], *run;
+	char point[512], *run;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		snprintf(point, sizeof(point), pt0, c[i].params);
@@ -339,12 +353,7 @@ LAB_TEST(samples_agree_with_run_json)
 		             "\"work_unit\": \"op\", \"points\": [\n%s]}]}\n",
 		             point) < 0)
 			testlib_fail();
-		int rc = lr_load(c[i].rows, run, msg, sizeof(msg));
-		if (!c[i].want && rc)
-			TL__FAIL("case %zu refused: %s", i, msg);
-		else if (c[i].want && (rc != -LAB_EDATA || !strstr(msg, c[i].want)))
-			TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, c[i].want);
-		free(run);
+		lr_case(i, c[i].rows, run, c[i].want);
 	}
 }
 
@@ -364,7 +373,7 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	    {"\"work_scope\": \"shared\", \"cost_kind\": \"latency\",",
 	     ", \"runs\": 2, \"runs_planned\": 2", NULL},
 	};
-	char msg[1024], *run;
+	char *run;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		if (asprintf(&run,
@@ -374,12 +383,7 @@ LAB_TEST(run_json_enums_and_runs_checked)
 		             "\"compact\", \"status\": \"ok\"%s}]}]}\n",
 		             c[i].exp, c[i].pt) < 0)
 			testlib_fail();
-		int rc = lr_load(LR_ROWS, run, msg, sizeof(msg));
-		if (!c[i].want && rc)
-			TL__FAIL("case %zu refused: %s", i, msg);
-		else if (c[i].want && (rc != -LAB_EDATA || !strstr(msg, c[i].want)))
-			TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, c[i].want);
-		free(run);
+		lr_case(i, LR_ROWS, run, c[i].want);
 	}
 }
 
@@ -398,17 +402,12 @@ LAB_TEST(numa_distances_checked)
 	    {"{}", "allowed: n rows of n distances"},
 	    {"[[10, 21], [21, 10]]", NULL},
 	};
-	char top[256], msg[1024], *run;
+	char top[256], *run;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"numa_distances\": %s}},",
 		         c[i].table);
 		run = lr_run(top, LR_PT "\"status\": \"ok\"}");
-		int rc = lr_load(LR_ROWS, run, msg, sizeof(msg));
-		if (!c[i].want && rc)
-			TL__FAIL("case %zu refused: %s", i, msg);
-		else if (c[i].want && (rc != -LAB_EDATA || !strstr(msg, c[i].want)))
-			TL__FAIL("case %zu: '%s' lacks '%s'", i, msg, c[i].want);
-		free(run);
+		lr_case(i, LR_ROWS, run, c[i].want);
 	}
 }
