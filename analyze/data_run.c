@@ -97,14 +97,14 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 	    (strncmp(p->unit, "ns/", 3) || strcmp(p->unit + 3, unit)))
 		same = -2;
 	if (same <= 0) {
-		static const char *const what[] = {"threads and params", "kernel", "unit of work"};
-		return lab_err_set(
-		    err, LAB_EDATA,
-		    "%s:%zu: point %ld of [%s]: its %s differ from samples.csv:%zu's "
-		    "(threads = %d, params '%s'), allowed: the same point in both "
-		    "files",
-		    path, jp->line, p->id, p->experiment, what[-same], p->line, p->threads,
-		    p->params);
+		static const char *const what[] = {"threads and params differ", "kernel differs",
+		                                   "unit of work differs"};
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld of [%s]: its %s from samples.csv:%zu's "
+		                   "(threads = %d, params '%s'), allowed: the same point in both "
+		                   "files",
+		                   path, jp->line, p->id, p->experiment, what[-same], p->line,
+		                   p->threads, p->params);
 	}
 	if (d->run_status && !strcmp(d->run_status, "complete") && status &&
 	    !strcmp(status, "ok") && !isnan(reps) && (double)p->n > reps)
