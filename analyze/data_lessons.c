@@ -145,8 +145,10 @@ static int an_value_same(const struct an_lctx *x, const char *key, const char *c
 	if (ne && !expr[ne]) { /* plain digits: a count, or a size of no whole K */
 		size_t nc = lab_unit_decimal_len(claim);
 
-		c = an_read_units(claim, lab_size_suffixes);
 		e = strtod(expr, NULL);
+		if (!isnan(c = an_read_units(claim, lab_duration_suffixes)))
+			return c == e && e == 0; /* a duration of 0 is written 0 */
+		c = an_read_units(claim, lab_size_suffixes);
 		if (nc && (!claim[nc] || !strcmp(claim + nc, "B")))
 			return c == e;
 		return c == e && fmod(c, 1024) != 0;

@@ -195,6 +195,8 @@ LAB_TEST(lessons_canonical_forms_accepted)
 	    {"size=1MiB", "size=1M", 1},
 	    {"size=0.5K", "size=512", 1},
 	    {"size=100B", "size=100", 1},
+	    {"cs=0ns", "cs=0", 1},
+	    {"cs=1ns", "cs=1", 0},
 	    /* a count is written in digits: 1K is 1000 for a count and 1024 for a size */
 	    {"stride=1K", "stride=1000", 0},
 	    {"delay_loops=1K", "delay_loops=1024", 0},
