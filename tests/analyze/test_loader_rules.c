@@ -299,14 +299,16 @@ LAB_TEST(overflowing_spread_has_no_interval)
 	free(err);
 }
 
+#define LR_PT0                                                                                     \
+	"{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", "                              \
+	"\"status\": \"ok\", \"reps\": 2, \"params\": {%s}}"
+
 /* samples.csv and run.json describe the same points: rows relabelled (other params, threads,
  * kernel or unit of work than run.json's point), added (more samples than a complete run
  * counted: a narrower interval), of a point run.json's experiment does not list, or naming a
  * key twice were analyzed as if measured. Each is a data error naming where. */
 LAB_TEST(samples_agree_with_run_json)
 {
-	static const char *const pt0 = "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", "
-	                               "\"status\": \"ok\", \"reps\": 2, \"params\": {%s}}";
 	static const struct {
 		const char *rows, *params, *want;
 	} c[] = {
@@ -346,7 +348,7 @@ LAB_TEST(samples_agree_with_run_json)
 	char point[512], *run;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		snprintf(point, sizeof(point), pt0, c[i].params);
+		snprintf(point, sizeof(point), LR_PT0, c[i].params);
 		if (asprintf(&run,
 		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
 		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
