@@ -40,6 +40,8 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto nomem;
 	if (d->run && (rc = lab_an_threads_load(d, path, err)))
 		goto out;
+	if (lab_an_points_plan_order(d))
+		goto nomem;
 	if (!d->unit && !(d->unit = lab_an_strdup("ns/unit")))
 		goto nomem;
 	goto out;

@@ -48,6 +48,9 @@ size_t lab_an_params_dupkey(const char *canon, const char **key);
  * the last hit so rows grouped by point cost O(1). NULL when memory runs out. */
 struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, long id, int threads,
                                        const char *params, size_t *hint);
+/* The points ordered by id (the plan's order), equal ids as they were read; the lookups follow.
+ * Returns 0, or -1 out of memory. */
+int lab_an_points_plan_order(struct lab_an_data *d);
 /* The first point loaded with (experiment, id), or NULL. */
 struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id);
 /* The index in run.json's experiments of the one named experiment, or (size_t)-1; and the

@@ -310,3 +310,56 @@ int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e)
 {
 	return lab_an_index_add(&d->ix_exp, lab_an_hash_str(LAB_AN_HASH_INIT, experiment), e);
 }
+
+struct an_order {
+	long id;
+	size_t at; /* the place it was read in: equal ids keep their order */
+};
+
+static int an_order_cmp(const void *a, const void *b)
+{
+	const struct an_order *x = a, *y = b;
+
+	if (x->id != y->id)
+		return (x->id > y->id) - (x->id < y->id);
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The points in the plan's order (point ids count the config's experiments and sweeps in order),
+ * not in the order their first sample was taken (the runner interleaves them), and the lookups
+ * rebuilt over the new places. O(n log n). Returns 0 or -1 out of memory. */
+int lab_an_points_plan_order(struct lab_an_data *d)
+{
+	struct an_order *o;
+	struct lab_an_point *pt;
+	size_t i;
+
+	for (i = 1; i < d->npt && d->pt[i - 1].id <= d->pt[i].id; i++)
+		;
+	if (i >= d->npt)
+		return 0;
+	if (!(o = malloc(d->npt * sizeof(*o))) || !(pt = malloc(d->npt * sizeof(*pt)))) {
+		free(o);
+		return -1;
+	}
+	for (i = 0; i < d->npt; i++)
+		o[i] = (struct an_order){d->pt[i].id, i};
+	qsort(o, d->npt, sizeof(*o), an_order_cmp);
+	for (i = 0; i < d->npt; i++)
+		pt[i] = d->pt[o[i].at];
+	memcpy(d->pt, pt, d->npt * sizeof(*pt));
+	free(pt);
+	free(o);
+	lab_an_index_free(&d->ix_point);
+	lab_an_index_free(&d->ix_id);
+	for (i = 0; i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+		struct an_point_key k = {d, p->experiment, p->params, p->id, p->threads};
+
+		if (lab_an_index_add(&d->ix_point, an_point_hash(&k), i) ||
+		    (!lab_an_point_by_id(d, p->experiment, p->id) &&
+		     lab_an_index_add(&d->ix_id, an_id_hash(p->experiment, p->id), i)))
+			return -1;
+	}
+	return 0;
+}

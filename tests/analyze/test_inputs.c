@@ -11,6 +11,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/data.h"
+#include "analyze/data_int.h"
 #include "harness/record_schema.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
@@ -440,4 +441,27 @@ LAB_TEST(many_distinct_points_grouped)
 	lab_an_data_free(&d);
 	free(text);
 	free(run);
+}
+
+/* Points come in the plan's order (their ids), not the order their first samples were taken in
+ * (the runner interleaves points), and every lookup still finds its point after the move. */
+LAB_TEST(points_in_plan_order)
+{
+	static const char text[] = UT_HEADER "e,2,noop,placement=compact,1,0,1000,10,op,0,0\n"
+	                                     "e,0,noop,placement=compact,1,0,1000,10,op,0,0\n"
+	                                     "e,1,noop,placement=compact,2,0,1000,10,op,0,0\n"
+	                                     "e,2,noop,placement=compact,1,1,3000,10,op,0,0\n"
+	                                     "e,0,noop,placement=compact,1,1,2000,10,op,0,0\n";
+	struct lab_an_data d;
+	struct lab_err err = {0};
+
+	REQUIRE(lab_an_data_load_dir(&d, ut_results(text, sizeof(text) - 1, "{}"), &err) == 0);
+	REQUIRE(d.npt == 3);
+	for (long i = 0; i < 3; i++) {
+		CHECK_EQ_U64((size_t)d.pt[i].id, (size_t)i);
+		CHECK(lab_an_point_by_id(&d, "e", i) == &d.pt[i]);
+	}
+	CHECK_EQ_U64(d.pt[0].n, 2); /* rows still with their own point */
+	CHECK(d.pt[0].cost[1] == 200 && d.pt[2].cost[1] == 300 && d.pt[1].threads == 2);
+	lab_an_data_free(&d);
 }
