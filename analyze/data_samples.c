@@ -274,7 +274,21 @@ static int an_cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Metric columns need a name, and each name once: a value must not be read under two names. */
+/* 1 when name is a metric column's: 1..64 letters, digits and '_' (what kernels declare and the
+ * counter columns are), none of the fixed columns' names. */
+static int an_metric_name_ok(const char *name)
+{
+	char fixed[] = "," LAB_SAMPLES_COLUMNS "," LAB_COL_RUN ",", key[80];
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	if (!n || name[n] || n > 64)
+		return 0;
+	snprintf(key, sizeof(key), ",%s,", name);
+	return !strstr(fixed, key);
+}
+
+/* Metric columns need a plain name, and each name once: a value must not be read under two
+ * names, and a name goes into the outputs' headers. */
 static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	char **sorted = malloc((d->nmetric + 1) * sizeof(*sorted));
@@ -283,10 +297,12 @@ static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_e
 	if (!sorted)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	for (size_t m = 0; m < d->nmetric && !rc; m++)
-		if (!*d->metric_name[m])
-			rc = lab_err_set(err, LAB_EDATA,
-			                 "%s:1: column %zu has no name, allowed: a metric name",
-			                 path, LAB_SAMPLES_NCOLUMNS + m + 1);
+		if (!an_metric_name_ok(d->metric_name[m]))
+			rc = lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:1: column %zu = '%.64s': allowed: a metric name of 1 .. 64 "
+			    "letters, digits and '_', not a name of the fixed columns",
+			    path, LAB_SAMPLES_NCOLUMNS + m + 1, d->metric_name[m]);
 	memcpy(sorted, d->metric_name, d->nmetric * sizeof(*sorted));
 	qsort(sorted, d->nmetric, sizeof(*sorted), an_cmp_name);
 	for (size_t m = 1; m < d->nmetric && !rc; m++)

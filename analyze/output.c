@@ -10,6 +10,7 @@
 #include "analyze/jsonw.h"
 #include "analyze/levels_out.h"
 #include "analyze/modes.h"
+#include "analyze/render/render.h"
 #include "analyze/views/views.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
@@ -31,7 +32,7 @@ static void an_csv_modes(FILE *f, const struct lab_an_modes *m)
 		return;
 	}
 	fprintf(f, ",%zu,", m->count);
-	lab_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
+	lab_an_csv_field(f, lab_an_modes_list(m, 0, 1, buf, sizeof(buf)));
 }
 
 /* A rate and its interval: three columns, empty where absent (+inf is an open end: empty). */
@@ -53,13 +54,13 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	    st->ci99_lo * ci, st->ci99_hi * ci, st->median, st->mad,          st->p95,
 	    st->min,          st->max,          st->cv};
 
-	lab_csv_field(f, p->experiment);
+	lab_an_csv_field(f, p->experiment);
 	fprintf(f, ",%ld,", p->id);
-	lab_csv_field(f, p->kernel ? p->kernel : "");
+	lab_an_csv_field(f, p->kernel ? p->kernel : "");
 	fputc(',', f);
-	lab_csv_field(f, p->params_written ? p->params_written : p->params);
+	lab_an_csv_field(f, p->params_written ? p->params_written : p->params);
 	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, p->status, st->n, p->n_flagged);
-	lab_csv_field(f, lab_an_point_unit(d, p));
+	lab_an_csv_field(f, lab_an_point_unit(d, p));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
 	fprintf(f, ",%zu,%zu", st->outliers_mild, st->outliers_severe);

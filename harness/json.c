@@ -76,7 +76,7 @@ static void json_prefix(struct lab_json *j, const char *key)
 
 /* The length of the well-formed UTF-8 sequence at s (1..4), or 0 when it is not one: overlong
  * forms, surrogates and code points past U+10FFFF are not UTF-8 (RFC 3629). */
-static size_t json_utf8_len(const unsigned char *s)
+size_t lab_utf8_len(const unsigned char *s)
 {
 	unsigned c = s[0], lo = 0x80, hi = 0xBF;
 	size_t n;
@@ -111,7 +111,7 @@ static size_t json_utf8_len(const unsigned char *s)
  * reorder text where JSON is shown (C1 controls U+0080..009F, bidi marks and controls, the line and
  * paragraph separators): written as \uXXXX, so a name from a results file cannot drive a
  * terminal through `--json`. 0 for any other character. */
-static unsigned json_control_cp(const unsigned char *u, size_t n)
+unsigned lab_utf8_control_cp(const unsigned char *u, size_t n)
 {
 	unsigned cp;
 
@@ -141,13 +141,13 @@ void lab_json_write_string(FILE *f, const char *s)
 		/* one fwrite per run of bytes that pass as they are: a call per byte was a fifth of
 		 * the analyzer's time on large data sets */
 		while (*u >= 0x20 && *u != '"' && *u != '\\' && *u != 0x7f &&
-		       (n = json_utf8_len(u)) && !json_control_cp(u, n))
+		       (n = lab_utf8_len(u)) && !lab_utf8_control_cp(u, n))
 			u += n;
 		if (u > run)
 			fwrite(run, 1, (size_t)(u - run), f);
 		if (!*u)
 			break;
-		if (*u >= 0x80 && (n = json_utf8_len(u)) && (cp = json_control_cp(u, n))) {
+		if (*u >= 0x80 && (n = lab_utf8_len(u)) && (cp = lab_utf8_control_cp(u, n))) {
 			fprintf(f, "\\u%04x", cp);
 			u += n;
 			continue;

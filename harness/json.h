@@ -56,6 +56,14 @@ void lab_json_pair(struct lab_json *j, const char *key, double lo, double hi);
 /* Writes "k=v;k=v" text as an object {"k": "v", ...} (a params column, say). */
 void lab_json_kvlist(struct lab_json *j, const char *key, const char *text);
 
+/* The length of the well-formed UTF-8 sequence at s (1..4), or 0 when it is not one (RFC 3629:
+ * no overlong forms, surrogates or code points past U+10FFFF). */
+size_t lab_utf8_len(const unsigned char *s);
+/* The code point of the well-formed UTF-8 character u (n bytes) when it can move or reorder
+ * shown text (C1 controls U+0080..009F, bidi marks and controls, the line and paragraph
+ * separators), else 0: the writers of untrusted text show such a character as \uXXXX. */
+unsigned lab_utf8_control_cp(const unsigned char *u, size_t n);
+
 /* Writes s as a JSON string literal (with quotes) to f: '"', '\\', \n, \r and \t as
  * two-character escapes, other control bytes and DEL as \u00XX, each byte that does not start
  * well-formed UTF-8 as \ufffd. */

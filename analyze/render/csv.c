@@ -10,6 +10,44 @@
 #include "harness/json.h"
 #include "harness/record_schema.h"
 
+/* 1 when the character at u (*n bytes, set) is shown as an escape: a C0 control or DEL, a byte
+ * of no valid UTF-8, a C1 or bidi control (lab_utf8_control_cp); *cp its byte or code point. */
+static int csv_escaped(const unsigned char *u, size_t *n, unsigned *cp)
+{
+	*n = lab_utf8_len(u);
+	*cp = *u;
+	if (*u < 0x20 || *u == 0x7f || !*n)
+		return *n = 1;
+	return (*cp = lab_utf8_control_cp(u, *n)) != 0;
+}
+
+void lab_an_csv_field(FILE *f, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char *out, *o;
+	unsigned cp;
+	size_t n;
+
+	while (*u && !csv_escaped(u, &n, &cp))
+		u += n;
+	if (!*u || !(out = malloc(6 * strlen(s) + 1))) { /* nothing to show otherwise */
+		lab_csv_field(f, *u ? "" : s);
+		return;
+	}
+	o = out + ((const char *)u - s);
+	memcpy(out, s, (size_t)(o - out));
+	for (; *u; u += n)
+		if (!csv_escaped(u, &n, &cp)) {
+			memcpy(o, u, n);
+			o += n;
+		} else {
+			o += sprintf(o, cp < 0x80 || n == 1 ? "\\x%02x" : "\\u%04x", cp);
+		}
+	*o = '\0';
+	lab_csv_field(f, out);
+	free(out);
+}
+
 /* 1 when block b is a table for the files (not one for people alone). */
 static int csv_table(const struct lab_doc_block *b)
 {
@@ -62,7 +100,7 @@ static void csv_head(FILE *f, const struct lab_doc_table *t)
 		const char *key = t->col[k].key;
 
 		fputc(',', f);
-		lab_csv_field(f, key);
+		lab_an_csv_field(f, key);
 		if (t->col[k].kind == LAB_DOC_INTERVAL)
 			fprintf(f, ",%s_mean,%s_lo,%s_hi,%s_n", key, key, key, key);
 		else if (t->col[k].kind == LAB_DOC_ESTIMATE)
@@ -89,21 +127,21 @@ static void csv_note(FILE *f, const struct lab_doc_table *t, size_t r)
 	}
 #undef CSV_ADD
 	fputc(',', f);
-	lab_csv_field(f, buf);
+	lab_an_csv_field(f, buf);
 }
 
 static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_doc_table *t)
 {
 	for (size_t r = 0; r < t->nrow; r++) {
-		lab_csv_field(f, s->experiment ? s->experiment : "");
+		lab_an_csv_field(f, s->experiment ? s->experiment : "");
 		fputc(',', f);
-		lab_csv_field(f, s->sub ? s->sub : "");
+		lab_an_csv_field(f, s->sub ? s->sub : "");
 		for (size_t k = 0; k < t->ncol; k++) {
 			const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
 
 			if (t->col[k].kind == LAB_DOC_KEY || t->col[k].kind == LAB_DOC_TEXT) {
 				fputc(',', f);
-				lab_csv_field(f, c->has ? c->text : "");
+				lab_an_csv_field(f, c->has ? c->text : "");
 			} else if (t->col[k].kind == LAB_DOC_INTERVAL) {
 				csv_num(f, c->has ? c->median : NAN);
 				csv_num(f, c->has ? c->mean : NAN);

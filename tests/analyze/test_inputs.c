@@ -117,11 +117,24 @@ LAB_TEST(unnamed_column_refused)
 	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
 	              "foreign_cpu,flagged,\n" UT_ROW1,
 	              UT_RUN, msg, NULL) < 0);
-	CHECK(strstr(msg, "samples.csv:1: column 12 has no name") != NULL);
+	CHECK(strstr(msg, "samples.csv:1: column 12 = '': allowed: a metric name") != NULL);
 	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
 	              "foreign_cpu,flagged,m,m\n" UT_ROW1,
 	              UT_RUN, msg, NULL) < 0);
 	CHECK(strstr(msg, "'m' appears twice") != NULL);
+	/* a name goes into the outputs' headers: plain, and never a fixed column's again */
+	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	              "foreign_cpu,flagged,\"a,b\nc\"\n" UT_ROW1,
+	              UT_RUN, msg, NULL) < 0);
+	CHECK(strstr(msg, "samples.csv:1: column 12 = 'a,b") != NULL);
+	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	              "foreign_cpu,flagged,\x1b[2Kok\n" UT_ROW1,
+	              UT_RUN, msg, NULL) < 0);
+	CHECK(strstr(msg, "column 12 = ") != NULL);
+	CHECK(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	              "foreign_cpu,flagged,flagged\n" UT_ROW1,
+	              UT_RUN, msg, NULL) < 0);
+	CHECK(strstr(msg, "not a name of the fixed columns") != NULL);
 }
 
 LAB_TEST(nul_byte_refused)

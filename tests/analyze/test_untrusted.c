@@ -274,6 +274,56 @@ LAB_TEST(html_escapes_samples)
 		}
 }
 
+/* Every CSV file written under dir holds no control byte but the line ends, no C1 control and
+ * no bidi control (a file read in a terminal must not be driven by the results it came from). */
+static int ut_csv_clean(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct lab_err e = {0};
+
+	(void)sb;
+	(void)ftw;
+	const char *base = strrchr(fpath, '/') ? strrchr(fpath, '/') + 1 : fpath;
+
+	if (type != FTW_F || !strstr(base, ".csv") || !strcmp(base, "samples.csv") ||
+	    !strcmp(base, "threads.csv") || lab_an_file_read(fpath, &text, &len, &e))
+		return 0; /* the analyzer's own files, not its inputs */
+	for (size_t i = 0; i < len; i++) {
+		const unsigned char *u = (const unsigned char *)text + i;
+
+		if ((*u < 0x20 && *u != '\n') || *u == 0x7f ||
+		    (*u == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) ||
+		    (*u == 0xe2 && u[1] == 0x80 && u[2] >= 0xaa && u[2] <= 0xae)) {
+			fprintf(stderr, "%s: byte 0x%02x at %zu\n", fpath, *u, i);
+			ut_pwned++;
+			break;
+		}
+	}
+	free(text);
+	return 0;
+}
+
+LAB_TEST(csv_escapes_controls)
+{
+	char *out = NULL, *err = NULL, cmd[256], dir[2048];
+
+	for (size_t i = 0; i < sizeof(ut_fix) / sizeof(ut_fix[0]); i++) {
+		clitest_copy(ut_fix[i].name);
+		ut_edit_samples(ut_fix[i].name, &ut_fix[i],
+		                "a\x1b[2Kb\rc\xc2\x9b"
+		                "d\xe2\x80\xaeq\x7f");
+		snprintf(cmd, sizeof(cmd), "analyze --no-plots %s", ut_fix[i].name);
+		CHECK_EQ_I64(clitest_run("PATH=/nonexistent", cmd, &out, &err), 0);
+		free(out);
+		free(err);
+		snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), ut_fix[i].name);
+		ut_pwned = 0;
+		nftw(dir, ut_csv_clean, 8, FTW_PHYS);
+		CHECK_EQ_U64(ut_pwned, 0);
+	}
+}
+
 LAB_TEST(html_escapes_provenance)
 {
 	static const char *const needle[] = {
