@@ -17,6 +17,7 @@
 #include "analyze/plots.h"
 #include "analyze/plots_int.h"
 #include "analyze/wfile.h"
+#include "analyze/wstale.h"
 #include "harness/record_schema.h"
 
 #define FLEET_PLOTS_MAX 200
@@ -169,6 +170,7 @@ int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, 
 	if ((rc = lab_an_outputs_check(dir, files, plots ? LAB_DIR_PLOTS : NULL, err)) ||
 	    (rc = lab_an_manifest_read(dir, &old, warn, err)))
 		return rc;
+	lab_an_stale_sweep(dir); /* what a killed analysis left; never fails this one */
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_AN_FLEET_ANALYSIS);
 	if (!lab_an_wfile_open(&w, path, err)) {
 		rc = -LAB_EIO;

@@ -293,6 +293,21 @@ static void an_json_series(struct lab_json *w, const struct lab_an_data *d,
 	lab_json_obj_close(w);
 }
 
+/* The cost unit every point with samples shares (the data set's own when none has one), or
+ * NULL when they differ: then each series' cost_unit says its own, and no unit of the first
+ * kernel's rows labels the others. */
+static const char *an_json_unit(const struct lab_an_data *d)
+{
+	const char *unit = NULL;
+
+	for (size_t i = 0; i < d->npt; i++)
+		if (d->pt[i].unit && !unit)
+			unit = d->pt[i].unit;
+		else if (d->pt[i].unit && strcmp(d->pt[i].unit, unit))
+			return NULL;
+	return unit ? unit : d->unit;
+}
+
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 {
 	const struct lab_an_data *d = a->data;
@@ -304,7 +319,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	lab_json_str(&w, "source", d->source);
 	lab_json_bool(&w, "external", d->external);
 	lab_json_str(&w, "run_status", d->run_status);
-	lab_json_str(&w, "unit", d->unit);
+	lab_json_str(&w, "unit", an_json_unit(d)); /* null: the series' units differ */
 	lab_json_bool(&w, "include_flagged", a->include_flagged);
 	lab_json_str(&w, "objective", lab_an_objective_name(a->objective));
 	lab_json_str(&w, "input",

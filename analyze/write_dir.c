@@ -10,6 +10,7 @@
 #include "analyze/report.h"
 #include "analyze/views/views.h"
 #include "analyze/wfile.h"
+#include "analyze/wstale.h"
 #include "harness/record_schema.h"
 
 /* The most view CSV files checked up front (each is checked again when it is written). */
@@ -81,6 +82,7 @@ int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots
 	*nwritten = 0;
 	if ((rc = lab_an_manifest_read(dir, &old, warn, err)))
 		return rc;
+	lab_an_stale_sweep(dir); /* what a killed analysis left; never fails this one */
 	rc = an_dir_outputs(a, dir, plots, &wrote, out, warn, err);
 	*nwritten = wrote.n;
 	/* After a failure part-way too: what an earlier analysis wrote does not stay beside a

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness/kernel_api.h"
+#include "harness/memavail.h"
 #include "harness/membind.h"
 
 #define BUF_HUGE_BYTES ((size_t)2 << 20)
@@ -95,25 +96,6 @@ static void *buf_map_aligned(size_t len, size_t align, void **map, size_t *map_b
 	return p;
 }
 
-/* The bytes the kernel says a new allocation can still get without swapping (MemAvailable of
- * /proc/meminfo), or SIZE_MAX when it does not say. */
-static size_t buf_mem_available(void)
-{
-	char line[128];
-	unsigned long long kb;
-	size_t avail = SIZE_MAX;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-			avail = kb < SIZE_MAX / 1024 ? (size_t)(kb * 1024) : SIZE_MAX;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return avail;
-}
-
 int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opts *o,
                   struct lab_err *err)
 {
@@ -136,17 +118,16 @@ int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opt
 	/* Whole pages (whole huge pages when asked for), so the buffer shares none. */
 	size_t unit = o->huge == LAB_BUF_HUGE_ON ? BUF_HUGE_BYTES : page;
 	len = (size_bytes + unit - 1) / unit * unit;
-	/* Touched below: a buffer past the memory left is no measurement but swapping, or the
-	 * OOM killer ending the run (size = 8G on a 4 GiB machine). Buffers touched before this
-	 * one are already out of MemAvailable. */
-	size_t avail = o->no_touch ? SIZE_MAX : buf_mem_available();
-	if (len > avail)
-		return lab_err_set(err, LAB_ENOMEM,
-		                   "a buffer of %zu MiB: this machine has %zu MiB of memory "
-		                   "available (MemAvailable); allowed: a smaller size",
-		                   len >> 20, avail >> 20);
-	if (!buf_map_aligned(len, align, &b->map, &b->map_bytes))
+	/* Touched here or later (no_touch: by the threads): a buffer past the memory left is no
+	 * measurement but swapping, or the OOM killer ending the run (harness/memavail.h). */
+	size_t held;
+	if ((rc = lab_mem_reserve(len, &held, err)) != 0)
+		return rc;
+	if (!buf_map_aligned(len, align, &b->map, &b->map_bytes)) {
+		lab_mem_release(held);
 		return lab_err_set(err, LAB_ENOMEM, "mmap of %zu bytes: %s", len, strerror(errno));
+	}
+	b->held_bytes = held;
 	b->p = b->map;
 	b->size_bytes = size_bytes;
 	if (o->huge != LAB_BUF_HUGE_DEFAULT &&
@@ -187,6 +168,7 @@ void lab_buf_free(struct lab_buf *b)
 	if (b->map) {
 		lab__membind_untrack(b);
 		munmap(b->map, b->map_bytes);
+		lab_mem_release(b->held_bytes);
 	}
 	memset(b, 0, sizeof(*b));
 }

@@ -52,6 +52,7 @@ struct lab_buf {
 	size_t size_bytes; /* as asked */
 	void *map;         /* the whole mapping, for lab_buf_free */
 	size_t map_bytes;
+	size_t held_bytes; /* taken from the point's memory budget (harness/memavail.h) */
 };
 
 #define LAB_BUF_NODES_MAX 64
@@ -71,6 +72,9 @@ struct lab_buf_pages {
  * 0, or -LAB_EINVAL (size 0, alignment not a power of two, a node this process cannot use, named
  * in the message with the nodes it can), -LAB_EUNSUP (no NUMA support in this kernel for a
  * policy other than LOCAL), -LAB_ENOMEM or -LAB_ESYS; *b is then empty (lab_buf_free is safe).
+ * -LAB_ENOMEM also when the buffer, touched now or later, would not fit in the memory left
+ * (MemAvailable when the point began, less the point's other buffers: harness/memavail.h),
+ * with both sizes in the message: call it in setup or thread_setup, before anything is timed.
  */
 int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opts *o,
                   struct lab_err *err);

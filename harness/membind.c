@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/memavail.h"
+
 #define MEMBIND_TRACK_MAX 256
 
 #define MEMBIND_ALLOWED "allowed local, node:N, interleave, first_touch; N = 0 .. 63"
@@ -70,10 +72,12 @@ void lab_membind_begin(const struct lab_membind *m)
 	membind.active = true;
 	membind.n = membind.lost = 0;
 	pthread_mutex_unlock(&membind.lock);
+	lab_mem_budget_begin();
 }
 
 void lab_membind_end(void)
 {
+	lab_mem_budget_end();
 	pthread_mutex_lock(&membind.lock);
 	membind.active = false;
 	membind.m = (struct lab_membind){.kind = LAB_MEMBIND_LOCAL};

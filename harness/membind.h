@@ -38,6 +38,8 @@ int lab_membind_check(const struct lab_membind *m, unsigned numa_nodes, struct l
 /*
  * The point's binding, from now until lab_membind_end: lab_buf_alloc applies it to every
  * LAB_BUF_DEFAULT buffer and remembers those buffers (while they live) for lab_membind_facts.
+ * Also opens the point's memory budget (harness/memavail.h), which lab_membind_end closes: the
+ * runner brackets a point's buffers with these two.
  */
 void lab_membind_begin(const struct lab_membind *m);
 

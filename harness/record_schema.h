@@ -101,7 +101,7 @@
 #include <string.h>
 
 #define LAB_SCHEMA_RUN      "lab.run/1"
-#define LAB_SCHEMA_ANALYSIS "lab.analysis/2"
+#define LAB_SCHEMA_ANALYSIS "lab.analysis/3"
 
 #define LAB_FILE_RUN      "run.json"
 #define LAB_FILE_SAMPLES  "samples.csv"

@@ -82,15 +82,20 @@ static int rd_setup(struct lab_ctx *ctx, struct lab_err *err)
 	st->n = p->elems;
 	st->seed = ctx->seed;
 	st->strategy = p->strategy;
-	st->v = aligned_alloc(4096, (p->elems * 8 + 4095) & ~(uint64_t)4095);
 	st->slots = aligned_alloc(LAB_SLOT, (ctx->nthreads + 1) * LAB_SLOT);
-	if (!st->v || !st->slots) {
-		free(st->v);
+	if (!st->slots) {
+		free(st);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
+	/* Untouched: the team first-touches its blocks in thread_setup. */
+	if (lab_buf_alloc(&st->vbuf, p->elems * 8,
+	                  &(struct lab_buf_opts){.align_bytes = 4096, .no_touch = true}, err)) {
 		free(st->slots);
 		free(st);
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for %llu elements",
-		                   (unsigned long long)p->elems);
+		return lab_err_prefix(err,
+		                      "an array of %llu elements: ", (unsigned long long)p->elems);
 	}
+	st->v = st->vbuf.p;
 	pthread_mutex_init(&st->mutex, NULL);
 	ctx->priv = st;
 	return 0;
@@ -197,7 +202,7 @@ static void rd_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 		return;
 	komp_team_stop(&st->team);
 	pthread_mutex_destroy(&st->mutex);
-	free(st->v);
+	lab_buf_free(&st->vbuf);
 	free(st->slots);
 	free(st);
 }

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 
+#include "harness/buffer.h"
 #include "harness/kernel_api.h"
 #include "kernels/omp_labteam.h"
 
@@ -19,6 +20,7 @@ enum rd_strategy { RD_OMP_REDUCTION, RD_PADDED, RD_PACKED, RD_ATOMIC, RD_CRITICA
 #define RD_TOUCH 99
 
 struct rd_state {
+	struct lab_buf vbuf; /* behind v */
 	uint64_t *v, n;
 	uint64_t seed;
 	int strategy;    /* enum rd_strategy, or RD_TOUCH */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/buffer.h"
 #include "kernels/omp_common.h"
 
 static const char sc_description[] =
@@ -63,6 +64,7 @@ static void sc_work(const void *params, struct lab_work *w)
 
 #ifdef _OPENMP
 struct sc_state {
+	struct lab_buf buf[2]; /* behind in and out */
 	uint64_t *in, *out, n;
 	uint64_t *sums; /* one per thread, LAB_SLOT / 8 apart */
 	uint64_t passes;
@@ -70,25 +72,36 @@ struct sc_state {
 
 #define SC_STRIDE (LAB_SLOT / 8)
 
+static void sc_free(struct sc_state *st)
+{
+	if (!st)
+		return;
+	lab_buf_free(&st->buf[0]);
+	lab_buf_free(&st->buf[1]);
+	free(st->sums);
+	free(st);
+}
+
+/* Maps the arrays untouched: the OpenMP team first-touches its blocks in thread_setup. */
 static int sc_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct sc_params *p = ctx->params;
 	struct sc_state *st = calloc(1, sizeof(*st));
-	size_t bytes = ((p->size / 8) * 8 + 4095) & ~(size_t)4095;
+	size_t bytes = (p->size / 8) * 8;
+	struct lab_buf_opts o = {.align_bytes = 4096, .no_touch = true};
 
-	if (!st)
+	if (!st || !(st->sums = aligned_alloc(LAB_SLOT, (ctx->nthreads + 1) * LAB_SLOT))) {
+		sc_free(st);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	st->n = p->size / 8;
-	st->in = aligned_alloc(4096, bytes);
-	st->out = aligned_alloc(4096, bytes);
-	st->sums = aligned_alloc(LAB_SLOT, (ctx->nthreads + 1) * LAB_SLOT);
-	if (!st->in || !st->out || !st->sums) {
-		free(st->in);
-		free(st->out);
-		free(st->sums);
-		free(st);
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for 2 x %zu bytes", bytes);
 	}
+	st->n = p->size / 8;
+	for (int k = 0; k < 2; k++)
+		if (lab_buf_alloc(&st->buf[k], bytes, &o, err)) {
+			sc_free(st);
+			return lab_err_prefix(err, "scan arrays of %zu bytes: ", bytes);
+		}
+	st->in = st->buf[0].p;
+	st->out = st->buf[1].p;
 	ctx->priv = st;
 	return 0;
 }
@@ -200,12 +213,7 @@ static void sc_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 
 	(void)threads;
 	(void)n;
-	if (!st)
-		return;
-	free(st->in);
-	free(st->out);
-	free(st->sums);
-	free(st);
+	sc_free(st);
 }
 #endif
 

@@ -22,7 +22,7 @@ struct simd_thread {
 	simd_fn fn;
 	union simd_res res;    /* the last pass's result */
 	uint64_t passes;       /* whole passes since setup */
-	struct lab_buf mem[3]; /* the buffers behind x, y and idx */
+	struct lab_buf mem[4]; /* the buffers behind x, y, idx and y0 */
 	void *y0;              /* saxpy: y before the first pass */
 	long double ref;       /* sum, dot, gather: the exact-ish result; count_if: the count */
 	long double ref_abs;   /* the sum of |terms|, for the error bound */

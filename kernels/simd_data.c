@@ -69,13 +69,13 @@ static double sd_get(const struct simd_params *p, const void *a, size_t i)
 	return ((const int32_t *)a)[i];
 }
 
-/* Its own mapping, page-aligned then shifted by misalign; first touched by this thread. */
-static void *sd_array(struct simd_thread *st, int slot, size_t bytes, uint64_t misalign)
+/* Its own mapping, page-aligned then shifted by misalign; first touched by this thread. NULL
+ * with the reason in err. */
+static void *sd_array(struct simd_thread *st, int slot, size_t bytes, uint64_t misalign,
+                      struct lab_err *err)
 {
-	struct lab_err err;
-
 	if (lab_buf_alloc(&st->mem[slot], bytes + misalign,
-	                  &(struct lab_buf_opts){.align_bytes = 4096}, &err))
+	                  &(struct lab_buf_opts){.align_bytes = 4096}, err))
 		return NULL;
 	return (char *)st->mem[slot].p + misalign;
 }
@@ -114,17 +114,14 @@ int lab_simd_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab_
 	st->args.n = n;
 	st->args.a = p->type == SIMD_I32 ? 3 : 0.5;
 	st->args.t = 0;
-	void *x = sd_array(st, 0, bytes, p->misalign);
-	void *y =
-	    p->op == SIMD_DOT || p->op == SIMD_SAXPY ? sd_array(st, 1, bytes, p->misalign) : NULL;
-	int32_t *idx = p->op == SIMD_GATHER ? sd_array(st, 2, n * 4, p->misalign) : NULL;
-	if (p->op == SIMD_SAXPY)
-		st->y0 = malloc(bytes);
-	if (!x ||
-	    ((p->op == SIMD_DOT || p->op == SIMD_SAXPY) &&
-	     (!y || (p->op == SIMD_SAXPY && !st->y0))) ||
-	    (p->op == SIMD_GATHER && !idx))
-		return lab_err_set(err, LAB_ENOMEM, "out of memory for arrays of %zu bytes", bytes);
+	bool pair = p->op == SIMD_DOT || p->op == SIMD_SAXPY;
+	void *x, *y = NULL;
+	int32_t *idx = NULL;
+	if (!(x = sd_array(st, 0, bytes, p->misalign, err)) ||
+	    (pair && !(y = sd_array(st, 1, bytes, p->misalign, err))) ||
+	    (p->op == SIMD_GATHER && !(idx = sd_array(st, 2, n * 4, p->misalign, err))) ||
+	    (p->op == SIMD_SAXPY && !(st->y0 = sd_array(st, 3, bytes, 0, err))))
+		return lab_err_prefix(err, "arrays of %zu bytes: ", bytes);
 	for (size_t i = 0; i < n; i++) {
 		sd_put(p, x, i, sd_value(p, &seed));
 		if (y)
@@ -209,8 +206,7 @@ void lab_simd_thread_free(struct simd_thread *st)
 {
 	if (!st)
 		return;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		lab_buf_free(&st->mem[i]);
-	free(st->y0);
 	free(st);
 }

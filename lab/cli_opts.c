@@ -242,7 +242,8 @@ void lab_opts_usage(const struct lab_cmd_opts *c, FILE *f)
 	char label[96];
 	size_t width = 0;
 
-	fprintf(f, "usage: lab %s %s\n\n%s", c->name, c->synopsis, c->about ? c->about : "");
+	fprintf(f, "usage: lab %s%s%s\n\n%s", c->name, *c->synopsis ? " " : "", c->synopsis,
+	        c->about ? c->about : "");
 	for (const struct lab_opt *o = c->opts; o->name; o++) {
 		size_t n = opts_label(o, label, sizeof(label));
 		width = n > width ? n : width;

@@ -30,8 +30,8 @@ static void counters_usage(FILE *f)
 	        "                         once per pass on this CPU and write the raw counts,\n"
 	        "                         ids, times enabled and running, CPUID and kernel\n"
 	        "                         version to FILE: a fixture for tests/fixtures/counters\n"
-	        "  --events LIST          what to record (default: every preset)\n"
-	        "  -h, --help             this text\n");
+	        "  --events LIST          with --record-fixture: what to record (default: every\n"
+	        "                         preset)\n");
 }
 
 /* Test-opens one preset; info receives each event's availability. */
@@ -288,6 +288,12 @@ int lab_cmd_counters(int argc, char **argv)
 			               argv[i]);
 			return LAB_EXIT_USAGE;
 		}
+	}
+	if (events && !fixture) {
+		lab_opts_error("lab counters: --events '%s' goes with --record-fixture FILE (it "
+		               "names what to record)",
+		               events);
+		return LAB_EXIT_USAGE;
 	}
 	if (fixture)
 		return counters_record(fixture,

@@ -228,6 +228,13 @@ static void fleet_print(const char *dir, const struct lab_an_fleet *f)
 	}
 }
 
+static const char fleet_status_help[] =
+    "usage: lab fleet status DIR [--json]\n\n"
+    "Asks Slurm (squeue, scontrol, sacct) how the fleet in DIR is doing, updates DIR/fleet.json\n"
+    "and prints the job's state and, per node, its task's state, exit code and results\n"
+    "directory.\n\n"
+    "  --json  print the updated fleet.json on stdout instead of the table\n";
+
 int lab_fleet_status(int argc, char **argv)
 {
 	const char *dir = NULL;
@@ -236,9 +243,12 @@ int lab_fleet_status(int argc, char **argv)
 	static struct lab_an_fleet f;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json")) {
 			json = 1;
-		else if (argv[i][0] == '-' || dir) {
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(fleet_status_help, stdout);
+			return LAB_EXIT_OK;
+		} else if (argv[i][0] == '-' || dir) {
 			fputs("lab fleet status: unexpected '", stderr);
 			lab_fleet_put(stderr, argv[i]);
 			fputs("' (usage: lab fleet status DIR [--json])\n", stderr);

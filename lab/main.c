@@ -17,38 +17,95 @@ struct lab_subcommand {
 	const char *summary;
 };
 
+/* Each usage is the command's own synopsis (`lab CMD --help`, its option table) on one line, so
+ * this list names every option a command takes; tests/integration checks they agree. */
 static const struct lab_subcommand lab_subcommands[] = {
     {"run", lab_cmd_run,
      "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]... "
      "[--topology SPEC] [--dry-run] [--no-progress]",
      "run experiments (no config: the built-in quick set)"},
-    {"plan", lab_cmd_plan, "CONFIG.ini [--topology SPEC] [--json]",
+    {"plan", lab_cmd_plan,
+     "CONFIG.ini [CONFIG.ini ...] [--topology SPEC] [--set SEC.KEY=VAL]... [--only SEC]... "
+     "[--json]",
      "print the expanded points and CPU lists; runs nothing"},
     {"topo", lab_cmd_topo, "[--topology SPEC] [--json]", "show the topology the lab sees"},
-    {"counters", lab_cmd_counters, "[--json]", "which performance counters open here, and why not"},
+    {"counters", lab_cmd_counters, "[--json] [--record-fixture FILE [--events LIST]]",
+     "which performance counters open here, and why not"},
     {"list", lab_cmd_list, "[--json]", "list the kernels"},
     {"describe", lab_cmd_describe, "KERNEL", "explain a kernel and its parameters"},
-    {"analyze", lab_cmd_analyze, "DIR [--json] [--no-plots] | --csv FILE [--json]",
+    {"analyze", lab_cmd_analyze,
+     "DIR [--json] [--no-plots] [--include-flagged] [--objective O] | "
+     "--csv FILE [--json] [--objective O]",
      "statistics, speedup, Amdahl/USL fits, plots"},
-    {"report", lab_cmd_report, "DIR", "write a self-contained report.html"},
-    {"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json]",
+    {"report", lab_cmd_report, "DIR [--include-flagged]", "write a self-contained report.html"},
+    {"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json] [--include-flagged]",
      "per-point change between two runs"},
     {"fleet", lab_cmd_fleet,
-     "CONFIG [--nodes N | --nodelist LIST] [-o DIR] [--dry-run] | status DIR",
+     "CONFIG [--nodes N | --nodelist LIST] [--partition P] [--constraint C] [--time T] "
+     "[--topology SPEC] [-o DIR] [--dry-run] | status DIR [--json]",
      "run a config on whole Slurm nodes and analyze the fleet"},
     {"version", lab_cmd_version, "", "print the version and build facts"},
 };
 
 #define LAB_NSUBCOMMANDS (sizeof(lab_subcommands) / sizeof(lab_subcommands[0]))
 
+/* Where `lab --help` wraps a usage, and the indent of its next lines (under the usage). */
+#define LAB_USAGE_WIDTH  96
+#define LAB_USAGE_INDENT 16
+
+/* The length of usage's first word, a blank outside brackets ending it ("[--nodes N | ...]" is
+ * one), or, with alt set, of its first alternative (up to " | " outside brackets). */
+static size_t lab_usage_span(const char *usage, int alt)
+{
+	const char *end = usage;
+	int depth = 0;
+
+	for (; *end; end++) {
+		depth += (*end == '[') - (*end == ']');
+		if (!depth && *end == ' ' && (!alt || !strncmp(end, " | ", 3)))
+			break;
+	}
+	return (size_t)(end - usage);
+}
+
+/* Prints usage from column col, wrapped at LAB_USAGE_WIDTH between words (a new alternative
+ * starts a line when it does not fit whole), then a newline. */
+static void lab_usage_wrapped(FILE *f, const char *usage, size_t col)
+{
+	for (const char *p = usage; *p;) {
+		size_t len = lab_usage_span(p, 0);
+		int bar = p != usage && !strncmp(p, "| ", 2);
+
+		if (p != usage && (bar ? col + 1 + lab_usage_span(p + 2, 1) + 2 > LAB_USAGE_WIDTH
+		                       : col + 1 + len > LAB_USAGE_WIDTH)) {
+			fprintf(f, "\n%*s", LAB_USAGE_INDENT, "");
+			col = LAB_USAGE_INDENT;
+		} else if (p != usage) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)len, p);
+		col += len;
+		p += p[len] ? len + 1 : len;
+	}
+	fputc('\n', f);
+}
+
 static void lab_usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: lab COMMAND [ARGS]\n\n"
 	        "The contention lab: measures how multithreaded code behaves on this machine.\n\n");
-	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++)
-		fprintf(f, "  lab %-9s %s\n  %14s%s\n", lab_subcommands[i].name,
-		        lab_subcommands[i].usage, "", lab_subcommands[i].summary);
+	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++) {
+		fprintf(f, "  lab %s", lab_subcommands[i].name);
+		if (*lab_subcommands[i].usage) {
+			fprintf(f, "%*s", 10 - (int)strlen(lab_subcommands[i].name), "");
+			lab_usage_wrapped(f, lab_subcommands[i].usage, LAB_USAGE_INDENT);
+		} else {
+			fputc('\n', f);
+		}
+		fprintf(f, "%*s%s\n", LAB_USAGE_INDENT, "", lab_subcommands[i].summary);
+	}
 	fprintf(f, "\nExit codes: 0 done (skips included), 1 runtime failure, 2 bad usage or "
 	           "config.\n`lab COMMAND --help` for more.\n");
 }

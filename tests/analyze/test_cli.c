@@ -22,7 +22,7 @@ LAB_TEST(analyze_json_fields)
 	REQUIRE(clitest_run(NULL, "analyze results-usl --json", &out, &err) == 0);
 	/* stdout is one JSON document and nothing else. */
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
-	CHECK_EQ_STR(lab_an_json_str(j, "schema"), "lab.analysis/2");
+	CHECK_EQ_STR(lab_an_json_str(j, "schema"), "lab.analysis/3");
 	s = clitest_at(j, "series", 0);
 	REQUIRE(s);
 	CHECK_EQ_STR(lab_an_json_str(s, "model"), "usl");
@@ -43,6 +43,41 @@ LAB_TEST(analyze_json_fields)
 	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.gp"));
 	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.dat"));
 	CHECK(clitest_exists("results-usl/plots/stride00-false_sharing-placement_compact.gp"));
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+/* The top-level unit is the one every point shares ("ns/op" of results-usl), and null when the
+ * points measure different units of work (elements, instances, iterations, loads): each series
+ * says its own in cost_unit, none is labelled with the first kernel's unit. */
+LAB_TEST(analyze_json_unit_shared_or_null)
+{
+	char *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *u, *s;
+	int seen_other = 0;
+
+	clitest_copy("results-usl");
+	clitest_copy("results-cost-kind");
+	REQUIRE(clitest_run(NULL, "analyze results-usl --json --no-plots", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_EQ_STR(lab_an_json_str(j, "unit"), "ns/op");
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze results-cost-kind --json --no-plots", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	u = lab_an_json_get(j, "unit");
+	REQUIRE(u != NULL); /* the key stays */
+	CHECK_EQ_I64(u->type, LAB_AN_JSON_NULL);
+	s = clitest_at(j, "series", 0);
+	REQUIRE(s && lab_an_json_str(s, "cost_unit"));
+	for (size_t i = 1; clitest_at(j, "series", i); i++)
+		seen_other |= strcmp(lab_an_json_str(clitest_at(j, "series", i), "cost_unit"),
+		                     lab_an_json_str(s, "cost_unit")) != 0;
+	CHECK(seen_other);
 	lab_an_json_free(j);
 	free(out);
 	free(err);

@@ -38,7 +38,7 @@ per_point = {}
 for r in samples:
     per_point[r["point"]] = per_point.get(r["point"], 0) + 1
 assert len(summary) == len(points), (len(summary), points)
-assert analysis["schema"] == "lab.analysis/2", analysis.get("schema")
+assert analysis["schema"] == "lab.analysis/3", analysis.get("schema")
 assert analysis["samples"] == len(samples), (analysis["samples"], len(samples))
 series = analysis["series"]
 assert len(series) == 1 and series[0]["experiment"] == "noop", series

@@ -447,7 +447,7 @@ help_lists_every_option)
 	# One table per subcommand drives both parsing and --help: every option the help lists
 	# is accepted (parsing goes on to the next argument), and nothing else is. A value named
 	# FRACTION is checked as it is parsed, so it gets a valid one.
-	for cmd in run plan topo list analyze report compare; do
+	for cmd in run plan topo counters list analyze report compare fleet; do
 		"$lab" "$cmd" --help >"$tmp/help"
 		grep -q "^usage: lab $cmd " "$tmp/help"
 		grep -E '^  -' "$tmp/help" | sed -E 's/^  (-[a-z], )?//' | awk '{print $1, ($2 ~ /^[A-Z.=_]+$/) ? $2 : ""}' >"$tmp/opts"
@@ -457,10 +457,53 @@ help_lists_every_option)
 			val=X
 			[ "$arg" = FRACTION ] && val=0.5
 			"$lab" "$cmd" "$opt" ${arg:+"$val"} --bogus-option >/dev/null 2>"$tmp/err" || rc=$?
-			[ "$rc" = 2 ] && grep -q "unknown option '--bogus-option'" "$tmp/err" ||
+			[ "$rc" = 2 ] && grep -qE "unknown option.*'--bogus-option'" "$tmp/err" ||
 				{ echo "lab $cmd: $opt ${arg:+X}: not accepted"; cat "$tmp/err"; exit 1; }
 		done <"$tmp/opts"
 	done
+	;;
+help_top_matches_commands)
+	# `lab --help` names, per command, exactly the options of the usage lines of `lab CMD
+	# --help`; every option there has a described row (fleet status's in `lab fleet status
+	# --help`) and every row's option is in the usage; no help line ends in a blank.
+	cmds="run plan topo counters list describe analyze report compare fleet version"
+	"$lab" --help >"$tmp/top"
+	for cmd in $cmds; do "$lab" "$cmd" --help >"$tmp/help-$cmd"; done
+	"$lab" fleet status --help >"$tmp/help-fleet-status"
+	python3 - "$tmp" $cmds <<'PY'
+import re, sys
+tmp, cmds = sys.argv[1], sys.argv[2:]
+OPT = re.compile(r"(?:^|(?<=[\s\[|]))(--?[a-z][a-z-]*)")
+def read(name):
+    text = open(f"{tmp}/{name}").read()
+    for i, line in enumerate(text.split("\n")):
+        assert not line.endswith(" "), f"{name}:{i + 1}: ends in a blank: {line!r}"
+    return text
+top = read("top").split("\n")
+bad = []
+for cmd in cmds:
+    start = next(i for i, l in enumerate(top) if re.match(rf"  lab {cmd}( |$)", l))
+    end = next(i for i in range(start + 1, len(top)) if not top[i].startswith(" " * 16))
+    listed = set(OPT.findall(" ".join(l.split(f"lab {cmd}", 1)[-1] for l in top[start:end])))
+    helps = [read(f"help-{cmd}")] + ([read("help-fleet-status")] if cmd == "fleet" else [])
+    usage, rows = set(), set()
+    for h in helps:
+        head = h.split("\n\n", 1)[0]
+        usage |= set(OPT.findall(head.replace(f"lab {cmd}", "")))
+        for l in h.split("\n"):
+            m = re.match(r"  (-[a-z]), (--[a-z-]+)|  (--[a-z-]+)", l)
+            if m:
+                rows.add(frozenset(x for x in m.groups() if x))
+    if listed != usage:
+        bad.append(f"lab --help, {cmd}: {sorted(listed)}; lab {cmd} --help: {sorted(usage)}")
+    for r in rows:
+        if not r & usage:
+            bad.append(f"lab {cmd} --help: {sorted(r)} described but not in the usage")
+    for o in usage:
+        if not any(o in r for r in rows):
+            bad.append(f"lab {cmd} --help: {o} in the usage but not described")
+assert not bad, "\n".join(bad)
+PY
 	;;
 describe_all)
 	for k in $("$lab" list | awk '{print $1}'); do
@@ -677,6 +720,8 @@ options_given_twice)
 	usage_line "--csv given twice" "$lab" analyze --csv a --csv b
 	usage_line "--noise given twice" "$lab" compare "$tmp" "$tmp" --noise 0.1 --noise 0.2
 	usage_line "--events given twice" "$lab" counters --events sw --events ipc
+	# --events names what --record-fixture records: alone it would be ignored
+	usage_line "goes with --record-fixture FILE" "$lab" counters --events sw
 	usage_line "-o 'b': given twice" "$lab" fleet "$tmp/n.ini" -o a -o b
 	usage_line "--nodes '2': given twice" "$lab" fleet "$tmp/n.ini" --nodes 1 --nodes 2
 	usage_line "lab describe: unknown option '--bogus'" "$lab" describe --bogus

@@ -10,6 +10,7 @@
 
 #include "harness/buffer.h"
 #include "harness/facts.h"
+#include "harness/memavail.h"
 #include "harness/membind.h"
 #include "tests/testlib.h"
 
@@ -77,6 +78,68 @@ LAB_TEST(buffer_past_available_memory_refused)
 	CHECK(b.p == NULL);
 	CHECK(strstr(err.msg, "of memory available (MemAvailable); allowed: a smaller size") !=
 	      NULL);
+}
+
+/* A /proc/meminfo stand-in saying MemAvailable is kb kB; its path lives until the case ends. */
+static void fake_meminfo(unsigned long long kb)
+{
+	static char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/meminfo", testlib_tmpdir());
+	f = fopen(path, "w");
+	REQUIRE(f != NULL);
+	fprintf(f,
+	        "MemTotal:       16384000 kB\nMemFree:         1000 kB\n"
+	        "MemAvailable:   %llu kB\nBuffers:            0 kB\n",
+	        kb);
+	fclose(f);
+	lab_mem_meminfo_path(path);
+}
+
+/* A buffer the threads touch later (no_touch, membind = first_touch) is checked too: its pages
+ * will be just as real. */
+LAB_TEST(untouched_buffer_past_available_memory_refused)
+{
+	struct lab_buf b;
+	struct lab_err err = {0};
+
+	fake_meminfo(4096);
+	CHECK_EQ_I64(lab_buf_alloc(&b, 8u << 20, &(struct lab_buf_opts){.no_touch = true}, &err),
+	             -LAB_ENOMEM);
+	CHECK(b.p == NULL);
+	CHECK_EQ_STR(err.msg, "a buffer of 8 MiB: this machine has 4 MiB of memory available "
+	                      "(MemAvailable); allowed: a smaller size");
+	REQUIRE(lab_buf_alloc(&b, 2u << 20, &(struct lab_buf_opts){.no_touch = true}, &err) == 0);
+	lab_buf_free(&b);
+	lab_mem_meminfo_path(NULL);
+}
+
+/* Within a point, buffers count against MemAvailable as it was when the point began, touched
+ * or not and from whichever thread: three arrays of 3 MiB each pass a 4 MiB MemAvailable one at a
+ * time, never together. Freeing gives the room back; after the point the live reading rules. */
+LAB_TEST(point_budget_counts_every_buffer_it_holds)
+{
+	struct lab_buf_opts o = {.no_touch = true};
+	struct lab_buf a, b;
+	struct lab_err err = {0};
+
+	fake_meminfo(4096);
+	lab_mem_budget_begin();
+	REQUIRE(lab_buf_alloc(&a, 3u << 20, &o, &err) == 0);
+	CHECK_EQ_I64(lab_buf_alloc(&b, 3u << 20, &o, &err), -LAB_ENOMEM);
+	CHECK(b.p == NULL);
+	CHECK_EQ_STR(err.msg, "a buffer of 3 MiB: this machine had 4 MiB of memory available "
+	                      "(MemAvailable) when the point began, 3 MiB of it held by the "
+	                      "point's other buffers; allowed: a smaller size");
+	lab_buf_free(&a);
+	REQUIRE(lab_buf_alloc(&b, 3u << 20, &o, &err) == 0);             /* a's room is back */
+	REQUIRE(lab_buf_alloc(&a, 3u << 20, NULL, &err) == -LAB_ENOMEM); /* touched: the same */
+	lab_mem_budget_end();
+	REQUIRE(lab_buf_alloc(&a, 3u << 20, &o, &err) == 0);
+	lab_buf_free(&a);
+	lab_buf_free(&b);
+	lab_mem_meminfo_path(NULL);
 }
 
 struct toucher {

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "harness/memavail.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static struct {
+	pthread_mutex_t lock;
+	const char *path; /* NULL: /proc/meminfo */
+	bool active;      /* a point's budget is open */
+	size_t avail;     /* MemAvailable when the point began */
+	size_t held;      /* bytes of the point's buffers alive now */
+} mem = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+size_t lab_mem_available(void)
+{
+	char line[128];
+	unsigned long long kb;
+	size_t avail = SIZE_MAX;
+	const char *path;
+
+	pthread_mutex_lock(&mem.lock);
+	path = mem.path ? mem.path : "/proc/meminfo";
+	pthread_mutex_unlock(&mem.lock);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			avail = kb < SIZE_MAX / 1024 ? (size_t)(kb * 1024) : SIZE_MAX;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return avail;
+}
+
+void lab_mem_budget_begin(void)
+{
+	size_t avail = lab_mem_available();
+
+	pthread_mutex_lock(&mem.lock);
+	mem.active = true;
+	mem.avail = avail;
+	mem.held = 0;
+	pthread_mutex_unlock(&mem.lock);
+}
+
+void lab_mem_budget_end(void)
+{
+	pthread_mutex_lock(&mem.lock);
+	mem.active = false;
+	mem.held = 0;
+	pthread_mutex_unlock(&mem.lock);
+}
+
+int lab_mem_reserve(size_t bytes, size_t *held, struct lab_err *err)
+{
+	size_t live = lab_mem_available(), avail, other = 0;
+	bool ok;
+
+	*held = 0;
+	pthread_mutex_lock(&mem.lock);
+	avail = mem.active ? mem.avail : live;
+	if (mem.active)
+		other = mem.held < avail ? mem.held : avail;
+	ok = bytes <= avail - other;
+	if (ok && mem.active) {
+		*held = bytes;
+		mem.held += bytes;
+	}
+	pthread_mutex_unlock(&mem.lock);
+	if (ok)
+		return 0;
+	if (other)
+		return lab_err_set(
+		    err, LAB_ENOMEM,
+		    "a buffer of %zu MiB: this machine had %zu MiB of memory available "
+		    "(MemAvailable) when the point began, %zu MiB of it held by the "
+		    "point's other buffers; allowed: a smaller size",
+		    bytes >> 20, avail >> 20, other >> 20);
+	return lab_err_set(err, LAB_ENOMEM,
+	                   "a buffer of %zu MiB: this machine has %zu MiB of memory available "
+	                   "(MemAvailable); allowed: a smaller size",
+	                   bytes >> 20, avail >> 20);
+}
+
+void lab_mem_release(size_t held)
+{
+	pthread_mutex_lock(&mem.lock);
+	if (mem.active)
+		mem.held -= held < mem.held ? held : mem.held;
+	pthread_mutex_unlock(&mem.lock);
+}
+
+void lab_mem_meminfo_path(const char *path)
+{
+	pthread_mutex_lock(&mem.lock);
+	mem.path = path;
+	pthread_mutex_unlock(&mem.lock);
+}
