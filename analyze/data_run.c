@@ -300,18 +300,19 @@ static void an_run_short_warn(struct lab_an_data *d, const char *path)
 		    planned);
 }
 
-/* Point p (with rows in samples.csv, none in run.json) is of an experiment whose points run.json
- * lists: rows of a point it does not list were not measured by this run. An experiment it does
- * not name, or names without points (hand-made files declaring views): samples.csv alone
- * describes it. */
-static int an_run_lists_points(const struct lab_an_data *d, const struct lab_an_json *exps,
-                               const struct lab_an_point *p)
+/* 1 when run.json lists the points of some experiment, as every run.json `lab run` writes does:
+ * then rows of a point it does not list (of an experiment it lists, of one it lists without
+ * points, or of one it does not name) were not measured by this run. A hand-made file that
+ * lists no points (declaring views) leaves samples.csv alone to describe its experiments. */
+static int an_run_lists_points(const struct lab_an_json *exps)
 {
-	size_t e = lab_an_exp_find(d, p->experiment);
-	const struct lab_an_json *pts =
-	    e == (size_t)-1 ? NULL : lab_an_json_get(&exps->items[e], LAB_KEY_POINTS);
+	for (size_t e = 0; e < exps->n; e++) {
+		const struct lab_an_json *pts = lab_an_json_get(&exps->items[e], LAB_KEY_POINTS);
 
-	return pts && pts->type == LAB_AN_JSON_ARR && pts->n > 0;
+		if (pts && pts->type == LAB_AN_JSON_ARR && pts->n > 0)
+			return 1;
+	}
+	return 0;
 }
 
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
@@ -320,7 +321,7 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 	char *path = lab_an_asprintf("%s/%s", d->source, LAB_FILE_RUN);
 	long *ids = NULL;
 	size_t nid = 0, cap = 0;
-	int rc = 0;
+	int rc = 0, lists;
 
 	if (!path)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -332,8 +333,9 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 		rc = an_run_experiment(d, path, &exps->items[e], &ids, &nid, &cap, err);
 	if (!rc)
 		rc = an_run_unique(path, ids, nid, err);
-	for (size_t i = 0; !rc && exps && i < d->npt; i++)
-		if (d->pt[i].n && !d->pt[i].runjson && an_run_lists_points(d, exps, &d->pt[i]))
+	lists = !rc && exps && an_run_lists_points(exps);
+	for (size_t i = 0; lists && !rc && i < d->npt; i++)
+		if (d->pt[i].n && !d->pt[i].runjson)
 			rc =
 			    lab_err_set(err, LAB_EDATA,
 			                "%s/%s:%zu: point %ld of [%s] is not in run.json, allowed: "

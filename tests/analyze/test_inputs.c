@@ -478,3 +478,29 @@ LAB_TEST(points_in_plan_order)
 	CHECK(d.pt[0].cost[1] == 200 && d.pt[2].cost[1] == 300 && d.pt[1].threads == 2);
 	lab_an_data_free(&d);
 }
+
+/* run.json lists points (as every file `lab run` writes does): rows of an experiment it does not
+ * name, or names without points, were not measured by this run (six appended rows read as a
+ * full scaling table). */
+LAB_TEST(rows_of_unlisted_experiment_refused)
+{
+	static const char *const exp2[] = {
+	    "", ", {\"name\": \"forged\", \"kernel\": \"noop\", \"points\": []}"};
+	char run[1024];
+
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(run, sizeof(run),
+		         "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": "
+		         "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, "
+		         "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": "
+		         "\"ok\"}]}%s]}\n",
+		         exp2[k]);
+		char text[1024], msg[512];
+
+		snprintf(text, sizeof(text), "%s%s%s", UT_HEADER, UT_ROW1,
+		         "forged,100,noop,placement=compact,1,0,1000,10,op,0.01,0\n");
+		CHECK(ut_load(text, run, msg, NULL) < 0);
+		CHECK(strstr(msg, "R/samples.csv:3: point 100 of [forged] is not in run.json") !=
+		      NULL);
+	}
+}
