@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/cpuexpr.h"
+#include "harness/place_text.h"
 
 #define PLACE_ALLOWED                                                                              \
 	"allowed: compact, cores, scatter, pairs, node:N, list:CPUS such as list:0,2,4-7 or "      \
@@ -139,7 +140,7 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 		const char *d = text + 5;
 		long node = place_number(&d);
 		p->kind = LAB_PLACE_NODE;
-		p->node = node < 0 || node >= 4096 ? -1 : (int)node;
+		p->node = node < 0 || node > LAB_PLACE_TEXT_NODE_MAX ? -1 : (int)node;
 		if (p->node < 0 || *d)
 			return lab_err_set(err, LAB_ECONFIG,
 			                   "placement '%s': node:N takes one NUMA node number "
@@ -180,13 +181,17 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 	}
 }
 
+/* The canonical text is written by the base (the analyzer reads it too), from the grammar read
+ * again there: both must agree on what a placement may be. */
+_Static_assert(LAB_PLACE_TEXT_CPU_MAX == LAB_TOPO_OS_MAX, "the highest CPU number");
+_Static_assert(LAB_PLACE_TEXT_LIST_MAX == LAB_PLACE_LIST_MAX, "the CPUs of a list");
+_Static_assert(LAB_PLACE_TEXT_PICKS_MAX == LAB_CPUEXPR_MAX, "the CPUs of an expression");
+
 void lab_placement_canon(const char *text, char *buf, size_t len)
 {
 	struct lab_placement p;
 
-	if (!lab_placement_parse(text, &p, NULL) && p.kind == LAB_PLACE_NODE)
-		snprintf(buf, len, "node:%d", p.node);
-	else
+	if (lab_placement_parse(text, &p, NULL) < 0 || !lab_place_text_canon(text, buf, len))
 		snprintf(buf, len, "%s", text);
 }
 

@@ -160,8 +160,10 @@ struct lab_placement {
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
 
-/* The placement text in buf as the plan records it: node:N with N in plain digits (node:00 is
- * node:0); any other text as given (a text that does not parse too: the planner reports it). */
+/* The placement text in buf as the plan records it: the canonical text of harness/place_text.h
+ * (node:00 is node:0, list:0,1,2,3 is list:0-3, expr:E:S0:4 is expr:S0:0-3), so that one
+ * placement written two ways is one point; a text that does not parse as given (the planner
+ * reports it). */
 void lab_placement_canon(const char *text, char *buf, size_t len);
 
 /*

@@ -1005,6 +1005,25 @@ assert [q["status"] for q in p] == ["ok", "skipped"] and p[1]["cpus"] == [], p' 
 	grep -q 'skipped: placement node:4095: NUMA node 4095 has no CPU' "$tmp/an"
 	if grep -q 'ran on the same CPUs' "$tmp/anerr"; then cat "$tmp/anerr" >&2; exit 1; fi
 	;;
+placement_written_two_ways)
+	# One order of CPUs written two ways is one point, recorded in one canonical text in
+	# run.json, samples.csv and the lessons' expr; a lesson naming it in another form is judged.
+	printf '[global]\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[x]\nkernel = noop\nthreads = 1\nplacement = expr:N:0, expr:E:N:1, list:0, list:00\n[lessons]\nl = cost(x: placement=expr:E:N:1) > 0\nm = cost(x: placement=list:00) > 0\n' >"$tmp/p.ini"
+	"$lab" run "$tmp/p.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+	python3 -c '
+import csv, json, sys
+r = json.load(open(sys.argv[1] + "/run.json"))
+p = [q["placement"] for q in r["experiments"][0]["points"]]
+assert p == ["expr:N:0", "list:0"], p
+assert [q["placement_expr"] for q in r["experiments"][0]["points"][:1]] == ["N:0"]
+e = sorted(l["expr"] for l in r["lessons"])
+assert e == ["cost(x: placement=expr:N:0) > 0", "cost(x: placement=list:0) > 0"], e
+rows = list(csv.DictReader(open(sys.argv[1] + "/samples.csv")))
+assert sorted({x["params"].split(";")[-1] for x in rows}) == ["placement=expr:N:0", "placement=list:0"], rows' "$tmp/r"
+	# judged, not "not run" (a shared machine may flag every sample: they are kept here)
+	"$lab" analyze --no-plots --include-flagged "$tmp/r" >"$tmp/an" 2>"$tmp/anerr" || { cat "$tmp/anerr"; exit 1; }
+	if grep -qE '^not run |0 hold, 0 fail, 0 inconclusive' "$tmp/an"; then cat "$tmp/an"; exit 1; fi
+	;;
 chapter_configs_plan)
 	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).
 	for c in configs/ch*.ini bench/omp-vs-epcc.ini; do
