@@ -32,8 +32,8 @@ struct lab_topo;
  * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it. An XML file must be
  * a regular file of at most LAB_TOPO_XML_MAX bytes, its OS indices 0 .. LAB_TOPO_OS_MAX and its
  * objects nested at most LAB_TOPO_XML_DEPTH_MAX deep; a synthetic description's indexes= are
- * distinct numbers 0 .. LAB_TOPO_OS_MAX; a topology of more than LAB_TOPO_PUS_MAX PUs is
- * refused, a synthetic one before hwloc builds it.
+ * distinct numbers 0 .. LAB_TOPO_OS_MAX, a list of them one per object of its level; a topology of
+ * more than LAB_TOPO_PUS_MAX PUs is refused, a synthetic one before hwloc builds it.
  */
 int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
 

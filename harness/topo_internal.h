@@ -18,7 +18,8 @@ unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigne
 
 /*
  * Checks the synthetic description desc (of --topology spec) before hwloc builds it: at most
- * LAB_TOPO_PUS_MAX PUs, and every indexes= list of distinct numbers 0 .. LAB_TOPO_OS_MAX.
+ * LAB_TOPO_PUS_MAX PUs, and every indexes= list of distinct numbers 0 .. LAB_TOPO_OS_MAX, one
+ * per object of its level in the whole machine.
  * Returns 0 or -LAB_ETOPO naming spec (topo_synthetic.c).
  */
 int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err);

@@ -335,6 +335,7 @@ topology_input_limits)
 	refused 'synthetic:pu:2(indexes=2147483647,0)' "index '2147483647' $range"
 	refused 'synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1' "index '2147483648' $range"
 	refused 'synthetic:pu:2(indexes=0,0)' 'index 0 appears twice in one indexes= list'
+	refused 'synthetic:pack:2 core:2(indexes=0,1) pu:1' "indexes= of level 'core:2' lists 2 indexes, but the machine has 4 such objects (allowed: exactly 4"
 	for s in '64 64 64' '64 64 2' 'pack:64 core:64(memory=1GB) pu:0x40'; do
 		refused "synthetic:$s" 'more than 4096 PUs (the lab plans topologies of at most 4096'
 	done
