@@ -19,6 +19,7 @@
 #include "analyze/data_int.h"
 #include "analyze/index.h"
 #include "harness/lessons.h"
+#include "harness/place_text.h"
 #include "harness/record_schema.h"
 #include "harness/units.h"
 
@@ -120,12 +121,24 @@ static int an_machine_value(const struct an_lctx *x, const char *key, const char
 	return e == (claim[2] == '*' ? base * k : claim[2] == '/' ? floor(base / k) : base);
 }
 
+/* Two placements that give the same CPUs in the same order: their canonical texts
+ * (harness/place_text.h) are one text (list:0,1 and list:0-1, expr:E:S0:4 and expr:S0:0-3). An
+ * older planner wrote the claim's form in the expr: the same text, taken before this. */
+static int an_placement_same(const char *claim, const char *expr)
+{
+	char a[256], b[256];
+
+	return lab_place_text_canon(claim, a, sizeof(a)) &&
+	       lab_place_text_canon(expr, b, sizeof(b)) && !strcmp(a, b);
+}
+
 /* A selector value of the claim and the expr's: the same text, or the same value written as
  * the planner writes it, or the one it computed from the machine (L1/2, max), checked against
  * run.json's host. The planner writes a size with its largest exact binary suffix (4096 as 4K;
  * plain digits only for a size no whole K), a count in plain digits (a lesson's count takes no
  * K: 1000 for a count, 1024 for a size), a duration with its unit (1000ns as 1us), a boolean as
- * true or false, a node as node:N. Anything else names other points (threads=1 for
+ * true or false, a placement in its canonical text (node:N, list:0-3, expr:S0:0-3). Anything
+ * else names other points (threads=1 for
  * threads=2, lock=mcs for lock=ticket, stride=1000 for stride=1K): refused. */
 static int an_value_same(const struct an_lctx *x, const char *key, const char *claim,
                          const char *expr)
@@ -136,6 +149,8 @@ static int an_value_same(const struct an_lctx *x, const char *key, const char *c
 
 	if (!strcmp(claim, expr))
 		return 1;
+	if (!strcmp(key, LAB_KEY_PLACEMENT))
+		return an_placement_same(claim, expr);
 	if ((b = an_machine_value(x, key, claim, expr)) >= 0)
 		return b;
 	if (ne && expr[ne] && !isnan(e = an_read_units(expr, lab_duration_suffixes)))
@@ -155,10 +170,6 @@ static int an_value_same(const struct an_lctx *x, const char *key, const char *c
 	}
 	if ((b = an_read_bool(claim)) >= 0 && b == an_read_bool(expr))
 		return 1;
-	if (!strcmp(key, "placement") && !strncmp(claim, "node:", 5) && !strncmp(expr, "node:", 5))
-		return strspn(claim + 5, "0123456789") == strlen(claim + 5) && claim[5] &&
-		       strspn(expr + 5, "0123456789") == strlen(expr + 5) && expr[5] &&
-		       strtod(claim + 5, NULL) == strtod(expr + 5, NULL);
 	return 0;
 }
 

@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/place_text.h"
+
 #define CX_PART_MAX   128     /* characters of one '@' part */
 #define CX_NUMBER_MAX 1000000 /* far above any domain size or count */
+_Static_assert(CX_NUMBER_MAX == LAB_PLACE_TEXT_NUMBER_MAX, "place_text.c reads these numbers too");
 
 /* One index taken without a topology: the same index of the same domain (S1 and S01 alike) is
  * the same CPU on any topology. */

@@ -187,6 +187,11 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		return -1;
 	}
 	lab_param_format(p, scratch, canon, sizeof(canon));
+	if (!strcmp(p->key, "placement")) { /* as the points record it (plan_points.c) */
+		char written[sizeof(canon)];
+		memcpy(written, canon, sizeof(written));
+		lab_placement_canon(written, canon, sizeof(canon));
+	}
 	char *dup = strdup(canon);
 	if (!dup)
 		return -1;

@@ -123,10 +123,12 @@ static void plan_point_emit(struct lab_plan *plan, struct lab_experiment *e,
 		goto oom;
 	pt->exp = (unsigned)(e - plan->exp);
 	pt->h = *h;
+	/* planned as written (messages quote it); recorded, selected and compared canonical */
+	lab_placement_canon(h->placement, pt->h.placement, sizeof(pt->h.placement));
 	pt->nthreads = n;
 	pt->kparams = malloc(e->kernel->params_size ? e->kernel->params_size : 1);
 	pt->cpus = malloc(n * sizeof(*pt->cpus));
-	pt->params_text = plan_params_text(e, kparams, h, pair);
+	pt->params_text = plan_params_text(e, kparams, &pt->h, pair);
 	if (!pt->kparams || !pt->cpus || !pt->params_text)
 		goto oom;
 	memcpy(pt->kparams, kparams, e->kernel->params_size);

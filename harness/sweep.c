@@ -248,9 +248,11 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
 }
 
 /* The value text of l's values as p formats them once read (threads = 01 is 1, size = 16384
- * is 16K, placement = node:00 is node:0), so that two ways of writing one value are one value;
- * a value that does not read is left for the planner to report. A double keeps its digits (the
- * shortest text that reads back the same). */
+ * is 16K), so that two ways of writing one value are one value; a value that does not read is
+ * left for the planner to report. A double keeps its digits (the shortest text that reads back
+ * the same). A placement stays as written: the planner's messages quote its grammar (in
+ * 'E:S1:17': COUNT 17 runs past domain S1), its point records the canonical text, and
+ * sweep_dedup compares that. */
 static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 {
 	char scratch[4096] __attribute__((aligned(16))), buf[256];
@@ -272,7 +274,7 @@ static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 				    strtod(buf, NULL) == d)
 					break;
 		} else if (!strcmp(p->key, "placement")) {
-			lab_placement_canon(l->v[i], buf, sizeof(buf));
+			continue;
 		} else {
 			lab_param_format(p, scratch, buf, sizeof(buf));
 		}
@@ -285,24 +287,36 @@ static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 
 /* Drops the values l already had (first one kept): threads = 1, max on a 1-CPU machine, or
  * size = L1/2, 16384 where L1/2 is 16384, is one point, not the same point twice (a lesson
- * naming it would name two). */
-static int sweep_dedup(struct sweep_list *l)
+ * naming it would name two). Placements compare by their canonical text (list:0,1 is
+ * list:0-1, expr:E:S0:4 is expr:S0:0-3: one order of CPUs, one point). */
+static int sweep_dedup(const struct lab_param *p, struct sweep_list *l)
 {
+	bool placement = !strcmp(p->key, "placement");
 	struct lab_strmap seen = {0};
+	char **keys = calloc(l->n ? l->n : 1, sizeof(*keys));
 	unsigned n = 0, at;
-	int rc = 0;
+	int rc = keys ? 0 : -1;
 
 	for (unsigned i = 0; i < l->n; i++) {
-		if (rc == 0 && lab_strmap_get(&seen, 0, l->v[i], &at)) {
+		char canon[256];
+		const char *key = l->v[i];
+		if (rc == 0 && placement) {
+			lab_placement_canon(l->v[i], canon, sizeof(canon));
+			if (!(key = keys[i] = strdup(canon)))
+				rc = -1;
+		}
+		if (rc == 0 && lab_strmap_get(&seen, 0, key, &at)) {
 			free(l->v[i]);
 			continue;
 		}
-		if (rc == 0 && lab_strmap_put(&seen, 0, l->v[i], n))
+		if (rc == 0 && lab_strmap_put(&seen, 0, key, n))
 			rc = -1; /* out of memory: the rest kept as given, the caller fails */
 		l->v[n++] = l->v[i];
 	}
-	l->n = n;
 	lab_strmap_free(&seen);
+	if (keys)
+		lab_sweep_free(keys, l->n);
+	l->n = n;
 	return rc;
 }
 
@@ -347,7 +361,7 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		return rc;
 	}
 	sweep_canon(p, &out);
-	if (sweep_dedup(&out)) {
+	if (sweep_dedup(p, &out)) {
 		lab_sweep_free(out.v, out.n);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}

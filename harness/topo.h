@@ -32,8 +32,8 @@ struct lab_topo;
  * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it. An XML file must be
  * a regular file of at most LAB_TOPO_XML_MAX bytes, its OS indices 0 .. LAB_TOPO_OS_MAX and its
  * objects nested at most LAB_TOPO_XML_DEPTH_MAX deep; a synthetic description's indexes= are
- * distinct numbers 0 .. LAB_TOPO_OS_MAX; a topology of more than LAB_TOPO_PUS_MAX PUs is
- * refused, a synthetic one before hwloc builds it.
+ * distinct numbers 0 .. LAB_TOPO_OS_MAX, a list of them one per object of its level; a topology of
+ * more than LAB_TOPO_PUS_MAX PUs is refused, a synthetic one before hwloc builds it.
  */
 int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
 
@@ -160,8 +160,10 @@ struct lab_placement {
  */
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err);
 
-/* The placement text in buf as the plan records it: node:N with N in plain digits (node:00 is
- * node:0); any other text as given (a text that does not parse too: the planner reports it). */
+/* The placement text in buf as the plan records it: the canonical text of harness/place_text.h
+ * (node:00 is node:0, list:0,1,2,3 is list:0-3, expr:E:S0:4 is expr:S0:0-3), so that one
+ * placement written two ways is one point; a text that does not parse as given (the planner
+ * reports it). */
 void lab_placement_canon(const char *text, char *buf, size_t len);
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by topo.c, topo_input.c, topo_cache.c and topo_domain.c only: not the topology
- * interface. */
+/* Shared by topo.c, topo_input.c, topo_synthetic.c, topo_cache.c and topo_domain.c only: not
+ * the topology interface. */
 #ifndef LAB_HARNESS_TOPO_INTERNAL_H
 #define LAB_HARNESS_TOPO_INTERNAL_H
 
@@ -15,6 +15,14 @@ hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
 
 /* lab_topo_caches on the hwloc topology hw (topo_cache.c). */
 unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max);
+
+/*
+ * Checks the synthetic description desc (of --topology spec) before hwloc builds it: at most
+ * LAB_TOPO_PUS_MAX PUs, and every indexes= list of distinct numbers 0 .. LAB_TOPO_OS_MAX, one
+ * per object of its level in the whole machine.
+ * Returns 0 or -LAB_ETOPO naming spec (topo_synthetic.c).
+ */
+int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err);
 
 /*
  * Loads the topology spec names (NULL or "" this system, synthetic:..., xml:FILE) into *hw, and

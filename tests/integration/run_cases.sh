@@ -335,6 +335,7 @@ topology_input_limits)
 	refused 'synthetic:pu:2(indexes=2147483647,0)' "index '2147483647' $range"
 	refused 'synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1' "index '2147483648' $range"
 	refused 'synthetic:pu:2(indexes=0,0)' 'index 0 appears twice in one indexes= list'
+	refused 'synthetic:pack:2 core:2(indexes=0,1) pu:1' "indexes= of level 'core:2' lists 2 indexes, but the machine has 4 such objects (allowed: exactly 4"
 	for s in '64 64 64' '64 64 2' 'pack:64 core:64(memory=1GB) pu:0x40'; do
 		refused "synthetic:$s" 'more than 4096 PUs (the lab plans topologies of at most 4096'
 	done
@@ -1050,6 +1051,25 @@ assert [q["status"] for q in p] == ["ok", "skipped"] and p[1]["cpus"] == [], p' 
 	"$lab" analyze --no-plots "$tmp/r" >"$tmp/an" 2>"$tmp/anerr"
 	grep -q 'skipped: placement node:4095: NUMA node 4095 has no CPU' "$tmp/an"
 	if grep -q 'ran on the same CPUs' "$tmp/anerr"; then cat "$tmp/anerr" >&2; exit 1; fi
+	;;
+placement_written_two_ways)
+	# One order of CPUs written two ways is one point, recorded in one canonical text in
+	# run.json, samples.csv and the lessons' expr; a lesson naming it in another form is judged.
+	printf '[global]\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[x]\nkernel = noop\nthreads = 1\nplacement = expr:N:0, expr:E:N:1, list:0, list:00\n[lessons]\nl = cost(x: placement=expr:E:N:1) > 0\nm = cost(x: placement=list:00) > 0\n' >"$tmp/p.ini"
+	"$lab" run "$tmp/p.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+	python3 -c '
+import csv, json, sys
+r = json.load(open(sys.argv[1] + "/run.json"))
+p = [q["placement"] for q in r["experiments"][0]["points"]]
+assert p == ["expr:N:0", "list:0"], p
+assert [q["placement_expr"] for q in r["experiments"][0]["points"][:1]] == ["N:0"]
+e = sorted(l["expr"] for l in r["lessons"])
+assert e == ["cost(x: placement=expr:N:0) > 0", "cost(x: placement=list:0) > 0"], e
+rows = list(csv.DictReader(open(sys.argv[1] + "/samples.csv")))
+assert sorted({x["params"].split(";")[-1] for x in rows}) == ["placement=expr:N:0", "placement=list:0"], rows' "$tmp/r"
+	# judged, not "not run" (a shared machine may flag every sample: they are kept here)
+	"$lab" analyze --no-plots --include-flagged "$tmp/r" >"$tmp/an" 2>"$tmp/anerr" || { cat "$tmp/anerr"; exit 1; }
+	if grep -qE '^not run |0 hold, 0 fail, 0 inconclusive' "$tmp/an"; then cat "$tmp/an"; exit 1; fi
 	;;
 chapter_configs_plan)
 	# Every shipped config plans cleanly (a typo in a chapter config fails here, not in class).

@@ -681,6 +681,29 @@ LAB_TEST(range_of_one_quoted)
 	                ".. 1024 threads)");
 }
 
+/* One order of CPUs written two ways is one point, recorded in the canonical text (params_text,
+ * run.json's "placement"); a different order is another point. Messages still quote the value
+ * as written (list_placement, min_cpus_skips_keep_errors_of_any_machine). */
+LAB_TEST(placements_written_two_ways_are_one_point)
+{
+	struct tp t;
+
+	tp_build(&t,
+	         "[x]\nkernel = fake\nthreads = 2\nplacement = list:0,1, list:0-1, list:1,0, "
+	         "expr:E:S0:2, expr:S00:0-1, node:00\n",
+	         NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 4);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=list:0-1");
+	CHECK_EQ_STR(t.plan->pts[0].h.placement, "list:0-1");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=list:1,0");
+	CHECK_EQ_I64(t.plan->pts[1].cpus[0], 1);
+	CHECK_EQ_STR(t.plan->pts[2].params_text, "size=8;mode=a;placement=expr:S0:0-1");
+	CHECK_EQ_I64(t.plan->pts[2].cpus[1], 2); /* S0:1 is core 1's first PU */
+	CHECK_EQ_STR(t.plan->pts[3].params_text, "size=8;mode=a;placement=node:0");
+	tp_free(&t);
+}
+
 /* node:N: a node the machine lacks skips its points with the reason (one config for 1 and 2
  * nodes). (Too many threads for a node: test_topo's node_placement.) */
 LAB_TEST(node_placement_missing_node_skips)

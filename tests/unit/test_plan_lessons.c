@@ -282,3 +282,34 @@ LAB_TEST(long_names_get_no_suggestion)
 		}
 	tl_free(&t);
 }
+
+/* A selector names a placement in any of its forms: the expr carries the canonical text the
+ * points record (list:0,1 -> list:0-1, expr:E:S0:2 -> expr:S0:0-1), so it names that point. */
+LAB_TEST(selector_placement_in_another_form)
+{
+	static const char text[] =
+	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0-1, list:1,0, expr:S0:0-1\n"
+	    "[lessons]\na = cost(x: placement=\"list:0,1\") < cost(x: placement=\"list:1,0\")\n"
+	    "b = cost(x: placement=\"expr:E:S0:2\") > 0\n";
+	const char *texts[] = {text};
+	struct tl t;
+
+	tl_build(&t, texts, 1, NULL, 0);
+	for (unsigned i = 0; i < t.d.n; i++)
+		fprintf(stderr, "  diag: %s\n", t.d.msg[i]);
+	REQUIRE(t.rc == 0 && t.plan->nlessons == 2);
+	CHECK_EQ_STR(t.plan->lessons[0].expr,
+	             "cost(x: placement=list:0-1) < cost(x: placement=\"list:1,0\")");
+	CHECK_EQ_STR(t.plan->lessons[1].expr, "cost(x: placement=expr:S0:0-1) > 0");
+	tl_free(&t);
+	/* two forms of one placement in a sweep are one point: the selector names one, not two */
+	static const char twice[] =
+	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0,1, list:0-1\n"
+	    "[lessons]\na = cost(x) > 0\n";
+	texts[0] = twice;
+	tl_build(&t, texts, 1, NULL, 0);
+	for (unsigned i = 0; i < t.d.n; i++)
+		fprintf(stderr, "  diag: %s\n", t.d.msg[i]);
+	CHECK_EQ_I64(t.rc, 0);
+	tl_free(&t);
+}

@@ -120,11 +120,31 @@ LAB_TEST(one_value_written_two_ways_is_one)
 	expands_to(threads_param(), "1, 01, 2", 4, "1|2");
 	expands_to(&ts_table[1], "16K, 16384, 16KiB, L1/3", 4, "16K");
 	expands_to(&ts_table[2], "1000ns, 1us, 0.001ms", 4, "1us");
+	/* a placement stays as first written (the planner's messages quote it); its point
+	 * records the canonical text (test_plan: placements_written_two_ways_are_one_point) */
 	expands_to(placement_param(), "node:00, node:0, compact, list:1,0", 4,
-	           "node:0|compact|list:1,0");
+	           "node:00|compact|list:1,0");
 	/* what does not read stays as written, for the planner to report */
 	expands_to(&ts_table[0], "01x", 4, "01x");
 	expands_to(&ts_table[2], "1us, 1000", 4, "1us|1000"); /* a duration has a unit */
+}
+
+/* One order of CPUs written two ways is one placement: list:0,1 and list:0-1, list:00,1 and
+ * list: 0 ,1; expr:E:S0:4, expr:S0:0-3, expr:S00:0,1,2,3 and expr:S0:0-1@S0:2-3. The order is
+ * the plan (thread i on the i-th CPU): list:1,0 is another placement, as expr:S0:1,0 is. */
+LAB_TEST(placement_written_two_ways_is_one)
+{
+	expands_to(placement_param(), "list:0,1, list:0-1, list:00,1, list: 0 ,1, list:1,0", 4,
+	           "list:0,1|list:1,0");
+	expands_to(placement_param(), "list:0-6:2, list:0,2,4,6, list:0-7:2", 4, "list:0-6:2");
+	expands_to(placement_param(),
+	           "expr:E:S0:4, expr:S0:0-3, expr:S00:0,1,2,3, expr:S0:0-1@S0:2-3, expr:S0:1,0", 4,
+	           "expr:E:S0:4|expr:S0:1,0");
+	expands_to(placement_param(), "expr:E:N:8:2:4, expr:N:0-1,4-5,8-9,12-13", 4,
+	           "expr:E:N:8:2:4");
+	/* different domains are different placements, even where they are one CPU here */
+	expands_to(placement_param(), "expr:N:0, expr:S0:0, expr:M0:0", 4,
+	           "expr:N:0|expr:S0:0|expr:M0:0");
 }
 
 LAB_TEST(dense_and_stepped_ranges)

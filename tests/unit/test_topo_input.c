@@ -97,6 +97,46 @@ LAB_TEST(synthetic_indexes_duplicate)
 	              "one indexes= list (allowed: each object its own index)");
 }
 
+/* An explicit indexes= list numbers every object of its level in the whole machine: hwloc took
+ * one of another length without a word and kept its own numbering (core:2(indexes=0,1) under
+ * pack:2), or dropped the tail of a longer one. Attached NUMA nodes share one list. */
+LAB_TEST(synthetic_indexes_count)
+{
+	static const char *const bad[][4] = {
+	    {"synthetic:pack:2 core:2(indexes=0,1) pu:1", "level 'core:2'", "2 indexes", "4"},
+	    {"synthetic:pack:2 core:2 pu:1(indexes=3,2,1,0,7)", "level 'pu:1'", "5 indexes", "4"},
+	    {"synthetic:2 2(indexes=0,1,2) 2", "level '2'", "3 indexes", "4"},
+	    {"synthetic:pack:2 numa:1(indexes=1) pu:1", "level 'numa:1'", "1 index", "2"},
+	    {"synthetic:pack:2 [numa(indexes=5)] core:2 pu:1", "'[numa]'", "1 index", "2"},
+	    {"synthetic:pack:2 [numa(indexes=3,2,1,0)] core:2 [numa] pu:1", "'[numa]'", "4 indexes",
+	     "6"},
+	    {"synthetic:(indexes=3,4) pack:2 pu:1", "the root", "2 indexes", "1"},
+	    {"synthetic:pack:2 core:2(memory=1GB indexes=0,1) pu:1", "level 'core:2'", "2 indexes",
+	     "4"},
+	};
+	char want[512];
+	int cpus[8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want),
+		         "%s: indexes= of %s lists %s, but the machine has %s such object%s "
+		         "(allowed: exactly %s, one per object, or an interleaving such as "
+		         "indexes=Core:PU)",
+		         bad[i][0], bad[i][1], bad[i][2], bad[i][3],
+		         strcmp(bad[i][3], "1") ? "s" : "", bad[i][3]);
+		check_refused(bad[i][0], want);
+	}
+	/* a list of the right length is taken: these PUs are 0, 2, 4 and 6 */
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:1(indexes=6,4,2,0)", cpus, 8), 4);
+	CHECK_EQ_I64(cpus[1], 2);
+	CHECK_EQ_I64(cpus[3], 6);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2(memory=1GB indexes=3,2,1,0) pu:1", cpus, 8),
+	             4);
+	CHECK_EQ_I64(
+	    open_cpus("synthetic:pack:2 [numa] [numa(indexes=3,2,1,0)] core:2 pu:1", cpus, 8), 4);
+	CHECK_EQ_I64(open_cpus("synthetic:(indexes=7) pack:2 pu:1", cpus, 8), 2);
+}
+
 /* Levels written without a type name (64 64 64 hung for over a minute in 1.2 GB) or in another
  * base count as much as type:N ones: every level's arity multiplies the PUs before hwloc. */
 LAB_TEST(synthetic_pu_cap_any_level)

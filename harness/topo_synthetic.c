@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A synthetic topology description (--topology synthetic:...) checked on its text before hwloc
+ * builds it: its PU count is the product of its level arities and its indexes= are small
+ * distinct numbers, one per object of their level. hwloc would build a topology of millions of
+ * PUs for minutes, takes an index of 2^31 as a bitmap of 2^31 bits, and ignores a list of
+ * another length without a word.
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/topo_internal.h"
+
+/* Past the ')' closing the attributes that open at c, or NULL when none closes them (hwloc
+ * refuses the description then). */
+static const char *topo_synthetic_attrs_end(const char *c)
+{
+	c = strchr(c, ')');
+	return c ? c + 1 : NULL;
+}
+
+/* One item of a synthetic description as hwloc's parser reads it (hwloc_backend_synthetic_init
+ * in topology-synthetic.c): a level "type:N" or a bare N (strtoul base 0, so 0x40 is 64), or an
+ * object attached in [] (a NUMA node); either may carry attributes in (). */
+struct topo_syn_item {
+	const char *name; /* core:2 of core:2(...), numa of [numa(...)] */
+	int name_len;
+	unsigned long arity; /* objects under each object of the level above; 0: attached */
+	const char *attrs;   /* the attributes inside (), NULL when none */
+	size_t attrs_len;
+};
+
+/*
+ * Reads the item at *c into *it and advances *c past it. False at the end of the description
+ * and where hwloc would refuse it (it then reports the description as it reads it): what
+ * follows is not read.
+ */
+static bool topo_syn_item_read(const char **c, struct topo_syn_item *it)
+{
+	const char *at = *c + strspn(*c, " \n"), *close;
+	char *end;
+
+	*it = (struct topo_syn_item){.name = at};
+	if (*at == '[') {
+		if (!(close = strchr(at, ']')))
+			return false;
+		const char *open = memchr(at, '(', (size_t)(close - at));
+		it->name = at + 1;
+		it->name_len = (int)((open ? open : close) - it->name);
+		if (open && (end = strchr(open, ')'))) {
+			it->attrs = open + 1;
+			it->attrs_len = (size_t)(end - open - 1);
+		}
+		*c = close + 1;
+		return true;
+	}
+	/* hwloc takes the arity after the next ':' wherever it is */
+	if (!*at || ((*at < '0' || *at > '9') && !(at = strchr(at, ':'))))
+		return false;
+	at += *at == ':';
+	it->arity = strtoul(at, &end, 0);
+	if (end == at || !it->arity)
+		return false;
+	it->name_len = (int)(end - it->name);
+	*c = end;
+	if (*end == '(') { /* unclosed: hwloc refuses the description; nothing follows */
+		close = strchr(end, ')');
+		it->attrs = close ? end + 1 : NULL;
+		it->attrs_len = close ? (size_t)(close - end - 1) : 0;
+		*c = close ? close + 1 : "";
+	}
+	return true;
+}
+
+/* Past the root's attributes, "(...)" at the start of desc; NULL when they do not close. */
+static const char *topo_syn_root_end(const char *desc)
+{
+	return *desc == '(' ? topo_synthetic_attrs_end(desc) : desc;
+}
+
+/*
+ * At most LAB_TOPO_PUS_MAX PUs in the synthetic description desc (of --topology spec), before
+ * hwloc builds it: 64 64 64 took over a minute and 1.2 GB inside hwloc. The PUs are the product
+ * of every level's arity; attributes in () and attached memory in [] add none. What hwloc would
+ * refuse anyway ends the count. Returns 0 or -LAB_ETOPO.
+ */
+static int topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
+{
+	unsigned long long pus = 1;
+	struct topo_syn_item it;
+	const char *c = topo_syn_root_end(desc);
+
+	while (c && topo_syn_item_read(&c, &it)) {
+		if (!it.arity)
+			continue;
+		if (it.arity > LAB_TOPO_PUS_MAX || (pus *= it.arity) > LAB_TOPO_PUS_MAX)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: more than %d PUs (the lab plans topologies of at "
+			                   "most %d PUs)",
+			                   spec, LAB_TOPO_PUS_MAX, LAB_TOPO_PUS_MAX);
+	}
+	return 0;
+}
+
+/*
+ * One indexes= value v of len characters: whole numbers 0 .. LAB_TOPO_OS_MAX written in digits,
+ * as XML os_index (hwloc's strtoul took 2147483648: a bitmap of 2^31 bits and a crash), and in
+ * an explicit list none twice (indexes=0,0 made two PUs one). An interleaving of level names
+ * (Core:PU) has no numbers: hwloc keeps what it makes below the level's width. Returns 0 or
+ * -LAB_ETOPO.
+ */
+static int topo_synthetic_index_list(const char *spec, const char *v, size_t len,
+                                     struct lab_err *err)
+{
+	uint64_t seen[(LAB_TOPO_OS_MAX + 1) / 64] = {0};
+	bool list = !memchr(v, '*', len) && !memchr(v, ':', len); /* else steps as 4*2:1*2 */
+	const char *p = v, *end = v + len;
+
+	if (isalpha((unsigned char)*v))
+		return 0;
+	for (;;) {
+		const char *num = p;
+		unsigned long n = 0;
+
+		while (p < end && isdigit((unsigned char)*p) && n <= LAB_TOPO_OS_MAX)
+			n = n * 10 + (unsigned)(*p++ - '0');
+		if (p == num || n > LAB_TOPO_OS_MAX ||
+		    (p < end && !strchr(list ? "," : "*:", *p))) {
+			size_t w = strcspn(num, ",*: )");
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: index '%.*s' is out of range (allowed in indexes=: "
+			                   "whole numbers 0 .. %d, e.g. indexes=0,2,1,3 or "
+			                   "indexes=Core:PU)",
+			                   spec, (int)(w < 24 ? w : 24), num, LAB_TOPO_OS_MAX);
+		}
+		if (list && seen[n / 64] & (1ull << (n % 64)))
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: index %lu appears twice in one indexes= list "
+			                   "(allowed: each object its own index)",
+			                   spec, n);
+		seen[n / 64] |= 1ull << (n % 64);
+		if (p == end)
+			return 0;
+		p++;
+	}
+}
+
+/* Every indexes= of the synthetic description desc, wherever it is (the root's, a level's, an
+ * attached NUMA node's), read to where hwloc ends it. Returns 0 or -LAB_ETOPO. */
+static int topo_synthetic_indexes(const char *spec, const char *desc, struct lab_err *err)
+{
+	static const char attr[] = "indexes=";
+
+	for (const char *c = strstr(desc, attr); c; c = strstr(c + 1, attr)) {
+		const char *v = c + sizeof(attr) - 1;
+		int rc = topo_synthetic_index_list(spec, v, strcspn(v, " )"), err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The last indexes= among the attributes attrs (len characters), as hwloc keeps it, or NULL;
+ * *vlen is its length. */
+static const char *topo_syn_index_attr(const char *attrs, size_t len, size_t *vlen)
+{
+	const char *v = NULL, *end = attrs + len;
+
+	for (const char *a = attrs; a < end; a += strcspn(a, " ") + 1)
+		if (!strncmp(a, "indexes=", 8) && a + 8 <= end) {
+			v = a + 8;
+			*vlen = strcspn(v, " )");
+		}
+	return v;
+}
+
+/* An explicit list among attrs (not an interleaving) has as many numbers as objects; what
+ * names the objects for the message. Returns 0 or -LAB_ETOPO. */
+static int topo_syn_index_count(const char *spec, const char *attrs, size_t len,
+                                unsigned long long objects, const char *what, struct lab_err *err)
+{
+	size_t vlen = 0;
+	const char *v = attrs ? topo_syn_index_attr(attrs, len, &vlen) : NULL;
+	unsigned long long n = 1;
+
+	if (!v || strspn(v, "0123456789,") < vlen)
+		return 0;
+	for (size_t i = 0; i < vlen; i++)
+		n += v[i] == ',';
+	if (n == objects)
+		return 0;
+	return lab_err_set(err, LAB_ETOPO,
+	                   "%s: indexes= of %s lists %llu index%s, but the machine has %llu such "
+	                   "object%s (allowed: exactly %llu, one per object, or an interleaving "
+	                   "such as indexes=Core:PU)",
+	                   spec, what, n, n == 1 ? "" : "es", objects, objects == 1 ? "" : "s",
+	                   objects);
+}
+
+/*
+ * Every explicit indexes= list of desc numbers every object of its level in the whole machine
+ * (a level's objects are the product of the arities down to it): hwloc ignores a list of
+ * another length without a word (core:2(indexes=0,1) under pack:2 kept its own numbering) and
+ * the tail of a longer one. The NUMA nodes attached in [] share one list over all of them.
+ * Interleavings (indexes=Core:PU, 4*2:1*2) are hwloc's to check. Returns 0 or -LAB_ETOPO.
+ */
+static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_err *err)
+{
+	unsigned long long width = 1, attached = 0;
+	struct topo_syn_item it;
+	char what[96];
+	const char *c = topo_syn_root_end(desc);
+	int rc = 0;
+
+	if (!c)
+		return 0;
+	while (topo_syn_item_read(&c, &it)) {
+		if (it.arity)
+			width *= it.arity;
+		else
+			attached += width; /* one node under each object of the level above */
+	}
+	if (*desc == '(')
+		rc = topo_syn_index_count(spec, desc + 1, strcspn(desc + 1, ")"), 1, "the root",
+		                          err);
+	width = 1;
+	for (c = topo_syn_root_end(desc); rc == 0 && topo_syn_item_read(&c, &it);) {
+		int n = it.name_len > 40 ? 40 : it.name_len;
+		if (it.arity) {
+			width *= it.arity;
+			snprintf(what, sizeof(what), "level '%.*s'", n, it.name);
+		} else {
+			snprintf(what, sizeof(what), "'[%.*s]'", n, it.name);
+		}
+		rc = topo_syn_index_count(spec, it.attrs, it.attrs_len, it.arity ? width : attached,
+		                          what, err);
+	}
+	return rc;
+}
+
+int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
+{
+	int rc = topo_synthetic_check(spec, desc, err);
+
+	if (rc == 0)
+		rc = topo_synthetic_indexes(spec, desc, err);
+	return rc < 0 ? rc : topo_synthetic_counts(spec, desc, err);
+}
