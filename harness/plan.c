@@ -260,6 +260,69 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 	return plan_expand_keys(e, env, ms, d) == 0 && lab_diag_count(d) == before;
 }
 
+/* True when some experiment took kv's value (a value is its line's own string). */
+static bool plan_value_taken(const struct lab_plan *plan, const struct lab_cfg_kv *kv)
+{
+	for (unsigned e = 0; e < plan->nexp; e++)
+		for (unsigned k = 0; k < plan->exp[e].nkeys; k++)
+			if (plan->exp[e].keys[k].text == kv->value)
+				return true;
+	return false;
+}
+
+/*
+ * A [global] or --set global. value that no experiment takes (no kernel of the config has the
+ * key, or every section sets its own) is still checked: it must be a valid value of the key for
+ * at least one kernel that declares it (or the harness); else the first kernel's reason is
+ * reported at its line. size = banana is a mistake whether or not a section uses it.
+ */
+static void plan_check_untaken(const struct lab_plan *plan, const struct lab_cfg_kv *kv, bool cli,
+                               const struct lab_kernel *const *registry, struct lab_diag *d)
+{
+	struct lab_diag first = {0}, tmp = {0};
+	bool ok = false;
+
+	if (!strcmp(kv->key, "kernel") || kv->reported || plan_value_taken(plan, kv))
+		return;
+	for (const struct lab_kernel *const *k = registry; *k && !ok; k++) {
+		const struct lab_param *p = lab_param_find(lab_hparam_table, kv->key);
+		bool harness = p != NULL;
+		if (!p)
+			p = lab_param_find((*k)->params, kv->key);
+		if (!p)
+			continue;
+		struct lab_experiment e = {.name = "global", .kernel = *k};
+		struct lab_resolved r = {.param = p,
+		                         .harness = harness,
+		                         .text = kv->value,
+		                         .src = cli ? LAB_SRC_CLI : LAB_SRC_GLOBAL,
+		                         .set_global = cli,
+		                         .file = kv->file,
+		                         .line = kv->line};
+		ok = plan_expand_key(&e, &r, &plan->env, first.n ? &tmp : &first);
+		lab_sweep_free(r.vals, r.nvals);
+		if (harness)
+			break; /* one table for every kernel */
+	}
+	if (!ok && first.n)
+		lab_diag_add_once(d, "%s", first.msg[0]);
+	lab_diag_free(&first);
+	lab_diag_free(&tmp);
+}
+
+/* plan_check_untaken for every [global] value and every --set global. value. */
+static void plan_check_globals_untaken(const struct lab_plan *plan, const struct lab_cfg *cfg,
+                                       const struct lab_kernel *const *registry, struct lab_diag *d)
+{
+	for (unsigned s = 0; s < cfg->nsec; s++)
+		for (unsigned i = 0; !strcmp(cfg->sec[s].name, "global") && i < cfg->sec[s].nkv;
+		     i++)
+			plan_check_untaken(plan, &cfg->sec[s].kv[i], false, registry, d);
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (!strcmp(cfg->set_section[i], "global"))
+			plan_check_untaken(plan, &cfg->set[i], true, registry, d);
+}
+
 static bool plan_selected(const char *name, const char *const *only, unsigned nonly)
 {
 	if (!nonly)
@@ -316,6 +379,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 			lab__plan_points(plan, e, topo, d);
 	}
 	free(memos.m);
+	plan_check_globals_untaken(plan, cfg, registry, d);
 	lab__plan_lessons(plan, cfg, d);
 	if (lab_diag_count(d) == 0 && plan->nexp == 0)
 		lab_diag_add(d, "%s: no experiments (add a section like [name] with kernel = noop)",
