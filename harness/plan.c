@@ -113,51 +113,112 @@ static const struct lab_env *plan_min_cpus(struct lab_experiment *e, const struc
 	return scratch;
 }
 
+/* A [global] (or --set global.) value as one kernel's or the harness's key expanded it, for
+ * every later experiment that inherits it: a [global] of long sweeps costs its expansion once,
+ * not once per section. */
+struct plan_memo {
+	const struct lab_param *param;
+	const char *text; /* the config's own string: one line, one pointer */
+	unsigned ncpus;   /* of the env it expanded on (min_cpus can change it) */
+	char **vals;      /* owned by the experiment that expanded it first */
+	unsigned nvals;
+	bool bad; /* reported, at the line of the value */
+};
+
+struct plan_memos {
+	struct plan_memo *m;
+	unsigned n, cap;
+};
+
+static struct plan_memo *plan_memo_find(struct plan_memos *ms, const struct lab_resolved *r,
+                                        const struct lab_env *env)
+{
+	if (r->src != LAB_SRC_GLOBAL && !(r->src == LAB_SRC_CLI && r->set_global))
+		return NULL;
+	for (unsigned i = 0; i < ms->n; i++)
+		if (ms->m[i].param == r->param && ms->m[i].text == r->text &&
+		    ms->m[i].ncpus == env->ncpus)
+			return &ms->m[i];
+	return NULL;
+}
+
+/* Remembers r's expansion when it is inherited; without memory it is only not shared. */
+static void plan_memo_add(struct plan_memos *ms, const struct lab_resolved *r,
+                          const struct lab_env *env, bool bad)
+{
+	if (r->src != LAB_SRC_GLOBAL && !(r->src == LAB_SRC_CLI && r->set_global))
+		return;
+	if (ms->n == ms->cap) {
+		unsigned cap = ms->cap ? 2 * ms->cap : 16;
+		struct plan_memo *grown = realloc(ms->m, cap * sizeof(*grown));
+		if (!grown)
+			return;
+		ms->m = grown;
+		ms->cap = cap;
+	}
+	ms->m[ms->n++] = (struct plan_memo){r->param, r->text, env->ncpus, r->vals, r->nvals, bad};
+}
+
+/* Expands and type-checks every value of r; returns false after reporting its first error. */
+static bool plan_expand_key(struct lab_experiment *e, struct lab_resolved *r,
+                            const struct lab_env *env, struct lab_diag *d)
+{
+	struct lab_err err;
+	char scratch[4096] __attribute__((aligned(16)));
+	struct lab_placement place;
+
+	LAB_BUG_ON(e->kernel->params_size > sizeof(scratch) ||
+	           sizeof(struct lab_hparams) > sizeof(scratch));
+	int n = lab_sweep_expand(r->param, r->text, env, &r->vals, &err);
+	if (n < 0) {
+		lab__plan_key_error(d, e, r, r->text, err.msg);
+		return false;
+	}
+	r->nvals = (unsigned)n;
+	for (unsigned v = 0; v < r->nvals; v++) {
+		const char *val = r->vals[v];
+		if (lab_param_parse(r->param, val, scratch, &err) ||
+		    (r->harness && !strcmp(r->param->key, "placement") &&
+		     lab_placement_parse(val, &place, &err)) ||
+		    (r->harness && !strcmp(r->param->key, "events") &&
+		     lab_ctr_req_parse(val, NULL, &err)) ||
+		    (r->harness && !strcmp(r->param->key, "membind") &&
+		     lab_membind_parse(val, &(struct lab_membind){0}, &err)) ||
+		    (r->harness && lab_prec_key_check(r->param->key, val, r->nvals, &err)) ||
+		    (r->harness && !strcmp(r->param->key, "min_cpus") && r->nvals > 1 &&
+		     lab_err_set(&err, LAB_ECONFIG, "does not sweep (allowed: one value)"))) {
+			plan_value_error(d, e, r, val, err.msg);
+			return false; /* one error per key: a range would repeat it per value */
+		}
+	}
+	return true;
+}
+
 /*
  * Expands and type-checks every value of every key; returns the number of bad keys. (Not the
  * number of lines added to d: a line already there, from a [global] value another experiment
  * shares, is not added again, and this experiment must still not be planned.)
  */
 static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env *env,
-                                 struct lab_diag *d)
+                                 struct plan_memos *ms, struct lab_diag *d)
 {
 	unsigned bad = 0;
-	struct lab_err err;
-	char scratch[4096] __attribute__((aligned(16)));
-	struct lab_placement place;
 	struct lab_env short_env;
 
-	LAB_BUG_ON(e->kernel->params_size > sizeof(scratch) ||
-	           sizeof(struct lab_hparams) > sizeof(scratch));
 	env = plan_min_cpus(e, env, &short_env);
 	for (unsigned i = 0; i < e->nkeys; i++) {
 		struct lab_resolved *r = &e->keys[i];
-		int n = lab_sweep_expand(r->param, r->text, env, &r->vals, &err);
-		if (n < 0) {
-			lab__plan_key_error(d, e, r, r->text, err.msg);
-			bad++;
+		const struct plan_memo *m = plan_memo_find(ms, r, env);
+		if (m) { /* its error, if any, is on d already, said once at the [global] line */
+			r->vals = m->vals;
+			r->nvals = m->nvals;
+			r->shared = true;
+			bad += m->bad;
 			continue;
 		}
-		r->nvals = (unsigned)n;
-		for (unsigned v = 0; v < r->nvals; v++) {
-			const char *val = r->vals[v];
-			if (lab_param_parse(r->param, val, scratch, &err) ||
-			    (r->harness && !strcmp(r->param->key, "placement") &&
-			     lab_placement_parse(val, &place, &err)) ||
-			    (r->harness && !strcmp(r->param->key, "events") &&
-			     lab_ctr_req_parse(val, NULL, &err)) ||
-			    (r->harness && !strcmp(r->param->key, "membind") &&
-			     lab_membind_parse(val, &(struct lab_membind){0}, &err)) ||
-			    (r->harness &&
-			     lab_prec_key_check(r->param->key, val, r->nvals, &err)) ||
-			    (r->harness && !strcmp(r->param->key, "min_cpus") && r->nvals > 1 &&
-			     lab_err_set(&err, LAB_ECONFIG,
-			                 "does not sweep (allowed: one value)"))) {
-				plan_value_error(d, e, r, val, err.msg);
-				bad++;
-				break; /* one error per key: a range would repeat it per value */
-			}
-		}
+		bool ok = plan_expand_key(e, r, env, d);
+		bad += !ok;
+		plan_memo_add(ms, r, env, !ok);
 	}
 	return bad;
 }
@@ -165,7 +226,7 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 /* Builds e's resolved keys from the layers; returns false when e has errors. */
 static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
                          const struct lab_cfg_section *s, const struct lab_env *env,
-                         struct lab_diag *d)
+                         struct plan_memos *ms, struct lab_diag *d)
 {
 	const struct lab_cfg_section *global = lab_cfg_global(cfg, s->file);
 	unsigned nh = 0, nk = 0, before = lab_diag_count(d);
@@ -196,7 +257,70 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 		if (!strcmp(cfg->set_section[i], s->name))
 			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
 	/* Unknown keys do not hide the other keys' errors: validation reports everything once. */
-	return plan_expand_keys(e, env, d) == 0 && lab_diag_count(d) == before;
+	return plan_expand_keys(e, env, ms, d) == 0 && lab_diag_count(d) == before;
+}
+
+/* True when some experiment took kv's value (a value is its line's own string). */
+static bool plan_value_taken(const struct lab_plan *plan, const struct lab_cfg_kv *kv)
+{
+	for (unsigned e = 0; e < plan->nexp; e++)
+		for (unsigned k = 0; k < plan->exp[e].nkeys; k++)
+			if (plan->exp[e].keys[k].text == kv->value)
+				return true;
+	return false;
+}
+
+/*
+ * A [global] or --set global. value that no experiment takes (no kernel of the config has the
+ * key, or every section sets its own) is still checked: it must be a valid value of the key for
+ * at least one kernel that declares it (or the harness); else the first kernel's reason is
+ * reported at its line. size = banana is a mistake whether or not a section uses it.
+ */
+static void plan_check_untaken(const struct lab_plan *plan, const struct lab_cfg_kv *kv, bool cli,
+                               const struct lab_kernel *const *registry, struct lab_diag *d)
+{
+	struct lab_diag first = {0}, tmp = {0};
+	bool ok = false;
+
+	if (!strcmp(kv->key, "kernel") || kv->reported || plan_value_taken(plan, kv))
+		return;
+	for (const struct lab_kernel *const *k = registry; *k && !ok; k++) {
+		const struct lab_param *p = lab_param_find(lab_hparam_table, kv->key);
+		bool harness = p != NULL;
+		if (!p)
+			p = lab_param_find((*k)->params, kv->key);
+		if (!p)
+			continue;
+		struct lab_experiment e = {.name = "global", .kernel = *k};
+		struct lab_resolved r = {.param = p,
+		                         .harness = harness,
+		                         .text = kv->value,
+		                         .src = cli ? LAB_SRC_CLI : LAB_SRC_GLOBAL,
+		                         .set_global = cli,
+		                         .file = kv->file,
+		                         .line = kv->line};
+		ok = plan_expand_key(&e, &r, &plan->env, first.n ? &tmp : &first);
+		lab_sweep_free(r.vals, r.nvals);
+		if (harness)
+			break; /* one table for every kernel */
+	}
+	if (!ok && first.n)
+		lab_diag_add_once(d, "%s", first.msg[0]);
+	lab_diag_free(&first);
+	lab_diag_free(&tmp);
+}
+
+/* plan_check_untaken for every [global] value and every --set global. value. */
+static void plan_check_globals_untaken(const struct lab_plan *plan, const struct lab_cfg *cfg,
+                                       const struct lab_kernel *const *registry, struct lab_diag *d)
+{
+	for (unsigned s = 0; s < cfg->nsec; s++)
+		for (unsigned i = 0; !strcmp(cfg->sec[s].name, "global") && i < cfg->sec[s].nkv;
+		     i++)
+			plan_check_untaken(plan, &cfg->sec[s].kv[i], false, registry, d);
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (!strcmp(cfg->set_section[i], "global"))
+			plan_check_untaken(plan, &cfg->set[i], true, registry, d);
 }
 
 static bool plan_selected(const char *name, const char *const *only, unsigned nonly)
@@ -215,6 +339,7 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 {
 	struct lab_plan *plan = calloc(1, sizeof(*plan));
 	unsigned before = lab_diag_count(d);
+	struct plan_memos memos = {0};
 
 	if (!plan)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory planning");
@@ -248,11 +373,13 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		struct lab_experiment *e = &plan->exp[plan->nexp++];
 		*e = (struct lab_experiment){
 		    .name = sec->name, .file = sec->file, .line = sec->line, .kernel = k};
-		if (!plan_resolve(e, cfg, sec, &plan->env, d))
+		if (!plan_resolve(e, cfg, sec, &plan->env, &memos, d))
 			continue;
 		if (plan_selected(sec->name, only, nonly))
 			lab__plan_points(plan, e, topo, d);
 	}
+	free(memos.m);
+	plan_check_globals_untaken(plan, cfg, registry, d);
 	lab__plan_lessons(plan, cfg, d);
 	if (lab_diag_count(d) == 0 && plan->nexp == 0)
 		lab_diag_add(d, "%s: no experiments (add a section like [name] with kernel = noop)",
@@ -276,7 +403,9 @@ void lab_plan_free(struct lab_plan *plan)
 	}
 	for (unsigned e = 0; e < plan->nexp; e++) {
 		for (unsigned k = 0; k < plan->exp[e].nkeys; k++)
-			lab_sweep_free(plan->exp[e].keys[k].vals, plan->exp[e].keys[k].nvals);
+			if (!plan->exp[e].keys[k].shared)
+				lab_sweep_free(plan->exp[e].keys[k].vals,
+				               plan->exp[e].keys[k].nvals);
 		free(plan->exp[e].keys);
 	}
 	for (unsigned i = 0; i < plan->nlessons; i++)

@@ -74,6 +74,7 @@ struct lab_resolved {
 	int line;
 	unsigned nvals; /* > 1: the key sweeps */
 	char **vals;    /* the expanded values as text */
+	bool shared;    /* vals are another experiment's: a [global] value is expanded once */
 };
 
 struct lab_experiment {

@@ -133,6 +133,20 @@ static void sweep_format(const struct lab_param *p, uint64_t v, char *buf, size_
 	lab_param_format(&scratch, &v, buf, len);
 }
 
+/* The values of lo..hi (lo <= hi; geometric: lo >= 1 and step >= 2), without making them. */
+static uint64_t sweep_range_count(uint64_t lo, uint64_t hi, uint64_t step, bool geometric)
+{
+	uint64_t n = 1;
+
+	if (!geometric) /* 0..2^64-1 saturates */
+		return (hi - lo) / step < UINT64_MAX ? (hi - lo) / step + 1 : UINT64_MAX;
+	while (lo <= hi / step) { /* at most 64 steps */
+		lo *= step;
+		n++;
+	}
+	return n;
+}
+
 /* "lo..hi", "lo..hi:xK" (geometric) or "lo..hi:+K" / "lo..hi:K" (arithmetic). */
 static int sweep_range(const struct lab_param *p, const char *tok, const struct lab_env *env,
                        struct sweep_list *l, struct lab_err *err)
@@ -171,18 +185,16 @@ static int sweep_range(const struct lab_param *p, const char *tok, const struct 
 		                   tok);
 	if (geometric && lo == 0)
 		return lab_err_set(err, LAB_ECONFIG, "geometric range '%s' cannot start at 0", tok);
-	for (uint64_t v = lo; v <= hi;) {
-		if (l->n >= LAB_SWEEP_MAX)
-			return lab_err_set(err, LAB_ECONFIG,
-			                   "range '%s' has more than %d values (allowed at most %d "
-			                   "values per key)",
-			                   tok, LAB_SWEEP_MAX, LAB_SWEEP_MAX);
+	/* Counted before any value is made: 1..10000000 is refused without 10M strings. */
+	uint64_t count = sweep_range_count(lo, hi, step, geometric);
+	if (count > LAB_SWEEP_MAX - l->n)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "range '%s' has more than %d values (allowed at most %d "
+		                   "values per key)",
+		                   tok, LAB_SWEEP_MAX, LAB_SWEEP_MAX);
+	for (uint64_t i = 0, v = lo; i < count; i++, v = geometric ? v * step : v + step) {
 		sweep_format(p, v, buf, sizeof(buf));
 		sweep_push(l, buf, strlen(buf));
-		uint64_t next = geometric ? v * step : v + step;
-		if (next <= v)
-			break; /* overflow */
-		v = next;
 	}
 	return 0;
 }

@@ -173,6 +173,11 @@ LAB_TEST(geometric_ranges)
 	/* Stops before overflowing 64 bits. */
 	expands_to(&ts_table[0], "4611686018427387904..18446744073709551615:x2", 4,
 	           "4611686018427387904|9223372036854775808");
+	/* 3 * (2^63 + 1) wraps to 2^63 + 3, above its start: still past the end, not a value. */
+	expands_to(&ts_table[0], "9223372036854775809..18446744073709551615:x3", 4,
+	           "9223372036854775809");
+	expands_to(&ts_table[0], "18446744073709551610..18446744073709551615:+4", 4,
+	           "18446744073709551610|18446744073709551614");
 }
 
 LAB_TEST(max_for_threads)
