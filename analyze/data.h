@@ -103,6 +103,10 @@ struct lab_an_data {
 	 * (experiment, id) for run.json's points (first point of that id). */
 	struct lab_an_index ix_point, ix_id;
 	struct lab_an_index ix_exp; /* run.json experiments by name */
+	/* The loaders' (data_int.h): samples.csv's rows sorted by (point, rep), for threads.csv's
+	 * rows to be checked against; freed once threads.csv is read. */
+	struct lab_an_rowkey *rowkey;
+	size_t nrowkey;
 };
 
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */

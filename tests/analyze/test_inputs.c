@@ -345,8 +345,8 @@ LAB_TEST(threads_csv_nonfinite_refused)
 		if (!strstr(msg, rows[i][1]))
 			TL__FAIL("row '%s': message '%s' lacks '%s'", rows[i][0], msg, rows[i][1]);
 	}
-	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,\n0,1,0,0,0,100,1100,10,0.3\n",
-	         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT);
+	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,0.3\n", LAB_THREADS_COLUMNS,
+	         LAB_COL_RUNQ_WAIT);
 	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
 
