@@ -90,6 +90,8 @@ struct lab_an_data {
 	char *unit;              /* "ns/<work unit>" or "s" */
 	struct lab_an_json *run; /* run.json, NULL when absent or external */
 	const char *run_status;  /* run.json "status", or NULL */
+	/* run.json's schema is LAB_SCHEMA_RUN: the keys lab run always writes are required */
+	int run_lab;
 	char **metric_name;
 	/* per metric column, its domain (analyze/domain.h; int: enum lab_an_domain); NULL:
 	 * every one unknown */

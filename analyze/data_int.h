@@ -114,6 +114,19 @@ int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err);
 int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_trow *w,
                       struct lab_err *err);
 
+/* ---- data_run_keys.c: the keys of a run.json whose schema is LAB_SCHEMA_RUN ---- */
+
+/* run's "status" is one lab run gives a run. Returns 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_status_check(const char *path, const struct lab_an_json *run, struct lab_err *err);
+/* Experiment x names its "kernel" and "work_unit". 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_exp_keys(const char *path, const struct lab_an_json *x, struct lab_err *err);
+/* Point jp has "status", "reps" and "params". 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_point_keys(const char *path, const struct lab_an_json *jp, struct lab_err *err);
+/* Point jp's params (with its placement) name the keys of p's params in samples.csv, no more and
+ * no fewer (threads aside). 0 or -LAB_EDATA naming both files' lines. */
+int lab_an_run_params_same(const char *path, const struct lab_an_json *jp,
+                           const struct lab_an_point *p, struct lab_err *err);
+
 /* ---- data_host.c ---- */
 
 /* Cache levels run.json's host.topology.caches may name (hwloc's L1 .. L5). */

@@ -229,7 +229,8 @@ static int an_bool_bad(const struct lab_an_json *v)
  * precision reached is printed as a percentage, which must be finite too. */
 static int an_prec_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
-	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_RUNS_PLANNED, LAB_KEY_SAMPLES},
+	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_RUNS_PLANNED, LAB_KEY_SAMPLES,
+	                                     LAB_KEY_REPS},
 	                         *bools[] = {LAB_KEY_BUDGET_EXHAUSTED, LAB_KEY_TOTAL_EXHAUSTED};
 	const struct lab_an_json *v;
 

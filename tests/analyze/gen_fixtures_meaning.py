@@ -56,6 +56,7 @@ class Run:
 
     def point(self, e, params, threads, centre, metrics=None):
         pid, self.pid = self.pid, self.pid + 1
+        params = dict(params, placement="compact")  # in both files, as lab run writes it
         e["points"].append({"point": pid, "threads": threads, "cpus": list(range(threads)),
                             "placement": "compact", "params": params, "status": "ok",
                             "verify": "pass", "iters_per_sample": WORK, "sample_windows": 1,
