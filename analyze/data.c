@@ -40,6 +40,9 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto nomem;
 	if (d->run && (rc = lab_an_threads_load(d, path, err)))
 		goto out;
+	free(d->rowkey); /* only threads.csv's rows needed them (indices into d->pt as read) */
+	d->rowkey = NULL;
+	d->nrowkey = 0;
 	if (lab_an_points_plan_order(d))
 		goto nomem;
 	if (!d->unit && !(d->unit = lab_an_strdup("ns/unit")))
@@ -164,6 +167,7 @@ void lab_an_data_free(struct lab_an_data *d)
 	free(d->metric_dom);
 	free(d->source);
 	free(d->unit);
+	free(d->rowkey);
 	lab_an_json_free(d->run);
 	lab_an_warnings_free(&d->warn);
 	lab_an_index_free(&d->ix_point);

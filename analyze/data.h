@@ -90,6 +90,8 @@ struct lab_an_data {
 	char *unit;              /* "ns/<work unit>" or "s" */
 	struct lab_an_json *run; /* run.json, NULL when absent or external */
 	const char *run_status;  /* run.json "status", or NULL */
+	/* run.json's schema is LAB_SCHEMA_RUN: the keys lab run always writes are required */
+	int run_lab;
 	char **metric_name;
 	/* per metric column, its domain (analyze/domain.h; int: enum lab_an_domain); NULL:
 	 * every one unknown */
@@ -103,6 +105,10 @@ struct lab_an_data {
 	 * (experiment, id) for run.json's points (first point of that id). */
 	struct lab_an_index ix_point, ix_id;
 	struct lab_an_index ix_exp; /* run.json experiments by name */
+	/* The loaders' (data_int.h): samples.csv's rows sorted by (point, rep), for threads.csv's
+	 * rows to be checked against; freed once threads.csv is read. */
+	struct lab_an_rowkey *rowkey;
+	size_t nrowkey;
 };
 
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */

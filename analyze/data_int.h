@@ -36,6 +36,25 @@
 /* The most entries of a per-node fact (pages_per_node): the harness records 64 nodes. */
 #define LAB_AN_FACT_NODES_MAX 64
 
+/* A row of samples.csv as threads.csv's loader checks its threads against it. */
+struct lab_an_rowkey {
+	long id, rep;
+	size_t line;       /* in samples.csv */
+	size_t pt;         /* its point: d->pt[pt] */
+	double elapsed_ns; /* the sample's */
+	size_t tline;      /* the first threads.csv line of its threads; 0: none read yet */
+};
+
+/* (point, rep)'s row of d's samples.csv (d->rowkey, sorted), or NULL. */
+struct lab_an_rowkey *lab_an_rowkey_find(const struct lab_an_data *d, long id, long rep);
+
+/* How far a threads.csv time may pass a bound its sample sets (data_threads.c): the harness
+ * writes elapsed_ns, start_ns and end_ns as whole nanoseconds of the same clock readings
+ * (harness/runner_sample.c, runner_take.c), so they agree exactly; the slack only absorbs
+ * rounding past 2^53 ns and a clock read on another CPU (never near a microsecond). */
+#define LAB_AN_SPAN_SLACK_REL 1e-6
+#define LAB_AN_SPAN_SLACK_NS  1000.0
+
 /* ---- data_points.c ---- */
 
 /* The k=v items of params sorted, in fresh memory; NULL when memory runs out. */
@@ -71,9 +90,42 @@ int lab_an_parse_int(const char *s, long *v);
 /* ---- data_point_check.c ---- */
 
 /* Checks a point entry of run.json (path names the file in messages) before any of it is used:
- * id, threads, status, params, cpus, point_facts, run level and precision, work per unit.
+ * id, threads, status, params, cpus, point_facts, run level and precision, team and sample
+ * windows, work per unit.
  * Returns 0, or -LAB_EDATA with "FILE:LINE: what: allowed: ..." in err (-LAB_ENOMEM). */
 int lab_an_run_point_check(const char *path, const struct lab_an_json *jp, struct lab_err *err);
+
+/* ---- data_threads_row.c ---- */
+
+struct lab_an_csv;
+
+/* One row of threads.csv: point, rep, thread, the CPUs before and after, start_ns, end_ns, work
+ * and runq_wait (NaN: empty or no such column). */
+struct lab_an_trow {
+	long id, rep, thread, cpu[2];
+	double start, end, work, runq;
+};
+
+/* threads.csv's header r names LAB_THREADS_COLUMNS first. 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err);
+/* The fields of row r into w (runq_col: runq_wait's column, or -1), each as the writer writes
+ * it: whole numbers >= 0, CPUs -1 .. LAB_AN_CPU_MAX, start_ns <= end_ns within 0 .. 2^63, work
+ * >= 0, runq_wait a share or empty. 0, or -LAB_EDATA with FILE:LINE and what is allowed. */
+int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_trow *w,
+                      struct lab_err *err);
+
+/* ---- data_run_keys.c: the keys of a run.json whose schema is LAB_SCHEMA_RUN ---- */
+
+/* run's "status" is one lab run gives a run. Returns 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_status_check(const char *path, const struct lab_an_json *run, struct lab_err *err);
+/* Experiment x names its "kernel" and "work_unit". 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_exp_keys(const char *path, const struct lab_an_json *x, struct lab_err *err);
+/* Point jp has "status", "reps" and "params". 0 or -LAB_EDATA with FILE:LINE. */
+int lab_an_run_point_keys(const char *path, const struct lab_an_json *jp, struct lab_err *err);
+/* Point jp's params (with its placement) name the keys of p's params in samples.csv, no more and
+ * no fewer (threads aside). 0 or -LAB_EDATA naming both files' lines. */
+int lab_an_run_params_same(const char *path, const struct lab_an_json *jp,
+                           const struct lab_an_point *p, struct lab_err *err);
 
 /* ---- data_host.c ---- */
 

@@ -229,7 +229,8 @@ static int an_bool_bad(const struct lab_an_json *v)
  * precision reached is printed as a percentage, which must be finite too. */
 static int an_prec_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
-	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_RUNS_PLANNED, LAB_KEY_SAMPLES},
+	static const char *const counts[] = {LAB_KEY_RUNS, LAB_KEY_RUNS_PLANNED, LAB_KEY_SAMPLES,
+	                                     LAB_KEY_REPS},
 	                         *bools[] = {LAB_KEY_BUDGET_EXHAUSTED, LAB_KEY_TOTAL_EXHAUSTED};
 	const struct lab_an_json *v;
 
@@ -296,6 +297,25 @@ static int an_work_check(const char *path, const struct lab_an_json *jp, struct 
 	return 0;
 }
 
+/* "team" and "sample_windows", which threads.csv's rows are held to (data_threads.c): "openmp"
+ * has one worker row per sample, and elapsed_ns adds up that many timed windows. */
+static int an_team_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
+{
+	const struct lab_an_json *v = lab_an_json_get(jp, LAB_KEY_TEAM);
+
+	if (v &&
+	    (v->type != LAB_AN_JSON_STR || (strcmp(v->str, "threads") && strcmp(v->str, "openmp"))))
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: threads, openmp", path,
+		                   v->line, LAB_KEY_TEAM);
+	v = lab_an_json_get(jp, LAB_KEY_SAMPLE_WINDOWS);
+	if (v && !an_whole(v, 1, LAB_AN_COUNT_MAX))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: \"%s\": allowed: a whole number 1 .. %.0f (the timed "
+		                   "windows of a sample)",
+		                   path, v->line, LAB_KEY_SAMPLE_WINDOWS, LAB_AN_COUNT_MAX);
+	return 0;
+}
+
 /* The point's id, thread count and status. */
 static int an_point_id_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
@@ -328,7 +348,7 @@ int lab_an_run_point_check(const char *path, const struct lab_an_json *jp, struc
 		                   jp->line);
 	if ((rc = an_point_id_check(path, jp, err)) || (rc = an_params_check(path, jp, err)) ||
 	    (rc = an_cpus_check(path, jp, err)) || (rc = an_facts_check(path, jp, err)) ||
-	    (rc = an_prec_check(path, jp, err)))
+	    (rc = an_prec_check(path, jp, err)) || (rc = an_team_check(path, jp, err)))
 		return rc;
 	return an_work_check(path, jp, err);
 }

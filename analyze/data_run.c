@@ -96,6 +96,11 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 	if (same > 0 && unit && p->unit &&
 	    (strncmp(p->unit, "ns/", 3) || strcmp(p->unit + 3, unit)))
 		same = -2;
+	if (same > 0 && d->run_lab) {
+		int rc = lab_an_run_params_same(path, jp, p, err);
+		if (rc)
+			return rc;
+	}
 	if (same <= 0) {
 		static const char *const what[] = {"threads and params differ", "kernel differs",
 		                                   "unit of work differs"};
@@ -238,6 +243,8 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	    (rc = an_run_enum(path, x, LAB_KEY_COST_KIND, (const char *const[])LAB_COST_KIND_NAMES,
 	                      2, err)))
 		return rc;
+	if (d->run_lab && (rc = lab_an_run_exp_keys(path, x, err)))
+		return rc;
 	if (lab_an_exp_find(d, name) != (size_t)-1)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: experiment '%s' again, allowed: each name once", path,
@@ -249,7 +256,8 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	for (size_t i = 0; pts && i < pts->n; i++) {
 		size_t before = d->npt;
 
-		if ((rc = lab_an_run_point_check(path, &pts->items[i], err)))
+		if ((rc = lab_an_run_point_check(path, &pts->items[i], err)) ||
+		    (d->run_lab && (rc = lab_an_run_point_keys(path, &pts->items[i], err))))
 			return rc;
 		if (lab_an_grow(ids, cap, *nid + 1, 2 * sizeof(**ids)))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -329,6 +337,8 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 		rc = lab_err_set(err, LAB_EDATA,
 		                 "%s:%zu: allowed: an object whose \"%s\" is an array", path,
 		                 exps ? exps->line : d->run->line, LAB_KEY_EXPERIMENTS);
+	if (!rc && d->run_lab)
+		rc = lab_an_run_status_check(path, d->run, err);
 	for (size_t e = 0; !rc && exps && e < exps->n; e++)
 		rc = an_run_experiment(d, path, &exps->items[e], &ids, &nid, &cap, err);
 	if (!rc)
@@ -372,7 +382,8 @@ int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err
 	if (rc)
 		return rc;
 	schema = lab_an_json_str(d->run, LAB_KEY_SCHEMA);
-	if (!schema || strcmp(schema, LAB_SCHEMA_RUN))
+	d->run_lab = schema && !strcmp(schema, LAB_SCHEMA_RUN);
+	if (!d->run_lab)
 		lab_an_warn(&d->warn, "%s: schema is '%s', expected '%s'; reading it anyway", path,
 		            schema ? schema : "(none)", LAB_SCHEMA_RUN);
 	d->run_status = lab_an_json_str(d->run, LAB_KEY_STATUS);

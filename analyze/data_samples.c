@@ -15,17 +15,13 @@
 #include "analyze/domain.h"
 #include "harness/record_schema.h"
 
-/* (point, rep, line) of every row, sorted at the end to find repeated (point, rep) pairs. */
-struct an_rowkey {
-	long id, rep;
-	size_t line;
-};
-
 struct an_samples {
 	struct lab_an_data *d;
 	struct lab_an_csv r;
 	double *metric;
-	struct an_rowkey *key;
+	/* (point, rep, line, ...) of every row, sorted at the end to find repeated (point, rep)
+	 * pairs, then handed to d for threads.csv */
+	struct lab_an_rowkey *key;
 	size_t nkey, kcap, hint;
 	size_t run_col; /* the run column (LAB_COL_RUN, the last one), 0 when absent */
 	/* the last row's params as written and sorted (a point's rows come one after another) */
@@ -233,7 +229,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		return rc;
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	s->key[s->nkey++] = (struct an_rowkey){id, rep, r->line};
+	s->key[s->nkey++] = (struct lab_an_rowkey){id, rep, r->line, 0, v[0], 0};
 	params = an_samples_params(s, f[LAB_SCOL_PARAMS]);
 	if (!params)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -262,6 +258,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (!p->n)
 		p->line = r->line;
+	s->key[s->nkey - 1].pt = (size_t)(p - d->pt);
 	rc = lab_an_point_add(p, d->nmetric, v[0] / v[1], f[LAB_SCOL_FLAGGED][0] == '1', s->metric);
 	if (rc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -344,15 +341,29 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 	return an_metric_names(d, r->path, err);
 }
 
-static int an_cmp_rowkey(const void *a, const void *b)
+/* By (point, rep) alone: what lab_an_rowkey_find looks for. */
+static int an_cmp_sample(const void *a, const void *b)
 {
-	const struct an_rowkey *x = a, *y = b;
+	const struct lab_an_rowkey *x = a, *y = b;
 
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
-	if (x->rep != y->rep)
-		return x->rep < y->rep ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+static int an_cmp_rowkey(const void *a, const void *b)
+{
+	const struct lab_an_rowkey *x = a, *y = b;
+	int c = an_cmp_sample(a, b);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+struct lab_an_rowkey *lab_an_rowkey_find(const struct lab_an_data *d, long id, long rep)
+{
+	struct lab_an_rowkey key = {.id = id, .rep = rep};
+
+	return d->nrowkey ? bsearch(&key, d->rowkey, d->nrowkey, sizeof(key), an_cmp_sample) : NULL;
 }
 
 /* Sorting makes the check O(n log n); a repeated pair would count one sample twice. */
@@ -415,6 +426,11 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err 
 			goto out;
 	if (!rc)
 		rc = an_samples_unique(&s, err);
+	if (!rc) { /* sorted by an_samples_unique (or one row) */
+		d->rowkey = s.key;
+		d->nrowkey = s.nkey;
+		s.key = NULL;
+	}
 out:
 	free(s.metric);
 	free(s.key);

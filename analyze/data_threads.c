@@ -1,11 +1,35 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * threads.csv, read for one thing: samples whose threads did identical work at clearly
- * different speeds (issue 21 finding 5: vCPU0 1.45x slower than vCPU1 on the same work, with no
- * foreign load, no run-queue wait and the same clock; interference no guard sees). A sample in
- * which a thread waited for its CPU (runq_wait above LAB_AN_ASYM_RUNQ_MAX) has a cause the
- * guard sees and is not counted. The file is optional; a number in it that does not parse
- * (work = nan) is an input error with FILE:LINE, as in samples.csv, not a row passed over.
+ * threads.csv, read as untrusted input: every row is held to the sample it belongs to, then the
+ * file is read for one thing: samples whose threads did identical work at clearly different
+ * speeds (issue 21 finding 5: vCPU0 1.45x slower than vCPU1 on the same work, with no foreign
+ * load, no run-queue wait and the same clock; interference no guard sees). A sample in which a
+ * thread waited for its CPU (runq_wait above LAB_AN_ASYM_RUNQ_MAX) has a cause the guard sees
+ * and is not counted. The file is optional. What a row is held to, each a data error with
+ * FILE:LINE and what is allowed:
+ *
+ * - the header's columns (LAB_THREADS_COLUMNS first) in every row (the writer writes them all);
+ *   a cut last line is dropped with a warning, as in samples.csv;
+ * - point, rep, thread, cpu_start and cpu_end whole numbers, start_ns .. end_ns nanoseconds in
+ *   order, work a count, runq_wait a share;
+ * - a sample of samples.csv: the writer buffers threads.csv apart from samples.csv, so a run
+ *   killed while writing may leave rows whose sample row never reached the disk; in a run that
+ *   did not complete, rows at the end of the file without a sample are dropped with a warning,
+ *   anywhere else (or in a complete run) they are refused;
+ * - a thread of its point's team (0 .. threads - 1; 0 alone for an OpenMP point, whose one row
+ *   is the harness worker), each once per sample, each sample's rows together;
+ * - the sample's elapsed_ns E. The harness takes a sample in timed windows (run.json
+ *   sample_windows). With one window, E = max(end_ns) - min(start_ns) of its threads: they
+ *   span at most E. A long sample runs as chunks: E adds up the chunks' windows, while a
+ *   thread's start_ns is its first chunk's and its end_ns its last chunk's, so its span also
+ *   holds the untimed gaps between chunks, which have no bound (11 % of E under load here; a
+ *   process stopped between two chunks adds any time). For any number of windows the threads'
+ *   starts lie within E of each other (all in the first window), so do their ends (all in the
+ *   last), and a whole team spans at least E. A file without sample_windows (written before it
+ *   existed) is held to these alone;
+ * - the samples one after another: a run takes one sample at a time and writes them in that
+ *   order (fresh processes' times moved to the run's origin), so no row starts before the end
+ *   of the sample written before it. This bounds a chunked sample's span too, but the last's.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,18 +42,48 @@
 #include "analyze/domain.h"
 #include "harness/record_schema.h"
 
-/* One sample's threads as they are read: the rows of one (point, rep) are written together. */
-struct an_team {
-	long id, rep;
-	size_t n;
-	double work, tmin, tmax;
-	int uneven; /* some thread did other work than the first */
-	int waited; /* some thread waited for its CPU: a cause the guard sees, not asymmetry */
-};
-
 struct an_idmap {
 	long id;
 	size_t pt;
+};
+
+/* One sample's threads as they are read: the rows of one (point, rep) are written together. */
+struct an_team {
+	long id, rep;
+	size_t line;                  /* its first row */
+	struct lab_an_rowkey *sample; /* its row of samples.csv; NULL: none (a cut run's end) */
+	struct lab_an_point *pt;      /* its point */
+	long size;                    /* threads it may have */
+	int omp;                      /* an OpenMP point: one row per sample, the harness worker */
+	int one_window;               /* run.json: elapsed_ns is one timed window */
+	size_t n;
+	double smin, smax, emin, emax;
+	size_t emax_line;
+	double work, tmin, tmax; /* the first thread's work; the shortest and longest span */
+	int uneven;              /* some thread did other work than the first */
+	int waited;              /* some thread waited for its CPU: a cause the guard sees */
+	int untimed;             /* some thread took no time: nothing to compare */
+};
+
+/* Where a thread index was last seen: in team gen, at line. */
+struct an_seen {
+	size_t gen, line;
+};
+
+struct an_threads {
+	struct lab_an_data *d;
+	struct lab_an_csv r;
+	struct an_idmap *map;
+	size_t nmap;
+	int runq_col;
+	struct an_team t;
+	struct an_seen *seen;
+	size_t seen_cap, gen;
+	double prev_end; /* the latest end_ns of the samples before t (-1: none), at prev_line */
+	size_t prev_line;
+	/* the rows without a sample (a cut run's end): the first one's team, and their count */
+	long cut_id, cut_rep;
+	size_t cut_line, cut_rows;
 };
 
 static int an_idmap_cmp(const void *a, const void *b)
@@ -39,25 +93,32 @@ static int an_idmap_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* The point of id whose kernel's work is the team's (work_scope team), or NULL. */
-static struct lab_an_point *an_team_point(struct lab_an_data *d, const struct an_idmap *map,
-                                          size_t n, long id)
+/* A point run.json or samples.csv lists with this id, or NULL. */
+static struct lab_an_point *an_threads_point(const struct an_threads *s, long id)
 {
-	struct an_idmap key = {id, 0}, *m = bsearch(&key, map, n, sizeof(*map), an_idmap_cmp);
-	struct lab_an_point *p = m ? &d->pt[m->pt] : NULL;
+	struct an_idmap key = {id, 0}, *m;
 
-	return p && p->threads >= 2 && lab_an_cost_scope(d, p->experiment) == 0 ? p : NULL;
+	m = s->nmap ? bsearch(&key, s->map, s->nmap, sizeof(*s->map), an_idmap_cmp) : NULL;
+	return m ? &s->d->pt[m->pt] : NULL;
 }
 
-static void an_team_close(struct lab_an_data *d, const struct an_idmap *map, size_t nmap,
-                          const struct an_team *t)
+/* The samples.csv path for messages: DIR/samples.csv. */
+static const char *an_samples_name(const struct an_threads *s, char *buf, size_t len)
 {
-	struct lab_an_point *p;
+	snprintf(buf, len, "%s/%s", s->d->source, LAB_FILE_SAMPLES);
+	return buf;
+}
+
+/* Counts the team's sample as asymmetric at its point when its threads did identical work
+ * (work_scope team) at clearly different speeds. */
+static void an_team_asym(const struct lab_an_data *d, const struct an_team *t)
+{
+	struct lab_an_point *p = t->pt;
 	double ratio;
 
-	if (t->n < 2 || t->uneven || t->waited || !(t->tmin > 0))
+	if (!t->sample || t->n < 2 || t->uneven || t->waited || t->untimed || !(t->tmin > 0))
 		return;
-	if (!(p = an_team_point(d, map, nmap, t->id)) || (size_t)p->threads != t->n)
+	if (p->threads < 2 || (size_t)p->threads != t->n || lab_an_cost_scope(d, p->experiment))
 		return;
 	ratio = t->tmax / t->tmin;
 	if (!(ratio > LAB_AN_ASYM_RATIO))
@@ -67,97 +128,259 @@ static void an_team_close(struct lab_an_data *d, const struct an_idmap *map, siz
 		p->asym_ratio = ratio;
 }
 
-/* Field i of r (named by LAB_THREADS_COLUMNS, or runq_wait) into *v: a finite number (empty too
- * with allow_empty; NaN then); else an input error. */
-static int an_threads_num(const struct lab_an_csv *r, size_t i, double *v, int allow_empty,
-                          struct lab_err *err)
+/* The team read in full: a whole team spans at least its sample's elapsed_ns (the timed
+ * windows lie inside its span). Then counted for asymmetry; its end bounds the next start. */
+static int an_team_close(struct an_threads *s, struct lab_err *err)
 {
-	static const char *const names[] = {"point",   "rep",      "thread", "cpu_start",
-	                                    "cpu_end", "start_ns", "end_ns", "work"};
+	const struct an_team *t = &s->t;
+	double e = t->sample ? t->sample->elapsed_ns : 0;
+	char sp[1200];
 
-	if (!lab_an_parse_num(r->field[i], v, allow_empty))
+	if (!t->n)
 		return 0;
-	return lab_err_set(err, LAB_EDATA, "%s:%zu: %s = '%s': allowed: a finite number%s", r->path,
-	                   r->line, i < LAB_THREADS_NCOLUMNS ? names[i] : LAB_COL_RUNQ_WAIT,
-	                   r->field[i], allow_empty ? " or empty" : "");
+	if (t->sample && (long)t->n == t->size &&
+	    t->emax - t->smin < e - e * LAB_AN_SPAN_SLACK_REL - LAB_AN_SPAN_SLACK_NS)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld rep %ld: its %zu threads span %.0f ns, less than "
+		    "the sample's elapsed_ns %.0f (%s:%zu), allowed: at least that "
+		    "(elapsed_ns is the timed part of their span)",
+		    s->r.path, t->line, t->id, t->rep, t->n, t->emax - t->smin, e,
+		    an_samples_name(s, sp, sizeof(sp)), t->sample->line);
+	an_team_asym(s->d, t);
+	if (t->emax > s->prev_end) {
+		s->prev_end = t->emax;
+		s->prev_line = t->emax_line;
+	}
+	return 0;
 }
 
-/* Folds row r into the team being read; a new (point, rep) closes the previous one. */
-static int an_team_row(struct lab_an_data *d, const struct an_idmap *map, size_t nmap,
-                       struct an_team *t, const struct lab_an_csv *r, int runq_col,
-                       struct lab_err *err)
+/* A team without a sample row: refused in a complete run or for a point run.json does not
+ * list, else the start of (or more of) the cut end of the file. */
+static int an_team_cut(struct an_threads *s, const struct lab_an_trow *w, struct lab_err *err)
 {
-	long id, rep;
-	double start, end, work, runq = NAN;
+	const struct lab_an_csv *r = &s->r;
+	int complete = s->d->run_status && !strcmp(s->d->run_status, "complete");
+
+	if (!s->t.pt)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld: not a point of run.json or samples.csv, "
+		                   "allowed: the points they list",
+		                   r->path, r->line, w->id);
+	if (complete)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld rep %ld has no row in samples.csv, allowed: "
+		                   "the threads of its samples",
+		                   r->path, r->line, w->id, w->rep);
+	if (!s->cut_line) {
+		s->cut_line = r->line;
+		s->cut_id = w->id;
+		s->cut_rep = w->rep;
+	}
+	return 0;
+}
+
+/* Starts the team of row w: its sample, point, size and windows. */
+static int an_team_open(struct an_threads *s, const struct lab_an_trow *w, struct lab_err *err)
+{
+	struct an_team *t = &s->t;
+	const struct lab_an_csv *r = &s->r;
+	const char *team;
 	int rc;
 
-	if (lab_an_parse_int(r->field[0], &id) || lab_an_parse_int(r->field[1], &rep))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point, rep = '%s', '%s': allowed: whole "
-		                   "numbers",
-		                   r->path, r->line, r->field[0], r->field[1]);
-	if ((rc = an_threads_num(r, 5, &start, 0, err)) ||
-	    (rc = an_threads_num(r, 6, &end, 0, err)) ||
-	    (rc = an_threads_num(r, 7, &work, 0, err)) ||
-	    (runq_col >= 0 && (rc = an_threads_num(r, (size_t)runq_col, &runq, 1, err))))
+	*t = (struct an_team){.id = w->id, .rep = w->rep, .line = r->line};
+	t->sample = lab_an_rowkey_find(s->d, w->id, w->rep);
+	t->pt = t->sample ? &s->d->pt[t->sample->pt] : an_threads_point(s, w->id);
+	if (!t->sample && (rc = an_team_cut(s, w, err)))
 		return rc;
-	/* nanoseconds of CLOCK_MONOTONIC: 0 .. 2^63 and in order (an end_ns of 1e308 printed a
-	 * thread 1e300 times slower than another) */
-	if (!(start >= 0 && end <= 9223372036854775807.0 && end >= start))
+	if (t->sample && s->cut_line)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld rep %ld has no row in samples.csv, yet samples "
+		    "follow (line %zu), allowed: rows without one only at the end of "
+		    "a cut run's file",
+		    r->path, s->cut_line, s->cut_id, s->cut_rep, r->line);
+	if (t->sample && t->sample->tline)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: a "
+		    "sample's threads in one run of rows",
+		    r->path, r->line, w->id, w->rep, t->sample->tline);
+	if (t->sample)
+		t->sample->tline = r->line;
+	team = lab_an_json_str(t->pt->runjson, LAB_KEY_TEAM);
+	t->omp = team && !strcmp(team, "openmp");
+	t->size = t->omp ? 1 : t->pt->threads;
+	t->one_window = lab_an_json_num(t->pt->runjson, LAB_KEY_SAMPLE_WINDOWS, 0) == 1;
+	s->gen++;
+	return 0;
+}
+
+/* Row w's thread: one of the team's, not seen before in it. */
+static int an_team_thread(struct an_threads *s, const struct lab_an_trow *w, struct lab_err *err)
+{
+	const struct lab_an_csv *r = &s->r;
+	const struct an_team *t = &s->t;
+
+	if (w->thread < 0 || w->thread >= t->size)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: start_ns, end_ns = '%s', '%s': allowed: nanoseconds "
-		                   "0 .. 2^63, the end not before the start",
-		                   r->path, r->line, r->field[5], r->field[6]);
-	if (!(work >= 0))
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: work = '%s': allowed: a count >= 0",
-		                   r->path, r->line, r->field[7]);
-	if (!isnan(runq) && !lab_an_domain_allows(LAB_AN_DOM_UNIT, 0, runq))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: %s = '%s': allowed: a share from 0 to 1, or empty",
-		                   r->path, r->line, LAB_COL_RUNQ_WAIT, r->field[runq_col]);
-	if (!(end > start))
-		return 0; /* no time to compare */
-	if (!t->n || id != t->id || rep != t->rep) {
-		an_team_close(d, map, nmap, t);
-		*t = (struct an_team){id, rep, 0, work, end - start, end - start, 0, 0};
+		                   "%s:%zu: thread = '%s': allowed: 0 .. %ld (point %ld's %s)",
+		                   r->path, r->line, r->field[2], t->size - 1, t->id,
+		                   t->omp ? "one worker row: an OpenMP team" : "team");
+	if ((size_t)w->thread >= s->seen_cap) {
+		size_t cap = (size_t)t->size;
+		struct an_seen *n = realloc(s->seen, cap * sizeof(*n));
+
+		if (!n)
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		memset(n + s->seen_cap, 0, (cap - s->seen_cap) * sizeof(*n));
+		s->seen = n;
+		s->seen_cap = cap;
 	}
-	t->waited |= runq > LAB_AN_ASYM_RUNQ_MAX;
-	t->n++;
-	t->uneven |= work != t->work;
-	t->tmin = end - start < t->tmin ? end - start : t->tmin;
-	t->tmax = end - start > t->tmax ? end - start : t->tmax;
+	if (s->seen[w->thread].gen == s->gen)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: thread %ld of point %ld rep %ld again (first at line "
+		                   "%zu), allowed: each thread once per sample",
+		                   r->path, r->line, w->thread, t->id, t->rep,
+		                   s->seen[w->thread].line);
+	s->seen[w->thread] = (struct an_seen){s->gen, r->line};
+	return 0;
+}
+
+/* The team's times so far against its sample's elapsed_ns (see the top of the file). */
+static int an_team_times(struct an_threads *s, struct lab_err *err)
+{
+	static const char *const what[] = {"span", "start", "end"},
+	                         *why[] = {"a sample of one timed window holds its threads' times",
+	                                   "every thread starts in its sample's first timed window",
+	                                   "every thread ends in its sample's last timed window"};
+	const struct an_team *t = &s->t;
+	double e = t->sample->elapsed_ns,
+	       lim = e + e * LAB_AN_SPAN_SLACK_REL + LAB_AN_SPAN_SLACK_NS;
+	double got[] = {t->one_window ? t->emax - t->smin : 0, t->smax - t->smin,
+	                t->emax - t->emin};
+	char sp[1200];
+
+	for (size_t k = 0; k < 3; k++)
+		if (got[k] > lim)
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: point %ld rep %ld: its threads %s %.0f ns%s, more "
+			    "than the sample's elapsed_ns %.0f (%s:%zu), allowed: at "
+			    "most that (%s)",
+			    s->r.path, s->r.line, t->id, t->rep, what[k], got[k], k ? " apart" : "",
+			    e, an_samples_name(s, sp, sizeof(sp)), t->sample->line, why[k]);
+	return 0;
+}
+
+/* Folds row w into its team: thread, order after the sample before, times, asymmetry. */
+static int an_team_add(struct an_threads *s, const struct lab_an_trow *w, struct lab_err *err)
+{
+	struct an_team *t = &s->t;
+	double span = w->end - w->start;
+	int rc;
+
+	if ((rc = an_team_thread(s, w, err)))
+		return rc;
+	if (w->start < s->prev_end - LAB_AN_SPAN_SLACK_NS)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: start_ns = '%s': before end_ns %.0f of the sample before "
+		    "it (line %zu), allowed: samples one after another (a run takes "
+		    "them in turn)",
+		    s->r.path, s->r.line, s->r.field[5], s->prev_end, s->prev_line);
+	if (!t->n++) {
+		t->smin = t->smax = w->start;
+		t->emin = t->emax = w->end;
+		t->emax_line = s->r.line;
+		t->work = w->work;
+		t->tmin = t->tmax = span;
+	}
+	t->smin = fmin(t->smin, w->start);
+	t->smax = fmax(t->smax, w->start);
+	t->emin = fmin(t->emin, w->end);
+	if (w->end > t->emax) {
+		t->emax = w->end;
+		t->emax_line = s->r.line;
+	}
+	t->waited |= w->runq > LAB_AN_ASYM_RUNQ_MAX;
+	t->uneven |= w->work != t->work;
+	t->untimed |= !(span > 0);
+	t->tmin = fmin(t->tmin, span);
+	t->tmax = fmax(t->tmax, span);
+	if (!t->sample)
+		s->cut_rows++;
+	return t->sample ? an_team_times(s, err) : 0;
+}
+
+/* One record: a cut last line is dropped with a warning, a whole one has every column. */
+static int an_threads_record(struct an_threads *s, size_t ncol, struct lab_err *err)
+{
+	const struct lab_an_csv *r = &s->r;
+	struct lab_an_trow w;
+	int rc;
+
+	if (!r->complete) {
+		lab_an_warn(&s->d->warn, "%s:%zu: incomplete last line ignored", r->path, r->line);
+		return 0;
+	}
+	if (r->nfield != ncol)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %zu fields, allowed: %zu (the header's columns)",
+		                   r->path, r->line, r->nfield, ncol);
+	if ((rc = lab_an_trow_parse(r, s->runq_col, &w, err)))
+		return rc;
+	if (!s->t.n || w.id != s->t.id || w.rep != s->t.rep)
+		if ((rc = an_team_close(s, err)) || (rc = an_team_open(s, &w, err)))
+			return rc;
+	return an_team_add(s, &w, err);
+}
+
+/* The points by id, for rows without a sample (a point id is global to a run). */
+static int an_threads_map(struct an_threads *s, struct lab_err *err)
+{
+	const struct lab_an_data *d = s->d;
+
+	if (!(s->map = malloc((d->npt ? d->npt : 1) * sizeof(*s->map))))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->npt; i++)
+		if (d->pt[i].id >= 0)
+			s->map[s->nmap++] = (struct an_idmap){d->pt[i].id, i};
+	if (s->nmap > 1)
+		qsort(s->map, s->nmap, sizeof(*s->map), an_idmap_cmp);
 	return 0;
 }
 
 int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
-	struct lab_an_csv r = {0};
-	struct an_team t = {0};
-	struct an_idmap *map;
-	size_t nmap = 0;
-	int rc, runq_col = -1;
+	struct an_threads s = {.d = d, .runq_col = -1, .prev_end = -INFINITY};
+	size_t ncol;
+	int rc;
 
 	if (access(path, F_OK) && errno == ENOENT)
 		return 0; /* an older run, or external data: nothing to say */
-	if (!(map = malloc((d->npt ? d->npt : 1) * sizeof(*map))))
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (size_t i = 0; i < d->npt; i++)
-		if (d->pt[i].id >= 0)
-			map[nmap++] = (struct an_idmap){d->pt[i].id, i};
-	qsort(map, nmap, sizeof(*map), an_idmap_cmp);
-	if ((rc = lab_an_csv_open_flags(&r, path, LAB_AN_IN_NOFOLLOW, err)) ||
-	    (rc = lab_an_csv_next(&r, err)) <= 0)
-		goto out; /* an empty file has no header and nothing to say either */
-	runq_col = lab_an_csv_column(&r, LAB_COL_RUNQ_WAIT);
-	while ((rc = lab_an_csv_next(&r, err)) > 0)
-		if (r.complete && r.nfield >= LAB_THREADS_NCOLUMNS &&
-		    (runq_col < 0 || (size_t)runq_col < r.nfield) &&
-		    (rc = an_team_row(d, map, nmap, &t, &r, runq_col, err)))
+	if ((rc = an_threads_map(&s, err)) ||
+	    (rc = lab_an_csv_open_flags(&s.r, path, LAB_AN_IN_NOFOLLOW, err)) ||
+	    (rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete)
+		goto out; /* an empty file (or a cut header) has no rows and nothing to say either
+		           */
+	if ((rc = lab_an_threads_header(&s.r, err)))
+		goto out;
+	s.runq_col = lab_an_csv_column(&s.r, LAB_COL_RUNQ_WAIT);
+	ncol = s.r.nfield;
+	while ((rc = lab_an_csv_next(&s.r, err)) > 0)
+		if ((rc = an_threads_record(&s, ncol, err)))
 			break;
 	if (!rc)
-		an_team_close(d, map, nmap, &t);
+		rc = an_team_close(&s, err);
+	if (!rc && s.cut_rows)
+		lab_an_warn(&d->warn,
+		            "%s:%zu: %zu rows from here on have no row in samples.csv (the run was "
+		            "cut while writing them): ignored",
+		            path, s.cut_line, s.cut_rows);
 out:
-	lab_an_csv_close(&r);
-	free(map);
+	lab_an_csv_close(&s.r);
+	free(s.map);
+	free(s.seen);
 	return rc < 0 ? rc : 0;
 }

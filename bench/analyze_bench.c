@@ -104,14 +104,15 @@ static int b_write_distinct(const char *dir, long n, int reps)
 	      "flagged\n",
 	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	      "\"e\", \"kernel\": \"k\", \"points\": [\n",
+	      "\"e\", \"kernel\": \"k\", \"work_unit\": \"op\", \"points\": [\n",
 	      r);
 	for (long p = 0; p < n; p++) {
 		int N = 1 << (p % 4);
 
 		fprintf(r,
-		        "%s{\"point\": %ld, \"threads\": %d, \"params\": {\"stride\": \"%ld\"}}\n",
-		        p ? ", " : "", p, N, p / 4);
+		        "%s{\"point\": %ld, \"threads\": %d, \"params\": {\"stride\": \"%ld\"}, "
+		        "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": %d}\n",
+		        p ? ", " : "", p, N, p / 4, reps);
 		for (int k = 0; k < reps; k++)
 			fprintf(
 			    s,
@@ -136,8 +137,8 @@ static int b_write(const char *dir)
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (int e = 0; e < B_EXP; e++) {
 		fprintf(r,
-		        "%s{\"name\": \"exp%d\", \"kernel\": \"k%d\", \"scaling\": \"strong\", "
-		        "\"points\": [",
+		        "%s{\"name\": \"exp%d\", \"kernel\": \"k%d\", \"work_unit\": \"op\", "
+		        "\"scaling\": \"strong\", \"points\": [",
 		        e ? ", " : "", e, e);
 		for (int st = 0; st < B_STRIDE; st++)
 			for (int t = 0; t < 10; t++, point++) {
@@ -147,8 +148,9 @@ static int b_write(const char *dir)
 
 				fprintf(r,
 				        "%s{\"point\": %ld, \"threads\": %d, \"params\": "
-				        "{\"stride\": \"%d\"}, \"status\": \"ok\"}",
-				        st || t ? ", " : "", point, N, 8 << st);
+				        "{\"stride\": \"%d\"}, \"placement\": \"compact\", "
+				        "\"status\": \"ok\", \"reps\": %d}",
+				        st || t ? ", " : "", point, N, 8 << st, B_REPS);
 				for (int k = 0; k < B_REPS; k++) {
 					double c = mu * (1 + 0.03 * b_normal(&seed));
 					int fl = (point * B_REPS + k) % 100 == 7;
@@ -181,9 +183,11 @@ static int b_write_perf_c2c(const char *dir, long n)
 	for (long e = 0; e < n; e++) {
 		fprintf(
 		    r,
-		    "%s{\"name\": \"x%ld\", \"kernel\": \"noop\", \"views\": [], \"points\": "
-		    "[{\"point\": %ld, \"threads\": 2, \"params\": {\"perf_c2c\": \"on\"}, "
-		    "\"status\": \"ok\", \"point_facts\": {\"perf_c2c\": \"ok\", "
+		    "%s{\"name\": \"x%ld\", \"kernel\": \"noop\", \"work_unit\": \"op\", "
+		    "\"views\": "
+		    "[], \"points\": [{\"point\": %ld, \"threads\": 2, \"params\": {\"perf_c2c\": "
+		    "\"on\"}, \"placement\": \"compact\", \"status\": \"ok\", \"reps\": 3, "
+		    "\"point_facts\": {\"perf_c2c\": \"ok\", "
 		    "\"perf_c2c_lines\": 3, \"perf_c2c_top\": \"0x7f3a1c000040 rmt_hitm=706 "
 		    "lcl_hitm=2391: +0x0 61.0%%/52.7%% [.] f (a.so); 0x7f3a1c000080 rmt_hitm=12 "
 		    "lcl_hitm=40: +0x8 1.0%%/0.7%% [.] g (a.so)\"}}]}\n",
@@ -221,7 +225,7 @@ static int b_write_c2c(const char *dir, long n)
 		fprintf(r,
 		        "%s{\"point\": %ld, \"threads\": 2, \"placement\": \"pairs\", \"cpus\": "
 		        "[%ld, %ld], \"params\": {\"method\": \"load_store\", \"pair\": "
-		        "\"%ld-%ld\"}, \"status\": \"ok\"}\n",
+		        "\"%ld-%ld\"}, \"status\": \"ok\", \"reps\": 5}\n",
 		        p ? ", " : "", p, a, b, a, b);
 		for (int k = 0; k < 5; k++)
 			fprintf(s,

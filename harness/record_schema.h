@@ -48,7 +48,11 @@
  *               "team": "threads" | "openmp", "omp_cpus": [...] (openmp: where each OpenMP
  *               thread ran; threads.csv then has one row per sample, the harness worker),
  *               "status": "ok" | "skipped" | "failed", "reason": "...",
- *               "verify": "pass" | "fail" | "none", "iters_per_sample", "reps",
+ *               "verify": "pass" | "fail" | "none", "iters_per_sample",
+ *               "sample_windows" (the timed windows each sample's elapsed_ns adds up: 1,
+ *               elapsed_ns = max(end_ns) - min(start_ns) of its threads.csv rows; k > 1, a
+ *               long sample run in k chunks, whose threads' spans also hold the k - 1 untimed
+ *               gaps between them; absent in files written before it), "reps",
  *               "flagged" (samples kept flagged), "flagged_runq" (of those, flagged because
  *               a worker waited for its CPU over max_runq_wait), "attempts" (samples taken,
  *               retries of flagged ones included), "sample_attempts": [...] (per kept
@@ -169,6 +173,11 @@ enum lab_samples_col {
 #define LAB_KEY_FLAGGED_RUNQ "flagged_runq"
 #define LAB_KEY_WORK_UNIT    "work_unit" /* an experiment's: what one unit of work is */
 #define LAB_KEY_REPS         "reps"      /* a point's samples kept, over all its runs */
+
+/* What threads.csv's rows are held to: a point's team ("threads", or "openmp": one worker row
+ * per sample) and the timed windows of its samples. */
+#define LAB_KEY_TEAM           "team"
+#define LAB_KEY_SAMPLE_WINDOWS "sample_windows"
 
 /* Bytes and flops a point's kernel declared per unit of work (harness/kernel_api.h). */
 #define LAB_KEY_WORK_PER_UNIT "work_per_unit"

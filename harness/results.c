@@ -350,6 +350,7 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 	p->status = rec->status;
 	p->verify = rec->verify;
 	p->iters = rec->iters;
+	p->windows = rec->windows;
 	p->nreps = rec->nreps;
 	p->nflagged = rec->nflagged;
 	p->nflagged_runq = rec->nflagged_runq;

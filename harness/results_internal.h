@@ -21,6 +21,7 @@ struct lab_results_pt {
 	enum lab_point_status status;
 	enum lab_verify_result verify;
 	uint64_t iters;
+	unsigned windows; /* timed windows per sample (lab_point_rec.windows) */
 	unsigned nreps, nflagged;
 	unsigned nflagged_runq;    /* of the flagged ones, those flagged for run-queue wait */
 	unsigned attempts;         /* samples taken, retries of flagged ones included */

@@ -53,7 +53,7 @@ static void json_point_pending(struct lab_json *j, const struct lab_results *res
 
 	lab_json_obj_open(j, NULL);
 	lab_plan_point_json(j, pt);
-	lab_json_str(j, "team", omp ? "openmp" : "threads");
+	lab_json_str(j, LAB_KEY_TEAM, omp ? "openmp" : "threads");
 	lab_json_str(j, "status", ended ? "not_run" : p->running ? "running" : "planned");
 	lab_json_str(j, "reason",
 	             !ended       ? ""
@@ -118,11 +118,14 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
                        const struct lab_point *pt, bool ended)
 {
 	const struct lab_results_pt *p = &res->pts[pt->id];
+	/* from the kernel, as the runner decides it (one worker row per sample in threads.csv),
+	 * not from omp_cpus, which a failed allocation leaves out */
+	bool omp = (res->plan->exp[pt->exp].kernel->flags & LAB_KF_OPENMP) != 0;
 	char why[160];
 
 	lab_json_obj_open(j, NULL);
 	lab_plan_point_json(j, pt);
-	lab_json_str(j, "team", p->omp_cpus ? "openmp" : "threads");
+	lab_json_str(j, LAB_KEY_TEAM, omp ? "openmp" : "threads");
 	if (p->omp_cpus) {
 		lab_json_arr_open(j, "omp_cpus");
 		for (unsigned i = 0; i < pt->nthreads; i++)
@@ -133,6 +136,8 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_str(j, LAB_KEY_REASON, json_point_reason(p, ended, why, sizeof(why)));
 	lab_json_str(j, "verify", json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
+	if (p->windows)
+		lab_json_uint(j, LAB_KEY_SAMPLE_WINDOWS, p->windows);
 	lab_json_uint(j, LAB_KEY_REPS, p->nreps);
 	lab_json_uint(j, "flagged", p->nflagged);
 	lab_json_uint(j, LAB_KEY_FLAGGED_RUNQ, p->nflagged_runq);

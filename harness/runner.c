@@ -204,7 +204,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	rec->runs_planned = 1;
 	p.timed = (k->flags & LAB_KF_TIMED) != 0;
 	p.nw = k->flags & LAB_KF_OPENMP ? 1 : spec->n;
-	p.chunks = lab__runner_chunks(&p);
+	rec->windows = p.chunks = lab__runner_chunks(&p);
 	rec->nworkers = p.nw;
 	p.ctx = (struct lab_ctx){.params = spec->kparams,
 	                         .nthreads = spec->n,

@@ -97,6 +97,10 @@ struct lab_point_rec {
 	 * without last_run that no later record follows was cut short (an interrupted run). */
 	unsigned runs_planned;
 	int pid; /* the process that measured it (fresh_process = on: a new one per run) */
+	/* The timed windows each sample's elapsed_ns adds up: 1 (elapsed_ns is max(end_ns) -
+	 * min(start_ns) of its threads), or the chunks of a long iteration-count sample (its
+	 * threads' start_ns .. end_ns then also span the untimed gaps between the chunks). */
+	unsigned windows;
 	/* With a precision target: what it came to so far (final when last_run). */
 	struct lab_prec_rec prec;
 };

@@ -35,6 +35,17 @@ class Run:
     def __init__(self, metrics=()):
         self.rows, self.exps, self.pid, self.trows = [], [], 0, []
         self.metrics = list(metrics)
+        self.elapsed, self.clock = {}, 1000  # each point's elapsed_ns per rep; threads.csv time
+
+    def team(self, pid, rep, spans, works, runqs):
+        """threads.csv rows of one sample as `lab run` writes them: one timed window of the
+        sample's elapsed_ns E, the slowest thread ending at its end, the others starting at its
+        start, samples one after another."""
+        e, t0, slow = self.elapsed[pid][rep], self.clock, max(spans)
+        for t, (span, work, runq) in enumerate(zip(spans, works, runqs)):
+            start = t0 + e - span if span == slow else t0
+            self.trows.append(f"{pid},{rep},{t},{t},{t},{start},{start + span},{work},{runq}")
+        self.clock = t0 + e + 5000
 
     def exp(self, name, kernel, views, unit="element", **extra):
         e = {"name": name, "kernel": kernel, "scaling": "strong", "resolved": {},
@@ -45,10 +56,13 @@ class Run:
 
     def point(self, e, params, threads, centre, metrics=None):
         pid, self.pid = self.pid, self.pid + 1
+        params = dict(params, placement="compact")  # in both files, as lab run writes it
         e["points"].append({"point": pid, "threads": threads, "cpus": list(range(threads)),
                             "placement": "compact", "params": params, "status": "ok",
-                            "verify": "pass", "iters_per_sample": WORK, "reps": len(SPREAD)})
+                            "verify": "pass", "iters_per_sample": WORK, "sample_windows": 1,
+                            "reps": len(SPREAD)})
         ptxt = ";".join(f"{k}={v}" for k, v in sorted(params.items()))
+        self.elapsed[pid] = [round(centre * (1 + s) * WORK) for s in SPREAD]
         for rep, s in enumerate(SPREAD):
             m = "".join("," if v is None else f",{v * (1 + s):.6g}"
                         for v in (metrics or [None] * len(self.metrics)))
@@ -107,9 +121,9 @@ def asymmetric():
     e = r.exp("sum", "simd", [], work_scope="team")
     r.point(e, {"size": "16K"}, 1, 2.0)
     r.point(e, {"size": "16K"}, 2, 0.8)
+    half = [WORK // 2, WORK // 2]
     for rep, slow in enumerate([1.45, 1.45, 1.1]):
-        r.trows += [f"1,{rep},0,0,0,1000,{1000 + round(1e6 * slow)},{WORK // 2},0.001",
-                    f"1,{rep},1,1,1,1000,{1000 + 1000000},{WORK // 2},0"]
+        r.team(1, rep, [round(500000 * slow), 500000], half, ["0.001", "0"])
     e = r.exp("shared", "counter", [], work_scope="shared")
     r.point(e, {"size": "8"}, 2, 1.0)
     e = r.exp("uneven", "simd", [], work_scope="team")
@@ -117,11 +131,9 @@ def asymmetric():
     e = r.exp("waited", "simd", [], work_scope="team")
     r.point(e, {"size": "32K"}, 2, 1.0)
     for rep in range(3):
-        r.trows += [f"2,{rep},0,0,0,0,1450000,{WORK // 2},0", f"2,{rep},1,1,1,0,1000000,{WORK // 2},0",
-                    f"3,{rep},0,0,0,0,1450000,{WORK // 4},0",
-                    f"3,{rep},1,1,1,0,1000000,{3 * WORK // 4},0",
-                    f"4,{rep},0,0,0,0,1450000,{WORK // 2},0.3",
-                    f"4,{rep},1,1,1,0,1000000,{WORK // 2},0"]
+        r.team(2, rep, [725000, 500000], half, ["0", "0"])
+        r.team(3, rep, [725000, 500000], [WORK // 4, 3 * WORK // 4], ["0", "0"])
+        r.team(4, rep, [725000, 500000], half, ["0.3", "0"])
     r.write("results-asymmetric")
 
 

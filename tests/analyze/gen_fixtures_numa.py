@@ -47,8 +47,9 @@ class Run:
     def point(self, e, params, threads, centre, facts, work=None, metrics=None,
               status="ok", reason=None, spread=SPREAD):
         pid, self.pid = self.pid, self.pid + 1
+        params = dict(params, placement=params.get("placement", "compact"))  # as lab run writes
         pt = {"point": pid, "threads": threads, "cpus": list(range(threads)),
-              "placement": params.get("placement", "compact"), "params": params,
+              "placement": params["placement"], "params": params,
               "status": status, "reason": reason or "",
               "verify": "pass" if status == "ok" else "none",
               "iters_per_sample": WORK, "reps": len(spread) if status == "ok" else 0}

@@ -90,7 +90,8 @@ def write(name, exps_spec, old):
         for params, cost, per_unit in pts:
             wpu = {k: v for k, v in per_unit.items() if not (old and k == "bandwidth_bound")}
             e["points"].append({
-                "point": pid, "threads": 1, "cpus": [0], "placement": "compact",
+                # no placement, in either file: run.json's params name samples.csv's keys
+                "point": pid, "threads": 1, "cpus": [0],
                 "params": dict(kv.split("=", 1) for kv in params.split(";")),
                 "status": "ok", "verify": "pass", "iters_per_sample": WORK, "reps": 7,
                 "work_per_unit": wpu})

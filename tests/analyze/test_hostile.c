@@ -30,9 +30,10 @@
 	"flagged\n"
 #define HO_RUN                                                                                     \
 	"{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "      \
-	"\"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": "    \
-	"{}, \"placement\": \"compact\", \"status\": \"ok\"}, {\"point\": 1, \"threads\": 2, "     \
-	"\"params\": {}, \"placement\": \"compact\", \"status\": \"ok\"}]}]}\n"
+	"\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [{\"point\": 0, "         \
+	"\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": \"ok\", "         \
+	"\"reps\": 3}, {\"point\": 1, \"threads\": 2, \"params\": {}, \"placement\": "             \
+	"\"compact\", \"status\": \"ok\", \"reps\": 3}]}]}\n"
 
 /* Writes tmpdir/rel with len bytes. */
 static void ho_file(const char *rel, const char *text, size_t len)

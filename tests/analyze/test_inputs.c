@@ -22,9 +22,9 @@
 #define UT_ROW1 "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n"
 #define UT_RUN                                                                                     \
 	"{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "      \
-	"\"e\", "                                                                                  \
-	"\"kernel\": \"noop\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": {}, "       \
-	"\"placement\": \"compact\", \"status\": \"ok\"}]}]}\n"
+	"\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [{\"point\": 0, "         \
+	"\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": \"ok\", "         \
+	"\"reps\": 1}]}]}\n"
 
 static char ut_dir[1024];
 
@@ -181,7 +181,8 @@ static void ut_run_bad(const char *points, const char *want)
 
 	snprintf(run, sizeof(run),
 	         "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n\"experiments\": "
-	         "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [\n%s]}]}\n",
+	         "[{\"name\": \"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": "
+	         "[\n%s]}]}\n",
 	         points);
 	if (ut_load(UT_HEADER UT_ROW1, run, msg, NULL) == 0)
 		TL__FAIL("accepted run.json points %s", points);
@@ -199,8 +200,11 @@ LAB_TEST(run_json_checked)
 	ut_run_bad("{\"point\": 5}", "run.json:3: \"threads\"");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"status\": \"bogus\"}", "allowed: ok|skipped");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": 3}", "\"params\"");
-	ut_run_bad("{\"point\": 0, \"threads\": 1},\n{\"point\": 0, \"threads\": 1}",
-	           "run.json:4: point 0 again");
+	ut_run_bad(
+	    "{\"point\": 5, \"threads\": 1, \"status\": \"planned\", \"reps\": 0, \"params\": "
+	    "{}},\n{\"point\": 5, \"threads\": 1, \"status\": \"planned\", \"reps\": 0, "
+	    "\"params\": {}}",
+	    "run.json:4: point 5 again");
 	ut_run_bad("3", "a point");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a=b\": \"1\"}}", "param 'a=b'");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"params\": {\"a\": \"1;b=2\"}}", "param 'a'");
@@ -254,8 +258,9 @@ LAB_TEST(run_json_runs_planned)
 {
 	static const char pts[] =
 	    "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	    "\"e\", \"points\": [{\"point\": 0, \"threads\": 1, \"params\": {}, \"placement\": "
-	    "\"compact\", \"status\": \"ok\", \"runs\": %d, \"runs_planned\": 3}]}]}";
+	    "\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [{\"point\": 0, "
+	    "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": \"ok\", "
+	    "\"reps\": 1, \"runs\": %d, \"runs_planned\": 3}]}]}";
 	char run[2048], msg[512];
 
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": -1}",
@@ -345,8 +350,8 @@ LAB_TEST(threads_csv_nonfinite_refused)
 		if (!strstr(msg, rows[i][1]))
 			TL__FAIL("row '%s': message '%s' lacks '%s'", rows[i][0], msg, rows[i][1]);
 	}
-	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,\n0,1,0,0,0,100,1100,10,0.3\n",
-	         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT);
+	snprintf(text, sizeof(text), "%s,%s\n0,0,0,0,0,100,1100,10,0.3\n", LAB_THREADS_COLUMNS,
+	         LAB_COL_RUNQ_WAIT);
 	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
 
@@ -485,16 +490,18 @@ LAB_TEST(points_in_plan_order)
 LAB_TEST(rows_of_unlisted_experiment_refused)
 {
 	static const char *const exp2[] = {
-	    "", ", {\"name\": \"forged\", \"kernel\": \"noop\", \"points\": []}"};
+	    "", ", {\"name\": \"forged\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": "
+	        "[]}"};
 	char run[1024];
 
 	for (size_t k = 0; k < 2; k++) {
-		snprintf(run, sizeof(run),
-		         "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": "
-		         "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, "
-		         "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": "
-		         "\"ok\"}]}%s]}\n",
-		         exp2[k]);
+		snprintf(
+		    run, sizeof(run),
+		    "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": "
+		    "[{\"name\": \"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": "
+		    "[{\"point\": 0, \"threads\": 1, \"params\": {}, \"placement\": \"compact\", "
+		    "\"status\": \"ok\", \"reps\": 1}]}%s]}\n",
+		    exp2[k]);
 		char text[1024], msg[512];
 
 		snprintf(text, sizeof(text), "%s%s%s", UT_HEADER, UT_ROW1,

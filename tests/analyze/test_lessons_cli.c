@@ -38,10 +38,10 @@ static void lc_write(const char *extra)
 	REQUIRE((f = fopen(path, "w")));
 	fprintf(f,
 	        "{\"schema\": \"lab.run/1\", \"status\": \"complete\", %s\"experiments\": "
-	        "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [{\"point\": 0, "
-	        "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": "
-	        "\"ok\"}, {\"point\": 1, \"threads\": 2, \"params\": {}, \"placement\": "
-	        "\"compact\", \"status\": \"ok\"}]}]}\n",
+	        "[{\"name\": \"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": "
+	        "[{\"point\": 0, \"threads\": 1, \"params\": {}, \"placement\": \"compact\", "
+	        "\"status\": \"ok\", \"reps\": 2}, {\"point\": 1, \"threads\": 2, \"params\": {}, "
+	        "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 2}]}]}\n",
 	        extra);
 	REQUIRE(fclose(f) == 0);
 }

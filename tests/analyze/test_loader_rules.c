@@ -63,7 +63,8 @@ static char *lr_run(const char *top, const char *points)
 
 	if (asprintf(&run,
 	             "{\"schema\": \"lab.run/1\", \"status\": \"complete\", %s\n\"experiments\": "
-	             "[{\"name\": \"e\", \"kernel\": \"noop\", \"points\": [\n%s]}]}\n",
+	             "[{\"name\": \"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": "
+	             "[\n%s]}]}\n",
 	             top, points) < 0)
 		testlib_fail();
 	return run;
@@ -97,7 +98,9 @@ static void lr_case(size_t i, const char *rows, char *run, const char *want)
 	free(run);
 }
 
-#define LR_PT "{\"point\": 0, \"threads\": 2, \"params\": {}, \"placement\": \"compact\", "
+/* A point of the 2 rows of LR_ROWS, as lab run writes it but for its status and what follows. */
+#define LR_PT                                                                                      \
+	"{\"point\": 0, \"threads\": 2, \"params\": {}, \"placement\": \"compact\", \"reps\": 2, "
 
 /* A key twice in one object was read as its first value (Python's json takes the last): a
  * run.json with "experiments" twice analyzed other experiments than other tools see. Exit 2,
@@ -110,10 +113,10 @@ LAB_TEST(repeated_key_is_a_data_error)
 	          "R/run.json:1: key \"status\" again in one object (first at line 1), allowed: "
 	          "each key once");
 	lr_expect(0, "", LR_PT "\n\"threads\": 1}", "R/run.json:4: key \"threads\" again");
-	lr_expect(1, "",
-	          "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", \"status\": "
-	          "\"ok\", \"params\": {\"status\": \"x\"}}",
-	          NULL);
+	lr_case(0, LR_HEADER "e,0,noop,placement=compact;status=x,2,0,1000,10,op,0.01,0\n",
+	        lr_run("", "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", \"status\": "
+	                   "\"ok\", \"reps\": 1, \"params\": {\"status\": \"x\"}}"),
+	        NULL);
 	lr_file("samples.csv", LR_ROWS);
 	lr_file("run.json", "{\"experiments\": [],\n\"experiments\": [{\"name\": \"e\"}]}\n");
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
@@ -147,8 +150,9 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	    {"\"cpus\": [], \"status\": \"ok\"}", "\"cpus\": allowed: an array of one CPU per"},
 	    {"\"cpus\": []}", "\"cpus\": allowed: an array of one CPU per thread (2), or []"},
 	};
-	static const char *const good[] = {"\"cpus\": [0, 1]}", "\"cpus\": [65535, 7]}",
-	                                   "\"x\": 0}"};
+	static const char *const good[] = {"\"cpus\": [0, 1], \"status\": \"ok\"}",
+	                                   "\"cpus\": [65535, 7], \"status\": \"ok\"}",
+	                                   "\"x\": 0, \"status\": \"ok\"}"};
 	char pt[256];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -162,7 +166,8 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	/* skipped before it had CPUs: no CPUs, and no samples (point 0 has rows) */
 	lr_expect(1, "",
 	          LR_PT "\"status\": \"ok\"}, {\"point\": 1, \"threads\": 2, \"params\": {}, "
-	                "\"placement\": \"compact\", \"cpus\": [], \"status\": \"skipped\"}",
+	                "\"placement\": \"compact\", \"cpus\": [], \"status\": \"skipped\", "
+	                "\"reps\": 0}",
 	          NULL);
 	lr_expect(0, "", LR_PT "\"cpus\": [], \"status\": \"skipped\"}",
 	          "point 0 is \"skipped\" but samples.csv has 2 samples of it (allowed: a skipped "
@@ -174,25 +179,31 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 LAB_TEST(params_per_point_capped)
 {
 	size_t cap = 64 * 1024, used;
-	char *pt = malloc(cap), *rows = malloc(cap), msg[1024];
+	char *pt = malloc(cap), *rows = malloc(cap), *run, msg[1024];
 
 	REQUIRE(pt && rows);
 	for (int n = 256; n <= 257; n++) {
-		used = (size_t)snprintf(pt, cap, "{\"point\": 0, \"threads\": 2,\n\"params\": {");
-		for (int i = 0; i < n; i++)
-			used += (size_t)snprintf(pt + used, cap - used, "%s\"k%d\": \"v\"",
-			                         i ? ", " : "", i);
+		/* both files: placement and k1 .. k(n-1), n items */
+		used =
+		    (size_t)snprintf(pt, cap,
+		                     "{\"point\": 0, \"threads\": 2, \"status\": \"ok\", \"reps\": "
+		                     "1,\n\"params\": {\"placement\": \"compact\"");
+		for (int i = 1; i < n; i++)
+			used += (size_t)snprintf(pt + used, cap - used, ", \"k%d\": \"v\"", i);
 		snprintf(pt + used, cap - used, "}}");
-		lr_expect(n == 256, "", pt,
-		          "R/run.json:4: \"params\" holds 257 items, allowed: at most 256");
 		used = (size_t)snprintf(rows, cap, LR_HEADER "e,0,noop,\"placement=compact");
 		for (int i = 1; i < n; i++)
 			used += (size_t)snprintf(rows + used, cap - used, ";k%d=v", i);
 		snprintf(rows + used, cap - used, "\",2,0,1000,10,op,0.01,0\n");
-		CHECK_EQ_I64(lr_load(rows, "{}", msg, sizeof(msg)), n == 256 ? 0 : -LAB_EDATA);
+		run = lr_run("", pt);
+		CHECK_EQ_I64(lr_load(rows, run, msg, sizeof(msg)), n == 256 ? 0 : -LAB_EDATA);
+		free(run);
 		CHECK(n == 256 ||
 		      strstr(msg, "R/samples.csv:2: params = 'placement=compact;k1=v;"));
 		CHECK(n == 256 || strstr(msg, "allowed: at most 256 key=value items"));
+		if (n == 257)
+			lr_expect(0, "", pt,
+			          "R/run.json:4: \"params\" holds 257 items, allowed: at most 256");
 	}
 	free(pt);
 	free(rows);
@@ -219,7 +230,8 @@ LAB_TEST(point_facts_held_to_their_kind)
 		lr_expect(0, "", pt, bad[i][1]);
 	}
 	lr_expect(1, "",
-	          LR_PT "\"point_facts\": {\"pages_per_node\": [0, 512], \"pages_absent\": 0, "
+	          LR_PT "\"status\": \"ok\", \"point_facts\": {\"pages_per_node\": [0, 512], "
+	                "\"pages_absent\": 0, "
 	                "\"cpu_node\": -1, \"mem_node\": 1, \"placement_ok\": true, "
 	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2]}}",
 	          NULL);
@@ -312,7 +324,16 @@ LAB_TEST(samples_agree_with_run_json)
 	static const struct {
 		const char *rows, *params, *want;
 	} c[] = {
-	    {LR_ROWS, "\"lock\": \"tas\"", NULL},
+	    {LR_HEADER "e,0,noop,lock=tas;placement=compact,2,0,1000,10,op,0.01,0\n",
+	     "\"lock\": \"tas\"", NULL},
+	    /* a lab.run/1 file lists every param in both files: a key left out of one hid a
+	       relabelled value */
+	    {LR_ROWS, "\"lock\": \"tas\"",
+	     "R/run.json:3: point 0 of [e]: param 'lock' is not in samples.csv:2's params, "
+	     "allowed: the same keys in both files"},
+	    {LR_HEADER "e,0,noop,lock=ticket;placement=compact,2,0,1000,10,op,0.01,0\n", "",
+	     "R/run.json:3: point 0 of [e]: param 'lock' of samples.csv:2 is not in its "
+	     "\"params\", allowed: the same keys in both files"},
 	    {LR_HEADER "e,0,noop,lock=ticket;placement=compact,2,0,1000,10,op,0.01,0\n",
 	     "\"lock\": \"tas\"",
 	     "R/run.json:3: point 0 of [e]: its threads and params differ from samples.csv:2's "
@@ -343,7 +364,8 @@ LAB_TEST(samples_agree_with_run_json)
 	     "params pair = '3-3': allowed"},
 	    {LR_HEADER "e,0,noop,pair=0-70000;placement=compact,2,0,1000,10,op,0.01,0\n", "",
 	     "params pair = '0-70000': allowed"},
-	    {LR_HEADER "e,0,noop,pair=0-1;placement=compact,2,0,1000,10,op,0.01,0\n", "", NULL},
+	    {LR_HEADER "e,0,noop,pair=0-1;placement=compact,2,0,1000,10,op,0.01,0\n",
+	     "\"pair\": \"0-1\"", NULL},
 	};
 	char point[512], *run;
 
@@ -378,12 +400,14 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	char *run;
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		if (asprintf(&run,
-		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
-		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", %s\n"
-		             "\"points\": [{\"point\": 0, \"threads\": 2, \"placement\": "
-		             "\"compact\", \"status\": \"ok\"%s}]}]}\n",
-		             c[i].exp, c[i].pt) < 0)
+		if (asprintf(
+		        &run,
+		        "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+		        "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
+		        "\"work_unit\": \"op\", %s\n\"points\": [{\"point\": 0, \"threads\": 2, "
+		        "\"placement\": \"compact\", \"params\": {}, \"status\": \"ok\", \"reps\": "
+		        "2%s}]}]}\n",
+		        c[i].exp, c[i].pt) < 0)
 			testlib_fail();
 		lr_case(i, LR_ROWS, run, c[i].want);
 	}
@@ -410,6 +434,64 @@ LAB_TEST(numa_distances_checked)
 		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"numa_distances\": %s}},",
 		         c[i].table);
 		run = lr_run(top, LR_PT "\"status\": \"ok\"}");
+		lr_case(i, LR_ROWS, run, c[i].want);
+	}
+}
+
+/* A run.json that says it is lab run's (schema lab.run/1) has every key lab run writes that
+ * samples.csv is checked against: without the run's status, an experiment's kernel or unit of
+ * work, or a point's status, reps or params, those checks were skipped and relabelled or added
+ * rows passed. A file of another schema or none is hand-made data: read with a warning. */
+LAB_TEST(lab_run_keys_required)
+{
+	static const struct {
+		const char *schema, *status, *exp, *pt, *want;
+	} c[] = {
+	    {"lab.run/1", "complete", "\"kernel\": \"noop\", \"work_unit\": \"op\"",
+	     "\"status\": \"ok\", \"reps\": 2, \"params\": {}", NULL},
+	    {"lab.run/1", NULL, "\"kernel\": \"noop\", \"work_unit\": \"op\"",
+	     "\"status\": \"ok\", \"reps\": 2, \"params\": {}",
+	     "R/run.json:1: \"status\" missing, allowed: running, complete, interrupted or failed "
+	     "(a lab.run/1 file has it)"},
+	    {"lab.run/1", "done", "\"kernel\": \"noop\", \"work_unit\": \"op\"",
+	     "\"status\": \"ok\", \"reps\": 2, \"params\": {}",
+	     "R/run.json:1: \"status\" is none of them, allowed: running, complete"},
+	    {"lab.run/1", "complete", "\"work_unit\": \"op\"",
+	     "\"status\": \"ok\", \"reps\": 2, \"params\": {}",
+	     "R/run.json:2: experiment 'e': \"kernel\" missing, allowed: a name (a lab.run/1 file "
+	     "has it)"},
+	    {"lab.run/1", "complete", "\"kernel\": \"noop\"",
+	     "\"status\": \"ok\", \"reps\": 2, \"params\": {}",
+	     "R/run.json:2: experiment 'e': \"work_unit\" missing"},
+	    {"lab.run/1", "complete", "\"kernel\": \"noop\", \"work_unit\": \"\"",
+	     "\"status\": \"ok\", \"reps\": 2, \"params\": {}",
+	     "experiment 'e': \"work_unit\" empty"},
+	    {"lab.run/1", "complete", "\"kernel\": \"noop\", \"work_unit\": \"op\"",
+	     "\"status\": \"ok\", \"params\": {}",
+	     "R/run.json:3: point 0: \"reps\" missing, allowed: a point with it (a lab.run/1 file "
+	     "has it)"},
+	    {"lab.run/1", "complete", "\"kernel\": \"noop\", \"work_unit\": \"op\"",
+	     "\"reps\": 2, \"params\": {}", "R/run.json:3: point 0: \"status\" missing"},
+	    {"lab.run/1", "complete", "\"kernel\": \"noop\", \"work_unit\": \"op\"",
+	     "\"status\": \"ok\", \"reps\": 2", "R/run.json:3: point 0: \"params\" missing"},
+	    /* reps is a count in any file: "2" was read as absent */
+	    {"x", "complete", "\"kernel\": \"noop\"", "\"status\": \"ok\", \"reps\": \"2\"",
+	     "R/run.json:3: \"reps\": allowed: a whole number 0 .. 4294967295"},
+	    /* hand-made data (another schema, or none): read with a warning */
+	    {"x", NULL, "", "", NULL},
+	    {NULL, NULL, "\"kernel\": \"noop\"", "\"reps\": 2", NULL},
+	};
+	char schema[64], status[64], *run;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(schema, sizeof(schema), "\"schema\": \"%s\", ", c[i].schema);
+		snprintf(status, sizeof(status), "\"status\": \"%s\", ", c[i].status);
+		if (asprintf(&run,
+		             "{%s%s\n\"experiments\": [{\"name\": \"e\", %s%s\"points\": [\n"
+		             "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\"%s%s}]}]}\n",
+		             c[i].schema ? schema : "", c[i].status ? status : "", c[i].exp,
+		             *c[i].exp ? ", " : "", *c[i].pt ? ", " : "", c[i].pt) < 0)
+			testlib_fail();
 		lr_case(i, LR_ROWS, run, c[i].want);
 	}
 }

@@ -76,14 +76,17 @@ static const char *sc_write(const char *name, long n, long nexp)
 		return NULL;
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (long e = 0; e < nexp; e++) {
-		fprintf(r, "%s\n{\"name\": \"x%ld\", \"kernel\": \"noop\", \"points\": [",
+		fprintf(r,
+		        "%s\n{\"name\": \"x%ld\", \"kernel\": \"noop\", \"work_unit\": \"op\", "
+		        "\"points\": [",
 		        e ? "," : "", e);
 		for (long p = e, k = 0; p < n; p += nexp, k++) {
 			int threads = 1 << (k % 4);
 
 			fprintf(r,
 			        "%s\n{\"point\": %ld, \"threads\": %d, \"params\": {\"size\": "
-			        "\"%ld\"}, \"status\": \"ok\", " SC_FACTS "}",
+			        "\"%ld\"}, \"placement\": \"compact\", \"status\": \"ok\", "
+			        "\"reps\": 2, " SC_FACTS "}",
 			        k ? "," : "", p, threads, k / 4);
 			for (int rep = 0; rep < 2; rep++)
 				fprintf(s,
@@ -197,7 +200,9 @@ static const char *sc_write_groups(const char *name, long n)
 		return NULL;
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (size_t e = 0; e < sizeof(x) / sizeof(x[0]); e++) {
-		fprintf(r, "%s\n{\"name\": \"%s\", \"kernel\": \"%s\", \"views\": [\"%s\"]}",
+		fprintf(r,
+		        "%s\n{\"name\": \"%s\", \"kernel\": \"%s\", \"work_unit\": \"op\", "
+		        "\"views\": [\"%s\"]}",
 		        e ? "," : "", x[e].exp, x[e].kernel, x[e].view);
 		for (long p = 0; p < n; p++, id++) {
 			char params[64];
@@ -276,12 +281,12 @@ static const char *sc_write_lessons(const char *name, long n)
 	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	      "\"e\", \"kernel\": \"noop\", \"points\": [",
+	      "\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [",
 	      r);
 	for (long p = 0; p < n; p++) {
 		fprintf(r,
 		        "%s{\"point\": %ld, \"threads\": 1, \"params\": {\"size\": \"%ld\"}, "
-		        "\"status\": \"ok\"}",
+		        "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 2}",
 		        p ? ", " : "", p, p);
 		for (int rep = 0; rep < 2; rep++)
 			fprintf(s,
@@ -355,7 +360,7 @@ static const char *sc_write_roofs(const char *name, long n)
 		    "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"op\": \"triad\", "
 		    "\"size\": \"%ld\"}, \"status\": \"ok\", \"work_per_unit\": {\"bytes_read\": "
 		    "16, \"bytes_written\": 8, \"flops\": 2, \"bytes_write_allocate\": 0, "
-		    "\"bandwidth_bound\": true}}",
+		    "\"bandwidth_bound\": true}, \"reps\": 2}",
 		    p ? "," : "", p, 1024 + 8 * p);
 		for (int rep = 0; rep < 2; rep++)
 			fprintf(
@@ -402,7 +407,8 @@ static const char *sc_write_simd(const char *name, long n)
 	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	      "\"v\", \"kernel\": \"simd\", \"views\": [\"simd_speedup\"]}]}\n",
+	      "\"v\", \"kernel\": \"simd\", \"work_unit\": \"element\", \"views\": "
+	      "[\"simd_speedup\"]}]}\n",
 	      r);
 	for (long p = 0; p < n; p++)
 		for (int rep = 0; rep < 2; rep++)
@@ -450,14 +456,16 @@ static const char *sc_write_pipes(const char *name, long n)
 	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	      "\"pk\", \"kernel\": \"peak\", \"views\": [\"roofline\"], \"points\": [",
+	      "\"pk\", \"kernel\": \"peak\", \"work_unit\": \"step\", \"views\": [\"roofline\"], "
+	      "\"points\": [",
 	      r);
 	for (long p = 0; p < n; p++) {
 		fprintf(
 		    r,
 		    "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"chains\": \"%ld\", "
 		    "\"op\": \"%s\"}, \"status\": \"ok\", \"work_per_unit\": {\"bytes_read\": 0, "
-		    "\"bytes_written\": 0, \"flops\": 16, \"bytes_write_allocate\": 0}}",
+		    "\"bytes_written\": 0, \"flops\": 16, \"bytes_write_allocate\": 0}, \"reps\": "
+		    "2}",
 		    p ? "," : "", p, p / 2, p % 2 ? "fma_add" : "fma");
 		for (int rep = 0; rep < 2; rep++)
 			fprintf(s, "pk,%ld,peak,\"chains=%ld;op=%s\",1,%d,%d,1000,step,0.01,0\n", p,
@@ -635,12 +643,13 @@ static const char *sc_write_c2c(const char *name, long n)
 	if (sc_create(name, dir, sizeof(dir), &s, &r))
 		return NULL;
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	      "\"c2c\", \"kernel\": \"c2c_latency\", \"views\": [\"c2c\"], \"points\": [",
+	      "\"c2c\", \"kernel\": \"c2c_latency\", \"work_unit\": \"roundtrip\", \"views\": "
+	      "[\"c2c\"], \"points\": [",
 	      r);
 	for (long p = 0; p < n; p++) {
 		fprintf(r,
 		        "%s\n{\"point\": %ld, \"threads\": 2, \"cpus\": [%ld, %ld], \"params\": "
-		        "{\"pair\": \"%ld-%ld\"}, \"status\": \"ok\"}",
+		        "{\"pair\": \"%ld-%ld\"}, \"status\": \"ok\", \"reps\": 3}",
 		        p ? "," : "", p, 2 * p, 2 * p + 1, 2 * p, 2 * p + 1);
 		for (int rep = 0; rep < 3; rep++)
 			fprintf(

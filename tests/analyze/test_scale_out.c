@@ -172,12 +172,13 @@ static const char *so_write_counters(const char *name, long n)
 	      "flagged,ctr_cycles,ctr_instructions\n",
 	      s);
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
-	      "\"e\", \"kernel\": \"noop\", \"points\": [",
+	      "\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [",
 	      r);
 	for (long p = 0; p < n; p++) {
 		fprintf(r,
 		        "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"size\": \"%ld\"}, "
-		        "\"status\": \"ok\", \"counters\": {\"events\": [{\"name\": \"cycles\", "
+		        "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 2, "
+		        "\"counters\": {\"events\": [{\"name\": \"cycles\", "
 		        "\"column\": \"ctr_cycles\", \"status\": \"ok\"}, {\"name\": "
 		        "\"instructions\", \"column\": \"ctr_instructions\", \"status\": "
 		        "\"unsupported\", \"reason\": \"refused %ld\"}]}}",

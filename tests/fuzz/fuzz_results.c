@@ -77,7 +77,8 @@ static void fz_cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	static const char run[] = "{\"schema\": \"lab.run/1\", \"experiments\": []}\n";
+	static const char run[] =
+	    "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": []}\n";
 
 	(void)argc;
 	(void)argv;

@@ -184,7 +184,10 @@ LAB_TEST(verify_catches_missing_work)
 
 /*
  * A long iteration-count sample runs in chunks (so Ctrl-C can stop it): the chunks of a sample
- * add up to iters_per_sample units per thread, and the kernel still verifies.
+ * add up to iters_per_sample units per thread, and the kernel still verifies. The record says
+ * how many timed windows a sample's elapsed_ns adds up (run.json sample_windows): the analyzer
+ * holds threads.csv to elapsed_ns = max(end_ns) - min(start_ns) with one window, and to a span
+ * at least elapsed_ns with several (the gaps between chunks are in the span, not timed).
  */
 LAB_TEST(chunked_samples_add_up)
 {
@@ -196,10 +199,26 @@ LAB_TEST(chunked_samples_add_up)
 	REQUIRE(kpoint_run(noop, NULL, &o, &rec) == 0);
 	CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
 	CHECK_EQ_U64(rec.nreps, 2);
+	CHECK_EQ_U64(rec.windows, 3); /* 150 ms in chunks of at most 50 ms */
 	for (unsigned r = 0; r < rec.nreps; r++) {
 		CHECK_EQ_U64(rec.samples[r].work, rec.iters);
 		CHECK(rec.threads[r].end_ns > rec.threads[r].start_ns);
+		CHECK(rec.threads[r].end_ns - rec.threads[r].start_ns >= rec.samples[r].elapsed_ns);
 	}
 	CHECK(rec.verify != LAB_VERIFY_FAIL);
+	kpoint_free(&rec);
+	o = (struct kpoint_opts){.nthreads = kpoint_ncpus() >= 2 ? 2 : 1, .reps = 2};
+	REQUIRE(kpoint_run(noop, NULL, &o, &rec) == 0);
+	CHECK_EQ_U64(rec.windows, 1);
+	for (unsigned r = 0; r < rec.nreps; r++) {
+		uint64_t first = UINT64_MAX, last = 0;
+
+		for (unsigned t = 0; t < rec.nworkers; t++) {
+			const struct lab_thread_rec *tr = &rec.threads[r * rec.nworkers + t];
+			first = tr->start_ns < first ? tr->start_ns : first;
+			last = tr->end_ns > last ? tr->end_ns : last;
+		}
+		CHECK_EQ_U64(last - first, rec.samples[r].elapsed_ns);
+	}
 	kpoint_free(&rec);
 }

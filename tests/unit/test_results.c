@@ -324,6 +324,8 @@ LAB_TEST(interrupted_runs_marked)
 	    NULL);
 	CHECK(strstr(json, "\"runs\": 1,\n") != NULL);
 	CHECK(strstr(json, "\"runs_planned\": 3") != NULL);
+	/* min_time 1 ms: one timed window per sample (the analyzer's exact span check) */
+	CHECK(strstr(json, "\"sample_windows\": 1,\n") != NULL);
 	CHECK(strstr(json, "\"status\": \"not_run\"") != NULL);
 	lab_plan_free(plan);
 	lab_cfg_free(&cfg);

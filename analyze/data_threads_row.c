@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * One row of threads.csv, read as the writer writes it (harness/results.c): its header names
+ * LAB_THREADS_COLUMNS first, and a row's whole numbers, times, work and run-queue share are
+ * checked here; what a row is held to against its sample is data_threads.c's.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "analyze/csv.h"
+#include "analyze/data_int.h"
+#include "analyze/domain.h"
+#include "harness/record_schema.h"
+
+int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err)
+{
+	char want[] = LAB_THREADS_COLUMNS, *save = NULL, *tok;
+	size_t i = 0;
+
+	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
+		if (i >= r->nfield || strcmp(r->field[i], tok))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: expected column %zu to be '%s' (header %s)",
+			                   r->path, r->line, i + 1, tok, LAB_THREADS_COLUMNS);
+	return 0;
+}
+
+/* Field i of r (named by LAB_THREADS_COLUMNS, or runq_wait) into *v: a finite number (empty too
+ * with allow_empty; NaN then); else an input error. */
+static int an_threads_num(const struct lab_an_csv *r, size_t i, double *v, int allow_empty,
+                          struct lab_err *err)
+{
+	static const char *const names[] = {"point",   "rep",      "thread", "cpu_start",
+	                                    "cpu_end", "start_ns", "end_ns", "work"};
+
+	if (!lab_an_parse_num(r->field[i], v, allow_empty))
+		return 0;
+	return lab_err_set(err, LAB_EDATA, "%s:%zu: %s = '%s': allowed: a finite number%s", r->path,
+	                   r->line, i < LAB_THREADS_NCOLUMNS ? names[i] : LAB_COL_RUNQ_WAIT,
+	                   r->field[i], allow_empty ? " or empty" : "");
+}
+
+/* The whole numbers of row r (point, rep, thread, the CPUs) into w. */
+static int an_row_ids(const struct lab_an_csv *r, struct lab_an_trow *w, struct lab_err *err)
+{
+	if (lab_an_parse_int(r->field[0], &w->id) || lab_an_parse_int(r->field[1], &w->rep) ||
+	    w->id < 0 || w->rep < 0)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point, rep = '%s', '%s': allowed: whole numbers >= 0",
+		                   r->path, r->line, r->field[0], r->field[1]);
+	if (lab_an_parse_int(r->field[2], &w->thread) || w->thread < 0)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: thread = '%s': allowed: a whole number >= 0", r->path,
+		                   r->line, r->field[2]);
+	/* sched_getcpu's answer, -1 when it had none */
+	for (int i = 0; i < 2; i++)
+		if (lab_an_parse_int(r->field[3 + i], &w->cpu[i]) || w->cpu[i] < -1 ||
+		    w->cpu[i] > LAB_AN_CPU_MAX)
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: cpu_start, cpu_end = '%s', '%s': allowed: CPU "
+			                   "numbers 0 .. %d, or -1 (unknown)",
+			                   r->path, r->line, r->field[3], r->field[4],
+			                   LAB_AN_CPU_MAX);
+	return 0;
+}
+
+int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_trow *w,
+                      struct lab_err *err)
+{
+	int rc;
+
+	w->runq = NAN;
+	if ((rc = an_row_ids(r, w, err)) || (rc = an_threads_num(r, 5, &w->start, 0, err)) ||
+	    (rc = an_threads_num(r, 6, &w->end, 0, err)) ||
+	    (rc = an_threads_num(r, 7, &w->work, 0, err)) ||
+	    (runq_col >= 0 && (rc = an_threads_num(r, (size_t)runq_col, &w->runq, 1, err))))
+		return rc;
+	/* nanoseconds of CLOCK_MONOTONIC: 0 .. 2^63 and in order (an end_ns of 1e308 printed a
+	 * thread 1e300 times slower than another) */
+	if (!(w->start >= 0 && w->end <= 9223372036854775807.0 && w->end >= w->start))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: start_ns, end_ns = '%s', '%s': allowed: nanoseconds "
+		                   "0 .. 2^63, the end not before the start",
+		                   r->path, r->line, r->field[5], r->field[6]);
+	if (!(w->work >= 0))
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: work = '%s': allowed: a count >= 0",
+		                   r->path, r->line, r->field[7]);
+	if (!isnan(w->runq) && !lab_an_domain_allows(LAB_AN_DOM_UNIT, 0, w->runq))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %s = '%s': allowed: a share from 0 to 1, or empty",
+		                   r->path, r->line, LAB_COL_RUNQ_WAIT, r->field[runq_col]);
+	return 0;
+}
