@@ -201,6 +201,12 @@ static bool cfg_key_line(struct cfg_loader *ld, const char *s, const char *end)
 			             ld->file, ld->line);
 		return false;
 	}
+	/* libinih splits at ':' too; a ':' inside a value (list:0,1) stands after the '='. Still
+	 * read, so the key is not reported missing as well. */
+	if (s[sep] == ':')
+		lab_diag_add(ld->d,
+		             "%s:%d: '%.*s': ':' between a key and its value (write key = value)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s);
 	ld->after_key = true;
 	return true;
 }

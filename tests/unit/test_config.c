@@ -271,10 +271,25 @@ LAB_TEST(missing_equals_and_key)
 	CHECK_EQ_STR(tc_diag(&t, 3), "t.ini:5: expected 'key = value', got 'reps ; = 5'");
 	CHECK_EQ_I64(tc_line(&t, "a", "ok"), 6);
 	tc_free(&t);
-	/* libinih also splits at ':'. */
-	tc_load(&t, "[a]\nkernel: noop\n");
-	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+}
+
+/* libinih splits at ':' too, which no doc allows: an error, read still (one error, not also a
+ * missing key); a ':' in a value stands after the '='. */
+LAB_TEST(colon_separator_is_an_error)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\nkernel: noop\nthreads : 2\nplacement = list:0,1\nx:y = 1\n");
+	REQUIRE(lab_diag_count(&t.d) == 3);
+	CHECK_EQ_STR(
+	    tc_diag(&t, 0),
+	    "t.ini:2: 'kernel: noop': ':' between a key and its value (write key = value)");
+	CHECK_EQ_STR(tc_diag(&t, 1),
+	             "t.ini:3: 'threads : 2': ':' between a key and its value (write key = value)");
+	CHECK_EQ_STR(tc_diag(&t, 2),
+	             "t.ini:5: 'x:y = 1': ':' between a key and its value (write key = value)");
 	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
+	CHECK_EQ_STR(tc_value(&t, "a", "placement"), "list:0,1");
 	tc_free(&t);
 }
 
