@@ -43,9 +43,8 @@ static void *cfg_grow(void *p, size_t n, size_t elem)
 	return realloc(p, (n ? 2 * n : 8) * elem);
 }
 
-/* The owner under which a section name is indexed: [global] and [lessons] are per file (a
- * repeated [global] continues the section; a repeated [lessons] is a duplicate section), the
- * rest global. */
+/* The owner under which a section name is indexed: [global] and [lessons] are per file (each
+ * once in its file, as every section), the rest global. */
 static bool cfg_per_file(const char *name)
 {
 	return !strcmp(name, "global") || !strcmp(name, "lessons");
@@ -123,9 +122,8 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name);
 	if (old && cfg_per_file(name)) {
 		/* its keys still go into the first one, so each is checked */
-		if (!strcmp(name, "lessons"))
-			lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)",
-			             ld->file, ld->line, name, old->line);
+		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)", ld->file,
+		             ld->line, name, old->line);
 		ld->cur = old;
 		free(name);
 		return;

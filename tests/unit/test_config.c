@@ -348,23 +348,34 @@ LAB_TEST(duplicate_lessons_section)
 	tc_free(&t);
 }
 
-LAB_TEST(several_globals_merge)
+/* A second [global] in one file is a duplicate section, as a second [lessons] or [a] is (it was
+ * merged silently); its keys are still checked, against the first one's. */
+LAB_TEST(second_global_is_a_duplicate)
 {
 	struct tc t;
 
 	tc_load(&t, "[global]\nreps = 3\n[a]\nkernel = noop\n[global]\nseed = 7\n");
-	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	REQUIRE(lab_diag_count(&t.d) == 1);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:5: [global]: duplicate section (first at line 1)");
 	REQUIRE(t.cfg.nsec == 2);
 	const struct lab_cfg_section *g = lab_cfg_global(&t.cfg, "t.ini");
 	REQUIRE(g != NULL);
 	CHECK_EQ_U64(g->nkv, 2);
 	CHECK_EQ_I64(tc_line(&t, "global", "seed"), 6);
 	tc_free(&t);
-	/* A key set in two [global] sections is still a duplicate. */
+	/* A key set in both is a duplicate key as well. */
 	tc_load(&t, "[global]\nreps = 3\n[global]\nreps = 4\n");
-	REQUIRE(lab_diag_count(&t.d) == 1);
-	CHECK_EQ_STR(tc_diag(&t, 0),
+	REQUIRE(lab_diag_count(&t.d) == 2);
+	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:3: [global]: duplicate section (first at line 1)");
+	CHECK_EQ_STR(tc_diag(&t, 1),
 	             "t.ini:4: [global] reps = 4: duplicate key (first set at line 2)");
+	tc_free(&t);
+	/* one [global] in each of two files is no duplicate */
+	struct lab_err err = {0};
+	const char *b = "[global]\nreps = 4\n";
+	tc_load(&t, "[global]\nreps = 3\n");
+	CHECK_EQ_I64(lab_cfg_load_text(&t.cfg, "u.ini", b, strlen(b), &t.d, &err), 0);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
 	tc_free(&t);
 }
 
