@@ -210,6 +210,46 @@ static bool cfg_key_line(struct cfg_loader *ld, const char *s, const char *end)
 }
 
 /*
+ * Checks the bytes of a raw line (s .. end: without the blanks around it). A CR before its end
+ * or a NUL byte refuses the line: returns false, the line is hidden. A vertical tab or form feed
+ * outside a comment is one error, but the line is still read (libinih takes both for blanks,
+ * and so do the value parsers: "threads = 1\v" would read as 1); blanks are spaces and tabs,
+ * and any other control byte is an error where it stands in a name or a value.
+ */
+static bool cfg_line_bytes(struct cfg_loader *ld, const char *raw, size_t n, const char *s,
+                           const char *end)
+{
+	if (memchr(raw, '\r', n)) {
+		lab_diag_add(ld->d,
+		             "%s:%d: carriage return inside a line (allowed line endings: LF or "
+		             "CRLF; save the file with Unix or DOS line endings)",
+		             ld->file, ld->line);
+		return false;
+	}
+	if (memchr(raw, '\0', n)) {
+		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
+		             ld->file, ld->line);
+		return false;
+	}
+	/* what comes before the comment, trailing blanks included */
+	size_t code = n, c = cfg_comment(s, (size_t)(end - s));
+	if (s < end && (*s == ';' || *s == '#'))
+		code = (size_t)(s - raw); /* a comment line: its leading blanks */
+	else if (c < (size_t)(end - s))
+		code = (size_t)(s - raw) + c;
+	for (size_t i = 0; i < code; i++) {
+		if (raw[i] == '\v' || raw[i] == '\f') {
+			lab_diag_add(
+			    ld->d, "%s:%d: %s outside a comment (allowed blanks: spaces and tabs)",
+			    ld->file, ld->line,
+			    raw[i] == '\v' ? "vertical tab (\\x0b)" : "form feed (\\x0c)");
+			break;
+		}
+	}
+	return true;
+}
+
+/*
  * Classifies one raw line before libinih sees it: header, continuation, key line, or a syntax
  * error that libinih would report only by number. Returns false when the line must be hidden
  * from libinih (it is replaced by an empty line).
@@ -229,17 +269,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	ld->keep = n;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
-	if (memchr(raw, '\r', n)) {
-		lab_diag_add(ld->d,
-		             "%s:%d: carriage return inside a line (allowed line endings: LF or "
-		             "CRLF; save the file with Unix or DOS line endings)",
-		             ld->file, ld->line);
-		ld->after_key = false;
-		return false;
-	}
-	if (memchr(raw, '\0', n)) {
-		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
-		             ld->file, ld->line);
+	if (!cfg_line_bytes(ld, raw, n, s, end)) {
 		ld->after_key = false;
 		return false;
 	}

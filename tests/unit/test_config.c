@@ -308,6 +308,43 @@ LAB_TEST(nul_byte)
 	lab_diag_free(&d);
 }
 
+/* Blanks are spaces and tabs: libinih and the value parsers would take a vertical tab or a form
+ * feed for one ("1\v" read as 1), so outside a comment each is one error, like any control byte
+ * where it stands in a value; the line is read still. */
+LAB_TEST(vertical_tab_and_form_feed)
+{
+	struct tc t;
+
+	tc_load(&t, "[a]\x0c\nkernel = noop\nthreads = 1\v\n\x0c\n  \v; c\nreps = 2 \f; c\n"
+	            "; a comment may hold them: \v\f\nseed = 3 ; \f\n");
+	REQUIRE(lab_diag_count(&t.d) == 5);
+	for (unsigned i = 0; i < 5; i++) {
+		static const int line[] = {1, 3, 4, 5, 6};
+		char want[128];
+		snprintf(want, sizeof(want),
+		         "t.ini:%d: %s outside a comment (allowed blanks: spaces and tabs)",
+		         line[i], i == 1 || i == 3 ? "vertical tab (\\x0b)" : "form feed (\\x0c)");
+		CHECK_EQ_STR(tc_diag(&t, i), want);
+	}
+	CHECK_EQ_STR(tc_value(&t, "a", "threads"), "1");
+	CHECK_EQ_STR(tc_value(&t, "a", "reps"), "2");
+	CHECK_EQ_STR(tc_value(&t, "a", "seed"), "3");
+	tc_free(&t);
+	/* --set too */
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	lab_cfg_add_set(&cfg, "a.threads=1\v", &d);
+	lab_cfg_add_set(&cfg, "a.\freps=1", &d);
+	REQUIRE(lab_diag_count(&d) == 2);
+	CHECK_EQ_STR(d.msg[0], "--set a.threads=1\v: vertical tab (\\x0b) in the argument (allowed "
+	                       "blanks: spaces and tabs)");
+	CHECK_EQ_STR(d.msg[1], "--set a.\freps=1: form feed (\\x0c) in the argument (allowed "
+	                       "blanks: spaces and tabs)");
+	CHECK_EQ_U64(cfg.nset, 0);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+}
+
 LAB_TEST(duplicate_key)
 {
 	struct tc t;
