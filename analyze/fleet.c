@@ -9,16 +9,30 @@
 #include <sys/stat.h>
 
 #include "analyze/csv.h"
+#include "analyze/fleet_view.h"
 #include "analyze/jsonr.h"
 #include "analyze/jsonw.h"
+#include "analyze/manifest.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
+
+int lab_an_fleet_node_reserved(const char *name)
+{
+	static const char *const reserved[] = {
+	    LAB_FLEET_FILE,  "config.ini", "fleet.sbatch", "analyze.sbatch", LAB_AN_FLEET_ANALYSIS,
+	    LAB_AN_MANIFEST, "logs",       "tasks",        LAB_DIR_PLOTS};
+
+	for (size_t i = 0; name && i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (!strcmp(name, reserved[i]))
+			return 1;
+	return 0;
+}
 
 int lab_an_fleet_node_ok(const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
 
-	if (n == 0 || n >= LAB_FLEET_NAME_MAX || name[0] == '.')
+	if (n == 0 || n >= LAB_FLEET_NAME_MAX || name[0] == '.' || lab_an_fleet_node_reserved(name))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
@@ -99,6 +113,12 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 		return lab_err_set(err, LAB_EDATA, "%s: \"tasks\" is not an array", path);
 	for (size_t i = 0; i < arr->n; i++) {
 		const char *node = lab_an_json_str(&arr->items[i], "node");
+		if (lab_an_fleet_node_reserved(node))
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s: task %zu: node name '%s' is one the fleet directory "
+			    "uses itself (reserved: " LAB_FLEET_RESERVED ")",
+			    path, i + 1, node);
 		if (!node || !lab_an_fleet_node_ok(node))
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s: task %zu: node name missing or not a plain name "

@@ -42,13 +42,23 @@ struct lab_an_fleet {
 	size_t ntask;
 };
 
+/* The names the fleet itself gives files and directories in DIR: a node of one of these names
+ * would have its results directory mixed with the fleet's own (DIR/plots, DIR/logs). */
+#define LAB_FLEET_RESERVED                                                                         \
+	"config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, "              \
+	"analysis-files.txt, logs, tasks, plots"
+
 /*
  * 1 when name may be a directory name under DIR: 1 .. LAB_FLEET_NAME_MAX-1 characters from
- * [A-Za-z0-9._+-], not starting with '.', and so never "." or ".."; else 0. Slurm node names are
- * host-name-like, so this refuses nothing real and keeps '/', quotes, spaces, control bytes and
- * shell or gnuplot syntax out of paths, plots and messages.
+ * [A-Za-z0-9._+-], not starting with '.', and so never "." or "..", and none of
+ * LAB_FLEET_RESERVED; else 0. Slurm node names are host-name-like, so this refuses nothing real
+ * and keeps '/', quotes, spaces, control bytes and shell or gnuplot syntax out of paths, plots
+ * and messages.
  */
 int lab_an_fleet_node_ok(const char *name);
+
+/* 1 when name is one of LAB_FLEET_RESERVED (exactly, case and all), else 0. */
+int lab_an_fleet_node_reserved(const char *name);
 
 /*
  * 1 when every character of s is one Slurm accepts in a partition, constraint, time or node list
