@@ -2,6 +2,7 @@
 /* fleet.json: the model of a fleet directory, its node names and its reading and writing. */
 #include "analyze/fleet.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,35 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 	return 0;
 }
 
+/*
+ * A fleet directory is a directory that holds fleet.json (a link or special file there is the
+ * reader's to refuse). Anything else is bad usage (-LAB_EDATA), named as what it is: no
+ * directory, a results directory of lab run, or no fleet.json.
+ */
+static int fleet_dir_check(const char *dir, struct lab_err *err)
+{
+	struct stat st;
+	char path[4200];
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s: not a fleet directory (allowed: a directory lab fleet wrote)", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
+	if (lstat(path, &st) == 0 || errno != ENOENT)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FILE_SAMPLES);
+	if (stat(path, &st) == 0)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s: a results directory, not a fleet directory (allowed: a "
+		                   "directory lab fleet wrote; lab analyze reads this one)",
+		                   dir);
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s: not a fleet directory (no %s; allowed: a directory lab fleet "
+	                   "wrote)",
+	                   dir, LAB_FLEET_FILE);
+}
+
 int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err)
 {
 	char path[4200];
@@ -145,6 +175,8 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	int rc;
 
 	memset(f, 0, sizeof(*f));
+	if ((rc = fleet_dir_check(dir, err)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
 	rc = lab_an_file_read(path, &text, &len, err);
 	if (rc)

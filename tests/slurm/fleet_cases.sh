@@ -64,7 +64,8 @@ bad_values)
 b" --dry-run
 	;;
 status_not_a_fleet)
-	expect 1 "fleet.json" "$lab" fleet status "$tmp"
+	expect 2 "not a fleet directory (no fleet.json; allowed: a directory lab fleet wrote)" \
+		"$lab" fleet status "$tmp"
 	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
 		>"$tmp/fleet.json"
 	expect 2 "not a plain name" "$lab" fleet status "$tmp"
