@@ -6,15 +6,46 @@
  */
 #include "analyze/data.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
 #include "analyze/domain.h"
+#include "analyze/fleet.h"
 #include "harness/record_schema.h"
+
+/*
+ * A results directory is a directory that holds samples.csv (a link or a special file there is
+ * the reader's to refuse). Anything else is bad usage (-LAB_EDATA), named as what it is: no
+ * directory, a fleet directory (its hosts are its results directories), or no samples.csv.
+ */
+static int an_results_dir(const char *dir, const char *samples, struct lab_err *err)
+{
+	struct stat st;
+	char fleet[4200];
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s: not a results directory (allowed: a directory lab run wrote)", dir);
+	if (lstat(samples, &st) == 0 || errno != ENOENT)
+		return 0;
+	snprintf(fleet, sizeof(fleet), "%s/%s", dir, LAB_FLEET_FILE);
+	if (stat(fleet, &st) == 0 && S_ISREG(st.st_mode))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s: a fleet directory, not a results directory (allowed: a "
+		                   "directory lab run wrote, such as one host's %s/NODE)",
+		                   dir, dir);
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s: not a results directory (no %s; allowed: a directory lab run "
+	                   "wrote)",
+	                   dir, LAB_FILE_SAMPLES);
+}
 
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err)
 {
@@ -26,7 +57,7 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto nomem;
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_SAMPLES)))
 		goto nomem;
-	if ((rc = lab_an_samples_load(d, path, err)))
+	if ((rc = an_results_dir(dir, path, err)) || (rc = lab_an_samples_load(d, path, err)))
 		goto out;
 	free(path);
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_RUN)))

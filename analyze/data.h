@@ -143,7 +143,9 @@ const char *lab_an_cost_whose(const struct lab_an_data *d, const struct lab_an_p
  */
 int lab_an_point_runs_short(const struct lab_an_point *p, size_t *runs, size_t *planned);
 
-/* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. */
+/* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. A
+ * DIR that is no directory, a fleet directory or a directory without samples.csv is -LAB_EDATA
+ * ("DIR: not a results directory (...)"): bad input, as a bad value is. */
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err);
 /* Loads an external CSV (threads,seconds or threads,throughput [,series][,rep]); a throughput
  * X(N) becomes the cost 1/X(N). Bad values name FILE:LINE in err. */

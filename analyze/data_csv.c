@@ -12,16 +12,82 @@
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
 
+/* (point, rep, line) of every row of a file with a rep column, sorted at the end to find a
+ * repeated (series, threads, rep): samples.csv refuses a repeated (point, rep) the same way. */
+struct an_ext_key {
+	size_t pt;
+	long rep;
+	size_t line;
+};
+
+struct an_ext_keys {
+	struct an_ext_key *key;
+	size_t n, cap;
+};
+
+static int an_ext_key_add(struct an_ext_keys *k, size_t pt, long rep, size_t line)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 64;
+		struct an_ext_key *grown = realloc(k->key, cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		k->key = grown;
+		k->cap = cap;
+	}
+	k->key[k->n++] = (struct an_ext_key){pt, rep, line};
+	return 0;
+}
+
+static int an_ext_cmp_key(const void *a, const void *b)
+{
+	const struct an_ext_key *x = a, *y = b;
+
+	if (x->pt != y->pt)
+		return x->pt < y->pt ? -1 : 1;
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Sorting makes the check O(n log n); a repeated rep would count one measurement twice. */
+static int an_ext_unique(const struct lab_an_data *d, struct an_ext_keys *k, const char *path,
+                         int has_series, struct lab_err *err)
+{
+	if (k->n < 2)
+		return 0; /* and qsort must not see a NULL array */
+	qsort(k->key, k->n, sizeof(*k->key), an_ext_cmp_key);
+	for (size_t i = 1; i < k->n; i++) {
+		const struct an_ext_key *a = &k->key[i - 1], *b = &k->key[i];
+		const struct lab_an_point *p = &d->pt[b->pt];
+
+		if (a->pt != b->pt || a->rep != b->rep)
+			continue;
+		if (has_series)
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: series '%s' threads %d rep %ld again (first at "
+			    "line %zu), allowed: one row per series, threads and rep",
+			    path, b->line, p->experiment, p->threads, b->rep, a->line);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: threads %d rep %ld again (first at line %zu), allowed: "
+		                   "one row per threads and rep",
+		                   path, b->line, p->threads, b->rep, a->line);
+	}
+	return 0;
+}
+
 static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col, size_t *hint,
-                      struct lab_err *err)
+                      struct an_ext_keys *keys, struct lab_err *err)
 {
 	const char *series = col[2] >= 0 && (size_t)col[2] < r->nfield ? r->field[col[2]] : "";
 	const char *ts, *ss;
 	double sec;
-	long threads;
+	long threads, rep = 0;
 	struct lab_an_point *p;
 
-	if ((size_t)col[0] >= r->nfield || (size_t)col[1] >= r->nfield)
+	if ((size_t)col[0] >= r->nfield || (size_t)col[1] >= r->nfield ||
+	    (col[3] >= 0 && (size_t)col[3] >= r->nfield))
 		return lab_err_set(err, LAB_EDATA, "%s:%zu: too few fields (%zu)", r->path, r->line,
 		                   r->nfield);
 	ts = r->field[col[0]];
@@ -41,11 +107,16 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 		                   "derived value must stay finite)",
 		                   r->path, r->line, d->throughput ? "1/throughput" : "seconds", ss,
 		                   LAB_AN_COST_MIN, LAB_AN_COST_MAX);
+	if (col[3] >= 0 && (lab_an_parse_int(r->field[col[3]], &rep) || rep < 0))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: rep = '%s': allowed: a whole number >= 0", r->path,
+		                   r->line, r->field[col[3]]);
 	p = lab_an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	d->nsamples++;
-	if (lab_an_point_add(p, 0, sec, 0, NULL))
+	if (lab_an_point_add(p, 0, sec, 0, NULL) ||
+	    (col[3] >= 0 && an_ext_key_add(keys, (size_t)(p - d->pt), rep, r->line)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	return 0;
 }
@@ -93,7 +164,8 @@ static int an_ext_header(const struct lab_an_csv *r, struct lab_err *err)
 int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	struct lab_an_csv r;
-	int col[3], rc;
+	struct an_ext_keys keys = {0};
+	int col[4], rc;
 	size_t hint = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -115,6 +187,7 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 	col[0] = lab_an_csv_column(&r, "threads");
 	col[1] = lab_an_csv_column(&r, "seconds");
 	col[2] = lab_an_csv_column(&r, "series");
+	col[3] = lab_an_csv_column(&r, "rep");
 	if (col[1] < 0 && (col[1] = lab_an_csv_column(&r, "throughput")) >= 0) {
 		d->throughput = 1;
 		free(d->unit);
@@ -136,12 +209,15 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
 			break;
 		}
-		if ((rc = an_ext_row(d, &r, col, &hint, err)))
+		if ((rc = an_ext_row(d, &r, col, &hint, &keys, err)))
 			goto out;
 	}
 	if (rc == 0 && d->nsamples == 0)
 		rc = lab_err_set(err, LAB_EDATA, "%s: no data rows", path);
+	if (rc == 0)
+		rc = an_ext_unique(d, &keys, path, col[2] >= 0, err);
 out:
+	free(keys.key);
 	lab_an_csv_close(&r);
 	return rc < 0 ? rc : 0;
 }

@@ -2,6 +2,7 @@
 /* fleet.json: the model of a fleet directory, its node names and its reading and writing. */
 #include "analyze/fleet.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,16 +10,30 @@
 #include <sys/stat.h>
 
 #include "analyze/csv.h"
+#include "analyze/fleet_view.h"
 #include "analyze/jsonr.h"
 #include "analyze/jsonw.h"
+#include "analyze/manifest.h"
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
+
+int lab_an_fleet_node_reserved(const char *name)
+{
+	static const char *const reserved[] = {
+	    LAB_FLEET_FILE,  "config.ini", "fleet.sbatch", "analyze.sbatch", LAB_AN_FLEET_ANALYSIS,
+	    LAB_AN_MANIFEST, "logs",       "tasks",        LAB_DIR_PLOTS};
+
+	for (size_t i = 0; name && i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (!strcmp(name, reserved[i]))
+			return 1;
+	return 0;
+}
 
 int lab_an_fleet_node_ok(const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
 
-	if (n == 0 || n >= LAB_FLEET_NAME_MAX || name[0] == '.')
+	if (n == 0 || n >= LAB_FLEET_NAME_MAX || name[0] == '.' || lab_an_fleet_node_reserved(name))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		char c = name[i];
@@ -99,6 +114,12 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 		return lab_err_set(err, LAB_EDATA, "%s: \"tasks\" is not an array", path);
 	for (size_t i = 0; i < arr->n; i++) {
 		const char *node = lab_an_json_str(&arr->items[i], "node");
+		if (lab_an_fleet_node_reserved(node))
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s: task %zu: node name '%s' is one the fleet directory "
+			    "uses itself (reserved: " LAB_FLEET_RESERVED ")",
+			    path, i + 1, node);
 		if (!node || !lab_an_fleet_node_ok(node))
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s: task %zu: node name missing or not a plain name "
@@ -116,6 +137,35 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 	return 0;
 }
 
+/*
+ * A fleet directory is a directory that holds fleet.json (a link or special file there is the
+ * reader's to refuse). Anything else is bad usage (-LAB_EDATA), named as what it is: no
+ * directory, a results directory of lab run, or no fleet.json.
+ */
+static int fleet_dir_check(const char *dir, struct lab_err *err)
+{
+	struct stat st;
+	char path[4200];
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s: not a fleet directory (allowed: a directory lab fleet wrote)", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
+	if (lstat(path, &st) == 0 || errno != ENOENT)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FILE_SAMPLES);
+	if (stat(path, &st) == 0)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s: a results directory, not a fleet directory (allowed: a "
+		                   "directory lab fleet wrote; lab analyze reads this one)",
+		                   dir);
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s: not a fleet directory (no %s; allowed: a directory lab fleet "
+	                   "wrote)",
+	                   dir, LAB_FLEET_FILE);
+}
+
 int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err)
 {
 	char path[4200];
@@ -125,6 +175,8 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	int rc;
 
 	memset(f, 0, sizeof(*f));
+	if ((rc = fleet_dir_check(dir, err)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
 	rc = lab_an_file_read(path, &text, &len, err);
 	if (rc)

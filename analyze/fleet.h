@@ -42,13 +42,23 @@ struct lab_an_fleet {
 	size_t ntask;
 };
 
+/* The names the fleet itself gives files and directories in DIR: a node of one of these names
+ * would have its results directory mixed with the fleet's own (DIR/plots, DIR/logs). */
+#define LAB_FLEET_RESERVED                                                                         \
+	"config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, "              \
+	"analysis-files.txt, logs, tasks, plots"
+
 /*
  * 1 when name may be a directory name under DIR: 1 .. LAB_FLEET_NAME_MAX-1 characters from
- * [A-Za-z0-9._+-], not starting with '.', and so never "." or ".."; else 0. Slurm node names are
- * host-name-like, so this refuses nothing real and keeps '/', quotes, spaces, control bytes and
- * shell or gnuplot syntax out of paths, plots and messages.
+ * [A-Za-z0-9._+-], not starting with '.', and so never "." or "..", and none of
+ * LAB_FLEET_RESERVED; else 0. Slurm node names are host-name-like, so this refuses nothing real
+ * and keeps '/', quotes, spaces, control bytes and shell or gnuplot syntax out of paths, plots
+ * and messages.
  */
 int lab_an_fleet_node_ok(const char *name);
+
+/* 1 when name is one of LAB_FLEET_RESERVED (exactly, case and all), else 0. */
+int lab_an_fleet_node_reserved(const char *name);
 
 /*
  * 1 when every character of s is one Slurm accepts in a partition, constraint, time or node list
@@ -69,8 +79,9 @@ struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const ch
 /*
  * Reads dir/fleet.json into *f (zeroed first). A node name that fails lab_an_fleet_node_ok, a job
  * id that fails lab_an_fleet_job_ok (empty is allowed: not submitted), a string longer than its
- * field (never cut), a missing member or a wrong schema is -LAB_EDATA; an unreadable file
- * -LAB_EIO.
+ * field (never cut), a missing member or a wrong schema is -LAB_EDATA, and so is a dir that is
+ * no directory or has no fleet.json ("DIR: not a fleet directory (...)": bad input); an
+ * unreadable file -LAB_EIO.
  */
 int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err);
 

@@ -43,9 +43,8 @@ static void *cfg_grow(void *p, size_t n, size_t elem)
 	return realloc(p, (n ? 2 * n : 8) * elem);
 }
 
-/* The owner under which a section name is indexed: [global] and [lessons] are per file (a
- * repeated [global] continues the section; a repeated [lessons] is a duplicate section), the
- * rest global. */
+/* The owner under which a section name is indexed: [global] and [lessons] are per file (each
+ * once in its file, as every section), the rest global. */
 static bool cfg_per_file(const char *name)
 {
 	return !strcmp(name, "global") || !strcmp(name, "lessons");
@@ -123,9 +122,8 @@ static void cfg_header(struct cfg_loader *ld, const char *start, size_t n)
 	struct lab_cfg_section *old = cfg_find(cfg, ld->file, name);
 	if (old && cfg_per_file(name)) {
 		/* its keys still go into the first one, so each is checked */
-		if (!strcmp(name, "lessons"))
-			lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)",
-			             ld->file, ld->line, name, old->line);
+		lab_diag_add(ld->d, "%s:%d: [%s]: duplicate section (first at line %d)", ld->file,
+		             ld->line, name, old->line);
 		ld->cur = old;
 		free(name);
 		return;
@@ -201,7 +199,53 @@ static bool cfg_key_line(struct cfg_loader *ld, const char *s, const char *end)
 			             ld->file, ld->line);
 		return false;
 	}
+	/* libinih splits at ':' too; a ':' inside a value (list:0,1) stands after the '='. Still
+	 * read, so the key is not reported missing as well. */
+	if (s[sep] == ':')
+		lab_diag_add(ld->d,
+		             "%s:%d: '%.*s': ':' between a key and its value (write key = value)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s);
 	ld->after_key = true;
+	return true;
+}
+
+/*
+ * Checks the bytes of a raw line (s .. end: without the blanks around it). A CR before its end
+ * or a NUL byte refuses the line: returns false, the line is hidden. A vertical tab or form feed
+ * outside a comment is one error, but the line is still read (libinih takes both for blanks,
+ * and so do the value parsers: "threads = 1\v" would read as 1); blanks are spaces and tabs,
+ * and any other control byte is an error where it stands in a name or a value.
+ */
+static bool cfg_line_bytes(struct cfg_loader *ld, const char *raw, size_t n, const char *s,
+                           const char *end)
+{
+	if (memchr(raw, '\r', n)) {
+		lab_diag_add(ld->d,
+		             "%s:%d: carriage return inside a line (allowed line endings: LF or "
+		             "CRLF; save the file with Unix or DOS line endings)",
+		             ld->file, ld->line);
+		return false;
+	}
+	if (memchr(raw, '\0', n)) {
+		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
+		             ld->file, ld->line);
+		return false;
+	}
+	/* what comes before the comment, trailing blanks included */
+	size_t code = n, c = cfg_comment(s, (size_t)(end - s));
+	if (s < end && (*s == ';' || *s == '#'))
+		code = (size_t)(s - raw); /* a comment line: its leading blanks */
+	else if (c < (size_t)(end - s))
+		code = (size_t)(s - raw) + c;
+	for (size_t i = 0; i < code; i++) {
+		if (raw[i] == '\v' || raw[i] == '\f') {
+			lab_diag_add(
+			    ld->d, "%s:%d: %s outside a comment (allowed blanks: spaces and tabs)",
+			    ld->file, ld->line,
+			    raw[i] == '\v' ? "vertical tab (\\x0b)" : "form feed (\\x0c)");
+			break;
+		}
+	}
 	return true;
 }
 
@@ -225,17 +269,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	ld->keep = n;
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
-	if (memchr(raw, '\r', n)) {
-		lab_diag_add(ld->d,
-		             "%s:%d: carriage return inside a line (allowed line endings: LF or "
-		             "CRLF; save the file with Unix or DOS line endings)",
-		             ld->file, ld->line);
-		ld->after_key = false;
-		return false;
-	}
-	if (memchr(raw, '\0', n)) {
-		lab_diag_add(ld->d, "%s:%d: line holds a NUL byte (a config is plain text)",
-		             ld->file, ld->line);
+	if (!cfg_line_bytes(ld, raw, n, s, end)) {
 		ld->after_key = false;
 		return false;
 	}

@@ -52,8 +52,8 @@ struct lab_cfg {
 };
 
 /*
- * Reads a config file. Syntax errors (line too long, missing '=', key outside a section,
- * duplicate key, duplicate section, text after a [header], a bare CR) go to d as
+ * Reads a config file. Syntax errors (line too long, missing '=', a ':' for '=', key outside a
+ * section, duplicate key, duplicate section, text after a [header], a bare CR) go to d as
  * "FILE:LINE: ..." lines and loading goes on. A line whose first non-blank character is '[' is a
  * section header, indented or not (never a continuation of the value above).
  * Returns 0, or -LAB_EIO when the file cannot be read (message in err).

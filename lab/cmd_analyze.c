@@ -340,9 +340,7 @@ static int lab_compare_load(const char *dir, struct lab_an_data *d, int include_
 	char line[256];
 	int rc;
 
-	if (!lab_is_dir(dir))
-		return lab_err_set(err, LAB_EDATA, "%s: not a results directory", dir);
-	rc = lab_an_data_load_dir(d, dir, err);
+	rc = lab_an_data_load_dir(d, dir, err); /* not a results directory: -LAB_EDATA */
 	if (!rc)
 		rc = lab_an_data_summarize_modes(d, include_flagged, 0, err); /* shows no modes */
 	if (!rc) /* with runs, the run-to-run noise decides (analyze/compare.h) */

@@ -203,6 +203,13 @@ int lab_fleet_task(int argc, char **argv)
 		        strlen(argv[1]), LAB_FLEET_DIR_MAX);
 		return LAB_EXIT_USAGE;
 	}
+	if (lab_an_fleet_node_reserved(node)) {
+		fprintf(stderr,
+		        "lab fleet task: node name '%s' is one the fleet directory uses itself "
+		        "(reserved: " LAB_FLEET_RESERVED "); nothing was run\n",
+		        node);
+		return LAB_EXIT_USAGE;
+	}
 	if (!lab_an_fleet_node_ok(node)) {
 		fprintf(stderr,
 		        "lab fleet task: SLURMD_NODENAME is missing or not a plain name (allowed "

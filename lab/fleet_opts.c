@@ -145,6 +145,38 @@ static int fleet_lengths(const struct fleet_opts *o)
 	return 0;
 }
 
+/*
+ * A node the --nodelist names plainly (an item between top-level commas without a [range]) may
+ * not take a name the fleet gives its own files: its results would be DIR/plots or DIR/logs. A
+ * name reached only through a range is refused by the task on its node (lab fleet task).
+ */
+static int fleet_nodelist_reserved(const char *list)
+{
+	char item[LAB_FLEET_NAME_MAX];
+
+	for (const char *p = list; p && *p;) {
+		size_t n = 0;
+		int depth = 0, range = 0;
+
+		for (; p[n] && (depth || p[n] != ','); n++) {
+			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
+			range |= p[n] == '[';
+		}
+		if (!range && n < sizeof(item)) {
+			memcpy(item, p, n);
+			item[n] = '\0';
+			if (lab_an_fleet_node_reserved(item)) {
+				fleet_say("--nodelist: node", item,
+				          " is a name the fleet directory uses itself "
+				          "(reserved: " LAB_FLEET_RESERVED ")");
+				return -1;
+			}
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 /* Checks what the scripts will contain; one line on stderr for the first problem. */
 int lab_fleet_check(struct fleet_opts *o)
 {
@@ -156,7 +188,8 @@ int lab_fleet_check(struct fleet_opts *o)
 		fprintf(stderr, "lab fleet: --nodes and --nodelist: give one of them\n");
 		return -1;
 	}
-	if ((o->nodes && fleet_nodes(o)) || fleet_lengths(o))
+	if ((o->nodes && fleet_nodes(o)) || fleet_lengths(o) ||
+	    fleet_nodelist_reserved(o->nodelist))
 		return -1;
 	if (strlen(o->config) > FLEET_FIELD_MAX(config_source)) {
 		fprintf(stderr,

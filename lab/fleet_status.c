@@ -66,8 +66,10 @@ static void fleet_add_nodes(struct lab_an_fleet *f, const char *list)
 		if (!lab_an_fleet_task_get(f, line)) {
 			fputs("lab fleet: warning: node name '", stderr);
 			lab_fleet_put(stderr, line);
-			fputs("' from scontrol is not a plain name or one too many; ignored\n",
-			      stderr);
+			fputs(
+			    "' from scontrol is not a plain name, is reserved (" LAB_FLEET_RESERVED
+			    ") or is one too many; ignored\n",
+			    stderr);
 		}
 	}
 }

@@ -487,6 +487,28 @@ LAB_TEST(csv_columns_strict)
 	free(err);
 }
 
+/* A rep column is read: each (series, threads, rep) once, as samples.csv refuses a repeated
+ * (point, rep); a row given twice would count one measurement twice. */
+LAB_TEST(csv_rep_once)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_csv_bad("threads,seconds,rep\n1,10,0\n1,11,0\n2,5,0\n",
+	           "x.csv:3: threads 1 rep 0 again (first at line 2), allowed: one row per "
+	           "threads and rep");
+	ho_csv_bad("series,threads,seconds,rep\na,1,2,0\nb,1,2,0\na,2,1,0\na,1,3,0\n",
+	           "x.csv:5: series 'a' threads 1 rep 0 again (first at line 2), allowed: one row "
+	           "per series, threads and rep");
+	ho_csv_bad("threads,seconds,rep\n1,10,0\n1,11,-1\n",
+	           "x.csv:3: rep = '-1': allowed: a whole number >= 0");
+	ho_csv_bad("threads,seconds,rep\n1,10,0\n1,11,\n", "x.csv:3: rep = '': allowed");
+	/* the same rep in another series or at another thread count is no repeat */
+	ho_str("x.csv", "series,threads,seconds,rep\na,1,2,0\nb,1,2,0\na,2,1,0\na,1,3,1\n");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv x.csv", &out, &err), 0);
+	free(out);
+	free(err);
+}
+
 LAB_TEST(stdout_write_errors)
 {
 	static const char *const cmd[] = {

@@ -22,6 +22,50 @@ interrupt_run() {
 }
 
 case $case in
+not_a_results_or_fleet_dir)
+	# A directory of the wrong kind is bad input, exit 2 with one line naming what is allowed,
+	# for every command that takes one (fleet status and compare said 1), and nothing written.
+	mkdir "$tmp/empty" "$tmp/fleet"
+	: >"$tmp/file"
+	cp -r tests/fixtures/results-usl "$tmp/res"
+	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/fleet/fleet.json"
+	bad_dir() { # pattern, then the command
+		local pat=$1 rc=0
+		shift
+		"$lab" "$@" >"$tmp/out" 2>"$tmp/all" || rc=$?
+		[ "$rc" = 2 ] || { echo "exit code $rc, expected 2: $*"; cat "$tmp/all"; exit 1; }
+		# loading the good directory first may note its flagged samples
+		grep -v 'res: .* ran under foreign load' "$tmp/all" >"$tmp/err" || true
+		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$pat" "$tmp/err" ||
+			{ echo "stderr of $* lacks '$pat' on one line:"; cat "$tmp/err"; exit 1; }
+	}
+	res="not a results directory (allowed: a directory lab run wrote)"
+	nores="not a results directory (no samples.csv; allowed: a directory lab run wrote)"
+	fl="fleet: a fleet directory, not a results directory (allowed: a directory lab run wrote"
+	for cmd in analyze report; do
+		bad_dir "$tmp/nonexistent: $res" $cmd "$tmp/nonexistent"
+		bad_dir "$tmp/file: $res" $cmd "$tmp/file"
+		bad_dir "$tmp/empty: $nores" $cmd "$tmp/empty"
+	done
+	bad_dir "$tmp/$fl" report "$tmp/fleet"
+	for other in nonexistent file empty fleet; do
+		want="$tmp/$other: $res"
+		[ $other = empty ] && want="$tmp/empty: $nores"
+		[ $other = fleet ] && want="$tmp/$fl"
+		bad_dir "$want" compare "$tmp/$other" "$tmp/res"
+		bad_dir "$want" compare "$tmp/res" "$tmp/$other" --json
+	done
+	notfl="not a fleet directory (allowed: a directory lab fleet wrote)"
+	bad_dir "$tmp/nonexistent: $notfl" fleet status "$tmp/nonexistent"
+	bad_dir "$tmp/file: $notfl" fleet status "$tmp/file"
+	bad_dir "$tmp/empty: not a fleet directory (no fleet.json; allowed: a directory lab fleet wrote)" \
+		fleet status "$tmp/empty"
+	bad_dir "$tmp/res: a results directory, not a fleet directory (allowed: a directory lab fleet wrote" \
+		fleet status "$tmp/res"
+	[ -z "$(ls -A "$tmp/empty")" ] && [ "$(ls -A "$tmp/fleet")" = fleet.json ] &&
+		[ ! -e "$tmp/res/summary.csv" ] && [ ! -e "$tmp/res/fleet.json" ] ||
+		{ echo "a refused command wrote a file"; ls -A "$tmp"/*; exit 1; }
+	;;
 next_line_quoted)
 	# The "next:" line is pasted into a shell: a directory with a blank, a ';' or a quote is
 	# one quoted word ('o;touch X' ran touch).

@@ -64,10 +64,47 @@ bad_values)
 b" --dry-run
 	;;
 status_not_a_fleet)
-	expect 1 "fleet.json" "$lab" fleet status "$tmp"
+	expect 2 "not a fleet directory (no fleet.json; allowed: a directory lab fleet wrote)" \
+		"$lab" fleet status "$tmp"
 	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
 		>"$tmp/fleet.json"
 	expect 2 "not a plain name" "$lab" fleet status "$tmp"
+	;;
+reserved_node_names)
+	# A node named like the fleet's own plots/ or logs/: its results directory would be the
+	# fleet's, and the fleet's plots would be written into it. Refused wherever a name comes in.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/plots"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+ "tasks": [{"node": "plots", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}
+JSON
+	ls -A "$tmp/f/plots" >"$tmp/before"
+	reserved="is one the fleet directory uses itself (reserved: config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, analysis-files.txt, logs, tasks, plots)"
+	expect 2 "fleet.json: task 1: node name 'plots' $reserved" "$lab" analyze "$tmp/f"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
+	[ ! -e "$tmp/f/fleet-analysis.json" ] && [ ! -e "$tmp/f/h2/summary.csv" ] ||
+		fail "a refused fleet was analyzed"
+	expect 2 "fleet.json: task 1: node name 'plots' $reserved" "$lab" fleet status "$tmp/f"
+	# without tasks in fleet.json, a directory of a reserved name is no host
+	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "analyze without tasks: $(cat "$tmp/out")"
+	grep -q "1 hosts" "$tmp/out" || fail "plots/ counted as a host: $(cat "$tmp/out")"
+	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
+	# a --nodelist that names one plainly, and a task started on such a node
+	fake_slurm
+	expect 2 "node 'logs' is a name the fleet directory uses itself (reserved: " \
+		"$lab" fleet "$cfg" --nodelist 'n[1-2],logs' -o "$tmp/g"
+	no_slurm_call
+	[ ! -e "$tmp/g" ] || fail "a refused --nodelist left $tmp/g"
+	"$lab" fleet "$cfg" --nodelist 'n[1-2],logs2' --dry-run >/dev/null || fail "logs2 refused"
+	mkdir "$tmp/t"
+	expect 2 "node name 'tasks' $reserved; nothing was run" \
+		env SLURMD_NODENAME=tasks "$lab" fleet task "$tmp/t"
+	[ -z "$(ls -A "$tmp/t")" ] || fail "a refused task wrote into $tmp/t"
 	;;
 analyze_missing_host)
 	# h1 finished; h2 failed before writing anything: h2 is reported, h1 still analyzed.

@@ -33,6 +33,29 @@ LAB_TEST(node_names_are_plain_path_components)
 	CHECK(lab_an_fleet_node_ok(longname));
 }
 
+/* A node named as a file or directory the fleet writes in DIR would get DIR/plots or DIR/logs as
+ * its results directory, mixed with the fleet's own files: every name in the list is refused. */
+LAB_TEST(node_names_reserved_by_the_fleet)
+{
+	char list[] = LAB_FLEET_RESERVED;
+	size_t n = 0;
+
+	for (char *name = strtok(list, ", "); name; name = strtok(NULL, ", "), n++) {
+		if (!lab_an_fleet_node_reserved(name) || lab_an_fleet_node_ok(name))
+			TL__FAIL("reserved node name '%s' was accepted", name);
+	}
+	CHECK_EQ_U64(n, 9);
+	/* what the fleet code writes, by its own constants */
+	CHECK(lab_an_fleet_node_reserved(LAB_FLEET_FILE));
+	CHECK(lab_an_fleet_node_reserved("plots") && lab_an_fleet_node_reserved("logs"));
+	CHECK(lab_an_fleet_node_reserved("tasks"));
+	CHECK(!lab_an_fleet_node_reserved("plots2") && lab_an_fleet_node_ok("plots2"));
+	CHECK(!lab_an_fleet_node_reserved("Plots") && !lab_an_fleet_node_reserved(NULL));
+	static struct lab_an_fleet f;
+	memset(&f, 0, sizeof(f));
+	CHECK(lab_an_fleet_task_get(&f, "plots") == NULL);
+}
+
 LAB_TEST(sbatch_values_cannot_be_options_or_shell)
 {
 	CHECK(lab_an_fleet_arg_ok("n[1-4],gpu7"));
@@ -112,6 +135,11 @@ LAB_TEST(fleet_json_refuses_hostile_node_names)
 	              "\"state\": \"COMPLETED\", \"exit_code\": 0}]}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "not a plain name") != NULL);
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"n1\"}, {\"node\": "
+	              "\"logs\", \"state\": \"COMPLETED\", \"exit_code\": 0}]}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "task 2: node name 'logs' is one the fleet directory uses itself "
+	                      "(reserved: config.ini, ") != NULL);
 	ft_write(dir, "{\"schema\": \"lab.fleet/9\"}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"n1\", \"exit_code\": "
