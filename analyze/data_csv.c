@@ -12,69 +12,35 @@
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
 
-/* (point, rep, line) of every row of a file with a rep column, sorted at the end to find a
- * repeated (series, threads, rep): samples.csv refuses a repeated (point, rep) the same way. */
-struct an_ext_key {
-	size_t pt;
-	long rep;
-	size_t line;
-};
-
+/* (point, rep, line) of every row of a file with a rep column (lab_an_rowkey: id = pt = the
+ * point's index), checked at the end for a repeated (series, threads, rep). */
 struct an_ext_keys {
-	struct an_ext_key *key;
+	struct lab_an_rowkey *key;
 	size_t n, cap;
 };
 
-static int an_ext_key_add(struct an_ext_keys *k, size_t pt, long rep, size_t line)
-{
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 64;
-		struct an_ext_key *grown = realloc(k->key, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
-		k->key = grown;
-		k->cap = cap;
-	}
-	k->key[k->n++] = (struct an_ext_key){pt, rep, line};
-	return 0;
-}
-
-static int an_ext_cmp_key(const void *a, const void *b)
-{
-	const struct an_ext_key *x = a, *y = b;
-
-	if (x->pt != y->pt)
-		return x->pt < y->pt ? -1 : 1;
-	if (x->rep != y->rep)
-		return x->rep < y->rep ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
-}
-
-/* Sorting makes the check O(n log n); a repeated rep would count one measurement twice. */
 static int an_ext_unique(const struct lab_an_data *d, struct an_ext_keys *k, const char *path,
                          int has_series, struct lab_err *err)
 {
-	if (k->n < 2)
-		return 0; /* and qsort must not see a NULL array */
-	qsort(k->key, k->n, sizeof(*k->key), an_ext_cmp_key);
-	for (size_t i = 1; i < k->n; i++) {
-		const struct an_ext_key *a = &k->key[i - 1], *b = &k->key[i];
-		const struct lab_an_point *p = &d->pt[b->pt];
+	size_t i = lab_an_rowkey_sort_dup(k->key, k->n);
+	const struct lab_an_rowkey *a, *b;
+	const struct lab_an_point *p;
 
-		if (a->pt != b->pt || a->rep != b->rep)
-			continue;
-		if (has_series)
-			return lab_err_set(
-			    err, LAB_EDATA,
-			    "%s:%zu: series '%s' threads %d rep %ld again (first at "
-			    "line %zu), allowed: one row per series, threads and rep",
-			    path, b->line, p->experiment, p->threads, b->rep, a->line);
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: threads %d rep %ld again (first at line %zu), allowed: "
-		                   "one row per threads and rep",
-		                   path, b->line, p->threads, b->rep, a->line);
-	}
-	return 0;
+	if (!i)
+		return 0;
+	a = &k->key[i - 1];
+	b = &k->key[i];
+	p = &d->pt[b->pt];
+	if (has_series)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: series '%s' threads %d rep %ld again (first at line %zu), "
+		    "allowed: one row per series, threads and rep",
+		    path, b->line, p->experiment, p->threads, b->rep, a->line);
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: threads %d rep %ld again (first at line %zu), allowed: one row "
+	                   "per threads and rep",
+	                   path, b->line, p->threads, b->rep, a->line);
 }
 
 static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col, size_t *hint,
@@ -115,9 +81,16 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	d->nsamples++;
-	if (lab_an_point_add(p, 0, sec, 0, NULL) ||
-	    (col[3] >= 0 && an_ext_key_add(keys, (size_t)(p - d->pt), rep, r->line)))
+	if (lab_an_point_add(p, 0, sec, 0, NULL))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (col[3] >= 0) {
+		if (lab_an_grow(&keys->key, &keys->cap, keys->n + 1, sizeof(*keys->key)))
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		keys->key[keys->n++] = (struct lab_an_rowkey){.id = (long)(p - d->pt),
+		                                              .rep = rep,
+		                                              .line = r->line,
+		                                              .pt = (size_t)(p - d->pt)};
+	}
 	return 0;
 }
 

@@ -47,6 +47,11 @@ struct lab_an_rowkey {
 
 /* (point, rep)'s row of d's samples.csv (d->rowkey, sorted), or NULL. */
 struct lab_an_rowkey *lab_an_rowkey_find(const struct lab_an_data *d, long id, long rep);
+/* Sorts k[0 .. n) by (id, rep, line): O(n log n). Returns the index of the first row that
+ * repeats an earlier row's (id, rep) (that row is at the index before it), or 0 when each pair
+ * is there once. samples.csv and `--csv` both refuse a repeated pair: it would count one
+ * measurement twice. */
+size_t lab_an_rowkey_sort_dup(struct lab_an_rowkey *k, size_t n);
 
 /* How far a threads.csv time may pass a bound its sample sets (data_threads.c): the harness
  * writes elapsed_ns, start_ns and end_ns as whole nanoseconds of the same clock readings

@@ -366,20 +366,27 @@ struct lab_an_rowkey *lab_an_rowkey_find(const struct lab_an_data *d, long id, l
 	return d->nrowkey ? bsearch(&key, d->rowkey, d->nrowkey, sizeof(key), an_cmp_sample) : NULL;
 }
 
-/* Sorting makes the check O(n log n); a repeated pair would count one sample twice. */
+size_t lab_an_rowkey_sort_dup(struct lab_an_rowkey *k, size_t n)
+{
+	if (n < 2)
+		return 0; /* and qsort must not see a NULL array */
+	qsort(k, n, sizeof(*k), an_cmp_rowkey);
+	for (size_t i = 1; i < n; i++)
+		if (k[i].id == k[i - 1].id && k[i].rep == k[i - 1].rep)
+			return i;
+	return 0;
+}
+
 static int an_samples_unique(struct an_samples *s, struct lab_err *err)
 {
-	if (s->nkey < 2)
-		return 0; /* and qsort must not see a NULL array */
-	qsort(s->key, s->nkey, sizeof(*s->key), an_cmp_rowkey);
-	for (size_t i = 1; i < s->nkey; i++)
-		if (s->key[i].id == s->key[i - 1].id && s->key[i].rep == s->key[i - 1].rep)
-			return lab_err_set(
-			    err, LAB_EDATA,
-			    "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: one row "
-			    "per point and rep",
-			    s->r.path, s->key[i].line, s->key[i].id, s->key[i].rep,
-			    s->key[i - 1].line);
+	size_t i = lab_an_rowkey_sort_dup(s->key, s->nkey);
+
+	if (i)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: one "
+		    "row per point and rep",
+		    s->r.path, s->key[i].line, s->key[i].id, s->key[i].rep, s->key[i - 1].line);
 	return 0;
 }
 
