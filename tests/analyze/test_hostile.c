@@ -509,6 +509,17 @@ LAB_TEST(csv_rep_once)
 	free(err);
 }
 
+/* samples.csv refuses a repeated (point, rep) the same way, wherever the copy is. */
+LAB_TEST(samples_rep_once)
+{
+	ho_expect_bad_cost("e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n"
+	                   "e,1,noop,placement=compact,2,0,600,10,op,0.01,0\n"
+	                   "e,0,noop,placement=compact,1,1,1010,10,op,0.01,0\n"
+	                   "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n",
+	                   "R/samples.csv:5: point 0 rep 0 again (first at line 2), allowed: one "
+	                   "row per point and rep");
+}
+
 LAB_TEST(stdout_write_errors)
 {
 	static const char *const cmd[] = {
