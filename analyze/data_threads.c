@@ -128,16 +128,46 @@ static void an_team_asym(const struct lab_an_data *d, const struct an_team *t)
 		p->asym_ratio = ratio;
 }
 
-/* The team read in full: a whole team spans at least its sample's elapsed_ns (the timed
- * windows lie inside its span). Then counted for asymmetry; its end bounds the next start. */
-static int an_team_close(struct an_threads *s, struct lab_err *err)
+/* A team of fewer rows than threads: refused, but as the last rows of a run that did not
+ * complete (cut while writing them), where it is dropped with a warning (*cut set). */
+static int an_team_partial(struct an_threads *s, int last, int *cut, struct lab_err *err)
+{
+	const struct an_team *t = &s->t;
+	long k = 0;
+
+	if (!t->sample || (long)t->n == t->size)
+		return 0;
+	if (last && !(s->d->run_status && !strcmp(s->d->run_status, "complete"))) {
+		lab_an_warn(&s->d->warn,
+		            "%s:%zu: point %ld rep %ld: %zu of its %ld threads (the run was cut "
+		            "while writing them): ignored",
+		            s->r.path, t->line, t->id, t->rep, t->n, t->size);
+		*cut = 1;
+		return 0;
+	}
+	while ((size_t)k < s->seen_cap && s->seen[k].gen == s->gen)
+		k++;
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: point %ld rep %ld: %zu of its %ld threads (thread %ld has no "
+	                   "row), allowed: every thread of its team (lab writes a row for each "
+	                   "worker of a sample)",
+	                   s->r.path, t->line, t->id, t->rep, t->n, t->size, k);
+}
+
+/* The team read in full (last: the file's last): every thread of it, and a whole team spans
+ * at least its sample's elapsed_ns (the timed windows lie inside its span). Then counted for
+ * asymmetry; its end bounds the next start. */
+static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 {
 	const struct an_team *t = &s->t;
 	double e = t->sample ? t->sample->elapsed_ns : 0;
 	char sp[1200];
+	int cut = 0, rc;
 
 	if (!t->n)
 		return 0;
+	if ((rc = an_team_partial(s, last, &cut, err)) || cut)
+		return rc;
 	if (t->sample && (long)t->n == t->size &&
 	    t->emax - t->smin < e - e * LAB_AN_SPAN_SLACK_REL - LAB_AN_SPAN_SLACK_NS)
 		return lab_err_set(
@@ -331,7 +361,7 @@ static int an_threads_record(struct an_threads *s, size_t ncol, struct lab_err *
 	if ((rc = lab_an_trow_parse(r, s->runq_col, &w, err)))
 		return rc;
 	if (!s->t.n || w.id != s->t.id || w.rep != s->t.rep)
-		if ((rc = an_team_close(s, err)) || (rc = an_team_open(s, &w, err)))
+		if ((rc = an_team_close(s, 0, err)) || (rc = an_team_open(s, &w, err)))
 			return rc;
 	return an_team_add(s, &w, err);
 }
@@ -372,7 +402,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 		if ((rc = an_threads_record(&s, ncol, err)))
 			break;
 	if (!rc)
-		rc = an_team_close(&s, err);
+		rc = an_team_close(&s, 1, err);
 	if (!rc && s.cut_rows)
 		lab_an_warn(&d->warn,
 		            "%s:%zu: %zu rows from here on have no row in samples.csv (the run was "
