@@ -17,7 +17,10 @@
  *   did not complete, rows at the end of the file without a sample are dropped with a warning,
  *   anywhere else (or in a complete run) they are refused;
  * - a thread of its point's team (0 .. threads - 1; 0 alone for an OpenMP point, whose one row
- *   is the harness worker), each once per sample, each sample's rows together;
+ *   is the harness worker), each once per sample, each sample's rows together, and every one
+ *   of them: the writer writes a row for each worker of each sample it records, so a team of
+ *   fewer rows is refused, but as the file's last in a run that did not complete (cut while
+ *   writing it: warned, ignored); a sample without any row is let be (nothing is read of it);
  * - the sample's elapsed_ns E. The harness takes a sample in timed windows (run.json
  *   sample_windows). With one window, E = max(end_ns) - min(start_ns) of its threads: they
  *   span at most E. A long sample runs as chunks: E adds up the chunks' windows, while a
@@ -29,7 +32,9 @@
  *   existed) is held to these alone;
  * - the samples one after another: a run takes one sample at a time and writes them in that
  *   order (fresh processes' times moved to the run's origin), so no row starts before the end
- *   of the sample written before it. This bounds a chunked sample's span too, but the last's.
+ *   of the sample written before it. This bounds a chunked sample's span too, but the last's:
+ *   nothing lab writes bounds that one against elapsed_ns (a run stopped by Ctrl-Z between
+ *   two chunks of its last sample writes the stop into its threads' spans, not into E).
  */
 #include <errno.h>
 #include <math.h>
