@@ -17,7 +17,10 @@
  *   did not complete, rows at the end of the file without a sample are dropped with a warning,
  *   anywhere else (or in a complete run) they are refused;
  * - a thread of its point's team (0 .. threads - 1; 0 alone for an OpenMP point, whose one row
- *   is the harness worker), each once per sample, each sample's rows together;
+ *   is the harness worker), each once per sample, each sample's rows together, and every one
+ *   of them: the writer writes a row for each worker of each sample it records, so a team of
+ *   fewer rows is refused, but as the file's last in a run that did not complete (cut while
+ *   writing it: warned, ignored); a sample without any row is let be (nothing is read of it);
  * - the sample's elapsed_ns E. The harness takes a sample in timed windows (run.json
  *   sample_windows). With one window, E = max(end_ns) - min(start_ns) of its threads: they
  *   span at most E. A long sample runs as chunks: E adds up the chunks' windows, while a
@@ -29,7 +32,9 @@
  *   existed) is held to these alone;
  * - the samples one after another: a run takes one sample at a time and writes them in that
  *   order (fresh processes' times moved to the run's origin), so no row starts before the end
- *   of the sample written before it. This bounds a chunked sample's span too, but the last's.
+ *   of the sample written before it. This bounds a chunked sample's span too, but the last's:
+ *   nothing lab writes bounds that one against elapsed_ns (a run stopped by Ctrl-Z between
+ *   two chunks of its last sample writes the stop into its threads' spans, not into E).
  */
 #include <errno.h>
 #include <math.h>
@@ -128,16 +133,46 @@ static void an_team_asym(const struct lab_an_data *d, const struct an_team *t)
 		p->asym_ratio = ratio;
 }
 
-/* The team read in full: a whole team spans at least its sample's elapsed_ns (the timed
- * windows lie inside its span). Then counted for asymmetry; its end bounds the next start. */
-static int an_team_close(struct an_threads *s, struct lab_err *err)
+/* A team of fewer rows than threads: refused, but as the last rows of a run that did not
+ * complete (cut while writing them), where it is dropped with a warning (*cut set). */
+static int an_team_partial(struct an_threads *s, int last, int *cut, struct lab_err *err)
+{
+	const struct an_team *t = &s->t;
+	long k = 0;
+
+	if (!t->sample || (long)t->n == t->size)
+		return 0;
+	if (last && !(s->d->run_status && !strcmp(s->d->run_status, "complete"))) {
+		lab_an_warn(&s->d->warn,
+		            "%s:%zu: point %ld rep %ld: %zu of its %ld threads (the run was cut "
+		            "while writing them): ignored",
+		            s->r.path, t->line, t->id, t->rep, t->n, t->size);
+		*cut = 1;
+		return 0;
+	}
+	while ((size_t)k < s->seen_cap && s->seen[k].gen == s->gen)
+		k++;
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: point %ld rep %ld: %zu of its %ld threads (thread %ld has no "
+	                   "row), allowed: every thread of its team (lab writes a row for each "
+	                   "worker of a sample)",
+	                   s->r.path, t->line, t->id, t->rep, t->n, t->size, k);
+}
+
+/* The team read in full (last: the file's last): every thread of it, and a whole team spans
+ * at least its sample's elapsed_ns (the timed windows lie inside its span). Then counted for
+ * asymmetry; its end bounds the next start. */
+static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 {
 	const struct an_team *t = &s->t;
 	double e = t->sample ? t->sample->elapsed_ns : 0;
 	char sp[1200];
+	int cut = 0, rc;
 
 	if (!t->n)
 		return 0;
+	if ((rc = an_team_partial(s, last, &cut, err)) || cut)
+		return rc;
 	if (t->sample && (long)t->n == t->size &&
 	    t->emax - t->smin < e - e * LAB_AN_SPAN_SLACK_REL - LAB_AN_SPAN_SLACK_NS)
 		return lab_err_set(
@@ -331,7 +366,7 @@ static int an_threads_record(struct an_threads *s, size_t ncol, struct lab_err *
 	if ((rc = lab_an_trow_parse(r, s->runq_col, &w, err)))
 		return rc;
 	if (!s->t.n || w.id != s->t.id || w.rep != s->t.rep)
-		if ((rc = an_team_close(s, err)) || (rc = an_team_open(s, &w, err)))
+		if ((rc = an_team_close(s, 0, err)) || (rc = an_team_open(s, &w, err)))
 			return rc;
 	return an_team_add(s, &w, err);
 }
@@ -372,7 +407,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 		if ((rc = an_threads_record(&s, ncol, err)))
 			break;
 	if (!rc)
-		rc = an_team_close(&s, err);
+		rc = an_team_close(&s, 1, err);
 	if (!rc && s.cut_rows)
 		lab_an_warn(&d->warn,
 		            "%s:%zu: %zu rows from here on have no row in samples.csv (the run was "

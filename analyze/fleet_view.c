@@ -115,6 +115,12 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 		rc = fleet_scan(dir, include_flagged, v, &cap);
 	if (rc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory loading the fleet %s", dir);
+	if (v->n == 0) /* submitted, not yet run (or not a fleet lab wrote): nothing to analyze */
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s/%s: no tasks, and no node's results directory in %s (allowed: "
+		    "a fleet whose nodes ran; lab fleet status %s records its tasks)",
+		    dir, LAB_FLEET_FILE, dir, dir);
 	return 0;
 }
 

@@ -41,7 +41,8 @@ struct lab_an_fleet_view {
 /*
  * Loads DIR/<node>/ of every task of f (every subdirectory with a run.json whose name passes
  * lab_an_fleet_node_ok when f has no tasks). A host that cannot be read is kept with ok = 0 and
- * its reason. Returns 0, or -LAB_ENOMEM.
+ * its reason. Returns 0, -LAB_EDATA when there is no host at all (no task, no such
+ * subdirectory: nothing to analyze), or -LAB_ENOMEM.
  */
 int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
                            struct lab_an_fleet_view *v, struct lab_err *err);

@@ -142,7 +142,8 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 	}
 	if (lab_an_fleet_view_load(dir, &f, incl, &v, &err)) {
 		fleet_an_say("", err.msg);
-		return LAB_EXIT_FAILURE;
+		lab_an_fleet_view_free(&v);
+		return err.code == LAB_EDATA ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	for (size_t i = 0; i < v.n; i++) {
 		if (!v.h[i].ok) {
@@ -173,7 +174,7 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 		    stderr,
 		    "lab analyze: wrote %s/fleet-analysis.json and %zu fleet plots in %s/plots\n",
 		    dir, nplots, dir);
-	if (!code && (missing || v.n == 0))
+	if (!code && missing)
 		code = LAB_EXIT_FAILURE;
 	lab_an_warnings_free(&warn);
 	lab_an_fleet_view_free(&v);

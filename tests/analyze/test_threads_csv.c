@@ -123,7 +123,8 @@ LAB_TEST(span_held_to_elapsed)
 	tc_expect("complete", ONE_WINDOW, TC_REP0 "0,1,0,0,0,2000000,3002000,5,0\n",
 	          "R/samples.csv:3), allowed: at most that (a sample of one timed window");
 	/* 1 us over is within the slack: no rounding of a real file trips it */
-	tc_expect("complete", ONE_WINDOW, TC_REP0 "0,1,0,0,0,2000000,3001000,5,0\n", NULL);
+	tc_expect("complete", ONE_WINDOW,
+	          TC_REP0 "0,1,0,0,0,2000000,3001000,5,0\n0,1,1,1,1,2000000,2500000,5,0\n", NULL);
 	/* a chunked sample (3 windows): spans past elapsed_ns hold the gaps between chunks ... */
 	tc_expect("complete", ", \"sample_windows\": 3",
 	          "0,0,0,0,0,100000,1600000,5,0\n0,0,1,1,1,150000,1650000,5,0\n" TC_REP1, NULL);
@@ -137,10 +138,20 @@ LAB_TEST(span_held_to_elapsed)
 	tc_expect("complete", "", "0,0,0,0,0,100000,600000,5,0\n0,0,1,1,1,100000,500000,5,0\n",
 	          "threads.csv:2: point 0 rep 0: its 2 threads span 500000 ns, less than the "
 	          "sample's elapsed_ns 1000000");
-	tc_expect("complete", "", "0,0,0,0,0,100000,600000,5,0\n", NULL); /* not the whole team */
+	/* a team of one row is not the whole team (whole_team_per_sample) */
+	tc_expect("complete", "", "0,0,0,0,0,100000,600000,5,0\n",
+	          "threads.csv:2: point 0 rep 0: ");
+	/* a chunked sample's threads span its windows and the untimed gaps between them: a run
+	 * stopped (Ctrl-Z) between two chunks of its last sample wrote an hour over 1 ms */
+	tc_expect("complete", ", \"sample_windows\": 3",
+	          TC_REP0
+	          "0,1,0,0,0,2000000,3600002000000,5,0\n0,1,1,1,1,2000100,3600002100000,5,0\n",
+	          NULL);
 	/* without sample_windows (older files) the next sample's start bounds the span */
-	tc_expect("complete", "", "0,0,0,0,0,100000,9000000000000000000,5,0\n" TC_REP1,
-	          "threads.csv:3: start_ns = '2000000': before end_ns 9000000000000000000 of the "
+	tc_expect("complete", "",
+	          "0,0,0,0,0,100000,9000000000000000000,5,0\n"
+	          "0,0,1,1,1,100000,9000000000000000000,5,0\n" TC_REP1,
+	          "threads.csv:4: start_ns = '2000000': before end_ns 9000000000000000000 of the "
 	          "sample before it (line 2), allowed: samples one after another");
 }
 
@@ -168,13 +179,41 @@ LAB_TEST(threads_of_the_team_once)
 	          "0,0,0,0,0,100000,1100000,5,0\n0,0,0,1,1,300000,900000,5,0\n",
 	          "threads.csv:3: thread 0 of point 0 rep 0 again (first at line 2), allowed: each "
 	          "thread once per sample");
-	tc_expect("complete", ONE_WINDOW,
-	          "0,0,0,0,0,100000,1100000,5,0\n" TC_REP1 "0,0,1,1,1,3100000,3500000,5,0\n",
-	          "threads.csv:5: point 0 rep 0 again (first at line 2)");
+	tc_expect("complete", ONE_WINDOW, TC_REP0 TC_REP1 "0,0,0,0,0,3100000,3500000,5,0\n",
+	          "threads.csv:6: point 0 rep 0 again (first at line 2)");
 	tc_expect("complete", ONE_WINDOW, "0,0,0,70000,0,100000,1100000,5,0\n",
 	          "threads.csv:2: cpu_start, cpu_end = '70000', '0': allowed: CPU numbers 0 .. "
 	          "65535, or -1");
-	tc_expect("complete", ONE_WINDOW, "0,0,0,-1,-1,100000,1100000,5,0\n", NULL);
+	tc_expect("complete", ONE_WINDOW,
+	          "0,0,0,-1,-1,100000,1100000,5,0\n0,0,1,1,1,300000,900000,5,0\n", NULL);
+}
+
+/* Every thread of the team, once per sample: lab writes a row for each worker of each sample
+ * it records (threads 0 .. threads - 1, the harness worker alone for OpenMP). A team of fewer
+ * rows is refused, but as the last rows of a run that did not complete (cut while writing
+ * them), where it is dropped with a warning; a sample without any row is the cut end too. */
+LAB_TEST(whole_team_per_sample)
+{
+	char msg[1024], text[1024];
+
+	tc_expect(
+	    "complete", ONE_WINDOW, "0,0,0,0,0,100000,1100000,5,0\n" TC_REP1,
+	    "threads.csv:2: point 0 rep 0: 1 of its 2 threads (thread 1 has no row), allowed: "
+	    "every thread of its team");
+	tc_expect("complete", ONE_WINDOW, "0,0,1,1,1,300000,1300000,5,0\n" TC_REP1,
+	          "threads.csv:2: point 0 rep 0: 1 of its 2 threads (thread 0 has no row)");
+	tc_expect("complete", ONE_WINDOW, TC_REP0 "0,1,1,1,1,2000000,3000000,5,0\n",
+	          "threads.csv:4: point 0 rep 1: 1 of its 2 threads (thread 0 has no row)");
+	/* not at the end of a cut run's file: the writer writes a sample's rows together */
+	tc_expect("running", ONE_WINDOW, "0,0,0,0,0,100000,1100000,5,0\n" TC_REP1,
+	          "threads.csv:2: point 0 rep 0: 1 of its 2 threads (thread 1 has no row)");
+	snprintf(text, sizeof(text), "%s%s0,1,0,0,0,2000000,3000000,5,0\n", TC_HEADER, TC_REP0);
+	CHECK_EQ_I64(tc_load("running", ONE_WINDOW, text, msg, sizeof(msg)), 0);
+	CHECK(strstr(msg, "threads.csv:4: point 0 rep 1: 1 of its 2 threads (the run was cut "
+	                  "while writing them): ignored") != NULL);
+	/* the OpenMP point's one worker row is its whole team */
+	tc_expect("complete", ONE_WINDOW ", \"team\": \"openmp\"",
+	          "0,0,0,0,0,100000,1100000,5,0\n0,1,0,0,0,2000000,3000000,5,0\n", NULL);
 }
 
 /* Rows of a sample samples.csv lacks: refused, but at the end of a run that did not complete

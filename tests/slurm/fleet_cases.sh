@@ -143,6 +143,23 @@ PY
 	expect 1 "host h3: a symbolic link" "$lab" analyze "$tmp/f" --no-plots
 	[ ! -e "$tmp/elsewhere/summary.csv" ] || fail "analyzed through the link h3"
 	;;
+analyze_no_hosts)
+	# A fleet with nothing to analyze (no tasks in fleet.json, no node's results directory in
+	# it: submitted, not yet run) exited 1 and wrote an empty analysis. Bad input: exit 2, one
+	# line naming fleet.json and what is missing, nothing written.
+	mkdir -p "$tmp/f/logs" "$tmp/f/x y"
+	for tasks in '' ', "tasks": []'; do
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7"}%s}' "$tasks" >"$tmp/f/fleet.json"
+		for opt in --no-plots --json; do
+			expect 2 "$tmp/f/fleet.json: no tasks, and no node's results directory in $tmp/f (allowed: " \
+				"$lab" analyze "$tmp/f" $opt
+			[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+			[ ! -s "$tmp/out" ] || fail "printed an analysis: $(cat "$tmp/out")"
+			[ "$(ls -A "$tmp/f" | sort | paste -sd' ')" = "fleet.json logs x y" ] ||
+				fail "wrote into the fleet: $(ls -A "$tmp/f")"
+		done
+	done
+	;;
 analyze_other_quantity)
 	# h2 measured [contend] in bytes, h1 in ops: not one quantity, so not one row (8 ns/op
 	# beside 8000 ns/byte under one header compared nothing) and not one plot axis.
