@@ -639,6 +639,63 @@ LAB_TEST(too_many_points)
 	                "100000)");
 }
 
+/* Sweeps written in each section are counted before their values are made: 200 sections of 8
+ * keys of 4,096 values each held all their 6.5 million values (230 MB, seconds) before the
+ * point limit refused them. Likewise an experiment refused for the points before it. */
+LAB_TEST(section_sweeps_counted_before_made)
+{
+	static const char *const keys =
+	    "size = 1..4096\nreps = 1..4096\nseed = 1..4096\nwarmup = 1ns..4096ns\n"
+	    "min_time = 1000ns..5095ns\nmax_pairs = 0..4095\nquiet_wait = 0ns..4095ns\n"
+	    "mode = a, b, a, b\n";
+	char *path = NULL;
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	struct lab_topo *topo = NULL;
+	struct lab_plan *plan = NULL;
+
+	REQUIRE(asprintf(&path, "%s/sections.ini", testlib_tmpdir()) > 0);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f);
+	for (int i = 0; i < 200; i++)
+		fprintf(f, "[e%d]\nkernel = fake\n%s", i, keys);
+	REQUIRE(fclose(f) == 0);
+	REQUIRE(lab_topo_open(&topo, SYN_2S, &err) == 0);
+	REQUIRE(lab_cfg_load_file(&cfg, path, &d, &err) == 0 && d.n == 0);
+	unsigned long long made = lab_sweep_values_made();
+	CHECK_EQ_I64(lab_plan_build(&plan, &cfg, tk_registry, topo, NULL, 0, &d, &err),
+	             -LAB_ECONFIG);
+	/* not one key's values (before: 200 x 7 x 4,096 + 200 x 4) */
+	CHECK(lab_sweep_values_made() - made < LAB_SWEEP_MAX);
+	REQUIRE(d.n == 200);
+	char want[512];
+	snprintf(want, sizeof(want),
+	         "%s:11: [e1]: the sweeps expand to more than 2^64 points (allowed at most "
+	         "100000)",
+	         path);
+	CHECK_EQ_STR(d.msg[1], want);
+	lab_diag_free(&d);
+	lab_cfg_free(&cfg);
+	lab_topo_close(topo);
+	free(path);
+
+	struct tp t;
+	made = lab_sweep_values_made();
+	tp_build(&t,
+	         "[a]\nkernel = other\ndepth = 1..99\n[x]\nkernel = fake\nsize = 1..1000\n"
+	         "reps = 1..100\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0],
+	             "p.ini:4: [x]: the sweeps expand to 100000 points, 100099 with the "
+	             "experiments before (allowed at most 100000 in all)");
+	/* [a]'s 99 depths and its defaults, not [x]'s 1,100 values */
+	CHECK(lab_sweep_values_made() - made < 200);
+	tp_free(&t);
+}
+
 /* An unknown kernel in [global] is one error at its own line, not one per section. */
 LAB_TEST(global_unknown_kernel_once)
 {
