@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/membind.h"
 #include "harness/param.h"
 #include "harness/plan.h"
 #include "harness/strmap.h"
@@ -286,7 +287,7 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
  * left for the planner to report. A double keeps its digits (the shortest text that reads back
  * the same). A placement stays as written: the planner's messages quote its grammar (in
  * 'E:S1:17': COUNT 17 runs past domain S1), its point records the canonical text, and
- * sweep_dedup compares that. */
+ * sweep_dedup compares that. A membind is its canonical text (node:00 is node:0). */
 static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 {
 	char scratch[4096] __attribute__((aligned(16))), buf[256];
@@ -309,6 +310,8 @@ static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 					break;
 		} else if (!strcmp(p->key, "placement")) {
 			continue;
+		} else if (!strcmp(p->key, "membind")) {
+			lab_membind_canon(l->v[i], buf, sizeof(buf));
 		} else {
 			lab_param_format(p, scratch, buf, sizeof(buf));
 		}

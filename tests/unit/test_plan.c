@@ -761,6 +761,30 @@ LAB_TEST(placements_written_two_ways_are_one_point)
 	tp_free(&t);
 }
 
+/* membind = node:00 is node:0, one point, as placement = node:00 is (it planned two); a lesson
+ * that names it by node:00 names that point. */
+LAB_TEST(membind_written_two_ways_is_one_point)
+{
+	struct tp t;
+
+	tp_build(&t,
+	         "[x]\nkernel = fake\nmembind = node:00, node:0, local\nsize = 8, 16\n[lessons]\n"
+	         "l = cost(x: membind=node:00, size=8) > 0\n",
+	         NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 4);
+	CHECK_EQ_STR(t.plan->pts[0].h.membind, "node:0");
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=compact;membind=node:0");
+	CHECK_EQ_STR(t.plan->pts[1].h.membind, "local");
+	REQUIRE(t.plan->nlessons == 1);
+	CHECK(strstr(t.plan->lessons[0].expr, "membind=node:0,") != NULL);
+	tp_free(&t);
+	tp_build(&t, "[x]\nkernel = fake\nplacement = node:01, node:1\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_U64(t.plan->npts, 1);
+	tp_free(&t);
+}
+
 /* node:N: a node the machine lacks skips its points with the reason (one config for 1 and 2
  * nodes). (Too many threads for a node: test_topo's node_placement.) */
 LAB_TEST(node_placement_missing_node_skips)
