@@ -696,6 +696,29 @@ LAB_TEST(section_sweeps_counted_before_made)
 	tp_free(&t);
 }
 
+/* On the stand-in of a --topology that did not open, threads = 1..max is 1024 values: too many
+ * points only there, not reported, but the section's values are still checked. */
+LAB_TEST(standin_still_checks_values_of_many_points)
+{
+	static const char text[] = "[x]\nkernel = fake\nthreads = 1..max\nsize = 1..100\n"
+	                           "mode = a, c\n";
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	struct lab_topo *topo = NULL;
+	struct lab_plan *plan = NULL;
+
+	REQUIRE(lab_topo_open_standin(&topo, &err) == 0);
+	REQUIRE(lab_cfg_load_text(&cfg, "p.ini", text, strlen(text), &d, &err) == 0 && d.n == 0);
+	CHECK_EQ_I64(lab_plan_build(&plan, &cfg, tk_registry, topo, NULL, 0, &d, &err),
+	             -LAB_ECONFIG);
+	REQUIRE(d.n == 1);
+	CHECK(strncmp(d.msg[0], "p.ini:5: [x] mode = a, c: value c: ", 35) == 0);
+	lab_diag_free(&d);
+	lab_cfg_free(&cfg);
+	lab_topo_close(topo);
+}
+
 /* An unknown kernel in [global] is one error at its own line, not one per section. */
 LAB_TEST(global_unknown_kernel_once)
 {
