@@ -55,6 +55,16 @@ int lab_membind_parse(const char *text, struct lab_membind *m, struct lab_err *e
 	return lab_err_set(err, LAB_ECONFIG, "unknown memory binding (" MEMBIND_ALLOWED ")");
 }
 
+void lab_membind_canon(const char *text, char *buf, size_t len)
+{
+	struct lab_membind m;
+
+	if (lab_membind_parse(text, &m, NULL) || m.kind != LAB_MEMBIND_NODE)
+		snprintf(buf, len, "%s", text);
+	else
+		snprintf(buf, len, "node:%d", m.node);
+}
+
 int lab_membind_check(const struct lab_membind *m, unsigned numa_nodes, struct lab_err *err)
 {
 	if (m->kind != LAB_MEMBIND_NODE || (unsigned)m->node < numa_nodes)

@@ -29,6 +29,10 @@ struct lab_membind {
 /* Parses text into *m. Returns 0 or -LAB_ECONFIG with the allowed forms in err. */
 int lab_membind_parse(const char *text, struct lab_membind *m, struct lab_err *err);
 
+/* The text in buf as the plan records it: node:00 is node:0, so that one binding written two
+ * ways is one point (as placement = node:00 is node:0); a text that does not parse as given. */
+void lab_membind_canon(const char *text, char *buf, size_t len);
+
 /*
  * Whether this machine has m's node (nodes 0 .. numa_nodes - 1): 0, or LAB_SKIP with the reason
  * in err (`membind = node:1: this machine has 1 NUMA node (0 .. 0)`).

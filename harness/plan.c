@@ -130,10 +130,16 @@ struct plan_memos {
 	unsigned n, cap;
 };
 
+/* A [global] or --set global. value: expanded once, for every section that inherits it. */
+static bool plan_inherited(const struct lab_resolved *r)
+{
+	return r->src == LAB_SRC_GLOBAL || (r->src == LAB_SRC_CLI && r->set_global);
+}
+
 static struct plan_memo *plan_memo_find(struct plan_memos *ms, const struct lab_resolved *r,
                                         const struct lab_env *env)
 {
-	if (r->src != LAB_SRC_GLOBAL && !(r->src == LAB_SRC_CLI && r->set_global))
+	if (!plan_inherited(r))
 		return NULL;
 	for (unsigned i = 0; i < ms->n; i++)
 		if (ms->m[i].param == r->param && ms->m[i].text == r->text &&
@@ -146,7 +152,7 @@ static struct plan_memo *plan_memo_find(struct plan_memos *ms, const struct lab_
 static void plan_memo_add(struct plan_memos *ms, const struct lab_resolved *r,
                           const struct lab_env *env, bool bad)
 {
-	if (r->src != LAB_SRC_GLOBAL && !(r->src == LAB_SRC_CLI && r->set_global))
+	if (!plan_inherited(r))
 		return;
 	if (ms->n == ms->cap) {
 		unsigned cap = ms->cap ? 2 * ms->cap : 16;
@@ -195,17 +201,55 @@ static bool plan_expand_key(struct lab_experiment *e, struct lab_resolved *r,
 }
 
 /*
+ * The points e's keys name, counted before any value of e's own is made: a range by its bounds,
+ * a list by its items, before duplicates drop (as the limit of values per key counts them); an
+ * inherited value already expanded, by its values. Saturates at UINT64_MAX. counted[k] is false
+ * for a key whose text does not count (its expansion reports why).
+ */
+static uint64_t plan_count(const struct lab_experiment *e, const struct lab_env *env,
+                           struct plan_memos *ms, bool *counted)
+{
+	uint64_t total = 1;
+	struct lab_err err;
+
+	for (unsigned k = 0; k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
+		const struct plan_memo *m = plan_memo_find(ms, r, env);
+		uint64_t n = 1;
+
+		counted[k] = true;
+		if (m)
+			n = m->nvals ? m->nvals : 1;
+		else if (lab_sweep_count(r->param, r->text, env, &n, &err))
+			counted[k] = false;
+		if (!counted[k] || lab__plan_pairs_fixed(e, k))
+			n = 1;
+		if (__builtin_mul_overflow(total, n, &total))
+			total = UINT64_MAX;
+	}
+	return total;
+}
+
+/*
  * Expands and type-checks every value of every key; returns the number of bad keys. (Not the
  * number of lines added to d: a line already there, from a [global] value another experiment
- * shares, is not added again, and this experiment must still not be planned.)
+ * shares, is not added again, and this experiment must still not be planned.) *points: in, the
+ * points e may have (UINT64_MAX: no limit); out, 0, or the points e's keys name when that is
+ * more: then the values of e's own keys are not made (nvals 0), only the inherited ones, and
+ * the keys whose text does not count, to report why.
  */
 static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env *env,
-                                 struct plan_memos *ms, struct lab_diag *d)
+                                 struct plan_memos *ms, uint64_t *points, struct lab_diag *d)
 {
 	unsigned bad = 0;
 	struct lab_env short_env;
+	bool counted[64] = {0};
 
+	LAB_BUG_ON(e->nkeys > 64);
 	env = plan_min_cpus(e, env, &short_env);
+	uint64_t total = *points == UINT64_MAX ? 0 : plan_count(e, env, ms, counted);
+	bool refused = total > *points;
+	*points = refused ? total : 0;
 	for (unsigned i = 0; i < e->nkeys; i++) {
 		struct lab_resolved *r = &e->keys[i];
 		const struct plan_memo *m = plan_memo_find(ms, r, env);
@@ -216,6 +260,8 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 			bad += m->bad;
 			continue;
 		}
+		if (refused && counted[i] && !plan_inherited(r))
+			continue; /* too many points: its values are not made */
 		bool ok = plan_expand_key(e, r, env, d);
 		bad += !ok;
 		plan_memo_add(ms, r, env, !ok);
@@ -223,10 +269,11 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 	return bad;
 }
 
-/* Builds e's resolved keys from the layers; returns false when e has errors. */
+/* Builds e's resolved keys from the layers; returns false when e has errors. *points as for
+ * plan_expand_keys. */
 static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
                          const struct lab_cfg_section *s, const struct lab_env *env,
-                         struct plan_memos *ms, struct lab_diag *d)
+                         struct plan_memos *ms, uint64_t *points, struct lab_diag *d)
 {
 	const struct lab_cfg_section *global = lab_cfg_global(cfg, s->file);
 	unsigned nh = 0, nk = 0, before = lab_diag_count(d);
@@ -257,7 +304,7 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 		if (!strcmp(cfg->set_section[i], s->name))
 			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
 	/* Unknown keys do not hide the other keys' errors: validation reports everything once. */
-	return plan_expand_keys(e, env, ms, d) == 0 && lab_diag_count(d) == before;
+	return plan_expand_keys(e, env, ms, points, d) == 0 && lab_diag_count(d) == before;
 }
 
 /* True when some experiment took kv's value (a value is its line's own string). */
@@ -373,9 +420,18 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		struct lab_experiment *e = &plan->exp[plan->nexp++];
 		*e = (struct lab_experiment){
 		    .name = sec->name, .file = sec->file, .line = sec->line, .kernel = k};
-		if (!plan_resolve(e, cfg, sec, &plan->env, &memos, d))
+		/* A selected experiment's points are counted before its values are made; not on
+		 * the stand-in, whose 1024 CPUs can make too many of threads = 1..max: there the
+		 * values are still checked, and lab__plan_points says nothing of the count. */
+		bool selected = plan_selected(sec->name, only, nonly);
+		uint64_t points = selected && !lab_topo_is_standin(topo)
+		                      ? LAB_POINTS_MAX - plan->npts
+		                      : UINT64_MAX;
+		if (!plan_resolve(e, cfg, sec, &plan->env, &memos, &points, d))
 			continue;
-		if (plan_selected(sec->name, only, nonly))
+		if (points)
+			lab__plan_refuse(plan, e, topo, points, d);
+		else if (selected)
 			lab__plan_points(plan, e, topo, d);
 	}
 	free(memos.m);

@@ -171,6 +171,17 @@ const char *lab_src_name(enum lab_src src);
 int lab_sweep_expand(const struct lab_param *p, const char *text, const struct lab_env *env,
                      char ***vals, struct lab_err *err);
 
+/*
+ * The number of values lab_sweep_expand would make of text, before duplicates drop (at least
+ * the count it returns), without making them: a range by its bounds, a list by its items.
+ * Returns 0 with *count, or an error as lab_sweep_expand would (more than LAB_SWEEP_MAX too).
+ */
+int lab_sweep_count(const struct lab_param *p, const char *text, const struct lab_env *env,
+                    uint64_t *count, struct lab_err *err);
+
+/* Values lab_sweep_expand has made, by every call so far (a test's count of work). */
+unsigned long long lab_sweep_values_made(void);
+
 /* Frees what lab_sweep_expand allocated. */
 void lab_sweep_free(char **vals, unsigned n);
 

@@ -47,6 +47,15 @@ void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, u
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d);
 
+/* plan_points.c: a pairs kernel always runs two threads: a threads sweep it inherits (key k of
+ * e) does not multiply its points. */
+bool lab__plan_pairs_fixed(const struct lab_experiment *e, unsigned k);
+
+/* plan_points.c: e's sweeps expand to total points, more than the room left: none is planned,
+ * the count is added to plan->asked and reported (unless topo is the stand-in). */
+void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
+                      uint64_t total, struct lab_diag *d);
+
 /* plan_lessons.c (with plan_claims.c): checks the claims of every [lessons] section against the
  * plan's experiments (syntax, names, keys, values) into plan->lessons; problems go to d as
  * FILE:LINE lines. */

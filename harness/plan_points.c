@@ -352,13 +352,23 @@ static void plan_too_many(struct lab_diag *d, const struct lab_experiment *e, ui
 	free(msg);
 }
 
-/* A pairs kernel always runs two threads: a threads sweep it inherits does not multiply it. */
-static bool plan_pairs_fixed(const struct lab_experiment *e, unsigned k)
+bool lab__plan_pairs_fixed(const struct lab_experiment *e, unsigned k)
 {
 	const struct lab_resolved *r = &e->keys[k];
 
 	return (e->kernel->flags & LAB_KF_PAIRS) && !strcmp(r->param->key, "threads") &&
 	       r->src != LAB_SRC_SECTION && r->src != LAB_SRC_CLI;
+}
+
+void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
+                      uint64_t total, struct lab_diag *d)
+{
+	uint64_t before = plan->asked;
+
+	e->first_point = plan->npts;
+	plan->asked = total > UINT64_MAX - before ? UINT64_MAX : before + total;
+	if (!lab_topo_is_standin(topo)) /* else the stand-in's 1024 CPUs, not the config */
+		plan_too_many(d, e, total, before);
 }
 
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
@@ -375,21 +385,19 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 	}
 	/* Threads vary fastest (keys[0] is threads), so each scaling series finishes together. */
 	for (unsigned k = e->nkeys; k-- > 0;)
-		if (e->keys[k].nvals > 1 && !plan_pairs_fixed(e, k))
+		if (e->keys[k].nvals > 1 && !lab__plan_pairs_fixed(e, k))
 			order[nd++] = k;
 	/* Saturate: many long sweeps overflow 64 bits and would wrap to a few points. */
 	for (unsigned i = 0; i < nd; i++)
 		if (__builtin_mul_overflow(total, e->keys[order[i]].nvals, &total))
 			total = UINT64_MAX;
 	e->first_point = plan->npts;
-	uint64_t before = plan->asked;
-	plan->asked = total > UINT64_MAX - before ? UINT64_MAX : before + total;
 	if (total > LAB_POINTS_MAX - plan->npts) {
-		if (!lab_topo_is_standin(topo)) /* else the stand-in's 1024 CPUs, not the config */
-			plan_too_many(d, e, total, before);
+		lab__plan_refuse(plan, e, topo, total, d);
 		free(kparams);
 		return;
 	}
+	plan->asked = total > UINT64_MAX - plan->asked ? UINT64_MAX : plan->asked + total;
 	for (uint64_t i = 0; i < total; i++) {
 		uint64_t rest = i;
 		for (unsigned j = nd; j-- > 0;) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/membind.h"
 #include "harness/param.h"
 #include "harness/plan.h"
 #include "harness/strmap.h"
@@ -147,52 +148,74 @@ static uint64_t sweep_range_count(uint64_t lo, uint64_t hi, uint64_t step, bool 
 	return n;
 }
 
-/* "lo..hi", "lo..hi:xK" (geometric) or "lo..hi:+K" / "lo..hi:K" (arithmetic). */
-static int sweep_range(const struct lab_param *p, const char *tok, const struct lab_env *env,
-                       struct sweep_list *l, struct lab_err *err)
+/* A range's bounds and step, as written in "lo..hi", "lo..hi:xK" or "lo..hi:+K". */
+struct sweep_bounds {
+	uint64_t lo, hi, step;
+	bool geometric;
+};
+
+/* Reads "lo..hi", "lo..hi:xK" (geometric) or "lo..hi:+K" / "lo..hi:K" (arithmetic) into *b and
+ * counts its values into *count, without making them. */
+static int sweep_range_bounds(const struct lab_param *p, const char *tok, const struct lab_env *env,
+                              struct sweep_bounds *b, uint64_t *count, struct lab_err *err)
 {
 	const char *dots = strstr(tok, ".."), *colon = strchr(dots + 2, ':');
-	char lo_txt[64], hi_txt[64], buf[64];
-	uint64_t lo, hi, step = 1;
-	bool geometric = false;
+	char lo_txt[64], hi_txt[64];
 	size_t hi_len = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
 
+	*b = (struct sweep_bounds){.step = 1};
 	if ((size_t)(dots - tok) >= sizeof(lo_txt) || hi_len >= sizeof(hi_txt))
 		return lab_err_set(err, LAB_ECONFIG, "range bound too long");
 	memcpy(lo_txt, tok, (size_t)(dots - tok));
 	lo_txt[dots - tok] = '\0';
 	memcpy(hi_txt, dots + 2, hi_len);
 	hi_txt[hi_len] = '\0';
-	if (sweep_parse_num(p, lo_txt, env, &lo, err) || sweep_parse_num(p, hi_txt, env, &hi, err))
+	if (sweep_parse_num(p, lo_txt, env, &b->lo, err) ||
+	    sweep_parse_num(p, hi_txt, env, &b->hi, err))
 		return lab_err_prefix(err, "in range '%s': ", tok);
 	if (colon) {
 		const char *s = colon + 1;
 		int rc;
 		if (*s == 'x' || *s == '*') {
-			geometric = true;
-			rc = lab_parse_u64(s + 1, &step, err);
+			b->geometric = true;
+			rc = lab_parse_u64(s + 1, &b->step, err);
 		} else {
-			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, env, &step, err);
+			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, env, &b->step, err);
 		}
-		if (rc || step == 0 || (geometric && step < 2))
+		if (rc || b->step == 0 || (b->geometric && b->step < 2))
 			return lab_err_set(err, LAB_ECONFIG,
 			                   "bad step '%s' in range '%s' (allowed :xK with K >= 2, "
 			                   ":+K with K >= 1)",
 			                   s, tok);
 	}
-	if (lo > hi)
+	if (b->lo > b->hi)
 		return lab_err_set(err, LAB_ECONFIG, "empty range '%s' (the start is past the end)",
 		                   tok);
-	if (geometric && lo == 0)
+	if (b->geometric && b->lo == 0)
 		return lab_err_set(err, LAB_ECONFIG, "geometric range '%s' cannot start at 0", tok);
+	*count = sweep_range_count(b->lo, b->hi, b->step, b->geometric);
+	return 0;
+}
+
+/* Adds the values of the range tok to l. */
+static int sweep_range(const struct lab_param *p, const char *tok, const struct lab_env *env,
+                       struct sweep_list *l, struct lab_err *err)
+{
+	struct sweep_bounds b;
+	uint64_t count;
+	char buf[64];
+
+	int rc = sweep_range_bounds(p, tok, env, &b, &count, err);
+
+	if (rc)
+		return rc;
 	/* Counted before any value is made: 1..10000000 is refused without 10M strings. */
-	uint64_t count = sweep_range_count(lo, hi, step, geometric);
 	if (count > LAB_SWEEP_MAX - l->n)
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "range '%s' has more than %d values (allowed at most %d "
 		                   "values per key)",
 		                   tok, LAB_SWEEP_MAX, LAB_SWEEP_MAX);
-	for (uint64_t i = 0, v = lo; i < count; i++, v = geometric ? v * step : v + step) {
+	for (uint64_t i = 0, v = b.lo; i < count; i++, v = b.geometric ? v * b.step : v + b.step) {
 		sweep_format(p, v, buf, sizeof(buf));
 		sweep_push(l, buf, strlen(buf));
 	}
@@ -264,7 +287,7 @@ static int sweep_split(const struct lab_param *p, const char *text, struct sweep
  * left for the planner to report. A double keeps its digits (the shortest text that reads back
  * the same). A placement stays as written: the planner's messages quote its grammar (in
  * 'E:S1:17': COUNT 17 runs past domain S1), its point records the canonical text, and
- * sweep_dedup compares that. */
+ * sweep_dedup compares that. A membind is its canonical text (node:00 is node:0). */
 static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 {
 	char scratch[4096] __attribute__((aligned(16))), buf[256];
@@ -287,6 +310,8 @@ static void sweep_canon(const struct lab_param *p, struct sweep_list *l)
 					break;
 		} else if (!strcmp(p->key, "placement")) {
 			continue;
+		} else if (!strcmp(p->key, "membind")) {
+			lab_membind_canon(l->v[i], buf, sizeof(buf));
 		} else {
 			lab_param_format(p, scratch, buf, sizeof(buf));
 		}
@@ -332,6 +357,39 @@ static int sweep_dedup(const struct lab_param *p, struct sweep_list *l)
 	return rc;
 }
 
+/* Values lab_sweep_expand has made, by every call so far (a test's count of work). */
+static unsigned long long sw_made;
+
+unsigned long long lab_sweep_values_made(void)
+{
+	return sw_made;
+}
+
+int lab_sweep_count(const struct lab_param *p, const char *text, const struct lab_env *env,
+                    uint64_t *count, struct lab_err *err)
+{
+	struct sweep_list toks = {0};
+	struct sweep_bounds b;
+	uint64_t n = 0;
+	int rc = sweep_split(p, text, &toks, err);
+
+	for (unsigned i = 0; rc == 0 && i < toks.n; i++) {
+		uint64_t c = 1;
+		if (sweep_numeric(p) && strstr(toks.v[i], ".."))
+			rc = sweep_range_bounds(p, toks.v[i], env, &b, &c, err);
+		n = c > UINT64_MAX - n ? UINT64_MAX : n + c;
+	}
+	if (rc == 0 && toks.oom)
+		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+	lab_sweep_free(toks.v, toks.n);
+	if (rc == 0 && n > LAB_SWEEP_MAX)
+		rc = lab_err_set(err, LAB_ECONFIG,
+		                 "more than %d values (allowed at most %d values per key)",
+		                 LAB_SWEEP_MAX, LAB_SWEEP_MAX);
+	*count = rc ? 0 : n;
+	return rc;
+}
+
 int lab_sweep_expand(const struct lab_param *p, const char *text, const struct lab_env *env,
                      char ***vals, struct lab_err *err)
 {
@@ -365,6 +423,7 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 			                 "values per key)",
 			                 LAB_SWEEP_MAX, LAB_SWEEP_MAX);
 	}
+	sw_made += out.n;
 	if (rc == 0 && (toks.oom || out.oom))
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	lab_sweep_free(toks.v, toks.n);

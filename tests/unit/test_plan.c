@@ -639,6 +639,86 @@ LAB_TEST(too_many_points)
 	                "100000)");
 }
 
+/* Sweeps written in each section are counted before their values are made: 200 sections of 8
+ * keys of 4,096 values each held all their 6.5 million values (230 MB, seconds) before the
+ * point limit refused them. Likewise an experiment refused for the points before it. */
+LAB_TEST(section_sweeps_counted_before_made)
+{
+	static const char *const keys =
+	    "size = 1..4096\nreps = 1..4096\nseed = 1..4096\nwarmup = 1ns..4096ns\n"
+	    "min_time = 1000ns..5095ns\nmax_pairs = 0..4095\nquiet_wait = 0ns..4095ns\n"
+	    "mode = a, b, a, b\n";
+	char *path = NULL;
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	struct lab_topo *topo = NULL;
+	struct lab_plan *plan = NULL;
+
+	REQUIRE(asprintf(&path, "%s/sections.ini", testlib_tmpdir()) > 0);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f);
+	for (int i = 0; i < 200; i++)
+		fprintf(f, "[e%d]\nkernel = fake\n%s", i, keys);
+	REQUIRE(fclose(f) == 0);
+	REQUIRE(lab_topo_open(&topo, SYN_2S, &err) == 0);
+	REQUIRE(lab_cfg_load_file(&cfg, path, &d, &err) == 0 && d.n == 0);
+	unsigned long long made = lab_sweep_values_made();
+	CHECK_EQ_I64(lab_plan_build(&plan, &cfg, tk_registry, topo, NULL, 0, &d, &err),
+	             -LAB_ECONFIG);
+	/* not one key's values (before: 200 x 7 x 4,096 + 200 x 4) */
+	CHECK(lab_sweep_values_made() - made < LAB_SWEEP_MAX);
+	REQUIRE(d.n == 200);
+	char want[512];
+	snprintf(want, sizeof(want),
+	         "%s:11: [e1]: the sweeps expand to more than 2^64 points (allowed at most "
+	         "100000)",
+	         path);
+	CHECK_EQ_STR(d.msg[1], want);
+	lab_diag_free(&d);
+	lab_cfg_free(&cfg);
+	lab_topo_close(topo);
+	free(path);
+
+	struct tp t;
+	made = lab_sweep_values_made();
+	tp_build(&t,
+	         "[a]\nkernel = other\ndepth = 1..99\n[x]\nkernel = fake\nsize = 1..1000\n"
+	         "reps = 1..100\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0],
+	             "p.ini:4: [x]: the sweeps expand to 100000 points, 100099 with the "
+	             "experiments before (allowed at most 100000 in all)");
+	/* [a]'s 99 depths and its defaults, not [x]'s 1,100 values */
+	CHECK(lab_sweep_values_made() - made < 200);
+	tp_free(&t);
+}
+
+/* On the stand-in of a --topology that did not open, threads = 1..max is 1024 values: too many
+ * points only there, not reported, but the section's values are still checked. */
+LAB_TEST(standin_still_checks_values_of_many_points)
+{
+	static const char text[] = "[x]\nkernel = fake\nthreads = 1..max\nsize = 1..100\n"
+	                           "mode = a, c\n";
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+	struct lab_topo *topo = NULL;
+	struct lab_plan *plan = NULL;
+
+	REQUIRE(lab_topo_open_standin(&topo, &err) == 0);
+	REQUIRE(lab_cfg_load_text(&cfg, "p.ini", text, strlen(text), &d, &err) == 0 && d.n == 0);
+	CHECK_EQ_I64(lab_plan_build(&plan, &cfg, tk_registry, topo, NULL, 0, &d, &err),
+	             -LAB_ECONFIG);
+	REQUIRE(d.n == 1);
+	CHECK(strncmp(d.msg[0], "p.ini:5: [x] mode = a, c: value c: ", 35) == 0);
+	lab_diag_free(&d);
+	lab_cfg_free(&cfg);
+	lab_topo_close(topo);
+}
+
 /* An unknown kernel in [global] is one error at its own line, not one per section. */
 LAB_TEST(global_unknown_kernel_once)
 {
@@ -701,6 +781,30 @@ LAB_TEST(placements_written_two_ways_are_one_point)
 	CHECK_EQ_STR(t.plan->pts[2].params_text, "size=8;mode=a;placement=expr:S0:0-1");
 	CHECK_EQ_I64(t.plan->pts[2].cpus[1], 2); /* S0:1 is core 1's first PU */
 	CHECK_EQ_STR(t.plan->pts[3].params_text, "size=8;mode=a;placement=node:0");
+	tp_free(&t);
+}
+
+/* membind = node:00 is node:0, one point, as placement = node:00 is (it planned two); a lesson
+ * that names it by node:00 names that point. */
+LAB_TEST(membind_written_two_ways_is_one_point)
+{
+	struct tp t;
+
+	tp_build(&t,
+	         "[x]\nkernel = fake\nmembind = node:00, node:0, local\nsize = 8, 16\n[lessons]\n"
+	         "l = cost(x: membind=node:00, size=8) > 0\n",
+	         NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 4);
+	CHECK_EQ_STR(t.plan->pts[0].h.membind, "node:0");
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=compact;membind=node:0");
+	CHECK_EQ_STR(t.plan->pts[1].h.membind, "local");
+	REQUIRE(t.plan->nlessons == 1);
+	CHECK(strstr(t.plan->lessons[0].expr, "membind=node:0,") != NULL);
+	tp_free(&t);
+	tp_build(&t, "[x]\nkernel = fake\nplacement = node:01, node:1\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0);
+	CHECK_EQ_U64(t.plan->npts, 1);
 	tp_free(&t);
 }
 

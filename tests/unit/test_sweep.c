@@ -292,3 +292,32 @@ LAB_TEST(cache_relative_sizes)
 	/* Only sizes: a count or a text keeps the letters as they are. */
 	expands_to(&ts_table[4], "L1/2", 4, "L1/2");
 }
+
+/* lab_sweep_count names as many values as lab_sweep_expand makes before duplicates drop,
+ * without making them. */
+LAB_TEST(count_without_making)
+{
+	struct lab_env env = {.ncpus = 4, .cache_bytes = {48 << 10, 2 << 20, 0, 0, 0}};
+	struct lab_err err = {0};
+	uint64_t n = 0;
+	unsigned long long made = lab_sweep_values_made();
+
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], "1..4096", &env, &n, &err), 0);
+	CHECK_EQ_U64(n, 4096);
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], "1, 2, 8..64:x2, 0..10:+5", &env, &n, &err), 0);
+	CHECK_EQ_U64(n, 2 + 4 + 3);
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[1], "L1/2, 1K, 1K", &env, &n, &err), 0);
+	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_I64(lab_sweep_count(placement_param(), "list:0,2,4-7, compact", &env, &n, &err),
+	             0);
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_I64(lab_sweep_count(threads_param(), "1..max", &env, &n, &err), 0);
+	CHECK_EQ_U64(n, 4);
+	CHECK_EQ_U64(lab_sweep_values_made() - made, 0);
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], "1..4096, 5", &env, &n, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "more than 4096 values (allowed at most 4096 values per key)");
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], "0..18446744073709551615, 1", &env, &n, &err),
+	             -LAB_ECONFIG);
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], "5..1", &env, &n, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "empty range '5..1' (the start is past the end)");
+}
