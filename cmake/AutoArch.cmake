@@ -1,0 +1,64 @@
+# lab_auto_arch(ARCH_OUT TUNE_OUT COMPILER_ID COMPILER MARCH): what -march=MARCH means to this
+# compiler, for run.json's lab.auto_march. ARCH is the CPU the compiler names (gcc's
+# -Q --help=target, clang's -### "-target-cpu"), followed by +isa for each vector ISA that MARCH
+# enables beyond that CPU (the __AVX512F__-style macros of the two compared): a compiler older
+# than the CPU names an older or generic one for native (gcc 12 on Zen 5 says znver3, clang 14
+# says x86-64) and still enables what the CPU has, so the name alone hid AVX-512.
+# "unknown" when the compiler does not say.
+function(lab_auto_arch arch_out tune_out compiler_id compiler march)
+  set(arch "unknown")
+  set(tune "unknown")
+  if(compiler_id STREQUAL "GNU")
+    execute_process(COMMAND ${compiler} -march=${march} -Q --help=target
+                    OUTPUT_VARIABLE q ERROR_QUIET RESULT_VARIABLE rc)
+    if(rc EQUAL 0 AND q MATCHES "\n  -march=[ \t]+([^ \t\n]+)")
+      set(arch "${CMAKE_MATCH_1}")
+    endif()
+    if(rc EQUAL 0 AND q MATCHES "\n  -mtune=[ \t]+([^ \t\n]+)")
+      set(tune "${CMAKE_MATCH_1}")
+    endif()
+  elseif(compiler_id MATCHES "Clang")
+    execute_process(COMMAND ${compiler} -march=${march} "-###" -x c -c /dev/null -o /dev/null
+                    OUTPUT_VARIABLE q ERROR_VARIABLE q RESULT_VARIABLE rc)
+    if(rc EQUAL 0 AND q MATCHES "\"-target-cpu\" \"([^\"]+)\"")
+      set(arch "${CMAKE_MATCH_1}")
+      set(tune "${CMAKE_MATCH_1}")
+    endif()
+    if(rc EQUAL 0 AND q MATCHES "\"-tune-cpu\" \"([^\"]+)\"")
+      set(tune "${CMAKE_MATCH_1}")
+    endif()
+  endif()
+  if(NOT arch STREQUAL "unknown" AND NOT arch STREQUAL march)
+    lab_auto_arch_isas(want ${compiler} ${march})
+    lab_auto_arch_isas(have ${compiler} ${arch})
+    if(want AND have)
+      foreach(isa IN LISTS want)
+        if(NOT isa IN_LIST have)
+          string(APPEND arch "+${isa}")
+        endif()
+      endforeach()
+    endif()
+  endif()
+  set(${arch_out} "${arch}" PARENT_SCOPE)
+  set(${tune_out} "${tune}" PARENT_SCOPE)
+endfunction()
+
+# The vector ISAs -march=MARCH enables (from the predefined macros), into OUT; empty when the
+# compiler does not answer. sse2 is always in it on x86-64, so an answer is never empty.
+function(lab_auto_arch_isas out compiler march)
+  execute_process(COMMAND ${compiler} -march=${march} -dM -E -x c /dev/null
+                  OUTPUT_VARIABLE m ERROR_QUIET RESULT_VARIABLE rc)
+  set(isas)
+  if(rc EQUAL 0)
+    foreach(pair SSE2:sse2 SSE4_2:sse4.2 AVX:avx AVX2:avx2 FMA:fma AVX512F:avx512f
+                 AVX512BW:avx512bw AVX512DQ:avx512dq AVX512VL:avx512vl)
+      string(REPLACE ":" ";" pair "${pair}")
+      list(GET pair 0 macro)
+      list(GET pair 1 isa)
+      if(m MATCHES "#define __${macro}__ ")
+        list(APPEND isas ${isa})
+      endif()
+    endforeach()
+  endif()
+  set(${out} ${isas} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# cmake/AutoArch.cmake: what run.json's lab.auto_march.arch says -march=native became. A compiler
+# older than the CPU names an older or generic CPU and still enables the CPU's vector ISAs
+# (clang 14 on Zen 5: "-target-cpu" "x86-64" with +avx512f; gcc 12: znver3 with -mavx512f), so
+# the ISAs beyond the named CPU are appended; the record said plain "x86-64" (clang) or "znver3".
+# Fake compilers answer as those two did; the real one must add nothing to -march=x86-64.
+#   autoarch.sh CMAKE CC COMPILER_ID SRCDIR
+set -u
+cmake=$1 cc=$2 id=$3 src=$4
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-autoarch-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# A fake compiler: -dM prints the macros of its -march (native = x86-64 + AVX-512, as on Zen 5).
+cat >"$tmp/common" <<'EOS'
+march=
+for a in "$@"; do case $a in -march=*) march=${a#-march=} ;; esac; done
+case " $* " in *" -dM "*)
+	echo "#define __SSE2__ 1"
+	case $march in native|znver3)
+		printf '#define __%s__ 1\n' SSE4_2 AVX AVX2 FMA ;; esac
+	[ "$march" = native ] && printf '#define __%s__ 1\n' AVX512F AVX512BW AVX512DQ AVX512VL
+	exit 0 ;;
+esac
+EOS
+{ echo '#!/bin/sh'; cat "$tmp/common"
+  echo 'cpu=$march; [ "$march" = native ] && cpu=x86-64'
+  echo 'echo " \"-cc1\" \"-target-cpu\" \"$cpu\" \"-target-feature\" \"+avx512f\"" >&2'; } >"$tmp/clang"
+{ echo '#!/bin/sh'; cat "$tmp/common"
+  echo 'cpu=$march; [ "$march" = native ] && cpu=znver3'
+  echo 'printf "The following options are target specific:\n  -march=    \t\t%s\n  -mtune=    \t\t%s\n" "$cpu" "$cpu"'; } >"$tmp/gcc"
+chmod +x "$tmp/clang" "$tmp/gcc"
+
+check() { # ID CC MARCH EXPECTED
+	got=$("$cmake" -DID="$1" -DCC="$2" -DMARCH="$3" -P "$src/tests/cmake/autoarch.cmake" 2>&1)
+	[ "$got" = "$4" ] || { echo "FAILED: $1 -march=$3: got '$got', want '$4'"; fail=1; }
+}
+check Clang "$tmp/clang" native "arch=x86-64+sse4.2+avx+avx2+fma+avx512f+avx512bw+avx512dq+avx512vl tune=x86-64"
+check Clang "$tmp/clang" x86-64 "arch=x86-64 tune=x86-64"
+check GNU "$tmp/gcc" native "arch=znver3+avx512f+avx512bw+avx512dq+avx512vl tune=znver3"
+check GNU "$tmp/gcc" znver3 "arch=znver3 tune=znver3"
+# The real compiler: x86-64 is itself, nothing appended.
+got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64 -P "$src/tests/cmake/autoarch.cmake" 2>&1)
+case $got in "arch=x86-64 tune="*) ;; *) echo "FAILED: $cc -march=x86-64: got '$got'"; fail=1 ;; esac
+exit $fail
