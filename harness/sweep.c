@@ -14,17 +14,30 @@
 
 struct sweep_list {
 	char **v;
-	unsigned n;
+	unsigned n, cap;
 	bool oom;
 };
 
+/* Times a sweep list's array was reallocated, by every call so far (a test's count of work). */
+static unsigned long long sw_grows;
+
+/* Appends a copy of s[0..len); growth is geometric (one realloc per item was quadratic in
+ * copies where realloc cannot grow in place). On ENOMEM l->oom is set and l keeps its items. */
 static void sweep_push(struct sweep_list *l, const char *s, size_t len)
 {
-	char **grown = l->oom ? NULL : realloc(l->v, (l->n + 1) * sizeof(*l->v));
-	char *copy = grown ? strndup(s, len) : NULL;
+	if (!l->oom && l->n == l->cap) {
+		unsigned cap = l->cap ? 2 * l->cap : 8;
+		char **grown = cap > l->cap ? realloc(l->v, (size_t)cap * sizeof(*l->v)) : NULL;
+		sw_grows++;
+		if (grown) {
+			l->v = grown;
+			l->cap = cap;
+		} else {
+			l->oom = true;
+		}
+	}
+	char *copy = l->oom ? NULL : strndup(s, len);
 
-	if (grown)
-		l->v = grown;
 	if (!copy) {
 		l->oom = true;
 		return;
@@ -363,6 +376,11 @@ static unsigned long long sw_made;
 unsigned long long lab_sweep_values_made(void)
 {
 	return sw_made;
+}
+
+unsigned long long lab_sweep_list_grows(void)
+{
+	return sw_grows;
 }
 
 int lab_sweep_count(const struct lab_param *p, const char *text, const struct lab_env *env,
