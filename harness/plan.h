@@ -149,6 +149,10 @@ unsigned long long lab_plan_lesson_probes(void);
  * so far (a test's count of work). */
 unsigned long long lab_plan_lesson_suggest_probes(void);
 
+/* Reallocations of plans' lesson arrays, by every plan built so far (a test's count of work:
+ * geometric growth, O(log n) for n lessons). */
+unsigned long long lab_plan_lesson_grows(void);
+
 /* The kernel named name in registry, or NULL. */
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
                                               const char *name);
