@@ -178,7 +178,7 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	if ((rc = fleet_dir_check(dir, err)))
 		return rc;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
-	rc = lab_an_file_read(path, &text, &len, err);
+	rc = lab_an_input_read(path, LAB_AN_IN_NOFOLLOW, &text, &len, err); /* never a link */
 	if (rc)
 		return rc;
 	rc = lab_an_json_parse(path, text, len, &j, err);

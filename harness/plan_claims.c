@@ -288,6 +288,13 @@ none:
 	                      names);
 }
 
+static unsigned long long pl_grows;
+
+unsigned long long lab_plan_lesson_grows(void)
+{
+	return pl_grows;
+}
+
 /* Adds the checked claim c of x->kv to the plan, in canonical text. */
 static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c)
 {
@@ -295,9 +302,16 @@ static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c)
 	const struct lab_cfg_kv *kv = x->kv;
 	size_t need = lab_lesson_format(c, -1, NULL, 0) + 1;
 	char *expr = malloc(need);
-	struct lab_plan_lesson *grown =
-	    realloc(plan->lessons, (plan->nlessons + 1) * sizeof(*grown));
+	unsigned n = plan->nlessons;
+	/* The capacity is implicit: 8, then the next power of two (one realloc per lesson was
+	 * quadratic in copies where realloc cannot grow in place). */
+	bool full = n == 0 || (n >= 8 && !(n & (n - 1)));
+	struct lab_plan_lesson *grown = plan->lessons;
 
+	if (full) {
+		pl_grows++;
+		grown = realloc(plan->lessons, (n ? 2 * (size_t)n : 8) * sizeof(*grown));
+	}
 	if (grown)
 		plan->lessons = grown;
 	if (!expr || !grown) {

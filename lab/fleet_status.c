@@ -137,8 +137,14 @@ static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
 		snprintf(node, sizeof(node), "%.*s", (int)(n - 5), e->d_name);
 		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
 		snprintf(path, sizeof(path), "%s/tasks/%s", dir, e->d_name);
-		if (!t || lab_an_file_read(path, &text, &len, &err) ||
-		    lab_an_json_parse(path, text, len, &j, &err)) {
+		/* A record is a file of DIR: a link (perhaps out of DIR) is not followed. */
+		int rc = t ? lab_an_input_read(path, LAB_AN_IN_NOFOLLOW, &text, &len, &err) : 0;
+		if (rc && strstr(err.msg, ": a symbolic link")) {
+			char *msg = lab_fleet_esc(err.msg);
+			fprintf(stderr, "lab fleet: warning: %s; not read\n", msg);
+			lab_fleet_esc_free(msg);
+		}
+		if (!t || rc || lab_an_json_parse(path, text, len, &j, &err)) {
 			free(text);
 			continue;
 		}

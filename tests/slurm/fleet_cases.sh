@@ -355,6 +355,23 @@ status_escapes)
 	grep -qF 'config a\x1b[2K\x0dOK.ini\xc2\x9b2K' "$tmp/out" || fail "config not escaped: $(cat "$tmp/out")"
 	grep -qF 'DONE\x1b]0;x\x07' "$tmp/out" || fail "state not escaped: $(cat "$tmp/out")"
 	;;
+status_no_links)
+	# Round 4: a task record or fleet.json that is a symbolic link was read through the link
+	# (a link out of DIR showed the state of a file elsewhere); neither is followed.
+	mkdir -p "$tmp/f/tasks" "$tmp/elsewhere"
+	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "n1", "state": "PENDING"}]}' \
+		>"$tmp/f/fleet.json"
+	printf '{"state": "LINKED", "exit_code": 7}' >"$tmp/elsewhere/n1.json"
+	ln -s "$tmp/elsewhere/n1.json" "$tmp/f/tasks/n1.json"
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q LINKED "$tmp/out" "$tmp/f/fleet.json" && fail "a linked task record was read"
+	grep -q 'tasks/n1.json: a symbolic link' "$tmp/err" || fail "no word on the link: $(cat "$tmp/err")"
+	mkdir "$tmp/g"
+	mv "$tmp/f/fleet.json" "$tmp/elsewhere/fleet.json"
+	ln -s "$tmp/elsewhere/fleet.json" "$tmp/g/fleet.json"
+	expect 1 "fleet.json: a symbolic link" "$lab" fleet status "$tmp/g"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line: $(cat "$tmp/err")"
+	;;
 analyze_escapes)
 	# lab analyze on a fleet prints what fleet.json and the hosts' files say escaped.
 	mkdir "$tmp/f"

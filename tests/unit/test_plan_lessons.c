@@ -313,3 +313,28 @@ LAB_TEST(selector_placement_in_another_form)
 	CHECK_EQ_I64(t.rc, 0);
 	tl_free(&t);
 }
+
+/* The plan's lessons grow geometrically: 5,000 lessons cost a few dozen reallocations, not one
+ * each (quadratic in copies where realloc cannot grow in place: 50,000 lessons ran out a
+ * minute under AddressSanitizer). */
+LAB_TEST(many_lessons_grow_geometrically)
+{
+	unsigned n = 5000;
+	size_t len = 128 + (size_t)n * 48, used = 0;
+	char *text = malloc(len);
+	struct tl t;
+
+	REQUIRE(text != NULL);
+	used += (size_t)snprintf(text, len, "[e]\nkernel = fake\nthreads = 1\n[lessons]\n");
+	for (unsigned i = 0; i < n; i++)
+		used += (size_t)snprintf(text + used, len - used, "l%u = cost(e: size=8) > 0\n", i);
+	unsigned long long before = lab_plan_lesson_grows();
+	const char *texts[] = {text};
+	tl_build(&t, texts, 1, NULL, 0);
+	CHECK_EQ_I64(t.rc, 0);
+	REQUIRE(t.plan != NULL);
+	CHECK_EQ_U64(t.plan->nlessons, n);
+	CHECK(lab_plan_lesson_grows() - before < 64);
+	tl_free(&t);
+	free(text);
+}

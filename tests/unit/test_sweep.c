@@ -4,6 +4,9 @@
  * too many values, placement lists that hold commas, blanks, and sizes relative to a cache
  * (this file's machine: L1 48 KiB, L2 2 MiB, no L3).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness/param.h"
 #include "harness/plan.h"
 #include "tests/testlib.h"
@@ -320,4 +323,40 @@ LAB_TEST(count_without_making)
 	             -LAB_ECONFIG);
 	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], "5..1", &env, &n, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "empty range '5..1' (the start is past the end)");
+}
+
+/* A list grows geometrically: 30,000 items (a long list over continuation lines) or a range of
+ * 4096 values cost a few dozen reallocations, not one per item (quadratic in copies where
+ * realloc cannot grow in place: a minute and 1.6 GB under AddressSanitizer). */
+LAB_TEST(long_list_grows_geometrically)
+{
+	struct lab_env env = {.ncpus = 4};
+	struct lab_err err = {0};
+	size_t n = 30000;
+	char *text = malloc(2 * n);
+	char **vals = NULL;
+	uint64_t count = 0;
+
+	REQUIRE(text != NULL);
+	for (size_t i = 0; i < n; i++)
+		memcpy(text + 2 * i, i + 1 < n ? "8," : "8", 2);
+	text[2 * n - 1] = '\0';
+	unsigned long long grows = lab_sweep_list_grows();
+	CHECK_EQ_I64(lab_sweep_count(&ts_table[0], text, &env, &count, &err), -LAB_ECONFIG);
+	CHECK(lab_sweep_list_grows() - grows < 64);
+	grows = lab_sweep_list_grows();
+	CHECK_EQ_I64(lab_sweep_expand(&ts_table[0], "1..4096", &env, &vals, &err), 4096);
+	CHECK(lab_sweep_list_grows() - grows < 64);
+	lab_sweep_free(vals, 4096);
+	/* a placement list:0,1,... of 30,000 CPUs is one token that its fragments extend: the
+	 * token grows geometrically too (a copy of it per fragment: --set with 60,000 took 14 s) */
+	memcpy(text, "list:", 5);
+	for (size_t i = 0; i < n - 3; i++)
+		memcpy(text + 5 + 2 * i, i + 4 < n ? "0," : "0", 2);
+	text[5 + 2 * (n - 3) - 1] = '\0';
+	grows = lab_sweep_list_grows();
+	CHECK_EQ_I64(lab_sweep_count(placement_param(), text, &env, &count, &err), 0);
+	CHECK_EQ_U64(count, 1);
+	CHECK(lab_sweep_list_grows() - grows < 64);
+	free(text);
 }
