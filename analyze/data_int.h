@@ -81,6 +81,11 @@ struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char 
  * entry that makes e findable (0, or -1 out of memory). */
 size_t lab_an_exp_find(const struct lab_an_data *d, const char *experiment);
 int lab_an_exp_add(struct lab_an_data *d, const char *experiment, size_t e);
+/* Room for cap samples (and their runs when runs) in a point that has none yet: a file's points
+ * mostly have as many samples as the one before, whose count the loader passes, and growing each
+ * from 8 reallocated every point's arrays. Nothing for cap <= 8 or above 64 (those grow as
+ * before). Returns 0 or -LAB_ENOMEM. */
+int lab_an_point_reserve(struct lab_an_point *p, size_t cap, int runs);
 /* Appends one sample (metric holds nmetric values). Returns 0 or -LAB_ENOMEM. */
 int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int flagged,
                      const double *metric);

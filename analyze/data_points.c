@@ -195,6 +195,10 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
  * more than it has bytes, not a copy per sample). */
 #define AN_MCOL_ROWS 64
 
+/* The most samples lab_an_point_reserve makes room for at once: past it the arrays grow by
+ * doubling, so a point after a large one costs no more than a point's rows. */
+#define AN_RESERVE_MAX AN_MCOL_ROWS
+
 /* The place of column m in p's rows, or -1. */
 static long an_mpos(const struct lab_an_point *p, size_t m)
 {
@@ -251,6 +255,27 @@ static int an_point_widen(struct lab_an_point *p, size_t nmetric, const double *
 	p->metric = m;
 	p->mcol = col;
 	p->nmc = nn;
+	return 0;
+}
+
+int lab_an_point_reserve(struct lab_an_point *p, size_t cap, int runs)
+{
+	if (p->n || p->cap || p->run_cap || cap <= 8 || cap > AN_RESERVE_MAX)
+		return 0;
+	p->cost = malloc(cap * sizeof(*p->cost));
+	p->flagged = malloc(cap);
+	p->run = runs ? malloc(cap * sizeof(*p->run)) : NULL;
+	if (!p->cost || !p->flagged || (runs && !p->run)) {
+		free(p->cost);
+		free(p->flagged);
+		free(p->run);
+		p->cost = NULL;
+		p->flagged = NULL;
+		p->run = NULL;
+		return -LAB_ENOMEM;
+	}
+	p->cap = cap;
+	p->run_cap = runs ? cap : 0;
 	return 0;
 }
 

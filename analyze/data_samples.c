@@ -24,6 +24,7 @@ struct an_samples {
 	struct lab_an_rowkey *key;
 	size_t nkey, kcap, hint;
 	size_t run_col; /* the run column (LAB_COL_RUN, the last one), 0 when absent */
+	size_t prev;    /* 1 + the index of the previous row's point, 0 before the first row */
 	/* the last row's params as written and sorted (a point's rows come one after another) */
 	char *params, *canon;
 	const char *dupkey; /* in canon: a key it names twice (dupkey_len bytes), or NULL */
@@ -259,6 +260,10 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	if (!p->n)
 		p->line = r->line;
 	s->key[s->nkey - 1].pt = (size_t)(p - d->pt);
+	if (s->prev && s->prev - 1 != (size_t)(p - d->pt) &&
+	    lab_an_point_reserve(p, d->pt[s->prev - 1].n, s->run_col != 0))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	s->prev = (size_t)(p - d->pt) + 1;
 	rc = lab_an_point_add(p, d->nmetric, v[0] / v[1], f[LAB_SCOL_FLAGGED][0] == '1', s->metric);
 	if (rc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

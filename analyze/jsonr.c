@@ -10,6 +10,12 @@ struct an_jp {
 	int depth;
 	size_t line;        /* of p->s, kept as it moves so each value knows its line in O(1) */
 	size_t values, max; /* values parsed so far, and the most allowed */
+	/* The items (and keys, NULL in arrays) of the containers being read, innermost last: a
+	 * container's array is allocated once, at its size, when it closes (grown item by item,
+	 * run.json's 100 000 points reallocated most of their objects' arrays twice). */
+	struct lab_an_json *stk;
+	char **kstk;
+	size_t nstk, cap, kcap;
 };
 
 static int an_jp_fail(struct an_jp *p, const char *why)
@@ -192,9 +198,80 @@ static int an_jp_dupkeys(struct an_jp *p, const struct lab_an_json *v)
 	                   p->name, v->items[again].line, v->keys[again], v->items[first].line);
 }
 
+static void an_json_free_items(struct lab_an_json *j);
+
+/* Pushes one item (key NULL in an array) on p's stack; on failure frees both. */
+static int an_jp_push(struct an_jp *p, char *key, struct lab_an_json *item)
+{
+	if (lab_an_grow(&p->stk, &p->cap, p->nstk + 1, sizeof(*p->stk)) ||
+	    lab_an_grow(&p->kstk, &p->kcap, p->nstk + 1, sizeof(*p->kstk))) {
+		an_json_free_items(item);
+		free(key);
+		return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
+	}
+	p->stk[p->nstk] = *item;
+	p->kstk[p->nstk++] = key;
+	return 0;
+}
+
+/* Moves the items above base off the stack into v (its keys too when obj), at their size; on
+ * failure frees them instead. */
+static int an_jp_pop(struct an_jp *p, struct lab_an_json *v, size_t base, int obj)
+{
+	size_t n = p->nstk - base;
+
+	if (!n)
+		return 0;
+	v->items = malloc(n * sizeof(*v->items));
+	v->keys = obj ? malloc(n * sizeof(*v->keys)) : NULL;
+	if (!v->items || (obj && !v->keys)) {
+		free(v->items);
+		free(v->keys);
+		v->items = NULL;
+		v->keys = NULL;
+		for (; p->nstk > base; p->nstk--) {
+			an_json_free_items(&p->stk[p->nstk - 1]);
+			free(p->kstk[p->nstk - 1]);
+		}
+		return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
+	}
+	memcpy(v->items, p->stk + base, n * sizeof(*v->items));
+	if (obj)
+		memcpy(v->keys, p->kstk + base, n * sizeof(*v->keys));
+	v->n = n;
+	p->nstk = base;
+	return 0;
+}
+
+/* One key (of an object) and value of a container onto the stack. Whatever was read is
+ * pushed even on failure, so that the tree being freed holds it. */
+static int an_jp_item(struct an_jp *p, char close)
+{
+	struct lab_an_json item;
+	char *key = NULL;
+	int rc = 0;
+
+	memset(&item, 0, sizeof(item));
+	if (close == '}') {
+		an_jp_ws(p);
+		if (p->s >= p->end || *p->s != '"')
+			return an_jp_fail(p, "expected a key string");
+		if ((rc = an_jp_string(p, &key)))
+			return rc;
+		an_jp_ws(p);
+		if (p->s >= p->end || *p->s != ':')
+			rc = an_jp_fail(p, "expected ':'");
+		else
+			p->s++;
+	}
+	if (!rc)
+		rc = an_jp_value(p, &item);
+	return an_jp_push(p, key, &item) ? -LAB_ENOMEM : rc;
+}
+
 static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 {
-	size_t cap = 0, kcap = 0;
+	size_t base = p->nstk;
 	int rc;
 
 	v->type = close == '}' ? LAB_AN_JSON_OBJ : LAB_AN_JSON_ARR;
@@ -208,30 +285,8 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 		return 0;
 	}
 	for (;;) {
-		char *key = NULL;
-
-		if (lab_an_grow(&v->items, &cap, v->n + 1, sizeof(*v->items)))
-			return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
-		if (close == '}') {
-			if (lab_an_grow(&v->keys, &kcap, v->n + 1, sizeof(*v->keys)))
-				return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
-			an_jp_ws(p);
-			if (p->s >= p->end || *p->s != '"')
-				return an_jp_fail(p, "expected a key string");
-			if ((rc = an_jp_string(p, &key)))
-				return rc;
-			v->keys[v->n] = key;
-		}
-		memset(&v->items[v->n], 0, sizeof(*v->items));
-		v->n++;
-		if (close == '}') {
-			an_jp_ws(p);
-			if (p->s >= p->end || *p->s != ':')
-				return an_jp_fail(p, "expected ':'");
-			p->s++;
-		}
-		if ((rc = an_jp_value(p, &v->items[v->n - 1])))
-			return rc;
+		if ((rc = an_jp_item(p, close)))
+			break;
 		an_jp_ws(p);
 		if (p->s < p->end && *p->s == ',') {
 			p->s++;
@@ -240,10 +295,14 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 		if (p->s < p->end && *p->s == close) {
 			p->s++;
 			p->depth--;
-			return close == '}' ? an_jp_dupkeys(p, v) : 0;
+			break;
 		}
-		return an_jp_fail(p, "expected ',' or a closing bracket");
+		rc = an_jp_fail(p, "expected ',' or a closing bracket");
+		break;
 	}
+	if (an_jp_pop(p, v, base, close == '}'))
+		return -LAB_ENOMEM;
+	return rc ? rc : close == '}' ? an_jp_dupkeys(p, v) : 0;
 }
 
 static int an_jp_word(struct an_jp *p, const char *w)
@@ -333,7 +392,8 @@ int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab
 int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t max_values,
                           struct lab_an_json **out, struct lab_err *err)
 {
-	struct an_jp p = {text, text, text + len, name, err, 0, 1, 0, max_values};
+	struct an_jp p = {text, text,       text + len, name, err, 0, 1,
+	                  0,    max_values, NULL,       NULL, 0,   0, 0};
 	struct lab_an_json *j = calloc(1, sizeof(*j));
 	int rc;
 
@@ -349,6 +409,8 @@ int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t
 		if (p.s != p.end)
 			rc = an_jp_fail(&p, "trailing characters after the document");
 	}
+	free(p.stk); /* empty: each container took its items off */
+	free(p.kstk);
 	if (rc) {
 		lab_an_json_free(j);
 		return rc;

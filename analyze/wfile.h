@@ -16,6 +16,9 @@
 
 #include "analyze/err.h"
 
+/* The stdio buffer of a file being written: the outputs run to hundreds of MB. */
+#define LAB_AN_WFILE_BUF ((size_t)1 << 20)
+
 struct lab_an_wfile {
 	FILE *f;
 	int dirfd;
@@ -23,6 +26,7 @@ struct lab_an_wfile {
 	const char *name; /* the last component of path */
 	char *tmp;        /* the temporary name in the same directory (unique per writer) */
 	int slot;         /* its entry for lab_an_wfile_abort, or -1 */
+	char *buf;        /* f's buffer (LAB_AN_WFILE_BUF bytes), or NULL: stdio's own */
 };
 
 /*

@@ -710,3 +710,58 @@ LAB_TEST(c2c_heatmap_linear_in_pairs)
 	CHECK(b4 <= 5 * b1);
 	CHECK(b4 <= 64LL * 1200 + 4096); /* two grid points per pair, not (2 x 1200)^2 */
 }
+
+/* DIR/NAME: n points of 10 samples each, then one of 100 and one of 1, each point's rows
+ * together (as lab run writes them), with the run column. */
+static const char *sc_write_reps(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_open(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	      "flagged,run\n",
+	      s);
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"x\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [",
+	      r);
+	for (long p = 0; p < n + 2; p++) {
+		long reps = p < n ? 10 : p == n ? 100 : 1;
+
+		fprintf(r,
+		        "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"size\": \"%ld\"}, "
+		        "\"status\": \"ok\", \"reps\": %ld}",
+		        p ? "," : "", p, p, reps);
+		for (long rep = 0; rep < reps; rep++)
+			fprintf(s, "x,%ld,noop,\"size=%ld\",1,%ld,%ld,1000,op,0.01,0,0\n", p, p,
+			        rep, 1000000 + 1000 * rep);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* 100 000 points x 10 samples: each point's cost, flagged and run arrays started at 8 and were
+ * reallocated to 16, a million small reallocations (14 % of `lab analyze`). A point now gets
+ * room once for as many samples as the point before it had (up to 64), which the rows of a
+ * point, together, fill exactly; other counts still grow. */
+LAB_TEST(point_arrays_sized_once)
+{
+	struct lab_an_data d;
+	size_t exact = 0;
+
+	REQUIRE(sc_load(sc_write_reps("reps", 50), &d) == 0);
+	REQUIRE(d.npt == 52);
+	for (size_t i = 0; i < d.npt; i++) {
+		const struct lab_an_point *p = &d.pt[i];
+
+		CHECK_EQ_U64(p->n, p->id < 50 ? 10 : p->id == 50 ? 100 : 1);
+		CHECK(p->cost[p->n - 1] == 1000 + (double)(p->n - 1)); /* the last sample's */
+		if (p->id >= 1 && p->id < 50)
+			exact += p->cap == 10 && p->run_cap == 10;
+		if (p->id == 51) /* after 100 samples: grown from 8, not room for 100 */
+			CHECK(p->cap == 8 && p->run_cap == 8);
+	}
+	CHECK_EQ_U64(exact, 49);
+	lab_an_data_free(&d);
+}
