@@ -6,7 +6,7 @@
 #   ISA avx2    -mavx2 -mfma                      (lab_env_require_cpu: LAB_CPU_AVX2 | LAB_CPU_FMA)
 #   ISA avx512  -mavx512f -mavx512bw -mavx512dq -mavx512vl -mavx2 -mfma   (LAB_CPU_AVX512)
 #   ISA avx     -mavx;  ISA sse42  -msse4.2;  ISA sse2  -msse2 (the x86-64 baseline)
-#   ISA scalar  auto-vectorization off, so a "scalar" variant really is scalar
+#   ISA scalar  -march=x86-64, auto-vectorization off, so a "scalar" variant really is scalar
 #   OPENMP      the OpenMP flags (and links OpenMP into TARGET); in a build without OpenMP
 #               (LAB_OPENMP=OFF) the file compiles without them and its kernel, flagged
 #               LAB_KF_OPENMP, is skipped: keep omp_* calls behind `#ifdef _OPENMP` there.
@@ -20,8 +20,10 @@
 # On x86 every vector ISA's flags start from -march=x86-64: the file's options come after
 # CMAKE_C_FLAGS, so a -march=x86-64-v4 given for the whole build no longer makes the "sse2"
 # variant AVX-512 code (it did: vpternlogq in stream_sse2, xmm16-31 in simd_avx2) while the lab
-# labels and compares it as SSE2. scalar keeps the build's flags (one lane whatever the
-# encoding; test_isa checks it adds no vector ISA to them).
+# labels and compares it as SSE2. scalar too: the baseline every speedup is measured against is
+# the same code in every build (with a global -march=x86-64-v4 clang made the scalar dot and
+# saxpy FMA chains, each step the FMA's latency, not the add's; test_isa and test_disasm check
+# it holds no vector ISA and no VEX encoding).
 function(lab_isa_flags out isa compiler)
   set(base)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
@@ -31,9 +33,9 @@ function(lab_isa_flags out isa compiler)
     set(flags)
   elseif(isa STREQUAL "scalar")
     if(compiler MATCHES "Clang")
-      set(flags -fno-vectorize -fno-slp-vectorize)
+      set(flags ${base} -fno-vectorize -fno-slp-vectorize)
     else()
-      set(flags -fno-tree-vectorize -fno-tree-slp-vectorize)
+      set(flags ${base} -fno-tree-vectorize -fno-tree-slp-vectorize)
     endif()
   elseif(isa STREQUAL "sse2")
     set(flags ${base} -msse2)

@@ -60,6 +60,16 @@ static void dt_check_width(const char *name, int isa, const struct disasm_loop *
 		        l->packed);
 		CHECK_EQ_U64(l->packed, 0);
 	}
+	/* scalar is the x86-64 baseline whatever the build's flags: a global -march=x86-64-v4 gave
+	 * clang's scalar dot and saxpy FMA chains (the FMA's latency, not the add's), another
+	 * baseline for every speedup. peak's scalar chains are FMA by design: VEX, never EVEX. */
+	bool peak = !strncmp(name, "peak_", 5);
+	if (isa == 0 && (peak ? l->evex : l->vex)) {
+		fprintf(stderr,
+		        "%s: %u VEX/EVEX-encoded, %u EVEX-only instructions in a scalar loop\n",
+		        name, l->vex, l->evex);
+		CHECK_EQ_U64(peak ? l->evex : l->vex, 0);
+	}
 	/* the instructions the name says: a global -march=x86-64-v4 made the sse2 variant AVX-512
 	 * code (vpternlogq on xmm) of the same width */
 	if ((isa == 2 && l->vex) || (isa == 3 && l->evex)) {

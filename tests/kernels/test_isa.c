@@ -169,7 +169,13 @@ LAB_TEST(variants_run_or_skip)
 {
 	/* No more than the build's own flags give (none in a default build): */
 	CHECK_EQ_U64(id_file_features, isa_base_features);
+	/* scalar is baseline code whatever those flags are (CFLAGS=-march=x86-64-v4 made clang's
+	 * scalar dot FMA chains), so its cost is the same baseline in every build: */
+#if defined(__x86_64__)
+	CHECK_EQ_U64(isa_scalar_features, 0);
+#else
 	CHECK_EQ_U64(isa_scalar_features, isa_base_features);
+#endif
 	id_expect("scalar", ID_SCALAR);
 	id_expect("avx2", ID_AVX2);
 	id_expect("avx512", ID_AVX512);
