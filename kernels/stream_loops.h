@@ -110,15 +110,25 @@ static uint64_t SL_FN(load)(double *restrict a, const double *restrict b, const 
 	SL_LOOP(r = VIOR(r, VILD(b + j)));
 	return VIFOLD(r);
 #else
-	/* One OR chain per vector of a trip: with a single chain (clang 14 keeps the source's; gcc
-	 * splits it) an OR waits for the one before and the loads cannot issue faster than one
-	 * per OR latency, which held the L1 load ceiling of a clang build at about half. */
-	VI r[16 / W];
+	/* Independent OR chains, at least four: with one chain (clang 14 kept the source's; gcc
+	 * split it) an OR waits for the one before, and the loads cannot issue faster than one per
+	 * OR latency, which held a clang build's L1 load ceiling at about half. A trip is 16/W
+	 * vectors, or four for AVX-512 (n is a multiple of 16: one 16-element tail at most). */
+	enum { SL_TRIP = 4 * W > 16 ? 4 * W : 16, SL_NACC = SL_TRIP / W };
+	VI r[SL_NACC];
 
-	for (size_t k = 0; k < 16 / W; k++)
+	for (size_t k = 0; k < SL_NACC; k++)
 		r[k] = VIZERO();
-	SL_LOOP(r[k / W] = VIOR(r[k / W], VILD(b + j)));
-	for (size_t k = 1; k < 16 / W; k++)
+	for (uint64_t p_ = 0; p_ < passes; p_++) {
+		size_t i = 0;
+		for (; i + SL_TRIP <= n; i += SL_TRIP)
+			for (size_t k = 0; k < SL_NACC; k++)
+				r[k] = VIOR(r[k], VILD(b + i + k * W));
+		for (; i < n; i += W)
+			r[0] = VIOR(r[0], VILD(b + i));
+		lab_clobber_memory();
+	}
+	for (size_t k = 1; k < SL_NACC; k++)
 		r[0] = VIOR(r[0], r[k]);
 	return VIFOLD(r[0]);
 #endif
