@@ -19,6 +19,9 @@
 #include "harness/membind.h"
 
 #define BUF_HUGE_BYTES ((size_t)2 << 20)
+#ifndef MADV_POPULATE_WRITE /* Linux 5.14; older headers */
+#define MADV_POPULATE_WRITE 23
+#endif
 #define BUF_MASK_LONGS (LAB_BUF_NODES_MAX / (8 * sizeof(unsigned long)))
 
 static size_t buf_page(void)
@@ -157,7 +160,16 @@ void lab_buf_touch(const struct lab_buf *b, size_t offset, size_t len)
 		return;
 	if (len > b->size_bytes - offset)
 		len = b->size_bytes - offset;
-	/* A write, not a read: a read of a fresh anonymous page maps the shared zero page. */
+	/* The kernel first faults the range in for the calling thread in one call (placed as a
+	 * write from this thread would place it): taken one by one, each fault costs an exception,
+	 * and several us on a guest that shadows its page tables. Kernels before 5.14 refuse it
+	 * (EINVAL): then the writes below fault. The writes come either way, so that a guest's
+	 * shadow entries are made here, not in the first timed pass. A write, not a read: a read
+	 * of a fresh anonymous page maps the shared zero page. */
+	char *c0 = (char *)b->p, *lo = (char *)((uintptr_t)(c0 + offset) & ~(uintptr_t)(page - 1));
+	char *hi = (char *)(((uintptr_t)(c0 + offset + len) + page - 1) & ~(uintptr_t)(page - 1));
+	if (lo >= (char *)b->map && hi <= (char *)b->map + b->map_bytes)
+		(void)madvise(lo, (size_t)(hi - lo), MADV_POPULATE_WRITE);
 	volatile char *c = (volatile char *)b->p;
 	for (size_t i = offset; i < offset + len; i = (i / page + 1) * page)
 		c[i] = 0;
