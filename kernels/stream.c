@@ -53,13 +53,21 @@ static const struct lab_param st_params_table[] = {
     LAB_PARAM_END,
 };
 
-/* Arrays per op, bytes read and written per element, flops per element. */
+/* The arrays an op uses (a thread maps only those: a load of 2 GiB first-touches 2 GiB, not
+ * 6), bit 0 for a, 1 for b, 2 for c. */
+enum { ST_A = 1, ST_B = 2, ST_C = 4 };
+
+/* Arrays per op, bytes read and written per element, flops per element, which arrays. */
 static const struct {
-	unsigned streams, rd, wr, flops;
+	unsigned streams, rd, wr, flops, uses;
 } st_shape[STREAM_NOPS] = {
-    [STREAM_COPY] = {2, 8, 8, 0},   [STREAM_SCALE] = {2, 8, 8, 1}, [STREAM_ADD] = {3, 16, 8, 1},
-    [STREAM_TRIAD] = {3, 16, 8, 2}, [STREAM_LOAD] = {1, 8, 0, 0},  [STREAM_STORE] = {1, 0, 8, 0},
-    [STREAM_UPDATE] = {1, 8, 8, 1},
+    [STREAM_COPY] = {2, 8, 8, 0, ST_A | ST_B},
+    [STREAM_SCALE] = {2, 8, 8, 1, ST_A | ST_B},
+    [STREAM_ADD] = {3, 16, 8, 1, ST_A | ST_B | ST_C},
+    [STREAM_TRIAD] = {3, 16, 8, 2, ST_A | ST_B | ST_C},
+    [STREAM_LOAD] = {1, 8, 0, 0, ST_B},
+    [STREAM_STORE] = {1, 0, 8, 0, ST_A},
+    [STREAM_UPDATE] = {1, 8, 8, 1, ST_A},
 };
 
 static const struct stream_variant *const st_variants[LAB_ISA_N] = {
@@ -142,9 +150,11 @@ static int st_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab
 	t->priv = st;
 	st->n = n;
 	st->fn = st_fn(p);
-	/* Each array its own mapping, first touched here by this (pinned) thread: local to it. */
+	/* Each array the op uses its own mapping, first touched here by this (pinned) thread:
+	 * local to it. The others stay NULL (the op's loop does not touch them). */
 	for (int k = 0; k < 3; k++)
-		if (lab_buf_alloc(&st->buf[k], bytes, &(struct lab_buf_opts){.align_bytes = 4096},
+		if ((st_shape[p->op].uses & (1u << k)) &&
+		    lab_buf_alloc(&st->buf[k], bytes, &(struct lab_buf_opts){.align_bytes = 4096},
 		                  err))
 			return lab_err_prefix(err, "stream arrays of %zu bytes: ", bytes);
 	st->a = st->buf[0].p;
@@ -152,11 +162,15 @@ static int st_thread_setup(struct lab_ctx *ctx, struct lab_thread *t, struct lab
 	st->c = st->buf[2].p;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t bits;
-		st->b[i] = st_b0(i);
-		st->c[i] = st_c0(i);
-		st->a[i] = p->op == STREAM_UPDATE ? st_b0(i) : 0.0;
-		memcpy(&bits, &st->b[i], sizeof(bits));
-		st->want_or |= bits;
+		if (st->b) {
+			st->b[i] = st_b0(i);
+			memcpy(&bits, &st->b[i], sizeof(bits));
+			st->want_or |= bits;
+		}
+		if (st->c)
+			st->c[i] = st_c0(i);
+		if (st->a)
+			st->a[i] = p->op == STREAM_UPDATE ? st_b0(i) : 0.0;
 	}
 	return 0;
 }
@@ -215,7 +229,7 @@ static int st_verify_thread(const struct st_params *p, const struct st_thread *s
 	}
 	for (size_t i = 0; i < st->n; i++) {
 		double want = st_want(p, st, i);
-		if (st->a[i] != want || st->b[i] != st_b0(i))
+		if (st->a[i] != want || (st->b && st->b[i] != st_b0(i)))
 			return lab_err_set(err, LAB_EVERIFY,
 			                   "thread %u: a[%zu] = %g after %llu passes, want %g", id,
 			                   i, st->a[i], (unsigned long long)st->passes, want);
@@ -262,12 +276,14 @@ static const struct lab_metric st_metrics[] = {LAB_METRIC_END};
 /* The analyzer places its points under the measured ceilings (analyze/views/roofline.c). */
 static const char *const st_views[] = {"roofline", NULL};
 
-/* Each thread first-touches its arrays (size bytes together). */
+/* The threads first-touch their arrays (size bytes each, all at once); a pass streams them. */
 static void st_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
 {
 	const struct st_params *p = params;
 
-	est->setup_ns = nthreads * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+	(void)nthreads;
+	est->touch_bytes = (double)p->size;
+	est->iter_ns = (double)p->size * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
 const struct lab_kernel lab_kernel_stream = {
