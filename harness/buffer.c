@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "harness/clock.h"
 #include "harness/kernel_api.h"
 #include "harness/memavail.h"
 #include "harness/membind.h"
@@ -173,6 +174,24 @@ void lab_buf_touch(const struct lab_buf *b, size_t offset, size_t len)
 	volatile char *c = (volatile char *)b->p;
 	for (size_t i = offset; i < offset + len; i = (i / page + 1) * page)
 		c[i] = 0;
+}
+
+double lab_buf_touch_ns_per_byte(size_t size_bytes, unsigned tries)
+{
+	struct lab_buf_opts o = {.place = LAB_BUF_LOCAL};
+	double best = 0;
+
+	for (unsigned i = 0; size_bytes && i < tries; i++) {
+		struct lab_buf b;
+		uint64_t t0 = lab_thread_cpu_ns();
+		if (lab_buf_alloc(&b, size_bytes, &o, NULL) != 0)
+			break;
+		lab_buf_free(&b);
+		double ns = (double)(lab_thread_cpu_ns() - t0) / (double)size_bytes;
+		if (best == 0 || ns < best)
+			best = ns;
+	}
+	return best;
 }
 
 void lab_buf_free(struct lab_buf *b)

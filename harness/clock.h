@@ -21,6 +21,16 @@ static inline uint64_t lab_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* CPU time of the calling thread in ns (its system time included): what a cost is when other
+ * threads take the CPU in between. */
+static inline uint64_t lab_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Busy-waits until at least ns nanoseconds have passed on the lab clock; returns the time spent. */
 static inline uint64_t lab_clock_spin_ns(uint64_t ns)
 {

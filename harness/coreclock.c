@@ -4,6 +4,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "harness/clock.h"
 #include "harness/kernel_api.h"
 
 /*
@@ -43,23 +44,15 @@ void lab_coreclock_add_chain(uint64_t blocks)
 	lab_do_not_optimize(x);
 }
 
-static uint64_t cc_thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 double lab_coreclock_ghz(void)
 {
 	const uint64_t blocks = 100000; /* 6.4 M adds: a few ms */
 	double best = 0;
 
 	for (int k = 0; k < 7; k++) {
-		uint64_t t0 = cc_thread_ns();
+		uint64_t t0 = lab_thread_cpu_ns();
 		lab_coreclock_add_chain(blocks);
-		uint64_t ns = cc_thread_ns() - t0;
+		uint64_t ns = lab_thread_cpu_ns() - t0;
 		double ghz = ns ? (double)(blocks * LAB_CORECLOCK_CHAIN_BLOCK) / (double)ns : 0;
 		best = ghz > best ? ghz : best;
 	}

@@ -18,6 +18,13 @@ static double est_calibration_ns(double target, double sample, double iter)
 	return 0.5 * target + 2 * sample + (steps + 2) * LAB_EST_SAMPLE_NS;
 }
 
+double lab_est_touch_ns(const struct lab_est_plan *e)
+{
+	double price = e->touch_ns_per_byte > 0 ? e->touch_ns_per_byte : LAB_EST_TOUCH_NS_PER_BYTE;
+
+	return e->k.touch_bytes > 0 ? e->k.touch_bytes * price : 0;
+}
+
 double lab_est_run_ns(const struct lab_est_plan *e)
 {
 	double target = e->min_time_ns > e->floor_ns ? e->min_time_ns : e->floor_ns;
@@ -34,8 +41,8 @@ double lab_est_run_ns(const struct lab_est_plan *e)
 		 */
 		wu = e->warmup_ns > cal ? e->warmup_ns + 0.5 * sample : cal;
 	}
-	return LAB_EST_POINT_NS + (e->counters ? LAB_EST_COUNTERS_NS : 0) + e->k.setup_ns + wu +
-	       e->reps * (sample + LAB_EST_SAMPLE_NS);
+	return LAB_EST_POINT_NS + (e->counters ? LAB_EST_COUNTERS_NS : 0) + e->k.setup_ns +
+	       lab_est_touch_ns(e) + wu + e->reps * (sample + LAB_EST_SAMPLE_NS);
 }
 
 void lab_est_plan_of(const struct lab_point *pt, const struct lab_kernel *k, double clock_res_ns,

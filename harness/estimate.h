@@ -32,13 +32,17 @@ struct lab_est_plan {
 	double warmup_ns, min_time_ns;
 	double floor_ns; /* 1000 x the clock's resolution: no sample is shorter */
 	double reps;
-	struct lab_kernel_est k; /* what the kernel declares */
-	int counters;            /* counters are on: LAB_EST_COUNTERS_NS per run */
+	struct lab_kernel_est k;  /* what the kernel declares */
+	double touch_ns_per_byte; /* the price of k.touch_bytes; 0 = LAB_EST_TOUCH_NS_PER_BYTE */
+	int counters;             /* counters are on: LAB_EST_COUNTERS_NS per run */
 	int timed; /* LAB_KF_TIMED: no calibration, one warm-up sample, samples of min_time */
 };
 
 /* ns of one run of the point described by e (setup, warm-up and calibration, reps samples). */
 double lab_est_run_ns(const struct lab_est_plan *e);
+
+/* ns of the first touches in one run of e (in lab_est_run_ns too). */
+double lab_est_touch_ns(const struct lab_est_plan *e);
 
 /* The declared plan of pt (kernel k; clock_res_ns the clock's resolution, 0 when unknown). */
 void lab_est_plan_of(const struct lab_point *pt, const struct lab_kernel *k, double clock_res_ns,

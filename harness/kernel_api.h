@@ -276,19 +276,26 @@ enum lab_cost_kind {
 /*
  * What one point of a kernel costs beyond the harness's own arithmetic, for the plan's
  * estimate (harness/estimate.h), on a quiet machine: setup_ns is one run's setup,
- * thread_setup (first touch), verify and teardown together; iter_ns is one iteration of run()
- * for the whole team (a sample is never shorter than one). 0 = negligible.
+ * thread_setup, verify and teardown together, beyond first touches; iter_ns is one iteration
+ * of run() for the whole team (a sample is never shorter than one); touch_bytes is the fresh
+ * memory one run first-touches as the wall clock sees it (threads that touch their own parts
+ * at once count one part), which the harness prices as it measured on this machine (page
+ * faults cost 10x more on some guests than on others). 0 = negligible.
  */
 struct lab_kernel_est {
 	double setup_ns;
 	double iter_ns;
+	double touch_bytes;
 };
 
 /* Rough quiet-machine costs an estimate hook builds on: the first touch of fresh memory (page
- * faults included), and building plus verifying a random pointer chain, per 64-byte line (a
- * DRAM miss each once the chain outgrows the caches). */
-#define LAB_EST_TOUCH_NS_PER_BYTE 0.3
-#define LAB_EST_CHASE_NS_PER_LINE 250.0
+ * faults included) where the harness did not measure it, building plus verifying a random
+ * pointer chain, per 64-byte line (a DRAM miss each once the chain outgrows the caches), and
+ * one thread streaming a buffer past the caches, per byte (a pass over a DRAM-sized buffer may
+ * outlast min_time). */
+#define LAB_EST_TOUCH_NS_PER_BYTE  0.3
+#define LAB_EST_CHASE_NS_PER_LINE  250.0
+#define LAB_EST_STREAM_NS_PER_BYTE 0.04
 
 struct lab_kernel {
 	unsigned abi;            /* = LAB_KERNEL_ABI */

@@ -187,14 +187,19 @@ static const struct lab_metric ll_metrics[] = {
  * (analyze/views/numa.c). */
 static const char *const ll_views[] = {"numa", NULL};
 
-/* One chain through size bytes (built and verified) and the other threads' stream arrays. */
+/* Thread 0 builds and verifies one chain through size bytes (huge pages: few faults) while
+ * the other threads first-touch their stream arrays: the longer of the two. */
 static void ll_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
 {
 	const struct ll_params *p = params;
-	double size = (double)p->size;
+	double size = (double)p->size, stream = nthreads > 1 ? (double)p->stream_size : 0;
 
-	est->setup_ns = size * LAB_EST_TOUCH_NS_PER_BYTE + size / 64 * LAB_EST_CHASE_NS_PER_LINE +
-	                (nthreads - 1) * (double)p->stream_size * LAB_EST_TOUCH_NS_PER_BYTE;
+	est->setup_ns = size / 64 * LAB_EST_CHASE_NS_PER_LINE;
+	if (p->hugepages)
+		est->setup_ns += size * LAB_EST_TOUCH_NS_PER_BYTE;
+	else
+		stream = stream > size ? stream : size;
+	est->touch_bytes = stream;
 }
 
 const struct lab_kernel lab_kernel_loaded_latency = {

@@ -259,12 +259,19 @@ static const struct lab_metric nb_metrics[] = {LAB_METRIC_END};
  * (analyze/views/numa.c). */
 static const char *const nb_views[] = {"numa", NULL};
 
-/* Each thread first-touches its arrays of size bytes. */
+/* The threads, all at once, first-touch their arrays of size bytes each (huge pages take few
+ * faults: the rough price); a pass streams them. */
 static void nb_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
 {
 	const struct nb_params *p = params;
+	double bytes = nb_arrays(p->op) * (double)p->size;
 
-	est->setup_ns = nthreads * nb_arrays(p->op) * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+	(void)nthreads;
+	if (p->hugepages)
+		est->setup_ns = bytes * LAB_EST_TOUCH_NS_PER_BYTE;
+	else
+		est->touch_bytes = bytes;
+	est->iter_ns = bytes * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
 const struct lab_kernel lab_kernel_numa_bw = {

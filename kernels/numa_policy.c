@@ -341,13 +341,18 @@ static const struct lab_metric np_metrics[] = {LAB_METRIC_END};
  * (analyze/views/numa.c). */
 static const char *const np_views[] = {"numa", NULL};
 
-/* The buffer of size bytes is placed (touched) and its pages' nodes read back. */
+/* The three arrays of size bytes each are placed by their first touch: thread 0 writes them
+ * all (init = serial) or each thread its slice at once; a pass streams them. */
 static void np_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
 {
 	const struct np_params *p = params;
+	struct np_init in = {0};
+	double bytes = NP_NBUF * (double)p->size;
 
-	(void)nthreads;
-	est->setup_ns = 2 * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+	est->touch_bytes = np_parse(p->init, &in, NULL) == 0 && in.kind != NP_SERIAL && nthreads
+	                       ? bytes / nthreads
+	                       : bytes;
+	est->iter_ns = bytes / (nthreads ? nthreads : 1) * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
 const struct lab_kernel lab_kernel_numa_policy = {

@@ -137,12 +137,20 @@ static const struct lab_metric sd_metrics[] = {LAB_METRIC_END};
  * tabulates the speedup over scalar per size (simd_speedup.c). */
 static const char *const sd_views[] = {"roofline", "simd_speedup", NULL};
 
-/* Each thread fills its arrays (size bytes), and verify recomputes them in scalar code. */
+/* The threads, all at once, first-touch their arrays (size bytes, and saxpy's copy of y for
+ * verify), fill them from a generator and sum a long double reference, about SD_EST_ELEM_NS
+ * per element; a pass streams them. */
+#define SD_EST_ELEM_NS 8.0
+
 static void sd_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
 {
 	const struct simd_params *p = params;
+	double size = (double)p->size;
 
-	est->setup_ns = 3.0 * nthreads * (double)p->size * LAB_EST_TOUCH_NS_PER_BYTE;
+	(void)nthreads;
+	est->touch_bytes = p->op == SIMD_SAXPY ? 1.5 * size : size;
+	est->setup_ns = (double)lab_simd_elems(p) * SD_EST_ELEM_NS;
+	est->iter_ns = size * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
 const struct lab_kernel lab_kernel_simd = {

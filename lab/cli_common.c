@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/buffer.h"
 #include "harness/estimate.h"
 #include "harness/json.h"
 #include "harness/precision.h"
@@ -203,12 +204,27 @@ static void cli_cpus_in_order(char *buf, size_t len, const int *cpus, unsigned n
 		snprintf(buf + used, len - used, ",...");
 }
 
-/* One run of pt as its kernel declares it (harness/estimate.h). */
-static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_point *pt)
+/* What a first-touched byte costs here (ns), measured once: page faults cost ten times more
+ * on some guests than on others (harness/buffer.h); 0 when it could not be measured. */
+static double cli_touch_price(void)
+{
+	static double price = -1;
+
+	if (price < 0)
+		price = lab_buf_touch_ns_per_byte((size_t)8 << 20, 3);
+	return price;
+}
+
+/* One run of pt as its kernel declares it (harness/estimate.h); *touch_ns: its first touches. */
+static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_point *pt,
+                               double *touch_ns)
 {
 	struct lab_est_plan e;
 
 	lab_est_plan_of(pt, plan->exp[pt->exp].kernel, 0, &e);
+	if (e.k.touch_bytes > 0)
+		e.touch_ns_per_byte = cli_touch_price();
+	*touch_ns = lab_est_touch_ns(&e);
 	return lab_est_run_ns(&e);
 }
 
@@ -219,20 +235,22 @@ static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_poi
  * LAB_EST_SELFCHECK_NS for the self-check. Retries of flagged samples come on top.
  */
 /* Seconds the plan takes at most (precision targets spending their whole budget) and, in
- * *fixed, without what the precision targets may add. */
-static double cli_plan_seconds(const struct lab_plan *plan, double *fixed)
+ * *fixed, without what the precision targets may add; *touch: seconds of first touches. */
+static double cli_plan_seconds(const struct lab_plan *plan, double *fixed, double *touch)
 {
 	double ns = LAB_EST_SELFCHECK_NS, extra = 0;
 	uint64_t total = 0;
 
+	*touch = 0;
 	for (unsigned i = 0; i < plan->npts; i++) {
 		const struct lab_point *pt = &plan->pts[i];
-		double prec = 0;
+		double prec = 0, touch_ns;
 		if (pt->state == LAB_POINT_SKIPPED)
 			continue;
 		(void)lab_prec_parse(pt->h.precision, &prec, NULL);
-		lab_prec_point_estimate(cli_point_run_ns(plan, pt), pt->h.runs, prec > 0,
+		lab_prec_point_estimate(cli_point_run_ns(plan, pt, &touch_ns), pt->h.runs, prec > 0,
 		                        pt->h.budget, &ns, &extra);
+		*touch += touch_ns * (double)(pt->h.runs ? pt->h.runs : 1) / 1e9;
 		if (pt->h.total_budget && (!total || pt->h.total_budget < total))
 			total = pt->h.total_budget;
 	}
@@ -260,14 +278,19 @@ static const char *cli_dur(double s, char *buf, size_t len)
 
 void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len)
 {
-	double fixed, most = cli_plan_seconds(plan, &fixed);
-	char a[48], b[32];
+	double fixed, touch, most = cli_plan_seconds(plan, &fixed, &touch);
+	char a[160], b[32];
 
 	/* A precision target stops when it is met: its budget bounds the run, it is no forecast. */
 	if (fixed < 0.5)
 		snprintf(a, sizeof(a), "under 1 s");
 	else
 		snprintf(a, sizeof(a), "about %s", cli_dur(fixed, b, sizeof(b)));
+	/* Where fresh buffers take a good part of it, say so: it is the machine, not the lab. */
+	if (fixed >= 0.5 && touch >= 0.25 * fixed && cli_touch_price() > 0)
+		snprintf(a + strlen(a), sizeof(a) - strlen(a),
+		         ", %s of it first touches of fresh buffers (%.1f us per 4 KiB page here)",
+		         cli_dur(touch, b, sizeof(b)), cli_touch_price() * 4096 / 1e3);
 	if (most > fixed * 1.05)
 		snprintf(buf, len, "%s, up to %s where precision targets use their budget%s", a,
 		         cli_dur(most, b, sizeof(b)),
@@ -281,7 +304,7 @@ void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len)
 
 static void cli_print_estimate(const struct lab_plan *plan)
 {
-	char est[160];
+	char est[320];
 
 	lab_cli_estimate_text(plan, est, sizeof(est));
 	printf("estimated run time: %s (warm-up, calibration and reps x min_time per point and "

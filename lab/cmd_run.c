@@ -347,7 +347,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	struct lab_selfcheck sc;
 	struct lab_prov prov;
 	struct lab_err err = {0}, cerr = {0};
-	char dir[RUN_DIR_MAX], est[160];
+	char dir[RUN_DIR_MAX], est[320];
 
 	lab_prov_collect(&prov);
 	info.prov = &prov;

@@ -343,3 +343,15 @@ LAB_TEST(membind_applies_to_default_buffers)
 	lab_facts_clear(&facts);
 	lab_buf_free(&def);
 }
+
+/* The price of fresh memory the plan's estimate uses: some positive ns per byte for a buffer
+ * that can be mapped, 0 (not measured) for none or one past the memory left. */
+LAB_TEST(touch_price_measured_or_zero)
+{
+	CHECK(lab_buf_touch_ns_per_byte((size_t)1 << 20, 2) > 0);
+	CHECK(lab_buf_touch_ns_per_byte(0, 2) == 0);
+	CHECK(lab_buf_touch_ns_per_byte((size_t)1 << 20, 0) == 0);
+	fake_meminfo(512);
+	CHECK(lab_buf_touch_ns_per_byte((size_t)1 << 20, 2) == 0);
+	lab_mem_meminfo_path(NULL);
+}

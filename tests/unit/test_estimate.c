@@ -90,3 +90,20 @@ LAB_TEST(plan_of_asks_the_kernel)
 	lab_est_plan_of(&pt, &k, 20, &e);
 	CHECK_NEAR(e.k.setup_ns, 0, 0);
 }
+
+/* First touches are declared in bytes and priced by the harness: at what it measured on this
+ * machine (10 us per 4 KiB page on a guest that shadows its page tables), or the rough quiet
+ * default when nothing was measured. */
+LAB_TEST(touched_bytes_at_the_measured_price)
+{
+	struct lab_est_plan e = {.min_time_ns = 20e6, .reps = 1, .k = {.touch_bytes = 1e9}};
+	double bare = 5e6 + (10e6 + 44e6 + 0.4e6) + 22.2e6;
+
+	CHECK_NEAR(lab_est_touch_ns(&e), 1e9 * LAB_EST_TOUCH_NS_PER_BYTE, 1);
+	CHECK_NEAR(lab_est_run_ns(&e), bare + 1e9 * LAB_EST_TOUCH_NS_PER_BYTE, 1);
+	e.touch_ns_per_byte = 2.5;
+	CHECK_NEAR(lab_est_touch_ns(&e), 2.5e9, 1);
+	CHECK_NEAR(lab_est_run_ns(&e), bare + 2.5e9, 1);
+	e.k.touch_bytes = 0;
+	CHECK_NEAR(lab_est_run_ns(&e), bare, 1);
+}
