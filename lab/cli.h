@@ -103,6 +103,8 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json);
 /* The estimate lab plan and lab run print: "about 5 min", or "about 30 s, up to 15 min where
  * precision targets use their budget". */
 void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len);
+/* ns of one run of pt on a quiet machine, as the estimate counts it (0 for a skipped point). */
+double lab_cli_run_estimate_ns(const struct lab_plan *plan, const struct lab_point *pt);
 
 /* The built-in quick config (generated from configs/quick.ini). */
 extern const char lab_quick_ini[];

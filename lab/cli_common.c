@@ -234,6 +234,13 @@ static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_poi
  * precision target up to its budget, those extras within total_budget (harness/precision.h);
  * LAB_EST_SELFCHECK_NS for the self-check. Retries of flagged samples come on top.
  */
+double lab_cli_run_estimate_ns(const struct lab_plan *plan, const struct lab_point *pt)
+{
+	double touch_ns;
+
+	return pt->state == LAB_POINT_SKIPPED ? 0 : cli_point_run_ns(plan, pt, &touch_ns);
+}
+
 /* Seconds the plan takes at most (precision targets spending their whole budget) and, in
  * *fixed, without what the precision targets may add; *touch: seconds of first touches. */
 static double cli_plan_seconds(const struct lab_plan *plan, double *fixed, double *touch)

@@ -76,7 +76,39 @@ struct run_console {
 	bool legend;              /* the line that says what the numbers are was printed */
 	struct lab_run_warn warn; /* causes that changed results, said once at the end */
 	unsigned total_spent;     /* points whose precision target met the config's total_budget */
+	/* The ETA: estimated ns of every planned run, of those done, and the run under way. */
+	double est_total, est_done;
+	const struct lab_point *est_cur;
 };
+
+/* The sum of the plan's runs as the estimate counts them: the ETA weighs runs by it (a 2 GiB
+ * point's fresh buffers outlast a hundred points in L1). */
+static void run_eta_begin(struct run_console *c)
+{
+	const struct lab_plan *plan = c->s->plan;
+
+	for (unsigned i = 0; i < plan->npts; i++) {
+		const struct lab_point *pt = &plan->pts[i];
+		c->est_total +=
+		    lab_cli_run_estimate_ns(plan, pt) * (double)(pt->h.runs ? pt->h.runs : 1);
+	}
+}
+
+/* Seconds left: the elapsed time scaled by the estimated work left over the work done; by
+ * runs counted when the estimate has nothing to say (nothing done yet, or precision targets
+ * adding runs past the plan). */
+static double run_eta(struct run_console *c, unsigned done, unsigned total,
+                      const struct lab_point *pt)
+{
+	double elapsed = (double)(lab_clock_ns() - c->t0_ns) / 1e9;
+
+	if (c->est_cur)
+		c->est_done += lab_cli_run_estimate_ns(c->s->plan, c->est_cur);
+	c->est_cur = pt;
+	if (c->est_done > 0 && c->est_total > c->est_done)
+		return elapsed / c->est_done * (c->est_total - c->est_done);
+	return done ? elapsed / done * (total - done) : NAN;
+}
 
 static void run_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt)
 {
@@ -86,13 +118,14 @@ static void run_progress(void *ctx, unsigned done, unsigned total, const struct 
 		c->start_rc = lab_results_start(c->res, pt, &c->start_err);
 	if (!c->progress)
 		return;
-	double elapsed = (double)(lab_clock_ns() - c->t0_ns) / 1e9;
-	double eta = done ? elapsed / done * (total - done) : NAN;
+	double eta = run_eta(c, done, total, pt);
 	const struct lab_experiment *e = &c->s->plan->exp[pt->exp];
 	fprintf(stderr, "\r\033[K[%u/%u] %s threads=%u %s", done + 1, total, e->name, pt->nthreads,
 	        pt->params_text);
-	if (isfinite(eta))
+	if (isfinite(eta) && eta < 90)
 		fprintf(stderr, "  ETA %.0fs", eta);
+	else if (isfinite(eta))
+		fprintf(stderr, "  ETA %.0f min", eta / 60);
 	fflush(stderr);
 }
 
@@ -385,6 +418,8 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	lab_cli_estimate_text(s->plan, est, sizeof(est));
 	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);
 	con.t0_ns = lab_clock_ns();
+	if (con.progress)
+		run_eta_begin(&con);
 	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
 	if (con.progress)
 		fprintf(stderr, "\r\033[K");
