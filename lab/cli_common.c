@@ -228,12 +228,6 @@ static double cli_point_run_ns(const struct lab_plan *plan, const struct lab_poi
 	return lab_est_run_ns(&e);
 }
 
-/*
- * Seconds the plan should take on a quiet machine: per point one run as the kernel declares it
- * (harness/estimate.h: setup, warm-up and calibration, reps samples), times runs; a point with a
- * precision target up to its budget, those extras within total_budget (harness/precision.h);
- * LAB_EST_SELFCHECK_NS for the self-check. Retries of flagged samples come on top.
- */
 double lab_cli_run_estimate_ns(const struct lab_plan *plan, const struct lab_point *pt)
 {
 	double touch_ns;
@@ -241,8 +235,14 @@ double lab_cli_run_estimate_ns(const struct lab_plan *plan, const struct lab_poi
 	return pt->state == LAB_POINT_SKIPPED ? 0 : cli_point_run_ns(plan, pt, &touch_ns);
 }
 
-/* Seconds the plan takes at most (precision targets spending their whole budget) and, in
- * *fixed, without what the precision targets may add; *touch: seconds of first touches. */
+/*
+ * Seconds the plan should take on a quiet machine: per point one run as the kernel declares it
+ * (harness/estimate.h: setup, warm-up and calibration, reps samples), times runs; a point with a
+ * precision target up to its budget, those extras within total_budget (harness/precision.h);
+ * LAB_EST_SELFCHECK_NS for the self-check. Retries of flagged samples come on top. Returns the
+ * most (precision targets spending their whole budget); *fixed: without what the precision
+ * targets may add; *touch: seconds of first touches.
+ */
 static double cli_plan_seconds(const struct lab_plan *plan, double *fixed, double *touch)
 {
 	double ns = LAB_EST_SELFCHECK_NS, extra = 0;
