@@ -4,6 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Levels of objects and arrays a document may nest (lab's own files need far fewer). */
+#define AN_JSON_DEPTH_MAX 64
+#define AN_JSON_STR_(x)   #x
+#define AN_JSON_STR(x)    AN_JSON_STR_(x)
+#define AN_JSON_DEPTH_STR AN_JSON_STR(AN_JSON_DEPTH_MAX)
+
 struct an_jp {
 	const char *begin, *s, *end, *name;
 	struct lab_err *err;
@@ -276,8 +282,10 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 
 	v->type = close == '}' ? LAB_AN_JSON_OBJ : LAB_AN_JSON_ARR;
 	p->s++;
-	if (++p->depth > 64)
-		return an_jp_fail(p, "nested too deeply");
+	if (++p->depth > AN_JSON_DEPTH_MAX)
+		return an_jp_fail(
+		    p, "objects and arrays nested too deeply (allowed at most " AN_JSON_DEPTH_STR
+		       " levels)");
 	an_jp_ws(p);
 	if (p->s < p->end && *p->s == close) {
 		p->s++;

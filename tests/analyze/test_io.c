@@ -110,6 +110,26 @@ LAB_TEST(json_value_limit)
 	CHECK(LAB_AN_JSON_VALUES_MAX * sizeof(struct lab_an_json) <= ((size_t)1 << 30));
 }
 
+/* Nesting past the reader's limit is one error that says the limit: "nested too deeply" alone
+ * did not say what a file may hold. */
+LAB_TEST(json_depth_limit_says_what_is_allowed)
+{
+	char doc[200];
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+
+	memset(doc, '[', 65);
+	memset(doc + 65, ']', 65);
+	doc[130] = '\0';
+	CHECK_EQ_I64(lab_an_json_parse("run.json", doc, strlen(doc), &j, &err), -LAB_EDATA);
+	CHECK(j == NULL);
+	CHECK_EQ_STR(err.msg,
+	             "run.json:1: objects and arrays nested too deeply (allowed at most 64 "
+	             "levels)");
+	REQUIRE(lab_an_json_parse("run.json", doc + 1, 128, &j, &err) == 0); /* 64 levels */
+	lab_an_json_free(j);
+}
+
 /* A key twice in one object (at any depth) is an error with the line of the second: this
  * reader kept the first value where Python's json keeps the last. Keys of different objects may
  * repeat. */
