@@ -241,7 +241,9 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	if ((rc = an_run_enum(path, x, LAB_KEY_WORK_SCOPE,
 	                      (const char *const[])LAB_WORK_SCOPE_NAMES, 3, err)) ||
 	    (rc = an_run_enum(path, x, LAB_KEY_COST_KIND, (const char *const[])LAB_COST_KIND_NAMES,
-	                      2, err)))
+	                      2, err)) ||
+	    (rc = an_run_enum(path, x, LAB_KEY_SCALING, (const char *const[]){"strong", "weak"}, 2,
+	                      err)))
 		return rc;
 	if (d->run_lab && (rc = lab_an_run_exp_keys(path, x, err)))
 		return rc;

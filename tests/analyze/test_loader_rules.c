@@ -381,8 +381,8 @@ LAB_TEST(samples_agree_with_run_json)
 	}
 }
 
-/* An experiment's work_scope and cost_kind are names the run side writes (a work_scope of
- * "everyone" or 5 was read as absent), and a point gets no more runs than planned. */
+/* An experiment's work_scope, cost_kind and scaling are names the run side writes (a work_scope
+ * of "everyone" or 5 was read as absent), and a point gets no more runs than planned. */
 LAB_TEST(run_json_enums_and_runs_checked)
 {
 	static const struct {
@@ -392,6 +392,10 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	     "R/run.json:2: \"work_scope\": allowed: team, shared, one"},
 	    {"\"work_scope\": 5,", "", "\"work_scope\": allowed: team, shared, one"},
 	    {"\"cost_kind\": \"speed\",", "", "\"cost_kind\": allowed: work, latency"},
+	    /* scaling chooses strong or weak (Gustafson) series: "sideways" read as strong */
+	    {"\"scaling\": \"sideways\",", "", "R/run.json:2: \"scaling\": allowed: strong, weak"},
+	    {"\"scaling\": null,", "", "\"scaling\": allowed: strong, weak"},
+	    {"\"scaling\": \"weak\",", "", NULL},
 	    {"", ", \"runs\": 3, \"runs_planned\": 2",
 	     "\"runs\": allowed: at most \"runs_planned\""},
 	    {"\"work_scope\": \"shared\", \"cost_kind\": \"latency\",",
