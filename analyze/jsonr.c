@@ -9,6 +9,11 @@
 #define AN_JSON_STR_(x)   #x
 #define AN_JSON_STR(x)    AN_JSON_STR_(x)
 #define AN_JSON_DEPTH_STR AN_JSON_STR(AN_JSON_DEPTH_MAX)
+/* Keys one object may hold: a key is found by a scan (lab_an_json_get), and 100,000 keys in an
+ * experiment's object made each of its points' lookups cost 100,000 compares (7 s for 500
+ * points). lab's own objects hold under 100 (a point's params at most 256). */
+#define AN_JSON_KEYS_MAX 1024
+#define AN_JSON_KEYS_STR AN_JSON_STR(AN_JSON_KEYS_MAX)
 
 struct an_jp {
 	const char *begin, *s, *end, *name;
@@ -295,6 +300,12 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 	for (;;) {
 		if ((rc = an_jp_item(p, close)))
 			break;
+		if (close == '}' && p->nstk - base > AN_JSON_KEYS_MAX) {
+			rc = an_jp_fail(
+			    p, "more than " AN_JSON_KEYS_STR " keys in one object (allowed "
+			       "at most " AN_JSON_KEYS_STR "; lab's files hold under 100)");
+			break;
+		}
 		an_jp_ws(p);
 		if (p->s < p->end && *p->s == ',') {
 			p->s++;
