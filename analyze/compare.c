@@ -10,6 +10,9 @@
 #include "analyze/flagged.h"
 #include "harness/json.h"
 
+/* The verdict of a point with one sample (or one run mean) on a side: no interval, no test. */
+#define AN_UNTESTED "untested (one sample a side)"
+
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 {
 	if (!(p < 0.05))
@@ -130,8 +133,8 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
-	r->p = lab_an_welch_p(mb, vb, nb, ma, va, na);
-	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : "no change";
+	r->p = q.has_ci ? lab_an_welch_p(mb, vb, nb, ma, va, na) : NAN;
+	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : AN_UNTESTED;
 	if (runs) { /* the within-run verdict, for the record: too eager when runs differ */
 		double p =
 		    lab_an_welch_p(b->mean, b->se * b->se, b->n, a->mean, a->se * a->se, a->n);
@@ -140,9 +143,11 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		lab_an_ratio_positive(&q);
 		r->samples_verdict = q.has_ci
 		                         ? lab_an_compare_verdict(p, q.lo - 1, q.hi - 1, c->noise)
-		                         : "no change";
+		                         : AN_UNTESTED;
 	}
-	if (!strcmp(r->verdict, "improved"))
+	if (!strcmp(r->verdict, AN_UNTESTED))
+		c->untested++;
+	else if (!strcmp(r->verdict, "improved"))
 		c->improved++;
 	else if (!strcmp(r->verdict, "regressed"))
 		c->regressed++;
@@ -212,6 +217,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "regressed", (long long)c->regressed);
 	lab_json_int(&w, "within_noise", (long long)c->within_noise);
 	lab_json_int(&w, "no_change", (long long)c->no_change);
+	lab_json_int(&w, "untested", (long long)c->untested);
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_int(&w, "not_run", (long long)c->not_run);

@@ -32,6 +32,9 @@ struct lab_an_compare {
 	 * and left out (not counted as unmatched; --include-flagged compares them); not_run:
 	 * matched points without samples on a side (skipped or failed there) */
 	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run;
+	/* matched points with one sample (or one run mean) on a side: no interval, no test; not
+	 * "no change", which a test would have to find */
+	size_t untested;
 	/* matched points whose costs are not one quantity: another kernel, unit or scope */
 	size_t unlike;
 	size_t by_runs; /* compared points whose both sides had K >= 2 runs (level "runs") */

@@ -224,6 +224,49 @@ static int an_run_enum(const char *path, const struct lab_an_json *x, const char
 	                   n > 2 ? ", " : "", n > 2 ? names[2] : "");
 }
 
+/* The analyzer's views (analyze/views/views.def), the names a "views" list may hold. */
+static const char *const an_view_names[] = {
+#define LAB_AN_VIEW(name) #name,
+#include "analyze/views/views.def"
+#undef LAB_AN_VIEW
+};
+#define AN_NVIEWS (sizeof(an_view_names) / sizeof(an_view_names[0]))
+
+/* Experiment x's "views", when there, is an array of view names, each once: every view asks
+ * for every point whether its experiment declares it, and 200,000 names in a 3 MB run.json
+ * made 500 points take 6.7 s (0.1 s without). */
+static int an_run_views(const char *path, const struct lab_an_json *x, struct lab_err *err)
+{
+	const struct lab_an_json *v = lab_an_json_get(x, LAB_KEY_VIEWS);
+	char names[512] = "";
+	unsigned char seen[AN_NVIEWS] = {0};
+	size_t i = 0, k = AN_NVIEWS, at = 0;
+
+	for (; v && v->type == LAB_AN_JSON_ARR && i < v->n; i++) {
+		const struct lab_an_json *e = &v->items[i];
+
+		k = AN_NVIEWS; /* a number or null is no view name */
+		if (e->type == LAB_AN_JSON_STR)
+			for (k = 0; k < AN_NVIEWS && strcmp(e->str, an_view_names[k]); k++)
+				;
+		if (k == AN_NVIEWS || seen[k]++)
+			break;
+	}
+	if (!v || (v->type == LAB_AN_JSON_ARR && i == v->n))
+		return 0;
+	for (size_t j = 0; j < AN_NVIEWS && at < sizeof(names); j++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", j ? ", " : "",
+		                       an_view_names[j]);
+	if (v->type != LAB_AN_JSON_ARR)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: \"%s\": allowed: an array of view names (%s)", path,
+		                   v->line, LAB_KEY_VIEWS, names);
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: \"%s\" item %zu: %s, allowed: each of %s at most once", path,
+	                   v->items[i].line, LAB_KEY_VIEWS, i + 1,
+	                   k == AN_NVIEWS ? "not a view name" : "a view named twice", names);
+}
+
 static int an_run_experiment(struct lab_an_data *d, const char *path, const struct lab_an_json *x,
                              long **ids, size_t *nid, size_t *cap, struct lab_err *err)
 {
@@ -241,7 +284,10 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 	if ((rc = an_run_enum(path, x, LAB_KEY_WORK_SCOPE,
 	                      (const char *const[])LAB_WORK_SCOPE_NAMES, 3, err)) ||
 	    (rc = an_run_enum(path, x, LAB_KEY_COST_KIND, (const char *const[])LAB_COST_KIND_NAMES,
-	                      2, err)))
+	                      2, err)) ||
+	    (rc = an_run_enum(path, x, LAB_KEY_SCALING, (const char *const[]){"strong", "weak"}, 2,
+	                      err)) ||
+	    (rc = an_run_views(path, x, err)))
 		return rc;
 	if (d->run_lab && (rc = lab_an_run_exp_keys(path, x, err)))
 		return rc;

@@ -48,6 +48,8 @@ static const struct {
     {"stream_gb_per_s", LAB_AN_DOM_NONNEG},
     /* the largest share of the sample a worker waited for its CPU (harness/runner.h) */
     {"runq_wait", LAB_AN_DOM_UNIT},
+    /* the smallest share of its enabled time an event was counted (running / enabled) */
+    {"ctr_mux_ratio", LAB_AN_DOM_UNIT},
 };
 
 enum lab_an_domain lab_an_domain_of(const char *name)

@@ -32,46 +32,61 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
  * asymmetric CPUs where the series has samples whose threads did identical work far apart
  * (threads.csv), else cache capacity only where the per-thread working set shrinks with threads,
  * which a weak series (fixed work per thread) rules out and nothing in the results declares yet;
- * points above 1 within noise are said to be so, not called superlinear. */
+ * points above 1 within noise are said to be so, not called superlinear, and points above 1
+ * with no interval to judge them by (one sample per point, or no upper end) are said to have
+ * none: "its interval holds 1" would be false there. */
 static void an_find_superlinear(struct lab_an_series *s)
 {
-	char list[96] = "", noise[96] = "";
-	size_t k = 0, kn = 0, nasym = 0;
+	char list[3][96] = {"", "", ""};
+	size_t at[3] = {0, 0, 0}, nasym = 0;
 	double ratio = 0;
 
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
-		char *l = r->superlinear ? list : noise;
-		size_t *at = r->superlinear ? &k : &kn;
+		/* 0: superlinear, 1: its interval holds 1, 2: no interval that says either */
+		int b = r->superlinear                                                  ? 0
+		        : r->speedup.has_ci && !(r->eff_lo > 1 && r->speedup.unbounded) ? 1
+		                                                                        : 2;
 
 		if (!r->has_speedup || r->pt->threads <= 1 || !(r->eff > 1 + 1e-12))
 			continue;
-		if (*at + 16 < sizeof(list))
-			*at += (size_t)snprintf(l + *at, sizeof(list) - *at, "%s%d",
-			                        *at ? ", " : "", r->pt->threads);
+		if (at[b] + 16 < sizeof(list[b]))
+			at[b] += (size_t)snprintf(list[b] + at[b], sizeof(list[b]) - at[b], "%s%d",
+			                          at[b] ? ", " : "", r->pt->threads);
 	}
 	for (size_t i = 0; i < s->nrow; i++) {
 		nasym += s->row[i].pt->n_asym;
 		ratio = s->row[i].pt->asym_ratio > ratio ? s->row[i].pt->asym_ratio : ratio;
 	}
-	if (k && nasym)
+	if (at[0] && nasym)
 		an_find(s,
 		        "superlinear at N = %s (efficiency interval above 1): likely asymmetric "
 		        "CPUs: in %zu sample%s threads doing identical work were up to %.2fx apart",
-		        list, nasym, nasym == 1 ? "" : "s", ratio);
-	else if (k)
-		an_find(s, "superlinear at N = %s (efficiency interval above 1): %s", list,
+		        list[0], nasym, nasym == 1 ? "" : "s", ratio);
+	else if (at[0])
+		an_find(s, "superlinear at N = %s (efficiency interval above 1): %s", list[0],
 		        s->weak
 		            ? "not cache capacity (fixed work per thread); likely a slower or "
 		              "disturbed CPU in a smaller team"
 		            : "cache capacity only if the per-thread working set shrinks with "
 		              "threads; else likely a slower or disturbed CPU in a smaller team");
-	if (kn) {
-		size_t at = s->nfinding;
-		an_find(s, "efficiency above 1 at N = %s within noise (its interval holds 1)",
-		        noise);
-		if (s->nfinding > at)
-			s->finding_info[at] = 1;
+	for (int b = 1; b <= 2; b++) {
+		size_t was = s->nfinding;
+
+		if (!at[b])
+			continue;
+		if (b == 1)
+			an_find(s,
+			        "efficiency above 1 at N = %s within noise (its interval holds 1)",
+			        list[1]);
+		else
+			an_find(s,
+			        "efficiency above 1 at N = %s with no interval to judge it by (too "
+			        "few samples per point, or no upper end): measure each point twice "
+			        "or more to tell superlinear from noise",
+			        list[2]);
+		if (s->nfinding > was)
+			s->finding_info[was] = 1;
 	}
 	if (s->amdahl.ok && s->amdahl.x[1] < 0)
 		an_find(s,

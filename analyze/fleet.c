@@ -127,8 +127,10 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 			                   path, i + 1);
 		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
 		if (!t)
-			return lab_err_set(err, LAB_EDATA, "%s: more than %d tasks", path,
-			                   LAB_FLEET_TASKS_MAX);
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s: task %zu: more than %d tasks (allowed at most %d, "
+			                   "the nodes lab fleet submits to)",
+			                   path, i + 1, LAB_FLEET_TASKS_MAX, LAB_FLEET_TASKS_MAX);
 		if (fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state), path, err))
 			return -LAB_EDATA;
 		double code = lab_an_json_num(&arr->items[i], "exit_code", -1);

@@ -4,6 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Levels of objects and arrays a document may nest (lab's own files need far fewer). */
+#define AN_JSON_DEPTH_MAX 64
+#define AN_JSON_STR_(x)   #x
+#define AN_JSON_STR(x)    AN_JSON_STR_(x)
+#define AN_JSON_DEPTH_STR AN_JSON_STR(AN_JSON_DEPTH_MAX)
+/* Keys one object may hold: a key is found by a scan (lab_an_json_get), and 100,000 keys in an
+ * experiment's object made each of its points' lookups cost 100,000 compares (7 s for 500
+ * points). lab's own objects hold under 100 (a point's params at most 256). */
+#define AN_JSON_KEYS_MAX 1024
+#define AN_JSON_KEYS_STR AN_JSON_STR(AN_JSON_KEYS_MAX)
+
 struct an_jp {
 	const char *begin, *s, *end, *name;
 	struct lab_err *err;
@@ -276,8 +287,10 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 
 	v->type = close == '}' ? LAB_AN_JSON_OBJ : LAB_AN_JSON_ARR;
 	p->s++;
-	if (++p->depth > 64)
-		return an_jp_fail(p, "nested too deeply");
+	if (++p->depth > AN_JSON_DEPTH_MAX)
+		return an_jp_fail(
+		    p, "objects and arrays nested too deeply (allowed at most " AN_JSON_DEPTH_STR
+		       " levels)");
 	an_jp_ws(p);
 	if (p->s < p->end && *p->s == close) {
 		p->s++;
@@ -287,6 +300,12 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 	for (;;) {
 		if ((rc = an_jp_item(p, close)))
 			break;
+		if (close == '}' && p->nstk - base > AN_JSON_KEYS_MAX) {
+			rc = an_jp_fail(
+			    p, "more than " AN_JSON_KEYS_STR " keys in one object (allowed "
+			       "at most " AN_JSON_KEYS_STR "; lab's files hold under 100)");
+			break;
+		}
 		an_jp_ws(p);
 		if (p->s < p->end && *p->s == ',') {
 			p->s++;

@@ -224,11 +224,15 @@ int lab_an_levels_apply(struct lab_an_data *d, int include_flagged, struct lab_e
 				x[k] = p->cost[j];
 				run[k++] = p->run ? p->run[j] : 0;
 			}
-		if (lab_an_levels_compute(x, run, k, scratch, &p->levels) || p->levels.runs < 2)
+		if (lab_an_levels_compute(x, run, k, scratch, &p->levels))
 			continue;
-		/* The point's interval is the run-level one; a cost is > 0, as in the summary;
-		 * so is the within-run interval's lower end. */
-		p->levels.within_ci95_lo = fmax(0, p->levels.within_ci95_lo);
+		/* A cost is > 0, as in the summary: so is the within-run interval's lower end,
+		 * with one run as with several (NaN, one sample, stays unknown). */
+		if (!isnan(p->levels.within_ci95_lo))
+			p->levels.within_ci95_lo = fmax(0, p->levels.within_ci95_lo);
+		if (p->levels.runs < 2)
+			continue;
+		/* The point's interval is the run-level one. */
 		p->levels.run_ci95_lo = fmax(0, p->levels.run_ci95_lo);
 		p->levels.run_ci99_lo = fmax(0, p->levels.run_ci99_lo);
 		p->st.ci95_lo = fmax(0, p->levels.run_ci95_lo);

@@ -253,7 +253,8 @@ static int lp_unary(struct lp *s)
 	if (*s->p != '-')
 		return lp_primary(s);
 	if (++s->depth > LAB_LESSON_DEPTH_MAX)
-		return lp_fail(s, "nested too deeply");
+		return lp_fail(s, "nested too deeply (allowed at most " LAB_LESSON_DEPTH_TEXT
+		                  " levels of parentheses and signs)");
 	unsigned col = lp_col(s);
 	s->p++;
 	int a = lp_unary(s);
@@ -290,7 +291,8 @@ static int lp_binary(struct lp *s, int mul)
 static int lp_expr(struct lp *s)
 {
 	if (++s->depth > LAB_LESSON_DEPTH_MAX)
-		return lp_fail(s, "nested too deeply");
+		return lp_fail(s, "nested too deeply (allowed at most " LAB_LESSON_DEPTH_TEXT
+		                  " levels of parentheses and signs)");
 	int id = lp_binary(s, 0);
 	s->depth--;
 	return id;

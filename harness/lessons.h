@@ -27,9 +27,13 @@
 
 #include "harness/err.h"
 
+#define LAB_LESSON_STR_(x) #x
+#define LAB_LESSON_STR(x)  LAB_LESSON_STR_(x)
+
 #define LAB_LESSON_NODES_MAX  256 /* nodes of one claim */
 #define LAB_LESSON_DEPTH_MAX  32  /* nesting of parentheses and unary minus */
-#define LAB_LESSON_PARAMS_MAX 16  /* KEY=VALUE items of one selector */
+#define LAB_LESSON_DEPTH_TEXT LAB_LESSON_STR(LAB_LESSON_DEPTH_MAX) /* for messages: "32" */
+#define LAB_LESSON_PARAMS_MAX 16 /* KEY=VALUE items of one selector */
 /* Point means one claim may use (a speedup uses two: its point and the one at threads = 1);
  * the analyzer holds this many per claim. */
 #define LAB_LESSON_POINTS_MAX 64

@@ -161,6 +161,7 @@ enum lab_samples_col {
 #define LAB_KEY_NAME         "name"
 #define LAB_KEY_KERNEL       "kernel"
 #define LAB_KEY_SCALING      "scaling"
+#define LAB_KEY_VIEWS        "views" /* an experiment's analyzer views, each once */
 #define LAB_KEY_POINTS       "points"
 #define LAB_KEY_POINT        "point"
 #define LAB_KEY_THREADS      "threads"

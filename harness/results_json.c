@@ -194,7 +194,7 @@ static void json_experiment(struct lab_json *j, const struct lab_results *res,
 	lab_json_str(j, LAB_KEY_WORK_SCOPE, lab_work_scope_name(e->kernel->work_scope));
 	lab_json_str(j, LAB_KEY_COST_KIND, lab_cost_kind_name(e->kernel->cost_kind));
 	if (e->kernel->views) {
-		lab_json_arr_open(j, "views");
+		lab_json_arr_open(j, LAB_KEY_VIEWS);
 		for (const char *const *v = e->kernel->views; *v; v++)
 			lab_json_str(j, NULL, *v);
 		lab_json_arr_close(j);

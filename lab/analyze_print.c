@@ -225,6 +225,9 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 	        "%zu unmatched",
 	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
 	        c->unmatched);
+	if (c->untested)
+		fprintf(f, ", %zu untested: one sample on a side, so no interval and no test",
+		        c->untested);
 	if (c->flagged)
 		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
 		        c->flagged);

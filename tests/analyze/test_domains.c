@@ -57,6 +57,8 @@ LAB_TEST(domain_ranges_and_clip)
 	 * falls by 100 % at most (-1.7e308 printed 309 digits) */
 	CHECK(lab_an_domain_of("runq_wait") == LAB_AN_DOM_UNIT);
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_UNIT, 1, 1.7e308));
+	/* a counter's multiplexing ratio is running / enabled: 1e300 was taken as a count */
+	CHECK(lab_an_domain_of("ctr_mux_ratio") == LAB_AN_DOM_UNIT);
 	CHECK(lab_an_domain_of("delay_drift_pct") == LAB_AN_DOM_PCT_CHANGE);
 	CHECK(lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -100));
 	CHECK(lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, 1e300));

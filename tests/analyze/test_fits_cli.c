@@ -277,6 +277,25 @@ LAB_TEST(superlinear_only_beyond_noise)
 	free(text);
 }
 
+/* One time per thread count gives no interval: efficiency 20 at N = 5 was called "within noise
+ * (its interval holds 1)", an interval that does not exist. */
+LAB_TEST(superlinear_without_interval_is_not_called_noise)
+{
+	struct lab_an_json *j = fits_csv_json("superlinear-once", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *f0;
+	char *text = fits_text("superlinear-once", "");
+
+	REQUIRE(s && text);
+	CHECK(fits_num(clitest_at(s, "points", 4), NULL, "efficiency") > 10);
+	CHECK(strstr(text, "within noise") == NULL);
+	CHECK(strstr(text, "efficiency above 1 at N = 2, 3, 4, 5 with no interval to judge it") !=
+	      NULL);
+	f0 = clitest_at(s, "findings", 0);
+	CHECK(f0 && f0->str && strstr(f0->str, "no interval to judge it"));
+	lab_an_json_free(j);
+	free(text);
+}
+
 /* A USL peak past the largest measured N is called an extrapolation; with USL chosen the Amdahl
  * line is marked rejected instead of offering its bound. */
 LAB_TEST(peak_beyond_data_and_amdahl_rejected)

@@ -363,6 +363,30 @@ LAB_TEST(compare_refuses_unlike_costs)
 	free(err);
 }
 
+/* One sample a side: no interval and no test. A threefold change read "-66.67% [no interval]
+ * p 1 no change", a verdict (and a p-value) no test had found. */
+LAB_TEST(compare_one_sample_is_untested)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_mkdir("O1");
+	ho_mkdir("O2");
+	ho_str("O1/samples.csv", HO_HEADER "e,0,noop,,1,0,3000,10,op,0,0\n");
+	ho_str("O2/samples.csv", HO_HEADER "e,0,noop,,1,0,1000,10,op,0,0\n");
+	CHECK_EQ_I64(clitest_run(NULL, "compare O1 O2", &out, &err), 0);
+	if (!out || !strstr(out, "-66.67% [no interval]") ||
+	    !strstr(out, "untested (one sample a side)") || strstr(out, " 1         no change") ||
+	    !strstr(out, "0 no change, 0 unmatched, 1 untested: one sample on a side"))
+		TL__FAIL("compare stdout: %s", out ? out : "");
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "compare O1 O2 --json", &out, &err), 0);
+	if (!out || !strstr(out, "\"untested\": 1") || !strstr(out, "\"p_value\": null"))
+		TL__FAIL("compare --json: %s", out ? out : "");
+	free(out);
+	free(err);
+}
+
 /* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
  * digits wide, not two hundred; costs near 1e80 that triple are a regression whatever the
  * unit (the Welch df squared variances of 1e158 to inf, lost the p-value and said no change). */

@@ -67,6 +67,26 @@ LAB_TEST(unbalanced_and_one_run)
 	CHECK(lab_an_levels_n_opt(&lv, 10) == INFINITY);
 }
 
+/* A point of one run whose samples spread wide: the t-interval of its samples reaches below 0,
+ * which a cost cannot. analysis.json printed within_run_ci95 [-2.5, 3.3] for a noop point of two
+ * samples; the run-level path clipped it, the one-run path did not. */
+LAB_TEST(within_run_interval_of_a_cost_stays_nonnegative)
+{
+	double cost[] = {0.5, 0.6, 40}, one[] = {7};
+	unsigned char flagged[] = {0, 0, 0};
+	struct lab_an_point pt[2] = {{.n = 3, .cost = cost, .flagged = flagged},
+	                             {.n = 1, .cost = one, .flagged = flagged}};
+	struct lab_an_data d = {.pt = pt, .npt = 2};
+	struct lab_err err;
+
+	REQUIRE(lab_an_levels_apply(&d, 0, &err) == 0);
+	CHECK_EQ_U64(pt[0].levels.runs, 1);
+	CHECK(pt[0].levels.within_ci95_lo >= 0);
+	CHECK(pt[0].levels.within_ci95_hi > 40);
+	/* one sample: no interval, and it stays unknown rather than becoming [0, NaN] */
+	CHECK(isnan(pt[1].levels.within_ci95_lo) && isnan(pt[1].levels.within_ci95_hi));
+}
+
 /* Run labels compared by lab_an_levels_compute for n samples, each in its own run, in an order
  * that is neither sorted nor reversed. */
 static unsigned long long lv_work(size_t n)

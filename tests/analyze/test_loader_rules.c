@@ -381,8 +381,9 @@ LAB_TEST(samples_agree_with_run_json)
 	}
 }
 
-/* An experiment's work_scope and cost_kind are names the run side writes (a work_scope of
- * "everyone" or 5 was read as absent), and a point gets no more runs than planned. */
+/* An experiment's work_scope, cost_kind, scaling and views are names the run side writes (a
+ * work_scope of "everyone" or 5 was read as absent), and a point gets no more runs than
+ * planned. */
 LAB_TEST(run_json_enums_and_runs_checked)
 {
 	static const struct {
@@ -392,6 +393,18 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	     "R/run.json:2: \"work_scope\": allowed: team, shared, one"},
 	    {"\"work_scope\": 5,", "", "\"work_scope\": allowed: team, shared, one"},
 	    {"\"cost_kind\": \"speed\",", "", "\"cost_kind\": allowed: work, latency"},
+	    /* scaling chooses strong or weak (Gustafson) series: "sideways" read as strong */
+	    {"\"scaling\": \"sideways\",", "", "R/run.json:2: \"scaling\": allowed: strong, weak"},
+	    {"\"scaling\": null,", "", "\"scaling\": allowed: strong, weak"},
+	    {"\"scaling\": \"weak\",", "", NULL},
+	    /* views: each view asks of every point whether its experiment declares it, so a list of
+	     * 200,000 names made 500 points take 6.7 s; names of views, each once */
+	    {"\"views\": [\"locks\", \"nosuch\"],", "",
+	     "R/run.json:2: \"views\" item 2: not a view name, allowed: each of locks, c2c, "},
+	    {"\"views\": [\"locks\", \"locks\"],", "", "\"views\" item 2: a view named twice"},
+	    {"\"views\": [1],", "", "\"views\" item 1: not a view name"},
+	    {"\"views\": \"locks\",", "", "\"views\": allowed: an array of view names (locks, "},
+	    {"\"views\": [\"locks\", \"series\"],", "", NULL},
 	    {"", ", \"runs\": 3, \"runs_planned\": 2",
 	     "\"runs\": allowed: at most \"runs_planned\""},
 	    {"\"work_scope\": \"shared\", \"cost_kind\": \"latency\",",

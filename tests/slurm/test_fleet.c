@@ -148,6 +148,28 @@ LAB_TEST(fleet_json_refuses_hostile_node_names)
 	CHECK_EQ_I64(g.task[0].exit_code, -1); /* out of range: unknown, not truncated */
 }
 
+/* More tasks than a fleet has nodes: one error with the task and what is allowed. */
+LAB_TEST(fleet_json_task_limit_says_what_is_allowed)
+{
+	static struct lab_an_fleet g;
+	struct lab_err err;
+	const char *dir = testlib_tmpdir();
+	size_t cap = 64 * (LAB_FLEET_TASKS_MAX + 1) + 64, at = 0;
+	char *doc = malloc(cap);
+
+	REQUIRE(doc);
+	at += (size_t)snprintf(doc, cap, "{\"schema\": \"lab.fleet/1\", \"tasks\": [");
+	for (int i = 0; i <= LAB_FLEET_TASKS_MAX; i++)
+		at +=
+		    (size_t)snprintf(doc + at, cap - at, "%s{\"node\": \"n%d\"}", i ? ", " : "", i);
+	snprintf(doc + at, cap - at, "]}");
+	ft_write(dir, doc);
+	free(doc);
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg,
+	             "fleet.json: task 1025: more than 1024 tasks (allowed at most 1024,") != NULL);
+}
+
 LAB_TEST(job_ids_are_digits_with_an_optional_array_index)
 {
 	static const char *good[] = {"1", "41", "123_4", "0", "9999999999"};

@@ -105,7 +105,8 @@ LAB_TEST(hostile_claims_are_bounded)
 		deep[n++] = '(';
 	memcpy(deep + n, "1) >= 1", 8);
 	CHECK(lab_lesson_parse(deep, &c, &err) == -LAB_ECONFIG);
-	CHECK(strstr(err.msg, "nested too deeply") != NULL);
+	CHECK(strstr(err.msg, "nested too deeply (allowed at most 32 levels of parentheses and "
+	                      "signs)") != NULL);
 	memset(deep, '-', 200);
 	memcpy(deep + 200, "1 >= 1", 7);
 	CHECK(lab_lesson_parse(deep, &c, &err) == -LAB_ECONFIG);
