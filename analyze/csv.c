@@ -57,7 +57,7 @@ int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err)
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0 && errno == ELOOP && (flags & LAB_AN_IN_NOFOLLOW))
 		return lab_err_set(
-		    err, LAB_EIO,
+		    err, LAB_EDATA,
 		    "%s: a symbolic link (the analyzer reads only regular files in the "
 		    "results directory, never through a link)",
 		    path);
@@ -69,11 +69,11 @@ int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err)
 		if (S_ISREG(st.st_mode))
 			lab_err_set(err, LAB_EIO, "cannot open %s: %s", path, strerror(e));
 		else
-			lab_err_set(err, LAB_EIO,
+			lab_err_set(err, LAB_EDATA,
 			            "%s: not a regular file (%s; allowed: a regular file)", path,
 			            an_in_kind(st.st_mode));
 		close(fd);
-		return -LAB_EIO;
+		return S_ISREG(st.st_mode) ? -LAB_EIO : -LAB_EDATA;
 	}
 	return fd;
 }

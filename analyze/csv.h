@@ -27,7 +27,7 @@ struct lab_an_csv {
 	int open_quote; /* the file was cut inside a quoted field of the current record */
 };
 
-/* Opens path (a regular file, else -LAB_EIO as lab_an_input_open words it), skipping a UTF-8
+/* Opens path (a regular file, else the error of lab_an_input_open), skipping a UTF-8
  * byte order mark. Returns 0 or a negative code with the cause in err; close it either way. */
 int lab_an_csv_open(struct lab_an_csv *r, const char *path, struct lab_err *err);
 /* The same with LAB_AN_IN_* flags: LAB_AN_IN_NOFOLLOW for a file of a results directory. */
@@ -59,8 +59,8 @@ int lab_an_csv_column(const struct lab_an_csv *r, const char *name);
 
 /* Opens path for reading as a regular file: a FIFO, device or directory is refused without
  * blocking ("PATH: not a regular file (a FIFO; allowed: a regular file)"), a link with
- * LAB_AN_IN_NOFOLLOW ("PATH: a symbolic link ..."), else "cannot open PATH: cause"; all
- * -LAB_EIO. Returns the descriptor. */
+ * LAB_AN_IN_NOFOLLOW ("PATH: a symbolic link ..."): both bad input, -LAB_EDATA (exit 2); else
+ * "cannot open PATH: cause", -LAB_EIO. Returns the descriptor. */
 int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err);
 /* Reads a regular file whole into a NUL-terminated buffer (caller frees), opened as
  * lab_an_input_open does; a NUL byte is refused where it is read ("PATH:LINE: NUL byte",

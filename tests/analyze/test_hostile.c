@@ -462,13 +462,13 @@ LAB_TEST(input_links_not_followed)
 	snprintf(a, sizeof(a), "%s/outside/samples.csv", testlib_tmpdir());
 	snprintf(b, sizeof(b), "%s/R/samples.csv", testlib_tmpdir());
 	REQUIRE(symlink(a, b) == 0);
-	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 1);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
 	if (!err || !strstr(err, "R/samples.csv: a symbolic link"))
 		TL__FAIL("stderr: %s", err ? err : "");
 	CHECK(!out || !strstr(out, "secret"));
 	free(out);
 	free(err);
-	/* run.json as a link: not read (a warning), the samples still analyzed */
+	/* run.json as a link: bad input too, not read, nothing analyzed (exit 2) */
 	unlink(b);
 	ho_results_small();
 	ho_str("outside/run.json", HO_RUN);
@@ -476,8 +476,25 @@ LAB_TEST(input_links_not_followed)
 	snprintf(b, sizeof(b), "%s/R/run.json", testlib_tmpdir());
 	unlink(b);
 	REQUIRE(symlink(a, b) == 0);
-	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
 	if (!err || !strstr(err, "R/run.json: a symbolic link"))
+		TL__FAIL("stderr: %s", err ? err : "");
+	CHECK(!clitest_exists("R/summary.csv"));
+	free(out);
+	free(err);
+	/* samples.csv a directory or a FIFO: bad input, exit 2, without waiting for a writer */
+	unlink(b);
+	ho_results_small();
+	snprintf(b, sizeof(b), "%s/R/samples.csv", testlib_tmpdir());
+	REQUIRE(unlink(b) == 0 && mkfifo(b, 0600) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!err || !strstr(err, "R/samples.csv: not a regular file (a FIFO"))
+		TL__FAIL("stderr: %s", err ? err : "");
+	free(out);
+	free(err);
+	REQUIRE(unlink(b) == 0 && mkdir(b, 0700) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!err || !strstr(err, "R/samples.csv: not a regular file (a directory"))
 		TL__FAIL("stderr: %s", err ? err : "");
 	free(out);
 	free(err);

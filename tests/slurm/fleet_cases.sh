@@ -369,7 +369,7 @@ status_no_links)
 	mkdir "$tmp/g"
 	mv "$tmp/f/fleet.json" "$tmp/elsewhere/fleet.json"
 	ln -s "$tmp/elsewhere/fleet.json" "$tmp/g/fleet.json"
-	expect 1 "fleet.json: a symbolic link" "$lab" fleet status "$tmp/g"
+	expect 2 "fleet.json: a symbolic link" "$lab" fleet status "$tmp/g"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line: $(cat "$tmp/err")"
 	;;
 analyze_escapes)
