@@ -41,8 +41,10 @@ double lab_est_run_ns(const struct lab_est_plan *e)
 		 */
 		wu = e->warmup_ns > cal ? e->warmup_ns + 0.5 * sample : cal;
 	}
-	return LAB_EST_POINT_NS + (e->counters ? LAB_EST_COUNTERS_NS : 0) + e->k.setup_ns +
-	       lab_est_touch_ns(e) + wu + e->reps * (sample + LAB_EST_SAMPLE_NS);
+	double counters = e->counters ? LAB_EST_COUNTERS_NS * (e->nthreads ? e->nthreads : 1) : 0;
+
+	return LAB_EST_POINT_NS + counters + e->k.setup_ns + lab_est_touch_ns(e) + wu +
+	       e->reps * (sample + LAB_EST_SAMPLE_NS);
 }
 
 void lab_est_plan_of(const struct lab_point *pt, const struct lab_kernel *k, double clock_res_ns,
@@ -54,6 +56,7 @@ void lab_est_plan_of(const struct lab_point *pt, const struct lab_kernel *k, dou
 	e->floor_ns = 1000 * clock_res_ns;
 	e->reps = (double)pt->h.reps;
 	e->counters = pt->h.counters != LAB_CTR_OFF;
+	e->nthreads = pt->nthreads;
 	e->timed = k && (k->flags & LAB_KF_TIMED);
 	if (k && k->estimate)
 		k->estimate(pt->kparams, pt->nthreads, &e->k);

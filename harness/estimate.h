@@ -24,8 +24,10 @@
 #define LAB_EST_POINT_NS 5e6
 /* Once per lab run: the self-check (harness/selfcheck.h) and provenance, ns. */
 #define LAB_EST_SELFCHECK_NS 2e8
-/* Per run of a point with counters on: opening and closing the events, ns. */
-#define LAB_EST_COUNTERS_NS 5e7
+/* Per run of a point with counters on, per thread: opening, reading and closing its events, ns
+ * (software events on 2 threads cost 1-2 ms a run; 50 ms a run, the guess before, made ch29's
+ * estimate twice its run). */
+#define LAB_EST_COUNTERS_NS 1e6
 
 /* The declared plan of one run of a point: the inputs of the arithmetic. */
 struct lab_est_plan {
@@ -34,7 +36,8 @@ struct lab_est_plan {
 	double reps;
 	struct lab_kernel_est k;  /* what the kernel declares */
 	double touch_ns_per_byte; /* the price of k.touch_bytes; 0 = LAB_EST_TOUCH_NS_PER_BYTE */
-	int counters;             /* counters are on: LAB_EST_COUNTERS_NS per run */
+	int counters;             /* counters are on: LAB_EST_COUNTERS_NS per thread and run */
+	unsigned nthreads;        /* the team (0 counts as 1) */
 	int timed; /* LAB_KF_TIMED: no calibration, one warm-up sample, samples of min_time */
 };
 

@@ -159,6 +159,16 @@ static void tr_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 /* No view beyond the scaling series (its speedup is the lesson). */
 static const char *const tr_views[] = {NULL};
 
+/* The team first-touches its blocks of the three arrays at once; a pass streams them. */
+static void tr_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct tr_params *p = params;
+	double n = nthreads ? nthreads : 1, block = 3.0 * (double)p->size / (p->per_thread ? 1 : n);
+
+	est->touch_bytes = block;
+	est->iter_ns = block * LAB_EST_STREAM_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_omp_triad = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_triad",
@@ -174,6 +184,7 @@ const struct lab_kernel lab_kernel_omp_triad = {
     .check = tr_check,
 #ifdef _OPENMP
     .setup = tr_setup,
+    .estimate = tr_estimate,
     .thread_setup = tr_thread_setup,
     .run = tr_run,
     .verify = tr_verify,

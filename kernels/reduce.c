@@ -211,6 +211,16 @@ static void rd_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 /* The analyzer's view: ns per element per strategy and team vs threads (analyze/views/reduce.c). */
 static const char *const rd_views[] = {"reduce", NULL};
 
+/* The team first-touches its blocks of the array at once; a pass reads them. */
+static void rd_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct rd_params *p = params;
+	double block = 8.0 * (double)p->elems / (nthreads ? nthreads : 1);
+
+	est->touch_bytes = block;
+	est->iter_ns = block * LAB_EST_STREAM_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_reduce = {
     .abi = LAB_KERNEL_ABI,
     .name = "reduce",
@@ -226,6 +236,7 @@ const struct lab_kernel lab_kernel_reduce = {
     .check = rd_check,
 #ifdef _OPENMP
     .setup = rd_setup,
+    .estimate = rd_estimate,
     .thread_setup = rd_thread_setup,
     .run = rd_run,
     .verify = rd_verify,

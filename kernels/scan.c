@@ -220,6 +220,17 @@ static void sc_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 /* The analyzer's view: speedup vs size per method (analyze/views/scan.c). */
 static const char *const sc_views[] = {"scan", NULL};
 
+/* The team first-touches its blocks of the two arrays at once; a scan passes over them twice
+ * at most. */
+static void sc_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct sc_params *p = params;
+	double block = 2.0 * (double)p->size / (nthreads ? nthreads : 1);
+
+	est->touch_bytes = block;
+	est->iter_ns = 2 * block * LAB_EST_STREAM_NS_PER_BYTE;
+}
+
 const struct lab_kernel lab_kernel_scan = {
     .abi = LAB_KERNEL_ABI,
     .name = "scan",
@@ -235,6 +246,7 @@ const struct lab_kernel lab_kernel_scan = {
     .check = sc_check,
 #ifdef _OPENMP
     .setup = sc_setup,
+    .estimate = sc_estimate,
     .thread_setup = sc_thread_setup,
     .run = sc_run,
     .verify = sc_verify,

@@ -17,8 +17,10 @@ LAB_TEST(plain_point)
 	struct lab_est_plan e = {.warmup_ns = 10e6, .min_time_ns = 20e6, .reps = 10};
 
 	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + (10e6 + 44e6 + 0.4e6) + 10 * 22.2e6, 1);
-	e.counters = 1;
-	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 50e6 + (10e6 + 44e6 + 0.4e6) + 10 * 22.2e6, 1);
+	e.counters = 1; /* 1 ms per thread and run */
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 1e6 + (10e6 + 44e6 + 0.4e6) + 10 * 22.2e6, 1);
+	e.nthreads = 8;
+	CHECK_NEAR(lab_est_run_ns(&e), 5e6 + 8e6 + (10e6 + 44e6 + 0.4e6) + 10 * 22.2e6, 1);
 }
 
 /* A declared setup of 1 s and an iteration of 100 ms (over min_time): every sample lasts one
@@ -85,6 +87,7 @@ LAB_TEST(plan_of_asks_the_kernel)
 	CHECK_NEAR(e.k.setup_ns, 4e6, 0);
 	CHECK_NEAR(e.k.iter_ns, 3e7, 0);
 	CHECK_EQ_I64(e.counters, 0);
+	CHECK_EQ_U64(e.nthreads, 4);
 	CHECK_EQ_I64(e.timed, 1);
 	k.estimate = NULL;
 	lab_est_plan_of(&pt, &k, 20, &e);
