@@ -154,10 +154,6 @@ static void tr_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	(void)n;
 	tr_free(st);
 }
-#endif
-
-/* No view beyond the scaling series (its speedup is the lesson). */
-static const char *const tr_views[] = {NULL};
 
 /* The team first-touches its blocks of the three arrays at once; a pass streams them. */
 static void tr_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
@@ -168,6 +164,10 @@ static void tr_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->touch_bytes = block;
 	est->iter_ns = block * LAB_EST_STREAM_NS_PER_BYTE;
 }
+#endif
+
+/* No view beyond the scaling series (its speedup is the lesson). */
+static const char *const tr_views[] = {NULL};
 
 const struct lab_kernel lab_kernel_omp_triad = {
     .abi = LAB_KERNEL_ABI,

@@ -206,10 +206,6 @@ static void rd_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	free(st->slots);
 	free(st);
 }
-#endif
-
-/* The analyzer's view: ns per element per strategy and team vs threads (analyze/views/reduce.c). */
-static const char *const rd_views[] = {"reduce", NULL};
 
 /* The team first-touches its blocks of the array at once; a pass reads them. */
 static void rd_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
@@ -220,6 +216,10 @@ static void rd_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->touch_bytes = block;
 	est->iter_ns = block * LAB_EST_STREAM_NS_PER_BYTE;
 }
+#endif
+
+/* The analyzer's view: ns per element per strategy and team vs threads (analyze/views/reduce.c). */
+static const char *const rd_views[] = {"reduce", NULL};
 
 const struct lab_kernel lab_kernel_reduce = {
     .abi = LAB_KERNEL_ABI,

@@ -215,10 +215,6 @@ static void sc_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 	(void)n;
 	sc_free(st);
 }
-#endif
-
-/* The analyzer's view: speedup vs size per method (analyze/views/scan.c). */
-static const char *const sc_views[] = {"scan", NULL};
 
 /* The team first-touches its blocks of the two arrays at once; a scan passes over them twice
  * at most. */
@@ -230,6 +226,10 @@ static void sc_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->touch_bytes = block;
 	est->iter_ns = 2 * block * LAB_EST_STREAM_NS_PER_BYTE;
 }
+#endif
+
+/* The analyzer's view: speedup vs size per method (analyze/views/scan.c). */
+static const char *const sc_views[] = {"scan", NULL};
 
 const struct lab_kernel lab_kernel_scan = {
     .abi = LAB_KERNEL_ABI,
