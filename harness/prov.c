@@ -266,7 +266,8 @@ static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
 	free(pus);
 }
 
-/* The data cache levels hwloc knows (size in bytes, one instance's sharing PUs). */
+/* The data cache levels (size in bytes, one instance's sharing PUs): hwloc's, or a size
+ * measured or given here in place of the one it reports (reported_size, 0 when none). */
 static void prov_write_caches(const struct lab_topo *topo, struct lab_json *j)
 {
 	struct lab_cache_info c[5];
@@ -277,6 +278,9 @@ static void prov_write_caches(const struct lab_topo *topo, struct lab_json *j)
 		lab_json_obj_open(j, NULL);
 		lab_json_uint(j, "level", c[i].level);
 		lab_json_uint(j, "size", c[i].size);
+		lab_json_str(j, "size_from", c[i].size_from);
+		if (c[i].reported != c[i].size)
+			lab_json_uint(j, "reported_size", c[i].reported);
 		lab_json_uint(j, "linesize", c[i].linesize);
 		lab_json_uint(j, "pus_sharing", c[i].pus_sharing);
 		lab_json_obj_close(j);

@@ -18,7 +18,12 @@
  *                 "topology": { "source", "thissystem", "packages", "numa_nodes", "cores",
  *                               "pus", "cpus_allowed": [...],
  *                               "pus_detail": [ { "cpu", "package", "numa", "core",
- *                                                 "smt_rank" } ] },
+ *                                                 "smt_rank" } ],
+ *                               "caches": [ { "level", "size" (bytes of one instance, the
+ *                                 size cache-relative sizes used), "size_from": "hwloc" |
+ *                                 "measured" (a guest's report contradicted: cacheprobe.h) |
+ *                                 "given" (--cache), "reported_size" (hwloc's, 0 for none;
+ *                                 only where it differs), "linesize", "pus_sharing" } ] },
  *                 "clock": { "source", "resolution_ns", "read_cost_ns" },
  *                 "counters": { "available", "reason", "vendor", "family", "model",
  *                               "hypervisor", "pmus", "core_pmu", "perf_event_paranoid",

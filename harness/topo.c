@@ -24,6 +24,8 @@ struct lab_topo {
 	int *os_sorted;          /* OS indices of all PUs, ascending */
 	int max_os;              /* highest OS index */
 	int *os_to_pu;           /* OS index -> index in pus, -1 when absent; max_os + 1 entries */
+	unsigned long long cache_set[LAB_CACHE_LEVELS]; /* lab_topo_cache_set, 0 where not set */
+	bool cache_measured[LAB_CACHE_LEVELS];
 };
 
 /* The logical index of the first NUMA node whose cpuset covers pu, -1 if none. */
@@ -326,7 +328,39 @@ hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo)
 
 unsigned lab_topo_caches(const struct lab_topo *topo, struct lab_cache_info *c, unsigned max)
 {
-	return lab__topo_caches(topo->hw, c, max);
+	struct lab_cache_info hw[LAB_CACHE_LEVELS];
+	unsigned nhw = lab__topo_caches(topo->hw, hw, LAB_CACHE_LEVELS), n = 0, j = 0;
+
+	for (unsigned level = 1; level <= LAB_CACHE_LEVELS && n < max; level++) {
+		unsigned long long set = topo->cache_set[level - 1];
+		while (j < nhw && hw[j].level < level)
+			j++;
+		if (j < nhw && hw[j].level == level) {
+			c[n] = hw[j];
+			c[n].reported = hw[j].size;
+		} else if (set) {
+			c[n] = (struct lab_cache_info){.level = level};
+		} else {
+			continue;
+		}
+		c[n].size_from = "hwloc";
+		if (set) {
+			c[n].size = set;
+			c[n].size_from = topo->cache_measured[level - 1] ? "measured" : "given";
+		}
+		n++;
+	}
+	return n;
+}
+
+int lab_topo_cache_set(struct lab_topo *topo, unsigned level, unsigned long long bytes,
+                       bool measured)
+{
+	if (level < 1 || level > LAB_CACHE_LEVELS || !bytes)
+		return -LAB_EINVAL;
+	topo->cache_set[level - 1] = bytes;
+	topo->cache_measured[level - 1] = measured;
+	return 0;
 }
 
 const char *lab_topo_source(const struct lab_topo *topo)

@@ -91,18 +91,27 @@ const char *lab_topo_source(const struct lab_topo *topo);
  */
 unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsigned max);
 
-/* One data (or unified) cache level as hwloc reports it: size in bytes, line size, and how many
- * PUs share one instance (the first one). */
+/* One data (or unified) cache level: size in bytes, line size, and how many PUs share one
+ * instance (the first one), as hwloc reports them unless lab_topo_cache_set gave the size. */
 struct lab_cache_info {
 	unsigned level;
 	unsigned long long size;
+	unsigned long long reported; /* hwloc's size (0: none) when the size was set, else = size */
+	const char *size_from;       /* "hwloc", or lab_topo_cache_set's "measured" or "given" */
 	unsigned linesize;
 	unsigned pus_sharing;
 };
 
-/* The data cache levels L1..L5 that the topology records, ascending, at most max; returns how
- * many were written (0 when hwloc knows no caches, as for most synthetic topologies). */
+/* The data cache levels L1..L5 that the topology records or that were set, ascending, at most
+ * max; returns how many were written (0 when hwloc knows no caches, as for most synthetic
+ * topologies, and none was set). */
 unsigned lab_topo_caches(const struct lab_topo *topo, struct lab_cache_info *c, unsigned max);
+
+/* Uses bytes (> 0) as the size of one instance of cache level (1..LAB_CACHE_LEVELS) from now
+ * on, in place of what hwloc reports: a size measured here (measured) or given by the user (lab
+ * run --cache). Returns 0 or -LAB_EINVAL. */
+int lab_topo_cache_set(struct lab_topo *topo, unsigned level, unsigned long long bytes,
+                       bool measured);
 
 /*
  * Writes cpus as a list with ranges ("0-3,8,10-11"), "none" when n is 0; runs of consecutive

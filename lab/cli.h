@@ -57,6 +57,8 @@ struct lab_cli_args {
 	unsigned nsets;
 	const char *only[LAB_CLI_LIST_MAX];
 	unsigned nonly;
+	const char *caches[LAB_CLI_LIST_MAX]; /* --cache L3=32M | L3=reported */
+	unsigned ncaches;
 	const char *topology;
 	const char *out_dir;
 	const char *point; /* lab __run-point --point ID */
@@ -77,6 +79,14 @@ struct lab_cli_args {
 		    offsetof(struct lab_cli_args, nonly), "only experiment SEC (repeatable)"       \
 	}
 
+#define LAB_CLI_OPT_CACHE                                                                          \
+	{                                                                                          \
+		"--cache", NULL, LAB_OPT_LIST, "LN=SIZE", offsetof(struct lab_cli_args, caches),   \
+		    offsetof(struct lab_cli_args, ncaches),                                        \
+		    "size of cache level N for sizes like L3/2 (L3=32M), or\n"                     \
+		    "LN=reported: the machine's figure, unchecked (repeatable)"                    \
+	}
+
 /* argv[0] of this process, as the user typed it (for "next:" lines); "lab" until main sets it. */
 extern const char *lab_self;
 
@@ -85,7 +95,9 @@ struct lab_cli_setup {
 	struct lab_cfg cfg;
 	struct lab_topo *topo;
 	struct lab_plan *plan;
-	char stem[128]; /* the first config's name without directory and .ini; "quick" */
+	char stem[128];       /* the first config's name without directory and .ini; "quick" */
+	char cache_note[320]; /* why a reported cache size was replaced here; "" when none was */
+	char cache_arg[40];   /* the checked level for lab __run-point: "L3=23068672" */
 };
 
 /*
@@ -94,6 +106,13 @@ struct lab_cli_setup {
  * stderr. Returns LAB_EXIT_OK, LAB_EXIT_USAGE (bad config) or LAB_EXIT_FAILURE.
  */
 int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s);
+
+/*
+ * lab/cli_caches.c: applies --cache to s->topo (LAB_EXIT_USAGE, said on stderr, for one that
+ * does not parse) and, under a hypervisor, checks the last cache level the configs' sizes may
+ * name (s->cache_note, s->cache_arg). Called by lab_cli_prepare before the plan is built.
+ */
+int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s);
 
 /* Frees what lab_cli_prepare made. */
 void lab_cli_release(struct lab_cli_setup *s);

@@ -118,6 +118,10 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
 	}
+	if (lab_cli_caches(a, s) != LAB_EXIT_OK) {
+		lab_diag_free(&d);
+		return LAB_EXIT_USAGE;
+	}
 	rc = lab_plan_build(&s->plan, &s->cfg, lab_kernels, s->topo, a->only, a->nonly, &d, &err);
 	if (rc == 0 && syntax) {
 		lab_plan_free(s->plan);
@@ -329,6 +333,8 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 	}
 	printf("topology: %s%s\n", lab_topo_summary(s->topo),
 	       lab_topo_is_thissystem(s->topo) ? "" : " (planning only: nothing is bound)");
+	if (s->cache_note[0])
+		printf("caches: %s\n", s->cache_note);
 	for (unsigned e = 0; e < s->plan->nexp; e++) {
 		const struct lab_experiment *x = &s->plan->exp[e];
 		if (!x->npoints)

@@ -11,6 +11,7 @@ static const struct lab_opt plan_opts[] = {
      "xml:FILE (its PUs are the CPUs `max` and lists refer to)"},
     LAB_CLI_OPT_SET,
     LAB_CLI_OPT_ONLY,
+    LAB_CLI_OPT_CACHE,
     {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, json), 0,
      "one JSON document on stdout"},
     LAB_OPTS_END,
@@ -19,7 +20,7 @@ static const struct lab_opt plan_opts[] = {
 static const struct lab_cmd_opts plan_cmd = {
     .name = "plan",
     .synopsis = "CONFIG.ini [CONFIG.ini ...] [--topology SPEC] [--set SEC.KEY=VAL]...\n"
-                "                [--only SEC]... [--json]",
+                "                [--only SEC]... [--cache LN=SIZE]... [--json]",
     .about = "Validates the config and prints every point it expands to: the threads, the CPU of\n"
              "each thread (in thread order) and the parameters. Nothing runs and nothing binds.\n",
     .opts = plan_opts,

@@ -35,6 +35,7 @@ static const struct lab_opt run_opts[] = {
      "write the results here (a new or empty directory)"},
     LAB_CLI_OPT_SET,
     LAB_CLI_OPT_ONLY,
+    LAB_CLI_OPT_CACHE,
     {"--topology", NULL, LAB_OPT_VALUE, "SPEC", offsetof(struct lab_cli_args, topology), 0,
      "with --dry-run: plan for synthetic:\"...\" or xml:FILE"},
     {"--dry-run", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, dry_run), 0,
@@ -47,7 +48,7 @@ static const struct lab_opt run_opts[] = {
 static const struct lab_cmd_opts run_cmd = {
     .name = "run",
     .synopsis = "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
-                "               [--topology SPEC] [--dry-run] [--no-progress]",
+                "               [--cache LN=SIZE]... [--topology SPEC] [--dry-run] [--no-progress]",
     .about = "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
              "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
              "run.json (provenance, the plan, each point's status), samples.csv, threads.csv\n"
@@ -407,6 +408,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	}
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	struct lab_run_fresh fresh = {.a = a,
+	                              .cache_arg = s->cache_arg,
 	                              .plan = s->plan,
 	                              .origin_ns = runner.origin_ns,
 	                              .interrupted = &run_interrupted};
@@ -414,6 +416,8 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	runner.elsewhere_ctx = &fresh;
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
+	if (s->cache_note[0])
+		lab_opts_error("lab: caches: %s", s->cache_note);
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
 	lab_cli_estimate_text(s->plan, est, sizeof(est));
 	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);

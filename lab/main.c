@@ -22,11 +22,11 @@ struct lab_subcommand {
 static const struct lab_subcommand lab_subcommands[] = {
     {"run", lab_cmd_run,
      "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]... "
-     "[--topology SPEC] [--dry-run] [--no-progress]",
+     "[--cache LN=SIZE]... [--topology SPEC] [--dry-run] [--no-progress]",
      "run experiments (no config: the built-in quick set)"},
     {"plan", lab_cmd_plan,
      "CONFIG.ini [CONFIG.ini ...] [--topology SPEC] [--set SEC.KEY=VAL]... [--only SEC]... "
-     "[--json]",
+     "[--cache LN=SIZE]... [--json]",
      "print the expanded points and CPU lists; runs nothing"},
     {"topo", lab_cmd_topo, "[--topology SPEC] [--json]", "show the topology the lab sees"},
     {"counters", lab_cmd_counters, "[--json] [--record-fixture FILE [--events LIST]]",

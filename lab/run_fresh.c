@@ -128,10 +128,12 @@ static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt,
 	return 0;
 }
 
-/* The child's argument vector: __run-point --point ID, the parent's configs, --set, --only. */
-static const char **fresh_argv(const struct lab_cli_args *a, const char *id)
+/* The child's argument vector: __run-point --point ID, the parent's configs, --set, --only and
+ * --cache, and the cache level the parent checked (so the child plans the same sizes). */
+static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_arg, const char *id)
 {
-	size_t n = 0, max = 4 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly + 1;
+	size_t n = 0, max = 4 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly +
+	                    2 * ((size_t)a->ncaches + 1) + 1;
 	const char **v = calloc(max, sizeof(*v));
 
 	if (!v)
@@ -150,6 +152,14 @@ static const char **fresh_argv(const struct lab_cli_args *a, const char *id)
 		v[n++] = "--only";
 		v[n++] = a->only[i];
 	}
+	for (unsigned i = 0; i < a->ncaches; i++) {
+		v[n++] = "--cache";
+		v[n++] = a->caches[i];
+	}
+	if (cache_arg && cache_arg[0]) {
+		v[n++] = "--cache";
+		v[n++] = cache_arg;
+	}
 	return v;
 }
 
@@ -165,7 +175,7 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 	posix_spawn_file_actions_t fa;
 
 	snprintf(id, sizeof(id), "%u", pt->id);
-	if (!(argv = fresh_argv(f->a, id)))
+	if (!(argv = fresh_argv(f->a, f->cache_arg, id)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (pipe(fds)) {
 		free(argv);
@@ -215,7 +225,8 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 	return 0;
 }
 
-/* ---- the child: lab __run-point --point ID [CONFIG ...] [--set ...] [--only ...] ---- */
+/* ---- the child: lab __run-point --point ID [CONFIG ...] [--set ...] [--only ...] [--cache ...]
+ * ---- */
 
 static atomic_int fresh_interrupted;
 
@@ -230,12 +241,14 @@ static const struct lab_opt fresh_opts[] = {
      "the planned point to measure (its id in lab plan)"},
     LAB_CLI_OPT_SET,
     LAB_CLI_OPT_ONLY,
+    LAB_CLI_OPT_CACHE,
     LAB_OPTS_END,
 };
 
 static const struct lab_cmd_opts fresh_cmd = {
     .name = "__run-point",
-    .synopsis = "--point ID [CONFIG.ini ...] [--set SEC.KEY=VAL]... [--only SEC]...",
+    .synopsis = "--point ID [CONFIG.ini ...] [--set SEC.KEY=VAL]... [--only SEC]...\n"
+                "                     [--cache LN=SIZE]...",
     .about = "Internal to lab run (fresh_process = on): plans the configs, measures one run of\n"
              "point ID in this new process and writes its record to standard output, which\n"
              "must not be a terminal.\n",

@@ -11,7 +11,9 @@
 
 /* What the new processes are started with, and what their records are checked against. */
 struct lab_run_fresh {
-	const struct lab_cli_args *a; /* the configs, --set and --only: the child plans again */
+	const struct lab_cli_args
+	    *a;                /* the configs, --set, --only, --cache: the child plans again */
+	const char *cache_arg; /* the parent's checked cache level ("" none): lab_cli_caches */
 	const struct lab_plan *plan;
 	uint64_t origin_ns;            /* the runner's: thread times are moved to count from it */
 	const atomic_int *interrupted; /* lab run's Ctrl-C */

@@ -39,6 +39,8 @@ static int an_rl_compute(const struct lab_an_view *v, const struct lab_an_analys
 	    (s->p = calloc(d->npt + 1, sizeof(*s->p))) &&
 	    (s->pipes = calloc(d->npt + 1, sizeof(*s->pipes))))
 		rc = lab_an_rl_roofs(d, a->include_flagged, s);
+	if (rc == 0)
+		lab_an_rl_levels_note(d, s->levels, sizeof(s->levels));
 	if (rc || (!s->nc && !s->np)) {
 		an_rl_free(s);
 		return rc ? lab_err_set(err, LAB_ENOMEM, "out of memory") : 0;
@@ -212,6 +214,8 @@ static int an_rl_describe(const struct lab_an_view *v, const void *state, struct
 	    "of the median, none below 6 samples");
 	if (s->nc)
 		an_ceils_doc(doc, sec, s);
+	if (s->levels[0])
+		lab_doc_note(sec, "%s", s->levels);
 	else
 		lab_doc_note(
 		    sec, "no ceilings: this run has no bandwidth-bound kernel and no point with "

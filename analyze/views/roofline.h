@@ -56,6 +56,7 @@ struct lab_an_rl {
 	struct lab_an_rl_pt *p;
 	char (*pipes)[400]; /* FMA+add against FMA alone, one sentence each */
 	size_t nc, np, npipes;
+	char levels[400]; /* cache sizes measured or given in place of the reported ones; "" */
 };
 
 struct lab_an_view;
@@ -65,6 +66,9 @@ int lab_an_rl_applies(const struct lab_an_view *v, const struct lab_an_data *d,
 /* Fills the ceilings, the placed points and the FMA+add sentences of s (each array holds
  * d->npt) from the points of d the view applies to. Returns 0 or -LAB_ENOMEM. */
 int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s);
+/* The cache levels whose size run.json says was measured here or given (--cache) in place of
+ * the topology's, as one sentence into buf ("" when none was). */
+void lab_an_rl_levels_note(const struct lab_an_data *d, char *buf, size_t len);
 /* The rate work / cost of p (its samples as inc says) into v: work over the median and the mean
  * cost, and the median's distribution-free 95 % interval mapped through work / cost
  * (roofline_pipes.c). */

@@ -3,6 +3,7 @@
  * points, and each other point placed under its roofs (the rates and FMA+add against FMA alone:
  * roofline_pipes.c). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,36 @@ static int an_level(const struct lab_an_data *d, double size)
 			lvl = (int)l;
 	}
 	return lvl ? lvl : 6;
+}
+
+void lab_an_rl_levels_note(const struct lab_an_data *d, char *buf, size_t len)
+{
+	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
+	const struct lab_an_json *c = lab_an_json_get(lab_an_json_get(host, "topology"), "caches");
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; c && c->type == LAB_AN_JSON_ARR && i < c->n && used < len; i++) {
+		const char *from = lab_an_json_str(&c->items[i], "size_from");
+		double l = lab_an_json_num(&c->items[i], "level", 0);
+		double s = lab_an_json_num(&c->items[i], "size", 0);
+		double r = lab_an_json_num(&c->items[i], "reported_size", -1);
+		bool measured = from && !strcmp(from, "measured");
+
+		if (!from || (!measured && strcmp(from, "given")) || !(l >= 1 && l <= 5))
+			continue;
+		used +=
+		    (size_t)snprintf(buf + used, len - used, "%sL%.0f is %.1f MiB %s",
+		                     used ? "; " : "", l, s / 1048576.0,
+		                     measured ? "as measured (one thread's loads slowed past it)"
+		                              : "as given (--cache)");
+		if (used < len && r >= 0 && r < 1e18)
+			used += (size_t)snprintf(buf + used, len - used,
+			                         ", where the topology reports %.1f MiB",
+			                         r / 1048576.0);
+	}
+	if (used && used < len)
+		snprintf(buf + used, len - used, ": the ceilings are named by these sizes");
 }
 
 /* Param key (else alt) of p into buf ("" when it has neither); returns buf. */

@@ -315,3 +315,34 @@ LAB_TEST(real_run_simd_speedup)
 	free(out);
 	free(err);
 }
+
+/* run.json's L3 measured here (lab run checked a guest's reported size) and L2 with a
+ * size_from of no known kind: the roofline says which sizes name its ceilings, in its own
+ * words (nothing of the file's text), and only for the kinds it knows. */
+LAB_TEST(measured_cache_size_noted)
+{
+	char *run, *out = NULL, *err = NULL, path[2048];
+	const char *l3 = "\"size\": 33554432,", *l2 = "\"size\": 1048576,";
+	FILE *f;
+
+	clitest_copy(FX);
+	REQUIRE((run = clitest_read(FX "/run.json")));
+	char *at3 = strstr(run, l3), *at2 = strstr(run, l2);
+	REQUIRE(at3 && at2 && at2 < at3);
+	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f, "%.*s\"size\": 1048576, \"size_from\": \"guessed\",%.*s", (int)(at2 - run), run,
+	        (int)(at3 - at2 - strlen(l2)), at2 + strlen(l2));
+	fprintf(f,
+	        "\"size\": 16777216, \"size_from\": \"measured\", \"reported_size\": 532676608,%s",
+	        at3 + strlen(l3));
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	CHECK(out && strstr(out, "note: L3 is 16.0 MiB as measured (one thread's loads slowed past "
+	                         "it), where the topology reports 508.0 MiB: the ceilings are "
+	                         "named by these sizes"));
+	CHECK(out && !strstr(out, "L2 is") && !strstr(out, "guessed"));
+	free(run);
+	free(out);
+	free(err);
+}

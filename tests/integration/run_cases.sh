@@ -152,6 +152,57 @@ plan_cache_sizes)
 	test "$rc" = 2
 	grep -q "c.ini:4: \[s\] size = L1/2, L2/2, L3/2, L3\*4: 'L1/2': this topology reports no L1 cache" "$tmp/err"
 	;;
+cache_sizes_given_and_checked)
+	# --cache LK=SIZE replaces a level's size for sizes like L3/2 (also where the topology has
+	# none), LK=reported keeps the topology's; anything else is one line and exit 2.
+	printf '[s]\nkernel = stream\nthreads = 1\nsize = L2/2, L3/2\n' >"$tmp/c.ini"
+	syn='synthetic:pack:1 l3:1(size=33554432) l2:2(size=1048576) l1d:1(size=32768) core:1 pu:1'
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=8M >"$tmp/out"
+	grep -q 'size=512K;' "$tmp/out"
+	grep -q 'size=4M;' "$tmp/out"
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=reported --cache l2=2M >"$tmp/out"
+	grep -q 'size=1M;' "$tmp/out"
+	grep -q 'size=16M;' "$tmp/out"
+	"$lab" plan "$tmp/c.ini" --topology 'synthetic:pack:1 core:2 pu:1' --cache L2=256K \
+		--cache L3=16M >"$tmp/out"
+	grep -q 'size=128K;' "$tmp/out"
+	grep -q 'size=8M;' "$tmp/out"
+	for bad in L9=1M L3=0 L3 3=1M L3=12Q L3=; do
+		rc=0
+		"$lab" plan "$tmp/c.ini" --topology "$syn" --cache "$bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		test "$rc" = 2
+		test "$(wc -l <"$tmp/err")" = 1
+		grep -q -- "--cache $bad: allowed: L1..L5=SIZE" "$tmp/err"
+	done
+	# This machine: a given size is recorded beside the one hwloc reports; run again with
+	# fresh_process = on, the runs' processes plan the sizes lab run planned (a guest's last
+	# level, when checked, is handed to them), and run.json says where each size came from.
+	printf '[global]\nreps = 2\nwarmup = 1ms\nmin_time = 1ms\nruns = 2\nretry_flagged = 0\n\n[s]\nkernel = stream\nthreads = 1\nop = load\nsize = L1/2, L3/64\n' >"$tmp/r.ini"
+	if "$lab" plan "$tmp/r.ini" >/dev/null 2>&1; then
+		"$lab" run "$tmp/r.ini" --cache L3=8M -o "$tmp/given" --no-progress >/dev/null 2>&1
+		"$lab" run "$tmp/r.ini" --set global.fresh_process=on -o "$tmp/fresh" --no-progress \
+			>/dev/null 2>"$tmp/err"
+		python3 - "$tmp/given/run.json" "$tmp/fresh/run.json" "$tmp/err" <<'PY'
+import json, sys
+given, fresh = (json.load(open(p)) for p in sys.argv[1:3])
+err = open(sys.argv[3]).read()
+l3 = {c["level"]: c for c in given["host"]["topology"]["caches"]}[3]
+assert l3["size"] == 8 << 20 and l3["size_from"] == "given", l3
+hw = {c["level"]: c for c in fresh["host"]["topology"]["caches"]}
+assert l3.get("reported_size", l3["size"]) == hw[3].get("reported_size", hw[3]["size"]), (l3, hw)
+sizes = [p["params"]["size"] for p in fresh["experiments"][0]["points"]]
+assert all(p["status"] == "ok" and len(p["processes"]) == 2
+           for p in fresh["experiments"][0]["points"]), fresh["experiments"][0]["points"]
+c = hw[3]
+if c["size_from"] == "measured":  # a guest whose reported L3 its loads contradict
+    assert c["size"] < c["reported_size"] / 2 and c["size"] >= 4 * hw[2]["size"], c
+    assert "caches: L3: the hypervisor" in err, err
+else:
+    assert c["size_from"] == "hwloc" and "reported_size" not in c, c
+    assert "caches:" not in err, err
+PY
+	fi
+	;;
 plan_xml)
 	"$lab" plan configs/quick.ini --only noop --set noop.threads=1..max:x2 --set noop.placement=cores \
 		--topology xml:configs/topologies/2s8c2t-intel.xml >"$tmp/out"

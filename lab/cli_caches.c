@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The cache sizes a plan's cache-relative sizes (size = L3/2) come from: hwloc's, a --cache
+ * LEVEL=SIZE the user gave, or, under a hypervisor, the last level measured when its reported
+ * size is one the loads contradict (harness/cacheprobe.h). Shared by lab run, lab plan and
+ * lab __run-point, which is handed the parent's sizes so that it plans the same points.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cacheprobe.h"
+#include "harness/cpufeat.h"
+#include "harness/param.h"
+#include "lab/cli.h"
+
+/* "L3=32M" or "L3=reported" into *level and *bytes (0 for reported); 0 or -1. */
+static int cache_arg_parse(const char *arg, unsigned *level, uint64_t *bytes)
+{
+	struct lab_err err = {0};
+
+	if ((arg[0] != 'L' && arg[0] != 'l') || arg[1] < '1' || arg[1] > '0' + LAB_CACHE_LEVELS ||
+	    arg[2] != '=')
+		return -1;
+	*level = (unsigned)(arg[1] - '0');
+	*bytes = 0;
+	if (!strcmp(arg + 3, "reported"))
+		return 0;
+	return lab_parse_size(arg + 3, bytes, &err) == 0 && *bytes > 0 ? 0 : -1;
+}
+
+/* Whether a value of the configs or of --set names a cache-relative size: an L1..L5 that does
+ * not continue a word and is not followed by a letter or digit ("L3*4", "size=L1/2"). */
+static bool cache_named_in(const char *v)
+{
+	for (const char *c = v; *c; c++)
+		if ((*c == 'L' || *c == 'l') && c[1] >= '1' && c[1] <= '0' + LAB_CACHE_LEVELS &&
+		    (c == v || !(isalnum((unsigned char)c[-1]) || c[-1] == '_')) &&
+		    !isalnum((unsigned char)c[2]) && c[2] != '_')
+			return true;
+	return false;
+}
+
+static bool cache_named(const struct lab_cfg *cfg)
+{
+	for (unsigned i = 0; i < cfg->nsec; i++)
+		for (unsigned k = 0; k < cfg->sec[i].nkv; k++)
+			if (cache_named_in(cfg->sec[i].kv[k].value))
+				return true;
+	for (unsigned i = 0; i < cfg->nset; i++)
+		if (cache_named_in(cfg->set[i].value))
+			return true;
+	return false;
+}
+
+/* "508 MB" style: whole MiB or KiB where exact, else MB with one decimal. */
+static void cache_bytes_text(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1u << 20) && b % (1u << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	else if (b % 1024 == 0 && b < (1u << 20))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%.1f MB", (double)b / 1e6);
+}
+
+/*
+ * Under a hypervisor, the last level hwloc reports is checked by a bandwidth sweep when the
+ * configs name a cache-relative size and the user gave the level no --cache. A report the loads
+ * contradict is replaced by the largest working set measured at the level's speed (in whole
+ * MiB); either way the level's size goes to s->cache_arg for lab __run-point.
+ */
+static void cache_check_last(struct lab_cli_setup *s, const bool *given)
+{
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
+	char hv[32], rep[32], fit[32];
+	struct lab_err err = {0};
+
+	if (n < 2 || given[c[n - 1].level - 1] || !lab_topo_is_thissystem(s->topo) ||
+	    !cache_named(&s->cfg))
+		return;
+	lab_cpu_hypervisor(hv, sizeof(hv));
+	if (!hv[0])
+		return;
+	struct lab_cache_probe p = {.reported = c[n - 1].size, .below = c[n - 2].size};
+	unsigned level = c[n - 1].level;
+	if (lab_cache_probe_run(&p, &err) || !p.sizes)
+		return;
+	cache_bytes_text(p.reported, rep, sizeof(rep));
+	if (!lab_cache_probe_contradicts(&p)) {
+		snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", level);
+		return;
+	}
+	uint64_t fits = p.fits >> 20 << 20;
+	if (fits < p.below * 2) /* under 1 MiB of rounding: keep it above the level below */
+		fits = p.fits;
+	lab_topo_cache_set(s->topo, level, fits, true);
+	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=%llu", level, (unsigned long long)fits);
+	cache_bytes_text(fits, fit, sizeof(fit));
+	snprintf(s->cache_note, sizeof(s->cache_note),
+	         "L%u: the hypervisor (%s) reports %s, but one thread's loads slow from %.0f to "
+	         "%.0f GB/s past %s: sizes relative to L%u use %s here (--cache L%u=reported "
+	         "keeps the report)",
+	         level, hv, rep, p.inside_gbs, p.past_gbs, fit, level, fit, level);
+}
+
+int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s)
+{
+	bool given[LAB_CACHE_LEVELS] = {false};
+
+	for (unsigned i = 0; i < a->ncaches; i++) {
+		unsigned level;
+		uint64_t bytes;
+		if (cache_arg_parse(a->caches[i], &level, &bytes)) {
+			lab_opts_error(
+			    "lab: --cache %s: allowed: L1..L%d=SIZE in bytes with K, M or G "
+			    "(e.g. L3=32M), or L1..L%d=reported",
+			    a->caches[i], LAB_CACHE_LEVELS, LAB_CACHE_LEVELS);
+			return LAB_EXIT_USAGE;
+		}
+		given[level - 1] = true;
+		if (bytes && !lab_topo_is_standin(s->topo))
+			lab_topo_cache_set(s->topo, level, bytes, false);
+	}
+	if (!lab_topo_is_standin(s->topo))
+		cache_check_last(s, given);
+	return LAB_EXIT_OK;
+}
