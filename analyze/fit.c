@@ -218,10 +218,14 @@ static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 		fit->lo[i] = fit->x[i] - t * fit->se[i];
 		fit->hi[i] = fit->x[i] + t * fit->se[i];
 	}
-	/* A serial fraction lies in [0, 1]: its interval must too (logit-transformed). */
-	if (an_model_has_fraction(fit->model))
+	/* A serial fraction lies in [0, 1]: its interval must too (logit-transformed). An
+	 * estimate outside [0, 1] is a series the model does not describe (faster than linear,
+	 * or slower with more threads): it gets no interval, not one that misses it. */
+	if (an_model_has_fraction(fit->model) && fit->x[1] >= 0 && fit->x[1] <= 1)
 		lab_an_ci_logit(fit->x[1], fit->se[1], fit->dof, 0.95, 0, 1, &fit->lo[1],
 		                &fit->hi[1]);
+	else if (an_model_has_fraction(fit->model))
+		fit->lo[1] = fit->hi[1] = NAN;
 	/* chi2 of an exact fit is 0: clamp the log so the criteria stay finite. */
 	fit->aicc = n * log(fmax(fit->chi2, 1e-300) / n) + 2 * k;
 	fit->aicc += n - k - 1 > 0 ? 2 * k * (k + 1) / (n - k - 1) : INFINITY;

@@ -24,7 +24,10 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 
 	lab_doc_note(sec, "fit: %s",
 	             lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
-	if (a->ok)
+	if (a->ok && isnan(a->lo[1]))
+		lab_doc_note(sec, "Amdahl   f = %.4g, outside [0, 1]: no interval  (%s)", a->x[1],
+		             lab_an_amdahl_bound_text(s, text, sizeof(text)));
+	else if (a->ok)
 		lab_doc_note(sec, "Amdahl   f = %.4g [%.4g, %.4g]  (%s)", a->x[1], a->lo[1],
 		             a->hi[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	else
@@ -44,7 +47,10 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 	else
 		lab_doc_note(sec, "USL      no fit: %s", u->reason);
 	an_series_lof(sec, "USL", u);
-	if (s->weak && g->ok)
+	if (s->weak && g->ok && isnan(g->lo[1]))
+		lab_doc_note(sec, "Gustafson s = %.4g, outside [0, 1]: no interval (the model does "
+		             "not describe this series)", g->x[1]);
+	else if (s->weak && g->ok)
 		lab_doc_note(sec, "Gustafson s = %.4g [%.4g, %.4g]", g->x[1], g->lo[1], g->hi[1]);
 	else if (s->weak)
 		lab_doc_note(sec, "Gustafson no fit: %s", g->reason);
