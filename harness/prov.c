@@ -266,9 +266,7 @@ static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
 	free(pus);
 }
 
-/* The data cache levels (size in bytes, one instance's sharing PUs): hwloc's, or a size
- * measured or given here in place of the one it reports (reported_size, 0 when none). */
-static void prov_write_caches(const struct lab_topo *topo, struct lab_json *j)
+void lab_prov_write_caches(struct lab_json *j, const struct lab_topo *topo)
 {
 	struct lab_cache_info c[5];
 	unsigned n = lab_topo_caches(topo, c, 5);
@@ -351,7 +349,7 @@ void lab_prov_write_host(const struct lab_prov *p, const struct lab_topo *topo, 
 		lab_json_int(j, NULL, cpus[i]);
 	lab_json_arr_close(j);
 	prov_write_pus(topo, j);
-	prov_write_caches(topo, j);
+	lab_prov_write_caches(j, topo);
 	lab_prov_write_distances(j, topo);
 	lab_prov_write_numa_memory(j, topo);
 	lab_json_obj_close(j);

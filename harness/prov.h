@@ -56,6 +56,9 @@ void lab_prov_write_distances(struct lab_json *j, const struct lab_topo *topo);
 
 /* Writes "numa_memory": [{"node": 0, "os_index": 0, "local_memory_bytes": N}, ...]. */
 void lab_prov_write_numa_memory(struct lab_json *j, const struct lab_topo *topo);
+/* "caches": the data cache levels (size in bytes, one instance's sharing PUs): hwloc's, or a
+ * size measured or given here in place of the one it reports (size_from, reported_size). */
+void lab_prov_write_caches(struct lab_json *j, const struct lab_topo *topo);
 
 /*
  * Writes "cpu_features": {"detected": [...], "masked": [...], "usable": [...]} (names as

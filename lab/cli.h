@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "harness/cacheprobe.h"
 #include "harness/config.h"
 #include "harness/plan.h"
 #include "harness/topo.h"
@@ -113,6 +114,27 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s);
  * name (s->cache_note, s->cache_arg). Called by lab_cli_prepare before the plan is built.
  */
 int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s);
+
+/*
+ * The last cache level of this system under a hypervisor, checked by loads (harness/
+ * cacheprobe.h): whether its reported size holds, and the size plans use where it does not:
+ * the power of two at or below the largest working set that loaded at the level's speed (the
+ * sweep's answer moves with the neighbours' share of a shared cache, 16 to 27 MiB on the EPYC
+ * guest; the power of two much less, so runs on one machine plan the same sizes).
+ */
+struct lab_cli_llc {
+	unsigned level;
+	struct lab_cache_probe p;
+	uint64_t use; /* bytes plans use: the report, unless the loads contradict it */
+	char hv[32];  /* the hypervisor's name */
+};
+/* False (nothing measured) on bare metal, for a topology not this system's or with fewer than
+ * two cache levels; else true with *out filled (p.sizes 0 when the sweep could not run). */
+bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out);
+/* Bytes as "508 MiB", "19.5 MiB", "48 KiB". */
+void lab_cli_bytes_text(uint64_t b, char *buf, size_t len);
+/* One line on what the check found: "L3: the hypervisor (KVM) reports 508 MiB, but ...". */
+void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len);
 
 /* Frees what lab_cli_prepare made. */
 void lab_cli_release(struct lab_cli_setup *s);

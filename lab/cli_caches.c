@@ -53,8 +53,7 @@ static bool cache_named(const struct lab_cfg *cfg)
 	return false;
 }
 
-/* "508 MiB", "19.5 MiB", "48 KiB". */
-static void cache_bytes_text(uint64_t b, char *buf, size_t len)
+void lab_cli_bytes_text(uint64_t b, char *buf, size_t len)
 {
 	if (b >= (1u << 20) && b % (1u << 20) == 0)
 		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
@@ -64,47 +63,79 @@ static void cache_bytes_text(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
+bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out)
+{
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
+	struct lab_err err = {0};
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2 || !lab_topo_is_thissystem(topo))
+		return false;
+	lab_cpu_hypervisor(out->hv, sizeof(out->hv));
+	if (!out->hv[0])
+		return false;
+	out->level = c[n - 1].level;
+	out->p = (struct lab_cache_probe){.reported = c[n - 1].size, .below = c[n - 2].size};
+	out->use = c[n - 1].size;
+	if (lab_cache_probe_run(&out->p, &err) || !lab_cache_probe_contradicts(&out->p))
+		return true;
+	out->use = 1;
+	while (out->use <= out->p.fits / 2)
+		out->use *= 2;
+	return true;
+}
+
+void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
+{
+	char rep[32], past[32], use[32];
+
+	lab_cli_bytes_text(c->p.reported, rep, sizeof(rep));
+	lab_cli_bytes_text(c->p.fits, past, sizeof(past));
+	lab_cli_bytes_text(c->use, use, sizeof(use));
+	if (!c->p.sizes)
+		snprintf(buf, len,
+		         "L%u: the hypervisor (%s) reports %s; not checked (no room for a "
+		         "plateau above L%u, or no memory for the sweep)",
+		         c->level, c->hv, rep, c->level - 1);
+	else if (!lab_cache_probe_contradicts(&c->p))
+		snprintf(buf, len,
+		         "L%u: the hypervisor (%s) reports %s; one thread's loads keep "
+		         "the level's speed (%.0f GB/s) as far as checked (%u working sets up to "
+		         "half of it)",
+		         c->level, c->hv, rep, c->p.inside_gbs, c->p.sizes);
+	else
+		snprintf(buf, len,
+		         "L%u: the hypervisor (%s) reports %s, but one thread's loads "
+		         "slow from %.0f to %.0f GB/s past %s: sizes relative to L%u use %s here "
+		         "(--cache L%u=reported keeps the report)",
+		         c->level, c->hv, rep, c->p.inside_gbs, c->p.past_gbs, past, c->level, use,
+		         c->level);
+}
+
 /*
- * Under a hypervisor, the last level hwloc reports is checked by a bandwidth sweep when the
- * configs name a cache-relative size and the user gave the level no --cache. A report the loads
- * contradict is replaced by the power of two at or below the largest working set measured at
- * the level's speed: the sweep's answer moves with the neighbours' share of a shared cache (16
- * to 32 MiB on the EPYC guest), the power of two much less, so runs on one machine plan the
- * same sizes and compare point by point. Either way the level's size goes to s->cache_arg for
- * lab __run-point, which must not sweep again.
+ * Under a hypervisor, the last level hwloc reports is checked (lab_cli_llc_check) when the
+ * configs name a cache-relative size and the user gave the level no --cache; a contradicted
+ * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
+ * which must not sweep again.
  */
 static void cache_check_last(struct lab_cli_setup *s, const bool *given)
 {
 	struct lab_cache_info c[LAB_CACHE_LEVELS];
 	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
-	char hv[32], rep[32], past[32], use[32];
-	struct lab_err err = {0};
+	struct lab_cli_llc llc;
 
-	if (n < 2 || given[c[n - 1].level - 1] || !lab_topo_is_thissystem(s->topo) ||
-	    !cache_named(&s->cfg))
+	if (n < 2 || given[c[n - 1].level - 1] || !cache_named(&s->cfg) ||
+	    !lab_cli_llc_check(s->topo, &llc))
 		return;
-	lab_cpu_hypervisor(hv, sizeof(hv));
-	if (!hv[0])
+	if (!lab_cache_probe_contradicts(&llc.p)) {
+		snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", llc.level);
 		return;
-	struct lab_cache_probe p = {.reported = c[n - 1].size, .below = c[n - 2].size};
-	unsigned level = c[n - 1].level;
-	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", level);
-	if (lab_cache_probe_run(&p, &err) || !lab_cache_probe_contradicts(&p))
-		return;
-	uint64_t use_bytes = 1;
-	while (use_bytes <= p.fits / 2)
-		use_bytes *= 2;
-	lab_topo_cache_set(s->topo, level, use_bytes, true);
-	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=%llu", level,
-	         (unsigned long long)use_bytes);
-	cache_bytes_text(p.reported, rep, sizeof(rep));
-	cache_bytes_text(p.fits, past, sizeof(past));
-	cache_bytes_text(use_bytes, use, sizeof(use));
-	snprintf(s->cache_note, sizeof(s->cache_note),
-	         "L%u: the hypervisor (%s) reports %s, but one thread's loads slow from %.0f to "
-	         "%.0f GB/s past %s: sizes relative to L%u use %s here (--cache L%u=reported "
-	         "keeps the report)",
-	         level, hv, rep, p.inside_gbs, p.past_gbs, past, level, use, level);
+	}
+	lab_topo_cache_set(s->topo, llc.level, llc.use, true);
+	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=%llu", llc.level,
+	         (unsigned long long)llc.use);
+	lab_cli_llc_text(&llc, s->cache_note, sizeof(s->cache_note));
 }
 
 int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab topo: the topology the lab sees, and the CPUs this process may use. */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,9 +99,34 @@ static void topo_print_domains(const struct lab_topo_domains *doms)
 	}
 }
 
+/* "caches (one instance each, as hwloc reports them): L1 48 KiB, L2 1 MiB, L3 508 MiB", and
+ * under a hypervisor what one thread's loads say of the last level. */
+static void topo_print_caches(const struct lab_topo *topo, const struct lab_cli_llc *llc)
+{
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
+	char line[400], size[32];
+
+	if (!n) {
+		printf("caches: none recorded (sizes like L2/2 need --cache L2=SIZE)\n");
+		return;
+	}
+	printf("caches (one instance each, as hwloc reports them):");
+	for (unsigned i = 0; i < n; i++) {
+		lab_cli_bytes_text(c[i].size, size, sizeof(size));
+		printf("%s L%u %s", i ? "," : "", c[i].level, size);
+	}
+	printf("\n");
+	if (llc->level) {
+		lab_cli_llc_text(llc, line, sizeof(line));
+		printf("  checked: %s\n", line);
+	}
+}
+
 static void topo_print_human(const struct lab_topo *topo, const struct lab_env *env,
                              const struct lab_pu_info *pus, unsigned npus, const int *allowed,
-                             unsigned nallowed, const struct lab_topo_domains *doms)
+                             unsigned nallowed, const struct lab_topo_domains *doms,
+                             const struct lab_cli_llc *llc)
 {
 	char list[4096];
 	unsigned i = 0;
@@ -133,6 +159,7 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		lab_cpu_format(env->cpu_features_masked, list, sizeof(list));
 		printf("hidden by %s: %s\n", LAB_CPU_MASK_ENV, list);
 	}
+	topo_print_caches(topo, llc);
 	topo_print_numa_memory(topo);
 	topo_print_distances(topo);
 	if (lab_topo_is_thissystem(topo))
@@ -176,9 +203,31 @@ static void topo_json_domains(struct lab_json *j, const struct lab_topo_domains 
 	lab_json_arr_close(j);
 }
 
+/* "cache_check": what one thread's loads say of the last level under a hypervisor (null
+ * when nothing was measured: bare metal, another machine's topology). */
+static void topo_json_llc(struct lab_json *j, const struct lab_cli_llc *llc)
+{
+	if (!llc->level) {
+		lab_json_null(j, "cache_check");
+		return;
+	}
+	lab_json_obj_open(j, "cache_check");
+	lab_json_uint(j, "level", llc->level);
+	lab_json_str(j, "hypervisor", llc->hv);
+	lab_json_uint(j, "reported_size", llc->p.reported);
+	lab_json_uint(j, "sets_measured", llc->p.sizes);
+	lab_json_num(j, "plateau_gbs", llc->p.sizes ? llc->p.inside_gbs : NAN);
+	lab_json_num(j, "past_gbs", llc->p.fits ? llc->p.past_gbs : NAN);
+	lab_json_num(j, "fits", llc->p.fits ? (double)llc->p.fits : NAN);
+	lab_json_bool(j, "contradicted", lab_cache_probe_contradicts(&llc->p));
+	lab_json_uint(j, "size_plans_use", llc->use);
+	lab_json_obj_close(j);
+}
+
 static int topo_print_json(const struct lab_topo *topo, const struct lab_env *env,
                            const struct lab_pu_info *pus, unsigned npus, const int *allowed,
-                           unsigned nallowed, const struct lab_topo_domains *doms)
+                           unsigned nallowed, const struct lab_topo_domains *doms,
+                           const struct lab_cli_llc *llc)
 {
 	struct lab_json j;
 
@@ -216,6 +265,8 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 	topo_json_domains(&j, doms);
 	lab_prov_write_distances(&j, topo);
 	lab_prov_write_numa_memory(&j, topo);
+	lab_prov_write_caches(&j, topo);
+	topo_json_llc(&j, llc);
 	lab_json_obj_close(&j);
 	return lab_json_end(&j);
 }
@@ -263,11 +314,13 @@ int lab_cmd_topo(int argc, char **argv)
 	}
 	lab_topo_pus(topo, pus, npus);
 	nallowed = lab_topo_cpus_allowed(topo, allowed, nallowed);
+	struct lab_cli_llc llc;
+	lab_cli_llc_check(topo, &llc);
 	if (json) {
-		if (topo_print_json(topo, &env, pus, npus, allowed, nallowed, doms) < 0)
+		if (topo_print_json(topo, &env, pus, npus, allowed, nallowed, doms, &llc) < 0)
 			rc = LAB_EXIT_FAILURE;
 	} else {
-		topo_print_human(topo, &env, pus, npus, allowed, nallowed, doms);
+		topo_print_human(topo, &env, pus, npus, allowed, nallowed, doms, &llc);
 	}
 out:
 	lab_topo_domains_free(doms);

@@ -174,6 +174,27 @@ cache_sizes_given_and_checked)
 		test "$(wc -l <"$tmp/err")" = 1
 		grep -q -- "--cache $bad: allowed: L1..L5=SIZE" "$tmp/err"
 	done
+	# lab topo shows the sizes, and, on this machine under a hypervisor, what loads say of the
+	# last level; another machine's topology is never measured.
+	"$lab" topo --topology "$syn" --json >"$tmp/t.json"
+	"$lab" topo --json >"$tmp/t2.json"
+	"$lab" topo >"$tmp/t.txt"
+	python3 - "$tmp/t.json" "$tmp/t2.json" "$tmp/t.txt" <<'PY'
+import json, sys
+syn, here = (json.load(open(p)) for p in sys.argv[1:3])
+txt = open(sys.argv[3]).read()
+assert [(c["level"], c["size"]) for c in syn["caches"]] == [(1, 32 << 10), (2, 1 << 20), (3, 32 << 20)], syn
+assert syn["cache_check"] is None, syn["cache_check"]
+c = here["cache_check"]
+if c is not None:
+    last = here["caches"][-1]
+    assert c["level"] == last["level"] and c["reported_size"] == last["size"], (c, last)
+    assert c["contradicted"] == (c["size_plans_use"] < c["reported_size"] / 2), c
+    assert c["size_plans_use"] <= c["reported_size"] and c["sets_measured"] >= 0, c
+    assert "  checked: L%d: the hypervisor (%s) reports" % (c["level"], c["hypervisor"]) in txt
+else:
+    assert "checked:" not in txt, txt
+PY
 	# This machine: a given size is recorded beside the one hwloc reports; run again with
 	# fresh_process = on, the runs' processes plan the sizes lab run planned (a guest's last
 	# level, when checked, is handed to them), and run.json says where each size came from.
