@@ -91,9 +91,20 @@ static int results_lock(int dfd, const char *dir, struct lab_err *err)
 		                   "%s is taken by another lab run (%s/%s exists; remove it if no "
 		                   "run is writing there)",
 		                   dir, dir, LAB_RESULTS_LOCK);
-	if (fd < 0)
-		return lab_err_set(err, LAB_EIO, "create %s/%s: %s", dir, LAB_RESULTS_LOCK,
-		                   strerror(errno));
+	if (fd < 0) { /* a directory with things in it is that, whatever refused the lock */
+		int e = errno;
+		if (results_entries(dfd) > 0)
+			return lab_err_set(
+			    err, LAB_EINVAL,
+			    "%s exists and is not empty (choose a new directory with "
+			    "-o)",
+			    dir);
+		return results_errno_usage(e)
+		           ? lab_err_set(err, LAB_EINVAL, "create %s/%s: %s (%s)", dir,
+		                         LAB_RESULTS_LOCK, strerror(e), RESULTS_ALLOWED)
+		           : lab_err_set(err, LAB_EIO, "create %s/%s: %s", dir, LAB_RESULTS_LOCK,
+		                         strerror(e));
+	}
 	errno = 0;
 	if (write(fd, pid, (size_t)n) != n) {
 		int e = errno ? errno : ENOSPC;
