@@ -198,21 +198,27 @@ static int opts_store(const struct lab_cmd_opts *c, const struct lab_opt *o, int
 int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *args,
                    size_t args_size)
 {
+	bool options = true; /* until "--": after it a config may be named "-x.ini" */
+
 	memset(args, 0, args_size);
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *v = NULL;
 		const struct lab_opt *o = c->opts;
 		int rc;
 
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+		if (options && !strcmp(arg, "--")) {
+			options = false;
+			continue;
+		}
+		if (options && (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
 			lab_opts_usage(c, stdout);
 			return LAB_OPTS_HELP;
 		}
-		while (o->name && !opts_match(o, arg, &v))
+		while (options && o->name && !opts_match(o, arg, &v))
 			o++;
-		if (o->name)
+		if (options && o->name)
 			rc = opts_store(c, o, argc, argv, &i, v, args);
-		else if (arg[0] == '-' && arg[1]) {
+		else if (options && arg[0] == '-' && arg[1]) {
 			lab_opts_error("lab %s: unknown option '%s' (see lab %s --help)", c->name,
 			               arg, c->name);
 			rc = 2;

@@ -128,11 +128,12 @@ static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt,
 	return 0;
 }
 
-/* The child's argument vector: __run-point --point ID, the parent's configs, --set, --only and
- * --cache, and the cache level the parent checked (so the child plans the same sizes). */
+/* The child's argument vector: __run-point --point ID, the parent's --set, --only and --cache,
+ * the cache level the parent checked (so the child plans the same sizes), then "--" and the
+ * parent's configs. */
 static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_arg, const char *id)
 {
-	size_t n = 0, max = 4 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly +
+	size_t n = 0, max = 5 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly +
 	                    2 * ((size_t)a->ncaches + 1) + 1;
 	const char **v = calloc(max, sizeof(*v));
 
@@ -142,8 +143,6 @@ static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_a
 	v[n++] = "__run-point";
 	v[n++] = "--point";
 	v[n++] = id;
-	for (unsigned i = 0; i < a->nconfigs; i++)
-		v[n++] = a->configs[i];
 	for (unsigned i = 0; i < a->nsets; i++) {
 		v[n++] = "--set";
 		v[n++] = a->sets[i];
@@ -160,6 +159,9 @@ static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_a
 		v[n++] = "--cache";
 		v[n++] = cache_arg;
 	}
+	v[n++] = "--"; /* a config named "-x.ini" is a config */
+	for (unsigned i = 0; i < a->nconfigs; i++)
+		v[n++] = a->configs[i];
 	return v;
 }
 

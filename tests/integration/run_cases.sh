@@ -831,9 +831,29 @@ unusable_paths)
 	bad_path "dangling/sub: No such file or directory (allowed: -o a new directory" \
 		"$lab" run "$tmp/n.ini" -o "$tmp/dangling/sub"
 	bad_path "n.ini exists and is not a directory (allowed:" "$lab" run "$tmp/n.ini" -o "$tmp/n.ini"
+	# A directory that refuses the lock (procfs): not empty is what is wrong with it.
+	bad_path "/proc/self exists and is not empty (choose a new directory with -o)" \
+		"$lab" run "$tmp/n.ini" -o /proc/self
 	long="$tmp/$(printf '%0600d' 0 | tr 0 a | sed 's|\(a\{100\}\)|\1/|g')"
 	bad_path "bytes (allowed at most 511)" "$lab" run "$tmp/n.ini" -o "$long"
 	[ "$(ls "$tmp")" = "$(printf 'adir\ndangling\nerr\nloop\nn.ini\nout')" ]
+	;;
+double_dash_ends_options)
+	# "--" ends the options: a config named "-n.ini" is a config, also for the processes of
+	# fresh_process = on (they are handed it after their own "--"); without "--" it is an
+	# unknown option (exit 2).
+	printf '[global]\nreps = 2\nwarmup = 1ms\nmin_time = 1ms\nruns = 2\nfresh_process = on\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\n' >"$tmp/-n.ini"
+	cd "$tmp"
+	"$lab" plan -- -n.ini >"$tmp/out"
+	grep -q '1 point planned' "$tmp/out"
+	rc=0
+	"$lab" plan -n.ini >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" = 2
+	grep -q "unknown option '-n.ini'" "$tmp/err"
+	"$lab" run -o "$tmp/r" --no-progress -- -n.ini >/dev/null 2>"$tmp/err"
+	python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["experiments"][0]["points"][0]
+assert p["status"] == "ok" and len(p["processes"]) == 2, p' "$tmp/r/run.json"
 	;;
 options_given_twice)
 	# A single-valued option given twice is bad usage (exit 2, one line naming both values);
