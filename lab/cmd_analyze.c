@@ -8,6 +8,7 @@
  * says they are from an earlier analysis (they may not match the data now).
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -273,6 +274,19 @@ static void lab_analyze_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
+/*
+ * The analyzer's heap: a large directory grows arrays to hundreds of MB. Above glibc's default
+ * 128 KiB each grown array is a fresh mapping, faulted in again page by page, and freed memory
+ * goes back to the kernel to be faulted in anew; where a page fault costs 10 us (a PVM guest)
+ * that was a sixth of `lab analyze` on 100,000 points. Mappings only above 32 MiB (glibc's
+ * largest threshold) and no trimming: 147,000 faults -> 127,000 there, 6.1 -> 5.4 s.
+ */
+static void lab_analyze_heap(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
 static int lab_analyze_main(int argc, char **argv, int report_only)
 {
 	struct lab_analyze_opts o = {.report_only = report_only};
@@ -287,6 +301,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
 		return lab_fleet_analyze(argc, argv, lab_cmd_analyze);
 	lab_analyze_signals();
+	lab_analyze_heap();
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)
 		err.code = LAB_EDATA; /* a --csv FILE that cannot be opened is bad usage */
@@ -364,6 +379,7 @@ int lab_cmd_compare(int argc, char **argv)
 
 	if (rc)
 		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
+	lab_analyze_heap();
 	if (o.noise) {
 		char *end;
 		noise = strtod(o.noise, &end);

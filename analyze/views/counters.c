@@ -40,14 +40,19 @@ static int an_ctrs_compute(const struct lab_an_view *v, const struct lab_an_anal
                            void **state, struct lab_err *err)
 {
 	const struct lab_an_data *d = a->data;
-	struct lab_an_ctrs *c = calloc(1, sizeof(*c));
-	size_t maxn = 1;
+	struct lab_an_ctrs *c = NULL;
+	size_t maxn = 1, napply = 0;
 	double *tmp = NULL;
 
 	*state = NULL;
-	for (size_t i = 0; i < d->npt; i++)
+	for (size_t i = 0; i < d->npt; i++) {
 		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
-	if (!c || lab_an_ctrs_init(d, c) || !(tmp = malloc(2 * maxn * sizeof(*tmp)))) {
+		napply += an_ctrs_applies(v, d, &d->pt[i]) == 1;
+	}
+	if (!napply) /* no counters recorded: nothing to hold (100,000 points took 200 MB) */
+		return 0;
+	if (!(c = calloc(1, sizeof(*c))) || lab_an_ctrs_init(d, c, napply) ||
+	    !(tmp = malloc(2 * maxn * sizeof(*tmp)))) {
 		an_ctrs_free(c);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}

@@ -68,8 +68,9 @@ struct lab_an_ctrs {
 /* The median of column name ("ctr_cycles") at e, NaN when absent. */
 double lab_an_ctrs_med(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e,
                        const char *name);
-/* c's columns and host facts from d, room for d's points in c->p; 0, or -1 out of memory. */
-int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c);
+/* c's columns and host facts from d, room for npoints of d's points in c->p; 0, or -1 out of
+ * memory. */
+int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t npoints);
 /* Adds point p to c: medians, counts, derived metrics, top-down; inc: with load-flagged samples
  * (all samples are used when every one was flagged); tmp holds 2 p->n doubles. */
 void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,

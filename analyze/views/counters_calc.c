@@ -230,10 +230,10 @@ static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 		snprintf(buf, len, "no hardware events requested (events = sw)");
 }
 
-int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c)
+int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t npoints)
 {
 	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
-	size_t n = d->npt * d->nmetric + 1, nm = d->nmetric + 1, np = d->npt + 1;
+	size_t n = npoints * d->nmetric + 1, nm = d->nmetric + 1, np = npoints + 1;
 	char *b = calloc(1, np * sizeof(*c->p) + n * (sizeof(double) + sizeof(size_t)) +
 	                        nm * (sizeof(size_t) + sizeof(char *)));
 
