@@ -33,13 +33,13 @@ static bool cp_past(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg, 
 
 void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg)
 {
-	uint64_t limit = p->reported / 2, last = 4 * p->below;
+	uint64_t limit = p->reported / 4, last = 4 * p->below;
 	double floor, gb;
 
 	p->fits = 0;
 	p->inside_gbs = p->past_gbs = 0;
 	p->sizes = 0;
-	if (!p->below || p->reported / 8 < p->below)
+	if (!p->below || p->reported / 32 < p->below)
 		return;
 	if (limit > LAB_CACHE_PROBE_MAX)
 		limit = LAB_CACHE_PROBE_MAX;
@@ -73,7 +73,7 @@ void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, voi
 
 bool lab_cache_probe_contradicts(const struct lab_cache_probe *p)
 {
-	return p->fits && p->fits < p->reported / 2;
+	return p->fits && p->fits < p->reported / 4;
 }
 
 /* ---- the measurement ---- */
@@ -135,7 +135,7 @@ static double cp_gbs(uint64_t bytes, void *arg)
 int lab_cache_probe_run(struct lab_cache_probe *p, struct lab_err *err)
 {
 	uint64_t limit =
-	    p->reported / 2 > LAB_CACHE_PROBE_MAX ? LAB_CACHE_PROBE_MAX : p->reported / 2;
+	    p->reported / 4 > LAB_CACHE_PROBE_MAX ? LAB_CACHE_PROBE_MAX : p->reported / 4;
 	struct cp_mem m = {.map = limit + 4096};
 	cpu_set_t was, one;
 	int cpu = sched_getcpu(), pinned = 0;
@@ -143,7 +143,7 @@ int lab_cache_probe_run(struct lab_cache_probe *p, struct lab_err *err)
 	p->fits = 0;
 	p->inside_gbs = p->past_gbs = 0;
 	p->sizes = 0;
-	if (!p->below || p->reported / 8 < p->below)
+	if (!p->below || p->reported / 32 < p->below)
 		return 0;
 	m.p = mmap(NULL, m.map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 	           -1, 0);

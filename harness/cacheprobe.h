@@ -5,7 +5,9 @@
  * (508 MB per core on an EPYC guest, 480 MiB on a Xeon one): a working set of "L3/2" then sits
  * in DRAM, and a roofline's L3 ceiling is a DRAM one. One thread's load bandwidth over growing
  * working sets shows where the level really ends: it stays on the level's plateau while the set
- * fits and falls to the next level's once it does not.
+ * fits and falls to the next level's once it does not. Only a report the loads refute by more
+ * than 4x is called contradicted: a guest on a shared L3 may see half or a quarter of an honest
+ * report (the neighbours' share), a made-up one is 15x to 30x off.
  */
 #ifndef LAB_HARNESS_CACHEPROBE_H
 #define LAB_HARNESS_CACHEPROBE_H
@@ -25,8 +27,8 @@ struct lab_cache_probe {
 	uint64_t reported; /* bytes the topology reports for the level */
 	uint64_t below;    /* bytes of the level under it (L2 for an L3) */
 	/* The largest working set measured at the level's speed when the sweep found the drop
-	 * before reported / 2; 0 when it found none (the report holds as far as it was checked)
-	 * or did not look (reported < 8 x below: no room for a plateau). */
+	 * before reported / 4; 0 when it found none (the report holds as far as it was checked)
+	 * or did not look (reported < 32 x below: no room to tell a plateau from a quarter). */
 	uint64_t fits;
 	double inside_gbs; /* the level's plateau: the fastest load GB/s of the sets inside */
 	double past_gbs;   /* load GB/s of the first working set past the drop; 0 without one */
@@ -39,14 +41,14 @@ typedef double (*lab_cache_gbs_fn)(uint64_t bytes, void *arg);
 
 /*
  * The sweep, with its measurement handed in: from 4 x below (inside the level) the working set
- * doubles up to reported / 2 (at most LAB_CACHE_PROBE_MAX); the first one slower than the
+ * doubles up to reported / 4 (at most LAB_CACHE_PROBE_MAX); the first one slower than the
  * plateau (the fastest set so far) by LAB_CACHE_PROBE_DROP, measured twice, is past the level,
  * and quarter steps between it and the last one on the plateau find the largest that fits.
  * p->reported and p->below are read, the rest written.
  */
 void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg);
 
-/* True when p found the level ending before half of its reported size. */
+/* True when p found the level ending before a quarter of its reported size. */
 bool lab_cache_probe_contradicts(const struct lab_cache_probe *p);
 
 /*

@@ -102,7 +102,7 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 		snprintf(buf, len,
 		         "L%u: the hypervisor (%s) reports %s; one thread's loads keep "
 		         "the level's speed (%.0f GB/s) as far as checked (%u working sets up to "
-		         "half of it)",
+		         "a quarter of it)",
 		         c->level, c->hv, rep, c->p.inside_gbs, c->p.sizes);
 	else
 		snprintf(buf, len,
