@@ -48,8 +48,10 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		lab_doc_note(sec, "USL      no fit: %s", u->reason);
 	an_series_lof(sec, "USL", u);
 	if (s->weak && g->ok && isnan(g->lo[1]))
-		lab_doc_note(sec, "Gustafson s = %.4g, outside [0, 1]: no interval (the model does "
-		             "not describe this series)", g->x[1]);
+		lab_doc_note(sec,
+		             "Gustafson s = %.4g, outside [0, 1]: no interval (the model does "
+		             "not describe this series)",
+		             g->x[1]);
 	else if (s->weak && g->ok)
 		lab_doc_note(sec, "Gustafson s = %.4g [%.4g, %.4g]", g->x[1], g->lo[1], g->hi[1]);
 	else if (s->weak)
