@@ -10,6 +10,7 @@
 #include "harness/estimate.h"
 #include "harness/json.h"
 #include "harness/precision.h"
+#include "harness/prov.h"
 #include "kernels/registry.h"
 #include "lab/cli.h"
 
@@ -165,6 +166,8 @@ static void cli_plan_json(const struct lab_cli_setup *s)
 	lab_json_str(&j, "topology", lab_topo_summary(s->topo));
 	lab_json_bool(&j, "thissystem", lab_topo_is_thissystem(s->topo));
 	lab_json_uint(&j, "cpus_allowed", s->plan->env.ncpus);
+	lab_prov_write_caches(&j, s->topo); /* the sizes L1/2, L3*4 came from */
+	lab_json_str(&j, "cache_note", s->cache_note[0] ? s->cache_note : NULL);
 	lab_json_arr_open(&j, "experiments");
 	for (unsigned e = 0; e < s->plan->nexp; e++) {
 		const struct lab_experiment *x = &s->plan->exp[e];

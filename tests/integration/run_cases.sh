@@ -163,6 +163,13 @@ cache_sizes_given_and_checked)
 	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=reported --cache l2=2M >"$tmp/out"
 	grep -q 'size=1M;' "$tmp/out"
 	grep -q 'size=16M;' "$tmp/out"
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=8M --json >"$tmp/plan.json"
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+c = {c["level"]: c for c in j["caches"]}
+assert c[3]["size"] == 8 << 20 and c[3]["size_from"] == "given" and c[3]["reported_size"] == 32 << 20, c
+assert c[2]["size_from"] == "hwloc" and "reported_size" not in c[2], c
+assert j["cache_note"] is None, j' "$tmp/plan.json"
 	"$lab" plan "$tmp/c.ini" --topology 'synthetic:pack:1 core:2 pu:1' --cache L2=256K \
 		--cache L3=16M >"$tmp/out"
 	grep -q 'size=128K;' "$tmp/out"
