@@ -29,26 +29,27 @@ static int cache_arg_parse(const char *arg, unsigned *level, uint64_t *bytes)
 	return lab_parse_size(arg + 3, bytes, &err) == 0 && *bytes > 0 ? 0 : -1;
 }
 
-/* Whether a value of the configs or of --set names a cache-relative size: an L1..L5 that does
- * not continue a word and is not followed by a letter or digit ("L3*4", "size=L1/2"). */
-static bool cache_named_in(const char *v)
+/* Whether a value of the configs or of --set names a size relative to cache level: "L3" that
+ * does not continue a word and ends the value or goes on with what a size may ("L3*4", "L3/2",
+ * "L2..L3", "size=L3)"; not the perf event L1-dcache-load-misses). */
+static bool cache_named_in(const char *v, unsigned level)
 {
 	for (const char *c = v; *c; c++)
-		if ((*c == 'L' || *c == 'l') && c[1] >= '1' && c[1] <= '0' + LAB_CACHE_LEVELS &&
+		if ((*c == 'L' || *c == 'l') && c[1] == (char)('0' + level) &&
 		    (c == v || !(isalnum((unsigned char)c[-1]) || c[-1] == '_')) &&
-		    !isalnum((unsigned char)c[2]) && c[2] != '_')
+		    (!c[2] || strchr("*/.,;) \t", c[2])))
 			return true;
 	return false;
 }
 
-static bool cache_named(const struct lab_cfg *cfg)
+static bool cache_named(const struct lab_cfg *cfg, unsigned level)
 {
 	for (unsigned i = 0; i < cfg->nsec; i++)
 		for (unsigned k = 0; k < cfg->sec[i].nkv; k++)
-			if (cache_named_in(cfg->sec[i].kv[k].value))
+			if (cache_named_in(cfg->sec[i].kv[k].value, level))
 				return true;
 	for (unsigned i = 0; i < cfg->nset; i++)
-		if (cache_named_in(cfg->set[i].value))
+		if (cache_named_in(cfg->set[i].value, level))
 			return true;
 	return false;
 }
@@ -115,7 +116,7 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 
 /*
  * Under a hypervisor, the last level hwloc reports is checked (lab_cli_llc_check) when the
- * configs name a cache-relative size and the user gave the level no --cache; a contradicted
+ * configs name a size relative to it and the user gave the level no --cache; a contradicted
  * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
  * which must not sweep again.
  */
@@ -125,7 +126,7 @@ static void cache_check_last(struct lab_cli_setup *s, const bool *given)
 	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
 	struct lab_cli_llc llc;
 
-	if (n < 2 || given[c[n - 1].level - 1] || !cache_named(&s->cfg) ||
+	if (n < 2 || given[c[n - 1].level - 1] || !cache_named(&s->cfg, c[n - 1].level) ||
 	    !lab_cli_llc_check(s->topo, &llc))
 		return;
 	if (!lab_cache_probe_contradicts(&llc.p)) {

@@ -202,6 +202,10 @@ if c is not None:
 else:
     assert "checked:" not in txt, txt
 PY
+	# Only a size relative to the last level has it checked: L1 and L2 alone measure nothing.
+	printf '[s]\nkernel = stream\nthreads = 1\nsize = L1/2..L2:x2\n' >"$tmp/l12.ini"
+	"$lab" plan "$tmp/l12.ini" >"$tmp/out"
+	! grep -q '^caches:' "$tmp/out"
 	# This machine: a given size is recorded beside the one hwloc reports; run again with
 	# fresh_process = on, the runs' processes plan the sizes lab run planned (a guest's last
 	# level, when checked, is handed to them), and run.json says where each size came from.
