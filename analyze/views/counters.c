@@ -49,7 +49,7 @@ static int an_ctrs_compute(const struct lab_an_view *v, const struct lab_an_anal
 		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
 		napply += an_ctrs_applies(v, d, &d->pt[i]) == 1;
 	}
-	if (!napply) /* no counters recorded: nothing to hold (100,000 points took 200 MB) */
+	if (!napply) /* no counters recorded: nothing to hold (it held 2 KB a point) */
 		return 0;
 	if (!(c = calloc(1, sizeof(*c))) || lab_an_ctrs_init(d, c, napply) ||
 	    !(tmp = malloc(2 * maxn * sizeof(*tmp)))) {
