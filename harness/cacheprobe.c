@@ -31,18 +31,25 @@ static bool cp_past(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg, 
 	return *gb < floor;
 }
 
-void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg)
+/* Clears what p reports; the largest working set the sweep may measure, 0 when the level is
+ * under 32 x the one below (no room to tell a plateau from a quarter of the report). */
+static uint64_t cp_start(struct lab_cache_probe *p)
 {
-	uint64_t limit = p->reported / 4, last = 4 * p->below;
-	double floor, gb;
-
 	p->fits = 0;
 	p->inside_gbs = p->past_gbs = 0;
 	p->sizes = 0;
 	if (!p->below || p->reported / 32 < p->below)
+		return 0;
+	return p->reported / 4 > LAB_CACHE_PROBE_MAX ? LAB_CACHE_PROBE_MAX : p->reported / 4;
+}
+
+void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg)
+{
+	uint64_t limit = cp_start(p), last = 4 * p->below;
+	double floor, gb;
+
+	if (!limit)
 		return;
-	if (limit > LAB_CACHE_PROBE_MAX)
-		limit = LAB_CACHE_PROBE_MAX;
 	p->inside_gbs = cp_measure(p, gbs, arg, last);
 	if (!(p->inside_gbs > 0))
 		return;
@@ -134,16 +141,12 @@ static double cp_gbs(uint64_t bytes, void *arg)
 
 int lab_cache_probe_run(struct lab_cache_probe *p, struct lab_err *err)
 {
-	uint64_t limit =
-	    p->reported / 4 > LAB_CACHE_PROBE_MAX ? LAB_CACHE_PROBE_MAX : p->reported / 4;
+	uint64_t limit = cp_start(p);
 	struct cp_mem m = {.map = limit + 4096};
 	cpu_set_t was, one;
 	int cpu = sched_getcpu(), pinned = 0;
 
-	p->fits = 0;
-	p->inside_gbs = p->past_gbs = 0;
-	p->sizes = 0;
-	if (!p->below || p->reported / 32 < p->below)
+	if (!limit)
 		return 0;
 	m.p = mmap(NULL, m.map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 	           -1, 0);
