@@ -29,6 +29,11 @@ results-roofs-quick (quick: a triad and peak, no load): triad 32K 0.3 ns, 24 B, 
   triad sets the L1 ceiling itself: bandwidth, 100 %.
 results-roofs-quick-old: the same without "bandwidth_bound" (a lab from before the key): no
   bandwidth ceiling, so the triad's roof is not measured (never "compute").
+results-roofs-dram (DRAM at the largest set: a set 2x the L3 is partly still in it):
+  stream load 64M 0.16 ns -> 50 GB/s, load 256M 0.2 ns -> 40 GB/s, simd saxpy 64M 0.33 ns, 24 B
+  -> 72.7 GB/s. Was: DRAM = 72.7 (saxpy, the smallest DRAM set). Now: DRAM 256M = 40 (the load
+  at the largest set); load 64M at 125 % and saxpy 64M at 182 % of it, above their roof with the
+  note that their data sits in a faster level than their size says.
 results-roofs-pipes (finding 7: FMA+add against FMA alone, from the data): peak f64 at 1 thread,
   avx2 fma 0.5 ns, 16 flop -> 32 [29.1, 35.6] GFLOP/s, fma_add 0.5 ns, 12 flop -> 24 [21.8, 26.7]:
   below, so the add pipes do not help; sse2 fma 8 flop 0.5 ns -> 16 [14.5, 17.8], fma_add 6 flop
@@ -68,6 +73,10 @@ CASES = {
         ("count_if", "simd", [(f"op=count_if;size={s};type=f64", c, COUNT) for s, c in
                               [("16K", 0.05), ("8M", 0.1), ("256M", 0.2)]]),
         ("gather", "simd", [("op=gather;size=1M;type=f64", 0.1, GATHER)])],
+    "dram": [
+        ("bandwidth", "stream", [("op=load;size=64M", 0.16, LOAD),
+                                 ("op=load;size=256M", 0.2, LOAD)]),
+        ("kernels", "simd", [("op=saxpy;size=64M;type=f64", 0.33, SAXPY)])],
     "pipes": [
         ("compute", "peak", [
             ("isa=avx2;op=fma;precision=f64", 0.5, FMA),

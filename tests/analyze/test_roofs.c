@@ -145,6 +145,22 @@ LAB_TEST(ch19_read_write_kernels_set_ceilings)
 	lab_an_json_free(j);
 }
 
+/* DRAM's ceiling is taken at its largest set, not from the fastest DRAM point (a set twice the
+ * L3, partly still held by it); the smaller sets beat it and are marked above their roof. */
+LAB_TEST(dram_ceiling_at_the_largest_set)
+{
+	struct lab_an_json *j = rf_json("results-roofs-dram");
+	const struct lab_an_json *p;
+
+	REQUIRE(j);
+	rf_ceil(j, "DRAM 256M", 40, "op=load;size=256M");
+	p = rf_pt(j, "op=saxpy;size=64M;type=f64", "DRAM 256M", (24 / 0.33) / 40);
+	REQUIRE(p);
+	CHECK(strstr(lab_an_json_str(p, "note"), "faster level than its size says") != NULL);
+	rf_none_silently_above(j);
+	lab_an_json_free(j);
+}
+
 /* ch19: an L2 point with no L2 ceiling is not judged against DRAM's; compute binds only where
  * the slower DRAM ceiling already puts the point right of the ridge. */
 LAB_TEST(ch19_level_without_ceiling)
