@@ -134,6 +134,8 @@ int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
 	if (rc < 0)
 		goto out;
 	topo->thissystem = hwloc_topology_is_thissystem(topo->hw) != 0;
+	if (!topo->thissystem && (rc = lab__topo_sizes_check(topo->hw, topo->source, err)) < 0)
+		goto out;
 	if ((!spec || !*spec) && !topo->thissystem) {
 		free(topo->source);
 		topo->source = strdup("hwloc environment (HWLOC_XMLFILE, HWLOC_SYNTHETIC)");

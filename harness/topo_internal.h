@@ -16,6 +16,11 @@ hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
 /* lab_topo_caches on the hwloc topology hw (topo_cache.c). */
 unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max);
 
+/* The sizes a described topology (XML, synthetic, hwloc's environment) gives: every cache 1 KiB
+ * .. 1 TiB, every NUMA node's memory up to 1 PiB. Returns 0 or -LAB_ETOPO naming source
+ * (topo_cache.c). */
+int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_err *err);
+
 /*
  * Checks the synthetic description desc (of --topology spec) before hwloc builds it: at most
  * LAB_TOPO_PUS_MAX PUs, and every indexes= list of distinct numbers 0 .. LAB_TOPO_OS_MAX, one

@@ -242,10 +242,37 @@ static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_
 	return rc;
 }
 
+/* Every size= and memory= attribute of desc in decimal digits (a unit may follow): hwloc reads
+ * them with strtoull base 0, so -5 wraps to 2^64 - 5, 0x10 is 16 and 010 is 8. Returns 0 or
+ * -LAB_ETOPO. */
+static int topo_synthetic_numbers(const char *spec, const char *desc, struct lab_err *err)
+{
+	static const char *const keys[] = {"size=", "memory="};
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (const char *a = desc; (a = strstr(a, keys[k])); a++) {
+			const char *v = a + strlen(keys[k]);
+			int vlen = (int)strcspn(v, " )");
+
+			if (a > desc && a[-1] != '(' && a[-1] != ' ')
+				continue;
+			if (isdigit((unsigned char)v[0]) &&
+			    !(v[0] == '0' && isalnum((unsigned char)v[1])))
+				continue;
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: %s%.*s: allowed a whole number of bytes in decimal "
+			                   "digits, a unit may follow (size=32KB, memory=1GB)",
+			                   spec, keys[k], vlen > 40 ? 40 : vlen, v);
+		}
+	return 0;
+}
+
 int lab__topo_synthetic_check(const char *spec, const char *desc, struct lab_err *err)
 {
 	int rc = topo_synthetic_check(spec, desc, err);
 
+	if (rc == 0)
+		rc = topo_synthetic_numbers(spec, desc, err);
 	if (rc == 0)
 		rc = topo_synthetic_indexes(spec, desc, err);
 	return rc < 0 ? rc : topo_synthetic_counts(spec, desc, err);

@@ -228,3 +228,72 @@ LAB_TEST(xml_nesting_depth)
 	CHECK(strstr(err.msg, "markup '<![CDATA[ ': allowed: elements, comments") != NULL);
 	unlink(path);
 }
+
+/* Sizes hwloc reads with strtoull: size=-5 was an L3 of 2^64 - 5 bytes (printed as 16 EiB),
+ * memory=0x10 a node of 16 bytes, size=99999999999999999999 capped without a word; in XML
+ * cache_size="-5" wrapped and "0x1000000" made the L3 disappear. Digits only in synthetic
+ * attributes; every described cache 1 KiB .. 1 TiB, every node's memory up to 1 PiB. */
+LAB_TEST(described_sizes)
+{
+	static const char *const digits[][2] = {
+	    {"synthetic:pack:2 l3:1(size=-5) pu:2", "size=-5"},
+	    {"synthetic:pack:2 [numa(memory=-1)] pu:2", "memory=-1"},
+	    {"synthetic:pack:2 [numa(memory=0x10)] pu:2", "memory=0x10"},
+	    {"synthetic:pack:2 l3:1(size=010) pu:2", "size=010"},
+	    {"synthetic:(memory=+4GB) pu:2", "memory=+4GB"},
+	};
+	static const char *const xml[][2] = {
+	    {"cache_size=\"-5\"", "an L2 cache of 18446744073709551611 bytes"},
+	    {"cache_size=\"0x1000000\"", "an L2 cache of 0 bytes"},
+	    {"cache_size=\"99999999999999999999\"", "an L2 cache of 18446744073709551615 bytes"},
+	};
+	char want[1024], spec[600], path[512];
+	int cpus[8];
+
+	for (size_t i = 0; i < sizeof(digits) / sizeof(digits[0]); i++) {
+		snprintf(want, sizeof(want),
+		         "%s: %s: allowed a whole number of bytes in decimal digits, a unit may "
+		         "follow (size=32KB, memory=1GB)",
+		         digits[i][0], digits[i][1]);
+		check_refused(digits[i][0], want);
+	}
+	check_refused("synthetic:pack:2 l3:1(size=99999999999999999999) pu:2",
+	              "synthetic:pack:2 l3:1(size=99999999999999999999) pu:2: an L3 cache of "
+	              "18446744073709551615 bytes (allowed 1 KiB .. 1 TiB)");
+	check_refused("synthetic:pack:2 l3:1(size=1) pu:2",
+	              "synthetic:pack:2 l3:1(size=1) pu:2: an L3 cache of 1 bytes (allowed 1 KiB "
+	              ".. 1 TiB)");
+	check_refused("synthetic:pack:2 [numa(memory=2000000000000000000)] pu:2",
+	              "synthetic:pack:2 [numa(memory=2000000000000000000)] pu:2: NUMA node 0 has "
+	              "2000000000000000000 bytes of memory (allowed 0 .. 1 PiB)");
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 [numa(memory=1GB)] l3:1(size=32MB) pu:2", cpus, 8),
+	             4);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:1 l2:2(size=1024) pu:1", cpus, 8), 2);
+	snprintf(path, sizeof(path), "%s/sizes.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	for (size_t i = 0; i < sizeof(xml) / sizeof(xml[0]); i++) {
+		FILE *f = fopen(path, "w");
+
+		REQUIRE(f);
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		           "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+		           "<topology version=\"2.0\">\n"
+		           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" "
+		           "complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
+		           "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\" gp_index=\"1\">\n"
+		           "<object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x1\" "
+		           "complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" "
+		           "gp_index=\"2\" local_memory=\"1073741824\"/>\n"
+		           "<object type=\"L2Cache\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+		           "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\" %s "
+		           "depth=\"2\" cache_linesize=\"64\" cache_associativity=\"8\" "
+		           "cache_type=\"0\">\n"
+		           "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+		           "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"4\"/>\n"
+		           "</object>\n</object>\n</topology>\n",
+		        xml[i][0]);
+		REQUIRE(fclose(f) == 0);
+		snprintf(want, sizeof(want), "%s: %s (allowed 1 KiB .. 1 TiB)", spec, xml[i][1]);
+		check_refused(spec, want);
+	}
+}
