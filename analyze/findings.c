@@ -152,10 +152,14 @@ const char *lab_an_amdahl_bound_text(const struct lab_an_series *s, char *buf, s
 
 	if (!a->ok)
 		snprintf(buf, len, "no fit");
+	else if (a->x[1] == 0)
+		snprintf(buf, len, "no max speedup: f = 0 (linear)");
 	else if (!(a->x[1] > 0))
-		snprintf(buf, len, "no max speedup: f <= 0 (superlinear)");
+		snprintf(buf, len, "no max speedup: f < 0 (superlinear)");
+	else if (a->x[1] == 1)
+		snprintf(buf, len, "no speedup: f = 1 (the cost does not fall with threads)");
 	else if (!(a->x[1] < 1))
-		snprintf(buf, len, "no speedup: f >= 1 (slower with more threads)");
+		snprintf(buf, len, "no speedup: f > 1 (slower with more threads)");
 	else if (s->amdahl_rejected)
 		snprintf(buf, len, "rejected: USL fits better; 1/f = %.3g does not apply",
 		         1 / a->x[1]);

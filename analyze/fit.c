@@ -220,7 +220,10 @@ static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 	}
 	/* A serial fraction lies in [0, 1]: its interval must too (logit-transformed). An
 	 * estimate outside [0, 1] is a series the model does not describe (faster than linear,
-	 * or slower with more threads): it gets no interval, not one that misses it. */
+	 * or slower with more threads): it gets no interval, not one that misses it. One a
+	 * rounding past a bound (an exact fit of flat costs gave 1 + 2e-16) is on it. */
+	if (an_model_has_fraction(fit->model) && fabs(fit->x[1] - 0.5) - 0.5 <= 1e-12)
+		fit->x[1] = fmin(fmax(fit->x[1], 0), 1);
 	if (an_model_has_fraction(fit->model) && fit->x[1] >= 0 && fit->x[1] <= 1)
 		lab_an_ci_logit(fit->x[1], fit->se[1], fit->dof, 0.95, 0, 1, &fit->lo[1],
 		                &fit->hi[1]);
@@ -309,6 +312,8 @@ int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const
 	rc = an_weights(fit->objective == LAB_AN_OBJ_RELATIVE, threads, y, n, w, &fit->distinct);
 	if (rc)
 		goto out;
+	for (size_t i = 0; i < n; i++) /* relative residuals of 1e-12 are a double's rounding */
+		fit->chi2_floor += 1e-24 * w[i] * y[i] * y[i];
 	if (fit->distinct < fit->p + 2) {
 		snprintf(fit->reason, sizeof(fit->reason),
 		         "needs at least %zu distinct thread counts, has %zu", fit->p + 2,

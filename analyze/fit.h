@@ -65,6 +65,7 @@ struct lab_an_fit {
 	double lo[LAB_AN_FIT_MAXP], hi[LAB_AN_FIT_MAXP]; /* 95 % t-intervals */
 	double cov[LAB_AN_FIT_MAXP][LAB_AN_FIT_MAXP];    /* scaled by chi^2/(n-p) */
 	double chi2;                                     /* weighted residual sum of squares */
+	double chi2_floor; /* 1e-24 x the weighted sum of y^2: a chi2 below it is rounding */
 	double aicc, bic;
 	int iters;
 	enum lab_an_objective objective;

@@ -98,6 +98,8 @@ void lab_an_fit_lof(struct lab_an_fit *fit, const double *threads, const double 
 	fit->lof.df1 = (double)(groups - fit->p);
 	fit->lof.df2 = (double)(fit->n - groups);
 	ss_lof = fmax(fit->chi2 - ss_pe, 0);
+	ss_pe = ss_pe > fit->chi2_floor ? ss_pe : 0; /* rounding: the replicates agree */
+	ss_lof = ss_lof > fit->chi2_floor ? ss_lof : 0;
 	if (ss_pe > 0) {
 		fit->lof.F = (ss_lof / fit->lof.df1) / (ss_pe / fit->lof.df2);
 		fit->lof.p = gsl_cdf_fdist_Q(fit->lof.F, fit->lof.df1, fit->lof.df2);
@@ -141,9 +143,9 @@ void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
 	ch->ok = 1;
 	ch->aicc_amdahl = a->aicc;
 	ch->aicc_usl = u->aicc;
-	if (u->chi2 <= 0) {
-		ch->f_stat = a->chi2 > 0 ? INFINITY : 0;
-		ch->p_value = a->chi2 > 0 ? 0 : 1;
+	if (u->chi2 <= u->chi2_floor) { /* USL fits exactly: Amdahl is rejected if it does not */
+		ch->f_stat = a->chi2 > a->chi2_floor ? INFINITY : 0;
+		ch->p_value = a->chi2 > a->chi2_floor ? 0 : 1;
 	} else {
 		ch->f_stat = fmax(a->chi2 - u->chi2, 0) / (u->chi2 / u->dof);
 		ch->p_value = gsl_cdf_fdist_Q(ch->f_stat, 1, u->dof);

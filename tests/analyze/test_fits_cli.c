@@ -243,8 +243,8 @@ LAB_TEST(superlinear_is_flagged)
 	CHECK(fits_num(a, NULL, "f") < 0);
 	CHECK(fits_is_null(a, "max_speedup"));
 	CHECK_EQ_STR(lab_an_json_str(a, "max_speedup_text"),
-	             "no max speedup: f <= 0 (superlinear)");
-	CHECK(strstr(text, "(no max speedup: f <= 0 (superlinear))") != NULL);
+	             "no max speedup: f < 0 (superlinear)");
+	CHECK(strstr(text, "(no max speedup: f < 0 (superlinear))") != NULL);
 	CHECK(strstr(text, "inf") == NULL);
 	CHECK(strstr(text, "SUPERLINEAR") != NULL);
 	CHECK_EQ_I64(fits_bool(clitest_at(s, "points", 2), "superlinear"), 1);
@@ -378,6 +378,30 @@ LAB_TEST(absolute_on_seconds_fits_cost)
 	CHECK(lab_an_json_get(lab_an_json_get(s, "amdahl"), "x1") == NULL);
 	CHECK_NEAR(fits_num(s, "amdahl", "f"), 0.05, 0.01); /* the fixture's truth */
 	CHECK(strstr(text, "fit: unweighted least squares on cost") != NULL);
+	lab_an_json_free(j);
+	free(text);
+}
+
+/* Flat costs repeated exactly (an exact fit of both models, chi^2 at rounding level): no "F =
+ * inf", no Amdahl "rejected" by a 0/0 residual ratio, and f = 1 (it came out 1 + 2e-16, "outside
+ * [0, 1]") is said as what it is. */
+LAB_TEST(flat_costs_fit_exactly)
+{
+	struct lab_an_json *j = fits_csv_json("flat", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *a;
+	char *text = fits_text("flat", "--no-plots");
+
+	REQUIRE(s && text);
+	a = lab_an_json_get(s, "amdahl");
+	CHECK_EQ_I64(fits_num(a, NULL, "f") == 1, 1);
+	CHECK_EQ_STR(lab_an_json_str(a, "max_speedup_text"),
+	             "no speedup: f = 1 (the cost does not fall with threads)");
+	CHECK_EQ_I64(fits_bool(a, "rejected"), 0);
+	CHECK_EQ_STR(lab_an_json_str(s, "model"), "amdahl");
+	CHECK(strstr(text, "inf") == NULL);
+	CHECK(strstr(text, "outside [0, 1]") == NULL);
+	CHECK(strstr(text, "rejected") == NULL);
+	CHECK(strstr(text, "lack of fit: F = 0 (3, 5 df), p = 1") != NULL);
 	lab_an_json_free(j);
 	free(text);
 }
