@@ -139,6 +139,10 @@ static int an_jp_string(struct an_jp *p, char **out)
 					goto bad;
 				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 			}
+			if (!cp) { /* a NUL would end the string where the reader stops */
+				free(buf);
+				return an_jp_fail(p, "\\u0000 in a string (allowed: no NUL)");
+			}
 			an_utf8_put(&o, cp);
 			break;
 		default:

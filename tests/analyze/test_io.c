@@ -56,6 +56,9 @@ LAB_TEST(json_reader)
 	CHECK(strstr(err.msg, "bad.json:3:") != NULL);
 	CHECK(lab_an_json_parse("t", "[1] x", 5, &j, &err) < 0);
 	CHECK(lab_an_json_parse("t", "\"abc", 4, &j, &err) < 0);
+	/* "vm\u0000evil" was read as "vm": a NUL is refused where it stands */
+	CHECK(lab_an_json_parse("r.json", "{\n\"h\": \"vm\\u0000evil\"}", 22, &j, &err) < 0);
+	CHECK_EQ_STR(err.msg, "r.json:2: \\u0000 in a string (allowed: no NUL)");
 }
 
 /* A container's arrays are allocated once, at its size, when it closes: grown item by item
