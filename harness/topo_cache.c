@@ -6,8 +6,8 @@
 
 /* What a described cache or NUMA node may hold: a cache of 1 KiB .. 1 TiB (hwloc reads an XML
  * cache_size="-5" as 2^64 - 5, "0x1000000" as 0), a node up to 1 PiB of memory. */
-#define TOPO_CACHE_MIN (1ULL << 10)
-#define TOPO_CACHE_MAX (1ULL << 40)
+#define TOPO_CACHE_MIN  (1ULL << 10)
+#define TOPO_CACHE_MAX  (1ULL << 40)
 #define TOPO_MEMORY_MAX (1ULL << 50)
 
 int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_err *err)
@@ -16,21 +16,23 @@ int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_er
 
 	while ((o = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, o)))
 		if (o->attr && o->attr->numanode.local_memory > TOPO_MEMORY_MAX)
-			return lab_err_set(err, LAB_ETOPO,
-			                   "%s: NUMA node %u has %llu bytes of memory (allowed 0 .. "
-			                   "1 PiB)",
-			                   source, o->os_index,
-			                   (unsigned long long)o->attr->numanode.local_memory);
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s: NUMA node %u has %llu bytes of memory (allowed 0 .. "
+			    "1 PiB)",
+			    source, o->os_index,
+			    (unsigned long long)o->attr->numanode.local_memory);
 	for (int depth = 0; depth < hwloc_topology_get_depth(hw); depth++)
 		for (o = hwloc_get_obj_by_depth(hw, depth, 0); o; o = o->next_cousin)
 			if (hwloc_obj_type_is_cache(o->type) && o->attr &&
 			    (o->attr->cache.size < TOPO_CACHE_MIN ||
 			     o->attr->cache.size > TOPO_CACHE_MAX))
-				return lab_err_set(err, LAB_ETOPO,
-				                   "%s: an L%u cache of %llu bytes (allowed 1 KiB .. "
-				                   "1 TiB)",
-				                   source, o->attr->cache.depth,
-				                   (unsigned long long)o->attr->cache.size);
+				return lab_err_set(
+				    err, LAB_ETOPO,
+				    "%s: an L%u cache of %llu bytes (allowed 1 KiB .. "
+				    "1 TiB)",
+				    source, o->attr->cache.depth,
+				    (unsigned long long)o->attr->cache.size);
 	return 0;
 }
 

@@ -7,28 +7,40 @@
 
 #include "analyze/csv.h"
 #include "analyze/plots.h"
+#include "analyze/render/esc.h"
 #include "analyze/render/render.h"
 #include "harness/record_schema.h"
 
 /* The bytes from s on that pass into HTML as they are: up to markup, a control byte (tab and
- * newline are whitespace and stay: the config's <pre> keeps its lines), a C1 control or the end. */
+ * newline are whitespace and stay: the config's <pre> keeps its lines), a byte of no valid
+ * UTF-8, a C1 or bidi control (render/esc.h), or the end. */
 static size_t an_html_run(const unsigned char *s)
 {
-	size_t n = 0;
+	size_t n = 0, len;
+	unsigned cp;
 
-	for (;; n++) {
+	for (;;) {
 		unsigned char c = s[n];
 
 		if (!c || c == '<' || c == '>' || c == '&' || c == '"' || c == '\'' ||
-		    (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ||
-		    (c == 0xc2 && s[n + 1] >= 0x80 && s[n + 1] <= 0x9f))
+		    (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
 			return n;
+		if (c < 0x80) {
+			n++;
+			continue;
+		}
+		if (lab_esc_classify(s + n, strnlen((const char *)s + n, 4), true, &len, &cp) !=
+		    LAB_ESC_PLAIN)
+			return n;
+		n += len;
 	}
 }
 
 void lab_an_html(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	size_t len;
+	unsigned cp;
 
 	/* one fwrite per run of bytes that pass as they are, not a call per byte */
 	while (s && *s) {
@@ -54,11 +66,14 @@ void lab_an_html(FILE *f, const char *str)
 		case '\'':
 			fputs("&#39;", f);
 			break;
-		case 0xc2: /* a C1 control, as the text output shows it */
-			fprintf(f, "\\u%04x", *++s);
-			break;
-		default: /* a control byte, as the text output shows it */
-			fprintf(f, "\\x%02x", *s);
+		default: /* as the text output shows it: \xHH a byte, \uXXXX a C1 or bidi control */
+			if (lab_esc_classify(s, strnlen((const char *)s, 4), true, &len, &cp) ==
+			    LAB_ESC_CODE) {
+				fprintf(f, "\\u%04x", cp);
+				s += len - 1;
+			} else {
+				fprintf(f, "\\x%02x", *s);
+			}
 			break;
 		}
 		s++;

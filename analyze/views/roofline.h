@@ -5,8 +5,9 @@
  * - Bandwidth: a point whose kernel declares it bandwidth-bound (work_per_unit "bandwidth_bound":
  *   stream's ops, simd sum/dot/saxpy; never count_if or gather; before the key: bytes and no
  *   flops); the best median GB/s per cache level (by run.json's topology; per `size` without
- *   cache sizes; in DRAM among the points of the largest `size`) is a ceiling. Compute: a point with flops and no bytes (peak); the best median
- *   GFLOP/s per isa and precision. Each at 1 thread and at the largest team its group ran.
+ *   cache sizes; in DRAM among the points of the largest `size`) is a ceiling. Compute: a
+ *   point with flops and no bytes (peak); the best median GFLOP/s per isa and precision. Each
+ *   at 1 thread and at the largest team its group ran.
  * - A point with both sits at its intensity (flops per byte read + written; intensity_wa adds
  *   write-allocate) with its median GFLOP/s, under min(compute, bandwidth x intensity) at its
  *   thread count: the highest compute ceiling of its precision (any when none measured), the

@@ -242,8 +242,7 @@ LAB_TEST(superlinear_is_flagged)
 	a = lab_an_json_get(s, "amdahl");
 	CHECK(fits_num(a, NULL, "f") < 0);
 	CHECK(fits_is_null(a, "max_speedup"));
-	CHECK_EQ_STR(lab_an_json_str(a, "max_speedup_text"),
-	             "no max speedup: f < 0 (superlinear)");
+	CHECK_EQ_STR(lab_an_json_str(a, "max_speedup_text"), "no max speedup: f < 0 (superlinear)");
 	CHECK(strstr(text, "(no max speedup: f < 0 (superlinear))") != NULL);
 	CHECK(strstr(text, "inf") == NULL);
 	CHECK(strstr(text, "SUPERLINEAR") != NULL);

@@ -342,6 +342,32 @@ LAB_TEST(html_escapes_provenance)
 	free(err);
 }
 
+/* Bytes of no valid UTF-8 and bidi controls in run.json reached report.html raw (the text output
+ * escaped them): an RLO reorders what follows it on the page. Now as in the text: \xHH, \uXXXX. */
+LAB_TEST(html_escapes_bidi_and_bad_utf8)
+{
+	static const char *const needle[] = {"Synthetic CPU @ 2.6GHz", "fixture"};
+	static const char *const with[] = {"cpu\xff\xfe\xc0\x80z", "vm\xe2\x80\xae"
+	                                                           "evil\xe2\x81\xa6x"};
+	char *out = NULL, *err = NULL, path[2048], *html = NULL;
+	size_t len;
+	struct lab_err e = {0};
+
+	clitest_copy("results-usl");
+	ut_edit_run("results-usl", 2, needle, with);
+	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "report results-usl", &out, &err), 0);
+	snprintf(path, sizeof(path), "%s/results-usl/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &html, &len, &e) == 0);
+	CHECK(strstr(html, "cpu\\xff\\xfe\\xc0\\x80z") != NULL);
+	CHECK(strstr(html, "vm\\u202eevil\\u2066x") != NULL);
+	CHECK(memchr(html, 0xff, len) == NULL);
+	CHECK(strstr(html, "\xe2\x80\xae") == NULL);
+	CHECK(strstr(html, "\xe2\x81\xa6") == NULL);
+	free(html);
+	free(out);
+	free(err);
+}
+
 /* A victim file outside the results directory, its content, and a link to it at DIR/rel. */
 static void ut_link(const char *rel, const char *target)
 {

@@ -275,22 +275,23 @@ LAB_TEST(described_sizes)
 		FILE *f = fopen(path, "w");
 
 		REQUIRE(f);
-		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		           "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
-		           "<topology version=\"2.0\">\n"
-		           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" "
-		           "complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
-		           "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\" gp_index=\"1\">\n"
-		           "<object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x1\" "
-		           "complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" "
-		           "gp_index=\"2\" local_memory=\"1073741824\"/>\n"
-		           "<object type=\"L2Cache\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
-		           "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\" %s "
-		           "depth=\"2\" cache_linesize=\"64\" cache_associativity=\"8\" "
-		           "cache_type=\"0\">\n"
-		           "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
-		           "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"4\"/>\n"
-		           "</object>\n</object>\n</topology>\n",
+		fprintf(f,
+		        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		        "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+		        "<topology version=\"2.0\">\n"
+		        "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x1\" "
+		        "complete_cpuset=\"0x1\" allowed_cpuset=\"0x1\" nodeset=\"0x1\" "
+		        "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\" gp_index=\"1\">\n"
+		        "<object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x1\" "
+		        "complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\" "
+		        "gp_index=\"2\" local_memory=\"1073741824\"/>\n"
+		        "<object type=\"L2Cache\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+		        "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\" %s "
+		        "depth=\"2\" cache_linesize=\"64\" cache_associativity=\"8\" "
+		        "cache_type=\"0\">\n"
+		        "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
+		        "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"4\"/>\n"
+		        "</object>\n</object>\n</topology>\n",
 		        xml[i][0]);
 		REQUIRE(fclose(f) == 0);
 		snprintf(want, sizeof(want), "%s: %s (allowed 1 KiB .. 1 TiB)", spec, xml[i][1]);
