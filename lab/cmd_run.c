@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab run: plan, self-check, run every point, write the result files, summarise. */
 #include <math.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -28,6 +29,31 @@ static void run_on_sigint(int sig)
 	/* A second Ctrl-C ends the process at once; what was finished is already on disk. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+/* Ctrl-C, SIGTERM and a closed terminal (SIGHUP) end the run as interrupted: run.json says so
+ * and the lock goes. A reader of stdout that left (`| head -1`) does too, through EPIPE
+ * (run_stdout_check), not a silent SIGPIPE death that left run.json "running". */
+static void run_signals(void (*on)(int))
+{
+	signal(SIGINT, on);
+	signal(SIGTERM, on);
+	signal(SIGHUP, on);
+	signal(SIGPIPE, SIG_IGN); /* also after: the closing lines meet EPIPE, not death */
+}
+
+/* After a point's line: a reader that left ends the run as Ctrl-C would, once, with a word. */
+static void run_stdout_check(void)
+{
+	static bool said;
+
+	if (!ferror(stdout) || errno != EPIPE || said)
+		return;
+	said = true;
+	atomic_store(&run_interrupted, 1);
+	fprintf(stderr, "lab: standard output was closed (its reader left): the run stops as "
+	                "interrupted\n");
 }
 
 static const struct lab_opt run_opts[] = {
@@ -156,6 +182,7 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		printf("%s: %s\n", rec->status == LAB_STATUS_SKIPPED ? "SKIPPED" : "FAILED",
 		       rec->reason);
 		fflush(stdout);
+		run_stdout_check();
 		return;
 	}
 	cost = calloc(rec->nreps ? rec->nreps : 1, sizeof(*cost));
@@ -181,6 +208,7 @@ static void run_print_point(struct run_console *c, const struct lab_point_rec *r
 		                                           : "foreign load");
 	putchar('\n');
 	fflush(stdout);
+	run_stdout_check();
 	/* Per-point causes are counted and said once at the end (run_report). */
 	lab_run_warn_add(&c->warn, rec);
 }
@@ -397,11 +425,9 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	sc.overhead_ns_per_iter = sc.spin_50us_ns = sc.spin_error = NAN;
 	info.selfcheck = &sc;
 	/* Before anything is written: Ctrl-C from here on ends with a run.json that says so. */
-	signal(SIGINT, run_on_sigint);
-	signal(SIGTERM, run_on_sigint);
+	run_signals(run_on_sigint);
 	if (run_open(&con.res, dir, sizeof(dir), !a->out_dir, s->plan, &info, &err)) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		run_signals(SIG_DFL);
 		lab_opts_error("lab: %s", err.msg);
 		/* 2 only when -o named a directory that cannot be used; a failed write is 1. */
 		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
@@ -430,8 +456,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	const char *status = rc == 0 ? "complete" : rc == -LAB_EINTR ? "interrupted" : "failed";
 	int crc =
 	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	run_signals(SIG_DFL);
 	run_report(&con, lab_self, dir, rc, &err, crc, &cerr);
 	if (con.total_spent) /* harness/precision.h: lab_prec_total_spent */
 		fprintf(

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,6 +216,8 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 		char how[96];
 		if (WIFSIGNALED(status))
 			snprintf(how, sizeof(how), "died of signal %d", WTERMSIG(status));
+		else if (WEXITSTATUS(status) == 128 + SIGINT) /* fresh_child_run's own */
+			snprintf(how, sizeof(how), "was interrupted (SIGINT or SIGTERM reached it)");
 		else
 			snprintf(how, sizeof(how), "exited with status %d (its error is on stderr)",
 			         WEXITSTATUS(status));
@@ -295,6 +298,11 @@ static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point
 
 	signal(SIGINT, fresh_on_signal);
 	signal(SIGTERM, fresh_on_signal);
+	signal(SIGHUP, fresh_on_signal);
+	/* lab run killed (SIGKILL, no handler) ends its child too, not minutes later */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == 1)
+		return 128 + SIGINT;
 	lab_runner_init(&runner, s->topo, &s->plan->env, &fresh_interrupted);
 	int rc = lab_runner_point(&runner, &spec, &rec, &err);
 	if (rc == 0)

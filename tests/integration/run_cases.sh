@@ -997,6 +997,39 @@ for s in a["series"]:
         assert p["total_budget_exhausted"] is True, p
 PY
 	;;
+reader_left_and_hangup)
+	# A reader of stdout that left (`| head -1`) killed lab run by SIGPIPE without a word, and a
+	# closed terminal (SIGHUP) killed it too: both left run.json "running" and run.lock behind,
+	# so the directory could not be used again. Both now end the run as Ctrl-C does.
+	cat >"$tmp/long.ini" <<'INI'
+[long]
+kernel = noop
+threads = 1
+delay_loops = 0..300
+reps = 2
+min_time = 2ms
+warmup = 0
+INI
+	rc=0
+	{
+		"$lab" run "$tmp/long.ini" -o "$tmp/p" --no-progress 2>"$tmp/err" || echo $? >"$tmp/rc"
+	} | head -1 >/dev/null
+	[ "$(cat "$tmp/rc")" = 1 ] || { echo "exit $(cat "$tmp/rc"), expected 1"; cat "$tmp/err"; exit 1; }
+	grep -q 'standard output was closed (its reader left): the run stops as interrupted' "$tmp/err"
+	check "$tmp/p" --status interrupted
+	[ ! -e "$tmp/p/run.lock" ] || { echo "run.lock left behind"; exit 1; }
+	"$lab" run "$tmp/long.ini" -o "$tmp/h" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 600); do
+		[ -f "$tmp/h/samples.csv" ] && [ "$(wc -l <"$tmp/h/samples.csv")" -gt 5 ] && break
+		sleep 0.05
+	done
+	kill -HUP "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc after SIGHUP, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/h" --status interrupted
+	[ ! -e "$tmp/h/run.lock" ] || { echo "run.lock left behind"; exit 1; }
+	;;
 fresh_process)
 	# fresh_process = on: each run of each point in a new process of the lab. run.json lists the
 	# pid of each run (all different, none the lab run's own), samples.csv has runs 0..2 and
@@ -1045,6 +1078,19 @@ PY
 	for c in /proc/[0-9]*/cmdline; do
 		if tr '\0' ' ' <"$c" 2>/dev/null | grep -q -- "__run-point .*$tmp/long.ini"; then
 			echo "a run's process outlived lab run: $c"; exit 1
+		fi
+	done
+	# SIGKILL to lab run (no handler runs): its run's process ends with it, not when its point
+	# is done (it ran on as an orphan for the rest of its point).
+	"$lab" run "$tmp/long.ini" -o "$tmp/killed" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	run_pid=$!
+	sleep 1.5
+	kill -KILL "$run_pid"
+	wait "$run_pid" || true
+	sleep 0.5
+	for c in /proc/[0-9]*/cmdline; do
+		if tr '\0' ' ' <"$c" 2>/dev/null | grep -q -- "__run-point .*$tmp/long.ini"; then
+			echo "a run's process outlived a killed lab run: $c"; exit 1
 		fi
 	done
 	# The child command is lab run's own: a terminal or a bad id is refused with one line.
