@@ -47,6 +47,28 @@ static int an_results_dir(const char *dir, const char *samples, struct lab_err *
 	                   dir, LAB_FILE_SAMPLES);
 }
 
+/* A point without samples (skipped, not reached) takes its unit from its experiment's
+ * work_unit in run.json, not the data set's first one: `lab compare` called a point skipped on
+ * one side "another unit of work". The data set's unit, with no sample at all, is the first
+ * experiment's. Returns 0 or -1 (out of memory). */
+static int an_units_from_run(struct lab_an_data *d)
+{
+	const struct lab_an_json *exps = lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS);
+
+	for (size_t i = 0; exps && i < d->npt; i++) {
+		struct lab_an_point *p = &d->pt[i];
+		size_t e = p->unit ? (size_t)-1 : lab_an_exp_find(d, p->experiment);
+		const char *wu = e == (size_t)-1 ? NULL
+		                                 : lab_an_json_str(&exps->items[e], LAB_KEY_WORK_UNIT);
+
+		if (wu && *wu && !(p->unit = lab_an_asprintf("ns/%s", wu)))
+			return -1;
+		if (wu && *wu && !d->unit && !(d->unit = lab_an_strdup(p->unit)))
+			return -1;
+	}
+	return 0;
+}
+
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err)
 {
 	char *path = NULL;
@@ -66,6 +88,8 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto out;
 	if (d->run && (rc = lab_an_run_points(d, err)))
 		goto out;
+	if (d->run && an_units_from_run(d))
+		goto nomem;
 	free(path);
 	if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_THREADS)))
 		goto nomem;

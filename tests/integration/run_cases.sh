@@ -997,6 +997,20 @@ for s in a["series"]:
         assert p["total_budget_exhausted"] is True, p
 PY
 	;;
+compare_skipped_point_unit)
+	# A point skipped on one side has no samples: its unit came from the directory's first
+	# sample (noop's "iteration"), so compare called false_sharing's increments "another unit of
+	# work". It is its experiment's unit from run.json: the point "did not run" there.
+	printf '[global]\nreps = 2\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\n\n[a]\nkernel = noop\nthreads = 1\n\n[b]\nkernel = false_sharing\nthreads = 1\nstride = 64\nmin_cpus = MC\n' >"$tmp/mc.ini"
+	sed s/MC/1024/ "$tmp/mc.ini" >"$tmp/mc4.ini"
+	sed s/MC/1/ "$tmp/mc.ini" >"$tmp/mc1.ini"
+	"$lab" run "$tmp/mc4.ini" -o "$tmp/m4" --no-progress >/dev/null 2>&1
+	"$lab" run "$tmp/mc1.ini" -o "$tmp/m1" --no-progress >/dev/null 2>&1
+	"$lab" compare "$tmp/m4" "$tmp/m1" >"$tmp/c.txt"
+	grep -q '^b .*did not run in old' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
+	! grep -q 'another unit' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
+	grep -q '^b: mean cost in ns/increment' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
+	;;
 reader_left_and_hangup)
 	# A reader of stdout that left (`| head -1`) killed lab run by SIGPIPE without a word, and a
 	# closed terminal (SIGHUP) killed it too: both left run.json "running" and run.lock behind,
