@@ -997,6 +997,26 @@ for s in a["series"]:
         assert p["total_budget_exhausted"] is True, p
 PY
 	;;
+fresh_process_config_edited)
+	# fresh_process = on: each run's process reads the configs again. One edited mid-run (reps
+	# = 2 -> 7) made later runs take 7 samples unnoticed; a run whose process planned another
+	# measurement of the point (not only another point) now fails and says why.
+	printf '[global]\nreps = 2\nwarmup = 1ms\nmin_time = 100ms\nretry_flagged = 0\nruns = 4\nfresh_process = on\n\n[n]\nkernel = noop\nthreads = 1\n' >"$tmp/e.ini"
+	"$lab" run "$tmp/e.ini" -o "$tmp/e" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 600); do
+		[ -f "$tmp/e/samples.csv" ] && [ "$(wc -l <"$tmp/e/samples.csv")" -gt 1 ] && break
+		sleep 0.02
+	done
+	sed -i 's/reps = 2/reps = 7/' "$tmp/e.ini"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/out" "$tmp/err"; exit 1; }
+	grep -q 'FAILED: the process of this run (pid [0-9]*) planned another point: a config changed on disk' "$tmp/out" ||
+		{ cat "$tmp/out"; exit 1; }
+	# the runs whose process started before the edit keep their 2 samples; none took 7
+	[ "$(awk -F, 'NR > 1' "$tmp/e/samples.csv" | wc -l)" -le 6 ] || { cat "$tmp/e/samples.csv"; exit 1; }
+	;;
 compare_skipped_point_unit)
 	# A point skipped on one side has no samples: its unit came from the directory's first
 	# sample (noop's "iteration"), so compare called false_sharing's increments "another unit of
