@@ -32,7 +32,7 @@ struct lab_an_point {
 	/* As samples.csv wrote them (its first row of the point), so summary.csv keeps the same
 	 * order; NULL for points without rows. */
 	char *params_written;
-	char *unit;  /* "ns/<work unit>" of this point's kernel; NULL: the data set's unit */
+	char *unit; /* "ns/<work unit>" of its kernel (samples.csv, else run.json); NULL: the set's */
 	long id;     /* the point id of samples.csv / run.json; -1 for external data */
 	size_t line; /* the line of its first row in samples.csv (its CSV file); 0: no rows */
 	int threads;

@@ -12,6 +12,10 @@
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
 
+/* Series x thread counts an external file may give, as many as the points of a lab run: each
+ * costs its statistics and fits (500,000 one-row series took 2.5 GB). */
+#define AN_EXT_POINTS_MAX 100000
+
 /* (point, rep, line) of every row of a file with a rep column (lab_an_rowkey: id = pt = the
  * point's index), checked at the end for a repeated (series, threads, rep). */
 struct an_ext_keys {
@@ -43,24 +47,30 @@ static int an_ext_unique(const struct lab_an_data *d, struct an_ext_keys *k, con
 	                   path, b->line, p->threads, b->rep, a->line);
 }
 
-static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col, size_t *hint,
-                      struct an_ext_keys *keys, struct lab_err *err)
+static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *col, size_t ncol,
+                      size_t *hint, struct an_ext_keys *keys, struct lab_err *err)
 {
 	const char *series = col[2] >= 0 && (size_t)col[2] < r->nfield ? r->field[col[2]] : "";
 	const char *ts, *ss;
 	double sec;
 	long threads, rep = 0;
 	struct lab_an_point *p;
+	size_t npt = d->npt;
 
-	if ((size_t)col[0] >= r->nfield || (size_t)col[1] >= r->nfield ||
-	    (col[3] >= 0 && (size_t)col[3] >= r->nfield))
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: too few fields (%zu)", r->path, r->line,
-		                   r->nfield);
+	/* a field more was dropped without a word, as samples.csv refuses it */
+	if (r->nfield != ncol)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: %zu fields where the header has %zu (allowed: one per "
+		                   "column)",
+		                   r->path, r->line, r->nfield, ncol);
+	if (col[2] >= 0 && !*series) /* it was merged with a series named csv */
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: series is empty (allowed: a name)",
+		                   r->path, r->line);
 	ts = r->field[col[0]];
 	ss = r->field[col[1]];
 	if (lab_an_parse_int(ts, &threads) || threads < 1 || threads > LAB_AN_THREADS_MAX)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: threads = '%s': not a positive integer",
-		                   r->path, r->line, ts);
+		return lab_err_set(err, LAB_EDATA, "%s:%zu: threads = '%s': allowed 1 .. %ld",
+		                   r->path, r->line, ts, LAB_AN_THREADS_MAX);
 	if (lab_an_parse_num(ss, &sec, 0) || !(sec > 0) || !(1 / sec > 0))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: %s = '%s': not a positive finite number", r->path,
@@ -80,6 +90,11 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 	p = lab_an_point_find(d, *series ? series : "csv", -1, (int)threads, "", hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup("external"))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (d->npt > npt && d->npt > AN_EXT_POINTS_MAX)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: more than %d series x thread counts (allowed up to %d, "
+		                   "as in a lab run)",
+		                   r->path, r->line, AN_EXT_POINTS_MAX, AN_EXT_POINTS_MAX);
 	d->nsamples++;
 	if (lab_an_point_add(p, 0, sec, 0, NULL))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -139,7 +154,7 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 	struct lab_an_csv r;
 	struct an_ext_keys keys = {0};
 	int col[4], rc;
-	size_t hint = 0;
+	size_t hint = 0, ncol;
 
 	memset(d, 0, sizeof(*d));
 	d->external = 1;
@@ -157,6 +172,7 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 	}
 	if ((rc = an_ext_header(&r, err)))
 		goto out;
+	ncol = r.nfield;
 	col[0] = lab_an_csv_column(&r, "threads");
 	col[1] = lab_an_csv_column(&r, "seconds");
 	col[2] = lab_an_csv_column(&r, "series");
@@ -182,7 +198,7 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
 			break;
 		}
-		if ((rc = an_ext_row(d, &r, col, &hint, &keys, err)))
+		if ((rc = an_ext_row(d, &r, col, ncol, &hint, &keys, err)))
 			goto out;
 	}
 	if (rc == 0 && d->nsamples == 0)

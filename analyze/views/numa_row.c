@@ -281,7 +281,7 @@ int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
 		return -LAB_ENOMEM;
 	r->n = (size_t)n;
 	lab_an_rates_compute(d, p, &rt, hint);
-	if (!g->unit || p->unit)
+	if (!g->unit || (p->unit && p->n)) /* a point without samples sets no unit */
 		g->unit = lab_an_point_unit(d, p);
 	if (k == LAB_AN_NUMA_LOADED) {
 		g->unit = "ns/load";

@@ -405,6 +405,32 @@ LAB_TEST(external_csv_cut_in_quote)
 	free(err);
 }
 
+/* External rows: a field past the header was dropped without a word, an empty series was
+ * merged with one named csv, and a thread count past the limit did not say the limit. */
+LAB_TEST(external_csv_rows_checked)
+{
+	static const char *const bad[][2] = {
+	    {"threads,seconds,rep\n1,1,0,zz\n2,1,0\n",
+	     "R/x.csv:2: 4 fields where the header has 3 (allowed: one per column)"},
+	    {"series,threads,seconds,rep\n,1,1,0\ncsv,1,1,0\n",
+	     "R/x.csv:2: series is empty (allowed: a name)"},
+	    {"threads,seconds\n1048577,1\n", "R/x.csv:2: threads = '1048577': allowed 1 .. 1048576"},
+	};
+
+	ut_results("", 0, "{}");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *out = NULL, *err = NULL;
+
+		ut_file("x.csv", bad[i][0], strlen(bad[i][0]));
+		CHECK_EQ_I64(clitest_run(NULL, "analyze --csv R/x.csv --no-plots", &out, &err), 2);
+		if (!strstr(err, bad[i][1]))
+			fprintf(stderr, "got: %s\nwant: %s\n", err, bad[i][1]);
+		CHECK(strstr(err, bad[i][1]) != NULL);
+		free(out);
+		free(err);
+	}
+}
+
 /* No rows at all: nothing to sort or group (the fuzzer found qsort called on NULL here). */
 LAB_TEST(header_only)
 {
