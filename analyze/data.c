@@ -58,8 +58,8 @@ static int an_units_from_run(struct lab_an_data *d)
 	for (size_t i = 0; exps && i < d->npt; i++) {
 		struct lab_an_point *p = &d->pt[i];
 		size_t e = p->unit ? (size_t)-1 : lab_an_exp_find(d, p->experiment);
-		const char *wu = e == (size_t)-1 ? NULL
-		                                 : lab_an_json_str(&exps->items[e], LAB_KEY_WORK_UNIT);
+		const char *wu =
+		    e == (size_t)-1 ? NULL : lab_an_json_str(&exps->items[e], LAB_KEY_WORK_UNIT);
 
 		if (wu && *wu && !(p->unit = lab_an_asprintf("ns/%s", wu)))
 			return -1;

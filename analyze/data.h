@@ -32,8 +32,9 @@ struct lab_an_point {
 	/* As samples.csv wrote them (its first row of the point), so summary.csv keeps the same
 	 * order; NULL for points without rows. */
 	char *params_written;
-	char *unit; /* "ns/<work unit>" of its kernel (samples.csv, else run.json); NULL: the set's */
-	long id;     /* the point id of samples.csv / run.json; -1 for external data */
+	char *
+	    unit; /* "ns/<work unit>" of its kernel (samples.csv, else run.json); NULL: the set's */
+	long id;  /* the point id of samples.csv / run.json; -1 for external data */
 	size_t line; /* the line of its first row in samples.csv (its CSV file); 0: no rows */
 	int threads;
 	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */

@@ -414,7 +414,8 @@ LAB_TEST(external_csv_rows_checked)
 	     "R/x.csv:2: 4 fields where the header has 3 (allowed: one per column)"},
 	    {"series,threads,seconds,rep\n,1,1,0\ncsv,1,1,0\n",
 	     "R/x.csv:2: series is empty (allowed: a name)"},
-	    {"threads,seconds\n1048577,1\n", "R/x.csv:2: threads = '1048577': allowed 1 .. 1048576"},
+	    {"threads,seconds\n1048577,1\n",
+	     "R/x.csv:2: threads = '1048577': allowed 1 .. 1048576"},
 	};
 
 	ut_results("", 0, "{}");
