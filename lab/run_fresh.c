@@ -39,15 +39,16 @@ static void fresh_ident(const struct lab_plan *plan, const struct lab_point *pt,
 		used += (size_t)snprintf(buf + used, len - used, " %d", pt->cpus[i]);
 	/* and how it is measured: reps = 7 written over reps = 2 mid-run went unnoticed */
 	if (used < len)
-		snprintf(buf + used, len - used,
-		         " | %llu %llu %llu %llu %.17g %.17g %llu %llu %d %.200s %.200s %d %llu %.64s "
-		         "%llu",
-		         (unsigned long long)h->reps, (unsigned long long)h->warmup,
-		         (unsigned long long)h->min_time, (unsigned long long)h->seed,
-		         h->load_threshold, h->max_runq_wait, (unsigned long long)h->retry_flagged,
-		         (unsigned long long)h->quiet_wait, h->counters, h->events, h->membind,
-		         h->perf_c2c, (unsigned long long)h->runs, h->precision,
-		         (unsigned long long)h->budget);
+		snprintf(
+		    buf + used, len - used,
+		    " | %llu %llu %llu %llu %.17g %.17g %llu %llu %d %.200s %.200s %d %llu %.64s "
+		    "%llu",
+		    (unsigned long long)h->reps, (unsigned long long)h->warmup,
+		    (unsigned long long)h->min_time, (unsigned long long)h->seed, h->load_threshold,
+		    h->max_runq_wait, (unsigned long long)h->retry_flagged,
+		    (unsigned long long)h->quiet_wait, h->counters, h->events, h->membind,
+		    h->perf_c2c, (unsigned long long)h->runs, h->precision,
+		    (unsigned long long)h->budget);
 }
 
 /* All the child writes, into *buf; 0 or -1 (errno). A Ctrl-C or SIGTERM that reached lab run
