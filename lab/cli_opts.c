@@ -70,6 +70,17 @@ void lab_opts_error(const char *fmt, ...)
 		fputs("lab: out of memory\n", stderr);
 		return;
 	}
+	/* A 5,000-byte argument made a 5 KB line: its middle goes, the start and the end (what is
+	 * allowed) stay, and the line says how much was left out. */
+	if (n > LAB_OPTS_ERROR_MAX) {
+		char cut[64];
+
+		snprintf(cut, sizeof(cut), "[... %d bytes left out ...]",
+		         n - LAB_OPTS_ERROR_MAX / 2 - LAB_OPTS_ERROR_MAX / 4);
+		memmove(line + LAB_OPTS_ERROR_MAX / 2 + strlen(cut),
+		        line + n - LAB_OPTS_ERROR_MAX / 4, LAB_OPTS_ERROR_MAX / 4 + 1);
+		memcpy(line + LAB_OPTS_ERROR_MAX / 2, cut, strlen(cut));
+	}
 	lab_opts_puts_escaped(stderr, line);
 	fputc('\n', stderr);
 	free(line);

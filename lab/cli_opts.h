@@ -74,8 +74,11 @@ void lab_opts_puts_escaped(FILE *f, const char *s);
 
 /*
  * Prints one line on stderr: the printf-style message with lab_opts_puts_escaped, then '\n'.
- * Every error that echoes user text goes through here, so it stays one line.
+ * Every error that echoes user text goes through here, so it stays one line, and at most about
+ * LAB_OPTS_ERROR_MAX bytes before escaping: a longer message keeps its first half and last
+ * quarter of that, and says how many bytes of its middle were left out.
  */
+#define LAB_OPTS_ERROR_MAX 1024
 void lab_opts_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*

@@ -1017,6 +1017,16 @@ fresh_process_config_edited)
 	# the runs whose process started before the edit keep their 2 samples; none took 7
 	[ "$(awk -F, 'NR > 1' "$tmp/e/samples.csv" | wc -l)" -le 6 ] || { cat "$tmp/e/samples.csv"; exit 1; }
 	;;
+long_error_lines)
+	# A 5,000-byte argument echoed whole made a 5 KB error line; the line keeps its start and
+	# its end (what is allowed) and says what it left out.
+	long=$(printf 'x%.0s' $(seq 1 5000))
+	rc=0
+	"$lab" describe "$long" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ "$(wc -c <"$tmp/err")" -lt 1100 ] ||
+		{ echo "exit $rc, $(wc -c <"$tmp/err") bytes"; exit 1; }
+	grep -q "bytes left out ...\].*(allowed: a name \`lab list\` prints)" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+	;;
 compare_skipped_point_unit)
 	# A point skipped on one side has no samples: its unit came from the directory's first
 	# sample (noop's "iteration"), so compare called false_sharing's increments "another unit of
