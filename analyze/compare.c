@@ -72,6 +72,32 @@ static int an_cmp_side_index(struct an_cmp_side *s)
 	return 0;
 }
 
+/* The verdict of a matched point with no samples on a side (skipped: say no second NUMA node;
+ * failed; not reached by an interrupted run): which side, and why from run.json's status. */
+static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_point *n)
+{
+	static const char *const why[3][4] = {
+	    {"did not run in either (skipped or failed)", "did not run in either (skipped)",
+	     "did not run in either (failed)",
+	     "did not run in either (not reached: an interrupted run)"},
+	    {"did not run in old (skipped or failed)", "did not run in old (skipped)",
+	     "did not run in old (failed)", "did not run in old (not reached: an interrupted run)"},
+	    {"did not run in new (skipped or failed)", "did not run in new (skipped)",
+	     "did not run in new (failed)",
+	     "did not run in new (not reached: an interrupted run)"}};
+	int side = !o->n && !n->n ? 0 : !o->n ? 1 : 2;
+	const char *st = side == 2 ? n->status : o->status;
+	int k = !st                      ? 0
+	        : !strcmp(st, "skipped") ? 1
+	        : !strcmp(st, "failed")  ? 2
+	        : !strcmp(st, "missing") ? 3
+	                                 : 0;
+
+	if (side == 0 && (!n->status || !st || strcmp(st, n->status)))
+		k = 0; /* the two sides did not run for different reasons */
+	return why[side][k];
+}
+
 /* Why the costs of matched points o (of old) and n (of new_) are not the same quantity (a
  * results directory may have been edited, or come from another lab), or NULL. */
 static const char *an_cmp_unlike(const struct lab_an_data *old, const struct lab_an_point *o,
@@ -110,30 +136,8 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		return;
 	}
 	if (!a->n || !b->n) {
-		/* A point that did not run (skipped: say no second NUMA node; failed; not reached
-		 * by an interrupted run) is matched, just not comparable: counted apart from
-		 * unmatched ones. Its side says which, from run.json's status. */
-		static const char *const why[3][4] = {
-		    {"did not run in either (skipped or failed)", "did not run in either (skipped)",
-		     "did not run in either (failed)",
-		     "did not run in either (not reached: an interrupted run)"},
-		    {"did not run in old (skipped or failed)", "did not run in old (skipped)",
-		     "did not run in old (failed)",
-		     "did not run in old (not reached: an interrupted run)"},
-		    {"did not run in new (skipped or failed)", "did not run in new (skipped)",
-		     "did not run in new (failed)",
-		     "did not run in new (not reached: an interrupted run)"}};
-		int side = !a->n && !b->n ? 0 : !a->n ? 1 : 2;
-		const char *st = side == 2 ? r->new_->status : r->old->status;
-		int k = !st                      ? 0
-		        : !strcmp(st, "skipped") ? 1
-		        : !strcmp(st, "failed")  ? 2
-		        : !strcmp(st, "missing") ? 3
-		                                 : 0;
-
-		if (side == 0 && (!r->new_->status || !st || strcmp(st, r->new_->status)))
-			k = 0; /* the two sides did not run for different reasons */
-		r->verdict = why[side][k];
+		/* matched, just not comparable: counted apart from unmatched ones */
+		r->verdict = an_not_run(r->old, r->new_);
 		c->not_run++;
 		return;
 	}
