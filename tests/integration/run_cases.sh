@@ -7,15 +7,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src"
 check() { python3 tests/integration/check_results.py "$@"; }
+# wait_rows DIR LINES: until DIR/samples.csv has more than LINES lines (at most 30 s).
+wait_rows() {
+	for _ in $(seq 1 600); do
+		[ -f "$1/samples.csv" ] && [ "$(wc -l <"$1/samples.csv")" -gt "$2" ] && break
+		sleep 0.05
+	done
+}
 # interrupt_run CONFIG DIR LINES: lab run CONFIG into DIR, Ctrl-C once samples.csv has more than
 # LINES lines (out and err in $tmp); it must exit 1.
 interrupt_run() {
 	"$lab" run --set global.retry_flagged=0 "$1" -o "$2" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	local pid=$! rc=0
-	for _ in $(seq 1 600); do
-		[ -f "$2/samples.csv" ] && [ "$(wc -l <"$2/samples.csv")" -gt "$3" ] && break
-		sleep 0.05
-	done
+	wait_rows "$2" "$3"
 	kill -INT "$pid"
 	wait "$pid" || rc=$?
 	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
@@ -1004,10 +1008,7 @@ fresh_process_config_edited)
 	printf '[global]\nreps = 2\nwarmup = 1ms\nmin_time = 100ms\nretry_flagged = 0\nruns = 4\nfresh_process = on\n\n[n]\nkernel = noop\nthreads = 1\n' >"$tmp/e.ini"
 	"$lab" run "$tmp/e.ini" -o "$tmp/e" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	for _ in $(seq 1 600); do
-		[ -f "$tmp/e/samples.csv" ] && [ "$(wc -l <"$tmp/e/samples.csv")" -gt 1 ] && break
-		sleep 0.02
-	done
+	wait_rows "$tmp/e" 1
 	sed -i 's/reps = 2/reps = 7/' "$tmp/e.ini"
 	rc=0
 	wait "$pid" || rc=$?
@@ -1064,10 +1065,7 @@ INI
 	[ ! -e "$tmp/p/run.lock" ] || { echo "run.lock left behind"; exit 1; }
 	"$lab" run "$tmp/long.ini" -o "$tmp/h" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	for _ in $(seq 1 600); do
-		[ -f "$tmp/h/samples.csv" ] && [ "$(wc -l <"$tmp/h/samples.csv")" -gt 5 ] && break
-		sleep 0.05
-	done
+	wait_rows "$tmp/h" 5
 	kill -HUP "$pid"
 	wait "$pid" || rc=$?
 	[ "$rc" = 1 ] || { echo "exit code $rc after SIGHUP, expected 1"; cat "$tmp/err"; exit 1; }
