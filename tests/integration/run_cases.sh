@@ -1037,7 +1037,7 @@ compare_skipped_point_unit)
 	sed s/MC/1/ "$tmp/mc.ini" >"$tmp/mc1.ini"
 	"$lab" run "$tmp/mc4.ini" -o "$tmp/m4" --no-progress >/dev/null 2>&1
 	"$lab" run "$tmp/mc1.ini" -o "$tmp/m1" --no-progress >/dev/null 2>&1
-	"$lab" compare "$tmp/m4" "$tmp/m1" >"$tmp/c.txt"
+	"$lab" compare "$tmp/m4" "$tmp/m1" --include-flagged >"$tmp/c.txt"
 	grep -q '^b .*did not run in old (skipped)' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
 	! grep -q 'another unit' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
 	grep -q '^b: mean cost in ns/increment' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
