@@ -231,7 +231,7 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 			snprintf(how, sizeof(how), "died of signal %d", WTERMSIG(status));
 		else if (WEXITSTATUS(status) == 128 + SIGINT) /* fresh_child_run's own */
 			snprintf(how, sizeof(how),
-			         "was interrupted (SIGINT or SIGTERM reached it)");
+			         "was interrupted (SIGINT, SIGTERM or SIGHUP reached it)");
 		else
 			snprintf(how, sizeof(how), "exited with status %d (its error is on stderr)",
 			         WEXITSTATUS(status));
