@@ -104,13 +104,19 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
  * point's last planned run, that it has fewer runs than planned (its status stays the one its
  * runs earned: what they measured is good, there is less of it).
  */
-static const char *json_point_reason(const struct lab_results_pt *p, bool ended, char *buf,
-                                     size_t len)
+static const char *json_point_reason(const struct lab_results_pt *p, const struct lab_point *pt,
+                                     bool ended, char *buf, size_t len)
 {
 	if (p->reason[0] || !ended || p->complete)
 		return p->reason;
-	snprintf(buf, len, "the run ended after %u of this point's %u planned runs", p->runs,
-	         p->runs_planned);
+	if (strcmp(pt->h.precision, "off")) /* runs_planned is the target's cap, not a plan */
+		snprintf(buf, len,
+		         "the run ended after %u of this point's runs, before its precision target "
+		         "or budget did",
+		         p->runs);
+	else
+		snprintf(buf, len, "the run ended after %u of this point's %u planned runs",
+		         p->runs, p->runs_planned);
 	return buf;
 }
 
@@ -133,7 +139,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 		lab_json_arr_close(j);
 	}
 	lab_json_str(j, LAB_KEY_STATUS, json_status_names[p->status]);
-	lab_json_str(j, LAB_KEY_REASON, json_point_reason(p, ended, why, sizeof(why)));
+	lab_json_str(j, LAB_KEY_REASON, json_point_reason(p, pt, ended, why, sizeof(why)));
 	lab_json_str(j, "verify", json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	if (p->windows)

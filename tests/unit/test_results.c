@@ -286,16 +286,10 @@ static long tr_slurp(const char *path, char *buf, size_t len)
 	return (long)n;
 }
 
-/*
- * runs = 3, interrupted once the first run of the first point is handed over: that run is kept
- * and its point says it got 1 of its 3 planned runs (it read "ok", "runs": 1 and nothing more);
- * no point counts as done; the other point never ran.
- */
-LAB_TEST(interrupted_runs_marked)
+/* lab run of text (two points), interrupted once the first run of the first point is handed
+ * over; run.json's text into json. */
+static void tr_interrupt_runs(const char *text, char *json, size_t len)
 {
-	static const char text[] = "[global]\nreps = 1\nwarmup = 0\nmin_time = 1ms\nthreads = 1\n"
-	                           "runs = 3\n[a]\nkernel = tr_plain\n[b]\nkernel = tr_plain\n";
-	static char json[1 << 20];
 	struct tr t;
 	struct lab_cfg cfg = {0};
 	struct lab_diag d = {0};
@@ -305,18 +299,37 @@ LAB_TEST(interrupted_runs_marked)
 	struct tr_sink s = {0};
 	struct lab_sink sink = {.ctx = &s, .point = tr_sink_point};
 	char dir[4096], path[4200];
+	static int k;
 
 	REQUIRE(tr_init(&t) == 0);
 	REQUIRE(lab_cfg_load_text(&cfg, "tr.ini", text, strlen(text), &d, &err) == 0);
 	REQUIRE(lab_plan_build(&plan, &cfg, tr_registry, t.topo, NULL, 0, &d, &err) == 0);
 	REQUIRE(plan->npts == 2);
-	snprintf(dir, sizeof(dir), "%s/runs", testlib_tmpdir());
+	snprintf(dir, sizeof(dir), "%s/runs%d", testlib_tmpdir(), k++);
 	REQUIRE(lab_results_open(&s.res, dir, plan, &t.info, &err) == 0);
 	lab_runner_init(&r, t.topo, &plan->env, &s.stop);
 	CHECK_EQ_I64(lab_runner_run(&r, plan, &sink, &err), -LAB_EINTR);
 	CHECK_EQ_I64(lab_results_close(s.res, "interrupted", NULL, &err), 0);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	REQUIRE(tr_slurp(path, json, sizeof(json)) > 0);
+	REQUIRE(tr_slurp(path, json, len) > 0);
+	lab_plan_free(plan);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+	lab_topo_close(t.topo);
+}
+
+/*
+ * runs = 3, interrupted once the first run of the first point is handed over: that run is kept
+ * and its point says it got 1 of its 3 planned runs (it read "ok", "runs": 1 and nothing more);
+ * no point counts as done; the other point never ran.
+ */
+LAB_TEST(interrupted_runs_marked)
+{
+	static char json[1 << 20];
+
+	tr_interrupt_runs("[global]\nreps = 1\nwarmup = 0\nmin_time = 1ms\nthreads = 1\n"
+	                  "runs = 3\n[a]\nkernel = tr_plain\n[b]\nkernel = tr_plain\n",
+	                  json, sizeof(json));
 	CHECK(strstr(json, "\"points_done\": 0,") != NULL);
 	CHECK(strstr(json, "\"status\": \"ok\",\n") != NULL);
 	CHECK(
@@ -327,8 +340,19 @@ LAB_TEST(interrupted_runs_marked)
 	/* min_time 1 ms: one timed window per sample (the analyzer's exact span check) */
 	CHECK(strstr(json, "\"sample_windows\": 1,\n") != NULL);
 	CHECK(strstr(json, "\"status\": \"not_run\"") != NULL);
-	lab_plan_free(plan);
-	lab_cfg_free(&cfg);
-	lab_diag_free(&d);
-	lab_topo_close(t.topo);
+}
+
+/* With a precision target, runs_planned is the target's cap: "the run ended after 1 of this
+ * point's 100000 planned runs" said nothing; what ended it is said instead. */
+LAB_TEST(interrupted_precision_runs_marked)
+{
+	static char json[1 << 20];
+
+	tr_interrupt_runs("[global]\nreps = 2\nwarmup = 0\nmin_time = 1ms\nthreads = 1\n"
+	                  "runs = 2\nprecision = 0.01%\nbudget = 2s\n[a]\nkernel = tr_plain\n"
+	                  "[b]\nkernel = tr_plain\n",
+	                  json, sizeof(json));
+	CHECK(strstr(json, "\"reason\": \"the run ended after 1 of this point's runs, before its "
+	                   "precision target or budget did\"") != NULL);
+	CHECK(strstr(json, "planned runs") == NULL);
 }
