@@ -144,13 +144,14 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	free(done);
 }
 
-/* Whose time each experiment's mean is, once per experiment in table order. */
+/* Whose time each experiment's mean is, once per experiment in table order; both sides' when
+ * they differ (the rows then say "not comparable"). */
 static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
                               const struct lab_an_data *old, const struct lab_an_data *new_)
 {
 	const char *seen[32];
 	size_t nseen = 0;
-	char unit[160];
+	char unit[160], unew[160];
 
 	for (size_t i = 0; i < c->n && nseen < 32; i++) {
 		const struct lab_an_cmp_row *r = &c->row[i];
@@ -167,6 +168,12 @@ static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
 		fputs(": mean cost in ", f);
 		lab_render_text_line(f,
 		                     lab_an_cost_label(r->old ? old : new_, p, unit, sizeof(unit)));
+		if (r->old && r->new_ &&
+		    strcmp(unit, lab_an_cost_label(new_, r->new_, unew, sizeof(unew)))) {
+			fputs(" (old), ", f);
+			lab_render_text_line(f, unew);
+			fputs(" (new)", f);
+		}
 		fputc('\n', f);
 	}
 }
