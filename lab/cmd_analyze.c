@@ -8,7 +8,6 @@
  * says they are from an earlier analysis (they may not match the data now).
  */
 #include <errno.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "analyze/wfile.h"
 #include "analyze/write_dir.h"
 #include "harness/record_schema.h"
+#include "lab/an_heap.h"
 #include "lab/analyze_print.h"
 #include "lab/cli.h"
 #include "lab/text_esc.h"
@@ -274,17 +274,21 @@ static void lab_analyze_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
-/*
- * The analyzer's heap: a large directory grows arrays to hundreds of MB. Above glibc's default
- * 128 KiB each grown array is a fresh mapping, faulted in again page by page, and freed memory
- * goes back to the kernel to be faulted in anew; where a page fault costs 10 us (a PVM guest)
- * that was a sixth of `lab analyze` on 100,000 points. Mappings only above 32 MiB (glibc's
- * largest threshold) and no trimming: 147,000 faults -> 127,000 there, 6.1 -> 5.4 s.
- */
-static void lab_analyze_heap(void)
+/* Sets the heap up for the inputs of an analysis (lab/an_heap.h): a --csv file, or each
+ * directory's samples.csv and run.json; a path too long to name is left out of the estimate
+ * (its loader says what is wrong with it). */
+static void lab_analyze_heap(const char *csv, const char *const *dirs, size_t n)
 {
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	static const char *const names[2] = {LAB_FILE_SAMPLES, LAB_FILE_RUN};
+	char path[4][4096];
+	const char *files[4] = {csv};
+
+	for (size_t i = 0; !csv && i < 4 && i / 2 < n; i++) {
+		int len = snprintf(path[i], sizeof(path[i]), "%s/%s", dirs[i / 2], names[i % 2]);
+
+		files[i] = len > 0 && (size_t)len < sizeof(path[i]) ? path[i] : NULL;
+	}
+	lab_an_heap_setup(files, 4);
 }
 
 static int lab_analyze_main(int argc, char **argv, int report_only)
@@ -301,7 +305,7 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	if (o.dir && !report_only && lab_an_fleet_is_dir(o.dir))
 		return lab_fleet_analyze(argc, argv, lab_cmd_analyze);
 	lab_analyze_signals();
-	lab_analyze_heap();
+	lab_analyze_heap(o.csv, &o.dir, o.dir ? 1 : 0);
 	rc = o.csv ? lab_an_data_load_csv(&d, o.csv, &err) : lab_an_data_load_dir(&d, o.dir, &err);
 	if (rc && o.csv && err.code == LAB_EIO)
 		err.code = LAB_EDATA; /* a --csv FILE that cannot be opened is bad usage */
@@ -379,7 +383,6 @@ int lab_cmd_compare(int argc, char **argv)
 
 	if (rc)
 		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
-	lab_analyze_heap();
 	if (o.noise) {
 		char *end;
 		noise = strtod(o.noise, &end);
@@ -395,6 +398,7 @@ int lab_cmd_compare(int argc, char **argv)
 	}
 	const char *const *dir = o.dirs;
 	bool json = o.json;
+	lab_analyze_heap(NULL, dir, 2);
 	if (lab_compare_load(dir[0], &d[0], o.include_flagged, &err) ||
 	    lab_compare_load(dir[1], &d[1], o.include_flagged, &err) ||
 	    lab_an_compare_run(&d[0], &d[1], noise, &c, &err)) {
