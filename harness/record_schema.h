@@ -68,7 +68,10 @@
  *               declared; bandwidth_bound: its GB/s may set a bandwidth ceiling),
  *               "runs" (fresh setups taken), "runs_planned" (the runs the point was to
  *               take: `runs`, or a precision target's total; "runs" below it says the run
- *               ended first, and the reason says so), with fresh_process = on "processes"
+ *               ended first, and the reason says so), "wall_s" (its runs' wall time from
+ *               being handed to the runner to their records, setup, calibration and
+ *               teardown included, summed: what the point cost the run; the plan's estimate
+ *               is of the same), with fresh_process = on "processes"
  *               (the pid that measured each run, in run order), and with a precision target:
  *               "precision_target", "precision_achieved" (half-width of Stein's 95 %
  *               interval / |mean|), "samples", "budget_exhausted",
@@ -190,6 +193,7 @@ enum lab_samples_col {
 /* The run level and precision targets of a point (harness/precision.h). */
 #define LAB_KEY_RUNS               "runs"
 #define LAB_KEY_RUNS_PLANNED       "runs_planned" /* runs below it: the run ended first */
+#define LAB_KEY_WALL_S             "wall_s" /* the point's runs, setup to teardown, in seconds */
 #define LAB_KEY_PROCESSES          "processes"    /* fresh_process = on: the pid of each run */
 #define LAB_KEY_SAMPLES            "samples"
 #define LAB_KEY_PRECISION_TARGET   "precision_target"

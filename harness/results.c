@@ -284,6 +284,7 @@ static int results_write_running(struct lab_results *res, struct lab_err *err)
 int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)
 {
 	res->pts[pt->id].running = true;
+	res->pts[pt->id].started_ns = lab_clock_ns();
 	return results_write_running(res, err);
 }
 
@@ -337,6 +338,9 @@ int lab_results_point(void *ctx, const struct lab_point_rec *rec, struct lab_err
 		return lab_err_set(err, LAB_EIO, "write %s/%s: %s", res->dir, LAB_FILE_THREADS,
 		                   strerror(errno));
 	p->running = false;
+	if (p->started_ns)
+		p->wall_ns += lab_clock_ns() - p->started_ns;
+	p->started_ns = 0;
 	res->ndone += rec->last_run;
 	if (p->done) {
 		results_point_more(p, rec);

@@ -38,6 +38,8 @@ struct lab_results_pt {
 	bool complete;            /* that run was its last (last_run): no run was cut off */
 	int *pids;                /* fresh_process = on: the process of each run (runs of them) */
 	struct lab_prec_rec prec; /* its precision target; prec.on false without one */
+	uint64_t started_ns;      /* when its current run was handed to the runner */
+	uint64_t wall_ns;         /* its runs' wall time, setup to teardown, summed */
 };
 
 struct lab_results {

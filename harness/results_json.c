@@ -73,6 +73,8 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 
 	lab_json_uint(j, LAB_KEY_RUNS, p->runs);
 	lab_json_uint(j, LAB_KEY_RUNS_PLANNED, p->runs_planned);
+	if (p->wall_ns)
+		lab_json_num(j, LAB_KEY_WALL_S, (double)p->wall_ns / 1e9);
 	if (p->pids) {
 		lab_json_arr_open(j, LAB_KEY_PROCESSES);
 		for (unsigned i = 0; i < p->runs; i++)

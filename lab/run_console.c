@@ -221,10 +221,23 @@ static void run_put_word(const char *s)
 	putchar('\'');
 }
 
+/* The run's wall time so far, "48 s" or "9 min 28 s" (run.json's points say theirs, wall_s). */
+static const char *run_took(const struct lab_run_console *con, char *buf, size_t len)
+{
+	long s = lround((double)(lab_clock_ns() - con->t0_ns) / 1e9);
+
+	if (s < 90)
+		snprintf(buf, len, "%ld s", s);
+	else
+		snprintf(buf, len, "%ld min %ld s", s / 60, s % 60);
+	return buf;
+}
+
 void lab_run_console_report(const struct lab_run_console *con, const char *self, const char *dir,
                             int rc, const struct lab_err *err, int crc, const struct lab_err *cerr)
 {
 	unsigned npts = con->s->plan->npts;
+	char took[64];
 
 	if (rc && rc != -LAB_EINTR)
 		lab_opts_error("lab: %s", err->msg);
@@ -236,8 +249,8 @@ void lab_run_console_report(const struct lab_run_console *con, const char *self,
 	fputs("\nresults: ", stdout);
 	lab_opts_puts_escaped(stdout, dir);
 	if (rc == 0 && crc == 0)
-		printf(" (%u points, %u skipped, %u failed verification or setup)\n", npts,
-		       con->skipped, con->failed);
+		printf(" (%u points, %u skipped, %u failed verification or setup) in %s\n", npts,
+		       con->skipped, con->failed, run_took(con, took, sizeof(took)));
 	else {
 		printf(" is incomplete: %u of %u points finished", con->done, npts);
 		/* their finished runs are kept; run.json says runs < runs_planned */

@@ -7,6 +7,7 @@ usage: check_results.py DIR [--status complete|interrupted|failed] [--min-points
 Exits 1 with a message naming the first problem found.
 """
 import csv
+import datetime
 import json
 import sys
 
@@ -48,6 +49,7 @@ def main():
     # The whole plan is listed: what never ran is "not_run" once the run ended without it.
     allowed = ("ok", "skipped", "failed") + (("not_run",) if want_status != "complete" else ())
     finished = 0
+    walls = 0.0
     for e in run["experiments"]:
         for p in e["points"]:
             if p["status"] not in allowed:
@@ -67,7 +69,17 @@ def main():
                 fail("point %d ok but verify failed" % p["point"])
             if p["status"] == "skipped" and not p["reason"]:
                 fail("point %d skipped without a reason" % p["point"])
+            # What a point cost the run: every point that ran says it, within the run's time.
+            wall = p.get("wall_s")
+            if p["status"] == "ok" and (not isinstance(wall, (int, float)) or not wall > 0):
+                fail("point %d ran but its wall_s is %r" % (p["point"], wall))
+            walls += wall if isinstance(wall, (int, float)) else 0
             points[p["point"]] = (e, p)
+    if run.get("finished_utc"):
+        took = (datetime.datetime.fromisoformat(run["finished_utc"].rstrip("Z")) -
+                datetime.datetime.fromisoformat(run["started_utc"].rstrip("Z"))).total_seconds()
+        if walls > took + 2:  # whole seconds in the timestamps
+            fail("the points' wall_s add up to %.1f s in a run of %.0f s" % (walls, took))
     if finished < min_points:
         fail("%d points finished in run.json, expected at least %d" % (finished, min_points))
     if len(points) != run["progress"]["points_planned"]:
