@@ -147,13 +147,19 @@ void lab_cli_release(struct lab_cli_setup *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void cli_plan_json_point(struct lab_json *j, const struct lab_point *pt)
+/* A point of the plan; a planned one with its estimate, its runs together (run.json's wall_s
+ * says what they took), without what a precision target may add. */
+static void cli_plan_json_point(struct lab_json *j, const struct lab_plan *plan,
+                                const struct lab_point *pt)
 {
 	lab_json_obj_open(j, NULL);
 	lab_plan_point_json(j, pt);
 	lab_json_str(j, "status", pt->state == LAB_POINT_SKIPPED ? "skipped" : "planned");
 	if (pt->state == LAB_POINT_SKIPPED)
 		lab_json_str(j, "reason", pt->reason);
+	else
+		lab_json_num(j, "estimate_s",
+		             lab_cli_run_estimate_ns(plan, pt) * (pt->h.runs ? pt->h.runs : 1) / 1e9);
 	lab_json_obj_close(j);
 }
 
@@ -178,7 +184,7 @@ static void cli_plan_json(const struct lab_cli_setup *s)
 		lab_json_str(&j, "kernel", x->kernel->name);
 		lab_json_arr_open(&j, "points");
 		for (unsigned i = 0; i < x->npoints; i++)
-			cli_plan_json_point(&j, &s->plan->pts[x->first_point + i]);
+			cli_plan_json_point(&j, s->plan, &s->plan->pts[x->first_point + i]);
 		lab_json_arr_close(&j);
 		lab_json_obj_close(&j);
 	}

@@ -113,8 +113,11 @@ quick_file_equals_builtin)
 	grep -q '^estimated run time: ' "$tmp/builtin"
 	grep -q '^estimated run time: ' "$tmp/file"
 	cmp <(grep -v '^estimated run time: ' "$tmp/builtin") <(grep -v '^estimated run time: ' "$tmp/file")
+	# Each planned point has its estimate (its runs together), a skipped one none.
 	"$lab" plan --json configs/quick.ini |
-		python3 -c 'import json,sys; a=json.load(sys.stdin); assert a["experiments"], a'
+		python3 -c 'import json,sys; a=json.load(sys.stdin); assert a["experiments"], a
+p = [p for e in a["experiments"] for p in e["points"]]
+assert all((p.get("estimate_s", 0) > 0) == (p["status"] == "planned") for p in p), p'
 	;;
 plan_synthetic)
 	# The text plan ends with an estimate of the run time (ch26-locks on 32 PUs: 3202 points,
