@@ -216,7 +216,7 @@ static int an_rl_describe(const struct lab_an_view *v, const void *state, struct
 		an_ceils_doc(doc, sec, s);
 	if (s->levels[0])
 		lab_doc_note(sec, "%s", s->levels);
-	else
+	if (!s->nc)
 		lab_doc_note(
 		    sec, "no ceilings: this run has no bandwidth-bound kernel and no point with "
 		         "flops and no bytes (configs/ch19-roofline.ini measures them)");

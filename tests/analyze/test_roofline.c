@@ -211,6 +211,7 @@ LAB_TEST(text_table)
 	CHECK(
 	    rl_line(out, (const char *[]){"op=poly", "  compute ", "  avx2 f64 ", "  0.5 ", NULL}));
 	CHECK(strstr(out, "write-allocate not counted") != NULL);
+	CHECK(strstr(out, "no ceilings") == NULL);
 	CHECK(strstr(out, "== SIMD speedup over scalar, per size: kernels") != NULL);
 	free(out);
 }
@@ -342,6 +343,8 @@ LAB_TEST(measured_cache_size_noted)
 	                         "it), where the topology reports 508.0 MiB: the ceilings are "
 	                         "named by these sizes"));
 	CHECK(out && !strstr(out, "L2 is") && !strstr(out, "guessed"));
+	/* the note on sizes is not the note of a run without ceilings (it was, below its table) */
+	CHECK(out && !strstr(out, "no ceilings"));
 	free(run);
 	free(out);
 	free(err);
