@@ -288,6 +288,49 @@ static void ev_ci_delta(const struct ev *e, const double *g, struct ev_q *q)
 	q->hi = q->value + m;
 }
 
+/* Whether the 95 % interval of node id's value reaches 0 (t for one mean, the delta method
+ * otherwise); a value without an interval (one sample) cannot be said to stay off it. */
+static int ev_spans_zero(const struct ev *e, int id)
+{
+	double g[EV_VARS_MAX];
+	struct ev_q t = {.lo = NAN, .hi = NAN};
+
+	t.value = ev_eval(e, id, g);
+	ev_ci_delta(e, g, &t);
+	return !(t.lo > 0 || t.hi < 0);
+}
+
+/* Whether a divisor inside node id may be 0 at 95 %: the delta method linearises 1 / x about x's
+ * mean, which says nothing when x's own interval reaches 0 (1 / (a - b) with a - b = 3271
+ * [-11070, 17610] "held" <= 0.01). Such a Q has no bounded interval. */
+static int ev_divisor_at_zero(const struct ev *e, int id)
+{
+	const struct lab_lesson_node *n = &e->c->node[id];
+	const struct ev_var *x;
+
+	switch (n->op) {
+	case LAB_LESSON_NUM:
+	case LAB_LESSON_COST:
+	case LAB_LESSON_METRIC:
+		return 0;
+	case LAB_LESSON_THROUGHPUT:
+	case LAB_LESSON_SPEEDUP: /* a mean in the divisor */
+		x = &e->var[e->leaf[id]];
+		if (n->op == LAB_LESSON_SPEEDUP && e->base[id] == e->leaf[id])
+			return 0;
+		return x->n < 2 || x->mean - lab_an_t_quantile(0.95, (double)x->n - 1) * sqrt(x->v) <= 0;
+	case LAB_LESSON_NEG:
+		return ev_divisor_at_zero(e, n->a);
+	case LAB_LESSON_DIV:
+		if (ev_spans_zero(e, n->b))
+			return 1;
+		break;
+	default:
+		break;
+	}
+	return ev_divisor_at_zero(e, n->a) || ev_divisor_at_zero(e, n->b);
+}
+
 /* Clips Q's interval to the range Q can take (ev_range): Q is the side with data when the other
  * is a number (dl, dr: the sides have data), else lhs / rhs or lhs - rhs as ev_judge forms it. */
 static void ev_clip(const struct ev *e, const struct lab_lesson_claim *c, int dl, int dr,
@@ -370,8 +413,14 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		ev_side(c, c->rhs, b, sizeof(b));
 		snprintf(out->quantity, sizeof(out->quantity), "%s - %s", a, b);
 	}
-	if (!(q.mono && ev_ci_mono(e, &q) == 0))
+	if (!(q.mono && ev_ci_mono(e, &q) == 0)) {
 		ev_ci_delta(e, g, &q);
+		/* Q = lhs / rhs when both are products with data (out->bound 1) */
+		q.unbounded = ev_divisor_at_zero(e, c->lhs) || ev_divisor_at_zero(e, c->rhs) ||
+		              (dl && dr && q.mono && ev_spans_zero(e, c->rhs));
+		if (q.unbounded) /* no interval to show: the delta method's is not one */
+			q.lo = q.hi = NAN;
+	}
 	ev_clip(e, c, dl, dr, &q);
 	out->cmp = lab_lesson_cmp_name(cmp);
 	out->value = q.value;

@@ -271,6 +271,37 @@ LAB_TEST(speedup_throughput_metric_and_difference)
 	fx_free(&f, &ls);
 }
 
+/* A divisor whose own interval reaches 0: the delta method linearises 1 / x about x's mean and
+ * gave 1 / (a - b) a tight interval, "holds", where a - b = 3271 [-11070, 17610]. Such a Q has
+ * no bounded interval; the same form with a divisor well away from 0 keeps its verdict. */
+LAB_TEST(delta_divisor_reaching_zero_is_inconclusive)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "lk", "lock=tas", 2, 5000, 4900, 3);
+	fx_point(&f, "lk", "lock=mcs", 2, 1000, 10, 10);
+	fx_point(&f, "lk", "lock=ticket", 2, 100, 1, 10);
+	fx_lesson(&f, "recip", "1 / (cost(lk: lock=tas) - cost(lk: lock=mcs)) <= 0.01");
+	fx_lesson(&f, "over_diff",
+	          "cost(lk: lock=ticket) / (cost(lk: lock=tas) - cost(lk: lock=mcs)) <= 0.5");
+	fx_lesson(&f, "diff_over",
+	          "(cost(lk: lock=tas) - cost(lk: lock=mcs)) / cost(lk: lock=ticket) >= 0");
+	fx_lesson(&f, "steady", "1 / (cost(lk: lock=mcs) - cost(lk: lock=ticket)) <= 0.01");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 4);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ_STR(ls.l[i].method, "delta");
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "inconclusive");
+		CHECK(strstr(ls.l[i].text, "no bounded 95 % interval") != NULL);
+	}
+	/* the difference on top is a numerator: its interval reaches 0 and says so */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "inconclusive");
+	CHECK(strstr(ls.l[2].text, "no bounded 95 % interval") == NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[3].verdict), "holds"); /* 1 / 900 */
+	fx_free(&f, &ls);
+}
+
 /* Selectors find their points through an index of the run's points; what they name is what
  * a comparison with every point names: threads as a number, keys a point's params leave out at
  * their default, more than one point, an experiment that did not run. */
