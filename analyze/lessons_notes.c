@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/lessons_int.h"
+#include "analyze/stats.h"
 
 /* qsort's order of (package, core, cpu) triples. */
 static int ev_core_cmp(const void *a, const void *b)
@@ -157,8 +158,7 @@ static int ev_clusters(const double *m, int nr, double c[6])
 			cut = i;
 	if (cut < 0)
 		return 0;
-	double gap = s[cut + 1] - s[cut],
-	       med = nr % 2 ? s[nr / 2] : (s[nr / 2 - 1] + s[nr / 2]) / 2;
+	double gap = s[cut + 1] - s[cut], med = lab_an_median_sorted(s, (size_t)nr);
 	if (!(gap > 3 * (s[cut] - s[0]) && gap > 3 * (s[nr - 1] - s[cut + 1]) &&
 	      gap > 0.1 * fabs(med)))
 		return 0;
@@ -196,7 +196,7 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 				if (j != i)
 					o[k++] = m[j];
 			qsort(o, (size_t)k, sizeof(*o), lab__lesson_dbl_cmp);
-			double med = k % 2 ? o[k / 2] : (o[k / 2 - 1] + o[k / 2]) / 2;
+			double med = lab_an_median_sorted(o, (size_t)k);
 			double d = fabs(m[i] - med);
 			if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
 				far = d;

@@ -10,6 +10,7 @@
 
 #include "analyze/err.h"
 #include "analyze/modes_int.h"
+#include "analyze/stats.h"
 
 struct lab_an_modes_opts lab_an_modes_defaults(void)
 {
@@ -119,7 +120,7 @@ static void md_fill(const double *s, size_t n, double lo, double step, int logs,
 
 		m->n = b - a;
 		m->weight = (double)m->n / (double)n;
-		m->center = m->n ? gsl_stats_median_from_sorted_data(s + a, 1, m->n) : NAN;
+		m->center = lab_an_median_sorted(s + a, m->n);
 		m->peak = lo + (double)peak[k] * step;
 		m->lo = k ? lo + (double)valley[k - 1] * step : s[0];
 		m->hi = k + 1 < np ? lo + (double)valley[k] * step : s[n - 1];

@@ -77,6 +77,13 @@ static void an_stats_tukey(const double *sorted, struct lab_an_stats *st)
 	}
 }
 
+double lab_an_median_sorted(const double *sorted, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	return n % 2 ? sorted[n / 2] : sorted[n / 2 - 1] / 2 + sorted[n / 2] / 2;
+}
+
 void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an_stats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -88,7 +95,7 @@ void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an
 	st->mean = gsl_stats_mean(work, 1, n);
 	st->sd = n > 1 ? gsl_stats_sd_m(work, 1, n, st->mean) : 0;
 	st->se = st->sd / sqrt((double)n);
-	st->median = gsl_stats_median_from_sorted_data(work, 1, n);
+	st->median = lab_an_median_sorted(work, n);
 	st->p95 = gsl_stats_quantile_from_sorted_data(work, 1, n, 0.95);
 	st->q1 = gsl_stats_quantile_from_sorted_data(work, 1, n, 0.25);
 	st->q3 = gsl_stats_quantile_from_sorted_data(work, 1, n, 0.75);
@@ -101,7 +108,7 @@ void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an
 	for (size_t i = 0; i < n; i++)
 		work[i] = fabs(work[i] - st->median);
 	gsl_sort(work, 1, n);
-	st->mad = 1.4826 * gsl_stats_median_from_sorted_data(work, 1, n);
+	st->mad = 1.4826 * lab_an_median_sorted(work, n);
 }
 
 double lab_an_welch_df(double ra, size_t na, double rb, size_t nb)
@@ -145,7 +152,14 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 		r->hi = INFINITY;
 		return;
 	}
-	half = t / fabs(b) * sqrt(va * (1 - g) + r->est * r->est * vb);
+	/* t / |b| sqrt(va (1 - g) + est^2 vb), as relative variances: est^2 overflowed at a
+	 * ratio of 1e198 (1e99 / 1e-99, each inside the loader's range) */
+	if (a != 0) {
+		double ra = sqrt(va) / fabs(a), rb = sqrt(vb) / fabs(b);
+		half = t * fabs(r->est) * sqrt(ra * ra * (1 - g) + rb * rb);
+	} else {
+		half = t / fabs(b) * sqrt(va * (1 - g));
+	}
 	r->lo = (r->est - half) / (1 - g);
 	r->hi = (r->est + half) / (1 - g);
 }

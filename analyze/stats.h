@@ -30,6 +30,10 @@ struct lab_an_stats {
  */
 void lab_an_stats_compute(const double *x, size_t n, double *work, struct lab_an_stats *st);
 
+/* The median of sorted[0..n-1] (ascending), NaN when n is 0; the mean of the middle two halved
+ * first, so two values near DBL_MAX give theirs, not inf (GSL's (a + b) / 2 overflows). */
+double lab_an_median_sorted(const double *sorted, size_t n);
+
 /*
  * A distribution-free interval for the median of sorted[0..n-1] (ascending): the order
  * statistics x(j) and x(n+1-j) (1-based) with the largest j such that P(Bin(n, 1/2) < j) <=

@@ -172,7 +172,7 @@ static void an_stat(double *x, size_t k, struct lab_an_numa_val *s)
 	for (size_t i = 0; i < k; i++)
 		m += x[i] / (double)k;
 	s->mean = k ? m : NAN;
-	s->med = k ? (k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2) : NAN;
+	s->med = lab_an_median_sorted(x, k);
 	s->lo = s->hi = NAN;
 	s->mean_ci = 0;
 	if (!lab_an_median_ci(x, k, 0.95, &s->lo, &s->hi) || k < 2)
