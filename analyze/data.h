@@ -167,6 +167,9 @@ const struct lab_an_json *lab_an_data_experiment(const struct lab_an_data *d,
 int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment);
 /* The value of key in a canonical params string into buf, or NULL when absent. */
 const char *lab_an_params_get(const char *params, const char *key, char *buf, size_t len);
+/* Whether params gives key the value v, compared in place (no copy cut at a buffer's length):
+ * 1 it does, 0 it gives another, -1 it does not name key. */
+int lab_an_params_is(const char *params, const char *key, const char *v);
 /* params without the key=value item of key, in fresh memory (NULL when out of memory). */
 char *lab_an_params_without(const char *params, const char *key);
 

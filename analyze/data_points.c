@@ -88,6 +88,21 @@ const char *lab_an_params_get(const char *params, const char *key, char *buf, si
 	return NULL;
 }
 
+int lab_an_params_is(const char *params, const char *key, const char *v)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = params; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t il = end ? (size_t)(end - p) : strlen(p);
+
+		if (il > kl && !strncmp(p, key, kl) && p[kl] == '=')
+			return strlen(v) == il - kl - 1 && !strncmp(p + kl + 1, v, il - kl - 1);
+		p = end ? end + 1 : NULL;
+	}
+	return -1;
+}
+
 char *lab_an_params_without(const char *params, const char *key)
 {
 	char *out = malloc(strlen(params) + 1);

@@ -77,20 +77,18 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 	const struct lab_an_json *pa = lab_an_json_get(jp, LAB_KEY_PARAMS);
 	const char *placement = lab_an_json_str(jp, LAB_KEY_PLACEMENT);
 	int same = isnan(threads) || threads == p->threads;
-	char num[64], buf[512];
+	char num[64];
 
 	/* no param the two files both name has two values (a file may leave one out: older and
 	 * hand-made files write fewer) */
 	for (size_t i = 0; same && pa && pa->type == LAB_AN_JSON_OBJ && i < pa->n; i++) {
-		const char *v = an_param_text(&pa->items[i], num, sizeof(num)),
-		           *got = lab_an_params_get(p->params, pa->keys[i], buf, sizeof(buf));
+		const char *v = an_param_text(&pa->items[i], num, sizeof(num));
 
-		same = !v || !got || !strcmp(v, got) || !strcmp(pa->keys[i], LAB_KEY_THREADS);
+		same = !v || lab_an_params_is(p->params, pa->keys[i], v) != 0 ||
+		       !strcmp(pa->keys[i], LAB_KEY_THREADS);
 	}
-	if (same && placement) {
-		const char *got = lab_an_params_get(p->params, LAB_KEY_PLACEMENT, buf, sizeof(buf));
-		same = !got || !strcmp(got, placement);
-	}
+	if (same && placement)
+		same = lab_an_params_is(p->params, LAB_KEY_PLACEMENT, placement) != 0;
 	if (same && kernel && p->kernel && strcmp(kernel, p->kernel))
 		same = -1;
 	if (same > 0 && unit && p->unit &&

@@ -381,6 +381,36 @@ LAB_TEST(samples_agree_with_run_json)
 	}
 }
 
+/* A param value of 600 bytes, the same in both files, agrees: it was compared through a
+ * 512-byte copy, cut, and refused as differing; one byte more on one side still differs. */
+LAB_TEST(long_param_values_compared_whole)
+{
+	char v[601], *rows, *run, point[1024];
+
+	memset(v, 'x', 600);
+	v[600] = 0;
+	for (int differ = 0; differ < 2; differ++) {
+		if (asprintf(&rows,
+		             LR_HEADER
+		             "e,0,noop,lock=%s%s;placement=compact,2,0,1000,10,op,0.01,0\n",
+		             v, differ ? "y" : "") < 0)
+			testlib_fail();
+		snprintf(point, sizeof(point), LR_PT0, "");
+		char *at = strstr(point, "\"params\": {}");
+		REQUIRE(at != NULL);
+		if (asprintf(&run,
+		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
+		             "\"work_unit\": \"op\", \"points\": [\n%.*s\"params\": {\"lock\": "
+		             "\"%s\"}%s]}]}\n",
+		             (int)(at - point), point, v, at + strlen("\"params\": {}")) < 0)
+			testlib_fail();
+		lr_case((size_t)differ, rows, run,
+		        differ ? "its threads and params differ from samples.csv:2's" : NULL);
+		free(rows);
+	}
+}
+
 /* An experiment's work_scope, cost_kind, scaling and views are names the run side writes (a
  * work_scope of "everyone" or 5 was read as absent), and a point gets no more runs than
  * planned. */
