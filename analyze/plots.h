@@ -60,6 +60,10 @@ void lab_an_plots_free(struct lab_an_plots *p);
  * private directory it was rendering in. Async-signal-safe: for the command's SIGTERM/SIGINT
  * handler. gnuplot also dies with the process on its own. */
 void lab_an_plots_abort(void);
+
+/* Ends the gnuplot this process is waiting for, if any (SIGKILL), and nothing more: its waiter
+ * reaps it and cleans up. Async-signal-safe (lab_an_dir_interrupt). */
+void lab_an_plots_stop(void);
 /* 1 when an executable named prog is on PATH. */
 int lab_an_have_program(const char *prog);
 

@@ -188,6 +188,14 @@ static int an_gnuplot_run(const struct an_render *r)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+void lab_an_plots_stop(void)
+{
+	pid_t pid = an_gnuplot_pid;
+
+	if (pid > 0)
+		kill(pid, SIGKILL); /* its waiter reaps it and clears the private directory */
+}
+
 void lab_an_plots_abort(void)
 {
 	pid_t pid = an_gnuplot_pid;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/write_dir.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,28 @@ int lab_an_dir_check(const struct lab_an_analysis *a, const char *dir, int plots
 	return rc;
 }
 
+static volatile sig_atomic_t an_dir_active, an_dir_stop;
+
+void lab_an_dir_interrupt(void)
+{
+	an_dir_stop = 1;
+	lab_an_plots_stop();
+}
+
+int lab_an_dir_writing(void)
+{
+	return an_dir_active;
+}
+
+/* After a step: an interruption ends the writing as a failure would (EINTR, whatever the step
+ * said of the gnuplot that was ended). */
+static int an_dir_stopped(int rc, struct lab_err *err)
+{
+	if (!an_dir_stop)
+		return rc;
+	return lab_err_set(err, LAB_EINTR, "interrupted");
+}
+
 /* Writes dir/name with fn and records it. */
 static int an_dir_file(const struct lab_an_analysis *a, const char *dir, const char *name,
                        int (*fn)(const struct lab_an_analysis *, const char *, struct lab_err *),
@@ -55,16 +78,21 @@ static int an_dir_outputs(const struct lab_an_analysis *a, const char *dir, int 
                           struct lab_an_manifest *wrote, struct lab_an_plots *out,
                           struct lab_an_warnings *warn, struct lab_err *err)
 {
-	int rc = an_dir_file(a, dir, LAB_FILE_SUMMARY, lab_an_summary_write, wrote, err);
+	int rc = an_dir_stopped(0, err);
 
 	if (!rc)
-		rc = an_dir_file(a, dir, LAB_FILE_ANALYSIS, lab_an_analysis_json_write, wrote, err);
+		rc = an_dir_stopped(
+		    an_dir_file(a, dir, LAB_FILE_SUMMARY, lab_an_summary_write, wrote, err), err);
 	if (!rc)
-		rc = lab_an_views_csv(a, dir, wrote, err);
+		rc = an_dir_stopped(
+		    an_dir_file(a, dir, LAB_FILE_ANALYSIS, lab_an_analysis_json_write, wrote, err),
+		    err);
+	if (!rc)
+		rc = an_dir_stopped(lab_an_views_csv(a, dir, wrote, err), err);
 	if (!rc && plots)
-		rc = lab_an_plots_write(a, dir, 1, wrote, out, warn, err);
+		rc = an_dir_stopped(lab_an_plots_write(a, dir, 1, wrote, out, warn, err), err);
 	if (!rc)
-		rc = lab_an_report_write(a, out, dir, err);
+		rc = an_dir_stopped(lab_an_report_write(a, out, dir, err), err);
 	if (!rc && lab_an_manifest_add(wrote, NULL, LAB_FILE_REPORT))
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	return rc;
@@ -83,12 +111,14 @@ int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots
 	if ((rc = lab_an_manifest_read(dir, &old, warn, err)))
 		return rc;
 	lab_an_stale_sweep(dir); /* what a killed analysis left; never fails this one */
+	an_dir_active = 1;
 	rc = an_dir_outputs(a, dir, plots, &wrote, out, warn, err);
 	*nwritten = wrote.n;
 	/* After a failure part-way too: what an earlier analysis wrote does not stay beside a
 	 * part of this one. The first error is the one reported. */
 	if (!rc || wrote.n)
 		rc2 = lab_an_manifest_finish(dir, &old, &wrote, rc ? &late : err);
+	an_dir_active = 0;
 	lab_an_manifest_free(&old);
 	lab_an_manifest_free(&wrote);
 	return rc ? rc : rc2;

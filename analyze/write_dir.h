@@ -30,4 +30,13 @@ int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots
                      struct lab_an_plots *out, size_t *nwritten, struct lab_an_warnings *warn,
                      struct lab_err *err);
 
+/* Async-signal-safe, for a handler while lab_an_dir_writing(): the writing stops after the
+ * file under way (gnuplot is ended), records what it wrote as on a failure part-way, and
+ * returns -LAB_EINTR. */
+void lab_an_dir_interrupt(void);
+
+/* Whether lab_an_dir_write is under way (from a signal handler: whether to interrupt it or to
+ * end the process, which leaves nothing of this analysis). */
+int lab_an_dir_writing(void);
+
 #endif

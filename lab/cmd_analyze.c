@@ -253,12 +253,36 @@ static void lab_analyze_failed_note(const char *cmd, const char *dir, int starte
 		               LAB_DIR_PLOTS);
 }
 
-/* SIGTERM/SIGINT while analyzing: gnuplot goes too (it would keep writing into plots/), and so
- * do the temporaries of the files being written; then the signal ends the process as usual. */
+static volatile sig_atomic_t lab_analyze_sig;
+
+/* SIGTERM/SIGINT while analyzing. While the outputs are written, the first one stops the
+ * writing after the file under way, and the analysis ends as one that failed part-way: what it
+ * wrote is recorded (a later analysis removes it), the earlier analysis's files are gone, and a
+ * line says the outputs are incomplete; then the signal ends the process (lab_analyze_raise).
+ * Before that, or a second time: gnuplot goes too (it would keep writing into plots/), and so do
+ * the temporaries of the files being written; then the signal ends the process as usual. */
 static void lab_analyze_on_signal(int sig)
 {
+	if (lab_an_dir_writing() && !lab_analyze_sig) {
+		lab_analyze_sig = sig;
+		lab_an_dir_interrupt();
+		return;
+	}
 	lab_an_plots_abort();
 	lab_an_wfile_abort();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* A signal the writing was stopped for ends the process now, as the signal would have. */
+static void lab_analyze_raise(const char *cmd)
+{
+	int sig = lab_analyze_sig;
+
+	if (!sig)
+		return;
+	lab_opts_error("lab %s: interrupted (%s)", cmd, sig == SIGINT ? "SIGINT" : "SIGTERM");
+	fflush(stdout);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -329,9 +353,10 @@ static int lab_analyze_main(int argc, char **argv, int report_only)
 	    lab_an_flagged_line(&d, o.include_flagged, line, sizeof(line)))
 		lab_opts_error("lab %s: %s", argv[0], line);
 	if (o.dir && (rc = lab_analyze_write(&a, &o, &warn, &err, &started))) {
-		code = lab_an_exit(&err, argv[0]);
+		code = rc == -LAB_EINTR ? LAB_EXIT_FAILURE : lab_an_exit(&err, argv[0]);
 		lab_analyze_failed_note(argv[0], o.dir, started);
 	}
+	lab_analyze_raise(argv[0]);
 	lab_print_warnings(&warn, argv[0]);
 	if (o.json)
 		lab_an_analysis_json(&a, stdout);

@@ -358,7 +358,8 @@ LAB_TEST(compare_refuses_unlike_costs)
 	       HO_HEADER "e,0,noop,,1,0,100,10,line,0,0\ne,0,noop,,1,1,101,10,line,0,0\n");
 	CHECK_EQ_I64(clitest_run(NULL, "compare U1 U2", &out, &err), 0);
 	if (!out || !strstr(out, "not comparable: another unit of work") ||
-	    strstr(out, "improved ") || !strstr(out, "e: mean cost in ns/op (old), ns/line (new)\n"))
+	    strstr(out, "improved ") ||
+	    !strstr(out, "e: mean cost in ns/op (old), ns/line (new)\n"))
 		TL__FAIL("compare stdout: %s", out ? out : "");
 	free(out);
 	free(err);
@@ -612,19 +613,25 @@ LAB_TEST(stdout_write_errors)
 }
 
 /* SIGTERM while gnuplot renders: lab ends, and so does its gnuplot; no temporary is left, and
- * no private directory gnuplot rendered in. */
+ * no private directory gnuplot rendered in. The analysis ends as one that failed part-way: the
+ * earlier analysis's report.html does not stay beside the new files, what was written is
+ * recorded (a later analysis removes it; the plots were left unlisted), and a line says so. */
 LAB_TEST(sigterm_takes_gnuplot_down)
 {
-	char cmd[8192], pidfile[2048], *text = NULL;
+	char cmd[8192], pidfile[2048], *text = NULL, *out = NULL, *err = NULL;
 	size_t len;
 	pid_t lab, gp = 0;
 	int st;
 
 	clitest_copy("results-usl");
+	REQUIRE(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_exists("results-usl/report.html"));
 	ho_fake_gnuplot("echo $$ > \"$HO_LOG.pid\"; exec sleep 120");
 	snprintf(pidfile, sizeof(pidfile), "%s/gnuplot-runs.log.pid", testlib_tmpdir());
 	snprintf(cmd, sizeof(cmd),
-	         "cd %s && %s exec %s/lab/lab analyze results-usl >/dev/null 2>&1",
+	         "cd %s && %s exec %s/lab/lab analyze results-usl >/dev/null 2>term-err.txt",
 	         testlib_tmpdir(), ho_env(NULL), testlib_bindir());
 	lab = fork();
 	REQUIRE(lab >= 0);
@@ -654,6 +661,17 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 	CHECK_EQ_U64(ho_count("results-usl", ".lab-tmp"), 0);
 	/* nor gnuplot's private directory (analyze/plots_render.c) */
 	CHECK_EQ_U64(ho_count("results-usl/plots", ".lab-tmp"), 0);
+	snprintf(cmd, sizeof(cmd), "%s/term-err.txt", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(cmd, &err, &len, NULL) == 0);
+	if (!strstr(err, "are incomplete: writing stopped part-way") ||
+	    !strstr(err, "interrupted (SIGTERM)"))
+		TL__FAIL("stderr: %s", err);
+	free(err);
+	CHECK(!clitest_exists("results-usl/report.html"));
+	snprintf(cmd, sizeof(cmd), "%s/results-usl/analysis-files.txt", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(cmd, &text, &len, NULL) == 0);
+	CHECK(strstr(text, "summary.csv") && strstr(text, ".gp\t"));
+	free(text);
 }
 
 /* Two writers of one file (two `lab analyze` of one DIR): each has its own temporary, both
