@@ -202,6 +202,53 @@ LAB_TEST(simd_speedup_table)
 	lab_an_json_free(j);
 }
 
+/* One sample a point: no interval of its cost ([x, x] was printed beside "n=1 [no CI]"), and
+ * none of its speedup. */
+LAB_TEST(one_sample_has_no_interval)
+{
+	char *csv, *out = NULL, *err = NULL, path[2048];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *v = NULL, *c, *rows;
+	FILE *f;
+	size_t kept = 0;
+
+	clitest_copy(FX);
+	REQUIRE((csv = clitest_read(FX "/samples.csv")));
+	snprintf(path, sizeof(path), "%s/" FX "/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	for (char *line = strtok(csv, "\n"); line; line = strtok(NULL, "\n")) {
+		const char *q = strchr(line, '"'), *end = q ? strchr(q + 1, '"') : NULL;
+		/* kernels' rows after the quoted params: ,threads,rep, */
+		if (!strncmp(line, "kernels,", 8) && !(end && !strncmp(end, "\",1,0,", 6)))
+			continue;
+		fprintf(f, "%s\n", line);
+		kept++;
+	}
+	fclose(f);
+	free(csv);
+	REQUIRE(kept > 10);
+	REQUIRE(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	for (size_t i = 0; (c = clitest_at(j, "experiments", i)); i++)
+		if (!strcmp(lab_an_json_str(c, "name"), "kernels"))
+			v = lab_an_json_get(c, "simd_speedup");
+	REQUIRE(v);
+	rows = lab_an_json_get(
+	    lab_an_json_get(lab_an_json_get(clitest_at(v, "sections", 0), "tables"), "points"),
+	    "rows");
+	REQUIRE(rows && rows->n > 0);
+	for (size_t r = 0; r < rows->n; r++) {
+		const struct lab_an_json *row = &rows->items[r];
+		CHECK(lab_an_json_num(row, "ns_per_elem", NAN) > 0);
+		CHECK(clitest_at(row, "ns_per_elem_ci95", 0) == NULL);
+		CHECK(clitest_at(row, "speedup_ci95", 0) == NULL);
+	}
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 LAB_TEST(text_table)
 {
 	char *out = rl_run("--no-plots");
