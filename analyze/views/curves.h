@@ -114,7 +114,8 @@ struct lab_an_cv_spec {
 struct lab_an_cv_val {
 	size_t n;
 	double median, mean, lo, hi;
-	int nobase; /* SPEEDUP: 1 when p ran but no baseline point matches it */
+	int nobase; /* SPEEDUP: 1 when p ran but no baseline point matches it, 2 when the one
+	             * that does has no usable samples */
 	/* col.resolution: 1 the interval reached below 0 and starts at 0 now; 2 the mean was
 	 * below 0: median and mean are NaN, lo 0, hi the upper end (NaN when that was <= 0). */
 	int below_res;
@@ -172,9 +173,11 @@ int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct
 struct lab_an_cv_bases {
 	const struct lab_an_cv_spec *s;
 	const struct lab_an_data *d;
-	struct lab_an_index ix[2]; /* 0: of the base curve, 1: own params; item: a slot */
-	size_t *pt[2], n[2];       /* per slot, the point (its index in d) */
-	char **rest;               /* per point of d: its params without curve[0], or NULL */
+	/* 0: of the base curve, 1: own params, 2: the base curve's points without usable samples
+	 * (said as such, not as missing); item: a slot */
+	struct lab_an_index ix[3];
+	size_t *pt[3], n[3]; /* per slot, the point (its index in d) */
+	char **rest;         /* per point of d: its params without curve[0], or NULL */
 };
 /* Fills b for s over d (nothing when s has no SPEEDUP column). Returns 0 or -LAB_ENOMEM. */
 int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec *s,

@@ -28,7 +28,7 @@ static int an_base_same(const void *ctx, size_t slot)
 
 	lab_an_view_probe();
 	return !strcmp(q->experiment, k->exp) &&
-	       !strcmp(k->which ? q->params : k->b->rest[i], k->key) &&
+	       !strcmp(k->which == 1 ? q->params : k->b->rest[i], k->key) &&
 	       (!k->b->s->base_same_threads || q->threads == k->threads);
 }
 
@@ -65,7 +65,7 @@ static int an_badd(struct lab_an_cv_bases *b, int which, size_t i, const char *k
 int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec *s,
                          const struct lab_an_data *d)
 {
-	size_t cap[2] = {0, 0};
+	size_t cap[3] = {0, 0, 0};
 	int any = 0, rc = 0;
 	char val[128];
 
@@ -80,15 +80,14 @@ int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec 
 		return -LAB_ENOMEM;
 	for (size_t i = 0; i < d->npt && !rc; i++) {
 		const struct lab_an_point *q = &d->pt[i];
+		int usable = an_usable(q), w = usable ? 0 : 2;
 
-		if (!an_usable(q))
-			continue;
 		if (s->base && lab_an_params_get(q->params, s->curve[0], val, sizeof(val)) &&
 		    !strcmp(val, s->base))
 			rc = (b->rest[i] = lab_an_params_without(q->params, s->curve[0]))
-			         ? an_badd(b, 0, i, b->rest[i], &cap[0])
+			         ? an_badd(b, w, i, b->rest[i], &cap[w])
 			         : -LAB_ENOMEM;
-		if (!rc && !s->base_same_threads)
+		if (!rc && usable && !s->base_same_threads)
 			rc = an_badd(b, 1, i, q->params, &cap[1]);
 	}
 	return rc;
@@ -99,7 +98,7 @@ void lab_an_cv_bases_free(struct lab_an_cv_bases *b)
 	for (size_t i = 0; b->rest && i < b->d->npt; i++)
 		free(b->rest[i]);
 	free(b->rest);
-	for (int w = 0; w < 2; w++) {
+	for (int w = 0; w < 3; w++) {
 		free(b->pt[w]);
 		lab_an_index_free(&b->ix[w]);
 	}
@@ -132,6 +131,24 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
 	return slot != (size_t)-1 ? &b->d->pt[b->pt[1][slot]] : NULL;
 }
 
+/* Whether the base curve has p's point, without usable samples (load-flagged, skipped or
+ * failed): a row then says so, not that the point is missing. */
+static int an_base_unusable(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
+                            int *nomem)
+{
+	char *rest = b->s->base ? lab_an_params_without(p->params, b->s->curve[0]) : NULL;
+	uint64_t h;
+	int found;
+
+	if (!rest) {
+		*nomem |= b->s->base != NULL;
+		return 0;
+	}
+	found = an_bfind(b, 2, p->experiment, rest, p->threads, &h) != (size_t)-1;
+	free(rest);
+	return found;
+}
+
 int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
                       struct lab_an_cv_val *v)
 {
@@ -142,6 +159,8 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 	v->n = 0;
 	v->median = v->mean = v->lo = v->hi = NAN;
 	v->nobase = !q && an_usable(p);
+	if (!q && v->nobase && an_base_unusable(b, p, &nomem))
+		v->nobase = 2;
 	if (!q)
 		return nomem ? -1 : 0;
 	lab_an_ratio_fieller(q->st.mean, q->st.se * q->st.se, q->st.n, p->st.mean,

@@ -59,6 +59,11 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		an_modes(doc, c, &e->pt->modes);
 	else if (s->col[k].src == LAB_AN_CV_POINT)
 		lab_doc_num(c, (double)e->pt->id);
+	else if (v->nobase == 2)
+		lab_doc_why(doc, c,
+		            "the %s=%s point at these params has no usable samples "
+		            "(load-flagged, skipped or failed)",
+		            s->curve[0], s->base);
 	else if (v->nobase)
 		lab_doc_why(doc, c, "no %s=%s point at these params", s->curve[0], s->base);
 	else if (v->below_res == 2 && isfinite(v->hi))

@@ -88,6 +88,43 @@ LAB_TEST(simd_speedup_baseline_same_threads)
 	free(out);
 }
 
+/* The scalar point at 2 threads with every sample load-flagged: avx2's row there says the
+ * baseline has no usable samples, not that there is no scalar point (the point exists). */
+LAB_TEST(simd_speedup_flagged_baseline_named)
+{
+	char *csv, *out = NULL, *err = NULL, path[2048];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *p;
+	FILE *f;
+
+	clitest_copy("results-simd-speedup");
+	REQUIRE((csv = clitest_read("results-simd-speedup/samples.csv")));
+	snprintf(path, sizeof(path), "%s/results-simd-speedup/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	for (char *line = strtok(csv, "\n"); line; line = strtok(NULL, "\n")) {
+		size_t n = strlen(line);
+		if (!strncmp(line, "isa,1,", 6) && n > 2 && !strcmp(line + n - 2, ",0"))
+			line[n - 1] = '1';
+		fprintf(f, "%s\n", line);
+	}
+	fclose(f);
+	free(csv);
+	REQUIRE(clitest_run(NULL, "analyze results-simd-speedup --no-plots --json", &out, &err) ==
+	        0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((p = mn_simd(j, "isa", "threads=2", "avx2")));
+	CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
+	CHECK_EQ_STR(lab_an_json_str(p, "speedup_why"),
+	             "the isa=scalar point at these params has no usable samples (load-flagged, "
+	             "skipped or failed)");
+	REQUIRE((p = mn_simd(j, "isa", "threads=1", "avx2"))); /* its baseline is usable */
+	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 2.78 / 0.99, 1e-3);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /* The series of experiment exp in analysis.json. */
 static const struct lab_an_json *mn_series(const struct lab_an_json *j, const char *exp)
 {
