@@ -21,12 +21,13 @@ struct an_jp {
 	int depth;
 	size_t line;        /* of p->s, kept as it moves so each value knows its line in O(1) */
 	size_t values, max; /* values parsed so far, and the most allowed */
-	/* The items (and keys, NULL in arrays) of the containers being read, innermost last: a
-	 * container's array is allocated once, at its size, when it closes (grown item by item,
-	 * run.json's 100 000 points reallocated most of their objects' arrays twice). */
+	/* The items of the containers being read, innermost last, and the keys of the objects
+	 * among them: a container's array is allocated once, at its size, when it closes (grown
+	 * item by item, run.json's 100 000 points reallocated most of their objects' arrays
+	 * twice). A large array takes the stack's own memory instead (an_jp_handover). */
 	struct lab_an_json *stk;
 	char **kstk;
-	size_t nstk, cap, kcap;
+	size_t nstk, cap, nk, kcap;
 };
 
 static int an_jp_fail(struct an_jp *p, const char *why)
@@ -215,27 +216,54 @@ static int an_jp_dupkeys(struct an_jp *p, const struct lab_an_json *v)
 
 static void an_json_free_items(struct lab_an_json *j);
 
-/* Pushes one item (key NULL in an array) on p's stack; on failure frees both. */
-static int an_jp_push(struct an_jp *p, char *key, struct lab_an_json *item)
+/* Pushes one item on p's stack, and its key when it is an object's (obj); on failure frees
+ * both. */
+static int an_jp_push(struct an_jp *p, int obj, char *key, struct lab_an_json *item)
 {
 	if (lab_an_grow(&p->stk, &p->cap, p->nstk + 1, sizeof(*p->stk)) ||
-	    lab_an_grow(&p->kstk, &p->kcap, p->nstk + 1, sizeof(*p->kstk))) {
+	    (obj && lab_an_grow(&p->kstk, &p->kcap, p->nk + 1, sizeof(*p->kstk)))) {
 		an_json_free_items(item);
 		free(key);
 		return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
 	}
-	p->stk[p->nstk] = *item;
-	p->kstk[p->nstk++] = key;
+	p->stk[p->nstk++] = *item;
+	if (obj)
+		p->kstk[p->nk++] = key;
 	return 0;
 }
 
-/* Moves the items above base off the stack into v (its keys too when obj), at their size; on
- * failure frees them instead. */
-static int an_jp_pop(struct an_jp *p, struct lab_an_json *v, size_t base, int obj)
+/* An array of n items above base, the most of the stack: the stack's memory becomes the
+ * array's (the items moved down, the block cut to their size) and what lay below base a new,
+ * small stack. Copied into an array of its own, a document's one array of 16 million values
+ * held them twice at its close (the stack and the copy: 2 GB for a 33 MB file). Returns 0, or
+ * -1 when the small stack cannot be had (the caller copies instead). */
+static int an_jp_handover(struct an_jp *p, struct lab_an_json *v, size_t base, size_t n)
+{
+	size_t keep = base ? base : 1;
+	struct lab_an_json *rest = malloc(keep * sizeof(*rest)), *items;
+
+	if (!rest)
+		return -1;
+	memcpy(rest, p->stk, base * sizeof(*rest));
+	memmove(p->stk, p->stk + base, n * sizeof(*p->stk));
+	items = realloc(p->stk, n * sizeof(*items));
+	v->items = items ? items : p->stk;
+	v->n = n;
+	p->stk = rest;
+	p->cap = keep;
+	p->nstk = base;
+	return 0;
+}
+
+/* Moves the items above base off the stack into v (its keys, from kbase on, too when obj), at
+ * their size; on failure frees them instead. */
+static int an_jp_pop(struct an_jp *p, struct lab_an_json *v, size_t base, size_t kbase, int obj)
 {
 	size_t n = p->nstk - base;
 
 	if (!n)
+		return 0;
+	if (!obj && n >= 4096 && base <= n / 4 && !an_jp_handover(p, v, base, n))
 		return 0;
 	v->items = malloc(n * sizeof(*v->items));
 	v->keys = obj ? malloc(n * sizeof(*v->keys)) : NULL;
@@ -244,17 +272,19 @@ static int an_jp_pop(struct an_jp *p, struct lab_an_json *v, size_t base, int ob
 		free(v->keys);
 		v->items = NULL;
 		v->keys = NULL;
-		for (; p->nstk > base; p->nstk--) {
+		for (; p->nstk > base; p->nstk--)
 			an_json_free_items(&p->stk[p->nstk - 1]);
-			free(p->kstk[p->nstk - 1]);
-		}
+		for (; obj && p->nk > kbase; p->nk--)
+			free(p->kstk[p->nk - 1]);
 		return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
 	}
 	memcpy(v->items, p->stk + base, n * sizeof(*v->items));
 	if (obj)
-		memcpy(v->keys, p->kstk + base, n * sizeof(*v->keys));
+		memcpy(v->keys, p->kstk + kbase, n * sizeof(*v->keys));
 	v->n = n;
 	p->nstk = base;
+	if (obj)
+		p->nk = kbase;
 	return 0;
 }
 
@@ -281,12 +311,12 @@ static int an_jp_item(struct an_jp *p, char close)
 	}
 	if (!rc)
 		rc = an_jp_value(p, &item);
-	return an_jp_push(p, key, &item) ? -LAB_ENOMEM : rc;
+	return an_jp_push(p, close == '}', key, &item) ? -LAB_ENOMEM : rc;
 }
 
 static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 {
-	size_t base = p->nstk;
+	size_t base = p->nstk, kbase = p->nk;
 	int rc;
 
 	v->type = close == '}' ? LAB_AN_JSON_OBJ : LAB_AN_JSON_ARR;
@@ -323,7 +353,7 @@ static int an_jp_container(struct an_jp *p, struct lab_an_json *v, char close)
 		rc = an_jp_fail(p, "expected ',' or a closing bracket");
 		break;
 	}
-	if (an_jp_pop(p, v, base, close == '}'))
+	if (an_jp_pop(p, v, base, kbase, close == '}'))
 		return -LAB_ENOMEM;
 	return rc ? rc : close == '}' ? an_jp_dupkeys(p, v) : 0;
 }
@@ -415,8 +445,13 @@ int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab
 int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t max_values,
                           struct lab_an_json **out, struct lab_err *err)
 {
-	struct an_jp p = {text, text,       text + len, name, err, 0, 1,
-	                  0,    max_values, NULL,       NULL, 0,   0, 0};
+	struct an_jp p = {.begin = text,
+	                  .s = text,
+	                  .end = text + len,
+	                  .name = name,
+	                  .err = err,
+	                  .line = 1,
+	                  .max = max_values};
 	struct lab_an_json *j = calloc(1, sizeof(*j));
 	int rc;
 

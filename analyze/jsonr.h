@@ -32,9 +32,10 @@ struct lab_an_json {
 };
 
 /* The most values (numbers, strings, booleans, nulls, arrays, objects) a document may hold: a
- * parsed value takes 56 bytes, so this bounds the tree near 1 GB whatever the file holds (a
- * hand-made run.json of 100 MB of "0," would take 3 GB). A run of 100,000 points of 128
- * threads holds about 16 million. */
+ * parsed value takes 56 bytes (a string's text at least 32 more), so this bounds the tree near
+ * 1 GB of numbers, 1.5 GB of short strings, whatever the file holds (a hand-made run.json of
+ * 100 MB of "0," would take 3 GB). A run of 100,000 points of 128 threads holds about 16
+ * million. */
 #define LAB_AN_JSON_VALUES_MAX ((size_t)1 << 24)
 
 /*

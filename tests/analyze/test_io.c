@@ -96,6 +96,60 @@ LAB_TEST(json_containers_at_their_size)
 	CHECK_EQ_STR(err.msg, "t:1: expected ':'");
 }
 
+/* A large array takes the parser's stack as its own block (the stack and a copy held 16 million
+ * values twice at the array's close): its items and their order, the keys of the object around
+ * it, an array of arrays, and a document cut inside the large array (refused, nothing leaked;
+ * the sanitizers see leaks). */
+LAB_TEST(json_large_array_takes_the_stack)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *doc = malloc(cap);
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+	const struct lab_an_json *big, *aa;
+
+	REQUIRE(doc);
+	len += (size_t)snprintf(doc + len, cap - len, "{\"k1\": 1, \"big\": [");
+	for (int i = 0; i < 20000; i++)
+		len += (size_t)snprintf(doc + len, cap - len,
+		                        i % 3 == 0   ? "%s%d"
+		                        : i % 3 == 1 ? "%s\"s%d\""
+		                                     : "%s{\"x\": %d}",
+		                        i ? ", " : "", i);
+	len += (size_t)snprintf(doc + len, cap - len, "], \"k2\": \"z\", \"aa\": [[");
+	for (int i = 0; i < 9000; i++)
+		len += (size_t)snprintf(doc + len, cap - len, "%s%d", i ? ", " : "", i);
+	len += (size_t)snprintf(doc + len, cap - len, "], 7]}");
+	REQUIRE(len < cap - 1);
+	REQUIRE(lab_an_json_parse("doc", doc, len, &j, &err) == 0);
+	REQUIRE(j->n == 4 && j->keys);
+	CHECK_EQ_STR(j->keys[0], "k1");
+	CHECK_EQ_STR(j->keys[2], "k2");
+	CHECK_EQ_STR(lab_an_json_str(j, "k2"), "z");
+	big = lab_an_json_get(j, "big");
+	REQUIRE(big && big->type == LAB_AN_JSON_ARR && big->n == 20000 && !big->keys);
+	CHECK(malloc_usable_size(big->items) < (20000 + 64) * sizeof(*big->items));
+	for (int i = 0; i < 20000; i++) {
+		const struct lab_an_json *x = &big->items[i];
+		char want[32];
+
+		snprintf(want, sizeof(want), "s%d", i);
+		if (i % 3 == 0   ? x->num != i
+		    : i % 3 == 1 ? x->type != LAB_AN_JSON_STR || strcmp(x->str, want)
+		                 : lab_an_json_num(x, "x", -1) != i) {
+			TL__FAIL("big[%d] is not what was written", i);
+			break;
+		}
+	}
+	aa = lab_an_json_get(j, "aa");
+	REQUIRE(aa && aa->n == 2 && aa->items[0].n == 9000);
+	CHECK(aa->items[0].items[8999].num == 8999 && aa->items[1].num == 7);
+	lab_an_json_free(j);
+	CHECK(lab_an_json_parse("cut.json", doc, len / 2, &j, &err) == -LAB_EDATA);
+	CHECK(j == NULL);
+	free(doc);
+}
+
 /* A document's values are counted as they are parsed: a hand-made run.json of 100 MB of "0,"
  * took 3.3 GB of tree before; past the limit it is refused with the line, whatever the file. */
 LAB_TEST(json_value_limit)
