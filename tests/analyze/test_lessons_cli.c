@@ -153,6 +153,21 @@ LAB_TEST(lessons_held_to_the_config_rules)
 		free(out);
 		free(err);
 	}
+	/* a claim longer than a config value may be (a 2 MB one was judged) */
+	size_t n = 70000;
+	char *big = malloc(n + 256);
+	REQUIRE(big);
+	int k = snprintf(big, 256,
+	                 "\"lessons\": [{\"name\": \"b\", \"claim\": \"cost(e: threads=2) > 0");
+	memset(big + k, ' ', n);
+	snprintf(big + k + n, 200, "\", \"expr\": \"cost(e: threads=2) > 0\"}],");
+	lc_write(big);
+	free(big);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!err || !strstr(err, "lesson 'b': \"claim\" of 70022 bytes, allowed: at most 65535"))
+		TL__FAIL("a 70 KB claim: %s", err ? err : "");
+	free(out);
+	free(err);
 }
 
 /* A selector value written otherwise in the expr than in the claim (4096 as the planner's 4K)
