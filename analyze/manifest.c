@@ -387,9 +387,11 @@ int lab_an_manifest_earlier(const char *dir)
 	char path[4200];
 	struct stat st;
 
+	/* a link or special file in an output's place is no analysis's output (one refused as
+	 * report.html was called "from an earlier analysis" in a directory never analyzed) */
 	for (size_t i = 0; i < AN_NELEM(f); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, f[i]);
-		if (lstat(path, &st) == 0)
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
 			return 1;
 	}
 	return 0;

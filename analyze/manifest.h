@@ -73,7 +73,8 @@ int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
                            const struct lab_an_manifest *cur, struct lab_err *err);
 
 /* 1 when DIR holds outputs of an earlier analysis (its record, summary.csv, analysis.json or
- * report.html): for the message of an analysis that failed before writing anything. */
+ * report.html, as regular files): for the message of an analysis that failed before writing
+ * anything. */
 int lab_an_manifest_earlier(const char *dir);
 
 #endif

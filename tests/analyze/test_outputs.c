@@ -387,6 +387,19 @@ LAB_TEST(failed_reanalysis_says_outputs_are_earlier)
 	ot_lab("analyze results-usl", 2, &err);
 	CHECK(strstr(err, "earlier analysis") == NULL);
 	free(err);
+	/* nor when a link stands where report.html goes (refused: it is no analysis's output) */
+	{
+		char path[2048], link_at[2048];
+		ot_write("victim", "precious\n");
+		ot_path(path, sizeof(path), "victim");
+		ot_path(link_at, sizeof(link_at), "results-usl/report.html");
+		REQUIRE(symlink(path, link_at) == 0);
+		ot_write("results-usl/samples.csv", samples);
+		ot_lab("analyze results-usl --no-plots", 1, &err);
+		CHECK(strstr(err, "earlier analysis") == NULL);
+		free(err);
+		unlink(link_at);
+	}
 	ot_write("results-usl/samples.csv", samples);
 	free(samples);
 	ot_fake_gnuplot(NULL);
