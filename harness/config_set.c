@@ -22,10 +22,13 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 {
 	const char *eq = strchr(arg, '='), *dot = NULL;
 
-	/* Section names may hold dots, keys never do: the key starts after the last dot. */
+	/* Section names may hold dots, keys never do: the key starts after the last dot. A lesson's
+	 * name may hold dots too: after "lessons." the rest is its name. */
 	for (const char *c = arg; eq && c < eq; c++)
 		if (*c == '.')
 			dot = c;
+	if (eq && !strncmp(arg, "lessons.", 8) && arg + 8 < eq)
+		dot = arg + 7;
 	if (!dot || !eq || dot == arg || eq == dot + 1) {
 		lab_diag_add(
 		    d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)", arg);

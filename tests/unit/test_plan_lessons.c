@@ -206,6 +206,11 @@ LAB_TEST(lesson_names_are_checked)
 	tl_build(&t, texts, 1, sets, 1);
 	CHECK_EQ_I64(t.rc, 0);
 	tl_free(&t);
+	/* a name with dots, as a config may give it ("no experiment [lessons.x]" before) */
+	const char *const dotted[] = {"lessons.x.y=cost(x) > 0"};
+	tl_build(&t, texts, 1, dotted, 1);
+	CHECK_EQ_I64(t.rc, 0);
+	tl_free(&t);
 }
 
 /* A name defined in two files is reported at the second with the first file's line, also when
