@@ -448,6 +448,10 @@ static void ev_text(struct lab_an_lesson *l)
 	                                                  : ", delta method";
 	const char *vn = lab_an_verdict_name(l->verdict);
 
+	/* -0 (a negated cost's end at 0) is said as 0 */
+	l->value += 0.0;
+	l->lo += 0.0;
+	l->hi += 0.0;
 	if (isfinite(l->lo) && isfinite(l->hi))
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g [%.4g, %.4g] (95 %%%s); claim %s %g%s", vn, l->quantity,

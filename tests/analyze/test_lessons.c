@@ -539,6 +539,14 @@ LAB_TEST(intervals_stay_in_the_quantity_range)
 	CHECK_NEAR(ls.l[2].hi, 1, 0); /* 1 - a share */
 	CHECK(ls.l[0].lo < 0.97);     /* the other end as computed */
 	fx_free(&f, &ls);
+	/* a negated cost's interval ends at 0, said "0", not "-0" */
+	struct fx g = {0};
+	fx_point(&g, "n", "k=a", 2, 5, 4.9, 2);
+	fx_lesson(&g, "negcost", "-cost(n: k=a, threads=2) <= 1");
+	fx_eval(&g, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK(strstr(ls.l[0].text, "-0]") == NULL && strstr(ls.l[0].text, ", 0]") != NULL);
+	fx_free(&g, &ls);
 }
 
 /* A claim with no value on the means (a quantity minus itself as divisor) says so without
