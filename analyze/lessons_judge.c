@@ -318,7 +318,8 @@ static int ev_divisor_at_zero(const struct ev *e, int id)
 		x = &e->var[e->leaf[id]];
 		if (n->op == LAB_LESSON_SPEEDUP && e->base[id] == e->leaf[id])
 			return 0;
-		return x->n < 2 || x->mean - lab_an_t_quantile(0.95, (double)x->n - 1) * sqrt(x->v) <= 0;
+		return x->n < 2 ||
+		       x->mean - lab_an_t_quantile(0.95, (double)x->n - 1) * sqrt(x->v) <= 0;
 	case LAB_LESSON_NEG:
 		return ev_divisor_at_zero(e, n->a);
 	case LAB_LESSON_DIV:

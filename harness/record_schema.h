@@ -193,8 +193,8 @@ enum lab_samples_col {
 /* The run level and precision targets of a point (harness/precision.h). */
 #define LAB_KEY_RUNS               "runs"
 #define LAB_KEY_RUNS_PLANNED       "runs_planned" /* runs below it: the run ended first */
-#define LAB_KEY_WALL_S             "wall_s" /* the point's runs, setup to teardown, in seconds */
-#define LAB_KEY_PROCESSES          "processes"    /* fresh_process = on: the pid of each run */
+#define LAB_KEY_WALL_S             "wall_s"    /* the point's runs, setup to teardown, in seconds */
+#define LAB_KEY_PROCESSES          "processes" /* fresh_process = on: the pid of each run */
 #define LAB_KEY_SAMPLES            "samples"
 #define LAB_KEY_PRECISION_TARGET   "precision_target"
 #define LAB_KEY_PRECISION_ACHIEVED "precision_achieved"

@@ -159,7 +159,8 @@ static void cli_plan_json_point(struct lab_json *j, const struct lab_plan *plan,
 		lab_json_str(j, "reason", pt->reason);
 	else
 		lab_json_num(j, "estimate_s",
-		             lab_cli_run_estimate_ns(plan, pt) * (pt->h.runs ? pt->h.runs : 1) / 1e9);
+		             lab_cli_run_estimate_ns(plan, pt) * (pt->h.runs ? pt->h.runs : 1) /
+		                 1e9);
 	lab_json_obj_close(j);
 }
 
