@@ -223,9 +223,17 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
 		goto out;
 	}
+	/* hwloc says no more than EINVAL (no line): say what it takes, and how to see where it
+	 * stopped */
 	if (hwloc_topology_load(*hw) < 0)
-		rc = lab_err_set(err, LAB_ETOPO, "%s: hwloc cannot load the topology: %s", *source,
-		                 strerror(errno));
+		rc = lab_err_set(err, LAB_ETOPO,
+		                 "%s: hwloc cannot load the topology: %s (allowed: %s)", *source,
+		                 strerror(errno),
+		                 !strncmp(*source, "xml:", 4)
+		                     ? "an XML topology as hwloc writes it, e.g. `lstopo --of xml "
+		                       "FILE`; HWLOC_XML_VERBOSE=1 shows where hwloc stops reading"
+		                     : "a description hwloc's synthetic backend reads, such as "
+		                       "\"pack:2 core:8 pu:2\"");
 out:
 	free(buf);
 	return rc;

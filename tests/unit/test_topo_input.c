@@ -195,6 +195,26 @@ static int write_nested(const char *path, int n)
 	return write_nested_decl(path, n, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "");
 }
 
+/* What hwloc refuses without a line (a mistyped object type) says what it takes and how to see
+ * where hwloc stopped: the message was "Invalid argument" alone. */
+LAB_TEST(xml_hwloc_refusal_says_what_is_allowed)
+{
+	char path[512], spec[600], want[900];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/typo.xml", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("<?xml version=\"1.0\"?>\n<topology><object type=\"Pacakge\"/></topology>\n", f);
+	fclose(f);
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	snprintf(want, sizeof(want),
+	         "%s: hwloc cannot load the topology: Invalid argument (allowed: an XML topology "
+	         "as hwloc writes it, e.g. `lstopo --of xml FILE`; HWLOC_XML_VERBOSE=1 shows "
+	         "where hwloc stops reading)",
+	         spec);
+	check_refused(spec, want);
+}
+
 /* 20,000 nested objects overflowed hwloc's recursive XML parser: more than 256 levels (a real
  * topology has under 20) is refused at the line that passes the limit. */
 LAB_TEST(xml_nesting_depth)
