@@ -10,6 +10,7 @@
  * text that was validated, and no value is ever cut.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,33 @@ static void fleet_record(struct lab_an_fleet *f, const struct fleet_opts *o, con
 	strftime(f->submitted_utc, sizeof(f->submitted_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Submits both jobs, each built, checked and submitted from an argument vector. */
+/* The signal (SIGINT, SIGTERM or SIGHUP) that arrived while the jobs were submitted, or 0. */
+static volatile sig_atomic_t fleet_signal;
+
+static void fleet_on_signal(int sig)
+{
+	fleet_signal = sig;
+}
+
+/*
+ * Ctrl-C, SIGTERM and a closed terminal during the submission are recorded, not fatal: a lab
+ * killed between sbatch and fleet.json left a job running that nothing tracked. Each step looks
+ * at the record, and an interrupted submission cancels its jobs and removes its files.
+ */
+static void fleet_signals(void (*on)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Submits both jobs, each built, checked and submitted from an argument vector; stops before
+ * the second when a signal came during the first. The ids submitted are in f either way. */
 static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct lab_an_fleet *f)
 {
 	struct lab_fleet_argv a;
@@ -113,7 +140,7 @@ static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct
 	}
 	int rc = lab_fleet_sbatch(a.av, f->run_job, sizeof(f->run_job));
 	lab_fleet_argv_free(&a);
-	if (rc)
+	if (rc || fleet_signal)
 		return -1;
 	if (lab_fleet_argv(&a, o, dir, 1, f->run_job) == 0) {
 		rc = lab_fleet_sbatch(a.av, f->analyze_job, sizeof(f->analyze_job));
@@ -122,11 +149,38 @@ static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct
 		fprintf(stderr, "lab fleet: out of memory\n");
 		rc = -1;
 	}
-	if (rc) {
-		lab_fleet_scancel(f->run_job);
-		fprintf(stderr, "lab fleet: cancelled job %s again\n", f->run_job);
-	}
 	return rc;
+}
+
+/* Cancels the jobs f names, removes what the submission wrote and says so in one line. */
+static int fleet_unwind(const char *dir, struct lab_fleet_made *m, struct lab_an_fleet *f)
+{
+	const char *jobs[] = {f->run_job, f->analyze_job};
+	char said[64] = "";
+
+	for (int i = 0; i < 2; i++)
+		if (jobs[i][0]) {
+			lab_fleet_scancel(jobs[i]);
+			snprintf(said + strlen(said), sizeof(said) - strlen(said), "%s%s",
+			         said[0] ? " and " : "", jobs[i]);
+		}
+	lab_fleet_dir_unwind(dir, m);
+	int sig = fleet_signal;
+	fleet_signals(SIG_DFL);
+	if (sig) {
+		fprintf(stderr, "lab fleet: interrupted (%s)%s%s; %s\n",
+		        sig == SIGINT    ? "SIGINT"
+		        : sig == SIGTERM ? "SIGTERM"
+		                         : "SIGHUP",
+		        said[0] ? ": cancelled job " : "", said,
+		        m->dir && access(dir, F_OK) == 0
+		            ? "the fleet directory stays: a job had written into it"
+		            : "what this command wrote is removed");
+		return 128 + sig;
+	}
+	if (said[0])
+		fprintf(stderr, "lab fleet: cancelled job %s again\n", said);
+	return LAB_EXIT_FAILURE;
 }
 
 static int fleet_submit(const struct fleet_opts *o, const char *lab, const char *dir,
@@ -135,32 +189,33 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 	static struct lab_an_fleet f;
 	struct lab_err err;
 
-	if (lab_fleet_dir_make(dir, m) < 0)
-		goto fail;
+	if (lab_fleet_dir_make(dir, m) < 0) {
+		if (m->results)
+			rmdir("results");
+		fleet_signals(SIG_DFL);
+		return fleet_signal ? 128 + fleet_signal : LAB_EXIT_FAILURE;
+	}
 	fleet_record(&f, o, dir);
-	if (lab_fleet_file_write(dir, "config.ini", lab, text, len, NULL) ||
+	if (fleet_signal || lab_fleet_file_write(dir, "config.ini", lab, text, len, NULL) ||
 	    lab_fleet_file_write(dir, "fleet.sbatch", lab, NULL, 0, lab_fleet_script_run) ||
 	    lab_fleet_file_write(dir, "analyze.sbatch", lab, NULL, 0, lab_fleet_script_analyze) ||
-	    fleet_sbatch_both(o, dir, &f))
-		goto unwind;
+	    fleet_signal || fleet_sbatch_both(o, dir, &f) || fleet_signal)
+		return fleet_unwind(dir, m, &f);
 	if (lab_an_fleet_write(dir, &f, &err)) {
+		fleet_signals(SIG_DFL);
 		fprintf(stderr, "lab fleet: %s (jobs %s and %s are submitted)\n", err.msg,
 		        f.run_job, f.analyze_job);
 		return LAB_EXIT_FAILURE;
 	}
+	if (fleet_signal)
+		return fleet_unwind(dir, m, &f);
+	fleet_signals(SIG_DFL);
 	printf("submitted fleet job %s (%s %s) and analysis job %s (afterany)\n"
 	       "results: %s/<node>/, merged analysis in %s\n"
 	       "follow:  lab fleet status %s\n",
 	       f.run_job, o->nodelist ? "nodes" : "node count", o->nodelist ? o->nodelist : f.nodes,
 	       f.analyze_job, dir, dir, dir);
 	return LAB_EXIT_OK;
-unwind:
-	lab_fleet_dir_unwind(dir, m);
-	return LAB_EXIT_FAILURE;
-fail:
-	if (m->results)
-		rmdir("results");
-	return LAB_EXIT_FAILURE;
 }
 
 /* --dry-run: the scripts and the sbatch command lines, as they would be written and run. */
@@ -229,10 +284,12 @@ int lab_cmd_fleet(int argc, char **argv)
 		rc = fleet_dry_run(&o, lab, dir);
 		goto out;
 	}
+	fleet_signals(fleet_on_signal);
 	if (!o.out) {
 		made.results = mkdir("results", 0755) == 0;
 		if (!made.results && errno != EEXIST) {
 			fprintf(stderr, "lab fleet: results: cannot create: %s\n", strerror(errno));
+			fleet_signals(SIG_DFL);
 			rc = LAB_EXIT_FAILURE;
 			goto out;
 		}

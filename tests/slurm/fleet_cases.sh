@@ -411,5 +411,44 @@ analyze_stale_plots)
 	[ -f "$tmp/f/plots/important.png" ] || fail "a user's file in plots/ was removed"
 	grep -q '^fleet-analysis.json	[0-9]*	[0-9]*$' "$tmp/f/analysis-files.txt" || fail "no record"
 	;;
+submit_interrupted)
+	# Ctrl-C during sbatch (which ran in lab's process group) killed lab silently and left a
+	# submitted job that no fleet.json tracked. Now sbatch finishes in a group of its own, lab
+	# cancels what was submitted, removes what it wrote and says so in one line.
+	fake_slurm
+	cat >"$tmp/bin/sbatch" <<SH
+#!/bin/sh
+{ echo sbatch; for a in "\$@"; do printf '%s\n' "\$a"; done; echo --; } >>"$tmp/slurm.log"
+n=\$(grep -c '^sbatch\$' "$tmp/slurm.log")
+: >"$tmp/sbatch.\$n"
+sleep 2
+echo \$((100 + n))
+SH
+	for sig_at in INT:1:130 TERM:2:143 HUP:2:129; do
+		IFS=: read -r sig at code <<<"$sig_at"
+		rm -f "$tmp"/sbatch.*
+		: >"$tmp/slurm.log"
+		# job control: lab in a process group of its own, SIGINT not ignored
+		set -m
+		"$lab" fleet "$cfg" -o "$tmp/f" >"$tmp/out" 2>"$tmp/err" &
+		pid=$!
+		set +m
+		for _ in $(seq 100); do [ -e "$tmp/sbatch.$at" ] && break; sleep 0.1; done
+		[ -e "$tmp/sbatch.$at" ] || fail "sbatch $at never ran: $(cat "$tmp/err")"
+		[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] || fail "lab is no group leader"
+		kill -s "$sig" -- "-$pid" # the whole process group, as the terminal's Ctrl-C
+		rc=0
+		wait "$pid" || rc=$?
+		[ "$rc" = "$code" ] || fail "SIG$sig: exit $rc, expected $code: $(cat "$tmp/err")"
+		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "interrupted (SIG$sig)" "$tmp/err" ||
+			fail "SIG$sig: $(cat "$tmp/err")"
+		[ ! -e "$tmp/f" ] || fail "SIG$sig: left $(ls -A "$tmp/f")"
+		[ "$(grep -c '^sbatch$' "$tmp/slurm.log")" = "$at" ] || fail "SIG$sig: submitted on"
+		for id in $(seq 101 $((100 + at))); do
+			grep -A1 '^scancel$' "$tmp/slurm.log" | grep -qx "$id" ||
+				fail "SIG$sig: job $id not cancelled: $(cat "$tmp/slurm.log")"
+		done
+	done
+	;;
 *) fail "unknown case $case" ;;
 esac
