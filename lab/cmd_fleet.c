@@ -60,8 +60,11 @@ static char *fleet_abs(const char *path, int *code)
 	if (strlen(abs) > LAB_FLEET_DIR_MAX) {
 		fprintf(stderr,
 		        "lab fleet: the fleet directory's absolute path is %zu characters (allowed "
-		        "at most %d): give a shorter -o or start from a shorter directory\n",
-		        strlen(abs), LAB_FLEET_DIR_MAX);
+		        "at most %d: each node runs lab run -o DIR/<node>, which takes %d, with "
+		        "node names of up to %d): give a shorter -o or start from a shorter "
+		        "directory\n",
+		        strlen(abs), LAB_FLEET_DIR_MAX, LAB_RUN_DIR_MAX - 1,
+		        LAB_FLEET_NAME_MAX - 1);
 		free(abs);
 		return NULL;
 	}

@@ -28,9 +28,13 @@ int lab_fleet_check(struct fleet_opts *o);
  */
 int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len);
 
-/* The longest absolute fleet directory: DIR/tasks/<node>.json and DIR/logs/analyze-<job>.out must
- * still fit the 4096-byte PATH_MAX of the system calls that open them. */
-#define LAB_FLEET_DIR_MAX 3800
+/* The longest absolute fleet directory: every node runs lab run -o DIR/<node>, and that name,
+ * with the longest node name, must fit lab run's -o (LAB_RUN_DIR_MAX in lab/cli.h); a longer DIR
+ * was submitted and then failed on every node. */
+#define LAB_FLEET_DIR_MAX (LAB_RUN_DIR_MAX - 1 - 1 - (LAB_FLEET_NAME_MAX - 1))
+/* The longest fleet directory lab fleet status reads: DIR/tasks/<node>.json must still fit the
+ * 4096-byte PATH_MAX of the system calls that open it. */
+#define LAB_FLEET_READ_DIR_MAX 3800
 
 /* The option values that go to sbatch, in order, with their sbatch names. */
 #define FLEET_NOPT 5

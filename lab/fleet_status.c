@@ -269,9 +269,9 @@ int lab_fleet_status(int argc, char **argv)
 		        "lab fleet status: give the fleet directory (lab fleet status DIR)\n");
 		return LAB_EXIT_USAGE;
 	}
-	if (strlen(dir) > LAB_FLEET_DIR_MAX) {
+	if (strlen(dir) > LAB_FLEET_READ_DIR_MAX) {
 		fprintf(stderr, "lab fleet status: DIR is %zu characters (allowed at most %d)\n",
-		        strlen(dir), LAB_FLEET_DIR_MAX);
+		        strlen(dir), LAB_FLEET_READ_DIR_MAX);
 		return LAB_EXIT_USAGE;
 	}
 	if (lab_an_fleet_read(dir, &f, &err)) {
