@@ -456,5 +456,36 @@ SH
 		done
 	done
 	;;
+analyze_failed_host)
+	# A cancelled fleet (every task FAILED, every run.json "interrupted") was analyzed as
+	# healthy: exit 0, every host "ok". A host whose task failed or whose run did not complete
+	# is named on stderr and in the table, its finished points are marked, and the exit is 1.
+	mkdir "$tmp/f"
+	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	sed -i 's/"status": *"complete"/"status": "interrupted"/' "$tmp/f/h3/run.json"
+	grep -q '"status": "interrupted"' "$tmp/f/h3/run.json" || fail "fixture not changed"
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "CANCELLED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "CANCELLED by 0", "exit_code": 0},
+           {"node": "h3", "state": "FAILED", "exit_code": 1}]}
+JSON
+	expect 1 "host h2: failed: task CANCELLED by 0, run complete" "$lab" analyze "$tmp/f" --no-plots
+	grep -q "host h3: failed: task FAILED, run interrupted" "$tmp/err" || fail "h3: $(cat "$tmp/err")"
+	grep -q "host h1" "$tmp/err" && fail "h1 named: $(cat "$tmp/err")"
+	grep -q "3 hosts, 0 missing, 2 failed" "$tmp/out" || fail "no count: $(cat "$tmp/out")"
+	grep -q "^  h3 *FAILED " "$tmp/out" || fail "h3 not FAILED in the table: $(cat "$tmp/out")"
+	grep -q "^    h3 .*(host FAILED)" "$tmp/out" || fail "h3's points not marked"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+st = {h["node"]: h["status"] for h in a["hosts"]}
+assert st == {"h1": "ok", "h2": "failed", "h3": "failed"}, st
+assert all(h["reason"] for h in a["hosts"] if h["node"] != "h1"), a["hosts"]
+for p in a["points"]:
+    hs = {h["node"]: h for h in p["hosts"]}
+    assert hs["h3"]["host_failed"] and not hs["h1"]["host_failed"], p
+PY
+	;;
 *) fail "unknown case $case" ;;
 esac
