@@ -49,8 +49,12 @@ int lab_fleet_argv(struct lab_fleet_argv *a, const struct fleet_opts *o, const c
 	a->av[n++] = "sbatch";
 	a->av[n++] = "--parsable";
 	a->av[n++] = analyze ? "--job-name=lab-fleet-analyze" : "--job-name=lab-fleet";
-	if (!analyze)
+	/* Slurm requeues a job whose node went down, and every task of the rerun then fails on
+	 * its non-empty DIR/<node>: a fleet job runs once. */
+	if (!analyze) {
 		a->av[n++] = "--exclusive";
+		a->av[n++] = "--no-requeue";
+	}
 	for (int k = 0; k < FLEET_NOPT; k++) {
 		if (!vals[k] || (analyze && k != 2))
 			continue;
