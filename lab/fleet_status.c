@@ -6,9 +6,13 @@
  * file, and a value that does not parse is left as it was.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
@@ -116,47 +120,131 @@ static void fleet_ask_scheduler(struct lab_an_fleet *f)
 	fleet_add_nodes(f, nodes);
 }
 
-/* Reads DIR/tasks/NODE.json records written by `lab fleet task`. */
-static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
+/* "lab fleet: warning: DIR/tasks[/NAME]: WHY; REST" on stderr, the names escaped. */
+static void fleet_record_warn(const char *dir, const char *name, const char *why, const char *rest)
+{
+	fputs("lab fleet: warning: ", stderr);
+	lab_fleet_put(stderr, dir);
+	fputs("/tasks", stderr);
+	if (name) {
+		fputc('/', stderr);
+		lab_fleet_put(stderr, name);
+	}
+	fprintf(stderr, ": %s; %s\n", why, rest);
+}
+
+/*
+ * Opens DIR/tasks as a directory of DIR: a link (perhaps out of DIR) or anything but a directory
+ * is refused with a warning, and the records are then read relative to the descriptor, so no
+ * name in them can lead elsewhere. Returns the descriptor, or -1 (no records).
+ */
+static int fleet_tasks_open(const char *dir)
 {
 	char path[4200];
-	DIR *d;
-	struct dirent *e;
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/tasks", dir);
-	if (!(d = opendir(path)))
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char node[LAB_FLEET_NAME_MAX + 8], *text = NULL;
-		size_t n = strlen(e->d_name), len;
-		struct lab_an_json *j = NULL;
-		struct lab_err err;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 || errno == ENOENT)
+		return fd;
+	int e = errno;
+	const char *why = lstat(path, &st) != 0  ? strerror(e)
+	                  : S_ISLNK(st.st_mode)  ? "a symbolic link (refused: never followed)"
+	                  : !S_ISDIR(st.st_mode) ? "not a directory"
+	                                         : strerror(e);
+	fleet_record_warn(dir, NULL, why, "no task record read");
+	return -1;
+}
+
+/* Reads the record name of the tasks directory dfd into buf (NUL-terminated): 0, or -1 with
+ * *why. A link is not followed and a FIFO, device or directory is refused without blocking. */
+static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, const char **why)
+{
+	struct stat st;
+	size_t used = 0;
+	ssize_t n = 0;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*why =
+		    errno == ELOOP ? "a symbolic link (refused: never followed)" : strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = S_ISDIR(st.st_mode)    ? "a directory, not a task record"
+		       : S_ISFIFO(st.st_mode) ? "a FIFO, not a task record"
+		                              : "not a regular file";
+		close(fd);
+		return -1;
+	}
+	while (used + 1 < len &&
+	       ((n = read(fd, buf + used, len - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
+		used += n > 0 ? (size_t)n : 0;
+	close(fd);
+	buf[used] = '\0';
+	*why = n < 0 ? "cannot be read" : used + 1 >= len ? "too large for a task record" : NULL;
+	return *why ? -1 : 0;
+}
+
+/* The state and exit code of a task record, both checked before either is taken (a refused
+ * state beside a kept exit code made a row "MISSING 77"): 0, or -1 with *why. */
+static int fleet_record_parse(const char *name, const char *text, char *state, size_t slen,
+                              int *code, const char **why)
+{
+	struct lab_an_json *j = NULL;
+	struct lab_err err;
+
+	*why = "not a task record (allowed: {\"state\": WORD, \"exit_code\": 0..255 or null})";
+	if (lab_an_json_parse(name, text, strlen(text), &j, &err))
+		return -1;
+	const char *st = lab_an_json_str(j, "state");
+	const struct lab_an_json *c = lab_an_json_get(j, "exit_code");
+	int ok = st && st[0] && strlen(st) < slen && lab_an_fleet_arg_ok(st) && c &&
+	         (c->type == LAB_AN_JSON_NULL || (c->type == LAB_AN_JSON_NUM && c->num >= 0 &&
+	                                          c->num <= 255 && c->num == (int)c->num));
+	if (ok) {
+		snprintf(state, slen, "%s", st);
+		*code = c->type == LAB_AN_JSON_NUM ? (int)c->num : -1;
+	}
+	lab_an_json_free(j);
+	return ok ? 0 : -1;
+}
+
+/* Reads DIR/tasks/NODE.json records written by `lab fleet task`; a record that is not one is
+ * dropped whole with a warning, and adds no task. */
+static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
+{
+	static char text[65536];
+	int dfd = fleet_tasks_open(dir);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *e;
+
+	if (dfd >= 0 && !d)
+		close(dfd);
+	while (d && (e = readdir(d)) != NULL) {
+		char node[LAB_FLEET_NAME_MAX + 8], state[32];
+		size_t n = strlen(e->d_name);
+		const char *why;
+		int code;
 
 		if (n < 6 || n - 5 >= LAB_FLEET_NAME_MAX || strcmp(e->d_name + n - 5, ".json"))
 			continue;
 		snprintf(node, sizeof(node), "%.*s", (int)(n - 5), e->d_name);
-		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
-		snprintf(path, sizeof(path), "%s/tasks/%s", dir, e->d_name);
-		/* A record is a file of DIR: a link (perhaps out of DIR) is not followed. */
-		int rc = t ? lab_an_input_read(path, LAB_AN_IN_NOFOLLOW, &text, &len, &err) : 0;
-		if (rc && strstr(err.msg, ": a symbolic link")) {
-			char *msg = lab_fleet_esc(err.msg);
-			fprintf(stderr, "lab fleet: warning: %s; not read\n", msg);
-			lab_fleet_esc_free(msg);
-		}
-		if (!t || rc || lab_an_json_parse(path, text, len, &j, &err)) {
-			free(text);
+		if (!lab_an_fleet_node_ok(node) || lab_an_fleet_node_reserved(node))
+			continue;
+		if (fleet_record_read(dfd, e->d_name, text, sizeof(text), &why) ||
+		    fleet_record_parse(e->d_name, text, state, sizeof(state), &code, &why)) {
+			fleet_record_warn(dir, e->d_name, why, "not read");
 			continue;
 		}
-		const char *state = lab_an_json_str(j, "state");
-		double code = lab_an_json_num(j, "exit_code", -1);
-		if (state && lab_an_fleet_arg_ok(state))
+		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
+		if (t) {
 			snprintf(t->state, sizeof(t->state), "%s", state);
-		t->exit_code = code >= 0 && code <= 255 ? (int)code : -1;
-		lab_an_json_free(j);
-		free(text);
+			t->exit_code = code;
+		}
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
 }
 
 static int fleet_state_final(const char *s)

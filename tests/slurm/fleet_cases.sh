@@ -487,5 +487,40 @@ for p in a["points"]:
     assert hs["h3"]["host_failed"] and not hs["h1"]["host_failed"], p
 PY
 	;;
+status_tasks_refused)
+	# A tasks/ that is a link was followed out of DIR (its record's exit code went into
+	# fleet.json); a record with a refused state kept its exit code ("MISSING 77"); a FIFO or
+	# a directory as a record was skipped without a word; a stray unreadable record added a
+	# task. Each is refused with a warning and changes nothing.
+	mkdir -p "$tmp/f" "$tmp/elsewhere"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""},
+	 "tasks": [{"node": "n1", "state": "PENDING"}]}' >"$tmp/f/fleet.json"
+	printf '{"state": "COMPLETED", "exit_code": 77}' >"$tmp/elsewhere/n1.json"
+	ln -s "$tmp/elsewhere" "$tmp/f/tasks"
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "$tmp/f/tasks: a symbolic link" "$tmp/err" || fail "no word on tasks/: $(cat "$tmp/err")"
+	grep -q '77\|COMPLETED' "$tmp/out" "$tmp/f/fleet.json" && fail "read through tasks/: $(cat "$tmp/out")"
+	rm "$tmp/f/tasks" && echo x >"$tmp/f/tasks"
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "$tmp/f/tasks: not a directory" "$tmp/err" || fail "no word on tasks: $(cat "$tmp/err")"
+	rm "$tmp/f/tasks" && mkdir "$tmp/f/tasks"
+	printf '{"state": "DONE;rm", "exit_code": 77}' >"$tmp/f/tasks/n1.json"
+	mkfifo "$tmp/f/tasks/n2.json"
+	mkdir "$tmp/f/tasks/n3.json"
+	printf '{"state": ' >"$tmp/f/tasks/zz.json"
+	ln -s "$tmp/elsewhere/n1.json" "$tmp/f/tasks/zz2.json"
+	timeout 20 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	for w in "n1.json: not a task record" "n2.json: a FIFO" "n3.json: a directory" \
+		"zz.json: not a task record" "zz2.json: a symbolic link"; do
+		grep -q "tasks/$w" "$tmp/err" || fail "no warning '$w': $(cat "$tmp/err")"
+	done
+	grep -q '77' "$tmp/out" && fail "a refused record's exit code was kept: $(cat "$tmp/out")"
+	python3 - "$tmp/f/fleet.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["tasks"]
+assert [x["node"] for x in t] == ["n1"], t
+assert t[0]["exit_code"] is None and t[0]["state"] != "DONE;rm", t
+PY
+	;;
 *) fail "unknown case $case" ;;
 esac
