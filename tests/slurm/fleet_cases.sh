@@ -66,7 +66,7 @@ b" --dry-run
 status_not_a_fleet)
 	expect 2 "not a fleet directory (no fleet.json; allowed: a directory lab fleet wrote)" \
 		"$lab" fleet status "$tmp"
-	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
 		>"$tmp/fleet.json"
 	expect 2 "not a plain name" "$lab" fleet status "$tmp"
 	;;
@@ -90,7 +90,7 @@ JSON
 		fail "a refused fleet was analyzed"
 	expect 2 "fleet.json: task 1: node name 'plots' $reserved" "$lab" fleet status "$tmp/f"
 	# without tasks in fleet.json, a directory of a reserved name is no host
-	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/f/fleet.json"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/f/fleet.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "analyze without tasks: $(cat "$tmp/out")"
 	grep -q "1 hosts" "$tmp/out" || fail "plots/ counted as a host: $(cat "$tmp/out")"
 	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
@@ -149,7 +149,7 @@ analyze_no_hosts)
 	# line naming fleet.json and what is missing, nothing written.
 	mkdir -p "$tmp/f/logs" "$tmp/f/x y"
 	for tasks in '' ', "tasks": []'; do
-		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7"}%s}' "$tasks" >"$tmp/f/fleet.json"
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": ""}%s}' "$tasks" >"$tmp/f/fleet.json"
 		for opt in --no-plots --json; do
 			expect 2 "$tmp/f/fleet.json: no tasks, and no node's results directory in $tmp/f (allowed: " \
 				"$lab" analyze "$tmp/f" $opt
@@ -316,6 +316,16 @@ job_ids_checked)
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "--cluster=x"}}' \
 		>"$tmp/fleet.json"
 	expect 2 "jobs.analyze is not a Slurm job id" "$lab" fleet status "$tmp"
+	# A job id as a number was read as none ("job -: RUNNING") and written back as "", and a
+	# fleet.json without "jobs" passed: one line, exit 2, fleet.json as it was.
+	printf '{"schema": "lab.fleet/1",\n "jobs": {"run": 1, "analyze": "8"}}' >"$tmp/fleet.json"
+	cp "$tmp/fleet.json" "$tmp/before"
+	expect 2 "$tmp/fleet.json:2: jobs.run is not a string (allowed: digits, optionally _N)" \
+		"$lab" fleet status "$tmp"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+	cmp -s "$tmp/before" "$tmp/fleet.json" || fail "fleet.json was rewritten"
+	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/fleet.json"
+	expect 2 "$tmp/fleet.json: \"jobs\" is missing (allowed: " "$lab" fleet status "$tmp"
 	no_slurm_call
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "12_3", "analyze": "13"}}' >"$tmp/fleet.json"
 	"$lab" fleet status "$tmp" >/dev/null 2>&1
@@ -365,7 +375,8 @@ status_no_links)
 	# Round 4: a task record or fleet.json that is a symbolic link was read through the link
 	# (a link out of DIR showed the state of a file elsewhere); neither is followed.
 	mkdir -p "$tmp/f/tasks" "$tmp/elsewhere"
-	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "n1", "state": "PENDING"}]}' \
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""},
+	 "tasks": [{"node": "n1", "state": "PENDING"}]}' \
 		>"$tmp/f/fleet.json"
 	printf '{"state": "LINKED", "exit_code": 7}' >"$tmp/elsewhere/n1.json"
 	ln -s "$tmp/elsewhere/n1.json" "$tmp/f/tasks/n1.json"
