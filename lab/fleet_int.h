@@ -62,8 +62,8 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
 struct lab_fleet_made {
 	int results, dir; /* results/ and DIR were created here (were not there before) */
 };
-/* Creates DIR (new, or empty: then taken over by rmdir and mkdir, so two fleets cannot both take
- * it) and DIR/logs. 0, or -1 after one line on stderr. */
+/* Creates DIR (new, or an empty directory used as it is, mode and group kept) and DIR/logs (so
+ * two fleets cannot both take it). 0, or -1 after one line on stderr. */
 int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m);
 /* Removes what a failed submission wrote in DIR, DIR itself and results/ when they were made
  * here: nothing is left behind. */

@@ -4,6 +4,7 @@
  * Paths enter a script only as single-quoted shell words; option values enter sbatch only as
  * --opt=value arguments of an argument vector.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,22 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir)
 	fputc('\n', f);
 }
 
+/* 1 when dir is a directory (not a link to one) with no entries, else 0. */
+static int fleet_dir_empty(const char *dir)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n == 0;
+}
+
 int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m)
 {
 	char path[4200];
@@ -194,9 +211,10 @@ int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m)
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	/* An existing empty directory is taken by removing and creating it again, so two fleets
-	 * cannot both take it; it is restored (empty) on failure. */
-	if (!m->dir && !(rmdir(dir) == 0 && mkdir(dir, 0755) == 0)) {
+	/* An existing empty directory is used as it is, its mode and group kept (taking it by
+	 * rmdir and mkdir made a private directory world-readable). Two fleets cannot both take
+	 * it: the second one's mkdir of logs/ fails. */
+	if (!m->dir && !fleet_dir_empty(dir)) {
 		fprintf(stderr, "lab fleet: -o %s: not a new or empty directory\n", dir);
 		return -1;
 	}

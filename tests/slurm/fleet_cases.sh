@@ -533,5 +533,24 @@ assert [x["node"] for x in t] == ["n1"], t
 assert t[0]["exit_code"] is None and t[0]["state"] != "DONE;rm", t
 PY
 	;;
+out_dir_kept)
+	# An existing empty -o directory was taken by rmdir and mkdir 0755: a private directory
+	# (2700, group daemon) became drwxr-xr-x root:root. It is used as it is.
+	fake_slurm
+	mkdir -m 2700 "$tmp/priv"
+	grp=$(id -gn)
+	if [ "$(id -u)" = 0 ] && getent group daemon >/dev/null; then grp=daemon; fi
+	chgrp "$grp" "$tmp/priv"
+	before=$(stat -c '%a %G %i' "$tmp/priv")
+	"$lab" fleet "$cfg" -o "$tmp/priv" >/dev/null 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	[ "$(stat -c '%a %G %i' "$tmp/priv")" = "$before" ] ||
+		fail "mode, group or inode changed: $before -> $(stat -c '%a %G %i' "$tmp/priv")"
+	[ -f "$tmp/priv/fleet.json" ] || fail "no fleet.json"
+	# a failed submission leaves it as it was: there, empty, its mode kept
+	mkdir -m 2700 "$tmp/priv2"
+	expect 1 "sbatch: cannot run it" env PATH=/nonexistent "$lab" fleet "$cfg" -o "$tmp/priv2"
+	[ -z "$(ls -A "$tmp/priv2")" ] && [ "$(stat -c %a "$tmp/priv2")" = 2700 ] ||
+		fail "priv2 not as it was: $(stat -c %a "$tmp/priv2") $(ls -A "$tmp/priv2")"
+	;;
 *) fail "unknown case $case" ;;
 esac
