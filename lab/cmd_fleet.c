@@ -21,6 +21,27 @@
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
 
+/* s without empty and "." components or a trailing '/', in place: the paths printed, written
+ * into the scripts and given to sbatch read "/x/f", not "/x//f/" (s is absolute). */
+static void fleet_tidy(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r;) {
+		if (r[0] == '/' && r[1] == '/')
+			r++;
+		else if (r[0] == '/' && r[1] == '.' && (r[2] == '/' || !r[2]))
+			r += 2;
+		else
+			*w++ = *r++;
+	}
+	while (w - s > 1 && w[-1] == '/')
+		w--;
+	if (w == s)
+		*w++ = '/';
+	*w = '\0';
+}
+
 /*
  * An absolute spelling of path (the jobs may start elsewhere), carried whole however long the
  * working directory is, and checked as a whole (the working directory too) for what a batch
@@ -43,6 +64,7 @@ static char *fleet_abs(const char *path, int *code)
 		return NULL;
 	}
 	free(cwd);
+	fleet_tidy(abs);
 	*code = LAB_EXIT_USAGE;
 	for (const char *p = abs; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '%') {
@@ -192,11 +214,14 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 	static struct lab_an_fleet f;
 	struct lab_err err;
 
-	if (lab_fleet_dir_make(dir, m) < 0) {
+	int rc = lab_fleet_dir_make(dir, o->out != NULL, m);
+	if (rc < 0) {
 		if (m->results)
 			rmdir("results");
 		fleet_signals(SIG_DFL);
-		return fleet_signal ? 128 + fleet_signal : LAB_EXIT_FAILURE;
+		return fleet_signal ? 128 + fleet_signal
+		       : rc == -2   ? LAB_EXIT_USAGE
+		                    : LAB_EXIT_FAILURE;
 	}
 	fleet_record(&f, o, dir);
 	if (fleet_signal || lab_fleet_file_write(dir, "config.ini", lab, text, len, NULL) ||
@@ -284,7 +309,11 @@ int lab_cmd_fleet(int argc, char **argv)
 	if ((rc = lab_fleet_validate(&o, &text, &len)) != LAB_EXIT_OK)
 		goto out;
 	if (o.dry_run) {
-		rc = fleet_dry_run(&o, lab, dir);
+		rc = lab_fleet_dir_check(dir, o.out != NULL);
+		if (rc)
+			rc = rc == -2 ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		else
+			rc = fleet_dry_run(&o, lab, dir);
 		goto out;
 	}
 	fleet_signals(fleet_on_signal);

@@ -62,9 +62,14 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
 struct lab_fleet_made {
 	int results, dir; /* results/ and DIR were created here (were not there before) */
 };
+/* Checks that DIR (-o DIR when given) is absent or an empty directory: a link, another kind of
+ * file or a directory with entries is -2 (bad usage), a directory that cannot be read -1, each
+ * after one line on stderr; else 0. Nothing is created. */
+int lab_fleet_dir_check(const char *dir, int given);
 /* Creates DIR (new, or an empty directory used as it is, mode and group kept) and DIR/logs (so
- * two fleets cannot both take it). 0, or -1 after one line on stderr. */
-int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m);
+ * two fleets cannot both take it). 0, or -2 (bad usage: lab_fleet_dir_check) or -1 after one
+ * line on stderr. */
+int lab_fleet_dir_make(const char *dir, int given, struct lab_fleet_made *m);
 /* Removes what a failed submission wrote in DIR, DIR itself and results/ when they were made
  * here: nothing is left behind. */
 void lab_fleet_dir_unwind(const char *dir, const struct lab_fleet_made *m);

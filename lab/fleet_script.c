@@ -186,25 +186,59 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir)
 	fputc('\n', f);
 }
 
-/* 1 when dir is a directory (not a link to one) with no entries, else 0. */
-static int fleet_dir_empty(const char *dir)
+/* What kind of file mode m is, for a message. */
+static const char *fleet_kind(mode_t m)
+{
+	return S_ISREG(m)    ? "a regular file"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+	                     : "not a plain file";
+}
+
+/* "lab fleet: -o DIR: WHY..." (or "the fleet directory DIR" when -o was not given). */
+static void fleet_dir_say(const char *dir, int given, const char *why, const char *kind)
+{
+	fprintf(stderr, "lab fleet: %s", given ? "-o " : "the fleet directory ");
+	lab_fleet_put(stderr, dir);
+	fprintf(stderr, ": %s%s%s%s (allowed: a new or empty directory)\n", why, kind ? " (" : "",
+	        kind ? kind : "", kind ? ")" : "");
+}
+
+int lab_fleet_dir_check(const char *dir, int given)
 {
 	struct stat st;
 	struct dirent *e;
 	DIR *d;
 	int n = 0;
 
-	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !(d = opendir(dir)))
+	if (lstat(dir, &st) != 0 && errno == ENOENT)
 		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		fleet_dir_say(dir, given, "a symbolic link, never followed", NULL);
+		return -2;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fleet_dir_say(dir, given, "not a directory", fleet_kind(st.st_mode));
+		return -2;
+	}
+	if (!(d = opendir(dir))) {
+		fprintf(stderr, "lab fleet: %s: cannot read: %s\n", dir, strerror(errno));
+		return -1;
+	}
 	while ((e = readdir(d)) != NULL)
 		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 	closedir(d);
-	return n == 0;
+	if (n)
+		fleet_dir_say(dir, given, "not empty", NULL);
+	return n ? -2 : 0;
 }
 
-int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m)
+int lab_fleet_dir_make(const char *dir, int given, struct lab_fleet_made *m)
 {
 	char path[4200];
+	int rc;
 
 	m->dir = mkdir(dir, 0755) == 0;
 	if (!m->dir && errno != EEXIST) {
@@ -214,10 +248,8 @@ int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m)
 	/* An existing empty directory is used as it is, its mode and group kept (taking it by
 	 * rmdir and mkdir made a private directory world-readable). Two fleets cannot both take
 	 * it: the second one's mkdir of logs/ fails. */
-	if (!m->dir && !fleet_dir_empty(dir)) {
-		fprintf(stderr, "lab fleet: -o %s: not a new or empty directory\n", dir);
-		return -1;
-	}
+	if (!m->dir && (rc = lab_fleet_dir_check(dir, given)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/logs", dir);
 	if (mkdir(path, 0755) != 0) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));

@@ -552,5 +552,35 @@ out_dir_kept)
 	[ -z "$(ls -A "$tmp/priv2")" ] && [ "$(stat -c %a "$tmp/priv2")" = 2700 ] ||
 		fail "priv2 not as it was: $(stat -c %a "$tmp/priv2") $(ls -A "$tmp/priv2")"
 	;;
+out_dir_refused)
+	# -o a file, a non-empty directory or a link to an empty one exited 1 ("not a new or empty
+	# directory", wrong for the link), --dry-run did not look at -o at all, and -o "" was
+	# taken (the working directory). Each is bad usage: one line with the reason, exit 2.
+	fake_slurm
+	: >"$tmp/afile"
+	mkdir "$tmp/full" "$tmp/empty" "$tmp/cwd"
+	: >"$tmp/full/x"
+	ln -s "$tmp/empty" "$tmp/dlink"
+	for dry in --dry-run ""; do
+		expect 2 "-o $tmp/afile: not a directory (a regular file) (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/afile" $dry
+		expect 2 "-o $tmp/full: not empty (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/full/" $dry
+		expect 2 "-o $tmp/dlink: a symbolic link, never followed (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/dlink" $dry
+		(cd "$tmp/cwd" && expect 2 "-o '': empty output directory name" "$lab" fleet "$cfg" -o "" $dry)
+		[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+	done
+	no_slurm_call
+	[ ! -s "$tmp/afile" ] && [ "$(ls -A "$tmp/full")" = x ] && [ -z "$(ls -A "$tmp/empty")" ] &&
+		[ -z "$(ls -A "$tmp/cwd")" ] || fail "a refused -o was written to"
+	# a path with '//', '.' and a trailing '/' is printed and used tidied
+	"$lab" fleet "$cfg" -o "$tmp//./x/" --dry-run >"$tmp/out"
+	grep -qF "# $tmp/x/fleet.sbatch" "$tmp/out" || fail "not tidied: $(head -1 "$tmp/out")"
+	"$lab" fleet "$cfg" -o "$tmp//./x/" >"$tmp/out"
+	grep -qF "results: $tmp/x/<node>/" "$tmp/out" || fail "not tidied: $(cat "$tmp/out")"
+	grep -q '//' "$tmp/out" "$tmp/x/fleet.sbatch" "$tmp/x/fleet.json" && fail "a '//' is left"
+	true
+	;;
 *) fail "unknown case $case" ;;
 esac
