@@ -78,21 +78,49 @@ static void fleet_add_nodes(struct lab_an_fleet *f, const char *list)
 	}
 }
 
-/* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes. */
-static void fleet_ask_scheduler(struct lab_an_fleet *f)
+/*
+ * Runs one of Slurm's client commands into out. Returns 1 when the scheduler answered (an
+ * unknown job is an answer), else 0 with what happened added to note: a slurmctld that is down
+ * or slow is not a scheduler that knows nothing of the job.
+ */
+static int fleet_ask(const char *const argv[], char *out, size_t len, char *note, size_t nlen)
+{
+	char err[512];
+	int rc = lab_fleet_capture(argv, LAB_FLEET_CMD_TIMEOUT_S, out, len, err, sizeof(err));
+	size_t used = strlen(note);
+
+	if (rc == 0 || (rc > 0 && strstr(err, "Invalid job id")))
+		return 1;
+	err[strcspn(err, "\n")] = '\0';
+	if (rc == -2)
+		snprintf(note + used, nlen - used, "%s%s did not answer within %d s",
+		         used ? "; " : "", argv[0], LAB_FLEET_CMD_TIMEOUT_S);
+	else
+		snprintf(note + used, nlen - used, "%s%s %s%s", used ? "; " : "", argv[0],
+		         rc == -1   ? "could not be run"
+		         : rc == -3 ? "answered more than it may"
+		                    : "failed: ",
+		         rc > 0 ? (err[0] ? err : "no message") : "");
+	return 0;
+}
+
+/* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes.
+ * Returns 1 when one of them answered, else 0 after a warning that says why. */
+static int fleet_ask_scheduler(struct lab_an_fleet *f)
 {
 	static char out[LAB_FLEET_NODELIST_MAX + 4096], nodes[LAB_FLEET_NODELIST_MAX];
-	char state[32] = "";
+	char state[32] = "", note[1600] = "";
 	const char *job = f->run_job;
+	int answered = 0;
 
 	nodes[0] = '\0';
 	if (!lab_an_fleet_job_ok(job)) /* lab_an_fleet_read checked it; never an option */
-		return;
+		return 0;
 	const char *sq[] = {"squeue", "-h", "-j", job, "-o", "%T", NULL};
-	if (lab_fleet_capture(sq, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0)
+	if (fleet_ask(sq, out, sizeof(out), note, sizeof(note)) && ++answered)
 		fleet_first_line(out, state, sizeof(state));
 	const char *sc[] = {"scontrol", "-o", "show", "job", job, NULL};
-	if (lab_fleet_capture(sc, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0) {
+	if (fleet_ask(sc, out, sizeof(out), note, sizeof(note)) && ++answered) {
 		fleet_field(out, "JobState", state, sizeof(state));
 		fleet_field(out, "NodeList", nodes, sizeof(nodes));
 	}
@@ -100,8 +128,7 @@ static void fleet_ask_scheduler(struct lab_an_fleet *f)
 		/* Gone from slurmctld's memory (MinJobAge): only accounting still knows it. */
 		const char *sa[] = {"sacct",          "-n", "-P", "-X", "-j", job, "-o",
 		                    "State,NodeList", NULL};
-		if (lab_fleet_capture(sa, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) ==
-		    0) {
+		if (fleet_ask(sa, out, sizeof(out), note, sizeof(note)) && ++answered) {
 			fleet_first_line(out, state, sizeof(state));
 			char *bar = strpbrk(out, "|\n");
 			if (bar && *bar != '|')
@@ -112,12 +139,18 @@ static void fleet_ask_scheduler(struct lab_an_fleet *f)
 	}
 	if (state[0] && lab_an_fleet_arg_ok(state))
 		snprintf(f->state, sizeof(f->state), "%s", state);
-	else if (!state[0])
+	else if (!state[0] && answered)
 		fprintf(stderr,
 		        "lab fleet: warning: the scheduler knows nothing of job %s (squeue, "
 		        "scontrol and sacct); using the tasks' own records\n",
 		        job);
+	if (!answered) {
+		fputs("lab fleet: warning: the scheduler did not answer (", stderr);
+		lab_fleet_put(stderr, note);
+		fputs("); the recorded states are kept\n", stderr);
+	}
 	fleet_add_nodes(f, nodes);
+	return answered;
 }
 
 /* "lab fleet: warning: DIR/tasks[/NAME]: WHY; REST" on stderr, the names escaped. */
@@ -255,13 +288,17 @@ static int fleet_state_final(const char *s)
 
 void lab_fleet_refresh(const char *dir, struct lab_an_fleet *f)
 {
-	for (size_t i = 0; i < f->ntask; i++) {
+	/* Only a scheduler that answered may change a recorded state: an unreachable one turned
+	 * tasks recorded COMPLETED into MISSING. The tasks' own records still count. */
+	int answered = f->run_job[0] ? fleet_ask_scheduler(f) : 1;
+
+	for (size_t i = 0; answered && i < f->ntask; i++) {
 		snprintf(f->task[i].state, sizeof(f->task[i].state), "UNKNOWN");
 		f->task[i].exit_code = -1;
 	}
-	if (f->run_job[0])
-		fleet_ask_scheduler(f);
 	fleet_read_records(dir, f);
+	if (!answered)
+		return;
 	int final = fleet_state_final(f->state);
 	for (size_t i = 0; i < f->ntask; i++) {
 		struct lab_an_fleet_task *t = &f->task[i];

@@ -582,5 +582,35 @@ out_dir_refused)
 	grep -q '//' "$tmp/out" "$tmp/x/fleet.sbatch" "$tmp/x/fleet.json" && fail "a '//' is left"
 	true
 	;;
+status_scheduler_down)
+	# With slurmctld down, status said "the scheduler knows nothing of job 41" and rewrote
+	# tasks recorded COMPLETED/0 as MISSING/null. Now it says what happened and keeps them.
+	fake_slurm
+	for cmd in squeue scontrol sacct; do
+		printf '#!/bin/sh\necho "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' >"$tmp/bin/$cmd"
+	done
+	mkdir "$tmp/f"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "41", "analyze": "42"}, "state": "COMPLETED",
+	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "n2", "state": "FAILED", "exit_code": 3}]}' >"$tmp/f/fleet.json"
+	kept() {
+		python3 - "$tmp/f/fleet.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert f["state"] == "COMPLETED", f["state"]
+got = [(t["node"], t["state"], t["exit_code"]) for t in f["tasks"]]
+assert got == [("n1", "COMPLETED", 0), ("n2", "FAILED", 3)], got
+PY
+	}
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "squeue failed: slurm_load_jobs error: Unable to contact slurm controller" "$tmp/err" &&
+		grep -q "the recorded states are kept" "$tmp/err" || fail "not said: $(cat "$tmp/err")"
+	grep -q "knows nothing" "$tmp/err" && fail "an unreachable scheduler 'knows nothing'"
+	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
+	printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/bin/squeue"
+	timeout 100 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "squeue did not answer within 15 s" "$tmp/err" || fail "no word on the time: $(cat "$tmp/err")"
+	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
+	;;
 *) fail "unknown case $case" ;;
 esac
