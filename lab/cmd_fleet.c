@@ -240,9 +240,13 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 	fleet_signals(SIG_DFL);
 	printf("submitted fleet job %s (%s %s) and analysis job %s (afterany)\n"
 	       "results: %s/<node>/, merged analysis in %s\n"
-	       "follow:  lab fleet status %s\n",
+	       "follow:  ",
 	       f.run_job, o->nodelist ? "nodes" : "node count", o->nodelist ? o->nodelist : f.nodes,
-	       f.analyze_job, dir, dir, dir);
+	       f.analyze_job, dir, dir);
+	/* A line to paste: DIR as one shell word, as --dry-run prints the sbatch lines (a DIR
+	 * of "o $(touch x)" ran the command when pasted). */
+	const char *follow[] = {"lab", "fleet", "status", dir, NULL};
+	lab_fleet_print_argv(stdout, follow);
 	return LAB_EXIT_OK;
 }
 

@@ -612,5 +612,17 @@ PY
 	grep -q "squeue did not answer within 15 s" "$tmp/err" || fail "no word on the time: $(cat "$tmp/err")"
 	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
 	;;
+follow_quoted)
+	# The follow: line printed DIR bare: -o 'o $(touch PWNED)' gave a line that ran touch when
+	# pasted. It is quoted as one shell word, as --dry-run quotes the sbatch lines.
+	fake_slurm
+	mkdir "$tmp/w"
+	(cd "$tmp/w" && "$lab" fleet "$cfg" -o 'o $(touch PWNED)' >"$tmp/out") || fail "exit $?"
+	line=$(sed -n 's/^follow:  //p' "$tmp/out")
+	[ "$line" = "lab fleet status '$tmp/w/o \$(touch PWNED)'" ] || fail "follow: $line"
+	(cd "$tmp/w" && eval "set -- $line" && [ $# = 4 ] && [ "$4" = "$tmp/w/o \$(touch PWNED)" ]) ||
+		fail "not read back as 4 words: $line"
+	[ ! -e "$tmp/w/PWNED" ] || fail "the follow line ran a command"
+	;;
 *) fail "unknown case $case" ;;
 esac
