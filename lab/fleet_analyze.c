@@ -71,13 +71,9 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 	       "sock", "numa", "cores", "pus", "slurmcpu");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lab_an_fleet_host *h = &v->h[i];
-		char *e = lab_fleet_esc(h->ok ? h->prov.cpu_model : h->why);
-		printf("  %-16s %-10s %-36.36s", h->node,
-		       h->failed ? "FAILED"
-		       : h->ok   ? "ok"
-		                 : "missing",
-		       e);
-		lab_fleet_esc_free(e);
+		printf("  %-16s %-10s ", h->node, h->failed ? "FAILED" : h->ok ? "ok" : "missing");
+		/* cut at a character, never inside an escape or a UTF-8 sequence */
+		lab_fleet_put_cut(stdout, h->ok ? h->prov.cpu_model : h->why, 36);
 		fleet_print_num(h->prov.packages, 4);
 		fleet_print_num(h->prov.numa_nodes, 4);
 		fleet_print_num(h->prov.cores, 5);

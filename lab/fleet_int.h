@@ -87,6 +87,9 @@ int lab_fleet_file_write(const char *dir, const char *name, const char *lab, con
  * that must not be freed: use lab_fleet_esc_free.
  */
 void lab_fleet_put(FILE *f, const char *s);
+/* s as lab_fleet_put writes it, in a column of width characters: padded with spaces, or, when
+ * longer, cut at a character (never inside a UTF-8 sequence or an escape) and ended by "...". */
+void lab_fleet_put_cut(FILE *f, const char *s, int width);
 char *lab_fleet_esc(const char *s);
 void lab_fleet_esc_free(char *e);
 

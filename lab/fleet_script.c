@@ -113,6 +113,44 @@ void lab_fleet_put(FILE *f, const char *s)
 	}
 }
 
+/* The columns s takes once escaped by lab_fleet_put: a shown character one, a backslash two,
+ * each escaped byte four (\xNN). */
+static int fleet_esc_width(const unsigned char *p, size_t n, size_t *len)
+{
+	unsigned cp;
+	enum lab_esc_kind kind = lab_esc_classify(p, n, true, len, &cp);
+
+	return kind == LAB_ESC_PLAIN && *p != '\\' ? 1 : *p == '\\' ? 2 : 4 * (int)*len;
+}
+
+void lab_fleet_put_cut(FILE *f, const char *s, int width)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), off = 0, cut = n, len;
+	int used = 0, upto = 0;
+
+	/* Cut the raw text before the character (or byte to escape) that would leave no room
+	 * for "...": never inside a UTF-8 sequence or an escape. */
+	while (off < n) {
+		int w = fleet_esc_width(p + off, n - off, &len);
+		if (cut == n && used + w > width - 3) {
+			cut = off;
+			upto = used;
+		}
+		used += w;
+		off += len;
+	}
+	if (used <= width) {
+		lab_fleet_put(f, (const char *)p);
+		fprintf(f, "%*s", width - used, "");
+		return;
+	}
+	char *head = strndup((const char *)p, cut);
+	lab_fleet_put(f, head ? head : "");
+	free(head);
+	fprintf(f, "...%*s", width - 3 - (head ? upto : 0), "");
+}
+
 static char fleet_oom[] = "(out of memory)";
 
 char *lab_fleet_esc(const char *s)

@@ -624,5 +624,34 @@ follow_quoted)
 		fail "not read back as 4 words: $line"
 	[ ! -e "$tmp/w/PWNED" ] || fail "the follow line ran a command"
 	;;
+analyze_cut_columns)
+	# The hosts table cut the CPU model at 36 bytes: inside a UTF-8 character (invalid text on
+	# the terminal) or inside an escape ("\x1"). Now cut at a character, marked "...".
+	mkdir "$tmp/f"
+	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	python3 - "$tmp/f" <<'PY'
+import json, sys
+models = {"h1": "\u00e9" * 40, "h2": "a" * 33 + "\u001b[2K rest of it", "h3": "\u00e9" * 35}
+for h, m in models.items():
+    p = f"{sys.argv[1]}/{h}/run.json"
+    d = json.load(open(p))
+    d["host"]["cpu_model"] = m
+    json.dump(d, open(p, "w"))
+PY
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+	 "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	python3 - "$tmp/out" <<'PY'
+import sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # strict: a cut character fails here
+rows = {l.split()[0]: l for l in text.splitlines() if l.startswith("  h") and " ok " in l}
+col = lambda h: rows[h][2 + 16 + 1 + 10 + 1:][:36]
+assert col("h1") == "\u00e9" * 33 + "...", repr(col("h1"))
+assert col("h2") == "a" * 33 + "...", repr(col("h2"))  # no "\x1" left of an escape
+assert col("h3") == "\u00e9" * 35 + " ", repr(col("h3"))  # fits: whole, padded
+PY
+	;;
 *) fail "unknown case $case" ;;
 esac
