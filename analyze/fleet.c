@@ -140,6 +140,37 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 }
 
 /*
+ * "jobs" holds both job ids as strings ("" before a job is submitted): a number or a missing
+ * member was read as "" and written back so, and the job was lost. -LAB_EDATA with FILE:LINE.
+ */
+static int fleet_jobs_check(const struct lab_an_json *jobs, const char *path, struct lab_err *err)
+{
+	static const char *keys[] = {"run", "analyze"};
+
+	if (!jobs || jobs->type != LAB_AN_JSON_OBJ)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s: \"jobs\" is %s (allowed: an object {\"run\": ID, "
+		    "\"analyze\": ID}, each a string of digits, optionally _N, or \"\")",
+		    path, jobs ? "not an object" : "missing");
+	for (int i = 0; i < 2; i++) {
+		const struct lab_an_json *v = lab_an_json_get(jobs, keys[i]);
+		if (!v)
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: jobs.%s is missing (allowed: a string of digits, "
+			    "optionally _N, or \"\" before it is submitted)",
+			    path, jobs->line, keys[i]);
+		if (v->type != LAB_AN_JSON_STR)
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: jobs.%s is not a string (allowed: digits, "
+			                   "optionally _N)",
+			                   path, v->line, keys[i]);
+	}
+	return 0;
+}
+
+/*
  * A fleet directory is a directory that holds fleet.json (a link or special file there is the
  * reader's to refuse). Anything else is bad usage (-LAB_EDATA), named as what it is: no
  * directory, a results directory of lab run, or no fleet.json.
@@ -194,6 +225,8 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	}
 	const struct lab_an_json *jobs = lab_an_json_get(j, "jobs");
 	const struct lab_an_json *req = lab_an_json_get(j, "request");
+	if ((rc = fleet_jobs_check(jobs, path, err)))
+		goto out;
 	const struct {
 		const struct lab_an_json *obj;
 		const char *key;

@@ -78,9 +78,10 @@ struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const ch
 
 /*
  * Reads dir/fleet.json into *f (zeroed first). A node name that fails lab_an_fleet_node_ok, a job
- * id that fails lab_an_fleet_job_ok (empty is allowed: not submitted), a string longer than its
- * field (never cut), a missing member or a wrong schema is -LAB_EDATA, and so is a dir that is
- * no directory or has no fleet.json ("DIR: not a fleet directory (...)": bad input); an
+ * id that fails lab_an_fleet_job_ok (empty is allowed: not submitted), a "jobs" object that is
+ * missing or whose run or analyze is missing or not a string, a string longer than its field
+ * (never cut), or a wrong schema is -LAB_EDATA (with FILE:LINE where it has one), and so is a dir
+ * that is no directory or has no fleet.json ("DIR: not a fleet directory (...)": bad input); an
  * unreadable file -LAB_EIO.
  */
 int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err);

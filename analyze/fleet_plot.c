@@ -64,7 +64,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 	struct lab_an_wfile wdat, wgp;
 	FILE *dat = NULL, *gp;
 	size_t block = 0, any = 0;
-	char unit[160];
+	char unit[160], title[LAB_FLEET_NAME_MAX + 16];
 
 	for (size_t k = 0; k < v->n && !any; k++)
 		any = fleet_series_points(&v->h[k], &v->h[s->host].d, s->p, pts, 512);
@@ -95,7 +95,9 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 		}
 		fprintf(gp, "%s'%s.dat' index %zu using 1:2:3:4 with yerrorlines title ",
 		        block ? ", \\\n     " : "", base, block);
-		lab_an_gp_str(gp, v->h[k].node);
+		snprintf(title, sizeof(title), "%s%s", v->h[k].node,
+		         v->h[k].failed ? " (host failed)" : "");
+		lab_an_gp_str(gp, title);
 		block++;
 	}
 	fputs("\n", gp);

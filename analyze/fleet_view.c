@@ -43,6 +43,32 @@ static void fleet_prov(const struct lab_an_data *d, struct lab_an_fleet_prov *p)
 	p->slurm_cpus = fleet_num(slurm, "cpus_allowed");
 }
 
+/* The task states in which a task did not end well (Slurm's, and MISSING: never started). */
+static int fleet_state_failed(const char *state)
+{
+	static const char *bad[] = {"FAILED",    "CANCELLED", "TIMEOUT",  "NODE_FAIL", "OUT_OF_ME",
+	                            "PREEMPTED", "BOOT_FAIL", "DEADLINE", "MISSING"};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (!strncmp(state, bad[i], strlen(bad[i])))
+			return 1;
+	return 0;
+}
+
+/* A loaded host whose task failed or whose run was interrupted or failed is no healthy host,
+ * even with every file in place: a cancelled fleet read as "ok" on every host. */
+static void fleet_health(struct lab_an_fleet_host *h)
+{
+	const char *status = lab_an_json_str(h->d.run, "status");
+	int run_bad = status && strcmp(status, "complete") != 0;
+
+	if (!run_bad && !fleet_state_failed(h->state))
+		return;
+	h->failed = 1;
+	snprintf(h->why, sizeof(h->why), "task %s, run %s; its finished points are marked",
+	         h->state, status ? status : "of unknown status");
+}
+
 static int fleet_add_host(const char *dir, const char *node, const char *state, int include_flagged,
                           struct lab_an_fleet_view *v, size_t *cap)
 {
@@ -78,6 +104,7 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 	}
 	h->ok = 1;
 	fleet_prov(&h->d, &h->prov);
+	fleet_health(h);
 	return 0;
 }
 
@@ -172,8 +199,8 @@ static void fleet_json_hosts(struct lab_json *w, const struct lab_an_fleet_view 
 		lab_json_obj_open(w, NULL);
 		lab_json_str(w, "node", h->node);
 		lab_json_str(w, "task_state", h->state);
-		lab_json_str(w, "status", h->ok ? "ok" : "missing");
-		lab_json_str(w, "reason", h->ok ? NULL : h->why);
+		lab_json_str(w, "status", h->failed ? "failed" : h->ok ? "ok" : "missing");
+		lab_json_str(w, "reason", h->ok && !h->failed ? NULL : h->why);
 		lab_json_str(w, "hostname", p->hostname);
 		lab_json_str(w, "cpu_model", p->cpu_model);
 		lab_json_num(w, "packages", p->packages);
@@ -206,6 +233,7 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 		lab_json_obj_open(w, NULL);
 		lab_json_str(w, "node", v->h[k].node);
 		lab_json_str(w, "status", q ? q->status : "absent");
+		lab_json_bool(w, "host_failed", v->h[k].failed);
 		lab_json_int(w, "n", q ? (long long)q->st.n : 0);
 		lab_json_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
 		lab_json_num(w, "mean", q && q->st.n ? q->st.mean : NAN);

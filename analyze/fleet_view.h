@@ -28,7 +28,8 @@ struct lab_an_fleet_host {
 	char node[LAB_FLEET_NAME_MAX];
 	char state[32]; /* the task's state in fleet.json */
 	int ok;         /* its results loaded */
-	char why[600];  /* why not, when !ok */
+	int failed;     /* loaded, but its task or its run did not end well: why says how */
+	char why[600];  /* why not, when !ok or failed */
 	struct lab_an_data d;
 	struct lab_an_fleet_prov prov;
 };
@@ -41,8 +42,10 @@ struct lab_an_fleet_view {
 /*
  * Loads DIR/<node>/ of every task of f (every subdirectory with a run.json whose name passes
  * lab_an_fleet_node_ok when f has no tasks). A host that cannot be read is kept with ok = 0 and
- * its reason. Returns 0, -LAB_EDATA when there is no host at all (no task, no such
- * subdirectory: nothing to analyze), or -LAB_ENOMEM.
+ * its reason; one whose task state is a failure (FAILED, CANCELLED, TIMEOUT, ...) or whose
+ * run.json status is not "complete" is loaded with failed = 1 and its reason: its finished
+ * points are there, but it is not a healthy host. Returns 0, -LAB_EDATA when there is no host at
+ * all (no task, no such subdirectory: nothing to analyze), or -LAB_ENOMEM.
  */
 int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
                            struct lab_an_fleet_view *v, struct lab_err *err);

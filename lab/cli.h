@@ -20,6 +20,10 @@
 #define LAB_EXIT_FAILURE 1
 #define LAB_EXIT_USAGE   2
 
+/* The longest results directory name lab run takes, -o's or the lab's own, plus one (lab fleet
+ * sizes its directory by it: every node runs lab run -o DIR/<node>). */
+#define LAB_RUN_DIR_MAX 512
+
 int lab_cmd_run(int argc, char **argv);
 int lab_cmd_plan(int argc, char **argv);
 int lab_cmd_topo(int argc, char **argv);

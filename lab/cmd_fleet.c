@@ -10,6 +10,7 @@
  * text that was validated, and no value is ever cut.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,27 @@
 
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
+
+/* s without empty and "." components or a trailing '/', in place: the paths printed, written
+ * into the scripts and given to sbatch read "/x/f", not "/x//f/" (s is absolute). */
+static void fleet_tidy(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r;) {
+		if (r[0] == '/' && r[1] == '/')
+			r++;
+		else if (r[0] == '/' && r[1] == '.' && (r[2] == '/' || !r[2]))
+			r += 2;
+		else
+			*w++ = *r++;
+	}
+	while (w - s > 1 && w[-1] == '/')
+		w--;
+	if (w == s)
+		*w++ = '/';
+	*w = '\0';
+}
 
 /*
  * An absolute spelling of path (the jobs may start elsewhere), carried whole however long the
@@ -42,6 +64,7 @@ static char *fleet_abs(const char *path, int *code)
 		return NULL;
 	}
 	free(cwd);
+	fleet_tidy(abs);
 	*code = LAB_EXIT_USAGE;
 	for (const char *p = abs; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '%') {
@@ -59,8 +82,11 @@ static char *fleet_abs(const char *path, int *code)
 	if (strlen(abs) > LAB_FLEET_DIR_MAX) {
 		fprintf(stderr,
 		        "lab fleet: the fleet directory's absolute path is %zu characters (allowed "
-		        "at most %d): give a shorter -o or start from a shorter directory\n",
-		        strlen(abs), LAB_FLEET_DIR_MAX);
+		        "at most %d: each node runs lab run -o DIR/<node>, which takes %d, with "
+		        "node names of up to %d): give a shorter -o or start from a shorter "
+		        "directory\n",
+		        strlen(abs), LAB_FLEET_DIR_MAX, LAB_RUN_DIR_MAX - 1,
+		        LAB_FLEET_NAME_MAX - 1);
 		free(abs);
 		return NULL;
 	}
@@ -102,7 +128,33 @@ static void fleet_record(struct lab_an_fleet *f, const struct fleet_opts *o, con
 	strftime(f->submitted_utc, sizeof(f->submitted_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Submits both jobs, each built, checked and submitted from an argument vector. */
+/* The signal (SIGINT, SIGTERM or SIGHUP) that arrived while the jobs were submitted, or 0. */
+static volatile sig_atomic_t fleet_signal;
+
+static void fleet_on_signal(int sig)
+{
+	fleet_signal = sig;
+}
+
+/*
+ * Ctrl-C, SIGTERM and a closed terminal during the submission are recorded, not fatal: a lab
+ * killed between sbatch and fleet.json left a job running that nothing tracked. Each step looks
+ * at the record, and an interrupted submission cancels its jobs and removes its files.
+ */
+static void fleet_signals(void (*on)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Submits both jobs, each built, checked and submitted from an argument vector; stops before
+ * the second when a signal came during the first. The ids submitted are in f either way. */
 static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct lab_an_fleet *f)
 {
 	struct lab_fleet_argv a;
@@ -113,7 +165,7 @@ static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct
 	}
 	int rc = lab_fleet_sbatch(a.av, f->run_job, sizeof(f->run_job));
 	lab_fleet_argv_free(&a);
-	if (rc)
+	if (rc || fleet_signal)
 		return -1;
 	if (lab_fleet_argv(&a, o, dir, 1, f->run_job) == 0) {
 		rc = lab_fleet_sbatch(a.av, f->analyze_job, sizeof(f->analyze_job));
@@ -122,11 +174,38 @@ static int fleet_sbatch_both(const struct fleet_opts *o, const char *dir, struct
 		fprintf(stderr, "lab fleet: out of memory\n");
 		rc = -1;
 	}
-	if (rc) {
-		lab_fleet_scancel(f->run_job);
-		fprintf(stderr, "lab fleet: cancelled job %s again\n", f->run_job);
-	}
 	return rc;
+}
+
+/* Cancels the jobs f names, removes what the submission wrote and says so in one line. */
+static int fleet_unwind(const char *dir, struct lab_fleet_made *m, struct lab_an_fleet *f)
+{
+	const char *jobs[] = {f->run_job, f->analyze_job};
+	char said[64] = "";
+
+	for (int i = 0; i < 2; i++)
+		if (jobs[i][0]) {
+			lab_fleet_scancel(jobs[i]);
+			snprintf(said + strlen(said), sizeof(said) - strlen(said), "%s%s",
+			         said[0] ? " and " : "", jobs[i]);
+		}
+	lab_fleet_dir_unwind(dir, m);
+	int sig = fleet_signal;
+	fleet_signals(SIG_DFL);
+	if (sig) {
+		fprintf(stderr, "lab fleet: interrupted (%s)%s%s; %s\n",
+		        sig == SIGINT    ? "SIGINT"
+		        : sig == SIGTERM ? "SIGTERM"
+		                         : "SIGHUP",
+		        said[0] ? ": cancelled job " : "", said,
+		        m->dir && access(dir, F_OK) == 0
+		            ? "the fleet directory stays: a job had written into it"
+		            : "what this command wrote is removed");
+		return 128 + sig;
+	}
+	if (said[0])
+		fprintf(stderr, "lab fleet: cancelled job %s again\n", said);
+	return LAB_EXIT_FAILURE;
 }
 
 static int fleet_submit(const struct fleet_opts *o, const char *lab, const char *dir,
@@ -135,32 +214,40 @@ static int fleet_submit(const struct fleet_opts *o, const char *lab, const char 
 	static struct lab_an_fleet f;
 	struct lab_err err;
 
-	if (lab_fleet_dir_make(dir, m) < 0)
-		goto fail;
+	int rc = lab_fleet_dir_make(dir, o->out != NULL, m);
+	if (rc < 0) {
+		if (m->results)
+			rmdir("results");
+		fleet_signals(SIG_DFL);
+		return fleet_signal ? 128 + fleet_signal
+		       : rc == -2   ? LAB_EXIT_USAGE
+		                    : LAB_EXIT_FAILURE;
+	}
 	fleet_record(&f, o, dir);
-	if (lab_fleet_file_write(dir, "config.ini", lab, text, len, NULL) ||
+	if (fleet_signal || lab_fleet_file_write(dir, "config.ini", lab, text, len, NULL) ||
 	    lab_fleet_file_write(dir, "fleet.sbatch", lab, NULL, 0, lab_fleet_script_run) ||
 	    lab_fleet_file_write(dir, "analyze.sbatch", lab, NULL, 0, lab_fleet_script_analyze) ||
-	    fleet_sbatch_both(o, dir, &f))
-		goto unwind;
+	    fleet_signal || fleet_sbatch_both(o, dir, &f) || fleet_signal)
+		return fleet_unwind(dir, m, &f);
 	if (lab_an_fleet_write(dir, &f, &err)) {
+		fleet_signals(SIG_DFL);
 		fprintf(stderr, "lab fleet: %s (jobs %s and %s are submitted)\n", err.msg,
 		        f.run_job, f.analyze_job);
 		return LAB_EXIT_FAILURE;
 	}
+	if (fleet_signal)
+		return fleet_unwind(dir, m, &f);
+	fleet_signals(SIG_DFL);
 	printf("submitted fleet job %s (%s %s) and analysis job %s (afterany)\n"
 	       "results: %s/<node>/, merged analysis in %s\n"
-	       "follow:  lab fleet status %s\n",
+	       "follow:  ",
 	       f.run_job, o->nodelist ? "nodes" : "node count", o->nodelist ? o->nodelist : f.nodes,
-	       f.analyze_job, dir, dir, dir);
+	       f.analyze_job, dir, dir);
+	/* A line to paste: DIR as one shell word, as --dry-run prints the sbatch lines (a DIR
+	 * of "o $(touch x)" ran the command when pasted). */
+	const char *follow[] = {"lab", "fleet", "status", dir, NULL};
+	lab_fleet_print_argv(stdout, follow);
 	return LAB_EXIT_OK;
-unwind:
-	lab_fleet_dir_unwind(dir, m);
-	return LAB_EXIT_FAILURE;
-fail:
-	if (m->results)
-		rmdir("results");
-	return LAB_EXIT_FAILURE;
 }
 
 /* --dry-run: the scripts and the sbatch command lines, as they would be written and run. */
@@ -226,13 +313,19 @@ int lab_cmd_fleet(int argc, char **argv)
 	if ((rc = lab_fleet_validate(&o, &text, &len)) != LAB_EXIT_OK)
 		goto out;
 	if (o.dry_run) {
-		rc = fleet_dry_run(&o, lab, dir);
+		rc = lab_fleet_dir_check(dir, o.out != NULL);
+		if (rc)
+			rc = rc == -2 ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		else
+			rc = fleet_dry_run(&o, lab, dir);
 		goto out;
 	}
+	fleet_signals(fleet_on_signal);
 	if (!o.out) {
 		made.results = mkdir("results", 0755) == 0;
 		if (!made.results && errno != EEXIST) {
 			fprintf(stderr, "lab fleet: results: cannot create: %s\n", strerror(errno));
+			fleet_signals(SIG_DFL);
 			rc = LAB_EXIT_FAILURE;
 			goto out;
 		}

@@ -128,8 +128,7 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 		        "busy or the clock is slow to read; treat short timings with care\n");
 }
 
-/* The longest results directory name, -o's or the lab's own, plus one. */
-#define RUN_DIR_MAX 512
+#define RUN_DIR_MAX LAB_RUN_DIR_MAX
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
 {

@@ -3,7 +3,8 @@
  * lab analyze on a fleet directory: each node's results analyzed as `lab analyze DIR/<node>`
  * does (by the function lab analyze hands in: this file names no command), then the cross-host
  * view (analyze/fleet_view.h) written and printed. A failed or missing host is reported; the
- * others are still analyzed (exit 1 when any host is missing). Text read from the hosts' files
+ * others are still analyzed (exit 1 when any host is missing or failed: a failed host's finished
+ * points are shown, marked). Text read from the hosts' files
  * is printed escaped (lab_fleet_put).
  */
 #include <fcntl.h>
@@ -70,9 +71,9 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 	       "sock", "numa", "cores", "pus", "slurmcpu");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lab_an_fleet_host *h = &v->h[i];
-		char *e = lab_fleet_esc(h->ok ? h->prov.cpu_model : h->why);
-		printf("  %-16s %-10s %-36.36s", h->node, h->ok ? "ok" : "missing", e);
-		lab_fleet_esc_free(e);
+		printf("  %-16s %-10s ", h->node, h->failed ? "FAILED" : h->ok ? "ok" : "missing");
+		/* cut at a character, never inside an escape or a UTF-8 sequence */
+		lab_fleet_put_cut(stdout, h->ok ? h->prov.cpu_model : h->why, 36);
 		fleet_print_num(h->prov.packages, 4);
 		fleet_print_num(h->prov.numa_nodes, 4);
 		fleet_print_num(h->prov.cores, 5);
@@ -106,8 +107,10 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 				if (!q || !q->st.n)
 					printf("    %-16s -\n", v->h[k].node);
 				else
-					printf("    %-16s %.4g [%.4g, %.4g]  n=%zu\n", v->h[k].node,
-					       q->st.mean, q->st.ci95_lo, q->st.ci95_hi, q->st.n);
+					printf("    %-16s %.4g [%.4g, %.4g]  n=%zu%s\n",
+					       v->h[k].node, q->st.mean, q->st.ci95_lo,
+					       q->st.ci95_hi, q->st.n,
+					       v->h[k].failed ? "  (host FAILED)" : "");
 			}
 		}
 }
@@ -121,7 +124,7 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 	const char *dir = NULL;
 	char *opts[8];
 	int nopts = 0, json = 0, plots = 1, incl = 0, code = LAB_EXIT_OK;
-	size_t nplots = 0, missing = 0;
+	size_t nplots = 0, missing = 0, failed = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
@@ -151,8 +154,16 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 			lab_fleet_put(stderr, v.h[i].why);
 			fputc('\n', stderr);
 			missing++;
-		} else if (fleet_analyze_host(dir, v.h[i].node, opts, nopts, json, analyze) != 0)
-			missing++;
+			continue;
+		}
+		if (v.h[i].failed) {
+			fprintf(stderr, "lab analyze: host %s: failed: ", v.h[i].node);
+			lab_fleet_put(stderr, v.h[i].why);
+			fputc('\n', stderr);
+			failed++;
+		}
+		if (fleet_analyze_host(dir, v.h[i].node, opts, nopts, json, analyze) != 0)
+			missing += !v.h[i].failed;
 	}
 	if (lab_an_fleet_view_write(dir, &v, plots, &nplots, &warn, &err)) {
 		fleet_an_say("", err.msg);
@@ -165,7 +176,7 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 	} else {
 		fputs("\n== fleet ", stdout);
 		lab_fleet_put(stdout, dir);
-		printf(": %zu hosts, %zu missing ==\n", v.n, missing);
+		printf(": %zu hosts, %zu missing, %zu failed ==\n", v.n, missing, failed);
 		fleet_print_hosts(&v);
 		fleet_print_points(&v);
 	}
@@ -174,7 +185,7 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 		    stderr,
 		    "lab analyze: wrote %s/fleet-analysis.json and %zu fleet plots in %s/plots\n",
 		    dir, nplots, dir);
-	if (!code && missing)
+	if (!code && (missing || failed))
 		code = LAB_EXIT_FAILURE;
 	lab_an_warnings_free(&warn);
 	lab_an_fleet_view_free(&v);

@@ -21,10 +21,16 @@
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
 
-/* The child's side: stdin from /dev/null, stdout and stderr to the pipes, then exec. */
+/*
+ * The child's side: its own process group (a Ctrl-C at the terminal goes to lab's group, and an
+ * sbatch killed halfway may have submitted a job whose id nobody learns; lab decides what to end),
+ * stdin from /dev/null, stdout and stderr to the pipes, then exec.
+ */
 static void fleet_child(const char *const argv[], int out_fd, int err_fd)
 {
 	int null = open("/dev/null", O_RDWR);
+
+	setpgid(0, 0);
 
 	if (null >= 0)
 		dup2(null, 0);

@@ -28,9 +28,13 @@ int lab_fleet_check(struct fleet_opts *o);
  */
 int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len);
 
-/* The longest absolute fleet directory: DIR/tasks/<node>.json and DIR/logs/analyze-<job>.out must
- * still fit the 4096-byte PATH_MAX of the system calls that open them. */
-#define LAB_FLEET_DIR_MAX 3800
+/* The longest absolute fleet directory: every node runs lab run -o DIR/<node>, and that name,
+ * with the longest node name, must fit lab run's -o (LAB_RUN_DIR_MAX in lab/cli.h); a longer DIR
+ * was submitted and then failed on every node. */
+#define LAB_FLEET_DIR_MAX (LAB_RUN_DIR_MAX - 1 - 1 - (LAB_FLEET_NAME_MAX - 1))
+/* The longest fleet directory lab fleet status reads: DIR/tasks/<node>.json must still fit the
+ * 4096-byte PATH_MAX of the system calls that open it. */
+#define LAB_FLEET_READ_DIR_MAX 3800
 
 /* The option values that go to sbatch, in order, with their sbatch names. */
 #define FLEET_NOPT 5
@@ -58,9 +62,14 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir);
 struct lab_fleet_made {
 	int results, dir; /* results/ and DIR were created here (were not there before) */
 };
-/* Creates DIR (new, or empty: then taken over by rmdir and mkdir, so two fleets cannot both take
- * it) and DIR/logs. 0, or -1 after one line on stderr. */
-int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m);
+/* Checks that DIR (-o DIR when given) is absent or an empty directory: a link, another kind of
+ * file or a directory with entries is -2 (bad usage), a directory that cannot be read -1, each
+ * after one line on stderr; else 0. Nothing is created. */
+int lab_fleet_dir_check(const char *dir, int given);
+/* Creates DIR (new, or an empty directory used as it is, mode and group kept) and DIR/logs (so
+ * two fleets cannot both take it). 0, or -2 (bad usage: lab_fleet_dir_check) or -1 after one
+ * line on stderr. */
+int lab_fleet_dir_make(const char *dir, int given, struct lab_fleet_made *m);
 /* Removes what a failed submission wrote in DIR, DIR itself and results/ when they were made
  * here: nothing is left behind. */
 void lab_fleet_dir_unwind(const char *dir, const struct lab_fleet_made *m);
@@ -78,6 +87,9 @@ int lab_fleet_file_write(const char *dir, const char *name, const char *lab, con
  * that must not be freed: use lab_fleet_esc_free.
  */
 void lab_fleet_put(FILE *f, const char *s);
+/* s as lab_fleet_put writes it, in a column of width characters: padded with spaces, or, when
+ * longer, cut at a character (never inside a UTF-8 sequence or an escape) and ended by "...". */
+void lab_fleet_put_cut(FILE *f, const char *s, int width);
 char *lab_fleet_esc(const char *s);
 void lab_fleet_esc_free(char *e);
 

@@ -184,6 +184,11 @@ int lab_fleet_check(struct fleet_opts *o)
 		fprintf(stderr, "lab fleet: give a CONFIG (see --help)\n");
 		return -1;
 	}
+	if (o->out && !o->out[0]) {
+		fprintf(stderr, "lab fleet: -o '': empty output directory name (give -o a "
+		                "directory, e.g. -o results/mine)\n");
+		return -1;
+	}
 	if (o->nodes && o->nodelist) {
 		fprintf(stderr, "lab fleet: --nodes and --nodelist: give one of them\n");
 		return -1;

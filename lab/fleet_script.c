@@ -4,6 +4,7 @@
  * Paths enter a script only as single-quoted shell words; option values enter sbatch only as
  * --opt=value arguments of an argument vector.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +50,12 @@ int lab_fleet_argv(struct lab_fleet_argv *a, const struct fleet_opts *o, const c
 	a->av[n++] = "sbatch";
 	a->av[n++] = "--parsable";
 	a->av[n++] = analyze ? "--job-name=lab-fleet-analyze" : "--job-name=lab-fleet";
-	if (!analyze)
+	/* Slurm requeues a job whose node went down, and every task of the rerun then fails on
+	 * its non-empty DIR/<node>: a fleet job runs once. */
+	if (!analyze) {
 		a->av[n++] = "--exclusive";
+		a->av[n++] = "--no-requeue";
+	}
 	for (int k = 0; k < FLEET_NOPT; k++) {
 		if (!vals[k] || (analyze && k != 2))
 			continue;
@@ -106,6 +111,44 @@ void lab_fleet_put(FILE *f, const char *s)
 		p += len;
 		n -= len;
 	}
+}
+
+/* The columns s takes once escaped by lab_fleet_put: a shown character one, a backslash two,
+ * each escaped byte four (\xNN). */
+static int fleet_esc_width(const unsigned char *p, size_t n, size_t *len)
+{
+	unsigned cp;
+	enum lab_esc_kind kind = lab_esc_classify(p, n, true, len, &cp);
+
+	return kind == LAB_ESC_PLAIN && *p != '\\' ? 1 : *p == '\\' ? 2 : 4 * (int)*len;
+}
+
+void lab_fleet_put_cut(FILE *f, const char *s, int width)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), off = 0, cut = n, len;
+	int used = 0, upto = 0;
+
+	/* Cut the raw text before the character (or byte to escape) that would leave no room
+	 * for "...": never inside a UTF-8 sequence or an escape. */
+	while (off < n) {
+		int w = fleet_esc_width(p + off, n - off, &len);
+		if (cut == n && used + w > width - 3) {
+			cut = off;
+			upto = used;
+		}
+		used += w;
+		off += len;
+	}
+	if (used <= width) {
+		lab_fleet_put(f, (const char *)p);
+		fprintf(f, "%*s", width - used, "");
+		return;
+	}
+	char *head = strndup((const char *)p, cut);
+	lab_fleet_put(f, head ? head : "");
+	free(head);
+	fprintf(f, "...%*s", width - 3 - (head ? upto : 0), "");
 }
 
 static char fleet_oom[] = "(out of memory)";
@@ -181,21 +224,70 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir)
 	fputc('\n', f);
 }
 
-int lab_fleet_dir_make(const char *dir, struct lab_fleet_made *m)
+/* What kind of file mode m is, for a message. */
+static const char *fleet_kind(mode_t m)
+{
+	return S_ISREG(m)    ? "a regular file"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+	                     : "not a plain file";
+}
+
+/* "lab fleet: -o DIR: WHY..." (or "the fleet directory DIR" when -o was not given). */
+static void fleet_dir_say(const char *dir, int given, const char *why, const char *kind)
+{
+	fprintf(stderr, "lab fleet: %s", given ? "-o " : "the fleet directory ");
+	lab_fleet_put(stderr, dir);
+	fprintf(stderr, ": %s%s%s%s (allowed: a new or empty directory)\n", why, kind ? " (" : "",
+	        kind ? kind : "", kind ? ")" : "");
+}
+
+int lab_fleet_dir_check(const char *dir, int given)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (lstat(dir, &st) != 0 && errno == ENOENT)
+		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		fleet_dir_say(dir, given, "a symbolic link, never followed", NULL);
+		return -2;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fleet_dir_say(dir, given, "not a directory", fleet_kind(st.st_mode));
+		return -2;
+	}
+	if (!(d = opendir(dir))) {
+		fprintf(stderr, "lab fleet: %s: cannot read: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	if (n)
+		fleet_dir_say(dir, given, "not empty", NULL);
+	return n ? -2 : 0;
+}
+
+int lab_fleet_dir_make(const char *dir, int given, struct lab_fleet_made *m)
 {
 	char path[4200];
+	int rc;
 
 	m->dir = mkdir(dir, 0755) == 0;
 	if (!m->dir && errno != EEXIST) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	/* An existing empty directory is taken by removing and creating it again, so two fleets
-	 * cannot both take it; it is restored (empty) on failure. */
-	if (!m->dir && !(rmdir(dir) == 0 && mkdir(dir, 0755) == 0)) {
-		fprintf(stderr, "lab fleet: -o %s: not a new or empty directory\n", dir);
-		return -1;
-	}
+	/* An existing empty directory is used as it is, its mode and group kept (taking it by
+	 * rmdir and mkdir made a private directory world-readable). Two fleets cannot both take
+	 * it: the second one's mkdir of logs/ fails. */
+	if (!m->dir && (rc = lab_fleet_dir_check(dir, given)))
+		return rc;
 	snprintf(path, sizeof(path), "%s/logs", dir);
 	if (mkdir(path, 0755) != 0) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));

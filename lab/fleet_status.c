@@ -6,9 +6,13 @@
  * file, and a value that does not parse is left as it was.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
@@ -74,21 +78,49 @@ static void fleet_add_nodes(struct lab_an_fleet *f, const char *list)
 	}
 }
 
-/* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes. */
-static void fleet_ask_scheduler(struct lab_an_fleet *f)
+/*
+ * Runs one of Slurm's client commands into out. Returns 1 when the scheduler answered (an
+ * unknown job is an answer), else 0 with what happened added to note: a slurmctld that is down
+ * or slow is not a scheduler that knows nothing of the job.
+ */
+static int fleet_ask(const char *const argv[], char *out, size_t len, char *note, size_t nlen)
+{
+	char err[512];
+	int rc = lab_fleet_capture(argv, LAB_FLEET_CMD_TIMEOUT_S, out, len, err, sizeof(err));
+	size_t used = strlen(note);
+
+	if (rc == 0 || (rc > 0 && strstr(err, "Invalid job id")))
+		return 1;
+	err[strcspn(err, "\n")] = '\0';
+	if (rc == -2)
+		snprintf(note + used, nlen - used, "%s%s did not answer within %d s",
+		         used ? "; " : "", argv[0], LAB_FLEET_CMD_TIMEOUT_S);
+	else
+		snprintf(note + used, nlen - used, "%s%s %s%s", used ? "; " : "", argv[0],
+		         rc == -1   ? "could not be run"
+		         : rc == -3 ? "answered more than it may"
+		                    : "failed: ",
+		         rc > 0 ? (err[0] ? err : "no message") : "");
+	return 0;
+}
+
+/* Asks squeue, then scontrol, then sacct about the run job; sets f->state and the nodes.
+ * Returns 1 when one of them answered, else 0 after a warning that says why. */
+static int fleet_ask_scheduler(struct lab_an_fleet *f)
 {
 	static char out[LAB_FLEET_NODELIST_MAX + 4096], nodes[LAB_FLEET_NODELIST_MAX];
-	char state[32] = "";
+	char state[32] = "", note[1600] = "";
 	const char *job = f->run_job;
+	int answered = 0;
 
 	nodes[0] = '\0';
 	if (!lab_an_fleet_job_ok(job)) /* lab_an_fleet_read checked it; never an option */
-		return;
+		return 0;
 	const char *sq[] = {"squeue", "-h", "-j", job, "-o", "%T", NULL};
-	if (lab_fleet_capture(sq, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0)
+	if (fleet_ask(sq, out, sizeof(out), note, sizeof(note)) && ++answered)
 		fleet_first_line(out, state, sizeof(state));
 	const char *sc[] = {"scontrol", "-o", "show", "job", job, NULL};
-	if (lab_fleet_capture(sc, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) == 0) {
+	if (fleet_ask(sc, out, sizeof(out), note, sizeof(note)) && ++answered) {
 		fleet_field(out, "JobState", state, sizeof(state));
 		fleet_field(out, "NodeList", nodes, sizeof(nodes));
 	}
@@ -96,8 +128,7 @@ static void fleet_ask_scheduler(struct lab_an_fleet *f)
 		/* Gone from slurmctld's memory (MinJobAge): only accounting still knows it. */
 		const char *sa[] = {"sacct",          "-n", "-P", "-X", "-j", job, "-o",
 		                    "State,NodeList", NULL};
-		if (lab_fleet_capture(sa, LAB_FLEET_CMD_TIMEOUT_S, out, sizeof(out), NULL, 0) ==
-		    0) {
+		if (fleet_ask(sa, out, sizeof(out), note, sizeof(note)) && ++answered) {
 			fleet_first_line(out, state, sizeof(state));
 			char *bar = strpbrk(out, "|\n");
 			if (bar && *bar != '|')
@@ -108,55 +139,145 @@ static void fleet_ask_scheduler(struct lab_an_fleet *f)
 	}
 	if (state[0] && lab_an_fleet_arg_ok(state))
 		snprintf(f->state, sizeof(f->state), "%s", state);
-	else if (!state[0])
+	else if (!state[0] && answered)
 		fprintf(stderr,
 		        "lab fleet: warning: the scheduler knows nothing of job %s (squeue, "
 		        "scontrol and sacct); using the tasks' own records\n",
 		        job);
+	if (!answered) {
+		fputs("lab fleet: warning: the scheduler did not answer (", stderr);
+		lab_fleet_put(stderr, note);
+		fputs("); the recorded states are kept\n", stderr);
+	}
 	fleet_add_nodes(f, nodes);
+	return answered;
 }
 
-/* Reads DIR/tasks/NODE.json records written by `lab fleet task`. */
-static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
+/* "lab fleet: warning: DIR/tasks[/NAME]: WHY; REST" on stderr, the names escaped. */
+static void fleet_record_warn(const char *dir, const char *name, const char *why, const char *rest)
+{
+	fputs("lab fleet: warning: ", stderr);
+	lab_fleet_put(stderr, dir);
+	fputs("/tasks", stderr);
+	if (name) {
+		fputc('/', stderr);
+		lab_fleet_put(stderr, name);
+	}
+	fprintf(stderr, ": %s; %s\n", why, rest);
+}
+
+/*
+ * Opens DIR/tasks as a directory of DIR: a link (perhaps out of DIR) or anything but a directory
+ * is refused with a warning, and the records are then read relative to the descriptor, so no
+ * name in them can lead elsewhere. Returns the descriptor, or -1 (no records).
+ */
+static int fleet_tasks_open(const char *dir)
 {
 	char path[4200];
-	DIR *d;
-	struct dirent *e;
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/tasks", dir);
-	if (!(d = opendir(path)))
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char node[LAB_FLEET_NAME_MAX + 8], *text = NULL;
-		size_t n = strlen(e->d_name), len;
-		struct lab_an_json *j = NULL;
-		struct lab_err err;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 || errno == ENOENT)
+		return fd;
+	int e = errno;
+	const char *why = lstat(path, &st) != 0  ? strerror(e)
+	                  : S_ISLNK(st.st_mode)  ? "a symbolic link (refused: never followed)"
+	                  : !S_ISDIR(st.st_mode) ? "not a directory"
+	                                         : strerror(e);
+	fleet_record_warn(dir, NULL, why, "no task record read");
+	return -1;
+}
+
+/* Reads the record name of the tasks directory dfd into buf (NUL-terminated): 0, or -1 with
+ * *why. A link is not followed and a FIFO, device or directory is refused without blocking. */
+static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, const char **why)
+{
+	struct stat st;
+	size_t used = 0;
+	ssize_t n = 0;
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*why =
+		    errno == ELOOP ? "a symbolic link (refused: never followed)" : strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = S_ISDIR(st.st_mode)    ? "a directory, not a task record"
+		       : S_ISFIFO(st.st_mode) ? "a FIFO, not a task record"
+		                              : "not a regular file";
+		close(fd);
+		return -1;
+	}
+	while (used + 1 < len &&
+	       ((n = read(fd, buf + used, len - 1 - used)) > 0 || (n < 0 && errno == EINTR)))
+		used += n > 0 ? (size_t)n : 0;
+	close(fd);
+	buf[used] = '\0';
+	*why = n < 0 ? "cannot be read" : used + 1 >= len ? "too large for a task record" : NULL;
+	return *why ? -1 : 0;
+}
+
+/* The state and exit code of a task record, both checked before either is taken (a refused
+ * state beside a kept exit code made a row "MISSING 77"): 0, or -1 with *why. */
+static int fleet_record_parse(const char *name, const char *text, char *state, size_t slen,
+                              int *code, const char **why)
+{
+	struct lab_an_json *j = NULL;
+	struct lab_err err;
+
+	*why = "not a task record (allowed: {\"state\": WORD, \"exit_code\": 0..255 or null})";
+	if (lab_an_json_parse(name, text, strlen(text), &j, &err))
+		return -1;
+	const char *st = lab_an_json_str(j, "state");
+	const struct lab_an_json *c = lab_an_json_get(j, "exit_code");
+	int ok = st && st[0] && strlen(st) < slen && lab_an_fleet_arg_ok(st) && c &&
+	         (c->type == LAB_AN_JSON_NULL || (c->type == LAB_AN_JSON_NUM && c->num >= 0 &&
+	                                          c->num <= 255 && c->num == (int)c->num));
+	if (ok) {
+		snprintf(state, slen, "%s", st);
+		*code = c->type == LAB_AN_JSON_NUM ? (int)c->num : -1;
+	}
+	lab_an_json_free(j);
+	return ok ? 0 : -1;
+}
+
+/* Reads DIR/tasks/NODE.json records written by `lab fleet task`; a record that is not one is
+ * dropped whole with a warning, and adds no task. */
+static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
+{
+	static char text[65536];
+	int dfd = fleet_tasks_open(dir);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *e;
+
+	if (dfd >= 0 && !d)
+		close(dfd);
+	while (d && (e = readdir(d)) != NULL) {
+		char node[LAB_FLEET_NAME_MAX + 8], state[32];
+		size_t n = strlen(e->d_name);
+		const char *why;
+		int code;
 
 		if (n < 6 || n - 5 >= LAB_FLEET_NAME_MAX || strcmp(e->d_name + n - 5, ".json"))
 			continue;
 		snprintf(node, sizeof(node), "%.*s", (int)(n - 5), e->d_name);
-		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
-		snprintf(path, sizeof(path), "%s/tasks/%s", dir, e->d_name);
-		/* A record is a file of DIR: a link (perhaps out of DIR) is not followed. */
-		int rc = t ? lab_an_input_read(path, LAB_AN_IN_NOFOLLOW, &text, &len, &err) : 0;
-		if (rc && strstr(err.msg, ": a symbolic link")) {
-			char *msg = lab_fleet_esc(err.msg);
-			fprintf(stderr, "lab fleet: warning: %s; not read\n", msg);
-			lab_fleet_esc_free(msg);
-		}
-		if (!t || rc || lab_an_json_parse(path, text, len, &j, &err)) {
-			free(text);
+		if (!lab_an_fleet_node_ok(node) || lab_an_fleet_node_reserved(node))
+			continue;
+		if (fleet_record_read(dfd, e->d_name, text, sizeof(text), &why) ||
+		    fleet_record_parse(e->d_name, text, state, sizeof(state), &code, &why)) {
+			fleet_record_warn(dir, e->d_name, why, "not read");
 			continue;
 		}
-		const char *state = lab_an_json_str(j, "state");
-		double code = lab_an_json_num(j, "exit_code", -1);
-		if (state && lab_an_fleet_arg_ok(state))
+		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
+		if (t) {
 			snprintf(t->state, sizeof(t->state), "%s", state);
-		t->exit_code = code >= 0 && code <= 255 ? (int)code : -1;
-		lab_an_json_free(j);
-		free(text);
+			t->exit_code = code;
+		}
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
 }
 
 static int fleet_state_final(const char *s)
@@ -167,13 +288,17 @@ static int fleet_state_final(const char *s)
 
 void lab_fleet_refresh(const char *dir, struct lab_an_fleet *f)
 {
-	for (size_t i = 0; i < f->ntask; i++) {
+	/* Only a scheduler that answered may change a recorded state: an unreachable one turned
+	 * tasks recorded COMPLETED into MISSING. The tasks' own records still count. */
+	int answered = f->run_job[0] ? fleet_ask_scheduler(f) : 1;
+
+	for (size_t i = 0; answered && i < f->ntask; i++) {
 		snprintf(f->task[i].state, sizeof(f->task[i].state), "UNKNOWN");
 		f->task[i].exit_code = -1;
 	}
-	if (f->run_job[0])
-		fleet_ask_scheduler(f);
 	fleet_read_records(dir, f);
+	if (!answered)
+		return;
 	int final = fleet_state_final(f->state);
 	for (size_t i = 0; i < f->ntask; i++) {
 		struct lab_an_fleet_task *t = &f->task[i];
@@ -269,9 +394,9 @@ int lab_fleet_status(int argc, char **argv)
 		        "lab fleet status: give the fleet directory (lab fleet status DIR)\n");
 		return LAB_EXIT_USAGE;
 	}
-	if (strlen(dir) > LAB_FLEET_DIR_MAX) {
+	if (strlen(dir) > LAB_FLEET_READ_DIR_MAX) {
 		fprintf(stderr, "lab fleet status: DIR is %zu characters (allowed at most %d)\n",
-		        strlen(dir), LAB_FLEET_DIR_MAX);
+		        strlen(dir), LAB_FLEET_READ_DIR_MAX);
 		return LAB_EXIT_USAGE;
 	}
 	if (lab_an_fleet_read(dir, &f, &err)) {

@@ -32,7 +32,7 @@ not_a_results_or_fleet_dir)
 	mkdir "$tmp/empty" "$tmp/fleet"
 	: >"$tmp/file"
 	cp -r tests/fixtures/results-usl "$tmp/res"
-	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/fleet/fleet.json"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/fleet/fleet.json"
 	bad_dir() { # pattern, then the command
 		local pat=$1 rc=0
 		shift

@@ -66,7 +66,7 @@ b" --dry-run
 status_not_a_fleet)
 	expect 2 "not a fleet directory (no fleet.json; allowed: a directory lab fleet wrote)" \
 		"$lab" fleet status "$tmp"
-	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": [{"node": "../../x", "state": "COMPLETED"}]}' \
 		>"$tmp/fleet.json"
 	expect 2 "not a plain name" "$lab" fleet status "$tmp"
 	;;
@@ -90,7 +90,7 @@ JSON
 		fail "a refused fleet was analyzed"
 	expect 2 "fleet.json: task 1: node name 'plots' $reserved" "$lab" fleet status "$tmp/f"
 	# without tasks in fleet.json, a directory of a reserved name is no host
-	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/f/fleet.json"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/f/fleet.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "analyze without tasks: $(cat "$tmp/out")"
 	grep -q "1 hosts" "$tmp/out" || fail "plots/ counted as a host: $(cat "$tmp/out")"
 	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
@@ -149,7 +149,7 @@ analyze_no_hosts)
 	# line naming fleet.json and what is missing, nothing written.
 	mkdir -p "$tmp/f/logs" "$tmp/f/x y"
 	for tasks in '' ', "tasks": []'; do
-		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7"}%s}' "$tasks" >"$tmp/f/fleet.json"
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": ""}%s}' "$tasks" >"$tmp/f/fleet.json"
 		for opt in --no-plots --json; do
 			expect 2 "$tmp/f/fleet.json: no tasks, and no node's results directory in $tmp/f (allowed: " \
 				"$lab" analyze "$tmp/f" $opt
@@ -316,25 +316,41 @@ job_ids_checked)
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "--cluster=x"}}' \
 		>"$tmp/fleet.json"
 	expect 2 "jobs.analyze is not a Slurm job id" "$lab" fleet status "$tmp"
+	# A job id as a number was read as none ("job -: RUNNING") and written back as "", and a
+	# fleet.json without "jobs" passed: one line, exit 2, fleet.json as it was.
+	printf '{"schema": "lab.fleet/1",\n "jobs": {"run": 1, "analyze": "8"}}' >"$tmp/fleet.json"
+	cp "$tmp/fleet.json" "$tmp/before"
+	expect 2 "$tmp/fleet.json:2: jobs.run is not a string (allowed: digits, optionally _N)" \
+		"$lab" fleet status "$tmp"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+	cmp -s "$tmp/before" "$tmp/fleet.json" || fail "fleet.json was rewritten"
+	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/fleet.json"
+	expect 2 "$tmp/fleet.json: \"jobs\" is missing (allowed: " "$lab" fleet status "$tmp"
 	no_slurm_call
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "12_3", "analyze": "13"}}' >"$tmp/fleet.json"
 	"$lab" fleet status "$tmp" >/dev/null 2>&1
 	grep -qx -- "12_3" "$tmp/slurm.log" || fail "an array job id was not asked about"
 	;;
 long_cwd)
-	# Issue 19: from a working directory over 2,000 characters the scripts named a cut one.
+	# Issue 19: from a long working directory the scripts named a cut one.
 	d=$tmp
-	for i in $(seq 11); do d=$d/$(printf "d$i%.0s" $(seq 100) | head -c 200); done
+	for i in $(seq 2); do d=$d/$(printf "d$i%.0s" $(seq 100) | head -c 190); done
 	mkdir -p "$d"
 	(cd "$d" && "$lab" fleet "$cfg" -o f --dry-run) >"$tmp/out"
-	[ "$(wc -c <"$tmp/out")" -gt 5000 ] || fail "short dry-run output"
+	[ "$(wc -c <"$tmp/out")" -gt 2000 ] || fail "short dry-run output"
 	grep -qF "'$lab' fleet task '$d/f'" "$tmp/out" || fail "the script does not name $d/f"
 	grep -qF -- " --output=$d/f/logs/fleet-%j.out " "$tmp/out" || fail "--output not whole"
-	# Past what a path may hold: refused, not cut.
-	for i in $(seq 8); do d=$d/$(printf "e$i%.0s" $(seq 100) | head -c 200); done
+	# Past what lab run -o DIR/<node> takes on the nodes (511 bytes, node names of up to 63):
+	# refused before anything is submitted, not failed on every node (a 520-byte DIR/n1 was).
+	d=$d/$(printf "e%.0s" $(seq 100))
 	mkdir -p "$d"
-	(cd "$d" && expect 2 "absolute path is .* characters (allowed at most 3800)" \
-		"$lab" fleet "$cfg" -o f --dry-run)
+	fake_slurm
+	for dry in --dry-run ""; do
+		(cd "$d" && expect 2 "absolute path is .* characters (allowed at most 447: each node runs lab run -o DIR/<node>, which takes 511, with node names of up to 63)" \
+			"$lab" fleet "$cfg" -o f $dry)
+		[ ! -e "$d/f" ] || fail "a refused DIR was made"
+	done
+	no_slurm_call
 	# A working directory with '%' or a control byte is refused like such an -o.
 	mkdir "$tmp/p%j" "$tmp/c"$'\x1b'
 	(cd "$tmp/p%j" && expect 2 "'%' not allowed" "$lab" fleet "$cfg" -o f --dry-run)
@@ -359,7 +375,8 @@ status_no_links)
 	# Round 4: a task record or fleet.json that is a symbolic link was read through the link
 	# (a link out of DIR showed the state of a file elsewhere); neither is followed.
 	mkdir -p "$tmp/f/tasks" "$tmp/elsewhere"
-	printf '{"schema": "lab.fleet/1", "tasks": [{"node": "n1", "state": "PENDING"}]}' \
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""},
+	 "tasks": [{"node": "n1", "state": "PENDING"}]}' \
 		>"$tmp/f/fleet.json"
 	printf '{"state": "LINKED", "exit_code": 7}' >"$tmp/elsewhere/n1.json"
 	ln -s "$tmp/elsewhere/n1.json" "$tmp/f/tasks/n1.json"
@@ -410,6 +427,231 @@ analyze_stale_plots)
 	[ -f "$dat" ] && [ "$(stat -c %h "$dat")" = 1 ] || fail "$dat not replaced"
 	[ -f "$tmp/f/plots/important.png" ] || fail "a user's file in plots/ was removed"
 	grep -q '^fleet-analysis.json	[0-9]*	[0-9]*$' "$tmp/f/analysis-files.txt" || fail "no record"
+	;;
+submit_interrupted)
+	# Ctrl-C during sbatch (which ran in lab's process group) killed lab silently and left a
+	# submitted job that no fleet.json tracked. Now sbatch finishes in a group of its own, lab
+	# cancels what was submitted, removes what it wrote and says so in one line.
+	fake_slurm
+	cat >"$tmp/bin/sbatch" <<SH
+#!/bin/sh
+{ echo sbatch; for a in "\$@"; do printf '%s\n' "\$a"; done; echo --; } >>"$tmp/slurm.log"
+n=\$(grep -c '^sbatch\$' "$tmp/slurm.log")
+: >"$tmp/sbatch.\$n"
+sleep 2
+echo \$((100 + n))
+SH
+	for sig_at in INT:1:130 TERM:2:143 HUP:2:129; do
+		IFS=: read -r sig at code <<<"$sig_at"
+		rm -f "$tmp"/sbatch.*
+		: >"$tmp/slurm.log"
+		# job control: lab in a process group of its own, SIGINT not ignored
+		set -m
+		"$lab" fleet "$cfg" -o "$tmp/f" >"$tmp/out" 2>"$tmp/err" &
+		pid=$!
+		set +m
+		for _ in $(seq 100); do [ -e "$tmp/sbatch.$at" ] && break; sleep 0.1; done
+		[ -e "$tmp/sbatch.$at" ] || fail "sbatch $at never ran: $(cat "$tmp/err")"
+		[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] || fail "lab is no group leader"
+		kill -s "$sig" -- "-$pid" # the whole process group, as the terminal's Ctrl-C
+		rc=0
+		wait "$pid" || rc=$?
+		[ "$rc" = "$code" ] || fail "SIG$sig: exit $rc, expected $code: $(cat "$tmp/err")"
+		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "interrupted (SIG$sig)" "$tmp/err" ||
+			fail "SIG$sig: $(cat "$tmp/err")"
+		[ ! -e "$tmp/f" ] || fail "SIG$sig: left $(ls -A "$tmp/f")"
+		[ "$(grep -c '^sbatch$' "$tmp/slurm.log")" = "$at" ] || fail "SIG$sig: submitted on"
+		for id in $(seq 101 $((100 + at))); do
+			grep -A1 '^scancel$' "$tmp/slurm.log" | grep -qx "$id" ||
+				fail "SIG$sig: job $id not cancelled: $(cat "$tmp/slurm.log")"
+		done
+	done
+	;;
+analyze_failed_host)
+	# A cancelled fleet (every task FAILED, every run.json "interrupted") was analyzed as
+	# healthy: exit 0, every host "ok". A host whose task failed or whose run did not complete
+	# is named on stderr and in the table, its finished points are marked, and the exit is 1.
+	mkdir "$tmp/f"
+	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	sed -i 's/"status": *"complete"/"status": "interrupted"/' "$tmp/f/h3/run.json"
+	grep -q '"status": "interrupted"' "$tmp/f/h3/run.json" || fail "fixture not changed"
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "CANCELLED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "CANCELLED by 0", "exit_code": 0},
+           {"node": "h3", "state": "FAILED", "exit_code": 1}]}
+JSON
+	expect 1 "host h2: failed: task CANCELLED by 0, run complete" "$lab" analyze "$tmp/f" --no-plots
+	grep -q "host h3: failed: task FAILED, run interrupted" "$tmp/err" || fail "h3: $(cat "$tmp/err")"
+	grep -q "host h1" "$tmp/err" && fail "h1 named: $(cat "$tmp/err")"
+	grep -q "3 hosts, 0 missing, 2 failed" "$tmp/out" || fail "no count: $(cat "$tmp/out")"
+	grep -q "^  h3 *FAILED " "$tmp/out" || fail "h3 not FAILED in the table: $(cat "$tmp/out")"
+	grep -q "^    h3 .*(host FAILED)" "$tmp/out" || fail "h3's points not marked"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+st = {h["node"]: h["status"] for h in a["hosts"]}
+assert st == {"h1": "ok", "h2": "failed", "h3": "failed"}, st
+assert all(h["reason"] for h in a["hosts"] if h["node"] != "h1"), a["hosts"]
+for p in a["points"]:
+    hs = {h["node"]: h for h in p["hosts"]}
+    assert hs["h3"]["host_failed"] and not hs["h1"]["host_failed"], p
+PY
+	;;
+status_tasks_refused)
+	# A tasks/ that is a link was followed out of DIR (its record's exit code went into
+	# fleet.json); a record with a refused state kept its exit code ("MISSING 77"); a FIFO or
+	# a directory as a record was skipped without a word; a stray unreadable record added a
+	# task. Each is refused with a warning and changes nothing.
+	mkdir -p "$tmp/f" "$tmp/elsewhere"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""},
+	 "tasks": [{"node": "n1", "state": "PENDING"}]}' >"$tmp/f/fleet.json"
+	printf '{"state": "COMPLETED", "exit_code": 77}' >"$tmp/elsewhere/n1.json"
+	ln -s "$tmp/elsewhere" "$tmp/f/tasks"
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "$tmp/f/tasks: a symbolic link" "$tmp/err" || fail "no word on tasks/: $(cat "$tmp/err")"
+	grep -q '77\|COMPLETED' "$tmp/out" "$tmp/f/fleet.json" && fail "read through tasks/: $(cat "$tmp/out")"
+	rm "$tmp/f/tasks" && echo x >"$tmp/f/tasks"
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "$tmp/f/tasks: not a directory" "$tmp/err" || fail "no word on tasks: $(cat "$tmp/err")"
+	rm "$tmp/f/tasks" && mkdir "$tmp/f/tasks"
+	printf '{"state": "DONE;rm", "exit_code": 77}' >"$tmp/f/tasks/n1.json"
+	mkfifo "$tmp/f/tasks/n2.json"
+	mkdir "$tmp/f/tasks/n3.json"
+	printf '{"state": ' >"$tmp/f/tasks/zz.json"
+	ln -s "$tmp/elsewhere/n1.json" "$tmp/f/tasks/zz2.json"
+	timeout 20 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	for w in "n1.json: not a task record" "n2.json: a FIFO" "n3.json: a directory" \
+		"zz.json: not a task record" "zz2.json: a symbolic link"; do
+		grep -q "tasks/$w" "$tmp/err" || fail "no warning '$w': $(cat "$tmp/err")"
+	done
+	grep -q '77' "$tmp/out" && fail "a refused record's exit code was kept: $(cat "$tmp/out")"
+	python3 - "$tmp/f/fleet.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["tasks"]
+assert [x["node"] for x in t] == ["n1"], t
+assert t[0]["exit_code"] is None and t[0]["state"] != "DONE;rm", t
+PY
+	;;
+out_dir_kept)
+	# An existing empty -o directory was taken by rmdir and mkdir 0755: a private directory
+	# (2700, group daemon) became drwxr-xr-x root:root. It is used as it is.
+	fake_slurm
+	mkdir -m 2700 "$tmp/priv"
+	grp=$(id -gn)
+	if [ "$(id -u)" = 0 ] && getent group daemon >/dev/null; then grp=daemon; fi
+	chgrp "$grp" "$tmp/priv"
+	before=$(stat -c '%a %G %i' "$tmp/priv")
+	"$lab" fleet "$cfg" -o "$tmp/priv" >/dev/null 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	[ "$(stat -c '%a %G %i' "$tmp/priv")" = "$before" ] ||
+		fail "mode, group or inode changed: $before -> $(stat -c '%a %G %i' "$tmp/priv")"
+	[ -f "$tmp/priv/fleet.json" ] || fail "no fleet.json"
+	# a failed submission leaves it as it was: there, empty, its mode kept
+	mkdir -m 2700 "$tmp/priv2"
+	expect 1 "sbatch: cannot run it" env PATH=/nonexistent "$lab" fleet "$cfg" -o "$tmp/priv2"
+	[ -z "$(ls -A "$tmp/priv2")" ] && [ "$(stat -c %a "$tmp/priv2")" = 2700 ] ||
+		fail "priv2 not as it was: $(stat -c %a "$tmp/priv2") $(ls -A "$tmp/priv2")"
+	;;
+out_dir_refused)
+	# -o a file, a non-empty directory or a link to an empty one exited 1 ("not a new or empty
+	# directory", wrong for the link), --dry-run did not look at -o at all, and -o "" was
+	# taken (the working directory). Each is bad usage: one line with the reason, exit 2.
+	fake_slurm
+	: >"$tmp/afile"
+	mkdir "$tmp/full" "$tmp/empty" "$tmp/cwd"
+	: >"$tmp/full/x"
+	ln -s "$tmp/empty" "$tmp/dlink"
+	for dry in --dry-run ""; do
+		expect 2 "-o $tmp/afile: not a directory (a regular file) (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/afile" $dry
+		expect 2 "-o $tmp/full: not empty (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/full/" $dry
+		expect 2 "-o $tmp/dlink: a symbolic link, never followed (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/dlink" $dry
+		(cd "$tmp/cwd" && expect 2 "-o '': empty output directory name" "$lab" fleet "$cfg" -o "" $dry)
+		[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+	done
+	no_slurm_call
+	[ ! -s "$tmp/afile" ] && [ "$(ls -A "$tmp/full")" = x ] && [ -z "$(ls -A "$tmp/empty")" ] &&
+		[ -z "$(ls -A "$tmp/cwd")" ] || fail "a refused -o was written to"
+	# a path with '//', '.' and a trailing '/' is printed and used tidied
+	"$lab" fleet "$cfg" -o "$tmp//./x/" --dry-run >"$tmp/out"
+	grep -qF "# $tmp/x/fleet.sbatch" "$tmp/out" || fail "not tidied: $(head -1 "$tmp/out")"
+	"$lab" fleet "$cfg" -o "$tmp//./x/" >"$tmp/out"
+	grep -qF "results: $tmp/x/<node>/" "$tmp/out" || fail "not tidied: $(cat "$tmp/out")"
+	grep -q '//' "$tmp/out" "$tmp/x/fleet.sbatch" "$tmp/x/fleet.json" && fail "a '//' is left"
+	true
+	;;
+status_scheduler_down)
+	# With slurmctld down, status said "the scheduler knows nothing of job 41" and rewrote
+	# tasks recorded COMPLETED/0 as MISSING/null. Now it says what happened and keeps them.
+	fake_slurm
+	for cmd in squeue scontrol sacct; do
+		printf '#!/bin/sh\necho "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' >"$tmp/bin/$cmd"
+	done
+	mkdir "$tmp/f"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "41", "analyze": "42"}, "state": "COMPLETED",
+	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "n2", "state": "FAILED", "exit_code": 3}]}' >"$tmp/f/fleet.json"
+	kept() {
+		python3 - "$tmp/f/fleet.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert f["state"] == "COMPLETED", f["state"]
+got = [(t["node"], t["state"], t["exit_code"]) for t in f["tasks"]]
+assert got == [("n1", "COMPLETED", 0), ("n2", "FAILED", 3)], got
+PY
+	}
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "squeue failed: slurm_load_jobs error: Unable to contact slurm controller" "$tmp/err" &&
+		grep -q "the recorded states are kept" "$tmp/err" || fail "not said: $(cat "$tmp/err")"
+	grep -q "knows nothing" "$tmp/err" && fail "an unreachable scheduler 'knows nothing'"
+	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
+	printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/bin/squeue"
+	timeout 100 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "squeue did not answer within 15 s" "$tmp/err" || fail "no word on the time: $(cat "$tmp/err")"
+	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
+	;;
+follow_quoted)
+	# The follow: line printed DIR bare: -o 'o $(touch PWNED)' gave a line that ran touch when
+	# pasted. It is quoted as one shell word, as --dry-run quotes the sbatch lines.
+	fake_slurm
+	mkdir "$tmp/w"
+	(cd "$tmp/w" && "$lab" fleet "$cfg" -o 'o $(touch PWNED)' >"$tmp/out") || fail "exit $?"
+	line=$(sed -n 's/^follow:  //p' "$tmp/out")
+	[ "$line" = "lab fleet status '$tmp/w/o \$(touch PWNED)'" ] || fail "follow: $line"
+	(cd "$tmp/w" && eval "set -- $line" && [ $# = 4 ] && [ "$4" = "$tmp/w/o \$(touch PWNED)" ]) ||
+		fail "not read back as 4 words: $line"
+	[ ! -e "$tmp/w/PWNED" ] || fail "the follow line ran a command"
+	;;
+analyze_cut_columns)
+	# The hosts table cut the CPU model at 36 bytes: inside a UTF-8 character (invalid text on
+	# the terminal) or inside an escape ("\x1"). Now cut at a character, marked "...".
+	mkdir "$tmp/f"
+	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	python3 - "$tmp/f" <<'PY'
+import json, sys
+models = {"h1": "\u00e9" * 40, "h2": "a" * 33 + "\u001b[2K rest of it", "h3": "\u00e9" * 35}
+for h, m in models.items():
+    p = f"{sys.argv[1]}/{h}/run.json"
+    d = json.load(open(p))
+    d["host"]["cpu_model"] = m
+    json.dump(d, open(p, "w"))
+PY
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+	 "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
+	           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	python3 - "$tmp/out" <<'PY'
+import sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # strict: a cut character fails here
+rows = {l.split()[0]: l for l in text.splitlines() if l.startswith("  h") and " ok " in l}
+col = lambda h: rows[h][2 + 16 + 1 + 10 + 1:][:36]
+assert col("h1") == "\u00e9" * 33 + "...", repr(col("h1"))
+assert col("h2") == "a" * 33 + "...", repr(col("h2"))  # no "\x1" left of an escape
+assert col("h3") == "\u00e9" * 35 + " ", repr(col("h3"))  # fits: whole, padded
+PY
 	;;
 *) fail "unknown case $case" ;;
 esac

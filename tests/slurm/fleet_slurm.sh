@@ -55,6 +55,9 @@ done
 cat "$dir"/logs/*.out
 timeout 10 scontrol -o show job "$ana" | grep -q 'ExitCode=0:0' ||
 	fail "the analysis job failed: $(timeout 10 scontrol -o show job "$ana")"
+# A requeued fleet job (a node went down) failed on every node's non-empty results directory.
+timeout 10 scontrol -o show job "$run" | grep -q ' Requeue=0 ' ||
+	fail "the fleet job may be requeued: $(timeout 10 scontrol -o show job "$run")"
 
 "$lab" fleet status "$dir" || fail "lab fleet status exited $?"
 python3 - "$dir" "$run" "$ana" <<'PY'

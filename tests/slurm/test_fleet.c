@@ -131,18 +131,21 @@ LAB_TEST(fleet_json_refuses_hostile_node_names)
 	struct lab_err err;
 	const char *dir = testlib_tmpdir();
 
-	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"../../etc\", "
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": \"\"}, "
+	              "\"tasks\": [{\"node\": \"../../etc\", "
 	              "\"state\": \"COMPLETED\", \"exit_code\": 0}]}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "not a plain name") != NULL);
-	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"n1\"}, {\"node\": "
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": \"\"}, "
+	              "\"tasks\": [{\"node\": \"n1\"}, {\"node\": "
 	              "\"logs\", \"state\": \"COMPLETED\", \"exit_code\": 0}]}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "task 2: node name 'logs' is one the fleet directory uses itself "
 	                      "(reserved: config.ini, ") != NULL);
 	ft_write(dir, "{\"schema\": \"lab.fleet/9\"}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
-	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": [{\"node\": \"n1\", \"exit_code\": "
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": \"\"}, "
+	              "\"tasks\": [{\"node\": \"n1\", \"exit_code\": "
 	              "1e9}]}");
 	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);
 	CHECK_EQ_I64(g.task[0].exit_code, -1); /* out of range: unknown, not truncated */
@@ -158,7 +161,9 @@ LAB_TEST(fleet_json_task_limit_says_what_is_allowed)
 	char *doc = malloc(cap);
 
 	REQUIRE(doc);
-	at += (size_t)snprintf(doc, cap, "{\"schema\": \"lab.fleet/1\", \"tasks\": [");
+	at += (size_t)snprintf(doc, cap,
+	                       "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", "
+	                       "\"analyze\": \"\"}, \"tasks\": [");
 	for (int i = 0; i <= LAB_FLEET_TASKS_MAX; i++)
 		at +=
 		    (size_t)snprintf(doc + at, cap - at, "%s{\"node\": \"n%d\"}", i ? ", " : "", i);
@@ -191,7 +196,8 @@ LAB_TEST(fleet_json_refuses_option_like_job_ids)
 	struct lab_err err;
 	const char *dir = testlib_tmpdir();
 
-	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"--cluster=x\"}}");
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"--cluster=x\", "
+	              "\"analyze\": \"\"}}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "jobs.run is not a Slurm job id") != NULL);
 	ft_write(dir,
@@ -201,6 +207,32 @@ LAB_TEST(fleet_json_refuses_option_like_job_ids)
 	         "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"7_2\", \"analyze\": \"\"}}");
 	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);
 	CHECK_EQ_STR(g.run_job, "7_2");
+}
+
+/* A job id written as a number was read as "" (and fleet.json rewritten so), and a missing
+ * "jobs" passed: both lose the job. One FILE:LINE error each, saying what is allowed. */
+LAB_TEST(fleet_json_refuses_jobs_that_are_no_strings)
+{
+	static struct lab_an_fleet g;
+	struct lab_err err;
+	const char *dir = testlib_tmpdir();
+
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\",\n\"jobs\": {\"run\": 1, \"analyze\": \"\"}}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "fleet.json:2: jobs.run is not a string (allowed: digits, "
+	                      "optionally _N)") != NULL);
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"1\", \"analyze\": 2}}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "fleet.json:1: jobs.analyze is not a string") != NULL);
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"1\"}}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "jobs.analyze is missing") != NULL);
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": []}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "fleet.json: \"jobs\" is missing (allowed: an object") != NULL);
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": [\"1\"]}");
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "\"jobs\" is not an object") != NULL);
 }
 
 /* A list of n characters: "n00001,n00002,..." cut at a comma. */
@@ -232,15 +264,15 @@ LAB_TEST(fleet_json_keeps_a_long_nodelist_whole)
 	ft_nodelist(list, LAB_FLEET_NODELIST_MAX + 20);
 	char *text = NULL;
 	REQUIRE(asprintf(&text,
-	                 "{\"schema\": \"lab.fleet/1\", \"request\": {\"nodelist\": \"%s\"}}",
+	                 "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": "
+	                 "\"\"}, \"request\": {\"nodelist\": \"%s\"}}",
 	                 list) > 0);
 	ft_write(dir, text);
 	free(text);
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "\"nodelist\" is") != NULL);
-	ft_write(
-	    dir,
-	    "{\"schema\": \"lab.fleet/1\", \"state\": \"0123456789012345678901234567890123\"}");
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": \"\"}, "
+	              "\"state\": \"0123456789012345678901234567890123\"}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 }
 
