@@ -65,6 +65,37 @@ static char *an_json_params(const struct lab_an_json *pt)
  * (45 reps of a point of 5: a narrower interval) or of another kernel were analyzed as if
  * measured. 0, or an error naming both places.
  */
+/* The runs samples.csv holds of a point agree with run.json's: no run past its "runs" (3 runs
+ * of samples read "0 of 3 planned runs" with runs = 0, and were used as 3 run means with runs =
+ * 1), and in a complete run no point still "planned", "running" or "not_run" has samples. */
+static int an_run_point_runs(const struct lab_an_data *d, const struct lab_an_json *jp,
+                             const struct lab_an_point *p, const char *status, const char *path,
+                             struct lab_err *err)
+{
+	double runs = lab_an_json_num(jp, LAB_KEY_RUNS, NAN);
+	int last = 0;
+
+	if (!p->n)
+		return 0;
+	if (d->run_status && !strcmp(d->run_status, "complete") && status &&
+	    (!strcmp(status, "planned") || !strcmp(status, "running") ||
+	     !strcmp(status, "not_run")))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld of [%s] is \"%s\" in a complete run, yet "
+		                   "samples.csv has %zu samples of it, allowed: ok, skipped or "
+		                   "failed",
+		                   path, jp->line, p->id, p->experiment, status, p->n);
+	for (size_t j = 0; p->run && j < p->n; j++)
+		last = p->run[j] > last ? p->run[j] : last;
+	if (!isnan(runs) && (double)last + 1 > runs)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld of [%s]: samples.csv has samples of its run %d, "
+		    "run.json counts %.0f runs, allowed: runs 0 .. runs - 1",
+		    path, jp->line, p->id, p->experiment, last, runs);
+	return 0;
+}
+
 static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_json *x,
                                const struct lab_an_json *jp, const struct lab_an_point *p,
                                const char *path, struct lab_err *err)
@@ -115,7 +146,7 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 		                   "%s:%zu: point %ld of [%s]: samples.csv has %zu samples of it, "
 		                   "run.json counts %.0f, allowed: at most that many",
 		                   path, jp->line, p->id, p->experiment, p->n, reps);
-	return 0;
+	return an_run_point_runs(d, jp, p, status, path, err);
 }
 
 /* Merges run.json's entry jp of a point of experiment x into d's points; 0, or an error in err

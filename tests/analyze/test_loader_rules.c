@@ -19,6 +19,9 @@
 #define LR_HEADER                                                                                  \
 	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
 	"flagged\n"
+#define LR_HEADER_RUN                                                                              \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
+	"flagged,run\n"
 #define LR_ROWS                                                                                    \
 	LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0\n"                             \
 	          "e,0,noop,placement=compact,2,1,1010,10,op,0.01,0\n"
@@ -453,6 +456,36 @@ LAB_TEST(run_json_enums_and_runs_checked)
 		        c[i].exp, c[i].pt) < 0)
 			testlib_fail();
 		lr_case(i, LR_ROWS, run, c[i].want);
+	}
+	/* samples.csv's runs of a point agree with run.json's: none past "runs" (runs = 0 read "0
+	 * of 3 planned runs" over samples of 3 runs; runs = 1 used them as 3 run means), and no
+	 * point of a complete run that is still "planned" has samples */
+	static const struct {
+		const char *pt, *want;
+	} r[] = {
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 0, \"runs_planned\": 3",
+	     "R/run.json:3: point 0 of [e]: samples.csv has samples of its run 2, run.json counts "
+	     "0 runs, allowed: runs 0 .. runs - 1"},
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 1, \"runs_planned\": 1",
+	     "samples.csv has samples of its run 2, run.json counts 1 runs"},
+	    {"\"status\": \"planned\", \"reps\": 0",
+	     "R/run.json:3: point 0 of [e] is \"planned\" in a complete run, yet samples.csv has 3 "
+	     "samples of it, allowed: ok, skipped or failed"},
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 3, \"runs_planned\": 3", NULL},
+	};
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (asprintf(&run,
+		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
+		             "\"work_unit\": \"op\", \"points\": [\n{\"point\": 0, \"threads\": 2, "
+		             "\"placement\": \"compact\", \"params\": {}, %s}]}]}\n",
+		             r[i].pt) < 0)
+			testlib_fail();
+		lr_case(100 + i,
+		        LR_HEADER_RUN "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0,0\n"
+		                      "e,0,noop,placement=compact,2,1,1010,10,op,0.01,0,1\n"
+		                      "e,0,noop,placement=compact,2,2,1020,10,op,0.01,0,2\n",
+		        run, r[i].want);
 	}
 }
 
