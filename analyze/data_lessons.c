@@ -18,7 +18,6 @@
 
 #include "analyze/data_int.h"
 #include "analyze/index.h"
-#include "harness/config.h"
 #include "harness/lessons.h"
 #include "harness/place_text.h"
 #include "harness/record_schema.h"
@@ -251,12 +250,12 @@ static int an_lesson_members(const char *path, const struct lab_an_json *jl, str
 			                   "%s:%zu: lesson '%s': \"%s\": allowed: a string%s", path,
 			                   s ? s->line : jl->line, v->str, strs[i],
 			                   i < 2 ? " (every lesson has one)" : "");
-		if (s && strlen(s->str) >= LAB_CFG_VALUE_MAX) /* a 2 MB claim was judged */
+		if (s && strlen(s->str) > LAB_LESSON_CLAIM_MAX) /* a 2 MB claim was judged */
 			return lab_err_set(
 			    err, LAB_EDATA,
 			    "%s:%zu: lesson '%s': \"%s\" of %zu bytes, allowed: at most "
 			    "%d (what a config value may hold)",
-			    path, s->line, v->str, strs[i], strlen(s->str), LAB_CFG_VALUE_MAX - 1);
+			    path, s->line, v->str, strs[i], strlen(s->str), LAB_LESSON_CLAIM_MAX);
 	}
 	return 0;
 }

@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "harness/fileio.h"
+#include "harness/lessons.h"
+
+_Static_assert(LAB_LESSON_CLAIM_MAX == LAB_CFG_VALUE_MAX - 1,
+               "a run.json claim may be as long as a config value");
 
 /* State of one file being read: the line reader's position and what the handler needs. */
 struct cfg_loader {

@@ -43,6 +43,8 @@
 #define LAB_LESSON_NUM_MAX 1e30
 /* The longest lesson name: it is a key of analysis.json and a line of the analyzer's text. */
 #define LAB_LESSON_NAME_MAX 63
+/* The longest claim: what a config value may hold (LAB_CFG_VALUE_MAX - 1, harness/config.h) */
+#define LAB_LESSON_CLAIM_MAX 65535
 
 enum lab_lesson_op {
 	LAB_LESSON_NUM,
