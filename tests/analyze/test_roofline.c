@@ -174,21 +174,29 @@ LAB_TEST(points_placed)
 }
 
 /* The speedup over scalar per size: 5 in L1, 1.25 in DRAM, with Fieller intervals. */
-LAB_TEST(simd_speedup_table)
+/* The rows of the simd_speedup table of experiment "kernels" in analysis.json j, or NULL. */
+static const struct lab_an_json *rl_simd_rows(const struct lab_an_json *j)
 {
-	struct lab_an_json *j = rl_json();
-	const struct lab_an_json *v = NULL, *c, *p, *rows, *avx2[2] = {NULL, NULL};
+	const struct lab_an_json *v = NULL, *c;
 
-	REQUIRE(j);
 	for (size_t i = 0; (c = clitest_at(j, "experiments", i)); i++)
 		if (!strcmp(lab_an_json_str(c, "name"), "kernels"))
 			v = lab_an_json_get(c, "simd_speedup");
-	REQUIRE(v);
+	return v ? lab_an_json_get(
+	               lab_an_json_get(lab_an_json_get(clitest_at(v, "sections", 0), "tables"),
+	                               "points"),
+	               "rows")
+	         : NULL;
+}
+
+LAB_TEST(simd_speedup_table)
+{
+	struct lab_an_json *j = rl_json();
+	const struct lab_an_json *p, *rows, *avx2[2] = {NULL, NULL};
+
+	REQUIRE(j);
 	/* the avx2 curve's rows, in ascending size, after the scalar curve's */
-	rows = lab_an_json_get(
-	    lab_an_json_get(lab_an_json_get(clitest_at(v, "sections", 0), "tables"), "points"),
-	    "rows");
-	REQUIRE(rows);
+	REQUIRE((rows = rl_simd_rows(j)));
 	for (size_t r = 0, k = 0; r < rows->n && k < 2; r++)
 		if (!strcmp(lab_an_json_str(&rows->items[r], "isa") ?: "", "avx2"))
 			avx2[k++] = &rows->items[r];
@@ -209,7 +217,7 @@ LAB_TEST(one_sample_has_no_interval)
 	char *csv, *out = NULL, *err = NULL, path[2048];
 	struct lab_an_json *j = NULL;
 	struct lab_err e = {0};
-	const struct lab_an_json *v = NULL, *c, *rows;
+	const struct lab_an_json *rows;
 	FILE *f;
 	size_t kept = 0;
 
@@ -230,13 +238,7 @@ LAB_TEST(one_sample_has_no_interval)
 	REQUIRE(kept > 10);
 	REQUIRE(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err) == 0);
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
-	for (size_t i = 0; (c = clitest_at(j, "experiments", i)); i++)
-		if (!strcmp(lab_an_json_str(c, "name"), "kernels"))
-			v = lab_an_json_get(c, "simd_speedup");
-	REQUIRE(v);
-	rows = lab_an_json_get(
-	    lab_an_json_get(lab_an_json_get(clitest_at(v, "sections", 0), "tables"), "points"),
-	    "rows");
+	rows = rl_simd_rows(j);
 	REQUIRE(rows && rows->n > 0);
 	for (size_t r = 0; r < rows->n; r++) {
 		const struct lab_an_json *row = &rows->items[r];
