@@ -5,6 +5,15 @@
 # LAB_AUTO_MARCH checks the new value instead of reusing the old one's answer (gcc 12 then failed
 # in the middle of the build on -march=znver4, which it does not know).
 include(CheckCCompilerFlag)
+# lab_auto_march_given(): an empty LAB_AUTO_MARCH stops the configure with one message (each
+# check of it failed on its own, one with "Function invoked with incorrect arguments").
+function(lab_auto_march_given)
+  if(LAB_AUTO_MARCH STREQUAL "")
+    message(FATAL_ERROR "LAB_AUTO_MARCH is empty: the auto kernel variants need a target "
+                        "(native, the default; x86-64 for the baseline; x86-64-v3, haswell, "
+                        "znver3, ...); no value turns them off")
+  endif()
+endfunction()
 function(lab_check_auto_march)
   string(MAKE_C_IDENTIFIER "LAB_HAVE_MARCH_${LAB_AUTO_MARCH}" var)
   check_c_compiler_flag(-march=${LAB_AUTO_MARCH} ${var})

@@ -21,5 +21,12 @@ fi
 grep -q 'LAB_AUTO_MARCH=lab-no-such-cpu: .* does not accept' "$tmp.log" ||
 	{ echo "FAILED: no reason given for lab-no-such-cpu"; cat "$tmp.log"; fail=1; }
 conf x86-64-v2 || { echo "FAILED: -march=x86-64-v2 refused after the bad value"; fail=1; }
+# an empty value: one message that says what to give
+if conf ""; then
+	echo "FAILED: an empty LAB_AUTO_MARCH passed"
+	fail=1
+fi
+grep -q 'LAB_AUTO_MARCH is empty: the auto kernel variants need a target' "$tmp.log" ||
+	{ echo "FAILED: no reason given for an empty value"; cat "$tmp.log"; fail=1; }
 rm -f "$tmp.log"
 exit $fail
