@@ -9,6 +9,7 @@
  * size), validated and planned, and every option is checked: what DIR receives is exactly the
  * text that was validated, and no value is ever cut.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -93,20 +94,26 @@ static char *fleet_abs(const char *path, int *code)
 	return abs;
 }
 
-/* The default DIR: results/fleet-<UTC stamp>-<config stem>. */
+/* The default DIR: results/fleet-<UTC stamp>-<config stem>, the stem's first 64 bytes with
+ * each byte other than a letter, digit, '.', '_' or '-' as '_' (a config named "pct%j.ini"
+ * made a directory sbatch's --output could not take, an error about a name nobody gave). */
 static void fleet_default_dir(const char *config, char *buf, size_t len)
 {
 	const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
 	size_t n = strlen(base);
-	char stamp[32];
+	char stamp[32], stem[65];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	if (n > 4 && !strcmp(base + n - 4, ".ini"))
 		n -= 4;
+	n = n > 64 ? 64 : n;
+	for (size_t i = 0; i < n; i++)
+		stem[i] = isalnum((unsigned char)base[i]) || strchr("._-", base[i]) ? base[i] : '_';
+	stem[n] = '\0';
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(buf, len, "results/fleet-%s-%.*s", stamp, (int)(n > 64 ? 64 : n), base);
+	snprintf(buf, len, "results/fleet-%s-%s", stamp, stem);
 }
 
 /* fleet.json's first record. lab_fleet_check made every value fit its field. */

@@ -624,6 +624,16 @@ follow_quoted)
 		fail "not read back as 4 words: $line"
 	[ ! -e "$tmp/w/PWNED" ] || fail "the follow line ran a command"
 	;;
+default_dir_name)
+	# Without -o the directory is named after the config: a name with '%' (which sbatch's
+	# --output reads as a pattern) or a space was refused as if the user had given it.
+	cp "$cfg" "$tmp/pct%j ü.ini"
+	cd "$tmp"
+	"$lab" fleet "pct%j ü.ini" --nodes 1 --dry-run >"$tmp/out" 2>"$tmp/err" ||
+		fail "exit $?: $(cat "$tmp/err")"
+	grep -q "results/fleet-[0-9TZ]*-pct_j___/" "$tmp/out" || fail "no tidy name: $(head -c 600 "$tmp/out")"
+	[ ! -e "$tmp/results" ] || fail "--dry-run created results/"
+	;;
 analyze_cut_columns)
 	# The hosts table cut the CPU model at 36 bytes: inside a UTF-8 character (invalid text on
 	# the terminal) or inside an escape ("\x1"). Now cut at a character, marked "...".
