@@ -24,7 +24,8 @@ static const char fleet_help[] =
     "Runs CONFIG on whole Slurm nodes, one task per node, and analyzes the fleet when every\n"
     "task has ended. Writes DIR (default results/fleet-<UTC stamp>-<config>/): config.ini (the\n"
     "config every node runs), fleet.sbatch and analyze.sbatch (the batch scripts), fleet.json\n"
-    "(job ids, nodes, each task's state and exit code), logs/, and DIR/<node>/ per node.\n\n"
+    "(job ids, nodes, each task's state and exit code), logs/, and DIR/<node>/ per node.\n"
+    "A CONFIG whose name starts with '-' goes after \"--\".\n\n"
     "  --nodes N          this many nodes (default 1)\n"
     "  --nodelist LIST    exactly these nodes (a Slurm host list such as n[1-4])\n"
     "  --partition P      sbatch --partition\n"
@@ -52,17 +53,25 @@ int lab_fleet_parse(int argc, char **argv, struct fleet_opts *o)
 	const char **vals[FLEET_NOPT] = {&o->nodes, &o->nodelist, &o->partition, &o->constraint,
 	                                 &o->time};
 
+	int options = 1; /* until "--": after it a config may be named "-x.ini" */
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int k = 0;
-		while (k < FLEET_NOPT && strcmp(a, names[k]))
+		while (options && k < FLEET_NOPT && strcmp(a, names[k]))
 			k++;
-		int out = !strcmp(a, "-o") || !strcmp(a, "--output"),
-		    topo = !strcmp(a, "--topology");
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		int out = options && (!strcmp(a, "-o") || !strcmp(a, "--output")),
+		    topo = options && !strcmp(a, "--topology");
+		if (!options) {
+			k = FLEET_NOPT;
+		} else if (!strcmp(a, "--")) {
+			options = 0;
+			continue;
+		}
+		if (options && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
 			fputs(fleet_help, stdout);
 			return 1;
-		} else if (!strcmp(a, "--dry-run")) {
+		} else if (options && !strcmp(a, "--dry-run")) {
 			o->dry_run = 1;
 		} else if ((k < FLEET_NOPT || out || topo) && i + 1 < argc) {
 			const char *v = argv[++i];
@@ -82,7 +91,7 @@ int lab_fleet_parse(int argc, char **argv, struct fleet_opts *o)
 				return -1;
 			}
 			*dst = v;
-		} else if (a[0] == '-' && a[1]) {
+		} else if (options && a[0] == '-' && a[1]) {
 			fleet_say("unknown option or missing value:", a, " (see --help)");
 			return -1;
 		} else if (!o->config) {

@@ -633,6 +633,11 @@ default_dir_name)
 		fail "exit $?: $(cat "$tmp/err")"
 	grep -q "results/fleet-[0-9TZ]*-pct_j___/" "$tmp/out" || fail "no tidy name: $(head -c 600 "$tmp/out")"
 	[ ! -e "$tmp/results" ] || fail "--dry-run created results/"
+	# after "--" a config may start with '-' ('--' was an unknown option)
+	cp "$cfg" "$tmp/-x.ini"
+	"$lab" fleet --nodes 1 --dry-run -- -x.ini >"$tmp/out" 2>"$tmp/err" ||
+		fail "-- -x.ini: exit $?: $(cat "$tmp/err")"
+	grep -q "results/fleet-[0-9TZ]*--x/" "$tmp/out" || fail "-x.ini: $(head -c 600 "$tmp/out")"
 	;;
 analyze_cut_columns)
 	# The hosts table cut the CPU model at 36 bytes: inside a UTF-8 character (invalid text on
