@@ -104,9 +104,17 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 			for (size_t k = 0; k < v->n; k++) {
 				const struct lab_an_point *q =
 				    lab_an_fleet_match(&v->h[k], &v->h[i].d, p);
-				if (!q || !q->st.n)
-					printf("    %-16s -\n", v->h[k].node);
-				else
+				if (!q)
+					printf("    %-16s - (not measured on this host)\n",
+					       v->h[k].node);
+				else if (!q->st.n && q->n_flagged)
+					printf("    %-16s - (all %zu samples load-flagged)\n",
+					       v->h[k].node, q->n_flagged);
+				else if (!q->st.n) {
+					printf("    %-16s - (", v->h[k].node);
+					lab_fleet_put(stdout, q->status ? q->status : "no samples");
+					fputs(")\n", stdout);
+				} else
 					printf("    %-16s %.4g [%.4g, %.4g]  n=%zu%s\n",
 					       v->h[k].node, q->st.mean, q->st.ci95_lo,
 					       q->st.ci95_hi, q->st.n,

@@ -624,6 +624,25 @@ follow_quoted)
 		fail "not read back as 4 words: $line"
 	[ ! -e "$tmp/w/PWNED" ] || fail "the follow line ran a command"
 	;;
+host_cells_say_why)
+	# A host's empty cell says why: not measured there, or every sample load-flagged ('-'
+	# alone said both).
+	mkdir "$tmp/f"
+	for h in h1 h2; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	awk -F, 'BEGIN { OFS = "," } $2 == "0" { $11 = 1 } { print }' \
+		"$src/tests/fixtures/results-usl/samples.csv" >"$tmp/f/h2/samples.csv"
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h3", "state": "FAILED", "exit_code": 1}]}
+JSON
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
+	grep -qE '^    h2 +- \(all [0-9]+ samples load-flagged\)$' "$tmp/out" ||
+		fail "h2's flagged point: $(cat "$tmp/out")"
+	grep -qE '^    h3 +- \(not measured on this host\)$' "$tmp/out" ||
+		fail "h3's missing point: $(cat "$tmp/out")"
+	;;
 default_dir_name)
 	# Without -o the directory is named after the config: a name with '%' (which sbatch's
 	# --output reads as a pattern) or a space was refused as if the user had given it.
