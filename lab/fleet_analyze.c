@@ -83,6 +83,52 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 	}
 }
 
+/* The build a host's run.json names: "lab VERSION (SHA), COMPILER, auto -march=FLAG (ARCH)". */
+static void fleet_build_text(const struct lab_an_fleet_host *h, char *buf, size_t len)
+{
+	const struct lab_an_json *lab = lab_an_json_get(h->d.run, "lab"),
+	                         *am = lab_an_json_get(lab, "auto_march");
+	const char *v = lab_an_json_str(lab, "version"), *sha = lab_an_json_str(lab, "git_sha"),
+	           *cc = lab_an_json_str(lab, "compiler"), *flag = lab_an_json_str(am, "flag"),
+	           *arch = lab_an_json_str(am, "arch");
+
+	snprintf(buf, len, "lab %s (%s), %s, auto -march=%s (%s)", v ? v : "?", sha ? sha : "?",
+	         cc ? cc : "?", flag ? flag : "?", arch ? arch : "?");
+}
+
+/* A note when the hosts ran different builds of the lab: a difference between two hosts may
+ * then be the build's (another compiler, another -march for the auto kernels), not the
+ * machine's. */
+static void fleet_print_builds(const struct lab_an_fleet_view *v)
+{
+	char first[600], cur[600];
+	const struct lab_an_fleet_host *f = NULL;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lab_an_fleet_host *h = &v->h[i];
+		if (!h->ok)
+			continue;
+		fleet_build_text(h, f ? cur : first, sizeof(cur));
+		if (!f) {
+			f = h;
+			continue;
+		}
+		if (!strcmp(cur, first))
+			continue;
+		fputs("note: the hosts ran different builds of the lab (", stdout);
+		lab_fleet_put(stdout, f->node);
+		fputs(": ", stdout);
+		lab_fleet_put(stdout, first);
+		fputs("; ", stdout);
+		lab_fleet_put(stdout, h->node);
+		fputs(": ", stdout);
+		lab_fleet_put(stdout, cur);
+		fputs("): a difference between hosts may be the build's, not the machine's\n",
+		      stdout);
+		return;
+	}
+}
+
 /* Every point once, each host's mean [95 % interval] beside the others. */
 static void fleet_print_points(const struct lab_an_fleet_view *v)
 {
@@ -186,6 +232,7 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 		lab_fleet_put(stdout, dir);
 		printf(": %zu hosts, %zu missing, %zu failed ==\n", v.n, missing, failed);
 		fleet_print_hosts(&v);
+		fleet_print_builds(&v);
 		fleet_print_points(&v);
 	}
 	if (!code)

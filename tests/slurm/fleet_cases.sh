@@ -626,7 +626,7 @@ follow_quoted)
 	;;
 host_cells_say_why)
 	# A host's empty cell says why: not measured there, or every sample load-flagged ('-'
-	# alone said both).
+	# alone said both); hosts that ran different builds of the lab are noted.
 	mkdir "$tmp/f"
 	for h in h1 h2; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
 	awk -F, 'BEGIN { OFS = "," } $2 == "0" { $11 = 1 } { print }' \
@@ -642,6 +642,12 @@ JSON
 		fail "h2's flagged point: $(cat "$tmp/out")"
 	grep -qE '^    h3 +- \(not measured on this host\)$' "$tmp/out" ||
 		fail "h3's missing point: $(cat "$tmp/out")"
+	# hosts of one build: no note; another build on h2: said once
+	grep -q "different builds" "$tmp/out" && fail "a note on one build: $(cat "$tmp/out")"
+	sed -i 's/"git_sha": "fixture"/"git_sha": "other"/' "$tmp/f/h2/run.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
+	grep -q "^note: the hosts ran different builds of the lab (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), " "$tmp/out" ||
+		fail "no note on two builds: $(cat "$tmp/out")"
 	;;
 default_dir_name)
 	# Without -o the directory is named after the config: a name with '%' (which sbatch's
