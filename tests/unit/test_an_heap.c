@@ -42,6 +42,7 @@ static char *ah_file(const char *name, off_t size)
 	return p;
 }
 
+#ifndef AH_SANITIZED
 /* The VmFlags of the mapping that holds addr, from /proc/self/smaps ("" when not found). */
 static void ah_vmflags(uintptr_t addr, char *out, size_t len)
 {
@@ -64,6 +65,7 @@ static void ah_vmflags(uintptr_t addr, char *out, size_t len)
 	if (f)
 		fclose(f);
 }
+#endif
 
 LAB_TEST(small_or_unreadable_inputs_ask_nothing)
 {
