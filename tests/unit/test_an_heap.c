@@ -98,7 +98,9 @@ LAB_TEST(large_input_grows_the_heap_advised)
 	CHECK(got >= (size_t)800 << 20);
 	CHECK((uintptr_t)sbrk(0) >= before + got);
 	ah_vmflags((uintptr_t)sbrk(0) - 4096, flags, sizeof(flags));
-	if (!strstr(flags, " hg"))
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK))
+		SKIP_PART("a kernel without transparent huge pages takes no MADV_HUGEPAGE");
+	else if (!strstr(flags, " hg"))
 		TL__FAIL("the grown heap is not advised for huge pages: VmFlags:%s", flags);
 	/* the heap serves allocations as before */
 	char *p = malloc((size_t)200 << 20);
