@@ -34,17 +34,6 @@ int lab_an_file_read(const char *path, char **out, size_t *len, struct lab_err *
 	return lab_err_set(err, e.code, "%s", e.msg);
 }
 
-/* The kind of a file that is not a regular one, for messages. */
-static const char *an_in_kind(mode_t m)
-{
-	return S_ISDIR(m)    ? "a directory"
-	       : S_ISFIFO(m) ? "a FIFO"
-	       : S_ISCHR(m)  ? "a character device"
-	       : S_ISBLK(m)  ? "a block device"
-	       : S_ISSOCK(m) ? "a socket"
-	                     : "not a plain file";
-}
-
 int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err)
 {
 	struct stat st;
@@ -71,7 +60,7 @@ int lab_an_input_open(const char *path, unsigned flags, struct lab_err *err)
 		else
 			lab_err_set(err, LAB_EDATA,
 			            "%s: not a regular file (%s; allowed: a regular file)", path,
-			            an_in_kind(st.st_mode));
+			            lab_file_kind(st.st_mode));
 		close(fd);
 		return S_ISREG(st.st_mode) ? -LAB_EIO : -LAB_EDATA;
 	}

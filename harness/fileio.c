@@ -8,8 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *file_kind(mode_t m)
+const char *lab_file_kind(mode_t m)
 {
+	if (S_ISREG(m))
+		return "a regular file";
+	if (S_ISLNK(m))
+		return "a symbolic link";
 	if (S_ISDIR(m))
 		return "a directory";
 	if (S_ISFIFO(m))
@@ -99,7 +103,7 @@ int lab_file_read(const char *path, size_t max_bytes, char **buf, size_t *len, s
 	} else if (!S_ISREG(st.st_mode)) {
 		rc = lab_err_set(err, LAB_EIO,
 		                 "%s: not a regular file (%s; allowed: a regular file)", path,
-		                 file_kind(st.st_mode));
+		                 lab_file_kind(st.st_mode));
 	} else if ((unsigned long long)st.st_size > max_bytes) {
 		rc = file_too_big(path, (unsigned long long)st.st_size, max_bytes, err);
 	} else {

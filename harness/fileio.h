@@ -7,8 +7,13 @@
 #define LAB_HARNESS_FILEIO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "harness/err.h"
+
+/* What kind of file mode m is, for a message: "a regular file", "a directory", "a FIFO",
+ * "a symbolic link" (an lstat's), "a character device", "a block device", "a socket". */
+const char *lab_file_kind(mode_t m);
 
 /*
  * Reads the regular file at path into a fresh NUL-terminated buffer (*buf, owned by the caller;

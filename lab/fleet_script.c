@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/fileio.h"
 #include "lab/fleet_int.h"
 #include "lab/text_esc.h"
 
@@ -224,17 +225,6 @@ void lab_fleet_script_analyze(FILE *f, const char *lab, const char *dir)
 	fputc('\n', f);
 }
 
-/* What kind of file mode m is, for a message. */
-static const char *fleet_kind(mode_t m)
-{
-	return S_ISREG(m)    ? "a regular file"
-	       : S_ISFIFO(m) ? "a FIFO"
-	       : S_ISCHR(m)  ? "a character device"
-	       : S_ISBLK(m)  ? "a block device"
-	       : S_ISSOCK(m) ? "a socket"
-	                     : "not a plain file";
-}
-
 /* "lab fleet: -o DIR: WHY..." (or "the fleet directory DIR" when -o was not given). */
 static void fleet_dir_say(const char *dir, int given, const char *why, const char *kind)
 {
@@ -258,7 +248,7 @@ int lab_fleet_dir_check(const char *dir, int given)
 		return -2;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fleet_dir_say(dir, given, "not a directory", fleet_kind(st.st_mode));
+		fleet_dir_say(dir, given, "not a directory", lab_file_kind(st.st_mode));
 		return -2;
 	}
 	if (!(d = opendir(dir))) {
