@@ -193,7 +193,7 @@ static int fleet_tasks_open(const char *dir)
  * *why. A link is not followed and a FIFO, device or directory is refused without blocking. */
 static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, const char **why)
 {
-	struct stat st;
+	struct stat st = {0}; /* a failed fstat reads as "not a regular file" */
 	size_t used = 0;
 	ssize_t n = 0;
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
