@@ -88,14 +88,17 @@ static void an_find_superlinear(struct lab_an_series *s)
 		if (s->nfinding > was)
 			s->finding_info[was] = 1;
 	}
-	if (s->amdahl.ok && s->amdahl.x[1] < 0)
+	/* only beyond the noise: an estimate below 0 whose interval reaches 0 is linear */
+	if (s->amdahl.ok && s->amdahl.x[1] < 0 && isnan(s->amdahl.lo[1]))
 		an_find(s,
-		        "Amdahl f = %.3g < 0: the fit itself is superlinear, so Amdahl gives no "
-		        "speedup bound",
+		        "Amdahl f = %.3g < 0 beyond its noise: the fit itself is superlinear, so "
+		        "Amdahl gives no speedup bound",
 		        s->amdahl.x[1]);
-	if (s->usl.ok && s->usl.x[1] < 0)
-		an_find(s, "USL sigma = %.3g < 0: a superlinear contention term (cache capacity?)",
-		        s->usl.x[1]);
+	if (s->usl.ok && s->usl.hi[1] < 0)
+		an_find(s,
+		        "USL sigma = %.3g [%.3g, %.3g] < 0: a superlinear contention term (cache "
+		        "capacity?)",
+		        s->usl.x[1], s->usl.lo[1], s->usl.hi[1]);
 }
 
 static int an_max_threads(const struct lab_an_series *s)
@@ -149,24 +152,35 @@ void lab_an_series_findings(struct lab_an_series *s)
 const char *lab_an_amdahl_bound_text(const struct lab_an_series *s, char *buf, size_t len)
 {
 	const struct lab_an_fit *a = &s->amdahl;
+	double f = a->x[1], lo = a->lo[1], hi = a->hi[1];
 
 	if (!a->ok)
 		snprintf(buf, len, "no fit");
-	else if (a->x[1] == 0)
-		snprintf(buf, len, "no max speedup: f = 0 (linear)");
-	else if (!(a->x[1] > 0))
-		snprintf(buf, len, "no max speedup: f < 0 (superlinear)");
-	else if (a->x[1] == 1)
-		snprintf(buf, len, "no speedup: f = 1 (the cost does not fall with threads)");
-	else if (!(a->x[1] < 1))
-		snprintf(buf, len, "no speedup: f > 1 (slower with more threads)");
+	else if (isnan(lo) && f < 0)
+		snprintf(buf, len, "no max speedup: f < 0 beyond its noise (superlinear)");
+	else if (isnan(lo))
+		snprintf(buf, len, "no speedup: f > 1 beyond its noise (slower with more threads)");
+	else if (s->amdahl_rejected && f > 0)
+		snprintf(buf, len, "rejected: USL fits better; 1/f = %.3g does not apply", 1 / f);
 	else if (s->amdahl_rejected)
-		snprintf(buf, len, "rejected: USL fits better; 1/f = %.3g does not apply",
-		         1 / a->x[1]);
-	else if (a->lo[1] > 0)
-		snprintf(buf, len, "max speedup %.3g [%.3g, %.3g]", 1 / a->x[1], 1 / a->hi[1],
-		         1 / a->lo[1]);
+		snprintf(buf, len, "rejected: USL fits better; no bound 1/f applies");
+	else if (f == 0 && hi == 0)
+		snprintf(buf, len, "no max speedup: f = 0 (linear)");
+	else if (f == 1 && lo == 1)
+		snprintf(buf, len, "no speedup: f = 1 (the cost does not fall with threads)");
+	else if (lo <= 0 && hi >= 1)
+		snprintf(buf, len, "max speedup not known: f's interval spans [0, 1]");
+	else if (lo <= 0)
+		snprintf(buf, len,
+		         "max speedup at least %.3g, unbounded within the noise (f's "
+		         "interval reaches 0)",
+		         1 / hi);
+	else if (hi >= 1)
+		snprintf(buf, len,
+		         "max speedup at most %.3g, none within the noise (f's interval "
+		         "reaches 1)",
+		         1 / lo);
 	else
-		snprintf(buf, len, "max speedup %.3g [%.3g, unbounded]", 1 / a->x[1], 1 / a->hi[1]);
+		snprintf(buf, len, "max speedup %.3g [%.3g, %.3g]", 1 / f, 1 / hi, 1 / lo);
 	return buf;
 }

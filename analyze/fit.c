@@ -205,12 +205,19 @@ static int an_model_has_fraction(enum lab_an_model m)
 	return m == LAB_AN_AMDAHL || m == LAB_AN_AMDAHL_THROUGHPUT || m == LAB_AN_GUSTAFSON;
 }
 
-/* Covariance, intervals and information criteria once the position is known. */
+/* Covariance, intervals and information criteria once the position and the lack-of-fit test
+ * are known (fit.h: the scale, and a fraction's interval). */
 static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 {
-	double scale = fit->chi2 / fit->dof, t = lab_an_t_quantile(0.95, fit->dof);
-	double n = (double)fit->n, k = (double)fit->p;
+	double scale = fit->chi2 / fit->dof, t, n = (double)fit->n, k = (double)fit->p;
 
+	fit->df_ci = fit->dof;
+	if (fit->lof.ok && fit->lof.p < 0.05 && isfinite(fit->lof.ms_lof)) {
+		fit->by_means = 1;
+		scale = fit->lof.ms_lof;
+		fit->df_ci = fit->lof.df1;
+	}
+	t = lab_an_t_quantile(0.95, fit->df_ci);
 	for (size_t i = 0; i < fit->p; i++) {
 		for (size_t j = 0; j < fit->p; j++)
 			fit->cov[i][j] = gsl_matrix_get(C, i, j) * scale;
@@ -218,17 +225,18 @@ static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 		fit->lo[i] = fit->x[i] - t * fit->se[i];
 		fit->hi[i] = fit->x[i] + t * fit->se[i];
 	}
-	/* A serial fraction lies in [0, 1]: its interval must too (logit-transformed). An
-	 * estimate outside [0, 1] is a series the model does not describe (faster than linear,
-	 * or slower with more threads): it gets no interval, not one that misses it. One a
-	 * rounding past a bound (an exact fit of flat costs gave 1 + 2e-16) is on it. */
-	if (an_model_has_fraction(fit->model) && fabs(fit->x[1] - 0.5) - 0.5 <= 1e-12)
-		fit->x[1] = fmin(fmax(fit->x[1], 0), 1);
-	if (an_model_has_fraction(fit->model) && fit->x[1] >= 0 && fit->x[1] <= 1)
-		lab_an_ci_logit(fit->x[1], fit->se[1], fit->dof, 0.95, 0, 1, &fit->lo[1],
-		                &fit->hi[1]);
-	else if (an_model_has_fraction(fit->model))
-		fit->lo[1] = fit->hi[1] = NAN;
+	/* A fraction's interval kept inside [0, 1]; one that misses [0, 1] wholly is a series
+	 * the model does not describe (faster than linear, or slower with more threads beyond
+	 * the noise): no interval. A rounding past a bound (an exact fit of flat costs gave
+	 * 1 + 2e-16) is on it. */
+	if (an_model_has_fraction(fit->model)) {
+		if (fabs(fit->x[1] - 0.5) - 0.5 <= 1e-12)
+			fit->x[1] = fmin(fmax(fit->x[1], 0), 1);
+		fit->lo[1] = fmax(fit->lo[1], 0);
+		fit->hi[1] = fmin(fit->hi[1], 1);
+		if (!(fit->lo[1] <= fit->hi[1]))
+			fit->lo[1] = fit->hi[1] = NAN;
+	}
 	/* chi2 of an exact fit is 0: clamp the log so the criteria stay finite. */
 	fit->aicc = n * log(fmax(fit->chi2, 1e-300) / n) + 2 * k;
 	fit->aicc += n - k - 1 > 0 ? 2 * k * (k + 1) / (n - k - 1) : INFINITY;
@@ -268,6 +276,7 @@ static int an_nls_run(struct lab_an_fit *fit, const double *N, const double *y, 
 	gsl_blas_ddot(gsl_multifit_nlinear_residual(ws), gsl_multifit_nlinear_residual(ws),
 	              &fit->chi2);
 	fit->iters = (int)gsl_multifit_nlinear_niter(ws);
+	lab_an_fit_lof(fit, N, y, w);
 	if (gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(ws), 0.0, C)) {
 		snprintf(fit->reason, sizeof(fit->reason), "singular covariance matrix");
 		goto out;
@@ -329,8 +338,6 @@ int lab_an_fit_run_obj(enum lab_an_model model, enum lab_an_objective obj, const
 	if (rc)
 		goto out;
 	rc = an_nls_run(fit, threads, y, w, x0);
-	if (!rc && fit->ok)
-		lab_an_fit_lof(fit, threads, y, w);
 out:
 	free(w);
 	return rc;
@@ -373,7 +380,7 @@ int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, 
 	for (size_t i = 0; i < fit->p; i++)
 		for (size_t j = 0; j < fit->p; j++)
 			var += g[i] * fit->cov[i][j] * g[j];
-	t = lab_an_t_quantile(0.95, fit->dof);
+	t = lab_an_t_quantile(0.95, fit->df_ci);
 	*lo = *s - t * sqrt(fmax(var, 0));
 	*hi = *s + t * sqrt(fmax(var, 0));
 	return 0;

@@ -12,7 +12,13 @@
  * unweighted least squares in the domain of the data given (cost, or throughput for the
  * throughput forms below): the error model of R's usl package and codahale/usl, whose published
  * coefficients it reproduces. Either way the covariance is scaled by chi^2/(n-p) and the
- * intervals use t with n-p df. Starting values come from the
+ * intervals use t with n-p df, unless the lack-of-fit test (below) finds the points' means
+ * scattering around the curve more than their samples scatter around them (p < 0.05): then each
+ * point carries noise of its own (one run's setup: placement, page layout), its samples are not
+ * independent draws, and the covariance is scaled by the lack-of-fit mean square with its df
+ * (groups - p), as a fit of the points' means would be. A fraction (Amdahl's f, Gustafson's s)
+ * gets the t-interval kept inside [0, 1]: a truth on a bound (f = 0, linear scaling) is then
+ * covered, which a logit interval, open at both ends, never does. Starting values come from the
  * linear basis ({1, 1/N} and {1, 1/N, N}); nonlinear least squares (GSL) then refines them.
  * Pure functions: no I/O; GSL's abort handler must be off (lab_an_gsl_quiet).
  */
@@ -50,6 +56,7 @@ const char *lab_an_objective_text(enum lab_an_objective obj, const char *domain,
 struct lab_an_lof {
 	int ok; /* 0: no replicates, or as many distinct N as parameters */
 	double F, df1, df2, p;
+	double ms_lof; /* the lack-of-fit mean square, ss_lof / df1 */
 };
 
 #define LAB_AN_FIT_MAXP 3
@@ -62,9 +69,13 @@ struct lab_an_fit {
 	double dof;                /* n - p */
 	double x[LAB_AN_FIT_MAXP]; /* estimates */
 	double se[LAB_AN_FIT_MAXP];
-	double lo[LAB_AN_FIT_MAXP], hi[LAB_AN_FIT_MAXP]; /* 95 % t-intervals */
-	double cov[LAB_AN_FIT_MAXP][LAB_AN_FIT_MAXP];    /* scaled by chi^2/(n-p) */
-	double chi2;                                     /* weighted residual sum of squares */
+	/* 95 % t-intervals; a fraction's kept inside [0, 1], NAN when it misses [0, 1] wholly
+	 * (the estimate lies beyond a bound by more than its noise) */
+	double lo[LAB_AN_FIT_MAXP], hi[LAB_AN_FIT_MAXP];
+	double cov[LAB_AN_FIT_MAXP][LAB_AN_FIT_MAXP]; /* scaled by chi^2/(n-p) or ms_lof */
+	double df_ci;      /* the t's df of every interval: dof, or lof.df1 when by_means */
+	int by_means;      /* the points' means are the unit of the intervals (see the top) */
+	double chi2;       /* weighted residual sum of squares */
 	double chi2_floor; /* 1e-24 x the weighted sum of y^2: a chi2 below it is rounding */
 	double aicc, bic;
 	int iters;
@@ -103,9 +114,11 @@ double lab_an_model_eval(enum lab_an_model model, const double *x, double thread
 int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, double *lo,
                        double *hi);
 
-/* The USL peak N* = sqrt((1 - sigma)/kappa) with a delta-method 95 % interval. */
+/* The USL peak N* = sqrt((1 - sigma)/kappa) with a 95 % interval by the delta method on
+ * log N* (N* > 0, and its interval as skewed as kappa's image). */
 struct lab_an_peak {
-	int retrograde; /* kappa > 0 and its 95 % interval excludes 0 */
+	int retrograde; /* sigma < 1, kappa > 0 and kappa's 95 % interval excludes 0 */
+	int sigma_ge1;  /* sigma >= 1: the throughput is highest at N = 1, no peak past it */
 	double n_star, lo, hi;
 };
 void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk);
@@ -113,7 +126,9 @@ void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk);
 /* Nested model choice between Amdahl (kappa = 0) and USL. */
 struct lab_an_choice {
 	int ok;
-	double f_stat, p_value; /* F = (chi2_A - chi2_U)/(chi2_U/(n-3)), F(1, n-3) */
+	/* F = (chi2_A - chi2_U)/(chi2_U/(n-3)), F(1, n-3); when USL's intervals are by the
+	 * points' means, F = (chi2_A - chi2_U)/ms_lof(USL), F(1, groups - 3) */
+	double f_stat, p_value;
 	double aicc_amdahl, aicc_usl;
 	enum lab_an_model chosen; /* USL when p < 0.05 */
 };

@@ -74,7 +74,7 @@ void lab_an_fit_lof(struct lab_an_fit *fit, const double *threads, const double 
 	size_t groups = 0;
 
 	memset(&fit->lof, 0, sizeof(fit->lof));
-	fit->lof.F = fit->lof.df1 = fit->lof.df2 = fit->lof.p = NAN;
+	fit->lof.F = fit->lof.df1 = fit->lof.df2 = fit->lof.p = fit->lof.ms_lof = NAN;
 	if (!k)
 		return;
 	for (size_t i = 0; i < fit->n; i++)
@@ -100,6 +100,7 @@ void lab_an_fit_lof(struct lab_an_fit *fit, const double *threads, const double 
 	ss_lof = fmax(fit->chi2 - ss_pe, 0);
 	ss_pe = ss_pe > fit->chi2_floor ? ss_pe : 0; /* rounding: the replicates agree */
 	ss_lof = ss_lof > fit->chi2_floor ? ss_lof : 0;
+	fit->lof.ms_lof = ss_lof / fit->lof.df1;
 	if (ss_pe > 0) {
 		fit->lof.F = (ss_lof / fit->lof.df1) / (ss_pe / fit->lof.df2);
 		fit->lof.p = gsl_cdf_fdist_Q(fit->lof.F, fit->lof.df1, fit->lof.df2);
@@ -112,20 +113,24 @@ void lab_an_fit_lof(struct lab_an_fit *fit, const double *threads, const double 
 
 void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
 {
-	double s = usl->x[1], k = usl->x[2], g1, g2, var, t;
+	double s = usl->x[1], k = usl->x[2], g1, g2, var, m;
 
 	memset(pk, 0, sizeof(*pk));
 	pk->n_star = pk->lo = pk->hi = NAN;
-	if (!usl->ok || !(k > 0) || !(s < 1))
+	if (!usl->ok)
+		return;
+	pk->sigma_ge1 = !(s < 1);
+	if (!(k > 0) || pk->sigma_ge1)
 		return;
 	pk->n_star = sqrt((1 - s) / k);
 	pk->retrograde = usl->lo[2] > 0;
-	g1 = -1 / (2 * k * pk->n_star);
-	g2 = -pk->n_star / (2 * k);
+	/* log N* = (log(1 - sigma) - log kappa) / 2 */
+	g1 = -0.5 / (1 - s);
+	g2 = -0.5 / k;
 	var = g1 * g1 * usl->cov[1][1] + 2 * g1 * g2 * usl->cov[1][2] + g2 * g2 * usl->cov[2][2];
-	t = lab_an_t_quantile(0.95, usl->dof);
-	pk->lo = pk->n_star - t * sqrt(fmax(var, 0));
-	pk->hi = pk->n_star + t * sqrt(fmax(var, 0));
+	m = lab_an_t_quantile(0.95, usl->df_ci) * sqrt(fmax(var, 0));
+	pk->lo = pk->n_star * exp(-m);
+	pk->hi = pk->n_star * exp(m);
 }
 
 void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
@@ -146,6 +151,9 @@ void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
 	if (u->chi2 <= u->chi2_floor) { /* USL fits exactly: Amdahl is rejected if it does not */
 		ch->f_stat = a->chi2 > a->chi2_floor ? INFINITY : 0;
 		ch->p_value = a->chi2 > a->chi2_floor ? 0 : 1;
+	} else if (u->by_means) { /* the points' means are the unit (fit.h) */
+		ch->f_stat = fmax(a->chi2 - u->chi2, 0) / u->lof.ms_lof;
+		ch->p_value = gsl_cdf_fdist_Q(ch->f_stat, 1, u->df_ci);
 	} else {
 		ch->f_stat = fmax(a->chi2 - u->chi2, 0) / (u->chi2 / u->dof);
 		ch->p_value = gsl_cdf_fdist_Q(ch->f_stat, 1, u->dof);

@@ -183,6 +183,10 @@ static void an_json_fit_common(struct lab_json *w, const struct lab_an_fit *fit)
 	lab_json_int(w, "distinct_threads", (long long)fit->distinct);
 	lab_json_num(w, "chi2", fit->ok ? fit->chi2 : NAN);
 	lab_json_num(w, "dof", fit->dof);
+	/* the intervals' df, and their unit: the samples, or the points' means (analyze/fit.h) */
+	lab_json_num(w, "interval_df", fit->ok ? fit->df_ci : NAN);
+	if (fit->ok)
+		lab_json_str(w, "interval_unit", fit->by_means ? "point_means" : "samples");
 	lab_json_num(w, "aicc", fit->ok ? fit->aicc : NAN);
 	if (fit->ok && fit->lof.ok) {
 		lab_json_obj_open(w, "lack_of_fit");
@@ -215,9 +219,10 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 	lab_json_obj_open(w, "amdahl");
 	an_json_fit_common(w, a);
 	an_json_param(w, a, 1, "f");
+	/* 1/f and the image of f's interval; an end where f's reaches 0 is unbounded (null) */
 	lab_json_num(w, "max_speedup", a->ok && a->x[1] > 0 ? 1 / a->x[1] : NAN);
-	lab_json_pair(w, "max_speedup_ci95", a->ok && a->x[1] > 0 ? 1 / a->hi[1] : NAN,
-	              a->ok && a->x[1] > 0 && a->lo[1] > 0 ? 1 / a->lo[1] : NAN);
+	lab_json_pair(w, "max_speedup_ci95", a->ok && a->hi[1] > 0 ? 1 / a->hi[1] : NAN,
+	              a->ok && a->lo[1] > 0 ? 1 / a->lo[1] : NAN);
 	lab_json_str(w, "max_speedup_text", lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	lab_json_bool(w, "rejected", s->amdahl_rejected);
 	lab_json_obj_close(w);
@@ -234,7 +239,9 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 		lab_json_str(w, "retrograde", NULL); /* unknown without a fit */
 	if (s->peak.retrograde)
 		lab_json_bool(w, "n_star_beyond_data", s->peak_beyond_data);
-	if (u->ok && !s->peak.retrograde)
+	if (u->ok && s->peak.sigma_ge1)
+		lab_json_str(w, "peak", "none past N = 1 (sigma >= 1)");
+	else if (u->ok && !s->peak.retrograde)
 		lab_json_str(w, "peak", "no retrograde region");
 	lab_json_obj_close(w);
 	if (s->weak) {

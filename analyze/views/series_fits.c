@@ -17,6 +17,14 @@ static void an_series_lof(struct lab_doc_section *sec, const char *model,
 		             fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
 }
 
+/* Said of a fraction's estimate past a bound whose interval, kept inside [0, 1], reaches it. */
+static const char *an_series_past(double x)
+{
+	return x < 0   ? " (the estimate is below 0 within its noise)"
+	       : x > 1 ? " (the estimate is above 1 within its noise)"
+	               : "";
+}
+
 void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
@@ -24,12 +32,22 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 
 	lab_doc_note(sec, "fit: %s",
 	             lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
+	if ((a->ok && a->by_means) || (u->ok && u->by_means))
+		lab_doc_note(sec,
+		             "intervals: from the scatter of the points' means (%s lacks fit: "
+		             "each point carries noise of its own, its samples are not "
+		             "independent; measure runs = 3 or more to separate the two)",
+		             u->ok && u->by_means ? (a->ok && a->by_means ? "each model" : "USL")
+		                                  : "Amdahl");
 	if (a->ok && isnan(a->lo[1]))
-		lab_doc_note(sec, "Amdahl   f = %.4g, outside [0, 1]: no interval  (%s)", a->x[1],
-		             lab_an_amdahl_bound_text(s, text, sizeof(text)));
+		lab_doc_note(sec,
+		             "Amdahl   f = %.4g, outside [0, 1] beyond its noise: no interval  "
+		             "(%s)",
+		             a->x[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	else if (a->ok)
-		lab_doc_note(sec, "Amdahl   f = %.4g [%.4g, %.4g]  (%s)", a->x[1], a->lo[1],
-		             a->hi[1], lab_an_amdahl_bound_text(s, text, sizeof(text)));
+		lab_doc_note(sec, "Amdahl   f = %.4g [%.4g, %.4g]%s  (%s)", a->x[1], a->lo[1],
+		             a->hi[1], an_series_past(a->x[1]),
+		             lab_an_amdahl_bound_text(s, text, sizeof(text)));
 	else
 		lab_doc_note(sec, "Amdahl   no fit: %s", a->reason);
 	an_series_lof(sec, "Amdahl", a);
@@ -41,19 +59,24 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		             s->peak.n_star, s->peak.lo, s->peak.hi);
 	else if (u->ok)
 		lab_doc_note(sec,
-		             "USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]; no "
-		             "retrograde region (kappa not significantly > 0)",
-		             u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2]);
+		             "USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]; %s",
+		             u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2],
+		             s->peak.sigma_ge1 ? "no peak past N = 1 (sigma >= 1: a second thread "
+		                                 "adds no throughput)"
+		                               : "no retrograde region (kappa not significantly > "
+		                                 "0)");
 	else
 		lab_doc_note(sec, "USL      no fit: %s", u->reason);
 	an_series_lof(sec, "USL", u);
 	if (s->weak && g->ok && isnan(g->lo[1]))
-		lab_doc_note(sec,
-		             "Gustafson s = %.4g, outside [0, 1]: no interval (the model does "
-		             "not describe this series)",
-		             g->x[1]);
+		lab_doc_note(
+		    sec,
+		    "Gustafson s = %.4g, outside [0, 1] beyond its noise: no interval (the "
+		    "model does not describe this series)",
+		    g->x[1]);
 	else if (s->weak && g->ok)
-		lab_doc_note(sec, "Gustafson s = %.4g [%.4g, %.4g]", g->x[1], g->lo[1], g->hi[1]);
+		lab_doc_note(sec, "Gustafson s = %.4g [%.4g, %.4g]%s", g->x[1], g->lo[1], g->hi[1],
+		             an_series_past(g->x[1]));
 	else if (s->weak)
 		lab_doc_note(sec, "Gustafson no fit: %s", g->reason);
 	if (a->ok && u->ok)

@@ -158,3 +158,66 @@ LAB_TEST(coverage_usl_cv4_r10)
 
 	mc_run(&sc, 4);
 }
+
+/*
+ * Amdahl's f alone (red team, issue 20 round: a logit interval, open at 0 and 1, never held a
+ * truth on a bound, and the samples of a point that carries noise of its own were taken for
+ * independent draws). Each point gets a multiplicative offset of point_cv (one run's setup) and
+ * each sample cv on top; *beyond counts fits whose interval misses [0, 1] wholly.
+ */
+static void mc_f_only(double f, double cv, double point_cv, unsigned long seed, int *cover,
+                      int *beyond)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double x[2] = {1, f}, t[6 * 5], y[6 * 5];
+
+	lab_an_gsl_quiet();
+	gsl_rng_set(rng, seed);
+	*cover = *beyond = 0;
+	for (int m = 0; m < MC_M; m++) {
+		struct lab_an_fit fit;
+		size_t n = 0;
+
+		for (size_t i = 0; i < 6; i++) {
+			double mu = lab_an_model_eval(LAB_AN_AMDAHL, x, mc_pow2[i]) *
+			            (1 + point_cv * gsl_ran_gaussian(rng, 1));
+
+			for (int k = 0; k < 5; k++, n++) {
+				t[n] = mc_pow2[i];
+				y[n] = mu * (1 + cv * gsl_ran_gaussian(rng, 1));
+			}
+		}
+		if (lab_an_fit_run(LAB_AN_AMDAHL, t, y, n, &fit) || !fit.ok)
+			continue;
+		*cover += mc_in(f, fit.lo[1], fit.hi[1]);
+		*beyond += isnan(fit.lo[1]);
+	}
+	gsl_rng_free(rng);
+}
+
+/* A truth on a bound: the interval kept inside [0, 1] holds it whenever the t-interval does (at
+ * least 95 %), and the fit says "beyond its noise" no more often than a one-sided 2.5 % test. */
+LAB_TEST(coverage_amdahl_f_on_bounds)
+{
+	static const double truth[] = {0, 1};
+	int cover, beyond;
+
+	for (size_t i = 0; i < 2; i++) {
+		mc_f_only(truth[i], 0.05, 0, 11 + i, &cover, &beyond);
+		fprintf(stderr, "  amdahl f=%g cv=5%%: coverage %.3f, beyond [0, 1] %.3f\n",
+		        truth[i], (double)cover / MC_M, (double)beyond / MC_M);
+		CHECK((double)cover / MC_M >= MC_LO);
+		CHECK((double)beyond / MC_M <= 0.05);
+	}
+}
+
+/* Points with noise of their own (3 %) over 1 % sample noise: the lack-of-fit test finds it and
+ * the intervals come from the points' means; from the samples they held f about 45 % of the
+ * time. */
+LAB_TEST(coverage_amdahl_point_noise)
+{
+	int cover, beyond;
+
+	mc_f_only(0.05, 0.01, 0.03, 13, &cover, &beyond);
+	mc_check("amdahl f=.05 point cv=3% cv=1%", "f", cover, 0);
+}
