@@ -256,6 +256,13 @@ static int topo_synthetic_numbers(const char *spec, const char *desc, struct lab
 
 			if (a > desc && a[-1] != '(' && a[-1] != ' ')
 				continue;
+			/* hwloc reads a cache's size=0 as unset and puts its default (16 MiB)
+			 * in its place: a size the user never gave */
+			if (k == 0 && v[0] == '0' && !isalnum((unsigned char)v[1]))
+				return lab_err_set(err, LAB_ETOPO,
+				                   "%s: size=0: allowed 1KB .. 1TB (hwloc reads 0 "
+				                   "as no size and gives its default, 16 MiB)",
+				                   spec);
 			if (isdigit((unsigned char)v[0]) &&
 			    !(v[0] == '0' && isalnum((unsigned char)v[1])))
 				continue;

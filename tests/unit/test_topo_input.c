@@ -280,6 +280,10 @@ LAB_TEST(described_sizes)
 	check_refused("synthetic:pack:2 l3:1(size=99999999999999999999) pu:2",
 	              "synthetic:pack:2 l3:1(size=99999999999999999999) pu:2: an L3 cache of "
 	              "18446744073709551615 bytes (allowed 1 KiB .. 1 TiB)");
+	/* hwloc reads size=0 as no size and put its default, 16 MiB, in the plan (red team) */
+	check_refused("synthetic:pack:2 l3:1(size=0) pu:2",
+	              "synthetic:pack:2 l3:1(size=0) pu:2: size=0: allowed 1KB .. 1TB (hwloc "
+	              "reads 0 as no size and gives its default, 16 MiB)");
 	check_refused("synthetic:pack:2 l3:1(size=1) pu:2",
 	              "synthetic:pack:2 l3:1(size=1) pu:2: an L3 cache of 1 bytes (allowed 1 KiB "
 	              ".. 1 TiB)");
