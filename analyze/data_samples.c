@@ -157,8 +157,8 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 		    "of %g .. %g (every derived value must stay finite)",
 		    r->path, r->line, f[LAB_SCOL_ELAPSED_NS], f[LAB_SCOL_WORK], v[0] / v[1],
 		    LAB_AN_COST_MIN, LAB_AN_COST_MAX);
-	if (lab_an_parse_num(f[col = LAB_SCOL_FOREIGN_CPU], &foreign, 1))
-		return AN_BAD("foreign_cpu", "allowed: a finite number or empty");
+	if (lab_an_parse_num(f[col = LAB_SCOL_FOREIGN_CPU], &foreign, 1) || foreign < 0)
+		return AN_BAD("foreign_cpu", "allowed: a finite number >= 0 or empty");
 	col = LAB_SCOL_FLAGGED;
 	if (strcmp(f[col], "0") && strcmp(f[col], "1"))
 		return AN_BAD("flagged", "allowed: 0 or 1");
@@ -259,6 +259,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (!p->n)
 		p->line = r->line;
+	p->rep_max = rep > p->rep_max ? rep : p->rep_max;
 	s->key[s->nkey - 1].pt = (size_t)(p - d->pt);
 	if (s->prev && s->prev - 1 != (size_t)(p - d->pt) &&
 	    lab_an_point_reserve(p, d->pt[s->prev - 1].n, s->run_col != 0))

@@ -353,6 +353,15 @@ LAB_TEST(samples_agree_with_run_json)
 	    {LR_ROWS "e,0,noop,placement=compact,2,2,1000,10,op,0.01,0\n", "",
 	     "R/run.json:3: point 0 of [e]: samples.csv has 3 samples of it, run.json counts 2, "
 	     "allowed: at most that many"},
+	    /* as many rows as reps, one of them past reps - 1 (red team): a sample run.json
+	       never counted */
+	    {LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0\n"
+	               "e,0,noop,placement=compact,2,7,1000,10,op,0.01,0\n",
+	     "", "R/run.json:3: point 0 of [e]: samples.csv has its rep 7, run.json counts 2 reps, "
+	     "allowed: reps 0 .. reps - 1"},
+	    /* a foreign load below 0 is no load anyone measured */
+	    {LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,-1,0\n", "",
+	     "R/samples.csv:2: foreign_cpu = '-1': allowed: a finite number >= 0 or empty"},
 	    {LR_ROWS "e,7,noop,placement=compact,2,0,1000,10,op,0.01,0\n", "",
 	     "R/samples.csv:4: point 7 of [e] is not in run.json, allowed: the points run.json "
 	     "lists"},
