@@ -328,7 +328,8 @@ static int an_point_id_check(const char *path, const struct lab_an_json *jp, str
 		                   path, v ? v->line : jp->line, LAB_KEY_POINT);
 	v = lab_an_json_get(jp, LAB_KEY_THREADS);
 	if (!v || !an_whole(v, 1, (double)LAB_AN_THREADS_MAX))
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: 1 .. %ld", path,
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: \"%s\": allowed: a whole number 1 .. %ld", path,
 		                   v ? v->line : jp->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
 	v = lab_an_json_get(jp, LAB_KEY_STATUS);
 	st = v && v->type == LAB_AN_JSON_STR ? v->str : NULL;

@@ -36,7 +36,8 @@ static int an_jp_fail(struct an_jp *p, const char *why)
 
 	for (const char *c = p->begin; c < p->s && c < p->end; c++)
 		line += *c == '\n';
-	return lab_err_set(p->err, LAB_EDATA, "%s:%d: %s", p->name, line, why);
+	return lab_err_set(p->err, LAB_EDATA, "%s:%d: %s%s", p->name, line, why,
+	                   strstr(why, "allowed") ? "" : ", allowed: JSON (RFC 8259)");
 }
 
 static void an_jp_ws(struct an_jp *p)

@@ -93,7 +93,7 @@ LAB_TEST(json_containers_at_their_size)
 	CHECK(j == NULL);
 	CHECK(lab_an_json_parse("t", "{\"a\": [1, {\"b\": 2} 3]}", 22, &j, &err) == -LAB_EDATA);
 	CHECK(lab_an_json_parse("t", "{\"a\": [1], \"b\" 2}", 17, &j, &err) == -LAB_EDATA);
-	CHECK_EQ_STR(err.msg, "t:1: expected ':'");
+	CHECK_EQ_STR(err.msg, "t:1: expected ':', allowed: JSON (RFC 8259)");
 }
 
 /* A large array takes the parser's stack as its own block (the stack and a copy held 16 million
