@@ -103,10 +103,24 @@ static int sweep_cache_size(const char *text, const struct lab_env *env, uint64_
 	return 1;
 }
 
+/* "max" threads: every CPU of the topology, if a team may be that large (a described topology
+ * may have more CPUs than a team has threads). */
+static int sweep_max_threads(const struct lab_param *p, const struct lab_env *env, uint64_t *out,
+                             struct lab_err *err)
+{
+	*out = env ? env->ncpus : 0;
+	if (*out > p->max)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "'max' is %" PRIu64 " CPUs here, more than a team's %" PRIu64
+		                   " threads: allowed thread counts 1 .. %" PRIu64
+		                   " (threads = 1..%" PRIu64 ", say)",
+		                   *out, p->max, p->max, p->max);
+	return 0;
+}
+
 static int sweep_parse_num(const struct lab_param *p, const char *text, const struct lab_env *env,
                            uint64_t *out, struct lab_err *err)
 {
-	unsigned ncpus = env ? env->ncpus : 0;
 	char buf[64];
 	size_t n = strlen(text);
 
@@ -119,10 +133,8 @@ static int sweep_parse_num(const struct lab_param *p, const char *text, const st
 	if (n < sizeof(buf)) {
 		memcpy(buf, text, n);
 		buf[n] = '\0';
-		if (sweep_is_threads(p) && !strcmp(buf, "max")) {
-			*out = ncpus;
-			return 0;
-		}
+		if (sweep_is_threads(p) && !strcmp(buf, "max"))
+			return sweep_max_threads(p, env, out, err);
 		if (p->type == LAB_PT_SIZE) {
 			int rc = sweep_cache_size(buf, env, out, err);
 			if (rc)
@@ -446,8 +458,10 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		if (sweep_numeric(p) && strstr(t, "..")) {
 			rc = sweep_range(p, t, env, &out, err);
 		} else if (sweep_is_threads(p) && !strcmp(t, "max")) {
-			snprintf(buf, sizeof(buf), "%u", env ? env->ncpus : 0);
-			sweep_push(&out, buf, strlen(buf));
+			if ((rc = sweep_max_threads(p, env, &v, err)) == 0) {
+				snprintf(buf, sizeof(buf), "%" PRIu64, v);
+				sweep_push(&out, buf, strlen(buf));
+			}
 		} else if (p->type == LAB_PT_SIZE && (c = sweep_cache_size(t, env, &v, err)) != 0) {
 			/* The value run.json and samples.csv carry is the size it came to here. */
 			if (c < 0)

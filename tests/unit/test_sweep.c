@@ -68,11 +68,12 @@ static void expands_to(const struct lab_param *p, const char *text, unsigned ncp
 }
 
 /* Expects text to be rejected with message want. */
-static void rejected(const struct lab_param *p, const char *text, const char *want)
+static void rejected_on(const struct lab_param *p, const char *text, unsigned ncpus,
+                        const char *want)
 {
 	char **vals = NULL;
 	struct lab_err err = {0};
-	struct lab_env env = {.ncpus = 4, .cache_bytes = {48 << 10, 2 << 20, 0, 0, 0}};
+	struct lab_env env = {.ncpus = ncpus, .cache_bytes = {48 << 10, 2 << 20, 0, 0, 0}};
 	int n = lab_sweep_expand(p, text, &env, &vals, &err);
 
 	if (n >= 0) {
@@ -83,6 +84,11 @@ static void rejected(const struct lab_param *p, const char *text, const char *wa
 	}
 	CHECK_EQ_I64(n, -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, want);
+}
+
+static void rejected(const struct lab_param *p, const char *text, const char *want)
+{
+	rejected_on(p, text, 4, want);
 }
 
 static int count_of(const struct lab_param *p, const char *text, unsigned ncpus)
@@ -195,6 +201,14 @@ LAB_TEST(max_for_threads)
 	expands_to(&ts_table[0], "max", 4, "max");
 	rejected(&ts_table[0], "1..max",
 	         "in range '1..max': not a number (expected an integer, e.g. 1000 or 10M)");
+	/* A described topology may have more CPUs than a team has threads: said of max, not of a
+	 * value 1025 the user never wrote (red team). */
+	rejected_on(threads_param(), "1,max", 4096,
+	            "'max' is 4096 CPUs here, more than a team's 1024 threads: allowed thread "
+	            "counts 1 .. 1024 (threads = 1..1024, say)");
+	rejected_on(threads_param(), "1..max", 4096,
+	            "in range '1..max': 'max' is 4096 CPUs here, more than a team's 1024 threads: "
+	            "allowed thread counts 1 .. 1024 (threads = 1..1024, say)");
 }
 
 LAB_TEST(empty_values)
