@@ -52,7 +52,7 @@ static void an_index_put(struct lab_an_index_slot *slot, size_t cap, uint64_t ha
 int lab_an_index_add(struct lab_an_index *ix, uint64_t hash, size_t item)
 {
 	if (2 * (ix->n + 1) > ix->cap) {
-		size_t cap = ix->cap ? 2 * ix->cap : 64;
+		size_t cap = ix->cap ? 2 * ix->cap : 4; /* most hold a few items */
 		struct lab_an_index_slot *slot = calloc(cap, sizeof(*slot));
 
 		if (!slot)
