@@ -10,20 +10,21 @@
 
 static const char sd_description[] =
     "The same loop as plain C with vectorization off (scalar), as plain C at -O3 (auto: what\n"
-    "the compiler did; see the remarks below) and as SSE2, AVX2 and AVX-512 intrinsics.\n"
-    "op = sum and dot are reductions: with one accumulator every add waits for the previous\n"
-    "one (latency-bound, about 1 element per 3-4 cycles whatever the ISA); `accumulators`\n"
-    "independent chains hide that latency until the loads are the limit. saxpy (y = a*x + y)\n"
-    "streams. count_if is a branchy filter that vectorizes only as a compare into a mask;\n"
-    "gather loads through random indices. Sweep `size` (all arrays of one thread together)\n"
-    "from L1 to DRAM: the vector speedup is largest in L1 (8-20x for a reduction with enough\n"
+    "the compiler did; see the remarks below) and as SSE2, AVX2 and AVX-512 intrinsics. op =\n"
+    "sum and dot are reductions: with one accumulator every add waits for the previous one\n"
+    "(latency-bound: one vector of lanes per add latency, so a wider ISA still gains by its\n"
+    "lanes); `accumulators` independent chains hide that latency until the add pipes or the\n"
+    "loads are the limit. saxpy (y = a*x + y) streams. count_if is a branchy filter that\n"
+    "vectorizes only as a compare into a mask; gather loads through random indices. Sweep\n"
+    "`size` (all arrays of one thread together) from L1 to DRAM: the vector speedup is largest\n"
+    "in L1 (about the lanes at best: 4 f64 or 8 f32 with AVX2, against scalar with as many\n"
     "accumulators), shrinks in L2/L3 and mostly vanishes in DRAM for saxpy, where memory binds;\n"
     "gather barely gains at any size. Note that with strict IEEE arithmetic `auto` cannot\n"
     "reorder a float reduction: one accumulator stays a serial chain even where GCC reports the\n"
-    "loop vectorized. misalign shifts every array by that many bytes off 64-byte alignment.\n"
-    "A unit of work is one element; each thread runs whole passes. Verified against a\n"
-    "long-double reference within a bound derived from the reduction order (chain length\n"
-    "n/(accumulators x lanes) plus the final combine), exactly for i32 and counts.";
+    "loop vectorized. misalign shifts every array by that many bytes off 64-byte alignment. A\n"
+    "unit of work is one element; each thread runs whole passes. Verified against a long-double\n"
+    "reference within a bound derived from the reduction order (chain length n/(accumulators x\n"
+    "lanes) plus the final combine), exactly for i32 and counts.";
 
 static const struct lab_enum_val sd_ops[] = {
     {"sum", SIMD_SUM, "s += x[i]"},
