@@ -196,6 +196,16 @@ static int pk_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, uns
 				                   i, j, v, pk_x0(j));
 		}
 	}
+	/* What the analyzer's FMA+add sentence needs (analyze/views/roofline_pipes.c): whether
+	 * fma is one instruction here, and the mix, which bounds what separate add pipes give. */
+	if (p->op == PEAK_FMA || p->op == PEAK_FMA_ADD)
+		lab_ctx_fact_bool(ctx, "fma_fused", pk_variants[p->isa]->fused != 0);
+	if (p->op == PEAK_FMA_ADD) {
+		const struct peak_variant *v = pk_variants[p->isa];
+
+		lab_ctx_fact_int(ctx, "mix_fma", v->mix_fma);
+		lab_ctx_fact_int(ctx, "mix_add", (int64_t)v->chains[PEAK_FMA_ADD] - v->mix_fma);
+	}
 	return 0;
 }
 

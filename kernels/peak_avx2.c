@@ -55,6 +55,7 @@ const struct peak_variant peak_v_avx2 = {
     .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
     .chains = {NCH, NCH, NCH, NCH_MIX_FMA + NCH_MIX_ADD},
     .mix_fma = NCH_MIX_FMA,
+    .fused = 1,
 };
 #else
 const struct peak_variant peak_v_avx2;

@@ -46,4 +46,8 @@ const struct peak_variant PEAK_TABLE = {
     .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
     .chains = {NCH, NCH, NCH, NCH_MIX_FMA + NCH_MIX_ADD},
     .mix_fma = NCH_MIX_FMA,
+/* math.h says fma() is fast only where it is one instruction (else a library call) */
+#if defined(FP_FAST_FMA)
+    .fused = 1,
+#endif
 };

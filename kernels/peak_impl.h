@@ -28,6 +28,9 @@ struct peak_variant {
 	peak_fn f32[PEAK_NOPS];
 	unsigned chains[PEAK_NOPS]; /* independent chains of each op (fma_add: both kinds) */
 	unsigned mix_fma;           /* fma_add: its FMA chains (the first ones); the rest add */
+	/* 1 when op fma is one fused instruction; 0 when it is a multiply and an add (SSE2, or
+	 * plain C built without FMA): fma_add against it then tests no add pipes */
+	unsigned fused;
 };
 
 extern const struct peak_variant peak_v_scalar, peak_v_auto, peak_v_sse2, peak_v_avx2,

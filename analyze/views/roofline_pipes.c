@@ -52,25 +52,75 @@ static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an
 	return "GFLOP/s";
 }
 
+/* What FMA+add can show against FMA alone, from the point facts the peak kernel recorded:
+ * whether fma is one instruction (SSE2's is a multiply and an add: the pair then tests no add
+ * pipes) and the mix of mf FMA and ma add chains, FMA-pipe bound: separate add pipes add ma
+ * adds to 2 mf flops in the same cycles (+ma/(2 mf)); shared ones spread the same flops over
+ * mf + ma slots (-ma/(2 (mf + ma))). *up and *down are NaN for a run without the facts. */
+static int an_pipes_mix(const struct lab_an_point *q, double *up, double *down, double *mf,
+                        double *ma)
+{
+	const struct lab_an_json *fu = lab_an_json_get(q->facts, "fma_fused");
+
+	*mf = lab_an_json_num(q->facts, "mix_fma", NAN);
+	*ma = lab_an_json_num(q->facts, "mix_add", NAN);
+	*up = *down = NAN;
+	if (*mf > 0 && *ma > 0) {
+		*up = *ma / (2 * *mf);
+		*down = *ma / (2 * (*mf + *ma));
+	}
+	return !fu || fu->type != LAB_AN_JSON_BOOL || fu->num != 0;
+}
+
+/* The verdict of FMA+add interval b against FMA's a, told what the mix can show, into buf. */
+static void an_pipes_verdict(const struct lab_an_point *q, const struct lab_an_rl_val *a,
+                             const struct lab_an_rl_val *b, char *buf, size_t len)
+{
+	double up, down, mf, ma;
+
+	if (!an_pipes_mix(q, &up, &down, &mf, &ma))
+		snprintf(buf, len,
+		         "this ISA's fma is a multiply and an add (no fused "
+		         "instruction), so FMA+add against it tests no add pipes");
+	else if (!(isfinite(a->lo) && isfinite(a->hi) && isfinite(b->lo) && isfinite(b->hi)))
+		snprintf(buf, len, "no interval to tell them apart (too few samples)");
+	else if (b->lo > a->hi && isfinite(up))
+		snprintf(buf, len,
+		         "above FMA alone: separate add pipes help here (this mix "
+		         "gains at most %+.0f %% from them)",
+		         100 * up);
+	else if (b->lo > a->hi)
+		snprintf(buf, len, "above FMA alone: separate add pipes help here");
+	else if (b->hi < a->lo && isfinite(down))
+		snprintf(buf, len,
+		         "below FMA alone: the adds take FMA pipes here (this mix loses "
+		         "%.0f %% where they share them)",
+		         100 * down);
+	else if (b->hi < a->lo)
+		snprintf(buf, len, "below FMA alone: the adds take FMA pipes here");
+	else if (isfinite(up))
+		snprintf(buf, len,
+		         "within noise of FMA alone: this mix (%.0f FMA and %.0f add "
+		         "chains) gains at most %+.0f %% with separate add pipes and "
+		         "loses %.0f %% with shared ones, and these intervals tell "
+		         "neither",
+		         mf, ma, 100 * up, 100 * down);
+	else
+		snprintf(buf, len, "within noise of FMA alone: neither told apart here");
+}
+
 /* The sentence of FMA point p against FMA+add point q (rest: their params but op) into buf;
  * 0 when one recorded flops_per_cycle and the other did not. */
 static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_an_point *p,
                          const struct lab_an_point *q, const char *rest, char *buf, size_t len)
 {
 	struct lab_an_rl_val a, b;
-	const char *unit = an_pipes_val(d, p, inc, &a), *verdict;
+	const char *unit = an_pipes_val(d, p, inc, &a);
+	char verdict[256];
 
 	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
 		return 0;
-	if (!(isfinite(a.lo) && isfinite(a.hi) && isfinite(b.lo) && isfinite(b.hi)))
-		verdict = "no interval to tell them apart (too few samples)";
-	else if (b.lo > a.hi)
-		verdict = "above FMA alone: separate add pipes help here";
-	else if (b.hi < a.lo)
-		verdict = "below FMA alone: no separate add pipes help here (FMA+add costs the "
-		          "FMA pipes their adds)";
-	else
-		verdict = "within noise of FMA alone: the add pipes do not help here";
+	an_pipes_verdict(q, &a, &b, verdict, sizeof(verdict));
 	snprintf(buf, len,
 	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu) against FMA %.4g [%.4g, "
 	         "%.4g] (n=%zu) %s: %s",
