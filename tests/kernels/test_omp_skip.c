@@ -67,7 +67,8 @@ LAB_TEST(openmp_kernels_follow_the_build)
 		void *params = calloc(1, k->params_size);
 
 		REQUIRE(params != NULL);
-		CHECK_EQ_I64(k->check(params, 2, &env, &err), want);
+		/* one thread: scan's default method, serial, is skipped at more */
+		CHECK_EQ_I64(k->check(params, 1, &env, &err), want);
 		free(params);
 	}
 }
