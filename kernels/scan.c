@@ -10,15 +10,14 @@ static const char sc_description[] =
     "Inclusive prefix sum out[i] = in[0] + ... + in[i] of `size` bytes of 64-bit integers\n"
     "(exact: verify recomputes it serially). serial: one thread, one pass (read 8, write 8\n"
     "bytes per element), the baseline a parallel scan must beat, measured at threads = 1 (at\n"
-    "more it is skipped, saying so). two_pass: each thread sums\n"
-    "its block, the block sums are scanned, then each thread scans its block again from its\n"
-    "offset: twice the reads, so once the array is bigger than the caches it must win back a\n"
-    "second pass over memory before it gains anything; it has room where compute, not\n"
-    "bandwidth, binds (cache-sized arrays) or with many cores. blocked: the same two passes over\n"
-    "tiles of `tile` bytes per thread, so the second pass reads from cache: one trip to memory\n"
-    "per element, two barriers per tile. Compare speedup against threads per size, from cache\n"
-    "sizes to DRAM, and the three methods at the DRAM sizes. Knobs: method, size, tile,\n"
-    "threads. Work unit: one element.";
+    "more it is skipped, saying so). two_pass: each thread sums its block, the block sums are\n"
+    "scanned, then each thread scans its block again from its offset: twice the reads, so once\n"
+    "the array is bigger than the caches it must win back a second pass over memory before it\n"
+    "gains anything; it has room where compute, not bandwidth, binds (cache-sized arrays) or\n"
+    "with many cores. blocked: the same two passes over tiles of `tile` bytes per thread, so\n"
+    "the second pass reads from cache: one trip to memory per element, two barriers per tile.\n"
+    "Compare speedup against threads per size, from cache sizes to DRAM, and the three methods\n"
+    "at the DRAM sizes. Knobs: method, size, tile, threads. Work unit: one element.";
 
 enum sc_method { SC_SERIAL, SC_TWO_PASS, SC_BLOCKED };
 
