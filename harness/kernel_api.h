@@ -166,6 +166,10 @@ struct lab_env {
 	/* Bytes of one instance of each data cache level L1..L5 (index 0 = L1) as hwloc reports
 	 * the first one; 0 where the topology records none (most synthetic ones). */
 	uint64_t cache_bytes[LAB_CACHE_LEVELS];
+	/* The NUMA node farthest from node 0 by the firmware's distances (the lowest of ties): the
+	 * value of mem_node = far. 1 without distances (one node, or a synthetic topology). On a
+	 * machine with several nodes per package node 1 is often in node 0's package. */
+	unsigned numa_far0;
 };
 
 /*

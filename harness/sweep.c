@@ -118,6 +118,22 @@ static int sweep_max_threads(const struct lab_param *p, const struct lab_env *en
 	return 0;
 }
 
+/* A value by name: threads = max, mem_node = far (the node farthest from node 0). 1 with *out
+ * set, 0 when text names none, or an error. */
+static int sweep_symbol(const struct lab_param *p, const char *text, const struct lab_env *env,
+                        uint64_t *out, struct lab_err *err)
+{
+	if (sweep_is_threads(p) && !strcmp(text, "max")) {
+		int rc = sweep_max_threads(p, env, out, err);
+		return rc ? rc : 1;
+	}
+	if (!strcmp(p->key, "mem_node") && !strcmp(text, "far")) {
+		*out = env && env->numa_far0 ? env->numa_far0 : 1; /* 0: not read */
+		return 1;
+	}
+	return 0;
+}
+
 static int sweep_parse_num(const struct lab_param *p, const char *text, const struct lab_env *env,
                            uint64_t *out, struct lab_err *err)
 {
@@ -133,8 +149,9 @@ static int sweep_parse_num(const struct lab_param *p, const char *text, const st
 	if (n < sizeof(buf)) {
 		memcpy(buf, text, n);
 		buf[n] = '\0';
-		if (sweep_is_threads(p) && !strcmp(buf, "max"))
-			return sweep_max_threads(p, env, out, err);
+		int sym = sweep_symbol(p, buf, env, out, err);
+		if (sym)
+			return sym < 0 ? sym : 0;
 		if (p->type == LAB_PT_SIZE) {
 			int rc = sweep_cache_size(buf, env, out, err);
 			if (rc)
@@ -457,8 +474,9 @@ int lab_sweep_expand(const struct lab_param *p, const char *text, const struct l
 		int c = 0;
 		if (sweep_numeric(p) && strstr(t, "..")) {
 			rc = sweep_range(p, t, env, &out, err);
-		} else if (sweep_is_threads(p) && !strcmp(t, "max")) {
-			if ((rc = sweep_max_threads(p, env, &v, err)) == 0) {
+		} else if ((c = sweep_symbol(p, t, env, &v, err)) != 0) {
+			rc = c < 0 ? c : 0;
+			if (c > 0) {
 				snprintf(buf, sizeof(buf), "%" PRIu64, v);
 				sweep_push(&out, buf, strlen(buf));
 			}

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/topo_internal.h"
@@ -226,6 +227,20 @@ unsigned lab_topo_numa_memory(const struct lab_topo *topo, struct lab_numa_mem *
 	return n > 0 ? (unsigned)n : 0;
 }
 
+/* The node farthest from node 0 (lab_env.numa_far0). */
+static unsigned topo_far0(const struct lab_topo *topo)
+{
+	enum { MAXN = 64 };
+	uint64_t *d = malloc(MAXN * MAXN * sizeof(*d));
+	unsigned n = d ? lab_topo_numa_distances(topo, d, MAXN * MAXN) : 0, far = 1;
+
+	for (unsigned j = 2; n <= MAXN && j < n; j++)
+		if (d[j] > d[far])
+			far = j;
+	free(d);
+	return far;
+}
+
 void lab_topo_env(const struct lab_topo *topo, struct lab_env *env)
 {
 	env->ncpus = lab_topo_cpus_allowed(topo, NULL, 0);
@@ -234,6 +249,7 @@ void lab_topo_env(const struct lab_topo *topo, struct lab_env *env)
 	env->cores = topo->ncores;
 	env->pus = topo->npus;
 	env->thissystem = topo->thissystem;
+	env->numa_far0 = topo_far0(topo);
 	struct lab_cache_info c[LAB_CACHE_LEVELS];
 	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
 	for (unsigned i = 0; i < n; i++)

@@ -17,6 +17,7 @@ struct ts_params {
 	uint64_t wait;
 	int mode;
 	char text[LAB_STR_MAX];
+	uint64_t mem_node;
 };
 
 static const struct lab_enum_val ts_modes[] = {
@@ -31,6 +32,7 @@ static const struct lab_param ts_table[] = {
     LAB_P_DURATION(struct ts_params, wait, "wait", "0", 0, UINT64_MAX, "A duration."),
     LAB_P_ENUM(struct ts_params, mode, "mode", "a", ts_modes, "A choice."),
     LAB_P_STR(struct ts_params, text, "text", "", "A text."),
+    LAB_P_U64(struct ts_params, mem_node, "mem_node", "0", 0, 63, "node", "A NUMA node."),
     LAB_PARAM_END,
 };
 
@@ -209,6 +211,26 @@ LAB_TEST(max_for_threads)
 	rejected_on(threads_param(), "1..max", 4096,
 	            "in range '1..max': 'max' is 4096 CPUs here, more than a team's 1024 threads: "
 	            "allowed thread counts 1 .. 1024 (threads = 1..1024, say)");
+}
+
+/* mem_node = far: the node farthest from node 0 (lab_env.numa_far0), 1 where the environment
+ * has not read one; only mem_node knows far. */
+LAB_TEST(far_for_mem_node)
+{
+	const struct lab_param *mn = lab_param_find(ts_table, "mem_node");
+	struct lab_env env = {.ncpus = 4, .numa_far0 = 2};
+	struct lab_err err = {0};
+	char **vals = NULL;
+	int n;
+
+	REQUIRE(mn);
+	n = lab_sweep_expand(mn, "0, 1, far", &env, &vals, &err);
+	REQUIRE(n == 3);
+	CHECK_EQ_STR(vals[2], "2");
+	lab_sweep_free(vals, (unsigned)n);
+	expands_to(mn, "0, far", 4, "0|1");
+	expands_to(mn, "1, far", 4, "1"); /* one value written two ways is one */
+	expands_to(&ts_table[0], "far", 4, "far");
 }
 
 LAB_TEST(empty_values)

@@ -716,6 +716,24 @@ LAB_TEST(numa_distances)
 	lab_topo_close(s);
 }
 
+/* mem_node = far: the node farthest from node 0 (red team: ch27 compared node 0 with node 1,
+ * its neighbour in the same package on this NPS2-like fixture, distance 12 against 32); the
+ * lowest of ties; 1 without distances. */
+LAB_TEST(numa_far_node)
+{
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_topo *s = open_topo(SYN_2S);
+	struct lab_env env = {0};
+
+	REQUIRE(t && s);
+	lab_topo_env(t, &env);
+	CHECK_EQ_U64(env.numa_far0, 2);
+	lab_topo_env(s, &env);
+	CHECK_EQ_U64(env.numa_far0, 1);
+	lab_topo_close(t);
+	lab_topo_close(s);
+}
+
 /* Each node's memory (hwloc's local_memory); max bounds what is written, not the count. */
 LAB_TEST(numa_memory)
 {
