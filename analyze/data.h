@@ -35,7 +35,7 @@ struct lab_an_point {
 	char *
 	    unit; /* "ns/<work unit>" of its kernel (samples.csv, else run.json); NULL: the set's */
 	long id;  /* the point id of samples.csv / run.json; -1 for external data */
-	size_t line; /* the line of its first row in samples.csv (its CSV file); 0: no rows */
+	size_t line;  /* the line of its first row in samples.csv (its CSV file); 0: no rows */
 	long rep_max; /* the largest rep of its rows in samples.csv (0 without rows) */
 	int threads;
 	char *status; /* "ok", "skipped", "failed" (run.json), or "missing" (planned, no rows) */

@@ -357,7 +357,8 @@ LAB_TEST(samples_agree_with_run_json)
 	       never counted */
 	    {LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0\n"
 	               "e,0,noop,placement=compact,2,7,1000,10,op,0.01,0\n",
-	     "", "R/run.json:3: point 0 of [e]: samples.csv has its rep 7, run.json counts 2 reps, "
+	     "",
+	     "R/run.json:3: point 0 of [e]: samples.csv has its rep 7, run.json counts 2 reps, "
 	     "allowed: reps 0 .. reps - 1"},
 	    /* a foreign load below 0 is no load anyone measured */
 	    {LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,-1,0\n", "",
