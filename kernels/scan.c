@@ -49,7 +49,10 @@ static int sc_check(const void *params, unsigned nthreads, const struct lab_env 
                     struct lab_err *err)
 {
 	const struct sc_params *p = params;
+	int rc = komp_check(env, err);
 
+	if (rc)
+		return rc;
 	/* One worker scans while the others wait: its time against serial at one thread is the
 	 * team's setup (who first touched the arrays), not a speedup of a serial pass. */
 	if (p->method == SC_SERIAL && nthreads > 1) {
@@ -58,7 +61,7 @@ static int sc_check(const void *params, unsigned nthreads, const struct lab_env 
 		            "the baseline of every thread count");
 		return LAB_SKIP;
 	}
-	return komp_check(env, err);
+	return 0;
 }
 
 static void sc_work(const void *params, struct lab_work *w)

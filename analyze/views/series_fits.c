@@ -34,10 +34,10 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 	             lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
 	if ((a->ok && a->by_means) || (u->ok && u->by_means))
 		lab_doc_note(sec,
-		             "intervals: from the scatter of the points' means (%s lacks fit: "
-		             "each point carries noise of its own, its samples are not "
-		             "independent; measure runs = 3 or more to separate the two)",
-		             u->ok && u->by_means ? (a->ok && a->by_means ? "each model" : "USL")
+		             "intervals of %s: from the scatter of the points' means (lack of fit: "
+		             "the curve misses the means, or each point carries noise of its own; "
+		             "runs = 3 or more tell which)",
+		             u->ok && u->by_means ? (a->ok && a->by_means ? "both models" : "USL")
 		                                  : "Amdahl");
 	if (a->ok && isnan(a->lo[1]))
 		lab_doc_note(sec,
