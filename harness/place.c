@@ -18,8 +18,9 @@
 /* A usable PU with the keys the policies sort on. */
 struct place_pu {
 	int cpu, package, numa, core;
-	int order; /* position in topology order */
-	int rank;  /* position among the usable PUs of its core */
+	int numa_os; /* the node's OS number: what node:N names */
+	int order;   /* position in topology order */
+	int rank;    /* position among the usable PUs of its core */
 	int key1, key2;
 };
 
@@ -54,6 +55,7 @@ static int place_usable(const struct lab_topo *topo, struct place_pu **out, unsi
 		u[n] = (struct place_pu){.cpu = info[i].cpu,
 		                         .package = info[i].package,
 		                         .numa = info[i].numa,
+		                         .numa_os = info[i].numa_os,
 		                         .core = info[i].core,
 		                         .order = (int)i,
 		                         .rank = seen[info[i].core]++};
@@ -185,7 +187,7 @@ static int place_node(const struct lab_placement *p, struct place_pu *u, unsigne
 
 	qsort(u, *nu, sizeof(*u), place_cmp_cores);
 	for (unsigned i = 0; i < *nu; i++)
-		if (u[i].numa == p->node)
+		if (u[i].numa_os == p->node)
 			u[kept++] = u[i];
 	*nu = kept;
 	if (kept == 0)
@@ -195,8 +197,9 @@ static int place_node(const struct lab_placement *p, struct place_pu *u, unsigne
 		    p->node);
 	if (n > kept)
 		return lab_err_set(err, LAB_ECONFIG,
-		                   "%u threads but NUMA node %d has only %u usable CPU%s", n,
-		                   p->node, kept, kept == 1 ? "" : "s");
+		                   "%u threads but NUMA node %d has only %u usable CPU%s (allowed "
+		                   "threads 1 .. %u with node:%d)",
+		                   n, p->node, kept, kept == 1 ? "" : "s", kept, p->node);
 	return 0;
 }
 

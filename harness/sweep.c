@@ -131,6 +131,11 @@ static int sweep_symbol(const struct lab_param *p, const char *text, const struc
 		*out = env && env->numa_far0 ? env->numa_far0 : 1; /* 0: not read */
 		return 1;
 	}
+	if (!strcmp(p->key, "mem_node") && *text && !isdigit((unsigned char)*text))
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "'%s': allowed a node number as numactl -H prints it, or far "
+		                   "(the node farthest from node 0)",
+		                   text);
 	return 0;
 }
 

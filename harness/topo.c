@@ -30,10 +30,13 @@ struct lab_topo {
 };
 
 /* The logical index of the first NUMA node whose cpuset covers pu, -1 if none. */
-static int topo_pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
+/* The NUMA node of pu: its logical index, and its OS number into *os. */
+static int topo_pu_numa(hwloc_topology_t hw, hwloc_obj_t pu, int *os)
 {
 	hwloc_obj_t node =
 	    hwloc_get_next_obj_covering_cpuset_by_type(hw, pu->cpuset, HWLOC_OBJ_NUMANODE, NULL);
+
+	*os = node ? (int)node->os_index : -1;
 	return node ? (int)node->logical_index : -1;
 }
 
@@ -77,7 +80,7 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		}
 		info->cpu = (int)pu->os_index;
 		info->package = pkg ? (int)pkg->logical_index : -1;
-		info->numa = topo_pu_numa(hw, pu);
+		info->numa = topo_pu_numa(hw, pu, &info->numa_os);
 		if (core) {
 			info->core = (int)core->logical_index;
 			info->smt_rank = rank[core->logical_index]++;
@@ -207,8 +210,22 @@ unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsig
 	    nr == 0)
 		return 0;
 	n = dist->nbobjs;
-	for (unsigned i = 0; i < n * n && i < max; i++)
-		d[i] = dist->values[i];
+	/* hwloc lists the matrix's objects in its own order (an XML may list them in any):
+	 * rows and columns go to the nodes' logical indexes when the matrix holds every node
+	 * (distinct logical indexes 0 .. n-1), else they keep hwloc's order */
+	unsigned *at = malloc((n ? n : 1) * sizeof(*at));
+	for (unsigned i = 0; at && i < n; i++)
+		if ((at[i] = dist->objs[i]->logical_index) >= n) {
+			free(at);
+			at = NULL;
+		}
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < n; j++) {
+			size_t k = at ? (size_t)at[i] * n + at[j] : (size_t)i * n + j;
+			if (k < max)
+				d[k] = dist->values[(size_t)i * n + j];
+		}
+	free(at);
 	hwloc_distances_release(topo->hw, dist);
 	return n;
 }
@@ -227,16 +244,22 @@ unsigned lab_topo_numa_memory(const struct lab_topo *topo, struct lab_numa_mem *
 	return n > 0 ? (unsigned)n : 0;
 }
 
-/* The node farthest from node 0 (lab_env.numa_far0). */
+/* The node farthest from OS node 0 (lab_env.numa_far0), as an OS number: the matrix is in
+ * logical order. 1 without distances. */
 static unsigned topo_far0(const struct lab_topo *topo)
 {
-	enum { MAXN = 64 };
+	enum { MAXN = 256 };
 	uint64_t *d = malloc(MAXN * MAXN * sizeof(*d));
 	unsigned n = d ? lab_topo_numa_distances(topo, d, MAXN * MAXN) : 0, far = 1;
+	hwloc_obj_t z = hwloc_get_numanode_obj_by_os_index(topo->hw, 0), o;
+	unsigned r = z ? z->logical_index : 0, best = r;
 
-	for (unsigned j = 2; n <= MAXN && j < n; j++)
-		if (d[j] > d[far])
-			far = j;
+	for (unsigned j = 0; n >= 2 && n <= MAXN && r < n && j < n; j++)
+		if (j != r && (best == r || d[r * n + j] > d[r * n + best]))
+			best = j;
+	o = best != r ? hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, best) : NULL;
+	if (o)
+		far = o->os_index;
 	free(d);
 	return far;
 }

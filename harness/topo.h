@@ -68,9 +68,13 @@ bool lab_topo_cpu_allowed(const struct lab_topo *topo, int cpu);
 
 /* Where one PU sits: logical indices of its package, NUMA node and core, and its SMT rank. */
 struct lab_pu_info {
-	int cpu;      /* OS index */
-	int package;  /* logical package index, -1 if none */
-	int numa;     /* logical NUMA node index, -1 if none */
+	int cpu;     /* OS index */
+	int package; /* logical package index, -1 if none */
+	int numa;    /* logical NUMA node index, -1 if none */
+	/* its OS (kernel) number, as numactl -H, mbind and move_pages name it, -1 if none: the
+	 * number placement = node:N, mem_node and membind = node:N mean (they differ from the
+	 * logical ones where nodes are numbered out of topology order, memory-only nodes) */
+	int numa_os;
 	int core;     /* logical core index (machine-wide) */
 	int smt_rank; /* 0 for the first PU of its core, 1 for its first sibling, ... */
 };

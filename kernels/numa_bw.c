@@ -41,8 +41,10 @@ static const struct lab_param nb_params_table[] = {
     LAB_P_ENUM(struct nb_params, op, "op", "read", nb_ops, "What each element costs."),
     LAB_P_SIZE(struct nb_params, size, "size", "32M", 4096, (uint64_t)16 << 30,
                "Bytes of each array of each thread."),
-    LAB_P_U64(struct nb_params, mem_node, "mem_node", "0", 0, LAB_BUF_NODES_MAX - 1, "node",
-              "NUMA node the arrays are bound to (MPOL_BIND)."),
+    LAB_P_U64(
+        struct nb_params, mem_node, "mem_node", "0", 0, LAB_BUF_NODES_MAX - 1, "node",
+        "NUMA node the arrays are bound to (MPOL_BIND): its number as numactl -H prints it, or "
+        "far, the node farthest from node 0 by the firmware's distances."),
     LAB_P_ENUM(struct nb_params, hugepages, "hugepages", "off", knuma_huge_vals,
                "Page size behind the arrays."),
     LAB_PARAM_END,

@@ -14,7 +14,8 @@ static const char nl_description[] =
     "pattern. The cost per load IS the latency of wherever the buffer lives. Swept over size\n"
     "on one node it draws the latency ladder: a step at each cache size (L1, L2, L3), then DRAM\n"
     "with 4 KiB pages (TLB misses included); hugepages = on removes most of the page walks.\n"
-    "Compare mem_node on another socket (placement = node:0, mem_node = 1) with the local one:\n"
+    "Compare memory on another socket (placement = node:0, mem_node = far: the node farthest\n"
+    "from node 0, on the other package even where node 1 shares node 0's) with the local one:\n"
     "the ratio is this machine's remote penalty, to set beside the firmware's distance table\n"
     "(numactl -H). Knobs: size (well past the last-level cache for memory latency), mem_node,\n"
     "placement = node:N, hugepages. Use threads = 1: with more, each thread chases its own\n"
@@ -30,8 +31,10 @@ struct nl_params {
 static const struct lab_param nl_params_table[] = {
     LAB_P_SIZE(struct nl_params, size, "size", "64M", 4096, (uint64_t)4 << 30,
                "Bytes the chain runs through (one pointer per 64-byte line)."),
-    LAB_P_U64(struct nl_params, mem_node, "mem_node", "0", 0, LAB_BUF_NODES_MAX - 1, "node",
-              "NUMA node the buffer is bound to (MPOL_BIND)."),
+    LAB_P_U64(
+        struct nl_params, mem_node, "mem_node", "0", 0, LAB_BUF_NODES_MAX - 1, "node",
+        "NUMA node the buffer is bound to (MPOL_BIND): its number as numactl -H prints it, or "
+        "far, the node farthest from node 0 by the firmware's distances."),
     LAB_P_ENUM(struct nl_params, hugepages, "hugepages", "off", knuma_huge_vals,
                "Page size behind the buffer."),
     LAB_PARAM_END,

@@ -51,17 +51,20 @@ static void topo_print_core(const struct lab_topo *topo, const struct lab_pu_inf
 	putchar('\n');
 }
 
-/* The firmware's NUMA distances (SLIT, 10 = local), one row per node. */
+/* The firmware's NUMA distances (SLIT, 10 = local), one row per node in logical order, each
+ * named by its OS number (the one configs give). */
 static void topo_print_distances(const struct lab_topo *topo)
 {
 	static uint64_t d[64 * 64];
-	unsigned n = lab_topo_numa_distances(topo, d, 64 * 64);
+	static struct lab_numa_mem m[64];
+	unsigned n = lab_topo_numa_distances(topo, d, 64 * 64),
+	         nm = lab_topo_numa_memory(topo, m, 64);
 
 	if (n == 0 || n > 64)
 		return;
-	printf("NUMA distances (10 = local):\n");
+	printf("NUMA distances (10 = local; rows and columns in this order):\n");
 	for (unsigned a = 0; a < n; a++) {
-		printf("  node %u:", a);
+		printf("  node %d:", n == nm ? m[a].os_index : (int)a);
 		for (unsigned b = 0; b < n; b++)
 			printf(" %llu", (unsigned long long)d[a * n + b]);
 		printf("\n");
@@ -77,10 +80,14 @@ static void topo_print_numa_memory(const struct lab_topo *topo)
 	if (n == 0)
 		return;
 	printf("NUMA memory:\n");
-	for (unsigned i = 0; i < n && i < 64; i++)
-		printf("  node %d (os %d): %.1f GiB (%llu bytes)\n", m[i].node, m[i].os_index,
+	for (unsigned i = 0; i < n && i < 64; i++) {
+		printf("  node %d", m[i].os_index);
+		if (m[i].os_index != m[i].node)
+			printf(" (logical %d)", m[i].node);
+		printf(": %.1f GiB (%llu bytes)\n",
 		       (double)m[i].local_memory / (1024.0 * 1024 * 1024),
 		       (unsigned long long)m[i].local_memory);
+	}
 }
 
 /* The thread domains, each with its CPUs in domain order: index i is the i-th CPU listed. */
@@ -142,8 +149,10 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		bool new_numa = new_pkg || pus[i].numa != pus[i - 1].numa;
 		if (new_pkg && pus[i].package >= 0)
 			printf("package %d\n", pus[i].package);
-		if (new_numa)
-			printf("  NUMA node %d\n", pus[i].numa);
+		if (new_numa && pus[i].numa_os != pus[i].numa)
+			printf("  NUMA node %d (logical %d)\n", pus[i].numa_os, pus[i].numa);
+		else if (new_numa)
+			printf("  NUMA node %d\n", pus[i].numa_os);
 		while (j < npus && pus[j].core == pus[i].core)
 			j++;
 		topo_print_core(topo, pus, i, j);
@@ -256,6 +265,7 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 		lab_json_int(&j, "cpu", pus[i].cpu);
 		topo_json_index(&j, "package", pus[i].package);
 		topo_json_index(&j, "numa", pus[i].numa);
+		topo_json_index(&j, "numa_os", pus[i].numa_os);
 		lab_json_int(&j, "core", pus[i].core);
 		lab_json_int(&j, "smt_rank", pus[i].smt_rank);
 		lab_json_bool(&j, "allowed", lab_topo_cpu_allowed(topo, pus[i].cpu));

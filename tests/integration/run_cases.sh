@@ -298,7 +298,7 @@ assert h == [("1", "0x7f3a1c000040", 706, 2391, "+0x0 61.0%/52.7% [.] f (a.so)")
 topo_numa_memory)
 	# Each NUMA node's memory, in text and --json, from the fixture's hwloc local_memory.
 	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml >"$tmp/out"
-	grep -qx '  node 3 (os 3): 1.0 GiB (1073741824 bytes)' "$tmp/out"
+	grep -qx '  node 3: 1.0 GiB (1073741824 bytes)' "$tmp/out"
 	"$lab" topo --topology xml:configs/topologies/2s4n-amd.xml --json >"$tmp/topo.json"
 	python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))["numa_memory"]

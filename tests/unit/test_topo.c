@@ -692,7 +692,9 @@ LAB_TEST(node_placement)
 	CHECK_EQ_I64(plan(t, "node:7", 1, cpus, &err), -LAB_EUNSUP);
 	CHECK_EQ_STR(err.msg, "placement node:7: NUMA node 7 has no CPU this process may use");
 	CHECK_EQ_I64(plan(t, "node:0", 9, cpus, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "9 threads but NUMA node 0 has only 8 usable CPUs");
+	CHECK_EQ_STR(err.msg,
+	             "9 threads but NUMA node 0 has only 8 usable CPUs (allowed threads 1 .. 8 "
+	             "with node:0)");
 	CHECK_EQ_I64(plan(t, "node:x", 1, cpus, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "placement 'node:x': node:N takes one NUMA node number (allowed "
 	                      "node:0 .. node:4095)");
@@ -714,6 +716,44 @@ LAB_TEST(numa_distances)
 	CHECK_EQ_U64(lab_topo_numa_distances(s, d, 16), 0);
 	lab_topo_close(t);
 	lab_topo_close(s);
+}
+
+/*
+ * Node numbers are the kernel's (numactl -H, mbind): on a topology whose NUMA nodes are numbered
+ * out of topology order (package 0 holds OS nodes 2 and 3), node:0 is OS node 0 in package 1,
+ * where mbind would put mem_node = 0 (red team: node:0 took logical node 0, so "local" memory
+ * was remote); the distance matrix, listed by hwloc in the order 1 0 3 2, comes out in logical
+ * order; far is OS node 3 (distance 40 from OS node 0).
+ */
+LAB_TEST(numa_numbers_are_the_kernels)
+{
+	char spec[1024];
+	struct lab_topo *t;
+	struct lab_err err = {0};
+	struct lab_env env = {0};
+	struct lab_pu_info pu;
+	const uint64_t row0[4] = {10, 12, 32, 32}, row1[4] = {12, 10, 40, 32};
+	uint64_t d[16];
+	int cpus[2];
+
+	snprintf(spec, sizeof(spec), "xml:%s/tests/fixtures/topologies/numa-os-order.xml",
+	         testlib_srcdir());
+	t = open_topo(spec);
+	REQUIRE(t);
+	REQUIRE(plan(t, "node:0", 2, cpus, &err) == 0);
+	CHECK_EQ_I64(cpus[0], 4);
+	CHECK_EQ_I64(cpus[1], 5);
+	REQUIRE(lab_topo_pu_info(t, 0, &pu) == 0);
+	CHECK_EQ_I64(pu.numa, 0);
+	CHECK_EQ_I64(pu.numa_os, 2);
+	CHECK_EQ_U64(lab_topo_numa_distances(t, d, 16), 4);
+	for (int i = 0; i < 4; i++) {
+		CHECK_EQ_U64(d[i], row0[i]);
+		CHECK_EQ_U64(d[4 + i], row1[i]);
+	}
+	lab_topo_env(t, &env);
+	CHECK_EQ_U64(env.numa_far0, 3);
+	lab_topo_close(t);
 }
 
 /* mem_node = far: the node farthest from node 0 (red team: ch27 compared node 0 with node 1,
