@@ -80,10 +80,11 @@ static int an_same(const struct lab_an_json *x, const struct lab_an_json *y, con
 }
 
 void lab_an_cpurel_get(const struct lab_an_cpurel *r, int a, int b, int *smt_siblings,
-                       int *same_package, int *same_numa)
+                       int *same_package, int *same_numa, int *same_llc)
 {
 	const struct lab_an_json *x = an_pu(r, a), *y = an_pu(r, b);
 
+	*same_llc = x && y ? an_same(x, y, "llc") : -1;
 	if (x && y) {
 		*same_package = an_same(x, y, "package");
 		*same_numa = an_same(x, y, "numa");

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Where two CPUs sit relative to each other (SMT siblings, same package, same NUMA node), from
- * run.json's host.topology. With host.topology.pus_detail = [{cpu, package, numa, core,
- * smt_rank}] (the shape `lab topo --json` prints) every relation is known; without it only what
+ * run.json's host.topology. With host.topology.pus_detail = [{cpu, package, numa, core, llc,
+ * smt_rank}] (llc: the last-level cache, from labs that record it) (the shape `lab topo --json` prints) every relation is known; without it only what
  * the summary counts prove (one package, one NUMA node, no SMT) is known and the rest reads as
  * unknown. Lookups on the parsed document, through its PUs sorted by CPU once (a scan per lookup
  * was quadratic in a hostile pus_detail).
@@ -24,7 +24,7 @@ void lab_an_cpurel_free(struct lab_an_cpurel *r);
 
 /* The relations of CPUs a and b (OS indices): each 1, 0, or -1 when unknown. */
 void lab_an_cpurel_get(const struct lab_an_cpurel *r, int a, int b, int *smt_siblings,
-                       int *same_package, int *same_numa);
+                       int *same_package, int *same_numa, int *same_llc);
 
 /* 1 when pus_detail is present (every relation of the CPUs it lists is known). */
 int lab_an_cpurel_detailed(const struct lab_an_cpurel *r);

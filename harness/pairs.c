@@ -17,7 +17,8 @@ enum pairs_kind {
 	PAIRS_SMT,   /* two PUs of one core */
 	PAIRS_XPKG,  /* different packages */
 	PAIRS_XNUMA, /* one package, different NUMA nodes */
-	PAIRS_NEAR,  /* one NUMA node, different cores */
+	PAIRS_XLLC,  /* one NUMA node, different last-level caches (CCXs on a Zen) */
+	PAIRS_NEAR,  /* one last-level cache (or none known), different cores */
 	PAIRS_NKINDS,
 };
 
@@ -29,6 +30,8 @@ static enum pairs_kind pairs_kind_of(const struct lab_pu_info *a, const struct l
 		return PAIRS_XPKG;
 	if (a->numa != b->numa)
 		return PAIRS_XNUMA;
+	if (a->llc != b->llc)
+		return PAIRS_XLLC;
 	return PAIRS_NEAR;
 }
 

@@ -259,6 +259,7 @@ static void prov_write_pus(const struct lab_topo *topo, struct lab_json *j)
 		lab_json_int(j, "package", pus[i].package);
 		lab_json_int(j, "numa", pus[i].numa);
 		lab_json_int(j, "numa_os", pus[i].numa_os); /* what node:N and mem_node name */
+		lab_json_int(j, "llc", pus[i].llc);         /* its last-level cache, -1: none */
 		lab_json_int(j, "core", pus[i].core);
 		lab_json_int(j, "smt_rank", pus[i].smt_rank);
 		lab_json_obj_close(j);

@@ -63,7 +63,8 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", topo->source);
 		goto out;
 	}
-	unsigned coreless = 0;
+	unsigned coreless = 0, llc_level;
+	hwloc_obj_type_t llc = lab__topo_llc(hw, &llc_level);
 	topo->max_os = -1;
 	for (int i = 0; i < npu; i++) {
 		hwloc_obj_t pu = hwloc_get_obj_by_type(hw, HWLOC_OBJ_PU, (unsigned)i);
@@ -81,6 +82,8 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		info->cpu = (int)pu->os_index;
 		info->package = pkg ? (int)pkg->logical_index : -1;
 		info->numa = topo_pu_numa(hw, pu, &info->numa_os);
+		hwloc_obj_t cache = llc_level ? hwloc_get_ancestor_obj_by_type(hw, llc, pu) : NULL;
+		info->llc = cache ? (int)cache->logical_index : -1;
 		if (core) {
 			info->core = (int)core->logical_index;
 			info->smt_rank = rank[core->logical_index]++;

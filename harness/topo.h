@@ -76,6 +76,7 @@ struct lab_pu_info {
 	 * logical ones where nodes are numbered out of topology order, memory-only nodes) */
 	int numa_os;
 	int core;     /* logical core index (machine-wide) */
+	int llc;      /* logical index of its last-level cache (lab__topo_llc), -1 if none */
 	int smt_rank; /* 0 for the first PU of its core, 1 for its first sibling, ... */
 };
 

@@ -36,6 +36,21 @@ int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_er
 	return 0;
 }
 
+hwloc_obj_type_t lab__topo_llc(hwloc_topology_t hw, unsigned *level)
+{
+	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
+	                                         HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
+	                                         HWLOC_OBJ_L1CACHE};
+
+	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (hwloc_get_nbobjs_by_type(hw, types[i]) > 0) {
+			*level = 5 - i;
+			return types[i];
+		}
+	*level = 0;
+	return (hwloc_obj_type_t)0;
+}
+
 unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max)
 {
 	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE,

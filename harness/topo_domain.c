@@ -39,18 +39,14 @@ static int dom_cmp_int(const void *a, const void *b)
 /* The deepest data (or unified) cache type the topology has, and its name; 0 when none. */
 static hwloc_obj_type_t dom_llc(hwloc_topology_t hw, char *name, size_t size)
 {
-	static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
-	                                         HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
-	                                         HWLOC_OBJ_L1CACHE};
+	unsigned level;
+	hwloc_obj_type_t t = lab__topo_llc(hw, &level);
 
-	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		if (hwloc_get_nbobjs_by_type(hw, types[i]) > 0) {
-			snprintf(name, size, "L%u", 5 - i);
-			return types[i];
-		}
-	}
-	name[0] = '\0';
-	return (hwloc_obj_type_t)0;
+	if (level)
+		snprintf(name, size, "L%c", (char)('0' + level)); /* 1 .. 5 */
+	else
+		name[0] = '\0';
+	return t;
 }
 
 /* The logical index of the ancestor of type t of the PU of logical index i, -1 when it has none

@@ -15,6 +15,9 @@ hwloc_topology_t lab__topo_hwloc(const struct lab_topo *topo);
 
 /* lab_topo_caches on the hwloc topology hw (topo_cache.c). */
 unsigned lab__topo_caches(hwloc_topology_t hw, struct lab_cache_info *c, unsigned max);
+/* The last-level cache's type: the highest cache level the topology has (L3 on most servers),
+ * its level into *level; 0 (and level 0) without caches. */
+hwloc_obj_type_t lab__topo_llc(hwloc_topology_t hw, unsigned *level);
 
 /* The sizes a described topology (XML, synthetic, hwloc's environment) gives: every cache 1 KiB
  * .. 1 TiB, every NUMA node's memory up to 1 PiB. Returns 0 or -LAB_ETOPO naming source

@@ -266,6 +266,7 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 		topo_json_index(&j, "package", pus[i].package);
 		topo_json_index(&j, "numa", pus[i].numa);
 		topo_json_index(&j, "numa_os", pus[i].numa_os);
+		topo_json_index(&j, "llc", pus[i].llc);
 		lab_json_int(&j, "core", pus[i].core);
 		lab_json_int(&j, "smt_rank", pus[i].smt_rank);
 		lab_json_bool(&j, "allowed", lab_topo_cpu_allowed(topo, pus[i].cpu));

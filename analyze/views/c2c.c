@@ -116,6 +116,8 @@ static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *
 	const char *rel = c->smt_siblings == 1   ? "SMT siblings"
 	                  : c->same_package == 0 ? "other package"
 	                  : c->same_numa == 0    ? "other NUMA node"
+	                  : c->same_llc == 0     ? "other last-level cache"
+	                  : c->same_llc == 1     ? "one last-level cache"
 	                                         : NULL;
 
 	for (size_t i = 0; lab_an_modes_multi(&c->modes) && i < c->modes.count; i++)
@@ -146,6 +148,7 @@ static void an_c2c_pairs(struct lab_doc *doc, struct lab_doc_section *s,
 	                                         {"smt_siblings", NULL, LAB_DOC_COUNT},
 	                                         {"same_package", NULL, LAB_DOC_COUNT},
 	                                         {"same_numa", NULL, LAB_DOC_COUNT},
+	                                         {"same_llc", NULL, LAB_DOC_COUNT},
 	                                         {"metric_one_way_ns", "ns", LAB_DOC_VALUE},
 	                                         {"metric_one_way_p10_ns", "ns", LAB_DOC_VALUE},
 	                                         {"metric_one_way_p50_ns", "ns", LAB_DOC_VALUE},
@@ -160,7 +163,7 @@ static void an_c2c_pairs(struct lab_doc *doc, struct lab_doc_section *s,
 	for (size_t i = 0; i < m->ncell; i++) {
 		const struct lab_an_c2c_cell *c = &m->cell[i];
 		const double metric[] = {c->m_one_way, c->m_p10, c->m_p50, c->m_p90};
-		const int rel[] = {c->smt_siblings, c->same_package, c->same_numa};
+		const int rel[] = {c->smt_siblings, c->same_package, c->same_numa, c->same_llc};
 
 		lab_doc_row(t);
 		/* -1: not known (a point skipped before it had CPUs): no label */
@@ -190,13 +193,13 @@ static void an_c2c_pairs(struct lab_doc *doc, struct lab_doc_section *s,
 		}
 		if (c->n)
 			lab_doc_num(lab_doc_at(t, 7), lab_an_modes_multi(&c->modes));
-		for (size_t k = 0; k < 3; k++)
+		for (size_t k = 0; k < 4; k++)
 			if (rel[k] >= 0)
 				lab_doc_num(lab_doc_at(t, 8 + k), rel[k]);
 			else
 				lab_doc_why(doc, lab_doc_at(t, 8 + k), "unknown");
 		for (size_t k = 0; k < 4; k++)
-			lab_doc_num(lab_doc_at(t, 11 + k), metric[k]);
+			lab_doc_num(lab_doc_at(t, 12 + k), metric[k]);
 		an_c2c_rnote(t, c);
 	}
 }

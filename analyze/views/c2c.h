@@ -27,6 +27,7 @@ struct lab_an_c2c_cell {
 	/* Medians of the metric columns one_way_ns, one_way_p10_ns, _p50_, _p90_ (NaN: absent). */
 	double m_one_way, m_p10, m_p50, m_p90;
 	int smt_siblings, same_package, same_numa; /* 1, 0, or -1 unknown */
+	int same_llc; /* one last-level cache (a CCX on a Zen): 1, 0, or -1 unknown */
 };
 
 struct lab_an_c2c_matrix {

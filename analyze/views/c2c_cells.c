@@ -225,9 +225,9 @@ int lab_an_c2c_add(struct lab_an_c2c *c, const struct lab_an_data *d,
 		an_pair_param(p->params, &cell->cpu_a, &cell->cpu_b);
 	if (cell->cpu_a >= 0 && cell->cpu_b >= 0)
 		lab_an_cpurel_get(rel, cell->cpu_a, cell->cpu_b, &cell->smt_siblings,
-		                  &cell->same_package, &cell->same_numa);
+		                  &cell->same_package, &cell->same_numa, &cell->same_llc);
 	else
-		cell->smt_siblings = cell->same_package = cell->same_numa = -1;
+		cell->smt_siblings = cell->same_package = cell->same_numa = cell->same_llc = -1;
 	return an_cell(d, p, include_flagged, cell);
 }
 

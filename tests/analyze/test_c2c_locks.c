@@ -160,18 +160,18 @@ LAB_TEST(cpurel_from_summary_counts)
 	struct lab_an_json *j = NULL;
 	struct lab_err err = {0};
 	struct lab_an_cpurel r;
-	int smt, pkg, numa;
+	int smt, pkg, numa, llc;
 
 	REQUIRE(lab_an_json_parse("doc", doc, strlen(doc), &j, &err) == 0);
 	lab_an_cpurel_init(&r, j);
-	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa);
+	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa, &llc);
 	/* One package and one node are proven; cores == pus proves no SMT siblings. */
 	CHECK_EQ_I64(smt, 0);
 	CHECK_EQ_I64(pkg, 1);
 	CHECK_EQ_I64(numa, 1);
 	lab_an_json_free(j);
 	lab_an_cpurel_init(&r, NULL);
-	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa);
+	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa, &llc);
 	CHECK_EQ_I64(smt, -1);
 	CHECK_EQ_I64(pkg, -1);
 	CHECK_EQ_I64(numa, -1);
@@ -182,25 +182,30 @@ LAB_TEST(cpurel_from_summary_counts)
 LAB_TEST(cpurel_from_pus_detail)
 {
 	static const char doc[] = "{\"host\": {\"topology\": {\"pus_detail\": ["
-	                          "{\"cpu\": 16, \"package\": 0, \"numa\": 0, \"core\": 0},"
-	                          "{\"cpu\": 1, \"package\": 0, \"numa\": 0, \"core\": 1},"
-	                          "{\"cpu\": 0, \"package\": 0, \"numa\": 0, \"core\": 0},"
+	                          "{\"cpu\": 16, \"package\": 0, \"numa\": 0, \"core\": 0, "
+	                          "\"llc\": 0},"
+	                          "{\"cpu\": 1, \"package\": 0, \"numa\": 0, \"core\": 1, "
+	                          "\"llc\": 1},"
+	                          "{\"cpu\": 0, \"package\": 0, \"numa\": 0, \"core\": 0, "
+	                          "\"llc\": 0},"
 	                          "{\"cpu\": 8, \"package\": 1, \"numa\": 1, \"core\": 8},"
 	                          "{\"cpu\": 1, \"package\": 1, \"numa\": 1, \"core\": 9}]}}}";
 	struct lab_an_json *j = NULL;
 	struct lab_err err = {0};
 	struct lab_an_cpurel r;
-	int smt, pkg, numa;
+	int smt, pkg, numa, llc;
 
 	REQUIRE(lab_an_json_parse("doc", doc, strlen(doc), &j, &err) == 0);
 	lab_an_cpurel_init(&r, j);
-	lab_an_cpurel_get(&r, 0, 16, &smt, &pkg, &numa);
-	CHECK(smt == 1 && pkg == 1 && numa == 1);
-	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa); /* cpu 1's first listing: package 0 */
+	lab_an_cpurel_get(&r, 0, 16, &smt, &pkg, &numa, &llc);
+	CHECK(smt == 1 && pkg == 1 && numa == 1 && llc == 1);
+	lab_an_cpurel_get(&r, 0, 1, &smt, &pkg, &numa, &llc); /* cpu 1's first listing: package 0 */
 	CHECK(smt == 0 && pkg == 1 && numa == 1);
-	lab_an_cpurel_get(&r, 8, 1, &smt, &pkg, &numa);
+	CHECK_EQ_I64(llc, 0); /* one node, two last-level caches (two CCXs) */
+	lab_an_cpurel_get(&r, 8, 1, &smt, &pkg, &numa, &llc);
 	CHECK(smt == 0 && pkg == 0 && numa == 0);
-	lab_an_cpurel_get(&r, 8, 5, &smt, &pkg, &numa); /* 5 is not listed */
+	CHECK_EQ_I64(llc, -1); /* cpu 8 has no llc: a lab before it was recorded */
+	lab_an_cpurel_get(&r, 8, 5, &smt, &pkg, &numa, &llc); /* 5 is not listed */
 	CHECK(smt == -1 && pkg == -1 && numa == -1);
 	lab_an_cpurel_free(&r);
 	lab_an_json_free(j);

@@ -34,7 +34,8 @@ enum {
 	CK_WEIGHTS,
 	CK_SMT = 14,
 	CK_NUMA = 16,
-	CK_NCOL = 22
+	CK_LLC,
+	CK_NCOL = 23
 };
 
 /* The c2c_matrix.csv row of (method, a, b) as fields; 0 when found. */
@@ -100,6 +101,7 @@ LAB_TEST(c2c_csv_json_and_text)
 	CHECK_EQ_STR(r.field[CK_WEIGHTS], "mode_weights");
 	CHECK_EQ_STR(r.field[CK_SMT], "smt_siblings");
 	CHECK_EQ_STR(r.field[CK_NUMA], "same_numa");
+	CHECK_EQ_STR(r.field[CK_LLC], "same_llc");
 	REQUIRE(ck_csv_row(&r, "load_store", "0", "2") == 0);
 	CHECK(strstr(r.field[CK_PARAMS], "method=load_store") != NULL);
 	CHECK(strstr(r.field[CK_PARAMS], "pair=") == NULL);

@@ -422,7 +422,7 @@ LAB_TEST(pairs_all_small)
 }
 
 struct pair_kinds {
-	int smt, xpkg, xnuma, near;
+	int smt, xpkg, xnuma, xllc, near;
 };
 
 static struct pair_kinds count_kinds(const struct lab_topo *t, int (*pairs)[2], int n)
@@ -436,10 +436,29 @@ static struct pair_kinds count_kinds(const struct lab_topo *t, int (*pairs)[2], 
 			k.xpkg++;
 		else if (a.numa != b.numa)
 			k.xnuma++;
+		else if (a.llc != b.llc)
+			k.xllc++;
 		else
 			k.near++;
 	}
 	return k;
+}
+
+/* Pairs in one CCX and across CCXs of one node are kinds of their own: a Zen-like package of
+ * 8 L3s of 8 cores (red team: 8 sampled pairs of 32,640 never held one in the same L3). */
+LAB_TEST(pairs_sampling_llc)
+{
+	static int p[8][2];
+	struct lab_topo *t = open_topo("synthetic:pack:2 l3:8 core:8 pu:2");
+	struct lab_err err = {0};
+	struct pair_kinds k;
+
+	REQUIRE(t);
+	REQUIRE(lab_topo_plan_pairs(t, 8, 5, p, 8, &err) == 8);
+	k = count_kinds(t, p, 8);
+	CHECK(k.smt >= 1 && k.xpkg >= 1 && k.xllc >= 1 && k.near >= 1);
+	CHECK_EQ_I64(k.xnuma, 0);
+	lab_topo_close(t);
 }
 
 LAB_TEST(pairs_sampling)
