@@ -458,10 +458,12 @@ void lab_plan_free(struct lab_plan *plan)
 		free(plan->pts[i].params_text);
 	}
 	for (unsigned e = 0; e < plan->nexp; e++) {
-		for (unsigned k = 0; k < plan->exp[e].nkeys; k++)
+		for (unsigned k = 0; k < plan->exp[e].nkeys; k++) {
 			if (!plan->exp[e].keys[k].shared)
 				lab_sweep_free(plan->exp[e].keys[k].vals,
 				               plan->exp[e].keys[k].nvals);
+			free(plan->exp[e].keys[k].refused);
+		}
 		free(plan->exp[e].keys);
 	}
 	for (unsigned i = 0; i < plan->nlessons; i++)

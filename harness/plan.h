@@ -75,6 +75,9 @@ struct lab_resolved {
 	unsigned nvals; /* > 1: the key sweeps */
 	char **vals;    /* the expanded values as text */
 	bool shared;    /* vals are another experiment's: a [global] value is expanded once */
+	/* the planner's: vals the topology refused already (one error per placement value, not
+	 * one per thread count of the sweep); NULL until one is, this experiment's own */
+	unsigned char *refused;
 };
 
 struct lab_experiment {

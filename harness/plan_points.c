@@ -240,6 +240,24 @@ static bool plan_placement_fits(struct lab_experiment *e, const struct lab_hpara
 	return false;
 }
 
+/* The topology refused placement value text at some thread count: one error per value (the
+ * first, smallest thread count), not one per thread count of a sweep (730 lines for one
+ * placement list past its CPUs, red team). */
+static void plan_placement_refused(struct lab_experiment *e, const unsigned *vidx, const char *text,
+                                   const char *msg, struct lab_diag *d)
+{
+	struct lab_resolved *r = lab__plan_key(e, "placement");
+	unsigned k = (unsigned)(r - e->keys), v = vidx[k];
+
+	if (!r->refused)
+		r->refused = calloc(r->nvals ? r->nvals : 1, 1); /* NULL: say each */
+	if (r->refused && r->refused[v])
+		return;
+	if (r->refused)
+		r->refused[v] = 1;
+	lab__plan_key_error(d, e, r, text, msg);
+}
+
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
 static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
                              const struct lab_topo *topo, const unsigned *vidx, void *kparams,
@@ -313,7 +331,7 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		return;
 	}
 	if (rc) {
-		lab__plan_key_error(d, e, lab__plan_key(e, "placement"), h.placement, err.msg);
+		plan_placement_refused(e, vidx, h.placement, err.msg, d);
 		return;
 	}
 	plan_point_emit(plan, e, &h, kparams, cpus, n, NULL, d);

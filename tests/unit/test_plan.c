@@ -185,6 +185,24 @@ LAB_TEST(long_value_error_keeps_its_reason)
 
 /* A value too long to read is one error, at the line that passes the limit: not one per
  * continuation line after it, and not again as a list with an empty value at its cut end. */
+/* A placement past the topology is one error per placement value, not one per thread count of
+ * the sweep (red team: 730 lines for three placements against threads = 1..max). */
+LAB_TEST(placement_refused_once_per_value)
+{
+	static const char text[] = "[x]\nkernel = fake\nthreads = 1..max\n"
+	                           "placement = list:0-3, expr:S0:0-1\nsize = 8, 16\n";
+	struct tp t = {0};
+	struct lab_err err = {0};
+
+	REQUIRE(lab_topo_open(&t.topo, SYN_2S, &err) == 0);
+	CHECK_EQ_I64(lab_cfg_load_text(&t.cfg, "p.ini", text, strlen(text), &t.d, &err), 0);
+	t.rc = lab_plan_build(&t.plan, &t.cfg, tk_registry, t.topo, NULL, 0, &t.d, &err);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 2);
+	CHECK(t.d.n == 2 && strstr(t.d.msg[0], "value list:0-3: 5 threads but") != NULL);
+	CHECK(t.d.n == 2 && strstr(t.d.msg[1], "value expr:S0:0-1: 3 threads but") != NULL);
+	tp_free(&t);
+}
+
 LAB_TEST(too_long_value_is_one_error)
 {
 	static const char *const heads[] = {"[x]\nkernel = fake\nseed = 1,\n",
