@@ -2,10 +2,10 @@
 /*
  * Where two CPUs sit relative to each other (SMT siblings, same package, same NUMA node), from
  * run.json's host.topology. With host.topology.pus_detail = [{cpu, package, numa, core, llc,
- * smt_rank}] (the shape `lab topo --json` prints; llc, the last-level cache, from labs that
- * record it) every relation is known; without it only what the summary counts prove (one
- * package, one NUMA node, no SMT) is known and the rest reads as unknown. Lookups on the parsed document, through its PUs sorted by CPU once (a scan per lookup
- * was quadratic in a hostile pus_detail).
+ * smt_rank}] (the shape `lab topo --json` prints; llc, the last-level cache, from labs that record
+ * it) every relation is known; without it only what the summary counts prove (one package, one
+ * NUMA node, no SMT) is known and the rest reads as unknown. Lookups on the parsed document,
+ * through its PUs sorted by CPU once (a scan per lookup was quadratic in a hostile pus_detail).
  */
 #ifndef LAB_ANALYZE_CPUREL_H
 #define LAB_ANALYZE_CPUREL_H
