@@ -140,16 +140,17 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 		                   path, jp->line, p->id, p->experiment, what[-same], p->line,
 		                   p->threads, p->params);
 	}
-	if (d->run_status && !strcmp(d->run_status, "complete") && status &&
-	    !strcmp(status, "ok") && !isnan(reps) && (double)p->n > reps)
+	/* a finished point of a complete run: no more samples than the reps run.json counted,
+	 * and none numbered past them (reps run 0 .. reps - 1 across the point's runs) */
+	if (!d->run_status || strcmp(d->run_status, "complete") || !status ||
+	    strcmp(status, "ok") || isnan(reps))
+		return an_run_point_runs(d, jp, p, status, path, err);
+	if ((double)p->n > reps)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: point %ld of [%s]: samples.csv has %zu samples of it, "
 		                   "run.json counts %.0f, allowed: at most that many",
 		                   path, jp->line, p->id, p->experiment, p->n, reps);
-	/* reps are numbered 0 .. reps - 1 across the point's runs: one past them is a sample
-	 * run.json never counted, whatever the number of rows */
-	if (d->run_status && !strcmp(d->run_status, "complete") && status &&
-	    !strcmp(status, "ok") && !isnan(reps) && (double)p->rep_max + 1 > reps)
+	if ((double)p->rep_max + 1 > reps)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: point %ld of [%s]: samples.csv has its rep %ld, "
 		                   "run.json counts %.0f reps, allowed: reps 0 .. reps - 1",
