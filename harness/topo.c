@@ -251,13 +251,13 @@ unsigned lab_topo_numa_memory(const struct lab_topo *topo, struct lab_numa_mem *
  * logical order. 1 without distances. */
 static unsigned topo_far0(const struct lab_topo *topo)
 {
-	enum { MAXN = 256 };
-	uint64_t *d = malloc(MAXN * MAXN * sizeof(*d));
-	unsigned n = d ? lab_topo_numa_distances(topo, d, MAXN * MAXN) : 0, far = 1;
+	unsigned nn = topo->nnuma, far = 1, n;
+	uint64_t *d = nn >= 2 ? malloc((size_t)nn * nn * sizeof(*d)) : NULL;
 	hwloc_obj_t z = hwloc_get_numanode_obj_by_os_index(topo->hw, 0), o;
 	unsigned r = z ? z->logical_index : 0, best = r;
 
-	for (unsigned j = 0; n >= 2 && n <= MAXN && r < n && j < n; j++)
+	n = d ? lab_topo_numa_distances(topo, d, nn * nn) : 0;
+	for (unsigned j = 0; n >= 2 && n <= nn && r < n && j < n; j++)
 		if (j != r && (best == r || d[r * n + j] > d[r * n + best]))
 			best = j;
 	o = best != r ? hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, best) : NULL;
