@@ -107,25 +107,23 @@ size_t lab_utf8_len(const unsigned char *s)
 	return n;
 }
 
-/* The code point of the valid UTF-8 character u (n bytes) when it is one that can move or
- * reorder text where JSON is shown (C1 controls U+0080..009F, bidi marks and controls, the line and
- * paragraph separators): written as \uXXXX, so a name from a results file cannot drive a
- * terminal through `--json`. 0 for any other character. */
+int lab_cp_escaped(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e ||
+	       (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff || (cp >= 0xe0000 && cp <= 0xe007f);
+}
+
 unsigned lab_utf8_control_cp(const unsigned char *u, size_t n)
 {
 	unsigned cp;
 
-	if (n == 2 && u[0] == 0xC2 && u[1] <= 0x9F)
-		return u[1];
-	if (n == 2 && u[0] == 0xD8 && u[1] == 0x9C) /* U+061C ARABIC LETTER MARK */
-		return 0x061C;
-	if (n != 3 || u[0] != 0xE2)
+	if (n < 2 || n > 4)
 		return 0;
-	cp = ((unsigned)(u[0] & 0x0F) << 12) | ((unsigned)(u[1] & 0x3F) << 6) | (u[2] & 0x3F);
-	return cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
-	               (cp >= 0x2066 && cp <= 0x2069)
-	           ? cp
-	           : 0;
+	cp = u[0] & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (u[i] & 0x3fu);
+	return lab_cp_escaped(cp) ? cp : 0;
 }
 
 void lab_json_write_string(FILE *f, const char *s)
@@ -148,7 +146,11 @@ void lab_json_write_string(FILE *f, const char *s)
 		if (!*u)
 			break;
 		if (*u >= 0x80 && (n = lab_utf8_len(u)) && (cp = lab_utf8_control_cp(u, n))) {
-			fprintf(f, "\\u%04x", cp);
+			if (cp > 0xffff) /* a tag: its UTF-16 surrogate pair */
+				fprintf(f, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+				        0xdc00 + ((cp - 0x10000) & 0x3ff));
+			else
+				fprintf(f, "\\u%04x", cp);
 			u += n;
 			continue;
 		}

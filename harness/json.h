@@ -59,9 +59,13 @@ void lab_json_kvlist(struct lab_json *j, const char *key, const char *text);
 /* The length of the well-formed UTF-8 sequence at s (1..4), or 0 when it is not one (RFC 3629:
  * no overlong forms, surrogates or code points past U+10FFFF). */
 size_t lab_utf8_len(const unsigned char *s);
-/* The code point of the well-formed UTF-8 character u (n bytes) when it can move or reorder
- * shown text (C1 controls U+0080..009F, bidi marks and controls, the line and paragraph
- * separators), else 0: the writers of untrusted text show such a character as \uXXXX. */
+/* 1 when the writers of untrusted text show code point cp escaped (\uXXXX): it can move or
+ * reorder shown text (C1 controls U+0080..009F, bidi marks, embeddings, overrides and isolates,
+ * the line and paragraph separators) or shows as nothing (soft hyphen, zero-width space,
+ * non-joiner and joiner, word joiner and invisible operators, a BOM inside text, the tags):
+ * "compact" followed by U+200B read as "compact" in an error saying it was no policy. */
+int lab_cp_escaped(unsigned cp);
+/* The code point of the well-formed UTF-8 character u (n bytes) when lab_cp_escaped, else 0. */
 unsigned lab_utf8_control_cp(const unsigned char *u, size_t n);
 
 /* Writes s as a JSON string literal (with quotes) to f: '"', '\\', \n, \r and \t as

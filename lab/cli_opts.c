@@ -48,7 +48,7 @@ void lab_opts_puts_escaped(FILE *f, const char *s)
 		if (kind == LAB_ESC_PLAIN)
 			fwrite(u, 1, len, f);
 		else if (kind == LAB_ESC_CODE)
-			fprintf(f, "\\u%04x", cp);
+			lab_esc_put_code(f, cp);
 		else if (opts_escape_letter(*u))
 			fprintf(f, "\\%c", opts_escape_letter(*u));
 		else

@@ -18,7 +18,7 @@ static void text_esc_put(FILE *out, const unsigned char *s, size_t len, enum lab
 	if (kind == LAB_ESC_PLAIN || *s == '\n')
 		fwrite(s, 1, len, out);
 	else if (kind == LAB_ESC_CODE)
-		fprintf(out, "\\u%04x", cp);
+		lab_esc_put_code(out, cp);
 	else
 		fprintf(out, "\\x%02x", *s);
 }

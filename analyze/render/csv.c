@@ -11,7 +11,7 @@
 #include "harness/record_schema.h"
 
 /* 1 when the character at u (*n bytes, set) is shown as an escape: a C0 control or DEL, a byte
- * of no valid UTF-8, a C1 or bidi control (lab_utf8_control_cp); *cp its byte or code point. */
+ * of no valid UTF-8, a character lab_cp_escaped names; *cp its byte or code point. */
 static int csv_escaped(const unsigned char *u, size_t *n, unsigned *cp)
 {
 	*n = lab_utf8_len(u);
@@ -41,7 +41,11 @@ void lab_an_csv_field(FILE *f, const char *s)
 			memcpy(o, u, n);
 			o += n;
 		} else {
-			o += sprintf(o, cp < 0x80 || n == 1 ? "\\x%02x" : "\\u%04x", cp);
+			o += sprintf(o,
+			             cp < 0x80 || n == 1 ? "\\x%02x"
+			             : cp > 0xffff       ? "\\U%08x"
+			                                 : "\\u%04x",
+			             cp);
 		}
 	*o = '\0';
 	lab_csv_field(f, out);

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/render/esc.h"
 
+#include <stdio.h>
+
+#include "harness/json.h"
+
 /* The bytes of a UTF-8 sequence led by b (0: b leads none), and the range of its second byte
  * (narrower than 0x80..0xbf where that would allow an overlong form, a surrogate or a code
  * point past U+10FFFF). */
@@ -21,14 +25,6 @@ static size_t esc_utf8_len(unsigned char b, unsigned char *lo, unsigned char *hi
 		return 4;
 	}
 	return 0;
-}
-
-/* C1 controls, the bidi marks, embeddings, overrides and isolates ("Trojan Source"), and the
- * line and paragraph separators. */
-static bool esc_code_escaped(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 enum lab_esc_kind lab_esc_classify(const unsigned char *s, size_t n, bool at_end, size_t *len,
@@ -57,5 +53,13 @@ enum lab_esc_kind lab_esc_classify(const unsigned char *s, size_t n, bool at_end
 		*cp = *cp << 6 | (s[i] & 0x3f);
 	}
 	*len = need;
-	return esc_code_escaped(*cp) ? LAB_ESC_CODE : LAB_ESC_PLAIN;
+	return lab_cp_escaped(*cp) ? LAB_ESC_CODE : LAB_ESC_PLAIN;
+}
+
+void lab_esc_put_code(FILE *f, unsigned cp)
+{
+	if (cp > 0xffff)
+		fprintf(f, "\\U%08x", cp);
+	else
+		fprintf(f, "\\u%04x", cp);
 }

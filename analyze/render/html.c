@@ -69,7 +69,7 @@ void lab_an_html(FILE *f, const char *str)
 		default: /* as the text output shows it: \xHH a byte, \uXXXX a C1 or bidi control */
 			if (lab_esc_classify(s, strnlen((const char *)s, 4), true, &len, &cp) ==
 			    LAB_ESC_CODE) {
-				fprintf(f, "\\u%04x", cp);
+				lab_esc_put_code(f, cp);
 				s += len - 1;
 			} else {
 				fprintf(f, "\\x%02x", *s);

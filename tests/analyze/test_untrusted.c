@@ -343,12 +343,14 @@ LAB_TEST(html_escapes_provenance)
 }
 
 /* Bytes of no valid UTF-8 and bidi controls in run.json reached report.html raw (the text output
- * escaped them): an RLO reorders what follows it on the page. Now as in the text: \xHH, \uXXXX. */
+ * escaped them): an RLO reorders what follows it on the page, a zero-width space hides. Now as
+ * in the text: \xHH, \uXXXX. */
 LAB_TEST(html_escapes_bidi_and_bad_utf8)
 {
 	static const char *const needle[] = {"Synthetic CPU @ 2.6GHz", "fixture"};
-	static const char *const with[] = {"cpu\xff\xfe\xc0\x80z", "vm\xe2\x80\xae"
-	                                                           "evil\xe2\x81\xa6x"};
+	static const char *const with[] = {"cpu\xff\xfe\xc0\x80z",
+	                                   "vm\xe2\x80\xae"
+	                                   "evil\xe2\x81\xa6x\xe2\x80\x8by"};
 	char *out = NULL, *err = NULL, path[2048], *html = NULL;
 	size_t len;
 	struct lab_err e = {0};
@@ -359,7 +361,7 @@ LAB_TEST(html_escapes_bidi_and_bad_utf8)
 	snprintf(path, sizeof(path), "%s/results-usl/report.html", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &html, &len, &e) == 0);
 	CHECK(strstr(html, "cpu\\xff\\xfe\\xc0\\x80z") != NULL);
-	CHECK(strstr(html, "vm\\u202eevil\\u2066x") != NULL);
+	CHECK(strstr(html, "vm\\u202eevil\\u2066x\\u200by") != NULL);
 	CHECK(memchr(html, 0xff, len) == NULL);
 	CHECK(strstr(html, "\xe2\x80\xae") == NULL);
 	CHECK(strstr(html, "\xe2\x81\xa6") == NULL);

@@ -38,6 +38,9 @@ static void json_strings(struct lab_json *j)
 	lab_json_str(j, NULL,
 	             "c1 \xC2\x9B"
 	             "2J \xE2\x80\xAE \xE2\x81\xA6 \xE2\x80\xA8 \xD8\x9C \xE2\x80\x8E \xC2\xA0");
+	/* what shows as nothing: zero-width space, BOM, soft hyphen; a tag as its surrogate pair */
+	lab_json_str(j, NULL,
+	             "zw a\xE2\x80\x8B \xEF\xBB\xBF \xC2\xAD \xF3\xA0\x81\x81 \xF0\x9F\x98\x80");
 	lab_json_arr_close(j);
 }
 
@@ -50,7 +53,8 @@ LAB_TEST(json_always_valid_utf8)
 	                "  \"bad \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\",\n"
 	                "  \"ctl \\u0001\\u007f\\r\\n\\t\\\"\\\\\",\n"
 	                "  \"cut \\ufffd\\ufffd\",\n"
-	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \\u061c \\u200e \xC2\xA0\"\n]\n");
+	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \\u061c \\u200e \xC2\xA0\",\n"
+	                "  \"zw a\\u200b \\ufeff \\u00ad \\udb40\\udc41 \xF0\x9F\x98\x80\"\n]\n");
 	free(s);
 }
 

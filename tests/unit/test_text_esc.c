@@ -58,8 +58,13 @@ LAB_TEST(errors_escape_controls)
 	/* the marks (LRM, RLM, ALM) and the line and paragraph separators too */
 	CHECK_EQ_STR(te_err("\xe2\x80\x8e|\xe2\x80\x8f|\xd8\x9c|\xe2\x80\xa8|\xe2\x80\xa9"),
 	             "\\u200e|\\u200f|\\u061c|\\u2028|\\u2029");
-	CHECK_EQ_STR(te_err("\xe2\x80\xa7|\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa"),
-	             "\xe2\x80\xa7|\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa");
+	/* what shows as nothing: soft hyphen, zero-width space and (non-)joiner, word joiner,
+	 * an invisible operator, a BOM inside text, a tag; "compact" + U+200B read as "compact" */
+	CHECK_EQ_STR(te_err("compact\xe2\x80\x8b|\xc2\xad|\xe2\x80\x8c|\xe2\x80\x8d|"
+	                    "\xe2\x81\xa0|\xe2\x81\xa4|\xef\xbb\xbf|\xf3\xa0\x81\x81"),
+	             "compact\\u200b|\\u00ad|\\u200c|\\u200d|\\u2060|\\u2064|\\ufeff|\\U000e0041");
+	CHECK_EQ_STR(te_err("\xe2\x80\xa7|\xe2\x80\xaf|\xe2\x81\xaa|\xef\xbb\xbe"),
+	             "\xe2\x80\xa7|\xe2\x80\xaf|\\u206a|\xef\xbb\xbe");
 	/* valid printable UTF-8 stays */
 	CHECK_EQ_STR(te_err("caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80"),
 	             "caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80");
