@@ -40,19 +40,27 @@ struct cx {
 	struct lab_err *err;
 };
 
-/* Reads a decimal number from *s up to CX_NUMBER_MAX; advances *s. -1 when there is none. */
+/* s past its spaces: blanks may stand around the separators (: , - @), as in list:. */
+static const char *cx_blank(const char *s)
+{
+	return s + strspn(s, " ");
+}
+
+/* Reads a decimal number from *s up to CX_NUMBER_MAX, with the blanks around it; advances *s.
+ * -1 when there is none. */
 static long cx_number(const char **s)
 {
+	const char *p = cx_blank(*s);
 	char *end;
 	long v;
 
-	if (**s < '0' || **s > '9')
+	if (*p < '0' || *p > '9')
 		return -1;
 	errno = 0;
-	v = strtol(*s, &end, 10);
+	v = strtol(p, &end, 10);
 	if (errno || v > CX_NUMBER_MAX)
 		return -1;
-	*s = end;
+	*s = cx_blank(end);
 	return v;
 }
 
@@ -68,23 +76,26 @@ static int cx_bad(struct cx *c, const char *what)
  */
 static int cx_domain(struct cx *c, const char **s, const struct lab_topo_domain **dom)
 {
-	const char *name = *s;
-	size_t len = strcspn(name, ":");
+	const char *name = cx_blank(*s);
+	size_t end = strcspn(name, ":"), len = end;
 	char buf[32], what[160];
 	const char *d = name + 1;
 
 	*dom = NULL;
+	while (len && name[len - 1] == ' ')
+		len--;
 	if (len == 0)
 		return cx_bad(c, "no domain before ':'");
 	long idx = -1;
-	bool known = (*name == 'N' && len == 1) || (strchr("SDCM", *name) && len > 1 &&
-	                                            (idx = cx_number(&d)) >= 0 && d == name + len);
+	bool known = (*name == 'N' && len == 1) ||
+	             (strchr("SDCM", *name) && len > 1 && d[0] >= '0' && d[0] <= '9' &&
+	              (idx = cx_number(&d)) >= 0 && d == name + end);
 	if (!known) {
 		snprintf(what, sizeof(what), "unknown domain '%.*s'", (int)(len > 32 ? 32 : len),
 		         name);
 		return cx_bad(c, what);
 	}
-	*s = name + len;
+	*s = name + end;
 	c->letter = *name;
 	c->dom = idx;
 	if (!c->doms)
@@ -152,7 +163,7 @@ static int cx_indices(struct cx *c, const char *s, const struct lab_topo_domain 
 	char what[160];
 	int rc;
 
-	if (*s != ':' || !s[1])
+	if (*s != ':' || !*cx_blank(s + 1))
 		return cx_bad(c, "a domain needs its indices, e.g. S0:0-3");
 	s++;
 	for (;;) {
@@ -275,13 +286,13 @@ static int cx_expression(struct cx *c, const char *s)
 static int cx_part(struct cx *c, const char *part)
 {
 	const struct lab_topo_domain *dom;
-	const char *s = part;
+	const char *s = cx_blank(part);
 	int rc;
 
-	if (!*part)
+	if (!*s)
 		return cx_bad(c, "empty part (write parts like S0:0-3 joined with @)");
-	if (!strncmp(part, "E:", 2))
-		return cx_expression(c, part + 2);
+	if (*s == 'E' && *cx_blank(s + 1) == ':')
+		return cx_expression(c, cx_blank(s + 1) + 1);
 	rc = cx_domain(c, &s, &dom);
 	return rc < 0 ? rc : cx_indices(c, s, dom);
 }

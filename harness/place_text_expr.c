@@ -35,16 +35,18 @@ static int pt_take(struct pt_picks *p, char letter, long dom, long idx)
 	return 0;
 }
 
-/* The domain at *s up to its ':' (N, or S, D, C, M and a number); *s is left at the ':'. */
+/* The domain at *s up to its ':' (N, or S, D, C, M and a number; blanks around it); *s is left
+ * at the ':'. */
 static int pt_domain(const char **s, char *letter, long *dom)
 {
-	const char *c = *s + 1;
+	const char *c = *s + strspn(*s, " ") + 1;
 
-	*letter = **s;
+	*letter = c[-1];
 	*dom = -1;
-	if (*letter != 'N' && (!*letter || !strchr("SDCM", *letter) ||
-	                       (*dom = pt_number(&c, false, LAB_PLACE_TEXT_NUMBER_MAX)) < 0))
+	if (*letter != 'N' && (!*letter || !strchr("SDCM", *letter) || *c < '0' || *c > '9' ||
+	                       (*dom = pt_number(&c, true, LAB_PLACE_TEXT_NUMBER_MAX)) < 0))
 		return -1;
+	c += strspn(c, " ");
 	*s = c;
 	return *c == ':' ? 0 : -1;
 }
@@ -57,7 +59,7 @@ static long pt_field(const char **s)
 	if (**s != ':')
 		return -1;
 	(*s)++;
-	v = pt_number(s, false, LAB_PLACE_TEXT_NUMBER_MAX);
+	v = pt_number(s, true, LAB_PLACE_TEXT_NUMBER_MAX);
 	return v < 1 ? -1 : v;
 }
 
@@ -91,12 +93,12 @@ static int pt_expr_indices(const char **s, struct pt_picks *p)
 		return -1;
 	do {
 		(*s)++; /* the ':' or the ',' */
-		long a = pt_number(s, false, LAB_PLACE_TEXT_NUMBER_MAX), b = a;
+		long a = pt_number(s, true, LAB_PLACE_TEXT_NUMBER_MAX), b = a;
 		if (a < 0)
 			return -1;
 		if (**s == '-') {
 			(*s)++;
-			if ((b = pt_number(s, false, LAB_PLACE_TEXT_NUMBER_MAX)) < a)
+			if ((b = pt_number(s, true, LAB_PLACE_TEXT_NUMBER_MAX)) < a)
 				return -1;
 		}
 		for (long i = a; i <= b; i++)
@@ -137,7 +139,10 @@ static bool pt_picks_repeat(const struct pt_picks *p)
 static int pt_expr_read(const char *s, struct pt_picks *p)
 {
 	for (;;) {
-		int rc = strncmp(s, "E:", 2) ? pt_expr_indices(&s, p) : (s += 2, pt_expr_e(&s, p));
+		const char *e = s + strspn(s, " "); /* blanks around the separators, as cpuexpr.c */
+		int rc = *e == 'E' && e[1 + strspn(e + 1, " ")] == ':'
+		             ? (s = e + 1 + strspn(e + 1, " ") + 1, pt_expr_e(&s, p))
+		             : pt_expr_indices(&s, p);
 		if (rc < 0)
 			return -1;
 		if (*s++ == '\0')

@@ -68,6 +68,10 @@ LAB_TEST(forms_of_one_order_are_one_text)
 	    {"expr:N:0,2,4,6,8,10@N:7", "expr:E:N:6:1:2@N:7"},
 	    {"expr:E:S0:4:2:4@M0:0", "expr:S0:0-1,4-5@M0:0"}, /* as short */
 	    {"expr:E:S0:6:2:4@M0:0", "expr:E:S0:6:2:4@M0:0"},
+	    /* blanks around the separators, as in list: */
+	    {"expr:S0:0 ,1", "expr:S0:0-1"},
+	    {"expr: S0 : 0 - 1 @ S1: 2", "expr:S0:0-1@S1:2"},
+	    {"expr:E : N : 8 : 2 : 4", "expr:E:N:8:2:4"},
 	    /* the largest lists and expressions */
 	    {"list:0-1023", "list:0-1023"},
 	    {"list:1-2047:2", "list:1-2047:2"},
@@ -83,13 +87,43 @@ LAB_TEST(forms_of_one_order_are_one_text)
 LAB_TEST(what_does_not_parse_is_kept)
 {
 	static const char *const bad[] = {
-	    "",         "Compact",        "node:",           "node:01x",       "node:4096",
-	    "list:",    "list: ",         "list:0,,1",       "list:1,1",       "list:0-2,1",
-	    "list:3-1", "list:0-4:0",     "list:65536",      "list:0x1",       "list:-1",
-	    "expr:",    "expr:Q0:1",      "expr:S0",         "expr:S0:",       "expr:N1:0",
-	    "expr:S:0", "expr:S0:0@S0:0", "expr:S0:0@",      "expr:E:N:4:5:5", "expr:E:N:4:2:1",
-	    "expr:E:N", "expr:E:N:0",     "expr:E:N:4:2",    "expr:S0:0 ,1",   "expr:S0:3-1",
-	    "expr:@",   "expr:N:0@S0:0,", "expr:S1:0@S01:0",
+	    "",
+	    "Compact",
+	    "node:",
+	    "node:01x",
+	    "node:4096",
+	    "list:",
+	    "list: ",
+	    "list:0,,1",
+	    "list:1,1",
+	    "list:0-2,1",
+	    "list:3-1",
+	    "list:0-4:0",
+	    "list:65536",
+	    "list:0x1",
+	    "list:-1",
+	    "expr:",
+	    "expr:Q0:1",
+	    "expr:S0",
+	    "expr:S0:",
+	    "expr:N1:0",
+	    "expr:S:0",
+	    "expr:S0:0@S0:0",
+	    "expr:S0:0@",
+	    "expr:E:N:4:5:5",
+	    "expr:E:N:4:2:1",
+	    "expr:E:N",
+	    "expr:E:N:0",
+	    "expr:E:N:4:2",
+	    "expr:S 0:0",
+	    "expr:S0:3-1",
+	    "expr:@",
+	    "expr:N:0@S0:0,",
+	    "expr:S1:0@S01:0",
+	    "expr:S0:0 1",
+	    "expr:E N:4",
+	    "expr: @S0:0",
+	    "expr:S0: ",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -236,6 +270,25 @@ static void tp_expr(char *s, size_t size)
 	}
 }
 
+/* s with a blank put before or after some of its separators (after "expr:"), both readers
+ * taking them as list: does. */
+static void tp_blanks(char *s, size_t size)
+{
+	char out[256];
+	size_t o = 0;
+
+	for (const char *c = s; *c && o + 3 < sizeof(out) && o + 3 < size; c++) {
+		bool sep = c - s >= 5 && strchr(":,-@", *c);
+		if (sep && !tp_rand(3))
+			out[o++] = ' ';
+		out[o++] = *c;
+		if (sep && !tp_rand(3))
+			out[o++] = ' ';
+	}
+	out[o] = '\0';
+	memcpy(s, out, o + 1);
+}
+
 /* expr resolved on topo's domains as "a,b,c", or "error" (the messages name the text). */
 static void tp_resolve(const struct lab_topo_domains *doms, const char *expr, char *out,
                        size_t size)
@@ -282,6 +335,8 @@ LAB_TEST(generated_expressions_agree_with_the_planner)
 		REQUIRE((doms[t] = tp_domains(specs[t], &topo[t])) != NULL);
 	for (int i = 0; i < 3000; i++) {
 		tp_expr(text, sizeof(text));
+		if (i % 2)
+			tp_blanks(text, sizeof(text));
 		bool parsed = lab_placement_parse(text, &a, NULL) == 0;
 		bool ok = lab_place_text_canon(text, canon, sizeof(canon));
 		if (parsed != ok) {
