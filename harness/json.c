@@ -111,7 +111,9 @@ int lab_cp_escaped(unsigned cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e ||
 	       (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
-	       (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff || (cp >= 0xe0000 && cp <= 0xe007f);
+	       (cp >= 0x2060 && cp <= 0x206f) || cp == 0x115f || cp == 0x1160 || cp == 0x3164 ||
+	       cp == 0xffa0 || cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) ||
+	       (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 unsigned lab_utf8_control_cp(const unsigned char *u, size_t n)

@@ -62,7 +62,8 @@ size_t lab_utf8_len(const unsigned char *s);
 /* 1 when the writers of untrusted text show code point cp escaped (\uXXXX): it can move or
  * reorder shown text (C1 controls U+0080..009F, bidi marks, embeddings, overrides and isolates,
  * the line and paragraph separators) or shows as nothing (soft hyphen, zero-width space,
- * non-joiner and joiner, word joiner and invisible operators, a BOM inside text, the tags):
+ * non-joiner and joiner, word joiner and invisible operators, the Hangul fillers, a BOM inside
+ * text, the interlinear annotation marks, the tags):
  * "compact" followed by U+200B read as "compact" in an error saying it was no policy. */
 int lab_cp_escaped(unsigned cp);
 /* The code point of the well-formed UTF-8 character u (n bytes) when lab_cp_escaped, else 0. */

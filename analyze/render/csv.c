@@ -21,6 +21,21 @@ static int csv_escaped(const unsigned char *u, size_t *n, unsigned *cp)
 	return (*cp = lab_utf8_control_cp(u, *n)) != 0;
 }
 
+/* 1 when a spreadsheet would take field s for a formula (CWE-1236): it starts with = or @, or
+ * with + or - and is no number ("-1.5e3" keeps its sign; "=HYPERLINK(...)" from a results file
+ * would be a link, "+cmd|..." a command). */
+static int csv_formula(const char *s)
+{
+	char *end;
+
+	if (*s == '=' || *s == '@')
+		return 1;
+	if (*s != '+' && *s != '-')
+		return 0;
+	(void)strtod(s, &end);
+	return end == s || *end;
+}
+
 void lab_an_csv_field(FILE *f, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -28,6 +43,17 @@ void lab_an_csv_field(FILE *f, const char *s)
 	unsigned cp;
 	size_t n;
 
+	if (csv_formula(s)) { /* shown as text: an apostrophe before it, as OWASP advises */
+		if ((out = malloc(strlen(s) + 2))) {
+			out[0] = '\'';
+			strcpy(out + 1, s);
+			lab_an_csv_field(f, out);
+		} else {
+			lab_csv_field(f, "");
+		}
+		free(out);
+		return;
+	}
 	while (*u && !csv_escaped(u, &n, &cp))
 		u += n;
 	if (!*u || !(out = malloc(6 * strlen(s) + 1))) { /* nothing to show otherwise */

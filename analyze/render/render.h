@@ -42,7 +42,9 @@ int lab_render_csv(const struct lab_doc *d, const char *dir, struct lab_an_manif
                    struct lab_err *err);
 /* Writes s as one CSV field (lab_csv_field's quoting), text from a results file shown as the
  * text output shows it: a C0 control or DEL and a byte of no valid UTF-8 as \xNN, a C1 or bidi
- * control as \uNNNN, so a file read in a terminal cannot be driven by it. */
+ * control or a character that shows as nothing as \uNNNN, so a file read in a terminal cannot
+ * be driven by it; a field a spreadsheet would take for a formula (=..., @..., +/- before no
+ * number) starts with an apostrophe, so opening the file follows no link and runs nothing. */
 void lab_an_csv_field(FILE *f, const char *s);
 /* The CSV file names lab_render_csv writes for d, into names (at most max, each malloc'd);
  * returns how many. */

@@ -342,6 +342,66 @@ LAB_TEST(html_escapes_provenance)
 	free(err);
 }
 
+/* 1 when CSV field f (unquoted, len bytes) would be a formula to a spreadsheet. */
+static int ut_formula(const char *f, size_t len)
+{
+	char num[64], *end;
+
+	if (!len || (*f != '=' && *f != '@' && *f != '+' && *f != '-'))
+		return 0;
+	if (*f == '=' || *f == '@' || len >= sizeof(num))
+		return 1;
+	memcpy(num, f, len);
+	num[len] = '\0';
+	(void)strtod(num, &end);
+	return end == num || *end;
+}
+
+/* Every field of every CSV file the analyzer wrote under dir: none a spreadsheet would run. */
+static int ut_csv_no_formula(const char *fpath, const struct stat *sb, int type, struct FTW *ftw)
+{
+	struct lab_an_csv r;
+	struct lab_err e = {0};
+	const char *base = strrchr(fpath, '/') ? strrchr(fpath, '/') + 1 : fpath;
+
+	(void)sb;
+	(void)ftw;
+	if (type != FTW_F || !strstr(base, ".csv") || !strcmp(base, "samples.csv") ||
+	    !strcmp(base, "threads.csv") || lab_an_csv_open(&r, fpath, &e))
+		return 0;
+	while (lab_an_csv_next(&r, &e) == 1)
+		for (size_t i = 0; i < r.nfield; i++)
+			if (ut_formula(r.field[i], strlen(r.field[i]))) {
+				fprintf(stderr, "%s: a formula field: %s\n", fpath, r.field[i]);
+				ut_pwned++;
+			}
+	lab_an_csv_close(&r);
+	return 0;
+}
+
+/* A name, param or unit from the files that a spreadsheet reads as a formula (a link, a
+ * command) was written to summary.csv as it was; now it starts with an apostrophe. */
+LAB_TEST(csv_formula_is_text)
+{
+	static const char *const payload[] = {"=HYPERLINK(\"http://evil.example/x\",\"y\")",
+	                                      "@SUM(A1)", "+cmd|' /C calc'!A0", "-2+3"};
+	char *out = NULL, *err = NULL, cmd[256], dir[2048];
+
+	for (size_t k = 0; k < sizeof(payload) / sizeof(payload[0]); k++)
+		for (size_t i = 0; i < sizeof(ut_fix) / sizeof(ut_fix[0]); i++) {
+			clitest_copy(ut_fix[i].name);
+			ut_edit_samples(ut_fix[i].name, &ut_fix[i], payload[k]);
+			snprintf(cmd, sizeof(cmd), "analyze --no-plots %s", ut_fix[i].name);
+			CHECK_EQ_I64(clitest_run("PATH=/nonexistent", cmd, &out, &err), 0);
+			free(out);
+			free(err);
+			snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), ut_fix[i].name);
+			ut_pwned = 0;
+			nftw(dir, ut_csv_no_formula, 8, FTW_PHYS);
+			CHECK_EQ_U64(ut_pwned, 0);
+		}
+}
+
 /* Bytes of no valid UTF-8 and bidi controls in run.json reached report.html raw (the text output
  * escaped them): an RLO reorders what follows it on the page, a zero-width space hides. Now as
  * in the text: \xHH, \uXXXX. */

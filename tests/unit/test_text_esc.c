@@ -63,6 +63,7 @@ LAB_TEST(errors_escape_controls)
 	CHECK_EQ_STR(te_err("compact\xe2\x80\x8b|\xc2\xad|\xe2\x80\x8c|\xe2\x80\x8d|"
 	                    "\xe2\x81\xa0|\xe2\x81\xa4|\xef\xbb\xbf|\xf3\xa0\x81\x81"),
 	             "compact\\u200b|\\u00ad|\\u200c|\\u200d|\\u2060|\\u2064|\\ufeff|\\U000e0041");
+	CHECK_EQ_STR(te_err("\xe3\x85\xa4|\xef\xbf\xb9|\xe1\x85\x9f"), "\\u3164|\\ufff9|\\u115f");
 	CHECK_EQ_STR(te_err("\xe2\x80\xa7|\xe2\x80\xaf|\xe2\x81\xaa|\xef\xbb\xbe"),
 	             "\xe2\x80\xa7|\xe2\x80\xaf|\\u206a|\xef\xbb\xbe");
 	/* valid printable UTF-8 stays */
