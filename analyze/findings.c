@@ -160,7 +160,7 @@ const char *lab_an_amdahl_bound_text(const struct lab_an_series *s, char *buf, s
 		snprintf(buf, len, "no max speedup: f < 0 beyond its noise (superlinear)");
 	else if (isnan(lo))
 		snprintf(buf, len, "no speedup: f > 1 beyond its noise (slower with more threads)");
-	else if (s->amdahl_rejected && f > 0)
+	else if (s->amdahl_rejected && f > 0 && f <= 1)
 		snprintf(buf, len, "rejected: USL fits better; 1/f = %.3g does not apply", 1 / f);
 	else if (s->amdahl_rejected)
 		snprintf(buf, len, "rejected: USL fits better; no bound 1/f applies");

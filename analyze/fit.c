@@ -237,6 +237,11 @@ static void an_fit_finish(struct lab_an_fit *fit, const gsl_matrix *C)
 		if (!(fit->lo[1] <= fit->hi[1]))
 			fit->lo[1] = fit->hi[1] = NAN;
 	}
+	/* x[0] is the cost or the throughput at N = 1: its interval stops at 0 (a t-interval on
+	 * the points' means with few df reached -480 for a cost of 1,500). */
+	fit->lo[0] = fmax(fit->lo[0], 0);
+	if (!(fit->lo[0] <= fit->hi[0]))
+		fit->lo[0] = fit->hi[0] = NAN;
 	/* chi2 of an exact fit is 0: clamp the log so the criteria stay finite. */
 	fit->aicc = n * log(fmax(fit->chi2, 1e-300) / n) + 2 * k;
 	fit->aicc += n - k - 1 > 0 ? 2 * k * (k + 1) / (n - k - 1) : INFINITY;

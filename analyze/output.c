@@ -219,8 +219,9 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 	lab_json_obj_open(w, "amdahl");
 	an_json_fit_common(w, a);
 	an_json_param(w, a, 1, "f");
-	/* 1/f and the image of f's interval; an end where f's reaches 0 is unbounded (null) */
-	lab_json_num(w, "max_speedup", a->ok && a->x[1] > 0 ? 1 / a->x[1] : NAN);
+	/* 1/f and the image of f's interval; an end where f's reaches 0 is unbounded (null); no
+	 * estimate for an f past 1 (1/f below 1 is no bound, and lay outside its interval) */
+	lab_json_num(w, "max_speedup", a->ok && a->x[1] > 0 && a->x[1] <= 1 ? 1 / a->x[1] : NAN);
 	lab_json_pair(w, "max_speedup_ci95", a->ok && a->hi[1] > 0 ? 1 / a->hi[1] : NAN,
 	              a->ok && a->lo[1] > 0 ? 1 / a->lo[1] : NAN);
 	lab_json_str(w, "max_speedup_text", lab_an_amdahl_bound_text(s, text, sizeof(text)));

@@ -273,3 +273,57 @@ LAB_TEST(amdahl_f_interval_inside_0_1)
 	fprintf(stderr, "%s\n", lab_an_amdahl_bound_text(&ser, text, sizeof(text)));
 	CHECK(strstr(text, "f > 1 beyond its noise (slower with more threads)") != NULL);
 }
+
+/* A deterministic N(1, sd) draw (Box-Muller on a 64-bit LCG). */
+static double tf_gauss(uint64_t *s, double sd)
+{
+	double u[2];
+
+	for (int i = 0; i < 2; i++) {
+		*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+		u[i] = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return 1 + sd * sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
+/*
+ * The cost at N = 1 is positive: its interval stops at 0. USL-shaped costs with 25 % noise per
+ * point and 1 % per sample (5 thread counts, 5 reps) fail the lack-of-fit test, so the points'
+ * means are the unit, with 2 df: the t-interval of c1 reached below 0 (-480 for a cost of
+ * about 1,500) in a third of such series.
+ */
+LAB_TEST(c1_interval_stops_at_0)
+{
+	static const int N[] = {1, 2, 3, 4, 6};
+	enum lab_an_model models[] = {LAB_AN_USL, LAB_AN_AMDAHL};
+	double t[25], y[25];
+	unsigned below = 0;
+	uint64_t s = 42;
+
+	lab_an_gsl_quiet();
+	for (int series = 0; series < 40; series++) {
+		size_t n = 0;
+		for (size_t i = 0; i < 5; i++) {
+			double point = tf_gauss(&s, 0.25);
+			for (int r = 0; r < 5; r++, n++) {
+				t[n] = N[i];
+				y[n] = 1000 * (1 + 0.3 * (N[i] - 1) + 0.05 * N[i] * (N[i] - 1)) / N[i] *
+				       fabs(point) * tf_gauss(&s, 0.01);
+			}
+		}
+		for (int m = 0; m < 2; m++) {
+			struct lab_an_fit fit;
+			double c1, lo, hi;
+
+			REQUIRE(lab_an_fit_run(models[m], t, y, n, &fit) == 0);
+			if (!fit.ok)
+				continue;
+			if (fit.x[0] - lab_an_t_quantile(0.95, fit.df_ci) * fit.se[0] < 0)
+				below++; /* where the t-interval reached below 0 */
+			lab_an_fit_c1(&fit, &c1, &lo, &hi);
+			CHECK(lo >= 0 && lo <= c1 && c1 <= hi);
+		}
+	}
+	fprintf(stderr, "%u of 80 fits had a t-interval of c1 below 0\n", below);
+	CHECK(below > 0); /* the case is exercised */
+}

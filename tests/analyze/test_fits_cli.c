@@ -410,3 +410,19 @@ LAB_TEST(flat_costs_fit_exactly)
 	lab_an_json_free(j);
 	free(text);
 }
+
+/* Costs that rise a little with threads, within the noise (tests/fixtures/csv/rising.csv): f =
+ * 1.04 with its interval [0.96, 1]. 1/f = 0.96 is no bound on a speedup and lay below its own
+ * interval [1, 1.04]: no max_speedup, the interval stays. */
+LAB_TEST(max_speedup_none_for_f_past_1)
+{
+	struct lab_an_json *j = fits_csv_json("rising", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *a, *lo;
+
+	REQUIRE(s && (a = lab_an_json_get(s, "amdahl")));
+	CHECK(fits_num(s, "amdahl", "f") > 1);
+	CHECK(isnan(fits_num(s, "amdahl", "max_speedup")));
+	REQUIRE((lo = clitest_at(a, "max_speedup_ci95", 0)) && lo->type == LAB_AN_JSON_NUM);
+	CHECK_NEAR(lo->num, 1, 1e-9);
+	lab_an_json_free(j);
+}
