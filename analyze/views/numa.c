@@ -235,7 +235,7 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
                       const struct lab_an_numa_group *g)
 {
 	struct lab_doc *doc = sec->doc;
-	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0;
+	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0, past = 0;
 	struct lab_doc_matrix *m = lab_doc_matrix(sec, "cells", "median", n, n);
 	struct lab_doc_matrix *dm =
 	    nd ? lab_doc_matrix(sec, "distances",
@@ -248,8 +248,13 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 
 	if (f)
 		f->heat = m;
-	for (size_t k = 0; k < g->nrow; k++)
-		outside += g->row[k].cpu_node >= g->nnode || g->row[k].mem_node >= g->nnode;
+	for (size_t k = 0; k < g->nrow; k++) {
+		const struct lab_an_numa_row *r = &g->row[k];
+		int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
+
+		past += top >= LAB_AN_NUMA_NODES_MAX;
+		outside += top >= g->nnode && top < LAB_AN_NUMA_NODES_MAX;
+	}
 	if (m) {
 		m->unit = lab_doc_printf(doc, "%s", g->unit);
 		m->rname = "cpu node";
@@ -276,6 +281,11 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		             "%zu points on nodes outside the matrix (not on this machine: their "
 		             "reasons are in the table)",
 		             outside);
+	if (past)
+		lab_doc_note(sec,
+		             "%zu points on nodes past node %d (a matrix shows at most %d nodes: "
+		             "their values are in the table)",
+		             past, LAB_AN_NUMA_NODES_MAX - 1, LAB_AN_NUMA_NODES_MAX);
 	if (!nd)
 		lab_doc_note(sec, "firmware distance table: not in run.json");
 	if (v->hypervisor[0])

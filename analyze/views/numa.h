@@ -23,8 +23,11 @@
 #include "analyze/data.h"
 #include "analyze/index.h"
 
-/* Node numbers the view accepts from a file (the harness records at most 64 nodes). */
-#define LAB_AN_NUMA_NODES_MAX 64
+/* Nodes a matrix shows (0 .. 63: the harness binds memory to at most 64 nodes); a point on a
+ * node past them (a file may name nodes up to LAB_AN_NUMA_NODE_NUM_MAX, as the loader allows)
+ * stays a matrix point, counted in a note, its values in the table. */
+#define LAB_AN_NUMA_NODES_MAX    64
+#define LAB_AN_NUMA_NODE_NUM_MAX 65535
 /* The matrix table's CSV file (users and scripts know the name) and its stem. */
 #define LAB_AN_NUMA_CSV  "numa_matrix"
 #define LAB_AN_FILE_NUMA LAB_AN_NUMA_CSV ".csv"

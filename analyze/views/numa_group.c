@@ -109,7 +109,7 @@ static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
 
 /* The nodes of the cells that ran: one config serves 1-, 2- and 4-node machines, and the
  * points of nodes this machine lacks (skipped) would only pad the matrix. All cells when none
- * ran. */
+ * ran; never past LAB_AN_NUMA_NODES_MAX. */
 static void an_matrix_size(struct lab_an_numa_group *g)
 {
 	for (int pass = 0; g->kind == LAB_AN_NUMA_MATRIX && pass < 2 && !g->nnode; pass++)
@@ -117,7 +117,8 @@ static void an_matrix_size(struct lab_an_numa_group *g)
 			const struct lab_an_numa_row *r = &g->row[k];
 			int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
 
-			if ((pass || !strcmp(r->pt->status, "ok")) && top >= g->nnode)
+			if ((pass || !strcmp(r->pt->status, "ok")) && top >= g->nnode &&
+			    top < LAB_AN_NUMA_NODES_MAX)
 				g->nnode = top + 1;
 		}
 }

@@ -15,13 +15,14 @@
 
 #define AN_COST ((size_t)-1) /* an_val's "metric" for the point's cost */
 
-/* A whole-number fact in [0, max], else -1 (absent, another type, out of range). */
+/* A whole-number fact in [0, LAB_AN_NUMA_NODE_NUM_MAX], else -1 (absent, another type, out
+ * of range). */
 static int an_fact_node(const struct lab_an_json *facts, const char *key)
 {
 	const struct lab_an_json *v = lab_an_json_get(facts, key);
 
-	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || v->num >= LAB_AN_NUMA_NODES_MAX ||
-	    v->num != floor(v->num))
+	if (!v || v->type != LAB_AN_JSON_NUM || !(v->num >= 0) ||
+	    v->num > LAB_AN_NUMA_NODE_NUM_MAX || v->num != floor(v->num))
 		return -1;
 	return (int)v->num;
 }
@@ -37,7 +38,7 @@ static int an_param_node(const char *params, const char *key, const char *prefix
 	    buf[k] < '0' || buf[k] > '9')
 		return -1;
 	v = strtol(buf + k, &end, 10);
-	return *end || v >= LAB_AN_NUMA_NODES_MAX ? -1 : (int)v;
+	return *end || v > LAB_AN_NUMA_NODE_NUM_MAX ? -1 : (int)v;
 }
 
 /* The size param ("16K", "4MiB", "65536") in bytes, NaN when absent or not a size. */

@@ -373,6 +373,52 @@ LAB_TEST(bad_point_facts_refused)
 	free(err);
 }
 
+/* Writes FX/rel again with every from replaced by to. */
+static void nv_replace(const char *rel, const char *from, const char *to)
+{
+	char path[2048], *text = nv_file(rel), *p, *at;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE(text && (f = fopen(path, "w")));
+	for (p = text; (at = strstr(p, from)); p = at + strlen(from))
+		fprintf(f, "%.*s%s", (int)(at - p), p, to);
+	fputs(p, f);
+	fclose(f);
+	free(text);
+}
+
+/* Points on node 100 (the loader takes nodes up to 65535; a matrix shows 64): the bandwidth
+ * kernel's points stayed out of the matrix and came out as a "latency ladder" in ns/element.
+ * They are matrix points, in the table, counted in a note. */
+LAB_TEST(node_past_matrix_stays_matrix)
+{
+	char *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	const struct lab_an_json *r, *notes;
+	struct lab_err e = {0};
+	int n100 = 0, said = 0;
+
+	clitest_copy(FX);
+	nv_replace(FX "/samples.csv", "placement=node:1;", "placement=node:100;");
+	nv_replace(FX "/run.json", "\"placement\": \"node:1\"", "\"placement\": \"node:100\"");
+	nv_replace(FX "/run.json", "\"cpu_node\": 1,", "\"cpu_node\": 100,");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
+	REQUIRE(out && !lab_an_json_parse("stdout", out, strlen(out), &j, &e));
+	CHECK(!nv_table(j, "bw", "ladder"));
+	for (size_t k = 0; (r = nv_row(j, "bw", "matrix", k)); k++)
+		n100 += lab_an_json_num(r, "cpu_node", -1) == 100;
+	CHECK_EQ_I64(n100, 2);
+	notes = lab_an_json_get(nv_sec(j, "bw", 0), "notes");
+	for (size_t k = 0; notes && k < notes->n; k++)
+		said += notes->items[k].str &&
+		        strstr(notes->items[k].str, "2 points on nodes past node 63") != NULL;
+	CHECK_EQ_I64(said, 1);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /* A real run on this (one-node) machine: the ladder and the policy histogram on node 0. */
 LAB_TEST(real_run_ladder_and_histogram)
 {
