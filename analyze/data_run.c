@@ -104,7 +104,7 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 	           *unit = lab_an_json_str(x, LAB_KEY_WORK_UNIT),
 	           *status = lab_an_json_str(jp, LAB_KEY_STATUS);
 	double threads = lab_an_json_num(jp, LAB_KEY_THREADS, NAN),
-	       reps = lab_an_json_num(jp, LAB_KEY_REPS, NAN);
+	       reps = lab_an_json_num(jp, LAB_KEY_REPS, NAN) + 0.0; /* -0 is said as 0 */
 	const struct lab_an_json *pa = lab_an_json_get(jp, LAB_KEY_PARAMS);
 	const char *placement = lab_an_json_str(jp, LAB_KEY_PLACEMENT);
 	int same = isnan(threads) || threads == p->threads;

@@ -161,6 +161,58 @@ bad:
 	return an_jp_fail(p, "bad \\u escape in a string");
 }
 
+/* The length of the digits at s (before end). */
+static size_t an_jp_digits(const char *s, const char *end)
+{
+	size_t k = 0;
+
+	while (s + k < end && s[k] >= '0' && s[k] <= '9')
+		k++;
+	return k;
+}
+
+/* The length of the JSON number at s (RFC 8259: -? (0 | [1-9][0-9]*) (.[0-9]+)?
+ * ([eE][+-]?[0-9]+)?), 0 when none starts there ("+5", "05", "5.", ".5" are none). */
+static size_t an_jp_number_len(const char *s, const char *end)
+{
+	size_t k = s < end && *s == '-', d;
+
+	if (s + k >= end || !(d = an_jp_digits(s + k, end)) || (s[k] == '0' && d > 1))
+		return 0;
+	k += d;
+	if (s + k < end && s[k] == '.') {
+		if (!(d = an_jp_digits(s + k + 1, end)))
+			return 0;
+		k += 1 + d;
+	}
+	if (s + k < end && (s[k] == 'e' || s[k] == 'E')) {
+		k += s + k + 1 < end && (s[k + 1] == '+' || s[k + 1] == '-') ? 2 : 1;
+		if (!(d = an_jp_digits(s + k, end)))
+			return 0;
+		k += d;
+	}
+	return k;
+}
+
+static int an_jp_number(struct an_jp *p, struct lab_an_json *v)
+{
+	size_t k = an_jp_number_len(p->s, p->end);
+	char tmp[64], *text = k < sizeof(tmp) ? tmp : malloc(k + 1);
+
+	if (!k)
+		return an_jp_fail(p, "bad number");
+	if (!text)
+		return lab_err_set(p->err, LAB_ENOMEM, "out of memory");
+	memcpy(text, p->s, k);
+	text[k] = '\0';
+	v->type = LAB_AN_JSON_NUM;
+	v->num = strtod(text, NULL); /* the whole text: the grammar is strtod's too */
+	if (text != tmp)
+		free(text);
+	p->s += k;
+	return 0;
+}
+
 static int an_jp_value(struct an_jp *p, struct lab_an_json *v);
 
 /* Per thread, so counting needs no atomics and the analyzer stays free of shared state. */
@@ -371,9 +423,6 @@ static int an_jp_word(struct an_jp *p, const char *w)
 
 static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 {
-	char *endp, tmp[64];
-	size_t k = 0;
-
 	an_jp_ws(p);
 	v->line = p->line;
 	if (p->s >= p->end)
@@ -404,17 +453,7 @@ static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 	default:
 		break;
 	}
-	while (p->s + k < p->end && k < sizeof(tmp) - 1 && strchr("+-0123456789.eE", p->s[k])) {
-		tmp[k] = p->s[k];
-		k++;
-	}
-	tmp[k] = 0;
-	v->type = LAB_AN_JSON_NUM;
-	v->num = strtod(tmp, &endp);
-	if (k == 0 || *endp)
-		return an_jp_fail(p, "bad number");
-	p->s += k;
-	return 0;
+	return an_jp_number(p, v);
 }
 
 static void an_json_free_items(struct lab_an_json *j)

@@ -61,6 +61,39 @@ LAB_TEST(json_reader)
 	CHECK_EQ_STR(err.msg, "r.json:2: \\u0000 in a string (allowed: no NUL)");
 }
 
+/* Numbers as RFC 8259 writes them, no other: "+5", "05", "5.", ".5e1" were read as 5 (Python's
+ * json refuses them); a valid number longer than 63 characters was refused. */
+LAB_TEST(json_numbers_rfc8259)
+{
+	static const char *const bad[] = {"[+5]",   "[05]",   "[5.]",  "[.5e1]",
+	                                  "[1e]",   "[1e+]",  "[-]",   "[--1]",
+	                                  "[0x10]", "[1.e3]", "[-01]", "[Infinity]"};
+	static const char *const good[] = {"[0]",   "[-0]",   "[5]",      "[0.5]",
+	                                   "[1e3]", "[1E+3]", "[-1.5e-3]"};
+	static const double val[] = {0, 0, 5, 0.5, 1000, 1000, -1.5e-3};
+	char longnum[200];
+	struct lab_an_json *j;
+	struct lab_err err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (lab_an_json_parse("n.json", bad[i], strlen(bad[i]), &j, &err) == 0) {
+			fprintf(stderr, "%s read\n", bad[i]);
+			testlib_fail();
+			lab_an_json_free(j);
+		}
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		REQUIRE(lab_an_json_parse("n.json", good[i], strlen(good[i]), &j, &err) == 0);
+		CHECK_NEAR(j->items[0].num, val[i], 0);
+		lab_an_json_free(j);
+	}
+	/* 1 and 100 zeros: 1e100 */
+	snprintf(longnum, sizeof(longnum), "[1%0100d]", 0);
+	REQUIRE(lab_an_json_parse("n.json", longnum, strlen(longnum), &j, &err) == 0);
+	CHECK_NEAR(j->items[0].num, 1e100, 1e85);
+	lab_an_json_free(j);
+}
+
 /* A container's arrays are allocated once, at its size, when it closes: grown item by item
  * from 8, run.json's 100 000 point objects of 9 .. 16 keys each took two reallocations and up
  * to twice their room. malloc_usable_size tells the room (glibc and the sanitizers have it). */
