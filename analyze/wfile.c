@@ -183,10 +183,13 @@ FILE *lab_an_wfile_open(struct lab_an_wfile *w, const char *path, struct lab_err
 
 int lab_an_wfile_close(struct lab_an_wfile *w, int keep, struct lab_err *err)
 {
-	int rc = 0;
+	int rc = 0, bad = w->f && ferror(w->f), closed = w->f ? fclose(w->f) : 0, why = errno;
 
-	if (w->f && (ferror(w->f) | fclose(w->f)) && keep) {
-		rc = lab_err_set(err, LAB_EIO, "cannot write %s", w->path);
+	/* the reason is fclose's (its last flush: "No space left on device"); a write that failed
+	 * before leaves none that can be trusted */
+	if ((bad || closed) && keep) {
+		rc = lab_err_set(err, LAB_EIO, "cannot write %s%s%s", w->path, closed ? ": " : "",
+		                 closed ? strerror(why) : "");
 		keep = 0;
 	}
 	if (w->tmp)

@@ -7,9 +7,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -189,4 +191,37 @@ LAB_TEST(outputs_written_in_large_pieces)
 	CHECK_EQ_I64(lab_an_wfile_close(&w, 1, &e), 0);
 	REQUIRE(stat(path, &st) == 0);
 	CHECK_EQ_U64((size_t)st.st_size, n);
+}
+
+/* A write the disk refuses says why ("cannot write DIR/report.html" said nothing of a full
+ * disk). A file size limit stands in for the full disk: the last flush fails with EFBIG. The
+ * output is not kept. */
+LAB_TEST(failed_write_says_why)
+{
+	char path[2048];
+	pid_t pid;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/report.html", testlib_tmpdir());
+	REQUIRE((pid = fork()) >= 0);
+	if (!pid) {
+		struct rlimit lim = {4096, 4096};
+		struct lab_an_wfile w;
+		struct lab_err e = {0};
+		int ok;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &lim) || !lab_an_wfile_open(&w, path, &e))
+			_exit(3);
+		for (int i = 0; i < 1000; i++)
+			fprintf(w.f, "%063d\n", i);
+		ok = lab_an_wfile_close(&w, 1, &e) == -LAB_EIO && strstr(e.msg, "report.html: ") &&
+		     strstr(e.msg, strerror(EFBIG));
+		if (!ok)
+			fprintf(stderr, "%s\n", e.msg);
+		_exit(ok ? 0 : 1);
+	}
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(access(path, F_OK) != 0);
 }
