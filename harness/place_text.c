@@ -34,17 +34,17 @@ static int pt_list_read(const char *s, int *cpus)
 	int n = 0;
 
 	for (;;) {
-		long a = pt_number(&s, true, max), b = a, step = 1;
+		long a = pt_number(&s, max), b = a, step = 1;
 
 		if (a < 0)
 			return -1;
 		if (*s == '-') {
 			s++;
-			if ((b = pt_number(&s, true, max)) < a)
+			if ((b = pt_number(&s, max)) < a)
 				return -1;
 			if (*s == ':') {
 				s++;
-				if ((step = pt_number(&s, true, max)) < 1)
+				if ((step = pt_number(&s, max)) < 1)
 					return -1;
 			}
 		}
@@ -171,7 +171,7 @@ bool lab_place_text_canon(const char *text, char *buf, size_t size)
 		}
 	if (!strncmp(s, "node:", 5)) {
 		const char *d = s + 5;
-		long node = pt_number(&d, true, LAB_PLACE_TEXT_NODE_MAX);
+		long node = pt_number(&d, LAB_PLACE_TEXT_NODE_MAX);
 		ok = node >= 0 && !*d;
 		pt_put(&o, "node:%ld", node);
 	} else if (!strncmp(s, "list:", 5)) {

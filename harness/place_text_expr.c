@@ -44,7 +44,7 @@ static int pt_domain(const char **s, char *letter, long *dom)
 	*letter = c[-1];
 	*dom = -1;
 	if (*letter != 'N' && (!*letter || !strchr("SDCM", *letter) || *c < '0' || *c > '9' ||
-	                       (*dom = pt_number(&c, true, LAB_PLACE_TEXT_NUMBER_MAX)) < 0))
+	                       (*dom = pt_number(&c, LAB_PLACE_TEXT_NUMBER_MAX)) < 0))
 		return -1;
 	c += strspn(c, " ");
 	*s = c;
@@ -59,7 +59,7 @@ static long pt_field(const char **s)
 	if (**s != ':')
 		return -1;
 	(*s)++;
-	v = pt_number(s, true, LAB_PLACE_TEXT_NUMBER_MAX);
+	v = pt_number(s, LAB_PLACE_TEXT_NUMBER_MAX);
 	return v < 1 ? -1 : v;
 }
 
@@ -93,12 +93,12 @@ static int pt_expr_indices(const char **s, struct pt_picks *p)
 		return -1;
 	do {
 		(*s)++; /* the ':' or the ',' */
-		long a = pt_number(s, true, LAB_PLACE_TEXT_NUMBER_MAX), b = a;
+		long a = pt_number(s, LAB_PLACE_TEXT_NUMBER_MAX), b = a;
 		if (a < 0)
 			return -1;
 		if (**s == '-') {
 			(*s)++;
-			if ((b = pt_number(s, true, LAB_PLACE_TEXT_NUMBER_MAX)) < a)
+			if ((b = pt_number(s, LAB_PLACE_TEXT_NUMBER_MAX)) < a)
 				return -1;
 		}
 		for (long i = a; i <= b; i++)

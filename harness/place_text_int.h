@@ -43,21 +43,22 @@ static inline size_t pt_digits(long v)
 	return n;
 }
 
-/* Reads the digits at *s as a number up to max (blanks around them skipped when blanks), and
- * advances *s past them. -1 when there are none or the number is larger. */
-static inline long pt_number(const char **s, bool blanks, long max)
+/* Reads the digits at *s as a number up to max (the blanks around them skipped, as the planner
+ * reads lists and expressions), and advances *s past them. -1 when there are none or the number
+ * is larger. */
+static inline long pt_number(const char **s, long max)
 {
 	const char *c = *s;
 	long v = 0;
 
-	while (blanks && *c == ' ')
+	while (*c == ' ')
 		c++;
 	if (*c < '0' || *c > '9')
 		return -1;
 	for (; *c >= '0' && *c <= '9'; c++)
 		if ((v = v * 10 + (*c - '0')) > max)
 			return -1;
-	while (blanks && *c == ' ')
+	while (*c == ' ')
 		c++;
 	*s = c;
 	return v;

@@ -290,9 +290,10 @@ h = [(r["point"], r["line"], r["rmt_hitm"], r["lcl_hitm"], r["offsets"])
 assert h == [("1", "0x7f3a1c000040", 706, 2391, "+0x0 61.0%/52.7% [.] f (a.so)"),
              ("1", "0x7f3a1c000080", 174, 966, "+0x38 100.0%/100.0% [.] g (a.so)")], h' \
 		"$tmp/an.json"
-	# the same rows in the view's CSV files
+	# the same rows in the view's CSV files (a field a spreadsheet would take for a formula,
+	# "+0x38 ...", after an apostrophe)
 	grep -q '^noop,".*perf_c2c=on.*",1,1,ok,3,$' "$tmp/r/perf_c2c_points.csv"
-	grep -qF ',1,0x7f3a1c000080,174,966,+0x38 100.0%/100.0% [.] g (a.so),' \
+	grep -qF ",1,0x7f3a1c000080,174,966,'+0x38 100.0%/100.0% [.] g (a.so)," \
 		"$tmp/r/perf_c2c_hot_lines.csv"
 	;;
 topo_numa_memory)
