@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,22 @@ const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 	if (lo > noise)
 		return "regressed";
 	return "within noise";
+}
+
+void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len)
+{
+	const struct lab_an_json *lab = lab_an_json_get(run, "lab"),
+	                         *am = lab_an_json_get(lab, "auto_march");
+	const char *v = lab_an_json_str(lab, "version"), *sha = lab_an_json_str(lab, "git_sha"),
+	           *cc = lab_an_json_str(lab, "compiler"), *flag = lab_an_json_str(am, "flag"),
+	           *arch = lab_an_json_str(am, "arch");
+
+	if (!run) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, "lab %s (%s), %s, auto -march=%s (%s)", v ? v : "?", sha ? sha : "?",
+	         cc ? cc : "?", flag ? flag : "?", arch ? arch : "?");
 }
 
 /* The points of one side by (experiment, params, threads), the first loaded of each, so every
@@ -190,6 +207,9 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	memset(c, 0, sizeof(*c));
 	so.compared = sn.compared = &c->compared;
 	c->noise = noise;
+	lab_an_build_text(old->run, c->build_old, sizeof(c->build_old));
+	lab_an_build_text(new_->run, c->build_new, sizeof(c->build_new));
+	c->builds_differ = old->run && new_->run && strcmp(c->build_old, c->build_new);
 	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));
 	if (!c->row || an_cmp_side_index(&so) || an_cmp_side_index(&sn)) {
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -235,6 +255,11 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_str(&w, "old", old_dir);
 	lab_json_str(&w, "new", new_dir);
 	lab_json_num(&w, "noise", c->noise);
+	lab_json_obj_open(&w, "builds"); /* the builds run.json names; null for --csv input */
+	lab_json_str(&w, "old", *c->build_old ? c->build_old : NULL);
+	lab_json_str(&w, "new", *c->build_new ? c->build_new : NULL);
+	lab_json_bool(&w, "differ", c->builds_differ);
+	lab_json_obj_close(&w);
 	lab_json_obj_open(&w, "counts");
 	lab_json_int(&w, "improved", (long long)c->improved);
 	lab_json_int(&w, "regressed", (long long)c->regressed);

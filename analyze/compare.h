@@ -41,7 +41,15 @@ struct lab_an_compare {
 	/* points whose keys were compared while matching: the work of the match, for the tests
 	 * (linear in the points; a scan per point made it quadratic) */
 	size_t compared;
+	/* The build each run.json names (lab_an_build_text; "" for a --csv side) and whether
+	 * they differ: a change may then be the build's, not the machine's */
+	char build_old[400], build_new[400];
+	int builds_differ;
 };
+
+/* The build run (a run.json) names: "lab VERSION (SHA), COMPILER, auto -march=FLAG (ARCH)",
+ * "?" for what it lacks; "" without run. The same text means the same kernels' code. */
+void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len);
 
 /* Pure verdict rule, exposed for tests. */
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);

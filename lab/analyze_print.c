@@ -250,5 +250,14 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		    "%zu compared on run means (both sides runs >= 2): a change must exceed the "
 		    "run-to-run noise; the others on samples\n",
 		    c->by_runs);
+	if (c->builds_differ) { /* text from the files: one line, escaped by the stream */
+		fputs("note: the runs were built differently (old: ", f);
+		lab_render_text_line(f, c->build_old);
+		fputs("; new: ", f);
+		lab_render_text_line(f, c->build_new);
+		fputs("): a change may be the build's (its compiler, the -march of the auto "
+		      "kernels), not the machine's\n",
+		      f);
+	}
 	lab_compare_units(f, c, old, new_);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/compare.h"
 #include "analyze/fleet_view.h"
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
@@ -83,19 +84,6 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 	}
 }
 
-/* The build a host's run.json names: "lab VERSION (SHA), COMPILER, auto -march=FLAG (ARCH)". */
-static void fleet_build_text(const struct lab_an_fleet_host *h, char *buf, size_t len)
-{
-	const struct lab_an_json *lab = lab_an_json_get(h->d.run, "lab"),
-	                         *am = lab_an_json_get(lab, "auto_march");
-	const char *v = lab_an_json_str(lab, "version"), *sha = lab_an_json_str(lab, "git_sha"),
-	           *cc = lab_an_json_str(lab, "compiler"), *flag = lab_an_json_str(am, "flag"),
-	           *arch = lab_an_json_str(am, "arch");
-
-	snprintf(buf, len, "lab %s (%s), %s, auto -march=%s (%s)", v ? v : "?", sha ? sha : "?",
-	         cc ? cc : "?", flag ? flag : "?", arch ? arch : "?");
-}
-
 /* A note when the hosts ran different builds of the lab: a difference between two hosts may
  * then be the build's (another compiler, another -march for the auto kernels), not the
  * machine's. */
@@ -108,7 +96,7 @@ static void fleet_print_builds(const struct lab_an_fleet_view *v)
 		const struct lab_an_fleet_host *h = &v->h[i];
 		if (!h->ok)
 			continue;
-		fleet_build_text(h, f ? cur : first, sizeof(cur));
+		lab_an_build_text(h->d.run, f ? cur : first, sizeof(cur));
 		if (!f) {
 			f = h;
 			continue;

@@ -239,6 +239,50 @@ LAB_TEST(compare_json_and_text)
 	free(err);
 }
 
+/* Two runs of different builds (another compiler here; another -march for the auto kernels
+ * alike): compare said nothing, and an isa=auto "improvement" of 52 % was the compiler's target.
+ * Now a note names both builds, and analysis.json's "builds" says they differ. */
+LAB_TEST(compare_names_different_builds)
+{
+	char *out = NULL, *err = NULL, path[2048], *text;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *b;
+	FILE *f;
+
+	clitest_copy("results-compare-a");
+	clitest_copy("results-compare-b");
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(strstr(out, "built differently") == NULL);
+	free(out);
+	free(err);
+	REQUIRE((text = clitest_read("results-compare-b/run.json")));
+	REQUIRE(strstr(text, "\"gcc 12.2.0\""));
+	memcpy(strstr(text, "\"gcc 12.2.0\""), "\"gcc 13.1.0\"", 12);
+	snprintf(path, sizeof(path), "%s/results-compare-b/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(strstr(out, "note: the runs were built differently (old: lab 0.1.0 (fixture), gcc "
+	                  "12.2.0, auto -march=? (?); new: lab 0.1.0 (fixture), gcc 13.1.0, "
+	                  "auto -march=? (?)): a change may be the build's") != NULL);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
+	                    &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((b = lab_an_json_get(j, "builds")));
+	CHECK(lab_an_json_get(b, "differ") &&
+	      lab_an_json_get(b, "differ")->type == LAB_AN_JSON_BOOL &&
+	      lab_an_json_get(b, "differ")->num == 1);
+	CHECK(lab_an_json_str(b, "new") && strstr(lab_an_json_str(b, "new"), "gcc 13.1.0"));
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /*
  * Issue 22: with runs = 3 on both sides, compare uses the run means. At 1 thread the new side is
  * 8 % dearer, but the runs differ by 10 %: the samples alone (30 a side) call it a regression,
