@@ -113,6 +113,25 @@ static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *don
 	}
 }
 
+/* "build: ..." when some point ran isa=auto: what the compiler made of it depends on the build
+ * (its -march), which the tables do not say (run.json's lab.auto_march). */
+static int lab_print_auto_build(FILE *f, const struct lab_an_data *d)
+{
+	char build[400];
+
+	for (size_t i = 0; i < d->npt; i++)
+		if (lab_an_params_is(d->pt[i].params, "isa", "auto") > 0) {
+			lab_an_build_text(d->run, build, sizeof(build));
+			if (!*build)
+				return 0;
+			fputs("build: isa=auto is the compiler's code for ", f);
+			lab_render_text_line(f, build);
+			fputc('\n', f);
+			return 1;
+		}
+	return 0;
+}
+
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 {
 	char line[256];
@@ -127,6 +146,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		printed = fprintf(f, "load: %s\n", line) > 0;
 	if (lab_an_asym_line(a->data, line, sizeof(line)))
 		printed = fprintf(f, "threads: %s\n", line) > 0 || printed;
+	printed = lab_print_auto_build(f, a->data) || printed;
 	if (!done) {
 		fprintf(f, "(out of memory: no tables)\n");
 		return;

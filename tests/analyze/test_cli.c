@@ -283,6 +283,32 @@ LAB_TEST(compare_names_different_builds)
 	free(err);
 }
 
+/* What isa=auto is depends on the build (its -march), which no table said: the text says it
+ * when some point ran isa=auto, and not otherwise. */
+LAB_TEST(analyze_names_the_auto_build)
+{
+	char cmd[1024], *out = NULL, *err = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+	         "run %s/configs/quick.ini -o auto --no-progress --only stream "
+	         "--set stream.threads=1 --set stream.reps=2 --set stream.min_time=1ms "
+	         "--set stream.warmup=1ms --set global.retry_flagged=0",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, cmd, &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze auto --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "build: isa=auto is the compiler's code for lab ") != NULL);
+	CHECK(strstr(out, ", auto -march=") != NULL);
+	free(out);
+	free(err);
+	clitest_copy("results-compare-a");
+	REQUIRE(clitest_run(NULL, "analyze results-compare-a --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "build: isa=auto") == NULL);
+	free(out);
+	free(err);
+}
+
 /*
  * Issue 22: with runs = 3 on both sides, compare uses the run means. At 1 thread the new side is
  * 8 % dearer, but the runs differ by 10 %: the samples alone (30 a side) call it a regression,
