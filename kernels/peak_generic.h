@@ -23,9 +23,24 @@
 #define PK_CAT(a, b, c)  a##b##c
 #define PK_NAME(a, b, c) PK_CAT(a, b, c)
 
+/* fma() only where it is one instruction: elsewhere (auto built for x86-64) it is a call of
+ * libm's correctly rounded fma, and the loop timed the call. There the op is what the core
+ * has, a multiply and an add (not contracted: no FMA instruction to contract to); the chains
+ * multiply by 1, exact, so the results are fma()'s. */
+#if defined(FP_FAST_FMA)
+#define PK_FMA64(x, y, z) fma((x), (y), (z))
+#else
+#define PK_FMA64(x, y, z) ((x) * (y) + (z))
+#endif
+#if defined(FP_FAST_FMAF)
+#define PK_FMA32(x, y, z) fmaf((x), (y), (z))
+#else
+#define PK_FMA32(x, y, z) ((x) * (y) + (z))
+#endif
+
 #define TYPE          double
 #define VT            double
-#define VFMA(x, y, z) fma((x), (y), (z))
+#define VFMA(x, y, z) PK_FMA64(x, y, z)
 #define PK_FN(op)     PK_NAME(PEAK_PREFIX, op, _f64)
 #include "kernels/peak_loops.h"
 #undef TYPE
@@ -35,7 +50,7 @@
 
 #define TYPE          float
 #define VT            float
-#define VFMA(x, y, z) fmaf((x), (y), (z))
+#define VFMA(x, y, z) PK_FMA32(x, y, z)
 #define PK_FN(op)     PK_NAME(PEAK_PREFIX, op, _f32)
 #include "kernels/peak_loops.h"
 
@@ -46,7 +61,8 @@ const struct peak_variant PEAK_TABLE = {
     .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
     .chains = {NCH, NCH, NCH, NCH_MIX_FMA + NCH_MIX_ADD},
     .mix_fma = NCH_MIX_FMA,
-/* math.h says fma() is fast only where it is one instruction (else a library call) */
+/* math.h says fma() is fast only where it is one instruction; else VFMA is a multiply and an
+ * add (above) */
 #if defined(FP_FAST_FMA)
     .fused = 1,
 #endif

@@ -416,6 +416,7 @@ static void da_count(const struct insn *in, bool frame, struct disasm_loop *o)
 	unsigned w = da_reg_width(in->ops);
 
 	o->ninsns++;
+	o->calls += da_starts(in->mn, "call");
 	if (w && in->mn[0] == 'v') {
 		o->vex++;
 		o->evex += w == 64 || da_evex_only(in->ops);

@@ -56,6 +56,7 @@ struct disasm_loop {
 	double elems;       /* elements per trip (0: unknown); see elems_from */
 	const char *elems_from; /* "step" (induction), "ranges" (byte ranges) or "none" */
 	bool has_gather;        /* a hardware gather */
+	unsigned calls;         /* call instructions: a library function's work is not the loop's */
 	/* Encodings: vector instructions VEX or EVEX encoded (a 'v' mnemonic on xmm/ymm/zmm), and
 	 * of those the ones only EVEX has (xmm16-31/ymm16-31, a mask register): an "sse2" loop
 	 * has neither, an "avx2" loop no EVEX. */
