@@ -12,6 +12,7 @@
 #include "harness/cacheprobe.h"
 #include "harness/cpufeat.h"
 #include "harness/param.h"
+#include "kernels/registry.h"
 #include "lab/cli.h"
 
 /* "L3=32M" or "L3=reported" into *level and *bytes (0 for reported); 0 or -1. */
@@ -42,11 +43,26 @@ static bool cache_named_in(const char *v, unsigned level)
 	return false;
 }
 
+/* Whether kernel name's results go on a roofline, whose ceilings are named by the cache level
+ * a point's size falls in: the levels must then be right whatever sizes the config gives (a
+ * hypervisor's 508 MiB L3 put ch28's 256 MiB DRAM points under an L3 roof). */
+static bool cache_roofline_kernel(const char *name)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+		if (!strcmp((*k)->name, name))
+			for (const char *const *v = (*k)->views; v && *v; v++)
+				if (!strcmp(*v, "roofline"))
+					return true;
+	return false;
+}
+
 static bool cache_named(const struct lab_cfg *cfg, unsigned level)
 {
 	for (unsigned i = 0; i < cfg->nsec; i++)
 		for (unsigned k = 0; k < cfg->sec[i].nkv; k++)
-			if (cache_named_in(cfg->sec[i].kv[k].value, level))
+			if (cache_named_in(cfg->sec[i].kv[k].value, level) ||
+			    (!strcmp(cfg->sec[i].kv[k].key, "kernel") &&
+			     cache_roofline_kernel(cfg->sec[i].kv[k].value)))
 				return true;
 	for (unsigned i = 0; i < cfg->nset; i++)
 		if (cache_named_in(cfg->set[i].value, level))
@@ -116,7 +132,8 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 
 /*
  * Under a hypervisor, the last level hwloc reports is checked (lab_cli_llc_check) when the
- * configs name a size relative to it and the user gave the level no --cache; a contradicted
+ * configs name a size relative to it or run a kernel whose results a roofline places by cache
+ * level, and the user gave the level no --cache; a contradicted
  * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
  * which must not sweep again.
  */

@@ -209,10 +209,28 @@ if c is not None:
 else:
     assert "checked:" not in txt, txt
 PY
-	# Only a size relative to the last level has it checked: L1 and L2 alone measure nothing.
-	printf '[s]\nkernel = stream\nthreads = 1\nsize = L1/2..L2:x2\n' >"$tmp/l12.ini"
+	# A size relative to the last level has it checked, and so does a kernel a roofline shows
+	# (its ceilings are named by the level a size falls in: a guest's 508 MiB L3 put DRAM
+	# points under an L3 roof); L1 and L2 alone, for another kernel, measure nothing.
+	printf '[s]\nkernel = numa_lat\nthreads = 1\nsize = L1/2..L2:x2\n' >"$tmp/l12.ini"
 	"$lab" plan "$tmp/l12.ini" >"$tmp/out"
 	! grep -q '^caches:' "$tmp/out"
+	printf '[s]\nkernel = stream\nthreads = 1\nsize = 64K\n' >"$tmp/abs.ini"
+	"$lab" plan "$tmp/abs.ini" --json >"$tmp/abs.json"
+	python3 - "$tmp/abs.json" "$tmp/t2.json" <<'PY'
+import json, sys
+plan, here = (json.load(open(p)) for p in sys.argv[1:3])
+last, c = plan["caches"][-1], here["cache_check"]
+if c is not None and c["size_plans_use"] * 8 <= c["reported_size"]:
+    # a report far beyond what loads show (this guest: 508 MiB against 8-16): checked again
+    assert last["size_from"] == "measured" and "the hypervisor" in plan["cache_note"], plan
+if c is None:
+    assert plan["cache_note"] is None and last["size_from"] != "measured", (plan, here)
+elif last["size_from"] == "measured":
+    assert plan["cache_note"] and "the hypervisor" in plan["cache_note"], plan
+else:  # the loads did not contradict the report this time (load comes and goes)
+    assert plan["cache_note"] is None and last["size"] == here["caches"][-1]["size"], plan
+PY
 	# This machine: a given size is recorded beside the one hwloc reports; run again with
 	# fresh_process = on, the runs' processes plan the sizes lab run planned (a guest's last
 	# level, when checked, is handed to them), and run.json says where each size came from.
