@@ -146,7 +146,12 @@ static int lp_sel(struct lp *s)
 		if (sel->nparam == LAB_LESSON_PARAMS_MAX)
 			return lp_fail(s, "too many KEY=VALUE items (at most %d)",
 			               LAB_LESSON_PARAMS_MAX);
-		char *key = lp_ident(s, "KEY=VALUE");
+		/* after a ',' the next item may be the rest of a value that holds commas */
+		char *key =
+		    lp_ident(s, sel->nparam ? "KEY=VALUE after ',' (a value that holds commas "
+		                              "goes in double quotes: "
+		                              "placement=\"list:1,0\")"
+		                            : "KEY=VALUE");
 		if (!key)
 			return -1;
 		sel->key[sel->nparam] = key;

@@ -5,8 +5,10 @@
  * point parameters (threads, placement, membind, perf_c2c or a kernel key), each value parses
  * for its key and names one value, and the selector names at most one planned point. Values are
  * rewritten in the form the points' params text uses (16KiB -> 16384 where the kernel formats
- * so), so the analyzer matches text. A selector that matches no planned point is not an error:
- * `--set` may have narrowed a sweep, and the analyzer then says the lesson was not run and why.
+ * so), so the analyzer matches text. A selector that matches no planned point is an error only
+ * where a value is not among those a fixed list of the config sweeps: `--set` may have narrowed
+ * a sweep, or the machine decided it (threads = max), and the analyzer then says the lesson was
+ * not run and why.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,12 +123,30 @@ static const struct lab_param *pl_param(const struct lab_experiment *e, const ch
 	return lab_param_find(e->kernel->params, key);
 }
 
+/* text, one value of p, in the form the points' params text records it; 0, or -1 with err. */
+static int pl_canon(const struct lab_param *p, const char *text, char *canon, size_t len,
+                    struct lab_err *err)
+{
+	char scratch[4096] __attribute__((aligned(16)));
+
+	memset(scratch, 0, sizeof(scratch));
+	if (lab_param_parse(p, text, scratch, err))
+		return -1;
+	lab_param_format(p, scratch, canon, len);
+	if (!strcmp(p->key, "placement")) { /* as the points record it (plan_points.c) */
+		char written[256];
+		snprintf(written, sizeof(written), "%s", canon);
+		lab_placement_canon(written, canon, len);
+	}
+	return 0;
+}
+
 /* Rewrites the value of item i of sel in canonical form; reports what is wrong with it. */
 static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
                     struct lab_lesson_sel *sel, unsigned i)
 {
 	const struct lab_param *p = pl_param(e, sel->key[i]);
-	char scratch[4096] __attribute__((aligned(16))), canon[256];
+	char canon[256];
 	struct lab_err err = {0};
 	char **vals = NULL;
 
@@ -178,19 +198,12 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 			lab_sweep_free(vals, (unsigned)n);
 		return -1;
 	}
-	memset(scratch, 0, sizeof(scratch));
-	int rc = lab_param_parse(p, vals[0], scratch, &err);
+	int rc = pl_canon(p, vals[0], canon, sizeof(canon), &err);
 	lab_sweep_free(vals, 1);
 	if (rc) {
 		lab__plan_claim_error(x, "column %u: %s=%s: %s", sel->col, sel->key[i],
 		                      sel->value[i], err.msg);
 		return -1;
-	}
-	lab_param_format(p, scratch, canon, sizeof(canon));
-	if (!strcmp(p->key, "placement")) { /* as the points record it (plan_points.c) */
-		char written[sizeof(canon)];
-		memcpy(written, canon, sizeof(written));
-		lab_placement_canon(written, canon, sizeof(canon));
 	}
 	char *dup = strdup(canon);
 	if (!dup)
@@ -223,6 +236,51 @@ static const char *pl_open_key(const struct lab_experiment *e, const struct lab_
 	return first_setting;
 }
 
+/* Whether r's values are this config's own fixed list: not narrowed by --set, not one the
+ * machine decides (threads = max, mem_node = far, a size relative to a cache). */
+static bool pl_fixed_list(const struct lab_resolved *r)
+{
+	if (r->src == LAB_SRC_CLI || !r->text)
+		return false;
+	for (const char *c = r->text; *c; c++)
+		if ((*c == 'L' || *c == 'l') && c[1] >= '1' && c[1] <= '5')
+			return false;
+	return !strstr(r->text, "max") && !strstr(r->text, "far");
+}
+
+/*
+ * A selector that names no planned point: an error when one of its values is not among those
+ * a fixed list of the config sweeps (stride=9 where the sweep is 8, 128: the lesson could never
+ * be judged). Otherwise not (a sweep narrowed by --set, or one the machine decides): the
+ * analyzer says the lesson was not run and why.
+ */
+static void pl_unplanned(struct lab__pl_ctx *x, const struct lab_experiment *e,
+                         const struct lab_lesson_sel *sel)
+{
+	for (unsigned i = 0; i < sel->nparam; i++)
+		for (unsigned k = 0; k < e->nkeys; k++) {
+			const struct lab_resolved *r = &e->keys[k];
+			char canon[256];
+			struct lab_err err = {0};
+			bool found = false;
+
+			if (strcmp(r->param->key, sel->key[i]) || !pl_fixed_list(r))
+				continue;
+			for (unsigned v = 0; v < r->nvals && !found; v++)
+				found =
+				    !pl_canon(r->param, r->vals[v], canon, sizeof(canon), &err) &&
+				    !strcmp(canon, sel->value[i]);
+			if (found)
+				break;
+			lab__plan_claim_error(
+			    x,
+			    "column %u: %s=%s names no point of [%s], which sweeps "
+			    "%s = %.120s (allowed one of these)",
+			    sel->col, sel->key[i], sel->value[i], e->name, sel->key[i], r->text);
+			return;
+		}
+}
+
 static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel)
 {
 	struct lab_experiment *e = pl_experiment(x, sel->experiment);
@@ -246,6 +304,10 @@ static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel)
 		return;
 	}
 	unsigned n = lab__sel_count(x->index[ei], sel);
+	if (!n) {
+		pl_unplanned(x, e, sel);
+		return;
+	}
 	bool setting;
 	const char *open = n > 1 ? pl_open_key(e, sel, &setting) : NULL;
 	if (n > 1 && setting)

@@ -1061,12 +1061,20 @@ LAB_TEST(lesson_selectors_use_an_index)
 	                NULL, 0,
 	                "p.ini:6: [lessons] l: column 6: x names 2 points of [x] (add "
 	                "threads=VALUE: it sweeps)");
-	/* A value no point has names nothing: not an error (the analyzer says "not run"). */
+	/* A value the config's own fixed list does not sweep could never be judged: an error. */
+	plan_fails_with("[x]\nkernel = fake\nsize = 1024..1279\nthreads = 1,2\n[lessons]\n"
+	                "l = cost(x: size=2048, threads=1) / cost(x: size=1031, threads=2) >= 1\n",
+	                NULL, 0,
+	                "p.ini:6: [lessons] l: column 6: size=2K names no point of [x], which "
+	                "sweeps size = 1024..1279 (allowed one of these)");
+	/* One a --set narrowed away names nothing, and is no error: the analyzer says "not
+	 * run", naming the --set. */
+	static const char *const narrow[] = {"x.size=1030..1031"};
 	struct tp t;
 	tp_build(&t,
 	         "[x]\nkernel = fake\nsize = 1024..1279\nthreads = 1,2\n[lessons]\n"
-	         "l = cost(x: size=2048, threads=1) / cost(x: size=1031, threads=2) >= 1\n",
-	         NULL, 0, NULL, 0);
+	         "l = cost(x: size=1100, threads=1) / cost(x: size=1031, threads=2) >= 1\n",
+	         narrow, 1, NULL, 0);
 	CHECK_EQ_I64(t.rc, 0);
 	tp_free(&t);
 }
