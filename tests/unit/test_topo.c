@@ -3,6 +3,7 @@
  * Topology and placement: the policies on synthetic and XML topologies (machine-independent),
  * list validation messages, pairs planning and sampling, and binding on this machine.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -810,4 +811,37 @@ LAB_TEST(numa_memory)
 	CHECK_EQ_U64(lab_topo_numa_memory(t, m, 1), 4);
 	CHECK_EQ_U64(m[1].local_memory, 0);
 	lab_topo_close(t);
+}
+
+/* hwloc loads some XML it calls invalid (PUs out of cpuset order) and says so in a banner of
+ * its own on stderr: 9 lines for one error line. The banner is the error now, in one line, and
+ * nothing reaches stderr. */
+LAB_TEST(hwloc_banner_is_one_error)
+{
+	char spec[1024], path[1024], said[64] = "";
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+	int saved = dup(2), fd;
+	ssize_t n;
+
+	snprintf(spec, sizeof(spec), "xml:%s/tests/fixtures/topologies/pu-out-of-order.xml",
+	         testlib_srcdir());
+	snprintf(path, sizeof(path), "%s/stderr.txt", testlib_tmpdir());
+	REQUIRE(saved >= 0 && (fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	int rc = lab_topo_open(&t, spec, &err);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, said, sizeof(said) - 1, 0);
+	close(fd);
+	CHECK(rc < 0);
+	CHECK(strstr(err.msg, "pu-out-of-order.xml: hwloc calls the topology invalid: hwloc has "
+	                      "encountered an out-of-order XML topology load.") != NULL);
+	CHECK(strstr(err.msg, "(allowed: an XML topology as hwloc writes it") != NULL);
+	CHECK(!strchr(err.msg, '\n'));
+	CHECK_EQ_I64(n, 0);
+	if (rc == 0)
+		lab_topo_close(t);
 }
