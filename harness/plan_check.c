@@ -119,6 +119,39 @@ static void plan_check_set_global(const struct lab_cfg_kv *kv,
 		             kv->key, kv->value);
 }
 
+/* "did you mean [x]? allowed: [a], [b], ..." for a name no experiment has: the closest (within
+ * a third of its length, at least 2 edits, fewer than its letters) and the experiments, cut
+ * with "..." past len. */
+static void plan_experiments_text(const struct lab_cfg *cfg, const char *name, char *out,
+                                  size_t len)
+{
+	const char *best = NULL;
+	unsigned n = (unsigned)strlen(name), limit = n / 3 + 1 < 2 ? 2 : n / 3 + 1;
+	unsigned best_d = (limit < n ? limit : n - 1) + 1; /* "z" is not "x" misspelt */
+	size_t used = 0;
+
+	for (unsigned s = 0; s < cfg->nsec; s++) {
+		unsigned dist = lab_edit_distance(name, cfg->sec[s].name);
+		if (strcmp(cfg->sec[s].name, "global") && strcmp(cfg->sec[s].name, "lessons") &&
+		    dist < best_d) {
+			best_d = dist;
+			best = cfg->sec[s].name;
+		}
+	}
+	out[0] = '\0';
+	if (best)
+		used = (size_t)snprintf(out, len, "did you mean [%s]? ", best);
+	used += (size_t)snprintf(out + (used < len ? used : len - 1),
+	                         len - (used < len ? used : len - 1), "allowed:");
+	for (unsigned s = 0; s < cfg->nsec && used < len; s++) {
+		if (!strcmp(cfg->sec[s].name, "global") || !strcmp(cfg->sec[s].name, "lessons"))
+			continue;
+		used += (size_t)snprintf(out + used, len - used, " [%s]", cfg->sec[s].name);
+	}
+	if (used >= len && len > 4)
+		memcpy(out + len - 4, "...", 4);
+}
+
 /* --only names and --set sections must name experiments (or, for --set, global or lessons). */
 void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, unsigned nonly,
                            const struct lab_kernel *const *registry, struct lab_diag *d)
@@ -137,11 +170,15 @@ void lab__plan_check_names(const struct lab_cfg *cfg, const char *const *only, u
 			        strcmp(name, "lessons") != 0;
 		if (found)
 			continue;
+		char allowed[320];
+		plan_experiments_text(cfg, name, allowed, sizeof(allowed));
 		if (i < nonly)
-			lab_diag_add(d, "--only %s: no experiment [%s] in the config", name, name);
+			lab_diag_add(d, "--only %s: no experiment [%s] in the config (%s)", name,
+			             name, allowed);
 		else
-			lab_diag_add(d, "--set %s.%s=%s: no experiment [%s] in the config", name,
-			             cfg->set[i - nonly].key, cfg->set[i - nonly].value, name);
+			lab_diag_add(d, "--set %s.%s=%s: no experiment [%s] in the config (%s)",
+			             name, cfg->set[i - nonly].key, cfg->set[i - nonly].value, name,
+			             allowed);
 	}
 }
 
@@ -233,6 +270,41 @@ static const struct lab_kernel *plan_kernel_check(const struct lab_cfg_section *
 	return NULL;
 }
 
+/* A section without a kernel: said with what was likely meant, a key one or two letters from
+ * 'kernel' ("kernl", "Kernel"), or [global] / [lessons] written otherwise ([Global]). */
+static void plan_missing_kernel(const struct lab_cfg_section *s,
+                                const struct lab_kernel *const *registry, struct lab_diag *d)
+{
+	static const char *const special[] = {"global", "lessons"};
+	char list[512];
+
+	for (unsigned k = 0; k < s->nkv; k++) {
+		unsigned dist = lab_edit_distance(s->kv[k].key, "kernel");
+		if (dist && dist <= 2) {
+			lab_diag_add(
+			    d,
+			    "%s:%d: [%s]: missing 'kernel = ...' (line %d has '%s': did you "
+			    "mean 'kernel'?)",
+			    s->file, s->line, s->name, s->kv[k].line, s->kv[k].key);
+			return;
+		}
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned dist = lab_edit_distance(s->name, special[i]);
+		if (dist && dist <= 2) {
+			lab_diag_add(
+			    d,
+			    "%s:%d: [%s]: missing 'kernel = ...' (did you mean [%s]? section "
+			    "names are case-sensitive)",
+			    s->file, s->line, s->name, special[i]);
+			return;
+		}
+	}
+	plan_kernel_list(registry, list, sizeof(list));
+	lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file, s->line,
+	             s->name, list);
+}
+
 /* Finds the section's kernel; reports a missing or unknown one. */
 const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
                                                   const struct lab_cfg_section *s,
@@ -242,12 +314,9 @@ const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
 {
 	const struct lab_cfg_kv *at = NULL;
 	const char *name = plan_kernel_name(cfg, s, global, &at);
-	char list[512];
 
 	if (!name) {
-		plan_kernel_list(registry, list, sizeof(list));
-		lab_diag_add(d, "%s:%d: [%s]: missing 'kernel = ...' (kernels: %s)", s->file,
-		             s->line, s->name, list);
+		plan_missing_kernel(s, registry, d);
 		return NULL;
 	}
 	return plan_kernel_check(s, at, registry, d);

@@ -456,7 +456,7 @@ LAB_TEST(only_selects_experiments)
 	tp_build(&t, "[x]\nkernel = fake\n[global]\nreps = 1\n", NULL, 0, nope, 1);
 	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
 	REQUIRE(t.d.n == 1);
-	CHECK_EQ_STR(t.d.msg[0], "--only z: no experiment [z] in the config");
+	CHECK_EQ_STR(t.d.msg[0], "--only z: no experiment [z] in the config (allowed: [x])");
 	tp_free(&t);
 
 	/* [global] is no experiment. */
@@ -464,7 +464,8 @@ LAB_TEST(only_selects_experiments)
 	tp_build(&t, "[global]\nreps = 1\n[x]\nkernel = fake\n", NULL, 0, global, 1);
 	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
 	REQUIRE(t.d.n == 1);
-	CHECK_EQ_STR(t.d.msg[0], "--only global: no experiment [global] in the config");
+	CHECK_EQ_STR(t.d.msg[0],
+	             "--only global: no experiment [global] in the config (allowed: [x])");
 	tp_free(&t);
 }
 
@@ -531,7 +532,24 @@ LAB_TEST(set_names_an_experiment)
 	static const char *const sets[] = {"nope.reps=3"};
 
 	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
-	                "--set nope.reps=3: no experiment [nope] in the config");
+	                "--set nope.reps=3: no experiment [nope] in the config (allowed: [x])");
+	/* one letter off: the experiment meant */
+	static const char *const typo[] = {"paded.reps=3"};
+	plan_fails_with("[padded]\nkernel = fake\n[packed]\nkernel = fake\n", typo, 1,
+	                "--set paded.reps=3: no experiment [paded] in the config (did you mean "
+	                "[padded]? allowed: [padded] [packed])");
+}
+
+/* A section without a kernel says what was likely meant: a key next to 'kernel', or [global]
+ * written otherwise; only then the list of kernels. */
+LAB_TEST(missing_kernel_says_what_was_meant)
+{
+	plan_fails_with("[a]\nkernl = fake\n", NULL, 0,
+	                "p.ini:1: [a]: missing 'kernel = ...' (line 2 has 'kernl': did you mean "
+	                "'kernel'?)");
+	plan_fails_with("[Global]\nreps = 2\n[a]\nkernel = fake\n", NULL, 0,
+	                "p.ini:1: [Global]: missing 'kernel = ...' (did you mean [global]? section "
+	                "names are case-sensitive)");
 }
 
 LAB_TEST(value_errors_name_their_source)
