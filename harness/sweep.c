@@ -131,6 +131,12 @@ static int sweep_symbol(const struct lab_param *p, const char *text, const struc
 		*out = env && env->numa_far0 ? env->numa_far0 : 1; /* 0: not read */
 		return 1;
 	}
+	if (sweep_is_threads(p) && *text && !isdigit((unsigned char)*text))
+		return lab_err_set(
+		    err, LAB_ECONFIG,
+		    "'%s': allowed a whole number, or max (every CPU this process may "
+		    "use)",
+		    text);
 	if (!strcmp(p->key, "mem_node") && *text && !isdigit((unsigned char)*text))
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "'%s': allowed a node number as numactl -H prints it, or far "

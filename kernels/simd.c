@@ -66,8 +66,11 @@ static int sd_check(const void *params, unsigned nthreads, const struct lab_env 
 	(void)nthreads;
 	if (p->misalign % lab_simd_elem(p))
 		return lab_err_set(err, LAB_ECONFIG,
-		                   "misalign = %llu: not a multiple of the %u-byte element",
-		                   (unsigned long long)p->misalign, lab_simd_elem(p));
+		                   "misalign = %llu: not a multiple of the %u-byte element "
+		                   "(allowed 0, %u, %u, ... %u)",
+		                   (unsigned long long)p->misalign, lab_simd_elem(p),
+		                   lab_simd_elem(p), 2 * lab_simd_elem(p),
+		                   4095 - 4095 % lab_simd_elem(p));
 	if (lab_simd_elems(p) < 16)
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "size = %llu: too small (allowed >= %u bytes for this op)",
