@@ -109,7 +109,8 @@ size_t lab_utf8_len(const unsigned char *s)
 
 int lab_cp_escaped(unsigned cp)
 {
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x061c || cp == 0x180e ||
+	return (cp >= 0x80 && cp <= 0xa0) || cp == 0xad || cp == 0x061c || cp == 0x180e ||
+	       (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f || cp == 0x205f ||
 	       (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
 	       (cp >= 0x2060 && cp <= 0x206f) || cp == 0x115f || cp == 0x1160 || cp == 0x3164 ||
 	       cp == 0xffa0 || cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb) ||

@@ -61,7 +61,9 @@ void lab_json_kvlist(struct lab_json *j, const char *key, const char *text);
 size_t lab_utf8_len(const unsigned char *s);
 /* 1 when the writers of untrusted text show code point cp escaped (\uXXXX): it can move or
  * reorder shown text (C1 controls U+0080..009F, bidi marks, embeddings, overrides and isolates,
- * the line and paragraph separators) or shows as nothing (soft hyphen, zero-width space,
+ * the line and paragraph separators), shows as a space that is none (no-break and the other
+ * fixed-width spaces: "noop" + U+00A0 read as "noop" in "unknown kernel (did you mean
+ * 'noop'?)") or shows as nothing (soft hyphen, zero-width space,
  * non-joiner and joiner, word joiner and invisible operators, the Hangul fillers, a BOM inside
  * text, the interlinear annotation marks, the tags):
  * "compact" followed by U+200B read as "compact" in an error saying it was no policy. */

@@ -327,8 +327,10 @@ LAB_TEST(terminal_text_escapes_control_bytes)
 	CHECK_EQ_STR(ft_put("tab\there\n\x7f"), "tab\\x09here\\x0a\\x7f");
 	CHECK_EQ_STR(ft_put("c1 \xc2\x9b"
 	                    "2K"),
-	             "c1 \\xc2\\x9b2K");                                      /* U+009B, a CSI */
-	CHECK_EQ_STR(ft_put("caf\xc3\xa9 \xc2\xa0"), "caf\xc3\xa9 \xc2\xa0"); /* text stays */
+	             "c1 \\xc2\\x9b2K"); /* U+009B, a CSI */
+	CHECK_EQ_STR(ft_put("caf\xc3\xa9 \xe2\x82\xac"),
+	             "caf\xc3\xa9 \xe2\x82\xac");         /* text stays */
+	CHECK_EQ_STR(ft_put("a\xc2\xa0"), "a\\xc2\\xa0"); /* a space that is none */
 	CHECK_EQ_STR(ft_put("back\\x1b"), "back\\\\x1b"); /* no faked escape either */
 	/* a raw C1 byte (8-bit CSI) and a bidi override, as the other writers see them */
 	CHECK_EQ_STR(ft_put("a\x9b"

@@ -53,7 +53,7 @@ LAB_TEST(json_always_valid_utf8)
 	                "  \"bad \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\",\n"
 	                "  \"ctl \\u0001\\u007f\\r\\n\\t\\\"\\\\\",\n"
 	                "  \"cut \\ufffd\\ufffd\",\n"
-	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \\u061c \\u200e \xC2\xA0\",\n"
+	                "  \"c1 \\u009b2J \\u202e \\u2066 \\u2028 \\u061c \\u200e \\u00a0\",\n"
 	                "  \"zw a\\u200b \\ufeff \\u00ad \\udb40\\udc41 \xF0\x9F\x98\x80\"\n]\n");
 	free(s);
 }

@@ -64,11 +64,14 @@ LAB_TEST(errors_escape_controls)
 	                    "\xe2\x81\xa0|\xe2\x81\xa4|\xef\xbb\xbf|\xf3\xa0\x81\x81"),
 	             "compact\\u200b|\\u00ad|\\u200c|\\u200d|\\u2060|\\u2064|\\ufeff|\\U000e0041");
 	CHECK_EQ_STR(te_err("\xe3\x85\xa4|\xef\xbf\xb9|\xe1\x85\x9f"), "\\u3164|\\ufff9|\\u115f");
-	CHECK_EQ_STR(te_err("\xe2\x80\xa7|\xe2\x80\xaf|\xe2\x81\xaa|\xef\xbb\xbe"),
-	             "\xe2\x80\xa7|\xe2\x80\xaf|\\u206a|\xef\xbb\xbe");
+	CHECK_EQ_STR(te_err("\xe2\x80\xa7|\xe2\x80\xb0|\xe2\x81\xaa|\xef\xbb\xbe"),
+	             "\xe2\x80\xa7|\xe2\x80\xb0|\\u206a|\xef\xbb\xbe");
 	/* valid printable UTF-8 stays */
-	CHECK_EQ_STR(te_err("caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80"),
-	             "caf\xc3\xa9 \xc2\xa0 \xe2\x82\xac \xf0\x9f\x98\x80");
+	CHECK_EQ_STR(te_err("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xe3\x80\x80"),
+	             "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xe3\x80\x80");
+	/* a space that is none: no-break (pasted from a web page), thin, narrow no-break */
+	CHECK_EQ_STR(te_err("noop\xc2\xa0|\xe2\x80\x89|\xe2\x80\xaf"),
+	             "noop\\u00a0|\\u2009|\\u202f");
 }
 
 LAB_TEST(errors_escape_broken_utf8)
