@@ -33,30 +33,65 @@ static int results_errno_err(struct lab_err *err, const char *step, const char *
 	return lab_err_set(err, LAB_EIO, "%s %s: %s", step, dir, strerror(e));
 }
 
-/* mkdir -p of dir's parents and of dir; *created when dir itself is new. */
-static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
+/* Removes the parents of dir that results_mkdirs made (copy: a copy of dir; made: how many,
+ * the deepest last at the '/' offsets in at), deepest first. */
+static void results_unmake(char *copy, const size_t *at, unsigned made)
 {
-	char *copy = strdup(dir);
+	while (made--) {
+		copy[at[made]] = '\0';
+		rmdir(copy);
+	}
+}
 
-	if (!copy)
-		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (char *p = copy + 1; *p; p++) {
+/* Why creating dir failed with e: ENOTDIR names the part of the path that is a file. */
+static int results_mkdir_err(char *copy, const char *dir, int e, struct lab_err *err)
+{
+	struct stat st;
+
+	strcpy(copy, dir);
+	for (char *p = copy + 1; e == ENOTDIR && *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-			int e = errno;
-			free(copy);
-			return results_errno_err(err, "create", dir, e);
-		}
+		if (stat(copy, &st) == 0 && !S_ISDIR(st.st_mode))
+			return lab_err_set(err, LAB_EINVAL, "create %s: %s is not a directory (%s)",
+			                   dir, copy, RESULTS_ALLOWED);
 		*p = '/';
 	}
-	free(copy);
-	if (mkdir(dir, 0777) == 0)
+	return results_errno_err(err, "create", dir, e);
+}
+
+/* mkdir -p of dir's parents and of dir; *created when dir itself is new. On failure the
+ * parents it made are removed again (a refused -o left newp/q/ behind). */
+static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
+{
+	char *copy = strdup(dir);
+	size_t at[64];
+	unsigned made = 0;
+	int rc = 0, e = 0;
+
+	if (!copy)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	for (char *p = copy + 1; *p && !e; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) == 0 && made < 64)
+			at[made++] = (size_t)(p - copy);
+		else if (errno != EEXIST)
+			e = errno;
+		*p = '/';
+	}
+	if (!e && mkdir(dir, 0777) == 0)
 		*created = true;
-	else if (errno != EEXIST)
-		return results_errno_err(err, "create", dir, errno);
-	return 0;
+	else if (!e && errno != EEXIST)
+		e = errno;
+	if (e) {
+		results_unmake(copy, at, made);
+		rc = results_mkdir_err(copy, dir, e, err);
+	}
+	free(copy);
+	return rc;
 }
 
 /* Entries of the directory dfd other than ".", ".." and the lock; -1 when it cannot be read. */

@@ -95,7 +95,9 @@ static int run_open(struct lab_results **res, char *dir, size_t len, bool own_na
 	size_t base = strlen(dir);
 	int rc = lab_results_open(res, dir, plan, info, err);
 
-	for (unsigned k = 2; rc == -LAB_EINVAL && own_name && k < 100; k++) {
+	/* another run's directory (it exists), not a name refused for itself (results a file) */
+	for (unsigned k = 2; rc == -LAB_EINVAL && own_name && k < 100 && access(dir, F_OK) == 0;
+	     k++) {
 		snprintf(dir + base, len - base, "-%u", k);
 		rc = lab_results_open(res, dir, plan, info, err);
 	}

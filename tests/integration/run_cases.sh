@@ -875,6 +875,13 @@ unusable_paths)
 		"$lab" run "$tmp/n.ini" -o /proc/self
 	long="$tmp/$(printf '%0600d' 0 | tr 0 a | sed 's|\(a\{100\}\)|\1/|g')"
 	bad_path "bytes (allowed at most 511)" "$lab" run "$tmp/n.ini" -o "$long"
+	# A refused name leaves none of the parents it made (new/q/ stayed), and a file in the
+	# path is named (./results a file: "Not a directory" after 98 suffixes tried)
+	bad_path "File name too long (allowed: -o a new directory" \
+		"$lab" run "$tmp/n.ini" -o "$tmp/new/q/$(printf '%0300d' 0)"
+	(cd "$tmp/adir" && : >results &&
+		bad_path "results is not a directory (allowed: -o a new directory" \
+			"$lab" run "$tmp/n.ini" && rm results)
 	[ "$(ls "$tmp")" = "$(printf 'adir\ndangling\nerr\nloop\nn.ini\nout')" ]
 	;;
 double_dash_ends_options)
