@@ -281,12 +281,26 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	 * hidden rather than split. */
 	if (s == end || *s == ';' || *s == '#')
 		return n <= LAB_CFG_LINE_MAX;
-	if (n > LAB_CFG_LINE_MAX) {
-		lab_diag_add(ld->d, "%s:%d: line too long (%zu characters; allowed at most %d)",
-		             ld->file, ld->line, n, LAB_CFG_LINE_MAX);
+	/* What counts is the line before an inline comment, as for a comment line: a long
+	 * comment after `kernel = noop` lost the kernel. */
+	size_t content = (size_t)(s - raw) + cfg_comment(s, (size_t)(end - s));
+	if (content > LAB_CFG_LINE_MAX) {
+		lab_diag_add(ld->d,
+		             "%s:%d: line too long (%zu characters before any comment; allowed at "
+		             "most %d)",
+		             ld->file, ld->line, content, LAB_CFG_LINE_MAX);
+		/* what it would have said is unknown: no "missing kernel" or "key outside any
+		 * section" follows from it */
+		if (*s == '[') {
+			ld->cur = NULL;
+			ld->bad_header = true;
+		} else if (ld->cur) {
+			ld->cur->refused = true;
+		}
 		ld->after_key = false;
 		return false;
 	}
+	ld->keep = content;
 	if (*s == '[') {
 		/* Still read as a header, so the keys below it are checked against their section;
 		 * libinih must not take it for a continuation. */

@@ -36,6 +36,7 @@ struct lab_cfg_section {
 	int line; /* line of the [name] header */
 	struct lab_cfg_kv *kv;
 	unsigned nkv;
+	bool refused; /* a line of it was refused (too long): nothing it lacks is reported again */
 };
 
 struct lab_cfg {

@@ -278,6 +278,8 @@ static void plan_missing_kernel(const struct lab_cfg_section *s,
 	static const char *const special[] = {"global", "lessons"};
 	char list[512];
 
+	if (s->refused) /* its refused line may have been the kernel: said once, there */
+		return;
 	for (unsigned k = 0; k < s->nkv; k++) {
 		unsigned dist = lab_edit_distance(s->kv[k].key, "kernel");
 		if (dist && dist <= 2) {

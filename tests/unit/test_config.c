@@ -198,19 +198,23 @@ LAB_TEST(too_long_line)
 	snprintf(text, sizeof(text), "[a]\nkernel = noop\nthreads = %s\nreps = 3\nbogus\n", longv);
 	tc_load(&t, text);
 	REQUIRE(lab_diag_count(&t.d) == 2);
-	CHECK_EQ_STR(tc_diag(&t, 0),
-	             "t.ini:3: line too long (309 characters; allowed at most 198)");
+	CHECK_EQ_STR(
+	    tc_diag(&t, 0),
+	    "t.ini:3: line too long (309 characters before any comment; allowed at most 198)");
 	/* The line after it keeps its number (libinih alone would be off by one from here). */
 	CHECK_EQ_STR(tc_diag(&t, 1), "t.ini:5: expected 'key = value', got 'bogus'");
 	CHECK_EQ_I64(tc_line(&t, "a", "reps"), 4);
 	CHECK(tc_kv(&t, "a", "threads") == NULL);
+	/* the section knows a line of it was refused: the planner says nothing it lacks then
+	 * (the refused line may have been its kernel: "missing 'kernel'" followed) */
+	CHECK(t.cfg.nsec == 1 && t.cfg.sec[0].refused);
 	tc_free(&t);
 }
 
 LAB_TEST(longest_line_allowed)
 {
 	struct tc t;
-	char text[600], line[LAB_CFG_LINE_MAX + 2];
+	char text[1200], line[LAB_CFG_LINE_MAX + 2];
 
 	/* "reps = " and digits up to exactly LAB_CFG_LINE_MAX characters: accepted whole. */
 	memset(line, '7', sizeof(line));
@@ -220,8 +224,9 @@ LAB_TEST(longest_line_allowed)
 	tc_load(&t, text);
 	REQUIRE(lab_diag_count(&t.d) == 1);
 	CHECK_EQ_U64(strlen(tc_value(&t, "a", "reps")), LAB_CFG_LINE_MAX - 7);
-	CHECK_EQ_STR(tc_diag(&t, 0),
-	             "t.ini:3: line too long (199 characters; allowed at most 198)");
+	CHECK_EQ_STR(
+	    tc_diag(&t, 0),
+	    "t.ini:3: line too long (199 characters before any comment; allowed at most 198)");
 	tc_free(&t);
 	/* A long comment is no error. */
 	char comment[400];
@@ -230,6 +235,14 @@ LAB_TEST(longest_line_allowed)
 	snprintf(text, sizeof(text), "[a]\n%s\nreps = 1\n", comment);
 	tc_load(&t, text);
 	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_I64(tc_line(&t, "a", "reps"), 3);
+	tc_free(&t);
+	/* Nor one after a key or a header: `kernel = noop ; 300 characters` lost the kernel (the
+	 * line was refused, and "missing 'kernel'" followed). */
+	snprintf(text, sizeof(text), "[a] ; %s\nkernel = noop ; %s\nreps = 1\n", comment, comment);
+	tc_load(&t, text);
+	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
+	CHECK_EQ_STR(tc_value(&t, "a", "kernel"), "noop");
 	CHECK_EQ_I64(tc_line(&t, "a", "reps"), 3);
 	tc_free(&t);
 }
