@@ -151,6 +151,11 @@ void lab__plan_key_error(struct lab_diag *d, const struct lab_experiment *e,
 	else if (r->src == LAB_SRC_DEFAULT)
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s (default): %s", e->file, e->line, e->name,
 		              r->param->key, value, what);
+	else if (r->src == LAB_SRC_GLOBAL && !r->harness && strcmp(e->name, "global"))
+		/* the kernel of an experiment that refuses it (not the first kernel that has the
+		 * key, for a value no experiment takes) */
+		rc = asprintf(&msg, "%s:%d: [global] %s = %s: for kernel %s: %s", r->file, r->line,
+		              r->param->key, value, e->kernel->name, what);
 	else /* the section that holds the line: [global] for inherited values (said once) */
 		rc = asprintf(&msg, "%s:%d: [%s] %s = %s: %s", r->file, r->line,
 		              r->src == LAB_SRC_GLOBAL ? "global" : e->name, r->param->key, value,

@@ -560,8 +560,9 @@ LAB_TEST(value_errors_name_their_source)
 	                "p.ini:3: [x] size = big: not a number (expected a size in bytes, e.g. 64, "
 	                "4K, 1MiB, 2G)");
 	/* A bad value in [global] is reported once, at its line, for every section using it. */
-	plan_fails_with("[global]\nsize = 2M\n[x]\nkernel = fake\n[y]\nkernel = fake\n", NULL, 0,
-	                "p.ini:2: [global] size = 2M: out of range (allowed 1 .. 1M bytes)");
+	plan_fails_with(
+	    "[global]\nsize = 2M\n[x]\nkernel = fake\n[y]\nkernel = fake\n", NULL, 0,
+	    "p.ini:2: [global] size = 2M: for kernel fake: out of range (allowed 1 .. 1M bytes)");
 	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
 	                "--set x.reps=0: out of range (allowed 1 .. 100000)");
 	/* A sweep: the text as written and the value that failed, once. */
