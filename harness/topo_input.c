@@ -216,6 +216,27 @@ static int topo_load_xml(hwloc_topology_t hw, const char *source, struct lab_err
 	return 1;
 }
 
+/* Loads the topology set up from source; hwloc says no more than EINVAL (no line): say what it
+ * takes, and how to see where it stopped. Returns 0 or -LAB_ETOPO with err set. */
+static int topo_load_source(hwloc_topology_t hw, const char *source, struct lab_err *err)
+{
+	int loaded =
+	    !strncmp(source, "xml:", 4) ? topo_load_xml(hw, source, err) : hwloc_topology_load(hw);
+
+	if (loaded > 0)
+		return -LAB_ETOPO;
+	if (loaded < 0)
+		return lab_err_set(
+		    err, LAB_ETOPO, "%s: hwloc cannot load the topology: %s (allowed: %s)", source,
+		    strerror(errno),
+		    !strncmp(source, "xml:", 4)
+		        ? "an XML topology as hwloc writes it, e.g. `lstopo --of xml "
+		          "FILE`; HWLOC_XML_VERBOSE=1 shows where hwloc stops reading"
+		        : "a description hwloc's synthetic backend reads, such as "
+		          "\"pack:2 core:8 pu:2\"");
+	return 0;
+}
+
 int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct lab_err *err)
 {
 	const char *desc;
@@ -281,21 +302,7 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
 		goto out;
 	}
-	/* hwloc says no more than EINVAL (no line): say what it takes, and how to see where it
-	 * stopped */
-	int loaded = !strncmp(*source, "xml:", 4) ? topo_load_xml(*hw, *source, err)
-	                                          : hwloc_topology_load(*hw);
-	if (loaded > 0)
-		rc = -LAB_ETOPO;
-	else if (loaded < 0)
-		rc = lab_err_set(err, LAB_ETOPO,
-		                 "%s: hwloc cannot load the topology: %s (allowed: %s)", *source,
-		                 strerror(errno),
-		                 !strncmp(*source, "xml:", 4)
-		                     ? "an XML topology as hwloc writes it, e.g. `lstopo --of xml "
-		                       "FILE`; HWLOC_XML_VERBOSE=1 shows where hwloc stops reading"
-		                     : "a description hwloc's synthetic backend reads, such as "
-		                       "\"pack:2 core:8 pu:2\"");
+	rc = topo_load_source(*hw, *source, err);
 out:
 	free(buf);
 	return rc;

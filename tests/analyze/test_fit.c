@@ -307,8 +307,8 @@ LAB_TEST(c1_interval_stops_at_0)
 			double point = tf_gauss(&s, 0.25);
 			for (int r = 0; r < 5; r++, n++) {
 				t[n] = N[i];
-				y[n] = 1000 * (1 + 0.3 * (N[i] - 1) + 0.05 * N[i] * (N[i] - 1)) / N[i] *
-				       fabs(point) * tf_gauss(&s, 0.01);
+				y[n] = 1000 * (1 + 0.3 * (N[i] - 1) + 0.05 * N[i] * (N[i] - 1)) /
+				       N[i] * fabs(point) * tf_gauss(&s, 0.01);
 			}
 		}
 		for (int m = 0; m < 2; m++) {
