@@ -213,7 +213,8 @@ static void dt_peak_one(const char *name, void *arg)
 	REQUIRE(kwork_declared("peak", kv, &w) == 0);
 	dt_check_width(name, isa, &l);
 	/* A compute ceiling times the core's arithmetic: auto built for x86-64 (no FMA) called
-	 * libm's fma() in the loop, a ceiling of call overhead said to be "a multiply and an add" */
+	 * libm's fma() in the loop, a ceiling of call overhead said to be "a multiply and an
+	 * add" */
 	if (l.calls)
 		fprintf(stderr, "%s: %u calls in the loop\n", name, l.calls);
 	CHECK_EQ_U64(l.calls, 0);
