@@ -136,6 +136,20 @@ static void ut_edit_samples(const char *dir, const struct ut_fix *fx, const char
 	ut_edit_run(dir, 3, needle, (const char *const[]){with, pwith, with});
 }
 
+/* A fresh copy of fixture fx with payload in its fields (ut_edit_samples), then `lab VERB DIR`
+ * on it, which must succeed. */
+static void ut_run_payload(const struct ut_fix *fx, const char *payload, const char *verb)
+{
+	char *out = NULL, *err = NULL, cmd[256];
+
+	clitest_copy(fx->name);
+	ut_edit_samples(fx->name, fx, payload);
+	snprintf(cmd, sizeof(cmd), "%s %s", verb, fx->name);
+	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", cmd, &out, &err), 0);
+	free(out);
+	free(err);
+}
+
 static size_t ut_pwned;
 
 static int ut_visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -260,16 +274,9 @@ LAB_TEST(html_escapes_samples)
 	static const char *const payload[] = {
 	    "<script>alert(1)</script>",
 	    "\"><img src=x onerror=alert(1)>\" onx=", "'><script>x</script>' onx="};
-	char *out = NULL, *err = NULL, cmd[256];
-
 	for (size_t k = 0; k < sizeof(payload) / sizeof(payload[0]); k++)
 		for (size_t i = 0; i < sizeof(ut_fix) / sizeof(ut_fix[0]); i++) {
-			clitest_copy(ut_fix[i].name);
-			ut_edit_samples(ut_fix[i].name, &ut_fix[i], payload[k]);
-			snprintf(cmd, sizeof(cmd), "report %s", ut_fix[i].name);
-			CHECK_EQ_I64(clitest_run("PATH=/nonexistent", cmd, &out, &err), 0);
-			free(out);
-			free(err);
+			ut_run_payload(&ut_fix[i], payload[k], "report");
 			ut_html_check(ut_fix[i].name, k != 1);
 		}
 }
@@ -306,17 +313,13 @@ static int ut_csv_clean(const char *fpath, const struct stat *sb, int type, stru
 
 LAB_TEST(csv_escapes_controls)
 {
-	char *out = NULL, *err = NULL, cmd[256], dir[2048];
+	char dir[2048];
 
 	for (size_t i = 0; i < sizeof(ut_fix) / sizeof(ut_fix[0]); i++) {
-		clitest_copy(ut_fix[i].name);
-		ut_edit_samples(ut_fix[i].name, &ut_fix[i],
-		                "a\x1b[2Kb\rc\xc2\x9b"
-		                "d\xe2\x80\xaeq\x7f");
-		snprintf(cmd, sizeof(cmd), "analyze --no-plots %s", ut_fix[i].name);
-		CHECK_EQ_I64(clitest_run("PATH=/nonexistent", cmd, &out, &err), 0);
-		free(out);
-		free(err);
+		ut_run_payload(&ut_fix[i],
+		               "a\x1b[2Kb\rc\xc2\x9b"
+		               "d\xe2\x80\xaeq\x7f",
+		               "analyze --no-plots");
 		snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), ut_fix[i].name);
 		ut_pwned = 0;
 		nftw(dir, ut_csv_clean, 8, FTW_PHYS);
@@ -385,16 +388,11 @@ LAB_TEST(csv_formula_is_text)
 {
 	static const char *const payload[] = {"=HYPERLINK(\"http://evil.example/x\",\"y\")",
 	                                      "@SUM(A1)", "+cmd|' /C calc'!A0", "-2+3"};
-	char *out = NULL, *err = NULL, cmd[256], dir[2048];
+	char dir[2048];
 
 	for (size_t k = 0; k < sizeof(payload) / sizeof(payload[0]); k++)
 		for (size_t i = 0; i < sizeof(ut_fix) / sizeof(ut_fix[0]); i++) {
-			clitest_copy(ut_fix[i].name);
-			ut_edit_samples(ut_fix[i].name, &ut_fix[i], payload[k]);
-			snprintf(cmd, sizeof(cmd), "analyze --no-plots %s", ut_fix[i].name);
-			CHECK_EQ_I64(clitest_run("PATH=/nonexistent", cmd, &out, &err), 0);
-			free(out);
-			free(err);
+			ut_run_payload(&ut_fix[i], payload[k], "analyze --no-plots");
 			snprintf(dir, sizeof(dir), "%s/%s", testlib_tmpdir(), ut_fix[i].name);
 			ut_pwned = 0;
 			nftw(dir, ut_csv_no_formula, 8, FTW_PHYS);
