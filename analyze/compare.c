@@ -34,7 +34,7 @@ void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len)
 	           *arch = lab_an_json_str(am, "arch");
 
 	if (!run) {
-		snprintf(buf, len, "%s", "");
+		*buf = '\0';
 		return;
 	}
 	snprintf(buf, len, "lab %s (%s), %s, auto -march=%s (%s)", v ? v : "?", sha ? sha : "?",

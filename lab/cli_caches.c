@@ -56,16 +56,23 @@ static bool cache_roofline_kernel(const char *name)
 	return false;
 }
 
-static bool cache_named(const struct lab_cfg *cfg, unsigned level)
+/* Whether key = value needs the size of cache level: a size relative to it, or a kernel a
+ * roofline shows. */
+static bool cache_kv_needs(const struct lab_cfg_kv *kv, unsigned level)
+{
+	return cache_named_in(kv->value, level) ||
+	       (!strcmp(kv->key, "kernel") && cache_roofline_kernel(kv->value));
+}
+
+/* Whether a value of the configs or of --set needs the size of cache level. */
+static bool cache_needed(const struct lab_cfg *cfg, unsigned level)
 {
 	for (unsigned i = 0; i < cfg->nsec; i++)
 		for (unsigned k = 0; k < cfg->sec[i].nkv; k++)
-			if (cache_named_in(cfg->sec[i].kv[k].value, level) ||
-			    (!strcmp(cfg->sec[i].kv[k].key, "kernel") &&
-			     cache_roofline_kernel(cfg->sec[i].kv[k].value)))
+			if (cache_kv_needs(&cfg->sec[i].kv[k], level))
 				return true;
 	for (unsigned i = 0; i < cfg->nset; i++)
-		if (cache_named_in(cfg->set[i].value, level))
+		if (cache_kv_needs(&cfg->set[i], level))
 			return true;
 	return false;
 }
@@ -143,7 +150,7 @@ static void cache_check_last(struct lab_cli_setup *s, const bool *given)
 	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
 	struct lab_cli_llc llc;
 
-	if (n < 2 || given[c[n - 1].level - 1] || !cache_named(&s->cfg, c[n - 1].level) ||
+	if (n < 2 || given[c[n - 1].level - 1] || !cache_needed(&s->cfg, c[n - 1].level) ||
 	    !lab_cli_llc_check(s->topo, &llc))
 		return;
 	if (!lab_cache_probe_contradicts(&llc.p)) {

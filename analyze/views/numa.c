@@ -250,7 +250,7 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		f->heat = m;
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
-		int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
+		int top = lab_an_numa_row_top(r);
 
 		past += top >= LAB_AN_NUMA_NODES_MAX;
 		outside += top >= g->nnode && top < LAB_AN_NUMA_NODES_MAX;

@@ -68,6 +68,12 @@ struct lab_an_numa_row {
 	long same;
 };
 
+/* The higher of a row's cpu and memory node: where the matrix must reach to show it. */
+static inline int lab_an_numa_row_top(const struct lab_an_numa_row *r)
+{
+	return r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
+}
+
 struct lab_an_numa_group {
 	enum lab_an_numa_kind kind;
 	const char *experiment;

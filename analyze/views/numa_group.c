@@ -115,7 +115,7 @@ static void an_matrix_size(struct lab_an_numa_group *g)
 	for (int pass = 0; g->kind == LAB_AN_NUMA_MATRIX && pass < 2 && !g->nnode; pass++)
 		for (size_t k = 0; k < g->nrow; k++) {
 			const struct lab_an_numa_row *r = &g->row[k];
-			int top = r->cpu_node > r->mem_node ? r->cpu_node : r->mem_node;
+			int top = lab_an_numa_row_top(r);
 
 			if ((pass || !strcmp(r->pt->status, "ok")) && top >= g->nnode &&
 			    top < LAB_AN_NUMA_NODES_MAX)
