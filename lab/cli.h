@@ -105,6 +105,10 @@ struct lab_cli_setup {
 	char cache_arg[40];   /* the checked level for lab __run-point: "L3=23068672" */
 };
 
+/* A config path's name for a results directory: no directory, no ".ini", each byte other than a
+ * letter, digit, '.', '_' or '-' as '_'; "config" when nothing is left. */
+void lab_cli_stem(const char *path, char *buf, size_t len);
+
 /*
  * Loads the configs (the built-in quick config when there are none), applies --set, opens the
  * topology and builds the plan. Prints every config error as one line and a closing count on

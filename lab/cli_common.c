@@ -16,7 +16,7 @@
 
 const char *lab_self = "lab";
 
-static void cli_stem(const char *path, char *buf, size_t len)
+void lab_cli_stem(const char *path, char *buf, size_t len)
 {
 	const char *base = strrchr(path, '/');
 
@@ -29,6 +29,8 @@ static void cli_stem(const char *path, char *buf, size_t len)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-",
 		            *c))
 			*c = '_';
+	if (!*buf) /* a config named ".ini" made results/<stamp>- */
+		snprintf(buf, len, "config");
 }
 
 static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
@@ -77,7 +79,7 @@ static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struc
 		return lab_cfg_load_text(&s->cfg, "quick.ini (built in)", lab_quick_ini,
 		                         lab_quick_ini_len, d, err);
 	}
-	cli_stem(a->configs[0], s->stem, sizeof(s->stem));
+	lab_cli_stem(a->configs[0], s->stem, sizeof(s->stem));
 	for (unsigned i = 0; i < a->nconfigs && rc != -LAB_ENOMEM; i++) {
 		unsigned j = cli_same_file(a, i);
 		if (j < i) { /* its sections and [global] would clash with themselves */

@@ -94,23 +94,16 @@ static char *fleet_abs(const char *path, int *code)
 	return abs;
 }
 
-/* The default DIR: results/fleet-<UTC stamp>-<config stem>, the stem's first 64 bytes with
- * each byte other than a letter, digit, '.', '_' or '-' as '_' (a config named "pct%j.ini"
- * made a directory sbatch's --output could not take, an error about a name nobody gave). */
+/* The default DIR: results/fleet-<UTC stamp>-<config stem>, the stem's first 64 bytes
+ * (lab_cli_stem: a config named "pct%j.ini" made a directory sbatch's --output could not take,
+ * an error about a name nobody gave). */
 static void fleet_default_dir(const char *config, char *buf, size_t len)
 {
-	const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
-	size_t n = strlen(base);
 	char stamp[32], stem[65];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	if (n > 4 && !strcmp(base + n - 4, ".ini"))
-		n -= 4;
-	n = n > 64 ? 64 : n;
-	for (size_t i = 0; i < n; i++)
-		stem[i] = isalnum((unsigned char)base[i]) || strchr("._-", base[i]) ? base[i] : '_';
-	stem[n] = '\0';
+	lab_cli_stem(config, stem, sizeof(stem));
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(buf, len, "results/fleet-%s-%s", stamp, stem);

@@ -87,6 +87,18 @@ next_line_quoted)
 		[ -f "$tmp/$d/summary.csv" ] || { echo "'$line' analyzed another directory"; exit 1; }
 	done
 	;;
+default_dir_names_config)
+	# Without -o the directory is results/<stamp>-<config name>: a name of odd bytes becomes
+	# '_'s, and a config named ".ini" is "config" (it made results/<stamp>-).
+	printf '[x]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/.ini"
+	cp "$tmp/.ini" "$tmp/a%b c.ini"
+	for c in .ini "a%b c.ini"; do
+		(cd "$tmp" && "$lab" run "$c" --no-progress >"$tmp/out" 2>"$tmp/err")
+	done
+	ls "$tmp/results" >"$tmp/names"
+	grep -Eqx '[0-9]{8}T[0-9]{6}Z-config' "$tmp/names" &&
+		grep -Eqx '[0-9]{8}T[0-9]{6}Z-a_b_c' "$tmp/names" || { cat "$tmp/names"; exit 1; }
+	;;
 quick)
 	# The built-in quick config: every kernel, threads 1..max.
 	"$lab" run --set global.retry_flagged=0 -o "$tmp/q" --no-progress >"$tmp/out" 2>"$tmp/err"
