@@ -2,6 +2,7 @@
 /* Stein's two-stage rule and the run order (harness/precision.h says why this rule). */
 #include "harness/precision.h"
 
+#include <errno.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,10 @@ int lab_prec_parse(const char *text, double *frac, struct lab_err *err)
 	size_t n = prec_decimal(text);
 	if (!n)
 		goto bad;
+	errno = 0;
 	v = strtod(text, NULL);
+	if (errno == ERANGE) /* 1e-400 is no zero, nor 0.01 % */
+		goto bad;
 	end = text + n;
 	end += strspn(end, " \t");
 	if (*end == '%') {

@@ -148,6 +148,9 @@ LAB_TEST(precision_parse_and_stein)
 	}
 	CHECK(lab_prec_parse("2 %", &f, &err) == 0 && fabs(f - 0.02) < 1e-15);
 	CHECK(lab_prec_parse("2e-2", &f, &err) == 0 && fabs(f - 0.02) < 1e-15);
+	/* below the smallest double is no zero: it was off */
+	CHECK(lab_prec_parse("1e-400", &f, &err) == -LAB_ECONFIG);
+	CHECK(lab_prec_parse("1e400%", &f, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_key_check("fresh_process", "on", 1, &err) == 0);
 	CHECK(lab_prec_key_check("fresh_process", "on", 2, &err) == -LAB_ECONFIG);
 	CHECK(lab_prec_key_check("runs", "3", 2, &err) == -LAB_ECONFIG);
