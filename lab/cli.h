@@ -66,7 +66,8 @@ struct lab_cli_args {
 	unsigned ncaches;
 	const char *topology;
 	const char *out_dir;
-	const char *point; /* lab __run-point --point ID */
+	const char *point;     /* lab __run-point --point ID */
+	const char *max_hours; /* lab run --max-hours N */
 	bool json, dry_run, no_progress;
 };
 
@@ -104,6 +105,13 @@ struct lab_cli_setup {
 	char cache_note[320]; /* why a reported cache size was replaced here; "" when none was */
 	char cache_arg[40];   /* the checked level for lab __run-point: "L3=23068672" */
 };
+
+/* The plan's quiet-machine estimate in seconds, precision targets' budgets aside (the figure
+ * lab_cli_estimate_text says first). */
+double lab_cli_estimate_seconds(const struct lab_plan *plan);
+
+/* "12 s", "5 min", "1.5 h", "4 days", "857 years" into buf; returns buf. */
+const char *lab_cli_duration(double s, char *buf, size_t len);
 
 /* A config path's name for a results directory: no directory, no ".ini", each byte other than a
  * letter, digit, '.', '_' or '-' as '_'; "config" when nothing is left. */

@@ -282,7 +282,7 @@ static double cli_plan_seconds(const struct lab_plan *plan, double *fixed, doubl
 }
 
 /* "12 s", "5 min", "1.5 h" into buf. */
-static const char *cli_dur(double s, char *buf, size_t len)
+const char *lab_cli_duration(double s, char *buf, size_t len)
 {
 	if (s < 90)
 		snprintf(buf, len, "%.0f s", s);
@@ -308,21 +308,29 @@ void lab_cli_estimate_text(const struct lab_plan *plan, char *buf, size_t len)
 	if (fixed < 0.5)
 		snprintf(a, sizeof(a), "under 1 s");
 	else
-		snprintf(a, sizeof(a), "about %s", cli_dur(fixed, b, sizeof(b)));
+		snprintf(a, sizeof(a), "about %s", lab_cli_duration(fixed, b, sizeof(b)));
 	/* Where fresh buffers take a good part of it, say so: it is the machine, not the lab. */
 	if (fixed >= 0.5 && touch >= 0.25 * fixed && cli_touch_price() > 0)
 		snprintf(a + strlen(a), sizeof(a) - strlen(a),
 		         ", %s of it first touches of fresh buffers (%.1f us per 4 KiB page here)",
-		         cli_dur(touch, b, sizeof(b)), cli_touch_price() * 4096 / 1e3);
+		         lab_cli_duration(touch, b, sizeof(b)), cli_touch_price() * 4096 / 1e3);
 	if (most > fixed * 1.05)
 		snprintf(buf, len, "%s, up to %s where precision targets use their budget%s", a,
-		         cli_dur(most, b, sizeof(b)),
+		         lab_cli_duration(most, b, sizeof(b)),
 		         fixed > 3 * 86400 ? " (narrow the sweep, or lower reps and min_time)"
 		                           : "");
 	else
 		snprintf(buf, len, "%s%s", a,
 		         fixed > 3 * 86400 ? " (narrow the sweep, or lower reps and min_time)"
 		                           : "");
+}
+
+double lab_cli_estimate_seconds(const struct lab_plan *plan)
+{
+	double fixed, touch;
+
+	cli_plan_seconds(plan, &fixed, &touch);
+	return fixed;
 }
 
 static void cli_print_estimate(const struct lab_plan *plan)

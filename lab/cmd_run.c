@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab run: plan, self-check, run every point, write the result files, summarise. */
+#include <ctype.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -54,13 +55,18 @@ static const struct lab_opt run_opts[] = {
      "validate and print the plan; run nothing"},
     {"--no-progress", NULL, LAB_OPT_FLAG, NULL, offsetof(struct lab_cli_args, no_progress), 0,
      "no progress line on stderr"},
+    {"--max-hours", NULL, LAB_OPT_VALUE, "N", offsetof(struct lab_cli_args, max_hours), 0,
+     "refuse a plan estimated past N hours on a quiet machine\n"
+     "(default 72; 0: no limit)"},
     LAB_OPTS_END,
 };
 
 static const struct lab_cmd_opts run_cmd = {
     .name = "run",
-    .synopsis = "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
-                "               [--cache LN=SIZE]... [--topology SPEC] [--dry-run] [--no-progress]",
+    .synopsis =
+        "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]...\n"
+        "               [--cache LN=SIZE]... [--topology SPEC] [--dry-run] [--no-progress]\n"
+        "               [--max-hours N]",
     .about = "Runs every experiment of the configs (none: the built-in quick set) with pinned\n"
              "threads, verifies each kernel's work and writes results/<UTC stamp>-<config>/:\n"
              "run.json (provenance, the plan, each point's status), samples.csv, threads.csv\n"
@@ -203,6 +209,36 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	return rc || crc || con.failed ? LAB_EXIT_FAILURE : LAB_EXIT_OK;
 }
 
+/* --max-hours N: 0 .. 876000 (a century), 72 when not given; -1 for a value that is none. */
+static double run_max_hours(const char *text)
+{
+	char *end;
+	unsigned long v;
+
+	if (!text)
+		return 72;
+	if (!isdigit((unsigned char)text[0]) || strlen(text) > 6)
+		return -1;
+	v = strtoul(text, &end, 10);
+	return *end || v > 876000 ? -1 : (double)v;
+}
+
+/* A plan past the limit is refused before anything is written: 857 years of sweep started. */
+static int run_too_long(const struct lab_cli_setup *s, double hours)
+{
+	double sec = lab_cli_estimate_seconds(s->plan);
+	char est[32];
+
+	if (hours == 0 || sec <= hours * 3600)
+		return 0;
+	lab_opts_error(
+	    "lab run: estimated run time about %s is past --max-hours %.0f; nothing was run "
+	    "(narrow the sweep, lower reps and min_time, or give --max-hours more, or 0 "
+	    "for no limit)",
+	    lab_cli_duration(sec, est, sizeof(est)), hours);
+	return 1;
+}
+
 int lab_cmd_run(int argc, char **argv)
 {
 	struct lab_cli_args a;
@@ -216,6 +252,14 @@ int lab_cmd_run(int argc, char **argv)
 		               a.out_dir, strlen(a.out_dir), RUN_DIR_MAX - 1);
 		return LAB_EXIT_USAGE;
 	}
+	double hours = run_max_hours(a.max_hours);
+	if (hours < 0) {
+		lab_opts_error(
+		    "lab run: --max-hours %.40s: not a number of hours (allowed: a whole "
+		    "number 0 .. 876000; 0: no limit)",
+		    a.max_hours);
+		return LAB_EXIT_USAGE;
+	}
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);
@@ -224,7 +268,9 @@ int lab_cmd_run(int argc, char **argv)
 		               "(use lab plan or --dry-run)",
 		               a.topology);
 		rc = LAB_EXIT_USAGE;
-	} else if (rc == LAB_EXIT_OK)
+	} else if (rc == LAB_EXIT_OK && run_too_long(&s, hours))
+		rc = LAB_EXIT_USAGE;
+	else if (rc == LAB_EXIT_OK)
 		rc = run_execute(argc, argv, &a, &s);
 	lab_cli_release(&s);
 	return rc;

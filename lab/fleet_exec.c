@@ -234,7 +234,9 @@ int lab_fleet_task(int argc, char **argv)
 	fleet_task_record(argv[1], node, "RUNNING", -1);
 	pid_t pid = fork();
 	if (pid == 0) {
-		const char *child[] = {exe, "run", config, "-o", out, "--no-progress", NULL};
+		/* the job's --time bounds it, not lab run's own limit on its estimate */
+		const char *child[] = {exe,           "run", config, "-o", out, "--no-progress",
+		                       "--max-hours", "0",   NULL};
 		execv(exe, (char *const *)child);
 		_exit(127);
 	}

@@ -22,7 +22,7 @@ struct lab_subcommand {
 static const struct lab_subcommand lab_subcommands[] = {
     {"run", lab_cmd_run,
      "[CONFIG.ini ...] [-o DIR] [--set SEC.KEY=VAL]... [--only SEC]... "
-     "[--cache LN=SIZE]... [--topology SPEC] [--dry-run] [--no-progress]",
+     "[--cache LN=SIZE]... [--topology SPEC] [--dry-run] [--no-progress] [--max-hours N]",
      "run experiments (no config: the built-in quick set)"},
     {"plan", lab_cmd_plan,
      "CONFIG.ini [CONFIG.ini ...] [--topology SPEC] [--set SEC.KEY=VAL]... [--only SEC]... "

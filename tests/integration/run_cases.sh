@@ -87,6 +87,26 @@ next_line_quoted)
 		[ -f "$tmp/$d/summary.csv" ] || { echo "'$line' analyzed another directory"; exit 1; }
 	done
 	;;
+run_refuses_years)
+	# An estimate past --max-hours (72 unless given) is refused before anything is written:
+	# 4096 points of 100000 x 60 s started as "about 857 years".
+	printf '[x]\nkernel = noop\nthreads = 1\nreps = 100000\nmin_time = 60s\ndelay_loops = 0..4095\n' >"$tmp/y.ini"
+	rc=0
+	"$lab" run "$tmp/y.ini" -o "$tmp/r" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/r" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+		grep -q 'estimated run time about 857 years is past --max-hours 72; nothing was run' "$tmp/err" ||
+		{ echo "rc $rc"; cat "$tmp/err"; exit 1; }
+	for bad in x -1 1.5 876001 ""; do
+		rc=0
+		"$lab" run "$tmp/y.ini" -o "$tmp/r" --max-hours "$bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ ! -e "$tmp/r" ] && grep -q 'allowed: a whole number 0 .. 876000' "$tmp/err" ||
+			{ echo "--max-hours '$bad': rc $rc"; cat "$tmp/err"; exit 1; }
+	done
+	# a short plan under a small limit runs
+	printf '[x]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/s.ini"
+	"$lab" run "$tmp/s.ini" -o "$tmp/s" --max-hours 1 --no-progress >"$tmp/out" 2>"$tmp/err"
+	grep -q '"status": "complete"' "$tmp/s/run.json" || { cat "$tmp/err"; exit 1; }
+	;;
 default_dir_names_config)
 	# Without -o the directory is results/<stamp>-<config name>: a name of odd bytes becomes
 	# '_'s, and a config named ".ini" is "config" (it made results/<stamp>-).
