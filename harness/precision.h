@@ -70,6 +70,8 @@ struct lab_prec_rec {
 	unsigned pilot;         /* n0: samples or runs of the pilot */
 	unsigned planned;       /* Stein's total (before the budget) */
 	unsigned samples, runs; /* taken in all */
+	unsigned kept;          /* observations the final interval is from (clean samples or
+	                         * run means of runs with a clean sample) */
 	bool budget_exhausted;  /* the budget ran out before the planned total */
 	bool total_exhausted;   /* ... and it was the config's total_budget that ran out */
 	uint64_t spent_ns;      /* wall time of the point, setups included */

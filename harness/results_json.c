@@ -97,6 +97,7 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 	lab_json_uint(j, "planned", pr->planned);
 	lab_json_num(j, "mean", pr->mean);
 	lab_json_num(j, "halfwidth", pr->halfwidth);
+	lab_json_uint(j, "kept", pr->kept);
 	lab_json_num(j, "spent_s", (double)pr->spent_ns / 1e9);
 	lab_json_obj_close(j);
 }

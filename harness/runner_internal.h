@@ -134,11 +134,15 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 int lab__runner_reserve(struct runner_point *p, struct lab_point_rec *rec, unsigned n,
                         struct lab_err *err);
 
-/* The cost per unit of work of each kept sample of rec into x (unflagged ones when any is);
- * returns how many. */
-unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x);
+/* The cost per unit of work of each kept sample of rec into x, returning how many: the
+ * unflagged ones, as the analyzer keeps; with fallback, every sample when all are flagged (a
+ * pilot that must plan from something). */
+unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x, bool fallback);
 
-/* Fills the final fields of pr (mean, halfwidth, achieved) from the observations x[0..n-1]. */
+/* Fills the final fields of pr (mean, halfwidth, achieved, kept) from the observations
+ * x[0..n-1]: the half-width is Stein's or the t-interval of x, whichever is wider (a machine
+ * whose load changed after the pilot spreads the observations past s0; the analyzer's interval
+ * then says so, and the record must not claim less). n < 2: achieved NaN. */
 void lab__runner_prec_final(struct lab_prec_rec *pr, const double *x, unsigned n);
 
 /* Sleeps ns on the monotonic clock, through signals. */

@@ -35,7 +35,7 @@ int lab__runner_reserve(struct runner_point *p, struct lab_point_rec *rec, unsig
 	return 0;
 }
 
-unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x)
+unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x, bool fallback)
 {
 	unsigned n = 0;
 	bool any_clean = false;
@@ -45,7 +45,7 @@ unsigned lab__runner_costs(const struct lab_point_rec *rec, double *x)
 	/* The analyzer leaves flagged samples out; so does the rule, unless all are flagged. */
 	for (unsigned i = 0; i < rec->nreps; i++) {
 		const struct lab_sample_rec *s = &rec->samples[i];
-		if (s->work && (!any_clean || !s->flagged))
+		if (s->work && (!s->flagged || (fallback && !any_clean)))
 			x[n++] = (double)s->elapsed_ns / (double)s->work;
 	}
 	return n;
@@ -57,7 +57,13 @@ void lab__runner_prec_final(struct lab_prec_rec *pr, const double *x, unsigned n
 
 	lab_prec_mean_sd(x, n, &mean, &sd);
 	pr->mean = mean;
-	pr->halfwidth = lab_prec_stein_halfwidth(pr->pilot, pr->pilot_sd, n);
+	pr->kept = n;
+	if (n < 2 || pr->pilot < 2) {
+		pr->halfwidth = pr->achieved = NAN;
+		return;
+	}
+	pr->halfwidth = fmax(lab_prec_stein_halfwidth(pr->pilot, pr->pilot_sd, n),
+	                     lab_prec_stein_halfwidth(n, sd, n));
 	pr->achieved = fabs(mean) > 0 ? pr->halfwidth / fabs(mean) : NAN;
 }
 
@@ -96,7 +102,7 @@ static int prec_final(struct lab_point_rec *rec, struct lab_err *err)
 
 	if (!x)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	lab__runner_prec_final(&rec->prec, x, lab__runner_costs(rec, x));
+	lab__runner_prec_final(&rec->prec, x, lab__runner_costs(rec, x, false));
 	free(x);
 	return 0;
 }
@@ -109,7 +115,7 @@ static long prec_pilot(struct lab_point_rec *rec, double *mean0)
 
 	if (!x)
 		return -1;
-	m = lab__runner_costs(rec, x);
+	m = lab__runner_costs(rec, x, true);
 	rec->prec.pilot = m;
 	lab_prec_mean_sd(x, m, mean0, &rec->prec.pilot_sd);
 	free(x);
@@ -146,7 +152,9 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 	}
 	pr->planned = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
 	                               target * fabs(mean0) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
-	used = (unsigned)m;
+	used = 0; /* the clean samples: a flagged pilot planned, it is no observation */
+	for (unsigned i = 0; i < rec->nreps; i++)
+		used += rec->samples[i].work && !rec->samples[i].flagged;
 	/* The plan is for the pilot's mean: where the final mean fell further than the margin
 	 * allows (a busy machine), the half-width is planned again against it, until it is met, the
 	 * budget runs out or the plan reaches LAB_PREC_N_MAX (each round takes a sample or more).
@@ -162,7 +170,11 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 			break;
 		again = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
 		                         target * fabs(pr->mean) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
-		pr->planned = again > used ? again : used + 1;
+		/* past Stein's total (the spread grew): a sixteenth more a round, so the rounds'
+		 * passes over the samples stay O(n log n) */
+		pr->planned = again > used ? again : used + 1 + used / 16;
+		if (pr->planned > LAB_PREC_N_MAX)
+			pr->planned = LAB_PREC_N_MAX;
 	}
 	pr->samples = rec->nreps;
 	pr->runs = 1;

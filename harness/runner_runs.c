@@ -22,6 +22,7 @@ struct runs_pt {
 	double *means; /* cost per unit of each ok run */
 	unsigned nmeans, cap;
 	uint64_t spent_ns; /* wall time of its runs, setups included */
+	bool planned;      /* Stein's total is known (two run means or more after the pilot) */
 	struct lab_prec_rec prec;
 };
 
@@ -47,15 +48,24 @@ static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsi
 	unsigned k0 = (unsigned)pt->h.runs, before = st->want;
 	double per_ns = (double)st->spent_ns / done, mean0;
 
-	if (done == k0 && st->nmeans >= 2) {
+	if (done >= k0 && !st->planned) {
 		pr->on = pr->by_runs = true;
 		pr->target = st->target;
 		pr->pilot = st->nmeans;
+		pr->pilot_sd = NAN;
+		/* fewer than 2 runs with an unflagged sample (a busy machine): one more run, as
+		 * long as the budget lasts, until two give a pilot */
+		pr->planned = 2;
+		st->want = done + 1;
+	}
+	if (done >= k0 && !st->planned && st->nmeans >= 2) {
+		st->planned = true;
 		lab_prec_mean_sd(st->means, st->nmeans, &mean0, &pr->pilot_sd);
 		pr->planned =
 		    lab_prec_stein_n(st->nmeans, pr->pilot_sd,
 		                     st->target * fabs(mean0) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
-		st->want = k0 + (pr->planned - st->nmeans); /* failed runs are not observations */
+		/* failed and all-flagged runs are no observations */
+		st->want = done + (pr->planned - st->nmeans);
 	}
 	/* Stop when one more run would overrun the budget. */
 	if (done >= k0 && done < st->want && (double)st->spent_ns + per_ns > (double)pt->h.budget) {
@@ -108,7 +118,8 @@ static int runs_visit(struct lab_runner *r, const struct lab_plan *plan,
 	}
 	if (rc == 0 && rec.status == LAB_STATUS_OK && rec.nreps) {
 		double *x = malloc(rec.nreps * sizeof(*x)), sd;
-		unsigned m = x ? lab__runner_costs(&rec, x) : 0;
+		/* a run whose samples were all flagged is no run mean, as in the analyzer */
+		unsigned m = x ? lab__runner_costs(&rec, x, false) : 0;
 		if (m && st->nmeans == st->cap) {
 			unsigned cap = st->cap ? st->cap * 2 : 8;
 			double *g = realloc(st->means, cap * sizeof(*g));

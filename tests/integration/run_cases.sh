@@ -1032,10 +1032,20 @@ for e in run["experiments"]:
         assert p["precision_target"] == 0.01 and p["runs"] == 1, p
         assert p["samples"] == p["reps"] >= 10, p  # the pilot is at least 10 samples
         assert p["precision"]["rule"] == "stein_two_stage", p
-        assert p["precision_achieved"] <= 0.01 or p["budget_exhausted"] is True, p
+        # null: fewer than 2 unflagged samples (a busy machine), never a figure from flagged ones
+        got = p["precision_achieved"]
+        assert (got is not None and got <= 0.01) or p["budget_exhausted"] is True, p
+        assert got is None or p["precision"]["kept"] >= 2, p
 for s in a["series"]:
     for p in s["points"]:
         assert "precision_achieved" in p and "budget_exhausted" in p, p
+        # what the analysis reached is its own interval's half-width, not run.json's figure
+        lo, hi = p["mean_ci95"]
+        if lo is None or hi is None:
+            assert p["precision_achieved"] is None, p
+        else:
+            want = max(hi - p["mean"], p["mean"] - lo) / p["mean"]
+            assert abs(p["precision_achieved"] - want) <= 1e-6 * want + 1e-12, (want, p)
 PY
 	# total_budget = 1ms: spent by the first pilot (10 samples of >= 1 ms), so no point adds a
 	# sample; each says the config's total ran out (run.json, analysis.json and the text).
@@ -1057,8 +1067,8 @@ for p in pts:
     if p["precision"]["level"] == "samples":
         pilot = p["precision"]["pilot"]
         assert pilot <= p["samples"] <= pilot + p.get("flagged", 0) and p["runs"] == 1, p
-    else:
-        assert p["runs"] == p["precision"]["pilot"] == 3, p
+    else:  # the pilot counts the runs with an unflagged sample, as the analyzer does
+        assert p["runs"] == 3 and p["precision"]["pilot"] == p["precision"]["kept"] <= 3, p
 a = json.load(open(d + "/analysis.json"))
 for s in a["series"]:
     for p in s["points"]:

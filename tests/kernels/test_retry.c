@@ -355,3 +355,41 @@ LAB_TEST(precision_counts_only_used_samples)
 	        rec.prec.budget_exhausted);
 	kpoint_free(&rec);
 }
+
+/* Load through the whole pilot, then quiet: the flagged pilot plans (nothing else can), but it is
+ * no observation: the target's samples are unflagged ones, as many as planned, and the record's
+ * interval is theirs (it counted the flagged pilot as used, took no clean sample and reported a
+ * precision from samples the analyzer leaves out). */
+static double rt_busy_pilot(void *ctx)
+{
+	struct rt_seq *s = ctx;
+
+	return s->calls++ < 10 ? RT_BUSY : 0;
+}
+
+LAB_TEST(precision_flagged_pilot_is_no_observation)
+{
+	struct rt_seq s = {NULL, 0, 0};
+	struct lab_point_rec rec;
+	struct kpoint_opts o = {.nthreads = 1,
+	                        .reps = 3,
+	                        .min_time_ns = 100000,
+	                        .foreign = rt_busy_pilot,
+	                        .foreign_ctx = &s,
+	                        .precision = "50%",
+	                        .budget_ns = 2000000000ull};
+	unsigned used = 0;
+
+	REQUIRE(rt_noop() != NULL);
+	REQUIRE(kpoint_run(rt_noop(), NULL, &o, &rec) == 0);
+	REQUIRE(rec.status == LAB_STATUS_OK && rec.prec.on);
+	for (unsigned i = 0; i < rec.nreps; i++)
+		used += !rec.samples[i].flagged;
+	CHECK_EQ_U64(rec.nflagged, 10);
+	CHECK_EQ_U64(rec.prec.pilot, 10); /* planned from the flagged pilot */
+	CHECK(!rec.prec.budget_exhausted);
+	CHECK(used >= rec.prec.planned && used >= 2);
+	CHECK_EQ_U64(rec.prec.kept, used);
+	CHECK(rec.prec.achieved <= 0.5);
+	kpoint_free(&rec);
+}
