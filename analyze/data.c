@@ -17,6 +17,7 @@
 #include "analyze/data_int.h"
 #include "analyze/domain.h"
 #include "analyze/fleet.h"
+#include "analyze/levels.h"
 #include "harness/record_schema.h"
 
 /*
@@ -110,26 +111,41 @@ out:
 	return rc;
 }
 
-/* The summary of the k-th of p's metric columns. */
+/* Scratch of an_msum for points of up to n samples. */
+struct an_scratch {
+	double *work, *tmp, *lv; /* n, n and 3 n */
+	int *run;                /* n */
+};
+
+/* The summary of the k-th of p's metric columns. With runs, the interval is from the run means:
+ * samples of one run share its setup, and their spread alone covered a metric's run-to-run
+ * truth 4 times in 10. */
 static void an_msum(const struct lab_an_point *p, size_t c, enum lab_an_domain dom, int inc,
-                    double *work, double *tmp, struct lab_an_msum *ms)
+                    const struct an_scratch *s, struct lab_an_msum *ms)
 {
 	struct lab_an_stats st;
+	struct lab_an_levels lv;
 	size_t k = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
 		double v = p->metric[i * p->nmc + c];
 
-		if (!isnan(v) && (inc || !p->flagged[i]))
-			tmp[k++] = v;
+		if (!isnan(v) && (inc || !p->flagged[i])) {
+			s->run[k] = p->run ? p->run[i] : 0;
+			s->tmp[k++] = v;
+		}
 	}
-	lab_an_stats_compute(tmp, k, work, &st);
+	memset(ms, 0, sizeof(*ms));
+	if (p->run && k && lab_an_levels_compute(s->tmp, s->run, k, s->lv, &lv) == 0 &&
+	    lv.runs >= 2 && isfinite(lv.run_se))
+		ms->runs = lv.runs;
+	lab_an_stats_compute(s->tmp, k, s->work, &st); /* sorts tmp: after the levels */
 	ms->n = k;
 	ms->median = k ? st.median : NAN;
-	ms->mean = k ? st.mean : NAN;
-	ms->ci95_lo = k ? st.ci95_lo : NAN;
-	ms->ci95_hi = k ? st.ci95_hi : NAN;
-	ms->se = k > 1 ? st.se : NAN;
+	ms->mean = ms->runs ? lv.mean : k ? st.mean : NAN;
+	ms->ci95_lo = ms->runs ? lv.run_ci95_lo : k ? st.ci95_lo : NAN;
+	ms->ci95_hi = ms->runs ? lv.run_ci95_hi : k ? st.ci95_hi : NAN;
+	ms->se = ms->runs ? lv.run_se : k > 1 ? st.se : NAN;
 	if (k) /* inside the range the metric's mean can take (analyze/domain.h) */
 		lab_an_domain_clip(dom, p->threads, st.min, &ms->ci95_lo, &ms->ci95_hi);
 }
@@ -144,13 +160,16 @@ int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int 
 {
 	size_t maxn = 1;
 	double *used, *work;
+	struct an_scratch s;
 	int rc = 0;
 
 	for (size_t i = 0; i < d->npt; i++)
 		maxn = d->pt[i].n > maxn ? d->pt[i].n : maxn;
 	used = malloc(maxn * sizeof(*used));
 	work = malloc(maxn * sizeof(*work));
-	if (!used || !work)
+	s = (struct an_scratch){work, used, malloc(3 * maxn * sizeof(double)),
+	                        malloc(maxn * sizeof(int))};
+	if (!used || !work || !s.lv || !s.run)
 		goto nomem;
 	for (size_t i = 0; i < d->npt; i++) {
 		struct lab_an_point *p = &d->pt[i];
@@ -184,7 +203,7 @@ int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int 
 			an_msum(p, c,
 			        d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
 			                      : LAB_AN_DOM_UNKNOWN,
-			        include_flagged, work, used, &p->msum[c]);
+			        include_flagged, &s, &p->msum[c]);
 		}
 	}
 	goto out;
@@ -193,6 +212,8 @@ nomem:
 out:
 	free(used);
 	free(work);
+	free(s.lv);
+	free(s.run);
 	return rc;
 }
 

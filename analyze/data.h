@@ -21,8 +21,11 @@
 /* Median and mean with its 95 % interval of one metric column at one point; the interval is
  * clipped to the metric's domain (analyze/domain.h), so the standard error is kept apart (NaN
  * with fewer than 2 samples). */
+/* One metric column of a point: n samples with a value; with runs >= 2 of them the mean is the
+ * mean of the run means and the interval and se are from the run means (runs - 1 df), as the
+ * point's cost; else from the samples. */
 struct lab_an_msum {
-	size_t n;
+	size_t n, runs;
 	double median, mean, ci95_lo, ci95_hi, se;
 };
 

@@ -118,43 +118,6 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 	return NULL;
 }
 
-/* A metric of a point measured in runs: its mean and the variance of that mean from the run
- * means (t on runs - 1 df), as a cost's are (levels.h): samples of one setup share it, so
- * their own interval would be too narrow where setups differ. The samples used are the cost's
- * (flagged ones only when the cost's levels took them). 1 when v was filled; 0 when the metric
- * has fewer than two runs (the caller keeps the samples' interval); -1 out of memory. */
-static int ev_metric_runs(const struct lab_an_point *p, int metric, struct ev_var *v)
-{
-	int all = p->levels.n == p->n, rc = 0;
-	double *x = malloc(4 * (p->n ? p->n : 1) * sizeof(*x));
-	int *run = malloc((p->n ? p->n : 1) * sizeof(*run));
-	struct lab_an_levels lv;
-	size_t k = 0;
-
-	if (!x || !run) {
-		rc = -1;
-		goto out;
-	}
-	for (size_t j = 0; j < p->n; j++) {
-		double m = lab_an_metric(p, j, (size_t)metric);
-		if (isfinite(m) && (all || !p->flagged[j])) {
-			x[k] = m;
-			run[k++] = p->run[j];
-		}
-	}
-	if (lab_an_levels_compute(x, run, k, x + p->n, &lv) == 0 && lv.runs >= 2 &&
-	    isfinite(lv.run_se)) {
-		v->mean = lv.mean;
-		v->v = lv.run_se * lv.run_se;
-		v->n = lv.runs;
-		rc = 1;
-	}
-out:
-	free(x);
-	free(run);
-	return rc;
-}
-
 /* The var of point p (metric < 0: its cost), added when new; -1 with the reason. */
 static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
                      const struct lab_lesson_sel *sel, const char *metric_name)
@@ -186,9 +149,7 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		double se = m->se;
 		v->mean = m->mean;
 		v->v = isfinite(se) ? se * se : 0;
-		v->n = m->n;
-		if (p->run && p->metric && p->levels.runs >= 2 && ev_metric_runs(p, metric, v) < 0)
-			return ev_notrun(e, "out of memory");
+		v->n = m->runs ? m->runs : m->n; /* from run means: runs - 1 df */
 	} else if (p->levels.runs >= 2 && isfinite(p->levels.run_ci95_hi) &&
 	           isfinite(p->levels.run_ci95_lo)) {
 		v->mean = p->levels.mean;

@@ -482,6 +482,7 @@ LAB_TEST(metric_interval_over_runs)
 	struct lab_an_point *p = fx_point(&f, "locks", "lock=ticket", 2, 10, 0, 10);
 	double work[30];
 	struct lab_an_stats st;
+	struct lab_err err;
 
 	fx_runs(p, cost);
 	p->metric = calloc(10, sizeof(double));
@@ -489,13 +490,13 @@ LAB_TEST(metric_interval_over_runs)
 	for (size_t i = 0; i < 10; i++)
 		p->metric[i] = run_mean[i / 2] + (i % 2 ? 0.01 : -0.01);
 	lab_an_stats_compute(p->metric, 10, work, &st);
-	p->msum[0] = (struct lab_an_msum){.n = 10,
-	                                  .mean = st.mean,
-	                                  .median = st.median,
-	                                  .ci95_lo = st.ci95_lo,
-	                                  .ci95_hi = st.ci95_hi,
-	                                  .se = st.se};
 	CHECK(st.ci95_lo > 0.95); /* the samples alone would hold */
+	/* the loader's summary of the metric is from the run means (summary.csv, views) */
+	REQUIRE(lab_an_data_summarize(&f.d, 0, &err) == 0);
+	p = &f.d.pt[0];
+	CHECK_EQ_U64(p->msum[0].runs, 5);
+	CHECK_NEAR(p->msum[0].ci95_lo, 0.7706, 1e-3);
+	CHECK_NEAR(p->msum[0].ci95_hi, 1.7094, 1e-3);
 	fx_lesson(&f, "fair", "metric(fairness, locks: lock=ticket, threads=2) >= 0.95");
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 1);
