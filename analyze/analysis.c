@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/index.h"
+#include "analyze/levels.h"
 
 static int an_cmp_row(const void *a, const void *b)
 {
@@ -87,26 +88,20 @@ static int an_by_runs(const struct lab_an_point *p)
  * efficiency and Karp–Flatt intervals are the images of S's interval (both are monotone). */
 static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r)
 {
-	const struct lab_an_stats *a = &base->st, *b = &r->pt->st;
+	const struct lab_an_stats *a = &base->st;
 	double N = r->pt->threads;
 
 	r->kf = r->kf_lo = r->kf_hi = NAN;
-	r->speedup_level = an_by_runs(base) && an_by_runs(r->pt) ? "runs" : "samples";
 	if (r->pt == base) {
+		r->speedup_level = an_by_runs(base) ? "runs" : "samples";
 		memset(&r->speedup, 0, sizeof(r->speedup));
 		r->speedup.est = r->speedup.lo = r->speedup.hi = 1;
 		/* Exactly 1 by definition, but with one sample no point has an interval: say the
 		 * same of the baseline rather than print [1, 1] beside the others' absent ones. */
 		r->speedup.has_ci = a->n > 1;
-	} else if (an_by_runs(base) && an_by_runs(r->pt)) {
-		/* both with runs: the run means carry the run-to-run noise (analyze/levels.h) */
-		const struct lab_an_levels *la = &base->levels, *lb = &r->pt->levels;
-		lab_an_ratio_fieller(la->mean, la->run_se * la->run_se, la->runs, lb->mean,
-		                     lb->run_se * lb->run_se, lb->runs, 0.95, &r->speedup);
-		r->speedup_level = "runs";
 	} else {
-		lab_an_ratio_fieller(a->mean, a->se * a->se, a->n, b->mean, b->se * b->se, b->n,
-		                     0.95, &r->speedup);
+		/* the run means carry the run-to-run noise (analyze/levels.h) */
+		r->speedup_level = lab_an_cost_ratio(base, r->pt, &r->speedup);
 	}
 	lab_an_ratio_positive(&r->speedup); /* costs are positive: so is their ratio */
 	r->has_speedup = 1;

@@ -24,7 +24,9 @@ struct lab_an_row {
 	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
 	int superlinear;             /* efficiency interval above 1 (beyond noise) */
 	const char *speedup_level;   /* "runs": S from the run means of both points (K >= 2 each:
-	                              * run-to-run noise included), else "samples" */
+	                              * run-to-run noise included), "mixed" (one of them: the
+	                              * other borrows its between-run share, lab_an_cost_ratio),
+	                              * else "samples" */
 	struct lab_an_rates rates;   /* GB/s, GFLOP/s from declared work (rates.has = 0: none) */
 };
 

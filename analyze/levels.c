@@ -249,3 +249,44 @@ out:
 	free(run);
 	return rc;
 }
+
+/* Whether p's level of record is its runs: two or more, with a run-level standard error. */
+static int lv_by_runs(const struct lab_an_point *p)
+{
+	return p->levels.runs >= 2 && isfinite(p->levels.run_se);
+}
+
+/* p's mean cost, the variance of that mean and its observations, at p's own level. */
+static void lv_point_moments(const struct lab_an_point *p, double *m, double *v, size_t *n)
+{
+	if (lv_by_runs(p)) {
+		*m = p->levels.mean;
+		*v = p->levels.run_se * p->levels.run_se;
+		*n = p->levels.runs;
+	} else {
+		*m = p->st.mean;
+		*v = p->st.se * p->st.se;
+		*n = p->st.n;
+	}
+}
+
+const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
+                              struct lab_an_ratio *r)
+{
+	int ra = lv_by_runs(a), rb = lv_by_runs(b);
+	double ma, va, mb, vb;
+	size_t na, nb;
+
+	lv_point_moments(a, &ma, &va, &na);
+	lv_point_moments(b, &mb, &vb, &nb);
+	if (ra != rb) {
+		const struct lab_an_levels *many = ra ? &a->levels : &b->levels;
+		double rel = many->var_between / (many->mean * many->mean);
+		if (isfinite(rel) && rel > 0) {
+			*(ra ? &vb : &va) += rel * (ra ? mb * mb : ma * ma);
+			*(ra ? &nb : &na) = many->runs;
+		}
+	}
+	lab_an_ratio_fieller(ma, va, na, mb, vb, nb, 0.95, r);
+	return ra && rb ? "runs" : ra || rb ? "mixed" : "samples";
+}

@@ -73,4 +73,19 @@ const char *lab_an_levels_advice(const struct lab_an_levels *lv, char *buf, size
  */
 int lab_an_levels_apply(struct lab_an_data *d, int include_flagged, struct lab_err *err);
 
+struct lab_an_point;
+struct lab_an_ratio;
+
+/*
+ * The ratio a/b of two points' mean costs (a speedup: a is the baseline) and its Fieller
+ * interval into r (analyze/stats.h), after lab_an_levels_apply. Both with two or more runs:
+ * from the run means ("runs"). One of them: the other's mean, measured in one setup, takes
+ * besides its samples' variance the between-run variance of the one with runs, relative to its
+ * mean, and that one's run count for its degrees of freedom ("mixed": the spread within one
+ * setup says nothing of setups; on samples alone such intervals covered 1 time in 4). Neither:
+ * from the samples ("samples"). Returns the level.
+ */
+const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
+                              struct lab_an_ratio *r);
+
 #endif

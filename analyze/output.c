@@ -158,7 +158,8 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	lab_json_pair(w, "karp_flatt_ci95", sci ? r->kf_lo : NAN, sci ? r->kf_hi : NAN);
 	if (r->has_speedup) {
 		lab_json_bool(w, "superlinear", r->superlinear);
-		lab_json_str(w, "speedup_level", r->speedup_level); /* "runs" or "samples" */
+		lab_json_str(w, "speedup_level",
+		             r->speedup_level); /* "runs", "mixed" or "samples" */
 	}
 	an_json_rates(w, &r->rates);
 	lab_an_levels_json(w, p);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/levels.h"
 #include "analyze/views/curves.h"
 #include "analyze/views/view.h"
 
@@ -163,8 +164,7 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 		v->nobase = 2;
 	if (!q)
 		return nomem ? -1 : 0;
-	lab_an_ratio_fieller(q->st.mean, q->st.se * q->st.se, q->st.n, p->st.mean,
-	                     p->st.se * p->st.se, p->st.n, 0.95, &r);
+	lab_an_cost_ratio(q, p, &r); /* run means where there are runs, as the cost column */
 	v->n = p->st.n;
 	v->median = p->st.median > 0 ? q->st.median / p->st.median : NAN;
 	v->mean = r.est;

@@ -324,11 +324,17 @@ static int an_few_counts(const struct lab_an_series *s)
 /* Which level the speedups and fits of s used, when runs were involved (analyze/analysis.h). */
 static void an_series_level_note(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
-	int runs = 0, fit_runs = s->fit_level && !strcmp(s->fit_level, "runs");
+	int runs = 0, mixed = 0, fit_runs = s->fit_level && !strcmp(s->fit_level, "runs");
 
-	for (size_t j = 0; j < s->nrow; j++)
-		runs = runs || (s->row[j].has_speedup && s->row[j].speedup_level &&
-		                !strcmp(s->row[j].speedup_level, "runs"));
+	for (size_t j = 0; j < s->nrow; j++) {
+		const char *lv = s->row[j].has_speedup ? s->row[j].speedup_level : NULL;
+		runs = runs || (lv && !strcmp(lv, "runs"));
+		mixed = mixed || (lv && !strcmp(lv, "mixed"));
+	}
+	if (!s->latency && mixed)
+		lab_doc_note(sec, "levels: where one point of a speedup has one run and the other "
+		                  "several, the one run's mean also takes the other's between-run "
+		                  "variance (relative): one setup's spread says nothing of setups");
 	if (s->latency || (!runs && !fit_runs))
 		return;
 	if (fit_runs)

@@ -239,6 +239,44 @@ LAB_TEST(speedup_and_fits_use_run_means)
 	lab_an_data_free(&d);
 }
 
+/* The same data with the 2-thread point's runs 1 and 2 flagged: one run there, three at the
+ * baseline. Its mean's variance takes the baseline's between-run share besides its samples'
+ * (on samples alone such intervals covered 1 time in 4), with the baseline's 3 runs for df. */
+LAB_TEST(speedup_of_one_run_against_runs_is_mixed)
+{
+	char dir[4096];
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	struct lab_an_ratio q;
+	struct lab_err err;
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/results-compare-runs-a", testlib_srcdir());
+	REQUIRE(lab_an_data_load_dir(&d, dir, &err) == 0);
+	for (size_t i = 0; i < d.npt; i++)
+		for (size_t j = 0; d.pt[i].threads == 2 && d.pt[i].run && j < d.pt[i].n; j++)
+			d.pt[i].flagged[j] = d.pt[i].run[j] != 0;
+	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
+	REQUIRE(lab_an_levels_apply(&d, 0, &err) == 0);
+	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	REQUIRE(a.ns == 1 && a.s[0].nrow == 2);
+	const struct lab_an_series *s = &a.s[0];
+	const struct lab_an_point *p1 = s->row[0].pt, *p2 = s->row[1].pt;
+	REQUIRE(p1->levels.runs == 3 && p2->levels.runs == 1);
+	CHECK_EQ_STR(s->row[1].speedup_level, "mixed");
+	double rel = p1->levels.var_between / (p1->levels.mean * p1->levels.mean);
+	CHECK(rel > 0);
+	lab_an_ratio_fieller(p1->levels.mean, p1->levels.run_se * p1->levels.run_se, 3, p2->st.mean,
+	                     p2->st.se * p2->st.se + rel * p2->st.mean * p2->st.mean, 3, 0.95, &q);
+	CHECK_NEAR(s->row[1].speedup.lo, q.lo, 1e-12);
+	CHECK_NEAR(s->row[1].speedup.hi, q.hi, 1e-12);
+	/* wider than the samples' interval (what it was) */
+	lab_an_ratio_fieller(p1->st.mean, p1->st.se * p1->st.se, p1->st.n, p2->st.mean,
+	                     p2->st.se * p2->st.se, p2->st.n, 0.95, &q);
+	CHECK(s->row[1].speedup.hi - s->row[1].speedup.lo > 2 * (q.hi - q.lo));
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
 /* A running mean and sum of squares, so the naive rule's look after every step is O(1). */
 struct mc_welford {
 	unsigned n;
