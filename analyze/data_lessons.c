@@ -122,8 +122,10 @@ static int an_machine_value(const struct an_lctx *x, const char *key, const char
 }
 
 /* Two placements that give the same CPUs in the same order: their canonical texts
- * (harness/place_text.h) are one text (list:0,1 and list:0-1, expr:E:S0:4 and expr:S0:0-3). An
- * older planner wrote the claim's form in the expr: the same text, taken before this. */
+ * (harness/place_text.h) are one text (list:0,1 and list:0-1, expr:E:S0:4:2:2 and expr:E:S0:4;
+ * never expr:E:S0:4 and expr:S0:0-3, the same CPUs only without SMT). An older planner wrote the
+ * claim's form in the expr: the same text, taken before this. One that wrote E:S0:4 as S0:0-3
+ * walked E: physical cores first, so its run is not what E:S0:4 means now: refused. */
 static int an_placement_same(const char *claim, const char *expr)
 {
 	char a[256], b[256];

@@ -7,6 +7,7 @@
 #include "harness/cpuexpr.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,13 @@
 #define CX_NUMBER_MAX 1000000 /* far above any domain size or count */
 _Static_assert(CX_NUMBER_MAX == LAB_PLACE_TEXT_NUMBER_MAX, "place_text.c reads these numbers too");
 
-/* One index taken without a topology: the same index of the same domain (S1 and S01 alike) is
- * the same CPU on any topology. */
+/* One index taken without a topology: the same index of the same domain (S1 and S01 alike) in
+ * the same order is the same CPU on any topology. E: indices walk the domain core by core and
+ * DOMAIN:INDICES physical cores first, so an E: index and an index of DOMAIN:INDICES are one CPU
+ * on some topologies and not on others (index 1 of N is one on a machine without SMT): only the
+ * topology can tell, and lab_cpuexpr_resolve does. */
 struct cx_pick {
+	bool e;           /* an E: index (topology order), not one of DOMAIN:INDICES */
 	char letter;      /* N, S, D, C or M */
 	long dom, idx;    /* the domain's number (-1 for N) and the index into it */
 	unsigned seq;     /* position in the selection */
@@ -29,6 +34,7 @@ struct cx_pick {
 struct cx {
 	const struct lab_topo_domains *doms; /* NULL: syntax only */
 	struct cx_pick *picks;               /* syntax only: every index taken (max of them) */
+	bool e;                              /* the part is E: (its indices walk tcpus) */
 	char letter;                         /* the domain of the part being read: N, S, D, C, M */
 	long dom;                            /* and its number (-1 for N) */
 	unsigned part_at;                    /* offset of the part in the expression */
@@ -40,14 +46,16 @@ struct cx {
 	struct lab_err *err;
 };
 
-/* s past its spaces: blanks may stand around the separators (: , - @), as in list:. */
+/* s past its blanks: spaces and tabs may stand around the separators (: , - @), as in list:
+ * and everywhere in a config. */
 static const char *cx_blank(const char *s)
 {
-	return s + strspn(s, " ");
+	return s + strspn(s, " \t");
 }
 
-/* Reads a decimal number from *s up to CX_NUMBER_MAX, with the blanks around it; advances *s.
- * -1 when there is none. */
+/* Reads a decimal number from *s with the blanks around it and advances *s; LONG_MAX when it is
+ * larger (the caller says what range it allows, a number too large being a value out of range,
+ * not text that cannot be read). -1 when there is none. */
 static long cx_number(const char **s)
 {
 	const char *p = cx_blank(*s);
@@ -57,11 +65,17 @@ static long cx_number(const char **s)
 	if (*p < '0' || *p > '9')
 		return -1;
 	errno = 0;
-	v = strtol(p, &end, 10);
-	if (errno || v > CX_NUMBER_MAX)
-		return -1;
+	v = strtol(p, &end, 10); /* too large: LONG_MAX, end past every digit */
 	*s = cx_blank(end);
 	return v;
+}
+
+/* The digits of the number at s (past its blanks), for a message that quotes it as written. */
+static int cx_digits_len(const char *s)
+{
+	size_t n = strspn(cx_blank(s), "0123456789");
+
+	return n > 32 ? 32 : (int)n;
 }
 
 static int cx_bad(struct cx *c, const char *what)
@@ -82,14 +96,14 @@ static int cx_domain(struct cx *c, const char **s, const struct lab_topo_domain 
 	const char *d = name + 1;
 
 	*dom = NULL;
-	while (len && name[len - 1] == ' ')
+	while (len && (name[len - 1] == ' ' || name[len - 1] == '\t'))
 		len--;
 	if (len == 0)
 		return cx_bad(c, "no domain before ':'");
 	long idx = -1;
 	bool known = (*name == 'N' && len == 1) ||
 	             (strchr("SDCM", *name) && len > 1 && d[0] >= '0' && d[0] <= '9' &&
-	              (idx = cx_number(&d)) >= 0 && d == name + end);
+	              (idx = cx_number(&d)) >= 0 && idx <= CX_NUMBER_MAX && d == name + end);
 	if (!known) {
 		snprintf(what, sizeof(what), "unknown domain '%.*s'", (int)(len > 32 ? 32 : len),
 		         name);
@@ -115,7 +129,8 @@ static int cx_domain(struct cx *c, const char **s, const struct lab_topo_domain 
 	return 0;
 }
 
-/* Appends index idx of dom to the selection (with domains; without, only counts). */
+/* Appends index idx of dom to the selection: of its physical-cores-first list, or of its
+ * topology-order list in an E: part (with domains; without, only counts). */
 static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 {
 	if (c->n >= c->max)
@@ -125,7 +140,8 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 		                   c->part, c->max, c->max);
 	if (!dom) {
 		if (c->picks)
-			c->picks[c->n] = (struct cx_pick){.letter = c->letter,
+			c->picks[c->n] = (struct cx_pick){.e = c->e,
+			                                  .letter = c->letter,
 			                                  .dom = c->dom,
 			                                  .idx = idx,
 			                                  .seq = c->n,
@@ -134,7 +150,7 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 		c->n++;
 		return 0;
 	}
-	if (idx >= (long)dom->ncpus) {
+	if (idx >= (long)dom->ncpus) { /* DOMAIN:INDICES only: E: checked its COUNT */
 		if (dom->ncpus == 0)
 			return lab_err_set(c->err, LAB_ECONFIG,
 			                   "in '%s': domain %s has no CPU this process may use",
@@ -145,8 +161,13 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 		                   c->part, idx, dom->name, dom->name, dom->ncpus - 1, dom->ncpus,
 		                   dom->ncores);
 	}
-	int cpu = dom->cpus[idx];
+	int cpu = c->e ? dom->tcpus[idx] : dom->cpus[idx];
 	LAB_BUG_ON(cpu < 0 || cpu >= c->nseen);
+	if (c->seen[cpu] && c->e)
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': cpu %d (index %ld of E:%s, core by core) is selected "
+		                   "twice (each thread needs its own CPU)",
+		                   c->part, cpu, idx, dom->name);
 	if (c->seen[cpu])
 		return lab_err_set(c->err, LAB_ECONFIG,
 		                   "in '%s': cpu %d (%s:%ld) is selected twice (each thread "
@@ -155,6 +176,16 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 	c->seen[cpu] = 1;
 	c->cpus[c->n++] = cpu;
 	return 0;
+}
+
+/* An index past the largest domain there can be (the number at digits, as written). */
+static int cx_index_big(struct cx *c, const char *digits)
+{
+	return lab_err_set(c->err, LAB_ECONFIG,
+	                   "in '%s': index %.*s is too large (allowed 0 .. %d: no domain has more "
+	                   "than %d CPUs)",
+	                   c->part, cx_digits_len(digits), cx_blank(digits), LAB_CPUEXPR_MAX - 1,
+	                   LAB_CPUEXPR_MAX);
 }
 
 /* DOMAIN:INDICES, s just past the domain at ':'. */
@@ -167,16 +198,20 @@ static int cx_indices(struct cx *c, const char *s, const struct lab_topo_domain 
 		return cx_bad(c, "a domain needs its indices, e.g. S0:0-3");
 	s++;
 	for (;;) {
-		const char *item = s;
+		const char *item = s, *high;
 		long a = cx_number(&s), b;
 		if (a < 0)
 			goto bad;
+		if (a >= LAB_CPUEXPR_MAX)
+			return cx_index_big(c, item);
 		b = a;
 		if (*s == '-') {
-			s++;
+			high = ++s;
 			b = cx_number(&s);
 			if (b < 0)
 				goto bad;
+			if (b >= LAB_CPUEXPR_MAX)
+				return cx_index_big(c, high);
 			if (b < a) {
 				snprintf(what, sizeof(what),
 				         "empty range %ld-%ld (write A-B with A <= B)", a, b);
@@ -199,19 +234,19 @@ static int cx_indices(struct cx *c, const char *s, const struct lab_topo_domain 
 	}
 }
 
-/* Reads ":NUMBER" of an E: part; name says which field for the message. */
-static int cx_field(struct cx *c, const char **s, const char *name, long *v)
+/* Reads ":NUMBER" of an E: part into *v (LONG_MAX when larger), *digits where it is written;
+ * name and hi, the largest it may be, for the message when there is no number >= 1. */
+static int cx_field(struct cx *c, const char **s, const char *name, long hi, long *v,
+                    const char **digits)
 {
-	char what[96];
-
 	if (**s == ':') {
-		(*s)++;
+		*digits = cx_blank(++*s);
 		*v = cx_number(s);
 		if (*v >= 1 && (**s == ':' || **s == '\0'))
 			return 0;
 	}
-	snprintf(what, sizeof(what), "%s must be a number from 1 to %d", name, CX_NUMBER_MAX);
-	return cx_bad(c, what);
+	return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s must be a number from 1 to %ld (%s)",
+	                   c->part, name, hi, LAB_CPUEXPR_ALLOWED);
 }
 
 /*
@@ -231,54 +266,104 @@ static int cx_expression_fits(struct cx *c, const struct lab_topo_domain *dom, l
 		return 0;
 	return lab_err_set(c->err, LAB_ECONFIG,
 	                   "in '%s': COUNT %ld runs past domain %s (allowed COUNT 1 .. %ld%s: %s "
-	                   "has %u CPUs, %u physical cores first)",
+	                   "has %u CPUs on %u cores, which E: walks core by core)",
 	                   c->part, count, dom->name, fits,
 	                   chunk > 1 || stride > 1 ? " with this CHUNK and STRIDE" : "", dom->name,
 	                   dom->ncpus, dom->ncores);
 }
 
-/* E:DOMAIN:COUNT[:CHUNK:STRIDE], s just past "E:". */
+/* The fields of an E: part after its domain, s at the ':' before COUNT, each checked against
+ * the most it may be, a number too large quoted as written: COUNT the CPUs an expression
+ * selects, CHUNK the COUNT, STRIDE only CX_NUMBER_MAX (the canonical text reads no larger
+ * number; a stride past the domain takes one chunk). */
+static int cx_expression_fields(struct cx *c, const char *s, long *count, long *chunk, long *stride)
+{
+	const char *at = NULL;
+	int rc;
+
+	*chunk = *stride = 1;
+	if ((rc = cx_field(c, &s, "COUNT", LAB_CPUEXPR_MAX, count, &at)) < 0)
+		return rc;
+	if (*count > LAB_CPUEXPR_MAX)
+		return lab_err_set(
+		    c->err, LAB_ECONFIG,
+		    "in '%s': COUNT %.*s is too large (allowed 1 .. %d: an expression "
+		    "selects at most %d CPUs)",
+		    c->part, cx_digits_len(at), at, LAB_CPUEXPR_MAX, LAB_CPUEXPR_MAX);
+	if (*s != ':')
+		return 0;
+	if ((rc = cx_field(c, &s, "CHUNK", *count, chunk, &at)) < 0)
+		return rc;
+	if (*chunk > *count)
+		return lab_err_set(
+		    c->err, LAB_ECONFIG,
+		    "in '%s': CHUNK %.*s is larger than COUNT %ld (allowed 1 .. %ld)", c->part,
+		    cx_digits_len(at), at, *count, *count);
+	if (*s != ':')
+		return cx_bad(c, "E: takes COUNT, or COUNT:CHUNK:STRIDE");
+	if ((rc = cx_field(c, &s, "STRIDE", CX_NUMBER_MAX, stride, &at)) < 0)
+		return rc;
+	if (*s)
+		return cx_bad(c, "E: takes COUNT, or COUNT:CHUNK:STRIDE");
+	if (*stride > CX_NUMBER_MAX)
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': STRIDE %.*s is too large (allowed %ld .. %d)", c->part,
+		                   cx_digits_len(at), at, *chunk, CX_NUMBER_MAX);
+	if (*stride < *chunk)
+		return lab_err_set(
+		    c->err, LAB_ECONFIG,
+		    "in '%s': STRIDE %ld is smaller than CHUNK %ld: the chunks would "
+		    "overlap (allowed STRIDE >= %ld)",
+		    c->part, *stride, *chunk, *chunk);
+	return 0;
+}
+
+/* E:DOMAIN:COUNT[:CHUNK:STRIDE], s just past "E:": COUNT indices of the domain in topology
+ * order (likwid-pin's processor list, a core's CPUs together), CHUNK at a time, each chunk
+ * STRIDE indices after the start of the one before. */
 static int cx_expression(struct cx *c, const char *s)
 {
 	const struct lab_topo_domain *dom;
 	long count, chunk, stride;
-	char what[160];
 	int rc = cx_domain(c, &s, &dom);
 
-	if (rc < 0)
+	if (rc < 0 || (rc = cx_expression_fields(c, s, &count, &chunk, &stride)) < 0 ||
+	    (rc = cx_expression_fits(c, dom, count, chunk, stride)) < 0)
 		return rc;
-	if ((rc = cx_field(c, &s, "COUNT", &count)) < 0)
-		return rc;
-	chunk = stride = 1;
-	if (*s == ':') {
-		if ((rc = cx_field(c, &s, "CHUNK", &chunk)) < 0)
-			return rc;
-		if (*s != ':')
-			return cx_bad(c, "E: takes COUNT, or COUNT:CHUNK:STRIDE");
-		if ((rc = cx_field(c, &s, "STRIDE", &stride)) < 0)
-			return rc;
-		if (*s)
-			return cx_bad(c, "E: takes COUNT, or COUNT:CHUNK:STRIDE");
-	}
-	if (chunk > count) {
-		snprintf(what, sizeof(what),
-		         "CHUNK %ld is larger than COUNT %ld (allowed 1 .. %ld)", chunk, count,
-		         count);
-		return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s", c->part, what);
-	}
-	if (stride < chunk) {
-		snprintf(what, sizeof(what),
-		         "STRIDE %ld is smaller than CHUNK %ld: the chunks would overlap (allowed "
-		         "STRIDE >= %ld)",
-		         stride, chunk, chunk);
-		return lab_err_set(c->err, LAB_ECONFIG, "in '%s': %s", c->part, what);
-	}
-	if ((rc = cx_expression_fits(c, dom, count, chunk, stride)) < 0)
-		return rc;
+	c->e = true;
 	for (long taken = 0, start = 0; taken < count; start += stride)
 		for (long i = 0; i < chunk && taken < count; i++, taken++)
 			if ((rc = cx_take(c, dom, start + i)) < 0)
 				return rc;
+	return 0;
+}
+
+/*
+ * A likwid-pin form the lab does not take, s at the part's first character: L:DOMAIN:INDICES,
+ * DOMAIN:scatter and DOMAIN:balanced..., a bare OS CPU list. Said with what to write instead
+ * (an unknown domain 'L' would send the user looking for a domain); 0 when s is none of them.
+ */
+static int cx_likwid_only(struct cx *c, const char *s)
+{
+	const char *after = strchr(s, ':');
+
+	after = after ? cx_blank(after + 1) : "";
+	if (*s == 'L' && *cx_blank(s + 1) == ':')
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': likwid's L: prefix is not supported (write %s: "
+		                   "DOMAIN:INDICES is numbered physical cores first, as L: is)",
+		                   c->part, after);
+	if (!strncmp(after, "scatter", 7) || !strncmp(after, "balanced", 8))
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': likwid's %s form is not supported (write placement = "
+		                   "scatter to spread threads over the packages, or pick CPUs per "
+		                   "domain such as S0:0-1@S1:0-1)",
+		                   c->part, *after == 's' ? "scatter" : "balanced");
+	if (*s >= '0' && *s <= '9')
+		return lab_err_set(c->err, LAB_ECONFIG,
+		                   "in '%s': a bare list of OS CPU numbers is not an expression "
+		                   "(write placement = list:%s)",
+		                   c->part, s);
 	return 0;
 }
 
@@ -289,8 +374,11 @@ static int cx_part(struct cx *c, const char *part)
 	const char *s = cx_blank(part);
 	int rc;
 
+	c->e = false;
 	if (!*s)
 		return cx_bad(c, "empty part (write parts like S0:0-3 joined with @)");
+	if ((rc = cx_likwid_only(c, s)) < 0)
+		return rc;
 	if (*s == 'E' && *cx_blank(s + 1) == ':')
 		return cx_expression(c, cx_blank(s + 1) + 1);
 	rc = cx_domain(c, &s, &dom);
@@ -324,11 +412,13 @@ static int cx_run(struct cx *c, const char *expr)
 	}
 }
 
-/* By CPU (domain, then index), then in the order written. */
+/* By CPU (index space, domain, then index), then in the order written. */
 static int cx_pick_cmp(const void *a, const void *b)
 {
 	const struct cx_pick *x = a, *y = b;
 
+	if (x->e != y->e)
+		return x->e ? 1 : -1;
 	if (x->letter != y->letter)
 		return x->letter < y->letter ? -1 : 1;
 	if (x->dom != y->dom)
@@ -340,7 +430,7 @@ static int cx_pick_cmp(const void *a, const void *b)
 
 static bool cx_pick_same(const struct cx_pick *x, const struct cx_pick *y)
 {
-	return x->letter == y->letter && x->dom == y->dom && x->idx == y->idx;
+	return x->e == y->e && x->letter == y->letter && x->dom == y->dom && x->idx == y->idx;
 }
 
 /*
@@ -363,6 +453,11 @@ static int cx_repeats(const char *expr, struct cx_pick *picks, unsigned n, struc
 		snprintf(dom, sizeof(dom), "N");
 	else
 		snprintf(dom, sizeof(dom), "%c%ld", first->letter, first->dom);
+	if (first->e)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "in '%.*s': index %ld of E:%s is selected twice (each thread "
+		                   "needs its own CPU)",
+		                   (int)first->len, expr + first->at, first->idx, dom);
 	return lab_err_set(err, LAB_ECONFIG,
 	                   "in '%.*s': %s:%ld is selected twice (each thread needs its own CPU)",
 	                   (int)first->len, expr + first->at, dom, first->idx);

@@ -4,12 +4,17 @@
  * harness/topo_domain.h. EXPR is one or more parts joined with '@', each either
  *   DOMAIN:INDICES                 indices into the domain's numbering (physical cores first):
  *                                  N, A-B, separated by commas (S0:0-3, M1:0,2,4, N:0-7)
- *   E:DOMAIN:COUNT[:CHUNK:STRIDE]  COUNT CPUs of the domain: CHUNK consecutive indices, the next
- *                                  chunk STRIDE indices after the start of this one (E:S0:8:2:4
- *                                  is S0:0,1,4,5,8,9,12,13); without CHUNK:STRIDE the first COUNT
+ *   E:DOMAIN:COUNT[:CHUNK:STRIDE]  COUNT CPUs of the domain walked as `likwid-pin -p` lists it,
+ *                                  core by core with a core's hardware threads together: CHUNK
+ *                                  consecutive ones, the next chunk STRIDE after the start of
+ *                                  this one; without CHUNK:STRIDE the first COUNT. With 2
+ *                                  threads per core E:N:4:1:2 is one CPU on each of the first 4
+ *                                  cores and E:N:2 both CPUs of the first core
  * and selects the CPUs of its parts in the order written. DOMAIN is N, S<i>, D<i>, C<i> or M<i>.
  * A CPU selected twice, an index past its domain, an empty range (3-1), a CHUNK larger than
- * COUNT or a STRIDE smaller than CHUNK is an error. docs/configs.md has the long version.
+ * COUNT or a STRIDE smaller than CHUNK is an error; so are likwid's L: prefix, its scatter and
+ * balanced forms and a bare OS CPU list, each with what to write instead. docs/configs.md has
+ * the long version.
  */
 #ifndef LAB_HARNESS_CPUEXPR_H
 #define LAB_HARNESS_CPUEXPR_H
@@ -28,8 +33,10 @@
 /*
  * Checks expr for everything that does not depend on a topology: its syntax, the domain
  * letters, ranges that run forwards, COUNT/CHUNK/STRIDE, and a CPU selected twice on any
- * topology (the same index of the same domain). Returns 0, or -LAB_ECONFIG with a message that
- * quotes the bad part and says what is allowed (-LAB_ENOMEM out of memory).
+ * topology (the same index of the same domain in the same numbering: an E: index and one of
+ * DOMAIN:INDICES meet only on some topologies, which resolving finds). Returns 0, or
+ * -LAB_ECONFIG with a message that quotes the bad part and says what is allowed (-LAB_ENOMEM
+ * out of memory).
  */
 int lab_cpuexpr_check(const char *expr, struct lab_err *err);
 

@@ -22,21 +22,18 @@
 	"e.g. list:0,2,4-7,16-30:2"
 
 /* Reads a non-negative number at *s (LONG_MAX when it is larger); advances *s past it and the
- * blanks around it. Returns -1 when there is none. The caller says which range it allows: a
- * number too large is a value out of range, not text that cannot be read. */
+ * blanks (spaces, tabs) around it. Returns -1 when there is none. The caller says which range it
+ * allows: a number too large is a value out of range, not text that cannot be read. */
 static long place_number(const char **s)
 {
 	char *end;
 	long v;
 
-	while (**s == ' ')
-		(*s)++;
+	*s += strspn(*s, " \t");
 	if (**s < '0' || **s > '9')
 		return -1;
 	v = strtol(*s, &end, 10); /* too large: LONG_MAX, end past every digit */
-	*s = end;
-	while (**s == ' ')
-		(*s)++;
+	*s = end + strspn(end, " \t");
 	return v;
 }
 
@@ -46,7 +43,7 @@ static long place_number(const char **s)
  */
 static int place_cpu(const char **s, const char *text, long *cpu, struct lab_err *err)
 {
-	const char *digits = *s + strspn(*s, " ");
+	const char *digits = *s + strspn(*s, " \t");
 
 	*cpu = place_number(s);
 	if (*cpu <= LAB_TOPO_OS_MAX)
@@ -168,7 +165,7 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 		                   PLACE_ALLOWED);
 	p->kind = LAB_PLACE_LIST;
 	s = text + 5;
-	if (strspn(s, " ") == strlen(s))
+	if (strspn(s, " \t") == strlen(s))
 		return lab_err_set(err, LAB_ECONFIG, "placement '%s': the list is empty (%s)", text,
 		                   PLACE_LIST_ALLOWED);
 	for (;;) {

@@ -11,10 +11,14 @@
  *   list  items N, A-B (two or more consecutive ascending CPUs) and A-B:STEP (ascending by a
  *         constant STEP >= 2); among the shortest texts the fewest A-B:STEP items (0,2,4 is
  *         not 0-4:2), then the fewest items (0-1 is not 0,1), then the longest first item;
- *   expr  one part per run of picks in one domain, D:INDICES with A-B for two or more
- *         consecutive ascending indices; a run that holds an E:D:COUNT:CHUNK:STRIDE selection
- *         (which starts at index 0) is written with it only where that is shorter (E:N:4 is
- *         N:0-3, E:N:8:2:4 stays), then with the largest COUNT.
+ *   expr  one part per run of picks in one domain and one numbering. An E: part stays an E:
+ *         part and indices stay indices, never merged: E: walks a domain core by core and
+ *         DOMAIN:INDICES physical cores first, so E:N:4 and N:0-3 are the same CPUs only
+ *         where a core has one CPU, and the text does not know the topology. Indices are
+ *         written D:INDICES with A-B for two or more consecutive ascending indices (S0:0-1 and
+ *         S0:2-3 are S0:0-3); an E: part E:D:COUNT when its CHUNK is its STRIDE or at least its
+ *         COUNT (the selection is 0 .. COUNT-1: E:N:4:2:2 is E:N:4), else E:D:COUNT:CHUNK:STRIDE.
+ *         Domains as numbers (S1 for S01), blanks removed.
  */
 #include "harness/place_text.h"
 

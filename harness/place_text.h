@@ -10,9 +10,12 @@
  *   node:N     N in plain digits: node:007 is node:7;
  *   list:CPUS  the same CPU numbers in the same order: list:0,1,2,3, list:0-3 and
  *              list: 00-1 ,2-3 are list:0-3, list:0,2,4,6 is list:0-6:2; list:1,0 stays itself;
- *   expr:EXPR  the same indices of the same domains in the same order: S01 is S1, E:S0:4 is
- *              S0:0-3, S0:0-1@S0:2-3 is S0:0-3. Different domains stay apart (N:0 and S0:0 are
- *              one CPU on one machine and not on another).
+ *   expr:EXPR  the same indices of the same domains, in the same numbering, in the same
+ *              order: S01 is S1, S0:0-1@S0:2-3 is S0:0-3, E:S0:4:2:2 is E:S0:4. Different
+ *              domains stay apart (N:0 and S0:0 are one CPU on one machine and not on
+ *              another), and so do E: and DOMAIN:INDICES: E: walks a domain core by core,
+ *              indices number it physical cores first, so E:S0:4 is S0:0-3 only where a core
+ *              has one CPU.
  * The canonical text is the shortest that writes that order, so it is never longer than any
  * text that reads to it; ties go by a fixed rule (place_text.c). compact, cores, scatter and
  * pairs are their own canonical text.

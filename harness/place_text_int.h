@@ -8,8 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "harness/place_text.h"
+
+/* The blanks that may stand around a separator: spaces and tabs, as everywhere in a config. */
+#define PT_BLANKS " \t"
 
 /* Text written into a buffer of size bytes; len counts what the whole text needs. */
 struct pt_out {
@@ -51,15 +55,13 @@ static inline long pt_number(const char **s, long max)
 	const char *c = *s;
 	long v = 0;
 
-	while (*c == ' ')
-		c++;
+	c += strspn(c, PT_BLANKS);
 	if (*c < '0' || *c > '9')
 		return -1;
 	for (; *c >= '0' && *c <= '9'; c++)
 		if ((v = v * 10 + (*c - '0')) > max)
 			return -1;
-	while (*c == ' ')
-		c++;
+	c += strspn(c, PT_BLANKS);
 	*s = c;
 	return v;
 }

@@ -21,6 +21,7 @@ struct dom_pu {
 	int idx[DOM_KINDS];
 };
 
+/* Physical cores first: by SMT rank, then in topology order. */
 static int dom_cmp(const void *a, const void *b)
 {
 	const struct dom_pu *x = a, *y = b;
@@ -59,7 +60,8 @@ static int dom_ancestor(hwloc_topology_t hw, hwloc_obj_type_t t, unsigned i)
 	return o ? (int)o->logical_index : -1;
 }
 
-/* The usable PUs in domain order (rank, then topology order) with their domain indices. */
+/* The usable PUs in topology order with their SMT ranks and domain indices: a core's PUs are
+ * adjacent there (hwloc's logical order), the order E: walks. */
 static int dom_usable(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigned *count,
                       struct dom_pu **out)
 {
@@ -92,7 +94,6 @@ static int dom_usable(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigne
 		p->idx[3] = llc ? dom_ancestor(hw, llc, i) : -1;
 		p->idx[4] = info[i].numa;
 	}
-	qsort(u, n, sizeof(*u), dom_cmp);
 	*out = u;
 	*count = n;
 	u = NULL;
@@ -119,29 +120,41 @@ static void dom_counts(hwloc_topology_t hw, hwloc_obj_type_t llc, unsigned count
 	counts[4] = m > 0 ? (unsigned)m : 0;
 }
 
-/* Sizes and fills the domains of kind k (doms->dom[first ..]) from the ordered PUs u. */
-static int dom_fill(struct lab_topo_domain *dom, unsigned ndom, unsigned k, const struct dom_pu *u,
-                    unsigned nu)
+/* Writes the PUs u of the domains of kind k into each domain's list (cpus, or tcpus when
+ * topo_order), in u's order; ncpus ends as the domain's count. */
+static void dom_put(struct lab_topo_domain *dom, unsigned ndom, unsigned k, const struct dom_pu *u,
+                    unsigned nu, bool topo_order)
 {
-	for (unsigned i = 0; i < nu; i++) {
-		int x = u[i].idx[k];
-		if (x >= 0 && (unsigned)x < ndom)
-			dom[x].ncpus++;
-	}
-	for (unsigned d = 0; d < ndom; d++) {
-		dom[d].cpus = calloc(dom[d].ncpus ? dom[d].ncpus : 1, sizeof(int));
-		if (!dom[d].cpus)
-			return -LAB_ENOMEM;
+	for (unsigned d = 0; d < ndom; d++)
 		dom[d].ncpus = 0;
-	}
 	for (unsigned i = 0; i < nu; i++) {
 		int x = u[i].idx[k];
 		if (x < 0 || (unsigned)x >= ndom)
 			continue;
-		dom[x].cpus[dom[x].ncpus++] = u[i].cpu;
-		if (u[i].rank == 0)
-			dom[x].ncores++;
+		(topo_order ? dom[x].tcpus : dom[x].cpus)[dom[x].ncpus++] = u[i].cpu;
 	}
+}
+
+/* Sizes and fills the domains of kind k from the usable PUs: u in topology order (tcpus) and
+ * byrank, the same PUs physical cores first (cpus). */
+static int dom_fill(struct lab_topo_domain *dom, unsigned ndom, unsigned k, const struct dom_pu *u,
+                    const struct dom_pu *byrank, unsigned nu)
+{
+	for (unsigned i = 0; i < nu; i++) {
+		int x = u[i].idx[k];
+		if (x >= 0 && (unsigned)x < ndom) {
+			dom[x].ncpus++;
+			dom[x].ncores += u[i].rank == 0;
+		}
+	}
+	for (unsigned d = 0; d < ndom; d++) {
+		dom[d].cpus = calloc(dom[d].ncpus ? dom[d].ncpus : 1, sizeof(int));
+		dom[d].tcpus = calloc(dom[d].ncpus ? dom[d].ncpus : 1, sizeof(int));
+		if (!dom[d].cpus || !dom[d].tcpus)
+			return -LAB_ENOMEM;
+	}
+	dom_put(dom, ndom, k, byrank, nu, false);
+	dom_put(dom, ndom, k, u, nu, true);
 	return 0;
 }
 
@@ -150,7 +163,7 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 {
 	hwloc_topology_t hw = lab__topo_hwloc(topo);
 	struct lab_topo_domains *doms = calloc(1, sizeof(*doms));
-	struct dom_pu *u = NULL;
+	struct dom_pu *u = NULL, *byrank = NULL;
 	unsigned counts[DOM_KINDS], nu = 0, total = 0;
 	hwloc_obj_type_t llc;
 	int rc = 0;
@@ -163,10 +176,13 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 	for (unsigned k = 0; k < DOM_KINDS; k++)
 		total += counts[k];
 	doms->dom = calloc(total, sizeof(*doms->dom));
-	if (!doms->dom || dom_usable(topo, llc, &nu, &u) < 0) {
+	if (!doms->dom || dom_usable(topo, llc, &nu, &u) < 0 ||
+	    !(byrank = malloc((nu ? nu : 1) * sizeof(*byrank)))) {
 		rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
 		goto out;
 	}
+	memcpy(byrank, u, nu * sizeof(*u));
+	qsort(byrank, nu, sizeof(*byrank), dom_cmp);
 	for (unsigned k = 0; k < DOM_KINDS; k++) {
 		struct lab_topo_domain *dom = &doms->dom[doms->n];
 		for (unsigned d = 0; d < counts[k]; d++) {
@@ -178,7 +194,7 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 				snprintf(dom[d].name, sizeof(dom[d].name), "%c%u", dom_kinds[k], d);
 		}
 		doms->n += counts[k];
-		if (dom_fill(dom, counts[k], k, u, nu) < 0) {
+		if (dom_fill(dom, counts[k], k, u, byrank, nu) < 0) {
 			rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
 			goto out;
 		}
@@ -187,6 +203,7 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 	doms = NULL;
 out:
 	free(u);
+	free(byrank);
 	lab_topo_domains_free(doms);
 	return rc;
 }
@@ -195,8 +212,10 @@ void lab_topo_domains_free(struct lab_topo_domains *doms)
 {
 	if (!doms)
 		return;
-	for (unsigned i = 0; doms->dom && i < doms->n; i++)
+	for (unsigned i = 0; doms->dom && i < doms->n; i++) {
 		free(doms->dom[i].cpus);
+		free(doms->dom[i].tcpus);
+	}
 	free(doms->dom);
 	free(doms);
 }

@@ -2,10 +2,14 @@
 /*
  * Thread domains as likwid names them: N (the whole node), S<i> (package, "socket"), D<i> (die,
  * when the topology has dies), C<i> (last-level cache) and M<i> (NUMA node), i the hwloc
- * logical index of the object. Inside a domain the CPUs are numbered likwid's way, physical
- * cores first: the first PU of every core of the domain in topology order, then every core's
- * second PU, and so on. Only CPUs this process may use are listed (as for every placement), so
- * on a synthetic or XML topology every PU is. Expressions over these domains: harness/cpuexpr.h.
+ * logical index of the object. A domain lists its CPUs in the two orders likwid-pin uses:
+ *   cpus   physical cores first (DOMAIN:INDICES, likwid's logical numbering): the first PU of
+ *          every core of the domain in topology order, then every core's second PU, and so on;
+ *   tcpus  the processor list as `likwid-pin -p` prints it (E:DOMAIN:COUNT walks it): the PUs
+ *          in topology order, core by core, a core's hardware threads next to each other.
+ * On 4 cores with 2 PUs each, sibling of n is n+4: cpus is 0,1,2,3,4,5,6,7, tcpus is
+ * 0,4,1,5,2,6,3,7. Only CPUs this process may use are listed (as for every placement), so on a
+ * synthetic or XML topology every PU is. Expressions over these domains: harness/cpuexpr.h.
  */
 #ifndef LAB_HARNESS_TOPO_DOMAIN_H
 #define LAB_HARNESS_TOPO_DOMAIN_H
@@ -22,8 +26,9 @@ struct lab_topo_domain {
 	char kind;                      /* 'N', 'S', 'D', 'C' or 'M' */
 	unsigned index;                 /* logical index of its object; 0 for N */
 	unsigned ncores;                /* physical cores: cpus[0 .. ncores-1] are one per core */
-	unsigned ncpus;
-	int *cpus; /* OS indices in domain order (physical cores first, SMT siblings after) */
+	unsigned ncpus;                 /* the length of cpus and of tcpus */
+	int *cpus;  /* OS indices, physical cores first (SMT siblings after every core) */
+	int *tcpus; /* the same CPUs in topology order, a core's PUs adjacent (likwid-pin -p) */
 };
 
 struct lab_topo_domains {

@@ -31,12 +31,11 @@ static const struct lab_opt topo_opts[] = {
 static const struct lab_cmd_opts topo_cmd = {
     .name = "topo",
     .synopsis = "[--topology SPEC] [--json]",
-    .about =
-        "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
-        "(OS CPU numbers, SMT siblings together), the CPUs this process may use, the\n"
-        "likwid thread domains that placement = expr:... indexes (N, S<i>, D<i>, C<i>,\n"
-        "M<i>; physical cores first), and this CPU's features (SSE2 ... AVX-512;\n" LAB_CPU_MASK_ENV
-        "=avx512f,avx2 hides some).\n",
+    .about = "Shows the topology the lab plans on: packages, NUMA nodes, cores and their PUs\n"
+             "(OS CPU numbers, SMT siblings together), the CPUs this process may use, the\n"
+             "likwid thread domains that placement = expr:... indexes (N, S<i>, D<i>, C<i>,\n"
+             "M<i>; D:INDICES physical cores first, E: core by core), and this CPU's\n"
+             "features (SSE2 ... AVX-512;\n" LAB_CPU_MASK_ENV "=avx512f,avx2 hides some).\n",
     .opts = topo_opts,
 };
 
@@ -90,13 +89,15 @@ static void topo_print_numa_memory(const struct lab_topo *topo)
 	}
 }
 
-/* The thread domains, each with its CPUs in domain order: index i is the i-th CPU listed. */
+/* The thread domains, each with its CPUs physical cores first: index i of D:INDICES is the i-th
+ * CPU listed. E: walks the same CPUs core by core, the order the cores are listed above in. */
 static void topo_print_domains(const struct lab_topo_domains *doms)
 {
 	char list[4096];
 
-	printf("thread domains for placement = expr:... (index i of a domain is its i-th CPU "
-	       "here: physical cores first, SMT siblings after%s%s%s):\n",
+	printf("thread domains for placement = expr:... (index i of D:INDICES is a domain's i-th "
+	       "CPU here: physical cores first, SMT siblings after; E: walks them core by core, "
+	       "a core's CPUs together%s%s%s):\n",
 	       doms->llc[0] ? "; C = " : "", doms->llc, doms->llc[0] ? " domains" : "");
 	for (unsigned i = 0; i < doms->n; i++) {
 		const struct lab_topo_domain *d = &doms->dom[i];

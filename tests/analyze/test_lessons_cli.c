@@ -209,7 +209,10 @@ LAB_TEST(lessons_canonical_forms_accepted)
 	    /* one order of CPUs written two ways; another order or domain is another placement */
 	    {"placement=\\\"list:0,1\\\"", "placement=list:0-1", 1},
 	    {"placement=list:00", "placement=list:0", 1},
-	    {"placement=expr:E:S0:4", "placement=expr:S0:0-3", 1},
+	    {"placement=expr:E:S0:4:2:2", "placement=expr:E:S0:4", 1},
+	    {"placement=\\\"expr:S0:0,1,2,3\\\"", "placement=expr:S0:0-3", 1},
+	    /* E: walks core by core, indices physical cores first: one CPU set only without SMT */
+	    {"placement=expr:E:S0:4", "placement=expr:S0:0-3", 0},
 	    {"placement=expr:S01:0-1@S1:2", "placement=expr:S1:0-2", 1},
 	    {"placement=\\\"list:1,0\\\"", "placement=list:0-1", 0},
 	    {"placement=expr:N:0", "placement=expr:S0:0", 0},

@@ -17,6 +17,8 @@
 #define INTEL "xml:configs/topologies/2s8c2t-intel.xml"
 #define AMD   "xml:configs/topologies/2s4n-amd.xml"
 #define DIES  "synthetic:pack:2 die:2 numa:1 l3:1 core:3 pu:1"
+/* likwid-pin's documented example: 4 cores x 2 threads, sibling of n is n+4 */
+#define SMT4 "synthetic:core:4 pu:2(indexes=0,4,1,5,2,6,3,7)"
 
 /* Opens spec; an xml: path is relative to the source root. */
 static struct lab_topo *open_topo(const char *spec)
@@ -113,7 +115,7 @@ LAB_TEST(matches_hwloc_calc)
 	CHECK(topologies >= 3);
 }
 
-/* The domain lists: names per kind, sizes, physical cores first. */
+/* The domain lists: names per kind, sizes, physical cores first and in topology order. */
 LAB_TEST(domains_listed)
 {
 	static const struct {
@@ -154,9 +156,47 @@ LAB_TEST(domains_listed)
 	CHECK_EQ_I64(s1->cpus[0], 8);
 	CHECK_EQ_I64(s1->cpus[7], 15);
 	CHECK_EQ_I64(s1->cpus[8], 24); /* the SMT sibling of S1:0 comes after every core */
+	CHECK_EQ_I64(s1->tcpus[0], 8); /* E: walks core by core: S1's first core, both PUs */
+	CHECK_EQ_I64(s1->tcpus[1], 24);
+	CHECK_EQ_I64(s1->tcpus[2], 9);
+	CHECK_EQ_I64(s1->tcpus[15], 31);
 	CHECK(lab_topo_domain_find(doms, "D0") == NULL);
 	lab_topo_domains_free(doms);
 	lab_topo_close(t);
+}
+
+/*
+ * likwid-pin's own examples, on the machine its documentation describes: 4 cores with 2
+ * hardware threads each, sibling of n is n+4, so `likwid-pin -p` lists N as 0,4,1,5,2,6,3,7.
+ * E: walks that list; DOMAIN:INDICES numbers physical cores first. The old lab walked both
+ * physical cores first and gave E:N:2 = 0,1 and E:N:4:1:2 = 0,2,4,6.
+ */
+LAB_TEST(likwid_pin_idioms)
+{
+	static const struct {
+		const char *expr, *want;
+	} cases[] = {
+	    {"E:N:8", "0,4,1,5,2,6,3,7"}, /* the processor list itself */
+	    {"E:N:2", "0,4"},             /* both threads of core 0 */
+	    {"E:N:2:1:2", "0,1"},
+	    {"E:N:4:1:2", "0,1,2,3"}, /* "the first four physical CPUs" */
+	    {"E:N:4:2:4", "0,4,2,6"},
+	    {"N:0-7", "0,1,2,3,4,5,6,7"}, /* physical cores first */
+	    {"N:0,4", "0,4"},
+	    {"E:S0:2@N:1", "0,4,1"}, /* E: index 1 and N:1 are other CPUs here */
+	    {"E:N:2@N:4", "error: in 'N:4': cpu 4 (N:4) is selected twice (each thread needs its "
+	                  "own CPU)"},
+	    {"N:1@E:N:4:1:2", "error: in 'E:N:4:1:2': cpu 1 (index 2 of E:N, core by core) is "
+	                      "selected twice (each thread needs its own CPU)"},
+	};
+	char got[4096];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		resolve(SMT4, cases[i].expr, got, sizeof(got));
+		if (strcmp(got, cases[i].want))
+			TL__FAIL("%s on %s: got %s, likwid-pin gives %s", cases[i].expr, SMT4, got,
+			         cases[i].want);
+	}
 }
 
 /* N:0-(n-1) is the `cores` policy: both put one thread on every core before any sibling. */
@@ -188,12 +228,68 @@ LAB_TEST(node_domain_is_cores_policy)
 	}
 }
 
+/* Each expr is refused before a topology with a message that starts with msg. */
+struct refusal {
+	const char *expr, *msg;
+};
+
+static void check_refused(const struct refusal *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct lab_err err = {0};
+		int rc = lab_cpuexpr_check(cases[i].expr, &err);
+		if (rc != -LAB_ECONFIG || strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)))
+			TL__FAIL("'%s': rc %d, message\n  \"%s\"\n  want it to start \"%s\"",
+			         cases[i].expr, rc, err.msg, cases[i].msg);
+	}
+}
+
+/* A number too large says the real limit, quoting the number as written (it said "cannot read
+ * index" and "COUNT must be a number from 1 to 1000000"); a likwid-pin form the lab does not
+ * take says what to write instead (it said "unknown domain 'L'"). */
+LAB_TEST(limits_and_likwid_forms)
+{
+	static const struct refusal cases[] = {
+	    /* a number too large says the real limit, quoting it as written */
+	    {"E:N:4294967297", "in 'E:N:4294967297': COUNT 4294967297 is too large (allowed 1 .. "
+	                       "4096: an expression selects at most 4096 CPUs)"},
+	    {"E:N:99999999", "in 'E:N:99999999': COUNT 99999999 is too large (allowed 1 .. 4096: "
+	                     "an expression selects at most 4096 CPUs)"},
+	    {"E:N:5000", "in 'E:N:5000': COUNT 5000 is too large (allowed 1 .. 4096"},
+	    {"E:N:4:99999999999999999999:8", "in 'E:N:4:99999999999999999999:8': CHUNK "
+	                                     "99999999999999999999 is larger than COUNT 4 (allowed "
+	                                     "1 .. 4)"},
+	    {"E:N:4:2:1000001", "in 'E:N:4:2:1000001': STRIDE 1000001 is too large (allowed 2 .. "
+	                        "1000000)"},
+	    {"S0:0-2000000", "in 'S0:0-2000000': index 2000000 is too large (allowed 0 .. 4095: no "
+	                     "domain has more than 4096 CPUs)"},
+	    {"N:0-1000001", "in 'N:0-1000001': index 1000001 is too large (allowed 0 .. 4095"},
+	    {"S0:99999999999999999999", "in 'S0:99999999999999999999': index "
+	                                "99999999999999999999 is too large (allowed 0 .. 4095"},
+	    {"N:4096", "in 'N:4096': index 4096 is too large (allowed 0 .. 4095"},
+	    /* likwid forms the lab does not take: what to write instead */
+	    {"L:N:0-3", "in 'L:N:0-3': likwid's L: prefix is not supported (write N:0-3: "
+	                "DOMAIN:INDICES is numbered physical cores first, as L: is)"},
+	    {"S:scatter", "in 'S:scatter': likwid's scatter form is not supported (write "
+	                  "placement = scatter to spread threads over the packages, or pick CPUs "
+	                  "per domain such as S0:0-1@S1:0-1)"},
+	    {"M:scatter", "in 'M:scatter': likwid's scatter form is not supported (write placement "
+	                  "= scatter"},
+	    {"S:balanced:4", "in 'S:balanced:4': likwid's balanced form is not supported (write "
+	                     "placement = scatter"},
+	    {"0,1", "in '0,1': a bare list of OS CPU numbers is not an expression (write placement "
+	            "= list:0,1)"},
+	    {"S0:0@4-7", "in '4-7': a bare list of OS CPU numbers is not an expression (write "
+	                 "placement = list:4-7)"},
+	};
+
+	check_refused(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 /* Topology-free checks: each message quotes the part and says what is allowed. */
 LAB_TEST(syntax_errors)
 {
-	static const struct {
-		const char *expr, *msg;
-	} cases[] = {
+	static const struct refusal cases[] = {
 	    {"", "the expression is empty ("},
 	    {"X0:1", "in 'X0:1': unknown domain 'X0' (allowed: DOMAIN:INDICES"},
 	    {"S:1", "in 'S:1': unknown domain 'S' ("},
@@ -213,35 +309,34 @@ LAB_TEST(syntax_errors)
 	                   "overlap (allowed STRIDE >= 2)"},
 	    {"E:S0:8:2", "in 'E:S0:8:2': E: takes COUNT, or COUNT:CHUNK:STRIDE ("},
 	    {"E:S0:8:2:4:1", "in 'E:S0:8:2:4:1': E: takes COUNT, or COUNT:CHUNK:STRIDE ("},
-	    {"E:S0:0", "in 'E:S0:0': COUNT must be a number from 1 to 1000000 ("},
-	    {"E:S0", "in 'E:S0': COUNT must be a number from 1 to 1000000 ("},
-	    {"E:S0:4:0:1", "in 'E:S0:4:0:1': CHUNK must be a number from 1 to 1000000 ("},
-	    {"E:N:4294967297", "in 'E:N:4294967297': COUNT must be a number from 1 to 1000000 ("},
+	    {"E:S0:0", "in 'E:S0:0': COUNT must be a number from 1 to 4096 ("},
+	    {"E:S0", "in 'E:S0': COUNT must be a number from 1 to 4096 ("},
+	    {"E:S0:4:0:1", "in 'E:S0:4:0:1': CHUNK must be a number from 1 to 4 ("},
+	    {"E:S0:4:2:0", "in 'E:S0:4:2:0': STRIDE must be a number from 1 to 1000000 ("},
 	    {"E:Q1:4", "in 'E:Q1:4': unknown domain 'Q1' ("},
-	    {"E:N:5000", "in 'E:N:5000': the expression selects more than 4096 CPUs"},
-	    {"S0:0-2000000", "in 'S0:0-2000000': cannot read index '0-2000000' ("},
 	    /* the same index of the same domain is the same CPU on any topology */
 	    {"N:0@N:0", "in 'N:0': N:0 is selected twice (each thread needs its own CPU)"},
 	    {"S0:1,1", "in 'S0:1,1': S0:1 is selected twice (each thread needs its own CPU)"},
 	    {"S0:0-3@S1:0@S00:2", "in 'S00:2': S0:2 is selected twice (each thread needs its own "
 	                          "CPU)"},
-	    {"E:N:4:2:2@N:3", "in 'N:3': N:3 is selected twice (each thread needs its own CPU)"},
-	    {"M1:5@E:M1:8:2:4", "in 'E:M1:8:2:4': M1:5 is selected twice (each thread needs its "
-	                        "own CPU)"},
+	    {"M1:5@M1:0-5", "in 'M1:0-5': M1:5 is selected twice (each thread needs its own "
+	                    "CPU)"},
+	    /* E: indices against E: indices of the same domain: the same numbering */
+	    {"E:M1:8:2:4@E:M1:1", "in 'E:M1:1': index 0 of E:M1 is selected twice (each thread "
+	                          "needs its own CPU)"},
+	    {"E:N:4:1:2@E:S0:1@E:N:3", "in 'E:N:3': index 0 of E:N is selected twice ("},
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct lab_err err = {0};
-		int rc = lab_cpuexpr_check(cases[i].expr, &err);
-		if (rc != -LAB_ECONFIG || strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)))
-			TL__FAIL("'%s': rc %d, message\n  \"%s\"\n  want it to start \"%s\"",
-			         cases[i].expr, rc, err.msg, cases[i].msg);
-	}
-	static const char *const good[] = {"N:0", "S0:0-3@S1:0-3", "M1:0,2,4", "C0:0-7", "D1:0",
-	                                   "E:S0:8:2:4", "E:N:4", "S01:2", "E:S0:4:4:4",
-	                                   "E:S0:2@S1:0-1",
-	                                   /* the same CPU on some topologies, not on all */
-	                                   "N:0@S0:0", "S0:0@S1:0", "M0:0-3@C0:0-3"};
+	check_refused(cases, sizeof(cases) / sizeof(cases[0]));
+	static const char *const good[] = {
+	    "N:0", "S0:0-3@S1:0-3", "M1:0,2,4", "C0:0-7", "D1:0", "E:S0:8:2:4", "E:N:4", "S01:2",
+	    "E:S0:4:4:4", "E:S0:2@S1:0-1",
+	    /* the same CPU on some topologies, not on all */
+	    "N:0@S0:0", "S0:0@S1:0", "M0:0-3@C0:0-3",
+	    /* E: and indices number a domain differently */
+	    "E:N:4:2:2@N:3", "M1:5@E:M1:8:2:4", "E:N:2@N:0-1",
+	    /* blanks are spaces and tabs, as in a config */
+	    "S0:\t0-1", "S0\t:0-1", "E\t:\tN:4 :\t2:2", "S0:0 ,\t1", "N:4095"};
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		struct lab_err err = {0};
 		if (lab_cpuexpr_check(good[i], &err) != 0)
@@ -264,17 +359,29 @@ LAB_TEST(topology_errors)
 	    {INTEL, "S1:0-16",
 	     "error: in 'S1:0-16': index 16 is past domain S1 (allowed "
 	     "S1:0-15: 16 CPUs, 8 physical cores first)"},
+	    {INTEL, "N:4095",
+	     "error: in 'N:4095': index 4095 is past domain N (allowed N:0-31: 32 CPUs, 16 "
+	     "physical cores first)"},
 	    {DIES, "D0:3",
 	     "error: in 'D0:3': index 3 is past domain D0 (allowed D0:0-2: 3 CPUs, "
 	     "3 physical cores first)"},
 	    /* an E: selection past its domain is said in its COUNT, as written */
 	    {AMD, "E:M0:8:2:8",
 	     "error: in 'E:M0:8:2:8': COUNT 8 runs past domain M0 (allowed COUNT 1 .. 2 with "
-	     "this CHUNK and STRIDE: M0 has 8 CPUs, 4 physical cores first)"},
+	     "this CHUNK and STRIDE: M0 has 8 CPUs on 4 cores, which E: walks core by core)"},
 	    {INTEL, "E:S0:17",
 	     "error: in 'E:S0:17': COUNT 17 runs past domain S0 (allowed COUNT 1 .. 16: S0 has "
-	     "16 CPUs, 8 physical cores first)"},
-	    {INTEL, "E:S0:16", "0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23"},
+	     "16 CPUs on 8 cores, which E: walks core by core)"},
+	    {INTEL, "E:S0:16", "0,16,1,17,2,18,3,19,4,20,5,21,6,22,7,23"},
+	    /* E: and indices meet only on a topology: index 2 of E:N is core 1's first CPU, N:1 */
+	    {INTEL, "E:N:4:2:2@N:1",
+	     "error: in 'N:1': cpu 1 (N:1) is selected twice (each thread needs its own CPU)"},
+	    {INTEL, "E:N:4:2:2@N:2", "0,16,1,17,2"},
+	    {DIES, "N:1@E:N:2",
+	     "error: in 'E:N:2': cpu 1 (index 1 of E:N, core by core) is selected twice (each "
+	     "thread needs its own CPU)"},
+	    /* a tab is a blank like a space */
+	    {INTEL, "S1\t:\t0-1 ,\t3", "8,9,11"},
 	    {INTEL, "S0:0@N:0",
 	     "error: in 'N:0': cpu 0 (N:0) is selected twice (each thread "
 	     "needs its own CPU)"},

@@ -807,17 +807,20 @@ LAB_TEST(placements_written_two_ways_are_one_point)
 
 	tp_build(&t,
 	         "[x]\nkernel = fake\nthreads = 2\nplacement = list:0,1, list:0-1, list:1,0, "
-	         "expr:E:S0:2, expr:S00:0-1, node:00\n",
+	         "expr:S0:0,1, expr:S00:0-1, expr:E:S0:2, expr:E:S0:2:1:1, node:00\n",
 	         NULL, 0, NULL, 0);
 	REQUIRE(t.rc == 0);
-	REQUIRE(t.plan->npts == 4);
+	REQUIRE(t.plan->npts == 5);
 	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=8;mode=a;placement=list:0-1");
 	CHECK_EQ_STR(t.plan->pts[0].h.placement, "list:0-1");
 	CHECK_EQ_STR(t.plan->pts[1].params_text, "size=8;mode=a;placement=list:1,0");
 	CHECK_EQ_I64(t.plan->pts[1].cpus[0], 1);
 	CHECK_EQ_STR(t.plan->pts[2].params_text, "size=8;mode=a;placement=expr:S0:0-1");
 	CHECK_EQ_I64(t.plan->pts[2].cpus[1], 2); /* S0:1 is core 1's first PU */
-	CHECK_EQ_STR(t.plan->pts[3].params_text, "size=8;mode=a;placement=node:0");
+	/* E: walks core by core: another placement, core 0's two PUs */
+	CHECK_EQ_STR(t.plan->pts[3].params_text, "size=8;mode=a;placement=expr:E:S0:2");
+	CHECK_EQ_I64(t.plan->pts[3].cpus[1], 1);
+	CHECK_EQ_STR(t.plan->pts[4].params_text, "size=8;mode=a;placement=node:0");
 	tp_free(&t);
 }
 

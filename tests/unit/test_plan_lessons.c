@@ -289,13 +289,13 @@ LAB_TEST(long_names_get_no_suggestion)
 }
 
 /* A selector names a placement in any of its forms: the expr carries the canonical text the
- * points record (list:0,1 -> list:0-1, expr:E:S0:2 -> expr:S0:0-1), so it names that point. */
+ * points record (list:0,1 -> list:0-1, expr:S00:0,1 -> expr:S0:0-1), so it names that point. */
 LAB_TEST(selector_placement_in_another_form)
 {
 	static const char text[] =
 	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0-1, list:1,0, expr:S0:0-1\n"
 	    "[lessons]\na = cost(x: placement=\"list:0,1\") < cost(x: placement=\"list:1,0\")\n"
-	    "b = cost(x: placement=\"expr:E:S0:2\") > 0\n";
+	    "b = cost(x: placement=\"expr:S00:0,1\") > 0\n";
 	const char *texts[] = {text};
 	struct tl t;
 
@@ -316,6 +316,16 @@ LAB_TEST(selector_placement_in_another_form)
 	for (unsigned i = 0; i < t.d.n; i++)
 		fprintf(stderr, "  diag: %s\n", t.d.msg[i]);
 	CHECK_EQ_I64(t.rc, 0);
+	tl_free(&t);
+	/* E: walks a domain core by core, indices number it physical cores first: E:S0:2 is two
+	 * threads of one core where S0:0-1 is two cores, so it names no point of that sweep */
+	static const char other[] =
+	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0-1, expr:S0:0-1\n"
+	    "[lessons]\nb = cost(x: placement=\"expr:E:S0:2\") > 0\n";
+	texts[0] = other;
+	tl_build(&t, texts, 1, NULL, 0);
+	CHECK(t.rc != 0);
+	CHECK(t.d.n == 1 && strstr(t.d.msg[0], "placement=expr:E:S0:2 names no point of [x]"));
 	tl_free(&t);
 }
 

@@ -141,18 +141,21 @@ LAB_TEST(one_value_written_two_ways_is_one)
 }
 
 /* One order of CPUs written two ways is one placement: list:0,1 and list:0-1, list:00,1 and
- * list: 0 ,1; expr:E:S0:4, expr:S0:0-3, expr:S00:0,1,2,3 and expr:S0:0-1@S0:2-3. The order is
- * the plan (thread i on the i-th CPU): list:1,0 is another placement, as expr:S0:1,0 is. */
+ * list: 0 ,1; expr:S0:0-3, expr:S00:0,1,2,3 and expr:S0:0-1@S0:2-3; expr:E:S0:4 and
+ * expr:E:S0:4:2:2. The order is the plan (thread i on the i-th CPU): list:1,0 is another
+ * placement, as expr:S0:1,0 is, and so is E: against indices (E: walks a domain core by core,
+ * indices number it physical cores first: E:S0:4 is S0:0-3 only without SMT). */
 LAB_TEST(placement_written_two_ways_is_one)
 {
 	expands_to(placement_param(), "list:0,1, list:0-1, list:00,1, list: 0 ,1, list:1,0", 4,
 	           "list:0,1|list:1,0");
 	expands_to(placement_param(), "list:0-6:2, list:0,2,4,6, list:0-7:2", 4, "list:0-6:2");
 	expands_to(placement_param(),
-	           "expr:E:S0:4, expr:S0:0-3, expr:S00:0,1,2,3, expr:S0:0-1@S0:2-3, expr:S0:1,0", 4,
-	           "expr:E:S0:4|expr:S0:1,0");
+	           "expr:E:S0:4, expr:S0:0-3, expr:S00:0,1,2,3, expr:S0:0-1@S0:2-3, expr:S0:1,0, "
+	           "expr:E:S0:4:2:2",
+	           4, "expr:E:S0:4|expr:S0:0-3|expr:S0:1,0");
 	expands_to(placement_param(), "expr:E:N:8:2:4, expr:N:0-1,4-5,8-9,12-13", 4,
-	           "expr:E:N:8:2:4");
+	           "expr:E:N:8:2:4|expr:N:0-1,4-5,8-9,12-13");
 	/* different domains are different placements, even where they are one CPU here */
 	expands_to(placement_param(), "expr:N:0, expr:S0:0, expr:M0:0", 4,
 	           "expr:N:0|expr:S0:0|expr:M0:0");
