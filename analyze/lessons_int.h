@@ -71,6 +71,14 @@ struct ev {
 /* Q of e's resolved claim, its 95 % interval and the verdict, with the sentence, into out. */
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out);
 
+/*
+ * lessons_notes.c: whether a verdict of e may stand on the level its means came from. A point
+ * measured in two or more runs of which fewer than two kept an unflagged sample gives one
+ * setup's interval, which can be narrow and still miss (the chapters say so): then 1 with the
+ * reason in why ("point 3 kept 1 of its 5 runs ..."), and the verdict is inconclusive. 0 else.
+ */
+int lab__lesson_one_setup(const struct ev *e, char *why, size_t len);
+
 /* lessons_notes.c: what the verdict in out says after itself (shared cores, a VM, a far run). */
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out);
 

@@ -441,7 +441,8 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		out->verdict = LAB_AN_INCONCLUSIVE;
 }
 
-static void ev_text(struct lab_an_lesson *l)
+/* The verdict sentence; why: the reason a verdict is inconclusive other than its interval. */
+static void ev_text(struct lab_an_lesson *l, const char *why)
 {
 	const char *how = !l->method                      ? ""
 	                  : !strcmp(l->method, "fieller") ? ", Fieller"
@@ -457,7 +458,8 @@ static void ev_text(struct lab_an_lesson *l)
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g [%.4g, %.4g] (95 %%%s); claim %s %g%s", vn, l->quantity,
 		         l->value, l->lo, l->hi, how, l->cmp, l->bound,
-		         l->verdict == LAB_AN_HOLDS   ? ": the whole interval satisfies it"
+		         why[0]                       ? why
+		         : l->verdict == LAB_AN_HOLDS ? ": the whole interval satisfies it"
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
 		                                      : ": the interval straddles the bound");
 	else if (isfinite(l->value))
@@ -474,6 +476,10 @@ static void ev_text(struct lab_an_lesson *l)
 
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 {
+	char why[320] = "";
+
 	ev_judge(e, out);
-	ev_text(out);
+	if (out->verdict != LAB_AN_INCONCLUSIVE && lab__lesson_one_setup(e, why, sizeof(why)))
+		out->verdict = LAB_AN_INCONCLUSIVE;
+	ev_text(out, why);
 }

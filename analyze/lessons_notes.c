@@ -5,12 +5,14 @@
  * a run of a point far from its others when the verdict is inconclusive.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/lessons_int.h"
 #include "analyze/stats.h"
+#include "harness/record_schema.h"
 
 /* qsort's order of (package, core, cpu) triples. */
 static int ev_core_cmp(const void *a, const void *b)
@@ -232,8 +234,52 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 	}
 }
 
+int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
+{
+	for (unsigned v = 0; v < e->nvar; v++) {
+		const struct lab_an_point *p = e->var[v].pt;
+		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
+
+		if (runs >= 2 && p->levels.runs < 2) {
+			snprintf(why, len,
+			         ": point %ld kept %zu of its %.0f runs (the others' samples were "
+			         "flagged for foreign load, or the run ended first), so its interval "
+			         "is one setup's and says nothing of the others: rerun on a quieter "
+			         "machine",
+			         p->id, p->levels.runs, runs);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Means from samples flagged for foreign load (--include-flagged keeps them): said, with how
+ * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs). */
+static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t flagged = 0, used = 0, len = strlen(out->text);
+
+	for (unsigned v = 0; v < e->nvar; v++) {
+		const struct lab_an_point *p = e->var[v].pt;
+		bool seen = false;
+		for (unsigned w = 0; w < v; w++)
+			seen = seen || e->var[w].pt == p;
+		if (seen || !p->flagged || p->levels.n != p->n) /* once; flagged ones left out */
+			continue;
+		used += p->n;
+		for (size_t j = 0; j < p->n; j++)
+			flagged += p->flagged[j] != 0;
+	}
+	if (flagged)
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: %zu of the %zu samples these means are from were flagged for "
+		         "foreign load (--include-flagged keeps them): a busy machine's numbers",
+		         flagged, used);
+}
+
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
 {
+	ev_flagged_note(e, out);
 	ev_smt_note(e, out);
 	ev_vm_note(e, out);
 	ev_runs_note(e, out);

@@ -175,6 +175,65 @@ LAB_TEST(interval_across_the_bound_is_inconclusive)
 	fx_free(&f, &ls);
 }
 
+/* A point measured in 5 runs of which one kept an unflagged sample: its interval is one setup's,
+ * so a clear ratio is inconclusive with the reason (it "held" on the samples of that setup). A
+ * point of one planned run is judged on its samples as before. */
+LAB_TEST(one_setup_of_several_runs_is_inconclusive)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_json *five, *one;
+	struct lab_err err;
+	static const char runs5[] = "{\"runs\": 5}", runs1[] = "{\"runs\": 1}";
+
+	fx_sharing(&f);
+	REQUIRE(lab_an_json_parse("run.json", runs5, strlen(runs5), &five, &err) == 0);
+	REQUIRE(lab_an_json_parse("run.json", runs1, strlen(runs1), &one, &err) == 0);
+	f.d.pt[0].runjson = five;
+	f.d.pt[0].id = 7;
+	f.d.pt[0].levels.runs = 1; /* the other 4 runs' samples were flagged */
+	f.d.pt[1].runjson = one;
+	f.d.pt[1].levels.runs = 1;
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_lesson(&f, "planned_one", "cost(fs: stride=128, threads=2) <= 100");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(strstr(ls.l[0].text, "point 7 kept 1 of its 5 runs") != NULL);
+	CHECK(ls.l[0].lo > 2); /* the interval alone would hold */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
+	lab_an_json_free(five);
+	lab_an_json_free(one);
+	fx_free(&f, &ls);
+}
+
+/* Means from flagged samples (--include-flagged: the levels counted every sample) say so after
+ * the verdict, with how many. */
+LAB_TEST(flagged_samples_in_a_verdict_are_said)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	for (size_t i = 0; i < 2; i++) {
+		struct lab_an_point *p = &f.d.pt[i];
+		p->flagged = calloc(p->n, 1);
+		REQUIRE(p->flagged);
+		p->levels.n = p->n; /* every sample used */
+	}
+	f.d.pt[0].flagged[0] = f.d.pt[0].flagged[3] = f.d.pt[1].flagged[9] = 1;
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK(strstr(ls.l[0].text, "note: 3 of the 20 samples these means are from were flagged") !=
+	      NULL);
+	for (size_t i = 0; i < 2; i++)
+		free(f.d.pt[i].flagged);
+	fx_free(&f, &ls);
+}
+
 LAB_TEST(missing_or_skipped_point_is_not_run)
 {
 	struct fx f = {0};
