@@ -121,13 +121,20 @@ static const char *an_group_key(const struct lab_an_rl_ceil *c, char *buf, size_
 	return buf;
 }
 
-/* 1 when candidate c makes a better ceiling than cur of its group and team: the faster, except
- * in DRAM, where the larger working set wins first: a set a few times the last level may still be
- * partly held by it (a victim or shared L3 keeps part of a stream: on an EPYC guest loads ran
- * 1.3x faster at 4x its measured L3 than at 16x), so the fastest DRAM point would be the least
- * DRAM one. */
+/* 1 when candidate c makes a better ceiling than cur of its group and team. One with an interval
+ * first: a point of one or two used samples is no roof to hold others under (a saxpy of 2
+ * samples at 43.5 GB/s stood over a stream load of 35.3 [30.9, 41.2] and put the triad "above
+ * its roof"). Then the faster, except in DRAM, where the larger working set wins first: a set a
+ * few times the last level may still be partly held by it (a victim or shared L3 keeps part of
+ * a stream: on an EPYC guest loads ran 1.3x faster at 4x its measured L3 than at 16x), so the
+ * fastest DRAM point would be the least DRAM one. */
 static int an_better_ceil(const struct lab_an_rl_ceil *c, const struct lab_an_rl_ceil *cur)
 {
+	int ci = isfinite(c->v.lo) && isfinite(c->v.hi),
+	    cur_ci = isfinite(cur->v.lo) && isfinite(cur->v.hi);
+
+	if (ci != cur_ci)
+		return ci;
 	if (c->kind == LAB_AN_RL_BW && c->level == 6 && c->size != cur->size)
 		return c->size > cur->size;
 	return c->v.median > cur->v.median;
