@@ -65,18 +65,19 @@ void lab_delay_calibrate(struct lab_delay_cal *cal, unsigned rounds, uint64_t ro
 	cal->rounds = rounds;
 }
 
-static struct lab_delay_cal delay_first_cal;
-static pthread_once_t delay_first_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t delay_fastest_lock = PTHREAD_MUTEX_INITIALIZER;
+static double delay_fastest_ns = NAN;
 
-static void delay_first_measure(void)
+double lab_delay_fastest(double ns_per_loop)
 {
-	lab_delay_calibrate(&delay_first_cal, 9, 1000000);
-}
+	double v;
 
-const struct lab_delay_cal *lab_delay_first(void)
-{
-	pthread_once(&delay_first_once, delay_first_measure);
-	return &delay_first_cal;
+	pthread_mutex_lock(&delay_fastest_lock);
+	if (ns_per_loop > 0 && !(delay_fastest_ns <= ns_per_loop))
+		delay_fastest_ns = ns_per_loop;
+	v = delay_fastest_ns;
+	pthread_mutex_unlock(&delay_fastest_lock);
+	return v;
 }
 
 uint64_t lab_delay_loops_for(const struct lab_delay_cal *cal, uint64_t ns)

@@ -36,8 +36,9 @@ static const char lk_description[] =
     "think_ns lowers contention; larger cs_ns makes the hand-off cost a smaller share. cs_ns\n"
     "and think_ns are loops of one out-of-line busy-wait routine (the same cost in every lock\n"
     "kind), calibrated anew for each point: delay_ns_per_loop is that calibration,\n"
-    "delay_drift_pct its change since the run's first (beyond +-10 % the host's speed moved:\n"
-    "compare points with care), cs_achieved_ns the critical section the timed acquisitions\n"
+    "delay_drift_pct how much slower it is than the process's fastest calibration so far\n"
+    "(beyond 10 % the host's speed moved: compare points with care), cs_achieved_ns the critical "
+    "section the timed acquisitions\n"
     "really got. verify: the counter equals the total acquisitions (no lost update: mutual\n"
     "exclusion held); in rwlock_read mode readers never write, so it checks that every read saw\n"
     "the pair consistent and unchanged.";
@@ -159,18 +160,19 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 /*
  * cs_ns and think_ns as loop counts from a calibration measured now, for this point: the
  * host's speed changes under load (a count fixed once per process turned 1 us into 0.6 us), so
- * each point re-measures, records the value and its drift from the process's first calibration
- * as metrics (delay_ns_per_loop, delay_drift_pct), and cs_achieved_ns shows what came of it.
+ * each point re-measures, records the value and how much slower it is than the fastest
+ * calibration of the process (lab_delay_fastest) as metrics (delay_ns_per_loop,
+ * delay_drift_pct), and cs_achieved_ns shows what came of it.
  */
 static void lk_calibrate(struct lk_state *st, const struct lk_params *p)
 {
-	const struct lab_delay_cal *first = lab_delay_first();
 	struct lab_delay_cal now;
+	double fastest;
 
 	lab_delay_calibrate(&now, 5, 500000);
+	fastest = lab_delay_fastest(now.ns_per_loop);
 	st->ns_per_loop = now.ns_per_loop;
-	st->drift_pct =
-	    first->ns_per_loop > 0 ? 100.0 * (now.ns_per_loop / first->ns_per_loop - 1.0) : NAN;
+	st->drift_pct = fastest > 0 ? 100.0 * (now.ns_per_loop / fastest - 1.0) : NAN;
 	st->cs_loops = lab_delay_loops_for(&now, p->cs_ns);
 	st->think_loops = lab_delay_loops_for(&now, p->think_ns);
 	st->read_cost_ns = p->lat_every ? lab_clock_read_cost_ns() : 0;

@@ -65,7 +65,7 @@ static const char *lk_delay(struct lab_doc *doc, const struct lab_an_cv_pt *e)
 
 	if (drift->n && fabs(drift->median) > tol)
 		snprintf(why[0], sizeof(why[0]),
-		         "delay calibration drifted %s %% (tolerance %.0f %%)",
+		         "delay calibration %s %% off the run's fastest (tolerance %.0f %%)",
 		         lk_num(doc, drift->median, 1), tol);
 	/* Within 50 ns a short section is the clock reads' noise, not drift. */
 	if (cs->n && cs_ns > 0 && fabs(cs->median - cs_ns) > LK_DELAY_RES_NS &&
@@ -98,8 +98,8 @@ static const struct lab_an_cv_spec lk_spec = {
         "interval inside [1/threads, 1]). Hand-off ratio: the share of acquisitions that went "
         "to another thread than the last holder (near 0: one thread keeps re-taking the lock). "
         "Acquire latency p99 and the max/min ratio of per-thread acquisitions. "
-        "cs_achieved_ns: the critical section achieved; delay_drift_pct: the busy-loop "
-        "calibration's change since the run's first. Metrics: median over samples, and the "
+        "cs_achieved_ns: the critical section achieved; delay_drift_pct: how much slower the "
+        "busy-loop calibration was than the run's fastest. Metrics: median over samples, and the "
         "mean with its 95 % t-interval. A point whose delay moved beyond 10 % or whose "
         "throughput exceeds 1/cs_ns is DELAY FLAGGED with the reason: compare it with care.",
     .about_own = 1,
@@ -108,8 +108,8 @@ static const struct lab_an_cv_spec lk_spec = {
             "[1/threads, 1]; handoff_ratio: share of acquisitions that went to "
             "another thread; the other columns: median | mean [95% t-interval] "
             "over samples; cs_achieved_ns: the critical section achieved, "
-            "delay_drift_pct: the busy-loop calibration's change since the run's "
-            "first; a point whose delay moved beyond 10 % or whose throughput "
+            "delay_drift_pct: how much slower the busy-loop calibration was than "
+            "the run's fastest; a point whose delay moved beyond 10 % or whose throughput "
             "exceeds 1/cs_ns is DELAY FLAGGED: compare it with care; modes: of the "
             "cost (8 or more samples), MULTIMODAL with their centers",
     .curve = {"lock", NULL},

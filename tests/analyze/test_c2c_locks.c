@@ -419,8 +419,9 @@ LAB_TEST(lock_document_says_why_and_flags)
 	REQUIRE(modes < t->ncol);
 	CHECK_NEAR(t->cell[modes].mean, 2, 0);
 	CHECK_EQ_STR(t->cell[modes].note, "MULTIMODAL at 30;110 ns, weights 0.6;0.4");
-	CHECK_EQ_STR(t->rnote[0],
-	             "DELAY FLAGGED: delay calibration drifted +20 % (tolerance 10 %)");
+	CHECK_EQ_STR(
+	    t->rnote[0],
+	    "DELAY FLAGGED: delay calibration +20 % off the run's fastest (tolerance 10 %)");
 	CHECK(t->rwhy[0] == NULL);
 	CHECK_EQ_STR(t->rwhy[1], "skipped: needs 2 CPUs");
 	CHECK(t->rnote[1] == NULL);
