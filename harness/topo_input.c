@@ -186,7 +186,62 @@ static void topo_banner_text(const char *text, char *out, size_t len)
  * cpuset order) and says so in a banner of its own on stderr (9 lines; 4.7 KB for a sparse
  * one), which broke the one line an error gets. What it wrote becomes the error.
  */
-static int topo_load_xml(hwloc_topology_t hw, const char *source, struct lab_err *err)
+/* Sets HWLOC_XML_VERBOSE to val (NULL: unset) and returns a copy of what it was (NULL: unset or
+ * no memory), for topo_verbose_restore. */
+static char *topo_verbose_set(const char *val)
+{
+	const char *old = getenv("HWLOC_XML_VERBOSE");
+	char *keep = old ? strdup(old) : NULL;
+
+	val ? setenv("HWLOC_XML_VERBOSE", val, 1) : unsetenv("HWLOC_XML_VERBOSE");
+	return keep;
+}
+
+static void topo_verbose_restore(char *keep)
+{
+	keep ? setenv("HWLOC_XML_VERBOSE", keep, 1) : unsetenv("HWLOC_XML_VERBOSE");
+	free(keep);
+}
+
+/* The first line hwloc's verbose XML reader writes about why buf does not load ("hwloc: Topology
+ * does not contain any NUMA node, aborting!" without its prefix), into line; "" when none. hwloc
+ * says nothing of it otherwise, and its errno was "No such file or directory" of a file that is
+ * there. Loads buf once more into a topology of its own, stderr captured, with
+ * HWLOC_XML_VERBOSE=1 for that load only. */
+static void topo_xml_why(const char *buf, size_t len, char *line, size_t size)
+{
+	hwloc_topology_t h;
+	char text[2048];
+	int saved = dup(2), cap = memfd_create("lab-hwloc-why", MFD_CLOEXEC);
+	ssize_t n = -1;
+
+	line[0] = '\0';
+	if (saved >= 0 && cap >= 0 && hwloc_topology_init(&h) == 0) {
+		if (hwloc_topology_set_xmlbuffer(h, buf, (int)len + 1) == 0) {
+			char *keep = topo_verbose_set("1");
+			fflush(stderr);
+			if (dup2(cap, 2) >= 0) {
+				hwloc_topology_load(h);
+				fflush(stderr);
+				dup2(saved, 2);
+				n = pread(cap, text, sizeof(text) - 1, 0);
+			}
+			topo_verbose_restore(keep);
+		}
+		hwloc_topology_destroy(h);
+	}
+	for (int fd = 0; fd < 2; fd++)
+		if ((fd ? cap : saved) >= 0)
+			close(fd ? cap : saved);
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	const char *l = strncmp(text, "hwloc: ", 7) ? text : text + 7;
+	snprintf(line, size, "%.*s", (int)(strcspn(l, "\n") > 200 ? 200 : strcspn(l, "\n")), l);
+}
+
+static int topo_load_xml(hwloc_topology_t hw, const char *source, const char *buf, size_t len,
+                         struct lab_err *err)
 {
 	int saved = dup(2), cap = memfd_create("lab-hwloc-stderr", MFD_CLOEXEC), rc;
 	char text[2048], line[320];
@@ -199,16 +254,27 @@ static int topo_load_xml(hwloc_topology_t hw, const char *source, struct lab_err
 			close(cap);
 		return hwloc_topology_load(hw);
 	}
+	/* only hwloc's own banners count: a user's HWLOC_XML_VERBOSE made good XML "invalid" */
+	char *keep = topo_verbose_set(NULL);
 	rc = hwloc_topology_load(hw);
+	int e = errno; /* the calls below overwrite it */
+	topo_verbose_restore(keep);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
 	n = pread(cap, text, sizeof(text) - 1, 0);
 	close(cap);
-	if (rc < 0 || n <= 0)
+	errno = e;
+	if (rc >= 0 && n <= 0) /* loaded, and hwloc said nothing */
 		return rc;
-	text[n] = '\0';
+	text[n > 0 ? n : 0] = '\0';
 	topo_banner_text(text, line, sizeof(line));
+	if (rc < 0 && !*line)
+		topo_xml_why(buf, len, line, sizeof(line));
+	if (rc < 0 && !*line) {
+		errno = e;
+		return rc;
+	}
 	lab_err_set(err, LAB_ETOPO,
 	            "%s: hwloc calls the topology invalid: %s (allowed: an XML topology as hwloc "
 	            "writes it, e.g. `lstopo --of xml FILE`)",
@@ -218,10 +284,11 @@ static int topo_load_xml(hwloc_topology_t hw, const char *source, struct lab_err
 
 /* Loads the topology set up from source; hwloc says no more than EINVAL (no line): say what it
  * takes, and how to see where it stopped. Returns 0 or -LAB_ETOPO with err set. */
-static int topo_load_source(hwloc_topology_t hw, const char *source, struct lab_err *err)
+static int topo_load_source(hwloc_topology_t hw, const char *source, const char *buf, size_t len,
+                            struct lab_err *err)
 {
-	int loaded =
-	    !strncmp(source, "xml:", 4) ? topo_load_xml(hw, source, err) : hwloc_topology_load(hw);
+	int loaded = !strncmp(source, "xml:", 4) ? topo_load_xml(hw, source, buf, len, err)
+	                                         : hwloc_topology_load(hw);
 
 	if (loaded > 0)
 		return -LAB_ETOPO;
@@ -241,6 +308,7 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 {
 	const char *desc;
 	char *buf = NULL;
+	size_t xlen = 0;
 	int rc = 0;
 
 	if (hwloc_topology_init(hw) < 0)
@@ -279,11 +347,10 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 			                 spec);
 			goto out;
 		}
-		size_t len = 0;
-		rc = topo_xml_read(spec, desc, &buf, &len, err);
+		rc = topo_xml_read(spec, desc, &buf, &xlen, err);
 		if (rc < 0)
 			goto out;
-		if (hwloc_topology_set_xmlbuffer(*hw, buf, (int)len + 1) < 0) {
+		if (hwloc_topology_set_xmlbuffer(*hw, buf, (int)xlen + 1) < 0) {
 			rc = lab_err_set(
 			    err, LAB_ETOPO,
 			    "%s: cannot load the XML topology: not a valid hwloc XML file", spec);
@@ -302,7 +369,7 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
 		goto out;
 	}
-	rc = topo_load_source(*hw, *source, err);
+	rc = topo_load_source(*hw, *source, buf, xlen, err);
 out:
 	free(buf);
 	return rc;

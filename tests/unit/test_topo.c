@@ -845,3 +845,27 @@ LAB_TEST(hwloc_banner_is_one_error)
 	if (rc == 0)
 		lab_topo_close(t);
 }
+
+/* An XML hwloc refuses without a word (no NUMA node): the reason its verbose reader gives is the
+ * error (it said "No such file or directory", errno of a file read, of a file that is there),
+ * and a user's HWLOC_XML_VERBOSE does not make good XML "invalid". */
+LAB_TEST(hwloc_refusal_says_why)
+{
+	char spec[1024];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	snprintf(spec, sizeof(spec), "xml:%s/tests/fixtures/topologies/no-numa-node.xml",
+	         testlib_srcdir());
+	CHECK(lab_topo_open(&t, spec, &err) < 0);
+	CHECK(strstr(err.msg, "no-numa-node.xml: hwloc calls the topology invalid: Topology does "
+	                      "not contain any NUMA node") != NULL);
+	CHECK(!strchr(err.msg, '\n'));
+	snprintf(spec, sizeof(spec), "xml:%s/configs/topologies/2s8c2t-intel.xml",
+	         testlib_srcdir());
+	setenv("HWLOC_XML_VERBOSE", "7", 1);
+	CHECK(lab_topo_open(&t, spec, &err) == 0);
+	unsetenv("HWLOC_XML_VERBOSE");
+	if (t)
+		lab_topo_close(t);
+}
