@@ -87,6 +87,16 @@ next_line_quoted)
 		[ -f "$tmp/$d/summary.csv" ] || { echo "'$line' analyzed another directory"; exit 1; }
 	done
 	;;
+bad_topology_no_standin_errors)
+	# After a --topology that does not load, placements are checked for syntax only: the 1-package
+	# stand-in the planner goes on with said "no domain S1" of a 4-package machine.
+	printf '[a]\nkernel = noop\nthreads = 4\nplacement = expr:S1:0-3\n[b]\nkernel = noop\nthreads = 2\nplacement = expr:S0:0-\n' >"$tmp/s.ini"
+	rc=0
+	"$lab" plan "$tmp/s.ini" --topology 'synthetic:pack:4 numa:4 core:129 pu:2' >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'more than 4096 PUs' "$tmp/err" && grep -q "cannot read index '0-'" "$tmp/err" &&
+		! grep -q 'no domain S1' "$tmp/err" && grep -q '^lab: 2 errors' "$tmp/err" ||
+		{ echo "rc $rc"; cat "$tmp/err"; exit 1; }
+	;;
 run_refuses_years)
 	# An estimate past --max-hours (72 unless given) is refused before anything is written:
 	# 4096 points of 100000 x 60 s started as "about 857 years".
