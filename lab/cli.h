@@ -106,6 +106,10 @@ struct lab_cli_setup {
 	char cache_arg[40];   /* the checked level for lab __run-point: "L3=23068672" */
 };
 
+/* Whether this process may use fewer of this system's CPUs than it has; then the line that says
+ * which ("cpus allowed: 1 (1 of 2): ...") into buf. False on other topologies. */
+bool lab_cli_cpus_restricted(const struct lab_topo *topo, char *buf, size_t len);
+
 /* The plan's quiet-machine estimate in seconds, precision targets' budgets aside (the figure
  * lab_cli_estimate_text says first). */
 double lab_cli_estimate_seconds(const struct lab_plan *plan);

@@ -343,6 +343,26 @@ static void cli_print_estimate(const struct lab_plan *plan)
 	       est);
 }
 
+bool lab_cli_cpus_restricted(const struct lab_topo *topo, char *buf, size_t len)
+{
+	unsigned npus = lab_topo_pus(topo, NULL, 0), n;
+	int *allowed = malloc((npus ? npus : 1) * sizeof(int));
+	char list[256];
+
+	if (!allowed || !lab_topo_is_thissystem(topo) ||
+	    (n = lab_topo_cpus_allowed(topo, allowed, npus)) >= npus) {
+		free(allowed);
+		return false;
+	}
+	lab_topo_cpulist_format(list, sizeof(list), allowed, n);
+	snprintf(buf, len,
+	         "cpus allowed: %s (%u of %u): this process may use only these (taskset, a cgroup "
+	         "or a job's cpuset), so every placement is planned on them",
+	         list, n, npus);
+	free(allowed);
+	return true;
+}
+
 void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 {
 	char cpus[512];
@@ -353,6 +373,8 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 	}
 	printf("topology: %s%s\n", lab_topo_summary(s->topo),
 	       lab_topo_is_thissystem(s->topo) ? "" : " (planning only: nothing is bound)");
+	if (lab_cli_cpus_restricted(s->topo, cpus, sizeof(cpus)))
+		printf("%s\n", cpus);
 	if (s->cache_note[0])
 		printf("caches: %s\n", s->cache_note);
 	for (unsigned e = 0; e < s->plan->nexp; e++) {

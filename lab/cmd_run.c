@@ -184,6 +184,8 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	runner.elsewhere_ctx = &fresh;
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
+	if (lab_cli_cpus_restricted(s->topo, est, sizeof(est)))
+		lab_opts_error("lab: %s", est);
 	if (s->cache_note[0])
 		lab_opts_error("lab: caches: %s", s->cache_note);
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */

@@ -1363,6 +1363,11 @@ assert {p["threads"] for p in e["locks"]} == {1}, e["locks"]'
 		printf '[global]\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[one]\nkernel = noop\nthreads = 1, max\n[two]\nkernel = noop\nthreads = 2..max\nmin_cpus = 2\n[pairs]\nkernel = c2c_latency\nplacement = pairs\nmin_cpus = 2\nreps = 2\n' >"$tmp/one.ini"
 		taskset -c 0 "$lab" run "$tmp/one.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>&1
 		grep -q 'SKIPPED: needs at least 2 CPUs (min_cpus = 2); this process may use 1' "$tmp/out"
+		# the run and the plan say the CPUs are restricted (only lab topo did)
+		if [ "$(nproc --all)" -gt 1 ]; then
+			grep -q '^lab: cpus allowed: 0 (1 of [0-9]*): this process may use only these' "$tmp/out"
+			taskset -c 0 "$lab" plan "$tmp/one.ini" | grep -q '^cpus allowed: 0 (1 of '
+		fi
 		python3 -c '
 import json, sys
 p = {x["name"]: x for x in json.load(open(sys.argv[1]))["experiments"]}
