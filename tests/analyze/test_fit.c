@@ -123,6 +123,26 @@ LAB_TEST(refuses_too_few_thread_counts)
 	CHECK(!fit.ok);
 }
 
+/* Exactly linear costs (c(N) = c(1) / N) fit f = 0 [0, 0], not 5.5e-18 with a "max speedup" of
+ * 1.8e17; flat costs fit f = 1. */
+LAB_TEST(exact_fit_lands_on_the_bound)
+{
+	double t[] = {1, 1, 2, 2, 4, 4, 8, 8}, y[8], z[8];
+	struct lab_an_fit fit;
+
+	for (size_t i = 0; i < 8; i++) {
+		y[i] = 10.0 / t[i];
+		z[i] = 10.0;
+	}
+	lab_an_gsl_quiet();
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, y, 8, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK(fit.x[1] == 0 && fit.lo[1] == 0 && fit.hi[1] == 0);
+	REQUIRE(lab_an_fit_run(LAB_AN_AMDAHL, t, z, 8, &fit) == 0);
+	REQUIRE(fit.ok);
+	CHECK(fit.x[1] == 1 && fit.hi[1] == 1);
+}
+
 LAB_TEST(model_choice_and_peak_rule)
 {
 	static const int N[] = {1, 2, 4, 8, 16, 32};
