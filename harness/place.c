@@ -180,14 +180,29 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 }
 
 /* node:N keeps the usable PUs of node N, in `cores` order (one PU per core first). */
-static int place_node(const struct lab_placement *p, struct place_pu *u, unsigned *nu, unsigned n,
-                      struct lab_err *err)
+/* Whether node (an OS number) holds cpu: its first node, or another whose CPUs include it. */
+static bool place_in_node(const struct lab_topo *topo, const struct place_pu *u, int node)
+{
+	int os[64];
+	unsigned n;
+
+	if (u->numa_os == node)
+		return true;
+	n = lab_topo_pu_nodes(topo, u->cpu, os, 64);
+	for (unsigned i = 0; i < n && i < 64; i++)
+		if (os[i] == node)
+			return true;
+	return false;
+}
+
+static int place_node(const struct lab_topo *topo, const struct lab_placement *p,
+                      struct place_pu *u, unsigned *nu, unsigned n, struct lab_err *err)
 {
 	unsigned kept = 0;
 
 	qsort(u, *nu, sizeof(*u), place_cmp_cores);
 	for (unsigned i = 0; i < *nu; i++)
-		if (u[i].numa_os == p->node)
+		if (place_in_node(topo, &u[i], p->node))
 			u[kept++] = u[i];
 	*nu = kept;
 	if (kept == 0)
@@ -256,7 +271,7 @@ int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, un
 	if (rc < 0)
 		return rc;
 	if (p->kind == LAB_PLACE_NODE) {
-		rc = place_node(p, u, &nu, n, err);
+		rc = place_node(topo, p, u, &nu, n, err);
 		if (rc < 0)
 			goto out;
 	}

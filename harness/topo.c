@@ -193,6 +193,18 @@ int lab_topo_open_standin(struct lab_topo **out, struct lab_err *err)
 	return rc;
 }
 
+unsigned lab_topo_pu_nodes(const struct lab_topo *topo, int cpu, int *os, unsigned max)
+{
+	unsigned n = 0;
+
+	for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, NULL);
+	     node && cpu >= 0;
+	     node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, node))
+		if (node->cpuset && hwloc_bitmap_isset(node->cpuset, (unsigned)cpu) && n++ < max)
+			os[n - 1] = (int)node->os_index;
+	return n;
+}
+
 bool lab_topo_is_standin(const struct lab_topo *topo)
 {
 	return topo->standin;

@@ -96,6 +96,14 @@ const char *lab_topo_source(const struct lab_topo *topo);
  */
 unsigned lab_topo_pus(const struct lab_topo *topo, struct lab_pu_info *pus, unsigned max);
 
+/*
+ * The OS numbers of every NUMA node whose CPUs include cpu, in topology order, into os (at most
+ * max); returns how many there are. lab_pu_info's numa is the first of them; a high-bandwidth or
+ * CXL memory node shares its package's CPUs with the DRAM node there, and node:N and the M
+ * domains of expressions take those CPUs for it too.
+ */
+unsigned lab_topo_pu_nodes(const struct lab_topo *topo, int cpu, int *os, unsigned max);
+
 /* One data (or unified) cache level: size in bytes, line size, and how many PUs share one
  * instance (the first one), as hwloc reports them unless lab_topo_cache_set gave the size. */
 struct lab_cache_info {

@@ -6,6 +6,7 @@
  */
 #include "harness/topo_domain.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,41 +121,64 @@ static void dom_counts(hwloc_topology_t hw, hwloc_obj_type_t llc, unsigned count
 	counts[4] = m > 0 ? (unsigned)m : 0;
 }
 
+/* Whether PU p is in domain d of kind k. A NUMA node holds every PU of its cpuset: an HBM or
+ * CXL node shares its package's CPUs with the DRAM node there, and the PU's one node (the first
+ * covering it) left it with none ("M1: 0 cpus" where hwloc-calc numa:1 gives 8). The other
+ * kinds are the PU's one ancestor. */
+static bool dom_has(hwloc_topology_t hw, unsigned k, unsigned d, const struct dom_pu *p)
+{
+	hwloc_obj_t node;
+
+	if (dom_kinds[k] != 'M')
+		return p->idx[k] == (int)d;
+	node = hwloc_get_obj_by_type(hw, HWLOC_OBJ_NUMANODE, d);
+	return node && node->cpuset && hwloc_bitmap_isset(node->cpuset, (unsigned)p->cpu);
+}
+
+/* The first domain of kind k at or after d that PU p is in, ndom when none: O(1) for a kind of
+ * one domain per PU, a scan of the nodes for M. */
+static unsigned dom_next(hwloc_topology_t hw, unsigned k, unsigned ndom, const struct dom_pu *p,
+                         unsigned d)
+{
+	if (dom_kinds[k] != 'M')
+		return p->idx[k] >= (int)d && p->idx[k] < (int)ndom ? (unsigned)p->idx[k] : ndom;
+	while (d < ndom && !dom_has(hw, k, d, p))
+		d++;
+	return d;
+}
+
 /* Writes the PUs u of the domains of kind k into each domain's list (cpus, or tcpus when
  * topo_order), in u's order; ncpus ends as the domain's count. */
-static void dom_put(struct lab_topo_domain *dom, unsigned ndom, unsigned k, const struct dom_pu *u,
-                    unsigned nu, bool topo_order)
+static void dom_put(hwloc_topology_t hw, struct lab_topo_domain *dom, unsigned ndom, unsigned k,
+                    const struct dom_pu *u, unsigned nu, bool topo_order)
 {
 	for (unsigned d = 0; d < ndom; d++)
 		dom[d].ncpus = 0;
-	for (unsigned i = 0; i < nu; i++) {
-		int x = u[i].idx[k];
-		if (x < 0 || (unsigned)x >= ndom)
-			continue;
-		(topo_order ? dom[x].tcpus : dom[x].cpus)[dom[x].ncpus++] = u[i].cpu;
-	}
+	for (unsigned i = 0; i < nu; i++)
+		for (unsigned d = dom_next(hw, k, ndom, &u[i], 0); d < ndom;
+		     d = dom_next(hw, k, ndom, &u[i], d + 1))
+			(topo_order ? dom[d].tcpus : dom[d].cpus)[dom[d].ncpus++] = u[i].cpu;
 }
 
 /* Sizes and fills the domains of kind k from the usable PUs: u in topology order (tcpus) and
  * byrank, the same PUs physical cores first (cpus). */
-static int dom_fill(struct lab_topo_domain *dom, unsigned ndom, unsigned k, const struct dom_pu *u,
-                    const struct dom_pu *byrank, unsigned nu)
+static int dom_fill(hwloc_topology_t hw, struct lab_topo_domain *dom, unsigned ndom, unsigned k,
+                    const struct dom_pu *u, const struct dom_pu *byrank, unsigned nu)
 {
-	for (unsigned i = 0; i < nu; i++) {
-		int x = u[i].idx[k];
-		if (x >= 0 && (unsigned)x < ndom) {
-			dom[x].ncpus++;
-			dom[x].ncores += u[i].rank == 0;
+	for (unsigned i = 0; i < nu; i++)
+		for (unsigned d = dom_next(hw, k, ndom, &u[i], 0); d < ndom;
+		     d = dom_next(hw, k, ndom, &u[i], d + 1)) {
+			dom[d].ncpus++;
+			dom[d].ncores += u[i].rank == 0;
 		}
-	}
 	for (unsigned d = 0; d < ndom; d++) {
 		dom[d].cpus = calloc(dom[d].ncpus ? dom[d].ncpus : 1, sizeof(int));
 		dom[d].tcpus = calloc(dom[d].ncpus ? dom[d].ncpus : 1, sizeof(int));
 		if (!dom[d].cpus || !dom[d].tcpus)
 			return -LAB_ENOMEM;
 	}
-	dom_put(dom, ndom, k, byrank, nu, false);
-	dom_put(dom, ndom, k, u, nu, true);
+	dom_put(hw, dom, ndom, k, byrank, nu, false);
+	dom_put(hw, dom, ndom, k, u, nu, true);
 	return 0;
 }
 
@@ -194,7 +218,7 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 				snprintf(dom[d].name, sizeof(dom[d].name), "%c%u", dom_kinds[k], d);
 		}
 		doms->n += counts[k];
-		if (dom_fill(dom, counts[k], k, u, byrank, nu) < 0) {
+		if (dom_fill(hw, dom, counts[k], k, u, byrank, nu) < 0) {
 			rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
 			goto out;
 		}

@@ -40,6 +40,25 @@ static const struct lab_cmd_opts topo_cmd = {
 };
 
 /* The PUs of one core, "0,16", with the ones this process may not use marked by '!'. */
+/* A PU's first NUMA node, and the other nodes its CPUs belong to (an HBM or CXL node shares its
+ * package's CPUs: the tree left it out). */
+static void topo_print_node(const struct lab_topo *topo, const struct lab_pu_info *pu)
+{
+	int os[8];
+	unsigned n = lab_topo_pu_nodes(topo, pu->cpu, os, 8), k = 0;
+
+	printf("  NUMA node %d", pu->numa_os);
+	if (pu->numa_os != pu->numa)
+		printf(" (logical %d)", pu->numa);
+	for (unsigned i = 0; i < n && i < 8; i++)
+		if (os[i] != pu->numa_os)
+			printf("%s%d", k++ ? ", " : n > 2 ? "; nodes " : "; node ", os[i]);
+	printf("%s%s\n", n > 8 ? ", ..." : "",
+	       k > 1 ? " have these CPUs too"
+	       : k   ? " has these CPUs too"
+	             : "");
+}
+
 static void topo_print_core(const struct lab_topo *topo, const struct lab_pu_info *pus,
                             unsigned from, unsigned to)
 {
@@ -150,10 +169,8 @@ static void topo_print_human(const struct lab_topo *topo, const struct lab_env *
 		bool new_numa = new_pkg || pus[i].numa != pus[i - 1].numa;
 		if (new_pkg && pus[i].package >= 0)
 			printf("package %d\n", pus[i].package);
-		if (new_numa && pus[i].numa_os != pus[i].numa)
-			printf("  NUMA node %d (logical %d)\n", pus[i].numa_os, pus[i].numa);
-		else if (new_numa)
-			printf("  NUMA node %d\n", pus[i].numa_os);
+		if (new_numa)
+			topo_print_node(topo, &pus[i]);
 		while (j < npus && pus[j].core == pus[i].core)
 			j++;
 		topo_print_core(topo, pus, i, j);

@@ -721,6 +721,27 @@ LAB_TEST(node_placement)
 	lab_topo_close(t);
 }
 
+/* Two nodes share a package's CPUs (HBM or CXL memory beside DRAM): node:1 plans on them as
+ * node:0 does, and the PU lists both nodes; it said "NUMA node 1 has no CPU". */
+LAB_TEST(node_sharing_cpus_placement)
+{
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+	int cpus[8], os[4];
+
+	REQUIRE(lab_topo_open(&t, "synthetic:pack:2 [numa] [numa] core:4 pu:2", &err) == 0);
+	REQUIRE(plan(t, "node:1", 4, cpus, &err) == 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_I64(info_of(t, cpus[i]).package, 0);
+	CHECK(cores_first(t, cpus, 4, 4));
+	REQUIRE(plan(t, "node:3", 2, cpus, &err) == 0);
+	CHECK_EQ_I64(info_of(t, cpus[0]).package, 1);
+	CHECK_EQ_U64(lab_topo_pu_nodes(t, 9, os, 4), 2);
+	CHECK(os[0] == 2 && os[1] == 3);
+	CHECK_EQ_U64(lab_topo_pu_nodes(t, 9, os, 1), 2); /* the count, past max */
+	lab_topo_close(t);
+}
+
 /* The distance matrix of an XML fixture (firmware SLIT as hwloc keeps it); none on synthetic. */
 LAB_TEST(numa_distances)
 {
