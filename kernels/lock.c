@@ -91,8 +91,8 @@ static const struct lab_metric lk_metrics[] = {
                                 "This point's calibration of the busy loop behind cs_ns and "
                                 "think_ns (median of 5 rounds of >= 0.5 ms, in setup)."},
     [LK_M_DELAY_DRIFT] = {"delay_drift_pct", "%", LAB_AGG_KERNEL,
-                          "How far this point's calibration is from the run's first (+ = "
-                          "slower loop now); beyond +-10 % the host's speed changed."},
+                          "How much slower this point's calibration is than the process's "
+                          "fastest so far; beyond 10 % the host's speed changed."},
     LAB_METRIC_END,
 };
 

@@ -53,9 +53,10 @@ static inline uint64_t komp_rand(uint64_t *s)
 /*
  * Dependent work the compiler cannot remove or fold: n increments of one register, each
  * waiting for the last (about a cycle each), unrolled by 4 so the loop's own counter and branch
- * run beside the chain instead of in it.
+ * run beside the chain instead of in it. Out of line and aligned: the calibration and the timed
+ * loops run this one copy.
  */
-static inline void komp_delay(uint64_t n)
+__attribute__((noinline, aligned(64))) static void komp_delay(uint64_t n)
 {
 	uint64_t i = 0, x = 0;
 
@@ -76,43 +77,49 @@ static inline void komp_delay(uint64_t n)
 }
 
 /*
- * komp_delay increments per microsecond on this CPU: the fastest of 5 rounds of >= 1 ms
- * (interruptions only ever slow a round down), measured once per kernel file and cached.
+ * komp_delay increments per microsecond on this CPU when it is called for about ns at a time,
+ * measured now: the fastest of 5 rounds of about 1 ms of such calls (interruptions only ever
+ * slow a round down). At the length the kernel's loops use, not one long call's: calls of 200
+ * ns ran 7 % faster than a 1 ms call's rate said (a Zen 5 guest), which made every 1-thread
+ * ideal_ns long and its overhead negative. Kernels measure it in setup, each point.
  */
-static inline double komp_delay_rate(void)
+static inline double komp_delay_rate_for(uint64_t ns)
 {
-	static _Atomic double cached;
-	double best = cached;
+	uint64_t n = 1 << 12, t0, dt, b, calls = ns && ns < 1000000 ? 1000000 / ns : 1;
+	double rate, best = 0;
 
-	if (best > 0)
-		return best;
+	do { /* a first rate from one call of about 1 ms */
+		n *= 2;
+		t0 = lab_clock_ns();
+		komp_delay(n);
+		dt = lab_clock_ns() - t0;
+	} while (dt < 1000000 && n < (1ull << 40));
+	rate = (double)n / ((double)(dt ? dt : 1) / 1000.0);
+	b = (uint64_t)((double)ns * rate / 1000.0 + 0.5);
+	b = b ? b : 1;
 	for (int r = 0; r < 5; r++) {
-		uint64_t n = 1 << 12, t0, dt;
-		do {
-			n *= 2;
-			t0 = lab_clock_ns();
-			komp_delay(n);
-			dt = lab_clock_ns() - t0;
-		} while (dt < 1000000 && n < (1ull << 40));
-		double rate = (double)n / ((double)dt / 1000.0);
+		t0 = lab_clock_ns();
+		for (uint64_t c = 0; c < calls; c++)
+			komp_delay(b);
+		dt = lab_clock_ns() - t0;
+		rate = (double)(calls * b) / ((double)(dt ? dt : 1) / 1000.0);
 		best = rate > best ? rate : best;
 	}
-	cached = best;
 	return best;
 }
 
-/* komp_delay increments that take about ns nanoseconds on this CPU (at least 1). */
-static inline uint64_t komp_delay_loops(uint64_t ns)
+/* komp_delay increments that take about ns nanoseconds at rate (at least 1). */
+static inline uint64_t komp_delay_loops(double rate, uint64_t ns)
 {
-	double n = (double)ns * komp_delay_rate() / 1000.0;
+	double n = (double)ns * rate / 1000.0;
 
 	return n < 1 ? 1 : (uint64_t)(n + 0.5);
 }
 
-/* ns that n komp_delay increments take, by the same calibration. */
-static inline double komp_loops_ns(double n)
+/* ns that n komp_delay increments take at rate. */
+static inline double komp_loops_ns(double rate, double n)
 {
-	return n * 1000.0 / komp_delay_rate();
+	return n * 1000.0 / rate;
 }
 
 #ifdef _OPENMP

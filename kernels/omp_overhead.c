@@ -63,8 +63,10 @@ static const struct lab_enum_val oo_teams[] = {
 static const struct lab_param oo_params_table[] = {
     LAB_P_ENUM(struct oo_params, construct, "construct", "parallel", oo_constructs,
                "The OpenMP construct whose overhead is measured."),
-    LAB_P_DURATION(struct oo_params, delay, "delay", "100ns", 0, 1000000,
-                   "Dependent work inside each instance, calibrated once (EPCC: 0.1 us)."),
+    LAB_P_DURATION(
+        struct oo_params, delay, "delay", "100ns", 0, 1000000,
+        "Dependent work inside each instance, calibrated at its length for each point (EPCC: "
+        "0.1 us)."),
     LAB_P_ENUM(struct oo_params, team, "team", "openmp", oo_teams,
                "Which team runs it: the OpenMP runtime or the lab's own pthreads."),
     LAB_PARAM_END,
@@ -116,7 +118,7 @@ static int oo_setup(struct lab_ctx *ctx, struct lab_err *err)
 
 	if (!st)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	st->loops = p->delay ? komp_delay_loops(p->delay) : 0;
+	st->loops = p->delay ? komp_delay_loops(komp_delay_rate_for(p->delay), p->delay) : 0;
 	omp_init_lock(&st->lock);
 	ctx->priv = st;
 	return 0;

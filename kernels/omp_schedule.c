@@ -102,6 +102,7 @@ struct os_slot {
 struct os_state {
 	uint32_t *loops; /* delay loops of each iteration */
 	double total_loops;
+	double rate; /* komp_delay increments per us (komp_delay_rate_for) */
 	struct os_slot *slot;
 };
 
@@ -125,10 +126,12 @@ static int os_setup(struct lab_ctx *ctx, struct lab_err *err)
 {
 	const struct os_params *p = ctx->params;
 	struct os_state *st = calloc(1, sizeof(*st));
-	uint64_t rng = ctx->seed, base = komp_delay_loops(p->cost);
+	double rate = komp_delay_rate_for(p->cost); /* at the iterations' length, this point */
+	uint64_t rng = ctx->seed, base = komp_delay_loops(rate, p->cost);
 
 	if (!st)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	st->rate = rate;
 	st->loops = malloc(p->iterations * sizeof(*st->loops));
 	st->slot = aligned_alloc(LAB_SLOT, ctx->nthreads * sizeof(*st->slot));
 	if (!st->loops || !st->slot) {
@@ -206,7 +209,7 @@ static void os_run(struct lab_ctx *ctx, struct lab_thread *t)
 	}
 	t->work = reps * p->iterations;
 	t->metric[OS_M_MAKESPAN] = (double)wall / (double)reps;
-	t->metric[OS_M_IDEAL] = komp_loops_ns(st->total_loops) / n;
+	t->metric[OS_M_IDEAL] = komp_loops_ns(st->rate, st->total_loops) / n;
 	t->metric[OS_M_OVERHEAD] = t->metric[OS_M_MAKESPAN] - t->metric[OS_M_IDEAL];
 	t->metric[OS_M_BUSY_MAX] = bmax;
 	t->metric[OS_M_BUSY_MEAN] = bsum / n;
