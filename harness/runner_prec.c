@@ -107,15 +107,16 @@ static int prec_final(struct lab_point_rec *rec, struct lab_err *err)
 	return 0;
 }
 
-/* The pilot's kept costs into pr (pilot, pilot_sd) and *mean0; their count. -1: no memory. */
-static long prec_pilot(struct lab_point_rec *rec, double *mean0)
+/* The pilot's kept costs into pr (pilot, pilot_sd) and *mean0; their count (fallback: every
+ * sample when all are flagged, lab__runner_costs). -1: no memory. */
+static long prec_pilot(struct lab_point_rec *rec, double *mean0, bool fallback)
 {
 	double *x = malloc((rec->nreps ? rec->nreps : 1) * sizeof(*x));
 	unsigned m;
 
 	if (!x)
 		return -1;
-	m = lab__runner_costs(rec, x, true);
+	m = lab__runner_costs(rec, x, fallback);
 	rec->prec.pilot = m;
 	lab_prec_mean_sd(x, m, mean0, &rec->prec.pilot_sd);
 	free(x);
@@ -132,7 +133,7 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 	long m;
 
 	*pr = (struct lab_prec_rec){.on = true, .target = target};
-	if ((m = prec_pilot(rec, &mean0)) < 0)
+	if ((m = prec_pilot(rec, &mean0, true)) < 0)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (m < 2 && rec->nreps >= 2) { /* one kept sample among flagged ones: a second one */
 		int rc;
@@ -141,7 +142,7 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 		pr->planned = 2;
 		if ((rc = prec_take(p, rec, iters, per_ns, &used, err)))
 			return rc;
-		if ((m = prec_pilot(rec, &mean0)) < 0)
+		if ((m = prec_pilot(rec, &mean0, true)) < 0)
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	if (m < 2) {
@@ -155,6 +156,12 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 	used = 0; /* the clean samples: a flagged pilot planned, it is no observation */
 	for (unsigned i = 0; i < rec->nreps; i++)
 		used += rec->samples[i].work && !rec->samples[i].flagged;
+	/* A pilot of flagged samples only: first as many clean ones as it had, which become the
+	 * pilot (its spread, of a busy machine, planned 92,363 samples for a point whose clean
+	 * samples met the target with ten). */
+	bool flagged_pilot = used == 0;
+	if (flagged_pilot)
+		pr->planned = (unsigned)m;
 	/* The plan is for the pilot's mean: where the final mean fell further than the margin
 	 * allows (a busy machine), the half-width is planned again against it, until it is met, the
 	 * budget runs out or the plan reaches LAB_PREC_N_MAX (each round takes a sample or more).
@@ -163,6 +170,15 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 		int rc = prec_take(p, rec, iters, per_ns, &used, err);
 		unsigned again;
 
+		if (!rc && flagged_pilot && !pr->budget_exhausted) {
+			flagged_pilot = false;
+			if ((m = prec_pilot(rec, &mean0, false)) < 0)
+				return lab_err_set(err, LAB_ENOMEM, "out of memory");
+			pr->planned = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
+			                               target * fabs(mean0) * LAB_PREC_MARGIN,
+			                               LAB_PREC_N_MAX);
+			continue; /* m >= 2: prec_take reached the first plan */
+		}
 		if (rc || (rc = prec_final(rec, err)))
 			return rc;
 		if (pr->budget_exhausted || !(pr->achieved > target) ||

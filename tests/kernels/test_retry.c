@@ -356,10 +356,10 @@ LAB_TEST(precision_counts_only_used_samples)
 	kpoint_free(&rec);
 }
 
-/* Load through the whole pilot, then quiet: the flagged pilot plans (nothing else can), but it is
- * no observation: the target's samples are unflagged ones, as many as planned, and the record's
- * interval is theirs (it counted the flagged pilot as used, took no clean sample and reported a
- * precision from samples the analyzer leaves out). */
+/* Load through the whole pilot, then quiet: the flagged pilot is no observation: as many clean
+ * samples are taken, they are the pilot, and the target's samples are unflagged ones, as many as
+ * planned; the record's interval is theirs (it counted the flagged pilot as used, took no clean
+ * sample and reported a precision from samples the analyzer leaves out). */
 static double rt_busy_pilot(void *ctx)
 {
 	struct rt_seq *s = ctx;
@@ -386,7 +386,7 @@ LAB_TEST(precision_flagged_pilot_is_no_observation)
 	for (unsigned i = 0; i < rec.nreps; i++)
 		used += !rec.samples[i].flagged;
 	CHECK_EQ_U64(rec.nflagged, 10);
-	CHECK_EQ_U64(rec.prec.pilot, 10); /* planned from the flagged pilot */
+	CHECK_EQ_U64(rec.prec.pilot, 10); /* the first 10 clean samples */
 	CHECK(!rec.prec.budget_exhausted);
 	CHECK(used >= rec.prec.planned && used >= 2);
 	CHECK_EQ_U64(rec.prec.kept, used);
