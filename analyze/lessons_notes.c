@@ -241,12 +241,13 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
 
 		if (runs >= 2 && p->levels.runs < 2) {
-			snprintf(why, len,
-			         ": point %ld kept %zu of its %.0f runs (the others' samples were "
-			         "flagged for foreign load, or the run ended first), so its interval "
-			         "is one setup's and says nothing of the others: rerun on a quieter "
-			         "machine",
-			         p->id, p->levels.runs, runs);
+			snprintf(
+			    why, len,
+			    ": point %ld kept %zu of its %.0f runs (the others' samples were "
+			    "flagged for foreign load, or the run ended first), so its interval "
+			    "is one setup's and says nothing of the others: rerun on a quieter "
+			    "machine",
+			    p->id, p->levels.runs, runs);
 			return 1;
 		}
 	}

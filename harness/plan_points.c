@@ -331,7 +331,8 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		return;
 	}
 	/* On the stand-in for a topology that did not load, what the placement cannot find is the
-	 * stand-in's lack ("no domain S1" of a 4-package machine): the syntax was checked already */
+	 * stand-in's lack ("no domain S1" of a 4-package machine): the syntax was checked already
+	 */
 	if (rc && !lab_topo_is_standin(topo))
 		plan_placement_refused(e, vidx, h.placement, err.msg, d);
 	if (rc)

@@ -201,22 +201,32 @@ LAB_TEST(precision_estimate_and_total)
 	CHECK(lab_prec_key_check("total_budget", "10s", 2, &err) == -LAB_ECONFIG);
 }
 
+/* results-compare-runs-a (2 points of 3 runs) loaded, summarized and analyzed into d and a; with
+ * one_run, the 2-thread point's runs 1 and 2 flagged first. False when a step failed. */
+static bool lv_runs_fixture(struct lab_an_data *d, struct lab_an_analysis *a, bool one_run)
+{
+	char dir[4096];
+	struct lab_err err;
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/results-compare-runs-a", testlib_srcdir());
+	if (lab_an_data_load_dir(d, dir, &err))
+		return false;
+	for (size_t i = 0; one_run && i < d->npt; i++)
+		for (size_t j = 0; d->pt[i].threads == 2 && d->pt[i].run && j < d->pt[i].n; j++)
+			d->pt[i].flagged[j] = d->pt[i].run[j] != 0;
+	return !lab_an_data_summarize(d, 0, &err) && !lab_an_levels_apply(d, 0, &err) &&
+	       !lab_an_analysis_run(d, 0, a, &err) && a->ns == 1 && a->s[0].nrow == 2;
+}
+
 /* Issue 22: with runs at every point the speedup's Fieller interval takes the run means (their
  * means, squared standard errors and K), and the fits take one run mean per run and point. */
 LAB_TEST(speedup_and_fits_use_run_means)
 {
-	char dir[4096];
 	struct lab_an_data d = {0};
 	struct lab_an_analysis a = {0};
 	struct lab_an_ratio q;
-	struct lab_err err;
 
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/results-compare-runs-a", testlib_srcdir());
-	REQUIRE(lab_an_data_load_dir(&d, dir, &err) == 0);
-	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
-	REQUIRE(lab_an_levels_apply(&d, 0, &err) == 0);
-	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
-	REQUIRE(a.ns == 1 && a.s[0].nrow == 2);
+	REQUIRE(lv_runs_fixture(&d, &a, false));
 	const struct lab_an_series *s = &a.s[0];
 	const struct lab_an_point *p1 = s->row[0].pt, *p2 = s->row[1].pt;
 	CHECK_EQ_U64(p1->levels.runs, 3);
@@ -244,21 +254,11 @@ LAB_TEST(speedup_and_fits_use_run_means)
  * (on samples alone such intervals covered 1 time in 4), with the baseline's 3 runs for df. */
 LAB_TEST(speedup_of_one_run_against_runs_is_mixed)
 {
-	char dir[4096];
 	struct lab_an_data d = {0};
 	struct lab_an_analysis a = {0};
 	struct lab_an_ratio q;
-	struct lab_err err;
 
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/results-compare-runs-a", testlib_srcdir());
-	REQUIRE(lab_an_data_load_dir(&d, dir, &err) == 0);
-	for (size_t i = 0; i < d.npt; i++)
-		for (size_t j = 0; d.pt[i].threads == 2 && d.pt[i].run && j < d.pt[i].n; j++)
-			d.pt[i].flagged[j] = d.pt[i].run[j] != 0;
-	REQUIRE(lab_an_data_summarize(&d, 0, &err) == 0);
-	REQUIRE(lab_an_levels_apply(&d, 0, &err) == 0);
-	REQUIRE(lab_an_analysis_run(&d, 0, &a, &err) == 0);
-	REQUIRE(a.ns == 1 && a.s[0].nrow == 2);
+	REQUIRE(lv_runs_fixture(&d, &a, true));
 	const struct lab_an_series *s = &a.s[0];
 	const struct lab_an_point *p1 = s->row[0].pt, *p2 = s->row[1].pt;
 	REQUIRE(p1->levels.runs == 3 && p2->levels.runs == 1);

@@ -327,24 +327,34 @@ static double rt_alternate(void *ctx)
 	return s->calls++ < 10 ? 0 : s->calls % 2 ? RT_BUSY : 0;
 }
 
-LAB_TEST(precision_counts_only_used_samples)
+/* A noop point with a precision target within 2 s, loads from foreign, into rec; *used: the
+ * samples it kept unflagged. False when it did not run with its target. */
+static bool rt_prec_run(double (*foreign)(void *), const char *precision, struct lab_point_rec *rec,
+                        unsigned *used)
 {
 	struct rt_seq s = {NULL, 0, 0};
-	struct lab_point_rec rec;
 	struct kpoint_opts o = {.nthreads = 1,
 	                        .reps = 3,
 	                        .min_time_ns = 100000,
-	                        .foreign = rt_alternate,
+	                        .foreign = foreign,
 	                        .foreign_ctx = &s,
-	                        .precision = "0.1%",
+	                        .precision = precision,
 	                        .budget_ns = 2000000000ull};
-	unsigned used = 0;
 
-	REQUIRE(rt_noop() != NULL);
-	REQUIRE(kpoint_run(rt_noop(), NULL, &o, &rec) == 0);
-	REQUIRE(rec.status == LAB_STATUS_OK && rec.prec.on);
-	for (unsigned i = 0; i < rec.nreps; i++)
-		used += !rec.samples[i].flagged;
+	*used = 0;
+	if (!rt_noop() || kpoint_run(rt_noop(), NULL, &o, rec) != 0)
+		return false;
+	for (unsigned i = 0; i < rec->nreps; i++)
+		*used += !rec->samples[i].flagged;
+	return rec->status == LAB_STATUS_OK && rec->prec.on;
+}
+
+LAB_TEST(precision_counts_only_used_samples)
+{
+	struct lab_point_rec rec;
+	unsigned used;
+
+	REQUIRE(rt_prec_run(rt_alternate, "0.1%", &rec, &used));
 	/* either the planned samples count, or the budget said so (when the pilot alone met the
 	 * plan nothing is taken after it: then nothing was flagged either) */
 	CHECK(rec.nreps == rec.prec.pilot || rec.nflagged > 0);
@@ -369,22 +379,10 @@ static double rt_busy_pilot(void *ctx)
 
 LAB_TEST(precision_flagged_pilot_is_no_observation)
 {
-	struct rt_seq s = {NULL, 0, 0};
 	struct lab_point_rec rec;
-	struct kpoint_opts o = {.nthreads = 1,
-	                        .reps = 3,
-	                        .min_time_ns = 100000,
-	                        .foreign = rt_busy_pilot,
-	                        .foreign_ctx = &s,
-	                        .precision = "50%",
-	                        .budget_ns = 2000000000ull};
-	unsigned used = 0;
+	unsigned used;
 
-	REQUIRE(rt_noop() != NULL);
-	REQUIRE(kpoint_run(rt_noop(), NULL, &o, &rec) == 0);
-	REQUIRE(rec.status == LAB_STATUS_OK && rec.prec.on);
-	for (unsigned i = 0; i < rec.nreps; i++)
-		used += !rec.samples[i].flagged;
+	REQUIRE(rt_prec_run(rt_busy_pilot, "50%", &rec, &used));
 	CHECK_EQ_U64(rec.nflagged, 10);
 	CHECK_EQ_U64(rec.prec.pilot, 10); /* the first 10 clean samples */
 	CHECK(!rec.prec.budget_exhausted);
