@@ -9,19 +9,19 @@
 static const char fs_description[] =
     "Each thread increments its own counter; nothing is shared logically, yet when two\n"
     "counters sit in one 64-byte cache line every increment must pull the line away from the\n"
-    "other core (coherence ping-pong). With layout = stride, counters are `stride` bytes apart:\n"
-    "below 64 they share lines, at 64 each has its own line, at 128 even an adjacent-line\n"
-    "prefetcher, where the core has one, stops pairing them. With layout = struct, each thread owns a struct whose hot\n"
-    "counter sits next to cold fields, packed so neighbours' hot fields share a line;\n"
-    "struct_aligned gives each struct its own 128-byte block. op = rmw is a locked fetch_add:\n"
-    "each one must own the line. op = store is a relaxed load+store (what `counter++` compiles\n"
-    "to): the store buffer lets the owning core retire bursts of stores before the line moves,\n"
-    "so its penalty differs from rmw's by a factor that depends on the microarchitecture.\n"
-    "Compare, at the same thread count and op, the cost per increment at stride 8 with stride\n"
-    "128 (and struct with struct_aligned): that ratio is the price of sharing a line on this\n"
-    "machine; the config's lessons check it with an interval. It grows with the distance\n"
-    "between the cores (across sockets most) and shrinks toward 1 under foreign load: check\n"
-    "foreign_cpu.";
+    "other core (coherence ping-pong). With layout = stride, counters are `stride` bytes\n"
+    "apart: below 64 they share lines, at 64 each has its own line, at 128 even an\n"
+    "adjacent-line prefetcher, where the core has one, stops pairing them. With layout =\n"
+    "struct, each thread owns a struct whose hot counter sits next to cold fields, packed so\n"
+    "neighbours' hot fields share a line; struct_aligned gives each struct its own 128-byte\n"
+    "block. op = rmw is a locked fetch_add: each one must own the line. op = store is a\n"
+    "relaxed load+store (what `counter++` compiles to): the store buffer lets the owning core\n"
+    "retire bursts of stores before the line moves, so its penalty differs from rmw's by a\n"
+    "factor that depends on the microarchitecture. Compare, at the same thread count and op,\n"
+    "the cost per increment at stride 8 with stride 128 (and struct with struct_aligned): that\n"
+    "ratio is the price of sharing a line on this machine; the config's lessons check it with\n"
+    "an interval. It grows with the distance between the cores (across sockets most) and\n"
+    "shrinks toward 1 under foreign load: check foreign_cpu.";
 
 enum fs_op { FS_OP_STORE, FS_OP_RMW };
 enum fs_layout { FS_LAYOUT_STRIDE, FS_LAYOUT_STRUCT, FS_LAYOUT_STRUCT_ALIGNED };
