@@ -238,16 +238,26 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 {
 	for (unsigned v = 0; v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
-		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
+		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1,
+		       planned =
+		           p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
 
 		if (runs >= 2 && p->levels.runs < 2) {
 			snprintf(
 			    why, len,
 			    ": point %ld kept %zu of its %.0f runs (the others' samples were "
-			    "flagged for foreign load, or the run ended first), so its interval "
-			    "is one setup's and says nothing of the others: rerun on a quieter "
-			    "machine",
+			    "flagged for foreign load), so its interval is one setup's and says "
+			    "nothing of the others: rerun on a quieter machine",
 			    p->id, p->levels.runs, runs);
+			return 1;
+		}
+		if (planned >= 2 && p->levels.runs < 2) { /* an interrupted run, before its 2nd */
+			snprintf(
+			    why, len,
+			    ": point %ld has %zu run of the %.0f planned (the run ended first), so "
+			    "its interval is one setup's and says nothing of the others: run it "
+			    "again",
+			    p->id, p->levels.runs, planned);
 			return 1;
 		}
 	}

@@ -281,7 +281,11 @@ const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_
 	lv_point_moments(b, &mb, &vb, &nb);
 	if (ra != rb) {
 		const struct lab_an_levels *many = ra ? &a->levels : &b->levels;
-		double rel = many->var_between / (many->mean * many->mean);
+		/* one sample a run leaves sb^2 unknown: the run means' own variance bounds it */
+		double sb2 = isfinite(many->var_between)
+		                 ? many->var_between
+		                 : many->run_se * many->run_se * (double)many->runs;
+		double rel = sb2 / (many->mean * many->mean);
 		if (isfinite(rel) && rel > 0) {
 			*(ra ? &vb : &va) += rel * (ra ? mb * mb : ma * ma);
 			*(ra ? &nb : &na) = many->runs;

@@ -107,6 +107,15 @@ static int prec_final(struct lab_point_rec *rec, struct lab_err *err)
 	return 0;
 }
 
+/* The record's last fields: the final interval of the kept samples, what was taken, the time. */
+static int prec_done(struct runner_point *p, struct lab_point_rec *rec, struct lab_err *err)
+{
+	rec->prec.samples = rec->nreps;
+	rec->prec.runs = 1;
+	rec->prec.spent_ns = lab_clock_ns() - p->t0_ns;
+	return prec_final(rec, err);
+}
+
 /* The pilot's kept costs into pr (pilot, pilot_sd) and *mean0; their count (fallback: every
  * sample when all are flagged, lab__runner_costs). -1: no memory. */
 static long prec_pilot(struct lab_point_rec *rec, double *mean0, bool fallback)
@@ -145,11 +154,9 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 		if ((m = prec_pilot(rec, &mean0, true)) < 0)
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
-	if (m < 2) {
-		pr->samples = rec->nreps;
-		pr->runs = 1;
-		pr->achieved = NAN;
-		return 0;
+	if (m < 2) { /* nothing to plan from: the record of what there is, no half-width */
+		pr->pilot_sd = NAN;
+		return prec_done(p, rec, err);
 	}
 	pr->planned = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
 	                               target * fabs(mean0) * LAB_PREC_MARGIN, LAB_PREC_N_MAX);
@@ -170,14 +177,18 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 		int rc = prec_take(p, rec, iters, per_ns, &used, err);
 		unsigned again;
 
-		if (!rc && flagged_pilot && !pr->budget_exhausted) {
+		if (!rc && flagged_pilot) { /* the clean pilot, also when the budget ran out */
 			flagged_pilot = false;
 			if ((m = prec_pilot(rec, &mean0, false)) < 0)
 				return lab_err_set(err, LAB_ENOMEM, "out of memory");
-			pr->planned = lab_prec_stein_n((unsigned)m, pr->pilot_sd,
-			                               target * fabs(mean0) * LAB_PREC_MARGIN,
-			                               LAB_PREC_N_MAX);
-			continue; /* m >= 2: prec_take reached the first plan */
+			pr->pilot_sd = m < 2 ? NAN : pr->pilot_sd;
+			pr->planned = m < 2
+			                  ? pr->planned
+			                  : lab_prec_stein_n((unsigned)m, pr->pilot_sd,
+			                                     target * fabs(mean0) * LAB_PREC_MARGIN,
+			                                     LAB_PREC_N_MAX);
+			if (!pr->budget_exhausted && m >= 2)
+				continue;
 		}
 		if (rc || (rc = prec_final(rec, err)))
 			return rc;
@@ -192,8 +203,5 @@ int lab__runner_prec_samples(struct runner_point *p, struct lab_point_rec *rec, 
 		if (pr->planned > LAB_PREC_N_MAX)
 			pr->planned = LAB_PREC_N_MAX;
 	}
-	pr->samples = rec->nreps;
-	pr->runs = 1;
-	pr->spent_ns = lab_clock_ns() - p->t0_ns;
-	return 0;
+	return prec_done(p, rec, err);
 }

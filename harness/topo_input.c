@@ -181,19 +181,14 @@ static void topo_banner_text(const char *text, char *out, size_t len)
 	}
 }
 
-/*
- * Loads an XML topology with stderr captured: hwloc takes some XML it calls invalid (PUs out of
- * cpuset order) and says so in a banner of its own on stderr (9 lines; 4.7 KB for a sparse
- * one), which broke the one line an error gets. What it wrote becomes the error.
- */
-/* Sets HWLOC_XML_VERBOSE to val (NULL: unset) and returns a copy of what it was (NULL: unset or
- * no memory), for topo_verbose_restore. */
-static char *topo_verbose_set(const char *val)
+/* Unsets HWLOC_XML_VERBOSE and returns a copy of what it was (NULL: unset or no memory), for
+ * topo_verbose_restore. */
+static char *topo_verbose_off(void)
 {
 	const char *old = getenv("HWLOC_XML_VERBOSE");
 	char *keep = old ? strdup(old) : NULL;
 
-	val ? setenv("HWLOC_XML_VERBOSE", val, 1) : unsetenv("HWLOC_XML_VERBOSE");
+	unsetenv("HWLOC_XML_VERBOSE");
 	return keep;
 }
 
@@ -203,45 +198,29 @@ static void topo_verbose_restore(char *keep)
 	free(keep);
 }
 
-/* The first line hwloc's verbose XML reader writes about why buf does not load ("hwloc: Topology
- * does not contain any NUMA node, aborting!" without its prefix), into line; "" when none. hwloc
- * says nothing of it otherwise, and its errno was "No such file or directory" of a file that is
- * there. Loads buf once more into a topology of its own, stderr captured, with
- * HWLOC_XML_VERBOSE=1 for that load only. */
-static void topo_xml_why(const char *buf, size_t len, char *line, size_t size)
+/* The first line of hwloc's text that starts "hwloc: " ("Topology does not contain any NUMA
+ * node, aborting!", which hwloc prints without a banner before it refuses a topology), without
+ * that prefix, into line; "" when none. */
+static void topo_hwloc_line(const char *text, char *line, size_t size)
 {
-	hwloc_topology_t h;
-	char text[2048];
-	int saved = dup(2), cap = memfd_create("lab-hwloc-why", MFD_CLOEXEC);
-	ssize_t n = -1;
+	const char *l = text;
 
 	line[0] = '\0';
-	if (saved >= 0 && cap >= 0 && hwloc_topology_init(&h) == 0) {
-		if (hwloc_topology_set_xmlbuffer(h, buf, (int)len + 1) == 0) {
-			char *keep = topo_verbose_set("1");
-			fflush(stderr);
-			if (dup2(cap, 2) >= 0) {
-				hwloc_topology_load(h);
-				fflush(stderr);
-				dup2(saved, 2);
-				n = pread(cap, text, sizeof(text) - 1, 0);
-			}
-			topo_verbose_restore(keep);
-		}
-		hwloc_topology_destroy(h);
+	while (*l && strncmp(l, "hwloc: ", 7)) {
+		l += strcspn(l, "\n");
+		l += *l == '\n';
 	}
-	for (int fd = 0; fd < 2; fd++)
-		if ((fd ? cap : saved) >= 0)
-			close(fd ? cap : saved);
-	if (n <= 0)
-		return;
-	text[n] = '\0';
-	const char *l = strncmp(text, "hwloc: ", 7) ? text : text + 7;
-	snprintf(line, size, "%.*s", (int)(strcspn(l, "\n") > 200 ? 200 : strcspn(l, "\n")), l);
+	if (*l)
+		snprintf(line, size, "%.*s",
+		         (int)(strcspn(l + 7, "\n") > 200 ? 200 : strcspn(l + 7, "\n")), l + 7);
 }
 
-static int topo_load_xml(hwloc_topology_t hw, const char *source, const char *buf, size_t len,
-                         struct lab_err *err)
+/*
+ * Loads an XML topology with stderr captured: hwloc takes some XML it calls invalid (PUs out of
+ * cpuset order) and says so in a banner of its own on stderr (9 lines; 4.7 KB for a sparse
+ * one), which broke the one line an error gets. What it wrote becomes the error.
+ */
+static int topo_load_xml(hwloc_topology_t hw, const char *source, struct lab_err *err)
 {
 	int saved = dup(2), cap = memfd_create("lab-hwloc-stderr", MFD_CLOEXEC), rc;
 	char text[2048], line[320];
@@ -254,8 +233,9 @@ static int topo_load_xml(hwloc_topology_t hw, const char *source, const char *bu
 			close(cap);
 		return hwloc_topology_load(hw);
 	}
-	/* only hwloc's own banners count: a user's HWLOC_XML_VERBOSE made good XML "invalid" */
-	char *keep = topo_verbose_set(NULL);
+	/* only hwloc's own banners and refusals count: a user's HWLOC_XML_VERBOSE made good XML
+	 * "invalid" (hwloc reads it once a process: unset here, it stays off) */
+	char *keep = topo_verbose_off();
 	rc = hwloc_topology_load(hw);
 	int e = errno; /* the calls below overwrite it */
 	topo_verbose_restore(keep);
@@ -269,8 +249,9 @@ static int topo_load_xml(hwloc_topology_t hw, const char *source, const char *bu
 		return rc;
 	text[n > 0 ? n : 0] = '\0';
 	topo_banner_text(text, line, sizeof(line));
-	if (rc < 0 && !*line)
-		topo_xml_why(buf, len, line, sizeof(line));
+	if (rc < 0 &&
+	    !*line) /* its errno was "No such file or directory" of a file that is there */
+		topo_hwloc_line(text, line, sizeof(line));
 	if (rc < 0 && !*line) {
 		errno = e;
 		return rc;
@@ -278,17 +259,17 @@ static int topo_load_xml(hwloc_topology_t hw, const char *source, const char *bu
 	lab_err_set(err, LAB_ETOPO,
 	            "%s: hwloc calls the topology invalid: %s (allowed: an XML topology as hwloc "
 	            "writes it, e.g. `lstopo --of xml FILE`)",
-	            source, *line ? line : "see HWLOC_XML_VERBOSE=1");
+	            source,
+	            *line ? line : "`HWLOC_XML_VERBOSE=1 lstopo-no-graphics -i FILE` says why");
 	return 1;
 }
 
 /* Loads the topology set up from source; hwloc says no more than EINVAL (no line): say what it
  * takes, and how to see where it stopped. Returns 0 or -LAB_ETOPO with err set. */
-static int topo_load_source(hwloc_topology_t hw, const char *source, const char *buf, size_t len,
-                            struct lab_err *err)
+static int topo_load_source(hwloc_topology_t hw, const char *source, struct lab_err *err)
 {
-	int loaded = !strncmp(source, "xml:", 4) ? topo_load_xml(hw, source, buf, len, err)
-	                                         : hwloc_topology_load(hw);
+	int loaded =
+	    !strncmp(source, "xml:", 4) ? topo_load_xml(hw, source, err) : hwloc_topology_load(hw);
 
 	if (loaded > 0)
 		return -LAB_ETOPO;
@@ -298,7 +279,9 @@ static int topo_load_source(hwloc_topology_t hw, const char *source, const char 
 		    strerror(errno),
 		    !strncmp(source, "xml:", 4)
 		        ? "an XML topology as hwloc writes it, e.g. `lstopo --of xml "
-		          "FILE`; HWLOC_XML_VERBOSE=1 shows where hwloc stops reading"
+		          "FILE`; `HWLOC_XML_VERBOSE=1 lstopo-no-graphics -i FILE` shows where "
+		          "hwloc stops "
+		          "reading"
 		        : "a description hwloc's synthetic backend reads, such as "
 		          "\"pack:2 core:8 pu:2\"");
 	return 0;
@@ -369,7 +352,7 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 		rc = lab_err_set(err, LAB_ENOMEM, "%s: out of memory", spec ? spec : "this system");
 		goto out;
 	}
-	rc = topo_load_source(*hw, *source, buf, xlen, err);
+	rc = topo_load_source(*hw, *source, err);
 out:
 	free(buf);
 	return rc;

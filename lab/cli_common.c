@@ -19,12 +19,13 @@ const char *lab_self = "lab";
 void lab_cli_stem(const char *path, char *buf, size_t len)
 {
 	const char *base = strrchr(path, '/');
+	size_t n;
 
 	base = base ? base + 1 : path;
-	snprintf(buf, len, "%s", base);
-	char *dot = strrchr(buf, '.');
-	if (dot && !strcmp(dot, ".ini"))
-		*dot = '\0';
+	n = strlen(base);
+	if (n >= 4 && !strcmp(base + n - 4, ".ini")) /* before the cut: "....i" of a long name */
+		n -= 4;
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), base);
 	for (char *c = buf; *c; c++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-",
 		            *c))
@@ -356,8 +357,8 @@ bool lab_cli_cpus_restricted(const struct lab_topo *topo, char *buf, size_t len)
 	}
 	lab_topo_cpulist_format(list, sizeof(list), allowed, n);
 	snprintf(buf, len,
-	         "cpus allowed: %s (%u of %u): this process may use only these (taskset, a cgroup "
-	         "or a job's cpuset), so every placement is planned on them",
+	         "cpus allowed: %s (%u of %u): this process may use only these (its affinity "
+	         "mask: taskset, numactl, a job launcher), so every placement is planned on them",
 	         list, n, npus);
 	free(allowed);
 	return true;

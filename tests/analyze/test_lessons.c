@@ -208,6 +208,31 @@ LAB_TEST(one_setup_of_several_runs_is_inconclusive)
 	fx_free(&f, &ls);
 }
 
+/* A run interrupted after a point's first of 5 planned runs: one setup too, said as such. */
+LAB_TEST(one_run_of_several_planned_is_inconclusive)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_json *cut;
+	struct lab_err err;
+	static const char runs[] = "{\"runs\": 1, \"runs_planned\": 5}";
+
+	fx_sharing(&f);
+	REQUIRE(lab_an_json_parse("run.json", runs, strlen(runs), &cut, &err) == 0);
+	f.d.pt[1].runjson = cut;
+	f.d.pt[1].id = 4;
+	f.d.pt[1].levels.runs = 1;
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(strstr(ls.l[0].text, "point 4 has 1 run of the 5 planned (the run ended first)") !=
+	      NULL);
+	lab_an_json_free(cut);
+	fx_free(&f, &ls);
+}
+
 /* Means from flagged samples (--include-flagged: the levels counted every sample) say so after
  * the verdict, with how many. */
 LAB_TEST(flagged_samples_in_a_verdict_are_said)

@@ -122,12 +122,15 @@ default_dir_names_config)
 	# '_'s, and a config named ".ini" is "config" (it made results/<stamp>-).
 	printf '[x]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/.ini"
 	cp "$tmp/.ini" "$tmp/a%b c.ini"
-	for c in .ini "a%b c.ini"; do
+	long=$(printf 'a%.0s' $(seq 1 125))
+	cp "$tmp/.ini" "$tmp/$long.ini" # ".ini" goes before the name is cut: it left "aaa...a.i"
+	for c in .ini "a%b c.ini" "$long.ini"; do
 		(cd "$tmp" && "$lab" run "$c" --no-progress >"$tmp/out" 2>"$tmp/err")
 	done
 	ls "$tmp/results" >"$tmp/names"
 	grep -Eqx '[0-9]{8}T[0-9]{6}Z-config' "$tmp/names" &&
-		grep -Eqx '[0-9]{8}T[0-9]{6}Z-a_b_c' "$tmp/names" || { cat "$tmp/names"; exit 1; }
+		grep -Eqx '[0-9]{8}T[0-9]{6}Z-a_b_c' "$tmp/names" &&
+		grep -Eqx "[0-9]{8}T[0-9]{6}Z-$long" "$tmp/names" || { cat "$tmp/names"; exit 1; }
 	;;
 quick)
 	# The built-in quick config: every kernel, threads 1..max.

@@ -391,3 +391,28 @@ LAB_TEST(precision_flagged_pilot_is_no_observation)
 	CHECK(rec.prec.achieved <= 0.5);
 	kpoint_free(&rec);
 }
+
+/* The load stays after the pilot but for three samples: the budget runs out before a clean pilot
+ * of ten, and the record's pilot is the clean samples there are (the flagged pilot's s0 set the
+ * half-width). */
+static double rt_three_quiet(void *ctx)
+{
+	struct rt_seq *s = ctx;
+
+	s->calls++;
+	return s->calls > 10 && s->calls <= 13 ? 0 : RT_BUSY;
+}
+
+LAB_TEST(precision_flagged_pilot_budget_out)
+{
+	struct lab_point_rec rec;
+	unsigned used;
+
+	REQUIRE(rt_prec_run(rt_three_quiet, "0.1%", &rec, &used));
+	CHECK(rec.prec.budget_exhausted);
+	CHECK_EQ_U64(used, 3);
+	CHECK_EQ_U64(rec.prec.pilot, 3);
+	CHECK_EQ_U64(rec.prec.kept, 3);
+	CHECK(rec.prec.spent_ns > 0);
+	kpoint_free(&rec);
+}

@@ -876,17 +876,20 @@ LAB_TEST(hwloc_refusal_says_why)
 	struct lab_topo *t = NULL;
 	struct lab_err err = {0};
 
+	/* first in this process: hwloc reads the variable once; verbose, it warns of the unknown
+	 * attribute of this good XML, which read as a banner */
+	snprintf(spec, sizeof(spec), "xml:%s/tests/fixtures/topologies/unknown-attr.xml",
+	         testlib_srcdir());
+	setenv("HWLOC_XML_VERBOSE", "7", 1);
+	CHECK(lab_topo_open(&t, spec, &err) == 0);
+	CHECK_EQ_STR(getenv("HWLOC_XML_VERBOSE"), "7"); /* given back */
+	if (t)
+		lab_topo_close(t);
 	snprintf(spec, sizeof(spec), "xml:%s/tests/fixtures/topologies/no-numa-node.xml",
 	         testlib_srcdir());
 	CHECK(lab_topo_open(&t, spec, &err) < 0);
 	CHECK(strstr(err.msg, "no-numa-node.xml: hwloc calls the topology invalid: Topology does "
 	                      "not contain any NUMA node") != NULL);
 	CHECK(!strchr(err.msg, '\n'));
-	snprintf(spec, sizeof(spec), "xml:%s/configs/topologies/2s8c2t-intel.xml",
-	         testlib_srcdir());
-	setenv("HWLOC_XML_VERBOSE", "7", 1);
-	CHECK(lab_topo_open(&t, spec, &err) == 0);
 	unsetenv("HWLOC_XML_VERBOSE");
-	if (t)
-		lab_topo_close(t);
 }

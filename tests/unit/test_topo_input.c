@@ -209,8 +209,8 @@ LAB_TEST(xml_hwloc_refusal_says_what_is_allowed)
 	snprintf(spec, sizeof(spec), "xml:%s", path);
 	snprintf(want, sizeof(want),
 	         "%s: hwloc cannot load the topology: Invalid argument (allowed: an XML topology "
-	         "as hwloc writes it, e.g. `lstopo --of xml FILE`; HWLOC_XML_VERBOSE=1 shows "
-	         "where hwloc stops reading)",
+	         "as hwloc writes it, e.g. `lstopo --of xml FILE`; `HWLOC_XML_VERBOSE=1 "
+	         "lstopo-no-graphics -i FILE` shows where hwloc stops reading)",
 	         spec);
 	check_refused(spec, want);
 }
