@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/flagged.h"
+#include "analyze/levels_out.h"
 #include "analyze/modes.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/curves.h"
@@ -170,6 +171,22 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 		lab_doc_rnote(t, "%s", note);
 }
 
+/* Each point's precision target as the series say it (lab_an_precision_line): what was asked,
+ * what the interval in the table reached, from how many samples and runs. */
+static void an_group_precision(struct lab_doc *doc, const struct lab_an_cv_spec *s,
+                               const struct lab_an_cv_group *g, struct lab_doc_section *sec)
+{
+	char buf[320];
+
+	for (size_t j = 0; j < g->nc; j++)
+		for (size_t k = 0; k < g->c[j].npt; k++) {
+			const struct lab_an_cv_pt *e = &g->c[j].pt[k];
+			if (e->pt && lab_an_precision_line(e->pt, buf, sizeof(buf)))
+				lab_doc_note(sec, "%s, %s %s: %s", g->c[j].label,
+				             s->xlabel ? s->xlabel : "x", an_x(doc, s, e), buf);
+		}
+}
+
 static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
                          const struct lab_an_cv_group *g)
 {
@@ -197,6 +214,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 				an_plot(doc, s, q, dc[q], &c->pt[k], why);
 		}
 	}
+	an_group_precision(doc, s, g, sec);
 }
 
 int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)

@@ -1030,11 +1030,13 @@ for r in rows:
 PY
 	# precision = 1%, budget = 1s: each point reaches the target or says the budget ran out
 	# (which of the two depends on the machine's noise: only the bookkeeping is checked).
-	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nprecision = 1%%\nbudget = 1s\n\n[noop]\nkernel = noop\n' >"$tmp/p.ini"
+	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nprecision = 1%%\nbudget = 1s\n\n[noop]\nkernel = noop\n\n[atom]\nkernel = atomic_rmw\nthreads = 1\nop = fetch_add\ntarget = shared\n' >"$tmp/p.ini"
 	"$lab" run "$tmp/p.ini" -o "$tmp/p" --no-progress >"$tmp/out" 2>"$tmp/err"
 	check "$tmp/p" --min-points 1
 	"$lab" analyze "$tmp/p" --no-plots --include-flagged >"$tmp/a.txt"
 	grep -q 'precision: +-1% asked' "$tmp/a.txt"
+	# a view's section says its points' targets too (the atomics view said nothing)
+	grep -q 'note: shared, threads 1: precision: +-1% asked' "$tmp/a.txt"
 	python3 - "$tmp/p" <<'PY'
 import json, sys
 d = sys.argv[1]
