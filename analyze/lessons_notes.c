@@ -241,25 +241,24 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1,
 		       planned =
 		           p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
+		char what[160];
 
-		if (runs >= 2 && p->levels.runs < 2) {
-			snprintf(
-			    why, len,
-			    ": point %ld kept %zu of its %.0f runs (the others' samples were "
-			    "flagged for foreign load), so its interval is one setup's and says "
-			    "nothing of the others: rerun on a quieter machine",
-			    p->id, p->levels.runs, runs);
-			return 1;
-		}
-		if (planned >= 2 && p->levels.runs < 2) { /* an interrupted run, before its 2nd */
-			snprintf(
-			    why, len,
-			    ": point %ld has %zu run of the %.0f planned (the run ended first), so "
-			    "its interval is one setup's and says nothing of the others: run it "
-			    "again",
-			    p->id, p->levels.runs, planned);
-			return 1;
-		}
+		if (p->levels.runs >= 2 || (runs < 2 && planned < 2))
+			continue;
+		if (runs >= 2) /* its runs' samples flagged */
+			snprintf(what, sizeof(what),
+			         "kept %zu of its %.0f runs (the others' samples were flagged for "
+			         "foreign load)",
+			         p->levels.runs, runs);
+		else /* an interrupted run, before the point's 2nd */
+			snprintf(what, sizeof(what),
+			         "has %zu run of the %.0f planned (the run ended first)",
+			         p->levels.runs, planned);
+		snprintf(why, len,
+		         ": point %ld %s, so its interval is one setup's and says nothing of the "
+		         "others: %s",
+		         p->id, what, runs >= 2 ? "rerun on a quieter machine" : "run it again");
+		return 1;
 	}
 	return 0;
 }
