@@ -96,14 +96,29 @@ struct lab_cli_args {
 /* argv[0] of this process, as the user typed it (for "next:" lines); "lab" until main sets it. */
 extern const char *lab_self;
 
+/*
+ * The last cache level of this system under a hypervisor, checked by loads (harness/
+ * cacheprobe.h): whether its reported size holds, and the size plans use where it does not:
+ * the power of two at or below the largest working set that loaded at the level's speed (the
+ * sweep's answer moves with the neighbours' share of a shared cache, 16 to 27 MiB on the EPYC
+ * guest; the power of two much less, so runs on one machine plan the same sizes).
+ */
+struct lab_cli_llc {
+	unsigned level;
+	struct lab_cache_probe p;
+	uint64_t use; /* bytes plans use: the report, unless the loads contradict it */
+	char hv[32];  /* the hypervisor's name */
+};
+
 /* A loaded config, its topology and its plan. */
 struct lab_cli_setup {
 	struct lab_cfg cfg;
 	struct lab_topo *topo;
 	struct lab_plan *plan;
-	char stem[128];       /* the first config's name without directory and .ini; "quick" */
-	char cache_note[320]; /* why a reported cache size was replaced here; "" when none was */
-	char cache_arg[40];   /* the checked level for lab __run-point: "L3=23068672" */
+	char stem[128];         /* the first config's name without directory and .ini; "quick" */
+	char cache_note[320];   /* why a reported cache size was replaced here; "" when none was */
+	char cache_arg[40];     /* the checked level for lab __run-point: "L3=23068672" */
+	struct lab_cli_llc llc; /* the last level's check (llc.level 0 when none ran) */
 };
 
 /* Whether this process may use fewer of this system's CPUs than it has; then the line that says
@@ -135,19 +150,6 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s);
  */
 int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s);
 
-/*
- * The last cache level of this system under a hypervisor, checked by loads (harness/
- * cacheprobe.h): whether its reported size holds, and the size plans use where it does not:
- * the power of two at or below the largest working set that loaded at the level's speed (the
- * sweep's answer moves with the neighbours' share of a shared cache, 16 to 27 MiB on the EPYC
- * guest; the power of two much less, so runs on one machine plan the same sizes).
- */
-struct lab_cli_llc {
-	unsigned level;
-	struct lab_cache_probe p;
-	uint64_t use; /* bytes plans use: the report, unless the loads contradict it */
-	char hv[32];  /* the hypervisor's name */
-};
 /* False (nothing measured) on bare metal, for a topology not this system's or with fewer than
  * two cache levels; else true with *out filled (p.sizes 0 when the sweep could not run). */
 bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out);
@@ -155,6 +157,10 @@ bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out);
 void lab_cli_bytes_text(uint64_t b, char *buf, size_t len);
 /* One line on what the check found: "L3: the hypervisor (KVM) reports 508 MiB, but ...". */
 void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len);
+/* "cache_check": what the check found (null when nothing was measured), for lab topo --json
+ * and lab plan --json. */
+struct lab_json;
+void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc);
 
 /* Frees what lab_cli_prepare made. */
 void lab_cli_release(struct lab_cli_setup *s);

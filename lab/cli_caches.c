@@ -6,11 +6,13 @@
  * lab __run-point, which is handed the parent's sizes so that it plans the same points.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/cacheprobe.h"
 #include "harness/cpufeat.h"
+#include "harness/json.h"
 #include "harness/param.h"
 #include "kernels/registry.h"
 #include "lab/cli.h"
@@ -137,6 +139,27 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 		         c->level);
 }
 
+/* "cache_check": what one thread's loads say of the last level under a hypervisor (null
+ * when nothing was measured: bare metal, another machine's topology). */
+void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc)
+{
+	if (!llc->level) {
+		lab_json_null(j, "cache_check");
+		return;
+	}
+	lab_json_obj_open(j, "cache_check");
+	lab_json_uint(j, "level", llc->level);
+	lab_json_str(j, "hypervisor", llc->hv);
+	lab_json_uint(j, "reported_size", llc->p.reported);
+	lab_json_uint(j, "sets_measured", llc->p.sizes);
+	lab_json_num(j, "plateau_gbs", llc->p.sizes ? llc->p.inside_gbs : NAN);
+	lab_json_num(j, "past_gbs", llc->p.fits ? llc->p.past_gbs : NAN);
+	lab_json_num(j, "fits", llc->p.fits ? (double)llc->p.fits : NAN);
+	lab_json_bool(j, "contradicted", lab_cache_probe_contradicts(&llc->p));
+	lab_json_uint(j, "size_plans_use", llc->use);
+	lab_json_obj_close(j);
+}
+
 /*
  * Under a hypervisor, the last level hwloc reports is checked (lab_cli_llc_check) when the
  * configs name a size relative to it or run a kernel whose results a roofline places by cache
@@ -148,19 +171,19 @@ static void cache_check_last(struct lab_cli_setup *s, const bool *given)
 {
 	struct lab_cache_info c[LAB_CACHE_LEVELS];
 	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
-	struct lab_cli_llc llc;
+	struct lab_cli_llc *llc = &s->llc;
 
 	if (n < 2 || given[c[n - 1].level - 1] || !cache_needed(&s->cfg, c[n - 1].level) ||
-	    !lab_cli_llc_check(s->topo, &llc))
+	    !lab_cli_llc_check(s->topo, llc))
 		return;
-	if (!lab_cache_probe_contradicts(&llc.p)) {
-		snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", llc.level);
+	if (!lab_cache_probe_contradicts(&llc->p)) {
+		snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", llc->level);
 		return;
 	}
-	lab_topo_cache_set(s->topo, llc.level, llc.use, true);
-	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=%llu", llc.level,
-	         (unsigned long long)llc.use);
-	lab_cli_llc_text(&llc, s->cache_note, sizeof(s->cache_note));
+	lab_topo_cache_set(s->topo, llc->level, llc->use, true);
+	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=%llu", llc->level,
+	         (unsigned long long)llc->use);
+	lab_cli_llc_text(llc, s->cache_note, sizeof(s->cache_note));
 }
 
 int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s)

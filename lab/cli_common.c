@@ -178,6 +178,7 @@ static void cli_plan_json(const struct lab_cli_setup *s)
 	lab_json_uint(&j, "cpus_allowed", s->plan->env.ncpus);
 	lab_prov_write_caches(&j, s->topo); /* the sizes L1/2, L3*4 came from */
 	lab_json_str(&j, "cache_note", s->cache_note[0] ? s->cache_note : NULL);
+	lab_cli_llc_json(&j, &s->llc);
 	lab_json_arr_open(&j, "experiments");
 	for (unsigned e = 0; e < s->plan->nexp; e++) {
 		const struct lab_experiment *x = &s->plan->exp[e];

@@ -230,27 +230,6 @@ static void topo_json_domains(struct lab_json *j, const struct lab_topo_domains 
 	lab_json_arr_close(j);
 }
 
-/* "cache_check": what one thread's loads say of the last level under a hypervisor (null
- * when nothing was measured: bare metal, another machine's topology). */
-static void topo_json_llc(struct lab_json *j, const struct lab_cli_llc *llc)
-{
-	if (!llc->level) {
-		lab_json_null(j, "cache_check");
-		return;
-	}
-	lab_json_obj_open(j, "cache_check");
-	lab_json_uint(j, "level", llc->level);
-	lab_json_str(j, "hypervisor", llc->hv);
-	lab_json_uint(j, "reported_size", llc->p.reported);
-	lab_json_uint(j, "sets_measured", llc->p.sizes);
-	lab_json_num(j, "plateau_gbs", llc->p.sizes ? llc->p.inside_gbs : NAN);
-	lab_json_num(j, "past_gbs", llc->p.fits ? llc->p.past_gbs : NAN);
-	lab_json_num(j, "fits", llc->p.fits ? (double)llc->p.fits : NAN);
-	lab_json_bool(j, "contradicted", lab_cache_probe_contradicts(&llc->p));
-	lab_json_uint(j, "size_plans_use", llc->use);
-	lab_json_obj_close(j);
-}
-
 static int topo_print_json(const struct lab_topo *topo, const struct lab_env *env,
                            const struct lab_pu_info *pus, unsigned npus, const int *allowed,
                            unsigned nallowed, const struct lab_topo_domains *doms,
@@ -295,7 +274,7 @@ static int topo_print_json(const struct lab_topo *topo, const struct lab_env *en
 	lab_prov_write_distances(&j, topo);
 	lab_prov_write_numa_memory(&j, topo);
 	lab_prov_write_caches(&j, topo);
-	topo_json_llc(&j, llc);
+	lab_cli_llc_json(&j, llc);
 	lab_json_obj_close(&j);
 	return lab_json_end(&j);
 }
