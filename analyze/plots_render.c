@@ -39,8 +39,9 @@ struct an_render {
 };
 
 /* The gnuplot this process waits for (0: none) and the private directory in use (live: its
- * handles are set), for lab_an_plots_abort. */
-static volatile sig_atomic_t an_gnuplot_pid, an_render_live;
+ * handles are set), for lab_an_plots_abort; stopped: lab_an_plots_stop was called, no other
+ * gnuplot starts (the batch loop would start one for the plots after the one it ended). */
+static volatile sig_atomic_t an_gnuplot_pid, an_render_live, an_render_stopped;
 static struct an_render an_render_now;
 
 /* Removes every entry of the private directory rfd, then the directory (its name in pfd).
@@ -179,6 +180,8 @@ static int an_gnuplot_run(const struct an_render *r)
 	if (pid < 0)
 		return -1;
 	an_gnuplot_pid = pid;
+	if (an_render_stopped) /* stopped between the loop's check and the line above */
+		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			status = -1;
@@ -190,8 +193,10 @@ static int an_gnuplot_run(const struct an_render *r)
 
 void lab_an_plots_stop(void)
 {
-	pid_t pid = an_gnuplot_pid;
+	pid_t pid;
 
+	an_render_stopped = 1;
+	pid = an_gnuplot_pid;
 	if (pid > 0)
 		kill(pid, SIGKILL); /* its waiter reaps it and clears the private directory */
 }
@@ -258,7 +263,7 @@ static int an_gnuplot_all(const struct lab_an_pdir *pdir, const struct an_render
 	size_t failed = 0, first = 0, in_row = 0, stop;
 	int rc = 0, ran;
 
-	while (first < out->n && !rc) {
+	while (first < out->n && !rc && !an_render_stopped) {
 		if (an_render_batch(r, out, first) != 0) {
 			failed += out->n - first;
 			break;

@@ -628,7 +628,9 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 	free(out);
 	free(err);
 	REQUIRE(clitest_exists("results-usl/report.html"));
-	ho_fake_gnuplot("echo $$ > \"$HO_LOG.pid\"; exec sleep 120");
+	/* each start adds its pid: the one ended must be the last (the batch loop once started
+	 * another gnuplot for the plots after the one it ended, and lab waited for it) */
+	ho_fake_gnuplot("echo $$ >> \"$HO_LOG.pid\"; exec sleep 120");
 	snprintf(pidfile, sizeof(pidfile), "%s/gnuplot-runs.log.pid", testlib_tmpdir());
 	snprintf(cmd, sizeof(cmd),
 	         "cd %s && %s exec %s/lab/lab analyze results-usl >/dev/null 2>term-err.txt",
@@ -658,6 +660,11 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 		TL__FAIL("gnuplot (pid %d) still runs after lab got SIGTERM", (int)gp);
 		kill(gp, SIGKILL);
 	}
+	REQUIRE(lab_an_file_read(pidfile, &text, &len, NULL) == 0);
+	if (strchr(text, '\n') != text + len - 1)
+		TL__FAIL("gnuplot started again after SIGTERM: pids %s", text);
+	free(text);
+	text = NULL;
 	CHECK_EQ_U64(ho_count("results-usl", ".lab-tmp"), 0);
 	/* nor gnuplot's private directory (analyze/plots_render.c) */
 	CHECK_EQ_U64(ho_count("results-usl/plots", ".lab-tmp"), 0);
