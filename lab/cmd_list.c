@@ -193,8 +193,15 @@ int lab_cmd_version(int argc, char **argv)
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
 	printf("auto kernel variants: -march=%s (the compiler took it for %s, tuned for %s)\n",
 	       LAB_AUTO_MARCH, LAB_AUTO_ARCH, LAB_AUTO_TUNE);
-	printf("hwloc: %u.%u.%u (runtime API 0x%x)\n", HWLOC_API_VERSION >> 16,
-	       (HWLOC_API_VERSION >> 8) & 0xff, HWLOC_API_VERSION & 0xff, hwloc_get_api_version());
+	/* HWLOC_VERSION is the release of the headers built against; HWLOC_API_VERSION is the API
+	 * level (hwloc 2.9 has API 2.8), and the library loaded says only its API level */
+#ifdef HWLOC_VERSION
+	printf("hwloc: %s (headers built against)", HWLOC_VERSION);
+#else
+	printf("hwloc: release unknown (headers built against)");
+#endif
+	printf(", API 0x%x; the library loaded has API 0x%x\n", (unsigned)HWLOC_API_VERSION,
+	       hwloc_get_api_version());
 	printf("kernel ABI: %d\n", LAB_KERNEL_ABI);
 	return LAB_EXIT_OK;
 }

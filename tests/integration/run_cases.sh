@@ -988,6 +988,11 @@ options_given_twice)
 	usage_line "lab describe: give a KERNEL" "$lab" describe
 	usage_line "lab describe: too many kernels" "$lab" describe noop noop
 	"$lab" version --help | grep -q '^usage: lab version'
+	# hwloc's release, not its API level (hwloc 2.9.0 has API 2.8.0), labelled as the headers'
+	"$lab" version | grep -Eq '^hwloc: [0-9]+\.[0-9]+\.[0-9]+[^ ]* \(headers built against\), API 0x'
+	if command -v pkg-config >/dev/null && pkg-config --exists hwloc; then
+		"$lab" version | grep -qF "hwloc: $(pkg-config --modversion hwloc) (headers"
+	fi
 	"$lab" plan "$tmp/n.ini" --set n.delay_loops=3 --set n.delay_loops=4 | grep -q 'delay_loops=4;'
 	"$lab" run --help | grep -q 'the last --set of a key wins'
 	;;
