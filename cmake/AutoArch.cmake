@@ -1,15 +1,18 @@
-# lab_auto_arch(ARCH_OUT TUNE_OUT COMPILER_ID COMPILER MARCH): what -march=MARCH means to this
-# compiler, for run.json's lab.auto_march. ARCH is the CPU the compiler names (gcc's
+# lab_auto_arch(ARCH_OUT TUNE_OUT COMPILER_ID COMPILER MARCH [FLAGS]): what -march=MARCH means to
+# this compiler, for run.json's lab.auto_march. ARCH is the CPU the compiler names (gcc's
 # -Q --help=target, clang's -### "-target-cpu"), followed by +isa for each vector ISA that MARCH
 # enables beyond that CPU (the __AVX512F__-style macros of the two compared): a compiler older
 # than the CPU names an older or generic one for native (gcc 12 on Zen 5 says znver3, clang 14
 # says x86-64) and still enables what the CPU has, so the name alone hid AVX-512.
+# FLAGS: the build's own -m options (lab_user_isa_flags), which the auto files are compiled with
+# too: -mavx2 in CMAKE_C_FLAGS makes -march=x86-64's auto files AVX2 code, and ARCH says so.
 # "unknown" when the compiler does not say.
 function(lab_auto_arch arch_out tune_out compiler_id compiler march)
+  set(extra ${ARGN})
   set(arch "unknown")
   set(tune "unknown")
   if(compiler_id STREQUAL "GNU")
-    execute_process(COMMAND ${compiler} -march=${march} -Q --help=target
+    execute_process(COMMAND ${compiler} ${extra} -march=${march} -Q --help=target
                     OUTPUT_VARIABLE q ERROR_QUIET RESULT_VARIABLE rc)
     if(rc EQUAL 0 AND q MATCHES "\n  -march=[ \t]+([^ \t\n]+)")
       set(arch "${CMAKE_MATCH_1}")
@@ -18,7 +21,7 @@ function(lab_auto_arch arch_out tune_out compiler_id compiler march)
       set(tune "${CMAKE_MATCH_1}")
     endif()
   elseif(compiler_id MATCHES "Clang")
-    execute_process(COMMAND ${compiler} -march=${march} "-###" -x c -c /dev/null -o /dev/null
+    execute_process(COMMAND ${compiler} ${extra} -march=${march} "-###" -x c -c /dev/null -o /dev/null
                     OUTPUT_VARIABLE q ERROR_VARIABLE q RESULT_VARIABLE rc)
     if(rc EQUAL 0 AND q MATCHES "\"-target-cpu\" \"([^\"]+)\"")
       set(arch "${CMAKE_MATCH_1}")
@@ -28,8 +31,8 @@ function(lab_auto_arch arch_out tune_out compiler_id compiler march)
       set(tune "${CMAKE_MATCH_1}")
     endif()
   endif()
-  if(NOT arch STREQUAL "unknown" AND NOT arch STREQUAL march)
-    lab_auto_arch_isas(want ${compiler} ${march})
+  if(NOT arch STREQUAL "unknown" AND (NOT arch STREQUAL march OR extra))
+    lab_auto_arch_isas(want ${compiler} ${march} ${extra})
     lab_auto_arch_isas(have ${compiler} ${arch})
     if(want AND have)
       foreach(isa IN LISTS want)
@@ -43,10 +46,11 @@ function(lab_auto_arch arch_out tune_out compiler_id compiler march)
   set(${tune_out} "${tune}" PARENT_SCOPE)
 endfunction()
 
-# The vector ISAs -march=MARCH enables (from the predefined macros), into OUT; empty when the
-# compiler does not answer. sse2 is always in it on x86-64, so an answer is never empty.
+# The vector ISAs -march=MARCH (after the -m FLAGS) enables (from the predefined macros), into
+# OUT; empty when the compiler does not answer. sse2 is always in it on x86-64, so an answer is
+# never empty.
 function(lab_auto_arch_isas out compiler march)
-  execute_process(COMMAND ${compiler} -march=${march} -dM -E -x c /dev/null
+  execute_process(COMMAND ${compiler} ${ARGN} -march=${march} -dM -E -x c /dev/null
                   OUTPUT_VARIABLE m ERROR_QUIET RESULT_VARIABLE rc)
   set(isas)
   if(rc EQUAL 0)
@@ -61,4 +65,19 @@ function(lab_auto_arch_isas out compiler march)
     endforeach()
   endif()
   set(${out} ${isas} PARENT_SCOPE)
+endfunction()
+
+# lab_user_isa_flags(OUT FLAGS): the -m options of a flags string (CMAKE_C_FLAGS) but -march and
+# -mtune, whose later per-file values win: -mavx2, -mno-avx512f, -mfma, ... stay in force after a
+# file's own -march (gcc and clang let an explicit ISA option override any -march, in either
+# order), so the auto files are built with them and the ISA files clear them (lab_isa_flags).
+function(lab_user_isa_flags out flags)
+  separate_arguments(words UNIX_COMMAND "${flags}")
+  set(found)
+  foreach(w IN LISTS words)
+    if(w MATCHES "^-m" AND NOT w MATCHES "^-m(arch|tune|cpu)=")
+      list(APPEND found ${w})
+    endif()
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
 endfunction()

@@ -19,8 +19,15 @@ set(LAB_C_FLAGS_ALL "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
 string(STRIP "${LAB_C_FLAGS_ALL}" LAB_C_FLAGS_ALL)
 # What -march=${LAB_AUTO_MARCH} means to this compiler (native is the build machine, and a
 # compiler older than the CPU picks something else: gcc 12 on Zen 5 says znver3 + AVX-512).
+# The build's own -m options (-mavx2 in CMAKE_C_FLAGS) are in the auto files too, and said.
 include(${CMAKE_CURRENT_LIST_DIR}/AutoArch.cmake)
+lab_user_isa_flags(LAB_AUTO_EXTRA "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
 lab_auto_arch(LAB_AUTO_ARCH LAB_AUTO_TUNE "${CMAKE_C_COMPILER_ID}" ${CMAKE_C_COMPILER}
-              ${LAB_AUTO_MARCH})
-message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE})")
+              ${LAB_AUTO_MARCH} ${LAB_AUTO_EXTRA})
+string(REPLACE ";" " " LAB_AUTO_EXTRA "${LAB_AUTO_EXTRA}")
+set(_extra)
+if(LAB_AUTO_EXTRA)
+  set(_extra " with ${LAB_AUTO_EXTRA} from the C flags")
+endif()
+message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH}${_extra} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE})")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/build_info.h.in ${CMAKE_BINARY_DIR}/gen/build_info.h @ONLY)

@@ -23,11 +23,13 @@
 # labels and compares it as SSE2. scalar too: the baseline every speedup is measured against is
 # the same code in every build (with a global -march=x86-64-v4 clang made the scalar dot and
 # saxpy FMA chains, each step the FMA's latency, not the add's; test_isa and test_disasm check
-# it holds no vector ISA and no VEX encoding).
+# it holds no vector ISA and no VEX encoding). -mno-sse3 then clears every ISA above SSE2 that
+# an explicit option turned on (-mavx2 -mfma in CMAKE_C_FLAGS outlive any later -march, and made
+# the scalar and sse2 files AVX2 code); the variant's own options come after it and win.
 function(lab_isa_flags out isa compiler)
   set(base)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
-    set(base -march=x86-64)
+    set(base -march=x86-64 -mno-sse3)
   endif()
   if(NOT isa OR isa STREQUAL "none")
     set(flags)

@@ -191,8 +191,10 @@ int lab_cmd_version(int argc, char **argv)
 	printf("lab %s (git %s%s)\n", LAB_VERSION, LAB_GIT_SHA, LAB_GIT_DIRTY ? ", dirty" : "");
 	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
-	printf("auto kernel variants: -march=%s (the compiler took it for %s, tuned for %s)\n",
-	       LAB_AUTO_MARCH, LAB_AUTO_ARCH, LAB_AUTO_TUNE);
+	printf(
+	    "auto kernel variants: -march=%s%s%s%s (the compiler took it for %s, tuned for %s)\n",
+	    LAB_AUTO_MARCH, LAB_AUTO_EXTRA[0] ? " with " : "", LAB_AUTO_EXTRA,
+	    LAB_AUTO_EXTRA[0] ? " from the C flags" : "", LAB_AUTO_ARCH, LAB_AUTO_TUNE);
 	/* HWLOC_VERSION is the release of the headers built against; HWLOC_API_VERSION is the API
 	 * level (hwloc 2.9 has API 2.8), and the library loaded says only its API level */
 #ifdef HWLOC_VERSION

@@ -4,7 +4,8 @@
 # older than the CPU names an older or generic CPU and still enables the CPU's vector ISAs
 # (clang 14 on Zen 5: "-target-cpu" "x86-64" with +avx512f; gcc 12: znver3 with -mavx512f), so
 # the ISAs beyond the named CPU are appended; the record said plain "x86-64" (clang) or "znver3".
-# Fake compilers answer as those two did; the real one must add nothing to -march=x86-64.
+# Fake compilers answer as those two did; the real one must add nothing to -march=x86-64, and
+# add what the build's own -mavx2 -mfma turn on.
 #   autoarch.sh CMAKE CC COMPILER_ID SRCDIR
 set -u
 cmake=$1 cc=$2 id=$3 src=$4
@@ -20,6 +21,7 @@ case " $* " in *" -dM "*)
 	case $march in native|znver3)
 		printf '#define __%s__ 1\n' SSE4_2 AVX AVX2 FMA ;; esac
 	[ "$march" = native ] && printf '#define __%s__ 1\n' AVX512F AVX512BW AVX512DQ AVX512VL
+	case " $* " in *" -mavx2 "*) echo "#define __AVX2__ 1" ;; esac
 	exit 0 ;;
 esac
 EOS
@@ -31,15 +33,22 @@ EOS
   echo 'printf "The following options are target specific:\n  -march=    \t\t%s\n  -mtune=    \t\t%s\n" "$cpu" "$cpu"'; } >"$tmp/gcc"
 chmod +x "$tmp/clang" "$tmp/gcc"
 
-check() { # ID CC MARCH EXPECTED
-	got=$("$cmake" -DID="$1" -DCC="$2" -DMARCH="$3" -P "$src/tests/cmake/autoarch.cmake" 2>&1)
-	[ "$got" = "$4" ] || { echo "FAILED: $1 -march=$3: got '$got', want '$4'"; fail=1; }
+check() { # ID CC MARCH EXPECTED [EXTRA: the build's -m options]
+	got=$("$cmake" -DID="$1" -DCC="$2" -DMARCH="$3" -DEXTRA="${5:-}" \
+		-P "$src/tests/cmake/autoarch.cmake" 2>&1)
+	[ "$got" = "$4" ] || { echo "FAILED: $1 -march=$3 ${5:-}: got '$got', want '$4'"; fail=1; }
 }
 check Clang "$tmp/clang" native "arch=x86-64+sse4.2+avx+avx2+fma+avx512f+avx512bw+avx512dq+avx512vl tune=x86-64"
 check Clang "$tmp/clang" x86-64 "arch=x86-64 tune=x86-64"
 check GNU "$tmp/gcc" native "arch=znver3+avx512f+avx512bw+avx512dq+avx512vl tune=znver3"
 check GNU "$tmp/gcc" znver3 "arch=znver3 tune=znver3"
+# -mavx2 in CMAKE_C_FLAGS outlives the auto files' -march=x86-64: the record says so
+check GNU "$tmp/gcc" x86-64 "arch=x86-64+avx2 tune=x86-64" -mavx2
 # The real compiler: x86-64 is itself, nothing appended.
 got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64 -P "$src/tests/cmake/autoarch.cmake" 2>&1)
 case $got in "arch=x86-64 tune="*) ;; *) echo "FAILED: $cc -march=x86-64: got '$got'"; fail=1 ;; esac
+got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64 -DEXTRA="-mavx2 -mfma" \
+	-P "$src/tests/cmake/autoarch.cmake" 2>&1)
+case $got in "arch=x86-64+"*avx2*fma*" tune="*) ;; *)
+	echo "FAILED: $cc -mavx2 -mfma -march=x86-64: got '$got'"; fail=1 ;; esac
 exit $fail
