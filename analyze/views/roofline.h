@@ -39,6 +39,9 @@ struct lab_an_rl_ceil {
 	int level;                     /* bandwidth: 1..5 cache level, 6 DRAM, 0 unknown */
 	char precision[16];            /* compute: "f64", "" when unknown */
 	const struct lab_an_point *pt; /* the best point */
+	/* the fastest median of its group and team passed over for having no interval (fewer
+	 * than 6 samples), NaN: none was faster */
+	double faster_unsure;
 };
 
 struct lab_an_rl_pt {
@@ -49,7 +52,7 @@ struct lab_an_rl_pt {
 	const struct lab_an_rl_ceil *binds; /* the ceiling that gives roof, NULL: none */
 	int level, bandwidth_bound;         /* as lab_an_rl_ceil's; as lab_an_rates' */
 	int above;                          /* above its roof: note says why */
-	char note[320]; /* why no roof was measured, or why the point is above it; "" */
+	char note[448]; /* why no roof was measured, or why the point is above it; "" */
 };
 
 struct lab_an_rl {

@@ -95,7 +95,8 @@ static void an_cand(const struct lab_an_data *d, int inc, const struct lab_an_po
 {
 	char size[48], isa[32];
 
-	*c = (struct lab_an_rl_ceil){.kind = kind, .threads = p->threads, .pt = p, .size = NAN};
+	*c = (struct lab_an_rl_ceil){
+	    .kind = kind, .threads = p->threads, .pt = p, .size = NAN, .faster_unsure = NAN};
 	lab_an_rl_rate(p, work, inc, &c->v);
 	if (kind == LAB_AN_RL_COMPUTE) {
 		an_param(p, "precision", "type", c->precision, sizeof(c->precision));
@@ -170,8 +171,21 @@ static int an_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, s
 				*b = i;
 		}
 	for (size_t k = 0; !rc && k < 2 * set.n; k++)
-		if (best[k] != (size_t)-1)
-			s->c[s->nc++] = cand[best[k]];
+		if (best[k] != (size_t)-1) {
+			s->c[s->nc] = cand[best[k]];
+			best[k] = s->nc++; /* now its place in s->c */
+		}
+	for (size_t i = 0; !rc && i < n; i++) /* faster than its best, passed over (no interval) */
+		for (size_t t = 0; t < 2; t++) {
+			size_t b = best[2 * g[i] + t];
+			struct lab_an_rl_ceil *c = b == (size_t)-1 ? NULL : &s->c[b];
+
+			if (c && cand[i].threads == c->threads && !isfinite(cand[i].v.lo) &&
+			    isfinite(c->v.lo) && cand[i].v.median > c->v.median &&
+			    (c->kind != LAB_AN_RL_BW || c->level != 6 || cand[i].size == c->size) &&
+			    !(cand[i].v.median <= c->faster_unsure))
+				c->faster_unsure = cand[i].v.median;
+		}
 	lab_an_strset_free(&set);
 	free(key);
 	free(g);
@@ -206,12 +220,21 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	    "were measured in other conditions"};
 	const struct lab_an_rl_ceil *c = e->binds;
 	int bw = c->kind == LAB_AN_RL_BW;
+	/* the roof is its group's best point with an interval: a faster one of too few samples
+	 * for one, passed over, is the likelier reason where it would hold the point */
+	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1);
+	char unsure[200];
 
+	snprintf(unsure, sizeof(unsure),
+	         "that ceiling is the best point with an interval; one ran at %.3g %s on too few "
+	         "samples for one (fewer than 6: raise reps)",
+	         c->faster_unsure, bw ? "GB/s" : "GFLOP/s");
 	e->above = 1;
 	snprintf(e->note, sizeof(e->note),
 	         "above its roof (%.0f%% of %s %s, measured by %s %s): %s", 100 * e->fraction,
 	         bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
-	         why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
+	         e->gf.median <= unsure_roof ? unsure
+	                                     : why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
 }
 
 /* Ceilings split for placing points: a sized bandwidth ceiling without a level (a sweep of

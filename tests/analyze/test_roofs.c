@@ -5,7 +5,8 @@
  * kernels of its level, read-write ones included, never count_if's or gather's; every cache
  * level measured gets its ceiling; a point above its roof carries a note that says why; without
  * a bandwidth ceiling for its level a low-intensity point has no roof, never "compute". Finding
- * 7: FMA+add is said to beat FMA alone only where its interval lies above.
+ * 7: FMA+add is said to beat FMA alone only where its interval lies above. A point above a
+ * ceiling that passed over a faster one of too few samples says so.
  */
 #include <math.h>
 
@@ -191,6 +192,27 @@ LAB_TEST(ch28_only_bandwidth_bound_kernels)
 	REQUIRE(g);
 	CHECK_EQ_STR(lab_an_json_str(g, "fraction_note"), "above its roof");
 	CHECK(strstr(lab_an_json_str(g, "note"), "not bandwidth-bound") != NULL);
+	rf_none_silently_above(j);
+	lab_an_json_free(j);
+}
+
+/* Red team: a sweep of few reps. The sum of 3 samples (160 GB/s, no interval) is no roof over
+ * the load of 7 (100 GB/s); above that ceiling it is told why: a faster point ran on too few
+ * samples for an interval (it was told its data sat in a faster level than its size said). */
+LAB_TEST(few_samples_above_roof_told_why)
+{
+	struct lab_an_json *j = rf_json("results-roofs-few");
+	const struct lab_an_json *p;
+	const char *note;
+
+	REQUIRE(j);
+	rf_ceil(j, "L1 16K", 100, "op=load;size=16K");
+	p = rf_pt(j, "op=sum;size=16K;type=f64", "L1 16K", 1.6);
+	REQUIRE(p);
+	note = lab_an_json_str(p, "note");
+	REQUIRE(note);
+	CHECK(strstr(note, "one ran at 160 GB/s on too few samples") != NULL);
+	CHECK(strstr(note, "faster level") == NULL);
 	rf_none_silently_above(j);
 	lab_an_json_free(j);
 }
