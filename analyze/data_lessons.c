@@ -99,16 +99,57 @@ static int an_threads_max(const struct an_lctx *x, double v)
 	return 0;
 }
 
+/* The OS number of node (logical) i by run.json's numa_memory, or -1. */
+static double an_node_os(const struct lab_an_json *mem, double i)
+{
+	for (size_t k = 0; mem && mem->type == LAB_AN_JSON_ARR && k < mem->n; k++)
+		if (lab_an_json_num(&mem->items[k], "node", -1) == i)
+			return lab_an_json_num(&mem->items[k], "os_index", -1);
+	return -1;
+}
+
+/* What the planner made of mem_node = far (harness/topo.c): the first node farthest from OS
+ * node 0 by run.json's distances (a matrix in logical order; numa_memory gives the OS numbers),
+ * 1 without them (one node, or distances not read). */
+static double an_far0(const struct lab_an_json *run)
+{
+	const struct lab_an_json *t = lab_an_json_get(lab_an_json_get(run, "host"), "topology"),
+	                         *d = lab_an_json_get(t, "numa_distances"),
+	                         *mem = lab_an_json_get(t, "numa_memory"), *row = NULL;
+	size_t n = d && d->type == LAB_AN_JSON_ARR ? d->n : 0, r = 0, best;
+
+	for (size_t k = 0; mem && mem->type == LAB_AN_JSON_ARR && k < mem->n; k++)
+		if (lab_an_json_num(&mem->items[k], "os_index", -1) == 0)
+			r = (size_t)lab_an_json_num(&mem->items[k], "node", 0);
+	if (n >= 2 && r < n)
+		row = &d->items[r];
+	if (!row || row->type != LAB_AN_JSON_ARR || row->n != n)
+		return 1;
+	best = r;
+	for (size_t j = 0; j < n; j++) {
+		const struct lab_an_json *dj = &row->items[j], *db = &row->items[best];
+
+		if (dj->type != LAB_AN_JSON_NUM || db->type != LAB_AN_JSON_NUM)
+			return 1;
+		if (j != r && (best == r || dj->num > db->num))
+			best = j;
+	}
+	return best != r && an_node_os(mem, (double)best) >= 0 ? an_node_os(mem, (double)best) : 1;
+}
+
 /* A value the planner computes from the machine: a cache size (L1/2, l3*4) from run.json's
- * cache table, or threads = max from its CPUs; -1 when claim is no such value. */
+ * cache table, threads = max from its CPUs, or mem_node = far from its distances; -1 when claim
+ * is no such value. */
 static int an_machine_value(const struct an_lctx *x, const char *key, const char *claim,
                             const char *expr)
 {
 	double e = an_read_units(expr, lab_size_suffixes), base, k = 1;
+	int digits = expr[0] && strspn(expr, "0123456789") == strlen(expr);
 
 	if (!strcmp(key, "threads") && !strcmp(claim, "max"))
-		return expr[0] && strspn(expr, "0123456789") == strlen(expr) &&
-		       an_threads_max(x, e);
+		return digits && an_threads_max(x, e);
+	if (!strcmp(key, "mem_node") && !strcmp(claim, "far"))
+		return digits && strtod(expr, NULL) == an_far0(x->run);
 	if ((claim[0] != 'L' && claim[0] != 'l') || claim[1] < '1' || claim[1] > '5')
 		return -1;
 	if (claim[2] && (!strchr("*/", claim[2]) || !claim[3] ||
@@ -139,7 +180,8 @@ static int an_placement_same(const char *claim, const char *expr)
  * run.json's host. The planner writes a size with its largest exact binary suffix (4096 as 4K;
  * plain digits only for a size no whole K), a count in plain digits (a lesson's count takes no
  * K: 1000 for a count, 1024 for a size), a duration with its unit (1000ns as 1us), a boolean as
- * true or false, a placement in its canonical text (node:N, list:0-3, expr:S0:0-3). Anything
+ * true or false, a placement in its canonical text (node:N, list:0-3, expr:S0:0-3), far as a
+ * node number. Anything
  * else names other points (threads=1 for
  * threads=2, lock=mcs for lock=ticket, stride=1000 for stride=1K): refused. */
 static int an_value_same(const struct an_lctx *x, const char *key, const char *claim,

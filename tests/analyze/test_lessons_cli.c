@@ -209,6 +209,9 @@ LAB_TEST(lessons_canonical_forms_accepted)
 	    /* one order of CPUs written two ways; another order or domain is another placement */
 	    {"placement=\\\"list:0,1\\\"", "placement=list:0-1", 1},
 	    {"placement=list:00", "placement=list:0", 1},
+	    /* far without distances in run.json (one node): node 1, as the planner wrote it */
+	    {"mem_node=far", "mem_node=1", 1},
+	    {"mem_node=far", "mem_node=0", 0},
 	    {"placement=expr:E:S0:4:2:2", "placement=expr:E:S0:4", 1},
 	    {"placement=\\\"expr:S0:0,1,2,3\\\"", "placement=expr:S0:0-3", 1},
 	    /* E: walks core by core, indices physical cores first: one CPU set only without SMT */
@@ -250,6 +253,39 @@ LAB_TEST(lessons_canonical_forms_accepted)
 			         err ? err : "");
 		if (!c[i].same && (rc != 2 || !err || !strstr(err, "say different things")))
 			TL__FAIL("%s judged as %s: exit %d, %s", c[i].claim, c[i].expr, rc,
+			         err ? err : "");
+		free(out);
+		free(err);
+	}
+}
+
+/* mem_node = far is the node farthest from OS node 0 by run.json's distances (logical order,
+ * numa_memory maps them to OS numbers): on this 4-node host logical 2 (OS 3) is the first of the
+ * farthest from OS node 0 (logical 1). ch27's claims say far: its runs were refused. */
+LAB_TEST(lessons_far_node_from_distances)
+{
+	static const struct {
+		const char *expr;
+		int same;
+	} c[] = {{"3", 1}, {"1", 0}, {"2", 0}, {"far", 1}};
+	static const char host[] =
+	    "\"host\": {\"topology\": {\"cpus_allowed\": [0, 1], \"numa_memory\": ["
+	    "{\"node\": 0, \"os_index\": 2}, {\"node\": 1, \"os_index\": 0}, "
+	    "{\"node\": 2, \"os_index\": 3}, {\"node\": 3, \"os_index\": 1}], "
+	    "\"numa_distances\": [[10, 12, 32, 32], [12, 10, 32, 32], [32, 32, 10, 12], "
+	    "[32, 32, 12, 10]]}}, ";
+	char extra[1024], *out = NULL, *err = NULL;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(
+		    extra, sizeof(extra),
+		    "%s\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: mem_node=far) > 0\", "
+		    "\"expr\": \"cost(e: mem_node=%s) > 0\"}],",
+		    host, c[i].expr);
+		lc_write(extra);
+		int rc = clitest_run(NULL, "analyze R --no-plots", &out, &err);
+		if (c[i].same ? rc != 0 : rc != 2 || !err || !strstr(err, "say different things"))
+			TL__FAIL("mem_node=far judged as %s: exit %d, %s", c[i].expr, rc,
 			         err ? err : "");
 		free(out);
 		free(err);

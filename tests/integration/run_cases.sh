@@ -1470,6 +1470,24 @@ assert n, sys.argv[3]
 PY
 	done
 	;;
+chapter_configs_analyze)
+	# Every shipped config's run is one lab analyze reads: its lessons' claims and the exprs the
+	# planner wrote for this machine agree (ch27's mem_node = far, written as a node number, was
+	# refused: the chapter got no analysis). Every point skipped by min_cpus, so it is quick.
+	over=$(($(nproc) + 1))
+	for c in configs/ch*.ini configs/quick.ini; do
+		rm -rf "$tmp/c"
+		"$lab" run "$c" --set global.min_cpus=$over -o "$tmp/c" --no-progress \
+			>"$tmp/out" 2>"$tmp/err" || { echo "$c"; cat "$tmp/err" >&2; exit 1; }
+		"$lab" analyze "$tmp/c" --no-plots >"$tmp/a.txt" 2>"$tmp/err" ||
+			{ echo "$c"; cat "$tmp/err" >&2; exit 1; }
+		n=$(sed -n '/^\[lessons\]/,/^\[/p' "$c" | grep -c '^[a-z_0-9]* = ' || true)
+		if [ "$n" -gt 0 ]; then
+			grep -q '^== lessons: 0 hold, 0 fail, 0 inconclusive' "$tmp/a.txt" ||
+				{ echo "$c"; grep '^== lessons' "$tmp/a.txt"; exit 1; }
+		fi
+	done
+	;;
 openmp_team_on_plan)
 	# An OpenMP kernel's team is pinned: no "ran off their planned CPU" warning, and run.json
 	# records each OpenMP thread on its planned CPU (skipped points in a build without OpenMP).
