@@ -266,19 +266,25 @@ static void results_rows(struct lab_results *res, const struct lab_point_rec *re
 }
 
 /*
- * Rewrites run.json while running, at most every LAB_RESULTS_WRITE_NS: it holds the whole plan,
- * so a rewrite per point would make a run of n short points write O(n^2) bytes. samples.csv is
- * flushed per point regardless, and the analyzer trusts its rows over a "running" or "planned"
- * point that a killed run had no time to record.
+ * Rewrites run.json while running, at most every LAB_RESULTS_WRITE_NS and never sooner than 9
+ * times the last rewrite took after its end: it holds the whole plan, so a rewrite per point
+ * would make a run of n short points write O(n^2) bytes (a plan of 95,000 skipped points wrote
+ * its 49 MB run.json after each, longer than the fixed gap: minutes of writing for a run of
+ * seconds). samples.csv is flushed per point regardless, and the analyzer trusts its rows over
+ * a "running" or "planned" point that a killed run had no time to record.
  */
 static int results_write_running(struct lab_results *res, struct lab_err *err)
 {
-	uint64_t now = lab_clock_ns();
+	uint64_t now = lab_clock_ns(), took;
+	int rc;
 
-	if (res->written_ns && now - res->written_ns < LAB_RESULTS_WRITE_NS)
+	if (res->written_ns && now - res->written_ns < res->write_gap_ns)
 		return 0;
-	res->written_ns = now;
-	return results_write_run(res, "running", err);
+	rc = results_write_run(res, "running", err);
+	res->written_ns = lab_clock_ns();
+	took = res->written_ns - now;
+	res->write_gap_ns = took > LAB_RESULTS_WRITE_NS / 9 ? 9 * took : LAB_RESULTS_WRITE_NS;
+	return rc;
 }
 
 int lab_results_start(struct lab_results *res, const struct lab_point *pt, struct lab_err *err)

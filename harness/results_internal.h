@@ -50,6 +50,7 @@ struct lab_results {
 	struct lab_results_pt *pts; /* one per plan point */
 	unsigned ndone;             /* points whose last run was handed over */
 	uint64_t written_ns;        /* when run.json was last rewritten while running; 0: not yet */
+	uint64_t write_gap_ns; /* the time until the next such rewrite (results_write_running) */
 	char error[LAB_ERR_MSG_MAX]; /* why the run failed, "" when it did not */
 	const char **cols;           /* metric columns: the union over experiments */
 	unsigned ncols;
