@@ -63,7 +63,10 @@ static const char *lk_delay(struct lab_doc *doc, const struct lab_an_cv_pt *e)
 	double tol = LK_DELAY_TOL_PCT, cs_ns = lk_ns(e->pt->params, "cs_ns"), off = 0, lo;
 	char why[3][96] = {"", "", ""}, lock[64] = "", all[320] = "";
 
-	if (drift->n && fabs(drift->median) > tol)
+	/* a drifted calibration matters only to a point that uses the delay (0 loops are 0; a
+	 * point whose params do not say is taken as one that does) */
+	if (drift->n && fabs(drift->median) > tol &&
+	    !(cs_ns <= 0 && lk_ns(e->pt->params, "think_ns") <= 0))
 		snprintf(why[0], sizeof(why[0]),
 		         "delay calibration %s %% off the run's fastest (tolerance %.0f %%)",
 		         lk_num(doc, drift->median, 1), tol);

@@ -322,6 +322,12 @@ LAB_TEST(lock_delay_drift_flagged)
 	CHECK(strstr(line, "855") != NULL);
 	CHECK(strstr(line, "DELAY FLAGGED: delay calibration +20 % off the run's fastest") != NULL);
 	CHECK(strstr(line, "above the limit 1/cs_ns = 1 M/s") != NULL);
+	/* no delay used (cs_ns = think_ns = 0): its calibration's drift of 30 % flags nothing */
+	REQUIRE((line = strstr(out, "\nticket ")));
+	line = strndup(line, (size_t)(strchrnul(line + 1, '\n') - line));
+	CHECK(strstr(line, "30") != NULL);
+	CHECK(strstr(line, "FLAGGED") == NULL);
+	free(line);
 	REQUIRE((line = strstr(out, "\nmcs ")));
 	*strchrnul(line + 1, '\n') = '\0';
 	CHECK(strstr(line, "995") != NULL);
