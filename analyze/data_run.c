@@ -392,6 +392,37 @@ static void an_run_short_warn(struct lab_an_data *d, const char *path)
 		    planned);
 }
 
+/* One warning for the "ok" points of a complete run with fewer samples in samples.csv than
+ * run.json counts (rows removed from a copy: the statistics would pass as the whole point),
+ * naming the first. The run itself writes a point's rows before its record. */
+static void an_run_rows_missing_warn(struct lab_an_data *d, const char *path)
+{
+	size_t n = 0, had = 0;
+	double reps, counted = 0;
+	const struct lab_an_point *first = NULL;
+
+	if (!d->run_status || strcmp(d->run_status, "complete"))
+		return;
+	for (size_t i = 0; i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+		const char *st = p->runjson ? lab_an_json_str(p->runjson, LAB_KEY_STATUS) : NULL;
+
+		reps = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_REPS, NAN) : NAN;
+		if (st && !strcmp(st, "ok") && (double)p->n < reps && !n++) {
+			first = p;
+			had = p->n;
+			counted = reps;
+		}
+	}
+	if (n)
+		lab_an_warn(&d->warn,
+		            "%s: %zu point%s of this complete run ha%s fewer samples in %s than it "
+		            "counts (point %ld, [%s] threads=%d: %zu of %.0f): rows were removed "
+		            "after the run; the statistics use what is left",
+		            path, n, n == 1 ? "" : "s", n == 1 ? "s" : "ve", LAB_FILE_SAMPLES,
+		            first->id, first->experiment, first->threads, had, counted);
+}
+
 /* 1 when run.json lists the points of some experiment, as every run.json `lab run` writes does:
  * then rows of a point it does not list (of an experiment it lists, of one it lists without
  * points, or of one it does not name) were not measured by this run. A hand-made file that
@@ -440,8 +471,10 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 		rc = lab_an_run_host_check(path, d->run, err);
 	if (!rc)
 		rc = lab_an_run_lessons_check(path, d->run, err);
-	if (!rc)
+	if (!rc) {
 		an_run_short_warn(d, path);
+		an_run_rows_missing_warn(d, path);
+	}
 	free(ids);
 	free(path);
 	return rc;

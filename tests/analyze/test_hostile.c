@@ -681,6 +681,34 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 	free(text);
 }
 
+/* Red team: rows removed from a copy of a complete run (samples.csv kept its other points')
+ * were analyzed as the whole point without a word; now one warning names the first. */
+LAB_TEST(rows_removed_from_complete_run_warned)
+{
+	char path[2048], *text = NULL, *out = NULL, *err = NULL, *cut;
+	size_t len;
+
+	clitest_copy("results-usl");
+	snprintf(path, sizeof(path), "%s/results-usl/samples.csv", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	/* drop the second row (point 0's rep 1 of 5) */
+	REQUIRE((cut = strchr(strchr(text, '\n') + 1, '\n')));
+	memmove(cut + 1, strchr(cut + 1, '\n') + 1, strlen(strchr(cut + 1, '\n') + 1) + 1);
+	ho_str("results-usl/samples.csv", text);
+	free(text);
+	REQUIRE(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
+	if (!err || !strstr(err, "1 point of this complete run has fewer samples in samples.csv "
+	                         "than it counts (point 0, [contend] threads=1: 4 of 5)"))
+		TL__FAIL("stderr: %s", err ? err : "(none)");
+	free(out);
+	free(err);
+	clitest_copy("results-usl");
+	REQUIRE(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
+	CHECK(!err || !strstr(err, "fewer samples"));
+	free(out);
+	free(err);
+}
+
 /* Two writers of one file (two `lab analyze` of one DIR): each has its own temporary, both
  * finish, the file is whole. */
 LAB_TEST(temp_names_unique_per_writer)
