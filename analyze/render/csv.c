@@ -123,9 +123,19 @@ static void csv_num(FILE *f, double v)
 		lab_fput_g(f, 10, v);
 }
 
+/* 1 when table t has its own column key: the leading params column is left out then (counters
+ * had its params column after an always empty leading one: two columns of one name). */
+static int csv_own(const struct lab_doc_table *t, const char *key)
+{
+	for (size_t k = 0; k < t->ncol; k++)
+		if (!strcmp(t->col[k].key, key))
+			return 1;
+	return 0;
+}
+
 static void csv_head(FILE *f, const struct lab_doc_table *t)
 {
-	fputs("experiment,params", f);
+	fputs(csv_own(t, "params") ? "experiment" : "experiment,params", f);
 	for (size_t k = 0; k < t->ncol; k++) {
 		const char *key = t->col[k].key;
 
@@ -162,10 +172,14 @@ static void csv_note(FILE *f, const struct lab_doc_table *t, size_t r)
 
 static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_doc_table *t)
 {
+	int own = csv_own(t, "params");
+
 	for (size_t r = 0; r < t->nrow; r++) {
 		lab_an_csv_field(f, s->experiment ? s->experiment : "");
-		fputc(',', f);
-		lab_an_csv_field(f, s->sub ? s->sub : "");
+		if (!own) {
+			fputc(',', f);
+			lab_an_csv_field(f, s->sub ? s->sub : "");
+		}
 		for (size_t k = 0; k < t->ncol; k++) {
 			const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
 
