@@ -40,8 +40,9 @@ struct lab_an_plot {
 struct lab_an_plots {
 	struct lab_an_plot *p;
 	size_t n, cap;
-	int rendered;   /* gnuplot ran and succeeded: .svg/.png exist */
-	int written;    /* lab_an_plots_write ran (0: plots were not asked for) */
+	int rendered; /* gnuplot drew some: .svg/.png exist */
+	size_t drawn; /* the plots with their .svg or .png (gnuplot may exit 0 having drawn none) */
+	int written;  /* lab_an_plots_write ran (0: plots were not asked for) */
 	int no_gnuplot; /* there were plots to render and gnuplot was not found */
 	size_t omitted; /* plots left out past LAB_AN_PLOTS_MAX (not written, not rendered) */
 };

@@ -281,10 +281,16 @@ static int an_gnuplot_all(const struct lab_an_pdir *pdir, const struct an_render
 			break;
 		}
 	}
-	out->rendered = failed < out->n;
+	out->drawn = 0;
+	for (size_t i = 0; i < out->n; i++)
+		out->drawn += out->p[i].svg || out->p[i].png;
+	out->rendered = out->drawn > 0;
 	if (failed)
 		lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s/%s", failed, out->n,
 		            pdir->path, LAB_AN_GNUPLOT_LOG);
+	else if (out->drawn < out->n) /* it exited 0 without them */
+		lab_an_warn(warn, "gnuplot drew no image for %zu of %zu plots; see %s/%s",
+		            out->n - out->drawn, out->n, pdir->path, LAB_AN_GNUPLOT_LOG);
 	return rc;
 }
 

@@ -681,6 +681,23 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 	free(text);
 }
 
+/* Red team: a gnuplot that exits 0 having drawn nothing was counted as having drawn every
+ * plot ("1 plots ... (.svg, .png, .dat, .gp)" with no image in plots/). */
+LAB_TEST(gnuplot_drawing_nothing_said)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-usl");
+	ho_fake_gnuplot("exit 0");
+	REQUIRE(clitest_run(ho_env(NULL), "analyze results-usl", &out, &err) == 0);
+	CHECK_EQ_U64(ho_count("results-usl/plots", ".png"), 0);
+	if (!err || !strstr(err, "gnuplot drew no image for ") ||
+	    !strstr(err, "(.dat and .gp only)"))
+		TL__FAIL("stderr: %s", err ? err : "(none)");
+	free(out);
+	free(err);
+}
+
 /* Red team: rows removed from a copy of a complete run (samples.csv kept its other points')
  * were analyzed as the whole point without a word; now one warning names the first. */
 LAB_TEST(rows_removed_from_complete_run_warned)
