@@ -61,7 +61,8 @@
  *               "flagged" (samples kept flagged), "flagged_runq" (of those, flagged because
  *               a worker waited for its CPU over max_runq_wait), "attempts" (samples taken,
  *               retries of flagged ones included), "sample_attempts": [...] (per kept
- *               sample, in rep order: 1, or more when it was retried), "load_limit_cpus" (ok
+ *               sample, in rep order: 1, or more when it was retried; absent when every
+ *               kept sample was taken once), "load_limit_cpus" (ok
  *               points: the foreign load above which a sample was flagged),
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
  *                                  "bytes_write_allocate", "bandwidth_bound" } (when

@@ -69,6 +69,13 @@ def main():
                 fail("point %d ok but verify failed" % p["point"])
             if p["status"] == "skipped" and not p["reason"]:
                 fail("point %d skipped without a reason" % p["point"])
+            # one attempts count per kept sample, written only where one was retried (all 1s
+            # grew run.json with reps past what the analyzer reads)
+            sa = p.get("sample_attempts")
+            if sa is not None and (len(sa) != p["reps"] or max(sa, default=0) <= 1 or
+                                   sum(sa) > p["attempts"]):
+                fail("point %d: sample_attempts %r of %r reps, %r attempts" % (
+                    p["point"], sa[:8], p["reps"], p["attempts"]))
             # What a point cost the run: every point that ran says it, within the run's time.
             wall = p.get("wall_s")
             if p["status"] == "ok" and (not isinstance(wall, (int, float)) or not wall > 0):
