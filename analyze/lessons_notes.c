@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/lessons_int.h"
+#include "analyze/levels.h"
 #include "analyze/stats.h"
 #include "harness/record_schema.h"
 
@@ -238,22 +239,21 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 {
 	for (unsigned v = 0; v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
-		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1,
-		       planned =
-		           p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
+		double runs, planned;
+		size_t kept;
 		char what[160];
 
-		if (p->levels.runs >= 2 || (runs < 2 && planned < 2))
+		if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
 			continue;
 		if (runs >= 2) /* its runs' samples flagged */
 			snprintf(what, sizeof(what),
 			         "kept %zu of its %.0f runs (the others' samples were flagged for "
 			         "foreign load)",
-			         p->levels.runs, runs);
+			         kept, runs);
 		else /* an interrupted run, before the point's 2nd */
 			snprintf(what, sizeof(what),
-			         "has %zu run of the %.0f planned (the run ended first)",
-			         p->levels.runs, planned);
+			         "has %zu run of the %.0f planned (the run ended first)", kept,
+			         planned);
 		snprintf(why, len,
 		         ": point %ld %s, so its interval is one setup's and says nothing of the "
 		         "others: %s",

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "analyze/data.h"
+#include "analyze/jsonr.h"
 #include "analyze/stats.h"
+#include "harness/record_schema.h"
 
 /* Welford over x[0..n-1]: mean and the sum of squared deviations. */
 static void lv_moments(const double *x, size_t n, double *mean, double *ss)
@@ -248,6 +250,29 @@ out:
 	free(scratch);
 	free(run);
 	return rc;
+}
+
+int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *runs,
+                           double *planned)
+{
+	*kept = p->levels.runs;
+	*runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
+	*planned = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
+	return p->levels.runs < 2 && (*runs >= 2 || *planned >= 2);
+}
+
+const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len)
+{
+	double runs, planned;
+	size_t kept;
+
+	if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
+		return NULL;
+	if (runs >= 2)
+		snprintf(buf, len, "ONE SETUP: %zu of %.0f runs kept", kept, runs);
+	else
+		snprintf(buf, len, "ONE SETUP: %zu of %.0f planned runs", kept, planned);
+	return buf;
 }
 
 /* Whether p's level of record is its runs: two or more, with a run-level standard error. */

@@ -77,6 +77,16 @@ struct lab_an_point;
 struct lab_an_ratio;
 
 /*
+ * 1 when p was planned to measure in two or more runs but kept fewer than two (its other runs'
+ * samples flagged, or the run ended first): its interval is one setup's. *kept: the runs it
+ * kept; *runs: the runs it had (run.json's runs); *planned: its runs_planned. 0 else.
+ */
+int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *runs,
+                           double *planned);
+/* A table row's flag for such a point ("ONE SETUP: 1 of 3 runs kept") into buf, or NULL. */
+const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len);
+
+/*
  * The ratio a/b of two points' mean costs (a speedup: a is the baseline) and its Fieller
  * interval into r (analyze/stats.h), after lab_an_levels_apply. Both with two or more runs:
  * from the run means ("runs"). One of them: the other's mean, measured in one setup, takes

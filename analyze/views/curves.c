@@ -181,7 +181,9 @@ static void an_scaled_ci(const struct lab_an_cv_col *col, const struct lab_an_po
 
 /* A point measured in runs: the interval of x[0..n-1] (sample i of run run[i]) comes from its
  * run means (t on runs - 1 df), as the point's own interval does (levels.h); the samples of
- * one setup would give one too narrow when setups differ. work holds 3 n doubles. */
+ * one setup would give one too narrow when setups differ. Its mean is the mean of the run
+ * means, the interval's centre (the samples' mean beside it differed where runs kept unequal
+ * numbers of samples). work holds 3 n doubles. */
 static void an_val_runs(const double *x, const int *run, size_t n, double *work,
                         struct lab_an_stats *st)
 {
@@ -190,6 +192,7 @@ static void an_val_runs(const double *x, const int *run, size_t n, double *work,
 	if (lab_an_levels_compute(x, run, n, work, &lv) || lv.runs < 2 || !isfinite(lv.run_se))
 		return;
 	st->se = lv.run_se;
+	st->mean = lv.mean;
 	st->n = lv.runs;
 	st->ci95_lo = lv.run_ci95_lo;
 	st->ci95_hi = lv.run_ci95_hi;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/flagged.h"
+#include "analyze/levels.h"
 #include "analyze/levels_out.h"
 #include "analyze/modes.h"
 #include "analyze/render/doc.h"
@@ -157,6 +158,12 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 {
 	size_t nkey = s->curve[1] ? 2 : 1;
 	const char *note = s->rnote ? s->rnote(doc, e) : NULL;
+	char one[96];
+
+	/* its interval is one run's: nothing in it of the setup-to-setup spread */
+	if (lab_an_one_setup_flag(e->pt, one, sizeof(one)))
+		note = note ? lab_doc_printf(doc, "%s; %s", one, note)
+		            : lab_doc_printf(doc, "%s", one);
 
 	lab_doc_row(t);
 	for (size_t q = 0; q < nkey; q++)

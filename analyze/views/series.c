@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/levels.h"
 #include "analyze/levels_out.h"
 #include "analyze/views/series.h"
 #include "analyze/views/view.h"
@@ -143,8 +144,11 @@ static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
 	if (r->has_speedup && r->superlinear && n < sizeof(flags))
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "SUPERLINEAR ");
 	if (lab_an_modes_multi(&r->pt->modes) && n < sizeof(flags))
-		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "MULTIMODAL %s",
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "MULTIMODAL %s ",
 		                      lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
+	/* its interval is one run's: nothing in it of the setup-to-setup spread */
+	if (lab_an_one_setup_flag(r->pt, modes, sizeof(modes)) && n < sizeof(flags))
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s", modes);
 	while (n && n < sizeof(flags) && flags[n - 1] == ' ')
 		flags[--n] = '\0';
 	if (*flags)

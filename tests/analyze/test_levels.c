@@ -7,10 +7,13 @@
  * under `precision =`, harness/precision.h) keeps 93-97 % at both levels, and the naive rule
  * (stop at the first n whose t-interval is narrow enough) is printed beside it.
  */
+#include <string.h>
+
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "analyze/analysis.h"
+#include "analyze/jsonr.h"
 #include "analyze/levels.h"
 #include "analyze/stats.h"
 #include "harness/precision.h"
@@ -451,4 +454,32 @@ LAB_TEST(mc_sequential_samples_keep_coverage)
 	       "two-stage covers %.3f with %.0f samples on average; naive covers %.3f with %.0f\n",
 	       n0, MC_M, cs, ns / MC_M, cn, nn / MC_M);
 	CHECK(cs >= MC_LO && cs <= MC_HI);
+}
+
+/* Red team: a point planned in runs that kept one printed its one-setup interval in the tables
+ * like any other; now its row says so. One of one planned run is not flagged. */
+LAB_TEST(one_setup_flagged_in_rows)
+{
+	static const char *const doc[] = {"{\"runs\": 3, \"runs_planned\": 3}",
+	                                  "{\"runs\": 1, \"runs_planned\": 5}",
+	                                  "{\"runs\": 1, \"runs_planned\": 1}"};
+	static const char *const want[] = {"ONE SETUP: 1 of 3 runs kept",
+	                                   "ONE SETUP: 1 of 5 planned runs", NULL};
+	struct lab_an_point p = {0};
+	struct lab_an_json *j;
+	struct lab_err err;
+	char buf[96];
+
+	for (size_t i = 0; i < 3; i++) {
+		REQUIRE(lab_an_json_parse("run.json", doc[i], strlen(doc[i]), &j, &err) == 0);
+		p.runjson = j;
+		p.levels.runs = 1;
+		if (want[i])
+			CHECK_EQ_STR(lab_an_one_setup_flag(&p, buf, sizeof(buf)), want[i]);
+		else
+			CHECK(lab_an_one_setup_flag(&p, buf, sizeof(buf)) == NULL);
+		p.levels.runs = 2; /* two kept: its interval is from run means */
+		CHECK(lab_an_one_setup_flag(&p, buf, sizeof(buf)) == NULL);
+		lab_an_json_free(j);
+	}
 }
