@@ -681,6 +681,26 @@ LAB_TEST(sigterm_takes_gnuplot_down)
 	free(text);
 }
 
+/* Red team: a run.json past the size limit was read whole before it was refused (1.2 GB: 7 s,
+ * 1.6 GB of memory). Its size is read first now: a sparse file of 1 GiB + 1 is refused by
+ * size, not at the NUL bytes of its hole. */
+LAB_TEST(oversized_run_json_refused_by_size)
+{
+	char path[2048], *out = NULL, *err = NULL;
+	int fd;
+
+	clitest_copy("results-usl");
+	snprintf(path, sizeof(path), "%s/results-usl/run.json", testlib_tmpdir());
+	REQUIRE((fd = open(path, O_WRONLY)) >= 0);
+	REQUIRE(ftruncate(fd, ((off_t)1 << 30) + 1) == 0);
+	close(fd);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err), 2);
+	if (!err || !strstr(err, "run.json: larger than 1 GiB, allowed: at most that"))
+		TL__FAIL("stderr: %s", err ? err : "(none)");
+	free(out);
+	free(err);
+}
+
 /* Red team: a gnuplot that exits 0 having drawn nothing was counted as having drawn every
  * plot ("1 plots ... (.svg, .png, .dat, .gp)" with no image in plots/). */
 LAB_TEST(gnuplot_drawing_nothing_said)
