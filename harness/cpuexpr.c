@@ -266,10 +266,11 @@ static int cx_expression_fits(struct cx *c, const struct lab_topo_domain *dom, l
 		return 0;
 	return lab_err_set(c->err, LAB_ECONFIG,
 	                   "in '%s': COUNT %ld runs past domain %s (allowed COUNT 1 .. %ld%s: %s "
-	                   "has %u CPUs on %u cores, which E: walks core by core)",
+	                   "has %u CPU%s on %u core%s, which E: walks core by core)",
 	                   c->part, count, dom->name, fits,
 	                   chunk > 1 || stride > 1 ? " with this CHUNK and STRIDE" : "", dom->name,
-	                   dom->ncpus, dom->ncores);
+	                   dom->ncpus, dom->ncpus == 1 ? "" : "s", dom->ncores,
+	                   dom->ncores == 1 ? "" : "s");
 }
 
 /* The fields of an E: part after its domain, s at the ':' before COUNT, each checked against

@@ -317,8 +317,9 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	if (n > plan->env.ncpus) {
 		snprintf(
 		    what, sizeof(what),
-		    "%u threads but this process may use %u CPUs (allowed 1 .. %u, or max)%s%s", n,
-		    plan->env.ncpus, plan->env.ncpus, hint[0] ? "; " : "", hint);
+		    "%u threads but this process may use %u CPU%s (allowed 1 .. %u, or max)%s%s", n,
+		    plan->env.ncpus, plan->env.ncpus == 1 ? "" : "s", plan->env.ncpus,
+		    hint[0] ? "; " : "", hint);
 		lab__plan_key_error(d, e, threads, threads->vals[vidx[0]], what);
 		return;
 	}
