@@ -62,6 +62,8 @@ static bool topo_syn_item_read(const char **c, struct topo_syn_item *it)
 	if (!*at || ((*at < '0' || *at > '9') && !(at = strchr(at, ':'))))
 		return false;
 	at += *at == ':';
+	if (*at < '0' || *at > '9') /* "-1" read as ULONG_MAX: "more than 4096 PUs" */
+		return false;
 	it->arity = strtoul(at, &end, 0);
 	if (end == at || !it->arity)
 		return false;

@@ -160,6 +160,11 @@ LAB_TEST(synthetic_pu_cap_any_level)
 		         bad[i]);
 		check_refused(bad[i], want);
 	}
+	/* a negative arity is no count of PUs (strtoul made -1 the largest): hwloc's to refuse */
+	check_refused("synthetic:pack:-1",
+	              "synthetic:pack:-1: hwloc rejects the synthetic "
+	              "description 'pack:-1' (expected e.g. synthetic:\"pack:2 "
+	              "core:8 pu:2\")");
 	CHECK_EQ_I64(open_cpus("synthetic:2 2 2", cpus, 8), 8);
 	CHECK_EQ_I64(open_cpus("synthetic:pack:2 numa:1(memory=1GB) core:2 pu:2", cpus, 8), 8);
 	CHECK_EQ_I64(open_cpus("synthetic:(memory=4GB) 8", cpus, 8), 8);
