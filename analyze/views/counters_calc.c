@@ -240,6 +240,9 @@ int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t 
 	c->method =
 	    lab_an_json_str(h, "topdown_method") ? lab_an_json_str(h, "topdown_method") : "none";
 	c->core_ghz = lab_an_json_num(lab_an_json_get(d->run, "self_check"), "core_ghz", NAN);
+	/* a core clock no CPU runs at (a file's 1e300) estimates no cycles: none is estimated */
+	if (!(c->core_ghz >= 0.01 && c->core_ghz <= 100))
+		c->core_ghz = NAN;
 	c->mux_m = an_metric(d, "ctr_mux_ratio");
 	if (!(c->p = (void *)b)) /* one block, every part 8-byte aligned */
 		return -1;

@@ -382,6 +382,20 @@ LAB_TEST(no_hardware_one_line)
 	free(err);
 }
 
+/* Red team: a self-check's core clock no CPU runs at (1e300 GHz in an edited run.json) was
+ * printed and estimated cycles from; now it estimates nothing. */
+LAB_TEST(implausible_core_clock_ignored)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-counters-nohw");
+	ct_edit("results-counters-nohw", "run.json", "\"core_ghz\": 3.5", "\"core_ghz\": 1e300");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-counters-nohw --no-plots", &out, &err), 0);
+	CHECK(out && !strstr(out, "1e+300") && !strstr(out, "core clock"));
+	free(out);
+	free(err);
+}
+
 /* A real tiny run here: the software events are counted and shown. */
 LAB_TEST(real_run_software_events)
 {
