@@ -85,7 +85,6 @@ int lab_an_input_read(const char *path, unsigned flags, char **out, size_t *len,
 	size_t cap = 0, line = 1;
 	char *buf = NULL;
 	int fd = lab_an_input_open(path, flags, err), rc = 0;
-
 	struct stat st;
 
 	*out = NULL;

@@ -103,7 +103,7 @@ static void json_point_levels(struct lab_json *j, const struct lab_results_pt *p
 }
 
 /* 1 when some kept sample of p was taken more than once. */
-static int lab_results_any_retried(const struct lab_results_pt *p)
+static int json_any_retried(const struct lab_results_pt *p)
 {
 	for (unsigned i = 0; i < p->nreps; i++)
 		if (p->sample_attempts[i] > 1)
@@ -162,7 +162,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	lab_json_uint(j, "attempts", p->attempts);
 	/* per kept sample, only where one was retried: all 1s made a point of 100,000 reps
 	 * 100,000 values, and 170 such points more than the analyzer reads */
-	if (p->sample_attempts && lab_results_any_retried(p)) {
+	if (p->sample_attempts && json_any_retried(p)) {
 		lab_json_arr_open(j, "sample_attempts");
 		for (unsigned i = 0; i < p->nreps; i++)
 			lab_json_uint(j, NULL, p->sample_attempts[i]);
