@@ -196,6 +196,23 @@ static const char *an_fact_bad(const char *key, const struct lab_an_json *v,
 	return NULL;
 }
 
+/* threads_per_node counts the point's threads by node (a thread on no known node in none):
+ * no more than its threads in all ([1e10, 1] for 2 threads was printed as it was). */
+static int an_fact_threads_check(const char *path, const struct lab_an_json *jp,
+                                 const struct lab_an_json *tpn, struct lab_err *err)
+{
+	double sum = 0, threads = lab_an_json_num(jp, LAB_KEY_THREADS, NAN);
+
+	for (size_t i = 0; tpn && i < tpn->n; i++)
+		sum += tpn->items[i].num;
+	if (tpn && sum > threads)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point fact 'threads_per_node' counts %.0f threads, "
+		                   "allowed: at most the point's %.0f",
+		                   path, tpn->line, sum, threads);
+	return 0;
+}
+
 static int an_facts_check(const char *path, const struct lab_an_json *jp, struct lab_err *err)
 {
 	const struct lab_an_json *v = lab_an_json_get(jp, LAB_KEY_POINT_FACTS), *at;
@@ -209,7 +226,7 @@ static int an_facts_check(const char *path, const struct lab_an_json *jp, struct
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%zu: point fact '%.64s': allowed: %s", path,
 			                   at->line, v->keys[i], why);
-	return 0;
+	return an_fact_threads_check(path, jp, lab_an_json_get(v, "threads_per_node"), err);
 }
 
 /* A member that is there and not a whole number 0 .. LAB_AN_COUNT_MAX. */

@@ -225,6 +225,11 @@ LAB_TEST(point_facts_held_to_their_kind)
 	    {"{\"cpu_node\": 4e9}", "point fact 'cpu_node': allowed: a NUMA node number"},
 	    {"{\"placement_ok\": 1}", "point fact 'placement_ok': allowed: true or false"},
 	    {"{\"own\": {\"x\": 1}}", "point fact 'own': allowed: a number, boolean"},
+	    /* more threads on the nodes than the point has (2) */
+	    {"{\"threads_per_node\": [1e10, 1]}",
+	     "point fact 'threads_per_node' counts 10000000001 threads, allowed: at most the "
+	     "point's 2"},
+	    {"{\"threads_per_node\": [2, 1]}", "counts 3 threads, allowed: at most the point's 2"},
 	};
 	char pt[512];
 
@@ -236,7 +241,8 @@ LAB_TEST(point_facts_held_to_their_kind)
 	          LR_PT "\"status\": \"ok\", \"point_facts\": {\"pages_per_node\": [0, 512], "
 	                "\"pages_absent\": 0, "
 	                "\"cpu_node\": -1, \"mem_node\": 1, \"placement_ok\": true, "
-	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2]}}",
+	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2], "
+	                "\"threads_per_node\": [1, 1]}}",
 	          NULL);
 }
 
