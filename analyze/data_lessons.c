@@ -117,6 +117,7 @@ static double an_far0(const struct lab_an_json *run)
 	                         *d = lab_an_json_get(t, "numa_distances"),
 	                         *mem = lab_an_json_get(t, "numa_memory"), *row = NULL;
 	size_t n = d && d->type == LAB_AN_JSON_ARR ? d->n : 0, r = 0, best;
+	double os;
 
 	for (size_t k = 0; mem && mem->type == LAB_AN_JSON_ARR && k < mem->n; k++)
 		if (lab_an_json_num(&mem->items[k], "os_index", -1) == 0)
@@ -134,7 +135,8 @@ static double an_far0(const struct lab_an_json *run)
 		if (j != r && (best == r || dj->num > db->num))
 			best = j;
 	}
-	return best != r && an_node_os(mem, (double)best) >= 0 ? an_node_os(mem, (double)best) : 1;
+	os = best != r ? an_node_os(mem, (double)best) : -1;
+	return os >= 0 ? os : 1;
 }
 
 /* A value the planner computes from the machine: a cache size (L1/2, l3*4) from run.json's
