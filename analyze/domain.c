@@ -114,7 +114,9 @@ void lab_an_domain_clip(enum lab_an_domain dom, long threads, double min, double
 	double a, b;
 
 	lab_an_domain_range(dom, threads, &a, &b);
-	if (dom == LAB_AN_DOM_UNKNOWN && min >= 0)
+	/* a drift from the fastest calibration (kernels/delay.h) is >= 0; files before it could
+	 * drift below 0, and their samples say so */
+	if ((dom == LAB_AN_DOM_UNKNOWN || dom == LAB_AN_DOM_PCT_CHANGE) && min >= 0)
 		a = 0;
 	if (*lo < a)
 		*lo = a;

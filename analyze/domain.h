@@ -26,7 +26,7 @@ enum lab_an_domain {
 	LAB_AN_DOM_ATLEAST1, /* >= 1: a ratio of the largest to the smallest or to the mean */
 	LAB_AN_DOM_JAIN,     /* Jain's fairness index: in [1/threads, 1] */
 	/* >= -100: a change in percent of a quantity >= 0 (a delay calibration's drift): it can
-	 * fall by 100 % at most, and rise without bound */
+	 * fall by 100 % at most, and rise without bound; clipped at 0 when every sample is >= 0 */
 	LAB_AN_DOM_PCT_CHANGE,
 };
 
@@ -46,8 +46,8 @@ int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x);
  * and returns it. */
 const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len);
 
-/* Clips the interval [*lo, *hi] to dom's range at threads; for UNKNOWN, *lo is raised to 0
- * when min (the least used sample) is >= 0. NaN ends stay NaN. */
+/* Clips the interval [*lo, *hi] to dom's range at threads; for UNKNOWN and PCT_CHANGE, *lo is
+ * raised to 0 when min (the least used sample) is >= 0. NaN ends stay NaN. */
 void lab_an_domain_clip(enum lab_an_domain dom, long threads, double min, double *lo, double *hi);
 
 #endif

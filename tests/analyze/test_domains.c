@@ -75,6 +75,13 @@ LAB_TEST(domain_ranges_and_clip)
 	CHECK_NEAR(lo, -3, 0);
 	lab_an_domain_clip(LAB_AN_DOM_ANY, 1, 0, &lo, &hi);
 	CHECK_NEAR(lo, -3, 0);
+	/* a drift from the fastest calibration is >= 0: [-3, 5] from samples >= 0 read "drifted
+	 * -3 %"; a file from before that definition may hold drifts below 0, and keeps them */
+	lab_an_domain_clip(LAB_AN_DOM_PCT_CHANGE, 1, 0, &lo, &hi);
+	CHECK_NEAR(lo, 0, 0);
+	lo = -3;
+	lab_an_domain_clip(LAB_AN_DOM_PCT_CHANGE, 1, -0.5, &lo, &hi);
+	CHECK_NEAR(lo, -3, 0);
 }
 
 /* Two samples far apart: the t-interval (df 1) reaches far below the smaller one. */
