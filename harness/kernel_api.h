@@ -192,6 +192,9 @@ struct lab_ctx {
 	void *priv; /* the kernel's, set in setup() */
 	/* LAB_KF_OPENMP: the CPU OpenMP thread i was found on after lab_ctx_omp_bind (else -1). */
 	int *omp_cpus;
+	/* The harness's: OpenMP thread i's schedstat, opened by lab_ctx_omp_bind (-1: none), for
+	 * the run-queue guard. NULL outside the runner. */
+	int *omp_runq_fd;
 	struct lab_facts *facts; /* the point's facts; write them with lab_ctx_fact_* only */
 };
 
@@ -213,7 +216,8 @@ void lab_ctx_fact_uints(struct lab_ctx *ctx, const char *key, const uint64_t *v,
  * LAB_KF_OPENMP kernels: called by OpenMP thread i (omp_get_thread_num()) inside the kernel's
  * parallel region, once per point (thread_setup is the place): pins the calling thread to
  * ctx->cpus[i] on this machine and records the CPU it runs on, so an OpenMP team follows the
- * same plan as a lab team. Returns 0, -LAB_EINVAL (i out of range) or -LAB_ESYS.
+ * same plan as a lab team, and opens its schedstat so the run-queue guard sees every thread
+ * of the team wait for its CPU. Returns 0, -LAB_EINVAL (i out of range) or -LAB_ESYS.
  */
 int lab_ctx_omp_bind(const struct lab_ctx *ctx, unsigned i);
 

@@ -74,6 +74,15 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 		for (unsigned i = 0; i < spec->n; i++)
 			p->omp_cpus[i] = -1;
 	p->ctx.omp_cpus = p->omp_cpus;
+	if (spec->kernel->flags & LAB_KF_OPENMP) {
+		p->omp_runq_fd = malloc(spec->n * sizeof(*p->omp_runq_fd));
+		p->omp_rq0 = calloc(spec->n, sizeof(*p->omp_rq0));
+		for (unsigned i = 0; p->omp_runq_fd && i < spec->n; i++)
+			p->omp_runq_fd[i] = -1; /* before any exit: the end closes what is >= 0 */
+		if (!p->omp_runq_fd || !p->omp_rq0)
+			return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads", spec->n);
+		p->ctx.omp_runq_fd = p->omp_runq_fd;
+	}
 	p->threads = calloc(n, sizeof(*p->threads));
 	p->slots = runner_aligned(n * sizeof(*p->slots));
 	for (unsigned i = 0; p->slots && i < n; i++)
@@ -263,6 +272,11 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 	for (unsigned i = 0; p.slots && i < p.nw; i++)
 		if (p.slots[i].runq_fd >= 0)
 			close(p.slots[i].runq_fd);
+	for (unsigned i = 0; p.omp_runq_fd && i < spec->n; i++)
+		if (p.omp_runq_fd[i] >= 0)
+			close(p.omp_runq_fd[i]);
+	free(p.omp_runq_fd);
+	free(p.omp_rq0);
 	free(p.slots);
 	free(p.acc);
 	return rc;
@@ -295,5 +309,10 @@ int lab_ctx_omp_bind(const struct lab_ctx *ctx, unsigned i)
 			return -LAB_ESYS;
 	}
 	ctx->omp_cpus[i] = sched_getcpu();
+	if (ctx->omp_runq_fd) { /* a second bind of i may come from another thread */
+		if (ctx->omp_runq_fd[i] >= 0)
+			close(ctx->omp_runq_fd[i]);
+		ctx->omp_runq_fd[i] = lab_runq_open();
+	}
 	return 0;
 }

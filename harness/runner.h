@@ -147,7 +147,8 @@ struct lab_runner {
 	/*
 	 * Where each worker's run-queue wait comes from: NULL reads its schedstat (lab_runq_read);
 	 * tests inject one. Called on worker tid just before and after its timed run: the running
-	 * total of ns it waited into *ns, 0, or nonzero when unknown.
+	 * total of ns it waited into *ns, 0, or nonzero when unknown. For an OpenMP kernel, tid is
+	 * each OpenMP thread's number in turn (the one worker answers for its team).
 	 */
 	int (*runq)(void *ctx, unsigned tid, uint64_t *ns);
 	void *runq_ctx;

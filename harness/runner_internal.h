@@ -59,6 +59,10 @@ struct runner_point {
 	struct runner_acc *acc;
 	unsigned nw; /* harness workers: spec->n, or 1 for an OpenMP kernel (its own team) */
 	int *omp_cpus;
+	/* An OpenMP kernel's: each OpenMP thread's schedstat (ctx.omp_runq_fd) and its run-queue
+	 * total at the sample's start; NULL for other kernels. */
+	int *omp_runq_fd;
+	uint64_t *omp_rq0;
 	struct lab_ctr_point *ctr; /* NULL with counters = off */
 	/* Counters run from the first chunk of a sample to its last (both true when whole). */
 	bool ctr_first, ctr_last;

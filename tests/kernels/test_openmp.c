@@ -7,6 +7,7 @@
 #include <omp.h>
 #include <stdlib.h>
 
+#include "harness/clock.h"
 #include "harness/kernel_api.h"
 #include "tests/kernels/kpoint.h"
 #include "tests/testlib.h"
@@ -137,6 +138,59 @@ LAB_TEST(openmp_team_follows_the_plan)
 		CHECK(rec.omp_cpus[0] != rec.omp_cpus[1]);
 	for (unsigned r = 0; r < rec.nreps; r++)
 		CHECK(rec.samples[r].work > 0);
+	kpoint_free(&rec);
+}
+
+/* A fake run-queue source: OpenMP thread 1's total grows at half the wall clock, thread 0's
+ * (the harness worker's) stays 0. */
+struct omps_runq {
+	uint64_t last[2];
+	double total[2];
+	unsigned asked[2];
+};
+
+static int omps_runq_read(void *ctx, unsigned tid, uint64_t *ns)
+{
+	struct omps_runq *q = ctx;
+	uint64_t now = lab_clock_ns();
+
+	if (tid >= 2)
+		return -1;
+	if (tid == 1 && q->last[tid])
+		q->total[tid] += 0.5 * (double)(now - q->last[tid]);
+	q->last[tid] = now;
+	q->asked[tid]++;
+	*ns = (uint64_t)q->total[tid];
+	return 0;
+}
+
+static double omps_quiet(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* The one harness worker waited for nothing, OpenMP thread 1 for half of each sample: the run
+ * queue guard flags every sample (it read only the worker's wait, and kept them all clean). */
+LAB_TEST(openmp_team_thread_waiting_flags_the_sample)
+{
+	struct omps_runq q = {0};
+	struct kpoint_opts o = {.nthreads = 2,
+	                        .min_time_ns = 1000000,
+	                        .foreign = omps_quiet,
+	                        .runq = omps_runq_read,
+	                        .runq_ctx = &q};
+	struct lab_point_rec rec;
+
+	if (kpoint_ncpus() < 2)
+		SKIP("needs 2 CPUs for a team of 2");
+	REQUIRE(kpoint_run(&omps_kernel, NULL, &o, &rec) == 0);
+	CHECK_EQ_I64(rec.status, LAB_STATUS_OK);
+	CHECK(q.asked[1] > 0);
+	CHECK_EQ_U64(rec.nflagged, rec.nreps);
+	CHECK_EQ_U64(rec.nflagged_runq, rec.nreps);
+	for (unsigned r = 0; r < rec.nreps; r++)
+		CHECK(rec.samples[r].runq_wait > 0.3);
 	kpoint_free(&rec);
 }
 
