@@ -80,7 +80,8 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 		for (unsigned i = 0; p->omp_runq_fd && i < spec->n; i++)
 			p->omp_runq_fd[i] = -1; /* before any exit: the end closes what is >= 0 */
 		if (!p->omp_runq_fd || !p->omp_rq0)
-			return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads", spec->n);
+			return lab_err_set(err, LAB_ENOMEM, "out of memory for %u threads",
+			                   spec->n);
 		p->ctx.omp_runq_fd = p->omp_runq_fd;
 	}
 	p->threads = calloc(n, sizeof(*p->threads));
@@ -104,6 +105,25 @@ static int runner_alloc(struct runner_point *p, struct lab_point_rec *rec, struc
 		p->threads[i] = t;
 	}
 	return 0;
+}
+
+/* Frees what runner_alloc took and closes the schedstat files (the record's arrays stay). */
+static void runner_free(struct runner_point *p)
+{
+	free(p->omp_cpus);
+	for (unsigned i = 0; p->threads && i < p->nw; i++)
+		free(p->threads[i]);
+	free(p->threads);
+	for (unsigned i = 0; p->slots && i < p->nw; i++)
+		if (p->slots[i].runq_fd >= 0)
+			close(p->slots[i].runq_fd);
+	for (unsigned i = 0; p->omp_runq_fd && i < p->spec->n; i++)
+		if (p->omp_runq_fd[i] >= 0)
+			close(p->omp_runq_fd[i]);
+	free(p->omp_runq_fd);
+	free(p->omp_rq0);
+	free(p->slots);
+	free(p->acc);
 }
 
 /* Setup on the main thread, then thread_setup on every pinned worker. */
@@ -265,20 +285,7 @@ int lab_runner_point(struct lab_runner *r, const struct lab_point_spec *spec,
 		rec->omp_cpus = p.omp_cpus; /* the record owns them now */
 		p.omp_cpus = NULL;
 	}
-	free(p.omp_cpus);
-	for (unsigned i = 0; p.threads && i < p.nw; i++)
-		free(p.threads[i]);
-	free(p.threads);
-	for (unsigned i = 0; p.slots && i < p.nw; i++)
-		if (p.slots[i].runq_fd >= 0)
-			close(p.slots[i].runq_fd);
-	for (unsigned i = 0; p.omp_runq_fd && i < spec->n; i++)
-		if (p.omp_runq_fd[i] >= 0)
-			close(p.omp_runq_fd[i]);
-	free(p.omp_runq_fd);
-	free(p.omp_rq0);
-	free(p.slots);
-	free(p.acc);
+	runner_free(&p);
 	return rc;
 }
 
