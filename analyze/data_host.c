@@ -41,27 +41,27 @@ static int an_cache_check(const char *path, const struct lab_an_json *c, unsigne
 
 	if (c->type != LAB_AN_JSON_OBJ)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: a cache of host.topology.caches: allowed: an object "
+		                   "%s:%u: a cache of host.topology.caches: allowed: an object "
 		                   "{level, size, linesize, pus_sharing}",
 		                   path, c->line);
 	if (!an_host_whole(c, "level", 0, 1, LAB_AN_CACHE_LEVELS, &at))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: cache \"level\": allowed: a whole number 1 .. %d", path,
+		                   "%s:%u: cache \"level\": allowed: a whole number 1 .. %d", path,
 		                   at->line, LAB_AN_CACHE_LEVELS);
 	bit = 1u << (unsigned)lab_an_json_num(c, "level", 0);
 	if (*seen & bit)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: cache level %.0f again, allowed: each level once", path,
+		                   "%s:%u: cache level %.0f again, allowed: each level once", path,
 		                   at->line, at->num);
 	*seen |= bit;
 	if (!an_host_whole(c, "size", 0, 1, AN_HOST_WHOLE_MAX, &at))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: cache \"size\": allowed: a whole number of bytes > 0",
+		                   "%s:%u: cache \"size\": allowed: a whole number of bytes > 0",
 		                   path, at->line);
 	if (!an_host_whole(c, "linesize", 1, 0, AN_HOST_WHOLE_MAX, &at) ||
 	    !an_host_whole(c, "pus_sharing", 1, 0, AN_HOST_WHOLE_MAX, &at))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: cache \"linesize\" and \"pus_sharing\": allowed: whole "
+		                   "%s:%u: cache \"linesize\" and \"pus_sharing\": allowed: whole "
 		                   "numbers >= 0",
 		                   path, at->line);
 	return 0;
@@ -83,14 +83,14 @@ static int an_distances_check(const char *path, const struct lab_an_json *m, str
 			if (!an_whole_in(&r->items[j], 1, 65535))
 				return lab_err_set(
 				    err, LAB_EDATA,
-				    "%s:%zu: host.topology.numa_distances: allowed: whole "
+				    "%s:%u: host.topology.numa_distances: allowed: whole "
 				    "distances 1 .. 65535",
 				    path, r->items[j].line);
 		if (i + 1 == m->n)
 			return 0;
 	}
 	return lab_err_set(err, LAB_EDATA,
-	                   "%s:%zu: host.topology.numa_distances: allowed: n rows of n distances, "
+	                   "%s:%u: host.topology.numa_distances: allowed: n rows of n distances, "
 	                   "a row per NUMA node",
 	                   path, m->line);
 }
@@ -107,8 +107,8 @@ int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struc
 
 	if (c && c->type != LAB_AN_JSON_ARR)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: host.topology.caches: allowed: an array of caches",
-		                   path, c->line);
+		                   "%s:%u: host.topology.caches: allowed: an array of caches", path,
+		                   c->line);
 	for (size_t i = 0; c && i < c->n && !rc; i++)
 		rc = an_cache_check(path, &c->items[i], &seen, err);
 	return rc;

@@ -285,7 +285,7 @@ static int an_lesson_members(const char *path, const struct lab_an_json *jl, str
 	if (!v || v->type != LAB_AN_JSON_STR || !lab_lesson_name_ok(v->str))
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s:%zu: a lesson's \"name\": allowed: letters, digits, '_', '.', "
+		    "%s:%u: a lesson's \"name\": allowed: letters, digits, '_', '.', "
 		    "'-', at most %d of them (what a config's [lessons] may name)",
 		    path, v ? v->line : jl->line, LAB_LESSON_NAME_MAX);
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
@@ -293,13 +293,13 @@ static int an_lesson_members(const char *path, const struct lab_an_json *jl, str
 
 		if ((s || i < 2) && (!s || s->type != LAB_AN_JSON_STR))
 			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: lesson '%s': \"%s\": allowed: a string%s", path,
+			                   "%s:%u: lesson '%s': \"%s\": allowed: a string%s", path,
 			                   s ? s->line : jl->line, v->str, strs[i],
 			                   i < 2 ? " (every lesson has one)" : "");
 		if (s && strlen(s->str) > LAB_LESSON_CLAIM_MAX) /* a 2 MB claim was judged */
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: lesson '%s': \"%s\" of %zu bytes, allowed: at most "
+			    "%s:%u: lesson '%s': \"%s\" of %zu bytes, allowed: at most "
 			    "%d (what a config value may hold)",
 			    path, s->line, v->str, strs[i], strlen(s->str), LAB_LESSON_CLAIM_MAX);
 	}
@@ -321,7 +321,7 @@ static int an_lesson_parse(const char *path, const struct lab_an_json *jl, const
 		lab_lesson_claim_free(c);
 	}
 	return lab_err_set(err, LAB_EDATA,
-	                   "%s:%zu: lesson '%s': \"%s\" %s, allowed: a claim a config may state "
+	                   "%s:%u: lesson '%s': \"%s\" %s, allowed: a claim a config may state "
 	                   "(the planner's rules)",
 	                   path, v->line, name, key, why.msg);
 }
@@ -338,7 +338,7 @@ static int an_lesson_check(const char *path, const struct lab_an_json *run,
 
 	if (jl->type != LAB_AN_JSON_OBJ)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: a lesson: allowed: an object {name, claim, expr, file, "
+		                   "%s:%u: a lesson: allowed: an object {name, claim, expr, file, "
 		                   "line}",
 		                   path, jl->line);
 	if ((rc = an_lesson_members(path, jl, err)))
@@ -347,21 +347,20 @@ static int an_lesson_check(const char *path, const struct lab_an_json *run,
 	if ((rc = an_lesson_parse(path, jl, name, "expr", 1, e, err)))
 		return rc;
 	if ((col = an_speedup_one(e)))
-		rc = lab_err_set(
-		    err, LAB_EDATA,
-		    "%s:%zu: lesson '%s': \"expr\" column %u: speedup at threads=1 is 1 "
-		    "by definition, allowed: a selector at threads=N with N > 1 (its "
-		    "baseline is the same point at threads=1)",
-		    path, lab_an_json_get(jl, "expr")->line, name, col);
+		rc =
+		    lab_err_set(err, LAB_EDATA,
+		                "%s:%u: lesson '%s': \"expr\" column %u: speedup at threads=1 is 1 "
+		                "by definition, allowed: a selector at threads=N with N > 1 (its "
+		                "baseline is the same point at threads=1)",
+		                path, lab_an_json_get(jl, "expr")->line, name, col);
 	else if (!(rc = an_lesson_parse(path, jl, name, "claim", 0, c, err)) &&
 	         (c->cmp != e->cmp || !an_node_same(run, c, c->lhs, e, e->lhs) ||
 	          !an_node_same(run, c, c->rhs, e, e->rhs)))
-		rc =
-		    lab_err_set(err, LAB_EDATA,
-		                "%s:%zu: lesson '%s': \"claim\" and \"expr\" say different things, "
-		                "allowed: the claim as written and its canonical form (only the "
-		                "form of selector values may differ: 4K for 4096)",
-		                path, lab_an_json_get(jl, "claim")->line, name);
+		rc = lab_err_set(err, LAB_EDATA,
+		                 "%s:%u: lesson '%s': \"claim\" and \"expr\" say different things, "
+		                 "allowed: the claim as written and its canonical form (only the "
+		                 "form of selector values may differ: 4K for 4096)",
+		                 path, lab_an_json_get(jl, "claim")->line, name);
 	lab_lesson_claim_free(c);
 	lab_lesson_claim_free(e);
 	return rc;
@@ -378,7 +377,7 @@ static int an_lesson_once(const char *path, struct lab_an_strset *names,
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (!added)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: lesson '%s' again, allowed: each name once (a config "
+		                   "%s:%u: lesson '%s' again, allowed: each name once (a config "
 		                   "names each lesson once)",
 		                   path, jl->line, name);
 	return 0;
@@ -392,7 +391,7 @@ int lab_an_run_lessons_check(const char *path, const struct lab_an_json *run, st
 	int rc = 0;
 
 	if (ls && ls->type != LAB_AN_JSON_ARR)
-		rc = lab_err_set(err, LAB_EDATA, "%s:%zu: \"lessons\": allowed: an array", path,
+		rc = lab_err_set(err, LAB_EDATA, "%s:%u: \"lessons\": allowed: an array", path,
 		                 ls->line);
 	else if (!c)
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -40,18 +40,18 @@ static int an_params_check(const char *path, const struct lab_an_json *jp, struc
 	const struct lab_an_json *v = lab_an_json_get(jp, LAB_KEY_PARAMS);
 
 	if (v && v->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: an object", path,
 		                   v->line, LAB_KEY_PARAMS);
 	if (v && v->n > LAB_AN_PARAMS_MAX)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\" holds %zu items, allowed: at most %d (a kernel "
+		                   "%s:%u: \"%s\" holds %zu items, allowed: at most %d (a kernel "
 		                   "declares fewer than 40 keys)",
 		                   path, v->line, LAB_KEY_PARAMS, v->n, LAB_AN_PARAMS_MAX);
 	for (size_t i = 0; v && i < v->n; i++)
 		if (an_param_bad(v->keys[i], &v->items[i]))
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: param '%.64s': allowed: a key without ';' or '=' "
+			    "%s:%u: param '%.64s': allowed: a key without ';' or '=' "
 			    "and a string or number value without ';'",
 			    path, v->items[i].line, v->keys[i]);
 	return 0;
@@ -105,14 +105,14 @@ static int an_cpus_check(const char *path, const struct lab_an_json *jp, struct 
 	int skipped = st && st->type == LAB_AN_JSON_STR && !strcmp(st->str, "skipped");
 	if (v->type != LAB_AN_JSON_ARR || ((double)v->n != threads && (v->n || !skipped)))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"cpus\": allowed: an array of one CPU per thread "
+		                   "%s:%u: \"cpus\": allowed: an array of one CPU per thread "
 		                   "(%.0f), or [] for a point skipped before it had CPUs",
 		                   path, v->line, threads);
 	for (size_t i = 0; i < v->n; i++)
 		if (!an_whole(&v->items[i], 0, LAB_AN_CPU_MAX))
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: \"cpus\" item %zu: allowed: a whole number 0 .. %d "
+			    "%s:%u: \"cpus\" item %zu: allowed: a whole number 0 .. %d "
 			    "(an OS CPU number)",
 			    path, v->items[i].line, i + 1, LAB_AN_CPU_MAX);
 	again = an_cpus_repeat(v, &oom);
@@ -120,7 +120,7 @@ static int an_cpus_check(const char *path, const struct lab_an_json *jp, struct 
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (again != (size_t)-1)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"cpus\" lists CPU %.0f again, allowed: each CPU once "
+		                   "%s:%u: \"cpus\" lists CPU %.0f again, allowed: each CPU once "
 		                   "(one thread per CPU)",
 		                   path, v->items[again].line, v->items[again].num);
 	return 0;
@@ -207,7 +207,7 @@ static int an_fact_threads_check(const char *path, const struct lab_an_json *jp,
 		sum += tpn->items[i].num;
 	if (tpn && sum > threads)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point fact 'threads_per_node' counts %.0f threads, "
+		                   "%s:%u: point fact 'threads_per_node' counts %.0f threads, "
 		                   "allowed: at most the point's %.0f",
 		                   path, tpn->line, sum, threads);
 	return 0;
@@ -219,13 +219,12 @@ static int an_facts_check(const char *path, const struct lab_an_json *jp, struct
 	const char *why;
 
 	if (v && v->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: an object", path,
 		                   v->line, LAB_KEY_POINT_FACTS);
 	for (size_t i = 0; v && i < v->n; i++)
 		if ((why = an_fact_bad(v->keys[i], &v->items[i], &at)))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: point fact '%.64s': allowed: %s", path,
-			                   at->line, v->keys[i], why);
+			return lab_err_set(err, LAB_EDATA, "%s:%u: point fact '%.64s': allowed: %s",
+			                   path, at->line, v->keys[i], why);
 	return an_fact_threads_check(path, jp, lab_an_json_get(v, "threads_per_node"), err);
 }
 
@@ -254,24 +253,24 @@ static int an_prec_check(const char *path, const struct lab_an_json *jp, struct 
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (an_count_bad(v = lab_an_json_get(jp, counts[i])))
 			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: \"%s\": allowed: a whole number 0 .. %.0f",
-			                   path, v->line, counts[i], LAB_AN_COUNT_MAX);
+			                   "%s:%u: \"%s\": allowed: a whole number 0 .. %.0f", path,
+			                   v->line, counts[i], LAB_AN_COUNT_MAX);
 	if (lab_an_json_num(jp, LAB_KEY_RUNS, 0) >
 	    lab_an_json_num(jp, LAB_KEY_RUNS_PLANNED, INFINITY))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: at most \"%s\" (a point gets no more "
+		                   "%s:%u: \"%s\": allowed: at most \"%s\" (a point gets no more "
 		                   "runs than planned)",
 		                   path, lab_an_json_get(jp, LAB_KEY_RUNS)->line, LAB_KEY_RUNS,
 		                   LAB_KEY_RUNS_PLANNED);
 	for (size_t i = 0; i < 2; i++)
 		if (an_bool_bad(v = lab_an_json_get(jp, bools[i])))
-			return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: true or false",
+			return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: true or false",
 			                   path, v->line, bools[i]);
 	v = lab_an_json_get(jp, LAB_KEY_PRECISION_TARGET);
 	if (v && (v->type != LAB_AN_JSON_NUM ||
 	          !(v->num >= LAB_PREC_TARGET_MIN && v->num <= LAB_PREC_TARGET_MAX)))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: a fraction %g .. %g (what a config's "
+		                   "%s:%u: \"%s\": allowed: a fraction %g .. %g (what a config's "
 		                   "precision may ask)",
 		                   path, v->line, LAB_KEY_PRECISION_TARGET, LAB_PREC_TARGET_MIN,
 		                   LAB_PREC_TARGET_MAX);
@@ -279,7 +278,7 @@ static int an_prec_check(const char *path, const struct lab_an_json *jp, struct 
 	if (v && v->type != LAB_AN_JSON_NULL &&
 	    (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) || !isfinite(100 * v->num)))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: a number >= 0 whose percentage is "
+		                   "%s:%u: \"%s\": allowed: a number >= 0 whose percentage is "
 		                   "finite, or null (unknown)",
 		                   path, v->line, LAB_KEY_PRECISION_ACHIEVED);
 	return 0;
@@ -294,21 +293,21 @@ static int an_work_check(const char *path, const struct lab_an_json *jp, struct 
 	const struct lab_an_json *w = lab_an_json_get(jp, LAB_KEY_WORK_PER_UNIT), *v;
 
 	if (w && w->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an object", path,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: an object", path,
 		                   w->line, LAB_KEY_WORK_PER_UNIT);
 	for (size_t i = 0; w && i < sizeof(keys) / sizeof(keys[0]); i++) {
 		v = lab_an_json_get(w, keys[i]);
 		if (v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) ||
 		          !(v->num <= LAB_AN_WORK_PER_UNIT_MAX)))
 			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: %s \"%s\": allowed: a number 0 .. %g per unit "
+			                   "%s:%u: %s \"%s\": allowed: a number 0 .. %g per unit "
 			                   "of work",
 			                   path, v->line, LAB_KEY_WORK_PER_UNIT, keys[i],
 			                   LAB_AN_WORK_PER_UNIT_MAX);
 	}
 	if (w && an_bool_bad(v = lab_an_json_get(w, "bandwidth_bound")))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: %s \"bandwidth_bound\": allowed: true "
+		                   "%s:%u: %s \"bandwidth_bound\": allowed: true "
 		                   "or false",
 		                   path, v->line, LAB_KEY_WORK_PER_UNIT);
 	return 0;
@@ -322,12 +321,12 @@ static int an_team_check(const char *path, const struct lab_an_json *jp, struct 
 
 	if (v &&
 	    (v->type != LAB_AN_JSON_STR || (strcmp(v->str, "threads") && strcmp(v->str, "openmp"))))
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: threads, openmp", path,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: threads, openmp", path,
 		                   v->line, LAB_KEY_TEAM);
 	v = lab_an_json_get(jp, LAB_KEY_SAMPLE_WINDOWS);
 	if (v && !an_whole(v, 1, LAB_AN_COUNT_MAX))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: a whole number 1 .. %.0f (the timed "
+		                   "%s:%u: \"%s\": allowed: a whole number 1 .. %.0f (the timed "
 		                   "windows of a sample)",
 		                   path, v->line, LAB_KEY_SAMPLE_WINDOWS, LAB_AN_COUNT_MAX);
 	return 0;
@@ -341,18 +340,18 @@ static int an_point_id_check(const char *path, const struct lab_an_json *jp, str
 	char list[] = "|" LAB_POINT_STATUSES "|", want[80];
 
 	if (!v || !an_whole(v, 0, AN_WHOLE_MAX) || v->num != (double)(long)v->num)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: a whole number >= 0",
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: a whole number >= 0",
 		                   path, v ? v->line : jp->line, LAB_KEY_POINT);
 	v = lab_an_json_get(jp, LAB_KEY_THREADS);
 	if (!v || !an_whole(v, 1, (double)LAB_AN_THREADS_MAX))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: a whole number 1 .. %ld", path,
+		                   "%s:%u: \"%s\": allowed: a whole number 1 .. %ld", path,
 		                   v ? v->line : jp->line, LAB_KEY_THREADS, LAB_AN_THREADS_MAX);
 	v = lab_an_json_get(jp, LAB_KEY_STATUS);
 	st = v && v->type == LAB_AN_JSON_STR ? v->str : NULL;
 	snprintf(want, sizeof(want), "|%s|", st ? st : "");
 	if (v && (!st || !*st || strchr(st, '|') || strlen(st) > 40 || !strstr(list, want)))
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: %s", path, v->line,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: %s", path, v->line,
 		                   LAB_KEY_STATUS, LAB_POINT_STATUSES);
 	return 0;
 }
@@ -362,7 +361,7 @@ int lab_an_run_point_check(const char *path, const struct lab_an_json *jp, struc
 	int rc;
 
 	if (jp->type != LAB_AN_JSON_OBJ)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: a point: allowed: an object", path,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: a point: allowed: an object", path,
 		                   jp->line);
 	if ((rc = an_point_id_check(path, jp, err)) || (rc = an_params_check(path, jp, err)) ||
 	    (rc = an_cpus_check(path, jp, err)) || (rc = an_facts_check(path, jp, err)) ||

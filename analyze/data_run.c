@@ -81,7 +81,7 @@ static int an_run_point_runs(const struct lab_an_data *d, const struct lab_an_js
 	    (!strcmp(status, "planned") || !strcmp(status, "running") ||
 	     !strcmp(status, "not_run")))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point %ld of [%s] is \"%s\" in a complete run, yet "
+		                   "%s:%u: point %ld of [%s] is \"%s\" in a complete run, yet "
 		                   "samples.csv has %zu samples of it, allowed: ok, skipped or "
 		                   "failed",
 		                   path, jp->line, p->id, p->experiment, status, p->n);
@@ -90,7 +90,7 @@ static int an_run_point_runs(const struct lab_an_data *d, const struct lab_an_js
 	if (!isnan(runs) && (double)last + 1 > runs)
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s:%zu: point %ld of [%s]: samples.csv has samples of its run %d, "
+		    "%s:%u: point %ld of [%s]: samples.csv has samples of its run %d, "
 		    "run.json counts %.0f runs, allowed: runs 0 .. runs - 1",
 		    path, jp->line, p->id, p->experiment, last, runs);
 	return 0;
@@ -134,7 +134,7 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 		static const char *const what[] = {"threads and params differ", "kernel differs",
 		                                   "unit of work differs"};
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point %ld of [%s]: its %s from samples.csv:%zu's "
+		                   "%s:%u: point %ld of [%s]: its %s from samples.csv:%zu's "
 		                   "(threads = %d, params '%s'), allowed: the same point in both "
 		                   "files",
 		                   path, jp->line, p->id, p->experiment, what[-same], p->line,
@@ -147,12 +147,12 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 		return an_run_point_runs(d, jp, p, status, path, err);
 	if ((double)p->n > reps)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point %ld of [%s]: samples.csv has %zu samples of it, "
+		                   "%s:%u: point %ld of [%s]: samples.csv has %zu samples of it, "
 		                   "run.json counts %.0f, allowed: at most that many",
 		                   path, jp->line, p->id, p->experiment, p->n, reps);
 	if ((double)p->rep_max + 1 > reps)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point %ld of [%s]: samples.csv has its rep %ld, "
+		                   "%s:%u: point %ld of [%s]: samples.csv has its rep %ld, "
 		                   "run.json counts %.0f reps, allowed: reps 0 .. reps - 1",
 		                   path, jp->line, p->id, p->experiment, p->rep_max, reps);
 	return an_run_point_runs(d, jp, p, status, path, err);
@@ -175,7 +175,7 @@ static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
 	if (p && p->n && status && !strcmp(status, "skipped"))
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s:%zu: point %ld is \"skipped\" but samples.csv has %zu samples "
+		    "%s:%u: point %ld is \"skipped\" but samples.csv has %zu samples "
 		    "of it (allowed: a skipped point has none)",
 		    path, jp->line, p->id, p->n);
 	/* A point with rows in samples.csv that run.json still lists as to come (the run was
@@ -257,9 +257,9 @@ static int an_run_enum(const char *path, const struct lab_an_json *x, const char
 			return 0;
 	if (!v)
 		return 0;
-	return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: %s%s%s%s%s", path, v->line,
-	                   key, names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "",
-	                   n > 2 ? ", " : "", n > 2 ? names[2] : "");
+	return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: %s%s%s%s%s", path, v->line, key,
+	                   names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "", n > 2 ? ", " : "",
+	                   n > 2 ? names[2] : "");
 }
 
 /* The analyzer's views (analyze/views/views.def), the names a "views" list may hold. */
@@ -297,10 +297,10 @@ static int an_run_views(const char *path, const struct lab_an_json *x, struct la
 		                       an_view_names[j]);
 	if (v->type != LAB_AN_JSON_ARR)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: \"%s\": allowed: an array of view names (%s)", path,
+		                   "%s:%u: \"%s\": allowed: an array of view names (%s)", path,
 		                   v->line, LAB_KEY_VIEWS, names);
 	return lab_err_set(err, LAB_EDATA,
-	                   "%s:%zu: \"%s\" item %zu: %s, allowed: each of %s at most once", path,
+	                   "%s:%u: \"%s\" item %zu: %s, allowed: each of %s at most once", path,
 	                   v->items[i].line, LAB_KEY_VIEWS, i + 1,
 	                   k == AN_NVIEWS ? "not a view name" : "a view named twice", names);
 }
@@ -314,10 +314,10 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 
 	if (!name || !*name)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: an experiment: allowed: an object with a \"%s\"", path,
+		                   "%s:%u: an experiment: allowed: an object with a \"%s\"", path,
 		                   x->line, LAB_KEY_NAME);
 	if (pts && pts->type != LAB_AN_JSON_ARR)
-		return lab_err_set(err, LAB_EDATA, "%s:%zu: \"%s\": allowed: an array", path,
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: an array", path,
 		                   pts->line, LAB_KEY_POINTS);
 	if ((rc = an_run_enum(path, x, LAB_KEY_WORK_SCOPE,
 	                      (const char *const[])LAB_WORK_SCOPE_NAMES, 3, err)) ||
@@ -331,7 +331,7 @@ static int an_run_experiment(struct lab_an_data *d, const char *path, const stru
 		return rc;
 	if (lab_an_exp_find(d, name) != (size_t)-1)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: experiment '%s' again, allowed: each name once", path,
+		                   "%s:%u: experiment '%s' again, allowed: each name once", path,
 		                   x->line, name);
 	if (lab_an_exp_add(d, name,
 	                   (size_t)(x - lab_an_json_get(d->run, LAB_KEY_EXPERIMENTS)->items)))
@@ -450,7 +450,7 @@ int lab_an_run_points(struct lab_an_data *d, struct lab_err *err)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (d->run->type != LAB_AN_JSON_OBJ || (exps && exps->type != LAB_AN_JSON_ARR))
 		rc = lab_err_set(err, LAB_EDATA,
-		                 "%s:%zu: allowed: an object whose \"%s\" is an array", path,
+		                 "%s:%u: allowed: an object whose \"%s\" is an array", path,
 		                 exps ? exps->line : d->run->line, LAB_KEY_EXPERIMENTS);
 	if (!rc && d->run_lab)
 		rc = lab_an_run_status_check(path, d->run, err);

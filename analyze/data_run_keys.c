@@ -24,7 +24,7 @@ int lab_an_run_status_check(const char *path, const struct lab_an_json *run, str
 		if (!strcmp(v->str, an_run_statuses[i]))
 			return 0;
 	return lab_err_set(err, LAB_EDATA,
-	                   "%s:%zu: \"%s\" %s, allowed: running, complete, interrupted or failed "
+	                   "%s:%u: \"%s\" %s, allowed: running, complete, interrupted or failed "
 	                   "(a %s file has it)",
 	                   path, v ? v->line : run->line, LAB_KEY_STATUS,
 	                   v ? "is none of them" : "missing", LAB_SCHEMA_RUN);
@@ -40,7 +40,7 @@ int lab_an_run_exp_keys(const char *path, const struct lab_an_json *x, struct la
 		if (!v || !*v)
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: experiment '%s': \"%s\" %s, allowed: a name (a %s "
+			    "%s:%u: experiment '%s': \"%s\" %s, allowed: a name (a %s "
 			    "file has it)",
 			    path, x->line, lab_an_json_str(x, LAB_KEY_NAME), keys[i],
 			    v ? "empty" : "missing", LAB_SCHEMA_RUN);
@@ -57,7 +57,7 @@ int lab_an_run_point_keys(const char *path, const struct lab_an_json *jp, struct
 		if (!lab_an_json_get(jp, keys[i]))
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: point %.0f: \"%s\" missing, allowed: a point with "
+			    "%s:%u: point %.0f: \"%s\" missing, allowed: a point with "
 			    "it (a %s file has it)",
 			    path, jp->line, lab_an_json_num(jp, LAB_KEY_POINT, -1), keys[i],
 			    LAB_SCHEMA_RUN);
@@ -99,7 +99,7 @@ int lab_an_run_params_same(const char *path, const struct lab_an_json *jp,
 		if (!an_json_has(jp, k, len))
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: point %ld of [%s]: param '%.*s' of samples.csv:%zu is "
+			    "%s:%u: point %ld of [%s]: param '%.*s' of samples.csv:%zu is "
 			    "not in its \"%s\", allowed: the same keys in both files (a "
 			    "%s file lists every one)",
 			    path, jp->line, p->id, p->experiment, (int)len, k, p->line,
@@ -114,7 +114,7 @@ int lab_an_run_params_same(const char *path, const struct lab_an_json *jp,
 		    !an_params_has(p->params, key, strlen(key)))
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: point %ld of [%s]: param '%s' is not in samples.csv:"
+			    "%s:%u: point %ld of [%s]: param '%s' is not in samples.csv:"
 			    "%zu's params, allowed: the same keys in both files (a %s "
 			    "file lists every one)",
 			    path, i < pa->n ? pa->items[i].line : jp->line, p->id, p->experiment,

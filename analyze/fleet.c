@@ -158,12 +158,12 @@ static int fleet_jobs_check(const struct lab_an_json *jobs, const char *path, st
 		if (!v)
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: jobs.%s is missing (allowed: a string of digits, "
+			    "%s:%u: jobs.%s is missing (allowed: a string of digits, "
 			    "optionally _N, or \"\" before it is submitted)",
 			    path, jobs->line, keys[i]);
 		if (v->type != LAB_AN_JSON_STR)
 			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: jobs.%s is not a string (allowed: digits, "
+			                   "%s:%u: jobs.%s is not a string (allowed: digits, "
 			                   "optionally _N)",
 			                   path, v->line, keys[i]);
 	}

@@ -23,19 +23,21 @@ enum lab_an_json_type {
 
 struct lab_an_json {
 	enum lab_an_json_type type;
+	/* where the value starts (1-based), for FILE:LINE errors; documents are under 4 G lines
+	 * (csv.h: LAB_AN_FILE_MAX) */
+	unsigned line;
+	size_t n;                  /* ARR, OBJ: number of items */
 	double num;                /* NUM, and BOOL as 0/1 */
 	char *str;                 /* STR */
-	size_t n;                  /* ARR, OBJ: number of items */
 	struct lab_an_json *items; /* ARR, OBJ */
 	char **keys;               /* OBJ: keys[i] names items[i] */
-	size_t line;               /* where the value starts (1-based), for FILE:LINE errors */
 };
 
 /* The most values (numbers, strings, booleans, nulls, arrays, objects) a document may hold: a
- * parsed value takes 56 bytes (a string's text at least 32 more), so this bounds the tree near
- * 1 GB of numbers, 1.5 GB of short strings, whatever the file holds (a hand-made run.json of
- * 100 MB of "0," would take 3 GB). A run of 100,000 points of 128 threads holds about 16
- * million. */
+ * parsed value takes 48 bytes (a string's text its length + 1 more, in the document's text
+ * blocks), so this bounds the tree near 0.8 GB of numbers, whatever the file holds (a hand-made
+ * run.json of 100 MB of "0," would take 3 GB). A run of 100,000 points of 128 threads holds
+ * about 16 million. */
 #define LAB_AN_JSON_VALUES_MAX ((size_t)1 << 24)
 
 /*

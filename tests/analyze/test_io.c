@@ -183,6 +183,56 @@ LAB_TEST(json_large_array_takes_the_stack)
 	free(doc);
 }
 
+/* Strings and keys share the document's text blocks (64 KiB each): 30,000 of them fill several
+ * blocks, one of 100 KiB (longer than a block) sits between them in a block of its own, and
+ * escapes decode shorter than they are written; each reads back as written. */
+LAB_TEST(json_strings_in_text_blocks)
+{
+	size_t cap = 2u << 20, len = 0, big = 100u << 10;
+	char *doc = malloc(cap), want[64];
+	const struct lab_an_json *a, *x;
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+
+	REQUIRE(doc != NULL);
+	len += (size_t)snprintf(doc, cap, "{\"a\": [");
+	for (int i = 0; i < 30000; i++) {
+		if (i == 15000) {
+			len += (size_t)snprintf(doc + len, cap - len, ", \"");
+			memset(doc + len, 'b', big);
+			len += big;
+			len += (size_t)snprintf(doc + len, cap - len, "\"");
+		}
+		len += (size_t)snprintf(doc + len, cap - len, "%s{\"k%d\": \"v\\u00e9%d\"}",
+		                        i ? ", " : "", i, i);
+	}
+	len += (size_t)snprintf(doc + len, cap - len, "]}");
+	REQUIRE(len < cap - 1);
+	REQUIRE(lab_an_json_parse("doc", doc, len, &j, &err) == 0);
+	a = lab_an_json_get(j, "a");
+	REQUIRE(a && a->n == 30001);
+	x = &a->items[15000];
+	REQUIRE(x->type == LAB_AN_JSON_STR && strlen(x->str) == big);
+	CHECK(x->str[0] == 'b' && x->str[big - 1] == 'b');
+	for (size_t i = 0, k = 0; i < a->n; i++) {
+		if (i == 15000)
+			continue;
+		x = &a->items[i];
+		snprintf(want, sizeof(want), "k%zu", k);
+		if (x->n != 1 || strcmp(x->keys[0], want)) {
+			TL__FAIL("a[%zu]'s key is not %s", i, want);
+			break;
+		}
+		snprintf(want, sizeof(want), "v\xc3\xa9%zu", k++);
+		if (x->items[0].type != LAB_AN_JSON_STR || strcmp(x->items[0].str, want)) {
+			TL__FAIL("a[%zu]'s value is not %s", i, want);
+			break;
+		}
+	}
+	lab_an_json_free(j);
+	free(doc);
+}
+
 /* A document's values are counted as they are parsed: a hand-made run.json of 100 MB of "0,"
  * took 3.3 GB of tree before; past the limit it is refused with the line, whatever the file. */
 LAB_TEST(json_value_limit)
