@@ -45,8 +45,10 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	if (d->dropped)
 		fprintf(stderr, "... and %u more error%s\n", d->dropped,
 		        d->dropped == 1 ? "" : "s");
-	lab_opts_error("lab: %u error%s in %s%s; nothing was run", n, n == 1 ? "" : "s", where,
-	               a->nconfigs > 1 ? " and the other configs" : "");
+	/* One error is its own line (FILE:LINE, what is allowed); several get a count. */
+	if (n > 1)
+		lab_opts_error("lab: %u errors in %s%s; nothing was run", n, where,
+		               a->nconfigs > 1 ? " and the other configs" : "");
 	lab_diag_free(d);
 	return LAB_EXIT_USAGE;
 }
