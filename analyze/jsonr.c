@@ -150,7 +150,10 @@ static int an_jp_string(struct an_jp *p, char **out)
 	char *buf, *o;
 
 	while (p->s < p->end && *p->s != '"') {
-		p->line += *p->s == '\n';
+		if ((unsigned char)*p->s < 0x20) /* RFC 8259: escaped, or a reader could split it */
+			return an_jp_fail(p,
+			                  "a control byte in a string (allowed: escaped, as \\n or "
+			                  "\\u00XX)");
 		p->s += *p->s == '\\' && p->s + 1 < p->end ? 2 : 1; /* never past the end */
 	}
 	if (p->s >= p->end)
@@ -193,14 +196,24 @@ static int an_jp_string(struct an_jp *p, char **out)
 				if (an_jp_hex4(p, &lo) || lo < 0xDC00 || lo > 0xDFFF)
 					goto bad;
 				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+			} else if (cp >= 0xD800 && cp < 0xE000) { /* no UTF-8 for half a pair */
+				return an_jp_fail(
+				    p, "a lone surrogate \\u escape in a string (allowed: "
+				       "a high one followed by a low one)");
 			}
 			if (!cp) /* a NUL would end the string where the reader stops */
 				return an_jp_fail(p, "\\u0000 in a string (allowed: no NUL)");
 			an_utf8_put(&o, cp);
 			break;
-		default:
+		case '"':
+		case '\\':
+		case '/':
 			*o++ = c;
 			break;
+		default:
+			p->s--; /* the line of the escape, not of a newline after its backslash */
+			return an_jp_fail(p, "a bad escape in a string (allowed: \\\" \\\\ \\/ \\b "
+			                     "\\f \\n \\r \\t \\uXXXX)");
 		}
 	}
 	p->s++;

@@ -61,6 +61,40 @@ LAB_TEST(json_reader)
 	CHECK_EQ_STR(err.msg, "r.json:2: \\u0000 in a string (allowed: no NUL)");
 }
 
+/* Strings as RFC 8259 writes them: a raw newline or ESC, an unknown escape and half a surrogate
+ * pair were read (the last as bytes that are no UTF-8), each refused now with its line. */
+LAB_TEST(json_strings_rfc8259)
+{
+	static const struct {
+		const char *doc, *why;
+	} bad[] = {
+	    {"{\n\"h\": \"a\nb\"}", "r.json:2: a control byte in a string"},
+	    {"{\n\"h\": \"a\x1b[2Jb\"}", "r.json:2: a control byte in a string"},
+	    {"{\n\"h\": \"a\tb\"}", "r.json:2: a control byte in a string"},
+	    {"{\n\"h\": \"a\\qb\"}", "r.json:2: a bad escape in a string"},
+	    {"{\n\"h\": \"a\\\nb\"}", "r.json:2: a bad escape in a string"},
+	    {"{\n\"h\": \"a\\ud800b\"}", "r.json:2: a lone surrogate"},
+	    {"{\n\"h\": \"a\\udc00\"}", "r.json:2: a lone surrogate"},
+	    {"{\n\"h\": \"a\\ud800\\u0041\"}", "r.json:2: bad \\u escape"},
+	};
+	struct lab_an_json *j = NULL;
+	struct lab_err err = {0};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.msg[0] = 0;
+		CHECK(lab_an_json_parse("r.json", bad[i].doc, strlen(bad[i].doc), &j, &err) ==
+		      -LAB_EDATA);
+		CHECK(j == NULL);
+		if (strncmp(err.msg, bad[i].why, strlen(bad[i].why)))
+			TL__FAIL("case %zu: %s, want %s...", i, err.msg, bad[i].why);
+	}
+	/* the escapes RFC 8259 has, and bytes >= 0x20 as they are */
+	static const char good[] = "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\x7f\xc3\xa9\"]";
+	REQUIRE(lab_an_json_parse("r.json", good, strlen(good), &j, &err) == 0);
+	CHECK_EQ_STR(j->items[0].str, "\"\\/\b\f\n\r\t\x7f\xc3\xa9");
+	lab_an_json_free(j);
+}
+
 /* Numbers as RFC 8259 writes them, no other: "+5", "05", "5.", ".5e1" were read as 5 (Python's
  * json refuses them); a valid number longer than 63 characters was refused. */
 LAB_TEST(json_numbers_rfc8259)
