@@ -325,6 +325,25 @@ static int an_few_counts(const struct lab_an_series *s)
 	       !an_one_count(s);
 }
 
+/* 1 when every point of s with samples ran one setup and planned no more (ONE SETUP marks
+ * those that planned more). */
+static int an_one_setup_each(const struct lab_an_series *s)
+{
+	int any = 0;
+
+	for (size_t j = 0; j < s->nrow; j++) {
+		double runs, planned;
+		size_t kept;
+		if (!s->row[j].pt->st.n)
+			continue;
+		lab_an_point_one_setup(s->row[j].pt, &kept, &runs, &planned);
+		if (kept >= 2 || runs >= 2 || planned >= 2)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 /* Which level the speedups and fits of s used, when runs were involved (analyze/analysis.h). */
 static void an_series_level_note(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
@@ -339,6 +358,11 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 		lab_doc_note(sec, "levels: where one point of a speedup has one run and the other "
 		                  "several, the one run's mean also takes the other's between-run "
 		                  "variance (relative): one setup's spread says nothing of setups");
+	if (an_one_setup_each(s))
+		lab_doc_note(sec, "levels: one setup per point (runs = 1): the intervals hold the "
+		                  "spread of its samples, not of setups (buffers, first touch, the "
+		                  "team pinned again), which can move a mean by more; runs >= 2 "
+		                  "puts it in");
 	if (s->latency || (!runs && !fit_runs))
 		return;
 	if (fit_runs)
