@@ -47,7 +47,8 @@ static int dr_cmp(const void *a, const void *b)
 	                            : strcmp(x->text, y->text);
 }
 
-static void dr_file(const char *path, const char *name)
+/* scalar: the file is a scalar baseline, which nothing may vectorize. */
+static void dr_file(const char *path, const char *name, bool scalar)
 {
 	FILE *f = fopen(path, "r");
 	struct dr_line *u;
@@ -85,6 +86,13 @@ static void dr_file(const char *path, const char *name)
 	}
 	if (other)
 		printf("    (%u more lines)\n", other);
+	for (unsigned i = 0; scalar && i < nu; i++)
+		if (strstr(u[i].text, ": optimized: ")) {
+			printf("    NOT SCALAR: the compiler vectorized the baseline (an option in "
+			       "this "
+			       "build's C flags?), so every speedup over it reads too small\n");
+			break;
+		}
 	free(u);
 }
 
@@ -119,7 +127,7 @@ void lab_describe_remarks(const struct lab_kernel *k)
 		any = true;
 		char name[64];
 		snprintf(name, sizeof(name), "%s_%s.c", kernel, isas[i]);
-		dr_file(path, name);
+		dr_file(path, name, i == 0);
 	}
 	if (!any && !LAB_REMARKS_KEPT && dr_has_variants(k))
 		printf("\nwhat the compiler said: nothing kept (gcc's -fopt-info-vec remarks; this "
