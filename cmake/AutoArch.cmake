@@ -68,14 +68,16 @@ function(lab_auto_arch_isas out compiler march)
 endfunction()
 
 # lab_user_isa_flags(OUT FLAGS): the -m options of a flags string (CMAKE_C_FLAGS) but -march and
-# -mtune, whose later per-file values win: -mavx2, -mno-avx512f, -mfma, ... stay in force after a
+# -mcpu, whose later per-file values win: -mavx2, -mno-avx512f, -mfma, ... stay in force after a
 # file's own -march (gcc and clang let an explicit ISA option override any -march, in either
 # order), so the auto files are built with them and the ISA files clear them (lab_isa_flags).
+# -mtune too: an explicit one outlives -march (the auto files were recorded "tune generic" where
+# -mtune=znver3 tuned them).
 function(lab_user_isa_flags out flags)
   separate_arguments(words UNIX_COMMAND "${flags}")
   set(found)
   foreach(w IN LISTS words)
-    if(w MATCHES "^-m" AND NOT w MATCHES "^-m(arch|tune|cpu)=")
+    if(w MATCHES "^-m" AND NOT w MATCHES "^-m(arch|cpu)=")
       list(APPEND found ${w})
     endif()
   endforeach()

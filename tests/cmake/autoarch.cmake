@@ -1,8 +1,12 @@
-# cmake -DID=GNU|Clang -DCC=compiler -DMARCH=value [-DEXTRA="-m options"] -P autoarch.cmake:
+# cmake -DID=GNU|Clang -DCC=compiler -DMARCH=value [-DEXTRA="-m options" | -DFLAGS="C flags"]
+#   -P autoarch.cmake:
 # prints "arch=... tune=..." as cmake/AutoArch.cmake reads -march=MARCH after the build's -m
 # options EXTRA, for tests/cmake/autoarch.sh.
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/AutoArch.cmake)
 separate_arguments(extra UNIX_COMMAND "${EXTRA}")
+if(DEFINED FLAGS) # a whole CMAKE_C_FLAGS: its -m options as BuildInfo.cmake picks them
+  lab_user_isa_flags(extra "${FLAGS}")
+endif()
 lab_auto_arch(arch tune "${ID}" "${CC}" "${MARCH}" ${extra})
 message("arch=${arch} tune=${tune}")

@@ -51,4 +51,10 @@ got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64 -DEXTRA="-mavx2 -mfma" \
 	-P "$src/tests/cmake/autoarch.cmake" 2>&1)
 case $got in "arch=x86-64+"*avx2*fma*" tune="*) ;; *)
 	echo "FAILED: $cc -mavx2 -mfma -march=x86-64: got '$got'"; fail=1 ;; esac
+# -mtune in CMAKE_C_FLAGS outlives the auto files' -march: the record names it (it said the
+# -march's own tuning)
+got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64-v3 -DFLAGS="-O2 -mtune=znver3 -g" \
+	-P "$src/tests/cmake/autoarch.cmake" 2>&1)
+case $got in "arch=x86-64-v3 tune=znver3") ;; *)
+	echo "FAILED: $cc -mtune=znver3 in the C flags, -march=x86-64-v3: got '$got'"; fail=1 ;; esac
 exit $fail
