@@ -187,8 +187,10 @@ static int an_samples_run(struct an_samples *s, struct lab_an_point *p, struct l
 }
 
 /* The metric columns of the row into s->metric: each a finite number or empty, and inside
- * its metric's domain (a Jain index above 1 is no measurement). Returns 0 or -LAB_EDATA. */
-static int an_row_metrics(struct an_samples *s, long threads, struct lab_err *err)
+ * its metric's domain (a Jain index above 1 is no measurement; a time measured inside the
+ * sample no longer than elapsed_ns). Returns 0 or -LAB_EDATA. */
+static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
+                          struct lab_err *err)
 {
 	const struct lab_an_data *d = s->d;
 	const struct lab_an_csv *r = &s->r;
@@ -209,6 +211,13 @@ static int an_row_metrics(struct an_samples *s, long threads, struct lab_err *er
 			                   "%s:%zu: %s = '%s' at %ld threads: allowed: %s", r->path,
 			                   r->line, d->metric_name[m], v, threads,
 			                   lab_an_domain_text(dm, threads, dom, sizeof(dom)));
+		if (dm == LAB_AN_DOM_SPAN && !isnan(s->metric[m]) &&
+		    !lab_an_domain_span_ok(s->metric[m], elapsed_ns))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s = '%s': allowed: a time inside the sample, "
+			                   "0 .. its elapsed_ns %s",
+			                   r->path, r->line, d->metric_name[m], v,
+			                   f[LAB_SCOL_ELAPSED_NS]);
 	}
 	return 0;
 }
@@ -226,7 +235,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 
 	if ((rc = an_row_check(r, &id, &threads, &rep, v, err)))
 		return rc;
-	if ((rc = an_row_metrics(s, threads, err)))
+	if ((rc = an_row_metrics(s, threads, v[0], err)))
 		return rc;
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

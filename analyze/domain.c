@@ -20,31 +20,31 @@ static const struct {
     {"delay_drift_pct", LAB_AN_DOM_PCT_CHANGE},
     {"overhead_ns", LAB_AN_DOM_ANY},
     {"lat_samples", LAB_AN_DOM_NONNEG},
-    {"acq_lat_p50_ns", LAB_AN_DOM_NONNEG},
-    {"acq_lat_p99_ns", LAB_AN_DOM_NONNEG},
+    {"acq_lat_p50_ns", LAB_AN_DOM_SPAN},
+    {"acq_lat_p99_ns", LAB_AN_DOM_SPAN},
     {"handoffs", LAB_AN_DOM_NONNEG},
     {"delay_ns_per_loop", LAB_AN_DOM_NONNEG},
     {"retries", LAB_AN_DOM_NONNEG},
     {"retries_per_op", LAB_AN_DOM_NONNEG},
-    {"one_way_ns", LAB_AN_DOM_NONNEG},
-    {"one_way_p10_ns", LAB_AN_DOM_NONNEG},
-    {"one_way_p50_ns", LAB_AN_DOM_NONNEG},
-    {"one_way_p90_ns", LAB_AN_DOM_NONNEG},
+    {"one_way_ns", LAB_AN_DOM_SPAN},
+    {"one_way_p10_ns", LAB_AN_DOM_SPAN},
+    {"one_way_p50_ns", LAB_AN_DOM_SPAN},
+    {"one_way_p90_ns", LAB_AN_DOM_SPAN},
     {"batches", LAB_AN_DOM_NONNEG},
     {"flops_per_cycle", LAB_AN_DOM_NONNEG},
     {"core_ghz", LAB_AN_DOM_NONNEG},
-    {"test_ns", LAB_AN_DOM_NONNEG},
-    {"ref_ns", LAB_AN_DOM_NONNEG},
+    {"test_ns", LAB_AN_DOM_SPAN},
+    {"ref_ns", LAB_AN_DOM_SPAN},
     {"delay_ns", LAB_AN_DOM_NONNEG},
-    {"makespan_ns", LAB_AN_DOM_NONNEG},
+    {"makespan_ns", LAB_AN_DOM_SPAN},
     {"ideal_ns", LAB_AN_DOM_NONNEG},
-    {"busy_max_ns", LAB_AN_DOM_NONNEG},
-    {"busy_mean_ns", LAB_AN_DOM_NONNEG},
-    {"busy_min_ns", LAB_AN_DOM_NONNEG},
+    {"busy_max_ns", LAB_AN_DOM_SPAN},
+    {"busy_mean_ns", LAB_AN_DOM_SPAN},
+    {"busy_min_ns", LAB_AN_DOM_SPAN},
     {"iters_per_pixel", LAB_AN_DOM_NONNEG},
     {"pixels_per_thread", LAB_AN_DOM_NONNEG},
     {"elems_per_thread", LAB_AN_DOM_NONNEG},
-    {"ns_per_load", LAB_AN_DOM_NONNEG},
+    {"ns_per_load", LAB_AN_DOM_SPAN},
     {"stream_gb_per_s", LAB_AN_DOM_NONNEG},
     /* the largest share of the sample a worker waited for its CPU (harness/runner.h) */
     {"runq_wait", LAB_AN_DOM_UNIT},
@@ -66,6 +66,7 @@ void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, doubl
 	*hi = INFINITY;
 	switch (dom) {
 	case LAB_AN_DOM_NONNEG:
+	case LAB_AN_DOM_SPAN: /* its upper end is each sample's own (lab_an_domain_span_ok) */
 		*lo = 0;
 		break;
 	case LAB_AN_DOM_UNIT:
@@ -95,6 +96,11 @@ int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x)
 		return 1;
 	lab_an_domain_range(dom, threads, &lo, &hi);
 	return x >= lo - 1e-9 * fabs(lo) && x <= hi + 1e-9 * fabs(hi);
+}
+
+int lab_an_domain_span_ok(double x, double elapsed_ns)
+{
+	return x <= elapsed_ns * 1.01 + 1000;
 }
 
 const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len)

@@ -28,6 +28,10 @@ enum lab_an_domain {
 	/* >= -100: a change in percent of a quantity >= 0 (a delay calibration's drift): it can
 	 * fall by 100 % at most, and rise without bound; clipped at 0 when every sample is >= 0 */
 	LAB_AN_DOM_PCT_CHANGE,
+	/* >= 0 and at most the sample's elapsed_ns: a time measured inside the sample (one
+	 * acquisition's latency, one loop instance's makespan); the rows' loader checks the
+	 * upper end (lab_an_domain_span_ok) */
+	LAB_AN_DOM_SPAN,
 };
 
 /* The domain of the metric column named name; LAB_AN_DOM_UNKNOWN for a name not listed. */
@@ -41,6 +45,11 @@ void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, doubl
  * relative slack of 1e-9 for the rounding of a computed ratio); 0 otherwise. UNKNOWN and ANY allow
  * every value. */
 int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x);
+
+/* 1 when x, a value of a LAB_AN_DOM_SPAN metric, fits in a sample of elapsed_ns (with a slack of
+ * 1 % and 1 us for the clocks' reads); 0 otherwise (a p99 latency of 1e308 ns in a 2 ms
+ * sample was taken as measured). */
+int lab_an_domain_span_ok(double x, double elapsed_ns);
 
 /* What dom allows, for an error message: "a number in [0.25, 1]". Writes to buf (len bytes)
  * and returns it. */

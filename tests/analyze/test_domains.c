@@ -119,6 +119,10 @@ LAB_TEST(out_of_domain_values_refused)
 	    {"e,0,k,,2,0,100,1,op,,0,,,,-1.7e308,\n", "samples.csv:2: delay_drift_pct = '-1.7e308' "
 	                                              "at 2 threads: allowed: a finite number >= "
 	                                              "-100"},
+	    /* a latency measured inside a sample of 2 ms: 1e308 ns was printed as measured */
+	    {"e,0,k,,2,0,2000000,1,op,,0,,,1e308,,\n", "samples.csv:2: acq_lat_p99_ns = '1e308': "
+	                                               "allowed: a time inside the sample, 0 .. "
+	                                               "its elapsed_ns 2000000"},
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -132,6 +136,23 @@ LAB_TEST(out_of_domain_values_refused)
 		CHECK(strstr(err.msg, "allowed") != NULL);
 		lab_an_data_free(&d);
 	}
+}
+
+/* A time inside the sample may reach its elapsed_ns (and the clocks' slack), not past it. */
+LAB_TEST(span_metrics_up_to_elapsed)
+{
+	struct lab_an_data d;
+	struct lab_err err;
+
+	CHECK(lab_an_domain_of("acq_lat_p99_ns") == LAB_AN_DOM_SPAN);
+	CHECK(lab_an_domain_of("makespan_ns") == LAB_AN_DOM_SPAN);
+	CHECK(lab_an_domain_of("ideal_ns") == LAB_AN_DOM_NONNEG); /* computed: may pass it */
+	CHECK(lab_an_domain_span_ok(2000000, 2000000));
+	CHECK(lab_an_domain_span_ok(2001000, 2000000));
+	CHECK(!lab_an_domain_span_ok(2100000, 2000000));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_SPAN, 1, -1));
+	CHECK_EQ_I64(dm_load("span", "e,0,k,,2,0,2000000,1,op,,0,,,1999999,,\n", &d, &err), 0);
+	lab_an_data_free(&d);
 }
 
 LAB_TEST(negative_zero_reads_as_zero)
