@@ -146,8 +146,10 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 		                   r->path, r->line, f[col], LAB_AN_THREADS_MAX);
 	if (lab_an_parse_int(f[col = LAB_SCOL_REP], rep) || *rep < 0)
 		return AN_BAD("rep", "allowed: a whole number >= 0");
-	if (lab_an_parse_num(f[col = LAB_SCOL_ELAPSED_NS], &v[0], 0) || !(v[0] > 0))
-		return AN_BAD("elapsed_ns", "allowed: a finite number > 0");
+	/* lab writes whole ns; 1.5 was taken and printed as 2 by the thread-span check */
+	if (lab_an_parse_num(f[col = LAB_SCOL_ELAPSED_NS], &v[0], 0) || !(v[0] > 0) ||
+	    v[0] != floor(v[0]))
+		return AN_BAD("elapsed_ns", "allowed: a whole number of ns > 0");
 	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0))
 		return AN_BAD("work", "allowed: a finite number > 0");
 	if (!LAB_AN_COST_OK(v[0] / v[1]))

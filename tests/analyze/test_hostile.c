@@ -400,7 +400,8 @@ LAB_TEST(compare_at_extreme_scales)
 	ho_mkdir("B");
 	ho_str("A/run.json", HO_RUN);
 	ho_str("B/run.json", HO_RUN);
-	ho_str("A/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1e-100,1,op,0,0\n"
+	/* (elapsed_ns is whole: the smallest cost comes from a large work) */
+	ho_str("A/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1,1e100,op,0,0\n"
 	                                  "e,1,noop,placement=compact,2,0,1e80,1,op,0,0\n"
 	                                  "e,1,noop,placement=compact,2,1,1.02e80,1,op,0,0\n"
 	                                  "e,1,noop,placement=compact,2,2,0.98e80,1,op,0,0\n");
@@ -436,10 +437,12 @@ static void ho_expect_bad_cost(const char *rows, const char *want)
 
 LAB_TEST(nonfinite_cost_is_input_error)
 {
+	ho_expect_bad_cost("e,0,noop,,1,0,1.5,1,op,0,0\n",
+	                   "samples.csv:2: elapsed_ns = '1.5': allowed: a whole number");
 	ho_expect_bad_cost("e,0,noop,,1,0,1e308,1e-300,op,0,0\n",
 	                   "samples.csv:2: elapsed_ns / work");
 	ho_expect_bad_cost("e,0,noop,,1,0,1000,10,op,0,0\n"
-	                   "e,1,noop,,2,0,1e-320,1e300,op,0,0\n",
+	                   "e,1,noop,,2,0,1,1e300,op,0,0\n",
 	                   "samples.csv:3: elapsed_ns / work");
 	/* --csv: a throughput whose cost 1/X overflows */
 	{
