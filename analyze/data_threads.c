@@ -40,6 +40,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/csv.h"
@@ -392,7 +393,10 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 	size_t ncol;
 	int rc;
 
-	if (access(path, F_OK) && errno == ENOENT)
+	struct stat st;
+
+	/* lstat: a link that leads nowhere is a link, refused below as every other one */
+	if (lstat(path, &st) && errno == ENOENT)
 		return 0; /* an older run, or external data: nothing to say */
 	if ((rc = an_threads_map(&s, err)) ||
 	    (rc = lab_an_csv_open_flags(&s.r, path, LAB_AN_IN_NOFOLLOW, err)) ||

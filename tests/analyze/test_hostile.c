@@ -487,6 +487,18 @@ LAB_TEST(input_links_not_followed)
 	CHECK(!clitest_exists("R/summary.csv"));
 	free(out);
 	free(err);
+	/* threads.csv as a link that leads nowhere: a link too (it was taken for an absent file) */
+	unlink(b);
+	ho_results_small();
+	snprintf(b, sizeof(b), "%s/R/threads.csv", testlib_tmpdir());
+	unlink(b);
+	REQUIRE(symlink("/nonexistent/threads.csv", b) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+	if (!err || !strstr(err, "R/threads.csv: a symbolic link"))
+		TL__FAIL("stderr: %s", err ? err : "");
+	CHECK(!clitest_exists("R/summary.csv"));
+	free(out);
+	free(err);
 	/* samples.csv a directory or a FIFO: bad input, exit 2, without waiting for a writer */
 	unlink(b);
 	ho_results_small();
