@@ -154,14 +154,61 @@ static int fleet_lengths(const struct fleet_opts *o)
 	return 0;
 }
 
+/* The number at r[*k..n) (capped far above any count), moving *k past it; 0 when none. */
+static int fleet_num(const char *r, size_t n, size_t *k, unsigned long *v)
+{
+	size_t i = *k;
+
+	for (*v = 0; *k < n && r[*k] >= '0' && r[*k] <= '9'; (*k)++)
+		*v = *v > 1000000000ul ? *v : *v * 10 + (unsigned long)(r[*k] - '0');
+	return *k > i;
+}
+
+/* The nodes one [..] of a Slurm host list names (1-4,7: 5), at most LAB_FLEET_TASKS_MAX + 1;
+ * 1 for what is not numbers and ranges (Slurm judges that). */
+static unsigned long fleet_range_count(const char *r, size_t n)
+{
+	unsigned long count = 0, a, b;
+	size_t k = 0;
+
+	while (k < n && count <= LAB_FLEET_TASKS_MAX) {
+		if (!fleet_num(r, n, &k, &a))
+			return 1;
+		b = a;
+		if (k < n && r[k] == '-' && (++k, !fleet_num(r, n, &k, &b)))
+			return 1;
+		if (b < a || (k < n && r[k] != ','))
+			return 1;
+		count += b - a + 1;
+		k++;
+	}
+	return count;
+}
+
+/* The nodes the item of n characters at p names: the product of its ranges' counts. */
+static unsigned long fleet_item_count(const char *p, size_t n)
+{
+	unsigned long count = 1;
+
+	for (size_t i = 0; i < n && count <= LAB_FLEET_TASKS_MAX; i++)
+		if (p[i] == '[') {
+			size_t k = strcspn(p + i + 1, "]");
+			count *= fleet_range_count(p + i + 1, k < n - i - 1 ? k : n - i - 1);
+			i += k;
+		}
+	return count;
+}
+
 /*
  * A node the --nodelist names plainly (an item between top-level commas without a [range]) may
  * not take a name the fleet gives its own files: its results would be DIR/plots or DIR/logs. A
- * name reached only through a range is refused by the task on its node (lab fleet task).
+ * name reached only through a range is refused by the task on its node (lab fleet task). An
+ * empty item (",,") is no node, and the list names at most LAB_FLEET_TASKS_MAX, as --nodes.
  */
 static int fleet_nodelist_reserved(const char *list)
 {
 	char item[LAB_FLEET_NAME_MAX];
+	unsigned long nodes = 0;
 
 	for (const char *p = list; p && *p;) {
 		size_t n = 0;
@@ -170,6 +217,20 @@ static int fleet_nodelist_reserved(const char *list)
 		for (; p[n] && (depth || p[n] != ','); n++) {
 			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
 			range |= p[n] == '[';
+		}
+		if (!n || (p[n] == ',' && !p[n + 1])) {
+			fleet_say("--nodelist", list,
+			          ": an empty node name (allowed: names and ranges such as n[1-4], "
+			          "separated by ',')");
+			return -1;
+		}
+		if ((nodes += fleet_item_count(p, n)) > LAB_FLEET_TASKS_MAX) {
+			fleet_say(
+			    "--nodelist", list,
+			    ": more than " LAB_FLEET_STR(LAB_FLEET_TASKS_MAX) " nodes (allowed 1 "
+			                                                      ".. " LAB_FLEET_STR(
+			                                                          LAB_FLEET_TASKS_MAX) ", as --nodes)");
+			return -1;
 		}
 		if (!range && n < sizeof(item)) {
 			memcpy(item, p, n);

@@ -57,6 +57,12 @@ bad_values)
 	expect 2 "out of range" "$lab" fleet "$cfg" --nodes 0 --dry-run
 	expect 2 "not a count" "$lab" fleet "$cfg" --nodes 2x --dry-run
 	expect 2 "give one of them" "$lab" fleet "$cfg" --nodes 2 --nodelist n1 --dry-run
+	# an empty node name, and more nodes than --nodes allows, went to sbatch as given
+	expect 2 "an empty node name" "$lab" fleet "$cfg" --nodelist ',,' --dry-run
+	expect 2 "an empty node name" "$lab" fleet "$cfg" --nodelist 'n1,' --dry-run
+	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'n[1-2000]' --dry-run
+	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'r[1-2]n[1-600]' --dry-run
+	"$lab" fleet "$cfg" --nodelist 'n[1-1000],m[1-4,9]' --dry-run >/dev/null || fail "1005 nodes refused"
 	expect 2 "cannot read" "$lab" fleet "$tmp/absent.ini" --dry-run
 	expect 2 "give a CONFIG" "$lab" fleet --nodes 2
 	expect 2 "'%' not allowed" "$lab" fleet "$cfg" -o "$tmp/a%j" --dry-run
