@@ -268,6 +268,15 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	/* Experiments of one run measure different units of work (increments, round trips). */
 	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	/* one point, one kernel and one unit: a row of another kernel among a point's was averaged
+	 * in */
+	if (strcmp(p->kernel, f[LAB_SCOL_KERNEL]) ||
+	    strcmp(p->unit + 3, *f[LAB_SCOL_WORK_UNIT] ? f[LAB_SCOL_WORK_UNIT] : "unit"))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: point %ld: kernel '%.64s', work_unit '%.64s', where an "
+		                   "earlier row of it says '%.64s', '%.64s'; allowed: the same",
+		                   r->path, r->line, id, f[LAB_SCOL_KERNEL], f[LAB_SCOL_WORK_UNIT],
+		                   p->kernel, p->unit + 3);
 	if (!p->n)
 		p->line = r->line;
 	p->rep_max = rep > p->rep_max ? rep : p->rep_max;

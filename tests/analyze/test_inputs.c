@@ -355,6 +355,33 @@ LAB_TEST(threads_csv_nonfinite_refused)
 	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
 
+/* One point's rows name one kernel and one unit of work: a row of another kernel (or unit) in
+ * a point was averaged into it. */
+LAB_TEST(point_rows_of_another_kernel_refused)
+{
+	static const struct {
+		const char *row2, *want;
+	} bad[] = {
+	    {"e,0,c2c_latency,placement=compact,1,1,1000,10,op,0.01,0\n",
+	     "samples.csv:3: point 0: kernel 'c2c_latency', work_unit 'op', where an earlier row "
+	     "of it says 'noop', 'op'; allowed: the same"},
+	    {"e,0,noop,placement=compact,1,1,1000,10,roundtrip,0.01,0\n",
+	     "samples.csv:3: point 0: kernel 'noop', work_unit 'roundtrip'"},
+	};
+	char text[512], *out = NULL, *err = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), UT_HEADER UT_ROW1 "%s", bad[i].row2);
+		ut_results(text, strlen(text), UT_RUN);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
+		if (!err || !strstr(err, bad[i].want))
+			TL__FAIL("case %zu: %s", i, err ? err : "");
+		CHECK(!clitest_exists("R/summary.csv"));
+		free(out);
+		free(err);
+	}
+}
+
 LAB_TEST(cli_bad_threads_exit_2)
 {
 	static const char text[] = UT_HEADER "e,0,noop,x=1,4294967297,0,1000,10,op,0.01,0\n";
