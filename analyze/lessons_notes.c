@@ -287,9 +287,37 @@ static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
 		         flagged, used);
 }
 
+/* A claim whose side is one speedup, at N threads, whose interval lies wholly above N says the
+ * speedup is superlinear: no team of N shares one job's work N ways faster than by N, so the
+ * point differs from its 1-thread baseline by more than its threads (a working set split into
+ * caches, CPUs that differ). Said only in analysis.json's series before. */
+static void ev_superlinear_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	const struct lab_lesson_claim *c = e->c;
+	size_t len = strlen(out->text);
+
+	for (int side = 0; side < 2; side++) {
+		int n = side ? c->rhs : c->lhs, v = e->leaf[n];
+		if (c->node[n].op != LAB_LESSON_SPEEDUP || v < 0 || !isfinite(out->lo))
+			continue;
+		/* the interval is the side's where the other side is a number */
+		if (c->node[side ? c->lhs : c->rhs].op != LAB_LESSON_NUM)
+			continue;
+		if (out->lo > e->var[v].pt->threads)
+			snprintf(
+			    out->text + len, sizeof(out->text) - len,
+			    "; note: SUPERLINEAR: the speedup's interval lies above %d, its thread "
+			    "count: more than the team's share of the work changed (a working set "
+			    "that now fits in caches, CPUs that differ)",
+			    e->var[v].pt->threads);
+		return;
+	}
+}
+
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
 {
 	ev_flagged_note(e, out);
+	ev_superlinear_note(e, out);
 	ev_smt_note(e, out);
 	ev_vm_note(e, out);
 	ev_runs_note(e, out);

@@ -355,6 +355,32 @@ LAB_TEST(speedup_throughput_metric_and_difference)
 	fx_free(&f, &ls);
 }
 
+/* A speedup whose interval lies above its thread count says SUPERLINEAR after its verdict (a
+ * sharded counter at 2 threads read 2.073 [2.047, 2.101], said only in analysis.json); one
+ * whose interval reaches its thread count does not. */
+LAB_TEST(superlinear_speedup_said)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "at", "kind=sharded", 1, 20, 0.1, 10);
+	fx_point(&f, "at", "kind=sharded", 2, 9, 0.1, 10);
+	fx_point(&f, "at", "kind=shared", 1, 20, 0.1, 10);
+	fx_point(&f, "at", "kind=shared", 2, 10.5, 1, 10);
+	fx_lesson(&f, "scales", "speedup(at: kind=sharded, threads=2) >= 1.5");
+	fx_lesson(&f, "flipped", "1.5 <= speedup(at: kind=sharded, threads=2)");
+	fx_lesson(&f, "near", "speedup(at: kind=shared, threads=2) >= 1.5");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
+	CHECK(ls.l[0].lo > 2);
+	CHECK(strstr(ls.l[0].text, "SUPERLINEAR: the speedup's interval lies above 2") != NULL);
+	CHECK(strstr(ls.l[1].text, "SUPERLINEAR") != NULL);
+	CHECK(ls.l[2].lo < 2);
+	CHECK(strstr(ls.l[2].text, "SUPERLINEAR") == NULL);
+	fx_free(&f, &ls);
+}
+
 /* A divisor whose own interval reaches 0: the delta method linearises 1 / x about x's mean and
  * gave 1 / (a - b) a tight interval, "holds", where a - b = 3271 [-11070, 17610]. Such a Q has
  * no bounded interval; the same form with a divisor well away from 0 keeps its verdict. */
