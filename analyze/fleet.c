@@ -125,7 +125,13 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 			                   "%s: task %zu: node name missing or not a plain name "
 			                   "(allowed [A-Za-z0-9._+-], no leading '.')",
 			                   path, i + 1);
+		size_t before = f->ntask;
 		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
+		if (t && f->ntask == before) /* two tasks of one node were merged into one */
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s: task %zu: node '%s' again (allowed: each node once)", path, i + 1,
+			    node);
 		if (!t)
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s: task %zu: more than %d tasks (allowed at most %d, "
@@ -133,8 +139,18 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 			                   path, i + 1, LAB_FLEET_TASKS_MAX, LAB_FLEET_TASKS_MAX);
 		if (fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state), path, err))
 			return -LAB_EDATA;
-		double code = lab_an_json_num(&arr->items[i], "exit_code", -1);
-		t->exit_code = isfinite(code) && code >= -1 && code <= 255 ? (int)code : -1;
+		/* null until the task ends, then what it exited with: 4294967296, -1 and "0" were
+		 * read as no code */
+		const struct lab_an_json *code = lab_an_json_get(&arr->items[i], "exit_code");
+		if (code && code->type != LAB_AN_JSON_NULL &&
+		    (code->type != LAB_AN_JSON_NUM || !(code->num >= 0 && code->num <= 255) ||
+		     code->num != floor(code->num)))
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%u: task %zu: \"exit_code\": allowed: null or a whole "
+			    "number 0 .. 255",
+			    path, code->line, i + 1);
+		t->exit_code = code && code->type == LAB_AN_JSON_NUM ? (int)code->num : -1;
 	}
 	return 0;
 }

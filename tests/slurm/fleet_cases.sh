@@ -111,6 +111,24 @@ JSON
 	expect 2 "node name 'tasks' $reserved; nothing was run" \
 		env SLURMD_NODENAME=tasks "$lab" fleet task "$tmp/t"
 	[ -z "$(ls -A "$tmp/t")" ] || fail "a refused task wrote into $tmp/t"
+	# one node twice was merged into one host; exit codes out of 0 .. 255 (or a string) read
+	# as none
+	rm -rf "$tmp/f/plots"
+	for tasks in '{"node": "h2", "exit_code": 0}, {"node": "h2", "exit_code": 1}' \
+		'{"node": "h2", "exit_code": 4294967296}' '{"node": "h2", "exit_code": -1}' \
+		'{"node": "h2", "exit_code": "0"}' '{"node": "h2", "exit_code": 1.5}'; do
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "tasks": [%s]}' \
+			"$tasks" >"$tmp/f/fleet.json"
+		case $tasks in
+		*'}, {'*) want="fleet.json: task 2: node 'h2' again (allowed: each node once)" ;;
+		*) want='fleet.json:1: task 1: "exit_code": allowed: null or a whole number 0 .. 255' ;;
+		esac
+		expect 2 "$want" "$lab" analyze "$tmp/f" --no-plots
+		expect 2 "$want" "$lab" fleet status "$tmp/f"
+	done
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "tasks": [%s]}' \
+		'{"node": "h2", "state": "COMPLETED", "exit_code": 255}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "exit code 255 refused: $(cat "$tmp/out")"
 	;;
 analyze_missing_host)
 	# h1 finished; h2 failed before writing anything: h2 is reported, h1 still analyzed.

@@ -147,8 +147,15 @@ LAB_TEST(fleet_json_refuses_hostile_node_names)
 	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": \"\"}, "
 	              "\"tasks\": [{\"node\": \"n1\", \"exit_code\": "
 	              "1e9}]}");
+	/* out of range: refused, as a job id that is not a string is (it was read as unknown) */
+	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
+	CHECK(strstr(err.msg, "task 1: \"exit_code\": allowed: null or a whole number 0 .. 255"));
+	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": {\"run\": \"\", \"analyze\": \"\"}, "
+	              "\"tasks\": [{\"node\": \"n1\", \"exit_code\": null}, {\"node\": \"n2\", "
+	              "\"exit_code\": 3}]}");
 	REQUIRE(lab_an_fleet_read(dir, &g, &err) == 0);
-	CHECK_EQ_I64(g.task[0].exit_code, -1); /* out of range: unknown, not truncated */
+	CHECK_EQ_I64(g.task[0].exit_code, -1); /* null: not ended yet */
+	CHECK_EQ_I64(g.task[1].exit_code, 3);
 }
 
 /* More tasks than a fleet has nodes: one error with the task and what is allowed. */
