@@ -9,14 +9,15 @@
 #include "harness/runner_internal.h"
 #include "harness/team.h"
 
-/* The worker's run-queue total (injected, or its schedstat); false when unknown. */
+/* The run-queue total of worker tid, or for an OpenMP kernel of OpenMP thread tid (injected,
+ * or its schedstat); false when unknown. */
 static bool runner_runq(struct runner_point *p, unsigned tid, uint64_t *ns)
 {
 	struct lab_runner *r = p->r;
 
 	if (r->runq)
 		return r->runq(r->runq_ctx, tid, ns) == 0;
-	return lab_runq_read(p->slots[tid].runq_fd, ns) == 0;
+	return lab_runq_read(p->omp_rq0 ? p->omp_runq_fd[tid] : p->slots[tid].runq_fd, ns) == 0;
 }
 
 /*
@@ -29,36 +30,27 @@ static bool runner_runq(struct runner_point *p, unsigned tid, uint64_t *ns)
  */
 static bool runner_runq_start(struct runner_point *p, unsigned tid, uint64_t *rq0)
 {
-	struct lab_runner *r = p->r;
 	bool ok = true;
 
 	if (!p->omp_rq0)
 		return runner_runq(p, tid, rq0);
 	for (unsigned i = 0; i < p->spec->n; i++)
-		ok = (r->runq ? r->runq(r->runq_ctx, i, &p->omp_rq0[i]) == 0
-		              : lab_runq_read(p->omp_runq_fd[i], &p->omp_rq0[i]) == 0) &&
-		     ok;
+		ok = runner_runq(p, i, &p->omp_rq0[i]) && ok;
 	return ok;
 }
 
 static bool runner_runq_wait(struct runner_point *p, unsigned tid, uint64_t rq0, uint64_t *ns)
 {
-	struct lab_runner *r = p->r;
+	unsigned n = p->omp_rq0 ? p->spec->n : 1;
 	uint64_t rq1;
 	bool ok = true;
 
-	if (!p->omp_rq0) {
-		ok = runner_runq(p, tid, &rq1) && rq1 >= rq0;
-		*ns = ok ? rq1 - rq0 : 0;
-		return ok;
-	}
 	*ns = 0;
-	for (unsigned i = 0; i < p->spec->n; i++) {
-		ok = (r->runq ? r->runq(r->runq_ctx, i, &rq1) == 0
-		              : lab_runq_read(p->omp_runq_fd[i], &rq1) == 0) &&
-		     rq1 >= p->omp_rq0[i] && ok;
-		if (ok && rq1 - p->omp_rq0[i] > *ns)
-			*ns = rq1 - p->omp_rq0[i];
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t base = p->omp_rq0 ? p->omp_rq0[i] : rq0;
+		ok = runner_runq(p, p->omp_rq0 ? i : tid, &rq1) && rq1 >= base && ok;
+		if (ok && rq1 - base > *ns)
+			*ns = rq1 - base;
 	}
 	*ns = ok ? *ns : 0;
 	return ok;
