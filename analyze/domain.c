@@ -100,7 +100,9 @@ int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x)
 
 int lab_an_domain_span_ok(double x, double elapsed_ns)
 {
-	return x <= elapsed_ns * 1.01 + 1000;
+	/* the lock kernel's percentiles are a histogram bucket's middle, up to 1/16 above the
+	 * latency measured (kernels/lat_hist.h) */
+	return x <= elapsed_ns * 1.08 + 1000;
 }
 
 const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len)

@@ -47,8 +47,9 @@ void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, doubl
 int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x);
 
 /* 1 when x, a value of a LAB_AN_DOM_SPAN metric, fits in a sample of elapsed_ns (with a slack of
- * 1 % and 1 us for the clocks' reads); 0 otherwise (a p99 latency of 1e308 ns in a 2 ms
- * sample was taken as measured). */
+ * 8 % and 1 us: a latency histogram's bucket middle lies up to 1/16 above the value, and the
+ * clocks' reads); 0 otherwise (a p99 latency of 1e308 ns in a 2 ms sample was taken as
+ * measured). */
 int lab_an_domain_span_ok(double x, double elapsed_ns);
 
 /* What dom allows, for an error message: "a number in [0.25, 1]". Writes to buf (len bytes)

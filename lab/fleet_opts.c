@@ -165,7 +165,7 @@ static int fleet_num(const char *r, size_t n, size_t *k, unsigned long *v)
 }
 
 /* The nodes one [..] of a Slurm host list names (1-4,7: 5), at most LAB_FLEET_TASKS_MAX + 1;
- * 1 for what is not numbers and ranges (Slurm judges that). */
+ * 0 for "[]"; 1 for what is not numbers and ranges (Slurm judges that). */
 static unsigned long fleet_range_count(const char *r, size_t n)
 {
 	unsigned long count = 0, a, b;
@@ -218,18 +218,21 @@ static int fleet_nodelist_reserved(const char *list)
 			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
 			range |= p[n] == '[';
 		}
-		if (!n || (p[n] == ',' && !p[n + 1])) {
-			fleet_say("--nodelist", list,
-			          ": an empty node name (allowed: names and ranges such as n[1-4], "
-			          "separated by ',')");
-			return -1;
-		}
-		if ((nodes += fleet_item_count(p, n)) > LAB_FLEET_TASKS_MAX) {
+		unsigned long count = n ? fleet_item_count(p, n) : 0;
+		if (!count || (p[n] == ',' && !p[n + 1])) {
 			fleet_say(
 			    "--nodelist", list,
-			    ": more than " LAB_FLEET_STR(LAB_FLEET_TASKS_MAX) " nodes (allowed 1 "
-			                                                      ".. " LAB_FLEET_STR(
-			                                                          LAB_FLEET_TASKS_MAX) ", as --nodes)");
+			    ": an empty node name or range (allowed: names and ranges such as "
+			    "n[1-4], separated by ',')");
+			return -1;
+		}
+		if ((nodes += count) > LAB_FLEET_TASKS_MAX) {
+			fleet_say(
+			    "--nodelist", list,
+			    ": more than " LAB_FLEET_STR(
+			        LAB_FLEET_TASKS_MAX) " nodes (allowed 1 "
+			                             ".. " LAB_FLEET_STR(
+			                                 LAB_FLEET_TASKS_MAX) ", as --nodes)");
 			return -1;
 		}
 		if (!range && n < sizeof(item)) {

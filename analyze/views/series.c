@@ -326,7 +326,7 @@ static int an_few_counts(const struct lab_an_series *s)
 }
 
 /* 1 when every point of s with samples ran one setup and planned no more (ONE SETUP marks
- * those that planned more). */
+ * those that planned more); never for data without run.json (external --csv: no setups). */
 static int an_one_setup_each(const struct lab_an_series *s)
 {
 	int any = 0;
@@ -334,6 +334,8 @@ static int an_one_setup_each(const struct lab_an_series *s)
 	for (size_t j = 0; j < s->nrow; j++) {
 		double runs, planned;
 		size_t kept;
+		if (!s->row[j].pt->runjson)
+			return 0;
 		if (!s->row[j].pt->st.n)
 			continue;
 		lab_an_point_one_setup(s->row[j].pt, &kept, &runs, &planned);

@@ -1010,6 +1010,11 @@ runs_and_precision)
 	"$lab" run "$tmp/r.ini" -o "$tmp/r1" --no-progress --only noop --set global.runs=1 >"$tmp/out" 2>"$tmp/err"
 	"$lab" analyze "$tmp/r1" --no-plots --include-flagged >"$tmp/a1.txt"
 	grep -q '  note: levels: one setup per point (runs = 1): the intervals hold the spread of its samples, not of setups' "$tmp/a1.txt"
+	# external data has no setups and no runs key: no such note
+	cp tests/fixtures/csv/amdahl.csv "$tmp/ext.csv"
+	"$lab" analyze --csv "$tmp/ext.csv" >"$tmp/a2.txt"
+	grep -q '^== ' "$tmp/a2.txt"
+	if grep -q 'one setup per point' "$tmp/a2.txt"; then exit 1; fi
 	python3 - "$tmp/r" <<'PY'
 import csv, json, sys
 d = sys.argv[1]

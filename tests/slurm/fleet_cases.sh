@@ -60,6 +60,7 @@ bad_values)
 	# an empty node name, and more nodes than --nodes allows, went to sbatch as given
 	expect 2 "an empty node name" "$lab" fleet "$cfg" --nodelist ',,' --dry-run
 	expect 2 "an empty node name" "$lab" fleet "$cfg" --nodelist 'n1,' --dry-run
+	expect 2 "an empty node name or range" "$lab" fleet "$cfg" --nodelist 'n[1-3],m[]' --dry-run
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'n[1-2000]' --dry-run
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'r[1-2]n[1-600]' --dry-run
 	"$lab" fleet "$cfg" --nodelist 'n[1-1000],m[1-4,9]' --dry-run >/dev/null || fail "1005 nodes refused"
