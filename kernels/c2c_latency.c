@@ -20,15 +20,19 @@ static const char c2c_description[] =
     "one_way_p10/p50/p90_ns are percentiles over those batches. method = load_store uses\n"
     "acquire loads and release stores (the line moves on the answer's load and the next store);\n"
     "method = cas does every access as compare-and-swap (a waiter's failing CAS also pulls the\n"
-    "line exclusive, which can delay the answer). layout = one_slot puts the one flag both\n"
-    "threads write on its own 128-byte slot; two_slots gives each direction its own slot (each\n"
-    "thread writes one, reads the other). Compare pairs: SMT siblings share a core's caches\n"
-    "and are the cheapest, pairs within a CCX or socket cost more, pairs across CCDs or\n"
-    "sockets the most; the matrix over placement = pairs shows this machine's groups. On a VM\n"
-    "the host moves vCPUs, so one pair can show several stable modes that switch within\n"
-    "seconds: look at the distribution over samples, not one mean. On a mesh CPU the flag's\n"
-    "line matters too (its home L3 slice), so two probes on different lines can differ by a\n"
-    "few ns either way. A result below the clock resolution is impossible and fails verify.";
+    "line exclusive, which can delay the answer). Both wait with the CPU's spin-wait hint\n"
+    "(pause) between tries, as a spin lock does: a tight CAS loop without it pulls the line\n"
+    "more often and can make cas dearer than it reads here. layout = one_slot puts the one\n"
+    "flag both threads write on its own 128-byte slot; two_slots gives each direction its own\n"
+    "slot (each thread writes one, reads the other). Compare pairs: SMT siblings share a\n"
+    "core's caches and are the cheapest, pairs within a CCX or socket cost more, pairs across\n"
+    "CCDs or sockets the most; the matrix over placement = pairs shows this machine's groups.\n"
+    "On a VM the host moves vCPUs, so one pair can show several stable modes that switch\n"
+    "within seconds: look at the distribution over samples, not one mean, and compare methods\n"
+    "over runs >= 2 (their samples interleaved), not one after the other. On a mesh CPU the\n"
+    "flag's line matters too (its home L3 slice), so two probes on different lines can differ\n"
+    "by a few ns either way. A result below the clock resolution is impossible and fails\n"
+    "verify.";
 
 enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };

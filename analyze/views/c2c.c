@@ -84,8 +84,8 @@ static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
 	x->unit = "ns";
 	x->rname = "cpu_a";
 	x->cname = "cpu_b";
-	x->legend = "M: the mode centers of a multimodal pair (its median describes none of them); "
-	            "intervals, modes and CPU relations: the pairs table";
+	x->legend = "M: the mode centers of a multimodal pair (one number over its samples, a mean, "
+	            "describes none of them); intervals, modes and CPU relations: the pairs table";
 	f->heat = x;
 	for (size_t k = 0; k < m->ncpu; k++)
 		x->rlab[k] = x->clab[k] = lab_doc_printf(doc, "%d", m->cpu[k]);
@@ -126,8 +126,8 @@ static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *
 		                      100 * c->modes.mode[i].weight);
 	if (*modes)
 		lab_doc_rnote(t,
-		              "%s%sMULTIMODAL, %zu modes:%s (the median %.4g ns describes none of "
-		              "them)",
+		              "%s%sMULTIMODAL, %zu modes:%s (compare pairs by their modes: the "
+		              "median %.4g ns is one mode's at best, the mean none's)",
 		              rel ? rel : "", rel ? "; " : "", c->modes.count, modes, c->median_ns);
 	else if (rel)
 		lab_doc_rnote(t, "%s", rel);
