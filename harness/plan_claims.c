@@ -396,7 +396,9 @@ static uint64_t pl_threads(const struct lab_resolved *r, const char *val)
 }
 
 /* speedup(sel) divides the point's cost at threads = 1 by its own: at 1 thread it is 1 by
- * definition, and an experiment that never runs 1 thread has no baseline. */
+ * definition, and an experiment whose config never runs 1 thread has no baseline. A --set
+ * that narrowed threads is no error (as for any other swept key, pl_unplanned): the analyzer
+ * says the lesson was not run and why. */
 static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 {
 	struct lab_experiment *e = pl_experiment(x, sel->experiment);
@@ -417,7 +419,7 @@ static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 		    "column %u: speedup at threads=1 is 1 by definition (allowed: a selector "
 		    "at threads=N with N > 1; its baseline is the same point at threads=1)",
 		    sel->col);
-	else if (!one)
+	else if (!one && r->src != LAB_SRC_CLI)
 		lab__plan_claim_error(
 		    x,
 		    "column %u: [%s] runs no point at threads=1, the baseline of speedup "
