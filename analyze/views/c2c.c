@@ -84,8 +84,9 @@ static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
 	x->unit = "ns";
 	x->rname = "cpu_a";
 	x->cname = "cpu_b";
-	x->legend = "M: the mode centers of a multimodal pair (one number over its samples, a mean, "
-	            "describes none of them); intervals, modes and CPU relations: the pairs table";
+	x->legend =
+	    "M: the mode centers of a multimodal pair (one number over its samples, a mean, "
+	    "describes none of them); intervals, modes and CPU relations: the pairs table";
 	f->heat = x;
 	for (size_t k = 0; k < m->ncpu; k++)
 		x->rlab[k] = x->clab[k] = lab_doc_printf(doc, "%d", m->cpu[k]);
