@@ -99,12 +99,14 @@ static int an_threads_max(const struct an_lctx *x, double v)
 	return 0;
 }
 
-/* The OS number of node (logical) i by run.json's numa_memory, or -1. */
-static double an_node_os(const struct lab_an_json *mem, double i)
+/* run.json's numa_memory as a map between logical node numbers ("node") and OS ones
+ * ("os_index"): the want of the node whose key is v, or -1. */
+static double an_node_map(const struct lab_an_json *mem, const char *key, double v,
+                          const char *want)
 {
 	for (size_t k = 0; mem && mem->type == LAB_AN_JSON_ARR && k < mem->n; k++)
-		if (lab_an_json_num(&mem->items[k], "node", -1) == i)
-			return lab_an_json_num(&mem->items[k], "os_index", -1);
+		if (lab_an_json_num(&mem->items[k], key, -1) == v)
+			return lab_an_json_num(&mem->items[k], want, -1);
 	return -1;
 }
 
@@ -116,12 +118,11 @@ static double an_far0(const struct lab_an_json *run)
 	const struct lab_an_json *t = lab_an_json_get(lab_an_json_get(run, "host"), "topology"),
 	                         *d = lab_an_json_get(t, "numa_distances"),
 	                         *mem = lab_an_json_get(t, "numa_memory"), *row = NULL;
-	size_t n = d && d->type == LAB_AN_JSON_ARR ? d->n : 0, r = 0, best;
-	double os;
+	size_t n = d && d->type == LAB_AN_JSON_ARR ? d->n : 0, r, best;
+	double os = an_node_map(mem, "os_index", 0, "node");
 
-	for (size_t k = 0; mem && mem->type == LAB_AN_JSON_ARR && k < mem->n; k++)
-		if (lab_an_json_num(&mem->items[k], "os_index", -1) == 0)
-			r = (size_t)lab_an_json_num(&mem->items[k], "node", 0);
+	/* OS node 0's row: the first without numa_memory, none for a node number below 0 */
+	r = os >= 0 ? (size_t)os : os == -1 ? 0 : n;
 	if (n >= 2 && r < n)
 		row = &d->items[r];
 	if (!row || row->type != LAB_AN_JSON_ARR || row->n != n)
@@ -135,7 +136,7 @@ static double an_far0(const struct lab_an_json *run)
 		if (j != r && (best == r || dj->num > db->num))
 			best = j;
 	}
-	os = best != r ? an_node_os(mem, (double)best) : -1;
+	os = best != r ? an_node_map(mem, "node", (double)best, "os_index") : -1;
 	return os >= 0 ? os : 1;
 }
 
