@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/jsonr.h"
+#include "analyze/jsonr_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,24 +16,10 @@
 #define AN_JSON_KEYS_MAX 1024
 #define AN_JSON_KEYS_STR AN_JSON_STR(AN_JSON_KEYS_MAX)
 
-/*
- * The text of a document's strings and keys: blocks that the whole tree frees at once. One
- * malloc per string took 16 bytes of header and rounded the rest up to 16: a run.json of
- * 100,000 point records (12 million keys and strings, 9 bytes on average) held 380 MB for 109
- * MB of text, and every allocation cost a call to malloc and one to free.
- */
-struct an_jblock {
-	struct an_jblock *next;
-	size_t used, cap;
-	char text[];
-};
-
-#define AN_JBLOCK_BYTES ((size_t)64 << 10)
-
-/* A parsed document: the root value, then the blocks of its text. */
+/* A parsed document: the root value, then the blocks of its text (jsonr_int.h). */
 struct an_jdoc {
 	struct lab_an_json root;
-	struct an_jblock *blocks; /* the one being filled first */
+	struct lab__jblock *blocks; /* the one being filled first */
 };
 
 struct an_jp {
@@ -67,87 +54,12 @@ static void an_jp_ws(struct an_jp *p)
 		p->line += *p->s++ == '\n';
 }
 
-static void an_utf8_put(char **o, unsigned cp)
-{
-	char *d = *o;
-
-	if (cp < 0x80) {
-		*d++ = (char)cp;
-	} else if (cp < 0x800) {
-		*d++ = (char)(0xC0 | (cp >> 6));
-		*d++ = (char)(0x80 | (cp & 0x3F));
-	} else if (cp < 0x10000) {
-		*d++ = (char)(0xE0 | (cp >> 12));
-		*d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*d++ = (char)(0x80 | (cp & 0x3F));
-	} else {
-		*d++ = (char)(0xF0 | (cp >> 18));
-		*d++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-		*d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*d++ = (char)(0x80 | (cp & 0x3F));
-	}
-	*o = d;
-}
-
-static int an_jp_hex4(struct an_jp *p, unsigned *cp)
-{
-	*cp = 0;
-	if (p->end - p->s < 4)
-		return -1;
-	for (int i = 0; i < 4; i++) {
-		char c = *p->s++;
-
-		*cp <<= 4;
-		if (c >= '0' && c <= '9')
-			*cp |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			*cp |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			*cp |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	return 0;
-}
-
-/* Room for n bytes in the document's text blocks, or NULL. A string longer than a block gets
- * a block of its own behind the one being filled. */
-static char *an_jdoc_room(struct an_jdoc *d, size_t n)
-{
-	struct an_jblock *b = d->blocks;
-
-	if (b && b->cap - b->used >= n)
-		return b->text + b->used;
-	if (!(b = malloc(sizeof(*b) + (n > AN_JBLOCK_BYTES ? n : AN_JBLOCK_BYTES))))
-		return NULL;
-	b->used = 0;
-	b->cap = n > AN_JBLOCK_BYTES ? n : AN_JBLOCK_BYTES;
-	if (n > AN_JBLOCK_BYTES && d->blocks) {
-		b->next = d->blocks->next;
-		d->blocks->next = b;
-	} else {
-		b->next = d->blocks;
-		d->blocks = b;
-	}
-	return b->text;
-}
-
-/* Keeps the n bytes written at t (an_jdoc_room's) in their block. */
-static void an_jdoc_keep(struct an_jdoc *d, const char *t, size_t n)
-{
-	struct an_jblock *b = d->blocks;
-
-	if (t != b->text + b->used) /* a block of its own: the one after the first */
-		b = b->next;
-	b->used += n;
-}
-
-/* Decoded output is never longer than the escaped input (a 6-byte \uXXXX gives <= 3 bytes, a
- * 12-byte pair gives 4), so room for the raw length suffices; the text keeps what it used. */
+/* A string at p->s (its opening quote): its raw bytes up to the closing quote, none of them a
+ * control byte, then their escapes decoded into the document's text. */
 static int an_jp_string(struct an_jp *p, char **out)
 {
-	const char *start = ++p->s;
-	char *buf, *o;
+	const char *start = ++p->s, *why;
+	int rc;
 
 	while (p->s < p->end && *p->s != '"') {
 		if ((unsigned char)*p->s < 0x20) /* RFC 8259: escaped, or a reader could split it */
@@ -158,71 +70,11 @@ static int an_jp_string(struct an_jp *p, char **out)
 	}
 	if (p->s >= p->end)
 		return an_jp_fail(p, "unterminated string");
-	buf = o = an_jdoc_room(p->doc, (size_t)(p->s - start) + 1);
-	if (!buf)
-		return lab_err_set(p->err, LAB_ENOMEM, "%s: out of memory", p->name);
+	rc = lab__jtext_decode(&p->doc->blocks, &start, p->end, (size_t)(p->s - start), out, &why);
 	p->s = start;
-	while (*p->s != '"') {
-		char c = *p->s++;
-		unsigned cp, lo;
-
-		if (c != '\\') {
-			*o++ = c;
-			continue;
-		}
-		c = *p->s++;
-		switch (c) {
-		case 'n':
-			*o++ = '\n';
-			break;
-		case 't':
-			*o++ = '\t';
-			break;
-		case 'r':
-			*o++ = '\r';
-			break;
-		case 'b':
-			*o++ = '\b';
-			break;
-		case 'f':
-			*o++ = '\f';
-			break;
-		case 'u':
-			if (an_jp_hex4(p, &cp))
-				goto bad;
-			if (cp >= 0xD800 && cp < 0xDC00 && p->end - p->s >= 6 && p->s[0] == '\\' &&
-			    p->s[1] == 'u') {
-				p->s += 2;
-				if (an_jp_hex4(p, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-					goto bad;
-				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-			} else if (cp >= 0xD800 && cp < 0xE000) { /* no UTF-8 for half a pair */
-				return an_jp_fail(
-				    p, "a lone surrogate \\u escape in a string (allowed: "
-				       "a high one followed by a low one)");
-			}
-			if (!cp) /* a NUL would end the string where the reader stops */
-				return an_jp_fail(p, "\\u0000 in a string (allowed: no NUL)");
-			an_utf8_put(&o, cp);
-			break;
-		case '"':
-		case '\\':
-		case '/':
-			*o++ = c;
-			break;
-		default:
-			p->s--; /* the line of the escape, not of a newline after its backslash */
-			return an_jp_fail(p, "a bad escape in a string (allowed: \\\" \\\\ \\/ \\b "
-			                     "\\f \\n \\r \\t \\uXXXX)");
-		}
-	}
-	p->s++;
-	*o++ = 0;
-	an_jdoc_keep(p->doc, buf, (size_t)(o - buf));
-	*out = buf;
-	return 0;
-bad:
-	return an_jp_fail(p, "bad \\u escape in a string");
+	if (rc == -2)
+		return lab_err_set(p->err, LAB_ENOMEM, "%s: out of memory", p->name);
+	return rc ? an_jp_fail(p, why) : 0;
 }
 
 /* The length of the digits at s (before end). */
@@ -534,11 +386,7 @@ void lab_an_json_free(struct lab_an_json *j)
 	if (!j)
 		return;
 	an_json_free_items(j);
-	while (d->blocks) {
-		struct an_jblock *b = d->blocks;
-		d->blocks = b->next;
-		free(b);
-	}
+	lab__jtext_free(d->blocks);
 	free(d);
 }
 
