@@ -235,26 +235,33 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
                       const struct lab_an_numa_group *g)
 {
 	struct lab_doc *doc = sec->doc;
-	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0, past = 0;
-	struct lab_doc_matrix *m = lab_doc_matrix(sec, "cells", "median", n, n);
-	struct lab_doc_matrix *dm =
-	    nd ? lab_doc_matrix(sec, "distances",
-	                        "firmware distance table (ACPI SLIT, host.topology.numa_distances)",
-	                        nd, nd)
-	       : NULL;
-	struct lab_doc_figure *f = lab_doc_figure(
-	    sec, "heatmap", lab_doc_printf(doc, "%s node x node (%s)", g->experiment, g->unit),
-	    "memory node", "cpu node");
+	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0, past = 0, ran = 0;
+	struct lab_doc_matrix *m = NULL, *dm = NULL;
+	struct lab_doc_figure *f;
 
-	if (f)
-		f->heat = m;
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 		int top = lab_an_numa_row_top(r);
 
 		past += top >= LAB_AN_NUMA_NODES_MAX;
 		outside += top >= g->nnode && top < LAB_AN_NUMA_NODES_MAX;
+		ran += r->n > 0 || !strcmp(r->pt->status, "ok");
 	}
+	/* No cell with a number (a 2-node config on a 1-node machine): a grid of dashes would
+	 * only repeat the table's reasons. */
+	if (!ran)
+		lab_doc_note(sec, "no cell was measured (every point's reason is in the table)");
+	else if ((m = lab_doc_matrix(sec, "cells", "median", n, n)) &&
+	         (f = lab_doc_figure(
+	              sec, "heatmap",
+	              lab_doc_printf(doc, "%s node x node (%s)", g->experiment, g->unit),
+	              "memory node", "cpu node")))
+		f->heat = m;
+	if (nd)
+		dm = lab_doc_matrix(
+		    sec, "distances",
+		    "firmware distance table (ACPI SLIT, host.topology.numa_distances)", nd, nd);
+	outside = ran ? outside : 0;
 	if (m) {
 		m->unit = lab_doc_printf(doc, "%s", g->unit);
 		m->rname = "cpu node";

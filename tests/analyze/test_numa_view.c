@@ -419,6 +419,54 @@ LAB_TEST(node_past_matrix_stays_matrix)
 	free(err);
 }
 
+/* Every point of the bandwidth matrix skipped (a two-node config on a one-node machine): no grid
+ * of dashes and no heat map, a note that sends to the table's reasons. */
+LAB_TEST(matrix_with_nothing_measured_is_a_note)
+{
+	char path[2048], *text, *out = NULL, *err = NULL, *a, *b, *at;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const char *ok = "\"status\": \"ok\",\n     \"reason\": \"\"";
+	FILE *f;
+
+	clitest_copy(FX);
+	text = nv_file(FX "/run.json");
+	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
+	REQUIRE((a = strstr(text, "\"name\": \"bw\"")) && (b = strstr(a, "\"name\": \"lat\"")));
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f, "%.*s", (int)(a - text), text);
+	for (char *p = a; p < b; p = at + strlen(ok)) {
+		if (!(at = strstr(p, ok)) || at > b)
+			at = b;
+		fprintf(f, "%.*s", (int)(at - p), p);
+		if (at < b)
+			fputs("\"status\": \"skipped\", \"reason\": \"needs 2 NUMA nodes\"", f);
+		else
+			break;
+	}
+	fputs(b, f);
+	fclose(f);
+	free(text);
+	text = nv_file(FX "/samples.csv");
+	snprintf(path, sizeof(path), "%s/" FX "/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		if (strncmp(line, "bw,", 3))
+			fprintf(f, "%s\n", line);
+	fclose(f);
+	free(text);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
+	REQUIRE(out && !lab_an_json_parse("stdout", out, strlen(out), &j, &e));
+	CHECK(!lab_an_json_get(lab_an_json_get(nv_sec(j, "bw", 0), "matrices"), "cells"));
+	CHECK(lab_an_json_get(lab_an_json_get(nv_sec(j, "bw", 0), "matrices"), "distances"));
+	CHECK_EQ_U64(nv_notes(j, "bw", "no cell was measured"), 1);
+	CHECK_EQ_U64(nv_notes(j, "lat", "no cell was measured"), 0);
+	CHECK(lab_an_json_get(lab_an_json_get(nv_sec(j, "lat", 0), "matrices"), "cells"));
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /* A real run on this (one-node) machine: the ladder and the policy histogram on node 0. */
 LAB_TEST(real_run_ladder_and_histogram)
 {
