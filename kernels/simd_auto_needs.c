@@ -2,7 +2,8 @@
 /*
  * Built with the auto variants' flags (-march=LAB_AUTO_MARCH, kernels/CMakeLists.txt) and
  * holding no code: the instruction-set extensions the compiler was allowed to use there, read
- * from its predefined macros, so check() can skip `auto` on a CPU that lacks one of them.
+ * from its predefined macros, so check() can skip `auto` on a CPU that lacks one of them: the
+ * twelve cpufeat.h knows (and LAB_CPU_MASK can hide) as bits, every one by name.
  */
 #include "kernels/simd_isa.h"
 
@@ -46,3 +47,7 @@ const unsigned lab_simd_auto_needs = 0
                                      | LAB_CPU_AVX512VBMI
 #endif
     ;
+
+const char *const lab_simd_auto_isa[] = {
+#include "harness/isa_list.h"
+    NULL};

@@ -2,6 +2,7 @@
 #include "kernels/simd_isa.h"
 
 #include "build_info.h"
+#include "harness/cpuid_isa.h"
 
 const struct lab_enum_val lab_simd_isa_choices[] = {
     {"scalar", LAB_ISA_SCALAR, "plain C, auto-vectorization off (one lane)"},
@@ -40,10 +41,18 @@ int lab_simd_isa_check(int isa, bool needs_fma, const struct lab_env *env, struc
 	/* auto is built for -march=LAB_AUTO_MARCH (native: the build machine): it runs where the
 	 * CPU has what that target allowed the compiler to use. */
 	if (isa == LAB_ISA_AUTO) {
+		char lacks[256];
 		int rc = lab_env_require_cpu(env, lab_simd_auto_needs, err);
+
 		if (rc == LAB_SKIP && err)
 			lab_err_prefix(err, "auto was built with -march=%s: ", LAB_AUTO_MARCH);
-		return rc;
+		if (rc || !lab_cpuid_isa_missing(lab_simd_auto_isa, lacks, sizeof(lacks)))
+			return rc;
+		lab_err_set(err, LAB_EUNSUP,
+		            "auto was built with -march=%s, which lets the compiler use extensions "
+		            "this CPU lacks (%s)",
+		            LAB_AUTO_MARCH, lacks);
+		return LAB_SKIP;
 	}
 	return lab_env_require_cpu(env, need[isa] | (needs_fma ? LAB_CPU_FMA : 0), err);
 }

@@ -23,6 +23,9 @@ enum lab_simd_isa {
 
 /* What the auto files were built to use (LAB_CPU_* bits of their -march; simd_auto_needs.c). */
 extern const unsigned lab_simd_auto_needs;
+/* The same by name, with the extensions cpufeat.h has no bit for (XOP, TBM, BMI2, ...): a
+ * NULL-terminated list (harness/isa_list.h). */
+extern const char *const lab_simd_auto_isa[];
 
 /* The `isa = ...` choices, in enum order. */
 extern const struct lab_enum_val lab_simd_isa_choices[];

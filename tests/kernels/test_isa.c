@@ -7,6 +7,8 @@
  * check() found the feature.
  */
 #include "harness/buffer.h"
+#include "harness/cpufeat.h"
+#include "harness/cpuid_isa.h"
 #include "harness/env.h"
 #include "tests/kernels/isa_dot.h"
 #include "tests/kernels/kpoint.h"
@@ -201,4 +203,26 @@ LAB_TEST(mask_hides_isa)
 	if (lab_cpu_detect() & LAB_CPU_AVX512F)
 		CHECK(strstr(err.msg, "hidden by LAB_CPU_MASK)") != NULL);
 	unsetenv(LAB_CPU_MASK_ENV);
+}
+
+/* cpuid_isa.c (every extension by name, for the build's guard and auto's check) says what
+ * cpufeat.c says of the twelve both know, knows nothing it has no entry for, and lists what is
+ * missing by name. */
+LAB_TEST(cpuid_by_name_agrees_with_cpufeat)
+{
+	unsigned have = lab_cpu_detect();
+	char buf[64];
+
+	for (unsigned bit = 1; bit & LAB_CPU_ALL; bit <<= 1)
+		CHECK_EQ_I64(lab_cpuid_isa_has(lab_cpu_name(bit)), !!(have & bit));
+	CHECK_EQ_I64(lab_cpuid_isa_has("no-such-extension"), 0);
+#if defined(__x86_64__)
+	CHECK_EQ_I64(lab_cpuid_isa_has("sse2"), 1);
+#endif
+	CHECK_EQ_U64(
+	    lab_cpuid_isa_missing((const char *const[]){"no-such", "x2", NULL}, buf, sizeof(buf)),
+	    2);
+	CHECK_EQ_STR(buf, "no-such x2");
+	CHECK_EQ_U64(lab_cpuid_isa_missing((const char *const[]){NULL}, buf, sizeof(buf)), 0);
+	CHECK_EQ_STR(buf, "");
 }
