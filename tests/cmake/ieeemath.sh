@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# cmake/IeeeMath.cmake: a build asked for -Ofast or -ffast-math (in the C flags or the build
+# type's) gets -fno-fast-math after them, with a warning; other flags are left as they are.
+# Then the compiler: the flags it ends with keep isnan() (an -Ofast lab refused every results
+# directory: no value was NaN to it).
+#   ieeemath.sh CMAKE CC SRCDIR
+set -u
+cmake=$1 cc=$2 src=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-ieeemath-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # FLAGS TYPE_FLAGS WANT
+	got=$("$cmake" -DTYPE=Release -DFLAGS="$1" -DTYPE_FLAGS="$2" -DSRC="$src" \
+		-P "$src/tests/cmake/ieeemath.cmake" 2>"$tmp/err" | sed -n 's/^-- flags: //p')
+	[ "$got" = "$3" ] || { echo "FAILED: '$1' '$2': got '$got', want '$3'"; fail=1; }
+	case $3 in *-fno-fast-math)
+		grep -q "adds -fno-fast-math" "$tmp/err" || { echo "FAILED: no warning"; fail=1; } ;;
+	esac
+}
+check "" "-O3 -DNDEBUG" "-O3 -DNDEBUG"
+check "" "-Ofast -DNDEBUG" "-Ofast -DNDEBUG -fno-fast-math"
+check "-ffast-math" "-O2" "-O2 -fno-fast-math"
+check "-march=native" "-O2 -ffinite-math-only" "-O2 -ffinite-math-only -fno-fast-math"
+printf '#include <math.h>\n#include <stdlib.h>\nint main(int c, char **v) { (void)c; return !isnan(strtod(v[1], 0)); }\n' >"$tmp/n.c"
+"$cc" -Ofast -fno-fast-math "$tmp/n.c" -o "$tmp/n" -lm 2>/dev/null && "$tmp/n" nan ||
+	{ echo "FAILED: $cc -Ofast -fno-fast-math: isnan(NaN) is false"; fail=1; }
+exit $fail
