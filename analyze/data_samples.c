@@ -229,8 +229,8 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	struct lab_an_data *d = s->d;
 	struct lab_an_csv *r = &s->r;
 	const char *const *f = (const char *const *)r->field;
-	long id, threads, rep;
-	double v[2];
+	long id = 0, threads = 0, rep = 0;
+	double v[2] = {0, 0}; /* set by an_row_check when it returns 0 */
 	struct lab_an_point *p;
 	const char *params;
 	int rc;

@@ -24,7 +24,8 @@
 
 static void ot_path(char *buf, size_t len, const char *rel)
 {
-	snprintf(buf, len, "%s/%s", testlib_tmpdir(), rel);
+	if ((size_t)snprintf(buf, len, "%s/%s", testlib_tmpdir(), rel) >= len)
+		testlib_fail();
 }
 
 static void ot_write(const char *rel, const char *text)
