@@ -118,7 +118,8 @@ int lab_an_fit_speedup(const struct lab_an_fit *fit, double threads, double *s, 
  * log N* (N* > 0, and its interval as skewed as kappa's image). */
 struct lab_an_peak {
 	int retrograde; /* sigma < 1, kappa > 0 and kappa's 95 % interval excludes 0 */
-	int sigma_ge1;  /* sigma >= 1: the throughput is highest at N = 1, no peak past it */
+	/* sigma + kappa >= 1 (N* <= 1): the throughput is highest at N = 1, no peak past it */
+	int no_peak;
 	double n_star, lo, hi;
 };
 void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk);

@@ -119,8 +119,10 @@ void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
 	pk->n_star = pk->lo = pk->hi = NAN;
 	if (!usl->ok)
 		return;
-	pk->sigma_ge1 = !(s < 1);
-	if (!(k > 0) || pk->sigma_ge1)
+	/* N* <= 1 exactly when 1 - sigma <= kappa: a peak "at 0.7 threads" is none (sigma = 0.48,
+	 * kappa = 1.0 read so) */
+	pk->no_peak = !(s + fmax(k, 0) < 1);
+	if (!(k > 0) || pk->no_peak)
 		return;
 	pk->n_star = sqrt((1 - s) / k);
 	pk->retrograde = usl->lo[2] > 0;

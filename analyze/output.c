@@ -241,8 +241,8 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 		lab_json_str(w, "retrograde", NULL); /* unknown without a fit */
 	if (s->peak.retrograde)
 		lab_json_bool(w, "n_star_beyond_data", s->peak_beyond_data);
-	if (u->ok && s->peak.sigma_ge1)
-		lab_json_str(w, "peak", "none past N = 1 (sigma >= 1)");
+	if (u->ok && s->peak.no_peak)
+		lab_json_str(w, "peak", "none past N = 1 (sigma + kappa >= 1)");
 	else if (u->ok && !s->peak.retrograde)
 		lab_json_str(w, "peak", "no retrograde region");
 	lab_json_obj_close(w);

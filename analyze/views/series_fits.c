@@ -61,10 +61,10 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		lab_doc_note(sec,
 		             "USL      sigma = %.4g [%.4g, %.4g]  kappa = %.4g [%.4g, %.4g]; %s",
 		             u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2],
-		             s->peak.sigma_ge1 ? "no peak past N = 1 (sigma >= 1: a second thread "
-		                                 "adds no throughput)"
-		                               : "no retrograde region (kappa not significantly > "
-		                                 "0)");
+		             s->peak.no_peak ? "no peak past N = 1 (sigma + kappa >= 1: a second "
+		                               "thread adds no throughput)"
+		                             : "no retrograde region (kappa not significantly > "
+		                               "0)");
 	else
 		lab_doc_note(sec, "USL      no fit: %s", u->reason);
 	an_series_lof(sec, "USL", u);

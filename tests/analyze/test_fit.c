@@ -179,6 +179,32 @@ LAB_TEST(model_choice_and_peak_rule)
 	CHECK(pk.lo < 15.41 && pk.hi > 15.41);
 }
 
+/* A USL peak is past one thread or there is none: sigma + kappa >= 1 puts sqrt((1 - sigma) /
+ * kappa) at or below 1 ("peak N* = 0.7" was printed for sigma 0.48, kappa 1.0), where the
+ * throughput is already highest at N = 1. */
+LAB_TEST(usl_peak_below_one_thread_is_none)
+{
+	struct lab_an_fit u = {.model = LAB_AN_USL, .ok = 1, .df_ci = 10};
+	struct lab_an_peak pk;
+
+	u.x[1] = 0.4826, u.x[2] = 1.002, u.lo[2] = 0.9, u.hi[2] = 1.1;
+	u.cov[1][1] = u.cov[2][2] = 1e-4;
+	lab_an_usl_peak(&u, &pk);
+	CHECK(pk.no_peak);
+	CHECK(!pk.retrograde);
+	CHECK(isnan(pk.n_star));
+	u.x[1] = 1 - 1e-16, u.x[2] = 1e-9, u.lo[2] = 1e-10; /* sigma just under 1 */
+	lab_an_usl_peak(&u, &pk);
+	CHECK(pk.no_peak && isnan(pk.n_star));
+	u.x[1] = 1.2, u.x[2] = -0.1; /* sigma over 1, kappa below 0 */
+	lab_an_usl_peak(&u, &pk);
+	CHECK(pk.no_peak);
+	u.x[1] = 0.05, u.x[2] = 0.004, u.lo[2] = 0.003; /* N* = 15.4 */
+	lab_an_usl_peak(&u, &pk);
+	CHECK(!pk.no_peak && pk.retrograde);
+	CHECK_NEAR(pk.n_star, sqrt(0.95 / 0.004), 1e-9);
+}
+
 /* The throughput form of Amdahl (the absolute objective on throughput input) recovers its truth;
  * the absolute objective on cost gives the same estimates as the relative one on noise-free
  * data, and records which it used. */
