@@ -114,6 +114,22 @@ static uint64_t fr_row(const struct fr_state *st, uint64_t r, uint64_t max_iter)
 	return sum;
 }
 
+/* ns per escape-time iteration, roughly (a chain of dependent multiplies and adds). */
+#define FR_EST_NS_PER_ITER 2.0
+
+/* A pass: about a sixth of the window lies in the set, where a pixel costs max_iter
+ * iterations; the rest escape within a few. The team shares a pass; verify does one alone. */
+static void fr_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct fr_params *p = params;
+	double n = nthreads ? nthreads : 1;
+	double pixels = (double)(p->pixels / FR_WIDTH * FR_WIDTH) * (p->per_thread ? n : 1);
+	double pass = pixels * ((double)p->max_iter / 6 + 8) * FR_EST_NS_PER_ITER;
+
+	est->iter_ns = pass / n;
+	est->setup_ns = pass;
+}
+
 static void fr_run(struct lab_ctx *ctx, struct lab_thread *t)
 {
 	const struct fr_params *p = ctx->params;
@@ -187,6 +203,7 @@ const struct lab_kernel lab_kernel_omp_fractal = {
     .check = fr_check,
 #ifdef _OPENMP
     .setup = fr_setup,
+    .estimate = fr_estimate,
     .thread_setup = fr_thread_setup,
     .run = fr_run,
     .verify = fr_verify,

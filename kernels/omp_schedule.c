@@ -178,6 +178,16 @@ OS_LOOP(os_loop_monotonic, "omp for schedule(monotonic: dynamic, chunk) nowait")
 
 typedef uint64_t (*os_loop_fn)(const uint32_t *, uint64_t, int);
 
+/* One loop instance: iterations x the mean cost, shared by the team (an unbalanced static loop
+ * runs longer: this is its floor). A sample is at least one instance: 16M iterations of 1 ms
+ * planned as "under 1 s" and ran for hours. */
+static void os_estimate(const void *params, unsigned nthreads, struct lab_kernel_est *est)
+{
+	const struct os_params *p = params;
+
+	est->iter_ns = (double)p->iterations * (double)p->cost / (nthreads ? nthreads : 1);
+}
+
 static void os_run(struct lab_ctx *ctx, struct lab_thread *t)
 {
 	static const os_loop_fn loops_of[] = {os_loop_static, os_loop_static_chunk, os_loop_dynamic,
@@ -266,6 +276,7 @@ const struct lab_kernel lab_kernel_omp_schedule = {
     .check = os_check,
 #ifdef _OPENMP
     .setup = os_setup,
+    .estimate = os_estimate,
     .thread_setup = os_thread_setup,
     .run = os_run,
     .verify = os_verify,

@@ -112,6 +112,17 @@ run_refuses_years)
 		[ "$rc" = 2 ] && [ ! -e "$tmp/r" ] && grep -q 'allowed: a whole number 0 .. 876000' "$tmp/err" ||
 			{ echo "--max-hours '$bad': rc $rc"; cat "$tmp/err"; exit 1; }
 	done
+	# A kernel's own long iterations count: one omp_schedule loop of 16M iterations of 1 ms
+	# (4.7 h a sample) and an omp_fractal pass of 2^30 pixels at 2^20 iterations were planned as
+	# "under 1 s".
+	for k in 'omp_schedule\niterations = 16777216\ncost = 1ms' \
+		'omp_fractal\npixels = 1073741824\nmax_iter = 1048576'; do
+		printf "[x]\nkernel = $k\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\n" >"$tmp/k.ini"
+		rc=0
+		"$lab" run "$tmp/k.ini" -o "$tmp/r" --max-hours 1 >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ ! -e "$tmp/r" ] && grep -q 'is past --max-hours 1; nothing was run' "$tmp/err" ||
+			{ echo "$k: rc $rc"; cat "$tmp/err"; exit 1; }
+	done
 	# a short plan under a small limit runs
 	printf '[x]\nkernel = noop\nthreads = 1\nreps = 2\nmin_time = 1ms\nwarmup = 0\n' >"$tmp/s.ini"
 	"$lab" run "$tmp/s.ini" -o "$tmp/s" --max-hours 1 --no-progress >"$tmp/out" 2>"$tmp/err"
