@@ -158,6 +158,28 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 	return an_run_point_runs(d, jp, p, status, path, err);
 }
 
+/* A point's verify is none, pass or fail (absent in older files), and an ok point's is not
+ * fail: its numbers were used as measured when an edit said ok over a failed check. */
+static int an_run_point_verify(const struct lab_an_json *jp, long id, const char *status,
+                               const char *path, struct lab_err *err)
+{
+	const struct lab_an_json *v = lab_an_json_get(jp, LAB_KEY_VERIFY);
+	const char *s = lab_an_json_str(jp, LAB_KEY_VERIFY);
+
+	if (v && (!s || (strcmp(s, "none") && strcmp(s, "pass") && strcmp(s, "fail"))))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: point %ld: verify = '%.64s': allowed: none, pass or fail", path,
+		    v->line, id, s ? s : "(not a string)");
+	if (s && !strcmp(s, "fail") && status && !strcmp(status, "ok"))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: point %ld is \"ok\" but its verify is \"fail\": allowed: "
+		    "an ok point's verify is pass or none (a failed check makes it failed)",
+		    path, v->line, id);
+	return 0;
+}
+
 /* Merges run.json's entry jp of a point of experiment x into d's points; 0, or an error in err
  * (path:line). */
 static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
@@ -169,7 +191,10 @@ static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
 	           *reason = lab_an_json_str(jp, LAB_KEY_REASON);
 	struct lab_an_point *p;
 	size_t hint = 0;
+	int rc;
 
+	if ((rc = an_run_point_verify(jp, id, status, path, err)))
+		return rc;
 	p = lab_an_point_by_id(d, exp, id);
 	/* a point that never ran has no samples: one with rows was edited to read skipped */
 	if (p && p->n && status && !strcmp(status, "skipped"))
@@ -183,11 +208,8 @@ static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
 	 * the point's rows, if any, are not to be used. */
 	if (p && status && (!strcmp(status, "planned") || !strcmp(status, "running")))
 		status = NULL;
-	if (p && p->n) {
-		int rc = an_run_point_agrees(d, x, jp, p, path, err);
-		if (rc)
-			return rc;
-	}
+	if (p && p->n && (rc = an_run_point_agrees(d, x, jp, p, path, err)))
+		return rc;
 	if (!p) {
 		char *params = an_json_params(jp);
 

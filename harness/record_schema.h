@@ -177,6 +177,7 @@ enum lab_samples_col {
 #define LAB_KEY_PARAMS       "params"
 #define LAB_KEY_PLACEMENT    "placement"
 #define LAB_KEY_REASON       "reason"
+#define LAB_KEY_VERIFY       "verify"      /* none, pass or fail: the kernel's check of its work */
 #define LAB_KEY_POINT_FACTS  "point_facts" /* what the kernel found (harness/facts.h) */
 #define LAB_KEY_WORK_SCOPE   "work_scope"
 #define LAB_KEY_COST_KIND    "cost_kind" /* enum lab_cost_kind; absent (older files): work */

@@ -59,7 +59,7 @@ static void json_point_pending(struct lab_json *j, const struct lab_results *res
 	             !ended       ? ""
 	             : p->running ? "the run ended while this point ran; its samples were not kept"
 	                          : "the run ended before this point");
-	lab_json_str(j, "verify", "none");
+	lab_json_str(j, LAB_KEY_VERIFY, "none");
 	lab_json_uint(j, "iters_per_sample", 0);
 	lab_json_uint(j, LAB_KEY_REPS, 0);
 	lab_json_uint(j, "flagged", 0);
@@ -152,7 +152,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 	}
 	lab_json_str(j, LAB_KEY_STATUS, json_status_names[p->status]);
 	lab_json_str(j, LAB_KEY_REASON, json_point_reason(p, pt, ended, why, sizeof(why)));
-	lab_json_str(j, "verify", json_verify_names[p->verify]);
+	lab_json_str(j, LAB_KEY_VERIFY, json_verify_names[p->verify]);
 	lab_json_uint(j, "iters_per_sample", p->iters);
 	if (p->windows)
 		lab_json_uint(j, LAB_KEY_SAMPLE_WINDOWS, p->windows);

@@ -460,6 +460,15 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	     "\"runs\": allowed: at most \"runs_planned\""},
 	    {"\"work_scope\": \"shared\", \"cost_kind\": \"latency\",",
 	     ", \"runs\": 2, \"runs_planned\": 2", NULL},
+	    /* verify: an ok point's numbers were used whatever it said */
+	    {"", ", \"verify\": \"fail\"",
+	     "R/run.json:3: point 0 is \"ok\" but its verify is \"fail\": allowed: an ok point's "
+	     "verify is pass or none"},
+	    {"", ", \"verify\": \"banana\"",
+	     "R/run.json:3: point 0: verify = 'banana': allowed: none, pass or fail"},
+	    {"", ", \"verify\": 1", "verify = '(not a string)': allowed: none, pass or fail"},
+	    {"", ", \"verify\": \"pass\"", NULL},
+	    {"", ", \"verify\": \"none\"", NULL},
 	};
 	char *run;
 
