@@ -45,6 +45,18 @@ int lab_an_fleet_node_ok(const char *name)
 	return 1;
 }
 
+int lab_an_fleet_state_ok(const char *s)
+{
+	size_t n = s ? strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") : 0;
+
+	if (!n || strlen(s) > 31)
+		return 0;
+	n += s[n] == '+';
+	if (!strncmp(s + n, " by ", 4) && s[n + 4])
+		n += 4 + strspn(s + n + 4, "0123456789");
+	return !s[n];
+}
+
 int lab_an_fleet_arg_ok(const char *s)
 {
 	if (!s || s[0] == '-')
@@ -139,6 +151,12 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 			                   path, i + 1, LAB_FLEET_TASKS_MAX, LAB_FLEET_TASKS_MAX);
 		if (fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state), path, err))
 			return -LAB_EDATA;
+		if (t->state[0] && !lab_an_fleet_state_ok(t->state)) /* "": not recorded */
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%u: task %zu: \"state\": allowed: a Slurm state (PENDING, "
+			    "RUNNING, COMPLETED, FAILED, ...: capitals, '_', '+')",
+			    path, arr->items[i].line, i + 1);
 		/* null until the task ends, then what it exited with: 4294967296, -1 and "0" were
 		 * read as no code */
 		const struct lab_an_json *code = lab_an_json_get(&arr->items[i], "exit_code");

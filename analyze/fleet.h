@@ -67,6 +67,11 @@ int lab_an_fleet_node_reserved(const char *name);
  */
 int lab_an_fleet_arg_ok(const char *s);
 
+/* 1 when s is a Slurm job state as squeue, scontrol and sacct print it: capitals and '_', then
+ * an optional '+' and " by UID" (COMPLETED, OUT_OF_MEMORY, CANCELLED+, CANCELLED by 0), at most
+ * 31 characters; else 0 ("failed" read as a healthy task, "<script>" too). */
+int lab_an_fleet_state_ok(const char *s);
+
 /* 1 when s is a Slurm job id: 1 .. 31 characters, digits, optionally "_" and the digits of an
  * array task ("123", "123_4"); else 0. So an id read from a file can never be an option of
  * squeue, scontrol or sacct. */

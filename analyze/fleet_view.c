@@ -135,9 +135,18 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 	int rc = 0;
 
 	memset(v, 0, sizeof(*v));
-	for (size_t i = 0; i < f->ntask && !rc; i++)
+	for (size_t i = 0; i < f->ntask && !rc; i++) {
 		rc = fleet_add_host(dir, f->task[i].node, f->task[i].state, include_flagged, v,
 		                    &cap);
+		/* a task that exited with an error did not end well, whatever its state says */
+		if (!rc && v->h[v->n - 1].ok && !v->h[v->n - 1].failed &&
+		    f->task[i].exit_code > 0) {
+			v->h[v->n - 1].failed = 1;
+			snprintf(v->h[v->n - 1].why, sizeof(v->h[v->n - 1].why),
+			         "task %s exited with %d; its finished points are marked",
+			         f->task[i].state, f->task[i].exit_code);
+		}
+	}
 	if (!rc && f->ntask == 0)
 		rc = fleet_scan(dir, include_flagged, v, &cap);
 	if (rc)

@@ -227,12 +227,13 @@ static int fleet_record_parse(const char *name, const char *text, char *state, s
 	struct lab_an_json *j = NULL;
 	struct lab_err err;
 
-	*why = "not a task record (allowed: {\"state\": WORD, \"exit_code\": 0..255 or null})";
+	*why = "not a task record (allowed: {\"state\": A SLURM STATE, \"exit_code\": 0..255 or "
+	       "null})";
 	if (lab_an_json_parse(name, text, strlen(text), &j, &err))
 		return -1;
 	const char *st = lab_an_json_str(j, "state");
 	const struct lab_an_json *c = lab_an_json_get(j, "exit_code");
-	int ok = st && st[0] && strlen(st) < slen && lab_an_fleet_arg_ok(st) && c &&
+	int ok = st && strlen(st) < slen && lab_an_fleet_state_ok(st) && c &&
 	         (c->type == LAB_AN_JSON_NULL || (c->type == LAB_AN_JSON_NUM && c->num >= 0 &&
 	                                          c->num <= 255 && c->num == (int)c->num));
 	if (ok) {

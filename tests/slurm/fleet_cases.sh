@@ -129,7 +129,26 @@ JSON
 	done
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "tasks": [%s]}' \
 		'{"node": "h2", "state": "COMPLETED", "exit_code": 255}' >"$tmp/f/fleet.json"
-	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "exit code 255 refused: $(cat "$tmp/out")"
+	rc=0
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] || fail "exit code 255: not a failed host (exit $rc): $(cat "$tmp/out")"
+	grep -q "host h2: failed: task COMPLETED exited with 255" "$tmp/out" ||
+		fail "exit code 255: no reason: $(cat "$tmp/out")"
+	# a state is Slurm's word: "failed" read as a healthy host, "<script>" too
+	for state in failed '<script>' 'COMPLETED;x' 'CANCELLED by x'; do
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "tasks": [%s]}' \
+			"{\"node\": \"h2\", \"state\": \"$state\", \"exit_code\": 0}" >"$tmp/f/fleet.json"
+		want='fleet.json:1: task 1: "state": allowed: a Slurm state (PENDING, RUNNING, COMPLETED'
+		expect 2 "$want" "$lab" analyze "$tmp/f" --no-plots
+		expect 2 "$want" "$lab" fleet status "$tmp/f"
+	done
+	for state in COMPLETED 'CANCELLED+' 'CANCELLED by 1000' OUT_OF_MEMORY; do
+		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "tasks": [%s]}' \
+			"{\"node\": \"h2\", \"state\": \"$state\", \"exit_code\": 0}" >"$tmp/f/fleet.json"
+		rc=0
+		"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || rc=$?
+		[ "$rc" -le 1 ] || fail "state '$state' refused: $(cat "$tmp/out")"
+	done
 	;;
 analyze_missing_host)
 	# h1 finished; h2 failed before writing anything: h2 is reported, h1 still analyzed.
@@ -387,7 +406,7 @@ status_escapes)
 	fake_slurm
 	printf '{"schema": "lab.fleet/1", "config_source": "a\\u001b[2K\\rOK.ini\\u009b2K",
 	 "state": "DONE\\u001b]0;x\\u0007", "jobs": {"run": "7", "analyze": "8"},
-	 "tasks": [{"node": "n1", "state": "COMPLETED\\u001b[1A", "exit_code": 0}]}' >"$tmp/fleet.json"
+	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/fleet.json"
 	mkdir -p "$tmp/tasks"
 	printf '{"state": "X\\u001b[2K", "exit_code": 0}' >"$tmp/tasks/n1.json"
 	"$lab" fleet status "$tmp" >"$tmp/out" 2>"$tmp/err"
@@ -421,7 +440,8 @@ analyze_escapes)
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
 	 "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
 	           {"node": "h2", "state": "FAILED\\u001b[2K\\rOK", "exit_code": 1}]}' >"$tmp/f/fleet.json"
-	expect 1 'host h2: no results directory (task FAILED\\x1b\[2K\\x0dOK)' \
+	# a task's state is a Slurm word: one with control bytes is refused, the message escaped
+	expect 2 'fleet.json:3: task 2: "state": allowed: a Slurm state' \
 		"$lab" analyze "$tmp/f" --no-plots
 	if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$tmp/out" "$tmp/err"; then
 		fail "a control byte reached the terminal"
