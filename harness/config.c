@@ -253,6 +253,19 @@ static bool cfg_line_bytes(struct cfg_loader *ld, const char *raw, size_t n, con
 	return true;
 }
 
+/* A line refused whole (its bytes, its length): what it would have said is unknown, so no
+ * "missing kernel" or "key outside any section" follows from it. */
+static void cfg_line_refused(struct cfg_loader *ld, const char *s, const char *end)
+{
+	if (s < end && *s == '[') {
+		ld->cur = NULL;
+		ld->bad_header = true;
+	} else if (ld->cur) {
+		ld->cur->refused = true;
+	}
+	ld->after_key = false;
+}
+
 /*
  * Classifies one raw line before libinih sees it: header, continuation, key line, or a syntax
  * error that libinih would report only by number. Returns false when the line must be hidden
@@ -274,7 +287,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	if (ld->line == 1 && end - s >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
 		s += 3;
 	if (!cfg_line_bytes(ld, raw, n, s, end)) {
-		ld->after_key = false;
+		cfg_line_refused(ld, s, end);
 		return false;
 	}
 	/* Blank lines and comments do not end a multi-line value in libinih either; a long one is
@@ -289,15 +302,7 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		             "%s:%d: line too long (%zu characters before any comment; allowed at "
 		             "most %d)",
 		             ld->file, ld->line, content, LAB_CFG_LINE_MAX);
-		/* what it would have said is unknown: no "missing kernel" or "key outside any
-		 * section" follows from it */
-		if (*s == '[') {
-			ld->cur = NULL;
-			ld->bad_header = true;
-		} else if (ld->cur) {
-			ld->cur->refused = true;
-		}
-		ld->after_key = false;
+		cfg_line_refused(ld, s, end);
 		return false;
 	}
 	ld->keep = content;

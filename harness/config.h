@@ -36,7 +36,8 @@ struct lab_cfg_section {
 	int line; /* line of the [name] header */
 	struct lab_cfg_kv *kv;
 	unsigned nkv;
-	bool refused; /* a line of it was refused (too long): nothing it lacks is reported again */
+	bool refused; /* a line of it was refused (too long, a CR or NUL in it): nothing it lacks is
+	                 reported again */
 };
 
 struct lab_cfg {

@@ -629,6 +629,30 @@ LAB_TEST(text_after_header)
 	tc_free(&t);
 }
 
+/* A line refused for a byte it holds (a lone CR, a NUL) is one error, as a line too long is: its
+ * section is marked refused, so its missing kernel is not reported after it. */
+LAB_TEST(refused_byte_line_marks_its_section)
+{
+	static const char *const text[] = {"[x]\nkernel = noop\rreps=3\n",
+	                                   "[x]\nkernel = noop\0\n"};
+	static const size_t len[] = {sizeof("[x]\nkernel = noop\rreps=3\n") - 1,
+	                             sizeof("[x]\nkernel = noop\0\n") - 1};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct lab_cfg cfg = {0};
+		struct lab_diag d = {0};
+		struct lab_err err = {0};
+
+		REQUIRE(lab_cfg_load_text(&cfg, "t.ini", text[i], len[i], &d, &err) == 0);
+		CHECK_EQ_U64(lab_diag_count(&d), 1);
+		CHECK(strstr(d.msg[0], "t.ini:2: ") == d.msg[0]);
+		REQUIRE(cfg.nsec == 1);
+		CHECK(cfg.sec[0].refused);
+		lab_cfg_free(&cfg);
+		lab_diag_free(&d);
+	}
+}
+
 /* Old Mac line endings: one long line, which the lab used to read as a lone header. */
 LAB_TEST(cr_only_line_endings)
 {
