@@ -13,6 +13,7 @@
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
 #include "analyze/domain.h"
+#include "analyze/units.h"
 #include "harness/record_schema.h"
 
 struct an_samples {
@@ -31,7 +32,26 @@ struct an_samples {
 	size_t dupkey_len;
 	const char *badpair; /* canon's pair value when it names no two CPUs, or NULL */
 	char pairbuf[64];
+	const char *badsize; /* canon's first size param that is no size ("size=banana"), or NULL */
+	char sizebuf[96];
 };
+
+/* The params that are sizes in bytes (the kernels' LAB_P_SIZE keys the views read as sizes)
+ * hold sizes: "size=1e308" made a ceiling "DRAM 1e308" and a ladder row of 309 digits, and
+ * "size=banana" took a ladder row away without a word. "key=value", cut to len, in buf when
+ * one is not; 1 when all are. */
+static int an_sizes_ok(const char *canon, char *buf, size_t len)
+{
+	static const char *const keys[] = {"size", "stream_size", "stride", "tile"};
+	char v[64];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (lab_an_params_get(canon, keys[i], v, sizeof(v)) && !lab_an_size_ok(v)) {
+			snprintf(buf, len, "%s = '%.60s'", keys[i], v);
+			return 0;
+		}
+	return 1;
+}
 
 /* A "pair" param (c2c's CPU pair) is absent or two different CPU numbers 0 .. 65535 as A-B:
  * 4294967297-1 read as the pair 1-1, 0-2000000000 as a grid of 2e9 CPUs. The value, cut to
@@ -68,6 +88,8 @@ static const char *an_samples_params(struct an_samples *s, const char *params)
 		s->dupkey = NULL;
 	s->badpair =
 	    s->canon && !an_pair_ok(s->canon, s->pairbuf, sizeof(s->pairbuf)) ? s->pairbuf : NULL;
+	s->badsize =
+	    s->canon && !an_sizes_ok(s->canon, s->sizebuf, sizeof(s->sizebuf)) ? s->sizebuf : NULL;
 	return s->canon;
 }
 
@@ -250,6 +272,12 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		                   "%s:%zu: params pair = '%s': allowed: two different CPU numbers "
 		                   "0 .. 65535 as A-B (what placement = pairs plans)",
 		                   r->path, r->line, s->badpair);
+	if (s->badsize)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: params %s: allowed: a size, a whole number of bytes 0 .. "
+		    "2^40 with an optional B, K, KiB, M, MiB, G or GiB",
+		    r->path, r->line, s->badsize);
 	if (s->dupkey) /* which value would count? run.json refuses a key twice, as here */
 		return lab_err_set(
 		    err, LAB_EDATA,

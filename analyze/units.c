@@ -7,6 +7,13 @@
 
 #include "harness/units.h"
 
+int lab_an_size_ok(const char *text)
+{
+	double v = lab_an_size_bytes(text);
+
+	return v >= 0 && v <= LAB_AN_SIZE_MAX && v == floor(v);
+}
+
 double lab_an_size_bytes(const char *text)
 {
 	char *end;

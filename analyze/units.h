@@ -10,4 +10,11 @@
 /* The bytes of size text ("64", "4K", "1MiB"), or NaN when it is not a size. */
 double lab_an_size_bytes(const char *text);
 
+/* The largest size a results file may name: past every kernel's range (64 GiB at most). */
+#define LAB_AN_SIZE_MAX ((double)(1ull << 40))
+
+/* 1 when text is a size of a whole number of bytes, 0 .. LAB_AN_SIZE_MAX ("1e308", "1.5" and
+ * "-5" are not: a roofline ceiling named "DRAM 1e308" was drawn from one), else 0. */
+int lab_an_size_ok(const char *text);
+
 #endif

@@ -402,6 +402,45 @@ LAB_TEST(samples_agree_with_run_json)
 	}
 }
 
+/* A size param is a size: 1e308 drew a ceiling "DRAM 1e308" and a ladder row of 309 digits,
+ * banana took the row away without a word. */
+LAB_TEST(size_params_are_sizes)
+{
+	static const struct {
+		const char *rows, *params, *want;
+	} c[] = {
+	    {LR_HEADER "e,0,noop,placement=compact;size=1e308,2,0,1000,10,op,0.01,0\n", "",
+	     "R/samples.csv:2: params size = '1e308': allowed: a size, a whole number of bytes 0 "
+	     ".. 2^40"},
+	    {LR_HEADER "e,0,noop,placement=compact;size=banana,2,0,1000,10,op,0.01,0\n", "",
+	     "params size = 'banana': allowed: a size"},
+	    {LR_HEADER "e,0,noop,placement=compact;size=-5,2,0,1000,10,op,0.01,0\n", "",
+	     "params size = '-5': allowed: a size"},
+	    {LR_HEADER "e,0,noop,placement=compact;size=16K16K,2,0,1000,10,op,0.01,0\n", "",
+	     "params size = '16K16K': allowed: a size"},
+	    {LR_HEADER "e,0,noop,placement=compact;stream_size=1.5,2,0,1000,10,op,0.01,0\n", "",
+	     "params stream_size = '1.5': allowed: a size"},
+	    {LR_HEADER "e,0,noop,placement=compact;size=2048G,2,0,1000,10,op,0.01,0\n", "",
+	     "params size = '2048G': allowed: a size"},
+	    {LR_HEADER "e,0,noop,placement=compact;size=1.5K,2,0,1000,10,op,0.01,0\n",
+	     "\"size\": \"1.5K\"", NULL},
+	    {LR_HEADER "e,0,noop,placement=compact;size=64MiB,2,0,1000,10,op,0.01,0\n",
+	     "\"size\": \"64MiB\"", NULL},
+	};
+	char point[512], *run;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(point, sizeof(point), LR_PT0, c[i].params);
+		if (asprintf(&run,
+		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
+		             "\"work_unit\": \"op\", \"points\": [\n%s]}]}\n",
+		             point) < 0)
+			testlib_fail();
+		lr_case(i, c[i].rows, run, c[i].want);
+	}
+}
+
 /* A param value of 600 bytes, the same in both files, agrees: it was compared through a
  * 512-byte copy, cut, and refused as differing; one byte more on one side still differs. */
 LAB_TEST(long_param_values_compared_whole)
