@@ -81,20 +81,15 @@ function(lab_kernel_file file)
   set_property(SOURCE ${file} ${scope} APPEND PROPERTY COMPILE_OPTIONS ${flags})
 endfunction()
 
-# lab_baseline_file(FILE [TARGET tgt]): FILE compiled for baseline x86-64 whatever the build's
-# flags: the scalar flags, and the general-purpose extensions an explicit -m option could have
-# turned on cleared too. For the code that asks the CPU what it has before code built for the
-# build's -march runs (harness/cpuid_isa.c, lab/cpu_guard.c).
+# lab_baseline_file(FILE): FILE compiled for baseline x86-64 whatever the build's flags: the
+# scalar flags, and the general-purpose extensions an explicit -m option could have turned on
+# cleared too. For the code that asks the CPU what it has before code built for the build's
+# -march runs (harness/cpuid_isa.c, lab/cpu_guard.c). Call it where FILE's target is made.
 function(lab_baseline_file file)
-  cmake_parse_arguments(K "" "TARGET" "" ${ARGN})
   lab_isa_flags(flags scalar "${CMAKE_C_COMPILER_ID}")
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
     list(APPEND flags -mtune=generic -mno-popcnt -mno-lzcnt -mno-bmi -mno-bmi2 -mno-tbm
          -mno-movbe -mno-adx -mno-prfchw)
   endif()
-  set(scope)
-  if(K_TARGET)
-    set(scope TARGET_DIRECTORY ${K_TARGET})
-  endif()
-  set_property(SOURCE ${file} ${scope} APPEND PROPERTY COMPILE_OPTIONS ${flags})
+  set_property(SOURCE ${file} APPEND PROPERTY COMPILE_OPTIONS ${flags})
 endfunction()

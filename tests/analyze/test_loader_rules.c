@@ -101,6 +101,25 @@ static void lr_case(size_t i, const char *rows, char *run, const char *want)
 	free(run);
 }
 
+#define LR_PT0                                                                                     \
+	"{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", "                              \
+	"\"status\": \"ok\", \"reps\": 2, \"params\": {%s}}"
+
+/* lr_case with run.json of experiment e's point 0 (LR_PT0) whose params are params. */
+static void lr_point_case(size_t i, const char *rows, const char *params, const char *want)
+{
+	char point[512], *run;
+
+	snprintf(point, sizeof(point), LR_PT0, params);
+	if (asprintf(&run,
+	             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
+	             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
+	             "\"work_unit\": \"op\", \"points\": [\n%s]}]}\n",
+	             point) < 0)
+		testlib_fail();
+	lr_case(i, rows, run, want);
+}
+
 /* A point of the 2 rows of LR_ROWS, as lab run writes it but for its status and what follows. */
 #define LR_PT                                                                                      \
 	"{\"point\": 0, \"threads\": 2, \"params\": {}, \"placement\": \"compact\", \"reps\": 2, "
@@ -322,10 +341,6 @@ LAB_TEST(overflowing_spread_has_no_interval)
 	free(err);
 }
 
-#define LR_PT0                                                                                     \
-	"{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", "                              \
-	"\"status\": \"ok\", \"reps\": 2, \"params\": {%s}}"
-
 /* samples.csv and run.json describe the same points: rows relabelled (other params, threads,
  * kernel or unit of work than run.json's point), added (more samples than a complete run
  * counted: a narrower interval), of a point run.json's experiment does not list, or naming a
@@ -388,18 +403,8 @@ LAB_TEST(samples_agree_with_run_json)
 	    {LR_HEADER "e,0,noop,pair=0-1;placement=compact,2,0,1000,10,op,0.01,0\n",
 	     "\"pair\": \"0-1\"", NULL},
 	};
-	char point[512], *run;
-
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		snprintf(point, sizeof(point), LR_PT0, c[i].params);
-		if (asprintf(&run,
-		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
-		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
-		             "\"work_unit\": \"op\", \"points\": [\n%s]}]}\n",
-		             point) < 0)
-			testlib_fail();
-		lr_case(i, c[i].rows, run, c[i].want);
-	}
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		lr_point_case(i, c[i].rows, c[i].params, c[i].want);
 }
 
 /* A size param is a size: 1e308 drew a ceiling "DRAM 1e308" and a ladder row of 309 digits,
@@ -427,18 +432,8 @@ LAB_TEST(size_params_are_sizes)
 	    {LR_HEADER "e,0,noop,placement=compact;size=64MiB,2,0,1000,10,op,0.01,0\n",
 	     "\"size\": \"64MiB\"", NULL},
 	};
-	char point[512], *run;
-
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		snprintf(point, sizeof(point), LR_PT0, c[i].params);
-		if (asprintf(&run,
-		             "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n"
-		             "\"experiments\": [{\"name\": \"e\", \"kernel\": \"noop\", "
-		             "\"work_unit\": \"op\", \"points\": [\n%s]}]}\n",
-		             point) < 0)
-			testlib_fail();
-		lr_case(i, c[i].rows, run, c[i].want);
-	}
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		lr_point_case(i, c[i].rows, c[i].params, c[i].want);
 }
 
 /* A param value of 600 bytes, the same in both files, agrees: it was compared through a

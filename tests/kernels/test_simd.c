@@ -4,9 +4,12 @@
  * reason), a CPU feature hidden by LAB_CPU_MASK turns its variants into skips, bad settings are
  * config errors, and verify catches a wrong result. No timings.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "build_info.h"
+#include "harness/cpuid_isa.h"
 #include "harness/env.h"
 #include "harness/param.h"
 #include "kernels/registry.h"
@@ -144,6 +147,23 @@ LAB_TEST(cpu_mask_skips_variants)
 	p.isa = LAB_ISA_SSE2;
 	CHECK_EQ_I64(k->check(&p, 1, &env, &err), LAB_SKIP);
 	unsetenv(LAB_CPU_MASK_ENV);
+}
+
+/* auto's extensions by name, each read by cpuid: on the machine that built it for native, the
+ * CPU has every one (a wrong bit in harness/cpuid_isa.c would skip auto where it runs). */
+LAB_TEST(auto_extensions_read_by_cpuid)
+{
+	char lacks[512];
+	size_t n = 0;
+
+	for (const char *const *e = lab_simd_auto_isa; *e; e++)
+		n++;
+	fprintf(stderr, "auto (-march=%s): %zu extensions\n", LAB_AUTO_MARCH, n);
+	if (strcmp(LAB_AUTO_MARCH, "native") || getenv(LAB_CPU_MASK_ENV))
+		return;
+	CHECK_EQ_U64(lab_cpuid_isa_missing(lab_simd_auto_isa, lacks, sizeof(lacks)), 0);
+	if (lacks[0])
+		fprintf(stderr, "lacks: %s\n", lacks);
 }
 
 LAB_TEST(bad_settings_are_config_errors)
