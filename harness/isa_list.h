@@ -8,6 +8,8 @@
  * NULL};`. Extensions reached only through intrinsics (AES, SHA, RDRAND, AMX, ...) are not
  * listed: the lab's code never names them. Read from GCC 12's and Clang 14's predefined macros.
  */
+/* One name per #ifdef, at column 1: */
+/* clang-format off */
 #ifdef __SSE2__
 "sse2",
 #endif
@@ -143,3 +145,4 @@
 #ifdef __AVX5124VNNIW__
 "avx5124vnniw",
 #endif
+    /* clang-format on */
