@@ -21,8 +21,10 @@ static const char c2c_description[] =
     "acquire loads and release stores (the line moves on the answer's load and the next store);\n"
     "method = cas does every access as compare-and-swap (a waiter's failing CAS also pulls the\n"
     "line exclusive, which can delay the answer). Both wait with the CPU's spin-wait hint\n"
-    "(pause) between tries, as a spin lock does: a tight CAS loop without it pulls the line\n"
-    "more often and can make cas dearer than it reads here. layout = one_slot puts the one\n"
+    "(pause) between tries, as a spin lock does; method = cas_tight retries its CAS at once,\n"
+    "as a naive lock does, so the waiter pulls the line away more often: compare it with cas\n"
+    "for what the pause saves (on many cores cas_tight is the dearer; a VM's modes can hide\n"
+    "it). layout = one_slot puts the one\n"
     "flag both threads write on its own 128-byte slot; two_slots gives each direction its own\n"
     "slot (each thread writes one, reads the other). Compare pairs: SMT siblings share a\n"
     "core's caches and are the cheapest, pairs within a CCX or socket cost more, pairs across\n"
@@ -34,7 +36,7 @@ static const char c2c_description[] =
     "by a few ns either way. A result below the clock resolution is impossible and fails\n"
     "verify.";
 
-enum c2c_method { C2C_LOAD_STORE, C2C_CAS };
+enum c2c_method { C2C_LOAD_STORE, C2C_CAS, C2C_CAS_TIGHT };
 enum c2c_layout { C2C_ONE_SLOT, C2C_TWO_SLOTS };
 
 struct c2c_params {
@@ -45,7 +47,8 @@ struct c2c_params {
 
 static const struct lab_enum_val c2c_methods[] = {
     {"load_store", C2C_LOAD_STORE, "acquire load / release store ping-pong"},
-    {"cas", C2C_CAS, "every access a compare-and-swap"},
+    {"cas", C2C_CAS, "every access a compare-and-swap, a pause between a waiter's tries"},
+    {"cas_tight", C2C_CAS_TIGHT, "every access a compare-and-swap, a waiter retrying at once"},
     {NULL, 0, NULL},
 };
 
@@ -122,18 +125,20 @@ static bool c2c_quit(struct c2c_state *st, const struct c2c_pos *pos)
 
 /*
  * Compare-and-swaps *f from `from` to `to`, retrying until the value is `from`: waiting and
- * writing in one locked operation (the CAS ping-pong of core-to-core-latency). The responder
- * (quit != NULL) gives up when thread 0 has ended this run with every round trip answered.
+ * writing in one locked operation (the CAS ping-pong of core-to-core-latency), with a pause
+ * between tries (cas C2C_CAS) or none (C2C_CAS_TIGHT). The responder (quit != NULL) gives up
+ * when thread 0 has ended this run with every round trip answered.
  */
 C2C_INLINE bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to, struct c2c_state *st,
-                             const struct c2c_pos *quit)
+                             const struct c2c_pos *quit, int cas)
 {
 	for (unsigned spins = 1;; spins++) {
 		uint64_t e = from;
 		if (atomic_compare_exchange_weak_explicit(f, &e, to, memory_order_acq_rel,
 		                                          memory_order_acquire))
 			return true;
-		lab_cpu_relax();
+		if (cas != C2C_CAS_TIGHT)
+			lab_cpu_relax();
 		if (quit && spins % C2C_POLL == 0 && c2c_quit(st, quit))
 			return false;
 	}
@@ -143,11 +148,11 @@ C2C_INLINE bool c2c_cas_spin(_Atomic uint64_t *f, uint64_t from, uint64_t to, st
  * Waits until *f == want. The responder (quit != NULL) gives up when thread 0 has ended this
  * run and every round trip it started was answered; returns false then.
  */
-C2C_INLINE bool c2c_wait(_Atomic uint64_t *f, uint64_t want, bool cas, struct c2c_state *st,
+C2C_INLINE bool c2c_wait(_Atomic uint64_t *f, uint64_t want, int cas, struct c2c_state *st,
                          const struct c2c_pos *quit)
 {
 	if (cas)
-		return c2c_cas_spin(f, want, want, st, quit);
+		return c2c_cas_spin(f, want, want, st, quit, cas);
 	for (unsigned spins = 1;; spins++) {
 		if (atomic_load_explicit(f, memory_order_acquire) == want)
 			return true;
@@ -157,7 +162,7 @@ C2C_INLINE bool c2c_wait(_Atomic uint64_t *f, uint64_t want, bool cas, struct c2
 	}
 }
 
-C2C_INLINE void c2c_put(_Atomic uint64_t *f, uint64_t v, bool cas)
+C2C_INLINE void c2c_put(_Atomic uint64_t *f, uint64_t v, int cas)
 {
 	if (cas) {
 		uint64_t e = atomic_load_explicit(f, memory_order_relaxed);
@@ -174,28 +179,28 @@ C2C_INLINE void c2c_put(_Atomic uint64_t *f, uint64_t v, bool cas)
  * wait for answer k-1 and the write of ping k are one CAS (answer k is awaited by the next
  * call, or by c2c_settle at the end of a batch).
  */
-C2C_INLINE void c2c_ping(struct c2c_state *st, uint64_t k, bool cas, bool two)
+C2C_INLINE void c2c_ping(struct c2c_state *st, uint64_t k, int cas, bool two)
 {
 	if (two) {
 		c2c_put(&st->ping, k, cas);
 		c2c_wait(&st->pong, k, cas, st, NULL);
 	} else if (cas) {
-		c2c_cas_spin(&st->ping, 2 * k - 2, 2 * k - 1, st, NULL);
+		c2c_cas_spin(&st->ping, 2 * k - 2, 2 * k - 1, st, NULL, cas);
 	} else {
 		atomic_store_explicit(&st->ping, 2 * k - 1, memory_order_release);
-		c2c_wait(&st->ping, 2 * k, false, st, NULL);
+		c2c_wait(&st->ping, 2 * k, C2C_LOAD_STORE, st, NULL);
 	}
 }
 
 /* Thread 0: waits for the answer to round trip k where c2c_ping left it outstanding. */
-C2C_INLINE void c2c_settle(struct c2c_state *st, uint64_t k, bool cas, bool two)
+C2C_INLINE void c2c_settle(struct c2c_state *st, uint64_t k, int cas, bool two)
 {
 	if (cas && !two)
-		c2c_cas_spin(&st->ping, 2 * k, 2 * k, st, NULL);
+		c2c_cas_spin(&st->ping, 2 * k, 2 * k, st, NULL, cas);
 }
 
 /* Answers round trip k; false when thread 0 ended the run before starting it. */
-C2C_INLINE bool c2c_pong(struct c2c_state *st, const struct c2c_pos *ct, uint64_t k, bool cas,
+C2C_INLINE bool c2c_pong(struct c2c_state *st, const struct c2c_pos *ct, uint64_t k, int cas,
                          bool two)
 {
 	if (two) {
@@ -205,8 +210,8 @@ C2C_INLINE bool c2c_pong(struct c2c_state *st, const struct c2c_pos *ct, uint64_
 		return true;
 	}
 	if (cas)
-		return c2c_cas_spin(&st->ping, 2 * k - 1, 2 * k, st, ct);
-	if (!c2c_wait(&st->ping, 2 * k - 1, false, st, ct))
+		return c2c_cas_spin(&st->ping, 2 * k - 1, 2 * k, st, ct, cas);
+	if (!c2c_wait(&st->ping, 2 * k - 1, C2C_LOAD_STORE, st, ct))
 		return false;
 	atomic_store_explicit(&st->ping, 2 * k, memory_order_release);
 	return true;
@@ -214,7 +219,7 @@ C2C_INLINE bool c2c_pong(struct c2c_state *st, const struct c2c_pos *ct, uint64_
 
 /* Thread 0: iters round trips in timed batches; returns the round trips done. */
 C2C_INLINE uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, struct lab_thread *t,
-                                 bool cas, bool two)
+                                 int cas, bool two)
 {
 	uint64_t done = 0, reads = 0, t_first = lab_clock_ns(), t_prev = t_first, t_now = t_first;
 
@@ -244,8 +249,7 @@ C2C_INLINE uint64_t c2c_initiate(struct c2c_state *st, struct c2c_thread *ct, st
  * One thread's side of a run for a (method, layout) known at compile time: C2C_DEFINE_RUN stamps
  * out one run function per combination, so no method or layout test is left in the timed loop.
  */
-C2C_INLINE void c2c_run_as(struct lab_ctx *ctx, struct lab_thread *t, const bool cas,
-                           const bool two)
+C2C_INLINE void c2c_run_as(struct lab_ctx *ctx, struct lab_thread *t, const int cas, const bool two)
 {
 	struct c2c_state *st = ctx->priv;
 	struct c2c_thread *ct = t->priv;
@@ -276,15 +280,19 @@ C2C_INLINE void c2c_run_as(struct lab_ctx *ctx, struct lab_thread *t, const bool
 		c2c_run_as(ctx, t, cas, two);                                                      \
 	}
 
-C2C_DEFINE_RUN(load_store_one, false, false)
-C2C_DEFINE_RUN(load_store_two, false, true)
-C2C_DEFINE_RUN(cas_one, true, false)
-C2C_DEFINE_RUN(cas_two, true, true)
+C2C_DEFINE_RUN(load_store_one, C2C_LOAD_STORE, false)
+C2C_DEFINE_RUN(load_store_two, C2C_LOAD_STORE, true)
+C2C_DEFINE_RUN(cas_one, C2C_CAS, false)
+C2C_DEFINE_RUN(cas_two, C2C_CAS, true)
+C2C_DEFINE_RUN(cas_tight_one, C2C_CAS_TIGHT, false)
+C2C_DEFINE_RUN(cas_tight_two, C2C_CAS_TIGHT, true)
 
-static void (*const c2c_runs[2][2])(struct lab_ctx *, struct lab_thread *) = {
+static void (*const c2c_runs[3][2])(struct lab_ctx *, struct lab_thread *) = {
     [C2C_LOAD_STORE] =
         {[C2C_ONE_SLOT] = c2c_run_load_store_one, [C2C_TWO_SLOTS] = c2c_run_load_store_two},
     [C2C_CAS] = {[C2C_ONE_SLOT] = c2c_run_cas_one, [C2C_TWO_SLOTS] = c2c_run_cas_two},
+    [C2C_CAS_TIGHT] =
+        {[C2C_ONE_SLOT] = c2c_run_cas_tight_one, [C2C_TWO_SLOTS] = c2c_run_cas_tight_two},
 };
 
 /* One table lookup per run() call, never per round trip. */
