@@ -137,7 +137,7 @@ static int fleet_ask_scheduler(struct lab_an_fleet *f)
 				fleet_first_line(bar + 1, nodes, sizeof(nodes));
 		}
 	}
-	if (state[0] && lab_an_fleet_arg_ok(state))
+	if (state[0] && lab_an_fleet_state_ok(state)) /* what fleet.json may hold */
 		snprintf(f->state, sizeof(f->state), "%s", state);
 	else if (!state[0] && answered)
 		fprintf(stderr,
@@ -306,13 +306,15 @@ void lab_fleet_refresh(const char *dir, struct lab_an_fleet *f)
 		if (!strcmp(t->state, "UNKNOWN") || !strcmp(t->state, "PENDING"))
 			/* No record of its own: it never started (yet). */
 			snprintf(t->state, sizeof(t->state), "%s",
-			         final         ? "MISSING"
-			         : f->state[0] ? f->state
-			                       : "UNKNOWN");
+			         final                             ? "MISSING"
+			         : lab_an_fleet_state_ok(f->state) ? f->state
+			                                           : "UNKNOWN");
 		else if (!strcmp(t->state, "RUNNING") && final)
 			/* Started but never wrote its end: killed with the job. */
 			snprintf(t->state, sizeof(t->state), "%s",
-			         strcmp(f->state, "COMPLETED") ? f->state : "FAILED");
+			         strcmp(f->state, "COMPLETED") && lab_an_fleet_state_ok(f->state)
+			             ? f->state
+			             : "FAILED");
 	}
 }
 
