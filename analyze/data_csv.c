@@ -193,17 +193,26 @@ int lab_an_data_load_csv(struct lab_an_data *d, const char *path, struct lab_err
 		goto out;
 	}
 	while ((rc = lab_an_csv_next(&r, err)) == 1) {
-		/* a file cut inside a quoted field: its last line is not data */
-		if (r.open_quote) {
+		/* a file cut inside a quoted field: its last line is not data; a quote left open
+		 * over lines took every row after it (1,001 rows dropped with a warning, exit 0) */
+		if (r.open_quote && !(r.nfield && strchr(r.field[r.nfield - 1], '\n'))) {
 			lab_an_warn(&d->warn, "%s:%zu: incomplete last line ignored", path, r.line);
 			break;
+		}
+		if (r.open_quote) {
+			rc = lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: a quoted field is not closed before the end of the file "
+			    "(allowed: a field in \"...\", a quote inside it written \"\")",
+			    path, r.line);
+			goto out;
 		}
 		if ((rc = an_ext_row(d, &r, col, ncol, &hint, &keys, err)))
 			goto out;
 	}
-	if (rc == 0 && d->nsamples == 0)
+	if (rc >= 0 && d->nsamples == 0) /* 1: stopped at a cut last line */
 		rc = lab_err_set(err, LAB_EDATA, "%s: no data rows", path);
-	if (rc == 0)
+	if (rc >= 0)
 		rc = an_ext_unique(d, &keys, path, col[2] >= 0, err);
 out:
 	free(keys.key);

@@ -430,6 +430,21 @@ LAB_TEST(external_csv_cut_in_quote)
 	CHECK(strstr(err, "x.csv:4: incomplete last line ignored") != NULL);
 	free(out);
 	free(err);
+	/* a quote left open over lines took every row after it: an error, not a cut line */
+	static const char open[] = "threads,seconds\n1,1.0\n\"2,0.5\n4,0.3\n4,0.3\n";
+	ut_file("x.csv", open, strlen(open));
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv R/x.csv --json", &out, &err), 2);
+	CHECK(strstr(err, "x.csv:3: a quoted field is not closed before the end of the file") !=
+	      NULL);
+	free(out);
+	free(err);
+	/* a cut first row leaves no data: an error (it exited 0 with 0 samples) */
+	static const char cut[] = "series,threads,seconds\n\"ab";
+	ut_file("x.csv", cut, strlen(cut));
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv R/x.csv --json", &out, &err), 2);
+	CHECK(strstr(err, "x.csv: no data rows") != NULL);
+	free(out);
+	free(err);
 }
 
 /* External rows: a field past the header was dropped without a word, an empty series was
