@@ -192,7 +192,13 @@ static bool plan_expand_key(struct lab_experiment *e, struct lab_resolved *r,
 		     lab_membind_parse(val, &(struct lab_membind){0}, &err)) ||
 		    (r->harness && lab_prec_key_check(r->param->key, val, r->nvals, &err)) ||
 		    (r->harness && !strcmp(r->param->key, "min_cpus") && r->nvals > 1 &&
-		     lab_err_set(&err, LAB_ECONFIG, "does not sweep (allowed: one value)"))) {
+		     lab_err_set(&err, LAB_ECONFIG, "does not sweep (allowed: one value)")) ||
+		    /* a run setting is no part of a point's identity: points that differ only in it
+		     * (min_time = 2ms, 20ms) were one series and matched each other in compare */
+		    (r->harness && r->nvals > 1 && !lab__plan_point_key(r->param->key) &&
+		     lab_err_set(&err, LAB_ECONFIG,
+		                 "does not sweep: points that differ only in a run setting cannot be "
+		                 "told apart (allowed: one value, or an experiment per value)"))) {
 			plan_value_error(d, e, r, val, err.msg);
 			return false; /* one error per key: a range would repeat it per value */
 		}
