@@ -218,10 +218,11 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 		return rc;
 	rc = lab_an_dir_write(a, o->dir, !o->no_plots, &plots, &nwritten, warn, err);
 	*started = nwritten > 0;
-	if (!rc && o->report_only) {
+	if (!rc && o->report_only) { /* what it wrote besides: lab analyze's files */
 		fputs("wrote ", stdout);
 		lab_opts_puts_escaped(stdout, o->dir);
-		printf("/%s\n", LAB_FILE_REPORT);
+		printf("/%s (and summary.csv, analysis.json, the views' files%s)\n",
+		       LAB_FILE_REPORT, o->no_plots ? "" : ", plots/");
 	} else if (!rc && o->no_plots)
 		lab_opts_error("lab analyze: wrote %s/{%s,%s,%s}", o->dir, LAB_FILE_SUMMARY,
 		               LAB_FILE_ANALYSIS, LAB_FILE_REPORT);

@@ -37,7 +37,8 @@ static const struct lab_subcommand lab_subcommands[] = {
      "DIR [--json] [--no-plots] [--include-flagged] [--objective O] | "
      "--csv FILE [--json] [--objective O]",
      "statistics, speedup, Amdahl/USL fits, plots"},
-    {"report", lab_cmd_report, "DIR [--include-flagged]", "write a self-contained report.html"},
+    {"report", lab_cmd_report, "DIR [--include-flagged]",
+     "lab analyze without its text: the same files, one line naming report.html"},
     {"compare", lab_cmd_compare, "DIR_A DIR_B [--noise 0.01] [--json] [--include-flagged]",
      "per-point change between two runs"},
     {"fleet", lab_cmd_fleet,
