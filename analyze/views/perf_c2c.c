@@ -37,6 +37,19 @@ static int an_pc_compute(const struct lab_an_view *v, const struct lab_an_analys
 	return 0;
 }
 
+/* 1 when s is a line address as perf c2c prints it: 0x and hex digits. */
+static int an_pc_hex(const char *s)
+{
+	return s[0] == '0' && s[1] == 'x' && s[2] &&
+	       !s[2 + strspn(s + 2, "0123456789abcdefABCDEF")];
+}
+
+/* 1 when v is a whole count perf could have made (0 .. 2^53). */
+static int an_pc_count(double v)
+{
+	return v >= 0 && v <= 9007199254740992.0 && v == floor(v);
+}
+
 /* One hot line of perf_c2c_top, the n bytes at l ("0x40 rmt_hitm=7 lcl_hitm=23: +0x0
  * 61.0%/52.7% [.] f (a.so) ..."), as a row of hot (point, line, its HITMs, its offsets). */
 static void an_pc_line(struct lab_doc *doc, struct lab_doc_table *hot, long id, const char *l,
@@ -49,7 +62,9 @@ static void an_pc_line(struct lab_doc *doc, struct lab_doc_table *hot, long id, 
 
 	lab_doc_row(hot);
 	lab_doc_str(doc, lab_doc_at(hot, 0), lab_doc_printf(doc, "%ld", id));
-	if (sscanf(line, "%63s rmt_hitm=%lf lcl_hitm=%lf:%n", addr, &rmt, &lcl, &off) == 3 && off) {
+	/* a line address in hex and whole counts (0xzz, -1 and 1e308 were shown as perf's) */
+	if (sscanf(line, "%63s rmt_hitm=%lf lcl_hitm=%lf:%n", addr, &rmt, &lcl, &off) == 3 && off &&
+	    an_pc_hex(addr) && an_pc_count(rmt) && an_pc_count(lcl)) {
 		lab_doc_str(doc, lab_doc_at(hot, 1), addr);
 		lab_doc_num(lab_doc_at(hot, 2), rmt);
 		lab_doc_num(lab_doc_at(hot, 3), lcl);

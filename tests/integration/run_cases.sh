@@ -375,6 +375,20 @@ assert h == [("1", "0x7f3a1c000040", 706, 2391, "+0x0 61.0%/52.7% [.] f (a.so)")
 	grep -q '^noop,".*perf_c2c=on.*",1,1,ok,3,$' "$tmp/r/perf_c2c_points.csv"
 	grep -qF ",1,0x7f3a1c000080,174,966,'+0x38 100.0%/100.0% [.] g (a.so)," \
 		"$tmp/r/perf_c2c_hot_lines.csv"
+	# counts perf could not have made, an address that is no hex: not shown as perf's
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+r["experiments"][0]["points"][1]["point_facts"]["perf_c2c_top"] = (
+    "0xzz rmt_hitm=1 lcl_hitm=2: +0x0 x; 0x40 rmt_hitm=-1 lcl_hitm=1: +0x0 y; "
+    "0x80 rmt_hitm=1 lcl_hitm=1e308: +0x0 z; 0xc0 rmt_hitm=1.5 lcl_hitm=1: +0x0 w")
+json.dump(r, open(sys.argv[1], "w"))' "$tmp/r/run.json"
+	"$lab" analyze "$tmp/r" --no-plots --json >"$tmp/an.json"
+	python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))
+s = [e["perf_c2c"] for e in a["experiments"] if "perf_c2c" in e][0]["sections"][0]
+h = s["tables"]["hot_lines"]["rows"]
+assert len(h) == 4 and all(r["rmt_hitm"] is None and r["lcl_hitm"] is None for r in h), h' \
+		"$tmp/an.json"
 	;;
 topo_numa_memory)
 	# Each NUMA node's memory, in text and --json, from the fixture's hwloc local_memory.
