@@ -196,9 +196,10 @@ static bool plan_expand_key(struct lab_experiment *e, struct lab_resolved *r,
 		    /* a run setting is no part of a point's identity: points that differ only in it
 		     * (min_time = 2ms, 20ms) were one series and matched each other in compare */
 		    (r->harness && r->nvals > 1 && !lab__plan_point_key(r->param->key) &&
-		     lab_err_set(&err, LAB_ECONFIG,
-		                 "does not sweep: points that differ only in a run setting cannot be "
-		                 "told apart (allowed: one value, or an experiment per value)"))) {
+		     lab_err_set(
+		         &err, LAB_ECONFIG,
+		         "does not sweep: points that differ only in a run setting cannot be "
+		         "told apart (allowed: one value, or an experiment per value)"))) {
 			plan_value_error(d, e, r, val, err.msg);
 			return false; /* one error per key: a range would repeat it per value */
 		}
