@@ -46,7 +46,8 @@ static int an_sizes_ok(const char *canon, char *buf, size_t len)
 	char v[64];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (lab_an_params_get(canon, keys[i], v, sizeof(v)) && !lab_an_size_ok(v)) {
+		if (lab_an_params_get(canon, keys[i], v, sizeof(v)) &&
+		    (strlen(v) >= sizeof(v) - 1 || !lab_an_size_ok(v))) { /* no size is 63 long */
 			snprintf(buf, len, "%s = '%.60s'", keys[i], v);
 			return 0;
 		}

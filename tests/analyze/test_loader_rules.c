@@ -427,6 +427,10 @@ LAB_TEST(size_params_are_sizes)
 	     "params stream_size = '1.5': allowed: a size"},
 	    {LR_HEADER "e,0,noop,placement=compact;size=2048G,2,0,1000,10,op,0.01,0\n", "",
 	     "params size = '2048G': allowed: a size"},
+	    /* a valid start cut from a longer value is no size */
+	    {LR_HEADER "e,0,noop,placement=compact;size=0000000000000000000000000000000000000000"
+	               "00000000000000000000001banana,2,0,1000,10,op,0.01,0\n",
+	     "", "params size = '00000000000000000000000000000000000000000000000000000000000"},
 	    {LR_HEADER "e,0,noop,placement=compact;size=1.5K,2,0,1000,10,op,0.01,0\n",
 	     "\"size\": \"1.5K\"", NULL},
 	    {LR_HEADER "e,0,noop,placement=compact;size=64MiB,2,0,1000,10,op,0.01,0\n",
