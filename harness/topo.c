@@ -226,17 +226,23 @@ unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsig
 		return 0;
 	n = dist->nbobjs;
 	/* hwloc lists the matrix's objects in its own order (an XML may list them in any):
-	 * rows and columns go to the nodes' logical indexes when the matrix holds every node
-	 * (distinct logical indexes 0 .. n-1), else they keep hwloc's order */
+	 * rows and columns go to the nodes' logical indexes. A matrix of some nodes only is none:
+	 * rows in hwloc's order were labelled node 0, 1, 2 for OS nodes 1, 2, 3, and far came from
+	 * the wrong row. */
 	unsigned *at = malloc((n ? n : 1) * sizeof(*at));
 	for (unsigned i = 0; at && i < n; i++)
 		if ((at[i] = dist->objs[i]->logical_index) >= n) {
 			free(at);
 			at = NULL;
 		}
+	if (!at || n != topo->nnuma) {
+		free(at);
+		hwloc_distances_release(topo->hw, dist);
+		return 0;
+	}
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned j = 0; j < n; j++) {
-			size_t k = at ? (size_t)at[i] * n + at[j] : (size_t)i * n + j;
+			size_t k = (size_t)at[i] * n + at[j];
 			if (k < max)
 				d[k] = dist->values[(size_t)i * n + j];
 		}

@@ -136,7 +136,8 @@ int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n)
 /*
  * The NUMA distance matrix (the firmware's SLIT as hwloc reports it; 10 = local) in logical
  * node order, row-major, into d (at most max values). Returns the number of nodes n (d holds
- * n * n values when max allows), or 0 when the topology has none (synthetic ones).
+ * n * n values when max allows), or 0 when the topology has none (synthetic ones) or one of
+ * some nodes only (an edited XML: its rows could not be placed by node).
  */
 unsigned lab_topo_numa_distances(const struct lab_topo *topo, uint64_t *d, unsigned max);
 

@@ -7,6 +7,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness/topo.h"
@@ -794,6 +797,42 @@ LAB_TEST(numa_numbers_are_the_kernels)
 	}
 	lab_topo_env(t, &env);
 	CHECK_EQ_U64(env.numa_far0, 3);
+	lab_topo_close(t);
+}
+
+/* A matrix of 3 of the 4 nodes (an edited XML) is none: its rows were labelled node 0, 1, 2 for
+ * OS nodes 1, 2, 3, and far came from node 1's row. */
+LAB_TEST(numa_distances_of_some_nodes_are_none)
+{
+	char src[2100], dst[2048], *text = NULL, *a, *b;
+	size_t len;
+	FILE *f;
+	struct lab_topo *t;
+	struct lab_env env = {0};
+	uint64_t d[16];
+
+	snprintf(src, sizeof(src), "%s/configs/topologies/2s4n-amd.xml", testlib_srcdir());
+	snprintf(dst, sizeof(dst), "%s/dsub3.xml", testlib_tmpdir());
+	REQUIRE((f = fopen(src, "r")));
+	text = malloc(1 << 20);
+	REQUIRE(text);
+	len = fread(text, 1, (1 << 20) - 1, f);
+	text[len] = '\0';
+	fclose(f);
+	REQUIRE((a = strstr(text, "  <distances2")) && (b = strstr(a, "</distances2>")));
+	REQUIRE((f = fopen(dst, "w")));
+	fprintf(f,
+	        "%.*s  <distances2 type=\"NUMANode\" nbobjs=\"3\" kind=\"5\" name=\"NUMALatency\" "
+	        "indexing=\"os\">\n    <indexes length=\"6\">1 2 3 </indexes>\n    <u64values "
+	        "length=\"27\">10 20 40 20 10 20 40 20 10 </u64values>\n  %s",
+	        (int)(a - text), text, b);
+	fclose(f);
+	free(text);
+	snprintf(src, sizeof(src), "xml:%s", dst);
+	REQUIRE((t = open_topo(src)));
+	CHECK_EQ_U64(lab_topo_numa_distances(t, d, 16), 0);
+	lab_topo_env(t, &env);
+	CHECK_EQ_U64(env.numa_far0, 1); /* as without distances */
 	lab_topo_close(t);
 }
 
