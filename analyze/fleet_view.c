@@ -55,22 +55,28 @@ static int fleet_state_failed(const char *state)
 	return 0;
 }
 
-/* A loaded host whose task failed or whose run was interrupted or failed is no healthy host,
- * even with every file in place: a cancelled fleet read as "ok" on every host. */
-static void fleet_health(struct lab_an_fleet_host *h)
+/* A loaded host whose task failed or exited with an error (exit_code > 0, whatever its state
+ * says), or whose run was interrupted or failed, is no healthy host, even with every file in
+ * place: a cancelled fleet read as "ok" on every host. */
+static void fleet_health(struct lab_an_fleet_host *h, int exit_code)
 {
 	const char *status = lab_an_json_str(h->d.run, "status");
 	int run_bad = status && strcmp(status, "complete") != 0;
 
-	if (!run_bad && !fleet_state_failed(h->state))
+	if (!run_bad && !fleet_state_failed(h->state) && !(exit_code > 0))
 		return;
 	h->failed = 1;
-	snprintf(h->why, sizeof(h->why), "task %s, run %s; its finished points are marked",
-	         h->state, status ? status : "of unknown status");
+	if (!run_bad && !fleet_state_failed(h->state))
+		snprintf(h->why, sizeof(h->why),
+		         "task %s exited with %d; its finished points are marked", h->state,
+		         exit_code);
+	else
+		snprintf(h->why, sizeof(h->why), "task %s, run %s; its finished points are marked",
+		         h->state, status ? status : "of unknown status");
 }
 
-static int fleet_add_host(const char *dir, const char *node, const char *state, int include_flagged,
-                          struct lab_an_fleet_view *v, size_t *cap)
+static int fleet_add_host(const char *dir, const char *node, const char *state, int exit_code,
+                          int include_flagged, struct lab_an_fleet_view *v, size_t *cap)
 {
 	struct lab_err e;
 	char path[4200];
@@ -104,7 +110,7 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 	}
 	h->ok = 1;
 	fleet_prov(&h->d, &h->prov);
-	fleet_health(h);
+	fleet_health(h, exit_code);
 	return 0;
 }
 
@@ -121,7 +127,7 @@ static int fleet_scan(const char *dir, int include_flagged, struct lab_an_fleet_
 	while (d && !rc && (e = readdir(d)) != NULL) {
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, LAB_FILE_RUN);
 		if (lab_an_fleet_node_ok(e->d_name) && stat(path, &st) == 0)
-			rc = fleet_add_host(dir, e->d_name, "UNKNOWN", include_flagged, v, cap);
+			rc = fleet_add_host(dir, e->d_name, "UNKNOWN", -1, include_flagged, v, cap);
 	}
 	if (d)
 		closedir(d);
@@ -135,18 +141,9 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 	int rc = 0;
 
 	memset(v, 0, sizeof(*v));
-	for (size_t i = 0; i < f->ntask && !rc; i++) {
-		rc = fleet_add_host(dir, f->task[i].node, f->task[i].state, include_flagged, v,
-		                    &cap);
-		/* a task that exited with an error did not end well, whatever its state says */
-		if (!rc && v->h[v->n - 1].ok && !v->h[v->n - 1].failed &&
-		    f->task[i].exit_code > 0) {
-			v->h[v->n - 1].failed = 1;
-			snprintf(v->h[v->n - 1].why, sizeof(v->h[v->n - 1].why),
-			         "task %s exited with %d; its finished points are marked",
-			         f->task[i].state, f->task[i].exit_code);
-		}
-	}
+	for (size_t i = 0; i < f->ntask && !rc; i++)
+		rc = fleet_add_host(dir, f->task[i].node, f->task[i].state, f->task[i].exit_code,
+		                    include_flagged, v, &cap);
 	if (!rc && f->ntask == 0)
 		rc = fleet_scan(dir, include_flagged, v, &cap);
 	if (rc)
