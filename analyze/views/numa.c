@@ -261,7 +261,6 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		dm = lab_doc_matrix(
 		    sec, "distances",
 		    "firmware distance table (ACPI SLIT, host.topology.numa_distances)", nd, nd);
-	outside = ran ? outside : 0;
 	if (m) {
 		m->unit = lab_doc_printf(doc, "%s", g->unit);
 		m->rname = "cpu node";
