@@ -96,6 +96,8 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto nomem;
 	if (d->run && (rc = lab_an_threads_load(d, path, err)))
 		goto out;
+	if ((rc = lab_an_points_distinct(d, err)))
+		goto out;
 	free(d->rowkey); /* only threads.csv's rows needed them (indices into d->pt as read) */
 	d->rowkey = NULL;
 	d->nrowkey = 0;

@@ -75,6 +75,10 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 /* The points ordered by id (the plan's order), equal ids as they were read; the lookups follow.
  * Returns 0, or -1 out of memory. */
 int lab_an_points_plan_order(struct lab_an_data *d);
+/* Each (experiment, threads, params) once: two points with the same would make one series with
+ * two rows at a thread count and match each other in lab compare. Returns 0 or -LAB_EDATA
+ * naming the second point's line (-LAB_ENOMEM). */
+int lab_an_points_distinct(const struct lab_an_data *d, struct lab_err *err);
 /* The first point loaded with (experiment, id), or NULL. */
 struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id);
 /* The index in run.json's experiments of the one named experiment, or (size_t)-1; and the

@@ -205,6 +205,65 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 	return p;
 }
 
+static uint64_t an_cond_hash(const struct lab_an_point *p)
+{
+	return lab_an_hash_str(
+	    lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->threads),
+	    p->params);
+}
+
+struct an_cond_key {
+	const struct lab_an_data *d;
+	const struct lab_an_point *p;
+};
+
+static int an_cond_same(const void *ctx, size_t i)
+{
+	const struct an_cond_key *k = ctx;
+	const struct lab_an_point *q = &k->d->pt[i];
+
+	return q->threads == k->p->threads && !strcmp(q->experiment, k->p->experiment) &&
+	       !strcmp(q->params, k->p->params);
+}
+
+/* Where point p was read: its run.json entry, else its first samples.csv row. */
+static void an_point_where(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                           size_t len)
+{
+	if (p->runjson)
+		snprintf(buf, len, "%s/%s:%u", d->source, LAB_FILE_RUN, p->runjson->line);
+	else
+		snprintf(buf, len, "%s/%s:%zu", d->source, LAB_FILE_SAMPLES, p->line);
+}
+
+int lab_an_points_distinct(const struct lab_an_data *d, struct lab_err *err)
+{
+	struct lab_an_index ix = {0};
+	int rc = 0;
+
+	for (size_t i = 0; i < d->npt && !rc; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+		struct an_cond_key k = {d, p};
+		uint64_t h = an_cond_hash(p);
+		size_t j = lab_an_index_find(&ix, h, an_cond_same, &k);
+		char where[512];
+
+		if (j == (size_t)-1) {
+			if (lab_an_index_add(&ix, h, i))
+				rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+			continue;
+		}
+		an_point_where(d, p, where, sizeof(where));
+		rc = lab_err_set(err, LAB_EDATA,
+		                 "%s: point %ld of [%s] has the threads (%d) and params of point "
+		                 "%ld, allowed: each (threads, params) once per experiment (points "
+		                 "that differ in a run setting alone: one experiment per value)",
+		                 where, p->id, p->experiment, p->threads, d->pt[j].id);
+	}
+	lab_an_index_free(&ix);
+	return rc;
+}
+
 /* Samples after which a point's columns stop being kept apart: a column new after them makes
  * the point's rows every column's (a file that adds one per sample costs rows x columns, no
  * more than it has bytes, not a copy per sample). */

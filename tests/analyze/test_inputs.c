@@ -535,10 +535,10 @@ LAB_TEST(many_distinct_points_grouped)
  * (the runner interleaves points), and every lookup still finds its point after the move. */
 LAB_TEST(points_in_plan_order)
 {
-	static const char text[] = UT_HEADER "e,2,noop,placement=compact,1,0,1000,10,op,0,0\n"
+	static const char text[] = UT_HEADER "e,2,noop,placement=compact,3,0,1000,10,op,0,0\n"
 	                                     "e,0,noop,placement=compact,1,0,1000,10,op,0,0\n"
 	                                     "e,1,noop,placement=compact,2,0,1000,10,op,0,0\n"
-	                                     "e,2,noop,placement=compact,1,1,3000,10,op,0,0\n"
+	                                     "e,2,noop,placement=compact,3,1,3000,10,op,0,0\n"
 	                                     "e,0,noop,placement=compact,1,1,2000,10,op,0,0\n";
 	struct lab_an_data d;
 	struct lab_err err = {0};

@@ -187,7 +187,7 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	}
 	/* skipped before it had CPUs: no CPUs, and no samples (point 0 has rows) */
 	lr_expect(1, "",
-	          LR_PT "\"status\": \"ok\"}, {\"point\": 1, \"threads\": 2, \"params\": {}, "
+	          LR_PT "\"status\": \"ok\"}, {\"point\": 1, \"threads\": 1, \"params\": {}, "
 	                "\"placement\": \"compact\", \"cpus\": [], \"status\": \"skipped\", "
 	                "\"reps\": 0}",
 	          NULL);
@@ -635,4 +635,33 @@ LAB_TEST(lab_run_keys_required)
 			testlib_fail();
 		lr_case(i, LR_ROWS, run, c[i].want);
 	}
+}
+
+/* Two points with one experiment, thread count and params (an older lab swept a run setting,
+ * or a file was edited) made one series with two rows at a thread count, and lab compare
+ * matched them with each other: refused at the second one's line. */
+LAB_TEST(points_differ_in_threads_or_params)
+{
+	static const char *rows = LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0\n"
+	                                    "e,1,noop,placement=compact,2,0,1000,10,op,0.01,0\n";
+	static const char *rows2 = LR_HEADER "e,0,noop,placement=compact,2,0,1000,10,op,0.01,0\n"
+	                                     "e,1,noop,placement=compact,1,0,1000,10,op,0.01,0\n";
+	char msg[1024];
+
+	lr_case(0, rows,
+	        lr_run("", "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", \"status\": "
+	                   "\"ok\", \"reps\": 1, \"params\": {}},\n{\"point\": 1, \"threads\": 2, "
+	                   "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 1, "
+	                   "\"params\": {}}"),
+	        "R/run.json:4: point 1 of [e] has the threads (2) and params of point 0, allowed: "
+	        "each (threads, params) once per experiment");
+	lr_case(1, rows2,
+	        lr_run("", "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", \"status\": "
+	                   "\"ok\", \"reps\": 1, \"params\": {}},\n{\"point\": 1, \"threads\": 1, "
+	                   "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 1, "
+	                   "\"params\": {}}"),
+	        NULL);
+	/* samples.csv alone (a run.json that lists no points) */
+	CHECK_EQ_I64(lr_load(rows, "{\"experiments\": []}\n", msg, sizeof(msg)), -LAB_EDATA);
+	CHECK(strstr(msg, "R/samples.csv:3: point 1 of [e] has the threads (2)") != NULL);
 }
