@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The view "c2c" (c2c.h): per matrix a summary row, the CPU x CPU grid of pair medians and its
  * heat map, and one row per pair with every number (c2c_matrix.csv). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,19 @@ static int an_c2c_applies(const struct lab_an_view *v, const struct lab_an_data 
 	return lab_an_params_get(p->params, "pair", buf, sizeof(buf)) ||
 	       (lab_an_params_get(p->params, "placement", buf, sizeof(buf)) &&
 	        !strcmp(buf, "pairs"));
+}
+
+/* The view halves a cost per round trip (c2c_latency's work unit) into a one-way latency. */
+static const char *an_c2c_misfit(const struct lab_an_view *v, const struct lab_an_data *d,
+                                 const struct lab_an_point *p, char *buf, size_t len)
+{
+	const char *unit = lab_an_point_unit(d, p);
+
+	(void)v;
+	if (!strcmp(unit, "ns/roundtrip"))
+		return NULL;
+	snprintf(buf, len, "a cost in %.40s, not in ns/roundtrip", unit);
+	return buf;
 }
 
 static int an_c2c_compute(const struct lab_an_view *v, const struct lab_an_analysis *a,
@@ -264,4 +278,5 @@ const struct lab_an_view lab_an_view_c2c = {
     .compute = an_c2c_compute,
     .free = lab_an_c2c_free,
     .describe = an_c2c_describe,
+    .misfit = an_c2c_misfit,
 };

@@ -3,6 +3,7 @@
 #include "analyze/views/curves.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,6 +363,23 @@ int lab_an_cv_applies(const struct lab_an_view *view, const struct lab_an_data *
                       const struct lab_an_point *p)
 {
 	return an_applies(view->spec, d, p);
+}
+
+const char *lab_an_cv_misfit(const struct lab_an_view *view, const struct lab_an_data *d,
+                             const struct lab_an_point *p, char *buf, size_t len)
+{
+	const struct lab_an_cv_spec *s = view->spec;
+	const char *key[LAB_AN_CV_MAXKEY + 1] = {s->curve[0], s->curve[1], s->x};
+	char tmp[8];
+
+	(void)d;
+	for (size_t k = 0; k < LAB_AN_CV_MAXKEY + 1; k++)
+		if (key[k] && strcmp(key[k], "threads") &&
+		    !lab_an_params_get(p->params, key[k], tmp, sizeof(tmp))) {
+			snprintf(buf, len, "no '%s' param", key[k]);
+			return buf;
+		}
+	return NULL;
 }
 
 int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analysis *a, void **state,

@@ -160,6 +160,9 @@ struct lab_an_view;
  * curve keys, x, the columns) and the figures, one curve each. */
 int lab_an_cv_applies(const struct lab_an_view *view, const struct lab_an_data *d,
                       const struct lab_an_point *p);
+/* The params p lacks of those the spec groups and draws by (its curve keys and x). */
+const char *lab_an_cv_misfit(const struct lab_an_view *view, const struct lab_an_data *d,
+                             const struct lab_an_point *p, char *buf, size_t len);
 struct lab_an_analysis;
 int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analysis *a, void **state,
                       struct lab_err *err);
@@ -192,7 +195,7 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 	{                                                                                          \
 		.name = NAME, .spec = &SPEC, .applies = lab_an_cv_applies,                         \
 		.compute = lab_an_cv_compute, .free = lab_an_cv_free,                              \
-		.describe = lab_an_cv_describe, .hides_series = HIDES,                             \
+		.describe = lab_an_cv_describe, .misfit = lab_an_cv_misfit, .hides_series = HIDES, \
 	}
 
 #endif

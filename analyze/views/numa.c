@@ -19,6 +19,20 @@ static int an_numa_applies(const struct lab_an_view *v, const struct lab_an_data
 	return decl >= 0 ? decl : lab_an_json_get(p->facts, "pages_per_node") != NULL;
 }
 
+/* The numa kernels' points name a memory node, a page policy or the loaded streams' size. */
+static const char *an_numa_misfit(const struct lab_an_view *v, const struct lab_an_data *d,
+                                  const struct lab_an_point *p, char *buf, size_t len)
+{
+	static const char *const key[] = {"mem_node", "init", "stream_size"};
+
+	(void)v;
+	(void)d;
+	for (size_t k = 0; k < sizeof(key) / sizeof(key[0]); k++)
+		if (lab_an_params_get(p->params, key[k], buf, len))
+			return NULL;
+	return "no 'mem_node', 'init' or 'stream_size' param";
+}
+
 static void an_numa_free(void *state)
 {
 	struct lab_an_numa *v = state;
@@ -373,4 +387,5 @@ const struct lab_an_view lab_an_view_numa = {
     .compute = an_numa_compute,
     .free = an_numa_free,
     .describe = an_numa_describe,
+    .misfit = an_numa_misfit,
 };

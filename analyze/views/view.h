@@ -49,6 +49,12 @@ struct lab_an_view {
 	 * HTML, JSON, CSV and plots: a view writes no file and no markup. Returns 0, or
 	 * -LAB_ENOMEM when doc failed. */
 	int (*describe)(const struct lab_an_view *v, const void *state, struct lab_doc *doc);
+	/* Optional: what measured point p lacks of what the view reads ("no 'pair' param", in
+	 * buf), NULL when it has it. A run.json that declares the view for an experiment with
+	 * such a point is refused (lab_an_views_run): an edited "views" had the c2c view read
+	 * false sharing costs as one-way latencies of 0.3 ns. */
+	const char *(*misfit)(const struct lab_an_view *v, const struct lab_an_data *d,
+	                      const struct lab_an_point *p, char *buf, size_t len);
 };
 
 /* 1 when run.json lists view name for experiment exp, 0 when it lists views without it, -1

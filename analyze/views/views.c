@@ -7,6 +7,7 @@
 
 #include "analyze/render/render.h"
 #include "harness/json.h"
+#include "harness/record_schema.h"
 
 #define LAB_AN_VIEW(name) extern const struct lab_an_view lab_an_view_##name;
 #include "analyze/views/views.def"
@@ -29,10 +30,58 @@ static int an_describe(struct lab_an_view_run *r, struct lab_err *err)
 	return 0;
 }
 
+/* The view named name, or NULL. */
+static const struct lab_an_view *an_view_named(const char *name)
+{
+	for (size_t k = 0; lab_an_views[k]; k++)
+		if (!strcmp(lab_an_views[k]->name, name))
+			return lab_an_views[k];
+	return NULL;
+}
+
+/* Each view declared for an experiment reads what its measured points recorded (misfit). The
+ * experiment's "views" is looked up once per run of its points (plan order keeps them together):
+ * per point, only the names it lists. */
+static int an_views_fit(const struct lab_an_data *d, struct lab_err *err)
+{
+	const struct lab_an_json *views = NULL;
+	const char *exp = NULL, *why;
+	char buf[96];
+
+	for (size_t i = 0; i < d->npt; i++) {
+		const struct lab_an_point *p = &d->pt[i];
+
+		if (!p->n)
+			continue;
+		if (!exp || strcmp(exp, p->experiment))
+			views = lab_an_json_get(lab_an_data_experiment(d, exp = p->experiment),
+			                        "views");
+		for (size_t k = 0; views && views->type == LAB_AN_JSON_ARR && k < views->n; k++) {
+			const struct lab_an_view *v = views->items[k].type == LAB_AN_JSON_STR
+			                                  ? an_view_named(views->items[k].str)
+			                                  : NULL;
+
+			if (!v || !v->misfit || !(why = v->misfit(v, d, p, buf, sizeof(buf))))
+				continue;
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s/%s:%u: experiment '%s' declares view '%s', but its point %ld has "
+			    "%s "
+			    "(what the view reads), allowed: the views of its kernel",
+			    d->source, LAB_FILE_RUN, views->line, p->experiment, v->name, p->id,
+			    why);
+		}
+	}
+	return 0;
+}
+
 int lab_an_views_run(struct lab_an_analysis *a, struct lab_err *err)
 {
 	size_t n = 0;
-	int rc = 0;
+	int rc = an_views_fit(a->data, err);
+
+	if (rc)
+		return rc;
 
 	while (lab_an_views[n])
 		n++;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/data.h"
 #include "tests/analyze/clitest.h"
@@ -664,4 +665,62 @@ LAB_TEST(points_differ_in_threads_or_params)
 	/* samples.csv alone (a run.json that lists no points) */
 	CHECK_EQ_I64(lr_load(rows, "{\"experiments\": []}\n", msg, sizeof(msg)), -LAB_EDATA);
 	CHECK(strstr(msg, "R/samples.csv:3: point 1 of [e] has the threads (2)") != NULL);
+}
+
+/* A view declared for data it does not read (an edited "views": the c2c view read false
+ * sharing costs as one-way latencies of 0.3 ns, the locks view a noop as lock "?") is refused
+ * with the line of "views"; the kernel's own params pass. */
+LAB_TEST(declared_view_reads_its_data)
+{
+	static const struct {
+		const char *view, *params, *json, *want;
+	} c[] = {
+	    {"c2c", "stride=8", "\"stride\": 8",
+	     "experiment 'e' declares view 'c2c', but its point 0 has a cost in ns/op, not in "
+	     "ns/roundtrip"},
+	    {"c2c", "batch=256;method=cas", "\"batch\": 256, \"method\": \"cas\"", NULL},
+	    {"c2c", "pair=0-1", "\"pair\": \"0-1\"", NULL},
+	    {"locks", "stride=8", "\"stride\": 8",
+	     "declares view 'locks', but its point 0 has no 'lock' param"},
+	    {"locks", "lock=tas", "\"lock\": \"tas\"", NULL},
+	    {"omp_schedule", "schedule=static", "\"schedule\": \"static\"", "no 'chunk' param"},
+	    {"stride", "stride=8", "\"stride\": 8", NULL},
+	    {"numa", "size=8M", "\"size\": \"8M\"", "no 'mem_node', 'init' or 'stream_size' param"},
+	    {"numa", "init=serial;size=8M", "\"init\": \"serial\", \"size\": \"8M\"", NULL},
+	    /* it draws the points whose work it can rate */
+	    {"roofline", "stride=8", "\"stride\": 8", NULL},
+	};
+	char *out = NULL, *err = NULL, rows[512], run[1024], path[2048];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		/* the c2c view's cases that fit are round trips */
+		const char *unit = !strcmp(c[i].view, "c2c") && !c[i].want ? "roundtrip" : "op";
+
+		snprintf(rows, sizeof(rows),
+		         LR_HEADER "e,0,noop,placement=compact;%s,2,0,1000,10,%s,0.01,0\n",
+		         c[i].params, unit);
+		snprintf(run, sizeof(run),
+		         "{\"schema\": \"lab.run/1\", \"status\": \"complete\",\n\"experiments\": "
+		         "[{\"name\": \"e\", \"kernel\": \"noop\", \"work_unit\": \"%s\",\n"
+		         "\"views\": [\"%s\"], \"points\": [{\"point\": 0, \"threads\": 2, "
+		         "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 1, "
+		         "\"params\": {%s}}]}]}\n",
+		         unit, c[i].view, c[i].json);
+		lr_file("samples.csv", rows);
+		lr_file("run.json", run);
+		snprintf(path, sizeof(path), "%s/R/summary.csv", testlib_tmpdir());
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/R/analysis.json", testlib_tmpdir());
+		unlink(path);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err),
+		             (c[i].want ? 2 : 0));
+		if (c[i].want) {
+			CHECK(err && strstr(err, "R/run.json:3: ") && strstr(err, c[i].want));
+			CHECK(!clitest_exists("R/summary.csv") &&
+			      !clitest_exists("R/analysis.json"));
+		}
+		free(out);
+		free(err);
+		out = err = NULL;
+	}
 }

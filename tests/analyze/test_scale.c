@@ -188,10 +188,11 @@ static const char *sc_write_groups(const char *name, long n)
 {
 	static const struct {
 		const char *exp, *kernel, *view, *pre, *post; /* params: pre, the number, post */
-	} x[] = {{"lk", "lock", "locks", "cs_ns=", ";lock=tas"},
-	         {"lc", "lock", "locks", "cs_ns=0;lock=l", ""},
-	         {"nm", "numa_policy", "numa", "init=first_touch;size=", ""},
-	         {"cc", "c2c_latency", "c2c", "method=m", ";pair=0-1"}};
+		const char *unit;
+	} x[] = {{"lk", "lock", "locks", "cs_ns=", ";lock=tas", "op"},
+	         {"lc", "lock", "locks", "cs_ns=0;lock=l", "", "op"},
+	         {"nm", "numa_policy", "numa", "init=first_touch;size=", "", "op"},
+	         {"cc", "c2c_latency", "c2c", "method=m", ";pair=0-1", "roundtrip"}};
 	static char dir[4096];
 	FILE *s, *r;
 	long id = 0;
@@ -201,17 +202,17 @@ static const char *sc_write_groups(const char *name, long n)
 	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [", r);
 	for (size_t e = 0; e < sizeof(x) / sizeof(x[0]); e++) {
 		fprintf(r,
-		        "%s\n{\"name\": \"%s\", \"kernel\": \"%s\", \"work_unit\": \"op\", "
+		        "%s\n{\"name\": \"%s\", \"kernel\": \"%s\", \"work_unit\": \"%s\", "
 		        "\"views\": [\"%s\"]}",
-		        e ? "," : "", x[e].exp, x[e].kernel, x[e].view);
+		        e ? "," : "", x[e].exp, x[e].kernel, x[e].unit, x[e].view);
 		for (long p = 0; p < n; p++, id++) {
 			char params[64];
 
 			snprintf(params, sizeof(params), "%s%ld%s", x[e].pre, p / 2, x[e].post);
 			for (int rep = 0; rep < 2; rep++)
-				fprintf(s, "%s,%ld,%s,\"%s\",%ld,%d,%d,1000,op,0.01,0\n", x[e].exp,
+				fprintf(s, "%s,%ld,%s,\"%s\",%ld,%d,%d,1000,%s,0.01,0\n", x[e].exp,
 				        id, x[e].kernel, params, 1 + p % 2, rep,
-				        100000 + 1000 * rep);
+				        100000 + 1000 * rep, x[e].unit);
 		}
 	}
 	fputs("]}\n", r);
