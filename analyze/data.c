@@ -70,6 +70,34 @@ static int an_units_from_run(struct lab_an_data *d)
 	return 0;
 }
 
+/* The samples of points that run.json says did not end ok (a failed verify: the runner keeps
+ * the rows it took) are left out, once every file has been checked against them: every table
+ * then says the status and reason instead of numbers (a failed point printed its cost and GB/s
+ * as any other row). One warning counts them. */
+static void an_points_not_ok(struct lab_an_data *d)
+{
+	size_t n = 0, rows = 0;
+	const struct lab_an_point *first = NULL;
+
+	for (size_t i = 0; i < d->npt; i++) {
+		struct lab_an_point *p = &d->pt[i];
+
+		if (!p->n || !strcmp(p->status, "ok"))
+			continue;
+		first = n++ ? first : p;
+		rows += p->n;
+		p->n = 0;
+	}
+	if (n)
+		lab_an_warn(&d->warn,
+		            "%s/%s: %zu point%s that did not end ok (point %ld, [%s] threads=%d: "
+		            "%s%s%s) ha%s %zu samples: left out, the tables give the status",
+		            d->source, LAB_FILE_RUN, n, n == 1 ? "" : "s", first->id,
+		            first->experiment, first->threads, first->status,
+		            first->reason ? ": " : "", first->reason ? first->reason : "",
+		            n == 1 ? "s" : "ve", rows);
+}
+
 int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err *err)
 {
 	char *path = NULL;
@@ -98,6 +126,7 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto out;
 	if ((rc = lab_an_points_distinct(d, err)))
 		goto out;
+	an_points_not_ok(d);
 	free(d->rowkey); /* only threads.csv's rows needed them (indices into d->pt as read) */
 	d->rowkey = NULL;
 	d->nrowkey = 0;

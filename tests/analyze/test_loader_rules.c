@@ -724,3 +724,24 @@ LAB_TEST(declared_view_reads_its_data)
 		out = err = NULL;
 	}
 }
+
+/* A point whose verify failed keeps its rows in samples.csv (the runner writes what it took):
+ * its cost was printed as any other row's. Its samples are left out, its row gives the status
+ * and reason, one warning counts it. */
+LAB_TEST(failed_point_shows_its_status)
+{
+	char *out = NULL, *err = NULL,
+	     *run = lr_run("", LR_PT "\"status\": \"failed\", \"verify\": \"fail\", "
+	                             "\"reason\": \"verify: sum 7, expected 8\"}");
+
+	lr_file("samples.csv", LR_ROWS);
+	lr_file("run.json", run);
+	free(run);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
+	CHECK(out && strstr(out, "failed: verify: sum 7, expected 8") != NULL);
+	CHECK(out && !strstr(out, "1005")); /* the mean cost of its two samples */
+	CHECK(err && strstr(err, "1 point that did not end ok (point 0, [e] threads=2: failed: "
+	                         "verify: sum 7, expected 8) has 2 samples: left out") != NULL);
+	free(out);
+	free(err);
+}
