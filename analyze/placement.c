@@ -71,12 +71,29 @@ static int an_params_eq(const struct lab_an_json *a, const struct lab_an_json *b
 	return eq;
 }
 
-static int an_warned(const struct lab_an_warnings *w, const char *prefix)
+/* The warnings given, by their prefix (found in O(1): a scan of every earlier warning per group
+ * was quadratic), and past AN_PL_WARN_MAX of them how many more there were, said in one line
+ * (16,000 lines of these took most of an analysis of 32,000 points). */
+#define AN_PL_WARN_MAX 20
+struct an_pl_warned {
+	struct lab_an_strset set;
+	char **own; /* the set's strings */
+	size_t n, cap, more;
+};
+
+/* 1 when prefix was warned of already, else records it (0; -1 out of memory). */
+static int an_warned(struct an_pl_warned *w, const char *prefix)
 {
-	for (size_t i = 0; i < w->n; i++)
-		if (!strncmp(w->msg[i], prefix, strlen(prefix)))
-			return 1;
-	return 0;
+	char *s;
+	int added;
+
+	if (lab_an_strset_find(&w->set, prefix) != (size_t)-1)
+		return 1;
+	if (lab_an_grow(&w->own, &w->cap, w->n + 1, sizeof(*w->own)) ||
+	    !(s = lab_an_strdup(prefix)))
+		return -1;
+	w->own[w->n++] = s;
+	return lab_an_strset_add(&w->set, s, &added) == (size_t)-1 ? -1 : 0;
 }
 
 /* The CPUs of a point as "0,1" (cut short past len). */
@@ -142,7 +159,8 @@ static int an_pl_same(const struct an_pl *a, const struct an_pl *b)
  * One group of points that ran the same thing on the same CPUs: if it holds two or more
  * placements, one warning naming them all (once per experiment and set of placements).
  */
-static void an_pl_group(struct lab_an_data *d, const char *name, const struct an_pl *g, size_t n)
+static void an_pl_group(struct lab_an_data *d, struct an_pl_warned *w, const char *name,
+                        const struct an_pl *g, size_t n)
 {
 	const char *seen[8];
 	size_t ns = 0, k;
@@ -166,8 +184,12 @@ static void an_pl_group(struct lab_an_data *d, const char *name, const struct an
 	if (len < 0 || (size_t)len >= sizeof(prefix) - 32)
 		return;
 	snprintf(prefix + len, sizeof(prefix) - (size_t)len, " ran on the same CPUs");
-	if (an_warned(&d->warn, prefix))
+	if (an_warned(w, prefix))
 		return;
+	if (w->n > AN_PL_WARN_MAX) {
+		w->more++;
+		return;
+	}
 	an_cpus_text(lab_an_json_get(g[0].pt, "cpus"), cpus, sizeof(cpus));
 	lab_an_warn(&d->warn,
 	            "%s (threads=%.0f: cpus %s): this machine cannot tell them apart, so their "
@@ -176,7 +198,8 @@ static void an_pl_group(struct lab_an_data *d, const char *name, const struct an
 }
 
 /* Points of one experiment grouped by hash (sorted), so a run of n points costs n log n. */
-static void an_pl_exp(struct lab_an_data *d, const char *name, const struct lab_an_json *pts)
+static void an_pl_exp(struct lab_an_data *d, struct an_pl_warned *w, const char *name,
+                      const struct lab_an_json *pts)
 {
 	struct an_pl *v = malloc(pts->n * sizeof(*v));
 	size_t n = 0;
@@ -192,7 +215,7 @@ static void an_pl_exp(struct lab_an_data *d, const char *name, const struct lab_
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && v[j].hash == v[i].hash; j++)
 			;
-		an_pl_group(d, name, v + i, j - i);
+		an_pl_group(d, w, name, v + i, j - i);
 	}
 	free(v);
 }
@@ -200,11 +223,21 @@ static void an_pl_exp(struct lab_an_data *d, const char *name, const struct lab_
 void lab_an_placement_same(struct lab_an_data *d)
 {
 	const struct lab_an_json *ex = d->run ? lab_an_json_get(d->run, "experiments") : NULL;
+	struct an_pl_warned w = {0};
 
 	for (size_t e = 0; ex && ex->type == LAB_AN_JSON_ARR && e < ex->n; e++) {
 		const struct lab_an_json *pts = lab_an_json_get(&ex->items[e], "points");
 		const char *name = lab_an_json_str(&ex->items[e], "name");
 		if (name && pts && pts->type == LAB_AN_JSON_ARR && pts->n)
-			an_pl_exp(d, name, pts);
+			an_pl_exp(d, &w, name, pts);
 	}
+	if (w.more)
+		lab_an_warn(&d->warn,
+		            "%zu more sets of placements ran on the same CPUs as each other (not "
+		            "listed): their results measure the same thing, not a placement effect",
+		            w.more);
+	for (size_t i = 0; i < w.n; i++)
+		free(w.own[i]);
+	free(w.own);
+	lab_an_strset_free(&w.set);
 }

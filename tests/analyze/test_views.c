@@ -344,6 +344,34 @@ LAB_TEST(same_cpus_placements_one_line)
 	free(run);
 }
 
+/* Past 20 sets of placements on the same CPUs, one line counts the rest (16,000 lines made most
+ * of an analysis's time). */
+LAB_TEST(same_cpus_placements_capped)
+{
+	char *run = malloc(200000), *p = run;
+	struct lab_an_data d = {0};
+	struct lab_err e = {0};
+
+	REQUIRE(run);
+	p += sprintf(p, "{\"experiments\": [{\"name\": \"pl\", \"points\": [");
+	for (int i = 0; i < 100; i++)
+		p += sprintf(
+		    p,
+		    "%s{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"a%d\", "
+		    "\"params\": {\"placement\": \"a%d\", \"size\": \"%d\"}}, {\"threads\": "
+		    "2, \"cpus\": [0, 1], \"placement\": \"b%d\", \"params\": "
+		    "{\"placement\": \"b%d\", \"size\": \"%d\"}}",
+		    i ? "," : "", i, i, i, i, i, i);
+	p += sprintf(p, "]}]}");
+	REQUIRE(lab_an_json_parse("run.json", run, (size_t)(p - run), &d.run, &e) == 0);
+	lab_an_placement_same(&d);
+	REQUIRE(d.warn.n == 21);
+	CHECK(strstr(d.warn.msg[20], "80 more sets of placements ran on the same CPUs") != NULL);
+	lab_an_json_free(d.run);
+	lab_an_warnings_free(&d.warn);
+	free(run);
+}
+
 /* False sharing in structs: packed and aligned layouts in one chart per op; the stride layout's
  * points are not in it. */
 LAB_TEST(fs_layout_side_by_side)

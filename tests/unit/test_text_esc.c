@@ -39,6 +39,32 @@ static const char *te_stream(const char *s, size_t step)
 	return out;
 }
 
+static size_t te_writes;
+
+static ssize_t te_count(void *cookie, const char *buf, size_t n)
+{
+	(void)cookie;
+	(void)buf;
+	te_writes++;
+	return (ssize_t)n;
+}
+
+/* An error line goes out in whole runs of plain text, not a write per byte (stderr is
+ * unbuffered: 16,000 warnings took 3 million system calls). */
+LAB_TEST(errors_written_in_runs)
+{
+	FILE *f = fopencookie(NULL, "w", (cookie_io_functions_t){.write = te_count});
+
+	REQUIRE(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	lab_opts_puts_escaped(f, "a warning of some length, all of it plain text");
+	CHECK_EQ_U64(te_writes, 1);
+	te_writes = 0;
+	lab_opts_puts_escaped(f, "before\nafter, and more plain text");
+	CHECK(te_writes <= 3);
+	fclose(f);
+}
+
 LAB_TEST(errors_escape_controls)
 {
 	CHECK_EQ_STR(te_err("plain text"), "plain text");
