@@ -52,7 +52,11 @@ static void an_stats_margins(struct lab_an_stats *st)
 {
 	double m95 = 0, m99 = 0;
 
-	if (st->n > 1 && st->se > 0) {
+	/* samples whose spread overflows a double (values near 1.8e308): no interval, never one
+	 * of zero width beside a median it leaves out */
+	if (st->n > 1 && (!isfinite(st->se) || !isfinite(st->mean)))
+		m95 = m99 = NAN;
+	else if (st->n > 1 && st->se > 0) {
 		m95 = lab_an_t_quantile(0.95, (double)(st->n - 1)) * st->se;
 		m99 = lab_an_t_quantile(0.99, (double)(st->n - 1)) * st->se;
 	}

@@ -130,6 +130,10 @@ int lab_fmt_g(char *buf, size_t len, int prec, double v)
 
 	if (prec < 1 || prec > LAB_FMT_G_MAX || !isfinite(v))
 		return snprintf(buf, len, "%.*g", prec, v);
+	/* rounded to prec digits a value this near DBL_MAX would print above it (1.797693135e+308)
+	 * and read back as inf: all its digits then */
+	if (fabs(v) >= 1.7975e308)
+		return snprintf(buf, len, "%.17g", v);
 	if (v == 0)
 		n = signbit(v) ? (memcpy(s, "-0", 2), 2) : (s[0] = '0', 1);
 	else if (!fg_digits(fabs(v), prec, &digits, &e))

@@ -89,7 +89,8 @@ void lab_json_write_string(FILE *f, const char *s);
 #define LAB_FMT_G_MAX 12
 
 /* Writes "%.*g" of v into buf (at most len bytes with the NUL) and returns the length of the
- * full text, as snprintf does (negative on an encoding error, as snprintf). */
+ * full text, as snprintf does (negative on an encoding error, as snprintf). A finite v within
+ * 1e-4 of DBL_MAX gets 17 digits: rounded to fewer it would read back as inf. */
 int lab_fmt_g(char *buf, size_t len, int prec, double v);
 
 /* fputs of lab_fmt_g's text (what fprintf(f, "%.*g", prec, v) writes). */

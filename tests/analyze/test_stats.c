@@ -88,6 +88,18 @@ LAB_TEST(extremes_do_not_overflow)
 	CHECK(r.lo > 0.97e198 && r.hi < 1.03e198 && r.lo < r.est && r.est < r.hi);
 }
 
+/* Samples whose spread overflows a double have no interval: it was one of zero width at the
+ * mean, leaving out the median. */
+LAB_TEST(overflowing_spread_has_no_interval)
+{
+	double x[] = {1.7e308, -1.7e308, 1.7e308}, work[3];
+	struct lab_an_stats st;
+
+	lab_an_stats_compute(x, 3, work, &st);
+	CHECK(st.median == 1.7e308);
+	CHECK(isnan(st.ci95_lo) && isnan(st.ci95_hi) && isnan(st.ci99_lo) && isnan(st.ci99_hi));
+}
+
 LAB_TEST(fieller_interval)
 {
 	struct lab_an_ratio r, naive;
