@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/data_int.h"
@@ -95,6 +96,65 @@ static int an_distances_check(const char *path, const struct lab_an_json *m, str
 	                   path, m->line);
 }
 
+static int an_cmp_num(const void *a, const void *b)
+{
+	const struct lab_an_json *const *x = a, *const *y = b;
+
+	return ((*x)->num > (*y)->num) - ((*x)->num < (*y)->num);
+}
+
+/* host.topology.pus_detail (harness/prov.c): per PU an object whose "cpu" is a whole OS CPU
+ * number 0 .. 65535, each once, and whose package, numa, numa_os, llc, core and smt_rank are
+ * whole numbers -1 (none) .. 65535. A numa of 1e400 read "other NUMA node" on a 1-node host,
+ * a cpu of 0.5 passed as CPU 0 and 4294967296 went through an int cast. */
+static int an_pus_check(const char *path, const struct lab_an_json *pus, struct lab_err *err)
+{
+	static const char *const keys[] = {"package", "numa", "numa_os", "llc", "core", "smt_rank"};
+	const struct lab_an_json *at, **cpu;
+	int rc = 0;
+
+	if (!pus)
+		return 0;
+	if (pus->type != LAB_AN_JSON_ARR || pus->n > 65536)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%u: host.topology.pus_detail: allowed: an array of at most "
+		                   "65536 PUs",
+		                   path, pus->line);
+	for (size_t i = 0; i < pus->n; i++) {
+		const struct lab_an_json *pu = &pus->items[i];
+
+		at = pu;
+		if (pu->type != LAB_AN_JSON_OBJ || !an_host_whole(pu, "cpu", 0, 0, 65535, &at))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%u: a PU of host.topology.pus_detail: allowed: an "
+			                   "object whose \"cpu\" is a whole number 0 .. 65535",
+			                   path, at->line);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!an_host_whole(pu, keys[k], 1, -1, 65535, &at))
+				return lab_err_set(err, LAB_EDATA,
+				                   "%s:%u: PU \"%s\": allowed: a whole number -1 "
+				                   "(none) .. 65535",
+				                   path, at->line, keys[k]);
+	}
+	if (pus->n < 2)
+		return 0;
+	if (!(cpu = malloc(pus->n * sizeof(*cpu))))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	for (size_t i = 0; i < pus->n; i++)
+		cpu[i] = lab_an_json_get(&pus->items[i], "cpu");
+	qsort(cpu, pus->n, sizeof(*cpu), an_cmp_num);
+	for (size_t i = 1; i < pus->n && !rc; i++)
+		if (cpu[i]->num == cpu[i - 1]->num)
+			rc = lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%u: host.topology.pus_detail lists CPU %.0f again, "
+			    "allowed: each CPU once",
+			    path, cpu[i]->line > cpu[i - 1]->line ? cpu[i]->line : cpu[i - 1]->line,
+			    cpu[i]->num);
+	free(cpu);
+	return rc;
+}
+
 int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struct lab_err *err)
 {
 	const struct lab_an_json *topo = lab_an_json_get(lab_an_json_get(run, "host"), "topology");
@@ -102,7 +162,7 @@ int lab_an_run_host_check(const char *path, const struct lab_an_json *run, struc
 	unsigned seen = 0;
 	int rc = an_distances_check(path, lab_an_json_get(topo, "numa_distances"), err);
 
-	if (rc)
+	if (rc || (rc = an_pus_check(path, lab_an_json_get(topo, "pus_detail"), err)))
 		return rc;
 
 	if (c && c->type != LAB_AN_JSON_ARR)

@@ -580,6 +580,36 @@ LAB_TEST(numa_distances_checked)
 	}
 }
 
+/* host.topology.pus_detail names the CPUs the c2c view and the lessons relate: a numa of 1e400
+ * read "other NUMA node" on a 1-node host, a cpu of 0.5 passed as CPU 0. */
+LAB_TEST(pus_detail_checked)
+{
+	static const struct {
+		const char *pus, *want;
+	} c[] = {
+	    {"[{\"cpu\": 0.5}]", "a PU of host.topology.pus_detail: allowed: an object whose "
+	                         "\"cpu\" is a whole number 0 .. 65535"},
+	    {"[{\"cpu\": 4294967296}]", "\"cpu\" is a whole number 0 .. 65535"},
+	    {"[{\"cpu\": 0, \"numa\": 1e400}]", "PU \"numa\": allowed: a whole number -1"},
+	    {"[{\"cpu\": 0, \"core\": -2}]", "PU \"core\": allowed"},
+	    {"[{\"cpu\": 1},\n{\"cpu\": 1}]",
+	     "R/run.json:2: host.topology.pus_detail lists CPU 1 again, allowed: each CPU once"},
+	    {"[3]", "a PU of host.topology.pus_detail: allowed"},
+	    {"{}", "host.topology.pus_detail: allowed: an array"},
+	    {"[{\"cpu\": 0, \"package\": 0, \"numa\": 0, \"numa_os\": 0, \"llc\": -1, "
+	     "\"core\": 0, \"smt_rank\": 0}, {\"cpu\": 1}]",
+	     NULL},
+	};
+	char top[512], *run;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"pus_detail\": %s}},",
+		         c[i].pus);
+		run = lr_run(top, LR_PT "\"status\": \"ok\"}");
+		lr_case(i, LR_ROWS, run, c[i].want);
+	}
+}
+
 /* A run.json that says it is lab run's (schema lab.run/1) has every key lab run writes that
  * samples.csv is checked against: without the run's status, an experiment's kernel or unit of
  * work, or a point's status, reps or params, those checks were skipped and relabelled or added
