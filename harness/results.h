@@ -31,6 +31,9 @@ struct lab_results_info {
 
 struct lab_results;
 
+/* The lock file a run holds in its directory (lab_results_open). */
+#define LAB_RESULTS_LOCK "run.lock"
+
 /*
  * Creates dir (and missing parents; it must not exist or be empty), claims it for this run with
  * a lock file created with O_EXCL (dir/run.lock, removed by lab_results_close; a second run

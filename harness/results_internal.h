@@ -9,8 +9,6 @@
 #include "harness/results.h"
 
 #define LAB_RESULTS_COLS_MAX 128
-/* The lock file that claims a results directory for one run (lab__results_claim). */
-#define LAB_RESULTS_LOCK "run.lock"
 /* The shortest interval between two rewrites of run.json while running. */
 #define LAB_RESULTS_WRITE_NS 200000000ull
 

@@ -21,15 +21,26 @@
 #include "lab/run_fresh.h"
 
 static atomic_int run_interrupted;
+/* The results directory's lock while this run holds it ("" before and after). */
+static char run_lock_path[LAB_RUN_DIR_MAX + 16];
 
+/* A second Ctrl-C ends the process at once (what was finished is already on disk), and takes
+ * the lock with it: left behind, it named a dead process (async-signal-safe calls only). */
 static void run_on_sigint(int sig)
 {
+	static const char msg[] = "\nlab: interrupted again: stopped at once; run.json still "
+	                          "says \"running\" (lab analyze reads the points that "
+	                          "finished)\n";
+
 	(void)sig;
-	atomic_store(&run_interrupted, 1);
-	/* A second Ctrl-C ends the process at once; what was finished is already on disk. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	if (atomic_exchange(&run_interrupted, 1)) {
+		if (run_lock_path[0])
+			unlink(run_lock_path);
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+
+		(void)w;
+		_exit(130);
+	}
 }
 
 /* Ctrl-C, SIGTERM and a closed terminal (SIGHUP) end the run as interrupted: run.json says so
@@ -174,6 +185,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 		/* 2 only when -o named a directory that cannot be used; a failed write is 1. */
 		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
+	snprintf(run_lock_path, sizeof(run_lock_path), "%s/%s", dir, LAB_RESULTS_LOCK);
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	struct lab_run_fresh fresh = {.a = a,
 	                              .cache_arg = s->cache_arg,
@@ -201,6 +213,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	int crc =
 	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
 	run_signals(SIG_DFL);
+	run_lock_path[0] = '\0';
 	lab_run_console_report(&con, lab_self, dir, rc, &err, crc, &cerr);
 	if (con.total_spent) /* harness/precision.h: lab_prec_total_spent */
 		fprintf(

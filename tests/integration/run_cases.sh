@@ -629,6 +629,27 @@ interrupt_during_selfcheck)
 	check "$tmp/i" --status interrupted --min-points 0 --selfcheck-may-be-null
 	grep -q 'is incomplete: .* of 10 points finished (interrupted)' "$tmp/out"
 	;;
+interrupt_twice)
+	# A second Ctrl-C (or SIGTERM) stops at once and takes the lock with it: the lock of a dead
+	# process was left behind. Both signals wait while the process is stopped, so the second
+	# arrives while the first is handled, whatever the machine's speed.
+	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 400); do
+		[ -f "$tmp/i/run.json" ] && break
+		sleep 0.01
+	done
+	kill -STOP "$pid"
+	kill -INT "$pid"
+	kill -TERM "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 130 ] || { echo "exit code $rc, expected 130"; cat "$tmp/err"; exit 1; }
+	[ ! -e "$tmp/i/run.lock" ] || { echo "run.lock left behind"; exit 1; }
+	grep -q 'interrupted again: stopped at once' "$tmp/err"
+	;;
 interrupt_long_sample)
 	# An iteration-count sample of min_time = 60s runs in chunks: Ctrl-C ends it promptly
 	# (it ran to its end before). The bound below is generous: it only tells a hang.
