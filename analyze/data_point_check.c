@@ -88,6 +88,29 @@ static size_t an_cpus_repeat(const struct lab_an_json *cpus, int *oom)
 	return again;
 }
 
+/* A point placed on a CPU pair (params pair = "A-B", placement = pairs) ran on A and B: the c2c
+ * matrix reads "cpus", which said 7 and 9 beside pair 0-1 and drew a pair that never ran. */
+static int an_pair_check(const char *path, const struct lab_an_json *jp,
+                         const struct lab_an_json *cpus, struct lab_err *err)
+{
+	const struct lab_an_json *pair =
+	    lab_an_json_get(lab_an_json_get(jp, LAB_KEY_PARAMS), "pair");
+	double a, b;
+	int end = 0;
+
+	if (!pair || pair->type != LAB_AN_JSON_STR || cpus->n != 2)
+		return 0;
+	if (sscanf(pair->str, "%lf-%lf%n", &a, &b, &end) != 2 || pair->str[end] ||
+	    !((cpus->items[0].num == a && cpus->items[1].num == b) ||
+	      (cpus->items[0].num == b && cpus->items[1].num == a)))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: \"cpus\" [%.0f, %.0f] beside params pair '%.40s', allowed: "
+		    "the pair's two CPUs",
+		    path, cpus->line, cpus->items[0].num, cpus->items[1].num, pair->str);
+	return 0;
+}
+
 /* "cpus": the OS CPU of each thread as the planner placed it: whole numbers 0 .. LAB_AN_CPU_MAX,
  * one per thread (or none: a point skipped before it had CPUs), each CPU once. The c2c matrix,
  * the placement warnings and the lessons' SMT notes read them without another check. */
@@ -123,7 +146,7 @@ static int an_cpus_check(const char *path, const struct lab_an_json *jp, struct 
 		                   "%s:%u: \"cpus\" lists CPU %.0f again, allowed: each CPU once "
 		                   "(one thread per CPU)",
 		                   path, v->items[again].line, v->items[again].num);
-	return 0;
+	return an_pair_check(path, jp, v, err);
 }
 
 /* The facts the lab's kernels write (with lab_ctx_fact_*, harness/facts.h) and what each may

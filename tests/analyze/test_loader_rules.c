@@ -775,3 +775,30 @@ LAB_TEST(failed_point_shows_its_status)
 	free(out);
 	free(err);
 }
+
+/* A point placed on a CPU pair ran on the pair's CPUs: "cpus" [7, 9] beside pair 0-1 drew a c2c
+ * pair that never ran. */
+LAB_TEST(pair_point_runs_on_its_pair)
+{
+	static const struct {
+		const char *cpus, *want;
+	} c[] = {
+	    {"[7, 9]", "\"cpus\" [7, 9] beside params pair '0-1', allowed: the pair's two CPUs"},
+	    {"[0, 2]", "beside params pair '0-1'"},
+	    {"[1, 0]", NULL},
+	    {"[0, 1]", NULL},
+	};
+	char pt[512];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(
+		    pt, sizeof(pt),
+		    "{\"point\": 0, \"threads\": 2, \"params\": {\"pair\": \"0-1\"}, "
+		    "\"placement\": \"compact\", \"reps\": 2, \"status\": \"ok\", \"cpus\": %s}",
+		    c[i].cpus);
+		lr_case(i,
+		        LR_HEADER "e,0,noop,placement=compact;pair=0-1,2,0,1000,10,op,0.01,0\n"
+		                  "e,0,noop,placement=compact;pair=0-1,2,1,1010,10,op,0.01,0\n",
+		        lr_run("", pt), c[i].want);
+	}
+}
