@@ -92,7 +92,7 @@ static int an_run_point_runs(const struct lab_an_data *d, const struct lab_an_js
 		    err, LAB_EDATA,
 		    "%s:%u: point %ld of [%s]: samples.csv has samples of its run %d, "
 		    "run.json counts %.0f runs, allowed: runs 0 .. runs - 1",
-		    path, jp->line, p->id, p->experiment, last, runs);
+		    path, jp->line, p->id, p->experiment, last, runs + 0.0 /* -0: 0 */);
 	return 0;
 }
 

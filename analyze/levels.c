@@ -268,7 +268,9 @@ const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_
 
 	if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
 		return NULL;
-	if (runs >= 2)
+	if (!kept) /* every run's samples flagged: no setup at all */
+		snprintf(buf, len, "NO SETUP: 0 of %.0f runs kept", runs >= 2 ? runs : planned);
+	else if (runs >= 2)
 		snprintf(buf, len, "ONE SETUP: %zu of %.0f runs kept", kept, runs);
 	else
 		snprintf(buf, len, "ONE SETUP: %zu of %.0f planned runs", kept, planned);

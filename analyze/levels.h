@@ -83,7 +83,8 @@ struct lab_an_ratio;
  */
 int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *runs,
                            double *planned);
-/* A table row's flag for such a point ("ONE SETUP: 1 of 3 runs kept") into buf, or NULL. */
+/* A table row's flag for such a point ("ONE SETUP: 1 of 3 runs kept"; "NO SETUP: 0 of 3 runs
+ * kept" when every run's samples were flagged) into buf, or NULL. */
 const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len);
 
 /*
