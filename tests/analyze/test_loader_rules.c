@@ -555,6 +555,15 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	}
 }
 
+/* lr_case with LR_ROWS and a run.json whose host.topology.key is value. */
+static void lr_topology_case(size_t i, const char *key, const char *value, const char *want)
+{
+	char top[512];
+
+	snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"%s\": %s}},", key, value);
+	lr_case(i, LR_ROWS, lr_run(top, LR_PT "\"status\": \"ok\"}"), want);
+}
+
 /* host.topology.numa_distances is the firmware's table as hwloc reports it: square, whole
  * distances (1e308 gave a remote-to-local ratio of 0; a 1 x 1 table stood beside a 2-node
  * matrix only where it was square). */
@@ -570,14 +579,8 @@ LAB_TEST(numa_distances_checked)
 	    {"{}", "allowed: n rows of n distances"},
 	    {"[[10, 21], [21, 10]]", NULL},
 	};
-	char top[256], *run;
-
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"numa_distances\": %s}},",
-		         c[i].table);
-		run = lr_run(top, LR_PT "\"status\": \"ok\"}");
-		lr_case(i, LR_ROWS, run, c[i].want);
-	}
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		lr_topology_case(i, "numa_distances", c[i].table, c[i].want);
 }
 
 /* host.topology.pus_detail names the CPUs the c2c view and the lessons relate: a numa of 1e400
@@ -600,14 +603,8 @@ LAB_TEST(pus_detail_checked)
 	     "\"core\": 0, \"smt_rank\": 0}, {\"cpu\": 1}]",
 	     NULL},
 	};
-	char top[512], *run;
-
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		snprintf(top, sizeof(top), "\"host\": {\"topology\": {\"pus_detail\": %s}},",
-		         c[i].pus);
-		run = lr_run(top, LR_PT "\"status\": \"ok\"}");
-		lr_case(i, LR_ROWS, run, c[i].want);
-	}
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		lr_topology_case(i, "pus_detail", c[i].pus, c[i].want);
 }
 
 /* A run.json that says it is lab run's (schema lab.run/1) has every key lab run writes that

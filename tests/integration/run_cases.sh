@@ -25,6 +25,18 @@ interrupt_run() {
 	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
 }
 
+# start_until_run_json: lab run of 10 noop points into $tmp/i in the background ($pid), until
+# its run.json exists (the self-check is then under way).
+start_until_run_json() {
+	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 400); do
+		[ -f "$tmp/i/run.json" ] && break
+		sleep 0.01
+	done
+}
+
 case $case in
 not_a_results_or_fleet_dir)
 	# A directory of the wrong kind is bad input, exit 2 with one line naming what is allowed,
@@ -615,13 +627,7 @@ interrupt_during_selfcheck)
 	# SIGINT as soon as run.json exists, during the self-check: the handler is already there,
 	# so the run ends with status "interrupted" and every point "not_run" (it was killed and
 	# left "running" before).
-	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
-	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 400); do
-		[ -f "$tmp/i/run.json" ] && break
-		sleep 0.01
-	done
+	start_until_run_json
 	kill -INT "$pid"
 	rc=0
 	wait "$pid" || rc=$?
@@ -633,13 +639,7 @@ interrupt_twice)
 	# A second Ctrl-C (or SIGTERM) stops at once and takes the lock with it: the lock of a dead
 	# process was left behind. Both signals wait while the process is stopped, so the second
 	# arrives while the first is handled, whatever the machine's speed.
-	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
-	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 400); do
-		[ -f "$tmp/i/run.json" ] && break
-		sleep 0.01
-	done
+	start_until_run_json
 	kill -STOP "$pid"
 	kill -INT "$pid"
 	kill -TERM "$pid"
