@@ -122,115 +122,39 @@ static void ev_vm_note(const struct ev *e, struct lab_an_lesson *out)
 		         e->px->hypervisor);
 }
 
-#define EV_RUNS_MAX 64 /* runs of a point the note looks at (labels 0 .. 4 x this) */
-
-/* The means of point p's used samples per run, in run order, into m and their run numbers into
- * id (one pass); how many. The used ones are those the levels counted: every sample when their
- * count says flagged ones were kept. */
-static int ev_run_means(const struct lab_an_point *p, double m[EV_RUNS_MAX], int id[EV_RUNS_MAX])
-{
-	double sum[4 * EV_RUNS_MAX] = {0};
-	size_t cnt[4 * EV_RUNS_MAX] = {0};
-	int all = p->levels.n == p->n, nr = 0;
-
-	for (size_t j = 0; j < p->n; j++)
-		if (p->run[j] >= 0 && p->run[j] < 4 * EV_RUNS_MAX && (all || !p->flagged[j])) {
-			sum[p->run[j]] += p->cost[j];
-			cnt[p->run[j]]++;
-		}
-	for (int r = 0; r < 4 * EV_RUNS_MAX && nr < EV_RUNS_MAX; r++)
-		if (cnt[r]) {
-			m[nr] = sum[r] / (double)cnt[r];
-			id[nr++] = r;
-		}
-	return nr;
-}
-
-/* Whether the run means m[0..nr-1] fall into two clusters: sorted, the widest gap that leaves
- * 2 or more runs on each side is over 3 times the spread of either side and over 10 % of the
- * median. Fills c (the low side's count, lowest, highest; the high side's) when they do. */
-static int ev_clusters(const double *m, int nr, double c[6])
-{
-	double s[EV_RUNS_MAX];
-	int cut = -1;
-
-	memcpy(s, m, (size_t)nr * sizeof(*s));
-	qsort(s, (size_t)nr, sizeof(*s), lab__lesson_dbl_cmp);
-	for (int i = 1; i + 2 < nr; i++)
-		if (cut < 0 || s[i + 1] - s[i] > s[cut + 1] - s[cut])
-			cut = i;
-	if (cut < 0)
-		return 0;
-	double gap = s[cut + 1] - s[cut], med = lab_an_median_sorted(s, (size_t)nr);
-	if (!(gap > 3 * (s[cut] - s[0]) && gap > 3 * (s[nr - 1] - s[cut + 1]) &&
-	      gap > 0.1 * fabs(med)))
-		return 0;
-	c[0] = cut + 1;
-	c[1] = s[0];
-	c[2] = s[cut];
-	c[3] = nr - cut - 1;
-	c[4] = s[cut + 1];
-	c[5] = s[nr - 1];
-	return 1;
-}
-
 /*
  * An inconclusive claim on a point of 3 or more runs, one of which lies far from the others
  * (its distance from their median over 3 times their range and over 10 % of it), names that run:
  * one setup can widen an interval over run means past a bound, and more runs tell whether it was
- * a fluke; run means in two clusters (ev_clusters) are said as such. Only cost means are looked
- * at; runs are numbered as samples.csv's run column.
+ * a fluke; run means in two clusters (lab_an_runs_apart) are said as such. Only cost means are
+ * looked at; runs are numbered as samples.csv's run column.
  */
 static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 {
 	size_t len = strlen(out->text);
+	struct lab_an_apart a;
 
 	for (unsigned v = 0; out->verdict == LAB_AN_INCONCLUSIVE && v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
-		double m[EV_RUNS_MAX], o[EV_RUNS_MAX], far = 0;
-		int id[EV_RUNS_MAX], nr, worst = -1;
 
-		if (e->var[v].metric >= 0 || !p->run || p->levels.runs < 3 ||
-		    (nr = ev_run_means(p, m, id)) < 3)
+		if (e->var[v].metric >= 0 || !lab_an_runs_apart(p, &a))
 			continue;
-		for (int i = 0; i < nr; i++) {
-			int k = 0;
-			for (int j = 0; j < nr; j++)
-				if (j != i)
-					o[k++] = m[j];
-			qsort(o, (size_t)k, sizeof(*o), lab__lesson_dbl_cmp);
-			double med = lab_an_median_sorted(o, (size_t)k);
-			double d = fabs(m[i] - med);
-			if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
-				far = d;
-				worst = i;
-			}
-		}
-		double c[6];
-		if (worst < 0 && ev_clusters(m, nr, c)) {
+		if (a.kind == LAB_AN_APART_CLUSTERS)
 			snprintf(
 			    out->text + len, sizeof(out->text) - len,
-			    "; note: the runs of point %ld fall into two clusters (%.0f at %.4g .. "
-			    "%.4g, %.0f at %.4g .. %.4g): its setups differ in something the lab "
-			    "does not see (the pages a setup got; on a VM, where the host runs the "
-			    "vCPUs); more runs, in a section of their own, sample both alike",
-			    p->id, c[0], c[1], c[2], c[3], c[4], c[5]);
-			return;
-		}
-		if (worst < 0)
-			continue;
-		double lo = INFINITY, hi = -INFINITY;
-		for (int j = 0; j < nr; j++)
-			if (j != worst) {
-				lo = fmin(lo, m[j]);
-				hi = fmax(hi, m[j]);
-			}
-		snprintf(
-		    out->text + len, sizeof(out->text) - len,
-		    "; note: run %d of point %ld (mean %.4g) lies far from its %d other runs "
-		    "(%.4g .. %.4g) and widens the interval: more runs would tell whether that "
-		    "setup was a fluke",
-		    id[worst], p->id, m[worst], nr - 1, lo, hi);
+			    "; note: the runs of point %ld fall into two clusters (%.0f at %.4g "
+			    ".. %.4g, %.0f at %.4g .. %.4g): its setups differ in something the "
+			    "lab does not see (the pages a setup got; on a VM, where the host "
+			    "runs the vCPUs); more runs, in a section of their own, sample both "
+			    "alike",
+			    p->id, a.c[0], a.c[1], a.c[2], a.c[3], a.c[4], a.c[5]);
+		else
+			snprintf(
+			    out->text + len, sizeof(out->text) - len,
+			    "; note: run %d of point %ld (mean %.4g) lies far from its %d other "
+			    "runs (%.4g .. %.4g) and widens the interval: more runs would tell "
+			    "whether that setup was a fluke",
+			    a.run, p->id, a.mean, a.nruns - 1, a.lo, a.hi);
 		return;
 	}
 }

@@ -87,6 +87,30 @@ int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *r
  * kept" when every run's samples were flagged) into buf, or NULL. */
 const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len);
 
+/* The most runs of a point lab_an_runs_apart looks at (run labels 0 .. 4 x this). */
+#define LAB_AN_APART_RUNS 64
+
+enum { LAB_AN_APART_NONE, LAB_AN_APART_FAR, LAB_AN_APART_CLUSTERS };
+
+/* How a point's run means (its setups) fall apart (levels_apart.c). */
+struct lab_an_apart {
+	int kind;    /* LAB_AN_APART_* */
+	int nruns;   /* runs with used samples */
+	int run;     /* FAR: the far run's number (samples.csv's run column) and mean, */
+	double mean; /* the other runs' means from lo to hi */
+	double lo, hi;
+	double c[6]; /* CLUSTERS: the low side's count, lowest, highest mean; the high side's */
+};
+
+/* Whether point p's run means (3 or more runs with used samples; cost means only) fall apart:
+ * one run's mean farther from the median of the others than 3 times their range and 10 % of
+ * it (FAR), else two clusters, the widest gap leaving 2 or more runs each side over 3 times
+ * either side's spread and 10 % of the median (CLUSTERS). Returns a->kind. */
+int lab_an_runs_apart(const struct lab_an_point *p, struct lab_an_apart *a);
+/* A table row's flag for such a point ("RUN APART: run 2 at 0.79, the other 4 at 0.34 ..
+ * 0.37") into buf, or NULL. */
+const char *lab_an_runs_apart_flag(const struct lab_an_point *p, char *buf, size_t len);
+
 /*
  * The ratio a/b of two points' mean costs (a speedup: a is the baseline) and its Fieller
  * interval into r (analyze/stats.h), after lab_an_levels_apply. Both with two or more runs:

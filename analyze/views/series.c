@@ -128,11 +128,12 @@ static void an_series_ratio(struct lab_doc_cell *c, double v, double lo, double 
 	c->hi = ci ? (isfinite(hi) && isfinite(lo) ? hi : INFINITY) : NAN;
 }
 
-/* The flags of a row: outliers, load-flagged samples, superlinear, several modes. */
+/* The flags of a row: outliers, load-flagged samples, superlinear, several modes, one setup or
+ * setups apart. */
 static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
 {
 	const struct lab_an_stats *st = &r->pt->st;
-	char flags[256] = "", modes[96];
+	char flags[320] = "", modes[128];
 	size_t n = 0;
 
 	if (st->outliers_mild || st->outliers_severe)
@@ -148,6 +149,9 @@ static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
 		                      lab_an_modes_list(&r->pt->modes, 0, 1, modes, sizeof(modes)));
 	/* its interval is one run's: nothing in it of the setup-to-setup spread */
 	if (lab_an_one_setup_flag(r->pt, modes, sizeof(modes)) && n < sizeof(flags))
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s", modes);
+	/* its setups fell apart: what the guest cannot see (the host's other vCPUs on its cores) */
+	else if (lab_an_runs_apart_flag(r->pt, modes, sizeof(modes)) && n < sizeof(flags))
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s", modes);
 	while (n && n < sizeof(flags) && flags[n - 1] == ' ')
 		flags[--n] = '\0';

@@ -483,3 +483,59 @@ LAB_TEST(one_setup_flagged_in_rows)
 		lab_an_json_free(j);
 	}
 }
+
+/* Setups that fall apart (what the guest cannot see: the host's other vCPUs on its cores) are
+ * flagged in the tables as the lessons' notes already said: one run far from the others, or
+ * two clusters of runs; runs that agree, or fewer than 3, are not. A point of no kept run says
+ * NO SETUP. */
+LAB_TEST(runs_apart_flagged_in_rows)
+{
+	static const struct {
+		double mean[5];
+		int nr;
+		const char *want;
+	} c[] = {
+	    {{0.35, 0.36, 0.80, 0.37, 0.34},
+	     5,
+	     "RUN APART: run 2 at 0.8, the other 4 at 0.34 .. 0.37"},
+	    {{0.35, 0.80, 0.82, 0.81, 0.36},
+	     5,
+	     "RUNS IN 2 CLUSTERS: 2 at 0.35 .. 0.36, 3 at 0.8 .. 0.82"},
+	    {{0.35, 0.36, 0.37, 0.34, 0.35}, 5, NULL},
+	    {{0.35, 0.80}, 2, NULL},
+	};
+	double cost[10];
+	int run[10];
+	unsigned char flagged[10] = {0};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct lab_an_point p = {.cost = cost, .run = run, .flagged = flagged};
+
+		for (int r = 0; r < c[i].nr; r++)
+			for (int k = 0; k < 2; k++) {
+				cost[p.n] = c[i].mean[r];
+				run[p.n++] = r;
+			}
+		p.levels.runs = (size_t)c[i].nr;
+		p.levels.n = p.n;
+		if (c[i].want)
+			CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)), c[i].want);
+		else
+			CHECK(lab_an_runs_apart_flag(&p, buf, sizeof(buf)) == NULL);
+	}
+}
+
+LAB_TEST(no_setup_kept_flagged)
+{
+	static const char doc[] = "{\"runs\": 5, \"runs_planned\": 5}";
+	struct lab_an_point p = {0};
+	struct lab_an_json *j;
+	struct lab_err err;
+	char buf[96];
+
+	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &j, &err) == 0);
+	p.runjson = j;
+	CHECK_EQ_STR(lab_an_one_setup_flag(&p, buf, sizeof(buf)), "NO SETUP: 0 of 5 runs kept");
+	lab_an_json_free(j);
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Run means that fall apart (levels.h lab_an_runs_apart): one setup far from the others, or
+ * two clusters of setups. What the guest cannot see (the host running other guests' vCPUs on
+ * the same cores: no run-queue wait, no steal) shows as setups at two speeds.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/data.h"
+#include "analyze/levels.h"
+#include "analyze/stats.h"
+
+static int an_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The means of point p's used samples per run, in run order, into m and their run numbers into
+ * id (one pass); how many. The used ones are those the levels counted: every sample when their
+ * count says flagged ones were kept. */
+static int an_run_means(const struct lab_an_point *p, double *m, int *id)
+{
+	double sum[4 * LAB_AN_APART_RUNS] = {0};
+	size_t cnt[4 * LAB_AN_APART_RUNS] = {0};
+	int all = p->levels.n == p->n, nr = 0;
+
+	for (size_t j = 0; j < p->n; j++)
+		if (p->run[j] >= 0 && p->run[j] < 4 * LAB_AN_APART_RUNS &&
+		    (all || !p->flagged[j])) {
+			sum[p->run[j]] += p->cost[j];
+			cnt[p->run[j]]++;
+		}
+	for (int r = 0; r < 4 * LAB_AN_APART_RUNS && nr < LAB_AN_APART_RUNS; r++)
+		if (cnt[r]) {
+			m[nr] = sum[r] / (double)cnt[r];
+			id[nr++] = r;
+		}
+	return nr;
+}
+
+/* Whether the run means m[0..nr-1] fall into two clusters: sorted, the widest gap that leaves
+ * 2 or more runs on each side is over 3 times the spread of either side and over 10 % of the
+ * median. Fills c (the low side's count, lowest, highest; the high side's) when they do. */
+static int an_clusters(const double *m, int nr, double c[6])
+{
+	double s[LAB_AN_APART_RUNS];
+	int cut = -1;
+
+	memcpy(s, m, (size_t)nr * sizeof(*s));
+	qsort(s, (size_t)nr, sizeof(*s), an_dbl_cmp);
+	for (int i = 1; i + 2 < nr; i++)
+		if (cut < 0 || s[i + 1] - s[i] > s[cut + 1] - s[cut])
+			cut = i;
+	if (cut < 0)
+		return 0;
+	double gap = s[cut + 1] - s[cut], med = lab_an_median_sorted(s, (size_t)nr);
+	if (!(gap > 3 * (s[cut] - s[0]) && gap > 3 * (s[nr - 1] - s[cut + 1]) &&
+	      gap > 0.1 * fabs(med)))
+		return 0;
+	c[0] = cut + 1;
+	c[1] = s[0];
+	c[2] = s[cut];
+	c[3] = nr - cut - 1;
+	c[4] = s[cut + 1];
+	c[5] = s[nr - 1];
+	return 1;
+}
+
+/* The run of m farthest from the median of the others, when that distance is over 3 times
+ * their range and over 10 % of it; -1 when none is. */
+static int an_far_run(const double *m, int nr)
+{
+	double o[LAB_AN_APART_RUNS], far = 0;
+	int worst = -1;
+
+	for (int i = 0; i < nr; i++) {
+		int k = 0;
+
+		for (int j = 0; j < nr; j++)
+			if (j != i)
+				o[k++] = m[j];
+		qsort(o, (size_t)k, sizeof(*o), an_dbl_cmp);
+		double med = lab_an_median_sorted(o, (size_t)k);
+		double d = fabs(m[i] - med);
+		if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
+			far = d;
+			worst = i;
+		}
+	}
+	return worst;
+}
+
+int lab_an_runs_apart(const struct lab_an_point *p, struct lab_an_apart *a)
+{
+	double m[LAB_AN_APART_RUNS];
+	int id[LAB_AN_APART_RUNS], nr, worst;
+
+	memset(a, 0, sizeof(*a));
+	if (!p->run || p->levels.runs < 3 || (nr = an_run_means(p, m, id)) < 3)
+		return 0;
+	a->nruns = nr;
+	if ((worst = an_far_run(m, nr)) >= 0) {
+		a->lo = INFINITY;
+		a->hi = -INFINITY;
+		for (int j = 0; j < nr; j++)
+			if (j != worst) {
+				a->lo = fmin(a->lo, m[j]);
+				a->hi = fmax(a->hi, m[j]);
+			}
+		a->run = id[worst];
+		a->mean = m[worst];
+		return a->kind = LAB_AN_APART_FAR;
+	}
+	if (an_clusters(m, nr, a->c))
+		return a->kind = LAB_AN_APART_CLUSTERS;
+	return 0;
+}
+
+const char *lab_an_runs_apart_flag(const struct lab_an_point *p, char *buf, size_t len)
+{
+	struct lab_an_apart a;
+
+	switch (lab_an_runs_apart(p, &a)) {
+	case LAB_AN_APART_FAR:
+		snprintf(buf, len, "RUN APART: run %d at %.4g, the other %d at %.4g .. %.4g", a.run,
+		         a.mean, a.nruns - 1, a.lo, a.hi);
+		return buf;
+	case LAB_AN_APART_CLUSTERS:
+		snprintf(buf, len, "RUNS IN 2 CLUSTERS: %.0f at %.4g .. %.4g, %.0f at %.4g .. %.4g",
+		         a.c[0], a.c[1], a.c[2], a.c[3], a.c[4], a.c[5]);
+		return buf;
+	default:
+		return NULL;
+	}
+}
