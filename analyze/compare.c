@@ -144,7 +144,9 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		c->unlike++;
 		return;
 	}
-	if (lab_an_flagged_all(r->old) || lab_an_flagged_all(r->new_)) {
+	/* a side that did not end ok (failed, skipped) did not run, whatever the other's load */
+	if (!strcmp(r->old->status, "ok") && !strcmp(r->new_->status, "ok") &&
+	    (lab_an_flagged_all(r->old) || lab_an_flagged_all(r->new_))) {
 		r->verdict = lab_an_flagged_all(r->old) && lab_an_flagged_all(r->new_)
 		                 ? "all samples load-flagged in both"
 		             : lab_an_flagged_all(r->old) ? "all old samples load-flagged"

@@ -258,6 +258,9 @@ int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *r
 	*kept = p->levels.runs;
 	*runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
 	*planned = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
+	/* a point that did not end ok says its status, not how many setups it kept */
+	if (p->status && strcmp(p->status, "ok"))
+		return 0;
 	return p->levels.runs < 2 && (*runs >= 2 || *planned >= 2);
 }
 
@@ -268,8 +271,10 @@ const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_
 
 	if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
 		return NULL;
-	if (!kept) /* every run's samples flagged: no setup at all */
-		snprintf(buf, len, "NO SETUP: 0 of %.0f runs kept", runs >= 2 ? runs : planned);
+	if (!kept && runs >= 2) /* every run's samples flagged: no setup at all */
+		snprintf(buf, len, "NO SETUP: 0 of %.0f runs kept", runs);
+	else if (!kept)
+		snprintf(buf, len, "NO SETUP: 0 of %.0f planned runs", planned);
 	else if (runs >= 2)
 		snprintf(buf, len, "ONE SETUP: %zu of %.0f runs kept", kept, runs);
 	else

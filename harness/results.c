@@ -30,7 +30,7 @@ static char *results_path(const struct lab_results *res, const char *name)
 /* Rewrites run.json (temp file + rename) with the given status. */
 static int results_write_run(const struct lab_results *res, const char *status, struct lab_err *err)
 {
-	char *tmp = results_path(res, LAB_FILE_RUN ".tmp");
+	char *tmp = results_path(res, LAB_RESULTS_RUN_TMP);
 	char *dst = results_path(res, LAB_FILE_RUN);
 	FILE *f = NULL;
 	int rc = 0, fd = -1;
@@ -152,7 +152,7 @@ static void results_free(struct lab_results *res)
 static void results_remove(struct lab_results *res, bool created)
 {
 	static const char *const names[] = {LAB_FILE_RUN,    LAB_FILE_SAMPLES,    LAB_FILE_THREADS,
-	                                    LAB_FILE_CONFIG, LAB_FILE_RUN ".tmp", LAB_RESULTS_LOCK};
+	                                    LAB_FILE_CONFIG, LAB_RESULTS_RUN_TMP, LAB_RESULTS_LOCK};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *p = results_path(res, names[i]);

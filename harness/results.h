@@ -31,8 +31,10 @@ struct lab_results_info {
 
 struct lab_results;
 
-/* The lock file a run holds in its directory (lab_results_open). */
-#define LAB_RESULTS_LOCK "run.lock"
+/* The lock file a run holds in its directory (lab_results_open), and the temp file run.json
+ * is rewritten through (then renamed). */
+#define LAB_RESULTS_LOCK    "run.lock"
+#define LAB_RESULTS_RUN_TMP LAB_FILE_RUN ".tmp"
 
 /*
  * Creates dir (and missing parents; it must not exist or be empty), claims it for this run with

@@ -21,11 +21,13 @@
 #include "lab/run_fresh.h"
 
 static atomic_int run_interrupted;
-/* The results directory's lock while this run holds it ("" before and after). */
-static char run_lock_path[LAB_RUN_DIR_MAX + 16];
+/* The results directory's lock while this run holds it ("" before and after), and the temp
+ * file run.json is rewritten through. */
+static char run_lock_path[LAB_RUN_DIR_MAX + 16], run_tmp_path[LAB_RUN_DIR_MAX + 16];
 
 /* A second Ctrl-C ends the process at once (what was finished is already on disk), and takes
- * the lock with it: left behind, it named a dead process (async-signal-safe calls only). */
+ * the lock with it: left behind, it named a dead process; and a run.json rewrite it cut short
+ * (async-signal-safe calls only). */
 static void run_on_sigint(int sig)
 {
 	static const char msg[] = "\nlab: interrupted again: stopped at once; run.json still "
@@ -34,8 +36,10 @@ static void run_on_sigint(int sig)
 
 	(void)sig;
 	if (atomic_exchange(&run_interrupted, 1)) {
-		if (run_lock_path[0])
+		if (run_lock_path[0]) {
+			unlink(run_tmp_path);
 			unlink(run_lock_path);
+		}
 		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 
 		(void)w;
@@ -185,6 +189,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 		/* 2 only when -o named a directory that cannot be used; a failed write is 1. */
 		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
+	snprintf(run_tmp_path, sizeof(run_tmp_path), "%s/%s", dir, LAB_RESULTS_RUN_TMP);
 	snprintf(run_lock_path, sizeof(run_lock_path), "%s/%s", dir, LAB_RESULTS_LOCK);
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	struct lab_run_fresh fresh = {.a = a,

@@ -450,6 +450,33 @@ LAB_TEST(compare_all_flagged)
 	free(err);
 }
 
+/* A point that failed in new did not run there, whatever the load on the old side: it read "all
+ * old samples load-flagged". */
+LAB_TEST(compare_failed_before_flagged)
+{
+	char *out = NULL, *err = NULL, args[1024], path[2048], *run, *at;
+	static const char ok[] = "\"status\": \"ok\",\n     \"verify\": \"pass\"",
+	                  bad[] = "\"status\": \"failed\", \"reason\": \"x\", \"verify\": \"fail\"";
+	FILE *f;
+
+	clitest_copy("results-edge");
+	REQUIRE((run = clitest_read("results-edge/run.json")) != NULL);
+	/* the first point of the experiment whose samples are all flagged */
+	REQUIRE((at = strstr(run, "\"name\": \"all_flagged\"")) && (at = strstr(at, ok)));
+	snprintf(path, sizeof(path), "%s/results-edge/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	fprintf(f, "%.*s%s%s", (int)(at - run), run, bad, at + strlen(ok));
+	fclose(f);
+	snprintf(args, sizeof(args), "compare %s/tests/fixtures/results-edge %s/results-edge",
+	         testlib_srcdir(), testlib_tmpdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "all_flagged                    1  -           -            -        "
+	                  "                    -         did not run in new (failed)") != NULL);
+	free(out);
+	free(err);
+	free(run);
+}
+
 /* A point skipped on both sides is matched, not "unmatched": it did not run. Each experiment's
  * mean says whose time it is (results-rates declares work_scope, results-usl does not). */
 LAB_TEST(compare_not_run_and_units)

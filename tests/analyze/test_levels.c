@@ -528,7 +528,8 @@ LAB_TEST(runs_apart_flagged_in_rows)
 
 LAB_TEST(no_setup_kept_flagged)
 {
-	static const char doc[] = "{\"runs\": 5, \"runs_planned\": 5}";
+	static const char doc[] = "{\"runs\": 5, \"runs_planned\": 5}",
+	                  one[] = "{\"runs\": 1, \"runs_planned\": 2}";
 	struct lab_an_point p = {0};
 	struct lab_an_json *j;
 	struct lab_err err;
@@ -537,5 +538,14 @@ LAB_TEST(no_setup_kept_flagged)
 	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &j, &err) == 0);
 	p.runjson = j;
 	CHECK_EQ_STR(lab_an_one_setup_flag(&p, buf, sizeof(buf)), "NO SETUP: 0 of 5 runs kept");
+	char failed[] = "failed", ok[] = "ok";
+
+	p.status = failed; /* it says its status, not how many setups it kept */
+	CHECK(lab_an_one_setup_flag(&p, buf, sizeof(buf)) == NULL);
+	lab_an_json_free(j);
+	REQUIRE(lab_an_json_parse("run.json", one, strlen(one), &j, &err) == 0);
+	p.runjson = j;
+	p.status = ok;
+	CHECK_EQ_STR(lab_an_one_setup_flag(&p, buf, sizeof(buf)), "NO SETUP: 0 of 2 planned runs");
 	lab_an_json_free(j);
 }
