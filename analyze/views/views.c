@@ -65,9 +65,8 @@ static int an_views_fit(const struct lab_an_data *d, struct lab_err *err)
 				continue;
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s/%s:%u: experiment '%s' declares view '%s', but its point %ld has "
-			    "%s "
-			    "(what the view reads), allowed: the views of its kernel",
+			    "%s/%s:%u: experiment '%s' declares view '%s', but its point %ld "
+			    "has %s (what the view reads), allowed: the views of its kernel",
 			    d->source, LAB_FILE_RUN, views->line, p->experiment, v->name, p->id,
 			    why);
 		}
