@@ -294,6 +294,10 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged, int t
 		r->kf = r->kf_lo = r->kf_hi = NAN;
 		if (base && an_usable(r->pt))
 			an_row_speedup(base, r);
+		/* Karp-Flatt's serial fraction assumes a fixed total work (Amdahl's): of a weak
+		 * series' scaled speedup it is no serial fraction (the Gustafson fit's is) */
+		if (s->weak)
+			r->kf = r->kf_lo = r->kf_hi = NAN;
 	}
 	if (an_series_fit(s, include_flagged, throughput))
 		return -LAB_ENOMEM;

@@ -13,7 +13,8 @@ static const char fr_description[] =
     "(one row at a time) it balances. No memory traffic to speak of, so strong scaling is near\n"
     "linear with dynamic (Amdahl's fit finds a small serial fraction) and weak scaling\n"
     "(scaling = weak, per_thread = true: `pixels` per thread, the same window sampled finer)\n"
-    "keeps cost per pixel flat (Gustafson). Compare with omp_triad, which is memory-bound.\n"
+    "keeps its efficiency near 1 (Gustafson: each thread's time per pixel stays flat, the\n"
+    "team's falls by the thread count). Compare with omp_triad, which is memory-bound.\n"
     "samples.csv: iters_per_pixel is the mean escape count, so ns per fractal iteration =\n"
     "cost per pixel / iters_per_pixel. Knobs: pixels, per_thread, max_iter, schedule, threads.";
 

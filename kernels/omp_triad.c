@@ -12,8 +12,9 @@ static const char tr_description[] =
     "outgrow the caches the loop runs at the memory bandwidth, which a few cores already\n"
     "saturate: strong-scaling speedup flattens early (Amdahl's serial fraction looks large,\n"
     "though nothing is serial: the shared resource is the bus), and weak scaling (scaling =\n"
-    "weak with per_thread = true: `size` bytes per array per thread) shows cost per element\n"
-    "rising with threads instead of staying flat. Compare with omp_fractal, which is\n"
+    "weak with per_thread = true: `size` bytes per array per thread) shows an efficiency\n"
+    "below 1: each thread's time per element rises with threads, so the team's cost per\n"
+    "element falls by less than the thread count. Compare with omp_fractal, which is\n"
     "compute-bound and scales. Knobs: size, per_thread, threads. Work unit: one element.";
 
 struct tr_params {

@@ -3,7 +3,8 @@
  * simd's plain-C loops, one element per statement with ACC interleaved scalar accumulators:
  * compiled as `scalar` (vectorizers off) and as `auto` (-O3 for the build machine, strict IEEE
  * arithmetic: a float reduction may not be reordered, so one accumulator stays a serial chain
- * even where GCC reports the loop "vectorized"). count_if is written as the branch it is.
+ * even where GCC reports the loop "vectorized"). count_if is written as the branch it is (gcc
+ * may still compile it branch-free: a compare, seta, add).
  */
 #include "harness/kernel_api.h"
 #include "kernels/simd_impl.h"

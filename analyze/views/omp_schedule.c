@@ -28,7 +28,8 @@ static const struct lab_an_cv_spec an_spec = {
              "takes no chunk (shown as -). Intervals of times are clipped at 0, of imbalance "
              "at 1. An overhead interval reaching below 0 is clamped there (below resolution); "
              "a mean below 0 is not measurable: the ideal's calibration drifted.",
-    .note = "KEY median | mean [95% CI] over reps; overhead_ns = makespan - ideal",
+    .note = "times in ns per loop instance, imbalance a ratio: median | mean [95% CI] over "
+            "reps; overhead_ns = makespan - ideal",
     .curve = {"schedule", NULL},
     .x = "chunk",
     .xlabel = "chunk (iterations)",

@@ -257,10 +257,13 @@ static void an_series_points(struct lab_doc_section *sec, const struct lab_an_se
 	lab_doc_col(t, "n", NULL, LAB_DOC_COUNT);
 	lab_doc_col(t, "cost", unit, LAB_DOC_INTERVAL);
 	lab_doc_col(t, "CV", "%", LAB_DOC_VALUE);
+	/* weak: the speedup is Gustafson's scaled one, and Karp-Flatt's fraction (fixed total
+	 * work) is none of it: the Gustafson fit gives the serial share */
 	if (scaling) {
-		lab_doc_col(t, "speedup", NULL, LAB_DOC_ESTIMATE);
+		lab_doc_col(t, s->weak ? "scaled speedup" : "speedup", NULL, LAB_DOC_ESTIMATE);
 		lab_doc_col(t, "efficiency", NULL, LAB_DOC_ESTIMATE);
-		lab_doc_col(t, "e(N)", "Karp-Flatt", LAB_DOC_ESTIMATE);
+		if (!s->weak)
+			lab_doc_col(t, "e(N)", "Karp-Flatt", LAB_DOC_ESTIMATE);
 	}
 	for (size_t j = 0; j < s->nrow; j++)
 		an_series_row(sec->doc, t, &s->row[j], scaling);

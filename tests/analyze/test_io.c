@@ -461,6 +461,10 @@ LAB_TEST(results_dir_usl)
 	CHECK(s->weak);
 	CHECK_EQ_STR(s->model, "gustafson");
 	CHECK(s->gustafson.lo[1] < 0.1 && s->gustafson.hi[1] > 0.1);
+	/* Karp-Flatt's serial fraction assumes a fixed total work: none for a scaled speedup */
+	for (size_t i = 0; i < s->nrow; i++)
+		CHECK(isnan(s->row[i].kf) && isnan(s->row[i].kf_lo) && isnan(s->row[i].kf_hi));
+	CHECK(s->row[s->nrow - 1].has_speedup);
 	s = io_series(&a, "false_sharing", "placement=compact;stride=8");
 	REQUIRE(s);
 	CHECK(!s->usl.ok);
