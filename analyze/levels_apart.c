@@ -4,20 +4,13 @@
  * two clusters of setups. What the guest cannot see (the host running other guests' vCPUs on
  * the same cores: no run-queue wait, no steal) shows as setups at two speeds.
  */
+#include <gsl/gsl_sort.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/data.h"
 #include "analyze/levels.h"
 #include "analyze/stats.h"
-
-static int an_dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The means of point p's used samples per run, in run order, into m and their run numbers into
  * id (one pass); how many. The used ones are those the levels counted: every sample when their
@@ -51,7 +44,7 @@ static int an_clusters(const double *m, int nr, double c[6])
 	int cut = -1;
 
 	memcpy(s, m, (size_t)nr * sizeof(*s));
-	qsort(s, (size_t)nr, sizeof(*s), an_dbl_cmp);
+	gsl_sort(s, 1, (size_t)nr);
 	for (int i = 1; i + 2 < nr; i++)
 		if (cut < 0 || s[i + 1] - s[i] > s[cut + 1] - s[cut])
 			cut = i;
@@ -83,7 +76,7 @@ static int an_far_run(const double *m, int nr)
 		for (int j = 0; j < nr; j++)
 			if (j != i)
 				o[k++] = m[j];
-		qsort(o, (size_t)k, sizeof(*o), an_dbl_cmp);
+		gsl_sort(o, 1, (size_t)k);
 		double med = lab_an_median_sorted(o, (size_t)k);
 		double d = fabs(m[i] - med);
 		if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
