@@ -273,8 +273,8 @@ enum lab_work_scope {
 /*
  * What a kernel's cost is. WORK (the default): work that scales with the team, so speedup,
  * efficiency, Karp-Flatt and the Amdahl/USL fits apply. LATENCY: a per-instance latency or
- * overhead (a load's latency, a construct's overhead, a round trip, a dependent chain's ns per
- * step): more threads do not divide it, and the analyzer shows no scaling metric for it.
+ * overhead (a dependent load's latency, a construct's overhead, a round trip): more threads do not
+ * divide it, and the analyzer shows no scaling metric for it.
  */
 enum lab_cost_kind {
 	LAB_COST_WORK = 0,

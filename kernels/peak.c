@@ -236,7 +236,9 @@ const struct lab_kernel lab_kernel_peak = {
     .params_size = sizeof(struct pk_params),
     .metrics = pk_metrics,
     .work_unit = "step",
-    .cost_kind = LAB_COST_LATENCY, /* ns per step of the chains: a core's rate, not work */
+    /* cost_kind WORK: a unit is one step of one thread's chains and the cost is the team's wall
+     * time per step of all of them, so more cores divide it (the speedup says how the ceiling
+     * grows with the team: about the cores it has, less where threads share a core's pipes) */
     .work_per_unit = pk_work,
     .views = pk_views,
     .check = pk_check,
