@@ -232,10 +232,33 @@ static size_t an_first_unrendered(const struct an_render *r, const struct lab_an
 	return first;
 }
 
+/* 1 when the image name in directory fd is whole: a PNG ends with its IEND chunk, an SVG with
+ * its closing tag. gnuplot exits 0 on a full disk, leaving empty or cut images behind. */
+static int an_image_whole(int fd, const char *name, int png)
+{
+	static const char iend[] = "\0\0\0\0IEND\xae\x42\x60\x82";
+	char tail[64];
+	int f = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	off_t end = f >= 0 ? lseek(f, 0, SEEK_END) : -1;
+	size_t want = end < (off_t)sizeof(tail) ? (size_t)(end > 0 ? end : 0) : sizeof(tail);
+	ssize_t got = want && lseek(f, end - (off_t)want, SEEK_SET) >= 0 ? read(f, tail, want) : -1;
+
+	if (f >= 0)
+		close(f);
+	if (got <= 0)
+		return 0;
+	while (!png && got && (tail[got - 1] == '\n' || tail[got - 1] == ' '))
+		got--;
+	if (png)
+		return got >= 12 && !memcmp(tail + got - 12, iend, 12);
+	return got >= 6 && !memcmp(tail + got - 6, "</svg>", 6);
+}
+
 /* Renames the .svg and .png gnuplot finished for plots [first, n) from the private directory
- * over their names in plots/, marking and recording each. 0 or -LAB_ENOMEM. */
+ * over their names in plots/, marking and recording each; an image that is not whole, or that
+ * cannot take its name in plots/, counts in *lost. 0 or -LAB_ENOMEM. */
 static int an_render_move(const struct lab_an_pdir *pdir, const struct an_render *r,
-                          struct lab_an_plots *p, size_t first)
+                          struct lab_an_plots *p, size_t first, size_t *lost)
 {
 	char name[512];
 	struct stat st;
@@ -245,8 +268,13 @@ static int an_render_move(const struct lab_an_pdir *pdir, const struct an_render
 		for (int png = 0; png < 2 && !rc; png++) {
 			snprintf(name, sizeof(name), "%s.%s", p->p[i].base, png ? "png" : "svg");
 			if (fstatat(r->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-			    !S_ISREG(st.st_mode) || renameat(r->fd, name, pdir->fd, name) != 0)
+			    !S_ISREG(st.st_mode))
 				continue;
+			if (!an_image_whole(r->fd, name, png) ||
+			    renameat(r->fd, name, pdir->fd, name) != 0) {
+				++*lost;
+				continue;
+			}
 			*(png ? &p->p[i].png : &p->p[i].svg) = 1;
 			if (pdir->wrote)
 				rc = lab_an_manifest_add(pdir->wrote, LAB_DIR_PLOTS, name);
@@ -260,7 +288,7 @@ static int an_render_move(const struct lab_an_pdir *pdir, const struct an_render
 static int an_gnuplot_all(const struct lab_an_pdir *pdir, const struct an_render *r,
                           struct lab_an_plots *out, struct lab_an_warnings *warn)
 {
-	size_t failed = 0, first = 0, in_row = 0, stop;
+	size_t failed = 0, first = 0, in_row = 0, stop, lost = 0;
 	int rc = 0, ran;
 
 	while (first < out->n && !rc && !an_render_stopped) {
@@ -270,7 +298,7 @@ static int an_gnuplot_all(const struct lab_an_pdir *pdir, const struct an_render
 		}
 		ran = an_gnuplot_run(r) == 0;
 		stop = ran ? out->n : an_first_unrendered(r, out, first);
-		rc = an_render_move(pdir, r, out, first);
+		rc = an_render_move(pdir, r, out, first, &lost);
 		if (stop >= out->n)
 			break; /* failed after the last plot: all rendered */
 		in_row = stop == first ? in_row + 1 : 1;
@@ -285,10 +313,16 @@ static int an_gnuplot_all(const struct lab_an_pdir *pdir, const struct an_render
 	for (size_t i = 0; i < out->n; i++)
 		out->drawn += out->p[i].svg || out->p[i].png;
 	out->rendered = out->drawn > 0;
+	if (lost)
+		lab_an_warn(
+		    warn,
+		    "%zu images left out of %s: cut short or empty (a full disk?), or their "
+		    "name there is taken by something other than a file",
+		    lost, pdir->path);
 	if (failed)
 		lab_an_warn(warn, "gnuplot failed on %zu of %zu plots; see %s/%s", failed, out->n,
 		            pdir->path, LAB_AN_GNUPLOT_LOG);
-	else if (out->drawn < out->n) /* it exited 0 without them */
+	else if (!lost && out->drawn < out->n) /* it exited 0 without them */
 		lab_an_warn(warn, "gnuplot drew no image for %zu of %zu plots; see %s/%s",
 		            out->n - out->drawn, out->n, pdir->path, LAB_AN_GNUPLOT_LOG);
 	return rc;

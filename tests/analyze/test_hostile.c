@@ -163,13 +163,13 @@ LAB_TEST(plots_batch_resumes_after_a_failure)
 	size_t len, runs = 0;
 
 	clitest_copy("results-usl");
-	/* The first run renders its first plot (an empty .png) and fails on the second; later
-	 * runs render every plot they are given. */
+	/* The first run renders its first plot (a .png that is only a PNG's end) and fails on the
+	 * second; later runs render every plot they are given. */
 	ho_fake_gnuplot("echo run >> \"$HO_LOG\"; n=0\n"
 	                "for f in $(sed -n \"s/^load '\\(.*\\)\\.gp'$/\\1/p\" \"$1\"); do\n"
 	                "  n=$((n+1)); if [ $n = 2 ] && [ ! -e \"$HO_LOG.failed\" ]; then\n"
 	                "    : > \"$HO_LOG.failed\"; exit 1; fi\n"
-	                "  : > \"$f.png\"; done");
+	                "  printf '\\000\\000\\000\\000IEND\\256B`\\202' > \"$f.png\"; done");
 	CHECK_EQ_I64(clitest_run(ho_env(NULL), "analyze results-usl", &out, &err), 0);
 	snprintf(path, sizeof(path), "%s/gnuplot-runs.log", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &log, &len, NULL) == 0);

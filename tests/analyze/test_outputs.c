@@ -21,6 +21,8 @@
 #include "tests/testlib.h"
 
 #define OT_PLOT "results-usl/plots/series00-contend-speedup-placement_compact"
+/* The fake gnuplot's .png, a printf format: a PNG's end (its IEND chunk) after "fake png". */
+#define OT_FAKE_PNG "fake png\\000\\000\\000\\000IEND\\256B`\\202"
 
 static void ot_path(char *buf, size_t len, const char *rel)
 {
@@ -74,10 +76,11 @@ static void ot_hardlink(const char *to, const char *rel)
 	}
 }
 
-/* A gnuplot (tmpdir/bin) that renders each script its batch loads as "fake svg" and "fake png"
- * files in its working directory and says so on stdout (its log); with skip, the plot whose
- * base is skip gets no .svg. */
-static void ot_fake_gnuplot(const char *skip)
+/* A gnuplot (tmpdir/bin) that renders each script its batch loads as a fake but whole .svg (its
+ * closing tag) and .png (its IEND chunk) in its working directory and says so on stdout (its
+ * log); with skip, the plot whose base is skip gets no .svg; with cut, every image is cut short
+ * (an empty .png, an .svg without its end: gnuplot on a full disk, exiting 0). */
+static void ot_fake_gnuplot_as(const char *skip, int cut)
 {
 	char text[2048], path[2048];
 
@@ -86,13 +89,19 @@ static void ot_fake_gnuplot(const char *skip)
 	         "#!/bin/sh\n"
 	         "for f in $(sed -n \"s/^load '\\(.*\\)\\.gp'$/\\1/p\" \"$1\"); do\n"
 	         "  echo \"rendered $f\"\n"
-	         "  [ \"$f\" = '%s' ] || echo 'fake svg' > \"$f.svg\"\n"
-	         "  echo 'fake png' > \"$f.png\"\n"
+	         "  [ \"$f\" = '%s' ] || printf '%s' > \"$f.svg\"\n"
+	         "  printf '%s' > \"$f.png\"\n"
 	         "done\n",
-	         skip ? skip : "");
+	         skip ? skip : "", cut ? "<svg>fake" : "<svg>fake</svg>\\n",
+	         cut ? "" : OT_FAKE_PNG);
 	ot_write("bin/gnuplot", text);
 	ot_path(path, sizeof(path), "bin/gnuplot");
 	chmod(path, 0755);
+}
+
+static void ot_fake_gnuplot(const char *skip)
+{
+	ot_fake_gnuplot_as(skip, 0);
 }
 
 static const char *ot_env(void)
@@ -160,7 +169,7 @@ LAB_TEST(hard_links_are_replaced_not_written_through)
 		CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1);
 	}
 	text = ot_read(OT_PLOT ".png");
-	CHECK_EQ_STR(text, "fake png\n");
+	CHECK_EQ_STR(text, "fake png"); /* then the IEND chunk, from a NUL on */
 	free(text);
 	text = ot_read("results-usl/plots/gnuplot.log");
 	CHECK(strstr(text, "rendered series00-contend-speedup-placement_compact") != NULL);
@@ -369,8 +378,28 @@ LAB_TEST(report_embeds_only_fresh_svgs)
 	ot_fake_gnuplot("series00-contend-speedup-placement_compact");
 	ot_lab("analyze results-usl", 0, NULL);
 	report = ot_read("results-usl/report.html");
-	CHECK(strstr(report, "data:image/svg+xml;base64,ZmFrZSBzdmcK") != NULL);
+	CHECK(strstr(report, "data:image/svg+xml;base64,PHN2Zz5mYWtlPC9zdmc+Cg==") != NULL);
 	CHECK(strstr(report, "PHN2Zz5TVEFMRTwvc3ZnPg") == NULL); /* base64 of the stale file */
+	free(report);
+}
+
+/* gnuplot exits 0 on a full disk with images cut short (an empty .png, an .svg without its
+ * end): they are not moved into plots/ nor counted as drawn nor embedded, and a warning says
+ * so (they were counted as 4 plots drawn, 7 of 8 images empty). */
+LAB_TEST(cut_images_left_out)
+{
+	char *err = NULL, *report;
+
+	clitest_copy("results-usl");
+	ot_fake_gnuplot_as(NULL, 1);
+	ot_lab("analyze results-usl", 0, &err);
+	CHECK(strstr(err, "images left out of results-usl/plots: cut short or empty") != NULL);
+	CHECK(strstr(err, "drew no image") == NULL);
+	free(err);
+	CHECK_EQ_U64(clitest_count("results-usl/plots", ".png", NULL), 0);
+	CHECK_EQ_U64(clitest_count("results-usl/plots", ".svg", NULL), 0);
+	report = ot_read("results-usl/report.html");
+	CHECK(strstr(report, "data:image/svg+xml") == NULL);
 	free(report);
 }
 
