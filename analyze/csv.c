@@ -185,10 +185,14 @@ static int an_csv_fill(struct lab_an_csv *r, size_t *keep, struct lab_err *err)
 		r->buf = nb;
 		r->cap = ncap;
 	}
-	got = an_read(r->fd, r->buf + r->len, LAB_AN_CSV_CHUNK);
+	got = r->left ? an_read(r->fd, r->buf + r->len,
+	                        r->left < (uint64_t)LAB_AN_CSV_CHUNK ? (size_t)r->left
+	                                                             : LAB_AN_CSV_CHUNK)
+	              : 0;
 	if (got < 0)
 		return lab_err_set(err, LAB_EIO, "cannot read %s: %s", r->path, strerror(errno));
 	r->eof = got == 0;
+	r->left -= (uint64_t)got;
 	r->len += (size_t)got;
 	r->buf[r->len] = 0;
 	return got > 0;
@@ -197,6 +201,7 @@ static int an_csv_fill(struct lab_an_csv *r, size_t *keep, struct lab_err *err)
 int lab_an_csv_open_flags(struct lab_an_csv *r, const char *path, unsigned flags,
                           struct lab_err *err)
 {
+	struct stat st;
 	size_t keep = 0;
 	int rc = 0;
 
@@ -208,6 +213,11 @@ int lab_an_csv_open_flags(struct lab_an_csv *r, const char *path, unsigned flags
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if ((r->fd = lab_an_input_open(path, flags, err)) < 0)
 		return r->fd;
+	/* what is appended from now on is not read: a file that grows while it is read (yes >>
+	 * samples.csv) kept the analyzer reading, its memory growing with the file */
+	if (fstat(r->fd, &st) != 0)
+		return lab_err_set(err, LAB_EIO, "cannot read %s: %s", path, strerror(errno));
+	r->left = (uint64_t)st.st_size;
 	while (r->len < 3 && (rc = an_csv_fill(r, &keep, err)) > 0)
 		;
 	if (rc < 0)

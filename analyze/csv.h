@@ -9,6 +9,7 @@
 #define LAB_ANALYZE_CSV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analyze/err.h"
 
@@ -19,7 +20,8 @@ struct lab_an_csv {
 	size_t len, pos;  /* bytes in buf; where the next record starts */
 	size_t cap, scan; /* buf's size; how far the record's end was looked for */
 	int eof;          /* the file has no more bytes */
-	size_t line;      /* the line the current record starts on (1-based) */
+	uint64_t left; /* bytes to read: the file's size when opened (one growing is cut there) */
+	size_t line;   /* the line the current record starts on (1-based) */
 	size_t next_line; /* the line after it */
 	char **field;
 	size_t nfield, fcap;
@@ -47,7 +49,7 @@ int lab_an_csv_column(const struct lab_an_csv *r, const char *name);
 
 /* The largest input file the analyzer reads whole (run.json, fleet.json): a run.json of 100,000
  * points of 128 threads is about 100 MB, so 1 GiB refuses only padding; CSV files are streamed
- * and have no limit. */
+ * and have no limit but their size when opened (a file that grows while read is read that far). */
 #define LAB_AN_FILE_MAX ((size_t)1 << 30)
 /* The CSV reader's read size and its longest record (a header of 200,000 columns fits). */
 #define LAB_AN_CSV_CHUNK      ((size_t)1 << 16)

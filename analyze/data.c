@@ -115,6 +115,13 @@ int lab_an_data_load_dir(struct lab_an_data *d, const char *dir, struct lab_err 
 		goto nomem;
 	if ((rc = lab_an_run_load(d, path, err)))
 		goto out;
+	if (d->samples_cut && lab_an_run_complete(d)) {
+		free(path);
+		if (!(path = lab_an_asprintf("%s/%s", dir, LAB_FILE_SAMPLES)))
+			goto nomem;
+		rc = lab_an_cut_line(path, d->samples_cut, err);
+		goto out;
+	}
 	if (d->run && (rc = lab_an_run_points(d, err)))
 		goto out;
 	if (d->run && an_units_from_run(d))

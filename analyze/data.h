@@ -114,6 +114,7 @@ struct lab_an_data {
 	 * rows to be checked against; freed once threads.csv is read. */
 	struct lab_an_rowkey *rowkey;
 	size_t nrowkey;
+	size_t samples_cut; /* the line of samples.csv's last line, cut (no newline); 0: none */
 };
 
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */

@@ -21,9 +21,10 @@
  * counters hold. */
 #define LAB_AN_COUNT_MAX 4294967295.0
 
-/* The largest amount (bytes or flops) a run.json point may declare per unit of work: a unit is
- * an element or a pass, never a petabyte. */
+/* The largest amount (bytes or flops) a run.json point may declare per unit of work, and the
+ * smallest but 0: a unit is an element or a pass, never a petabyte nor a millionth of a byte. */
 #define LAB_AN_WORK_PER_UNIT_MAX 1e15
+#define LAB_AN_WORK_PER_UNIT_MIN 1e-6
 
 /* The most params one point may have (run.json's "params" object): a kernel declares fewer than
  * 40 keys, the harness adds a few; 50,000 took the placement check 54 s. */
@@ -165,6 +166,10 @@ int lab_an_run_lessons_check(const char *path, const struct lab_an_json *run, st
 /* Reads run.json into d->run (a missing file is a warning); merges its points' status
  * (data_run.c). */
 int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err);
+/* 1 when run.json says the run completed: every line of its CSV files was written whole. */
+int lab_an_run_complete(const struct lab_an_data *d);
+/* The error of path's last line, line, cut (no newline) in a run that completed. */
+int lab_an_cut_line(const char *path, size_t line, struct lab_err *err);
 int lab_an_run_points(struct lab_an_data *d, struct lab_err *err);
 /* Reads samples.csv into d's points, every column checked (data_samples.c). */
 int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err *err);

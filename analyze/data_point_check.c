@@ -320,13 +320,16 @@ static int an_work_check(const char *path, const struct lab_an_json *jp, struct 
 		                   w->line, LAB_KEY_WORK_PER_UNIT);
 	for (size_t i = 0; w && i < sizeof(keys) / sizeof(keys[0]); i++) {
 		v = lab_an_json_get(w, keys[i]);
+		/* a subnormal count made a bandwidth ceiling of 1e-320 GB/s and a point "inf%"
+		 * above it */
 		if (v && (v->type != LAB_AN_JSON_NUM || !(v->num >= 0) ||
-		          !(v->num <= LAB_AN_WORK_PER_UNIT_MAX)))
+		          !(v->num <= LAB_AN_WORK_PER_UNIT_MAX) ||
+		          (v->num > 0 && v->num < LAB_AN_WORK_PER_UNIT_MIN)))
 			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%u: %s \"%s\": allowed: a number 0 .. %g per unit "
-			                   "of work",
+			                   "%s:%u: %s \"%s\": allowed: 0 or a number %g .. %g per "
+			                   "unit of work",
 			                   path, v->line, LAB_KEY_WORK_PER_UNIT, keys[i],
-			                   LAB_AN_WORK_PER_UNIT_MAX);
+			                   LAB_AN_WORK_PER_UNIT_MIN, LAB_AN_WORK_PER_UNIT_MAX);
 	}
 	if (w && an_bool_bad(v = lab_an_json_get(w, "bandwidth_bound")))
 		return lab_err_set(err, LAB_EDATA,

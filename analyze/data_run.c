@@ -77,7 +77,7 @@ static int an_run_point_runs(const struct lab_an_data *d, const struct lab_an_js
 
 	if (!p->n)
 		return 0;
-	if (d->run_status && !strcmp(d->run_status, "complete") && status &&
+	if (lab_an_run_complete(d) && status &&
 	    (!strcmp(status, "planned") || !strcmp(status, "running") ||
 	     !strcmp(status, "not_run")))
 		return lab_err_set(err, LAB_EDATA,
@@ -142,8 +142,7 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 	}
 	/* a finished point of a complete run: no more samples than the reps run.json counted,
 	 * and none numbered past them (reps run 0 .. reps - 1 across the point's runs) */
-	if (!d->run_status || strcmp(d->run_status, "complete") || !status ||
-	    strcmp(status, "ok") || isnan(reps))
+	if (!lab_an_run_complete(d) || !status || strcmp(status, "ok") || isnan(reps))
 		return an_run_point_runs(d, jp, p, status, path, err);
 	if ((double)p->n > reps)
 		return lab_err_set(err, LAB_EDATA,
@@ -423,7 +422,7 @@ static void an_run_rows_missing_warn(struct lab_an_data *d, const char *path)
 	double reps, counted = 0;
 	const struct lab_an_point *first = NULL;
 
-	if (!d->run_status || strcmp(d->run_status, "complete"))
+	if (!lab_an_run_complete(d))
 		return;
 	for (size_t i = 0; i < d->npt; i++) {
 		const struct lab_an_point *p = &d->pt[i];
@@ -530,4 +529,18 @@ int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err
 		lab_an_warn(&d->warn, "%s: the run is '%s'; analyzing the points it finished", path,
 		            d->run_status);
 	return 0;
+}
+
+int lab_an_run_complete(const struct lab_an_data *d)
+{
+	return d->run_status && !strcmp(d->run_status, "complete");
+}
+
+int lab_an_cut_line(const char *path, size_t line, struct lab_err *err)
+{
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: the last line has no newline (cut short or edited?), allowed: "
+	                   "whole lines (run.json says the run completed: lab wrote every line "
+	                   "whole)",
+	                   path, line);
 }

@@ -247,6 +247,15 @@ static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
 	return 0;
 }
 
+/* Point id rep at line again (first at key i's line). */
+static int an_samples_again(const struct an_samples *s, size_t i, size_t line, struct lab_err *err)
+{
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: one "
+	                   "row per point and rep",
+	                   s->r.path, line, s->key[i].id, s->key[i].rep, s->key[i].line);
+}
+
 static int an_samples_row(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_data *d = s->d;
@@ -262,6 +271,10 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		return rc;
 	if ((rc = an_row_metrics(s, threads, v[0], err)))
 		return rc;
+	/* a row repeated at once is refused there (one pasted a million times was read whole
+	 * first); others, after the file (an_samples_unique) */
+	if (s->nkey && s->key[s->nkey - 1].id == id && s->key[s->nkey - 1].rep == rep)
+		return an_samples_again(s, s->nkey - 1, r->line, err);
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	s->key[s->nkey++] = (struct lab_an_rowkey){id, rep, r->line, 0, v[0], 0};
@@ -436,13 +449,7 @@ static int an_samples_unique(struct an_samples *s, struct lab_err *err)
 {
 	size_t i = lab_an_rowkey_sort_dup(s->key, s->nkey);
 
-	if (i)
-		return lab_err_set(
-		    err, LAB_EDATA,
-		    "%s:%zu: point %ld rep %ld again (first at line %zu), allowed: one "
-		    "row per point and rep",
-		    s->r.path, s->key[i].line, s->key[i].id, s->key[i].rep, s->key[i - 1].line);
-	return 0;
+	return i ? an_samples_again(s, i - 1, s->key[i].line, err) : 0;
 }
 
 /* One record: a cut last line is dropped with a warning, a whole one must have every column. */
@@ -451,8 +458,9 @@ static int an_samples_record(struct an_samples *s, struct lab_err *err)
 	struct lab_an_csv *r = &s->r;
 	size_t want = LAB_SAMPLES_NCOLUMNS + s->d->nmetric + (s->run_col != 0);
 
-	if (!r->complete) {
+	if (!r->complete) { /* refused in a run that says it completed (lab_an_data_load_dir) */
 		lab_an_warn(&s->d->warn, "%s:%zu: incomplete last line ignored", r->path, r->line);
+		s->d->samples_cut = r->line;
 		return 0;
 	}
 	/* trailing metric columns may be left out (empty); a column the header does not name,

@@ -143,7 +143,7 @@ static int an_team_partial(struct an_threads *s, int last, int *cut, struct lab_
 
 	if (!t->sample || (long)t->n == t->size)
 		return 0;
-	if (last && !(s->d->run_status && !strcmp(s->d->run_status, "complete"))) {
+	if (last && !lab_an_run_complete(s->d)) {
 		lab_an_warn(&s->d->warn,
 		            "%s:%zu: point %ld rep %ld: %zu of its %ld threads (the run was cut "
 		            "while writing them): ignored",
@@ -196,7 +196,7 @@ static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 static int an_team_cut(struct an_threads *s, const struct lab_an_trow *w, struct lab_err *err)
 {
 	const struct lab_an_csv *r = &s->r;
-	int complete = s->d->run_status && !strcmp(s->d->run_status, "complete");
+	int complete = lab_an_run_complete(s->d);
 
 	if (!s->t.pt)
 		return lab_err_set(err, LAB_EDATA,
@@ -356,6 +356,8 @@ static int an_threads_record(struct an_threads *s, size_t ncol, struct lab_err *
 	struct lab_an_trow w;
 	int rc;
 
+	if (!r->complete && lab_an_run_complete(s->d))
+		return lab_an_cut_line(r->path, r->line, err);
 	if (!r->complete) {
 		lab_an_warn(&s->d->warn, "%s:%zu: incomplete last line ignored", r->path, r->line);
 		return 0;

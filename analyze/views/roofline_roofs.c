@@ -223,16 +223,18 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	/* the roof is its group's best point with an interval: a faster one of too few samples
 	 * for one, passed over, is the likelier reason where it would hold the point */
 	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1);
-	char unsure[200];
+	char unsure[200], pct[32];
 
 	snprintf(unsure, sizeof(unsure),
 	         "that ceiling is the best point with an interval; one ran at %.3g %s on too few "
 	         "samples for one (fewer than 6: raise reps)",
 	         c->faster_unsure, bw ? "GB/s" : "GFLOP/s");
 	e->above = 1;
-	snprintf(e->note, sizeof(e->note),
-	         "above its roof (%.0f%% of %s %s, measured by %s %s): %s", 100 * e->fraction,
-	         bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
+	/* a roof of an absurd ceiling (bytes per unit near 0) gave "inf%" and 300 digits */
+	snprintf(pct, sizeof(pct), e->fraction < 1e4 ? "%.0f%%" : "%.3g times",
+	         e->fraction < 1e4 ? 100 * e->fraction : e->fraction);
+	snprintf(e->note, sizeof(e->note), "above its roof (%s of %s %s, measured by %s %s): %s",
+	         pct, bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
 	         e->gf.median <= unsure_roof ? unsure
 	                                     : why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
 }

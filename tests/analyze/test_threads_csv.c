@@ -261,6 +261,9 @@ LAB_TEST(columns_strict)
 	snprintf(text, sizeof(text), "%s%s0,1,0,0,0,20", TC_HEADER, TC_REP0);
 	CHECK_EQ_I64(tc_load("running", ONE_WINDOW, text, msg, sizeof(msg)), 0);
 	CHECK(strstr(msg, "threads.csv:4: incomplete last line ignored") != NULL);
+	/* a run that completed wrote every line whole */
+	CHECK_EQ_I64(tc_load("complete", ONE_WINDOW, text, msg, sizeof(msg)), -LAB_EDATA);
+	CHECK(strstr(msg, "threads.csv:4: the last line has no newline") != NULL);
 }
 
 /* Samples one after another: a run takes them in turn. */
