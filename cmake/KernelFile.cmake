@@ -29,7 +29,8 @@
 function(lab_isa_flags out isa compiler)
   set(base)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
-    set(base -march=x86-64 -mno-sse3)
+    # -mfpmath=sse: -mfpmath=387 in CMAKE_C_FLAGS made the scalar baseline x87 code
+    set(base -march=x86-64 -mno-sse3 -mfpmath=sse)
   endif()
   if(NOT isa OR isa STREQUAL "none")
     set(flags)

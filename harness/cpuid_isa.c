@@ -86,7 +86,9 @@ int lab_cpuid_isa_has(const char *name)
 	for (size_t i = 0; i < sizeof(isa_bits) / sizeof(isa_bits[0]); i++) {
 		if (strcmp(isa_bits[i].name, name))
 			continue;
-		if (__get_cpuid_max(isa_bits[i].leaf & 0x80000000u, NULL) < isa_bits[i].leaf)
+		/* unsigned in gcc's cpuid.h, int in clang's */
+		if ((unsigned)__get_cpuid_max(isa_bits[i].leaf & 0x80000000u, NULL) <
+		    isa_bits[i].leaf)
 			return 0;
 		__cpuid_count(isa_bits[i].leaf, isa_bits[i].sub, r[0], r[1], r[2], r[3]);
 		return (r[isa_bits[i].reg] >> isa_bits[i].bit & 1) && isa_state(isa_bits[i].state);

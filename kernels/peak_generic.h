@@ -26,13 +26,17 @@
 /* fma() only where it is one instruction: elsewhere (auto built for x86-64) it is a call of
  * libm's correctly rounded fma, and the loop timed the call. There the op is what the core
  * has, a multiply and an add (not contracted: no FMA instruction to contract to); the chains
- * multiply by 1, exact, so the results are fma()'s. */
-#if defined(FP_FAST_FMA)
+ * multiply by 1, exact, so the results are fma()'s. One instruction: math.h says so
+ * (FP_FAST_FMA), or the target has FMA (clang never defines FP_FAST_FMA, and contracted the
+ * multiply and add into an FMA that .fused then called unfused). */
+#if defined(FP_FAST_FMA) || defined(__FMA__)
+#define PK_FUSED64        1
 #define PK_FMA64(x, y, z) fma((x), (y), (z))
 #else
+#define PK_FUSED64        0
 #define PK_FMA64(x, y, z) ((x) * (y) + (z))
 #endif
-#if defined(FP_FAST_FMAF)
+#if defined(FP_FAST_FMAF) || defined(__FMA__)
 #define PK_FMA32(x, y, z) fmaf((x), (y), (z))
 #else
 #define PK_FMA32(x, y, z) ((x) * (y) + (z))
@@ -61,9 +65,6 @@ const struct peak_variant PEAK_TABLE = {
     .f32 = {PK_F32(fma), PK_F32(add), PK_F32(mul), PK_F32(fma_add)},
     .chains = {NCH, NCH, NCH, NCH_MIX_FMA + NCH_MIX_ADD},
     .mix_fma = NCH_MIX_FMA,
-/* math.h says fma() is fast only where it is one instruction; else VFMA is a multiply and an
- * add (above) */
-#if defined(FP_FAST_FMA)
-    .fused = 1,
-#endif
+    /* fma is one instruction, else a multiply and an add (above) */
+    .fused = PK_FUSED64,
 };

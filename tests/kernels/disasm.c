@@ -431,6 +431,7 @@ static void da_count(const struct insn *in, bool frame, struct disasm_loop *o)
 		bool packed = in->mn[n - 2] == 'p';
 		unsigned lanes = packed ? w / (in->mn[n - 1] == 'd' ? 8 : 4) : 1;
 		o->fp_ops++;
+		o->fmas += fma;
 		o->packed += packed;
 		o->flops += (double)lanes * (fma ? 2 : 1);
 	} else if (da_packed_int(in->mn)) {

@@ -47,6 +47,7 @@ struct disasm_loop {
 	unsigned width;   /* widest vector register used: 0 (none), 16 (xmm), 32 (ymm), 64 (zmm) */
 	unsigned packed;  /* packed arithmetic instructions (FP or integer) */
 	unsigned fp_ops;  /* floating-point arithmetic instructions */
+	unsigned fmas;    /* of which fused multiply-adds (vfmadd, vfnmsub, ...) */
 	double flops;     /* FP operations: lanes, FMA counted twice */
 	double mem_bytes; /* bytes of the kernel's memory operands, as written (duplicates too) */
 	double store_bytes; /* of which written (the memory operand is the destination) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "harness/cpufeat.h"
 #include "harness/cpuid_isa.h"
 #include "harness/env.h"
 #include "harness/param.h"
@@ -84,6 +85,21 @@ LAB_TEST(peak_every_op_isa_precision)
 				ran += ts_run("peak", kv, 1) == 0;
 			}
 	CHECK(ran >= 8);
+}
+
+/* With FMA hidden, sse2's fma and fma_add (a multiply and an add) still run and verify; avx2's
+ * are skipped (it asked FMA of sse2 too, so ch19 lost its sse2 ceiling on CPUs without FMA). */
+LAB_TEST(peak_sse2_needs_no_fma)
+{
+#if !defined(__x86_64__)
+	SKIP("sse2 and avx2 are x86-64 variants");
+#endif
+	setenv(LAB_CPU_MASK_ENV, "fma", 1);
+	CHECK_EQ_I64(ts_run("peak", (const char *const[]){"op=fma", "isa=sse2", NULL}, 1), 0);
+	CHECK_EQ_I64(ts_run("peak", (const char *const[]){"op=fma_add", "isa=sse2", NULL}, 1), 0);
+	CHECK_EQ_I64(ts_run("peak", (const char *const[]){"op=fma", "isa=avx2", NULL}, 1), -1);
+	CHECK(strstr(kpoint_skip_reason(), "needs fma") != NULL);
+	unsetenv(LAB_CPU_MASK_ENV);
 }
 
 /* Every op x type x ISA at 1, 3 and 8 accumulators, an odd size and a misaligned start. */
