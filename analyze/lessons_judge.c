@@ -235,7 +235,9 @@ static int ev_ci_mono(const struct ev *e, struct ev_q *q)
 		q->method = "fieller";
 		if (!r.has_ci)
 			return 0; /* lo, hi stay NaN */
-		if (r.unbounded) {
+		/* unbounded: judged on its one ray [lo, inf) where that is what is left of
+		 * Fieller's set above 0 */
+		if (r.unbounded && !(r.lo > 0 && isfinite(r.lo))) {
 			q->unbounded = 1;
 			return 0;
 		}
@@ -339,7 +341,7 @@ static void ev_clip(const struct ev *e, const struct lab_lesson_claim *c, int dl
 {
 	double l[2], r[2], t[2];
 
-	if (!isfinite(q->lo) || !isfinite(q->hi))
+	if (isnan(q->lo) || isnan(q->hi))
 		return;
 	ev_range(e, dl ? c->lhs : c->rhs, l);
 	if (dl && dr) {
@@ -431,7 +433,9 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 	double x = out->bound;
 	int ge = cmp == LAB_LESSON_GE || cmp == LAB_LESSON_GT,
 	    strict = cmp == LAB_LESSON_GT || cmp == LAB_LESSON_LT;
-	if (!isfinite(q.value) || q.unbounded || !isfinite(q.lo) || !isfinite(q.hi))
+	/* one end may be infinite (Fieller's ray), never both */
+	if (!isfinite(q.value) || q.unbounded || isnan(q.lo) || isnan(q.hi) ||
+	    (isinf(q.lo) && isinf(q.hi)))
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	else if (ge ? (strict ? q.lo > x : q.lo >= x) : (strict ? q.hi < x : q.hi <= x))
 		out->verdict = LAB_AN_HOLDS;
@@ -454,10 +458,16 @@ static void ev_text(struct lab_an_lesson *l, const char *why)
 	l->value += 0.0;
 	l->lo += 0.0;
 	l->hi += 0.0;
-	if (isfinite(l->lo) && isfinite(l->hi))
+	if (isfinite(l->value) && !isnan(l->lo) && !isnan(l->hi) &&
+	    (isfinite(l->lo) || isfinite(l->hi)))
 		snprintf(l->text, sizeof(l->text),
-		         "%s: %s = %.4g [%.4g, %.4g] (95 %%%s); claim %s %g%s", vn, l->quantity,
-		         l->value, l->lo, l->hi, how, l->cmp, l->bound,
+		         "%s: %s = %.4g %s%.4g, %.4g%s (95 %%%s%s); claim %s %g%s", vn, l->quantity,
+		         l->value, isfinite(l->lo) ? "[" : "(", l->lo, l->hi,
+		         isfinite(l->hi) ? "]" : ")", how,
+		         isfinite(l->lo) && isfinite(l->hi)
+		             ? ""
+		             : ": the denominator is not clearly away from 0, the numerator is",
+		         l->cmp, l->bound,
 		         why[0]                       ? why
 		         : l->verdict == LAB_AN_HOLDS ? ": the whole interval satisfies it"
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"

@@ -29,7 +29,7 @@ void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
 		lab_json_str(w, "file", *l->file ? l->file : NULL);
 		lab_json_str(w, "verdict", lab_an_verdict_name(l->verdict));
 		lab_json_num(w, "value", ran ? l->value : NAN);
-		if (ran && isfinite(l->lo) && isfinite(l->hi))
+		if (ran && !isnan(l->lo) && !isnan(l->hi) && (isfinite(l->lo) || isfinite(l->hi)))
 			lab_json_pair(w, "ci95", l->lo, l->hi);
 		else
 			lab_json_null(w, "ci95");

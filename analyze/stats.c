@@ -134,6 +134,23 @@ double lab_an_welch_df(double ra, size_t na, double rb, size_t nb)
 	return (ra + rb) * (ra + rb) / den;
 }
 
+/* With g >= 1 Fieller's set {rho: (a - rho b)^2 <= t^2 (va + rho^2 vb)} is the whole line or,
+ * where a is significantly non-zero (h = t^2 va / a^2 < 1), the two rays outside the roots
+ * rho = est u of (1 - g) u^2 - 2 u + (1 - h) = 0: with a, b > 0 one below 0 and one from
+ * est (1 - h) / (1 + sqrt(g + h - g h)) up (the root's form that holds at g = 1 too). A
+ * lesson whose claim is a lower bound is then judged on that ray ("no bounded interval" had
+ * left a ratio of 55 [20, inf) inconclusive against >= 1.5). */
+static void an_fieller_ray(double a, double va, double t, double g, struct lab_an_ratio *r)
+{
+	double h;
+
+	if (!(a > 0) || !(r->est > 0) || !isfinite(r->est))
+		return;
+	h = t * t * (va / a) / a;
+	if (h < 1)
+		r->ray = r->est * (1 - h) / (1 + sqrt(g + h - g * h));
+}
+
 void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
                           struct lab_an_ratio *r)
 {
@@ -142,6 +159,7 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 	memset(r, 0, sizeof(*r));
 	r->est = a / b;
 	r->lo = r->hi = r->est;
+	r->ray = NAN;
 	r->df = lab_an_welch_df(va / (a * a), na, vb / (b * b), nb);
 	if (r->df == 0)
 		return;
@@ -154,6 +172,7 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 		r->unbounded = 1;
 		r->lo = -INFINITY;
 		r->hi = INFINITY;
+		an_fieller_ray(a, va, t, g, r);
 		return;
 	}
 	/* t / |b| sqrt(va (1 - g) + est^2 vb), as relative variances: est^2 overflowed at a
@@ -170,6 +189,8 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 
 void lab_an_ratio_positive(struct lab_an_ratio *r)
 {
+	if (r->has_ci && r->unbounded && r->ray > 0)
+		r->lo = r->ray; /* the other ray lies below 0 */
 	if (r->has_ci && r->lo < 0)
 		r->lo = 0;
 }

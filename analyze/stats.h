@@ -60,6 +60,9 @@ struct lab_an_ratio {
 	int has_ci;    /* 0: not enough repetitions for an interval */
 	int unbounded; /* 1: Fieller's denominator is not significantly non-zero (g >= 1) */
 	double df;
+	/* unbounded, with a and b > 0 and a significantly so: the set is two rays, one below 0
+	 * and [ray, inf); lab_an_ratio_positive keeps that one. NaN otherwise. */
+	double ray;
 };
 
 /*
@@ -74,7 +77,7 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
  * Keeps r's interval inside the values a ratio of two positive means can take (costs: a
  * speedup, a change): the part below 0 holds no possible value and goes (lo = 0 when it was
  * below). Coverage is unchanged: the true ratio is never in the part cut off. An unbounded
- * interval becomes [0, inf).
+ * interval becomes [ray, inf) where that is Fieller's set above 0, else [0, inf).
  */
 void lab_an_ratio_positive(struct lab_an_ratio *r);
 

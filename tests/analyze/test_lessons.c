@@ -412,6 +412,31 @@ LAB_TEST(delta_divisor_reaching_zero_is_inconclusive)
 	fx_free(&f, &ls);
 }
 
+/* A divisor not clearly away from 0 under a numerator that is: Fieller's set above 0 is one
+ * ray [lo, inf), on which a lower-bound claim is judged ("no bounded interval" left 55 [20,
+ * inf) inconclusive against >= 1.5); an upper-bound claim below the ray fails; a claim the ray
+ * reaches stays inconclusive. */
+LAB_TEST(fieller_ray_judges_lower_bounds)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "r", "strategy=critical", 2, 55, 1, 5);
+	fx_point(&f, "r", "strategy=sum", 2, 1.4, 1.5, 5);
+	fx_lesson(&f, "slow", "cost(r: strategy=critical) / cost(r: strategy=sum) >= 1.5");
+	fx_lesson(&f, "fast", "cost(r: strategy=critical) / cost(r: strategy=sum) <= 1.5");
+	fx_lesson(&f, "far", "cost(r: strategy=critical) / cost(r: strategy=sum) >= 1e6");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
+	CHECK(ls.l[0].lo > 1.5 && isinf(ls.l[0].hi));
+	CHECK(strstr(ls.l[0].text, ", inf) (95 %, Fieller: the denominator is not clearly") !=
+	      NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "fails");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "inconclusive");
+	fx_free(&f, &ls);
+}
+
 /* Selectors find their points through an index of the run's points; what they name is what
  * a comparison with every point names: threads as a number, keys a point's params leave out at
  * their default, more than one point, an experiment that did not run. */

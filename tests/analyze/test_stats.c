@@ -125,11 +125,28 @@ LAB_TEST(fieller_interval)
 	lab_an_ratio_naive(10, 2, 0.0025, 5, 0.95, &naive);
 	CHECK(naive.hi - naive.lo < r.hi - r.lo);
 	/* A denominator not significantly non-zero gives an unbounded set. */
-	lab_an_ratio_fieller(10, 0.04, 5, 0.1, 0.01, 5, 0.95, &r);
-	CHECK(r.unbounded);
-	/* Of positive means (costs) the ratio is positive: that set becomes [0, inf). */
+	lab_an_ratio_fieller(0.1, 0.04, 5, 0.1, 0.01, 5, 0.95, &r);
+	CHECK(r.unbounded && isnan(r.ray));
+	/* Of positive means (costs) the ratio is positive: that set becomes [0, inf) where the
+	 * numerator is not clearly away from 0 either. */
 	lab_an_ratio_positive(&r);
 	CHECK(r.lo == 0 && isinf(r.hi) && r.unbounded);
+	/* Where it is (10 +- 0.2 over 0.1 +- 0.1), the set is two rays, one below 0: what is
+	 * above 0 is [ray, inf), ray a root of (a - rho b)^2 = t^2 (va + rho^2 vb). */
+	lab_an_ratio_fieller(10, 0.04, 5, 0.1, 0.01, 5, 0.95, &r);
+	CHECK(r.unbounded && r.ray > 0);
+	lab_an_ratio_positive(&r);
+	CHECK(r.lo == r.ray && isinf(r.hi) && r.unbounded);
+	{
+		double q = lab_an_t_quantile(0.95, r.df), rho = r.lo;
+		double in = (10 - rho * 0.1) * (10 - rho * 0.1) - q * q * (0.04 + rho * rho * 0.01);
+
+		CHECK_NEAR(in / 100, 0, 1e-9);
+		rho = 1.01 * r.lo; /* inside: the quadratic <= 0 */
+		CHECK((10 - rho * 0.1) * (10 - rho * 0.1) <= q * q * (0.04 + rho * rho * 0.01));
+		rho = 0.99 * r.lo; /* outside */
+		CHECK((10 - rho * 0.1) * (10 - rho * 0.1) > q * q * (0.04 + rho * rho * 0.01));
+	}
 }
 
 /* A noisy numerator (a = 0.6, se 0.5: a cost mean of three samples with CV 140 %) puts Fieller's
