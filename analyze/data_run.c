@@ -405,12 +405,14 @@ static void an_run_short_warn(struct lab_an_data *d, const char *path)
 	if (n)
 		lab_an_warn(
 		    &d->warn,
-		    "%s: %zu point%s got fewer runs than planned, the run ended first (point "
-		    "%ld, [%s] threads=%d: %zu of %zu runs); their intervals come from "
-		    "fewer run means, or with one run from its samples alone (no variance "
-		    "between runs)",
-		    path, n, n == 1 ? "" : "s", first->id, first->experiment, first->threads, runs,
-		    planned);
+		    "%s: %zu point%s got fewer runs than planned, %s (point %ld, [%s] "
+		    "threads=%d: %zu of %zu runs); their intervals come from fewer run means, "
+		    "or with one run from its samples alone (no variance between runs)",
+		    path, n, n == 1 ? "" : "s",
+		    d->run_status && !strcmp(d->run_status, "running")
+		        ? "so far (the run is still going, or was killed)"
+		        : "the run ended first",
+		    first->id, first->experiment, first->threads, runs, planned);
 }
 
 /* One warning for the "ok" points of a complete run with fewer samples in samples.csv than

@@ -137,8 +137,9 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 	*v = (struct ev_var){.pt = p, .metric = metric};
 	if (p->st.n == 0)
 		return ev_notrun(e,
-		                 "[%s] %s has no used samples (%zu flagged for foreign load: rerun "
-		                 "on a quiet machine or analyze with --include-flagged)",
+		                 "[%s] %s has no used samples (%zu flagged for foreign load or "
+		                 "run-queue wait: rerun on a quiet machine or analyze with "
+		                 "--include-flagged)",
 		                 p->experiment, what, p->n_flagged);
 	if (metric >= 0) {
 		const struct lab_an_msum *m = lab_an_msum_of(p, (size_t)metric);

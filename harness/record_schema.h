@@ -186,7 +186,8 @@ enum lab_samples_col {
 #define LAB_KEY_REPS         "reps"      /* a point's samples kept, over all its runs */
 
 /* What threads.csv's rows are held to: a point's team ("threads", or "openmp": one worker row
- * per sample) and the timed windows of its samples. */
+ * per sample; the kernel's shape, not the runtime: an OpenMP kernel's team=lab points say
+ * "openmp" too) and the timed windows of its samples. */
 #define LAB_KEY_TEAM           "team"
 #define LAB_KEY_SAMPLE_WINDOWS "sample_windows"
 
