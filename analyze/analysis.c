@@ -109,7 +109,8 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	r->eff_lo = r->speedup.lo / N;
 	r->eff_hi = r->speedup.hi / N;
 	/* Only when the interval excludes linear: an efficiency above 1 within noise is none. */
-	r->superlinear = r->speedup.has_ci && !r->speedup.unbounded && r->eff_lo > 1;
+	/* (an unbounded set's ray [lo, inf) above 1 is superlinear too) */
+	r->superlinear = r->speedup.has_ci && r->eff_lo > 1;
 	if (N > 1) {
 		r->kf = lab_an_karp_flatt(r->speedup.est, N);
 		r->kf_lo = lab_an_karp_flatt(r->speedup.hi, N);

@@ -107,8 +107,10 @@ static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_
 	int k = !st                      ? 0
 	        : !strcmp(st, "skipped") ? 1
 	        : !strcmp(st, "failed")  ? 2
-	        : !strcmp(st, "missing") ? 3
-	                                 : 0;
+	        : !strcmp(st, "missing") || !strcmp(st, "not_run") || !strcmp(st, "planned") ||
+	                !strcmp(st, "interrupted")
+	            ? 3
+	            : 0;
 
 	if (side == 0 && (!n->status || !st || strcmp(st, n->status)))
 		k = 0; /* the two sides did not run for different reasons */

@@ -152,7 +152,17 @@ static int an_cpus_check(const char *path, const struct lab_an_json *jp, struct 
 /* The facts the lab's kernels write (with lab_ctx_fact_*, harness/facts.h) and what each may
  * hold; the numa view prints them as they are. Other keys: a number, boolean, string or an
  * array of numbers. */
-enum an_fact_kind { AN_FACT_COUNT, AN_FACT_COUNTS, AN_FACT_NODE, AN_FACT_BOOL, AN_FACT_STR };
+enum an_fact_kind {
+	AN_FACT_COUNT,
+	AN_FACT_COUNTS,
+	AN_FACT_NODE,
+	AN_FACT_BOOL,
+	AN_FACT_STR,
+	AN_FACT_CHAINS
+};
+
+/* The most chains of one op a peak variant runs (24 with AVX-512's 32 registers) */
+#define AN_CHAINS_MAX 256
 
 static const struct {
 	const char *key;
@@ -170,6 +180,11 @@ static const struct {
     {"placement_ok", AN_FACT_BOOL, "true or false"},
     {"placement_note", AN_FACT_STR, "a string"},
     {"init", AN_FACT_STR, "a string"},
+    /* peak's: the roofline's add-pipes verdict reads them (mix_add 1e200 printed a 200-digit
+     * gain) */
+    {"fma_fused", AN_FACT_BOOL, "true or false"},
+    {"mix_fma", AN_FACT_CHAINS, "a count of chains 0 .. 256"},
+    {"mix_add", AN_FACT_CHAINS, "a count of chains 0 .. 256"},
 };
 
 /* NULL when v is what a fact of kind may hold, else the value that is not (v, or an item of
@@ -182,6 +197,8 @@ static const struct lab_an_json *an_fact_bad_value(enum an_fact_kind kind,
 		return an_whole(v, 0, AN_WHOLE_MAX) ? NULL : v;
 	case AN_FACT_NODE:
 		return an_whole(v, -1, LAB_AN_CPU_MAX) ? NULL : v;
+	case AN_FACT_CHAINS:
+		return an_whole(v, 0, AN_CHAINS_MAX) ? NULL : v;
 	case AN_FACT_BOOL:
 		return v->type == LAB_AN_JSON_BOOL ? NULL : v;
 	case AN_FACT_STR:

@@ -33,8 +33,8 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
  * (threads.csv), else cache capacity only where the per-thread working set shrinks with threads,
  * which a weak series (fixed work per thread) rules out and nothing in the results declares yet;
  * points above 1 within noise are said to be so, not called superlinear, and points above 1
- * with no interval to judge them by (one sample per point, or no upper end) are said to have
- * none: "its interval holds 1" would be false there. */
+ * with no interval to judge them by (one sample per point) are said to have none: "its
+ * interval holds 1" would be false there. */
 static void an_find_superlinear(struct lab_an_series *s)
 {
 	char list[3][96] = {"", "", ""};
@@ -44,9 +44,7 @@ static void an_find_superlinear(struct lab_an_series *s)
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
 		/* 0: superlinear, 1: its interval holds 1, 2: no interval that says either */
-		int b = r->superlinear                                                  ? 0
-		        : r->speedup.has_ci && !(r->eff_lo > 1 && r->speedup.unbounded) ? 1
-		                                                                        : 2;
+		int b = r->superlinear ? 0 : r->speedup.has_ci ? 1 : 2;
 
 		if (!r->has_speedup || r->pt->threads <= 1 || !(r->eff > 1 + 1e-12))
 			continue;
@@ -81,9 +79,9 @@ static void an_find_superlinear(struct lab_an_series *s)
 			        list[1]);
 		else
 			an_find(s,
-			        "efficiency above 1 at N = %s with no interval to judge it by (too "
-			        "few samples per point, or no upper end): measure each point twice "
-			        "or more to tell superlinear from noise",
+			        "efficiency above 1 at N = %s with no interval to judge it by (one "
+			        "sample per point): measure each point twice or more to tell "
+			        "superlinear from noise",
 			        list[2]);
 		if (s->nfinding > was)
 			s->finding_info[was] = 1;

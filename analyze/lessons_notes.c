@@ -176,7 +176,7 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 			         kept, runs);
 		else /* an interrupted run, before the point's 2nd */
 			snprintf(what, sizeof(what),
-			         "has %zu run of the %.0f planned (the run ended first)", kept,
+			         "has %zu run of the %.0f planned (no more had run)", kept,
 			         planned);
 		snprintf(why, len,
 		         ": point %ld %s, so its interval is one setup's and says nothing of the "

@@ -99,13 +99,13 @@ const char *lab_an_runs_short_line(const struct lab_an_point *p, char *buf, size
 		return NULL;
 	/* with a precision target, planned is its cap: the target or the budget would have
 	 * stopped far sooner ("9 of 100000 planned runs" said nothing) */
-	int n = p->runjson && lab_an_json_get(p->runjson, LAB_KEY_PRECISION_TARGET)
-	            ? snprintf(buf, len,
-	                       "%zu runs (the run ended before the precision target or its "
-	                       "budget did)",
-	                       runs)
-	            : snprintf(buf, len, "%zu of %zu planned runs (the run ended first)", runs,
-	                       planned);
+	int n =
+	    p->runjson && lab_an_json_get(p->runjson, LAB_KEY_PRECISION_TARGET)
+	        ? snprintf(buf, len,
+	                   "%zu runs (the run ended before the precision target or its "
+	                   "budget did)",
+	                   runs)
+	        : snprintf(buf, len, "%zu of %zu planned runs (no more had run)", runs, planned);
 
 	if (n < 0 || (size_t)n >= len)
 		return buf;

@@ -52,7 +52,12 @@ static void fresh_ident(const struct lab_plan *plan, const struct lab_point *pt,
 }
 
 /* All the child writes, into *buf; 0 or -1 (errno). A Ctrl-C or SIGTERM that reached lab run
- * alone (not the child's process group) is passed on, so the child stops at its next sample. */
+ * alone (not the child's process group) is passed on, so the child stops at its next sample;
+ * with SIGCONT (a stopped child kept it pending and lab run waited for ever), and SIGKILL when
+ * the child has not ended FRESH_GRACE_S later. */
+/* Seconds an interrupted child gets to end its sample before it is killed. */
+#define FRESH_GRACE_S 10
+
 static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, char **buf,
                           size_t *len)
 {
@@ -60,6 +65,7 @@ static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, ch
 	char *b = malloc(cap);
 	struct pollfd p = {.fd = fd, .events = POLLIN};
 	int passed = 0;
+	uint64_t since = 0;
 
 	*len = 0;
 	if (!b)
@@ -67,7 +73,13 @@ static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, ch
 	for (;;) {
 		if (!passed && atomic_load(interrupted)) {
 			kill(child, SIGTERM);
+			kill(child, SIGCONT);
 			passed = 1;
+			since = lab_clock_ns();
+		}
+		if (passed == 1 && lab_clock_ns() - since > (uint64_t)FRESH_GRACE_S * 1000000000u) {
+			kill(child, SIGKILL);
+			passed = 2;
 		}
 		int ready = poll(&p, 1, 100);
 		if (ready < 0 && errno != EINTR) {
@@ -313,8 +325,10 @@ static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point
 	signal(SIGINT, fresh_on_signal);
 	signal(SIGTERM, fresh_on_signal);
 	signal(SIGHUP, fresh_on_signal);
-	/* lab run killed (SIGKILL, no handler) ends its child too, not minutes later */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/* lab run killed (SIGKILL, no handler, or a second Ctrl-C's _exit) ends its child too, not
+	 * minutes later: SIGKILL, which a stopped child cannot leave pending (SIGTERM left one
+	 * orphaned in state T); it writes nothing but the pipe its parent no longer reads */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		return 128 + SIGINT;
 	lab_runner_init(&runner, s->topo, &s->plan->env, &fresh_interrupted);

@@ -231,8 +231,7 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	         c->faster_unsure, bw ? "GB/s" : "GFLOP/s");
 	e->above = 1;
 	/* a roof of an absurd ceiling (bytes per unit near 0) gave "inf%" and 300 digits */
-	snprintf(pct, sizeof(pct), e->fraction < 1e4 ? "%.0f%%" : "%.3g times",
-	         e->fraction < 1e4 ? 100 * e->fraction : e->fraction);
+	snprintf(pct, sizeof(pct), e->fraction < 1e4 ? "%.0f%%" : "%.3g%%", 100 * e->fraction);
 	snprintf(e->note, sizeof(e->note), "above its roof (%s of %s %s, measured by %s %s): %s",
 	         pct, bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
 	         e->gf.median <= unsure_roof ? unsure

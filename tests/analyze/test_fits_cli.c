@@ -301,6 +301,24 @@ LAB_TEST(superlinear_without_interval_is_not_called_noise)
 	free(text);
 }
 
+/* A cost at N not told apart from 0 under a tight one-thread cost: the speedup's interval is
+ * Fieller's ray [10.2, unbounded], all above 2, so the point is superlinear (the finding said
+ * "no interval to judge it by ... measure each point twice" with three samples a point). */
+LAB_TEST(superlinear_on_a_ray)
+{
+	struct lab_an_json *j = fits_csv_json("superlinear-ray", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL;
+	char *text = fits_text("superlinear-ray", "");
+
+	REQUIRE(s && text);
+	CHECK_EQ_I64(fits_bool(clitest_at(s, "points", 1), "superlinear"), 1);
+	CHECK(strstr(text, "unbounded]") != NULL);
+	CHECK(strstr(text, "superlinear at N = 2 (efficiency interval above 1)") != NULL);
+	CHECK(strstr(text, "no interval to judge it") == NULL);
+	lab_an_json_free(j);
+	free(text);
+}
+
 /* A USL peak past the largest measured N is called an extrapolation; with USL chosen the Amdahl
  * line is marked rejected instead of offering its bound. */
 LAB_TEST(peak_beyond_data_and_amdahl_rejected)

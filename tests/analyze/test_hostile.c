@@ -389,6 +389,28 @@ LAB_TEST(compare_one_sample_is_untested)
 	free(err);
 }
 
+/* An old mean not told apart from 0 under a new one that is: the change's interval is Fieller's
+ * ray, [lo, unbounded] (it printed "[no interval]", as for one sample a side, beside the JSON's
+ * [lo, null]). */
+LAB_TEST(compare_one_sided_interval_printed)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_mkdir("R1");
+	ho_mkdir("R2");
+	ho_str("R1/samples.csv", HO_HEADER "e,0,noop,,1,0,1000,10,op,0,0\n"
+	                                   "e,0,noop,,1,1,1010,10,op,0,0\n"
+	                                   "e,0,noop,,1,2,5000000,10,op,0,0\n");
+	ho_str("R2/samples.csv", HO_HEADER "e,0,noop,,1,0,2000,10,op,0,0\n"
+	                                   "e,0,noop,,1,1,2010,10,op,0,0\n"
+	                                   "e,0,noop,,1,2,1990,10,op,0,0\n");
+	CHECK_EQ_I64(clitest_run(NULL, "compare R1 R2", &out, &err), 0);
+	if (!out || !strstr(out, "%, unbounded]") || strstr(out, "[no interval]"))
+		TL__FAIL("compare stdout: %s", out ? out : "");
+	free(out);
+	free(err);
+}
+
 /* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
  * digits wide, not two hundred; costs near 1e80 that triple are a regression whatever the
  * unit (the Welch df squared variances of 1e158 to inf, lost the p-value and said no change). */

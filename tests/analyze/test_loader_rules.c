@@ -250,6 +250,10 @@ LAB_TEST(point_facts_held_to_their_kind)
 	     "point fact 'threads_per_node' counts 10000000001 threads, allowed: at most the "
 	     "point's 2"},
 	    {"{\"threads_per_node\": [2, 1]}", "counts 3 threads, allowed: at most the point's 2"},
+	    /* peak's: the add-pipes verdict printed a gain of 200 digits from mix_add 1e200 */
+	    {"{\"mix_add\": 1e200}", "point fact 'mix_add': allowed: a count of chains 0 .. 256"},
+	    {"{\"mix_fma\": 2.5}", "point fact 'mix_fma': allowed: a count of chains"},
+	    {"{\"fma_fused\": 1}", "point fact 'fma_fused': allowed: true or false"},
 	};
 	char pt[512];
 
@@ -262,7 +266,8 @@ LAB_TEST(point_facts_held_to_their_kind)
 	                "\"pages_absent\": 0, "
 	                "\"cpu_node\": -1, \"mem_node\": 1, \"placement_ok\": true, "
 	                "\"placement_note\": \"x\", \"init\": \"serial\", \"own\": [1.5, -2], "
-	                "\"threads_per_node\": [1, 1]}}",
+	                "\"threads_per_node\": [1, 1], \"fma_fused\": false, \"mix_fma\": 10, "
+	                "\"mix_add\": 2}}",
 	          NULL);
 }
 

@@ -1323,7 +1323,7 @@ assert run["progress"]["points_done"] == done, run["progress"]
 PY
 	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt" 2>"$tmp/a.err"
 	grep -q 'got fewer runs than planned, the run ended first' "$tmp/a.err"
-	grep -qE '^  note: threads 1: [12] of 3 planned runs \(the run ended first\): the interval is from ' "$tmp/a.txt"
+	grep -qE '^  note: threads 1: [12] of 3 planned runs \(no more had run\): the interval is from ' "$tmp/a.txt"
 	python3 - "$tmp/r/analysis.json" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))
