@@ -87,8 +87,9 @@ int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *r
  * kept" when every run's samples were flagged) into buf, or NULL. */
 const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len);
 
-/* The most runs of a point lab_an_runs_apart looks at (run labels 0 .. 4 x this). */
-#define LAB_AN_APART_RUNS 64
+/* The most runs of a point lab_an_runs_apart looks at (run labels 0 .. 4 x this): a config's
+ * `runs` at most (it looked at 64 of 100 and missed a run 50x the others at run 80). */
+#define LAB_AN_APART_RUNS 1000
 
 enum { LAB_AN_APART_NONE, LAB_AN_APART_FAR, LAB_AN_APART_CLUSTERS };
 

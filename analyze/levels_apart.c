@@ -17,17 +17,23 @@
  * count says flagged ones were kept. */
 static int an_run_means(const struct lab_an_point *p, double *m, int *id)
 {
-	double sum[4 * LAB_AN_APART_RUNS] = {0};
-	size_t cnt[4 * LAB_AN_APART_RUNS] = {0};
-	int all = p->levels.n == p->n, nr = 0;
+	double sum[4 * LAB_AN_APART_RUNS];
+	size_t cnt[4 * LAB_AN_APART_RUNS];
+	int all = p->levels.n == p->n, nr = 0, top = -1;
 
+	/* only the labels up to the highest are cleared and scanned: a point of 3 runs does not
+	 * pay for the 1000 a config allows */
 	for (size_t j = 0; j < p->n; j++)
-		if (p->run[j] >= 0 && p->run[j] < 4 * LAB_AN_APART_RUNS &&
-		    (all || !p->flagged[j])) {
+		if (p->run[j] >= 0 && p->run[j] < 4 * LAB_AN_APART_RUNS && p->run[j] > top)
+			top = p->run[j];
+	memset(sum, 0, (size_t)(top + 1) * sizeof(*sum));
+	memset(cnt, 0, (size_t)(top + 1) * sizeof(*cnt));
+	for (size_t j = 0; j < p->n; j++)
+		if (p->run[j] >= 0 && p->run[j] <= top && (all || !p->flagged[j])) {
 			sum[p->run[j]] += p->cost[j];
 			cnt[p->run[j]]++;
 		}
-	for (int r = 0; r < 4 * LAB_AN_APART_RUNS && nr < LAB_AN_APART_RUNS; r++)
+	for (int r = 0; r <= top && nr < LAB_AN_APART_RUNS; r++)
 		if (cnt[r]) {
 			m[nr] = sum[r] / (double)cnt[r];
 			id[nr++] = r;

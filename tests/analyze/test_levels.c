@@ -526,6 +526,28 @@ LAB_TEST(runs_apart_flagged_in_rows)
 	}
 }
 
+/* runs = 100 (a config allows 1000): every run is looked at (only the first 64 were: "the other
+ * 63", and a run 50 times the others at run 80 went unflagged). */
+LAB_TEST(runs_apart_sees_every_run)
+{
+	enum { N = 1000 };
+	static double cost[2 * N];
+	static int run[2 * N];
+	static unsigned char flagged[2 * N];
+	struct lab_an_point p = {.cost = cost, .run = run, .flagged = flagged};
+	char buf[128];
+
+	for (int r = 0; r < N; r++)
+		for (int k = 0; k < 2; k++) {
+			cost[p.n] = r == 800 ? 17.5 : 0.35 + 0.01 * (r % 3);
+			run[p.n++] = r;
+		}
+	p.levels.runs = N;
+	p.levels.n = p.n;
+	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)),
+	             "RUN APART: run 800 at 17.5, the other 999 at 0.35 .. 0.37");
+}
+
 LAB_TEST(no_setup_kept_flagged)
 {
 	static const char doc[] = "{\"runs\": 5, \"runs_planned\": 5}",
