@@ -65,10 +65,11 @@ struct an_team {
 	size_t n;
 	double smin, smax, emin, emax;
 	size_t emax_line;
-	double work, tmin, tmax; /* the first thread's work; the shortest and longest span */
-	int uneven;              /* some thread did other work than the first */
-	int waited;              /* some thread waited for its CPU: a cause the guard sees */
-	int untimed;             /* some thread took no time: nothing to compare */
+	double work, tmin, tmax;        /* the first thread's work; the shortest and longest span */
+	int uneven;                     /* some thread did other work than the first */
+	int waited;                     /* some thread waited for its CPU: a cause the guard sees */
+	int untimed;                    /* some thread took no time: nothing to compare */
+	const struct lab_an_json *cpus; /* run.json's "cpus" of its point, or NULL */
 };
 
 /* Where a thread index was last seen: in team gen, at line. */
@@ -90,6 +91,9 @@ struct an_threads {
 	/* the rows without a sample (a cut run's end): the first one's team, and their count */
 	long cut_id, cut_rep;
 	size_t cut_line, cut_rows;
+	/* rows whose thread ran off the CPU run.json planned for it: the first, and their count */
+	size_t off_line, off_rows;
+	long off_id, off_thread, off_cpu, off_plan;
 };
 
 static int an_idmap_cmp(const void *a, const void *b)
@@ -248,6 +252,9 @@ static int an_team_open(struct an_threads *s, const struct lab_an_trow *w, struc
 	t->omp = team && !strcmp(team, "openmp");
 	t->size = t->omp ? 1 : t->pt->threads;
 	t->one_window = lab_an_json_num(t->pt->runjson, LAB_KEY_SAMPLE_WINDOWS, 0) == 1;
+	t->cpus = lab_an_json_get(t->pt->runjson, "cpus");
+	if (t->cpus && t->cpus->type != LAB_AN_JSON_ARR)
+		t->cpus = NULL;
 	s->gen++;
 	return 0;
 }
@@ -281,6 +288,30 @@ static int an_team_thread(struct an_threads *s, const struct lab_an_trow *w, str
 		                   s->seen[w->thread].line);
 	s->seen[w->thread] = (struct an_seen){s->gen, r->line};
 	return 0;
+}
+
+/* Row w's CPUs (-1: not known) against the one run.json planned for its thread; the first row
+ * off it and their count are kept for one warning (cpu_start 0 for both threads of a c2c pair
+ * left its matrix as it was, without a word). */
+static void an_team_cpu(struct an_threads *s, const struct lab_an_trow *w)
+{
+	const struct an_team *t = &s->t;
+	double plan;
+
+	if (!t->cpus || (size_t)w->thread >= t->cpus->n)
+		return;
+	plan = t->cpus->items[w->thread].num;
+	for (int k = 0; k < 2; k++)
+		if (w->cpu[k] >= 0 && (double)w->cpu[k] != plan) {
+			if (!s->off_rows++) {
+				s->off_line = s->r.line;
+				s->off_id = t->id;
+				s->off_thread = w->thread;
+				s->off_cpu = w->cpu[k];
+				s->off_plan = (long)plan;
+			}
+			return;
+		}
 }
 
 /* The team's times so far against its sample's elapsed_ns (see the top of the file). */
@@ -318,6 +349,7 @@ static int an_team_add(struct an_threads *s, const struct lab_an_trow *w, struct
 
 	if ((rc = an_team_thread(s, w, err)))
 		return rc;
+	an_team_cpu(s, w);
 	if (w->start < s->prev_end - LAB_AN_SPAN_SLACK_NS)
 		return lab_err_set(
 		    err, LAB_EDATA,
@@ -414,6 +446,15 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 			break;
 	if (!rc)
 		rc = an_team_close(&s, 1, err);
+	if (!rc && s.off_rows)
+		lab_an_warn(
+		    &d->warn,
+		    "%s:%zu: %zu thread row%s ran on another CPU than run.json planned for "
+		    "the thread (first: point %ld thread %ld on CPU %ld, planned %ld): the "
+		    "placement was not kept (a cpuset, pinning refused), so what depends on "
+		    "it (c2c pairs, NUMA nodes, SMT) may not be what it says",
+		    path, s.off_line, s.off_rows, s.off_rows == 1 ? "" : "s", s.off_id,
+		    s.off_thread, s.off_cpu, s.off_plan);
 	if (!rc && s.cut_rows)
 		lab_an_warn(&d->warn,
 		            "%s:%zu: %zu rows from here on have no row in samples.csv (the run was "

@@ -243,6 +243,24 @@ LAB_TEST(rows_without_a_sample)
 	          "threads.csv:4: thread = '3': allowed: 0 .. 1");
 }
 
+/* A thread that ran off the CPU run.json planned for it is said once, with the first such row
+ * and their count (cpu_start 0 for both threads of a c2c pair left its matrix unchanged without
+ * a word); CPUs not known (-1) and rows on their CPUs are not. */
+LAB_TEST(threads_off_their_cpus_said)
+{
+	char text[1024], msg[1024];
+
+	snprintf(text, sizeof(text), "%s%s%s", TC_HEADER, TC_REP0, TC_REP1);
+	CHECK_EQ_I64(tc_load("complete", ", \"cpus\": [0, 1]", text, msg, sizeof(msg)), 0);
+	CHECK(strstr(msg, "another CPU") == NULL);
+	snprintf(text, sizeof(text), "%s%s%s", TC_HEADER, TC_REP0,
+	         "0,1,0,-1,-1,2000000,3000000,5,0\n0,1,1,0,0,2000000,2500000,5,\n");
+	CHECK_EQ_I64(tc_load("complete", ", \"cpus\": [0, 1]", text, msg, sizeof(msg)), 0);
+	if (!strstr(msg, "threads.csv:5: 1 thread row ran on another CPU than run.json planned "
+	                 "for the thread (first: point 0 thread 1 on CPU 0, planned 1)"))
+		TL__FAIL("warnings: %s", msg);
+}
+
 /* The header's columns, in every row: a short row was passed over silently, an extra field
  * read as nothing. A cut last line is dropped with a warning, as in samples.csv. */
 LAB_TEST(columns_strict)
