@@ -9,6 +9,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/index.h"
+#include "analyze/levels.h"
 #include "analyze/rates.h"
 #include "analyze/views/roofline.h"
 #include "analyze/views/view.h"
@@ -73,17 +74,36 @@ static int an_pipes_mix(const struct lab_an_point *q, double *up, double *down, 
 }
 
 /* The verdict of FMA+add interval b against FMA's a, told what the mix can show, into buf. */
-static void an_pipes_verdict(const struct lab_an_point *q, const struct lab_an_rl_val *a,
-                             const struct lab_an_rl_val *b, char *buf, size_t len)
+static void an_pipes_verdict(const struct lab_an_point *p, const struct lab_an_point *q,
+                             const struct lab_an_rl_val *a, const struct lab_an_rl_val *b,
+                             char *buf, size_t len)
 {
 	double up, down, mf, ma;
+	char isa[16] = "", one[96];
 
+	lab_an_params_get(q->params, "isa", isa, sizeof(isa));
 	if (!an_pipes_mix(q, &up, &down, &mf, &ma))
 		snprintf(buf, len,
 		         "this ISA's fma is a multiply and an add (no fused "
 		         "instruction), so FMA+add against it tests no add pipes");
+	else if (!strcmp(isa, "auto")) /* gcc: 2 packed and 16 scalar FMAs, the adds scalar */
+		snprintf(buf, len,
+		         "auto's loops are the compiler's packing of the chains (scalar and vector "
+		         "mixed, or fewer vector chains), not the mix this test needs: no add-pipe "
+		         "verdict");
 	else if (!(isfinite(a->lo) && isfinite(a->hi) && isfinite(b->lo) && isfinite(b->hi)))
 		snprintf(buf, len, "no interval to tell them apart (too few samples)");
+	else if (lab_an_one_setup_flag(p, one, sizeof(one)) ||
+	         lab_an_one_setup_flag(q, one, sizeof(one)))
+		snprintf(buf, len,
+		         "%s: an interval of one setup says nothing of the setup-to-setup spread, "
+		         "no verdict",
+		         one);
+	else if (b->lo > a->hi && isfinite(up) && b->lo / a->hi > 1 + up)
+		snprintf(buf, len,
+		         "above FMA alone by more than separate add pipes give this mix (at most "
+		         "%+.0f %%): not the pipes alone (a slow FMA setup, the loop's code)",
+		         100 * up);
 	else if (b->lo > a->hi && isfinite(up))
 		snprintf(buf, len,
 		         "above FMA alone: separate add pipes help here (this mix "
@@ -91,6 +111,11 @@ static void an_pipes_verdict(const struct lab_an_point *q, const struct lab_an_r
 		         100 * up);
 	else if (b->lo > a->hi)
 		snprintf(buf, len, "above FMA alone: separate add pipes help here");
+	else if (b->hi < a->lo && isfinite(down) && b->hi / a->lo < 1 - down)
+		snprintf(buf, len,
+		         "below FMA alone by more than shared pipes cost this mix (at most %.0f "
+		         "%%): not the pipes alone (a slow FMA+add setup, the loop's code)",
+		         100 * down);
 	else if (b->hi < a->lo && isfinite(down))
 		snprintf(buf, len,
 		         "below FMA alone: the adds take FMA pipes here (this mix loses "
@@ -120,7 +145,7 @@ static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_
 
 	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
 		return 0;
-	an_pipes_verdict(q, &a, &b, verdict, sizeof(verdict));
+	an_pipes_verdict(p, q, &a, &b, verdict, sizeof(verdict));
 	snprintf(buf, len,
 	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu) against FMA %.4g [%.4g, "
 	         "%.4g] (n=%zu) %s: %s",

@@ -296,6 +296,25 @@ LAB_TEST(fma_add_helps_only_above_fma)
 	free(out);
 }
 
+/* Red team (ch19 probes): auto's FMA+add against its FMA tests no pipes (gcc made fma 2 packed
+ * and 16 scalar FMAs, fma_add all scalar: "the adds take FMA pipes", 22 % below where the mix
+ * loses 8 % at most); a loss past what shared pipes cost the mix is not blamed on them. */
+LAB_TEST(fma_add_verdict_held_to_the_mix)
+{
+	struct lab_an_json *j = rf_json("results-roofs-pipes-beyond");
+	const char *aut, *scalar;
+
+	REQUIRE(j);
+	aut = rf_pipes(j, "compute isa=auto;precision=f64, 1 thread: FMA+add ");
+	scalar = rf_pipes(j, "compute isa=scalar;precision=f64, 1 thread: FMA+add ");
+	REQUIRE(aut && scalar);
+	CHECK(strstr(aut, "no add-pipe verdict") != NULL);
+	CHECK(strstr(aut, "take FMA pipes") == NULL);
+	CHECK(strstr(scalar, "below FMA alone by more than shared pipes cost this mix (at most "
+	                     "8 %): not the pipes alone") != NULL);
+	lab_an_json_free(j);
+}
+
 /* Red team (chapter lessons): with the facts the peak kernel records, SSE2's fma (a multiply and
  * an add) is said to test no add pipes, and a result within noise says what the mix could show
  * (10 FMA + 2 add chains: +10 % at most with separate add pipes, -8 % with shared ones), not
