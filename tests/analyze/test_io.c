@@ -430,6 +430,32 @@ LAB_TEST(csv_reader_quotes)
 	free(path);
 }
 
+/* A file is read as far as its size when opened: what is appended while it is read is not
+ * (yes >> samples.csv kept the analyzer reading, its memory growing with the file). */
+LAB_TEST(csv_reader_stops_at_size_when_opened)
+{
+	char *path = lab_an_asprintf("%s/g.csv", testlib_tmpdir());
+	FILE *f = fopen(path, "w");
+	struct lab_an_csv r;
+	struct lab_err err = {0};
+	size_t rows = 0;
+
+	REQUIRE(f);
+	fputs("a,b\n1,2\n3,4\n", f);
+	fclose(f);
+	REQUIRE(lab_an_csv_open(&r, path, &err) == 0);
+	f = fopen(path, "a");
+	REQUIRE(f);
+	for (int i = 0; i < 100000; i++) /* past the first chunk the reader takes */
+		fputs("5,6\n", f);
+	fclose(f);
+	while (lab_an_csv_next(&r, &err) == 1)
+		rows++;
+	CHECK_EQ_U64(rows, 3); /* the header and two rows */
+	lab_an_csv_close(&r);
+	free(path);
+}
+
 LAB_TEST(results_dir_usl)
 {
 	struct lab_an_data d;
