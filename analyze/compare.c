@@ -41,6 +41,19 @@ void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len)
 	         cc ? cc : "?", flag ? flag : "?", arch ? arch : "?");
 }
 
+void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len)
+{
+	const struct lab_an_json *h = lab_an_json_get(run, "host");
+	const char *name = lab_an_json_str(h, "hostname"), *cpu = lab_an_json_str(h, "cpu_model");
+	double pus = lab_an_json_num(lab_an_json_get(h, "topology"), "pus", NAN);
+
+	if (!run) {
+		*buf = '\0';
+		return;
+	}
+	snprintf(buf, len, "%s, %s, %.0f PUs", name ? name : "?", cpu ? cpu : "?", pus);
+}
+
 /* The points of one side by (experiment, params, threads), the first loaded of each, so every
  * point is matched in O(1) expected time (a scan per point took 83 s at 100 000 points). */
 struct an_cmp_side {
@@ -214,6 +227,9 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	lab_an_build_text(old->run, c->build_old, sizeof(c->build_old));
 	lab_an_build_text(new_->run, c->build_new, sizeof(c->build_new));
 	c->builds_differ = old->run && new_->run && strcmp(c->build_old, c->build_new);
+	lab_an_host_text(old->run, c->host_old, sizeof(c->host_old));
+	lab_an_host_text(new_->run, c->host_new, sizeof(c->host_new));
+	c->hosts_differ = old->run && new_->run && strcmp(c->host_old, c->host_new);
 	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));
 	if (!c->row || an_cmp_side_index(&so) || an_cmp_side_index(&sn)) {
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
@@ -263,6 +279,11 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_str(&w, "old", *c->build_old ? c->build_old : NULL);
 	lab_json_str(&w, "new", *c->build_new ? c->build_new : NULL);
 	lab_json_bool(&w, "differ", c->builds_differ);
+	lab_json_obj_close(&w);
+	lab_json_obj_open(&w, "hosts"); /* the machines run.json names; null for --csv input */
+	lab_json_str(&w, "old", *c->host_old ? c->host_old : NULL);
+	lab_json_str(&w, "new", *c->host_new ? c->host_new : NULL);
+	lab_json_bool(&w, "differ", c->hosts_differ);
 	lab_json_obj_close(&w);
 	lab_json_obj_open(&w, "counts");
 	lab_json_int(&w, "improved", (long long)c->improved);

@@ -45,8 +45,13 @@ struct lab_an_compare {
 	 * they differ: a change may then be the build's, not the machine's */
 	char build_old[400], build_new[400];
 	int builds_differ;
+	/* The machine each run.json names (lab_an_host_text) and whether they differ */
+	char host_old[300], host_new[300];
+	int hosts_differ;
 };
 
+/* The machine run (a run.json) names: "HOSTNAME, CPU MODEL, N PUs" ("" without run.json). */
+void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len);
 /* The build run (a run.json) names: "lab VERSION (SHA), COMPILER, auto -march=FLAG (ARCH)",
  * "?" for what it lacks; "" without run. The same text means the same kernels' code. */
 void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len);

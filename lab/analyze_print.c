@@ -283,5 +283,12 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		      "kernels), not the machine's\n",
 		      f);
 	}
+	if (c->hosts_differ) { /* text from the files, likewise */
+		fputs("note: the runs were on different machines (old: ", f);
+		lab_render_text_line(f, c->host_old);
+		fputs("; new: ", f);
+		lab_render_text_line(f, c->host_new);
+		fputs("): a change may be the machine's, not the code's\n", f);
+	}
 	lab_compare_units(f, c, old, new_);
 }

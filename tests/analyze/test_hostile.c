@@ -411,6 +411,38 @@ LAB_TEST(compare_one_sided_interval_printed)
 	free(err);
 }
 
+/* Runs of two machines: a note says so, in the text and the JSON (a change read as the code's
+ * when the other run had 2 PUs instead of 64). */
+LAB_TEST(compare_says_other_machine)
+{
+	char *out = NULL, *err = NULL, *run, *at;
+
+	clitest_copy("results-compare-a");
+	clitest_copy("results-compare-b");
+	run = clitest_read("results-compare-b/run.json");
+	REQUIRE(run && (at = strstr(run, "\"hostname\": \"fixture\"")));
+	memcpy(at + strlen("\"hostname\": \""), "elsewh", 6);
+	ho_str("results-compare-b/run.json", run);
+	free(run);
+	CHECK_EQ_I64(clitest_run(NULL, "compare results-compare-a results-compare-a", &out, &err),
+	             0);
+	CHECK(out && !strstr(out, "different machines"));
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err),
+	             0);
+	if (!out || !strstr(out, "note: the runs were on different machines (old: fixture, ") ||
+	    !strstr(out, "; new: elsewhe, "))
+		TL__FAIL("compare stdout: %s", out ? out : "");
+	free(out);
+	free(err);
+	CHECK_EQ_I64(
+	    clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out, &err), 0);
+	CHECK(out && strstr(out, "\"hosts\": {") && strstr(out, "\"differ\": true"));
+	free(out);
+	free(err);
+}
+
 /* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
  * digits wide, not two hundred; costs near 1e80 that triple are a regression whatever the
  * unit (the Welch df squared variances of 1e158 to inf, lost the p-value and said no change). */
