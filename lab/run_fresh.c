@@ -51,13 +51,14 @@ static void fresh_ident(const struct lab_plan *plan, const struct lab_point *pt,
 		    (unsigned long long)h->budget);
 }
 
+/* Seconds an interrupted child gets to end its sample (and send the samples of its run) before
+ * it is killed: a hung child; a second Ctrl-C ends lab run and it at once. */
+#define FRESH_GRACE_S 60
+
 /* All the child writes, into *buf; 0 or -1 (errno). A Ctrl-C or SIGTERM that reached lab run
  * alone (not the child's process group) is passed on, so the child stops at its next sample;
  * with SIGCONT (a stopped child kept it pending and lab run waited for ever), and SIGKILL when
  * the child has not ended FRESH_GRACE_S later. */
-/* Seconds an interrupted child gets to end its sample before it is killed. */
-#define FRESH_GRACE_S 10
-
 static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, char **buf,
                           size_t *len)
 {
