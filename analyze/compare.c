@@ -47,11 +47,9 @@ void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len)
 	const char *name = lab_an_json_str(h, "hostname"), *cpu = lab_an_json_str(h, "cpu_model");
 	double pus = lab_an_json_num(lab_an_json_get(h, "topology"), "pus", NAN);
 
-	if (!run) {
-		*buf = '\0';
-		return;
-	}
-	snprintf(buf, len, "%s, %s, %.0f PUs", name ? name : "?", cpu ? cpu : "?", pus);
+	*buf = '\0'; /* a side that does not name its machine is not said to be another one */
+	if (run && name && cpu && isfinite(pus))
+		snprintf(buf, len, "%s, %s, %.0f PUs", name, cpu, pus);
 }
 
 /* The points of one side by (experiment, params, threads), the first loaded of each, so every
@@ -109,12 +107,13 @@ static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_
 	static const char *const why[3][4] = {
 	    {"did not run in either (skipped or failed)", "did not run in either (skipped)",
 	     "did not run in either (failed)",
-	     "did not run in either (not reached: an interrupted run)"},
+	     "did not run in either (not reached: the run was interrupted, or is still going)"},
 	    {"did not run in old (skipped or failed)", "did not run in old (skipped)",
-	     "did not run in old (failed)", "did not run in old (not reached: an interrupted run)"},
+	     "did not run in old (failed)",
+	     "did not run in old (not reached: the run was interrupted, or is still going)"},
 	    {"did not run in new (skipped or failed)", "did not run in new (skipped)",
 	     "did not run in new (failed)",
-	     "did not run in new (not reached: an interrupted run)"}};
+	     "did not run in new (not reached: the run was interrupted, or is still going)"}};
 	int side = !o->n && !n->n ? 0 : !o->n ? 1 : 2;
 	const char *st = side == 2 ? n->status : o->status;
 	int k = !st                      ? 0
@@ -229,7 +228,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	c->builds_differ = old->run && new_->run && strcmp(c->build_old, c->build_new);
 	lab_an_host_text(old->run, c->host_old, sizeof(c->host_old));
 	lab_an_host_text(new_->run, c->host_new, sizeof(c->host_new));
-	c->hosts_differ = old->run && new_->run && strcmp(c->host_old, c->host_new);
+	c->hosts_differ = *c->host_old && *c->host_new && strcmp(c->host_old, c->host_new);
 	c->row = calloc(old->npt + new_->npt + 1, sizeof(*c->row));
 	if (!c->row || an_cmp_side_index(&so) || an_cmp_side_index(&sn)) {
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -50,7 +50,8 @@ struct lab_an_compare {
 	int hosts_differ;
 };
 
-/* The machine run (a run.json) names: "HOSTNAME, CPU MODEL, N PUs" ("" without run.json). */
+/* The machine run (a run.json) names: "HOSTNAME, CPU MODEL, N PUs" ("" without run.json or
+ * one of them). */
 void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len);
 /* The build run (a run.json) names: "lab VERSION (SHA), COMPILER, auto -march=FLAG (ARCH)",
  * "?" for what it lacks; "" without run. The same text means the same kernels' code. */

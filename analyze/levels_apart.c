@@ -69,23 +69,38 @@ static int an_clusters(const double *m, int nr, double c[6])
 	return 1;
 }
 
+/* The value of item j of s[0..nr-1] without its item at p. */
+static double an_without(const double *s, int p, int j)
+{
+	return s[j < p ? j : j + 1];
+}
+
 /* The run of m farthest from the median of the others, when that distance is over 3 times
- * their range and over 10 % of it; -1 when none is. */
+ * their range and over 10 % of it; -1 when none is. The runs are sorted once and each one's
+ * others read from that order: a sort per run took 34 ms a point at 1000 runs. */
 static int an_far_run(const double *m, int nr)
 {
-	double o[LAB_AN_APART_RUNS], far = 0;
-	int worst = -1;
+	double s[LAB_AN_APART_RUNS], far = 0;
+	int worst = -1, k = nr - 1;
 
+	memcpy(s, m, (size_t)nr * sizeof(*s));
+	gsl_sort(s, 1, (size_t)nr);
 	for (int i = 0; i < nr; i++) {
-		int k = 0;
+		int p = 0, hi = nr - 1;
 
-		for (int j = 0; j < nr; j++)
-			if (j != i)
-				o[k++] = m[j];
-		gsl_sort(o, 1, (size_t)k);
-		double med = lab_an_median_sorted(o, (size_t)k);
+		while (p < hi) { /* its place in s: the first of its equals (any will do) */
+			int mid = p + (hi - p) / 2;
+
+			if (s[mid] < m[i])
+				p = mid + 1;
+			else
+				hi = mid;
+		}
+		double med = k % 2 ? an_without(s, p, k / 2)
+		                   : an_without(s, p, k / 2 - 1) / 2 + an_without(s, p, k / 2) / 2;
+		double range = an_without(s, p, k - 1) - an_without(s, p, 0);
 		double d = fabs(m[i] - med);
-		if (d > 3 * (o[k - 1] - o[0]) && d > 0.1 * fabs(med) && d > far) {
+		if (d > 3 * range && d > 0.1 * fabs(med) && d > far) {
 			far = d;
 			worst = i;
 		}

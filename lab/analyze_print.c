@@ -263,7 +263,7 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
 		        c->flagged);
 	if (c->not_run)
-		fprintf(f, ", %zu did not run (skipped or failed)", c->not_run);
+		fprintf(f, ", %zu did not run (skipped, failed or not reached)", c->not_run);
 	if (c->unlike)
 		fprintf(f, ", %zu not comparable (another kernel, unit of work or scope)",
 		        c->unlike);

@@ -441,6 +441,17 @@ LAB_TEST(compare_says_other_machine)
 	CHECK(out && strstr(out, "\"hosts\": {") && strstr(out, "\"differ\": true"));
 	free(out);
 	free(err);
+	/* a side that does not name its machine is not said to be another one */
+	run = clitest_read("results-compare-b/run.json");
+	REQUIRE(run && (at = strstr(run, "\"hostname\"")));
+	memcpy(at, "\"hostnamX\"", 10);
+	ho_str("results-compare-b/run.json", run);
+	free(run);
+	CHECK_EQ_I64(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err),
+	             0);
+	CHECK(out && !strstr(out, "different machines"));
+	free(out);
+	free(err);
 }
 
 /* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
