@@ -86,18 +86,44 @@ for ((a = 0; a < nodes; a++)); do
 done
 # transparent_hugepage=never and numa_balancing=disable: THP merges and automatic migration
 # make page placement checks flaky (research/numa_testing.md).
-timeout 280 qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-user-config \
-	-smp "$((cpn * nodes)),sockets=$nodes,cores=$cpn,threads=1" -m "$((256 * nodes))M" "${numa[@]}" \
-	-kernel "$kernel" -initrd "$tmp/initrd.gz" \
-	-append 'console=ttyS0 panic=-1 quiet loglevel=0 transparent_hugepage=never numa_balancing=disable' \
-	-display none -serial stdio -monitor none -no-reboot </dev/null | tr -d '\r' >"$tmp/guest.log" ||
-	{
-		rc=$?
-		echo "qemu failed or timed out (rc $rc)"
-		tail -40 "$tmp/guest.log"
-		if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
-		exit 1
-	}
+# A TCG guest's boot stalls now and then before init prints a line (a clean-clone CI run timed
+# out at 280 s with an empty console; 0 of 14 runs here): one that has not reached init within
+# boot_s seconds is stopped and started once more.
+boot_s=${LAB_VM_BOOT_S:-90}
+guest() { # one guest of at most $1 seconds: its status, or 2 when its boot stalled
+	: >"$tmp/guest.raw"
+	timeout "$1" qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-user-config \
+		-smp "$((cpn * nodes)),sockets=$nodes,cores=$cpn,threads=1" -m "$((256 * nodes))M" "${numa[@]}" \
+		-kernel "$kernel" -initrd "$tmp/initrd.gz" \
+		-append 'console=ttyS0 panic=-1 quiet loglevel=0 transparent_hugepage=never numa_balancing=disable' \
+		-display none -serial "file:$tmp/guest.raw" -monitor none -no-reboot </dev/null &
+	local q=$! waited=0
+	while kill -0 "$q" 2>/dev/null && ! grep -q '^=== CPUFLAGS' "$tmp/guest.raw" &&
+		[ "$waited" -lt "$boot_s" ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if kill -0 "$q" 2>/dev/null && ! grep -q '^=== CPUFLAGS' "$tmp/guest.raw"; then
+		kill "$q" 2>/dev/null
+		wait "$q" 2>/dev/null
+		return 2
+	fi
+	wait "$q"
+}
+rc=0
+guest 280 || rc=$?
+if [ "$rc" = 2 ]; then
+	echo "the guest's boot stalled (no line in $boot_s s): starting it once more"
+	rc=0
+	guest $((280 - boot_s)) || rc=$?
+fi
+tr -d '\r' <"$tmp/guest.raw" >"$tmp/guest.log"
+if [ "$rc" != 0 ]; then
+	echo "qemu failed or timed out (rc $rc)"
+	tail -40 "$tmp/guest.log"
+	if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
+	exit 1
+fi
 if [ -n "${LAB_VM_KEEP:-}" ]; then mkdir -p "$LAB_VM_KEEP" && cp "$tmp/guest.log" "$LAB_VM_KEEP/"; fi
 # The build's own flags (LAB_VM_CC and LAB_VM_CFLAGS, from cmake: CFLAGS=-march=x86-64-v4)
 # may let every file use extensions the guest's CPU (TCG -cpu max: no AVX-512) lacks; then the
