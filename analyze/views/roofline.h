@@ -25,7 +25,7 @@
 enum { LAB_AN_RL_BW, LAB_AN_RL_COMPUTE };
 
 /* A rate: work / median cost, work / mean cost, the median's 95 % interval (NaN: none), and
- * the samples it is over. */
+ * the samples it is over (the FMA+add sentences: the runs, when over run means). */
 struct lab_an_rl_val {
 	double median, mean, lo, hi;
 	size_t n;

@@ -32,10 +32,41 @@ void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct l
 	free(c);
 }
 
+/* With two or more runs kept, *v becomes the mean of the run means of p's used samples of
+ * metric m (m == -1: work over the cost, GFLOP/s) and its t-interval over them (levels.h: the
+ * samples' own interval ignores the setup-to-setup spread), n the runs. 0 when it did. */
+static int an_pipes_runs(const struct lab_an_point *p, size_t m, double work, int inc,
+                         struct lab_an_rl_val *v)
+{
+	double *x = p->run ? malloc(4 * (p->n ? p->n : 1) * sizeof(*x)) : NULL;
+	int *run = x ? malloc((p->n ? p->n : 1) * sizeof(*run)) : NULL;
+	struct lab_an_levels lv;
+	size_t n = 0;
+	int rc = -1;
+
+	for (size_t i = 0; run && i < p->n; i++) {
+		double y = m == (size_t)-1 ? work / p->cost[i] : lab_an_metric(p, i, m);
+		if ((inc || !p->flagged[i]) && isfinite(y)) {
+			run[n] = p->run[i];
+			x[n++] = y;
+		}
+	}
+	if (n && !lab_an_levels_compute(x, run, n, x + n, &lv) && lv.runs >= 2 &&
+	    isfinite(lv.run_ci95_lo) && isfinite(lv.run_ci95_hi)) {
+		*v = (struct lab_an_rl_val){lv.mean, lv.mean, fmax(lv.run_ci95_lo, 0), lv.run_ci95_hi,
+		                            lv.runs};
+		rc = 0;
+	}
+	free(run);
+	free(x);
+	return rc;
+}
+
 /* The interval compared (v->median the value): flops_per_cycle's mean and t-interval when the
- * point recorded it, else the median GFLOP/s and its interval. Returns the unit's name. */
+ * point recorded it, else the median GFLOP/s and its interval; over the run means when it kept
+ * two or more runs (*runs 1). Returns the unit's name. */
 static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
-                                struct lab_an_rl_val *v)
+                                struct lab_an_rl_val *v, int *runs)
 {
 	size_t hint[2] = {0, 0};
 	struct lab_an_rates r;
@@ -45,11 +76,13 @@ static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an
 		if (ms && ms->n >= 2 && !strcmp(d->metric_name[m], "flops_per_cycle")) {
 			*v = (struct lab_an_rl_val){ms->mean, ms->mean, ms->ci95_lo, ms->ci95_hi,
 			                            ms->n};
+			*runs = !an_pipes_runs(p, m, NAN, inc, v);
 			return "flops/cycle";
 		}
 	}
 	lab_an_rates_compute(d, p, &r, hint);
 	lab_an_rl_rate(p, r.has && r.flops > 0 ? r.flops : NAN, inc, v);
+	*runs = r.has && r.flops > 0 && !an_pipes_runs(p, (size_t)-1, r.flops, inc, v);
 	return "GFLOP/s";
 }
 
@@ -140,17 +173,19 @@ static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_
                          const struct lab_an_point *q, const char *rest, char *buf, size_t len)
 {
 	struct lab_an_rl_val a, b;
-	const char *unit = an_pipes_val(d, p, inc, &a);
+	int ra, rb;
+	const char *unit = an_pipes_val(d, p, inc, &a, &ra);
 	char verdict[256];
 
-	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
+	if (strcmp(an_pipes_val(d, q, inc, &b, &rb), unit))
 		return 0;
 	an_pipes_verdict(p, q, &a, &b, verdict, sizeof(verdict));
 	snprintf(buf, len,
-	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu) against FMA %.4g [%.4g, "
-	         "%.4g] (n=%zu) %s: %s",
+	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu%s) against FMA %.4g [%.4g, "
+	         "%.4g] (n=%zu%s) %s: %s",
 	         p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
-	         b.n, a.median, a.lo, a.hi, a.n, unit, verdict);
+	         b.n, rb ? " runs" : "", a.median, a.lo, a.hi, a.n, ra ? " runs" : "", unit,
+	         verdict);
 	return 1;
 }
 

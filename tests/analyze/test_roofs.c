@@ -339,3 +339,20 @@ LAB_TEST(fma_add_told_what_the_mix_can_show)
 	                     "most +50 % from them)") != NULL);
 	lab_an_json_free(j);
 }
+
+/* Red team (previous stop's note): with runs = 3 the add-pipe verdict is read on the run means
+ * (fma_add +7 % whose run means spread 5 %): on the 30 samples alone (within-run noise 0.2 %) it
+ * said "above FMA alone: separate add pipes help here". */
+LAB_TEST(fma_add_verdict_on_run_means)
+{
+	struct lab_an_json *j = rf_json("results-roofs-pipes-runs");
+	const char *f;
+
+	REQUIRE(j);
+	f = rf_pipes(j, "compute isa=avx2;precision=f64, 1 thread: FMA+add ");
+	REQUIRE(f);
+	CHECK(strstr(f, "(n=3 runs) against FMA") != NULL);
+	CHECK(strstr(f, "within noise of FMA alone") != NULL);
+	CHECK(strstr(f, "help here") == NULL);
+	lab_an_json_free(j);
+}
