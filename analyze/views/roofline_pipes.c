@@ -53,8 +53,8 @@ static int an_pipes_runs(const struct lab_an_point *p, size_t m, double work, in
 	}
 	if (n && !lab_an_levels_compute(x, run, n, x + n, &lv) && lv.runs >= 2 &&
 	    isfinite(lv.run_ci95_lo) && isfinite(lv.run_ci95_hi)) {
-		*v = (struct lab_an_rl_val){lv.mean, lv.mean, fmax(lv.run_ci95_lo, 0), lv.run_ci95_hi,
-		                            lv.runs};
+		*v = (struct lab_an_rl_val){lv.mean, lv.mean, fmax(lv.run_ci95_lo, 0),
+		                            lv.run_ci95_hi, lv.runs};
 		rc = 0;
 	}
 	free(run);
