@@ -59,29 +59,38 @@ static void fresh_ident(const struct lab_plan *plan, const struct lab_point *pt,
  * alone (not the child's process group) is passed on, so the child stops at its next sample;
  * with SIGCONT (a stopped child kept it pending and lab run waited for ever), and SIGKILL when
  * the child has not ended FRESH_GRACE_S later. */
-static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, char **buf,
-                          size_t *len)
+struct fresh_pass {
+	int passed; /* 1: SIGTERM sent, 2: SIGKILL */
+	uint64_t since;
+};
+
+/* Passes an interrupt on to child once, then SIGKILL FRESH_GRACE_S later. */
+static void fresh_pass_on(pid_t child, const atomic_int *interrupted, struct fresh_pass *ps)
+{
+	if (!ps->passed && atomic_load(interrupted)) {
+		kill(child, SIGTERM);
+		kill(child, SIGCONT);
+		ps->passed = 1;
+		ps->since = lab_clock_ns();
+	}
+	if (ps->passed == 1 && lab_clock_ns() - ps->since > (uint64_t)FRESH_GRACE_S * 1000000000u) {
+		kill(child, SIGKILL);
+		ps->passed = 2;
+	}
+}
+
+static int fresh_read_all(int fd, pid_t child, const atomic_int *interrupted, struct fresh_pass *ps,
+                          char **buf, size_t *len)
 {
 	size_t cap = 1 << 16;
 	char *b = malloc(cap);
 	struct pollfd p = {.fd = fd, .events = POLLIN};
-	int passed = 0;
-	uint64_t since = 0;
 
 	*len = 0;
 	if (!b)
 		return -1;
 	for (;;) {
-		if (!passed && atomic_load(interrupted)) {
-			kill(child, SIGTERM);
-			kill(child, SIGCONT);
-			passed = 1;
-			since = lab_clock_ns();
-		}
-		if (passed == 1 && lab_clock_ns() - since > (uint64_t)FRESH_GRACE_S * 1000000000u) {
-			kill(child, SIGKILL);
-			passed = 2;
-		}
+		fresh_pass_on(child, interrupted, ps);
 		int ready = poll(&p, 1, 100);
 		if (ready < 0 && errno != EINTR) {
 			free(b);
@@ -223,10 +232,14 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 		return lab_err_set(err, LAB_ESYS, "fresh_process: cannot start the lab again: %s",
 		                   strerror(rc));
 	}
-	int rd = fresh_read_all(fds[0], pid, f->interrupted, &buf, &len), rerr = errno;
+	struct fresh_pass ps = {0};
+	int rd = fresh_read_all(fds[0], pid, f->interrupted, &ps, &buf, &len), rerr = errno;
 	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* its stdout closed, the child may still hang before it ends: interrupts are passed on */
+	for (pid_t w; (w = waitpid(pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR);) {
+		fresh_pass_on(pid, f->interrupted, &ps);
+		poll(NULL, 0, w ? 0 : 2);
+	}
 	/* A process that measured its whole run and sent it before it saw the Ctrl-C is kept, as
 	 * a run finished in this process is; one that stopped part way left nothing to keep. */
 	if (atomic_load(f->interrupted) && (rd || !WIFEXITED(status) || WEXITSTATUS(status))) {
