@@ -194,6 +194,7 @@ def analyze(lab, log, run, nodes):
           "numa view: the policy rows carry their page histograms, no mismatch")
 
 
-main()
-print("%d failed" % len(fails))
-sys.exit(1 if fails else 0)
+if __name__ == "__main__":
+    main()
+    print("%d failed" % len(fails))
+    sys.exit(1 if fails else 0)

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Boots a QEMU guest (TCG: no KVM needed) with NODES NUMA nodes, one socket and 2 CPUs each (1 on 4 nodes),
 # from a busybox initramfs holding the lab binary and its shared libraries; inside, runs
-# `lab topo` and `lab run tests/vm/numa-guest.ini`, prints the results between markers on the
-# serial console, powers off; then checks them here (check_guest.py).
-# usage: numa_guest.sh LAB SRCDIR NODES     exit 0 pass, 1 fail, 77 skipped (reason printed)
+# `lab topo` and `lab run CONFIG` (tests/vm/numa-guest.ini), prints the results between markers
+# on the serial console, powers off; then checks them here (CHECK: check_guest.py). CPU is QEMU's
+# CPU model (-cpu; default max): isa_guest runs the ISA variants on CPUs that lack some.
+# usage: numa_guest.sh LAB SRCDIR NODES [CPU CONFIG CHECK]
+#        exit 0 pass, 1 fail, 77 skipped (reason printed)
 # Needs qemu-system-x86_64, a static busybox, cpio and a readable kernel image: $LAB_VM_KERNEL,
 # /var/cache/lab-vm/vmlinuz (scripts/deps.sh --ci puts one there) or /boot/vmlinuz-*.
 # LAB_VM_KEEP=DIR keeps the guest's serial log (with run.json and samples.csv) as DIR/guest.log.
 set -euo pipefail
-lab=$1 src=$2 nodes=${3:-2}
+lab=$1 src=$2 nodes=${3:-2} cpu=${4:-max}
+cfg=${5:-$src/tests/vm/numa-guest.ini} chk=${6:-$src/tests/vm/check_guest.py}
 
 skip() { echo "SKIPPED: $*"; exit 77; }
 
@@ -35,7 +38,7 @@ root=$tmp/root
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lab}
 cp "$busybox" "$root/bin/busybox"
 cp "$lab" "$root/lab/lab"
-cp "$src/tests/vm/numa-guest.ini" "$root/lab/numa.ini"
+cp "$cfg" "$root/lab/guest.ini"
 # The binary's shared libraries at the paths the loader looks for them.
 ldd "$lab" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | while read -r so; do
 	mkdir -p "$root$(dirname "$so")"
@@ -56,7 +59,7 @@ echo "=== CPUFLAGS $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2)"
 echo "=== TOPO BEGIN"
 ./lab topo
 echo "=== TOPO END"
-./lab run --set global.retry_flagged=0 --set global.counters=off numa.ini -o /tmp/out \
+./lab run --set global.retry_flagged=0 --set global.counters=off guest.ini -o /tmp/out \
 	--no-progress >/tmp/run.log 2>&1
 echo "=== RUN RC $?"
 cat /tmp/run.log
@@ -92,7 +95,7 @@ done
 boot_s=${LAB_VM_BOOT_S:-90}
 guest() { # one guest of at most $1 seconds: its status, or 2 when its boot stalled
 	: >"$tmp/guest.raw"
-	timeout "$1" qemu-system-x86_64 -accel tcg -cpu max -machine pc -nodefaults -no-user-config \
+	timeout "$1" qemu-system-x86_64 -accel tcg -cpu "$cpu" -machine pc -nodefaults -no-user-config \
 		-smp "$((cpn * nodes)),sockets=$nodes,cores=$cpn,threads=1" -m "$((256 * nodes))M" "${numa[@]}" \
 		-kernel "$kernel" -initrd "$tmp/initrd.gz" \
 		-append 'console=ttyS0 panic=-1 quiet loglevel=0 transparent_hugepage=never numa_balancing=disable' \
@@ -142,5 +145,5 @@ if [ -n "${LAB_VM_CC:-}" ] && [ "$guest_flags" != "  " ]; then
 fi
 [ -z "$missing" ] ||
 	skip "this build's flags (${LAB_VM_CFLAGS:-}) let any code use$missing, which the guest's" \
-		"CPU (QEMU TCG -cpu max) lacks: the lab cannot run there"
-python3 "$src/tests/vm/check_guest.py" "$tmp/guest.log" "$nodes" "$lab" || { tail -60 "$tmp/guest.log"; exit 1; }
+		"CPU (QEMU TCG -cpu $cpu) lacks: the lab cannot run there"
+python3 "$chk" "$tmp/guest.log" "$nodes" "$lab" || { tail -60 "$tmp/guest.log"; exit 1; }
