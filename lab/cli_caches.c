@@ -186,25 +186,60 @@ static void cache_check_last(struct lab_cli_setup *s, const bool *given)
 	lab_cli_llc_text(llc, s->cache_note, sizeof(s->cache_note));
 }
 
+/* The first --cache of a whose level is no larger than the level above it, once every size is
+ * set; -1 when they grow with the level. */
+static int cache_order(const struct lab_cli_args *a, const struct lab_topo *topo, char *buf,
+                       size_t len)
+{
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
+
+	for (unsigned k = 1; k < n; k++)
+		for (unsigned i = 0; c[k].size <= c[k - 1].size && i < a->ncaches; i++) {
+			unsigned level;
+			uint64_t bytes;
+			if (!cache_arg_parse(a->caches[i], &level, &bytes) &&
+			    (level == c[k].level || level == c[k - 1].level)) {
+				char lo[32], hi[32];
+				lab_cli_bytes_text(c[k - 1].size, lo, sizeof(lo));
+				lab_cli_bytes_text(c[k].size, hi, sizeof(hi));
+				snprintf(buf, len, "L%u is %s, L%u %s", c[k - 1].level, lo,
+				         c[k].level, hi);
+				return (int)i;
+			}
+		}
+	return -1;
+}
+
 int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s)
 {
 	bool given[LAB_CACHE_LEVELS] = {false};
+	unsigned level[LAB_CLI_LIST_MAX];
+	uint64_t bytes[LAB_CLI_LIST_MAX];
+	char what[96];
+	int bad;
 
 	for (unsigned i = 0; i < a->ncaches; i++) {
-		unsigned level;
-		uint64_t bytes;
-		if (cache_arg_parse(a->caches[i], &level, &bytes)) {
+		if (cache_arg_parse(a->caches[i], &level[i], &bytes[i])) {
 			lab_opts_error(
 			    "lab: --cache %s: allowed: L1..L%d=SIZE in bytes with K, M or G "
 			    "(e.g. L3=32M), or L1..L%d=reported",
 			    a->caches[i], LAB_CACHE_LEVELS, LAB_CACHE_LEVELS);
 			return LAB_EXIT_USAGE;
 		}
-		given[level - 1] = true;
-		if (bytes && !lab_topo_is_standin(s->topo))
-			lab_topo_cache_set(s->topo, level, bytes, false);
+		given[level[i] - 1] = true;
 	}
-	if (!lab_topo_is_standin(s->topo))
-		cache_check_last(s, given);
+	if (lab_topo_is_standin(s->topo))
+		return LAB_EXIT_OK;
+	/* the last level hwloc reports is checked unless given, a deeper level given or not */
+	cache_check_last(s, given);
+	for (unsigned i = 0; i < a->ncaches; i++)
+		if (bytes[i])
+			lab_topo_cache_set(s->topo, level[i], bytes[i], false);
+	if ((bad = cache_order(a, s->topo, what, sizeof(what))) >= 0) {
+		lab_opts_error("lab: --cache %s: %s: allowed: sizes that grow with the level",
+		               a->caches[bad], what);
+		return LAB_EXIT_USAGE;
+	}
 	return LAB_EXIT_OK;
 }

@@ -258,6 +258,16 @@ assert j["cache_note"] is None, j' "$tmp/plan.json"
 		test "$(wc -l <"$tmp/err")" = 1
 		grep -q -- "--cache $bad: allowed: L1..L5=SIZE" "$tmp/err"
 	done
+	# Sizes must grow with the level (a given L4 of 1 MiB under a 32 MiB L3 had turned the
+	# check of L3 off and was used without a word); a deeper level than reported may be given.
+	for bad in L4=1M L2=64M; do
+		rc=0
+		"$lab" plan "$tmp/c.ini" --topology "$syn" --cache "$bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		test "$rc" = 2 && test "$(wc -l <"$tmp/err")" = 1
+		grep -q -- "--cache $bad: L[23] is [0-9]* MiB, L[34] [0-9]* MiB: allowed: sizes that grow with the level" "$tmp/err"
+	done
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L4=1G >"$tmp/out"
+	grep -q 'size=16M;' "$tmp/out"
 	# lab topo shows the sizes, and, on this machine under a hypervisor, what loads say of the
 	# last level; another machine's topology is never measured.
 	"$lab" topo --topology "$syn" --json >"$tmp/t.json"
