@@ -281,6 +281,15 @@ static void pl_unplanned(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		}
 }
 
+/* 1 when key (NULL: none) of e sweeps by a --set, not by the config. */
+static int pl_swept_by_set(const struct lab_experiment *e, const char *key)
+{
+	for (unsigned k = 0; key && k < e->nkeys; k++)
+		if (!strcmp(e->keys[k].param->key, key))
+			return e->keys[k].src == LAB_SRC_CLI;
+	return 0;
+}
+
 static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel)
 {
 	struct lab_experiment *e = pl_experiment(x, sel->experiment);
@@ -319,8 +328,9 @@ static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel)
 		    sel->col, sel->experiment, n, e->name, open);
 	else if (n > 1)
 		lab__plan_claim_error(
-		    x, "column %u: %s names %u points of [%s] (add %s=VALUE: it sweeps)", sel->col,
-		    sel->experiment, n, e->name, open ? open : "the swept keys");
+		    x, "column %u: %s names %u points of [%s] (add %s=VALUE: it sweeps%s)",
+		    sel->col, sel->experiment, n, e->name, open ? open : "the swept keys",
+		    pl_swept_by_set(e, open) ? ", as a --set made it" : "");
 }
 
 static void pl_metric(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,

@@ -1099,6 +1099,14 @@ LAB_TEST(lesson_selectors_use_an_index)
 	         narrow, 1, NULL, 0);
 	CHECK_EQ_I64(t.rc, 0);
 	tp_free(&t);
+	/* One a --set widened (global.threads over the section's own 2) names several points:
+	 * the error says the --set made the key sweep (it read as the config's fault). */
+	static const char *const widen[] = {"global.threads=1,2"};
+	plan_fails_with("[x]\nkernel = fake\nthreads = 2\nsize = 1024\n[lessons]\n"
+	                "l = cost(x: size=1024) >= 1\n",
+	                widen, 1,
+	                "p.ini:6: [lessons] l: column 6: x names 2 points of [x] (add "
+	                "threads=VALUE: it sweeps, as a --set made it)");
 }
 
 /* --set global.KEY=bad is one error, as typed, not one per experiment under its name. */
