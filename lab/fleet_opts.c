@@ -326,8 +326,14 @@ int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len)
 		fputs("; nothing was submitted\n", stderr);
 		return rc == -LAB_ENOMEM ? LAB_EXIT_FAILURE : LAB_EXIT_USAGE;
 	}
-	if (lab_topo_open(&topo, o->topology, &err))
-		lab_diag_add(&d, "--topology %s", err.msg);
+	if (lab_topo_open(&topo, o->topology, &err)) { /* the option's error, not the config's */
+		fputs("lab fleet: --topology ", stderr);
+		lab_fleet_put(stderr, err.msg);
+		fputs("; nothing was submitted\n", stderr);
+		free(*text);
+		*text = NULL;
+		return LAB_EXIT_USAGE;
+	}
 	rc = lab_cfg_load_text(&cfg, o->config, *text, *len, &d, &err);
 	if (!rc && topo)
 		rc = lab_plan_build(&plan, &cfg, lab_kernels, topo, NULL, 0, &d, &err);

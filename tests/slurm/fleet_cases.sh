@@ -282,6 +282,10 @@ config_validated)
 	expect 2 "tiny.ini:9: .*threads" "$lab" fleet "$cfg" --topology 'synthetic:pu:1' --dry-run
 	grep -q "checked for" "$tmp/err" || fail "no topology named: $(cat "$tmp/err")"
 	expect 2 "--topology" "$lab" fleet "$cfg" --topology 'synthetic:nonsense' --dry-run
+	# a bad --topology is the option's one line, not an error counted in the config
+	expect 2 "^lab fleet: --topology nodes.xml: unknown topology (allowed: .*xml:FILE.*); nothing was submitted$" \
+		"$lab" fleet "$cfg" --topology nodes.xml --dry-run
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line: $(cat "$tmp/err")"
 	# ... and accepted on a larger one, then submitted once per job.
 	"$lab" fleet "$cfg" --topology 'synthetic:core:4 pu:2' --dry-run >/dev/null
 	"$lab" fleet "$cfg" --topology 'synthetic:core:4 pu:2' -o "$tmp/g" >/dev/null
