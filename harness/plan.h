@@ -159,6 +159,10 @@ unsigned long long lab_plan_lesson_grows(void);
 /* The kernel named name in registry, or NULL. */
 const struct lab_kernel *lab_plan_kernel_find(const struct lab_kernel *const *registry,
                                               const char *name);
+/* What an unknown kernel name was likely meant to be, into buf: "did you mean 'NAME'?" when a
+ * kernel is close, else "kernels: a, b, ...". Returns buf. */
+const char *lab_plan_kernel_hint(const struct lab_kernel *const *registry, const char *name,
+                                 char *buf, size_t len);
 
 struct lab_json;
 /* Writes the planned facts of pt into the open JSON object: point, threads, cpus, placement and

@@ -214,24 +214,44 @@ static void plan_kernel_list(const struct lab_kernel *const *registry, char *buf
 		                         (*k)->name);
 }
 
+const char *lab_plan_kernel_hint(const struct lab_kernel *const *registry, const char *name,
+                                 char *buf, size_t len)
+{
+	const char *best = NULL;
+	unsigned best_d = strlen(name) / 3 + 2; /* the limit of plan_closest, plus one */
+	char list[512];
+
+	if (best_d < 3)
+		best_d = 3;
+	if (strlen(name) > LAB_EDIT_DISTANCE_MAX) /* too long to measure: close to nothing */
+		best_d = 0;
+	for (const struct lab_kernel *const *c = registry; *c; c++)
+		if (lab_edit_distance(name, (*c)->name) < best_d) {
+			best_d = lab_edit_distance(name, (*c)->name);
+			best = (*c)->name;
+		}
+	plan_kernel_list(registry, list, sizeof(list));
+	if (best)
+		snprintf(buf, len, "did you mean '%s'?", best);
+	else
+		snprintf(buf, len, "kernels: %s", list);
+	return buf;
+}
+
 /*
  * Reports an unknown kernel where it is written: a --set, the section's line, or [global]'s
  * line once for every section that inherits it.
  */
 static void plan_unknown_kernel(struct lab_diag *d, const struct lab_cfg_section *s,
-                                const struct lab_cfg_kv *at, const char *best, const char *list)
+                                const struct lab_cfg_kv *at, const char *hint)
 {
-	char *msg = NULL, hint[600];
+	char *msg = NULL;
 	bool in_section = false;
 	int rc;
 
 	for (unsigned i = 0; i < s->nkv && !in_section; i++)
 		in_section = &s->kv[i] == at;
 
-	if (best)
-		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
-	else
-		snprintf(hint, sizeof(hint), "kernels: %s", list);
 	if (!at->line)
 		rc = asprintf(&msg, "--set %s.kernel=%s: unknown kernel (%s)", s->name, at->value,
 		              hint);
@@ -250,23 +270,12 @@ static const struct lab_kernel *plan_kernel_check(const struct lab_cfg_section *
                                                   struct lab_diag *d)
 {
 	const struct lab_kernel *k = lab_plan_kernel_find(registry, at->value);
-	const char *best = NULL;
-	unsigned best_d = strlen(at->value) / 3 + 2; /* the limit of plan_closest, plus one */
-	char list[512];
+	char hint[600];
 
 	if (k)
 		return k;
-	plan_kernel_list(registry, list, sizeof(list));
-	if (best_d < 3)
-		best_d = 3;
-	if (strlen(at->value) > LAB_EDIT_DISTANCE_MAX) /* too long to measure: close to nothing */
-		best_d = 0;
-	for (const struct lab_kernel *const *c = registry; *c; c++)
-		if (lab_edit_distance(at->value, (*c)->name) < best_d) {
-			best_d = lab_edit_distance(at->value, (*c)->name);
-			best = (*c)->name;
-		}
-	plan_unknown_kernel(d, s, at, best, list);
+	plan_unknown_kernel(d, s, at,
+	                    lab_plan_kernel_hint(registry, at->value, hint, sizeof(hint)));
 	return NULL;
 }
 

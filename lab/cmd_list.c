@@ -128,9 +128,9 @@ int lab_cmd_describe(int argc, char **argv)
 	}
 	const struct lab_kernel *k = lab_plan_kernel_find(lab_kernels, a.kernel[0]);
 	if (!k) {
-		lab_opts_error("lab describe: unknown kernel '%s' (allowed: a name `lab list` "
-		               "prints)",
-		               a.kernel[0]);
+		char hint[600];
+		lab_opts_error("lab describe: unknown kernel '%s' (%s)", a.kernel[0],
+		               lab_plan_kernel_hint(lab_kernels, a.kernel[0], hint, sizeof(hint)));
 		return LAB_EXIT_USAGE;
 	}
 	printf("%s: %s\n\n%s\n", k->name, k->summary, k->description ? k->description : "");
