@@ -29,7 +29,8 @@ static void counters_usage(FILE *f)
 	        "  --record-fixture FILE  count a reference loop (a chain of dependent adds)\n"
 	        "                         once per pass on this CPU and write the raw counts,\n"
 	        "                         ids, times enabled and running, CPUID and kernel\n"
-	        "                         version to FILE: a fixture for tests/fixtures/counters\n"
+	        "                         version to FILE: a record to set beside another\n"
+	        "                         machine's\n"
 	        "  --events LIST          with --record-fixture: what to record (default: every\n"
 	        "                         preset)\n");
 }

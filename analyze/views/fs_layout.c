@@ -27,7 +27,9 @@ static const struct lab_an_cv_spec an_spec = {
              "curve per layout. struct: each thread's hot field sits in a "
              "packed array of structs, so neighbours share a cache line; "
              "struct_aligned: each struct on its own 128 bytes. At 2+ threads "
-             "the gap is the cost of false sharing; at 1 thread they should agree.",
+             "a gap is the cost of false sharing (how large depends on the op and the "
+             "core: stores may cost little extra where the store buffer hides them); at "
+             "1 thread they should agree.",
     .note = "ns per increment, all threads together: median | mean [95% CI] over reps",
     .curve = {"layout", NULL},
     .xlabel = "threads",

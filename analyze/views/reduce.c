@@ -12,14 +12,15 @@ static const struct lab_an_cv_spec an_spec = {
     .title = "Reductions",
     .about = "ns per element summed, all threads together (wall time / "
              "elements of the whole array), per strategy and team (interval clipped at 0). "
-             "packed_partials is the false-sharing trap: the "
-             "per-thread sums sit 8 bytes apart on one cache line, so every add pulls the "
-             "line across cores; compare it with padded_partials (128 bytes "
-             "apart) at 2+ threads. atomic and critical serialise "
+             "packed_partials can false-share: the per-thread sums sit 8 bytes apart on one "
+             "cache line, so where the core pays for stores to a line another core holds "
+             "(how much depends on its store buffer) the adds pull the line across cores; "
+             "compare it with padded_partials (128 bytes apart) at 2+ threads. atomic and "
+             "critical serialise "
              "on one line or lock; team=lab (dashed) shows what is left without "
              "the OpenMP runtime's fork-join.",
     .note = "ns per element, all threads together: median | mean [95% CI] over reps; "
-            "packed_partials = false sharing",
+            "packed_partials: per-thread sums on one line",
     .curve = {"strategy", "team"},
     .xlabel = "threads",
     .logx = 1,
