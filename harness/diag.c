@@ -77,6 +77,40 @@ void lab_diag_add(struct lab_diag *d, const char *fmt, ...)
 	diag_push(d, line);
 }
 
+/* Puts line's hash into d->seen; 1 when it was not there (or no memory to tell), else 0. */
+static int diag_seen_add(struct lab_diag *d, const char *line)
+{
+	unsigned long long h = 1469598103934665603ull;
+
+	for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	h += !h;
+	if (2 * (d->nseen + 1) > d->capseen) { /* grow, at most half full */
+		size_t cap = d->capseen ? 2 * d->capseen : 256;
+		unsigned long long *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return 1;
+		for (size_t i = 0; i < d->capseen; i++)
+			for (size_t j = d->seen[i] % cap; d->seen[i]; j = (j + 1) % cap)
+				if (!t[j]) {
+					t[j] = d->seen[i];
+					break;
+				}
+		free(d->seen);
+		d->seen = t;
+		d->capseen = cap;
+	}
+	for (size_t j = h % d->capseen;; j = (j + 1) % d->capseen) {
+		if (d->seen[j] == h)
+			return 0;
+		if (!d->seen[j]) {
+			d->seen[j] = h;
+			d->nseen++;
+			return 1;
+		}
+	}
+}
+
 void lab_diag_add_once(struct lab_diag *d, const char *fmt, ...)
 {
 	va_list ap;
@@ -90,8 +124,8 @@ void lab_diag_add_once(struct lab_diag *d, const char *fmt, ...)
 			return;
 		}
 	if (d->n >= LAB_DIAG_MAX) {
+		d->dropped += line ? diag_seen_add(d, line) : 1;
 		free(line);
-		d->dropped++;
 		return;
 	}
 	diag_push(d, line);
@@ -107,6 +141,9 @@ void lab_diag_free(struct lab_diag *d)
 	for (unsigned i = 0; i < d->n; i++)
 		free(d->msg[i]);
 	free(d->msg);
+	free(d->seen);
 	d->msg = NULL;
+	d->seen = NULL;
 	d->n = d->dropped = 0;
+	d->nseen = d->capseen = 0;
 }

@@ -17,6 +17,10 @@ struct lab_diag {
 	unsigned n;       /* messages kept */
 	unsigned dropped; /* messages past LAB_DIAG_MAX */
 	char **msg;
+	/* lab_diag_add_once past LAB_DIAG_MAX: the hashes of the lines dropped (open addressing,
+	 * 0 empty), so a line repeated there is counted once */
+	unsigned long long *seen;
+	size_t nseen, capseen;
 };
 
 /* Appends a formatted line, clipped to LAB_DIAG_LINE_MAX. Keeps the first LAB_DIAG_MAX; counts

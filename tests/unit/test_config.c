@@ -579,6 +579,21 @@ LAB_TEST(diag_cap)
 	free(text);
 }
 
+/* Red team: lab_diag_add_once counts a line once past the cap too (one bad stride line of a
+ * sweep with more params said 1164 errors for 441, 81248 with a placement list). */
+LAB_TEST(diag_once_counts_once_past_the_cap)
+{
+	struct lab_diag d = {0};
+
+	for (int rep = 0; rep < 3; rep++)
+		for (int i = 0; i < LAB_DIAG_MAX + 1000; i++)
+			lab_diag_add_once(&d, "x.ini:3: value %d is out of range", i);
+	CHECK_EQ_U64(d.n, LAB_DIAG_MAX);
+	CHECK_EQ_U64(lab_diag_count(&d), LAB_DIAG_MAX + 1000);
+	lab_diag_free(&d);
+	CHECK_EQ_U64(lab_diag_count(&d), 0);
+}
+
 /*
  * A line whose first non-blank character is '[' is an error unless it starts at column 1 (it
  * used to be read as a header without a word); it is still read as a header, so the keys below
