@@ -34,11 +34,14 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 		    d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)", arg);
 		return;
 	}
-	/* as on a line of a file: the parsers would take them for blanks ("1\v" reads as 1) */
-	const char *odd = strpbrk(arg, "\v\f");
+	/* as on a line of a file: the parsers would take them for blanks ("1\v" reads as 1, and
+	 * "a\n.reps=3" set a's reps) */
+	static const char *const oddname[] = {"vertical tab (\\x0b)", "form feed (\\x0c)",
+	                                      "carriage return (\\r)", "line feed (\\n)"};
+	const char *odd = strpbrk(arg, "\v\f\r\n");
 	if (odd) {
 		lab_diag_add(d, "--set %s: %s in the argument (allowed blanks: spaces and tabs)",
-		             arg, *odd == '\v' ? "vertical tab (\\x0b)" : "form feed (\\x0c)");
+		             arg, oddname[strchr("\v\f\r\n", *odd) - "\v\f\r\n"]);
 		return;
 	}
 	struct lab_cfg_kv *kv = realloc(cfg->set, (cfg->nset + 1) * sizeof(*cfg->set));

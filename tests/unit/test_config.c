@@ -348,7 +348,14 @@ LAB_TEST(vertical_tab_and_form_feed)
 	struct lab_diag d = {0};
 	lab_cfg_add_set(&cfg, "a.threads=1\v", &d);
 	lab_cfg_add_set(&cfg, "a.\freps=1", &d);
-	REQUIRE(lab_diag_count(&d) == 2);
+	/* red team: a CR or LF was read as a blank ("a\n.reps=3" set a's reps) */
+	lab_cfg_add_set(&cfg, "a\n.reps=3", &d);
+	lab_cfg_add_set(&cfg, "a.threads=1,\r2", &d);
+	REQUIRE(lab_diag_count(&d) == 4);
+	CHECK_EQ_STR(d.msg[2], "--set a\n.reps=3: line feed (\\n) in the argument (allowed "
+	                       "blanks: spaces and tabs)");
+	CHECK_EQ_STR(d.msg[3], "--set a.threads=1,\r2: carriage return (\\r) in the argument "
+	                       "(allowed blanks: spaces and tabs)");
 	CHECK_EQ_STR(d.msg[0], "--set a.threads=1\v: vertical tab (\\x0b) in the argument (allowed "
 	                       "blanks: spaces and tabs)");
 	CHECK_EQ_STR(d.msg[1], "--set a.\freps=1: form feed (\\x0c) in the argument (allowed "
