@@ -486,10 +486,17 @@ static void ev_text(struct lab_an_lesson *l, const char *why)
 
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 {
-	char why[320] = "";
+	char why[400] = "", one[300];
 
 	ev_judge(e, out);
-	if (out->verdict != LAB_AN_INCONCLUSIVE && lab__lesson_one_setup(e, why, sizeof(why)))
+	/* said whenever it applies: a narrow straddling interval of one setup reads as if a few
+	 * more samples would tip it */
+	if (lab__lesson_one_setup(e, one, sizeof(one)))
+		snprintf(why, sizeof(why), "%s%s",
+		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
+		                                             : "",
+		         out->verdict == LAB_AN_INCONCLUSIVE ? one + 1 : one);
+	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	ev_text(out, why);
 }

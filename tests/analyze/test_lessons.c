@@ -197,12 +197,19 @@ LAB_TEST(one_setup_of_several_runs_is_inconclusive)
 	fx_lesson(&f, "costs",
 	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
 	fx_lesson(&f, "planned_one", "cost(fs: stride=128, threads=2) <= 100");
+	/* red team: straddling, it still says the interval is one setup's (it said only that it
+	 * straddles, as if a few more samples would tip it) */
+	fx_lesson(&f, "straddles",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 3");
 	fx_eval(&f, &ls);
-	REQUIRE(ls.n == 2);
+	REQUIRE(ls.n == 3);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
 	CHECK(strstr(ls.l[0].text, "point 7 kept 1 of its 5 runs") != NULL);
 	CHECK(ls.l[0].lo > 2); /* the interval alone would hold */
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "inconclusive");
+	CHECK(strstr(ls.l[2].text, "claim >= 3: the interval straddles the bound; point 7 kept 1 "
+	                           "of its 5 runs") != NULL);
 	lab_an_json_free(five);
 	lab_an_json_free(one);
 	fx_free(&f, &ls);
