@@ -165,7 +165,8 @@ static int fleet_num(const char *r, size_t n, size_t *k, unsigned long *v)
 }
 
 /* The nodes one [..] of a Slurm host list names (1-4,7: 5), at most LAB_FLEET_TASKS_MAX + 1;
- * 0 for "[]"; 1 for what is not numbers and ranges (Slurm judges that). */
+ * 0 for "[]" and for what is not numbers and ascending ranges ("[5-1]", "[1-]", "[a]": Slurm
+ * would refuse them at submission, after the fleet directory was made). */
 static unsigned long fleet_range_count(const char *r, size_t n)
 {
 	unsigned long count = 0, a, b;
@@ -173,28 +174,33 @@ static unsigned long fleet_range_count(const char *r, size_t n)
 
 	while (k < n && count <= LAB_FLEET_TASKS_MAX) {
 		if (!fleet_num(r, n, &k, &a))
-			return 1;
+			return 0;
 		b = a;
 		if (k < n && r[k] == '-' && (++k, !fleet_num(r, n, &k, &b)))
-			return 1;
-		if (b < a || (k < n && r[k] != ','))
-			return 1;
+			return 0;
+		if (b < a || (k < n && r[k] != ',') || (k + 1 == n && r[k] == ','))
+			return 0;
 		count += b - a + 1;
 		k++;
 	}
 	return count;
 }
 
-/* The nodes the item of n characters at p names: the product of its ranges' counts. */
+/* The nodes the item of n characters at p names: the product of its ranges' counts; 0 when a
+ * bracket is left open or closes none. */
 static unsigned long fleet_item_count(const char *p, size_t n)
 {
 	unsigned long count = 1;
 
-	for (size_t i = 0; i < n && count <= LAB_FLEET_TASKS_MAX; i++)
-		if (p[i] == '[') {
+	for (size_t i = 0; i < n && count && count <= LAB_FLEET_TASKS_MAX; i++)
+		if (p[i] == ']')
+			return 0;
+		else if (p[i] == '[') {
 			size_t k = strcspn(p + i + 1, "]");
-			count *= fleet_range_count(p + i + 1, k < n - i - 1 ? k : n - i - 1);
-			i += k;
+			if (k >= n - i - 1)
+				return 0;
+			count *= fleet_range_count(p + i + 1, k);
+			i += k + 1;
 		}
 	return count;
 }
@@ -222,8 +228,8 @@ static int fleet_nodelist_reserved(const char *list)
 		if (!count || (p[n] == ',' && !p[n + 1])) {
 			fleet_say(
 			    "--nodelist", list,
-			    ": an empty node name or range (allowed: names and ranges such as "
-			    "n[1-4], separated by ',')");
+			    ": an empty or malformed node name or range (allowed: names and "
+			    "ascending ranges such as n[1-4] or n[01-03,7], separated by ',')");
 			return -1;
 		}
 		if ((nodes += count) > LAB_FLEET_TASKS_MAX) {

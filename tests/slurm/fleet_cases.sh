@@ -58,9 +58,14 @@ bad_values)
 	expect 2 "not a count" "$lab" fleet "$cfg" --nodes 2x --dry-run
 	expect 2 "give one of them" "$lab" fleet "$cfg" --nodes 2 --nodelist n1 --dry-run
 	# an empty node name, and more nodes than --nodes allows, went to sbatch as given
-	expect 2 "an empty node name" "$lab" fleet "$cfg" --nodelist ',,' --dry-run
-	expect 2 "an empty node name" "$lab" fleet "$cfg" --nodelist 'n1,' --dry-run
-	expect 2 "an empty node name or range" "$lab" fleet "$cfg" --nodelist 'n[1-3],m[]' --dry-run
+	expect 2 "an empty or malformed node name" "$lab" fleet "$cfg" --nodelist ',,' --dry-run
+	expect 2 "an empty or malformed node name" "$lab" fleet "$cfg" --nodelist 'n1,' --dry-run
+	expect 2 "an empty or malformed node name or range" "$lab" fleet "$cfg" --nodelist 'n[1-3],m[]' --dry-run
+	# red team: reversed, open, stray or doubled brackets went to sbatch as given
+	for bad in 'n[5-1]' 'n[1-3' 'n[1--2]' 'n[[1-2]]' 'n]' 'n[1-]' 'n[1,]'; do
+		expect 2 "an empty or malformed node name or range" "$lab" fleet "$cfg" --nodelist "$bad" --dry-run
+	done
+	"$lab" fleet "$cfg" --nodelist 'n[01-03,7],m[1-2]x[3-4]' --dry-run >/dev/null || fail "a good host list refused"
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'n[1-2000]' --dry-run
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'r[1-2]n[1-600]' --dry-run
 	"$lab" fleet "$cfg" --nodelist 'n[1-1000],m[1-4,9]' --dry-run >/dev/null || fail "1005 nodes refused"
