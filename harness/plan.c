@@ -408,18 +408,23 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 	lab__plan_check_names(cfg, only, nonly, registry, d);
 	lab__plan_check_globals(cfg, registry, d);
 	lab__plan_global_kernels(cfg, registry, d);
-	for (unsigned s = 0; s < cfg->nsec; s++) {
+	/* each experiment has a point: past the cap the rest cannot run, said before any is
+	 * planned (100,001 sections took 3.4 s and 627 MB to be refused) */
+	unsigned nexp = 0;
+	for (unsigned s = 0; s < cfg->nsec && nexp <= LAB_POINTS_MAX; s++) {
 		const struct lab_cfg_section *sec = &cfg->sec[s];
-		if (!strcmp(sec->name, "global") || !strcmp(sec->name, "lessons"))
-			continue;
-		if (plan->nexp == LAB_POINTS_MAX) { /* each has a point: the rest cannot run */
+		if (strcmp(sec->name, "global") && strcmp(sec->name, "lessons") &&
+		    ++nexp > LAB_POINTS_MAX)
 			lab_diag_add(
 			    d,
 			    "%s:%d: [%s]: more than %d experiments (allowed at most %d points "
 			    "in all, one at least per experiment)",
 			    sec->file, sec->line, sec->name, LAB_POINTS_MAX, LAB_POINTS_MAX);
-			break;
-		}
+	}
+	for (unsigned s = 0; s < cfg->nsec && nexp <= LAB_POINTS_MAX; s++) {
+		const struct lab_cfg_section *sec = &cfg->sec[s];
+		if (!strcmp(sec->name, "global") || !strcmp(sec->name, "lessons"))
+			continue;
 		const struct lab_kernel *k =
 		    lab__plan_section_kernel(cfg, sec, lab_cfg_global(cfg, sec->file), registry, d);
 		if (!k)

@@ -1109,6 +1109,24 @@ LAB_TEST(lesson_selectors_use_an_index)
 	                "threads=VALUE: it sweeps, as a --set made it)");
 }
 
+/* Red team: more experiments than the point cap allows are refused before any is planned (the
+ * 100,001st section was refused after all of them were: 3.4 s and 627 MB), so a bad key of the
+ * first is not even read. */
+LAB_TEST(too_many_experiments_refused_before_planning)
+{
+	size_t cap = (size_t)(LAB_POINTS_MAX + 1) * 40 + 64, used = 0;
+	char *text = malloc(cap);
+
+	REQUIRE(text != NULL);
+	used += (size_t)snprintf(text, cap, "[s0]\nkernel = fake\nbogus = 1\n");
+	for (int i = 1; i <= LAB_POINTS_MAX; i++)
+		used += (size_t)snprintf(text + used, cap - used, "[s%d]\nkernel = fake\n", i);
+	plan_fails_with(text, NULL, 0,
+	                "p.ini:200002: [s100000]: more than 100000 experiments (allowed at most "
+	                "100000 points in all, one at least per experiment)");
+	free(text);
+}
+
 /* --set global.KEY=bad is one error, as typed, not one per experiment under its name. */
 LAB_TEST(set_global_error_is_reported_once_as_typed)
 {
