@@ -148,12 +148,13 @@ def pages(row):
     return row["pages_per_node"].split("/") if row.get("pages_per_node") else []
 
 
-def analyze(lab, log, run, nodes):
-    """`lab analyze` of the guest's results on this machine: the numa view's matrices."""
+def analyze_json(lab, log, run):
+    """`lab analyze --json` of the guest's results on this machine (argument vector, no
+    shell), checked to exit 0: its document, {} when it gave none, None without samples."""
     samples = section(log, "FILE samples.csv")
     check(samples is not None, "samples.csv came back over the serial console")
     if samples is None:
-        return
+        return None
     with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, "run.json"), "w", encoding="utf-8") as f:
             json.dump(run, f)
@@ -164,9 +165,16 @@ def analyze(lab, log, run, nodes):
     check(r.returncode == 0, "lab analyze of the guest's results exited %d %s"
           % (r.returncode, r.stderr.strip()[-300:]))
     try:
-        doc = json.loads(r.stdout)
+        return json.loads(r.stdout)
     except ValueError:
-        doc = {}
+        return {}
+
+
+def analyze(lab, log, run, nodes):
+    """`lab analyze` of the guest's results on this machine: the numa view's matrices."""
+    doc = analyze_json(lab, log, run)
+    if doc is None:
+        return
     want = [[10 if a == b else 20 + 2 * (abs(a - b) - 1) for b in range(nodes)]
             for a in range(nodes)]
     mats = [g for g in numa_groups(doc, "bw") if g.get("kind") == "matrix"]

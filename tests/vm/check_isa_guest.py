@@ -7,13 +7,10 @@ reason that names a missing extension, never run and never a zero; auto ran or w
 built for another CPU; `LAB analyze` of the results reads the skipped points as skipped.
 usage: check_isa_guest.py GUEST_LOG NODES LAB"""
 import json
-import os
 import re
-import subprocess
 import sys
-import tempfile
 
-from check_guest import check, fails, section
+from check_guest import analyze_json, check, fails, section
 
 # /proc/cpuinfo's names of what each variant needs (harness/cpufeat.h; avx2 is AVX2 + FMA)
 NEEDS = {"scalar": [], "sse2": ["sse2"], "avx2": ["avx2", "fma"],
@@ -69,23 +66,9 @@ def main():
             skipped += s
             ran += not s
     check(ran >= 8, "the scalar and sse2 variants ran: %d points ran" % ran)
-    samples = section(log, "FILE samples.csv")
-    check(samples is not None, "samples.csv came back over the serial console")
-    if samples is None:
+    doc = analyze_json(lab, log, run)
+    if doc is None:
         return
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "run.json"), "w", encoding="utf-8") as f:
-            json.dump(run, f)
-        with open(os.path.join(d, "samples.csv"), "w", encoding="utf-8") as f:
-            f.write(samples)
-        r = subprocess.run([lab, "analyze", d, "--json", "--no-plots", "--include-flagged"],
-                           capture_output=True, text=True, check=False)
-    check(r.returncode == 0, "lab analyze of the guest's results exited %d %s"
-          % (r.returncode, r.stderr.strip()[-300:]))
-    try:
-        doc = json.loads(r.stdout)
-    except ValueError:
-        doc = {}
     pts = [p for s in doc.get("series", []) for p in s.get("points", [])]
     sk = [p for p in pts if p.get("status") == "skipped"]
     check(len(sk) == skipped and all(p.get("median") is None and p.get("reason") for p in sk),
