@@ -1190,7 +1190,7 @@ long_error_lines)
 	"$lab" describe "$long" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ "$(wc -c <"$tmp/err")" -lt 1100 ] ||
 		{ echo "exit $rc, $(wc -c <"$tmp/err") bytes"; exit 1; }
-	grep -q "bytes left out ...\].*(allowed: a name \`lab list\` prints)" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+	grep -q "bytes left out ...\].*' (kernels: [a-z0-9_, ]*)\$" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 	;;
 compare_skipped_point_unit)
 	# A point skipped on one side has no samples: its unit came from the directory's first
