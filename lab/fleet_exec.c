@@ -119,8 +119,15 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 	}
 	close(po[0]);
 	close(pe[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* its pipes closed, the command may still not end (a squeue that closed its output and
+	 * hung): the deadline holds here too */
+	for (pid_t w; (w = waitpid(pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR);) {
+		if (w == 0 && !timed_out && fleet_now_ms() >= deadline) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+		}
+		poll(NULL, 0, w ? 0 : 5);
+	}
 	if (timed_out || !WIFEXITED(status))
 		return -2;
 	if (WEXITSTATUS(status) == 127 && used_o == 0)

@@ -665,6 +665,14 @@ PY
 	timeout 100 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
 	grep -q "squeue did not answer within 15 s" "$tmp/err" || fail "no word on the time: $(cat "$tmp/err")"
 	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
+	# one that closes its output and then hangs was waited for as long as it lived
+	printf '#!/bin/sh
+exec >/dev/null 2>&1
+exec sleep 600
+' >"$tmp/bin/squeue"
+	timeout 100 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	grep -q "squeue did not answer within 15 s" "$tmp/err" || fail "no word on the time: $(cat "$tmp/err")"
+	kept || fail "recorded states changed: $(cat "$tmp/f/fleet.json")"
 	;;
 follow_quoted)
 	# The follow: line printed DIR bare: -o 'o $(touch PWNED)' gave a line that ran touch when
