@@ -23,7 +23,7 @@ static int cache_arg_parse(const char *arg, unsigned *level, uint64_t *bytes)
 	struct lab_err err = {0};
 
 	if ((arg[0] != 'L' && arg[0] != 'l') || arg[1] < '1' || arg[1] > '0' + LAB_CACHE_LEVELS ||
-	    arg[2] != '=')
+	    arg[2] != '=' || strpbrk(arg, "\r\n\v\f")) /* the size parser trims them */
 		return -1;
 	*level = (unsigned)(arg[1] - '0');
 	*bytes = 0;
@@ -89,27 +89,35 @@ void lab_cli_bytes_text(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
-bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out)
+/* lab_cli_llc_check of cache level (0: the last the topology has). */
+static bool cache_llc_check(const struct lab_topo *topo, unsigned level, struct lab_cli_llc *out)
 {
 	struct lab_cache_info c[LAB_CACHE_LEVELS];
-	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
+	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS), k = n ? n - 1 : 0;
 	struct lab_err err = {0};
 
+	while (level && k > 0 && c[k].level != level)
+		k--;
 	memset(out, 0, sizeof(*out));
-	if (n < 2 || !lab_topo_is_thissystem(topo))
+	if (k < 1 || !lab_topo_is_thissystem(topo))
 		return false;
 	lab_cpu_hypervisor(out->hv, sizeof(out->hv));
 	if (!out->hv[0])
 		return false;
-	out->level = c[n - 1].level;
-	out->p = (struct lab_cache_probe){.reported = c[n - 1].size, .below = c[n - 2].size};
-	out->use = c[n - 1].size;
+	out->level = c[k].level;
+	out->p = (struct lab_cache_probe){.reported = c[k].size, .below = c[k - 1].size};
+	out->use = c[k].size;
 	if (lab_cache_probe_run(&out->p, &err) || !lab_cache_probe_contradicts(&out->p))
 		return true;
 	out->use = 1;
 	while (out->use <= out->p.fits / 2)
 		out->use *= 2;
 	return true;
+}
+
+bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out)
+{
+	return cache_llc_check(topo, 0, out);
 }
 
 void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
@@ -167,14 +175,12 @@ void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc)
  * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
  * which must not sweep again.
  */
-static void cache_check_last(struct lab_cli_setup *s, const bool *given)
+static void cache_check_last(struct lab_cli_setup *s, const bool *given, unsigned last)
 {
-	struct lab_cache_info c[LAB_CACHE_LEVELS];
-	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
 	struct lab_cli_llc *llc = &s->llc;
 
-	if (n < 2 || given[c[n - 1].level - 1] || !cache_needed(&s->cfg, c[n - 1].level) ||
-	    !lab_cli_llc_check(s->topo, llc))
+	if (!last || given[last - 1] || !cache_needed(&s->cfg, last) ||
+	    !cache_llc_check(s->topo, last, llc))
 		return;
 	if (!lab_cache_probe_contradicts(&llc->p)) {
 		snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", llc->level);
@@ -227,19 +233,28 @@ int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s)
 			    a->caches[i], LAB_CACHE_LEVELS, LAB_CACHE_LEVELS);
 			return LAB_EXIT_USAGE;
 		}
+		if (given[level[i] - 1]) { /* the last would have won without a word */
+			lab_opts_error("lab: --cache %s: L%u given twice (allowed: one --cache a "
+			               "level)",
+			               a->caches[i], level[i]);
+			return LAB_EXIT_USAGE;
+		}
 		given[level[i] - 1] = true;
 	}
 	if (lab_topo_is_standin(s->topo))
 		return LAB_EXIT_OK;
-	/* the last level hwloc reports is checked unless given, a deeper level given or not */
-	cache_check_last(s, given);
+	/* the last level hwloc reports, checked below unless given (a deeper level given or not) */
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS), last = n ? c[n - 1].level : 0;
 	for (unsigned i = 0; i < a->ncaches; i++)
 		if (bytes[i])
 			lab_topo_cache_set(s->topo, level[i], bytes[i], false);
+	/* on the sizes reported and given, not on a measured one: the same answer every time */
 	if ((bad = cache_order(a, s->topo, what, sizeof(what))) >= 0) {
 		lab_opts_error("lab: --cache %s: %s: allowed: sizes that grow with the level",
 		               a->caches[bad], what);
 		return LAB_EXIT_USAGE;
 	}
+	cache_check_last(s, given, last);
 	return LAB_EXIT_OK;
 }

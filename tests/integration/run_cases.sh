@@ -268,6 +268,16 @@ assert j["cache_note"] is None, j' "$tmp/plan.json"
 	done
 	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L4=1G >"$tmp/out"
 	grep -q 'size=16M;' "$tmp/out"
+	# a level given twice (the last won without a word), a CR or LF in the value: refused
+	rc=0
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=64M --cache L3=1M >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" = 2 && test "$(wc -l <"$tmp/err")" = 1
+	grep -q -- "--cache L3=1M: L3 given twice (allowed: one --cache a level)" "$tmp/err"
+	for bad in $'L3=32M\r' $'L3=32M\n'; do
+		rc=0
+		"$lab" plan "$tmp/c.ini" --topology "$syn" --cache "$bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		test "$rc" = 2 && test "$(wc -l <"$tmp/err")" = 1
+	done
 	# lab topo shows the sizes, and, on this machine under a hypervisor, what loads say of the
 	# last level; another machine's topology is never measured.
 	"$lab" topo --topology "$syn" --json >"$tmp/t.json"
