@@ -49,6 +49,15 @@ static int an_rl_compute(const struct lab_an_view *v, const struct lab_an_analys
 	return 0;
 }
 
+/* A rate's cell: the median's interval, or with two or more runs the run means' (of the mean). */
+static void an_rl_ival(struct lab_doc_cell *c, const struct lab_an_rl_val *v)
+{
+	if (v->runs)
+		lab_doc_ival(c, v->median, v->mean, v->lo, v->hi, v->n);
+	else
+		lab_doc_ival_median(c, v->median, v->mean, v->lo, v->hi, v->n);
+}
+
 static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
                          const struct lab_an_rl *s)
 {
@@ -71,8 +80,7 @@ static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lab_doc_str(doc, lab_doc_at(t, 0), bw ? "bandwidth" : "compute");
 		lab_doc_str(doc, lab_doc_at(t, 1), c->name);
 		lab_doc_num(lab_doc_at(t, 2), c->threads);
-		lab_doc_ival_median(lab_doc_at(t, 3), c->v.median, c->v.mean, c->v.lo, c->v.hi,
-		                    c->v.n);
+		an_rl_ival(lab_doc_at(t, 3), &c->v);
 		lab_doc_str(doc, lab_doc_at(t, 4), bw ? "GB/s" : "GFLOP/s");
 		lab_doc_str(doc, lab_doc_at(t, 5), c->pt->experiment);
 		lab_doc_str(doc, lab_doc_at(t, 6), c->pt->params);
@@ -108,8 +116,7 @@ static void an_points_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lab_doc_num(lab_doc_at(t, 2), th);
 		lab_doc_num(lab_doc_at(t, 3), e->intensity);
 		lab_doc_num(lab_doc_at(t, 4), e->intensity_wa);
-		lab_doc_ival_median(lab_doc_at(t, 5), e->gf.median, e->gf.mean, e->gf.lo, e->gf.hi,
-		                    e->gf.n);
+		an_rl_ival(lab_doc_at(t, 5), &e->gf);
 		if (e->binds) {
 			lab_doc_str(doc, lab_doc_at(t, 6),
 			            e->binds->kind == LAB_AN_RL_BW ? "bandwidth" : "compute");

@@ -25,10 +25,12 @@
 enum { LAB_AN_RL_BW, LAB_AN_RL_COMPUTE };
 
 /* A rate: work / median cost, work / mean cost, the median's 95 % interval (NaN: none), and
- * the samples it is over (the FMA+add sentences: the runs, when over run means). */
+ * the samples it is over; with two or more runs the mean and interval are the run means'
+ * (the FMA+add sentences: n the runs then). */
 struct lab_an_rl_val {
 	double median, mean, lo, hi;
 	size_t n;
+	size_t runs; /* >= 2: mean, lo and hi are over this many run means; 0: the samples' */
 };
 
 struct lab_an_rl_ceil {

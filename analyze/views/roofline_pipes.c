@@ -14,29 +14,11 @@
 #include "analyze/views/roofline.h"
 #include "analyze/views/view.h"
 
-void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct lab_an_rl_val *v)
-{
-	double *c = malloc((p->n ? p->n : 1) * sizeof(*c)), clo, chi;
-	size_t n = 0;
-
-	*v = (struct lab_an_rl_val){p->st.median > 0 ? work / p->st.median : NAN,
-	                            p->st.mean > 0 ? work / p->st.mean : NAN, NAN, NAN, 0};
-	for (size_t i = 0; c && i < p->n; i++)
-		if ((inc || !p->flagged[i]) && isfinite(p->cost[i]))
-			c[n++] = p->cost[i];
-	gsl_sort(c, 1, v->n = n);
-	if (n && !lab_an_median_ci(c, n, 0.95, &clo, &chi) && chi > 0) {
-		v->lo = work / chi;
-		v->hi = clo > 0 ? work / clo : INFINITY;
-	}
-	free(c);
-}
-
 /* With two or more runs kept, *v becomes the mean of the run means of p's used samples of
  * metric m (m == -1: work over the cost, GFLOP/s) and its t-interval over them (levels.h: the
- * samples' own interval ignores the setup-to-setup spread), n the runs. 0 when it did. */
-static int an_pipes_runs(const struct lab_an_point *p, size_t m, double work, int inc,
-                         struct lab_an_rl_val *v)
+ * samples' own interval ignores the setup-to-setup spread). 0 when it did. */
+static int an_rl_runs(const struct lab_an_point *p, size_t m, double work, int inc,
+                      struct lab_an_rl_val *v)
 {
 	double *x = p->run ? malloc(4 * (p->n ? p->n : 1) * sizeof(*x)) : NULL;
 	int *run = x ? malloc((p->n ? p->n : 1) * sizeof(*run)) : NULL;
@@ -53,8 +35,8 @@ static int an_pipes_runs(const struct lab_an_point *p, size_t m, double work, in
 	}
 	if (n && !lab_an_levels_compute(x, run, n, x + n, &lv) && lv.runs >= 2 &&
 	    isfinite(lv.run_ci95_lo) && isfinite(lv.run_ci95_hi)) {
-		*v = (struct lab_an_rl_val){lv.mean, lv.mean, fmax(lv.run_ci95_lo, 0),
-		                            lv.run_ci95_hi, lv.runs};
+		*v = (struct lab_an_rl_val){lv.mean,        lv.mean, fmax(lv.run_ci95_lo, 0),
+		                            lv.run_ci95_hi, lv.n,    lv.runs};
 		rc = 0;
 	}
 	free(run);
@@ -62,11 +44,42 @@ static int an_pipes_runs(const struct lab_an_point *p, size_t m, double work, in
 	return rc;
 }
 
+void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct lab_an_rl_val *v)
+{
+	double *c = malloc((p->n ? p->n : 1) * sizeof(*c)), clo, chi;
+	size_t n = 0;
+
+	*v = (struct lab_an_rl_val){p->st.median > 0 ? work / p->st.median : NAN,
+	                            p->st.mean > 0 ? work / p->st.mean : NAN,
+	                            NAN,
+	                            NAN,
+	                            0,
+	                            0};
+	for (size_t i = 0; c && i < p->n; i++)
+		if ((inc || !p->flagged[i]) && isfinite(p->cost[i]))
+			c[n++] = p->cost[i];
+	gsl_sort(c, 1, v->n = n);
+	if (n && !lab_an_median_ci(c, n, 0.95, &clo, &chi) && chi > 0) {
+		v->lo = work / chi;
+		v->hi = clo > 0 ? work / clo : INFINITY;
+	}
+	free(c);
+	/* with two or more runs the interval is the run means' (levels.h), as every point's is:
+	 * the samples' median interval ignores the setup-to-setup spread */
+	struct lab_an_rl_val r;
+	if (!an_rl_runs(p, (size_t)-1, work, inc, &r)) {
+		v->mean = r.mean;
+		v->lo = r.lo;
+		v->hi = r.hi;
+		v->runs = r.runs;
+	}
+}
+
 /* The interval compared (v->median the value): flops_per_cycle's mean and t-interval when the
  * point recorded it, else the median GFLOP/s and its interval; over the run means when it kept
- * two or more runs (*runs 1). Returns the unit's name. */
+ * two or more runs (v->runs). Returns the unit's name. */
 static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
-                                struct lab_an_rl_val *v, int *runs)
+                                struct lab_an_rl_val *v)
 {
 	size_t hint[2] = {0, 0};
 	struct lab_an_rates r;
@@ -74,15 +87,16 @@ static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const struct lab_an_msum *ms = lab_an_msum_of(p, m);
 		if (ms && ms->n >= 2 && !strcmp(d->metric_name[m], "flops_per_cycle")) {
-			*v = (struct lab_an_rl_val){ms->mean, ms->mean, ms->ci95_lo, ms->ci95_hi,
-			                            ms->n};
-			*runs = !an_pipes_runs(p, m, NAN, inc, v);
+			*v = (struct lab_an_rl_val){ms->mean,    ms->mean, ms->ci95_lo,
+			                            ms->ci95_hi, ms->n,    0};
+			an_rl_runs(p, m, NAN, inc, v);
 			return "flops/cycle";
 		}
 	}
 	lab_an_rates_compute(d, p, &r, hint);
 	lab_an_rl_rate(p, r.has && r.flops > 0 ? r.flops : NAN, inc, v);
-	*runs = r.has && r.flops > 0 && !an_pipes_runs(p, (size_t)-1, r.flops, inc, v);
+	if (v->runs) /* the value compared is the interval's: the mean of the run means */
+		v->median = v->mean;
 	return "GFLOP/s";
 }
 
@@ -173,19 +187,18 @@ static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_
                          const struct lab_an_point *q, const char *rest, char *buf, size_t len)
 {
 	struct lab_an_rl_val a, b;
-	int ra, rb;
-	const char *unit = an_pipes_val(d, p, inc, &a, &ra);
+	const char *unit = an_pipes_val(d, p, inc, &a);
 	char verdict[256];
 
-	if (strcmp(an_pipes_val(d, q, inc, &b, &rb), unit))
+	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
 		return 0;
 	an_pipes_verdict(p, q, &a, &b, verdict, sizeof(verdict));
 	snprintf(buf, len,
 	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu%s) against FMA %.4g [%.4g, "
 	         "%.4g] (n=%zu%s) %s: %s",
 	         p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
-	         b.n, rb ? " runs" : "", a.median, a.lo, a.hi, a.n, ra ? " runs" : "", unit,
-	         verdict);
+	         b.runs ? b.runs : b.n, b.runs ? " runs" : "", a.median, a.lo, a.hi,
+	         a.runs ? a.runs : a.n, a.runs ? " runs" : "", unit, verdict);
 	return 1;
 }
 
