@@ -154,14 +154,17 @@ static int fleet_lengths(const struct fleet_opts *o)
 	return 0;
 }
 
-/* The number at r[*k..n) (capped far above any count), moving *k past it; 0 when none. */
+/* The number at r[*k..n), moving *k past it; 0 when none or past 9 digits (leading zeros
+ * aside: no node list numbers a billion nodes, and a cap would misorder a range's ends). */
 static int fleet_num(const char *r, size_t n, size_t *k, unsigned long *v)
 {
-	size_t i = *k;
+	size_t i = *k, digits = 0;
 
-	for (*v = 0; *k < n && r[*k] >= '0' && r[*k] <= '9'; (*k)++)
-		*v = *v > 1000000000ul ? *v : *v * 10 + (unsigned long)(r[*k] - '0');
-	return *k > i;
+	for (*v = 0; *k < n && r[*k] >= '0' && r[*k] <= '9'; (*k)++) {
+		digits += *v || r[*k] != '0';
+		*v = digits > 9 ? *v : *v * 10 + (unsigned long)(r[*k] - '0');
+	}
+	return *k > i && digits <= 9;
 }
 
 /* The nodes one [..] of a Slurm host list names (1-4,7: 5), at most LAB_FLEET_TASKS_MAX + 1;

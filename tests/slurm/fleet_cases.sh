@@ -62,7 +62,7 @@ bad_values)
 	expect 2 "an empty or malformed node name" "$lab" fleet "$cfg" --nodelist 'n1,' --dry-run
 	expect 2 "an empty or malformed node name or range" "$lab" fleet "$cfg" --nodelist 'n[1-3],m[]' --dry-run
 	# red team: reversed, open, stray or doubled brackets went to sbatch as given
-	for bad in 'n[5-1]' 'n[1-3' 'n[1--2]' 'n[[1-2]]' 'n]' 'n[1-]' 'n[1,]'; do
+	for bad in 'n[5-1]' 'n[1-3' 'n[1--2]' 'n[[1-2]]' 'n]' 'n[1-]' 'n[1,]' 'n[20000000000-20000009999]'; do
 		expect 2 "an empty or malformed node name or range" "$lab" fleet "$cfg" --nodelist "$bad" --dry-run
 	done
 	"$lab" fleet "$cfg" --nodelist 'n[01-03,7],m[1-2]x[3-4]' --dry-run >/dev/null || fail "a good host list refused"
