@@ -8,8 +8,9 @@
 
 static const char fs_description[] =
     "Each thread increments its own counter; nothing is shared logically, yet when two\n"
-    "counters sit in one 64-byte cache line every increment must pull the line away from the\n"
-    "other core (coherence ping-pong). With layout = stride, counters are `stride` bytes\n"
+    "counters sit in one 64-byte cache line the cores take the line from each other to write\n"
+    "(coherence ping-pong: a locked add at every increment, plain stores as often as the store\n"
+    "buffer lets them). With layout = stride, counters are `stride` bytes\n"
     "apart: below 64 they share lines, at 64 each has its own line, at 128 even an\n"
     "adjacent-line prefetcher, where the core has one, stops pairing them. With layout =\n"
     "struct, each thread owns a struct whose hot counter sits next to cold fields, packed so\n"
