@@ -40,7 +40,12 @@ cp "$busybox" "$root/bin/busybox"
 cp "$lab" "$root/lab/lab"
 cp "$cfg" "$root/lab/guest.ini"
 # The binary's shared libraries at the paths the loader looks for them.
-ldd "$lab" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | while read -r so; do
+# libgcc_s too: glibc loads it with dlopen for pthread_exit (libgomp's pool), so ldd does not
+# list it, and an OpenMP kernel aborted without it.
+{
+	ldd "$lab" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'
+	ldconfig -p 2>/dev/null | awk '/libgcc_s\.so\.1 .*x86-64/ {print $NF; exit}'
+} | while read -r so; do
 	mkdir -p "$root$(dirname "$so")"
 	cp -L "$so" "$root$so"
 done
