@@ -213,11 +213,15 @@ enum lab_ctr_method lab_ctr_method_select(const char *vendor, unsigned family, u
 		if (topdown_fe)
 			return topdown_mem ? LAB_TMA_INTEL_PERF_METRICS2
 			                   : LAB_TMA_INTEL_PERF_METRICS;
-		if (family == 6 && model == 0x55)
+		/* Skylake-SP/Cascade Lake, and the Skylake client cores (Skylake, Kaby, Coffee,
+		 * Whiskey, Comet Lake): 4 slots a cycle, the same events */
+		if (family == 6 &&
+		    (model == 0x55 || model == 0x4e || model == 0x5e || model == 0x8e ||
+		     model == 0x9e || model == 0xa5 || model == 0xa6))
 			return LAB_TMA_INTEL_4WIDE;
 		*why =
 		    "Intel CPU without the perf-metrics PMU (cpu/events/topdown-fe-bound) and not "
-		    "Skylake-SP/Cascade Lake: no built-in top-down";
+		    "of the Skylake family: no built-in top-down";
 		return LAB_TMA_NONE;
 	}
 	if (!strcmp(vendor, "AuthenticAMD")) {
@@ -227,6 +231,10 @@ enum lab_ctr_method lab_ctr_method_select(const char *vendor, unsigned family, u
 			return LAB_TMA_AMD_ZEN4;
 		*why = family == 0x19 ? "AMD Zen 3 lacks dispatch-slot events: no top-down"
 		                      : "AMD before Zen 4 lacks dispatch-slot events: no top-down";
+		return LAB_TMA_NONE;
+	}
+	if (!strcmp(vendor, "HygonGenuine")) {
+		*why = "Hygon (a Zen 1 derivative) lacks dispatch-slot events: no top-down";
 		return LAB_TMA_NONE;
 	}
 	*why = "unknown CPU vendor: no built-in top-down";

@@ -136,6 +136,12 @@ void lab_ctr_host_probe(struct lab_ctr_host *h, const char *sysfs_root)
 	h->privileged = geteuid() == 0;
 	h->method = lab_ctr_method_select(h->vendor, h->family, h->model, h->topdown_fe,
 	                                  h->topdown_mem, &h->method_reason);
+	/* a hybrid Intel CPU's perf-metrics sit on cpu_core, which the method does not read */
+	if (h->method == LAB_TMA_NONE && !strcmp(h->vendor, "GenuineIntel") &&
+	    host_exists(sysfs_root, "bus/event_source/devices/cpu_core/events/topdown-fe-bound"))
+		h->method_reason =
+		    "a hybrid Intel CPU (cpu_core and cpu_atom PMUs): its perf-metrics "
+		    "are on cpu_core, which the lab's top-down does not read";
 }
 
 static struct lab_ctr_host host_self;

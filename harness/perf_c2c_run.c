@@ -24,7 +24,8 @@
 
 bool lab_c2c_unavailable(const struct lab_ctr_host *h, bool perf_found, char *why, size_t len)
 {
-	bool intel = !strcmp(h->vendor, "GenuineIntel"), amd = !strcmp(h->vendor, "AuthenticAMD");
+	bool intel = !strcmp(h->vendor, "GenuineIntel");
+	bool amd = !strcmp(h->vendor, "AuthenticAMD") || !strcmp(h->vendor, "HygonGenuine");
 
 	if (!perf_found)
 		snprintf(why, len, "perf not found in PATH");

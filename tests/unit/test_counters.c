@@ -381,6 +381,14 @@ LAB_TEST(ctr_method_selection)
 	CHECK(why[0] != '\0');
 	CHECK_EQ_I64(lab_ctr_method_select("HygonGenuine", 0x18, 0, false, false, &why),
 	             LAB_TMA_NONE);
+	CHECK(strstr(why, "Hygon") != NULL);
+	/* red team (an Intel guest): the Skylake client cores are 4-wide as Skylake-SP is */
+	CHECK_EQ_I64(lab_ctr_method_select("GenuineIntel", 6, 0x5e, false, false, &why),
+	             LAB_TMA_INTEL_4WIDE);
+	CHECK_EQ_I64(lab_ctr_method_select("GenuineIntel", 6, 0x9e, false, false, &why),
+	             LAB_TMA_INTEL_4WIDE);
+	CHECK_EQ_I64(lab_ctr_method_select("GenuineIntel", 6, 0x3c, false, false, &why),
+	             LAB_TMA_NONE); /* Haswell */
 }
 
 static void touch(const char *dir, const char *rel)
