@@ -190,7 +190,9 @@ static void ctr_preset_reasons(struct lab_ctr_point *cp, const struct lab_ctr_re
 		         h->method_reason ? h->method_reason : "");
 	if ((req->presets & LAB_CTR_P_FLOPS) && h->method == LAB_TMA_NONE)
 		snprintf(cp->info.flops_reason, sizeof(cp->info.flops_reason),
-		         "no FLOP events known for this CPU");
+		         "the lab picks FLOP events with the top-down method, and there is none "
+		         "here (%s)",
+		         h->method_reason ? h->method_reason : "");
 	(void)intel;
 }
 

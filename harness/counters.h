@@ -168,7 +168,7 @@ struct lab_ctr_info {
 	 * process: fresh_process). */
 	char topdown_method[32];                 /* lab_ctr_method_name() */
 	char topdown_reason[LAB_CTR_REASON_MAX]; /* "" when not asked for or available */
-	char flops_reason[64];
+	char flops_reason[LAB_CTR_REASON_MAX + 80];
 	uint64_t requested; /* catalogue mask */
 	struct lab_ctr_avail av[LAB_CTR_EVENTS_MAX];
 	unsigned npasses;
