@@ -179,7 +179,7 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 {
 	struct lab_doc_table *t = lab_doc_table(sec, an_table_key[g->kind], NULL);
 	const unsigned char *col = an_kcols[g->kind];
-	size_t ncol = 0, mean = 0, bad = 0;
+	size_t ncol = 0, mean = 0, runs = 0, bad = 0;
 
 	if (t && g->kind == LAB_AN_NUMA_MATRIX)
 		t->csv = LAB_AN_NUMA_CSV;
@@ -201,7 +201,8 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		if (r->placement_ok == 0)
 			lab_doc_rnote(t, "placement differs from what was asked: %s",
 			              r->note ? r->note : "(no note recorded)");
-		mean += r->n && r->v.mean_ci;
+		mean += r->n && r->v.mean_ci == 1;
+		runs += r->n && r->v.mean_ci == 2;
 		bad += r->placement_ok == 0;
 	}
 	if (bad)
@@ -214,6 +215,10 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		lab_doc_note(sec,
 		             "stat mean: fewer than 6 samples, too few for a median's interval: "
 		             "the mean with its 95 %% t-interval");
+	if (runs)
+		lab_doc_note(sec,
+		             "stat mean: a point of two or more runs: the mean of its run means "
+		             "with their 95 %% t-interval (the setups vary, not only the samples)");
 }
 
 /* POLICY: one finding per placement that two or more rows share (row->same). */
@@ -249,7 +254,8 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
                       const struct lab_an_numa_group *g)
 {
 	struct lab_doc *doc = sec->doc;
-	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0, past = 0, ran = 0;
+	size_t n = (size_t)g->nnode, nd = (size_t)v->ndist, outside = 0, past = 0, ran = 0,
+	       means = 0;
 	struct lab_doc_matrix *m = NULL, *dm = NULL;
 	struct lab_doc_figure *f;
 
@@ -260,12 +266,15 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		past += top >= LAB_AN_NUMA_NODES_MAX;
 		outside += top >= g->nnode && top < LAB_AN_NUMA_NODES_MAX;
 		ran += r->n > 0 || !strcmp(r->pt->status, "ok");
+		means += r->n > 0 && r->v.mean_ci;
 	}
 	/* No cell with a number (a 2-node config on a 1-node machine): a grid of dashes would
 	 * only repeat the table's reasons. */
 	if (!ran)
 		lab_doc_note(sec, "no cell was measured (every point's reason is in the table)");
-	else if ((m = lab_doc_matrix(sec, "cells", "median", n, n)) &&
+	else if ((m = lab_doc_matrix(
+	              sec, "cells",
+	              means ? "median, or mean where the table's stat says so" : "median", n, n)) &&
 	         (f = lab_doc_figure(
 	              sec, "heatmap",
 	              lab_doc_printf(doc, "%s node x node (%s)", g->experiment, g->unit),

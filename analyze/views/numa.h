@@ -43,7 +43,8 @@ enum lab_an_numa_kind {
  * 95 % interval, and the mean of the same samples. */
 struct lab_an_numa_val {
 	double med, lo, hi, mean;
-	int mean_ci;
+	int mean_ci; /* 1: the mean and its t-interval (too few samples for the median's); 2: the
+	              * mean of two or more run means and their t-interval */
 };
 
 /* One point of a group. */

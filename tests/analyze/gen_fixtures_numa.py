@@ -136,4 +136,43 @@ def main():
         f.write("".join(f"[{e['name']}]\nkernel = {e['kernel']}\n" for e in r.exps))
 
 
+
+def main_runs():
+    """results-numa-runs: lat (numa_lat) 2 x 2 with runs = 3 of 6 samples, run means 90, 100,
+    110 (local) and 144, 160, 176 (remote), within-run noise 0.1 %: the samples' median
+    interval of a local cell is about [90, 110]; the run means' t-interval 100 +- 4.303 * 10 /
+    sqrt(3) = [75.16, 124.84], the stat "mean"."""
+    rows, pts = [], []
+    for pid, (i, j) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
+        centre = 100 if i == j else 160
+        params = {"size": "256M", "hugepages": "off", "placement": f"node:{i}",
+                  "mem_node": str(j)}
+        pages = [65536, 0] if j == 0 else [0, 65536]
+        pts.append({"point": pid, "threads": 1, "cpus": [0], "placement": params["placement"],
+                    "params": params, "status": "ok", "reason": "", "verify": "pass",
+                    "iters_per_sample": WORK, "reps": 18, "runs": 3, "runs_planned": 3,
+                    "point_facts": place(i, j, pages)})
+        ptxt = ";".join(f"{k}={v}" for k, v in sorted(params.items()))
+        rep = 0
+        for run, m in enumerate((0.9, 1.0, 1.1)):
+            for s in (-0.001, -0.0005, 0, 0, 0.0005, 0.001):
+                rows.append(f"lat,{pid},numa_lat,\"{ptxt}\",1,{rep},"
+                            f"{round(centre * m * (1 + s) * WORK)},{WORK},load,0.01,0,{run}")
+                rep += 1
+    exp = {"name": "lat", "kernel": "numa_lat", "scaling": "strong", "resolved": {},
+           "views": ["numa"], "points": pts, "work_unit": "load", "metrics": []}
+    doc = run_json("complete", [exp])
+    doc["host"]["topology"]["numa_distances"] = [[10, 21], [21, 10]]
+    d = os.path.join(ROOT, "results-numa-runs")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(d, "config.ini"), "w") as f:
+        f.write("[lat]\nkernel = numa_lat\nruns = 3\n")
+
+
 main()
+main_runs()

@@ -44,7 +44,7 @@ cp "$cfg" "$root/lab/guest.ini"
 # list it, and an OpenMP kernel aborted without it.
 {
 	ldd "$lab" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'
-	ldconfig -p 2>/dev/null | awk '/libgcc_s\.so\.1 .*x86-64/ {print $NF; exit}'
+	{ ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null || true; } | awk '/libgcc_s\.so\.1 .*x86-64/ && !p {p = $NF} END {if (p) print p}'
 } | while read -r so; do
 	mkdir -p "$root$(dirname "$so")"
 	cp -L "$so" "$root$so"
