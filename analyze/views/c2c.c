@@ -194,6 +194,9 @@ static void an_c2c_pairs(struct lab_doc *doc, struct lab_doc_section *s,
 			lab_doc_rwhy(t,
 			             "every sample ran under foreign load and was left out (rerun "
 			             "when quiet or pass --include-flagged)");
+		else if (c->ci_runs)
+			lab_doc_ival(lab_doc_at(t, 3), c->median_ns, c->mean_ns, c->ci95_lo,
+			             c->ci95_hi, c->n);
 		else
 			lab_doc_ival_median(lab_doc_at(t, 3), c->median_ns, c->mean_ns, c->ci95_lo,
 			                    c->ci95_hi, c->n);

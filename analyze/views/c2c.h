@@ -23,6 +23,7 @@ struct lab_an_c2c_cell {
 	size_t n;
 	double median_ns, ci95_lo, ci95_hi; /* one-way; the interval is NaN when n < 6 */
 	double mean_ns;
+	int ci_runs; /* 1: the interval is the mean's over the point's two or more run means */
 	struct lab_an_modes modes; /* one-way ns; count 0 when n < LAB_AN_MODES_MIN_N */
 	/* Medians of the metric columns one_way_ns, one_way_p10_ns, _p50_, _p90_ (NaN: absent). */
 	double m_one_way, m_p10, m_p50, m_p90;

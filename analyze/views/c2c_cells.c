@@ -66,6 +66,13 @@ static int an_cell(const struct lab_an_data *d, const struct lab_an_point *p, in
 	c->mean_ns = c->n ? p->st.mean / 2 : NAN;
 	lab_an_median_ci(x, c->n, 0.95, &c->ci95_lo, &c->ci95_hi);
 	free(x);
+	/* with two or more runs the point's interval is its run means' (levels.h), of the mean */
+	c->ci_runs =
+	    c->n && p->levels.runs >= 2 && isfinite(p->st.ci95_lo) && isfinite(p->st.ci95_hi);
+	if (c->ci_runs) {
+		c->ci95_lo = p->st.ci95_lo / 2;
+		c->ci95_hi = p->st.ci95_hi / 2;
+	}
 	c->modes = p->modes;
 	for (size_t i = 0; i < c->modes.count; i++) {
 		struct lab_an_mode *m = &c->modes.mode[i];

@@ -11,6 +11,7 @@
 #include "analyze/cpurel.h"
 #include "analyze/data.h"
 #include "analyze/jsonr.h"
+#include "analyze/levels.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
 #include "analyze/views/curves.h"
@@ -128,6 +129,33 @@ LAB_TEST(c2c_matrix_cells)
 	CHECK(isnan(c->m_one_way));
 	CHECK_NEAR(c->median_ns, 172.375, 1e-9);
 	CHECK(lab_an_c2c_find(cas, 1, 2) == NULL);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+}
+
+/* Red team: a pair of runs = 4 (each run 2 ns above the one before) has the run means'
+ * interval, of the mean (the point's, halved), not the 20 samples' median interval. */
+LAB_TEST(c2c_cell_of_several_runs_uses_run_means)
+{
+	struct lab_an_data d = {0};
+	struct lab_an_analysis a = {0};
+	const struct lab_an_c2c_cell *c;
+
+	struct lab_err err = {0};
+	char path[1024];
+
+	/* as lab analyze loads it: the levels applied before the views run */
+	snprintf(path, sizeof(path), "%s/tests/fixtures/results-c2c-runs", testlib_srcdir());
+	REQUIRE(lab_an_data_load_dir(&d, path, &err) == 0 &&
+	        lab_an_data_summarize(&d, 0, &err) == 0 && lab_an_levels_apply(&d, 0, &err) == 0 &&
+	        lab_an_analysis_run(&d, 0, &a, &err) == 0);
+	c = lab_an_c2c_find(ck_matrix(ck_c2c(&a), "load_store"), 0, 1);
+	REQUIRE(c);
+	CHECK(c->ci_runs);
+	CHECK_EQ_U64(c->pt->levels.runs, 4);
+	CHECK_NEAR(c->ci95_lo, c->pt->st.ci95_lo / 2, 1e-9);
+	CHECK_NEAR(c->ci95_hi, c->pt->st.ci95_hi / 2, 1e-9);
+	CHECK(c->ci95_lo < 13 && c->ci95_hi > 19); /* run means about 13, 15, 17, 19 ns */
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
 }
