@@ -105,7 +105,11 @@ static bool cache_llc_check(const struct lab_topo *topo, unsigned level, struct 
 	if (!out->hv[0])
 		return false;
 	out->level = c[k].level;
-	out->p = (struct lab_cache_probe){.reported = c[k].size, .below = c[k - 1].size};
+	/* the level below as hwloc reports it: a given size (L2=8M) moved the sweep into DRAM */
+	unsigned long long below = c[k - 1].reported && c[k - 1].reported < c[k - 1].size
+	                               ? c[k - 1].reported
+	                               : c[k - 1].size;
+	out->p = (struct lab_cache_probe){.reported = c[k].size, .below = below};
 	out->use = c[k].size;
 	if (lab_cache_probe_run(&out->p, &err) || !lab_cache_probe_contradicts(&out->p))
 		return true;
@@ -204,7 +208,7 @@ static int cache_order(const struct lab_cli_args *a, const struct lab_topo *topo
 		for (unsigned i = 0; c[k].size <= c[k - 1].size && i < a->ncaches; i++) {
 			unsigned level;
 			uint64_t bytes;
-			if (!cache_arg_parse(a->caches[i], &level, &bytes) &&
+			if (!cache_arg_parse(a->caches[i], &level, &bytes) && bytes &&
 			    (level == c[k].level || level == c[k - 1].level)) {
 				char lo[32], hi[32];
 				lab_cli_bytes_text(c[k - 1].size, lo, sizeof(lo));

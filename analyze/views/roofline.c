@@ -63,7 +63,8 @@ static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 {
 	struct lab_doc_table *t = lab_doc_table(
 	    sec, "ceilings",
-	    "Roofline: ceilings measured by this run (best median, 95% CI of the median)");
+	    "Roofline: ceilings measured by this run (best median, 95% CI of the median, or of "
+	    "the mean over run means)");
 
 	lab_doc_col(t, "kind", NULL, LAB_DOC_KEY);
 	lab_doc_col(t, "name", NULL, LAB_DOC_KEY);
@@ -218,7 +219,8 @@ static int an_rl_describe(const struct lab_an_view *v, const void *state, struct
 	    "counted) under min(compute, bandwidth x intensity) at its thread count. Far below it, "
 	    "something else binds (latency, too few accumulators); above it is a finding.",
 	    "rates: declared work / median cost (mean: / mean cost); the interval is the 95% CI "
-	    "of the median, none below 6 samples");
+	    "of the median, none below 6 samples, or for a point of two or more runs of the mean "
+	    "over its run means (n: the runs)");
 	if (s->nc)
 		an_ceils_doc(doc, sec, s);
 	if (s->levels[0])

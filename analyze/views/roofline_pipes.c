@@ -15,8 +15,9 @@
 #include "analyze/views/view.h"
 
 /* With two or more runs kept, *v becomes the mean of the run means of p's used samples of
- * metric m (m == -1: work over the cost, GFLOP/s) and its t-interval over them (levels.h: the
- * samples' own interval ignores the setup-to-setup spread). 0 when it did. */
+ * metric m and its t-interval over them (levels.h: the samples' own interval ignores the
+ * setup-to-setup spread), n the runs; m == -1: the cost's, mapped to work / cost. 0 when it
+ * did. */
 static int an_rl_runs(const struct lab_an_point *p, size_t m, double work, int inc,
                       struct lab_an_rl_val *v)
 {
@@ -26,8 +27,10 @@ static int an_rl_runs(const struct lab_an_point *p, size_t m, double work, int i
 	size_t n = 0;
 	int rc = -1;
 
+	/* a rate's interval is the cost's mapped (work / cost: the ends swap), so one glitched
+	 * sample's huge rate cannot carry a run mean of rates */
 	for (size_t i = 0; run && i < p->n; i++) {
-		double y = m == (size_t)-1 ? work / p->cost[i] : lab_an_metric(p, i, m);
+		double y = m == (size_t)-1 ? p->cost[i] : lab_an_metric(p, i, m);
 		if ((inc || !p->flagged[i]) && isfinite(y)) {
 			run[n] = p->run[i];
 			x[n++] = y;
@@ -35,8 +38,16 @@ static int an_rl_runs(const struct lab_an_point *p, size_t m, double work, int i
 	}
 	if (n && !lab_an_levels_compute(x, run, n, x + n, &lv) && lv.runs >= 2 &&
 	    isfinite(lv.run_ci95_lo) && isfinite(lv.run_ci95_hi)) {
-		*v = (struct lab_an_rl_val){lv.mean,        lv.mean, fmax(lv.run_ci95_lo, 0),
-		                            lv.run_ci95_hi, lv.n,    lv.runs};
+		double lo = fmax(lv.run_ci95_lo, 0), hi = lv.run_ci95_hi;
+		if (m == (size_t)-1)
+			*v = (struct lab_an_rl_val){lv.mean > 0 ? work / lv.mean : NAN,
+			                            lv.mean > 0 ? work / lv.mean : NAN,
+			                            hi > 0 ? work / hi : NAN,
+			                            lo > 0 ? work / lo : INFINITY,
+			                            lv.runs,
+			                            lv.runs};
+		else
+			*v = (struct lab_an_rl_val){lv.mean, lv.mean, lo, hi, lv.runs, lv.runs};
 		rc = 0;
 	}
 	free(run);
@@ -71,7 +82,7 @@ void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct l
 		v->mean = r.mean;
 		v->lo = r.lo;
 		v->hi = r.hi;
-		v->runs = r.runs;
+		v->n = v->runs = r.runs;
 	}
 }
 

@@ -362,5 +362,6 @@ LAB_TEST(fma_add_verdict_on_run_means)
 	REQUIRE(ci && ci->n == 2);
 	CHECK(ci->items[0].num < 100 && ci->items[1].num > 117);
 	CHECK(lab_an_json_get(row, "value_ci95_of") == NULL);
+	CHECK_EQ_I64((long long)lab_an_json_num(row, "value_n", -1), 3); /* the runs */
 	lab_an_json_free(j);
 }
