@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +79,36 @@ static pid_t c2c_spawn(const char *const *argv, int out_fd)
 	_exit(127);
 }
 
-static int c2c_wait(pid_t pid, const char *what, struct lab_err *err)
-{
-	int st;
+/* Seconds perf c2c record gets to write its data after SIGINT, and report to answer: past
+ * them it is killed (a perf that ignored SIGINT, or a report stuck on symbols, held lab run). */
+#define C2C_RECORD_END_S 120
+#define C2C_REPORT_S     300
 
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+static uint64_t c2c_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Waits for pid until the monotonic deadline (ms), then kills it (and what it started). */
+static int c2c_wait(pid_t pid, const char *what, uint64_t deadline, struct lab_err *err)
+{
+	int st = 0, killed = 0;
+
+	for (pid_t w; (w = waitpid(pid, &st, WNOHANG)) <= 0;) {
+		if (w < 0 && errno != EINTR)
 			return lab_err_set(err, LAB_ESYS, "%s: waitpid: %s", what, strerror(errno));
+		if (w == 0 && !killed && c2c_now_ms() >= deadline) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+	}
+	if (killed)
+		return lab_err_set(err, LAB_ESYS, "%s did not end in time (killed)", what);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
 	if (WIFEXITED(st))
@@ -145,8 +170,14 @@ static int c2c_report(struct lab_c2c_session *s, char **text, size_t *len, struc
 	}
 	const char *argv[] = {"perf", "c2c", "report", "-i", s->data, "--stdio", NULL};
 	pid_t p = c2c_spawn(argv, fd[1]);
+	uint64_t deadline = c2c_now_ms() + C2C_REPORT_S * 1000u;
 	close(fd[1]);
 	for (ssize_t n = 1; p > 0 && n > 0;) {
+		struct pollfd pf = {.fd = fd[0], .events = POLLIN};
+		if (c2c_now_ms() >= deadline)
+			break; /* c2c_wait kills it */
+		if (poll(&pf, 1, 100) <= 0)
+			continue;
 		if (*len + 1 >= cap && cap < C2C_REPORT_MAX) {
 			char *grown = realloc(buf, cap * 2);
 			if (!grown)
@@ -162,7 +193,7 @@ static int c2c_report(struct lab_c2c_session *s, char **text, size_t *len, struc
 	}
 	close(fd[0]);
 	int rc = p < 0 ? lab_err_set(err, LAB_ESYS, "perf c2c report: fork: %s", strerror(errno))
-	               : c2c_wait(p, "perf c2c report", err);
+	               : c2c_wait(p, "perf c2c report", deadline, err);
 	if (rc) {
 		free(buf);
 		return rc;
@@ -181,7 +212,7 @@ int lab_c2c_stop(struct lab_c2c_session *s, struct lab_c2c_report *r, struct lab
 	if (s->pid <= 0)
 		return lab_err_set(err, LAB_ESYS, "perf c2c record was not started");
 	kill(s->pid, SIGINT);
-	rc = c2c_wait(s->pid, "perf c2c record", err);
+	rc = c2c_wait(s->pid, "perf c2c record", c2c_now_ms() + C2C_RECORD_END_S * 1000u, err);
 	s->pid = 0;
 	if (rc == 0 && (rc = c2c_report(s, &text, &len, err)) == 0) {
 		rc = lab_c2c_parse(text, len, r, err);

@@ -104,7 +104,7 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 		long left = deadline - fleet_now_ms();
 		if (left <= 0) {
 			timed_out = 1;
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL); /* its group: what it started too */
 			break;
 		}
 		if (poll(fds, 2, (int)left) < 0 && errno != EINTR)
@@ -124,7 +124,7 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 	for (pid_t w; (w = waitpid(pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR);) {
 		if (w == 0 && !timed_out && fleet_now_ms() >= deadline) {
 			timed_out = 1;
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL); /* its group: what it started too */
 		}
 		poll(NULL, 0, w ? 0 : 5);
 	}

@@ -229,10 +229,10 @@ static int fleet_nodelist_reserved(const char *list)
 		}
 		unsigned long count = n ? fleet_item_count(p, n) : 0;
 		if (!count || (p[n] == ',' && !p[n + 1])) {
-			fleet_say(
-			    "--nodelist", list,
-			    ": an empty or malformed node name or range (allowed: names and "
-			    "ascending ranges such as n[1-4] or n[01-03,7], separated by ',')");
+			fleet_say("--nodelist", list,
+			          ": an empty or malformed node name or range (allowed: names and "
+			          "ascending ranges of numbers up to 9 digits such as n[1-4] or "
+			          "n[01-03,7], separated by ',')");
 			return -1;
 		}
 		if ((nodes += count) > LAB_FLEET_TASKS_MAX) {
