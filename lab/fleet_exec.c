@@ -105,6 +105,7 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 		if (left <= 0) {
 			timed_out = 1;
 			kill(-pid, SIGKILL); /* its group: what it started too */
+			kill(pid, SIGKILL);
 			break;
 		}
 		if (poll(fds, 2, (int)left) < 0 && errno != EINTR)
@@ -125,6 +126,7 @@ int lab_fleet_capture(const char *const argv[], int timeout_s, char *out, size_t
 		if (w == 0 && !timed_out && fleet_now_ms() >= deadline) {
 			timed_out = 1;
 			kill(-pid, SIGKILL); /* its group: what it started too */
+			kill(pid, SIGKILL);
 		}
 		poll(NULL, 0, w ? 0 : 5);
 	}
