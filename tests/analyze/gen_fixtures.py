@@ -94,6 +94,20 @@ class Writer:
             f.write("[global]\nreps = 5\n")
 
 
+def write_dir(name, doc, columns, rows, config):
+    """tests/fixtures/NAME: run.json (doc), samples.csv (HEADER, the extra columns, rows) and
+    config.ini (config)."""
+    d = os.path.join(ROOT, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write(",".join([HEADER] + list(columns)) + "\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(d, "config.ini"), "w") as f:
+        f.write(config)
+
+
 def noisy(rng, mu, cv, r):
     return [mu * (1 + cv * rng.gauss(0, 1)) for _ in range(r)]
 

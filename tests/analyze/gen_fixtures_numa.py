@@ -24,7 +24,7 @@ Each point's samples are its centre times 0.98, 0.99, 1, 1, 1.01, 1.02.
 import json
 import os
 
-from gen_fixtures import HEADER, ROOT, run_json
+from gen_fixtures import HEADER, ROOT, run_json, write_dir
 
 WORK = 1000000
 SPREAD = [-0.02, -0.01, 0, 0, 0.01, 0.02]  # relative: the median is the centre
@@ -163,15 +163,7 @@ def main_runs():
            "views": ["numa"], "points": pts, "work_unit": "load", "metrics": []}
     doc = run_json("complete", [exp])
     doc["host"]["topology"]["numa_distances"] = [[10, 21], [21, 10]]
-    d = os.path.join(ROOT, "results-numa-runs")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    with open(os.path.join(d, "samples.csv"), "w") as f:
-        f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
-    with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write("[lat]\nkernel = numa_lat\nruns = 3\n")
+    write_dir("results-numa-runs", doc, ["run"], rows, "[lat]\nkernel = numa_lat\nruns = 3\n")
 
 
 main()

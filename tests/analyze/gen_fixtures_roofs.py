@@ -56,7 +56,7 @@ import json
 import os
 import random
 
-from gen_fixtures import HEADER, ROOT, run_json
+from gen_fixtures import HEADER, ROOT, run_json, write_dir
 
 SCALE = [0.90, 0.95, 0.98, 1.0, 1.02, 1.05, 1.10]
 WORK = 1_000_000
@@ -191,15 +191,8 @@ def write_runs():
                 rep += 1
     exp = {"name": "compute", "kernel": "peak", "work_unit": "element", "scaling": "strong",
            "views": ["roofline"], "resolved": {}, "points": pts, "metrics": []}
-    d = os.path.join(ROOT, "results-roofs-pipes-runs")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(run_json("complete", [exp]), f, indent=1)
-        f.write("\n")
-    with open(os.path.join(d, "samples.csv"), "w") as f:
-        f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
-    with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write("[compute]\nkernel = peak\nruns = 3\n")
+    write_dir("results-roofs-pipes-runs", run_json("complete", [exp]), ["run"], rows,
+              "[compute]\nkernel = peak\nruns = 3\n")
 
 
 def main():
