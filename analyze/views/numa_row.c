@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
-#include "analyze/levels.h"
 #include "analyze/rates.h"
 #include "analyze/stats.h"
 #include "analyze/units.h"
@@ -186,37 +185,31 @@ static void an_stat(double *x, size_t k, struct lab_an_numa_val *s)
 }
 
 /* The statistic of metric m (AN_COST: the cost) over p's used samples (none unless p is ok);
- * with two or more runs the interval is the run means' (of the mean: levels.h), as every
- * point's is. Returns how many samples, or -1 when out of memory. */
+ * with two or more runs the interval is the run means' (of the mean), as every point's is:
+ * lab_an_levels_apply made p->st's so, and the summary each metric's (levels.h, data.h).
+ * Returns how many samples, or -1 when out of memory. */
 static long an_val(const struct lab_an_point *p, size_t m, int inc, struct lab_an_numa_val *s)
 {
-	size_t n = p->n ? p->n : 1, k = 0;
-	double *x = malloc(4 * n * sizeof(*x));
-	int *run = p->run ? malloc(n * sizeof(*run)) : NULL;
-	struct lab_an_levels lv;
+	const struct lab_an_msum *ms = m == AN_COST ? NULL : lab_an_msum_of(p, m);
+	double *x = malloc((p->n ? p->n : 1) * sizeof(*x));
+	size_t k = 0;
 
-	if (!x || (p->run && !run)) {
-		free(x);
-		free(run);
+	if (!x)
 		return -1;
-	}
 	for (size_t i = 0; i < p->n && !strcmp(p->status, "ok"); i++) {
 		double y = m == AN_COST ? p->cost[i] : lab_an_metric(p, i, m);
 
-		if ((inc || !p->flagged[i]) && !isnan(y)) {
-			if (run)
-				run[k] = p->run[i];
+		if ((inc || !p->flagged[i]) && !isnan(y))
 			x[k++] = y;
-		}
 	}
-	int runs = run && k && !lab_an_levels_compute(x, run, k, x + k, &lv) && lv.runs >= 2 &&
-	           isfinite(lv.run_ci95_lo) && isfinite(lv.run_ci95_hi);
 	an_stat(x, k, s);
-	if (runs)
-		*s = (struct lab_an_numa_val){lv.mean, fmax(0, lv.run_ci95_lo), lv.run_ci95_hi,
-		                              lv.mean, 2};
-	free(run);
 	free(x);
+	if (k && m == AN_COST && p->levels.runs >= 2 && isfinite(p->st.ci95_lo) &&
+	    isfinite(p->st.ci95_hi))
+		*s = (struct lab_an_numa_val){p->st.mean, p->st.ci95_lo, p->st.ci95_hi, p->st.mean,
+		                              2};
+	else if (k && ms && ms->runs)
+		*s = (struct lab_an_numa_val){ms->mean, ms->ci95_lo, ms->ci95_hi, ms->mean, 2};
 	return (long)k;
 }
 

@@ -14,58 +14,38 @@
 #include "analyze/views/roofline.h"
 #include "analyze/views/view.h"
 
-/* With two or more runs kept, *v becomes the mean of the run means of p's used samples of
- * metric m and its t-interval over them (levels.h: the samples' own interval ignores the
- * setup-to-setup spread), n the runs; m == -1: the cost's, mapped to work / cost. 0 when it
- * did. */
-static int an_rl_runs(const struct lab_an_point *p, size_t m, double work, int inc,
-                      struct lab_an_rl_val *v)
+/* With two or more runs kept, p's interval is its run means' (lab_an_levels_apply made p->st
+ * so: levels.h); into *v as rates, the cost's mapped to work / cost (the ends swap: one
+ * glitched sample's huge rate cannot carry it), n the runs. 0 when it did. */
+static int an_rl_runs(const struct lab_an_point *p, double work, struct lab_an_rl_val *v)
 {
-	double *x = p->run ? malloc(4 * (p->n ? p->n : 1) * sizeof(*x)) : NULL;
-	int *run = x ? malloc((p->n ? p->n : 1) * sizeof(*run)) : NULL;
-	struct lab_an_levels lv;
-	size_t n = 0;
-	int rc = -1;
+	double mean = p->st.mean, lo = p->st.ci95_lo, hi = p->st.ci95_hi;
 
-	/* a rate's interval is the cost's mapped (work / cost: the ends swap), so one glitched
-	 * sample's huge rate cannot carry a run mean of rates */
-	for (size_t i = 0; run && i < p->n; i++) {
-		double y = m == (size_t)-1 ? p->cost[i] : lab_an_metric(p, i, m);
-		if ((inc || !p->flagged[i]) && isfinite(y)) {
-			run[n] = p->run[i];
-			x[n++] = y;
-		}
-	}
-	if (n && !lab_an_levels_compute(x, run, n, x + n, &lv) && lv.runs >= 2 &&
-	    isfinite(lv.run_ci95_lo) && isfinite(lv.run_ci95_hi)) {
-		double lo = fmax(lv.run_ci95_lo, 0), hi = lv.run_ci95_hi;
-		if (m == (size_t)-1)
-			*v = (struct lab_an_rl_val){lv.mean > 0 ? work / lv.mean : NAN,
-			                            lv.mean > 0 ? work / lv.mean : NAN,
-			                            hi > 0 ? work / hi : NAN,
-			                            lo > 0 ? work / lo : INFINITY,
-			                            lv.runs,
-			                            lv.runs};
-		else
-			*v = (struct lab_an_rl_val){lv.mean, lv.mean, lo, hi, lv.runs, lv.runs};
-		rc = 0;
-	}
-	free(run);
-	free(x);
-	return rc;
+	if (p->levels.runs < 2 || !isfinite(lo) || !isfinite(hi))
+		return -1;
+	*v = (struct lab_an_rl_val){mean > 0 ? work / mean : NAN,
+	                            mean > 0 ? work / mean : NAN,
+	                            hi > 0 ? work / hi : NAN,
+	                            lo > 0 ? work / lo : INFINITY,
+	                            p->levels.runs,
+	                            p->levels.runs};
+	return 0;
 }
 
 void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct lab_an_rl_val *v)
 {
-	double *c = malloc((p->n ? p->n : 1) * sizeof(*c)), clo, chi;
+	double *c, clo, chi, median = p->st.median > 0 ? work / p->st.median : NAN;
 	size_t n = 0;
 
-	*v = (struct lab_an_rl_val){p->st.median > 0 ? work / p->st.median : NAN,
-	                            p->st.mean > 0 ? work / p->st.mean : NAN,
-	                            NAN,
-	                            NAN,
-	                            0,
+	/* with two or more runs the interval is the run means' (levels.h), as every point's is:
+	 * the samples' median interval ignores the setup-to-setup spread */
+	if (!an_rl_runs(p, work, v)) {
+		v->median = median;
+		return;
+	}
+	*v = (struct lab_an_rl_val){median, p->st.mean > 0 ? work / p->st.mean : NAN, NAN, NAN, 0,
 	                            0};
+	c = malloc((p->n ? p->n : 1) * sizeof(*c));
 	for (size_t i = 0; c && i < p->n; i++)
 		if ((inc || !p->flagged[i]) && isfinite(p->cost[i]))
 			c[n++] = p->cost[i];
@@ -75,15 +55,6 @@ void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct l
 		v->hi = clo > 0 ? work / clo : INFINITY;
 	}
 	free(c);
-	/* with two or more runs the interval is the run means' (levels.h), as every point's is:
-	 * the samples' median interval ignores the setup-to-setup spread */
-	struct lab_an_rl_val r;
-	if (!an_rl_runs(p, (size_t)-1, work, inc, &r)) {
-		v->mean = r.mean;
-		v->lo = r.lo;
-		v->hi = r.hi;
-		v->n = v->runs = r.runs;
-	}
 }
 
 /* The interval compared (v->median the value): flops_per_cycle's mean and t-interval when the
@@ -98,9 +69,13 @@ static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const struct lab_an_msum *ms = lab_an_msum_of(p, m);
 		if (ms && ms->n >= 2 && !strcmp(d->metric_name[m], "flops_per_cycle")) {
-			*v = (struct lab_an_rl_val){ms->mean,    ms->mean, ms->ci95_lo,
-			                            ms->ci95_hi, ms->n,    0};
-			an_rl_runs(p, m, NAN, inc, v);
+			/* over the run means when it kept two or more (data.h: ms->runs) */
+			*v = (struct lab_an_rl_val){ms->mean,
+			                            ms->mean,
+			                            ms->ci95_lo,
+			                            ms->ci95_hi,
+			                            ms->runs ? ms->runs : ms->n,
+			                            ms->runs};
 			return "flops/cycle";
 		}
 	}
