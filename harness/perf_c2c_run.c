@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/clock.h"
 #include "harness/counters.h"
 #include "harness/kernel_api.h"
 #include "harness/perf_c2c.h"
@@ -84,15 +85,7 @@ static pid_t c2c_spawn(const char *const *argv, int out_fd)
 #define C2C_RECORD_END_S 120
 #define C2C_REPORT_S     300
 
-static uint64_t c2c_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-/* Waits for pid until the monotonic deadline (ms), then kills it (and what it started). */
+/* Waits for pid until the deadline (lab_clock_ns), then kills it (and what it started). */
 static int c2c_wait(pid_t pid, const char *what, uint64_t deadline, struct lab_err *err)
 {
 	int st = 0, killed = 0;
@@ -100,7 +93,7 @@ static int c2c_wait(pid_t pid, const char *what, uint64_t deadline, struct lab_e
 	for (pid_t w; (w = waitpid(pid, &st, WNOHANG)) <= 0;) {
 		if (w < 0 && errno != EINTR)
 			return lab_err_set(err, LAB_ESYS, "%s: waitpid: %s", what, strerror(errno));
-		if (w == 0 && !killed && c2c_now_ms() >= deadline) {
+		if (w == 0 && !killed && lab_clock_ns() >= deadline) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			killed = 1;
@@ -170,11 +163,11 @@ static int c2c_report(struct lab_c2c_session *s, char **text, size_t *len, struc
 	}
 	const char *argv[] = {"perf", "c2c", "report", "-i", s->data, "--stdio", NULL};
 	pid_t p = c2c_spawn(argv, fd[1]);
-	uint64_t deadline = c2c_now_ms() + C2C_REPORT_S * 1000u;
+	uint64_t deadline = lab_clock_ns() + C2C_REPORT_S * 1000000000ull;
 	close(fd[1]);
 	for (ssize_t n = 1; p > 0 && n > 0;) {
 		struct pollfd pf = {.fd = fd[0], .events = POLLIN};
-		if (c2c_now_ms() >= deadline)
+		if (lab_clock_ns() >= deadline)
 			break; /* c2c_wait kills it */
 		if (poll(&pf, 1, 100) <= 0)
 			continue;
@@ -212,7 +205,8 @@ int lab_c2c_stop(struct lab_c2c_session *s, struct lab_c2c_report *r, struct lab
 	if (s->pid <= 0)
 		return lab_err_set(err, LAB_ESYS, "perf c2c record was not started");
 	kill(s->pid, SIGINT);
-	rc = c2c_wait(s->pid, "perf c2c record", c2c_now_ms() + C2C_RECORD_END_S * 1000u, err);
+	rc = c2c_wait(s->pid, "perf c2c record", lab_clock_ns() + C2C_RECORD_END_S * 1000000000ull,
+	              err);
 	s->pid = 0;
 	if (rc == 0 && (rc = c2c_report(s, &text, &len, err)) == 0) {
 		rc = lab_c2c_parse(text, len, r, err);
