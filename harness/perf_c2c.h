@@ -67,7 +67,13 @@ struct lab_c2c_session {
 	int pid; /* perf's; 0 when not started */
 	char dir[64];
 	char data[96];
+	/* seconds perf c2c record gets to end after SIGINT, and report to answer, before they are
+	 * killed (lab_c2c_start sets LAB_C2C_RECORD_END_S and LAB_C2C_REPORT_S) */
+	unsigned record_end_s, report_s;
 };
+
+#define LAB_C2C_RECORD_END_S 120
+#define LAB_C2C_REPORT_S     300
 
 /*
  * Starts `perf c2c record -o <tmp>/perf.data -p <this pid>` (fork and exec with an argument

@@ -80,12 +80,8 @@ static pid_t c2c_spawn(const char *const *argv, int out_fd)
 	_exit(127);
 }
 
-/* Seconds perf c2c record gets to write its data after SIGINT, and report to answer: past
- * them it is killed (a perf that ignored SIGINT, or a report stuck on symbols, held lab run). */
-#define C2C_RECORD_END_S 120
-#define C2C_REPORT_S     300
-
-/* Waits for pid until the deadline (lab_clock_ns), then kills it (and what it started). */
+/* Waits for pid until the deadline (lab_clock_ns), then kills it (and what it started): a perf
+ * that ignored SIGINT, or a report stuck on symbols, held lab run. */
 static int c2c_wait(pid_t pid, const char *what, uint64_t deadline, struct lab_err *err)
 {
 	int st = 0, killed = 0;
@@ -127,6 +123,8 @@ int lab_c2c_start(struct lab_c2c_session *s, struct lab_err *err)
 	const char *tmp = getenv("TMPDIR");
 
 	memset(s, 0, sizeof(*s));
+	s->record_end_s = LAB_C2C_RECORD_END_S;
+	s->report_s = LAB_C2C_REPORT_S;
 	snprintf(s->dir, sizeof(s->dir), "%s/lab-c2c-XXXXXX",
 	         tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
 	if (!mkdtemp(s->dir)) {
@@ -163,7 +161,7 @@ static int c2c_report(struct lab_c2c_session *s, char **text, size_t *len, struc
 	}
 	const char *argv[] = {"perf", "c2c", "report", "-i", s->data, "--stdio", NULL};
 	pid_t p = c2c_spawn(argv, fd[1]);
-	uint64_t deadline = lab_clock_ns() + C2C_REPORT_S * 1000000000ull;
+	uint64_t deadline = lab_clock_ns() + s->report_s * 1000000000ull;
 	close(fd[1]);
 	for (ssize_t n = 1; p > 0 && n > 0;) {
 		struct pollfd pf = {.fd = fd[0], .events = POLLIN};
@@ -205,7 +203,7 @@ int lab_c2c_stop(struct lab_c2c_session *s, struct lab_c2c_report *r, struct lab
 	if (s->pid <= 0)
 		return lab_err_set(err, LAB_ESYS, "perf c2c record was not started");
 	kill(s->pid, SIGINT);
-	rc = c2c_wait(s->pid, "perf c2c record", lab_clock_ns() + C2C_RECORD_END_S * 1000000000ull,
+	rc = c2c_wait(s->pid, "perf c2c record", lab_clock_ns() + s->record_end_s * 1000000000ull,
 	              err);
 	s->pid = 0;
 	if (rc == 0 && (rc = c2c_report(s, &text, &len, err)) == 0) {

@@ -3,6 +3,8 @@
  * The perf c2c report parser on fixture text in perf's --stdio layout (tests/fixtures/perf_c2c):
  * lines with their HITM counts, offsets with shares, code addresses and symbols; broken input.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "harness/counters.h"
@@ -131,5 +133,42 @@ LAB_TEST(record_and_report_through_a_stand_in)
 	CHECK_EQ_I64(lab_c2c_stop(&s, &r, &err), -LAB_ESYS);
 	lab_c2c_point_end(&s, &ctx); /* never started: records nothing */
 	CHECK_EQ_U64(facts.n, 0);
+	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+}
+
+/* A perf that ignores SIGINT, or a report that never answers, is killed at its deadline: the
+ * point gets the reason and lab run goes on (it waited for ever). */
+LAB_TEST(a_hung_perf_is_killed_at_its_deadline)
+{
+	static const char *const hang[] = {"record", "report"};
+	static const char *const said[] = {"perf c2c record did not end in time (killed)",
+	                                   "perf c2c report did not end in time (killed)"};
+	char path[2048], fixture[1024];
+	const char *old = getenv("PATH");
+	static struct lab_c2c_report r;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/perf_c2c/bin:%s", testlib_srcdir(),
+	         old ? old : "/usr/bin:/bin");
+	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/perf_c2c/report-stdio.txt",
+	         testlib_srcdir());
+	setenv("PATH", path, 1);
+	setenv("LAB_C2C_FIXTURE", fixture, 1);
+	for (size_t i = 0; i < 2; i++) {
+		struct lab_c2c_session s;
+		struct lab_err err = {0};
+		int pid;
+
+		setenv("LAB_C2C_HANG", hang[i], 1);
+		REQUIRE(lab_c2c_start(&s, &err) == 0);
+		CHECK_EQ_U64(s.record_end_s, LAB_C2C_RECORD_END_S);
+		CHECK_EQ_U64(s.report_s, LAB_C2C_REPORT_S);
+		s.record_end_s = s.report_s = 1;
+		pid = s.pid;
+		CHECK_EQ_I64(lab_c2c_stop(&s, &r, &err), -LAB_ESYS);
+		CHECK_EQ_STR(err.msg, said[i]);
+		CHECK(s.dir[0] == '\0');                    /* its temporary files are gone */
+		CHECK(kill(pid, 0) != 0 && errno == ESRCH); /* and the record process, reaped */
+	}
+	unsetenv("LAB_C2C_HANG");
 	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
 }
