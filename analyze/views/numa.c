@@ -145,7 +145,7 @@ static void an_cell(struct lab_doc *doc, struct lab_doc_cell *c, const struct la
 	    [W_SIZE] = r->size,
 	    [W_STREAMS] = r->streams,
 	    [W_POINT] = (double)r->pt->id,
-	    [W_RATIO] = lab_an_numa_ratio(g, i, j),
+	    [W_RATIO] = w == W_RATIO ? lab_an_numa_ratio(g, i, j) : NAN,
 	    [W_DIST] = lab_an_numa_dist(v, i, j),
 	    [W_SLIT] = lab_an_numa_dist(v, i, j) / lab_an_numa_dist(v, i, i),
 	    [W_ABSENT] = r->pages_absent,

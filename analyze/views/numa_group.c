@@ -7,6 +7,7 @@
 
 #include "analyze/err.h"
 #include "analyze/views/numa.h"
+#include "analyze/views/view.h"
 
 static int an_cmp_row(const void *x, const void *y)
 {
@@ -18,15 +19,18 @@ static int an_cmp_row(const void *x, const void *y)
 }
 
 /* Matrix rows by (cpu node, memory node); policy rows by init in the order the run first met
- * them, then threads; ladder rows by size; loaded rows by threads. */
-static void an_sort(struct lab_an_numa_group *g)
+ * them, then threads; ladder rows by size; loaded rows by threads. 0 or -LAB_ENOMEM. */
+static int an_sort(struct lab_an_numa_group *g)
 {
-	for (size_t i = 0; i < g->nrow; i++) {
-		struct lab_an_numa_row *r = &g->row[i];
-		size_t first = 0;
+	struct lab_an_strset inits = {0}; /* borrows the rows' inits until they move */
+	int rc = 0;
 
-		while (g->kind == LAB_AN_NUMA_POLICY && strcmp(g->row[first].init, r->init))
-			first++;
+	for (size_t i = 0; i < g->nrow && !rc; i++) {
+		struct lab_an_numa_row *r = &g->row[i];
+		size_t first =
+		    g->kind == LAB_AN_NUMA_POLICY ? lab_an_strset_add(&inits, r->init, NULL) : 0;
+
+		rc = first == (size_t)-1 ? -LAB_ENOMEM : 0;
 		r->key[0] = g->kind == LAB_AN_NUMA_MATRIX   ? r->cpu_node
 		            : g->kind == LAB_AN_NUMA_POLICY ? (double)first
 		            : g->kind == LAB_AN_NUMA_LADDER ? r->size
@@ -35,7 +39,10 @@ static void an_sort(struct lab_an_numa_group *g)
 		            : g->kind == LAB_AN_NUMA_POLICY ? r->pt->threads
 		                                            : 0;
 	}
-	qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_row);
+	lab_an_strset_free(&inits);
+	if (!rc)
+		qsort(g->row, g->nrow, sizeof(*g->row), an_cmp_row);
+	return rc;
 }
 
 /* 1 when rows a and b ran (same thread count) with the same known pages per node (and as many
@@ -59,21 +66,69 @@ static int an_same_pages(const struct lab_an_numa_row *a, const struct lab_an_nu
 	return nodes == 1;
 }
 
-/* POLICY: the rows of g whose pages ended up identical, grouped (row->same). Two rows share a
- * placement when they ran at the same thread count and pages_per_node (and pages_absent) are
- * equal with every page on one node: on a one-node machine every policy does. Equal histograms
- * spread over nodes are not grouped: which thread's data is local can differ. */
-static void an_same(struct lab_an_numa_group *g)
+/* A number into hash h as its bits (equal numbers hash alike: 0 and -0, every NaN). */
+static uint64_t an_hash_num(uint64_t h, double x)
 {
+	uint64_t bits = 0;
+
+	if (x == x && x != 0)
+		memcpy(&bits, &x, sizeof(bits));
+	return lab_an_hash_long(h, (long)bits);
+}
+
+/* Row r's pages as an_same_pages compares them, hashed. */
+static uint64_t an_pages_hash(const struct lab_an_numa_row *r)
+{
+	uint64_t h = lab_an_hash_long(LAB_AN_HASH_INIT, r->pt->threads);
+
+	h = an_hash_num(h, r->pages_absent);
+	for (size_t k = 0; k < r->pages->n; k++)
+		h = an_hash_num(h, r->pages->items[k].num);
+	return h;
+}
+
+struct an_same_key {
+	const struct lab_an_numa_group *g;
+	size_t row;
+};
+
+static int an_same_row(const void *ctx, size_t item)
+{
+	const struct an_same_key *k = ctx;
+
+	lab_an_view_probe();
+	return an_same_pages(&k->g->row[item], &k->g->row[k->row]);
+}
+
+/* POLICY: the rows of g whose pages ended up identical, grouped (row->same: the first of them).
+ * Two rows share a placement when they ran at the same thread count and pages_per_node (and
+ * pages_absent) are equal with every page on one node: on a one-node machine every policy
+ * does. Equal histograms spread over nodes are not grouped: which thread's data is local can
+ * differ. Found by hash (thousands of rows compared pairwise were quadratic). 0 or
+ * -LAB_ENOMEM. */
+static int an_same(struct lab_an_numa_group *g)
+{
+	struct lab_an_index ix = {0};
+	int rc = 0;
+
 	for (size_t i = 0; i < g->nrow; i++)
 		g->row[i].same = -1;
-	for (size_t i = 0; g->kind == LAB_AN_NUMA_POLICY && i < g->nrow; i++) {
-		if (g->row[i].same >= 0)
-			continue;
-		for (size_t k = i + 1; k < g->nrow; k++)
-			if (g->row[k].same < 0 && an_same_pages(&g->row[i], &g->row[k]))
-				g->row[k].same = g->row[i].same = (long)i;
+	for (size_t i = 0; g->kind == LAB_AN_NUMA_POLICY && i < g->nrow && !rc; i++) {
+		struct an_same_key key = {g, i};
+		uint64_t h;
+		size_t first;
+
+		if (!an_same_pages(&g->row[i], &g->row[i]))
+			continue; /* no known pages on one node: shares with no row */
+		h = an_pages_hash(&g->row[i]);
+		first = lab_an_index_find(&ix, h, an_same_row, &key);
+		if (first == (size_t)-1)
+			rc = lab_an_index_add(&ix, h, i) ? -LAB_ENOMEM : 0;
+		else
+			g->row[i].same = g->row[first].same = (long)first;
 	}
+	lab_an_index_free(&ix);
+	return rc;
 }
 
 /* host.topology.numa_distances: a square array of arrays of positive numbers, else none; and
@@ -125,20 +180,35 @@ static void an_matrix_size(struct lab_an_numa_group *g)
 
 int lab_an_numa_finish(const struct lab_an_data *d, struct lab_an_numa *v)
 {
-	for (size_t i = 0; i < v->ng; i++) {
-		an_sort(&v->g[i]);
+	int rc = 0;
+
+	for (size_t i = 0; i < v->ng && !rc; i++) {
+		rc = an_sort(&v->g[i]);
 		an_matrix_size(&v->g[i]);
-		an_same(&v->g[i]);
+		rc = rc ? rc : an_same(&v->g[i]);
 	}
-	return an_distances(d, v);
+	return rc ? rc : an_distances(d, v);
 }
 
 const struct lab_an_numa_row *lab_an_numa_cell(const struct lab_an_numa_group *g, int i, int j)
 {
-	for (size_t k = 0; k < g->nrow; k++)
-		if (g->row[k].cpu_node == i && g->row[k].mem_node == j)
-			return &g->row[k];
-	return NULL;
+	const struct lab_an_numa_row want = {.key = {i, j}};
+	size_t lo = 0, hi = g->kind == LAB_AN_NUMA_MATRIX ? g->nrow : 0;
+
+	/* the first row at (i, j): the rows are in that order (an_sort), a matrix has thousands */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		lab_an_view_probe();
+		if (an_cmp_row(&g->row[mid], &want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nrow && g->kind == LAB_AN_NUMA_MATRIX && g->row[lo].cpu_node == i &&
+	               g->row[lo].mem_node == j
+	           ? &g->row[lo]
+	           : NULL;
 }
 
 double lab_an_numa_ratio(const struct lab_an_numa_group *g, int i, int j)

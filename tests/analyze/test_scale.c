@@ -271,6 +271,80 @@ LAB_TEST(view_groups_linear)
 	          8ULL * 4 * 4000); /* a few per point */
 }
 
+/* Writes DIR/NAME: a numa matrix of k x k points (threads on node i, memory on node j) and a
+ * page policy experiment of k * k inits whose pages all landed on node 0, two samples each. */
+static const char *sc_write_numa(const char *name, long k)
+{
+	static char dir[4096];
+	FILE *s, *r;
+	long id = 0;
+
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [\n"
+	      "{\"name\": \"m\", \"kernel\": \"numa_lat\", \"work_unit\": \"load\", "
+	      "\"views\": [\"numa\"], \"points\": [",
+	      r);
+	for (long i = 0; i < k; i++)
+		for (long j = 0; j < k; j++, id++) {
+			fprintf(
+			    r,
+			    "%s\n{\"point\": %ld, \"threads\": 1, \"status\": \"ok\", \"reps\": "
+			    "2, \"params\": {\"mem_node\": \"%ld\", \"placement\": \"node:%ld\"}, "
+			    "\"point_facts\": {\"cpu_node\": %ld, \"mem_node\": %ld}}",
+			    id ? "," : "", id, j, i, i, j);
+			for (int rep = 0; rep < 2; rep++)
+				fprintf(
+				    s,
+				    "m,%ld,numa_lat,\"mem_node=%ld;placement=node:%ld\",1,%d,%ld,"
+				    "1000,load,0.01,0\n",
+				    id, j, i, rep, 100000L + 1000L * (i != j) + rep);
+		}
+	fputs("]},\n{\"name\": \"p\", \"kernel\": \"numa_policy\", \"work_unit\": "
+	      "\"op\", \"views\": [\"numa\"], \"points\": [",
+	      r);
+	for (long i = 0; i < k * k; i++, id++) {
+		fprintf(r,
+		        "%s\n{\"point\": %ld, \"threads\": 2, \"status\": \"ok\", \"reps\": 2, "
+		        "\"params\": {\"init\": \"i%ld\"}, \"point_facts\": {\"init\": \"i%ld\", "
+		        "\"pages_per_node\": [64, 0], \"pages_absent\": 0}}",
+		        i ? "," : "", id, i, i);
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(s, "p,%ld,numa_policy,\"init=i%ld\",2,%d,%d,1000,op,0.01,0\n", id,
+			        i, rep, 100000 + rep);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The numa view's rows, and (its first policy row's) how many rows share the placement of the
+ * first. */
+static size_t sc_numa_rows(const struct lab_an_analysis *a)
+{
+	const struct lab_an_numa *nm = lab_an_view_state(a, "numa");
+	size_t n = 0;
+
+	for (size_t i = 0; nm && i < nm->ng; i++)
+		for (size_t r = 0; r < nm->g[i].nrow; r++)
+			n += nm->g[i].kind == LAB_AN_NUMA_POLICY ? nm->g[i].row[r].same == 0 : 1;
+	return n;
+}
+
+/* One node x node matrix of thousands of cells: each cell (its table row's ratio to the local
+ * cell, the heat map's) is found by binary search, and the policy rows that share a placement
+ * by hash; scanning the rows for each was quadratic (65,536 cells took 50 s). */
+LAB_TEST(numa_rows_n_log_n)
+{
+	size_t n1, n4;
+	unsigned long long w1 = sc_probes(sc_write_numa("nm1", 24), sc_numa_rows, &n1);
+	unsigned long long w4 = sc_probes(sc_write_numa("nm4", 48), sc_numa_rows, &n4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(n1, 2 * 24 * 24); /* every policy row shares the first one's placement */
+	CHECK_EQ_U64(n4, 2 * 48 * 48);
+	sc_growth("numa rows compared", "cells", 24 * 24, w1, w4, 6, 64ULL * 4 * 24 * 24);
+}
+
 /* Writes DIR/NAME: n points of experiment e, size 0 .. n-1 at 1 thread, two samples each, and
  * n lessons, lesson k comparing size k with size k + 1 (the last one names a size no point
  * has). */
