@@ -124,8 +124,11 @@ static void an_pipes_verdict(const struct lab_an_point *p, const struct lab_an_p
 		         "auto's loops are the compiler's packing of the chains (scalar and vector "
 		         "mixed, or fewer vector chains), not the mix this test needs: no add-pipe "
 		         "verdict");
-	else if (!(isfinite(a->lo) && isfinite(a->hi) && isfinite(b->lo) && isfinite(b->hi)))
-		snprintf(buf, len, "no interval to tell them apart (too few samples)");
+	else if (isnan(a->lo) || isnan(a->hi) || isnan(b->lo) || isnan(b->hi))
+		/* an end unbounded above still orders them: only a missing interval stops it */
+		snprintf(buf, len, "no interval to tell them apart (%s)",
+		         (!a->runs && a->n < 2) || (!b->runs && b->n < 2) ? "one sample"
+		                                                          : "too few samples");
 	else if (lab_an_one_setup_flag(p, one, sizeof(one)) ||
 	         lab_an_one_setup_flag(q, one, sizeof(one)))
 		snprintf(buf, len,
@@ -169,22 +172,34 @@ static void an_pipes_verdict(const struct lab_an_point *p, const struct lab_an_p
 
 /* The sentence of FMA point p against FMA+add point q (rest: their params but op) into buf;
  * 0 when one recorded flops_per_cycle and the other did not. */
+/* v as "median [lo, hi] (n=N)", its interval "unbounded" above or absent as the tables say. */
+static const char *an_pipes_ival(const struct lab_an_rl_val *v, char *buf, size_t len)
+{
+	char hi[32];
+
+	snprintf(hi, sizeof(hi), isinf(v->hi) ? "unbounded" : "%.4g", v->hi);
+	if (isnan(v->lo) || isnan(v->hi))
+		snprintf(buf, len, "%.4g, no interval (n=%zu%s)", v->median,
+		         v->runs ? v->runs : v->n, v->runs ? " runs" : "");
+	else
+		snprintf(buf, len, "%.4g [%.4g, %s] (n=%zu%s)", v->median, v->lo, hi,
+		         v->runs ? v->runs : v->n, v->runs ? " runs" : "");
+	return buf;
+}
+
 static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_an_point *p,
                          const struct lab_an_point *q, const char *rest, char *buf, size_t len)
 {
 	struct lab_an_rl_val a, b;
 	const char *unit = an_pipes_val(d, p, inc, &a);
-	char verdict[256];
+	char verdict[256], va[96], vb[96];
 
 	if (strcmp(an_pipes_val(d, q, inc, &b), unit))
 		return 0;
 	an_pipes_verdict(p, q, &a, &b, verdict, sizeof(verdict));
-	snprintf(buf, len,
-	         "%s %s, %d thread%s: FMA+add %.4g [%.4g, %.4g] (n=%zu%s) against FMA %.4g [%.4g, "
-	         "%.4g] (n=%zu%s) %s: %s",
-	         p->experiment, rest, p->threads, p->threads == 1 ? "" : "s", b.median, b.lo, b.hi,
-	         b.runs ? b.runs : b.n, b.runs ? " runs" : "", a.median, a.lo, a.hi,
-	         a.runs ? a.runs : a.n, a.runs ? " runs" : "", unit, verdict);
+	snprintf(buf, len, "%s %s, %d thread%s: FMA+add %s against FMA %s %s: %s", p->experiment,
+	         rest, p->threads, p->threads == 1 ? "" : "s", an_pipes_ival(&b, vb, sizeof(vb)),
+	         an_pipes_ival(&a, va, sizeof(va)), unit, verdict);
 	return 1;
 }
 

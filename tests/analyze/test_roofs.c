@@ -9,17 +9,22 @@
  * ceiling that passed over a faster one of too few samples says so.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyze/jsonr.h"
 #include "tests/analyze/clitest.h"
 #include "tests/testlib.h"
 
-/* `lab analyze FX --no-plots [--json]` on a copy of fixture fx: stdout (malloc'd). */
+/* `lab analyze FX --no-plots [--json]` on a copy of fixture fx (made unless the case has one):
+ * stdout (malloc'd). */
 static char *rf_run(const char *fx, int json)
 {
 	char cmd[256], *out = NULL, *err = NULL;
 
-	clitest_copy(fx);
+	if (!clitest_exists(fx))
+		clitest_copy(fx);
 	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots%s", fx, json ? " --json" : "");
 	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
 	free(err);
@@ -363,5 +368,66 @@ LAB_TEST(fma_add_verdict_on_run_means)
 	CHECK(ci->items[0].num < 100 && ci->items[1].num > 117);
 	CHECK(lab_an_json_get(row, "value_ci95_of") == NULL);
 	CHECK_EQ_I64((long long)lab_an_json_num(row, "value_n", -1), 3); /* the runs */
+	lab_an_json_free(j);
+}
+
+/* Rewrites FX/samples.csv (copied into the case's tmpdir): point 0's rows after its first are
+ * dropped (keep_one), or its run-1 rows are made 1000 times slower. */
+static void rf_edit_point0(const char *fx, int keep_one)
+{
+	char rel[128], path[4200], *text, *line, *save = NULL;
+	FILE *f;
+	int kept = 0;
+
+	snprintf(rel, sizeof(rel), "%s/samples.csv", fx);
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE((text = clitest_read(rel)) != NULL);
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		long long ns;
+		int at;
+		char *run = strrchr(line, ',');
+
+		if (strncmp(line, "compute,0,", 10)) {
+			fprintf(f, "%s\n", line);
+		} else if (keep_one) {
+			if (!kept++)
+				fprintf(f, "%s\n", line);
+		} else if (!strcmp(run, ",1") &&
+		           sscanf(line,
+		                  "compute,0,peak,\"isa=avx2;op=fma;precision=f64\",1,%*d,%n%lld",
+		                  &at, &ns) == 1) {
+			fprintf(f, "%.*s%lld%s\n", at, line, ns * 1000, strchr(line + at, ','));
+		} else {
+			fprintf(f, "%s\n", line);
+		}
+	}
+	CHECK(fclose(f) == 0);
+	free(text);
+}
+
+/* Red team: the add-pipe finding printed an FMA of one sample as "35.56 [nan, nan]" and an
+ * interval open above as "[0.05664, inf]", and blamed "too few samples" on 3 runs of 10. */
+LAB_TEST(fma_add_finding_says_no_interval_and_unbounded)
+{
+	struct lab_an_json *j;
+	const char *f;
+
+	clitest_copy("results-roofs-pipes");
+	rf_edit_point0("results-roofs-pipes", 1);
+	REQUIRE((j = rf_json("results-roofs-pipes")) != NULL);
+	REQUIRE((f = rf_pipes(j, "compute isa=avx2;precision=f64, 1 thread: FMA+add ")) != NULL);
+	CHECK(strstr(f, "against FMA 35.56, no interval (n=1) GFLOP/s") != NULL);
+	CHECK(strstr(f, "no interval to tell them apart (one sample)") != NULL);
+	CHECK(strstr(f, "nan") == NULL);
+	lab_an_json_free(j);
+
+	clitest_copy("results-roofs-pipes-runs");
+	rf_edit_point0("results-roofs-pipes-runs", 0);
+	REQUIRE((j = rf_json("results-roofs-pipes-runs")) != NULL);
+	REQUIRE((f = rf_pipes(j, "compute isa=avx2;precision=f64, 1 thread: FMA+add ")) != NULL);
+	CHECK(strstr(f, ", unbounded] (n=3 runs) GFLOP/s") != NULL);
+	CHECK(strstr(f, "inf") == NULL);
+	CHECK(strstr(f, "too few samples") == NULL);
 	lab_an_json_free(j);
 }
