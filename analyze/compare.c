@@ -9,10 +9,13 @@
 
 #include "analyze/fit.h"
 #include "analyze/flagged.h"
+#include "analyze/levels.h"
 #include "harness/json.h"
 
 /* The verdict of a point with one sample (or one run mean) on a side: no interval, no test. */
 #define AN_UNTESTED "untested (one sample a side)"
+/* a side planned 2+ runs kept fewer than 2 (an_cmp_one_setup) */
+#define AN_ONE_SETUP "untested (one setup: fewer than 2 of its runs kept)"
 
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 {
@@ -146,6 +149,25 @@ static const char *an_cmp_unlike(const struct lab_an_data *old, const struct lab
 	return NULL;
 }
 
+/* A side that planned two or more runs and kept fewer (lab_an_point_one_setup) is compared on
+ * one setup's samples: their interval holds none of the setup-to-setup spread its runs were to
+ * measure, so the verdict is held back (as a lesson is inconclusive) and the samples' kept in
+ * samples_verdict; r->one_setup says which side and why. */
+static void an_cmp_one_setup(struct lab_an_cmp_row *r, bool runs)
+{
+	char buf[96];
+	const char *o = runs ? NULL : lab_an_one_setup_flag(r->old, buf, sizeof(buf));
+	int side = o ? 0 : 1;
+
+	if (!o && !runs)
+		o = lab_an_one_setup_flag(r->new_, buf, sizeof(buf));
+	if (!o)
+		return;
+	snprintf(r->one_setup, sizeof(r->one_setup), "%s: %s", side ? "new" : "old", o);
+	r->samples_verdict = r->verdict;
+	r->verdict = AN_ONE_SETUP;
+}
+
 static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const char *unlike)
 {
 	const struct lab_an_stats *a = &r->old->st, *b = &r->new_->st;
@@ -201,7 +223,10 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		                         ? lab_an_compare_verdict(p, q.lo - 1, q.hi - 1, c->noise)
 		                         : AN_UNTESTED;
 	}
-	if (!strcmp(r->verdict, AN_UNTESTED))
+	an_cmp_one_setup(r, runs);
+	if (r->one_setup[0])
+		c->one_setup++;
+	else if (!strcmp(r->verdict, AN_UNTESTED))
 		c->untested++;
 	else if (!strcmp(r->verdict, "improved"))
 		c->improved++;
@@ -290,6 +315,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "within_noise", (long long)c->within_noise);
 	lab_json_int(&w, "no_change", (long long)c->no_change);
 	lab_json_int(&w, "untested", (long long)c->untested);
+	lab_json_int(&w, "one_setup", (long long)c->one_setup);
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_int(&w, "not_run", (long long)c->not_run);
@@ -324,6 +350,8 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 			lab_json_int(&w, "new_runs", (long long)r->new_->levels.runs);
 			if (r->samples_verdict)
 				lab_json_str(&w, "samples_verdict", r->samples_verdict);
+			if (r->one_setup[0])
+				lab_json_str(&w, "one_setup", r->one_setup);
 		}
 		lab_json_obj_close(&w);
 	}

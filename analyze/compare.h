@@ -21,7 +21,10 @@ struct lab_an_cmp_row {
 	double p;
 	const char *verdict;
 	const char *level; /* "runs": compared on run means (both sides K >= 2), else "samples" */
-	const char *samples_verdict; /* at level "runs": what the samples alone would have said */
+	/* at level "runs", or with one_setup: what the samples alone would have said */
+	const char *samples_verdict;
+	/* a side planned 2+ runs kept fewer ("new: ONE SETUP: 1 of 3 runs kept"): no verdict */
+	char one_setup[112];
 };
 
 struct lab_an_compare {
@@ -35,6 +38,9 @@ struct lab_an_compare {
 	/* matched points with one sample (or one run mean) on a side: no interval, no test; not
 	 * "no change", which a test would have to find */
 	size_t untested;
+	/* matched points a side of which planned two or more runs and kept fewer: one setup's
+	 * samples, not the run-to-run spread, so not tested (row one_setup) */
+	size_t one_setup;
 	/* matched points whose costs are not one quantity: another kernel, unit or scope */
 	size_t unlike;
 	size_t by_runs; /* compared points whose both sides had K >= 2 runs (level "runs") */

@@ -247,6 +247,8 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		if (r->level && !strcmp(r->level, "runs")) /* means are of run means here */
 			fprintf(f, " (run means, %zu vs %zu runs)", r->old->levels.runs,
 			        r->new_->levels.runs);
+		if (r->one_setup[0])
+			fprintf(f, " (%s; the samples say %s)", r->one_setup, r->samples_verdict);
 		fputs(*p->params ? "  " : "", f);
 		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
 		fputc('\n', f);
@@ -259,6 +261,11 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 	if (c->untested)
 		fprintf(f, ", %zu untested: one sample on a side, so no interval and no test",
 		        c->untested);
+	if (c->one_setup)
+		fprintf(f,
+		        ", %zu untested: one setup on a side that planned runs >= 2, so no "
+		        "run-to-run spread to test against",
+		        c->one_setup);
 	if (c->flagged)
 		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
 		        c->flagged);

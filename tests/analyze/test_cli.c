@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lab binary end to end: lab analyze / report / compare on fixture copies. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -355,6 +358,57 @@ LAB_TEST(compare_runs_uses_run_level)
 	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
 	CHECK(strstr(out, "no change (run means, 3 vs 3 runs)") != NULL);
 	CHECK(strstr(out, "2 compared on run means") != NULL);
+	free(out);
+	free(err);
+}
+
+/* Red team: a point of 3 planned runs that kept one (the others' samples flagged) was called
+ * "improved" on that one setup's samples against the old side's run means, without a word:
+ * its change (-10 %) was the old side's run-to-run spread. Now it is untested, says why, and
+ * keeps the samples' verdict for the record. */
+LAB_TEST(compare_one_setup_is_untested)
+{
+	char *out = NULL, *err = NULL, *text, *line, *save = NULL, args[4096];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *p;
+	FILE *f;
+
+	clitest_copy("results-numa-runs");
+	REQUIRE((text = clitest_read("results-numa-runs/samples.csv")) != NULL);
+	snprintf(args, sizeof(args), "%s/results-numa-runs/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(args, "w")) != NULL);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+		/* point 0's runs 1 and 2: flagged (",0,1" and ",0,2" end its rows) */
+		int flag = !strncmp(line, "lat,0,", 6) && n > 4 &&
+		           (!strcmp(line + n - 4, ",0,1") || !strcmp(line + n - 4, ",0,2"));
+
+		fprintf(f, "%.*s%s\n", (int)(flag ? n - 3 : n), line,
+		        flag ? (line[n - 1] == '1' ? "1,1" : "1,2") : "");
+	}
+	CHECK(fclose(f) == 0);
+	free(text);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --json",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "one_setup", -1), 1, 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "improved", -1), 0, 0);
+	REQUIRE((p = clitest_at(j, "points", 0)) != NULL);
+	CHECK_EQ_STR(lab_an_json_str(p, "verdict"),
+	             "untested (one setup: fewer than 2 of its runs kept)");
+	CHECK_EQ_STR(lab_an_json_str(p, "one_setup"), "new: ONE SETUP: 1 of 3 runs kept");
+	CHECK_EQ_STR(lab_an_json_str(p, "samples_verdict"), "improved");
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs", testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "(new: ONE SETUP: 1 of 3 runs kept; the samples say improved)") != NULL);
+	CHECK(strstr(out, "1 untested: one setup on a side") != NULL);
 	free(out);
 	free(err);
 }
