@@ -85,8 +85,12 @@ void lab_cli_bytes_text(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
 	else if (b >= (1u << 20))
 		snprintf(buf, len, "%.1f MiB", (double)b / (1u << 20));
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+	else if (b >= 1024)
+		snprintf(buf, len, "%.1f KiB", (double)b / 1024);
+	else /* L3=1 printed "0 KiB" */
+		snprintf(buf, len, "%llu B", (unsigned long long)b);
 }
 
 /* lab_cli_llc_check of cache level (0: the last the topology has). */
@@ -179,6 +183,34 @@ void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc)
  * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
  * which must not sweep again.
  */
+/* 1 when a level below the last was given (--cache) a size at or above what the last level
+ * measured: the plan's sizes would not grow with the level (L2=32M sized L2/2 at 16M and L3/2
+ * at 8M), so the last level keeps its report, which cache_order checked against the given
+ * sizes, and s->cache_note says so. */
+static int cache_given_above(struct lab_cli_setup *s, const bool *given, struct lab_cli_llc *llc)
+{
+	struct lab_cache_info c[LAB_CACHE_LEVELS];
+	unsigned n = lab_topo_caches(s->topo, c, LAB_CACHE_LEVELS);
+	char past[32], at[32], rep[32];
+
+	for (unsigned k = 0; k < n; k++)
+		if (c[k].level < llc->level && given[c[k].level - 1] && c[k].size >= llc->use) {
+			lab_cli_bytes_text(llc->p.fits, past, sizeof(past));
+			lab_cli_bytes_text(c[k].size, at, sizeof(at));
+			lab_cli_bytes_text(llc->p.reported, rep, sizeof(rep));
+			snprintf(s->cache_note, sizeof(s->cache_note),
+			         "L%u: one thread's loads slow past %s, but --cache L%u=%s is no "
+			         "smaller: sizes relative to L%u keep the hypervisor's (%s) %s "
+			         "(--cache L%u=SIZE sets it)",
+			         llc->level, past, c[k].level, at, llc->level, llc->hv, rep,
+			         llc->level);
+			snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", llc->level);
+			llc->use = llc->p.reported;
+			return 1;
+		}
+	return 0;
+}
+
 static void cache_check_last(struct lab_cli_setup *s, const bool *given, unsigned last)
 {
 	struct lab_cli_llc *llc = &s->llc;
@@ -190,6 +222,8 @@ static void cache_check_last(struct lab_cli_setup *s, const bool *given, unsigne
 		snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=reported", llc->level);
 		return;
 	}
+	if (cache_given_above(s, given, llc)) /* kept the report; the note says why */
+		return;
 	lab_topo_cache_set(s->topo, llc->level, llc->use, true);
 	snprintf(s->cache_arg, sizeof(s->cache_arg), "L%u=%llu", llc->level,
 	         (unsigned long long)llc->use);
