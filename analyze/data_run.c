@@ -154,6 +154,13 @@ static int an_run_point_agrees(const struct lab_an_data *d, const struct lab_an_
 		                   "%s:%u: point %ld of [%s]: samples.csv has its rep %ld, "
 		                   "run.json counts %.0f reps, allowed: reps 0 .. reps - 1",
 		                   path, jp->line, p->id, p->experiment, p->rep_max, reps);
+	double runs = lab_an_json_num(jp, LAB_KEY_RUNS, NAN) + 0.0;
+	if (runs > reps) /* every run of a finished point took a sample at least */
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: point %ld of [%s]: run.json counts %.0f runs of %.0f reps, "
+		    "allowed: runs <= reps (each run takes a sample)",
+		    path, jp->line, p->id, p->experiment, runs, reps);
 	return an_run_point_runs(d, jp, p, status, path, err);
 }
 
@@ -415,34 +422,68 @@ static void an_run_short_warn(struct lab_an_data *d, const char *path)
 		    first->id, first->experiment, first->threads, runs, planned);
 }
 
+static int an_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct runs of p's samples (p->run sorted in a copy); SIZE_MAX when out of memory. */
+static size_t an_runs_seen(const struct lab_an_point *p)
+{
+	int *r = p->run && p->n ? malloc(p->n * sizeof(*r)) : NULL;
+	size_t seen = p->n && !p->run; /* no run column: one run */
+
+	if (!r)
+		return p->run && p->n ? SIZE_MAX : seen;
+	memcpy(r, p->run, p->n * sizeof(*r));
+	qsort(r, p->n, sizeof(*r), an_cmp_int);
+	for (size_t j = 0; j < p->n; j++)
+		seen += !j || r[j] != r[j - 1];
+	free(r);
+	return seen;
+}
+
 /* One warning for the "ok" points of a complete run with fewer samples in samples.csv than
- * run.json counts (rows removed from a copy: the statistics would pass as the whole point),
- * naming the first. The run itself writes a point's rows before its record. */
+ * run.json counts, or samples of fewer runs than it counts (rows removed or relabelled in a
+ * copy: the statistics would pass as the whole point), naming the first. The run itself writes
+ * a point's rows before its record. */
 static void an_run_rows_missing_warn(struct lab_an_data *d, const char *path)
 {
 	size_t n = 0, had = 0;
-	double reps, counted = 0;
+	double reps, runs, counted = 0;
 	const struct lab_an_point *first = NULL;
+	const char *what = "samples"; /* the first's: "samples", or "runs" (of samples) */
 
 	if (!lab_an_run_complete(d))
 		return;
 	for (size_t i = 0; i < d->npt; i++) {
 		const struct lab_an_point *p = &d->pt[i];
 		const char *st = p->runjson ? lab_an_json_str(p->runjson, LAB_KEY_STATUS) : NULL;
+		size_t seen = 0;
+		int few;
 
-		reps = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_REPS, NAN) : NAN;
-		if (st && !strcmp(st, "ok") && (double)p->n < reps && !n++) {
+		if (!st || strcmp(st, "ok"))
+			continue;
+		reps = lab_an_json_num(p->runjson, LAB_KEY_REPS, NAN);
+		runs = lab_an_json_num(p->runjson, LAB_KEY_RUNS, NAN);
+		few = (double)p->n < reps;
+		if (!few && p->n && runs >= 2 && (double)(seen = an_runs_seen(p)) < runs)
+			few = 2;
+		if (few && !n++) {
 			first = p;
-			had = p->n;
-			counted = reps;
+			had = few == 2 ? seen : p->n;
+			counted = few == 2 ? runs : reps;
+			what = few == 2 ? "runs of samples" : "samples";
 		}
 	}
 	if (n)
 		lab_an_warn(&d->warn,
-		            "%s: %zu point%s of this complete run ha%s fewer samples in %s than it "
+		            "%s: %zu point%s of this complete run ha%s fewer %s in %s than it "
 		            "counts (point %ld, [%s] threads=%d: %zu of %.0f): rows were removed "
-		            "after the run; the statistics use what is left",
-		            path, n, n == 1 ? "" : "s", n == 1 ? "s" : "ve", LAB_FILE_SAMPLES,
+		            "or changed after the run; the statistics use what is left",
+		            path, n, n == 1 ? "" : "s", n == 1 ? "s" : "ve", what, LAB_FILE_SAMPLES,
 		            first->id, first->experiment, first->threads, had, counted);
 }
 

@@ -195,14 +195,15 @@ static int an_unit(char **unit, const char *work_unit)
 	return !*unit && !(*unit = lab_an_asprintf("ns/%s", *work_unit ? work_unit : "unit"));
 }
 
-/* The run of the sample just added to p (empty or absent in a cut row: run 0). */
+/* The run of the sample just added to p: a file with the column has it on every whole row (an
+ * empty one was read as run 0 and merged two runs into one without a word). */
 static int an_samples_run(struct an_samples *s, struct lab_an_point *p, struct lab_err *err)
 {
 	const struct lab_an_csv *r = &s->r;
 	const char *f = s->run_col < r->nfield ? r->field[s->run_col] : "";
 	long run = 0;
 
-	if (*f && (lab_an_parse_int(f, &run) || run < 0 || run > 1000000))
+	if (lab_an_parse_int(f, &run) || run < 0 || run > 1000000)
 		return lab_err_set(err, LAB_EDATA, "%s:%zu: run = '%s': allowed 0 .. 1000000",
 		                   r->path, r->line, f);
 	if (lab_an_grow(&p->run, &p->run_cap, p->n, sizeof(*p->run)))

@@ -824,6 +824,31 @@ LAB_TEST(rows_removed_from_complete_run_warned)
 	CHECK(!err || !strstr(err, "fewer samples"));
 	free(out);
 	free(err);
+	/* runs relabelled (point 0's run 2 said to be run 1): 2 runs of 3 analyzed as the whole
+	 * point without a word; an empty run merged its samples into run 0 */
+	clitest_copy("results-numa-runs");
+	snprintf(path, sizeof(path), "%s/results-numa-runs/samples.csv", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	for (char *row = text; (row = strstr(row, "\nlat,0,")); row++)
+		if ((cut = strchr(row + 1, '\n')) && cut[-1] == '2' && cut[-2] == ',')
+			cut[-1] = '1';
+	ho_str("results-numa-runs/samples.csv", text);
+	REQUIRE(clitest_run(NULL, "analyze results-numa-runs --no-plots", &out, &err) == 0);
+	if (!err || !strstr(err, "1 point of this complete run has fewer runs of samples in "
+	                         "samples.csv than it counts (point 0, [lat] threads=1: 2 of 3)"))
+		TL__FAIL("stderr: %s", err ? err : "(none)");
+	free(out);
+	free(err);
+	for (char *row = text; (row = strstr(row, "\nlat,0,")); row++)
+		if ((cut = strchr(row + 1, '\n')) && cut[-1] == '1' && cut[-2] == ',')
+			memmove(cut - 1, cut, strlen(cut) + 1); /* the run left empty */
+	ho_str("results-numa-runs/samples.csv", text);
+	free(text);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-numa-runs --no-plots", &out, &err), 2);
+	CHECK(err &&
+	      strstr(err, "results-numa-runs/samples.csv:8: run = '': allowed 0 .. 1000000"));
+	free(out);
+	free(err);
 }
 
 /* Two writers of one file (two `lab analyze` of one DIR): each has its own temporary, both

@@ -543,6 +543,11 @@ LAB_TEST(run_json_enums_and_runs_checked)
 	     "R/run.json:3: point 0 of [e] is \"planned\" in a complete run, yet samples.csv has 3 "
 	     "samples of it, allowed: ok, skipped or failed"},
 	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 3, \"runs_planned\": 3", NULL},
+	    /* red team: 100000 runs of 18 reps was echoed as runs_recorded without a word */
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 4, \"runs_planned\": 4",
+	     "R/run.json:3: point 0 of [e]: run.json counts 4 runs of 3 reps, allowed: runs <= "
+	     "reps "
+	     "(each run takes a sample)"},
 	};
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
 		if (asprintf(&run,
