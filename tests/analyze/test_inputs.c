@@ -19,6 +19,9 @@
 #define UT_HEADER                                                                                  \
 	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
 	"flagged\n"
+#define UT_HEADER_RUN                                                                              \
+	"experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"        \
+	"flagged,run\n"
 #define UT_ROW1 "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0\n"
 #define UT_RUN                                                                                     \
 	"{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "      \
@@ -280,19 +283,23 @@ LAB_TEST(run_json_runs_planned)
 	    "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
 	    "\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [{\"point\": 0, "
 	    "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": \"ok\", "
-	    "\"reps\": 1, \"runs\": %d, \"runs_planned\": 3}]}]}";
+	    "\"reps\": %d, \"runs\": %d, \"runs_planned\": 3}]}]}";
 	char run[2048], msg[512];
 
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": -1}",
 	           "\"runs_planned\": allowed: a whole number 0 .. 4294967295");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": \"3\"}",
 	           "\"runs_planned\": allowed");
-	snprintf(run, sizeof(run), pts, 1);
+	snprintf(run, sizeof(run), pts, 1, 1);
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
 	CHECK(strstr(msg, "R/run.json: 1 point got fewer runs than planned, the run ended first "
 	                  "(point 0, [e] threads=1: 1 of 3 runs)") != NULL);
-	snprintf(run, sizeof(run), pts, 3);
-	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
+	snprintf(run, sizeof(run), pts, 3, 3); /* a sample in each run */
+	CHECK_EQ_I64(ut_load(UT_HEADER_RUN "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0,0\n"
+	                                   "e,0,noop,placement=compact,1,1,1000,10,op,0.01,0,1\n"
+	                                   "e,0,noop,placement=compact,1,2,1000,10,op,0.01,0,2\n",
+	                     run, msg, NULL),
+	             0);
 	CHECK_EQ_STR(msg, "");
 }
 
