@@ -343,7 +343,7 @@ int lab_an_analysis_run_obj(struct lab_an_data *d, int include_flagged, enum lab
 int lab_an_analysis_run_plots(struct lab_an_data *d, int include_flagged, enum lab_an_objective obj,
                               int no_plots, struct lab_an_analysis *a, struct lab_err *err)
 {
-	size_t cap = 0, hint[2] = {0, 0}, *rcap = NULL, rcap_cap = 0;
+	size_t cap = 0, *rcap = NULL, rcap_cap = 0;
 	struct lab_an_index ix = {0};
 	int rc = 0;
 
@@ -365,7 +365,7 @@ int lab_an_analysis_run_plots(struct lab_an_data *d, int include_flagged, enum l
 			rc = -1;
 		if (!rc) {
 			memset(&s->row[s->nrow], 0, sizeof(*s->row));
-			lab_an_rates_compute(d, &d->pt[i], &s->row[s->nrow].rates, hint);
+			lab_an_rates_compute(d, &d->pt[i], &s->row[s->nrow].rates);
 			s->row[s->nrow++].pt = &d->pt[i];
 		}
 	}

@@ -4,34 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The work_per_unit object of point p in run.json, or NULL. The search starts where the last
- * one ended (*hint: experiment and point index), so points in file order cost O(1) each. */
-static const struct lab_an_json *an_work_of(const struct lab_an_data *d,
-                                            const struct lab_an_point *p, size_t *hint)
-{
-	const struct lab_an_json *exps = lab_an_json_get(d->run, "experiments");
-	size_t ne = exps && exps->type == LAB_AN_JSON_ARR ? exps->n : 0;
-
-	for (size_t k = 0; k < ne; k++) {
-		size_t e = (hint[0] + k) % ne;
-		const struct lab_an_json *x = &exps->items[e], *pts = lab_an_json_get(x, "points");
-		const char *name = lab_an_json_str(x, "name");
-
-		if (!name || strcmp(name, p->experiment) || !pts || pts->type != LAB_AN_JSON_ARR)
-			continue;
-		for (size_t q = 0; q < pts->n; q++) {
-			size_t i = (hint[1] + q) % pts->n;
-
-			if ((long)lab_an_json_num(&pts->items[i], "point", -2) == p->id) {
-				hint[0] = e;
-				hint[1] = i;
-				return lab_an_json_get(&pts->items[i], "work_per_unit");
-			}
-		}
-	}
-	return NULL;
-}
-
 /* A declared amount: finite and >= 0, else 0 (results directories are untrusted input). */
 static double an_amount(const struct lab_an_json *w, const char *key)
 {
@@ -57,9 +29,13 @@ static void an_rate(double work, const struct lab_an_stats *st, struct lab_an_ra
 }
 
 void lab_an_rates_compute(const struct lab_an_data *d, const struct lab_an_point *p,
-                          struct lab_an_rates *r, size_t hint[2])
+                          struct lab_an_rates *r)
 {
-	const struct lab_an_json *w = d->external || !d->run ? NULL : an_work_of(d, p, hint), *bb;
+	/* the point's own entry, attached by the loader (a search of run.json per point was
+	 * quadratic when its points were not in id order) */
+	const struct lab_an_json *w =
+	    d->external || !d->run ? NULL : lab_an_json_get(p->runjson, "work_per_unit");
+	const struct lab_an_json *bb;
 
 	memset(r, 0, sizeof(*r));
 	r->gbytes.v = r->gbytes_wa.v = r->gflops.v = r->flops_per_byte = NAN;

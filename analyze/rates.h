@@ -28,9 +28,9 @@ struct lab_an_rates {
 	int bandwidth_bound;
 };
 
-/* Fills r for point p of d (r->has = 0 when p declares no work or d is external data). hint is
- * search state kept between calls; start it at {0, 0}. */
+/* Fills r for point p of d from its run.json entry's work_per_unit (r->has = 0 when p declares
+ * no work or d is external data). */
 void lab_an_rates_compute(const struct lab_an_data *d, const struct lab_an_point *p,
-                          struct lab_an_rates *r, size_t hint[2]);
+                          struct lab_an_rates *r);
 
 #endif

@@ -55,13 +55,12 @@ static int an_numa_compute(const struct lab_an_view *view, const struct lab_an_a
 {
 	const struct lab_an_data *d = a->data;
 	struct lab_an_numa *v = calloc(1, sizeof(*v));
-	size_t hint[2] = {0, 0};
 	int rc = v ? 0 : -LAB_ENOMEM;
 
 	*state = NULL;
 	for (size_t i = 0; i < d->npt && !rc; i++)
 		if (an_numa_applies(view, d, &d->pt[i]))
-			rc = lab_an_numa_add(v, d, &d->pt[i], a->include_flagged, hint);
+			rc = lab_an_numa_add(v, d, &d->pt[i], a->include_flagged);
 	if (!rc && v->ng)
 		rc = lab_an_numa_finish(d, v);
 	if (rc || !v->ng) {

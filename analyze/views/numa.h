@@ -101,10 +101,9 @@ struct lab_an_numa {
 };
 
 /* Adds point p (numa_row.c) to its group of v, statistics over the used samples (inc: the
- * flagged ones too; hint: lab_an_rates_compute's, kept across calls); nothing when the view has
- * nothing to show for p. 0 or -LAB_ENOMEM. */
+ * flagged ones too); nothing when the view has nothing to show for p. 0 or -LAB_ENOMEM. */
 int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
-                    const struct lab_an_point *p, int inc, size_t hint[2]);
+                    const struct lab_an_point *p, int inc);
 
 /* Sorts the rows, sizes the matrices, groups the policies' shared placements and reads the
  * distance table (numa_group.c). 0 or -LAB_ENOMEM. */

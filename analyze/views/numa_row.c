@@ -271,7 +271,7 @@ static int an_loaded(const struct lab_an_data *d, const struct lab_an_point *p, 
 }
 
 int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
-                    const struct lab_an_point *p, int inc, size_t hint[2])
+                    const struct lab_an_point *p, int inc)
 {
 	int k = an_kind(v, d, p);
 	struct lab_an_numa_group *g;
@@ -290,7 +290,7 @@ int lab_an_numa_add(struct lab_an_numa *v, const struct lab_an_data *d,
 	if ((n = an_val(p, AN_COST, inc, &r->v)) < 0)
 		return -LAB_ENOMEM;
 	r->n = (size_t)n;
-	lab_an_rates_compute(d, p, &rt, hint);
+	lab_an_rates_compute(d, p, &rt);
 	if (!g->unit || (p->unit && p->n)) /* a point without samples sets no unit */
 		g->unit = lab_an_point_unit(d, p);
 	if (k == LAB_AN_NUMA_LOADED) {

@@ -63,7 +63,6 @@ void lab_an_rl_rate(const struct lab_an_point *p, double work, int inc, struct l
 static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an_point *p, int inc,
                                 struct lab_an_rl_val *v)
 {
-	size_t hint[2] = {0, 0};
 	struct lab_an_rates r;
 
 	for (size_t m = 0; m < d->nmetric; m++) {
@@ -79,7 +78,7 @@ static const char *an_pipes_val(const struct lab_an_data *d, const struct lab_an
 			return "flops/cycle";
 		}
 	}
-	lab_an_rates_compute(d, p, &r, hint);
+	lab_an_rates_compute(d, p, &r);
 	lab_an_rl_rate(p, r.has && r.flops > 0 ? r.flops : NAN, inc, v);
 	if (v->runs) /* the value compared is the interval's: the mean of the run means */
 		v->median = v->mean;

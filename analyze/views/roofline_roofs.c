@@ -240,19 +240,87 @@ static void an_above_note(struct lab_an_rl_pt *e)
 
 /* Ceilings split for placing points: a sized bandwidth ceiling without a level (a sweep of
  * sizes on a machine whose caches are not known: one per size, maybe thousands) in sized[],
- * sorted by threads, size and index, searched by size; every other in rest[] (a few per level,
- * ISA and precision), scanned. */
+ * sorted by threads, size and index, searched by size; compute ceilings (one per ISA and
+ * precision: any number) in cp[] by threads, precision, speed and index and in top[] by
+ * threads, speed and index, searched; every other bandwidth ceiling (a few per level) in bw[]
+ * by threads and index, its thread count's run found by search and scanned. */
 struct an_sz {
 	int threads;
 	double size;
 	size_t i; /* in s->c */
 };
 
+struct an_cp {
+	int threads;
+	const char *precision;
+	double median;
+	size_t i; /* in s->c */
+};
+
 struct an_split {
-	size_t *rest, nrest;
 	struct an_sz *sized;
 	size_t nsized;
+	struct an_cp *cp, *top, *bw; /* bw: threads and i only */
+	size_t ncp, nbw;
 };
+
+/* cp[]'s order (by_prec) or top[]'s: threads, (precision,) the fastest first, then index. */
+static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int by_prec)
+{
+	int c = by_prec ? strcmp(x->precision, y->precision) : 0;
+
+	if (x->threads != y->threads)
+		return x->threads < y->threads ? -1 : 1;
+	if (c)
+		return c;
+	if (x->median != y->median)
+		return x->median > y->median ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int an_cmp_prec(const void *a, const void *b)
+{
+	return an_cmp_cp(a, b, 1);
+}
+
+static int an_cmp_top(const void *a, const void *b)
+{
+	return an_cmp_cp(a, b, 0);
+}
+
+/* The first of the n entries of a (sorted by an_cmp_prec, or by_prec 0: an_cmp_top) at threads
+ * th (and precision prec), or n. */
+static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *prec)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = a[mid].threads != th ? (a[mid].threads < th ? -1 : 1)
+		        : prec               ? strcmp(a[mid].precision, prec)
+		                             : 0;
+
+		lab_an_view_probe();
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo].threads == th && (!prec || !strcmp(a[lo].precision, prec)) ? lo : n;
+}
+
+/* The compute ceiling of a point of precision prec ("": not known) at th: the fastest of its
+ * precision when one was measured, else the fastest; NULL when none is at th. */
+static const struct lab_an_rl_ceil *an_compute(const struct lab_an_rl *s, const struct an_split *sp,
+                                               int th, const char *prec)
+{
+	size_t k = *prec ? an_cp_lower(sp->cp, sp->ncp, th, prec) : sp->ncp;
+
+	if (k < sp->ncp)
+		return &s->c[sp->cp[k].i];
+	k = an_cp_lower(sp->top, sp->ncp, th, NULL);
+	return k < sp->ncp ? &s->c[sp->top[k].i] : NULL;
+}
 
 static int an_cmp_sz(const void *a, const void *b)
 {
@@ -304,30 +372,24 @@ static const struct lab_an_rl_ceil *an_sized(const struct lab_an_rl *s, const st
  * slow is the best ceiling of a slower level, a lower bound of a missing bw. */
 static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
 {
-	const struct lab_an_rl_ceil *bw = NULL, *cp = NULL, *slow = NULL, *sz;
+	const struct lab_an_rl_ceil *bw = NULL, *cp, *slow = NULL, *sz;
 	char prec[32];
 	int th = e->pt->threads;
 
 	an_param(e->pt, "type", "precision", prec, sizeof(prec));
-	for (size_t r = 0; r < sp->nrest; r++) {
-		const struct lab_an_rl_ceil *c = &s->c[sp->rest[r]];
-		/* compute: of the point's precision when one was measured, the highest */
-		int m = *prec && !strcmp(c->precision, prec),
-		    mcp = cp && *prec && !strcmp(cp->precision, prec);
+	/* compute: of the point's precision when one was measured, the highest */
+	cp = an_compute(s, sp, th, prec);
+	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL);
+	     r < sp->nbw && sp->bw[r].threads == th; r++) {
+		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
 
 		lab_an_view_probe();
-		if (c->threads != th)
-			continue;
-		if (c->kind == LAB_AN_RL_COMPUTE) {
-			if (!cp || m > mcp || (m == mcp && c->v.median > cp->v.median))
-				cp = c;
-		} else if (!e->level || !c->level) {
+		if (!e->level || !c->level)
 			bw = an_better_bw(c, bw, e->size) ? c : bw;
-		} else if (c->level == e->level) {
+		else if (c->level == e->level)
 			bw = c;
-		} else if (c->level > e->level && (!slow || c->v.median > slow->v.median)) {
+		else if (c->level > e->level && (!slow || c->v.median > slow->v.median))
 			slow = c;
-		}
 	}
 	/* a ceiling without a level fits any point: the sized ones by search (one without a size
 	 * fits only where nothing else does) */
@@ -350,16 +412,29 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		an_above_note(e);
 }
 
+static void an_split_free(struct an_split *sp)
+{
+	free(sp->sized);
+	free(sp->cp);
+	free(sp->top);
+	free(sp->bw);
+}
+
 /* Every point of s placed under its roof: O((points + ceilings) log ceilings). Returns 0 or
  * -LAB_ENOMEM. */
 static int an_place_all(struct lab_an_rl *s)
 {
-	struct an_split sp = {malloc((s->nc + 1) * sizeof(*sp.rest)), 0,
-	                      malloc((s->nc + 1) * sizeof(*sp.sized)), 0};
+	size_t n = s->nc + 1;
+	struct an_split sp = {malloc(n * sizeof(*sp.sized)),
+	                      0,
+	                      malloc(n * sizeof(*sp.cp)),
+	                      malloc(n * sizeof(*sp.top)),
+	                      malloc(n * sizeof(*sp.bw)),
+	                      0,
+	                      0};
 
-	if (!sp.rest || !sp.sized) {
-		free(sp.rest);
-		free(sp.sized);
+	if (!sp.sized || !sp.cp || !sp.top || !sp.bw) {
+		an_split_free(&sp);
 		return -LAB_ENOMEM;
 	}
 	for (size_t i = 0; i < s->nc; i++) {
@@ -367,23 +442,28 @@ static int an_place_all(struct lab_an_rl *s)
 
 		if (!(c->v.median > 0))
 			continue;
-		if (c->kind == LAB_AN_RL_BW && !c->level && isfinite(c->size))
+		if (c->kind == LAB_AN_RL_COMPUTE)
+			sp.cp[sp.ncp++] = (struct an_cp){c->threads, c->precision, c->v.median, i};
+		else if (!c->level && isfinite(c->size))
 			sp.sized[sp.nsized++] = (struct an_sz){c->threads, c->size, i};
-		else
-			sp.rest[sp.nrest++] = i;
+		else /* by threads, then in index order (the order they are weighed in) */
+			sp.bw[sp.nbw++] = (struct an_cp){c->threads, "", 0, i};
 	}
+	memcpy(sp.top, sp.cp, sp.ncp * sizeof(*sp.cp));
 	qsort(sp.sized, sp.nsized, sizeof(*sp.sized), an_cmp_sz);
+	qsort(sp.cp, sp.ncp, sizeof(*sp.cp), an_cmp_prec);
+	qsort(sp.top, sp.ncp, sizeof(*sp.top), an_cmp_top);
+	qsort(sp.bw, sp.nbw, sizeof(*sp.bw), an_cmp_top);
 	for (size_t i = 0; i < s->np; i++)
 		an_place(s, &sp, &s->p[i]);
-	free(sp.rest);
-	free(sp.sized);
+	an_split_free(&sp);
 	return 0;
 }
 
 int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 {
 	struct lab_an_rl_ceil *cand = calloc(d->npt + 1, sizeof(*cand));
-	size_t hint[2] = {0, 0}, n = 0;
+	size_t n = 0;
 	int rc = cand ? 0 : -LAB_ENOMEM;
 	char buf[64];
 
@@ -394,7 +474,7 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 
 		if (!p->st.n || strcmp(p->status, "ok") || !lab_an_rl_applies(NULL, d, p))
 			continue;
-		lab_an_rates_compute(d, p, &r, hint);
+		lab_an_rates_compute(d, p, &r);
 		if (!r.has || (r.bytes <= 0 && r.flops <= 0))
 			continue;
 		/* A bandwidth source: declared bandwidth-bound, or (older results) bytes alone. */

@@ -123,6 +123,9 @@ static void sc_growth(const char *what, const char *item, long n, unsigned long 
 	CHECK(w4 <= cap);
 }
 
+static unsigned long long sc_probes(const char *dir,
+                                    size_t (*count)(const struct lab_an_analysis *), size_t *made);
+
 /* The run.json keys compared while analyzing dir and writing analysis.json (loading excluded). */
 static unsigned long long sc_compares(const char *dir, size_t *nexp_json)
 {
@@ -184,6 +187,108 @@ LAB_TEST(perf_c2c_experiments_linear)
  * (threads 1 and 2 of each): "lk" a locks group per cs_ns, "lc" one locks group with a curve per
  * lock, "nm" a numa page-policy group per size, "cc" a c2c matrix per method. Two samples each.
  */
+/* Writes DIR/NAME: n peak points at 1 thread, each its own ISA (a compute ceiling each), and n
+ * triads of f64 at sizes 1 KiB .. n KiB (a bandwidth ceiling each: no cache levels known). */
+static const char *sc_write_peaks(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [\n"
+	      "{\"name\": \"pk\", \"kernel\": \"peak\", \"work_unit\": \"element\", "
+	      "\"views\": [\"roofline\"], \"points\": [",
+	      r);
+	for (long p = 0; p < 2 * n; p++) {
+		int peak = p < n;
+
+		if (p == n)
+			fputs("]},\n{\"name\": \"bw\", \"kernel\": \"stream\", \"work_unit\": "
+			      "\"element\", \"views\": [\"roofline\"], \"points\": [",
+			      r);
+		fprintf(r,
+		        "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {%s%ld%s}, \"status\": "
+		        "\"ok\", \"reps\": 2, \"work_per_unit\": {\"bytes_read\": %d, "
+		        "\"bytes_written\": %d, \"flops\": %d, \"bandwidth_bound\": %s}}",
+		        p % n ? "," : "", p,
+		        peak ? "\"op\": \"fma\", \"precision\": \"f64\", \"isa\": \"x"
+		             : "\"op\": \"triad\", \"type\": \"f64\", \"size\": \"",
+		        peak ? p : (p - n + 1) * 1024, "\"", peak ? 0 : 16, peak ? 0 : 8,
+		        peak ? 16 : 2, peak ? "false" : "true");
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(s, "%s,%ld,%s,\"%s%ld%s\",1,%d,%ld,1000000,element,0.01,0\n",
+			        peak ? "pk" : "bw", p, peak ? "peak" : "stream",
+			        peak ? "isa=x" : "op=triad;size=", peak ? p : (p - n + 1) * 1024,
+			        peak ? ";op=fma;precision=f64" : ";type=f64", rep,
+			        70000 + 1000L * rep + p % 97);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The points the roofline placed (under a roof or not): those with bytes and flops. */
+static size_t sc_rl_points(const struct lab_an_analysis *a)
+{
+	const struct lab_an_rl *rl = lab_an_view_state(a, "roofline");
+
+	return rl ? rl->np : 0;
+}
+
+/* A compute ceiling per ISA and precision, any number of them: each point scanned them all
+ * (32k points under 16k ceilings: 6.5 s, x14 for x4 the input); now searched. */
+LAB_TEST(roofline_compute_ceilings_n_log_n)
+{
+	size_t p1, p4;
+	unsigned long long w1 = sc_probes(sc_write_peaks("k1", 300), sc_rl_points, &p1);
+	unsigned long long w4 = sc_probes(sc_write_peaks("k4", 1200), sc_rl_points, &p4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(p1, 300); /* the triads: a peak point moves no bytes */
+	CHECK_EQ_U64(p4, 1200);
+	sc_growth("ceilings examined", "points", 600, w1, w4, 6, 64ULL * 2400);
+}
+
+/* Writes DIR/NAME: n points of experiment x (sizes 0 .. n-1, two samples each) declaring their
+ * bytes, listed in run.json from the last point to the first. */
+static const char *sc_write_reversed(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [\n"
+	      "{\"name\": \"x\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [",
+	      r);
+	for (long p = n - 1; p >= 0; p--)
+		fprintf(r,
+		        "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"size\": \"%ld\"}, "
+		        "\"placement\": \"compact\", \"status\": \"ok\", \"reps\": 2, "
+		        "\"work_per_unit\": {\"bytes_read\": 8}}",
+		        p == n - 1 ? "" : ",", p, p);
+	for (long p = 0; p < n; p++)
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(
+			    s, "x,%ld,noop,\"placement=compact;size=%ld\",1,%d,%d,1000,op,0.01,0\n",
+			    p, p, rep, 1000 + rep);
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* A point's declared work is read from its own run.json entry: a search of run.json per point
+ * (it resumed where the last ended) scanned the whole experiment for each when run.json did not
+ * list the points in id order (64k points took 92 s). */
+LAB_TEST(rates_read_in_any_order)
+{
+	size_t e1, e4;
+	unsigned long long c1 = sc_compares(sc_write_reversed("r1", 1000), &e1);
+	unsigned long long c4 = sc_compares(sc_write_reversed("r4", 4000), &e4);
+
+	REQUIRE(c1 > 0 && c4 > 0);
+	sc_growth("keys compared", "points", 1000, c1, c4, 5, 400ULL * 4000);
+}
+
 static const char *sc_write_groups(const char *name, long n)
 {
 	static const struct {
