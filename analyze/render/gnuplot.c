@@ -30,61 +30,142 @@ static int gp_stacked(const struct lab_doc_figure *g)
 	return 0;
 }
 
-/* The bars of a stacked figure: its STACK curves' x values in increasing order, each once;
- * the one after x (-INFINITY: the first), NaN after the last. No allocation: a figure has
- * a few dozen bars. */
-static double gp_stack_next(const struct lab_doc_figure *g, double x)
-{
-	double next = NAN;
+/* The bars of a stacked figure, made once (O(points log points): the bars are the points of
+ * an experiment, thousands of them): its STACK curves' x values in increasing order, each once;
+ * per bar the y of each STACK curve there (its first point at that x, NaN: none) and the text
+ * of the figure's first label at that x (NULL: none). */
+struct gp_bars {
+	size_t n, nstack;
+	double *x, *y; /* y: n x nstack */
+	const char **name;
+};
 
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; g->c[i]->style == LAB_DOC_STACK && k < g->c[i]->n; k++)
-			if (g->c[i]->p[k].x > x && !(g->c[i]->p[k].x >= next))
-				next = g->c[i]->p[k].x;
-	return next;
+struct gp_at {
+	double x, y; /* a label: y unused */
+	size_t j, k; /* the curve among the STACK ones and its point; a label: 0 and its index */
+};
+
+static int gp_cmp_at(const void *a, const void *b)
+{
+	const struct gp_at *p = a, *q = b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	if (p->j != q->j)
+		return p->j < q->j ? -1 : 1;
+	return (p->k > q->k) - (p->k < q->k);
 }
 
-/* 1 when f has something to draw. */
+static void gp_bars_free(struct gp_bars *b)
+{
+	free(b->x);
+	free(b->y);
+	free(b->name);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The bar of each label (sorted by x, then index), its first label's text. */
+static int gp_bars_names(struct gp_bars *b, const struct lab_doc_figure *g)
+{
+	struct gp_at *at = malloc((g->nlabel + 1) * sizeof(*at));
+
+	if (!at || !(b->name = calloc(b->n + 1, sizeof(*b->name)))) {
+		free(at);
+		return -1;
+	}
+	for (size_t i = 0; i < g->nlabel; i++)
+		at[i] = (struct gp_at){g->label[i].x, 0, 0, i};
+	qsort(at, g->nlabel, sizeof(*at), gp_cmp_at);
+	for (size_t i = 0, bar = 0; i < g->nlabel && bar < b->n; i++) {
+		while (bar < b->n && b->x[bar] < at[i].x)
+			bar++;
+		if (bar < b->n && b->x[bar] == at[i].x && !b->name[bar])
+			b->name[bar] = g->label[at[i].k].text;
+	}
+	free(at);
+	return 0;
+}
+
+/* b from g's STACK curves and labels; 0, or -1 when memory ran out (b empty). */
+static int gp_bars_make(struct gp_bars *b, const struct lab_doc_figure *g)
+{
+	size_t n = 0, m = 0;
+	struct gp_at *at;
+
+	memset(b, 0, sizeof(*b));
+	for (size_t i = 0; i < g->nc; i++)
+		if (g->c[i]->style == LAB_DOC_STACK) {
+			n += g->c[i]->n;
+			b->nstack++;
+		}
+	if (!(at = malloc((n + 1) * sizeof(*at))) || !(b->x = malloc((n + 1) * sizeof(*b->x))) ||
+	    !(b->y = malloc((n * b->nstack + 1) * sizeof(*b->y)))) {
+		free(at);
+		gp_bars_free(b);
+		return -1;
+	}
+	for (size_t i = 0, j = 0; i < g->nc; i++) {
+		for (size_t k = 0; g->c[i]->style == LAB_DOC_STACK && k < g->c[i]->n; k++)
+			at[m++] = (struct gp_at){g->c[i]->p[k].x, g->c[i]->p[k].y, j, k};
+		j += g->c[i]->style == LAB_DOC_STACK;
+	}
+	qsort(at, m, sizeof(*at), gp_cmp_at);
+	for (size_t i = 0; i < m; i++) {
+		double *y;
+
+		if (!b->n || b->x[b->n - 1] != at[i].x) {
+			b->x[b->n++] = at[i].x;
+			for (size_t j = 0; j < b->nstack; j++)
+				b->y[(b->n - 1) * b->nstack + j] = NAN;
+		}
+		y = &b->y[(b->n - 1) * b->nstack + at[i].j];
+		if (isnan(*y)) /* the curve's first point at x that has a number */
+			*y = at[i].y;
+	}
+	free(at);
+	if (gp_bars_names(b, g)) {
+		gp_bars_free(b);
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 when f has something to draw: a cell, a STACK curve's point (a stacked figure draws no
+ * other curve), a point or a ceiling. */
 static int gp_any(const struct lab_doc_figure *f)
 {
+	int stacked = gp_stacked(f);
+
 	if (f->heat) {
 		for (size_t i = 0; i < f->heat->ncell; i++)
 			if (f->heat->cell[i].has)
 				return 1;
 		return 0;
 	}
-	if (gp_stacked(f))
-		return !isnan(gp_stack_next(f, -INFINITY));
 	for (size_t i = 0; i < f->nc; i++)
-		if (f->c[i]->n || f->c[i]->style == LAB_DOC_ROOF)
+		if (stacked ? f->c[i]->style == LAB_DOC_STACK && f->c[i]->n
+		            : f->c[i]->n || f->c[i]->style == LAB_DOC_ROOF)
 			return 1;
 	return 0;
 }
 
 /* A line per bar: x, then the y of each STACK curve at x (NaN: that share is missing). */
-static void gp_dat_stack(FILE *f, const struct lab_doc_figure *g)
+static void gp_dat_stack(FILE *f, const struct gp_bars *b)
 {
 	fputs("# x, then one share per stacked curve in the order of the script (a bar per line)\n",
 	      f);
-	for (double x = gp_stack_next(g, -INFINITY); !isnan(x); x = gp_stack_next(g, x)) {
-		lab_an_dat_num(f, x);
-		for (size_t i = 0; i < g->nc; i++) {
-			double y = NAN;
-
-			for (size_t k = 0; g->c[i]->style == LAB_DOC_STACK && k < g->c[i]->n; k++)
-				if (g->c[i]->p[k].x == x && isnan(y))
-					y = g->c[i]->p[k].y;
-			if (g->c[i]->style == LAB_DOC_STACK)
-				lab_an_dat_num(f, y);
-		}
+	for (size_t i = 0; i < b->n; i++) {
+		lab_an_dat_num(f, b->x[i]);
+		for (size_t j = 0; j < b->nstack; j++)
+			lab_an_dat_num(f, b->y[i * b->nstack + j]);
 		fputc('\n', f);
 	}
 }
 
-static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g)
+static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct gp_bars *b)
 {
 	if (gp_stacked(g)) {
-		gp_dat_stack(f, g);
+		gp_dat_stack(f, b);
 		return;
 	}
 	fputs("# x y lo hi (one block per curve, in the order of the script)\n", f);
@@ -123,24 +204,21 @@ static void gp_title(FILE *f, const struct lab_doc_curve *c)
 
 /* A rowstacked histogram: bar b (0-based) at x = b, its tic the text of the figure's label at
  * its x (else the x); the labels are tics here, not text in the plot. */
-static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat)
+static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
+                     const struct gp_bars *b)
 {
-	size_t bar = 0, col = 2;
+	size_t col = 2;
 	char num[32];
 
 	fputs("unset label\nset style data histograms\nset style histogram rowstacked\n"
 	      "set style fill solid 0.85 border -1\nset boxwidth 0.75 relative\n"
 	      "set xtics noenhanced rotate by -30 (",
 	      f);
-	for (double x = gp_stack_next(g, -INFINITY); !isnan(x); x = gp_stack_next(g, x)) {
-		const char *name = NULL;
-
-		for (size_t i = 0; i < g->nlabel && !name; i++)
-			name = g->label[i].x == x ? g->label[i].text : NULL;
-		snprintf(num, sizeof(num), "%g", x);
+	for (size_t bar = 0; bar < b->n; bar++) {
+		snprintf(num, sizeof(num), "%g", b->x[bar]);
 		fputs(bar ? ", " : "", f);
-		lab_an_gp_str(f, name ? name : num);
-		fprintf(f, " %zu", bar++);
+		lab_an_gp_str(f, b->name[bar] ? b->name[bar] : num);
+		fprintf(f, " %zu", bar);
 	}
 	fputs(")\nset key below nobox\nplot ", f);
 	for (size_t i = 0; i < g->nc; i++)
@@ -153,13 +231,14 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat)
 	fputc('\n', f);
 }
 
-static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat)
+static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
+                      const struct gp_bars *b)
 {
 	size_t blk = 0;
 	int first = 1;
 
 	if (gp_stacked(g)) {
-		gp_stack(f, g, dat);
+		gp_stack(f, g, dat, b);
 		return;
 	}
 	fputs("set key below nobox\nplot ", f);
@@ -278,7 +357,7 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 }
 
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
-                      const char *base)
+                      const char *base, const struct gp_bars *b)
 {
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub);
 	fputs("set xlabel ", f);
@@ -302,7 +381,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	if (g->heat)
 		gp_heat(f, g->heat, base);
 	else
-		gp_curves(f, g, base);
+		gp_curves(f, g, base, b);
 	lab_an_gp_tail(f, base);
 }
 
@@ -312,11 +391,14 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 {
 	char raw[256], base[256], title[320];
 	struct lab_an_wfile w;
+	struct gp_bars b = {0};
 	FILE *f;
 	int rc;
 
 	if (!gp_any(g))
 		return 0;
+	if (gp_stacked(g) && gp_bars_make(&b, g))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.80s", d->view, g->id,
 	         s->experiment ? s->experiment : "all",
 	         g->name  ? g->name
@@ -324,18 +406,23 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	         : g->key ? g->key
 	                  : "");
 	lab_an_plot_slug(raw, base, sizeof(base));
-	if (!(f = lab_an_open(&w, pdir, base, "dat", err)))
+	if (!(f = lab_an_open(&w, pdir, base, "dat", err))) {
+		gp_bars_free(&b);
 		return -LAB_EIO;
+	}
 	if (g->heat)
 		gp_dat_heat(f, g->heat);
 	else
-		gp_dat_curves(f, g);
-	if ((rc = lab_an_close(&w, pdir, err)))
-		return rc;
-	if (!(f = lab_an_open(&w, pdir, base, "gp", err)))
-		return -LAB_EIO;
-	gp_script(f, d, g, base);
-	if ((rc = lab_an_close(&w, pdir, err)))
+		gp_dat_curves(f, g, &b);
+	rc = lab_an_close(&w, pdir, err);
+	if (!rc && !(f = lab_an_open(&w, pdir, base, "gp", err)))
+		rc = -LAB_EIO;
+	if (!rc) {
+		gp_script(f, d, g, base, &b);
+		rc = lab_an_close(&w, pdir, err);
+	}
+	gp_bars_free(&b);
+	if (rc)
 		return rc;
 	snprintf(title, sizeof(title), "%.100s %.100s: %.100s", s->experiment ? s->experiment : "",
 	         s->sub ? s->sub : "", g->title ? g->title : d->title);
