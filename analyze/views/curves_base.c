@@ -107,26 +107,28 @@ void lab_an_cv_bases_free(struct lab_an_cv_bases *b)
 }
 
 /* The baseline of p: the base curve's point at p's other params with the fewest threads, else
- * p's own params with the fewest threads; NULL when neither ran. With base_same_threads: the
+ * (the base curve did not run there) p's own params with the fewest threads; NULL when neither
+ * ran, or the base curve ran there without usable samples (a scan whose serial point was all
+ * load-flagged read speedup 1 against itself without a word). With base_same_threads: the
  * base curve's point at p's other params and p's thread count, else NULL. */
 static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
                                           const struct lab_an_point *p, int *nomem)
 {
 	const struct lab_an_cv_spec *s = b->s;
 	char *rest = s->base ? lab_an_params_without(p->params, s->curve[0]) : NULL;
-	size_t slot = (size_t)-1;
+	size_t slot = (size_t)-1, lost = (size_t)-1;
 	uint64_t h;
 
 	if (s->base && !rest) {
 		*nomem = 1;
 		return NULL;
 	}
-	if (rest)
-		slot = an_bfind(b, 0, p->experiment, rest, p->threads, &h);
+	if (rest && (slot = an_bfind(b, 0, p->experiment, rest, p->threads, &h)) == (size_t)-1)
+		lost = an_bfind(b, 2, p->experiment, rest, p->threads, &h);
 	free(rest);
 	if (slot != (size_t)-1)
 		return &b->d->pt[b->pt[0][slot]];
-	if (s->base_same_threads)
+	if (s->base_same_threads || lost != (size_t)-1)
 		return NULL;
 	slot = an_bfind(b, 1, p->experiment, p->params, p->threads, &h);
 	return slot != (size_t)-1 ? &b->d->pt[b->pt[1][slot]] : NULL;

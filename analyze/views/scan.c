@@ -2,8 +2,9 @@
 /*
  * The scan view: speedup vs input size per method, one group per thread count. Speedup = the
  * baseline's mean cost / this mean cost (Fieller 95 % interval); the baseline is the `serial`
- * method at the same size with the fewest threads, else the same method with the fewest
- * threads. Only runs that declare the view get it (the kernel writes no metric column).
+ * method at the same size with the fewest threads (none when it has no usable samples), else
+ * the same method with the fewest threads. Only runs that declare the view get it (the kernel
+ * writes no metric column).
  */
 #include "analyze/views/curves.h"
 #include "analyze/views/view.h"
@@ -13,9 +14,10 @@ static const struct lab_an_cv_spec an_spec = {
     .title = "Prefix-sum speedup",
     .about = "Speedup = baseline ns per element / this ns per element (mean, Fieller 95 % "
              "interval, clipped at 0), vs the input size; the baseline is the "
-             "serial method at the same size, else the same method at the fewest "
-             "threads. two_pass reads the input twice and loses once the arrays "
-             "live in DRAM; blocked keeps the second read in cache.",
+             "serial method at the same size (none when its samples were lost), else "
+             "the same method at the fewest threads. two_pass reads the input twice: "
+             "in DRAM it loses where one core's reads already take the memory's "
+             "bandwidth; blocked keeps the second read in cache.",
     .note = "speedup: baseline mean / mean (Fieller CI); ns_per_elem (all threads together) "
             "median | mean [95% CI]",
     .curve = {"method", NULL},
