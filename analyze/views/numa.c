@@ -162,6 +162,8 @@ static void an_cell(struct lab_doc *doc, struct lab_doc_cell *c, const struct la
 		            : !r->n           ? NULL
 		            : r->v.mean_ci    ? "mean"
 		                              : "median");
+	else if (w == W_GBS && g->kind == LAB_AN_NUMA_LOADED && r->streams == 0)
+		lab_doc_why(doc, c, "no streams: the chase alone"); /* read "0 [0, 0]" */
 	else if (w == W_VALUE || w == W_GBS)
 		an_ival(doc, c, r, w == W_VALUE ? &r->v : &r->gbs);
 	else if (r->pages) {
