@@ -212,6 +212,39 @@ static const char *lab_compare_pct(char buf[24], double pct)
 	return buf;
 }
 
+/* The counts of c's verdicts, and how many were compared on run means. */
+static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
+{
+	fprintf(f,
+	        "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "
+	        "%zu unmatched",
+	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
+	        c->unmatched);
+	if (c->untested)
+		fprintf(f, ", %zu untested: one sample on a side, so no interval and no test",
+		        c->untested);
+	if (c->one_setup)
+		fprintf(f,
+		        ", %zu untested: one setup on a side that planned runs >= 2, so no "
+		        "run-to-run spread to test against",
+		        c->one_setup);
+	if (c->flagged)
+		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
+		        c->flagged);
+	if (c->not_run)
+		fprintf(f, ", %zu did not run (skipped, failed or not reached)", c->not_run);
+	if (c->unlike)
+		fprintf(f, ", %zu not comparable (another kernel, unit of work or scope)",
+		        c->unlike);
+	fputc('\n', f);
+	if (c->by_runs)
+		fprintf(
+		    f,
+		    "%zu compared on run means (both sides runs >= 2): a change must exceed the "
+		    "run-to-run noise; the others on samples\n",
+		    c->by_runs);
+}
+
 void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
                        const struct lab_an_data *new_)
 {
@@ -253,34 +286,7 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
 		fputc('\n', f);
 	}
-	fprintf(f,
-	        "\n%zu improved, %zu regressed, %zu within noise (+-%.3g%%), %zu no change, "
-	        "%zu unmatched",
-	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
-	        c->unmatched);
-	if (c->untested)
-		fprintf(f, ", %zu untested: one sample on a side, so no interval and no test",
-		        c->untested);
-	if (c->one_setup)
-		fprintf(f,
-		        ", %zu untested: one setup on a side that planned runs >= 2, so no "
-		        "run-to-run spread to test against",
-		        c->one_setup);
-	if (c->flagged)
-		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
-		        c->flagged);
-	if (c->not_run)
-		fprintf(f, ", %zu did not run (skipped, failed or not reached)", c->not_run);
-	if (c->unlike)
-		fprintf(f, ", %zu not comparable (another kernel, unit of work or scope)",
-		        c->unlike);
-	fputc('\n', f);
-	if (c->by_runs)
-		fprintf(
-		    f,
-		    "%zu compared on run means (both sides runs >= 2): a change must exceed the "
-		    "run-to-run noise; the others on samples\n",
-		    c->by_runs);
+	lab_compare_counts(f, c);
 	if (c->builds_differ) { /* text from the files: one line, escaped by the stream */
 		fputs("note: the runs were built differently (old: ", f);
 		lab_render_text_line(f, c->build_old);

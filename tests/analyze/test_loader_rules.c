@@ -528,9 +528,14 @@ LAB_TEST(run_json_enums_and_runs_checked)
 			testlib_fail();
 		lr_case(i, LR_ROWS, run, c[i].want);
 	}
-	/* samples.csv's runs of a point agree with run.json's: none past "runs" (runs = 0 read "0
-	 * of 3 planned runs" over samples of 3 runs; runs = 1 used them as 3 run means), and no
-	 * point of a complete run that is still "planned" has samples */
+}
+
+/* samples.csv's runs of a point agree with run.json's: none past "runs" (runs = 0 read "0 of 3
+ * planned runs" over samples of 3 runs; runs = 1 used them as 3 run means), no more runs than
+ * reps, and no point of a complete run that is still "planned" has samples. */
+LAB_TEST(run_json_runs_agree_with_samples)
+{
+	char *run;
 	static const struct {
 		const char *pt, *want;
 	} r[] = {
