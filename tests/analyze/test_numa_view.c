@@ -319,6 +319,11 @@ LAB_TEST(loaded_curve)
 	CHECK_NEAR(lab_an_json_num(r, "stream_gb_per_s", NAN), 20, 1e-9);
 	CHECK_NEAR(lab_an_json_num(r, "latency_ns", NAN), 300, 1e-9);
 	CHECK_NEAR(nv_at(r, "latency_ns_ci95", 0), 294, 1e-9);
+	/* the chase alone: no streams, no bandwidth (it read "0 [0, 0]", a measured zero) */
+	REQUIRE((r = nv_row(j, "loaded", "loaded", 0)));
+	CHECK_EQ_I64((long long)lab_an_json_num(r, "streams", -1), 0);
+	CHECK(lab_an_json_get(r, "stream_gb_per_s")->type == LAB_AN_JSON_NULL);
+	CHECK_EQ_STR(lab_an_json_str(r, "stream_gb_per_s_why"), "no streams: the chase alone");
 	lab_an_json_free(j);
 }
 

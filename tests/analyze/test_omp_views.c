@@ -6,6 +6,9 @@
  * escaping, and the plot files; then a tiny real `lab run` of quick.ini's OpenMP sections.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
@@ -16,14 +19,13 @@
 /* t(0.975, 2) / sqrt(3): the 95 % margin of a mean of 3 samples is this times their sd. */
 #define T2_SQRT3 (4.302652729749464 / 1.7320508075688772)
 
-/* `lab analyze NAME --no-plots --json` on a copy of fixture NAME: the parsed document. */
-static struct lab_an_json *ov_json(const char *name)
+/* `lab analyze NAME --no-plots --json` in the case's tmpdir: the parsed document. */
+static struct lab_an_json *ov_json_of(const char *name)
 {
 	char cmd[256], *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
 	struct lab_err e = {0};
 
-	clitest_copy(name);
 	snprintf(cmd, sizeof(cmd), "analyze %s --no-plots --json", name);
 	CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
 	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e))
@@ -31,6 +33,12 @@ static struct lab_an_json *ov_json(const char *name)
 	free(out);
 	free(err);
 	return j;
+}
+
+static struct lab_an_json *ov_json(const char *name)
+{
+	clitest_copy(name);
+	return ov_json_of(name);
 }
 
 /* The "points" table of section g of view in experiments[0]. */
@@ -269,6 +277,37 @@ LAB_TEST(scan_speedup_numbers)
 		CHECK(ov_ci(p, "speedup_ci95", 0) > 0 && ov_ci(p, "speedup_ci95", 0) < sp[k]);
 		CHECK(ov_ci(p, "speedup_ci95", 1) > sp[k]);
 	}
+	lab_an_json_free(j);
+}
+
+/* Red team: the serial point at 4M all load-flagged, two_pass at 4M read speedup 1 against
+ * its own 1-thread point without a word (its other rows were against serial); now its row says
+ * the baseline has no usable samples. */
+LAB_TEST(scan_speedup_without_its_serial)
+{
+	char path[4200], *text, *line, *save = NULL;
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+	FILE *f;
+
+	clitest_copy("results-scan");
+	REQUIRE((text = clitest_read("results-scan/samples.csv")) != NULL);
+	snprintf(path, sizeof(path), "%s/results-scan/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line); /* point 1 (serial, 4M): flagged ends its rows */
+		fprintf(f, "%.*s%s\n", (int)(strncmp(line, "scan,1,", 7) ? n : n - 1), line,
+		        strncmp(line, "scan,1,", 7) ? "" : "1");
+	}
+	CHECK(fclose(f) == 0);
+	free(text);
+	REQUIRE((j = ov_json_of("results-scan")) != NULL);
+	REQUIRE((p = ov_pt(j, "scan", 0, 0, 2)));
+	CHECK_NEAR(ov_x(p, "size"), 4194304, 0);
+	CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
+	CHECK_EQ_STR(lab_an_json_str(p, "speedup_why"),
+	             "the method=serial point at these params has no usable samples "
+	             "(load-flagged, skipped or failed)");
 	lab_an_json_free(j);
 }
 
