@@ -21,6 +21,7 @@ struct lab_an_rate {
 struct lab_an_rates {
 	int has;                       /* the point declares work_per_unit */
 	double bytes, bytes_wa, flops; /* per unit: read + written, write-allocate, flops */
+	double bytes_written;          /* per unit: of bytes, those written */
 	struct lab_an_rate gbytes, gbytes_wa, gflops;
 	double flops_per_byte; /* exact (declared); NaN without bytes */
 	/* work_per_unit's "bandwidth_bound": 1 its GB/s may set a bandwidth ceiling, 0 not, -1

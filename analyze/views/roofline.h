@@ -10,7 +10,8 @@
  *   at 1 thread and at the largest team its group ran.
  * - A point with both sits at its intensity (flops per byte read + written; intensity_wa adds
  *   write-allocate) with its median GFLOP/s, under min(compute, bandwidth x intensity) at its
- *   thread count: the highest compute ceiling of its precision (any when none measured), the
+ *   thread count: the highest compute ceiling of its ISA and precision (a scalar loop under
+ *   the scalar peak), else of its precision, else any; the
  *   bandwidth ceiling of its level (without levels: the smallest size holding its `size`, else
  *   the largest). A level without one gives no roof (a note says why) unless a slower level's
  *   ceiling already puts the point right of the ridge. Above its roof: a note with the reason.
@@ -40,6 +41,8 @@ struct lab_an_rl_ceil {
 	double size;                   /* bytes (bandwidth), NaN for compute */
 	int level;                     /* bandwidth: 1..5 cache level, 6 DRAM, 0 unknown */
 	char precision[16];            /* compute: "f64", "" when unknown */
+	char isa[16];                  /* compute: its point's isa param ("avx2"), "" when none */
+	int reads_only;                /* bandwidth: its point writes no bytes (a load) */
 	const struct lab_an_point *pt; /* the best point */
 	/* the fastest median of its group and team passed over for having no interval (fewer
 	 * than 6 samples), NaN: none was faster */
@@ -53,6 +56,7 @@ struct lab_an_rl_pt {
 	double size, roof, fraction;    /* size bytes (NaN: none), roof GFLOP/s, gflops / roof */
 	const struct lab_an_rl_ceil *binds; /* the ceiling that gives roof, NULL: none */
 	int level, bandwidth_bound;         /* as lab_an_rl_ceil's; as lab_an_rates' */
+	int reads_only;                     /* it writes no bytes (a sum, a dot) */
 	int above;                          /* above its roof: note says why */
 	char note[448]; /* why no roof was measured, or why the point is above it; "" */
 };

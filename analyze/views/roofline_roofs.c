@@ -93,15 +93,15 @@ static double an_size(const struct lab_an_point *p, char *buf, size_t len)
 static void an_cand(const struct lab_an_data *d, int inc, const struct lab_an_point *p, int kind,
                     double work, struct lab_an_rl_ceil *c)
 {
-	char size[48], isa[32];
+	char size[48];
 
 	*c = (struct lab_an_rl_ceil){
 	    .kind = kind, .threads = p->threads, .pt = p, .size = NAN, .faster_unsure = NAN};
 	lab_an_rl_rate(p, work, inc, &c->v);
 	if (kind == LAB_AN_RL_COMPUTE) {
 		an_param(p, "precision", "type", c->precision, sizeof(c->precision));
-		snprintf(c->name, sizeof(c->name), "%s%s%s",
-		         *an_param(p, "isa", NULL, isa, sizeof(isa)) ? isa : "any",
+		an_param(p, "isa", NULL, c->isa, sizeof(c->isa));
+		snprintf(c->name, sizeof(c->name), "%s%s%s", *c->isa ? c->isa : "any",
 		         *c->precision ? " " : "", c->precision);
 		return;
 	}
@@ -252,7 +252,7 @@ struct an_sz {
 
 struct an_cp {
 	int threads;
-	const char *precision;
+	const char *key[2]; /* compute: precision, ISA ("" when not known) */
 	double median;
 	size_t i; /* in s->c */
 };
@@ -260,22 +260,39 @@ struct an_cp {
 struct an_split {
 	struct an_sz *sized;
 	size_t nsized;
-	struct an_cp *cp, *top, *bw; /* bw: threads and i only */
+	/* compute ceilings by their keys (nkey 2: own, 1: cp, 0: top), bw: threads and i only */
+	struct an_cp *own, *cp, *top, *bw;
 	size_t ncp, nbw;
 };
 
-/* cp[]'s order (by_prec) or top[]'s: threads, (precision,) the fastest first, then index. */
-static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int by_prec)
+/* threads, then the first nkey of the keys (precision, ISA) of x against y's. */
+static int an_cmp_keys(const struct an_cp *x, int th, const char *const *key, int nkey)
 {
-	int c = by_prec ? strcmp(x->precision, y->precision) : 0;
+	int c = 0;
 
-	if (x->threads != y->threads)
-		return x->threads < y->threads ? -1 : 1;
+	if (x->threads != th)
+		return x->threads < th ? -1 : 1;
+	for (int k = 0; k < nkey && !c; k++)
+		c = strcmp(x->key[k], key[k]);
+	return c;
+}
+
+/* own[]'s, cp[]'s or top[]'s order (an_cmp_keys of 2, 1 or 0 keys), the fastest first, then
+ * by index. */
+static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int nkey)
+{
+	int c = an_cmp_keys(x, y->threads, y->key, nkey);
+
 	if (c)
 		return c;
 	if (x->median != y->median)
 		return x->median > y->median ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int an_cmp_own(const void *a, const void *b)
+{
+	return an_cmp_cp(a, b, 2);
 }
 
 static int an_cmp_prec(const void *a, const void *b)
@@ -288,38 +305,39 @@ static int an_cmp_top(const void *a, const void *b)
 	return an_cmp_cp(a, b, 0);
 }
 
-/* The first of the n entries of a (sorted by an_cmp_prec, or by_prec 0: an_cmp_top) at threads
- * th (and precision prec), or n. */
-static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *prec)
+/* The first of the n entries of a (sorted on nkey keys) at threads th with those keys, or n. */
+static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *const *key, int nkey)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = a[mid].threads != th ? (a[mid].threads < th ? -1 : 1)
-		        : prec               ? strcmp(a[mid].precision, prec)
-		                             : 0;
 
 		lab_an_view_probe();
-		if (c < 0)
+		if (an_cmp_keys(&a[mid], th, key, nkey) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && a[lo].threads == th && (!prec || !strcmp(a[lo].precision, prec)) ? lo : n;
+	return lo < n && !an_cmp_keys(&a[lo], th, key, nkey) ? lo : n;
 }
 
-/* The compute ceiling of a point of precision prec ("": not known) at th: the fastest of its
- * precision when one was measured, else the fastest; NULL when none is at th. */
+/* The compute ceiling of a point of precision and ISA key ("": not known) at th: the fastest of
+ * its ISA and precision (a scalar loop's roof is the scalar peak, not the widest ISA's), else of
+ * its precision, else the fastest; NULL when none is at th. */
 static const struct lab_an_rl_ceil *an_compute(const struct lab_an_rl *s, const struct an_split *sp,
-                                               int th, const char *prec)
+                                               int th, const char *const *key)
 {
-	size_t k = *prec ? an_cp_lower(sp->cp, sp->ncp, th, prec) : sp->ncp;
+	const struct an_cp *by[3] = {sp->top, sp->cp, sp->own};
 
-	if (k < sp->ncp)
-		return &s->c[sp->cp[k].i];
-	k = an_cp_lower(sp->top, sp->ncp, th, NULL);
-	return k < sp->ncp ? &s->c[sp->top[k].i] : NULL;
+	for (int nkey = 2; nkey >= 0; nkey--) {
+		size_t k = nkey && !*key[nkey - 1] ? sp->ncp
+		                                   : an_cp_lower(by[nkey], sp->ncp, th, key, nkey);
+
+		if (k < sp->ncp)
+			return &s->c[by[nkey][k].i];
+	}
+	return NULL;
 }
 
 static int an_cmp_sz(const void *a, const void *b)
@@ -368,18 +386,18 @@ static const struct lab_an_rl_ceil *an_sized(const struct lab_an_rl *s, const st
 }
 
 /* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
- * highest of its precision) and its bandwidth ceiling bw (its level's, by size without levels);
- * slow is the best ceiling of a slower level, a lower bound of a missing bw. */
+ * highest of its ISA and precision, an_compute) and its bandwidth ceiling bw (its level's, by size
+ * without levels); slow is the best ceiling of a slower level, a lower bound of a missing bw. */
 static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
 {
 	const struct lab_an_rl_ceil *bw = NULL, *cp, *slow = NULL, *sz;
-	char prec[32];
+	char prec[32], isa[32];
+	const char *key[2] = {an_param(e->pt, "type", "precision", prec, sizeof(prec)),
+	                      an_param(e->pt, "isa", NULL, isa, sizeof(isa))};
 	int th = e->pt->threads;
 
-	an_param(e->pt, "type", "precision", prec, sizeof(prec));
-	/* compute: of the point's precision when one was measured, the highest */
-	cp = an_compute(s, sp, th, prec);
-	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL);
+	cp = an_compute(s, sp, th, key);
+	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, 0);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
 		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
 
@@ -415,6 +433,7 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 static void an_split_free(struct an_split *sp)
 {
 	free(sp->sized);
+	free(sp->own);
 	free(sp->cp);
 	free(sp->top);
 	free(sp->bw);
@@ -425,15 +444,13 @@ static void an_split_free(struct an_split *sp)
 static int an_place_all(struct lab_an_rl *s)
 {
 	size_t n = s->nc + 1;
-	struct an_split sp = {malloc(n * sizeof(*sp.sized)),
-	                      0,
-	                      malloc(n * sizeof(*sp.cp)),
-	                      malloc(n * sizeof(*sp.top)),
-	                      malloc(n * sizeof(*sp.bw)),
-	                      0,
-	                      0};
+	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
+	                      .own = malloc(n * sizeof(*sp.own)),
+	                      .cp = malloc(n * sizeof(*sp.cp)),
+	                      .top = malloc(n * sizeof(*sp.top)),
+	                      .bw = malloc(n * sizeof(*sp.bw))};
 
-	if (!sp.sized || !sp.cp || !sp.top || !sp.bw) {
+	if (!sp.sized || !sp.own || !sp.cp || !sp.top || !sp.bw) {
 		an_split_free(&sp);
 		return -LAB_ENOMEM;
 	}
@@ -443,13 +460,16 @@ static int an_place_all(struct lab_an_rl *s)
 		if (!(c->v.median > 0))
 			continue;
 		if (c->kind == LAB_AN_RL_COMPUTE)
-			sp.cp[sp.ncp++] = (struct an_cp){c->threads, c->precision, c->v.median, i};
+			sp.cp[sp.ncp++] =
+			    (struct an_cp){c->threads, {c->precision, c->isa}, c->v.median, i};
 		else if (!c->level && isfinite(c->size))
 			sp.sized[sp.nsized++] = (struct an_sz){c->threads, c->size, i};
 		else /* by threads, then in index order (the order they are weighed in) */
-			sp.bw[sp.nbw++] = (struct an_cp){c->threads, "", 0, i};
+			sp.bw[sp.nbw++] = (struct an_cp){c->threads, {"", ""}, 0, i};
 	}
 	memcpy(sp.top, sp.cp, sp.ncp * sizeof(*sp.cp));
+	memcpy(sp.own, sp.cp, sp.ncp * sizeof(*sp.cp));
+	qsort(sp.own, sp.ncp, sizeof(*sp.own), an_cmp_own);
 	qsort(sp.sized, sp.nsized, sizeof(*sp.sized), an_cmp_sz);
 	qsort(sp.cp, sp.ncp, sizeof(*sp.cp), an_cmp_prec);
 	qsort(sp.top, sp.ncp, sizeof(*sp.top), an_cmp_top);
@@ -458,6 +478,58 @@ static int an_place_all(struct lab_an_rl *s)
 		an_place(s, &sp, &s->p[i]);
 	an_split_free(&sp);
 	return 0;
+}
+
+/* The key of read-only bandwidth candidates in the group of c at its threads, into buf. */
+static const char *an_reads_key(const struct lab_an_rl_ceil *c, char *buf, size_t len)
+{
+	char group[112];
+
+	snprintf(buf, len, "%d|%s", c->threads, an_group_key(c, group, sizeof(group)));
+	return buf;
+}
+
+/* A read-only point held under a ceiling of read+write traffic (a sum under triad's L1 or
+ * saxpy's DRAM) read "far below its roof" at its read bandwidth: its note says what the
+ * read-only kernels of that group and team reach and its share of that. Through a set of the
+ * groups' keys, O(points + candidates). Returns 0 or -LAB_ENOMEM. */
+static int an_reads_notes(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n)
+{
+	struct lab_an_strset set = {0};
+	char(*key)[128] = malloc((n ? n : 1) * sizeof(*key)), k[128];
+	size_t *best = malloc((n ? n : 1) * sizeof(*best)), g;
+	int rc = key && best ? 0 : -LAB_ENOMEM;
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		int added = 0;
+
+		if (cand[i].kind != LAB_AN_RL_BW || !cand[i].reads_only)
+			continue;
+		g = lab_an_strset_add(&set, an_reads_key(&cand[i], key[i], sizeof(key[i])), &added);
+		if (g == (size_t)-1)
+			rc = -LAB_ENOMEM;
+		else if (added || an_better_ceil(&cand[i], &cand[best[g]]))
+			best[g] = i;
+	}
+	for (size_t i = 0; !rc && i < s->np; i++) {
+		struct lab_an_rl_pt *e = &s->p[i];
+		const struct lab_an_rl_ceil *c = e->binds, *r;
+
+		if (!c || c->kind != LAB_AN_RL_BW || c->reads_only || !e->reads_only || *e->note ||
+		    (g = lab_an_strset_find(&set, an_reads_key(c, k, sizeof(k)))) == (size_t)-1 ||
+		    !((r = &cand[best[g]])->v.median < c->v.median))
+			continue;
+		snprintf(e->note, sizeof(e->note),
+		         "reads only, under the roof of read+write traffic (%.3g GB/s, %s %s); "
+		         "read-only loads here reach %.3g GB/s (%s %s): it is at %.0f %% of that",
+		         c->v.median, c->pt->experiment, c->pt->params, r->v.median,
+		         r->pt->experiment, r->pt->params,
+		         100 * e->gf.median / (r->v.median * e->intensity));
+	}
+	lab_an_strset_free(&set);
+	free(key);
+	free(best);
+	return rc;
 }
 
 int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
@@ -482,6 +554,7 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 		    (r.bandwidth_bound < 0 && r.flops <= 0)) {
 			an_cand(d, inc, p, r.bytes > 0 ? LAB_AN_RL_BW : LAB_AN_RL_COMPUTE,
 			        r.bytes > 0 ? r.bytes : r.flops, &cand[n]);
+			cand[n].reads_only = r.bytes > 0 && r.bytes_written <= 0;
 			n += cand[n].v.median > 0 && isfinite(cand[n].v.median);
 		}
 		if (r.bytes <= 0 || r.flops <= 0)
@@ -490,7 +563,8 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 		                           .intensity = r.flops / r.bytes,
 		                           .intensity_wa = r.flops / r.bytes_wa,
 		                           .size = an_size(p, buf, sizeof(buf)),
-		                           .bandwidth_bound = r.bandwidth_bound};
+		                           .bandwidth_bound = r.bandwidth_bound,
+		                           .reads_only = r.bytes_written <= 0};
 		lab_an_rl_rate(p, r.flops, inc, &e->gf);
 		e->level = an_level(d, e->size);
 		s->np++;
@@ -499,6 +573,8 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 		rc = an_ceilings(s, cand, n);
 	if (!rc)
 		rc = an_place_all(s);
+	if (!rc)
+		rc = an_reads_notes(s, cand, n);
 	free(cand);
 	return rc ? rc : lab_an_rl_pipes(d, inc, s);
 }

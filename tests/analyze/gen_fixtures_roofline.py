@@ -16,7 +16,8 @@ Ceilings (run.json caches: L1 32 KiB, L2 1 MiB, L3 32 MiB):
 Points (intensity = flops / (read + written); roof = min(compute, bw x intensity)):
   triad 16K 1 thr  2 flop / 24 B (wa +8): I 1/12, I_wa 1/16, 0.3 ns -> 6.667, roof 8.333 (L1),
                    fraction 0.8;  2 thr 0.15 ns -> 13.33, roof 16.67 (L1, 2 thr), 0.8
-  dot scalar 16K   2 flop / 16 B: I 0.125, 1.0 ns -> 2 GFLOP/s, roof 12.5 (L1), 0.16
+  dot scalar 16K   2 flop / 16 B: I 0.125, 1.0 ns -> 2 GFLOP/s, roof min(4, 12.5) = 4 (compute
+                   scalar f64: its ISA's peak, not avx2's), 0.5
   dot avx2 16K     0.2 ns -> 10, 0.8;  dot scalar 256M 2.0 ns -> 1, roof 1.25 (DRAM 1G), 0.8;
   dot avx2 256M    1.6 ns -> 1.25, 1.0
   poly 16K         64 flop / 8 B: I 8, 4 ns -> 16, roof min(32, 800) = 32 (compute avx2 f64),

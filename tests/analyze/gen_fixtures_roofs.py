@@ -49,6 +49,11 @@ results-roofs-pipes-facts (red team: the sentence knows what the mix can show): 
   the peak kernel's point facts: avx2 fma_add 16.5 flop 0.5 ns -> 33 against fma's 32, within
   noise, mix 10 + 2 (+10 % / -8 %); sse2 fma_fused false (no verdict on add pipes); avx512 fma
   32 flop -> 64, fma_add 44 flop -> 88: above (this mix gains at most +50 %).
+results-roofs-reads (red team, ch19: a read-only sum "far below" a roof set by read+write
+  traffic): stream load 16K 0.08 ns -> 100 GB/s, triad 16K 0.15 ns -> 160 GB/s (the L1 ceiling);
+  simd sum 16K 0.085 ns, 8 B, 1 flop -> 94.1 GB/s, 11.76 GFLOP/s under 160 x 1/8 = 20: 59 % of
+  its roof, and its note says the read-only loads reach 100 GB/s, 94 % of which it reaches;
+  simd saxpy 16K 0.3 ns, 24 B, 2 flop -> 80 GB/s, 6.67 GFLOP/s: no note (it writes).
 results-roofs-pipes-beyond (red team: auto fma_add 20 flop against fma 32, 38 % below: gcc packs
   auto's chains as it likes, so no verdict; scalar fma_add 1.2 flop against fma 2, 40 % below
   where shared pipes cost this mix 8 %: not the pipes alone)."""
@@ -123,6 +128,12 @@ CASES = {
     "few": [
         ("bandwidth", "stream", [("op=load;size=16K", 0.08, LOAD)]),
         ("kernels", "simd", [("op=sum;size=16K;type=f64", 0.05, SUM, {"_samples": 3})])],
+    # red team (ch19): a read-only sum under the L1 roof of triad's read+write traffic
+    "reads": [
+        ("bandwidth", "stream", [("op=load;size=16K", 0.08, LOAD),
+                                 ("op=triad;size=16K", 0.15, TRIAD)]),
+        ("kernels", "simd", [("op=sum;size=16K;type=f64", 0.085, SUM),
+                             ("op=saxpy;size=16K;type=f64", 0.3, SAXPY)])],
     "quick": [
         ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
         ("peak", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)])],

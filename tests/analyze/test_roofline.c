@@ -165,7 +165,9 @@ LAB_TEST(points_placed)
 	REQUIRE(rl_rows(j, "points") && rl_rows(j, "points")->n == 7);
 	rl_pt(j, 0, 1, 1.0 / 12, 1.0 / 16, 20.0 / 3, "L1 16K", "bandwidth", 25.0 / 3, 0.8);
 	rl_pt(j, 1, 2, 1.0 / 12, 1.0 / 16, 40.0 / 3, "L1 16K", "bandwidth", 50.0 / 3, 0.8);
-	rl_pt(j, 2, 1, 0.125, 0.125, 2, "L1 16K", "bandwidth", 12.5, 0.16);
+	/* a scalar loop's roof is the scalar peak (4), not min(avx2's 32, L1 x I = 12.5): the
+	 * red team's scalar sum read "0.17 of its L1 roof", compute-bound at its own peak */
+	rl_pt(j, 2, 1, 0.125, 0.125, 2, "scalar f64", "compute", 4, 0.5);
 	rl_pt(j, 3, 1, 0.125, 0.125, 10, "L1 16K", "bandwidth", 12.5, 0.8);
 	rl_pt(j, 4, 1, 0.125, 0.125, 1, "DRAM 1G", "bandwidth", 1.25, 0.8);
 	rl_pt(j, 5, 1, 0.125, 0.125, 1.25, "DRAM 1G", "bandwidth", 1.25, 1.0);

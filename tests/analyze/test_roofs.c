@@ -431,3 +431,22 @@ LAB_TEST(fma_add_finding_says_no_interval_and_unbounded)
 	CHECK(strstr(f, "too few samples") == NULL);
 	lab_an_json_free(j);
 }
+
+/* Red team (ch19 probes): a read-only sum under the L1 roof set by triad's read+write traffic
+ * read 0.59 of its roof, "far below: something else binds", at 94 % of what loads reach; its
+ * note now says so. A kernel that writes (saxpy) gets no such note. */
+LAB_TEST(read_only_point_told_its_read_bandwidth)
+{
+	struct lab_an_json *j = rf_json("results-roofs-reads");
+	const struct lab_an_json *p;
+
+	REQUIRE(j);
+	REQUIRE((p = rf_pt(j, "op=sum;size=16K;type=f64", "L1 16K", 1 / 0.085 / 20)));
+	CHECK_EQ_STR(lab_an_json_str(p, "note"),
+	             "reads only, under the roof of read+write traffic (160 GB/s, bandwidth "
+	             "op=triad;size=16K); read-only loads here reach 100 GB/s (bandwidth "
+	             "op=load;size=16K): it is at 94 % of that");
+	REQUIRE((p = rf_pt(j, "op=saxpy;size=16K;type=f64", "L1 16K", 0.5)));
+	CHECK(lab_an_json_str(p, "note") == NULL);
+	lab_an_json_free(j);
+}
