@@ -48,6 +48,7 @@ void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, voi
 	uint64_t limit = cp_start(p), last = 4 * p->below;
 	double floor, gb;
 
+	p->sweeps = 1;
 	if (!limit)
 		return;
 	p->inside_gbs = cp_measure(p, gbs, arg, last);
@@ -76,6 +77,29 @@ void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, voi
 		}
 		return;
 	}
+}
+
+static uint64_t cp_end(const struct lab_cache_probe *p)
+{
+	return p->fits ? p->fits : UINT64_MAX;
+}
+
+void lab_cache_probe_median(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg, unsigned n)
+{
+	struct lab_cache_probe s[LAB_CACHE_PROBE_SWEEPS * 2 + 1], t;
+
+	n = n < 1 ? 1 : n > sizeof(s) / sizeof(s[0]) ? sizeof(s) / sizeof(s[0]) : n;
+	for (unsigned k = 0; k < n; k++) {
+		s[k] = (struct lab_cache_probe){.reported = p->reported, .below = p->below};
+		lab_cache_probe_search(&s[k], gbs, arg);
+		for (unsigned i = k; i > 0 && cp_end(&s[i]) < cp_end(&s[i - 1]); i--) {
+			t = s[i];
+			s[i] = s[i - 1];
+			s[i - 1] = t;
+		}
+	}
+	*p = s[n / 2];
+	p->sweeps = n;
 }
 
 bool lab_cache_probe_contradicts(const struct lab_cache_probe *p)
@@ -160,7 +184,7 @@ int lab_cache_probe_run(struct lab_cache_probe *p, struct lab_err *err)
 		CPU_SET(cpu, &one);
 		pinned = pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
 	}
-	lab_cache_probe_search(p, cp_gbs, &m);
+	lab_cache_probe_median(p, cp_gbs, &m, LAB_CACHE_PROBE_SWEEPS);
 	if (pinned)
 		pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
 	munmap(m.p, m.map);

@@ -32,7 +32,8 @@ struct lab_cache_probe {
 	uint64_t fits;
 	double inside_gbs; /* the level's plateau: the fastest load GB/s of the sets inside */
 	double past_gbs;   /* load GB/s of the first working set past the drop; 0 without one */
-	unsigned sizes;    /* working sets measured */
+	unsigned sizes;    /* working sets measured (by the sweep kept) */
+	unsigned sweeps;   /* sweeps made (lab_cache_probe_median), 1 for one search */
 };
 
 /* Load bandwidth in GB/s over a working set of bytes (the best of a few passes); 0 when it
@@ -48,14 +49,23 @@ typedef double (*lab_cache_gbs_fn)(uint64_t bytes, void *arg);
  */
 void lab_cache_probe_search(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg);
 
+/* Sweeps a shared host's load can shorten (the level's end read at 8 MiB in one plan and 16
+ * in the next): lab_cache_probe_run keeps the median of this many. */
+#define LAB_CACHE_PROBE_SWEEPS 3
+
+/* lab_cache_probe_search n times (n odd), p the sweep whose end is the median of theirs (a sweep
+ * that found none counts as past them all); p->sweeps = n. */
+void lab_cache_probe_median(struct lab_cache_probe *p, lab_cache_gbs_fn gbs, void *arg, unsigned n);
+
 /* True when p found the level ending before a quarter of its reported size. */
 bool lab_cache_probe_contradicts(const struct lab_cache_probe *p);
 
 /*
- * lab_cache_probe_search measured on the calling thread, held on the CPU it is on for the
- * sweep: sequential 16-byte loads over a fresh anonymous mapping (touched as the working set
- * grows; about a second on a guest whose page faults cost 10 us). Returns 0, or -LAB_ENOMEM /
- * -LAB_ESYS with err filled when the memory cannot be had (p then says nothing was measured).
+ * lab_cache_probe_median of LAB_CACHE_PROBE_SWEEPS sweeps measured on the calling thread, held
+ * on the CPU it is on: sequential 16-byte loads over a fresh anonymous mapping (touched as the
+ * working set grows; about a second on a guest whose page faults cost 10 us). Returns 0, or
+ * -LAB_ENOMEM / -LAB_ESYS with err filled when the memory cannot be had (p then says nothing was
+ * measured).
  */
 int lab_cache_probe_run(struct lab_cache_probe *p, struct lab_err *err);
 

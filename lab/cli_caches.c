@@ -130,8 +130,10 @@ bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out)
 
 void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 {
-	char rep[32], past[32], use[32];
+	char rep[32], past[32], use[32], sweeps[32] = "";
 
+	if (c->p.sweeps > 1)
+		snprintf(sweeps, sizeof(sweeps), " (median of %u sweeps)", c->p.sweeps);
 	lab_cli_bytes_text(c->p.reported, rep, sizeof(rep));
 	lab_cli_bytes_text(c->p.fits, past, sizeof(past));
 	lab_cli_bytes_text(c->use, use, sizeof(use));
@@ -149,10 +151,10 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 	else
 		snprintf(buf, len,
 		         "L%u: the hypervisor (%s) reports %s, but one thread's loads "
-		         "slow from %.0f to %.0f GB/s past %s: sizes relative to L%u use %s here "
+		         "slow from %.0f to %.0f GB/s past %s%s: sizes relative to L%u use %s here "
 		         "(--cache L%u=reported keeps the report)",
-		         c->level, c->hv, rep, c->p.inside_gbs, c->p.past_gbs, past, c->level, use,
-		         c->level);
+		         c->level, c->hv, rep, c->p.inside_gbs, c->p.past_gbs, past, sweeps,
+		         c->level, use, c->level);
 }
 
 /* "cache_check": what one thread's loads say of the last level under a hypervisor (null

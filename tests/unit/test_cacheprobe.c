@@ -177,3 +177,43 @@ LAB_TEST(plateau_is_the_fastest_set_inside)
 	CHECK(p.inside_gbs == 90);
 	CHECK(p.fits >= 16 * MiB && p.fits < 32 * MiB);
 }
+
+/* A made-up machine whose sweeps differ: sweep k (counted at each first set, 4 x below) ends at
+ * ends[k], 0: never (the report holds). */
+struct sweeps {
+	uint64_t below, ends[3];
+	unsigned k;
+};
+
+static double sweeps_gbs(uint64_t bytes, void *arg)
+{
+	struct sweeps *s = arg;
+
+	if (bytes == 4 * s->below)
+		s->k++;
+	return !s->ends[s->k - 1] || bytes <= s->ends[s->k - 1] ? 100 : 30;
+}
+
+/* A neighbour's burst cut one sweep short (the level's end read at 8 MiB in one plan and 16 in
+ * the next): the median of three keeps the sweeps that agree. */
+LAB_TEST(median_of_sweeps_outvotes_a_burst)
+{
+	struct sweeps s = {.below = MiB, .ends = {8 * MiB, 24 * MiB, 24 * MiB}};
+	struct lab_cache_probe p = {.reported = 508000000, .below = MiB};
+
+	lab_cache_probe_median(&p, sweeps_gbs, &s, LAB_CACHE_PROBE_SWEEPS);
+	CHECK_EQ_U64(s.k, 3);
+	CHECK_EQ_U64(p.sweeps, 3);
+	CHECK(p.fits > 16 * MiB && p.fits <= 24 * MiB);
+	CHECK(p.past_gbs == 30 && p.inside_gbs == 100);
+	/* one sweep cut short where the others found no end: the report stands */
+	s = (struct sweeps){.below = MiB, .ends = {0, 8 * MiB, 0}};
+	p = (struct lab_cache_probe){.reported = 64 * MiB, .below = MiB};
+	lab_cache_probe_median(&p, sweeps_gbs, &s, LAB_CACHE_PROBE_SWEEPS);
+	CHECK(!lab_cache_probe_contradicts(&p));
+	/* and the other way: one sweep that found none is outvoted by two that did */
+	s = (struct sweeps){.below = MiB, .ends = {0, 12 * MiB, 16 * MiB}};
+	p = (struct lab_cache_probe){.reported = 508000000, .below = MiB};
+	lab_cache_probe_median(&p, sweeps_gbs, &s, LAB_CACHE_PROBE_SWEEPS);
+	CHECK(p.fits > 12 * MiB && p.fits <= 16 * MiB);
+}
