@@ -41,7 +41,7 @@ struct lab_an_rl_ceil {
 	double size;                   /* bytes (bandwidth), NaN for compute */
 	int level;                     /* bandwidth: 1..5 cache level, 6 DRAM, 0 unknown */
 	char precision[16];            /* compute: "f64", "" when unknown */
-	char isa[16];                  /* compute: its point's isa param ("avx2"), "" when none */
+	char isa[32];                  /* compute: its point's isa param ("avx2"), "" when none */
 	int reads_only;                /* bandwidth: its point writes no bytes (a load) */
 	const struct lab_an_point *pt; /* the best point */
 	/* the fastest median of its group and team passed over for having no interval (fewer

@@ -241,8 +241,8 @@ static void an_above_note(struct lab_an_rl_pt *e)
 /* Ceilings split for placing points: a sized bandwidth ceiling without a level (a sweep of
  * sizes on a machine whose caches are not known: one per size, maybe thousands) in sized[],
  * sorted by threads, size and index, searched by size; compute ceilings (one per ISA and
- * precision: any number) in cp[] by threads, precision, speed and index and in top[] by
- * threads, speed and index, searched; every other bandwidth ceiling (a few per level) in bw[]
+ * precision: any number) in by[] sorted by threads, ISA and precision, one of them or none,
+ * then speed and index, searched; every other bandwidth ceiling (a few per level) in bw[]
  * by threads and index, its thread count's run found by search and scanned. */
 struct an_sz {
 	int threads;
@@ -252,36 +252,38 @@ struct an_sz {
 
 struct an_cp {
 	int threads;
-	const char *key[2]; /* compute: precision, ISA ("" when not known) */
+	const char *key[2]; /* compute: ISA, precision ("" when not known) */
 	double median;
 	size_t i; /* in s->c */
 };
 
+/* The keys a sort and a search compare: ISA and precision, one of them, or none. */
+enum { AN_K_NONE, AN_K_ISA, AN_K_PREC, AN_K_BOTH, AN_K_N };
+
 struct an_split {
 	struct an_sz *sized;
 	size_t nsized;
-	/* compute ceilings by their keys (nkey 2: own, 1: cp, 0: top), bw: threads and i only */
-	struct an_cp *own, *cp, *top, *bw;
+	/* compute ceilings sorted on each set of keys (by[AN_K_...]); bw: threads and i only */
+	struct an_cp *by[AN_K_N], *bw;
 	size_t ncp, nbw;
 };
 
-/* threads, then the first nkey of the keys (precision, ISA) of x against y's. */
-static int an_cmp_keys(const struct an_cp *x, int th, const char *const *key, int nkey)
+/* threads, then the keys of mask (AN_K_ISA, AN_K_PREC) of x against key. */
+static int an_cmp_keys(const struct an_cp *x, int th, const char *const *key, int mask)
 {
 	int c = 0;
 
 	if (x->threads != th)
 		return x->threads < th ? -1 : 1;
-	for (int k = 0; k < nkey && !c; k++)
-		c = strcmp(x->key[k], key[k]);
+	for (int k = 0; k < 2 && !c; k++)
+		c = mask & (1 << k) ? strcmp(x->key[k], key[k]) : 0;
 	return c;
 }
 
-/* own[]'s, cp[]'s or top[]'s order (an_cmp_keys of 2, 1 or 0 keys), the fastest first, then
- * by index. */
-static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int nkey)
+/* by[mask]'s order: an_cmp_keys, then the fastest first, then by index. */
+static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int mask)
 {
-	int c = an_cmp_keys(x, y->threads, y->key, nkey);
+	int c = an_cmp_keys(x, y->threads, y->key, mask);
 
 	if (c)
 		return c;
@@ -290,23 +292,29 @@ static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int nkey)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static int an_cmp_own(const void *a, const void *b)
+static int an_cmp_none(const void *a, const void *b)
 {
-	return an_cmp_cp(a, b, 2);
+	return an_cmp_cp(a, b, AN_K_NONE);
+}
+
+static int an_cmp_isa(const void *a, const void *b)
+{
+	return an_cmp_cp(a, b, AN_K_ISA);
 }
 
 static int an_cmp_prec(const void *a, const void *b)
 {
-	return an_cmp_cp(a, b, 1);
+	return an_cmp_cp(a, b, AN_K_PREC);
 }
 
-static int an_cmp_top(const void *a, const void *b)
+static int an_cmp_both(const void *a, const void *b)
 {
-	return an_cmp_cp(a, b, 0);
+	return an_cmp_cp(a, b, AN_K_BOTH);
 }
 
-/* The first of the n entries of a (sorted on nkey keys) at threads th with those keys, or n. */
-static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *const *key, int nkey)
+/* The first of the n entries of a (sorted on mask's keys) at threads th with those keys, or
+ * n. */
+static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *const *key, int mask)
 {
 	size_t lo = 0, hi = n;
 
@@ -314,28 +322,33 @@ static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *c
 		size_t mid = (lo + hi) / 2;
 
 		lab_an_view_probe();
-		if (an_cmp_keys(&a[mid], th, key, nkey) < 0)
+		if (an_cmp_keys(&a[mid], th, key, mask) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < n && !an_cmp_keys(&a[lo], th, key, nkey) ? lo : n;
+	return lo < n && !an_cmp_keys(&a[lo], th, key, mask) ? lo : n;
 }
 
-/* The compute ceiling of a point of precision and ISA key ("": not known) at th: the fastest of
- * its ISA and precision (a scalar loop's roof is the scalar peak, not the widest ISA's), else of
- * its precision, else the fastest; NULL when none is at th. */
+/* The compute ceiling of a point of ISA and precision key ("": not known) at th: the fastest of
+ * its ISA and precision (a scalar loop's roof is the scalar peak, not the widest ISA's; of its
+ * ISA alone when its precision is not known), else of its precision, else the fastest; NULL
+ * when none is at th. */
 static const struct lab_an_rl_ceil *an_compute(const struct lab_an_rl *s, const struct an_split *sp,
                                                int th, const char *const *key)
 {
-	const struct an_cp *by[3] = {sp->top, sp->cp, sp->own};
+	int mask = (*key[0] ? AN_K_ISA : 0) | (*key[1] ? AN_K_PREC : 0);
+	const int order[][3] = {[AN_K_NONE] = {AN_K_NONE, -1, -1},
+	                        [AN_K_ISA] = {AN_K_ISA, AN_K_NONE, -1},
+	                        [AN_K_PREC] = {AN_K_PREC, AN_K_NONE, -1},
+	                        [AN_K_BOTH] = {AN_K_BOTH, AN_K_PREC, AN_K_NONE}};
 
-	for (int nkey = 2; nkey >= 0; nkey--) {
-		size_t k = nkey && !*key[nkey - 1] ? sp->ncp
-		                                   : an_cp_lower(by[nkey], sp->ncp, th, key, nkey);
+	for (int t = 0; t < 3 && order[mask][t] >= 0; t++) {
+		const struct an_cp *a = sp->by[order[mask][t]];
+		size_t k = an_cp_lower(a, sp->ncp, th, key, order[mask][t]);
 
 		if (k < sp->ncp)
-			return &s->c[by[nkey][k].i];
+			return &s->c[a[k].i];
 	}
 	return NULL;
 }
@@ -391,13 +404,13 @@ static const struct lab_an_rl_ceil *an_sized(const struct lab_an_rl *s, const st
 static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
 {
 	const struct lab_an_rl_ceil *bw = NULL, *cp, *slow = NULL, *sz;
-	char prec[32], isa[32];
-	const char *key[2] = {an_param(e->pt, "type", "precision", prec, sizeof(prec)),
-	                      an_param(e->pt, "isa", NULL, isa, sizeof(isa))};
+	char prec[sizeof(s->c->precision)], isa[sizeof(s->c->isa)];
+	const char *key[2] = {an_param(e->pt, "isa", NULL, isa, sizeof(isa)),
+	                      an_param(e->pt, "type", "precision", prec, sizeof(prec))};
 	int th = e->pt->threads;
 
 	cp = an_compute(s, sp, th, key);
-	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, 0);
+	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, AN_K_NONE);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
 		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
 
@@ -433,9 +446,8 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 static void an_split_free(struct an_split *sp)
 {
 	free(sp->sized);
-	free(sp->own);
-	free(sp->cp);
-	free(sp->top);
+	for (int m = 0; m < AN_K_N; m++)
+		free(sp->by[m]);
 	free(sp->bw);
 }
 
@@ -443,14 +455,16 @@ static void an_split_free(struct an_split *sp)
  * -LAB_ENOMEM. */
 static int an_place_all(struct lab_an_rl *s)
 {
+	static int (*const cmp[AN_K_N])(const void *, const void *) = {an_cmp_none, an_cmp_isa,
+	                                                               an_cmp_prec, an_cmp_both};
 	size_t n = s->nc + 1;
 	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
-	                      .own = malloc(n * sizeof(*sp.own)),
-	                      .cp = malloc(n * sizeof(*sp.cp)),
-	                      .top = malloc(n * sizeof(*sp.top)),
 	                      .bw = malloc(n * sizeof(*sp.bw))};
+	int ok = sp.sized && sp.bw;
 
-	if (!sp.sized || !sp.own || !sp.cp || !sp.top || !sp.bw) {
+	for (int m = 0; m < AN_K_N; m++)
+		ok &= (sp.by[m] = malloc(n * sizeof(*sp.by[m]))) != NULL;
+	if (!ok) {
 		an_split_free(&sp);
 		return -LAB_ENOMEM;
 	}
@@ -460,20 +474,20 @@ static int an_place_all(struct lab_an_rl *s)
 		if (!(c->v.median > 0))
 			continue;
 		if (c->kind == LAB_AN_RL_COMPUTE)
-			sp.cp[sp.ncp++] =
-			    (struct an_cp){c->threads, {c->precision, c->isa}, c->v.median, i};
+			sp.by[0][sp.ncp++] =
+			    (struct an_cp){c->threads, {c->isa, c->precision}, c->v.median, i};
 		else if (!c->level && isfinite(c->size))
 			sp.sized[sp.nsized++] = (struct an_sz){c->threads, c->size, i};
 		else /* by threads, then in index order (the order they are weighed in) */
 			sp.bw[sp.nbw++] = (struct an_cp){c->threads, {"", ""}, 0, i};
 	}
-	memcpy(sp.top, sp.cp, sp.ncp * sizeof(*sp.cp));
-	memcpy(sp.own, sp.cp, sp.ncp * sizeof(*sp.cp));
-	qsort(sp.own, sp.ncp, sizeof(*sp.own), an_cmp_own);
+	for (int m = 1; m < AN_K_N; m++) {
+		memcpy(sp.by[m], sp.by[0], sp.ncp * sizeof(*sp.by[0]));
+		qsort(sp.by[m], sp.ncp, sizeof(*sp.by[m]), cmp[m]);
+	}
+	qsort(sp.by[0], sp.ncp, sizeof(*sp.by[0]), cmp[0]);
 	qsort(sp.sized, sp.nsized, sizeof(*sp.sized), an_cmp_sz);
-	qsort(sp.cp, sp.ncp, sizeof(*sp.cp), an_cmp_prec);
-	qsort(sp.top, sp.ncp, sizeof(*sp.top), an_cmp_top);
-	qsort(sp.bw, sp.nbw, sizeof(*sp.bw), an_cmp_top);
+	qsort(sp.bw, sp.nbw, sizeof(*sp.bw), an_cmp_none);
 	for (size_t i = 0; i < s->np; i++)
 		an_place(s, &sp, &s->p[i]);
 	an_split_free(&sp);

@@ -54,6 +54,10 @@ results-roofs-reads (red team, ch19: a read-only sum "far below" a roof set by r
   simd sum 16K 0.085 ns, 8 B, 1 flop -> 94.1 GB/s, 11.76 GFLOP/s under 160 x 1/8 = 20: 59 % of
   its roof, and its note says the read-only loads reach 100 GB/s, 94 % of which it reaches;
   simd saxpy 16K 0.3 ns, 24 B, 2 flop -> 80 GB/s, 6.67 GFLOP/s: no note (it writes).
+results-roofs-isa (review: ISA without precision): stream load 16K -> 100 GB/s; peak avx2 fma
+  (no precision) -> 32 GFLOP/s, scalar fma -> 4; simd dot scalar 16K (no type) 16 B, 2 flop,
+  1.0 ns -> 2 GFLOP/s at I 1/8: under the scalar ceiling (4), compute, 50 % (it fell to the
+  fastest, avx2's 32, and sat under L1's 12.5 at 16 %).
 results-roofs-pipes-beyond (red team: auto fma_add 20 flop against fma 32, 38 % below: gcc packs
   auto's chains as it likes, so no verdict; scalar fma_add 1.2 flop against fma 2, 40 % below
   where shared pipes cost this mix 8 %: not the pipes alone)."""
@@ -134,6 +138,12 @@ CASES = {
                                  ("op=triad;size=16K", 0.15, TRIAD)]),
         ("kernels", "simd", [("op=sum;size=16K;type=f64", 0.085, SUM),
                              ("op=saxpy;size=16K;type=f64", 0.3, SAXPY)])],
+    # review: a point that names its ISA and no precision takes its ISA's ceiling
+    "isa": [
+        ("bandwidth", "stream", [("op=load;size=16K", 0.08, LOAD)]),
+        ("compute", "peak", [("isa=avx2;op=fma", 0.5, FMA),
+                             ("isa=scalar;op=fma", 0.5, w(0, 0, 2, False))]),
+        ("kernels", "simd", [("isa=scalar;op=dot;size=16K", 1.0, w(16, 0, 2, False))])],
     "quick": [
         ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
         ("peak", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)])],
