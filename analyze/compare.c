@@ -155,15 +155,14 @@ static const char *an_cmp_unlike(const struct lab_an_data *old, const struct lab
  * samples_verdict; r->one_setup says which side and why. */
 static void an_cmp_one_setup(struct lab_an_cmp_row *r, bool runs)
 {
-	char buf[96];
-	const char *o = runs ? NULL : lab_an_one_setup_flag(r->old, buf, sizeof(buf));
-	int side = o ? 0 : 1;
+	char bo[96], bn[96];
+	const char *o = runs ? NULL : lab_an_one_setup_flag(r->old, bo, sizeof(bo));
+	const char *n = runs ? NULL : lab_an_one_setup_flag(r->new_, bn, sizeof(bn));
 
-	if (!o && !runs)
-		o = lab_an_one_setup_flag(r->new_, buf, sizeof(buf));
-	if (!o)
+	if (!o && !n)
 		return;
-	snprintf(r->one_setup, sizeof(r->one_setup), "%s: %s", side ? "new" : "old", o);
+	snprintf(r->one_setup, sizeof(r->one_setup), "%s%s%s%s%s", o ? "old: " : "", o ? o : "",
+	         o && n ? "; " : "", n ? "new: " : "", n ? n : "");
 	r->samples_verdict = r->verdict;
 	r->verdict = AN_ONE_SETUP;
 }

@@ -23,8 +23,9 @@ struct lab_an_cmp_row {
 	const char *level; /* "runs": compared on run means (both sides K >= 2), else "samples" */
 	/* at level "runs", or with one_setup: what the samples alone would have said */
 	const char *samples_verdict;
-	/* a side planned 2+ runs kept fewer ("new: ONE SETUP: 1 of 3 runs kept"): no verdict */
-	char one_setup[112];
+	/* a side planned 2+ runs kept fewer ("new: ONE SETUP: 1 of 3 runs kept"; both sides said
+	 * when both): no verdict */
+	char one_setup[224];
 };
 
 struct lab_an_compare {

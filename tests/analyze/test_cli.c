@@ -366,29 +366,27 @@ LAB_TEST(compare_runs_uses_run_level)
  * "improved" on that one setup's samples against the old side's run means, without a word:
  * its change (-10 %) was the old side's run-to-run spread. Now it is untested, says why, and
  * keeps the samples' verdict for the record. */
+/* Point 0's runs 1 and 2 flagged (",0,1" and ",0,2" end their rows). */
+static void ct_flag_runs(FILE *out, const char *line, void *ctx)
+{
+	size_t n = strlen(line);
+	int flag = !strncmp(line, "lat,0,", 6) && n > 4 &&
+	           (!strcmp(line + n - 4, ",0,1") || !strcmp(line + n - 4, ",0,2"));
+
+	(void)ctx;
+	fprintf(out, "%.*s%s\n", (int)(flag ? n - 3 : n), line,
+	        flag ? (line[n - 1] == '1' ? "1,1" : "1,2") : "");
+}
+
 LAB_TEST(compare_one_setup_is_untested)
 {
-	char *out = NULL, *err = NULL, *text, *line, *save = NULL, args[4096];
+	char *out = NULL, *err = NULL, args[4096];
 	struct lab_an_json *j = NULL;
 	struct lab_err e = {0};
 	const struct lab_an_json *p;
-	FILE *f;
 
 	clitest_copy("results-numa-runs");
-	REQUIRE((text = clitest_read("results-numa-runs/samples.csv")) != NULL);
-	snprintf(args, sizeof(args), "%s/results-numa-runs/samples.csv", testlib_tmpdir());
-	REQUIRE((f = fopen(args, "w")) != NULL);
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t n = strlen(line);
-		/* point 0's runs 1 and 2: flagged (",0,1" and ",0,2" end its rows) */
-		int flag = !strncmp(line, "lat,0,", 6) && n > 4 &&
-		           (!strcmp(line + n - 4, ",0,1") || !strcmp(line + n - 4, ",0,2"));
-
-		fprintf(f, "%.*s%s\n", (int)(flag ? n - 3 : n), line,
-		        flag ? (line[n - 1] == '1' ? "1,1" : "1,2") : "");
-	}
-	CHECK(fclose(f) == 0);
-	free(text);
+	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ct_flag_runs, NULL) == 0);
 	snprintf(args, sizeof(args),
 	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --json",
 	         testlib_srcdir());
@@ -409,6 +407,12 @@ LAB_TEST(compare_one_setup_is_untested)
 	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
 	CHECK(strstr(out, "(new: ONE SETUP: 1 of 3 runs kept; the samples say improved)") != NULL);
 	CHECK(strstr(out, "1 untested: one setup on a side") != NULL);
+	free(out);
+	free(err);
+	/* both sides one setup: both named (the old side alone was) */
+	REQUIRE(clitest_run(NULL, "compare results-numa-runs results-numa-runs", &out, &err) == 0);
+	CHECK(strstr(out, "(old: ONE SETUP: 1 of 3 runs kept; new: ONE SETUP: 1 of 3 runs kept; "
+	                  "the samples say no change)") != NULL);
 	free(out);
 	free(err);
 }
