@@ -203,6 +203,11 @@ static int an_samples_run(struct an_samples *s, struct lab_an_point *p, struct l
 	const char *f = s->run_col < r->nfield ? r->field[s->run_col] : "";
 	long run = 0;
 
+	if (s->run_col >= r->nfield)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: no run field, allowed: a run 0 .. 1000000 on every row "
+		                   "(the header names the column)",
+		                   r->path, r->line);
 	if (lab_an_parse_int(f, &run) || run < 0 || run > 1000000)
 		return lab_err_set(err, LAB_EDATA, "%s:%zu: run = '%s': allowed 0 .. 1000000",
 		                   r->path, r->line, f);

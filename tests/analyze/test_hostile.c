@@ -798,6 +798,15 @@ LAB_TEST(gnuplot_drawing_nothing_said)
 	free(err);
 }
 
+/* A row that ends with an empty field loses it (its last comma). */
+static void ho_drop_empty_run(FILE *out, const char *line, void *ctx)
+{
+	size_t n = strlen(line);
+
+	(void)ctx;
+	fprintf(out, "%.*s\n", (int)(n && line[n - 1] == ',' ? n - 1 : n), line);
+}
+
 /* Red team: rows removed from a copy of a complete run (samples.csv kept its other points')
  * were analyzed as the whole point without a word; now one warning names the first. */
 LAB_TEST(rows_removed_from_complete_run_warned)
@@ -847,6 +856,13 @@ LAB_TEST(rows_removed_from_complete_run_warned)
 	CHECK_EQ_I64(clitest_run(NULL, "analyze results-numa-runs --no-plots", &out, &err), 2);
 	CHECK(err &&
 	      strstr(err, "results-numa-runs/samples.csv:8: run = '': allowed 0 .. 1000000"));
+	free(out);
+	free(err);
+	/* and a row without the field (its last comma gone): said so, not "run = ''" */
+	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ho_drop_empty_run, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-numa-runs --no-plots", &out, &err), 2);
+	CHECK(err && strstr(err, "results-numa-runs/samples.csv:8: no run field, allowed: a run 0 "
+	                         ".. 1000000 on every row (the header names the column)"));
 	free(out);
 	free(err);
 }
