@@ -244,8 +244,9 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 		lab_json_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
 		lab_json_num(w, "mean", q && q->st.n ? q->st.mean : NAN);
 		lab_json_num(w, "median", q && q->st.n ? q->st.median : NAN);
-		lab_json_pair(w, "ci95", q && q->st.n ? q->st.ci95_lo : NAN,
-		              q && q->st.n ? q->st.ci95_hi : NAN);
+		/* one sample has no interval (stats gives it [mean, mean]) */
+		lab_json_pair(w, "ci95", q && q->st.n > 1 ? q->st.ci95_lo : NAN,
+		              q && q->st.n > 1 ? q->st.ci95_hi : NAN);
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);

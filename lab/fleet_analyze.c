@@ -148,7 +148,10 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 					printf("    %-16s - (", v->h[k].node);
 					lab_fleet_put(stdout, q->status ? q->status : "no samples");
 					fputs(")\n", stdout);
-				} else
+				} else if (q->st.n == 1)
+					printf("    %-16s %.4g, no interval  n=1%s\n", v->h[k].node,
+					       q->st.mean, v->h[k].failed ? "  (host FAILED)" : "");
+				else
 					printf("    %-16s %.4g [%.4g, %.4g]  n=%zu%s\n",
 					       v->h[k].node, q->st.mean, q->st.ci95_lo,
 					       q->st.ci95_hi, q->st.n,

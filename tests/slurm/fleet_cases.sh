@@ -209,6 +209,25 @@ analyze_no_hosts)
 		done
 	done
 	;;
+host_one_sample_no_interval)
+	# A host whose point kept one sample printed "0.1656 [0.1656, 0.1656]  n=1" and a ci95 of
+	# two equal numbers: one sample has no interval.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	awk -F, 'NR == 1 || $2 != 0 || $6 == 0' "$src/tests/fixtures/results-usl/samples.csv" \
+		>"$tmp/f/h2/samples.csv"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0}, {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	grep -q "^    h2 .*, no interval  n=1$" "$tmp/out" || fail "no 'no interval': $(cat "$tmp/out")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+one = [h for p in a["points"] for h in p["hosts"] if h["n"] == 1]
+assert one and all(h["ci95"] is None or h["ci95"] == [None, None] for h in one), one
+assert all(h["ci95"][0] < h["ci95"][1] for p in a["points"] for h in p["hosts"] if h["n"] > 1)
+PY
+	;;
 analyze_other_quantity)
 	# h2 measured [contend] in bytes, h1 in ops: not one quantity, so not one row (8 ns/op
 	# beside 8000 ns/byte under one header compared nothing) and not one plot axis.
