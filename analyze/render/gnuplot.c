@@ -49,6 +49,8 @@ static int gp_cmp_at(const void *a, const void *b)
 {
 	const struct gp_at *p = a, *q = b;
 
+	if (isnan(p->x) || isnan(q->x)) /* a total order: NaN last (points have none; labels) */
+		return isnan(p->x) - isnan(q->x);
 	if (p->x != q->x)
 		return p->x < q->x ? -1 : 1;
 	if (p->j != q->j)

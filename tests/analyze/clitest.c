@@ -69,6 +69,23 @@ char *clitest_read(const char *rel)
 	return buf;
 }
 
+int clitest_rewrite(const char *rel, void (*edit)(FILE *out, const char *line, void *ctx),
+                    void *ctx)
+{
+	char path[2048], *text = clitest_read(rel), *line, *save = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	if (!text || !(f = fopen(path, "w"))) {
+		free(text);
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		edit(f, line, ctx);
+	free(text);
+	return fclose(f) ? -1 : 0;
+}
+
 size_t clitest_count(const char *dir, ...)
 {
 	char path[2048];

@@ -4,6 +4,7 @@
 #define LAB_TESTS_ANALYZE_CLITEST_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyze/jsonr.h"
 
@@ -19,6 +20,11 @@ void clitest_copy(const char *name);
 int clitest_exists(const char *rel);
 /* The bytes of REL below the case's tmpdir, NUL-terminated (free it); NULL when unreadable. */
 char *clitest_read(const char *rel);
+
+/* Rewrites REL below the case's tmpdir line by line: edit writes what each line becomes (the
+ * line without its newline) to out. 0, or -1 when REL could not be read or written. */
+int clitest_rewrite(const char *rel, void (*edit)(FILE *out, const char *line, void *ctx),
+                    void *ctx);
 
 /* How many files of DIR (below the case's tmpdir) have a name that contains each of the
  * NULL-terminated parts, in order ("series", "-contend-", "-speedup-", ".gp"): the plots of a

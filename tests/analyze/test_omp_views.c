@@ -280,27 +280,25 @@ LAB_TEST(scan_speedup_numbers)
 	lab_an_json_free(j);
 }
 
+/* Point 1 (serial, 4M) load-flagged: its rows end with flagged. */
+static void ov_flag_serial_4m(FILE *out, const char *line, void *ctx)
+{
+	int flag = !strncmp(line, "scan,1,", 7);
+
+	(void)ctx;
+	fprintf(out, "%.*s%s\n", (int)(strlen(line) - flag), line, flag ? "1" : "");
+}
+
 /* Red team: the serial point at 4M all load-flagged, two_pass at 4M read speedup 1 against
  * its own 1-thread point without a word (its other rows were against serial); now its row says
  * the baseline has no usable samples. */
 LAB_TEST(scan_speedup_without_its_serial)
 {
-	char path[4200], *text, *line, *save = NULL;
 	struct lab_an_json *j;
 	const struct lab_an_json *p;
-	FILE *f;
 
 	clitest_copy("results-scan");
-	REQUIRE((text = clitest_read("results-scan/samples.csv")) != NULL);
-	snprintf(path, sizeof(path), "%s/results-scan/samples.csv", testlib_tmpdir());
-	REQUIRE((f = fopen(path, "w")) != NULL);
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t n = strlen(line); /* point 1 (serial, 4M): flagged ends its rows */
-		fprintf(f, "%.*s%s\n", (int)(strncmp(line, "scan,1,", 7) ? n : n - 1), line,
-		        strncmp(line, "scan,1,", 7) ? "" : "1");
-	}
-	CHECK(fclose(f) == 0);
-	free(text);
+	REQUIRE(clitest_rewrite("results-scan/samples.csv", ov_flag_serial_4m, NULL) == 0);
 	REQUIRE((j = ov_json_of("results-scan")) != NULL);
 	REQUIRE((p = ov_pt(j, "scan", 0, 0, 2)));
 	CHECK_NEAR(ov_x(p, "size"), 4194304, 0);

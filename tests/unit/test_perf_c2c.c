@@ -96,24 +96,34 @@ LAB_TEST(unavailable_reasons)
 	CHECK(!lab_c2c_unavailable(&amd, true, why, sizeof(why)));
 }
 
+/* Puts the stand-in perf (tests/fixtures/perf_c2c/bin) first in PATH and names its report;
+ * returns the PATH before (a copy: setenv frees nothing, but it may move). */
+static const char *pc_stand_in(void)
+{
+	static char before[4096];
+	char path[8192], fixture[1024];
+	const char *old = getenv("PATH");
+
+	snprintf(before, sizeof(before), "%s", old ? old : "/usr/bin:/bin");
+	snprintf(path, sizeof(path), "%s/tests/fixtures/perf_c2c/bin:%s", testlib_srcdir(), before);
+	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/perf_c2c/report-stdio.txt",
+	         testlib_srcdir());
+	setenv("PATH", path, 1);
+	setenv("LAB_C2C_FIXTURE", fixture, 1);
+	return before;
+}
+
 /* The record/report path through a stand-in perf (tests/fixtures/perf_c2c/bin/perf): started
  * with an argument vector, stopped with SIGINT, its report parsed into the point's facts. */
 LAB_TEST(record_and_report_through_a_stand_in)
 {
-	char path[2048], fixture[1024];
-	const char *old = getenv("PATH");
+	const char *old = pc_stand_in();
 	struct lab_c2c_session s;
 	static struct lab_c2c_report r;
 	struct lab_err err = {0};
 	struct lab_facts facts = {0};
 	struct lab_ctx ctx = {.facts = &facts};
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/perf_c2c/bin:%s", testlib_srcdir(),
-	         old ? old : "/usr/bin:/bin");
-	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/perf_c2c/report-stdio.txt",
-	         testlib_srcdir());
-	setenv("PATH", path, 1);
-	setenv("LAB_C2C_FIXTURE", fixture, 1);
 	CHECK(lab_c2c_perf_in_path());
 	REQUIRE(lab_c2c_start(&s, &err) == 0);
 	CHECK(s.pid > 0);
@@ -133,7 +143,7 @@ LAB_TEST(record_and_report_through_a_stand_in)
 	CHECK_EQ_I64(lab_c2c_stop(&s, &r, &err), -LAB_ESYS);
 	lab_c2c_point_end(&s, &ctx); /* never started: records nothing */
 	CHECK_EQ_U64(facts.n, 0);
-	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+	setenv("PATH", old, 1);
 }
 
 /* A perf that ignores SIGINT, or a report that never answers, is killed at its deadline: the
@@ -143,16 +153,9 @@ LAB_TEST(a_hung_perf_is_killed_at_its_deadline)
 	static const char *const hang[] = {"record", "report"};
 	static const char *const said[] = {"perf c2c record did not end in time (killed)",
 	                                   "perf c2c report did not end in time (killed)"};
-	char path[2048], fixture[1024];
-	const char *old = getenv("PATH");
+	const char *old = pc_stand_in();
 	static struct lab_c2c_report r;
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/perf_c2c/bin:%s", testlib_srcdir(),
-	         old ? old : "/usr/bin:/bin");
-	snprintf(fixture, sizeof(fixture), "%s/tests/fixtures/perf_c2c/report-stdio.txt",
-	         testlib_srcdir());
-	setenv("PATH", path, 1);
-	setenv("LAB_C2C_FIXTURE", fixture, 1);
 	for (size_t i = 0; i < 2; i++) {
 		struct lab_c2c_session s;
 		struct lab_err err = {0};
@@ -170,5 +173,5 @@ LAB_TEST(a_hung_perf_is_killed_at_its_deadline)
 		CHECK(kill(pid, 0) != 0 && errno == ESRCH); /* and the record process, reaped */
 	}
 	unsetenv("LAB_C2C_HANG");
-	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+	setenv("PATH", old, 1);
 }
