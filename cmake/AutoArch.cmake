@@ -46,6 +46,23 @@ function(lab_auto_arch arch_out tune_out compiler_id compiler march)
   set(${tune_out} "${tune}" PARENT_SCOPE)
 endfunction()
 
+# lab_auto_isa(OUT COMPILER MARCH [FLAGS]): the widest of the lab's own ISA variants (avx512,
+# avx2 (with FMA), sse2) the auto files built with -march=MARCH after the -m FLAGS may use,
+# for run.json's lab.auto_march.isa (the roofline puts an auto point under that variant's peak
+# when peak did not measure auto); "" when the compiler does not say.
+function(lab_auto_isa out compiler march)
+  lab_auto_arch_isas(isas ${compiler} ${march} ${ARGN})
+  set(isa "")
+  if("avx512f" IN_LIST isas)
+    set(isa "avx512")
+  elseif("avx2" IN_LIST isas AND "fma" IN_LIST isas)
+    set(isa "avx2")
+  elseif("sse2" IN_LIST isas)
+    set(isa "sse2")
+  endif()
+  set(${out} "${isa}" PARENT_SCOPE)
+endfunction()
+
 # The vector ISAs -march=MARCH (after the -m FLAGS) enables (from the predefined macros), into
 # OUT; empty when the compiler does not answer. sse2 is always in it on x86-64, so an answer is
 # never empty.

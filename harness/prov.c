@@ -239,6 +239,7 @@ void lab_prov_write_build(struct lab_json *j)
 	lab_json_str(j, "flag", LAB_AUTO_MARCH);
 	lab_json_str(j, "arch", LAB_AUTO_ARCH);
 	lab_json_str(j, "tune", LAB_AUTO_TUNE);
+	lab_json_str(j, "isa", *LAB_AUTO_ISA ? LAB_AUTO_ISA : NULL);
 	lab_json_obj_close(j);
 	lab_json_bool(j, "openmp", prov_openmp);
 	prov_write_omp_env(j);

@@ -263,6 +263,9 @@ enum { AN_K_NONE, AN_K_ISA, AN_K_PREC, AN_K_BOTH, AN_K_N };
 struct an_split {
 	struct an_sz *sized;
 	size_t nsized;
+	/* run.json's lab.auto_march.isa when it names one of the lab's variants, else "": an auto
+	 * point's ISA where peak did not measure auto */
+	const char *auto_isa;
 	/* compute ceilings sorted on each set of keys (by[AN_K_...]); bw: threads and i only */
 	struct an_cp *by[AN_K_N], *bw;
 	size_t ncp, nbw;
@@ -409,6 +412,13 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	                      an_param(e->pt, "type", "precision", prec, sizeof(prec))};
 	int th = e->pt->threads;
 
+	/* auto without an auto peak: the widest variant its build may use (an x86-64 build's SSE2
+	 * loop fell to AVX-512's ceiling, bandwidth-bound under a roof it cannot reach) */
+	int as_build = !strcmp(isa, "auto") && *sp->auto_isa &&
+	               an_cp_lower(sp->by[AN_K_ISA], sp->ncp, th, key, AN_K_ISA) == sp->ncp;
+
+	if (as_build)
+		key[0] = sp->auto_isa;
 	cp = an_compute(s, sp, th, key);
 	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, AN_K_NONE);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
@@ -441,6 +451,12 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         e->level ? " for " : "", an_level_names[e->level], th, th == 1 ? "" : "s");
 	else if (e->fraction > 1 + 1e-9)
 		an_above_note(e);
+	else if (as_build && e->binds == cp)
+		snprintf(
+		    e->note, sizeof(e->note),
+		    "isa=auto: no auto peak was measured; its roof is %s's, the widest variant its "
+		    "build may use (run.json lab.auto_march)",
+		    sp->auto_isa);
 }
 
 static void an_split_free(struct an_split *sp)
@@ -453,14 +469,21 @@ static void an_split_free(struct an_split *sp)
 
 /* Every point of s placed under its roof: O((points + ceilings) log ceilings). Returns 0 or
  * -LAB_ENOMEM. */
-static int an_place_all(struct lab_an_rl *s)
+static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 {
+	static const char *const isas[] = {"scalar", "sse2", "avx2", "avx512"};
+	const char *auto_isa =
+	    lab_an_json_str(lab_an_json_get(lab_an_json_get(d->run, "lab"), "auto_march"), "isa");
 	static int (*const cmp[AN_K_N])(const void *, const void *) = {an_cmp_none, an_cmp_isa,
 	                                                               an_cmp_prec, an_cmp_both};
 	size_t n = s->nc + 1;
 	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
+	                      .auto_isa = "",
 	                      .bw = malloc(n * sizeof(*sp.bw))};
 	int ok = sp.sized && sp.bw;
+
+	for (size_t k = 0; auto_isa && k < sizeof(isas) / sizeof(isas[0]); k++)
+		sp.auto_isa = strcmp(auto_isa, isas[k]) ? sp.auto_isa : isas[k]; /* from a file */
 
 	for (int m = 0; m < AN_K_N; m++)
 		ok &= (sp.by[m] = malloc(n * sizeof(*sp.by[m]))) != NULL;
@@ -586,7 +609,7 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 	if (!rc)
 		rc = an_ceilings(s, cand, n);
 	if (!rc)
-		rc = an_place_all(s);
+		rc = an_place_all(d, s);
 	if (!rc)
 		rc = an_reads_notes(s, cand, n);
 	free(cand);

@@ -448,3 +448,17 @@ LAB_TEST(isa_without_precision_takes_its_isa_ceiling)
 	rf_pt(j, "isa=scalar;op=dot;size=16K", "scalar", 0.5);
 	lab_an_json_free(j);
 }
+
+/* March red team: an x86-64 build's auto loop (SSE2 code) fell to AVX-512's ceiling without an
+ * auto peak; it takes the widest variant its build may use (run.json lab.auto_march.isa). */
+LAB_TEST(auto_point_under_its_builds_widest_isa)
+{
+	struct lab_an_json *j = rf_json("results-roofs-auto");
+	const struct lab_an_json *p;
+
+	REQUIRE(j);
+	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "sse2 f64", 0.5)));
+	CHECK(strstr(lab_an_json_str(p, "note") ?: "", "isa=auto: no auto peak was measured; its "
+	                                               "roof is sse2's") != NULL);
+	lab_an_json_free(j);
+}

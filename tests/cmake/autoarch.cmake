@@ -1,6 +1,6 @@
 # cmake -DID=GNU|Clang -DCC=compiler -DMARCH=value [-DEXTRA="-m options" | -DFLAGS="C flags"]
 #   -P autoarch.cmake:
-# prints "arch=... tune=..." as cmake/AutoArch.cmake reads -march=MARCH after the build's -m
+# prints "arch=... tune=... isa=..." as cmake/AutoArch.cmake reads -march=MARCH after the build's -m
 # options EXTRA, for tests/cmake/autoarch.sh.
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/AutoArch.cmake)
@@ -9,4 +9,5 @@ if(DEFINED FLAGS) # a whole CMAKE_C_FLAGS: its -m options as BuildInfo.cmake pic
   lab_user_isa_flags(extra "${FLAGS}")
 endif()
 lab_auto_arch(arch tune "${ID}" "${CC}" "${MARCH}" ${extra})
-message("arch=${arch} tune=${tune}")
+lab_auto_isa(isa "${CC}" "${MARCH}" ${extra})
+message("arch=${arch} tune=${tune} isa=${isa}")
