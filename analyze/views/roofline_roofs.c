@@ -72,12 +72,14 @@ void lab_an_rl_levels_note(const struct lab_an_data *d, char *buf, size_t len)
 		snprintf(buf + used, len - used, ": the ceilings are named by these sizes");
 }
 
-/* Param key (else alt) of p into buf ("" when it has neither); returns buf. */
+/* Param key (else alt) of p into buf ("" when it has neither, or a value too long for buf: cut,
+ * two ISAs of a hand-made file read as one); returns buf. */
 static char *an_param(const struct lab_an_point *p, const char *key, const char *alt, char *buf,
                       size_t len)
 {
-	if (!lab_an_params_get(p->params, key, buf, len) &&
-	    (!alt || !lab_an_params_get(p->params, alt, buf, len)))
+	if ((!lab_an_params_get(p->params, key, buf, len) &&
+	     (!alt || !lab_an_params_get(p->params, alt, buf, len))) ||
+	    strlen(buf) + 1 >= len)
 		buf[0] = 0;
 	return buf;
 }
@@ -334,19 +336,19 @@ static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *c
 }
 
 /* The compute ceiling of a point of ISA and precision key ("": not known) at th: the fastest of
- * its ISA and precision (a scalar loop's roof is the scalar peak, not the widest ISA's; of its
- * ISA alone when its precision is not known), else of its precision, else the fastest; NULL
- * when none is at th. */
+ * its ISA and precision (a scalar loop's roof is the scalar peak, not the widest ISA's), else of
+ * its ISA alone (ISAs differ by more than precisions do), else of its precision, else the
+ * fastest; NULL when none is at th. */
 static const struct lab_an_rl_ceil *an_compute(const struct lab_an_rl *s, const struct an_split *sp,
                                                int th, const char *const *key)
 {
 	int mask = (*key[0] ? AN_K_ISA : 0) | (*key[1] ? AN_K_PREC : 0);
-	const int order[][3] = {[AN_K_NONE] = {AN_K_NONE, -1, -1},
-	                        [AN_K_ISA] = {AN_K_ISA, AN_K_NONE, -1},
-	                        [AN_K_PREC] = {AN_K_PREC, AN_K_NONE, -1},
-	                        [AN_K_BOTH] = {AN_K_BOTH, AN_K_PREC, AN_K_NONE}};
+	const int order[][4] = {[AN_K_NONE] = {AN_K_NONE, -1, -1, -1},
+	                        [AN_K_ISA] = {AN_K_ISA, AN_K_NONE, -1, -1},
+	                        [AN_K_PREC] = {AN_K_PREC, AN_K_NONE, -1, -1},
+	                        [AN_K_BOTH] = {AN_K_BOTH, AN_K_ISA, AN_K_PREC, AN_K_NONE}};
 
-	for (int t = 0; t < 3 && order[mask][t] >= 0; t++) {
+	for (int t = 0; t < 4 && order[mask][t] >= 0; t++) {
 		const struct an_cp *a = sp->by[order[mask][t]];
 		size_t k = an_cp_lower(a, sp->ncp, th, key, order[mask][t]);
 
@@ -414,8 +416,9 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 
 	/* auto without an auto peak: the widest variant its build may use (an x86-64 build's SSE2
 	 * loop fell to AVX-512's ceiling, bandwidth-bound under a roof it cannot reach) */
+	int own = *prec ? AN_K_BOTH : AN_K_ISA; /* an auto peak of the point's precision */
 	int as_build = !strcmp(isa, "auto") && *sp->auto_isa &&
-	               an_cp_lower(sp->by[AN_K_ISA], sp->ncp, th, key, AN_K_ISA) == sp->ncp;
+	               an_cp_lower(sp->by[own], sp->ncp, th, key, own) == sp->ncp;
 
 	if (as_build)
 		key[0] = sp->auto_isa;
@@ -451,11 +454,11 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         e->level ? " for " : "", an_level_names[e->level], th, th == 1 ? "" : "s");
 	else if (e->fraction > 1 + 1e-9)
 		an_above_note(e);
-	else if (as_build && e->binds == cp)
+	else if (as_build && e->binds == cp && !strcmp(cp->isa, sp->auto_isa))
 		snprintf(
 		    e->note, sizeof(e->note),
-		    "isa=auto: no auto peak was measured; its roof is %s's, the widest variant its "
-		    "build may use (run.json lab.auto_march)",
+		    "isa=auto: no auto peak of its precision was measured; its roof is %s's, the "
+		    "widest variant its build may use (run.json lab.auto_march)",
 		    sp->auto_isa);
 }
 

@@ -57,11 +57,13 @@ results-roofs-reads (red team, ch19: a read-only sum "far below" a roof set by r
 results-roofs-isa (review: ISA without precision): stream load 16K -> 100 GB/s; peak avx2 fma
   (no precision) -> 32 GFLOP/s, scalar fma -> 4; simd dot scalar 16K (no type) 16 B, 2 flop,
   1.0 ns -> 2 GFLOP/s at I 1/8: under the scalar ceiling (4), compute, 50 % (it fell to the
-  fastest, avx2's 32, and sat under L1's 12.5 at 16 %).
+  fastest, avx2's 32, and sat under L1's 12.5 at 16 %); the same at 8K with type=f64: no
+  ceiling of its ISA and precision, so of its ISA alone (scalar, 4), 50 %.
 results-roofs-auto (march red team: an x86-64 build, lab.auto_march.isa sse2): stream load 16K
   -> 100 GB/s; peak sse2 fma 8 flop 0.5 ns -> 16 GFLOP/s, avx512 32 flop -> 64; simd auto poly
   16K 8 B, 64 flop, 8 ns -> 8 GFLOP/s at I 8: under sse2's 16 (the widest its build may use),
-  50 %, with a note (it sat under avx512's 64 at 12.5 %).
+  50 %, with a note (it sat under avx512's 64 at 12.5 %); an auto peak of f32 (128) is not
+  one of the point's precision.
 results-roofs-pipes-beyond (red team: auto fma_add 20 flop against fma 32, 38 % below: gcc packs
   auto's chains as it likes, so no verdict; scalar fma_add 1.2 flop against fma 2, 40 % below
   where shared pipes cost this mix 8 %: not the pipes alone)."""
@@ -147,12 +149,14 @@ CASES = {
         ("bandwidth", "stream", [("op=load;size=16K", 0.08, LOAD)]),
         ("compute", "peak", [("isa=avx2;op=fma", 0.5, FMA),
                              ("isa=scalar;op=fma", 0.5, w(0, 0, 2, False))]),
-        ("kernels", "simd", [("isa=scalar;op=dot;size=16K", 1.0, w(16, 0, 2, False))])],
+        ("kernels", "simd", [("isa=scalar;op=dot;size=16K", 1.0, w(16, 0, 2, False)),
+                             ("isa=scalar;op=dot;size=8K;type=f64", 1.0, w(16, 0, 2, False))])],
     # march red team: an x86-64 build's auto (SSE2 code) and no auto peak
     "auto": [
         ("bandwidth", "stream", [("op=load;size=16K", 0.08, LOAD)]),
         ("compute", "peak", [("isa=sse2;op=fma;precision=f64", 0.5, w(0, 0, 8, False)),
-                             ("isa=avx512;op=fma;precision=f64", 0.5, w(0, 0, 32, False))]),
+                             ("isa=avx512;op=fma;precision=f64", 0.5, w(0, 0, 32, False)),
+                             ("isa=auto;op=fma;precision=f32", 0.5, w(0, 0, 64, False))]),
         ("kernels", "simd", [("isa=auto;op=poly;size=16K;type=f64", 8.0, POLY)])],
     "quick": [
         ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
