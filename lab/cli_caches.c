@@ -178,13 +178,6 @@ void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc)
 	lab_json_obj_close(j);
 }
 
-/*
- * Under a hypervisor, the last level hwloc reports is checked (lab_cli_llc_check) when the
- * configs name a size relative to it or run a kernel whose results a roofline places by cache
- * level, and the user gave the level no --cache; a contradicted
- * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
- * which must not sweep again.
- */
 /* 1 when a level below the last was given (--cache) a size at or above what the last level
  * measured: the plan's sizes would not grow with the level (L2=32M sized L2/2 at 16M and L3/2
  * at 8M), so the last level keeps its report, which cache_order checked against the given
@@ -213,6 +206,13 @@ static int cache_given_above(struct lab_cli_setup *s, const bool *given, struct 
 	return 0;
 }
 
+/*
+ * Under a hypervisor, the last level hwloc reports is checked (lab_cli_llc_check) when the
+ * configs name a size relative to it or run a kernel whose results a roofline places by cache
+ * level, and the user gave the level no --cache; a contradicted
+ * report is replaced. Either way the level's size goes to s->cache_arg for lab __run-point,
+ * which must not sweep again.
+ */
 static void cache_check_last(struct lab_cli_setup *s, const bool *given, unsigned last)
 {
 	struct lab_cli_llc *llc = &s->llc;
