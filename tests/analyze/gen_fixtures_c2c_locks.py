@@ -4,10 +4,8 @@
 output is committed). The values are hand-made, not random, so the tests can check medians,
 intervals and throughputs against numbers computed by hand (see the comments)."""
 import copy
-import json
-import os
 
-from gen_fixtures import HEADER, ROOT, run_json
+from gen_fixtures import run_json, write_dir
 
 # cpu 0 and 1: SMT siblings (core 0); cpu 2: core 1; all three on package 0 / NUMA 0;
 # cpu 3: core 2 on package 1 / NUMA 1 (the shape of `lab topo --json`'s pus_detail).
@@ -117,15 +115,8 @@ def locks_dir(name):
 
 
 def write(name, doc, metrics, rows):
-    d = os.path.join(ROOT, name)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    with open(os.path.join(d, "samples.csv"), "w") as f:
-        f.write(",".join([HEADER] + metrics) + "\n" + "\n".join(rows) + "\n")
-    with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write("[c2c]\nkernel = c2c_latency\n" if "c2c" in name else "[locks]\nkernel = lock\n")
+    write_dir(name, doc, metrics, rows,
+              "[c2c]\nkernel = c2c_latency\n" if "c2c" in name else "[locks]\nkernel = lock\n")
 
 
 c2c_dir("results-c2c", True)

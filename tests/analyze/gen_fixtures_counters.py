@@ -22,10 +22,8 @@ FE_bw .10; BS_misp .045 BS_restart .005.
 results-counters-nohw: the shape of a run in a VM without a PMU: software events only, cycles
 and instructions empty, run.json with their status and reason."""
 import copy
-import json
-import os
 
-from gen_fixtures import HEADER, ROOT, run_json
+from gen_fixtures import run_json, write_dir
 
 L1 = {"cycles": 1e6, "instructions": 2.5e6, "cache_misses": 5e3,
       "cpu_clk_unhalted_thread": 1e6, "idq_uops_not_delivered_core": 0.8e6,
@@ -157,15 +155,8 @@ def experiment(points):
 
 
 def write(name, doc, cols, rows):
-    d = os.path.join(ROOT, name)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    with open(os.path.join(d, "samples.csv"), "w") as f:
-        f.write(",".join([HEADER] + ["ctr_" + c for c in cols]) + "\n" + "\n".join(rows) + "\n")
-    with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write("[ctr]\nkernel = noop\nevents = sw ipc cache topdown\n")
+    write_dir(name, doc, ["ctr_" + c for c in cols], rows,
+              "[ctr]\nkernel = noop\nevents = sw ipc cache topdown\n")
 
 
 hw_dir("results-counters")

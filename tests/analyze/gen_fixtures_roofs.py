@@ -67,11 +67,9 @@ results-roofs-auto (march red team: an x86-64 build, lab.auto_march.isa sse2): s
 results-roofs-pipes-beyond (red team: auto fma_add 20 flop against fma 32, 38 % below: gcc packs
   auto's chains as it likes, so no verdict; scalar fma_add 1.2 flop against fma 2, 40 % below
   where shared pipes cost this mix 8 %: not the pipes alone)."""
-import json
-import os
 import random
 
-from gen_fixtures import HEADER, ROOT, run_json, write_dir
+from gen_fixtures import run_json, write_dir
 
 SCALE = [0.90, 0.95, 0.98, 1.0, 1.02, 1.05, 1.10]
 WORK = 1_000_000
@@ -193,15 +191,8 @@ def write(name, exps_spec, old):
         {"level": 1, "size": 32768, "linesize": 64, "pus_sharing": 1},
         {"level": 2, "size": 1048576, "linesize": 64, "pus_sharing": 1},
         {"level": 3, "size": 33554432, "linesize": 64, "pus_sharing": 16}]
-    d = os.path.join(ROOT, "results-roofs-" + name)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    with open(os.path.join(d, "samples.csv"), "w") as f:
-        f.write(HEADER + "\n" + "\n".join(rows) + "\n")
-    with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write(f"[{exps_spec[0][0]}]\nkernel = {exps_spec[0][1]}\n")
+    write_dir("results-roofs-" + name, doc, [], rows,
+              f"[{exps_spec[0][0]}]\nkernel = {exps_spec[0][1]}\n")
 
 
 def write_runs():
