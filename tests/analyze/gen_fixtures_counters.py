@@ -21,7 +21,6 @@ FE_bw .10; BS_misp .045 BS_restart .005.
 
 results-counters-nohw: the shape of a run in a VM without a PMU: software events only, cycles
 and instructions empty, run.json with their status and reason."""
-import copy
 
 from gen_fixtures import run_json, write_dir
 
