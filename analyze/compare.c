@@ -146,6 +146,11 @@ static const char *an_cmp_unlike(const struct lab_an_data *old, const struct lab
 		return "not comparable: another unit of work";
 	if (wo && wn && strcmp(wo, wn))
 		return "not comparable: another scope (whose time the cost is)";
+	if (!wo != !wn) /* a per-thread cost against a team's could read as a change of x threads */
+		return wo ? "not comparable: new does not say whose time its cost is (no known "
+		            "work_scope)"
+		          : "not comparable: old does not say whose time its cost is (no known "
+		            "work_scope)";
 	return NULL;
 }
 

@@ -365,6 +365,57 @@ LAB_TEST(compare_refuses_unlike_costs)
 	free(err);
 }
 
+/* The same point as a team's time in one directory and thread 0's, or none said, in the other:
+ * not one quantity (a cost of one thread's units against the team's reads as a change of about
+ * the threads); a directory that says no scope was compared as if it matched any. */
+static void ho_scope_one(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(out, "%s\n",
+	        strstr(line, "\"work_scope\": \"team\"") ? "   \"work_scope\": \"one\"" : line);
+}
+
+static void ho_scope_none(FILE *out, const char *line, void *ctx)
+{
+	const char *s = strstr(line, "\"work_scope\"");
+
+	(void)ctx;
+	fprintf(out, "%s\n", s ? "   \"work_scope_\": 0" : line);
+}
+
+LAB_TEST(compare_refuses_unlike_or_unsaid_scopes)
+{
+	char *out = NULL, *err = NULL;
+
+	char from[1024], to[1024];
+
+	snprintf(from, sizeof(from), "%s/results-asymmetric", testlib_tmpdir());
+	snprintf(to, sizeof(to), "%s/S1", testlib_tmpdir());
+	clitest_copy("results-asymmetric");
+	REQUIRE(rename(from, to) == 0);
+	clitest_copy("results-asymmetric");
+	REQUIRE(clitest_rewrite("results-asymmetric/run.json", ho_scope_one, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "compare S1 results-asymmetric", &out, &err), 0);
+	CHECK(out && strstr(out, "not comparable: another scope (whose time the cost is)"));
+	free(out);
+	free(err);
+	REQUIRE(clitest_rewrite("results-asymmetric/run.json", ho_scope_none, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "compare S1 results-asymmetric", &out, &err), 0);
+	CHECK(out &&
+	      strstr(out, "not comparable: new does not say whose time its cost is (no known "
+	                  "work_scope)"));
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "compare results-asymmetric S1", &out, &err), 0);
+	CHECK(out && strstr(out, "not comparable: old does not say"));
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "compare S1 S1", &out, &err), 0);
+	CHECK(out && !strstr(out, "not comparable"));
+	free(out);
+	free(err);
+}
+
 /* One sample a side: no interval and no test. A threefold change read "-66.67% [no interval]
  * p 1 no change", a verdict (and a p-value) no test had found. */
 LAB_TEST(compare_one_sample_is_untested)
