@@ -137,6 +137,15 @@ void lab_doc_free(struct lab_doc *d)
 	free(d);
 }
 
+size_t lab_doc_bytes(const struct lab_doc *d)
+{
+	size_t n = 0;
+
+	for (const struct lab_doc_mem *m = d ? d->mem : NULL; m; m = m->next)
+		n += m->size;
+	return n;
+}
+
 int lab_doc_failed(const struct lab_doc *d)
 {
 	return !d || d->failed;

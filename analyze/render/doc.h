@@ -175,6 +175,8 @@ struct lab_doc *lab_doc_new(const char *view, const char *title);
 void lab_doc_free(struct lab_doc *d);
 /* 1 when memory ran out while building d (or d is NULL). */
 int lab_doc_failed(const struct lab_doc *d);
+/* The bytes d holds for its strings and blocks (the scale tests read it at n and 4n). */
+size_t lab_doc_bytes(const struct lab_doc *d);
 /* A copy of the formatted text owned by d ("" when out of memory). */
 const char *lab_doc_printf(struct lab_doc *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

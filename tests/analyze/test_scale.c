@@ -123,6 +123,8 @@ static void sc_growth(const char *what, const char *item, long n, unsigned long 
 	CHECK(w4 <= cap);
 }
 
+/* The views' document bytes of the last sc_probes (their strings and blocks). */
+static unsigned long long sc_doc_bytes;
 static unsigned long long sc_probes(const char *dir,
                                     size_t (*count)(const struct lab_an_analysis *), size_t *made);
 
@@ -240,10 +242,13 @@ static size_t sc_rl_points(const struct lab_an_analysis *a)
 LAB_TEST(roofline_compute_ceilings_n_log_n)
 {
 	size_t p1, p4;
-	unsigned long long w1 = sc_probes(sc_write_peaks("k1", 300), sc_rl_points, &p1);
-	unsigned long long w4 = sc_probes(sc_write_peaks("k4", 1200), sc_rl_points, &p4);
+	unsigned long long w1 = sc_probes(sc_write_peaks("k1", 300), sc_rl_points, &p1),
+	                   b1 = sc_doc_bytes;
+	unsigned long long w4 = sc_probes(sc_write_peaks("k4", 1200), sc_rl_points, &p4),
+	                   b4 = sc_doc_bytes;
 
 	REQUIRE(w1 > 0 && w4 > 0);
+	sc_growth("document bytes", "points", 600, b1, b4, 6, ~0ULL);
 	CHECK_EQ_U64(p1, 300); /* the triads: a peak point moves no bytes */
 	CHECK_EQ_U64(p4, 1200);
 	sc_growth("ceilings examined", "points", 600, w1, w4, 6, 64ULL * 2400);
@@ -335,12 +340,15 @@ static unsigned long long sc_probes(const char *dir,
 	unsigned long long before, after = 0;
 
 	*made = 0;
+	sc_doc_bytes = 0;
 	if (sc_load(dir, &d))
 		return 0;
 	before = lab_an_view_probes();
 	if (lab_an_analysis_run(&d, 0, &a, &err) == 0) {
 		after = lab_an_view_probes();
 		*made = count(&a);
+		for (size_t i = 0; i < a.nviews; i++)
+			sc_doc_bytes += lab_doc_bytes(a.views[i].doc);
 	}
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
@@ -366,10 +374,13 @@ static size_t sc_groups(const struct lab_an_analysis *a)
 LAB_TEST(view_groups_linear)
 {
 	size_t g1, g4;
-	unsigned long long w1 = sc_probes(sc_write_groups("g1", 1000), sc_groups, &g1);
-	unsigned long long w4 = sc_probes(sc_write_groups("g4", 4000), sc_groups, &g4);
+	unsigned long long w1 = sc_probes(sc_write_groups("g1", 1000), sc_groups, &g1),
+	                   b1 = sc_doc_bytes;
+	unsigned long long w4 = sc_probes(sc_write_groups("g4", 4000), sc_groups, &g4),
+	                   b4 = sc_doc_bytes;
 
 	REQUIRE(w1 > 0 && w4 > 0);
+	sc_growth("document bytes", "points x 4 views", 1000, b1, b4, 6, ~0ULL);
 	CHECK_EQ_U64(g1, 4 * 500);
 	CHECK_EQ_U64(g4, 4 * 2000);
 	sc_growth("group keys compared", "points x 4 views", 1000, w1, w4, 5,
@@ -377,7 +388,8 @@ LAB_TEST(view_groups_linear)
 }
 
 /* Writes DIR/NAME: a numa matrix of k x k points (threads on node i, memory on node j) and a
- * page policy experiment of k * k inits whose pages all landed on node 0, two samples each. */
+ * page policy experiment of k * k inits whose pages all landed on node 0, two samples each: the
+ * even ones 64 pages (one placement), each odd one its own count (a placement of its own). */
 static const char *sc_write_numa(const char *name, long k)
 {
 	static char dir[4096];
@@ -412,8 +424,8 @@ static const char *sc_write_numa(const char *name, long k)
 		fprintf(r,
 		        "%s\n{\"point\": %ld, \"threads\": 2, \"status\": \"ok\", \"reps\": 2, "
 		        "\"params\": {\"init\": \"i%ld\"}, \"point_facts\": {\"init\": \"i%ld\", "
-		        "\"pages_per_node\": [64, 0], \"pages_absent\": 0}}",
-		        i ? "," : "", id, i, i);
+		        "\"pages_per_node\": [%ld, 0], \"pages_absent\": 0}}",
+		        i ? "," : "", id, i, i, 64 + (i % 2 ? i : 0));
 		for (int rep = 0; rep < 2; rep++)
 			fprintf(s, "p,%ld,numa_policy,\"init=i%ld\",2,%d,%d,1000,op,0.01,0\n", id,
 			        i, rep, 100000 + rep);
@@ -437,16 +449,22 @@ static size_t sc_numa_rows(const struct lab_an_analysis *a)
 
 /* One node x node matrix of thousands of cells: each cell (its table row's ratio to the local
  * cell, the heat map's) is found by binary search, and the policy rows that share a placement
- * by hash; scanning the rows for each was quadratic (65,536 cells took 50 s). */
+ * by hash; scanning the rows for each was quadratic (65,536 cells took 50 s). Counted: each step
+ * of the search, each pair of rows whose pages are compared (an_same_pages, however the pairs
+ * are made: the old pairwise grouping reads x15.6), and the document's bytes (a finding that
+ * appended each of 16,000 shared rows to a copy of its list took 2.2 GB: x14.3). */
 LAB_TEST(numa_rows_n_log_n)
 {
 	size_t n1, n4;
-	unsigned long long w1 = sc_probes(sc_write_numa("nm1", 24), sc_numa_rows, &n1);
-	unsigned long long w4 = sc_probes(sc_write_numa("nm4", 48), sc_numa_rows, &n4);
+	unsigned long long w1 = sc_probes(sc_write_numa("nm1", 24), sc_numa_rows, &n1),
+	                   b1 = sc_doc_bytes;
+	unsigned long long w4 = sc_probes(sc_write_numa("nm4", 48), sc_numa_rows, &n4),
+	                   b4 = sc_doc_bytes;
 
 	REQUIRE(w1 > 0 && w4 > 0);
-	CHECK_EQ_U64(n1, 2 * 24 * 24); /* every policy row shares the first one's placement */
-	CHECK_EQ_U64(n4, 2 * 48 * 48);
+	sc_growth("numa document bytes", "cells", 24 * 24, b1, b4, 6, 4096ULL * 4 * 24 * 24);
+	CHECK_EQ_U64(n1, 24 * 24 + 24 * 24 / 2); /* the even policy rows share the first one's */
+	CHECK_EQ_U64(n4, 48 * 48 + 48 * 48 / 2);
 	sc_growth("numa rows compared", "cells", 24 * 24, w1, w4, 6, 64ULL * 4 * 24 * 24);
 }
 
@@ -568,10 +586,13 @@ static size_t sc_placed(const struct lab_an_analysis *a)
 LAB_TEST(roofline_sizes_n_log_n)
 {
 	size_t p1, p4;
-	unsigned long long w1 = sc_probes(sc_write_roofs("r1", 500), sc_placed, &p1);
-	unsigned long long w4 = sc_probes(sc_write_roofs("r4", 2000), sc_placed, &p4);
+	unsigned long long w1 = sc_probes(sc_write_roofs("r1", 500), sc_placed, &p1),
+	                   b1 = sc_doc_bytes;
+	unsigned long long w4 = sc_probes(sc_write_roofs("r4", 2000), sc_placed, &p4),
+	                   b4 = sc_doc_bytes;
 
 	REQUIRE(w1 > 0 && w4 > 0);
+	sc_growth("document bytes", "sizes", 500, b1, b4, 6, ~0ULL);
 	CHECK_EQ_U64(p1, 500);
 	CHECK_EQ_U64(p4, 2000);
 	sc_growth("ceilings examined", "sizes", 500, w1, w4, 6, 64ULL * 2000); /* n log n: x4.9 */
@@ -617,10 +638,13 @@ static size_t sc_sped(const struct lab_an_analysis *a)
 LAB_TEST(speedup_baselines_linear)
 {
 	size_t s1, s4;
-	unsigned long long w1 = sc_probes(sc_write_simd("s1", 1000), sc_sped, &s1);
-	unsigned long long w4 = sc_probes(sc_write_simd("s4", 4000), sc_sped, &s4);
+	unsigned long long w1 = sc_probes(sc_write_simd("s1", 1000), sc_sped, &s1),
+	                   b1 = sc_doc_bytes;
+	unsigned long long w4 = sc_probes(sc_write_simd("s4", 4000), sc_sped, &s4),
+	                   b4 = sc_doc_bytes;
 
 	REQUIRE(w1 > 0 && w4 > 0);
+	sc_growth("document bytes", "points", 1000, b1, b4, 6, ~0ULL);
 	CHECK_EQ_U64(s1, 1000);
 	CHECK_EQ_U64(s4, 4000);
 	sc_growth("keys compared", "points", 1000, w1, w4, 5, 8ULL * 4000);
@@ -667,10 +691,13 @@ static size_t sc_said(const struct lab_an_analysis *a)
 LAB_TEST(roofline_pipes_linear)
 {
 	size_t s1, s4;
-	unsigned long long w1 = sc_probes(sc_write_pipes("f1", 1000), sc_said, &s1);
-	unsigned long long w4 = sc_probes(sc_write_pipes("f4", 4000), sc_said, &s4);
+	unsigned long long w1 = sc_probes(sc_write_pipes("f1", 1000), sc_said, &s1),
+	                   b1 = sc_doc_bytes;
+	unsigned long long w4 = sc_probes(sc_write_pipes("f4", 4000), sc_said, &s4),
+	                   b4 = sc_doc_bytes;
 
 	REQUIRE(w1 > 0 && w4 > 0);
+	sc_growth("document bytes", "points", 1000, b1, b4, 6, ~0ULL);
 	CHECK_EQ_U64(s1, 500);
 	CHECK_EQ_U64(s4, 2000);
 	sc_growth("keys compared", "points", 1000, w1, w4, 5, 8ULL * 4000);
