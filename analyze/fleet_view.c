@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "analyze/jsonw.h"
+#include "analyze/levels.h"
 #include "harness/record_schema.h"
 
 static double fleet_num(const struct lab_an_json *j, const char *key)
@@ -101,8 +102,10 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 		         state);
 		return 0;
 	}
+	/* as lab analyze DIR/<node> does: with runs >= 2 a point's interval is its run means' */
 	if (lab_an_data_load_dir(&h->d, path, &e) ||
-	    lab_an_data_summarize(&h->d, include_flagged, &e)) {
+	    lab_an_data_summarize(&h->d, include_flagged, &e) ||
+	    lab_an_levels_apply(&h->d, include_flagged, &e)) {
 		snprintf(h->why, sizeof(h->why), "%s", e.msg);
 		lab_an_data_free(&h->d);
 		memset(&h->d, 0, sizeof(h->d));
@@ -236,6 +239,8 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 	lab_json_arr_open(w, "hosts");
 	for (size_t k = 0; k < v->n; k++) {
 		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], &h0->d, p);
+		char flag[96];
+
 		lab_json_obj_open(w, NULL);
 		lab_json_str(w, "node", v->h[k].node);
 		lab_json_str(w, "status", q ? q->status : "absent");
@@ -247,6 +252,14 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 		/* one sample has no interval (stats gives it [mean, mean]) */
 		lab_json_pair(w, "ci95", q && q->st.n > 1 ? q->st.ci95_lo : NAN,
 		              q && q->st.n > 1 ? q->st.ci95_hi : NAN);
+		/* "runs": the interval is of the run means (levels.c), "samples": of the samples */
+		lab_json_int(w, "runs", q ? (long long)q->levels.runs : 0);
+		lab_json_str(w, "interval_of",
+		             !q || q->st.n < 2     ? NULL
+		             : q->levels.runs >= 2 ? "runs"
+		                                   : "samples");
+		lab_json_str(w, "one_setup",
+		             q ? lab_an_one_setup_flag(q, flag, sizeof(flag)) : NULL);
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);

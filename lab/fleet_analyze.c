@@ -15,6 +15,7 @@
 
 #include "analyze/compare.h"
 #include "analyze/fleet_view.h"
+#include "analyze/levels.h"
 #include "lab/cli.h"
 #include "lab/fleet_int.h"
 
@@ -118,6 +119,25 @@ static void fleet_print_builds(const struct lab_an_fleet_view *v)
 }
 
 /* Every point once, each host's mean [95 % interval] beside the others. */
+/* Host h's line of point q (measured): its mean and interval, of its run means with runs >= 2
+ * (as lab analyze DIR/<node> shows it), and the flag of a point that kept one setup of its
+ * runs. */
+static void fleet_print_host(const struct lab_an_fleet_host *h, const struct lab_an_point *q)
+{
+	char flag[96];
+	const char *one = lab_an_one_setup_flag(q, flag, sizeof(flag));
+
+	if (q->st.n == 1)
+		printf("    %-16s %.4g, no interval  n=1", h->node, q->st.mean);
+	else if (q->levels.runs >= 2)
+		printf("    %-16s %.4g [%.4g, %.4g]  %zu runs (n=%zu)", h->node, q->st.mean,
+		       q->st.ci95_lo, q->st.ci95_hi, q->levels.runs, q->st.n);
+	else
+		printf("    %-16s %.4g [%.4g, %.4g]  n=%zu", h->node, q->st.mean, q->st.ci95_lo,
+		       q->st.ci95_hi, q->st.n);
+	printf("%s%s%s\n", one ? "  " : "", one ? one : "", h->failed ? "  (host FAILED)" : "");
+}
+
 static void fleet_print_points(const struct lab_an_fleet_view *v)
 {
 	char unit[160];
@@ -148,14 +168,8 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 					printf("    %-16s - (", v->h[k].node);
 					lab_fleet_put(stdout, q->status ? q->status : "no samples");
 					fputs(")\n", stdout);
-				} else if (q->st.n == 1)
-					printf("    %-16s %.4g, no interval  n=1%s\n", v->h[k].node,
-					       q->st.mean, v->h[k].failed ? "  (host FAILED)" : "");
-				else
-					printf("    %-16s %.4g [%.4g, %.4g]  n=%zu%s\n",
-					       v->h[k].node, q->st.mean, q->st.ci95_lo,
-					       q->st.ci95_hi, q->st.n,
-					       v->h[k].failed ? "  (host FAILED)" : "");
+				} else
+					fleet_print_host(&v->h[k], q);
 			}
 		}
 }

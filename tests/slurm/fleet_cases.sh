@@ -228,6 +228,45 @@ assert one and all(h["ci95"] is None or h["ci95"] == [None, None] for h in one),
 assert all(h["ci95"][0] < h["ci95"][1] for p in a["points"] for h in p["hosts"] if h["n"] > 1)
 PY
 	;;
+host_runs_interval)
+	# A host of three runs a point printed its samples' interval (1.079 [1.049, 1.11] n=30)
+	# where lab analyze DIR/h1 gives the run means' (1.079 [0.832, 1.327]), and a host that kept
+	# one of three planned runs looked the more precise, with no ONE SETUP flag.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-compare-runs-b" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-compare-runs-b" "$tmp/f/h2"
+	python3 - "$tmp/f/h2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/run.json"))
+for e in d["experiments"]:
+    for p in e["points"]:
+        p["runs"], p["runs_planned"], p["reps"] = 1, 3, p["reps"] // 3
+json.dump(d, open(sys.argv[1] + "/run.json", "w"), indent=1)
+rows = open(sys.argv[1] + "/samples.csv").read().splitlines()
+open(sys.argv[1] + "/samples.csv", "w").write(
+    "\n".join([rows[0]] + [r for r in rows[1:] if r.endswith(",0")]) + "\n")
+PY
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0}, {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	"$lab" analyze "$tmp/f/h1" --no-plots --json >"$tmp/h1.json" 2>"$tmp/err" ||
+		fail "h1: exit $?: $(cat "$tmp/err")"
+	grep -q "^    h1 .*\]  3 runs (n=30)$" "$tmp/out" || fail "h1 not of runs: $(cat "$tmp/out")"
+	grep -q "^    h2 .*  n=10  ONE SETUP: 1 of 3 planned runs$" "$tmp/out" ||
+		fail "h2 not flagged: $(cat "$tmp/out")"
+	python3 - "$tmp/f/fleet-analysis.json" "$tmp/f/h1/analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+own = {(s["experiment"], s["params"], t["threads"]): t
+       for s in json.load(open(sys.argv[2]))["series"] for t in s["points"]}
+for p in a["points"]:
+    h1, h2 = p["hosts"]
+    t = own[(p["experiment"], p["params"], p["threads"])]
+    assert h1["interval_of"] == "runs" and h1["runs"] == 3 and h1["one_setup"] is None, h1
+    assert abs(h1["ci95"][0] - t["run_ci95"][0]) < 1e-6 * t["run_ci95"][1], (h1, t)
+    assert abs(h1["ci95"][1] - t["run_ci95"][1]) < 1e-6 * t["run_ci95"][1], (h1, t)
+    assert h2["interval_of"] == "samples" and h2["one_setup"].startswith("ONE SETUP"), h2
+PY
+	;;
 analyze_other_quantity)
 	# h2 measured [contend] in bytes, h1 in ops: not one quantity, so not one row (8 ns/op
 	# beside 8000 ns/byte under one header compared nothing) and not one plot axis.
