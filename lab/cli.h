@@ -116,7 +116,7 @@ struct lab_cli_setup {
 	struct lab_topo *topo;
 	struct lab_plan *plan;
 	char stem[128];         /* the first config's name without directory and .ini; "quick" */
-	char cache_note[320];   /* why a reported cache size was replaced here; "" when none was */
+	char cache_note[512];   /* why a reported cache size was replaced here; "" when none was */
 	char cache_arg[40];     /* the checked level for lab __run-point: "L3=23068672" */
 	struct lab_cli_llc llc; /* the last level's check (llc.level 0 when none ran) */
 };

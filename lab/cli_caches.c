@@ -93,6 +93,16 @@ void lab_cli_bytes_text(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%llu B", (unsigned long long)b);
 }
 
+/* The largest power of two at or below x (1 below 2). */
+static uint64_t cache_pow2_floor(double x)
+{
+	uint64_t u = 1;
+
+	while ((double)u <= x / 2)
+		u *= 2;
+	return u;
+}
+
 /* lab_cli_llc_check of cache level (0: the last the topology has). */
 static bool cache_llc_check(const struct lab_topo *topo, unsigned level, struct lab_cli_llc *out)
 {
@@ -117,15 +127,27 @@ static bool cache_llc_check(const struct lab_topo *topo, unsigned level, struct 
 	out->use = c[k].size;
 	if (lab_cache_probe_run(&out->p, &err) || !lab_cache_probe_contradicts(&out->p))
 		return true;
-	out->use = 1;
-	while (out->use <= out->p.fits / 2)
-		out->use *= 2;
+	out->use = cache_pow2_floor((double)out->p.fits);
 	return true;
 }
 
 bool lab_cli_llc_check(const struct lab_topo *topo, struct lab_cli_llc *out)
 {
 	return cache_llc_check(topo, 0, out);
+}
+
+/* The size another sweep of c may plan: the power of two of an end one quarter step (the
+ * sweep's finest, 2^(1/4)) shorter or longer, when that is not c->use (on the EPYC guest sweeps
+ * ended at 13.5 or 16 MiB and planned 8 or 16). 0 when both round to c->use. */
+static uint64_t cache_other_use(const struct lab_cli_llc *c)
+{
+	double step = pow(2.0, 0.25), cut = 1.01; /* the steps were cut to whole pages */
+	uint64_t shorter = cache_pow2_floor((double)c->p.fits / step * cut),
+	         longer = cache_pow2_floor((double)c->p.fits * step * cut);
+
+	if (!lab_cache_probe_contradicts(&c->p))
+		return 0;
+	return shorter != c->use ? shorter : longer != c->use ? longer : 0;
 }
 
 void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
@@ -148,13 +170,33 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 		         "the level's speed (%.0f GB/s) as far as checked (%u working sets up to "
 		         "a quarter of it)",
 		         c->level, c->hv, rep, c->p.inside_gbs, c->p.sizes);
-	else
-		snprintf(buf, len,
-		         "L%u: the hypervisor (%s) reports %s, but one thread's loads "
-		         "slow from %.0f to %.0f GB/s past %s%s: sizes relative to L%u use %s here "
-		         "(--cache L%u=reported keeps the report)",
-		         c->level, c->hv, rep, c->p.inside_gbs, c->p.past_gbs, past, sweeps,
-		         c->level, use, c->level);
+	else {
+		size_t n = (size_t)snprintf(
+		    buf, len,
+		    "L%u: the hypervisor (%s) reports %s, but one thread's loads "
+		    "slow from %.0f to %.0f GB/s past %s%s: sizes relative to L%u use %s here "
+		    "(--cache L%u=reported keeps the report)",
+		    c->level, c->hv, rep, c->p.inside_gbs, c->p.past_gbs, past, sweeps, c->level,
+		    use, c->level);
+		uint64_t other = cache_other_use(c);
+
+		if (other && n < len) {
+			char o[32], arg[32];
+			unsigned long long u = (unsigned long long)c->use;
+
+			lab_cli_bytes_text(other, o, sizeof(o));
+			if (u % 1048576 == 0)
+				snprintf(arg, sizeof(arg), "%lluM", u / 1048576);
+			else if (u % 1024 == 0)
+				snprintf(arg, sizeof(arg), "%lluK", u / 1024);
+			else
+				snprintf(arg, sizeof(arg), "%llu", u);
+			snprintf(
+			    buf + n, len - n,
+			    "; a sweep one quarter step %s would use %s (--cache L%u=%s keeps %s)",
+			    other < c->use ? "shorter" : "longer", o, c->level, arg, use);
+		}
+	}
 }
 
 /* "cache_check": what one thread's loads say of the last level under a hypervisor (null
@@ -175,6 +217,9 @@ void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc)
 	lab_json_num(j, "fits", llc->p.fits ? (double)llc->p.fits : NAN);
 	lab_json_bool(j, "contradicted", lab_cache_probe_contradicts(&llc->p));
 	lab_json_uint(j, "size_plans_use", llc->use);
+	/* what a sweep one quarter step shorter or longer would plan; null when the same */
+	lab_json_num(j, "size_plans_may_use",
+	             cache_other_use(llc) ? (double)cache_other_use(llc) : NAN);
 	lab_json_obj_close(j);
 }
 

@@ -132,7 +132,7 @@ static void topo_print_caches(const struct lab_topo *topo, const struct lab_cli_
 {
 	struct lab_cache_info c[LAB_CACHE_LEVELS];
 	unsigned n = lab_topo_caches(topo, c, LAB_CACHE_LEVELS);
-	char line[400], size[32];
+	char line[512], size[32];
 
 	if (!n) {
 		printf("caches: none recorded (sizes like L2/2 need --cache L2=SIZE)\n");
