@@ -294,7 +294,10 @@ static int cache_order(const struct lab_cli_args *a, const struct lab_topo *topo
 				char lo[32], hi[32];
 				lab_cli_bytes_text(c[k - 1].size, lo, sizeof(lo));
 				lab_cli_bytes_text(c[k].size, hi, sizeof(hi));
-				if ((c[k - 1].size | c[k].size) % 1024) { /* "1.0 MiB", "1 MiB" */
+				/* sizes that print alike ("1.0 MiB", "1 MiB"; 1060K and 1030K both
+				 * "1.0 MiB") in bytes */
+				if ((c[k - 1].size | c[k].size) % 1024 || !strcmp(lo, hi) ||
+				    strchr(lo, '.') || strchr(hi, '.')) {
 					snprintf(lo, sizeof(lo), "%llu B",
 					         (unsigned long long)c[k - 1].size);
 					snprintf(hi, sizeof(hi), "%llu B",

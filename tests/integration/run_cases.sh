@@ -267,6 +267,9 @@ assert j["cache_note"] is None, j' "$tmp/plan.json"
 	rc=0
 	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=1 >"$tmp/out" 2>"$tmp/err" || rc=$?
 	test "$rc" = 2 && grep -q -- "L2 is 1048576 B, L3 1 B: allowed" "$tmp/err"
+	rc=0 # whole KiB that round alike (both read "1.0 MiB")
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L2=1060K --cache L3=1030K >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" = 2 && grep -q -- "L2 is 1085440 B, L3 1054720 B: allowed" "$tmp/err"
 	for bad in L4=1M L2=64M; do
 		rc=0
 		"$lab" plan "$tmp/c.ini" --topology "$syn" --cache "$bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
