@@ -10,7 +10,8 @@
 
 static const char sd_description[] =
     "The same loop as plain C with vectorization off (scalar), as plain C at -O3 (auto: what\n"
-    "the compiler did; see the remarks below) and as SSE2, AVX2 and AVX-512 intrinsics. op =\n"
+    "the compiler did, a*b+c left a multiply and an add by every compiler; see the remarks\n"
+    "below) and as SSE2, AVX2 and AVX-512 intrinsics. op =\n"
     "sum and dot are reductions: with one accumulator every add waits for the previous one\n"
     "(latency-bound: one vector of lanes per step of the chain, so a wider ISA gains by its\n"
     "lanes, less where its step is slower: dot's vector chain is an FMA, its scalar one an\n"

@@ -33,7 +33,8 @@ ar rcs "$tmp/libisa.a" "$tmp"/*.o
 pre="${7:+; $7 before the flags of every file}"
 echo "$("$cc" --version | head -1); -march=$target for auto${tune:+, ${tune[*]} for the intrinsics}$pre"
 rc=0
-for c in stream_variants peak_variants simd_variants auto_uses_only_checked_extensions; do
+for c in stream_variants peak_variants simd_variants auto_uses_only_checked_extensions \
+	auto_multiply_add_unfused; do
 	LAB_DISASM_LIB=$tmp/libisa.a "$disasm" "$c" >"$tmp/$c.log" 2>&1 || {
 		rc=1
 		echo "FAILED: $c"

@@ -433,6 +433,45 @@ LAB_TEST(auto_uses_only_checked_extensions)
 	CHECK(!dt_ext_of("vpshufb") && !dt_ext_of("vpunpckhwd") && !dt_ext_of("vpsubsw"));
 }
 
+/* The simd and stream auto files leave a * b + c a multiply and an add (-ffp-contract=off,
+ * kernels/CMakeLists.txt): clang 14 fused them, so its auto dot chained FMAs where gcc's (ISO C
+ * mode) chained adds, and the two compilers' auto points differed for no reason given. */
+static void dt_fused_insn(const char *mn, const char *ops, void *arg)
+{
+	struct dt_auto *a = arg;
+
+	(void)ops;
+	if (!strncmp(mn, "vfmadd", 6) || !strncmp(mn, "vfnmadd", 7) || !strncmp(mn, "vfmsub", 6) ||
+	    !strncmp(mn, "vfnmsub", 7)) {
+		fprintf(stderr, "%s: %s: a multiply and add fused in plain C\n", a->fn, mn);
+		CHECK(!"fused");
+	}
+}
+
+static void dt_fused_one(const char *name, void *arg)
+{
+	struct dt_auto *a = arg;
+	const char *rest;
+
+	if (dt_isa(name, a->family, &rest) != 1)
+		return;
+	a->fn = name;
+	a->seen++;
+	REQUIRE(disasm_insns(dt_lib(), name, dt_fused_insn, a));
+}
+
+LAB_TEST(auto_multiply_add_unfused)
+{
+	struct dt_auto a = {NULL, NULL, false, 0};
+
+	REQUIRE(dt_lib());
+	a.family = "simd";
+	disasm_each(dt_lib(), "simd_auto_", dt_fused_one, &a);
+	a.family = "stream";
+	disasm_each(dt_lib(), "stream_auto_", dt_fused_one, &a);
+	CHECK(a.seen >= 50);
+}
+
 /* ---- the reader on hand-written listings ---- */
 
 /* Describes the hot loop of function f in a hand-written listing; false when there is none. */
