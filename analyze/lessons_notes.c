@@ -13,6 +13,7 @@
 #include "analyze/lessons_int.h"
 #include "analyze/levels.h"
 #include "analyze/stats.h"
+#include "analyze/views/locks_delay.h"
 #include "harness/record_schema.h"
 
 /* qsort's order of (package, core, cpu) triples. */
@@ -238,9 +239,43 @@ static void ev_superlinear_note(const struct ev *e, struct lab_an_lesson *out)
 	}
 }
 
+/* A lock point whose busy-loop delay moved (analyze/views/locks_delay.h: its calibration drifted,
+ * its critical section came out off cs_ns, or its throughput passed 1/cs_ns) is DELAY FLAGGED in
+ * the locks view; a verdict that reads it says so, naming the first such point (a fairness
+ * lesson held at 2.5 on a tas point whose 100 ns sections ran 48 to 65 ns, where its one
+ * calibrated setup gave 2.0). */
+static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t len = strlen(out->text), moved = 0;
+	const struct lab_an_point *first = NULL;
+	char why[448], first_why[448] = "", more[48] = "";
+
+	for (unsigned v = 0; v < e->nvar; v++) {
+		const struct lab_an_point *p = e->var[v].pt;
+		bool seen = false;
+
+		for (unsigned w = 0; w < v; w++)
+			seen = seen || e->var[w].pt == p;
+		if (seen || !lab_an_delay_point(e->d, p, why, sizeof(why)))
+			continue;
+		if (!moved++) {
+			first = p;
+			snprintf(first_why, sizeof(first_why), "%s", why);
+		}
+	}
+	if (moved > 1)
+		snprintf(more, sizeof(more), " (and %zu more of its points)", moved - 1);
+	if (first)
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: %s, of point %ld (%s, threads=%d)%s: the delay these means rest "
+		         "on moved, so they are not the configured sections' (compare with care)",
+		         first_why, first->id, first->params, first->threads, more);
+}
+
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
 {
 	ev_flagged_note(e, out);
+	ev_delay_note(e, out);
 	ev_superlinear_note(e, out);
 	ev_smt_note(e, out);
 	ev_vm_note(e, out);

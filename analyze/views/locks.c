@@ -16,79 +16,28 @@
 
 #include "analyze/render/doc.h"
 #include "analyze/views/curves.h"
+#include "analyze/views/locks_delay.h"
 #include "analyze/views/view.h"
-
-/* How far (%) a delay may move before a lock point is flagged. */
-#define LK_DELAY_TOL_PCT 10.0
-/* An achieved critical section closer than this (ns) to the asked one is not flagged. */
-#define LK_DELAY_RES_NS 50.0
 
 /* The columns (the spec's col[]). */
 enum { LK_N, LK_THR, LK_JAIN, LK_HANDOFF, LK_P99, LK_MAXMIN, LK_CS, LK_DRIFT, LK_MODES, LK_POINT };
 
-/* A duration param's value in ns ("1000", "1us", "2.5ms"); NaN when absent or unreadable. */
-static double lk_ns(const char *params, const char *key)
-{
-	static const struct {
-		const char *suffix;
-		double ns;
-	} unit[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-	char v[64], *end;
-	double x;
-
-	if (!lab_an_params_get(params, key, v, sizeof(v)) || (x = strtod(v, &end), end == v))
-		return NAN;
-	for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
-		if (!strcmp(end, unit[i].suffix))
-			return x * unit[i].ns;
-	return NAN;
-}
-
-/* x in whole units as the table reads them ("+20", "855"), or in %.3g past 1e6 (a file's
- * drift of 1e300 % printed 301 digits); plus: with its sign. */
-static const char *lk_num(struct lab_doc *doc, double x, int plus)
-{
-	if (fabs(x) < 1e6)
-		return lab_doc_printf(doc, plus ? "%+.0f" : "%.0f", x);
-	return lab_doc_printf(doc, plus ? "%+.3g" : "%.3g", x);
-}
-
-/* The delay checks of e: the calibration drifted, the achieved critical section is off the
- * asked cs_ns, or the throughput lies above the physical limit 1/cs_ns: "DELAY FLAGGED: " and
- * the reasons ("; " between them), or NULL when the delay held. */
+/* The delay checks of e (locks_delay.c): "DELAY FLAGGED: " and the reasons, or NULL when
+ * the delay held. */
 static const char *lk_delay(struct lab_doc *doc, const struct lab_an_cv_pt *e)
 {
 	const struct lab_an_cv_val *cs = &e->v[LK_CS], *drift = &e->v[LK_DRIFT],
 	                           *thr = &e->v[LK_THR];
-	double tol = LK_DELAY_TOL_PCT, cs_ns = lk_ns(e->pt->params, "cs_ns"), off = 0, lo;
-	char why[3][96] = {"", "", ""}, lock[64] = "", all[320] = "";
+	struct lab_an_delay x = {.cs_median = cs->median,
+	                         .cs_n = cs->n,
+	                         .drift_median = drift->median,
+	                         .drift_n = drift->n,
+	                         .thr_lo = isfinite(thr->lo) ? thr->lo : thr->mean,
+	                         .thr_n = thr->n};
+	char buf[448];
+	const char *why = lab_an_delay_flag(e->pt->params, &x, buf, sizeof(buf));
 
-	/* a drifted calibration matters only to a point that uses the delay (0 loops are 0; a
-	 * point whose params do not say is taken as one that does) */
-	if (drift->n && fabs(drift->median) > tol &&
-	    !(cs_ns <= 0 && lk_ns(e->pt->params, "think_ns") <= 0))
-		snprintf(why[0], sizeof(why[0]),
-		         "delay calibration %s %% off the run's fastest (tolerance %.0f %%)",
-		         lk_num(doc, drift->median, 1), tol);
-	/* Within 50 ns a short section is the clock reads' noise, not drift. */
-	if (cs->n && cs_ns > 0 && fabs(cs->median - cs_ns) > LK_DELAY_RES_NS &&
-	    fabs(off = 100 * (cs->median / cs_ns - 1)) > tol)
-		snprintf(why[1], sizeof(why[1]), "critical section achieved %s ns, %s",
-		         lk_num(doc, cs->median, 0),
-		         isfinite(off) ? lab_doc_printf(doc, "%s %% off cs_ns", lk_num(doc, off, 1))
-		                       : lab_doc_printf(doc, "off cs_ns = %.6g ns", cs_ns));
-	lo = isfinite(thr->lo) ? thr->lo : thr->mean;
-	lab_an_params_get(e->pt->params, "lock", lock, sizeof(lock));
-	/* Readers share the lock: only exclusive locks are bounded by one section at a time. */
-	if (thr->n && cs_ns > 0 && strcmp(lock, "rwlock_read") && lo > 1e9 / cs_ns)
-		snprintf(why[2], sizeof(why[2]), "%.3g M/s lies above the limit 1/cs_ns = %.3g M/s",
-		         lo / 1e6, 1e3 / cs_ns);
-	for (int i = 0; i < 3; i++)
-		if (why[i][0]) {
-			strcat(all, *all ? "; " : "DELAY FLAGGED: ");
-			strcat(all, why[i]);
-		}
-	return *all ? lab_doc_printf(doc, "%s", all) : NULL;
+	return why ? lab_doc_printf(doc, "%s", why) : NULL;
 }
 
 static const struct lab_an_cv_spec lk_spec = {

@@ -303,6 +303,44 @@ LAB_TEST(kernel_plots_exist)
 	free(err);
 }
 
+/* The last line of run.json ("}") becomes the lessons array and then "}". */
+static void ck_add_lessons(FILE *out, const char *line, void *ctx)
+{
+	fprintf(out, "%s\n", strcmp(line, "}") ? line : (const char *)ctx);
+}
+
+/* A lesson that reads a DELAY FLAGGED lock point says so after its verdict (a fairness lesson
+ * held at 2.5 with no word where the tas point's 100 ns sections had run 48 to 65 ns); one on
+ * points whose delay held says nothing of it. */
+#define CK_TAS_FAST "cost(locks: lock=mcs, threads=2) / cost(locks: lock=tas, threads=2) >= 1"
+#define CK_MCS_POS  "cost(locks: lock=mcs, threads=2) > 0"
+
+LAB_TEST(lesson_on_delay_flagged_point_says_so)
+{
+	char *out = NULL, *err = NULL, *l, *m;
+	static char lessons[] =
+	    ",\"lessons\": [{\"name\": \"tas_fast\", \"claim\": \"" CK_TAS_FAST "\", "
+	    "\"expr\": \"" CK_TAS_FAST "\"}, {\"name\": \"mcs_pos\", \"claim\": \"" CK_MCS_POS
+	    "\", \"expr\": \"" CK_MCS_POS "\"}]}";
+
+	clitest_copy("results-locks-drift");
+	REQUIRE(clitest_rewrite("results-locks-drift/run.json", ck_add_lessons, lessons) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-locks-drift --no-plots", &out, &err) == 0);
+	REQUIRE((l = strstr(out, "holds        tas_fast")) &&
+	        (m = strstr(l, "holds        mcs_pos")));
+	m[-1] = 0; /* l: tas_fast's lines; m: mcs_pos's */
+	CHECK(strstr(l, "; note: DELAY FLAGGED: delay calibration +20 % off the run's fastest "
+	                "(tolerance 10 %)") != NULL);
+	CHECK(strstr(l, "of point 0 (cs_ns=1000;lock=tas;") &&
+	      strstr(l, "the delay these means rest on moved"));
+	*strchrnul(m, '\n') = 0; /* its name line */
+	m += strlen(m) + 1;
+	*strchrnul(strchrnul(m, '\n') + 1, '\n') = 0; /* its claim and verdict */
+	CHECK(strstr(m, "holds: ") && !strstr(m, "DELAY"));
+	free(out);
+	free(err);
+}
+
 /*
  * Issue 21 finding 6 (gen_fixtures_drift.py): the achieved critical section and the drift sit
  * next to every lock result; tas at 1.09 M/s with cs 855 ns and drift 20 % is flagged with its

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "analyze/views/locks_delay.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A duration param's value in ns ("1000", "1us", "2.5ms"); NaN when absent or unreadable. */
+static double an_param_ns(const char *params, const char *key)
+{
+	static const struct {
+		const char *suffix;
+		double ns;
+	} unit[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+	char v[64], *end;
+	double x;
+
+	if (!lab_an_params_get(params, key, v, sizeof(v)))
+		return NAN;
+	x = strtod(v, &end);
+	if (end == v)
+		return NAN;
+	for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+		if (!strcmp(end, unit[i].suffix))
+			return x * unit[i].ns;
+	return NAN;
+}
+
+/* x in whole units as the tables read them ("+20", "855"), or in %.3g past 1e6 (a file's
+ * drift of 1e300 % printed 301 digits); plus: with its sign. */
+static const char *an_num(double x, int plus, char *buf, size_t len)
+{
+	if (fabs(x) < 1e6)
+		snprintf(buf, len, plus ? "%+.0f" : "%.0f", x);
+	else
+		snprintf(buf, len, plus ? "%+.3g" : "%.3g", x);
+	return buf;
+}
+
+const char *lab_an_delay_flag(const char *params, const struct lab_an_delay *x, char *buf,
+                              size_t len)
+{
+	double tol = LAB_AN_DELAY_TOL_PCT, cs_ns = an_param_ns(params, "cs_ns"), off = 0;
+	char why[3][128] = {"", "", ""}, lock[64] = "", a[32], b[32];
+	size_t used = 0;
+
+	/* a drifted calibration matters only to a point that uses the delay (0 loops are 0; a
+	 * point whose params do not say is taken as one that does) */
+	if (x->drift_n && fabs(x->drift_median) > tol &&
+	    !(cs_ns <= 0 && an_param_ns(params, "think_ns") <= 0))
+		snprintf(why[0], sizeof(why[0]),
+		         "delay calibration %s %% off the run's fastest (tolerance %.0f %%)",
+		         an_num(x->drift_median, 1, a, sizeof(a)), tol);
+	/* Within 50 ns a short section is the clock reads' noise, not drift. */
+	if (x->cs_n && cs_ns > 0 && fabs(x->cs_median - cs_ns) > LAB_AN_DELAY_RES_NS &&
+	    fabs(off = 100 * (x->cs_median / cs_ns - 1)) > tol) {
+		if (isfinite(off))
+			snprintf(why[1], sizeof(why[1]),
+			         "critical section achieved %s ns, %s %% off cs_ns",
+			         an_num(x->cs_median, 0, a, sizeof(a)),
+			         an_num(off, 1, b, sizeof(b)));
+		else
+			snprintf(why[1], sizeof(why[1]),
+			         "critical section achieved %s ns, off cs_ns = %.6g ns",
+			         an_num(x->cs_median, 0, a, sizeof(a)), cs_ns);
+	}
+	lab_an_params_get(params, "lock", lock, sizeof(lock));
+	/* Readers share the lock: only exclusive locks are bounded by one section at a time. */
+	if (x->thr_n && cs_ns > 0 && strcmp(lock, "rwlock_read") && x->thr_lo > 1e9 / cs_ns)
+		snprintf(why[2], sizeof(why[2]), "%.3g M/s lies above the limit 1/cs_ns = %.3g M/s",
+		         x->thr_lo / 1e6, 1e3 / cs_ns);
+	buf[0] = 0;
+	for (int i = 0; i < 3 && used < len; i++)
+		if (why[i][0])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+			                         used ? "; " : "DELAY FLAGGED: ", why[i]);
+	return buf[0] ? buf : NULL;
+}
+
+/* The summary of p's metric column named name, NULL when p has none. */
+static const struct lab_an_msum *an_msum_named(const struct lab_an_data *d,
+                                               const struct lab_an_point *p, const char *name)
+{
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], name))
+			return lab_an_msum_of(p, m);
+	return NULL;
+}
+
+const char *lab_an_delay_point(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                               size_t len)
+{
+	const struct lab_an_msum *cs = an_msum_named(d, p, "cs_achieved_ns"),
+	                         *drift = an_msum_named(d, p, "delay_drift_pct");
+	struct lab_an_delay x = {.thr_lo = NAN};
+
+	if (!cs && !drift)
+		return NULL;
+	if (cs && cs->n)
+		x = (struct lab_an_delay){.cs_median = cs->median, .cs_n = cs->n, .thr_lo = NAN};
+	if (drift && drift->n) {
+		x.drift_median = drift->median;
+		x.drift_n = drift->n;
+	}
+	if (p->st.n && p->st.mean > 0) {
+		x.thr_lo = 1e9 / (isfinite(p->st.ci95_hi) && p->st.ci95_hi > 0 ? p->st.ci95_hi
+		                                                               : p->st.mean);
+		x.thr_n = p->st.n;
+	}
+	return lab_an_delay_flag(p->params, &x, buf, len);
+}
