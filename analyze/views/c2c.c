@@ -56,7 +56,10 @@ static int an_c2c_compute(const struct lab_an_view *v, const struct lab_an_analy
 	for (size_t i = 0; !rc && i < c->nm; i++)
 		rc = lab_an_c2c_finish(&c->m[i]);
 	if (!rc && c->nm) {
+		const char *hv = lab_an_json_str(lab_an_json_get(d->run, "host"), "hypervisor");
+
 		c->topo_detailed = lab_an_cpurel_detailed(&rel);
+		snprintf(c->hypervisor, sizeof(c->hypervisor), "%s", hv ? hv : "");
 		lab_an_cpurel_free(&rel);
 		*state = c;
 		return 0;
@@ -123,17 +126,59 @@ static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
 	}
 }
 
+/* The relation of cell c's CPUs in words, NULL when the topology does not tell. */
+static const char *an_c2c_rel(const struct lab_an_c2c_cell *c)
+{
+	return c->smt_siblings == 1   ? "SMT siblings"
+	       : c->same_package == 0 ? "other package"
+	       : c->same_numa == 0    ? "other NUMA node"
+	       : c->same_llc == 0     ? "other last-level cache"
+	       : c->same_llc == 1     ? "one last-level cache"
+	                              : NULL;
+}
+
+/* What matrix m can compare: the chapter's point is how a pair's latency depends on what its
+ * CPUs share (an SMT core, a last-level cache, a package); when every measured pair is of one
+ * kind (two vCPUs give one pair) no such comparison is in the data, and a finding says so.
+ * Under a hypervisor the relations are the topology it reports, not the host's. */
+static void an_c2c_kinds(struct lab_doc_section *s, const struct lab_an_c2c *c,
+                         const struct lab_an_c2c_matrix *m)
+{
+	const char *kind = NULL;
+	size_t measured = 0;
+	int one = 1;
+
+	for (size_t i = 0; i < m->ncell; i++) {
+		const char *rel = an_c2c_rel(&m->cell[i]);
+
+		if (!m->cell[i].n || !rel)
+			continue;
+		measured++;
+		one = one && (!kind || !strcmp(kind, rel));
+		kind = kind ? kind : rel;
+	}
+	if (kind && one)
+		lab_doc_finding(
+		    s, LAB_DOC_INFO, NULL,
+		    "%s %s: how latency depends on what two CPUs share (SMT core, "
+		    "last-level cache, package) cannot be compared in this data",
+		    measured == 1 ? "the one pair measured is"
+		                  : lab_doc_printf(s->doc, "all %zu measured pairs are", measured),
+		    kind);
+	if (kind && *c->hypervisor)
+		lab_doc_note(s,
+		             "the pairs' relations are the topology the hypervisor (%s) reports: "
+		             "which host CPUs run the vCPUs, and what they share, is not seen from "
+		             "the guest",
+		             c->hypervisor);
+}
+
 /* The row note: the pair's relation and, multimodal, its modes in words. */
 static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *c)
 {
 	char modes[256] = "";
 	size_t k = 0;
-	const char *rel = c->smt_siblings == 1   ? "SMT siblings"
-	                  : c->same_package == 0 ? "other package"
-	                  : c->same_numa == 0    ? "other NUMA node"
-	                  : c->same_llc == 0     ? "other last-level cache"
-	                  : c->same_llc == 1     ? "one last-level cache"
-	                                         : NULL;
+	const char *rel = an_c2c_rel(c);
 
 	for (size_t i = 0; lab_an_modes_multi(&c->modes) && i < c->modes.count; i++)
 		k += (size_t)snprintf(modes + k, sizeof(modes) - k, "%s %.4g ns (%.0f%%)",
@@ -250,6 +295,7 @@ static void an_c2c_section(struct lab_doc *doc, const struct lab_an_c2c *c,
 		lab_doc_finding(s, LAB_DOC_WARN, NULL,
 		                "run.json has no host.topology.pus_detail: SMT siblings and NUMA "
 		                "nodes are marked only where the topology summary proves them");
+	an_c2c_kinds(s, c, m);
 	if (m->ncpu) /* none: no pair had CPUs (skipped before it had them); the table says why */
 		an_c2c_grid(doc, s, m);
 	an_c2c_pairs(doc, s, m);

@@ -53,6 +53,7 @@ struct lab_an_c2c {
 	size_t nm, cap;
 	struct lab_an_index ix; /* the matrices by experiment and params */
 	int topo_detailed;      /* run.json carries host.topology.pus_detail */
+	char hypervisor[48];    /* run.json's host.hypervisor ("" on bare metal or when absent) */
 };
 
 /* Adds point p of d as a cell of its matrix (experiment, params without `pair`; a new one at

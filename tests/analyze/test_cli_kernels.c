@@ -303,6 +303,46 @@ LAB_TEST(kernel_plots_exist)
 	free(err);
 }
 
+/* samples.csv: the header and point 0's rows only. */
+static void ck_point0_only(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	if (!strncmp(line, "experiment,", 11) || !strncmp(line, "c2c,0,", 6))
+		fprintf(out, "%s\n", line);
+}
+
+/* run.json: the host ran under a hypervisor. */
+static void ck_hypervisor(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(out, "%s\n", line);
+	if (!strcmp(line, " \"host\": {"))
+		fprintf(out, "  \"hypervisor\": \"KVM\",\n");
+}
+
+/* A matrix whose measured pairs are all of one kind (two vCPUs give one pair) says the
+ * chapter's comparison of kinds is not in the data, and under a hypervisor that the relations
+ * are what it reports (a 2-vCPU guest's one pair read "other last-level cache" as a fact). */
+LAB_TEST(c2c_one_kind_and_hypervisor_said)
+{
+	char *out = NULL, *err = NULL;
+
+	REQUIRE(ck_analyze("results-c2c", "--no-plots", &out, &err) == 0);
+	CHECK(!strstr(out, "cannot be compared in this data") && !strstr(out, "hypervisor ("));
+	free(out);
+	free(err);
+	REQUIRE(clitest_rewrite("results-c2c/samples.csv", ck_point0_only, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-c2c/run.json", ck_hypervisor, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-c2c --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "finding: the one pair measured is ") &&
+	      strstr(out, ": how latency depends on what two CPUs share (SMT core, last-level "
+	                  "cache, package) cannot be compared in this data"));
+	CHECK(strstr(out, "note: the pairs' relations are the topology the hypervisor (KVM) "
+	                  "reports"));
+	free(out);
+	free(err);
+}
+
 /* The last line of run.json ("}") becomes the lessons array and then "}". */
 static void ck_add_lessons(FILE *out, const char *line, void *ctx)
 {
