@@ -54,7 +54,11 @@ static int param_read_integral(const char *text, const struct param_integral *t,
 	size_t n;
 
 	*why = LAB_UNIT_EXACT_OK;
-	if (!param_trim(text, buf, sizeof(buf)) || !buf[0])
+	if (!param_trim(text, buf, sizeof(buf)))
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "too long, at most %zu characters (expected %s)",
+		                   sizeof(buf) - 1, t->what);
+	if (!buf[0])
 		return lab_err_set(err, LAB_ECONFIG, "empty value (expected %s)", t->what);
 	if (buf[0] == '-')
 		return lab_err_set(err, LAB_ECONFIG, "negative value (expected %s)", t->what);
@@ -118,7 +122,11 @@ int lab_parse_double(const char *text, double *out, struct lab_err *err)
 {
 	char buf[128], *end;
 
-	if (!param_trim(text, buf, sizeof(buf)) || !buf[0])
+	if (!param_trim(text, buf, sizeof(buf)))
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "too long, at most %zu characters (expected a number, e.g. 0.5)",
+		                   sizeof(buf) - 1);
+	if (!buf[0])
 		return lab_err_set(err, LAB_ECONFIG, "empty value (expected a number)");
 	const char *num = buf + (buf[0] == '-');
 	size_t n = lab_unit_decimal_len(num);

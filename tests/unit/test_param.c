@@ -96,6 +96,12 @@ LAB_TEST(u64_errors)
 	             "empty value (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "   "),
 	             "empty value (expected an integer, e.g. 1000 or 10M)");
+	/* 128 characters or more: said so, not "empty" (150 nines read "empty value") */
+	char many[151];
+	memset(many, '9', 150);
+	many[150] = 0;
+	CHECK_EQ_STR(u64_error(lab_parse_u64, many),
+	             "too long, at most 127 characters (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "-1"),
 	             "negative value (expected an integer, e.g. 1000 or 10M)");
 	CHECK_EQ_STR(u64_error(lab_parse_u64, "abc"),
@@ -297,6 +303,11 @@ LAB_TEST(double_values)
 	CHECK_EQ_I64(lab_parse_double("1e999", &d, &err), -LAB_ECONFIG);
 	CHECK_EQ_I64(lab_parse_double("", &d, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "empty value (expected a number)");
+	char many[151];
+	memset(many, '0', 150);
+	many[150] = 0;
+	CHECK_EQ_I64(lab_parse_double(many, &d, &err), -LAB_ECONFIG);
+	CHECK_EQ_STR(err.msg, "too long, at most 127 characters (expected a number, e.g. 0.5)");
 }
 
 LAB_TEST(bools)
