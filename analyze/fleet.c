@@ -111,8 +111,8 @@ static int fleet_copy(const struct lab_an_json *j, const char *key, char *buf, s
 
 	if (n >= len)
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s: \"%s\" is %zu characters (allowed at most %zu)", path, key,
-		                   n, len - 1);
+		                   "%s:%u: \"%s\" is %zu characters (allowed at most %zu)", path,
+		                   j->line, key, n, len - 1);
 	memcpy(buf, s ? s : "", n + 1);
 	return 0;
 }
@@ -123,32 +123,36 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 	if (!arr)
 		return 0;
 	if (arr->type != LAB_AN_JSON_ARR)
-		return lab_err_set(err, LAB_EDATA, "%s: \"tasks\" is not an array", path);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%u: \"tasks\" is not an array (allowed: an array)", path,
+		                   arr->line);
 	for (size_t i = 0; i < arr->n; i++) {
 		const char *node = lab_an_json_str(&arr->items[i], "node");
 		if (lab_an_fleet_node_reserved(node))
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s: task %zu: node name '%s' is one the fleet directory "
+			    "%s:%u: task %zu: node name '%s' is one the fleet directory "
 			    "uses itself (reserved: " LAB_FLEET_RESERVED ")",
-			    path, i + 1, node);
+			    path, arr->items[i].line, i + 1, node);
 		if (!node || !lab_an_fleet_node_ok(node))
 			return lab_err_set(err, LAB_EDATA,
-			                   "%s: task %zu: node name missing or not a plain name "
+			                   "%s:%u: task %zu: node name missing or not a plain name "
 			                   "(allowed [A-Za-z0-9._+-], no leading '.')",
-			                   path, i + 1);
+			                   path, arr->items[i].line, i + 1);
 		size_t before = f->ntask;
 		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
 		if (t && f->ntask == before) /* two tasks of one node were merged into one */
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s: task %zu: node '%s' again (allowed: each node once)", path, i + 1,
-			    node);
+			    "%s:%u: task %zu: node '%s' again (allowed: each node once)", path,
+			    arr->items[i].line, i + 1, node);
 		if (!t)
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s: task %zu: more than %d tasks (allowed at most %d, "
-			                   "the nodes lab fleet submits to)",
-			                   path, i + 1, LAB_FLEET_TASKS_MAX, LAB_FLEET_TASKS_MAX);
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%u: task %zu: more than %d tasks (allowed at most %d, "
+			    "the nodes lab fleet submits to)",
+			    path, arr->items[i].line, i + 1, LAB_FLEET_TASKS_MAX,
+			    LAB_FLEET_TASKS_MAX);
 		if (fleet_copy(&arr->items[i], "state", t->state, sizeof(t->state), path, err))
 			return -LAB_EDATA;
 		if (t->state[0] && !lab_an_fleet_state_ok(t->state)) /* "": not recorded */
@@ -177,16 +181,17 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
  * "jobs" holds both job ids as strings ("" before a job is submitted): a number or a missing
  * member was read as "" and written back so, and the job was lost. -LAB_EDATA with FILE:LINE.
  */
-static int fleet_jobs_check(const struct lab_an_json *jobs, const char *path, struct lab_err *err)
+static int fleet_jobs_check(const struct lab_an_json *jobs, unsigned top, const char *path,
+                            struct lab_err *err)
 {
 	static const char *keys[] = {"run", "analyze"};
 
 	if (!jobs || jobs->type != LAB_AN_JSON_OBJ)
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s: \"jobs\" is %s (allowed: an object {\"run\": ID, "
+		    "%s:%u: \"jobs\" is %s (allowed: an object {\"run\": ID, "
 		    "\"analyze\": ID}, each a string of digits, optionally _N, or \"\")",
-		    path, jobs ? "not an object" : "missing");
+		    path, jobs ? jobs->line : top, jobs ? "not an object" : "missing");
 	for (int i = 0; i < 2; i++) {
 		const struct lab_an_json *v = lab_an_json_get(jobs, keys[i]);
 		if (!v)
@@ -253,13 +258,14 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 		goto out;
 	const char *schema = lab_an_json_str(j, "schema");
 	if (!schema || strcmp(schema, LAB_FLEET_SCHEMA)) {
-		rc =
-		    lab_err_set(err, LAB_EDATA, "%s: schema is not \"%s\"", path, LAB_FLEET_SCHEMA);
+		const struct lab_an_json *sv = lab_an_json_get(j, "schema");
+		rc = lab_err_set(err, LAB_EDATA, "%s:%u: schema is not \"%s\" (allowed: \"%s\")",
+		                 path, sv ? sv->line : j->line, LAB_FLEET_SCHEMA, LAB_FLEET_SCHEMA);
 		goto out;
 	}
 	const struct lab_an_json *jobs = lab_an_json_get(j, "jobs");
 	const struct lab_an_json *req = lab_an_json_get(j, "request");
-	if ((rc = fleet_jobs_check(jobs, path, err)))
+	if ((rc = fleet_jobs_check(jobs, j->line, path, err)))
 		goto out;
 	const struct {
 		const struct lab_an_json *obj;
@@ -286,9 +292,9 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	for (int i = 0; i < 2; i++)
 		if (ids[i][1][0] && !lab_an_fleet_job_ok(ids[i][1])) {
 			rc = lab_err_set(err, LAB_EDATA,
-			                 "%s: jobs.%s is not a Slurm job id (allowed digits, "
+			                 "%s:%u: jobs.%s is not a Slurm job id (allowed digits, "
 			                 "optionally _ and an array index)",
-			                 path, ids[i][0]);
+			                 path, lab_an_json_get(jobs, ids[i][0])->line, ids[i][0]);
 			goto out;
 		}
 	rc = fleet_read_tasks(lab_an_json_get(j, "tasks"), f, path, err);

@@ -95,12 +95,12 @@ reserved_node_names)
 JSON
 	ls -A "$tmp/f/plots" >"$tmp/before"
 	reserved="is one the fleet directory uses itself (reserved: config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, analysis-files.txt, logs, tasks, plots)"
-	expect 2 "fleet.json: task 1: node name 'plots' $reserved" "$lab" analyze "$tmp/f"
+	expect 2 "fleet.json:2: task 1: node name 'plots' $reserved" "$lab" analyze "$tmp/f"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
 	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
 	[ ! -e "$tmp/f/fleet-analysis.json" ] && [ ! -e "$tmp/f/h2/summary.csv" ] ||
 		fail "a refused fleet was analyzed"
-	expect 2 "fleet.json: task 1: node name 'plots' $reserved" "$lab" fleet status "$tmp/f"
+	expect 2 "fleet.json:2: task 1: node name 'plots' $reserved" "$lab" fleet status "$tmp/f"
 	# without tasks in fleet.json, a directory of a reserved name is no host
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/f/fleet.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "analyze without tasks: $(cat "$tmp/out")"
@@ -126,7 +126,7 @@ JSON
 		printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "tasks": [%s]}' \
 			"$tasks" >"$tmp/f/fleet.json"
 		case $tasks in
-		*'}, {'*) want="fleet.json: task 2: node 'h2' again (allowed: each node once)" ;;
+		*'}, {'*) want="fleet.json:1: task 2: node 'h2' again (allowed: each node once)" ;;
 		*) want='fleet.json:1: task 1: "exit_code": allowed: null or a whole number 0 .. 255' ;;
 		esac
 		expect 2 "$want" "$lab" analyze "$tmp/f" --no-plots
@@ -436,7 +436,7 @@ job_ids_checked)
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
 	cmp -s "$tmp/before" "$tmp/fleet.json" || fail "fleet.json was rewritten"
 	printf '{"schema": "lab.fleet/1", "tasks": []}' >"$tmp/fleet.json"
-	expect 2 "$tmp/fleet.json: \"jobs\" is missing (allowed: " "$lab" fleet status "$tmp"
+	expect 2 "$tmp/fleet.json:1: \"jobs\" is missing (allowed: " "$lab" fleet status "$tmp"
 	no_slurm_call
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "12_3", "analyze": "13"}}' >"$tmp/fleet.json"
 	"$lab" fleet status "$tmp" >/dev/null 2>&1

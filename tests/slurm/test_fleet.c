@@ -179,7 +179,7 @@ LAB_TEST(fleet_json_task_limit_says_what_is_allowed)
 	free(doc);
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg,
-	             "fleet.json: task 1025: more than 1024 tasks (allowed at most 1024,") != NULL);
+	             "fleet.json:1: task 1025: more than 1024 tasks (allowed at most 1024,") != NULL);
 }
 
 LAB_TEST(job_ids_are_digits_with_an_optional_array_index)
@@ -236,7 +236,7 @@ LAB_TEST(fleet_json_refuses_jobs_that_are_no_strings)
 	CHECK(strstr(err.msg, "jobs.analyze is missing") != NULL);
 	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"tasks\": []}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
-	CHECK(strstr(err.msg, "fleet.json: \"jobs\" is missing (allowed: an object") != NULL);
+	CHECK(strstr(err.msg, "fleet.json:1: \"jobs\" is missing (allowed: an object") != NULL);
 	ft_write(dir, "{\"schema\": \"lab.fleet/1\", \"jobs\": [\"1\"]}");
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg, "\"jobs\" is not an object") != NULL);
