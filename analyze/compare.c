@@ -129,6 +129,13 @@ static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_
 
 	if (side == 0 && (!n->status || !st || strcmp(st, n->status)))
 		k = 0; /* the two sides did not run for different reasons */
+	if (side && k == 3 && (side == 2 ? n : o)->reason &&
+	    !strcmp((side == 2 ? n : o)->reason, LAB_AN_REASON_ROWS_GONE))
+		return side == 1
+		           ? "not in old's samples.csv, though its complete run says it ran ok "
+		             "(removed after the run?)"
+		           : "not in new's samples.csv, though its complete run says it ran ok "
+		             "(removed after the run?)";
 	return why[side][k];
 }
 

@@ -117,6 +117,11 @@ struct lab_an_data {
 	size_t samples_cut; /* the line of samples.csv's last line, cut (no newline); 0: none */
 };
 
+/* The reason of a point that run.json says ran ok, in a complete run, but samples.csv has no
+ * rows of (status "missing"): its rows were removed after the run, not an interrupted run. */
+#define LAB_AN_REASON_ROWS_GONE                                                                    \
+	"no rows in samples.csv, though the complete run says it ran ok (removed after the run?)"
+
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p);
 /* Metric column m of p's sample i (NaN: that sample, or every sample of p, has none). */

@@ -226,8 +226,13 @@ static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
 		free(params);
 		if (!p)
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
-		if (status && !strcmp(status, "ok"))
+		if (status && !strcmp(status, "ok")) {
 			status = "missing";
+			/* a finished point of a complete run had rows: they were removed since */
+			if (!reason && lab_an_json_str(d->run, "status") &&
+			    !strcmp(lab_an_json_str(d->run, "status"), "complete"))
+				reason = LAB_AN_REASON_ROWS_GONE;
+		}
 		if (!reason && status && !strcmp(status, "missing"))
 			reason = "no samples recorded (interrupted run?)";
 	}

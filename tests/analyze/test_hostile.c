@@ -860,6 +860,41 @@ static void ho_drop_empty_run(FILE *out, const char *line, void *ctx)
 
 /* Red team: rows removed from a copy of a complete run (samples.csv kept its other points')
  * were analyzed as the whole point without a word; now one warning names the first. */
+/* samples.csv: the header only. */
+static void ho_header_only(FILE *out, const char *line, void *ctx)
+{
+	int *first = ctx;
+
+	if ((*first)++ == 0)
+		fprintf(out, "%s\n", line);
+}
+
+/* Every row of a complete run removed: each point's row says its rows are gone, not that the
+ * run was interrupted (it read "no samples recorded (interrupted run?)", and compare "not
+ * reached: the run was interrupted"). */
+LAB_TEST(rows_all_removed_from_complete_run_said)
+{
+	char *out = NULL, *err = NULL;
+	int first = 0;
+
+	clitest_copy("results-compare-a");
+	REQUIRE(clitest_rewrite("results-compare-a/samples.csv", ho_header_only, &first) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-compare-a --no-plots", &out, &err) == 0);
+	CHECK(out &&
+	      strstr(out, "missing: no rows in samples.csv, though the complete run says it "
+	                  "ran ok (removed after the run?)") &&
+	      !strstr(out, "interrupted"));
+	free(out);
+	free(err);
+	clitest_copy("results-compare-b");
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(out &&
+	      strstr(out, "not in old's samples.csv, though its complete run says it ran ok") &&
+	      !strstr(out, "interrupted"));
+	free(out);
+	free(err);
+}
+
 LAB_TEST(rows_removed_from_complete_run_warned)
 {
 	char path[2048], *text = NULL, *out = NULL, *err = NULL, *cut;
