@@ -383,8 +383,9 @@ static int an_point_id_check(const char *path, const struct lab_an_json *jp, str
 	char list[] = "|" LAB_POINT_STATUSES "|", want[80];
 
 	if (!v || !an_whole(v, 0, AN_WHOLE_MAX) || v->num != (double)(long)v->num)
-		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: a whole number >= 0",
-		                   path, v ? v->line : jp->line, LAB_KEY_POINT);
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%u: \"%s\": allowed: a whole number 0 .. %.0f", path,
+		                   v ? v->line : jp->line, LAB_KEY_POINT, AN_WHOLE_MAX);
 	v = lab_an_json_get(jp, LAB_KEY_THREADS);
 	if (!v || !an_whole(v, 1, (double)LAB_AN_THREADS_MAX))
 		return lab_err_set(err, LAB_EDATA,

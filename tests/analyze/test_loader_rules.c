@@ -136,6 +136,11 @@ LAB_TEST(repeated_key_is_a_data_error)
 	          "R/run.json:1: key \"status\" again in one object (first at line 1), allowed: "
 	          "each key once");
 	lr_expect(0, "", LR_PT "\n\"threads\": 1}", "R/run.json:4: key \"threads\" again");
+	/* an id past 2^53 names its bound ("a whole number >= 0" read wrong for 1e308) */
+	lr_expect(0, "",
+	          "{\"point\": 1e308, \"threads\": 2, \"params\": {}, \"placement\": "
+	          "\"compact\", \"reps\": 2, \"status\": \"ok\"}",
+	          "\"point\": allowed: a whole number 0 .. 9007199254740992");
 	lr_case(0, LR_HEADER "e,0,noop,placement=compact;status=x,2,0,1000,10,op,0.01,0\n",
 	        lr_run("", "{\"point\": 0, \"threads\": 2, \"placement\": \"compact\", \"status\": "
 	                   "\"ok\", \"reps\": 1, \"params\": {\"status\": \"x\"}}"),
