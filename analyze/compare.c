@@ -103,6 +103,12 @@ static int an_cmp_side_index(struct an_cmp_side *s)
 	return 0;
 }
 
+/* 1 when p ran ok in a complete run whose samples.csv has no rows of it (data_run.c). */
+static int an_rows_gone(const struct lab_an_point *p)
+{
+	return p->reason && !strcmp(p->reason, LAB_AN_REASON_ROWS_GONE);
+}
+
 /* The verdict of a matched point with no samples on a side (skipped: say no second NUMA node;
  * failed; not reached by an interrupted run): which side, and why from run.json's status. */
 static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_point *n)
@@ -129,9 +135,10 @@ static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_
 
 	if (side == 0 && (!n->status || !st || strcmp(st, n->status)))
 		k = 0; /* the two sides did not run for different reasons */
-	if (side && k == 3 && (side == 2 ? n : o)->reason &&
-	    !strcmp((side == 2 ? n : o)->reason, LAB_AN_REASON_ROWS_GONE))
-		return side == 1
+	if (k == 3 && an_rows_gone(side == 2 ? n : o) && (side || an_rows_gone(n)))
+		return side == 0 ? "not in either samples.csv, though both complete runs say it "
+		                   "ran ok (removed after the runs?)"
+		       : side == 1
 		           ? "not in old's samples.csv, though its complete run says it ran ok "
 		             "(removed after the run?)"
 		           : "not in new's samples.csv, though its complete run says it ran ok "

@@ -169,12 +169,13 @@ static const struct {
 	enum an_fact_kind kind;
 	const char *allowed;
 } an_facts[] = {
-    {"pages_per_node", AN_FACT_COUNTS, "an array of at most 64 page counts (whole numbers >= 0)"},
+    {"pages_per_node", AN_FACT_COUNTS,
+     "an array of at most 64 page counts (whole numbers 0 .. 2^53)"},
     {"threads_per_node", AN_FACT_COUNTS,
-     "an array of at most 64 thread counts (whole numbers >= 0)"},
-    {"pages_absent", AN_FACT_COUNT, "a page count (a whole number >= 0)"},
-    {"pages_unknown", AN_FACT_COUNT, "a page count (a whole number >= 0)"},
-    {"streams", AN_FACT_COUNT, "a count of threads (a whole number >= 0)"},
+     "an array of at most 64 thread counts (whole numbers 0 .. 2^53)"},
+    {"pages_absent", AN_FACT_COUNT, "a page count (a whole number 0 .. 2^53)"},
+    {"pages_unknown", AN_FACT_COUNT, "a page count (a whole number 0 .. 2^53)"},
+    {"streams", AN_FACT_COUNT, "a count of threads (a whole number 0 .. 2^53)"},
     {"cpu_node", AN_FACT_NODE, "a NUMA node number 0 .. 65535, or -1 (several)"},
     {"mem_node", AN_FACT_NODE, "a NUMA node number 0 .. 65535, or -1 (several)"},
     {"placement_ok", AN_FACT_BOOL, "true or false"},

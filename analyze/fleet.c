@@ -112,7 +112,7 @@ static int fleet_copy(const struct lab_an_json *j, const char *key, char *buf, s
 	if (n >= len)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%u: \"%s\" is %zu characters (allowed at most %zu)", path,
-		                   j->line, key, n, len - 1);
+		                   lab_an_json_get(j, key)->line, key, n, len - 1);
 	memcpy(buf, s ? s : "", n + 1);
 	return 0;
 }

@@ -266,10 +266,13 @@ static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
 	if (moved > 1)
 		snprintf(more, sizeof(more), " (and %zu more of its points)", moved - 1);
 	if (first)
-		snprintf(out->text + len, sizeof(out->text) - len,
-		         "; note: %s, of point %ld (%s, threads=%d)%s: the delay these means rest "
-		         "on moved, so they are not the configured sections' (compare with care)",
-		         first_why, first->id, first->params, first->threads, more);
+		snprintf(
+		    out->text + len, sizeof(out->text) - len,
+		    "; note: the delay these means rest on moved, so they are not the "
+		    "configured sections' (compare with care): point %ld (threads=%d, %.80s%s)%s: "
+		    "%s",
+		    first->id, first->threads, first->params,
+		    strlen(first->params) > 80 ? "..." : "", more, first_why);
 }
 
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)

@@ -151,10 +151,10 @@ static void an_c2c_kinds(struct lab_doc_section *s, const struct lab_an_c2c *c,
 	for (size_t i = 0; i < m->ncell; i++) {
 		const char *rel = an_c2c_rel(&m->cell[i]);
 
-		if (!m->cell[i].n || !rel)
+		if (!m->cell[i].n)
 			continue;
-		measured++;
-		one = one && (!kind || !strcmp(kind, rel));
+		measured++; /* a pair of unknown relation may be another kind */
+		one = one && rel && (!kind || !strcmp(kind, rel));
 		kind = kind ? kind : rel;
 	}
 	if (kind && one)

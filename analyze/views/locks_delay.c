@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "analyze/views/locks_delay.h"
 
+#include "analyze/levels.h"
+#include "analyze/stats.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +91,54 @@ static const struct lab_an_msum *an_msum_named(const struct lab_an_data *d,
 	return NULL;
 }
 
+/*
+ * The lower end of p's throughput (acquisitions/s, all threads) as the locks view computes it
+ * (curves.c, LAB_AN_CV_RATE): 1e9 / cost of each sample it uses, their mean with a 95 % interval
+ * on the log scale, from the run means with two or more runs; the mean where there is no
+ * interval, NaN without samples. The samples are those p's summary used (all, or the unflagged:
+ * st.n tells). A lesson and the view then flag the same points (the lesson's 1e9 / the cost's
+ * upper end missed one the view flagged). 0, or -1 out of memory.
+ */
+static int an_rate_lo(const struct lab_an_point *p, double *lo, size_t *n)
+{
+	double *x = malloc((4 * p->n + 1) * sizeof(*x)), hi;
+	int *run = p->run ? malloc((p->n + 1) * sizeof(*run)) : NULL;
+	int inc = p->st.n == p->n;
+	struct lab_an_stats st;
+	struct lab_an_levels lv;
+	size_t k = 0;
+
+	*lo = NAN;
+	*n = 0;
+	if (!x || (p->run && !run)) {
+		free(x);
+		free(run);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if ((inc || !p->flagged[i]) && p->cost[i] > 0) {
+			if (run)
+				run[k] = p->run[i];
+			x[k++] = 1e9 / p->cost[i];
+		}
+	if (k) {
+		lab_an_stats_compute(x, k, x + p->n, &st);
+		if (run && p->levels.runs >= 2 &&
+		    !lab_an_levels_compute(x, run, k, x + p->n, &lv) && lv.runs >= 2 &&
+		    isfinite(lv.run_se)) {
+			st.se = lv.run_se;
+			st.mean = lv.mean;
+			st.n = lv.runs;
+		}
+		*lo = k >= 2 && !lab_an_stats_ci_log(&st, 0.95, lo, &hi) && isfinite(*lo) ? *lo
+		                                                                          : st.mean;
+		*n = k;
+	}
+	free(x);
+	free(run);
+	return 0;
+}
+
 const char *lab_an_delay_point(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
                                size_t len)
 {
@@ -103,10 +154,7 @@ const char *lab_an_delay_point(const struct lab_an_data *d, const struct lab_an_
 		x.drift_median = drift->median;
 		x.drift_n = drift->n;
 	}
-	if (p->st.n && p->st.mean > 0) {
-		x.thr_lo = 1e9 / (isfinite(p->st.ci95_hi) && p->st.ci95_hi > 0 ? p->st.ci95_hi
-		                                                               : p->st.mean);
-		x.thr_n = p->st.n;
-	}
+	if (an_rate_lo(p, &x.thr_lo, &x.thr_n))
+		return NULL; /* out of memory: no note rather than a wrong one */
 	return lab_an_delay_flag(p->params, &x, buf, len);
 }

@@ -893,6 +893,14 @@ LAB_TEST(rows_all_removed_from_complete_run_said)
 	      !strstr(out, "interrupted"));
 	free(out);
 	free(err);
+	first = 0; /* both sides' rows gone */
+	REQUIRE(clitest_rewrite("results-compare-b/samples.csv", ho_header_only, &first) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(out &&
+	      strstr(out, "not in either samples.csv, though both complete runs say it ran") &&
+	      !strstr(out, "interrupted"));
+	free(out);
+	free(err);
 }
 
 LAB_TEST(rows_removed_from_complete_run_warned)
