@@ -376,6 +376,7 @@ struct dt_auto {
 	const char *fn;
 	bool own_lib; /* the library built with simd_auto_needs.c (not an isa test's rebuild) */
 	unsigned seen;
+	void (*insn)(const char *mn, const char *ops, void *arg); /* per instruction */
 };
 
 static void dt_auto_insn(const char *mn, const char *ops, void *arg)
@@ -408,14 +409,14 @@ static void dt_auto_one(const char *name, void *arg)
 		return;
 	a->fn = name;
 	a->seen++;
-	REQUIRE(disasm_insns(dt_lib(), name, dt_auto_insn, a));
+	REQUIRE(disasm_insns(dt_lib(), name, a->insn, a));
 }
 
 LAB_TEST(auto_uses_only_checked_extensions)
 {
 	const char *lib = getenv("LAB_DISASM_LIB");
 	static const char *const families[] = {"simd", "peak", "stream"};
-	struct dt_auto a = {NULL, NULL, !(lib && *lib), 0};
+	struct dt_auto a = {NULL, NULL, !(lib && *lib), 0, dt_auto_insn};
 	char prefix[16];
 
 	REQUIRE(dt_lib());
@@ -448,27 +449,15 @@ static void dt_fused_insn(const char *mn, const char *ops, void *arg)
 	}
 }
 
-static void dt_fused_one(const char *name, void *arg)
-{
-	struct dt_auto *a = arg;
-	const char *rest;
-
-	if (dt_isa(name, a->family, &rest) != 1)
-		return;
-	a->fn = name;
-	a->seen++;
-	REQUIRE(disasm_insns(dt_lib(), name, dt_fused_insn, a));
-}
-
 LAB_TEST(auto_multiply_add_unfused)
 {
-	struct dt_auto a = {NULL, NULL, false, 0};
+	struct dt_auto a = {NULL, NULL, false, 0, dt_fused_insn};
 
 	REQUIRE(dt_lib());
 	a.family = "simd";
-	disasm_each(dt_lib(), "simd_auto_", dt_fused_one, &a);
+	disasm_each(dt_lib(), "simd_auto_", dt_auto_one, &a);
 	a.family = "stream";
-	disasm_each(dt_lib(), "stream_auto_", dt_fused_one, &a);
+	disasm_each(dt_lib(), "stream_auto_", dt_auto_one, &a);
 	CHECK(a.seen >= 50);
 }
 

@@ -179,7 +179,8 @@ LAB_TEST(fleet_json_task_limit_says_what_is_allowed)
 	free(doc);
 	CHECK_EQ_I64(lab_an_fleet_read(dir, &g, &err), -LAB_EDATA);
 	CHECK(strstr(err.msg,
-	             "fleet.json:1: task 1025: more than 1024 tasks (allowed at most 1024,") != NULL);
+	             "fleet.json:1: task 1025: more than 1024 tasks (allowed at most 1024,") !=
+	      NULL);
 }
 
 LAB_TEST(job_ids_are_digits_with_an_optional_array_index)
