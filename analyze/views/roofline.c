@@ -203,6 +203,32 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 	f->xmax = hi > 0 ? hi * 12 : 1200; /* the labels sit right of their points */
 }
 
+/* What the compute roofs are, said where it matters: with none measured, every point sits under
+ * bandwidth alone (a scalar sum at its add pipes' limit in L1 read "11 % of the L1 roof"); with
+ * some, a ceiling is the fastest op peak of its ISA and precision, where an FMA counts 2 flops,
+ * so a loop of adds alone reaches about half of it (ch19's scalar sum sat at 0.47 of its roof
+ * at 100 % of the add peak). */
+static void an_compute_notes(struct lab_doc_section *sec, const struct lab_an_rl *s)
+{
+	size_t compute = 0;
+
+	for (size_t i = 0; i < s->nc; i++)
+		compute += s->c[i].kind == LAB_AN_RL_COMPUTE;
+	if (!s->np)
+		return;
+	if (!compute)
+		lab_doc_note(sec,
+		             "no compute ceiling in this run (no point with flops and no bytes): "
+		             "points sit under bandwidth alone, so a loop bound by its arithmetic "
+		             "(an add chain, the add pipes) reads as far below a memory roof; "
+		             "configs/ch19-roofline.ini's [compute] measures the peaks");
+	else
+		lab_doc_note(
+		    sec, "a compute ceiling is the fastest peak op measured of its ISA and "
+		         "precision, an FMA counting 2 flops: a loop of adds alone (a sum) reaches "
+		         "about half of an FMA ceiling; peak op=add measures the add roof");
+}
+
 static int an_rl_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)
 {
 	const struct lab_an_rl *s = state;
@@ -229,6 +255,7 @@ static int an_rl_describe(const struct lab_an_view *v, const void *state, struct
 		lab_doc_note(
 		    sec, "no ceilings: this run has no bandwidth-bound kernel and no point with "
 		         "flops and no bytes (configs/ch19-roofline.ini measures them)");
+	an_compute_notes(sec, s);
 	for (size_t i = 0; i < s->npipes; i++)
 		lab_doc_finding(sec, LAB_DOC_INFO, NULL, "%s", s->pipes[i]);
 	if (s->np)

@@ -422,6 +422,44 @@ LAB_TEST(fma_add_finding_says_no_interval_and_unbounded)
 /* Red team (ch19 probes): a read-only sum under the L1 roof set by triad's read+write traffic
  * read 0.59 of its roof, "far below: something else binds", at 94 % of what loads reach; its
  * note now says so. A kernel that writes (saxpy) gets no such note. */
+/* Note i of the roofline's section in analysis.json, or NULL. */
+static const char *rf_note(const struct lab_an_json *j, size_t i)
+{
+	const struct lab_an_json *n =
+	    clitest_at(lab_an_json_get(j, "roofline"), "sections", 0) ?: NULL;
+
+	n = n ? clitest_at(n, "notes", i) : NULL;
+	return n && n->type == LAB_AN_JSON_STR ? n->str : NULL;
+}
+
+/* With no compute ceiling the points sit under bandwidth alone, and the roofline says so (ch28's
+ * scalar L1 sum at its add pipes' limit read "11 % of the L1 roof" with no word); with one, that
+ * an FMA ceiling is twice what adds alone reach (ch19's scalar sum at 0.47 of its roof was at
+ * 100 % of the add peak). */
+LAB_TEST(compute_roofs_said_what_they_are)
+{
+	struct lab_an_json *j = rf_json("results-roofs-reads");
+	int none = 0, fma = 0;
+
+	REQUIRE(j);
+	for (size_t i = 0; rf_note(j, i); i++) {
+		none += strstr(rf_note(j, i), "no compute ceiling in this run") != NULL;
+		fma += strstr(rf_note(j, i), "a loop of adds alone (a sum) reaches about half") !=
+		       NULL;
+	}
+	CHECK(none == 1 && fma == 0);
+	lab_an_json_free(j);
+	REQUIRE((j = rf_json("results-roofs-isa")));
+	none = fma = 0;
+	for (size_t i = 0; rf_note(j, i); i++) {
+		none += strstr(rf_note(j, i), "no compute ceiling in this run") != NULL;
+		fma += strstr(rf_note(j, i), "a loop of adds alone (a sum) reaches about half") !=
+		       NULL;
+	}
+	CHECK(none == 0 && fma == 1);
+	lab_an_json_free(j);
+}
+
 LAB_TEST(read_only_point_told_its_read_bandwidth)
 {
 	struct lab_an_json *j = rf_json("results-roofs-reads");
