@@ -51,6 +51,19 @@ char *lab_an_asprintf(const char *fmt, ...)
 	return s;
 }
 
+void lab_an_cat(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	*used = w < 0 ? *used : *used + (size_t)w < len ? *used + (size_t)w : len - 1;
+}
+
 int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem)
 {
 	void **pp = p;

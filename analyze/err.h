@@ -27,6 +27,10 @@ void lab_an_warnings_free(struct lab_an_warnings *w);
 /* Helpers shared by the analyzer's files: strdup/printf into fresh memory, NULL on ENOMEM. */
 char *lab_an_strdup(const char *s);
 char *lab_an_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Appends the formatted text to buf (len bytes, *used of them taken), cut at its end; *used
+ * stays below len, so calls may follow one another without checks. */
+void lab_an_cat(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Grows *p (an array of elem-byte items with capacity *cap) to hold at least need items. */
 int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem);
 

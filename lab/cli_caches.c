@@ -218,8 +218,9 @@ void lab_cli_llc_json(struct lab_json *j, const struct lab_cli_llc *llc)
 	lab_json_bool(j, "contradicted", lab_cache_probe_contradicts(&llc->p));
 	lab_json_uint(j, "size_plans_use", llc->use);
 	/* what a sweep one quarter step shorter or longer would plan; null when the same */
-	lab_json_num(j, "size_plans_may_use",
-	             cache_other_use(llc) ? (double)cache_other_use(llc) : NAN);
+	uint64_t other = cache_other_use(llc);
+
+	lab_json_num(j, "size_plans_may_use", other ? (double)other : NAN);
 	lab_json_obj_close(j);
 }
 

@@ -184,26 +184,24 @@ static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *
 	const char *rel = an_c2c_rel(c);
 
 	if (rel)
-		k += (size_t)snprintf(note + k, sizeof(note) - k, "%s", rel);
+		lab_an_cat(note, sizeof(note), &k, "%s", rel);
 	if (lab_an_modes_multi(&c->modes)) {
-		k += (size_t)snprintf(note + k, sizeof(note) - k,
-		                      "%sMULTIMODAL, %zu modes:", k ? "; " : "", c->modes.count);
-		for (size_t i = 0; i < c->modes.count && k < sizeof(note); i++)
-			k += (size_t)snprintf(note + k, sizeof(note) - k, "%s %.4g ns (%.0f%%)",
-			                      i ? "," : "", c->modes.mode[i].center,
-			                      100 * c->modes.mode[i].weight);
-		if (k < sizeof(note))
-			k += (size_t)snprintf(
-			    note + k, sizeof(note) - k,
-			    " (compare pairs by their modes: the median %.4g ns is one "
-			    "mode's at best, the mean none's)",
-			    c->median_ns);
+		lab_an_cat(note, sizeof(note), &k, "%sMULTIMODAL, %zu modes:", k ? "; " : "",
+		           c->modes.count);
+		for (size_t i = 0; i < c->modes.count; i++)
+			lab_an_cat(note, sizeof(note), &k, "%s %.4g ns (%.0f%%)", i ? "," : "",
+			           c->modes.mode[i].center, 100 * c->modes.mode[i].weight);
+		lab_an_cat(
+		    note, sizeof(note), &k,
+		    " (compare pairs by their modes: the median %.4g ns is one mode's at best, "
+		    "the mean none's)",
+		    c->median_ns);
 	}
-	if (c->n && c->m_p50 > 0 && c->median_ns > 2 * c->m_p50 && k < sizeof(note))
-		snprintf(note + k, sizeof(note) - k,
-		         "%sthe kernel's batches put it at %.4g ns (metric_one_way_p50_ns): the "
-		         "samples' whole round trips hold interruptions, so read that",
-		         k ? "; " : "", c->m_p50);
+	if (c->n && c->m_p50 > 0 && c->median_ns > 2 * c->m_p50)
+		lab_an_cat(note, sizeof(note), &k,
+		           "%sthe kernel's batches put it at %.4g ns (metric_one_way_p50_ns): the "
+		           "samples' whole round trips hold interruptions, so read that",
+		           k ? "; " : "", c->m_p50);
 	if (*note)
 		lab_doc_rnote(t, "%s", note);
 }

@@ -74,10 +74,10 @@ const char *lab_an_delay_flag(const char *params, const struct lab_an_delay *x, 
 		snprintf(why[2], sizeof(why[2]), "%.3g M/s lies above the limit 1/cs_ns = %.3g M/s",
 		         x->thr_lo / 1e6, 1e3 / cs_ns);
 	buf[0] = 0;
-	for (int i = 0; i < 3 && used < len; i++)
+	for (int i = 0; i < 3; i++)
 		if (why[i][0])
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-			                         used ? "; " : "DELAY FLAGGED: ", why[i]);
+			lab_an_cat(buf, len, &used, "%s%s",
+			           used ? "; " : "DELAY FLAGGED: ", why[i]);
 	return buf[0] ? buf : NULL;
 }
 

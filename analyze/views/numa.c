@@ -3,7 +3,6 @@
 #include "analyze/views/numa.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,21 +226,6 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 /* A placement's finding names this many of its rows at most ("and N more"). */
 #define AN_SAME_NAMED 8
 
-/* Appends the formatted text to buf (len bytes, *used of them taken), cut at its end. */
-__attribute__((format(printf, 4, 5))) static void an_cat(char *buf, size_t len, size_t *used,
-                                                         const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *used, len - *used, fmt, ap);
-	va_end(ap);
-	*used = w < 0 ? *used : *used + (size_t)w < len ? *used + (size_t)w : len - 1;
-}
-
 /* POLICY: a finding per placement that rows share (row[].same, numa_group.c), naming the first
  * AN_SAME_NAMED of its inits and points; O(rows) through a chain from each row to the next of
  * its placement (16,000 policies of one placement on a one-node machine took 32 s and 2.2 GB
@@ -271,17 +255,18 @@ static void an_same(struct lab_doc_section *sec, const struct lab_an_numa_group 
 		inits[0] = pts[0] = pages[0] = 0;
 		for (size_t k = i; k != (size_t)-1; k = next[k], rows++)
 			if (named++ < AN_SAME_NAMED) {
-				an_cat(inits, sizeof(inits), &ui, "%s%s", ui ? ", " : "",
-				       g->row[k].init);
-				an_cat(pts, sizeof(pts), &up, " %ld", g->row[k].pt->id);
+				lab_an_cat(inits, sizeof(inits), &ui, "%s%s", ui ? ", " : "",
+				           g->row[k].init);
+				lab_an_cat(pts, sizeof(pts), &up, " %ld", g->row[k].pt->id);
 			}
 		if (rows > AN_SAME_NAMED) {
-			an_cat(inits, sizeof(inits), &ui, " and %zu more", rows - AN_SAME_NAMED);
-			an_cat(pts, sizeof(pts), &up, " and %zu more", rows - AN_SAME_NAMED);
+			lab_an_cat(inits, sizeof(inits), &ui, " and %zu more",
+			           rows - AN_SAME_NAMED);
+			lab_an_cat(pts, sizeof(pts), &up, " and %zu more", rows - AN_SAME_NAMED);
 		}
 		for (size_t k = 0; k < g->row[i].pages->n; k++)
-			an_cat(pages, sizeof(pages), &ug, "%s%.0f", k ? "/" : "",
-			       g->row[i].pages->items[k].num);
+			lab_an_cat(pages, sizeof(pages), &ug, "%s%.0f", k ? "/" : "",
+			           g->row[i].pages->items[k].num);
 		lab_doc_finding(
 		    sec, LAB_DOC_WARN, lab_doc_printf(doc, "points%s", pts),
 		    "%s (threads=%d, pages %s): one placement here: the pages ended up "
