@@ -103,10 +103,13 @@ static int an_cmp_side_index(struct an_cmp_side *s)
 	return 0;
 }
 
-/* 1 when p ran ok in a complete run whose samples.csv has no rows of it (data_run.c). */
-static int an_rows_gone(const struct lab_an_point *p)
+/* The side whose rows are gone from a complete run's samples.csv (0 both, 1 old, 2 new) when
+ * that is why matched points o and n have no samples there, else -1. */
+static int an_gone(const struct lab_an_point *o, const struct lab_an_point *n)
 {
-	return p->reason && !strcmp(p->reason, LAB_AN_REASON_ROWS_GONE);
+	if (!o->n && !n->n)
+		return lab_an_rows_gone(o) && lab_an_rows_gone(n) ? 0 : -1;
+	return lab_an_rows_gone(o->n ? n : o) ? 1 + !!o->n : -1;
 }
 
 /* The verdict of a matched point with no samples on a side (skipped: say no second NUMA node;
@@ -135,7 +138,7 @@ static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_
 
 	if (side == 0 && (!n->status || !st || strcmp(st, n->status)))
 		k = 0; /* the two sides did not run for different reasons */
-	if (k == 3 && an_rows_gone(side == 2 ? n : o) && (side || an_rows_gone(n)))
+	if (an_gone(o, n) >= 0)
 		return side == 0 ? "not in either samples.csv, though both complete runs say it "
 		                   "ran ok (removed after the runs?)"
 		       : side == 1
@@ -211,7 +214,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	if (!a->n || !b->n) {
 		/* matched, just not comparable: counted apart from unmatched ones */
 		r->verdict = an_not_run(r->old, r->new_);
-		c->not_run++;
+		*(an_gone(r->old, r->new_) >= 0 ? &c->rows_gone : &c->not_run) += 1;
 		return;
 	}
 	/* Both sides with runs: the run means carry the run-to-run noise the samples do not. */
@@ -337,6 +340,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_int(&w, "not_run", (long long)c->not_run);
+	lab_json_int(&w, "rows_gone", (long long)c->rows_gone);
 	lab_json_int(&w, "not_comparable", (long long)c->unlike);
 	lab_json_int(&w, "by_runs", (long long)c->by_runs);
 	lab_json_obj_close(&w);

@@ -34,8 +34,9 @@ struct lab_an_compare {
 	double noise;
 	/* flagged: matched points not compared because one side's samples were all load-flagged
 	 * and left out (not counted as unmatched; --include-flagged compares them); not_run:
-	 * matched points without samples on a side (skipped or failed there) */
-	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run;
+	 * matched points without samples on a side (skipped or failed there); rows_gone: ones
+	 * without samples on a side whose complete run says they ran ok (rows removed after) */
+	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run, rows_gone;
 	/* matched points with one sample (or one run mean) on a side: no interval, no test; not
 	 * "no change", which a test would have to find */
 	size_t untested;

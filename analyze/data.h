@@ -122,6 +122,9 @@ struct lab_an_data {
 #define LAB_AN_REASON_ROWS_GONE                                                                    \
 	"no rows in samples.csv, though the complete run says it ran ok (removed after the run?)"
 
+/* 1 when p ran ok in a complete run whose samples.csv has no rows of it (reason
+ * LAB_AN_REASON_ROWS_GONE), else 0. */
+int lab_an_rows_gone(const struct lab_an_point *p);
 /* The cost unit of p: its own ("ns/increment"), else the data set's. */
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p);
 /* Metric column m of p's sample i (NaN: that sample, or every sample of p, has none). */

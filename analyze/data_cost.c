@@ -31,6 +31,11 @@ int lab_an_data_is_weak(const struct lab_an_data *d, const char *experiment)
 	return sc && !strcmp(sc, "weak");
 }
 
+int lab_an_rows_gone(const struct lab_an_point *p)
+{
+	return p->reason && !strcmp(p->reason, LAB_AN_REASON_ROWS_GONE);
+}
+
 const char *lab_an_point_unit(const struct lab_an_data *d, const struct lab_an_point *p)
 {
 	return p && p->unit ? p->unit : d->unit;

@@ -82,3 +82,16 @@ int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem)
 	*cap = ncap;
 	return 0;
 }
+
+int lab_an_utf8_fit(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max + 1), k;
+
+	if (n <= max)
+		return (int)n;
+	/* s[max] is the first byte left out: a continuation byte of a character begun within
+	 * the 3 bytes before it leaves that character out too */
+	for (k = max; k > 0 && max - k < 3 && ((unsigned char)s[k] & 0xc0) == 0x80; k--)
+		;
+	return (int)(((unsigned char)s[k] & 0xc0) == 0x80 ? max : k);
+}

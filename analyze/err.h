@@ -31,6 +31,9 @@ char *lab_an_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2))
  * stays below len, so calls may follow one another without checks. */
 void lab_an_cat(char *buf, size_t len, size_t *used, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The bytes of s's longest prefix of at most max bytes that ends on a character (never inside
+ * a UTF-8 sequence): what "%.*s" may print of a file's text cut to max. */
+int lab_an_utf8_fit(const char *s, size_t max);
 /* Grows *p (an array of elem-byte items with capacity *cap) to hold at least need items. */
 int lab_an_grow(void *p, size_t *cap, size_t need, size_t elem);
 

@@ -86,6 +86,7 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 		return -LAB_ENOMEM;
 	struct lab_an_fleet_host *h = &v->h[v->n++];
 	memset(h, 0, sizeof(*h));
+	fleet_prov(&h->d, &h->prov); /* a host that does not load: unknown (NaN), not 0 */
 	snprintf(h->node, sizeof(h->node), "%s", node);
 	snprintf(h->state, sizeof(h->state), "%s", state);
 	snprintf(path, sizeof(path), "%s/%s", dir, node);

@@ -135,7 +135,8 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 		return -1;
 	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
 	const char *hv = lab_an_json_str(host, "hypervisor");
-	snprintf(x->hypervisor, sizeof(x->hypervisor), "%.40s", hv ? hv : "");
+	snprintf(x->hypervisor, sizeof(x->hypervisor), "%.*s", hv ? lab_an_utf8_fit(hv, 40) : 0,
+	         hv ? hv : "");
 	x->numa_nodes = (int)lab_an_json_num(lab_an_json_get(host, "topology"), "numa_nodes", 0);
 	x->no_set = ev_px_no_set(d);
 	lab_an_bucket(x->key, n, x->set.n, x->order, x->end);

@@ -269,9 +269,9 @@ static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
 		snprintf(
 		    out->text + len, sizeof(out->text) - len,
 		    "; note: the delay these means rest on moved, so they are not the "
-		    "configured sections' (compare with care): point %ld (threads=%d, %.80s%s)%s: "
+		    "configured sections' (compare with care): point %ld (threads=%d, %.*s%s)%s: "
 		    "%s",
-		    first->id, first->threads, first->params,
+		    first->id, first->threads, lab_an_utf8_fit(first->params, 80), first->params,
 		    strlen(first->params) > 80 ? "..." : "", more, first_why);
 }
 

@@ -233,6 +233,11 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 		        c->flagged);
 	if (c->not_run)
 		fprintf(f, ", %zu did not run (skipped, failed or not reached)", c->not_run);
+	if (c->rows_gone)
+		fprintf(f,
+		        ", %zu not in a samples.csv whose complete run says they ran ok (removed "
+		        "after the run?)",
+		        c->rows_gone);
 	if (c->unlike)
 		fprintf(f, ", %zu not comparable (another kernel, unit of work or scope)",
 		        c->unlike);

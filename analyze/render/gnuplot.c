@@ -392,6 +392,8 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
                      struct lab_an_plots *out, struct lab_err *err)
 {
 	char raw[256], base[256], title[320];
+	const char *ex = s->experiment ? s->experiment : "", *sub = s->sub ? s->sub : "",
+	           *t = g->title ? g->title : d->title;
 	struct lab_an_wfile w;
 	struct gp_bars b = {0};
 	FILE *f;
@@ -426,8 +428,8 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	gp_bars_free(&b);
 	if (rc)
 		return rc;
-	snprintf(title, sizeof(title), "%.100s %.100s: %.100s", s->experiment ? s->experiment : "",
-	         s->sub ? s->sub : "", g->title ? g->title : d->title);
+	snprintf(title, sizeof(title), "%.*s %.*s: %.*s", lab_an_utf8_fit(ex, 100), ex,
+	         lab_an_utf8_fit(sub, 100), sub, lab_an_utf8_fit(t, 100), t);
 	return lab_an_plot_add(out, g->heat ? "heatmap" : "curves", title, base, d->view, g->id);
 }
 

@@ -36,7 +36,7 @@ static const char *an_c2c_misfit(const struct lab_an_view *v, const struct lab_a
 	(void)v;
 	if (!strcmp(unit, "ns/roundtrip"))
 		return NULL;
-	snprintf(buf, len, "a cost in %.40s, not in ns/roundtrip", unit);
+	snprintf(buf, len, "a cost in %.*s, not in ns/roundtrip", lab_an_utf8_fit(unit, 40), unit);
 	return buf;
 }
 
@@ -75,9 +75,12 @@ static const char *an_c2c_no_median(const struct lab_an_c2c_matrix *m)
 	if (m->flagged_out && m->flagged_out == m->ncell)
 		return "no pair median: every sample ran under foreign load and was left out "
 		       "(rerun when quiet or pass --include-flagged)";
-	if (m->flagged_out)
-		return "no pair median: the pairs' samples were load-flagged or their points did "
-		       "not run (see run.json)";
+	if (m->rows_gone && m->rows_gone == m->ncell)
+		return "no pair median: samples.csv has no rows of any pair, though the complete "
+		       "run says they ran ok (removed after the run?)";
+	if (m->flagged_out || m->rows_gone)
+		return "no pair median: the pairs' samples were load-flagged, removed from "
+		       "samples.csv, or their points did not run (see each pair's row)";
 	return "no pair median: no pair's point ran (see run.json status and reason)";
 }
 
@@ -139,7 +142,8 @@ static const char *an_c2c_rel(const struct lab_an_c2c_cell *c)
 
 /* What matrix m can compare: the chapter's point is how a pair's latency depends on what its
  * CPUs share (an SMT core, a last-level cache, a package); when every measured pair is of one
- * kind (two vCPUs give one pair) no such comparison is in the data, and a finding says so.
+ * kind (two vCPUs give one pair; one pair is one kind whatever the topology says of it) no
+ * such comparison is in the data, and a finding says so.
  * Under a hypervisor the relations are the topology it reports, not the host's. */
 static void an_c2c_kinds(struct lab_doc_section *s, const struct lab_an_c2c *c,
                          const struct lab_an_c2c_matrix *m)
@@ -157,14 +161,15 @@ static void an_c2c_kinds(struct lab_doc_section *s, const struct lab_an_c2c *c,
 		one = one && rel && (!kind || !strcmp(kind, rel));
 		kind = kind ? kind : rel;
 	}
-	if (kind && one)
+	/* one pair is one kind, even one whose relation the topology does not say */
+	if ((kind && one) || measured == 1)
 		lab_doc_finding(
 		    s, LAB_DOC_INFO, NULL,
 		    "%s %s: how latency depends on what two CPUs share (SMT core, "
 		    "last-level cache, package) cannot be compared in this data",
 		    measured == 1 ? "the one pair measured is"
 		                  : lab_doc_printf(s->doc, "all %zu measured pairs are", measured),
-		    kind);
+		    kind ? kind : "of a relation run.json's topology does not say");
 	if (kind && *c->hypervisor)
 		lab_doc_note(s,
 		             "the pairs' relations are the topology the hypervisor (%s) reports: "

@@ -42,6 +42,7 @@ struct lab_an_c2c_matrix {
 	size_t multimodal;     /* cells with two or more modes */
 	double min_ns, max_ns; /* over the cells' medians */
 	size_t flagged_out;    /* cells with no median because every sample was load-flagged */
+	size_t rows_gone;      /* cells whose rows a complete run's samples.csv no longer has */
 	/* The cells by ordered pair (cpu_a, cpu_b): the first cell of each pair, and per such
 	 * cell the last one of the same pair (last[first]), so lab_an_c2c_find is O(1). */
 	struct lab_an_index ix;

@@ -208,6 +208,7 @@ int lab_an_c2c_finish(struct lab_an_c2c_matrix *m)
 			m->max_ns = fmax(m->max_ns, c->median_ns);
 		}
 		m->flagged_out += lab_an_flagged_all(c->pt);
+		m->rows_gone += lab_an_rows_gone(c->pt);
 	}
 	qsort(m->cpu, k, sizeof(*m->cpu), an_cmp_int);
 	for (size_t i = 0; i < k; i++)

@@ -3,31 +3,31 @@
 
 #include "analyze/levels.h"
 #include "analyze/stats.h"
+#include "harness/units.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A duration param's value in ns ("1000", "1us", "2.5ms"); NaN when absent or unreadable. */
+/* A duration param's value in ns ("100ns", "1us", "0", a bare number as ns): NaN when absent,
+ * -1 when it is no finite duration (a file's "inf", "0x10", "-5" or "100 " is not read as one). */
 static double an_param_ns(const char *params, const char *key)
 {
-	static const struct {
-		const char *suffix;
-		double ns;
-	} unit[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-	char v[64], *end;
+	char v[64];
+	size_t n;
 	double x;
 
 	if (!lab_an_params_get(params, key, v, sizeof(v)))
 		return NAN;
-	x = strtod(v, &end);
-	if (end == v)
-		return NAN;
-	for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
-		if (!strcmp(end, unit[i].suffix))
-			return x * unit[i].ns;
-	return NAN;
+	if (!(n = lab_unit_decimal_len(v)) || !isfinite(x = strtod(v, NULL)))
+		return -1;
+	if (!v[n])
+		return x;
+	for (const struct lab_unit_suffix *u = lab_duration_suffixes; u->name; u++)
+		if (!strcmp(v + n, u->name))
+			return isfinite(x * u->mult) ? x * u->mult : -1;
+	return -1;
 }
 
 /* x in whole units as the tables read them ("+20", "855"), or in %.3g past 1e6 (a file's
@@ -51,13 +51,18 @@ const char *lab_an_delay_flag(const char *params, const struct lab_an_delay *x, 
 	/* a drifted calibration matters only to a point that uses the delay (0 loops are 0; a
 	 * point whose params do not say is taken as one that does) */
 	if (x->drift_n && fabs(x->drift_median) > tol &&
-	    !(cs_ns <= 0 && an_param_ns(params, "think_ns") <= 0))
+	    !(cs_ns == 0 && an_param_ns(params, "think_ns") == 0))
 		snprintf(why[0], sizeof(why[0]),
 		         "delay calibration %s %% off the run's fastest (tolerance %.0f %%)",
 		         an_num(x->drift_median, 1, a, sizeof(a)), tol);
-	/* Within 50 ns a short section is the clock reads' noise, not drift. */
-	if (x->cs_n && cs_ns > 0 && fabs(x->cs_median - cs_ns) > LAB_AN_DELAY_RES_NS &&
-	    fabs(off = 100 * (x->cs_median / cs_ns - 1)) > tol) {
+	/* Within 50 ns a short section is the clock reads' noise, not drift; a section below
+	 * the clock's resolution (NaN: the view's "not measurable") is not read as a time. */
+	if (cs_ns < 0)
+		snprintf(why[1], sizeof(why[1]),
+		         "cs_ns is no duration, so the section and the 1/cs_ns limit go unchecked");
+	else if (x->cs_n && cs_ns > 0 && x->cs_median >= 0 &&
+	         fabs(x->cs_median - cs_ns) > LAB_AN_DELAY_RES_NS &&
+	         fabs(off = 100 * (x->cs_median / cs_ns - 1)) > tol) {
 		if (isfinite(off))
 			snprintf(why[1], sizeof(why[1]),
 			         "critical section achieved %s ns, %s %% off cs_ns",
@@ -148,8 +153,14 @@ const char *lab_an_delay_point(const struct lab_an_data *d, const struct lab_an_
 
 	if (!cs && !drift)
 		return NULL;
+	/* as the view's column reads it (curves.c, col.resolution): a mean at or below 0 is below
+	 * the clock's resolution, no time; a median below 0 is 0 */
 	if (cs && cs->n)
-		x = (struct lab_an_delay){.cs_median = cs->median, .cs_n = cs->n, .thr_lo = NAN};
+		x = (struct lab_an_delay){.cs_median = !(cs->mean > 0)  ? NAN
+		                                       : cs->median < 0 ? 0
+		                                                        : cs->median,
+		                          .cs_n = cs->n,
+		                          .thr_lo = NAN};
 	if (drift && drift->n) {
 		x.drift_median = drift->median;
 		x.drift_n = drift->n;

@@ -18,15 +18,17 @@
 #define LAB_AN_DELAY_RES_NS 50.0
 
 /* What a point's delay came to: the medians of its cs_achieved_ns and delay_drift_pct (and
- * how many samples have them; 0: none) and the lower end of its throughput (acquisitions per
- * second, all threads; NaN: unknown), thr_n samples behind it. */
+ * how many samples have them; 0: none; a cs_median of NaN: below the clock's resolution, not
+ * checked) and the lower end of its throughput (acquisitions per second, all threads; NaN:
+ * unknown), thr_n samples behind it. */
 struct lab_an_delay {
 	double cs_median, drift_median, thr_lo;
 	size_t cs_n, drift_n, thr_n;
 };
 
 /* "DELAY FLAGGED: " and the reasons ("; " between them) of a point of params (its cs_ns,
- * think_ns and lock) into buf, or NULL when its delay held. */
+ * think_ns and lock) into buf, or NULL when its delay held; a cs_ns that is no duration (a
+ * file's "inf", "0x10") is a reason, not a number. */
 const char *lab_an_delay_flag(const char *params, const struct lab_an_delay *x, char *buf,
                               size_t len);
 /* The same of point p of d, from its metric medians and its cost's interval (the rate's lower

@@ -15,6 +15,7 @@
 #include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
 #include "analyze/views/curves.h"
+#include "analyze/views/locks_delay.h"
 #include "analyze/views/views.h"
 #include "tests/testlib.h"
 
@@ -461,4 +462,35 @@ LAB_TEST(lock_document_says_why_and_flags)
 	}
 	CHECK_EQ_U64(doc->s[0]->b[1].u.figure->c[0]->n, 1); /* the 1-thread throughput */
 	lab_doc_free(doc);
+}
+
+/* A cs_ns a file holds that is no duration ("inf" and "1e400" read as an infinite section gave
+ * "1/cs_ns = 0 M/s"; "0x10" read as 16 ns, "-5" and "100 " went unchecked) is a reason of its
+ * own; a duration in any of the config's units is read; a section below the clock's resolution
+ * (NaN) is not read as a time. */
+LAB_TEST(lock_delay_cs_ns_read_as_config_durations)
+{
+	static const char *const bad[] = {"inf",  "1e400", "0x10", "-5",
+	                                  "100 ", "nan",   "1us!", "us"};
+	struct lab_an_delay at = {.cs_median = 1000, .cs_n = 5, .thr_lo = 0.5e6, .thr_n = 5};
+	char params[96], buf[448];
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(params, sizeof(params), "cs_ns=%s;lock=tas;think_ns=0", bad[i]);
+		why = lab_an_delay_flag(params, &at, buf, sizeof(buf));
+		CHECK(why && !strcmp(why, "DELAY FLAGGED: cs_ns is no duration, so the section and "
+		                          "the 1/cs_ns limit go unchecked"));
+	}
+	CHECK(lab_an_delay_flag("cs_ns=1us;lock=tas;think_ns=0", &at, buf, sizeof(buf)) == NULL);
+	CHECK(lab_an_delay_flag("cs_ns=1000;lock=tas;think_ns=0", &at, buf, sizeof(buf)) == NULL);
+	CHECK(lab_an_delay_flag("cs_ns=0.001ms;lock=tas", &at, buf, sizeof(buf)) == NULL);
+	why = lab_an_delay_flag("cs_ns=2us;lock=tas;think_ns=0", &at, buf, sizeof(buf));
+	CHECK(why && strstr(why, "critical section achieved 1000 ns, -50 % off cs_ns"));
+	at.cs_median = NAN;
+	CHECK(lab_an_delay_flag("cs_ns=2us;lock=tas;think_ns=0", &at, buf, sizeof(buf)) == NULL);
+	/* a section of 0 asks for no delay: a drifted calibration does not matter to it */
+	at = (struct lab_an_delay){.drift_median = 30, .drift_n = 5, .thr_lo = NAN};
+	CHECK(lab_an_delay_flag("cs_ns=0;lock=tas;think_ns=0ns", &at, buf, sizeof(buf)) == NULL);
+	CHECK(lab_an_delay_flag("cs_ns=inf;lock=tas;think_ns=0", &at, buf, sizeof(buf)) != NULL);
 }

@@ -899,6 +899,27 @@ LAB_TEST(rows_all_removed_from_complete_run_said)
 	CHECK(out &&
 	      strstr(out, "not in either samples.csv, though both complete runs say it ran") &&
 	      !strstr(out, "interrupted"));
+	/* the summary counts them apart from points that did not run */
+	CHECK(out && strstr(out, " not in a samples.csv whose complete run says they ran ok") &&
+	      !strstr(out, "did not run (skipped, failed or not reached)"));
+	free(out);
+	free(err);
+}
+
+/* A c2c matrix whose rows were all removed after a complete run says so (it read "no pair's
+ * point ran"). */
+LAB_TEST(c2c_rows_removed_said)
+{
+	char *out = NULL, *err = NULL;
+	int first = 0;
+
+	clitest_copy("results-c2c");
+	REQUIRE(clitest_rewrite("results-c2c/samples.csv", ho_header_only, &first) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-c2c --no-plots", &out, &err) == 0);
+	CHECK(out &&
+	      strstr(out, "no pair median: samples.csv has no rows of any pair, though the "
+	                  "complete run says they ran ok") &&
+	      !strstr(out, "no pair's point ran"));
 	free(out);
 	free(err);
 }

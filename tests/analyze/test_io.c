@@ -10,6 +10,7 @@
 #include "analyze/csv.h"
 #include "analyze/data.h"
 #include "analyze/data_int.h"
+#include "analyze/err.h"
 #include "analyze/jsonr.h"
 #include "tests/testlib.h"
 
@@ -661,4 +662,24 @@ LAB_TEST(point_metric_columns)
 	free(p.flagged);
 	free(p.metric);
 	free(p.mcol);
+}
+
+/* A file's text cut to a width ends on a character: "%.80s" of 79 ASCII bytes and an "é" left
+ * its first byte alone (shown as \xc3 in text and HTML, U+FFFD in JSON). */
+LAB_TEST(utf8_fit_cuts_at_a_character)
+{
+	CHECK_EQ_I64(lab_an_utf8_fit("abc", 80), 3);
+	CHECK_EQ_I64(lab_an_utf8_fit("abcd", 4), 4);
+	CHECK_EQ_I64(lab_an_utf8_fit("abcd", 2), 2);
+	CHECK_EQ_I64(lab_an_utf8_fit("a\xc3\xa9"
+	                             "b",
+	                             2),
+	             1); /* inside é */
+	CHECK_EQ_I64(lab_an_utf8_fit("a\xc3\xa9"
+	                             "b",
+	                             3),
+	             3);                                             /* after é */
+	CHECK_EQ_I64(lab_an_utf8_fit("a\xf0\x9f\x98\x80", 4), 1);    /* inside a 4-byte one */
+	CHECK_EQ_I64(lab_an_utf8_fit("\x80\x80\x80\x80\x80", 2), 2); /* no character: bytes */
+	CHECK_EQ_I64(lab_an_utf8_fit("", 0), 0);
 }

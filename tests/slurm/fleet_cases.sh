@@ -168,6 +168,7 @@ analyze_missing_host)
 JSON
 	expect 1 "host h2: no results directory (task FAILED)" "$lab" analyze "$tmp/f" --no-plots
 	grep -q "same point on every host" "$tmp/out" || fail "no cross-host table"
+	grep -Eq "^  h2 +missing .* +- +- +- +- +-$" "$tmp/out" || fail "h2's row: $(grep h2 "$tmp/out")"
 	[ -f "$tmp/f/h1/summary.csv" ] && [ -f "$tmp/f/h3/analysis.json" ] || fail "hosts not analyzed"
 	rc=0
 	"$lab" analyze "$tmp/f" --json >"$tmp/json" 2>/dev/null || rc=$?
@@ -178,6 +179,10 @@ for path in sys.argv[1:]:
     a = json.load(open(path))
     st = {h["node"]: h["status"] for h in a["hosts"]}
     assert st == {"h1": "ok", "h2": "missing", "h3": "ok"}, st
+    # what the missing host's run.json would say is unknown, not 0
+    h2 = [h for h in a["hosts"] if h["node"] == "h2"][0]
+    for k in ("packages", "numa_nodes", "cores", "pus", "clock_resolution_ns", "slurm_cpus"):
+        assert h2[k] is None, (k, h2)
     assert any(h["n"] > 0 for p in a["points"] for h in p["hosts"]), "no measured point"
     for p in a["points"]:
         hs = {h["node"]: h for h in p["hosts"]}
