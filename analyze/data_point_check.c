@@ -349,11 +349,11 @@ static int an_work_check(const char *path, const struct lab_an_json *jp, struct 
 			                   path, v->line, LAB_KEY_WORK_PER_UNIT, keys[i],
 			                   LAB_AN_WORK_PER_UNIT_MIN, LAB_AN_WORK_PER_UNIT_MAX);
 	}
-	if (w && an_bool_bad(v = lab_an_json_get(w, "bandwidth_bound")))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%u: %s \"bandwidth_bound\": allowed: true "
-		                   "or false",
-		                   path, v->line, LAB_KEY_WORK_PER_UNIT);
+	for (int k = 0; w && k < 2; k++)
+		if (an_bool_bad(v = lab_an_json_get(w, k ? "adds_only" : "bandwidth_bound")))
+			return lab_err_set(
+			    err, LAB_EDATA, "%s:%u: %s \"%s\": allowed: true or false", path,
+			    v->line, LAB_KEY_WORK_PER_UNIT, k ? "adds_only" : "bandwidth_bound");
 	return 0;
 }
 

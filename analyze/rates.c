@@ -47,6 +47,8 @@ void lab_an_rates_compute(const struct lab_an_data *d, const struct lab_an_point
 	r->has = 1;
 	bb = lab_an_json_get(w, "bandwidth_bound");
 	r->bandwidth_bound = bb && bb->type == LAB_AN_JSON_BOOL ? bb->num != 0 : -1;
+	bb = lab_an_json_get(w, "adds_only");
+	r->adds_only = bb && bb->type == LAB_AN_JSON_BOOL && bb->num != 0;
 	r->bytes_written = an_amount(w, "bytes_written");
 	r->bytes = an_amount(w, "bytes_read") + r->bytes_written;
 	r->bytes_wa = r->bytes + an_amount(w, "bytes_write_allocate");

@@ -27,6 +27,8 @@ struct lab_an_rates {
 	/* work_per_unit's "bandwidth_bound": 1 its GB/s may set a bandwidth ceiling, 0 not, -1
 	 * not declared (results of a lab from before the key) */
 	int bandwidth_bound;
+	/* work_per_unit's "adds_only": 1 every flop is an add (held under an add peak), else 0 */
+	int adds_only;
 };
 
 /* Fills r for point p of d from its run.json entry's work_per_unit (r->has = 0 when p declares

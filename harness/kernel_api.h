@@ -143,6 +143,10 @@ struct lab_work {
 	 * loops bound by something else at any size (compares, random gathers); the roofline
 	 * places those under the ceilings but never takes a ceiling from them. */
 	bool bandwidth_bound;
+	/* Every flop is an add or a subtract (a sum, peak's add chains): the add pipes bound it,
+	 * which reach about half an FMA ceiling, so the roofline holds it under a measured add
+	 * peak of its ISA and precision where there is one. */
+	bool adds_only;
 };
 
 /* ---- what a kernel sees ---- */

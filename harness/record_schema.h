@@ -65,8 +65,9 @@
  *               kept sample was taken once), "load_limit_cpus" (ok
  *               points: the foreign load above which a sample was flagged),
  *               "work_per_unit": { "bytes_read", "bytes_written", "flops",
- *                                  "bytes_write_allocate", "bandwidth_bound" } (when
- *               declared; bandwidth_bound: its GB/s may set a bandwidth ceiling),
+ *                                  "bytes_write_allocate", "bandwidth_bound", "adds_only" }
+ *               (when declared; bandwidth_bound: its GB/s may set a bandwidth ceiling;
+ *               adds_only: every flop is an add, held under an add peak; absent before it),
  *               "runs" (fresh setups taken), "runs_planned" (the runs the point was to
  *               take: `runs`, or a precision target's total; "runs" below it says the run
  *               ended first, and the reason says so), "wall_s" (its runs' wall time from

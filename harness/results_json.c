@@ -179,6 +179,7 @@ static void json_point(struct lab_json *j, const struct lab_results *res,
 		lab_json_num(j, "flops", p->work.flops);
 		lab_json_num(j, "bytes_write_allocate", p->work.bytes_write_allocate);
 		lab_json_bool(j, "bandwidth_bound", p->work.bandwidth_bound);
+		lab_json_bool(j, "adds_only", p->work.adds_only);
 		lab_json_obj_close(j);
 	}
 	lab_facts_json(j, "point_facts", p->facts);

@@ -225,6 +225,7 @@ static void pk_work(const void *params, struct lab_work *w)
 	w->bytes_written = 0;
 	w->bytes_write_allocate = 0;
 	w->flops = pk_flops(params);
+	w->adds_only = ((const struct pk_params *)params)->op == PEAK_ADD;
 }
 
 /* The analyzer places its points under the measured ceilings (analyze/views/roofline.c). */

@@ -134,10 +134,15 @@ static void sd_work(const void *params, struct lab_work *w)
 	w->flops = !fp || p->op == SIMD_COUNT_IF               ? 0
 	           : p->op == SIMD_SUM || p->op == SIMD_GATHER ? 1
 	                                                       : 2;
-	/* sum/dot/saxpy stream their arrays (a single chain is slower, never faster, so a ceiling
-	 * taken as the best of them stays a bound); count_if is bound by its compares and
-	 * branches, gather by random accesses its declared bytes do not count. */
-	w->bandwidth_bound = p->op != SIMD_COUNT_IF && p->op != SIMD_GATHER;
+	/* Vector sum/dot/saxpy with enough chains stream their arrays, so the best of them may set
+	 * a bandwidth ceiling. A scalar loop or one of fewer than 4 chains is bound by its adds
+	 * in the caches (a scalar sum set the L1 ceiling at 22 GB/s where loads reach 200): it is
+	 * placed under the ceilings, never one; so are count_if, bound by its compares and
+	 * branches, and gather, by random accesses its declared bytes do not count. */
+	w->bandwidth_bound = p->op != SIMD_COUNT_IF && p->op != SIMD_GATHER &&
+	                     p->isa != LAB_ISA_SCALAR &&
+	                     (p->op == SIMD_SAXPY || p->accumulators >= 4);
+	w->adds_only = w->flops > 0 && (p->op == SIMD_SUM || p->op == SIMD_GATHER);
 }
 
 static const struct lab_metric sd_metrics[] = {LAB_METRIC_END};

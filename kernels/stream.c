@@ -269,6 +269,7 @@ static void st_work(const void *params, struct lab_work *w)
 	/* A cacheable store reads its line first, unless the loop read that line already. */
 	w->bytes_write_allocate = p->nt || p->op == STREAM_UPDATE ? 0 : st_shape[p->op].wr;
 	w->bandwidth_bound = true; /* every op streams: triad's flops are free beside its bytes */
+	w->adds_only = p->op == STREAM_ADD;
 }
 
 static const struct lab_metric st_metrics[] = {LAB_METRIC_END};

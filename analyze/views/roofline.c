@@ -207,7 +207,7 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
  * bandwidth alone (a scalar sum at its add pipes' limit in L1 read "11 % of the L1 roof"); with
  * some, a ceiling is the fastest op peak of its ISA and precision, where an FMA counts 2 flops,
  * so a loop of adds alone reaches about half of it (ch19's scalar sum sat at 0.47 of its roof
- * at 100 % of the add peak). */
+ * at 100 % of the add peak) unless an add peak of its own was measured. */
 static void an_compute_notes(struct lab_doc_section *sec, const struct lab_an_rl *s)
 {
 	size_t compute = 0;
@@ -224,9 +224,11 @@ static void an_compute_notes(struct lab_doc_section *sec, const struct lab_an_rl
 		             "configs/ch19-roofline.ini's [compute] measures the peaks");
 	else
 		lab_doc_note(
-		    sec, "a compute ceiling is the fastest peak op measured of its ISA and "
-		         "precision, an FMA counting 2 flops: a loop of adds alone (a sum) reaches "
-		         "about half of an FMA ceiling; peak op=add measures the add roof");
+		    sec,
+		    "a compute ceiling is the fastest peak op measured of its ISA and "
+		    "precision, an FMA counting 2 flops: a loop of adds alone (a sum) reaches "
+		    "about half of an FMA ceiling, so it sits under the add peak (peak op=add, "
+		    "\"adds\") of its ISA and precision where one was measured");
 }
 
 static int an_rl_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)

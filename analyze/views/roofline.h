@@ -11,7 +11,9 @@
  * - A point with both sits at its intensity (flops per byte read + written; intensity_wa adds
  *   write-allocate) with its median GFLOP/s, under min(compute, bandwidth x intensity) at its
  *   thread count: the highest compute ceiling of its ISA and precision (a scalar loop under
- *   the scalar peak), else of its precision, else any; the
+ *   the scalar peak), else of its precision, else any; a point whose flops are adds alone
+ *   (work_per_unit "adds_only": a sum) under the add peak of its ISA and precision where one
+ *   was measured (peak op=add: its own group, "avx2 f64 adds"), else as the others; the
  *   bandwidth ceiling of its level (without levels: the smallest size holding its `size`, else
  *   the largest). A level without one gives no roof (a note says why) unless a slower level's
  *   ceiling already puts the point right of the ridge. Above its roof: a note with the reason.
@@ -42,6 +44,7 @@ struct lab_an_rl_ceil {
 	int level;                     /* bandwidth: 1..5 cache level, 6 DRAM, 0 unknown */
 	char precision[16];            /* compute: "f64", "" when unknown */
 	char isa[32];                  /* compute: its point's isa param ("avx2"), "" when none */
+	int adds;                      /* compute: an add peak (adds_only): a group of its own */
 	int reads_only;                /* bandwidth: its point writes no bytes (a load) */
 	const struct lab_an_point *pt; /* the best point */
 	/* the fastest median of its group and team passed over for having no interval (fewer
@@ -57,6 +60,7 @@ struct lab_an_rl_pt {
 	const struct lab_an_rl_ceil *binds; /* the ceiling that gives roof, NULL: none */
 	int level, bandwidth_bound;         /* as lab_an_rl_ceil's; as lab_an_rates' */
 	int reads_only;                     /* it writes no bytes (a sum, a dot) */
+	int adds_only;                      /* every flop an add: under an add peak if measured */
 	int above;                          /* above its roof: note says why */
 	char note[448]; /* why no roof was measured, or why the point is above it; "" */
 };

@@ -90,21 +90,26 @@ static double an_size(const struct lab_an_point *p, char *buf, size_t len)
 	return *an_param(p, "size", NULL, buf, len) ? lab_an_size_bytes(buf) : NAN;
 }
 
-/* Candidate ceiling c of point p: its rate over work and its name, which names its group
- * (a cache level, else the size; "isa precision"). */
+/* Candidate ceiling c of point p (rates r): its rate over its bytes (kind bandwidth) or flops
+ * and its name, which names its group (a cache level, else the size; "isa precision", and
+ * "adds" for an add peak). */
 static void an_cand(const struct lab_an_data *d, int inc, const struct lab_an_point *p, int kind,
-                    double work, struct lab_an_rl_ceil *c)
+                    const struct lab_an_rates *r, struct lab_an_rl_ceil *c)
 {
 	char size[48];
 
-	*c = (struct lab_an_rl_ceil){
-	    .kind = kind, .threads = p->threads, .pt = p, .size = NAN, .faster_unsure = NAN};
-	lab_an_rl_rate(p, work, inc, &c->v);
+	*c = (struct lab_an_rl_ceil){.kind = kind,
+	                             .threads = p->threads,
+	                             .pt = p,
+	                             .size = NAN,
+	                             .faster_unsure = NAN,
+	                             .adds = kind == LAB_AN_RL_COMPUTE && r->adds_only};
+	lab_an_rl_rate(p, kind == LAB_AN_RL_BW ? r->bytes : r->flops, inc, &c->v);
 	if (kind == LAB_AN_RL_COMPUTE) {
 		an_param(p, "precision", "type", c->precision, sizeof(c->precision));
 		an_param(p, "isa", NULL, c->isa, sizeof(c->isa));
-		snprintf(c->name, sizeof(c->name), "%s%s%s", *c->isa ? c->isa : "any",
-		         *c->precision ? " " : "", c->precision);
+		snprintf(c->name, sizeof(c->name), "%s%s%s%s", *c->isa ? c->isa : "any",
+		         *c->precision ? " " : "", c->precision, c->adds ? " adds" : "");
 		return;
 	}
 	c->size = an_size(p, size, sizeof(size));
@@ -131,10 +136,14 @@ static const char *an_group_key(const struct lab_an_rl_ceil *c, char *buf, size_
  * few times the last level may still be partly held by it (a victim or shared L3 keeps part of
  * a stream: on an EPYC guest loads ran 1.3x faster at 4x its measured L3 than at 16x), so the
  * fastest DRAM point would be the least DRAM one. */
+static int an_has_ci(const struct lab_an_rl_val *v)
+{
+	return isfinite(v->lo) && isfinite(v->hi);
+}
+
 static int an_better_ceil(const struct lab_an_rl_ceil *c, const struct lab_an_rl_ceil *cur)
 {
-	int ci = isfinite(c->v.lo) && isfinite(c->v.hi),
-	    cur_ci = isfinite(cur->v.lo) && isfinite(cur->v.hi);
+	int ci = an_has_ci(&c->v), cur_ci = an_has_ci(&cur->v);
 
 	if (ci != cur_ci)
 		return ci;
@@ -182,8 +191,8 @@ static int an_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, s
 			size_t b = best[2 * g[i] + t];
 			struct lab_an_rl_ceil *c = b == (size_t)-1 ? NULL : &s->c[b];
 
-			if (c && cand[i].threads == c->threads && !isfinite(cand[i].v.lo) &&
-			    isfinite(c->v.lo) && cand[i].v.median > c->v.median &&
+			if (c && cand[i].threads == c->threads && !an_has_ci(&cand[i].v) &&
+			    an_has_ci(&c->v) && cand[i].v.median > c->v.median &&
 			    (c->kind != LAB_AN_RL_BW || c->level != 6 || cand[i].size == c->size) &&
 			    !(cand[i].v.median <= c->faster_unsure))
 				c->faster_unsure = cand[i].v.median;
@@ -222,6 +231,8 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	    "were measured in other conditions"};
 	const struct lab_an_rl_ceil *c = e->binds;
 	int bw = c->kind == LAB_AN_RL_BW;
+	const char *adds = "that ceiling is an add peak (op=add), about half of what FMAs reach: "
+	                   "measure peak op=fma with the point's ISA";
 	/* the roof is its group's best point with an interval: a faster one of too few samples
 	 * for one, passed over, is the likelier reason where it would hold the point */
 	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1);
@@ -237,6 +248,7 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	snprintf(e->note, sizeof(e->note), "above its roof (%s of %s %s, measured by %s %s): %s",
 	         pct, bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
 	         e->gf.median <= unsure_roof ? unsure
+	         : !bw && c->adds            ? adds
 	                                     : why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
 }
 
@@ -268,9 +280,10 @@ struct an_split {
 	/* run.json's lab.auto_march.isa when it names one of the lab's variants, else "": an auto
 	 * point's ISA where peak did not measure auto */
 	const char *auto_isa;
-	/* compute ceilings sorted on each set of keys (by[AN_K_...]); bw: threads and i only */
-	struct an_cp *by[AN_K_N], *bw;
-	size_t ncp, nbw;
+	/* compute ceilings sorted on each set of keys (by[AN_K_...]); bw: threads and i only;
+	 * adds: the add peaks alone, on both keys */
+	struct an_cp *by[AN_K_N], *bw, *adds;
+	size_t ncp, nbw, nadds;
 };
 
 /* threads, then the keys of mask (AN_K_ISA, AN_K_PREC) of x against key. */
@@ -410,6 +423,7 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 {
 	const struct lab_an_rl_ceil *bw = NULL, *cp, *slow = NULL, *sz;
 	char prec[sizeof(s->c->precision)], isa[sizeof(s->c->isa)];
+	size_t add;
 	const char *key[2] = {an_param(e->pt, "isa", NULL, isa, sizeof(isa)),
 	                      an_param(e->pt, "type", "precision", prec, sizeof(prec))};
 	int th = e->pt->threads;
@@ -422,7 +436,12 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 
 	if (as_build)
 		key[0] = sp->auto_isa;
-	cp = an_compute(s, sp, th, key);
+	/* adds alone: the add peak of its ISA and precision, else as any other point */
+	if (e->adds_only && *prec &&
+	    (add = an_cp_lower(sp->adds, sp->nadds, th, key, AN_K_BOTH)) < sp->nadds)
+		cp = &s->c[sp->adds[add].i];
+	else
+		cp = an_compute(s, sp, th, key);
 	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, AN_K_NONE);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
 		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
@@ -452,8 +471,25 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         "roof not measured: no bandwidth ceiling%s%s at %d thread%s (run a "
 		         "bandwidth-bound kernel at a size in that level)",
 		         e->level ? " for " : "", an_level_names[e->level], th, th == 1 ? "" : "s");
+	else if (e->fraction > 1 + 1e-9 && e->gf.lo <= e->roof)
+		snprintf(e->note, sizeof(e->note),
+		         "at %.0f %% of its roof (%s), within noise: its interval reaches down to "
+		         "%.3g GFLOP/s",
+		         100 * e->fraction, e->binds->name, e->gf.lo);
 	else if (e->fraction > 1 + 1e-9)
 		an_above_note(e);
+	else if (!e->adds_only && e->binds == cp && cp->adds)
+		snprintf(
+		    e->note, sizeof(e->note),
+		    "under an add peak (%s), about half of what FMAs reach: peak op=fma of its "
+		    "ISA and precision measures its roof",
+		    cp->name);
+	else if (e->adds_only && e->binds == cp && !cp->adds)
+		snprintf(
+		    e->note, sizeof(e->note),
+		    "adds alone under an FMA ceiling (%s): the add pipes reach about half of it; "
+		    "peak op=add of its ISA and precision measures its roof",
+		    cp->name);
 	else if (as_build && e->binds == cp && !strcmp(cp->isa, sp->auto_isa))
 		snprintf(
 		    e->note, sizeof(e->note),
@@ -468,6 +504,7 @@ static void an_split_free(struct an_split *sp)
 	for (int m = 0; m < AN_K_N; m++)
 		free(sp->by[m]);
 	free(sp->bw);
+	free(sp->adds);
 }
 
 /* Every point of s placed under its roof: O((points + ceilings) log ceilings). Returns 0 or
@@ -482,8 +519,9 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 	size_t n = s->nc + 1;
 	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
 	                      .auto_isa = "",
-	                      .bw = malloc(n * sizeof(*sp.bw))};
-	int ok = sp.sized && sp.bw;
+	                      .bw = malloc(n * sizeof(*sp.bw)),
+	                      .adds = malloc(n * sizeof(*sp.adds))};
+	int ok = sp.sized && sp.bw && sp.adds;
 
 	for (size_t k = 0; auto_isa && k < sizeof(isas) / sizeof(isas[0]); k++)
 		sp.auto_isa = strcmp(auto_isa, isas[k]) ? sp.auto_isa : isas[k]; /* from a file */
@@ -499,6 +537,9 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 
 		if (!(c->v.median > 0))
 			continue;
+		if (c->kind == LAB_AN_RL_COMPUTE && c->adds)
+			sp.adds[sp.nadds++] =
+			    (struct an_cp){c->threads, {c->isa, c->precision}, c->v.median, i};
 		if (c->kind == LAB_AN_RL_COMPUTE)
 			sp.by[0][sp.ncp++] =
 			    (struct an_cp){c->threads, {c->isa, c->precision}, c->v.median, i};
@@ -514,6 +555,7 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 	qsort(sp.by[0], sp.ncp, sizeof(*sp.by[0]), cmp[0]);
 	qsort(sp.sized, sp.nsized, sizeof(*sp.sized), an_cmp_sz);
 	qsort(sp.bw, sp.nbw, sizeof(*sp.bw), an_cmp_none);
+	qsort(sp.adds, sp.nadds, sizeof(*sp.adds), an_cmp_both);
 	for (size_t i = 0; i < s->np; i++)
 		an_place(s, &sp, &s->p[i]);
 	an_split_free(&sp);
@@ -539,6 +581,7 @@ static int an_reads_notes(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand
 	char(*key)[128] = malloc((n ? n : 1) * sizeof(*key)), k[128];
 	size_t *best = malloc((n ? n : 1) * sizeof(*best)), g;
 	int rc = key && best ? 0 : -LAB_ENOMEM;
+	double share;
 
 	for (size_t i = 0; !rc && i < n; i++) {
 		int added = 0;
@@ -559,12 +602,14 @@ static int an_reads_notes(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand
 		    (g = lab_an_strset_find(&set, an_reads_key(c, k, sizeof(k)))) == (size_t)-1 ||
 		    !((r = &cand[best[g]])->v.median < c->v.median))
 			continue;
+		share = 100 * e->gf.median / (r->v.median * e->intensity);
 		snprintf(e->note, sizeof(e->note),
 		         "reads only, under the roof of read+write traffic (%.3g GB/s, %s %s); "
-		         "read-only loads here reach %.3g GB/s (%s %s): it is at %.0f %% of that",
+		         "read-only loads here reach %.3g GB/s (%s %s): %s %.0f %%%s",
 		         c->v.median, c->pt->experiment, c->pt->params, r->v.median,
 		         r->pt->experiment, r->pt->params,
-		         100 * e->gf.median / (r->v.median * e->intensity));
+		         share <= 100 ? "it is at" : "it reads faster, at", share,
+		         share <= 100 ? " of that" : " of them: those loads do not bound it");
 	}
 	lab_an_strset_free(&set);
 	free(key);
@@ -592,8 +637,8 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 		/* A bandwidth source: declared bandwidth-bound, or (older results) bytes alone. */
 		if (r.bytes <= 0 || r.bandwidth_bound == 1 ||
 		    (r.bandwidth_bound < 0 && r.flops <= 0)) {
-			an_cand(d, inc, p, r.bytes > 0 ? LAB_AN_RL_BW : LAB_AN_RL_COMPUTE,
-			        r.bytes > 0 ? r.bytes : r.flops, &cand[n]);
+			an_cand(d, inc, p, r.bytes > 0 ? LAB_AN_RL_BW : LAB_AN_RL_COMPUTE, &r,
+			        &cand[n]);
 			cand[n].reads_only = r.bytes > 0 && r.bytes_written <= 0;
 			n += cand[n].v.median > 0 && isfinite(cand[n].v.median);
 		}
@@ -604,7 +649,8 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 		                           .intensity_wa = r.flops / r.bytes_wa,
 		                           .size = an_size(p, buf, sizeof(buf)),
 		                           .bandwidth_bound = r.bandwidth_bound,
-		                           .reads_only = r.bytes_written <= 0};
+		                           .reads_only = r.bytes_written <= 0,
+		                           .adds_only = r.adds_only};
 		lab_an_rl_rate(p, r.flops, inc, &e->gf);
 		e->level = an_level(d, e->size);
 		s->np++;

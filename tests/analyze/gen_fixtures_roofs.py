@@ -64,6 +64,14 @@ results-roofs-auto (march red team: an x86-64 build, lab.auto_march.isa sse2): s
   16K 8 B, 64 flop, 8 ns -> 8 GFLOP/s at I 8: under sse2's 16 (the widest its build may use),
   50 %, with a note (it sat under avx512's 64 at 12.5 %); an auto peak of f32 (128) is not
   one of the point's precision.
+results-roofs-adds (red team, ch19: a sum read 47 % of the FMA roof at 100 % of its add pipes):
+  stream load 16K 0.025 ns -> 320 GB/s (L1, roof 40 GFLOP/s at I 1/8); peak f64 scalar fma 4,
+  scalar add 2 (adds_only), avx2 fma 32, sse2 add 4 (adds_only, no sse2 fma); simd scalar sum
+  16K 1 flop 0.55 ns -> 1.82: under "scalar f64 adds", 91 % (was 45 % of scalar fma's 4); avx2
+  sum 0.0625 ns -> 16: no avx2 add peak, under avx2 fma's 32 at 50 % with a note; sse2 dot 2
+  flop 1.0 ns -> 2: under "sse2 f64 adds" (its only sse2 peak), 50 % with a note that FMAs reach
+  twice it; avx2 poly 16K 64 flop 1.92 ns -> 33.3: 104 % of 32, within noise (its interval
+  reaches 32).
 results-roofs-pipes-beyond (red team: auto fma_add 20 flop against fma 32, 38 % below: gcc packs
   auto's chains as it likes, so no verdict; scalar fma_add 1.2 flop against fma 2, 40 % below
   where shared pipes cost this mix 8 %: not the pipes alone)."""
@@ -83,6 +91,11 @@ def w(rd, wr, fl, bw):
 LOAD, TRIAD, SAXPY = w(8, 0, 0, True), w(16, 8, 2, True), w(16, 8, 2, True)
 FMA, POLY = w(0, 0, 16, False), w(8, 0, 64, False)
 SUM, COUNT, GATHER = w(8, 0, 1, True), w(8, 0, 0, False), w(12, 0, 1, False)
+
+
+def adds(rd, fl):
+    return dict(w(rd, 0, fl, False), adds_only=True)
+
 
 CASES = {
     "ch19": [
@@ -156,6 +169,17 @@ CASES = {
                              ("isa=avx512;op=fma;precision=f64", 0.5, w(0, 0, 32, False)),
                              ("isa=auto;op=fma;precision=f32", 0.5, w(0, 0, 64, False))]),
         ("kernels", "simd", [("isa=auto;op=poly;size=16K;type=f64", 8.0, POLY)])],
+    # lessons red team (ch19): add-only loops under the add peak of their ISA and precision
+    "adds": [
+        ("bandwidth", "stream", [("op=load;size=16K", 0.025, LOAD)]),
+        ("compute", "peak", [("isa=scalar;op=fma;precision=f64", 0.5, w(0, 0, 2, False)),
+                             ("isa=scalar;op=add;precision=f64", 0.5, adds(0, 1)),
+                             ("isa=avx2;op=fma;precision=f64", 0.5, FMA),
+                             ("isa=sse2;op=add;precision=f64", 0.5, adds(0, 2))]),
+        ("kernels", "simd", [("isa=scalar;op=sum;size=16K;type=f64", 0.55, adds(8, 1)),
+                             ("isa=avx2;op=sum;size=16K;type=f64", 0.0625, adds(8, 1)),
+                             ("isa=sse2;op=dot;size=16K;type=f64", 1.0, w(16, 0, 2, False)),
+                             ("isa=avx2;op=poly;size=16K;type=f64", 1.92, POLY)])],
     "quick": [
         ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
         ("peak", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)])],
