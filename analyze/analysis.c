@@ -92,6 +92,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	double N = r->pt->threads;
 
 	r->kf = r->kf_lo = r->kf_hi = NAN;
+	r->kf_why = NULL;
 	if (r->pt == base) {
 		r->speedup_level = an_by_runs(base) ? "runs" : "samples";
 		memset(&r->speedup, 0, sizeof(r->speedup));
@@ -115,6 +116,17 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		r->kf = lab_an_karp_flatt(r->speedup.est, N);
 		r->kf_lo = lab_an_karp_flatt(r->speedup.hi, N);
 		r->kf_hi = r->speedup.lo > 0 ? lab_an_karp_flatt(r->speedup.lo, N) : INFINITY;
+		/* A serial fraction lies in [0, 1]: a slowdown (S < 1 read e = 4.5) or a speedup
+		 * past N has none; an interval is clipped to it (an end of -0.23 read as a
+		 * fraction). */
+		if (isfinite(r->kf) && !(r->kf >= 0 && r->kf <= 1)) {
+			r->kf_why = r->kf > 1 ? "speedup below 1: no serial fraction"
+			                      : "speedup above the threads: no serial fraction";
+			r->kf = r->kf_lo = r->kf_hi = NAN;
+		} else {
+			r->kf_lo = fmax(r->kf_lo, 0);
+			r->kf_hi = fmin(r->kf_hi, 1);
+		}
 	}
 }
 
@@ -297,8 +309,10 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged, int t
 			an_row_speedup(base, r);
 		/* Karp-Flatt's serial fraction assumes a fixed total work (Amdahl's): of a weak
 		 * series' scaled speedup it is no serial fraction (the Gustafson fit's is) */
-		if (s->weak)
+		if (s->weak) {
 			r->kf = r->kf_lo = r->kf_hi = NAN;
+			r->kf_why = NULL;
+		}
 	}
 	if (an_series_fit(s, include_flagged, throughput))
 		return -LAB_ENOMEM;

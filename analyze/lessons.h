@@ -50,6 +50,9 @@ struct lab_an_lesson {
 	double value, lo, hi;        /* Q and its 95 % interval; NaN when unknown */
 	const char *method;          /* "fieller", "t", "delta", or NULL */
 	char text[1024];             /* one sentence: the verdict and why */
+	/* of the samples its means are from, those flagged for foreign load (--include-flagged
+	 * keeps them); more than half: the verdict is inconclusive, a busy machine's */
+	size_t flagged, samples;
 };
 
 struct lab_an_lessons {

@@ -489,6 +489,7 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 	char why[400] = "", one[300];
 
 	ev_judge(e, out);
+	lab__lesson_flagged(e, &out->flagged, &out->samples);
 	/* said whenever it applies: a narrow straddling interval of one setup reads as if a few
 	 * more samples would tip it */
 	if (lab__lesson_one_setup(e, one, sizeof(one)))
@@ -496,6 +497,17 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
 		                                             : "",
 		         out->verdict == LAB_AN_INCONCLUSIVE ? one + 1 : one);
+	/* Most of its samples under foreign load: the loaded machine's numbers decide nothing (a
+	 * sharded counter "failed" to beat a shared one at 1.14 where quiet runs read 4.0: on a
+	 * vCPU shared with other tasks the shards lose their 1/threads scaling). */
+	else if (2 * out->flagged > out->samples)
+		snprintf(why, sizeof(why),
+		         "%s %zu of the %zu samples these means are from were flagged for foreign "
+		         "load (--include-flagged keeps them): a busy machine's numbers decide "
+		         "nothing; rerun when quiet",
+		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
+		                                             : ":",
+		         out->flagged, out->samples);
 	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	ev_text(out, why);

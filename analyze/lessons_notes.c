@@ -188,24 +188,33 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 	return 0;
 }
 
-/* Means from samples flagged for foreign load (--include-flagged keeps them): said, with how
- * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs). */
-static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
+void lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 {
-	size_t flagged = 0, used = 0, len = strlen(out->text);
-
+	*flagged = *used = 0;
 	for (unsigned v = 0; v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
 		bool seen = false;
 		for (unsigned w = 0; w < v; w++)
 			seen = seen || e->var[w].pt == p;
-		if (seen || !p->flagged || p->levels.n != p->n) /* once; flagged ones left out */
+		if (seen)
 			continue;
-		used += p->n;
+		*used += p->levels.n;                   /* the samples its means are from */
+		if (!p->flagged || p->levels.n != p->n) /* flagged ones left out */
+			continue;
 		for (size_t j = 0; j < p->n; j++)
-			flagged += p->flagged[j] != 0;
+			*flagged += p->flagged[j] != 0;
 	}
-	if (flagged)
+}
+
+/* Means from samples flagged for foreign load (--include-flagged keeps them): said, with how
+ * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs); where
+ * they are most of them the verdict already said so (lessons_judge.c). */
+static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t flagged = out->flagged, used = out->samples, len = strlen(out->text);
+
+	(void)e;
+	if (flagged && 2 * flagged <= used)
 		snprintf(out->text + len, sizeof(out->text) - len,
 		         "; note: %zu of the %zu samples these means are from were flagged for "
 		         "foreign load (--include-flagged keeps them): a busy machine's numbers",

@@ -38,6 +38,10 @@ void lab_an_lessons_json(struct lab_json *w, const struct lab_an_lessons *ls)
 		lab_json_str(w, "cmp", ran ? l->cmp : NULL);
 		lab_json_num(w, "bound", ran ? l->bound : NAN);
 		lab_json_str(w, "method", ran ? l->method : NULL);
+		if (ran) { /* --include-flagged: how many of its samples ran under foreign load */
+			lab_json_int(w, "samples", (long long)l->samples);
+			lab_json_int(w, "flagged_samples", (long long)l->flagged);
+		}
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);

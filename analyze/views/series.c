@@ -190,6 +190,8 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 		                r->eff_hi, c);
 		an_series_ratio(lab_doc_at(t, 6), r->kf, r->kf_lo, r->kf_hi,
 		                c && isfinite(r->kf_lo));
+		if (r->kf_why)
+			lab_doc_why(doc, lab_doc_at(t, 6), "%s", r->kf_why);
 	}
 	an_series_flags(t, r);
 }

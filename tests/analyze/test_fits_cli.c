@@ -444,3 +444,47 @@ LAB_TEST(max_speedup_none_for_f_past_1)
 	CHECK_NEAR(lo->num, 1, 1e-9);
 	lab_an_json_free(j);
 }
+
+/* Karp-Flatt's e(N) is a serial fraction, in [0, 1]: a speedup below 1 has none (a lock's
+ * 0.36 read e = 4.5 [2.3, 7.5]) and an interval is clipped to it (an end of -0.23). */
+LAB_TEST(karp_flatt_stays_a_fraction)
+{
+	struct lab_an_json *j = fits_csv_json("rising", "");
+	const struct lab_an_json *s = j ? clitest_at(j, "series", 0) : NULL, *p, *lo, *hi;
+	size_t none = 0, some = 0;
+
+	REQUIRE(s);
+	for (size_t i = 1; (p = clitest_at(s, "points", i)); i++) {
+		double S = lab_an_json_num(p, "speedup", NAN),
+		       e = lab_an_json_num(p, "karp_flatt", -1);
+
+		if (S < 1) {
+			none++;
+			CHECK(fits_is_null(p, "karp_flatt"));
+			CHECK_EQ_STR(lab_an_json_str(p, "karp_flatt_why"),
+			             "speedup below 1: no serial fraction");
+			continue;
+		}
+		some++;
+		lo = clitest_at(p, "karp_flatt_ci95", 0);
+		hi = clitest_at(p, "karp_flatt_ci95", 1);
+		CHECK(e >= 0 && e <= 1 && lo && hi && lo->num >= 0 && lo->num <= e &&
+		      e <= hi->num && hi->num <= 1);
+	}
+	CHECK(none > 0);
+	lab_an_json_free(j);
+	j = fits_csv_json("amdahl", "");
+	s = j ? clitest_at(j, "series", 0) : NULL;
+	REQUIRE(s);
+	for (size_t i = 1; (p = clitest_at(s, "points", i)); i++) {
+		double e = lab_an_json_num(p, "karp_flatt", -1);
+
+		lo = clitest_at(p, "karp_flatt_ci95", 0);
+		hi = clitest_at(p, "karp_flatt_ci95", 1);
+		some += e >= 0;
+		CHECK(e >= 0 && e <= 1 &&
+		      (!lo || lo->type != LAB_AN_JSON_NUM || (lo->num >= 0 && hi && hi->num <= 1)));
+	}
+	CHECK(some > 0);
+	lab_an_json_free(j);
+}

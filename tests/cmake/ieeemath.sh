@@ -22,7 +22,15 @@ check "" "-O3 -DNDEBUG" "-O3 -DNDEBUG"
 check "" "-Ofast -DNDEBUG" "-Ofast -DNDEBUG -fno-fast-math"
 check "-ffast-math" "-O2" "-O2 -fno-fast-math"
 check "-march=native" "-O2 -ffinite-math-only" "-O2 -ffinite-math-only -fno-fast-math"
+check "-funsafe-math-optimizations" "-O3" "-O3 -fno-fast-math"
+check "" "-O2 -fassociative-math -fno-signed-zeros" "-O2 -fassociative-math -fno-signed-zeros -fno-fast-math"
+check "-freciprocal-math" "-O2" "-O2 -fno-fast-math"
 printf '#include <math.h>\n#include <stdlib.h>\nint main(int c, char **v) { (void)c; return !isnan(strtod(v[1], 0)); }\n' >"$tmp/n.c"
 "$cc" -Ofast -fno-fast-math "$tmp/n.c" -o "$tmp/n" -lm 2>/dev/null && "$tmp/n" nan ||
 	{ echo "FAILED: $cc -Ofast -fno-fast-math: isnan(NaN) is false"; fail=1; }
+# and a float sum stays in its order: no packed add in a one-accumulator loop
+printf 'double s(const double *x, int n) { double a = 0; for (int i = 0; i < n; i++) a += x[i]; return a; }\n' >"$tmp/s.c"
+if "$cc" -O3 -msse2 -funsafe-math-optimizations -fno-fast-math -S -o "$tmp/s.s" "$tmp/s.c" 2>/dev/null; then
+	! grep -q 'addpd' "$tmp/s.s" || { echo "FAILED: $cc -funsafe-math-optimizations -fno-fast-math reorders a sum"; fail=1; }
+fi
 exit $fail
