@@ -158,7 +158,8 @@ enum an_fact_kind {
 	AN_FACT_NODE,
 	AN_FACT_BOOL,
 	AN_FACT_STR,
-	AN_FACT_CHAINS
+	AN_FACT_CHAINS,
+	AN_FACT_PCT
 };
 
 /* The most chains of one op a peak variant runs (24 with AVX-512's 32 registers) */
@@ -179,6 +180,7 @@ static const struct {
     {"cpu_node", AN_FACT_NODE, "a NUMA node number 0 .. 65535, or -1 (several)"},
     {"mem_node", AN_FACT_NODE, "a NUMA node number 0 .. 65535, or -1 (several)"},
     {"placement_ok", AN_FACT_BOOL, "true or false"},
+    {"huge_pct", AN_FACT_PCT, "a percent of huge pages (a whole number 0 .. 100)"},
     {"placement_note", AN_FACT_STR, "a string"},
     {"init", AN_FACT_STR, "a string"},
     /* peak's: the roofline's add-pipes verdict reads them (mix_add 1e200 printed a 200-digit
@@ -200,6 +202,8 @@ static const struct lab_an_json *an_fact_bad_value(enum an_fact_kind kind,
 		return an_whole(v, -1, LAB_AN_CPU_MAX) ? NULL : v;
 	case AN_FACT_CHAINS:
 		return an_whole(v, 0, AN_CHAINS_MAX) ? NULL : v;
+	case AN_FACT_PCT:
+		return an_whole(v, 0, 100) ? NULL : v;
 	case AN_FACT_BOOL:
 		return v->type == LAB_AN_JSON_BOOL ? NULL : v;
 	case AN_FACT_STR:

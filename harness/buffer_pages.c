@@ -5,7 +5,9 @@
  * and by membind.c, which counts the pages of the buffers a point allocated.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <numaif.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,4 +47,32 @@ int lab_buf_pages(const struct lab_buf *b, struct lab_buf_pages *out, struct lab
 		out->pages += n;
 	}
 	return 0;
+}
+
+int lab_buf_huge_pct(const struct lab_buf *b)
+{
+	return b->p ? lab__buf_huge_pct_in("/proc/self/smaps", b->p) : -1;
+}
+
+int lab__buf_huge_pct_in(const char *smaps, const void *p)
+{
+	FILE *f = fopen(smaps, "re");
+	uintptr_t at = (uintptr_t)p, lo = 0, hi = 0, l, h;
+	char line[512];
+	int in = 0, pct = -1;
+	unsigned long long kb;
+
+	if (!f)
+		return -1;
+	while (pct < 0 && fgets(line, sizeof(line), f)) {
+		/* a mapping's line; a field's ("AnonHugePages:") may scan a hex digit into l */
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &l, &h) == 2) {
+			lo = l;
+			hi = h;
+			in = at >= lo && at < hi;
+		} else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1)
+			pct = (int)(100.0 * (double)kb * 1024 / (double)(hi - lo) + 0.5);
+	}
+	fclose(f);
+	return pct > 100 ? 100 : pct;
 }

@@ -141,6 +141,7 @@ static int ll_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, uns
 	const struct ll_thread *c = threads[0]->priv;
 
 	lab_ctx_fact_int(ctx, "streams", (int64_t)n - 1);
+	knuma_fact_huge(ctx, p->hugepages, &c->chase.buf);
 	if (c->chase.loads != threads[0]->work_total)
 		return lab_err_set(err, LAB_EVERIFY, "%llu loads made, %llu counted",
 		                   (unsigned long long)c->chase.loads,

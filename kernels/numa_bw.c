@@ -215,6 +215,7 @@ static int nb_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, uns
 	lab_ctx_fact_int(ctx, "cpu_node",
 	                 knuma_common_node(nodes, n < KNUMA_THREADS_MAX ? n : KNUMA_THREADS_MAX));
 	lab_ctx_fact_int(ctx, "mem_node", (int64_t)p->mem_node);
+	knuma_fact_huge(ctx, p->hugepages, &((const struct nb_thread *)threads[0]->priv)->buf[0]);
 	if (counted) {
 		knuma_fact_pages(ctx, &all);
 		expect[p->mem_node] = all.pages;

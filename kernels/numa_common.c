@@ -125,6 +125,14 @@ void knuma_fact_pages(struct lab_ctx *ctx, const struct lab_buf_pages *pg)
 		lab_ctx_fact_int(ctx, "pages_unknown", (int64_t)pg->other);
 }
 
+void knuma_fact_huge(struct lab_ctx *ctx, bool asked, const struct lab_buf *b)
+{
+	int pct = asked ? lab_buf_huge_pct(b) : -1;
+
+	if (pct >= 0)
+		lab_ctx_fact_int(ctx, "huge_pct", pct);
+}
+
 /* "n0=12 n1=0" into buf, for n nodes of v. */
 static void knuma_hist_text(char *buf, size_t len, const uint64_t *v, unsigned n)
 {

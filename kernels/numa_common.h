@@ -66,6 +66,9 @@ void knuma_pages_add(struct lab_buf_pages *acc, const struct lab_buf_pages *x);
  * the machine or of a page), "pages_absent" and, when nonzero, "pages_unknown".
  */
 void knuma_fact_pages(struct lab_ctx *ctx, const struct lab_buf_pages *pg);
+/* With hugepages = on: the percent of b's mapping in huge pages as the fact "huge_pct" (THP
+ * is advice: off or fragmented, the buffer got base pages, and the analyzer says so). */
+void knuma_fact_huge(struct lab_ctx *ctx, bool asked, const struct lab_buf *b);
 
 /*
  * Compares the histogram got with what was expected (expect[node], nexpect nodes), allowing

@@ -102,6 +102,7 @@ static void nl_facts(struct lab_ctx *ctx, const struct nl_state *st)
 
 	lab_ctx_fact_int(ctx, "cpu_node", st->cpu_node);
 	lab_ctx_fact_int(ctx, "mem_node", (int64_t)p->mem_node);
+	knuma_fact_huge(ctx, p->hugepages, &st->chase.buf);
 	if (lab_buf_pages(&st->chase.buf, &pg, &err) != 0) {
 		lab_ctx_fact_str(ctx, "placement_note", err.msg);
 		return;

@@ -243,6 +243,7 @@ static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)
 	v = lab_an_json_get(f, "placement_ok");
 	r->placement_ok = v && v->type == LAB_AN_JSON_BOOL ? (int)v->num : -1;
 	r->note = lab_an_json_str(f, "placement_note");
+	r->huge_pct = lab_an_json_num(f, "huge_pct", NAN);
 	if (init)
 		snprintf(r->init, sizeof(r->init), "%s", init);
 	else if (!lab_an_params_get(p->params, "init", r->init, sizeof(r->init)))

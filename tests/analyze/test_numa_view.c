@@ -424,6 +424,34 @@ LAB_TEST(node_past_matrix_stays_matrix)
 	free(err);
 }
 
+/* A buffer asked for huge pages that got base pages (THP off or memory fragmented: the kernel's
+ * huge_pct fact) says so in its row, beside a placement note; a percent past 100 is refused. */
+LAB_TEST(huge_pages_not_got_said)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy(FX);
+	nv_replace(FX "/run.json", "\"placement_ok\": true",
+	           "\"huge_pct\": 3, \"placement_ok\": true");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	CHECK(out && strstr(out, "hugepages = on, yet 3 % of its memory was in huge pages "
+	                         "(transparent huge pages off or memory fragmented): it measured "
+	                         "base pages"));
+	free(out);
+	free(err);
+	nv_replace(FX "/run.json", "\"huge_pct\": 3,", "\"huge_pct\": 60,");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	CHECK(out && !strstr(out, "hugepages = on, yet"));
+	free(out);
+	free(err);
+	nv_replace(FX "/run.json", "\"huge_pct\": 60,", "\"huge_pct\": 101,");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 2);
+	CHECK(err && strstr(err, "point fact 'huge_pct': allowed: a percent of huge pages (a whole "
+	                         "number 0 .. 100)"));
+	free(out);
+	free(err);
+}
+
 /* Every point of the bandwidth matrix skipped (a two-node config on a one-node machine): no grid
  * of dashes and no heat map, a note that sends to the table's reasons. */
 LAB_TEST(matrix_with_nothing_measured_is_a_note)

@@ -6,6 +6,7 @@
  * always exists; more nodes are exercised in the QEMU guest (tests/vm).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "harness/buffer.h"
@@ -245,6 +246,39 @@ LAB_TEST(huge_page_flag_accepted)
 		check_zero(&b);
 		lab_buf_free(&b);
 	}
+}
+
+/* How much of a mapping THP backs, from smaps: the mapping that holds the address, its
+ * AnonHugePages over its size; field lines that begin with a hex digit ("Anonymous:") are no
+ * mapping's line (one scanned into the mapping's start read 64 MiB of huge pages as 0 %). A
+ * buffer advised MADV_NOHUGEPAGE has none; one that is not mapped says -1. */
+LAB_TEST(huge_share_from_smaps)
+{
+	static const char smaps[] = "7f0000000000-7f0000200000 rw-p 00000000 00:00 0 \n"
+	                            "Size:               2048 kB\nAnonymous:          2048 kB\n"
+	                            "AnonHugePages:      2048 kB\n"
+	                            "7f5fc4600000-7f5fc8600000 rw-p 00000000 00:00 0 \n"
+	                            "Size:              65536 kB\nRss:               65536 kB\n"
+	                            "Anonymous:         65536 kB\nLazyFree:              0 kB\n"
+	                            "AnonHugePages:     16384 kB\nFilePmdMapped:         0 kB\n"
+	                            "7f5fc8600000-7f5fc8800000 rw-p 00000000 00:00 0 \n"
+	                            "AnonHugePages:         0 kB\n";
+	char path[1024];
+	FILE *f;
+	struct lab_buf_opts o = {.huge = LAB_BUF_HUGE_OFF};
+	struct lab_buf b;
+	struct lab_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/smaps", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")) && fputs(smaps, f) >= 0 && fclose(f) == 0);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f5fc5000000), 25);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f0000000000), 100);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f5fc8600000), 0);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x1000), -1);
+	CHECK_EQ_I64(lab__buf_huge_pct_in("/nonexistent/smaps", (void *)0x1000), -1);
+	REQUIRE(lab_buf_alloc(&b, 4u << 20, &o, &err) == 0);
+	CHECK_EQ_I64(lab_buf_huge_pct(&b), 0);
+	lab_buf_free(&b);
 }
 
 LAB_TEST(small_objects)
