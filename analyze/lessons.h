@@ -53,6 +53,7 @@ struct lab_an_lesson {
 	/* of the samples its means are from, those flagged for foreign load (--include-flagged
 	 * keeps them); more than half: the verdict is inconclusive, a busy machine's */
 	size_t flagged, samples;
+	int load_said; /* its sentence gives that share as the reason (else a note does) */
 };
 
 struct lab_an_lessons {

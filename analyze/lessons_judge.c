@@ -445,8 +445,9 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		out->verdict = LAB_AN_INCONCLUSIVE;
 }
 
-/* The verdict sentence; why: the reason a verdict is inconclusive other than its interval. */
-static void ev_text(struct lab_an_lesson *l, const char *why)
+/* The verdict sentence; why: the reason a verdict is inconclusive other than its interval,
+ * said where there is an interval to read. 1 when the sentence holds why. */
+static int ev_text(struct lab_an_lesson *l, const char *why)
 {
 	const char *how = !l->method                      ? ""
 	                  : !strcmp(l->method, "fieller") ? ", Fieller"
@@ -458,8 +459,10 @@ static void ev_text(struct lab_an_lesson *l, const char *why)
 	l->value += 0.0;
 	l->lo += 0.0;
 	l->hi += 0.0;
-	if (isfinite(l->value) && !isnan(l->lo) && !isnan(l->hi) &&
-	    (isfinite(l->lo) || isfinite(l->hi)))
+	int bounded = isfinite(l->value) && !isnan(l->lo) && !isnan(l->hi) &&
+	              (isfinite(l->lo) || isfinite(l->hi));
+
+	if (bounded)
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g %s%.4g, %.4g%s (95 %%%s%s); claim %s %g%s", vn, l->quantity,
 		         l->value, isfinite(l->lo) ? "[" : "(", l->lo, l->hi,
@@ -482,6 +485,7 @@ static void ev_text(struct lab_an_lesson *l, const char *why)
 		         "%s: %s has no value on these means (a division by 0, or past the range "
 		         "of a double); claim %s %g",
 		         vn, l->quantity, l->cmp, l->bound);
+	return bounded && why[0];
 }
 
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
@@ -499,8 +503,10 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 		         out->verdict == LAB_AN_INCONCLUSIVE ? one + 1 : one);
 	/* Most of its samples under foreign load: the loaded machine's numbers decide nothing (a
 	 * sharded counter "failed" to beat a shared one at 1.14 where quiet runs read 4.0: on a
-	 * vCPU shared with other tasks the shards lose their 1/threads scaling). */
-	else if (2 * out->flagged > out->samples)
+	 * vCPU shared with other tasks the shards lose their 1/threads scaling). After a one-setup
+	 * reason, or where the text has no room for a reason, the note says it
+	 * (lessons_notes.c). */
+	else if ((out->load_said = 2 * out->flagged > out->samples))
 		snprintf(why, sizeof(why),
 		         "%s %zu of the %zu samples these means are from were flagged for foreign "
 		         "load (--include-flagged keeps them): a busy machine's numbers decide "
@@ -508,7 +514,9 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
 		                                             : ":",
 		         out->flagged, out->samples);
+	if (2 * out->flagged > out->samples)
+		out->verdict = LAB_AN_INCONCLUSIVE;
 	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;
-	ev_text(out, why);
+	out->load_said = ev_text(out, why) && out->load_said;
 }

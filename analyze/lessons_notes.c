@@ -207,14 +207,14 @@ void lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 }
 
 /* Means from samples flagged for foreign load (--include-flagged keeps them): said, with how
- * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs); where
- * they are most of them the verdict already said so (lessons_judge.c). */
+ * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs), unless
+ * the verdict's reason said it already (most of them: lessons_judge.c). */
 static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
 {
 	size_t flagged = out->flagged, used = out->samples, len = strlen(out->text);
 
 	(void)e;
-	if (flagged && 2 * flagged <= used)
+	if (flagged && !out->load_said)
 		snprintf(out->text + len, sizeof(out->text) - len,
 		         "; note: %zu of the %zu samples these means are from were flagged for "
 		         "foreign load (--include-flagged keeps them): a busy machine's numbers",

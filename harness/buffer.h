@@ -112,12 +112,12 @@ void lab_buf_obj_free(void *obj);
  * Returns 0, or -LAB_ESYS when the query is refused (no NUMA support, a seccomp filter).
  */
 int lab_buf_pages(const struct lab_buf *b, struct lab_buf_pages *out, struct lab_err *err);
-/* The percent (0 .. 100) of the mapping that holds b's first byte that the kernel backs with
- * transparent huge pages (/proc/self/smaps: AnonHugePages over the mapping's size), or -1 when
+/* The percent (0 .. 100) of b's mapping that the kernel backs with transparent huge pages
+ * (/proc/self/smaps: AnonHugePages over the size of the mappings that overlap it), or -1 when
  * that cannot be read. madvise(MADV_HUGEPAGE) is advice: with THP off or memory fragmented a
  * buffer asked for huge pages gets base pages, and this says so. */
 int lab_buf_huge_pct(const struct lab_buf *b);
-/* The same of the mapping that holds p, read from the smaps file at path (tests). */
-int lab__buf_huge_pct_in(const char *smaps, const void *p);
+/* The same of [p, p + len), read from the smaps file at path (tests). */
+int lab__buf_huge_pct_in(const char *smaps, const void *p, size_t len);
 
 #endif

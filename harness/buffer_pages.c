@@ -51,28 +51,35 @@ int lab_buf_pages(const struct lab_buf *b, struct lab_buf_pages *out, struct lab
 
 int lab_buf_huge_pct(const struct lab_buf *b)
 {
-	return b->p ? lab__buf_huge_pct_in("/proc/self/smaps", b->p) : -1;
+	return b->p ? lab__buf_huge_pct_in("/proc/self/smaps", b->map, b->map_bytes) : -1;
 }
 
-int lab__buf_huge_pct_in(const char *smaps, const void *p)
+int lab__buf_huge_pct_in(const char *smaps, const void *p, size_t len)
 {
 	FILE *f = fopen(smaps, "re");
-	uintptr_t at = (uintptr_t)p, lo = 0, hi = 0, l, h;
-	char line[512];
-	int in = 0, pct = -1;
+	uintptr_t at = (uintptr_t)p, l, h;
+	char *line = NULL;
+	size_t cap = 0;
+	int in = 0;
 	unsigned long long kb;
+	double huge = 0, size = 0;
 
 	if (!f)
 		return -1;
-	while (pct < 0 && fgets(line, sizeof(line), f)) {
-		/* a mapping's line; a field's ("AnonHugePages:") may scan a hex digit into l */
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &l, &h) == 2) {
-			lo = l;
-			hi = h;
-			in = at >= lo && at < hi;
-		} else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1)
-			pct = (int)(100.0 * (double)kb * 1024 / (double)(hi - lo) + 0.5);
+	/* whole lines, however long (a file mapping's path past a fixed buffer read as a new
+	 * mapping); every mapping that overlaps [p, p + len) counts (madvise may split one) */
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &l, &h) ==
+		    2) { /* a mapping's line */
+			in = l < at + len && h > at;
+			size += in ? (double)(h - l) : 0;
+		} else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
+			huge += (double)kb * 1024;
+		}
 	}
+	free(line);
 	fclose(f);
-	return pct > 100 ? 100 : pct;
+	if (!(size > 0))
+		return -1;
+	return huge >= size ? 100 : (int)(100 * huge / size + 0.5);
 }

@@ -149,7 +149,7 @@ static void html_table(FILE *f, const struct lab_doc_table *t)
 	fputs("<table><tr>", f);
 	for (size_t k = 0; k < t->ncol; k++) {
 		fputs("<th>", f);
-		lab_an_html(f, lab_render_head(&t->col[k], buf, sizeof(buf)));
+		lab_an_html(f, lab_render_head(t, k, buf, sizeof(buf)));
 		fputs("</th>", f);
 	}
 	fputs("<th></th></tr>\n", f);

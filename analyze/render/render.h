@@ -57,8 +57,10 @@ int lab_render_gnuplot(const struct lab_doc *d, const struct lab_an_pdir *pdir,
 /* A cell as the text and the HTML show it ("1.23 | 1.25 [1.2, 1.3]", "-", the why). */
 const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_cell *c, char *buf,
                             size_t len);
-/* A column's header ("makespan_ns median | mean [95% CI]", "rate (M/s)"). */
-const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len);
+/* Column k's header of t ("makespan_ns median | mean [95% CI]", "rate (M/s)"); an interval
+ * column whose intervals all bound the median reads "median [95% CI] | mean", one of both
+ * kinds says the interval bounds the number it follows. */
+const char *lab_render_head(const struct lab_doc_table *t, size_t k, char *buf, size_t len);
 
 /* Writes s on one line, as the text tables show their cells: a newline or carriage return in
  * text from a file would start a line of its own (a forged verdict or row); it shows as \n, \r.

@@ -13,11 +13,21 @@
  * as printing it: 100 000 rows). */
 #define TXT_WROWS 200
 
-const char *lab_render_head(const struct lab_doc_col *col, char *buf, size_t len)
+const char *lab_render_head(const struct lab_doc_table *t, size_t k, char *buf, size_t len)
 {
+	const struct lab_doc_col *col = &t->col[k];
 	const char *u = col->unit ? col->unit : "";
+	size_t of[2] = {0, 0}; /* intervals of the mean, of the median */
 
-	if (col->kind == LAB_DOC_INTERVAL || col->kind == LAB_DOC_ESTIMATE)
+	for (size_t r = 0; col->kind == LAB_DOC_INTERVAL && r < t->nrow; r++) {
+		const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
+		of[c->ci_median != 0] += c->has && !isnan(c->lo);
+	}
+	if (col->kind == LAB_DOC_INTERVAL && of[1])
+		snprintf(buf, len, "%s%s%s%s %s", col->key, *u ? " (" : "", u, *u ? ")" : "",
+		         of[0] ? "median | mean [95% CI of the number it follows]"
+		               : "median [95% CI] | mean");
+	else if (col->kind == LAB_DOC_INTERVAL || col->kind == LAB_DOC_ESTIMATE)
 		snprintf(buf, len, "%s%s%s%s %s[95%% CI]", col->key, *u ? " (" : "", u,
 		         *u ? ")" : "", col->kind == LAB_DOC_INTERVAL ? "median | mean " : "");
 	else
@@ -226,11 +236,11 @@ static int txt_measure(const struct lab_doc_table *t, size_t nr, size_t *w, stru
 
 /* A column's header on one line (its unit is a results file's: a newline in it would start a
  * row of its own). */
-static const char *txt_head(const struct lab_doc_col *col, char *buf, size_t len)
+static const char *txt_head(const struct lab_doc_table *t, size_t k, char *buf, size_t len)
 {
 	char raw[512];
 
-	return lab_render_line(lab_render_head(col, raw, sizeof(raw)), buf, len);
+	return lab_render_line(lab_render_head(t, k, raw, sizeof(raw)), buf, len);
 }
 
 /* fprintf(f, "%s%-*s", sep, w, s) without printf (a cell of the text tables). */
@@ -255,15 +265,14 @@ static void txt_table(FILE *f, const struct lab_doc_table *t)
 	if (t->audience == LAB_DOC_TOOLS)
 		return;
 	for (size_t k = 0; k < t->ncol; k++) {
-		w[k] = strlen(txt_head(&t->col[k], buf, sizeof(buf)));
+		w[k] = strlen(txt_head(t, k, buf, sizeof(buf)));
 		nkey += t->col[k].kind == LAB_DOC_KEY && nkey == k;
 	}
 	cached = nr && !txt_measure(t, nr, w, &c);
 	if (t->title)
 		fprintf(f, "%s\n", lab_render_line(t->title, buf, sizeof(buf)));
 	for (size_t k = 0; k < t->ncol; k++)
-		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k],
-		        txt_head(&t->col[k], buf, sizeof(buf)));
+		fprintf(f, "%s%-*s", k ? "  " : "", (int)w[k], txt_head(t, k, buf, sizeof(buf)));
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrow; r++) {
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++)

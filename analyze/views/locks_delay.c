@@ -11,7 +11,8 @@
 #include <string.h>
 
 /* A duration param's value in ns ("100ns", "1us", "0", a bare number as ns): NaN when absent,
- * -1 when it is no finite duration (a file's "inf", "0x10", "-5" or "100 " is not read as one). */
+ * -1 when it is no finite duration (a file's "inf", "0x10", "-5" or "100 " is not read as one,
+ * nor one of 63 characters or more, which a buffer would cut). */
 static double an_param_ns(const char *params, const char *key)
 {
 	char v[64];
@@ -20,7 +21,9 @@ static double an_param_ns(const char *params, const char *key)
 
 	if (!lab_an_params_get(params, key, v, sizeof(v)))
 		return NAN;
-	if (!(n = lab_unit_decimal_len(v)) || !isfinite(x = strtod(v, NULL)))
+	/* a value that fills v may have been cut ("0...01000ns" read as 100) */
+	if (strlen(v) >= sizeof(v) - 1 || !(n = lab_unit_decimal_len(v)) ||
+	    !isfinite(x = strtod(v, NULL)))
 		return -1;
 	if (!v[n])
 		return x;

@@ -229,6 +229,7 @@ static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)
 {
 	const struct lab_an_json *f = p->facts, *v;
 	const char *init = lab_an_json_str(f, "init");
+	char buf[8];
 
 	r->cpu_node = an_fact_node(f, "cpu_node");
 	r->mem_node = an_fact_node(f, "mem_node");
@@ -243,7 +244,11 @@ static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)
 	v = lab_an_json_get(f, "placement_ok");
 	r->placement_ok = v && v->type == LAB_AN_JSON_BOOL ? (int)v->num : -1;
 	r->note = lab_an_json_str(f, "placement_note");
-	r->huge_pct = lab_an_json_num(f, "huge_pct", NAN);
+	/* a point that asked for huge pages (a file's fact on another point is not read) */
+	r->huge_pct =
+	    lab_an_params_get(p->params, "hugepages", buf, sizeof(buf)) && !strcmp(buf, "on")
+	        ? lab_an_json_num(f, "huge_pct", NAN)
+	        : NAN;
 	if (init)
 		snprintf(r->init, sizeof(r->init), "%s", init);
 	else if (!lab_an_params_get(p->params, "init", r->init, sizeof(r->init)))

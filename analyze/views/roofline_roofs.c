@@ -255,7 +255,8 @@ static void an_above_note(struct lab_an_rl_pt *e)
 /* Ceilings split for placing points: a sized bandwidth ceiling without a level (a sweep of
  * sizes on a machine whose caches are not known: one per size, maybe thousands) in sized[],
  * sorted by threads, size and index, searched by size; compute ceilings (one per ISA and
- * precision: any number) in by[] sorted by threads, ISA and precision, one of them or none,
+ * precision: any number; add peaks apart) in by[] sorted by threads, ISA and precision, one of
+ * them or none,
  * then speed and index, searched; every other bandwidth ceiling (a few per level) in bw[]
  * by threads and index, its thread count's run found by search and scanned. */
 struct an_sz {
@@ -280,10 +281,10 @@ struct an_split {
 	/* run.json's lab.auto_march.isa when it names one of the lab's variants, else "": an auto
 	 * point's ISA where peak did not measure auto */
 	const char *auto_isa;
-	/* compute ceilings sorted on each set of keys (by[AN_K_...]); bw: threads and i only;
-	 * adds: the add peaks alone, on both keys */
-	struct an_cp *by[AN_K_N], *bw, *adds;
-	size_t ncp, nbw, nadds;
+	/* compute ceilings, the others' (set 0) and the add peaks' (set 1), each sorted on each
+	 * set of keys (by[set][AN_K_...]); bw: threads and i only */
+	struct an_cp *by[2][AN_K_N], *bw;
+	size_t ncp[2], nbw;
 };
 
 /* threads, then the keys of mask (AN_K_ISA, AN_K_PREC) of x against key. */
@@ -298,7 +299,7 @@ static int an_cmp_keys(const struct an_cp *x, int th, const char *const *key, in
 	return c;
 }
 
-/* by[mask]'s order: an_cmp_keys, then the fastest first, then by index. */
+/* by[set][mask]'s order: an_cmp_keys, then the fastest first, then by index. */
 static int an_cmp_cp(const struct an_cp *x, const struct an_cp *y, int mask)
 {
 	int c = an_cmp_keys(x, y->threads, y->key, mask);
@@ -351,9 +352,10 @@ static size_t an_cp_lower(const struct an_cp *a, size_t n, int th, const char *c
 /* The compute ceiling of a point of ISA and precision key ("": not known) at th: the fastest of
  * its ISA and precision (a scalar loop's roof is the scalar peak, not the widest ISA's), else of
  * its ISA alone (ISAs differ by more than precisions do), else of its precision, else the
- * fastest; NULL when none is at th. */
+ * fastest; at each of these the ceilings of set first (0 the others, 1 the add peaks), then the
+ * other set's; NULL when none is at th. */
 static const struct lab_an_rl_ceil *an_compute(const struct lab_an_rl *s, const struct an_split *sp,
-                                               int th, const char *const *key)
+                                               int set, int th, const char *const *key)
 {
 	int mask = (*key[0] ? AN_K_ISA : 0) | (*key[1] ? AN_K_PREC : 0);
 	const int order[][4] = {[AN_K_NONE] = {AN_K_NONE, -1, -1, -1},
@@ -361,11 +363,12 @@ static const struct lab_an_rl_ceil *an_compute(const struct lab_an_rl *s, const 
 	                        [AN_K_PREC] = {AN_K_PREC, AN_K_NONE, -1, -1},
 	                        [AN_K_BOTH] = {AN_K_BOTH, AN_K_ISA, AN_K_PREC, AN_K_NONE}};
 
-	for (int t = 0; t < 4 && order[mask][t] >= 0; t++) {
-		const struct an_cp *a = sp->by[order[mask][t]];
-		size_t k = an_cp_lower(a, sp->ncp, th, key, order[mask][t]);
+	for (int t = 0; t < 8 && order[mask][t / 2] >= 0; t++) {
+		int in = t % 2 ? !set : set;
+		const struct an_cp *a = sp->by[in][order[mask][t / 2]];
+		size_t k = an_cp_lower(a, sp->ncp[in], th, key, order[mask][t / 2]);
 
-		if (k < sp->ncp)
+		if (k < sp->ncp[in])
 			return &s->c[a[k].i];
 	}
 	return NULL;
@@ -423,7 +426,6 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 {
 	const struct lab_an_rl_ceil *bw = NULL, *cp, *slow = NULL, *sz;
 	char prec[sizeof(s->c->precision)], isa[sizeof(s->c->isa)];
-	size_t add;
 	const char *key[2] = {an_param(e->pt, "isa", NULL, isa, sizeof(isa)),
 	                      an_param(e->pt, "type", "precision", prec, sizeof(prec))};
 	int th = e->pt->threads;
@@ -432,16 +434,15 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	 * loop fell to AVX-512's ceiling, bandwidth-bound under a roof it cannot reach) */
 	int own = *prec ? AN_K_BOTH : AN_K_ISA; /* an auto peak of the point's precision */
 	int as_build = !strcmp(isa, "auto") && *sp->auto_isa &&
-	               an_cp_lower(sp->by[own], sp->ncp, th, key, own) == sp->ncp;
+	               an_cp_lower(sp->by[0][own], sp->ncp[0], th, key, own) == sp->ncp[0] &&
+	               an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
 
 	if (as_build)
 		key[0] = sp->auto_isa;
-	/* adds alone: the add peak of its ISA and precision, else as any other point */
-	if (e->adds_only && *prec &&
-	    (add = an_cp_lower(sp->adds, sp->nadds, th, key, AN_K_BOTH)) < sp->nadds)
-		cp = &s->c[sp->adds[add].i];
-	else
-		cp = an_compute(s, sp, th, key);
+	/* adds alone: the add peak of its ISA and precision first; any other point the others'
+	 * ceilings first (an add peak faster than an FMA run of too few chains is no roof for a
+	 * loop with multiplies), an add peak where none of those is of its keys */
+	cp = an_compute(s, sp, e->adds_only, th, key);
 	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, AN_K_NONE);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
 		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
@@ -479,17 +480,16 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	else if (e->fraction > 1 + 1e-9)
 		an_above_note(e);
 	else if (!e->adds_only && e->binds == cp && cp->adds)
-		snprintf(
-		    e->note, sizeof(e->note),
-		    "under an add peak (%s), about half of what FMAs reach: peak op=fma of its "
-		    "ISA and precision measures its roof",
-		    cp->name);
+		snprintf(e->note, sizeof(e->note),
+		         "under an add peak (%s), about half of what FMAs reach: no FMA peak was "
+		         "measured at %d thread%s (peak op=fma)",
+		         cp->name, th, th == 1 ? "" : "s");
 	else if (e->adds_only && e->binds == cp && !cp->adds)
 		snprintf(
 		    e->note, sizeof(e->note),
 		    "adds alone under an FMA ceiling (%s): the add pipes reach about half of it; "
-		    "peak op=add of its ISA and precision measures its roof",
-		    cp->name);
+		    "no add peak of its ISA and precision at %d thread%s (peak op=add)",
+		    cp->name, th, th == 1 ? "" : "s");
 	else if (as_build && e->binds == cp && !strcmp(cp->isa, sp->auto_isa))
 		snprintf(
 		    e->note, sizeof(e->note),
@@ -501,10 +501,9 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 static void an_split_free(struct an_split *sp)
 {
 	free(sp->sized);
-	for (int m = 0; m < AN_K_N; m++)
-		free(sp->by[m]);
+	for (int m = 0; m < 2 * AN_K_N; m++)
+		free(sp->by[m / AN_K_N][m % AN_K_N]);
 	free(sp->bw);
-	free(sp->adds);
 }
 
 /* Every point of s placed under its roof: O((points + ceilings) log ceilings). Returns 0 or
@@ -519,15 +518,14 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 	size_t n = s->nc + 1;
 	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
 	                      .auto_isa = "",
-	                      .bw = malloc(n * sizeof(*sp.bw)),
-	                      .adds = malloc(n * sizeof(*sp.adds))};
-	int ok = sp.sized && sp.bw && sp.adds;
+	                      .bw = malloc(n * sizeof(*sp.bw))};
+	int ok = sp.sized && sp.bw;
 
 	for (size_t k = 0; auto_isa && k < sizeof(isas) / sizeof(isas[0]); k++)
 		sp.auto_isa = strcmp(auto_isa, isas[k]) ? sp.auto_isa : isas[k]; /* from a file */
 
-	for (int m = 0; m < AN_K_N; m++)
-		ok &= (sp.by[m] = malloc(n * sizeof(*sp.by[m]))) != NULL;
+	for (int m = 0; m < 2 * AN_K_N; m++)
+		ok &= (sp.by[m / AN_K_N][m % AN_K_N] = malloc(n * sizeof(struct an_cp))) != NULL;
 	if (!ok) {
 		an_split_free(&sp);
 		return -LAB_ENOMEM;
@@ -537,25 +535,23 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 
 		if (!(c->v.median > 0))
 			continue;
-		if (c->kind == LAB_AN_RL_COMPUTE && c->adds)
-			sp.adds[sp.nadds++] =
-			    (struct an_cp){c->threads, {c->isa, c->precision}, c->v.median, i};
 		if (c->kind == LAB_AN_RL_COMPUTE)
-			sp.by[0][sp.ncp++] =
+			sp.by[!!c->adds][0][sp.ncp[!!c->adds]++] =
 			    (struct an_cp){c->threads, {c->isa, c->precision}, c->v.median, i};
 		else if (!c->level && isfinite(c->size))
 			sp.sized[sp.nsized++] = (struct an_sz){c->threads, c->size, i};
 		else /* by threads, then in index order (the order they are weighed in) */
 			sp.bw[sp.nbw++] = (struct an_cp){c->threads, {"", ""}, 0, i};
 	}
-	for (int m = 1; m < AN_K_N; m++) {
-		memcpy(sp.by[m], sp.by[0], sp.ncp * sizeof(*sp.by[0]));
-		qsort(sp.by[m], sp.ncp, sizeof(*sp.by[m]), cmp[m]);
+	for (int set = 0; set < 2; set++) {
+		for (int m = 1; m < AN_K_N; m++) {
+			memcpy(sp.by[set][m], sp.by[set][0], sp.ncp[set] * sizeof(struct an_cp));
+			qsort(sp.by[set][m], sp.ncp[set], sizeof(struct an_cp), cmp[m]);
+		}
+		qsort(sp.by[set][0], sp.ncp[set], sizeof(struct an_cp), cmp[0]);
 	}
-	qsort(sp.by[0], sp.ncp, sizeof(*sp.by[0]), cmp[0]);
 	qsort(sp.sized, sp.nsized, sizeof(*sp.sized), an_cmp_sz);
 	qsort(sp.bw, sp.nbw, sizeof(*sp.bw), an_cmp_none);
-	qsort(sp.adds, sp.nadds, sizeof(*sp.adds), an_cmp_both);
 	for (size_t i = 0; i < s->np; i++)
 		an_place(s, &sp, &s->p[i]);
 	an_split_free(&sp);

@@ -470,10 +470,12 @@ LAB_TEST(lock_document_says_why_and_flags)
  * (NaN) is not read as a time. */
 LAB_TEST(lock_delay_cs_ns_read_as_config_durations)
 {
-	static const char *const bad[] = {"inf",  "1e400", "0x10", "-5",
-	                                  "100 ", "nan",   "1us!", "us"};
+	static const char *const bad[] = {
+	    "inf", "1e400", "0x10", "-5", "100 ", "nan", "1us!", "us",
+	    /* 1000 ns, too long to read whole: cut, it read as 100 */
+	    "0000000000000000000000000000000000000000000000000000000000001000ns"};
 	struct lab_an_delay at = {.cs_median = 1000, .cs_n = 5, .thr_lo = 0.5e6, .thr_n = 5};
-	char params[96], buf[448];
+	char params[160], buf[448];
 	const char *why;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

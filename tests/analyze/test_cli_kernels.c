@@ -366,6 +366,9 @@ LAB_TEST(c2c_one_kind_and_hypervisor_said)
 
 	REQUIRE(ck_analyze("results-c2c", "--no-plots", &out, &err) == 0);
 	CHECK(!strstr(out, "cannot be compared in this data") && !strstr(out, "hypervisor ("));
+	/* one run: each interval bounds the median, and the header says so (it read "median |
+	 * mean [95% CI]" over "2427 [1955, 3441] | 2724") */
+	CHECK(strstr(out, "one_way (ns) median [95% CI] | mean ") != NULL);
 	free(out);
 	free(err);
 	REQUIRE(clitest_rewrite("results-c2c/samples.csv", ck_point0_only, NULL) == 0);

@@ -425,7 +425,8 @@ LAB_TEST(node_past_matrix_stays_matrix)
 }
 
 /* A buffer asked for huge pages that got base pages (THP off or memory fragmented: the kernel's
- * huge_pct fact) says so in its row, beside a placement note; a percent past 100 is refused. */
+ * huge_pct fact) says so in its row, beside a placement note; only a point of hugepages = on;
+ * a percent past 100 is refused. */
 LAB_TEST(huge_pages_not_got_said)
 {
 	char *out = NULL, *err = NULL;
@@ -433,6 +434,13 @@ LAB_TEST(huge_pages_not_got_said)
 	clitest_copy(FX);
 	nv_replace(FX "/run.json", "\"placement_ok\": true",
 	           "\"huge_pct\": 3, \"placement_ok\": true");
+	/* a point that did not ask for huge pages says nothing of a file's fact */
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	CHECK(out && !strstr(out, "hugepages = on, yet"));
+	free(out);
+	free(err);
+	nv_replace(FX "/run.json", "\"hugepages\": \"off\"", "\"hugepages\": \"on\"");
+	nv_replace(FX "/samples.csv", "hugepages=off", "hugepages=on");
 	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
 	CHECK(out && strstr(out, "hugepages = on, yet 3 % of its memory was in huge pages "
 	                         "(transparent huge pages off or memory fragmented): it measured "

@@ -25,6 +25,9 @@ check "-march=native" "-O2 -ffinite-math-only" "-O2 -ffinite-math-only -fno-fast
 check "-funsafe-math-optimizations" "-O3" "-O3 -fno-fast-math"
 check "" "-O2 -fassociative-math -fno-signed-zeros" "-O2 -fassociative-math -fno-signed-zeros -fno-fast-math"
 check "-freciprocal-math" "-O2" "-O2 -fno-fast-math"
+check "-ffp-model=fast" "-O2" "-O2 -fno-fast-math"
+check "" "-O2 -fno-honor-nans" "-O2 -fno-honor-nans -fno-fast-math"
+check "-ffp-model=precise" "-O2" "-O2"
 printf '#include <math.h>\n#include <stdlib.h>\nint main(int c, char **v) { (void)c; return !isnan(strtod(v[1], 0)); }\n' >"$tmp/n.c"
 "$cc" -Ofast -fno-fast-math "$tmp/n.c" -o "$tmp/n" -lm 2>/dev/null && "$tmp/n" nan ||
 	{ echo "FAILED: $cc -Ofast -fno-fast-math: isnan(NaN) is false"; fail=1; }

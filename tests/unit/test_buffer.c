@@ -7,6 +7,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness/buffer.h"
@@ -263,19 +264,31 @@ LAB_TEST(huge_share_from_smaps)
 	                            "AnonHugePages:     16384 kB\nFilePmdMapped:         0 kB\n"
 	                            "7f5fc8600000-7f5fc8800000 rw-p 00000000 00:00 0 \n"
 	                            "AnonHugePages:         0 kB\n";
-	char path[1024];
+	char path[1024], name[700];
 	FILE *f;
 	struct lab_buf_opts o = {.huge = LAB_BUF_HUGE_OFF};
 	struct lab_buf b;
 	struct lab_err err = {0};
+	const uintptr_t two = 0x7f0000100000, end = 0x7f5fc8700000;
 
+	/* a file mapping whose path runs past any fixed line buffer, its tail a mapping's line */
+	memset(name, 'x', sizeof(name));
+	memcpy(name + sizeof(name) - 21, "1-ffffffffffff rw-p", 20);
 	snprintf(path, sizeof(path), "%s/smaps", testlib_tmpdir());
-	REQUIRE((f = fopen(path, "w")) && fputs(smaps, f) >= 0 && fclose(f) == 0);
-	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f5fc5000000), 25);
-	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f0000000000), 100);
-	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f5fc8600000), 0);
-	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x1000), -1);
-	CHECK_EQ_I64(lab__buf_huge_pct_in("/nonexistent/smaps", (void *)0x1000), -1);
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f,
+	        "%s7f5fd0000000-7f5fd0001000 r--p 00000000 08:01 12 /%s\n"
+	        "AnonHugePages:         0 kB\n",
+	        smaps, name);
+	REQUIRE(fclose(f) == 0);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f5fc5000000, 1), 25);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f0000000000, 1), 100);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x7f5fc8600000, 1), 0);
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)0x1000, 1), -1);
+	CHECK_EQ_I64(lab__buf_huge_pct_in("/nonexistent/smaps", (void *)0x1000, 1), -1);
+	/* a buffer over three mappings: (2048 + 16384 + 0) of (2048 + 65536 + 2048) kB */
+	CHECK_EQ_I64(lab__buf_huge_pct_in(path, (void *)two, end - two),
+	             (int64_t)(100.0 * (2048 + 16384) / (2048 + 65536 + 2048) + 0.5));
 	REQUIRE(lab_buf_alloc(&b, 4u << 20, &o, &err) == 0);
 	CHECK_EQ_I64(lab_buf_huge_pct(&b), 0);
 	lab_buf_free(&b);
