@@ -256,9 +256,8 @@ static void an_above_note(struct lab_an_rl_pt *e)
  * sizes on a machine whose caches are not known: one per size, maybe thousands) in sized[],
  * sorted by threads, size and index, searched by size; compute ceilings (one per ISA and
  * precision: any number; add peaks apart) in by[] sorted by threads, ISA and precision, one of
- * them or none,
- * then speed and index, searched; every other bandwidth ceiling (a few per level) in bw[]
- * by threads and index, its thread count's run found by search and scanned. */
+ * them or none, then speed and index, searched; every other bandwidth ceiling (a few per level)
+ * in bw[] by threads and index, its thread count's run found by search and scanned. */
 struct an_sz {
 	int threads;
 	double size;
