@@ -107,45 +107,67 @@ static int an_cmp_side_index(struct an_cmp_side *s)
  * that is why matched points o and n have no samples there, else -1. */
 static int an_gone(const struct lab_an_point *o, const struct lab_an_point *n)
 {
-	if (!o->n && !n->n)
-		return lab_an_rows_gone(o) && lab_an_rows_gone(n) ? 0 : -1;
-	return lab_an_rows_gone(o->n ? n : o) ? 1 + !!o->n : -1;
+	int go = !o->n && lab_an_rows_gone(o), gn = !n->n && lab_an_rows_gone(n);
+
+	return go && gn ? 0 : go ? 1 : gn ? 2 : -1;
 }
 
+/* Why a point of status st did not run, as an_not_run's tables index it. */
+static int an_not_run_k(const char *st)
+{
+	return !st                      ? 0
+	       : !strcmp(st, "skipped") ? 1
+	       : !strcmp(st, "failed")  ? 2
+	       : !strcmp(st, "missing") || !strcmp(st, "not_run") || !strcmp(st, "planned") ||
+	               !strcmp(st, "interrupted")
+	           ? 3
+	           : 0;
+}
+
+#define AN_GONE_OLD                                                                                \
+	"not in old's samples.csv, though its complete run says it ran ok (removed after the "     \
+	"run?)"
+#define AN_GONE_NEW                                                                                \
+	"not in new's samples.csv, though its complete run says it ran ok (removed after the "     \
+	"run?)"
+#define AN_NOT_REACHED "not reached: the run was interrupted, or is still going"
+
 /* The verdict of a matched point with no samples on a side (skipped: say no second NUMA node;
- * failed; not reached by an interrupted run): which side, and why from run.json's status. */
+ * failed; not reached by an interrupted run; its rows removed from a complete run): which side,
+ * and why from run.json's status. */
 static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_point *n)
 {
 	static const char *const why[3][4] = {
 	    {"did not run in either (skipped or failed)", "did not run in either (skipped)",
-	     "did not run in either (failed)",
-	     "did not run in either (not reached: the run was interrupted, or is still going)"},
+	     "did not run in either (failed)", "did not run in either (" AN_NOT_REACHED ")"},
 	    {"did not run in old (skipped or failed)", "did not run in old (skipped)",
-	     "did not run in old (failed)",
-	     "did not run in old (not reached: the run was interrupted, or is still going)"},
+	     "did not run in old (failed)", "did not run in old (" AN_NOT_REACHED ")"},
 	    {"did not run in new (skipped or failed)", "did not run in new (skipped)",
-	     "did not run in new (failed)",
-	     "did not run in new (not reached: the run was interrupted, or is still going)"}};
-	int side = !o->n && !n->n ? 0 : !o->n ? 1 : 2;
+	     "did not run in new (failed)", "did not run in new (" AN_NOT_REACHED ")"}};
+	/* one side's rows gone, the other not run (skipped there) */
+	static const char *const mixed[2][4] = {
+	    {AN_GONE_OLD "; did not run in new (skipped or failed)",
+	     AN_GONE_OLD "; did not run in new (skipped)",
+	     AN_GONE_OLD "; did not run in new (failed)",
+	     AN_GONE_OLD "; did not run in new (" AN_NOT_REACHED ")"},
+	    {AN_GONE_NEW "; did not run in old (skipped or failed)",
+	     AN_GONE_NEW "; did not run in old (skipped)",
+	     AN_GONE_NEW "; did not run in old (failed)",
+	     AN_GONE_NEW "; did not run in old (" AN_NOT_REACHED ")"}};
+	int side = !o->n && !n->n ? 0 : !o->n ? 1 : 2, gone = an_gone(o, n);
 	const char *st = side == 2 ? n->status : o->status;
-	int k = !st                      ? 0
-	        : !strcmp(st, "skipped") ? 1
-	        : !strcmp(st, "failed")  ? 2
-	        : !strcmp(st, "missing") || !strcmp(st, "not_run") || !strcmp(st, "planned") ||
-	                !strcmp(st, "interrupted")
-	            ? 3
-	            : 0;
+	int k = an_not_run_k(st);
 
 	if (side == 0 && (!n->status || !st || strcmp(st, n->status)))
 		k = 0; /* the two sides did not run for different reasons */
-	if (an_gone(o, n) >= 0)
-		return side == 0 ? "not in either samples.csv, though both complete runs say it "
-		                   "ran ok (removed after the runs?)"
-		       : side == 1
-		           ? "not in old's samples.csv, though its complete run says it ran ok "
-		             "(removed after the run?)"
-		           : "not in new's samples.csv, though its complete run says it ran ok "
-		             "(removed after the run?)";
+	if (gone == 0)
+		return "not in either samples.csv, though both complete runs say it ran ok "
+		       "(removed "
+		       "after the runs?)";
+	if (gone > 0 && side == 0)
+		return mixed[gone - 1][an_not_run_k(gone == 1 ? n->status : o->status)];
+	if (gone > 0)
+		return gone == 1 ? AN_GONE_OLD : AN_GONE_NEW;
 	return why[side][k];
 }
 

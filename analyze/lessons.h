@@ -51,7 +51,7 @@ struct lab_an_lesson {
 	const char *method;          /* "fieller", "t", "delta", or NULL */
 	char text[1024];             /* one sentence: the verdict and why */
 	/* of the samples its means are from, those flagged for foreign load (--include-flagged
-	 * keeps them); more than half: the verdict is inconclusive, a busy machine's */
+	 * keeps them); more than half, or of one point's: the verdict is inconclusive */
 	size_t flagged, samples;
 	int load_said; /* its sentence gives that share as the reason (else a note does) */
 };

@@ -80,8 +80,10 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out);
 int lab__lesson_one_setup(const struct ev *e, char *why, size_t len);
 
 /* lessons_notes.c: of the samples e's means are from (each point once), those flagged for
- * foreign load into *flagged (--include-flagged keeps them; 0 without it), all into *used. */
-void lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used);
+ * foreign load into *flagged (--include-flagged keeps them; 0 without it), all into *used.
+ * Returns 1 when they are most of them, or most of one point's (a side all flagged decides a
+ * ratio as much as the other), else 0. */
+int lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used);
 
 /* lessons_notes.c: what the verdict in out says after itself (shared cores, a VM, a far run). */
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out);

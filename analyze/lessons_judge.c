@@ -491,9 +491,10 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 {
 	char why[400] = "", one[300];
+	int loaded;
 
 	ev_judge(e, out);
-	lab__lesson_flagged(e, &out->flagged, &out->samples);
+	loaded = lab__lesson_flagged(e, &out->flagged, &out->samples);
 	/* said whenever it applies: a narrow straddling interval of one setup reads as if a few
 	 * more samples would tip it */
 	if (lab__lesson_one_setup(e, one, sizeof(one)))
@@ -506,15 +507,16 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 	 * vCPU shared with other tasks the shards lose their 1/threads scaling). After a one-setup
 	 * reason, or where the text has no room for a reason, the note says it
 	 * (lessons_notes.c). */
-	else if ((out->load_said = 2 * out->flagged > out->samples))
+	else if ((out->load_said = loaded))
 		snprintf(why, sizeof(why),
 		         "%s %zu of the %zu samples these means are from were flagged for foreign "
-		         "load (--include-flagged keeps them): a busy machine's numbers decide "
+		         "load%s (--include-flagged keeps them): a busy machine's numbers decide "
 		         "nothing; rerun when quiet",
 		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
 		                                             : ":",
-		         out->flagged, out->samples);
-	if (2 * out->flagged > out->samples)
+		         out->flagged, out->samples,
+		         2 * out->flagged > out->samples ? "" : ", most of one point's");
+	if (loaded)
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;

@@ -188,8 +188,10 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 	return 0;
 }
 
-void lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
+int lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 {
+	int loaded = 0;
+
 	*flagged = *used = 0;
 	for (unsigned v = 0; v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
@@ -201,9 +203,13 @@ void lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 		*used += p->levels.n;                   /* the samples its means are from */
 		if (!p->flagged || p->levels.n != p->n) /* flagged ones left out */
 			continue;
+		size_t mine = 0;
 		for (size_t j = 0; j < p->n; j++)
-			*flagged += p->flagged[j] != 0;
+			mine += p->flagged[j] != 0;
+		*flagged += mine;
+		loaded |= 2 * mine > p->n;
 	}
+	return loaded || 2 * *flagged > *used;
 }
 
 /* Means from samples flagged for foreign load (--include-flagged keeps them): said, with how

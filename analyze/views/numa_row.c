@@ -247,7 +247,7 @@ static void an_facts(const struct lab_an_point *p, struct lab_an_numa_row *r)
 	/* a point that asked for huge pages (a file's fact on another point is not read) */
 	r->huge_pct =
 	    lab_an_params_get(p->params, "hugepages", buf, sizeof(buf)) && !strcmp(buf, "on")
-	        ? lab_an_json_num(f, "huge_pct", NAN)
+	        ? lab_an_json_num(f, "huge_pct", NAN) + 0.0 /* -0 is 0 */
 	        : NAN;
 	if (init)
 		snprintf(r->init, sizeof(r->init), "%s", init);

@@ -118,11 +118,15 @@ static void an_cand(const struct lab_an_data *d, int inc, const struct lab_an_po
 	         size);
 }
 
-/* The group key of candidate c: its kind and level, or without a level its name (its size as
- * the config wrote it), into buf. */
+/* The group key of candidate c: compute, its ISA, precision and add peak or not; bandwidth, its
+ * level, or without one its name (its size as the config wrote it), into buf. */
 static const char *an_group_key(const struct lab_an_rl_ceil *c, char *buf, size_t len)
 {
-	if (c->level)
+	/* compute: its ISA, precision and whether an add peak, apart (';' is in no param value):
+	 * by its name, an FMA peak of precision "f64 adds" took the add peak's group */
+	if (c->kind == LAB_AN_RL_COMPUTE)
+		snprintf(buf, len, "%d;%s;%s;%d", c->kind, c->isa, c->precision, c->adds);
+	else if (c->level)
 		snprintf(buf, len, "%d:%d", c->kind, c->level);
 	else
 		snprintf(buf, len, "%d:-:%s", c->kind, c->name);
@@ -479,10 +483,11 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	else if (e->fraction > 1 + 1e-9)
 		an_above_note(e);
 	else if (!e->adds_only && e->binds == cp && cp->adds)
-		snprintf(e->note, sizeof(e->note),
-		         "under an add peak (%s), about half of what FMAs reach: no FMA peak was "
-		         "measured at %d thread%s (peak op=fma)",
-		         cp->name, th, th == 1 ? "" : "s");
+		snprintf(
+		    e->note, sizeof(e->note),
+		    "under an add peak (%s), about half of what FMAs reach: no FMA peak of its "
+		    "ISA and precision at %d thread%s (peak op=fma)",
+		    cp->name, th, th == 1 ? "" : "s");
 	else if (e->adds_only && e->binds == cp && !cp->adds)
 		snprintf(
 		    e->note, sizeof(e->note),

@@ -73,6 +73,10 @@ results-roofs-adds (red team, ch19: a sum read 47 % of the FMA roof at 100 % of 
   twice it; avx2 poly 16K 64 flop 1.92 ns -> 33.3: 104 % of 32, within noise (its interval
   reaches 32); avx512 fma 32 (too few chains) below avx512 add 64: the avx512 poly (64 flop,
   4 ns -> 16) sits under the FMA ceiling at 50 %, not under the add peak at 25 %.
+results-roofs-adds-names (red team): stream load 16K 0.025 ns -> 320 GB/s (L1 roof 40 at I 1/8);
+  peak scalar fma of precision "f64 adds" at 8 GFLOP/s and
+  the scalar f64 add peak at 2: two ceilings (grouped by name, the FMA one hid the add peak and
+  the sum read 23 % of it); the scalar sum (1.82) under the add peak, 91 %.
 results-roofs-pipes-beyond (red team: auto fma_add 20 flop against fma 32, 38 % below: gcc packs
   auto's chains as it likes, so no verdict; scalar fma_add 1.2 flop against fma 2, 40 % below
   where shared pipes cost this mix 8 %: not the pipes alone)."""
@@ -184,6 +188,12 @@ CASES = {
                              ("isa=sse2;op=dot;size=16K;type=f64", 1.0, w(16, 0, 2, False)),
                              ("isa=avx2;op=poly;size=16K;type=f64", 1.92, POLY),
                              ("isa=avx512;op=poly;size=16K;type=f64", 4.0, POLY)])],
+    # hostile red team: an FMA peak whose precision reads "f64 adds" took the add peak's group
+    "adds-names": [
+        ("bandwidth", "stream", [("op=load;size=16K", 0.025, LOAD)]),
+        ("compute", "peak", [("isa=scalar;op=fma;precision=f64 adds", 0.25, w(0, 0, 2, False)),
+                             ("isa=scalar;op=add;precision=f64", 0.5, adds(0, 1))]),
+        ("kernels", "simd", [("isa=scalar;op=sum;size=16K;type=f64", 0.55, adds(8, 1))])],
     "quick": [
         ("stream", "stream", [("op=triad;size=32K", 0.3, TRIAD)]),
         ("peak", "peak", [("isa=avx2;op=fma;precision=f64", 0.5, FMA)])],

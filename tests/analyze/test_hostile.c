@@ -906,6 +906,41 @@ LAB_TEST(rows_all_removed_from_complete_run_said)
 	free(err);
 }
 
+/* run.json: every point skipped (its rows are none). */
+static void ho_all_skipped(FILE *out, const char *line, void *ctx)
+{
+	const char *at = strstr(line, "\"status\": \"ok\"");
+
+	(void)ctx;
+	if (at)
+		fprintf(out, "%.*s\"status\": \"skipped\", \"reason\": \"x\"%s\n", (int)(at - line),
+		        line, at + strlen("\"status\": \"ok\""));
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* Old's rows removed after its complete run, new's point skipped: both are said (it read "did
+ * not run in either (skipped or failed)"). */
+LAB_TEST(rows_gone_on_one_side_skipped_on_the_other)
+{
+	char *out = NULL, *err = NULL;
+	int first = 0;
+
+	clitest_copy("results-compare-a");
+	clitest_copy("results-compare-b");
+	REQUIRE(clitest_rewrite("results-compare-a/samples.csv", ho_header_only, &first) == 0);
+	first = 0;
+	REQUIRE(clitest_rewrite("results-compare-b/samples.csv", ho_header_only, &first) == 0);
+	REQUIRE(clitest_rewrite("results-compare-b/run.json", ho_all_skipped, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(out &&
+	      strstr(out, "not in old's samples.csv, though its complete run says it ran ok "
+	                  "(removed after the run?); did not run in new (skipped)") &&
+	      !strstr(out, "did not run in either"));
+	free(out);
+	free(err);
+}
+
 /* A c2c matrix whose rows were all removed after a complete run says so (it read "no pair's
  * point ran"). */
 LAB_TEST(c2c_rows_removed_said)

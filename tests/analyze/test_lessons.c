@@ -278,6 +278,16 @@ LAB_TEST(flagged_samples_in_a_verdict_are_said)
 	             "machine's numbers decide nothing; rerun when quiet") &&
 	      !strstr(ls.l[0].text, "note: 12"));
 	CHECK(ls.l[0].flagged == 12 && ls.l[0].samples == 20);
+	lab_an_lessons_free(&ls);
+	/* one side all flagged, the other none: half of them, and that side decides the ratio */
+	for (size_t i = 0; i < 10; i++)
+		f.d.pt[1].flagged[i] = 0;
+	lab_an_json_free(f.d.run);
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(strstr(ls.l[0].text, "10 of the 20 samples these means are from were flagged for "
+	                           "foreign load, most of one point's (--include-flagged"));
 	for (size_t i = 0; i < 2; i++)
 		free(f.d.pt[i].flagged);
 	fx_free(&f, &ls);

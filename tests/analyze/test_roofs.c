@@ -536,7 +536,7 @@ LAB_TEST(adds_alone_under_the_add_peak)
 	CHECK_EQ_STR(
 	    lab_an_json_str(p, "note"),
 	    "under an add peak (sse2 f64 adds), about half of what FMAs reach: no FMA peak "
-	    "was measured at 1 thread (peak op=fma)");
+	    "of its ISA and precision at 1 thread (peak op=fma)");
 	/* review: an add peak faster than an FMA run of too few chains is no roof for it */
 	REQUIRE((p = rf_pt(j, "isa=avx512;op=poly;size=16K;type=f64", "avx512 f64", 0.5)));
 	CHECK(lab_an_json_str(p, "note") == NULL);
@@ -544,5 +544,17 @@ LAB_TEST(adds_alone_under_the_add_peak)
 	CHECK(strstr(lab_an_json_str(p, "note") ?: "", "at 104 % of its roof (avx2 f64), within "
 	                                               "noise: its interval reaches down to "));
 	rf_none_silently_above(j);
+	lab_an_json_free(j);
+}
+
+/* Hostile red team: ceilings are grouped by ISA, precision and add peak, not by the name they
+ * show (an FMA peak of precision "f64 adds" took the add peak's group and hid it). */
+LAB_TEST(add_peak_group_not_taken_by_a_name)
+{
+	struct lab_an_json *j = rf_json("results-roofs-adds-names");
+
+	REQUIRE(j);
+	rf_ceil(j, "scalar f64 adds", 2, "isa=scalar;op=add;precision=f64");
+	rf_pt(j, "isa=scalar;op=sum;size=16K;type=f64", "scalar f64 adds", 1 / 0.55 / 2);
 	lab_an_json_free(j);
 }
