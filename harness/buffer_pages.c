@@ -69,8 +69,8 @@ int lab__buf_huge_pct_in(const char *smaps, const void *p, size_t len)
 	/* whole lines, however long (a file mapping's path past a fixed buffer read as a new
 	 * mapping); every mapping that overlaps [p, p + len) counts (madvise may split one) */
 	while (getline(&line, &cap, f) > 0) {
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &l, &h) ==
-		    2) { /* a mapping's line */
+		/* a mapping's line ("7f..-7f.. rw-p ..."); a field's never scans two numbers */
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &l, &h) == 2) {
 			in = l < at + len && h > at;
 			size += in ? (double)(h - l) : 0;
 		} else if (in && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
