@@ -162,8 +162,7 @@ static const char *an_not_run(const struct lab_an_point *o, const struct lab_an_
 		k = 0; /* the two sides did not run for different reasons */
 	if (gone == 0)
 		return "not in either samples.csv, though both complete runs say it ran ok "
-		       "(removed "
-		       "after the runs?)";
+		       "(removed after the runs?)";
 	if (gone > 0 && side == 0)
 		return mixed[gone - 1][an_not_run_k(gone == 1 ? n->status : o->status)];
 	if (gone > 0)
