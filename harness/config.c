@@ -182,6 +182,19 @@ static size_t cfg_separator(const char *s, size_t n)
 	return n;
 }
 
+/* A line refused whole (its bytes, its length, its syntax): what it would have said is unknown, so
+ * no "missing kernel" or "key outside any section" follows from it. */
+static void cfg_line_refused(struct cfg_loader *ld, const char *s, const char *end)
+{
+	if (s < end && *s == '[') {
+		ld->cur = NULL;
+		ld->bad_header = true;
+	} else if (ld->cur) {
+		ld->cur->refused = true;
+	}
+	ld->after_key = false;
+}
+
 /* A key line (s .. end without the blanks around it): a key, its separator, a section. */
 static bool cfg_key_line(struct cfg_loader *ld, const char *s, const char *end)
 {
@@ -189,11 +202,13 @@ static bool cfg_key_line(struct cfg_loader *ld, const char *s, const char *end)
 	if (sep == (size_t)(end - s)) {
 		lab_diag_add(ld->d, "%s:%d: expected 'key = value', got '%.*s'", ld->file, ld->line,
 		             (int)(end - s > 40 ? 40 : end - s), s);
+		cfg_line_refused(ld, s, end); /* 'kernel noop' is said once, not also missing */
 		return false;
 	}
 	if (sep == 0) {
 		lab_diag_add(ld->d, "%s:%d: '%.*s': no key before '%c' (write key = value)",
 		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, s[0]);
+		cfg_line_refused(ld, s, end);
 		return false;
 	}
 	if (!ld->cur) {
@@ -251,19 +266,6 @@ static bool cfg_line_bytes(struct cfg_loader *ld, const char *raw, size_t n, con
 		}
 	}
 	return true;
-}
-
-/* A line refused whole (its bytes, its length): what it would have said is unknown, so no
- * "missing kernel" or "key outside any section" follows from it. */
-static void cfg_line_refused(struct cfg_loader *ld, const char *s, const char *end)
-{
-	if (s < end && *s == '[') {
-		ld->cur = NULL;
-		ld->bad_header = true;
-	} else if (ld->cur) {
-		ld->cur->refused = true;
-	}
-	ld->after_key = false;
 }
 
 /*

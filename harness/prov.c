@@ -317,7 +317,10 @@ void lab_prov_write_numa_memory(struct lab_json *j, const struct lab_topo *topo)
 		lab_json_obj_open(j, NULL);
 		lab_json_int(j, "node", m[i].node);
 		lab_json_int(j, "os_index", m[i].os_index);
-		lab_json_uint(j, "local_memory_bytes", m[i].local_memory);
+		if (m[i].local_memory) /* none recorded (an XML's, a synthetic '[numa]'): null */
+			lab_json_uint(j, "local_memory_bytes", m[i].local_memory);
+		else
+			lab_json_null(j, "local_memory_bytes");
 		lab_json_obj_close(j);
 	}
 	lab_json_arr_close(j);

@@ -432,7 +432,8 @@ const char *lab_topo_source(const struct lab_topo *topo)
 
 int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n)
 {
-	size_t len = 0;
+	size_t len = 0, out = 0;
+	bool cut = false;
 
 	if (size)
 		buf[0] = '\0';
@@ -448,8 +449,16 @@ int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n)
 			w = snprintf(item, sizeof(item), "%s%d", i ? "," : "", cpus[i]);
 		else
 			w = snprintf(item, sizeof(item), "%s%d-%d", i ? "," : "", cpus[i], cpus[j]);
-		if (len < size)
-			snprintf(buf + len, size - len, "%s", item);
+		/* An item goes in whole with room left for ",..." after it, the last one whole. */
+		size_t room = j + 1 < n ? 4 : 0;
+		if (!cut && out + (size_t)w + room < size) {
+			memcpy(buf + out, item, (size_t)w + 1);
+			out += (size_t)w;
+		} else if (!cut) {
+			cut = true;
+			if (out + 4 <= size)
+				snprintf(buf + out, size - out, "%s...", out ? "," : "");
+		}
 		len += (size_t)w;
 		i = j + 1;
 	}

@@ -46,9 +46,10 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 		fprintf(stderr, "... and %u more error%s\n", d->dropped,
 		        d->dropped == 1 ? "" : "s");
 	/* One error is its own line (FILE:LINE, what is allowed); several get a count. */
-	if (n > 1)
-		lab_opts_error("lab: %u errors in %s%s; nothing was run", n, where,
-		               a->nconfigs > 1 ? " and the other configs" : "");
+	if (n > 1 && a->nconfigs > 1)
+		lab_opts_error("lab: %u errors in the %u configs; nothing was run", n, a->nconfigs);
+	else if (n > 1)
+		lab_opts_error("lab: %u errors in %s; nothing was run", n, where);
 	lab_diag_free(d);
 	return LAB_EXIT_USAGE;
 }

@@ -102,9 +102,12 @@ static void topo_print_numa_memory(const struct lab_topo *topo)
 		printf("  node %d", m[i].os_index);
 		if (m[i].os_index != m[i].node)
 			printf(" (logical %d)", m[i].node);
-		printf(": %.1f GiB (%llu bytes)\n",
-		       (double)m[i].local_memory / (1024.0 * 1024 * 1024),
-		       (unsigned long long)m[i].local_memory);
+		if (m[i].local_memory == 0) /* an XML or a synthetic '[numa]' that says none */
+			printf(": not recorded\n");
+		else
+			printf(": %.1f GiB (%llu bytes)\n",
+			       (double)m[i].local_memory / (1024.0 * 1024 * 1024),
+			       (unsigned long long)m[i].local_memory);
 	}
 }
 

@@ -460,6 +460,13 @@ topo_numa_memory)
 	python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))["numa_memory"]
 assert [(n["node"], n["os_index"], n["local_memory_bytes"]) for n in m] == [(i, i, 1 << 30) for i in range(4)], m' "$tmp/topo.json"
+	# A synthetic node attached as '[numa]' has no memory recorded: said, not 0 bytes.
+	"$lab" topo --topology 'synthetic:pack:2 [numa] core:2 pu:2' >"$tmp/out"
+	grep -qx '  node 1: not recorded' "$tmp/out"
+	"$lab" topo --topology 'synthetic:pack:2 [numa] core:2 pu:2' --json >"$tmp/topo.json"
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["numa_memory"]
+assert [n["local_memory_bytes"] for n in m] == [None, None], m' "$tmp/topo.json"
 	;;
 run_refuses_other_topology)
 	rc=0

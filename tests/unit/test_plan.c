@@ -547,6 +547,14 @@ LAB_TEST(missing_kernel_says_what_was_meant)
 	plan_fails_with("[a]\nkernl = fake\n", NULL, 0,
 	                "p.ini:1: [a]: missing 'kernel = ...' (line 2 has 'kernl': did you mean "
 	                "'kernel'?)");
+	/* A BOM at a line's start (as `cat a.ini b.ini` leaves it) or capitals: the line named. */
+	plan_fails_with(
+	    "[a]\n\xEF\xBB\xBFkernel = fake\n", NULL, 0,
+	    "p.ini:1: [a]: missing 'kernel = ...' (line 2 has '\xEF\xBB\xBFkernel': did "
+	    "you mean 'kernel'?)");
+	plan_fails_with("[a]\nKERNEL = fake\n", NULL, 0,
+	                "p.ini:1: [a]: missing 'kernel = ...' (line 2 has 'KERNEL': did you mean "
+	                "'kernel'?)");
 	plan_fails_with("[Global]\nreps = 2\n[a]\nkernel = fake\n", NULL, 0,
 	                "p.ini:1: [Global]: missing 'kernel = ...' (did you mean [global]? section "
 	                "names are case-sensitive)");

@@ -539,8 +539,15 @@ LAB_TEST(cpulist_format)
 	CHECK_EQ_STR(buf, "0-3,8,10-11");
 	CHECK_EQ_I64(lab_topo_cpulist_format(buf, sizeof(buf), a, 0), 4);
 	CHECK_EQ_STR(buf, "none");
-	CHECK_EQ_I64(lab_topo_cpulist_format(buf, 5, a, 7), 11);
-	CHECK_EQ_STR(buf, "0-3,");
+	CHECK_EQ_I64(lab_topo_cpulist_format(buf, 9, a, 7), 11);
+	CHECK_EQ_STR(buf, "0-3,...");
+	/* Never half a number: "0-3,8,10" would name a CPU that is not in the list. */
+	CHECK_EQ_I64(lab_topo_cpulist_format(buf, 11, a, 7), 11);
+	CHECK_EQ_STR(buf, "0-3,8,...");
+	CHECK_EQ_I64(lab_topo_cpulist_format(buf, 12, a, 7), 11);
+	CHECK_EQ_STR(buf, "0-3,8,10-11");
+	CHECK_EQ_I64(lab_topo_cpulist_format(buf, 4, a, 7), 11);
+	CHECK_EQ_STR(buf, "...");
 }
 
 LAB_TEST(bind_refused_on_synthetic)
