@@ -147,9 +147,9 @@ static void place_allowed_text(const struct lab_topo *topo, char *buf, size_t si
 	free(cpus);
 }
 
-/* list: every CPU must exist, be usable and appear once; then the first n are the plan. */
-static int place_list(const struct lab_topo *topo, const struct lab_placement *p, unsigned n,
-                      int *cpus, struct lab_err *err)
+/* list: every CPU must exist, be usable and appear once; the threads take them in order. */
+static int place_list(const struct lab_topo *topo, const struct lab_placement *p, int *order,
+                      struct lab_err *err)
 {
 	struct lab_pu_info info;
 	char allowed[256];
@@ -172,14 +172,11 @@ static int place_list(const struct lab_topo *topo, const struct lab_placement *p
 				                   "cpu %d is listed twice (each thread needs its "
 				                   "own CPU)",
 				                   cpu);
+		order[i] = cpu;
 	}
-	if (lab_placement_check_threads(p, n, err) < 0)
-		return -LAB_ECONFIG;
-	memcpy(cpus, p->list, n * sizeof(int));
-	return 0;
+	return (int)p->nlist;
 }
 
-/* node:N keeps the usable PUs of node N, in `cores` order (one PU per core first). */
 /* Whether node (an OS number) holds cpu: its first node, or another whose CPUs include it. */
 static bool place_in_node(const struct lab_topo *topo, const struct place_pu *u, int node)
 {
@@ -195,8 +192,9 @@ static bool place_in_node(const struct lab_topo *topo, const struct place_pu *u,
 	return false;
 }
 
+/* node:N keeps the usable PUs of node N, in `cores` order (one PU per core first). */
 static int place_node(const struct lab_topo *topo, const struct lab_placement *p,
-                      struct place_pu *u, unsigned *nu, unsigned n, struct lab_err *err)
+                      struct place_pu *u, unsigned *nu, struct lab_err *err)
 {
 	unsigned kept = 0;
 
@@ -210,99 +208,121 @@ static int place_node(const struct lab_topo *topo, const struct lab_placement *p
 		    err, LAB_EUNSUP,
 		    "placement node:%d: NUMA node %d has no CPU this process may use", p->node,
 		    p->node);
-	if (n > kept)
-		return lab_err_set(err, LAB_ECONFIG,
-		                   "%u threads but NUMA node %d has only %u usable CPU%s (allowed "
-		                   "threads 1 .. %u with node:%d)",
-		                   n, p->node, kept, kept == 1 ? "" : "s", kept, p->node);
 	return 0;
 }
 
-/* expr: the first n CPUs the expression selects on the topology's thread domains. */
-static int place_expr(const struct lab_topo *topo, const struct lab_placement *p, unsigned n,
-                      int *cpus, struct lab_err *err)
+/* expr: the CPUs the expression selects on the topology's thread domains. */
+static int place_expr(const struct lab_topo *topo, const struct lab_placement *p, int *order,
+                      struct lab_err *err)
 {
 	struct lab_topo_domains *doms = NULL;
-	int *sel = malloc(LAB_CPUEXPR_MAX * sizeof(int));
-	char list[256];
+	int rc = lab_topo_domains_list(topo, &doms, err);
+
+	if (rc == 0)
+		rc = lab_cpuexpr_resolve(p->expr, doms, order, LAB_CPUEXPR_MAX, err);
+	lab_topo_domains_free(doms);
+	return rc;
+}
+
+/* compact, cores, scatter, node:N and pairs (its first pair: the two lowest CPUs): the usable
+ * PUs in the policy's order. */
+static int place_policy(const struct lab_topo *topo, const struct lab_placement *p, int *order,
+                        struct lab_err *err)
+{
+	struct place_pu *u = NULL;
+	unsigned nu = 0;
+	int rc = place_usable(topo, &u, &nu, err);
+
+	if (rc == 0 && p->kind == LAB_PLACE_NODE)
+		rc = place_node(topo, p, u, &nu, err);
+	else if (rc == 0 && p->kind == LAB_PLACE_CORES)
+		qsort(u, nu, sizeof(*u), place_cmp_cores);
+	else if (rc == 0 && p->kind == LAB_PLACE_SCATTER)
+		place_scatter(u, nu);
+	else if (rc == 0 && p->kind != LAB_PLACE_COMPACT && p->kind != LAB_PLACE_PAIRS)
+		rc = lab_err_set(err, LAB_EINVAL, "plan: unknown placement kind %d", (int)p->kind);
+	for (unsigned i = 0; rc == 0 && i < nu; i++)
+		order[i] = u[i].cpu;
+	free(u);
+	return rc < 0 ? rc : (int)nu;
+}
+
+int lab_topo_plan_order(const struct lab_topo *topo, const struct lab_placement *p, int **order,
+                        unsigned *count, struct lab_err *err)
+{
+	unsigned cap = lab_topo_pus(topo, NULL, 0);
 	int rc;
 
-	if (!sel)
+	if (p->kind == LAB_PLACE_LIST && p->nlist > cap)
+		cap = p->nlist;
+	if (p->kind == LAB_PLACE_EXPR)
+		cap = LAB_CPUEXPR_MAX;
+	*order = malloc((cap ? cap : 1) * sizeof(int));
+	*count = 0;
+	if (!*order)
 		return lab_err_set(err, LAB_ENOMEM, "plan: out of memory");
-	rc = lab_topo_domains_list(topo, &doms, err);
-	if (rc < 0)
-		goto out;
-	rc = lab_cpuexpr_resolve(p->expr, doms, sel, LAB_CPUEXPR_MAX, err);
-	if (rc < 0)
-		goto out;
-	if (n > (unsigned)rc) {
-		lab_topo_cpulist_format(list, sizeof(list), sel, (unsigned)rc);
-		rc =
-		    lab_err_set(err, LAB_ECONFIG,
-		                "%u threads but the expression yields only %d CPU%s (%s) (allowed: "
-		                "threads 1 .. %d, or a longer expression)",
-		                n, rc, rc == 1 ? "" : "s", list, rc);
-		goto out;
+	if (p->kind == LAB_PLACE_LIST)
+		rc = place_list(topo, p, *order, err);
+	else if (p->kind == LAB_PLACE_EXPR)
+		rc = place_expr(topo, p, *order, err);
+	else
+		rc = place_policy(topo, p, *order, err);
+	if (rc < 0) {
+		free(*order);
+		*order = NULL;
+		return rc;
 	}
-	memcpy(cpus, sel, n * sizeof(int));
-	rc = 0;
-out:
-	lab_topo_domains_free(doms);
-	free(sel);
-	return rc;
+	*count = (unsigned)rc;
+	return 0;
+}
+
+int lab_topo_plan_take(const struct lab_topo *topo, const struct lab_placement *p, const int *order,
+                       unsigned count, unsigned n, int *cpus, struct lab_err *err)
+{
+	char list[256];
+
+	if (p->kind == LAB_PLACE_PAIRS && n != 2)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "placement pairs runs 2 threads per CPU pair, not %u", n);
+	if (p->kind == LAB_PLACE_LIST && lab_placement_check_threads(p, n, err) < 0)
+		return -LAB_ECONFIG;
+	if (n > count && p->kind == LAB_PLACE_EXPR) {
+		lab_topo_cpulist_format(list, sizeof(list), order, count);
+		return lab_err_set(
+		    err, LAB_ECONFIG,
+		    "%u threads but the expression yields only %u CPU%s (%s) (allowed: "
+		    "threads 1 .. %u, or a longer expression)",
+		    n, count, count == 1 ? "" : "s", list, count);
+	}
+	if (n > count && p->kind == LAB_PLACE_NODE)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but NUMA node %d has only %u usable CPU%s (allowed "
+		                   "threads 1 .. %u with node:%d)",
+		                   n, p->node, count, count == 1 ? "" : "s", count, p->node);
+	if (n > count) {
+		place_allowed_text(topo, list, sizeof(list));
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "%u threads but only %u CPU%s can be used (allowed %s)", n,
+		                   count, count == 1 ? "" : "s", list);
+	}
+	memcpy(cpus, order, n * sizeof(int));
+	if (p->kind == LAB_PLACE_PAIRS && n == 2)
+		lab_topo_cpus_allowed(topo, cpus, 2);
+	return 0;
 }
 
 int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, unsigned n, int *cpus,
                   struct lab_err *err)
 {
-	struct place_pu *u = NULL;
-	unsigned nu = 0;
-	char allowed[256];
+	int *order = NULL;
+	unsigned count = 0;
 	int rc;
 
-	if (p->kind == LAB_PLACE_LIST)
-		return place_list(topo, p, n, cpus, err);
-	if (p->kind == LAB_PLACE_EXPR)
-		return place_expr(topo, p, n, cpus, err);
-	if (p->kind == LAB_PLACE_PAIRS && n != 2)
-		return lab_err_set(err, LAB_ECONFIG,
-		                   "placement pairs runs 2 threads per CPU pair, not %u", n);
-	rc = place_usable(topo, &u, &nu, err);
-	if (rc < 0)
-		return rc;
-	if (p->kind == LAB_PLACE_NODE) {
-		rc = place_node(topo, p, u, &nu, n, err);
-		if (rc < 0)
-			goto out;
-	}
-	if (n > nu) {
-		place_allowed_text(topo, allowed, sizeof(allowed));
-		rc = lab_err_set(err, LAB_ECONFIG,
-		                 "%u threads but only %u CPU%s can be used (allowed %s)", n, nu,
-		                 nu == 1 ? "" : "s", allowed);
-		goto out;
-	}
-	switch (p->kind) {
-	case LAB_PLACE_COMPACT:
-	case LAB_PLACE_PAIRS: /* the first pair of lab_topo_plan_pairs: the two lowest CPUs */
-		break;
-	case LAB_PLACE_CORES:
-		qsort(u, nu, sizeof(*u), place_cmp_cores);
-		break;
-	case LAB_PLACE_NODE: /* already in order */
-		break;
-	case LAB_PLACE_SCATTER:
-		place_scatter(u, nu);
-		break;
-	default:
-		rc = lab_err_set(err, LAB_EINVAL, "plan: unknown placement kind %d", (int)p->kind);
-		goto out;
-	}
-	for (unsigned i = 0; i < n; i++)
-		cpus[i] = u[i].cpu;
-	if (p->kind == LAB_PLACE_PAIRS && n == 2)
-		lab_topo_cpus_allowed(topo, cpus, 2);
-out:
-	free(u);
+	if (p->kind == LAB_PLACE_PAIRS && n != 2) /* said before any CPU is looked at */
+		return lab_topo_plan_take(topo, p, NULL, 0, n, cpus, err);
+	rc = lab_topo_plan_order(topo, p, &order, &count, err);
+	if (rc == 0)
+		rc = lab_topo_plan_take(topo, p, order, count, n, cpus, err);
+	free(order);
 	return rc;
 }

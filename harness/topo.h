@@ -212,6 +212,18 @@ int lab_topo_plan(const struct lab_topo *topo, const struct lab_placement *p, un
                   struct lab_err *err);
 
 /*
+ * lab_topo_plan in two steps, so a sweep over thread counts orders the CPUs once: the CPUs p
+ * gives threads, in the order they take them, as many as there are (*count, into a new array
+ * *order the caller frees), with the errors that do not depend on the thread count (a listed
+ * CPU that does not exist, a bad expression here, a node without usable CPUs); then the first n
+ * of them, with the errors that do (n above what there is, pairs of other than 2 threads).
+ */
+int lab_topo_plan_order(const struct lab_topo *topo, const struct lab_placement *p, int **order,
+                        unsigned *count, struct lab_err *err);
+int lab_topo_plan_take(const struct lab_topo *topo, const struct lab_placement *p, const int *order,
+                       unsigned count, unsigned n, int *cpus, struct lab_err *err);
+
+/*
  * Plans the CPU pairs of a core-to-core matrix: every unordered pair {a, b}, a < b, of usable
  * CPUs exactly once, in a stable order. When there are more than max_pairs (0 = no limit), a
  * deterministic sample of max_pairs drawn with seed, which keeps pairs of every kind present in
