@@ -707,6 +707,36 @@ LAB_TEST(synthetic_pu_cap)
 
 /* node:N plans only the PUs of NUMA node N, one per core first; a missing node is EUNSUP (the
  * planner skips such points), too many threads for the node a config error. */
+/* A sweep orders a placement's CPUs once (lab_topo_plan_order) and takes a prefix per thread
+ * count: the same CPUs and errors as planning each count alone. */
+LAB_TEST(plan_order_then_take_is_plan)
+{
+	static const char *const policies[] = {"compact", "cores",      "scatter",
+	                                       "node:2",  "list:5,3,9", "expr:S1:0-5@S0:2"};
+	struct lab_topo *t = open_fixture("2s4n-amd.xml");
+	struct lab_err err = {0}, err2 = {0};
+	struct lab_placement p;
+	int cpus[40], cpus2[40], *order = NULL;
+	unsigned count = 0;
+
+	REQUIRE(t);
+	for (unsigned k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		REQUIRE(lab_placement_parse(policies[k], &p, &err) == 0);
+		REQUIRE(lab_topo_plan_order(t, &p, &order, &count, &err) == 0);
+		for (unsigned n = 1; n <= 33; n++) {
+			int a = lab_topo_plan(t, &p, n, cpus, &err);
+			int b = lab_topo_plan_take(t, &p, order, count, n, cpus2, &err2);
+			CHECK_EQ_I64(a, b);
+			if (a == 0)
+				CHECK(!memcmp(cpus, cpus2, n * sizeof(int)));
+			else
+				CHECK_EQ_STR(err.msg, err2.msg);
+		}
+		free(order);
+	}
+	lab_topo_close(t);
+}
+
 LAB_TEST(node_placement)
 {
 	struct lab_topo *t = open_fixture("2s4n-amd.xml");
