@@ -47,9 +47,12 @@ static int dr_cmp(const void *a, const void *b)
 	                            : strcmp(x->text, y->text);
 }
 
-/* scalar: the file is a scalar baseline, which nothing may vectorize. */
-static void dr_file(const char *path, const char *name, bool scalar)
+/* isa "scalar": the file is a scalar baseline, which nothing may vectorize; "auto": the
+ * compiler's own vectorization, which must have vectorized something; the others are
+ * intrinsics, written vector by hand. */
+static void dr_file(const char *path, const char *name, const char *isa)
 {
+	bool scalar = !strcmp(isa, "scalar"), vectorized = false;
 	FILE *f = fopen(path, "r");
 	struct dr_line *u;
 	unsigned nu = 0, other = 0;
@@ -77,7 +80,11 @@ static void dr_file(const char *path, const char *name, bool scalar)
 	if (!u)
 		return;
 	qsort(u, nu, sizeof(*u), dr_cmp);
-	printf("  %s:%s\n", name, nu ? "" : " nothing vectorized, no loop reported (as intended)");
+	for (unsigned i = 0; i < nu; i++)
+		vectorized = vectorized || strstr(u[i].text, ": optimized: ");
+	printf("  %s:%s\n", name,
+	       nu || !strcmp(isa, "auto") ? ""
+	                                  : " nothing vectorized, no loop reported (as intended)");
 	for (unsigned i = 0; i < nu; i++) {
 		if (i < DR_SHOW)
 			printf("    %4ux %s\n", u[i].count, u[i].text);
@@ -86,13 +93,14 @@ static void dr_file(const char *path, const char *name, bool scalar)
 	}
 	if (other)
 		printf("    (%u more lines)\n", other);
-	for (unsigned i = 0; scalar && i < nu; i++)
-		if (strstr(u[i].text, ": optimized: ")) {
-			printf("    NOT SCALAR: the compiler vectorized the baseline (an option in "
-			       "this "
-			       "build's C flags?), so every speedup over it reads too small\n");
-			break;
-		}
+	if (scalar && vectorized)
+		printf("    NOT SCALAR: the compiler vectorized the baseline (an option in this "
+		       "build's C flags?), so every speedup over it reads too small\n");
+	if (!strcmp(isa, "auto") && !vectorized)
+		printf(
+		    "    NOT VECTORIZED: the compiler vectorized no loop of the auto variant (an "
+		    "option in this build's C flags, or link-time optimization?), so auto reads "
+		    "as scalar code\n");
 	free(u);
 }
 
@@ -127,7 +135,7 @@ void lab_describe_remarks(const struct lab_kernel *k)
 		any = true;
 		char name[64];
 		snprintf(name, sizeof(name), "%s_%s.c", kernel, isas[i]);
-		dr_file(path, name, i == 0);
+		dr_file(path, name, isas[i]);
 	}
 	if (!any && !LAB_REMARKS_KEPT && dr_has_variants(k))
 		printf("\nwhat the compiler said: nothing kept (gcc's -fopt-info-vec remarks; this "
