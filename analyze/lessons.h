@@ -53,6 +53,7 @@ struct lab_an_lesson {
 	/* of the samples its means are from, those flagged for foreign load (--include-flagged
 	 * keeps them); more than half, or of one point's: the verdict is inconclusive */
 	size_t flagged, samples;
+	int loaded;    /* that share made the verdict inconclusive */
 	int load_said; /* its sentence gives that share as the reason (else a note does) */
 };
 

@@ -494,7 +494,7 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 	int loaded;
 
 	ev_judge(e, out);
-	loaded = lab__lesson_flagged(e, &out->flagged, &out->samples);
+	out->loaded = loaded = lab__lesson_flagged(e, &out->flagged, &out->samples);
 	/* said whenever it applies: a narrow straddling interval of one setup reads as if a few
 	 * more samples would tip it */
 	if (lab__lesson_one_setup(e, one, sizeof(one)))

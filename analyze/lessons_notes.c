@@ -223,8 +223,11 @@ static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
 	if (flagged && !out->load_said)
 		snprintf(out->text + len, sizeof(out->text) - len,
 		         "; note: %zu of the %zu samples these means are from were flagged for "
-		         "foreign load (--include-flagged keeps them): a busy machine's numbers",
-		         flagged, used);
+		         "foreign load%s (--include-flagged keeps them): %s",
+		         flagged, used,
+		         out->loaded && 2 * flagged <= used ? ", most of one point's" : "",
+		         out->loaded ? "a busy machine's numbers decide nothing; rerun when quiet"
+		                     : "a busy machine's numbers, which may read slow or noisy");
 }
 
 /* A claim whose side is one speedup, at N threads, whose interval lies wholly above N says the
