@@ -16,6 +16,8 @@
 #define AN_UNTESTED "untested (one sample a side)"
 /* a side planned 2+ runs kept fewer than 2 (an_cmp_one_setup) */
 #define AN_ONE_SETUP "untested (one setup: fewer than 2 of its runs kept)"
+/* most of a side's samples load-flagged and kept (an_cmp_loaded) */
+#define AN_LOADED "untested (most samples load-flagged)"
 
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 {
@@ -210,6 +212,38 @@ static void an_cmp_one_setup(struct lab_an_cmp_row *r, bool runs)
 	r->verdict = AN_ONE_SETUP;
 }
 
+/* How many of p's used samples were flagged for foreign load and kept (--include-flagged),
+ * into buf as "SIDE: F of N samples load-flagged" when more than half: a busy machine's
+ * numbers, which a lesson does not judge either (lab__lesson_flagged). */
+static bool an_side_loaded(const struct lab_an_point *p, const char *side, char *buf, size_t len)
+{
+	size_t mine = 0;
+
+	if (!p->flagged || p->levels.n != p->n)
+		return false;
+	for (size_t j = 0; j < p->n; j++)
+		mine += p->flagged[j] != 0;
+	if (2 * mine <= p->n)
+		return false;
+	snprintf(buf, len, "%s: %zu of %zu samples load-flagged", side, mine, p->n);
+	return true;
+}
+
+/* A side most of whose samples ran under foreign load: the verdict is held back, r->loaded
+ * says which side. */
+static void an_cmp_loaded(struct lab_an_cmp_row *r)
+{
+	char bo[72], bn[72];
+	bool o = an_side_loaded(r->old, "old", bo, sizeof(bo));
+	bool n = an_side_loaded(r->new_, "new", bn, sizeof(bn));
+
+	if (!o && !n)
+		return;
+	snprintf(r->loaded, sizeof(r->loaded), "%s%s%s", o ? bo : "", o && n ? "; " : "",
+	         n ? bn : "");
+	r->verdict = AN_LOADED;
+}
+
 static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const char *unlike)
 {
 	const struct lab_an_stats *a = &r->old->st, *b = &r->new_->st;
@@ -266,8 +300,12 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		                         : AN_UNTESTED;
 	}
 	an_cmp_one_setup(r, runs);
+	if (!r->one_setup[0])
+		an_cmp_loaded(r);
 	if (r->one_setup[0])
 		c->one_setup++;
+	else if (r->loaded[0])
+		c->loaded++;
 	else if (!strcmp(r->verdict, AN_UNTESTED))
 		c->untested++;
 	else if (!strcmp(r->verdict, "improved"))
@@ -358,6 +396,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "no_change", (long long)c->no_change);
 	lab_json_int(&w, "untested", (long long)c->untested);
 	lab_json_int(&w, "one_setup", (long long)c->one_setup);
+	lab_json_int(&w, "loaded", (long long)c->loaded);
 	lab_json_int(&w, "unmatched", (long long)c->unmatched);
 	lab_json_int(&w, "flagged", (long long)c->flagged);
 	lab_json_int(&w, "not_run", (long long)c->not_run);
@@ -395,6 +434,8 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 				lab_json_str(&w, "samples_verdict", r->samples_verdict);
 			if (r->one_setup[0])
 				lab_json_str(&w, "one_setup", r->one_setup);
+			if (r->loaded[0])
+				lab_json_str(&w, "loaded", r->loaded);
 		}
 		lab_json_obj_close(&w);
 	}

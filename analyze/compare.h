@@ -26,6 +26,9 @@ struct lab_an_cmp_row {
 	/* a side planned 2+ runs kept fewer ("new: ONE SETUP: 1 of 3 runs kept"; both sides said
 	 * when both): no verdict */
 	char one_setup[224];
+	/* more than half of a side's samples were flagged for foreign load (--include-flagged
+	 * keeps them): "old: 30 of 30 samples load-flagged"; no verdict, as a lesson's */
+	char loaded[160];
 };
 
 struct lab_an_compare {
@@ -43,6 +46,9 @@ struct lab_an_compare {
 	/* matched points a side of which planned two or more runs and kept fewer: one setup's
 	 * samples, not the run-to-run spread, so not tested (row one_setup) */
 	size_t one_setup;
+	/* matched points most of a side's samples of which were load-flagged and kept
+	 * (--include-flagged): a busy machine's numbers, not tested (row loaded) */
+	size_t loaded;
 	/* matched points whose costs are not one quantity: another kernel, unit or scope */
 	size_t unlike;
 	size_t by_runs; /* compared points whose both sides had K >= 2 runs (level "runs") */

@@ -228,6 +228,11 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 		        ", %zu untested: one setup on a side that planned runs >= 2, so no "
 		        "run-to-run spread to test against",
 		        c->one_setup);
+	if (c->loaded)
+		fprintf(f,
+		        ", %zu untested: most samples of a side load-flagged (kept by "
+		        "--include-flagged), a busy machine's numbers",
+		        c->loaded);
 	if (c->flagged)
 		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
 		        c->flagged);
@@ -287,6 +292,8 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 			        r->new_->levels.runs);
 		if (r->one_setup[0])
 			fprintf(f, " (%s; the samples say %s)", r->one_setup, r->samples_verdict);
+		if (r->loaded[0])
+			fprintf(f, " (%s)", r->loaded);
 		fputs(*p->params ? "  " : "", f);
 		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
 		fputc('\n', f);

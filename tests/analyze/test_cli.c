@@ -417,6 +417,57 @@ LAB_TEST(compare_one_setup_is_untested)
 	free(err);
 }
 
+/* Point 0's samples all flagged: a row's ",0,R" end (flagged, run) becomes ",1,R". */
+static void ct_flag_point(FILE *out, const char *line, void *ctx)
+{
+	size_t n = strlen(line);
+	int flag = !strncmp(line, "lat,0,", 6) && n > 4 && !strncmp(line + n - 4, ",0,", 3);
+
+	(void)ctx;
+	if (flag)
+		fprintf(out, "%.*s1%s\n", (int)(n - 3), line, line + n - 2);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* Red team: compare --include-flagged called points "improved" whose every sample of a side ran
+ * under foreign load, where analyze held its lessons back on the same numbers. */
+LAB_TEST(compare_mostly_flagged_side_is_untested)
+{
+	char *out = NULL, *err = NULL, args[4096];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *p;
+
+	clitest_copy("results-numa-runs");
+	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ct_flag_point, NULL) == 0);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --json "
+	         "--include-flagged",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "loaded", -1), 1, 0);
+	REQUIRE((p = clitest_at(j, "points", 0)) != NULL);
+	CHECK_EQ_STR(lab_an_json_str(p, "verdict"), "untested (most samples load-flagged)");
+	CHECK_EQ_STR(lab_an_json_str(p, "loaded"), "new: 18 of 18 samples load-flagged");
+	REQUIRE((p = clitest_at(j, "points", 1)) != NULL);
+	CHECK(lab_an_json_get(p, "loaded") == NULL);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --include-flagged",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out,
+	             "untested (most samples load-flagged) (run means, 3 vs 3 runs) (new: 18 of "
+	             "18 samples load-flagged)") != NULL);
+	CHECK(strstr(out, "1 untested: most samples of a side load-flagged") != NULL);
+	free(out);
+	free(err);
+}
+
 /*
  * --noise takes a plain decimal fraction in [0, 1) and nothing else: strtod's hex floats
  * (0x0.1 and 0x1p-4 were read as 1/16), inf, nan, blanks and trailing text are bad usage.
