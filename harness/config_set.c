@@ -30,8 +30,10 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 	if (eq && !strncmp(arg, "lessons.", 8) && arg + 8 < eq)
 		dot = arg + 7;
 	if (!dot || !eq || dot == arg || eq == dot + 1) {
-		lab_diag_add(
-		    d, "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)", arg);
+		lab_diag_add(d,
+		             "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64, "
+		             "or global.reps=3 for every experiment)",
+		             arg);
 		return;
 	}
 	/* as on a line of a file: the parsers would take them for blanks ("1\v" reads as 1, and

@@ -338,7 +338,7 @@ LAB_TEST(vertical_tab_and_form_feed)
 	REQUIRE(lab_diag_count(&t.d) == 5);
 	for (unsigned i = 0; i < 5; i++) {
 		static const int line[] = {1, 3, 4, 5, 6};
-		char want[128];
+		char want[160];
 		snprintf(want, sizeof(want),
 		         "t.ini:%d: %s outside a comment (allowed blanks: spaces and tabs)",
 		         line[i], i == 1 || i == 3 ? "vertical tab (\\x0b)" : "form feed (\\x0c)");
@@ -545,11 +545,12 @@ LAB_TEST(set_arguments)
 
 	static const char *const bad[] = {"foo", "foo=1", "foo.bar", ".k=1", "s.=1", "s=1.2"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char want[128];
+		char want[160];
 		lab_diag_free(&d);
 		lab_cfg_add_set(&cfg, bad[i], &d);
 		snprintf(want, sizeof(want),
-		         "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64)",
+		         "--set %s: expected SECTION.KEY=VALUE (e.g. --set padded.stride=64, or "
+		         "global.reps=3 for every experiment)",
 		         bad[i]);
 		REQUIRE(lab_diag_count(&d) == 1);
 		CHECK_EQ_STR(d.msg[0], want);
