@@ -73,6 +73,11 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d);
 /* True when name is a valid section (or lesson) name: letters, digits, '_', '.', '-'; not empty. */
 bool lab_cfg_name_ok(const char *name);
 
+/* How far the len bytes of key are from 'kernel' once its ASCII letters are lower case and its
+ * other bytes gone: "KERNEL", a BOM or a zero-width space before it (as `cat a.ini b.ini`
+ * leaves) read 0. */
+unsigned lab_cfg_kernel_distance(const char *key, size_t len);
+
 /* The [global] section of file, or NULL. */
 const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const char *file);
 

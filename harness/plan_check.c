@@ -3,7 +3,6 @@
  * Whole-config checks of the planner: [global] keys, --only and --set names, each section's
  * kernel, did-you-mean.
  */
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,20 +279,6 @@ static const struct lab_kernel *plan_kernel_check(const struct lab_cfg_section *
 	return NULL;
 }
 
-/* How far key is from 'kernel' once its ASCII letters are lower case and its other bytes gone:
- * "KERNEL", a BOM or a zero-width space before it (as `cat a.ini b.ini` leaves) read 0. */
-static unsigned plan_kernel_distance(const char *key)
-{
-	char fold[LAB_CFG_LINE_MAX + 1];
-	size_t n = 0;
-
-	for (const unsigned char *c = (const unsigned char *)key; *c && n < sizeof(fold) - 1; c++)
-		if (*c < 0x80)
-			fold[n++] = (char)tolower(*c);
-	fold[n] = '\0';
-	return lab_edit_distance(fold, "kernel");
-}
-
 /* A section without a kernel: said with what was likely meant, a key one or two letters from
  * 'kernel' ("kernl", "Kernel", "KERNEL", "\ufeffkernel"), or [global] / [lessons] written
  * otherwise ([Global]). */
@@ -306,7 +291,8 @@ static void plan_missing_kernel(const struct lab_cfg_section *s,
 	if (s->refused) /* its refused line may have been the kernel: said once, there */
 		return;
 	for (unsigned k = 0; k < s->nkv; k++) {
-		if (strcmp(s->kv[k].key, "kernel") && plan_kernel_distance(s->kv[k].key) <= 2) {
+		if (strcmp(s->kv[k].key, "kernel") &&
+		    lab_cfg_kernel_distance(s->kv[k].key, strlen(s->kv[k].key)) <= 2) {
 			lab_diag_add(
 			    d,
 			    "%s:%d: [%s]: missing 'kernel = ...' (line %d has '%s': did you "

@@ -129,8 +129,8 @@ int lab_topo_cache_set(struct lab_topo *topo, unsigned level, unsigned long long
 /*
  * Writes cpus as a list with ranges ("0-3,8,10-11"), "none" when n is 0; runs of consecutive
  * ascending values become ranges, any other order is kept as written. A list longer than size
- * is cut after a whole item and ends in "..." ("0-3,..."); returns the length the whole list
- * needs, as snprintf does.
+ * is cut after a whole item and ends in "..." ("0-3,..."; a size under 4 gets "", and "none"
+ * is cut as snprintf cuts); returns the length the whole list needs, as snprintf does.
  */
 int lab_topo_cpulist_format(char *buf, size_t size, const int *cpus, unsigned n);
 

@@ -36,7 +36,7 @@ def main():
             fail("run.json lacks %r" % key)
     # Each NUMA node's memory: this machine's, so at least one node with some.
     mem = run["host"]["topology"].get("numa_memory")
-    if not mem or not all(n.get("local_memory_bytes", 0) > 0 for n in mem):
+    if not mem or not all((n.get("local_memory_bytes") or 0) > 0 for n in mem):
         fail("host.topology.numa_memory is %r" % mem)
     sc = run["self_check"]
     for key in ("overhead_ns_per_iter", "spin_50us_ns"):

@@ -289,6 +289,13 @@ LAB_TEST(missing_equals_and_key)
 	tc_load(&t, "[a]\n= noop\n");
 	CHECK(t.cfg.nsec == 1 && t.cfg.sec[0].refused);
 	tc_free(&t);
+	/* 'threads 2' was no kernel line: a missing kernel is said in the same round */
+	tc_load(&t, "[a]\nthreads 2\n");
+	CHECK(t.cfg.nsec == 1 && !t.cfg.sec[0].refused);
+	tc_free(&t);
+	tc_load(&t, "[a]\nKernl\tnoop\n");
+	CHECK(t.cfg.nsec == 1 && t.cfg.sec[0].refused);
+	tc_free(&t);
 }
 
 /* libinih splits at ':' too, which no doc allows: an error, read still (one error, not also a
