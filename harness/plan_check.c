@@ -282,7 +282,7 @@ static const struct lab_kernel *plan_kernel_check(const struct lab_cfg_section *
 /* A section without a kernel: said with what was likely meant, a key one or two letters from
  * 'kernel' ("kernl", "Kernel", "KERNEL", "\ufeffkernel"), or [global] / [lessons] written
  * otherwise ([Global]). */
-static void plan_missing_kernel(const struct lab_cfg_section *s,
+static void plan_missing_kernel(const struct lab_cfg *cfg, const struct lab_cfg_section *s,
                                 const struct lab_kernel *const *registry, struct lab_diag *d)
 {
 	static const char *const special[] = {"global", "lessons"};
@@ -290,6 +290,16 @@ static void plan_missing_kernel(const struct lab_cfg_section *s,
 
 	if (s->refused) /* its refused line may have been the kernel: said once, there */
 		return;
+	for (unsigned i = 0; i < cfg->nset; i++) /* --set a.KERNEL=noop */
+		if (!strcmp(cfg->set_section[i], s->name) && strcmp(cfg->set[i].key, "kernel") &&
+		    lab_cfg_kernel_distance(cfg->set[i].key, strlen(cfg->set[i].key)) <= 2) {
+			lab_diag_add(
+			    d,
+			    "%s:%d: [%s]: missing 'kernel = ...' (--set %s.%s: did you mean "
+			    "'kernel'?)",
+			    s->file, s->line, s->name, s->name, cfg->set[i].key);
+			return;
+		}
 	for (unsigned k = 0; k < s->nkv; k++) {
 		if (strcmp(s->kv[k].key, "kernel") &&
 		    lab_cfg_kernel_distance(s->kv[k].key, strlen(s->kv[k].key)) <= 2) {
@@ -328,7 +338,7 @@ const struct lab_kernel *lab__plan_section_kernel(const struct lab_cfg *cfg,
 	const char *name = plan_kernel_name(cfg, s, global, &at);
 
 	if (!name) {
-		plan_missing_kernel(s, registry, d);
+		plan_missing_kernel(cfg, s, registry, d);
 		return NULL;
 	}
 	return plan_kernel_check(s, at, registry, d);

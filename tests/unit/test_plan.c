@@ -552,6 +552,10 @@ LAB_TEST(missing_kernel_says_what_was_meant)
 	    "[a]\n\xEF\xBB\xBFkernel = fake\n", NULL, 0,
 	    "p.ini:1: [a]: missing 'kernel = ...' (line 2 has '\xEF\xBB\xBFkernel': did "
 	    "you mean 'kernel'?)");
+	static const char *const set[] = {"a.Kernl=fake"};
+	plan_fails_with("[a]\nreps = 2\n", set, 1,
+	                "p.ini:1: [a]: missing 'kernel = ...' (--set a.Kernl: did you mean "
+	                "'kernel'?)");
 	plan_fails_with("[a]\nKERNEL = fake\n", NULL, 0,
 	                "p.ini:1: [a]: missing 'kernel = ...' (line 2 has 'KERNEL': did you mean "
 	                "'kernel'?)");
