@@ -176,22 +176,30 @@ void lab_buf_touch(const struct lab_buf *b, size_t offset, size_t len)
 		c[i] = 0;
 }
 
+static int buf_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 double lab_buf_touch_ns_per_byte(size_t size_bytes, unsigned tries)
 {
 	struct lab_buf_opts o = {.place = LAB_BUF_LOCAL};
-	double best = 0;
+	double ns[16];
+	unsigned n = 0;
 
-	for (unsigned i = 0; size_bytes && i < tries; i++) {
+	for (unsigned i = 0; size_bytes && i < tries && i < 16; i++) {
 		struct lab_buf b;
 		uint64_t t0 = lab_thread_cpu_ns();
 		if (lab_buf_alloc(&b, size_bytes, &o, NULL) != 0)
 			break;
 		lab_buf_free(&b);
-		double ns = (double)(lab_thread_cpu_ns() - t0) / (double)size_bytes;
-		if (best == 0 || ns < best)
-			best = ns;
+		ns[n++] = (double)(lab_thread_cpu_ns() - t0) / (double)size_bytes;
 	}
-	return best;
+	if (!n)
+		return 0;
+	qsort(ns, n, sizeof(ns[0]), buf_cmp_double);
+	return n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
 }
 
 void lab_buf_free(struct lab_buf *b)

@@ -86,9 +86,10 @@ void lab_buf_touch(const struct lab_buf *b, size_t offset, size_t len);
 /*
  * What fresh memory costs a setup here, in ns per byte: a buffer of size_bytes (> 0) mapped,
  * first-touched by the calling thread (as lab_buf_alloc does, placed locally) and freed, in
- * the thread's CPU time (a busy machine's other threads left out), the best of tries; 0 when
- * none could be mapped. Page faults cost ten times more on some guests than on others: the
- * plan's estimate prices the kernels' touched bytes with this.
+ * the thread's CPU time (a busy machine's other threads left out), the median of tries (at most
+ * 16; the best of three swung 1 to 10 us a page from one plan to the next on a KVM guest, whose
+ * host backs a page or not); 0 when none could be mapped. Page faults cost ten times more on
+ * some guests than on others: the plan's estimate prices the kernels' touched bytes with this.
  */
 double lab_buf_touch_ns_per_byte(size_t size_bytes, unsigned tries);
 

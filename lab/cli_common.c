@@ -232,7 +232,7 @@ static double cli_touch_price(void)
 	static double price = -1;
 
 	if (price < 0)
-		price = lab_buf_touch_ns_per_byte((size_t)8 << 20, 3);
+		price = lab_buf_touch_ns_per_byte((size_t)4 << 20, 5);
 	return price;
 }
 
