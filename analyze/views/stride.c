@@ -12,16 +12,17 @@
 #include "analyze/views/curves.h"
 #include "analyze/views/view.h"
 
-/* Points with samples and a stride in bytes that places their counters: not the struct layouts
- * (the fs_layout view's), where the stride param plays no part ("Cost vs stride ... 8" was
- * drawn for them). */
+/* Points with a stride in bytes that places their counters: not the struct layouts (the
+ * fs_layout view's), where the stride param plays no part ("Cost vs stride ... 8" was drawn for
+ * them). A point without used samples keeps its row, with why it has no number (its curve left
+ * out a loaded threads = 2 line without a word). */
 static int sd_keep(const struct lab_an_point *p)
 {
 	char buf[64];
 
 	if (lab_an_params_get(p->params, "layout", buf, sizeof(buf)) && strcmp(buf, "stride"))
 		return 0;
-	return p->st.n && lab_an_params_get(p->params, "stride", buf, sizeof(buf)) &&
+	return lab_an_params_get(p->params, "stride", buf, sizeof(buf)) &&
 	       isfinite(lab_an_size_bytes(buf));
 }
 
