@@ -237,6 +237,10 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	int bw = c->kind == LAB_AN_RL_BW;
 	const char *adds = "that ceiling is an add peak (op=add), about half of what FMAs reach: "
 	                   "measure peak op=fma with the point's ISA";
+	/* a loop of adds alone under its add peak: the peak is its roof, measured low */
+	const char *add_low = "that add peak was measured below what the add pipes do (fewer "
+	                      "independent chains, a busy machine): measure peak op=add with the "
+	                      "point's ISA again";
 	/* the roof is its group's best point with an interval: a faster one of too few samples
 	 * for one, passed over, is the likelier reason where it would hold the point */
 	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1);
@@ -252,7 +256,7 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	snprintf(e->note, sizeof(e->note), "above its roof (%s of %s %s, measured by %s %s): %s",
 	         pct, bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
 	         e->gf.median <= unsure_roof ? unsure
-	         : !bw && c->adds            ? adds
+	         : !bw && c->adds            ? (e->adds_only ? add_low : adds)
 	                                     : why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
 }
 

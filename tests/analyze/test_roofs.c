@@ -527,6 +527,11 @@ LAB_TEST(adds_alone_under_the_add_peak)
 	REQUIRE(
 	    (p = rf_pt(j, "isa=scalar;op=sum;size=16K;type=f64", "scalar f64 adds", 1 / 0.55 / 2)));
 	CHECK(lab_an_json_str(p, "note") == NULL);
+	/* lessons red team: a sum above its add peak is no reason to measure FMAs (it has none) */
+	REQUIRE((p = rf_pt(j, "isa=scalar;op=sum;size=8K;type=f64", "scalar f64 adds", 2.5)));
+	CHECK(strstr(lab_an_json_str(p, "note") ?: "",
+	             ": that add peak was measured below what the add pipes do (fewer independent "
+	             "chains, a busy machine): measure peak op=add with the point's ISA again"));
 	REQUIRE((p = rf_pt(j, "isa=avx2;op=sum;size=16K;type=f64", "avx2 f64", 0.5)));
 	CHECK_EQ_STR(
 	    lab_an_json_str(p, "note"),
