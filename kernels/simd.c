@@ -19,16 +19,19 @@ static const char sd_description[] =
     "the limit. saxpy (y = a*x + y) streams. count_if counts the elements above a threshold: it\n"
     "vectorizes as a compare into a mask (the compiler may make the scalar loop branch-free\n"
     "too), and gains like a reduction; gather loads through random indices. Sweep `size` (all\n"
-    "arrays of one thread together) from L1 to DRAM: the vector speedup is largest in L1 (about\n"
-    "the lanes at best: 4 f64 or 8 f32 with AVX2, against scalar with as many accumulators),\n"
-    "shrinks in L2/L3 and mostly vanishes in DRAM for saxpy, where memory binds; gather gains\n"
-    "little at any size and may lose (a hardware gather can be slower than scalar loads). Note\n"
-    "that with strict IEEE arithmetic (the build undoes fast-math and unsafe-math flags) `auto`\n"
-    "cannot reorder a float reduction: one accumulator stays a serial chain even where GCC\n"
-    "reports the loop vectorized. misalign shifts every array by that many bytes off 64-byte\n"
-    "alignment. A unit of work is one element; each thread runs whole passes. Verified against\n"
-    "a long-double reference within a bound derived from the reduction order (chain length\n"
-    "n/(accumulators x lanes) plus the final combine), exactly for i32 and counts.";
+    "arrays of one thread together) from L1 to DRAM: the vector speedup is largest in L1 (the\n"
+    "lanes, 4 f64 or 8 f32 with AVX2, are a guide, not a bound: it passes them where the scalar\n"
+    "loop issues fewer adds per cycle than the vector one), shrinks in L2/L3 and mostly\n"
+    "vanishes in DRAM for saxpy, where memory binds; gather gains little at any size and may\n"
+    "lose (a hardware gather can be slower than scalar loads). Note that with strict IEEE\n"
+    "arithmetic (the build undoes fast-math and unsafe-math flags) `auto` cannot reorder a\n"
+    "float reduction: one accumulator stays a serial chain even where GCC reports the loop\n"
+    "vectorized, and several may be added in order, lane by lane (vector loads, scalar adds:\n"
+    "`lab describe` quotes the compiler, objdump shows the code). misalign shifts every array\n"
+    "by that many bytes off 64-byte alignment. A unit of work is one element; each thread runs\n"
+    "whole passes. Verified against a long-double reference within a bound derived from the\n"
+    "reduction order (chain length n/(accumulators x lanes) plus the final combine), exactly\n"
+    "for i32 and counts.";
 
 static const struct lab_enum_val sd_ops[] = {
     {"sum", SIMD_SUM, "s += x[i]"},
@@ -138,9 +141,13 @@ static void sd_work(const void *params, struct lab_work *w)
 	 * in the caches (a scalar sum set the L1 ceiling at 22 GB/s where loads reach 200): it is
 	 * placed under the ceilings, never one; so are count_if, bound by its compares and
 	 * branches, and gather, by random accesses its declared bytes do not count. */
+	/* Nor is auto's float sum or dot: the compiler may not reorder it, and gcc 12 for AVX-512
+	 * loaded vectors and added their lanes in order with scalar adds (the "read-only loads"
+	 * it set ran at a quarter of the AVX2 sum's). */
 	w->bandwidth_bound = p->op != SIMD_COUNT_IF && p->op != SIMD_GATHER &&
 	                     p->isa != LAB_ISA_SCALAR &&
-	                     (p->op == SIMD_SAXPY || p->accumulators >= 4);
+	                     (p->op == SIMD_SAXPY || p->accumulators >= 4) &&
+	                     !(p->isa == LAB_ISA_AUTO && fp && p->op != SIMD_SAXPY);
 	w->adds_only = w->flops > 0 && (p->op == SIMD_SUM || p->op == SIMD_GATHER);
 }
 

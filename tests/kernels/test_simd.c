@@ -131,6 +131,44 @@ LAB_TEST(simd_every_variant)
 	CHECK(ran >= 90);
 }
 
+/* Which simd points may set a bandwidth ceiling (work_per_unit.bandwidth_bound): vector loops
+ * of 4+ chains and saxpy; never scalar, nor auto's float sum and dot, which the compiler may
+ * add lane by lane in order (gcc 12's AVX-512 code did: its "read-only loads" ran at a quarter
+ * of the AVX2 sum's), nor count_if or gather. */
+static int ts_bandwidth_bound(const char *op, const char *type, const char *isa, const char *acc)
+{
+	const struct lab_kernel *k = ts_kernel("simd");
+	const char *kv[] = {op, type, isa, acc};
+	struct lab_err err = {0};
+	struct lab_work w = {0};
+	void *kp = calloc(1, k->params_size);
+
+	int ok = kp && lab_param_defaults(k->params, kp, &err) == 0;
+	for (unsigned i = 0; ok && i < 4; i++) {
+		char key[32];
+		const char *eq = strchr(kv[i], '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
+		ok = lab_param_parse(lab_param_find(k->params, key), eq + 1, kp, &err) == 0;
+	}
+	CHECK(ok);
+	if (ok)
+		k->work_per_unit(kp, &w);
+	free(kp);
+	return w.bandwidth_bound;
+}
+
+LAB_TEST(simd_bandwidth_bound_points)
+{
+	CHECK(ts_bandwidth_bound("op=sum", "type=f64", "isa=avx2", "accumulators=4"));
+	CHECK(ts_bandwidth_bound("op=saxpy", "type=f64", "isa=auto", "accumulators=1"));
+	CHECK(ts_bandwidth_bound("op=sum", "type=i32", "isa=auto", "accumulators=4"));
+	CHECK(!ts_bandwidth_bound("op=sum", "type=f64", "isa=auto", "accumulators=4"));
+	CHECK(!ts_bandwidth_bound("op=dot", "type=f32", "isa=auto", "accumulators=8"));
+	CHECK(!ts_bandwidth_bound("op=sum", "type=f64", "isa=scalar", "accumulators=8"));
+	CHECK(!ts_bandwidth_bound("op=sum", "type=f64", "isa=avx512", "accumulators=3"));
+	CHECK(!ts_bandwidth_bound("op=gather", "type=f32", "isa=avx2", "accumulators=4"));
+}
+
 /* LAB_CPU_MASK hides a feature: its variants are skipped, the others still run. */
 LAB_TEST(cpu_mask_skips_variants)
 {
