@@ -217,12 +217,8 @@ static void an_cmp_one_setup(struct lab_an_cmp_row *r, bool runs)
  * numbers, which a lesson does not judge either (lab__lesson_flagged). */
 static bool an_side_loaded(const struct lab_an_point *p, const char *side, char *buf, size_t len)
 {
-	size_t mine = 0;
+	size_t mine = lab_an_flagged_kept(p);
 
-	if (!p->flagged || p->levels.n != p->n)
-		return false;
-	for (size_t j = 0; j < p->n; j++)
-		mine += p->flagged[j] != 0;
 	if (2 * mine <= p->n)
 		return false;
 	snprintf(buf, len, "%s: %zu of %zu samples load-flagged", side, mine, p->n);

@@ -82,6 +82,17 @@ int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *
 	return 1;
 }
 
+size_t lab_an_flagged_kept(const struct lab_an_point *p)
+{
+	size_t mine = 0;
+
+	if (!p->flagged || p->levels.n != p->n) /* flagged ones left out */
+		return 0;
+	for (size_t j = 0; j < p->n; j++)
+		mine += p->flagged[j] != 0;
+	return mine;
+}
+
 int lab_an_flagged_all(const struct lab_an_point *p)
 {
 	return p->st.n == 0 && p->n_flagged > 0 && p->n_flagged == p->n && !strcmp(p->status, "ok");

@@ -13,6 +13,11 @@
 /* Samples of d flagged for foreign load (left out or not), and all samples of d. */
 void lab_an_flagged_count(const struct lab_an_data *d, size_t *flagged, size_t *total);
 
+/* Of the samples p's statistics are from, those flagged for foreign load: kept by
+ * --include-flagged, else 0 (they were left out). Compare and the lessons hold back a verdict
+ * on a point most of whose samples these are. */
+size_t lab_an_flagged_kept(const struct lab_an_point *p);
+
 /*
  * The top-level line about flagged samples into buf ("62 % of samples (31 of 50) ran under
  * foreign load and were left out; rerun when quiet or pass --include-flagged"), or, with

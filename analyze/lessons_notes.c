@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/flagged.h"
 #include "analyze/lessons_int.h"
 #include "analyze/levels.h"
 #include "analyze/stats.h"
@@ -200,12 +201,8 @@ int lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 			seen = seen || e->var[w].pt == p;
 		if (seen)
 			continue;
-		*used += p->levels.n;                   /* the samples its means are from */
-		if (!p->flagged || p->levels.n != p->n) /* flagged ones left out */
-			continue;
-		size_t mine = 0;
-		for (size_t j = 0; j < p->n; j++)
-			mine += p->flagged[j] != 0;
+		size_t mine = lab_an_flagged_kept(p);
+		*used += p->levels.n; /* the samples its means are from */
 		*flagged += mine;
 		loaded |= 2 * mine > p->n;
 	}

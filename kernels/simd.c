@@ -140,10 +140,10 @@ static void sd_work(const void *params, struct lab_work *w)
 	 * a bandwidth ceiling. A scalar loop or one of fewer than 4 chains is bound by its adds
 	 * in the caches (a scalar sum set the L1 ceiling at 22 GB/s where loads reach 200): it is
 	 * placed under the ceilings, never one; so are count_if, bound by its compares and
-	 * branches, and gather, by random accesses its declared bytes do not count. */
-	/* Nor is auto's float sum or dot: the compiler may not reorder it, and gcc 12 for AVX-512
-	 * loaded vectors and added their lanes in order with scalar adds (the "read-only loads"
-	 * it set ran at a quarter of the AVX2 sum's). */
+	 * branches, and gather, by random accesses its declared bytes do not count; and auto's
+	 * float sum or dot, which the compiler may not reorder: gcc 12 for AVX-512 loaded vectors
+	 * and added their lanes in order with scalar adds (the "read-only loads" it set ran at a
+	 * quarter of the AVX2 sum's). */
 	w->bandwidth_bound = p->op != SIMD_COUNT_IF && p->op != SIMD_GATHER &&
 	                     p->isa != LAB_ISA_SCALAR &&
 	                     (p->op == SIMD_SAXPY || p->accumulators >= 4) &&

@@ -52,7 +52,7 @@ static int dr_cmp(const void *a, const void *b)
  * intrinsics, written vector by hand. */
 static void dr_file(const char *path, const char *name, const char *isa)
 {
-	bool scalar = !strcmp(isa, "scalar"), vectorized = false;
+	bool scalar = !strcmp(isa, "scalar"), autov = !strcmp(isa, "auto"), vectorized = false;
 	FILE *f = fopen(path, "r");
 	struct dr_line *u;
 	unsigned nu = 0, other = 0;
@@ -83,8 +83,7 @@ static void dr_file(const char *path, const char *name, const char *isa)
 	for (unsigned i = 0; i < nu; i++)
 		vectorized = vectorized || strstr(u[i].text, ": optimized: ");
 	printf("  %s:%s\n", name,
-	       nu || !strcmp(isa, "auto") ? ""
-	                                  : " nothing vectorized, no loop reported (as intended)");
+	       nu || autov ? "" : " nothing vectorized, no loop reported (as intended)");
 	for (unsigned i = 0; i < nu; i++) {
 		if (i < DR_SHOW)
 			printf("    %4ux %s\n", u[i].count, u[i].text);
@@ -96,7 +95,7 @@ static void dr_file(const char *path, const char *name, const char *isa)
 	if (scalar && vectorized)
 		printf("    NOT SCALAR: the compiler vectorized the baseline (an option in this "
 		       "build's C flags?), so every speedup over it reads too small\n");
-	if (!strcmp(isa, "auto") && !vectorized)
+	if (autov && !vectorized)
 		printf(
 		    "    NOT VECTORIZED: the compiler vectorized no loop of the auto variant (an "
 		    "option in this build's C flags, or link-time optimization?), so auto reads "

@@ -201,20 +201,21 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		for (size_t i = 0; i < ncol; i++)
 			an_cell(sec->doc, lab_doc_at(t, i), v, g, r, col[i]);
 		/* THP is advice: off, or memory fragmented, the buffer got base pages */
-		if (r->placement_ok == 0 || r->huge_pct < 50)
+		const char *moved =
+		    r->placement_ok == 0 ? (r->note ? r->note : "(no note recorded)") : NULL;
+		const char *base =
+		    r->huge_pct < 50
+		        ? lab_doc_printf(
+		              sec->doc,
+		              "hugepages = on, yet %.0f %% of its memory was in huge pages "
+		              "(transparent huge pages off or memory fragmented): it "
+		              "measured base pages",
+		              r->huge_pct)
+		        : NULL;
+		if (moved || base)
 			lab_doc_rnote(
-			    t, "%s%s%s%s",
-			    r->placement_ok == 0 ? "placement differs from what was asked: " : "",
-			    r->placement_ok == 0 ? (r->note ? r->note : "(no note recorded)") : "",
-			    r->placement_ok == 0 && r->huge_pct < 50 ? "; " : "",
-			    r->huge_pct < 50
-			        ? lab_doc_printf(
-			              sec->doc,
-			              "hugepages = on, yet %.0f %% of its memory was in huge "
-			              "pages (transparent huge pages off or memory "
-			              "fragmented): it measured base pages",
-			              r->huge_pct)
-			        : "");
+			    t, "%s%s%s%s", moved ? "placement differs from what was asked: " : "",
+			    moved ? moved : "", moved && base ? "; " : "", base ? base : "");
 		mean += r->n && r->v.mean_ci == 1;
 		runs += r->n && r->v.mean_ci == 2;
 		bad += r->placement_ok == 0;

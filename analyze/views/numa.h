@@ -62,9 +62,8 @@ struct lab_an_numa_row {
 	double pages_absent;             /* NaN when not recorded */
 	int placement_ok;                /* 1, 0, or -1 not recorded */
 	const char *note;                /* placement_note, or NULL */
-	double
-	    huge_pct;  /* a point of hugepages = on: huge_pct, its share in huge pages; else NaN */
-	double key[2]; /* the row's place in its group (numa_group.c) */
+	double huge_pct;                 /* hugepages = on: its percent in huge pages; else NaN */
+	double key[2];                   /* the row's place in its group (numa_group.c) */
 	/* POLICY: the index of the first row with the same placement (same threads, the same
 	 * pages per node, all on one node), itself when it is the first; -1 when no other row
 	 * shares it or the pages are unknown. */
