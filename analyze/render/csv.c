@@ -191,7 +191,7 @@ static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_
 				csv_num(f, c->has ? c->mean : NAN);
 				csv_num(f, c->has ? c->lo : NAN);
 				csv_num(f, c->has ? c->hi : NAN);
-				fprintf(f, ",%zu", c->n);
+				fprintf(f, ",%u", c->n);
 			} else {
 				csv_num(f, c->has ? c->mean : NAN);
 				if (t->col[k].kind == LAB_DOC_ESTIMATE) {

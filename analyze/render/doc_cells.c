@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A document's tables and matrices and their cells (doc.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -148,7 +149,7 @@ void lab_doc_ival(struct lab_doc_cell *c, double median, double mean, double lo,
 	c->mean = mean;
 	c->lo = lo;
 	c->hi = hi;
-	c->n = n;
+	c->n = n > UINT_MAX ? UINT_MAX : (unsigned)n;
 	c->has = isfinite(mean) || isfinite(median);
 	c->ci_median = 0;
 }

@@ -32,7 +32,7 @@ static void an_ctrs_free(void *state)
 	struct lab_an_ctrs *c = state;
 
 	if (c)
-		free(c->p); /* and the columns and medians: one block */
+		lab_an_ctrs_free(c);
 	free(c);
 }
 
@@ -60,6 +60,10 @@ static int an_ctrs_compute(const struct lab_an_view *v, const struct lab_an_anal
 		if (an_ctrs_applies(v, d, &d->pt[i]))
 			lab_an_ctrs_point(d, c, &d->pt[i], a->include_flagged, tmp);
 	free(tmp);
+	if (c->oom) {
+		an_ctrs_free(c);
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
 	if (!(*state = c->np ? c : NULL))
 		an_ctrs_free(c);
 	return 0;

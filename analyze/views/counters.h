@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "analyze/data.h"
+#include "analyze/index.h"
 #include "analyze/topdown.h"
 
 /* The derived metrics, in the order of the tables. */
@@ -29,9 +30,9 @@ enum {
 };
 
 struct lab_an_ctr_val {
-	double v;      /* NaN: not available (reason says why) */
-	int estimated; /* from the self-check's core clock, not a cycle counter */
-	char reason[200];
+	double v;           /* NaN: not available (reason says why) */
+	int estimated;      /* from the self-check's core clock, not a cycle counter */
+	const char *reason; /* in c->why; "" when none */
 };
 
 struct lab_an_ctr_pt {
@@ -42,12 +43,13 @@ struct lab_an_ctr_pt {
 	size_t *nval;    /* values behind each median (in c->nvalv) */
 	double mux_min;  /* lowest ctr_mux_ratio of those samples; NaN: none recorded */
 	size_t csw_samples, mig_samples; /* of all samples: a switched-out / migrated thread */
-	double runq_med;     /* median runq_wait of the used samples (share; NaN: not recorded) */
-	int has_hw;          /* some hardware column has a value */
-	char hw_reason[256]; /* !has_hw: why (the first hardware event's status and reason) */
+	double runq_med; /* median runq_wait of the used samples (share; NaN: not recorded) */
+	int has_hw;      /* some hardware column has a value */
+	/* !has_hw: why (the first hardware event's status and reason); in c->why, "" when none */
+	const char *hw_reason;
 	struct lab_an_ctr_val dv[LAB_AN_CD_N];
 	struct lab_an_tma tma;
-	char tma_reason[256]; /* tma.level < 2: why (level 0) or why level 2 is missing */
+	const char *tma_reason; /* tma.level < 2: why (level 0) or why level 2 is missing */
 };
 
 struct lab_an_ctrs {
@@ -63,6 +65,10 @@ struct lab_an_ctrs {
 	char hw_reason[256]; /* !any_hw: the one line's reason */
 	double core_ghz;     /* self_check.core_ghz, NaN when absent */
 	const char *method;  /* host.counters.topdown_method, or "none" */
+	/* The reasons of the points, each text once (a point held 2 KB of them, mostly the same
+	 * few sentences: 270 MB at 100 000 points); freed by lab_an_ctrs_free. */
+	struct lab_an_strset why;
+	int oom; /* a reason could not be kept: out of memory */
 };
 
 /* The median of column name ("ctr_cycles") at e, NaN when absent. */
@@ -71,8 +77,11 @@ double lab_an_ctrs_med(const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *
 /* c's columns and host facts from d, room for npoints of d's points in c->p; 0, or -1 out of
  * memory. */
 int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t npoints);
+/* Frees what init and point gave c (not c itself). */
+void lab_an_ctrs_free(struct lab_an_ctrs *c);
 /* Adds point p to c: medians, counts, derived metrics, top-down; inc: with load-flagged samples
- * (all samples are used when every one was flagged); tmp holds 2 p->n doubles. */
+ * (all samples are used when every one was flagged); tmp holds 2 p->n doubles. c->oom says
+ * when memory ran out. */
 void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,
                        const struct lab_an_point *p, int inc, double *tmp);
 

@@ -24,6 +24,22 @@ static int an_is_sw(const char *col)
 	                k);
 }
 
+/* s, kept once in c->why; "" for an empty s. */
+static const char *an_keep(struct lab_an_ctrs *c, const char *s)
+{
+	size_t i = *s ? lab_an_strset_find(&c->why, s) : 0;
+	char *t = NULL;
+
+	if (!*s || i != (size_t)-1)
+		return *s ? c->why.s[i] : "";
+	if (!(t = strdup(s)) || lab_an_strset_add(&c->why, t, NULL) == (size_t)-1) {
+		free(t);
+		c->oom = 1;
+		return "";
+	}
+	return t;
+}
+
 static long an_metric(const struct lab_an_data *d, const char *name)
 {
 	for (size_t m = 0; m < d->nmetric; m++)
@@ -69,23 +85,23 @@ static void an_why(const struct lab_an_ctrs *c, const struct lab_an_point *p, co
 }
 
 /* num / den x scale from columns: NaN with the reason of the missing input, or the formula's. */
-static void an_ratio(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e, int k, const char *num,
+static void an_ratio(struct lab_an_ctrs *c, struct lab_an_ctr_pt *e, int k, const char *num,
                      const char *den, double scale)
 {
 	struct lab_an_ctr_val *v = &e->dv[k];
 	double a = AN_M(num), b = AN_M(den);
 	const char *why = NULL;
+	char buf[200] = "";
 
 	v->v = lab_an_ctr_ratio(a, b, scale, &why);
 	if (isnan(a) || isnan(b))
-		an_why(c, e->pt, isnan(a) ? num : den, v->reason, sizeof(v->reason));
-	else if (why)
-		snprintf(v->reason, sizeof(v->reason), "%s", why);
+		an_why(c, e->pt, isnan(a) ? num : den, buf, sizeof(buf));
+	v->reason = an_keep(c, isnan(a) || isnan(b) ? buf : why ? why : "");
 }
 
 /* GHz from cycles, else the self-check's estimated core clock; cycles estimated without a
  * cycle counter. */
-static void an_clock(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
+static void an_clock(struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 {
 	struct lab_an_ctr_val *y = &e->dv[LAB_AN_CD_CYC_EST];
 	const char *why = NULL;
@@ -95,10 +111,9 @@ static void an_clock(const struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 	           ? lab_an_ctr_cycles_estimated(AN_M("ctr_task_clock"), c->core_ghz, &why)
 	           : NAN;
 	y->estimated = !isnan(y->v);
-	snprintf(y->reason, sizeof(y->reason), "%s",
-	         y->estimated ? "estimated: task-clock x the self-check's core clock"
-	         : why        ? why
-	                      : "cycles counted");
+	y->reason = an_keep(c, y->estimated ? "estimated: task-clock x the self-check's core clock"
+	                       : why        ? why
+	                                    : "cycles counted");
 	if (isnan(AN_M("ctr_cycles")) && c->core_ghz > 0)
 		e->dv[LAB_AN_CD_GHZ] = (struct lab_an_ctr_val){
 		    c->core_ghz, 1, "estimated: the self-check's core clock (no cycle counter)"};
@@ -158,8 +173,7 @@ static void an_tma(const struct lab_an_json *h, const struct lab_an_ctrs *c,
 		lab_an_tma_amd_pipeline(&amd, &e->tma);
 }
 
-static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                       struct lab_an_ctr_pt *e)
+static void an_topdown(const struct lab_an_data *d, struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 {
 	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
 	const char *why = lab_an_json_str(h, "topdown_reason");
@@ -167,8 +181,9 @@ static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 	const char *lead = !strcmp(c->method, "intel_4wide") ? "ctr_cpu_clk_unhalted_thread"
 	                   : !strcmp(c->method, "intel_perf_metrics") ? "ctr_slots"
 	                                                              : "ctr_ls_not_halted_cyc";
-	char buf[200];
+	char buf[200], why2[256];
 
+	e->tma_reason = "";
 	if (!strcmp(c->method, "intel_4wide") || !strcmp(c->method, "intel_perf_metrics") ||
 	    !strcmp(c->method, "amd_pipeline"))
 		an_tma(h, c, e);
@@ -179,15 +194,15 @@ static void an_topdown(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 		                       &e->tma);
 	if (e->tma.level == 0 && strcmp(c->method, "none")) {
 		an_why(c, e->pt, lead, buf, sizeof(buf));
-		snprintf(e->tma_reason, sizeof(e->tma_reason), "%s (%s)",
+		snprintf(why2, sizeof(why2), "%s (%s)",
 		         e->tma.reason ? e->tma.reason : "not computed", buf);
+		e->tma_reason = an_keep(c, why2);
 	} else if (e->tma.level < 2 && e->tma.reason) {
-		snprintf(e->tma_reason, sizeof(e->tma_reason), "%s", e->tma.reason);
+		e->tma_reason = an_keep(c, e->tma.reason);
 	}
 }
 
-static void an_derive(const struct lab_an_data *d, const struct lab_an_ctrs *c,
-                      struct lab_an_ctr_pt *e)
+static void an_derive(const struct lab_an_data *d, struct lab_an_ctrs *c, struct lab_an_ctr_pt *e)
 {
 	an_ratio(c, e, LAB_AN_CD_IPC, "ctr_instructions", "ctr_cycles", 1);
 	an_clock(c, e);
@@ -257,6 +272,14 @@ int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t 
 	return 0;
 }
 
+void lab_an_ctrs_free(struct lab_an_ctrs *c)
+{
+	for (size_t i = 0; i < c->why.n; i++)
+		free((char *)c->why.s[i]);
+	lab_an_strset_free(&c->why);
+	free(c->p); /* and the columns and medians: one block */
+}
+
 void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,
                        const struct lab_an_point *p, int inc, double *tmp)
 {
@@ -285,10 +308,15 @@ void lab_an_ctrs_point(const struct lab_an_data *d, struct lab_an_ctrs *c,
 		e->med[k] = an_median(p, (long)c->mcol[k], inc, tmp, &e->nval[k]);
 		e->has_hw |= e->nval[k] && !an_is_sw(c->col[k]);
 	}
-	if (!e->has_hw)
-		an_hw_why(d, c, p, e->hw_reason, sizeof(e->hw_reason));
+	e->hw_reason = "";
+	if (!e->has_hw) {
+		char buf[256];
+
+		an_hw_why(d, c, p, buf, sizeof(buf));
+		e->hw_reason = an_keep(c, buf);
+	}
 	if (!e->has_hw && !c->any_hw && !*c->hw_reason)
-		memcpy(c->hw_reason, e->hw_reason, sizeof(c->hw_reason));
+		snprintf(c->hw_reason, sizeof(c->hw_reason), "%s", e->hw_reason);
 	c->any_hw |= e->has_hw;
 	an_derive(d, c, e);
 }
