@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/err.h"
+#include "analyze/index.h"
 #include "analyze/render/doc_int.h"
 
 struct lab_doc_mem {
@@ -18,15 +19,15 @@ struct lab_doc_mem {
 	max_align_t buf[];
 };
 
-void *lab__doc_alloc(struct lab_doc *d, size_t n)
+/* n bytes owned by d, aligned to align (a power of two up to max_align_t's) */
+static void *doc_alloc(struct lab_doc *d, size_t n, size_t align)
 {
 	struct lab_doc_mem *m = d && !d->failed ? d->mem : NULL;
-	void *p;
+	size_t at = m ? (m->used + align - 1) & ~(align - 1) : 0;
 
 	if (!d || d->failed)
 		return NULL;
-	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-	if (!m || m->size - m->used < n) {
+	if (!m || at > m->size || m->size - at < n) {
 		size_t size = n > 16384 ? n : 16384;
 
 		if (!(m = malloc(sizeof(*m) + size))) {
@@ -34,13 +35,42 @@ void *lab__doc_alloc(struct lab_doc *d, size_t n)
 			return NULL;
 		}
 		m->next = d->mem;
-		m->used = 0;
 		m->size = size;
 		d->mem = m;
+		at = 0;
 	}
-	p = (char *)m->buf + m->used;
-	m->used += n;
-	return memset(p, 0, n);
+	m->used = at + n;
+	return (char *)m->buf + at;
+}
+
+void *lab__doc_alloc(struct lab_doc *d, size_t n)
+{
+	void *p = doc_alloc(d, n, sizeof(max_align_t));
+
+	return p ? memset(p, 0, n) : NULL;
+}
+
+/* A copy owned by d of s[0..n-1] (n + 1 bytes with the NUL); a text of AN_DOC_SHARE bytes or
+ * more that d holds already is that one. "" when out of memory. */
+#define AN_DOC_SHARE 24
+static const char *doc_text(struct lab_doc *d, const char *s, size_t n)
+{
+	char *c;
+	size_t i;
+
+	if (!d)
+		return "";
+	if (n >= AN_DOC_SHARE && !d->failed &&
+	    (d->texts || (d->texts = calloc(1, sizeof(*d->texts)))) &&
+	    (i = lab_an_strset_find(d->texts, s)) != (size_t)-1)
+		return d->texts->s[i];
+	if (!(c = doc_alloc(d, n + 1, 1)))
+		return "";
+	memcpy(c, s, n);
+	c[n] = 0;
+	if (n >= AN_DOC_SHARE && (!d->texts || lab_an_strset_add(d->texts, c, NULL) == (size_t)-1))
+		d->failed = 1;
+	return c;
 }
 
 int lab__doc_grow(struct lab_doc *d, void *arr, size_t *cap, size_t n, size_t elem)
@@ -61,12 +91,13 @@ const char *lab__doc_vprintf(struct lab_doc *d, const char *fmt, va_list ap)
 	va_copy(cp, ap);
 	n = vsnprintf(buf, sizeof(buf), fmt, cp);
 	va_end(cp);
-	if (n < 0 || !(s = lab__doc_alloc(d, (size_t)n + 1)))
+	if (n < 0 || !d || d->failed)
 		return "";
 	if ((size_t)n < sizeof(buf))
-		memcpy(s, buf, (size_t)n + 1);
-	else
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		return doc_text(d, buf, (size_t)n);
+	if (!(s = doc_alloc(d, (size_t)n + 1, 1)))
+		return "";
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
 }
 
@@ -80,12 +111,7 @@ const char *lab_doc_printf(struct lab_doc *d, const char *fmt, ...)
 
 const char *lab__doc_str(struct lab_doc *d, const char *s)
 {
-	size_t n = s ? strlen(s) : 0;
-	char *c = s ? lab__doc_alloc(d, n + 1) : NULL;
-
-	if (!s)
-		return NULL;
-	return c ? memcpy(c, s, n + 1) : "";
+	return s ? doc_text(d, s, strlen(s)) : NULL;
 }
 
 struct lab_doc *lab_doc_new(const char *view, const char *title)
@@ -128,6 +154,9 @@ void lab_doc_free(struct lab_doc *d)
 		free(d->s[i]->b);
 	}
 	free(d->s);
+	if (d->texts)
+		lab_an_strset_free(d->texts);
+	free(d->texts);
 	while (d->mem) {
 		struct lab_doc_mem *next = d->mem->next;
 

@@ -158,6 +158,7 @@ struct lab_doc_section {
 };
 
 struct lab_doc_mem;
+struct lab_an_strset;
 
 struct lab_doc {
 	const char *view;  /* its key in analysis.json, its plots' and files' prefix (static) */
@@ -167,6 +168,8 @@ struct lab_doc {
 	struct lab_doc_section **s;
 	size_t ns, cap, nfig;
 	struct lab_doc_mem *mem;
+	/* its longer texts, each kept once (a reason repeated in every row of 100 000) */
+	struct lab_an_strset *texts;
 	int failed;
 	/* 1: the analyzer's own files hold this data (the series: analysis.json's "series" and
 	 * summary.csv), so lab analyze does not write the document into analysis.json or a CSV
