@@ -46,7 +46,7 @@ static int an_params_check(const char *path, const struct lab_an_json *jp, struc
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%u: \"%s\" holds %zu items, allowed: at most %d (a kernel "
 		                   "declares fewer than 40 keys)",
-		                   path, v->line, LAB_KEY_PARAMS, v->n, LAB_AN_PARAMS_MAX);
+		                   path, v->line, LAB_KEY_PARAMS, (size_t)v->n, LAB_AN_PARAMS_MAX);
 	for (size_t i = 0; v && i < v->n; i++)
 		if (an_param_bad(v->keys[i], &v->items[i]))
 			return lab_err_set(

@@ -17,7 +17,7 @@ static const char *an_param_text(const struct lab_an_json *v, char *num, size_t 
 		snprintf(num, len, "%.17g", v->num);
 		return num;
 	}
-	return v->str;
+	return v->type == LAB_AN_JSON_STR ? v->str : NULL;
 }
 
 /* Appends ";key=value" (no ';' first) at *k; out was sized by the caller. */

@@ -373,6 +373,8 @@ static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 /* Frees the arrays below j; the text of its strings and keys is the document's. */
 static void an_json_free_items(struct lab_an_json *j)
 {
+	if (j->type != LAB_AN_JSON_ARR && j->type != LAB_AN_JSON_OBJ)
+		return; /* str, where items would be, is in the text blocks */
 	for (size_t i = 0; i < j->n; i++)
 		an_json_free_items(&j->items[i]);
 	free(j->items);
@@ -396,6 +398,8 @@ int lab_an_json_parse(const char *name, const char *text, size_t len, struct lab
 	return lab_an_json_parse_max(name, text, len, LAB_AN_JSON_VALUES_MAX, out, err);
 }
 
+_Static_assert(LAB_AN_JSON_VALUES_MAX < ((size_t)1 << 29), "a container's n has 29 bits");
+
 int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t max_values,
                           struct lab_an_json **out, struct lab_err *err)
 {
@@ -407,7 +411,9 @@ int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t
 	                  .name = name,
 	                  .err = err,
 	                  .line = 1,
-	                  .max = max_values};
+	                  /* a container's n has 29 bits */
+	                  .max = max_values < LAB_AN_JSON_VALUES_MAX ? max_values
+	                                                             : LAB_AN_JSON_VALUES_MAX};
 	struct lab_an_json *j = d ? &d->root : NULL;
 	int rc;
 

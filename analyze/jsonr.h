@@ -21,22 +21,27 @@ enum lab_an_json_type {
 	LAB_AN_JSON_OBJ,
 };
 
+/* 32 bytes: a run of 100 000 points holds 10 million of them */
 struct lab_an_json {
-	enum lab_an_json_type type;
+	unsigned type : 3; /* enum lab_an_json_type */
+	/* ARR, OBJ: number of items; 0 for the others (a document holds fewer than
+	 * LAB_AN_JSON_VALUES_MAX values) */
+	unsigned n : 29;
 	/* where the value starts (1-based), for FILE:LINE errors; documents are under 4 G lines
 	 * (csv.h: LAB_AN_FILE_MAX) */
 	unsigned line;
-	size_t n;                  /* ARR, OBJ: number of items */
-	double num;                /* NUM, and BOOL as 0/1 */
-	char *str;                 /* STR */
-	struct lab_an_json *items; /* ARR, OBJ */
-	char **keys;               /* OBJ: keys[i] names items[i] */
+	double num; /* NUM, and BOOL as 0/1; 0 for the others */
+	union {
+		char *str;                 /* STR: read it only after checking the type */
+		struct lab_an_json *items; /* ARR, OBJ (n of them) */
+	};
+	char **keys; /* OBJ: keys[i] names items[i]; NULL for the others */
 };
 
 /* The most values (numbers, strings, booleans, nulls, arrays, objects) a document may hold: a
- * parsed value takes 48 bytes (a string's text its length + 1 more, in the document's text
- * blocks), so this bounds the tree near 0.8 GB of numbers, whatever the file holds (a hand-made
- * run.json of 100 MB of "0," would take 3 GB). A run of 100,000 points of 128 threads holds
+ * parsed value takes 32 bytes (a string's text its length + 1 more, in the document's text
+ * blocks), so this bounds the tree near 0.5 GB of numbers, whatever the file holds (a hand-made
+ * run.json of 100 MB of "0," would take 2 GB). A run of 100,000 points of 128 threads holds
  * about 16 million. */
 #define LAB_AN_JSON_VALUES_MAX ((size_t)1 << 24)
 
@@ -45,8 +50,8 @@ struct lab_an_json {
  * code with "what: line L: cause" in err; name labels the message. A key twice in one object is
  * an error (LAB_EDATA, "NAME:LINE: key "k" again in one object (first at line L)"): readers
  * disagree on which value counts. A document of more than
- * max_values values is refused (LAB_EDATA) before it takes more memory;
- * lab_an_json_parse allows LAB_AN_JSON_VALUES_MAX.
+ * max_values values (at most LAB_AN_JSON_VALUES_MAX) is refused (LAB_EDATA) before it takes more
+ * memory; lab_an_json_parse allows LAB_AN_JSON_VALUES_MAX.
  */
 int lab_an_json_parse_max(const char *name, const char *text, size_t len, size_t max_values,
                           struct lab_an_json **out, struct lab_err *err);

@@ -248,22 +248,28 @@ static void an_hw_why(const struct lab_an_data *d, const struct lab_an_ctrs *c,
 int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t npoints)
 {
 	const struct lab_an_json *h = lab_an_json_get(lab_an_json_get(d->run, "host"), "counters");
-	size_t n = npoints * d->nmetric + 1, nm = d->nmetric + 1, np = npoints + 1;
-	char *b = calloc(1, np * sizeof(*c->p) + n * (sizeof(double) + sizeof(size_t)) +
-	                        nm * (sizeof(size_t) + sizeof(char *)));
+	long mux = an_metric(d, "ctr_mux_ratio");
+	size_t ncol = 0, n, np = npoints + 1;
+	char *b;
 
+	for (size_t m = 0; m < d->nmetric; m++)
+		ncol += !strncmp(d->metric_name[m], "ctr_", 4) && (long)m != mux;
+	/* medians of the counter columns alone (all metrics' took 16 bytes a metric a point) */
+	n = npoints * ncol + 1;
+	b = calloc(1, np * sizeof(*c->p) + n * (sizeof(double) + sizeof(size_t)) +
+	                  (ncol + 1) * (sizeof(size_t) + sizeof(char *)));
 	c->method =
 	    lab_an_json_str(h, "topdown_method") ? lab_an_json_str(h, "topdown_method") : "none";
 	c->core_ghz = lab_an_json_num(lab_an_json_get(d->run, "self_check"), "core_ghz", NAN);
 	/* a core clock no CPU runs at (a file's 1e300) estimates no cycles: none is estimated */
 	if (!(c->core_ghz >= 0.01 && c->core_ghz <= 100))
 		c->core_ghz = NAN;
-	c->mux_m = an_metric(d, "ctr_mux_ratio");
+	c->mux_m = mux;
 	if (!(c->p = (void *)b)) /* one block, every part 8-byte aligned */
 		return -1;
 	c->medv = (double *)(b + np * sizeof(*c->p));
 	c->mcol = (c->nvalv = (size_t *)(c->medv + n)) + n;
-	c->col = (const char **)(c->mcol + nm);
+	c->col = (const char **)(c->mcol + ncol + 1);
 	for (size_t m = 0; m < d->nmetric; m++)
 		if (!strncmp(d->metric_name[m], "ctr_", 4) && (long)m != c->mux_m) {
 			c->col[c->ncol] = d->metric_name[m];
