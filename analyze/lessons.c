@@ -136,11 +136,12 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 	struct ev_var *v = &e->var[e->nvar];
 	*v = (struct ev_var){.pt = p, .metric = metric};
 	if (p->st.n == 0)
-		return ev_notrun(e,
-		                 "[%s] %s has no used samples (%zu flagged for foreign load or "
-		                 "run-queue wait: rerun on a quiet machine or analyze with "
-		                 "--include-flagged)",
-		                 p->experiment, what, p->n_flagged);
+		return ev_notrun(
+		    e,
+		    "[%s] %s has no used samples (%zu flagged for foreign load or "
+		    "run-queue wait: rerun on a quiet machine; --include-flagged shows "
+		    "their numbers, but a busy machine's decide no lesson)",
+		    p->experiment, what, p->n_flagged);
 	if (metric >= 0) {
 		const struct lab_an_msum *m = lab_an_msum_of(p, (size_t)metric);
 		if (!m || m->n == 0)

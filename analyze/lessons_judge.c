@@ -252,12 +252,16 @@ static int ev_ci_mono(const struct ev *e, struct ev_q *q)
 		lo = x->mean - m;
 		hi = x->mean + m;
 		if (down >= 0) {
-			if (lo <= 0 && hi >= 0) {
+			/* a cost is positive: an interval reaching 0 leaves its inverse the ray
+			 * [1 / hi, inf), as Fieller's does */
+			if (x->metric < 0 && lo <= 0 && hi > 0)
+				lo = 0;
+			else if (lo <= 0 && hi >= 0) {
 				q->unbounded = 1;
 				return 0;
 			}
 			double t = 1 / hi;
-			hi = 1 / lo;
+			hi = lo > 0 ? 1 / lo : INFINITY;
 			lo = t;
 		}
 	}
@@ -462,11 +466,17 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 	int bounded = isfinite(l->value) && !isnan(l->lo) && !isnan(l->hi) &&
 	              (isfinite(l->lo) || isfinite(l->hi));
 
-	if (bounded)
+	if (bounded) {
+		char lo[32] = "unbounded", hi[32] = "unbounded"; /* never "inf" as a value */
+
+		if (isfinite(l->lo))
+			snprintf(lo, sizeof(lo), "%.4g", l->lo);
+		if (isfinite(l->hi))
+			snprintf(hi, sizeof(hi), "%.4g", l->hi);
 		snprintf(l->text, sizeof(l->text),
-		         "%s: %s = %.4g %s%.4g, %.4g%s (95 %%%s%s); claim %s %g%s", vn, l->quantity,
-		         l->value, isfinite(l->lo) ? "[" : "(", l->lo, l->hi,
-		         isfinite(l->hi) ? "]" : ")", how,
+		         "%s: %s = %.4g %s%s, %s%s (95 %%%s%s); claim %s %g%s", vn, l->quantity,
+		         l->value, isfinite(l->lo) ? "[" : "(", lo, hi, isfinite(l->hi) ? "]" : ")",
+		         how,
 		         isfinite(l->lo) && isfinite(l->hi)
 		             ? ""
 		             : ": the denominator is not clearly away from 0, the numerator is",
@@ -475,7 +485,7 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 		         : l->verdict == LAB_AN_HOLDS ? ": the whole interval satisfies it"
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
 		                                      : ": the interval straddles the bound");
-	else if (isfinite(l->value))
+	} else if (isfinite(l->value))
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g, no bounded 95 %% interval (too "
 		         "few samples or a denominator not clearly away from 0); claim %s %g",
@@ -510,10 +520,12 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 	else if ((out->load_said = loaded))
 		snprintf(why, sizeof(why),
 		         "%s %zu of the %zu samples these means are from were flagged for foreign "
-		         "load%s (--include-flagged keeps them): a busy machine's numbers decide "
+		         "load%s (kept by --include-flagged): a busy machine's numbers decide "
 		         "nothing; rerun when quiet",
-		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
-		                                             : ":",
+		         /* which side its interval lay on, though it decides nothing */
+		         out->verdict == LAB_AN_HOLDS   ? ": the whole interval satisfies it, but"
+		         : out->verdict == LAB_AN_FAILS ? ": the whole interval violates it, but"
+		                                        : ": the interval straddles the bound;",
 		         out->flagged, out->samples,
 		         2 * out->flagged > out->samples ? "" : ", most of one point's");
 	if (loaded)

@@ -209,7 +209,7 @@ int lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 	return loaded || 2 * *flagged > *used;
 }
 
-/* Means from samples flagged for foreign load (--include-flagged keeps them): said, with how
+/* Means from samples flagged for foreign load (kept by --include-flagged): said, with how
  * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs), unless
  * the verdict's reason said it already (most of them: lessons_judge.c). */
 static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
@@ -220,7 +220,7 @@ static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
 	if (flagged && !out->load_said)
 		snprintf(out->text + len, sizeof(out->text) - len,
 		         "; note: %zu of the %zu samples these means are from were flagged for "
-		         "foreign load%s (--include-flagged keeps them): %s",
+		         "foreign load%s (kept by --include-flagged): %s",
 		         flagged, used,
 		         out->loaded && 2 * flagged <= used ? ", most of one point's" : "",
 		         out->loaded ? "a busy machine's numbers decide nothing; rerun when quiet"

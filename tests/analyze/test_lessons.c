@@ -259,7 +259,7 @@ LAB_TEST(flagged_samples_in_a_verdict_are_said)
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 1);
 	CHECK(strstr(ls.l[0].text, "note: 3 of the 20 samples these means are from were flagged "
-	                           "for foreign load (--include-flagged keeps them): a busy "
+	                           "for foreign load (kept by --include-flagged): a busy "
 	                           "machine's numbers, which may read slow or noisy") != NULL);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
 	CHECK(ls.l[0].flagged == 3 && ls.l[0].samples == 20);
@@ -274,9 +274,10 @@ LAB_TEST(flagged_samples_in_a_verdict_are_said)
 	REQUIRE(ls.n == 1);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
 	CHECK(strstr(ls.l[0].text,
-	             "; claim >= 2: 12 of the 20 samples these means are from were "
-	             "flagged for foreign load (--include-flagged keeps them): a busy "
-	             "machine's numbers decide nothing; rerun when quiet") &&
+	             "; claim >= 2: the whole interval satisfies it, but 12 of the 20 samples "
+	             "these means are from were flagged for foreign load (kept by "
+	             "--include-flagged): a busy machine's numbers decide nothing; rerun when "
+	             "quiet") &&
 	      !strstr(ls.l[0].text, "note: 12"));
 	CHECK(ls.l[0].flagged == 12 && ls.l[0].samples == 20);
 	lab_an_lessons_free(&ls);
@@ -288,7 +289,7 @@ LAB_TEST(flagged_samples_in_a_verdict_are_said)
 	REQUIRE(ls.n == 1);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
 	CHECK(strstr(ls.l[0].text, "10 of the 20 samples these means are from were flagged for "
-	                           "foreign load, most of one point's (--include-flagged"));
+	                           "foreign load, most of one point's (kept by --include-flagged"));
 	for (size_t i = 0; i < 2; i++)
 		free(f.d.pt[i].flagged);
 	fx_free(&f, &ls);
@@ -465,8 +466,32 @@ LAB_TEST(fieller_ray_judges_lower_bounds)
 	REQUIRE(ls.n == 3);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
 	CHECK(ls.l[0].lo > 1.5 && isinf(ls.l[0].hi));
-	CHECK(strstr(ls.l[0].text, ", inf) (95 %, Fieller: the denominator is not clearly") !=
-	      NULL);
+	CHECK(strstr(ls.l[0].text, ", unbounded) (95 %, Fieller: the denominator is not "
+	                           "clearly") != NULL &&
+	      !strstr(ls.l[0].text, "inf"));
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "fails");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "inconclusive");
+	fx_free(&f, &ls);
+}
+
+/* The inverse of one cost whose interval reaches 0 (its lower end is clipped there) lies on
+ * the ray [1 / hi, inf): a lower bound below 1 / hi holds, an upper bound below it fails (a
+ * throughput read "no bounded 95 % interval" for a cost of 15 [0, 34]). */
+LAB_TEST(inverse_of_a_cost_near_zero_is_a_ray)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "n", "k=a", 2, 5, 4.9, 2);
+	fx_lesson(&f, "thr", "throughput(n: k=a, threads=2) >= 1e6"); /* per second */
+	fx_lesson(&f, "inv", "1 / cost(n: k=a, threads=2) <= 0.001");
+	fx_lesson(&f, "far", "throughput(n: k=a, threads=2) >= 1e9");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	CHECK_EQ_STR(ls.l[0].method, "t");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "holds");
+	CHECK(ls.l[0].lo > 1e6 && ls.l[0].lo < 1e8 && isinf(ls.l[0].hi));
+	CHECK(strstr(ls.l[0].text, ", unbounded) (95 %, t") != NULL);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "fails");
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "inconclusive");
 	fx_free(&f, &ls);
