@@ -13,6 +13,12 @@ function(lab_auto_march_given)
                         "(native, the default; x86-64 for the baseline; x86-64-v3, haswell, "
                         "znver3, ...); no value turns them off")
   endif()
+  # one -march value: a space or ';' passed the check as two flags, then -march= took the
+  # whole text in the middle of the build
+  if(LAB_AUTO_MARCH MATCHES "[ \t;]")
+    message(FATAL_ERROR "LAB_AUTO_MARCH='${LAB_AUTO_MARCH}': allowed one -march value, without "
+                        "spaces or ';' (native, x86-64, x86-64-v3, haswell, znver3, ...)")
+  endif()
 endfunction()
 function(lab_check_auto_march)
   string(MAKE_C_IDENTIFIER "LAB_HAVE_MARCH_${LAB_AUTO_MARCH}" var)

@@ -18,6 +18,9 @@
 #ifndef LAB_REMARKS_KEPT
 #define LAB_REMARKS_KEPT 0
 #endif
+#ifndef LAB_REMARKS_STAMP
+#define LAB_REMARKS_STAMP ""
+#endif
 
 #define DR_MAX_UNIQUE 256
 #define DR_SHOW       14
@@ -112,6 +115,22 @@ static bool dr_has_variants(const struct lab_kernel *k)
 	return false;
 }
 
+/* Whether the remarks folder is this binary's build's: its stamp file holds LAB_REMARKS_STAMP. */
+static bool dr_ours(void)
+{
+	char path[1024], line[128] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/stamp", LAB_REMARKS_DIR);
+	if (!(f = fopen(path, "r")))
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	line[strcspn(line, "\n")] = 0;
+	return LAB_REMARKS_STAMP[0] && !strcmp(line, LAB_REMARKS_STAMP);
+}
+
 void lab_describe_remarks(const struct lab_kernel *k)
 {
 	static const char *const isas[] = {"scalar", "auto", "sse2", "avx2", "avx512"};
@@ -119,6 +138,15 @@ void lab_describe_remarks(const struct lab_kernel *k)
 	char path[1024];
 	bool any = false;
 
+	if (!dr_has_variants(k))
+		return;
+	if (LAB_REMARKS_KEPT && !dr_ours()) {
+		printf("\nwhat the compiler said: not shown: %s holds no report of the build this lab "
+		       "came from (moved, removed, or rebuilt with other options since); its code is "
+		       "read by tests/kernels/test_disasm.c\n",
+		       LAB_REMARKS_DIR);
+		return;
+	}
 	for (unsigned i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s_%s.c.txt", LAB_REMARKS_DIR, kernel, isas[i]);
 		FILE *f = LAB_REMARKS_DIR[0] ? fopen(path, "r") : NULL;
@@ -136,7 +164,7 @@ void lab_describe_remarks(const struct lab_kernel *k)
 		snprintf(name, sizeof(name), "%s_%s.c", kernel, isas[i]);
 		dr_file(path, name, isas[i]);
 	}
-	if (!any && !LAB_REMARKS_KEPT && dr_has_variants(k))
+	if (!any && !LAB_REMARKS_KEPT)
 		printf("\nwhat the compiler said: nothing kept (gcc's -fopt-info-vec remarks; this "
 		       "build's compiler has none): its code is read by "
 		       "tests/kernels/test_disasm.c\n");

@@ -110,7 +110,10 @@ static void run_print_point(struct lab_run_console *c, const struct lab_point_re
 		              ? (double)rec->samples[r].elapsed_ns / (double)rec->samples[r].work
 		              : NAN;
 	qsort(cost, rec->nreps, sizeof(cost[0]), run_cmp_double);
-	double med = cost[rec->nreps / 2];
+	/* the mean of the two middle ones for an even count, as lab analyze (ch28 runs reps = 2) */
+	double med = !rec->nreps      ? NAN
+	             : rec->nreps % 2 ? cost[rec->nreps / 2]
+	                              : (cost[rec->nreps / 2 - 1] + cost[rec->nreps / 2]) / 2;
 	free(cost);
 	printf("%10.3f ns/%s%s  %9.2f M/s  verify %s", med, e->kernel->work_unit,
 	       e->kernel->work_scope == LAB_WORK_SHARED ? " [shared]"

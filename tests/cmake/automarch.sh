@@ -28,5 +28,13 @@ if conf ""; then
 fi
 grep -q 'LAB_AUTO_MARCH is empty: the auto kernel variants need a target' "$tmp.log" ||
 	{ echo "FAILED: no reason given for an empty value"; cat "$tmp.log"; fail=1; }
+# two flags in one value: refused at configure (it passed as two checked flags, then
+# -march= took the whole text in the middle of the build)
+if conf "x86-64-v3 -mno-avx2"; then
+	echo "FAILED: a LAB_AUTO_MARCH with a space passed"
+	fail=1
+fi
+grep -q "allowed one -march value, without" "$tmp.log" ||
+	{ echo "FAILED: no reason given for a value with a space"; cat "$tmp.log"; fail=1; }
 rm -f "$tmp.log"
 exit $fail
