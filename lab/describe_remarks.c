@@ -141,10 +141,11 @@ void lab_describe_remarks(const struct lab_kernel *k)
 	if (!dr_has_variants(k))
 		return;
 	if (LAB_REMARKS_KEPT && !dr_ours()) {
-		printf("\nwhat the compiler said: not shown: %s holds no report of the build this lab "
-		       "came from (moved, removed, or rebuilt with other options since); its code is "
-		       "read by tests/kernels/test_disasm.c\n",
-		       LAB_REMARKS_DIR);
+		printf(
+		    "\nwhat the compiler said: not shown: %s holds no report of the build this lab "
+		    "came from (moved, removed, or rebuilt with other options since); its code is "
+		    "read by tests/kernels/test_disasm.c\n",
+		    LAB_REMARKS_DIR);
 		return;
 	}
 	for (unsigned i = 0; i < sizeof(isas) / sizeof(isas[0]); i++) {
