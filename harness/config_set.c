@@ -46,6 +46,17 @@ void lab_cfg_add_set(struct lab_cfg *cfg, const char *arg, struct lab_diag *d)
 		             arg, oddname[strchr("\v\f\r\n", *odd) - "\v\f\r\n"]);
 		return;
 	}
+	/* what a value of a file may hold (a 70 000-byte claim ran, and its run.json was refused
+	 * by lab analyze); the key alone is echoed */
+	if (strlen(eq + 1) >= LAB_CFG_VALUE_MAX) {
+		lab_diag_add(
+		    d,
+		    "--set %.*s: value too long (%zu characters; allowed at most %d, as on a "
+		    "line of a config file)",
+		    (int)(eq - arg < 200 ? eq - arg : 200), arg, strlen(eq + 1),
+		    LAB_CFG_VALUE_MAX - 1);
+		return;
+	}
 	struct lab_cfg_kv *kv = realloc(cfg->set, (cfg->nset + 1) * sizeof(*cfg->set));
 	char **secs = kv ? realloc(cfg->set_section, (cfg->nset + 1) * sizeof(char *)) : NULL;
 	if (kv)

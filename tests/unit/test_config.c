@@ -377,6 +377,32 @@ LAB_TEST(vertical_tab_and_form_feed)
 	lab_diag_free(&d);
 }
 
+/* A --set value holds what a config line may (a 70 000-byte lesson claim ran, and lab analyze
+ * refused its run.json); its message names the key, not the value. */
+LAB_TEST(set_value_too_long)
+{
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	size_t n = 10 + LAB_CFG_VALUE_MAX;
+	char *arg = malloc(n + 1);
+
+	REQUIRE(arg);
+	memcpy(arg, "lessons.z=", 10);
+	memset(arg + 10, 'x', n - 10);
+	arg[n] = 0;
+	lab_cfg_add_set(&cfg, arg, &d);
+	REQUIRE(lab_diag_count(&d) == 1);
+	CHECK_EQ_STR(d.msg[0], "--set lessons.z: value too long (65536 characters; allowed at most "
+	                       "65535, as on a line of a config file)");
+	arg[10 + LAB_CFG_VALUE_MAX - 1] = 0; /* 65535: allowed */
+	lab_cfg_add_set(&cfg, arg, &d);
+	CHECK_EQ_U64(lab_diag_count(&d), 1);
+	CHECK_EQ_U64(cfg.nset, 1);
+	free(arg);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+}
+
 LAB_TEST(duplicate_key)
 {
 	struct tc t;
