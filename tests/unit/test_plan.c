@@ -97,13 +97,13 @@ struct tp {
 	int rc;
 };
 
-static void tp_build(struct tp *t, const char *text, const char *const *sets, unsigned nsets,
-                     const char *const *only, unsigned nonly)
+static void tp_build_on(struct tp *t, const char *topo, const char *text, const char *const *sets,
+                        unsigned nsets, const char *const *only, unsigned nonly)
 {
 	struct lab_err err = {0};
 
 	memset(t, 0, sizeof(*t));
-	if (lab_topo_open(&t->topo, SYN_2S, &err)) {
+	if (lab_topo_open(&t->topo, topo, &err)) {
 		fprintf(stderr, "topology: %s\n", err.msg);
 		testlib_fail();
 		t->rc = -1;
@@ -122,6 +122,12 @@ static void tp_build(struct tp *t, const char *text, const char *const *sets, un
 	t->rc = lab_plan_build(&t->plan, &t->cfg, tk_registry, t->topo, only, nonly, &t->d, &err);
 	for (unsigned i = 0; i < t->d.n; i++)
 		fprintf(stderr, "  diag: %s\n", t->d.msg[i]);
+}
+
+static void tp_build(struct tp *t, const char *text, const char *const *sets, unsigned nsets,
+                     const char *const *only, unsigned nonly)
+{
+	tp_build_on(t, SYN_2S, text, sets, nsets, only, nonly);
 }
 
 static void tp_free(struct tp *t)
@@ -879,6 +885,20 @@ LAB_TEST(node_placement_missing_node_skips)
 	/* nothing runs there: no CPUs are recorded (they were the compact plan's, never used) */
 	CHECK_EQ_U64(t.plan->pts[1].ncpus, 0);
 	CHECK_EQ_U64(t.plan->pts[1].nthreads, 2);
+	tp_free(&t);
+
+	/* More threads than the node has CPUs skips the point too: a node's size depends on the
+	 * machine (ch27 was refused whole on a 2-node guest of one vCPU a node) */
+	tp_build_on(&t, "synthetic:pack:2 numa:1 core:1 pu:1",
+	            "[x]\nkernel = fake\nthreads = 1, 2\nplacement = node:0, node:1\n", NULL, 0,
+	            NULL, 0);
+	REQUIRE(t.rc == 0);
+	REQUIRE(t.plan->npts == 4);
+	CHECK_EQ_I64(t.plan->pts[0].state, LAB_POINT_READY);
+	CHECK_EQ_I64(t.plan->pts[1].state, LAB_POINT_SKIPPED);
+	CHECK_EQ_STR(t.plan->pts[1].reason, "2 threads but NUMA node 0 has only 1 usable CPU "
+	                                    "(allowed threads 1 .. 1 with node:0)");
+	CHECK_EQ_U64(t.plan->pts[1].ncpus, 0);
 	tp_free(&t);
 
 	/* The kernel's own skip reason wins over the missing node's. */
