@@ -73,8 +73,20 @@ static int an_run_point_runs(const struct lab_an_data *d, const struct lab_an_js
                              struct lab_err *err)
 {
 	double runs = lab_an_json_num(jp, LAB_KEY_RUNS, NAN);
+	double taken = lab_an_json_num(jp, LAB_KEY_SAMPLES, NAN);
 	int last = 0;
 
+	/* a precision point's "samples" are its rows in samples.csv: all of them once it finished
+	 * in a complete run (a file's 0 or 1000 read "9 of 0 samples") */
+	if (!isnan(taken) &&
+	    ((double)p->n > taken ||
+	     (lab_an_run_complete(d) && status && !strcmp(status, "ok") && (double)p->n != taken)))
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: point %ld of [%s]: run.json counts %.0f samples, "
+		    "samples.csv has %zu, allowed: the same (fewer in samples.csv only "
+		    "while the run is not complete)",
+		    path, jp->line, p->id, p->experiment, taken, p->n);
 	if (!p->n)
 		return 0;
 	if (lab_an_run_complete(d) && status &&

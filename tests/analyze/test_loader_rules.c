@@ -558,6 +558,14 @@ LAB_TEST(run_json_runs_agree_with_samples)
 	     "R/run.json:3: point 0 of [e]: run.json counts 4 runs of 3 reps, allowed: runs <= "
 	     "reps "
 	     "(each run takes a sample)"},
+	    /* red team: a precision point's samples were echoed ("9 of 0 samples", "of 1000") */
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 3, \"runs_planned\": 3, \"samples\": 0",
+	     "R/run.json:3: point 0 of [e]: run.json counts 0 samples, samples.csv has 3, allowed: "
+	     "the same (fewer in samples.csv only while the run is not complete)"},
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 3, \"runs_planned\": 3, \"samples\": 1000",
+	     "run.json counts 1000 samples, samples.csv has 3"},
+	    {"\"status\": \"ok\", \"reps\": 3, \"runs\": 3, \"runs_planned\": 3, \"samples\": 3",
+	     NULL},
 	};
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
 		if (asprintf(&run,
