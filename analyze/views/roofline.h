@@ -50,6 +50,10 @@ struct lab_an_rl_ceil {
 	/* the fastest median of its group and team passed over for having no interval (fewer
 	 * than 6 samples), NaN: none was faster */
 	double faster_unsure;
+	/* a team's DRAM ceiling whose sets together (threads x size) are no more than a set at
+	 * which one thread of the same kernel ran clearly faster than at its largest: why it may
+	 * be partly cache; "" otherwise */
+	char note[240];
 };
 
 struct lab_an_rl_pt {

@@ -156,6 +156,62 @@ static int an_better_ceil(const struct lab_an_rl_ceil *c, const struct lab_an_rl
 	return c->v.median > cur->v.median;
 }
 
+/* 1 when p and q are the same kernel with the same params but for size and placement (the
+ * same op at another working set). */
+static int an_same_but_size(const struct lab_an_point *p, const struct lab_an_point *q)
+{
+	const char *a = p->params, *b = q->params;
+
+	if (strcmp(p->kernel, q->kernel))
+		return 0;
+	for (;;) { /* canonical params: keys sorted, so the two walk in step */
+		while (!strncmp(a, "size=", 5) || !strncmp(a, "placement=", 10))
+			a += strcspn(a, ";") + (a[strcspn(a, ";")] == ';');
+		while (!strncmp(b, "size=", 5) || !strncmp(b, "placement=", 10))
+			b += strcspn(b, ";") + (b[strcspn(b, ";")] == ';');
+		size_t na = strcspn(a, ";"), nb = strcspn(b, ";");
+		if (na != nb || strncmp(a, b, na))
+			return 0;
+		if (!a[na])
+			return 1;
+		a += na + 1;
+		b += nb + 1;
+	}
+}
+
+/* A team's DRAM ceiling c may be partly cache: one thread of the same kernel ran clearly faster
+ * (its interval above 1.1 x the other's) at a set no larger than the team's sets together than
+ * at its largest set, which is larger (ch19 on a 2-vCPU guest: one thread's triad ran 1.5x
+ * faster at 64 MiB than at 512 MiB, and the 2-thread DRAM roof of 2 x 64 MiB read 85 GB/s). The
+ * roof is kept, with the evidence in c->note. O(n). */
+static void an_team_dram_note(struct lab_an_rl_ceil *c, const struct lab_an_rl_ceil *cand, size_t n)
+{
+	const struct lab_an_rl_ceil *big = NULL, *fast = NULL;
+	double team = c->size * c->threads;
+
+	if (c->kind != LAB_AN_RL_BW || c->level != 6 || c->threads < 2 || !isfinite(team))
+		return;
+	for (size_t i = 0; i < n; i++) /* one thread's largest set of the same kernel */
+		if (cand[i].kind == LAB_AN_RL_BW && cand[i].threads == 1 && an_has_ci(&cand[i].v) &&
+		    an_same_but_size(cand[i].pt, c->pt) && (!big || cand[i].size > big->size))
+			big = &cand[i];
+	if (!big || !(big->size > team))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (cand[i].kind == LAB_AN_RL_BW && cand[i].threads == 1 && an_has_ci(&cand[i].v) &&
+		    cand[i].size <= team && cand[i].v.lo > 1.1 * big->v.hi &&
+		    an_same_but_size(cand[i].pt, c->pt) && (!fast || cand[i].size > fast->size))
+			fast = &cand[i];
+	if (fast)
+		snprintf(
+		    c->note, sizeof(c->note),
+		    "may be partly cache: its %d sets come to %.0f MiB, and one thread ran %.2gx "
+		    "faster at %.0f MiB than at %.0f MiB; a larger size per thread measures "
+		    "DRAM",
+		    c->threads, team / 1048576, fast->v.median / big->v.median,
+		    fast->size / 1048576, big->size / 1048576);
+}
+
 /* The ceilings out of the n candidates cand into s->c: per group (first seen first) the best at
  * 1 thread and at the group's largest team (an_better_ceil); O(n) through a set of the groups'
  * keys (a sweep of many sizes without cache levels is a group per size). Returns 0 or
@@ -201,6 +257,8 @@ static int an_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, s
 			    !(cand[i].v.median <= c->faster_unsure))
 				c->faster_unsure = cand[i].v.median;
 		}
+	for (size_t k = 0; !rc && k < s->nc; k++)
+		an_team_dram_note(&s->c[k], cand, n);
 	lab_an_strset_free(&set);
 	free(key);
 	free(g);

@@ -34,6 +34,10 @@ results-roofs-dram (DRAM at the largest set: a set 2x the L3 is partly still in 
   -> 72.7 GB/s. Was: DRAM = 72.7 (saxpy, the smallest DRAM set). Now: DRAM 256M = 40 (the load
   at the largest set); load 64M at 125 % and saxpy 64M at 182 % of it, above their roof with the
   note that their data sits in a faster level than their size says.
+results-roofs-dram-team (red team, ch19 on 2 vCPUs: a team's DRAM roof partly cache): stream
+  load 64M 0.16 ns -> 50 GB/s and 256M 0.24 ns -> 33.3 GB/s at 1 thread, 64M 0.1 ns -> 80 GB/s
+  at 2 threads: the 2-thread DRAM ceiling's note says its sets (128 MiB) are no larger than a
+  set at which one thread ran 1.5x faster than at 256 MiB.
 results-roofs-pipes (finding 7: FMA+add against FMA alone, from the data): peak f64 at 1 thread,
   avx2 fma 0.5 ns, 16 flop -> 32 [29.1, 35.6] GFLOP/s, fma_add 0.5 ns, 12 flop -> 24 [21.8, 26.7]:
   below, so the add pipes do not help; sse2 fma 8 flop 0.5 ns -> 16 [14.5, 17.8], fma_add 6 flop
@@ -123,6 +127,11 @@ CASES = {
         ("bandwidth", "stream", [("op=load;size=64M", 0.16, LOAD),
                                  ("op=load;size=256M", 0.2, LOAD)]),
         ("kernels", "simd", [("op=saxpy;size=64M;type=f64", 0.33, SAXPY)])],
+    # a team's DRAM roof at 2 x 64M, where one thread ran 1.5x faster at 64M than at 256M
+    "dram-team": [
+        ("bandwidth", "stream", [("op=load;size=64M", 0.16, LOAD),
+                                 ("op=load;size=64M", 0.1, LOAD, {"_threads": 2}),
+                                 ("op=load;size=256M", 0.24, LOAD)])],
     "pipes": [
         ("compute", "peak", [
             ("isa=avx2;op=fma;precision=f64", 0.5, FMA),
@@ -212,15 +221,16 @@ def write(name, exps_spec, old):
             wpu = {k: v for k, v in per_unit.items() if not (old and k == "bandwidth_bound")}
             facts = [dict(facts[0])] if facts else []
             scale = SCALE[2:5] if facts and facts[0].pop("_samples", 7) == 3 else SCALE
+            threads = facts[0].pop("_threads", 1) if facts else 1
             facts = [f for f in facts if f]
             e["points"].append({
                 # no placement, in either file: run.json's params name samples.csv's keys
-                "point": pid, "threads": 1, "cpus": [0],
+                "point": pid, "threads": threads, "cpus": list(range(threads)),
                 "params": dict(kv.split("=", 1) for kv in params.split(";")),
                 "status": "ok", "verify": "pass", "iters_per_sample": WORK, "reps": len(scale),
                 "work_per_unit": wpu, **({"point_facts": facts[0]} if facts else {})})
             for rep, k in enumerate(scale):
-                rows.append(f"{exp},{pid},{kernel},\"{params}\",1,{rep},"
+                rows.append(f"{exp},{pid},{kernel},\"{params}\",{threads},{rep},"
                             f"{round(cost * k * WORK)},{WORK},element,0.01,0")
             pid += 1
         exps.append(e)

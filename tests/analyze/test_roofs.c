@@ -173,6 +173,33 @@ LAB_TEST(dram_ceiling_at_the_largest_set)
 	lab_an_json_free(j);
 }
 
+/* ch19 on a 2-vCPU guest: a team's DRAM ceiling whose sets together are no larger than a set
+ * at which one thread ran clearly faster than at its largest says it may be partly cache (the
+ * 2-thread roof of 2 x 64 MiB read 85 GB/s, one thread 48 GB/s at 64 MiB, 32 at 512 MiB); one
+ * thread's ceiling and the other fixtures' say nothing of it. */
+LAB_TEST(team_dram_ceiling_within_cached_sets_said)
+{
+	struct lab_an_json *j = rf_json("results-roofs-dram-team");
+	const struct lab_an_json *r;
+	const char *note;
+
+	REQUIRE(j);
+	r = rf_row(j, "ceilings", 1);
+	REQUIRE(r);
+	CHECK_EQ_I64(lab_an_json_num(r, "threads", 0), 2);
+	note = lab_an_json_str(r, "note");
+	CHECK(note &&
+	      strstr(note, "may be partly cache: its 2 sets come to 128 MiB, and one thread "
+	                   "ran 1.5x faster at 64 MiB than at 256 MiB"));
+	CHECK(!lab_an_json_str(rf_row(j, "ceilings", 0), "note"));
+	lab_an_json_free(j);
+	j = rf_json("results-roofs-dram");
+	REQUIRE(j);
+	for (size_t i = 0; rf_row(j, "ceilings", i); i++)
+		CHECK(!lab_an_json_str(rf_row(j, "ceilings", i), "note"));
+	lab_an_json_free(j);
+}
+
 /* ch19: an L2 point with no L2 ceiling is not judged against DRAM's; compute binds only where
  * the slower DRAM ceiling already puts the point right of the ridge. */
 LAB_TEST(ch19_level_without_ceiling)
