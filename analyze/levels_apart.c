@@ -137,15 +137,20 @@ int lab_an_runs_apart(const struct lab_an_point *p, struct lab_an_apart *a)
 const char *lab_an_runs_apart_flag(const struct lab_an_point *p, char *buf, size_t len)
 {
 	struct lab_an_apart a;
+	/* run means of the cost, in its unit: beside columns of other units (makespan_ns) a bare
+	 * number read as one of them */
+	const char *u = p->unit ? p->unit : "", *sp = *u ? " " : "";
 
 	switch (lab_an_runs_apart(p, &a)) {
 	case LAB_AN_APART_FAR:
-		snprintf(buf, len, "RUN APART: run %d at %.4g, the other %d at %.4g .. %.4g", a.run,
-		         a.mean, a.nruns - 1, a.lo, a.hi);
+		snprintf(buf, len,
+		         "RUN APART: run %d at %.4g%s%s, the other %d at %.4g .. %.4g%s%s", a.run,
+		         a.mean, sp, u, a.nruns - 1, a.lo, a.hi, sp, u);
 		return buf;
 	case LAB_AN_APART_CLUSTERS:
-		snprintf(buf, len, "RUNS IN 2 CLUSTERS: %.0f at %.4g .. %.4g, %.0f at %.4g .. %.4g",
-		         a.c[0], a.c[1], a.c[2], a.c[3], a.c[4], a.c[5]);
+		snprintf(buf, len,
+		         "RUNS IN 2 CLUSTERS: %.0f at %.4g .. %.4g%s%s, %.0f at %.4g .. %.4g%s%s",
+		         a.c[0], a.c[1], a.c[2], sp, u, a.c[3], a.c[4], a.c[5], sp, u);
 		return buf;
 	default:
 		return NULL;

@@ -158,7 +158,7 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 {
 	size_t nkey = s->curve[1] ? 2 : 1;
 	const char *note = s->rnote ? s->rnote(doc, e) : NULL;
-	char one[128];
+	char one[256];
 
 	/* its interval is one run's: nothing in it of the setup-to-setup spread; or its setups
 	 * fell apart (what the guest cannot see: the host's other vCPUs on its cores) */

@@ -133,7 +133,7 @@ static void an_series_ratio(struct lab_doc_cell *c, double v, double lo, double 
 static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
 {
 	const struct lab_an_stats *st = &r->pt->st;
-	char flags[320] = "", modes[128];
+	char flags[448] = "", modes[256];
 	size_t n = 0;
 
 	if (st->outliers_mild || st->outliers_severe)

@@ -546,6 +546,12 @@ LAB_TEST(runs_apart_sees_every_run)
 	p.levels.n = p.n;
 	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)),
 	             "RUN APART: run 800 at 17.5, the other 999 at 0.35 .. 0.37");
+	/* in the cost's unit, beside columns of others (makespan_ns read the run means as its) */
+	char unit[] = "ns/iteration";
+	p.unit = unit;
+	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)),
+	             "RUN APART: run 800 at 17.5 ns/iteration, the other 999 at 0.35 .. 0.37 "
+	             "ns/iteration");
 }
 
 LAB_TEST(no_setup_kept_flagged)
