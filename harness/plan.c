@@ -193,6 +193,14 @@ static bool plan_expand_key(struct lab_experiment *e, struct lab_resolved *r,
 		    (r->harness && lab_prec_key_check(r->param->key, val, r->nvals, &err)) ||
 		    (r->harness && !strcmp(r->param->key, "min_cpus") && r->nvals > 1 &&
 		     lab_err_set(&err, LAB_ECONFIG, "does not sweep (allowed: one value)")) ||
+		    /* the whole run's: a section's own was checked by its points alone while the
+		     * estimate took the smallest */
+		    (r->harness && !strcmp(r->param->key, "total_budget") &&
+		     (r->src == LAB_SRC_SECTION || (r->src == LAB_SRC_CLI && !r->set_global)) &&
+		     lab_err_set(
+		         &err, LAB_ECONFIG,
+		         "is the whole run's wall time (allowed: in [global] only, or --set "
+		         "global.total_budget=...)")) ||
 		    /* a run setting is no part of a point's identity: points that differ only in it
 		     * (min_time = 2ms, 20ms) were one series and matched each other in compare */
 		    (r->harness && r->nvals > 1 && !lab__plan_point_key(r->param->key) &&

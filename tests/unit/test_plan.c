@@ -866,6 +866,25 @@ LAB_TEST(membind_written_two_ways_is_one_point)
 	tp_free(&t);
 }
 
+/* total_budget is the whole run's: set in an experiment's section (or by --set NAME.) it was
+ * checked by that experiment's points alone while the estimate took the smallest. */
+LAB_TEST(total_budget_in_global_only)
+{
+	static const char *const sets[] = {"x.total_budget=2s"};
+	static const char *const gsets[] = {"global.total_budget=2s"};
+	struct tp t;
+
+	plan_fails_with("[x]\nkernel = fake\ntotal_budget = 1s\n", NULL, 0,
+	                "p.ini:3: [x] total_budget = 1s: is the whole run's wall time (allowed: in "
+	                "[global] only, or --set global.total_budget=...)");
+	plan_fails_with("[x]\nkernel = fake\n", sets, 1,
+	                "--set x.total_budget=2s: is the whole run's wall time (allowed: in "
+	                "[global] only, or --set global.total_budget=...)");
+	tp_build(&t, "[global]\ntotal_budget = 1s\n[x]\nkernel = fake\n", gsets, 1, NULL, 0);
+	CHECK_EQ_I64(t.rc, 0);
+	tp_free(&t);
+}
+
 /* node:N: a node the machine lacks skips its points with the reason (one config for 1 and 2
  * nodes). (Too many threads for a node: test_topo's node_placement.) */
 LAB_TEST(node_placement_missing_node_skips)
