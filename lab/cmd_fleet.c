@@ -68,15 +68,17 @@ static char *fleet_abs(const char *path, int *code)
 	fleet_tidy(abs);
 	*code = LAB_EXIT_USAGE;
 	for (const char *p = abs; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '%') {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '%' || *p == '\\') {
 			fputs("lab fleet: the fleet directory '", stderr);
 			lab_fleet_put(stderr, abs);
-			fputs(*p == '%'
-			          ? "': '%' not allowed (sbatch reads it in --output as a "
-			            "pattern)\n"
-			          : "': a control character in a path (not allowed in a batch "
-			            "script)\n",
-			      stderr);
+			fputs(
+			    *p == '%' ? "': '%' not allowed (sbatch reads it in --output as a "
+			                "pattern)\n"
+			    : *p == '\\'
+			        ? "': '\\' not allowed (sbatch reads it in --output as an escape)\n"
+			        : "': a control character in a path (not allowed in a batch "
+			          "script)\n",
+			    stderr);
 			free(abs);
 			return NULL;
 		}

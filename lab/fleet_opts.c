@@ -244,6 +244,16 @@ static int fleet_nodelist_reserved(const char *list)
 			                                 LAB_FLEET_TASKS_MAX) ", as --nodes)");
 			return -1;
 		}
+		/* each node becomes a directory DIR/<node> (lab fleet task refused '.', 'a*' or
+		 * 'a|b' on the node, after the jobs were queued) */
+		size_t bad = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		                       "0123456789._+-[],");
+		if (bad < n || *p == '.') {
+			fleet_say("--nodelist", list,
+			          ": a node name that cannot be a directory of the fleet (allowed "
+			          "[A-Za-z0-9._+-] and ranges such as n[1-4], no leading '.')");
+			return -1;
+		}
 		if (!range && n < sizeof(item)) {
 			memcpy(item, p, n);
 			item[n] = '\0';

@@ -66,12 +66,17 @@ bad_values)
 		expect 2 "an empty or malformed node name or range" "$lab" fleet "$cfg" --nodelist "$bad" --dry-run
 	done
 	"$lab" fleet "$cfg" --nodelist 'n[01-03,7],m[1-2]x[3-4]' --dry-run >/dev/null || fail "a good host list refused"
+	# red team: names that cannot be a node's directory passed and failed on each node
+	for bad in '..' '.' '.x' '..[1-2]' 'a*' 'a(b)' 'a&b' 'a|b' 'a:b' 'n1,.m'; do
+		expect 2 "a node name that cannot be a directory of the fleet" "$lab" fleet "$cfg" --nodelist "$bad" --dry-run
+	done
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'n[1-2000]' --dry-run
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'r[1-2]n[1-600]' --dry-run
 	"$lab" fleet "$cfg" --nodelist 'n[1-1000],m[1-4,9]' --dry-run >/dev/null || fail "1005 nodes refused"
 	expect 2 "cannot read" "$lab" fleet "$tmp/absent.ini" --dry-run
 	expect 2 "give a CONFIG" "$lab" fleet --nodes 2
 	expect 2 "'%' not allowed" "$lab" fleet "$cfg" -o "$tmp/a%j" --dry-run
+	expect 2 "not allowed (sbatch reads it in --output as an escape)" "$lab" fleet "$cfg" -o "$tmp/a\\dir" --dry-run
 	expect 2 "control character" "$lab" fleet "$cfg" -o "$tmp/a
 b" --dry-run
 	;;
