@@ -302,7 +302,12 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	/* the roof is its group's best point with an interval: a faster one of too few samples
 	 * for one, passed over, is the likelier reason where it would hold the point */
 	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1);
-	char unsure[200], pct[32];
+	char unsure[200], pct[32], isa[32];
+	/* the point's own ISA measured that peak: no narrower ISA to blame */
+	const char *same = "that ceiling was measured below what the machine does (fewer "
+	                   "independent chains, or a busy machine's samples): measure peak with "
+	                   "this ISA again";
+	int own = !bw && *c->isa && !strcmp(an_param(e->pt, "isa", NULL, isa, sizeof(isa)), c->isa);
 
 	snprintf(unsure, sizeof(unsure),
 	         "that ceiling is the best point with an interval; one ran at %.3g %s on too few "
@@ -315,6 +320,7 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	         pct, bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
 	         e->gf.median <= unsure_roof ? unsure
 	         : !bw && c->adds            ? (e->adds_only ? add_low : adds)
+	         : own                       ? same
 	                                     : why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
 }
 

@@ -200,6 +200,27 @@ LAB_TEST(team_dram_ceiling_within_cached_sets_said)
 	lab_an_json_free(j);
 }
 
+/* A point above the compute ceiling of its own ISA: the peak was measured low (chains, a busy
+ * machine), not by a narrower ISA (the note told a 2-thread avx2 point to measure peak with the
+ * point's ISA, which it had). */
+LAB_TEST(above_its_own_isa_ceiling_told_so)
+{
+	struct lab_an_json *j = rf_json("results-roofs-own-isa");
+	const struct lab_an_json *p;
+	const char *note;
+
+	REQUIRE(j);
+	p = rf_pt(j, "isa=avx2;op=poly;size=16K;type=f64", "avx2 f64", (64 / 1.5) / 32);
+	REQUIRE(p);
+	note = lab_an_json_str(p, "note");
+	CHECK(note &&
+	      strstr(note, "(fewer independent chains, or a busy machine's samples): "
+	                   "measure peak with this ISA again") &&
+	      !strstr(note, "a narrower ISA"));
+	rf_none_silently_above(j);
+	lab_an_json_free(j);
+}
+
 /* ch19: an L2 point with no L2 ceiling is not judged against DRAM's; compute binds only where
  * the slower DRAM ceiling already puts the point right of the ridge. */
 LAB_TEST(ch19_level_without_ceiling)
