@@ -208,6 +208,14 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
 	lab_cli_estimate_text(s->plan, est, sizeof(est));
 	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);
+	/* busy now: its samples will be flagged and retried (ch28 took 16 min against 2) */
+	if (sc.spin_error > 0.25)
+		fprintf(stderr,
+		        "lab: this machine is busy now (the self-check's 50 us spin read %+.0f%%): "
+		        "samples taken under foreign load are retried (retry_flagged, quiet_wait), "
+		        "so the run may take several times the estimate; set global.retry_flagged=0 "
+		        "to keep them flagged instead\n",
+		        100 * sc.spin_error);
 	con.t0_ns = lab_clock_ns();
 	if (con.progress)
 		lab_run_console_begin(&con);
