@@ -229,9 +229,15 @@ static int ev_ci_mono(const struct ev *e, struct ev_q *q)
 	if (up >= 0 && down >= 0) {
 		const struct ev_var *x = &e->var[up], *y = &e->var[down];
 		struct lab_an_ratio r;
-		lab_an_ratio_fieller(x->mean, x->v, x->n, y->mean, y->v, y->n, 0.95, &r);
-		if (x->metric < 0 && y->metric < 0) /* two costs: their ratio is positive */
+		/* two costs: as the speedup tables take them (one of a single run borrows the
+		 * other's between-run share: the table and the lesson gave one speedup two
+		 * intervals), and their ratio is positive */
+		if (x->metric < 0 && y->metric < 0) {
+			lab_an_cost_ratio(x->pt, y->pt, &r);
 			lab_an_ratio_positive(&r);
+		} else {
+			lab_an_ratio_fieller(x->mean, x->v, x->n, y->mean, y->v, y->n, 0.95, &r);
+		}
 		q->method = "fieller";
 		if (!r.has_ci)
 			return 0; /* lo, hi stay NaN */

@@ -474,6 +474,36 @@ LAB_TEST(fieller_ray_judges_lower_bounds)
 	fx_free(&f, &ls);
 }
 
+/* A ratio of two costs, one of three runs and one of a single run, has the interval the
+ * speedup tables give it (the single run borrows the other's between-run share): the lesson
+ * read 2.055 [1.99, 2.122] where the table beside it read [1.902, 2.227]. */
+LAB_TEST(cost_ratio_as_the_tables_take_it)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_ratio want;
+
+	fx_sharing(&f);
+	f.d.pt[0].levels = (struct lab_an_levels){.runs = 3,
+	                                          .n = 10,
+	                                          .mean = 30,
+	                                          .var_between = 4,
+	                                          .run_se = 1.2,
+	                                          .run_ci95_lo = 24.8,
+	                                          .run_ci95_hi = 35.2};
+	f.d.pt[1].levels.runs = 1;
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_cost_ratio(&f.d.pt[0], &f.d.pt[1], &want), "mixed");
+	lab_an_ratio_positive(&want);
+	CHECK_EQ_STR(ls.l[0].method, "fieller");
+	CHECK_NEAR(ls.l[0].lo, want.lo, 1e-12);
+	CHECK_NEAR(ls.l[0].hi, want.hi, 1e-12);
+	fx_free(&f, &ls);
+}
+
 /* The inverse of one cost whose interval reaches 0 (its lower end is clipped there) lies on
  * the ray [1 / hi, inf): a lower bound below 1 / hi holds, an upper bound below it fails (a
  * throughput read "no bounded 95 % interval" for a cost of 15 [0, 34]). */
