@@ -50,17 +50,18 @@ void *lab__doc_alloc(struct lab_doc *d, size_t n)
 	return p ? memset(p, 0, n) : NULL;
 }
 
-/* A copy owned by d of s[0..n-1] (n + 1 bytes with the NUL); a text of AN_DOC_SHARE bytes or
- * more that d holds already is that one. "" when out of memory. */
+/* A copy owned by d of s[0..n-1] (n + 1 bytes with the NUL); with share, a text of AN_DOC_SHARE
+ * bytes or more that d holds already is that one. "" when out of memory. */
 #define AN_DOC_SHARE 24
-static const char *doc_text(struct lab_doc *d, const char *s, size_t n)
+static const char *doc_text(struct lab_doc *d, const char *s, size_t n, int share)
 {
 	char *c;
 	size_t i;
 
 	if (!d)
 		return "";
-	if (n >= AN_DOC_SHARE && !d->failed &&
+	share = share && n >= AN_DOC_SHARE;
+	if (share && !d->failed &&
 	    (d->texts || (d->texts = calloc(1, sizeof(*d->texts)))) &&
 	    (i = lab_an_strset_find(d->texts, s)) != (size_t)-1)
 		return d->texts->s[i];
@@ -68,7 +69,7 @@ static const char *doc_text(struct lab_doc *d, const char *s, size_t n)
 		return "";
 	memcpy(c, s, n);
 	c[n] = 0;
-	if (n >= AN_DOC_SHARE && (!d->texts || lab_an_strset_add(d->texts, c, NULL) == (size_t)-1))
+	if (share && (!d->texts || lab_an_strset_add(d->texts, c, NULL) == (size_t)-1))
 		d->failed = 1;
 	return c;
 }
@@ -94,7 +95,7 @@ const char *lab__doc_vprintf(struct lab_doc *d, const char *fmt, va_list ap)
 	if (n < 0 || !d || d->failed)
 		return "";
 	if ((size_t)n < sizeof(buf))
-		return doc_text(d, buf, (size_t)n);
+		return doc_text(d, buf, (size_t)n, 1); /* reasons and notes, the same in many rows */
 	if (!(s = doc_alloc(d, (size_t)n + 1, 1)))
 		return "";
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
@@ -111,7 +112,7 @@ const char *lab_doc_printf(struct lab_doc *d, const char *fmt, ...)
 
 const char *lab__doc_str(struct lab_doc *d, const char *s)
 {
-	return s ? doc_text(d, s, strlen(s)) : NULL;
+	return s ? doc_text(d, s, strlen(s), 0) : NULL; /* labels: most are a row's own */
 }
 
 struct lab_doc *lab_doc_new(const char *view, const char *title)

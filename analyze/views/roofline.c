@@ -20,6 +20,8 @@ static void an_rl_free(void *state)
 
 	if (s) {
 		free(s->pipes);
+		for (size_t i = 0; i < s->nc; i++)
+			free(s->c[i].note);
 		free(s->c);
 		free(s->p);
 	}
@@ -85,7 +87,7 @@ static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lab_doc_str(doc, lab_doc_at(t, 4), bw ? "GB/s" : "GFLOP/s");
 		lab_doc_str(doc, lab_doc_at(t, 5), c->pt->experiment);
 		lab_doc_str(doc, lab_doc_at(t, 6), c->pt->params);
-		if (*c->note)
+		if (c->note)
 			lab_doc_rnote(t, "%s", c->note);
 	}
 }

@@ -52,8 +52,9 @@ struct lab_an_rl_ceil {
 	double faster_unsure;
 	/* a team's DRAM ceiling whose sets together (threads x size) are no more than a set at
 	 * which one thread of the same kernel ran clearly faster than at its largest: why it may
-	 * be partly cache; "" otherwise */
-	char note[240];
+	 * be partly cache; NULL otherwise (malloc'd, freed with the state: a candidate is one of
+	 * an array as long as the run's points) */
+	char *note;
 };
 
 struct lab_an_rl_pt {

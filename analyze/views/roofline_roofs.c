@@ -4,6 +4,7 @@
  * roofline_pipes.c). */
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,14 +203,14 @@ static void an_team_dram_note(struct lab_an_rl_ceil *c, const struct lab_an_rl_c
 		    cand[i].size <= team && cand[i].v.lo > 1.1 * big->v.hi &&
 		    an_same_but_size(cand[i].pt, c->pt) && (!fast || cand[i].size > fast->size))
 			fast = &cand[i];
-	if (fast)
-		snprintf(
-		    c->note, sizeof(c->note),
-		    "may be partly cache: its %d sets come to %.0f MiB, and one thread ran %.2gx "
-		    "faster at %.0f MiB than at %.0f MiB; a larger size per thread measures "
-		    "DRAM",
-		    c->threads, team / 1048576, fast->v.median / big->v.median,
-		    fast->size / 1048576, big->size / 1048576);
+	if (fast &&
+	    asprintf(&c->note,
+	             "may be partly cache: its %d sets come to %.0f MiB, and one thread ran "
+	             "%.2gx faster at %.0f MiB than at %.0f MiB; a larger size per thread "
+	             "measures DRAM",
+	             c->threads, team / 1048576, fast->v.median / big->v.median,
+	             fast->size / 1048576, big->size / 1048576) < 0)
+		c->note = NULL; /* out of memory: the roof without its note */
 }
 
 /* The ceilings out of the n candidates cand into s->c: per group (first seen first) the best at
