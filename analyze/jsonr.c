@@ -344,8 +344,8 @@ static int an_jp_value(struct an_jp *p, struct lab_an_json *v)
 	if (++p->values > p->max)
 		return lab_err_set(p->err, LAB_EDATA,
 		                   "%s:%zu: more than %zu JSON values, allowed: at most that many "
-		                   "(about 1 GB once read)",
-		                   p->name, p->line, p->max);
+		                   "(%zu bytes each once read)",
+		                   p->name, p->line, p->max, sizeof(struct lab_an_json));
 	switch (*p->s) {
 	case '{':
 		return an_jp_container(p, v, '}');

@@ -108,9 +108,10 @@ struct lab_an_apart {
  * it (FAR), else two clusters, the widest gap leaving 2 or more runs each side over 3 times
  * either side's spread and 10 % of the median (CLUSTERS). Returns a->kind. */
 int lab_an_runs_apart(const struct lab_an_point *p, struct lab_an_apart *a);
-/* A table row's flag for such a point ("RUN APART: run 2 at 0.79, the other 4 at 0.34 ..
- * 0.37") into buf, or NULL. */
-const char *lab_an_runs_apart_flag(const struct lab_an_point *p, char *buf, size_t len);
+/* A table row's flag for such a point ("RUN APART: run 2 at 0.79 ns/op, the other 4 at 0.34 ..
+ * 0.37 ns/op") into buf, or NULL; the means in unit, else p's own (none when NULL too). */
+const char *lab_an_runs_apart_flag(const struct lab_an_point *p, const char *unit, char *buf,
+                                   size_t len);
 
 /*
  * The ratio a/b of two points' mean costs (a speedup: a is the baseline) and its Fieller

@@ -134,12 +134,13 @@ int lab_an_runs_apart(const struct lab_an_point *p, struct lab_an_apart *a)
 	return 0;
 }
 
-const char *lab_an_runs_apart_flag(const struct lab_an_point *p, char *buf, size_t len)
+const char *lab_an_runs_apart_flag(const struct lab_an_point *p, const char *unit, char *buf,
+                                   size_t len)
 {
 	struct lab_an_apart a;
 	/* run means of the cost, in its unit: beside columns of other units (makespan_ns) a bare
 	 * number read as one of them */
-	const char *u = p->unit ? p->unit : "", *sp = *u ? " " : "";
+	const char *u = unit ? unit : p->unit ? p->unit : "", *sp = *u ? " " : "";
 
 	switch (lab_an_runs_apart(p, &a)) {
 	case LAB_AN_APART_FAR:

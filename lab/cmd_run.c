@@ -151,6 +151,25 @@ static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
 		        "busy or the clock is slow to read; treat short timings with care\n");
 }
 
+/* After the estimate, where the self-check found the machine busy (its 50 us spin off by more
+ * than 25 %) and some point retries flagged samples: the run may take several times the
+ * estimate (ch28 took 16 min against 2). */
+static void run_busy_note(const struct lab_selfcheck *sc, const struct lab_plan *plan)
+{
+	bool retries = false;
+
+	for (unsigned i = 0; i < plan->npts && !retries; i++)
+		retries = plan->pts[i].h.retry_flagged > 0;
+	if (!(sc->spin_error > 0.25) || !retries)
+		return;
+	fprintf(stderr,
+	        "lab: this machine is busy now (the self-check's 50 us spin read %+.0f%%): samples "
+	        "taken under foreign load are retried (retry_flagged, quiet_wait), so the run may "
+	        "take several times the estimate; set global.retry_flagged=0 to keep them flagged "
+	        "instead\n",
+	        100 * sc->spin_error);
+}
+
 #define RUN_DIR_MAX LAB_RUN_DIR_MAX
 
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
@@ -208,14 +227,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
 	lab_cli_estimate_text(s->plan, est, sizeof(est));
 	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);
-	/* busy now: its samples will be flagged and retried (ch28 took 16 min against 2) */
-	if (sc.spin_error > 0.25)
-		fprintf(stderr,
-		        "lab: this machine is busy now (the self-check's 50 us spin read %+.0f%%): "
-		        "samples taken under foreign load are retried (retry_flagged, quiet_wait), "
-		        "so the run may take several times the estimate; set global.retry_flagged=0 "
-		        "to keep them flagged instead\n",
-		        100 * sc.spin_error);
+	run_busy_note(&sc, s->plan);
 	con.t0_ns = lab_clock_ns();
 	if (con.progress)
 		lab_run_console_begin(&con);

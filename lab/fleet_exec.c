@@ -228,7 +228,8 @@ int lab_fleet_task(int argc, char **argv)
 	if (!lab_an_fleet_node_ok(node)) {
 		fprintf(stderr,
 		        "lab fleet task: SLURMD_NODENAME is missing or not a plain name (allowed "
-		        "[A-Za-z0-9._+-], no leading '.'); nothing was run\n");
+		        "1 .. %d characters of [A-Za-z0-9._+-], no leading '.'); nothing was run\n",
+		        LAB_FLEET_NAME_MAX - 1);
 		return LAB_EXIT_USAGE;
 	}
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab fleet's options: parsed, checked against what fleet.json and sbatch can hold, and the
  * config read once, validated and planned before anything is written (fleet_int.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +209,27 @@ static unsigned long fleet_item_count(const char *p, size_t n)
 	return count;
 }
 
+/* The longest node name the item of n characters at p expands to: its text outside brackets
+ * plus, per range, its longest number as written (a zero-padded range keeps its width). */
+static size_t fleet_item_maxlen(const char *p, size_t n)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] != '[') {
+			len++;
+			continue;
+		}
+		size_t widest = 0, run = 0;
+		for (i++; i < n && p[i] != ']'; i++) {
+			run = isdigit((unsigned char)p[i]) ? run + 1 : 0;
+			widest = run > widest ? run : widest;
+		}
+		len += widest;
+	}
+	return len;
+}
+
 /*
  * A node the --nodelist names plainly (an item between top-level commas without a [range]) may
  * not take a name the fleet gives its own files: its results would be DIR/plots or DIR/logs. A
@@ -233,6 +255,17 @@ static int fleet_nodelist_reserved(const char *list)
 			          ": an empty or malformed node name or range (allowed: names and "
 			          "ascending ranges of numbers up to 9 digits such as n[1-4] or "
 			          "n[01-03,7], separated by ',')");
+			return -1;
+		}
+		if (fleet_item_maxlen(p, n) > LAB_FLEET_NAME_MAX - 1) {
+			char rest[160];
+
+			snprintf(rest, sizeof(rest),
+			         ": a node name of more than %d characters (allowed 1 .. %d: each "
+			         "node's "
+			         "results are DIR/<node>)",
+			         LAB_FLEET_NAME_MAX - 1, LAB_FLEET_NAME_MAX - 1);
+			fleet_say("--nodelist", list, rest);
 			return -1;
 		}
 		if ((nodes += count) > LAB_FLEET_TASKS_MAX) {

@@ -32,7 +32,7 @@ enum {
 struct lab_an_ctr_val {
 	double v;           /* NaN: not available (reason says why) */
 	int estimated;      /* from the self-check's core clock, not a cycle counter */
-	const char *reason; /* in c->why; "" when none */
+	const char *reason; /* in c->why, or a string literal; "" when none */
 };
 
 struct lab_an_ctr_pt {

@@ -163,7 +163,7 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 	/* its interval is one run's: nothing in it of the setup-to-setup spread; or its setups
 	 * fell apart (what the guest cannot see: the host's other vCPUs on its cores) */
 	if (lab_an_one_setup_flag(e->pt, one, sizeof(one)) ||
-	    lab_an_runs_apart_flag(e->pt, one, sizeof(one)))
+	    lab_an_runs_apart_flag(e->pt, NULL, one, sizeof(one)))
 		note = note ? lab_doc_printf(doc, "%s; %s", one, note)
 		            : lab_doc_printf(doc, "%s", one);
 

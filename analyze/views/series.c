@@ -130,7 +130,7 @@ static void an_series_ratio(struct lab_doc_cell *c, double v, double lo, double 
 
 /* The flags of a row: outliers, load-flagged samples, superlinear, several modes, one setup or
  * setups apart. */
-static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
+static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r, const char *unit)
 {
 	const struct lab_an_stats *st = &r->pt->st;
 	char flags[448] = "", modes[256];
@@ -151,7 +151,7 @@ static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
 	if (lab_an_one_setup_flag(r->pt, modes, sizeof(modes)) && n < sizeof(flags))
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s", modes);
 	/* its setups fell apart: what the guest cannot see (the host's other vCPUs on its cores) */
-	else if (lab_an_runs_apart_flag(r->pt, modes, sizeof(modes)) && n < sizeof(flags))
+	else if (lab_an_runs_apart_flag(r->pt, unit, modes, sizeof(modes)) && n < sizeof(flags))
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s", modes);
 	while (n && n < sizeof(flags) && flags[n - 1] == ' ')
 		flags[--n] = '\0';
@@ -162,7 +162,7 @@ static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r)
 /* One row: threads, n, cost, CV, and (scaling) speedup, efficiency, e(N); flags after it; a
  * point without samples says why instead. */
 static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const struct lab_an_row *r,
-                          int scaling)
+                          const char *unit, int scaling)
 {
 	const struct lab_an_stats *st = &r->pt->st;
 	int c = r->has_speedup && r->speedup.has_ci;
@@ -193,7 +193,7 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 		if (r->kf_why)
 			lab_doc_why(doc, lab_doc_at(t, 6), "%s", r->kf_why);
 	}
-	an_series_flags(t, r);
+	an_series_flags(t, r, unit);
 }
 
 /* Points measured in runs: one note for the series with the share of a run mean's variance
@@ -268,7 +268,7 @@ static void an_series_points(struct lab_doc_section *sec, const struct lab_an_se
 			lab_doc_col(t, "e(N)", "Karp-Flatt", LAB_DOC_ESTIMATE);
 	}
 	for (size_t j = 0; j < s->nrow; j++)
-		an_series_row(sec->doc, t, &s->row[j], scaling);
+		an_series_row(sec->doc, t, &s->row[j], unit, scaling);
 }
 
 /* A rate: its interval from the cost's, unbounded above when that reaches 0. */

@@ -254,8 +254,9 @@ LAB_TEST(superlinear_is_flagged)
 	CHECK(strstr(text, "SUPERLINEAR") != NULL);
 	CHECK_EQ_I64(fits_bool(clitest_at(s, "points", 2), "superlinear"), 1);
 	f0 = clitest_at(s, "findings", 0);
-	CHECK(f0 && f0->str && strstr(f0->str, "efficiency interval above 1"));
-	CHECK(f0 && f0->str && strstr(f0->str, "only if the per-thread working set shrinks"));
+	CHECK(f0 && f0->type == LAB_AN_JSON_STR && strstr(f0->str, "efficiency interval above 1"));
+	CHECK(f0 && f0->type == LAB_AN_JSON_STR &&
+	      strstr(f0->str, "only if the per-thread working set shrinks"));
 	CHECK(strstr(text, "aggregate cache") == NULL);
 	CHECK(strstr(text, "WARNING: superlinear at N = 2, 4, 8, 16") != NULL);
 	lab_an_json_free(j);
@@ -277,7 +278,7 @@ LAB_TEST(superlinear_only_beyond_noise)
 	CHECK(strstr(text, "SUPERLINEAR") == NULL);
 	CHECK(strstr(text, "superlinear at") == NULL);
 	f0 = clitest_at(s, "findings", 0);
-	CHECK(f0 && f0->str && strstr(f0->str, "within noise"));
+	CHECK(f0 && f0->type == LAB_AN_JSON_STR && strstr(f0->str, "within noise"));
 	lab_an_json_free(j);
 	free(text);
 }
@@ -296,7 +297,7 @@ LAB_TEST(superlinear_without_interval_is_not_called_noise)
 	CHECK(strstr(text, "efficiency above 1 at N = 2, 3, 4, 5 with no interval to judge it") !=
 	      NULL);
 	f0 = clitest_at(s, "findings", 0);
-	CHECK(f0 && f0->str && strstr(f0->str, "no interval to judge it"));
+	CHECK(f0 && f0->type == LAB_AN_JSON_STR && strstr(f0->str, "no interval to judge it"));
 	lab_an_json_free(j);
 	free(text);
 }

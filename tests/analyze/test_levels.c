@@ -520,9 +520,9 @@ LAB_TEST(runs_apart_flagged_in_rows)
 		p.levels.runs = (size_t)c[i].nr;
 		p.levels.n = p.n;
 		if (c[i].want)
-			CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)), c[i].want);
+			CHECK_EQ_STR(lab_an_runs_apart_flag(&p, NULL, buf, sizeof(buf)), c[i].want);
 		else
-			CHECK(lab_an_runs_apart_flag(&p, buf, sizeof(buf)) == NULL);
+			CHECK(lab_an_runs_apart_flag(&p, NULL, buf, sizeof(buf)) == NULL);
 	}
 }
 
@@ -544,14 +544,18 @@ LAB_TEST(runs_apart_sees_every_run)
 		}
 	p.levels.runs = N;
 	p.levels.n = p.n;
-	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)),
+	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, NULL, buf, sizeof(buf)),
 	             "RUN APART: run 800 at 17.5, the other 999 at 0.35 .. 0.37");
 	/* in the cost's unit, beside columns of others (makespan_ns read the run means as its) */
 	char unit[] = "ns/iteration";
 	p.unit = unit;
-	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, buf, sizeof(buf)),
+	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, NULL, buf, sizeof(buf)),
 	             "RUN APART: run 800 at 17.5 ns/iteration, the other 999 at 0.35 .. 0.37 "
 	             "ns/iteration");
+	/* a point without its own: the set's, as the table's column says it */
+	p.unit = NULL;
+	CHECK_EQ_STR(lab_an_runs_apart_flag(&p, "ns/op", buf, sizeof(buf)),
+	             "RUN APART: run 800 at 17.5 ns/op, the other 999 at 0.35 .. 0.37 ns/op");
 }
 
 LAB_TEST(no_setup_kept_flagged)

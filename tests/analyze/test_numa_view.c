@@ -416,7 +416,7 @@ LAB_TEST(node_past_matrix_stays_matrix)
 	CHECK_EQ_I64(n100, 2);
 	notes = lab_an_json_get(nv_sec(j, "bw", 0), "notes");
 	for (size_t k = 0; notes && k < notes->n; k++)
-		said += notes->items[k].str &&
+		said += notes->items[k].type == LAB_AN_JSON_STR &&
 		        strstr(notes->items[k].str, "2 points on nodes past node 63") != NULL;
 	CHECK_EQ_I64(said, 1);
 	lab_an_json_free(j);
@@ -584,7 +584,8 @@ LAB_TEST(matrix_cell_of_several_runs_uses_run_means)
 	CHECK_NEAR(nv_at(r, "median_ci95", 0), 75.16, 0.05);
 	CHECK_NEAR(nv_at(r, "median_ci95", 1), 124.84, 0.05);
 	s = clitest_at(nv_sec(j, "lat", 0), "notes", 0);
-	CHECK(s && s->str && strstr(s->str, "the mean of its run means") != NULL);
+	CHECK(s && s->type == LAB_AN_JSON_STR &&
+	      strstr(s->str, "the mean of its run means") != NULL);
 	lab_an_json_free(j);
 	free(out);
 	free(err);

@@ -70,6 +70,11 @@ bad_values)
 	for bad in '..' '.' '.x' '..[1-2]' 'a*' 'a(b)' 'a&b' 'a|b' 'a:b' 'n1,.m'; do
 		expect 2 "a node name that cannot be a directory of the fleet" "$lab" fleet "$cfg" --nodelist "$bad" --dry-run
 	done
+	# a name past 63 characters, plain or through a range, was refused by each node's task
+	x60=$(printf 'x%.0s' $(seq 60))
+	expect 2 "a node name of more than 63 characters" "$lab" fleet "$cfg" --nodelist "n${x60}abc,n1" --dry-run
+	expect 2 "a node name of more than 63 characters" "$lab" fleet "$cfg" --nodelist "${x60}[1000-1001]" --dry-run
+	"$lab" fleet "$cfg" --nodelist "${x60}[1-9]" --dry-run >/dev/null || fail "a 61-character range refused"
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'n[1-2000]' --dry-run
 	expect 2 "more than 1024 nodes" "$lab" fleet "$cfg" --nodelist 'r[1-2]n[1-600]' --dry-run
 	"$lab" fleet "$cfg" --nodelist 'n[1-1000],m[1-4,9]' --dry-run >/dev/null || fail "1005 nodes refused"
