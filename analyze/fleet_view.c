@@ -24,6 +24,13 @@ static void fleet_str(const struct lab_an_json *j, const char *key, char *buf, s
 	snprintf(buf, len, "%s", s ? s : "");
 }
 
+/* A point's key among a host's: (experiment, params, threads). */
+static uint64_t fleet_point_hash(const struct lab_an_point *p)
+{
+	uint64_t h = lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment);
+
+	return lab_an_hash_long(lab_an_hash_str(h, p->params), p->threads);
+}
 /* The provenance table's row of one host, from its run.json "host" object. */
 static void fleet_prov(const struct lab_an_data *d, struct lab_an_fleet_prov *p)
 {
@@ -112,6 +119,13 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 		memset(&h->d, 0, sizeof(h->d));
 		return e.code == LAB_ENOMEM ? -LAB_ENOMEM : 0;
 	}
+	for (size_t i = 0; i < h->d.npt; i++)
+		if (lab_an_index_add(&h->ix, fleet_point_hash(&h->d.pt[i]), i)) {
+			lab_an_data_free(&h->d);
+			memset(&h->d, 0, sizeof(h->d));
+			lab_an_index_free(&h->ix);
+			return -LAB_ENOMEM;
+		}
 	h->ok = 1;
 	fleet_prov(&h->d, &h->prov);
 	fleet_health(h, exit_code);
@@ -163,9 +177,11 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 
 void lab_an_fleet_view_free(struct lab_an_fleet_view *v)
 {
-	for (size_t i = 0; i < v->n; i++)
+	for (size_t i = 0; i < v->n; i++) {
 		if (v->h[i].ok)
 			lab_an_data_free(&v->h[i].d);
+		lab_an_index_free(&v->h[i].ix);
+	}
 	free(v->h);
 	memset(v, 0, sizeof(*v));
 }
@@ -178,17 +194,31 @@ int lab_an_fleet_same_quantity(const struct lab_an_data *d, const struct lab_an_
 	       lab_an_cost_scope(d, p->experiment) == lab_an_cost_scope(e, q->experiment);
 }
 
+struct fleet_key {
+	const struct lab_an_fleet_host *h;
+	const struct lab_an_point *p;
+};
+
+static int fleet_same_key(const void *ctx, size_t item)
+{
+	const struct fleet_key *k = ctx;
+	const struct lab_an_point *q = &k->h->d.pt[item];
+
+	return q->threads == k->p->threads && !strcmp(q->experiment, k->p->experiment) &&
+	       !strcmp(q->params, k->p->params);
+}
+
 const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
                                               const struct lab_an_data *d,
                                               const struct lab_an_point *p)
 {
-	for (size_t i = 0; h->ok && i < h->d.npt; i++) {
-		const struct lab_an_point *q = &h->d.pt[i];
-		if (q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
-		    !strcmp(q->params, p->params) && lab_an_fleet_same_quantity(d, p, &h->d, q))
-			return q;
-	}
-	return NULL;
+	struct fleet_key k = {h, p};
+	size_t i =
+	    h->ok ? lab_an_index_find(&h->ix, fleet_point_hash(p), fleet_same_key, &k) : (size_t)-1;
+	/* (experiment, params, threads) names one point of a host (the loader refuses two) */
+	const struct lab_an_point *q = i == (size_t)-1 ? NULL : &h->d.pt[i];
+
+	return q && lab_an_fleet_same_quantity(d, p, &h->d, q) ? q : NULL;
 }
 
 size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_data *d,
