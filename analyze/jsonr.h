@@ -40,10 +40,12 @@ struct lab_an_json {
 
 /* The most values (numbers, strings, booleans, nulls, arrays, objects) a document may hold: a
  * parsed value takes 32 bytes (a string's text its length + 1 more, in the document's text
- * blocks), so this bounds the tree near 0.5 GB of numbers, whatever the file holds (a hand-made
- * run.json of 100 MB of "0," would take 2 GB). A run of 100,000 points of 128 threads holds
- * about 16 million. */
-#define LAB_AN_JSON_VALUES_MAX ((size_t)1 << 24)
+ * blocks), so this bounds the tree near 1 GB of numbers, whatever the file holds (a hand-made
+ * run.json of 100 MB of "0," would take 1.6 GB). A point record holds about 40 values, one
+ * per CPU and 8 per counter event: 100,000 points of every counter preset (21 events) hold
+ * about 21 million, of 128 threads with the default events about 22 million (2^24 refused
+ * both, after the planner had taken them). */
+#define LAB_AN_JSON_VALUES_MAX ((size_t)1 << 25)
 
 /*
  * Parses text[0..len-1] into *out (caller frees with lab_an_json_free). Returns 0, or a negative

@@ -284,7 +284,7 @@ LAB_TEST(json_value_limit)
 	CHECK(j == NULL);
 	CHECK_EQ_STR(err.msg, "run.json:2: more than 4 JSON values, allowed: at most that many "
 	                      "(32 bytes each once read)");
-	CHECK(LAB_AN_JSON_VALUES_MAX * sizeof(struct lab_an_json) <= ((size_t)1 << 29));
+	CHECK(LAB_AN_JSON_VALUES_MAX * sizeof(struct lab_an_json) <= ((size_t)1 << 30));
 }
 
 /* Nesting past the reader's limit is one error that says the limit: "nested too deeply" alone
