@@ -126,6 +126,33 @@ static size_t fleet_series_list(const struct lab_an_fleet_view *v, struct fleet_
 	return n;
 }
 
+/* The fleet's distinct series (experiment and params), over every host: to say how many plots
+ * the cap left out. 0 when memory runs out (nothing is said). */
+static size_t fleet_series_count(const struct lab_an_fleet_view *v)
+{
+	struct lab_an_strset set = {0};
+	size_t n = 0;
+	int oom = 0;
+
+	for (size_t k = 0; k < v->n && !oom; k++)
+		for (size_t i = 0; v->h[k].ok && i < v->h[k].d.npt && !oom; i++) {
+			const struct lab_an_point *p = &v->h[k].d.pt[i];
+			char *key = NULL;
+			int added = 0;
+
+			if (asprintf(&key, "%s\x1f%s", p->experiment, p->params) < 0 ||
+			    lab_an_strset_add(&set, key, &added) == (size_t)-1)
+				oom = 1;
+			if (!added) /* the set borrows the keys it keeps */
+				free(key);
+		}
+	n = oom ? 0 : set.n;
+	for (size_t i = 0; i < set.n; i++)
+		free((char *)set.s[i]);
+	lab_an_strset_free(&set);
+	return n;
+}
+
 /* Writes and renders one plot per series into DIR/plots, recording them in wrote. */
 static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v,
                        struct lab_an_manifest *wrote, size_t *nplots, struct lab_an_warnings *warn,
@@ -150,6 +177,14 @@ static int fleet_plots(const char *dir, const struct lab_an_fleet_view *v,
 			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	rc = rc < 0 ? rc : 0;
+	size_t all = n == FLEET_PLOTS_MAX ? fleet_series_count(v) : n;
+	if (!rc && all > n)
+		lab_an_warn(
+		    warn,
+		    "%zu of %zu fleet plots left out: at most %d per fleet analysis (each "
+		    "host's analysis plots its own series); fleet-analysis.json holds every "
+		    "series",
+		    all - n, all, FLEET_PLOTS_MAX);
 	if (!rc)
 		rc = lab_an_plots_render(&pdir, &plots, warn, err);
 	*nplots = rc ? 0 : plots.n;

@@ -240,11 +240,13 @@ int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)
 		fleet_print_builds(&v);
 		fleet_print_points(&v);
 	}
-	if (!code)
+	if (!code && plots)
 		fprintf(
 		    stderr,
 		    "lab analyze: wrote %s/fleet-analysis.json and %zu fleet plots in %s/plots\n",
 		    dir, nplots, dir);
+	else if (!code)
+		fprintf(stderr, "lab analyze: wrote %s/fleet-analysis.json\n", dir);
 	if (!code && (missing || failed))
 		code = LAB_EXIT_FAILURE;
 	lab_an_warnings_free(&warn);

@@ -115,6 +115,9 @@ JSON
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/f/fleet.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>&1 || fail "analyze without tasks: $(cat "$tmp/out")"
 	grep -q "1 hosts" "$tmp/out" || fail "plots/ counted as a host: $(cat "$tmp/out")"
+	# --no-plots: no "0 fleet plots in DIR/plots" for a directory it never wrote
+	grep -q "wrote $tmp/f/fleet-analysis.json$" "$tmp/out" && ! grep -q "fleet plots" "$tmp/out" ||
+		fail "--no-plots said fleet plots: $(cat "$tmp/out")"
 	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
 	# a --nodelist that names one plainly, and a task started on such a node
 	fake_slurm
