@@ -25,17 +25,22 @@ static atomic_int run_interrupted;
  * file run.json is rewritten through. */
 static char run_lock_path[LAB_RUN_DIR_MAX + 16], run_tmp_path[LAB_RUN_DIR_MAX + 16];
 
-/* A second Ctrl-C ends the process at once (what was finished is already on disk), and takes
- * the lock with it: left behind, it named a dead process; and a run.json rewrite it cut short
- * (async-signal-safe calls only). */
+/* A second Ctrl-C, or a signal of another kind after the first, ends the process at once
+ * (what was finished is already on disk), and takes the lock with it: left behind, it named a
+ * dead process; and a run.json rewrite it cut short (async-signal-safe calls only). A repeat of
+ * SIGTERM or SIGHUP is the same request twice: timeout(1) sends SIGTERM to the process and then
+ * to its group, a hangup reaches the group and the shell passes it on; taken as a second
+ * Ctrl-C, it left run.json "running" one time in four. */
 static void run_on_sigint(int sig)
 {
 	static const char msg[] = "\nlab: interrupted again: stopped at once; run.json still "
 	                          "says \"running\" (lab analyze reads the points that "
 	                          "finished)\n";
+	static volatile sig_atomic_t first;
 
-	(void)sig;
-	if (atomic_exchange(&run_interrupted, 1)) {
+	if (!atomic_exchange(&run_interrupted, 1))
+		first = sig;
+	else if (sig == SIGINT || sig != first) {
 		if (run_lock_path[0]) {
 			unlink(run_tmp_path);
 			unlink(run_lock_path);
