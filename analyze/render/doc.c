@@ -61,8 +61,7 @@ static const char *doc_text(struct lab_doc *d, const char *s, size_t n, int shar
 	if (!d)
 		return "";
 	share = share && n >= AN_DOC_SHARE;
-	if (share && !d->failed &&
-	    (d->texts || (d->texts = calloc(1, sizeof(*d->texts)))) &&
+	if (share && !d->failed && (d->texts || (d->texts = calloc(1, sizeof(*d->texts)))) &&
 	    (i = lab_an_strset_find(d->texts, s)) != (size_t)-1)
 		return d->texts->s[i];
 	if (!(c = doc_alloc(d, n + 1, 1)))
@@ -95,7 +94,8 @@ const char *lab__doc_vprintf(struct lab_doc *d, const char *fmt, va_list ap)
 	if (n < 0 || !d || d->failed)
 		return "";
 	if ((size_t)n < sizeof(buf))
-		return doc_text(d, buf, (size_t)n, 1); /* reasons and notes, the same in many rows */
+		return doc_text(d, buf, (size_t)n,
+		                1); /* reasons and notes, the same in many rows */
 	if (!(s = doc_alloc(d, (size_t)n + 1, 1)))
 		return "";
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
