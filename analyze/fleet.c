@@ -21,7 +21,7 @@ int lab_an_fleet_node_reserved(const char *name)
 {
 	static const char *const reserved[] = {
 	    LAB_FLEET_FILE,  "config.ini", "fleet.sbatch", "analyze.sbatch", LAB_AN_FLEET_ANALYSIS,
-	    LAB_AN_MANIFEST, "logs",       "tasks",        LAB_DIR_PLOTS};
+	    LAB_AN_MANIFEST, "logs",       "tasks",        LAB_DIR_PLOTS,    LAB_FILE_RUN};
 
 	for (size_t i = 0; name && i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		if (!strcmp(name, reserved[i]))

@@ -43,10 +43,12 @@ struct lab_an_fleet {
 };
 
 /* The names the fleet itself gives files and directories in DIR: a node of one of these names
- * would have its results directory mixed with the fleet's own (DIR/plots, DIR/logs). */
+ * would have its results directory mixed with the fleet's own (DIR/plots, DIR/logs); and
+ * run.json, whose presence tells a results directory from a fleet one (a node of that name made
+ * DIR read as neither). */
 #define LAB_FLEET_RESERVED                                                                         \
 	"config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, "              \
-	"analysis-files.txt, logs, tasks, plots"
+	"analysis-files.txt, logs, tasks, plots, run.json"
 
 /*
  * 1 when name may be a directory name under DIR: 1 .. LAB_FLEET_NAME_MAX-1 characters from

@@ -104,7 +104,7 @@ reserved_node_names)
            {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}
 JSON
 	ls -A "$tmp/f/plots" >"$tmp/before"
-	reserved="is one the fleet directory uses itself (reserved: config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, analysis-files.txt, logs, tasks, plots)"
+	reserved="is one the fleet directory uses itself (reserved: config.ini, fleet.sbatch, analyze.sbatch, fleet.json, fleet-analysis.json, analysis-files.txt, logs, tasks, plots, run.json)"
 	expect 2 "fleet.json:2: task 1: node name 'plots' $reserved" "$lab" analyze "$tmp/f"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
 	ls -A "$tmp/f/plots" | diff "$tmp/before" - || fail "the analysis wrote into the host plots"
@@ -126,6 +126,9 @@ JSON
 	no_slurm_call
 	[ ! -e "$tmp/g" ] || fail "a refused --nodelist left $tmp/g"
 	"$lab" fleet "$cfg" --nodelist 'n[1-2],logs2' --dry-run >/dev/null || fail "logs2 refused"
+	# a node named run.json made the fleet directory read as neither a fleet nor a host
+	expect 2 "node 'run.json' is a name the fleet directory uses itself" \
+		"$lab" fleet "$cfg" --nodelist 'n1,run.json' --dry-run
 	mkdir "$tmp/t"
 	expect 2 "node name 'tasks' $reserved; nothing was run" \
 		env SLURMD_NODENAME=tasks "$lab" fleet task "$tmp/t"
