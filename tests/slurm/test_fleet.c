@@ -48,7 +48,7 @@ LAB_TEST(node_names_reserved_by_the_fleet)
 	/* what the fleet code writes, by its own constants */
 	CHECK(lab_an_fleet_node_reserved(LAB_FLEET_FILE));
 	CHECK(lab_an_fleet_node_reserved("plots") && lab_an_fleet_node_reserved("logs"));
-	CHECK(lab_an_fleet_node_reserved("tasks") && lab_an_fleet_node_reserved(LAB_FILE_RUN));
+	CHECK(lab_an_fleet_node_reserved("tasks") && lab_an_fleet_node_reserved("run.json"));
 	CHECK(!lab_an_fleet_node_reserved("plots2") && lab_an_fleet_node_ok("plots2"));
 	CHECK(!lab_an_fleet_node_reserved("Plots") && !lab_an_fleet_node_reserved(NULL));
 	static struct lab_an_fleet f;
