@@ -21,8 +21,9 @@ static void run_stdout_check(struct lab_run_console *c)
 		return;
 	said = true;
 	atomic_store(c->interrupted, 1);
-	fprintf(stderr, "lab: standard output was closed (its reader left): the run stops as "
-	                "interrupted\n");
+	/* after the last point the run is complete all the same (run.json says so) */
+	fprintf(stderr, "lab: standard output was closed (its reader left): the run stops here, "
+	                "interrupted unless every point had finished\n");
 }
 
 /* The sum of the plan's runs as the estimate counts them: the ETA weighs runs by it (a 2 GiB

@@ -1271,7 +1271,7 @@ INI
 		"$lab" run "$tmp/long.ini" -o "$tmp/p" --no-progress 2>"$tmp/err" || echo $? >"$tmp/rc"
 	} | head -1 >/dev/null
 	[ "$(cat "$tmp/rc")" = 1 ] || { echo "exit $(cat "$tmp/rc"), expected 1"; cat "$tmp/err"; exit 1; }
-	grep -q 'standard output was closed (its reader left): the run stops as interrupted' "$tmp/err"
+	grep -q 'standard output was closed (its reader left): the run stops here, interrupted unless every point had finished' "$tmp/err"
 	check "$tmp/p" --status interrupted
 	[ ! -e "$tmp/p/run.lock" ] || { echo "run.lock left behind"; exit 1; }
 	"$lab" run "$tmp/long.ini" -o "$tmp/h" --no-progress >"$tmp/out" 2>"$tmp/err" &
