@@ -157,27 +157,32 @@ static int an_better_ceil(const struct lab_an_rl_ceil *c, const struct lab_an_rl
 	return c->v.median > cur->v.median;
 }
 
-/* 1 when p and q are the same kernel with the same params but for size and placement (the
- * same op at another working set). */
-static int an_same_but_size(const struct lab_an_point *p, const struct lab_an_point *q)
+/* p's params but for size and placement (malloc'd; NULL out of memory): the same op at another
+ * working set has the same. */
+static char *an_rest(const struct lab_an_point *p)
 {
-	const char *a = p->params, *b = q->params;
+	char *a = lab_an_params_without(p->params, "size");
+	char *b = a ? lab_an_params_without(a, "placement") : NULL;
 
-	if (strcmp(p->kernel, q->kernel))
+	free(a);
+	return b;
+}
+
+/* 1 when candidate x is one thread's bandwidth, with an interval, of c's kernel and of rest,
+ * c's params but for size and placement (an_rest). */
+static int an_one_thread_peer(const struct lab_an_rl_ceil *x, const struct lab_an_rl_ceil *c,
+                              const char *rest)
+{
+	char *r;
+	int same;
+
+	if (x->kind != LAB_AN_RL_BW || x->threads != 1 || !an_has_ci(&x->v) ||
+	    strcmp(x->pt->kernel, c->pt->kernel))
 		return 0;
-	for (;;) { /* canonical params: keys sorted, so the two walk in step */
-		while (!strncmp(a, "size=", 5) || !strncmp(a, "placement=", 10))
-			a += strcspn(a, ";") + (a[strcspn(a, ";")] == ';');
-		while (!strncmp(b, "size=", 5) || !strncmp(b, "placement=", 10))
-			b += strcspn(b, ";") + (b[strcspn(b, ";")] == ';');
-		size_t na = strcspn(a, ";"), nb = strcspn(b, ";");
-		if (na != nb || strncmp(a, b, na))
-			return 0;
-		if (!a[na])
-			return 1;
-		a += na + 1;
-		b += nb + 1;
-	}
+	r = an_rest(x->pt);
+	same = r && !strcmp(r, rest);
+	free(r);
+	return same;
 }
 
 /* A team's DRAM ceiling c may be partly cache: one thread of the same kernel ran clearly faster
@@ -189,20 +194,19 @@ static void an_team_dram_note(struct lab_an_rl_ceil *c, const struct lab_an_rl_c
 {
 	const struct lab_an_rl_ceil *big = NULL, *fast = NULL;
 	double team = c->size * c->threads;
+	char *rest;
 
-	if (c->kind != LAB_AN_RL_BW || c->level != 6 || c->threads < 2 || !isfinite(team))
+	if (c->kind != LAB_AN_RL_BW || c->level != 6 || c->threads < 2 || !isfinite(team) ||
+	    !(rest = an_rest(c->pt)))
 		return;
 	for (size_t i = 0; i < n; i++) /* one thread's largest set of the same kernel */
-		if (cand[i].kind == LAB_AN_RL_BW && cand[i].threads == 1 && an_has_ci(&cand[i].v) &&
-		    an_same_but_size(cand[i].pt, c->pt) && (!big || cand[i].size > big->size))
+		if ((!big || cand[i].size > big->size) && an_one_thread_peer(&cand[i], c, rest))
 			big = &cand[i];
-	if (!big || !(big->size > team))
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (cand[i].kind == LAB_AN_RL_BW && cand[i].threads == 1 && an_has_ci(&cand[i].v) &&
-		    cand[i].size <= team && cand[i].v.lo > 1.1 * big->v.hi &&
-		    an_same_but_size(cand[i].pt, c->pt) && (!fast || cand[i].size > fast->size))
+	for (size_t i = 0; big && big->size > team && i < n; i++)
+		if (cand[i].size <= team && cand[i].v.lo > 1.1 * big->v.hi &&
+		    (!fast || cand[i].size > fast->size) && an_one_thread_peer(&cand[i], c, rest))
 			fast = &cand[i];
+	free(rest);
 	if (fast &&
 	    asprintf(&c->note,
 	             "may be partly cache: its %d sets come to %.0f MiB, and one thread ran "
