@@ -85,6 +85,13 @@ int lab_an_rl_applies(const struct lab_an_view *v, const struct lab_an_data *d,
 /* Fills the ceilings, the placed points and the FMA+add sentences of s (each array holds
  * d->npt) from the points of d the view applies to. Returns 0 or -LAB_ENOMEM. */
 int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s);
+/* The ceilings out of the n candidates cand into s->c (roofline_ceils.c): per group the best at
+ * 1 thread and at its largest team, in O(n). Returns 0 or -LAB_ENOMEM. */
+int lab_an_rl_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n);
+/* The note of each placed point of s that reads only and sits under a ceiling of read+write
+ * traffic: what the read-only candidates of its group and team reach (roofline_ceils.c).
+ * Returns 0 or -LAB_ENOMEM. */
+int lab_an_rl_reads_notes(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n);
 /* The cache levels whose size run.json says was measured here or given (--cache) in place of
  * the topology's, as one sentence into buf ("" when none was). */
 void lab_an_rl_levels_note(const struct lab_an_data *d, char *buf, size_t len);
