@@ -147,9 +147,7 @@ static size_t fleet_series_count(const struct lab_an_fleet_view *v)
 				free(key);
 		}
 	n = oom ? 0 : set.n;
-	for (size_t i = 0; i < set.n; i++)
-		free((char *)set.s[i]);
-	lab_an_strset_free(&set);
+	lab_an_strset_free_owned(&set);
 	return n;
 }
 

@@ -111,6 +111,13 @@ size_t lab_an_strset_add(struct lab_an_strset *set, const char *s, int *added)
 	return set->n++;
 }
 
+void lab_an_strset_free_owned(struct lab_an_strset *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		free((char *)set->s[i]);
+	lab_an_strset_free(set);
+}
+
 void lab_an_strset_free(struct lab_an_strset *set)
 {
 	free(set->s);

@@ -54,6 +54,8 @@ size_t lab_an_strset_add(struct lab_an_strset *set, const char *s, int *added);
 /* The number of s in set, or (size_t)-1 when it is not there. */
 size_t lab_an_strset_find(const struct lab_an_strset *set, const char *s);
 void lab_an_strset_free(struct lab_an_strset *set);
+/* The same for a set that owns its strings (each malloc'd for it): they are freed too. */
+void lab_an_strset_free_owned(struct lab_an_strset *set);
 
 /* A counting sort of the n items by key[i] < nkeys, stable: order gets the items key by key,
  * and end[k] (nkeys entries) where key k's items end, so they are order[k ? end[k - 1] : 0] up

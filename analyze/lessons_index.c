@@ -146,9 +146,7 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 
 void lab__lesson_index_free(struct ev_pindex *x)
 {
-	for (size_t i = 0; i < x->set.n; i++)
-		free((char *)x->set.s[i]);
-	lab_an_strset_free(&x->set);
+	lab_an_strset_free_owned(&x->set);
 	lab_an_strset_free(&x->exps);
 	lab_an_strset_free(&x->metrics);
 	free(x->key);

@@ -27,11 +27,13 @@ static int an_is_sw(const char *col)
 /* s, kept once in c->why; "" for an empty s. */
 static const char *an_keep(struct lab_an_ctrs *c, const char *s)
 {
-	size_t i = *s ? lab_an_strset_find(&c->why, s) : 0;
+	size_t i;
 	char *t = NULL;
 
-	if (!*s || i != (size_t)-1)
-		return *s ? c->why.s[i] : "";
+	if (!*s)
+		return "";
+	if ((i = lab_an_strset_find(&c->why, s)) != (size_t)-1)
+		return c->why.s[i];
 	if (!(t = strdup(s)) || lab_an_strset_add(&c->why, t, NULL) == (size_t)-1) {
 		free(t);
 		c->oom = 1;
@@ -280,9 +282,7 @@ int lab_an_ctrs_init(const struct lab_an_data *d, struct lab_an_ctrs *c, size_t 
 
 void lab_an_ctrs_free(struct lab_an_ctrs *c)
 {
-	for (size_t i = 0; i < c->why.n; i++)
-		free((char *)c->why.s[i]);
-	lab_an_strset_free(&c->why);
+	lab_an_strset_free_owned(&c->why);
 	free(c->p); /* and the columns and medians: one block */
 }
 
