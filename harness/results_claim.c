@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -113,19 +115,75 @@ static int results_entries(int dfd)
 	return n;
 }
 
-/* Creates the lock in dfd (O_EXCL: only one run can) holding this process's id. */
+/* What a lock holds: "PID HOST\n", the run's process id and the host it ran on (a results
+ * directory on a shared file system may be claimed from another node). */
+static int results_lock_text(char *buf, size_t len)
+{
+	char host[256] = "";
+
+	if (gethostname(host, sizeof(host) - 1) != 0 || strpbrk(host, " \n"))
+		strcpy(host, "?");
+	return snprintf(buf, len, "%ld %s\n", (long)getpid(), host);
+}
+
+/* The process id in the lock fd holds when a process of this host wrote it and that process
+ * is gone (kill says ESRCH); 0 when it may be alive, was written elsewhere, or cannot be read
+ * (an empty lock is one being written: taken). */
+static long results_lock_dead(int fd)
+{
+	char buf[320], mine[320], *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	results_lock_text(mine, sizeof(mine));
+	pid = strtol(buf, &end, 10);
+	if (pid <= 0 || end == buf || strcmp(end, strchr(mine, ' ')) != 0)
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH ? pid : 0;
+}
+
+/* A lock a killed run left in a directory that holds nothing else becomes ours: under flock,
+ * so that of two runs finding it one rewrites it and the other then reads a live process.
+ * 0 when taken over; otherwise the one-line refusal (a live run, or a killed run's files). */
+static int results_lock_stale(int dfd, const char *dir, struct lab_err *err)
+{
+	int fd = openat(dfd, LAB_RESULTS_LOCK, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	long pid = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? results_lock_dead(fd) : 0;
+	char text[320];
+	int n = results_lock_text(text, sizeof(text)), rc = 0;
+
+	errno = 0;
+	if (pid && results_entries(dfd) > 0)
+		rc = lab_err_set(err, LAB_EINVAL,
+		                 "%s holds what a killed lab run left (process %ld is gone, %s/%s "
+		                 "remains): choose a new directory with -o",
+		                 dir, pid, dir, LAB_RESULTS_LOCK);
+	else if (!pid)
+		rc = lab_err_set(err, LAB_EINVAL,
+		                 "%s is taken by another lab run (%s/%s exists; remove it if no "
+		                 "run is writing there)",
+		                 dir, dir, LAB_RESULTS_LOCK);
+	else if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n)
+		rc = lab_err_set(err, LAB_EIO, "write %s/%s: %s", dir, LAB_RESULTS_LOCK,
+		                 strerror(errno ? errno : ENOSPC));
+	if (fd >= 0)
+		close(fd); /* releases the flock */
+	return rc;
+}
+
+/* Creates the lock in dfd (O_EXCL: only one run can) holding this process's id and host. */
 static int results_lock(int dfd, const char *dir, struct lab_err *err)
 {
 	int fd = openat(dfd, LAB_RESULTS_LOCK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	                0644);
-	char pid[32];
-	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	char text[320];
+	int n = results_lock_text(text, sizeof(text));
 
 	if (fd < 0 && errno == EEXIST)
-		return lab_err_set(err, LAB_EINVAL,
-		                   "%s is taken by another lab run (%s/%s exists; remove it if no "
-		                   "run is writing there)",
-		                   dir, dir, LAB_RESULTS_LOCK);
+		return results_lock_stale(dfd, dir, err);
 	if (fd < 0) { /* a directory with things in it is that, whatever refused the lock */
 		int e = errno;
 		if (results_entries(dfd) > 0)
@@ -141,7 +199,7 @@ static int results_lock(int dfd, const char *dir, struct lab_err *err)
 		                         strerror(e));
 	}
 	errno = 0;
-	if (write(fd, pid, (size_t)n) != n) {
+	if (write(fd, text, (size_t)n) != n) {
 		int e = errno ? errno : ENOSPC;
 		close(fd);
 		unlinkat(dfd, LAB_RESULTS_LOCK, 0);

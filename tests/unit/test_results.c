@@ -169,6 +169,66 @@ LAB_TEST(results_dir_lock_refuses_and_is_released)
 	lab_topo_close(t.topo);
 }
 
+/* Writes dir/run.lock as a run of this host whose process is gone would have left it. */
+static void tr_dead_lock(const char *dir)
+{
+	char host[256] = "", lock[4200];
+	pid_t pid = fork();
+	FILE *f;
+
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	REQUIRE(waitpid(pid, NULL, 0) == pid);
+	REQUIRE(gethostname(host, sizeof(host) - 1) == 0);
+	snprintf(lock, sizeof(lock), "%s/run.lock", dir);
+	REQUIRE((f = fopen(lock, "w")) != NULL);
+	fprintf(f, "%ld %s\n", (long)pid, host);
+	fclose(f);
+}
+
+/* A lock whose run was killed (its process is gone on this host): a directory holding only
+ * that lock is taken over; one holding the killed run's files is refused, saying so. A lock
+ * of a live process, or of another host, stays refused as taken. */
+LAB_TEST(results_dir_stale_lock)
+{
+	struct tr t;
+	struct lab_results *res = NULL, *other = NULL;
+	struct lab_err err = {0};
+	char dir[4096], file[4200];
+	FILE *f;
+
+	REQUIRE(tr_init(&t) == 0);
+	snprintf(dir, sizeof(dir), "%s/stale", testlib_tmpdir());
+	REQUIRE(mkdir(dir, 0777) == 0);
+	tr_dead_lock(dir);
+	REQUIRE(lab_results_open(&res, dir, &t.plan, &t.info, &err) == 0);
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK(strstr(err.msg, "taken by another lab run") != NULL);
+	CHECK_EQ_I64(lab_results_close(res, "complete", NULL, &err), 0);
+	/* The killed run had written: refused, naming it, nothing touched. */
+	snprintf(dir, sizeof(dir), "%s/stale2", testlib_tmpdir());
+	REQUIRE(mkdir(dir, 0777) == 0);
+	tr_dead_lock(dir);
+	snprintf(file, sizeof(file), "%s/samples.csv", dir);
+	REQUIRE((f = fopen(file, "w")) != NULL);
+	fclose(f);
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK(strstr(err.msg, "killed lab run") != NULL);
+	CHECK(strchr(err.msg, '\n') == NULL);
+	CHECK_EQ_I64(tr_entries(dir), 2);
+	/* Another host's lock: its process cannot be asked, so it is taken. */
+	snprintf(dir, sizeof(dir), "%s/stale3", testlib_tmpdir());
+	REQUIRE(mkdir(dir, 0777) == 0);
+	snprintf(file, sizeof(file), "%s/run.lock", dir);
+	REQUIRE((f = fopen(file, "w")) != NULL);
+	fprintf(f, "%d no-such-host.invalid\n", 999999);
+	fclose(f);
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	CHECK(strstr(err.msg, "taken by another lab run") != NULL);
+	lab_topo_close(t.topo);
+}
+
 /* Usage problems are -LAB_EINVAL (lab run exits 2); a failed write is -LAB_EIO (exit 1). */
 LAB_TEST(results_open_error_codes)
 {
