@@ -98,6 +98,13 @@ int lab_an_flagged_all(const struct lab_an_point *p)
 	return p->st.n == 0 && p->n_flagged > 0 && p->n_flagged == p->n && !strcmp(p->status, "ok");
 }
 
+const char *lab_an_point_status(const struct lab_an_point *p)
+{
+	if (lab_an_flagged_all(p))
+		return "flagged";
+	return p->st.n == 0 && !strcmp(p->status, "ok") ? "empty" : p->status;
+}
+
 const char *lab_an_missing_why(const struct lab_an_point *p, char *buf, size_t len)
 {
 	if (lab_an_flagged_all(p))

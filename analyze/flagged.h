@@ -38,6 +38,13 @@ int lab_an_asym_line(const struct lab_an_data *d, char *buf, size_t len);
 int lab_an_flagged_all(const struct lab_an_point *p);
 
 /*
+ * The status summary.csv and analysis.json give p: "flagged" when every sample was flagged and
+ * left out, "empty" when a point run.json calls ok has no sample, else run.json's status (so
+ * that a row saying "ok" always has numbers).
+ */
+const char *lab_an_point_status(const struct lab_an_point *p);
+
+/*
  * Why p has no number to show, into buf: "all 10 samples load-flagged (--include-flagged keeps
  * them)", its status and reason ("skipped: needs 2 or more NUMA nodes"), or "no samples".
  * Returns buf.

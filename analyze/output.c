@@ -59,7 +59,7 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	lab_an_csv_field(f, p->kernel ? p->kernel : "");
 	fputc(',', f);
 	lab_an_csv_field(f, p->params_written ? p->params_written : p->params);
-	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, p->status, st->n, p->n_flagged);
+	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, lab_an_point_status(p), st->n, p->n_flagged);
 	lab_an_csv_field(f, lab_an_point_unit(d, p));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
@@ -128,13 +128,15 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	const struct lab_an_point *p = r->pt;
 	const struct lab_an_stats *st = &p->st;
 	int have = st->n > 0, ci = st->n > 1, sci = r->has_speedup && r->speedup.has_ci;
+	char why[160];
 
 	lab_json_obj_open(w, NULL);
 	lab_json_int(w, "point", p->id);
 	lab_json_int(w, "threads", p->threads);
-	lab_json_str(w, "status", p->status);
-	if (p->reason)
-		lab_json_str(w, "reason", p->reason);
+	lab_json_str(w, "status", lab_an_point_status(p));
+	if (p->reason || strcmp(lab_an_point_status(p), p->status))
+		lab_json_str(w, "reason",
+		             p->reason ? p->reason : lab_an_missing_why(p, why, sizeof(why)));
 	lab_json_int(w, "n", (long long)st->n);
 	lab_json_int(w, "n_flagged", (long long)p->n_flagged);
 	lab_json_int(w, "asymmetric_samples", (long long)p->n_asym);

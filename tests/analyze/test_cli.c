@@ -520,6 +520,16 @@ LAB_TEST(edge_dir_plots_cleanly)
 	CHECK(strstr(err, "gnuplot failed") == NULL);
 	CHECK_EQ_U64(
 	    clitest_count("results-edge/plots", "series", "-all_flagged-speedup-", ".gp", NULL), 0);
+	/* A row saying "ok" has numbers: a point whose samples were all left out says why. */
+	char *sum = clitest_read("results-edge/summary.csv"),
+	     *js = clitest_read("results-edge/analysis.json");
+	REQUIRE(sum && js);
+	CHECK(strstr(sum, ",flagged,0,3,") != NULL);
+	CHECK(strstr(sum, ",ok,0,") == NULL);
+	CHECK(strstr(js, "\"status\": \"flagged\"") != NULL);
+	CHECK(strstr(js, "all 3 samples load-flagged (--include-flagged keeps them)") != NULL);
+	free(sum);
+	free(js);
 	/* A second analysis that keeps flagged samples replaces the plots of the first. */
 	free(out);
 	free(err);
