@@ -20,6 +20,7 @@ struct an_samples {
 	struct lab_an_data *d;
 	struct lab_an_csv r;
 	double *metric;
+	size_t *below; /* per metric: the metric it may not exceed in one row (nmetric: none) */
 	/* (point, rep, line, ...) of every row, sorted at the end to find repeated (point, rep)
 	 * pairs, then handed to d for threads.csv */
 	struct lab_an_rowkey *key;
@@ -170,11 +171,12 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 	if (lab_an_parse_int(f[col = LAB_SCOL_REP], rep) || *rep < 0)
 		return AN_BAD("rep", "allowed: a whole number >= 0");
 	/* lab writes whole ns; 1.5 was taken and printed as 2 by the thread-span check */
+	/* the harness counts both in 64 bits: more is no count it wrote */
 	if (lab_an_parse_num(f[col = LAB_SCOL_ELAPSED_NS], &v[0], 0) || !(v[0] > 0) ||
-	    v[0] != floor(v[0]))
-		return AN_BAD("elapsed_ns", "allowed: a whole number of ns > 0");
-	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0))
-		return AN_BAD("work", "allowed: a finite number > 0");
+	    v[0] != floor(v[0]) || v[0] > 0x1p63)
+		return AN_BAD("elapsed_ns", "allowed: a whole number of ns, 1 .. 2^63");
+	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0) || v[1] > 0x1p64)
+		return AN_BAD("work", "allowed: a number > 0 and at most 2^64");
 	if (!LAB_AN_COST_OK(v[0] / v[1]))
 		return lab_err_set(
 		    err, LAB_EDATA,
@@ -253,6 +255,29 @@ static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
 	return 0;
 }
 
+/* The ordered metrics of the row (lab_an_domain_below): a p10 above its p50 is no sample of
+ * one distribution. */
+static int an_row_order(const struct an_samples *s, struct lab_err *err)
+{
+	const struct lab_an_data *d = s->d;
+	const char *const *f = (const char *const *)s->r.field;
+
+	for (size_t m = 0; m < d->nmetric; m++) {
+		size_t b = s->below[m];
+		double x = s->metric[m], y = b < d->nmetric ? s->metric[b] : NAN;
+
+		if (!isnan(x) && !isnan(y) && x > y + 1e-9 * fabs(y))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s = '%s' above %s = '%s': allowed: %s <= %s "
+			                   "in one sample",
+			                   s->r.path, s->r.line, d->metric_name[m],
+			                   f[LAB_SAMPLES_NCOLUMNS + m], d->metric_name[b],
+			                   f[LAB_SAMPLES_NCOLUMNS + b], d->metric_name[m],
+			                   d->metric_name[b]);
+	}
+	return 0;
+}
+
 /* Point id rep at line again (first at key i's line). */
 static int an_samples_again(const struct an_samples *s, size_t i, size_t line, struct lab_err *err)
 {
@@ -275,7 +300,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 
 	if ((rc = an_row_check(r, &id, &threads, &rep, v, err)))
 		return rc;
-	if ((rc = an_row_metrics(s, threads, v[0], err)))
+	if ((rc = an_row_metrics(s, threads, v[0], err)) || (rc = an_row_order(s, err)))
 		return rc;
 	/* a row repeated at once is refused there (one pasted a million times was read whole
 	 * first); others, after the file (an_samples_unique) */
@@ -415,6 +440,23 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 	return an_metric_names(d, r->path, err);
 }
 
+/* Per metric of d, the index of the metric it may not exceed (lab_an_domain_below), nmetric
+ * when none; NULL when out of memory. */
+static size_t *an_samples_below(const struct lab_an_data *d)
+{
+	size_t *below = malloc((d->nmetric + 1) * sizeof(*below));
+
+	for (size_t m = 0; below && m < d->nmetric; m++) {
+		const char *name = lab_an_domain_below(d->metric_name[m]);
+
+		below[m] = d->nmetric;
+		for (size_t k = 0; name && k < d->nmetric; k++)
+			if (!strcmp(d->metric_name[k], name))
+				below[m] = k;
+	}
+	return below;
+}
+
 /* By (point, rep) alone: what lab_an_rowkey_find looks for. */
 static int an_cmp_sample(const void *a, const void *b)
 {
@@ -493,7 +535,8 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err 
 	if ((rc = an_samples_header(d, &s.r, &s.run_col, err)))
 		goto out;
 	s.metric = calloc(d->nmetric + 1, sizeof(*s.metric));
-	if (!s.metric) {
+	s.below = an_samples_below(d);
+	if (!s.metric || !s.below) {
 		rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -509,6 +552,7 @@ int lab_an_samples_load(struct lab_an_data *d, const char *path, struct lab_err 
 	}
 out:
 	free(s.metric);
+	free(s.below);
 	free(s.key);
 	free(s.params);
 	free(s.canon);

@@ -52,6 +52,21 @@ static const struct {
     {"ctr_mux_ratio", LAB_AN_DOM_UNIT},
 };
 
+/* Metrics of one sample that are ordered: each pair's first is at most its second. */
+static const char *const dm_order[][2] = {
+    {"one_way_p10_ns", "one_way_p50_ns"}, {"one_way_p50_ns", "one_way_p90_ns"},
+    {"acq_lat_p50_ns", "acq_lat_p99_ns"}, {"busy_min_ns", "busy_mean_ns"},
+    {"busy_mean_ns", "busy_max_ns"},
+};
+
+const char *lab_an_domain_below(const char *name)
+{
+	for (size_t i = 0; i < sizeof(dm_order) / sizeof(dm_order[0]); i++)
+		if (!strcmp(name, dm_order[i][0]))
+			return dm_order[i][1];
+	return NULL;
+}
+
 enum lab_an_domain lab_an_domain_of(const char *name)
 {
 	for (size_t i = 0; i < sizeof(dm_names) / sizeof(dm_names[0]); i++)

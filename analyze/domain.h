@@ -37,6 +37,10 @@ enum lab_an_domain {
 /* The domain of the metric column named name; LAB_AN_DOM_UNKNOWN for a name not listed. */
 enum lab_an_domain lab_an_domain_of(const char *name);
 
+/* The metric whose value a sample's value of name may not exceed (one sample's p10 is no more
+ * than its p50, a thread's least busy time no more than the mean): its name, or NULL. */
+const char *lab_an_domain_below(const char *name);
+
 /* [*lo, *hi]: the range of dom at threads threads (-inf, +inf where unbounded; UNKNOWN and
  * as ANY). */
 void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, double *hi);

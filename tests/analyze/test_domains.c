@@ -22,7 +22,8 @@
 
 /* Writes samples.csv with header DM_HEADER and rows into a fresh directory; loads it into d.
  * Returns the loader's code; err holds its message. */
-static int dm_load(const char *name, const char *rows, struct lab_an_data *d, struct lab_err *err)
+static int dm_load_h(const char *name, const char *header, const char *rows, struct lab_an_data *d,
+                     struct lab_err *err)
 {
 	char dir[2048], path[2100];
 	FILE *f;
@@ -32,11 +33,16 @@ static int dm_load(const char *name, const char *rows, struct lab_an_data *d, st
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	f = fopen(path, "w");
 	CHECK(f != NULL);
-	fputs(DM_HEADER, f);
+	fputs(header, f);
 	fputs(rows, f);
 	fclose(f);
 	memset(err, 0, sizeof(*err));
 	return lab_an_data_load_dir(d, dir, err);
+}
+
+static int dm_load(const char *name, const char *rows, struct lab_an_data *d, struct lab_err *err)
+{
+	return dm_load_h(name, DM_HEADER, rows, d, err);
 }
 
 LAB_TEST(domain_ranges_and_clip)
@@ -136,6 +142,45 @@ LAB_TEST(out_of_domain_values_refused)
 		CHECK(strstr(err.msg, "allowed") != NULL);
 		lab_an_data_free(&d);
 	}
+}
+
+/* Percentiles of one sample are ordered (a p10 above its p50 is no distribution), and the
+ * counts the harness keeps in 64 bits stay there. */
+LAB_TEST(ordered_metrics_and_64_bit_counts)
+{
+	static const char hdr[] =
+	    "experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,foreign_cpu,"
+	    "flagged,one_way_p10_ns,one_way_p50_ns,one_way_p90_ns,acq_lat_p50_ns,acq_lat_p99_ns\n";
+	static const struct {
+		const char *row, *want;
+	} bad[] = {
+	    {"e,0,k,,2,0,1000,1,op,,0,30,20,40,,\n",
+	     "samples.csv:2: one_way_p10_ns = '30' above one_way_p50_ns = '20': allowed: "
+	     "one_way_p10_ns <= one_way_p50_ns in one sample"},
+	    {"e,0,k,,2,0,1000,1,op,,0,10,50,40,,\n", "one_way_p50_ns = '50' above one_way_p90_ns"},
+	    {"e,0,k,,2,0,1000,1,op,,0,,,,90,80\n", "acq_lat_p50_ns = '90' above acq_lat_p99_ns"},
+	    {"e,0,k,,2,0,1000,1e20,op,,0,,,,,\n", "samples.csv:2: work = '1e20'"},
+	    {"e,0,k,,2,0,1e19,1e19,op,,0,,,,,\n", "samples.csv:2: elapsed_ns = '1e19'"},
+	};
+	struct lab_an_data d;
+	struct lab_err err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "order%zu", i);
+		CHECK_EQ_I64(dm_load_h(name, hdr, bad[i].row, &d, &err), -LAB_EDATA);
+		if (!strstr(err.msg, bad[i].want) || !strstr(err.msg, "allowed"))
+			TL__FAIL("row %zu: got '%s', want '%s'", i, err.msg, bad[i].want);
+		lab_an_data_free(&d);
+	}
+	/* equal percentiles, an empty one between, and the largest counts are samples */
+	CHECK_EQ_I64(dm_load_h("order_ok", hdr,
+	                       "e,0,k,,2,0,1000,1,op,,0,20,20,,5,5\n"
+	                       "e,0,k,,2,1,9223372036854775808,18446744073709551616,op,,0,,,,,\n",
+	                       &d, &err),
+	             0);
+	lab_an_data_free(&d);
 }
 
 /* A time inside the sample may reach its elapsed_ns (and the clocks' slack), not past it. */
