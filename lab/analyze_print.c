@@ -271,7 +271,7 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 			    ch, sizeof(ch), "%s [%s, %s]", lab_compare_pct(c0, 100 * r->change),
 			    lab_compare_pct(c1, 100 * r->lo), lab_compare_pct(c2, 100 * r->hi));
 		else if (isfinite(r->change) && isfinite(r->lo) && r->hi == INFINITY)
-			snprintf(ch, sizeof(ch), "%s [%s, unbounded]",
+			snprintf(ch, sizeof(ch), "%s [%s, unbounded)",
 			         lab_compare_pct(c0, 100 * r->change),
 			         lab_compare_pct(c1, 100 * r->lo)); /* Fieller's ray above 0 */
 		else if (isfinite(r->change)) /* one sample a side: no interval */

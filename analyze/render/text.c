@@ -82,8 +82,8 @@ static void cell_count(char *buf, size_t len, size_t *n, double v)
 	cell_put(buf, len, n, s, k < sizeof(s) ? k : sizeof(s) - 1);
 }
 
-/* " [lo, hi]" of an interval with a finite lo; an end not known is never "nan": "unbounded"
- * above (+inf), else "-". */
+/* " [lo, hi]" of an interval with a finite lo; an end not known is never "nan": "unbounded)"
+ * above (+inf: the ray [lo, inf) is open there), else "-". */
 static void cell_bracket(char *buf, size_t len, size_t *n, double lo, double hi)
 {
 	cell_str(buf, len, n, " [");
@@ -91,12 +91,10 @@ static void cell_bracket(char *buf, size_t len, size_t *n, double lo, double hi)
 	cell_str(buf, len, n, ", ");
 	if (isfinite(hi))
 		cell_g(buf, len, n, hi);
-	else
-		cell_str(buf, len, n, hi > 0 ? "unbounded" : "-");
-	cell_str(buf, len, n, "]");
+	cell_str(buf, len, n, isfinite(hi) ? "]" : hi > 0 ? "unbounded)" : "-]");
 }
 
-/* The number of an ESTIMATE cell: "m [lo, hi]", "m [lo, unbounded]", "m [no CI]". */
+/* The number of an ESTIMATE cell: "m [lo, hi]", "m [lo, unbounded)", "m [no CI]". */
 static void cell_estimate(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
 {
 	cell_g(buf, len, n, c->mean);
@@ -107,7 +105,7 @@ static void cell_estimate(char *buf, size_t len, size_t *n, const struct lab_doc
 }
 
 /* The number of an INTERVAL cell: "median | mean [lo, hi]" and what of it there is ("[lo,
- * unbounded]", "[lo, -]" when hi is not known); "median [lo, hi] | mean" when the interval is
+ * unbounded)", "[lo, -]" when hi is not known); "median [lo, hi] | mean" when the interval is
  * the median's. */
 static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc_cell *c)
 {

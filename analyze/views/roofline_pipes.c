@@ -169,23 +169,23 @@ static void an_pipes_verdict(const struct lab_an_point *p, const struct lab_an_p
 		snprintf(buf, len, "within noise of FMA alone: neither told apart here");
 }
 
-/* The sentence of FMA point p against FMA+add point q (rest: their params but op) into buf;
- * 0 when one recorded flops_per_cycle and the other did not. */
-/* v as "median [lo, hi] (n=N)", its interval "unbounded" above or absent as the tables say. */
+/* v as "median [lo, hi] (n=N)", "[lo, unbounded)" above or absent as the tables say. */
 static const char *an_pipes_ival(const struct lab_an_rl_val *v, char *buf, size_t len)
 {
 	char hi[32];
 
-	snprintf(hi, sizeof(hi), isinf(v->hi) ? "unbounded" : "%.4g", v->hi);
+	snprintf(hi, sizeof(hi), isinf(v->hi) ? "unbounded)" : "%.4g]", v->hi);
 	if (isnan(v->lo) || isnan(v->hi))
 		snprintf(buf, len, "%.4g, no interval (n=%zu%s)", v->median,
 		         v->runs ? v->runs : v->n, v->runs ? " runs" : "");
 	else
-		snprintf(buf, len, "%.4g [%.4g, %s] (n=%zu%s)", v->median, v->lo, hi,
+		snprintf(buf, len, "%.4g [%.4g, %s (n=%zu%s)", v->median, v->lo, hi,
 		         v->runs ? v->runs : v->n, v->runs ? " runs" : "");
 	return buf;
 }
 
+/* The sentence of FMA point p against FMA+add point q (rest: their params but op) into buf;
+ * 0 when one recorded flops_per_cycle and the other did not. */
 static int an_pipes_note(const struct lab_an_data *d, int inc, const struct lab_an_point *p,
                          const struct lab_an_point *q, const char *rest, char *buf, size_t len)
 {

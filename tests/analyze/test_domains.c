@@ -221,5 +221,5 @@ LAB_TEST(interval_cell_never_prints_nan)
 
 	CHECK_EQ_STR(lab_render_cell(&col, &c, buf, sizeof(buf)), "36 [16, -]");
 	c.hi = INFINITY;
-	CHECK_EQ_STR(lab_render_cell(&col, &c, buf, sizeof(buf)), "36 [16, unbounded]");
+	CHECK_EQ_STR(lab_render_cell(&col, &c, buf, sizeof(buf)), "36 [16, unbounded)");
 }

@@ -303,7 +303,7 @@ LAB_TEST(superlinear_without_interval_is_not_called_noise)
 }
 
 /* A cost at N not told apart from 0 under a tight one-thread cost: the speedup's interval is
- * Fieller's ray [10.2, unbounded], all above 2, so the point is superlinear (the finding said
+ * Fieller's ray [10.2, unbounded), all above 2, so the point is superlinear (the finding said
  * "no interval to judge it by ... measure each point twice" with three samples a point). */
 LAB_TEST(superlinear_on_a_ray)
 {
@@ -313,7 +313,7 @@ LAB_TEST(superlinear_on_a_ray)
 
 	REQUIRE(s && text);
 	CHECK_EQ_I64(fits_bool(clitest_at(s, "points", 1), "superlinear"), 1);
-	CHECK(strstr(text, "unbounded]") != NULL);
+	CHECK(strstr(text, "unbounded)") != NULL);
 	CHECK(strstr(text, "superlinear at N = 2 (efficiency interval above 1)") != NULL);
 	CHECK(strstr(text, "no interval to judge it") == NULL);
 	lab_an_json_free(j);

@@ -441,7 +441,7 @@ LAB_TEST(compare_one_sample_is_untested)
 }
 
 /* An old mean not told apart from 0 under a new one that is: the change's interval is Fieller's
- * ray, [lo, unbounded] (it printed "[no interval]", as for one sample a side, beside the JSON's
+ * ray, [lo, unbounded) (it printed "[no interval]", as for one sample a side, beside the JSON's
  * [lo, null]). */
 LAB_TEST(compare_one_sided_interval_printed)
 {
@@ -456,7 +456,7 @@ LAB_TEST(compare_one_sided_interval_printed)
 	                                   "e,0,noop,,1,1,2010,10,op,0,0\n"
 	                                   "e,0,noop,,1,2,1990,10,op,0,0\n");
 	CHECK_EQ_I64(clitest_run(NULL, "compare R1 R2", &out, &err), 0);
-	if (!out || !strstr(out, "%, unbounded]") || strstr(out, "[no interval]"))
+	if (!out || !strstr(out, "%, unbounded)") || strstr(out, "[no interval]"))
 		TL__FAIL("compare stdout: %s", out ? out : "");
 	free(out);
 	free(err);
@@ -505,9 +505,10 @@ LAB_TEST(compare_says_other_machine)
 	free(err);
 }
 
-/* Costs of 1e-100 and 1e100 per unit (the extremes allowed): a change of 1e202 % is three
- * digits wide, not two hundred; costs near 1e80 that triple are a regression whatever the
- * unit (the Welch df squared variances of 1e158 to inf, lost the p-value and said no change). */
+/* Costs of 2^-64 and 2^63 per unit (the extremes samples.csv allows: a work of 2^64 in 1 ns,
+ * 2^63 ns for one unit): a change of 1.7e40 % is a few digits wide, not dozens; large costs
+ * that triple are a regression whatever the unit (near 1e80, before the 64-bit bounds, the Welch
+ * df squared variances to inf, lost the p-value and said no change). */
 LAB_TEST(compare_at_extreme_scales)
 {
 	char *out = NULL, *err = NULL;
@@ -516,20 +517,22 @@ LAB_TEST(compare_at_extreme_scales)
 	ho_mkdir("B");
 	ho_str("A/run.json", HO_RUN);
 	ho_str("B/run.json", HO_RUN);
-	/* (elapsed_ns is whole: the smallest cost comes from a large work) */
-	ho_str("A/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1,1e100,op,0,0\n"
-	                                  "e,1,noop,placement=compact,2,0,1e80,1,op,0,0\n"
-	                                  "e,1,noop,placement=compact,2,1,1.02e80,1,op,0,0\n"
-	                                  "e,1,noop,placement=compact,2,2,0.98e80,1,op,0,0\n");
-	ho_str("B/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,1e100,1,op,0,0\n"
-	                                  "e,1,noop,placement=compact,2,0,3e80,1,op,0,0\n"
-	                                  "e,1,noop,placement=compact,2,1,3.06e80,1,op,0,0\n"
-	                                  "e,1,noop,placement=compact,2,2,2.94e80,1,op,0,0\n");
+	ho_str("A/samples.csv",
+	       HO_HEADER "e,0,noop,placement=compact,1,0,1,18446744073709551616,op,"
+	                 "0,0\n"
+	                 "e,1,noop,placement=compact,2,0,1e18,1,op,0,0\n"
+	                 "e,1,noop,placement=compact,2,1,1.02e18,1,op,0,0\n"
+	                 "e,1,noop,placement=compact,2,2,0.98e18,1,op,0,0\n");
+	ho_str("B/samples.csv", HO_HEADER "e,0,noop,placement=compact,1,0,9223372036854775808,1,op,"
+	                                  "0,0\n"
+	                                  "e,1,noop,placement=compact,2,0,3e18,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,1,3.06e18,1,op,0,0\n"
+	                                  "e,1,noop,placement=compact,2,2,2.94e18,1,op,0,0\n");
 	CHECK_EQ_I64(clitest_run(NULL, "compare A B", &out, &err), 0);
-	if (!out || !strstr(out, "+1e+202% [no interval]"))
+	if (!out || !strstr(out, "+1.7e+40% [no interval]"))
 		TL__FAIL("the huge change is not short: %s", out ? out : "");
 	if (!out || !strstr(out, "regressed"))
-		TL__FAIL("tripled costs near 1e80 are not a regression: %s", out ? out : "");
+		TL__FAIL("tripled costs near 1e18 are not a regression: %s", out ? out : "");
 	free(out);
 	free(err);
 }
@@ -555,11 +558,14 @@ LAB_TEST(nonfinite_cost_is_input_error)
 {
 	ho_expect_bad_cost("e,0,noop,,1,0,1.5,1,op,0,0\n",
 	                   "samples.csv:2: elapsed_ns = '1.5': allowed: a whole number");
-	ho_expect_bad_cost("e,0,noop,,1,0,1e308,1e-300,op,0,0\n",
-	                   "samples.csv:2: elapsed_ns / work");
+	ho_expect_bad_cost(
+	    "e,0,noop,,1,0,1e308,1,op,0,0\n",
+	    "samples.csv:2: elapsed_ns = '1e308': allowed: a whole number of ns, 1 .. "
+	    "2^63");
+	ho_expect_bad_cost("e,0,noop,,1,0,1,1e-300,op,0,0\n", "samples.csv:2: elapsed_ns / work");
 	ho_expect_bad_cost("e,0,noop,,1,0,1000,10,op,0,0\n"
 	                   "e,1,noop,,2,0,1,1e300,op,0,0\n",
-	                   "samples.csv:3: elapsed_ns / work");
+	                   "samples.csv:3: work = '1e300': allowed: a number > 0 and at most 2^64");
 	/* --csv: a throughput whose cost 1/X overflows */
 	{
 		char *out = NULL, *err = NULL;

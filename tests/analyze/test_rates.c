@@ -130,7 +130,7 @@ LAB_TEST(rates_in_summary_csv)
 	/* One sample: the cost interval is absent too, not [x, x]. */
 	CHECK(isnan(rates_csv(path, "triad", 2, "ci95_lo")));
 	CHECK(strstr(out, "GB/s r+w [95% CI]") != NULL);
-	CHECK(strstr(out, "15.48 [1.202, unbounded]") != NULL);
+	CHECK(strstr(out, "15.48 [1.202, unbounded)") != NULL);
 	free(csv);
 	free(out);
 	free(err);

@@ -467,7 +467,7 @@ LAB_TEST(fma_add_finding_says_no_interval_and_unbounded)
 	REQUIRE(clitest_rewrite("results-roofs-pipes-runs/samples.csv", rf_edit_point0, slow) == 0);
 	REQUIRE((j = rf_json("results-roofs-pipes-runs")) != NULL);
 	REQUIRE((f = rf_pipes(j, "compute isa=avx2;precision=f64, 1 thread: FMA+add ")) != NULL);
-	CHECK(strstr(f, ", unbounded] (n=3 runs) GFLOP/s") != NULL);
+	CHECK(strstr(f, ", unbounded) (n=3 runs) GFLOP/s") != NULL);
 	CHECK(strstr(f, "inf") == NULL);
 	CHECK(strstr(f, "too few samples") == NULL);
 	lab_an_json_free(j);
