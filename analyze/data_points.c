@@ -11,6 +11,8 @@
 
 #include "analyze/data.h"
 #include "analyze/data_int.h"
+#include "analyze/units.h"
+#include "harness/units.h"
 #include "harness/record_schema.h"
 
 static int an_cmp_str(const void *a, const void *b)
@@ -205,25 +207,85 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 	return p;
 }
 
-static uint64_t an_cond_hash(const struct lab_an_point *p)
+/* The value of a size param in bytes, or a duration in ns, as "%.17g"; NULL for any other
+ * value (or key) or one that does not parse. */
+static const char *an_param_amount(const char *key, size_t klen, const char *v, size_t vlen,
+                                   char *buf, size_t len)
 {
-	return lab_an_hash_str(
-	    lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->threads),
-	    p->params);
+	static const char *const sizes[] = {"size", "stream_size", "stride", "tile"};
+	const struct lab_unit_suffix *units = lab_duration_suffixes;
+	char text[64], *end;
+	double x;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (strlen(sizes[i]) == klen && !strncmp(key, sizes[i], klen))
+			units = lab_size_suffixes;
+	if (vlen >= sizeof(text))
+		return NULL;
+	memcpy(text, v, vlen);
+	text[vlen] = '\0';
+	if (units == lab_size_suffixes) {
+		x = lab_an_size_bytes(text);
+		return isnan(x) ? NULL : (snprintf(buf, len, "%.17g", x), buf);
+	}
+	x = strtod(text, &end);
+	for (const struct lab_unit_suffix *u = units; end != text && *text != ' ' && u->name; u++)
+		if (!strcmp(end, u->name) && isfinite(x)) {
+			snprintf(buf, len, "%.17gns", x * u->mult);
+			return buf;
+		}
+	return NULL;
+}
+
+/* canon with each size param in bytes and each duration in ns, so that points that name one
+ * amount two ways ("stride=8" and "stride=8B", "cost=1us" and "cost=1000ns") read the same;
+ * NULL when memory runs out. */
+static char *an_params_amounts(const char *canon)
+{
+	size_t items = 1, n = 0;
+	char *out, num[64];
+
+	for (const char *p = canon; (p = strchr(p, ';')); p++)
+		items++;
+	/* an amount is at most 26 bytes ("%.17g" and "ns") */
+	if (!(out = malloc(strlen(canon) + 32 * items)))
+		return NULL;
+	for (const char *p = canon; *p;) {
+		const char *end = strchr(p, ';'), *eq = strchr(p, '=');
+		size_t il = end ? (size_t)(end - p) : strlen(p), kl = eq ? (size_t)(eq - p) : il;
+		const char *amt =
+		    kl < il ? an_param_amount(p, kl, eq + 1, il - kl - 1, num, sizeof(num)) : NULL;
+
+		n += (size_t)sprintf(out + n, "%.*s%s%s", (int)(amt ? kl + 1 : il), p, amt ? amt : "",
+		                     end ? ";" : "");
+		p += il + (end != NULL);
+	}
+	out[n] = '\0';
+	return out;
 }
 
 struct an_cond_key {
 	const struct lab_an_data *d;
-	const struct lab_an_point *p;
+	char *const *amounts; /* per point: its params with amounts in one unit */
+	size_t i;
 };
+
+static uint64_t an_cond_hash(const struct an_cond_key *k)
+{
+	const struct lab_an_point *p = &k->d->pt[k->i];
+
+	return lab_an_hash_str(
+	    lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->threads),
+	    k->amounts[k->i]);
+}
 
 static int an_cond_same(const void *ctx, size_t i)
 {
 	const struct an_cond_key *k = ctx;
-	const struct lab_an_point *q = &k->d->pt[i];
+	const struct lab_an_point *q = &k->d->pt[i], *p = &k->d->pt[k->i];
 
-	return q->threads == k->p->threads && !strcmp(q->experiment, k->p->experiment) &&
-	       !strcmp(q->params, k->p->params);
+	return q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
+	       !strcmp(k->amounts[i], k->amounts[k->i]);
 }
 
 /* Where point p was read: its run.json entry, else its first samples.csv row. */
@@ -236,30 +298,46 @@ static void an_point_where(const struct lab_an_data *d, const struct lab_an_poin
 		snprintf(buf, len, "%s/%s:%zu", d->source, LAB_FILE_SAMPLES, p->line);
 }
 
+/* The refusal of point p, whose conditions are point q's (spelled another way, it says so). */
+static int an_points_same(const struct lab_an_data *d, const struct lab_an_point *p,
+                          const struct lab_an_point *q, struct lab_err *err)
+{
+	char where[512], spelled[200] = "";
+
+	an_point_where(d, p, where, sizeof(where));
+	if (strcmp(p->params, q->params))
+		snprintf(spelled, sizeof(spelled), " ('%.80s' is '%.80s')", p->params, q->params);
+	return lab_err_set(err, LAB_EDATA,
+	                   "%s: point %ld of [%s] has the threads (%d) and params of point %ld%s, "
+	                   "allowed: each (threads, params) once per experiment (points that "
+	                   "differ in a run setting alone: one experiment per value)",
+	                   where, p->id, p->experiment, p->threads, q->id, spelled);
+}
+
 int lab_an_points_distinct(const struct lab_an_data *d, struct lab_err *err)
 {
 	struct lab_an_index ix = {0};
-	int rc = 0;
+	char **amounts = calloc(d->npt ? d->npt : 1, sizeof(*amounts));
+	int rc = amounts ? 0 : lab_err_set(err, LAB_ENOMEM, "out of memory");
 
 	for (size_t i = 0; i < d->npt && !rc; i++) {
-		const struct lab_an_point *p = &d->pt[i];
-		struct an_cond_key k = {d, p};
-		uint64_t h = an_cond_hash(p);
-		size_t j = lab_an_index_find(&ix, h, an_cond_same, &k);
-		char where[512];
+		struct an_cond_key k = {d, amounts, i};
+		uint64_t h;
+		size_t j;
 
-		if (j == (size_t)-1) {
-			if (lab_an_index_add(&ix, h, i))
-				rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
-			continue;
+		if (!(amounts[i] = an_params_amounts(d->pt[i].params))) {
+			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
+			break;
 		}
-		an_point_where(d, p, where, sizeof(where));
-		rc = lab_err_set(err, LAB_EDATA,
-		                 "%s: point %ld of [%s] has the threads (%d) and params of point "
-		                 "%ld, allowed: each (threads, params) once per experiment (points "
-		                 "that differ in a run setting alone: one experiment per value)",
-		                 where, p->id, p->experiment, p->threads, d->pt[j].id);
+		h = an_cond_hash(&k);
+		if ((j = lab_an_index_find(&ix, h, an_cond_same, &k)) != (size_t)-1)
+			rc = an_points_same(d, &d->pt[i], &d->pt[j], err);
+		else if (lab_an_index_add(&ix, h, i))
+			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
+	for (size_t i = 0; amounts && i < d->npt; i++)
+		free(amounts[i]);
+	free(amounts);
 	lab_an_index_free(&ix);
 	return rc;
 }

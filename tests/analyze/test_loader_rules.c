@@ -720,6 +720,29 @@ LAB_TEST(points_differ_in_threads_or_params)
 	/* samples.csv alone (a run.json that lists no points) */
 	CHECK_EQ_I64(lr_load(rows, "{\"experiments\": []}\n", msg, sizeof(msg)), -LAB_EDATA);
 	CHECK(strstr(msg, "R/samples.csv:3: point 1 of [e] has the threads (2)") != NULL);
+	/* one amount spelled two ways is one point: a size in bytes, a duration in ns */
+	static const char *const twice[][2] = {
+	    {"stride=8", "stride=8B"}, {"size=1KiB", "size=1024"}, {"cost=1us", "cost=1000ns"}};
+	for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		char text[1024], want[256];
+
+		snprintf(text, sizeof(text),
+		         LR_HEADER "e,0,noop,%s,2,0,1000,10,op,0.01,0\n"
+		                   "e,1,noop,%s,2,0,1000,10,op,0.01,0\n",
+		         twice[i][0], twice[i][1]);
+		snprintf(want, sizeof(want), "('%s' is '%s')", twice[i][1], twice[i][0]);
+		CHECK_EQ_I64(lr_load(text, "{\"experiments\": []}\n", msg, sizeof(msg)),
+		             -LAB_EDATA);
+		if (!strstr(msg, want))
+			TL__FAIL("%s: got '%s'", twice[i][1], msg);
+	}
+	/* different amounts, and a word that only looks like one, stay apart */
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"cost=1us\",2,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"cost=1ms\",2,0,1000,10,op,0.01,0\n"
+	                               "e,2,noop,\"op=1s\",2,0,1000,10,op,0.01,0\n"
+	                               "e,3,noop,\"op=1sec\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             0);
 }
 
 /* A view declared for data it does not read (an edited "views": the c2c view read false
