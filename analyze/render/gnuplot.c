@@ -164,6 +164,64 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
 	}
 }
 
+/* A curve of more points than this is drawn thinned (a 100 000-point stride sweep made a
+ * 21 MB SVG that report.html embeds): its x range cut into GP_CURVE_POINTS_MAX / 2 steps (of
+ * log x on a log axis), each step's lowest and highest point drawn, so a spike stays in the
+ * picture. */
+#define GP_CURVE_POINTS_MAX 2000
+
+static void gp_dat_pt(FILE *f, const struct lab_doc_pt *p)
+{
+	if (!f)
+		return;
+	lab_an_dat_num(f, p->x);
+	lab_an_dat_num(f, p->y);
+	lab_an_dat_num(f, isfinite(p->lo) ? p->lo : p->y);
+	lab_an_dat_num(f, isfinite(p->hi) ? p->hi : p->y);
+	fputc('\n', f);
+}
+
+/* The step of x on the figure's axis (log: logx), of steps between lo and hi. */
+static long gp_step(double x, int logx, double lo, double hi)
+{
+	double t = logx && x > 0 ? log(x) : x, span = hi - lo;
+
+	return span > 0 ? (long)((t - lo) / span * (GP_CURVE_POINTS_MAX / 2)) : 0;
+}
+
+/* Writes the points of c to f (NULL: counts them) in their order: all of them, or when there
+ * are more than GP_CURVE_POINTS_MAX each step's lowest and highest. Returns how many. */
+static size_t gp_dat_curve(FILE *f, const struct lab_doc_curve *c, int logx)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t n = 0;
+
+	if (c->n <= GP_CURVE_POINTS_MAX) {
+		for (size_t k = 0; k < c->n; k++)
+			gp_dat_pt(f, &c->p[k]);
+		return c->n;
+	}
+	for (size_t k = 0; k < c->n; k++) {
+		double t = logx && c->p[k].x > 0 ? log(c->p[k].x) : c->p[k].x;
+		lo = fmin(lo, t);
+		hi = fmax(hi, t);
+	}
+	for (size_t k = 0, end; k < c->n; k = end) {
+		long step = gp_step(c->p[k].x, logx, lo, hi);
+		size_t min = k, max = k;
+
+		for (end = k + 1; end < c->n && gp_step(c->p[end].x, logx, lo, hi) == step; end++) {
+			min = c->p[end].y < c->p[min].y ? end : min;
+			max = c->p[end].y > c->p[max].y ? end : max;
+		}
+		gp_dat_pt(f, &c->p[min < max ? min : max]);
+		if (min != max)
+			gp_dat_pt(f, &c->p[min < max ? max : min]);
+		n += 1 + (min != max);
+	}
+	return n;
+}
+
 static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct gp_bars *b)
 {
 	if (gp_stacked(g)) {
@@ -177,30 +235,25 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 		if (c->style == LAB_DOC_ROOF)
 			continue;
 		fputs(blk++ ? "\n\n" : "", f);
-		for (size_t k = 0; k < c->n; k++) {
-			const struct lab_doc_pt *p = &c->p[k];
-
-			lab_an_dat_num(f, p->x);
-			lab_an_dat_num(f, p->y);
-			lab_an_dat_num(f, isfinite(p->lo) ? p->lo : p->y);
-			lab_an_dat_num(f, isfinite(p->hi) ? p->hi : p->y);
-			fputc('\n', f);
-		}
+		gp_dat_curve(f, c, g->logx);
 		if (!c->n) /* an empty block still counts as an index */
 			fputs(" NaN NaN NaN NaN\n", f);
 	}
 }
 
-/* The legend entry: the label, and where the curve has no number ("[no data at 2: ...]"). */
-static void gp_title(FILE *f, const struct lab_doc_curve *c)
+/* The legend entry: the label, where the curve has no number ("[no data at 2: ...]"), and
+ * what a thinned curve draws. */
+static void gp_title(FILE *f, const struct lab_doc_curve *c, int logx)
 {
-	char buf[512];
+	char buf[512], thin[96] = "";
+	size_t drawn = c->n > GP_CURVE_POINTS_MAX ? gp_dat_curve(NULL, c, logx) : c->n;
 
-	if (c->missing)
-		snprintf(buf, sizeof(buf), "%s [no data at %s]", c->label ? c->label : "",
-		         c->missing);
-	else
-		snprintf(buf, sizeof(buf), "%s", c->label ? c->label : "");
+	if (drawn < c->n)
+		snprintf(thin, sizeof(thin), " [%zu of %zu points: x-step extremes]",
+		         drawn, c->n);
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->label ? c->label : "",
+	         c->missing ? " [no data at " : "", c->missing ? c->missing : "",
+	         c->missing ? "]" : "", thin);
 	lab_an_gp_str(f, buf);
 }
 
@@ -228,7 +281,7 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			fprintf(f, "%s'%s.dat' using %zu lc %d title ", col > 2 ? ", " : "", dat,
 			        col, g->c[i]->color % 8 + 1);
 			col++;
-			gp_title(f, g->c[i]);
+			gp_title(f, g->c[i], 0);
 		}
 	fputc('\n', f);
 }
@@ -263,7 +316,7 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			    f, "'%s.dat' index %zu using 1:2:3:4 with %s lc %d pt %d dt %d title ",
 			    dat, blk++, c->style == LAB_DOC_POINTS ? "yerrorbars" : "yerrorlines",
 			    c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
-		gp_title(f, c);
+		gp_title(f, c, g->logx);
 	}
 	fputc('\n', f);
 }

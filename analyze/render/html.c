@@ -132,6 +132,10 @@ void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
 	free(path);
 }
 
+/* The rows of a table the report shows before it shows only the rows with a warning or a gap
+ * (a 100 000-point sweep made a report.html of 70 MB). */
+#define HTML_ROWS_MAX 1000
+
 static void html_table(FILE *f, const struct lab_doc_table *t)
 {
 	char buf[512];
@@ -153,7 +157,12 @@ static void html_table(FILE *f, const struct lab_doc_table *t)
 		fputs("</th>", f);
 	}
 	fputs("<th></th></tr>\n", f);
-	for (size_t r = 0; r < t->nrow; r++) {
+	for (size_t r = 0, shown = 0; r < t->nrow; r++) {
+		/* past HTML_ROWS_MAX only the rows with a warning or a gap, as many again */
+		if (r >= HTML_ROWS_MAX &&
+		    (shown >= 2 * HTML_ROWS_MAX || !(t->rnote[r] || t->rwhy[r])))
+			continue;
+		shown++;
 		fputs(t->rwhy[r] ? "<tr class=\"missing\">" : "<tr>", f);
 		for (size_t k = 0; k < t->ncol && (!t->rwhy[r] || k < nkey); k++) {
 			fputs("<td>", f);
@@ -171,6 +180,13 @@ static void html_table(FILE *f, const struct lab_doc_table *t)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (t->nrow > HTML_ROWS_MAX)
+		fprintf(
+		    f,
+		    "<p><small>%zu rows, the first %d shown (and later ones with a warning or a "
+		    "gap): the text output, the CSV files and analysis.json hold every "
+		    "row.</small></p>\n",
+		    t->nrow, HTML_ROWS_MAX);
 }
 
 static void html_legend(FILE *f, const struct lab_doc_matrix *m)
@@ -265,6 +281,19 @@ static void html_block(FILE *f, const struct lab_doc *d, const struct lab_doc_bl
 	}
 }
 
+/* The sections of a view the report shows before it shows only those with a warning (100 000
+ * one-point series made 100 000 headings). */
+#define HTML_SECTIONS_MAX 200
+
+/* 1 when section s has a warning among its findings. */
+static int html_warns(const struct lab_doc_section *s)
+{
+	for (size_t j = 0; j < s->nb; j++)
+		if (s->b[j].type == LAB_DOC_FINDING && s->b[j].u.finding->sev == LAB_DOC_WARN)
+			return 1;
+	return 0;
+}
+
 void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots *plots,
                      const char *dir)
 {
@@ -278,9 +307,13 @@ void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots
 		lab_an_html(f, d->about);
 		fputs("</p>\n", f);
 	}
-	for (size_t i = 0; i < d->ns; i++) {
+	for (size_t i = 0, shown = 0; i < d->ns; i++) {
 		const struct lab_doc_section *s = d->s[i];
 
+		/* past HTML_SECTIONS_MAX only the sections with a warning, as many again */
+		if (i >= HTML_SECTIONS_MAX && (shown >= 2 * HTML_SECTIONS_MAX || !html_warns(s)))
+			continue;
+		shown++;
 		fputs("<h3>", f);
 		lab_an_html(f, s->title ? s->title : s->experiment ? s->experiment : d->title);
 		if (s->title && s->experiment) {
@@ -298,6 +331,12 @@ void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots
 		for (size_t j = 0; j < s->nb; j++)
 			html_block(f, d, &s->b[j], plots, dir);
 	}
+	if (d->ns > HTML_SECTIONS_MAX)
+		fprintf(f,
+		        "<p><small>%zu sections, the first %d shown (and later ones with a "
+		        "warning): the text output, the CSV files and analysis.json hold them "
+		        "all.</small></p>\n",
+		        d->ns, HTML_SECTIONS_MAX);
 	if (d->note) {
 		fputs("<p><small>", f);
 		lab_an_html(f, d->note);

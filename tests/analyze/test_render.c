@@ -374,3 +374,64 @@ LAB_TEST(tables_by_audience)
 	free(text);
 	lab_doc_free(d);
 }
+
+/* A sweep of many points stays readable and small: a curve of 5000 points is drawn as each x
+ * step's lowest and highest (a spike among them kept, the legend saying so), the report shows
+ * the first 1000 rows of a table and the later rows with a warning, the first 200 sections of
+ * a view and the later ones with a warning; each says how many there were. */
+LAB_TEST(large_documents_are_capped)
+{
+	struct lab_doc *d = lab_doc_new("big", "Big");
+	struct lab_doc_section *s = lab_doc_section(d, "e", "one");
+	struct lab_doc_figure *g = lab_doc_figure(s, "curve", "cost", "x", "y");
+	struct lab_doc_curve *c = lab_doc_curve(g, "sweep", LAB_DOC_LINES);
+	struct lab_doc_table *t = lab_doc_table(s, "rows", NULL);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp, *dat, *html = NULL, *text = NULL;
+	size_t lines = 0;
+
+	REQUIRE(pdir.fd >= 0);
+	for (int i = 1; i <= 5000; i++)
+		lab_doc_point(c, i, i == 3777 ? 1e6 : 10 + i % 7, NAN, NAN);
+	g->logx = 2;
+	lab_doc_col(t, "k", NULL, LAB_DOC_KEY);
+	for (int i = 0; i < 1500; i++) {
+		lab_doc_row(t);
+		lab_doc_str(d, lab_doc_at(t, 0), lab_doc_printf(d, "row%d", i));
+		if (i == 1400)
+			lab_doc_rnote(t, "LATE WARNING");
+	}
+	for (int i = 0; i < 300; i++) {
+		struct lab_doc_section *x = lab_doc_section(d, "e", lab_doc_printf(d, "sec%d", i));
+		if (i == 250)
+			lab_doc_finding(x, LAB_DOC_WARN, NULL, "LATE SECTION WARNING");
+	}
+	REQUIRE(!lab_doc_failed(d));
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("big00-e-one.gp")) && (dat = rd_read("big00-e-one.dat")));
+	for (const char *p = dat; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(lines > 100 && lines <= 2001);
+	CHECK(strstr(dat, " 3777 1000000 ") != NULL); /* the spike is drawn */
+	CHECK(strstr(gp, "of 5000 points: x-step extremes]") != NULL);
+	RD_CAPTURE(html, f, lab_render_html(f, d, NULL, testlib_tmpdir()));
+	CHECK(strstr(html, ">row999<") != NULL && strstr(html, ">row1000<") == NULL);
+	CHECK(strstr(html, ">row1400<") != NULL && strstr(html, "LATE WARNING") != NULL);
+	CHECK(strstr(html, "1500 rows, the first 1000 shown") != NULL);
+	CHECK(strstr(html, "sec198") != NULL && strstr(html, "sec199") == NULL);
+	CHECK(strstr(html, "sec250") != NULL && strstr(html, "LATE SECTION WARNING") != NULL);
+	CHECK(strstr(html, "301 sections, the first 200 shown") != NULL);
+	/* the text output keeps everything */
+	RD_CAPTURE(text, f, lab_render_text(f, d));
+	CHECK(strstr(text, "row1499") != NULL && strstr(text, "sec299") != NULL);
+	free(gp);
+	free(dat);
+	free(html);
+	free(text);
+	close(pdir.fd);
+	lab_an_plots_free(&plots);
+	lab_doc_free(d);
+}
