@@ -707,6 +707,36 @@ interrupt_twice)
 	[ ! -e "$tmp/i/run.lock" ] || { echo "run.lock left behind"; exit 1; }
 	grep -q 'interrupted again: stopped at once' "$tmp/err"
 	;;
+term_twice)
+	# The same request twice is one request: timeout(1) sends SIGTERM to the process and then
+	# to its group (a hangup likewise reaches the group and the shell passes it on). The run
+	# ends as interrupted, run.json says so and the lock goes; taken as a second Ctrl-C, it
+	# stopped at once and left run.json "running". Two of one signal pending are one, so the
+	# second goes once the first is no longer pending, while the run finishes its 50 ms chunk.
+	printf '[a]\nkernel = noop\nthreads = 1\nreps = 5\nwarmup = 0\nmin_time = 2s\n' >"$tmp/a.ini"
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 500); do
+		grep -q 'points into' "$tmp/err" && break
+		sleep 0.02
+	done
+	sleep 0.5
+	kill -TERM "$pid"
+	for _ in $(seq 1 20000); do
+		pending=0
+		while read -r key mask; do
+			[[ $key == SigPnd: || $key == ShdPnd: ]] && ((pending |= 0x$mask))
+		done <"/proc/$pid/status" || break
+		((pending & 0x4000)) || break
+	done
+	kill -TERM "$pid" 2>/dev/null || true
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	! grep -q 'interrupted again' "$tmp/err"
+	[ ! -e "$tmp/i/run.lock" ]
+	check "$tmp/i" --status interrupted --min-points 0
+	;;
 interrupt_long_sample)
 	# An iteration-count sample of min_time = 60s runs in chunks: Ctrl-C ends it promptly
 	# (it ran to its end before). The bound below is generous: it only tells a hang.
