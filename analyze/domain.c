@@ -15,7 +15,7 @@ static const struct {
     {"jain_fairness", LAB_AN_DOM_JAIN},
     {"handoff_ratio", LAB_AN_DOM_UNIT},
     {"max_min_ratio", LAB_AN_DOM_ATLEAST1},
-    {"imbalance", LAB_AN_DOM_ATLEAST1},
+    {"imbalance", LAB_AN_DOM_MAX_MEAN},
     {"cs_achieved_ns", LAB_AN_DOM_ANY},
     {"delay_drift_pct", LAB_AN_DOM_PCT_CHANGE},
     {"overhead_ns", LAB_AN_DOM_ANY},
@@ -90,6 +90,10 @@ void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, doubl
 		break;
 	case LAB_AN_DOM_ATLEAST1:
 		*lo = 1;
+		break;
+	case LAB_AN_DOM_MAX_MEAN:
+		*lo = 1;
+		*hi = threads > 0 ? (double)threads : INFINITY;
 		break;
 	case LAB_AN_DOM_JAIN:
 		*lo = threads > 0 ? 1.0 / (double)threads : 0;

@@ -166,8 +166,13 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 		v->nobase = 2;
 	if (!q)
 		return nomem ? -1 : 0;
-	lab_an_cost_ratio(q, p, &r); /* run means where there are runs, as the cost column */
 	v->n = p->st.n;
+	if (q == p) { /* the baseline over itself: exactly 1 (of one sample, no interval) */
+		v->median = v->mean = 1;
+		v->lo = v->hi = p->st.n >= 2 ? 1 : NAN;
+		return 0;
+	}
+	lab_an_cost_ratio(q, p, &r); /* run means where there are runs, as the cost column */
 	v->median = p->st.median > 0 ? q->st.median / p->st.median : NAN;
 	v->mean = r.est;
 	if (r.has_ci && !r.unbounded) {

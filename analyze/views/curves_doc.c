@@ -230,15 +230,21 @@ int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct
 {
 	const struct lab_an_cv *v = state;
 	const struct lab_an_cv_spec *s = view->spec;
+	int speedup = 0;
 
+	for (size_t c = 0; c < s->ncol; c++)
+		speedup |= s->col[c].src == LAB_AN_CV_SPEEDUP;
 	doc->title = s->title;
 	lab_doc_about(doc,
 	              s->about_own ? s->about
 	                           : lab_doc_printf(doc,
 	                                            "%s Per column: the median over the used "
 	                                            "samples, and their mean with its 95 %% "
-	                                            "t-interval.",
-	                                            s->about),
+	                                            "t-interval%s.",
+	                                            s->about,
+	                                            speedup ? " (a speedup: the ratio of mean "
+	                                                      "costs with its Fieller interval)"
+	                                                    : ""),
 	              s->note);
 	for (size_t i = 0; i < v->ng; i++)
 		an_group_doc(doc, s, &v->g[i]);

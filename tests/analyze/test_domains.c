@@ -57,6 +57,16 @@ LAB_TEST(domain_ranges_and_clip)
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 0.2));
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_JAIN, 2, 3));
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_ATLEAST1, 2, 0.5));
+	/* the busiest of 2 threads over their mean: at most 2 (an interval read [1, 4.3]) */
+	CHECK(lab_an_domain_of("imbalance") == LAB_AN_DOM_MAX_MEAN);
+	CHECK(lab_an_domain_allows(LAB_AN_DOM_MAX_MEAN, 2, 2));
+	CHECK(!lab_an_domain_allows(LAB_AN_DOM_MAX_MEAN, 2, 2.5));
+	{
+		double a = 0.9, b = 4.3;
+
+		lab_an_domain_clip(LAB_AN_DOM_MAX_MEAN, 2, 1.1, &a, &b);
+		CHECK(a == 1 && b == 2);
+	}
 	CHECK(!lab_an_domain_allows(LAB_AN_DOM_NONNEG, 2, -1e308));
 	CHECK(lab_an_domain_allows(LAB_AN_DOM_ANY, 2, -1e308));
 	/* runq_wait is a share of the sample (1.7e308 printed "inf %"); a drift in % of a delay
@@ -121,6 +131,8 @@ LAB_TEST(out_of_domain_values_refused)
 	    {"e,0,k,,2,0,100,1,op,,0,3,,,,\n", "samples.csv:2: jain_fairness = '3'"},
 	    {"e,0,k,,2,0,100,1,op,,0,-0,,,,\n", "samples.csv:2: jain_fairness = '-0'"},
 	    {"e,0,k,,2,0,100,1,op,,0,,0.5,,,\n", "samples.csv:2: imbalance = '0.5'"},
+	    {"e,0,k,,2,0,100,1,op,,0,,2.5,,,\n", "samples.csv:2: imbalance = '2.5' at 2 threads: "
+	                                         "allowed: a number in [1, 2]"},
 	    {"e,0,k,,2,0,100,1,op,,0,,,-1e308,,\n", "samples.csv:2: acq_lat_p99_ns = '-1e308'"},
 	    {"e,0,k,,2,0,100,1,op,,0,,,,-1.7e308,\n", "samples.csv:2: delay_drift_pct = '-1.7e308' "
 	                                              "at 2 threads: allowed: a finite number >= "

@@ -71,6 +71,13 @@ LAB_TEST(simd_speedup_baseline_same_threads)
 	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 1.0 / 0.3565, 1e-3);
 	REQUIRE((p = mn_simd(j, "isa", "threads=2", "scalar")));
 	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 1.0, 1e-9);
+	/* over itself exactly 1: no interval around it as if two points were divided */
+	{
+		const struct lab_an_json *ci = lab_an_json_get(p, "speedup_ci95");
+
+		REQUIRE(ci && ci->type == LAB_AN_JSON_ARR && ci->n == 2);
+		CHECK(ci->items[0].num == 1 && ci->items[1].num == 1);
+	}
 	REQUIRE((p = mn_simd(j, "isa", "threads=1", "avx2")));
 	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 2.78 / 0.99, 1e-3);
 	for (int k = 0; k < 2; k++) {
