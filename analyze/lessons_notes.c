@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/data.h"
 #include "analyze/flagged.h"
 #include "analyze/lessons_int.h"
 #include "analyze/levels.h"
@@ -138,25 +139,40 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 
 	for (unsigned v = 0; out->verdict == LAB_AN_INCONCLUSIVE && v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
+		const char *unit = lab_an_point_unit(e->d, p) ? lab_an_point_unit(e->d, p) : "";
+		size_t loaded = lab_an_flagged_kept(p);
+		char cause[200];
 
 		if (e->var[v].metric >= 0 || !lab_an_runs_apart(p, &a))
 			continue;
+		/* load the lab saw explains a spread of its own: not a setup's difference */
+		if (loaded)
+			snprintf(cause, sizeof(cause),
+			         "%zu of its samples ran under foreign load (kept by "
+			         "--include-flagged), which may be all that sets them apart",
+			         loaded);
+		else
+			snprintf(cause, sizeof(cause), "%s",
+			         a.kind == LAB_AN_APART_CLUSTERS
+			             ? "its setups differ in something the lab does not see (the "
+			               "pages a setup got; on a VM, where the host runs the vCPUs)"
+			             : "more runs would tell whether that setup was a fluke");
 		if (a.kind == LAB_AN_APART_CLUSTERS)
 			snprintf(
 			    out->text + len, sizeof(out->text) - len,
 			    "; note: the runs of point %ld fall into two clusters (%.0f at %.4g "
-			    ".. %.4g, %.0f at %.4g .. %.4g): its setups differ in something the "
-			    "lab does not see (the pages a setup got; on a VM, where the host "
-			    "runs the vCPUs); more runs, in a section of their own, sample both "
-			    "alike",
-			    p->id, a.c[0], a.c[1], a.c[2], a.c[3], a.c[4], a.c[5]);
+			    ".. %.4g, %.0f at %.4g .. %.4g%s%s): %s%s",
+			    p->id, a.c[0], a.c[1], a.c[2], a.c[3], a.c[4], a.c[5], *unit ? " " : "",
+			    unit, cause,
+			    loaded ? ""
+			           : "; more runs, in a section of their own, sample both alike");
 		else
-			snprintf(
-			    out->text + len, sizeof(out->text) - len,
-			    "; note: run %d of point %ld (mean %.4g) lies far from its %d other "
-			    "runs (%.4g .. %.4g) and widens the interval: more runs would tell "
-			    "whether that setup was a fluke",
-			    a.run, p->id, a.mean, a.nruns - 1, a.lo, a.hi);
+			snprintf(out->text + len, sizeof(out->text) - len,
+			         "; note: run %d of point %ld (mean %.4g%s%s) lies far from its %d "
+			         "other "
+			         "runs (%.4g .. %.4g) and widens the interval: %s",
+			         a.run, p->id, a.mean, *unit ? " " : "", unit, a.nruns - 1, a.lo,
+			         a.hi, cause);
 		return;
 	}
 }
