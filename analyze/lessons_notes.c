@@ -306,6 +306,27 @@ static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
 		    strlen(first->params) > 80 ? "..." : "", more, first_why);
 }
 
+/* A point of the claim that kept 2 or more of its runs but not all (the others' samples all
+ * flagged for foreign load): its interval is over those setups alone, said beside any verdict
+ * (one kept run makes the claim inconclusive: lab__lesson_one_setup). */
+static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	size_t len = strlen(out->text);
+
+	for (unsigned v = 0; v < e->nvar; v++) {
+		const struct lab_an_point *p = e->var[v].pt;
+		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
+
+		if (p->levels.runs < 2 || !(p->levels.runs < runs) || strcmp(p->status, "ok"))
+			continue;
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: point %ld kept %zu of its %.0f runs (the others' samples were all "
+		         "flagged for foreign load): its interval is over those setups alone",
+		         p->id, p->levels.runs, runs);
+		return;
+	}
+}
+
 void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
 {
 	ev_flagged_note(e, out);
@@ -313,5 +334,6 @@ void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
 	ev_superlinear_note(e, out);
 	ev_smt_note(e, out);
 	ev_vm_note(e, out);
+	ev_kept_runs_note(e, out);
 	ev_runs_note(e, out);
 }

@@ -215,6 +215,38 @@ LAB_TEST(one_setup_of_several_runs_is_inconclusive)
 	fx_free(&f, &ls);
 }
 
+/* A point that kept 2 of its 5 runs (the others' samples flagged) is judged on them, and the
+ * verdict says its interval is over those setups alone; a point that kept all says nothing. */
+LAB_TEST(some_runs_kept_is_said)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_json *five;
+	struct lab_err err;
+	static const char runs5[] = "{\"runs\": 5}";
+
+	fx_sharing(&f);
+	REQUIRE(lab_an_json_parse("run.json", runs5, strlen(runs5), &five, &err) == 0);
+	f.d.pt[0].runjson = five;
+	f.d.pt[0].id = 7;
+	f.d.pt[0].levels.runs = 2;
+	f.d.pt[1].runjson = five;
+	f.d.pt[1].id = 8;
+	f.d.pt[1].levels.runs = 5;
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_lesson(&f, "all_kept", "cost(fs: stride=128, threads=2) <= 100");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	if (!strstr(ls.l[0].text, "; note: point 7 kept 2 of its 5 runs (the others' samples were "
+	                          "all flagged for foreign load): its interval is over those "
+	                          "setups alone"))
+		TL__FAIL("%s", ls.l[0].text);
+	CHECK(strstr(ls.l[1].text, "kept") == NULL);
+	lab_an_json_free(five);
+	fx_free(&f, &ls);
+}
+
 /* A run interrupted after a point's first of 5 planned runs: one setup too, said as such. */
 LAB_TEST(one_run_of_several_planned_is_inconclusive)
 {
