@@ -12,8 +12,8 @@
 #include "analyze/data.h"
 #include "analyze/data_int.h"
 #include "analyze/units.h"
-#include "harness/units.h"
 #include "harness/record_schema.h"
+#include "harness/units.h"
 
 static int an_cmp_str(const void *a, const void *b)
 {
@@ -256,8 +256,8 @@ static char *an_params_amounts(const char *canon)
 		const char *amt =
 		    kl < il ? an_param_amount(p, kl, eq + 1, il - kl - 1, num, sizeof(num)) : NULL;
 
-		n += (size_t)sprintf(out + n, "%.*s%s%s", (int)(amt ? kl + 1 : il), p, amt ? amt : "",
-		                     end ? ";" : "");
+		n += (size_t)sprintf(out + n, "%.*s%s%s", (int)(amt ? kl + 1 : il), p,
+		                     amt ? amt : "", end ? ";" : "");
 		p += il + (end != NULL);
 	}
 	out[n] = '\0';

@@ -27,7 +27,7 @@ enum lab_an_domain {
 	/* in [1, threads]: the largest of the threads' values over their mean (the largest is at
 	 * most their sum, threads times the mean) */
 	LAB_AN_DOM_MAX_MEAN,
-	LAB_AN_DOM_JAIN,     /* Jain's fairness index: in [1/threads, 1] */
+	LAB_AN_DOM_JAIN, /* Jain's fairness index: in [1/threads, 1] */
 	/* >= -100: a change in percent of a quantity >= 0 (a delay calibration's drift): it can
 	 * fall by 100 % at most, and rise without bound; clipped at 0 when every sample is >= 0 */
 	LAB_AN_DOM_PCT_CHANGE,

@@ -319,10 +319,11 @@ static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 
 		if (p->levels.runs < 2 || !(p->levels.runs < runs) || strcmp(p->status, "ok"))
 			continue;
-		snprintf(out->text + len, sizeof(out->text) - len,
-		         "; note: point %ld kept %zu of its %.0f runs (the others' samples were all "
-		         "flagged for foreign load): its interval is over those setups alone",
-		         p->id, p->levels.runs, runs);
+		snprintf(
+		    out->text + len, sizeof(out->text) - len,
+		    "; note: point %ld kept %zu of its %.0f runs (the others' samples were all "
+		    "flagged for foreign load): its interval is over those setups alone",
+		    p->id, p->levels.runs, runs);
 		return;
 	}
 }

@@ -249,8 +249,7 @@ static void gp_title(FILE *f, const struct lab_doc_curve *c, int logx)
 	size_t drawn = c->n > GP_CURVE_POINTS_MAX ? gp_dat_curve(NULL, c, logx) : c->n;
 
 	if (drawn < c->n)
-		snprintf(thin, sizeof(thin), " [%zu of %zu points: x-step extremes]",
-		         drawn, c->n);
+		snprintf(thin, sizeof(thin), " [%zu of %zu points: x-step extremes]", drawn, c->n);
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->label ? c->label : "",
 	         c->missing ? " [no data at " : "", c->missing ? c->missing : "",
 	         c->missing ? "]" : "", thin);
