@@ -37,6 +37,19 @@ start_until_run_json() {
 	done
 }
 
+# start_long_samples REPS MIN_TIME: lab run of one noop point of REPS samples of MIN_TIME each
+# (iteration counts run in 50 ms chunks) into $tmp/i in the background ($pid), until it
+# announced its points (the samples are next).
+start_long_samples() {
+	printf '[a]\nkernel = noop\nthreads = 1\nreps = %s\nwarmup = 0\nmin_time = %s\n' "$1" "$2" >"$tmp/a.ini"
+	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 1 500); do
+		grep -q 'points into' "$tmp/err" && break
+		sleep 0.02
+	done
+}
+
 case $case in
 not_a_results_or_fleet_dir)
 	# A directory of the wrong kind is bad input, exit 2 with one line naming what is allowed,
@@ -713,13 +726,7 @@ term_twice)
 	# ends as interrupted, run.json says so and the lock goes; taken as a second Ctrl-C, it
 	# stopped at once and left run.json "running". Two of one signal pending are one, so the
 	# second goes once the first is no longer pending, while the run finishes its 50 ms chunk.
-	printf '[a]\nkernel = noop\nthreads = 1\nreps = 5\nwarmup = 0\nmin_time = 2s\n' >"$tmp/a.ini"
-	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 500); do
-		grep -q 'points into' "$tmp/err" && break
-		sleep 0.02
-	done
+	start_long_samples 5 2s
 	sleep 0.5
 	kill -TERM "$pid"
 	for _ in $(seq 1 20000); do
@@ -740,13 +747,7 @@ term_twice)
 interrupt_long_sample)
 	# An iteration-count sample of min_time = 60s runs in chunks: Ctrl-C ends it promptly
 	# (it ran to its end before). The bound below is generous: it only tells a hang.
-	printf '[a]\nkernel = noop\nthreads = 1\nreps = 1\nwarmup = 0\nmin_time = 60s\n' >"$tmp/a.ini"
-	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 1 500); do
-		grep -q 'points into' "$tmp/err" && break
-		sleep 0.02
-	done
+	start_long_samples 1 60s
 	sleep 3 # well into the calibrated samples
 	kill -INT "$pid"
 	for _ in $(seq 1 150); do
