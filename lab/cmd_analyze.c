@@ -264,12 +264,13 @@ static void lab_analyze_failed_note(const char *cmd, const char *dir, int starte
 
 static volatile sig_atomic_t lab_analyze_sig;
 
-/* SIGTERM/SIGINT while analyzing. While the outputs are written, the first one stops the
- * writing after the file under way, and the analysis ends as one that failed part-way: what it
- * wrote is recorded (a later analysis removes it), the earlier analysis's files are gone, and a
- * line says the outputs are incomplete; then the signal ends the process (lab_analyze_raise).
- * Before that, or a second time: gnuplot goes too (it would keep writing into plots/), and so do
- * the temporaries of the files being written; then the signal ends the process as usual. */
+/* SIGTERM/SIGINT/SIGHUP (a closed terminal) while analyzing. While the outputs are written, the
+ * first one stops the writing after the file under way, and the analysis ends as one that failed
+ * part-way: what it wrote is recorded (a later analysis removes it), the earlier analysis's files
+ * are gone, and a line says the outputs are incomplete; then the signal ends the process
+ * (lab_analyze_raise). Before that, or a second time: gnuplot goes too (it would keep writing into
+ * plots/), and so do the temporaries of the files being written; then the signal ends the process
+ * as usual. */
 static void lab_analyze_on_signal(int sig)
 {
 	if (lab_an_dir_writing() && !lab_analyze_sig) {
@@ -290,7 +291,10 @@ static void lab_analyze_raise(const char *cmd)
 
 	if (!sig)
 		return;
-	lab_opts_error("lab %s: interrupted (%s)", cmd, sig == SIGINT ? "SIGINT" : "SIGTERM");
+	lab_opts_error("lab %s: interrupted (%s)", cmd,
+	               sig == SIGINT   ? "SIGINT"
+	               : sig == SIGHUP ? "SIGHUP"
+	                               : "SIGTERM");
 	fflush(stdout);
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -303,8 +307,10 @@ static void lab_analyze_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* Sets the heap up for the inputs of an analysis (lab/an_heap.h): a --csv file, or each
