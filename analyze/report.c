@@ -15,6 +15,30 @@
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
+/* The longest provenance string and the most array items the report shows: run.json is
+ * untrusted, and one hostname of 30 MB made a report of 30 MB. */
+#define AN_PROV_STR_MAX   400
+#define AN_PROV_ITEMS_MAX 300
+/* and of the config as run (config.ini holds it whole) */
+#define AN_PROV_CONFIG_MAX (256 * 1024)
+
+/* s, cut to AN_PROV_STR_MAX bytes (whole UTF-8 characters) with how much was left out. */
+static void an_html_cut(FILE *f, const char *s)
+{
+	size_t len = strlen(s);
+	int fit = len > AN_PROV_STR_MAX ? lab_an_utf8_fit(s, AN_PROV_STR_MAX) : (int)len;
+	char buf[AN_PROV_STR_MAX + 1];
+
+	if (fit == (int)len) {
+		lab_an_html(f, s);
+		return;
+	}
+	memcpy(buf, s, (size_t)fit);
+	buf[fit] = '\0';
+	lab_an_html(f, buf);
+	fprintf(f, " <i>... (%zu bytes more)</i>", len - (size_t)fit);
+}
+
 /* A JSON subtree as nested definition lists (provenance is whatever run.json recorded). */
 static void an_html_json(FILE *f, const struct lab_an_json *j)
 {
@@ -29,23 +53,28 @@ static void an_html_json(FILE *f, const struct lab_an_json *j)
 		fprintf(f, "%.10g", j->num);
 		break;
 	case LAB_AN_JSON_STR:
-		lab_an_html(f, j->str);
+		an_html_cut(f, j->str);
 		break;
 	case LAB_AN_JSON_ARR:
-		for (size_t i = 0; i < j->n; i++) {
+		for (size_t i = 0; i < j->n && i < AN_PROV_ITEMS_MAX; i++) {
 			fputs(i ? ", " : "", f);
 			an_html_json(f, &j->items[i]);
 		}
+		if (j->n > AN_PROV_ITEMS_MAX)
+			fprintf(f, " <i>... and %zu more</i>", (size_t)j->n - AN_PROV_ITEMS_MAX);
 		break;
 	case LAB_AN_JSON_OBJ:
 		fputs("<dl>", f);
-		for (size_t i = 0; i < j->n; i++) {
+		for (size_t i = 0; i < j->n && i < AN_PROV_ITEMS_MAX; i++) {
 			fputs("<dt>", f);
-			lab_an_html(f, j->keys[i]);
+			an_html_cut(f, j->keys[i]);
 			fputs("</dt><dd>", f);
 			an_html_json(f, &j->items[i]);
 			fputs("</dd>", f);
 		}
+		if (j->n > AN_PROV_ITEMS_MAX)
+			fprintf(f, "<dt><i>... and %zu more</i></dt>",
+			        (size_t)j->n - AN_PROV_ITEMS_MAX);
 		fputs("</dl>", f);
 		break;
 	}
@@ -76,13 +105,22 @@ static void an_report_provenance(FILE *f, const struct lab_an_data *d)
 	}
 	fputs("</dl>\n", f);
 	if (lab_an_json_str(cfg, "text")) {
+		const char *text = lab_an_json_str(cfg, "text");
+		size_t len = strlen(text);
+		int fit =
+		    len > AN_PROV_CONFIG_MAX ? lab_an_utf8_fit(text, AN_PROV_CONFIG_MAX) : (int)len;
+		char *cut = strndup(text, (size_t)fit);
+
 		fputs("<details><summary>config as run</summary><pre>", f);
-		lab_an_html(f, lab_an_json_str(cfg, "text"));
+		lab_an_html(f, cut ? cut : "");
+		if (fit < (int)len)
+			fprintf(f, "\n<i>... (%zu bytes more: config.ini holds it whole)</i>",
+			        len - (size_t)fit);
 		fputs("</pre></details>\n", f);
+		free(cut);
 	}
 }
 
-/* One line of conditions up front: the machine, the build and the self-check. */
 /* The one line on what the load guard left out, above everything else. */
 static void an_report_load_line(FILE *f, const struct lab_an_analysis *a)
 {
@@ -119,6 +157,7 @@ static void an_report_no_plots(FILE *f, const struct lab_an_plots *plots)
 	fprintf(f, "<p class=\"warn\">%s</p>\n", why);
 }
 
+/* One line of conditions up front: the machine, the build and the self-check. */
 static void an_report_conditions(FILE *f, const struct lab_an_data *d)
 {
 	const struct lab_an_json *host = lab_an_json_get(d->run, "host");

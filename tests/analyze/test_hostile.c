@@ -1075,3 +1075,37 @@ LAB_TEST(concurrent_analyses_of_one_dir)
 	CHECK(!clitest_exists("conc-fail.txt"));
 	CHECK_EQ_U64(ho_count("R", ".lab-tmp"), 0);
 }
+
+/* run.json's host name replaced by 200 000 bytes: report.html shows the first 400 bytes of a
+ * provenance string, saying how much more there was (a 30 MB host name made a report of
+ * 30 MB). */
+static void ho_long_host(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	if (strstr(line, "\"hostname\"")) {
+		fputs("  \"hostname\": \"", out);
+		for (int i = 0; i < 200000; i++)
+			fputc('h', out);
+		fputs("\",\n", out);
+	} else
+		fprintf(out, "%s\n", line);
+}
+
+LAB_TEST(report_cuts_long_provenance)
+{
+	char *out = NULL, *err = NULL, *html;
+	struct stat st;
+	char path[2048];
+
+	clitest_copy("results-usl");
+	REQUIRE(clitest_rewrite("results-usl/run.json", ho_long_host, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
+	REQUIRE((html = clitest_read("results-usl/report.html")));
+	CHECK(strstr(html, "hhhh <i>... (199600 bytes more)</i>") != NULL);
+	snprintf(path, sizeof(path), "%s/results-usl/report.html", testlib_tmpdir());
+	REQUIRE(stat(path, &st) == 0);
+	CHECK(st.st_size < 150000);
+	free(html);
+	free(out);
+	free(err);
+}
