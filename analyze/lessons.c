@@ -12,6 +12,7 @@
 #include "analyze/levels.h"
 #include "analyze/stats.h"
 #include "harness/lessons.h"
+#include "harness/record_schema.h"
 
 __attribute__((format(printf, 2, 3))) static int ev_notrun(struct ev *e, const char *fmt, ...)
 {
@@ -23,6 +24,60 @@ __attribute__((format(printf, 2, 3))) static int ev_notrun(struct ev *e, const c
 		va_end(ap);
 	}
 	return -1;
+}
+
+/* What the planner refuses in a selector, found only in a run.json edited by hand: a data
+ * error (lab_an_lessons_eval), never a lesson "not run". */
+__attribute__((format(printf, 2, 3))) static int ev_refuse(struct ev *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->why, sizeof(e->why), fmt, ap);
+	va_end(ap);
+	e->refused = 1;
+	return -1;
+}
+
+/* 1 when s holds a control byte (no config can). */
+static int ev_has_control(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* The selectors of e's claim as the planner checks them: no control byte (no config can hold
+ * one) and threads a whole number >= 1. 0, or -1 with e refused. (A key the experiment's
+ * points do not have is "not run": older and hand-made files write fewer params.) */
+static int ev_sels_planned(struct ev *e)
+{
+	const struct lab_lesson_claim *c = e->c;
+
+	for (unsigned s = 0; s < c->nsel; s++) {
+		const struct lab_lesson_sel *sel = &c->sel[s];
+		char *end;
+
+		if (ev_has_control(sel->experiment))
+			return ev_refuse(e, "an experiment name with a control byte");
+		for (unsigned k = 0; k < sel->nparam; k++) {
+			const char *key = sel->key[k], *v = sel->value[k];
+			long t;
+
+			if (ev_has_control(key) || ev_has_control(v))
+				return ev_refuse(e, "[%s]: a selector with a control byte",
+				                 sel->experiment);
+			if (strcmp(key, "threads"))
+				continue;
+			t = strtol(v, &end, 10);
+			if (*end || end == v || t < 1 || t > 1048576)
+				return ev_refuse(e,
+				                 "[%s]: threads=%.32s is no thread count (1 .. 1048576)",
+				                 sel->experiment, v);
+		}
+	}
+	return 0;
 }
 
 /* "stride=8, threads=2" of sel, threads replaced by threads_at when >= 0. */
@@ -93,8 +148,8 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 	}
 	if (n == 1)
 		return found;
-	if (n > 1) {
-		ev_notrun(e, "[%s] %s names %zu points (the selector must name one)",
+	if (n > 1) { /* the planner refuses a selector of several points */
+		ev_refuse(e, "[%s] %s names %zu points (the selector must name one)",
 		          sel->experiment, what, n);
 		return NULL;
 	}
@@ -195,8 +250,11 @@ static int ev_resolve(struct ev *e)
 		if (!sel)
 			continue;
 		int metric = -1;
+		/* samples.csv names every metric of every experiment run.json lists */
 		if (n->op == LAB_LESSON_METRIC && (metric = ev_metric_index(e, n->metric)) < 0)
-			return ev_notrun(e, "no metric '%s' in samples.csv", n->metric);
+			return lab_an_data_experiment(e->d, sel->experiment)
+			           ? ev_refuse(e, "no metric '%.64s' in samples.csv", n->metric)
+			           : ev_notrun(e, "no metric '%.64s' in samples.csv", n->metric);
 		const struct lab_an_point *p = ev_point(e, sel, -1);
 		if (!p || (e->leaf[i] = ev_var_of(e, p, metric, sel, n->metric)) < 0)
 			return -1;
@@ -217,9 +275,13 @@ static int ev_resolve(struct ev *e)
 
 /* ---- Q as a value with its gradient over the vars ---- */
 
-static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
-                      const struct lab_an_json *jl, struct lab_an_lesson *out)
+/* Judges lesson jl into out; 1 when run.json states a claim the planner refuses (out->text
+ * then says why), else 0. */
+static int ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
+                     const struct lab_an_json *jl, struct lab_an_lesson *out)
 {
+	int refused = 0;
+
 	const char *expr = lab_an_json_str(jl, "expr");
 	struct lab_lesson_claim *c = calloc(1, sizeof(*c));
 	struct ev *e = calloc(1, sizeof(*e));
@@ -245,8 +307,10 @@ static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 		goto out;
 	}
 	*e = (struct ev){.d = d, .px = px, .c = c};
-	if (ev_resolve(e)) {
-		snprintf(out->text, sizeof(out->text), "not run: %s", e->why);
+	if (ev_sels_planned(e) || ev_resolve(e)) {
+		snprintf(out->text, sizeof(out->text), "%s%s", e->refused ? "" : "not run: ",
+		         e->why);
+		refused = e->refused;
 	} else {
 		lab__lesson_judge(e, out);
 		lab__lesson_notes(e, out);
@@ -255,6 +319,7 @@ static void ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 out:
 	free(c);
 	free(e);
+	return refused;
 }
 
 /* The expr of lesson jl when a selector value of it is written otherwise than in its claim (the
@@ -329,10 +394,19 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 		}
 		if (name && !added) {
 			ev_lesson_again(l);
-		} else {
-			ev_lesson(d, &px, jl, l);
-			l->checked = ev_checked_as(jl);
+			continue;
 		}
+		if (ev_lesson(d, &px, jl, l)) {
+			int rc = lab_err_set(err, LAB_EDATA,
+			                     "%s/%s:%u: lesson '%s': %s, allowed: a claim the planner "
+			                     "accepts for this run's experiments",
+			                     d->source, LAB_FILE_RUN, jl->line, l->name, l->text);
+			lab__lesson_index_free(&px);
+			lab_an_strset_free(&names);
+			lab_an_lessons_free(out);
+			return rc;
+		}
+		l->checked = ev_checked_as(jl);
 	}
 	lab__lesson_index_free(&px);
 	lab_an_strset_free(&names);

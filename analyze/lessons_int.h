@@ -66,6 +66,9 @@ struct ev {
 	unsigned nvar;
 	int leaf[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX]; /* var of each leaf */
 	char why[512];                                              /* why not run */
+	/* 1: why says what the planner would have refused (run.json was edited): a data error,
+	 * not a lesson "not run" */
+	int refused;
 };
 
 /* Q of e's resolved claim, its 95 % interval and the verdict, with the sentence, into out. */

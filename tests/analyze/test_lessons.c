@@ -569,7 +569,7 @@ LAB_TEST(selectors_name_points_as_a_scan_would)
 
 	fx_sharing(&f);
 	fx_point(&f, "fs", "op=rmw;placement=compact;stride=8;stride=16", 4, 50, 1, 10);
-	fx_lesson(&f, "two", "cost(fs: stride=8) >= 1");
+	fx_lesson(&f, "three", "cost(fs: stride=8, threads=3) >= 1");
 	fx_lesson(&f, "zero", "cost(fs: stride=8, threads=02) >= 1");
 	fx_lesson(&f, "default", "cost(fs: stride=128, membind=local, perf_c2c=off) >= 1");
 	fx_lesson(&f, "other", "cost(fs: stride=128, membind=bind) >= 1");
@@ -578,7 +578,7 @@ LAB_TEST(selectors_name_points_as_a_scan_would)
 	fx_lesson(&f, "twice", "cost(fs: stride=8, threads=4) >= 1");
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 7);
-	CHECK(strstr(ls.l[0].text, "names 3 points") != NULL);
+	CHECK(strstr(ls.l[0].text, "no point with stride=8, threads=3") != NULL);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
 	CHECK_NEAR(ls.l[1].value, 30, 1e-9);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds");
@@ -590,6 +590,42 @@ LAB_TEST(selectors_name_points_as_a_scan_would)
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[6].verdict), "holds");
 	CHECK_NEAR(ls.l[6].value, 50, 1e-9);
 	fx_free(&f, &ls);
+}
+
+/* What the planner refuses in a selector and only an edited run.json can hold is a data error
+ * naming the lesson's line, never a lesson "not run": a selector of several points, a thread
+ * count of 0, a control byte. */
+LAB_TEST(selectors_the_planner_refuses_are_data_errors)
+{
+	static const char *const claim[][2] = {
+	    {"cost(fs: stride=8) >= 1",
+	     "[fs] stride=8 names 3 points (the selector must name one)"},
+	    {"cost(fs: stride=8, threads=0) >= 1", "[fs]: threads=0 is no thread count"},
+	    {"cost(fs: stride=\\\"8\\u001b\\\", threads=2) >= 1",
+	     "[fs]: a selector with a control byte"},
+	};
+
+	for (size_t i = 0; i < sizeof(claim) / sizeof(claim[0]); i++) {
+		struct fx f = {0};
+		struct lab_an_lessons ls;
+		struct lab_err err = {0};
+		char doc[8400];
+
+		fx_sharing(&f);
+		fx_point(&f, "fs", "op=rmw;placement=compact;stride=8", 4, 50, 1, 10);
+		fx_lesson(&f, "bad", claim[i][0]);
+		snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f.json);
+		REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f.d.run, &err) == 0);
+		static char src[] = "R";
+		f.d.source = src;
+		CHECK_EQ_I64(lab_an_lessons_eval(&f.d, &ls, &err), -LAB_EDATA);
+		if (!strstr(err.msg, "R/run.json:1: lesson 'bad': ") ||
+		    !strstr(err.msg, claim[i][1]) ||
+		    !strstr(err.msg, "allowed: a claim the planner accepts"))
+			TL__FAIL("%zu: %s", i, err.msg);
+		CHECK_EQ_U64(ls.n, 0);
+		fx_free(&f, &ls);
+	}
 }
 
 /* A claim on a point whose threads ran on two PUs of one core (compact on a machine with SMT)
@@ -886,9 +922,16 @@ LAB_TEST(lesson_text_from_run_json_is_escaped)
 
 	fx_sharing(&f);
 	fx_lesson(&f, "a\\nholds        forged\\r\\u001b[2J\\u0007\\u0085",
-	          "cost(fs: stride=8\\nholds, threads=2) >= 1");
+	          "cost(fs: stride=8, threads=2) >= 1");
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 1);
+	/* a selector value with a control byte is refused by the loader now (a data error); the
+	 * writers still escape whatever reaches them */
+	free(ls.l[0].claim);
+	REQUIRE((ls.l[0].claim = strdup("cost(fs: stride=8\nholds, threads=2) >= 1")));
+	ls.l[0].verdict = LAB_AN_NOT_RUN;
+	snprintf(ls.l[0].text, sizeof(ls.l[0].text),
+	         "not run: [fs] has no point with stride=8\nholds, threads=2");
 	free(ls.l[0].file);
 	REQUIRE((ls.l[0].file = strdup("f.ini\n-- g.ini: 1 hold")));
 	REQUIRE((ls.l = realloc(ls.l, 2 * sizeof(*ls.l))));
