@@ -10,6 +10,40 @@
 #define TOPO_CACHE_MAX  (1ULL << 40)
 #define TOPO_MEMORY_MAX (1ULL << 50)
 
+/* The data or unified cache nearest above o in the tree (o's next level), or NULL. */
+static hwloc_obj_t topo_cache_above(hwloc_obj_t o)
+{
+	for (hwloc_obj_t a = o->parent; a; a = a->parent)
+		if (hwloc_obj_type_is_cache(a->type) && a->attr &&
+		    a->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION)
+			return a;
+	return NULL;
+}
+
+/* A described cache as a machine could have it: a line of 0 (not known) or a power of two 16 ..
+ * 4096 bytes, and no larger than the cache of the next level above it (an L2 of 1 KiB under an
+ * L1 of 32 KiB planned size = L2 as 1K). */
+static int topo_cache_check(hwloc_obj_t o, const char *source, struct lab_err *err)
+{
+	unsigned line = o->attr->cache.linesize;
+	hwloc_obj_t up = topo_cache_above(o);
+
+	if (line && (line < 16 || line > 4096 || (line & (line - 1))))
+		return lab_err_set(err, LAB_ETOPO,
+		                   "%s: an L%u cache line of %u bytes (allowed 0 for not known, "
+		                   "or a power of two 16 .. 4096)",
+		                   source, o->attr->cache.depth, line);
+	if (up && o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION &&
+	    up->attr->cache.size < o->attr->cache.size)
+		return lab_err_set(err, LAB_ETOPO,
+		                   "%s: an L%u cache of %llu bytes below an L%u of only %llu "
+		                   "(allowed: each level at least as large as the one below it)",
+		                   source, o->attr->cache.depth,
+		                   (unsigned long long)o->attr->cache.size, up->attr->cache.depth,
+		                   (unsigned long long)up->attr->cache.size);
+	return 0;
+}
+
 int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_err *err)
 {
 	hwloc_obj_t o = NULL;
@@ -33,6 +67,11 @@ int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_er
 				    "1 TiB)",
 				    source, o->attr->cache.depth,
 				    (unsigned long long)o->attr->cache.size);
+	for (int depth = 0; depth < hwloc_topology_get_depth(hw); depth++)
+		for (o = hwloc_get_obj_by_depth(hw, depth, 0); o; o = o->next_cousin)
+			if (hwloc_obj_type_is_cache(o->type) && o->attr &&
+			    topo_cache_check(o, source, err))
+				return -LAB_ETOPO;
 	return 0;
 }
 

@@ -271,6 +271,7 @@ LAB_TEST(described_sizes)
 	    {"cache_size=\"-5\"", "an L2 cache of 18446744073709551611 bytes"},
 	    {"cache_size=\"0x1000000\"", "an L2 cache of 0 bytes"},
 	    {"cache_size=\"99999999999999999999\"", "an L2 cache of 18446744073709551615 bytes"},
+	    {"cache_size=\"65536\" cache_linesize=\"3\"", "an L2 cache line of 3 bytes"},
 	};
 	char want[1024], spec[600], path[512];
 	int cpus[8];
@@ -298,6 +299,13 @@ LAB_TEST(described_sizes)
 	CHECK_EQ_I64(open_cpus("synthetic:pack:2 [numa(memory=1GB)] l3:1(size=32MB) pu:2", cpus, 8),
 	             4);
 	CHECK_EQ_I64(open_cpus("synthetic:pack:1 l2:2(size=1024) pu:1", cpus, 8), 2);
+	/* a level smaller than the one below it (size = L2 planned 1K under an L1 of 32K) */
+	check_refused("synthetic:pack:1 l2:1(size=2KB) l1:2(size=32KB) pu:1",
+	              "synthetic:pack:1 l2:1(size=2KB) l1:2(size=32KB) pu:1: an L1 cache of 32000 "
+	              "bytes below an L2 of only 2000 (allowed: each level at least as large as "
+	              "the one below it)");
+	CHECK_EQ_I64(open_cpus("synthetic:pack:1 l2:1(size=32KB) l1:2(size=32KB) pu:1", cpus, 8),
+	             2);
 	snprintf(path, sizeof(path), "%s/sizes.xml", testlib_tmpdir());
 	snprintf(spec, sizeof(spec), "xml:%s", path);
 	for (size_t i = 0; i < sizeof(xml) / sizeof(xml[0]); i++) {
@@ -316,14 +324,17 @@ LAB_TEST(described_sizes)
 		        "gp_index=\"2\" local_memory=\"1073741824\"/>\n"
 		        "<object type=\"L2Cache\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
 		        "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"3\" %s "
-		        "depth=\"2\" cache_linesize=\"64\" cache_associativity=\"8\" "
+		        "depth=\"2\" %s cache_associativity=\"8\" "
 		        "cache_type=\"0\">\n"
 		        "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\" "
 		        "nodeset=\"0x1\" complete_nodeset=\"0x1\" gp_index=\"4\"/>\n"
 		        "</object>\n</object>\n</topology>\n",
-		        xml[i][0]);
+		        xml[i][0], strstr(xml[i][0], "linesize") ? "" : "cache_linesize=\"64\"");
 		REQUIRE(fclose(f) == 0);
-		snprintf(want, sizeof(want), "%s: %s (allowed 1 KiB .. 1 TiB)", spec, xml[i][1]);
+		snprintf(want, sizeof(want), "%s: %s (allowed %s)", spec, xml[i][1],
+		         strstr(xml[i][0], "linesize")
+		             ? "0 for not known, or a power of two 16 .. 4096"
+		             : "1 KiB .. 1 TiB");
 		check_refused(spec, want);
 	}
 }
