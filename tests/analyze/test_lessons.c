@@ -592,6 +592,27 @@ LAB_TEST(selectors_name_points_as_a_scan_would)
 	fx_free(&f, &ls);
 }
 
+/* A ratio of a point's cost to itself is 1 exactly: no interval of two independent means, no
+ * "denominator not clearly away from 0" however noisy the point (red team). */
+LAB_TEST(means_that_cancel_are_exact)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "fs", "stride=8", 2, 10, 9.5, 4); /* an interval reaching below 0 */
+	fx_lesson(&f, "self", "cost(fs: stride=8) / cost(fs: stride=8) >= 1");
+	fx_lesson(&f, "self2", "2 * cost(fs: stride=8) / cost(fs: stride=8) > 1.5");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "holds");
+		CHECK_EQ_STR(ls.l[i].method, "exact");
+		CHECK(ls.l[i].lo == ls.l[i].hi && ls.l[i].lo == (i ? 2 : 1));
+	}
+	CHECK(strstr(ls.l[0].text, "exact: its means cancel") != NULL);
+	fx_free(&f, &ls);
+}
+
 /* What the planner refuses in a selector and only an edited run.json can hold is a data error
  * naming the lesson's line, never a lesson "not run": a selector of several points, a thread
  * count of 0, a control byte. */
