@@ -116,6 +116,9 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		r->kf = lab_an_karp_flatt(r->speedup.est, N);
 		r->kf_lo = lab_an_karp_flatt(r->speedup.hi, N);
 		r->kf_hi = r->speedup.lo > 0 ? lab_an_karp_flatt(r->speedup.lo, N) : INFINITY;
+		/* a speedup of 1 or of N but for rounding (it prints as 1) is that: e of 1 or 0 */
+		if (fabs(r->kf - 1) < 1e-9 || fabs(r->kf) < 1e-9)
+			r->kf = round(r->kf);
 		/* A serial fraction lies in [0, 1]: a slowdown (S < 1 read e = 4.5) or a speedup
 		 * past N has none; an interval is clipped to it (an end of -0.23 read as a
 		 * fraction). */

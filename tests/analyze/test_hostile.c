@@ -1109,3 +1109,18 @@ LAB_TEST(report_cuts_long_provenance)
 	free(out);
 	free(err);
 }
+
+/* A speedup of 1 but for rounding (costs 1 and 1.0000000000000002: it prints as 1) has a serial
+ * fraction of 1, not "speedup below 1" beside a speedup of 1 (red team). */
+LAB_TEST(speedup_of_one_but_rounding)
+{
+	char *out = NULL, *err = NULL;
+
+	ho_str("kf.csv", "threads,seconds\n1,1\n1,1\n2,1.0000000000000002\n2,1.0000000000000002\n");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv kf.csv", &out, &err), 0);
+	REQUIRE(out);
+	CHECK(strstr(out, "speedup below 1") == NULL);
+	CHECK(strstr(out, "0.5 [0.5, 0.5]       1 [1, 1]") != NULL);
+	free(out);
+	free(err);
+}
