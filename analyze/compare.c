@@ -208,7 +208,8 @@ static void an_cmp_one_setup(struct lab_an_cmp_row *r, bool runs)
 		return;
 	snprintf(r->one_setup, sizeof(r->one_setup), "%s%s%s%s%s", o ? "old: " : "", o ? o : "",
 	         o && n ? "; " : "", n ? "new: " : "", n ? n : "");
-	r->samples_verdict = r->verdict;
+	if (!r->samples_verdict) /* a mixed row has the samples' own verdict already */
+		r->samples_verdict = r->verdict;
 	r->verdict = AN_ONE_SETUP;
 }
 
@@ -268,22 +269,21 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		*(an_gone(r->old, r->new_) >= 0 ? &c->rows_gone : &c->not_run) += 1;
 		return;
 	}
-	/* Both sides with runs: the run means carry the run-to-run noise the samples do not. */
-	const struct lab_an_levels *la = &r->old->levels, *lb = &r->new_->levels;
-	bool runs = la->runs >= 2 && lb->runs >= 2 && isfinite(la->run_se) && isfinite(lb->run_se);
-	double ma = runs ? la->mean : a->mean, mb = runs ? lb->mean : b->mean;
-	double va = runs ? la->run_se * la->run_se : a->se * a->se;
-	double vb = runs ? lb->run_se * lb->run_se : b->se * b->se;
-	size_t na = runs ? la->runs : a->n, nb = runs ? lb->runs : b->n;
+	/* The run means carry the run-to-run noise the samples do not: both sides with runs
+	 * compare them; one side with runs lends the other its between-run variance ("mixed",
+	 * as the speedups and lessons take it: one setup's samples say nothing of setups). */
+	struct lab_an_moments m;
+	const char *level = lab_an_cost_moments(r->new_, r->old, &m);
+	bool runs = strcmp(level, "samples") != 0;
 
-	r->level = runs ? "runs" : "samples";
+	r->level = level;
 	c->by_runs += runs;
-	lab_an_ratio_fieller(mb, vb, nb, ma, va, na, 0.95, &q);
+	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, &q);
 	lab_an_ratio_positive(&q); /* a cost cannot fall by more than 100 % */
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
-	r->p = q.has_ci ? lab_an_welch_p(mb, vb, nb, ma, va, na) : NAN;
+	r->p = q.has_ci ? lab_an_welch_p(m.ma, m.va, m.na, m.mb, m.vb, m.nb) : NAN;
 	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : AN_UNTESTED;
 	if (runs) { /* the within-run verdict, for the record: too eager when runs differ */
 		double p =
@@ -295,7 +295,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 		                         ? lab_an_compare_verdict(p, q.lo - 1, q.hi - 1, c->noise)
 		                         : AN_UNTESTED;
 	}
-	an_cmp_one_setup(r, runs);
+	an_cmp_one_setup(r, !strcmp(level, "runs")); /* a side that kept one of its runs */
 	if (!r->one_setup[0])
 		an_cmp_loaded(r);
 	if (r->one_setup[0])
@@ -409,13 +409,14 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		lab_json_str(&w, "experiment", p->experiment);
 		lab_json_str(&w, "params", p->params);
 		lab_json_int(&w, "threads", p->threads);
-		bool runs = r->level && !strcmp(r->level, "runs"); /* means of the run means */
+		/* the means compared: a side's run means where it has runs */
+		bool runs = r->level && strcmp(r->level, "samples");
 		lab_json_num(&w, "old_mean",
-		             runs                     ? r->old->levels.mean
+		             runs                     ? lab_an_point_level_mean(r->old)
 		             : r->old && r->old->st.n ? r->old->st.mean
 		                                      : NAN);
 		lab_json_num(&w, "new_mean",
-		             runs                       ? r->new_->levels.mean
+		             runs                       ? lab_an_point_level_mean(r->new_)
 		             : r->new_ && r->new_->st.n ? r->new_->st.mean
 		                                        : NAN);
 		lab_json_num(&w, "change", r->change);

@@ -20,7 +20,9 @@ struct lab_an_cmp_row {
 	double change, lo, hi;                 /* relative change of the mean cost */
 	double p;
 	const char *verdict;
-	const char *level; /* "runs": compared on run means (both sides K >= 2), else "samples" */
+	/* "runs": compared on run means (both sides K >= 2); "mixed": one side's run means, the
+	 * other's samples with the first's between-run variance; else "samples" */
+	const char *level;
 	/* at level "runs", or with one_setup: what the samples alone would have said */
 	const char *samples_verdict;
 	/* a side planned 2+ runs kept fewer ("new: ONE SETUP: 1 of 3 runs kept"; both sides said

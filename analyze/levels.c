@@ -302,8 +302,13 @@ static void lv_point_moments(const struct lab_an_point *p, double *m, double *v,
 	}
 }
 
-const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
-                              struct lab_an_ratio *r)
+double lab_an_point_level_mean(const struct lab_an_point *p)
+{
+	return lv_by_runs(p) ? p->levels.mean : p->st.mean;
+}
+
+const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_an_point *b,
+                                struct lab_an_moments *m)
 {
 	int ra = lv_by_runs(a), rb = lv_by_runs(b);
 	double ma, va, mb, vb;
@@ -323,6 +328,16 @@ const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_
 			*(ra ? &nb : &na) = many->runs;
 		}
 	}
-	lab_an_ratio_fieller(ma, va, na, mb, vb, nb, 0.95, r);
+	*m = (struct lab_an_moments){ma, va, na, mb, vb, nb};
 	return ra && rb ? "runs" : ra || rb ? "mixed" : "samples";
+}
+
+const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
+                              struct lab_an_ratio *r)
+{
+	struct lab_an_moments m;
+	const char *level = lab_an_cost_moments(a, b, &m);
+
+	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, r);
+	return level;
 }

@@ -125,4 +125,17 @@ const char *lab_an_runs_apart_flag(const struct lab_an_point *p, const char *uni
 const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
                               struct lab_an_ratio *r);
 
+/* The two means, the variances of the means and their observations lab_an_cost_ratio takes
+ * (a of a, b of b), for a test of the same two means (lab compare's Welch p). */
+struct lab_an_moments {
+	double ma, va;
+	size_t na;
+	double mb, vb;
+	size_t nb;
+};
+const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_an_point *b,
+                                struct lab_an_moments *m);
+/* p's mean cost at its own level: of its run means with two or more runs, else of its samples. */
+double lab_an_point_level_mean(const struct lab_an_point *p);
+
 #endif

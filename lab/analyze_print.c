@@ -201,7 +201,7 @@ static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
 /* The mean a row compared: of the run means at the run level, else of the samples. */
 static double lab_compare_mean(const struct lab_an_cmp_row *r, const struct lab_an_point *p)
 {
-	return r->level && !strcmp(r->level, "runs") ? p->levels.mean : p->st.mean;
+	return r->level && strcmp(r->level, "samples") ? lab_an_point_level_mean(p) : p->st.mean;
 }
 
 /* A change in percent, "+12.34%"; past a million percent in three digits ("+3.25e+201%", not
@@ -250,8 +250,9 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 	if (c->by_runs)
 		fprintf(
 		    f,
-		    "%zu compared on run means (both sides runs >= 2): a change must exceed the "
-		    "run-to-run noise; the others on samples\n",
+		    "%zu compared on run means (both sides runs >= 2, or one side's spread between "
+		    "runs lent to the other's one setup): a change must exceed the run-to-run "
+		    "noise; the others on samples\n",
 		    c->by_runs);
 }
 
@@ -290,6 +291,10 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		if (r->level && !strcmp(r->level, "runs")) /* means are of run means here */
 			fprintf(f, " (run means, %zu vs %zu runs)", r->old->levels.runs,
 			        r->new_->levels.runs);
+		else if (r->level && !strcmp(r->level, "mixed"))
+			fprintf(f, " (%zu vs %zu runs: the one setup's mean with the other side's "
+			           "spread between runs)",
+			        r->old->levels.runs, r->new_->levels.runs);
 		if (r->one_setup[0])
 			fprintf(f, " (%s; the samples say %s)", r->one_setup, r->samples_verdict);
 		if (r->loaded[0])

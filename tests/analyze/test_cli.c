@@ -417,6 +417,68 @@ LAB_TEST(compare_one_setup_is_untested)
 	free(err);
 }
 
+/* The first run's rows alone (a row ends ",R"); the header stays. */
+static void ct_run0(FILE *out, const char *line, void *ctx)
+{
+	size_t n = strlen(line);
+
+	(void)ctx;
+	if (!strncmp(line, "experiment,", 11) || (n > 2 && !strcmp(line + n - 2, ",0")))
+		fprintf(out, "%s\n", line);
+}
+
+/* One run planned and measured: the runs, reps and samples of run 0 alone. */
+static void ct_one_run(FILE *out, const char *line, void *ctx)
+{
+	char buf[4096], *p;
+
+	(void)ctx;
+	snprintf(buf, sizeof(buf), "%s", line);
+	if ((p = strstr(buf, "\"runs\": 3")))
+		p[8] = '1';
+	if ((p = strstr(buf, "\"runs_planned\": 3")))
+		p[16] = '1';
+	if ((p = strstr(buf, "\"reps\": 18")))
+		memcpy(p + 8, " 6", 2);
+	fprintf(out, "%s\n", buf);
+}
+
+/* Red team: 3 runs (run means 90, 100, 110 ns) against one setup of the same point (its run
+ * at 90, tight) read "improved -10 %" on samples, the old side's runs taken as independent
+ * samples. Mixed as the speedups and lessons take it: the one setup's mean gets the other's
+ * spread between runs, and the samples' verdict is kept for the record. */
+LAB_TEST(compare_runs_against_one_setup_is_mixed)
+{
+	char *out = NULL, *err = NULL, args[4096];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *p;
+
+	clitest_copy("results-numa-runs");
+	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ct_run0, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-numa-runs/run.json", ct_one_run, NULL) == 0);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --json",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((p = clitest_at(j, "points", 0)) != NULL);
+	CHECK_EQ_STR(lab_an_json_str(p, "level"), "mixed");
+	CHECK(strcmp(lab_an_json_str(p, "verdict"), "improved") != 0);
+	CHECK_EQ_STR(lab_an_json_str(p, "samples_verdict"), "improved");
+	CHECK_NEAR(lab_an_json_num(p, "old_mean", NAN), 100, 0.5);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs", testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "(3 vs 1 runs: the one setup's mean with the other side's spread between "
+	                  "runs)") != NULL);
+	free(out);
+	free(err);
+}
+
 /* Point 0's samples all flagged: a row's ",0,R" end (flagged, run) becomes ",1,R". */
 static void ct_flag_point(FILE *out, const char *line, void *ctx)
 {
