@@ -526,6 +526,36 @@ LAB_TEST(runs_apart_flagged_in_rows)
 	}
 }
 
+/* Red team: 3 runs of 5 samples with a spread of 0.17 within each (a run mean's standard error
+ * 0.076) and no setup apart read "RUN APART: run 0 at 0.36, the other 2 at 0.479 .. 0.49". A run
+ * mean is far only beyond what the spread within runs moves it by; with a tight spread the same
+ * means are apart. */
+LAB_TEST(runs_apart_beyond_within_run_noise)
+{
+	static const double mean[3] = {0.36, 0.479, 0.49}, dev[5] = {-2, -1, 0, 1, 2};
+	double cost[15], scratch[45];
+	int run[15];
+	unsigned char flagged[15] = {0};
+	char buf[128];
+
+	for (int wide = 0; wide < 2; wide++) {
+		struct lab_an_point p = {.cost = cost, .run = run, .flagged = flagged};
+
+		for (int r = 0; r < 3; r++)
+			for (int k = 0; k < 5; k++) {
+				/* sd of dev is 1.58: 0.107 a step gives 0.17 */
+				cost[p.n] = mean[r] + dev[k] * (wide ? 0.107 : 0.001);
+				run[p.n++] = r;
+			}
+		REQUIRE(lab_an_levels_compute(cost, run, p.n, scratch, &p.levels) == 0);
+		if (wide)
+			CHECK(lab_an_runs_apart_flag(&p, NULL, buf, sizeof(buf)) == NULL);
+		else
+			CHECK_EQ_STR(lab_an_runs_apart_flag(&p, NULL, buf, sizeof(buf)),
+			             "RUN APART: run 0 at 0.36, the other 2 at 0.479 .. 0.49");
+	}
+}
+
 /* runs = 100 (a config allows 1000): every run is looked at (only the first 64 were: "the other
  * 63", and a run 50 times the others at run 80 went unflagged). */
 LAB_TEST(runs_apart_sees_every_run)
