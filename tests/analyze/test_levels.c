@@ -15,6 +15,7 @@
 #include "analyze/analysis.h"
 #include "analyze/jsonr.h"
 #include "analyze/levels.h"
+#include "analyze/levels_out.h"
 #include "analyze/stats.h"
 #include "harness/precision.h"
 #include "tests/testlib.h"
@@ -610,4 +611,32 @@ LAB_TEST(no_setup_kept_flagged)
 	p.status = ok;
 	CHECK_EQ_STR(lab_an_one_setup_flag(&p, buf, sizeof(buf)), "NO SETUP: 0 of 2 planned runs");
 	lab_an_json_free(j);
+}
+
+/* "(not met)" when either the analyzer's interval or run.json's own figure (Stein's half-width
+ * may be the wider) is over the target: the text never says met where run.json says not. */
+LAB_TEST(precision_line_not_met_by_either_figure)
+{
+	static const char *const rj[] = {
+	    "{\"precision_target\": 0.02, \"precision_achieved\": 0.015, \"samples\": 30, "
+	    "\"runs\": 1}",
+	    "{\"precision_target\": 0.02, \"precision_achieved\": 0.03, \"samples\": 30, "
+	    "\"runs\": 1}"};
+	char buf[512];
+
+	for (int i = 0; i < 2; i++) {
+		struct lab_an_point p = {0};
+		struct lab_an_json *j = NULL;
+		struct lab_err err = {0};
+
+		REQUIRE(lab_an_json_parse("run.json", rj[i], strlen(rj[i]), &j, &err) == 0);
+		p.runjson = j;
+		p.st.mean = 100;
+		p.st.ci95_lo = 99; /* +-1 % by the analyzer's interval */
+		p.st.ci95_hi = 101;
+		REQUIRE(lab_an_precision_line(&p, buf, sizeof(buf)) != NULL);
+		if ((strstr(buf, "+-1% reached (not met)") != NULL) != (i == 1))
+			TL__FAIL("%d: %s", i, buf);
+		lab_an_json_free(j);
+	}
 }
