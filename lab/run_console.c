@@ -96,6 +96,12 @@ static void run_print_point(struct lab_run_console *c, const struct lab_point_re
 		c->legend = true;
 	}
 	printf("%-14s %-40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
+	/* a point of several runs prints a line a run: which one (a precision point's total is
+	 * its cap, no plan) */
+	if (rec->runs_planned >= 2 && !rec->prec.on)
+		printf("run %u/%u ", rec->run + 1, rec->runs_planned);
+	else if (rec->runs_planned >= 2)
+		printf("run %u ", rec->run + 1);
 	if (rec->status != LAB_STATUS_OK) {
 		printf("%s: %s\n", rec->status == LAB_STATUS_SKIPPED ? "SKIPPED" : "FAILED",
 		       rec->reason);

@@ -1137,6 +1137,9 @@ runs_and_precision)
 	printf '[global]\nthreads = 1..max\nreps = 3\nwarmup = 1ms\nmin_time = 1ms\nretry_flagged = 0\nruns = 3\n\n[noop]\nkernel = noop\n\n[fs]\nkernel = false_sharing\nthreads = 1\nstride = 8, 128\n' >"$tmp/r.ini"
 	"$lab" run "$tmp/r.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>"$tmp/err"
 	check "$tmp/r" --min-points 1
+	# a line a run, saying which (four lines of one point read as contradicting results)
+	grep -q '^fs  .*stride=8;.* thr=1   run 1/3 ' "$tmp/out"
+	grep -q '^fs  .*stride=8;.* thr=1   run 3/3 ' "$tmp/out"
 	"$lab" analyze "$tmp/r" --no-plots --include-flagged >"$tmp/a.txt"
 	grep -q "runs: up to 3 per point, intervals from the run means; share of a run mean's variance between runs at threads 1: " "$tmp/a.txt"
 	grep -q '  note: levels: speedup intervals and fits from run means' "$tmp/a.txt"
