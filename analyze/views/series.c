@@ -376,7 +376,10 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 		                  "puts it in");
 	if (s->latency || (!runs && !fit_runs))
 		return;
-	if (fit_runs)
+	if (fit_runs && an_few_counts(s)) /* no fit to speak of */
+		lab_doc_note(sec, "levels: speedup intervals from run means: run-to-run noise "
+		                  "included");
+	else if (fit_runs)
 		lab_doc_note(sec,
 		             "levels: speedup intervals and fits from run means (%zu in the fits): "
 		             "run-to-run noise included",
@@ -406,7 +409,12 @@ static void an_series_section(struct lab_doc *doc, const struct an_series_state 
 		sec->title = "points";
 		snprintf(fits, sizeof(fits), "; threads = %d only: no scaling to show",
 		         p0->threads);
-	} else if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
+	} else if (an_few_counts(s))
+		snprintf(fits, sizeof(fits), "; no fit (fewer thread counts than a fit needs)%s",
+		         s->fit_level && !strcmp(s->fit_level, "runs")
+		             ? "; speedup intervals from run means"
+		             : "");
+	else if (!s->latency && s->fit_level && !strcmp(s->fit_level, "runs"))
 		snprintf(fits, sizeof(fits),
 		         "; %zu run means in the fits (speedup intervals from run means too)",
 		         s->n_fit);
