@@ -61,13 +61,6 @@ static size_t lab_print_view_chapter(FILE *f, const struct lab_an_analysis *a,
 	return n;
 }
 
-/* The rank of view v in a chapter: the views its kernels declare, then the scaling series, then
- * the other views that follow any run (counters, perf_c2c). */
-static int lab_print_rank(const struct lab_an_view *v)
-{
-	return !v->follows_any_run ? 0 : !strcmp(v->name, "series") ? 1 : 2;
-}
-
 /* Every view's sections of the experiments of chapter want, by rank, in views.def order within
  * one; the chapter's heading before the first. *printed: something was printed since the
  * lessons (the heading then follows a blank line); set when this prints. */
@@ -82,7 +75,7 @@ static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
 			const struct lab_doc *d = a->views[i].doc;
 			size_t m = 0;
 
-			if (!d || lab_print_rank(a->views[i].v) != rank)
+			if (!d || lab_an_view_rank(a->views[i].v) != rank)
 				continue;
 			/* the heading only when the chapter has a section */
 			for (size_t j = 0; want && !n && j < d->ns; j++)

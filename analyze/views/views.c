@@ -289,12 +289,18 @@ size_t lab_an_views_files(const struct lab_an_analysis *a, char **names, size_t 
 	return n;
 }
 
+int lab_an_view_rank(const struct lab_an_view *v)
+{
+	return !v->follows_any_run ? 0 : !strcmp(v->name, "series") ? 1 : 2;
+}
+
 void lab_an_views_html(FILE *f, const struct lab_an_analysis *a, const struct lab_an_plots *plots,
                        const char *dir)
 {
-	for (size_t i = 0; i < a->nviews; i++)
-		if (a->views[i].doc)
-			lab_render_html(f, a->views[i].doc, plots, dir);
+	for (int rank = 0; rank < 3; rank++)
+		for (size_t i = 0; i < a->nviews; i++)
+			if (a->views[i].doc && lab_an_view_rank(a->views[i].v) == rank)
+				lab_render_html(f, a->views[i].doc, plots, dir);
 }
 
 int lab_an_views_plots(const struct lab_an_analysis *a, const struct lab_an_pdir *pdir,

@@ -15,6 +15,10 @@
 /* Every view of views.def, in its order, NULL-terminated. */
 extern const struct lab_an_view *const lab_an_views[];
 
+/* The rank of view v in the text and the report: 0 the views kernels declare, 1 the scaling
+ * series, 2 the other views that follow any run (counters, perf c2c). */
+int lab_an_view_rank(const struct lab_an_view *v);
+
 /* One computed view of an analysis. */
 struct lab_an_view_run {
 	const struct lab_an_view *v;

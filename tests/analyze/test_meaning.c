@@ -338,6 +338,14 @@ LAB_TEST(chapter_holds_its_views_sections)
 	REQUIRE((st = strstr(out, "== Cost vs stride: alpha  delay_loops=0;placement=compact")));
 	CHECK(ca < st && st < cb);
 	CHECK(st < strstr(ca, "== points: alpha")); /* the chapter's own view, then the series */
+	/* report.html in the same order: the declared view, the series, then counters (which
+	 * came before the chapter's own views there) */
+	char *html = clitest_read("results-chapters/report.html"), *h_st, *h_se, *h_ct;
+	REQUIRE(html);
+	REQUIRE((h_st = strstr(html, "<h2>Cost vs stride")) &&
+	        (h_se = strstr(html, "<h2>scaling")) && (h_ct = strstr(html, "<h2>Counters")));
+	CHECK(h_st < h_se && h_se < h_ct);
+	free(html);
 	free(out);
 	free(err);
 }
