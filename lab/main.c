@@ -170,7 +170,12 @@ static int lab_main(int argc, char **argv)
 	for (size_t i = 0; i < LAB_NSUBCOMMANDS; i++)
 		if (!strcmp(argv[1], lab_subcommands[i].name))
 			return lab_subcommands[i].fn(argc - 1, argv + 1);
-	lab_opts_error("lab: unknown command '%s' (see lab --help)", argv[1]);
+	char names[256] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < LAB_NSUBCOMMANDS && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+		                         lab_subcommands[i].name);
+	lab_opts_error("lab: unknown command '%s' (allowed: %s; see lab --help)", argv[1], names);
 	return LAB_EXIT_USAGE;
 }
 

@@ -838,6 +838,11 @@ help_top_matches_commands)
 	"$lab" --help >"$tmp/top"
 	for cmd in $cmds; do "$lab" "$cmd" --help >"$tmp/help-$cmd"; done
 	"$lab" fleet status --help >"$tmp/help-fleet-status"
+	# an unknown command lists the commands there are
+	rc=0
+	"$lab" bogus 2>"$tmp/bogus" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/bogus")" = 1 ]
+	grep -q "unknown command 'bogus' (allowed: $(echo $cmds | sed 's/ /, /g'); see lab --help)" "$tmp/bogus"
 	python3 - "$tmp" $cmds <<'PY'
 import re, sys
 tmp, cmds = sys.argv[1], sys.argv[2:]
