@@ -79,10 +79,18 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		             an_series_past(g->x[1]));
 	else if (s->weak)
 		lab_doc_note(sec, "Gustafson no fit: %s", g->reason);
-	if (a->ok && u->ok)
-		lab_doc_note(sec, "model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f)",
+	if (a->ok && u->ok) {
+		/* the F-test decides; where AICc (lower is better) would pick the other, say so */
+		const char *aicc = s->choice.aicc_amdahl < s->choice.aicc_usl ? "amdahl" : "usl";
+		int differ = isfinite(s->choice.aicc_amdahl) && isfinite(s->choice.aicc_usl) &&
+		             s->choice.aicc_amdahl != s->choice.aicc_usl && strcmp(aicc, s->model);
+		lab_doc_note(sec, "model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f%s)",
 		             s->model, s->choice.p_value, s->choice.aicc_amdahl,
-		             s->choice.aicc_usl);
+		             s->choice.aicc_usl,
+		             !differ                   ? ""
+		             : !strcmp(aicc, "amdahl") ? ": AICc prefers Amdahl; the F-test decides"
+		                                       : ": AICc prefers USL; the F-test decides");
+	}
 	else
 		lab_doc_note(sec, "model: %s", s->model);
 }

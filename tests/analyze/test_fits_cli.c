@@ -489,3 +489,15 @@ LAB_TEST(karp_flatt_stays_a_fraction)
 	CHECK(some > 0);
 	lab_an_json_free(j);
 }
+
+/* The F-test picks the model; where AICc (lower is better) would pick the other, the note says
+ * so (a newcomer read "usl" beside a lower AICc for Amdahl as a contradiction). */
+LAB_TEST(aicc_disagreeing_with_the_f_test_is_said)
+{
+	char *out = fits_text("aicc_disagrees", "");
+
+	REQUIRE(out);
+	CHECK(strstr(out, "model: usl (F-test p = 0.0303; AICc Amdahl -27.4, USL -21.5: AICc "
+	                  "prefers Amdahl; the F-test decides)") != NULL);
+	free(out);
+}
