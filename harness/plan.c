@@ -284,9 +284,11 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
 	return bad;
 }
 
-/* Builds e's resolved keys from the layers; returns false when e has errors. *points as for
+/* Builds e's resolved keys from the layers: 0 when e has no error, 1 when every key e has took
+ * a valid value but the section had another error (an unknown key: its points can still be
+ * checked, so that one error does not hide the kernel's), -1 otherwise. *points as for
  * plan_expand_keys. */
-static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
+static int plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
                          const struct lab_cfg_section *s, const struct lab_env *env,
                          struct plan_memos *ms, uint64_t *points, struct lab_diag *d)
 {
@@ -299,7 +301,7 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 		nk++;
 	e->keys = calloc(nh + nk, sizeof(*e->keys));
 	if (!e->keys)
-		return false;
+		return -1;
 	e->nkeys = nh + nk;
 	for (unsigned i = 0; i < nh + nk; i++) {
 		struct lab_resolved *r = &e->keys[i];
@@ -319,7 +321,9 @@ static bool plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
 		if (!strcmp(cfg->set_section[i], s->name))
 			plan_layer(e, &cfg->set[i], 1, LAB_SRC_CLI, false, d);
 	/* Unknown keys do not hide the other keys' errors: validation reports everything once. */
-	return plan_expand_keys(e, env, ms, points, d) == 0 && lab_diag_count(d) == before;
+	if (plan_expand_keys(e, env, ms, points, d) != 0)
+		return -1;
+	return lab_diag_count(d) == before ? 0 : 1;
 }
 
 /* True when some experiment took kv's value (a value is its line's own string). */
@@ -447,7 +451,8 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		uint64_t points = selected && !lab_topo_is_standin(topo)
 		                      ? LAB_POINTS_MAX - plan->npts
 		                      : UINT64_MAX;
-		if (!plan_resolve(e, cfg, sec, &plan->env, &memos, &points, d))
+		int resolved = plan_resolve(e, cfg, sec, &plan->env, &memos, &points, d);
+		if (resolved < 0 || (resolved > 0 && points))
 			continue;
 		if (points)
 			lab__plan_refuse(plan, e, topo, points, d);

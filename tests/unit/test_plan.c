@@ -652,6 +652,16 @@ LAB_TEST(check_errors_at_the_key)
 	/* A message that names no key is reported at the section. */
 	plan_fails_with("[x]\nkernel = fake\nsize = 11\n", NULL, 0,
 	                "p.ini:1: [x]: mode and size disagree");
+	/* An unknown key beside them does not hide them: both errors at once (the kernel's was
+	 * found only after the first was fixed) */
+	struct tp t;
+	tp_build(&t, "[x]\nkernel = fake\nsize = 12\nsizee = 3\n", NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(lab_diag_count(&t.d) == 2);
+	CHECK(strstr(t.d.msg[0], "p.ini:4: [x] unknown key 'sizee'") == t.d.msg[0]);
+	CHECK_EQ_STR(t.d.msg[1],
+	             "p.ini:3: [x] size = 12: not a power of two (allowed 1, 2, 4, ...)");
+	tp_free(&t);
 }
 
 LAB_TEST(no_experiments)
