@@ -72,9 +72,9 @@ static int ev_sels_planned(struct ev *e)
 				continue;
 			t = strtol(v, &end, 10);
 			if (*end || end == v || t < 1 || t > 1048576)
-				return ev_refuse(e,
-				                 "[%s]: threads=%.32s is no thread count (1 .. 1048576)",
-				                 sel->experiment, v);
+				return ev_refuse(
+				    e, "[%s]: threads=%.32s is no thread count (1 .. 1048576)",
+				    sel->experiment, v);
 		}
 	}
 	return 0;
@@ -308,8 +308,8 @@ static int ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 	}
 	*e = (struct ev){.d = d, .px = px, .c = c};
 	if (ev_sels_planned(e) || ev_resolve(e)) {
-		snprintf(out->text, sizeof(out->text), "%s%s", e->refused ? "" : "not run: ",
-		         e->why);
+		snprintf(out->text, sizeof(out->text), "%s%s",
+		         e->refused ? "" : "not run: ", e->why);
 		refused = e->refused;
 	} else {
 		lab__lesson_judge(e, out);
@@ -397,10 +397,11 @@ int lab_an_lessons_eval(const struct lab_an_data *d, struct lab_an_lessons *out,
 			continue;
 		}
 		if (ev_lesson(d, &px, jl, l)) {
-			int rc = lab_err_set(err, LAB_EDATA,
-			                     "%s/%s:%u: lesson '%s': %s, allowed: a claim the planner "
-			                     "accepts for this run's experiments",
-			                     d->source, LAB_FILE_RUN, jl->line, l->name, l->text);
+			int rc =
+			    lab_err_set(err, LAB_EDATA,
+			                "%s/%s:%u: lesson '%s': %s, allowed: a claim the planner "
+			                "accepts for this run's experiments",
+			                d->source, LAB_FILE_RUN, jl->line, l->name, l->text);
 			lab__lesson_index_free(&px);
 			lab_an_strset_free(&names);
 			lab_an_lessons_free(out);

@@ -81,7 +81,7 @@ const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_
 	else
 		snprintf(reached, sizeof(reached), "+-%.3g%% reached%s", 100 * got,
 		         got > target * (1 + 1e-9) || run > target * (1 + 1e-9) ? " (not met)"
-		                                                                 : "");
+		                                                                : "");
 	/* the samples and runs the interval is from, of those taken (flagged ones are left out) */
 	snprintf(buf, len,
 	         "precision: +-%.3g%% asked, %s with %zu of %.0f samples in %zu of %.0f "

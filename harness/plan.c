@@ -289,8 +289,8 @@ static unsigned plan_expand_keys(struct lab_experiment *e, const struct lab_env 
  * checked, so that one error does not hide the kernel's), -1 otherwise. *points as for
  * plan_expand_keys. */
 static int plan_resolve(struct lab_experiment *e, const struct lab_cfg *cfg,
-                         const struct lab_cfg_section *s, const struct lab_env *env,
-                         struct plan_memos *ms, uint64_t *points, struct lab_diag *d)
+                        const struct lab_cfg_section *s, const struct lab_env *env,
+                        struct plan_memos *ms, uint64_t *points, struct lab_diag *d)
 {
 	const struct lab_cfg_section *global = lab_cfg_global(cfg, s->file);
 	unsigned nh = 0, nk = 0, before = lab_diag_count(d);

@@ -85,13 +85,11 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		int differ = isfinite(s->choice.aicc_amdahl) && isfinite(s->choice.aicc_usl) &&
 		             s->choice.aicc_amdahl != s->choice.aicc_usl && strcmp(aicc, s->model);
 		lab_doc_note(sec, "model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f%s)",
-		             s->model, s->choice.p_value, s->choice.aicc_amdahl,
-		             s->choice.aicc_usl,
+		             s->model, s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl,
 		             !differ                   ? ""
 		             : !strcmp(aicc, "amdahl") ? ": AICc prefers Amdahl; the F-test decides"
 		                                       : ": AICc prefers USL; the F-test decides");
-	}
-	else
+	} else
 		lab_doc_note(sec, "model: %s", s->model);
 }
 
