@@ -366,6 +366,37 @@ LAB_TEST(compare_runs_uses_run_level)
  * "improved" on that one setup's samples against the old side's run means, without a word:
  * its change (-10 %) was the old side's run-to-run spread. Now it is untested, says why, and
  * keeps the samples' verdict for the record. */
+/* The stdout of lab compare of the fixture results-numa-runs against the edited copy of it
+ * with args after (malloc'd); NULL when it failed. */
+static char *ct_compare_copy(const char *args)
+{
+	char *out = NULL, *err = NULL, cmd[4096];
+
+	snprintf(cmd, sizeof(cmd),
+	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs%s",
+	         testlib_srcdir(), args);
+	if (clitest_run(NULL, cmd, &out, &err) != 0) {
+		TL__FAIL("lab %s: %s", cmd, err ? err : "");
+		free(out);
+		out = NULL;
+	}
+	free(err);
+	return out;
+}
+
+/* The same with --json, parsed; NULL when it failed. */
+static struct lab_an_json *ct_compare_copy_json(void)
+{
+	char *out = ct_compare_copy(" --json");
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e) != 0)
+		TL__FAIL("compare --json: %s", e.msg);
+	free(out);
+	return j;
+}
+
 /* Point 0's runs 1 and 2 flagged (",0,1" and ",0,2" end their rows). */
 static void ct_flag_runs(FILE *out, const char *line, void *ctx)
 {
@@ -380,18 +411,13 @@ static void ct_flag_runs(FILE *out, const char *line, void *ctx)
 
 LAB_TEST(compare_one_setup_is_untested)
 {
-	char *out = NULL, *err = NULL, args[4096];
+	char *out = NULL, *err = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_err e = {0};
 	const struct lab_an_json *p;
 
 	clitest_copy("results-numa-runs");
 	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ct_flag_runs, NULL) == 0);
-	snprintf(args, sizeof(args),
-	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --json",
-	         testlib_srcdir());
-	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
-	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((j = ct_compare_copy_json()) != NULL);
 	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "one_setup", -1), 1, 0);
 	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "improved", -1), 0, 0);
 	REQUIRE((p = clitest_at(j, "points", 0)) != NULL);
@@ -400,11 +426,7 @@ LAB_TEST(compare_one_setup_is_untested)
 	CHECK_EQ_STR(lab_an_json_str(p, "one_setup"), "new: ONE SETUP: 1 of 3 runs kept");
 	CHECK_EQ_STR(lab_an_json_str(p, "samples_verdict"), "improved");
 	lab_an_json_free(j);
-	free(out);
-	free(err);
-	snprintf(args, sizeof(args),
-	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs", testlib_srcdir());
-	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE((out = ct_compare_copy("")) != NULL);
 	CHECK(strstr(out, "(new: ONE SETUP: 1 of 3 runs kept; the samples say improved)") != NULL);
 	CHECK(strstr(out, "1 untested: one setup on a side") != NULL);
 	free(out);
@@ -449,34 +471,24 @@ static void ct_one_run(FILE *out, const char *line, void *ctx)
  * spread between runs, and the samples' verdict is kept for the record. */
 LAB_TEST(compare_runs_against_one_setup_is_mixed)
 {
-	char *out = NULL, *err = NULL, args[4096];
+	char *out = NULL;
 	struct lab_an_json *j = NULL;
-	struct lab_err e = {0};
 	const struct lab_an_json *p;
 
 	clitest_copy("results-numa-runs");
 	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ct_run0, NULL) == 0);
 	REQUIRE(clitest_rewrite("results-numa-runs/run.json", ct_one_run, NULL) == 0);
-	snprintf(args, sizeof(args),
-	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs --json",
-	         testlib_srcdir());
-	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
-	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	REQUIRE((j = ct_compare_copy_json()) != NULL);
 	REQUIRE((p = clitest_at(j, "points", 0)) != NULL);
 	CHECK_EQ_STR(lab_an_json_str(p, "level"), "mixed");
 	CHECK(strcmp(lab_an_json_str(p, "verdict"), "improved") != 0);
 	CHECK_EQ_STR(lab_an_json_str(p, "samples_verdict"), "improved");
 	CHECK_NEAR(lab_an_json_num(p, "old_mean", NAN), 100, 0.5);
 	lab_an_json_free(j);
-	free(out);
-	free(err);
-	snprintf(args, sizeof(args),
-	         "compare %s/tests/fixtures/results-numa-runs results-numa-runs", testlib_srcdir());
-	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE((out = ct_compare_copy("")) != NULL);
 	CHECK(strstr(out, "(3 vs 1 runs: the one setup's mean with the other side's spread between "
 	                  "runs)") != NULL);
 	free(out);
-	free(err);
 }
 
 /* Point 0's samples all flagged: a row's ",0,R" end (flagged, run) becomes ",1,R". */
