@@ -169,8 +169,7 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 		else
 			snprintf(out->text + len, sizeof(out->text) - len,
 			         "; note: run %d of point %ld (mean %.4g%s%s) lies far from its %d "
-			         "other "
-			         "runs (%.4g .. %.4g) and widens the interval: %s",
+			         "other runs (%.4g .. %.4g) and widens the interval: %s",
 			         a.run, p->id, a.mean, *unit ? " " : "", unit, a.nruns - 1, a.lo,
 			         a.hi, cause);
 		return;
