@@ -349,7 +349,7 @@ LAB_TEST(no_hardware_one_line)
 	/* one table of the software events per experiment: no samples, mux ratio or status
 	 * columns that say nothing here, the point's marks on its row */
 	CHECK_EQ_U64(ct_count(out, "software events: median per sample\n"), 1);
-	CHECK(strstr(out, "\npoint  threads  runq_wait (%)  task_clock  page_faults  "
+	CHECK(strstr(out, "\npoint  threads  runq_wait (%)  task_clock (ns)  page_faults  "
 	                  "context_switches  cpu_migrations  params"));
 	CHECK(!strstr(out, "mux_ratio_min") && !strstr(out, "samples_with_context_switches"));
 	CHECK(!strstr(out, "\nevents: median per sample\n"));
@@ -357,7 +357,7 @@ LAB_TEST(no_hardware_one_line)
 	REQUIRE(ct_read("results-counters-nohw/report.html", &html) == 0);
 	CHECK_EQ_U64(ct_count(html, "hardware counters unavailable"), 1);
 	CHECK(!strstr(html, "<th>IPC</th>"));
-	CHECK(!strstr(html, "<th>mux_ratio_min</th>") && strstr(html, "<th>task_clock</th>"));
+	CHECK(!strstr(html, "<th>mux_ratio_min</th>") && strstr(html, "<th>task_clock (ns)</th>"));
 	/* the files keep both tables in full, and no copy of the text's */
 	free(html);
 	CHECK(ct_read("results-counters-nohw/counters_software.csv", &html) != 0);
@@ -413,7 +413,7 @@ LAB_TEST(real_run_software_events)
 	free(err);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots --include-flagged", &out, &err), 0);
 	CHECK(strstr(out, "== Counters: noop"));
-	CHECK(strstr(out, "runq_wait (%)") && strstr(out, "  task_clock  "));
+	CHECK(strstr(out, "runq_wait (%)") && strstr(out, "  task_clock (ns)  "));
 	CHECK(strstr(out, "  page_faults  ") && strstr(out, "  context_switches  ") &&
 	      strstr(out, "  cpu_migrations"));
 	j = ct_json("R --include-flagged", &ctr);
