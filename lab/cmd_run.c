@@ -234,8 +234,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);
 	run_busy_note(&sc, s->plan);
 	con.t0_ns = lab_clock_ns();
-	if (con.progress)
-		lab_run_console_begin(&con);
+	lab_run_console_begin(&con); /* the ETA's total and the point lines' widths */
 	int rc = lab_runner_run(&runner, s->plan, &sink, &err);
 	if (con.progress)
 		fprintf(stderr, "\r\033[K");

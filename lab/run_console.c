@@ -32,10 +32,17 @@ void lab_run_console_begin(struct lab_run_console *c)
 {
 	const struct lab_plan *plan = c->s->plan;
 
+	/* the point lines' columns as wide as the plan's longest name and params (up to 32 and
+	 * 72 characters), so that the numbers line up */
+	c->wname = 8;
+	c->wparams = 16;
 	for (unsigned i = 0; i < plan->npts; i++) {
 		const struct lab_point *pt = &plan->pts[i];
+		int wn = (int)strlen(plan->exp[pt->exp].name), wp = (int)strlen(pt->params_text);
 		c->est_total +=
 		    lab_cli_run_estimate_ns(plan, pt) * (double)(pt->h.runs ? pt->h.runs : 1);
+		c->wname = wn > c->wname ? (wn < 32 ? wn : 32) : c->wname;
+		c->wparams = wp > c->wparams ? (wp < 72 ? wp : 72) : c->wparams;
 	}
 }
 
@@ -95,7 +102,8 @@ static void run_print_point(struct lab_run_console *c, const struct lab_point_re
 		       "team does once; [thread 0]: its units only), and million units/s\n");
 		c->legend = true;
 	}
-	printf("%-14s %-40s thr=%-3u ", e->name, pt->params_text, pt->nthreads);
+	printf("%-*s %-*s thr=%-3u ", c->wname ? c->wname : 14, e->name,
+	       c->wparams ? c->wparams : 40, pt->params_text, pt->nthreads);
 	/* a point of several runs prints a line a run: which one (a precision point's total is
 	 * its cap, no plan) */
 	if (rec->runs_planned >= 2 && !rec->prec.on)

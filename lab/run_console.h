@@ -28,6 +28,7 @@ struct lab_run_console {
 	int start_rc; /* lab_results_start failed: the next point reports it and the run stops */
 	struct lab_err start_err;
 	bool legend;              /* the line that says what the numbers are was printed */
+	int wname, wparams;       /* the widths of the point lines' name and params columns */
 	struct lab_run_warn warn; /* causes that changed results, said once at the end */
 	unsigned total_spent;     /* points whose precision target met the config's total_budget */
 	/* The ETA: estimated ns of every planned run, of those done, and the run under way. */
@@ -35,7 +36,7 @@ struct lab_run_console {
 	const struct lab_point *est_cur;
 };
 
-/* The ETA's total: the plan's runs as the estimate counts them. */
+/* The ETA's total (the plan's runs as the estimate counts them) and the point lines' widths. */
 void lab_run_console_begin(struct lab_run_console *c);
 /* The sink's progress call (ctx: the console): starts the point's results, draws the line. */
 void lab_run_console_progress(void *ctx, unsigned done, unsigned total, const struct lab_point *pt);
