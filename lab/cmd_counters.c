@@ -74,9 +74,14 @@ static void counters_human(const struct lab_ctr_host *h)
 	       h->hypervisor ? " (virtual machine)" : "");
 	printf("pmus: %s\ncore PMU: %s\n", h->pmus[0] ? h->pmus : "(none)",
 	       h->cpu_pmu ? "yes" : "no (hardware events will not open: a VM without a vPMU?)");
-	printf("perf_event_paranoid: %d: %s%s\n", h->paranoid,
-	       lab_ctr_paranoid_meaning(h->paranoid),
-	       h->privileged ? " (running as root: the limits do not apply)" : "");
+	/* as root the setting limits nothing: say that first, then what it would limit */
+	if (h->privileged)
+		printf("perf_event_paranoid: %d: no limit here (running as root; for other users: "
+		       "%s)\n",
+		       h->paranoid, lab_ctr_paranoid_meaning(h->paranoid));
+	else
+		printf("perf_event_paranoid: %d: %s\n", h->paranoid,
+		       lab_ctr_paranoid_meaning(h->paranoid));
 	printf("nmi_watchdog: %d%s\n", h->nmi_watchdog,
 	       h->nmi_watchdog > 0 ? " (holds one counter)" : "");
 	printf("top-down method: %s%s%s\nlibpfm4: not built in\n\npresets:\n",
