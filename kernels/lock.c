@@ -172,7 +172,10 @@ static void lk_calibrate(struct lk_state *st, const struct lk_params *p)
 	lab_delay_calibrate(&now, 5, 500000);
 	fastest = lab_delay_fastest(now.ns_per_loop);
 	st->ns_per_loop = now.ns_per_loop;
-	st->drift_pct = fastest > 0 ? 100.0 * (now.ns_per_loop / fastest - 1.0) : NAN;
+	/* a point that busy-waits no time uses no calibration: its drift is no number of it */
+	st->drift_pct = fastest > 0 && (p->cs_ns || p->think_ns)
+	                    ? 100.0 * (now.ns_per_loop / fastest - 1.0)
+	                    : NAN;
 	st->cs_loops = lab_delay_loops_for(&now, p->cs_ns);
 	st->think_loops = lab_delay_loops_for(&now, p->think_ns);
 	st->read_cost_ns = p->lat_every ? lab_clock_read_cost_ns() : 0;
