@@ -83,7 +83,9 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		/* the F-test decides; where AICc (lower is better) would pick the other, say so */
 		const char *aicc = s->choice.aicc_amdahl < s->choice.aicc_usl ? "amdahl" : "usl";
 		int differ = isfinite(s->choice.aicc_amdahl) && isfinite(s->choice.aicc_usl) &&
-		             s->choice.aicc_amdahl != s->choice.aicc_usl && strcmp(aicc, s->model);
+		             s->choice.aicc_amdahl != s->choice.aicc_usl &&
+		             (!strcmp(s->model, "amdahl") || !strcmp(s->model, "usl")) &&
+		             strcmp(aicc, s->model);
 		lab_doc_note(sec, "model: %s (F-test p = %.3g; AICc Amdahl %.1f, USL %.1f%s)",
 		             s->model, s->choice.p_value, s->choice.aicc_amdahl, s->choice.aicc_usl,
 		             !differ                   ? ""
