@@ -224,7 +224,8 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	runner.elsewhere = lab_run_fresh_point;
 	runner.elsewhere_ctx = &fresh;
 	run_selfcheck(&runner, s, &sc);
-	lab_opts_error("lab: %u points into %s", s->plan->npts, dir);
+	lab_opts_error("lab: %u point%s into %s", s->plan->npts, s->plan->npts == 1 ? "" : "s",
+	               dir);
 	if (lab_cli_cpus_restricted(s->topo, est, sizeof(est)))
 		lab_opts_error("lab: %s", est);
 	if (s->cache_note[0])

@@ -45,7 +45,7 @@ start_long_samples() {
 	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 1 500); do
-		grep -q 'points into' "$tmp/err" && break
+		grep -Eq 'points? into' "$tmp/err" && break
 		sleep 0.02
 	done
 }
