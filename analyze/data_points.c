@@ -212,12 +212,12 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 static const char *an_param_amount(const char *key, size_t klen, const char *v, size_t vlen,
                                    char *buf, size_t len)
 {
-	static const char *const sizes[] = {"size", "stream_size", "stride", "tile"};
+	const char *const *sizes = lab_an_size_keys;
 	const struct lab_unit_suffix *units = lab_duration_suffixes;
 	char text[64], *end;
 	double x;
 
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+	for (size_t i = 0; sizes[i]; i++)
 		if (strlen(sizes[i]) == klen && !strncmp(key, sizes[i], klen))
 			units = lab_size_suffixes;
 	if (vlen >= sizeof(text))

@@ -43,10 +43,10 @@ struct an_samples {
  * one is not; 1 when all are. */
 static int an_sizes_ok(const char *canon, char *buf, size_t len)
 {
-	static const char *const keys[] = {"size", "stream_size", "stride", "tile"};
+	const char *const *keys = lab_an_size_keys;
 	char v[64];
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; keys[i]; i++)
 		if (lab_an_params_get(canon, keys[i], v, sizeof(v)) &&
 		    (strlen(v) >= sizeof(v) - 1 || !lab_an_size_ok(v))) { /* no size is 63 long */
 			snprintf(buf, len, "%s = '%.60s'", keys[i], v);

@@ -7,6 +7,8 @@
 
 #include "harness/units.h"
 
+const char *const lab_an_size_keys[] = {"size", "stream_size", "stride", "tile", NULL};
+
 int lab_an_size_ok(const char *text)
 {
 	double v = lab_an_size_bytes(text);

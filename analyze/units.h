@@ -17,4 +17,7 @@ double lab_an_size_bytes(const char *text);
  * "-5" are not: a roofline ceiling named "DRAM 1e308" was drawn from one), else 0. */
 int lab_an_size_ok(const char *text);
 
+/* The params that hold sizes in bytes (the kernels' LAB_P_SIZE keys), NULL-terminated. */
+extern const char *const lab_an_size_keys[];
+
 #endif
