@@ -78,12 +78,6 @@ static int an_usable(const struct lab_an_point *p)
 	return !strcmp(p->status, "ok") && p->st.n > 0;
 }
 
-/* Whether p's level of record is its runs: two or more, with a run-level standard error. */
-static int an_by_runs(const struct lab_an_point *p)
-{
-	return p->levels.runs >= 2 && isfinite(p->levels.run_se);
-}
-
 /* Speedup on cost per unit: S = c(1)/c(N), Fieller interval with the baseline's variance;
  * efficiency and Karp–Flatt intervals are the images of S's interval (both are monotone). */
 static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r)
@@ -94,7 +88,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	r->kf = r->kf_lo = r->kf_hi = NAN;
 	r->kf_why = NULL;
 	if (r->pt == base) {
-		r->speedup_level = an_by_runs(base) ? "runs" : "samples";
+		r->speedup_level = lab_an_point_by_runs(base) ? "runs" : "samples";
 		memset(&r->speedup, 0, sizeof(r->speedup));
 		r->speedup.est = r->speedup.lo = r->speedup.hi = 1;
 		/* Exactly 1 by definition, but with one sample no point has an interval: say the
@@ -210,7 +204,7 @@ static size_t an_series_run_means(struct lab_an_series *s, int include_flagged, 
 
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_point *p = s->row[i].pt;
-		if (an_usable(p) && (!an_by_runs(p) || !p->run || !an_run_span(p, &lo, &hi)))
+		if (an_usable(p) && (!lab_an_point_by_runs(p) || !p->run || !an_run_span(p, &lo, &hi)))
 			return n;
 		maxn = p->n > maxn ? p->n : maxn;
 	}

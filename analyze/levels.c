@@ -282,8 +282,7 @@ const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_
 	return buf;
 }
 
-/* Whether p's level of record is its runs: two or more, with a run-level standard error. */
-static int lv_by_runs(const struct lab_an_point *p)
+int lab_an_point_by_runs(const struct lab_an_point *p)
 {
 	return p->levels.runs >= 2 && isfinite(p->levels.run_se);
 }
@@ -291,7 +290,7 @@ static int lv_by_runs(const struct lab_an_point *p)
 /* p's mean cost, the variance of that mean and its observations, at p's own level. */
 static void lv_point_moments(const struct lab_an_point *p, double *m, double *v, size_t *n)
 {
-	if (lv_by_runs(p)) {
+	if (lab_an_point_by_runs(p)) {
 		*m = p->levels.mean;
 		*v = p->levels.run_se * p->levels.run_se;
 		*n = p->levels.runs;
@@ -304,13 +303,13 @@ static void lv_point_moments(const struct lab_an_point *p, double *m, double *v,
 
 double lab_an_point_level_mean(const struct lab_an_point *p)
 {
-	return lv_by_runs(p) ? p->levels.mean : p->st.mean;
+	return lab_an_point_by_runs(p) ? p->levels.mean : p->st.mean;
 }
 
 const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_an_point *b,
                                 struct lab_an_moments *m)
 {
-	int ra = lv_by_runs(a), rb = lv_by_runs(b);
+	int ra = lab_an_point_by_runs(a), rb = lab_an_point_by_runs(b);
 	double ma, va, mb, vb;
 	size_t na, nb;
 

@@ -138,4 +138,7 @@ const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_a
 /* p's mean cost at its own level: of its run means with two or more runs, else of its samples. */
 double lab_an_point_level_mean(const struct lab_an_point *p);
 
+/* Whether p's level of record is its runs: two or more kept, with a run-level standard error. */
+int lab_an_point_by_runs(const struct lab_an_point *p);
+
 #endif

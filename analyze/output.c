@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/jsonw.h"
+#include "analyze/levels.h"
 #include "analyze/levels_out.h"
 #include "analyze/modes.h"
 #include "analyze/render/render.h"
@@ -47,10 +48,12 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 {
 	const struct lab_an_point *p = r->pt;
 	const struct lab_an_stats *st = &p->st;
-	int have = st->n > 0;
+	int have = st->n > 0, by_runs = lab_an_point_by_runs(p);
 	double ci = st->n > 1 ? 1 : NAN; /* one sample has no interval */
+	/* se at the level of the interval beside it: of the run means with two or more runs */
+	double se = by_runs ? p->levels.run_se : st->se;
 	double v[] = {
-	    st->mean,         st->sd,           st->se,     st->ci95_lo * ci, st->ci95_hi * ci,
+	    st->mean,         st->sd,           se,         st->ci95_lo * ci, st->ci95_hi * ci,
 	    st->ci99_lo * ci, st->ci99_hi * ci, st->median, st->mad,          st->p95,
 	    st->min,          st->max,          st->cv};
 
@@ -69,6 +72,7 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	an_csv_rate(f, &r->rates.gbytes_wa);
 	an_csv_rate(f, &r->rates.gflops);
 	an_csv_num(f, r->rates.flops_per_byte);
+	fprintf(f, ",%zu,%s", p->levels.runs, !have ? "" : by_runs ? "runs" : "samples");
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const struct lab_an_msum *ms = lab_an_msum_of(p, m);
 		int has = ms && ms->n;
@@ -91,7 +95,7 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 		return -LAB_EIO;
 	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
-	      "outliers_severe,modes,mode_centers," LAB_AN_RATE_COLUMNS,
+	      "outliers_severe,modes,mode_centers," LAB_AN_RATE_COLUMNS ",runs,ci_level",
 	      f);
 	for (size_t m = 0; m < d->nmetric; m++)
 		fprintf(f, ",%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi", d->metric_name[m],

@@ -13,9 +13,11 @@
 #include <gsl/gsl_rng.h>
 
 #include "analyze/analysis.h"
+#include "analyze/csv.h"
 #include "analyze/jsonr.h"
 #include "analyze/levels.h"
 #include "analyze/levels_out.h"
+#include "analyze/output.h"
 #include "analyze/stats.h"
 #include "harness/precision.h"
 #include "tests/testlib.h"
@@ -251,6 +253,56 @@ LAB_TEST(speedup_and_fits_use_run_means)
 	CHECK(s->row[1].speedup.hi - s->row[1].speedup.lo > 2 * (q.hi - q.lo));
 	lab_an_analysis_free(&a);
 	lab_an_data_free(&d);
+}
+
+/* summary.csv's se is at the level of its interval: with runs, the run means' standard error
+ * (the sample one, 20 samples per run, was several times smaller beside a run-level ci95), and
+ * ci_level says which; a point left with one run says samples and its samples' se. */
+static void lv_summary_row(const char *path, int threads, double *se, char *level, size_t cap)
+{
+	struct lab_an_csv r;
+	struct lab_err e = {0};
+	int ct, cs, cl;
+
+	*se = -1;
+	*level = 0;
+	if (lab_an_csv_open(&r, path, &e) || lab_an_csv_next(&r, &e) != 1)
+		return;
+	ct = lab_an_csv_column(&r, "threads");
+	cs = lab_an_csv_column(&r, "se");
+	cl = lab_an_csv_column(&r, "ci_level");
+	while (ct >= 0 && cs >= 0 && cl >= 0 && lab_an_csv_next(&r, &e) == 1)
+		if (atoi(r.field[ct]) == threads) {
+			*se = strtod(r.field[cs], NULL);
+			snprintf(level, cap, "%s", r.field[cl]);
+			break;
+		}
+	lab_an_csv_close(&r);
+}
+
+LAB_TEST(summary_se_at_the_level_of_its_interval)
+{
+	for (int one_run = 0; one_run < 2; one_run++) {
+		struct lab_an_data d = {0};
+		struct lab_an_analysis a = {0};
+		struct lab_err err;
+		char path[4096], level[16];
+		double se;
+
+		REQUIRE(lv_runs_fixture(&d, &a, one_run));
+		snprintf(path, sizeof(path), "%s/summary-levels.csv", testlib_tmpdir());
+		REQUIRE(lab_an_summary_write(&a, path, &err) == 0);
+		const struct lab_an_point *p1 = a.s[0].row[0].pt, *p2 = a.s[0].row[1].pt;
+		lv_summary_row(path, 1, &se, level, sizeof(level));
+		CHECK_EQ_STR(level, "runs");
+		CHECK_NEAR(se, p1->levels.run_se, 1e-6 * p1->levels.run_se);
+		CHECK(se > 2 * p1->st.se);
+		lv_summary_row(path, 2, &se, level, sizeof(level));
+		CHECK_EQ_STR(level, one_run ? "samples" : "runs");
+		CHECK_NEAR(se, one_run ? p2->st.se : p2->levels.run_se, 1e-6 * se);
+		lab_an_analysis_free(&a);
+		lab_an_data_free(&d);
+	}
 }
 
 /* The same data with the 2-thread point's runs 1 and 2 flagged: one run there, three at the
