@@ -204,7 +204,8 @@ static size_t an_series_run_means(struct lab_an_series *s, int include_flagged, 
 
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_point *p = s->row[i].pt;
-		if (an_usable(p) && (!lab_an_point_by_runs(p) || !p->run || !an_run_span(p, &lo, &hi)))
+		if (an_usable(p) &&
+		    (!lab_an_point_by_runs(p) || !p->run || !an_run_span(p, &lo, &hi)))
 			return n;
 		maxn = p->n > maxn ? p->n : maxn;
 	}
