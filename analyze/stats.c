@@ -246,49 +246,7 @@ int lab_an_ci_log(double est, double se, double df, double cl, double *lo, doubl
 	return 0;
 }
 
-int lab_an_ci_logit(double est, double se, double df, double cl, double a, double b, double *lo,
-                    double *hi)
-{
-	double t, p, m, l;
-
-	*lo = *hi = NAN;
-	if (!(a < b) || !isfinite(a) || !isfinite(b) || !isfinite(est) || !(se >= 0) ||
-	    !isfinite(se) || !(df > 0))
-		return -1;
-	t = lab_an_t_quantile(cl, df);
-	p = (est - a) / (b - a);
-	if (!(p > 0 && p < 1)) {
-		/* On or beyond a bound the logit is infinite: the t-interval, kept inside [a, b].
-		 */
-		*lo = fmin(fmax(est - t * se, a), b);
-		*hi = fmax(fmin(est + t * se, b), a);
-		return 0;
-	}
-	/* Delta method: the standard error of logit(p) is se / ((b - a) p (1 - p)). */
-	l = log(p / (1 - p));
-	m = t * se / ((b - a) * p * (1 - p));
-	*lo = a + (b - a) / (1 + exp(-(l - m)));
-	*hi = a + (b - a) / (1 + exp(-(l + m)));
-	return 0;
-}
-
 int lab_an_stats_ci_log(const struct lab_an_stats *st, double cl, double *lo, double *hi)
 {
 	return lab_an_ci_log(st->mean, st->se, st->n > 1 ? (double)(st->n - 1) : 0, cl, lo, hi);
-}
-
-int lab_an_stats_ci_logit(const struct lab_an_stats *st, double cl, double a, double b, double *lo,
-                          double *hi)
-{
-	return lab_an_ci_logit(st->mean, st->se, st->n > 1 ? (double)(st->n - 1) : 0, cl, a, b, lo,
-	                       hi);
-}
-
-double lab_an_se_of_tci(double lo, double hi, size_t n, double cl)
-{
-	double t = n > 1 ? lab_an_t_quantile(cl, (double)(n - 1)) : NAN;
-
-	if (!(t > 0) || !isfinite(lo) || !isfinite(hi) || hi < lo)
-		return NAN;
-	return (hi - lo) / (2 * t);
 }

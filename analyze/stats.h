@@ -111,28 +111,10 @@ double lab_an_welch_p(double ma, double va, size_t na, double mb, double vb, siz
  */
 int lab_an_ci_log(double est, double se, double df, double cl, double *lo, double *hi);
 
-/*
- * An interval at level cl for a quantity that lies in [a, b] (a fraction: [0, 1]; Jain's index
- * over n threads: [1/n, 1]), from its estimate, standard error se and df: with p = (est - a) /
- * (b - a), the t-interval of logit(p) (delta method: se / ((b - a) p (1 - p))) mapped back, so
- * it lies inside (a, b) and narrows toward the bound the estimate is near. An estimate on or
- * beyond a bound (the logit is infinite there) gets the t-interval est -+ t se clipped to
- * [a, b] (so [b, b] when it lies wholly beyond b). se = 0 gives [est, est] inside the bounds.
- * Returns 0, or -1 with lo = hi = NaN when a >= b, se < 0, a value is not finite or df <= 0.
- */
-int lab_an_ci_logit(double est, double se, double df, double cl, double a, double b, double *lo,
-                    double *hi);
-
-/* The two above for the mean of a summary (est = mean, se, df = n - 1); -1 when n <= 1. */
+/* lab_an_ci_log for the mean of a summary (est = mean, se, df = n - 1); -1 when n <= 1. A
+ * quantity bounded on both sides (a share, Jain's index) takes its t-interval clipped to its
+ * domain instead (analyze/domain.h), which keeps the t-interval's coverage; a logit interval,
+ * from few samples near the bound, stretched across most of the domain. */
 int lab_an_stats_ci_log(const struct lab_an_stats *st, double cl, double *lo, double *hi);
-int lab_an_stats_ci_logit(const struct lab_an_stats *st, double cl, double a, double b, double *lo,
-                          double *hi);
-
-/*
- * The standard error behind a t-interval [lo, hi] of a mean of n values at level cl (for
- * summaries that keep only the interval, like struct lab_an_msum); NaN when n <= 1 or the
- * interval is not finite. Use with df = n - 1 in lab_an_ci_log / lab_an_ci_logit.
- */
-double lab_an_se_of_tci(double lo, double hi, size_t n, double cl);
 
 #endif

@@ -167,19 +167,6 @@ static int an_styles(struct lab_an_cv_group *g)
 	return 0;
 }
 
-/* The 95 % interval of a rate (log scale) or a fraction (logit scale) of p into v; NaN when
- * there is none (one sample, one thread). */
-static void an_scaled_ci(const struct lab_an_cv_col *col, const struct lab_an_point *p,
-                         const struct lab_an_stats *st, struct lab_an_cv_val *v)
-{
-	int rc = col->src == LAB_AN_CV_RATE
-	             ? lab_an_stats_ci_log(st, 0.95, &v->lo, &v->hi)
-	             : lab_an_stats_ci_logit(st, 0.95, 1.0 / p->threads, 1.0, &v->lo, &v->hi);
-
-	if (rc)
-		v->lo = v->hi = NAN;
-}
-
 /* A point measured in runs: the interval of x[0..n-1] (sample i of run run[i]) comes from its
  * run means (t on runs - 1 df), as the point's own interval does (levels.h); the samples of
  * one setup would give one too narrow when setups differ. Its mean is the mean of the run
@@ -226,11 +213,14 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_an_domain dom,
 	if (n >= 2 && (!isfinite(st.se) || isinf(st.ci95_lo) || isinf(st.ci95_hi))) {
 		v->lo = v->hi = NAN;
 		v->overflow = 1;
-	} else if (col->src == LAB_AN_CV_RATE || col->bounded == LAB_AN_CV_LOGIT)
-		an_scaled_ci(col, p, &st, v);
-	else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
+	} else if (col->src == LAB_AN_CV_RATE) { /* on the log scale: > 0 */
+		if (lab_an_stats_ci_log(&st, 0.95, &v->lo, &v->hi))
+			v->lo = v->hi = NAN;
+	} else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
-	if (col->src != LAB_AN_CV_RATE && col->bounded != LAB_AN_CV_LOGIT && !v->overflow)
+	/* a metric's t-interval kept inside what its mean can take (Jain's index: [1/threads,
+	 * 1]), as summary.csv's: the truth lies inside, so the clip keeps the coverage */
+	if (col->src != LAB_AN_CV_RATE && !v->overflow)
 		lab_an_domain_clip(dom, p->threads, st.min, &v->lo, &v->hi);
 	if (col->resolution && !(v->mean > 0)) {
 		v->below_res = 2;

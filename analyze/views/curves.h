@@ -13,8 +13,9 @@
  *
  * Every interval is the 95 % t-interval of the mean over the used samples (df = n-1), clipped
  * at the column's lower bound when it has one (a time is never negative, an imbalance never
- * below 1); a rate's is taken on the log scale (it stays > 0), a fraction's inside
- * [1/threads, 1] on the logit scale (Jain's index). A difference whose true value cannot be
+ * below 1) and kept inside the range its metric's mean can take (analyze/domain.h: Jain's
+ * index in [1/threads, 1]), as summary.csv's is; a rate's is taken on the log scale (it stays
+ * > 0). A difference whose true value cannot be
  * negative (overhead_ns = makespan - ideal) is never printed below 0 (issue 21 finding 6): an
  * interval reaching below 0 is clamped at 0 and said to be "below resolution"; a mean below 0
  * is "not measurable" (no value, only the interval's upper end when that is above 0). A
@@ -47,7 +48,6 @@ enum lab_an_cv_src {
 enum lab_an_cv_bound {
 	LAB_AN_CV_FREE,  /* the t-interval as it is */
 	LAB_AN_CV_LOWER, /* clipped below at lo_bound */
-	LAB_AN_CV_LOGIT, /* inside [1/threads, 1] on the logit scale; none at 1 thread */
 };
 
 struct lab_an_cv_col {

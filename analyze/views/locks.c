@@ -73,7 +73,7 @@ static const struct lab_an_cv_spec lk_spec = {
                         .src = LAB_AN_CV_RATE,
                         .unit = "M acquisitions/s",
                         .scale = 1e-6},
-            [LK_JAIN] = {.key = "jain_fairness", .bounded = LAB_AN_CV_LOGIT},
+            [LK_JAIN] = {.key = "jain_fairness"},
             [LK_HANDOFF] = {.key = "handoff_ratio"},
             [LK_P99] = {.key = "acq_lat_p99_ns", .unit = "ns"},
             [LK_MAXMIN] = {.key = "max_min_ratio"},

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Known answers for the per-point statistics, the speedup interval and Karp–Flatt. */
 #include "analyze/compare.h"
+#include "analyze/domain.h"
 #include "analyze/fit.h"
 #include "analyze/stats.h"
 #include "tests/testlib.h"
@@ -241,76 +242,58 @@ LAB_TEST(ci_log_known_and_positive)
 }
 
 /*
- * Bounded quantities: the logit interval, by hand (t(0.975, 4) = 2.776445105, t(0.975, 2) =
- * 4.302652730). Jain's index over 2 threads lies in [1/2, 1]: mean 0.99 with se 0.02 from 3
- * samples has a t-interval reaching 1.076 (fairer than perfectly fair); the logit one ends
- * below 1.
+ * Jain's index over 2 threads lies in [1/2, 1]: its interval is the t-interval clipped to that
+ * domain (analyze/domain.h), by hand (t(0.975, 2) = 4.302652730): mean 0.99 with se 0.02 from 3
+ * samples has a t-interval reaching 1.076 (fairer than perfectly fair), clipped [0.90395, 1].
+ * Then a Monte Carlo of Jain-like values near the top bound (mean 0.97, sd 0.02, capped at 1),
+ * n = 3 and 10, and of values whose truth is the bound itself (all 1: a perfectly fair lock):
+ * the clipped interval covers the true mean within the usual band, never passes 1, and holds
+ * the bound (a logit interval, open at both ends, never held it).
  */
-LAB_TEST(ci_logit_known_and_bounded)
+static double st_gauss(unsigned long long *s)
 {
-	double lo, hi;
+	/* Box–Muller from a 64-bit LCG: a fixed seed, no library RNG needed. */
+	double u1, u2;
 
-	CHECK_EQ_I64(lab_an_ci_logit(0.9, 0.05, 4, 0.95, 0, 1, &lo, &hi), 0);
-	CHECK_NEAR(lo, 0.658081206, 1e-8);
-	CHECK_NEAR(hi, 0.976790127, 1e-8);
-	CHECK(0.99 + lab_an_t_quantile(0.95, 2) * 0.02 > 1);
-	CHECK_EQ_I64(lab_an_ci_logit(0.99, 0.02, 2, 0.95, 0.5, 1, &lo, &hi), 0);
-	CHECK_NEAR(lo, 0.503735959, 1e-8);
-	CHECK_NEAR(hi, 0.999998432, 1e-8);
-	CHECK(hi < 1 && lo > 0.5);
-	/* On a bound: the t-interval clipped; beyond it: the bound; se = 0: the estimate. */
-	CHECK_EQ_I64(lab_an_ci_logit(1, 0.01, 4, 0.95, 0.5, 1, &lo, &hi), 0);
-	CHECK_NEAR(lo, 1 - 0.02776445105, 1e-9);
-	CHECK(hi == 1);
-	CHECK_EQ_I64(lab_an_ci_logit(0, 0.1, 4, 0.95, 0, 1, &lo, &hi), 0);
-	CHECK(lo == 0);
-	CHECK_NEAR(hi, 0.2776445105, 1e-9);
-	CHECK_EQ_I64(lab_an_ci_logit(1.2, 0.01, 4, 0.95, 0, 1, &lo, &hi), 0);
-	CHECK(lo == 1 && hi == 1);
-	CHECK_EQ_I64(lab_an_ci_logit(-0.3, 0.01, 4, 0.95, 0, 1, &lo, &hi), 0);
-	CHECK(lo == 0 && hi == 0);
-	CHECK_EQ_I64(lab_an_ci_logit(0.25, 0, 4, 0.95, 0, 1, &lo, &hi), 0);
-	CHECK_NEAR(lo, 0.25, 1e-15);
-	CHECK_NEAR(hi, 0.25, 1e-15);
-	/* A summary that kept only its t-interval: the se comes back from it. */
-	CHECK_NEAR(lab_an_se_of_tci(0.9 - 2.776445105 * 0.05, 0.9 + 2.776445105 * 0.05, 5, 0.95),
-	           0.05, 1e-9);
-	CHECK(isnan(lab_an_se_of_tci(1, 2, 1, 0.95)));
-	CHECK(isnan(lab_an_se_of_tci(NAN, 2, 5, 0.95)));
-	/* No interval: one sample, empty bounds, a NaN. */
-	CHECK_EQ_I64(lab_an_ci_logit(0.5, 0.1, 0, 0.95, 0, 1, &lo, &hi), -1);
-	CHECK(isnan(lo) && isnan(hi));
-	CHECK_EQ_I64(lab_an_ci_logit(0.5, 0.1, 4, 0.95, 1, 1, &lo, &hi), -1);
-	CHECK_EQ_I64(lab_an_ci_logit(NAN, 0.1, 4, 0.95, 0, 1, &lo, &hi), -1);
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	u1 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	u2 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
-/* Monte Carlo: Jain-like values near the top bound (mean 0.97 of [0.5, 1], sd 0.02, n = 10):
- * the logit interval covers the true mean within the usual band, and never passes 1. */
-LAB_TEST(ci_logit_coverage_near_bound)
+LAB_TEST(jain_interval_clipped_to_its_domain)
 {
-	enum { M = 2000, N = 10 };
+	enum { M = 2000 };
 	unsigned long long s = 12345;
-	double x[N], work[N], lo, hi;
-	int hits = 0, above = 0;
+	double x[10], work[10], lo = 0.99 - 4.302652730 * 0.02, hi = 0.99 + 4.302652730 * 0.02;
 	struct lab_an_stats st;
 
-	for (int m = 0; m < M; m++) {
-		for (int i = 0; i < N; i++) {
-			/* Box–Muller from a 64-bit LCG: a fixed seed, no library RNG needed. */
-			double u1, u2;
-			s = s * 6364136223846793005ull + 1442695040888963407ull;
-			u1 = ((double)(s >> 11) + 0.5) / 9007199254740992.0;
-			s = s * 6364136223846793005ull + 1442695040888963407ull;
-			u2 = ((double)(s >> 11) + 0.5) / 9007199254740992.0;
-			x[i] = 0.97 + 0.02 * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-			x[i] = fmin(x[i], 1.0); /* a Jain index cannot pass 1 */
+	lab_an_domain_clip(LAB_AN_DOM_JAIN, 2, 0.97, &lo, &hi);
+	CHECK_NEAR(lo, 0.9039469454, 1e-9);
+	CHECK(hi == 1);
+	for (int n = 3; n <= 10; n += 7) {
+		int hits = 0, above = 0;
+
+		for (int m = 0; m < M; m++) {
+			for (int i = 0; i < n; i++)
+				x[i] = fmin(0.97 + 0.02 * st_gauss(&s), 1.0); /* cannot pass 1 */
+			lab_an_stats_compute(x, (size_t)n, work, &st);
+			lo = st.ci95_lo;
+			hi = st.ci95_hi;
+			lab_an_domain_clip(LAB_AN_DOM_JAIN, 2, st.min, &lo, &hi);
+			above += hi > 1;
+			hits += lo <= 0.969414 && 0.969414 <= hi; /* E min(X, 1), X ~ N(0.97, 0.02) */
 		}
-		lab_an_stats_compute(x, N, work, &st);
-		REQUIRE(lab_an_stats_ci_logit(&st, 0.95, 0.5, 1, &lo, &hi) == 0);
-		above += hi > 1;
-		hits += lo <= 0.969414 && 0.969414 <= hi; /* E min(X, 1), X ~ N(0.97, 0.02) */
+		fprintf(stderr, "n %d: coverage %.3f, above 1: %d\n", n, (double)hits / M, above);
+		CHECK_EQ_I64(above, 0);
+		CHECK((double)hits / M >= 0.92 && (double)hits / M <= 0.98);
 	}
-	fprintf(stderr, "coverage %.3f, above 1: %d\n", (double)hits / M, above);
-	CHECK_EQ_I64(above, 0);
-	CHECK((double)hits / M >= 0.92 && (double)hits / M <= 0.98);
+	for (int i = 0; i < 3; i++)
+		x[i] = 1;
+	lab_an_stats_compute(x, 3, work, &st);
+	lo = st.ci95_lo;
+	hi = st.ci95_hi;
+	lab_an_domain_clip(LAB_AN_DOM_JAIN, 4, st.min, &lo, &hi);
+	CHECK(lo == 1 && hi == 1);
 }
