@@ -27,6 +27,9 @@ enum lab_doc_kind {
 	/* a number with its 95 % interval, no median (a speedup, a rate): lo, hi NaN: no
 	 * interval; hi infinite: unbounded above */
 	LAB_DOC_ESTIMATE,
+	/* a size in bytes: the text and the report in binary units (16 KiB, 256 MiB), the JSON
+	 * and the CSV the number of bytes */
+	LAB_DOC_BYTES,
 };
 
 /* 64 bytes: a table holds one per column and row (100 000 points of the counters view made

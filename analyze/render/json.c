@@ -15,8 +15,8 @@
 #include "analyze/render/render.h"
 #include "harness/json.h"
 
-static const char *const json_kind[] = {"key",   "text",  "value",   "interval",
-                                        "count", "ratio", "estimate"};
+static const char *const json_kind[] = {"key",   "text",     "value", "interval",
+                                        "count", "ratio", "estimate", "bytes"};
 
 /* "KEYsuffix" into buf. */
 static const char *json_key(char *buf, size_t len, const char *key, const char *suffix)

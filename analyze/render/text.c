@@ -17,11 +17,14 @@ const char *lab_render_head(const struct lab_doc_table *t, size_t k, char *buf, 
 {
 	const struct lab_doc_col *col = &t->col[k];
 	const char *u = col->unit ? col->unit : "";
-	size_t of[2] = {0, 0}; /* intervals of the mean, of the median */
+	/* intervals of the mean, of the median; cells with a median, with a mean alone */
+	size_t of[2] = {0, 0}, med = 0, mean = 0;
 
 	for (size_t r = 0; col->kind == LAB_DOC_INTERVAL && r < t->nrow; r++) {
 		const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
 		of[c->ci_median != 0] += c->has && !isnan(c->lo);
+		med += c->has && isfinite(c->median);
+		mean += c->has && !isfinite(c->median) && isfinite(c->mean);
 	}
 	if (col->kind == LAB_DOC_INTERVAL && of[1])
 		snprintf(buf, len, "%s%s%s%s %s", col->key, *u ? " (" : "", u, *u ? ")" : "",
@@ -29,7 +32,11 @@ const char *lab_render_head(const struct lab_doc_table *t, size_t k, char *buf, 
 		               : "median [95% CI] | mean");
 	else if (col->kind == LAB_DOC_INTERVAL || col->kind == LAB_DOC_ESTIMATE)
 		snprintf(buf, len, "%s%s%s%s %s[95%% CI]", col->key, *u ? " (" : "", u,
-		         *u ? ")" : "", col->kind == LAB_DOC_INTERVAL ? "median | mean " : "");
+		         *u ? ")" : "",
+		         /* a column of means alone (a numa point of runs) says so */
+		         col->kind == LAB_DOC_INTERVAL && (med || !mean) ? "median | mean "
+		         : col->kind == LAB_DOC_INTERVAL                 ? "mean "
+		                                                         : "");
 	else
 		snprintf(buf, len, "%s%s%s%s", col->key, *u ? " (" : "", u, *u ? ")" : "");
 	return buf;
@@ -131,6 +138,25 @@ static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc
 		cell_g(buf, len, n, isfinite(c->mean) ? c->mean : c->median);
 }
 
+/* A size in bytes in the largest binary unit it reaches: "16 KiB", "1.5 MiB", "100 B"; a
+ * number that is no size (negative, NaN) as a count. */
+static void cell_bytes(char *buf, size_t len, size_t *n, double v)
+{
+	static const char *const unit[] = {" B", " KiB", " MiB", " GiB", " TiB", " PiB", " EiB"};
+	size_t u = 0;
+
+	if (!(v >= 0) || isinf(v)) {
+		cell_count(buf, len, n, v);
+		return;
+	}
+	while (u + 1 < sizeof(unit) / sizeof(unit[0]) && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	cell_g(buf, len, n, v);
+	cell_str(buf, len, n, unit[u]);
+}
+
 const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_cell *c, char *buf,
                             size_t len)
 {
@@ -145,6 +171,8 @@ const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_
 		cell_str(buf, len, &n, c->text ? c->text : "-");
 	else if (col->kind == LAB_DOC_COUNT)
 		cell_count(buf, len, &n, c->mean);
+	else if (col->kind == LAB_DOC_BYTES)
+		cell_bytes(buf, len, &n, c->mean);
 	else if (col->kind == LAB_DOC_ESTIMATE)
 		cell_estimate(buf, len, &n, c);
 	else if (col->kind != LAB_DOC_INTERVAL)

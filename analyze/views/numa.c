@@ -86,7 +86,7 @@ static const struct {
     [W_THREADS] = {"threads", LAB_DOC_COUNT},
     [W_CPU] = {"cpu_node", LAB_DOC_COUNT},
     [W_MEM] = {"mem_node", LAB_DOC_COUNT},
-    [W_SIZE] = {"size_bytes", LAB_DOC_COUNT},
+    [W_SIZE] = {"size_bytes", LAB_DOC_BYTES},
     [W_STREAMS] = {"streams", LAB_DOC_COUNT},
     [W_POINT] = {"point", LAB_DOC_COUNT},
     [W_RATIO] = {"ratio_to_local", LAB_DOC_RATIO},

@@ -54,6 +54,8 @@ static void rd_table(struct lab_doc *d, struct lab_doc_table *t)
 	lab_doc_col(t, "rate", "GB/s", LAB_DOC_VALUE);
 	lab_doc_col(t, "label", NULL, LAB_DOC_TEXT);
 	lab_doc_col(t, "gain", NULL, LAB_DOC_ESTIMATE);
+	lab_doc_col(t, "size_bytes", NULL, LAB_DOC_BYTES); /* 16 KiB in text, 16384 in JSON */
+	lab_doc_col(t, "wait", "ns", LAB_DOC_INTERVAL);    /* means alone: "mean [95% CI]" */
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "tas");
 	lab_doc_str(d, lab_doc_at(t, 1), "1");
@@ -65,6 +67,8 @@ static void rd_table(struct lab_doc *d, struct lab_doc_table *t)
 	lab_doc_num(lab_doc_at(t, 7), 1.9);
 	lab_doc_at(t, 7)->lo = 1.8;
 	lab_doc_at(t, 7)->hi = 2;
+	lab_doc_num(lab_doc_at(t, 8), 16384);
+	lab_doc_ival(lab_doc_at(t, 9), NAN, 3, 2, 4, 5);
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "tas");
 	lab_doc_str(d, lab_doc_at(t, 1), "2");
@@ -75,10 +79,12 @@ static void rd_table(struct lab_doc *d, struct lab_doc_table *t)
 	lab_doc_num(lab_doc_at(t, 7), 2); /* unbounded above */
 	lab_doc_at(t, 7)->lo = 1.5;
 	lab_doc_at(t, 7)->hi = INFINITY;
+	lab_doc_num(lab_doc_at(t, 8), 1572864);
 	lab_doc_row(t); /* the interval of the median, which the mean lies outside */
 	lab_doc_str(d, lab_doc_at(t, 0), "mcs");
 	lab_doc_str(d, lab_doc_at(t, 1), "2");
 	lab_doc_ival_median(lab_doc_at(t, 2), 12, 20, 11, 13, 9);
+	lab_doc_num(lab_doc_at(t, 8), 100);
 	lab_doc_row(t);
 	lab_doc_str(d, lab_doc_at(t, 0), "ticket");
 	lab_doc_str(d, lab_doc_at(t, 1), "2");
