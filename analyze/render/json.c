@@ -15,7 +15,7 @@
 #include "analyze/render/render.h"
 #include "harness/json.h"
 
-static const char *const json_kind[] = {"key",   "text",     "value", "interval",
+static const char *const json_kind[] = {"key",   "text",  "value",    "interval",
                                         "count", "ratio", "estimate", "bytes"};
 
 /* "KEYsuffix" into buf. */
