@@ -283,7 +283,8 @@ LAB_TEST(jain_interval_clipped_to_its_domain)
 			hi = st.ci95_hi;
 			lab_an_domain_clip(LAB_AN_DOM_JAIN, 2, st.min, &lo, &hi);
 			above += hi > 1;
-			hits += lo <= 0.969414 && 0.969414 <= hi; /* E min(X, 1), X ~ N(0.97, 0.02) */
+			hits +=
+			    lo <= 0.969414 && 0.969414 <= hi; /* E min(X, 1), X ~ N(0.97, 0.02) */
 		}
 		fprintf(stderr, "n %d: coverage %.3f, above 1: %d\n", n, (double)hits / M, above);
 		CHECK_EQ_I64(above, 0);
