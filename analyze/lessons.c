@@ -273,6 +273,18 @@ static int ev_resolve(struct ev *e)
 	return 0;
 }
 
+/* A claim whose verdict cannot depend on the data (cost(a) / cost(a) >= 1: its means cancel)
+ * is not judged; the planner refuses it, an older one did not. 0, or -1 with the reason. */
+static int ev_cancels(struct ev *e)
+{
+	double diff;
+	char why[256];
+
+	if (!lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, &diff))
+		return 0;
+	return ev_notrun(e, "%s", lab_lesson_constant_why(diff, why, sizeof(why)));
+}
+
 /* ---- Q as a value with its gradient over the vars ---- */
 
 /* Judges lesson jl into out; 1 when run.json states a claim the planner refuses (out->text
@@ -307,7 +319,7 @@ static int ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 		goto out;
 	}
 	*e = (struct ev){.d = d, .px = px, .c = c};
-	if (ev_sels_planned(e) || ev_resolve(e)) {
+	if (ev_sels_planned(e) || ev_resolve(e) || ev_cancels(e)) {
 		snprintf(out->text, sizeof(out->text), "%s%s",
 		         e->refused ? "" : "not run: ", e->why);
 		refused = e->refused;

@@ -426,13 +426,8 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		ev_side(c, c->rhs, b, sizeof(b));
 		snprintf(out->quantity, sizeof(out->quantity), "%s - %s", a, b);
 	}
-	int constant = q.mono;
-	for (unsigned i = 0; constant && i < e->nvar; i++)
-		constant = q.p[i] == 0;
-	if (constant) { /* every mean cancels (C / C): Q is exactly its number */
-		q.lo = q.hi = q.value;
-		q.method = "exact";
-	} else if (!(q.mono && ev_ci_mono(e, &q) == 0)) {
+	/* (a claim whose means cancel, C / C, is not judged: lessons.c) */
+	if (!(q.mono && ev_ci_mono(e, &q) == 0)) {
 		ev_ci_delta(e, g, &q);
 		/* Q = lhs / rhs when both are products with data (out->bound 1) */
 		q.unbounded = ev_divisor_at_zero(e, c->lhs) || ev_divisor_at_zero(e, c->rhs) ||
@@ -468,7 +463,6 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 	const char *how = !l->method                      ? ""
 	                  : !strcmp(l->method, "fieller") ? ", Fieller"
 	                  : !strcmp(l->method, "t")       ? ", t"
-	                  : !strcmp(l->method, "exact")   ? ", exact: its means cancel"
 	                                                  : ", delta method";
 	const char *vn = lab_an_verdict_name(l->verdict);
 

@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "harness/lessons.h"
@@ -104,6 +106,94 @@ int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err)
 		                   "column 1: the claim measures nothing (allowed: a claim uses "
 		                   "cost(...), throughput(...), speedup(...) or metric(...))");
 	return 0;
+}
+
+/* lhs - rhs of c at the variable values x, with the larger side's magnitude into *scale. */
+static double lc_diff(const struct lab_lesson_claim *c, const int *var, const int *base,
+                      const double *x, double *scale)
+{
+	double v[LAB_LESSON_NODES_MAX];
+
+	for (unsigned i = 0; i < c->nnode; i++) {
+		const struct lab_lesson_node *n = &c->node[i];
+		double a = n->a >= 0 && (unsigned)n->a < i ? v[n->a] : NAN;
+		double b = n->b >= 0 && (unsigned)n->b < i ? v[n->b] : NAN;
+
+		switch (n->op) {
+		case LAB_LESSON_NUM:
+			v[i] = n->num;
+			break;
+		case LAB_LESSON_COST:
+		case LAB_LESSON_METRIC:
+			v[i] = x[var[i]];
+			break;
+		case LAB_LESSON_THROUGHPUT:
+			v[i] = 1e9 / x[var[i]];
+			break;
+		case LAB_LESSON_SPEEDUP:
+			v[i] = x[base[i]] / x[var[i]];
+			break;
+		case LAB_LESSON_NEG:
+			v[i] = -a;
+			break;
+		case LAB_LESSON_ADD:
+			v[i] = a + b;
+			break;
+		case LAB_LESSON_SUB:
+			v[i] = a - b;
+			break;
+		case LAB_LESSON_MUL:
+			v[i] = a * b;
+			break;
+		case LAB_LESSON_DIV:
+			v[i] = a / b;
+			break;
+		}
+	}
+	*scale = fmax(fabs(v[c->lhs]), fabs(v[c->rhs]));
+	return v[c->lhs] - v[c->rhs];
+}
+
+int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const int *base,
+                        unsigned nvar, double *diff)
+{
+	double x[LAB_LESSON_VARS_MAX], d0 = NAN, s0 = 0;
+	uint64_t s = 0x9e3779b97f4a7c15ull; /* a fixed seed: the same answer every run */
+
+	if (nvar > LAB_LESSON_VARS_MAX || c->lhs < 0 || c->rhs < 0 ||
+	    (unsigned)c->lhs >= c->nnode || (unsigned)c->rhs >= c->nnode)
+		return 0;
+	for (unsigned k = 0; k < LAB_LESSON_DRAWS; k++) {
+		double d, sc;
+
+		for (unsigned i = 0; i < nvar; i++) { /* log-uniform in [1, 1000) */
+			s = s * 6364136223846793005ull + 1442695040888963407ull;
+			x[i] = pow(10, 3 * (double)(s >> 11) / 9007199254740992.0);
+		}
+		d = lc_diff(c, var, base, x, &sc);
+		if (!k) {
+			d0 = d;
+			s0 = sc;
+		} else if (!(isnan(d) && isnan(d0)) && d != d0 &&
+		           !(fabs(d - d0) <= 1e-9 * fmax(fmax(sc, s0), 1e-300)))
+			return 0;
+	}
+	*diff = d0;
+	return 1;
+}
+
+const char *lab_lesson_constant_why(double diff, char *buf, size_t len)
+{
+	if (isfinite(diff))
+		snprintf(buf, len,
+		         "the claim's verdict does not depend on what is measured: its two sides "
+		         "differ by %g whatever the means are (its means cancel)",
+		         diff);
+	else
+		snprintf(buf, len,
+		         "the claim's verdict does not depend on what is measured: it has no value "
+		         "whatever the means are (its means cancel in a divisor)");
+	return buf;
 }
 
 int lab_lesson_name_ok(const char *name)

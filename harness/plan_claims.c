@@ -290,7 +290,15 @@ static int pl_swept_by_set(const struct lab_experiment *e, const char *key)
 	return 0;
 }
 
-static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel)
+/* A selector resolved to one planned point: its experiment and its index among that one's
+ * points (PL_NOPOINT: none). */
+#define PL_NOPOINT 0xffffffffu
+struct pl_at {
+	unsigned exp, pt;
+};
+
+/* Checks sel and resolves it into *at. */
+static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel, struct pl_at *at)
 {
 	struct lab_experiment *e = pl_experiment(x, sel->experiment);
 	unsigned before = x->errors;
@@ -312,7 +320,10 @@ static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel)
 		lab_diag_add(x->d, "out of memory checking lessons");
 		return;
 	}
-	unsigned n = lab__sel_count(x->index[ei], sel);
+	unsigned n = lab__sel_count(x->index[ei], sel, &at->pt);
+	at->exp = ei;
+	if (n != 1)
+		at->pt = PL_NOPOINT;
 	if (!n) {
 		pl_unplanned(x, e, sel);
 		return;
@@ -438,10 +449,84 @@ static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 		    sel->col, e->name);
 }
 
+/* The variable of quantity node i of c for lab_lesson_constant: one per point (cost and
+ * throughput) and per point and metric, numbered as first seen in key[0 .. *nvar). */
+struct pl_var {
+	unsigned exp, pt;
+	const char *metric; /* NULL: the point's cost */
+};
+
+static int pl_var(struct pl_var *key, unsigned *nvar, struct pl_at at, const char *metric)
+{
+	for (unsigned v = 0; v < *nvar; v++)
+		if (key[v].exp == at.exp && key[v].pt == at.pt &&
+		    (metric ? key[v].metric && !strcmp(key[v].metric, metric) : !key[v].metric))
+			return (int)v;
+	key[*nvar] = (struct pl_var){at.exp, at.pt, metric};
+	return (int)(*nvar)++;
+}
+
+/* The point a speedup of sel divides by: sel at threads = 1 (PL_NOPOINT: none planned). */
+static struct pl_at pl_base(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel,
+                            struct pl_at at)
+{
+	static char threads[] = "threads", one_thread[] = "1";
+	struct lab_lesson_sel one = *sel;
+	unsigned i = 0;
+
+	while (i < one.nparam && strcmp(one.key[i], "threads"))
+		i++;
+	if (i == LAB_LESSON_PARAMS_MAX) {
+		at.pt = PL_NOPOINT;
+		return at;
+	}
+	if (i == one.nparam)
+		one.key[one.nparam++] = threads;
+	one.value[i] = one_thread;
+	if (lab__sel_count(x->index[at.exp], &one, &at.pt) != 1)
+		at.pt = PL_NOPOINT;
+	return at;
+}
+
+/* A claim whose verdict cannot depend on the data (its means cancel) measures nothing. */
+static void pl_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                       const struct pl_at *at)
+{
+	static struct pl_var key[LAB_LESSON_VARS_MAX];
+	int var[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX];
+	unsigned nvar = 0, fresh = 0;
+	double diff;
+	char why[256];
+
+	for (unsigned i = 0; i < c->nnode; i++) {
+		const struct lab_lesson_node *n = &c->node[i];
+		struct pl_at b;
+
+		if (!lab_lesson_func_name(n->op))
+			continue;
+		if (at[n->sel].pt == PL_NOPOINT)
+			return;
+		var[i] =
+		    pl_var(key, &nvar, at[n->sel], n->op == LAB_LESSON_METRIC ? n->metric : NULL);
+		if (n->op != LAB_LESSON_SPEEDUP)
+			continue;
+		b = pl_base(x, &c->sel[n->sel], at[n->sel]);
+		if (b.pt == PL_NOPOINT) /* a variable of its own */
+			b = (struct pl_at){PL_NOPOINT, fresh++};
+		base[i] = pl_var(key, &nvar, b, NULL);
+	}
+	if (lab_lesson_constant(c, var, base, nvar, &diff))
+		lab__plan_claim_error(x,
+		                      "column 1: %s (allowed: a claim that compares different "
+		                      "points or metrics)",
+		                      lab_lesson_constant_why(diff, why, sizeof(why)));
+}
+
 void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 {
 	struct lab_lesson_claim c;
 	struct lab_err err = {0};
+	struct pl_at *at;
 
 	x->kv = kv;
 	x->errors = 0;
@@ -454,8 +539,15 @@ void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 		lab_lesson_claim_free(&c);
 		return;
 	}
-	for (unsigned i = 0; i < c.nsel; i++)
-		pl_sel(x, &c.sel[i]);
+	if (!(at = calloc(c.nsel ? c.nsel : 1, sizeof(*at)))) {
+		lab_diag_add(x->d, "out of memory checking lessons");
+		lab_lesson_claim_free(&c);
+		return;
+	}
+	for (unsigned i = 0; i < c.nsel; i++) {
+		at[i].pt = PL_NOPOINT;
+		pl_sel(x, &c.sel[i], &at[i]);
+	}
 	for (unsigned i = 0; i < c.nnode && !x->errors; i++)
 		if (c.node[i].op == LAB_LESSON_SPEEDUP)
 			pl_speedup(x, &c.sel[c.node[i].sel]);
@@ -463,6 +555,9 @@ void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 		if (c.node[i].op == LAB_LESSON_METRIC)
 			pl_metric(x, &c, &c.node[i]);
 	if (!x->errors)
+		pl_cancels(x, &c, at);
+	if (!x->errors)
 		pl_keep(x, &c);
+	free(at);
 	lab_lesson_claim_free(&c);
 }

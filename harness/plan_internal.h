@@ -73,7 +73,9 @@ struct lab__sel_index *lab__sel_index_new(const struct lab_plan *plan,
                                           const struct lab_experiment *e);
 void lab__sel_index_free(struct lab__sel_index *x);
 
-/* How many planned points have every key=value of sel (values in canonical form). */
-unsigned lab__sel_count(const struct lab__sel_index *x, const struct lab_lesson_sel *sel);
+/* How many planned points have every key=value of sel (values in canonical form); the first of
+ * them (its index among e's points) into *first when there is one and first is not NULL. */
+unsigned lab__sel_count(const struct lab__sel_index *x, const struct lab_lesson_sel *sel,
+                        unsigned *first);
 
 #endif

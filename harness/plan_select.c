@@ -141,7 +141,8 @@ void lab__sel_index_free(struct lab__sel_index *x)
 	free(x);
 }
 
-unsigned lab__sel_count(const struct lab__sel_index *x, const struct lab_lesson_sel *sel)
+unsigned lab__sel_count(const struct lab__sel_index *x, const struct lab_lesson_sel *sel,
+                        unsigned *first)
 {
 	unsigned key[LAB_LESSON_PARAMS_MAX], want[LAB_LESSON_PARAMS_MAX], shortest = 0, n = 0;
 
@@ -156,15 +157,19 @@ unsigned lab__sel_count(const struct lab__sel_index *x, const struct lab_lesson_
 		    x->start[want[shortest] + 1] - x->start[want[shortest]])
 			shortest = i;
 	}
-	if (!sel->nparam)
+	if (!sel->nparam) {
+		if (first && x->np)
+			*first = 0;
 		return x->np;
+	}
 	for (unsigned p = x->start[want[shortest]]; p < x->start[want[shortest] + 1]; p++) {
 		const unsigned *id = &x->id[(size_t)x->pts[p] * x->nk];
 		int match = 1;
 		ps_probes++;
 		for (unsigned i = 0; i < sel->nparam && match; i++)
 			match = id[key[i]] == want[i];
-		n += (unsigned)match;
+		if (match && !n++ && first)
+			*first = x->pts[p];
 	}
 	return n;
 }

@@ -273,6 +273,53 @@ LAB_TEST(claims_that_measure_nothing_are_refused)
 	              "0; allowed a nonzero number or a measured quantity)");
 }
 
+/* A claim whose verdict cannot depend on the data is refused: the same point's mean on both
+ * sides of '/' or '-', however the selectors write it (size=8 and size=8B, keys in another
+ * order), a throughput times its own cost, a speedup times its cost over its baseline's, a
+ * divisor that is a difference of one mean. Claims over different points pass. */
+LAB_TEST(claims_whose_means_cancel_are_refused)
+{
+	static const char cfg[] =
+	    "[x]\nkernel = fake\nthreads = 1,2\nsize = 8, 64\n[lessons]\nl = ";
+	static const char *const cancel[] = {
+	    "cost(x: size=8, threads=2) / cost(x: threads=2, size=8B) >= 1",
+	    "cost(x: size=8, threads=1) - cost(x: size=8, threads=1) > 0",
+	    "throughput(x: size=8, threads=1) * cost(x: size=8, threads=1) >= 1",
+	    "speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) / cost(x: size=8, "
+	    "threads=1) >= 1",
+	    "2 * cost(x: size=64, threads=1) / cost(x: size=64, threads=1) > 1.5",
+	};
+	static const char *const diff[] = {"0", "0", "1e+09", "0", "0.5"};
+	static const char *const fine[] = {
+	    "cost(x: size=8, threads=2) / cost(x: size=8, threads=1) >= 1",
+	    "speedup(x: size=8, threads=2) >= 1.2",
+	    "cost(x: size=8, threads=1) - cost(x: size=64, threads=1) > 0",
+	    "speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) >= 1",
+	};
+	char text[512], want[512];
+
+	for (size_t i = 0; i < sizeof(cancel) / sizeof(cancel[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s\n", cfg, cancel[i]);
+		snprintf(
+		    want, sizeof(want),
+		    "a.ini:6: [lessons] l: column 1: the claim's verdict does not depend on "
+		    "what is measured: its two sides differ by %s whatever the means are (its "
+		    "means cancel) (allowed: a claim that compares different points or metrics)",
+		    diff[i]);
+		tl_fails_with(text, NULL, 0, want);
+	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		const char *texts[] = {text};
+		struct tl t;
+
+		snprintf(text, sizeof(text), "%s%s\n", cfg, fine[i]);
+		tl_build(&t, texts, 1, NULL, 0);
+		CHECK_EQ_I64(t.rc, 0);
+		CHECK(t.plan && t.plan->nlessons == 1);
+		tl_free(&t);
+	}
+}
+
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
  * nothing (a 3000-byte key was "did you mean 'threads'?"). */
 LAB_TEST(long_names_get_no_suggestion)
