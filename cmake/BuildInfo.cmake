@@ -15,13 +15,13 @@ else()
   set(LAB_GIT_DIRTY 0)
 endif()
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
-set(LAB_C_FLAGS_ALL "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
+set(LAB_C_FLAGS_ALL "${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_bt}}")
 string(STRIP "${LAB_C_FLAGS_ALL}" LAB_C_FLAGS_ALL)
 # What -march=${LAB_AUTO_MARCH} means to this compiler (native is the build machine, and a
 # compiler older than the CPU picks something else: gcc 12 on Zen 5 says znver3 + AVX-512).
 # The build's own -m options (-mavx2 in CMAKE_C_FLAGS) are in the auto files too, and said.
 include(${CMAKE_CURRENT_LIST_DIR}/AutoArch.cmake)
-lab_user_isa_flags(LAB_AUTO_EXTRA "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
+lab_user_isa_flags(LAB_AUTO_EXTRA "${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_bt}}")
 lab_auto_arch(LAB_AUTO_ARCH LAB_AUTO_TUNE "${CMAKE_C_COMPILER_ID}" ${CMAKE_C_COMPILER}
               ${LAB_AUTO_MARCH} ${LAB_AUTO_EXTRA})
 lab_auto_isa(LAB_AUTO_ISA ${CMAKE_C_COMPILER} ${LAB_AUTO_MARCH} ${LAB_AUTO_EXTRA})

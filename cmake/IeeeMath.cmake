@@ -5,9 +5,14 @@
 # clang's -ffp-model=fast and -fno-honor-nans made isnan() false as -Ofast did.
 # -fno-fast-math goes after the build type's flags (the last of the two on a compile line), so
 # it wins (gcc and clang undo these with it) and run.json's build flags show it.
+# LAB_C_FLAGS_GIVEN: the C flags with the words after the compiler in CC (CC="gcc -ffast-math
+# -mavx512f"), which CMake keeps in CMAKE_C_COMPILER_ARG1 and puts on every compile line ahead of
+# the flags; this check, the build's record and the auto files' -m options read them (they were
+# read nowhere: fast math got through and run.json named flags the code was not built with).
 macro(lab_ieee_math)
+  string(STRIP "${CMAKE_C_COMPILER_ARG1} ${CMAKE_C_FLAGS}" LAB_C_FLAGS_GIVEN)
   string(TOUPPER "${CMAKE_BUILD_TYPE}" _lab_bt)
-  if("${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_lab_bt}}" MATCHES
+  if("${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_lab_bt}}" MATCHES
      "-Ofast|-ffast-math|-ffinite-math-only|-funsafe-math-optimizations|-fassociative-math|-freciprocal-math|-ffp-model=(fast|aggressive)|-fno-honor-(nans|infinities)")
     message(WARNING "lab: the C flags ask for fast math; the lab needs IEEE arithmetic (NaN and "
                     "infinities for missing values and verification, float sums in their "
