@@ -159,8 +159,14 @@ enum an_fact_kind {
 	AN_FACT_BOOL,
 	AN_FACT_STR,
 	AN_FACT_CHAINS,
-	AN_FACT_PCT
+	AN_FACT_PCT,
+	AN_FACT_TOP
 };
+
+/* perf_c2c_top: the hottest lines perf c2c found, as the harness writes them into 2048 bytes
+ * (harness/perf_c2c_run.c); 100 000 lines in one point's string made 1.6 million lines of text
+ * and a 169 MB analysis.json. */
+#define AN_C2C_TOP_MAX 2047
 
 /* The most chains of one op a peak variant runs (24 with AVX-512's 32 registers) */
 #define AN_CHAINS_MAX 256
@@ -188,6 +194,10 @@ static const struct {
     {"fma_fused", AN_FACT_BOOL, "true or false"},
     {"mix_fma", AN_FACT_CHAINS, "a count of chains 0 .. 256"},
     {"mix_add", AN_FACT_CHAINS, "a count of chains 0 .. 256"},
+    /* perf c2c's (harness/perf_c2c_run.c): lines is a count, -5 and 1e300 were printed */
+    {"perf_c2c", AN_FACT_STR, "a string"},
+    {"perf_c2c_lines", AN_FACT_COUNT, "a count of cache lines (a whole number 0 .. 2^53)"},
+    {"perf_c2c_top", AN_FACT_TOP, "a string of at most 2047 bytes (the hottest lines)"},
 };
 
 /* NULL when v is what a fact of kind may hold, else the value that is not (v, or an item of
@@ -208,6 +218,8 @@ static const struct lab_an_json *an_fact_bad_value(enum an_fact_kind kind,
 		return v->type == LAB_AN_JSON_BOOL ? NULL : v;
 	case AN_FACT_STR:
 		return v->type == LAB_AN_JSON_STR ? NULL : v;
+	case AN_FACT_TOP:
+		return v->type == LAB_AN_JSON_STR && strlen(v->str) <= AN_C2C_TOP_MAX ? NULL : v;
 	case AN_FACT_COUNTS:
 		if (v->type != LAB_AN_JSON_ARR || v->n > LAB_AN_FACT_NODES_MAX)
 			return v;

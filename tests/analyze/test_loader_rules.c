@@ -259,12 +259,32 @@ LAB_TEST(point_facts_held_to_their_kind)
 	    {"{\"mix_add\": 1e200}", "point fact 'mix_add': allowed: a count of chains 0 .. 256"},
 	    {"{\"mix_fma\": 2.5}", "point fact 'mix_fma': allowed: a count of chains"},
 	    {"{\"fma_fused\": 1}", "point fact 'fma_fused': allowed: true or false"},
+	    /* perf c2c's: a line count of -5, 1.5 or 1e300 was printed as it was */
+	    {"{\"perf_c2c_lines\": -5}", "point fact 'perf_c2c_lines': allowed: a count of cache "
+	                                 "lines"},
+	    {"{\"perf_c2c_lines\": 1.5}", "point fact 'perf_c2c_lines'"},
+	    {"{\"perf_c2c_lines\": 1e300}", "point fact 'perf_c2c_lines'"},
+	    {"{\"perf_c2c\": 1}", "point fact 'perf_c2c': allowed: a string"},
 	};
-	char pt[512];
+	char pt[512], *big;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(pt, sizeof(pt), LR_PT "\"point_facts\": %s}", bad[i][0]);
 		lr_expect(0, "", pt, bad[i][1]);
+	}
+	/* the hottest lines in more than the harness's 2048 bytes (100 000 of them made 1.6
+	 * million lines of text); 2047 bytes pass */
+	for (size_t len = 2047; len <= 2048; len++) {
+		REQUIRE((big = malloc(len + 256)) != NULL);
+		int k = snprintf(
+		    big, 256, LR_PT "\"status\": \"ok\", \"point_facts\": {\"perf_c2c_top\": \"");
+		memset(big + k, 'x', len);
+		snprintf(big + k + len, 64, "\"}}");
+		lr_expect(len == 2047, "", big,
+		          len == 2047 ? NULL
+		                      : "point fact 'perf_c2c_top': allowed: a string of at most "
+		                        "2047 bytes");
+		free(big);
 	}
 	lr_expect(1, "",
 	          LR_PT "\"status\": \"ok\", \"point_facts\": {\"pages_per_node\": [0, 512], "
