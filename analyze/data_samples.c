@@ -244,13 +244,20 @@ static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
 			                   "%s:%zu: %s = '%s' at %ld threads: allowed: %s", r->path,
 			                   r->line, d->metric_name[m], v, threads,
 			                   lab_an_domain_text(dm, threads, dom, sizeof(dom)));
-		if (dm == LAB_AN_DOM_SPAN && !isnan(s->metric[m]) &&
-		    !lab_an_domain_span_ok(s->metric[m], elapsed_ns))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%zu: %s = '%s': allowed: a time inside the sample, "
-			                   "0 .. its elapsed_ns %s",
-			                   r->path, r->line, d->metric_name[m], v,
-			                   f[LAB_SCOL_ELAPSED_NS]);
+		if (!isnan(s->metric[m]) && !lab_an_domain_fits(dm, s->metric[m], elapsed_ns)) {
+			const char *e = f[LAB_SCOL_ELAPSED_NS];
+
+			if (dm == LAB_AN_DOM_SPAN)
+				return lab_err_set(err, LAB_EDATA,
+				                   "%s:%zu: %s = '%s': allowed: a time inside the "
+				                   "sample, 0 .. its elapsed_ns %s",
+				                   r->path, r->line, d->metric_name[m], v, e);
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: %s = '%s': allowed: a difference of times inside "
+			    "the sample, within its elapsed_ns: -%s .. %s",
+			    r->path, r->line, d->metric_name[m], v, e, e);
+		}
 	}
 	return 0;
 }

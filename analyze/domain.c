@@ -16,9 +16,9 @@ static const struct {
     {"handoff_ratio", LAB_AN_DOM_UNIT},
     {"max_min_ratio", LAB_AN_DOM_ATLEAST1},
     {"imbalance", LAB_AN_DOM_MAX_MEAN},
-    {"cs_achieved_ns", LAB_AN_DOM_ANY},
+    {"cs_achieved_ns", LAB_AN_DOM_SPAN_DIFF},
     {"delay_drift_pct", LAB_AN_DOM_PCT_CHANGE},
-    {"overhead_ns", LAB_AN_DOM_ANY},
+    {"overhead_ns", LAB_AN_DOM_SPAN_DIFF},
     {"lat_samples", LAB_AN_DOM_NONNEG},
     {"acq_lat_p50_ns", LAB_AN_DOM_SPAN},
     {"acq_lat_p99_ns", LAB_AN_DOM_SPAN},
@@ -111,7 +111,7 @@ int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x)
 {
 	double lo, hi;
 
-	if (dom == LAB_AN_DOM_UNKNOWN || dom == LAB_AN_DOM_ANY)
+	if (dom == LAB_AN_DOM_UNKNOWN || dom == LAB_AN_DOM_ANY || dom == LAB_AN_DOM_SPAN_DIFF)
 		return 1;
 	lab_an_domain_range(dom, threads, &lo, &hi);
 	return x >= lo - 1e-9 * fabs(lo) && x <= hi + 1e-9 * fabs(hi);
@@ -122,6 +122,15 @@ int lab_an_domain_span_ok(double x, double elapsed_ns)
 	/* the lock kernel's percentiles are a histogram bucket's middle, up to 1/16 above the
 	 * latency measured (kernels/lat_hist.h) */
 	return x <= elapsed_ns * 1.08 + 1000;
+}
+
+int lab_an_domain_fits(enum lab_an_domain dom, double x, double elapsed_ns)
+{
+	if (dom == LAB_AN_DOM_SPAN)
+		return lab_an_domain_span_ok(x, elapsed_ns);
+	if (dom == LAB_AN_DOM_SPAN_DIFF)
+		return lab_an_domain_span_ok(fabs(x), elapsed_ns);
+	return 1;
 }
 
 const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len)

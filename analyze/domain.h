@@ -35,6 +35,10 @@ enum lab_an_domain {
 	 * acquisition's latency, one loop instance's makespan); the rows' loader checks the
 	 * upper end (lab_an_domain_span_ok) */
 	LAB_AN_DOM_SPAN,
+	/* any sign, at most the sample's elapsed_ns either way: a difference of times measured
+	 * inside the sample (a critical section achieved less one clock read, a makespan less
+	 * its ideal); a critical section of 1e300 ns in a 10 ms sample was taken as measured */
+	LAB_AN_DOM_SPAN_DIFF,
 };
 
 /* The domain of the metric column named name; LAB_AN_DOM_UNKNOWN for a name not listed. */
@@ -52,6 +56,10 @@ void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, doubl
  * relative slack of 1e-9 for the rounding of a computed ratio); 0 otherwise. UNKNOWN and ANY allow
  * every value. */
 int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x);
+
+/* 1 when x, a sample of a metric of domain dom, fits in the sample's elapsed_ns (SPAN: 0 .. it,
+ * SPAN_DIFF: -it .. it, both with lab_an_domain_span_ok's slack; other domains: 1). */
+int lab_an_domain_fits(enum lab_an_domain dom, double x, double elapsed_ns);
 
 /* 1 when x, a value of a LAB_AN_DOM_SPAN metric, fits in a sample of elapsed_ns (with a slack of
  * 8 % and 1 us: a latency histogram's bucket middle lies up to 1/16 above the value, and the

@@ -156,6 +156,40 @@ LAB_TEST(out_of_domain_values_refused)
 	}
 }
 
+/* A difference of times measured inside the sample (cs_achieved_ns: the section less one clock
+ * read; overhead_ns: a makespan less its ideal) may be below 0, but not beyond the sample's
+ * elapsed_ns either way: 1e300 ns in a 10 ms sample was shown as measured. */
+LAB_TEST(differences_of_times_fit_in_the_sample)
+{
+	static const char hdr[] = "experiment,point,kernel,params,threads,rep,elapsed_ns,work,"
+	                          "work_unit,foreign_cpu,flagged,cs_achieved_ns,overhead_ns\n";
+	static const struct {
+		const char *row, *want;
+	} cases[] = {
+	    {"e,0,k,,2,0,10000000,1,op,,0,-4,-250\n", NULL},
+	    {"e,0,k,,2,0,10000000,1,op,,0,9000000,\n", NULL},
+	    {"e,0,k,,2,0,10000000,1,op,,0,1e300,\n",
+	     "samples.csv:2: cs_achieved_ns = '1e300': allowed: a difference of times inside the "
+	     "sample, within its elapsed_ns: -10000000 .. 10000000"},
+	    {"e,0,k,,2,0,10000000,1,op,,0,-1e300,\n", "cs_achieved_ns = '-1e300': allowed"},
+	    {"e,0,k,,2,0,10000000,1,op,,0,,-2e7\n", "overhead_ns = '-2e7': allowed"},
+	};
+
+	CHECK(lab_an_domain_of("cs_achieved_ns") == LAB_AN_DOM_SPAN_DIFF);
+	CHECK(lab_an_domain_of("overhead_ns") == LAB_AN_DOM_SPAN_DIFF);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lab_an_data d;
+		struct lab_err err;
+		char name[32];
+
+		snprintf(name, sizeof(name), "diff%zu", i);
+		CHECK_EQ_I64(dm_load_h(name, hdr, cases[i].row, &d, &err),
+		             cases[i].want ? -LAB_EDATA : 0);
+		CHECK(!cases[i].want || strstr(err.msg, cases[i].want) != NULL);
+		lab_an_data_free(&d);
+	}
+}
+
 /* Percentiles of one sample are ordered (a p10 above its p50 is no distribution), and the
  * counts the harness keeps in 64 bits stay there. */
 LAB_TEST(ordered_metrics_and_64_bit_counts)

@@ -341,8 +341,9 @@ __attribute__((noinline)) static char *lr_replace(char *text, const char *from, 
 }
 
 /* Values in range whose spread overflows a double: a cs_achieved_ns mean of 5.7e307 was called
- * "below resolution" (its interval [-inf, inf] clamped at 0), a drift of 1e300 % printed 301
- * digits. Now: no interval, said so; the drift in %.3g. */
+ * "below resolution" (its interval [-inf, inf] clamped at 0; such a section is now refused, it
+ * does not fit in its sample), a drift of 1e300 % printed 301 digits. Now: no interval, said
+ * so (max_min_ratio, which has no upper end); the drift in %.3g. */
 LAB_TEST(overflowing_spread_has_no_interval)
 {
 	char *csv, *at, *out = NULL, *err = NULL, path[2048];
@@ -351,7 +352,7 @@ LAB_TEST(overflowing_spread_has_no_interval)
 	clitest_copy("results-locks-drift");
 	REQUIRE((csv = clitest_read("results-locks-drift/samples.csv")));
 	csv = lr_replace(csv, "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
-	                 "2,0,925925926,1000000,acquire,0.01,0,1,1000,1,1.7e308,3,1e300\n");
+	                 "2,0,925925926,1000000,acquire,0.01,0,1,1000,1.7e308,855,3,1e300\n");
 	csv = lr_replace(csv, "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
 	                 "2,1,917431193,1000000,acquire,0.01,0,1,1000,1,855,3,1e300\n");
 	csv = lr_replace(csv, "2,2,909090909,1000000,acquire,0.01,0,1,1000,1,855,3,20\n",
