@@ -421,6 +421,24 @@ static int an_threads_map(struct an_threads *s, struct lab_err *err)
 	return 0;
 }
 
+/* A complete run with samples wrote threads.csv in full (lab run writes a row per thread of each
+ * sample): without it the checks it feeds were skipped without a word (a deleted or emptied
+ * file). Older and external results have none: nothing to say of them. */
+static void an_threads_missing(struct lab_an_data *d, const char *path, const char *what)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->npt && !n; i++)
+		n = d->pt[i].n;
+	if (n && lab_an_run_complete(d))
+		lab_an_warn(
+		    &d->warn,
+		    "%s: %s, though run.json says the run completed: where each thread ran "
+		    "(the placement kept or not: c2c pairs, NUMA nodes, SMT) and the threads' "
+		    "spans are not checked",
+		    path, what);
+}
+
 int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err *err)
 {
 	struct an_threads s = {.d = d, .runq_col = -1, .prev_end = -INFINITY};
@@ -430,13 +448,18 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 	struct stat st;
 
 	/* lstat: a link that leads nowhere is a link, refused below as every other one */
-	if (lstat(path, &st) && errno == ENOENT)
-		return 0; /* an older run, or external data: nothing to say */
+	if (lstat(path, &st) && errno == ENOENT) {
+		an_threads_missing(d, path, "missing");
+		return 0;
+	}
 	if ((rc = an_threads_map(&s, err)) ||
-	    (rc = lab_an_csv_open_flags(&s.r, path, LAB_AN_IN_NOFOLLOW, err)) ||
-	    (rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete)
-		goto out; /* an empty file (or a cut header) has no rows and nothing to say either
-		           */
+	    (rc = lab_an_csv_open_flags(&s.r, path, LAB_AN_IN_NOFOLLOW, err)))
+		goto out;
+	if ((rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete) {
+		if (rc >= 0) /* an empty file, or a cut header: no rows */
+			an_threads_missing(d, path, rc ? "its header is cut" : "empty");
+		goto out;
+	}
 	if ((rc = lab_an_threads_header(&s.r, err)))
 		goto out;
 	s.runq_col = lab_an_csv_column(&s.r, LAB_COL_RUNQ_WAIT);

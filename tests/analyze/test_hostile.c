@@ -416,6 +416,34 @@ LAB_TEST(compare_refuses_unlike_or_unsaid_scopes)
 	free(err);
 }
 
+/* A complete run's threads.csv deleted, emptied or cut in its header: the checks it feeds are
+ * skipped, and the analyzer says so (it said nothing). */
+LAB_TEST(complete_run_without_threads_csv_warns)
+{
+	static const char *const how[] = {"missing", "empty", "its header is cut"};
+
+	for (int i = 0; i < 3; i++) {
+		char path[2048], *out = NULL, *err = NULL;
+		FILE *f;
+
+		clitest_copy("results-asymmetric");
+		snprintf(path, sizeof(path), "%s/results-asymmetric/threads.csv", testlib_tmpdir());
+		if (i == 0)
+			REQUIRE(unlink(path) == 0);
+		else {
+			REQUIRE((f = fopen(path, "w")) != NULL);
+			fputs(i == 1 ? "" : "point,re", f);
+			fclose(f);
+		}
+		CHECK_EQ_I64(clitest_run(NULL, "analyze results-asymmetric --no-plots", &out, &err),
+		             0);
+		CHECK(err && strstr(err, how[i]) &&
+		      strstr(err, "though run.json says the run completed"));
+		free(out);
+		free(err);
+	}
+}
+
 /* One sample a side: no interval and no test. A threefold change read "-66.67% [no interval]
  * p 1 no change", a verdict (and a p-value) no test had found. */
 LAB_TEST(compare_one_sample_is_untested)
