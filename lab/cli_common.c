@@ -45,11 +45,19 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	if (d->dropped)
 		fprintf(stderr, "... and %u more error%s\n", d->dropped,
 		        d->dropped == 1 ? "" : "s");
-	/* One error is its own line (FILE:LINE, what is allowed); several get a count. */
-	if (n > 1 && a->nconfigs > 1)
-		lab_opts_error("lab: %u errors in the %u configs; nothing was run", n, a->nconfigs);
+	/* One error is its own line (FILE:LINE, what is allowed); several get a count, and where
+	 * they are: the command line's (--set, --topology, --only) are not the file's. */
+	unsigned cmdline = 0;
+	for (unsigned i = 0; i < d->n; i++)
+		cmdline += !strncmp(d->msg[i], "--", 2);
+	const char *and = cmdline == d->n ? "" : cmdline ? " and on the command line" : "";
+	if (n > 1 && cmdline == d->n && !d->dropped)
+		lab_opts_error("lab: %u errors on the command line; nothing was run", n);
+	else if (n > 1 && a->nconfigs > 1)
+		lab_opts_error("lab: %u errors in the %u configs%s; nothing was run", n, a->nconfigs,
+		               and);
 	else if (n > 1)
-		lab_opts_error("lab: %u errors in %s; nothing was run", n, where);
+		lab_opts_error("lab: %u errors in %s%s; nothing was run", n, where, and);
 	lab_diag_free(d);
 	return LAB_EXIT_USAGE;
 }
@@ -74,10 +82,11 @@ static unsigned cli_same_file(const struct lab_cli_args *a, unsigned i)
 }
 
 static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struct lab_diag *d,
-                    struct lab_err *err)
+                    unsigned *unread, struct lab_err *err)
 {
 	int rc = 0;
 
+	*unread = 0;
 	if (a->nconfigs == 0) {
 		snprintf(s->stem, sizeof(s->stem), "quick");
 		return lab_cfg_load_text(&s->cfg, "quick.ini (built in)", lab_quick_ini,
@@ -94,8 +103,10 @@ static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struc
 			continue;
 		}
 		rc = lab_cfg_load_file(&s->cfg, a->configs[i], d, err);
-		if (rc == -LAB_EIO)
+		if (rc == -LAB_EIO) {
 			lab_diag_add(d, "%s", err->msg);
+			++*unread;
+		}
 	}
 	return rc == -LAB_ENOMEM ? rc : 0;
 }
@@ -104,13 +115,14 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 {
 	struct lab_diag d = {0};
 	struct lab_err err = {0};
+	unsigned unread;
 	int rc = 0;
 
 	memset(s, 0, sizeof(*s));
 	/* A bad topology, unreadable files and syntax errors are all reported in one pass. */
 	if (lab_topo_open(&s->topo, a->topology, &err))
 		lab_diag_add(&d, "--topology %s", err.msg);
-	if (cli_load(a, s, &d, &err)) {
+	if (cli_load(a, s, &d, &unread, &err)) {
 		lab_opts_error("lab: %s", err.msg);
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
@@ -118,6 +130,9 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	for (unsigned i = 0; i < a->nsets; i++)
 		lab_cfg_add_set(&s->cfg, a->sets[i], &d);
 	unsigned syntax = lab_diag_count(&d);
+	/* A config that could not be read leaves its sections out: --only naming none of them
+	 * would only follow from that (the other files are still checked, without --only). */
+	bool only = a->nonly && !unread;
 	/* With a bad --topology the config is still checked, on a stand-in, for the errors
 	 * which do not depend on the machine. */
 	if (!s->topo && lab_topo_open_standin(&s->topo, &err)) {
@@ -129,7 +144,8 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 		lab_diag_free(&d);
 		return LAB_EXIT_USAGE;
 	}
-	rc = lab_plan_build(&s->plan, &s->cfg, lab_kernels, s->topo, a->only, a->nonly, &d, &err);
+	rc = lab_plan_build(&s->plan, &s->cfg, lab_kernels, s->topo, only ? a->only : NULL,
+	                    only ? a->nonly : 0, &d, &err);
 	if (rc == 0 && syntax) {
 		lab_plan_free(s->plan);
 		s->plan = NULL;

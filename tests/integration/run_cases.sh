@@ -584,7 +584,17 @@ errors_across_files_and_topology)
 	grep -q 'missing.ini: cannot open: No such file' "$tmp/err"
 	grep -q 'a.ini:3: \[a\] reps = 0x10: not a number' "$tmp/err"
 	grep -q 'b.ini:3: \[b\] reps = 0: out of range' "$tmp/err"
-	tail -n 1 "$tmp/err" | grep -q '^lab: 4 errors in .*; nothing was run$'
+	tail -n 1 "$tmp/err" | grep -q '^lab: 4 errors in the 3 configs and on the command line; nothing was run$'
+	# an unreadable config and --only: no follow-on "--only a: no experiment [a]" error
+	rc=0
+	"$lab" plan "$tmp/missing.ini" --only a 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'missing.ini: cannot open' "$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	# errors of the command line alone are not the file's
+	rc=0
+	"$lab" plan "$tmp/b.ini" --set b.reps=3 --set b.bogus=1 --topology synthetic:bogus 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && tail -n 1 "$tmp/err" | grep -q '^lab: 2 errors on the command line; nothing was run$' ||
+		{ cat "$tmp/err" >&2; exit 1; }
 	# one file twice (two names of it too): one line, not a duplicate error per section
 	rc=0
 	"$lab" plan "$tmp/a.ini" "$tmp/../$(basename "$tmp")/a.ini" 2>"$tmp/err" || rc=$?
