@@ -54,8 +54,8 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	if (n > 1 && cmdline == d->n && !d->dropped)
 		lab_opts_error("lab: %u errors on the command line; nothing was run", n);
 	else if (n > 1 && a->nconfigs > 1)
-		lab_opts_error("lab: %u errors in the %u configs%s; nothing was run", n, a->nconfigs,
-		               and);
+		lab_opts_error("lab: %u errors in the %u configs%s; nothing was run", n,
+		               a->nconfigs, and);
 	else if (n > 1)
 		lab_opts_error("lab: %u errors in %s%s; nothing was run", n, where, and);
 	lab_diag_free(d);
