@@ -191,6 +191,10 @@ int lab_cmd_version(int argc, char **argv)
 	printf("lab %s (git %s%s)\n", LAB_VERSION, LAB_GIT_SHA, LAB_GIT_DIRTY ? ", dirty" : "");
 	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
+	/* what a Debug build's flags do not say: the timed code is optimized whatever they are
+	 * (kernels/CMakeLists.txt, harness/CMakeLists.txt) */
+	printf("timed code: the kernels and the harness's clock, sample loop and team at -O2 "
+	       "after those flags, whatever the build type\n");
 	printf(
 	    "auto kernel variants: -march=%s%s%s%s (the compiler took it for %s, tuned for %s)\n",
 	    LAB_AUTO_MARCH, LAB_AUTO_EXTRA[0] ? " with " : "", LAB_AUTO_EXTRA,
