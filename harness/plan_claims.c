@@ -492,7 +492,7 @@ static struct pl_at pl_base(struct lab__pl_ctx *x, const struct lab_lesson_sel *
 static void pl_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
                        const struct pl_at *at)
 {
-	static struct pl_var key[LAB_LESSON_VARS_MAX];
+	struct pl_var key[LAB_LESSON_VARS_MAX]; /* 8 KiB */
 	int var[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX];
 	unsigned nvar = 0, fresh = 0;
 	double diff;
