@@ -33,7 +33,7 @@ void lab_run_console_begin(struct lab_run_console *c)
 	const struct lab_plan *plan = c->s->plan;
 
 	/* the point lines' columns as wide as the plan's longest name and params (up to 32 and
-	 * 72 characters), so that the numbers line up */
+	 * 100 characters: ch26-locks's reach 84), so that the numbers line up */
 	c->wname = 8;
 	c->wparams = 16;
 	for (unsigned i = 0; i < plan->npts; i++) {
@@ -42,7 +42,7 @@ void lab_run_console_begin(struct lab_run_console *c)
 		c->est_total +=
 		    lab_cli_run_estimate_ns(plan, pt) * (double)(pt->h.runs ? pt->h.runs : 1);
 		c->wname = wn > c->wname ? (wn < 32 ? wn : 32) : c->wname;
-		c->wparams = wp > c->wparams ? (wp < 72 ? wp : 72) : c->wparams;
+		c->wparams = wp > c->wparams ? (wp < 100 ? wp : 100) : c->wparams;
 	}
 }
 
