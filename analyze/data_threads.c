@@ -423,14 +423,17 @@ static int an_threads_map(struct an_threads *s, struct lab_err *err)
 
 /* A complete run with samples wrote threads.csv in full (lab run writes a row per thread of each
  * sample): without it the checks it feeds were skipped without a word (a deleted or emptied
- * file). Older and external results have none: nothing to say of them. */
-static void an_threads_missing(struct lab_an_data *d, const char *path, const char *what)
+ * file). A missing file is said only of a run.json with "progress" (the lab that writes it
+ * writes threads.csv beside it): older, hand-made and external results have none. */
+static void an_threads_missing(struct lab_an_data *d, const char *path, const char *what,
+                               int missing)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < d->npt && !n; i++)
 		n = d->pt[i].n;
-	if (n && lab_an_run_complete(d))
+	if (n && lab_an_run_complete(d) &&
+	    (!missing || lab_an_json_get(d->run, LAB_KEY_PROGRESS) != NULL))
 		lab_an_warn(
 		    &d->warn,
 		    "%s: %s, though run.json says the run completed: where each thread ran "
@@ -449,7 +452,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 
 	/* lstat: a link that leads nowhere is a link, refused below as every other one */
 	if (lstat(path, &st) && errno == ENOENT) {
-		an_threads_missing(d, path, "missing");
+		an_threads_missing(d, path, "missing", 1);
 		return 0;
 	}
 	if ((rc = an_threads_map(&s, err)) ||
@@ -457,7 +460,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 		goto out;
 	if ((rc = lab_an_csv_next(&s.r, err)) <= 0 || !s.r.complete) {
 		if (rc >= 0) /* an empty file, or a cut header: no rows */
-			an_threads_missing(d, path, rc ? "its header is cut" : "empty");
+			an_threads_missing(d, path, rc ? "its header is cut" : "empty", 0);
 		goto out;
 	}
 	if ((rc = lab_an_threads_header(&s.r, err)))

@@ -167,6 +167,7 @@ enum lab_samples_col {
 /* Keys of run.json that the analyzer reads (the shape above). */
 #define LAB_KEY_SCHEMA       "schema"
 #define LAB_KEY_STATUS       "status"
+#define LAB_KEY_PROGRESS     "progress"
 #define LAB_KEY_EXPERIMENTS  "experiments"
 #define LAB_KEY_NAME         "name"
 #define LAB_KEY_KERNEL       "kernel"

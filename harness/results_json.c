@@ -327,7 +327,7 @@ void lab__results_run_json(FILE *f, const struct lab_results *res, const char *s
 	lab_json_bool(&j, "shuffled", lab_runner_shuffles(res->plan));
 	lab_json_uint(&j, "seed", lab_runner_order_seed(res->plan));
 	lab_json_obj_close(&j);
-	lab_json_obj_open(&j, "progress");
+	lab_json_obj_open(&j, LAB_KEY_PROGRESS);
 	lab_json_uint(&j, "points_done", res->ndone);
 	lab_json_uint(&j, "points_planned", res->plan->npts);
 	lab_json_obj_close(&j);
