@@ -48,7 +48,7 @@ struct lab_an_lesson {
 	const char *cmp;             /* ">=" ... */
 	double bound;                /* the constant Q is compared with */
 	double value, lo, hi;        /* Q and its 95 % interval; NaN when unknown */
-	const char *method;          /* "fieller", "t", "delta", "exact", or NULL */
+	const char *method;          /* "fieller", "t", "delta", or NULL */
 	/* one sentence: the verdict and why, then its notes (a quantity of 520 bytes, a reason
 	 * of 400 and notes of 300 each fit: gcc -O1 saw 1024 could cut the reason) */
 	char text[2048];
