@@ -59,23 +59,19 @@ const char *lab_an_delay_flag(const char *params, const struct lab_an_delay *x, 
 		         "delay calibration %s %% off the run's fastest (tolerance %.0f %%)",
 		         an_num(x->drift_median, 1, a, sizeof(a)), tol);
 	/* Within 50 ns a short section is the clock reads' noise, not drift; a section below
-	 * the clock's resolution (NaN: the view's "not measurable") is not read as a time. */
+	 * the clock's resolution (NaN: the view's "not measurable") is not read as a time. Only a
+	 * section shorter than asked says the delay did not hold: a longer one holds the
+	 * protected data's move to the new holder at each hand-off (a fair lock's ticket at
+	 * cs_ns = 100 ns read 224 ns, its line transfer, which is what ch26 teaches, not a
+	 * fault), and a slower delay is the drift above. */
 	if (cs_ns < 0)
 		snprintf(why[1], sizeof(why[1]),
 		         "cs_ns is no duration, so the section and the 1/cs_ns limit go unchecked");
 	else if (x->cs_n && cs_ns > 0 && x->cs_median >= 0 &&
-	         fabs(x->cs_median - cs_ns) > LAB_AN_DELAY_RES_NS &&
-	         fabs(off = 100 * (x->cs_median / cs_ns - 1)) > tol) {
-		if (isfinite(off))
-			snprintf(why[1], sizeof(why[1]),
-			         "critical section achieved %s ns, %s %% off cs_ns",
-			         an_num(x->cs_median, 0, a, sizeof(a)),
-			         an_num(off, 1, b, sizeof(b)));
-		else
-			snprintf(why[1], sizeof(why[1]),
-			         "critical section achieved %s ns, off cs_ns = %.6g ns",
-			         an_num(x->cs_median, 0, a, sizeof(a)), cs_ns);
-	}
+	         cs_ns - x->cs_median > LAB_AN_DELAY_RES_NS &&
+	         (off = 100 * (x->cs_median / cs_ns - 1)) < -tol) /* >= -100: cs_median >= 0 */
+		snprintf(why[1], sizeof(why[1]), "critical section achieved %s ns, %s %% off cs_ns",
+		         an_num(x->cs_median, 0, a, sizeof(a)), an_num(off, 1, b, sizeof(b)));
 	lab_an_params_get(params, "lock", lock, sizeof(lock));
 	/* Readers share the lock: only exclusive locks are bounded by one section at a time. */
 	if (x->thr_n && cs_ns > 0 && strcmp(lock, "rwlock_read") && x->thr_lo > 1e9 / cs_ns)

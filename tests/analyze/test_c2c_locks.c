@@ -494,6 +494,11 @@ LAB_TEST(lock_delay_cs_ns_read_as_config_durations)
 	CHECK(lab_an_delay_flag("cs_ns=0.001ms;lock=tas", &at, buf, sizeof(buf)) == NULL);
 	why = lab_an_delay_flag("cs_ns=2us;lock=tas;think_ns=0", &at, buf, sizeof(buf));
 	CHECK(why && strstr(why, "critical section achieved 1000 ns, -50 % off cs_ns"));
+	/* a section longer than asked is no flag: a fair lock's holds the protected line's move
+	 * at each hand-off (ticket at cs_ns = 100 ns read 224 ns; the drift says if the delay
+	 * moved) */
+	CHECK(lab_an_delay_flag("cs_ns=500ns;lock=ticket;think_ns=0", &at, buf, sizeof(buf)) ==
+	      NULL);
 	at.cs_median = NAN;
 	CHECK(lab_an_delay_flag("cs_ns=2us;lock=tas;think_ns=0", &at, buf, sizeof(buf)) == NULL);
 	/* a section of 0 asks for no delay: a drifted calibration does not matter to it */
