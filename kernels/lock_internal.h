@@ -83,8 +83,10 @@ struct lk_state {
 	alignas(LAB_SLOT) pthread_spinlock_t spin;
 	alignas(LAB_SLOT) pthread_rwlock_t rwlock;
 	/*
-	 * The data the lock protects: a counter and the last holder's id (one line, already the
-	 * holder's), the pair readers check, the touched lines.
+	 * The data the lock protects: a counter and the last holder's id (one line: the holder's
+	 * own when it takes the lock again, the previous holder's after a hand-off, so a timed
+	 * section then holds its transfer, about a line's move), the pair readers check, the
+	 * touched lines.
 	 */
 	alignas(LAB_SLOT) _Atomic uint64_t counter;
 	_Atomic uint64_t last_holder; /* thread id + 1; 0 before the first acquisition */
