@@ -115,7 +115,8 @@ struct lab_an_cv_val {
 	size_t n;
 	double median, mean, lo, hi;
 	int nobase; /* SPEEDUP: 1 when p ran but no baseline point matches it, 2 when the one
-	             * that does has no usable samples */
+	             * that does has no usable samples: base, whose own reason the row gives */
+	const struct lab_an_point *base;
 	/* col.resolution: 1 the interval reached below 0 and starts at 0 now; 2 the mean was
 	 * below 0: median and mean are NaN, lo 0, hi the upper end (NaN when that was <= 0). */
 	int below_res;

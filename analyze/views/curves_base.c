@@ -134,22 +134,22 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
 	return slot != (size_t)-1 ? &b->d->pt[b->pt[1][slot]] : NULL;
 }
 
-/* Whether the base curve has p's point, without usable samples (load-flagged, skipped or
- * failed): a row then says so, not that the point is missing. */
-static int an_base_unusable(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
-                            int *nomem)
+/* The base curve's point of p when it has no usable samples (load-flagged, skipped or failed):
+ * a row then says why, not that the point is missing. NULL when there is none. */
+static const struct lab_an_point *an_base_unusable(const struct lab_an_cv_bases *b,
+                                                   const struct lab_an_point *p, int *nomem)
 {
 	char *rest = b->s->base ? lab_an_params_without(p->params, b->s->curve[0]) : NULL;
 	uint64_t h;
-	int found;
+	size_t slot;
 
 	if (!rest) {
 		*nomem |= b->s->base != NULL;
-		return 0;
+		return NULL;
 	}
-	found = an_bfind(b, 2, p->experiment, rest, p->threads, &h) != (size_t)-1;
+	slot = an_bfind(b, 2, p->experiment, rest, p->threads, &h);
 	free(rest);
-	return found;
+	return slot == (size_t)-1 ? NULL : &b->d->pt[b->pt[2][slot]];
 }
 
 int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
@@ -162,7 +162,8 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 	v->n = 0;
 	v->median = v->mean = v->lo = v->hi = NAN;
 	v->nobase = !q && an_usable(p);
-	if (!q && v->nobase && an_base_unusable(b, p, &nomem))
+	v->base = NULL;
+	if (!q && v->nobase && (v->base = an_base_unusable(b, p, &nomem)))
 		v->nobase = 2;
 	if (!q)
 		return nomem ? -1 : 0;

@@ -54,6 +54,7 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 {
 	const struct lab_an_cv_val *v = &e->v[k];
 	double sc = an_scale(&s->col[k]);
+	char why[256];
 
 	if (s->col[k].src == LAB_AN_CV_N)
 		lab_doc_num(c, (double)e->pt->st.n);
@@ -62,10 +63,8 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	else if (s->col[k].src == LAB_AN_CV_POINT)
 		lab_doc_num(c, (double)e->pt->id);
 	else if (v->nobase == 2)
-		lab_doc_why(doc, c,
-		            "the %s=%s point at these params has no usable samples "
-		            "(load-flagged, skipped or failed)",
-		            s->curve[0], s->base);
+		lab_doc_why(doc, c, "the %s=%s point at these params (point %ld): %s", s->curve[0],
+		            s->base, v->base->id, lab_an_missing_why(v->base, why, sizeof(why)));
 	else if (v->nobase)
 		lab_doc_why(doc, c, "no %s=%s point at these params", s->curve[0], s->base);
 	else if (v->below_res == 2 && isfinite(v->hi))

@@ -123,8 +123,8 @@ LAB_TEST(simd_speedup_flagged_baseline_named)
 	REQUIRE((p = mn_simd(j, "isa", "threads=2", "avx2")));
 	CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
 	CHECK_EQ_STR(lab_an_json_str(p, "speedup_why"),
-	             "the isa=scalar point at these params has no usable samples (load-flagged, "
-	             "skipped or failed)");
+	             "the isa=scalar point at these params (point 1): all 3 samples load-flagged "
+	             "(--include-flagged keeps them)");
 	REQUIRE((p = mn_simd(j, "isa", "threads=1", "avx2"))); /* its baseline is usable */
 	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 2.78 / 0.99, 1e-3);
 	lab_an_json_free(j);

@@ -291,7 +291,7 @@ static void ov_flag_serial_4m(FILE *out, const char *line, void *ctx)
 
 /* Red team: the serial point at 4M all load-flagged, two_pass at 4M read speedup 1 against
  * its own 1-thread point without a word (its other rows were against serial); now its row says
- * the baseline has no usable samples. */
+ * why the baseline has no usable samples, as the baseline's own row does. */
 LAB_TEST(scan_speedup_without_its_serial)
 {
 	struct lab_an_json *j;
@@ -304,8 +304,8 @@ LAB_TEST(scan_speedup_without_its_serial)
 	CHECK_NEAR(ov_x(p, "size"), 4194304, 0);
 	CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
 	CHECK_EQ_STR(lab_an_json_str(p, "speedup_why"),
-	             "the method=serial point at these params has no usable samples "
-	             "(load-flagged, skipped or failed)");
+	             "the method=serial point at these params (point 1): all 3 samples "
+	             "load-flagged (--include-flagged keeps them)");
 	lab_an_json_free(j);
 }
 
