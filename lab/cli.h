@@ -67,6 +67,7 @@ struct lab_cli_args {
 	const char *topology;
 	const char *out_dir;
 	const char *point;     /* lab __run-point --point ID */
+	const char *persist;   /* lab __run-point --persist N: lab_runner_persist's points */
 	const char *max_hours; /* lab run --max-hours N */
 	bool json, dry_run, no_progress;
 };

@@ -220,7 +220,8 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	                              .cache_arg = s->cache_arg,
 	                              .plan = s->plan,
 	                              .origin_ns = runner.origin_ns,
-	                              .interrupted = &run_interrupted};
+	                              .interrupted = &run_interrupted,
+	                              .runner = &runner};
 	runner.elsewhere = lab_run_fresh_point;
 	runner.elsewhere_ctx = &fresh;
 	run_selfcheck(&runner, s, &sc);

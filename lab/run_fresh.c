@@ -8,6 +8,7 @@
  * stdout. No shell: an argument vector and posix_spawn.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -136,12 +137,13 @@ static int fresh_failed(const struct lab_point *pt, struct lab_point_rec *rec, i
 	return 0;
 }
 
-/* The child's bytes: its point's identity (checked against ours), then the record. */
+/* The child's bytes: its point's identity (checked against ours), what it knew of a persistent
+ * load when it ended (lab_runner_persist's points, taken into ours), then the record. */
 static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt, const char *buf,
                       size_t len, int pid, struct lab_point_rec *rec, struct lab_err *err)
 {
 	char want[4096];
-	uint64_t ilen;
+	uint64_t ilen, persist;
 
 	fresh_ident(f->plan, pt, want, sizeof(want));
 	if (len < sizeof(ilen) || (memcpy(&ilen, buf, sizeof(ilen)), ilen > len - sizeof(ilen)))
@@ -152,6 +154,14 @@ static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt,
 		                    "run, or the CPUs this process may use did");
 	buf += sizeof(ilen) + ilen;
 	len -= sizeof(ilen) + ilen;
+	if (len < sizeof(persist))
+		return fresh_failed(pt, rec, pid, "sent no record");
+	memcpy(&persist, buf, sizeof(persist));
+	if (f->runner) /* a count of runs of points in a row */
+		lab_runner_persist(f->runner, pt->nthreads)->points =
+		    (unsigned)(persist < 1u << 30 ? persist : 1u << 30);
+	buf += sizeof(persist);
+	len -= sizeof(persist);
 	int rc = lab_point_rec_unpack(buf, len, f->origin_ns, rec, err);
 	if (rc == -LAB_ENOMEM)
 		return rc;
@@ -164,12 +174,13 @@ static int fresh_take(const struct lab_run_fresh *f, const struct lab_point *pt,
 	return 0;
 }
 
-/* The child's argument vector: __run-point --point ID, the parent's --set, --only and --cache,
- * the cache level the parent checked (so the child plans the same sizes), then "--" and the
- * parent's configs. */
-static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_arg, const char *id)
+/* The child's argument vector: __run-point --point ID --persist N, the parent's --set, --only
+ * and --cache, the cache level the parent checked (so the child plans the same sizes), then "--"
+ * and the parent's configs. */
+static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_arg, const char *id,
+                               const char *persist)
 {
-	size_t n = 0, max = 5 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly +
+	size_t n = 0, max = 7 + a->nconfigs + 2 * (size_t)a->nsets + 2 * (size_t)a->nonly +
 	                    2 * ((size_t)a->ncaches + 1) + 1;
 	const char **v = calloc(max, sizeof(*v));
 
@@ -179,6 +190,8 @@ static const char **fresh_argv(const struct lab_cli_args *a, const char *cache_a
 	v[n++] = "__run-point";
 	v[n++] = "--point";
 	v[n++] = id;
+	v[n++] = "--persist";
+	v[n++] = persist;
 	for (unsigned i = 0; i < a->nsets; i++) {
 		v[n++] = "--set";
 		v[n++] = a->sets[i];
@@ -205,7 +218,7 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
                         struct lab_err *err)
 {
 	const struct lab_run_fresh *f = ctx;
-	char id[24], *buf = NULL;
+	char id[24], persist[24], *buf = NULL;
 	const char **argv;
 	int fds[2], status = 0, rc;
 	size_t len = 0;
@@ -213,7 +226,9 @@ int lab_run_fresh_point(void *ctx, const struct lab_point *pt, struct lab_point_
 	posix_spawn_file_actions_t fa;
 
 	snprintf(id, sizeof(id), "%u", pt->id);
-	if (!(argv = fresh_argv(f->a, f->cache_arg, id)))
+	snprintf(persist, sizeof(persist), "%u",
+	         f->runner ? lab_runner_persist(f->runner, pt->nthreads)->points : 0);
+	if (!(argv = fresh_argv(f->a, f->cache_arg, id, persist)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	if (pipe(fds)) {
 		free(argv);
@@ -284,6 +299,8 @@ static void fresh_on_signal(int sig)
 static const struct lab_opt fresh_opts[] = {
     {"--point", NULL, LAB_OPT_VALUE, "ID", offsetof(struct lab_cli_args, point), 0,
      "the planned point to measure (its id in lab plan)"},
+    {"--persist", NULL, LAB_OPT_VALUE, "N", offsetof(struct lab_cli_args, persist), 0,
+     "points of its team size in a row whose load outlasted every retry (lab run's count)"},
     LAB_CLI_OPT_SET,
     LAB_CLI_OPT_ONLY,
     LAB_CLI_OPT_CACHE,
@@ -322,7 +339,8 @@ static int fresh_write(const void *p, size_t n)
 }
 
 /* Measures point pt once and writes its identity and record; the exit code. */
-static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point *pt)
+static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point *pt,
+                           unsigned persist)
 {
 	const struct lab_experiment *e = &s->plan->exp[pt->exp];
 	struct lab_point_spec spec = {.kernel = e->kernel,
@@ -346,7 +364,9 @@ static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point
 	if (getppid() == 1)
 		return 128 + SIGINT;
 	lab_runner_init(&runner, s->topo, &s->plan->env, &fresh_interrupted);
+	lab_runner_persist(&runner, pt->nthreads)->points = persist;
 	int rc = lab_runner_point(&runner, &spec, &rec, &err);
+	uint64_t persist_after = lab_runner_persist(&runner, pt->nthreads)->points;
 	if (rc == 0)
 		rc = lab_point_rec_pack(&rec, runner.origin_ns, &buf, &len);
 	lab_point_rec_free(&rec);
@@ -359,7 +379,8 @@ static int fresh_child_run(const struct lab_cli_setup *s, const struct lab_point
 	}
 	fresh_ident(s->plan, pt, ident, sizeof(ident));
 	uint64_t ilen = strlen(ident);
-	rc = fresh_write(&ilen, sizeof(ilen)) || fresh_write(ident, ilen) || fresh_write(buf, len);
+	rc = fresh_write(&ilen, sizeof(ilen)) || fresh_write(ident, ilen) ||
+	     fresh_write(&persist_after, sizeof(persist_after)) || fresh_write(buf, len);
 	free(buf);
 	if (rc) {
 		lab_opts_error("lab __run-point: write the record: %s", strerror(errno));
@@ -388,6 +409,13 @@ int lab_cmd_run_point(int argc, char **argv)
 		lab_opts_error("lab __run-point: --point ID: a point id (allowed 0, 1, ...)");
 		return LAB_EXIT_USAGE;
 	}
+	unsigned long persist = a.persist ? strtoul(a.persist, &end, 10) : 0;
+	if (a.persist &&
+	    (a.persist[0] < '0' || a.persist[0] > '9' || *end || errno || persist > UINT_MAX)) {
+		lab_opts_error(
+		    "lab __run-point: --persist N: a count of points (allowed 0, 1, ...)");
+		return LAB_EXIT_USAGE;
+	}
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && id >= s.plan->npts) {
 		lab_opts_error("lab __run-point: --point %lu: the plan has %u points", id,
@@ -395,7 +423,7 @@ int lab_cmd_run_point(int argc, char **argv)
 		rc = LAB_EXIT_USAGE;
 	}
 	if (rc == LAB_EXIT_OK)
-		rc = fresh_child_run(&s, &s.plan->pts[id]);
+		rc = fresh_child_run(&s, &s.plan->pts[id], (unsigned)persist);
 	lab_cli_release(&s);
 	return rc;
 }

@@ -1403,6 +1403,22 @@ PY
 		echo "__run-point took a bad id"; exit 1
 	fi
 	grep -q -- "--point ID: a point id" "$tmp/e2"
+	if "$lab" __run-point --point 0 --persist -1 "$tmp/f.ini" </dev/null >"$tmp/o2" 2>"$tmp/e2"; then
+		echo "__run-point took a bad --persist"; exit 1
+	fi
+	grep -q -- "--persist N: a count of points" "$tmp/e2"
+	# What lab run knows of a persistent load goes to the child and comes back after its
+	# identity: from 3, 4 when its load outlasted the retries again, 0 when it ran clean (1
+	# would be a child that started from nothing and lost the count: every process then waited
+	# out every retry again, 39 s against 15 s beside one busy CPU)
+	"$lab" __run-point --point 0 --persist 3 "$tmp/f.ini" </dev/null >"$tmp/o3" 2>"$tmp/e3"
+	python3 - "$tmp/o3" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+ilen = struct.unpack_from("<Q", b, 0)[0]
+persist = struct.unpack_from("<Q", b, 8 + ilen)[0]
+sys.exit(0 if persist in (0, 4) else f"persist after the run: {persist}, allowed 0 or 4")
+PY
 	;;
 runs_interrupted)
 	# SIGINT between the runs of points with runs = 3: every finished run stays in samples.csv,
