@@ -280,9 +280,11 @@ static int ev_cancels(struct ev *e)
 	double diff;
 	char why[256];
 
-	if (!lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, &diff))
+	int kind = lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, &diff);
+
+	if (!kind)
 		return 0;
-	return ev_notrun(e, "%s", lab_lesson_constant_why(diff, why, sizeof(why)));
+	return ev_notrun(e, "%s", lab_lesson_constant_why(kind, diff, why, sizeof(why)));
 }
 
 /* ---- Q as a value with its gradient over the vars ---- */

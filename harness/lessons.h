@@ -114,19 +114,21 @@ int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err);
 /*
  * Whether the verdict of claim c could not depend on what is measured: its two sides, evaluated
  * at LAB_LESSON_DRAWS sets of random positive values of its quantities, differ by the same
- * amount each time (cost(a) / cost(a) >= 1, cost(a) - cost(a) > 0: the same mean cancels).
+ * amount each time (cost(a) / cost(a) >= 1, cost(a) - cost(a) > 0: the same mean cancels), or
+ * keep the same ratio (cost(a) * 2 > cost(a): the verdict is the sides' signs').
  * var[i] is the variable of quantity node i (COST and THROUGHPUT of one point share one, the
  * throughput its inverse; METRIC its own per point and metric) and base[i] a SPEEDUP's
  * baseline cost variable (the same point at threads = 1), every one < nvar <=
  * LAB_LESSON_VARS_MAX; other nodes' entries are not read. Returns 1 (the difference into
- * *diff, NaN when there is none) or 0.
+ * *diff, NaN when there is none), 2 (the ratio is fixed; *diff NaN) or 0.
  */
 #define LAB_LESSON_DRAWS    4
 #define LAB_LESSON_VARS_MAX (2 * LAB_LESSON_NODES_MAX)
 int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const int *base,
                         unsigned nvar, double *diff);
-/* What the planner and the analyzer say of such a claim, from its diff, into buf. */
-const char *lab_lesson_constant_why(double diff, char *buf, size_t len);
+/* What the planner and the analyzer say of such a claim, from lab_lesson_constant's return
+ * (kind) and diff, into buf. */
+const char *lab_lesson_constant_why(int kind, double diff, char *buf, size_t len);
 
 /* 1 when name is a lesson name a config may give: what a section name may be (letters, digits,
  * '_', '.', '-'; not empty) and at most LAB_LESSON_NAME_MAX bytes; 0 otherwise. The planner

@@ -5,6 +5,7 @@
  * The planner refuses them; the analyzer still reads whatever an older run.json holds.
  */
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -108,9 +109,9 @@ int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err)
 	return 0;
 }
 
-/* lhs - rhs of c at the variable values x, with the larger side's magnitude into *scale. */
-static double lc_diff(const struct lab_lesson_claim *c, const int *var, const int *base,
-                      const double *x, double *scale)
+/* The two sides of c at the variable values x into *l, *r. */
+static void lc_sides(const struct lab_lesson_claim *c, const int *var, const int *base,
+                     const double *x, double *l, double *r)
 {
 	double v[LAB_LESSON_NODES_MAX];
 
@@ -150,41 +151,61 @@ static double lc_diff(const struct lab_lesson_claim *c, const int *var, const in
 			break;
 		}
 	}
-	*scale = fmax(fabs(v[c->lhs]), fabs(v[c->rhs]));
-	return v[c->lhs] - v[c->rhs];
+	*l = v[c->lhs];
+	*r = v[c->rhs];
+}
+
+/* Whether a and b, computed from operands of magnitude up to scale, are one value: equal, both
+ * NaN, or within the rounding of a few dozen operations (a relative 1e-9 took cost + 1e15 >
+ * 1e15 + 500, whose verdict is cost > 500, for a constant). */
+static bool lc_same(double a, double b, double scale)
+{
+	return a == b || (isnan(a) && isnan(b)) || fabs(a - b) <= 64 * DBL_EPSILON * scale;
 }
 
 int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const int *base,
                         unsigned nvar, double *diff)
 {
-	double x[LAB_LESSON_VARS_MAX], d0 = NAN, s0 = 0;
+	double x[LAB_LESSON_VARS_MAX], l0 = NAN, r0 = NAN;
 	uint64_t s = 0x9e3779b97f4a7c15ull; /* a fixed seed: the same answer every run */
+	bool same_diff = true, same_ratio = true;
 
 	if (nvar > LAB_LESSON_VARS_MAX || c->lhs < 0 || c->rhs < 0 ||
 	    (unsigned)c->lhs >= c->nnode || (unsigned)c->rhs >= c->nnode)
 		return 0;
-	for (unsigned k = 0; k < LAB_LESSON_DRAWS; k++) {
-		double d, sc;
+	for (unsigned k = 0; k < LAB_LESSON_DRAWS && (same_diff || same_ratio); k++) {
+		double l, r;
 
-		for (unsigned i = 0; i < nvar; i++) { /* log-uniform in [1, 1000) */
+		/* log-uniform in [1e-3, 1e9): a cost in ns, a rate, a count or a share */
+		for (unsigned i = 0; i < nvar; i++) {
 			s = s * 6364136223846793005ull + 1442695040888963407ull;
-			x[i] = pow(10, 3 * (double)(s >> 11) / 9007199254740992.0);
+			x[i] = pow(10, 12 * (double)(s >> 11) / 9007199254740992.0 - 3);
 		}
-		d = lc_diff(c, var, base, x, &sc);
+		lc_sides(c, var, base, x, &l, &r);
 		if (!k) {
-			d0 = d;
-			s0 = sc;
-		} else if (!(isnan(d) && isnan(d0)) && d != d0 &&
-		           !(fabs(d - d0) <= 1e-9 * fmax(fmax(sc, s0), 1e-300)))
-			return 0;
+			l0 = l;
+			r0 = r;
+			continue;
+		}
+		double scale = fmax(fmax(fabs(l), fabs(r)), fmax(fabs(l0), fabs(r0)));
+		same_diff &= lc_same(l - r, l0 - r0, scale);
+		/* sides in a fixed ratio (cost * 2 > cost): the verdict is their sign's */
+		same_ratio &= r != 0 && r0 != 0 && isfinite(l / r) &&
+		              lc_same(l / r, l0 / r0, fmax(fabs(l / r), fabs(l0 / r0)));
 	}
-	*diff = d0;
-	return 1;
+	if (!same_diff && !same_ratio)
+		return 0;
+	*diff = same_diff ? l0 - r0 : NAN;
+	return same_diff ? 1 : 2;
 }
 
-const char *lab_lesson_constant_why(double diff, char *buf, size_t len)
+const char *lab_lesson_constant_why(int kind, double diff, char *buf, size_t len)
 {
-	if (isfinite(diff))
+	if (kind == 2)
+		snprintf(buf, len,
+		         "the claim's verdict does not depend on what is measured: its two sides "
+		         "keep one ratio whatever the means are (the same means on both)");
+	else if (isfinite(diff))
 		snprintf(buf, len,
 		         "the claim's verdict does not depend on what is measured: its two sides "
 		         "differ by %g whatever the means are (its means cancel)",

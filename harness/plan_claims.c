@@ -515,11 +515,12 @@ static void pl_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
 			b = (struct pl_at){PL_NOPOINT, fresh++};
 		base[i] = pl_var(key, &nvar, b, NULL);
 	}
-	if (lab_lesson_constant(c, var, base, nvar, &diff))
+	int kind = lab_lesson_constant(c, var, base, nvar, &diff);
+	if (kind)
 		lab__plan_claim_error(x,
 		                      "column 1: %s (allowed: a claim that compares different "
 		                      "points or metrics)",
-		                      lab_lesson_constant_why(diff, why, sizeof(why)));
+		                      lab_lesson_constant_why(kind, diff, why, sizeof(why)));
 }
 
 void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)

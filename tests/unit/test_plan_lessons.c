@@ -295,6 +295,16 @@ LAB_TEST(claims_whose_means_cancel_are_refused)
 	    "speedup(x: size=8, threads=2) >= 1.2",
 	    "cost(x: size=8, threads=1) - cost(x: size=64, threads=1) > 0",
 	    "speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) >= 1",
+	    /* cost > 500 beside large numbers: it depends on the cost */
+	    "cost(x: size=8, threads=2) + 1e15 > 1e15 + 500",
+	    "cost(x: size=8, threads=2) >= 2 * cost(x: size=64, threads=2)",
+	};
+	/* sides in one ratio whatever the means: the verdict is their signs' */
+	static const char *const ratio[] = {
+	    "cost(x: size=8, threads=2) * 2 > cost(x: size=8, threads=2)",
+	    "throughput(x: size=8, threads=2) >= 2 / cost(x: size=8, threads=2)",
+	    "speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) >= 0.5 * cost(x: size=8, "
+	    "threads=1)",
 	};
 	char text[512], want[512];
 
@@ -307,6 +317,15 @@ LAB_TEST(claims_whose_means_cancel_are_refused)
 		    "means cancel) (allowed: a claim that compares different points or metrics)",
 		    diff[i]);
 		tl_fails_with(text, NULL, 0, want);
+	}
+	for (size_t i = 0; i < sizeof(ratio) / sizeof(ratio[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s\n", cfg, ratio[i]);
+		tl_fails_with(
+		    text, NULL, 0,
+		    "a.ini:6: [lessons] l: column 1: the claim's verdict does not depend on "
+		    "what is measured: its two sides keep one ratio whatever the means are "
+		    "(the same means on both) (allowed: a claim that compares different "
+		    "points or metrics)");
 	}
 	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
 		const char *texts[] = {text};
