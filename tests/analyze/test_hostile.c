@@ -421,25 +421,30 @@ LAB_TEST(compare_refuses_unlike_or_unsaid_scopes)
  * with "progress" (the lab that writes it writes threads.csv): a hand-made one may have none. */
 LAB_TEST(complete_run_without_threads_csv_warns)
 {
-	static const char *const how[] = {"missing", "empty", "its header is cut"};
+	static const char *const how[] = {"missing", "empty", "its header is cut",
+	                                  "a header without rows"};
 
-	for (int i = 0; i < 4; i++) {
-		const char *dir = i < 3 ? "results-chapters" : "results-asymmetric";
+	for (int i = 0; i < 5; i++) {
+		const char *dir = i < 4 ? "results-chapters" : "results-asymmetric";
 		char path[2048], cmd[256], *out = NULL, *err = NULL;
 		FILE *f;
 
 		clitest_copy(dir);
 		snprintf(path, sizeof(path), "%s/%s/threads.csv", testlib_tmpdir(), dir);
-		if (i == 0 || i == 3)
+		if (i == 0 || i == 4)
 			REQUIRE(unlink(path) == 0);
 		else {
 			REQUIRE((f = fopen(path, "w")) != NULL);
-			fputs(i == 1 ? "" : "point,re", f);
+			fputs(i == 1 ? ""
+			      : i == 2
+			          ? "point,re"
+			          : "point,rep,thread,cpu_start,cpu_end,start_ns,end_ns,work\n",
+			      f);
 			fclose(f);
 		}
 		snprintf(cmd, sizeof(cmd), "analyze %s --no-plots", dir);
 		CHECK_EQ_I64(clitest_run(NULL, cmd, &out, &err), 0);
-		if (i < 3)
+		if (i < 4)
 			CHECK(err && strstr(err, how[i]) &&
 			      strstr(err, "though run.json says the run completed"));
 		else
