@@ -310,18 +310,18 @@ static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel, struct pl_
 			x->errors++; /* its section's errors say why it has no plan */
 		return;
 	}
+	unsigned ei = (unsigned)(e - x->plan->exp);
+	at->exp = ei;
 	for (unsigned i = 0; i < sel->nparam; i++)
 		pl_value(x, e, sel, i);
 	if (x->errors != before || !e->npoints)
 		return;
-	unsigned ei = (unsigned)(e - x->plan->exp);
 	if (!x->index[ei] && !(x->index[ei] = lab__sel_index_new(x->plan, e))) {
 		x->errors++;
 		lab_diag_add(x->d, "out of memory checking lessons");
 		return;
 	}
 	unsigned n = lab__sel_count(x->index[ei], sel, &at->pt);
-	at->exp = ei;
 	if (n != 1)
 		at->pt = PL_NOPOINT;
 	if (!n) {
@@ -450,19 +450,40 @@ static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 }
 
 /* The variable of quantity node i of c for lab_lesson_constant: one per point (cost and
- * throughput) and per point and metric, numbered as first seen in key[0 .. *nvar). */
+ * throughput) and per point and metric, numbered as first seen in key[0 .. *nvar). A selector
+ * of no planned point (threads=3 on a machine of 2 CPUs) is its own point, the same as another
+ * that names the same values: whether a claim cancels does not depend on the machine. */
 struct pl_var {
 	unsigned exp, pt;
-	const char *metric; /* NULL: the point's cost */
+	const struct lab_lesson_sel *sel; /* a point not planned: by its selector's values */
+	const char *metric;               /* NULL: the point's cost */
 };
 
-static int pl_var(struct pl_var *key, unsigned *nvar, struct pl_at at, const char *metric)
+/* Whether selectors a and b name the same values (canonical: pl_value), in any order. */
+static bool pl_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
 {
+	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
+		return false;
+	for (unsigned i = 0; i < a->nparam; i++) {
+		unsigned j = 0;
+		while (j < b->nparam && strcmp(a->key[i], b->key[j]))
+			j++;
+		if (j == b->nparam || strcmp(a->value[i], b->value[j]))
+			return false;
+	}
+	return true;
+}
+
+static int pl_var(struct pl_var *key, unsigned *nvar, struct pl_at at,
+                  const struct lab_lesson_sel *sel, const char *metric)
+{
+	sel = at.pt == PL_NOPOINT ? sel : NULL;
 	for (unsigned v = 0; v < *nvar; v++)
 		if (key[v].exp == at.exp && key[v].pt == at.pt &&
+		    (sel ? key[v].sel && pl_sel_same(key[v].sel, sel) : !key[v].sel) &&
 		    (metric ? key[v].metric && !strcmp(key[v].metric, metric) : !key[v].metric))
 			return (int)v;
-	key[*nvar] = (struct pl_var){at.exp, at.pt, metric};
+	key[*nvar] = (struct pl_var){at.exp, at.pt, sel, metric};
 	return (int)(*nvar)++;
 }
 
@@ -476,7 +497,7 @@ static struct pl_at pl_base(struct lab__pl_ctx *x, const struct lab_lesson_sel *
 
 	while (i < one.nparam && strcmp(one.key[i], "threads"))
 		i++;
-	if (i == LAB_LESSON_PARAMS_MAX) {
+	if (i == LAB_LESSON_PARAMS_MAX || !x->index[at.exp]) { /* an experiment of no points */
 		at.pt = PL_NOPOINT;
 		return at;
 	}
@@ -504,16 +525,14 @@ static void pl_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
 
 		if (!lab_lesson_func_name(n->op))
 			continue;
-		if (at[n->sel].pt == PL_NOPOINT)
-			return;
-		var[i] =
-		    pl_var(key, &nvar, at[n->sel], n->op == LAB_LESSON_METRIC ? n->metric : NULL);
+		var[i] = pl_var(key, &nvar, at[n->sel], &c->sel[n->sel],
+		                n->op == LAB_LESSON_METRIC ? n->metric : NULL);
 		if (n->op != LAB_LESSON_SPEEDUP)
 			continue;
 		b = pl_base(x, &c->sel[n->sel], at[n->sel]);
 		if (b.pt == PL_NOPOINT) /* a variable of its own */
-			b = (struct pl_at){PL_NOPOINT, fresh++};
-		base[i] = pl_var(key, &nvar, b, NULL);
+			b = (struct pl_at){PL_NOPOINT - 1, fresh++};
+		base[i] = pl_var(key, &nvar, b, NULL, NULL);
 	}
 	int kind = lab_lesson_constant(c, var, base, nvar, &diff);
 	if (kind)
