@@ -138,8 +138,9 @@ static void cell_interval(char *buf, size_t len, size_t *n, const struct lab_doc
 		cell_g(buf, len, n, isfinite(c->mean) ? c->mean : c->median);
 }
 
-/* A size in bytes in the largest binary unit it reaches: "16 KiB", "1.5 MiB", "100 B"; a
- * number that is no size (negative, NaN) as a count. */
+/* A size in bytes in the largest binary unit it reaches: "16 KiB", "1.5 MiB", "100 B", with
+ * up to 7 digits so that two sizes never read alike (16385 B is 16.00098 KiB, 1048575 B
+ * 1023.999 KiB, not 16 and 1024); a number that is no size (negative, NaN) as a count. */
 static void cell_bytes(char *buf, size_t len, size_t *n, double v)
 {
 	static const char *const unit[] = {" B", " KiB", " MiB", " GiB", " TiB", " PiB", " EiB"};
@@ -153,7 +154,10 @@ static void cell_bytes(char *buf, size_t len, size_t *n, double v)
 		v /= 1024;
 		u++;
 	}
-	cell_g(buf, len, n, v);
+	char s[64];
+	int k = lab_fmt_g(s, sizeof(s), 7, v);
+
+	cell_put(buf, len, n, s, k > 0 ? (size_t)k : 0);
 	cell_str(buf, len, n, unit[u]);
 }
 

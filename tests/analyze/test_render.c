@@ -180,6 +180,25 @@ static void rd_golden(const char *name, const char *text)
 		fclose(f);                                                                         \
 	} while (0)
 
+/* Sizes in binary units with the digits that tell them apart: 16385 B did read "16 KiB" as
+ * 16384 did, 1048575 B "1024 KiB". */
+LAB_TEST(bytes_cells_tell_sizes_apart)
+{
+	static const struct lab_doc_col col = {"size_bytes", NULL, LAB_DOC_BYTES};
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {{16384, "16 KiB"},          {16385, "16.00098 KiB"}, {1048575, "1023.999 KiB"},
+	             {1048576, "1 MiB"},         {100, "100 B"},          {0, "0 B"},
+	             {3 * 1073741824.0, "3 GiB"}};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lab_doc_cell c = {.mean = cases[i].v, .has = 1};
+		CHECK_EQ_STR(lab_render_cell(&col, &c, buf, sizeof(buf)), cases[i].want);
+	}
+}
+
 LAB_TEST(text_golden)
 {
 	struct lab_doc *d = rd_fixture();
