@@ -366,11 +366,13 @@ static void ev_clip(const struct ev *e, const struct lab_lesson_claim *c, int dl
 		q->hi = l[1];
 }
 
-/* Writes a side of the claim into buf, in parentheses when it is a sum. */
-static void ev_side(const struct lab_lesson_claim *c, int id, char *buf, size_t len)
+/* Writes a side of the claim into buf, in parentheses when it is a sum, or, as the divisor
+ * (divisor 1), a product or quotient too ("A / (0.5 * B)": it read "A / 0.5 * B", (A/0.5)·B). */
+static void ev_side(const struct lab_lesson_claim *c, int id, int divisor, char *buf, size_t len)
 {
 	enum lab_lesson_op op = c->node[id].op;
-	int paren = op == LAB_LESSON_ADD || op == LAB_LESSON_SUB;
+	int paren = op == LAB_LESSON_ADD || op == LAB_LESSON_SUB ||
+	            (divisor && (op == LAB_LESSON_MUL || op == LAB_LESSON_DIV));
 
 	if (paren && len > 2) {
 		buf[0] = '(';
@@ -413,8 +415,8 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		q.mono = 1;
 		q.value = vl / vr;
 		out->bound = 1;
-		ev_side(c, c->lhs, a, sizeof(a));
-		ev_side(c, c->rhs, b, sizeof(b));
+		ev_side(c, c->lhs, 0, a, sizeof(a));
+		ev_side(c, c->rhs, 1, b, sizeof(b));
 		snprintf(out->quantity, sizeof(out->quantity), "%s / %s", a, b);
 	} else { /* a difference, compared with 0 */
 		double vl = ev_eval(e, c->lhs, g), vr = ev_eval(e, c->rhs, gb);
@@ -423,7 +425,7 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		q.value = vl - vr;
 		out->bound = 0;
 		lab_lesson_format(c, c->lhs, a, sizeof(a));
-		ev_side(c, c->rhs, b, sizeof(b));
+		ev_side(c, c->rhs, 0, b, sizeof(b));
 		snprintf(out->quantity, sizeof(out->quantity), "%s - %s", a, b);
 	}
 	/* (a claim whose means cancel, C / C, is not judged: lessons.c) */

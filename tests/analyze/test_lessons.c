@@ -899,6 +899,27 @@ LAB_TEST(claims_without_a_value)
 	fx_free(&f, &ls);
 }
 
+/* A product or quotient that divides is in parentheses: "A >= 0.5 * B" was said as "A / 0.5 *
+ * B", which reads (A / 0.5) * B. */
+LAB_TEST(divisor_in_parentheses)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	fx_lesson(&f, "half",
+	          "cost(fs: stride=8, threads=2) >= 0.5 * cost(fs: stride=128, threads=2)");
+	fx_lesson(&f, "sum",
+	          "cost(fs: stride=8, threads=2) >= cost(fs: stride=128, threads=2) + 1");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	CHECK_EQ_STR(ls.l[0].quantity,
+	             "cost(fs: stride=8, threads=2) / (0.5 * cost(fs: stride=128, threads=2))");
+	CHECK_EQ_STR(ls.l[1].quantity,
+	             "cost(fs: stride=8, threads=2) - (cost(fs: stride=128, threads=2) + 1)");
+	fx_free(&f, &ls);
+}
+
 LAB_TEST(json_has_the_lessons_array)
 {
 	struct fx f = {0};
