@@ -248,14 +248,17 @@ static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
 			const char *e = f[LAB_SCOL_ELAPSED_NS];
 
 			if (dm == LAB_AN_DOM_SPAN)
-				return lab_err_set(err, LAB_EDATA,
-				                   "%s:%zu: %s = '%s': allowed: a time inside the "
-				                   "sample, 0 .. its elapsed_ns %s",
-				                   r->path, r->line, d->metric_name[m], v, e);
+				return lab_err_set(
+				    err, LAB_EDATA,
+				    "%s:%zu: %s = '%s': allowed: a time inside the "
+				    "sample, 0 .. its elapsed_ns %s (+8 %% + 1 us for "
+				    "the clock reads)",
+				    r->path, r->line, d->metric_name[m], v, e);
 			return lab_err_set(
 			    err, LAB_EDATA,
 			    "%s:%zu: %s = '%s': allowed: a difference of times inside "
-			    "the sample, within its elapsed_ns: -%s .. %s",
+			    "the sample, within its elapsed_ns: -%s .. %s (+8 %% + 1 us for the "
+			    "clock reads)",
 			    r->path, r->line, d->metric_name[m], v, e, e);
 		}
 	}
