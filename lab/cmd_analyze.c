@@ -397,18 +397,24 @@ int lab_cmd_report(int argc, char **argv)
 static int lab_compare_load(const char *dir, struct lab_an_data *d, int include_flagged,
                             struct lab_err *err)
 {
-	char line[256];
-	int rc;
+	int rc = lab_an_data_load_dir(d, dir, err); /* not a results directory: -LAB_EDATA */
 
-	rc = lab_an_data_load_dir(d, dir, err); /* not a results directory: -LAB_EDATA */
 	if (!rc)
 		rc = lab_an_data_summarize_modes(d, include_flagged, 0, err); /* shows no modes */
 	if (!rc) /* with runs, the run-to-run noise decides (analyze/compare.h) */
 		rc = lab_an_levels_apply(d, include_flagged, err);
-	lab_print_warnings(&d->warn, "compare");
-	if (!rc && lab_an_flagged_line(d, include_flagged, line, sizeof(line)))
-		lab_opts_error("lab compare: %s: %s", dir, line);
 	return rc;
+}
+
+/* A loaded directory's warnings and its flagged-samples line: said once both loaded, so that
+ * a bad second directory is one line (the first's load warning came before it). */
+static void lab_compare_notes(const char *dir, struct lab_an_data *d, int include_flagged)
+{
+	char line[256];
+
+	lab_print_warnings(&d->warn, "compare");
+	if (lab_an_flagged_line(d, include_flagged, line, sizeof(line)))
+		lab_opts_error("lab compare: %s: %s", dir, line);
 }
 
 int lab_cmd_compare(int argc, char **argv)
@@ -445,6 +451,8 @@ int lab_cmd_compare(int argc, char **argv)
 		code = lab_an_exit(&err, "compare");
 		goto out;
 	}
+	lab_compare_notes(dir[0], &d[0], o.include_flagged);
+	lab_compare_notes(dir[1], &d[1], o.include_flagged);
 	if (json)
 		lab_an_compare_json(&c, dir[0], dir[1], stdout);
 	else
