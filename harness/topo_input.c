@@ -23,7 +23,7 @@
  * Every os_index="N" of xml is at most LAB_TOPO_OS_MAX: hwloc sizes each object's cpuset or
  * nodeset to the highest index (os_index 2^32 - 1: 512 MB before the lab sees a PU).
  */
-static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *err)
+static int topo_xml_os_check(const char *path, const char *xml, struct lab_err *err)
 {
 	static const char attr[] = "os_index=";
 
@@ -38,12 +38,16 @@ static int topo_xml_os_check(const char *spec, const char *xml, struct lab_err *
 			n = n * 10 + (unsigned)(*v++ - '0');
 			digits++;
 		}
-		if (n > LAB_TOPO_OS_MAX || !digits || (q && *v != q))
+		if (n > LAB_TOPO_OS_MAX || !digits || (q && *v != q)) {
+			unsigned line = 1;
+			for (const char *p = xml; p < c; p++)
+				line += *p == '\n';
 			return lab_err_set(
 			    err, LAB_ETOPO,
-			    "%s: an object's os_index is out of range (allowed a whole "
+			    "%s:%u: an object's os_index is out of range (allowed a whole "
 			    "number 0 .. %d)",
-			    spec, LAB_TOPO_OS_MAX);
+			    path, line, LAB_TOPO_OS_MAX);
+		}
 	}
 	return 0;
 }
@@ -75,14 +79,72 @@ static const char *topo_xml_tag_end(const char *c, unsigned *line)
 	return NULL;
 }
 
+/* The value of attribute name in the tag [tag, end) into val (at most len - 1 bytes): 1, or 0
+ * when the tag has none. */
+static int topo_attr(const char *tag, const char *end, const char *name, char *val, size_t len)
+{
+	size_t k = strlen(name);
+
+	for (const char *c = tag; c + k + 2 < end; c++) {
+		if (!isspace((unsigned char)c[0]) || strncmp(c + 1, name, k) || c[1 + k] != '=')
+			continue;
+		const char *v = c + k + 2;
+		char q = *v == '"' || *v == '\'' ? *v++ : 0;
+		size_t n = 0;
+
+		while (v + n < end &&
+		       (q ? v[n] != q : !isspace((unsigned char)v[n]) && v[n] != '>'))
+			n++;
+		snprintf(val, len, "%.*s", (int)(n < len ? n : len - 1), v);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * What hwloc would take from one object tag [c, end) at line of path, checked here where the
+ * line is known: a PU's os_index once (seen: a bitmap of LAB_TOPO_OS_MAX + 1 bits), a cache
+ * line of 0 (not known) or a power of two 16 .. 4096 bytes. (After hwloc these said no line.)
+ */
+static int topo_xml_object_check(const char *path, unsigned line, const char *c, const char *end,
+                                 unsigned char *seen, struct lab_err *err)
+{
+	char v[32], type[32] = "";
+	unsigned long n;
+
+	if (strncmp(c, "<object", 7))
+		return 0;
+	topo_attr(c, end, "type", type, sizeof(type));
+	if (topo_attr(c, end, "cache_linesize", v, sizeof(v)) &&
+	    (n = strtoul(v, NULL, 10), n && (n < 16 || n > 4096 || (n & (n - 1)))))
+		return lab_err_set(
+		    err, LAB_ETOPO,
+		    "%s:%u: an %.31s line of %.31s bytes (allowed 0 for not known, or "
+		    "a power of two 16 .. 4096)",
+		    path, line, *type ? type : "object's cache", v);
+	if (!strcmp(type, "PU") && topo_attr(c, end, "os_index", v, sizeof(v)) &&
+	    (n = strtoul(v, NULL, 10)) <= LAB_TOPO_OS_MAX) {
+		if (seen[n / 8] & (1u << (n % 8)))
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s:%u: a second PU with os_index %lu (allowed: each PU its "
+			    "own)",
+			    path, line, n);
+		seen[n / 8] |= (unsigned char)(1u << (n % 8));
+	}
+	return 0;
+}
+
 /*
  * No element of xml (read from path) nested more than LAB_TOPO_XML_DEPTH_MAX deep: hwloc's XML
  * import recurses once per nested object, and 20,000 of them (a 2 MB file) overflowed its
- * stack. A real topology is under 20 deep. Returns 0 or -LAB_ETOPO naming path:line.
+ * stack. A real topology is under 20 deep. Each object's PU index and cache line as
+ * topo_xml_object_check holds them. Returns 0 or -LAB_ETOPO naming path:line.
  */
 static int topo_xml_depth_check(const char *path, const char *xml, struct lab_err *err)
 {
 	unsigned depth = 0, line = 1;
+	unsigned char seen[LAB_TOPO_OS_MAX / 8 + 1] = {0}; /* 8 KiB */
 
 	for (const char *c = xml; *c; c++) {
 		if (*c == '\n')
@@ -115,6 +177,8 @@ static int topo_xml_depth_check(const char *path, const char *xml, struct lab_er
 			                   "most %d)",
 			                   path, at, LAB_TOPO_XML_DEPTH_MAX,
 			                   LAB_TOPO_XML_DEPTH_MAX);
+		if (elem && topo_xml_object_check(path, at, c, end, seen, err))
+			return -LAB_ETOPO;
 		if (c[1] == '/')
 			depth -= depth > 0;
 		else if (elem && end[-1] != '/')
@@ -136,7 +200,7 @@ static int topo_xml_read(const char *spec, const char *path, char **buf, size_t 
 	size_t n = strlen(path);
 
 	if (!rc) {
-		if ((rc = topo_xml_os_check(spec, *buf, err)) < 0 ||
+		if ((rc = topo_xml_os_check(path, *buf, err)) < 0 ||
 		    (rc = topo_xml_depth_check(path, *buf, err)) < 0) {
 			free(*buf);
 			*buf = NULL;

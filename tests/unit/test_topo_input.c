@@ -331,10 +331,48 @@ LAB_TEST(described_sizes)
 		        "</object>\n</object>\n</topology>\n",
 		        xml[i][0], strstr(xml[i][0], "linesize") ? "" : "cache_linesize=\"64\"");
 		REQUIRE(fclose(f) == 0);
-		snprintf(want, sizeof(want), "%s: %s (allowed %s)", spec, xml[i][1],
-		         strstr(xml[i][0], "linesize")
-		             ? "0 for not known, or a power of two 16 .. 4096"
-		             : "1 KiB .. 1 TiB");
+		/* a cache line is read with the file's line, before hwloc */
+		if (strstr(xml[i][0], "linesize"))
+			snprintf(want, sizeof(want),
+			         "%s:6: an L2Cache line of 3 bytes (allowed 0 for not known, or a "
+			         "power of two 16 .. 4096)",
+			         path);
+		else
+			snprintf(want, sizeof(want), "%s: %s (allowed 1 KiB .. 1 TiB)", spec,
+			         xml[i][1]);
+		check_refused(spec, want);
+	}
+}
+
+/* Two PUs of one os_index in an XML topology: refused at the second's line (it said no line,
+ * after hwloc), and an os_index out of range at its own. */
+LAB_TEST(xml_pu_twice_at_its_line)
+{
+	char path[512], spec[600], want[1024];
+	static const char pu[] = "<object type=\"PU\" os_index=\"%s\" cpuset=\"0x%d\" "
+	                         "complete_cpuset=\"0x%d\" nodeset=\"0x1\" "
+	                         "complete_nodeset=\"0x1\" gp_index=\"%d\"/>\n";
+
+	snprintf(path, sizeof(path), "%s/twice.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	for (int k = 0; k < 2; k++) {
+		FILE *f = fopen(path, "w");
+
+		REQUIRE(f);
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		           "<topology version=\"2.0\">\n"
+		           "<object type=\"Machine\" os_index=\"0\" cpuset=\"0x3\" "
+		           "complete_cpuset=\"0x3\" allowed_cpuset=\"0x3\" nodeset=\"0x1\" "
+		           "complete_nodeset=\"0x1\" allowed_nodeset=\"0x1\" gp_index=\"1\">\n");
+		fprintf(f, pu, "0", 1, 1, 2);
+		fprintf(f, pu, k ? "70000" : "0", 2, 2, 3);
+		fprintf(f, "</object>\n</topology>\n");
+		REQUIRE(fclose(f) == 0);
+		snprintf(want, sizeof(want),
+		         k ? "%s:5: an object's os_index is out of range (allowed a whole number 0 "
+		             ".. 65535)"
+		           : "%s:5: a second PU with os_index 0 (allowed: each PU its own)",
+		         path);
 		check_refused(spec, want);
 	}
 }
