@@ -20,6 +20,7 @@
 #include "lab/run_console.h"
 #include "lab/run_fresh.h"
 
+/* 0 until the first Ctrl-C, SIGTERM or SIGHUP; then that signal's number. */
 static atomic_int run_interrupted;
 /* The results directory's lock while this run holds it ("" before and after), and the temp
  * file run.json is rewritten through. */
@@ -30,17 +31,18 @@ static char run_lock_path[LAB_RUN_DIR_MAX + 16], run_tmp_path[LAB_RUN_DIR_MAX + 
  * dead process; and a run.json rewrite it cut short (async-signal-safe calls only). A repeat of
  * SIGTERM or SIGHUP is the same request twice: timeout(1) sends SIGTERM to the process and then
  * to its group, a hangup reaches the group and the shell passes it on; taken as a second
- * Ctrl-C, it left run.json "running" one time in four. */
+ * Ctrl-C, it left run.json "running" one time in four. The first signal's number is swapped in
+ * at once: a repeat that another thread took meanwhile saw a flag without it and stopped. */
 static void run_on_sigint(int sig)
 {
 	static const char msg[] = "\nlab: interrupted again: stopped at once; run.json still "
 	                          "says \"running\" (lab analyze reads the points that "
 	                          "finished)\n";
-	static volatile sig_atomic_t first;
+	int first = 0;
 
-	if (!atomic_exchange(&run_interrupted, 1))
-		first = sig;
-	else if (sig == SIGINT || sig != first) {
+	if (atomic_compare_exchange_strong(&run_interrupted, &first, sig))
+		return;
+	if (sig == SIGINT || sig != first) {
 		if (run_lock_path[0]) {
 			unlink(run_tmp_path);
 			unlink(run_lock_path);
@@ -61,6 +63,18 @@ static void run_signals(void (*on)(int))
 	signal(SIGTERM, on);
 	signal(SIGHUP, on);
 	signal(SIGPIPE, SIG_IGN); /* also after: the closing lines meet EPIPE, not death */
+}
+
+/* Once run.json is closed, signals act as usual again, but for a repeat of the SIGTERM or
+ * SIGHUP that interrupted the run: the same request, which may come just after the close
+ * (timeout(1)'s to the group), and would turn an exit of 1 into a death by it. */
+static void run_signals_closed(void)
+{
+	static const int sigs[] = {SIGTERM, SIGHUP, SIGINT};
+	int first = atomic_load(&run_interrupted);
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], sigs[i] == first && first != SIGINT ? SIG_IGN : SIG_DFL);
 }
 
 static const struct lab_opt run_opts[] = {
@@ -243,7 +257,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	const char *status = rc == 0 ? "complete" : rc == -LAB_EINTR ? "interrupted" : "failed";
 	int crc =
 	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
-	run_signals(SIG_DFL);
+	run_signals_closed();
 	run_lock_path[0] = '\0';
 	lab_run_console_report(&con, lab_self, dir, rc, &err, crc, &cerr);
 	if (con.total_spent) /* harness/precision.h: lab_prec_total_spent */
