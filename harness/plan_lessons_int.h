@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the planner's [lessons] files: plan_lessons.c takes the claims by name and calls
- * plan_claims.c to check each; not for other files. */
+ * plan_claims.c to check each, which calls plan_cancels.c; not for other files. */
 #ifndef LAB_HARNESS_PLAN_LESSONS_INT_H
 #define LAB_HARNESS_PLAN_LESSONS_INT_H
 
@@ -36,6 +36,13 @@ struct lab__pl_ctx {
 	unsigned nfirst;
 };
 
+/* A selector resolved to one planned point: its experiment and its index among that one's
+ * points (PL_NOPOINT: none). */
+#define PL_NOPOINT 0xffffffffu
+struct lab__pl_at {
+	unsigned exp, pt;
+};
+
 /* Checks the claim of kv (a [lessons] key or its --set) and adds it to x->plan when sound. */
 void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv);
 
@@ -43,5 +50,10 @@ void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv);
  * what", its name cut to PL_NAME_MAX bytes; counts it in x->errors. */
 __attribute__((format(printf, 2, 3))) void lab__plan_claim_error(struct lab__pl_ctx *x,
                                                                  const char *fmt, ...);
+
+/* Whether c's verdict cannot depend on the data (its means cancel: plan_cancels.c), and then
+ * why into why[len]; at[i] is where selector i resolved. */
+bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                             const struct lab__pl_at *at, char *why, size_t len);
 
 #endif

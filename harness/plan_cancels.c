@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Whether a [lessons] claim can depend on the data at all: each cost, throughput, metric and
+ * speedup baseline becomes a variable (the same point however its selectors spell it), and
+ * lab_lesson_constant (lessons_check.c) evaluates the claim at random values of them. A claim
+ * whose sides keep one difference or one ratio measures nothing and is refused at its line.
+ */
+#include <string.h>
+
+#include "harness/lessons.h"
+#include "harness/plan_lessons_int.h"
+
+/* The variable of quantity node i of c for lab_lesson_constant: one per point (cost and
+ * throughput) and per point and metric, numbered as first seen in key[0 .. *nvar). A selector
+ * of no planned point (threads=3 on a machine of 2 CPUs) is its own point, the same as another
+ * that names the same values: whether a claim cancels does not depend on the machine. */
+struct pl_var {
+	unsigned exp, pt;
+	const struct lab_lesson_sel *sel; /* a point not planned: by its selector's values */
+	const char *metric;               /* NULL: the point's cost */
+};
+
+/* Whether selectors a and b name the same values (canonical: pl_value), in any order. */
+static bool pl_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
+{
+	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
+		return false;
+	for (unsigned i = 0; i < a->nparam; i++) {
+		unsigned j = 0;
+		while (j < b->nparam && strcmp(a->key[i], b->key[j]))
+			j++;
+		if (j == b->nparam || strcmp(a->value[i], b->value[j]))
+			return false;
+	}
+	return true;
+}
+
+static int pl_var(struct pl_var *key, unsigned *nvar, struct lab__pl_at at,
+                  const struct lab_lesson_sel *sel, const char *metric)
+{
+	sel = at.pt == PL_NOPOINT ? sel : NULL;
+	for (unsigned v = 0; v < *nvar; v++)
+		if (key[v].exp == at.exp && key[v].pt == at.pt &&
+		    (sel ? key[v].sel && pl_sel_same(key[v].sel, sel) : !key[v].sel) &&
+		    (metric ? key[v].metric && !strcmp(key[v].metric, metric) : !key[v].metric))
+			return (int)v;
+	key[*nvar] = (struct pl_var){at.exp, at.pt, sel, metric};
+	return (int)(*nvar)++;
+}
+
+/* The point a speedup of sel divides by: sel at threads = 1 (PL_NOPOINT: none planned). */
+static struct lab__pl_at pl_base(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel,
+                                 struct lab__pl_at at)
+{
+	static char threads[] = "threads", one_thread[] = "1";
+	struct lab_lesson_sel one = *sel;
+	unsigned i = 0;
+
+	while (i < one.nparam && strcmp(one.key[i], "threads"))
+		i++;
+	if (i == LAB_LESSON_PARAMS_MAX || !x->index[at.exp]) { /* an experiment of no points */
+		at.pt = PL_NOPOINT;
+		return at;
+	}
+	if (i == one.nparam)
+		one.key[one.nparam++] = threads;
+	one.value[i] = one_thread;
+	if (lab__sel_count(x->index[at.exp], &one, &at.pt) != 1)
+		at.pt = PL_NOPOINT;
+	return at;
+}
+
+bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                             const struct lab__pl_at *at, char *why, size_t len)
+{
+	struct pl_var key[LAB_LESSON_VARS_MAX]; /* 8 KiB */
+	int var[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX];
+	unsigned nvar = 0, fresh = 0;
+	double diff;
+
+	for (unsigned i = 0; i < c->nnode; i++) {
+		const struct lab_lesson_node *n = &c->node[i];
+		struct lab__pl_at b;
+
+		if (!lab_lesson_func_name(n->op))
+			continue;
+		var[i] = pl_var(key, &nvar, at[n->sel], &c->sel[n->sel],
+		                n->op == LAB_LESSON_METRIC ? n->metric : NULL);
+		if (n->op != LAB_LESSON_SPEEDUP)
+			continue;
+		b = pl_base(x, &c->sel[n->sel], at[n->sel]);
+		if (b.pt == PL_NOPOINT) /* a variable of its own */
+			b = (struct lab__pl_at){PL_NOPOINT - 1, fresh++};
+		base[i] = pl_var(key, &nvar, b, NULL, NULL);
+	}
+	int kind = lab_lesson_constant(c, var, base, nvar, &diff);
+	if (kind)
+		lab_lesson_constant_why(kind, diff, why, len);
+	return kind != 0;
+}
