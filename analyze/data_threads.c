@@ -468,9 +468,11 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 	s.runq_col = lab_an_csv_column(&s.r, LAB_COL_RUNQ_WAIT);
 	ncol = s.r.nfield;
 	size_t rows = 0;
-	while ((rc = lab_an_csv_next(&s.r, err)) > 0 && ++rows)
+	while ((rc = lab_an_csv_next(&s.r, err)) > 0) {
+		rows++;
 		if ((rc = an_threads_record(&s, ncol, err)))
 			break;
+	}
 	if (!rc && !rows)
 		an_threads_missing(d, path, "a header without rows", 0);
 	if (!rc)

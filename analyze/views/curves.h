@@ -24,6 +24,7 @@
 #ifndef LAB_ANALYZE_VIEWS_CURVES_H
 #define LAB_ANALYZE_VIEWS_CURVES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/data.h"
@@ -114,8 +115,9 @@ struct lab_an_cv_spec {
 struct lab_an_cv_val {
 	size_t n;
 	double median, mean, lo, hi;
-	int nobase; /* SPEEDUP: 1 when p ran but no baseline point matches it, 2 when the one
-	             * that does has no usable samples: base, whose own reason the row gives */
+	/* SPEEDUP: p ran but no usable baseline point matches it; base is the one that matches
+	 * with no usable samples (its own reason the row gives), NULL when none matches */
+	bool nobase;
 	const struct lab_an_point *base;
 	/* col.resolution: 1 the interval reached below 0 and starts at 0 now; 2 the mean was
 	 * below 0: median and mean are NaN, lo 0, hi the upper end (NaN when that was <= 0). */

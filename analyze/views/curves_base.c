@@ -162,9 +162,7 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 	v->n = 0;
 	v->median = v->mean = v->lo = v->hi = NAN;
 	v->nobase = !q && an_usable(p);
-	v->base = NULL;
-	if (!q && v->nobase && (v->base = an_base_unusable(b, p, &nomem)))
-		v->nobase = 2;
+	v->base = v->nobase ? an_base_unusable(b, p, &nomem) : NULL;
 	if (!q)
 		return nomem ? -1 : 0;
 	v->n = p->st.n;

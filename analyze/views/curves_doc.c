@@ -62,7 +62,7 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		an_modes(doc, c, &e->pt->modes);
 	else if (s->col[k].src == LAB_AN_CV_POINT)
 		lab_doc_num(c, (double)e->pt->id);
-	else if (v->nobase == 2)
+	else if (v->nobase && v->base)
 		lab_doc_why(doc, c, "the %s=%s point at these params (point %ld): %s", s->curve[0],
 		            s->base, v->base->id, lab_an_missing_why(v->base, why, sizeof(why)));
 	else if (v->nobase)
