@@ -2,6 +2,7 @@
 /* lab run: plan, self-check, run every point, write the result files, summarise. */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -144,6 +145,28 @@ static int run_open(struct lab_results **res, char *dir, size_t len, bool own_na
 	return rc;
 }
 
+/* run_open with Ctrl-C, SIGTERM and SIGHUP held until the lock's path is known to the handler:
+ * a second signal between the lock's creation and then left it behind, naming a dead process. */
+static int run_open_locked(struct lab_results **res, char *dir, size_t len, bool own_name,
+                           const struct lab_plan *plan, const struct lab_results_info *info,
+                           struct lab_err *err)
+{
+	sigset_t hold, old;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &hold, &old);
+	int rc = run_open(res, dir, len, own_name, plan, info, err);
+	if (!rc) {
+		snprintf(run_tmp_path, sizeof(run_tmp_path), "%s/%s", dir, LAB_RESULTS_RUN_TMP);
+		snprintf(run_lock_path, sizeof(run_lock_path), "%s/%s", dir, LAB_RESULTS_LOCK);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* The self-check, on the first CPU of the first point (or the first allowed CPU). */
 static void run_selfcheck(struct lab_runner *r, const struct lab_cli_setup *s,
                           struct lab_selfcheck *sc)
@@ -221,14 +244,12 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	info.selfcheck = &sc;
 	/* Before anything is written: Ctrl-C from here on ends with a run.json that says so. */
 	run_signals(run_on_sigint);
-	if (run_open(&con.res, dir, sizeof(dir), !a->out_dir, s->plan, &info, &err)) {
+	if (run_open_locked(&con.res, dir, sizeof(dir), !a->out_dir, s->plan, &info, &err)) {
 		run_signals(SIG_DFL);
 		lab_opts_error("lab: %s", err.msg);
 		/* 2 only when -o named a directory that cannot be used; a failed write is 1. */
 		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
-	snprintf(run_tmp_path, sizeof(run_tmp_path), "%s/%s", dir, LAB_RESULTS_RUN_TMP);
-	snprintf(run_lock_path, sizeof(run_lock_path), "%s/%s", dir, LAB_RESULTS_LOCK);
 	lab_runner_init(&runner, s->topo, &s->plan->env, &run_interrupted);
 	struct lab_run_fresh fresh = {.a = a,
 	                              .cache_arg = s->cache_arg,
