@@ -158,7 +158,7 @@ struct an_scratch {
 /* The summary of the k-th of p's metric columns. With runs, the interval is from the run means:
  * samples of one run share its setup, and their spread alone covered a metric's run-to-run
  * truth 4 times in 10. */
-static void an_msum(const struct lab_an_point *p, size_t c, enum lab_an_domain dom, int inc,
+static void an_msum(const struct lab_an_point *p, size_t c, enum lab_domain dom, int inc,
                     const struct an_scratch *s, struct lab_an_msum *ms)
 {
 	struct lab_an_stats st;
@@ -239,8 +239,7 @@ int lab_an_data_summarize_modes(struct lab_an_data *d, int include_flagged, int 
 		for (size_t c = 0; c < p->nmc; c++) {
 			size_t m = p->mcol ? p->mcol[c] : c;
 			an_msum(p, c,
-			        d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
-			                      : LAB_AN_DOM_UNKNOWN,
+			        d->metric_dom ? (enum lab_domain)d->metric_dom[m] : LAB_DOM_UNKNOWN,
 			        include_flagged, &s, &p->msum[c]);
 		}
 	}

@@ -98,7 +98,7 @@ struct lab_an_data {
 	/* run.json's schema is LAB_SCHEMA_RUN: the keys lab run always writes are required */
 	int run_lab;
 	char **metric_name;
-	/* per metric column, its domain (analyze/domain.h; int: enum lab_an_domain); NULL:
+	/* per metric column, its domain (analyze/domain.h; int: enum lab_domain); NULL:
 	 * every one unknown */
 	int *metric_dom;
 	size_t nmetric;

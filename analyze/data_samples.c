@@ -233,7 +233,7 @@ static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
 	for (size_t m = 0; m < d->nmetric; m++) {
 		const char *v =
 		    LAB_SAMPLES_NCOLUMNS + m < r->nfield ? f[LAB_SAMPLES_NCOLUMNS + m] : "";
-		enum lab_an_domain dm = (enum lab_an_domain)d->metric_dom[m];
+		enum lab_domain dm = (enum lab_domain)d->metric_dom[m];
 
 		if (lab_an_parse_num(v, &s->metric[m], 1))
 			return lab_err_set(err, LAB_EDATA,
@@ -247,7 +247,7 @@ static int an_row_metrics(struct an_samples *s, long threads, double elapsed_ns,
 		if (!isnan(s->metric[m]) && !lab_an_domain_fits(dm, s->metric[m], elapsed_ns)) {
 			const char *e = f[LAB_SCOL_ELAPSED_NS];
 
-			if (dm == LAB_AN_DOM_SPAN)
+			if (dm == LAB_DOM_SPAN)
 				return lab_err_set(
 				    err, LAB_EDATA,
 				    "%s:%zu: %s = '%s': allowed: a time inside the "
@@ -445,7 +445,7 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 	for (size_t m = 0; m < d->nmetric; m++) {
 		if (!(d->metric_name[m] = lab_an_strdup(r->field[LAB_SAMPLES_NCOLUMNS + m])))
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
-		d->metric_dom[m] = (int)lab_an_domain_of(d->metric_name[m]);
+		d->metric_dom[m] = (int)lab_domain_of(d->metric_name[m]);
 	}
 	return an_metric_names(d, r->path, err);
 }

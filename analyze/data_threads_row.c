@@ -85,7 +85,7 @@ int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_tr
 	if (!(w->work >= 0))
 		return lab_err_set(err, LAB_EDATA, "%s:%zu: work = '%s': allowed: a count >= 0",
 		                   r->path, r->line, r->field[7]);
-	if (!isnan(w->runq) && !lab_an_domain_allows(LAB_AN_DOM_UNIT, 0, w->runq))
+	if (!isnan(w->runq) && !lab_an_domain_allows(LAB_DOM_UNIT, 0, w->runq))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: %s = '%s': allowed: a share from 0 to 1, or empty",
 		                   r->path, r->line, LAB_COL_RUNQ_WAIT, r->field[runq_col]);

@@ -6,7 +6,8 @@
  * only removes the part of a symmetric t-interval that no value could reach (a negative
  * latency, a Jain index above 1, a max/min ratio below 1).
  *
- * The domains of the lab's own metrics are listed by name (lab_an_domain_of): samples.csv's
+ * The domains of the lab's own metrics are listed by name (lab_domain_of, harness/
+ * metric_domain.h): samples.csv's
  * header carries only names. A value outside a bounded domain is a data error (the loader says
  * FILE:LINE and what is allowed). A metric the list does not know is clipped at 0 when every
  * used sample is >= 0 (a mean of non-negative values is non-negative), else left as it is.
@@ -16,52 +17,22 @@
 
 #include <stddef.h>
 
-enum lab_an_domain {
-	LAB_AN_DOM_UNKNOWN = 0, /* not a metric the lab writes: clipped by the samples' sign */
-	/* any sign: a drift; a difference of two times, true value >= 0 but measured with noise
-	 * that may read below 0 (the views say "below resolution" there, curves.h) */
-	LAB_AN_DOM_ANY,
-	LAB_AN_DOM_NONNEG,   /* >= 0: counts, latencies, rates */
-	LAB_AN_DOM_UNIT,     /* in [0, 1]: a share */
-	LAB_AN_DOM_ATLEAST1, /* >= 1: a ratio of the largest to the smallest */
-	/* in [1, threads]: the largest of the threads' values over their mean (the largest is at
-	 * most their sum, threads times the mean) */
-	LAB_AN_DOM_MAX_MEAN,
-	LAB_AN_DOM_JAIN, /* Jain's fairness index: in [1/threads, 1] */
-	/* >= -100: a change in percent of a quantity >= 0 (a delay calibration's drift): it can
-	 * fall by 100 % at most, and rise without bound; clipped at 0 when every sample is >= 0 */
-	LAB_AN_DOM_PCT_CHANGE,
-	/* >= 0 and at most the sample's elapsed_ns: a time measured inside the sample (one
-	 * acquisition's latency, one loop instance's makespan); the rows' loader checks the
-	 * upper end (lab_an_domain_span_ok) */
-	LAB_AN_DOM_SPAN,
-	/* any sign, at most the sample's elapsed_ns either way: a difference of times measured
-	 * inside the sample (a critical section achieved less one clock read, a makespan less
-	 * its ideal); a critical section of 1e300 ns in a 10 ms sample was taken as measured */
-	LAB_AN_DOM_SPAN_DIFF,
-};
-
-/* The domain of the metric column named name; LAB_AN_DOM_UNKNOWN for a name not listed. */
-enum lab_an_domain lab_an_domain_of(const char *name);
+#include "harness/metric_domain.h"
 
 /* The metric whose value a sample's value of name may not exceed (one sample's p10 is no more
  * than its p50, a thread's least busy time no more than the mean): its name, or NULL. */
 const char *lab_an_domain_below(const char *name);
 
-/* [*lo, *hi]: the range of dom at threads threads (-inf, +inf where unbounded; UNKNOWN and
- * as ANY). */
-void lab_an_domain_range(enum lab_an_domain dom, long threads, double *lo, double *hi);
-
 /* 1 when a sample x may be written for a metric of domain dom at threads threads (with a
  * relative slack of 1e-9 for the rounding of a computed ratio); 0 otherwise. UNKNOWN and ANY allow
  * every value. */
-int lab_an_domain_allows(enum lab_an_domain dom, long threads, double x);
+int lab_an_domain_allows(enum lab_domain dom, long threads, double x);
 
 /* 1 when x, a sample of a metric of domain dom, fits in the sample's elapsed_ns (SPAN: 0 .. it,
  * SPAN_DIFF: -it .. it, both with lab_an_domain_span_ok's slack; other domains: 1). */
-int lab_an_domain_fits(enum lab_an_domain dom, double x, double elapsed_ns);
+int lab_an_domain_fits(enum lab_domain dom, double x, double elapsed_ns);
 
-/* 1 when x, a value of a LAB_AN_DOM_SPAN metric, fits in a sample of elapsed_ns (with a slack of
+/* 1 when x, a value of a LAB_DOM_SPAN metric, fits in a sample of elapsed_ns (with a slack of
  * 8 % and 1 us: a latency histogram's bucket middle lies up to 1/16 above the value, and the
  * clocks' reads); 0 otherwise (a p99 latency of 1e308 ns in a 2 ms sample was taken as
  * measured). */
@@ -69,10 +40,10 @@ int lab_an_domain_span_ok(double x, double elapsed_ns);
 
 /* What dom allows, for an error message: "a number in [0.25, 1]". Writes to buf (len bytes)
  * and returns it. */
-const char *lab_an_domain_text(enum lab_an_domain dom, long threads, char *buf, size_t len);
+const char *lab_an_domain_text(enum lab_domain dom, long threads, char *buf, size_t len);
 
 /* Clips the interval [*lo, *hi] to dom's range at threads; for UNKNOWN and PCT_CHANGE, *lo is
  * raised to 0 when min (the least used sample) is >= 0. NaN ends stay NaN. */
-void lab_an_domain_clip(enum lab_an_domain dom, long threads, double min, double *lo, double *hi);
+void lab_an_domain_clip(enum lab_domain dom, long threads, double min, double *lo, double *hi);
 
 #endif

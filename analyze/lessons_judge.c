@@ -184,8 +184,8 @@ static void ev_range(const struct ev *e, int id, double r[2])
 	case LAB_LESSON_METRIC: {
 		const struct ev_var *v = &e->var[e->leaf[id]];
 		if (v->metric >= 0 && (size_t)v->metric < e->d->nmetric && e->d->metric_dom)
-			lab_an_domain_range((enum lab_an_domain)e->d->metric_dom[v->metric],
-			                    v->pt->threads, &r[0], &r[1]);
+			lab_domain_range((enum lab_domain)e->d->metric_dom[v->metric],
+			                 v->pt->threads, &r[0], &r[1]);
 		return;
 	}
 	case LAB_LESSON_NEG:

@@ -188,7 +188,7 @@ static void an_val_runs(const double *x, const int *run, size_t n, double *work,
 
 /* Mean, median and the bounded 95 % interval of x[0..n-1] (of point p; values of a quantity of
  * domain dom; run[i]: sample i's run, NULL for one run) into v. work holds 3 n doubles. */
-static void an_val(const struct lab_an_cv_col *col, enum lab_an_domain dom,
+static void an_val(const struct lab_an_cv_col *col, enum lab_domain dom,
                    const struct lab_an_point *p, const double *x, const int *run, size_t n,
                    double *work, struct lab_an_cv_val *v)
 {
@@ -279,9 +279,9 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 			}
 		}
 		an_val(col,
-		       col->src == LAB_AN_CV_COST        ? LAB_AN_DOM_NONNEG
-		       : m < d->nmetric && d->metric_dom ? (enum lab_an_domain)d->metric_dom[m]
-		                                         : LAB_AN_DOM_UNKNOWN,
+		       col->src == LAB_AN_CV_COST        ? LAB_DOM_NONNEG
+		       : m < d->nmetric && d->metric_dom ? (enum lab_domain)d->metric_dom[m]
+		                                         : LAB_DOM_UNKNOWN,
 		       p, x, run, k, x + p->n, &e->v[c]);
 	}
 	free(x);

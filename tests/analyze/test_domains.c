@@ -49,54 +49,54 @@ LAB_TEST(domain_ranges_and_clip)
 {
 	double lo = -0.5, hi = 1.3;
 
-	CHECK(lab_an_domain_of("jain_fairness") == LAB_AN_DOM_JAIN);
-	CHECK(lab_an_domain_of("ctr_context_switches") == LAB_AN_DOM_NONNEG);
-	CHECK(lab_an_domain_of("not_a_lab_metric") == LAB_AN_DOM_UNKNOWN);
-	CHECK(lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 0.25));
-	CHECK(lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 1 + 1e-12)); /* rounding */
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_JAIN, 4, 0.2));
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_JAIN, 2, 3));
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_ATLEAST1, 2, 0.5));
+	CHECK(lab_domain_of("jain_fairness") == LAB_DOM_JAIN);
+	CHECK(lab_domain_of("ctr_context_switches") == LAB_DOM_NONNEG);
+	CHECK(lab_domain_of("not_a_lab_metric") == LAB_DOM_UNKNOWN);
+	CHECK(lab_an_domain_allows(LAB_DOM_JAIN, 4, 0.25));
+	CHECK(lab_an_domain_allows(LAB_DOM_JAIN, 4, 1 + 1e-12)); /* rounding */
+	CHECK(!lab_an_domain_allows(LAB_DOM_JAIN, 4, 0.2));
+	CHECK(!lab_an_domain_allows(LAB_DOM_JAIN, 2, 3));
+	CHECK(!lab_an_domain_allows(LAB_DOM_ATLEAST1, 2, 0.5));
 	/* the busiest of 2 threads over their mean: at most 2 (an interval read [1, 4.3]) */
-	CHECK(lab_an_domain_of("imbalance") == LAB_AN_DOM_MAX_MEAN);
-	CHECK(lab_an_domain_allows(LAB_AN_DOM_MAX_MEAN, 2, 2));
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_MAX_MEAN, 2, 2.5));
+	CHECK(lab_domain_of("imbalance") == LAB_DOM_MAX_MEAN);
+	CHECK(lab_an_domain_allows(LAB_DOM_MAX_MEAN, 2, 2));
+	CHECK(!lab_an_domain_allows(LAB_DOM_MAX_MEAN, 2, 2.5));
 	{
 		double a = 0.9, b = 4.3;
 
-		lab_an_domain_clip(LAB_AN_DOM_MAX_MEAN, 2, 1.1, &a, &b);
+		lab_an_domain_clip(LAB_DOM_MAX_MEAN, 2, 1.1, &a, &b);
 		CHECK(a == 1 && b == 2);
 	}
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_NONNEG, 2, -1e308));
-	CHECK(lab_an_domain_allows(LAB_AN_DOM_ANY, 2, -1e308));
+	CHECK(!lab_an_domain_allows(LAB_DOM_NONNEG, 2, -1e308));
+	CHECK(lab_an_domain_allows(LAB_DOM_ANY, 2, -1e308));
 	/* runq_wait is a share of the sample (1.7e308 printed "inf %"); a drift in % of a delay
 	 * falls by 100 % at most (-1.7e308 printed 309 digits) */
-	CHECK(lab_an_domain_of("runq_wait") == LAB_AN_DOM_UNIT);
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_UNIT, 1, 1.7e308));
+	CHECK(lab_domain_of("runq_wait") == LAB_DOM_UNIT);
+	CHECK(!lab_an_domain_allows(LAB_DOM_UNIT, 1, 1.7e308));
 	/* a counter's multiplexing ratio is running / enabled: 1e300 was taken as a count */
-	CHECK(lab_an_domain_of("ctr_mux_ratio") == LAB_AN_DOM_UNIT);
-	CHECK(lab_an_domain_of("delay_drift_pct") == LAB_AN_DOM_PCT_CHANGE);
-	CHECK(lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -100));
-	CHECK(lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, 1e300));
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -100.5));
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_PCT_CHANGE, 1, -1.7e308));
-	lab_an_domain_clip(LAB_AN_DOM_JAIN, 4, 0.3, &lo, &hi);
+	CHECK(lab_domain_of("ctr_mux_ratio") == LAB_DOM_UNIT);
+	CHECK(lab_domain_of("delay_drift_pct") == LAB_DOM_PCT_CHANGE);
+	CHECK(lab_an_domain_allows(LAB_DOM_PCT_CHANGE, 1, -100));
+	CHECK(lab_an_domain_allows(LAB_DOM_PCT_CHANGE, 1, 1e300));
+	CHECK(!lab_an_domain_allows(LAB_DOM_PCT_CHANGE, 1, -100.5));
+	CHECK(!lab_an_domain_allows(LAB_DOM_PCT_CHANGE, 1, -1.7e308));
+	lab_an_domain_clip(LAB_DOM_JAIN, 4, 0.3, &lo, &hi);
 	CHECK_NEAR(lo, 0.25, 0);
 	CHECK_NEAR(hi, 1, 0);
 	lo = -3, hi = 5;
-	lab_an_domain_clip(LAB_AN_DOM_UNKNOWN, 1, 0, &lo, &hi); /* samples all >= 0 */
+	lab_an_domain_clip(LAB_DOM_UNKNOWN, 1, 0, &lo, &hi); /* samples all >= 0 */
 	CHECK_NEAR(lo, 0, 0);
 	lo = -3;
-	lab_an_domain_clip(LAB_AN_DOM_UNKNOWN, 1, -1, &lo, &hi); /* a sample below 0 */
+	lab_an_domain_clip(LAB_DOM_UNKNOWN, 1, -1, &lo, &hi); /* a sample below 0 */
 	CHECK_NEAR(lo, -3, 0);
-	lab_an_domain_clip(LAB_AN_DOM_ANY, 1, 0, &lo, &hi);
+	lab_an_domain_clip(LAB_DOM_ANY, 1, 0, &lo, &hi);
 	CHECK_NEAR(lo, -3, 0);
 	/* a drift from the fastest calibration is >= 0: [-3, 5] from samples >= 0 read "drifted
 	 * -3 %"; a file from before that definition may hold drifts below 0, and keeps them */
-	lab_an_domain_clip(LAB_AN_DOM_PCT_CHANGE, 1, 0, &lo, &hi);
+	lab_an_domain_clip(LAB_DOM_PCT_CHANGE, 1, 0, &lo, &hi);
 	CHECK_NEAR(lo, 0, 0);
 	lo = -3;
-	lab_an_domain_clip(LAB_AN_DOM_PCT_CHANGE, 1, -0.5, &lo, &hi);
+	lab_an_domain_clip(LAB_DOM_PCT_CHANGE, 1, -0.5, &lo, &hi);
 	CHECK_NEAR(lo, -3, 0);
 }
 
@@ -175,8 +175,8 @@ LAB_TEST(differences_of_times_fit_in_the_sample)
 	    {"e,0,k,,2,0,10000000,1,op,,0,,-2e7\n", "overhead_ns = '-2e7': allowed"},
 	};
 
-	CHECK(lab_an_domain_of("cs_achieved_ns") == LAB_AN_DOM_SPAN_DIFF);
-	CHECK(lab_an_domain_of("overhead_ns") == LAB_AN_DOM_SPAN_DIFF);
+	CHECK(lab_domain_of("cs_achieved_ns") == LAB_DOM_SPAN_DIFF);
+	CHECK(lab_domain_of("overhead_ns") == LAB_DOM_SPAN_DIFF);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct lab_an_data d;
 		struct lab_err err;
@@ -235,15 +235,15 @@ LAB_TEST(span_metrics_up_to_elapsed)
 	struct lab_an_data d;
 	struct lab_err err;
 
-	CHECK(lab_an_domain_of("acq_lat_p99_ns") == LAB_AN_DOM_SPAN);
-	CHECK(lab_an_domain_of("makespan_ns") == LAB_AN_DOM_SPAN);
-	CHECK(lab_an_domain_of("ideal_ns") == LAB_AN_DOM_NONNEG); /* computed: may pass it */
+	CHECK(lab_domain_of("acq_lat_p99_ns") == LAB_DOM_SPAN);
+	CHECK(lab_domain_of("makespan_ns") == LAB_DOM_SPAN);
+	CHECK(lab_domain_of("ideal_ns") == LAB_DOM_NONNEG); /* computed: may pass it */
 	CHECK(lab_an_domain_span_ok(2000000, 2000000));
 	CHECK(lab_an_domain_span_ok(2001000, 2000000));
 	/* a p99 of 2^24 ns written as its histogram bucket's middle in a 17.48 ms sample */
 	CHECK(lab_an_domain_span_ok(17825792, 17480000));
 	CHECK(!lab_an_domain_span_ok(2200000, 2000000));
-	CHECK(!lab_an_domain_allows(LAB_AN_DOM_SPAN, 1, -1));
+	CHECK(!lab_an_domain_allows(LAB_DOM_SPAN, 1, -1));
 	CHECK_EQ_I64(dm_load("span", "e,0,k,,2,0,2000000,1,op,,0,,,1999999,,\n", &d, &err), 0);
 	lab_an_data_free(&d);
 }

@@ -72,7 +72,7 @@ static void fx_eval(struct fx *f, struct lab_an_lessons *ls)
 	static int metric_dom[1];
 
 	metric_names[0] = f->metric ? (char *)f->metric : fairness;
-	metric_dom[0] = (int)lab_an_domain_of(metric_names[0]); /* as the loader sets it */
+	metric_dom[0] = (int)lab_domain_of(metric_names[0]); /* as the loader sets it */
 	snprintf(doc, sizeof(doc), "{%s%s%s\"lessons\": [%s]}", f->host ? "\"host\": " : "",
 	         f->host ? f->host : "", f->host ? ", " : "", f->json);
 	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f->d.run, &err) == 0);

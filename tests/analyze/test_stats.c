@@ -269,7 +269,7 @@ LAB_TEST(jain_interval_clipped_to_its_domain)
 	double x[10], work[10], lo = 0.99 - 4.302652730 * 0.02, hi = 0.99 + 4.302652730 * 0.02;
 	struct lab_an_stats st;
 
-	lab_an_domain_clip(LAB_AN_DOM_JAIN, 2, 0.97, &lo, &hi);
+	lab_an_domain_clip(LAB_DOM_JAIN, 2, 0.97, &lo, &hi);
 	CHECK_NEAR(lo, 0.9039469454, 1e-9);
 	CHECK(hi == 1);
 	for (int n = 3; n <= 10; n += 7) {
@@ -281,7 +281,7 @@ LAB_TEST(jain_interval_clipped_to_its_domain)
 			lab_an_stats_compute(x, (size_t)n, work, &st);
 			lo = st.ci95_lo;
 			hi = st.ci95_hi;
-			lab_an_domain_clip(LAB_AN_DOM_JAIN, 2, st.min, &lo, &hi);
+			lab_an_domain_clip(LAB_DOM_JAIN, 2, st.min, &lo, &hi);
 			above += hi > 1;
 			hits +=
 			    lo <= 0.969414 && 0.969414 <= hi; /* E min(X, 1), X ~ N(0.97, 0.02) */
@@ -295,6 +295,6 @@ LAB_TEST(jain_interval_clipped_to_its_domain)
 	lab_an_stats_compute(x, 3, work, &st);
 	lo = st.ci95_lo;
 	hi = st.ci95_hi;
-	lab_an_domain_clip(LAB_AN_DOM_JAIN, 4, st.min, &lo, &hi);
+	lab_an_domain_clip(LAB_DOM_JAIN, 4, st.min, &lo, &hi);
 	CHECK(lo == 1 && hi == 1);
 }
