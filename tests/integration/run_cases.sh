@@ -1,125 +1,100 @@
-#!/ usr / bin / env bash
-#SPDX - License - Identifier : GPL - 3.0 - or -later
-#Integration cases that run the lab binary : run_cases.sh LAB SRCDIR CASE
-set - euo pipefail lab = $1 src = $2 case = $3 tmp =
-    $(mktemp - d) trap 'rm -rf "$tmp"' EXIT cd "$src" check()
-{
-	python3 tests / integration / check_results.py "$@";
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Integration cases that run the lab binary: run_cases.sh LAB SRCDIR CASE
+set -euo pipefail
+lab=$1 src=$2 case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$src"
+check() { python3 tests/integration/check_results.py "$@"; }
+# wait_rows DIR LINES: until DIR/samples.csv has more than LINES lines (at most 30 s).
+wait_rows() {
+	for _ in $(seq 1 600); do
+		[ -f "$1/samples.csv" ] && [ "$(wc -l <"$1/samples.csv")" -gt "$2" ] && break
+		sleep 0.05
+	done
 }
-#wait_rows DIR LINES : until DIR / samples.csv has more than LINES lines(at most 30 s).
-wait_rows()
-{
-	for
-		_ in $(seq 1 600);
-	do
-		[-f "$1/samples.csv"] && ["$(wc -l <" $1 / samples.csv ")" - gt "$2"] &&
-		    break sleep 0.05 done
-}
-#interrupt_run CONFIG DIR LINES : lab run CONFIG into DIR, Ctrl - C once samples.csv has more than
-#LINES lines(out and err in $tmp); it must exit 1.
-interrupt_run()
-{
-	"$lab" run-- set global.retry_flagged =
-	    0 "$1" - o "$2" --no - progress > "$tmp/out" 2 > "$tmp/err" &local pid = $ !rc =
-	        0 wait_rows "$2"
-	                    "$3" kill -
-	            INT "$pid" wait "$pid" ||
-	        rc =
-	            $ ? ["$rc" = 1] ||
-	{
-		echo "exit code $rc, expected 1";
-		cat "$tmp/err";
-		exit 1;
-	}
+# interrupt_run CONFIG DIR LINES: lab run CONFIG into DIR, Ctrl-C once samples.csv has more than
+# LINES lines (out and err in $tmp); it must exit 1.
+interrupt_run() {
+	"$lab" run --set global.retry_flagged=0 "$1" -o "$2" --no-progress >"$tmp/out" 2>"$tmp/err" &
+	local pid=$! rc=0
+	wait_rows "$2" "$3"
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
 }
 
-#start_until_run_json : lab run of 10 noop points into $tmp / i in the background($pid), until
-#its run.json exists(the self - check is then under way).
-start_until_run_json()
-{
+# start_until_run_json: lab run of 10 noop points into $tmp/i in the background ($pid), until
+# its run.json exists (the self-check is then under way).
+start_until_run_json() {
 	printf '[a]\nkernel = noop\nthreads = 1\ndelay_loops = 0..9\nreps = 50\n' >"$tmp/a.ini"
 	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	for _ in $(seq 1 400);
-	do
-		[-f "$tmp/i/run.json"] && break sleep 0.01 done
+	for _ in $(seq 1 400); do
+		[ -f "$tmp/i/run.json" ] && break
+		sleep 0.01
+	done
 }
 
-#start_long_samples REPS MIN_TIME : lab run of one noop point of REPS samples of MIN_TIME each
-#(iteration counts run in 50 ms chunks) into $tmp / i in the background($pid), until it
-#announced its points(the samples are next).
-start_long_samples()
-{
+# start_long_samples REPS MIN_TIME: lab run of one noop point of REPS samples of MIN_TIME each
+# (iteration counts run in 50 ms chunks) into $tmp/i in the background ($pid), until it
+# announced its points (the samples are next).
+start_long_samples() {
 	printf '[a]\nkernel = noop\nthreads = 1\nreps = %s\nwarmup = 0\nmin_time = %s\n' "$1" "$2" >"$tmp/a.ini"
 	"$lab" run --set global.retry_flagged=0 "$tmp/a.ini" -o "$tmp/i" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	for _ in $(seq 1 500);
-	do
-		grep - Eq 'points? into' "$tmp/err" && break sleep 0.02 done
+	for _ in $(seq 1 500); do
+		grep -Eq 'points? into' "$tmp/err" && break
+		sleep 0.02
+	done
 }
 
 case $case in
 not_a_results_or_fleet_dir)
-#A directory of the wrong kind is bad input, exit 2 with one line naming what is allowed,
-#for every command that takes one(fleet status and compare said 1), and nothing written.
+	# A directory of the wrong kind is bad input, exit 2 with one line naming what is allowed,
+	# for every command that takes one (fleet status and compare said 1), and nothing written.
 	mkdir "$tmp/empty" "$tmp/fleet"
-	:
-> "$tmp/file" cp - r tests / fixtures / results -
-        usl
-        "$tmp/"
-        "res" printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >
-    "$tmp/fleet/fleet.json" bad_dir()
-{
-#pattern, then the command local pat = $1 rc = 0 shift "$lab"
-	                                                       "$@"> "$tmp/out" 2> "$tmp/all" ||
-	                                               rc =
-	                                                   $ ? ["$rc" = 2] ||
-	{
-		echo "exit code $rc, expected 2: $*";
-		cat "$tmp/all";
-		exit 1;
+	: >"$tmp/file"
+	cp -r tests/fixtures/results-usl "$tmp/res"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/fleet/fleet.json"
+	bad_dir() { # pattern, then the command
+		local pat=$1 rc=0
+		shift
+		"$lab" "$@" >"$tmp/out" 2>"$tmp/all" || rc=$?
+		[ "$rc" = 2 ] || { echo "exit code $rc, expected 2: $*"; cat "$tmp/all"; exit 1; }
+		# one line alone: the good directory loaded first notes nothing before it (its
+		# flagged samples and warnings are said once both loaded)
+		cp "$tmp/all" "$tmp/err"
+		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$pat" "$tmp/err" ||
+			{ echo "stderr of $* lacks '$pat' on one line:"; cat "$tmp/err"; exit 1; }
 	}
-#one line alone : the good directory loaded first notes nothing before it(its
-#flagged samples and warnings are said once both loaded)
-	cp "$tmp/all"
-	   "$tmp/err"["$(wc -l <" $tmp / err ")" = 1] &&
-	        grep - qF-- "$pat"
-	                    "$tmp/err" ||
-	{
-		echo "stderr of $* lacks '$pat' on one line:";
-		cat "$tmp/err";
-		exit 1;
-	}
-}
-        res="not a results directory (allowed: a directory lab run wrote)"
+	res="not a results directory (allowed: a directory lab run wrote)"
 	nores="not a results directory (no samples.csv; allowed: a directory lab run wrote)"
 	fl="fleet: a fleet directory, not a results directory (allowed: a directory lab run wrote"
-	for cmd in analyze report;
-        do
-	        bad_dir "$tmp/nonexistent: $res" $cmd "$tmp/nonexistent"
+	for cmd in analyze report; do
+		bad_dir "$tmp/nonexistent: $res" $cmd "$tmp/nonexistent"
 		bad_dir "$tmp/file: $res" $cmd "$tmp/file"
 		bad_dir "$tmp/empty: $nores" $cmd "$tmp/empty"
 	done
 	bad_dir "$tmp/$fl" report "$tmp/fleet"
-	for other in nonexistent file empty fleet;
-        do
-	        want = "$tmp/$other: $res"[$other = empty] &&want =
-	            "$tmp/empty: $nores"[$other = fleet] &&want =
-	                "$tmp/$fl" bad_dir "$want" compare "$tmp/$other"
-	                "$tmp/res" bad_dir "$want" compare "$tmp/res"
-	                "$tmp/$other" --json done notfl =
-	                    "not a fleet directory (allowed: a directory lab fleet wrote)" bad_dir
-	                    "$tmp/nonexistent: $notfl" fleet status "$tmp/nonexistent" bad_dir
-	                    "$tmp/file: $notfl" fleet status "$tmp/file" bad_dir
-	                    "$tmp/empty: not a fleet directory (no fleet.json; allowed: a "
-	                    "directory lab fleet wrote)" fleet status "$tmp/empty" bad_dir
-	                    "$tmp/res: a results directory, not a fleet directory (allowed: a "
-	                    "directory lab fleet wrote" fleet status
-	                    "$tmp/res"[-z "$(ls -A " $tmp / empty ")"] &&
-	                        ["$(ls -A " $tmp / fleet ")" = fleet.json] &&
-	                        [!-e "$tmp/res/summary.csv"] && [!-e "$tmp/res/fleet.json"] ||
-	        {
-		        echo "a refused command wrote a file"; ls -A "$tmp"/*; exit 1; }
+	for other in nonexistent file empty fleet; do
+		want="$tmp/$other: $res"
+		[ $other = empty ] && want="$tmp/empty: $nores"
+		[ $other = fleet ] && want="$tmp/$fl"
+		bad_dir "$want" compare "$tmp/$other" "$tmp/res"
+		bad_dir "$want" compare "$tmp/res" "$tmp/$other" --json
+	done
+	notfl="not a fleet directory (allowed: a directory lab fleet wrote)"
+	bad_dir "$tmp/nonexistent: $notfl" fleet status "$tmp/nonexistent"
+	bad_dir "$tmp/file: $notfl" fleet status "$tmp/file"
+	bad_dir "$tmp/empty: not a fleet directory (no fleet.json; allowed: a directory lab fleet wrote)" \
+		fleet status "$tmp/empty"
+	bad_dir "$tmp/res: a results directory, not a fleet directory (allowed: a directory lab fleet wrote" \
+		fleet status "$tmp/res"
+	[ -z "$(ls -A "$tmp/empty")" ] && [ "$(ls -A "$tmp/fleet")" = fleet.json ] &&
+		[ ! -e "$tmp/res/summary.csv" ] && [ ! -e "$tmp/res/fleet.json" ] ||
+		{ echo "a refused command wrote a file"; ls -A "$tmp"/*; exit 1; }
 	;;
 next_line_quoted)
 	# The "next:" line is pasted into a shell: a directory with a blank, a ';' or a quote is
@@ -1404,72 +1379,66 @@ PY
 	# during the self-check, before any: the checks below then checked nothing).
 	run_child() {
 		for _ in $(seq 1 600); do
-			for st in $(grep -ls "^PPid:[[:space:]]*$run_pid\$" /proc/[0-9]*/status 2>/dev/null);
-		        do
-			        tr '\0' ' ' < "${st%status}cmdline" 2 > / dev / null |
-			            grep - q-- __run -
-			                point &&return 0 done sleep 0.05 done echo
-			                "no run's process of lab run within 30 s" cat
-			                "$tmp/err" exit 1
-	        }
-        "$lab" run "$tmp/long.ini" -o "$tmp/long" --no-progress >"$tmp/out" 2>"$tmp/err" &
+			for st in $(grep -ls "^PPid:[[:space:]]*$run_pid\$" /proc/[0-9]*/status 2>/dev/null); do
+				tr '\0' ' ' <"${st%status}cmdline" 2>/dev/null | grep -q -- __run-point && return 0
+			done
+			sleep 0.05
+		done
+		echo "no run's process of lab run within 30 s"
+		cat "$tmp/err"
+		exit 1
+	}
+	"$lab" run "$tmp/long.ini" -o "$tmp/long" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	run_pid=$!
 	run_child
 	kill -TERM "$run_pid"
 	wait "$run_pid" || true
 	grep -q '"status": "interrupted"' "$tmp/long/run.json"
-	for c in /proc/[0-9]*/cmdline;
-        do
-	        if tr
-		        '\0' ' ' < "$c" 2 > / dev / null | grep - q-- "__run-point .*$tmp/long.ini";
-        then echo "a run's process outlived lab run: $c"; exit 1
+	for c in /proc/[0-9]*/cmdline; do
+		if tr '\0' ' ' <"$c" 2>/dev/null | grep -q -- "__run-point .*$tmp/long.ini"; then
+			echo "a run's process outlived lab run: $c"; exit 1
 		fi
 	done
-#SIGKILL to lab run(no handler runs) : its run's process ends with it, not when its point
-#is done(it ran on as an orphan for the rest of its point).
+	# SIGKILL to lab run (no handler runs): its run's process ends with it, not when its point
+	# is done (it ran on as an orphan for the rest of its point).
 	"$lab" run "$tmp/long.ini" -o "$tmp/killed" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	run_pid=$!
 	run_child
 	kill -KILL "$run_pid"
 	wait "$run_pid" || true
 	sleep 0.5
-	for c in /proc/[0-9]*/cmdline;
-        do
-	        if tr
-		        '\0' ' ' < "$c" 2 > / dev / null | grep - q-- "__run-point .*$tmp/long.ini";
-        then echo "a run's process outlived a killed lab run: $c";
-        exit 1 fi done
-#The child command is lab run's own: a terminal or a bad id is refused with one line.
-                if "$lab" __run -
-                point-- point x "$tmp/f.ini" <
-            / dev / null > "$tmp/o2" 2 > "$tmp/e2";
-        then echo "__run-point took a bad id";
-        exit 1 fi grep -
-                q-- "--point ID: a point id"
-                    "$tmp/e2" if "$lab" __run -
-                point-- point 0 --persist - 1 "$tmp/f.ini" <
-            / dev / null > "$tmp/o2" 2 > "$tmp/e2";
-        then echo "__run-point took a bad --persist";
-        exit 1 fi grep -
-                q-- "--persist N: a count of points"
-                    "$tmp/e2"
-#What lab run knows of a persistent load goes to the child and comes back after its
-#identity : from 3, 4 when its load outlasted the retries again, 0 when it ran clean(1
-#would be a child that started from nothing and lost the count : every process then waited
-#out every retry again, 39 s against 15 s beside one busy CPU)
-                    "$lab" __run -
-                point-- point 0 --persist 3 "$tmp/f.ini" <
-            / dev / null > "$tmp/o3" 2 > "$tmp/e3" python3 - "$tmp/o3" << 'PY' import struct,
-            sys b = open(sys.argv[1], "rb").read() ilen =
-                struct.unpack_from("<Q", b, 0)[0] persist =
-                    struct.unpack_from("<Q", b, 8 + ilen)[0] sys.exit(0 if persist in(
-                        0, 4) else f "persist after the run: {persist}, allowed 0 or 4") PY;
-        ;
+	for c in /proc/[0-9]*/cmdline; do
+		if tr '\0' ' ' <"$c" 2>/dev/null | grep -q -- "__run-point .*$tmp/long.ini"; then
+			echo "a run's process outlived a killed lab run: $c"; exit 1
+		fi
+	done
+	# The child command is lab run's own: a terminal or a bad id is refused with one line.
+	if "$lab" __run-point --point x "$tmp/f.ini" </dev/null >"$tmp/o2" 2>"$tmp/e2"; then
+		echo "__run-point took a bad id"; exit 1
+	fi
+	grep -q -- "--point ID: a point id" "$tmp/e2"
+	if "$lab" __run-point --point 0 --persist -1 "$tmp/f.ini" </dev/null >"$tmp/o2" 2>"$tmp/e2"; then
+		echo "__run-point took a bad --persist"; exit 1
+	fi
+	grep -q -- "--persist N: a count of points" "$tmp/e2"
+	# What lab run knows of a persistent load goes to the child and comes back after its
+	# identity: from 3, 4 when its load outlasted the retries again, 0 when it ran clean (1
+	# would be a child that started from nothing and lost the count: every process then waited
+	# out every retry again, 39 s against 15 s beside one busy CPU)
+	"$lab" __run-point --point 0 --persist 3 "$tmp/f.ini" </dev/null >"$tmp/o3" 2>"$tmp/e3"
+	python3 - "$tmp/o3" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+ilen = struct.unpack_from("<Q", b, 0)[0]
+persist = struct.unpack_from("<Q", b, 8 + ilen)[0]
+sys.exit(0 if persist in (0, 4) else f"persist after the run: {persist}, allowed 0 or 4")
+PY
+	;;
 runs_interrupted)
-#SIGINT between the runs of points with runs = 3 : every finished run stays in samples.csv,
-#a point that got fewer runs than planned says so in run.json(status ok, runs below
-#runs_planned, the reason; it read "ok" with nothing more), the summary counts points, not
-#runs(it said "3 of 2 points finished"), and the analyzer says which points are short.
+	# SIGINT between the runs of points with runs = 3: every finished run stays in samples.csv,
+	# a point that got fewer runs than planned says so in run.json (status ok, runs below
+	# runs_planned, the reason; it read "ok" with nothing more), the summary counts points, not
+	# runs (it said "3 of 2 points finished"), and the analyzer says which points are short.
 	printf '[global]\nreps = 10\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\ndelay_loops = 0, 1\nruns = 3\n' >"$tmp/r.ini"
 	interrupt_run "$tmp/r.ini" "$tmp/r" 10
 	check "$tmp/r" --status interrupted --min-points 0
@@ -1498,129 +1467,95 @@ PY
 import json, sys
 a = json.load(open(sys.argv[1]))
 pts = [p for s in a["series"] for p in s["points"]]
-#a point the run never reached has no runs_planned
+# a point the run never reached has no runs_planned
 assert any(p.get("runs_planned") == 3 > p["runs_recorded"] for p in pts), pts
 assert any("fewer runs than planned" in w for w in a["warnings"]), a["warnings"]
 PY
-	;
-;
+	;;
 fresh_process_interrupt_keeps_runs)
-#fresh_process = on : a run whose process measured it and sent its record before lab run
-#saw the Ctrl - C is kept(it was dropped, and a run stopped at the wrong moment kept
-#nothing).lab run is stopped while the process of a run finishes, then interrupted and let
-#go : that run's samples and pid are in the results, and its point says it got fewer of its
-# 3 planned runs.
+	# fresh_process = on: a run whose process measured it and sent its record before lab run
+	# saw the Ctrl-C is kept (it was dropped, and a run stopped at the wrong moment kept
+	# nothing). lab run is stopped while the process of a run finishes, then interrupted and let
+	# go: that run's samples and pid are in the results, and its point says it got fewer of its
+	# 3 planned runs.
 	printf '[global]\nreps = 4\nmin_time = 20ms\nwarmup = 0\nretry_flagged = 0\n\n[n]\nkernel = noop\nthreads = 1\nruns = 3\nfresh_process = on\n' >"$tmp/f.ini"
 	"$lab" run "$tmp/f.ini" -o "$tmp/f" --no-progress >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	trap 'kill -CONT "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-#lab run's child, if any (a process gone while grep reads is no error)
-	children()
-{
-	grep - ls "^PPid:[[:space:]]*$pid\$" / proc / [0 - 9] * / status | head - n 1 |
-	        cut - d / -f3 ||
-	    true;
-}
-state()
-{
-	awk '{print $3}' / proc / "$1" / stat 2 > / dev / null || true;
-}
-        child=
-	for _ in $(seq 1 2000);
-        do
-	        if
-		        [-n "$(children)"]; then
+	# lab run's child, if any (a process gone while grep reads is no error)
+	children() { grep -ls "^PPid:[[:space:]]*$pid\$" /proc/[0-9]*/status | head -n 1 | cut -d/ -f3 || true; }
+	state() { awk '{print $3}' /proc/"$1"/stat 2>/dev/null || true; }
+	child=
+	for _ in $(seq 1 2000); do
+		if [ -n "$(children)" ]; then
 			kill -STOP "$pid"
-			for _ in $(seq 1 500);
-        do
-	        ["$(state " $pid ")" = T] && break;
-        sleep 0.01;
-        done child = $(children)[-n "$child"] && break kill - CONT "$pid" #between two runs
-            : try the next fi sleep 0.01 done[-n "$child"] ||
-        {
-	        echo "no run process appeared";
-	        cat "$tmp/err";
-	        exit 1;
-        }
-        rows=$(wc -l <"$tmp/f/samples.csv")
-	for _ in $(seq 1 3000);
-        do
-	        ["$(state " $child ")" = Z] && break sleep 0.01 done["$(state " $child ")" = Z] ||
-	        {
-		        echo "the run's process $child did not end";
-		        exit 1;
-	        }
-        kill - INT "$pid" kill - CONT "$pid" rc = 0 wait "$pid" || rc =
-                                                      $ ? trap 'rm -rf "$tmp"' EXIT["$rc" = 1] ||
-        {
-	        echo "exit code $rc, expected 1";
-	        cat "$tmp/err";
-	        exit 1;
-        }
-        check "$tmp/f" --status interrupted-- min - points 0 python3 -
-                "$tmp/f/run.json"
-                "$child"
-                "$rows"
-            << 'PY' import json,
-            sys run = json.load(open(sys.argv[1])) child, rows = int(sys.argv[2]),
-                int(sys.argv[3]) p = run["experiments"][0]["points"][0] before =
-                    (rows - 1) // 4  # runs handed over before lab run was stopped
-                        assert p["status"] == "ok" and
-                    child in p.get("processes", []),
-                (child, p)assert p["runs"] == before + 1 < p["runs_planned"] == 3,
-                (before, p)PY grep - q
-                    'is incomplete: 0 of 1 points finished, 1 more with fewer runs than planned (interrupted)' "$tmp/out";
-        ;
+			for _ in $(seq 1 500); do [ "$(state "$pid")" = T ] && break; sleep 0.01; done
+			child=$(children)
+			[ -n "$child" ] && break
+			kill -CONT "$pid" # between two runs: try the next
+		fi
+		sleep 0.01
+	done
+	[ -n "$child" ] || { echo "no run process appeared"; cat "$tmp/err"; exit 1; }
+	rows=$(wc -l <"$tmp/f/samples.csv")
+	for _ in $(seq 1 3000); do
+		[ "$(state "$child")" = Z ] && break
+		sleep 0.01
+	done
+	[ "$(state "$child")" = Z ] || { echo "the run's process $child did not end"; exit 1; }
+	kill -INT "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	trap 'rm -rf "$tmp"' EXIT
+	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	check "$tmp/f" --status interrupted --min-points 0
+	python3 - "$tmp/f/run.json" "$child" "$rows" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+child, rows = int(sys.argv[2]), int(sys.argv[3])
+p = run["experiments"][0]["points"][0]
+before = (rows - 1) // 4  # runs handed over before lab run was stopped
+assert p["status"] == "ok" and child in p.get("processes", []), (child, p)
+assert p["runs"] == before + 1 < p["runs_planned"] == 3, (before, p)
+PY
+	grep -q 'is incomplete: 0 of 1 points finished, 1 more with fewer runs than planned (interrupted)' "$tmp/out"
+	;;
 counters_fixture_symlink)
-#-- record - fixture never writes through a symbolic link(it used to overwrite the link's
-#target) : one line, exit 2, the target untouched; a regular file is replaced whole, under
-#a temporary name then renamed, and no temporary stays.
+	# --record-fixture never writes through a symbolic link (it used to overwrite the link's
+	# target): one line, exit 2, the target untouched; a regular file is replaced whole, under
+	# a temporary name then renamed, and no temporary stays.
 	echo keep >"$tmp/target"
 	ln -s "$tmp/target" "$tmp/link"
 	rc=0
 	"$lab" counters --record-fixture "$tmp/link" --events sw >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ "$rc" = 2 ] ||
-{
-	echo "exit code $rc, expected 2";
-	cat "$tmp/err";
-	exit 1;
-}
-["$(wc -l <" $tmp / err ")" = 1] &&
-    grep - q 'a symbolic link' "$tmp/err"["$(cat " $tmp / target ")" = keep] &&
-    [-L "$tmp/link"] ln - s "$tmp/nowhere"
-                            "$tmp/dangling" rc =
-    0 "$lab" counters-- record - fixture "$tmp/dangling" --events sw 2 > "$tmp/err" || rc = $
-    ? ["$rc" = 2] && [!-e "$tmp/nowhere"] mkdir "$tmp/fx" &&
-          echo old > "$tmp/fx/f.json"
-                     "$lab" counters-- record -
-                         fixture "$tmp/fx/f.json" --events sw 2 >
-              "$tmp/err" python3 -
-                  c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "lab.counters-fixture/1"' "$tmp/fx/f.json"
-                      ["$(ls " $tmp / fx ")" = f.json];
-;
+	[ "$rc" = 2 ] || { echo "exit code $rc, expected 2"; cat "$tmp/err"; exit 1; }
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'a symbolic link' "$tmp/err"
+	[ "$(cat "$tmp/target")" = keep ] && [ -L "$tmp/link" ]
+	ln -s "$tmp/nowhere" "$tmp/dangling"
+	rc=0
+	"$lab" counters --record-fixture "$tmp/dangling" --events sw 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$tmp/nowhere" ]
+	mkdir "$tmp/fx" && echo old >"$tmp/fx/f.json"
+	"$lab" counters --record-fixture "$tmp/fx/f.json" --events sw 2>"$tmp/err"
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "lab.counters-fixture/1"' "$tmp/fx/f.json"
+	[ "$(ls "$tmp/fx")" = f.json ]
+	;;
 pairs_too_many)
-#A point per CPU pair : past the point cap(448 CPUs : 100, 128 pairs) or the pairs array
-#(2, 048 CPUs : 2 million; it crashed) the placement is an error with what is allowed.
+	# A point per CPU pair: past the point cap (448 CPUs: 100,128 pairs) or the pairs array
+	# (2,048 CPUs: 2 million; it crashed) the placement is an error with what is allowed.
 	printf '[c]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/p.ini"
-	for cores in 448 2048;
-do
-	rc = 0 "$lab" plan "$tmp/p.ini" --topology "synthetic:pack:1 core:$cores pu:1" >
-	         / dev / null 2 > "$tmp/err" ||
-	     rc =
-	         $ ? ["$rc" = 2] ||
-	{
-		cat "$tmp/err" > &2;
-		exit 1;
-	}
-grep -
-    q 'p.ini:3: \[c\] placement = pairs: [0-9]* CPU pairs here, a point each (allowed at most [0-9]*; set max_pairs)' "$tmp/err" done
-                                                                                                                      "$lab" plan
-                                                                                                                      "$tmp/p.ini" --topology
-    "synthetic:pack:1 core:2048 pu:1" --set c.max_pairs = 64 | grep - q '^64 points planned';
-;
+	for cores in 448 2048; do
+		rc=0
+		"$lab" plan "$tmp/p.ini" --topology "synthetic:pack:1 core:$cores pu:1" >/dev/null 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] || { cat "$tmp/err" >&2; exit 1; }
+		grep -q 'p.ini:3: \[c\] placement = pairs: [0-9]* CPU pairs here, a point each (allowed at most [0-9]*; set max_pairs)' "$tmp/err"
+	done
+	"$lab" plan "$tmp/p.ini" --topology "synthetic:pack:1 core:2048 pu:1" --set c.max_pairs=64 | grep -q '^64 points planned'
+	;;
 one_cpu_configs)
-#On one CPU every shipped config plans : its 2 - CPU sections(pairs, 2 - thread comparisons)
-#are skipped with the reason(min_cpus), threads = 1, max is one point.
+	# On one CPU every shipped config plans: its 2-CPU sections (pairs, 2-thread comparisons)
+	# are skipped with the reason (min_cpus), threads = 1, max is one point.
 	one="synthetic:pack:1 l3:1(size=32MB) l2:1(size=1MB) l1d:1(size=32KB) core:1 pu:1"
 	for c in configs/*.ini; do
 		"$lab" plan "$c" --topology "$one" >"$tmp/plan" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
