@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/domain.h"
 #include "analyze/lessons_int.h"
 #include "analyze/levels.h"
 #include "analyze/stats.h"
@@ -273,18 +274,35 @@ static int ev_resolve(struct ev *e)
 	return 0;
 }
 
-/* A claim whose verdict cannot depend on the data (cost(a) / cost(a) >= 1: its means cancel)
- * is not judged; the planner refuses it, an older one did not. 0, or -1 with the reason. */
+/* The range of leaf i for lab_lesson_fixed: a cost, throughput or speedup above 0, a metric its
+ * domain at its point's threads. */
+static void ev_fixed_leaf(void *ctx, const struct lab_lesson_claim *c, unsigned i, double r[2])
+{
+	const struct ev *e = ctx;
+	const struct ev_var *v = &e->var[e->leaf[i]];
+
+	lab_lesson_leaf_positive(c->node[i].op, r);
+	if (c->node[i].op == LAB_LESSON_METRIC && v->metric >= 0 &&
+	    (size_t)v->metric < e->d->nmetric && e->d->metric_dom)
+		lab_domain_range((enum lab_domain)e->d->metric_dom[v->metric], v->pt->threads,
+		                 &r[0], &r[1]);
+}
+
+/* A claim whose verdict cannot depend on the data (cost(a) / cost(a) >= 1: its means cancel;
+ * cost(a) > 0: its quantities' ranges decide it) is not judged; the planner refuses it, an
+ * older one did not. 0, or -1 with the reason. */
 static int ev_cancels(struct ev *e)
 {
-	double diff;
-	char why[256];
+	double diff, d[2];
+	char why[320];
 
 	int kind = lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, &diff);
-
-	if (!kind)
-		return 0;
-	return ev_notrun(e, "%s", lab_lesson_constant_why(kind, diff, why, sizeof(why)));
+	if (kind)
+		return ev_notrun(e, "%s", lab_lesson_constant_why(kind, diff, why, sizeof(why)));
+	int fixed = lab_lesson_fixed(e->c, ev_fixed_leaf, e, d);
+	if (fixed)
+		return ev_notrun(e, "%s", lab_lesson_fixed_why(fixed, d, why, sizeof(why)));
+	return 0;
 }
 
 /* ---- Q as a value with its gradient over the vars ---- */

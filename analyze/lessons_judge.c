@@ -117,88 +117,29 @@ static int ev_has_data(const struct ev *e, int id)
 	return ev_has_data(e, n->a) || (n->op != LAB_LESSON_NEG && ev_has_data(e, n->b));
 }
 
-/* The product of two interval ends, with 0 x inf = 0 (an end of a closed range). */
-static double ev_rmul(double a, double b)
-{
-	return a == 0 || b == 0 ? 0 : a * b;
-}
-
-/* The quotient of two interval ends for a divisor range of one sign: x / 0 = +-inf (0 / 0 =
- * 0) and inf / inf = inf, the widest value either end could take. */
-static double ev_rdiv(double a, double b)
-{
-	if (b == 0)
-		return a == 0 ? 0 : a > 0 ? INFINITY : -INFINITY;
-	if (isinf(a) && isinf(b))
-		return (a > 0) == (b > 0) ? INFINITY : -INFINITY;
-	return a / b;
-}
-
-/* The range r of a op b for ranges a and b (interval arithmetic; op ADD, SUB, MUL or DIV): no
- * bound where inf - inf or a divisor of either sign leaves none. */
-static void ev_rop(enum lab_lesson_op op, const double a[2], const double b[2], double r[2])
-{
-	double c[4];
-
-	r[0] = -INFINITY;
-	r[1] = INFINITY;
-	if (op == LAB_LESSON_ADD || op == LAB_LESSON_SUB) {
-		int s = op == LAB_LESSON_SUB;
-		c[0] = a[0] + (s ? -b[1] : b[0]);
-		c[1] = a[1] + (s ? -b[0] : b[1]);
-		if (!isnan(c[0]) && !isnan(c[1])) { /* inf - inf: no bound */
-			r[0] = c[0];
-			r[1] = c[1];
-		}
-		return;
-	}
-	if (op == LAB_LESSON_DIV && b[0] < 0 && b[1] > 0)
-		return; /* a divisor of either sign: no bound */
-	for (int i = 0; i < 4; i++)
-		c[i] = op == LAB_LESSON_MUL ? ev_rmul(a[i / 2], b[i % 2])
-		                            : ev_rdiv(a[i / 2], b[i % 2]);
-	r[0] = fmin(fmin(c[0], c[1]), fmin(c[2], c[3]));
-	r[1] = fmax(fmax(c[0], c[1]), fmax(c[2], c[3]));
-}
-
 /* The range r[0..1] that node id can take whatever the samples (interval arithmetic over the
  * ranges of its means: a cost, a throughput or a speedup >= 0, a metric its domain at its
  * point's threads, a number itself): the true value of Q lies in it, so clipping Q's interval
  * to it never loses coverage (a difference of two shares is in [-1, 1]). */
-static void ev_range(const struct ev *e, int id, double r[2])
+static void ev_leaf(void *ctx, const struct lab_lesson_claim *c, unsigned id, double r[2])
 {
-	const struct lab_lesson_node *n = &e->c->node[id];
-	double a[2], b[2];
+	const struct ev *e = ctx;
 
 	r[0] = -INFINITY;
 	r[1] = INFINITY;
-	switch (n->op) {
-	case LAB_LESSON_NUM:
-		r[0] = r[1] = n->num;
-		return;
-	case LAB_LESSON_COST:
-	case LAB_LESSON_THROUGHPUT:
-	case LAB_LESSON_SPEEDUP:
-		r[0] = 0;
-		return;
-	case LAB_LESSON_METRIC: {
-		const struct ev_var *v = &e->var[e->leaf[id]];
-		if (v->metric >= 0 && (size_t)v->metric < e->d->nmetric && e->d->metric_dom)
-			lab_domain_range((enum lab_domain)e->d->metric_dom[v->metric],
-			                 v->pt->threads, &r[0], &r[1]);
+	if (c->node[id].op != LAB_LESSON_METRIC) {
+		r[0] = 0; /* a cost, a throughput or a speedup */
 		return;
 	}
-	case LAB_LESSON_NEG:
-		ev_range(e, n->a, a);
-		r[0] = -a[1];
-		r[1] = -a[0];
-		return;
-	default:
-		break;
-	}
-	ev_range(e, n->a, a);
-	ev_range(e, n->b, b);
-	ev_rop(n->op, a, b, r);
+	const struct ev_var *v = &e->var[e->leaf[id]];
+	if (v->metric >= 0 && (size_t)v->metric < e->d->nmetric && e->d->metric_dom)
+		lab_domain_range((enum lab_domain)e->d->metric_dom[v->metric], v->pt->threads,
+		                 &r[0], &r[1]);
+}
+
+static void ev_range(const struct ev *e, int id, double r[2])
+{
+	lab_lesson_range(e->c, id, ev_leaf, (void *)e, r);
 }
 
 struct ev_q {
@@ -356,7 +297,7 @@ static void ev_clip(const struct ev *e, const struct lab_lesson_claim *c, int dl
 	ev_range(e, dl ? c->lhs : c->rhs, l);
 	if (dl && dr) {
 		ev_range(e, c->rhs, r);
-		ev_rop(q->mono ? LAB_LESSON_DIV : LAB_LESSON_SUB, l, r, t);
+		lab_lesson_range_op(q->mono ? LAB_LESSON_DIV : LAB_LESSON_SUB, l, r, t);
 		l[0] = t[0];
 		l[1] = t[1];
 	}

@@ -112,10 +112,11 @@ int lab_lesson_parse(const char *text, struct lab_lesson_claim *c, struct lab_er
 int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err);
 
 /*
- * Whether the verdict of claim c could not depend on what is measured: its two sides, evaluated
- * at LAB_LESSON_DRAWS sets of random positive values of its quantities, differ by the same
- * amount each time (cost(a) / cost(a) >= 1, cost(a) - cost(a) > 0: the same mean cancels), or
- * keep the same ratio (cost(a) * 2 > cost(a): the verdict is the sides' signs').
+ * Whether the verdict of claim c could not depend on what is measured: at LAB_LESSON_DRAWS sets
+ * of random positive values of its quantities, the gradient of its sides' difference is 0
+ * (cost(a) / cost(a) >= 1, cost(a) - cost(a) > 0: the same mean cancels), or that of their
+ * ratio (cost(a) * 2 > cost(a): the verdict is the sides' signs). Gradients, not values: a
+ * number far from the means (cost(a) > 1e20) does not hide how the sides move with them.
  * var[i] is the variable of quantity node i (COST and THROUGHPUT of one point share one, the
  * throughput its inverse; METRIC its own per point and metric) and base[i] a SPEEDUP's
  * baseline cost variable (the same point at threads = 1), every one < nvar <=
@@ -129,6 +130,37 @@ int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const 
 /* What the planner and the analyzer say of such a claim, from lab_lesson_constant's return
  * (kind) and diff, into buf. */
 const char *lab_lesson_constant_why(int kind, double diff, char *buf, size_t len);
+
+/*
+ * The range a side of a claim can take whatever is measured: interval arithmetic from its
+ * leaves' ranges. leaf(ctx, c, i, r) gives the range r[0..1] of leaf node i (a cost,
+ * throughput, speedup or metric); lab_lesson_range writes node id's into r (-inf .. inf where
+ * nothing bounds it: a divisor of either sign, inf - inf).
+ */
+typedef void lab_lesson_leaf_range(void *ctx, const struct lab_lesson_claim *c, unsigned i,
+                                   double r[2]);
+void lab_lesson_range(const struct lab_lesson_claim *c, int id, lab_lesson_leaf_range *leaf,
+                      void *ctx, double r[2]);
+/* The range of a op b (ADD, SUB, MUL or DIV) for ranges a and b; 0 x inf is 0 (an end of a
+ * closed range). */
+void lab_lesson_range_op(enum lab_lesson_op op, const double a[2], const double b[2], double r[2]);
+
+/* The range a cost can take as the verdicts count it: above 0 (the analyzer refuses a cost past
+ * 1e100, and no sample is shorter than a nanosecond of 2^64 units) */
+#define LAB_LESSON_COST_LO 1e-100
+#define LAB_LESSON_COST_HI 1e100
+/* The range of a COST, THROUGHPUT or SPEEDUP leaf op from LAB_LESSON_COST_LO .. _HI (each
+ * above 0); -inf .. inf for other ops. */
+void lab_lesson_leaf_positive(enum lab_lesson_op op, double r[2]);
+
+/* Whether the ranges of c's leaves alone decide its verdict: 1 it holds at every value they
+ * can take, -1 at none, 0 it depends on the data (metric(jain_fairness, ...) >= 0.5 at 2
+ * threads, cost(...) > 0, -cost(...) > 0 measure nothing). The range of its left side less its
+ * right into d[0..1]. */
+int lab_lesson_fixed(const struct lab_lesson_claim *c, lab_lesson_leaf_range *leaf, void *ctx,
+                     double d[2]);
+/* What the planner and the analyzer say of such a claim, into buf. */
+const char *lab_lesson_fixed_why(int fixed, const double d[2], char *buf, size_t len);
 
 /* 1 when name is a lesson name a config may give: what a section name may be (letters, digits,
  * '_', '.', '-'; not empty) and at most LAB_LESSON_NAME_MAX bytes; 0 otherwise. The planner

@@ -109,12 +109,10 @@ int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err)
 	return 0;
 }
 
-/* The two sides of c at the variable values x into *l, *r. */
-static void lc_sides(const struct lab_lesson_claim *c, const int *var, const int *base,
-                     const double *x, double *l, double *r)
+/* The value of every node of c at the variable values x into v. */
+static void lc_values(const struct lab_lesson_claim *c, const int *var, const int *base,
+                      const double *x, double *v)
 {
-	double v[LAB_LESSON_NODES_MAX];
-
 	for (unsigned i = 0; i < c->nnode; i++) {
 		const struct lab_lesson_node *n = &c->node[i];
 		double a = n->a >= 0 && (unsigned)n->a < i ? v[n->a] : NAN;
@@ -151,51 +149,132 @@ static void lc_sides(const struct lab_lesson_claim *c, const int *var, const int
 			break;
 		}
 	}
-	*l = v[c->lhs];
-	*r = v[c->rhs];
 }
 
-/* Whether a and b, computed from operands of magnitude up to scale, are one value: equal, both
- * NaN, or within the rounding of a few dozen operations (a relative 1e-9 took cost + 1e15 >
- * 1e15 + 500, whose verdict is cost > 500, for a constant). */
-static bool lc_same(double a, double b, double scale)
+/* A node's adjoint (the derivative of the root by it) and the same sum of absolute terms, the
+ * scale its rounding is measured against. */
+struct lc_adj {
+	double d, m;
+};
+
+/* Passes node i's adjoint t to its operand k, times f. */
+static void lc_pass(struct lc_adj *adj, int k, unsigned i, struct lc_adj t, double f)
 {
-	return a == b || (isnan(a) && isnan(b)) || fabs(a - b) <= 64 * DBL_EPSILON * scale;
+	if (k >= 0 && (unsigned)k < i) {
+		adj[k].d += t.d * f;
+		adj[k].m += t.m * fabs(f);
+	}
+}
+
+/* The gradient of node root over the variables at x (node values v) into g[0 .. nvar), by
+ * reverse accumulation: operands come before the nodes that use them. */
+static void lc_grad(const struct lab_lesson_claim *c, const int *var, const int *base,
+                    const double *x, const double *v, int root, struct lc_adj *g, unsigned nvar)
+{
+	struct lc_adj adj[LAB_LESSON_NODES_MAX] = {{0}};
+
+	memset(g, 0, nvar * sizeof(*g));
+	adj[root] = (struct lc_adj){1, 1};
+	for (unsigned i = (unsigned)root + 1; i-- > 0;) {
+		const struct lab_lesson_node *n = &c->node[i];
+		struct lc_adj t = adj[i];
+
+		if (t.d == 0 && t.m == 0)
+			continue;
+		switch (n->op) {
+		case LAB_LESSON_COST:
+		case LAB_LESSON_METRIC:
+			lc_pass(g, var[i], nvar, t, 1);
+			break;
+		case LAB_LESSON_THROUGHPUT: /* 1e9 / x */
+			lc_pass(g, var[i], nvar, t, -v[i] / x[var[i]]);
+			break;
+		case LAB_LESSON_SPEEDUP: /* x[base] / x */
+			lc_pass(g, base[i], nvar, t, 1 / x[var[i]]);
+			lc_pass(g, var[i], nvar, t, -v[i] / x[var[i]]);
+			break;
+		case LAB_LESSON_NEG:
+			lc_pass(adj, n->a, i, t, -1);
+			break;
+		case LAB_LESSON_ADD:
+		case LAB_LESSON_SUB:
+			lc_pass(adj, n->a, i, t, 1);
+			lc_pass(adj, n->b, i, t, n->op == LAB_LESSON_ADD ? 1 : -1);
+			break;
+		case LAB_LESSON_MUL:
+			lc_pass(adj, n->a, i, t, v[n->b]);
+			lc_pass(adj, n->b, i, t, v[n->a]);
+			break;
+		case LAB_LESSON_DIV:
+			lc_pass(adj, n->a, i, t, 1 / v[n->b]);
+			lc_pass(adj, n->b, i, t, -v[i] / v[n->b]);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Whether the derivative d, a sum of terms of absolute sum m, is 0 but for its rounding: a few
+ * hundred operations' (a claim of 256 nodes), relative to its terms and not to the constants
+ * beside them (cost > 1e20 was taken for a constant when its values were compared). */
+static bool lc_zero(double d, double m)
+{
+	return isfinite(d) && isfinite(m) && fabs(d) <= 1024 * DBL_EPSILON * m;
+}
+
+/* Whether, at x, neither the sides' difference (*diff_flat) nor their ratio (*ratio_flat)
+ * changes with any variable: their gradients are 0. Clears the flags that do not hold. */
+static void lc_flat(const struct lab_lesson_claim *c, const int *var, const int *base,
+                    const double *x, const double *v, unsigned nvar, bool *diff_flat,
+                    bool *ratio_flat)
+{
+	struct lc_adj gl[LAB_LESSON_VARS_MAX], gr[LAB_LESSON_VARS_MAX];
+	double l = v[c->lhs], r = v[c->rhs];
+
+	lc_grad(c, var, base, x, v, c->lhs, gl, nvar);
+	lc_grad(c, var, base, x, v, c->rhs, gr, nvar);
+	*ratio_flat &= isfinite(l) && isfinite(r) && r != 0;
+	for (unsigned k = 0; k < nvar; k++) {
+		*diff_flat &= lc_zero(gl[k].d - gr[k].d, gl[k].m + gr[k].m);
+		/* (l / r)' = 0 where l' r - l r' = 0 */
+		*ratio_flat &=
+		    lc_zero(gl[k].d * r - l * gr[k].d, gl[k].m * fabs(r) + fabs(l) * gr[k].m);
+	}
 }
 
 int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const int *base,
                         unsigned nvar, double *diff)
 {
-	double x[LAB_LESSON_VARS_MAX], l0 = NAN, r0 = NAN;
+	double x[LAB_LESSON_VARS_MAX], v[LAB_LESSON_NODES_MAX], d0 = NAN;
 	uint64_t s = 0x9e3779b97f4a7c15ull; /* a fixed seed: the same answer every run */
-	bool same_diff = true, same_ratio = true;
+	bool same_diff = true, same_ratio = true, none = true;
 
 	if (nvar > LAB_LESSON_VARS_MAX || c->lhs < 0 || c->rhs < 0 ||
 	    (unsigned)c->lhs >= c->nnode || (unsigned)c->rhs >= c->nnode)
 		return 0;
-	for (unsigned k = 0; k < LAB_LESSON_DRAWS && (same_diff || same_ratio); k++) {
-		double l, r;
-
+	for (unsigned k = 0; k < LAB_LESSON_DRAWS && (same_diff || same_ratio || none); k++) {
 		/* log-uniform in [1e-3, 1e9): a cost in ns, a rate, a count or a share */
 		for (unsigned i = 0; i < nvar; i++) {
 			s = s * 6364136223846793005ull + 1442695040888963407ull;
 			x[i] = pow(10, 12 * (double)(s >> 11) / 9007199254740992.0 - 3);
 		}
-		lc_sides(c, var, base, x, &l, &r);
-		if (!k) {
-			l0 = l;
-			r0 = r;
+		lc_values(c, var, base, x, v);
+		double d = v[c->lhs] - v[c->rhs];
+		if (!isfinite(d))
 			continue;
-		}
-		double scale = fmax(fmax(fabs(l), fabs(r)), fmax(fabs(l0), fabs(r0)));
-		same_diff &= lc_same(l - r, l0 - r0, scale);
-		/* sides in a fixed ratio (cost * 2 > cost): the verdict is their sign's */
-		same_ratio &= r != 0 && r0 != 0 && isfinite(l / r) &&
-		              lc_same(l / r, l0 / r0, fmax(fabs(l / r), fabs(l0 / r0)));
+		if (none)
+			d0 = d;
+		none = false;
+		lc_flat(c, var, base, x, v, nvar, &same_diff, &same_ratio);
+	}
+	if (none) { /* no value at any means: a divisor that cancels to 0 */
+		*diff = NAN;
+		return 1;
 	}
 	if (!same_diff && !same_ratio)
 		return 0;
-	*diff = same_diff ? l0 - r0 : NAN;
+	*diff = same_diff ? d0 : NAN;
 	return same_diff ? 1 : 2;
 }
 

@@ -3,11 +3,15 @@
  * Whether a [lessons] claim can depend on the data at all: each cost, throughput, metric and
  * speedup baseline becomes a variable (the same point however its selectors spell it), and
  * lab_lesson_constant (lessons_check.c) evaluates the claim at random values of them. A claim
- * whose sides keep one difference or one ratio measures nothing and is refused at its line.
+ * whose sides keep one difference or one ratio measures nothing and is refused at its line; so
+ * is one the ranges its quantities can take decide alone (metric(jain_fairness, ...) >= 0.5 at
+ * 2 threads, cost(...) > 0: lessons_range.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/lessons.h"
+#include "harness/metric_domain.h"
 #include "harness/plan_lessons_int.h"
 
 /* The variable of quantity node i of c for lab_lesson_constant: one per point (cost and
@@ -97,4 +101,52 @@ bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_clai
 	if (kind)
 		lab_lesson_constant_why(kind, diff, why, len);
 	return kind != 0;
+}
+
+/* The thread count of the point sel resolved to at: the planned point's, else the selector's
+ * threads=N; 0 when neither says (a range then is the widest of any team). */
+static long pl_sel_threads(const struct lab__pl_ctx *x, const struct lab_lesson_sel *sel,
+                           struct lab__pl_at at)
+{
+	if (at.pt != PL_NOPOINT && at.exp < x->plan->nexp && at.pt < x->plan->exp[at.exp].npoints)
+		return (long)x->plan->pts[x->plan->exp[at.exp].first_point + at.pt].nthreads;
+	for (unsigned i = 0; i < sel->nparam; i++)
+		if (!strcmp(sel->key[i], "threads")) {
+			char *end;
+			long t = strtol(sel->value[i], &end, 10);
+			return *end || t < 1 ? 0 : t;
+		}
+	return 0;
+}
+
+struct pl_leaves {
+	const struct lab__pl_ctx *x;
+	const struct lab__pl_at *at;
+};
+
+/* The range of leaf i: a cost, throughput or speedup above 0, a metric its domain at its
+ * point's threads (harness/metric_domain.h). */
+static void pl_leaf(void *ctx, const struct lab_lesson_claim *c, unsigned i, double r[2])
+{
+	const struct pl_leaves *p = ctx;
+	const struct lab_lesson_node *n = &c->node[i];
+
+	if (n->op != LAB_LESSON_METRIC) {
+		lab_lesson_leaf_positive(n->op, r);
+		return;
+	}
+	lab_domain_range(lab_domain_of(n->metric),
+	                 pl_sel_threads(p->x, &c->sel[n->sel], p->at[n->sel]), &r[0], &r[1]);
+}
+
+bool lab__plan_claim_fixed(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                           const struct lab__pl_at *at, char *why, size_t len)
+{
+	struct pl_leaves p = {x, at};
+	double d[2];
+	int fixed = lab_lesson_fixed(c, pl_leaf, &p, d);
+
+	if (fixed)
+		lab_lesson_fixed_why(fixed, d, why, len);
+	return fixed != 0;
 }

@@ -447,7 +447,7 @@ void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 	struct lab_lesson_claim c;
 	struct lab_err err = {0};
 	struct lab__pl_at *at;
-	char why[256];
+	char why[320];
 
 	x->kv = kv;
 	x->errors = 0;
@@ -479,6 +479,11 @@ void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 		lab__plan_claim_error(x,
 		                      "column 1: %s (allowed: a claim that compares different "
 		                      "points or metrics)",
+		                      why);
+	else if (!x->errors && lab__plan_claim_fixed(x, &c, at, why, sizeof(why)))
+		lab__plan_claim_error(x,
+		                      "column 1: %s (allowed: a bound that what is measured can "
+		                      "fall on either side of)",
 		                      why);
 	if (!x->errors)
 		pl_keep(x, &c);

@@ -55,5 +55,9 @@ __attribute__((format(printf, 2, 3))) void lab__plan_claim_error(struct lab__pl_
  * why into why[len]; at[i] is where selector i resolved. */
 bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
                              const struct lab__pl_at *at, char *why, size_t len);
+/* Whether the ranges of c's quantities alone decide its verdict (plan_cancels.c), and then why
+ * into why[len]. */
+bool lab__plan_claim_fixed(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                           const struct lab__pl_at *at, char *why, size_t len);
 
 #endif

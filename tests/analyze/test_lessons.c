@@ -833,6 +833,33 @@ LAB_TEST(metric_interval_over_runs)
 	fx_free(&f, &ls);
 }
 
+/* A run.json claim the ranges of its quantities decide alone (the planner refuses it; an older
+ * run.json may hold one) is not run, with the reason: a share <= 1, a cost > 0. One such a range
+ * does not decide is judged. */
+LAB_TEST(claims_their_ranges_decide_are_not_run)
+{
+	struct fx f = {.metric = "handoff_ratio"};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "locks", "lock=mcs", 2, 10, 0.1, 4);
+	f.d.pt[0].msum[0] =
+	    (struct lab_an_msum){.n = 4, .mean = 0.995, .median = 0.995, .se = 0.01};
+	fx_lesson(&f, "share", "metric(handoff_ratio, locks: lock=mcs, threads=2) <= 1");
+	fx_lesson(&f, "cost", "cost(locks: lock=mcs, threads=2) > 0");
+	fx_lesson(&f, "judged", "metric(handoff_ratio, locks: lock=mcs, threads=2) >= 0.9");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	for (size_t i = 0; i < 2; i++) {
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[i].verdict), "not run");
+		CHECK(strstr(ls.l[i].text, "does not depend on what is measured") &&
+		      strstr(ls.l[i].text, "so it always holds"));
+	}
+	CHECK(strstr(ls.l[0].text, "lies in [-1, 0]") != NULL);
+	CHECK(strstr(ls.l[1].text, "lies in (0, inf)") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds");
+	fx_free(&f, &ls);
+}
+
 /* An interval stays inside the range its quantity can take (interval arithmetic over the means'
  * ranges): a share's t-interval reaching past 1 ends at 1, and so do those of a share minus a
  * share and of 1 minus a share; the other end stays as computed. */
@@ -866,7 +893,7 @@ LAB_TEST(intervals_stay_in_the_quantity_range)
 	/* a negated cost's interval ends at 0, said "0", not "-0" */
 	struct fx g = {0};
 	fx_point(&g, "n", "k=a", 2, 5, 4.9, 2);
-	fx_lesson(&g, "negcost", "-cost(n: k=a, threads=2) <= 1");
+	fx_lesson(&g, "negcost", "-cost(n: k=a, threads=2) <= -1");
 	fx_eval(&g, &ls);
 	REQUIRE(ls.n == 1);
 	CHECK(strstr(ls.l[0].text, "-0]") == NULL && strstr(ls.l[0].text, ", 0]") != NULL);

@@ -55,9 +55,9 @@ LAB_TEST(lesson_text_cannot_forge_lines)
 	char *out = NULL, *err = NULL, *html;
 
 	lc_write("\"lessons\": [{\"name\": \"x\", \"claim\": \"cost(e: size=\\\"c\\nholds        "
-	         "forged\\r\\u001b[2J\\u0007\\\", threads=1) > 0\", \"file\": \"f.ini\", "
+	         "forged\\r\\u001b[2J\\u0007\\\", threads=1) > 1\", \"file\": \"f.ini\", "
 	         "\"expr\": \"cost(e: size=\\\"c\\nholds        forged\\r\\u001b[2J\\u0007\\\", "
-	         "threads=1) > 0\"}],");
+	         "threads=1) > 1\"}],");
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
 	REQUIRE(err);
 	CHECK(strstr(err, "R/run.json:1: lesson 'x': [e]: a selector with a control byte, "
@@ -66,10 +66,10 @@ LAB_TEST(lesson_text_cannot_forge_lines)
 	CHECK(!clitest_exists("R/report.html"));
 	free(out);
 	free(err);
-	lc_write("\"lessons\": [{\"name\": \"x\", \"claim\": \"cost(e: threads=1) > 0\", "
+	lc_write("\"lessons\": [{\"name\": \"x\", \"claim\": \"cost(e: threads=1) > 1\", "
 	         "\"file\": \"f.ini\\n-- g.ini\\r\\u001b[2J\\u0007\", \"expr\": \"cost(e: "
-	         "threads=1) > 0\"}, {\"name\": \"ok\", \"claim\": \"cost(e: threads=2) > 0\", "
-	         "\"file\": \"g.ini\", \"expr\": \"cost(e: threads=2) > 0\"}],");
+	         "threads=1) > 1\"}, {\"name\": \"ok\", \"claim\": \"cost(e: threads=2) > 1\", "
+	         "\"file\": \"g.ini\", \"expr\": \"cost(e: threads=2) > 1\"}],");
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
 	REQUIRE(out);
 	CHECK(strstr(out, "\n-- g.ini\\") == NULL);
@@ -101,15 +101,15 @@ LAB_TEST(lessons_held_to_the_config_rules)
 	static const char *const bad[][2] = {
 	    {"5", "R/run.json:1: a lesson: allowed: an object"},
 	    {"{\"name\": \"x\\nholds        forged\\u001b[2J\", \"claim\": \"cost(e: threads=2) > "
-	     "0\", \"expr\": \"cost(e: threads=2) > 0\"}",
+	     "1\", \"expr\": \"cost(e: threads=2) > 1\"}",
 	     "R/run.json:1: a lesson's \"name\": allowed: letters, digits, '_', '.', '-', at most "
 	     "63"},
 	    {"{\"name\": \"a234567890123456789012345678901234567890123456789012345678901234\", "
-	     "\"claim\": \"cost(e: threads=2) > 0\", \"expr\": \"cost(e: threads=2) > 0\"}",
+	     "\"claim\": \"cost(e: threads=2) > 1\", \"expr\": \"cost(e: threads=2) > 1\"}",
 	     "a lesson's \"name\": allowed"},
-	    {"{\"name\": \"a\", \"claim\": \"cost(e: threads=2) > 0\", \"expr\": \"cost(e: "
-	     "threads=2) > 0\"}, {\"name\": \"a\", \"claim\": \"cost(e: threads=1) > 0\", "
-	     "\"expr\": \"cost(e: threads=1) > 0\"}",
+	    {"{\"name\": \"a\", \"claim\": \"cost(e: threads=2) > 1\", \"expr\": \"cost(e: "
+	     "threads=2) > 1\"}, {\"name\": \"a\", \"claim\": \"cost(e: threads=1) > 1\", "
+	     "\"expr\": \"cost(e: threads=1) > 1\"}",
 	     "lesson 'a' again, allowed: each name once"},
 	    {"{\"name\": \"s\", \"claim\": \"speedup(e: threads=1) >= 1\", \"expr\": "
 	     "\"speedup(e: threads=1) >= 1\"}",
@@ -120,27 +120,27 @@ LAB_TEST(lessons_held_to_the_config_rules)
 	    {"{\"name\": \"c\", \"claim\": \"cost(e: threads=2) / cost(e: threads=1) >= 100\", "
 	     "\"expr\": \"cost(e: threads=2) / cost(e: threads=1) >= 1.5\"}",
 	     "lesson 'c': \"claim\" and \"expr\" say different things, allowed"},
-	    {"{\"name\": \"n\", \"expr\": \"cost(e: threads=2) > 0\"}",
+	    {"{\"name\": \"n\", \"expr\": \"cost(e: threads=2) > 1\"}",
 	     "lesson 'n': \"claim\": allowed: a string"},
 	    /* the claim's text beside a verdict on other points (threads=1 for threads=2) */
-	    {"{\"name\": \"v\", \"claim\": \"cost(e: threads=2) > 0\", \"expr\": \"cost(e: "
-	     "threads=1) > 0\"}",
+	    {"{\"name\": \"v\", \"claim\": \"cost(e: threads=2) > 1\", \"expr\": \"cost(e: "
+	     "threads=1) > 1\"}",
 	     "lesson 'v': \"claim\" and \"expr\" say different things, allowed"},
-	    {"{\"name\": \"w\", \"claim\": \"cost(e: threads=2, size=4K) > 0\", \"expr\": "
-	     "\"cost(e: threads=2, size=4M) > 0\"}",
+	    {"{\"name\": \"w\", \"claim\": \"cost(e: threads=2, size=4K) > 1\", \"expr\": "
+	     "\"cost(e: threads=2, size=4M) > 1\"}",
 	     "lesson 'w': \"claim\" and \"expr\" say different things, allowed"},
 	    /* values no unit reads: a name, a node, a duration against a number */
-	    {"{\"name\": \"l\", \"claim\": \"cost(e: lock=ticket) > 0\", \"expr\": \"cost(e: "
-	     "lock=mcs) > 0\"}",
+	    {"{\"name\": \"l\", \"claim\": \"cost(e: lock=ticket) > 1\", \"expr\": \"cost(e: "
+	     "lock=mcs) > 1\"}",
 	     "lesson 'l': \"claim\" and \"expr\" say different things, allowed"},
-	    {"{\"name\": \"p\", \"claim\": \"cost(e: placement=node:1) > 0\", \"expr\": "
-	     "\"cost(e: placement=node:0) > 0\"}",
+	    {"{\"name\": \"p\", \"claim\": \"cost(e: placement=node:1) > 1\", \"expr\": "
+	     "\"cost(e: placement=node:0) > 1\"}",
 	     "lesson 'p': \"claim\" and \"expr\" say different things, allowed"},
-	    {"{\"name\": \"t\", \"claim\": \"cost(e: cs_ns=0) > 0\", \"expr\": \"cost(e: "
-	     "cs_ns=100ns) > 0\"}",
+	    {"{\"name\": \"t\", \"claim\": \"cost(e: cs_ns=0) > 1\", \"expr\": \"cost(e: "
+	     "cs_ns=100ns) > 1\"}",
 	     "lesson 't': \"claim\" and \"expr\" say different things, allowed"},
-	    {"{\"name\": \"m\", \"claim\": \"cost(e: size=L1/2) > 0\", \"expr\": \"cost(e: "
-	     "size=ticket) > 0\"}",
+	    {"{\"name\": \"m\", \"claim\": \"cost(e: size=L1/2) > 1\", \"expr\": \"cost(e: "
+	     "size=ticket) > 1\"}",
 	     "lesson 'm': \"claim\" and \"expr\" say different things, allowed"},
 	};
 	char extra[1024], *out = NULL, *err = NULL;
@@ -162,9 +162,9 @@ LAB_TEST(lessons_held_to_the_config_rules)
 	char *big = malloc(n + 256);
 	REQUIRE(big);
 	int k = snprintf(big, 256,
-	                 "\"lessons\": [{\"name\": \"b\", \"claim\": \"cost(e: threads=2) > 0");
+	                 "\"lessons\": [{\"name\": \"b\", \"claim\": \"cost(e: threads=2) > 1");
 	memset(big + k, ' ', n);
-	snprintf(big + k + n, 200, "\", \"expr\": \"cost(e: threads=2) > 0\"}],");
+	snprintf(big + k + n, 200, "\", \"expr\": \"cost(e: threads=2) > 1\"}],");
 	lc_write(big);
 	free(big);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 2);
@@ -183,13 +183,13 @@ LAB_TEST(lessons_checked_as_shows_the_expr)
 
 	lc_write("\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: threads=2) < cost(e: "
 	         "threads=0001)\", \"expr\": \"cost(e: threads=2) < cost(e: threads=1)\"}, "
-	         "{\"name\": \"same\", \"claim\": \"cost(e: threads=2) > 0\", \"expr\": "
-	         "\"cost(e: threads=2) > 0\"}],");
+	         "{\"name\": \"same\", \"claim\": \"cost(e: threads=2) > 1\", \"expr\": "
+	         "\"cost(e: threads=2) > 1\"}],");
 	CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
 	CHECK(out && strstr(out, "claim: cost(e: threads=2) < cost(e: threads=0001)\n"
 	                         "        checked as: cost(e: threads=2) < cost(e: threads=1)\n"));
-	CHECK(out && strstr(out, "claim: cost(e: threads=2) > 0\n             ") != NULL);
-	CHECK(out && !strstr(out, "checked as: cost(e: threads=2) > 0"));
+	CHECK(out && strstr(out, "claim: cost(e: threads=2) > 1\n             ") != NULL);
+	CHECK(out && !strstr(out, "checked as: cost(e: threads=2) > 1"));
 	free(out);
 	free(err);
 }
@@ -247,8 +247,8 @@ LAB_TEST(lessons_canonical_forms_accepted)
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		snprintf(extra, sizeof(extra),
-		         "%s\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: %s) > 0\", "
-		         "\"expr\": \"cost(e: %s) > 0\"}],",
+		         "%s\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: %s) > 1\", "
+		         "\"expr\": \"cost(e: %s) > 1\"}],",
 		         host, c[i].claim, c[i].expr);
 		lc_write(extra);
 		int rc = clitest_run(NULL, "analyze R --no-plots", &out, &err);
@@ -283,8 +283,8 @@ LAB_TEST(lessons_far_node_from_distances)
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		snprintf(
 		    extra, sizeof(extra),
-		    "%s\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: mem_node=far) > 0\", "
-		    "\"expr\": \"cost(e: mem_node=%s) > 0\"}],",
+		    "%s\"lessons\": [{\"name\": \"k\", \"claim\": \"cost(e: mem_node=far) > 1\", "
+		    "\"expr\": \"cost(e: mem_node=%s) > 1\"}],",
 		    host, c[i].expr);
 		lc_write(extra);
 		int rc = clitest_run(NULL, "analyze R --no-plots", &out, &err);
@@ -317,7 +317,7 @@ LAB_TEST(no_point_reason_names_set_only_when_given)
 
 		snprintf(extra, sizeof(extra),
 		         "%s \"lessons\": [{\"name\": \"three\", \"claim\": \"cost(e: threads=3) > "
-		         "0\", \"expr\": \"cost(e: threads=3) > 0\"}],",
+		         "1\", \"expr\": \"cost(e: threads=3) > 1\"}],",
 		         c[i].cl);
 		lc_write(extra);
 		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);

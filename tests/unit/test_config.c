@@ -429,15 +429,15 @@ LAB_TEST(duplicate_lessons_section)
 {
 	struct tc t;
 
-	tc_load(&t, "[a]\nkernel = noop\n[lessons]\nx = cost(a: threads=1) > 0\n[lessons]\n"
-	            "y = cost(a: threads=1) > 0\n");
+	tc_load(&t, "[a]\nkernel = noop\n[lessons]\nx = cost(a: threads=1) > 1\n[lessons]\n"
+	            "y = cost(a: threads=1) > 1\n");
 	REQUIRE(lab_diag_count(&t.d) == 1);
 	CHECK_EQ_STR(tc_diag(&t, 0), "t.ini:5: [lessons]: duplicate section (first at line 3)");
 	tc_free(&t);
 	/* one [lessons] in each of two files is no duplicate */
 	struct lab_err err = {0};
-	const char *b = "[lessons]\ny = cost(a: threads=1) > 0\n";
-	tc_load(&t, "[a]\nkernel = noop\n[lessons]\nx = cost(a: threads=1) > 0\n");
+	const char *b = "[lessons]\ny = cost(a: threads=1) > 1\n";
+	tc_load(&t, "[a]\nkernel = noop\n[lessons]\nx = cost(a: threads=1) > 1\n");
 	CHECK_EQ_I64(lab_cfg_load_text(&t.cfg, "u.ini", b, strlen(b), &t.d, &err), 0);
 	CHECK_EQ_U64(lab_diag_count(&t.d), 0);
 	tc_free(&t);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lesson grammar (harness/lessons.h): claims parse into the tree the analyzer evaluates,
  * print back canonically, and bad claims fail with a column and a reason. */
+#include <math.h>
 #include <string.h>
 
 #include "harness/lessons.h"
@@ -203,4 +204,49 @@ LAB_TEST(claims_hold_at_most_64_point_means)
 	CHECK(sensible(text) == 0);
 	snprintf(text + n, sizeof(text) - n, " + cost(e) > 0");
 	nonsense(text, "column", "a speedup counts two");
+}
+
+/* The ranges of a claim's leaves decide its verdict or not: Jain's index at 2 threads is in
+ * [0.5, 1], so >= 0.5 always holds and < 0.5 never does, while >= 0.9 depends on the data; a
+ * divisor whose range holds 0 bounds nothing. */
+static void tf_leaf(void *ctx, const struct lab_lesson_claim *c, unsigned i, double r[2])
+{
+	(void)ctx;
+	if (c->node[i].op == LAB_LESSON_METRIC) {
+		r[0] = 0.5;
+		r[1] = 1;
+	} else {
+		lab_lesson_leaf_positive(c->node[i].op, r);
+	}
+}
+
+static int tf_fixed(const char *text, double d[2])
+{
+	struct lab_lesson_claim c;
+	struct lab_err err = {0};
+	int fixed;
+
+	if (lab_lesson_parse(text, &c, &err)) {
+		CHECK(!"the claim parses");
+		return 99;
+	}
+	fixed = lab_lesson_fixed(&c, tf_leaf, NULL, d);
+	lab_lesson_claim_free(&c);
+	return fixed;
+}
+
+LAB_TEST(verdicts_their_ranges_decide)
+{
+	double d[2];
+
+	CHECK_EQ_I64(tf_fixed("metric(jain_fairness, a) >= 0.5", d), 1);
+	CHECK(d[0] == 0 && d[1] == 0.5);
+	CHECK_EQ_I64(tf_fixed("metric(jain_fairness, a) < 0.5", d), -1);
+	CHECK_EQ_I64(tf_fixed("metric(jain_fairness, a) > 0.5", d), 0);
+	CHECK_EQ_I64(tf_fixed("metric(jain_fairness, a) >= 0.9", d), 0);
+	CHECK_EQ_I64(tf_fixed("metric(jain_fairness, a) - metric(jain_fairness, b) <= 0.5", d), 1);
+	CHECK_EQ_I64(tf_fixed("1 / (metric(jain_fairness, a) - 0.75) > -1e30", d), 0);
+	CHECK(isinf(d[0]) && isinf(d[1]));
+	CHECK_EQ_I64(tf_fixed("cost(a) * cost(b) > 0", d), 1);
+	CHECK_EQ_I64(tf_fixed("cost(a) > 1e-30", d), 0);
 }

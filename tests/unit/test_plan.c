@@ -212,7 +212,7 @@ LAB_TEST(placement_refused_once_per_value)
 LAB_TEST(too_long_value_is_one_error)
 {
 	static const char *const heads[] = {"[x]\nkernel = fake\nseed = 1,\n",
-	                                    "[x]\nkernel = fake\n[lessons]\nl = cost(x) > 0 +\n"};
+	                                    "[x]\nkernel = fake\n[lessons]\nl = cost(x) > 1 +\n"};
 	char want[200], *text = malloc(20000 * 10 + 100);
 
 	REQUIRE(text);
@@ -222,7 +222,7 @@ LAB_TEST(too_long_value_is_one_error)
 			n += (size_t)sprintf(text + n, h ? "  1 +\n" : "  %d,\n", 100000 + i);
 		sprintf(text + n, "  1\n");
 		/* "1," then 8 bytes a line ("100000," and the blank that joins it) pass 65535 at
-		 * the 8192nd continuation line; "cost(x) > 0 +", then 4 a line, at the 16381st */
+		 * the 8192nd continuation line; "cost(x) > 1 +", then 4 a line, at the 16381st */
 		snprintf(
 		    want, sizeof(want),
 		    "p.ini:%d: [%s] %s: value too long (allowed at most 65536 characters with its "
@@ -860,7 +860,7 @@ LAB_TEST(membind_written_two_ways_is_one_point)
 
 	tp_build(&t,
 	         "[x]\nkernel = fake\nmembind = node:00, node:0, local\nsize = 8, 16\n[lessons]\n"
-	         "l = cost(x: membind=node:00, size=8) > 0\n",
+	         "l = cost(x: membind=node:00, size=8) > 1\n",
 	         NULL, 0, NULL, 0);
 	REQUIRE(t.rc == 0);
 	REQUIRE(t.plan->npts == 4);

@@ -110,7 +110,7 @@ static unsigned long long tl_suggest_work(unsigned nexp, unsigned nbad)
 		used += (size_t)snprintf(text + used, len - used, "[e%05u]\nkernel = fake\n", i);
 	used += (size_t)snprintf(text + used, len - used, "[lessons]\n");
 	for (unsigned i = 0; i < nbad; i++)
-		used += (size_t)snprintf(text + used, len - used, "l%u = cost(q%05u) > 0\n", i, i);
+		used += (size_t)snprintf(text + used, len - used, "l%u = cost(q%05u) > 1\n", i, i);
 	unsigned long long before = lab_plan_lesson_suggest_probes();
 	const char *texts[] = {text};
 	tl_build(&t, texts, 1, NULL, 0);
@@ -132,8 +132,8 @@ LAB_TEST(unknown_experiments_suggest_in_bounded_work)
 	CHECK(many <= 16 * 100);
 	/* one name repeated is looked up once, and still suggested in every line */
 	struct tl t;
-	const char *texts[] = {"[abc]\nkernel = fake\n[lessons]\nx = cost(abd) > 0\n"
-	                       "y = cost(abd) > 0\n"};
+	const char *texts[] = {"[abc]\nkernel = fake\n[lessons]\nx = cost(abd) > 1\n"
+	                       "y = cost(abd) > 1\n"};
 	unsigned long long before = lab_plan_lesson_suggest_probes();
 	tl_build(&t, texts, 1, NULL, 0);
 	CHECK_EQ_U64(lab_plan_lesson_suggest_probes() - before, 1);
@@ -190,16 +190,16 @@ LAB_TEST(speedup_needs_a_baseline_and_more_threads)
 /* A lesson name is what a section name may be, at most 63 bytes; the message echoes it cut. */
 LAB_TEST(lesson_names_are_checked)
 {
-	tl_fails_with("[x]\nkernel = fake\n[lessons]\nb c = cost(x) > 0\n", NULL, 0,
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nb c = cost(x) > 1\n", NULL, 0,
 	              "a.ini:4: [lessons] b c: bad lesson name (allowed letters, digits, '_', '.', "
 	              "'-'; at most 63 characters)");
-	tl_fails_with("[x]\nkernel = fake\n[lessons]\na\x1b[31m = cost(x) > 0\n", NULL, 0,
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\na\x1b[31m = cost(x) > 1\n", NULL, 0,
 	              "a.ini:4: [lessons] a\x1b[31m: bad lesson name (allowed letters, digits, "
 	              "'_', '.', '-'; at most 63 characters)");
 	char set[100100], want[256];
 	memcpy(set, "lessons.", 8);
 	memset(set + 8, 'n', 100000);
-	memcpy(set + 8 + 100000, "=cost(x) > 0", 13);
+	memcpy(set + 8 + 100000, "=cost(x) > 1", 13);
 	const char *const sets[] = {set};
 	snprintf(want, sizeof(want),
 	         "--set lessons.%.63s...: bad lesson name (allowed letters, digits, '_', '.', '-'; "
@@ -207,14 +207,14 @@ LAB_TEST(lesson_names_are_checked)
 	         set + 8);
 	tl_fails_with("[x]\nkernel = fake\n", sets, 1, want);
 	/* 63 bytes are a name */
-	memcpy(set + 8 + 63, "=cost(x) > 0", 13);
+	memcpy(set + 8 + 63, "=cost(x) > 1", 13);
 	struct tl t;
 	const char *texts[] = {"[x]\nkernel = fake\n"};
 	tl_build(&t, texts, 1, sets, 1);
 	CHECK_EQ_I64(t.rc, 0);
 	tl_free(&t);
 	/* a name with dots, as a config may give it ("no experiment [lessons.x]" before) */
-	const char *const dotted[] = {"lessons.x.y=cost(x) > 0"};
+	const char *const dotted[] = {"lessons.x.y=cost(x) > 1"};
 	tl_build(&t, texts, 1, dotted, 1);
 	CHECK_EQ_I64(t.rc, 0);
 	tl_free(&t);
@@ -224,8 +224,8 @@ LAB_TEST(lesson_names_are_checked)
  * --set replaces the lesson (it said "first at --set:0"). */
 LAB_TEST(duplicate_lesson_names_the_first_file)
 {
-	const char *texts[] = {"[b]\nkernel = fake\n[lessons]\nx = cost(b) > 0\n",
-	                       "[a]\nkernel = fake\n[lessons]\nx = cost(a) > 0\n"};
+	const char *texts[] = {"[b]\nkernel = fake\n[lessons]\nx = cost(b) > 1\n",
+	                       "[a]\nkernel = fake\n[lessons]\nx = cost(a) > 1\n"};
 	static const char *const sets[] = {"lessons.x=cost(a) > 1"};
 	struct tl t;
 
@@ -240,11 +240,11 @@ LAB_TEST(duplicate_lesson_names_the_first_file)
 /* kernel in a selector is the experiment's kernel: no "did you mean 'kernel'?". */
 LAB_TEST(selector_kernel_key_is_explained)
 {
-	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernel=fake) > 0\n", NULL, 0,
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernel=fake) > 1\n", NULL, 0,
 	              "a.ini:4: [lessons] l: column 6: 'kernel' is [x]'s kernel ('fake'), not a "
 	              "point parameter (allowed threads, placement, membind, perf_c2c and the keys "
 	              "of kernel 'fake')");
-	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernal=fake) > 0\n", NULL, 0,
+	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernal=fake) > 1\n", NULL, 0,
 	              "a.ini:4: [lessons] l: column 6: [x] has no point parameter 'kernal' (did "
 	              "you mean 'kernel'?) (allowed threads, placement, membind, perf_c2c and the "
 	              "keys of kernel 'fake')");
@@ -255,7 +255,7 @@ LAB_TEST(selector_kernel_key_is_explained)
 LAB_TEST(selector_count_in_digits)
 {
 	tl_fails_with(
-	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = cost(x: threads=1K) > 0\n", NULL, 0,
+	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = cost(x: threads=1K) > 1\n", NULL, 0,
 	    "a.ini:5: [lessons] l: column 6: threads=1K: a count in a lesson is written in "
 	    "digits (allowed: e.g. threads=1000, not 1K: K is 1000 for a count, 1024 for "
 	    "a size)");
@@ -347,6 +347,54 @@ LAB_TEST(claims_whose_means_cancel_are_refused)
 	}
 }
 
+/* A claim the ranges of its quantities decide alone is refused: a cost, throughput or speedup
+ * above 0 (or a negated one above 0: never). Its verdict on a constant far from the means is
+ * the data's: cost > 1e20 was refused as "its means cancel" (the constant's rounding hid the
+ * cost's changes when the sides' values were compared). */
+LAB_TEST(claims_their_ranges_decide_are_refused)
+{
+	static const char cfg[] = "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = ";
+	static const struct {
+		const char *claim, *range, *verdict;
+	} fixed[] = {
+	    {"cost(x: threads=2) > 0", "(0, inf)", "always holds"},
+	    {"throughput(x: threads=2) >= 0", "(0, inf)", "always holds"},
+	    {"speedup(x: threads=2) > 0", "(0, inf)", "always holds"},
+	    {"-cost(x: threads=2) > 0", "(-inf, 0)", "never holds"},
+	    {"cost(x: threads=1) + cost(x: threads=2) < 0", "(0, inf)", "never holds"},
+	};
+	static const char *const fine[] = {
+	    "cost(x: threads=2) > 1e20",
+	    "cost(x: threads=2) * 1e-30 > 1",
+	    "cost(x: threads=2) + 1e30 > cost(x: threads=1)",
+	    "-cost(x: threads=2) > -5",
+	};
+	char text[256], want[640];
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s\n", cfg, fixed[i].claim);
+		snprintf(
+		    want, sizeof(want),
+		    "a.ini:5: [lessons] l: column 1: the claim's verdict does not depend on "
+		    "what is measured: its left side less its right lies in %s at any means its "
+		    "quantities can take (a cost, throughput or speedup is above 0, a metric "
+		    "within its domain, as jain_fairness in [1/threads, 1]), so it %s (allowed: "
+		    "a bound that what is measured can fall on either side of)",
+		    fixed[i].range, fixed[i].verdict);
+		tl_fails_with(text, NULL, 0, want);
+	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		const char *texts[] = {text};
+		struct tl t;
+
+		snprintf(text, sizeof(text), "%s%s\n", cfg, fine[i]);
+		tl_build(&t, texts, 1, NULL, 0);
+		CHECK_EQ_I64(t.rc, 0);
+		CHECK(t.plan && t.plan->nlessons == 1);
+		tl_free(&t);
+	}
+}
+
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
  * nothing (a 3000-byte key was "did you mean 'threads'?"). */
 LAB_TEST(long_names_get_no_suggestion)
@@ -357,7 +405,7 @@ LAB_TEST(long_names_get_no_suggestion)
 	struct tl t;
 
 	snprintf(key, sizeof(key), "x.%0400d=1", 0);
-	snprintf(lesson, sizeof(lesson), "lessons.l=cost(x%0400d) > 0", 0);
+	snprintf(lesson, sizeof(lesson), "lessons.l=cost(x%0400d) > 1", 0);
 	snprintf(kernel, sizeof(kernel), "y.kernel=f%0400d", 0);
 	tl_build(&t, texts, 1, sets, 3);
 	CHECK_EQ_U64(t.d.n, 3);
@@ -376,7 +424,7 @@ LAB_TEST(selector_placement_in_another_form)
 	static const char text[] =
 	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0-1, list:1,0, expr:S0:0-1\n"
 	    "[lessons]\na = cost(x: placement=\"list:0,1\") < cost(x: placement=\"list:1,0\")\n"
-	    "b = cost(x: placement=\"expr:S00:0,1\") > 0\n";
+	    "b = cost(x: placement=\"expr:S00:0,1\") > 1\n";
 	const char *texts[] = {text};
 	struct tl t;
 
@@ -386,12 +434,12 @@ LAB_TEST(selector_placement_in_another_form)
 	REQUIRE(t.rc == 0 && t.plan->nlessons == 2);
 	CHECK_EQ_STR(t.plan->lessons[0].expr,
 	             "cost(x: placement=list:0-1) < cost(x: placement=\"list:1,0\")");
-	CHECK_EQ_STR(t.plan->lessons[1].expr, "cost(x: placement=expr:S0:0-1) > 0");
+	CHECK_EQ_STR(t.plan->lessons[1].expr, "cost(x: placement=expr:S0:0-1) > 1");
 	tl_free(&t);
 	/* two forms of one placement in a sweep are one point: the selector names one, not two */
 	static const char twice[] =
 	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0,1, list:0-1\n"
-	    "[lessons]\na = cost(x) > 0\n";
+	    "[lessons]\na = cost(x) > 1\n";
 	texts[0] = twice;
 	tl_build(&t, texts, 1, NULL, 0);
 	for (unsigned i = 0; i < t.d.n; i++)
@@ -402,7 +450,7 @@ LAB_TEST(selector_placement_in_another_form)
 	 * threads of one core where S0:0-1 is two cores, so it names no point of that sweep */
 	static const char other[] =
 	    "[x]\nkernel = fake\nthreads = 2\nplacement = list:0-1, expr:S0:0-1\n"
-	    "[lessons]\nb = cost(x: placement=\"expr:E:S0:2\") > 0\n";
+	    "[lessons]\nb = cost(x: placement=\"expr:E:S0:2\") > 1\n";
 	texts[0] = other;
 	tl_build(&t, texts, 1, NULL, 0);
 	CHECK(t.rc != 0);
@@ -423,7 +471,7 @@ LAB_TEST(many_lessons_grow_geometrically)
 	REQUIRE(text != NULL);
 	used += (size_t)snprintf(text, len, "[e]\nkernel = fake\nthreads = 1\n[lessons]\n");
 	for (unsigned i = 0; i < n; i++)
-		used += (size_t)snprintf(text + used, len - used, "l%u = cost(e: size=8) > 0\n", i);
+		used += (size_t)snprintf(text + used, len - used, "l%u = cost(e: size=8) > 1\n", i);
 	unsigned long long before = lab_plan_lesson_grows();
 	const char *texts[] = {text};
 	tl_build(&t, texts, 1, NULL, 0);
