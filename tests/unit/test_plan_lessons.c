@@ -79,6 +79,20 @@ static void tl_free(struct tl *t)
 	lab_diag_free(&t->d);
 }
 
+/* The config cfg with claim appended plans, with its one lesson. */
+static void tl_plans_one_lesson(const char *cfg, const char *claim)
+{
+	char text[512];
+	const char *texts[] = {text};
+	struct tl t;
+
+	snprintf(text, sizeof(text), "%s%s\n", cfg, claim);
+	tl_build(&t, texts, 1, NULL, 0);
+	CHECK_EQ_I64(t.rc, 0);
+	CHECK(t.plan && t.plan->nlessons == 1);
+	tl_free(&t);
+}
+
 /* Expects exactly one error, want, from one file and sets. */
 static void tl_fails_with(const char *text, const char *const *sets, unsigned nsets,
                           const char *want)
@@ -335,16 +349,8 @@ LAB_TEST(claims_whose_means_cancel_are_refused)
 		    "(the same means on both) (allowed: a claim that compares different "
 		    "points or metrics)");
 	}
-	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
-		const char *texts[] = {text};
-		struct tl t;
-
-		snprintf(text, sizeof(text), "%s%s\n", cfg, fine[i]);
-		tl_build(&t, texts, 1, NULL, 0);
-		CHECK_EQ_I64(t.rc, 0);
-		CHECK(t.plan && t.plan->nlessons == 1);
-		tl_free(&t);
-	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
+		tl_plans_one_lesson(cfg, fine[i]);
 }
 
 /* A claim the ranges of its quantities decide alone is refused: a cost, throughput or speedup
@@ -383,16 +389,8 @@ LAB_TEST(claims_their_ranges_decide_are_refused)
 		    fixed[i].range, fixed[i].verdict);
 		tl_fails_with(text, NULL, 0, want);
 	}
-	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
-		const char *texts[] = {text};
-		struct tl t;
-
-		snprintf(text, sizeof(text), "%s%s\n", cfg, fine[i]);
-		tl_build(&t, texts, 1, NULL, 0);
-		CHECK_EQ_I64(t.rc, 0);
-		CHECK(t.plan && t.plan->nlessons == 1);
-		tl_free(&t);
-	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
+		tl_plans_one_lesson(cfg, fine[i]);
 }
 
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
