@@ -1615,7 +1615,7 @@ assert [q["status"] for q in p] == ["ok", "skipped"] and p[1]["cpus"] == [], p' 
 placement_written_two_ways)
 	# One order of CPUs written two ways is one point, recorded in one canonical text in
 	# run.json, samples.csv and the lessons' expr; a lesson naming it in another form is judged.
-	printf '[global]\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[x]\nkernel = noop\nthreads = 1\nplacement = expr:N:0, expr:N:00, list:0, list:00\n[lessons]\nl = cost(x: placement=expr:N:00) > 0\nm = cost(x: placement=list:00) > 0\n' >"$tmp/p.ini"
+	printf '[global]\nreps = 2\nmin_time = 1ms\nwarmup = 0\nretry_flagged = 0\n[x]\nkernel = noop\nthreads = 1\nplacement = expr:N:0, expr:N:00, list:0, list:00\n[lessons]\nl = cost(x: placement=expr:N:00) > 1\nm = cost(x: placement=list:00) > 1\n' >"$tmp/p.ini"
 	"$lab" run "$tmp/p.ini" -o "$tmp/r" --no-progress >"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
 	python3 -c '
 import csv, json, sys
@@ -1624,7 +1624,7 @@ p = [q["placement"] for q in r["experiments"][0]["points"]]
 assert p == ["expr:N:0", "list:0"], p
 assert [q["placement_expr"] for q in r["experiments"][0]["points"][:1]] == ["N:0"]
 e = sorted(l["expr"] for l in r["lessons"])
-assert e == ["cost(x: placement=expr:N:0) > 0", "cost(x: placement=list:0) > 0"], e
+assert e == ["cost(x: placement=expr:N:0) > 1", "cost(x: placement=list:0) > 1"], e
 rows = list(csv.DictReader(open(sys.argv[1] + "/samples.csv")))
 assert sorted({x["params"].split(";")[-1] for x in rows}) == ["placement=expr:N:0", "placement=list:0"], rows' "$tmp/r"
 	# judged, not "not run" (a shared machine may flag every sample: they are kept here)
