@@ -101,6 +101,12 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
  * fits a long; no spaces, signs other than a leading '-', hex or infinities. 0 or -1. */
 int lab_an_parse_num(const char *s, double *v, int allow_empty);
 int lab_an_parse_int(const char *s, long *v);
+/* The header's names after its fixed columns (name[0 .. n), column first + 1 on): each a metric
+ * name of 1 .. 64 letters, digits and '_', none of fixed's (",a,b,"), each once (a value must
+ * not be read under two names, and a name goes into the outputs' headers). 0, or -LAB_EDATA
+ * with "PATH:1: column ..." (-LAB_ENOMEM). */
+int lab_an_metric_names(const char *path, char *const *name, size_t n, size_t first,
+                        const char *fixed, struct lab_err *err);
 
 /* ---- data_point_check.c ---- */
 
@@ -121,7 +127,8 @@ struct lab_an_trow {
 	double start, end, work, runq;
 };
 
-/* threads.csv's header r names LAB_THREADS_COLUMNS first. 0 or -LAB_EDATA with FILE:LINE. */
+/* threads.csv's header r names LAB_THREADS_COLUMNS first, then columns as lab_an_metric_names
+ * allows (runq_wait, the counters'; others are read as nothing). 0 or -LAB_EDATA with FILE:LINE. */
 int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err);
 /* The fields of row r into w (runq_col: runq_wait's column, or -1), each as the writer writes
  * it: whole numbers >= 0, CPUs -1 .. LAB_AN_CPU_MAX, start_ns <= end_ns within 0 .. 2^63, work

@@ -381,10 +381,10 @@ static int an_cmp_name(const void *a, const void *b)
 }
 
 /* 1 when name is a metric column's: 1..64 letters, digits and '_' (what kernels declare and the
- * counter columns are), none of the fixed columns' names. */
-static int an_metric_name_ok(const char *name)
+ * counter columns are), none of the names in fixed (",a,b,"). */
+static int an_metric_name_ok(const char *name, const char *fixed)
 {
-	char fixed[] = "," LAB_SAMPLES_COLUMNS "," LAB_COL_RUN ",", key[80];
+	char key[80];
 	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
 
 	if (!n || name[n] || n > 64)
@@ -393,25 +393,25 @@ static int an_metric_name_ok(const char *name)
 	return !strstr(fixed, key);
 }
 
-/* Metric columns need a plain name, and each name once: a value must not be read under two
- * names, and a name goes into the outputs' headers. */
-static int an_metric_names(struct lab_an_data *d, const char *path, struct lab_err *err)
+int lab_an_metric_names(const char *path, char *const *name, size_t n, size_t first,
+                        const char *fixed, struct lab_err *err)
 {
-	char **sorted = malloc((d->nmetric + 1) * sizeof(*sorted));
+	char **sorted = malloc((n + 1) * sizeof(*sorted));
 	int rc = 0;
 
 	if (!sorted)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	for (size_t m = 0; m < d->nmetric && !rc; m++)
-		if (!an_metric_name_ok(d->metric_name[m]))
+	for (size_t m = 0; m < n && !rc; m++)
+		if (!an_metric_name_ok(name[m], fixed))
 			rc = lab_err_set(
 			    err, LAB_EDATA,
 			    "%s:1: column %zu = '%.64s': allowed: a metric name of 1 .. 64 "
 			    "letters, digits and '_', not a name of the fixed columns",
-			    path, LAB_SAMPLES_NCOLUMNS + m + 1, d->metric_name[m]);
-	memcpy(sorted, d->metric_name, d->nmetric * sizeof(*sorted));
-	qsort(sorted, d->nmetric, sizeof(*sorted), an_cmp_name);
-	for (size_t m = 1; m < d->nmetric && !rc; m++)
+			    path, first + m + 1, name[m]);
+	if (n)
+		memcpy(sorted, name, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), an_cmp_name);
+	for (size_t m = 1; m < n && !rc; m++)
 		if (!strcmp(sorted[m - 1], sorted[m]))
 			rc = lab_err_set(err, LAB_EDATA,
 			                 "%s:1: column '%s' appears twice, allowed: each name once",
@@ -447,7 +447,8 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		d->metric_dom[m] = (int)lab_domain_of(d->metric_name[m]);
 	}
-	return an_metric_names(d, r->path, err);
+	return lab_an_metric_names(r->path, d->metric_name, d->nmetric, LAB_SAMPLES_NCOLUMNS,
+	                           "," LAB_SAMPLES_COLUMNS "," LAB_COL_RUN ",", err);
 }
 
 /* Per metric of d, the index of the metric it may not exceed (lab_an_domain_below), nmetric

@@ -8,8 +8,9 @@
  * and is not counted. The file is optional. What a row is held to, each a data error with
  * FILE:LINE and what is allowed:
  *
- * - the header's columns (LAB_THREADS_COLUMNS first) in every row (the writer writes them all);
- *   a cut last line is dropped with a warning, as in samples.csv;
+ * - the header's columns (LAB_THREADS_COLUMNS first, the others named as samples.csv's metric
+ *   columns: each once, plainly, none a fixed column's) in every row (the writer writes them
+ *   all); a cut last line is dropped with a warning, as in samples.csv;
  * - point, rep, thread, cpu_start and cpu_end whole numbers, start_ns .. end_ns nanoseconds in
  *   order, work a count, runq_wait a share;
  * - a sample of samples.csv: the writer buffers threads.csv apart from samples.csv, so a run

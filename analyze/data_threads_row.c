@@ -22,7 +22,11 @@ int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err)
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%zu: expected column %zu to be '%s' (header %s)",
 			                   r->path, r->line, i + 1, tok, LAB_THREADS_COLUMNS);
-	return 0;
+	/* the columns after them as samples.csv's: an unnamed one, or runq_wait twice (only
+	 * the first was read), was taken without a word */
+	return lab_an_metric_names(r->path, r->field + LAB_THREADS_NCOLUMNS,
+	                           r->nfield - LAB_THREADS_NCOLUMNS, LAB_THREADS_NCOLUMNS,
+	                           "," LAB_THREADS_COLUMNS ",", err);
 }
 
 /* Field i of r (named by LAB_THREADS_COLUMNS, or runq_wait) into *v: a finite number (empty too

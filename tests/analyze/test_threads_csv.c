@@ -284,6 +284,36 @@ LAB_TEST(columns_strict)
 	CHECK(strstr(msg, "threads.csv:4: the last line has no newline") != NULL);
 }
 
+/* The columns after the fixed ones are named as samples.csv's: each once, a plain name, none
+ * of the fixed columns' (runq_wait twice was read from its first column alone, an unnamed or a
+ * second point column taken without a word). A column lab does not write is let be, as an
+ * unknown metric column of samples.csv. */
+LAB_TEST(header_names_checked)
+{
+	static const char *const bad[][2] = {
+	    {",runq_wait",
+	     "threads.csv:1: column 'runq_wait' appears twice, allowed: each name once"},
+	    {",point", "threads.csv:1: column 10 = 'point': allowed: a metric name of 1 .. 64"},
+	    {",", "threads.csv:1: column 10 = '': allowed: a metric name"},
+	    {",a b", "threads.csv:1: column 10 = 'a b': allowed: a metric name"},
+	};
+	char msg[1024], text[1024];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s,%s%s\n0,0,0,0,0,100000,1100000,5,0,7\n",
+		         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT, bad[i][0]);
+		if (tc_load("complete", ONE_WINDOW, text, msg, sizeof(msg)) != -LAB_EDATA ||
+		    !strstr(msg, bad[i][1]))
+			TL__FAIL("header '...%s': '%s', wanted '%s'", bad[i][0], msg, bad[i][1]);
+	}
+	CHECK_EQ_I64(tc_load("complete", ONE_WINDOW,
+	                     LAB_THREADS_COLUMNS "," LAB_COL_RUNQ_WAIT ",foo\n"
+	                                         "0,0,0,0,0,100000,1100000,5,0,7\n"
+	                                         "0,0,1,1,1,300000,900000,5,0,7\n",
+	                     msg, sizeof(msg)),
+	             0);
+}
+
 /* Samples one after another: a run takes them in turn. */
 LAB_TEST(samples_in_turn)
 {
