@@ -431,8 +431,16 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%zu: expected column %zu to be '%s' (header %s)",
 			                   r->path, r->line, i + 1, tok, LAB_SAMPLES_COLUMNS);
+	/* The run column is last when present (older files lack it); it is not a metric. A column
+	 * after it was blamed on run ("column 20 = 'run': ... not a name of the fixed columns"). */
+	for (i = LAB_SAMPLES_NCOLUMNS; i + 1 < r->nfield; i++)
+		if (!strcmp(r->field[i], LAB_COL_RUN))
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%zu: column %zu = '%.64s': allowed: no column after %s "
+			    "(column %zu: it is the last column)",
+			    r->path, r->line, i + 2, r->field[i + 1], LAB_COL_RUN, i + 1);
 	d->nmetric = r->nfield - LAB_SAMPLES_NCOLUMNS;
-	/* The run column is last when present (older files lack it); it is not a metric. */
 	*run_col = 0;
 	if (d->nmetric && !strcmp(r->field[r->nfield - 1], LAB_COL_RUN)) {
 		*run_col = r->nfield - 1;

@@ -140,6 +140,31 @@ LAB_TEST(unnamed_column_refused)
 	CHECK(strstr(msg, "not a name of the fixed columns") != NULL);
 }
 
+/* run is the last column when present: a column after it names itself (any of them was blamed
+ * on run, "column 12 = 'run': ... not a name of the fixed columns", while the same before run
+ * was a metric). */
+LAB_TEST(column_after_run_named)
+{
+	static const char *const after[] = {"foo", "m", "", "run", "runq_wait"};
+	char text[1024], msg[512], want[128];
+
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
+		snprintf(text, sizeof(text), "%.*s,%s\n%.*s,0,1\n", (int)strlen(UT_HEADER_RUN) - 1,
+		         UT_HEADER_RUN, after[i], (int)strlen(UT_ROW1) - 1, UT_ROW1);
+		snprintf(want, sizeof(want),
+		         "samples.csv:1: column 13 = '%s': allowed: no column after run (column 12",
+		         after[i]);
+		if (ut_load(text, UT_RUN, msg, NULL) != -LAB_EDATA || !strstr(msg, want))
+			TL__FAIL("'run,%s': '%s', wanted '%s'", after[i], msg, want);
+	}
+	/* before run, a metric column */
+	CHECK_EQ_I64(ut_load("experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	                     "foreign_cpu,flagged,foo,run\n"
+	                     "e,0,noop,placement=compact,1,0,1000,10,op,0.01,0,1,0\n",
+	                     UT_RUN, msg, NULL),
+	             0);
+}
+
 LAB_TEST(nul_byte_refused)
 {
 	static const char text[] = UT_HEADER "e,0,noop,placement=comp\0act,1,0,1000,10,op,0.01,0\n";
