@@ -115,6 +115,10 @@ struct lab_cache_info {
 	unsigned pus_sharing;
 };
 
+/* The size a described cache (XML, synthetic) or a --cache may give: 1 KiB .. 1 TiB. */
+#define LAB_TOPO_CACHE_MIN (1ULL << 10)
+#define LAB_TOPO_CACHE_MAX (1ULL << 40)
+
 /* The data cache levels L1..L5 that the topology records or that were set, ascending, at most
  * max; returns how many were written (0 when hwloc knows no caches, as for most synthetic
  * topologies, and none was set). */

@@ -4,10 +4,9 @@
  * handle (topo.c) calls here, never the other way. */
 #include "harness/topo_internal.h"
 
-/* What a described cache or NUMA node may hold: a cache of 1 KiB .. 1 TiB (hwloc reads an XML
- * cache_size="-5" as 2^64 - 5, "0x1000000" as 0), a node up to 1 PiB of memory. */
-#define TOPO_CACHE_MIN  (1ULL << 10)
-#define TOPO_CACHE_MAX  (1ULL << 40)
+/* What a described cache or NUMA node may hold: a cache of LAB_TOPO_CACHE_MIN ..
+ * LAB_TOPO_CACHE_MAX, 1 KiB .. 1 TiB (hwloc reads an XML cache_size="-5" as 2^64 - 5,
+ * "0x1000000" as 0), a node up to 1 PiB of memory. */
 #define TOPO_MEMORY_MAX (1ULL << 50)
 
 /* The data or unified cache nearest above o in the tree (o's next level), or NULL. */
@@ -59,8 +58,8 @@ int lab__topo_sizes_check(hwloc_topology_t hw, const char *source, struct lab_er
 	for (int depth = 0; depth < hwloc_topology_get_depth(hw); depth++)
 		for (o = hwloc_get_obj_by_depth(hw, depth, 0); o; o = o->next_cousin)
 			if (hwloc_obj_type_is_cache(o->type) && o->attr &&
-			    (o->attr->cache.size < TOPO_CACHE_MIN ||
-			     o->attr->cache.size > TOPO_CACHE_MAX))
+			    (o->attr->cache.size < LAB_TOPO_CACHE_MIN ||
+			     o->attr->cache.size > LAB_TOPO_CACHE_MAX))
 				return lab_err_set(
 				    err, LAB_ETOPO,
 				    "%s: an L%u cache of %llu bytes (allowed 1 KiB .. "

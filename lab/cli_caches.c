@@ -17,7 +17,9 @@
 #include "kernels/registry.h"
 #include "lab/cli.h"
 
-/* "L3=32M" or "L3=reported" into *level and *bytes (0 for reported); 0 or -1. */
+/* "L3=32M" or "L3=reported" into *level and *bytes (0 for reported); 0, -1, or -2 for a size
+ * outside LAB_TOPO_CACHE_MIN .. LAB_TOPO_CACHE_MAX (the bound of a described topology's caches:
+ * L1=3 planned size = L1/4 as 0 bytes). */
 static int cache_arg_parse(const char *arg, unsigned *level, uint64_t *bytes)
 {
 	struct lab_err err = {0};
@@ -29,7 +31,9 @@ static int cache_arg_parse(const char *arg, unsigned *level, uint64_t *bytes)
 	*bytes = 0;
 	if (!strcmp(arg + 3, "reported"))
 		return 0;
-	return lab_parse_size(arg + 3, bytes, &err) == 0 && *bytes > 0 ? 0 : -1;
+	if (lab_parse_size(arg + 3, bytes, &err))
+		return -1;
+	return *bytes < LAB_TOPO_CACHE_MIN || *bytes > LAB_TOPO_CACHE_MAX ? -2 : 0;
 }
 
 /* Whether a value of the configs or of --set names a size relative to cache level: "L3" that
@@ -321,7 +325,14 @@ int lab_cli_caches(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	int bad;
 
 	for (unsigned i = 0; i < a->ncaches; i++) {
-		if (cache_arg_parse(a->caches[i], &level[i], &bytes[i])) {
+		if ((bad = cache_arg_parse(a->caches[i], &level[i], &bytes[i])) == -2) {
+			lab_opts_error(
+			    "lab: --cache %s: an L%u cache of %llu bytes (allowed 1 KiB .. "
+			    "1 TiB)",
+			    a->caches[i], level[i], (unsigned long long)bytes[i]);
+			return LAB_EXIT_USAGE;
+		}
+		if (bad) {
 			lab_opts_error(
 			    "lab: --cache %s: allowed: L1..L%d=SIZE in bytes with K, M or G "
 			    "(e.g. L3=32M), or L1..L%d=reported",

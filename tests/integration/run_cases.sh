@@ -265,13 +265,31 @@ assert j["cache_note"] is None, j' "$tmp/plan.json"
 		--cache L3=16M >"$tmp/out"
 	grep -q 'size=128K;' "$tmp/out"
 	grep -q 'size=8M;' "$tmp/out"
-	for bad in L9=1M L3=0 L3 3=1M L3=12Q L3=; do
+	for bad in L9=1M L3 3=1M L3=12Q L3=; do
 		rc=0
 		"$lab" plan "$tmp/c.ini" --topology "$syn" --cache "$bad" >"$tmp/out" 2>"$tmp/err" || rc=$?
 		test "$rc" = 2
 		test "$(wc -l <"$tmp/err")" = 1
 		grep -q -- "--cache $bad: allowed: L1..L5=SIZE" "$tmp/err"
 	done
+	# a size is one a described topology's cache may have, 1 KiB .. 1 TiB (L1=3 was taken, and
+	# size = L1/4 then failed as 0 bytes)
+	for bad in L1=3:3 L1=1e3:1000 L1=1023:1023 L3=0:0 L3=1025G:1100585369600; do
+		rc=0
+		"$lab" plan "$tmp/c.ini" --topology "$syn" --cache "${bad%:*}" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		test "$rc" = 2
+		test "$(wc -l <"$tmp/err")" = 1
+		grep -q -- "--cache ${bad%:*}: an L${bad:1:1} cache of ${bad#*:} bytes (allowed 1 KiB .. 1 TiB)" "$tmp/err"
+	done
+	printf '[s]\nkernel = stream\nthreads = 1\nsize = L1\n' >"$tmp/l1.ini"
+	"$lab" plan "$tmp/l1.ini" --topology 'synthetic:pack:1 core:2 pu:1' --cache L1=1K \
+		--cache L3=1024G >"$tmp/out"
+	grep -q 'size=1K;' "$tmp/out"
+	rc=0 # lab run the same, before anything is written
+	"$lab" run "$tmp/l1.ini" --cache L1=3 -o "$tmp/r3" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" = 2
+	test ! -e "$tmp/r3"
+	grep -q -- "--cache L1=3: an L1 cache of 3 bytes (allowed 1 KiB .. 1 TiB)" "$tmp/err"
 	# Sizes must grow with the level (a given L4 of 1 MiB under a 32 MiB L3 had turned the
 	# check of L3 off and was used without a word); a deeper level than reported may be given.
 	# sizes that print alike are given in bytes (1048577 read "1.0 MiB" beside "1 MiB")
@@ -279,8 +297,8 @@ assert j["cache_note"] is None, j' "$tmp/plan.json"
 	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L1=1048577 --cache L2=1M >"$tmp/out" 2>"$tmp/err" || rc=$?
 	test "$rc" = 2 && grep -q -- "L1 is 1048577 B, L2 1048576 B: allowed" "$tmp/err"
 	rc=0
-	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=1 >"$tmp/out" 2>"$tmp/err" || rc=$?
-	test "$rc" = 2 && grep -q -- "L2 is 1048576 B, L3 1 B: allowed" "$tmp/err"
+	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L3=1025 >"$tmp/out" 2>"$tmp/err" || rc=$?
+	test "$rc" = 2 && grep -q -- "L2 is 1048576 B, L3 1025 B: allowed" "$tmp/err"
 	rc=0 # whole KiB that round alike (both read "1.0 MiB")
 	"$lab" plan "$tmp/c.ini" --topology "$syn" --cache L2=1060K --cache L3=1030K >"$tmp/out" 2>"$tmp/err" || rc=$?
 	test "$rc" = 2 && grep -q -- "L2 is 1085440 B, L3 1054720 B: allowed" "$tmp/err"
