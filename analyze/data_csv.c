@@ -77,12 +77,16 @@ static int an_ext_row(struct lab_an_data *d, struct lab_an_csv *r, const int *co
 		                   r->line, d->throughput ? "throughput" : "seconds", ss);
 	if (d->throughput)
 		sec = 1 / sec;
+	/* a throughput's bounds are the inverse's: it was quoted as "1/throughput = '1e-300'" */
 	if (!LAB_AN_COST_OK(sec))
 		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: %s = '%s': allowed a cost per unit of %g .. %g (every "
-		                   "derived value must stay finite)",
-		                   r->path, r->line, d->throughput ? "1/throughput" : "seconds", ss,
-		                   LAB_AN_COST_MIN, LAB_AN_COST_MAX);
+		                   "%s:%zu: %s = '%s': allowed %g .. %g (%s; every derived value "
+		                   "must stay finite)",
+		                   r->path, r->line, d->throughput ? "throughput" : "seconds", ss,
+		                   d->throughput ? 1 / LAB_AN_COST_MAX : LAB_AN_COST_MIN,
+		                   d->throughput ? 1 / LAB_AN_COST_MIN : LAB_AN_COST_MAX,
+		                   d->throughput ? "its inverse is the cost per unit"
+		                                 : "a cost per unit");
 	if (col[3] >= 0 && (lab_an_parse_int(r->field[col[3]], &rep) || rep < 0))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: rep = '%s': allowed: a whole number >= 0", r->path,

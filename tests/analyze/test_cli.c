@@ -152,6 +152,24 @@ LAB_TEST(analyze_csv_errors_exit_2)
 	free(err);
 }
 
+/* A throughput past what the analyzer holds is quoted with the throughput's own bounds (it was
+ * "1/throughput = '1e-300': allowed a cost per unit of ...", the value quoted as its inverse). */
+LAB_TEST(analyze_csv_throughput_bounds_are_its_own)
+{
+	char *out = NULL, *err = NULL, path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tp.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("threads,throughput\n1,1e-300\n2,1e300\n", f);
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze --csv tp.csv", &out, &err), 2);
+	CHECK(err && strstr(err, "tp.csv:2: throughput = '1e-300': allowed 1e-100 .. 1e+100 (its "
+	                         "inverse is the cost per unit; ") != NULL);
+	free(out);
+	free(err);
+}
+
 /* --csv input goes through the base reader: a FIFO (which once blocked the analyzer) and a
  * directory are refused at once as bad usage; a missing file keeps the analyzer's wording. */
 LAB_TEST(analyze_csv_not_a_file_exit_2)
