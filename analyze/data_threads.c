@@ -62,6 +62,7 @@ struct an_team {
 	struct lab_an_point *pt;      /* its point */
 	long size;                    /* threads it may have */
 	int omp;                      /* an OpenMP point: one row per sample, the harness worker */
+	int team_unknown;             /* run.json has no record of its point: either kind of rows */
 	int one_window;               /* run.json: elapsed_ns is one timed window */
 	size_t n;
 	double smin, smax, emin, emax;
@@ -146,7 +147,10 @@ static int an_team_partial(struct an_threads *s, int last, int *cut, struct lab_
 	const struct an_team *t = &s->t;
 	long k = 0;
 
-	if (!t->sample || (long)t->n == t->size)
+	/* with no record of the point in run.json (none, or of another schema: read without its
+	 * requirements), one row may be an OpenMP point's, the worker's: it was refused, blaming
+	 * threads.csv */
+	if (!t->sample || (long)t->n == t->size || (t->team_unknown && t->n == 1))
 		return 0;
 	if (last && !lab_an_run_complete(s->d)) {
 		lab_an_warn(&s->d->warn,
@@ -251,6 +255,7 @@ static int an_team_open(struct an_threads *s, const struct lab_an_trow *w, struc
 		t->sample->tline = r->line;
 	team = lab_an_json_str(t->pt->runjson, LAB_KEY_TEAM);
 	t->omp = team && !strcmp(team, "openmp");
+	t->team_unknown = !t->pt->runjson;
 	t->size = t->omp ? 1 : t->pt->threads;
 	t->one_window = lab_an_json_num(t->pt->runjson, LAB_KEY_SAMPLE_WINDOWS, 0) == 1;
 	t->cpus = lab_an_json_get(t->pt->runjson, "cpus");

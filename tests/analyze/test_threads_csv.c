@@ -214,6 +214,20 @@ LAB_TEST(whole_team_per_sample)
 	/* the OpenMP point's one worker row is its whole team */
 	tc_expect("complete", ONE_WINDOW ", \"team\": \"openmp\"",
 	          "0,0,0,0,0,100000,1100000,5,0\n0,1,0,0,0,2000000,3000000,5,0\n", NULL);
+	/* and so may be one row where run.json has no record of the point to say its team */
+	tc_file("run.json", "{\"schema\": \"lab.run/2\"}\n");
+	tc_file("samples.csv", TC_SAMPLES);
+	snprintf(text, sizeof(text),
+	         "%s0,0,0,0,0,100000,1100000,5,0\n0,1,0,0,0,2000000,3000000,5,"
+	         "0\n",
+	         TC_HEADER);
+	tc_file("threads.csv", text);
+	struct lab_an_data d;
+	struct lab_err err = {0};
+	char dir[2048];
+	snprintf(dir, sizeof(dir), "%s/R", testlib_tmpdir());
+	CHECK_EQ_I64(lab_an_data_load_dir(&d, dir, &err), 0);
+	lab_an_data_free(&d);
 }
 
 /* Rows of a sample samples.csv lacks: refused, but at the end of a run that did not complete
