@@ -54,6 +54,13 @@ static int an_params_check(const char *path, const struct lab_an_json *jp, struc
 			    "%s:%u: param '%.64s': allowed: a key without ';' or '=' "
 			    "and a string or number value without ';'",
 			    path, v->items[i].line, v->keys[i]);
+	/* the point's placement is matched against samples.csv's params as one: a number or an
+	 * object there skipped that check */
+	v = lab_an_json_get(jp, LAB_KEY_PLACEMENT);
+	if (v && (v->type != LAB_AN_JSON_STR || !*v->str || strchr(v->str, ';')))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%u: \"%s\": allowed: a placement's text (not empty, no ';')",
+		                   path, v->line, LAB_KEY_PLACEMENT);
 	return 0;
 }
 

@@ -155,12 +155,17 @@ LAB_TEST(span_held_to_elapsed)
 	          "sample before it (line 2), allowed: samples one after another");
 }
 
-/* run.json's team and sample_windows, which the rows are held to, are what the harness writes. */
+/* run.json's team and sample_windows, which the rows are held to, are what the harness writes;
+ * so is the point's placement. */
 LAB_TEST(team_and_windows_checked)
 {
 	tc_expect("complete", ", \"sample_windows\": 0", TC_REP0, "\"sample_windows\": allowed");
 	tc_expect("complete", ", \"sample_windows\": 1.5", TC_REP0, "\"sample_windows\": allowed");
 	tc_expect("complete", ", \"team\": \"lab\"", TC_REP0, "\"team\": allowed: threads, openmp");
+	/* and its placement, matched against samples.csv's params (a number skipped that check) */
+	tc_expect("complete", ", \"placement\": -1", TC_REP0,
+	          "\"placement\": allowed: a placement's text (not empty, no ';')");
+	tc_expect("complete", ", \"placement\": {}", TC_REP0, "\"placement\": allowed");
 }
 
 /* A thread of the point's team, once per sample; each sample's rows together. */
