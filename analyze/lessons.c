@@ -296,7 +296,7 @@ static int ev_cancels(struct ev *e)
 	double diff, d[2];
 	char why[320];
 
-	int kind = lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, &diff);
+	int kind = lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, ev_fixed_leaf, e, &diff);
 	if (kind)
 		return ev_notrun(e, "%s", lab_lesson_constant_why(kind, diff, why, sizeof(why)));
 	int fixed = lab_lesson_fixed(e->c, ev_fixed_leaf, e, d);

@@ -111,11 +111,18 @@ int lab_lesson_parse(const char *text, struct lab_lesson_claim *c, struct lab_er
  */
 int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err);
 
+/* The range r[0..1] a leaf node i of c can take (a cost, throughput, speedup or metric); ctx is
+ * the caller's. */
+typedef void lab_lesson_leaf_range(void *ctx, const struct lab_lesson_claim *c, unsigned i,
+                                   double r[2]);
+
 /*
  * Whether the verdict of claim c could not depend on what is measured: at LAB_LESSON_DRAWS sets
  * of random positive values of its quantities, the gradient of its sides' difference is 0
  * (cost(a) / cost(a) >= 1, cost(a) - cost(a) > 0: the same mean cancels), or that of their
- * ratio (cost(a) * 2 > cost(a): the verdict is the sides' signs). Gradients, not values: a
+ * ratio where the ranges of both sides (leaf) keep one sign (cost(a) * 2 > cost(a): the
+ * verdict is the sides' signs; 0 < cost(a) - cost(b) keeps the ratio 0 and depends on the data
+ * all the same). Gradients, not values: a
  * number far from the means (cost(a) > 1e20) does not hide how the sides move with them.
  * var[i] is the variable of quantity node i (COST and THROUGHPUT of one point share one, the
  * throughput its inverse; METRIC its own per point and metric) and base[i] a SPEEDUP's
@@ -126,19 +133,16 @@ int lab_lesson_check(const struct lab_lesson_claim *c, struct lab_err *err);
 #define LAB_LESSON_DRAWS    4
 #define LAB_LESSON_VARS_MAX (2 * LAB_LESSON_NODES_MAX)
 int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const int *base,
-                        unsigned nvar, double *diff);
+                        unsigned nvar, lab_lesson_leaf_range *leaf, void *ctx, double *diff);
 /* What the planner and the analyzer say of such a claim, from lab_lesson_constant's return
  * (kind) and diff, into buf. */
 const char *lab_lesson_constant_why(int kind, double diff, char *buf, size_t len);
 
 /*
  * The range a side of a claim can take whatever is measured: interval arithmetic from its
- * leaves' ranges. leaf(ctx, c, i, r) gives the range r[0..1] of leaf node i (a cost,
- * throughput, speedup or metric); lab_lesson_range writes node id's into r (-inf .. inf where
- * nothing bounds it: a divisor of either sign, inf - inf).
+ * leaves' ranges (leaf, above lab_lesson_constant); lab_lesson_range writes node id's into r
+ * (-inf .. inf where nothing bounds it: a divisor of either sign, inf - inf).
  */
-typedef void lab_lesson_leaf_range(void *ctx, const struct lab_lesson_claim *c, unsigned i,
-                                   double r[2]);
 void lab_lesson_range(const struct lab_lesson_claim *c, int id, lab_lesson_leaf_range *leaf,
                       void *ctx, double r[2]);
 /* The range of a op b (ADD, SUB, MUL or DIV) for ranges a and b; 0 x inf is 0 (an end of a

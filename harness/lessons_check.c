@@ -243,8 +243,18 @@ static void lc_flat(const struct lab_lesson_claim *c, const int *var, const int 
 	}
 }
 
+/* Whether node id's range keeps one sign: above 0 throughout, or below. */
+static bool lc_signed(const struct lab_lesson_claim *c, int id, lab_lesson_leaf_range *leaf,
+                      void *ctx)
+{
+	double r[2];
+
+	lab_lesson_range(c, id, leaf, ctx, r);
+	return r[0] > 0 || r[1] < 0;
+}
+
 int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const int *base,
-                        unsigned nvar, double *diff)
+                        unsigned nvar, lab_lesson_leaf_range *leaf, void *ctx, double *diff)
 {
 	double x[LAB_LESSON_VARS_MAX], v[LAB_LESSON_NODES_MAX], d0 = NAN;
 	uint64_t s = 0x9e3779b97f4a7c15ull; /* a fixed seed: the same answer every run */
@@ -272,6 +282,9 @@ int lab_lesson_constant(const struct lab_lesson_claim *c, const int *var, const 
 		*diff = NAN;
 		return 1;
 	}
+	/* a fixed ratio fixes the verdict only where each side keeps its sign */
+	same_ratio = same_ratio && !same_diff && lc_signed(c, c->lhs, leaf, ctx) &&
+	             lc_signed(c, c->rhs, leaf, ctx);
 	if (!same_diff && !same_ratio)
 		return 0;
 	*diff = same_diff ? d0 : NAN;

@@ -74,40 +74,18 @@ static struct lab__pl_at pl_base(struct lab__pl_ctx *x, const struct lab_lesson_
 	return at;
 }
 
-bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
-                             const struct lab__pl_at *at, char *why, size_t len)
-{
-	struct pl_var key[LAB_LESSON_VARS_MAX]; /* 8 KiB */
-	int var[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX];
-	unsigned nvar = 0, fresh = 0;
-	double diff;
-
-	for (unsigned i = 0; i < c->nnode; i++) {
-		const struct lab_lesson_node *n = &c->node[i];
-		struct lab__pl_at b;
-
-		if (!lab_lesson_func_name(n->op))
-			continue;
-		var[i] = pl_var(key, &nvar, at[n->sel], &c->sel[n->sel],
-		                n->op == LAB_LESSON_METRIC ? n->metric : NULL);
-		if (n->op != LAB_LESSON_SPEEDUP)
-			continue;
-		b = pl_base(x, &c->sel[n->sel], at[n->sel]);
-		if (b.pt == PL_NOPOINT) /* a variable of its own */
-			b = (struct lab__pl_at){PL_NOPOINT - 1, fresh++};
-		base[i] = pl_var(key, &nvar, b, NULL, NULL);
-	}
-	int kind = lab_lesson_constant(c, var, base, nvar, &diff);
-	if (kind)
-		lab_lesson_constant_why(kind, diff, why, len);
-	return kind != 0;
-}
-
 /* The thread count of the point sel resolved to at: the planned point's, else the selector's
- * threads=N; 0 when neither says (a range then is the widest of any team). */
+ * threads=N; 0 when neither says, or where the experiment's threads depend on the machine
+ * (max: a Jain claim at threads=max was refused on 1 CPU and planned on 4), and a range then
+ * is the widest of any team. */
 static long pl_sel_threads(const struct lab__pl_ctx *x, const struct lab_lesson_sel *sel,
                            struct lab__pl_at at)
 {
+	const struct lab_resolved *r =
+	    at.exp < x->plan->nexp ? lab__plan_key(&x->plan->exp[at.exp], "threads") : NULL;
+
+	if (r && r->text && strcasestr(r->text, "max"))
+		return 0;
 	if (at.pt != PL_NOPOINT && at.exp < x->plan->nexp && at.pt < x->plan->exp[at.exp].npoints)
 		return (long)x->plan->pts[x->plan->exp[at.exp].first_point + at.pt].nthreads;
 	for (unsigned i = 0; i < sel->nparam; i++)
@@ -137,6 +115,36 @@ static void pl_leaf(void *ctx, const struct lab_lesson_claim *c, unsigned i, dou
 	}
 	lab_domain_range(lab_domain_of(n->metric),
 	                 pl_sel_threads(p->x, &c->sel[n->sel], p->at[n->sel]), &r[0], &r[1]);
+}
+
+bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                             const struct lab__pl_at *at, char *why, size_t len)
+{
+	struct pl_var key[LAB_LESSON_VARS_MAX]; /* 8 KiB */
+	int var[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX];
+	unsigned nvar = 0, fresh = 0;
+	double diff;
+
+	for (unsigned i = 0; i < c->nnode; i++) {
+		const struct lab_lesson_node *n = &c->node[i];
+		struct lab__pl_at b;
+
+		if (!lab_lesson_func_name(n->op))
+			continue;
+		var[i] = pl_var(key, &nvar, at[n->sel], &c->sel[n->sel],
+		                n->op == LAB_LESSON_METRIC ? n->metric : NULL);
+		if (n->op != LAB_LESSON_SPEEDUP)
+			continue;
+		b = pl_base(x, &c->sel[n->sel], at[n->sel]);
+		if (b.pt == PL_NOPOINT) /* a variable of its own */
+			b = (struct lab__pl_at){PL_NOPOINT - 1, fresh++};
+		base[i] = pl_var(key, &nvar, b, NULL, NULL);
+	}
+	struct pl_leaves p = {x, at};
+	int kind = lab_lesson_constant(c, var, base, nvar, pl_leaf, &p, &diff);
+	if (kind)
+		lab_lesson_constant_why(kind, diff, why, len);
+	return kind != 0;
 }
 
 bool lab__plan_claim_fixed(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,

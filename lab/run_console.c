@@ -20,7 +20,9 @@ static void run_stdout_check(struct lab_run_console *c)
 	if (!ferror(stdout) || errno != EPIPE || said)
 		return;
 	said = true;
-	atomic_store(c->interrupted, -1); /* no signal's number: a later signal is not its repeat */
+	int none = 0; /* -1, no signal's number: a later signal is not its repeat; a signal's own
+	               * number stays, so that its repeat is still one request */
+	atomic_compare_exchange_strong(c->interrupted, &none, -1);
 	/* after the last point the run is complete all the same (run.json says so) */
 	fprintf(stderr, "lab: standard output was closed (its reader left): the run stops here, "
 	                "interrupted unless every point had finished\n");

@@ -10,6 +10,8 @@
 #include "tests/testlib.h"
 
 #define SYN_2S "synthetic:pack:2 core:8 pu:2"
+/* The topology tl_build plans on. */
+static const char *tl_topo = SYN_2S;
 
 struct tl_params {
 	uint64_t size;
@@ -26,8 +28,15 @@ static void tl_run(struct lab_ctx *ctx, struct lab_thread *t)
 	(void)t;
 }
 
+/* Jain's index, whose range depends on the point's threads ([1/threads, 1]) */
+static const struct lab_metric tl_metrics[] = {
+    {"jain_fairness", "", LAB_AGG_KERNEL, "test"},
+    LAB_METRIC_END,
+};
+
 static const struct lab_kernel tl_fake = {
     .abi = LAB_KERNEL_ABI,
+    .metrics = tl_metrics,
     .name = "fake",
     .summary = "a test kernel",
     .description = "test",
@@ -55,7 +64,7 @@ static void tl_build(struct tl *t, const char *const *texts, unsigned ntexts,
 	char name[8];
 
 	memset(t, 0, sizeof(*t));
-	if (lab_topo_open(&t->topo, SYN_2S, &err)) {
+	if (lab_topo_open(&t->topo, tl_topo, &err)) {
 		fprintf(stderr, "topology: %s\n", err.msg);
 		testlib_fail();
 		t->rc = -1;
@@ -363,6 +372,7 @@ LAB_TEST(claims_their_ranges_decide_are_refused)
 	static const struct {
 		const char *claim, *range, *verdict;
 	} fixed[] = {
+	    {"metric(jain_fairness, x: threads=2) >= 0.5", "[0, 0.5]", "always holds"},
 	    {"cost(x: threads=2) > 0", "(0, inf)", "always holds"},
 	    {"throughput(x: threads=2) >= 0", "(0, inf)", "always holds"},
 	    {"speedup(x: threads=2) > 0", "(0, inf)", "always holds"},
@@ -374,6 +384,9 @@ LAB_TEST(claims_their_ranges_decide_are_refused)
 	    "cost(x: threads=2) * 1e-30 > 1",
 	    "cost(x: threads=2) + 1e30 > cost(x: threads=1)",
 	    "-cost(x: threads=2) > -5",
+	    /* a side of 0 keeps the sides' ratio 0; the verdict is the difference's sign */
+	    "0 < cost(x: threads=2) - cost(x: threads=1)",
+	    "metric(jain_fairness, x: threads=2) >= 0.9",
 	};
 	char text[256], want[640];
 
@@ -391,6 +404,27 @@ LAB_TEST(claims_their_ranges_decide_are_refused)
 	}
 	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
 		tl_plans_one_lesson(cfg, fine[i]);
+}
+
+/* A metric's range at threads = max is the widest of any team: whether a claim measures
+ * something does not depend on the machine (Jain's index < 0.9 at max was refused on 1 CPU,
+ * where max is 1 and the index 1, and planned on 4). */
+LAB_TEST(ranges_at_threads_max_do_not_depend_on_the_machine)
+{
+	static const char *const cfg[] = {"[x]\nkernel = fake\nthreads = 1..max\n[lessons]\nl = "
+	                                  "metric(jain_fairness, x: threads=max) < 0.9\n"};
+	static const char *const topos[] = {"synthetic:pack:1 core:1 pu:1", SYN_2S};
+
+	for (size_t i = 0; i < sizeof(topos) / sizeof(topos[0]); i++) {
+		struct tl t;
+
+		tl_topo = topos[i];
+		tl_build(&t, cfg, 1, NULL, 0);
+		CHECK_EQ_I64(t.rc, 0);
+		CHECK(t.plan && t.plan->nlessons == 1);
+		tl_free(&t);
+	}
+	tl_topo = SYN_2S;
 }
 
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
