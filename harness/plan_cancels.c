@@ -2,9 +2,9 @@
 /*
  * Whether a [lessons] claim can depend on the data at all: each cost, throughput, metric and
  * speedup baseline becomes a variable (the same point however its selectors spell it), and
- * lab_lesson_constant (lessons_check.c) evaluates the claim at random values of them. A claim
- * whose sides keep one difference or one ratio measures nothing and is refused at its line; so
- * is one the ranges its quantities can take decide alone (metric(jain_fairness, ...) >= 0.5 at
+ * lab_lesson_constant (lessons_check.c) takes the sides' gradients at random values of them. A
+ * claim whose sides keep one difference or one ratio measures nothing and is refused at its line;
+ * so is one the ranges its quantities can take decide alone (metric(jain_fairness, ...) >= 0.5 at
  * 2 threads, cost(...) > 0: lessons_range.c).
  */
 #include <stdlib.h>
