@@ -26,6 +26,8 @@ static atomic_int run_interrupted;
 /* The results directory's lock while this run holds it ("" before and after), and the temp
  * file run.json is rewritten through. */
 static char run_lock_path[LAB_RUN_DIR_MAX + 16], run_tmp_path[LAB_RUN_DIR_MAX + 16];
+/* 1 once run.json is closed: a second signal then has nothing left "running" to speak of. */
+static volatile sig_atomic_t run_closed;
 
 /* A second Ctrl-C, or a signal of another kind after the first, ends the process at once
  * (what was finished is already on disk), and takes the lock with it: left behind, it named a
@@ -39,6 +41,8 @@ static void run_on_sigint(int sig)
 	static const char msg[] = "\nlab: interrupted again: stopped at once; run.json still "
 	                          "says \"running\" (lab analyze reads the points that "
 	                          "finished)\n";
+	static const char closed[] = "\nlab: interrupted again: stopped at once (run.json was "
+	                             "already closed)\n";
 	int first = 0;
 
 	if (atomic_compare_exchange_strong(&run_interrupted, &first, sig))
@@ -48,7 +52,8 @@ static void run_on_sigint(int sig)
 			unlink(run_tmp_path);
 			unlink(run_lock_path);
 		}
-		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		ssize_t w = run_closed ? write(STDERR_FILENO, closed, sizeof(closed) - 1)
+		                       : write(STDERR_FILENO, msg, sizeof(msg) - 1);
 
 		(void)w;
 		_exit(130);
@@ -278,6 +283,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	const char *status = rc == 0 ? "complete" : rc == -LAB_EINTR ? "interrupted" : "failed";
 	int crc =
 	    lab_results_close(con.res, status, rc && rc != -LAB_EINTR ? err.msg : NULL, &cerr);
+	run_closed = crc == 0; /* a close that failed may have left it "running" */
 	run_signals_closed();
 	run_lock_path[0] = '\0';
 	lab_run_console_report(&con, lab_self, dir, rc, &err, crc, &cerr);
