@@ -125,6 +125,17 @@ static int ev_point_matches(const struct lab_an_point *p, const struct lab_lesso
 	return 1;
 }
 
+/* The largest team of experiment's points in d; 0 when it has none (a not-run path only). */
+static long ev_max_team(const struct lab_an_data *d, const char *experiment)
+{
+	long most = 0;
+
+	for (size_t i = 0; i < d->npt; i++)
+		if (d->pt[i].threads > most && !strcmp(d->pt[i].experiment, experiment))
+			most = d->pt[i].threads;
+	return most;
+}
+
 /* The one point sel names (threads_at >= 0: at that thread count), or NULL with the reason. */
 static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson_sel *sel,
                                            int threads_at)
@@ -166,6 +177,16 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 	}
 	/* the planner lets a selector name no point; what planned none is then the config's
 	 * sweep, a --set (only when the command line had one) or the machine */
+	long want = lab_lesson_sel_threads(sel),
+	     most = want > 0 ? ev_max_team(e->d, sel->experiment) : 0;
+	if (most > 0 && want > most) {
+		ev_notrun(e,
+		          "[%s] has no point with %s: its teams here have at most %ld thread%s "
+		          "(threads = max stands for the CPUs this run could use%s)",
+		          sel->experiment, what, most, most == 1 ? "" : "s",
+		          e->px->no_set ? "" : ", or a --set narrowed the sweep");
+		return NULL;
+	}
 	ev_notrun(e,
 	          "[%s] has no point with %s (not in this run's plan: %sthe config's sweep does "
 	          "not have it, or depends on the machine, as threads = 1..max does)",
@@ -191,18 +212,24 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		return ev_notrun(e, "the claim uses more than %d point means", EV_VARS_MAX);
 	struct ev_var *v = &e->var[e->nvar];
 	*v = (struct ev_var){.pt = p, .metric = metric};
-	if (p->st.n == 0)
-		return ev_notrun(
-		    e,
-		    "[%s] %s has no used samples (%zu flagged for foreign load or "
-		    "run-queue wait: rerun on a quiet machine; --include-flagged shows "
-		    "their numbers, but a busy machine's decide no lesson)",
-		    p->experiment, what, p->n_flagged);
+	/* said after whether the claim measures anything at all (ev_cancels): a rerun does not
+	 * help a claim that always holds */
+	if (p->st.n == 0) {
+		ev_notrun(e,
+		          "[%s] %s has no used samples (%zu flagged for foreign load or "
+		          "run-queue wait: rerun on a quiet machine; --include-flagged shows "
+		          "their numbers, but a busy machine's decide no lesson)",
+		          p->experiment, what, p->n_flagged);
+		e->nodata = 1;
+		return (int)e->nvar++;
+	}
 	if (metric >= 0) {
 		const struct lab_an_msum *m = lab_an_msum_of(p, (size_t)metric);
-		if (!m || m->n == 0)
-			return ev_notrun(e, "[%s] %s recorded no %s", p->experiment, what,
-			                 metric_name);
+		if (!m || m->n == 0) {
+			ev_notrun(e, "[%s] %s recorded no %s", p->experiment, what, metric_name);
+			e->nodata = 1;
+			return (int)e->nvar++;
+		}
 		/* the se itself: the interval is clipped to the metric's domain */
 		double se = m->se;
 		v->mean = m->mean;
@@ -297,12 +324,15 @@ static int ev_cancels(struct ev *e)
 	char why[320];
 
 	int kind = lab_lesson_constant(e->c, e->leaf, e->base, e->nvar, ev_fixed_leaf, e, &diff);
-	if (kind)
-		return ev_notrun(e, "%s", lab_lesson_constant_why(kind, diff, why, sizeof(why)));
-	int fixed = lab_lesson_fixed(e->c, ev_fixed_leaf, e, d);
-	if (fixed)
-		return ev_notrun(e, "%s", lab_lesson_fixed_why(fixed, d, why, sizeof(why)));
-	return 0;
+	int fixed = kind ? 0 : lab_lesson_fixed(e->c, ev_fixed_leaf, e, d);
+
+	if (kind || fixed) { /* the reason before a point's missing data */
+		e->why[0] = '\0';
+		return ev_notrun(e, "%s",
+		                 kind ? lab_lesson_constant_why(kind, diff, why, sizeof(why))
+		                      : lab_lesson_fixed_why(fixed, d, why, sizeof(why)));
+	}
+	return e->nodata ? -1 : 0;
 }
 
 /* ---- Q as a value with its gradient over the vars ---- */

@@ -69,6 +69,9 @@ struct ev {
 	/* 1: why says what the planner would have refused (run.json was edited): a data error,
 	 * not a lesson "not run" */
 	int refused;
+	/* 1: why says a point has no used samples or no value of the metric; said once the claim
+	 * is known to measure something */
+	int nodata;
 };
 
 /* Q of e's resolved claim, its 95 % interval and the verdict, with the sentence, into out. */

@@ -23,6 +23,7 @@
 #ifndef LAB_HARNESS_LESSONS_H
 #define LAB_HARNESS_LESSONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "harness/err.h"
@@ -73,6 +74,9 @@ struct lab_lesson_sel {
 	char *key[LAB_LESSON_PARAMS_MAX];
 	char *value[LAB_LESSON_PARAMS_MAX];
 	unsigned col; /* 1-based column of the experiment name in the claim */
+	/* set by the planner: the claim wrote threads=max, whose value it rewrote to this
+	 * machine's count (a range then is any team's) */
+	bool threads_max;
 };
 
 struct lab_lesson_node {
@@ -148,6 +152,10 @@ void lab_lesson_range(const struct lab_lesson_claim *c, int id, lab_lesson_leaf_
 /* The range of a op b (ADD, SUB, MUL or DIV) for ranges a and b; 0 x inf is 0 (an end of a
  * closed range). */
 void lab_lesson_range_op(enum lab_lesson_op op, const double a[2], const double b[2], double r[2]);
+
+/* The threads=N sel names; 0 when it names none, or max (threads_max: a team the machine
+ * decides). */
+long lab_lesson_sel_threads(const struct lab_lesson_sel *sel);
 
 /* The range a cost can take as the verdicts count it: above 0 (the analyzer refuses a cost past
  * 1e100, and no sample is shorter than a nanosecond of 2^64 units) */

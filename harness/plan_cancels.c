@@ -74,26 +74,24 @@ static struct lab__pl_at pl_base(struct lab__pl_ctx *x, const struct lab_lesson_
 	return at;
 }
 
-/* The thread count of the point sel resolved to at: the planned point's, else the selector's
- * threads=N; 0 when neither says, or where the experiment's threads depend on the machine
- * (max: a Jain claim at threads=max was refused on 1 CPU and planned on 4), and a range then
- * is the widest of any team. */
+/* The thread count of the point sel resolved to at: the selector's threads=N; else 0 where the
+ * experiment's threads depend on the machine (max: a Jain claim at threads=max was refused on
+ * 1 CPU and planned on 4), a range then the widest of any team; else the planned point's. A
+ * threads=N is N on every machine that runs it (Jain >= 0.5 at threads=2 planned where the
+ * sweep named max). */
 static long pl_sel_threads(const struct lab__pl_ctx *x, const struct lab_lesson_sel *sel,
                            struct lab__pl_at at)
 {
-	const struct lab_resolved *r =
-	    at.exp < x->plan->nexp ? lab__plan_key(&x->plan->exp[at.exp], "threads") : NULL;
+	long n = lab_lesson_sel_threads(sel);
+	if (n > 0 || at.exp >= x->plan->nexp)
+		return n;
+	struct lab_experiment *ep = &x->plan->exp[at.exp];
+	const struct lab_resolved *r = lab__plan_key(ep, "threads");
 
 	if (r && r->text && strcasestr(r->text, "max"))
 		return 0;
-	if (at.pt != PL_NOPOINT && at.exp < x->plan->nexp && at.pt < x->plan->exp[at.exp].npoints)
-		return (long)x->plan->pts[x->plan->exp[at.exp].first_point + at.pt].nthreads;
-	for (unsigned i = 0; i < sel->nparam; i++)
-		if (!strcmp(sel->key[i], "threads")) {
-			char *end;
-			long t = strtol(sel->value[i], &end, 10);
-			return *end || t < 1 ? 0 : t;
-		}
+	if (at.pt != PL_NOPOINT && at.pt < ep->npoints)
+		return (long)x->plan->pts[ep->first_point + at.pt].nthreads;
 	return 0;
 }
 

@@ -208,6 +208,8 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 	char *dup = strdup(canon);
 	if (!dup)
 		return -1;
+	if (!strcmp(sel->key[i], "threads") && strcasestr(sel->value[i], "max"))
+		sel->threads_max = true;
 	free(sel->value[i]);
 	sel->value[i] = dup;
 	return 0;

@@ -296,8 +296,9 @@ LAB_TEST(lessons_far_node_from_distances)
 	}
 }
 
-/* A selector that names no point (threads = 3 of a sweep that reached 2) blames a --set only
- * when the run's command line had one ("--set VAL" or "--set=VAL") or run.json does not say. */
+/* A selector that names no point (threads = 3 of a sweep that reached 2) says how large the
+ * run's teams were, and blames a --set only when the run's command line had one ("--set VAL"
+ * or "--set=VAL") or run.json does not say. */
 LAB_TEST(no_point_reason_names_set_only_when_given)
 {
 	static const struct {
@@ -307,29 +308,37 @@ LAB_TEST(no_point_reason_names_set_only_when_given)
 	         {"\"command_line\": [\"run\", \"x.ini\", \"--set\", \"e.threads=1,2\"],", 1},
 	         {"\"command_line\": [\"run\", \"--set=e.threads=1,2\", \"x.ini\"],", 1},
 	         {"", 1}};
-	const char *reason = "[e] has no point with threads=3 (not in this run's plan: ";
-	const char *tail = "the config's sweep does not have it, or depends on the machine, as "
-	                   "threads = 1..max does)";
+	const char *reason = "[e] has no point with threads=3: its teams here have at most 2 "
+	                     "threads (threads = max stands for the CPUs this run could use";
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		char extra[512], *out = NULL, *err = NULL;
 		const char *at;
 
-		snprintf(extra, sizeof(extra),
-		         "%s \"lessons\": [{\"name\": \"three\", \"claim\": \"cost(e: threads=3) > "
-		         "1\", \"expr\": \"cost(e: threads=3) > 1\"}],",
-		         c[i].cl);
+		snprintf(
+		    extra, sizeof(extra),
+		    "%s \"lessons\": [{\"name\": \"three\", \"claim\": \"cost(e: threads=3) > "
+		    "1\", \"expr\": \"cost(e: threads=3) > 1\"}, {\"name\": \"sc\", \"claim\": "
+		    "\"cost(e: placement=scatter, threads=2) > 1\", \"expr\": \"cost(e: "
+		    "placement=scatter, threads=2) > 1\"}],",
+		    c[i].cl);
 		lc_write(extra);
 		CHECK_EQ_I64(clitest_run(NULL, "analyze R --no-plots", &out, &err), 0);
 		REQUIRE(out);
 		at = strstr(out, reason);
 		CHECK(at != NULL);
-		if (at) {
-			at += strlen(reason);
-			if (c[i].set)
-				CHECK(!strncmp(at, "a --set may have narrowed the sweep, ", 37));
-			CHECK(strncmp(at + (c[i].set ? 37 : 0), tail, strlen(tail)) == 0);
-		}
+		if (at)
+			CHECK(!strncmp(at + strlen(reason),
+			               c[i].set ? ", or a --set narrowed the sweep)" : ")",
+			               c[i].set ? 32 : 1));
+		/* another key: the sweep, a --set or the machine */
+		at = strstr(out, "[e] has no point with placement=scatter, threads=2 (not in this "
+		                 "run's plan: ");
+		CHECK(at != NULL);
+		if (at)
+			CHECK((strstr(at, "(not in this run's plan: a --set may have narrowed the "
+			                  "sweep, the config's sweep does not have it") != NULL) ==
+			      c[i].set);
 		CHECK((strstr(out, "--set") != NULL) == c[i].set);
 		free(out);
 		free(err);

@@ -427,6 +427,32 @@ LAB_TEST(ranges_at_threads_max_do_not_depend_on_the_machine)
 	tl_topo = SYN_2S;
 }
 
+/* A selector's threads=N is N on every machine that runs it, whatever the sweep names: Jain's
+ * index >= 0.5 at threads=2 always holds and is refused where the sweep is 1..max too (it was
+ * planned there, and the analyzer then showed it "not run"); < 0.9 at threads=2 measures. */
+LAB_TEST(ranges_at_threads_n_in_a_max_sweep)
+{
+	static const char *const always[] = {"[x]\nkernel = fake\nthreads = 1..max\n[lessons]\nl = "
+	                                     "metric(jain_fairness, x: threads=2) >= 0.5\n"};
+	static const char *const measures[] = {"[x]\nkernel = fake\nthreads = 1..max\n[lessons]\n"
+	                                       "l = metric(jain_fairness, x: threads=2) < 0.9\n"};
+	static const char *const topos[] = {"synthetic:pack:1 core:1 pu:1", SYN_2S};
+
+	for (size_t i = 0; i < sizeof(topos) / sizeof(topos[0]); i++) {
+		struct tl t;
+
+		tl_topo = topos[i];
+		tl_build(&t, always, 1, NULL, 0);
+		CHECK(t.rc != 0);
+		CHECK(t.d.n == 1 && strstr(t.d.msg[0], "always holds"));
+		tl_free(&t);
+		tl_build(&t, measures, 1, NULL, 0);
+		CHECK_EQ_I64(t.rc, 0);
+		tl_free(&t);
+	}
+	tl_topo = SYN_2S;
+}
+
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
  * nothing (a 3000-byte key was "did you mean 'threads'?"). */
 LAB_TEST(long_names_get_no_suggestion)
