@@ -308,8 +308,8 @@ LAB_TEST(claims_whose_means_cancel_are_refused)
 	    "cost(x: size=8, threads=2) / cost(x: threads=2, size=8B) >= 1",
 	    "cost(x: size=8, threads=1) - cost(x: size=8, threads=1) > 0",
 	    "throughput(x: size=8, threads=1) * cost(x: size=8, threads=1) >= 1",
-	    "speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) / cost(x: size=8, "
-	    "threads=1) >= 1",
+	    ("speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) / cost(x: size=8, "
+	     "threads=1) >= 1"),
 	    "2 * cost(x: size=64, threads=1) / cost(x: size=64, threads=1) > 1.5",
 	};
 	static const char *const diff[] = {"0", "0", "1e+09", "0", "0.5"};
@@ -326,8 +326,8 @@ LAB_TEST(claims_whose_means_cancel_are_refused)
 	static const char *const ratio[] = {
 	    "cost(x: size=8, threads=2) * 2 > cost(x: size=8, threads=2)",
 	    "throughput(x: size=8, threads=2) >= 2 / cost(x: size=8, threads=2)",
-	    "speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) >= 0.5 * cost(x: size=8, "
-	    "threads=1)",
+	    ("speedup(x: size=8, threads=2) * cost(x: size=8, threads=2) >= 0.5 * cost(x: size=8, "
+	     "threads=1)"),
 	};
 	char text[512], want[512];
 
