@@ -351,6 +351,7 @@ void lab_lesson_claim_free(struct lab_lesson_claim *c)
 		for (unsigned k = 0; k < c->sel[i].nparam; k++) {
 			free(c->sel[i].key[k]);
 			free(c->sel[i].value[k]);
+			free(c->sel[i].written[k]);
 		}
 		/* a selector that failed mid-item holds a key without its value */
 		if (c->sel[i].nparam < LAB_LESSON_PARAMS_MAX)

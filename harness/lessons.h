@@ -74,9 +74,11 @@ struct lab_lesson_sel {
 	char *key[LAB_LESSON_PARAMS_MAX];
 	char *value[LAB_LESSON_PARAMS_MAX];
 	unsigned col; /* 1-based column of the experiment name in the claim */
-	/* set by the planner: the claim wrote threads=max, whose value it rewrote to this
-	 * machine's count (a range then is any team's) */
-	bool threads_max;
+	/* set by the planner: a value as the claim wrote it where that was relative to the
+	 * machine (threads=max, mem_node=far, size=L2/2) and value is now this machine's; NULL
+	 * else. Which point it names differs between machines: threads=max and threads=2 are
+	 * the same point on 2 CPUs only. */
+	char *written[LAB_LESSON_PARAMS_MAX];
 };
 
 struct lab_lesson_node {
@@ -153,7 +155,7 @@ void lab_lesson_range(const struct lab_lesson_claim *c, int id, lab_lesson_leaf_
  * closed range). */
 void lab_lesson_range_op(enum lab_lesson_op op, const double a[2], const double b[2], double r[2]);
 
-/* The threads=N sel names; 0 when it names none, or max (threads_max: a team the machine
+/* The threads=N sel names; 0 when it names none, or max (written: a team the machine
  * decides). */
 long lab_lesson_sel_threads(const struct lab_lesson_sel *sel);
 

@@ -164,10 +164,10 @@ const char *lab_lesson_fixed_why(int fixed, const double d[2], char *buf, size_t
 
 long lab_lesson_sel_threads(const struct lab_lesson_sel *sel)
 {
-	if (sel->threads_max)
-		return 0;
 	for (unsigned i = 0; i < sel->nparam; i++)
 		if (!strcmp(sel->key[i], "threads")) {
+			if (sel->written[i])
+				return 0;
 			char *end;
 			long t = strtol(sel->value[i], &end, 10);
 			return *end || t < 1 ? 0 : t;

@@ -24,7 +24,8 @@ struct pl_var {
 	const char *metric;               /* NULL: the point's cost */
 };
 
-/* Whether selectors a and b name the same values (canonical: pl_value), in any order. */
+/* Whether selectors a and b name the same values (canonical: pl_value; as written where that
+ * is relative to the machine), in any order. */
 static bool pl_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
 {
 	if (strcmp(a->experiment, b->experiment) || a->nparam != b->nparam)
@@ -33,16 +34,28 @@ static bool pl_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_
 		unsigned j = 0;
 		while (j < b->nparam && strcmp(a->key[i], b->key[j]))
 			j++;
-		if (j == b->nparam || strcmp(a->value[i], b->value[j]))
+		if (j == b->nparam || strcmp(a->value[i], b->value[j]) ||
+		    !a->written[i] != !b->written[j] ||
+		    (a->written[i] && strcasecmp(a->written[i], b->written[j])))
 			return false;
 	}
 	return true;
 }
 
+static bool pl_sel_relative(const struct lab_lesson_sel *sel)
+{
+	for (unsigned i = 0; i < sel->nparam; i++)
+		if (sel->written[i])
+			return true;
+	return false;
+}
+
+/* A selector relative to the machine (threads=max) is a var of its own, by its values: on 2
+ * CPUs threads=max is threads=2's point, and the claim that compares them cancels there only. */
 static int pl_var(struct pl_var *key, unsigned *nvar, struct lab__pl_at at,
                   const struct lab_lesson_sel *sel, const char *metric)
 {
-	sel = at.pt == PL_NOPOINT ? sel : NULL;
+	sel = at.pt == PL_NOPOINT || (sel && pl_sel_relative(sel)) ? sel : NULL;
 	for (unsigned v = 0; v < *nvar; v++)
 		if (key[v].exp == at.exp && key[v].pt == at.pt &&
 		    (sel ? key[v].sel && pl_sel_same(key[v].sel, sel) : !key[v].sel) &&

@@ -141,7 +141,17 @@ static int pl_canon(const struct lab_param *p, const char *text, char *canon, si
 	return 0;
 }
 
-/* Rewrites the value of item i of sel in canonical form; reports what is wrong with it. */
+/* Whether a value's text is relative to the machine: max, far, a cache level (L2/2). */
+static bool pl_machine_relative(const char *text)
+{
+	for (const char *c = text; *c; c++)
+		if ((*c == 'L' || *c == 'l') && c[1] >= '1' && c[1] <= '5')
+			return true;
+	return strcasestr(text, "max") || strcasestr(text, "far");
+}
+
+/* Rewrites the value of item i of sel in canonical form (keeping the written one where it was
+ * relative to the machine); reports what is wrong with it. */
 static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
                     struct lab_lesson_sel *sel, unsigned i)
 {
@@ -208,8 +218,11 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 	char *dup = strdup(canon);
 	if (!dup)
 		return -1;
-	if (!strcmp(sel->key[i], "threads") && strcasestr(sel->value[i], "max"))
-		sel->threads_max = true;
+	if (pl_machine_relative(sel->value[i]) && strcmp(sel->value[i], canon)) {
+		sel->written[i] = sel->value[i];
+		sel->value[i] = dup;
+		return 0;
+	}
 	free(sel->value[i]);
 	sel->value[i] = dup;
 	return 0;
@@ -242,12 +255,7 @@ static const char *pl_open_key(const struct lab_experiment *e, const struct lab_
  * machine decides (threads = max, mem_node = far, a size relative to a cache). */
 static bool pl_fixed_list(const struct lab_resolved *r)
 {
-	if (r->src == LAB_SRC_CLI || !r->text)
-		return false;
-	for (const char *c = r->text; *c; c++)
-		if ((*c == 'L' || *c == 'l') && c[1] >= '1' && c[1] <= '5')
-			return false;
-	return !strstr(r->text, "max") && !strstr(r->text, "far");
+	return r->src != LAB_SRC_CLI && r->text && !pl_machine_relative(r->text);
 }
 
 /*
@@ -420,16 +428,21 @@ static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 	struct lab_experiment *e = pl_experiment(x, sel->experiment);
 	const struct lab_resolved *r = e ? lab__plan_key(e, "threads") : NULL;
 	const char *named = NULL;
-	bool one = false;
+	bool one = false, max = false;
 
 	if (!r || !r->nvals)
 		return;
 	for (unsigned i = 0; i < sel->nparam; i++)
-		if (!strcmp(sel->key[i], "threads"))
+		if (!strcmp(sel->key[i], "threads")) {
 			named = sel->value[i];
+			max = sel->written[i] != NULL;
+		}
 	for (unsigned v = 0; v < r->nvals; v++)
 		one |= pl_threads(r, r->vals[v]) == 1;
-	if (named ? pl_threads(r, named) == 1 : r->nvals == 1 && one)
+	/* threads=max (named, or the sweep's one value) is 1 on a 1-CPU machine only: the analyzer
+	 * says "not run" there */
+	if (named ? !max && pl_threads(r, named) == 1
+	          : r->nvals == 1 && one && !(r->text && pl_machine_relative(r->text)))
 		lab__plan_claim_error(
 		    x,
 		    "column %u: speedup at threads=1 is 1 by definition (allowed: a selector "

@@ -453,6 +453,48 @@ LAB_TEST(ranges_at_threads_n_in_a_max_sweep)
 	tl_topo = SYN_2S;
 }
 
+/* Whether a claim with threads=max plans does not depend on the machine: threads=max is
+ * threads=2's point on 2 CPUs and threads=1's on 1 (a claim comparing them was refused there as
+ * cancelling, a speedup at max as "1 by definition"); the same max on both sides cancels
+ * everywhere. */
+LAB_TEST(selectors_at_max_plan_alike_on_every_machine)
+{
+	static const char *const plans[] = {
+	    "cost(x: threads=2) / cost(x: threads=max) > 1.1",
+	    "cost(x: threads=1) / cost(x: threads=max) > 1.1",
+	    "speedup(x: threads=max) > 1.1",
+	};
+	static const char *const topos[] = {"synthetic:pack:1 core:1 pu:1",
+	                                    "synthetic:pack:1 core:2 pu:1", SYN_2S};
+	char text[256];
+	const char *texts[] = {text};
+
+	for (size_t i = 0; i < sizeof(topos) / sizeof(topos[0]); i++) {
+		struct tl t;
+
+		tl_topo = topos[i];
+		for (size_t k = 0; k < sizeof(plans) / sizeof(plans[0]); k++) {
+			snprintf(text, sizeof(text),
+			         "[x]\nkernel = fake\nthreads = 1..max\n[lessons]\nl = %s\n",
+			         plans[k]);
+			tl_build(&t, texts, 1, NULL, 0);
+			if (t.rc != 0)
+				fprintf(stderr, "  %s on %s: %s\n", plans[k], topos[i],
+				        t.d.n ? t.d.msg[0] : "");
+			CHECK_EQ_I64(t.rc, 0);
+			tl_free(&t);
+		}
+		snprintf(
+		    text, sizeof(text),
+		    "[x]\nkernel = fake\nthreads = 1..max\n[lessons]\nl = cost(x: threads=max) / "
+		    "cost(x: threads=max) >= 1\n");
+		tl_build(&t, texts, 1, NULL, 0);
+		CHECK(t.rc != 0 && t.d.n == 1 && strstr(t.d.msg[0], "cancel"));
+		tl_free(&t);
+	}
+	tl_topo = SYN_2S;
+}
+
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
  * nothing (a 3000-byte key was "did you mean 'threads'?"). */
 LAB_TEST(long_names_get_no_suggestion)
