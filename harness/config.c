@@ -405,10 +405,15 @@ static int cfg_handler(void *user, const char *section, const char *key, const c
 			ld->too_long = kv->reported = true;
 			return 1;
 		}
-		if (asprintf(&joined, "%s %s", kv->value, value) < 0) {
+		struct lab_cfg_cont *cont = realloc(kv->cont, (kv->ncont + 1) * sizeof(*cont));
+		if (cont)
+			kv->cont = cont;
+		if (!cont || asprintf(&joined, "%s %s", kv->value, value) < 0) {
 			ld->oom = true;
 			return 1;
 		}
+		cont[kv->ncont++] =
+		    (struct lab_cfg_cont){(unsigned)strlen(kv->value) + 1, ld->line};
 		free(kv->value);
 		kv->value = joined;
 		return 1;
@@ -499,6 +504,7 @@ void lab_cfg_free(struct lab_cfg *cfg)
 		for (unsigned k = 0; k < cfg->sec[i].nkv; k++) {
 			free(cfg->sec[i].kv[k].key);
 			free(cfg->sec[i].kv[k].value);
+			free(cfg->sec[i].kv[k].cont);
 		}
 		free(cfg->sec[i].kv);
 		free(cfg->sec[i].name);
@@ -518,4 +524,16 @@ void lab_cfg_free(struct lab_cfg *cfg)
 	lab_strmap_free(&cfg->sec_index);
 	lab_strmap_free(&cfg->key_index);
 	*cfg = (struct lab_cfg){0};
+}
+
+int lab_cfg_kv_line(const struct lab_cfg_kv *kv, unsigned *col)
+{
+	unsigned i = kv->ncont;
+
+	while (i > 0 && kv->cont[i - 1].at >= *col) /* at is 0-based: column at + 1 starts it */
+		i--;
+	if (i == 0)
+		return kv->line;
+	*col -= kv->cont[i - 1].at;
+	return kv->cont[i - 1].line;
 }

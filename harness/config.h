@@ -22,12 +22,21 @@
 /* The longest value, continuation lines joined. */
 #define LAB_CFG_VALUE_MAX 65536
 
+/* A continuation line of a value: where its text starts in the joined value, and its line. */
+struct lab_cfg_cont {
+	unsigned at;
+	int line;
+};
+
 struct lab_cfg_kv {
 	char *key;
 	char *value;
 	const char *file; /* owned by the struct lab_cfg; "--set" for command-line values */
 	int line;         /* 0 for --set */
 	bool reported;    /* its value was refused as it was read (too long): not checked again */
+	struct lab_cfg_cont *cont; /* its continuation lines in order (value joins them with a
+	                              space); NULL for a value of one line */
+	unsigned ncont;
 };
 
 struct lab_cfg_section {
@@ -83,5 +92,9 @@ const struct lab_cfg_section *lab_cfg_global(const struct lab_cfg *cfg, const ch
 
 /* Frees everything; the struct can be reused after. */
 void lab_cfg_free(struct lab_cfg *cfg);
+
+/* The line of kv's file that holds column *col (1-based) of its value, continuation lines
+ * counted; *col becomes the column in that line's text. kv->line for a value of one line. */
+int lab_cfg_kv_line(const struct lab_cfg_kv *kv, unsigned *col);
 
 #endif

@@ -42,14 +42,25 @@ void lab__plan_claim_error(struct lab__pl_ctx *x, const char *fmt, ...)
 	const char *name = pl_clip(x->kv->key, clip);
 	va_list ap;
 
+	unsigned col;
+	int at = 0;
+
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (x->kv->line == 0)
-		lab_diag_add(x->d, "--set lessons.%s: %s", name, what);
-	else
-		lab_diag_add(x->d, "%s:%d: [lessons] %s: %s", x->kv->file, x->kv->line, name, what);
 	x->errors++;
+	if (x->kv->line == 0) {
+		lab_diag_add(x->d, "--set lessons.%s: %s", name, what);
+		return;
+	}
+	/* a column of a claim on continuation lines is one of the line that holds it */
+	if (x->kv->ncont && sscanf(what, "column %u:%n", &col, &at) == 1 && at > 0) {
+		int line = lab_cfg_kv_line(x->kv, &col);
+		lab_diag_add(x->d, "%s:%d: [lessons] %s: column %u:%s", x->kv->file, line, name,
+		             col, what + at);
+		return;
+	}
+	lab_diag_add(x->d, "%s:%d: [lessons] %s: %s", x->kv->file, x->kv->line, name, what);
 }
 
 static struct lab_experiment *pl_experiment(const struct lab__pl_ctx *x, const char *name)

@@ -495,6 +495,24 @@ LAB_TEST(selectors_at_max_plan_alike_on_every_machine)
 	tl_topo = SYN_2S;
 }
 
+/* A claim on continuation lines: an error names the line that holds its column, and the column
+ * in that line's text (it named the claim's first line, with a column of the joined text). */
+LAB_TEST(claim_errors_name_their_continuation_line)
+{
+	static const char *const texts[] = {
+	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = cost(x: threads=2)\n"
+	    "    / cost(x: threads=1)\n    >= foo(1)\nm = cost(x: threads=3)\n    > 1\n"
+	    "n = cost(x: threads=2) >\n  1 * cost(x: threads=1) +\n  cost(y: threads=1)\n"};
+	struct tl t;
+
+	tl_build(&t, texts, 1, NULL, 0);
+	REQUIRE(t.d.n == 3);
+	CHECK(!strncmp(t.d.msg[0], "a.ini:7: [lessons] l: column 4: unknown function 'foo'", 54));
+	CHECK(!strncmp(t.d.msg[1], "a.ini:8: [lessons] m: column 6: threads=3", 41)); /* line 1 */
+	CHECK(!strncmp(t.d.msg[2], "a.ini:12: [lessons] n: column 6: unknown experiment 'y'", 55));
+	tl_free(&t);
+}
+
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
  * nothing (a 3000-byte key was "did you mean 'threads'?"). */
 LAB_TEST(long_names_get_no_suggestion)
