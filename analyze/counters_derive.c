@@ -15,7 +15,10 @@ double lab_an_ctr_ratio(double num, double den, double scale, const char **reaso
 		*reason = "denominator is 0";
 		return NAN;
 	}
-	return num / den * scale;
+	double r = num / den * scale;
+	if (!isfinite(r)) /* 1e308 cycles in 1e-308 ns: no rate a machine runs at */
+		*reason = "the ratio overflows (counts out of any machine's range)";
+	return isfinite(r) ? r : NAN;
 }
 
 double lab_an_ctr_ipc(double instructions, double cycles, const char **reason)

@@ -10,6 +10,12 @@ static double td_clamp(double x)
 	return isnan(x) ? x : x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
+/* A raw level-1 share as counts can give it: a little below 0 or above 1 (op-based), no more. */
+static bool td_share_ok(double v)
+{
+	return v >= -1 && v <= 2;
+}
+
 static void td_init(struct lab_an_tma *t, const char *method)
 {
 	t->method = method;
@@ -60,6 +66,9 @@ int lab_an_tma_intel_4wide(const struct lab_an_tma_intel4_in *in, struct lab_an_
 	double ret = in->uops_retired_retire_slots / slots;
 	if (isnan(fe) || isnan(bs) || isnan(ret))
 		return td_none(t, "a level-1 event was not counted");
+	if (!td_share_ok(fe) || !td_share_ok(bs) || !td_share_ok(ret))
+		return td_none(t, "a level-1 share of slots is far outside 0 .. 1 (counts that "
+		                  "describe no pipeline)");
 	t->frontend_bound = td_clamp(fe);
 	t->bad_speculation_raw = bs;
 	t->bad_speculation = td_clamp(bs);
@@ -156,6 +165,11 @@ int lab_an_tma_amd_pipeline(const struct lab_an_tma_amd_in *in, struct lab_an_tm
 	double ret = in->ex_ret_ops / slots;
 	if (isnan(fe) || isnan(bs) || isnan(be) || isnan(ret))
 		return td_none(t, "a level-1 event was not counted");
+	/* a share of slots far outside [0, 1] (1e300 ops dispatched in 8e-300 slots) describes no
+	 * pipeline: clamped one by one, the shares summed to 2 */
+	if (!td_share_ok(fe) || !td_share_ok(bs) || !td_share_ok(be) || !td_share_ok(ret))
+		return td_none(t, "a level-1 share of slots is far outside 0 .. 1 (counts that "
+		                  "describe no pipeline)");
 	t->frontend_bound = td_clamp(fe);
 	t->bad_speculation_raw = bs;
 	/* Op-based, not slot-based: it can come out slightly negative. */

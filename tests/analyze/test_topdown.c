@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyze/counters_derive.h"
 #include "analyze/topdown.h"
@@ -157,6 +158,12 @@ LAB_TEST(tma_edge_cases)
 	CHECK_EQ_I64(lab_an_tma_amd_pipeline(&in, &t), 2);
 	CHECK_NEAR(t.bad_speculation, 0, 0);
 	CHECK_NEAR(t.bad_speculation_raw, -0.01, TOL);
+	/* counts of no pipeline (1e300 ops dispatched in a few slots): no shares, and why */
+	in = amd_fixture();
+	in.ls_not_halted_cyc = 1e-300;
+	in.de_src_op_disp_all = 1e300;
+	CHECK_EQ_I64(lab_an_tma_amd_pipeline(&in, &t), 0);
+	CHECK(isnan(t.frontend_bound) && isnan(t.bad_speculation) && t.reason != NULL);
 	struct lab_an_tma_intel4_in i4 = intel4_fixture();
 	i4.cpu_clk_unhalted_thread = NAN;
 	CHECK_EQ_I64(lab_an_tma_intel_4wide(&i4, &t), 0);
@@ -237,6 +244,8 @@ LAB_TEST(derived_ipc_ghz_mpki_flops)
 	CHECK_EQ_STR(why, "denominator is 0");
 	CHECK(isnan(lab_an_ctr_ipc(NAN, 1, &why)));
 	CHECK_EQ_STR(why, "not counted");
+	CHECK(isnan(lab_an_ctr_ghz(1e308, 1e-308, &why))); /* no value, and why */
+	CHECK(why && strstr(why, "overflows"));
 	CHECK_NEAR(lab_an_ctr_flops_intel_dp(1000, 100, 50, 10, &why), 1480, 0);
 	CHECK(isnan(lab_an_ctr_flops_intel_dp(1000, NAN, 50, 10, &why)));
 	CHECK_NEAR(lab_an_ctr_cycles_estimated(2e6, 3.5, &why), 7e6, 1e-6);
