@@ -58,23 +58,26 @@ void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len)
 }
 
 /* The points of one side by (experiment, params, threads), the first loaded of each, so every
- * point is matched in O(1) expected time (a scan per point took 83 s at 100 000 points). */
+ * point is matched in O(1) expected time (a scan per point took 83 s at 100 000 points). Params
+ * are matched by their amounts (lab_an_params_amounts): "stride=8" on one side is "stride=8B" on
+ * the other, as within a run. */
 struct an_cmp_side {
 	const struct lab_an_data *d;
 	struct lab_an_index ix;
 	size_t *compared;
+	char **amt; /* per point: its params with amounts in one unit */
 };
 
 struct an_cmp_key {
 	const struct an_cmp_side *side;
 	const struct lab_an_point *p;
+	const char *amt;
 };
 
-static uint64_t an_cmp_hash(const struct lab_an_point *p)
+static uint64_t an_cmp_hash(const struct lab_an_point *p, const char *amt)
 {
 	return lab_an_hash_str(
-	    lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->threads),
-	    p->params);
+	    lab_an_hash_long(lab_an_hash_str(LAB_AN_HASH_INIT, p->experiment), p->threads), amt);
 }
 
 static int an_cmp_same(const void *ctx, size_t i)
@@ -84,25 +87,39 @@ static int an_cmp_same(const void *ctx, size_t i)
 
 	(*k->side->compared)++;
 	return q->threads == k->p->threads && !strcmp(q->experiment, k->p->experiment) &&
-	       !strcmp(q->params, k->p->params);
+	       !strcmp(k->side->amt[i], k->amt);
 }
 
+/* The point of side s that matches point p, whose amounts are amt, or NULL. */
 static const struct lab_an_point *an_match(const struct an_cmp_side *s,
-                                           const struct lab_an_point *p)
+                                           const struct lab_an_point *p, const char *amt)
 {
-	struct an_cmp_key k = {s, p};
-	size_t i = lab_an_index_find(&s->ix, an_cmp_hash(p), an_cmp_same, &k);
+	struct an_cmp_key k = {s, p, amt};
+	size_t i = lab_an_index_find(&s->ix, an_cmp_hash(p, amt), an_cmp_same, &k);
 
 	return i == (size_t)-1 ? NULL : &s->d->pt[i];
 }
 
 static int an_cmp_side_index(struct an_cmp_side *s)
 {
+	if (!(s->amt = calloc(s->d->npt + 1, sizeof(*s->amt))))
+		return -1;
 	for (size_t i = 0; i < s->d->npt; i++)
-		if (!an_match(s, &s->d->pt[i]) &&
-		    lab_an_index_add(&s->ix, an_cmp_hash(&s->d->pt[i]), i))
+		if (!(s->amt[i] = lab_an_params_amounts(s->d->pt[i].params)))
+			return -1;
+	for (size_t i = 0; i < s->d->npt; i++)
+		if (!an_match(s, &s->d->pt[i], s->amt[i]) &&
+		    lab_an_index_add(&s->ix, an_cmp_hash(&s->d->pt[i], s->amt[i]), i))
 			return -1;
 	return 0;
+}
+
+static void an_cmp_side_free(struct an_cmp_side *s)
+{
+	for (size_t i = 0; s->amt && i < s->d->npt; i++)
+		free(s->amt[i]);
+	free(s->amt);
+	lab_an_index_free(&s->ix);
 }
 
 /* The side whose rows are gone from a complete run's samples.csv (0 both, 1 old, 2 new) when
@@ -317,7 +334,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
                        struct lab_an_compare *c, struct lab_err *err)
 {
-	struct an_cmp_side so = {old, {0}, NULL}, sn = {new_, {0}, NULL};
+	struct an_cmp_side so = {old, {0}, NULL, NULL}, sn = {new_, {0}, NULL, NULL};
 	int rc = 0;
 
 	lab_an_gsl_quiet();
@@ -339,7 +356,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		struct lab_an_cmp_row *r = &c->row[c->n++];
 
 		r->old = &old->pt[i];
-		r->new_ = an_match(&sn, r->old);
+		r->new_ = an_match(&sn, r->old, so.amt[i]);
 		if (r->new_) {
 			an_cmp_row(c, r, an_cmp_unlike(old, r->old, new_, r->new_));
 		} else {
@@ -351,7 +368,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	for (size_t i = 0; i < new_->npt; i++) {
 		struct lab_an_cmp_row *r;
 
-		if (an_match(&so, &new_->pt[i]))
+		if (an_match(&so, &new_->pt[i], sn.amt[i]))
 			continue;
 		r = &c->row[c->n++];
 		r->new_ = &new_->pt[i];
@@ -360,8 +377,8 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		c->unmatched++;
 	}
 out:
-	lab_an_index_free(&so.ix);
-	lab_an_index_free(&sn.ix);
+	an_cmp_side_free(&so);
+	an_cmp_side_free(&sn);
 	return rc;
 }
 

@@ -185,5 +185,10 @@ const char *lab_an_params_get(const char *params, const char *key, char *buf, si
 int lab_an_params_is(const char *params, const char *key, const char *v);
 /* params without the key=value item of key, in fresh memory (NULL when out of memory). */
 char *lab_an_params_without(const char *params, const char *key);
+/* The canonical params with each size param in bytes and each duration in ns, in fresh memory
+ * (NULL when out of memory), so that points that name one amount two ways ("stride=8" and
+ * "stride=8B", "cost=1us" and "cost=1000ns") read the same: what tells points apart within a
+ * run (lab_an_points_distinct) and matches them across runs (lab compare). */
+char *lab_an_params_amounts(const char *params);
 
 #endif

@@ -237,10 +237,7 @@ static const char *an_param_amount(const char *key, size_t klen, const char *v, 
 	return NULL;
 }
 
-/* canon with each size param in bytes and each duration in ns, so that points that name one
- * amount two ways ("stride=8" and "stride=8B", "cost=1us" and "cost=1000ns") read the same;
- * NULL when memory runs out. */
-static char *an_params_amounts(const char *canon)
+char *lab_an_params_amounts(const char *canon)
 {
 	size_t items = 1, n = 0;
 	char *out, num[64];
@@ -325,7 +322,7 @@ int lab_an_points_distinct(const struct lab_an_data *d, struct lab_err *err)
 		uint64_t h;
 		size_t j;
 
-		if (!(amounts[i] = an_params_amounts(d->pt[i].params))) {
+		if (!(amounts[i] = lab_an_params_amounts(d->pt[i].params))) {
 			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 			break;
 		}

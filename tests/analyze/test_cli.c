@@ -304,6 +304,57 @@ LAB_TEST(compare_names_different_builds)
 	free(err);
 }
 
+/* Gives each point of a compare fixture stride = ctx ("8" or "8B") in samples.csv and run.json. */
+static void ct_stride(FILE *out, const char *line, void *ctx)
+{
+	const char *at = strstr(line, "placement=compact");
+
+	if (at)
+		fprintf(out, "%.*splacement=compact;stride=%s%s\n", (int)(at - line), line,
+		        (const char *)ctx, at + strlen("placement=compact"));
+	else if (!strcmp(line, "      \"placement\": \"compact\""))
+		fprintf(out, "%s, \"stride\": \"%s\"\n", line, (const char *)ctx);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* Red team: stride=8 in one run and stride=8B in the other (one value to the analyzer, which
+ * refuses the two as one point's duplicates within a run) were "only in old" and "only in
+ * new": compare matched the params' text. It matches their amounts now. */
+LAB_TEST(compare_matches_amounts_spelled_two_ways)
+{
+	char *out = NULL, *err = NULL, s8[] = "8", s8b[] = "8B", s16b[] = "16B";
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	clitest_copy("results-compare-a");
+	clitest_copy("results-compare-b");
+	REQUIRE(clitest_rewrite("results-compare-a/samples.csv", ct_stride, s8) == 0);
+	REQUIRE(clitest_rewrite("results-compare-a/run.json", ct_stride, s8) == 0);
+	REQUIRE(clitest_rewrite("results-compare-b/samples.csv", ct_stride, s8b) == 0);
+	REQUIRE(clitest_rewrite("results-compare-b/run.json", ct_stride, s8b) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
+	                    &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "unmatched", -1), 0, 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "improved", -1), 1, 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "regressed", -1), 1, 0);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	/* another amount is another point */
+	clitest_copy("results-compare-b");
+	REQUIRE(clitest_rewrite("results-compare-b/samples.csv", ct_stride, s16b) == 0);
+	REQUIRE(clitest_rewrite("results-compare-b/run.json", ct_stride, s16b) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
+	                    &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "unmatched", -1), 8, 0);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /* What isa=auto is depends on the build (its -march), which no table said: the text says it
  * when some point ran isa=auto, and not otherwise. */
 LAB_TEST(analyze_names_the_auto_build)
