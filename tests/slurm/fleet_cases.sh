@@ -635,7 +635,8 @@ status_tasks_refused)
 	# A tasks/ that is a link was followed out of DIR (its record's exit code went into
 	# fleet.json); a record with a refused state kept its exit code ("MISSING 77"); a FIFO or
 	# a directory as a record was skipped without a word; a stray unreadable record added a
-	# task. Each is refused with a warning and changes nothing.
+	# task; a record that gives a key twice is no record either. Each is refused with a warning
+	# and changes nothing.
 	mkdir -p "$tmp/f" "$tmp/elsewhere"
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""},
 	 "tasks": [{"node": "n1", "state": "PENDING"}]}' >"$tmp/f/fleet.json"
@@ -653,9 +654,13 @@ status_tasks_refused)
 	mkdir "$tmp/f/tasks/n3.json"
 	printf '{"state": ' >"$tmp/f/tasks/zz.json"
 	ln -s "$tmp/elsewhere/n1.json" "$tmp/f/tasks/zz2.json"
+	# a key twice (which value counts depends on the reader, as in fleet.json and run.json)
+	printf '{"state": "COMPLETED", "exit_code": 77,\n "exit_code": 0}' >"$tmp/f/tasks/n4.json"
+	printf '{"state": "FAILED", "exit_code": 1, "state": "COMPLETED"}' >"$tmp/f/tasks/n5.json"
 	timeout 20 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
 	for w in "n1.json: not a task record" "n2.json: a FIFO" "n3.json: a directory" \
-		"zz.json: not a task record" "zz2.json: a symbolic link"; do
+		"zz.json: not a task record" "zz2.json: a symbolic link" \
+		"n4.json: not a task record" "n5.json: not a task record"; do
 		grep -q "tasks/$w" "$tmp/err" || fail "no warning '$w': $(cat "$tmp/err")"
 	done
 	grep -q '77' "$tmp/out" && fail "a refused record's exit code was kept: $(cat "$tmp/out")"
