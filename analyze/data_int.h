@@ -101,6 +101,12 @@ int lab_an_point_add(struct lab_an_point *p, size_t nmetric, double cost, int fl
  * fits a long; no spaces, signs other than a leading '-', hex or infinities. 0 or -1. */
 int lab_an_parse_num(const char *s, double *v, int allow_empty);
 int lab_an_parse_int(const char *s, long *v);
+/* Whether the number s (one lab_an_parse_num took) is above limit, a whole number in decimal
+ * digits, decided on the text, exactly, when s is plain decimal (a sign, digits, an optional
+ * fraction): 1 when its whole part is above limit's or equal with a fraction other than 0, else
+ * 0 (a negative s is never above). *frac is 1 when the fraction has a digit other than 0. -1
+ * when s has an exponent: its double is as exact as it gets (the caller checks that). */
+int lab_an_dec_above(const char *s, const char *limit, int *frac);
 /* The header's names after its fixed columns (name[0 .. n), column first + 1 on): each a metric
  * name of 1 .. 64 letters, digits and '_', none of fixed's (",a,b,"), each once (a value must
  * not be read under two names, and a name goes into the outputs' headers). 0, or -LAB_EDATA

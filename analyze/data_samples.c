@@ -110,6 +110,27 @@ int lab_an_parse_num(const char *s, double *v, int allow_empty)
 	return *end || !isfinite(*v) ? -1 : 0;
 }
 
+int lab_an_dec_above(const char *s, const char *limit, int *frac)
+{
+	const char *i = s + (*s == '+' || *s == '-'), *dot;
+	size_t n, ln;
+	int cmp;
+
+	*frac = 0;
+	if (!*i || i[strspn(i, "0123456789.")] || strchr(i, '.') != strrchr(i, '.'))
+		return -1; /* an exponent (or no number): the caller checks its double */
+	dot = strchr(i, '.');
+	for (const char *d = dot ? dot + 1 : ""; *d; d++)
+		*frac |= *d != '0';
+	i += strspn(i, "0");
+	n = dot ? (size_t)(dot - i) : strlen(i);
+	ln = strlen(limit);
+	if (*s == '-')
+		return 0;
+	cmp = n != ln ? (n > ln ? 1 : -1) : strncmp(i, limit, n);
+	return cmp > 0 || (cmp == 0 && *frac);
+}
+
 int lab_an_parse_int(const char *s, long *v)
 {
 	char *end;
@@ -142,6 +163,10 @@ static int an_params_ok(const char *s)
 	return 1;
 }
 
+/* 2^63 and 2^64 in decimal, the largest elapsed_ns and work (lab_an_dec_above) */
+#define AN_2P63 "9223372036854775808"
+#define AN_2P64 "18446744073709551616"
+
 #define AN_BAD(what, allowed)                                                                      \
 	lab_err_set(err, LAB_EDATA, "%s:%zu: %s = '%s': %s", r->path, r->line, what, f[col],       \
 	            allowed)
@@ -152,7 +177,7 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 {
 	const char *const *f = (const char *const *)r->field;
 	double foreign;
-	int col;
+	int col, above, frac;
 
 	if (!*f[col = LAB_SCOL_EXPERIMENT] || !*f[col = LAB_SCOL_KERNEL])
 		return AN_BAD(col ? "kernel" : "experiment", "empty, allowed: a name");
@@ -171,11 +196,15 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 	if (lab_an_parse_int(f[col = LAB_SCOL_REP], rep) || *rep < 0)
 		return AN_BAD("rep", "allowed: a whole number >= 0");
 	/* lab writes whole ns; 1.5 was taken and printed as 2 by the thread-span check */
-	/* the harness counts both in 64 bits: more is no count it wrote */
+	/* the harness counts both in 64 bits: more is no count it wrote. Decimal text is held to
+	 * the limits exactly (as a double 2^63 + 1 and 2^64 + 0.5 were the limits themselves) */
 	if (lab_an_parse_num(f[col = LAB_SCOL_ELAPSED_NS], &v[0], 0) || !(v[0] > 0) ||
-	    v[0] != floor(v[0]) || v[0] > 0x1p63)
+	    ((above = lab_an_dec_above(f[col], AN_2P63, &frac)) < 0
+	         ? v[0] != floor(v[0]) || v[0] > 0x1p63
+	         : above || frac))
 		return AN_BAD("elapsed_ns", "allowed: a whole number of ns, 1 .. 2^63");
-	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0) || v[1] > 0x1p64)
+	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0) ||
+	    ((above = lab_an_dec_above(f[col], AN_2P64, &frac)) < 0 ? v[1] > 0x1p64 : above))
 		return AN_BAD("work", "allowed: a number > 0 and at most 2^64");
 	if (!LAB_AN_COST_OK(v[0] / v[1]))
 		return lab_err_set(

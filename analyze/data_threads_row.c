@@ -71,7 +71,7 @@ static int an_row_ids(const struct lab_an_csv *r, struct lab_an_trow *w, struct 
 int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_trow *w,
                       struct lab_err *err)
 {
-	int rc;
+	int rc, frac;
 
 	w->runq = NAN;
 	if ((rc = an_row_ids(r, w, err)) || (rc = an_threads_num(r, 5, &w->start, 0, err)) ||
@@ -80,8 +80,9 @@ int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_tr
 	    (runq_col >= 0 && (rc = an_threads_num(r, (size_t)runq_col, &w->runq, 1, err))))
 		return rc;
 	/* nanoseconds of CLOCK_MONOTONIC: 0 .. 2^63 and in order (an end_ns of 1e308 printed a
-	 * thread 1e300 times slower than another) */
-	if (!(w->start >= 0 && w->end <= 9223372036854775807.0 && w->end >= w->start))
+	 * thread 1e300 times slower than another); decimal text held to 2^63 exactly */
+	if (!(w->start >= 0 && w->end <= 9223372036854775807.0 && w->end >= w->start) ||
+	    lab_an_dec_above(r->field[6], "9223372036854775808", &frac) > 0)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: start_ns, end_ns = '%s', '%s': allowed: nanoseconds "
 		                   "0 .. 2^63, the end not before the start",

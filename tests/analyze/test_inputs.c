@@ -361,6 +361,52 @@ LAB_TEST(run_json_work_per_unit_checked)
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
 }
 
+/* Red team: elapsed_ns (1 .. 2^63) and work (at most 2^64) were held to their limits as
+ * doubles, so 2^63 + 1 ns, 2^64 + 1 and 2^64 + 0.5 units (each the limit as a double) were
+ * taken. Decimal text is held to the limits exactly; an exponent form is checked as a double. */
+LAB_TEST(samples_counts_held_to_their_limits_exactly)
+{
+	static const char *const bad[][2] = {
+	    {"9223372036854775809,10", "elapsed_ns = '9223372036854775809': allowed: a whole "
+	                               "number of ns, 1 .. 2^63"},
+	    {"9223372036854775808.5,10", "elapsed_ns = '9223372036854775808.5': allowed"},
+	    {"123456789012345678.5,10", "elapsed_ns = '123456789012345678.5': allowed"},
+	    {"0009223372036854775809,10", "elapsed_ns = '0009223372036854775809': allowed"},
+	    {"1e19,10", "elapsed_ns = '1e19': allowed"},
+	    {"1000,18446744073709551617",
+	     "work = '18446744073709551617': allowed: a number > 0 and at most 2^64"},
+	    {"1000,18446744073709551616.5", "work = '18446744073709551616.5': allowed"},
+	    {"1000,18446744073709551616.0000001", "work = '18446744073709551616.0000001'"},
+	    {"1000,100000000000000000000", "work = '100000000000000000000': allowed"},
+	    {"1000,1.9e19", "work = '1.9e19': allowed"},
+	};
+	static const char *const good[] = {
+	    "9223372036854775808,18446744073709551616",
+	    "9223372036854775808.000,10",
+	    "+9223372036854775807,10",
+	    "1e3,10",
+	    "1000,18446744073709551616.0",
+	    "1000,18446744073709551615.999",
+	    "1000,0.5",
+	    "1000,1.8446744073709551616e19",
+	};
+	char text[512], msg[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+		         UT_HEADER "e,0,noop,placement=compact,1,0,%s,op,0.01,0\n", bad[i][0]);
+		CHECK_EQ_I64(ut_load(text, UT_RUN, msg, NULL), -LAB_EDATA);
+		if (!strstr(msg, "samples.csv:2: ") || !strstr(msg, bad[i][1]))
+			TL__FAIL("row '%s': message '%s' lacks '%s'", bad[i][0], msg, bad[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text),
+		         UT_HEADER "e,0,noop,placement=compact,1,0,%s,op,0.01,0\n", good[i]);
+		if (ut_load(text, UT_RUN, msg, NULL) != 0)
+			TL__FAIL("row '%s' refused: %s", good[i], msg);
+	}
+}
+
 /* Loads R (UT_ROW1, UT_RUN) with this threads.csv; the loader's code, its message in msg. */
 static int ut_load_threads(const char *threads, char *msg)
 {
@@ -394,6 +440,9 @@ LAB_TEST(threads_csv_nonfinite_refused)
 	    {"0,0,0,0,0,100,1e308,10,\n",
 	     "threads.csv:2: start_ns, end_ns = '100', '1e308': allowed: nanoseconds 0 .. 2^63"},
 	    {"0,0,0,0,0,1100,100,10,\n", "end_ns = '1100', '100': allowed"},
+	    /* 2^63 + 1 is 2^63 as a double: held to the limit on its text */
+	    {"0,0,0,0,0,100,9223372036854775809,10,\n",
+	     "end_ns = '100', '9223372036854775809': allowed: nanoseconds 0 .. 2^63"},
 	    {"0,0,0,0,0,-5,100,10,\n", "end_ns = '-5', '100': allowed"},
 	    {"0,0,0,0,0,100,1100,-10,\n", "threads.csv:2: work = '-10': allowed: a count >= 0"},
 	};
