@@ -133,14 +133,26 @@ struct lab_an_trow {
 	double start, end, work, runq;
 };
 
+/* threads.csv's columns after LAB_THREADS_COLUMNS (runq_wait, the counters'): n of them, each
+ * one's name and the domain a thread's value is held to (its metric's where that is a thread's
+ * too: a count >= 0, a share in [0, 1]; a team's figure such as Jain's index is held to none). */
+struct lab_an_tcols {
+	size_t n;
+	char **name;
+	unsigned char *dom; /* enum lab_domain */
+};
+
 /* threads.csv's header r names LAB_THREADS_COLUMNS first, then columns as lab_an_metric_names
- * allows (runq_wait, the counters'; others are read as nothing). 0 or -LAB_EDATA with FILE:LINE. */
-int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err);
-/* The fields of row r into w (runq_col: runq_wait's column, or -1), each as the writer writes
- * it: whole numbers >= 0, CPUs -1 .. LAB_AN_CPU_MAX, start_ns <= end_ns within 0 .. 2^63, work
- * >= 0, runq_wait a share or empty. 0, or -LAB_EDATA with FILE:LINE and what is allowed. */
-int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_trow *w,
-                      struct lab_err *err);
+ * allows, whose names and domains go into c (free it with lab_an_tcols_free, whatever the
+ * return). 0, or -LAB_EDATA with FILE:LINE (-LAB_ENOMEM). */
+int lab_an_threads_header(const struct lab_an_csv *r, struct lab_an_tcols *c, struct lab_err *err);
+void lab_an_tcols_free(struct lab_an_tcols *c);
+/* The fields of row r into w (runq_col: runq_wait's column, or -1; c: the header's columns),
+ * each as the writer writes it: whole numbers >= 0, CPUs -1 .. LAB_AN_CPU_MAX, start_ns <=
+ * end_ns within 0 .. 2^63, work >= 0, runq_wait a share or empty, every other column a finite
+ * number or empty in its domain. 0, or -LAB_EDATA with FILE:LINE and what is allowed. */
+int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, const struct lab_an_tcols *c,
+                      struct lab_an_trow *w, struct lab_err *err);
 
 /* ---- data_run_keys.c: the keys of a run.json whose schema is LAB_SCHEMA_RUN ---- */
 

@@ -85,6 +85,7 @@ struct an_threads {
 	struct an_idmap *map;
 	size_t nmap;
 	int runq_col;
+	struct lab_an_tcols cols; /* the columns after LAB_THREADS_COLUMNS */
 	struct an_team t;
 	struct an_seen *seen;
 	size_t seen_cap, gen;
@@ -404,7 +405,7 @@ static int an_threads_record(struct an_threads *s, size_t ncol, struct lab_err *
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: %zu fields, allowed: %zu (the header's columns)",
 		                   r->path, r->line, r->nfield, ncol);
-	if ((rc = lab_an_trow_parse(r, s->runq_col, &w, err)))
+	if ((rc = lab_an_trow_parse(r, s->runq_col, &s->cols, &w, err)))
 		return rc;
 	if (!s->t.n || w.id != s->t.id || w.rep != s->t.rep)
 		if ((rc = an_team_close(s, 0, err)) || (rc = an_team_open(s, &w, err)))
@@ -469,7 +470,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 			an_threads_missing(d, path, rc ? "its header is cut" : "empty", 0);
 		goto out;
 	}
-	if ((rc = lab_an_threads_header(&s.r, err)))
+	if ((rc = lab_an_threads_header(&s.r, &s.cols, err)))
 		goto out;
 	s.runq_col = lab_an_csv_column(&s.r, LAB_COL_RUNQ_WAIT);
 	ncol = s.r.nfield;
@@ -499,6 +500,7 @@ int lab_an_threads_load(struct lab_an_data *d, const char *path, struct lab_err 
 		            path, s.cut_line, s.cut_rows);
 out:
 	lab_an_csv_close(&s.r);
+	lab_an_tcols_free(&s.cols);
 	free(s.map);
 	free(s.seen);
 	return rc < 0 ? rc : 0;

@@ -5,6 +5,7 @@
  * checked here; what a row is held to against its sample is data_threads.c's.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/csv.h"
@@ -12,11 +13,23 @@
 #include "analyze/domain.h"
 #include "harness/record_schema.h"
 
-int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err)
+/* The domain a thread's value of metric name is held to: its metric's, but for a figure of
+ * the team (Jain's index, max/min, max/mean), which one thread's value is not. */
+static enum lab_domain an_thread_dom(const char *name)
+{
+	enum lab_domain dm = lab_domain_of(name);
+
+	return dm == LAB_DOM_JAIN || dm == LAB_DOM_ATLEAST1 || dm == LAB_DOM_MAX_MEAN ? LAB_DOM_ANY
+	                                                                              : dm;
+}
+
+int lab_an_threads_header(const struct lab_an_csv *r, struct lab_an_tcols *c, struct lab_err *err)
 {
 	char want[] = LAB_THREADS_COLUMNS, *save = NULL, *tok;
-	size_t i = 0;
+	size_t i = 0, n;
+	int rc;
 
+	memset(c, 0, sizeof(*c));
 	for (tok = strtok_r(want, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
 		if (i >= r->nfield || strcmp(r->field[i], tok))
 			return lab_err_set(err, LAB_EDATA,
@@ -24,9 +37,57 @@ int lab_an_threads_header(const struct lab_an_csv *r, struct lab_err *err)
 			                   r->path, r->line, i + 1, tok, LAB_THREADS_COLUMNS);
 	/* the columns after them as samples.csv's: an unnamed one, or runq_wait twice (only
 	 * the first was read), was taken without a word */
-	return lab_an_metric_names(r->path, r->field + LAB_THREADS_NCOLUMNS,
-	                           r->nfield - LAB_THREADS_NCOLUMNS, LAB_THREADS_NCOLUMNS,
-	                           "," LAB_THREADS_COLUMNS ",", err);
+	n = r->nfield - LAB_THREADS_NCOLUMNS;
+	if ((rc = lab_an_metric_names(r->path, r->field + LAB_THREADS_NCOLUMNS, n,
+	                              LAB_THREADS_NCOLUMNS, "," LAB_THREADS_COLUMNS ",", err)))
+		return rc;
+	if (!(c->name = calloc(n + 1, sizeof(*c->name))) || !(c->dom = malloc(n + 1)))
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	for (c->n = 0; c->n < n; c->n++) {
+		const char *name = r->field[LAB_THREADS_NCOLUMNS + c->n];
+
+		if (!(c->name[c->n] = lab_an_strdup(name)))
+			return lab_err_set(err, LAB_ENOMEM, "out of memory");
+		c->dom[c->n] = (unsigned char)an_thread_dom(name);
+	}
+	return 0;
+}
+
+void lab_an_tcols_free(struct lab_an_tcols *c)
+{
+	for (size_t i = 0; c->name && i < c->n; i++)
+		free(c->name[i]);
+	free(c->name);
+	free(c->dom);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The columns of row r after LAB_THREADS_COLUMNS but runq_wait's (lab_an_trow_parse's): each a
+ * finite number or empty, in its domain (ctr_mux_ratio = 2, a count of -1 or 1e400 were taken,
+ * though samples.csv refuses them). */
+static int an_row_extra(const struct lab_an_csv *r, int runq_col, const struct lab_an_tcols *c,
+                        struct lab_err *err)
+{
+	char dom[96];
+	double x;
+
+	for (size_t k = 0; k < c->n && LAB_THREADS_NCOLUMNS + k < r->nfield; k++) {
+		const char *v = r->field[LAB_THREADS_NCOLUMNS + k];
+		enum lab_domain dm = (enum lab_domain)c->dom[k];
+
+		if ((int)(LAB_THREADS_NCOLUMNS + k) == runq_col)
+			continue;
+		if (lab_an_parse_num(v, &x, 1))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s = '%s': allowed: a finite number or empty",
+			                   r->path, r->line, c->name[k], v);
+		if (!isnan(x) && !lab_an_domain_allows(dm, 0, x))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%zu: %s = '%s': allowed: %s (one thread's value)",
+			                   r->path, r->line, c->name[k], v,
+			                   lab_an_domain_text(dm, 0, dom, sizeof(dom)));
+	}
+	return 0;
 }
 
 /* Field i of r (named by LAB_THREADS_COLUMNS, or runq_wait) into *v: a finite number (empty too
@@ -68,8 +129,8 @@ static int an_row_ids(const struct lab_an_csv *r, struct lab_an_trow *w, struct 
 	return 0;
 }
 
-int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_trow *w,
-                      struct lab_err *err)
+int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, const struct lab_an_tcols *c,
+                      struct lab_an_trow *w, struct lab_err *err)
 {
 	int rc, frac;
 
@@ -94,5 +155,5 @@ int lab_an_trow_parse(const struct lab_an_csv *r, int runq_col, struct lab_an_tr
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%zu: %s = '%s': allowed: a share from 0 to 1, or empty",
 		                   r->path, r->line, LAB_COL_RUNQ_WAIT, r->field[runq_col]);
-	return 0;
+	return an_row_extra(r, runq_col, c, err);
 }

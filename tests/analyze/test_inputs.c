@@ -460,6 +460,44 @@ LAB_TEST(threads_csv_nonfinite_refused)
 	CHECK_EQ_I64(ut_load_threads(text, msg), 0);
 }
 
+/* Red team: threads.csv's columns after runq_wait were never read: abc, nan, 1e400, a count of
+ * -1 and ctr_mux_ratio = 2 gave exit 0, though samples.csv refuses each and docs/counters.md
+ * says threads.csv is held to the same per thread. A team's figure (Jain's index) is held to
+ * no range in one thread's row, and a metric the lab does not know to none. */
+LAB_TEST(threads_csv_metric_columns_checked)
+{
+	static const char *const bad[][2] = {
+	    {"abc,,,", "threads.csv:2: ctr_cycles = 'abc': allowed: a finite number or empty"},
+	    {",nan,,", "threads.csv:2: ctr_mux_ratio = 'nan': allowed: a finite number or empty"},
+	    {"1e400,,,", "threads.csv:2: ctr_cycles = '1e400': allowed: a finite number"},
+	    {"-1,,,", "threads.csv:2: ctr_cycles = '-1': allowed: a finite number >= 0, or empty"},
+	    {",2,,", "threads.csv:2: ctr_mux_ratio = '2': allowed: a number in [0, 1], or empty"},
+	    {",-0.5,,", "ctr_mux_ratio = '-0.5': allowed: a number in [0, 1]"},
+	    {",,0x10,", "threads.csv:2: jain_fairness = '0x10': allowed: a finite number"},
+	    {",,,inf", "threads.csv:2: my_metric = 'inf': allowed: a finite number or empty"},
+	};
+	static const char *const good[] = {",,,", "12345,1,5,-3.5", "0,0,0.01,1e300", "1e18,0.5,,"};
+	char text[512], msg[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+		         "%s,%s,ctr_cycles,ctr_mux_ratio,jain_fairness,my_metric\n"
+		         "0,0,0,0,0,100,1100,10,0.5,%s\n",
+		         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT, bad[i][0]);
+		CHECK_EQ_I64(ut_load_threads(text, msg), -LAB_EDATA);
+		if (!strstr(msg, bad[i][1]))
+			TL__FAIL("row '%s': message '%s' lacks '%s'", bad[i][0], msg, bad[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text),
+		         "%s,ctr_cycles,ctr_mux_ratio,jain_fairness,my_metric,%s\n"
+		         "0,0,0,0,0,100,1100,10,%s,0.5\n",
+		         LAB_THREADS_COLUMNS, LAB_COL_RUNQ_WAIT, good[i]);
+		if (ut_load_threads(text, msg) != 0)
+			TL__FAIL("row '%s' refused: %s", good[i], msg);
+	}
+}
+
 /* One point's rows name one kernel and one unit of work: a row of another kernel (or unit) in
  * a point was averaged into it. */
 LAB_TEST(point_rows_of_another_kernel_refused)
