@@ -20,6 +20,13 @@ if conf lab-no-such-cpu; then
 fi
 grep -q 'LAB_AUTO_MARCH=lab-no-such-cpu: .* does not accept' "$tmp.log" ||
 	{ echo "FAILED: no reason given for lab-no-such-cpu"; cat "$tmp.log"; fail=1; }
+# a value that shares its C identifier with a good one (x86_64, x86-64) is checked on its own
+if conf x86_64; then
+	echo "FAILED: reconfiguring with -march=x86_64 after x86-64 passed (x86-64's answer reused)"
+	fail=1
+fi
+grep -q 'LAB_AUTO_MARCH=x86_64: .* does not accept' "$tmp.log" ||
+	{ echo "FAILED: no reason given for x86_64"; cat "$tmp.log"; fail=1; }
 conf x86-64-v2 || { echo "FAILED: -march=x86-64-v2 refused after the bad value"; fail=1; }
 # an empty value: one message that says what to give
 if conf ""; then
