@@ -192,9 +192,10 @@ int lab_cmd_version(int argc, char **argv)
 	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
 	/* what a Debug build's flags do not say: the timed code is optimized whatever they are
-	 * (kernels/CMakeLists.txt, harness/CMakeLists.txt) */
+	 * (kernels/CMakeLists.txt, harness/CMakeLists.txt; the variant files: lab_simd_opts) */
 	printf("timed code: the kernels and the harness's clock, sample loop and team at -O2 "
-	       "after those flags, whatever the build type\n");
+	       "after those flags, whatever the build type; the stream, peak and simd variant "
+	       "files (one per isa) at -O3, with -ffp-contract=off and no LTO\n");
 	printf(
 	    "auto kernel variants: -march=%s%s%s%s (the compiler took it for %s, tuned for %s)\n",
 	    LAB_AUTO_MARCH, LAB_AUTO_EXTRA[0] ? " with " : "", LAB_AUTO_EXTRA,
