@@ -1,19 +1,12 @@
-# Provenance of the build: version, git sha, compiler and flags, written into build_info.h.
-execute_process(COMMAND git rev-parse --short=12 HEAD
-                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-                OUTPUT_VARIABLE LAB_GIT_SHA OUTPUT_STRIP_TRAILING_WHITESPACE
-                ERROR_QUIET RESULT_VARIABLE _git_rc)
-if(NOT _git_rc EQUAL 0)
-  set(LAB_GIT_SHA "unknown")
-endif()
-execute_process(COMMAND git status --porcelain --untracked-files=no
-                WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
-                OUTPUT_VARIABLE _git_dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(_git_dirty)
-  set(LAB_GIT_DIRTY 1)
-else()
-  set(LAB_GIT_DIRTY 0)
-endif()
+# Provenance of the build: version, compiler and flags, written into build_info.h at configure.
+# The git sha and dirty flag go into build_git.h at every build (cmake/GitInfo.cmake, target
+# lab_git_info): at configure only, they stayed the configure's through a later `cmake --build`.
+set(LAB_GIT_INFO_H ${CMAKE_BINARY_DIR}/gen/build_git.h)
+set(_git_info -DSRC=${CMAKE_SOURCE_DIR} -DOUT=${LAB_GIT_INFO_H} -P
+              ${CMAKE_CURRENT_LIST_DIR}/GitInfo.cmake)
+execute_process(COMMAND ${CMAKE_COMMAND} ${_git_info})
+add_custom_target(lab_git_info COMMAND ${CMAKE_COMMAND} ${_git_info} BYPRODUCTS ${LAB_GIT_INFO_H}
+                  VERBATIM)
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
 set(LAB_C_FLAGS_ALL "${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_bt}}")
 string(STRIP "${LAB_C_FLAGS_ALL}" LAB_C_FLAGS_ALL)

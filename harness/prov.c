@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "build_git.h"
 #include "build_info.h"
 #include "harness/buffer.h"
 #include "harness/clock.h"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "build_git.h"
 #include "build_info.h"
 #include "harness/json.h"
 #include "harness/param.h"
