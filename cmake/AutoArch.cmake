@@ -5,7 +5,9 @@
 # than the CPU names an older or generic one for native (gcc 12 on Zen 5 says znver3, clang 14
 # says x86-64) and still enables what the CPU has, so the name alone hid AVX-512.
 # FLAGS: the build's own -m options (lab_user_isa_flags), which the auto files are compiled with
-# too: -mavx2 in CMAKE_C_FLAGS makes -march=x86-64's auto files AVX2 code, and ARCH says so.
+# too: -mavx2 in CMAKE_C_FLAGS makes -march=x86-64's auto files AVX2 code, and ARCH says so;
+# each ISA of the named CPU they take away is -isa after those (-march=haswell with -mno-avx:
+# haswell-avx-avx2-fma).
 # "unknown" when the compiler does not say.
 function(lab_auto_arch arch_out tune_out compiler_id compiler march)
   set(extra ${ARGN})
@@ -38,6 +40,11 @@ function(lab_auto_arch arch_out tune_out compiler_id compiler march)
       foreach(isa IN LISTS want)
         if(NOT isa IN_LIST have)
           string(APPEND arch "+${isa}")
+        endif()
+      endforeach()
+      foreach(isa IN LISTS have) # what the build's -mno-avx and the like take away
+        if(NOT isa IN_LIST want)
+          string(APPEND arch "-${isa}")
         endif()
       endforeach()
     endif()

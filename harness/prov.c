@@ -238,6 +238,8 @@ void lab_prov_write_build(struct lab_json *j)
 	 * newer than the compiler is an older tuning: gcc 12 on Zen 5 builds znver3 + AVX-512). */
 	lab_json_obj_open(j, "auto_march");
 	lab_json_str(j, "flag", LAB_AUTO_MARCH);
+	/* the -m options of the C flags the auto files are built with too (-mno-avx, -mavx2) */
+	lab_json_str(j, "extra", LAB_AUTO_EXTRA);
 	lab_json_str(j, "arch", LAB_AUTO_ARCH);
 	lab_json_str(j, "tune", LAB_AUTO_TUNE);
 	lab_json_str(j, "isa", *LAB_AUTO_ISA ? LAB_AUTO_ISA : NULL);

@@ -58,4 +58,10 @@ got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64-v3 -DFLAGS="-O2 -mtune=znver
 	-P "$src/tests/cmake/autoarch.cmake" 2>&1)
 case $got in "arch=x86-64-v3 tune=znver3 isa=avx2") ;; *)
 	echo "FAILED: $cc -mtune=znver3 in the C flags, -march=x86-64-v3: got '$got'"; fail=1 ;; esac
+# -mno-avx in the C flags takes AVX and what needs it from -march=x86-64-v3's auto files: the
+# record marks each taken away (it said plain x86-64-v3)
+got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64-v3 -DFLAGS="-O2 -mno-avx" \
+	-P "$src/tests/cmake/autoarch.cmake" 2>&1)
+case $got in "arch=x86-64-v3-avx-avx2"*" tune="*" isa=sse2") ;; *)
+	echo "FAILED: $cc -mno-avx in the C flags, -march=x86-64-v3: got '$got'"; fail=1 ;; esac
 exit $fail
