@@ -30,22 +30,6 @@ const char *lab_an_compare_verdict(double p, double lo, double hi, double noise)
 	return "within noise";
 }
 
-void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len)
-{
-	const struct lab_an_json *lab = lab_an_json_get(run, "lab"),
-	                         *am = lab_an_json_get(lab, "auto_march");
-	const char *v = lab_an_json_str(lab, "version"), *sha = lab_an_json_str(lab, "git_sha"),
-	           *cc = lab_an_json_str(lab, "compiler"), *flag = lab_an_json_str(am, "flag"),
-	           *arch = lab_an_json_str(am, "arch");
-
-	if (!run) {
-		*buf = '\0';
-		return;
-	}
-	snprintf(buf, len, "lab %s (%s), %s, auto -march=%s (%s)", v ? v : "?", sha ? sha : "?",
-	         cc ? cc : "?", flag ? flag : "?", arch ? arch : "?");
-}
-
 void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len)
 {
 	const struct lab_an_json *h = lab_an_json_get(run, "host");
@@ -343,7 +327,8 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	c->noise = noise;
 	lab_an_build_text(old->run, c->build_old, sizeof(c->build_old));
 	lab_an_build_text(new_->run, c->build_new, sizeof(c->build_new));
-	c->builds_differ = old->run && new_->run && strcmp(c->build_old, c->build_new);
+	c->build_what = lab_an_build_diff(old->run, new_->run);
+	c->builds_differ = c->build_what != 0;
 	lab_an_host_text(old->run, c->host_old, sizeof(c->host_old));
 	lab_an_host_text(new_->run, c->host_new, sizeof(c->host_new));
 	c->hosts_differ = *c->host_old && *c->host_new && strcmp(c->host_old, c->host_new);
@@ -396,6 +381,11 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_str(&w, "old", *c->build_old ? c->build_old : NULL);
 	lab_json_str(&w, "new", *c->build_new ? c->build_new : NULL);
 	lab_json_bool(&w, "differ", c->builds_differ);
+	lab_json_arr_open(&w, "what"); /* run.json's keys under "lab" that differ */
+	for (unsigned i = 0; lab_an_build_part(i, 0); i++)
+		if (c->build_what & 1u << i)
+			lab_json_str(&w, NULL, lab_an_build_part(i, 0));
+	lab_json_arr_close(&w);
 	lab_json_obj_close(&w);
 	lab_json_obj_open(&w, "hosts"); /* the machines run.json names; null for --csv input */
 	lab_json_str(&w, "old", *c->host_old ? c->host_old : NULL);

@@ -33,6 +33,9 @@ struct lab_an_cmp_row {
 	char loaded[160];
 };
 
+/* room for lab_an_build_text (C flags are as long as the build made them; a longer text is cut) */
+#define LAB_AN_BUILD_TEXT_MAX 1024
+
 struct lab_an_compare {
 	struct lab_an_cmp_row *row;
 	size_t n;
@@ -59,8 +62,9 @@ struct lab_an_compare {
 	size_t compared;
 	/* The build each run.json names (lab_an_build_text; "" for a --csv side) and whether
 	 * they differ: a change may then be the build's, not the machine's */
-	char build_old[400], build_new[400];
+	char build_old[LAB_AN_BUILD_TEXT_MAX], build_new[LAB_AN_BUILD_TEXT_MAX];
 	int builds_differ;
+	unsigned build_what; /* the parts that differ (lab_an_build_diff) */
 	/* The machine each run.json names (lab_an_host_text) and whether they differ */
 	char host_old[300], host_new[300];
 	int hosts_differ;
@@ -69,9 +73,22 @@ struct lab_an_compare {
 /* The machine run (a run.json) names: "HOSTNAME, CPU MODEL, N PUs" ("" without run.json or
  * one of them). */
 void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len);
-/* The build run (a run.json) names: "lab VERSION (SHA), COMPILER, auto -march=FLAG (ARCH)",
- * "?" for what it lacks; "" without run. The same text means the same kernels' code. */
+/* analyze/compare_build.c. The build run (a run.json) names: "lab VERSION (SHA[, dirty]),
+ * COMPILER[, BUILD_TYPE][, C flags "FLAGS"][, sanitize=S][, OpenMP | no OpenMP], auto
+ * -march=FLAG[ EXTRA] (ARCH)", "?" for the version, sha, compiler, flag or arch it lacks, and
+ * the bracketed parts left out when it lacks them; "" without run. */
 void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len);
+/* The parts of the builds two run.json name that differ, bit i for lab_an_build_part(i); 0 when
+ * either is NULL or none differ (a part both lack is the same). */
+unsigned lab_an_build_diff(const struct lab_an_json *a, const struct lab_an_json *b);
+/* Part i's run.json key under "lab" ("c_flags", "auto_march.extra") or, with label, its name
+ * ("C flags"); NULL past the last. */
+const char *lab_an_build_part(unsigned i, int label);
+/* The names of the parts in what, ", "-separated ("C flags, sanitizer"). */
+void lab_an_build_diff_text(unsigned what, char *buf, size_t len);
+/* run.json's lab.sanitize when the run's lab was built with sanitizers (its times are the
+ * sanitizer's), else NULL. */
+const char *lab_an_build_sanitize(const struct lab_an_json *run);
 
 /* Pure verdict rule, exposed for tests. */
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);

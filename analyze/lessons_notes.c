@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/compare.h"
 #include "analyze/data.h"
 #include "analyze/flagged.h"
 #include "analyze/lessons_int.h"
@@ -123,6 +124,21 @@ static void ev_vm_note(const struct ev *e, struct lab_an_lesson *out)
 		         "physical node's memory, so remote and local can cost the same whatever "
 		         "the hardware beneath does",
 		         e->px->hypervisor);
+}
+
+/* A claim measured by a lab built with sanitizers (run.json lab.sanitize): its times are the
+ * instrumented code's, whatever the verdict. */
+static void ev_sanitize_note(const struct ev *e, struct lab_an_lesson *out)
+{
+	const char *san = lab_an_build_sanitize(e->d->run);
+	size_t len = strlen(out->text);
+
+	if (san)
+		snprintf(
+		    out->text + len, sizeof(out->text) - len,
+		    "; note: measured by a lab built with sanitizers (%.40s): the times are the "
+		    "instrumented code's",
+		    san);
 }
 
 /*
@@ -334,6 +350,7 @@ void lab__lesson_notes(const struct ev *e, struct lab_an_lesson *out)
 	ev_superlinear_note(e, out);
 	ev_smt_note(e, out);
 	ev_vm_note(e, out);
+	ev_sanitize_note(e, out);
 	ev_kept_runs_note(e, out);
 	ev_runs_note(e, out);
 }

@@ -107,10 +107,20 @@ static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *don
 }
 
 /* "build: ..." when some point ran isa=auto: what the compiler made of it depends on the build
- * (its -march), which the tables do not say (run.json's lab.auto_march). */
+ * (its -march), which the tables do not say (run.json's lab.auto_march); and when the lab was
+ * built with sanitizers (lab.sanitize), whose instrumentation the times are. */
 static int lab_print_auto_build(FILE *f, const struct lab_an_data *d)
 {
-	char build[400];
+	char build[LAB_AN_BUILD_TEXT_MAX];
+	const char *san = lab_an_build_sanitize(d->run);
+
+	if (san) { /* text from the file: one line, escaped by the stream */
+		fputs("build: sanitized (sanitize=", f);
+		lab_render_text_line(f, san);
+		fputs("): the times are the sanitizer's instrumented code's, not the lab's; "
+		      "measure with a build without LAB_SANITIZE\n",
+		      f);
+	}
 
 	for (size_t i = 0; i < d->npt; i++)
 		if (lab_an_params_is(d->pt[i].params, "isa", "auto") > 0) {
@@ -122,7 +132,7 @@ static int lab_print_auto_build(FILE *f, const struct lab_an_data *d)
 			fputc('\n', f);
 			return 1;
 		}
-	return 0;
+	return san != NULL;
 }
 
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
@@ -299,13 +309,17 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 	}
 	lab_compare_counts(f, c);
 	if (c->builds_differ) { /* text from the files: one line, escaped by the stream */
-		fputs("note: the runs were built differently (old: ", f);
+		char what[400];
+
+		lab_an_build_diff_text(c->build_what, what, sizeof(what));
+		fprintf(f, "note: the runs were built differently, in %s (old: ", what);
 		lab_render_text_line(f, c->build_old);
 		fputs("; new: ", f);
 		lab_render_text_line(f, c->build_new);
-		fputs("): a change may be the build's (its compiler, the -march of the auto "
-		      "kernels), not the machine's\n",
-		      f);
+		fputs(
+		    "): a change may be the build's (its compiler, C flags, build type, sanitizer, "
+		    "OpenMP, the -march of the auto kernels), not the machine's\n",
+		    f);
 	}
 	if (c->hosts_differ) { /* text from the files, likewise */
 		fputs("note: the runs were on different machines (old: ", f);

@@ -21,6 +21,8 @@
 #include "lab/run_console.h"
 #include "lab/run_fresh.h"
 
+#include "build_info.h"
+
 /* 0 until the first Ctrl-C, SIGTERM or SIGHUP; then that signal's number. */
 static atomic_int run_interrupted;
 /* The results directory's lock while this run holds it ("" before and after), and the temp
@@ -264,6 +266,11 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	                              .runner = &runner};
 	runner.elsewhere = lab_run_fresh_point;
 	runner.elsewhere_ctx = &fresh;
+	if (LAB_SANITIZE[0]) /* run.json says it too (lab.sanitize), and lab analyze */
+		lab_opts_error(
+		    "lab: note: this lab is built with sanitizers (%s): the times will be "
+		    "the instrumented code's; measure with a build without LAB_SANITIZE",
+		    LAB_SANITIZE);
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u point%s into %s", s->plan->npts, s->plan->npts == 1 ? "" : "s",
 	               dir);

@@ -90,11 +90,12 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
  * machine's. */
 static void fleet_print_builds(const struct lab_an_fleet_view *v)
 {
-	char first[600], cur[600];
+	char first[LAB_AN_BUILD_TEXT_MAX], cur[LAB_AN_BUILD_TEXT_MAX], what[400];
 	const struct lab_an_fleet_host *f = NULL;
 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct lab_an_fleet_host *h = &v->h[i];
+		unsigned diff;
 		if (!h->ok)
 			continue;
 		lab_an_build_text(h->d.run, f ? cur : first, sizeof(cur));
@@ -102,9 +103,10 @@ static void fleet_print_builds(const struct lab_an_fleet_view *v)
 			f = h;
 			continue;
 		}
-		if (!strcmp(cur, first))
+		if (!(diff = lab_an_build_diff(f->d.run, h->d.run)))
 			continue;
-		fputs("note: the hosts ran different builds of the lab (", stdout);
+		lab_an_build_diff_text(diff, what, sizeof(what));
+		printf("note: the hosts ran different builds of the lab, in %s (", what);
 		lab_fleet_put(stdout, f->node);
 		fputs(": ", stdout);
 		lab_fleet_put(stdout, first);

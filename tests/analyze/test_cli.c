@@ -286,9 +286,12 @@ LAB_TEST(compare_names_different_builds)
 	fclose(f);
 	free(text);
 	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
-	CHECK(strstr(out, "note: the runs were built differently (old: lab 0.1.0 (fixture), gcc "
-	                  "12.2.0, auto -march=? (?); new: lab 0.1.0 (fixture), gcc 13.1.0, "
-	                  "auto -march=? (?)): a change may be the build's") != NULL);
+	CHECK(strstr(out,
+	             "note: the runs were built differently, in compiler (old: lab 0.1.0 "
+	             "(fixture), gcc 12.2.0, RelWithDebInfo, C flags \"-O2 -g\", OpenMP, "
+	             "auto -march=? (?); new: lab 0.1.0 (fixture), gcc 13.1.0, "
+	             "RelWithDebInfo, C flags \"-O2 -g\", OpenMP, auto -march=? (?)): a change "
+	             "may be the build's") != NULL);
 	free(out);
 	free(err);
 	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
@@ -351,6 +354,67 @@ LAB_TEST(compare_matches_amounts_spelled_two_ways)
 	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
 	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "unmatched", -1), 8, 0);
 	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
+/* results-compare-b's run.json (copied) with its first from replaced by to. */
+static void clitest_patch_run(const char *from, const char *to)
+{
+	char path[2048], *text, *at;
+	FILE *f;
+
+	REQUIRE((text = clitest_read("results-compare-b/run.json")));
+	REQUIRE((at = strstr(text, from)));
+	*at = '\0';
+	snprintf(path, sizeof(path), "%s/results-compare-b/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f, "%s%s%s", text, to, at + strlen(from));
+	fclose(f);
+	free(text);
+}
+
+/* Builds that differ in C flags, build type, sanitizer and OpenMP but not the compiler: compare
+ * said nothing (its build text held only version, sha, compiler and -march); now its note and
+ * --json say what differs. */
+LAB_TEST(compare_names_build_flags)
+{
+	char *out = NULL, *err = NULL;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *w;
+
+	clitest_copy("results-compare-a");
+	clitest_copy("results-compare-b");
+	clitest_patch_run("\"c_flags\": \"-O2 -g\"", "\"c_flags\": \"-O0 -g\"");
+	clitest_patch_run("\"build_type\": \"RelWithDebInfo\"", "\"build_type\": \"Debug\"");
+	clitest_patch_run("\"sanitize\": \"\",", "\"sanitize\": \"thread\",");
+	clitest_patch_run("\"openmp\": true", "\"openmp\": false");
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(strstr(out, "note: the runs were built differently, in C flags, build type, "
+	                  "sanitizer, OpenMP (old: ") != NULL);
+	CHECK(strstr(out, "; new: lab 0.1.0 (fixture), gcc 12.2.0, Debug, C flags \"-O0 -g\", "
+	                  "sanitize=thread, no OpenMP, auto -march=? (?))") != NULL);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
+	                    &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	w = lab_an_json_get(lab_an_json_get(j, "builds"), "what");
+	REQUIRE(w && w->type == LAB_AN_JSON_ARR && w->n == 4);
+	CHECK_EQ_STR(w->items[0].str, "c_flags");
+	CHECK_EQ_STR(w->items[3].str, "openmp");
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	/* a sanitized run says so in lab analyze's text */
+	REQUIRE(clitest_run(NULL, "analyze results-compare-b --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "build: sanitized (sanitize=thread): the times are the sanitizer's") !=
+	      NULL);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze results-compare-a --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "sanitized") == NULL);
 	free(out);
 	free(err);
 }

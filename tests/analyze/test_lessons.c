@@ -21,6 +21,7 @@ struct fx {
 	char json[8192];
 	size_t used;
 	const char *host;   /* run.json's "host" object, or NULL */
+	const char *lab;    /* run.json's "lab" object, or NULL */
 	const char *metric; /* the metric column's name ("fairness" when NULL) */
 };
 
@@ -73,8 +74,9 @@ static void fx_eval(struct fx *f, struct lab_an_lessons *ls)
 
 	metric_names[0] = f->metric ? (char *)f->metric : fairness;
 	metric_dom[0] = (int)lab_domain_of(metric_names[0]); /* as the loader sets it */
-	snprintf(doc, sizeof(doc), "{%s%s%s\"lessons\": [%s]}", f->host ? "\"host\": " : "",
-	         f->host ? f->host : "", f->host ? ", " : "", f->json);
+	snprintf(doc, sizeof(doc), "{%s%s%s%s%s%s\"lessons\": [%s]}", f->host ? "\"host\": " : "",
+	         f->host ? f->host : "", f->host ? ", " : "", f->lab ? "\"lab\": " : "",
+	         f->lab ? f->lab : "", f->lab ? ", " : "", f->json);
 	REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f->d.run, &err) == 0);
 	f->d.metric_name = metric_names;
 	f->d.metric_dom = metric_dom;
@@ -730,6 +732,28 @@ LAB_TEST(virtual_machines_are_named)
 			CHECK((strstr(ls.l[i].text, tcg) != NULL) == (h == 2));
 		if (h >= 3)
 			CHECK(strstr(ls.l[0].text, "note") == NULL);
+		fx_free(&f, &ls);
+	}
+}
+
+/* A run of a lab built with sanitizers (run.json lab.sanitize) says on every claim that its
+ * times are the instrumented code's; one built without says nothing of it. */
+LAB_TEST(a_sanitized_build_is_named)
+{
+	static const char *const labs[] = {"{\"sanitize\": \"address,undefined\"}",
+	                                   "{\"sanitize\": \"\"}", NULL};
+	const char *note = "; note: measured by a lab built with sanitizers (address,undefined): "
+	                   "the times are the instrumented code's";
+
+	for (size_t k = 0; k < sizeof(labs) / sizeof(labs[0]); k++) {
+		struct fx f = {.lab = labs[k]};
+		struct lab_an_lessons ls;
+
+		fx_numa(&f);
+		fx_eval(&f, &ls);
+		REQUIRE(ls.n == 3);
+		for (size_t i = 0; i < 3; i++)
+			CHECK((strstr(ls.l[i].text, note) != NULL) == (k == 0));
 		fx_free(&f, &ls);
 	}
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Known answers for the per-point statistics, the speedup interval and Karp–Flatt. */
+#include <string.h>
+
 #include "analyze/compare.h"
 #include "analyze/domain.h"
 #include "analyze/fit.h"
+#include "analyze/jsonr.h"
 #include "analyze/stats.h"
 #include "tests/testlib.h"
 
@@ -211,6 +214,44 @@ LAB_TEST(welch_p_and_verdicts)
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.02, 0.05, 0.01), "regressed");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.02, -0.005, 0.01), "within noise");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.005, 0.02, 0.01), "within noise");
+}
+
+/* The build text of run.json's "lab" object holds its flags, build type, sanitizer, OpenMP and
+ * the auto files' -m options (-mno-avx took AVX from them and nothing said so), and the diff
+ * names each part that differs; what an older run.json lacks is left out of the text. */
+LAB_TEST(build_text_and_diff)
+{
+	static const char a_txt[] =
+	    "{\"lab\": {\"version\": \"0.1.0\", \"git_sha\": \"abc\", \"git_dirty\": true, "
+	    "\"compiler\": \"GNU 12.2.0\", \"c_flags\": \"-O2 -g\", \"build_type\": "
+	    "\"RelWithDebInfo\", \"sanitize\": \"\", \"openmp\": true, \"auto_march\": "
+	    "{\"flag\": \"native\", \"extra\": \"\", \"arch\": \"znver3\"}}}";
+	static const char b_txt[] =
+	    "{\"lab\": {\"version\": \"0.1.0\", \"git_sha\": \"abc\", \"git_dirty\": true, "
+	    "\"compiler\": \"GNU 12.2.0\", \"c_flags\": \"-O2 -g -mno-avx\", \"build_type\": "
+	    "\"RelWithDebInfo\", \"sanitize\": \"\", \"openmp\": true, \"auto_march\": "
+	    "{\"flag\": \"native\", \"extra\": \"-mno-avx\", \"arch\": \"znver3-avx\"}}}";
+	static const char old_txt[] = "{\"lab\": {\"version\": \"0.1.0\", \"git_sha\": \"abc\"}}";
+	struct lab_an_json *a = NULL, *b = NULL, *o = NULL;
+	struct lab_err err = {0};
+	char buf[LAB_AN_BUILD_TEXT_MAX];
+
+	REQUIRE(lab_an_json_parse("a", a_txt, strlen(a_txt), &a, &err) == 0);
+	REQUIRE(lab_an_json_parse("b", b_txt, strlen(b_txt), &b, &err) == 0);
+	REQUIRE(lab_an_json_parse("o", old_txt, strlen(old_txt), &o, &err) == 0);
+	lab_an_build_text(b, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "lab 0.1.0 (abc, dirty), GNU 12.2.0, RelWithDebInfo, C flags \"-O2 -g "
+	                  "-mno-avx\", OpenMP, auto -march=native -mno-avx (znver3-avx)");
+	lab_an_build_text(o, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "lab 0.1.0 (abc), ?, auto -march=? (?)");
+	CHECK(lab_an_build_diff(a, a) == 0);
+	CHECK(lab_an_build_diff(a, NULL) == 0);
+	lab_an_build_diff_text(lab_an_build_diff(a, b), buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "C flags, -m options of the auto kernels, target of the auto kernels");
+	CHECK(lab_an_build_sanitize(a) == NULL);
+	lab_an_json_free(a);
+	lab_an_json_free(b);
+	lab_an_json_free(o);
 }
 
 /* Positive quantities: the log-transformed interval, by hand (t(0.975, 9) = 2.262157163). */
