@@ -192,6 +192,11 @@ int lab_cmd_version(int argc, char **argv)
 	printf("lab %s (git %s%s)\n", LAB_VERSION, LAB_GIT_SHA, LAB_GIT_DIRTY ? ", dirty" : "");
 	printf("compiler: %s\nflags: %s\nbuild type: %s%s%s\n", LAB_COMPILER, LAB_C_FLAGS,
 	       LAB_BUILD_TYPE, LAB_SANITIZE[0] ? "\nsanitize: " : "", LAB_SANITIZE);
+#ifdef LAB_HAVE_OPENMP
+	printf("openmp: yes\n");
+#else
+	printf("openmp: no (OPENMP kernels are skipped)\n");
+#endif
 	/* what a Debug build's flags do not say: the timed code is optimized whatever they are
 	 * (kernels/CMakeLists.txt, harness/CMakeLists.txt; the variant files: lab_simd_opts) */
 	printf("timed code: the kernels and the harness's clock, sample loop and team at -O2 "
