@@ -17,7 +17,7 @@ static const struct {
 } an_build_part[] = {
     {"version", "lab version"},
     {"git_sha", "git sha"},
-    {"git_dirty", "git dirty"},
+    {"git_dirty", "git dirty flag"},
     {"compiler", "compiler"},
     {"c_flags", "C flags"},
     {"build_type", "build type"},
