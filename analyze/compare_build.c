@@ -38,11 +38,19 @@ static const struct lab_an_json *an_build_get(const struct lab_an_json *run, con
 	return lab_an_json_get(lab, key);
 }
 
-/* Two scalars of run.json the same: both absent, the same string, or the same number or bool. */
+/* An empty string: what an older run.json without the member meant (no -m options, no
+ * sanitizer). */
+static int an_build_empty(const struct lab_an_json *v)
+{
+	return !v || (v->type == LAB_AN_JSON_STR && !*v->str);
+}
+
+/* Two scalars of run.json the same: both absent or empty, the same string, or the same number
+ * or bool. */
 static int an_build_same(const struct lab_an_json *a, const struct lab_an_json *b)
 {
 	if (!a || !b)
-		return !a && !b;
+		return an_build_empty(a) && an_build_empty(b);
 	if (a->type != b->type)
 		return 0;
 	if (a->type == LAB_AN_JSON_STR)

@@ -249,6 +249,10 @@ LAB_TEST(build_text_and_diff)
 	lab_an_build_diff_text(lab_an_build_diff(a, b), buf, sizeof(buf));
 	CHECK_EQ_STR(buf, "C flags, -m options of the auto kernels, target of the auto kernels");
 	CHECK(lab_an_build_sanitize(a) == NULL);
+	/* an older run.json without auto_march.extra: no -m options, the same as "" */
+	lab_an_build_diff_text(lab_an_build_diff(a, o), buf, sizeof(buf));
+	CHECK(strstr(buf, "-m options") == NULL);
+	CHECK(strstr(buf, "C flags") != NULL);
 	lab_an_json_free(a);
 	lab_an_json_free(b);
 	lab_an_json_free(o);
