@@ -20,9 +20,36 @@
  * that names the same values: whether a claim cancels does not depend on the machine. */
 struct pl_var {
 	unsigned exp, pt;
-	const struct lab_lesson_sel *sel; /* a point not planned: by its selector's values */
+	const struct lab_lesson_sel *sel; /* a point not planned: by its selector's values; a
+	                                     planned one: its items relative to the machine */
 	const char *metric;               /* NULL: the point's cost */
 };
+
+/* Whether the items of a written relative to the machine (threads=max) are b's, as written. */
+static bool pl_written_in(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
+{
+	for (unsigned i = 0; i < a->nparam; i++) {
+		unsigned j = 0;
+		if (!a->written[i])
+			continue;
+		while (j < b->nparam && strcmp(a->key[i], b->key[j]))
+			j++;
+		if (j == b->nparam || !b->written[j] || strcasecmp(a->written[i], b->written[j]))
+			return false;
+	}
+	return true;
+}
+
+/* Whether a and b (NULL: a speedup's baseline, written plainly) write the same items relative
+ * to the machine alike. */
+static bool pl_written_same(const struct lab_lesson_sel *a, const struct lab_lesson_sel *b)
+{
+	static const struct lab_lesson_sel plain;
+
+	a = a ? a : &plain;
+	b = b ? b : &plain;
+	return pl_written_in(a, b) && pl_written_in(b, a);
+}
 
 /* Whether selectors a and b name the same values (canonical: pl_value; as written where that
  * is relative to the machine), in any order. */
@@ -34,31 +61,24 @@ static bool pl_sel_same(const struct lab_lesson_sel *a, const struct lab_lesson_
 		unsigned j = 0;
 		while (j < b->nparam && strcmp(a->key[i], b->key[j]))
 			j++;
-		if (j == b->nparam || strcmp(a->value[i], b->value[j]) ||
-		    !a->written[i] != !b->written[j] ||
-		    (a->written[i] && strcasecmp(a->written[i], b->written[j])))
+		if (j == b->nparam || strcmp(a->value[i], b->value[j]))
 			return false;
 	}
-	return true;
+	return pl_written_in(a, b) && pl_written_in(b, a);
 }
 
-static bool pl_sel_relative(const struct lab_lesson_sel *sel)
-{
-	for (unsigned i = 0; i < sel->nparam; i++)
-		if (sel->written[i])
-			return true;
-	return false;
-}
-
-/* A selector relative to the machine (threads=max) is a var of its own, by its values: on 2
- * CPUs threads=max is threads=2's point, and the claim that compares them cancels there only. */
+/* The var of the point sel resolved to at (a point not planned: by its selector's values). Of
+ * one planned point, the items written relative to the machine tell vars apart too: on 2 CPUs
+ * threads=max is threads=2's point, and a claim that compares them cancels there only; a key
+ * that changes nothing (lock=tas of a sweep of tas alone) does not. */
 static int pl_var(struct pl_var *key, unsigned *nvar, struct lab__pl_at at,
                   const struct lab_lesson_sel *sel, const char *metric)
 {
-	sel = at.pt == PL_NOPOINT || (sel && pl_sel_relative(sel)) ? sel : NULL;
 	for (unsigned v = 0; v < *nvar; v++)
 		if (key[v].exp == at.exp && key[v].pt == at.pt &&
-		    (sel ? key[v].sel && pl_sel_same(key[v].sel, sel) : !key[v].sel) &&
+		    (at.pt != PL_NOPOINT ? pl_written_same(key[v].sel, sel)
+		     : sel               ? key[v].sel && pl_sel_same(key[v].sel, sel)
+		                         : !key[v].sel) &&
 		    (metric ? key[v].metric && !strcmp(key[v].metric, metric) : !key[v].metric))
 			return (int)v;
 	key[*nvar] = (struct pl_var){at.exp, at.pt, sel, metric};
