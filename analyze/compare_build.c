@@ -111,17 +111,21 @@ void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len)
 	if (!run)
 		return;
 	/* what an older run.json lacks is left out, not said as "?" */
-	snprintf(buf, len, "lab %s (%s%s), %s%s%s%s%s%s%s%s%s, auto -march=%s%s%s (%s)",
-	         an_q(lab_an_json_str(lab, "version")), an_q(lab_an_json_str(lab, "git_sha")),
-	         dirty && dirty->type == LAB_AN_JSON_BOOL && dirty->num ? ", dirty" : "",
-	         an_q(lab_an_json_str(lab, "compiler")), bt && *bt ? ", " : "", bt ? bt : "",
-	         fl ? ", C flags \"" : "", fl ? fl : "", fl ? "\"" : "",
-	         san && *san ? ", sanitize=" : "", san && *san ? san : "",
-	         !omp || omp->type != LAB_AN_JSON_BOOL ? ""
-	         : omp->num                            ? ", OpenMP"
-	                                               : ", no OpenMP",
-	         an_q(lab_an_json_str(am, "flag")), extra && *extra ? " " : "", extra ? extra : "",
-	         an_q(lab_an_json_str(am, "arch")));
+	/* each part clipped, so a long one (C flags of 1000 bytes) leaves the others in the text */
+	snprintf(
+	    buf, len,
+	    "lab %.40s (%.40s%s), %.120s%s%.40s%s%.300s%s%s%s%.80s%s, auto -march=%.80s%s%.120s "
+	    "(%.80s)",
+	    an_q(lab_an_json_str(lab, "version")), an_q(lab_an_json_str(lab, "git_sha")),
+	    dirty && dirty->type == LAB_AN_JSON_BOOL && dirty->num ? ", dirty" : "",
+	    an_q(lab_an_json_str(lab, "compiler")), bt && *bt ? ", " : "", bt ? bt : "",
+	    fl ? ", C flags \"" : "", fl ? fl : "", fl && strlen(fl) > 300 ? "..." : "",
+	    fl ? "\"" : "", san && *san ? ", sanitize=" : "", san && *san ? san : "",
+	    !omp || omp->type != LAB_AN_JSON_BOOL ? ""
+	    : omp->num                            ? ", OpenMP"
+	                                          : ", no OpenMP",
+	    an_q(lab_an_json_str(am, "flag")), extra && *extra ? " " : "", extra ? extra : "",
+	    an_q(lab_an_json_str(am, "arch")));
 }
 
 const char *lab_an_build_sanitize(const struct lab_an_json *run)

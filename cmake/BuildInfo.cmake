@@ -10,6 +10,12 @@ add_custom_target(lab_git_info COMMAND ${CMAKE_COMMAND} ${_git_info} BYPRODUCTS 
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
 set(LAB_C_FLAGS_ALL "${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_bt}}")
 string(STRIP "${LAB_C_FLAGS_ALL}" LAB_C_FLAGS_ALL)
+# A sanitizer given in the C flags (-fsanitize=address) instead of LAB_SANITIZE is one too: the
+# build says so in run.json, lab run and lab analyze alike.
+set(LAB_SANITIZE_SEEN "${LAB_SANITIZE}")
+if(NOT LAB_SANITIZE_SEEN AND LAB_C_FLAGS_ALL MATCHES "-fsanitize=([^ ]+)")
+  set(LAB_SANITIZE_SEEN "${CMAKE_MATCH_1}")
+endif()
 # What -march=${LAB_AUTO_MARCH} means to this compiler (native is the build machine, and a
 # compiler older than the CPU picks something else: gcc 12 on Zen 5 says znver3 + AVX-512).
 # The build's own -m options (-mavx2 in CMAKE_C_FLAGS) are in the auto files too, and said.

@@ -5,7 +5,8 @@
 # nothing; a commit, or an edit of a tracked file, recompiles the two files that include it
 # (harness/prov.c for run.json, lab/cmd_list.c for lab version). Run at configure only, the sha
 # and dirty flag stayed those of the configure through any later `cmake --build`.
-# "unknown" and 0 outside a git work tree (a release tarball) or without git.
+# "unknown" and 0 outside a git work tree of its own (a release tarball, also one unpacked inside
+# another work tree) or without git.
 if(NOT SRC OR NOT OUT)
   message(FATAL_ERROR "GitInfo.cmake: give -DSRC=SOURCE_DIR -DOUT=HEADER")
 endif()
@@ -13,10 +14,16 @@ find_program(LAB_GIT_EXE git)
 set(sha "unknown")
 set(dirty 0)
 if(LAB_GIT_EXE)
+  # the source tree's own repository only: a tarball unpacked inside another work tree is not
+  # that tree's commit
+  execute_process(COMMAND ${LAB_GIT_EXE} rev-parse --show-toplevel WORKING_DIRECTORY ${SRC}
+                  OUTPUT_VARIABLE top OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  get_filename_component(top "${top}" REALPATH)
+  get_filename_component(src_real "${SRC}" REALPATH)
   execute_process(COMMAND ${LAB_GIT_EXE} rev-parse --short=12 HEAD WORKING_DIRECTORY ${SRC}
                   OUTPUT_VARIABLE out OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET
                   RESULT_VARIABLE rc)
-  if(rc EQUAL 0 AND out MATCHES "^[0-9a-f]+$")
+  if(rc EQUAL 0 AND out MATCHES "^[0-9a-f]+$" AND top STREQUAL src_real)
     set(sha "${out}")
     execute_process(COMMAND ${LAB_GIT_EXE} status --porcelain --untracked-files=no
                     WORKING_DIRECTORY ${SRC} OUTPUT_VARIABLE out

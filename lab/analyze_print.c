@@ -118,7 +118,7 @@ static int lab_print_auto_build(FILE *f, const struct lab_an_data *d)
 		fputs("build: sanitized (sanitize=", f);
 		lab_render_text_line(f, san);
 		fputs("): the times are the sanitizer's instrumented code's, not the lab's; "
-		      "measure with a build without LAB_SANITIZE\n",
+		      "measure with a build without sanitizers\n",
 		      f);
 	}
 

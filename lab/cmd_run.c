@@ -269,7 +269,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 	if (LAB_SANITIZE[0]) /* run.json says it too (lab.sanitize), and lab analyze */
 		lab_opts_error(
 		    "lab: note: this lab is built with sanitizers (%s): the times will be "
-		    "the instrumented code's; measure with a build without LAB_SANITIZE",
+		    "the instrumented code's; measure with a build without sanitizers",
 		    LAB_SANITIZE);
 	run_selfcheck(&runner, s, &sc);
 	lab_opts_error("lab: %u point%s into %s", s->plan->npts, s->plan->npts == 1 ? "" : "s",

@@ -39,6 +39,10 @@ sha2=$(git -C "$tmp/repo" rev-parse --short=12 HEAD)
 [ "$sha2" != "$sha" ] || { echo "FAILED: the test's second commit has the first's sha"; fail=1; }
 gen "$tmp/repo"
 want "$sha2" 0 "committed (an untracked file beside)"
+# a tarball unpacked inside another work tree: not that tree's commit
+mkdir "$tmp/repo/unpacked"
+gen "$tmp/repo/unpacked"
+want unknown 0 "inside another work tree"
 # not a git work tree (a release tarball)
 GIT_CEILING_DIRECTORIES=$tmp gen "$tmp/plain"
 want unknown 0 "outside git"
