@@ -792,7 +792,7 @@ JSON
 	grep -q "different builds" "$tmp/out" && fail "a note on one build: $(cat "$tmp/out")"
 	sed -i 's/"git_sha": "fixture"/"git_sha": "other"/' "$tmp/f/h2/run.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
-	grep -q "^note: the hosts ran different builds of the lab (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), " "$tmp/out" ||
+	grep -q "^note: the hosts ran different builds of the lab, in git sha (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), " "$tmp/out" ||
 		fail "no note on two builds: $(cat "$tmp/out")"
 	;;
 default_dir_name)
