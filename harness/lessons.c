@@ -147,6 +147,8 @@ static int lp_sel(struct lp *s)
 			return lp_fail(s, "too many KEY=VALUE items (at most %d)",
 			               LAB_LESSON_PARAMS_MAX);
 		/* after a ',' the next item may be the rest of a value that holds commas */
+		lp_blank(s);
+		sel->kcol[sel->nparam] = lp_col(s);
 		char *key =
 		    lp_ident(s, sel->nparam ? "KEY=VALUE after ',' (a value that holds commas "
 		                              "goes in double quotes: "

@@ -74,6 +74,7 @@ struct lab_lesson_sel {
 	char *key[LAB_LESSON_PARAMS_MAX];
 	char *value[LAB_LESSON_PARAMS_MAX];
 	unsigned col; /* 1-based column of the experiment name in the claim */
+	unsigned kcol[LAB_LESSON_PARAMS_MAX]; /* 1-based column of each KEY */
 	/* set by the planner: a value as the claim wrote it where that was relative to the
 	 * machine (threads=max, mem_node=far, size=L2/2) and value is now this machine's; NULL
 	 * else. Which point it names differs between machines: threads=max and threads=2 are

@@ -177,7 +177,7 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		    "column %u: 'kernel' is [%s]'s kernel ('%s'), not a point parameter "
 		    "(allowed threads, placement, membind, perf_c2c and the keys of kernel "
 		    "'%s')",
-		    sel->col, e->name, e->kernel->name, e->kernel->name);
+		    sel->kcol[i], e->name, e->kernel->name, e->kernel->name);
 		return -1;
 	}
 	if (!p && lab_param_find(lab_hparam_table, sel->key[i])) {
@@ -185,7 +185,7 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		    x,
 		    "column %u: '%s' is a run setting, not a point parameter (allowed "
 		    "threads, placement, membind, perf_c2c and the keys of kernel '%s')",
-		    sel->col, sel->key[i], e->kernel->name);
+		    sel->kcol[i], sel->key[i], e->kernel->name);
 		return -1;
 	}
 	if (!p) {
@@ -194,7 +194,7 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		    x,
 		    "column %u: [%s] has no point parameter '%s'%s%s%s (allowed threads, "
 		    "placement, membind, perf_c2c and the keys of kernel '%s')",
-		    sel->col, e->name, sel->key[i], near ? " (did you mean '" : "",
+		    sel->kcol[i], e->name, sel->key[i], near ? " (did you mean '" : "",
 		    near ? near : "", near ? "'?)" : "", e->kernel->name);
 		return -1;
 	}
@@ -207,12 +207,12 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 		                      "column %u: %s=%s: a count in a lesson is written in digits "
 		                      "(allowed: e.g. %s=1000, not 1K: K is 1000 for a count, 1024 "
 		                      "for a size)",
-		                      sel->col, sel->key[i], v, sel->key[i]);
+		                      sel->kcol[i], sel->key[i], v, sel->key[i]);
 		return -1;
 	}
 	int n = lab_sweep_expand(p, sel->value[i], &x->plan->env, &vals, &err);
 	if (n != 1) {
-		lab__plan_claim_error(x, "column %u: %s=%s: %s", sel->col, sel->key[i],
+		lab__plan_claim_error(x, "column %u: %s=%s: %s", sel->kcol[i], sel->key[i],
 		                      sel->value[i],
 		                      n < 0 ? err.msg : "a selector names one value, not a sweep");
 		if (n > 0)
@@ -222,7 +222,7 @@ static int pl_value(struct lab__pl_ctx *x, const struct lab_experiment *e,
 	int rc = pl_canon(p, vals[0], canon, sizeof(canon), &err);
 	lab_sweep_free(vals, 1);
 	if (rc) {
-		lab__plan_claim_error(x, "column %u: %s=%s: %s", sel->col, sel->key[i],
+		lab__plan_claim_error(x, "column %u: %s=%s: %s", sel->kcol[i], sel->key[i],
 		                      sel->value[i], err.msg);
 		return -1;
 	}
@@ -297,7 +297,8 @@ static void pl_unplanned(struct lab__pl_ctx *x, const struct lab_experiment *e,
 			    x,
 			    "column %u: %s=%s names no point of [%s], which sweeps "
 			    "%s = %.120s (allowed one of these)",
-			    sel->col, sel->key[i], sel->value[i], e->name, sel->key[i], r->text);
+			    sel->kcol[i], sel->key[i], sel->value[i], e->name, sel->key[i],
+			    r->text);
 			return;
 		}
 }

@@ -1148,7 +1148,7 @@ LAB_TEST(lesson_selectors_use_an_index)
 	plan_fails_with("[x]\nkernel = fake\nsize = 1024..1279\nthreads = 1,2\n[lessons]\n"
 	                "l = cost(x: size=2048, threads=1) / cost(x: size=1031, threads=2) >= 1\n",
 	                NULL, 0,
-	                "p.ini:6: [lessons] l: column 6: size=2K names no point of [x], which "
+	                "p.ini:6: [lessons] l: column 9: size=2K names no point of [x], which "
 	                "sweeps size = 1024..1279 (allowed one of these)");
 	/* One a --set narrowed away names nothing, and is no error: the analyzer says "not
 	 * run", naming the --set. */

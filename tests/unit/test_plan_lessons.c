@@ -264,11 +264,11 @@ LAB_TEST(duplicate_lesson_names_the_first_file)
 LAB_TEST(selector_kernel_key_is_explained)
 {
 	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernel=fake) > 1\n", NULL, 0,
-	              "a.ini:4: [lessons] l: column 6: 'kernel' is [x]'s kernel ('fake'), not a "
+	              "a.ini:4: [lessons] l: column 9: 'kernel' is [x]'s kernel ('fake'), not a "
 	              "point parameter (allowed threads, placement, membind, perf_c2c and the keys "
 	              "of kernel 'fake')");
 	tl_fails_with("[x]\nkernel = fake\n[lessons]\nl = cost(x: kernal=fake) > 1\n", NULL, 0,
-	              "a.ini:4: [lessons] l: column 6: [x] has no point parameter 'kernal' (did "
+	              "a.ini:4: [lessons] l: column 9: [x] has no point parameter 'kernal' (did "
 	              "you mean 'kernel'?) (allowed threads, placement, membind, perf_c2c and the "
 	              "keys of kernel 'fake')");
 }
@@ -279,7 +279,7 @@ LAB_TEST(selector_count_in_digits)
 {
 	tl_fails_with(
 	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = cost(x: threads=1K) > 1\n", NULL, 0,
-	    "a.ini:5: [lessons] l: column 6: threads=1K: a count in a lesson is written in "
+	    "a.ini:5: [lessons] l: column 9: threads=1K: a count in a lesson is written in "
 	    "digits (allowed: e.g. threads=1000, not 1K: K is 1000 for a count, 1024 for "
 	    "a size)");
 }
@@ -508,14 +508,17 @@ LAB_TEST(claim_errors_name_their_continuation_line)
 	static const char *const texts[] = {
 	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\nl = cost(x: threads=2)\n"
 	    "    / cost(x: threads=1)\n    >= foo(1)\nm = cost(x: threads=3)\n    > 1\n"
-	    "n = cost(x: threads=2) >\n  1 * cost(x: threads=1) +\n  cost(y: threads=1)\n"};
+	    "n = cost(x: threads=2) >\n  1 * cost(x: threads=1) +\n  cost(y: threads=1)\n"
+	    "o = cost(x: threads=2) > cost(x:\n    threads=3)\n"};
 	struct tl t;
 
 	tl_build(&t, texts, 1, NULL, 0);
-	REQUIRE(t.d.n == 3);
+	REQUIRE(t.d.n == 4);
 	CHECK(!strncmp(t.d.msg[0], "a.ini:7: [lessons] l: column 4: unknown function 'foo'", 54));
-	CHECK(!strncmp(t.d.msg[1], "a.ini:8: [lessons] m: column 6: threads=3", 41)); /* line 1 */
+	CHECK(!strncmp(t.d.msg[1], "a.ini:8: [lessons] m: column 9: threads=3", 41)); /* line 1 */
 	CHECK(!strncmp(t.d.msg[2], "a.ini:12: [lessons] n: column 6: unknown experiment 'y'", 55));
+	/* an item's own error names the item, not its experiment on the line before */
+	CHECK(!strncmp(t.d.msg[3], "a.ini:14: [lessons] o: column 1: threads=3", 42));
 	tl_free(&t);
 }
 
