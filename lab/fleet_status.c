@@ -163,7 +163,9 @@ static void fleet_record_warn(const char *dir, const char *name, const char *why
 		fputc('/', stderr);
 		lab_fleet_put(stderr, name);
 	}
-	fprintf(stderr, ": %s; %s\n", why, rest);
+	fputs(": ", stderr);
+	lab_fleet_put(stderr, why); /* a reader's error quotes the file */
+	fprintf(stderr, "; %s\n", rest);
 }
 
 /*
@@ -224,13 +226,18 @@ static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, c
 static int fleet_record_parse(const char *name, const char *text, char *state, size_t slen,
                               int *code, const char **why)
 {
+	static char bad_json[LAB_ERR_MSG_MAX + 32];
 	struct lab_an_json *j = NULL;
 	struct lab_err err;
 
 	*why = "not a task record (allowed: {\"state\": A SLURM STATE, \"exit_code\": 0..255 or "
 	       "null})";
-	if (lab_an_json_parse(name, text, strlen(text), &j, &err))
+	if (lab_an_json_parse(name, text, strlen(text), &j, &err)) {
+		/* what the reader found (a key twice, a cut text) at its line */
+		snprintf(bad_json, sizeof(bad_json), "not a task record: %s", err.msg);
+		*why = bad_json;
 		return -1;
+	}
 	const char *st = lab_an_json_str(j, "state");
 	const struct lab_an_json *c = lab_an_json_get(j, "exit_code");
 	int ok = st && strlen(st) < slen && lab_an_fleet_state_ok(st) && c &&

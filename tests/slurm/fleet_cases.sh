@@ -660,7 +660,8 @@ status_tasks_refused)
 	timeout 20 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
 	for w in "n1.json: not a task record" "n2.json: a FIFO" "n3.json: a directory" \
 		"zz.json: not a task record" "zz2.json: a symbolic link" \
-		"n4.json: not a task record" "n5.json: not a task record"; do
+		'n4.json: not a task record: n4.json:2: key "exit_code" again' \
+		'n5.json: not a task record: n5.json:1: key "state" again'; do
 		grep -q "tasks/$w" "$tmp/err" || fail "no warning '$w': $(cat "$tmp/err")"
 	done
 	grep -q '77' "$tmp/out" && fail "a refused record's exit code was kept: $(cat "$tmp/out")"
