@@ -106,9 +106,9 @@ const char *lab_an_runs_short_line(const struct lab_an_point *p, char *buf, size
 	int n =
 	    p->runjson && lab_an_json_get(p->runjson, LAB_KEY_PRECISION_TARGET)
 	        ? snprintf(buf, len,
-	                   "%zu runs (the run ended before the precision target or its "
+	                   "%zu run%s (the run ended before the precision target or its "
 	                   "budget did)",
-	                   runs)
+	                   runs, runs == 1 ? "" : "s")
 	        : snprintf(buf, len, "%zu of %zu planned runs (no more had run)", runs, planned);
 
 	if (n < 0 || (size_t)n >= len)

@@ -48,9 +48,17 @@ static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsi
 	unsigned k0 = (unsigned)pt->h.runs, before = st->want;
 	double per_ns = (double)st->spent_ns / done, mean0;
 
-	if (done >= k0 && !st->planned) {
+	if (!pr->on) { /* from the first run: a run cut short in its pilot still names its target */
 		pr->on = pr->by_runs = true;
 		pr->target = st->target;
+		pr->planned = k0;
+	}
+	if (done < k0) { /* the pilot so far: its interval is the runs' own */
+		pr->pilot = st->nmeans;
+		lab_prec_mean_sd(st->means, st->nmeans, &mean0, &pr->pilot_sd);
+		pr->pilot_sd = st->nmeans < 2 ? NAN : pr->pilot_sd;
+	}
+	if (done >= k0 && !st->planned) {
 		pr->pilot = st->nmeans;
 		pr->pilot_sd = NAN;
 		/* fewer than 2 runs with an unflagged sample (a busy machine): one more run, as
@@ -78,8 +86,7 @@ static long runs_prec_after(struct runs_pt *st, const struct lab_point *pt, unsi
 		pr->budget_exhausted = pr->total_exhausted = true;
 		st->want = done;
 	}
-	if (pr->on)
-		lab__runner_prec_final(pr, st->means, st->nmeans);
+	lab__runner_prec_final(pr, st->means, st->nmeans);
 	pr->runs = done;
 	pr->spent_ns = st->spent_ns;
 	return (long)st->want - (long)before;

@@ -6,6 +6,8 @@
  * run. The machine facts are injected through struct lab_env or a synthetic topology, so the
  * outcome does not depend on this machine.
  */
+#include <math.h>
+
 #include "harness/env.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
@@ -180,6 +182,7 @@ struct ct_sink {
 	enum lab_point_status status[8];
 	char reason[8][LAB_ERR_MSG_MAX];
 	uint64_t work[8];
+	struct lab_prec_rec prec[8];
 	unsigned total; /* the progress callback's last total */
 };
 
@@ -199,22 +202,17 @@ static int ct_sink_point(void *ctx, const struct lab_point_rec *rec, struct lab_
 		s->status[s->n] = rec->status;
 		snprintf(s->reason[s->n], LAB_ERR_MSG_MAX, "%s", rec->reason);
 		s->work[s->n] = rec->nreps ? rec->samples[0].work : 0;
+		s->prec[s->n] = rec->prec;
 	}
 	s->n++;
 	return 0;
 }
 
-/* Plans [numa], [isa], [plain] on topology spec with LAB_CPU_MASK=mask, runs = runs, and runs
- * it into s: one record per run of each point (a skipped point's one), 3 with runs = 1. */
-static void ct_plan_run_n(const char *spec, const char *mask, int runs, struct ct_sink *s)
+/* Plans config text on topology spec with LAB_CPU_MASK=mask and runs it into s: one record per
+ * run of each point (a skipped point's one). */
+static void ct_plan_run_text(const char *spec, const char *mask, const char *text,
+                             struct ct_sink *s)
 {
-	char text[256];
-	snprintf(text, sizeof(text),
-	         "[global]\nreps = 1\nwarmup = 0\nmin_time = 1ms\nthreads = 1\nruns = %d\n"
-	         "[numa]\nkernel = ct_numa\n"
-	         "[isa]\nkernel = ct_avx512\n"
-	         "[plain]\nkernel = ct_plain\n",
-	         runs);
 	struct lab_topo *topo = NULL;
 	struct lab_cfg cfg = {0};
 	struct lab_diag d = {0};
@@ -238,6 +236,42 @@ static void ct_plan_run_n(const char *spec, const char *mask, int runs, struct c
 	lab_cfg_free(&cfg);
 	lab_diag_free(&d);
 	lab_topo_close(topo);
+}
+
+/* Plans [numa], [isa], [plain] with runs = runs: 3 records with runs = 1. */
+static void ct_plan_run_n(const char *spec, const char *mask, int runs, struct ct_sink *s)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text),
+	         "[global]\nreps = 1\nwarmup = 0\nmin_time = 1ms\nthreads = 1\nruns = %d\n"
+	         "[numa]\nkernel = ct_numa\n"
+	         "[isa]\nkernel = ct_avx512\n"
+	         "[plain]\nkernel = ct_plain\n",
+	         runs);
+	ct_plan_run_text(spec, mask, text, s);
+}
+
+/* A point with runs and a precision target names its target from its first run: a run cut
+ * short in the pilot (Ctrl-C) wrote its record without it, as if no target had been asked. */
+LAB_TEST(precision_target_recorded_from_the_first_run)
+{
+	struct ct_sink s;
+
+	ct_plan_run_text("synthetic:pack:1 core:2 pu:1", "all",
+	                 "[global]\nreps = 2\nwarmup = 0\nmin_time = 1ms\nthreads = 1\n"
+	                 "runs = 3\nprecision = 50%\nbudget = 1s\n[plain]\nkernel = ct_plain\n",
+	                 &s);
+	REQUIRE(s.n >= 3);
+	for (unsigned i = 0; i < 2; i++) { /* the pilot's first two runs */
+		CHECK(s.prec[i].on && s.prec[i].by_runs);
+		CHECK_NEAR(s.prec[i].target, 0.5, 1e-12);
+		CHECK_EQ_U64(s.prec[i].pilot, i + 1);
+		CHECK_EQ_U64(s.prec[i].planned, 3);
+		CHECK_EQ_U64(s.prec[i].runs, i + 1);
+	}
+	CHECK(isnan(s.prec[0].pilot_sd) && isnan(s.prec[0].achieved));
+	CHECK(!isnan(s.prec[1].pilot_sd));
 }
 
 static void ct_plan_run(const char *spec, const char *mask, struct ct_sink *s)
