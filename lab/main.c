@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -184,5 +185,8 @@ int main(int argc, char **argv)
 	if (argc > 0 && argv[0] && *argv[0])
 		lab_self = argv[0];
 	lab_std_fds_hold();
+	/* A reader of stdout that left (`lab analyze FLEET | head -1`) is EPIPE, never a death
+	 * that leaves the files after the first printed part unwritten. */
+	signal(SIGPIPE, SIG_IGN);
 	return lab_stdout_done(lab_main(argc, argv));
 }

@@ -230,6 +230,22 @@ analyze_no_hosts)
 		done
 	done
 	;;
+analyze_reader_left)
+	# `lab analyze FLEET | head -1` died of SIGPIPE after the first host's text: the second
+	# host and the fleet's own files were never written. A reader that left is EPIPE: every
+	# host and fleet-analysis.json are written, silently.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0}, {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	rc=$(set +e +o pipefail
+		"$lab" analyze "$tmp/f" --no-plots 2>"$tmp/err" | true # a reader that left at once
+		echo "${PIPESTATUS[0]}")
+	[ "$rc" -lt 128 ] || fail "killed by signal $((rc - 128)): $(cat "$tmp/err")"
+	[ -s "$tmp/f/h2/analysis.json" ] || fail "h2 not analyzed: $(cat "$tmp/err")"
+	[ -s "$tmp/f/fleet-analysis.json" ] || fail "no fleet-analysis.json: $(cat "$tmp/err")"
+	if grep -q "cannot write standard output" "$tmp/err"; then fail "EPIPE reported: $(cat "$tmp/err")"; fi
+	;;
 host_one_sample_no_interval)
 	# A host whose point kept one sample printed "0.1656 [0.1656, 0.1656]  n=1" and a ci95 of
 	# two equal numbers: one sample has no interval.
