@@ -12,9 +12,10 @@ set(LAB_C_FLAGS_ALL "${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_bt}}")
 string(STRIP "${LAB_C_FLAGS_ALL}" LAB_C_FLAGS_ALL)
 # A sanitizer given in the C flags (-fsanitize=address) instead of LAB_SANITIZE is one too: the
 # build says so in run.json, lab run and lab analyze alike.
+include(${CMAKE_CURRENT_LIST_DIR}/BuildStrings.cmake)
 set(LAB_SANITIZE_SEEN "${LAB_SANITIZE}")
-if(NOT LAB_SANITIZE_SEEN AND LAB_C_FLAGS_ALL MATCHES "-fsanitize=([^ ]+)")
-  set(LAB_SANITIZE_SEEN "${CMAKE_MATCH_1}")
+if(NOT LAB_SANITIZE_SEEN)
+  lab_sanitize_seen(LAB_SANITIZE_SEEN "${LAB_C_FLAGS_ALL}")
 endif()
 # What -march=${LAB_AUTO_MARCH} means to this compiler (native is the build machine, and a
 # compiler older than the CPU picks something else: gcc 12 on Zen 5 says znver3 + AVX-512).
@@ -30,4 +31,10 @@ if(LAB_AUTO_EXTRA)
   set(_extra " with ${LAB_AUTO_EXTRA} from the C flags")
 endif()
 message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH}${_extra} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE}, widest variant ${LAB_AUTO_ISA})")
+# Each value into a C string literal whole (BuildStrings.cmake).
+foreach(_v PROJECT_VERSION CMAKE_C_COMPILER_ID CMAKE_C_COMPILER_VERSION LAB_C_FLAGS_ALL
+           CMAKE_BUILD_TYPE LAB_SANITIZE_SEEN LAB_AUTO_MARCH LAB_AUTO_EXTRA LAB_AUTO_ARCH
+           LAB_AUTO_TUNE LAB_AUTO_ISA)
+  lab_c_string(CSTR_${_v} "${${_v}}")
+endforeach()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/build_info.h.in ${CMAKE_BINARY_DIR}/gen/build_info.h @ONLY)
