@@ -238,6 +238,35 @@ static int fleet_dir_check(const char *dir, struct lab_err *err)
 	                   dir, LAB_FLEET_FILE);
 }
 
+/* The fleet's state is a Slurm state and the request's values are such as lab fleet takes
+ * (lab_an_fleet_arg_ok): both are written back, and the state decides which tasks are final. */
+static int fleet_values_check(const struct lab_an_json *j, const struct lab_an_json *req,
+                              const struct lab_an_fleet *f, const char *path, struct lab_err *err)
+{
+	const struct {
+		const char *key;
+		const char *val;
+	} reqs[] = {{"nodes", f->nodes},
+	            {"nodelist", f->nodelist},
+	            {"partition", f->partition},
+	            {"constraint", f->constraint},
+	            {"time", f->time}};
+
+	if (f->state[0] && !lab_an_fleet_state_ok(f->state))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%u: \"state\": allowed: a Slurm state (PENDING, RUNNING, "
+		                   "COMPLETED, FAILED, ...: capitals, '_', '+')",
+		                   path, lab_an_json_get(j, "state")->line);
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++)
+		if (reqs[i].val[0] && !lab_an_fleet_arg_ok(reqs[i].val))
+			return lab_err_set(err, LAB_EDATA,
+			                   "%s:%u: request.%s: not a Slurm value (allowed letters, "
+			                   "digits and ._+-:,[]&|*(), not starting with '-')",
+			                   path, lab_an_json_get(req, reqs[i].key)->line,
+			                   reqs[i].key);
+	return 0;
+}
+
 int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *err)
 {
 	char path[4200];
@@ -288,6 +317,8 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	for (size_t i = 0; i < sizeof(str) / sizeof(str[0]); i++)
 		if ((rc = fleet_copy(str[i].obj, str[i].key, str[i].buf, str[i].len, path, err)))
 			goto out;
+	if ((rc = fleet_values_check(j, req, f, path, err)))
+		goto out;
 	const char *ids[2][2] = {{"run", f->run_job}, {"analyze", f->analyze_job}};
 	for (int i = 0; i < 2; i++)
 		if (ids[i][1][0] && !lab_an_fleet_job_ok(ids[i][1])) {

@@ -193,7 +193,8 @@ static int fleet_tasks_open(const char *dir)
 
 /* Reads the record name of the tasks directory dfd into buf (NUL-terminated): 0, or -1 with
  * *why. A link is not followed and a FIFO, device or directory is refused without blocking. */
-static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, const char **why)
+static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, size_t *got,
+                             const char **why)
 {
 	struct stat st = {0}; /* a failed fstat reads as "not a regular file" */
 	size_t used = 0;
@@ -217,14 +218,15 @@ static int fleet_record_read(int dfd, const char *name, char *buf, size_t len, c
 		used += n > 0 ? (size_t)n : 0;
 	close(fd);
 	buf[used] = '\0';
+	*got = used;
 	*why = n < 0 ? "cannot be read" : used + 1 >= len ? "too large for a task record" : NULL;
 	return *why ? -1 : 0;
 }
 
 /* The state and exit code of a task record, both checked before either is taken (a refused
  * state beside a kept exit code made a row "MISSING 77"): 0, or -1 with *why. */
-static int fleet_record_parse(const char *name, const char *text, char *state, size_t slen,
-                              int *code, const char **why)
+static int fleet_record_parse(const char *name, const char *text, size_t len, char *state,
+                              size_t slen, int *code, const char **why)
 {
 	static char bad_json[LAB_ERR_MSG_MAX + 32];
 	struct lab_an_json *j = NULL;
@@ -232,7 +234,7 @@ static int fleet_record_parse(const char *name, const char *text, char *state, s
 
 	*why = "not a task record (allowed: {\"state\": A SLURM STATE, \"exit_code\": 0..255 or "
 	       "null})";
-	if (lab_an_json_parse(name, text, strlen(text), &j, &err)) {
+	if (lab_an_json_parse(name, text, len, &j, &err)) { /* all of it: a NUL is no end */
 		/* what the reader found (a key twice, a cut text) at its line */
 		snprintf(bad_json, sizeof(bad_json), "not a task record: %s", err.msg);
 		*why = bad_json;
@@ -259,12 +261,13 @@ static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
 	int dfd = fleet_tasks_open(dir);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *e;
+	unsigned full = 0;
 
 	if (dfd >= 0 && !d)
 		close(dfd);
 	while (d && (e = readdir(d)) != NULL) {
 		char node[LAB_FLEET_NAME_MAX + 8], state[32];
-		size_t n = strlen(e->d_name);
+		size_t n = strlen(e->d_name), len = 0;
 		const char *why;
 		int code;
 
@@ -273,8 +276,8 @@ static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
 		snprintf(node, sizeof(node), "%.*s", (int)(n - 5), e->d_name);
 		if (!lab_an_fleet_node_ok(node) || lab_an_fleet_node_reserved(node))
 			continue;
-		if (fleet_record_read(dfd, e->d_name, text, sizeof(text), &why) ||
-		    fleet_record_parse(e->d_name, text, state, sizeof(state), &code, &why)) {
+		if (fleet_record_read(dfd, e->d_name, text, sizeof(text), &len, &why) ||
+		    fleet_record_parse(e->d_name, text, len, state, sizeof(state), &code, &why)) {
 			fleet_record_warn(dir, e->d_name, why, "not read");
 			continue;
 		}
@@ -282,6 +285,12 @@ static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
 		if (t) {
 			snprintf(t->state, sizeof(t->state), "%s", state);
 			t->exit_code = code;
+		} else if (!full++) { /* which ones are left depends on the directory's order */
+			char why_full[96];
+			snprintf(why_full, sizeof(why_full), "a node beyond the fleet's %d tasks",
+			         LAB_FLEET_TASKS_MAX);
+			fleet_record_warn(dir, e->d_name, why_full,
+			                  "neither it nor any further one is read");
 		}
 	}
 	if (d)

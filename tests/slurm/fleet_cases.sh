@@ -230,6 +230,18 @@ analyze_no_hosts)
 		done
 	done
 	;;
+status_tasks_over_limit)
+	# More task records than a fleet has tasks (1024): the rest were dropped without a word,
+	# which ones depending on the directory's order. A warning says so.
+	mkdir -p "$tmp/f/tasks"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "", "analyze": ""}, "tasks": []}' >"$tmp/f/fleet.json"
+	for i in $(seq 1 1030); do
+		printf '{"state": "COMPLETED", "exit_code": 0}' >"$tmp/f/tasks/n$i.json"
+	done
+	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
+	[ "$(grep -c "beyond the fleet's 1024 tasks; neither it nor any further one is read" "$tmp/err")" = 1 ] ||
+		fail "not one warning: $(cat "$tmp/err")"
+	;;
 analyze_reader_left)
 	# `lab analyze FLEET | head -1` died of SIGPIPE after the first host's text: the second
 	# host and the fleet's own files were never written. A reader that left is EPIPE: every
@@ -509,7 +521,7 @@ status_escapes)
 	# Issue 19: strings read from fleet.json were printed raw: "\e[2K\r" erased the line.
 	fake_slurm
 	printf '{"schema": "lab.fleet/1", "config_source": "a\\u001b[2K\\rOK.ini\\u009b2K",
-	 "state": "DONE\\u001b]0;x\\u0007", "jobs": {"run": "7", "analyze": "8"},
+	 "state": "COMPLETED", "jobs": {"run": "7", "analyze": "8"},
 	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/fleet.json"
 	mkdir -p "$tmp/tasks"
 	printf '{"state": "X\\u001b[2K", "exit_code": 0}' >"$tmp/tasks/n1.json"
@@ -517,7 +529,16 @@ status_escapes)
 	LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$tmp/out" "$tmp/err" &&
 		fail "a control byte reached the terminal: $(od -c "$tmp/out" | head -20)"
 	grep -qF 'config a\x1b[2K\x0dOK.ini\xc2\x9b2K' "$tmp/out" || fail "config not escaped: $(cat "$tmp/out")"
-	grep -qF 'DONE\x1b]0;x\x07' "$tmp/out" || fail "state not escaped: $(cat "$tmp/out")"
+	# the fleet's state decides which tasks are final and is written back: a Slurm state, or
+	# refused at its line ("COMPLETED\e" was kept, and made the tasks without a record MISSING)
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"},\n "state": "DONE\\u001b]0;x\\u0007",
+	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/fleet.json"
+	expect 2 'fleet.json:2: "state": allowed: a Slurm state' "$lab" fleet status "$tmp"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
+	# the request's values as lab fleet takes them ("$(id)" was kept and written back)
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"},\n "request": {"nodes": "2",\n "time": "$(id)"},
+	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/fleet.json"
+	expect 2 'fleet.json:3: request.time: not a Slurm value' "$lab" fleet status "$tmp"
 	;;
 status_no_links)
 	# Round 4: a task record or fleet.json that is a symbolic link was read through the link
@@ -673,11 +694,14 @@ status_tasks_refused)
 	# a key twice (which value counts depends on the reader, as in fleet.json and run.json)
 	printf '{"state": "COMPLETED", "exit_code": 77,\n "exit_code": 0}' >"$tmp/f/tasks/n4.json"
 	printf '{"state": "FAILED", "exit_code": 1, "state": "COMPLETED"}' >"$tmp/f/tasks/n5.json"
+	# a NUL byte ended the record: what followed it was never read
+	printf '{"state": "COMPLETED", "exit_code": 0}\0{"state": "FAILED"' >"$tmp/f/tasks/n6.json"
 	timeout 20 "$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
 	for w in "n1.json: not a task record" "n2.json: a FIFO" "n3.json: a directory" \
 		"zz.json: not a task record" "zz2.json: a symbolic link" \
 		'n4.json: not a task record: n4.json:2: key "exit_code" again' \
-		'n5.json: not a task record: n5.json:1: key "state" again'; do
+		'n5.json: not a task record: n5.json:1: key "state" again' \
+		'n6.json: not a task record: n6.json:1:'; do
 		grep -q "tasks/$w" "$tmp/err" || fail "no warning '$w': $(cat "$tmp/err")"
 	done
 	grep -q '77' "$tmp/out" && fail "a refused record's exit code was kept: $(cat "$tmp/out")"
