@@ -12,9 +12,13 @@
 #include "analyze/levels.h"
 #include "harness/record_schema.h"
 
-static double fleet_num(const struct lab_an_json *j, const char *key)
+/* A count of the host (sockets, nodes, cores, PUs, CPUs) as a whole number 1 .. 2^20, else
+ * unknown (NaN): a run.json from elsewhere said 1e300 packages, -3 nodes and 2.5 cores. */
+static double fleet_count(const struct lab_an_json *j, const char *key)
 {
-	return lab_an_json_num(j, key, NAN);
+	double v = lab_an_json_num(j, key, NAN);
+
+	return v >= 1 && v <= 1048576 && v == floor(v) ? v : NAN;
 }
 
 static void fleet_str(const struct lab_an_json *j, const char *key, char *buf, size_t len)
@@ -41,14 +45,18 @@ static void fleet_prov(const struct lab_an_data *d, struct lab_an_fleet_prov *p)
 	fleet_str(host, "hostname", p->hostname, sizeof(p->hostname));
 	fleet_str(host, "cpu_model", p->cpu_model, sizeof(p->cpu_model));
 	fleet_str(host, "governor", p->governor, sizeof(p->governor));
-	p->packages = fleet_num(topo, "packages");
-	p->numa_nodes = fleet_num(topo, "numa_nodes");
-	p->cores = fleet_num(topo, "cores");
-	p->pus = fleet_num(topo, "pus");
-	p->clock_resolution_ns = fleet_num(lab_an_json_get(host, "clock"), "resolution_ns");
+	p->packages = fleet_count(topo, "packages");
+	p->numa_nodes = fleet_count(topo, "numa_nodes");
+	p->cores = fleet_count(topo, "cores");
+	p->pus = fleet_count(topo, "pus");
+	/* a clock's step: positive and at most a second */
+	p->clock_resolution_ns =
+	    lab_an_json_num(lab_an_json_get(host, "clock"), "resolution_ns", NAN);
+	if (!(p->clock_resolution_ns > 0 && p->clock_resolution_ns <= 1e9))
+		p->clock_resolution_ns = NAN;
 	fleet_str(slurm, "job_id", p->slurm_job, sizeof(p->slurm_job));
 	fleet_str(slurm, "partition", p->slurm_partition, sizeof(p->slurm_partition));
-	p->slurm_cpus = fleet_num(slurm, "cpus_allowed");
+	p->slurm_cpus = fleet_count(slurm, "cpus_allowed");
 }
 
 /* The task states in which a task did not end well (Slurm's, and MISSING: never started). */

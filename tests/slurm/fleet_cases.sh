@@ -242,6 +242,32 @@ status_tasks_over_limit)
 	[ "$(grep -c "beyond the fleet's 1024 tasks; neither it nor any further one is read" "$tmp/err")" = 1 ] ||
 		fail "not one warning: $(cat "$tmp/err")"
 	;;
+host_values_checked)
+	# A host's run.json said 1e300 packages, -3 NUMA nodes, 2.5 cores and a clock step of
+	# -1e-300 ns: the hosts table printed a 301-digit number and fleet-analysis.json carried
+	# them. A count is a whole number 1 .. 2^20 and a clock step in (0, 1 s], else unknown.
+	mkdir "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	python3 - "$tmp/f/h2/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["host"]["topology"]
+t.update(packages=1e300, numa_nodes=-3, cores=2.5, pus="2")
+r["host"]["clock"]["resolution_ns"] = -1e-300
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0}, {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	grep -q '[0-9]\{12\}' "$tmp/out" && fail "a huge number printed: $(grep -n '[0-9]\{12\}' "$tmp/out")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+hosts = {h["node"]: h for h in json.load(open(sys.argv[1]))["hosts"]}
+assert hosts["h1"]["packages"] == 2 and hosts["h1"]["cores"] == 32, hosts["h1"]
+for k in ("packages", "numa_nodes", "cores", "pus", "clock_resolution_ns"):
+    assert hosts["h2"][k] is None, (k, hosts["h2"][k])
+PY
+	;;
 analyze_reader_left)
 	# `lab analyze FLEET | head -1` died of SIGPIPE after the first host's text: the second
 	# host and the fleet's own files were never written. A reader that left is EPIPE: every
