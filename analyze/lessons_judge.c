@@ -435,12 +435,20 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 		         : l->verdict == LAB_AN_HOLDS ? ": the whole interval satisfies it"
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
 		                                      : ": the interval straddles the bound");
-	} else if (isfinite(l->value))
+	} else if (isfinite(l->value)) {
+		/* the reason known (one kept setup, samples under load) rather than a guess: a
+		 * point of one kept sample read "a denominator not clearly away from 0" */
+		static const char straddles[] = ": the interval straddles the bound;";
+		int cut = !strncmp(why, straddles, sizeof(straddles) - 1);
+		const char *known = why + (cut ? sizeof(straddles) - 1 : 0);
 		snprintf(l->text, sizeof(l->text),
-		         "%s: %s = %.4g, no bounded 95 %% interval (too "
-		         "few samples or a denominator not clearly away from 0); claim %s %g",
-		         vn, l->quantity, l->value, l->cmp, l->bound);
-	else /* never "inf" or "nan" as if they were values */
+		         "%s: %s = %.4g, no bounded 95 %% interval%s%s; claim %s %g", vn,
+		         l->quantity, l->value, cut ? ";" : "",
+		         known[0] ? known
+		                  : " (too few samples or a denominator not clearly away from 0)",
+		         l->cmp, l->bound);
+		return why[0] != 0;
+	} else /* never "inf" or "nan" as if they were values */
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s has no value on these means (a division by 0, or past the range "
 		         "of a double); claim %s %g",

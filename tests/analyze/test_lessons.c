@@ -217,6 +217,34 @@ LAB_TEST(one_setup_of_several_runs_is_inconclusive)
 	fx_free(&f, &ls);
 }
 
+/* A point that kept one run of one sample (the others flagged) has no interval: the verdict
+ * says why (it guessed "a denominator not clearly away from 0" where the denominator was
+ * 1.134 [1.113, 1.154]). */
+LAB_TEST(one_sample_of_one_setup_says_why_no_interval)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_json *three;
+	struct lab_err err;
+	static const char runs3[] = "{\"runs\": 3}";
+
+	fx_point(&f, "lat", "size=256M", 1, 90, 0, 1);
+	fx_point(&f, "lat", "size=16K", 1, 1, 0.01, 10);
+	REQUIRE(lab_an_json_parse("run.json", runs3, strlen(runs3), &three, &err) == 0);
+	f.d.pt[0].runjson = three;
+	f.d.pt[0].id = 24;
+	f.d.pt[0].levels.runs = 1;
+	fx_lesson(&f, "dwarfs", "cost(lat: size=256M) / cost(lat: size=16K) >= 10");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(strstr(ls.l[0].text, "no bounded 95 % interval; point 24 kept 1 of its 3 runs") !=
+	      NULL);
+	CHECK(strstr(ls.l[0].text, "denominator") == NULL);
+	lab_an_json_free(three);
+	fx_free(&f, &ls);
+}
+
 /* A point that kept 2 of its 5 runs (the others' samples flagged) is judged on them, and the
  * verdict says its interval is over those setups alone; a point that kept all says nothing. */
 LAB_TEST(some_runs_kept_is_said)
