@@ -209,7 +209,7 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_domain dom,
 	if (n < 2) /* one sample: no spread to make an interval of (it read [x, x]) */
 		v->lo = v->hi = NAN;
 	/* Values near the largest double (a file's metric of 1.7e308): their spread is no double,
-	 * so there is no interval, and none that reaches below 0 ("below resolution"). */
+	 * so there is no interval, and none that reaches below 0 ("not clearly above 0"). */
 	if (n >= 2 && (!isfinite(st.se) || isinf(st.ci95_lo) || isinf(st.ci95_hi))) {
 		v->lo = v->hi = NAN;
 		v->overflow = 1;

@@ -119,7 +119,8 @@ struct lab_an_cv_val {
 	 * with no usable samples (its own reason the row gives), NULL when none matches */
 	bool nobase;
 	const struct lab_an_point *base;
-	/* col.resolution: 1 the interval reached below 0 and starts at 0 now; 2 the mean was
+	/* col.resolution: 1 the interval reached below 0 and starts at 0 now ("not clearly above
+	 * 0"); 2 the mean was
 	 * below 0: median and mean are NaN, lo 0, hi the upper end (NaN when that was <= 0). */
 	int below_res;
 	/* 1: the samples' spread overflows a double (values near 1.8e308): lo, hi NaN */

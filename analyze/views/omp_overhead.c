@@ -15,7 +15,7 @@ static const struct lab_an_cv_spec an_spec = {
     .about = "ns per construct instance: overhead_ns = test - reference of "
              "the same sample (a paired difference, so its interval is a confidence interval "
              "of the mean overhead; where it reaches below 0 it is clamped at 0 and said to be "
-             "below resolution, and a mean below 0 is not measurable), with test_ns "
+             "not clearly above 0, and a mean below 0 is not measurable), with test_ns "
              "and ref_ns (intervals clipped at "
              "0). team=lab curves (dashed) run the same instances on the lab's own "
              "pinned pthreads: the gap to team=openmp is what the runtime adds.",

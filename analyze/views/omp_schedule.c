@@ -27,7 +27,7 @@ static const struct lab_an_cv_spec an_spec = {
              "threads): imbalance plus the cost of handing out chunks. static "
              "takes no chunk (shown as -). Intervals of times are clipped at 0, of imbalance "
              "to [1, threads] (the busiest thread takes at most all the time). An overhead "
-             "interval reaching below 0 is clamped there (below resolution); "
+             "interval reaching below 0 is clamped there (not clearly above 0); "
              "a mean below 0 is not measurable: the ideal's calibration drifted.",
     .note = "times in ns per loop instance, imbalance a ratio: median | mean [95% CI] over "
             "reps; overhead_ns = makespan - ideal",

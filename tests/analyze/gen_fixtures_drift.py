@@ -9,7 +9,7 @@ committed) for issue 21 finding 6 (tests/analyze/test_omp_views.c, drift_*):
     such a point flagged).
   results-omp-schedule-negative (2 threads, makespan 9000, ideal 9000 - overhead): dynamic chunk 1 overhead -7600, -8680, -6649
     (mean below 0: not measurable); chunk 8 overhead -20, 10, 40 (mean 10, CI reaches below 0:
-    clamped at 0, below resolution); chunk 64 overhead 300 x3 (a plain result).
+    clamped at 0, not clearly above 0); chunk 64 overhead 300 x3 (a plain result).
 """
 from gen_fixtures_omp import write
 
