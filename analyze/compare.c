@@ -325,10 +325,11 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	memset(c, 0, sizeof(*c));
 	so.compared = sn.compared = &c->compared;
 	c->noise = noise;
-	lab_an_build_text(old->run, c->build_old, sizeof(c->build_old));
-	lab_an_build_text(new_->run, c->build_new, sizeof(c->build_new));
+	lab_an_build_text_vs(old->run, new_->run, c->build_old, sizeof(c->build_old));
+	lab_an_build_text_vs(new_->run, old->run, c->build_new, sizeof(c->build_new));
 	c->build_what = lab_an_build_diff(old->run, new_->run);
 	c->builds_differ = c->build_what != 0;
+	lab_an_build_sanitize_pair(old->run, new_->run, c->sanitized, sizeof(c->sanitized));
 	lab_an_host_text(old->run, c->host_old, sizeof(c->host_old));
 	lab_an_host_text(new_->run, c->host_new, sizeof(c->host_new));
 	c->hosts_differ = *c->host_old && *c->host_new && strcmp(c->host_old, c->host_new);
@@ -386,6 +387,8 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		if (c->build_what & 1u << i)
 			lab_json_str(&w, NULL, lab_an_build_part(i, 0));
 	lab_json_arr_close(&w);
+	/* either side's lab built with sanitizers: the note compare's text says, else null */
+	lab_json_str(&w, "sanitized", *c->sanitized ? c->sanitized : NULL);
 	lab_json_obj_close(&w);
 	lab_json_obj_open(&w, "hosts"); /* the machines run.json names; null for --csv input */
 	lab_json_str(&w, "old", *c->host_old ? c->host_old : NULL);

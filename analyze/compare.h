@@ -34,7 +34,9 @@ struct lab_an_cmp_row {
 };
 
 /* room for lab_an_build_text (C flags are as long as the build made them; a longer text is cut) */
-#define LAB_AN_BUILD_TEXT_MAX 1024
+#define LAB_AN_BUILD_TEXT_MAX 2048
+/* room for a build note (lab_an_build_sanitize_note, lab_an_build_auto_note) */
+#define LAB_AN_BUILD_NOTE_MAX (LAB_AN_BUILD_TEXT_MAX + 200)
 
 struct lab_an_compare {
 	struct lab_an_cmp_row *row;
@@ -65,6 +67,8 @@ struct lab_an_compare {
 	char build_old[LAB_AN_BUILD_TEXT_MAX], build_new[LAB_AN_BUILD_TEXT_MAX];
 	int builds_differ;
 	unsigned build_what; /* the parts that differ (lab_an_build_diff) */
+	/* either side's lab built with sanitizers (lab_an_build_sanitize_pair), else "" */
+	char sanitized[LAB_AN_BUILD_NOTE_MAX];
 	/* The machine each run.json names (lab_an_host_text) and whether they differ */
 	char host_old[300], host_new[300];
 	int hosts_differ;
@@ -74,10 +78,17 @@ struct lab_an_compare {
  * one of them). */
 void lab_an_host_text(const struct lab_an_json *run, char *buf, size_t len);
 /* analyze/compare_build.c. The build run (a run.json) names: "lab VERSION (SHA[, dirty]),
- * COMPILER[, BUILD_TYPE][, C flags "FLAGS"][, sanitize=S][, OpenMP | no OpenMP], auto
- * -march=FLAG[ EXTRA] (ARCH)", "?" for the version, sha, compiler, flag or arch it lacks, and
- * the bracketed parts left out when it lacks them; "" without run. */
+ * COMPILER[, BUILD_TYPE][, C flags "FLAGS"][, sanitize=S][, OpenMP | no OpenMP][, OpenMP env
+ * K=V ...], auto -march=FLAG[ EXTRA] (ARCH[, tune TUNE][, widest ISA])", "?" for the version,
+ * sha, compiler, flag or arch it lacks (or has of another type than a text), and the bracketed
+ * parts left out when it lacks them; "" without run. Each part is cut at a character boundary,
+ * a cut marked "...". */
 void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len);
+/* As lab_an_build_text, beside the build other names (NULL: none): C flags that differ from
+ * other's only past what the text keeps of them are shown from a little before the first
+ * difference ("C flags (the first N bytes the same) \"...\""), so the two texts differ. */
+void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_json *other, char *buf,
+                          size_t len);
 /* The parts of the builds two run.json name that differ, bit i for lab_an_build_part(i); 0 when
  * either is NULL or none differ (a part both lack is the same). */
 unsigned lab_an_build_diff(const struct lab_an_json *a, const struct lab_an_json *b);
@@ -89,6 +100,19 @@ void lab_an_build_diff_text(unsigned what, char *buf, size_t len);
 /* run.json's lab.sanitize when the run's lab was built with sanitizers (its times are the
  * sanitizer's), else NULL. */
 const char *lab_an_build_sanitize(const struct lab_an_json *run);
+/* The note a run built with sanitizers carries, into buf: "sanitized (sanitize=S): the times
+ * are the sanitizer's instrumented code's, ..." (S cut at a character boundary, "..." marking
+ * the cut). Returns 1 when the run's lab was built with sanitizers, else 0 with buf "". */
+int lab_an_build_sanitize_note(const struct lab_an_json *run, char *buf, size_t len);
+/* The note a run with isa=auto points carries, into buf: "isa=auto is the compiler's code for
+ * BUILD" (lab_an_build_text). Returns 1 when some point ran isa=auto and d has a run.json, else
+ * 0 with buf "". */
+int lab_an_build_auto_note(const struct lab_an_data *d, char *buf, size_t len);
+/* What compare says when either run's lab (or both) was built with sanitizers: "the old run
+ * was built with sanitizers (sanitize=S): the verdicts are of ...", "both runs were ..." (one
+ * sanitizer, or old's and new's). Returns 1 when either was, else 0 with buf "". */
+int lab_an_build_sanitize_pair(const struct lab_an_json *old, const struct lab_an_json *new_,
+                               char *buf, size_t len);
 
 /* Pure verdict rule, exposed for tests. */
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);

@@ -3,61 +3,107 @@
  * The build a run.json names (its "lab" object, harness/prov.c): as one line of text, and which
  * parts of two runs' builds differ. C flags, build type, sanitizer and OpenMP change the timed
  * code as much as the compiler does: compare said nothing of a -O0 or an ASan build beside a
- * release one.
+ * release one. A member of another type than prov.c writes (a number for a text) is read as
+ * absent, by the text and the diff alike, so no difference is named that the texts do not show.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analyze/compare.h"
+#include "analyze/err.h"
+
+/* How a part is read: a text (absent, null and "" the same), a flag (a bool, absent the same as
+ * false: git_dirty), a bool whose absence the text shows apart (openmp), an object of texts. */
+enum an_build_kind { AN_B_STR, AN_B_FLAG, AN_B_BOOL, AN_B_ENV };
 
 /* The parts of a build compared, in run.json's "lab" object ("auto_march." for its member). */
 static const struct {
 	const char *key, *label;
+	enum an_build_kind kind;
 } an_build_part[] = {
-    {"version", "lab version"},
-    {"git_sha", "git sha"},
-    {"git_dirty", "git dirty flag"},
-    {"compiler", "compiler"},
-    {"c_flags", "C flags"},
-    {"build_type", "build type"},
-    {"sanitize", "sanitizer"},
-    {"openmp", "OpenMP"},
-    {"auto_march.flag", "-march of the auto kernels"},
-    {"auto_march.extra", "-m options of the auto kernels"},
-    {"auto_march.arch", "target of the auto kernels"},
+    {"version", "lab version", AN_B_STR},
+    {"git_sha", "git sha", AN_B_STR},
+    {"git_dirty", "git dirty flag", AN_B_FLAG},
+    {"compiler", "compiler", AN_B_STR},
+    {"c_flags", "C flags", AN_B_STR},
+    {"build_type", "build type", AN_B_STR},
+    {"sanitize", "sanitizer", AN_B_STR},
+    {"openmp", "OpenMP", AN_B_BOOL},
+    {"auto_march.flag", "-march of the auto kernels", AN_B_STR},
+    {"auto_march.extra", "-m options of the auto kernels", AN_B_STR},
+    {"auto_march.arch", "target of the auto kernels", AN_B_STR},
+    {"auto_march.tune", "tuning of the auto kernels", AN_B_STR},
+    {"auto_march.isa", "widest ISA of the auto kernels", AN_B_STR},
+    {"openmp_env", "OpenMP environment", AN_B_ENV},
 };
 #define AN_BUILD_PARTS (sizeof(an_build_part) / sizeof(*an_build_part))
 
-static const struct lab_an_json *an_build_get(const struct lab_an_json *run, const char *key)
-{
-	const struct lab_an_json *lab = lab_an_json_get(run, "lab");
+/* How much of each part the text keeps (a longer one ends in "..."): C flags of 1000 bytes
+ * leave the other parts in the text. */
+#define AN_CLIP_FLAGS 300
+#define AN_CLIP_NAME  40
+#define AN_CLIP_TEXT  80
+#define AN_CLIP_LONG  120
 
-	if (!strncmp(key, "auto_march.", 11))
-		return lab_an_json_get(lab_an_json_get(lab, "auto_march"), key + 11);
-	return lab_an_json_get(lab, key);
+/* Member key of run's "lab" ("auto_march.x" in its object), when it is of the kind's type. */
+static const struct lab_an_json *an_build_typed(const struct lab_an_json *run, const char *key,
+                                                enum an_build_kind kind)
+{
+	const struct lab_an_json *v = lab_an_json_get(run, "lab");
+
+	if (!strncmp(key, "auto_march.", 11)) {
+		v = lab_an_json_get(v, "auto_march");
+		key += 11;
+	}
+	v = lab_an_json_get(v, key);
+	if (!v)
+		return NULL;
+	if (kind == AN_B_STR)
+		return v->type == LAB_AN_JSON_STR ? v : NULL;
+	if (kind == AN_B_ENV)
+		return v->type == LAB_AN_JSON_OBJ ? v : NULL;
+	return v->type == LAB_AN_JSON_BOOL ? v : NULL;
 }
 
-/* An empty string: what an older run.json without the member meant (no -m options, no
- * sanitizer). */
-static int an_build_empty(const struct lab_an_json *v)
+static const char *an_build_str(const struct lab_an_json *run, const char *key)
 {
-	return !v || (v->type == LAB_AN_JSON_STR && !*v->str);
+	const struct lab_an_json *v = an_build_typed(run, key, AN_B_STR);
+
+	return v ? v->str : NULL;
 }
 
-/* Two scalars of run.json the same: both absent or empty, the same string, or the same number
- * or bool. */
-static int an_build_same(const struct lab_an_json *a, const struct lab_an_json *b)
+/* The text members of env (openmp_env) that b lacks or gives another text: 0 when none. */
+static int an_env_missing(const struct lab_an_json *a, const struct lab_an_json *b)
 {
-	if (!a || !b)
-		return an_build_empty(a) && an_build_empty(b);
-	if (a->type != b->type)
-		return 0;
-	if (a->type == LAB_AN_JSON_STR)
-		return !strcmp(a->str, b->str);
-	if (a->type == LAB_AN_JSON_NUM || a->type == LAB_AN_JSON_BOOL)
-		return a->num == b->num || (isnan(a->num) && isnan(b->num));
-	return 1; /* null, or an array or object where a scalar belongs: not told apart */
+	for (size_t i = 0; a && i < a->n; i++) {
+		const char *o = lab_an_json_str(b, a->keys[i]);
+
+		if (a->items[i].type == LAB_AN_JSON_STR && (!o || strcmp(o, a->items[i].str)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Part i of two run.json the same, as their texts show it. */
+static int an_build_same(const struct lab_an_json *ra, const struct lab_an_json *rb, unsigned i)
+{
+	enum an_build_kind k = an_build_part[i].kind;
+	const struct lab_an_json *a = an_build_typed(ra, an_build_part[i].key, k),
+	                         *b = an_build_typed(rb, an_build_part[i].key, k);
+
+	switch (k) {
+	case AN_B_STR:
+		return !strcmp(a ? a->str : "", b ? b->str : "");
+	case AN_B_FLAG:
+		return (a && a->num) == (b && b->num);
+	case AN_B_BOOL:
+		return (a ? (int)a->num : -1) == (b ? (int)b->num : -1);
+	case AN_B_ENV:
+		return !an_env_missing(a, b) && !an_env_missing(b, a);
+	}
+	return 1;
 }
 
 unsigned lab_an_build_diff(const struct lab_an_json *a, const struct lab_an_json *b)
@@ -67,8 +113,7 @@ unsigned lab_an_build_diff(const struct lab_an_json *a, const struct lab_an_json
 	if (!a || !b)
 		return 0;
 	for (unsigned i = 0; i < AN_BUILD_PARTS; i++)
-		if (!an_build_same(an_build_get(a, an_build_part[i].key),
-		                   an_build_get(b, an_build_part[i].key)))
+		if (!an_build_same(a, b, i))
 			what |= 1u << i;
 	return what;
 }
@@ -93,44 +138,188 @@ void lab_an_build_diff_text(unsigned what, char *buf, size_t len)
 		}
 }
 
-/* s, or "?" for a member run.json lacks */
-static const char *an_q(const char *s)
+/* A text being built: what does not fit is cut, at a character boundary. */
+struct an_buf {
+	char *p;
+	size_t len, at;
+};
+
+static void an_put(struct an_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void an_put(struct an_buf *b, const char *fmt, ...)
 {
-	return s ? s : "?";
+	va_list ap;
+	int n;
+
+	if (b->at + 1 >= b->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->at, b->len - b->at, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->len - b->at) /* cut: end on a whole character */
+		n = lab_an_utf8_fit(b->p + b->at, b->len - b->at - 1);
+	b->at += (size_t)n;
+	b->p[b->at] = '\0';
+}
+
+/* s (or "?" when NULL) cut to max bytes at a character boundary, "..." marking a cut. */
+static void an_put_clip(struct an_buf *b, const char *s, size_t max)
+{
+	int fit;
+
+	s = s ? s : "?";
+	fit = lab_an_utf8_fit(s, max);
+	an_put(b, "%.*s%s", fit, s, s[fit] ? "..." : "");
+}
+
+/* ', C flags "FL"'; when other differs from fl only past what the text keeps of fl, the text
+ * starts a little before the first difference, saying how many bytes before it are the same. */
+static void an_put_flags(struct an_buf *b, const char *fl, const char *other)
+{
+	size_t k = 0, from;
+
+	while (other && fl[k] && fl[k] == other[k])
+		k++;
+	if (!other || !strcmp(fl, other) || k < (size_t)lab_an_utf8_fit(fl, AN_CLIP_FLAGS)) {
+		an_put(b, ", C flags \"");
+		an_put_clip(b, fl, AN_CLIP_FLAGS);
+		an_put(b, "\"");
+		return;
+	}
+	for (from = k > 40 ? k - 40 : 0; from > 0 && ((unsigned char)fl[from] & 0xc0) == 0x80;)
+		from--;
+	an_put(b, ", C flags (the first %zu bytes the same) \"...", from);
+	an_put_clip(b, fl + from, AN_CLIP_FLAGS);
+	an_put(b, "\"");
+}
+
+/* ", OpenMP env K=V K=V" of the text members of lab.openmp_env, when it has any. */
+static void an_put_env(struct an_buf *b, const struct lab_an_json *env)
+{
+	const char *sep = ", OpenMP env ";
+
+	for (size_t i = 0; env && i < env->n; i++)
+		if (env->items[i].type == LAB_AN_JSON_STR) {
+			an_put(b, "%s", sep);
+			an_put_clip(b, env->keys[i], AN_CLIP_NAME);
+			an_put(b, "=");
+			an_put_clip(b, env->items[i].str, AN_CLIP_NAME);
+			sep = " ";
+		}
+}
+
+/* ", PREFIX" and s clipped to max, when s is a non-empty text */
+static void an_put_opt(struct an_buf *b, const char *prefix, const char *s, size_t max)
+{
+	if (s && *s) {
+		an_put(b, "%s", prefix);
+		an_put_clip(b, s, max);
+	}
+}
+
+void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_json *other, char *buf,
+                          size_t len)
+{
+	struct an_buf b = {buf, len, 0};
+	const struct lab_an_json *dirty = an_build_typed(run, "git_dirty", AN_B_FLAG),
+	                         *omp = an_build_typed(run, "openmp", AN_B_BOOL);
+	const char *fl = an_build_str(run, "c_flags");
+
+	*buf = '\0';
+	if (!run || !len)
+		return;
+	/* what an older run.json lacks is left out, not said as "?" */
+	an_put(&b, "lab ");
+	an_put_clip(&b, an_build_str(run, "version"), AN_CLIP_NAME);
+	an_put(&b, " (");
+	an_put_clip(&b, an_build_str(run, "git_sha"), AN_CLIP_NAME);
+	an_put(&b, "%s), ", dirty && dirty->num ? ", dirty" : "");
+	an_put_clip(&b, an_build_str(run, "compiler"), AN_CLIP_LONG);
+	an_put_opt(&b, ", ", an_build_str(run, "build_type"), AN_CLIP_NAME);
+	if (fl)
+		an_put_flags(&b, fl, an_build_str(other, "c_flags"));
+	an_put_opt(&b, ", sanitize=", an_build_str(run, "sanitize"), AN_CLIP_TEXT);
+	if (omp)
+		an_put(&b, "%s", omp->num ? ", OpenMP" : ", no OpenMP");
+	an_put_env(&b, an_build_typed(run, "openmp_env", AN_B_ENV));
+	an_put(&b, ", auto -march=");
+	an_put_clip(&b, an_build_str(run, "auto_march.flag"), AN_CLIP_TEXT);
+	an_put_opt(&b, " ", an_build_str(run, "auto_march.extra"), AN_CLIP_LONG);
+	an_put(&b, " (");
+	an_put_clip(&b, an_build_str(run, "auto_march.arch"), AN_CLIP_TEXT);
+	an_put_opt(&b, ", tune ", an_build_str(run, "auto_march.tune"), AN_CLIP_TEXT);
+	an_put_opt(&b, ", widest ", an_build_str(run, "auto_march.isa"), AN_CLIP_NAME);
+	an_put(&b, ")");
 }
 
 void lab_an_build_text(const struct lab_an_json *run, char *buf, size_t len)
 {
-	const struct lab_an_json *lab = lab_an_json_get(run, "lab"),
-	                         *am = lab_an_json_get(lab, "auto_march"),
-	                         *dirty = lab_an_json_get(lab, "git_dirty"),
-	                         *omp = lab_an_json_get(lab, "openmp");
-	const char *bt = lab_an_json_str(lab, "build_type"), *fl = lab_an_json_str(lab, "c_flags"),
-	           *san = lab_an_json_str(lab, "sanitize"), *extra = lab_an_json_str(am, "extra");
-	*buf = '\0';
-	if (!run)
-		return;
-	/* what an older run.json lacks is left out, not said as "?" */
-	/* each part clipped, so a long one (C flags of 1000 bytes) leaves the others in the text */
-	snprintf(
-	    buf, len,
-	    "lab %.40s (%.40s%s), %.120s%s%.40s%s%.300s%s%s%s%.80s%s, auto -march=%.80s%s%.120s "
-	    "(%.80s)",
-	    an_q(lab_an_json_str(lab, "version")), an_q(lab_an_json_str(lab, "git_sha")),
-	    dirty && dirty->type == LAB_AN_JSON_BOOL && dirty->num ? ", dirty" : "",
-	    an_q(lab_an_json_str(lab, "compiler")), bt && *bt ? ", " : "", bt ? bt : "",
-	    fl ? ", C flags \"" : "", fl ? fl : "", fl && strlen(fl) > 300 ? "..." : "",
-	    fl ? "\"" : "", san && *san ? ", sanitize=" : "", san && *san ? san : "",
-	    !omp || omp->type != LAB_AN_JSON_BOOL ? ""
-	    : omp->num                            ? ", OpenMP"
-	                                          : ", no OpenMP",
-	    an_q(lab_an_json_str(am, "flag")), extra && *extra ? " " : "", extra ? extra : "",
-	    an_q(lab_an_json_str(am, "arch")));
+	lab_an_build_text_vs(run, NULL, buf, len);
 }
 
 const char *lab_an_build_sanitize(const struct lab_an_json *run)
 {
-	const char *san = lab_an_json_str(lab_an_json_get(run, "lab"), "sanitize");
+	const char *san = an_build_str(run, "sanitize");
 
 	return san && *san ? san : NULL;
+}
+
+int lab_an_build_sanitize_note(const struct lab_an_json *run, char *buf, size_t len)
+{
+	struct an_buf b = {buf, len, 0};
+	const char *san = lab_an_build_sanitize(run);
+
+	if (len)
+		*buf = '\0';
+	if (!san || !len)
+		return 0;
+	an_put(&b, "sanitized (sanitize=");
+	an_put_clip(&b, san, AN_CLIP_TEXT);
+	an_put(&b, "): the times are the sanitizer's instrumented code's, not the lab's; measure "
+	           "with a build without sanitizers");
+	return 1;
+}
+
+int lab_an_build_auto_note(const struct lab_an_data *d, char *buf, size_t len)
+{
+	char build[LAB_AN_BUILD_TEXT_MAX];
+
+	if (len)
+		*buf = '\0';
+	for (size_t i = 0; d->run && len && i < d->npt; i++)
+		if (lab_an_params_is(d->pt[i].params, "isa", "auto") > 0) {
+			lab_an_build_text(d->run, build, sizeof(build));
+			snprintf(buf, len, "isa=auto is the compiler's code for %.*s",
+			         lab_an_utf8_fit(build, len > 40 ? len - 40 : 0), build);
+			return *build != '\0';
+		}
+	return 0;
+}
+
+int lab_an_build_sanitize_pair(const struct lab_an_json *old, const struct lab_an_json *new_,
+                               char *buf, size_t len)
+{
+	struct an_buf b = {buf, len, 0};
+	const char *so = lab_an_build_sanitize(old), *sn = lab_an_build_sanitize(new_);
+
+	if (len)
+		*buf = '\0';
+	if ((!so && !sn) || !len)
+		return 0;
+	if (so && sn && !strcmp(so, sn)) {
+		an_put(&b, "both runs were built with sanitizers (sanitize=");
+		an_put_clip(&b, so, AN_CLIP_TEXT);
+	} else if (so && sn) {
+		an_put(&b, "both runs were built with sanitizers (old: sanitize=");
+		an_put_clip(&b, so, AN_CLIP_TEXT);
+		an_put(&b, "; new: sanitize=");
+		an_put_clip(&b, sn, AN_CLIP_TEXT);
+	} else {
+		an_put(&b, "the %s run was built with sanitizers (sanitize=", so ? "old" : "new");
+		an_put_clip(&b, so ? so : sn, AN_CLIP_TEXT);
+	}
+	an_put(&b, "): the verdicts are of the sanitizer's instrumented code, not the lab's; "
+	           "compare builds without sanitizers");
+	return 1;
 }

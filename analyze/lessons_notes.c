@@ -133,12 +133,11 @@ static void ev_sanitize_note(const struct ev *e, struct lab_an_lesson *out)
 	const char *san = lab_an_build_sanitize(e->d->run);
 	size_t len = strlen(out->text);
 
-	if (san)
-		snprintf(
-		    out->text + len, sizeof(out->text) - len,
-		    "; note: measured by a lab built with sanitizers (%.40s): the times are the "
-		    "instrumented code's",
-		    san);
+	if (san) /* cut at a character boundary, the cut marked */
+		snprintf(out->text + len, sizeof(out->text) - len,
+		         "; note: measured by a lab built with sanitizers (%.*s%s): the times are "
+		         "the instrumented code's",
+		         lab_an_utf8_fit(san, 40), san, san[lab_an_utf8_fit(san, 40)] ? "..." : "");
 }
 
 /*

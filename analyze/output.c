@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analyze/compare.h"
 #include "analyze/jsonw.h"
 #include "analyze/levels.h"
 #include "analyze/levels_out.h"
@@ -324,6 +325,27 @@ static const char *an_json_unit(const struct lab_an_data *d)
 	return unit ? unit : d->unit;
 }
 
+/* "build": the build run.json names (lab_an_build_text) and the notes analyze's text and the
+ * report say of it (a sanitized build, the isa=auto code's build), each null when not said;
+ * the member is null without run.json. */
+static void an_json_build(struct lab_json *w, const struct lab_an_data *d)
+{
+	char text[LAB_AN_BUILD_NOTE_MAX];
+
+	if (!d->run) {
+		lab_json_null(w, "build");
+		return;
+	}
+	lab_json_obj_open(w, "build");
+	lab_an_build_text(d->run, text, sizeof(text));
+	lab_json_str(w, "text", text);
+	lab_json_str(w, "sanitize", lab_an_build_sanitize(d->run));
+	lab_json_str(w, "sanitized",
+	             lab_an_build_sanitize_note(d->run, text, sizeof(text)) ? text : NULL);
+	lab_json_str(w, "auto", lab_an_build_auto_note(d, text, sizeof(text)) ? text : NULL);
+	lab_json_obj_close(w);
+}
+
 void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 {
 	const struct lab_an_data *d = a->data;
@@ -345,6 +367,7 @@ void lab_an_analysis_json(const struct lab_an_analysis *a, FILE *f)
 	size_t fl, total;
 	lab_an_flagged_count(d, &fl, &total);
 	lab_json_int(&w, "samples_flagged", (long long)fl);
+	an_json_build(&w, d);
 	lab_json_arr_open(&w, "warnings");
 	for (size_t i = 0; i < d->warn.n; i++)
 		lab_json_str(&w, NULL, d->warn.msg[i]);

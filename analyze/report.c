@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze/compare.h"
 #include "analyze/csv.h"
 #include "analyze/flagged.h"
 #include "analyze/report_int.h"
@@ -158,6 +159,25 @@ static void an_report_no_plots(FILE *f, const struct lab_an_plots *plots)
 }
 
 /* One line of conditions up front: the machine, the build and the self-check. */
+/* The build notes `lab analyze` prints ("build: sanitized (...)", "build: isa=auto is the
+ * compiler's code for ..."), under the conditions: a sanitized run's times are the
+ * instrumented code's, which the tables do not say. */
+static void an_report_build_notes(FILE *f, const struct lab_an_data *d)
+{
+	char note[LAB_AN_BUILD_NOTE_MAX];
+
+	if (lab_an_build_sanitize_note(d->run, note, sizeof(note))) {
+		fputs("<p class=\"cond warn\">build: ", f);
+		lab_an_html(f, note);
+		fputs("</p>\n", f);
+	}
+	if (lab_an_build_auto_note(d, note, sizeof(note))) {
+		fputs("<p class=\"cond\">build: ", f);
+		lab_an_html(f, note);
+		fputs("</p>\n", f);
+	}
+}
+
 static void an_report_conditions(FILE *f, const struct lab_an_data *d)
 {
 	const struct lab_an_json *host = lab_an_json_get(d->run, "host");
@@ -187,6 +207,7 @@ static void an_report_conditions(FILE *f, const struct lab_an_data *d)
 		fprintf(f, "; self-check: 50 us spin read %.3f us, overhead %.3g ns/iteration",
 		        spin / 1e3, lab_an_json_num(sc, "overhead_ns_per_iter", NAN));
 	fputs(". Full provenance at the end.</p>\n", f);
+	an_report_build_notes(f, d);
 }
 
 static const char an_css[] =

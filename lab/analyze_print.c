@@ -111,28 +111,24 @@ static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *don
  * built with sanitizers (lab.sanitize), whose instrumentation the times are. */
 static int lab_print_auto_build(FILE *f, const struct lab_an_data *d)
 {
-	char build[LAB_AN_BUILD_TEXT_MAX];
-	const char *san = lab_an_build_sanitize(d->run);
+	char note[LAB_AN_BUILD_NOTE_MAX];
+	int said = 0;
 
-	if (san) { /* text from the file: one line, escaped by the stream */
-		fputs("build: sanitized (sanitize=", f);
-		lab_render_text_line(f, san);
-		fputs("): the times are the sanitizer's instrumented code's, not the lab's; "
-		      "measure with a build without sanitizers\n",
-		      f);
+	/* text from the file: one line, escaped by the stream; its parts cut (a 100 000-byte
+	 * sanitizer list would otherwise be printed whole) */
+	if (lab_an_build_sanitize_note(d->run, note, sizeof(note))) {
+		fputs("build: ", f);
+		lab_render_text_line(f, note);
+		fputc('\n', f);
+		said = 1;
 	}
-
-	for (size_t i = 0; i < d->npt; i++)
-		if (lab_an_params_is(d->pt[i].params, "isa", "auto") > 0) {
-			lab_an_build_text(d->run, build, sizeof(build));
-			if (!*build)
-				return 0;
-			fputs("build: isa=auto is the compiler's code for ", f);
-			lab_render_text_line(f, build);
-			fputc('\n', f);
-			return 1;
-		}
-	return san != NULL;
+	if (lab_an_build_auto_note(d, note, sizeof(note))) {
+		fputs("build: ", f);
+		lab_render_text_line(f, note);
+		fputc('\n', f);
+		said = 1;
+	}
+	return said;
 }
 
 void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
@@ -320,6 +316,11 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		    "): a change may be the build's (its compiler, C flags, build type, sanitizer, "
 		    "OpenMP, the -march of the auto kernels), not the machine's\n",
 		    f);
+	}
+	if (*c->sanitized) { /* text from the files, likewise */
+		fputs("note: ", f);
+		lab_render_text_line(f, c->sanitized);
+		fputc('\n', f);
 	}
 	if (c->hosts_differ) { /* text from the files, likewise */
 		fputs("note: the runs were on different machines (old: ", f);
