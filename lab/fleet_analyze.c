@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analyze/compare.h"
+#include "analyze/fleet_builds.h"
 #include "analyze/fleet_view.h"
 #include "analyze/levels.h"
 #include "lab/cli.h"
@@ -85,39 +86,35 @@ static void fleet_print_hosts(const struct lab_an_fleet_view *v)
 	}
 }
 
-/* A note when the hosts ran different builds of the lab: a difference between two hosts may
- * then be the build's (another compiler, another -march for the auto kernels), not the
- * machine's. */
+/* A note when the hosts ran different builds of the lab, naming every part that differs and
+ * each build with its hosts: a difference between two hosts may then be the build's (another
+ * compiler, another -march for the auto kernels), not the machine's. */
 static void fleet_print_builds(const struct lab_an_fleet_view *v)
 {
-	char first[LAB_AN_BUILD_TEXT_MAX], cur[LAB_AN_BUILD_TEXT_MAX], what[400];
-	const struct lab_an_fleet_host *f = NULL;
+	char text[LAB_AN_BUILD_TEXT_MAX], what[600];
+	size_t first[LAB_AN_FLEET_BUILDS_MAX], nb;
+	unsigned diff;
 
-	for (size_t i = 0; i < v->n; i++) {
-		const struct lab_an_fleet_host *h = &v->h[i];
-		unsigned diff;
-		if (!h->ok)
-			continue;
-		lab_an_build_text(h->d.run, f ? cur : first, sizeof(cur));
-		if (!f) {
-			f = h;
-			continue;
-		}
-		if (!(diff = lab_an_build_diff(f->d.run, h->d.run)))
-			continue;
-		lab_an_build_diff_text(diff, what, sizeof(what));
-		printf("note: the hosts ran different builds of the lab, in %s (", what);
-		lab_fleet_put(stdout, f->node);
-		fputs(": ", stdout);
-		lab_fleet_put(stdout, first);
-		fputs("; ", stdout);
-		lab_fleet_put(stdout, h->node);
-		fputs(": ", stdout);
-		lab_fleet_put(stdout, cur);
-		fputs("): a difference between hosts may be the build's, not the machine's\n",
-		      stdout);
+	nb = lab_an_fleet_builds(v, first, LAB_AN_FLEET_BUILDS_MAX, &diff);
+	if (!diff)
 		return;
+	lab_an_build_diff_text(diff, what, sizeof(what));
+	printf("note: the hosts ran different builds of the lab, in %s (", what);
+	for (size_t b = 0; b < nb; b++) {
+		const char *sep = "";
+
+		fputs(b ? "; " : "", stdout);
+		for (size_t i = 0; i < v->n; i++)
+			if (lab_an_fleet_build_of(v, first, nb, i) == b) {
+				fputs(sep, stdout);
+				lab_fleet_put(stdout, v->h[i].node);
+				sep = ", ";
+			}
+		lab_an_fleet_build_text(v, first, nb, b, text, sizeof(text));
+		fputs(": ", stdout);
+		lab_fleet_put(stdout, text);
 	}
+	fputs("): a difference between hosts may be the build's, not the machine's\n", stdout);
 }
 
 /* Every point once, each host's mean [95 % interval] beside the others. */

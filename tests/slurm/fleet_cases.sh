@@ -906,5 +906,22 @@ assert col("h2") == "a" * 33 + "...", repr(col("h2"))  # no "\x1" left of an esc
 assert col("h3") == "\u00e9" * 35 + " ", repr(col("h3"))  # fits: whole, padded
 PY
 	;;
+builds_named)
+	# Three hosts, three builds: the note names every part that differs and every host (it
+	# named the first host that differed only).
+	mkdir "$tmp/f"
+	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}
+JSON
+	sed -i 's/"git_sha": "fixture"/"git_sha": "other"/' "$tmp/f/h2/run.json"
+	sed -i 's/"sanitize": ""/"sanitize": "address"/' "$tmp/f/h3/run.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
+	grep -q "^note: the hosts ran different builds of the lab, in git sha, sanitizer (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), .*; h3: lab 0.1.0 (fixture), .*sanitize=address" "$tmp/out" ||
+		fail "not every build named: $(cat "$tmp/out")"
+	;;
 *) fail "unknown case $case" ;;
 esac
