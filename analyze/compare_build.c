@@ -243,6 +243,8 @@ void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_jso
 	if (omp)
 		an_put(&b, "%s", omp->num ? ", OpenMP" : ", no OpenMP");
 	an_put_env(&b, an_build_typed(run, "openmp_env", AN_B_ENV));
+	if (!an_build_str(run, "auto_march.flag") && !an_build_str(run, "auto_march.arch"))
+		return; /* a run.json of before auto_march: "auto -march=? (?)" said nothing */
 	an_put(&b, ", auto -march=");
 	an_put_clip(&b, an_build_str(run, "auto_march.flag"), AN_CLIP_TEXT);
 	an_put_opt(&b, " ", an_build_str(run, "auto_march.extra"), AN_CLIP_LONG);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze/fleet_builds.h"
 #include "analyze/jsonw.h"
 #include "analyze/levels.h"
 #include "harness/record_schema.h"
@@ -313,6 +314,7 @@ void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f)
 	lab_json_obj_open(&w, NULL);
 	lab_json_str(&w, "schema", "lab.fleet-analysis/1");
 	fleet_json_hosts(&w, v);
+	lab_an_fleet_builds_json(&w, v); /* analyze/fleet_builds.c */
 	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < v->n; i++)
 		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {

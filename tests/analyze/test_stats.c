@@ -243,7 +243,7 @@ LAB_TEST(build_text_and_diff)
 	CHECK_EQ_STR(buf, "lab 0.1.0 (abc, dirty), GNU 12.2.0, RelWithDebInfo, C flags \"-O2 -g "
 	                  "-mno-avx\", OpenMP, auto -march=native -mno-avx (znver3-avx)");
 	lab_an_build_text(o, buf, sizeof(buf));
-	CHECK_EQ_STR(buf, "lab 0.1.0 (abc), ?, auto -march=? (?)");
+	CHECK_EQ_STR(buf, "lab 0.1.0 (abc), ?");
 	CHECK(lab_an_build_diff(a, a) == 0);
 	CHECK(lab_an_build_diff(a, NULL) == 0);
 	lab_an_build_diff_text(lab_an_build_diff(a, b), buf, sizeof(buf));

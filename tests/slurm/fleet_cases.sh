@@ -922,6 +922,14 @@ JSON
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
 	grep -q "^note: the hosts ran different builds of the lab, in git sha, sanitizer (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), .*; h3: lab 0.1.0 (fixture), .*sanitize=address" "$tmp/out" ||
 		fail "not every build named: $(cat "$tmp/out")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["builds"]
+assert b["differ"] and b["what"] == ["git_sha", "sanitize"], b
+assert [x["hosts"] for x in b["list"]] == [["h1"], ["h2"], ["h3"]], b
+assert [x["sanitize"] for x in b["list"]] == [None, None, "address"], b
+assert "-march=?" not in json.dumps(b), b  # the fixture's run.json has no auto_march
+PY
 	;;
 *) fail "unknown case $case" ;;
 esac
