@@ -387,6 +387,8 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		if (c->build_what & 1u << i)
 			lab_json_str(&w, NULL, lab_an_build_part(i, 0));
 	lab_json_arr_close(&w);
+	/* the points the difference can change: all, isa=auto or openmp */
+	lab_json_str(&w, "scope", c->builds_differ ? lab_an_build_diff_scope(c->build_what) : NULL);
 	/* either side's lab built with sanitizers: the note compare's text says, else null */
 	lab_json_str(&w, "sanitized", *c->sanitized ? c->sanitized : NULL);
 	lab_json_obj_close(&w);

@@ -95,6 +95,11 @@ unsigned lab_an_build_diff(const struct lab_an_json *a, const struct lab_an_json
 /* Part i's run.json key under "lab" ("c_flags", "auto_march.extra") or, with label, its name
  * ("C flags"); NULL past the last. */
 const char *lab_an_build_part(unsigned i, int label);
+/* Which points the build parts in what can change: "isa=auto" when they are all the auto
+ * kernels' (-march, -m options, target, tuning, widest ISA: the other variants' files are
+ * compiled alike), "openmp" when only the OpenMP environment differs (the OpenMP kernels'),
+ * else "all". */
+const char *lab_an_build_diff_scope(unsigned what);
 /* The names of the parts in what, ", "-separated ("C flags, sanitizer"). */
 void lab_an_build_diff_text(unsigned what, char *buf, size_t len);
 /* run.json's lab.sanitize when the run's lab was built with sanitizers (its times are the

@@ -125,6 +125,17 @@ const char *lab_an_build_part(unsigned i, int label)
 	return label ? an_build_part[i].label : an_build_part[i].key;
 }
 
+const char *lab_an_build_diff_scope(unsigned what)
+{
+	unsigned autos = 0, env = 0;
+
+	for (unsigned i = 0; i < AN_BUILD_PARTS; i++) {
+		autos |= strncmp(an_build_part[i].key, "auto_march.", 11) ? 0 : 1u << i;
+		env |= strcmp(an_build_part[i].key, "openmp_env") ? 0 : 1u << i;
+	}
+	return what && !(what & ~autos) ? "isa=auto" : what && what == env ? "openmp" : "all";
+}
+
 void lab_an_build_diff_text(unsigned what, char *buf, size_t len)
 {
 	size_t at = 0;

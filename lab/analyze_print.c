@@ -312,10 +312,23 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		lab_render_text_line(f, c->build_old);
 		fputs("; new: ", f);
 		lab_render_text_line(f, c->build_new);
-		fputs(
-		    "): a change may be the build's (its compiler, C flags, build type, sanitizer, "
-		    "OpenMP, the -march of the auto kernels), not the machine's\n",
-		    f);
+		const char *scope = lab_an_build_diff_scope(c->build_what);
+		if (!strcmp(scope, "isa=auto")) /* the other variants' files are compiled alike */
+			fputs(
+			    "): only the isa=auto points ran code built differently (the auto "
+			    "kernels' -march; the other variants are compiled alike): a change in "
+			    "those may be the build's, not the machine's\n",
+			    f);
+		else if (!strcmp(scope, "openmp"))
+			fputs("): only the OpenMP kernels' points ran under another OpenMP "
+			      "environment: a change in those may be the environment's, not the "
+			      "machine's\n",
+			      f);
+		else
+			fputs("): a change may be the build's (its compiler, C flags, build type, "
+			      "sanitizer, OpenMP, the -march of the auto kernels), not the "
+			      "machine's\n",
+			      f);
 	}
 	if (*c->sanitized) { /* text from the files, likewise */
 		fputs("note: ", f);

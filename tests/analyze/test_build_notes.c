@@ -131,6 +131,37 @@ LAB_TEST(tune_isa_and_omp_env_compared)
 	lab_an_json_free(a);
 }
 
+/* Builds that differ only in the auto kernels' -march change only the isa=auto points (the
+ * other variant files are compiled alike): compare said every row's change may be the build's.
+ * Only the OpenMP environment: the OpenMP kernels' points. Anything else: all. */
+static const char *bn_scope(const char *a, const char *b)
+{
+	struct lab_an_json *ja = bn_lab(a), *jb = bn_lab(b);
+	const char *scope = lab_an_build_diff_scope(lab_an_build_diff(ja, jb));
+
+	lab_an_json_free(ja);
+	lab_an_json_free(jb);
+	return scope;
+}
+
+LAB_TEST(build_difference_scope)
+{
+	CHECK_EQ_STR(bn_scope("\"auto_march\": {\"flag\": \"x86-64\", \"arch\": \"x86-64\"}",
+	                      "\"auto_march\": {\"flag\": \"x86-64-v4\", \"arch\": \"x86-64-v4\"}"),
+	             "isa=auto");
+	CHECK_EQ_STR(
+	    bn_scope("\"openmp_env\": {\"OMP_WAIT_POLICY\": \"active\"}", "\"openmp_env\": {}"),
+	    "openmp");
+	CHECK_EQ_STR(bn_scope("\"c_flags\": \"-O2\", \"auto_march\": {\"flag\": \"native\"}",
+	                      "\"c_flags\": \"-O3\", \"auto_march\": {\"flag\": \"x86-64\"}"),
+	             "all");
+	CHECK_EQ_STR(bn_scope("\"openmp_env\": {}, \"auto_march\": {\"flag\": \"native\"}",
+	                      "\"openmp_env\": {\"GOMP_SPINCOUNT\": \"0\"}, "
+	                      "\"auto_march\": {\"flag\": \"x86-64\"}"),
+	             "all");
+	CHECK_EQ_STR(lab_an_build_diff_scope(0), "all");
+}
+
 /* 1 when s is whole UTF-8 (no character cut) */
 static int bn_utf8_whole(const char *s)
 {
