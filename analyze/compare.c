@@ -435,6 +435,10 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		lab_json_pair(&w, "change_ci95", r->lo, r->hi);
 		lab_json_num(&w, "p_value", r->p);
 		lab_json_str(&w, "verdict", r->verdict);
+		if (lab_an_cmp_not_run_reason(r, 0))
+			lab_json_str(&w, "old_reason", lab_an_cmp_not_run_reason(r, 0));
+		if (lab_an_cmp_not_run_reason(r, 1))
+			lab_json_str(&w, "new_reason", lab_an_cmp_not_run_reason(r, 1));
 		if (r->level) {
 			lab_json_str(&w, "level", r->level);
 			lab_json_int(&w, "old_runs", (long long)r->old->levels.runs);
@@ -451,6 +455,17 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_arr_close(&w);
 	lab_json_obj_close(&w);
 	lab_json_end(&w); /* the closing newline; FILE errors are checked by the caller */
+}
+
+const char *lab_an_cmp_not_run_reason(const struct lab_an_cmp_row *r, int side)
+{
+	const struct lab_an_point *p = side ? r->new_ : r->old;
+	int k;
+
+	if (!r->old || !r->new_ || p->n)
+		return NULL;
+	k = an_not_run_k(p->status);
+	return (k == 1 || k == 2) && p->reason && *p->reason ? p->reason : NULL;
 }
 
 void lab_an_compare_free(struct lab_an_compare *c)

@@ -119,6 +119,11 @@ int lab_an_build_auto_note(const struct lab_an_data *d, char *buf, size_t len);
 int lab_an_build_sanitize_pair(const struct lab_an_json *old, const struct lab_an_json *new_,
                                char *buf, size_t len);
 
+/* The reason run.json gives why side (0 old, 1 new) of a matched row did not run (skipped:
+ * "needs avx512fp16; ..."; failed), or NULL: the verdict says only "did not run in new
+ * (skipped)". */
+const char *lab_an_cmp_not_run_reason(const struct lab_an_cmp_row *r, int side);
+
 /* Pure verdict rule, exposed for tests. */
 const char *lab_an_compare_verdict(double p, double lo, double hi, double noise);
 /* Matches the points of two summarized data sets by (experiment, params, threads). */

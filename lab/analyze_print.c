@@ -299,6 +299,12 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 			fprintf(f, " (%s; the samples say %s)", r->one_setup, r->samples_verdict);
 		if (r->loaded[0])
 			fprintf(f, " (%s)", r->loaded);
+		for (int side = 0; side < 2; side++) /* from a file: escaped, on one line */
+			if (lab_an_cmp_not_run_reason(r, side)) {
+				fputs(side ? " (new: " : " (old: ", f);
+				lab_render_text_line(f, lab_an_cmp_not_run_reason(r, side));
+				fputc(')', f);
+			}
 		fputs(*p->params ? "  " : "", f);
 		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
 		fputc('\n', f);

@@ -1321,6 +1321,14 @@ compare_skipped_point_unit)
 	"$lab" run "$tmp/mc1.ini" -o "$tmp/m1" --no-progress >/dev/null 2>&1
 	"$lab" compare "$tmp/m4" "$tmp/m1" --include-flagged >"$tmp/c.txt"
 	grep -q '^b .*did not run in old (skipped)' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
+	# with run.json's reason, as lab analyze of that side gives it
+	grep -q '^b .*did not run in old (skipped) (old: .*1024' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
+	"$lab" compare "$tmp/m4" "$tmp/m1" --include-flagged --json >"$tmp/c.json"
+	python3 - "$tmp/c.json" <<'PY' || exit 1
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["points"] if r["experiment"] == "b"]
+assert rows and "1024" in rows[0]["old_reason"] and "new_reason" not in rows[0], rows
+PY
 	! grep -q 'another unit' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
 	grep -q '^b: mean cost in ns/increment' "$tmp/c.txt" || { cat "$tmp/c.txt"; exit 1; }
 	;;
