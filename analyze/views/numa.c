@@ -357,9 +357,12 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		             "%zu points on nodes past node %d (a matrix shows at most %d nodes: "
 		             "their values are in the table)",
 		             past, LAB_AN_NUMA_NODES_MAX - 1, LAB_AN_NUMA_NODES_MAX);
-	if (!nd)
+	if (!nd && v->host_nodes == 1) /* no table to have: it read as missing data */
+		lab_doc_note(sec, "one NUMA node on this machine: no distance table, and every "
+		                  "access is local");
+	else if (!nd)
 		lab_doc_note(sec, "firmware distance table: not in run.json");
-	if (v->hypervisor[0])
+	if (v->hypervisor[0] && v->host_nodes != 1) /* one node splits nothing */
 		lab_doc_note(sec,
 		             "measured in a virtual machine (%s): the distance table is what the "
 		             "hypervisor announces, and the nodes may split one physical node's "

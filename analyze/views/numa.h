@@ -99,6 +99,7 @@ struct lab_an_numa {
 	int ndist;    /* host.topology.numa_distances: ndist x ndist, 0 when absent or malformed */
 	double *dist; /* row-major */
 	char hypervisor[48]; /* host.hypervisor ("" on bare metal or when absent) */
+	int host_nodes;      /* host.topology.numa_nodes, 0 when absent or no whole number >= 1 */
 };
 
 /* Adds point p (numa_row.c) to its group of v, statistics over the used samples (inc: the

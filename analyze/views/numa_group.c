@@ -142,6 +142,9 @@ static int an_distances(const struct lab_an_data *d, struct lab_an_numa *v)
 	const char *hv = lab_an_json_str(lab_an_json_get(d->run, "host"), "hypervisor");
 	size_t n = m && m->type == LAB_AN_JSON_ARR ? m->n : 0;
 
+	double nodes = lab_an_json_num(t, "numa_nodes", NAN);
+
+	v->host_nodes = nodes >= 1 && nodes <= 1e6 && nodes == floor(nodes) ? (int)nodes : 0;
 	snprintf(v->hypervisor, sizeof(v->hypervisor), "%.*s", hv ? lab_an_utf8_fit(hv, 40) : 0,
 	         hv ? hv : "");
 	if (!n || n > LAB_AN_NUMA_NODES_MAX)

@@ -222,6 +222,44 @@ LAB_TEST(virtual_machine_noted)
 	free(err);
 }
 
+/* A run.json of one NUMA node has no distance table to give: its matrices said "firmware
+ * distance table: not in run.json" (read as missing data) and, in a VM, that the nodes may
+ * split one node's memory, which one node cannot. */
+LAB_TEST(one_node_says_so_plainly)
+{
+	struct lab_an_json *j = nv_json();
+	char path[2048], *text = NULL, *out = NULL, *err = NULL;
+	size_t len;
+	struct lab_err e = {0};
+
+	REQUIRE(j);
+	lab_an_json_free(j);
+	j = NULL;
+	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
+	char *host = strstr(text, "\"host\": {"), *nodes = strstr(text, "\"numa_nodes\": 2"),
+	     *dist = strstr(text, "\"numa_distances\"");
+	REQUIRE(host && nodes && dist && host < nodes);
+	memcpy(dist + 1, "numa_distanceX", 14); /* no such member: no table */
+	nodes[strlen("\"numa_nodes\": ")] = '1';
+	FILE *f = fopen(path, "w");
+	REQUIRE(f);
+	fprintf(f, "%.*s\"host\": {\"hypervisor\": \"KVM\", %s", (int)(host - text), text,
+	        host + strlen("\"host\": {"));
+	fclose(f);
+	free(text);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
+	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		fprintf(stderr, "%s\n", e.msg);
+	REQUIRE(j);
+	CHECK_EQ_U64(nv_notes(j, "lat", "one NUMA node on this machine: no distance table"), 1);
+	CHECK_EQ_U64(nv_notes(j, "lat", "firmware distance table"), 0);
+	CHECK_EQ_U64(nv_notes(j, "lat", "virtual machine"), 0);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+}
+
 /* Pages per node per init; a point whose pages are not where asked is kept and marked. */
 LAB_TEST(policy_histogram_and_mismatch_marked)
 {
