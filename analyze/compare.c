@@ -368,6 +368,26 @@ out:
 	return rc;
 }
 
+/* --json's "builds": the builds run.json names (null for --csv input), the parts that differ,
+ * the points that can change for it and the sanitizer note. */
+static void an_json_builds(struct lab_json *w, const struct lab_an_compare *c)
+{
+	lab_json_obj_open(w, "builds");
+	lab_json_str(w, "old", *c->build_old ? c->build_old : NULL);
+	lab_json_str(w, "new", *c->build_new ? c->build_new : NULL);
+	lab_json_bool(w, "differ", c->builds_differ);
+	lab_json_arr_open(w, "what"); /* run.json's keys under "lab" that differ */
+	for (unsigned i = 0; lab_an_build_part(i, 0); i++)
+		if (c->build_what & 1u << i)
+			lab_json_str(w, NULL, lab_an_build_part(i, 0));
+	lab_json_arr_close(w);
+	/* the points the difference can change: all, isa=auto or openmp */
+	lab_json_str(w, "scope", c->builds_differ ? lab_an_build_diff_scope(c->build_what) : NULL);
+	/* either side's lab built with sanitizers: the note compare's text says, else null */
+	lab_json_str(w, "sanitized", *c->sanitized ? c->sanitized : NULL);
+	lab_json_obj_close(w);
+}
+
 void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, const char *new_dir,
                          FILE *f)
 {
@@ -378,20 +398,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_str(&w, "old", old_dir);
 	lab_json_str(&w, "new", new_dir);
 	lab_json_num(&w, "noise", c->noise);
-	lab_json_obj_open(&w, "builds"); /* the builds run.json names; null for --csv input */
-	lab_json_str(&w, "old", *c->build_old ? c->build_old : NULL);
-	lab_json_str(&w, "new", *c->build_new ? c->build_new : NULL);
-	lab_json_bool(&w, "differ", c->builds_differ);
-	lab_json_arr_open(&w, "what"); /* run.json's keys under "lab" that differ */
-	for (unsigned i = 0; lab_an_build_part(i, 0); i++)
-		if (c->build_what & 1u << i)
-			lab_json_str(&w, NULL, lab_an_build_part(i, 0));
-	lab_json_arr_close(&w);
-	/* the points the difference can change: all, isa=auto or openmp */
-	lab_json_str(&w, "scope", c->builds_differ ? lab_an_build_diff_scope(c->build_what) : NULL);
-	/* either side's lab built with sanitizers: the note compare's text says, else null */
-	lab_json_str(&w, "sanitized", *c->sanitized ? c->sanitized : NULL);
-	lab_json_obj_close(&w);
+	an_json_builds(&w, c);
 	lab_json_obj_open(&w, "hosts"); /* the machines run.json names; null for --csv input */
 	lab_json_str(&w, "old", *c->host_old ? c->host_old : NULL);
 	lab_json_str(&w, "new", *c->host_new ? c->host_new : NULL);

@@ -491,8 +491,10 @@ void lab_plan_free(struct lab_plan *plan)
 		}
 		free(plan->exp[e].keys);
 	}
-	for (unsigned i = 0; i < plan->nlessons; i++)
+	for (unsigned i = 0; i < plan->nlessons; i++) {
 		free(plan->lessons[i].expr);
+		free(plan->lessons[i].unplanned);
+	}
 	free(plan->lessons);
 	free(plan->pts);
 	free(plan->exp);

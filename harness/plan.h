@@ -117,6 +117,10 @@ struct lab_plan_lesson {
 	const char *file;
 	int line;
 	char *expr; /* the claim with canonical selector values, what the analyzer reads */
+	/* why the plan cannot judge it, or NULL: a selector that names no planned point (a --set
+	 * narrowed its sweep, a value the machine decides) or a skipped one ("[locks] threads=2:
+	 * no planned point"); the analyzer will say "not run" */
+	char *unplanned;
 };
 
 struct lab_plan {

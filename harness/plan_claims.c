@@ -393,8 +393,36 @@ unsigned long long lab_plan_lesson_grows(void)
 	return pl_grows;
 }
 
+/* Why a claim whose selectors resolved to at cannot be judged on this plan (the first
+ * selector of no planned point, or of a skipped one), or NULL. */
+static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                         const struct lab__pl_at *at)
+{
+	char *why = NULL;
+
+	for (unsigned i = 0; i < c->nsel && !why; i++) {
+		const struct lab_experiment *e = pl_experiment(x, c->sel[i].experiment);
+		const struct lab_point *pt =
+		    e && at[i].pt != PL_NOPOINT ? &x->plan->pts[e->first_point + at[i].pt] : NULL;
+		char sel[200];
+		int n = 0;
+
+		if (!e || (pt && pt->state != LAB_POINT_SKIPPED))
+			continue;
+		n = snprintf(sel, sizeof(sel), "[%.60s]", e->name);
+		for (unsigned k = 0; k < c->sel[i].nparam && n > 0 && (size_t)n < sizeof(sel); k++)
+			n += snprintf(sel + n, sizeof(sel) - (size_t)n, "%s %.40s=%.40s",
+			              k ? "," : "", c->sel[i].key[k], c->sel[i].value[k]);
+		if (asprintf(&why, pt ? "%s is point %u, skipped: %s" : "%s: no planned point", sel,
+		             pt ? pt->id : 0, pt ? pt->reason : "") < 0)
+			why = NULL;
+	}
+	return why;
+}
+
 /* Adds the checked claim c of x->kv to the plan, in canonical text. */
-static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c)
+static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                    const struct lab__pl_at *at)
 {
 	struct lab_plan *plan = x->plan;
 	const struct lab_cfg_kv *kv = x->kv;
@@ -418,8 +446,13 @@ static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c)
 		return;
 	}
 	lab_lesson_format(c, -1, expr, need);
-	plan->lessons[plan->nlessons++] = (struct lab_plan_lesson){
-	    .name = kv->key, .claim = kv->value, .file = kv->file, .line = kv->line, .expr = expr};
+	plan->lessons[plan->nlessons++] =
+	    (struct lab_plan_lesson){.name = kv->key,
+	                             .claim = kv->value,
+	                             .file = kv->file,
+	                             .line = kv->line,
+	                             .expr = expr,
+	                             .unplanned = pl_unjudged(x, c, at)};
 }
 
 /* The thread count of a resolved threads value, or 0 when it does not parse. */
@@ -513,7 +546,7 @@ void lab__plan_claim(struct lab__pl_ctx *x, const struct lab_cfg_kv *kv)
 		                      "fall on either side of)",
 		                      why);
 	if (!x->errors)
-		pl_keep(x, &c);
+		pl_keep(x, &c, at);
 	free(at);
 	lab_lesson_claim_free(&c);
 }

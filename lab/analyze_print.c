@@ -255,6 +255,54 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 		    c->by_runs);
 }
 
+/* The note when the two runs' builds differ: which parts, both builds, and which points that
+ * can change (text from the files: one line, escaped). */
+static void lab_compare_builds(FILE *f, const struct lab_an_compare *c)
+{
+	char what[400];
+	const char *scope = lab_an_build_diff_scope(c->build_what);
+
+	if (!c->builds_differ)
+		return;
+	lab_an_build_diff_text(c->build_what, what, sizeof(what));
+	fprintf(f, "note: the runs were built differently, in %s (old: ", what);
+	lab_render_text_line(f, c->build_old);
+	fputs("; new: ", f);
+	lab_render_text_line(f, c->build_new);
+	if (!strcmp(scope, "isa=auto")) /* the other variants' files are compiled alike */
+		fputs(
+		    "): only the isa=auto points ran code built differently (the auto kernels' "
+		    "-march; the other variants are compiled alike): a change in those may be the "
+		    "build's, not the machine's\n",
+		    f);
+	else if (!strcmp(scope, "openmp"))
+		fputs("): only the OpenMP kernels' points ran under another OpenMP environment: a "
+		      "change in those may be the environment's, not the machine's\n",
+		      f);
+	else
+		fputs(
+		    "): a change may be the build's (its compiler, C flags, build type, sanitizer, "
+		    "OpenMP, the -march of the auto kernels), not the machine's\n",
+		    f);
+}
+
+/* The change of r with its interval, as its row says it: "+3% [1%, 5%]", "-" when none. */
+static void lab_compare_change(const struct lab_an_cmp_row *r, char *ch, size_t len)
+{
+	char c0[24], c1[24], c2[24];
+
+	if (isfinite(r->change) && isfinite(r->lo) && isfinite(r->hi))
+		snprintf(ch, len, "%s [%s, %s]", lab_compare_pct(c0, 100 * r->change),
+		         lab_compare_pct(c1, 100 * r->lo), lab_compare_pct(c2, 100 * r->hi));
+	else if (isfinite(r->change) && isfinite(r->lo) && r->hi == INFINITY)
+		snprintf(ch, len, "%s [%s, unbounded)", lab_compare_pct(c0, 100 * r->change),
+		         lab_compare_pct(c1, 100 * r->lo)); /* Fieller's ray above 0 */
+	else if (isfinite(r->change))                       /* one sample a side: no interval */
+		snprintf(ch, len, "%s [no interval]", lab_compare_pct(c0, 100 * r->change));
+	else
+		snprintf(ch, len, "-");
+}
+
 void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
                        const struct lab_an_data *new_)
 {
@@ -263,20 +311,10 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lab_an_cmp_row *r = &c->row[i];
 		const struct lab_an_point *p = r->old ? r->old : r->new_;
-		char ch[96] = "-";
+		char ch[96];
 
-		char c0[24], c1[24], c2[24];
-		if (isfinite(r->change) && isfinite(r->lo) && isfinite(r->hi))
-			snprintf(
-			    ch, sizeof(ch), "%s [%s, %s]", lab_compare_pct(c0, 100 * r->change),
-			    lab_compare_pct(c1, 100 * r->lo), lab_compare_pct(c2, 100 * r->hi));
-		else if (isfinite(r->change) && isfinite(r->lo) && r->hi == INFINITY)
-			snprintf(ch, sizeof(ch), "%s [%s, unbounded)",
-			         lab_compare_pct(c0, 100 * r->change),
-			         lab_compare_pct(c1, 100 * r->lo)); /* Fieller's ray above 0 */
-		else if (isfinite(r->change)) /* one sample a side: no interval */
-			snprintf(ch, sizeof(ch), "%s [no interval]",
-			         lab_compare_pct(c0, 100 * r->change));
+		lab_compare_change(r, ch, sizeof(ch));
+
 		char mo[32] = "-", mn[32] = "-", pv[32] = "-", name[32];
 		if (r->old && r->old->st.n)
 			snprintf(mo, sizeof(mo), "%.4g", lab_compare_mean(r, r->old));
@@ -310,32 +348,7 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		fputc('\n', f);
 	}
 	lab_compare_counts(f, c);
-	if (c->builds_differ) { /* text from the files: one line, escaped by the stream */
-		char what[400];
-
-		lab_an_build_diff_text(c->build_what, what, sizeof(what));
-		fprintf(f, "note: the runs were built differently, in %s (old: ", what);
-		lab_render_text_line(f, c->build_old);
-		fputs("; new: ", f);
-		lab_render_text_line(f, c->build_new);
-		const char *scope = lab_an_build_diff_scope(c->build_what);
-		if (!strcmp(scope, "isa=auto")) /* the other variants' files are compiled alike */
-			fputs(
-			    "): only the isa=auto points ran code built differently (the auto "
-			    "kernels' -march; the other variants are compiled alike): a change in "
-			    "those may be the build's, not the machine's\n",
-			    f);
-		else if (!strcmp(scope, "openmp"))
-			fputs("): only the OpenMP kernels' points ran under another OpenMP "
-			      "environment: a change in those may be the environment's, not the "
-			      "machine's\n",
-			      f);
-		else
-			fputs("): a change may be the build's (its compiler, C flags, build type, "
-			      "sanitizer, OpenMP, the -march of the auto kernels), not the "
-			      "machine's\n",
-			      f);
-	}
+	lab_compare_builds(f, c);
 	if (*c->sanitized) { /* text from the files, likewise */
 		fputs("note: ", f);
 		lab_render_text_line(f, c->sanitized);

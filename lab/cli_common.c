@@ -417,8 +417,13 @@ void lab_cli_print_plan(const struct lab_cli_setup *s, bool json)
 		printf("\n[lessons] %u claim%s, checked against this plan (the analyzer judges "
 		       "them on the data)\n",
 		       s->plan->nlessons, s->plan->nlessons == 1 ? "" : "s");
-	for (unsigned i = 0; i < s->plan->nlessons; i++)
-		printf("  %s = %s\n", s->plan->lessons[i].name, s->plan->lessons[i].expr);
+	for (unsigned i = 0; i < s->plan->nlessons; i++) {
+		const struct lab_plan_lesson *l = &s->plan->lessons[i];
+		printf("  %s = %s\n", l->name, l->expr);
+		if (l->unplanned) /* a --set narrowed a sweep, or the machine skips the point */
+			printf("        NOT RUN on this plan: %s (the analyzer will say so)\n",
+			       l->unplanned);
+	}
 	printf("\n%u point%s planned\n", s->plan->npts, s->plan->npts == 1 ? "" : "s");
 	cli_print_estimate(s->plan);
 }

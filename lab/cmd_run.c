@@ -221,6 +221,23 @@ static void run_busy_note(const struct lab_selfcheck *sc, const struct lab_plan 
 
 #define RUN_DIR_MAX LAB_RUN_DIR_MAX
 
+/* What the plan says before it runs: its size, CPUs held back, caches, lessons it cannot judge. */
+static void run_plan_notes(const struct lab_cli_setup *s, const char *dir)
+{
+	char cpus[512];
+
+	lab_opts_error("lab: %u point%s into %s", s->plan->npts, s->plan->npts == 1 ? "" : "s",
+	               dir);
+	if (lab_cli_cpus_restricted(s->topo, cpus, sizeof(cpus)))
+		lab_opts_error("lab: %s", cpus);
+	if (s->cache_note[0])
+		lab_opts_error("lab: caches: %s", s->cache_note);
+	for (unsigned i = 0; i < s->plan->nlessons; i++) /* before the run, not after it */
+		if (s->plan->lessons[i].unplanned)
+			lab_opts_error("lab: note: lesson %s cannot be judged on this plan: %s",
+			               s->plan->lessons[i].name, s->plan->lessons[i].unplanned);
+}
+
 static int run_execute(int argc, char **argv, const struct lab_cli_args *a, struct lab_cli_setup *s)
 {
 	struct lab_run_console con = {.s = s,
@@ -272,12 +289,7 @@ static int run_execute(int argc, char **argv, const struct lab_cli_args *a, stru
 		    "the instrumented code's; measure with a build without sanitizers",
 		    LAB_SANITIZE);
 	run_selfcheck(&runner, s, &sc);
-	lab_opts_error("lab: %u point%s into %s", s->plan->npts, s->plan->npts == 1 ? "" : "s",
-	               dir);
-	if (lab_cli_cpus_restricted(s->topo, est, sizeof(est)))
-		lab_opts_error("lab: %s", est);
-	if (s->cache_note[0])
-		lab_opts_error("lab: caches: %s", s->cache_note);
+	run_plan_notes(s, dir);
 	/* Up front, the same estimate as lab plan: the kernels' declared costs (issue 21). */
 	lab_cli_estimate_text(s->plan, est, sizeof(est));
 	fprintf(stderr, "estimated run time: %s on a quiet machine\n", est);

@@ -522,6 +522,35 @@ LAB_TEST(claim_errors_name_their_continuation_line)
 	tl_free(&t);
 }
 
+/* A claim the plan cannot judge (a --set narrowed the sweep its selector names, or the point is
+ * skipped on this machine) plans, and says why up front: lab plan listed it as "checked against
+ * this plan" and the run found out only at the analysis. */
+LAB_TEST(unjudged_claims_say_why)
+{
+	static const char *const texts[] = {
+	    "[x]\nkernel = fake\nthreads = 1,2\n[y]\nkernel = fake\nthreads = 1,2\n"
+	    "min_cpus = 1024\n[lessons]\nl = cost(x: threads=2) / cost(x: threads=1) >= 1.5\n"
+	    "m = cost(y: threads=2) / cost(x: threads=2) >= 1.5\n"
+	    "n = cost(x: threads=1) / cost(x: size=8, threads=2) >= 1.5\n"};
+	static const char *const sets[] = {"x.threads=1"};
+	struct tl t;
+
+	tl_build(&t, texts, 1, sets, 1);
+	REQUIRE(t.rc == 0 && t.plan->nlessons == 3);
+	CHECK_EQ_STR(t.plan->lessons[0].unplanned ?: "(none)", "[x] threads=2: no planned point");
+	CHECK(t.plan->lessons[1].unplanned &&
+	      strstr(t.plan->lessons[1].unplanned, "[y] threads=2 is point ") &&
+	      strstr(t.plan->lessons[1].unplanned, ", skipped: "));
+	CHECK_EQ_STR(t.plan->lessons[2].unplanned ?: "(none)",
+	             "[x] size=8, threads=2: no planned point");
+	tl_free(&t);
+	tl_build(&t, texts, 1, NULL, 0); /* x runs both: only m's [y] is skipped */
+	REQUIRE(t.rc == 0 && t.plan->nlessons == 3);
+	CHECK(t.plan->lessons[0].unplanned == NULL && t.plan->lessons[2].unplanned == NULL);
+	CHECK(t.plan->lessons[1].unplanned != NULL);
+	tl_free(&t);
+}
+
 /* lab_edit_distance measures at most 100 bytes and says 100 beyond: a longer name is close to
  * nothing (a 3000-byte key was "did you mean 'threads'?"). */
 LAB_TEST(long_names_get_no_suggestion)
