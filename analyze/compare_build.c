@@ -40,7 +40,8 @@ static const struct {
 };
 #define AN_BUILD_PARTS (sizeof(an_build_part) / sizeof(*an_build_part))
 
-/* How much of each part the text keeps (a longer one ends in "..."): C flags of 1000 bytes
+/* How much of each part the text keeps (a longer one ends in "..."; C flags and the auto
+ * kernels' target, a CPU and its extensions, 300 bytes): C flags of 1000 bytes
  * leave the other parts in the text. */
 #define AN_CLIP_FLAGS 300
 #define AN_CLIP_NAME  40
@@ -260,7 +261,7 @@ void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_jso
 	an_put_clip(&b, an_build_str(run, "auto_march.flag"), AN_CLIP_TEXT);
 	an_put_opt(&b, " ", an_build_str(run, "auto_march.extra"), AN_CLIP_LONG);
 	an_put(&b, " (");
-	an_put_clip(&b, an_build_str(run, "auto_march.arch"), AN_CLIP_TEXT);
+	an_put_clip(&b, an_build_str(run, "auto_march.arch"), AN_CLIP_FLAGS);
 	an_put_opt(&b, ", tune ", an_build_str(run, "auto_march.tune"), AN_CLIP_TEXT);
 	an_put_opt(&b, ", widest ", an_build_str(run, "auto_march.isa"), AN_CLIP_NAME);
 	an_put(&b, ")");

@@ -78,8 +78,15 @@ function(lab_auto_arch_isas out compiler march)
                   OUTPUT_VARIABLE m ERROR_QUIET RESULT_VARIABLE rc)
   set(isas)
   if(rc EQUAL 0)
+    # the vector extensions a compiler may vectorize with: two native builds on CPUs that differ
+    # in AVX-512 VNNI or VBMI alone recorded one arch, and compare saw no difference
     foreach(pair SSE2:sse2 SSE4_2:sse4.2 AVX:avx AVX2:avx2 FMA:fma AVX512F:avx512f
-                 AVX512BW:avx512bw AVX512DQ:avx512dq AVX512VL:avx512vl)
+                 AVX512BW:avx512bw AVX512DQ:avx512dq AVX512VL:avx512vl AVX512CD:avx512cd
+                 AVX512IFMA:avx512ifma AVX512VBMI:avx512vbmi AVX512VBMI2:avx512vbmi2
+                 AVX512VNNI:avx512vnni AVX512BITALG:avx512bitalg
+                 AVX512VPOPCNTDQ:avx512vpopcntdq AVX512BF16:avx512bf16 AVX512FP16:avx512fp16
+                 AVX512VP2INTERSECT:avx512vp2intersect AVXVNNI:avxvnni GFNI:gfni VAES:vaes
+                 VPCLMULQDQ:vpclmulqdq)
       string(REPLACE ":" ";" pair "${pair}")
       list(GET pair 0 macro)
       list(GET pair 1 isa)
