@@ -393,6 +393,15 @@ unsigned long long lab_plan_lesson_grows(void)
 	return pl_grows;
 }
 
+/* The thread count of a resolved threads value, or 0 when it does not parse. */
+static uint64_t pl_threads(const struct lab_resolved *r, const char *val)
+{
+	struct lab_hparams h = {0};
+	struct lab_err err;
+
+	return lab_param_parse(r->param, val, &h, &err) ? 0 : h.threads;
+}
+
 /* Why a claim whose selectors resolved to at cannot be judged on this plan (the first
  * selector of no planned point, or of a skipped one), or NULL. */
 static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
@@ -415,6 +424,23 @@ static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_cl
 			              k ? "," : "", c->sel[i].key[k], c->sel[i].value[k]);
 		if (asprintf(&why, pt ? "%s is point %u, skipped: %s" : "%s: no planned point", sel,
 		             pt ? pt->id : 0, pt ? pt->reason : "") < 0)
+			why = NULL;
+	}
+	for (unsigned i = 0; i < c->nnode && !why; i++) { /* a speedup's baseline */
+		struct lab_experiment *e =
+		    c->node[i].op == LAB_LESSON_SPEEDUP
+		        ? pl_experiment(x, c->sel[c->node[i].sel].experiment)
+		        : NULL;
+		const struct lab_resolved *r = e ? lab__plan_key(e, "threads") : NULL;
+		bool one = false;
+
+		for (unsigned v = 0; r && v < r->nvals; v++)
+			one |= pl_threads(r, r->vals[v]) == 1;
+		if (r && !one &&
+		    asprintf(&why,
+		             "[%.60s] threads=1, the baseline of speedup: no "
+		             "planned point",
+		             e->name) < 0)
 			why = NULL;
 	}
 	return why;
@@ -453,15 +479,6 @@ static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
 	                             .line = kv->line,
 	                             .expr = expr,
 	                             .unplanned = pl_unjudged(x, c, at)};
-}
-
-/* The thread count of a resolved threads value, or 0 when it does not parse. */
-static uint64_t pl_threads(const struct lab_resolved *r, const char *val)
-{
-	struct lab_hparams h = {0};
-	struct lab_err err;
-
-	return lab_param_parse(r->param, val, &h, &err) ? 0 : h.threads;
 }
 
 /* speedup(sel) divides the point's cost at threads = 1 by its own: at 1 thread it is 1 by

@@ -532,9 +532,20 @@ LAB_TEST(unjudged_claims_say_why)
 	    "min_cpus = 1024\n[lessons]\nl = cost(x: threads=2) / cost(x: threads=1) >= 1.5\n"
 	    "m = cost(y: threads=2) / cost(x: threads=2) >= 1.5\n"
 	    "n = cost(x: threads=1) / cost(x: size=8, threads=2) >= 1.5\n"};
-	static const char *const sets[] = {"x.threads=1"};
+	static const char *const sets[] = {"x.threads=1"}, *const two[] = {"x.threads=2"};
+	static const char *const sp[] = {
+	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\ns = speedup(x: threads=2) >= 1.5\n"};
 	struct tl t;
 
+	tl_build(&t, sp, 1, two, 1); /* the point runs, its baseline does not */
+	REQUIRE(t.rc == 0 && t.plan->nlessons == 1);
+	CHECK_EQ_STR(t.plan->lessons[0].unplanned ?: "(none)",
+	             "[x] threads=1, the baseline of speedup: no planned point");
+	tl_free(&t);
+	tl_build(&t, sp, 1, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->nlessons == 1);
+	CHECK(t.plan->lessons[0].unplanned == NULL);
+	tl_free(&t);
 	tl_build(&t, texts, 1, sets, 1);
 	REQUIRE(t.rc == 0 && t.plan->nlessons == 3);
 	CHECK_EQ_STR(t.plan->lessons[0].unplanned ?: "(none)", "[x] threads=2: no planned point");
