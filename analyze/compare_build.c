@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/compare.h"
@@ -164,15 +165,25 @@ static void an_put(struct an_buf *b, const char *fmt, ...)
 
 	if (b->at + 1 >= b->len)
 		return;
+	char *text = NULL;
+	size_t room = b->len - b->at - 1;
+
 	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->at, b->len - b->at, fmt, ap);
+	n = vasprintf(&text, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	if ((size_t)n >= b->len - b->at) /* cut: end on a whole character */
-		n = lab_an_utf8_fit(b->p + b->at, b->len - b->at - 1);
+	if ((size_t)n > room) { /* cut: end on a whole character, the cut marked */
+		n = lab_an_utf8_fit(text, room >= 3 ? room - 3 : room);
+		if (room >= 3) {
+			memcpy(text + n, "...", 3);
+			n += 3;
+		}
+	}
+	memcpy(b->p + b->at, text, (size_t)n);
 	b->at += (size_t)n;
 	b->p[b->at] = '\0';
+	free(text);
 }
 
 /* s (or "?" when NULL) cut to max bytes at a character boundary, "..." marking a cut. */

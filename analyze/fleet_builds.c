@@ -31,6 +31,16 @@ size_t lab_an_fleet_builds(const struct lab_an_fleet_view *v, size_t *first, siz
 	return nb;
 }
 
+size_t lab_an_fleet_builds_unlisted(const struct lab_an_fleet_view *v, const size_t *first,
+                                    size_t nb)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		n += v->h[i].ok && lab_an_fleet_build_of(v, first, nb, i) == SIZE_MAX;
+	return n;
+}
+
 size_t lab_an_fleet_build_of(const struct lab_an_fleet_view *v, const size_t *first, size_t nb,
                              size_t i)
 {
@@ -78,5 +88,7 @@ void lab_an_fleet_builds_json(struct lab_json *w, const struct lab_an_fleet_view
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
+	/* hosts of builds past the list's LAB_AN_FLEET_BUILDS_MAX */
+	lab_json_int(w, "unlisted_hosts", (long long)lab_an_fleet_builds_unlisted(v, first, nb));
 	lab_json_obj_close(w);
 }

@@ -16,6 +16,9 @@ struct lab_json;
  * one): into first[] the index of each one's first host, up to max of them, in host order.
  * Returns how many; *what gets every part in which any two differ (lab_an_build_diff's
  * bits), 0 when the hosts ran one build. */
+/* The loaded hosts of builds past the first max (lab_an_fleet_builds), which no list names. */
+size_t lab_an_fleet_builds_unlisted(const struct lab_an_fleet_view *v, const size_t *first,
+                                    size_t nb);
 size_t lab_an_fleet_builds(const struct lab_an_fleet_view *v, size_t *first, size_t max,
                            unsigned *what);
 /* The build (an index into first, of nb) host i ran; SIZE_MAX for a host not loaded or one

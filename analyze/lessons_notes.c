@@ -211,7 +211,7 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 			         "has %zu run of the %.0f planned (no more had run)", kept,
 			         planned);
 		snprintf(why, len,
-		         ": point %ld %s, so its interval is one setup's and says nothing of the "
+		         ": point %ld %s, so its samples are one setup's and say nothing of the "
 		         "others: %s",
 		         p->id, what, runs >= 2 ? "rerun on a quieter machine" : "run it again");
 		return 1;

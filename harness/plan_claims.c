@@ -420,17 +420,19 @@ static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_cl
 			continue;
 		n = snprintf(sel, sizeof(sel), "[%.60s]", e->name);
 		for (unsigned k = 0; k < c->sel[i].nparam && n > 0 && (size_t)n < sizeof(sel); k++)
-			n += snprintf(sel + n, sizeof(sel) - (size_t)n, "%s %.40s=%.40s",
-			              k ? "," : "", c->sel[i].key[k], c->sel[i].value[k]);
+			n += snprintf(
+			    sel + n, sizeof(sel) - (size_t)n, "%s %.40s=%.40s", k ? "," : "",
+			    c->sel[i].key[k],
+			    /* as the claim wrote it: mem_node=far, not this machine's 1 */
+			    c->sel[i].written[k] ? c->sel[i].written[k] : c->sel[i].value[k]);
 		if (asprintf(&why, pt ? "%s is point %u, skipped: %s" : "%s: no planned point", sel,
 		             pt ? pt->id : 0, pt ? pt->reason : "") < 0)
 			why = NULL;
 	}
 	for (unsigned i = 0; i < c->nnode && !why; i++) { /* a speedup's baseline */
-		struct lab_experiment *e =
-		    c->node[i].op == LAB_LESSON_SPEEDUP
-		        ? pl_experiment(x, c->sel[c->node[i].sel].experiment)
-		        : NULL;
+		struct lab_experiment *e = c->node[i].op == LAB_LESSON_SPEEDUP
+		                               ? pl_experiment(x, c->sel[c->node[i].sel].experiment)
+		                               : NULL;
 		const struct lab_resolved *r = e ? lab__plan_key(e, "threads") : NULL;
 		bool one = false;
 

@@ -222,6 +222,7 @@ static void cli_plan_json(const struct lab_cli_setup *s)
 		lab_json_str(&j, "expr", l->expr);
 		lab_json_str(&j, "file", l->line ? l->file : "--set");
 		lab_json_int(&j, "line", l->line);
+		lab_json_str(&j, "unplanned", l->unplanned); /* null: this plan can judge it */
 		lab_json_obj_close(&j);
 	}
 	lab_json_arr_close(&j);

@@ -114,6 +114,10 @@ static void fleet_print_builds(const struct lab_an_fleet_view *v)
 		fputs(": ", stdout);
 		lab_fleet_put(stdout, text);
 	}
+	size_t more = lab_an_fleet_builds_unlisted(v, first, nb);
+	if (more)
+		printf("; and %zu host%s of further builds: at most %d builds are listed", more,
+		       more == 1 ? "" : "s", LAB_AN_FLEET_BUILDS_MAX);
 	fputs("): a difference between hosts may be the build's, not the machine's\n", stdout);
 }
 

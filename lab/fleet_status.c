@@ -290,7 +290,7 @@ static void fleet_read_records(const char *dir, struct lab_an_fleet *f)
 			snprintf(why_full, sizeof(why_full), "a node beyond the fleet's %d tasks",
 			         LAB_FLEET_TASKS_MAX);
 			fleet_record_warn(dir, e->d_name, why_full,
-			                  "neither it nor any further one is read");
+			                  "no record of a node beyond them is read");
 		}
 	}
 	if (d)

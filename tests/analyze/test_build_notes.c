@@ -203,6 +203,33 @@ LAB_TEST(texts_cut_at_characters)
 	free(lab);
 }
 
+/* A whole text longer than its buffer (60 OpenMP variables of 30 two-byte characters) is cut at
+ * a character too, the cut marked: it ended in half an "é" at every other buffer length. */
+LAB_TEST(whole_text_cut_at_characters)
+{
+	char lab[8192], buf[LAB_AN_BUILD_TEXT_MAX];
+	size_t at = (size_t)snprintf(lab, sizeof(lab), "\"openmp_env\": {");
+	struct lab_an_json *a;
+
+	for (int k = 0; k < 60; k++) {
+		at += (size_t)snprintf(lab + at, sizeof(lab) - at, "%s\"OMP_%d\": \"",
+		                       k ? ", " : "", k);
+		for (int i = 0; i < 30; i++)
+			at += (size_t)snprintf(lab + at, sizeof(lab) - at, "\xc3\xa9");
+		at += (size_t)snprintf(lab + at, sizeof(lab) - at, "\"");
+	}
+	snprintf(lab + at, sizeof(lab) - at, "}");
+	a = bn_lab(lab);
+	for (size_t len = 16; len <= sizeof(buf); len += 7) {
+		lab_an_build_text(a, buf, len);
+		CHECK(bn_utf8_whole(buf));
+		CHECK(strlen(buf) < len);
+		/* every length cuts (the text is longer): marked, unless under 3 bytes were left */
+		CHECK(!strcmp(buf + strlen(buf) - 3, "...") || strlen(buf) + 3 >= len);
+	}
+	lab_an_json_free(a);
+}
+
 /* tests/fixtures REL (copied) with its first from replaced by to */
 static void bn_patch(const char *rel, const char *from, const char *to)
 {

@@ -209,6 +209,18 @@ plan_synthetic)
 	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' >"$tmp/p.txt"
 	grep -q "^3202 points planned$" "$tmp/p.txt"
 	grep -qE '^estimated run time: about [0-9]+ min ' "$tmp/p.txt"
+	# a lesson a --set leaves without its point says so up front, in the text and the JSON
+	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' \
+		--set global.threads=1,4 >"$tmp/p4.txt"
+	grep -q '^        NOT RUN on this plan: \[fairness\] lock=ticket, threads=2: no planned point' "$tmp/p4.txt" ||
+		{ cat "$tmp/p4.txt"; exit 1; }
+	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' \
+		--set global.threads=1,4 --json |
+		python3 -c 'import json,sys; l=json.load(sys.stdin)["lessons"]
+assert l and all("no planned point" in x["unplanned"] for x in l), l'
+	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' --json |
+		python3 -c 'import json,sys; l=json.load(sys.stdin)["lessons"]
+assert l and all(x["unplanned"] is None for x in l), l'
 	# A precision target stops when met: its budget is the ceiling, said as such.
 	printf '[global]\nthreads = 1\nreps = 3\nprecision = 1%%\nbudget = 10s\n\n[noop]\nkernel = noop\n' >"$tmp/pp.ini"
 	"$lab" plan "$tmp/pp.ini" >"$tmp/pp.txt"

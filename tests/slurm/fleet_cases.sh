@@ -239,7 +239,7 @@ status_tasks_over_limit)
 		printf '{"state": "COMPLETED", "exit_code": 0}' >"$tmp/f/tasks/n$i.json"
 	done
 	"$lab" fleet status "$tmp/f" >"$tmp/out" 2>"$tmp/err" || fail "status: $(cat "$tmp/err")"
-	[ "$(grep -c "beyond the fleet's 1024 tasks; neither it nor any further one is read" "$tmp/err")" = 1 ] ||
+	[ "$(grep -c "beyond the fleet's 1024 tasks; no record of a node beyond them is read" "$tmp/err")" = 1 ] ||
 		fail "not one warning: $(cat "$tmp/err")"
 	;;
 host_values_checked)
@@ -904,6 +904,26 @@ col = lambda h: rows[h][2 + 16 + 1 + 10 + 1:][:36]
 assert col("h1") == "\u00e9" * 33 + "...", repr(col("h1"))
 assert col("h2") == "a" * 33 + "...", repr(col("h2"))  # no "\x1" left of an escape
 assert col("h3") == "\u00e9" * 35 + " ", repr(col("h3"))  # fits: whole, padded
+PY
+	;;
+builds_over_limit)
+	# 18 hosts of 18 builds: 16 are listed, the 2 hosts of the others were left out without a
+	# word (their parts still counted). The note and fleet-analysis.json say how many.
+	mkdir "$tmp/f"
+	tasks=
+	for i in $(seq 1 18); do
+		cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h$i"
+		sed -i "s/\"git_sha\": \"fixture\"/\"git_sha\": \"b$i\"/" "$tmp/f/h$i/run.json"
+		tasks="$tasks${tasks:+, }{\"node\": \"h$i\", \"state\": \"COMPLETED\", \"exit_code\": 0}"
+	done
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [%s]}' "$tasks" >"$tmp/f/fleet.json"
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	grep -q "; and 2 hosts of further builds: at most 16 builds are listed)" "$tmp/out" ||
+		fail "no word on the unlisted hosts: $(grep '^note: the hosts' "$tmp/out")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["builds"]
+assert len(b["list"]) == 16 and b["unlisted_hosts"] == 2, b
 PY
 	;;
 builds_named)
