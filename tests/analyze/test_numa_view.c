@@ -186,40 +186,56 @@ static size_t nv_notes(const struct lab_an_json *j, const char *exp, const char 
 	return found;
 }
 
-/* A run in a virtual machine (host.hypervisor) says the distance table is the hypervisor's and
- * the nodes may split one node's memory; a run without says nothing of it. */
-LAB_TEST(virtual_machine_noted)
+/* The analysis (--json) of FX after its run.json gets host.hypervisor = "KVM" and, with
+ * one_node, 1 NUMA node and no distance table. */
+static struct lab_an_json *nv_json_vm(int one_node)
 {
 	struct lab_an_json *j = nv_json();
 	char path[2048], *text = NULL, *out = NULL, *err = NULL;
 	size_t len;
 	struct lab_err e = {0};
 
+	lab_an_json_free(j); /* FX copied afresh */
+	j = NULL;
+	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
+	if (lab_an_file_read(path, &text, &len, NULL))
+		return NULL;
+	char *host = strstr(text, "\"host\": {"), *nodes = strstr(text, "\"numa_nodes\": 2"),
+	     *dist = strstr(text, "\"numa_distances\"");
+	FILE *f = host && nodes && dist ? fopen(path, "w") : NULL;
+	if (f) {
+		if (one_node) {
+			memcpy(dist + 1, "numa_distanceX", 14); /* no such member: no table */
+			nodes[strlen("\"numa_nodes\": ")] = '1';
+		}
+		fprintf(f, "%.*s\"host\": {\"hypervisor\": \"KVM\", %s", (int)(host - text), text,
+		        host + strlen("\"host\": {"));
+		fclose(f);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
+		if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+			fprintf(stderr, "%s\n", e.msg);
+	}
+	free(text);
+	free(out);
+	free(err);
+	return j;
+}
+
+/* A run in a virtual machine (host.hypervisor) says the distance table is the hypervisor's and
+ * the nodes may split one node's memory; a run without says nothing of it. */
+LAB_TEST(virtual_machine_noted)
+{
+	struct lab_an_json *j = nv_json();
+
 	REQUIRE(j);
 	CHECK_EQ_U64(nv_notes(j, "lat", "virtual machine"), 0);
 	lab_an_json_free(j);
-	j = NULL;
-	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
-	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
-	char *host = strstr(text, "\"host\": {");
-	REQUIRE(host);
-	FILE *f = fopen(path, "w");
-	REQUIRE(f);
-	fprintf(f, "%.*s\"host\": {\"hypervisor\": \"KVM\", %s", (int)(host - text), text,
-	        host + strlen("\"host\": {"));
-	fclose(f);
-	free(text);
-	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
-	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e))
-		fprintf(stderr, "%s\n", e.msg);
-	REQUIRE(j);
+	REQUIRE((j = nv_json_vm(0)));
 	CHECK_EQ_U64(nv_notes(j, "lat",
 	                      "measured in a virtual machine (KVM): the distance table "
 	                      "is what the hypervisor announces"),
 	             1);
 	lab_an_json_free(j);
-	free(out);
-	free(err);
 }
 
 /* A run.json of one NUMA node has no distance table to give: its matrices said "firmware
@@ -227,37 +243,13 @@ LAB_TEST(virtual_machine_noted)
  * split one node's memory, which one node cannot. */
 LAB_TEST(one_node_says_so_plainly)
 {
-	struct lab_an_json *j = nv_json();
-	char path[2048], *text = NULL, *out = NULL, *err = NULL;
-	size_t len;
-	struct lab_err e = {0};
+	struct lab_an_json *j = nv_json_vm(1);
 
-	REQUIRE(j);
-	lab_an_json_free(j);
-	j = NULL;
-	snprintf(path, sizeof(path), "%s/" FX "/run.json", testlib_tmpdir());
-	REQUIRE(lab_an_file_read(path, &text, &len, NULL) == 0);
-	char *host = strstr(text, "\"host\": {"), *nodes = strstr(text, "\"numa_nodes\": 2"),
-	     *dist = strstr(text, "\"numa_distances\"");
-	REQUIRE(host && nodes && dist && host < nodes);
-	memcpy(dist + 1, "numa_distanceX", 14); /* no such member: no table */
-	nodes[strlen("\"numa_nodes\": ")] = '1';
-	FILE *f = fopen(path, "w");
-	REQUIRE(f);
-	fprintf(f, "%.*s\"host\": {\"hypervisor\": \"KVM\", %s", (int)(host - text), text,
-	        host + strlen("\"host\": {"));
-	fclose(f);
-	free(text);
-	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots --json", &out, &err), 0);
-	if (out && lab_an_json_parse("stdout", out, strlen(out), &j, &e))
-		fprintf(stderr, "%s\n", e.msg);
 	REQUIRE(j);
 	CHECK_EQ_U64(nv_notes(j, "lat", "one NUMA node on this machine: no distance table"), 1);
 	CHECK_EQ_U64(nv_notes(j, "lat", "firmware distance table"), 0);
 	CHECK_EQ_U64(nv_notes(j, "lat", "virtual machine"), 0);
 	lab_an_json_free(j);
-	free(out);
-	free(err);
 }
 
 /* Pages per node per init; a point whose pages are not where asked is kept and marked. */
