@@ -101,14 +101,18 @@ struct lab_an_fleet_task *lab_an_fleet_task_get(struct lab_an_fleet *f, const ch
 	return t;
 }
 
-/* Copies the string member key of j into buf ("" when absent or not a string); a string that
- * does not fit is -LAB_EDATA, never cut. */
+/* Copies the string member key of j into buf ("" when absent or null); another type, or a
+ * string that does not fit, is -LAB_EDATA, never read as "" (and written back so) or cut. */
 static int fleet_copy(const struct lab_an_json *j, const char *key, char *buf, size_t len,
                       const char *path, struct lab_err *err)
 {
+	const struct lab_an_json *v = lab_an_json_get(j, key);
 	const char *s = lab_an_json_str(j, key);
 	size_t n = s ? strlen(s) : 0;
 
+	if (v && !s && v->type != LAB_AN_JSON_NULL)
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\" is no string (allowed: a string)",
+		                   path, v->line, key);
 	if (n >= len)
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%u: \"%s\" is %zu characters (allowed at most %zu)", path,
@@ -296,6 +300,13 @@ int lab_an_fleet_read(const char *dir, struct lab_an_fleet *f, struct lab_err *e
 	const struct lab_an_json *req = lab_an_json_get(j, "request");
 	if ((rc = fleet_jobs_check(jobs, j->line, path, err)))
 		goto out;
+	if (req && req->type != LAB_AN_JSON_OBJ) {
+		rc = lab_err_set(err, LAB_EDATA,
+		                 "%s:%u: \"request\" is no object (allowed: {\"nodes\": ..., "
+		                 "\"partition\": ...} as lab fleet writes it)",
+		                 path, req->line);
+		goto out;
+	}
 	const struct {
 		const struct lab_an_json *obj;
 		const char *key;

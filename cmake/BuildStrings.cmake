@@ -8,6 +8,8 @@ function(lab_c_string out value)
   string(REPLACE "\"" "\\\"" value "${value}")
   string(REPLACE "\n" "\\n" value "${value}")
   string(REPLACE "\t" "\\t" value "${value}")
+  # ISO C (-std=c11) reads trigraphs in a literal: "??/" is a backslash, "??=" a '#'
+  string(REPLACE "?" "\\?" value "${value}")
   set(${out} "${value}" PARENT_SCOPE)
 endfunction()
 

@@ -158,8 +158,10 @@ static int lp_sel(struct lp *s)
 			return -1;
 		sel->key[sel->nparam] = key;
 		for (unsigned i = 0; i < sel->nparam; i++)
-			if (!strcmp(sel->key[i], key))
+			if (!strcmp(sel->key[i], key)) { /* at the item, not past its key */
+				s->p = s->text + sel->kcol[sel->nparam] - 1;
 				return lp_fail(s, "'%s' given twice in one selector", key);
+			}
 		if (lp_expect(s, '=', "'=' after the key"))
 			return -1;
 		if (!(sel->value[sel->nparam] = lp_value(s)))

@@ -404,6 +404,26 @@ static uint64_t pl_threads(const struct lab_resolved *r, const char *val)
 
 /* Why a claim whose selectors resolved to at cannot be judged on this plan (the first
  * selector of no planned point, or of a skipped one), or NULL. */
+/* "[e] k=v, k=\"v,w\"": selector sel as the claim wrote it (mem_node=far, not this machine's
+ * 1), whole, quoted where a value holds what ends one; NULL without memory. */
+static char *pl_sel_text(const struct lab_experiment *e, const struct lab_lesson_sel *sel)
+{
+	char *text = NULL, *next;
+
+	if (asprintf(&text, "[%s]", e->name) < 0)
+		return NULL;
+	for (unsigned k = 0; k < sel->nparam; k++) {
+		const char *v = sel->written[k] ? sel->written[k] : sel->value[k];
+		const char *q = strpbrk(v, " \t,()") ? "\"" : "";
+		int n = asprintf(&next, "%s%s %s=%s%s%s", text, k ? "," : "", sel->key[k], q, v, q);
+		free(text);
+		if (n < 0)
+			return NULL;
+		text = next;
+	}
+	return text;
+}
+
 static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
                          const struct lab__pl_at *at)
 {
@@ -413,21 +433,15 @@ static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_cl
 		const struct lab_experiment *e = pl_experiment(x, c->sel[i].experiment);
 		const struct lab_point *pt =
 		    e && at[i].pt != PL_NOPOINT ? &x->plan->pts[e->first_point + at[i].pt] : NULL;
-		char sel[200];
-		int n = 0;
+		char *sel;
 
-		if (!e || (pt && pt->state != LAB_POINT_SKIPPED))
+		if (!e || (pt && pt->state != LAB_POINT_SKIPPED) ||
+		    !(sel = pl_sel_text(e, &c->sel[i])))
 			continue;
-		n = snprintf(sel, sizeof(sel), "[%.60s]", e->name);
-		for (unsigned k = 0; k < c->sel[i].nparam && n > 0 && (size_t)n < sizeof(sel); k++)
-			n += snprintf(
-			    sel + n, sizeof(sel) - (size_t)n, "%s %.40s=%.40s", k ? "," : "",
-			    c->sel[i].key[k],
-			    /* as the claim wrote it: mem_node=far, not this machine's 1 */
-			    c->sel[i].written[k] ? c->sel[i].written[k] : c->sel[i].value[k]);
 		if (asprintf(&why, pt ? "%s is point %u, skipped: %s" : "%s: no planned point", sel,
 		             pt ? pt->id : 0, pt ? pt->reason : "") < 0)
 			why = NULL;
+		free(sel);
 	}
 	for (unsigned i = 0; i < c->nnode && !why; i++) { /* a speedup's baseline */
 		struct lab_experiment *e = c->node[i].op == LAB_LESSON_SPEEDUP
@@ -439,9 +453,7 @@ static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_cl
 		for (unsigned v = 0; r && v < r->nvals; v++)
 			one |= pl_threads(r, r->vals[v]) == 1;
 		if (r && !one &&
-		    asprintf(&why,
-		             "[%.60s] threads=1, the baseline of speedup: no "
-		             "planned point",
+		    asprintf(&why, "[%s] threads=1, the baseline of speedup: no planned point",
 		             e->name) < 0)
 			why = NULL;
 	}

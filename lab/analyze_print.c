@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "lab/analyze_print.h"
 
+#include "analyze/err.h"
 #include "analyze/flagged.h"
 #include "analyze/render/render.h"
 #include "analyze/views/views.h"
@@ -337,12 +338,17 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 			fprintf(f, " (%s; the samples say %s)", r->one_setup, r->samples_verdict);
 		if (r->loaded[0])
 			fprintf(f, " (%s)", r->loaded);
-		for (int side = 0; side < 2; side++) /* from a file: escaped, on one line */
-			if (lab_an_cmp_not_run_reason(r, side)) {
-				fputs(side ? " (new: " : " (old: ", f);
-				lab_render_text_line(f, lab_an_cmp_not_run_reason(r, side));
-				fputc(')', f);
-			}
+		for (int side = 0; side < 2; side++) { /* from a file: escaped, on one line, cut */
+			const char *why = lab_an_cmp_not_run_reason(r, side);
+			char cut[512];
+			if (!why)
+				continue;
+			int fit = lab_an_utf8_fit(why, 480);
+			snprintf(cut, sizeof(cut), "%.*s%s", fit, why, why[fit] ? "..." : "");
+			fputs(side ? " (new: " : " (old: ", f);
+			lab_render_text_line(f, cut);
+			fputc(')', f);
+		}
 		fputs(*p->params ? "  " : "", f);
 		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
 		fputc('\n', f);

@@ -130,7 +130,7 @@ static void lab_std_fds_hold(void)
 
 /* Output that never arrived is a failure: a full disk, a closed or unwritable stdout make the
  * exit 1 with a message, whatever the command did; EPIPE (the reader left, SIGPIPE ignored)
- * stays silent. Returns the exit code. */
+ * stays silent and leaves the command's own exit code. Returns the exit code. */
 static int lab_stdout_done(int code)
 {
 	int failed = ferror(stdout), e = errno;
@@ -148,9 +148,12 @@ static int lab_stdout_done(int code)
 	/* a pipe whose reader left reports POLLERR */
 	if (e == 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
 		e = EPIPE;
-	if (e != EPIPE)
-		fprintf(stderr, "%s: cannot write standard output: %s\n", lab_self,
-		        e ? strerror(e) : "write error");
+	/* the reader left (`| head -1`): what it read is what it wanted, and the command's own
+	 * code stands (it was 0 or 1 by the size of the output against the pipe's buffer) */
+	if (e == EPIPE)
+		return code;
+	fprintf(stderr, "%s: cannot write standard output: %s\n", lab_self,
+	        e ? strerror(e) : "write error");
 	return code == LAB_EXIT_OK ? LAB_EXIT_FAILURE : code;
 }
 

@@ -162,6 +162,27 @@ LAB_TEST(build_difference_scope)
 	CHECK_EQ_STR(lab_an_build_diff_scope(0), "all");
 }
 
+/* A part one side did not record is not known to differ: a run.json of before auto_march
+ * against a newer one was "built differently, in -march of the auto kernels, ...", and a
+ * run.json whose "lab" is no object differed in every part. */
+LAB_TEST(unrecorded_parts_do_not_differ)
+{
+	char buf[LAB_AN_BUILD_TEXT_MAX];
+	struct lab_an_json *a = bn_parse("{\"lab\": [1, 2]}"), *b = bn_lab("\"compiler\": \"gcc\"");
+
+	bn_diff(
+	    "\"compiler\": \"gcc\"",
+	    "\"compiler\": \"gcc\", \"auto_march\": {\"flag\": \"native\", \"arch\": \"znver3\"}",
+	    buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "");
+	bn_diff("\"auto_march\": {\"flag\": \"x86-64\"}", "\"auto_march\": {\"flag\": \"native\"}",
+	        buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "-march of the auto kernels");
+	CHECK_EQ_U64(lab_an_build_diff(a, b), 0);
+	lab_an_json_free(a);
+	lab_an_json_free(b);
+}
+
 /* 1 when s is whole UTF-8 (no character cut) */
 static int bn_utf8_whole(const char *s)
 {

@@ -780,6 +780,16 @@ LAB_TEST(stdout_write_errors)
 		    testlib_tmpdir(), testlib_bindir());
 		st = system(c);
 		CHECK(WIFEXITED(st));
+		snprintf(
+		    c, sizeof(c),
+		    "cd %s && (trap '' PIPE; sleep 0.2; %s/lab/lab analyze R --no-plots --json "
+		    "2>>pipe-err.txt; echo $? >pipe-rc.txt) | true",
+		    testlib_tmpdir(), testlib_bindir());
+		CHECK(system(c) != -1);
+		snprintf(c, sizeof(c), "%s/pipe-rc.txt", testlib_tmpdir());
+		REQUIRE(lab_an_file_read(c, &err, &(size_t){0}, NULL) == 0);
+		CHECK_EQ_STR(err, "0\n"); /* the analysis was done: its own code, not 1 */
+		free(err);
 		snprintf(c, sizeof(c), "%s/pipe-err.txt", testlib_tmpdir());
 		REQUIRE(lab_an_file_read(c, &err, &(size_t){0}, NULL) == 0);
 		CHECK(!strstr(err, "standard output"));

@@ -565,6 +565,15 @@ status_escapes)
 	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"},\n "request": {"nodes": "2",\n "time": "$(id)"},
 	 "tasks": [{"node": "n1", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/fleet.json"
 	expect 2 'fleet.json:3: request.time: not a Slurm value' "$lab" fleet status "$tmp"
+	# a value of another type was read as "" and written back so: the value was lost
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"},\n "request": {"nodes": 3},
+	 "tasks": []}' >"$tmp/fleet.json"
+	expect 2 'fleet.json:2: "nodes" is no string (allowed: a string)' "$lab" fleet status "$tmp"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"},\n "request": "--nodes=3",
+	 "tasks": []}' >"$tmp/fleet.json"
+	expect 2 'fleet.json:2: "request" is no object' "$lab" fleet status "$tmp"
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"},\n "tasks": [\n{"node": "n1", "state": 7}]}' >"$tmp/fleet.json"
+	expect 2 'fleet.json:3: "state" is no string' "$lab" fleet status "$tmp"
 	;;
 status_no_links)
 	# Round 4: a task record or fleet.json that is a symbolic link was read through the link

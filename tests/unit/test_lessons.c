@@ -80,7 +80,7 @@ LAB_TEST(bad_claims_name_the_column)
 	bad("price(a) >= 1", "column 1", "unknown function 'price'");
 	bad("cost(a: stride) >= 1", "column 15", "expected '='");
 	bad("cost(a: stride=) >= 1", "column 16", "expected a value");
-	bad("cost(a: s=1, s=2) >= 1", "'s' given twice", "column");
+	bad("cost(a: s=1, s=2) >= 1", "column 14: 's' given twice", "column"); /* the item's */
 	bad("cost(a >= 1", "column 8", "')' or ', KEY=VALUE'");
 	bad("cost(: x=1) >= 1", "column 6", "expected an experiment name");
 	bad("cost(a) >= 0x10", "column 12", "bad number (allowed a plain decimal like 1.5 or 2e3)");

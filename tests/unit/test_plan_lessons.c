@@ -533,6 +533,9 @@ LAB_TEST(unjudged_claims_say_why)
 	    "m = cost(y: threads=2) / cost(x: threads=2) >= 1.5\n"
 	    "n = cost(x: threads=1) / cost(x: size=8, threads=2) >= 1.5\n"};
 	static const char *const sets[] = {"x.threads=1"}, *const two[] = {"x.threads=2"};
+	static const char *const lst[] = {
+	    "[x]\nkernel = fake\nthreads = 1,2\nplacement = list:1,0\n[lessons]\n"
+	    "o = cost(x: placement=\"list:1,0\", threads=2) / cost(x: threads=1) >= 1.5\n"};
 	static const char *const sp[] = {
 	    "[x]\nkernel = fake\nthreads = 1,2\n[lessons]\ns = speedup(x: threads=2) >= 1.5\n"};
 	struct tl t;
@@ -559,6 +562,14 @@ LAB_TEST(unjudged_claims_say_why)
 	REQUIRE(t.rc == 0 && t.plan->nlessons == 3);
 	CHECK(t.plan->lessons[0].unplanned == NULL && t.plan->lessons[2].unplanned == NULL);
 	CHECK(t.plan->lessons[1].unplanned != NULL);
+	tl_free(&t);
+	/* whole, quoted as written: it read placement=list:1,0, which is no selector */
+	tl_build(&t, lst, 1, sets, 1);
+	for (unsigned i = 0; i < t.d.n; i++)
+		fprintf(stderr, "diag: %s\n", t.d.msg[i]);
+	REQUIRE(t.rc == 0 && t.plan->nlessons == 1);
+	CHECK_EQ_STR(t.plan->lessons[0].unplanned ?: "(none)",
+	             "[x] placement=\"list:1,0\", threads=2: no planned point");
 	tl_free(&t);
 }
 
