@@ -69,6 +69,8 @@ void lab_an_fleet_builds_json(struct lab_json *w, const struct lab_an_fleet_view
 	nb = lab_an_fleet_builds(v, first, LAB_AN_FLEET_BUILDS_MAX, &what);
 	lab_json_obj_open(w, "builds");
 	lab_json_bool(w, "differ", what != 0);
+	/* the points the difference can change: all, isa=auto or openmp (as compare's) */
+	lab_json_str(w, "scope", what ? lab_an_build_diff_scope(what) : NULL);
 	lab_json_arr_open(w, "what"); /* run.json's keys under "lab" that differ */
 	for (unsigned i = 0; lab_an_build_part(i, 0); i++)
 		if (what & 1u << i)

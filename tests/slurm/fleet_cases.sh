@@ -954,7 +954,7 @@ JSON
 	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))["builds"]
-assert b["differ"] and b["what"] == ["git_sha", "sanitize"], b
+assert b["differ"] and b["what"] == ["git_sha", "sanitize"] and b["scope"] == "all", b
 assert [x["hosts"] for x in b["list"]] == [["h1"], ["h2"], ["h3"]], b
 assert [x["sanitize"] for x in b["list"]] == [None, None, "address"], b
 assert "-march=?" not in json.dumps(b), b  # the fixture's run.json has no auto_march
