@@ -239,12 +239,36 @@ static void an_put_env(struct an_buf *b, const struct lab_an_json *env)
 		}
 }
 
-/* ", PREFIX" and s clipped to max, when s is a non-empty text */
-static void an_put_opt(struct an_buf *b, const char *prefix, const char *s, size_t max)
+/* Part key of run as an_put_clip puts it; when other's differs from it only past what the
+ * clip keeps, from a little before the first difference ("(the first N bytes the same) ..."),
+ * so two texts of builds that differ never read the same. */
+static void an_put_vs(struct an_buf *b, const struct lab_an_json *run,
+                      const struct lab_an_json *other, const char *key, size_t max)
 {
+	const char *s = an_build_str(run, key), *o = other ? an_build_str(other, key) : NULL;
+	size_t k = 0, from;
+
+	while (s && o && s[k] && s[k] == o[k])
+		k++;
+	if (!s || !o || !strcmp(s, o) || k < (size_t)lab_an_utf8_fit(s, max)) {
+		an_put_clip(b, s, max);
+		return;
+	}
+	for (from = k > 20 ? k - 20 : 0; from > 0 && ((unsigned char)s[from] & 0xc0) == 0x80;)
+		from--;
+	an_put(b, "(the first %zu bytes the same) ...", from);
+	an_put_clip(b, s + from, max);
+}
+
+/* ", PREFIX" and part key of run (an_put_vs), when it is a non-empty text */
+static void an_put_opt_vs(struct an_buf *b, const char *prefix, const struct lab_an_json *run,
+                          const struct lab_an_json *other, const char *key, size_t max)
+{
+	const char *s = an_build_str(run, key);
+
 	if (s && *s) {
 		an_put(b, "%s", prefix);
-		an_put_clip(b, s, max);
+		an_put_vs(b, run, other, key, max);
 	}
 }
 
@@ -261,27 +285,27 @@ void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_jso
 		return;
 	/* what an older run.json lacks is left out, not said as "?" */
 	an_put(&b, "lab ");
-	an_put_clip(&b, an_build_str(run, "version"), AN_CLIP_NAME);
+	an_put_vs(&b, run, other, "version", AN_CLIP_NAME);
 	an_put(&b, " (");
-	an_put_clip(&b, an_build_str(run, "git_sha"), AN_CLIP_NAME);
+	an_put_vs(&b, run, other, "git_sha", AN_CLIP_NAME);
 	an_put(&b, "%s), ", dirty && dirty->num ? ", dirty" : "");
-	an_put_clip(&b, an_build_str(run, "compiler"), AN_CLIP_LONG);
-	an_put_opt(&b, ", ", an_build_str(run, "build_type"), AN_CLIP_NAME);
+	an_put_vs(&b, run, other, "compiler", AN_CLIP_LONG);
+	an_put_opt_vs(&b, ", ", run, other, "build_type", AN_CLIP_NAME);
 	if (fl)
 		an_put_flags(&b, fl, an_build_str(other, "c_flags"));
-	an_put_opt(&b, ", sanitize=", an_build_str(run, "sanitize"), AN_CLIP_TEXT);
+	an_put_opt_vs(&b, ", sanitize=", run, other, "sanitize", AN_CLIP_TEXT);
 	if (omp)
 		an_put(&b, "%s", omp->num ? ", OpenMP" : ", no OpenMP");
 	an_put_env(&b, an_build_typed(run, "openmp_env", AN_B_ENV));
 	if (!an_build_str(run, "auto_march.flag") && !an_build_str(run, "auto_march.arch"))
 		return; /* a run.json of before auto_march: "auto -march=? (?)" said nothing */
 	an_put(&b, ", auto -march=");
-	an_put_clip(&b, an_build_str(run, "auto_march.flag"), AN_CLIP_TEXT);
-	an_put_opt(&b, " ", an_build_str(run, "auto_march.extra"), AN_CLIP_LONG);
+	an_put_vs(&b, run, other, "auto_march.flag", AN_CLIP_TEXT);
+	an_put_opt_vs(&b, " ", run, other, "auto_march.extra", AN_CLIP_LONG);
 	an_put(&b, " (");
-	an_put_clip(&b, an_build_str(run, "auto_march.arch"), AN_CLIP_FLAGS);
-	an_put_opt(&b, ", tune ", an_build_str(run, "auto_march.tune"), AN_CLIP_TEXT);
-	an_put_opt(&b, ", widest ", an_build_str(run, "auto_march.isa"), AN_CLIP_NAME);
+	an_put_vs(&b, run, other, "auto_march.arch", AN_CLIP_FLAGS);
+	an_put_opt_vs(&b, ", tune ", run, other, "auto_march.tune", AN_CLIP_TEXT);
+	an_put_opt_vs(&b, ", widest ", run, other, "auto_march.isa", AN_CLIP_NAME);
 	an_put(&b, ")");
 }
 

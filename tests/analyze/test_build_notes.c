@@ -106,6 +106,30 @@ LAB_TEST(flags_differing_past_the_cut)
 	lab_an_json_free(b);
 }
 
+/* Any part that differs only past what its text keeps (a target of 310 'x' then A or B) is
+ * shown from a little before the difference: the two texts read the same. */
+LAB_TEST(any_part_differing_past_the_cut)
+{
+	char lab[2][512], buf[2][LAB_AN_BUILD_TEXT_MAX];
+	struct lab_an_json *j[2];
+
+	for (int i = 0; i < 2; i++) {
+		int n = snprintf(lab[i], sizeof(lab[i]),
+		                 "\"auto_march\": {\"flag\": \"native\", \"arch\": \"");
+		memset(lab[i] + n, 'x', 310);
+		snprintf(lab[i] + n + 310, sizeof(lab[i]) - (size_t)n - 310, "%c\"}", "AB"[i]);
+		j[i] = bn_lab(lab[i]);
+	}
+	lab_an_build_text_vs(j[0], j[1], buf[0], sizeof(buf[0]));
+	lab_an_build_text_vs(j[1], j[0], buf[1], sizeof(buf[1]));
+	CHECK(strcmp(buf[0], buf[1]) != 0);
+	CHECK(strstr(buf[0], "(the first 290 bytes the same) ...xxxxxxxxxxxxxxxxxxxxA") != NULL);
+	lab_an_build_text(j[0], buf[1], sizeof(buf[1])); /* alone: clipped as before */
+	CHECK(strstr(buf[1], "the same") == NULL);
+	for (int i = 0; i < 2; i++)
+		lab_an_json_free(j[i]);
+}
+
 /* The auto kernels' tuning and widest ISA and the OpenMP environment are compared and shown. */
 LAB_TEST(tune_isa_and_omp_env_compared)
 {
