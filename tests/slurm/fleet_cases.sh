@@ -17,6 +17,19 @@ expect() {
 	grep -q -- "$pat" "$tmp/err" || fail "$*: stderr lacks '$pat': $(cat "$tmp/err")"
 }
 
+# usl_fleet NODE...: $tmp/f, a fleet whose COMPLETED tasks are the nodes, each a copy of the
+# results-usl fixture.
+usl_fleet() {
+	local tasks="" n
+	mkdir -p "$tmp/f"
+	for n in "$@"; do
+		cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$n"
+		tasks="$tasks${tasks:+, }{\"node\": \"$n\", \"state\": \"COMPLETED\", \"exit_code\": 0}"
+	done
+	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [%s]}' \
+		"$tasks" >"$tmp/f/fleet.json"
+}
+
 # fake_slurm: sbatch, scancel, squeue, scontrol and sacct in $tmp/bin that log every call to
 # $tmp/slurm.log (one argument per line, a call ending in "--"); sbatch prints job ids 101, 102...
 fake_slurm() {
@@ -246,9 +259,7 @@ host_values_checked)
 	# A host's run.json said 1e300 packages, -3 NUMA nodes, 2.5 cores and a clock step of
 	# -1e-300 ns: the hosts table printed a 301-digit number and fleet-analysis.json carried
 	# them. A count is a whole number 1 .. 2^20 and a clock step in (0, 1 s], else unknown.
-	mkdir "$tmp/f"
-	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
-	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
+	usl_fleet h1 h2
 	python3 - "$tmp/f/h2/run.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -257,7 +268,6 @@ t.update(packages=1e300, numa_nodes=-3, cores=2.5, pus="2")
 r["host"]["clock"]["resolution_ns"] = -1e-300
 json.dump(r, open(sys.argv[1], "w"))
 PY
-	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0}, {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
 	grep -q '[0-9]\{12\}' "$tmp/out" && fail "a huge number printed: $(grep -n '[0-9]\{12\}' "$tmp/out")"
 	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
@@ -272,10 +282,7 @@ analyze_reader_left)
 	# `lab analyze FLEET | head -1` died of SIGPIPE after the first host's text: the second
 	# host and the fleet's own files were never written. A reader that left is EPIPE: every
 	# host and fleet-analysis.json are written, silently.
-	mkdir "$tmp/f"
-	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
-	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
-	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0}, {"node": "h2", "state": "COMPLETED", "exit_code": 0}]}' >"$tmp/f/fleet.json"
+	usl_fleet h1 h2
 	rc=$(set +e +o pipefail
 		"$lab" analyze "$tmp/f" --no-plots 2>"$tmp/err" | true # a reader that left at once
 		echo "${PIPESTATUS[0]}")
@@ -918,14 +925,10 @@ PY
 builds_over_limit)
 	# 18 hosts of 18 builds: 16 are listed, the 2 hosts of the others were left out without a
 	# word (their parts still counted). The note and fleet-analysis.json say how many.
-	mkdir "$tmp/f"
-	tasks=
+	usl_fleet $(seq -f 'h%g' 1 18)
 	for i in $(seq 1 18); do
-		cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h$i"
 		sed -i "s/\"git_sha\": \"fixture\"/\"git_sha\": \"b$i\"/" "$tmp/f/h$i/run.json"
-		tasks="$tasks${tasks:+, }{\"node\": \"h$i\", \"state\": \"COMPLETED\", \"exit_code\": 0}"
 	done
-	printf '{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED", "tasks": [%s]}' "$tasks" >"$tmp/f/fleet.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
 	grep -q "; and 2 hosts of further builds: at most 16 builds are listed)" "$tmp/out" ||
 		fail "no word on the unlisted hosts: $(grep '^note: the hosts' "$tmp/out")"
@@ -938,14 +941,7 @@ PY
 builds_named)
 	# Three hosts, three builds: the note names every part that differs and every host (it
 	# named the first host that differed only).
-	mkdir "$tmp/f"
-	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
-	cat >"$tmp/f/fleet.json" <<'JSON'
-{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
- "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
-           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
-           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}
-JSON
+	usl_fleet h1 h2 h3
 	sed -i 's/"git_sha": "fixture"/"git_sha": "other"/' "$tmp/f/h2/run.json"
 	sed -i 's/"sanitize": ""/"sanitize": "address"/' "$tmp/f/h3/run.json"
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
