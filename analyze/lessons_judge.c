@@ -399,9 +399,10 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 		out->verdict = LAB_AN_INCONCLUSIVE;
 }
 
-/* The verdict sentence; why: the reason a verdict is inconclusive other than its interval,
- * said where there is an interval to read. 1 when the sentence holds why. */
-static int ev_text(struct lab_an_lesson *l, const char *why)
+/* The verdict sentence; why: the reason a verdict is inconclusive other than its interval, after
+ * lead where there is an interval to read (where it lay), else in place of the guess at why
+ * there is none. 1 when the sentence holds why. */
+static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why)
 {
 	const char *how = !l->method                      ? ""
 	                  : !strcmp(l->method, "fieller") ? ", Fieller"
@@ -424,13 +425,13 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 		if (isfinite(l->hi))
 			snprintf(hi, sizeof(hi), "%.4g", l->hi);
 		snprintf(l->text, sizeof(l->text),
-		         "%s: %s = %.4g %s%s, %s%s (95 %%%s%s); claim %s %g%s", vn, l->quantity,
+		         "%s: %s = %.4g %s%s, %s%s (95 %%%s%s); claim %s %g%s%s", vn, l->quantity,
 		         l->value, isfinite(l->lo) ? "[" : "(", lo, hi, isfinite(l->hi) ? "]" : ")",
 		         how,
 		         isfinite(l->lo) && isfinite(l->hi)
 		             ? ""
 		             : ": the denominator is not clearly away from 0, the numerator is",
-		         l->cmp, l->bound,
+		         l->cmp, l->bound, why[0] ? lead : "",
 		         why[0]                       ? why
 		         : l->verdict == LAB_AN_HOLDS ? ": the whole interval satisfies it"
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
@@ -438,14 +439,11 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 	} else if (isfinite(l->value)) {
 		/* the reason known (one kept setup, samples under load) rather than a guess: a
 		 * point of one kept sample read "a denominator not clearly away from 0" */
-		static const char straddles[] = ": the interval straddles the bound;";
-		int cut = !strncmp(why, straddles, sizeof(straddles) - 1);
-		const char *known = why + (cut ? sizeof(straddles) - 1 : 0);
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g, no bounded 95 %% interval%s%s; claim %s %g", vn,
-		         l->quantity, l->value, cut ? ";" : "",
-		         known[0] ? known
-		                  : " (too few samples or a denominator not clearly away from 0)",
+		         l->quantity, l->value, why[0] ? ";" : "",
+		         why[0] ? why
+		                : " (too few samples or a denominator not clearly away from 0)",
 		         l->cmp, l->bound);
 		return why[0] != 0;
 	} else /* never "inf" or "nan" as if they were values */
@@ -458,37 +456,41 @@ static int ev_text(struct lab_an_lesson *l, const char *why)
 
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 {
+	/* why: the reason the verdict is inconclusive other than its interval (" point 7 kept
+	 * ..."), after lead, which says where the interval lay */
 	char why[400] = "", one[300];
+	const char *lead = "";
 	int loaded;
 
 	ev_judge(e, out);
 	out->loaded = loaded = lab__lesson_flagged(e, &out->flagged, &out->samples);
 	/* said whenever it applies: a narrow straddling interval of one setup reads as if a few
 	 * more samples would tip it */
-	if (lab__lesson_one_setup(e, one, sizeof(one)))
-		snprintf(why, sizeof(why), "%s%s",
-		         out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
-		                                             : "",
-		         out->verdict == LAB_AN_INCONCLUSIVE ? one + 1 : one);
+	if (lab__lesson_one_setup(e, one, sizeof(one))) {
+		lead = out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
+		                                           : ":";
+		snprintf(why, sizeof(why), "%s", one + 1); /* one: ": point ..." */
+	}
 	/* Most of its samples under foreign load: the loaded machine's numbers decide nothing (a
 	 * sharded counter "failed" to beat a shared one at 1.14 where quiet runs read 4.0: on a
 	 * vCPU shared with other tasks the shards lose their 1/threads scaling). After a one-setup
 	 * reason, or where the text has no room for a reason, the note says it
 	 * (lessons_notes.c). */
-	else if ((out->load_said = loaded))
+	else if ((out->load_said = loaded)) {
+		/* which side its interval lay on, though it decides nothing */
+		lead = out->verdict == LAB_AN_HOLDS   ? ": the whole interval satisfies it, but"
+		       : out->verdict == LAB_AN_FAILS ? ": the whole interval violates it, but"
+		                                      : ": the interval straddles the bound;";
 		snprintf(why, sizeof(why),
-		         "%s %zu of the %zu samples these means are from were flagged for foreign "
+		         " %zu of the %zu samples these means are from were flagged for foreign "
 		         "load%s (kept by --include-flagged): a busy machine's numbers decide "
 		         "nothing; rerun when quiet",
-		         /* which side its interval lay on, though it decides nothing */
-		         out->verdict == LAB_AN_HOLDS   ? ": the whole interval satisfies it, but"
-		         : out->verdict == LAB_AN_FAILS ? ": the whole interval violates it, but"
-		                                        : ": the interval straddles the bound;",
 		         out->flagged, out->samples,
 		         2 * out->flagged > out->samples ? "" : ", most of one point's");
+	}
 	if (loaded)
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;
-	out->load_said = ev_text(out, why) && out->load_said;
+	out->load_said = ev_text(out, lead, why) && out->load_said;
 }
