@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +50,23 @@ static const struct {
 #define AN_CLIP_TEXT  80
 #define AN_CLIP_LONG  120
 
+#define AN_AUTO "auto_march."
+
+/* 1 when key is a member of the auto kernels' "auto_march" object */
+static int an_is_auto(const char *key)
+{
+	return !strncmp(key, AN_AUTO, sizeof(AN_AUTO) - 1);
+}
+
 /* Member key of run's "lab" ("auto_march.x" in its object), when it is of the kind's type. */
 static const struct lab_an_json *an_build_typed(const struct lab_an_json *run, const char *key,
                                                 enum an_build_kind kind)
 {
 	const struct lab_an_json *v = lab_an_json_get(run, "lab");
 
-	if (!strncmp(key, "auto_march.", 11)) {
+	if (an_is_auto(key)) {
 		v = lab_an_json_get(v, "auto_march");
-		key += 11;
+		key += sizeof(AN_AUTO) - 1;
 	}
 	v = lab_an_json_get(v, key);
 	if (!v)
@@ -97,7 +106,7 @@ static int an_build_same(const struct lab_an_json *ra, const struct lab_an_json 
 
 	/* the auto kernels' parts one side did not record (a run.json of before auto_march): not
 	 * known to differ, so not said to */
-	if ((!a || !b) && !strncmp(an_build_part[i].key, "auto_march.", 11))
+	if ((!a || !b) && an_is_auto(an_build_part[i].key))
 		return 1;
 	switch (k) {
 	case AN_B_STR:
@@ -139,7 +148,7 @@ const char *lab_an_build_diff_scope(unsigned what)
 	unsigned autos = 0, env = 0;
 
 	for (unsigned i = 0; i < AN_BUILD_PARTS; i++) {
-		autos |= strncmp(an_build_part[i].key, "auto_march.", 11) ? 0 : 1u << i;
+		autos |= an_is_auto(an_build_part[i].key) ? 1u << i : 0;
 		env |= strcmp(an_build_part[i].key, "openmp_env") ? 0 : 1u << i;
 	}
 	return what && !(what & ~autos) ? "isa=auto" : what && what == env ? "openmp" : "all";
@@ -205,20 +214,31 @@ static void an_put_clip(struct an_buf *b, const char *s, size_t max)
 
 /* ', C flags "FL"'; when other differs from fl only past what the text keeps of fl, the text
  * starts a little before the first difference, saying how many bytes before it are the same. */
-static void an_put_flags(struct an_buf *b, const char *fl, const char *other)
+/* Where s is shown from against o: SIZE_MAX (from its start) unless the two differ only past
+ * what max bytes of s keep; then at a character back bytes before the first difference. */
+static size_t an_shown_from(const char *s, const char *o, size_t max, size_t back)
 {
 	size_t k = 0, from;
 
-	while (other && fl[k] && fl[k] == other[k])
+	while (s && o && s[k] && s[k] == o[k])
 		k++;
-	if (!other || !strcmp(fl, other) || k < (size_t)lab_an_utf8_fit(fl, AN_CLIP_FLAGS)) {
+	if (!s || !o || !strcmp(s, o) || k < (size_t)lab_an_utf8_fit(s, max))
+		return SIZE_MAX;
+	for (from = k > back ? k - back : 0; from > 0 && ((unsigned char)s[from] & 0xc0) == 0x80;)
+		from--;
+	return from;
+}
+
+static void an_put_flags(struct an_buf *b, const char *fl, const char *other)
+{
+	size_t from = an_shown_from(fl, other, AN_CLIP_FLAGS, 40);
+
+	if (from == SIZE_MAX) {
 		an_put(b, ", C flags \"");
 		an_put_clip(b, fl, AN_CLIP_FLAGS);
 		an_put(b, "\"");
 		return;
 	}
-	for (from = k > 40 ? k - 40 : 0; from > 0 && ((unsigned char)fl[from] & 0xc0) == 0x80;)
-		from--;
 	an_put(b, ", C flags (the first %zu bytes the same) \"...", from);
 	an_put_clip(b, fl + from, AN_CLIP_FLAGS);
 	an_put(b, "\"");
@@ -246,16 +266,12 @@ static void an_put_vs(struct an_buf *b, const struct lab_an_json *run,
                       const struct lab_an_json *other, const char *key, size_t max)
 {
 	const char *s = an_build_str(run, key), *o = other ? an_build_str(other, key) : NULL;
-	size_t k = 0, from;
+	size_t from = an_shown_from(s, o, max, 20);
 
-	while (s && o && s[k] && s[k] == o[k])
-		k++;
-	if (!s || !o || !strcmp(s, o) || k < (size_t)lab_an_utf8_fit(s, max)) {
+	if (from == SIZE_MAX) {
 		an_put_clip(b, s, max);
 		return;
 	}
-	for (from = k > 20 ? k - 20 : 0; from > 0 && ((unsigned char)s[from] & 0xc0) == 0x80;)
-		from--;
 	an_put(b, "(the first %zu bytes the same) ...", from);
 	an_put_clip(b, s + from, max);
 }
