@@ -100,6 +100,10 @@ const char *lab_an_build_part(unsigned i, int label);
  * compiled alike), "openmp" when only the OpenMP environment differs (the OpenMP kernels'),
  * else "all". */
 const char *lab_an_build_diff_scope(unsigned what);
+/* What the notes of compare and a fleet say of a scope narrower than "all": the points that ran
+ * code built differently ("only the isa=auto points ran code built differently (...)"), and into
+ * *whose what a change there may be ("build's", "environment's"); NULL for "all". */
+const char *lab_an_build_scope_clause(unsigned what, const char **whose);
 /* The names of the parts in what, ", "-separated ("C flags, sanitizer"). */
 void lab_an_build_diff_text(unsigned what, char *buf, size_t len);
 /* run.json's lab.sanitize when the run's lab was built with sanitizers (its times are the

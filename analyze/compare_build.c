@@ -154,6 +154,21 @@ const char *lab_an_build_diff_scope(unsigned what)
 	return what && !(what & ~autos) ? "isa=auto" : what && what == env ? "openmp" : "all";
 }
 
+const char *lab_an_build_scope_clause(unsigned what, const char **whose)
+{
+	const char *scope = lab_an_build_diff_scope(what);
+
+	*whose = "build's";
+	if (!strcmp(scope, "isa=auto")) /* the other variants' files are compiled alike */
+		return "only the isa=auto points ran code built differently (the auto kernels' "
+		       "-march; the other variants are compiled alike)";
+	if (!strcmp(scope, "openmp")) {
+		*whose = "environment's";
+		return "only the OpenMP kernels' points ran under another OpenMP environment";
+	}
+	return NULL;
+}
+
 void lab_an_build_diff_text(unsigned what, char *buf, size_t len)
 {
 	size_t at = 0;

@@ -402,6 +402,15 @@ static uint64_t pl_threads(const struct lab_resolved *r, const char *val)
 	return lab_param_parse(r->param, val, &h, &err) ? 0 : h.threads;
 }
 
+/* 1 when r, a threads key, has a value of 1 thread: speedup's baseline */
+static bool pl_sweeps_one(const struct lab_resolved *r)
+{
+	for (unsigned v = 0; r && v < r->nvals; v++)
+		if (pl_threads(r, r->vals[v]) == 1)
+			return true;
+	return false;
+}
+
 /* Why a claim whose selectors resolved to at cannot be judged on this plan (the first
  * selector of no planned point, or of a skipped one), or NULL. */
 /* "[e] k=v, k=\"v,w\"": selector sel as the claim wrote it (mem_node=far, not this machine's
@@ -448,11 +457,8 @@ static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_cl
 		                               ? pl_experiment(x, c->sel[c->node[i].sel].experiment)
 		                               : NULL;
 		const struct lab_resolved *r = e ? lab__plan_key(e, "threads") : NULL;
-		bool one = false;
 
-		for (unsigned v = 0; r && v < r->nvals; v++)
-			one |= pl_threads(r, r->vals[v]) == 1;
-		if (r && !one &&
+		if (r && !pl_sweeps_one(r) &&
 		    asprintf(&why, "[%s] threads=1, the baseline of speedup: no planned point",
 		             e->name) < 0)
 			why = NULL;
@@ -513,8 +519,7 @@ static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 			named = sel->value[i];
 			max = sel->written[i] != NULL;
 		}
-	for (unsigned v = 0; v < r->nvals; v++)
-		one |= pl_threads(r, r->vals[v]) == 1;
+	one = pl_sweeps_one(r);
 	/* threads=max (named, or the sweep's one value) is 1 on a 1-CPU machine only: the analyzer
 	 * says "not run" there */
 	if (named ? !max && pl_threads(r, named) == 1

@@ -261,7 +261,7 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 static void lab_compare_builds(FILE *f, const struct lab_an_compare *c)
 {
 	char what[400];
-	const char *scope = lab_an_build_diff_scope(c->build_what);
+	const char *whose, *clause = lab_an_build_scope_clause(c->build_what, &whose);
 
 	if (!c->builds_differ)
 		return;
@@ -270,16 +270,9 @@ static void lab_compare_builds(FILE *f, const struct lab_an_compare *c)
 	lab_render_text_line(f, c->build_old);
 	fputs("; new: ", f);
 	lab_render_text_line(f, c->build_new);
-	if (!strcmp(scope, "isa=auto")) /* the other variants' files are compiled alike */
-		fputs(
-		    "): only the isa=auto points ran code built differently (the auto kernels' "
-		    "-march; the other variants are compiled alike): a change in those may be the "
-		    "build's, not the machine's\n",
-		    f);
-	else if (!strcmp(scope, "openmp"))
-		fputs("): only the OpenMP kernels' points ran under another OpenMP environment: a "
-		      "change in those may be the environment's, not the machine's\n",
-		      f);
+	if (clause)
+		fprintf(f, "): %s: a change in those may be the %s, not the machine's\n", clause,
+		        whose);
 	else
 		fputs(
 		    "): a change may be the build's (its compiler, C flags, build type, sanitizer, "

@@ -118,16 +118,13 @@ static void fleet_print_builds(const struct lab_an_fleet_view *v)
 	if (more)
 		printf("; and %zu host%s of further builds: at most %d builds are listed", more,
 		       more == 1 ? "" : "s", LAB_AN_FLEET_BUILDS_MAX);
-	const char *scope = lab_an_build_diff_scope(diff);
-	fputs(!strcmp(scope, "isa=auto")
-	          ? "): only the isa=auto points ran code built differently (the auto kernels' "
-	            "-march; the other variants are compiled alike): a difference between hosts "
-	            "there may be the build's, not the machine's\n"
-	      : !strcmp(scope, "openmp")
-	          ? "): only the OpenMP kernels' points ran under another OpenMP environment: a "
-	            "difference between hosts there may be the environment's, not the machine's\n"
-	          : "): a difference between hosts may be the build's, not the machine's\n",
-	      stdout);
+	const char *whose, *clause = lab_an_build_scope_clause(diff, &whose);
+	if (clause)
+		printf("): %s: a difference between hosts there may be the %s, not the machine's\n",
+		       clause, whose);
+	else
+		fputs("): a difference between hosts may be the build's, not the machine's\n",
+		      stdout);
 }
 
 /* Every point once, each host's mean [95 % interval] beside the others. */
