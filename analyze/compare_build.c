@@ -233,11 +233,13 @@ static void an_put_clip(struct an_buf *b, const char *s, size_t max)
  * what max bytes of s keep; then at a character back bytes before the first difference. */
 static size_t an_shown_from(const char *s, const char *o, size_t max, size_t back)
 {
-	size_t k = 0, from;
+	size_t k = 0, from, fit = s ? (size_t)lab_an_utf8_fit(s, max) : 0;
 
 	while (s && o && s[k] && s[k] == o[k])
 		k++;
-	if (!s || !o || !strcmp(s, o) || k < (size_t)lab_an_utf8_fit(s, max))
+	/* shown whole, or cut past the first difference: from its start ("x86-64" against
+	 * "x86-64-v4" read "(the first 0 bytes the same) ...x86-64") */
+	if (!s || !o || !strcmp(s, o) || !s[fit] || k < fit)
 		return SIZE_MAX;
 	for (from = k > back ? k - back : 0; from > 0 && ((unsigned char)s[from] & 0xc0) == 0x80;)
 		from--;

@@ -128,6 +128,14 @@ LAB_TEST(any_part_differing_past_the_cut)
 	CHECK(strstr(buf[1], "the same") == NULL);
 	for (int i = 0; i < 2; i++)
 		lab_an_json_free(j[i]);
+	/* one a prefix of the other, both shown whole: each from its start */
+	j[0] = bn_lab("\"auto_march\": {\"flag\": \"x86-64\"}, \"c_flags\": \"-O2\"");
+	j[1] = bn_lab("\"auto_march\": {\"flag\": \"x86-64-v4\"}, \"c_flags\": \"-O2 -g\"");
+	lab_an_build_text_vs(j[0], j[1], buf[0], sizeof(buf[0]));
+	CHECK(strstr(buf[0], "the same") == NULL);
+	CHECK(strstr(buf[0], "C flags \"-O2\"") && strstr(buf[0], "auto -march=x86-64 ("));
+	for (int i = 0; i < 2; i++)
+		lab_an_json_free(j[i]);
 }
 
 /* The auto kernels' tuning and widest ISA and the OpenMP environment are compared and shown. */
