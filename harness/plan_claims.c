@@ -63,13 +63,6 @@ void lab__plan_claim_error(struct lab__pl_ctx *x, const char *fmt, ...)
 	lab_diag_add(x->d, "%s:%d: [lessons] %s: %s", x->kv->file, x->kv->line, name, what);
 }
 
-static struct lab_experiment *pl_experiment(const struct lab__pl_ctx *x, const char *name)
-{
-	unsigned e;
-
-	return lab_strmap_get(&x->exps, 0, name, &e) ? &x->plan->exp[e] : NULL;
-}
-
 /* An experiment section with that name exists (its own errors were reported already). The
  * index holds every section but [global] and [lessons] under owner 0. */
 static int pl_section_exists(const struct lab_cfg *cfg, const char *name)
@@ -315,7 +308,7 @@ static int pl_swept_by_set(const struct lab_experiment *e, const char *key)
 /* Checks sel and resolves it into *at. */
 static void pl_sel(struct lab__pl_ctx *x, struct lab_lesson_sel *sel, struct lab__pl_at *at)
 {
-	struct lab_experiment *e = pl_experiment(x, sel->experiment);
+	struct lab_experiment *e = lab__pl_experiment(x, sel->experiment);
 	unsigned before = x->errors;
 
 	if (!e) {
@@ -363,7 +356,7 @@ static void pl_metric(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
                       const struct lab_lesson_node *n)
 {
 	const struct lab_lesson_sel *sel = &c->sel[n->sel];
-	const struct lab_experiment *e = pl_experiment(x, sel->experiment);
+	const struct lab_experiment *e = lab__pl_experiment(x, sel->experiment);
 	char names[512] = "";
 	size_t used = 0;
 
@@ -391,79 +384,6 @@ static unsigned long long pl_grows;
 unsigned long long lab_plan_lesson_grows(void)
 {
 	return pl_grows;
-}
-
-/* The thread count of a resolved threads value, or 0 when it does not parse. */
-static uint64_t pl_threads(const struct lab_resolved *r, const char *val)
-{
-	struct lab_hparams h = {0};
-	struct lab_err err;
-
-	return lab_param_parse(r->param, val, &h, &err) ? 0 : h.threads;
-}
-
-/* 1 when r, a threads key, has a value of 1 thread: speedup's baseline */
-static bool pl_sweeps_one(const struct lab_resolved *r)
-{
-	for (unsigned v = 0; r && v < r->nvals; v++)
-		if (pl_threads(r, r->vals[v]) == 1)
-			return true;
-	return false;
-}
-
-/* Why a claim whose selectors resolved to at cannot be judged on this plan (the first
- * selector of no planned point, or of a skipped one), or NULL. */
-/* "[e] k=v, k=\"v,w\"": selector sel as the claim wrote it (mem_node=far, not this machine's
- * 1), whole, quoted where a value holds what ends one; NULL without memory. */
-static char *pl_sel_text(const struct lab_experiment *e, const struct lab_lesson_sel *sel)
-{
-	char *text = NULL, *next;
-
-	if (asprintf(&text, "[%s]", e->name) < 0)
-		return NULL;
-	for (unsigned k = 0; k < sel->nparam; k++) {
-		const char *v = sel->written[k] ? sel->written[k] : sel->value[k];
-		const char *q = strpbrk(v, " \t,()") ? "\"" : "";
-		int n = asprintf(&next, "%s%s %s=%s%s%s", text, k ? "," : "", sel->key[k], q, v, q);
-		free(text);
-		if (n < 0)
-			return NULL;
-		text = next;
-	}
-	return text;
-}
-
-static char *pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
-                         const struct lab__pl_at *at)
-{
-	char *why = NULL;
-
-	for (unsigned i = 0; i < c->nsel && !why; i++) {
-		const struct lab_experiment *e = pl_experiment(x, c->sel[i].experiment);
-		const struct lab_point *pt =
-		    e && at[i].pt != PL_NOPOINT ? &x->plan->pts[e->first_point + at[i].pt] : NULL;
-		char *sel;
-
-		if (!e || (pt && pt->state != LAB_POINT_SKIPPED) ||
-		    !(sel = pl_sel_text(e, &c->sel[i])))
-			continue;
-		if (asprintf(&why, pt ? "%s is point %u, skipped: %s" : "%s: no planned point", sel,
-		             pt ? pt->id : 0, pt ? pt->reason : "") < 0)
-			why = NULL;
-		free(sel);
-	}
-	for (unsigned i = 0; i < c->nnode && !why; i++) { /* a speedup's baseline */
-		struct lab_experiment *e = c->node[i].op == LAB_LESSON_SPEEDUP
-		                               ? pl_experiment(x, c->sel[c->node[i].sel].experiment)
-		                               : NULL;
-		const struct lab_resolved *r = e ? lab__plan_key(e, "threads") : NULL;
-
-		if (r && !pl_sweeps_one(r) &&
-		    asprintf(&why, "[%s] threads=1, the baseline of speedup: no planned point",
-		             e->name) < 0)
-			why = NULL;
-	}
-	return why;
 }
 
 /* Adds the checked claim c of x->kv to the plan, in canonical text. */
@@ -498,7 +418,7 @@ static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
 	                             .file = kv->file,
 	                             .line = kv->line,
 	                             .expr = expr,
-	                             .unplanned = pl_unjudged(x, c, at)};
+	                             .unplanned = lab__pl_unjudged(x, c, at)};
 }
 
 /* speedup(sel) divides the point's cost at threads = 1 by its own: at 1 thread it is 1 by
@@ -507,7 +427,7 @@ static void pl_keep(struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
  * says the lesson was not run and why. */
 static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 {
-	struct lab_experiment *e = pl_experiment(x, sel->experiment);
+	struct lab_experiment *e = lab__pl_experiment(x, sel->experiment);
 	const struct lab_resolved *r = e ? lab__plan_key(e, "threads") : NULL;
 	const char *named = NULL;
 	bool one = false, max = false;
@@ -519,10 +439,10 @@ static void pl_speedup(struct lab__pl_ctx *x, const struct lab_lesson_sel *sel)
 			named = sel->value[i];
 			max = sel->written[i] != NULL;
 		}
-	one = pl_sweeps_one(r);
+	one = lab__pl_sweeps_one(r);
 	/* threads=max (named, or the sweep's one value) is 1 on a 1-CPU machine only: the analyzer
 	 * says "not run" there */
-	if (named ? !max && pl_threads(r, named) == 1
+	if (named ? !max && lab__pl_threads(r, named) == 1
 	          : r->nvals == 1 && one && !(r->text && pl_machine_relative(r->text)))
 		lab__plan_claim_error(
 		    x,

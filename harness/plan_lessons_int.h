@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the planner's [lessons] files: plan_lessons.c takes the claims by name and calls
- * plan_claims.c to check each, which calls plan_cancels.c; not for other files. */
+ * plan_claims.c to check each, which calls plan_cancels.c and plan_unjudged.c; not for other
+ * files. */
 #ifndef LAB_HARNESS_PLAN_LESSONS_INT_H
 #define LAB_HARNESS_PLAN_LESSONS_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "harness/lessons.h"
 #include "harness/plan_internal.h"
@@ -59,5 +61,17 @@ bool lab__plan_claim_cancels(struct lab__pl_ctx *x, const struct lab_lesson_clai
  * into why[len]. */
 bool lab__plan_claim_fixed(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
                            const struct lab__pl_at *at, char *why, size_t len);
+
+/* harness/plan_unjudged.c: the experiment of x named name, or NULL. */
+struct lab_experiment *lab__pl_experiment(const struct lab__pl_ctx *x, const char *name);
+/* The thread count of a resolved threads value, or 0 when it does not parse. */
+uint64_t lab__pl_threads(const struct lab_resolved *r, const char *val);
+/* 1 when r, a threads key, has a value of 1 thread: speedup's baseline. */
+bool lab__pl_sweeps_one(const struct lab_resolved *r);
+/* Why the sound claim c, whose selectors resolved to at, cannot be judged on this plan (the
+ * first selector of no planned point or of a skipped one, whole as the claim wrote it; a
+ * speedup without its threads=1 baseline), or NULL; the caller frees it. */
+char *lab__pl_unjudged(const struct lab__pl_ctx *x, const struct lab_lesson_claim *c,
+                       const struct lab__pl_at *at);
 
 #endif
