@@ -2,6 +2,7 @@
 #include "analyze/jsonr.h"
 #include "analyze/jsonr_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,15 @@ static size_t an_jp_number_len(const char *s, const char *end)
 	return k;
 }
 
+/* Whether a number's digits before its exponent hold one other than 0. */
+static int an_jp_nonzero_mantissa(const char *text)
+{
+	for (; *text && *text != 'e' && *text != 'E'; text++)
+		if (*text >= '1' && *text <= '9')
+			return 1;
+	return 0;
+}
+
 static int an_jp_number(struct an_jp *p, struct lab_an_json *v)
 {
 	size_t k = an_jp_number_len(p->s, p->end);
@@ -123,8 +133,13 @@ static int an_jp_number(struct an_jp *p, struct lab_an_json *v)
 	text[k] = '\0';
 	v->type = LAB_AN_JSON_NUM;
 	v->num = strtod(text, NULL); /* the whole text: the grammar is strtod's too */
+	/* 1e-400 read as 0 made an exit code of 0 out of no whole number, 1e400 an infinity */
+	int lost = isinf(v->num) || (v->num == 0 && an_jp_nonzero_mantissa(text));
 	if (text != tmp)
 		free(text);
+	if (lost)
+		return an_jp_fail(p, "number outside a double's range (allowed: a magnitude up to "
+		                     "1.7e308, and from 4.9e-324 unless 0)");
 	p->s += k;
 	return 0;
 }

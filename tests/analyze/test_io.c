@@ -100,12 +100,14 @@ LAB_TEST(json_strings_rfc8259)
  * json refuses them); a valid number longer than 63 characters was refused. */
 LAB_TEST(json_numbers_rfc8259)
 {
-	static const char *const bad[] = {"[+5]",   "[05]",   "[5.]",  "[.5e1]",
-	                                  "[1e]",   "[1e+]",  "[-]",   "[--1]",
-	                                  "[0x10]", "[1.e3]", "[-01]", "[Infinity]"};
-	static const char *const good[] = {"[0]",   "[-0]",   "[5]",      "[0.5]",
-	                                   "[1e3]", "[1E+3]", "[-1.5e-3]"};
-	static const double val[] = {0, 0, 5, 0.5, 1000, 1000, -1.5e-3};
+	static const char *const bad[] = {"[+5]", "[05]", "[5.]", "[.5e1]", "[1e]", "[1e+]", "[-]",
+	                                  "[--1]", "[0x10]", "[1.e3]", "[-01]", "[Infinity]",
+	                                  /* outside a double: read as 0 or an infinity */
+	                                  "[1e-400]", "[-0.0001e-330]", "[1e400]", "[-2e308]"};
+	static const char *const good[] = {"[0]",        "[-0]",    "[5]",       "[0.5]",
+	                                   "[1e3]",      "[1E+3]",  "[-1.5e-3]", "[0e999]",
+	                                   "[0.0e-400]", "[5e-324]"};
+	static const double val[] = {0, 0, 5, 0.5, 1000, 1000, -1.5e-3, 0, 0, 5e-324};
 	char longnum[200];
 	struct lab_an_json *j;
 	struct lab_err err = {0};

@@ -642,7 +642,7 @@ LAB_TEST(pus_detail_checked)
 	    {"[{\"cpu\": 0.5}]", "a PU of host.topology.pus_detail: allowed: an object whose "
 	                         "\"cpu\" is a whole number 0 .. 65535"},
 	    {"[{\"cpu\": 4294967296}]", "\"cpu\" is a whole number 0 .. 65535"},
-	    {"[{\"cpu\": 0, \"numa\": 1e400}]", "PU \"numa\": allowed: a whole number -1"},
+	    {"[{\"cpu\": 0, \"numa\": 1e300}]", "PU \"numa\": allowed: a whole number -1"},
 	    {"[{\"cpu\": 0, \"core\": -2}]", "PU \"core\": allowed"},
 	    {"[{\"cpu\": 1},\n{\"cpu\": 1}]",
 	     "R/run.json:2: host.topology.pus_detail lists CPU 1 again, allowed: each CPU once"},
