@@ -261,28 +261,11 @@ static void an_put_flags(struct an_buf *b, const char *fl, const char *other)
 	an_put(b, "\"");
 }
 
-/* ", OpenMP env K=V K=V" of the text members of lab.openmp_env, when it has any. */
-static void an_put_env(struct an_buf *b, const struct lab_an_json *env)
+/* s as an_put_clip puts it; when o differs from it only past what the clip keeps, from a
+ * little before the first difference ("(the first N bytes the same) ..."), so two texts of
+ * builds that differ never read the same. */
+static void an_put_str_vs(struct an_buf *b, const char *s, const char *o, size_t max)
 {
-	const char *sep = ", OpenMP env ";
-
-	for (size_t i = 0; env && i < env->n; i++)
-		if (env->items[i].type == LAB_AN_JSON_STR) {
-			an_put(b, "%s", sep);
-			an_put_clip(b, env->keys[i], AN_CLIP_NAME);
-			an_put(b, "=");
-			an_put_clip(b, env->items[i].str, AN_CLIP_NAME);
-			sep = " ";
-		}
-}
-
-/* Part key of run as an_put_clip puts it; when other's differs from it only past what the
- * clip keeps, from a little before the first difference ("(the first N bytes the same) ..."),
- * so two texts of builds that differ never read the same. */
-static void an_put_vs(struct an_buf *b, const struct lab_an_json *run,
-                      const struct lab_an_json *other, const char *key, size_t max)
-{
-	const char *s = an_build_str(run, key), *o = other ? an_build_str(other, key) : NULL;
 	size_t from = an_shown_from(s, o, max, 20);
 
 	if (from == SIZE_MAX) {
@@ -291,6 +274,32 @@ static void an_put_vs(struct an_buf *b, const struct lab_an_json *run,
 	}
 	an_put(b, "(the first %zu bytes the same) ...", from);
 	an_put_clip(b, s + from, max);
+}
+
+/* Part key of run as an_put_str_vs puts it against other's. */
+static void an_put_vs(struct an_buf *b, const struct lab_an_json *run,
+                      const struct lab_an_json *other, const char *key, size_t max)
+{
+	an_put_str_vs(b, an_build_str(run, key), other ? an_build_str(other, key) : NULL, max);
+}
+
+/* ", OpenMP env K=V K=V" of the text members of lab.openmp_env, when it has any; a value
+ * against the other env's value of its key (OMP_PLACES lists that differ past 40 bytes read
+ * the same). */
+static void an_put_env(struct an_buf *b, const struct lab_an_json *env,
+                       const struct lab_an_json *other)
+{
+	const char *sep = ", OpenMP env ";
+
+	for (size_t i = 0; env && i < env->n; i++)
+		if (env->items[i].type == LAB_AN_JSON_STR) {
+			an_put(b, "%s", sep);
+			an_put_clip(b, env->keys[i], AN_CLIP_NAME);
+			an_put(b, "=");
+			an_put_str_vs(b, env->items[i].str, lab_an_json_str(other, env->keys[i]),
+			              AN_CLIP_NAME);
+			sep = " ";
+		}
 }
 
 /* ", PREFIX" and part key of run (an_put_vs), when it is a non-empty text */
@@ -329,7 +338,8 @@ void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_jso
 	an_put_opt_vs(&b, ", sanitize=", run, other, "sanitize", AN_CLIP_TEXT);
 	if (omp)
 		an_put(&b, "%s", omp->num ? ", OpenMP" : ", no OpenMP");
-	an_put_env(&b, an_build_typed(run, "openmp_env", AN_B_ENV));
+	an_put_env(&b, an_build_typed(run, "openmp_env", AN_B_ENV),
+	           other ? an_build_typed(other, "openmp_env", AN_B_ENV) : NULL);
 	if (!an_build_str(run, "auto_march.flag") && !an_build_str(run, "auto_march.arch"))
 		return; /* a run.json of before auto_march: "auto -march=? (?)" said nothing */
 	an_put(&b, ", auto -march=");

@@ -163,6 +163,26 @@ LAB_TEST(tune_isa_and_omp_env_compared)
 	lab_an_json_free(a);
 }
 
+/* Two OMP_PLACES lists that differ past the 40 bytes a value keeps read differently. */
+LAB_TEST(omp_env_values_differing_late_read_differently)
+{
+	char ta[LAB_AN_BUILD_TEXT_MAX], tb[LAB_AN_BUILD_TEXT_MAX];
+	struct lab_an_json *a = bn_lab("\"openmp_env\": {\"OMP_PLACES\": "
+	                               "\"{0},{1},{2},{3},{4},{5},{6},{7},{8},{9},{10},{11}\"}"),
+	                   *b = bn_lab("\"openmp_env\": {\"OMP_PLACES\": "
+	                               "\"{0},{1},{2},{3},{4},{5},{6},{7},{8},{9},{10},{12}\"}");
+
+	lab_an_build_text_vs(a, b, ta, sizeof(ta));
+	lab_an_build_text_vs(b, a, tb, sizeof(tb));
+	CHECK(strcmp(ta, tb) != 0);
+	CHECK(strstr(ta, "OMP_PLACES=(the first 27 bytes the same) ...") != NULL);
+	CHECK(strstr(ta, "{11}") != NULL && strstr(tb, "{12}") != NULL);
+	lab_an_build_text(a, ta, sizeof(ta)); /* alone: from its start, cut */
+	CHECK(strstr(ta, "OMP_PLACES={0},{1},") != NULL && strstr(ta, "...") != NULL);
+	lab_an_json_free(a);
+	lab_an_json_free(b);
+}
+
 /* Builds that differ only in the auto kernels' -march change only the isa=auto points (the
  * other variant files are compiled alike): compare said every row's change may be the build's.
  * Only the OpenMP environment: the OpenMP kernels' points. Anything else: all. */
