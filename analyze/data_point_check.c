@@ -131,12 +131,16 @@ static int an_cpus_check(const char *path, const struct lab_an_json *jp, struct 
 	if (!v)
 		return 0;
 	st = lab_an_json_get(jp, LAB_KEY_STATUS);
-	/* none only where nothing ran: a point that ran had a CPU per thread */
-	int skipped = st && st->type == LAB_AN_JSON_STR && !strcmp(st->str, "skipped");
-	if (v->type != LAB_AN_JSON_ARR || ((double)v->n != threads && (v->n || !skipped)))
+	/* none only where nothing ran: a point that ran had a CPU per thread (a run cut before
+	 * its skipped points wrote them "not_run" with none: its analysis was refused) */
+	int idle = st && st->type == LAB_AN_JSON_STR &&
+	           (!strcmp(st->str, "skipped") || !strcmp(st->str, "not_run") ||
+	            !strcmp(st->str, "planned") || !strcmp(st->str, "running"));
+	if (v->type != LAB_AN_JSON_ARR || ((double)v->n != threads && (v->n || !idle)))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%u: \"cpus\": allowed: an array of one CPU per thread "
-		                   "(%.0f), or [] for a point skipped before it had CPUs",
+		                   "(%.0f), or [] for a point skipped before it had CPUs or not "
+		                   "run",
 		                   path, v->line, threads);
 	for (size_t i = 0; i < v->n; i++)
 		if (!an_whole(&v->items[i], 0, LAB_AN_CPU_MAX))

@@ -54,9 +54,17 @@ static void json_point_pending(struct lab_json *j, const struct lab_results *res
 	lab_json_obj_open(j, NULL);
 	lab_plan_point_json(j, pt);
 	lab_json_str(j, LAB_KEY_TEAM, omp ? "openmp" : "threads");
-	lab_json_str(j, "status", ended ? "not_run" : p->running ? "running" : "planned");
+	/* a point the plan skipped is skipped whether or not the run reached it (and has no CPUs:
+	 * "not_run" with "cpus" [] was refused by the analyzer) */
+	bool skip = pt->state == LAB_POINT_SKIPPED;
+	lab_json_str(j, "status",
+	             skip         ? "skipped"
+	             : ended      ? "not_run"
+	             : p->running ? "running"
+	                          : "planned");
 	lab_json_str(j, "reason",
-	             !ended       ? ""
+	             skip         ? pt->reason
+	             : !ended     ? ""
 	             : p->running ? "the run ended while this point ran; its samples were not kept"
 	                          : "the run ended before this point");
 	lab_json_str(j, LAB_KEY_VERIFY, "none");

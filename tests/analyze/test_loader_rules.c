@@ -181,7 +181,7 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	static const char *const good[] = {"\"cpus\": [0, 1], \"status\": \"ok\"}",
 	                                   "\"cpus\": [65535, 7], \"status\": \"ok\"}",
 	                                   "\"x\": 0, \"status\": \"ok\"}"};
-	char pt[256];
+	char pt[512];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(pt, sizeof(pt), LR_PT "%s", bad[i][0]);
@@ -197,6 +197,17 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 	                "\"placement\": \"compact\", \"cpus\": [], \"status\": \"skipped\", "
 	                "\"reps\": 0}",
 	          NULL);
+	/* not reached by a cut run (the analysis of a Ctrl-C'd run of a node:1 point on one node
+	 * was refused), or still to come in a run going on: no CPUs either */
+	static const char *const idle[] = {"not_run", "planned", "running"};
+	for (size_t i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
+		snprintf(pt, sizeof(pt),
+		         LR_PT "\"status\": \"ok\"}, {\"point\": 1, \"threads\": 1, "
+		               "\"params\": {}, \"placement\": \"compact\", \"cpus\": [], "
+		               "\"status\": \"%s\", \"reps\": 0}",
+		         idle[i]);
+		lr_expect(1, "", pt, NULL);
+	}
 	lr_expect(0, "", LR_PT "\"cpus\": [], \"status\": \"skipped\"}",
 	          "point 0 is \"skipped\" but samples.csv has 2 samples of it (allowed: a skipped "
 	          "point has none)");

@@ -577,6 +577,40 @@ done = r["progress"]["points_done"]
 assert 2 <= done < r["progress"]["points_planned"], r["progress"]
 PY
 	;;
+interrupted_before_a_skipped_point)
+	# Ctrl-C before a point the plan skipped (node:99: no CPUs) and one it hid (LAB_CPU_MASK):
+	# both are written skipped with their reasons, and the cut run is analyzed (a not_run point
+	# with no CPUs had the analyzer refuse the directory).
+	cat >"$tmp/long.ini" <<'INI'
+[long]
+kernel = noop
+threads = 1
+delay_loops = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+reps = 20
+min_time = 20ms
+warmup = 0
+[far]
+kernel = noop
+threads = 1
+placement = node:99
+[masked]
+kernel = simd
+threads = 1
+isa = sse2
+INI
+	export LAB_CPU_MASK=sse2
+	interrupt_run "$tmp/long.ini" "$tmp/i" 45
+	python3 - "$tmp/i/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "interrupted", r["status"]
+far, masked = (e["points"][0] for e in r["experiments"][1:])
+assert far["status"] == "skipped" and far["cpus"] == [] and "node" in far["reason"], far
+assert masked["status"] == "skipped" and "LAB_CPU_MASK" in masked["reason"], masked
+PY
+	"$lab" analyze "$tmp/i" --no-plots >"$tmp/aout" 2>"$tmp/aerr" || { cat "$tmp/aerr"; exit 1; }
+	grep -q 'LAB_CPU_MASK' "$tmp/i/analysis.json"
+	;;
 pairs_ignore_global_threads)
 	# A pairs kernel runs on two threads whatever [global] threads says; the section decides.
 	printf '[global]\nthreads = 1..max\n[c2c]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/p.ini"
