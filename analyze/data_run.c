@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* run.json: provenance, the status of every planned point, and skipped/failed points. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/csv.h"
 #include "analyze/data_int.h"
@@ -569,12 +571,19 @@ int lab_an_run_load(struct lab_an_data *d, const char *path, struct lab_err *err
 	/* never through a link out of DIR; a NUL byte is refused where it is read */
 	int rc = lab_an_input_read(path, LAB_AN_IN_NOFOLLOW, &text, &len, err);
 
-	if (rc == -LAB_EDATA || rc == -LAB_ENOMEM)
-		return rc;
-	if (rc) {
-		lab_an_warn(&d->warn, "%s; provenance and point status unknown", err->msg);
+	struct stat st;
+
+	/* only a directory without run.json is hand-made data: one that cannot be read (EACCES)
+	 * was a warning, and the points it says failed their verification read as good */
+	if (rc == -LAB_EIO && lstat(path, &st) && errno == ENOENT) {
+		lab_an_warn(&d->warn,
+		            "%s; provenance and point status unknown (a point that failed its "
+		            "verification reads as good)",
+		            err->msg);
 		return 0;
 	}
+	if (rc)
+		return rc;
 	rc = lab_an_json_parse(path, text, len, &d->run, err);
 	free(text);
 	if (rc)

@@ -611,6 +611,27 @@ PY
 	"$lab" analyze "$tmp/i" --no-plots >"$tmp/aout" 2>"$tmp/aerr" || { cat "$tmp/aerr"; exit 1; }
 	grep -q 'LAB_CPU_MASK' "$tmp/i/analysis.json"
 	;;
+run_json_unreadable)
+	# A run.json that cannot be read (EACCES) stops the analysis: as a warning, the points it
+	# says failed their verification were analyzed as good. Only a missing one is hand-made
+	# data. Root reads every file: the case runs as nobody then (skipped without setpriv).
+	as=()
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || { echo "Skipped: root without setpriv"; exit 77; }
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	cp -r tests/fixtures/results-locks "$tmp/r"
+	cp "$lab" "$tmp/lab"
+	chmod -R a+rwX "$tmp" && chmod 000 "$tmp/r/run.json"
+	rc=0
+	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 1 ] || { echo "exit $rc, expected 1"; cat "$tmp/err"; exit 1; }
+	grep -q 'cannot open .*run.json: Permission denied' "$tmp/err"
+	[ ! -e "$tmp/r/analysis.json" ]
+	rm -f "$tmp/r/run.json"
+	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >"$tmp/out" 2>"$tmp/err"
+	grep -q 'provenance and point status unknown' "$tmp/err"
+	;;
 pairs_ignore_global_threads)
 	# A pairs kernel runs on two threads whatever [global] threads says; the section decides.
 	printf '[global]\nthreads = 1..max\n[c2c]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/p.ini"
