@@ -435,7 +435,8 @@ int lab_an_metric_names(const char *path, char *const *name, size_t n, size_t fi
 			rc = lab_err_set(
 			    err, LAB_EDATA,
 			    "%s:1: column %zu = '%.64s': allowed: a metric name of 1 .. 64 "
-			    "letters, digits and '_', not a name of the fixed columns",
+			    "letters, digits and '_', not a name of the fixed columns or one "
+			    "the analysis gives its own columns",
 			    path, first + m + 1, name[m]);
 	if (n)
 		memcpy(sorted, name, n * sizeof(*sorted));
@@ -484,8 +485,12 @@ static int an_samples_header(struct lab_an_data *d, struct lab_an_csv *r, size_t
 			return lab_err_set(err, LAB_ENOMEM, "out of memory");
 		d->metric_dom[m] = (int)lab_domain_of(d->metric_name[m]);
 	}
+	/* the rates' names too: summary.csv's NAME_ci95_lo of a metric gbytes_per_s was a second
+	 * column of the rate's name (output.h LAB_AN_RATE_COLUMNS) */
 	return lab_an_metric_names(r->path, d->metric_name, d->nmetric, LAB_SAMPLES_NCOLUMNS,
-	                           "," LAB_SAMPLES_COLUMNS "," LAB_COL_RUN ",", err);
+	                           "," LAB_SAMPLES_COLUMNS "," LAB_COL_RUN
+	                           ",gbytes_per_s,gbytes_per_s_wa,gflops_per_s,",
+	                           err);
 }
 
 /* Per metric of d, the index of the metric it may not exceed (lab_an_domain_below), nmetric

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analyze/render/doc_int.h"
@@ -21,10 +22,45 @@ struct lab_doc_table *lab_doc_table(struct lab_doc_section *s, const char *key, 
 	return t;
 }
 
+/* The names a column of key gives a row in the renderers (json.c, csv.c: key, key_mean, ...). */
+static const char *const doc_col_sfx[] = {"",    "_mean", "_ci95", "_ci95_of", "_n",
+                                          "_lo", "_hi",   "_why",  "_note"};
+#define DOC_COL_NSFX (sizeof(doc_col_sfx) / sizeof(*doc_col_sfx))
+
+/* 1 when a name of column key equals a name of another column of t, or a row's own key. */
+static int doc_col_taken(const struct lab_doc_table *t, const char *key)
+{
+	static const char *const row[] = {"why", "note", "experiment"};
+	char a[160], b[160];
+
+	for (size_t i = 0; i < DOC_COL_NSFX; i++) {
+		snprintf(a, sizeof(a), "%s%s", key, doc_col_sfx[i]);
+		for (size_t r = 0; r < sizeof(row) / sizeof(*row); r++)
+			if (!strcmp(a, row[r]))
+				return 1;
+		for (size_t k = 0; k < t->ncol; k++)
+			for (size_t j = 0; j < DOC_COL_NSFX; j++) {
+				snprintf(b, sizeof(b), "%s%s", t->col[k].key, doc_col_sfx[j]);
+				if (!strcmp(a, b))
+					return 1;
+			}
+	}
+	return 0;
+}
+
 void lab_doc_col(struct lab_doc_table *t, const char *key, const char *unit, enum lab_doc_kind kind)
 {
+	char alt[160];
+
 	if (!t || t->nrow || t->ncol == LAB_DOC_MAXCOL)
 		return;
+	/* a key from the data (a counter column's name) that another column's names hold gets a
+	 * number: a JSON row with a key twice, a CSV header with a column twice read as one */
+	for (unsigned n = 2; key && doc_col_taken(t, key) && n < 100; n++) {
+		snprintf(alt, sizeof(alt), "%.120s_%u", key, n);
+		if (!doc_col_taken(t, alt))
+			key = alt;
+	}
 	t->col[t->ncol].key = lab__doc_str(t->doc, key);
 	t->col[t->ncol].unit = lab__doc_str(t->doc, unit);
 	t->col[t->ncol++].kind = kind;

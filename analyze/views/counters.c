@@ -151,9 +151,14 @@ static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
 static void an_event_rows(struct an_sec *x, const struct lab_an_ctrs *c, struct lab_doc_table *t,
                           const size_t *idx, size_t n, const size_t *col, size_t nc, int rq)
 {
-	for (size_t j = 0; j < nc; j++) /* task-clock counts ns; the others are counts */
-		lab_doc_col(t, c->col[col[j]] + 4,
-		            !strcmp(c->col[col[j]], "ctr_task_clock") ? "ns" : NULL, LAB_DOC_VALUE);
+	for (size_t j = 0; j < nc; j++) { /* task-clock counts ns; the others are counts */
+		const char *name = c->col[col[j]], *key = name + 4;
+		/* ctr_point keeps its prefix: "point" is the row's (a JSON row had it twice) */
+		if (!strcmp(key, "point") || !strcmp(key, "threads") || !strcmp(key, "params") ||
+		    !strcmp(key, "runq_wait"))
+			key = name;
+		lab_doc_col(t, key, !strcmp(name, "ctr_task_clock") ? "ns" : NULL, LAB_DOC_VALUE);
+	}
 	lab_doc_col(t, "params", NULL, LAB_DOC_TEXT);
 	for (size_t i = 0; i < n; i++) {
 		const struct lab_an_ctr_pt *e = &c->p[idx[i]];

@@ -138,6 +138,19 @@ LAB_TEST(unnamed_column_refused)
 	              "foreign_cpu,flagged,flagged\n" UT_ROW1,
 	              UT_RUN, msg, NULL) < 0);
 	CHECK(strstr(msg, "not a name of the fixed columns") != NULL);
+	/* nor a rate's: summary.csv had two gbytes_per_s_ci95_lo columns (the rate's, the
+	 * metric's) */
+	static const char *const rate[] = {"gbytes_per_s", "gbytes_per_s_wa", "gflops_per_s"};
+	for (size_t i = 0; i < sizeof(rate) / sizeof(rate[0]); i++) {
+		char head[256];
+		snprintf(head, sizeof(head),
+		         "experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+		         "foreign_cpu,flagged,%s\ne,0,noop,placement=compact,1,0,1000,10,op,"
+		         "0.01,0,1\n",
+		         rate[i]);
+		CHECK(ut_load(head, UT_RUN, msg, NULL) < 0);
+		CHECK(strstr(msg, "column 12 = ") != NULL);
+	}
 }
 
 /* run is the last column when present: a column after it names itself (any of them was blamed

@@ -356,6 +356,33 @@ LAB_TEST(null_handles_are_safe)
 	lab_doc_free(NULL);
 }
 
+/* A column whose names (key, key_mean, key_ci95, ...) another column's or a row's own hold
+ * gets a number: a counter column named point, or a metric a_ci95 beside an interval a, made a
+ * JSON row with a key twice and a CSV header with a column twice. */
+LAB_TEST(column_keys_stay_distinct)
+{
+	struct lab_doc *d = lab_doc_new("k", "Keys");
+	struct lab_doc_table *t = lab_doc_table(lab_doc_section(d, "e", NULL), "t", NULL);
+
+	REQUIRE(t);
+	lab_doc_col(t, "point", NULL, LAB_DOC_KEY);
+	lab_doc_col(t, "a", NULL, LAB_DOC_INTERVAL);
+	lab_doc_col(t, "point", NULL, LAB_DOC_VALUE);
+	lab_doc_col(t, "a_ci95", NULL, LAB_DOC_VALUE);
+	lab_doc_col(t, "note", NULL, LAB_DOC_VALUE);
+	lab_doc_col(t, "b", NULL, LAB_DOC_VALUE);
+	lab_doc_col(t, "b_2", NULL, LAB_DOC_VALUE); /* its own name, b's is not taken */
+	REQUIRE(t->ncol == 7);
+	CHECK_EQ_STR(t->col[0].key, "point");
+	CHECK_EQ_STR(t->col[1].key, "a");
+	CHECK_EQ_STR(t->col[2].key, "point_2");
+	CHECK_EQ_STR(t->col[3].key, "a_ci95_2");
+	CHECK_EQ_STR(t->col[4].key, "note_2");
+	CHECK_EQ_STR(t->col[5].key, "b");
+	CHECK_EQ_STR(t->col[6].key, "b_2");
+	lab_doc_free(d);
+}
+
 /* A table for tools (the data in full) goes to JSON and CSV alone, a table for people (its
  * shorter view) to the text and HTML alone. */
 LAB_TEST(tables_by_audience)
