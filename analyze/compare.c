@@ -242,6 +242,29 @@ static void an_cmp_loaded(struct lab_an_cmp_row *r)
 	r->verdict = AN_LOADED;
 }
 
+/* Counts row r by its verdict; a tested one of one run a side (runs: on run means) in
+ * by_samples too. */
+static void an_cmp_count(struct lab_an_compare *c, const struct lab_an_cmp_row *r, bool runs)
+{
+	if (r->one_setup[0])
+		c->one_setup++;
+	else if (r->loaded[0])
+		c->loaded++;
+	else if (!strcmp(r->verdict, AN_UNTESTED))
+		c->untested++;
+	else {
+		c->by_samples += !runs;
+		if (!strcmp(r->verdict, "improved"))
+			c->improved++;
+		else if (!strcmp(r->verdict, "regressed"))
+			c->regressed++;
+		else if (!strcmp(r->verdict, "within noise"))
+			c->within_noise++;
+		else
+			c->no_change++;
+	}
+}
+
 static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const char *unlike)
 {
 	const struct lab_an_stats *a = &r->old->st, *b = &r->new_->st;
@@ -299,20 +322,7 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	an_cmp_one_setup(r, !strcmp(level, "runs")); /* a side that kept one of its runs */
 	if (!r->one_setup[0])
 		an_cmp_loaded(r);
-	if (r->one_setup[0])
-		c->one_setup++;
-	else if (r->loaded[0])
-		c->loaded++;
-	else if (!strcmp(r->verdict, AN_UNTESTED))
-		c->untested++;
-	else if (!strcmp(r->verdict, "improved"))
-		c->improved++;
-	else if (!strcmp(r->verdict, "regressed"))
-		c->regressed++;
-	else if (!strcmp(r->verdict, "within noise"))
-		c->within_noise++;
-	else
-		c->no_change++;
+	an_cmp_count(c, r, runs);
 }
 
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
@@ -418,6 +428,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 	lab_json_int(&w, "rows_gone", (long long)c->rows_gone);
 	lab_json_int(&w, "not_comparable", (long long)c->unlike);
 	lab_json_int(&w, "by_runs", (long long)c->by_runs);
+	lab_json_int(&w, "by_samples", (long long)c->by_samples);
 	lab_json_obj_close(&w);
 	lab_json_arr_open(&w, "points");
 	for (size_t i = 0; i < c->n; i++) {

@@ -59,6 +59,9 @@ struct lab_an_compare {
 	/* matched points whose costs are not one quantity: another kernel, unit or scope */
 	size_t unlike;
 	size_t by_runs; /* compared points whose both sides had K >= 2 runs (level "runs") */
+	/* tested points of one run a side (level "samples"): the test knows no spread between
+	 * runs, and reruns of one config were called changed by 20 % (p = 1e-9) */
+	size_t by_samples;
 	/* points whose keys were compared while matching: the work of the match, for the tests
 	 * (linear in the points; a scan per point made it quadratic) */
 	size_t compared;

@@ -254,6 +254,13 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 		    "runs lent to the other's one setup): a change must exceed the run-to-run "
 		    "noise; the others on samples\n",
 		    c->by_runs);
+	if (c->by_samples)
+		fprintf(f,
+		        "%zu compared on the samples of one run a side (runs = 1): the test knows "
+		        "the spread within a run, not between runs, and a rerun of one config can "
+		        "differ by more; with runs >= 2 on both sides a change is tested against "
+		        "that\n",
+		        c->by_samples);
 }
 
 /* The note when the two runs' builds differ: which parts, both builds, and which points that

@@ -494,6 +494,41 @@ LAB_TEST(compare_runs_uses_run_level)
 	free(err);
 }
 
+/* Red team: reruns of one config (runs = 1) were called 20 % improved, then 20 % regressed
+ * (p = 1e-9), and compare's text gave no word that its test knows no spread between runs. */
+LAB_TEST(compare_one_run_a_side_says_what_its_test_knows)
+{
+	char *out = NULL, *err = NULL, args[4096];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-a %s/tests/fixtures/results-compare-b",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "4 compared on the samples of one run a side (runs = 1): the test knows "
+	                  "the spread within a run, not between runs") != NULL);
+	free(out);
+	free(err);
+	strcat(args, " --json");
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "by_samples", -1), 4, 0);
+	CHECK_NEAR(lab_an_json_num(lab_an_json_get(j, "counts"), "by_runs", -1), 0, 0);
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	/* on run means: none of one run */
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-runs-a "
+	         "%s/tests/fixtures/results-compare-runs-b",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "of one run a side") == NULL);
+	free(out);
+	free(err);
+}
+
 /* Red team: a point of 3 planned runs that kept one (the others' samples flagged) was called
  * "improved" on that one setup's samples against the old side's run means, without a word:
  * its change (-10 %) was the old side's run-to-run spread. Now it is untested, says why, and
