@@ -268,7 +268,15 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged, int throu
 		s->model = "none";
 	else
 		s->model = s->choice.chosen == LAB_AN_USL ? "usl" : "amdahl";
-	if (!strcmp(s->model, "none"))
+	char why[256];
+	/* a USL of sigma > 1 or kappa < 0 beyond the noise was chosen over Amdahl */
+	if (!strcmp(s->model, "usl") && lab_an_usl_out_of_range(&s->usl, why, sizeof(why))) {
+		s->model = "none";
+		snprintf(
+		    s->note, sizeof(s->note),
+		    "no fit: the F-test prefers the USL to Amdahl, and the USL's parameters lie "
+		    "outside their range (a finding says which)");
+	} else if (!strcmp(s->model, "none"))
 		snprintf(s->note, sizeof(s->note), "no fit: %s",
 		         s->weak ? s->gustafson.reason : s->amdahl.reason);
 	s->amdahl_rejected = !strcmp(s->model, "usl");

@@ -97,6 +97,9 @@ static void an_find_superlinear(struct lab_an_series *s)
 		        "USL sigma = %.3g [%.3g, %.3g] < 0: a superlinear contention term (cache "
 		        "capacity?)",
 		        s->usl.x[1], s->usl.lo[1], s->usl.hi[1]);
+	char why[256];
+	if (lab_an_usl_out_of_range(&s->usl, why, sizeof(why)))
+		an_find(s, "%s", why);
 }
 
 static int an_max_threads(const struct lab_an_series *s)

@@ -124,6 +124,11 @@ struct lab_an_peak {
 };
 void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk);
 
+/* Why a USL fit describes no contention: sigma above 1 or kappa below 0 beyond their noise
+ * (95 % interval wholly past the bound), into buf; NULL when its parameters are in range (or it
+ * has no fit). */
+const char *lab_an_usl_out_of_range(const struct lab_an_fit *usl, char *buf, size_t len);
+
 /* Nested model choice between Amdahl (kappa = 0) and USL. */
 struct lab_an_choice {
 	int ok;

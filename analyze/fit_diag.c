@@ -135,6 +135,49 @@ void lab_an_usl_peak(const struct lab_an_fit *usl, struct lab_an_peak *pk)
 	pk->hi = pk->n_star * exp(m);
 }
 
+/* The smallest N > 1 where 1 + sigma (N - 1) + kappa N (N - 1) reaches 0: kappa N^2 +
+ * (sigma - kappa) N + 1 - sigma = 0, kappa < 0 (NAN: none). */
+static double an_usl_pole(double s, double k)
+{
+	double b = s - k, disc = b * b - 4 * k * (1 - s), best = NAN;
+
+	if (!(k < 0) || !(disc >= 0))
+		return NAN;
+	for (int sign = -1; sign <= 1; sign += 2) {
+		double n = (-b + sign * sqrt(disc)) / (2 * k);
+		if (n > 1 && !(n >= best))
+			best = n;
+	}
+	return best;
+}
+
+const char *lab_an_usl_out_of_range(const struct lab_an_fit *u, char *buf, size_t len)
+{
+	double pole;
+
+	if (!u->ok)
+		return NULL;
+	if (u->lo[1] > 1) {
+		snprintf(buf, len,
+		         "USL sigma = %.4g [%.4g, %.4g] > 1 beyond its noise: each thread added "
+		         "slows the whole, more than any serial fraction can; the USL does not "
+		         "describe this series",
+		         u->x[1], u->lo[1], u->hi[1]);
+		return buf;
+	}
+	if (!(u->hi[2] < 0))
+		return NULL;
+	pole = an_usl_pole(u->x[1], u->x[2]);
+	char near[48] = "";
+	if (!isnan(pole))
+		snprintf(near, sizeof(near), " near N = %.3g", pole);
+	snprintf(buf, len,
+	         "USL kappa = %.4g [%.4g, %.4g] < 0 beyond its noise: the fit's throughput grows "
+	         "without bound%s (superlinear?); the USL does not describe this series",
+	         u->x[2], u->lo[2], u->hi[2], near);
+	return buf;
+}
+
 void lab_an_fit_choose(const struct lab_an_fit *a, const struct lab_an_fit *u,
                        struct lab_an_choice *ch)
 {

@@ -63,6 +63,8 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 		             u->x[1], u->lo[1], u->hi[1], u->x[2], u->lo[2], u->hi[2],
 		             s->peak.no_peak ? "no peak past N = 1 (sigma + kappa >= 1: a second "
 		                               "thread adds no throughput)"
+		             : u->hi[2] < 0  ? "kappa < 0 beyond its noise: no retrograde region, "
+		                               "and no model of contention"
 		                             : "no retrograde region (kappa not significantly > "
 		                               "0)");
 	else

@@ -170,6 +170,44 @@ LAB_TEST(analyze_csv_throughput_bounds_are_its_own)
 	free(err);
 }
 
+/* Red team: a USL of sigma > 1 or kappa < 0 beyond the noise was chosen over Amdahl without a
+ * word (kappa < 0 read "no retrograde region"): now each is a warning, and no model. */
+LAB_TEST(usl_out_of_range_is_no_model)
+{
+	static const struct {
+		const char *name;
+		double sigma, kappa;
+	} ser[] = {{"slower", 1.5, 0.1}, {"unbounded", 0.1, -0.004}, {"retro", 0.05, 0.02}};
+	static const double wobble[] = {-1, -0.5, 0, 0.5, 1};
+	static const int N[] = {1, 2, 4, 8, 16};
+	char *out = NULL, *err = NULL, path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/usl.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("series,threads,rep,throughput\n", f);
+	for (size_t s = 0; s < 3; s++)
+		for (size_t i = 0; i < 5; i++)
+			for (int r = 0; r < 5; r++) {
+				double n = N[i],
+				       d = 1 + ser[s].sigma * (n - 1) + ser[s].kappa * n * (n - 1);
+				fprintf(f, "%s,%d,%d,%.6g\n", ser[s].name, N[i], r,
+				        100 * n / d * (1 + 0.02 * wobble[(r + (int)i) % 5]));
+			}
+	fclose(f);
+	REQUIRE(clitest_run(NULL, "analyze --csv usl.csv", &out, &err) == 0);
+	CHECK(strstr(out, "> 1 beyond its noise: each thread added slows the whole") != NULL);
+	CHECK(strstr(out, "< 0 beyond its noise: the fit's throughput grows without bound near "
+	                  "N = ") != NULL);
+	CHECK(strstr(out, "kappa < 0 beyond its noise: no retrograde region") != NULL);
+	/* two series without a model, the well-behaved one keeps its USL */
+	const char *a = strstr(out, "model: none"), *b = a ? strstr(a + 1, "model: none") : NULL;
+	CHECK(a && b && !strstr(b + 1, "model: none"));
+	CHECK(strstr(out, "model: usl") != NULL);
+	free(out);
+	free(err);
+}
+
 /* --csv input goes through the base reader: a FIFO (which once blocked the analyzer) and a
  * directory are refused at once as bad usage; a missing file keeps the analyzer's wording. */
 LAB_TEST(analyze_csv_not_a_file_exit_2)
