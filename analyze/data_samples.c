@@ -371,12 +371,16 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))) ||
 	    (!p->params_written && !(p->params_written = lab_an_strdup(f[LAB_SCOL_PARAMS]))))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	/* one point id, one (threads, params): else its rows would split into two points */
-	if (lab_an_point_by_id(d, f[LAB_SCOL_EXPERIMENT], id) != p)
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: point %ld with threads = %ld, params = '%s': an "
-		                   "earlier row of that point differs, allowed: the same",
-		                   r->path, r->line, id, threads, f[LAB_SCOL_PARAMS]);
+	/* one point id, one (threads, params): else its rows would split into two points; the
+	 * first row is named too (which of the two was edited, the reader cannot tell) */
+	const struct lab_an_point *q = lab_an_point_by_id(d, f[LAB_SCOL_EXPERIMENT], id);
+	if (q != p)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld with threads = %ld, params = '%.200s', where "
+		    "line %zu says threads = %d, params = '%.200s'; allowed: the same",
+		    r->path, r->line, id, threads, f[LAB_SCOL_PARAMS], q ? q->line : 0,
+		    q ? q->threads : 0, q && q->params_written ? q->params_written : "");
 	/* Experiments of one run measure different units of work (increments, round trips). */
 	if (an_unit(&d->unit, f[LAB_SCOL_WORK_UNIT]) || an_unit(&p->unit, f[LAB_SCOL_WORK_UNIT]))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -109,8 +109,13 @@ LAB_TEST(columns_checked)
 LAB_TEST(duplicate_point_rep)
 {
 	ut_expect_bad(UT_ROW1, "first at line 2");
-	ut_expect_bad("e,0,noop,placement=compact,2,1,1000,10,op,0.01,0\n", "earlier row");
-	ut_expect_bad("e,0,noop,placement=scatter,1,1,1000,10,op,0.01,0\n", "earlier row");
+	/* both rows named: which of the two was edited, the reader cannot tell */
+	ut_expect_bad(
+	    "e,0,noop,placement=compact,2,1,1000,10,op,0.01,0\n",
+	    "samples.csv:3: point 0 with threads = 2, params = 'placement=compact', where "
+	    "line 2 says threads = 1, params = 'placement=compact'; allowed: the same");
+	ut_expect_bad("e,0,noop,placement=scatter,1,1,1000,10,op,0.01,0\n",
+	              "where line 2 says threads = 1, params = 'placement=compact'");
 }
 
 LAB_TEST(unnamed_column_refused)
