@@ -218,8 +218,10 @@ int lab_an_fleet_view_write(const char *dir, const struct lab_an_fleet_view *v, 
 	if (!rc && plots)
 		rc = fleet_plots(dir, v, &wrote, nplots, warn, err);
 	/* After a failure too: the earlier fleet analysis's other files do not stay. */
-	rc2 = lab_an_manifest_finish(dir, &old, &wrote, rc ? &late : err);
+	rc2 = lab_an_manifest_finish(dir, &old, &wrote, warn, rc ? &late : err);
+	if (rc && rc2 < 0) /* the first error is reported, and this one said */
+		lab_an_manifest_unrecorded(warn, &late, wrote.n);
 	lab_an_manifest_free(&old);
 	lab_an_manifest_free(&wrote);
-	return rc ? rc : rc2;
+	return rc ? rc : rc2 < 0 ? rc2 : 0; /* 1: an earlier file stays, said in warn */
 }

@@ -302,27 +302,35 @@ static int an_dirfd(int dfd, int pfd, const char **name)
 }
 
 /* Removes entry i of old when it is a regular file of the size and mtime recorded: unlinkat
- * removes the name alone, never what a link points to. */
-static void an_remove(int dfd, int pfd, const struct lab_an_manifest *old, size_t i)
+ * removes the name alone, never what a link points to. Returns 1 when such a file stays (its
+ * directory could not be opened, or unlinkat failed: a read-only plots/). */
+static int an_remove(int dfd, int pfd, const struct lab_an_manifest *old, size_t i)
 {
 	const struct lab_an_manifest_entry *e = &old->e[i];
 	const char *name = e->name;
 	int fd = an_dirfd(dfd, pfd, &name);
 	struct stat st;
 
-	if (fd >= 0 && (e->size | e->mtime_ns) &&
-	    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-	    (unsigned long long)st.st_size == e->size && an_mtime_ns(&st) == e->mtime_ns)
-		unlinkat(fd, name, 0);
+	if (fd < 0) /* a plots/ that is there but could not be opened keeps what it holds */
+		return fd == pfd && fstatat(dfd, LAB_DIR_PLOTS, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       S_ISDIR(st.st_mode);
+	if ((e->size | e->mtime_ns) && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && (unsigned long long)st.st_size == e->size &&
+	    an_mtime_ns(&st) == e->mtime_ns)
+		return unlinkat(fd, name, 0) != 0 && errno != ENOENT;
+	return 0;
 }
 
-/* Removes the names of old that cur lacks (O(n log n) however long the old record is). */
+/* Removes the names of old that cur lacks (O(n log n) however long the old record is); *kept
+ * gets how many of them stay, *first the first one's name. */
 static int an_prune(const char *dir, const struct lab_an_manifest *old,
-                    const struct lab_an_manifest *cur)
+                    const struct lab_an_manifest *cur, size_t *kept, const char **first)
 {
 	char **sorted = malloc((cur->n + 1) * sizeof(*sorted));
 	int dfd = -1, pfd = -1;
 
+	*kept = 0;
+	*first = NULL;
 	if (!sorted)
 		return -LAB_ENOMEM;
 	for (size_t i = 0; i < cur->n; i++)
@@ -333,8 +341,9 @@ static int an_prune(const char *dir, const struct lab_an_manifest *old,
 		pfd = openat(dfd, LAB_DIR_PLOTS, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	for (size_t i = 0; dfd >= 0 && i < old->n; i++)
 		if (lab_an_manifest_name_ok(old->e[i].name) &&
-		    !bsearch(&old->e[i].name, sorted, cur->n, sizeof(*sorted), an_cmp_name))
-			an_remove(dfd, pfd, old, i);
+		    !bsearch(&old->e[i].name, sorted, cur->n, sizeof(*sorted), an_cmp_name) &&
+		    an_remove(dfd, pfd, old, i) && !(*kept)++)
+			*first = old->e[i].name;
 	if (pfd >= 0)
 		close(pfd);
 	if (dfd >= 0)
@@ -358,16 +367,25 @@ static void an_put(FILE *f, const char *dir, const char *name)
 }
 
 int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
-                           const struct lab_an_manifest *cur, struct lab_err *err)
+                           const struct lab_an_manifest *cur, struct lab_an_warnings *warn,
+                           struct lab_err *err)
 {
 	char *path = lab_an_asprintf("%s/%s", dir, LAB_AN_MANIFEST);
+	const char *first;
 	struct lab_an_wfile w;
+	size_t kept;
 	int rc;
 
-	if (!path || an_prune(dir, old, cur)) {
+	if (!path || an_prune(dir, old, cur, &kept, &first)) {
 		free(path);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
+	if (kept) /* "no file of an earlier analysis is kept" was said of a read-only plots/ */
+		lab_an_warn(warn,
+		            "%zu file%s of an earlier analysis could not be removed (%s%s): %s "
+		            "beside this analysis's, and may not match the data now",
+		            kept, kept == 1 ? "" : "s", kept == 1 ? "" : "the first: ", first,
+		            kept == 1 ? "it stays" : "they stay");
 	if (!lab_an_wfile_open(&w, path, err)) {
 		free(path);
 		return -LAB_EIO;
@@ -377,7 +395,15 @@ int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
 		an_put(w.f, dir, cur->e[i].name);
 	rc = lab_an_wfile_close(&w, 1, err);
 	free(path);
-	return rc;
+	return rc ? rc : kept ? 1 : 0;
+}
+
+void lab_an_manifest_unrecorded(struct lab_an_warnings *warn, const struct lab_err *late, size_t n)
+{
+	lab_an_warn(warn,
+	            "%s: the %zu file%s this analysis wrote %s not recorded, so a later analysis "
+	            "will not remove %s",
+	            late->msg, n, n == 1 ? "" : "s", n == 1 ? "is" : "are", n == 1 ? "it" : "them");
 }
 
 int lab_an_manifest_earlier(const char *dir)

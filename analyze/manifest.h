@@ -66,11 +66,17 @@ int lab_an_manifest_read(const char *dir, struct lab_an_manifest *m, struct lab_
  * Ends an analysis of DIR: removes each name of old (the earlier record) that cur (what this
  * analysis wrote) lacks, when it passes lab_an_manifest_name_ok and is a regular file, then
  * writes cur as DIR's record (analyze/wfile.h). Called after a failed write too, so what stays
- * in DIR is what this analysis wrote. Returns 0 or -LAB_EIO / -LAB_ENOMEM with the cause in err
- * (the record could not be written).
+ * in DIR is what this analysis wrote. Returns 0; 1 when a file of old stays (it could not be
+ * removed: said in warn); or -LAB_EIO / -LAB_ENOMEM with the cause in err (the record could not
+ * be written).
  */
 int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
-                           const struct lab_an_manifest *cur, struct lab_err *err);
+                           const struct lab_an_manifest *cur, struct lab_an_warnings *warn,
+                           struct lab_err *err);
+
+/* Says in warn that the n files an analysis wrote before it failed are not recorded (why:
+ * late, the record's own error), so a later analysis will not remove them. */
+void lab_an_manifest_unrecorded(struct lab_an_warnings *warn, const struct lab_err *late, size_t n);
 
 /* 1 when DIR holds outputs of an earlier analysis (its record, summary.csv, analysis.json or
  * report.html, as regular files): for the message of an analysis that failed before writing

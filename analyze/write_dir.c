@@ -99,8 +99,8 @@ static int an_dir_outputs(const struct lab_an_analysis *a, const char *dir, int 
 }
 
 int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots,
-                     struct lab_an_plots *out, size_t *nwritten, struct lab_an_warnings *warn,
-                     struct lab_err *err)
+                     struct lab_an_plots *out, size_t *nwritten, int *clean,
+                     struct lab_an_warnings *warn, struct lab_err *err)
 {
 	struct lab_an_manifest old, wrote = {0};
 	struct lab_err late = {0};
@@ -108,6 +108,7 @@ int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots
 
 	memset(out, 0, sizeof(*out));
 	*nwritten = 0;
+	*clean = 0;
 	if ((rc = lab_an_manifest_read(dir, &old, warn, err)))
 		return rc;
 	lab_an_stale_sweep(dir); /* what a killed analysis left; never fails this one */
@@ -117,7 +118,11 @@ int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots
 	/* After a failure part-way too: what an earlier analysis wrote does not stay beside a
 	 * part of this one. The first error is the one reported. */
 	if (!rc || wrote.n)
-		rc2 = lab_an_manifest_finish(dir, &old, &wrote, rc ? &late : err);
+		rc2 = lab_an_manifest_finish(dir, &old, &wrote, warn, rc ? &late : err);
+	if (rc && rc2 < 0) /* the first error is reported, and this one said */
+		lab_an_manifest_unrecorded(warn, &late, wrote.n);
+	*clean = rc2 == 0;
+	rc2 = rc2 < 0 ? rc2 : 0; /* 1: a file of the earlier analysis stays, said in warn */
 	an_dir_active = 0;
 	lab_an_manifest_free(&old);
 	lab_an_manifest_free(&wrote);

@@ -23,12 +23,14 @@ int lab_an_dir_check(const struct lab_an_analysis *a, const char *dir, int plots
  * fails part-way, it ends by removing the names of the earlier record this analysis did not
  * write and recording what it wrote, so what stays in dir is this analysis's alone; when it
  * fails before writing any file, dir is left as it was (the earlier analysis's files and
- * record). *nwritten gets the number of files written. Warnings go to warn. Returns 0 or a
- * negative code with the first cause in err.
+ * record). *nwritten gets the number of files written; *clean 1 when the record was written
+ * and no file of the earlier analysis stays (one that could not be removed, or a record that
+ * could not be written, is said in warn). Warnings go to warn. Returns 0 or a negative code
+ * with the first cause in err.
  */
 int lab_an_dir_write(const struct lab_an_analysis *a, const char *dir, int plots,
-                     struct lab_an_plots *out, size_t *nwritten, struct lab_an_warnings *warn,
-                     struct lab_err *err);
+                     struct lab_an_plots *out, size_t *nwritten, int *clean,
+                     struct lab_an_warnings *warn, struct lab_err *err);
 
 /* Async-signal-safe, for a handler while lab_an_dir_writing(): the writing stops after the
  * file under way (gnuplot is ended), records what it wrote as on a failure part-way, and

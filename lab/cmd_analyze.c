@@ -206,19 +206,20 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 }
 
 /* Writes summary.csv, analysis.json, the views' CSV files, plots and report.html into the
- * results directory (analyze/write_dir.h); *started is set once a file was written. */
+ * results directory (analyze/write_dir.h); *started is 1 once a file was written, 2 when besides
+ * a file of an earlier analysis stays or what was written is not recorded. */
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_err *err, int *started)
 {
 	struct lab_an_plots plots = {0};
 	size_t nwritten = 0;
-	int rc;
+	int rc, clean = 0;
 
 	/* A link or special file where an output goes: refused before anything is written. */
 	if ((rc = lab_an_dir_check(a, o->dir, !o->no_plots, err)))
 		return rc;
-	rc = lab_an_dir_write(a, o->dir, !o->no_plots, &plots, &nwritten, warn, err);
-	*started = nwritten > 0;
+	rc = lab_an_dir_write(a, o->dir, !o->no_plots, &plots, &nwritten, &clean, warn, err);
+	*started = nwritten > 0 ? 1 + !clean : 0;
 	if (!rc && o->report_only) { /* what it wrote besides: lab analyze's files */
 		fputs("wrote ", stdout);
 		lab_opts_puts_escaped(stdout, o->dir);
@@ -253,8 +254,10 @@ static void lab_analyze_failed_note(const char *cmd, const char *dir, int starte
 		return;
 	if (started)
 		lab_opts_error("lab %s: the outputs in %s are incomplete: writing stopped part-way "
-		               "(no file of an earlier analysis is kept beside them)",
-		               cmd, dir);
+		               "(%s)",
+		               cmd, dir,
+		               started == 1 ? "no file of an earlier analysis is kept beside them"
+		                            : "a warning below says what else stays");
 	else if (lab_an_manifest_earlier(dir))
 		lab_opts_error("lab %s: the outputs in %s (%s, %s, %s, %s/) are from an earlier "
 		               "analysis: not updated, they may not match the data now",

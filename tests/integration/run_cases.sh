@@ -632,6 +632,25 @@ run_json_unreadable)
 	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >"$tmp/out" 2>"$tmp/err"
 	grep -q 'provenance and point status unknown' "$tmp/err"
 	;;
+analyze_earlier_files_kept)
+	# A file of an earlier analysis that cannot be removed (a read-only plots/) is said: the
+	# next analysis said nothing, or that no earlier file was kept. Root removes anyway: the
+	# case runs as nobody then (skipped without setpriv).
+	as=()
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || { echo "Skipped: root without setpriv"; exit 77; }
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	cp -r tests/fixtures/results-locks "$tmp/r"
+	cp "$lab" "$tmp/lab"
+	chmod -R a+rwX "$tmp"
+	"${as[@]}" "$tmp/lab" analyze "$tmp/r" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+	ls "$tmp/r/plots/"*.dat >/dev/null
+	chmod 555 "$tmp/r/plots"
+	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+	grep -q 'of an earlier analysis could not be removed' "$tmp/err" || { cat "$tmp/err"; exit 1; }
+	chmod 755 "$tmp/r/plots"
+	;;
 pairs_ignore_global_threads)
 	# A pairs kernel runs on two threads whatever [global] threads says; the section decides.
 	printf '[global]\nthreads = 1..max\n[c2c]\nkernel = c2c_latency\nplacement = pairs\n' >"$tmp/p.ini"
