@@ -109,7 +109,7 @@ static void lab_usage(FILE *f)
 		fprintf(f, "%*s%s\n", LAB_USAGE_INDENT, "", lab_subcommands[i].summary);
 	}
 	fprintf(f, "\nExit codes: 0 done (skips included), 1 runtime failure, 2 bad usage or "
-	           "config.\n`lab COMMAND --help` for more.\n");
+	           "config.\n`lab COMMAND --help` (or `lab help COMMAND`) for more.\n");
 }
 
 /* A standard descriptor the caller closed (`lab ... >&-`) is held by a read-only /dev/null, so
@@ -163,7 +163,18 @@ static int lab_main(int argc, char **argv)
 		lab_usage(stderr);
 		return LAB_EXIT_USAGE;
 	}
+	/* `lab help run` is `lab run --help` (it printed the general usage, as did `lab help
+	 * frobnicate`, exit 0) */
+	if (!strcmp(argv[1], "help") && argc == 3 && strcmp(argv[2], "help") &&
+	    strcmp(argv[2], "__run-point")) {
+		char opt[] = "--help", *sub[] = {argv[0], argv[2], opt, NULL};
+		return lab_main(3, sub);
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && !(argc == 3 && !strcmp(argv[2], "help"))) {
+			lab_opts_error("lab %s: one command at most (lab help COMMAND)", argv[1]);
+			return LAB_EXIT_USAGE;
+		}
 		lab_usage(stdout);
 		return LAB_EXIT_OK;
 	}

@@ -236,14 +236,19 @@ LAB_TEST(analyze_csv_not_a_file_exit_2)
 LAB_TEST(usage_and_help)
 {
 	char *out = NULL, *err = NULL;
-	static const char *const ok[] = {"analyze --help", "report --help", "compare -h"};
+	static const char *const ok[] = {"analyze --help", "report --help", "compare -h",
+	                                 "help analyze"};
+	/* `lab help analyze` is `lab analyze --help`; an unknown word after help is no help */
 	static const char *const bad[] = {
 	    "analyze",         "analyze --bogus x",     "analyze no-such-dir",
-	    "compare onlyone", "compare a b --noise 2", "report"};
+	    "compare onlyone", "compare a b --noise 2", "report",
+	    "help frobnicate", "--help junk",           "help analyze report"};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		CHECK_EQ_I64(clitest_run(NULL, ok[i], &out, &err), 0);
 		CHECK(strstr(out, "usage: lab") != NULL);
+		if (i == 3)
+			CHECK(strstr(out, "usage: lab analyze DIR") == out);
 		free(out);
 		free(err);
 	}
