@@ -53,10 +53,11 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	double ci = st->n > 1 ? 1 : NAN; /* one sample has no interval */
 	/* se at the level of the interval beside it: of the run means with two or more runs */
 	double se = by_runs ? p->levels.run_se : st->se;
-	double v[] = {
-	    st->mean,         st->sd,           se,         st->ci95_lo * ci, st->ci95_hi * ci,
-	    st->ci99_lo * ci, st->ci99_hi * ci, st->median, st->mad,          st->p95,
-	    st->min,          st->max,          st->cv};
+	double v[] = {/* one sample has no spread either: its sd, se and CV were printed 0 */
+	              st->mean,         st->sd * ci,      se * ci,          st->ci95_lo * ci,
+	              st->ci95_hi * ci, st->ci99_lo * ci, st->ci99_hi * ci, st->median,
+	              st->mad,          st->p95,          st->min,          st->max,
+	              st->cv * ci};
 
 	lab_an_csv_field(f, p->experiment);
 	fprintf(f, ",%ld,", p->id);
@@ -150,8 +151,8 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	lab_json_num(w, "mean", have ? st->mean : NAN);
 	lab_json_pair(w, "mean_ci95", ci ? st->ci95_lo : NAN, ci ? st->ci95_hi : NAN);
 	lab_json_num(w, "median", have ? st->median : NAN);
-	lab_json_num(w, "sd", have ? st->sd : NAN);
-	lab_json_num(w, "cv", have ? st->cv : NAN);
+	lab_json_num(w, "sd", ci ? st->sd : NAN); /* one sample: no spread (it read 0) */
+	lab_json_num(w, "cv", ci ? st->cv : NAN);
 	lab_json_int(w, "outliers_mild", (long long)st->outliers_mild);
 	lab_json_int(w, "outliers_severe", (long long)st->outliers_severe);
 	lab_an_modes_json(w, &p->modes, 1);

@@ -182,7 +182,9 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 	lab_doc_num(lab_doc_at(t, 1), (double)st->n);
 	lab_doc_ival(lab_doc_at(t, 2), st->median, st->mean, st->n > 1 ? st->ci95_lo : NAN,
 	             st->n > 1 ? st->ci95_hi : NAN, st->n);
-	lab_doc_num(lab_doc_at(t, 3), 100 * st->cv);
+	lab_doc_num(lab_doc_at(t, 3), st->n > 1 ? 100 * st->cv : NAN);
+	if (st->n < 2) /* one sample has no spread: its CV read 0 */
+		lab_doc_why(doc, lab_doc_at(t, 3), "one sample");
 	if (scaling) {
 		an_series_ratio(lab_doc_at(t, 4), r->has_speedup ? r->speedup.est : NAN,
 		                r->speedup.lo, r->speedup.hi, c);

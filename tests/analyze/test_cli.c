@@ -170,6 +170,34 @@ LAB_TEST(analyze_csv_throughput_bounds_are_its_own)
 	free(err);
 }
 
+/* One sample has no spread: its sd and CV were 0 in the text, summary.csv and analysis.json. */
+LAB_TEST(one_sample_has_no_spread)
+{
+	char *out = NULL, *err = NULL, path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/one.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("threads,seconds\n1,2\n2,1.1\n2,1.2\n", f);
+	fclose(f);
+	REQUIRE(clitest_run(NULL, "analyze --csv one.csv --json", &out, &err) == 0);
+	const char *one = strstr(out, "\"threads\": 1,"), *two = strstr(out, "\"threads\": 2,");
+	REQUIRE(one && two && one < two);
+	const char *cv1 = strstr(one, "\"cv\": "), *sd1 = strstr(one, "\"sd\": ");
+	REQUIRE(cv1 && sd1 && cv1 < two);
+	CHECK(!strncmp(cv1, "\"cv\": null", 10) && !strncmp(sd1, "\"sd\": null", 10));
+	CHECK(strncmp(strstr(two, "\"cv\": "), "\"cv\": null", 10) != 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze --csv one.csv", &out, &err) == 0);
+	const char *row = strstr(out, "\n1 "), *end = row ? strchr(row + 1, '\n') : NULL;
+	REQUIRE(row && end);
+	const char *why = strstr(row, "one sample");
+	CHECK(why && why < end);
+	free(out);
+	free(err);
+}
+
 /* Red team: a USL of sigma > 1 or kappa < 0 beyond the noise was chosen over Amdahl without a
  * word (kappa < 0 read "no retrograde region"): now each is a warning, and no model. */
 LAB_TEST(usl_out_of_range_is_no_model)
