@@ -79,10 +79,11 @@ static int an_one_thread_peer(const struct lab_an_rl_ceil *x, const struct lab_a
 }
 
 /* A team's DRAM ceiling c may be partly cache: one thread of the same kernel ran clearly faster
- * (its interval above 1.1 x the other's) at a set no larger than the team's sets together than
- * at its largest set, which is larger (ch19 on a 2-vCPU guest: one thread's triad ran 1.5x
- * faster at 64 MiB than at 512 MiB, and the 2-thread DRAM roof of 2 x 64 MiB read 85 GB/s). The
- * roof is kept, with the evidence in c->note. O(n). */
+ * (its interval above 1.1 x the other's) at a set past the last cache level and no larger than
+ * the team's sets together than at its largest set, which is larger (ch19 on a 2-vCPU guest:
+ * one thread's triad ran 1.5x faster at 64 MiB than at 512 MiB, and the 2-thread DRAM roof of
+ * 2 x 64 MiB read 85 GB/s). A set in a cache says nothing of it (the L3 roof's own 8 MiB point
+ * was cited). The roof is kept, with the evidence in c->note. O(n). */
 static void an_team_dram_note(struct lab_an_rl_ceil *c, const struct lab_an_rl_ceil *cand, size_t n)
 {
 	const struct lab_an_rl_ceil *big = NULL, *fast = NULL;
@@ -96,7 +97,7 @@ static void an_team_dram_note(struct lab_an_rl_ceil *c, const struct lab_an_rl_c
 		if ((!big || cand[i].size > big->size) && an_one_thread_peer(&cand[i], c, rest))
 			big = &cand[i];
 	for (size_t i = 0; big && big->size > team && i < n; i++)
-		if (cand[i].size <= team && cand[i].v.lo > 1.1 * big->v.hi &&
+		if (cand[i].level == 6 && cand[i].size <= team && cand[i].v.lo > 1.1 * big->v.hi &&
 		    (!fast || cand[i].size > fast->size) && an_one_thread_peer(&cand[i], c, rest))
 			fast = &cand[i];
 	free(rest);

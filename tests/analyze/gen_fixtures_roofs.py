@@ -38,6 +38,9 @@ results-roofs-dram-team (red team, ch19 on 2 vCPUs: a team's DRAM roof partly ca
   load 64M 0.16 ns -> 50 GB/s and 256M 0.24 ns -> 33.3 GB/s at 1 thread, 64M 0.1 ns -> 80 GB/s
   at 2 threads: the 2-thread DRAM ceiling's note says its sets (128 MiB) are no larger than a
   set at which one thread ran 1.5x faster than at 256 MiB.
+results-roofs-dram-team-cached (red team: the same note cited an in-cache point): stream load
+  16M 0.1 ns -> 80 GB/s (L3), 64M 0.22 ns -> 36.4 GB/s, 256M 0.24 ns -> 33.3 GB/s at 1 thread,
+  64M 0.1 ns at 2 threads: no set past the L3 ran clearly faster, so no note.
 results-roofs-own-isa (red team: the note of a point above its ISA's own ceiling): stream load
   16K -> 100 GB/s, peak avx2 fma -> 32 GFLOP/s, simd poly avx2 16K 8 B, 64 flop, 1.5 ns -> 42.7
   GFLOP/s at I 8: above the avx2 ceiling (133 %), and its note says the peak was measured low,
@@ -134,6 +137,13 @@ CASES = {
     # a team's DRAM roof at 2 x 64M, where one thread ran 1.5x faster at 64M than at 256M
     "dram-team": [
         ("bandwidth", "stream", [("op=load;size=64M", 0.16, LOAD),
+                                 ("op=load;size=64M", 0.1, LOAD, {"_threads": 2}),
+                                 ("op=load;size=256M", 0.24, LOAD)])],
+    # the one thread that ran faster within the team's sets did so in the L3 (16M of 32M):
+    # nothing of DRAM (red team: the note cited the L3 roof's own point)
+    "dram-team-cached": [
+        ("bandwidth", "stream", [("op=load;size=16M", 0.1, LOAD),
+                                 ("op=load;size=64M", 0.22, LOAD),
                                  ("op=load;size=64M", 0.1, LOAD, {"_threads": 2}),
                                  ("op=load;size=256M", 0.24, LOAD)])],
     # a point above the compute ceiling its own ISA measured (review: the note blamed a
