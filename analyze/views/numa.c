@@ -122,11 +122,13 @@ static const char *const an_title[] = {"numa node x node", "numa page policy",
 static void an_ival(struct lab_doc *doc, struct lab_doc_cell *c, const struct lab_an_numa_row *r,
                     const struct lab_an_numa_val *s)
 {
-	if (r->n && isfinite(s->med))
+	if (r->n && isfinite(s->med)) {
 		/* with mean_ci no median: the interval is the mean's */
 		lab_doc_ival_median(c, s->mean_ci ? NAN : s->med, s->mean_ci ? s->med : s->mean,
 		                    s->lo, s->hi, r->n);
-	else if (r->pt->n && !strcmp(r->pt->status, "ok"))
+		if (s->lo <= 0) /* stopped at 0: a bandwidth of [0, 94] GB/s read as measured */
+			lab_doc_cnote(doc, c, "not clearly above 0");
+	} else if (r->pt->n && !strcmp(r->pt->status, "ok"))
 		lab_doc_why(doc, c, "flagged (--include-flagged)");
 	else if (strcmp(r->pt->status, "ok"))
 		lab_doc_why(doc, c, "%s%s%s", r->pt->status, r->pt->reason ? ": " : "",

@@ -454,6 +454,40 @@ LAB_TEST(node_past_matrix_stays_matrix)
 	free(err);
 }
 
+/* A bandwidth whose t-interval stops at 0 says it is not clearly above 0 (ch27's loaded
+ * latency read "21.25 [0, 94.39]" GB/s, as if measured); the others say nothing of it. */
+LAB_TEST(interval_stopped_at_zero_said)
+{
+#define NV_P17                                                                                     \
+	"loaded,17,loaded_latency,\"hugepages=off;placement=compact;size=256M;stream_size=64M;"    \
+	"traffic=read\",3,"
+	static const char *const row[][2] = {
+	    {NV_P17 "0,294000000,1000000,load,0.01,0,294,19.6\n",
+	     NV_P17 "0,294000000,1000000,load,0.01,0,294,1\n"},
+	    {NV_P17 "1,297000000,1000000,load,0.01,0,297,19.8\n",
+	     NV_P17 "1,297000000,1000000,load,0.01,0,297,1\n"},
+	    {NV_P17 "2,300000000,1000000,load,0.01,0,300,20\n",
+	     NV_P17 "2,300000000,1000000,load,0.01,0,300,60\n"},
+	    {NV_P17 "3,300000000,1000000,load,0.01,0,300,20\n", ""},
+	    {NV_P17 "4,303000000,1000000,load,0.01,0,303,20.2\n", ""},
+	    {NV_P17 "5,306000000,1000000,load,0.01,0,306,20.4\n", ""}};
+	const char *good = "10 [9.8, 10.2] | 10 ";
+	char *out = NULL, *err = NULL;
+	const char *at;
+
+	clitest_copy(FX);
+	for (size_t i = 0; i < sizeof(row) / sizeof(row[0]); i++)
+		nv_replace(FX "/samples.csv", row[i][0], row[i][1]);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+	REQUIRE(out && (at = strstr(out, "== numa loaded latency")));
+	CHECK(strstr(at, "20.67 [0, 105.3] not clearly above 0") != NULL);
+	at = strstr(at, good);
+	CHECK(at && strncmp(at + strlen(good), "not clearly", 11) != 0);
+	free(out);
+	free(err);
+#undef NV_P17
+}
+
 /* A buffer asked for huge pages that got base pages (THP off or memory fragmented: the kernel's
  * huge_pct fact) says so in its row, beside a placement note; only a point of hugepages = on;
  * a percent past 100 is refused. */
