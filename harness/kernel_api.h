@@ -20,7 +20,7 @@
 #include "harness/cpufeat.h"
 #include "harness/err.h"
 
-#define LAB_KERNEL_ABI 3 /* bump when struct lab_kernel changes */
+#define LAB_KERNEL_ABI 4 /* bump when struct lab_kernel changes */
 
 /* Data cache levels a machine may report (L1..L5). */
 #define LAB_CACHE_LEVELS 5
@@ -327,6 +327,15 @@ struct lab_kernel {
 	 * none beyond the scaling series; the series, counters and perf_c2c views follow any run
 	 * and are declared by none); tests/unit/test_registry.c checks the names. */
 	const char *const *views;
+	/* What verify() checks, as it checks it and no more: one line without a newline, printed
+	 * by `lab describe` as "verify: ..." (a verify that only counts says it counts). Required:
+	 * tests/unit/test_registry.c checks it, and that the description leaves it out. */
+	const char *verifies;
+	/* The points check() skips (LAB_SKIP) beyond what flags and cpu_features already say,
+	 * each "which values: what they need" ("lock = ck_*: a lab built with Concurrency Kit"),
+	 * NULL-terminated; NULL or {NULL}: none. `lab describe` prints each as "needs: ..." after
+	 * the needs the flags imply. */
+	const char *const *needs;
 
 	/* Declared traffic per unit of work for these params; optional. */
 	void (*work_per_unit)(const void *params, struct lab_work *w);

@@ -279,6 +279,13 @@ static void arw_work(const void *params, struct lab_work *w)
 
 static const char *const arw_views[] = {"atomics", NULL};
 
+static const char arw_verifies[] =
+    "op = fetch_add and cas: the counters hold exactly the increments made (their sum "
+    "equals every thread's operations; with target = sharded or packed each thread's "
+    "counter equals its own); op = xchg: each thread made the exchanges it counted, and "
+    "the values written add up to those returned plus those left in the counters (none "
+    "lost)";
+
 const struct lab_kernel lab_kernel_atomic_rmw = {
     .abi = LAB_KERNEL_ABI,
     .name = "atomic_rmw",
@@ -290,6 +297,7 @@ const struct lab_kernel lab_kernel_atomic_rmw = {
     .metrics = arw_metrics,
     .work_unit = "operation",
     .views = arw_views,
+    .verifies = arw_verifies,
     .work_per_unit = arw_work,
     .setup = arw_setup,
     .thread_setup = arw_thread_setup,

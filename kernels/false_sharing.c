@@ -203,6 +203,10 @@ static const struct lab_metric fs_metrics[] = {LAB_METRIC_END};
  * the struct layouts side by side (analyze/views/fs_layout.c). */
 static const char *const fs_views[] = {"stride", "fs_layout", NULL};
 
+static const char fs_verifies[] =
+    "each thread's counter equals the increments it counted (no update lost, shared line "
+    "or not)";
+
 const struct lab_kernel lab_kernel_false_sharing = {
     .abi = LAB_KERNEL_ABI,
     .name = "false_sharing",
@@ -214,6 +218,7 @@ const struct lab_kernel lab_kernel_false_sharing = {
     .metrics = fs_metrics,
     .work_unit = "increment",
     .views = fs_views,
+    .verifies = fs_verifies,
     .work_per_unit = fs_work,
     .check = fs_check,
     .setup = fs_setup,

@@ -39,9 +39,7 @@ static const char lk_description[] =
     "delay_drift_pct how much slower it is than the process's fastest calibration so far\n"
     "(beyond 10 % the host's speed moved: compare points with care), cs_achieved_ns the critical "
     "section the timed acquisitions\n"
-    "really got. verify: the counter equals the total acquisitions (no lost update: mutual\n"
-    "exclusion held); in rwlock_read mode readers never write, so it checks that every read saw\n"
-    "the pair consistent and unchanged.";
+    "really got.";
 
 static const struct lab_enum_val lk_kinds[] = {
     {"tas", LK_TAS, "test-and-set: spin on atomic exchange"},
@@ -393,6 +391,17 @@ static void lk_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 /* The analyzer's lock tables and plots: one curve per lock kind (analyze/views/locks.c). */
 static const char *const lk_views[] = {"locks", NULL};
 
+static const char lk_verifies[] =
+    "the protected counter and each of the cs_lines shared lines equal the total "
+    "acquisitions (no lost update: mutual exclusion held); lock = rwlock_read, where "
+    "readers write nothing: no read saw the protected pair torn, the pair is unchanged "
+    "and each thread's reads equal its acquisitions";
+static const char *const lk_needs[] = {
+    "lock = ck_fas, ck_cas, ck_ticket, ck_mcs or ck_clh: a lab built with Concurrency Kit "
+    "(libck-dev; ThreadSanitizer builds leave it out)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_lock = {
     .abi = LAB_KERNEL_ABI,
     .name = "lock",
@@ -404,6 +413,8 @@ const struct lab_kernel lab_kernel_lock = {
     .metrics = lk_metrics,
     .work_unit = "acquire",
     .views = lk_views,
+    .verifies = lk_verifies,
+    .needs = lk_needs,
     .check = lk_check,
     .setup = lk_setup,
     .thread_setup = lk_thread_setup,

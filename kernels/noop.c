@@ -79,6 +79,10 @@ static const struct lab_metric noop_metrics[] = {LAB_METRIC_END};
 /* No view beyond the scaling series: there is nothing to show but the harness. */
 static const char *const noop_views[] = {NULL};
 
+static const char noop_verifies[] =
+    "each thread's own count of loop trips equals the units the harness gave it: "
+    "bookkeeping only, there is no result to check";
+
 const struct lab_kernel lab_kernel_noop = {
     .abi = LAB_KERNEL_ABI,
     .name = "noop",
@@ -89,6 +93,7 @@ const struct lab_kernel lab_kernel_noop = {
     .metrics = noop_metrics,
     .work_unit = "iteration",
     .views = noop_views,
+    .verifies = noop_verifies,
     .thread_setup = noop_thread_setup,
     .run = noop_run,
     .verify = noop_verify,

@@ -17,8 +17,8 @@ static const char nb_description[] =
     "bandwidth; one thread is latency-bound, so its remote figure drops by about the latency\n"
     "ratio instead. op = read sums, write stores, copy a = b, triad a = b + 3c; written\n"
     "lines are also read first by a write-allocate cache (declared separately). Knobs: op,\n"
-    "threads, placement, mem_node, size (far past the last-level cache), hugepages. Needs two\n"
-    "NUMA nodes; in an emulated machine (QEMU TCG) only the placement facts mean anything.";
+    "threads, placement, mem_node, size (far past the last-level cache), hugepages. In an\n"
+    "emulated machine (QEMU TCG) only the placement facts mean anything.";
 
 enum nb_op { NB_READ, NB_WRITE, NB_COPY, NB_TRIAD };
 
@@ -277,6 +277,15 @@ static void nb_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->iter_ns = bytes * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
+static const char nb_verifies[] =
+    "op = read: each thread's sum equals the elements it read (each is 1); write, copy "
+    "and triad: every element a pass wrote holds 2, 1 or 7; where the pages landed is "
+    "recorded (placement_ok, pages per node), not verified";
+static const char *const nb_needs[] = {
+    "mem_node = N: a machine with NUMA node N (far: the node farthest from node 0)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_numa_bw = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_bw",
@@ -295,4 +304,6 @@ const struct lab_kernel lab_kernel_numa_bw = {
     .teardown = nb_teardown,
     .estimate = nb_estimate,
     .views = nb_views,
+    .verifies = nb_verifies,
+    .needs = nb_needs,
 };

@@ -166,6 +166,16 @@ static void nl_estimate(const void *params, unsigned nthreads, struct lab_kernel
 		est->touch_bytes = size;
 }
 
+static const char nl_verifies[] =
+    "each thread made the loads the harness counted, its chain is still one cycle through "
+    "every line and the chase ended where that many loads lead; where the pages landed is "
+    "recorded (placement_ok, pages per node), not verified";
+static const char *const nl_needs[] = {
+    "mem_node = N: a machine with NUMA node N (far: the node farthest from node 0, node 1 "
+    "on a machine without distances)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_numa_lat = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_lat",
@@ -183,4 +193,6 @@ const struct lab_kernel lab_kernel_numa_lat = {
     .teardown = nl_teardown,
     .estimate = nl_estimate,
     .views = nl_views,
+    .verifies = nl_verifies,
+    .needs = nl_needs,
 };

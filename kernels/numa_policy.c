@@ -355,6 +355,15 @@ static void np_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->iter_ns = bytes / (nthreads ? nthreads : 1) * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
+static const char np_verifies[] =
+    "each thread that counted elements wrote its slice, and every element the triad wrote "
+    "holds 7 (b + 3c); where the pages landed is recorded (placement_ok, pages per node), "
+    "not verified";
+static const char *const np_needs[] = {
+    "init = bind:N or preferred:N: a machine with NUMA node N",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_numa_policy = {
     .abi = LAB_KERNEL_ABI,
     .name = "numa_policy",
@@ -373,4 +382,6 @@ const struct lab_kernel lab_kernel_numa_policy = {
     .teardown = np_teardown,
     .estimate = np_estimate,
     .views = np_views,
+    .verifies = np_verifies,
+    .needs = np_needs,
 };

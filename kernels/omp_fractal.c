@@ -189,6 +189,10 @@ static void fr_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
 /* No view beyond the scaling series (its speedup is the lesson). */
 static const char *const fr_views[] = {NULL};
 
+static const char fr_verifies[] =
+    "passes x pixels equals the work counted, and the escape iterations summed over all "
+    "passes equal passes x those of one serial recomputation of the image";
+
 const struct lab_kernel lab_kernel_omp_fractal = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_fractal",
@@ -201,6 +205,7 @@ const struct lab_kernel lab_kernel_omp_fractal = {
     .metrics = fr_metrics,
     .work_unit = "pixel",
     .views = fr_views,
+    .verifies = fr_verifies,
     .check = fr_check,
 #ifdef _OPENMP
     .setup = fr_setup,

@@ -366,6 +366,17 @@ static void oo_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
  */
 static const char *const oo_views[] = {"omp_overhead", NULL};
 
+static const char oo_verifies[] =
+    "the test half ran as many construct instances as the harness counted; only critical, "
+    "lock and atomic check more (the shared counter they update holds every entry: no "
+    "lost update), and with team = lab parallel and reduction (every thread ran each "
+    "instance); the times themselves are not checked";
+static const char *const oo_needs[] = {
+    "team = lab: construct = parallel, barrier, critical, lock, atomic or reduction (for, "
+    "parallel_for, single, ordered and taskloop have no lab-team version)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_omp_overhead = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_overhead",
@@ -379,6 +390,8 @@ const struct lab_kernel lab_kernel_omp_overhead = {
     .work_scope = LAB_WORK_SHARED,
     .cost_kind = LAB_COST_LATENCY, /* ns per construct instance: an overhead, not work */
     .views = oo_views,
+    .verifies = oo_verifies,
+    .needs = oo_needs,
     .check = oo_check,
 #ifdef _OPENMP
     .setup = oo_setup,

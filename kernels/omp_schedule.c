@@ -262,6 +262,10 @@ static void os_teardown(struct lab_ctx *ctx, struct lab_thread *const *threads, 
  */
 static const char *const os_views[] = {"omp_schedule", NULL};
 
+static const char os_verifies[] =
+    "the iterations the team's threads ran add up to loop instances x iterations: a "
+    "count, as the iterations compute nothing to check";
+
 const struct lab_kernel lab_kernel_omp_schedule = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_schedule",
@@ -274,6 +278,7 @@ const struct lab_kernel lab_kernel_omp_schedule = {
     .metrics = os_metrics,
     .work_unit = "iteration",
     .views = os_views,
+    .verifies = os_verifies,
     .check = os_check,
 #ifdef _OPENMP
     .setup = os_setup,

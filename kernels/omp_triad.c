@@ -170,6 +170,10 @@ static void tr_estimate(const void *params, unsigned nthreads, struct lab_kernel
 /* No view beyond the scaling series (its speedup is the lesson). */
 static const char *const tr_views[] = {NULL};
 
+static const char tr_verifies[] =
+    "passes x elements equals the work counted, and every element of a equals b + 3c "
+    "(b[i] = i mod 1024, c[i] = i mod 7)";
+
 const struct lab_kernel lab_kernel_omp_triad = {
     .abi = LAB_KERNEL_ABI,
     .name = "omp_triad",
@@ -181,6 +185,7 @@ const struct lab_kernel lab_kernel_omp_triad = {
     .metrics = tr_metrics,
     .work_unit = "element",
     .views = tr_views,
+    .verifies = tr_verifies,
     .work_per_unit = tr_work,
     .check = tr_check,
 #ifdef _OPENMP

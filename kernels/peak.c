@@ -24,7 +24,7 @@ static const char pk_description[] =
     "shows: the add pipes help only where fma_add's interval lies above fma's. flops_per_cycle\n"
     "uses the core clock measured on each thread by a dependent-add chain, not the TSC. Each\n"
     "chain applies its op with +a then -a (x*2 then x/2 for mul), so it returns exactly to its\n"
-    "start: verify checks every lane of every chain. A unit of work is one step of every chain.";
+    "start. A unit of work is one step of every chain.";
 
 static const struct lab_enum_val pk_ops[] = {
     {"fma", PEAK_FMA, "fused multiply-add chains (2 flops per lane)"},
@@ -231,6 +231,18 @@ static void pk_work(const void *params, struct lab_work *w)
 /* The analyzer places its points under the measured ceilings (analyze/views/roofline.c). */
 static const char *const pk_views[] = {"roofline", NULL};
 
+static const char pk_verifies[] =
+    "each thread ran the steps the harness counted, and every lane of every chain is back "
+    "at its start exactly (each step applies +a then -a, or x2 then /2)";
+static const char *const pk_needs[] = {
+    lab_simd_needs_sse2,
+    lab_simd_needs_avx2,
+    lab_simd_needs_avx512,
+    lab_simd_needs_auto,
+    "isa = scalar: a CPU with fma (the scalar file is built with -mfma)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_peak = {
     .abi = LAB_KERNEL_ABI,
     .name = "peak",
@@ -245,6 +257,8 @@ const struct lab_kernel lab_kernel_peak = {
      * grows with the team: about the cores it has, less where threads share a core's pipes) */
     .work_per_unit = pk_work,
     .views = pk_views,
+    .verifies = pk_verifies,
+    .needs = pk_needs,
     .check = pk_check,
     .thread_setup = pk_thread_setup,
     .run = pk_run,

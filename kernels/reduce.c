@@ -7,8 +7,8 @@
 #include "kernels/reduce_team.h"
 
 static const char rd_description[] =
-    "Sums `elems` 64-bit integers (exact: verify compares with the sum computed once in\n"
-    "setup) with the whole team, five ways. omp_reduction: reduction(+) (each thread keeps a\n"
+    "Sums `elems` 64-bit integers with the whole team, five ways. omp_reduction: reduction(+) "
+    "(each thread keeps a\n"
     "private sum in a register, combined once at the end): the fast baseline. padded_partials:\n"
     "each thread adds into its own slot in memory, 128 bytes from the next: as fast, the slots\n"
     "never share a line. packed_partials: the same slots 8 bytes apart, so neighbours' slots\n"
@@ -222,6 +222,10 @@ static void rd_estimate(const void *params, unsigned nthreads, struct lab_kernel
 /* The analyzer's view: ns per element per strategy and team vs threads (analyze/views/reduce.c). */
 static const char *const rd_views[] = {"reduce", NULL};
 
+static const char rd_verifies[] =
+    "passes x elements equals the work counted, and the passes' sums add up exactly to "
+    "passes x the sum computed once in setup";
+
 const struct lab_kernel lab_kernel_reduce = {
     .abi = LAB_KERNEL_ABI,
     .name = "reduce",
@@ -233,6 +237,7 @@ const struct lab_kernel lab_kernel_reduce = {
     .metrics = rd_metrics,
     .work_unit = "element",
     .views = rd_views,
+    .verifies = rd_verifies,
     .work_per_unit = rd_work,
     .check = rd_check,
 #ifdef _OPENMP

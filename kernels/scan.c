@@ -7,8 +7,8 @@
 #include "kernels/omp_common.h"
 
 static const char sc_description[] =
-    "Inclusive prefix sum out[i] = in[0] + ... + in[i] of `size` bytes of 64-bit integers\n"
-    "(exact: verify recomputes it serially). serial: one thread, one pass (read 8, write 8\n"
+    "Inclusive prefix sum out[i] = in[0] + ... + in[i] of `size` bytes of 64-bit integers.\n"
+    "serial: one thread, one pass (read 8, write 8\n"
     "bytes per element), the baseline a parallel scan must beat, measured at threads = 1 (at\n"
     "more it is skipped, saying so). two_pass: each thread sums its block, the block sums are\n"
     "scanned, then each thread scans its block again from its offset: twice the reads, so once\n"
@@ -244,6 +244,15 @@ static void sc_estimate(const void *params, unsigned nthreads, struct lab_kernel
 /* The analyzer's view: speedup vs size per method (analyze/views/scan.c). */
 static const char *const sc_views[] = {"scan", NULL};
 
+static const char sc_verifies[] =
+    "passes x elements equals the work counted, and every element of out equals the "
+    "serial prefix sum of in (exact: 64-bit integers)";
+static const char *const sc_needs[] = {
+    "method = serial: threads = 1 (at more threads it is skipped: serial is the baseline "
+    "of every thread count)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_scan = {
     .abi = LAB_KERNEL_ABI,
     .name = "scan",
@@ -255,6 +264,8 @@ const struct lab_kernel lab_kernel_scan = {
     .metrics = sc_metrics,
     .work_unit = "element",
     .views = sc_views,
+    .verifies = sc_verifies,
+    .needs = sc_needs,
     .work_per_unit = sc_work,
     .check = sc_check,
 #ifdef _OPENMP

@@ -29,9 +29,7 @@ static const char sd_description[] =
     "vectorized, and several may be added in order, lane by lane (vector loads, scalar adds:\n"
     "`lab describe` quotes the compiler, objdump shows the code). misalign shifts every array\n"
     "by that many bytes off 64-byte alignment. A unit of work is one element; each thread runs\n"
-    "whole passes. Verified against a long-double reference within a bound derived from the\n"
-    "reduction order (chain length n/(accumulators x lanes) plus the final combine), exactly\n"
-    "for i32 and counts.";
+    "whole passes.";
 
 static const struct lab_enum_val sd_ops[] = {
     {"sum", SIMD_SUM, "s += x[i]"},
@@ -173,6 +171,22 @@ static void sd_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->iter_ns = size * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
+static const char sd_verifies[] =
+    "each thread ran a pass; sum, dot and gather of floats: the last pass's result equals "
+    "a long-double reference within the rounding bound of its reduction order (chain "
+    "length n/(accumulators x lanes) plus the final combine); type = i32 and count_if: "
+    "exactly; saxpy: every y equals y0 + passes x a x x within one or two roundings per "
+    "element per pass (exactly for i32)";
+static const char *const sd_needs[] = {
+    lab_simd_needs_sse2,
+    lab_simd_needs_avx2,
+    lab_simd_needs_avx512,
+    lab_simd_needs_auto,
+    "type = i32 with op = dot or saxpy: an isa other than sse2 (SSE2 has no 32-bit lane "
+    "multiply; pmulld is SSE4.1)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_simd = {
     .abi = LAB_KERNEL_ABI,
     .name = "simd",
@@ -184,6 +198,8 @@ const struct lab_kernel lab_kernel_simd = {
     .work_unit = "element",
     .work_per_unit = sd_work,
     .views = sd_views,
+    .verifies = sd_verifies,
+    .needs = sd_needs,
     .check = sd_check,
     .thread_setup = lab_simd_thread_setup,
     .run = sd_run,

@@ -14,6 +14,15 @@ const struct lab_enum_val lab_simd_isa_choices[] = {
     {NULL, 0, NULL},
 };
 
+const char lab_simd_needs_sse2[] = "isa = sse2: a CPU with sse2 (not hidden by LAB_CPU_MASK)";
+const char lab_simd_needs_avx2[] =
+    "isa = avx2: a CPU with avx2 and fma (neither hidden by LAB_CPU_MASK)";
+const char lab_simd_needs_avx512[] = "isa = avx512: a CPU with avx512f, avx512bw, avx512dq, "
+                                     "avx512vl, avx2 and fma (none hidden by LAB_CPU_MASK)";
+const char lab_simd_needs_auto[] =
+    "isa = auto: a CPU with every extension the auto files' -march let the compiler use "
+    "(`lab version` names it; none hidden by LAB_CPU_MASK)";
+
 unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes)
 {
 	switch (isa) {

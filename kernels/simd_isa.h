@@ -30,6 +30,13 @@ extern const char *const lab_simd_auto_isa[];
 /* The `isa = ...` choices, in enum order. */
 extern const struct lab_enum_val lab_simd_isa_choices[];
 
+/* What each isa choice needs (the skips of lab_simd_isa_check), as lines of the needs of the
+ * stream, peak and simd descriptors ("isa = avx2: a CPU with avx2 and fma ..."). */
+extern const char lab_simd_needs_sse2[];
+extern const char lab_simd_needs_avx2[];
+extern const char lab_simd_needs_avx512[];
+extern const char lab_simd_needs_auto[];
+
 /* Vector lanes of width elem_bytes in one register of isa (1 for scalar and auto). */
 unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes);
 

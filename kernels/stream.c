@@ -21,8 +21,7 @@ static const char st_description[] =
     "faster in DRAM, much slower when the arrays would have fit in cache. isa = scalar moves\n"
     "one double per instruction and cannot saturate L1 (about 16 B/cycle); the vector ISAs\n"
     "can, and in DRAM every ISA reaches the same rate: memory binds, not the core. A unit of\n"
-    "work is one element of the arrays; each thread runs whole passes. Verified against the\n"
-    "closed form of each op (update: s = -1, so a pass flips every sign exactly).";
+    "work is one element of the arrays; each thread runs whole passes.";
 
 static const struct lab_enum_val st_ops[] = {
     {"copy", STREAM_COPY, "a = b (16 B per element counted)"},
@@ -287,6 +286,20 @@ static void st_estimate(const void *params, unsigned nthreads, struct lab_kernel
 	est->iter_ns = (double)p->size * LAB_EST_STREAM_NS_PER_BYTE;
 }
 
+static const char st_verifies[] =
+    "each thread ran a pass, and every element of a equals the closed form of its op "
+    "after that thread's passes (update: s = -1, so a pass flips every sign exactly), "
+    "with b unchanged; op = load: the OR of what it read equals the array's";
+static const char *const st_needs[] = {
+    lab_simd_needs_sse2,
+    lab_simd_needs_avx2,
+    lab_simd_needs_avx512,
+    lab_simd_needs_auto,
+    "nt = on: isa = sse2, avx2 or avx512 (plain C, isa = scalar or auto, has no "
+    "non-temporal stores) and an op that stores (not load)",
+    NULL,
+};
+
 const struct lab_kernel lab_kernel_stream = {
     .abi = LAB_KERNEL_ABI,
     .name = "stream",
@@ -298,6 +311,8 @@ const struct lab_kernel lab_kernel_stream = {
     .work_unit = "element",
     .work_per_unit = st_work,
     .views = st_views,
+    .verifies = st_verifies,
+    .needs = st_needs,
     .check = st_check,
     .thread_setup = st_thread_setup,
     .run = st_run,

@@ -32,6 +32,71 @@ static void list_json_params(struct lab_json *j, const struct lab_param *table)
 	lab_json_arr_close(j);
 }
 
+/* What a point of a kernel needs to run, each a line of `lab describe` ("needs: ...") and an
+ * element of `lab list --json`'s "needs": the needs its flags and cpu_features imply (the
+ * harness skips those points before check()), then the kernel's own (k->needs). A point
+ * without one is skipped with the reason, c2c's pair apart (see its line). */
+#define KNEEDS_MAX 16
+
+struct kneeds {
+	unsigned n;
+	char line[KNEEDS_MAX][320];
+};
+
+static void kneeds_add(struct kneeds *d, const char *text)
+{
+	if (d->n < KNEEDS_MAX)
+		snprintf(d->line[d->n++], sizeof(d->line[0]), "%s", text);
+}
+
+static void kneeds_of(const struct lab_kernel *k, struct kneeds *d)
+{
+	d->n = 0;
+	if (k->flags & LAB_KF_OPENMP)
+		kneeds_add(d, "a lab built with OpenMP (cmake -DLAB_OPENMP=ON, the default; "
+		              "`lab version` says openmp: yes or no)");
+	if (k->flags & LAB_KF_NUMA)
+		kneeds_add(d, "2 or more NUMA nodes");
+	if (k->flags & LAB_KF_PAIRS)
+		kneeds_add(d, "2 CPUs, one pair: with fewer the config is refused, unless min_cpus "
+		              "= 2 makes it a skip");
+	if (k->cpu_features) {
+		char feats[256], line[300];
+		lab_cpu_format(k->cpu_features, feats, sizeof(feats));
+		snprintf(line, sizeof(line), "a CPU with %s (not hidden by LAB_CPU_MASK)", feats);
+		kneeds_add(d, line);
+	}
+	for (const char *const *n = k->needs; n && *n; n++)
+		kneeds_add(d, *n);
+}
+
+static unsigned kmetrics_count(const struct lab_kernel *k)
+{
+	unsigned n = 0;
+
+	for (const struct lab_metric *m = k->metrics; m && m->name; m++)
+		n++;
+	return n;
+}
+
+static void list_json_kernel(struct lab_json *j, const struct lab_kernel *k)
+{
+	struct kneeds needs;
+
+	kneeds_of(k, &needs);
+	lab_json_obj_open(j, NULL);
+	lab_json_str(j, "name", k->name);
+	lab_json_str(j, "summary", k->summary);
+	lab_json_str(j, "work_unit", k->work_unit);
+	lab_json_str(j, "verify", k->verifies ? k->verifies : "");
+	lab_json_arr_open(j, "needs");
+	for (unsigned i = 0; i < needs.n; i++)
+		lab_json_str(j, NULL, needs.line[i]);
+	lab_json_arr_close(j);
+	list_json_params(j, k->params);
+	lab_json_obj_close(j);
+}
+
 struct list_args {
 	bool json;
 };
@@ -66,14 +131,8 @@ int lab_cmd_list(int argc, char **argv)
 	lab_json_begin(&j, stdout);
 	lab_json_obj_open(&j, NULL);
 	lab_json_arr_open(&j, "kernels");
-	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
-		lab_json_obj_open(&j, NULL);
-		lab_json_str(&j, "name", (*k)->name);
-		lab_json_str(&j, "summary", (*k)->summary);
-		lab_json_str(&j, "work_unit", (*k)->work_unit);
-		list_json_params(&j, (*k)->params);
-		lab_json_obj_close(&j);
-	}
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+		list_json_kernel(&j, *k);
 	lab_json_arr_close(&j);
 	list_json_params(&j, lab_hparam_table);
 	lab_json_obj_close(&j);
@@ -95,6 +154,42 @@ static void describe_params(const char *title, const struct lab_param *table)
 	}
 }
 
+/* The facts under the teaching text, one "key: value" line each (scripts/gen_kernels_md.py
+ * reads them up to the blank line): unit of work, timing, team, needs, verify, metrics. */
+static void describe_facts(const struct lab_kernel *k)
+{
+	static const char *const whose[] = {
+	    "every thread counts its own; cost = wall time per unit of all threads together",
+	    "one unit the whole team does once; cost = wall time per unit",
+	    "thread 0's units only; cost = wall time per unit of thread 0"};
+	struct kneeds needs;
+	unsigned nmetrics = kmetrics_count(k);
+
+	printf("\nunit of work: %s (%s)\n", k->work_unit ? k->work_unit : "iteration",
+	       whose[k->work_scope <= LAB_WORK_ONE ? k->work_scope : LAB_WORK_TEAM]);
+	if (k->flags & LAB_KF_TIMED)
+		printf("timing: threads run together until the sample's min_time is up\n");
+	if (k->flags & LAB_KF_OPENMP)
+		printf("team: an OpenMP team of `threads`, pinned to the same plan\n");
+	if (k->flags & LAB_KF_PAIRS)
+		printf("team: two threads on a CPU pair; placement = pairs sweeps the matrix\n");
+	kneeds_of(k, &needs);
+	for (unsigned i = 0; i < needs.n; i++)
+		printf("needs: %s\n", needs.line[i]);
+	if (!needs.n)
+		printf("needs: nothing beyond its CPUs\n");
+	printf("verify: %s\n", k->verifies ? k->verifies : "(not said)");
+	if (nmetrics)
+		printf("metrics: %u column%s beyond the cost per unit of work (below)", nmetrics,
+		       nmetrics == 1 ? "" : "s");
+	else
+		printf("metrics: none beyond the cost per unit of work (elapsed_ns / work in "
+		       "samples.csv)");
+	printf("%s\n", k->work_per_unit ? "; lab analyze derives rates from the bytes and flops "
+	                                  "it declares per unit"
+	                                : "");
+}
+
 struct describe_args {
 	const char *kernel[1];
 	unsigned nkernel;
@@ -107,8 +202,9 @@ static const struct lab_opt describe_opts[] = {
 static const struct lab_cmd_opts describe_cmd = {
     .name = "describe",
     .synopsis = "KERNEL",
-    .about = "Explains what a kernel measures, what to expect, its parameters and metrics\n"
-             "(`lab list` names the kernels).\n",
+    .about = "Explains what a kernel measures, what to expect, what it needs (a point that\n"
+             "lacks it is skipped with the reason), what its verify checks, its parameters\n"
+             "and metrics (`lab list` names the kernels).\n",
     .opts = describe_opts,
     .pos_at = offsetof(struct describe_args, kernel),
     .npos_at = offsetof(struct describe_args, nkernel),
@@ -135,25 +231,7 @@ int lab_cmd_describe(int argc, char **argv)
 		return LAB_EXIT_USAGE;
 	}
 	printf("%s: %s\n\n%s\n", k->name, k->summary, k->description ? k->description : "");
-	static const char *const whose[] = {
-	    "every thread counts its own; cost = wall time per unit of all threads together",
-	    "one unit the whole team does once; cost = wall time per unit",
-	    "thread 0's units only; cost = wall time per unit of thread 0"};
-	printf("\nunit of work: %s (%s)\n", k->work_unit ? k->work_unit : "iteration",
-	       whose[k->work_scope <= LAB_WORK_ONE ? k->work_scope : LAB_WORK_TEAM]);
-	if (k->flags & LAB_KF_TIMED)
-		printf("timing: threads run together until the sample's min_time is up\n");
-	if (k->flags & LAB_KF_OPENMP)
-		printf("team: an OpenMP team of `threads`, pinned to the same plan\n");
-	if (k->flags & LAB_KF_PAIRS)
-		printf("team: two threads on a CPU pair; placement = pairs sweeps the matrix\n");
-	if (k->flags & LAB_KF_NUMA)
-		printf("needs: 2 or more NUMA nodes (skipped otherwise)\n");
-	if (k->cpu_features) {
-		char feats[256];
-		lab_cpu_format(k->cpu_features, feats, sizeof(feats));
-		printf("needs CPU features: %s (skipped otherwise)\n", feats);
-	}
+	describe_facts(k);
 	if (k->params[0].key)
 		describe_params("kernel parameters:", k->params);
 	describe_params("harness parameters (every experiment):", lab_hparam_table);

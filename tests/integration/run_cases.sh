@@ -994,10 +994,34 @@ assert not bad, "\n".join(bad)
 PY
 	;;
 describe_all)
+	# Every kernel says, in its facts block, what it needs, what its verify checks and what
+	# metrics it has (none included), and lab list --json carries the same verify and needs.
 	for k in $("$lab" list | awk '{print $1}'); do
 		"$lab" describe "$k" >"$tmp/d"
 		grep -q 'harness parameters' "$tmp/d"
+		awk '/^unit of work:/,/^$/' "$tmp/d" >"$tmp/facts"
+		grep -q '^needs: .' "$tmp/facts" || { echo "$k: no needs: line"; exit 1; }
+		grep -q '^verify: .' "$tmp/facts" || { echo "$k: no verify: line"; exit 1; }
+		grep -q '^metrics: .' "$tmp/facts" || { echo "$k: no metrics: line"; exit 1; }
+		if grep -q '^metrics: none' "$tmp/facts"; then
+			! grep -q '^metrics:$' "$tmp/d"
+		else
+			grep -q '^metrics:$' "$tmp/d"
+		fi
+		"$lab" list --json | python3 -c '
+import json, sys
+k = next(k for k in json.load(sys.stdin)["kernels"] if k["name"] == sys.argv[1])
+facts = open(sys.argv[2]).read().splitlines()
+assert "verify: " + k["verify"] in facts, k["name"]
+needs = [ln[len("needs: "):] for ln in facts if ln.startswith("needs: ")]
+assert needs == (k["needs"] or ["nothing beyond its CPUs"]), (needs, k["needs"])
+' "$k" "$tmp/facts"
 	done
+	"$lab" describe c2c_latency | grep -q '^needs: 2 CPUs'
+	"$lab" describe numa_bw | grep -q '^needs: 2 or more NUMA nodes'
+	"$lab" describe omp_triad | grep -q '^needs: a lab built with OpenMP'
+	"$lab" describe lock | grep -q '^needs: lock = ck_'
+	"$lab" describe noop | grep -q '^needs: nothing beyond its CPUs'
 	"$lab" list --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["kernels"]'
 	"$lab" topo --json | python3 -c 'import json,sys; assert json.load(sys.stdin)["pus"] >= 1'
 	;;

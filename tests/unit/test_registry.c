@@ -37,6 +37,29 @@ LAB_TEST(names_unique_and_wellformed)
 	}
 }
 
+/* Every kernel says what its verify checks, in its own field and not in the teaching text
+ * (`lab describe` prints it as one "verify:" line), and its needs are single lines. */
+LAB_TEST(every_kernel_says_what_it_verifies_and_needs)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++) {
+		const char *v = (*k)->verifies;
+		if (!v || strlen(v) < 20 || strchr(v, '\n'))
+			fprintf(stderr, "kernel %s: no one-line .verifies\n", (*k)->name);
+		CHECK(v && strlen(v) >= 20 && !strchr(v, '\n'));
+		CHECK((*k)->verify != NULL);
+		if (strstr((*k)->description, "verif"))
+			fprintf(stderr,
+			        "kernel %s: the description speaks of verify: say it in "
+			        ".verifies\n",
+			        (*k)->name);
+		CHECK(strstr((*k)->description, "verif") == NULL);
+		for (const char *const *n = (*k)->needs; n && *n; n++) {
+			CHECK(strlen(*n) >= 10 && !strchr(*n, '\n'));
+			CHECK(strstr(*n, ": ") != NULL); /* "which values: what they need" */
+		}
+	}
+}
+
 static void registry_check_table(const char *who, const struct lab_param *table, size_t size)
 {
 	char *buf = calloc(1, size ? size : 1), text[128];
