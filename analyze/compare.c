@@ -214,7 +214,7 @@ static void an_cmp_one_setup(struct lab_an_cmp_row *r, bool runs)
 	r->verdict = AN_ONE_SETUP;
 }
 
-/* How many of p's used samples were flagged for foreign load and kept (--include-flagged),
+/* How many of p's used samples were flagged for load and kept (--include-flagged),
  * into buf as "SIDE: F of N samples load-flagged" when more than half: a busy machine's
  * numbers, which a lesson does not judge either (lab__lesson_flagged). */
 static bool an_side_loaded(const struct lab_an_point *p, const char *side, char *buf, size_t len)

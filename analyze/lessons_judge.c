@@ -482,9 +482,9 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 		       : out->verdict == LAB_AN_FAILS ? ": the whole interval violates it, but"
 		                                      : ": the interval straddles the bound;";
 		snprintf(why, sizeof(why),
-		         " %zu of the %zu samples these means are from were flagged for foreign "
-		         "load%s (kept by --include-flagged): a busy machine's numbers decide "
-		         "nothing; rerun when quiet",
+		         " %zu of the %zu samples these means are from were flagged for load%s "
+		         "(foreign CPU time or run-queue wait; kept by --include-flagged): a busy "
+		         "machine's numbers decide nothing; rerun when quiet",
 		         out->flagged, out->samples,
 		         2 * out->flagged > out->samples ? "" : ", most of one point's");
 	}

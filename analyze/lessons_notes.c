@@ -239,7 +239,7 @@ int lab__lesson_flagged(const struct ev *e, size_t *flagged, size_t *used)
 	return loaded || 2 * *flagged > *used;
 }
 
-/* Means from samples flagged for foreign load (kept by --include-flagged): said, with how
+/* Means from samples flagged for load (kept by --include-flagged): said, with how
  * many, after the verdict (a shared counter "failed" to stay flat on two busy vCPUs), unless
  * the verdict's reason said it already (most of them: lessons_judge.c). */
 static void ev_flagged_note(const struct ev *e, struct lab_an_lesson *out)
@@ -321,7 +321,7 @@ static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
 }
 
 /* A point of the claim that kept 2 or more of its runs but not all (the others' samples all
- * flagged for foreign load): its interval is over those setups alone, said beside any verdict
+ * flagged for load): its interval is over those setups alone, said beside any verdict
  * (one kept run makes the claim inconclusive: lab__lesson_one_setup). */
 static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 {
@@ -336,7 +336,7 @@ static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 		snprintf(
 		    out->text + len, sizeof(out->text) - len,
 		    "; note: point %ld kept %zu of its %.0f runs (the others' samples were all "
-		    "flagged for foreign load): its interval is over those setups alone",
+		    "flagged for load): its interval is over those setups alone",
 		    p->id, p->levels.runs, runs);
 		return;
 	}

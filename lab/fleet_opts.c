@@ -93,7 +93,7 @@ int lab_fleet_parse(int argc, char **argv, struct fleet_opts *o)
 			}
 			*dst = v;
 		} else if (options && a[0] == '-' && a[1]) {
-			fleet_say("unknown option or missing value:", a, " (see --help)");
+			fleet_say("unknown option or missing value:", a, " (see lab fleet --help)");
 			return -1;
 		} else if (!o->config) {
 			o->config = a;

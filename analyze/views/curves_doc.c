@@ -241,7 +241,8 @@ int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct
 	                           : lab_doc_printf(doc,
 	                                            "%s Per column: the median over the used "
 	                                            "samples, and their mean with its 95 %% "
-	                                            "t-interval%s.",
+	                                            "t-interval (over the run means for a point "
+	                                            "of two or more runs)%s.",
 	                                            s->about,
 	                                            speedup ? " (a speedup: the ratio of mean "
 	                                                      "costs with its Fieller interval)"

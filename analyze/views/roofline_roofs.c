@@ -163,7 +163,7 @@ static void an_above_note(struct lab_an_rl_pt *e)
 
 	snprintf(unsure, sizeof(unsure),
 	         "that ceiling is the best point with an interval; one ran at %.3g %s on too few "
-	         "samples for one (fewer than 6: raise reps)",
+	         "samples for one (raise reps; runs, where a point has runs >= 2)",
 	         c->faster_unsure, bw ? "GB/s" : "GFLOP/s");
 	e->above = 1;
 	/* a roof of an absurd ceiling (bytes per unit near 0) gave "inf%" and 300 digits */

@@ -32,7 +32,8 @@ static const struct lab_an_cv_spec sd_spec = {
     .about = "The cost per unit of work against the stride between the threads' "
              "counters, one curve per thread count: the cost drops once the stride puts "
              "each thread's counter on its own cache line. Cost: median, and the mean "
-             "with its 95 % t-interval over the used samples.",
+             "with its 95 % t-interval over the used samples (over the run means for a "
+             "point of two or more runs).",
     .about_own = 1,
     .curve = {"threads", NULL},
     .x = "stride",

@@ -269,7 +269,7 @@ LAB_TEST(some_runs_kept_is_said)
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 2);
 	if (!strstr(ls.l[0].text, "; note: point 7 kept 2 of its 5 runs (the others' samples were "
-	                          "all flagged for foreign load): its interval is over those "
+	                          "all flagged for load): its interval is over those "
 	                          "setups alone"))
 		TL__FAIL("%s", ls.l[0].text);
 	CHECK(strstr(ls.l[1].text, "kept") == NULL);
@@ -337,9 +337,9 @@ LAB_TEST(flagged_samples_in_a_verdict_are_said)
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
 	CHECK(strstr(ls.l[0].text,
 	             "; claim >= 2: the whole interval satisfies it, but 12 of the 20 samples "
-	             "these means are from were flagged for foreign load (kept by "
-	             "--include-flagged): a busy machine's numbers decide nothing; rerun when "
-	             "quiet") &&
+	             "these means are from were flagged for load (foreign CPU time or run-queue "
+	             "wait; kept by --include-flagged): a busy machine's numbers decide "
+	             "nothing; rerun when quiet") &&
 	      !strstr(ls.l[0].text, "note: 12"));
 	CHECK(ls.l[0].flagged == 12 && ls.l[0].samples == 20);
 	lab_an_lessons_free(&ls);
@@ -351,7 +351,8 @@ LAB_TEST(flagged_samples_in_a_verdict_are_said)
 	REQUIRE(ls.n == 1);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
 	CHECK(strstr(ls.l[0].text, "10 of the 20 samples these means are from were flagged for "
-	                           "foreign load, most of one point's (kept by --include-flagged"));
+	                           "load, most of one point's (foreign CPU time or run-queue "
+	                           "wait; kept by --include-flagged"));
 	for (size_t i = 0; i < 2; i++)
 		free(f.d.pt[i].flagged);
 	fx_free(&f, &ls);
