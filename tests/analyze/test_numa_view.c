@@ -249,6 +249,15 @@ LAB_TEST(one_node_says_so_plainly)
 	CHECK_EQ_U64(nv_notes(j, "lat", "one NUMA node on this machine: no distance table"), 1);
 	CHECK_EQ_U64(nv_notes(j, "lat", "firmware distance table"), 0);
 	CHECK_EQ_U64(nv_notes(j, "lat", "virtual machine"), 0);
+	/* once, up front, with what still teaches */
+	const char *note = lab_an_json_str(nv_view(j, "lat"), "note");
+	CHECK(note && strstr(note, "this machine has one NUMA node: no remote memory") &&
+	      strstr(note, "the latency ladder (caches against DRAM) and the loaded latency"));
+	lab_an_json_free(j);
+	j = nv_json_vm(0);
+	REQUIRE(j);
+	note = lab_an_json_str(nv_view(j, "lat"), "note");
+	CHECK(note && !strstr(note, "one NUMA node"));
 	lab_an_json_free(j);
 }
 
