@@ -277,7 +277,12 @@ static void lab_compare_builds(FILE *f, const struct lab_an_compare *c)
 	lab_render_text_line(f, c->build_old);
 	fputs("; new: ", f);
 	lab_render_text_line(f, c->build_new);
-	if (clause)
+	if (clause && !strcmp(lab_an_build_diff_scope(c->build_what), "isa=auto") &&
+	    !c->auto_points)
+		fputs("): only isa=auto points ran code built differently, and these runs have "
+		      "none: no row's change is the build's\n",
+		      f);
+	else if (clause)
 		fprintf(f, "): %s: a change in those may be the %s, not the machine's\n", clause,
 		        whose);
 	else

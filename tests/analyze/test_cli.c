@@ -377,6 +377,48 @@ LAB_TEST(compare_names_different_builds)
 	free(err);
 }
 
+/* Writes FIXTURE/run.json again with its "openmp": true followed by an auto_march of flag. */
+static void cli_auto_march(const char *fixture, const char *flag)
+{
+	char path[2048], rel[256], *text, *at;
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/run.json", fixture);
+	REQUIRE((text = clitest_read(rel)));
+	REQUIRE((at = strstr(text, "\"openmp\": true")));
+	at += strlen("\"openmp\": true");
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f, "%.*s, \"auto_march\": {\"flag\": \"%s\"}%s", (int)(at - text), text, flag, at);
+	fclose(f);
+	free(text);
+}
+
+/* Builds that differ only in the auto kernels' -march, of runs without an isa=auto point: the
+ * note said a change of the isa=auto points may be the build's, of runs that have none. */
+LAB_TEST(compare_auto_build_without_auto_points)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-compare-a");
+	clitest_copy("results-compare-b");
+	cli_auto_march("results-compare-a", "x86-64");
+	cli_auto_march("results-compare-b", "native");
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b", &out, &err) == 0);
+	CHECK(strstr(out, "note: the runs were built differently, in -march of the auto kernels") !=
+	      NULL);
+	CHECK(strstr(out, "only isa=auto points ran code built differently, and these runs have "
+	                  "none: no row's change is the build's") != NULL);
+	CHECK(strstr(out, "may be the build's") == NULL);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
+	                    &err) == 0);
+	CHECK(strstr(out, "\"scope\": \"isa=auto\"") && strstr(out, "\"auto_points\": 0"));
+	free(out);
+	free(err);
+}
+
 /* Gives each point of a compare fixture stride = ctx ("8" or "8B") in samples.csv and run.json. */
 static void ct_stride(FILE *out, const char *line, void *ctx)
 {
