@@ -416,3 +416,40 @@ LAB_TEST(precision_flagged_pilot_budget_out)
 	CHECK(rec.prec.spent_ns > 0);
 	kpoint_free(&rec);
 }
+
+/* The noop kernel but for its first two calls, which stall 60 and 25 ms whatever their
+ * iterations: what the hypervisor's stretch of a guest does, unseen by the run queue. */
+static unsigned rt_stall_calls;
+
+static void rt_stall_run(struct lab_ctx *ctx, struct lab_thread *t)
+{
+	unsigned call = ++rt_stall_calls;
+
+	if (call <= 2) {
+		uint64_t t0 = lab_clock_ns(), stall = call == 1 ? 60000000 : 25000000;
+		while (lab_clock_ns() - t0 < stall)
+			;
+	}
+	rt_noop()->run(ctx, t);
+}
+
+/* Two calibration samples stretched unlike each other (60 and 25 ms at one iteration, past a
+ * 20 ms target) are no calibration: it grows on (a 2-thread peak point was left at one
+ * iteration per sample, its samples 1.6 us long against a 5 ms min_time). */
+LAB_TEST(calibration_ignores_unlike_stretched_samples)
+{
+	struct lab_kernel k;
+	struct lab_point_rec rec;
+	struct kpoint_opts o = {.nthreads = 1, .reps = 2, .min_time_ns = 20000000};
+
+	REQUIRE(rt_noop() != NULL);
+	k = *rt_noop();
+	k.run = rt_stall_run;
+	rt_stall_calls = 0;
+	REQUIRE(kpoint_run(&k, NULL, &o, &rec) == 0);
+	REQUIRE(rec.status == LAB_STATUS_OK);
+	CHECK(rt_stall_calls > 4);
+	/* an empty loop's iteration takes well under 20 us: 20 ms is over a thousand of them */
+	CHECK(rec.iters > 1000);
+	kpoint_free(&rec);
+}
