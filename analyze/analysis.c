@@ -279,7 +279,8 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged, int throu
 	} else if (!strcmp(s->model, "none"))
 		snprintf(s->note, sizeof(s->note), "no fit: %s",
 		         s->weak ? s->gustafson.reason : s->amdahl.reason);
-	s->amdahl_rejected = !strcmp(s->model, "usl");
+	/* the F-test's verdict on kappa = 0, whether or not the USL it prefers is kept */
+	s->amdahl_rejected = !s->weak && s->choice.ok && s->choice.chosen == LAB_AN_USL;
 	return 0;
 }
 

@@ -232,6 +232,12 @@ LAB_TEST(usl_out_of_range_is_no_model)
 	const char *a = strstr(out, "model: none"), *b = a ? strstr(a + 1, "model: none") : NULL;
 	CHECK(a && b && !strstr(b + 1, "model: none"));
 	CHECK(strstr(out, "model: usl") != NULL);
+	/* Amdahl stays rejected by the F-test: its bound 1/f is offered for none of the three */
+	size_t rejected = 0;
+	for (const char *q = out; (q = strstr(q, "WARNING: Amdahl rejected")); q++)
+		rejected++;
+	CHECK_EQ_U64(rejected, 3);
+	CHECK(strstr(out, "max speedup") == NULL);
 	free(out);
 	free(err);
 }
