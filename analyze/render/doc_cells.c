@@ -22,25 +22,42 @@ struct lab_doc_table *lab_doc_table(struct lab_doc_section *s, const char *key, 
 	return t;
 }
 
-/* The names a column of key gives a row in the renderers (json.c, csv.c: key, key_mean, ...). */
-static const char *const doc_col_sfx[] = {"",    "_mean", "_ci95", "_ci95_of", "_n",
-                                          "_lo", "_hi",   "_why",  "_note"};
-#define DOC_COL_NSFX (sizeof(doc_col_sfx) / sizeof(*doc_col_sfx))
+/* The suffixes of the names a column of kind gives a row in the renderers (json.c, csv.c): every
+ * kind its key, KEY_why and KEY_note; an interval KEY_mean, KEY_ci95, KEY_ci95_of, KEY_n and
+ * the CSV's KEY_lo, KEY_hi; an estimate KEY_ci95, KEY_lo, KEY_hi. */
+static size_t doc_col_sfx(enum lab_doc_kind kind, const char **sfx)
+{
+	static const char *const all[] = {"", "_why", "_note"};
+	static const char *const ival[] = {"_mean", "_ci95", "_ci95_of", "_n", "_lo", "_hi"};
+	static const char *const est[] = {"_ci95", "_lo", "_hi"};
+	size_t n = 0;
 
-/* 1 when a name of column key equals a name of another column of t, or a row's own key. */
-static int doc_col_taken(const struct lab_doc_table *t, const char *key)
+	for (size_t i = 0; i < 3; i++)
+		sfx[n++] = all[i];
+	for (size_t i = 0; kind == LAB_DOC_INTERVAL && i < 6; i++)
+		sfx[n++] = ival[i];
+	for (size_t i = 0; kind == LAB_DOC_ESTIMATE && i < 3; i++)
+		sfx[n++] = est[i];
+	return n;
+}
+
+/* 1 when a name a column of key and kind gives equals a name of another column of t, or a
+ * row's own key. */
+static int doc_col_taken(const struct lab_doc_table *t, const char *key, enum lab_doc_kind kind)
 {
 	static const char *const row[] = {"why", "note", "experiment"};
+	const char *sa[9], *sb[9];
+	size_t na = doc_col_sfx(kind, sa);
 	char a[160], b[160];
 
-	for (size_t i = 0; i < DOC_COL_NSFX; i++) {
-		snprintf(a, sizeof(a), "%s%s", key, doc_col_sfx[i]);
+	for (size_t i = 0; i < na; i++) {
+		snprintf(a, sizeof(a), "%s%s", key, sa[i]);
 		for (size_t r = 0; r < sizeof(row) / sizeof(*row); r++)
 			if (!strcmp(a, row[r]))
 				return 1;
 		for (size_t k = 0; k < t->ncol; k++)
-			for (size_t j = 0; j < DOC_COL_NSFX; j++) {
-				snprintf(b, sizeof(b), "%s%s", t->col[k].key, doc_col_sfx[j]);
+			for (size_t j = 0, nb = doc_col_sfx(t->col[k].kind, sb); j < nb; j++) {
+				snprintf(b, sizeof(b), "%s%s", t->col[k].key, sb[j]);
 				if (!strcmp(a, b))
 					return 1;
 			}
@@ -56,9 +73,9 @@ void lab_doc_col(struct lab_doc_table *t, const char *key, const char *unit, enu
 		return;
 	/* a key from the data (a counter column's name) that another column's names hold gets a
 	 * number: a JSON row with a key twice, a CSV header with a column twice read as one */
-	for (unsigned n = 2; key && doc_col_taken(t, key) && n < 100; n++) {
+	for (unsigned n = 2; key && doc_col_taken(t, key, kind) && n < 100; n++) {
 		snprintf(alt, sizeof(alt), "%.120s_%u", key, n);
-		if (!doc_col_taken(t, alt))
+		if (!doc_col_taken(t, alt, kind))
 			key = alt;
 	}
 	t->col[t->ncol].key = lab__doc_str(t->doc, key);

@@ -372,7 +372,13 @@ LAB_TEST(column_keys_stay_distinct)
 	lab_doc_col(t, "note", NULL, LAB_DOC_VALUE);
 	lab_doc_col(t, "b", NULL, LAB_DOC_VALUE);
 	lab_doc_col(t, "b_2", NULL, LAB_DOC_VALUE); /* its own name, b's is not taken */
-	REQUIRE(t->ncol == 7);
+	/* only the names a kind gives: a text c has no c_n, an interval c has */
+	lab_doc_col(t, "c_n", NULL, LAB_DOC_VALUE);
+	lab_doc_col(t, "c", NULL, LAB_DOC_TEXT);
+	lab_doc_col(t, "c", NULL, LAB_DOC_INTERVAL);
+	REQUIRE(t->ncol == 10);
+	CHECK_EQ_STR(t->col[8].key, "c");
+	CHECK_EQ_STR(t->col[9].key, "c_2");
 	CHECK_EQ_STR(t->col[0].key, "point");
 	CHECK_EQ_STR(t->col[1].key, "a");
 	CHECK_EQ_STR(t->col[2].key, "point_2");
