@@ -7,10 +7,10 @@
 #include "kernels/reduce_team.h"
 
 static const char rd_description[] =
-    "Sums `elems` 64-bit integers with the whole team, five ways. omp_reduction: reduction(+) "
-    "(each thread keeps a\n"
-    "private sum in a register, combined once at the end): the fast baseline. padded_partials:\n"
-    "each thread adds into its own slot in memory, 128 bytes from the next: as fast, the slots\n"
+    "Sums `elems` 64-bit integers with the whole team, five ways. omp_reduction:\n"
+    "reduction(+) (each thread keeps a private sum in a register, combined once at the end):\n"
+    "the fast baseline. padded_partials: each thread adds into its own slot in memory, 128\n"
+    "bytes from the next: as fast, the slots\n"
     "never share a line. packed_partials: the same slots 8 bytes apart, so neighbours' slots\n"
     "share a line: false sharing at 2+ threads where the core pays for stores to a line another\n"
     "core holds (each add is a load and a store; how much depends on its store buffer: compare\n"
