@@ -163,18 +163,21 @@ static int lab_main(int argc, char **argv)
 		lab_usage(stderr);
 		return LAB_EXIT_USAGE;
 	}
-	/* `lab help run` is `lab run --help` (it printed the general usage, as did `lab help
-	 * frobnicate`, exit 0) */
-	if (!strcmp(argv[1], "help") && argc == 3 && strcmp(argv[2], "help") &&
-	    strcmp(argv[2], "__run-point")) {
+	/* `lab help run` (and `lab --help run`) is `lab run --help`: it printed the general usage,
+	 * as did `lab help frobnicate`, exit 0 */
+	int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help");
+	if (help && argc == 3 && strcmp(argv[2], "help") && strcmp(argv[2], "--help") &&
+	    strcmp(argv[2], "-h")) {
 		char opt[] = "--help", *sub[] = {argv[0], argv[2], opt, NULL};
+		if (!strcmp(argv[2], "__run-point")) /* lab run's own, not a command to help with */
+			sub[1] = opt + 2;
 		return lab_main(3, sub);
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && !(argc == 3 && !strcmp(argv[2], "help"))) {
-			lab_opts_error("lab %s: one command at most (lab help COMMAND)", argv[1]);
-			return LAB_EXIT_USAGE;
-		}
+	if (help && argc > 3) {
+		lab_opts_error("lab %s: one command at most (lab help COMMAND)", argv[1]);
+		return LAB_EXIT_USAGE;
+	}
+	if (help) {
 		lab_usage(stdout);
 		return LAB_EXIT_OK;
 	}
