@@ -223,6 +223,14 @@ static int an_run_point(struct lab_an_data *d, const struct lab_an_json *x,
 		    "%s:%u: point %ld is \"skipped\" but samples.csv has %zu samples "
 		    "of it (allowed: a skipped point has none)",
 		    path, jp->line, p->id, p->n);
+	/* none only where nothing ran (data_point_check.c): a point with rows had a CPU each */
+	const struct lab_an_json *cpus = lab_an_json_get(jp, "cpus");
+	if (p && p->n && cpus && cpus->type == LAB_AN_JSON_ARR && !cpus->n)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: point %ld has no \"cpus\" but samples.csv has %zu samples "
+		    "of it (allowed: a CPU per thread for a point that ran)",
+		    path, cpus->line, p->id, p->n);
 	/* A point with rows in samples.csv that run.json still lists as to come (the run was
 	 * killed between the two writes): the rows decide. "not_run" is the run's own word that
 	 * the point's rows, if any, are not to be used. */

@@ -208,6 +208,10 @@ LAB_TEST(cpus_are_os_cpus_of_the_threads)
 		         idle[i]);
 		lr_expect(1, "", pt, NULL);
 	}
+	/* a point to come whose rows were written: it ran, on CPUs (review) */
+	lr_expect(0, "", LR_PT "\"cpus\": [], \"status\": \"running\"}",
+	          "point 0 has no \"cpus\" but samples.csv has 2 samples of it (allowed: a CPU "
+	          "per thread for a point that ran)");
 	lr_expect(0, "", LR_PT "\"cpus\": [], \"status\": \"skipped\"}",
 	          "point 0 is \"skipped\" but samples.csv has 2 samples of it (allowed: a skipped "
 	          "point has none)");
