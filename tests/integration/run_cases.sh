@@ -25,6 +25,22 @@ interrupt_run() {
 	[ "$rc" = 1 ] || { echo "exit code $rc, expected 1"; cat "$tmp/err"; exit 1; }
 }
 
+# unprivileged_copy: tests/fixtures/results-locks in $tmp/r and lab in $tmp/lab, for a case that
+# needs permissions to hold (root reads and removes anything: as root the case runs as nobody
+# through the array as, skipped (77, with why) without setpriv or where nobody cannot reach
+# $tmp, as under a TMPDIR in /root).
+unprivileged_copy() {
+	as=()
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || { echo "Skipped: root without setpriv"; exit 77; }
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	cp -r tests/fixtures/results-locks "$tmp/r"
+	cp "$lab" "$tmp/lab"
+	chmod -R a+rwX "$tmp"
+	"${as[@]}" test -r "$tmp/r/samples.csv" || { echo "Skipped: $tmp out of nobody's reach"; exit 77; }
+}
+
 # start_until_run_json: lab run of 10 noop points into $tmp/i in the background ($pid), until
 # its run.json exists (the self-check is then under way).
 start_until_run_json() {
@@ -614,17 +630,8 @@ PY
 run_json_unreadable)
 	# A run.json that cannot be read (EACCES) stops the analysis: as a warning, the points it
 	# says failed their verification were analyzed as good. Only a missing one is hand-made
-	# data. Root reads every file: the case runs as nobody then (skipped without setpriv).
-	as=()
-	if [ "$(id -u)" = 0 ]; then
-		command -v setpriv >/dev/null || { echo "Skipped: root without setpriv"; exit 77; }
-		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	fi
-	cp -r tests/fixtures/results-locks "$tmp/r"
-	cp "$lab" "$tmp/lab"
-	chmod -R a+rwX "$tmp"
-	# a TMPDIR nobody cannot reach (under /root): no case to run
-	"${as[@]}" test -r "$tmp/r/samples.csv" || { echo "Skipped: $tmp out of nobody's reach"; exit 77; }
+	# data.
+	unprivileged_copy
 	chmod 000 "$tmp/r/run.json"
 	rc=0
 	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >"$tmp/out" 2>"$tmp/err" || rc=$?
@@ -637,17 +644,8 @@ run_json_unreadable)
 	;;
 analyze_earlier_files_kept)
 	# A file of an earlier analysis that cannot be removed (a read-only plots/) is said: the
-	# next analysis said nothing, or that no earlier file was kept. Root removes anyway: the
-	# case runs as nobody then (skipped without setpriv).
-	as=()
-	if [ "$(id -u)" = 0 ]; then
-		command -v setpriv >/dev/null || { echo "Skipped: root without setpriv"; exit 77; }
-		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	fi
-	cp -r tests/fixtures/results-locks "$tmp/r"
-	cp "$lab" "$tmp/lab"
-	chmod -R a+rwX "$tmp"
-	"${as[@]}" test -r "$tmp/r/samples.csv" || { echo "Skipped: $tmp out of nobody's reach"; exit 77; }
+	# next analysis said nothing, or that no earlier file was kept.
+	unprivileged_copy
 	"${as[@]}" "$tmp/lab" analyze "$tmp/r" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 	ls "$tmp/r/plots/"*.dat >/dev/null
 	chmod 555 "$tmp/r/plots"
