@@ -51,7 +51,8 @@ static const struct lab_opt an_opts[] = {
     AN_FLAG("--json", json, "print the analysis as one JSON document on stdout"),
     AN_FLAG("--no-plots", no_plots, "write no plots (and no images in the report)"),
     AN_FLAG("--include-flagged", include_flagged,
-            "keep samples flagged for load (foreign CPU time or run-queue wait) in stats and fits"),
+            "keep samples flagged for load (foreign CPU time or run-queue\n"
+            "wait) in stats and fits"),
     {"--objective", NULL, LAB_OPT_VALUE, "O", offsetof(struct lab_analyze_opts, objective_arg), 0,
      "relative (default): least squares on relative error of the cost\n"
      "(constant-CV noise); absolute: unweighted least squares in the\n"
@@ -66,7 +67,8 @@ static const struct lab_opt an_opts[] = {
 
 static const struct lab_opt an_report_opts[] = {
     AN_FLAG("--include-flagged", include_flagged,
-            "keep samples flagged for load (foreign CPU time or run-queue wait) in stats and fits"),
+            "keep samples flagged for load (foreign CPU time or run-queue\n"
+            "wait) in stats and fits"),
     LAB_OPTS_END,
 };
 
@@ -113,7 +115,9 @@ static const struct lab_opt compare_opts[] = {
     {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, json), 0,
      "one JSON document on stdout"},
     {"--include-flagged", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, include_flagged),
-     0, "compare with samples flagged for load (foreign CPU time or run-queue wait) kept"},
+     0,
+     "compare with samples flagged for load (foreign CPU time or\n"
+     "run-queue wait) kept"},
     LAB_OPTS_END,
 };
 
