@@ -321,16 +321,15 @@ static int an_remove(int dfd, int pfd, const struct lab_an_manifest *old, size_t
 	return 0;
 }
 
-/* Removes the names of old that cur lacks (O(n log n) however long the old record is); *kept
- * gets how many of them stay, *first the first one's name. */
+/* Removes the names of old that cur lacks (O(n log n) however long the old record is); kept[]
+ * (room for old->n) gets the indexes of those that stay, *nkept how many. */
 static int an_prune(const char *dir, const struct lab_an_manifest *old,
-                    const struct lab_an_manifest *cur, size_t *kept, const char **first)
+                    const struct lab_an_manifest *cur, size_t *kept, size_t *nkept)
 {
 	char **sorted = malloc((cur->n + 1) * sizeof(*sorted));
 	int dfd = -1, pfd = -1;
 
-	*kept = 0;
-	*first = NULL;
+	*nkept = 0;
 	if (!sorted)
 		return -LAB_ENOMEM;
 	for (size_t i = 0; i < cur->n; i++)
@@ -342,8 +341,8 @@ static int an_prune(const char *dir, const struct lab_an_manifest *old,
 	for (size_t i = 0; dfd >= 0 && i < old->n; i++)
 		if (lab_an_manifest_name_ok(old->e[i].name) &&
 		    !bsearch(&old->e[i].name, sorted, cur->n, sizeof(*sorted), an_cmp_name) &&
-		    an_remove(dfd, pfd, old, i) && !(*kept)++)
-			*first = old->e[i].name;
+		    an_remove(dfd, pfd, old, i))
+			kept[(*nkept)++] = i;
 	if (pfd >= 0)
 		close(pfd);
 	if (dfd >= 0)
@@ -371,31 +370,38 @@ int lab_an_manifest_finish(const char *dir, const struct lab_an_manifest *old,
                            struct lab_err *err)
 {
 	char *path = lab_an_asprintf("%s/%s", dir, LAB_AN_MANIFEST);
-	const char *first;
+	size_t *kept = malloc((old->n + 1) * sizeof(*kept)), nkept = 0;
 	struct lab_an_wfile w;
-	size_t kept;
 	int rc;
 
-	if (!path || an_prune(dir, old, cur, &kept, &first)) {
+	if (!path || !kept || an_prune(dir, old, cur, kept, &nkept)) {
 		free(path);
+		free(kept);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
-	if (kept) /* "no file of an earlier analysis is kept" was said of a read-only plots/ */
+	if (nkept) /* "no file of an earlier analysis is kept" was said of a read-only plots/ */
 		lab_an_warn(warn,
 		            "%zu file%s of an earlier analysis could not be removed (%s%s): %s "
 		            "beside this analysis's, and may not match the data now",
-		            kept, kept == 1 ? "" : "s", kept == 1 ? "" : "the first: ", first,
-		            kept == 1 ? "it stays" : "they stay");
+		            nkept, nkept == 1 ? "" : "s",
+		            nkept == 1 ? "" : "the first: ", old->e[kept[0]].name,
+		            nkept == 1 ? "it stays" : "they stay");
 	if (!lab_an_wfile_open(&w, path, err)) {
 		free(path);
+		free(kept);
 		return -LAB_EIO;
 	}
 	fputs(AN_MANIFEST_TOP, w.f);
 	for (size_t i = 0; i < cur->n; i++)
 		an_put(w.f, dir, cur->e[i].name);
+	/* what could not be removed stays recorded: the next analysis removes it, or says so
+	 * again (dropped from the record, it stayed for good without a word) */
+	for (size_t i = 0; i < nkept; i++)
+		an_put(w.f, dir, old->e[kept[i]].name);
 	rc = lab_an_wfile_close(&w, 1, err);
 	free(path);
-	return rc ? rc : kept ? 1 : 0;
+	free(kept);
+	return rc ? rc : nkept ? 1 : 0;
 }
 
 void lab_an_manifest_unrecorded(struct lab_an_warnings *warn, const struct lab_err *late, size_t n)

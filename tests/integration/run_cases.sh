@@ -651,7 +651,14 @@ analyze_earlier_files_kept)
 	chmod 555 "$tmp/r/plots"
 	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 	grep -q 'of an earlier analysis could not be removed' "$tmp/err" || { cat "$tmp/err"; exit 1; }
-	chmod 755 "$tmp/r/plots"
+	# still recorded: said again, and removed once plots/ is writable (dropped from the record,
+	# they stayed for good without a word)
+	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+	grep -q 'of an earlier analysis could not be removed' "$tmp/err" || { cat "$tmp/err"; exit 1; }
+	chmod 777 "$tmp/r/plots"
+	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+	if grep -q 'could not be removed' "$tmp/err"; then cat "$tmp/err"; exit 1; fi
+	if ls "$tmp/r/plots/"*.dat 2>/dev/null; then echo "earlier plots stayed"; exit 1; fi
 	;;
 pairs_ignore_global_threads)
 	# A pairs kernel runs on two threads whatever [global] threads says; the section decides.
