@@ -269,13 +269,20 @@ static int an_series_fit(struct lab_an_series *s, int include_flagged, int throu
 	else
 		s->model = s->choice.chosen == LAB_AN_USL ? "usl" : "amdahl";
 	char why[256];
-	/* a USL of sigma > 1 or kappa < 0 beyond the noise was chosen over Amdahl */
+	/* a USL of sigma > 1 or kappa < 0 beyond the noise was chosen over Amdahl, or an Amdahl
+	 * whose f lies outside [0, 1] beyond it (its interval NaN) over the USL */
 	if (!strcmp(s->model, "usl") && lab_an_usl_out_of_range(&s->usl, why, sizeof(why))) {
 		s->model = "none";
 		snprintf(
 		    s->note, sizeof(s->note),
 		    "no fit: the F-test prefers the USL to Amdahl, and the USL's parameters lie "
 		    "outside their range (a finding says which)");
+	} else if (!strcmp(s->model, "amdahl") && isnan(s->amdahl.lo[1])) {
+		s->model = "none";
+		snprintf(s->note, sizeof(s->note),
+		         "no fit: Amdahl's f lies outside [0, 1] beyond its noise (%s), and the "
+		         "F-test does not prefer the USL",
+		         s->amdahl.x[1] < 0 ? "superlinear" : "slower with more threads");
 	} else if (!strcmp(s->model, "none"))
 		snprintf(s->note, sizeof(s->note), "no fit: %s",
 		         s->weak ? s->gustafson.reason : s->amdahl.reason);

@@ -340,9 +340,9 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	c->build_what = lab_an_build_diff(old->run, new_->run);
 	c->builds_differ = c->build_what != 0;
 	for (size_t i = 0; i < old->npt; i++)
-		c->auto_points += lab_an_params_is(old->pt[i].params, "isa", "auto") > 0;
+		c->auto_old += lab_an_params_is(old->pt[i].params, "isa", "auto") > 0;
 	for (size_t i = 0; i < new_->npt; i++)
-		c->auto_points += lab_an_params_is(new_->pt[i].params, "isa", "auto") > 0;
+		c->auto_new += lab_an_params_is(new_->pt[i].params, "isa", "auto") > 0;
 	lab_an_build_sanitize_pair(old->run, new_->run, c->sanitized, sizeof(c->sanitized));
 	lab_an_host_text(old->run, c->host_old, sizeof(c->host_old));
 	lab_an_host_text(new_->run, c->host_new, sizeof(c->host_new));
@@ -397,7 +397,9 @@ static void an_json_builds(struct lab_json *w, const struct lab_an_compare *c)
 	lab_json_arr_close(w);
 	/* the points the difference can change: all, isa=auto or openmp */
 	lab_json_str(w, "scope", c->builds_differ ? lab_an_build_diff_scope(c->build_what) : NULL);
-	lab_json_int(w, "auto_points", (long long)c->auto_points);
+	/* the isa=auto points of each side: with none, an auto kernels' difference changes none */
+	lab_json_int(w, "auto_points_old", (long long)c->auto_old);
+	lab_json_int(w, "auto_points_new", (long long)c->auto_new);
 	/* either side's lab built with sanitizers: the note compare's text says, else null */
 	lab_json_str(w, "sanitized", *c->sanitized ? c->sanitized : NULL);
 	lab_json_obj_close(w);

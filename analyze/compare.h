@@ -70,9 +70,9 @@ struct lab_an_compare {
 	char build_old[LAB_AN_BUILD_TEXT_MAX], build_new[LAB_AN_BUILD_TEXT_MAX];
 	int builds_differ;
 	unsigned build_what; /* the parts that differ (lab_an_build_diff) */
-	/* isa=auto points of both sides: with none, a difference in the auto kernels' build
-	 * changes no row (the note named it for runs without one) */
-	size_t auto_points;
+	/* isa=auto points of each side: with none on either, a difference in the auto kernels'
+	 * build changes no row (the note named it for runs without one) */
+	size_t auto_old, auto_new;
 	/* either side's lab built with sanitizers (lab_an_build_sanitize_pair), else "" */
 	char sanitized[LAB_AN_BUILD_NOTE_MAX];
 	/* The machine each run.json names (lab_an_host_text) and whether they differ */

@@ -277,8 +277,8 @@ static void lab_compare_builds(FILE *f, const struct lab_an_compare *c)
 	lab_render_text_line(f, c->build_old);
 	fputs("; new: ", f);
 	lab_render_text_line(f, c->build_new);
-	if (clause && !strcmp(lab_an_build_diff_scope(c->build_what), "isa=auto") &&
-	    !c->auto_points)
+	if (clause && !strcmp(lab_an_build_diff_scope(c->build_what), "isa=auto") && !c->auto_old &&
+	    !c->auto_new)
 		fputs("): only isa=auto points ran code built differently, and these runs have "
 		      "none: no row's change is the build's\n",
 		      f);

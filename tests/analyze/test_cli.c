@@ -170,6 +170,31 @@ LAB_TEST(analyze_csv_throughput_bounds_are_its_own)
 	free(err);
 }
 
+/* Red team: an Amdahl whose f lies outside [0, 1] beyond its noise was the series' model when
+ * the F-test did not prefer the USL (a superlinear cost 1/N^1.5 read "model: amdahl"). */
+LAB_TEST(amdahl_out_of_range_is_no_model)
+{
+	static const double wobble[] = {-1, 0, 1};
+	char *out = NULL, *err = NULL, path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/super.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("threads,seconds\n", f);
+	for (int n = 1; n <= 8; n *= 2)
+		for (int r = 0; r < 3; r++)
+			fprintf(f, "%d,%.9g\n", n, pow(n, -1.5) * (1 + 0.002 * wobble[r]));
+	fclose(f);
+	REQUIRE(clitest_run(NULL, "analyze --csv super.csv", &out, &err) == 0);
+	CHECK(strstr(out, "outside [0, 1] beyond its noise") != NULL);
+	CHECK(strstr(out, "model: amdahl") == NULL);
+	CHECK(
+	    strstr(out, "no fit: Amdahl's f lies outside [0, 1] beyond its noise (superlinear)") !=
+	    NULL);
+	free(out);
+	free(err);
+}
+
 /* One sample has no spread: its sd and CV were 0 in the text, summary.csv and analysis.json. */
 LAB_TEST(one_sample_has_no_spread)
 {
@@ -420,7 +445,8 @@ LAB_TEST(compare_auto_build_without_auto_points)
 	free(err);
 	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-b --json", &out,
 	                    &err) == 0);
-	CHECK(strstr(out, "\"scope\": \"isa=auto\"") && strstr(out, "\"auto_points\": 0"));
+	CHECK(strstr(out, "\"scope\": \"isa=auto\"") && strstr(out, "\"auto_points_old\": 0") &&
+	      strstr(out, "\"auto_points_new\": 0"));
 	free(out);
 	free(err);
 }
