@@ -149,21 +149,25 @@ static void csv_head(FILE *f, const struct lab_doc_table *t)
 	fputs(",note\n", f);
 }
 
-/* The note column: the row's why and note, and each cell's why and note. */
+/* The note column: the row's why and note, and each cell's why and note after its column's
+ * key (two columns' notes read as one row's: "no streams: the chase alone; not clearly
+ * above 0"). */
 static void csv_note(FILE *f, const struct lab_doc_table *t, size_t r)
 {
 	char buf[1024];
 	size_t n = 0;
 
 	buf[0] = '\0';
-#define CSV_ADD(s)                                                                                 \
+#define CSV_ADD(k, s)                                                                              \
 	if ((s) && n < sizeof(buf))                                                                \
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "; " : "", (s));
-	CSV_ADD(t->rwhy[r]);
-	CSV_ADD(t->rnote[r]);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s%s%s", n ? "; " : "",         \
+		                      k ? k : "", k ? ": " : "", (s));
+	CSV_ADD(NULL, t->rwhy[r]);
+	CSV_ADD(NULL, t->rnote[r]);
 	for (size_t k = 0; k < t->ncol; k++) {
-		CSV_ADD(t->cell[r * t->ncol + k].has ? NULL : t->cell[r * t->ncol + k].why);
-		CSV_ADD(t->cell[r * t->ncol + k].note);
+		const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
+		CSV_ADD(t->col[k].key, c->has ? NULL : c->why);
+		CSV_ADD(t->col[k].key, c->note);
 	}
 #undef CSV_ADD
 	fputc(',', f);
