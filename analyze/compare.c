@@ -339,10 +339,8 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 	lab_an_build_text_vs(new_->run, old->run, c->build_new, sizeof(c->build_new));
 	c->build_what = lab_an_build_diff(old->run, new_->run);
 	c->builds_differ = c->build_what != 0;
-	for (size_t i = 0; i < old->npt; i++)
-		c->auto_old += lab_an_params_is(old->pt[i].params, "isa", "auto") > 0;
-	for (size_t i = 0; i < new_->npt; i++)
-		c->auto_new += lab_an_params_is(new_->pt[i].params, "isa", "auto") > 0;
+	c->auto_old = lab_an_build_auto_points(old);
+	c->auto_new = lab_an_build_auto_points(new_);
 	lab_an_build_sanitize_pair(old->run, new_->run, c->sanitized, sizeof(c->sanitized));
 	lab_an_host_text(old->run, c->host_old, sizeof(c->host_old));
 	lab_an_host_text(new_->run, c->host_new, sizeof(c->host_new));

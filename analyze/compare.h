@@ -123,6 +123,8 @@ int lab_an_build_sanitize_note(const struct lab_an_json *run, char *buf, size_t 
  * BUILD" (lab_an_build_text). Returns 1 when some point ran isa=auto and d has a run.json, else
  * 0 with buf "". */
 int lab_an_build_auto_note(const struct lab_an_data *d, char *buf, size_t len);
+/* How many points of d ran isa=auto. */
+size_t lab_an_build_auto_points(const struct lab_an_data *d);
 /* What compare says when either run's lab (or both) was built with sanitizers: "the old run
  * was built with sanitizers (sanitize=S): the verdicts are of ...", "both runs were ..." (one
  * sanitizer, or old's and new's). Returns 1 when either was, else 0 with buf "". */

@@ -380,20 +380,27 @@ int lab_an_build_sanitize_note(const struct lab_an_json *run, char *buf, size_t 
 	return 1;
 }
 
+size_t lab_an_build_auto_points(const struct lab_an_data *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->npt; i++)
+		n += lab_an_params_is(d->pt[i].params, "isa", "auto") > 0;
+	return n;
+}
+
 int lab_an_build_auto_note(const struct lab_an_data *d, char *buf, size_t len)
 {
 	char build[LAB_AN_BUILD_TEXT_MAX];
 
 	if (len)
 		*buf = '\0';
-	for (size_t i = 0; d->run && len && i < d->npt; i++)
-		if (lab_an_params_is(d->pt[i].params, "isa", "auto") > 0) {
-			lab_an_build_text(d->run, build, sizeof(build));
-			snprintf(buf, len, "isa=auto is the compiler's code for %.*s",
-			         lab_an_utf8_fit(build, len > 40 ? len - 40 : 0), build);
-			return *build != '\0';
-		}
-	return 0;
+	if (!d->run || !len || !lab_an_build_auto_points(d))
+		return 0;
+	lab_an_build_text(d->run, build, sizeof(build));
+	snprintf(buf, len, "isa=auto is the compiler's code for %.*s",
+	         lab_an_utf8_fit(build, len > 40 ? len - 40 : 0), build);
+	return *build != '\0';
 }
 
 int lab_an_build_sanitize_pair(const struct lab_an_json *old, const struct lab_an_json *new_,
