@@ -41,6 +41,19 @@ unprivileged_copy() {
 	"${as[@]}" test -r "$tmp/r/samples.csv" || { echo "Skipped: $tmp out of nobody's reach"; exit 77; }
 }
 
+# long_ini: a config of 20 noop points of 20 samples of 20 ms each, on stdout: a sweep to cut.
+long_ini() {
+	cat <<'INI'
+[long]
+kernel = noop
+threads = 1
+delay_loops = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+reps = 20
+min_time = 20ms
+warmup = 0
+INI
+}
+
 # start_until_run_json: lab run of 10 noop points into $tmp/i in the background ($pid), until
 # its run.json exists (the self-check is then under way).
 start_until_run_json() {
@@ -574,15 +587,7 @@ output_dir_not_empty)
 	;;
 interrupted)
 	# SIGINT mid-sweep: finished points stay on disk, the files are valid, status says so.
-	cat >"$tmp/long.ini" <<'INI'
-[long]
-kernel = noop
-threads = 1
-delay_loops = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-reps = 20
-min_time = 20ms
-warmup = 0
-INI
+	long_ini >"$tmp/long.ini"
 	interrupt_run "$tmp/long.ini" "$tmp/i" 45
 	grep -q 'interrupted' "$tmp/err"
 	check "$tmp/i" --status interrupted --min-points 2
@@ -597,14 +602,8 @@ interrupted_before_a_skipped_point)
 	# Ctrl-C before a point the plan skipped (node:99: no CPUs) and one it hid (LAB_CPU_MASK):
 	# both are written skipped with their reasons, and the cut run is analyzed (a not_run point
 	# with no CPUs had the analyzer refuse the directory).
-	cat >"$tmp/long.ini" <<'INI'
-[long]
-kernel = noop
-threads = 1
-delay_loops = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-reps = 20
-min_time = 20ms
-warmup = 0
+	long_ini >"$tmp/long.ini"
+	cat >>"$tmp/long.ini" <<'INI'
 [far]
 kernel = noop
 threads = 1
