@@ -41,11 +41,22 @@ static int lab_print_in_chapter(const struct lab_an_analysis *a, const struct la
 	return want ? ch && !strcmp(ch, want) : !(ch && lab_print_file_known(files, ch));
 }
 
+/* The note of view i's document once all its sections are printed (done[i] counts them). */
+static void lab_print_view_note(FILE *f, const struct lab_doc *d, size_t n, size_t done)
+{
+	if (n && done == d->ns && d->note) {
+		fputs("  (", f);
+		lab_render_text_line(f, d->note);
+		fputs(")\n", f);
+	}
+}
+
 /* The sections of view r that belong to chapter want, then its note once all are printed
- * (done[i] counts them). Returns how many it printed. */
+ * (done[i] counts them). Returns how many it printed. *out: something is on the stream (a
+ * section then follows a blank line); set when this prints. */
 static size_t lab_print_view_chapter(FILE *f, const struct lab_an_analysis *a,
                                      const struct lab_an_json *files, const char *want, size_t i,
-                                     size_t *done)
+                                     size_t *done, int *out)
 {
 	const struct lab_doc *d = a->views[i].doc;
 	size_t n = 0;
@@ -53,21 +64,22 @@ static size_t lab_print_view_chapter(FILE *f, const struct lab_an_analysis *a,
 	for (size_t j = 0; d && j < d->ns; j++)
 		if (d->s[j]->experiment &&
 		    lab_print_in_chapter(a, files, want, d->s[j]->experiment)) {
-			lab_render_text_section(f, d, j);
+			lab_render_text_section(f, d, j, *out);
+			*out = 1;
 			n++;
 		}
 	done[i] += n;
-	if (n && done[i] == d->ns && d->note)
-		fprintf(f, "  (%s)\n", d->note);
+	lab_print_view_note(f, d, n, done[i]);
 	return n;
 }
 
 /* Every view's sections of the experiments of chapter want, by rank, in views.def order within
  * one; the chapter's heading before the first. *printed: something was printed since the
- * lessons (the heading then follows a blank line); set when this prints. */
+ * lessons (the heading then follows a blank line); set when this prints. *out: as for
+ * lab_print_view_chapter. */
 static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
                                     const struct lab_an_json *files, const char *want, size_t *done,
-                                    int *printed)
+                                    int *printed, int *out)
 {
 	size_t n = 0;
 
@@ -82,15 +94,19 @@ static void lab_print_chapter_views(FILE *f, const struct lab_an_analysis *a,
 			for (size_t j = 0; want && !n && j < d->ns; j++)
 				m += d->s[j]->experiment &&
 				     lab_print_in_chapter(a, files, want, d->s[j]->experiment);
-			if (m)
-				fprintf(f, "%s=== chapter: %s\n", *printed ? "\n" : "", want);
-			n += lab_print_view_chapter(f, a, files, want, i, done);
+			if (m) {
+				fprintf(f, "%s=== chapter: ", *printed ? "\n" : "");
+				lab_render_text_line(f, want);
+				fputc('\n', f);
+				*out = 1;
+			}
+			n += lab_print_view_chapter(f, a, files, want, i, done, out);
 		}
 	*printed |= n > 0;
 }
 
 /* After the chapters: the sections that span experiments (the roofline) with their notes. */
-static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *done)
+static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *done, int *out)
 {
 	for (size_t i = 0; i < a->nviews; i++) {
 		const struct lab_doc *d = a->views[i].doc;
@@ -98,12 +114,12 @@ static void lab_print_rest(FILE *f, const struct lab_an_analysis *a, size_t *don
 
 		for (size_t j = 0; d && j < d->ns; j++)
 			if (!d->s[j]->experiment) {
-				lab_render_text_section(f, d, j);
+				lab_render_text_section(f, d, j, *out);
+				*out = 1;
 				n++;
 			}
 		done[i] += n;
-		if (n && done[i] == d->ns && d->note)
-			fprintf(f, "  (%s)\n", d->note);
+		lab_print_view_note(f, d, n, done[i]);
 	}
 }
 
@@ -140,6 +156,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	size_t nfiles = files && files->type == LAB_AN_JSON_ARR && files->n >= 2 ? files->n : 0;
 	size_t *done = calloc(a->nviews ? a->nviews : 1, sizeof(*done));
 	int printed = 0; /* a line since the lessons: the first chapter heading after a blank */
+	int out = a->lessons.n > 0; /* something on the stream: a section after a blank line */
 
 	lab_an_lessons_text(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line)))
@@ -147,6 +164,7 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	if (lab_an_asym_line(a->data, line, sizeof(line)))
 		printed = fprintf(f, "threads: %s\n", line) > 0 || printed;
 	printed = lab_print_auto_build(f, a->data) || printed;
+	out |= printed;
 	if (!done) {
 		fprintf(f, "(out of memory: no tables)\n");
 		return;
@@ -158,9 +176,10 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 		if (n < nfiles && files->items[n].type != LAB_AN_JSON_STR)
 			continue;
 		lab_print_chapter_views(f, a, nfiles ? files : NULL,
-		                        n < nfiles ? files->items[n].str : NULL, done, &printed);
+		                        n < nfiles ? files->items[n].str : NULL, done, &printed,
+		                        &out);
 	}
-	lab_print_rest(f, a, done);
+	lab_print_rest(f, a, done, &out);
 	free(done);
 }
 

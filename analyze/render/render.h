@@ -24,8 +24,8 @@ struct lab_an_pdir;
  * document's note. Figures are not drawn in text. */
 void lab_render_text(FILE *f, const struct lab_doc *d);
 /* Section i of d alone, as lab_render_text writes it (no document note): for output grouped
- * otherwise (by chapter). */
-void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i);
+ * otherwise (by chapter). gap: a blank line before it (0 for the first thing on the stream). */
+void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i, int gap);
 /* The report section: heading, the about paragraph, per section its tables and matrices and
  * the rendered plots of its figures (from plots, inlined from dir/plots). */
 void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots *plots,

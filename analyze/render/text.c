@@ -372,17 +372,18 @@ void lab_render_text(FILE *f, const struct lab_doc *d)
 	char buf[1024];
 
 	for (size_t i = 0; i < d->ns; i++)
-		lab_render_text_section(f, d, i);
+		lab_render_text_section(f, d, i, 1);
 	if (d->ns && d->note)
 		fprintf(f, "  (%s)\n", lab_render_line(d->note, buf, sizeof(buf)));
 }
 
-void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i)
+void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i, int gap)
 {
 	const struct lab_doc_section *s = d->s[i];
 	char buf[1024];
 
-	fprintf(f, "\n== %s: ", lab_render_line(s->title ? s->title : d->title, buf, sizeof(buf)));
+	fprintf(f, "%s== %s: ", gap ? "\n" : "",
+	        lab_render_line(s->title ? s->title : d->title, buf, sizeof(buf)));
 	fprintf(
 	    f, "%s  ",
 	    lab_render_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));

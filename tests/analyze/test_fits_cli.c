@@ -501,3 +501,14 @@ LAB_TEST(aicc_disagreeing_with_the_f_test_is_said)
 	                  "prefers Amdahl; the F-test decides)") != NULL);
 	free(out);
 }
+
+/* The printed analysis starts with its first section, not with a blank line (the gap belongs
+ * between sections). */
+LAB_TEST(text_starts_with_its_first_section)
+{
+	char *out = fits_text("four", "");
+
+	REQUIRE(out);
+	CHECK(!strncmp(out, "== ", 3));
+	free(out);
+}
