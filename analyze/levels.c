@@ -179,7 +179,16 @@ double lab_an_levels_n_opt(const struct lab_an_levels *lv, double cost_ratio)
 
 const char *lab_an_levels_advice(const struct lab_an_levels *lv, char *buf, size_t len)
 {
-	if (lv->runs < 2 || isnan(lv->mean_share)) {
+	if (lv->runs >= 2 && isnan(lv->mean_share)) {
+		snprintf(
+		    buf, len,
+		    "one sample per run: the within-run variance is unknown, so how much lives "
+		    "between runs cannot be told; the interval is from the %zu run means "
+		    "(reps = 2 or more measures the split)",
+		    lv->runs);
+		return buf;
+	}
+	if (lv->runs < 2) {
 		snprintf(buf, len,
 		         "one run: the between-run variance is unknown and the interval is "
 		         "within-run only (runs = 3 or more measures it)");

@@ -119,9 +119,14 @@ int lab_an_runs_apart(const struct lab_an_point *p, struct lab_an_apart *a)
 		return 0;
 	a->nruns = nr;
 	/* 4 standard errors of a run mean from the spread within runs: 3 runs of 5 samples at
-	 * a CV of 20 %, no setup apart, read "RUN APART" one time in three without it */
+	 * a CV of 20 %, no setup apart, read "RUN APART" one time in three without it. Runs of
+	 * one sample each have no such spread: a setup cannot be told from a noisy sample (3
+	 * runs of one sample at a CV of 20 % read "RUN APART" one time in two), so none is
+	 * called apart. */
 	double se = sqrt(p->levels.var_within / fmax(p->levels.n_per_run, 1));
-	double noise = isfinite(se) ? 4 * se : 0;
+	if (!isfinite(se))
+		return 0;
+	double noise = 4 * se;
 	if ((worst = an_far_run(m, nr, noise)) >= 0) {
 		a->lo = INFINITY;
 		a->hi = -INFINITY;

@@ -205,19 +205,21 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
 	char shares[256] = "", buf[400];
-	size_t used = 0, n = 0, runs = 0, fresh = 0;
+	size_t used = 0, n = 0, runs = 0, fresh = 0, unknown = 0;
 
 	for (size_t j = 0; j < s->nrow; j++) {
 		const struct lab_an_levels *lv = &s->row[j].pt->levels;
 
-		if (lv->runs < 2 || isnan(lv->mean_share))
+		if (lv->runs < 2)
 			continue;
 		runs = lv->runs > runs ? lv->runs : runs;
 		fresh += lab_an_json_get(s->row[j].pt->runjson, "processes") != NULL;
+		unknown += isnan(lv->mean_share);
 		if (n++ < 8 && used < sizeof(shares))
-			used += (size_t)snprintf(shares + used, sizeof(shares) - used,
-			                         "%s%d: %.0f %%", used ? ", " : "",
-			                         s->row[j].pt->threads, 100 * lv->mean_share);
+			used += (size_t)snprintf(
+			    shares + used, sizeof(shares) - used,
+			    isnan(lv->mean_share) ? "%s%d: -" : "%s%d: %.0f %%", used ? ", " : "",
+			    s->row[j].pt->threads, 100 * lv->mean_share);
 		else if (n == 9 && used < sizeof(shares))
 			used += (size_t)snprintf(shares + used, sizeof(shares) - used, ", ...");
 	}
@@ -226,12 +228,15 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 		             "runs: up to %zu per point%s, intervals from the run means; share of "
 		             "a run mean's variance between runs at threads %s (above half: more "
 		             "runs narrow the interval, not more samples; below: more samples per "
-		             "run)",
+		             "run)%s",
 		             runs,
 		             fresh == n ? ", each in a new process (fresh_process)"
 		             : fresh    ? ", some in a new process each (fresh_process)"
 		                        : "",
-		             shares);
+		             shares,
+		             unknown ? "; -: one sample per run, no spread within runs to split "
+		                       "against (reps = 2 or more measures it)"
+		                     : "");
 	for (size_t j = 0; j < s->nrow; j++) {
 		if (lab_an_runs_short_line(s->row[j].pt, buf, sizeof(buf)))
 			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);
