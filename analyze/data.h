@@ -156,6 +156,9 @@ const char *lab_an_cost_whose(const struct lab_an_data *d, const struct lab_an_p
  * (a point that got them all, an older run.json without runs_planned, external data).
  */
 int lab_an_point_runs_short(const struct lab_an_point *p, size_t *runs, size_t *planned);
+/* The distinct runs p's samples in samples.csv come from (flagged or not; 1 without a run
+ * column); SIZE_MAX when out of memory. Fewer than run.json's runs: rows were removed. */
+size_t lab_an_point_runs_seen(const struct lab_an_point *p);
 
 /* Loads a results directory. Returns 0 or a negative code; bad values name FILE:LINE in err. A
  * DIR that is no directory, a fleet directory or a directory without samples.csv is -LAB_EDATA

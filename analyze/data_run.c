@@ -436,17 +436,24 @@ static void an_run_short_warn(struct lab_an_data *d, const char *path)
 			runs = r;
 			planned = k;
 		}
-	if (n)
-		lab_an_warn(
-		    &d->warn,
-		    "%s: %zu point%s got fewer runs than planned, %s (point %ld, [%s] "
-		    "threads=%d: %zu of %zu runs); their intervals come from fewer run means, "
-		    "or with one run from its samples alone (no variance between runs)",
-		    path, n, n == 1 ? "" : "s",
-		    d->run_status && !strcmp(d->run_status, "running")
-		        ? "so far (the run is still going, or was killed)"
-		        : "the run ended first",
-		    first->id, first->experiment, first->threads, runs, planned);
+	if (!n)
+		return;
+	/* a precision target's planned count is its cap, not a plan ("43 of 100000 runs") */
+	char got[96];
+	if (lab_an_json_get(first->runjson, LAB_KEY_PRECISION_TARGET))
+		snprintf(got, sizeof(got), "%zu run%s, before its precision target or budget", runs,
+		         runs == 1 ? "" : "s");
+	else
+		snprintf(got, sizeof(got), "%zu of %zu runs", runs, planned);
+	lab_an_warn(&d->warn,
+	            "%s: %zu point%s got fewer runs than planned, %s (point %ld, [%s] "
+	            "threads=%d: %s); their intervals come from fewer run means, or with one run "
+	            "from its samples alone (no variance between runs)",
+	            path, n, n == 1 ? "" : "s",
+	            d->run_status && !strcmp(d->run_status, "running")
+	                ? "so far (the run is still going, or was killed)"
+	                : "the run ended first",
+	            first->id, first->experiment, first->threads, got);
 }
 
 static int an_cmp_int(const void *a, const void *b)
@@ -456,8 +463,8 @@ static int an_cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The distinct runs of p's samples (p->run sorted in a copy); SIZE_MAX when out of memory. */
-static size_t an_runs_seen(const struct lab_an_point *p)
+/* p->run sorted in a copy. */
+size_t lab_an_point_runs_seen(const struct lab_an_point *p)
 {
 	int *r = p->run && p->n ? malloc(p->n * sizeof(*r)) : NULL;
 	size_t seen = p->n && !p->run; /* no run column: one run */
@@ -496,7 +503,7 @@ static void an_run_rows_missing_warn(struct lab_an_data *d, const char *path)
 		reps = lab_an_json_num(p->runjson, LAB_KEY_REPS, NAN);
 		runs = lab_an_json_num(p->runjson, LAB_KEY_RUNS, NAN);
 		few = (double)p->n < reps;
-		if (!few && p->n && runs >= 2 && (double)(seen = an_runs_seen(p)) < runs)
+		if (!few && p->n && runs >= 2 && (double)(seen = lab_an_point_runs_seen(p)) < runs)
 			few = 2;
 		if (few && !n++) {
 			first = p;

@@ -201,11 +201,12 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 
 		if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
 			continue;
-		if (runs >= 2) /* its runs' samples flagged */
-			snprintf(what, sizeof(what),
-			         "kept %zu of its %.0f runs (the others' samples were flagged for "
-			         "foreign load)",
-			         kept, runs);
+		int gone = runs >= 2 && (double)lab_an_point_runs_seen(p) < runs;
+
+		if (runs >= 2) /* its runs' samples flagged, or their rows gone */
+			snprintf(what, sizeof(what), "kept %zu of its %.0f runs (%s)", kept, runs,
+			         gone ? "the others' rows are not in samples.csv"
+			              : "the others' samples were flagged for foreign load");
 		else /* an interrupted run, before the point's 2nd */
 			snprintf(what, sizeof(what),
 			         "has %zu run of the %.0f planned (no more had run)", kept,
@@ -213,7 +214,8 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 		snprintf(why, len,
 		         ": point %ld %s, so its samples are one setup's and say nothing of the "
 		         "others: %s",
-		         p->id, what, runs >= 2 ? "rerun on a quieter machine" : "run it again");
+		         p->id, what,
+		         runs >= 2 && !gone ? "rerun on a quieter machine" : "run it again");
 		return 1;
 	}
 	return 0;
@@ -321,24 +323,39 @@ static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
 }
 
 /* A point of the claim that kept 2 or more of its runs but not all (the others' samples all
- * flagged for load): its interval is over those setups alone, said beside any verdict
- * (one kept run makes the claim inconclusive: lab__lesson_one_setup). */
+ * flagged for load, or their rows gone), or got 2 or more of more planned (an interrupted run):
+ * its interval is over those setups alone, said beside any verdict (one kept run makes the
+ * claim inconclusive: lab__lesson_one_setup). */
 static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 {
-	size_t len = strlen(out->text);
+	size_t len = strlen(out->text), got, planned;
 
 	for (unsigned v = 0; v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
 		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
 
-		if (p->levels.runs < 2 || !(p->levels.runs < runs) || strcmp(p->status, "ok"))
+		if (p->levels.runs < 2 || strcmp(p->status, "ok"))
 			continue;
-		snprintf(
-		    out->text + len, sizeof(out->text) - len,
-		    "; note: point %ld kept %zu of its %.0f runs (the others' samples were all "
-		    "flagged for load): its interval is over those setups alone",
-		    p->id, p->levels.runs, runs);
-		return;
+		if (p->levels.runs < runs) {
+			snprintf(
+			    out->text + len, sizeof(out->text) - len,
+			    "; note: point %ld kept %zu of its %.0f runs (%s): its interval is "
+			    "over those setups alone",
+			    p->id, p->levels.runs, runs,
+			    (double)lab_an_point_runs_seen(p) < runs
+			        ? "the others' rows are not in samples.csv"
+			        : "the others' samples were all flagged for load");
+			return;
+		}
+		/* an interrupted run: fewer than planned (a precision target's cap is no plan) */
+		if (lab_an_point_runs_short(p, &got, &planned) &&
+		    !lab_an_json_get(p->runjson, LAB_KEY_PRECISION_TARGET)) {
+			snprintf(out->text + len, sizeof(out->text) - len,
+			         "; note: point %ld has %zu of its %zu planned runs (the run ended "
+			         "first): its interval is over those setups alone",
+			         p->id, got, planned);
+			return;
+		}
 	}
 }
 

@@ -344,6 +344,16 @@ LAB_TEST(run_json_runs_planned)
 	                     run, msg, NULL),
 	             0);
 	CHECK_EQ_STR(msg, "");
+	/* with a precision target, runs_planned is its cap, not a plan: "43 of 100000 runs" */
+	static const char prec[] =
+	    "{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	    "\"e\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [{\"point\": 0, "
+	    "\"threads\": 1, \"params\": {}, \"placement\": \"compact\", \"status\": \"ok\", "
+	    "\"reps\": 1, \"runs\": 1, \"runs_planned\": 100000, \"precision_target\": 0.01, "
+	    "\"precision_achieved\": null, \"samples\": 1}]}]}";
+	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, prec, msg, NULL), 0);
+	if (!strstr(msg, "(point 0, [e] threads=1: 1 run, before its precision target or budget)"))
+		TL__FAIL("%s", msg);
 }
 
 /* The amounts per unit of work become GB/s and flops/byte: bytes_read = -8 gave 0 GB/s [0, 0],
