@@ -175,7 +175,9 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	lab_json_obj_close(w);
 }
 
-static void an_json_fit_common(struct lab_json *w, const struct lab_an_fit *fit)
+/* level: the series' fit_level ("runs": fitted on run means, the unit of the intervals unless
+ * the lack of fit made it the points' means). */
+static void an_json_fit_common(struct lab_json *w, const struct lab_an_fit *fit, const char *level)
 {
 	double c1, lo, hi;
 
@@ -192,11 +194,14 @@ static void an_json_fit_common(struct lab_json *w, const struct lab_an_fit *fit)
 	lab_json_int(w, "n", (long long)fit->n);
 	lab_json_int(w, "distinct_threads", (long long)fit->distinct);
 	lab_json_num(w, "chi2", fit->ok ? fit->chi2 : NAN);
-	lab_json_num(w, "dof", fit->dof);
+	lab_json_num(w, "dof", fit->ok ? fit->dof : NAN); /* n - p before the checks: -3 */
 	/* the intervals' df, and their unit: the samples, or the points' means (analyze/fit.h) */
 	lab_json_num(w, "interval_df", fit->ok ? fit->df_ci : NAN);
 	if (fit->ok)
-		lab_json_str(w, "interval_unit", fit->by_means ? "point_means" : "samples");
+		lab_json_str(w, "interval_unit",
+		             fit->by_means                     ? "point_means"
+		             : level && !strcmp(level, "runs") ? "run_means"
+		                                               : "samples");
 	lab_json_num(w, "aicc", fit->ok ? fit->aicc : NAN);
 	if (fit->ok && fit->lof.ok) {
 		lab_json_obj_open(w, "lack_of_fit");
@@ -227,7 +232,7 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 	char text[160];
 
 	lab_json_obj_open(w, "amdahl");
-	an_json_fit_common(w, a);
+	an_json_fit_common(w, a, s->fit_level);
 	an_json_param(w, a, 1, "f");
 	/* 1/f and the image of f's interval; an end where f's reaches 0 is unbounded (null); no
 	 * estimate for an f past 1 (1/f below 1 is no bound, and lay outside its interval) */
@@ -238,7 +243,7 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 	lab_json_bool(w, "rejected", s->amdahl_rejected);
 	lab_json_obj_close(w);
 	lab_json_obj_open(w, "usl");
-	an_json_fit_common(w, u);
+	an_json_fit_common(w, u, s->fit_level);
 	an_json_param(w, u, 1, "sigma");
 	an_json_param(w, u, 2, "kappa");
 	lab_json_num(w, "n_star", s->peak.retrograde ? s->peak.n_star : NAN);
@@ -257,7 +262,7 @@ static void an_json_fits(struct lab_json *w, const struct lab_an_series *s)
 	lab_json_obj_close(w);
 	if (s->weak) {
 		lab_json_obj_open(w, "gustafson");
-		an_json_fit_common(w, &s->gustafson);
+		an_json_fit_common(w, &s->gustafson, s->fit_level);
 		an_json_param(w, &s->gustafson, 1, "s");
 		lab_json_obj_close(w);
 	}

@@ -32,13 +32,19 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 
 	lab_doc_note(sec, "fit: %s",
 	             lab_an_objective_text(s->objective, s->domain, text, sizeof(text)));
+	/* on run means the run-to-run noise is in the pure error already: what is left over is
+	 * the curve's */
+	int runs = s->fit_level && !strcmp(s->fit_level, "runs");
 	if ((a->ok && a->by_means) || (u->ok && u->by_means))
 		lab_doc_note(sec,
 		             "intervals of %s: from the scatter of the points' means (lack of fit: "
-		             "the curve misses the means, or each point carries noise of its own; "
-		             "runs = 3 or more tell which)",
+		             "%s)",
 		             u->ok && u->by_means ? (a->ok && a->by_means ? "both models" : "USL")
-		                                  : "Amdahl");
+		                                  : "Amdahl",
+		             runs
+		                 ? "the curve misses the means by more than their runs scatter"
+		                 : "the curve misses the means, or each point carries noise of its "
+		                   "own; runs = 3 or more tell which");
 	if (a->ok && isnan(a->lo[1]))
 		lab_doc_note(sec,
 		             "Amdahl   f = %.4g, outside [0, 1] beyond its noise: no interval  "

@@ -45,6 +45,39 @@ def write(name, seed):
         f.write("[global]\nreps = 10\nruns = 3\n")
 
 
+def write_usl(name="results-usl-runs", seed=3):
+    """A series fitted on run means: 6 thread counts of 3 runs of 4 samples, USL cost
+    (1 + 0.05 (N-1) + 0.001 N (N-1)) / N, run-to-run sd 3 %, within-run 0.5 % (test_fits_cli,
+    fits_on_run_means)."""
+    rng = random.Random(seed)
+    rows, pts, work = [], [], 1_000_000
+    for pid, n in enumerate((1, 2, 4, 8, 16, 32)):
+        rep = 0
+        pts.append({"point": pid, "threads": n, "cpus": list(range(n)), "placement": "compact",
+                    "params": {"placement": "compact"}, "status": "ok", "verify": "pass",
+                    "iters_per_sample": 1000, "reps": 12, "runs": 3})
+        cost = (1 + 0.05 * (n - 1) + 0.001 * n * (n - 1)) / n
+        for run in range(3):
+            m = cost * (1 + 0.03 * rng.gauss(0, 1))
+            for _ in range(4):
+                c = m * (1 + 0.005 * rng.gauss(0, 1))
+                rows.append(f"locks,{pid},lock_mutex,placement=compact,{n},{rep},"
+                            f"{round(c * work)},{work},op,0.01,0,{run}")
+                rep += 1
+    exp = {"name": "locks", "kernel": "lock_mutex", "work_unit": "op", "scaling": "strong",
+           "metrics": [], "resolved": {}, "points": pts}
+    d = os.path.join(ROOT, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(run_json("complete", [exp]), f, indent=1)
+        f.write("\n")
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
+    with open(os.path.join(d, "config.ini"), "w") as f:
+        f.write("[global]\nreps = 4\nruns = 3\n")
+
+
 if __name__ == "__main__":
     write("results-compare-runs-a", 1)
     write("results-compare-runs-b", 2)
+    write_usl()

@@ -226,7 +226,39 @@ LAB_TEST(refused_usl_is_null)
 	CHECK(fits_is_null(mc, "aicc_usl"));
 	CHECK_NEAR(lab_an_json_num(mc, "aicc_amdahl", 0), fits_num(s, "amdahl", "aicc"), 1e-9);
 	CHECK(fits_num(s, "amdahl", "aicc") != 0);
+	/* a fit that did not run has no degrees of freedom (n - p before the checks gave -3) */
+	CHECK(fits_is_null(lab_an_json_get(s, "usl"), "dof"));
 	lab_an_json_free(j);
+}
+
+/* A series measured in runs is fitted on its run means: the intervals' unit says so
+ * ("samples" did), and where the lack of fit makes it the points' means, the note says the curve
+ * misses them (the runs' scatter is in the pure error already: "runs = 3 or more tell which" was
+ * said of a series of 3 runs a point). */
+LAB_TEST(fits_on_run_means)
+{
+	char *out = NULL, *err = NULL, args[4096];
+	struct lab_an_json *j;
+	const struct lab_an_json *s;
+
+	clitest_copy("results-usl-runs");
+	snprintf(args, sizeof(args), "%s/results-usl-runs", testlib_tmpdir());
+	j = fits_json(args);
+	s = j ? clitest_at(j, "series", 0) : NULL;
+	REQUIRE(s);
+	CHECK_EQ_STR(lab_an_json_str(s, "fit_level"), "runs");
+	CHECK_EQ_STR(lab_an_json_str(lab_an_json_get(s, "usl"), "interval_unit"), "run_means");
+	CHECK_EQ_STR(lab_an_json_str(lab_an_json_get(s, "amdahl"), "interval_unit"), "point_means");
+	CHECK_NEAR(fits_num(s, "usl", "dof"), 18 - 3, 1e-9);
+	lab_an_json_free(j);
+	snprintf(args, sizeof(args), "analyze %s/results-usl-runs", testlib_tmpdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out,
+	             "intervals of Amdahl: from the scatter of the points' means (lack of "
+	             "fit: the curve misses the means by more than their runs scatter)") != NULL);
+	CHECK(strstr(out, "tell which") == NULL);
+	free(out);
+	free(err);
 }
 
 /* Superlinear data (the whole efficiency interval above 1): points flagged, with no cache
