@@ -64,7 +64,8 @@ static void an_summary_row(FILE *f, const struct lab_an_data *d, const struct la
 	lab_an_csv_field(f, p->kernel ? p->kernel : "");
 	fputc(',', f);
 	lab_an_csv_field(f, p->params_written ? p->params_written : p->params);
-	fprintf(f, ",%d,%s,%zu,%zu,", p->threads, lab_an_point_status(p), st->n, p->n_flagged);
+	fprintf(f, ",%d,%s,%zu,%zu,%zu,", p->threads, lab_an_point_status(p), st->n, p->n_flagged,
+	        lab_an_flagged_kept(p));
 	lab_an_csv_field(f, lab_an_point_unit(d, p));
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		an_csv_num(f, have ? v[i] : NAN);
@@ -95,7 +96,8 @@ int lab_an_summary_write(const struct lab_an_analysis *a, const char *path, stru
 
 	if (!f)
 		return -LAB_EIO;
-	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,sd,se,"
+	fputs("experiment,point,kernel,params,threads,status,n,n_flagged,n_flagged_kept,unit,mean,"
+	      "sd,se,"
 	      "ci95_lo,ci95_hi,ci99_lo,ci99_hi,median,mad,p95,min,max,cv,outliers_mild,"
 	      "outliers_severe,modes,mode_centers," LAB_AN_RATE_COLUMNS ",runs,ci_level",
 	      f);
@@ -144,7 +146,9 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 		lab_json_str(w, "reason",
 		             p->reason ? p->reason : lab_an_missing_why(p, why, sizeof(why)));
 	lab_json_int(w, "n", (long long)st->n);
-	lab_json_int(w, "n_flagged", (long long)p->n_flagged);
+	lab_json_int(w, "n_flagged", (long long)p->n_flagged); /* left out */
+	/* flagged and in the numbers (--include-flagged) */
+	lab_json_int(w, "n_flagged_kept", (long long)lab_an_flagged_kept(p));
 	lab_json_int(w, "asymmetric_samples", (long long)p->n_asym);
 	if (p->n_asym)
 		lab_json_num(w, "asymmetric_ratio", p->asym_ratio);

@@ -89,7 +89,8 @@ LAB_TEST(analyze_json_unit_shared_or_null)
 LAB_TEST(analyze_text_and_summary)
 {
 	char *out = NULL, *err = NULL, path[2048], *csv = NULL;
-	const char *hdr = "experiment,point,kernel,params,threads,status,n,n_flagged,unit,mean,";
+	const char *hdr =
+	    "experiment,point,kernel,params,threads,status,n,n_flagged,n_flagged_kept,unit,mean,";
 	size_t len;
 
 	clitest_copy("results-usl");
@@ -910,7 +911,7 @@ LAB_TEST(edge_dir_plots_cleanly)
 	char *sum = clitest_read("results-edge/summary.csv"),
 	     *js = clitest_read("results-edge/analysis.json");
 	REQUIRE(sum && js);
-	CHECK(strstr(sum, ",flagged,0,3,") != NULL);
+	CHECK(strstr(sum, ",flagged,0,3,0,") != NULL);
 	CHECK(strstr(sum, ",ok,0,") == NULL);
 	CHECK(strstr(js, "\"status\": \"flagged\"") != NULL);
 	CHECK(strstr(js, "all 3 samples load-flagged (--include-flagged keeps them)") != NULL);
@@ -923,6 +924,12 @@ LAB_TEST(edge_dir_plots_cleanly)
 	CHECK(strstr(err, "gnuplot failed") == NULL);
 	CHECK_EQ_U64(
 	    clitest_count("results-edge/plots", "series", "-all_flagged-speedup-", ".gp", NULL), 1);
+	/* the rows whose numbers are the flagged samples say so (n_flagged 0: none left out) */
+	sum = clitest_read("results-edge/summary.csv");
+	REQUIRE(sum);
+	CHECK(strstr(sum, ",ok,3,0,3,") != NULL);
+	CHECK(strstr(out, "load-flagged 3 kept (--include-flagged)") != NULL);
+	free(sum);
 	free(out);
 	free(err);
 }
