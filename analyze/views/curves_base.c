@@ -171,11 +171,14 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 		v->lo = v->hi = p->st.n >= 2 ? 1 : NAN;
 		return 0;
 	}
-	lab_an_cost_ratio(q, p, &r); /* run means where there are runs, as the cost column */
+	/* run means where there are runs, as the cost column */
+	const char *level = lab_an_cost_ratio(q, p, &r);
 	v->median = p->st.median > 0 ? q->st.median / p->st.median : NAN;
 	v->mean = r.est;
-	if (r.has_ci && !r.unbounded) {
-		v->lo = r.lo < 0 ? 0 : r.lo;
+	v->mixed = level && !strcmp(level, "mixed");
+	if (r.has_ci) { /* inside [0, inf); an unbounded one as its ray, [lo, unbounded) */
+		lab_an_ratio_positive(&r);
+		v->lo = r.lo;
 		v->hi = r.hi;
 	}
 	return 0;

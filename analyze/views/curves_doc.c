@@ -80,6 +80,10 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		lab_doc_cnote(doc, c, "not clearly above 0");
 	else if (v->overflow)
 		lab_doc_cnote(doc, c, "no interval: the samples' spread overflows a double");
+	else if (v->mixed && v->n && !v->nobase)
+		lab_doc_cnote(doc, c,
+		              "one side kept one run: the other's run-to-run spread is lent to it, "
+		              "so this interval is wider than the costs' own");
 }
 
 /* The x of an entry as the table shows it: the param's own spelling, or the number read from it

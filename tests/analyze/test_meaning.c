@@ -132,6 +132,72 @@ LAB_TEST(simd_speedup_flagged_baseline_named)
 	free(err);
 }
 
+/* Writes text to the copied fixture's file rel (under the test's tmpdir). */
+static void mn_write(const char *rel, const char *text)
+{
+	char path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", testlib_tmpdir(), rel);
+	REQUIRE((f = fopen(path, "w")));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Red team: the scalar point measured in 3 runs, avx2 in one: the speedup's interval lends the
+ * runs' spread to the one-run side (mixed level), so it is wider than either cost's interval;
+ * the cell says so (a [0, 35.67] beside two cost intervals clearly above 0 read as a mistake). */
+LAB_TEST(simd_speedup_of_mixed_levels_said)
+{
+	char *csv, *run, *out = NULL, *err = NULL, *line, *save = NULL, *p;
+	size_t used = 0, cap;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *row;
+
+	clitest_copy("results-simd-speedup");
+	REQUIRE((csv = clitest_read("results-simd-speedup/samples.csv")));
+	REQUIRE((run = clitest_read("results-simd-speedup/run.json")));
+	cap = strlen(csv) * 2 + 64;
+	char *nc = calloc(cap, 1);
+	REQUIRE(nc);
+	/* a run column: point 0's three samples are three runs (10 % apart), the others one */
+	for (line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		used +=
+		    (size_t)snprintf(nc + used, cap - used, "%s,%s\n", line,
+		                     used == 0                     ? "run"
+		                     : !strncmp(line, "isa,0,", 6) ? (strstr(line, ",1,0,")   ? "0"
+		                                                      : strstr(line, ",1,1,") ? "1"
+		                                                                              : "2")
+		                                                   : "0");
+	mn_write("results-simd-speedup/samples.csv", nc);
+	REQUIRE((p = strstr(run, "\"point\": 0,")));
+	size_t off = (size_t)(p - run) + strlen("\"point\": 0,");
+	char *nr = calloc(strlen(run) + 32, 1);
+	REQUIRE(nr);
+	memcpy(nr, run, off);
+	strcat(nr, " \"runs\": 3,");
+	strcat(nr, run + off);
+	mn_write("results-simd-speedup/run.json", nr);
+	REQUIRE(clitest_run(NULL, "analyze results-simd-speedup --no-plots --json", &out, &err) ==
+	        0);
+	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		TL__FAIL("%s: %s", e.msg, err);
+	REQUIRE(j && (row = mn_simd(j, "isa", "threads=1", "avx2")));
+	const char *note = lab_an_json_str(row, "speedup_note");
+	if (!note || !strstr(note, "one side kept one run: the other's run-to-run spread is lent"))
+		TL__FAIL("speedup_note: %s", note ? note : "(none)");
+	REQUIRE((row = mn_simd(j, "isa", "threads=2", "avx2"))); /* both sides one run */
+	CHECK(lab_an_json_str(row, "speedup_note") == NULL);
+	lab_an_json_free(j);
+	free(csv);
+	free(run);
+	free(nc);
+	free(nr);
+	free(out);
+	free(err);
+}
+
 /* The series of experiment exp in analysis.json. */
 static const struct lab_an_json *mn_series(const struct lab_an_json *j, const char *exp)
 {
