@@ -143,9 +143,10 @@ int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
 	topo->thissystem = hwloc_topology_is_thissystem(topo->hw) != 0;
 	if (!topo->thissystem && (rc = lab__topo_sizes_check(topo->hw, topo->source, err)) < 0)
 		goto out;
-	if ((!spec || !*spec) && !topo->thissystem) {
+	/* another way than HWLOC_XMLFILE or HWLOC_SYNTHETIC (lab__topo_load names those) */
+	if ((!spec || !*spec) && !topo->thissystem && !strcmp(topo->source, "this system")) {
 		free(topo->source);
-		topo->source = strdup("hwloc environment (HWLOC_XMLFILE, HWLOC_SYNTHETIC)");
+		topo->source = strdup("hwloc environment (HWLOC_FSROOT, HWLOC_COMPONENTS, ...)");
 		if (!topo->source) {
 			rc = lab_err_set(err, LAB_ENOMEM, "this system: out of memory");
 			goto out;

@@ -89,6 +89,11 @@ const char *lab_topo_summary(const struct lab_topo *topo);
 /* The spec the topology came from, "this system" for the real machine. */
 const char *lab_topo_source(const struct lab_topo *topo);
 
+/* The hwloc environment variable a topology without a spec is read from (HWLOC_SYNTHETIC, then
+ * HWLOC_XMLFILE, as hwloc takes them; checked as --topology would be), NULL for this system: an
+ * error loading it is the user's input, not the machine's. */
+const char *lab_topo_hwloc_env(void);
+
 /*
  * Describes every PU of the topology, allowed or not, in topology (logical) order: the PUs of a
  * core are adjacent, cores follow their package and NUMA node. Writes at most max entries and

@@ -351,7 +351,77 @@ static int topo_load_source(hwloc_topology_t hw, const char *source, struct lab_
 	return 0;
 }
 
+/* The topology hwloc would read from its environment (HWLOC_SYNTHETIC first, as hwloc takes it,
+ * then HWLOC_XMLFILE), as the --topology spec it stands for ("synthetic:DESC", "xml:PATH") in a
+ * new string, and the variable's name in *var; NULL when neither is set (or out of memory: then
+ * hwloc reads this system). Read here so that the checks of --topology hold for it too: hwloc's
+ * own reading has none (a file nested 30 000 deep crashed its parser, /dev/zero grew without
+ * bound). */
+static const char *const topo_env_vars[] = {"HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
+
+const char *lab_topo_hwloc_env(void)
+{
+	for (size_t i = 0; i < 2; i++) {
+		const char *v = getenv(topo_env_vars[i]);
+
+		if (v && *v)
+			return topo_env_vars[i];
+	}
+	return NULL;
+}
+
+static char *topo_env_spec(const char **var)
+{
+	const char *v, *kind;
+	char *spec;
+
+	if (!(*var = lab_topo_hwloc_env()))
+		return NULL;
+	v = getenv(*var);
+	kind = *var == topo_env_vars[0] ? "synthetic:" : "xml:";
+	if (!(spec = malloc(strlen(kind) + strlen(v) + 1)))
+		return NULL;
+	strcpy(spec, kind);
+	strcat(spec, v);
+	return spec;
+}
+
+static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
+                          struct lab_err *err);
+
 int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct lab_err *err)
+{
+	const char *var = NULL;
+	char *env = spec && *spec ? NULL : topo_env_spec(&var);
+	int rc;
+
+	if (!env)
+		return topo_load_spec(hw, source, spec, err);
+	/* explicitly set, hwloc no longer reads the variable itself */
+	rc = topo_load_spec(hw, source, env, err);
+	if (rc == 0 && *source) { /* "xml:PATH (HWLOC_XMLFILE)": where it came from */
+		char *named = malloc(strlen(*source) + strlen(var) + 4);
+
+		if (named) {
+			sprintf(named, "%s (%s)", *source, var);
+			free(*source);
+			*source = named;
+		}
+	}
+	if (rc < 0 && err) {
+		char msg[sizeof(err->msg)];
+		int n = snprintf(msg, sizeof(msg), "%s in the environment: ", var);
+
+		snprintf(msg + n, sizeof(msg) - (size_t)n, "%.*s",
+		         (int)(sizeof(msg) - (size_t)n - 1), err->msg);
+		lab_err_set(err, err->code, "%s", msg);
+	}
+	free(env);
+	return rc;
+}
+
+static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
+                          struct lab_err *err)
 {
 	const char *desc;
 	char *buf = NULL;

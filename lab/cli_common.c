@@ -121,7 +121,7 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 	memset(s, 0, sizeof(*s));
 	/* A bad topology, unreadable files and syntax errors are all reported in one pass. */
 	if (lab_topo_open(&s->topo, a->topology, &err))
-		lab_diag_add(&d, "--topology %s", err.msg);
+		lab_diag_add(&d, "%s%s", a->topology ? "--topology " : "", err.msg);
 	if (cli_load(a, s, &d, &unread, &err)) {
 		lab_opts_error("lab: %s", err.msg);
 		lab_diag_free(&d);

@@ -302,7 +302,7 @@ int lab_cmd_topo(int argc, char **argv)
 			lab_opts_error("lab: --topology %s", err.msg);
 		else
 			lab_opts_error("lab: %s", err.msg);
-		return spec ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+		return spec || lab_topo_hwloc_env() ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
 	}
 	unsigned npus = lab_topo_pus(topo, NULL, 0);
 	unsigned nallowed = lab_topo_cpus_allowed(topo, NULL, 0);

@@ -5,6 +5,7 @@
  * nesting depth of an XML file. Each case here was accepted, hung or crashed inside hwloc.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -371,4 +372,46 @@ LAB_TEST(xml_pu_twice_at_its_line)
 		snprintf(want, sizeof(want), "%s:5: %s", path, want_k[k]);
 		check_refused(spec, want);
 	}
+}
+
+/* hwloc reads HWLOC_XMLFILE and HWLOC_SYNTHETIC itself when no topology is given, without any
+ * of the checks above (a file nested 30,000 deep crashed its parser, /dev/zero grew without
+ * bound): the lab reads them as --topology would, names the variable in the error and in the
+ * source, and HWLOC_SYNTHETIC wins as it does in hwloc. */
+LAB_TEST(hwloc_environment_checked_as_topology)
+{
+	char path[512], want[700];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/env-nested.xml", testlib_tmpdir());
+	REQUIRE(write_nested(path, 254) == 0);
+	REQUIRE(setenv("HWLOC_XMLFILE", path, 1) == 0);
+	CHECK(lab_topo_hwloc_env() && !strcmp(lab_topo_hwloc_env(), "HWLOC_XMLFILE"));
+	CHECK_EQ_I64(lab_topo_open(&t, NULL, &err), -LAB_ETOPO);
+	CHECK(t == NULL);
+	snprintf(want, sizeof(want),
+	         "HWLOC_XMLFILE in the environment: %s:261: objects nested more than 256 deep "
+	         "(allowed: at most 256)",
+	         path);
+	CHECK_EQ_STR(err.msg, want);
+	REQUIRE(setenv("HWLOC_XMLFILE", "/dev/zero", 1) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, NULL, &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, "HWLOC_XMLFILE in the environment: xml:/dev/zero: not a regular "
+	                      "file") == err.msg);
+	REQUIRE(setenv("HWLOC_SYNTHETIC", "pack:2 pu:1", 1) == 0);
+	CHECK(lab_topo_hwloc_env() && !strcmp(lab_topo_hwloc_env(), "HWLOC_SYNTHETIC"));
+	REQUIRE(lab_topo_open(&t, NULL, &err) == 0);
+	CHECK_EQ_STR(lab_topo_source(t), "synthetic:pack:2 pu:1 (HWLOC_SYNTHETIC)");
+	CHECK_EQ_U64(lab_topo_pus(t, NULL, 0), 2);
+	lab_topo_close(t);
+	t = NULL;
+	/* a spec given wins over the environment */
+	REQUIRE(lab_topo_open(&t, "synthetic:pack:1 pu:3", &err) == 0);
+	CHECK_EQ_U64(lab_topo_pus(t, NULL, 0), 3);
+	lab_topo_close(t);
+	unsetenv("HWLOC_SYNTHETIC");
+	unsetenv("HWLOC_XMLFILE");
+	CHECK(lab_topo_hwloc_env() == NULL);
+	unlink(path);
 }
