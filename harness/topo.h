@@ -25,15 +25,20 @@ struct lab_topo;
 /* The deepest nesting of elements in an XML topology (hwloc's parser recurses once a level; a
  * real machine's is under 20). */
 #define LAB_TOPO_XML_DEPTH_MAX 256
+/* The most elements of an XML topology: a 4096-PU machine with its cores, caches and NUMA nodes
+ * has about 15,000 objects; hwloc's insertion grows faster than linearly (50,000 sibling Groups
+ * of one cpuset took it 7 s, 150,000 over 90 s). */
+#define LAB_TOPO_XML_OBJECTS_MAX 32768
 
 /*
  * Opens a topology. spec is NULL or "" for this machine, "synthetic:<hwloc synthetic string>"
  * (e.g. synthetic:"pack:2 core:8 pu:2", the quotes optional) or "xml:<path>". Returns 0 and
  * *out, or -LAB_ETOPO with a message naming the spec. The caller closes it. An XML file must be
  * a regular file of at most LAB_TOPO_XML_MAX bytes, its OS indices 0 .. LAB_TOPO_OS_MAX and its
- * objects nested at most LAB_TOPO_XML_DEPTH_MAX deep; a synthetic description's indexes= are
- * distinct numbers 0 .. LAB_TOPO_OS_MAX, a list of them one per object of its level; a topology of
- * more than LAB_TOPO_PUS_MAX PUs is refused, a synthetic one before hwloc builds it.
+ * objects nested at most LAB_TOPO_XML_DEPTH_MAX deep, at most LAB_TOPO_XML_OBJECTS_MAX of them; a
+ * synthetic description's indexes= are distinct numbers 0 .. LAB_TOPO_OS_MAX, a list of them one
+ * per object of its level; a topology of more than LAB_TOPO_PUS_MAX PUs is refused, a synthetic one
+ * before hwloc builds it.
  */
 int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err);
 

@@ -143,7 +143,7 @@ static int topo_xml_object_check(const char *path, unsigned line, const char *c,
  */
 static int topo_xml_depth_check(const char *path, const char *xml, struct lab_err *err)
 {
-	unsigned depth = 0, line = 1;
+	unsigned depth = 0, line = 1, objects = 0;
 	unsigned char seen[LAB_TOPO_OS_MAX / 8 + 1] = {0}; /* 8 KiB */
 
 	for (const char *c = xml; *c; c++) {
@@ -177,6 +177,12 @@ static int topo_xml_depth_check(const char *path, const char *xml, struct lab_er
 			                   "most %d)",
 			                   path, at, LAB_TOPO_XML_DEPTH_MAX,
 			                   LAB_TOPO_XML_DEPTH_MAX);
+		if (elem && !strncmp(c + 1, "object", 6) && ++objects > LAB_TOPO_XML_OBJECTS_MAX)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s:%u: more than %d objects (allowed: at most %d; a "
+			                   "4096-PU machine has about 15,000)",
+			                   path, at, LAB_TOPO_XML_OBJECTS_MAX,
+			                   LAB_TOPO_XML_OBJECTS_MAX);
 		if (elem && topo_xml_object_check(path, at, c, end, seen, err))
 			return -LAB_ETOPO;
 		if (c[1] == '/')

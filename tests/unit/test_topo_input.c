@@ -415,3 +415,33 @@ LAB_TEST(hwloc_environment_checked_as_topology)
 	CHECK(lab_topo_hwloc_env() == NULL);
 	unlink(path);
 }
+
+/* 150,000 sibling Groups of one cpuset (8.7 MB, under the size cap and 3 deep) kept hwloc's
+ * insertion busy for over 90 s: more objects than a 4096-PU machine has are refused at the line
+ * of the first one too many. */
+LAB_TEST(xml_object_count)
+{
+	static const char sets[] =
+	    "cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\"";
+	char path[512], spec[600];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/groups.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	REQUIRE((f = fopen(path, "w")));
+	fprintf(f,
+	        "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n"
+	        "<object type=\"Machine\" os_index=\"0\" %s>\n",
+	        sets);                                     /* line 3: object 1 */
+	for (int i = 0; i < LAB_TOPO_XML_OBJECTS_MAX; i++) /* lines 4 .. : objects 2 .. */
+		fprintf(f, "<object type=\"Group\" %s/>\n", sets);
+	fprintf(f, "<object type=\"PU\" os_index=\"0\" %s/>\n</object>\n</topology>\n", sets);
+	REQUIRE(fclose(f) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(t == NULL);
+	/* object 32769 is on line 3 + 32768 */
+	CHECK(strstr(err.msg, ":32771: more than 32768 objects (allowed: at most 32768") != NULL);
+	unlink(path);
+}
