@@ -79,6 +79,17 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 			                 pu->os_index, LAB_TOPO_OS_MAX);
 			goto out;
 		}
+		/* from an XML file: a PU whose cpuset is another CPU's made node:0 and M0 of one
+		 * node disagree (os_index 7, cpuset bit 3) */
+		if (hwloc_bitmap_weight(pu->cpuset) != 1 ||
+		    hwloc_bitmap_first(pu->cpuset) != (int)pu->os_index) {
+			rc =
+			    lab_err_set(err, LAB_ETOPO,
+			                "%s: PU os_index %u has cpuset bit %d (allowed: the PU's "
+			                "own bit, its os_index, alone)",
+			                topo->source, pu->os_index, hwloc_bitmap_first(pu->cpuset));
+			goto out;
+		}
 		info->cpu = (int)pu->os_index;
 		info->package = pkg ? (int)pkg->logical_index : -1;
 		info->numa = topo_pu_numa(hw, pu, &info->numa_os);

@@ -105,9 +105,10 @@ static int topo_attr(const char *tag, const char *end, const char *name, char *v
  * What hwloc would take from one object tag [c, end) at line of path, checked here where the
  * line is known: a PU's os_index once (seen: a bitmap of LAB_TOPO_OS_MAX + 1 bits), a cache
  * line of 0 (not known) or a power of two 16 .. 4096 bytes. (After hwloc these said no line.)
+ * Counts the PUs in *npus.
  */
 static int topo_xml_object_check(const char *path, unsigned line, const char *c, const char *end,
-                                 unsigned char *seen, struct lab_err *err)
+                                 unsigned char *seen, unsigned *npus, struct lab_err *err)
 {
 	char v[32], type[32] = "";
 	unsigned long n;
@@ -115,6 +116,7 @@ static int topo_xml_object_check(const char *path, unsigned line, const char *c,
 	if (strncmp(c, "<object", 7))
 		return 0;
 	topo_attr(c, end, "type", type, sizeof(type));
+	*npus += !strcmp(type, "PU");
 	if (topo_attr(c, end, "cache_linesize", v, sizeof(v)) &&
 	    (n = strtoul(v, NULL, 10), n && (n < 16 || n > 4096 || (n & (n - 1)))))
 		return lab_err_set(
@@ -141,7 +143,8 @@ static int topo_xml_object_check(const char *path, unsigned line, const char *c,
  * stack. A real topology is under 20 deep. Each object's PU index and cache line as
  * topo_xml_object_check holds them. Returns 0 or -LAB_ETOPO naming path:line.
  */
-static int topo_xml_depth_check(const char *path, const char *xml, struct lab_err *err)
+static int topo_xml_depth_check(const char *path, const char *xml, unsigned *npus,
+                                struct lab_err *err)
 {
 	unsigned depth = 0, line = 1, objects = 0;
 	unsigned char seen[LAB_TOPO_OS_MAX / 8 + 1] = {0}; /* 8 KiB */
@@ -183,7 +186,7 @@ static int topo_xml_depth_check(const char *path, const char *xml, struct lab_er
 			                   "4096-PU machine has about 15,000)",
 			                   path, at, LAB_TOPO_XML_OBJECTS_MAX,
 			                   LAB_TOPO_XML_OBJECTS_MAX);
-		if (elem && topo_xml_object_check(path, at, c, end, seen, err))
+		if (elem && topo_xml_object_check(path, at, c, end, seen, npus, err))
 			return -LAB_ETOPO;
 		if (c[1] == '/')
 			depth -= depth > 0;
@@ -198,7 +201,7 @@ static int topo_xml_depth_check(const char *path, const char *xml, struct lab_er
  * and the nesting depth checked. Returns 0 with *buf (malloc'd, NUL-terminated) and *len, or a
  * negative code naming spec. */
 static int topo_xml_read(const char *spec, const char *path, char **buf, size_t *len,
-                         struct lab_err *err)
+                         unsigned *npus, struct lab_err *err)
 {
 	static const char open_fail[] = "cannot open: ";
 	int rc = lab_file_read(path, LAB_TOPO_XML_MAX, buf, len, err);
@@ -207,7 +210,7 @@ static int topo_xml_read(const char *spec, const char *path, char **buf, size_t 
 
 	if (!rc) {
 		if ((rc = topo_xml_os_check(path, *buf, err)) < 0 ||
-		    (rc = topo_xml_depth_check(path, *buf, err)) < 0) {
+		    (rc = topo_xml_depth_check(path, *buf, npus, err)) < 0) {
 			free(*buf);
 			*buf = NULL;
 		}
@@ -432,6 +435,7 @@ static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
 	const char *desc;
 	char *buf = NULL;
 	size_t xlen = 0;
+	unsigned npus = 0;
 	int rc = 0;
 
 	if (hwloc_topology_init(hw) < 0)
@@ -470,10 +474,13 @@ static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
 			                 spec);
 			goto out;
 		}
-		rc = topo_xml_read(spec, desc, &buf, &xlen, err);
+		rc = topo_xml_read(spec, desc, &buf, &xlen, &npus, err);
 		if (rc < 0)
 			goto out;
-		if (hwloc_topology_set_xmlbuffer(*hw, buf, (int)xlen + 1) < 0) {
+		/* every PU the file lists, as another machine's: an lstopo run inside a cgroup
+		 * records its allowed_cpuset, which would otherwise plan on that part alone */
+		if (hwloc_topology_set_flags(*hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) < 0 ||
+		    hwloc_topology_set_xmlbuffer(*hw, buf, (int)xlen + 1) < 0) {
 			rc = lab_err_set(
 			    err, LAB_ETOPO,
 			    "%s: cannot load the XML topology: not a valid hwloc XML file", spec);
@@ -493,6 +500,14 @@ static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
 		goto out;
 	}
 	rc = topo_load_source(*hw, *source, err);
+	/* hwloc drops a PU whose cpuset its parent's does not hold, or that another PU's
+	 * cpuset already is, without a word: the plan would be of another machine */
+	int kept = rc ? 0 : hwloc_get_nbobjs_by_type(*hw, HWLOC_OBJ_PU);
+	if (!rc && spec && !strncmp(spec, "xml:", 4) && kept >= 0 && (unsigned)kept != npus)
+		rc = lab_err_set(err, LAB_ETOPO,
+		                 "%s: the file lists %u PUs, hwloc kept %d of them (allowed: each "
+		                 "PU's cpuset its own bit, inside its parents' cpusets)",
+		                 spec, npus, kept);
 out:
 	free(buf);
 	return rc;

@@ -445,3 +445,57 @@ LAB_TEST(xml_object_count)
 	CHECK(strstr(err.msg, ":32771: more than 32768 objects (allowed: at most 32768") != NULL);
 	unlink(path);
 }
+
+/* Writes a machine of n PUs under one NUMA node: PU i has os_index osidx[i] and cpuset bit
+ * bit[i] (an empty cpuset for -1); the machine's allowed_cpuset is allowed (NULL: all). */
+static int write_pus(const char *path, int n, const int *osidx, const int *bit, const char *allowed)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f,
+	        "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n<object type=\"Machine\" "
+	        "os_index=\"0\" cpuset=\"0xff\" complete_cpuset=\"0xff\" nodeset=\"0x1\" "
+	        "complete_nodeset=\"0x1\" allowed_cpuset=\"%s\" allowed_nodeset=\"0x1\">\n",
+	        allowed ? allowed : "0xff");
+	fprintf(f, "<object type=\"NUMANode\" os_index=\"0\" cpuset=\"0xff\" "
+	           "complete_cpuset=\"0xff\" nodeset=\"0x1\" complete_nodeset=\"0x1\" "
+	           "local_memory=\"1073741824\"/>\n");
+	for (int i = 0; i < n; i++)
+		fprintf(
+		    f,
+		    "<object type=\"PU\" os_index=\"%d\" cpuset=\"0x%x\" complete_cpuset=\"0x%x\" "
+		    "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>\n",
+		    osidx[i], 1u << bit[i], 1u << bit[i]);
+	fprintf(f, "</object>\n</topology>\n");
+	return fclose(f);
+}
+
+/* Cpusets that disagree with the tree loaded without a word: a PU of os_index 7 on bit 3 (node:0
+ * and M0 then named different CPUs), a PU of an empty cpuset (hwloc dropped it); and a file's
+ * allowed_cpuset (an lstopo run in a cgroup) planned on that part of the machine alone. */
+LAB_TEST(xml_cpusets_agree_with_the_tree)
+{
+	static const int os[] = {0, 1, 2, 7}, bit_moved[] = {0, 1, 2, 3},
+	                 bit_empty[] = {0, 1, 2, -1}, os_ok[] = {0, 1, 2, 3};
+	char path[512], spec[600];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/pus.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	REQUIRE(write_pus(path, 4, os, bit_moved, NULL) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, ": PU os_index 7 has cpuset bit 3 (allowed: the PU's own bit") !=
+	      NULL);
+	REQUIRE(write_pus(path, 4, os_ok, bit_empty, NULL) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, ": the file lists 4 PUs, hwloc kept 3 of them") != NULL);
+	REQUIRE(write_pus(path, 4, os_ok, bit_moved, "0x1") == 0);
+	REQUIRE(lab_topo_open(&t, spec, &err) == 0);
+	CHECK_EQ_U64(lab_topo_pus(t, NULL, 0), 4);
+	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), 4);
+	lab_topo_close(t);
+	unlink(path);
+}
