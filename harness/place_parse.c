@@ -181,6 +181,7 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 /* The canonical text is written by the base (the analyzer reads it too), from the grammar read
  * again there: both must agree on what a placement may be. */
 _Static_assert(LAB_PLACE_TEXT_CPU_MAX == LAB_TOPO_OS_MAX, "the highest CPU number");
+_Static_assert(LAB_PLACE_TEXT_NODE_MAX == LAB_TOPO_NODE_MAX, "the highest NUMA node");
 _Static_assert(LAB_PLACE_TEXT_LIST_MAX == LAB_PLACE_LIST_MAX, "the CPUs of a list");
 _Static_assert(LAB_PLACE_TEXT_PICKS_MAX == LAB_CPUEXPR_MAX, "the CPUs of an expression");
 

@@ -106,6 +106,15 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		if (info->cpu > topo->max_os)
 			topo->max_os = info->cpu;
 	}
+	/* a node no node:N, membind or mem_node could name (an XML's os_index up to 65535) */
+	for (hwloc_obj_t node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, NULL); node;
+	     node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node))
+		if (node->os_index > LAB_TOPO_NODE_MAX) {
+			rc = lab_err_set(err, LAB_ETOPO,
+			                 "%s: a NUMA node has OS index %u (allowed 0 .. %d)",
+			                 topo->source, node->os_index, LAB_TOPO_NODE_MAX);
+			goto out;
+		}
 	topo->ncores = (unsigned)nreal + coreless;
 	topo->os_to_pu = malloc(((size_t)topo->max_os + 1) * sizeof(int));
 	if (!topo->os_to_pu) {

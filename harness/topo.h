@@ -20,6 +20,8 @@ struct lab_topo;
 #define LAB_TOPO_PUS_MAX 4096
 /* The highest OS index of a PU the lab accepts (Linux: CONFIG_NR_CPUS is at most 8192). */
 #define LAB_TOPO_OS_MAX 65535
+/* The highest OS index of a NUMA node (Linux: at most 1024 nodes), as node:N can name it. */
+#define LAB_TOPO_NODE_MAX 4095
 /* The largest XML topology file read (a 4096-PU machine's lstopo XML is a few MiB). */
 #define LAB_TOPO_XML_MAX (16 << 20)
 /* The deepest nesting of elements in an XML topology (hwloc's parser recurses once a level; a

@@ -74,6 +74,11 @@ LAB_TEST(synthetic_indexes_range)
 	CHECK_EQ_I64(open_cpus("synthetic:pu:2(indexes=65535,0)", cpus, 8), 2);
 	CHECK_EQ_I64(cpus[0], 0);
 	CHECK_EQ_I64(cpus[1], 65535);
+	/* a NUMA node no node:N can name (node:0 .. node:4095) */
+	check_refused("synthetic:pack:2 numa:2(indexes=9999,1,2,3) pu:1",
+	              "synthetic:pack:2 numa:2(indexes=9999,1,2,3) pu:1: a NUMA node has OS index "
+	              "9999 (allowed 0 .. 4095)");
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 numa:2(indexes=4095,1,2,3) pu:1", cpus, 8), 4);
 	/* The interleavings of hwloc's synthetic syntax stay allowed. */
 	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:2(indexes=4*2:2*2:1*2)", cpus, 8), 8);
 	CHECK_EQ_I64(cpus[1], 4);
