@@ -90,6 +90,14 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 			                topo->source, pu->os_index, hwloc_bitmap_first(pu->cpuset));
 			goto out;
 		}
+		/* "core:2 pack:2 pu:1": packages inside a core, planned as its SMT siblings */
+		if (core && pkg && !hwloc_obj_is_in_subtree(hw, core, pkg)) {
+			rc = lab_err_set(err, LAB_ETOPO,
+			                 "%s: a package inside a core (allowed: packages above "
+			                 "cores, cores above PUs, e.g. \"pack:2 core:8 pu:2\")",
+			                 topo->source);
+			goto out;
+		}
 		info->cpu = (int)pu->os_index;
 		info->package = pkg ? (int)pkg->logical_index : -1;
 		info->numa = topo_pu_numa(hw, pu, &info->numa_os);

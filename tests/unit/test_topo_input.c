@@ -74,6 +74,10 @@ LAB_TEST(synthetic_indexes_range)
 	CHECK_EQ_I64(open_cpus("synthetic:pu:2(indexes=65535,0)", cpus, 8), 2);
 	CHECK_EQ_I64(cpus[0], 0);
 	CHECK_EQ_I64(cpus[1], 65535);
+	/* packages inside a core were planned as its SMT siblings */
+	check_refused("synthetic:core:2 pack:2 pu:1",
+	              "synthetic:core:2 pack:2 pu:1: a package inside a core (allowed: packages "
+	              "above cores, cores above PUs, e.g. \"pack:2 core:8 pu:2\")");
 	/* a NUMA node no node:N can name (node:0 .. node:4095) */
 	check_refused("synthetic:pack:2 numa:2(indexes=9999,1,2,3) pu:1",
 	              "synthetic:pack:2 numa:2(indexes=9999,1,2,3) pu:1: a NUMA node has OS index "
