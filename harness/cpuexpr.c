@@ -157,9 +157,10 @@ static int cx_take(struct cx *c, const struct lab_topo_domain *dom, long idx)
 			                   c->part, dom->name);
 		return lab_err_set(c->err, LAB_ECONFIG,
 		                   "in '%s': index %ld is past domain %s (allowed %s:0-%u: %u "
-		                   "CPUs, %u physical cores first)",
+		                   "CPU%s, %u physical core%s first)",
 		                   c->part, idx, dom->name, dom->name, dom->ncpus - 1, dom->ncpus,
-		                   dom->ncores);
+		                   dom->ncpus == 1 ? "" : "s", dom->ncores,
+		                   dom->ncores == 1 ? "" : "s");
 	}
 	int cpu = c->e ? dom->tcpus[idx] : dom->cpus[idx];
 	LAB_BUG_ON(cpu < 0 || cpu >= c->nseen);
