@@ -117,8 +117,17 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		 * past N has none; an interval is clipped to it (an end of -0.23 read as a
 		 * fraction). */
 		if (isfinite(r->kf) && !(r->kf >= 0 && r->kf <= 1)) {
-			r->kf_why = r->kf > 1 ? "speedup below 1: no serial fraction"
-			                      : "speedup above the threads: no serial fraction";
+			/* said as the speedup's interval says it: past the bound, or only its
+			 * estimate (the series finding says "within noise" beside it) */
+			int noise = r->speedup.has_ci &&
+			            (r->kf > 1 ? r->speedup.hi >= 1 : r->speedup.lo <= N);
+			r->kf_why =
+			    r->kf > 1 ? noise ? "speedup below 1 (its interval holds 1): no "
+			                        "serial fraction"
+			                      : "speedup below 1: no serial fraction"
+			    : noise   ? "speedup above the threads (its interval holds them): no "
+			                "serial fraction"
+			              : "speedup above the threads: no serial fraction";
 			r->kf = r->kf_lo = r->kf_hi = NAN;
 		} else {
 			r->kf_lo = fmax(r->kf_lo, 0);

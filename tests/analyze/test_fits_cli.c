@@ -311,8 +311,17 @@ LAB_TEST(superlinear_only_beyond_noise)
 	CHECK(strstr(text, "superlinear at") == NULL);
 	f0 = clitest_at(s, "findings", 0);
 	CHECK(f0 && f0->type == LAB_AN_JSON_STR && strstr(f0->str, "within noise"));
+	/* e(N) says it as the interval does (it read "speedup above the threads" beside
+	 * "within noise") */
+	CHECK_EQ_STR(lab_an_json_str(p, "karp_flatt_why"),
+	             "speedup above the threads (its interval holds them): no serial fraction");
 	lab_an_json_free(j);
 	free(text);
+	j = fits_csv_json("superlinear", "");
+	REQUIRE((p = j ? clitest_at(clitest_at(j, "series", 0), "points", 1) : NULL));
+	CHECK_EQ_STR(lab_an_json_str(p, "karp_flatt_why"),
+	             "speedup above the threads: no serial fraction");
+	lab_an_json_free(j);
 }
 
 /* One time per thread count gives no interval: efficiency 20 at N = 5 was called "within noise
@@ -492,10 +501,15 @@ LAB_TEST(karp_flatt_stays_a_fraction)
 		       e = lab_an_json_num(p, "karp_flatt", -1);
 
 		if (S < 1) {
+			const struct lab_an_json *shi = clitest_at(p, "speedup_ci95", 1);
+
 			none++;
 			CHECK(fits_is_null(p, "karp_flatt"));
 			CHECK_EQ_STR(lab_an_json_str(p, "karp_flatt_why"),
-			             "speedup below 1: no serial fraction");
+			             shi && shi->num >= 1
+			                 ? "speedup below 1 (its interval holds 1): "
+			                   "no serial fraction"
+			                 : "speedup below 1: no serial fraction");
 			continue;
 		}
 		some++;
