@@ -52,14 +52,15 @@ static const struct lab_an_cv_spec lk_spec = {
         "Acquire latency p99 and the max/min ratio of per-thread acquisitions. "
         "cs_achieved_ns: the critical section achieved; delay_drift_pct: how much slower the "
         "busy-loop calibration was than the run's fastest. Metrics: median over samples, and the "
-        "mean with its 95 % t-interval. A point whose delay moved beyond 10 % or whose "
+        "mean with its 95 % t-interval (over the run means for a point of two or more runs). "
+        "A point whose delay moved beyond 10 % or whose "
         "throughput exceeds 1/cs_ns is DELAY FLAGGED with the reason: compare it with care.",
     .about_own = 1,
     .note = "throughput: work/elapsed per sample, all threads together, interval "
             "on the log scale; jain_fairness: the per-sample index, interval inside "
             "[1/threads, 1]; handoff_ratio: share of acquisitions that went to "
             "another thread; the other columns: median | mean [95% t-interval] "
-            "over samples; cs_achieved_ns: the critical section achieved, "
+            "over samples (over the run means with runs >= 2); cs_achieved_ns: the critical section achieved, "
             "delay_drift_pct: how much slower the busy-loop calibration was than "
             "the run's fastest; a point whose delay moved beyond 10 % or whose throughput "
             "exceeds 1/cs_ns is DELAY FLAGGED: compare it with care; modes: of the "
