@@ -47,25 +47,29 @@ static const struct param_integral param_duration = {
  * well but is no whole number up to 2^64 (LAB_UNIT_EXACT_OK for a syntax error).
  */
 static int param_read_integral(const char *text, const struct param_integral *t, uint64_t *out,
-                               enum lab_unit_exact *why, struct lab_err *err)
+                               enum lab_unit_exact *why, const char *range, struct lab_err *err)
 {
-	char buf[128];
+	char buf[128], what[384];
 	const char *end;
 	size_t n;
+
+	/* what is allowed: the form, and the parameter's range when it has one */
+	snprintf(what, sizeof(what), "%s%s%s", t->what, range ? "; allowed " : "",
+	         range ? range : "");
 
 	*why = LAB_UNIT_EXACT_OK;
 	if (!param_trim(text, buf, sizeof(buf)))
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "too long, at most %zu characters (expected %s)",
-		                   sizeof(buf) - 1, t->what);
+		                   sizeof(buf) - 1, what);
 	if (!buf[0])
-		return lab_err_set(err, LAB_ECONFIG, "empty value (expected %s)", t->what);
+		return lab_err_set(err, LAB_ECONFIG, "empty value (expected %s)", what);
 	if (buf[0] == '-')
-		return lab_err_set(err, LAB_ECONFIG, "negative value (expected %s)", t->what);
+		return lab_err_set(err, LAB_ECONFIG, "negative value (expected %s)", what);
 	n = lab_unit_decimal_len(buf);
 	/* hex ("0x10", "0x1p6") is no documented form: not a number with a suffix "x10" */
 	if (!n || buf[n] == 'x' || buf[n] == 'X')
-		return lab_err_set(err, LAB_ECONFIG, "not a number (expected %s)", t->what);
+		return lab_err_set(err, LAB_ECONFIG, "not a number (expected %s)", what);
 	for (end = buf + n; isspace((unsigned char)*end); end++)
 		;
 	for (const struct lab_unit_suffix *s = t->table; s->name; s++) {
@@ -76,30 +80,30 @@ static int param_read_integral(const char *text, const struct param_integral *t,
 			return 0;
 		return lab_err_set(
 		    err, LAB_ECONFIG, "%s (expected %s)",
-		    *why == LAB_UNIT_EXACT_LARGE ? "too large" : "not a whole number", t->what);
+		    *why == LAB_UNIT_EXACT_LARGE ? "too large" : "not a whole number", what);
 	}
 	if (!*end)
-		return lab_err_set(err, LAB_ECONFIG, "missing unit (expected %s)", t->what);
-	return lab_err_set(err, LAB_ECONFIG, "unknown suffix '%s' (expected %s)", end, t->what);
+		return lab_err_set(err, LAB_ECONFIG, "missing unit (expected %s)", what);
+	return lab_err_set(err, LAB_ECONFIG, "unknown suffix '%s' (expected %s)", end, what);
 }
 
 int lab_parse_u64(const char *text, uint64_t *out, struct lab_err *err)
 {
 	enum lab_unit_exact why;
 
-	return param_read_integral(text, &param_u64, out, &why, err);
+	return param_read_integral(text, &param_u64, out, &why, NULL, err);
 }
 
 int lab_parse_size(const char *text, uint64_t *out, struct lab_err *err)
 {
 	enum lab_unit_exact why;
 
-	return param_read_integral(text, &param_size, out, &why, err);
+	return param_read_integral(text, &param_size, out, &why, NULL, err);
 }
 
 /* The integral type of p, with durations' bare 0 (zero needs no unit). */
 static int param_parse_integral(const struct param_integral *t, const char *text, uint64_t *out,
-                                enum lab_unit_exact *why, struct lab_err *err)
+                                enum lab_unit_exact *why, const char *range, struct lab_err *err)
 {
 	char buf[128];
 
@@ -108,14 +112,14 @@ static int param_parse_integral(const struct param_integral *t, const char *text
 		*out = 0;
 		return 0;
 	}
-	return param_read_integral(text, t, out, why, err);
+	return param_read_integral(text, t, out, why, range, err);
 }
 
 int lab_parse_duration(const char *text, uint64_t *out, struct lab_err *err)
 {
 	enum lab_unit_exact why;
 
-	return param_parse_integral(&param_duration, text, out, &why, err);
+	return param_parse_integral(&param_duration, text, out, &why, NULL, err);
 }
 
 int lab_parse_double(const char *text, double *out, struct lab_err *err)
@@ -195,13 +199,14 @@ static int param_parse_u64_field(const struct lab_param *p, const char *text, ui
 	                                                              : &param_u64;
 	enum lab_unit_exact why;
 	char allowed[256];
-	int rc = param_parse_integral(t, text, u, &why, err);
+
+	lab_param_allowed(p, allowed, sizeof(allowed));
+	int rc = param_parse_integral(t, text, u, &why, allowed, err);
 
 	if (rc == 0 && *u >= p->min && *u <= p->max)
 		return 0;
 	if (rc && why == LAB_UNIT_EXACT_OK)
 		return rc;
-	lab_param_allowed(p, allowed, sizeof(allowed));
 	if (rc == 0)
 		return lab_err_set(err, LAB_ECONFIG, "out of range (allowed %s)", allowed);
 	if (why == LAB_UNIT_EXACT_LARGE)

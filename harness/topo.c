@@ -40,6 +40,46 @@ static int topo_pu_numa(hwloc_topology_t hw, hwloc_obj_t pu, int *os)
 	return node ? (int)node->logical_index : -1;
 }
 
+/* What the planner relies on of one PU: an OS index it can size tables by, a cpuset of that
+ * index alone, and a core below its package. Returns 0 or -LAB_ETOPO. */
+static int topo_pu_check(const struct lab_topo *topo, hwloc_obj_t pu, hwloc_obj_t pkg,
+                         hwloc_obj_t core, struct lab_err *err)
+{
+	/* from an XML file: an index past any OS's would size os_to_pu (2^31: 8 GB) */
+	if (pu->os_index > LAB_TOPO_OS_MAX)
+		return lab_err_set(err, LAB_ETOPO, "%s: a PU has OS index %u (allowed 0 .. %d)",
+		                   topo->source, pu->os_index, LAB_TOPO_OS_MAX);
+	/* from an XML file: a PU whose cpuset is another CPU's made node:0 and M0 of one node
+	 * disagree (os_index 7, cpuset bit 3) */
+	if (hwloc_bitmap_weight(pu->cpuset) != 1 ||
+	    hwloc_bitmap_first(pu->cpuset) != (int)pu->os_index)
+		return lab_err_set(
+		    err, LAB_ETOPO,
+		    "%s: PU os_index %u has cpuset bit %d (allowed: the PU's own bit, "
+		    "its os_index, alone)",
+		    topo->source, pu->os_index, hwloc_bitmap_first(pu->cpuset));
+	/* "core:2 pack:2 pu:1": packages inside a core, planned as its SMT siblings */
+	if (core && pkg && !hwloc_obj_is_in_subtree(topo->hw, core, pkg))
+		return lab_err_set(err, LAB_ETOPO,
+		                   "%s: a package inside a core (allowed: packages above cores, "
+		                   "cores above PUs, e.g. \"pack:2 core:8 pu:2\")",
+		                   topo->source);
+	return 0;
+}
+
+/* Every NUMA node one node:N, membind or mem_node can name (an XML's os_index went up to
+ * 65535). Returns 0 or -LAB_ETOPO. */
+static int topo_nodes_check(const struct lab_topo *topo, struct lab_err *err)
+{
+	for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, NULL);
+	     node; node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, node))
+		if (node->os_index > LAB_TOPO_NODE_MAX)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: a NUMA node has OS index %u (allowed 0 .. %d)",
+			                   topo->source, node->os_index, LAB_TOPO_NODE_MAX);
+	return 0;
+}
+
 /* Walks the PUs once: package, NUMA node, core and SMT rank of each, and the OS index map. */
 static int topo_index(struct lab_topo *topo, struct lab_err *err)
 {
@@ -72,32 +112,8 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
 		struct lab_pu_info *info = &topo->pus[i];
 
-		/* from an XML file: an index past any OS's would size os_to_pu (2^31: 8 GB) */
-		if (pu->os_index > LAB_TOPO_OS_MAX) {
-			rc = lab_err_set(err, LAB_ETOPO,
-			                 "%s: a PU has OS index %u (allowed 0 .. %d)", topo->source,
-			                 pu->os_index, LAB_TOPO_OS_MAX);
+		if ((rc = topo_pu_check(topo, pu, pkg, core, err)) < 0)
 			goto out;
-		}
-		/* from an XML file: a PU whose cpuset is another CPU's made node:0 and M0 of one
-		 * node disagree (os_index 7, cpuset bit 3) */
-		if (hwloc_bitmap_weight(pu->cpuset) != 1 ||
-		    hwloc_bitmap_first(pu->cpuset) != (int)pu->os_index) {
-			rc =
-			    lab_err_set(err, LAB_ETOPO,
-			                "%s: PU os_index %u has cpuset bit %d (allowed: the PU's "
-			                "own bit, its os_index, alone)",
-			                topo->source, pu->os_index, hwloc_bitmap_first(pu->cpuset));
-			goto out;
-		}
-		/* "core:2 pack:2 pu:1": packages inside a core, planned as its SMT siblings */
-		if (core && pkg && !hwloc_obj_is_in_subtree(hw, core, pkg)) {
-			rc = lab_err_set(err, LAB_ETOPO,
-			                 "%s: a package inside a core (allowed: packages above "
-			                 "cores, cores above PUs, e.g. \"pack:2 core:8 pu:2\")",
-			                 topo->source);
-			goto out;
-		}
 		info->cpu = (int)pu->os_index;
 		info->package = pkg ? (int)pkg->logical_index : -1;
 		info->numa = topo_pu_numa(hw, pu, &info->numa_os);
@@ -114,15 +130,8 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 		if (info->cpu > topo->max_os)
 			topo->max_os = info->cpu;
 	}
-	/* a node no node:N, membind or mem_node could name (an XML's os_index up to 65535) */
-	for (hwloc_obj_t node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, NULL); node;
-	     node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node))
-		if (node->os_index > LAB_TOPO_NODE_MAX) {
-			rc = lab_err_set(err, LAB_ETOPO,
-			                 "%s: a NUMA node has OS index %u (allowed 0 .. %d)",
-			                 topo->source, node->os_index, LAB_TOPO_NODE_MAX);
-			goto out;
-		}
+	if ((rc = topo_nodes_check(topo, err)) < 0)
+		goto out;
 	topo->ncores = (unsigned)nreal + coreless;
 	topo->os_to_pu = malloc(((size_t)topo->max_os + 1) * sizeof(int));
 	if (!topo->os_to_pu) {

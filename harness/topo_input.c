@@ -429,6 +429,21 @@ int lab__topo_load(hwloc_topology_t *hw, char **source, const char *spec, struct
 	return rc;
 }
 
+/* hwloc drops a PU whose cpuset its parents' do not hold, or that is empty, without a word:
+ * the plan would be of another machine. npus: the PUs the file lists. Returns 0 or
+ * -LAB_ETOPO. */
+static int topo_xml_kept(hwloc_topology_t hw, const char *spec, unsigned npus, struct lab_err *err)
+{
+	int kept = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
+
+	if (kept < 0 || (unsigned)kept == npus)
+		return 0;
+	return lab_err_set(err, LAB_ETOPO,
+	                   "%s: the file lists %u PUs, hwloc kept %d of them (allowed: each PU's "
+	                   "cpuset its own bit, inside its parents' cpusets)",
+	                   spec, npus, kept);
+}
+
 static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
                           struct lab_err *err)
 {
@@ -500,14 +515,8 @@ static int topo_load_spec(hwloc_topology_t *hw, char **source, const char *spec,
 		goto out;
 	}
 	rc = topo_load_source(*hw, *source, err);
-	/* hwloc drops a PU whose cpuset its parent's does not hold, or that another PU's
-	 * cpuset already is, without a word: the plan would be of another machine */
-	int kept = rc ? 0 : hwloc_get_nbobjs_by_type(*hw, HWLOC_OBJ_PU);
-	if (!rc && spec && !strncmp(spec, "xml:", 4) && kept >= 0 && (unsigned)kept != npus)
-		rc = lab_err_set(err, LAB_ETOPO,
-		                 "%s: the file lists %u PUs, hwloc kept %d of them (allowed: each "
-		                 "PU's cpuset its own bit, inside its parents' cpusets)",
-		                 spec, npus, kept);
+	if (!rc && spec && !strncmp(spec, "xml:", 4))
+		rc = topo_xml_kept(*hw, spec, npus, err);
 out:
 	free(buf);
 	return rc;

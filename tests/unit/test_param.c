@@ -204,7 +204,8 @@ LAB_TEST(integers_exact_field_messages)
 	CHECK_EQ_STR(err.msg, "not a whole number of nanoseconds (allowed 0 .. 60s)");
 	CHECK_EQ_I64(tp_parse("wait", "wait", &v, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg,
-	             "not a number (expected a duration with unit ns, us, ms or s, e.g. 50us)");
+	             "not a number (expected a duration with unit ns, us, ms or s, e.g. 50us; "
+	             "allowed 0 .. 60s)");
 	CHECK_EQ_I64(tp_parse("ratio", "1e-400", &v, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "too close to 0 (expected 0 or a number of magnitude 1e-307 or more, "
 	                      "e.g. 0.5)");

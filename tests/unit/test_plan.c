@@ -576,7 +576,7 @@ LAB_TEST(value_errors_name_their_source)
 
 	plan_fails_with("[x]\nkernel = fake\nsize = big\n", NULL, 0,
 	                "p.ini:3: [x] size = big: not a number (expected a size in bytes, e.g. 64, "
-	                "4K, 1MiB, 2G)");
+	                "4K, 1MiB, 2G; allowed 1 .. 1M bytes)");
 	/* A bad value in [global] is reported once, at its line, for every section using it. */
 	plan_fails_with(
 	    "[global]\nsize = 2M\n[x]\nkernel = fake\n[y]\nkernel = fake\n", NULL, 0,
