@@ -56,7 +56,9 @@ endfunction()
 # lab_auto_isa(OUT COMPILER MARCH [FLAGS]): the widest of the lab's own ISA variants (avx512,
 # avx2 (with FMA), sse2) the auto files built with -march=MARCH after the -m FLAGS may use,
 # for run.json's lab.auto_march.isa (the roofline puts an auto point under that variant's peak
-# when peak did not measure auto); "" when the compiler does not say.
+# when peak did not measure auto); "avx" when they may use 256-bit vectors of no variant's set
+# (AVX without AVX2 and FMA: sandybridge, ivybridge, haswell -mno-fma: their code is wider
+# than sse2's peak, and no variant measured its own); "" when the compiler does not say.
 function(lab_auto_isa out compiler march)
   lab_auto_arch_isas(isas ${compiler} ${march} ${ARGN})
   set(isa "")
@@ -64,6 +66,8 @@ function(lab_auto_isa out compiler march)
     set(isa "avx512")
   elseif("avx2" IN_LIST isas AND "fma" IN_LIST isas)
     set(isa "avx2")
+  elseif("avx" IN_LIST isas)
+    set(isa "avx")
   elseif("sse2" IN_LIST isas)
     set(isa "sse2")
   endif()

@@ -202,8 +202,9 @@ struct an_split {
 	struct an_sz *sized;
 	size_t nsized;
 	/* run.json's lab.auto_march.isa when it names one of the lab's variants, else "": an auto
-	 * point's ISA where peak did not measure auto */
-	const char *auto_isa;
+	 * point's ISA where peak did not measure auto; auto_other: that isa when it names none
+	 * ("avx": 256-bit code of no variant's peak), else "" */
+	const char *auto_isa, *auto_other;
 	/* compute ceilings, the others' (set 0) and the add peaks' (set 1), each sorted on each
 	 * set of keys (by[set][AN_K_...]); bw: threads and i only */
 	struct an_cp *by[2][AN_K_N], *bw;
@@ -360,12 +361,18 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	               an_cp_lower(sp->by[0][own], sp->ncp[0], th, key, own) == sp->ncp[0] &&
 	               an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
 
+	/* built for an ISA no variant measured (AVX without AVX2 and FMA) and no auto peak: no
+	 * compute roof (sse2's was half of what its 256-bit code can reach) */
+	int no_cp = !strcmp(isa, "auto") && *sp->auto_other &&
+	            an_cp_lower(sp->by[0][own], sp->ncp[0], th, key, own) == sp->ncp[0] &&
+	            an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
+
 	if (as_build)
 		key[0] = sp->auto_isa;
 	/* adds alone: the add peak of its ISA and precision first; any other point the others'
 	 * ceilings first (an add peak faster than an FMA run of too few chains is no roof for a
 	 * loop with multiplies), an add peak where none of those is of its keys */
-	cp = an_compute(s, sp, e->adds_only, th, key);
+	cp = no_cp ? NULL : an_compute(s, sp, e->adds_only, th, key);
 	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, AN_K_NONE);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
 		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
@@ -420,6 +427,12 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		    "isa=auto: no auto peak of its precision was measured; its roof is %s's, the "
 		    "widest variant its build may use (run.json lab.auto_march)",
 		    sp->auto_isa);
+	else if (no_cp)
+		snprintf(e->note, sizeof(e->note),
+		         "isa=auto: built for %.16s, wider than sse2 and no variant of the lab's, "
+		         "and no auto peak of its precision was measured: no compute roof, the "
+		         "bandwidth's alone (run peak isa=auto)",
+		         sp->auto_other);
 }
 
 static void an_split_free(struct an_split *sp)
@@ -442,11 +455,14 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 	size_t n = s->nc + 1;
 	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
 	                      .auto_isa = "",
+	                      .auto_other = "",
 	                      .bw = malloc(n * sizeof(*sp.bw))};
 	int ok = sp.sized && sp.bw;
 
 	for (size_t k = 0; auto_isa && k < sizeof(isas) / sizeof(isas[0]); k++)
 		sp.auto_isa = strcmp(auto_isa, isas[k]) ? sp.auto_isa : isas[k]; /* from a file */
+	if (auto_isa && !*sp.auto_isa && !strcmp(auto_isa, "avx"))
+		sp.auto_other = "avx";
 
 	for (int m = 0; m < 2 * AN_K_N; m++)
 		ok &= (sp.by[m / AN_K_N][m % AN_K_N] = malloc(n * sizeof(struct an_cp))) != NULL;

@@ -563,6 +563,34 @@ LAB_TEST(auto_point_under_its_builds_widest_isa)
 	lab_an_json_free(j);
 }
 
+/* March red team: a sandybridge build's auto code is AVX (256-bit) without AVX2 and FMA, twice
+ * sse2's width, and it sat under sse2's ceiling as "the widest its build may use": an ISA no
+ * variant measured gives no compute roof, with the reason, and the bandwidth's alone. */
+LAB_TEST(auto_point_of_an_unmeasured_isa_has_no_compute_roof)
+{
+	char *run, path[2048], *at;
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+	FILE *f;
+
+	clitest_copy("results-roofs-auto");
+	REQUIRE((run = clitest_read("results-roofs-auto/run.json")));
+	REQUIRE((at = strstr(run, "\"isa\": \"sse2\""))); /* lab.auto_march's, the first */
+	memcpy(at, "\"isa\": \"avx\" ", 13);
+	snprintf(path, sizeof(path), "%s/results-roofs-auto/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs(run, f);
+	fclose(f);
+	free(run);
+	j = rf_json("results-roofs-auto");
+	REQUIRE(j);
+	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "L1 16K", 0.01)));
+	CHECK(strstr(lab_an_json_str(p, "note") ?: "",
+	             "isa=auto: built for avx, wider than sse2 and no variant of the lab's, and no "
+	             "auto peak of its precision was measured: no compute roof") != NULL);
+	lab_an_json_free(j);
+}
+
 /* Lessons red team (ch19): a sum's flops are adds alone, which reach half an FMA ceiling (a
  * scalar sum read 47 % of its roof at 100 % of the add pipes, and an add peak measured beside
  * it changed nothing: the fastest op of the ISA set the one ceiling). An add peak is a group of
