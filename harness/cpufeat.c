@@ -174,6 +174,13 @@ static int cpu_parse_word(const char *w, size_t n, unsigned *bit)
 	return -1;
 }
 
+unsigned lab_cpu_bit(const char *name)
+{
+	unsigned bit = 0;
+
+	return strcmp(name, "all") && cpu_parse_word(name, strlen(name), &bit) == 0 ? bit : 0;
+}
+
 int lab_cpu_parse(const char *list, unsigned *mask, struct lab_err *err)
 {
 	char names[256];

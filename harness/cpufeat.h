@@ -49,6 +49,10 @@ unsigned lab_cpu_detect(void);
  */
 int lab_cpu_parse(const char *list, unsigned *mask, struct lab_err *err);
 
+/* The bit of one feature name alone ("avx2": LAB_CPU_AVX2, nothing built on it); 0 for a name
+ * the lab does not know ("bmi2"). */
+unsigned lab_cpu_bit(const char *name);
+
 /*
  * The hypervisor this process runs under, when cpuid says there is one (leaf 1 ECX bit 31):
  * its name from the signature of leaf 0x40000000 ("KVM", "QEMU TCG" for an emulated CPU,
