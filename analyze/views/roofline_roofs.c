@@ -343,36 +343,16 @@ static const struct lab_an_rl_ceil *an_sized(const struct lab_an_rl *s, const st
 	return &s->c[sp->sized[an_lower(sp, th, sp->sized[end - 1].size)].i];
 }
 
-/* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
- * highest of its ISA and precision, an_compute) and its bandwidth ceiling bw (its level's, by size
- * without levels); slow is the best ceiling of a slower level, a lower bound of a missing bw. */
-static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
+/* The bandwidth ceiling of point e at its thread count: its level's (by size without levels);
+ * *slow the best ceiling of a slower level, a lower bound of a missing one. */
+static const struct lab_an_rl_ceil *an_bandwidth(const struct lab_an_rl *s,
+                                                 const struct an_split *sp,
+                                                 const struct lab_an_rl_pt *e,
+                                                 const struct lab_an_rl_ceil **slow)
 {
-	const struct lab_an_rl_ceil *bw = NULL, *cp, *slow = NULL, *sz;
-	char prec[sizeof(s->c->precision)], isa[sizeof(s->c->isa)];
-	const char *key[2] = {an_param(e->pt, "isa", NULL, isa, sizeof(isa)),
-	                      an_param(e->pt, "type", "precision", prec, sizeof(prec))};
+	const struct lab_an_rl_ceil *bw = NULL, *sz;
 	int th = e->pt->threads;
 
-	/* auto without an auto peak: the widest variant its build may use (an x86-64 build's SSE2
-	 * loop fell to AVX-512's ceiling, bandwidth-bound under a roof it cannot reach) */
-	int own = *prec ? AN_K_BOTH : AN_K_ISA; /* an auto peak of the point's precision */
-	int as_build = !strcmp(isa, "auto") && *sp->auto_isa &&
-	               an_cp_lower(sp->by[0][own], sp->ncp[0], th, key, own) == sp->ncp[0] &&
-	               an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
-
-	/* built for an ISA no variant measured (AVX without AVX2 and FMA) and no auto peak: no
-	 * compute roof (sse2's was half of what its 256-bit code can reach) */
-	int no_cp = !strcmp(isa, "auto") && *sp->auto_other &&
-	            an_cp_lower(sp->by[0][own], sp->ncp[0], th, key, own) == sp->ncp[0] &&
-	            an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
-
-	if (as_build)
-		key[0] = sp->auto_isa;
-	/* adds alone: the add peak of its ISA and precision first; any other point the others'
-	 * ceilings first (an add peak faster than an FMA run of too few chains is no roof for a
-	 * loop with multiplies), an add peak where none of those is of its keys */
-	cp = no_cp ? NULL : an_compute(s, sp, e->adds_only, th, key);
 	for (size_t r = an_cp_lower(sp->bw, sp->nbw, th, NULL, AN_K_NONE);
 	     r < sp->nbw && sp->bw[r].threads == th; r++) {
 		const struct lab_an_rl_ceil *c = &s->c[sp->bw[r].i];
@@ -382,14 +362,51 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 			bw = an_better_bw(c, bw, e->size) ? c : bw;
 		else if (c->level == e->level)
 			bw = c;
-		else if (c->level > e->level && (!slow || c->v.median > slow->v.median))
-			slow = c;
+		else if (c->level > e->level && (!*slow || c->v.median > (*slow)->v.median))
+			*slow = c;
 	}
 	/* a ceiling without a level fits any point: the sized ones by search (one without a size
 	 * fits only where nothing else does) */
 	if ((sz = an_sized(s, sp, th, e->size)) &&
 	    (!bw || !isfinite(bw->size) || an_better_bw(sz, bw, e->size)))
 		bw = sz;
+	return bw;
+}
+
+/* 1 when key names isa=auto and no auto peak of it (of its precision, own: AN_K_BOTH, or
+ * any, AN_K_ISA) was measured at th threads, FMA or adds. */
+static int an_auto_unmeasured(const struct an_split *sp, int th, const char *const *key, int own)
+{
+	return !strcmp(key[0], "auto") &&
+	       an_cp_lower(sp->by[0][own], sp->ncp[0], th, key, own) == sp->ncp[0] &&
+	       an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
+}
+
+/* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
+ * highest of its ISA and precision, an_compute) and its bandwidth ceiling bw (its level's, by size
+ * without levels); slow is the best ceiling of a slower level, a lower bound of a missing bw. */
+static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
+{
+	const struct lab_an_rl_ceil *bw, *cp, *slow = NULL;
+	char prec[sizeof(s->c->precision)], isa[sizeof(s->c->isa)];
+	const char *key[2] = {an_param(e->pt, "isa", NULL, isa, sizeof(isa)),
+	                      an_param(e->pt, "type", "precision", prec, sizeof(prec))};
+	int th = e->pt->threads;
+
+	/* auto without an auto peak: the widest variant its build may use (an x86-64 build's SSE2
+	 * loop fell to AVX-512's ceiling, bandwidth-bound under a roof it cannot reach); built for
+	 * an ISA no variant measured (AVX without AVX2 and FMA): no compute roof (sse2's was half
+	 * of what its 256-bit code can reach) */
+	int bare = an_auto_unmeasured(sp, th, key, *prec ? AN_K_BOTH : AN_K_ISA);
+	int as_build = bare && *sp->auto_isa, no_cp = bare && *sp->auto_other;
+
+	if (as_build)
+		key[0] = sp->auto_isa;
+	/* adds alone: the add peak of its ISA and precision first; any other point the others'
+	 * ceilings first (an add peak faster than an FMA run of too few chains is no roof for a
+	 * loop with multiplies), an add peak where none of those is of its keys */
+	cp = no_cp ? NULL : an_compute(s, sp, e->adds_only, th, key);
+	bw = an_bandwidth(s, sp, e, &slow);
 	e->roof = (e->binds = bw) ? bw->v.median * e->intensity : NAN;
 	/* Without its bandwidth ceiling, compute binds only where a slower level's ceiling already
 	 * reaches it: the ridge is not known. */
