@@ -18,20 +18,20 @@ MEANS = {"results-compare-runs-a": {1: (1.00, 1.10, 0.90), 2: (0.50, 0.52, 0.48)
          "results-compare-runs-b": {1: (1.08, 1.18, 0.98), 2: (0.75, 0.78, 0.72)}}
 
 
-def write(name, seed):
-    rng = random.Random(seed)
-    rows, pts, work = [], [], 1_000_000
-    for pid, (n, means) in enumerate(MEANS[name].items()):
-        pts.append({"point": pid, "threads": n, "cpus": list(range(n)), "placement": "compact",
-                    "params": {"placement": "compact"}, "status": "ok", "verify": "pass",
-                    "iters_per_sample": 1000, "reps": 30, "runs": 3})
-        rep = 0
-        for run, m in enumerate(means):
-            for _ in range(10):
-                c = m * (1 + 0.002 * rng.gauss(0, 1))
-                rows.append(f"locks,{pid},lock_mutex,placement=compact,{n},{rep},"
-                            f"{round(c * work)},{work},op,0.01,0,{run}")
-                rep += 1
+def point(pid, n, reps):
+    """run.json's record of point pid at n threads, reps samples in 3 runs."""
+    return {"point": pid, "threads": n, "cpus": list(range(n)), "placement": "compact",
+            "params": {"placement": "compact"}, "status": "ok", "verify": "pass",
+            "iters_per_sample": 1000, "reps": reps, "runs": 3}
+
+
+def sample(rows, pid, n, rep, cost, run, work=1_000_000):
+    rows.append(f"locks,{pid},lock_mutex,placement=compact,{n},{rep},"
+                f"{round(cost * work)},{work},op,0.01,0,{run}")
+
+
+def emit(name, pts, rows, reps):
+    """The fixture's run.json, samples.csv (with a run column) and config.ini."""
     exp = {"name": "locks", "kernel": "lock_mutex", "work_unit": "op", "scaling": "strong",
            "metrics": [], "resolved": {}, "points": pts}
     d = os.path.join(ROOT, name)
@@ -42,7 +42,20 @@ def write(name, seed):
     with open(os.path.join(d, "samples.csv"), "w") as f:
         f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
     with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write("[global]\nreps = 10\nruns = 3\n")
+        f.write(f"[global]\nreps = {reps}\nruns = 3\n")
+
+
+def write(name, seed):
+    rng = random.Random(seed)
+    rows, pts = [], []
+    for pid, (n, means) in enumerate(MEANS[name].items()):
+        pts.append(point(pid, n, 30))
+        rep = 0
+        for run, m in enumerate(means):
+            for _ in range(10):
+                sample(rows, pid, n, rep, m * (1 + 0.002 * rng.gauss(0, 1)), run)
+                rep += 1
+    emit(name, pts, rows, 10)
 
 
 def write_usl(name="results-usl-runs", seed=3):
@@ -50,31 +63,17 @@ def write_usl(name="results-usl-runs", seed=3):
     (1 + 0.05 (N-1) + 0.001 N (N-1)) / N, run-to-run sd 3 %, within-run 0.5 % (test_fits_cli,
     fits_on_run_means)."""
     rng = random.Random(seed)
-    rows, pts, work = [], [], 1_000_000
+    rows, pts = [], []
     for pid, n in enumerate((1, 2, 4, 8, 16, 32)):
         rep = 0
-        pts.append({"point": pid, "threads": n, "cpus": list(range(n)), "placement": "compact",
-                    "params": {"placement": "compact"}, "status": "ok", "verify": "pass",
-                    "iters_per_sample": 1000, "reps": 12, "runs": 3})
+        pts.append(point(pid, n, 12))
         cost = (1 + 0.05 * (n - 1) + 0.001 * n * (n - 1)) / n
         for run in range(3):
             m = cost * (1 + 0.03 * rng.gauss(0, 1))
             for _ in range(4):
-                c = m * (1 + 0.005 * rng.gauss(0, 1))
-                rows.append(f"locks,{pid},lock_mutex,placement=compact,{n},{rep},"
-                            f"{round(c * work)},{work},op,0.01,0,{run}")
+                sample(rows, pid, n, rep, m * (1 + 0.005 * rng.gauss(0, 1)), run)
                 rep += 1
-    exp = {"name": "locks", "kernel": "lock_mutex", "work_unit": "op", "scaling": "strong",
-           "metrics": [], "resolved": {}, "points": pts}
-    d = os.path.join(ROOT, name)
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(run_json("complete", [exp]), f, indent=1)
-        f.write("\n")
-    with open(os.path.join(d, "samples.csv"), "w") as f:
-        f.write(HEADER + ",run\n" + "\n".join(rows) + "\n")
-    with open(os.path.join(d, "config.ini"), "w") as f:
-        f.write("[global]\nreps = 4\nruns = 3\n")
+    emit(name, pts, rows, 4)
 
 
 if __name__ == "__main__":
