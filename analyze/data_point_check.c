@@ -323,6 +323,11 @@ static int an_prec_check(const char *path, const struct lab_an_json *jp, struct 
 			return lab_err_set(err, LAB_EDATA,
 			                   "%s:%u: \"%s\": allowed: a whole number 0 .. %.0f", path,
 			                   v->line, counts[i], LAB_AN_COUNT_MAX);
+	/* a config plans at most 1000 runs, a precision target at most LAB_PREC_N_MAX: 1e9 read
+	 * "3 of 1000000000 runs: the run ended first" of a complete run */
+	if ((v = lab_an_json_get(jp, LAB_KEY_RUNS_PLANNED)) && v->num > LAB_RUNS_PLANNED_MAX)
+		return lab_err_set(err, LAB_EDATA, "%s:%u: \"%s\": allowed: a whole number 0 .. %u",
+		                   path, v->line, LAB_KEY_RUNS_PLANNED, LAB_RUNS_PLANNED_MAX);
 	if (lab_an_json_num(jp, LAB_KEY_RUNS, 0) >
 	    lab_an_json_num(jp, LAB_KEY_RUNS_PLANNED, INFINITY))
 		return lab_err_set(err, LAB_EDATA,

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "harness/err.h"
+#include "harness/record_schema.h"
 
 /* Pilot samples of a one-run point under a precision target: at least this many, or reps. */
 #define LAB_PREC_PILOT_MIN 10
@@ -28,6 +29,7 @@
 #define LAB_PREC_MARGIN 0.95
 /* The most observations a Stein plan asks for (samples or runs). */
 #define LAB_PREC_N_MAX 100000u
+_Static_assert(LAB_PREC_N_MAX <= LAB_RUNS_PLANNED_MAX, "run.json's runs_planned holds it");
 
 /*
  * Parses a precision target: "2%" (a percentage), "0.02" (a fraction, a plain decimal: no hex,

@@ -210,6 +210,9 @@ enum lab_samples_col {
  * the analyzer refuses a run.json target outside them. */
 #define LAB_PREC_TARGET_MIN 1e-4
 #define LAB_PREC_TARGET_MAX 0.5
+/* The most runs a point plans: a config's runs (1000) or a precision target's cap
+ * (LAB_PREC_N_MAX, harness/precision.h); the analyzer refuses a larger runs_planned. */
+#define LAB_RUNS_PLANNED_MAX 100000u
 
 /* The values of "work_scope", indexed by enum lab_work_scope (harness/kernel_api.h). */
 #define LAB_WORK_SCOPE_NAMES                                                                       \

@@ -333,6 +333,8 @@ LAB_TEST(run_json_runs_planned)
 	           "\"runs_planned\": allowed: a whole number 0 .. 4294967295");
 	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": \"3\"}",
 	           "\"runs_planned\": allowed");
+	ut_run_bad("{\"point\": 0, \"threads\": 1, \"runs_planned\": 1e9}",
+	           "\"runs_planned\": allowed: a whole number 0 .. 100000");
 	snprintf(run, sizeof(run), pts, 1, 1);
 	CHECK_EQ_I64(ut_load(UT_HEADER UT_ROW1, run, msg, NULL), 0);
 	CHECK(strstr(msg, "R/run.json: 1 point got fewer runs than planned, the run ended first "
