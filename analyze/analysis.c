@@ -96,7 +96,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		r->speedup.has_ci = a->n > 1;
 	} else {
 		/* the run means carry the run-to-run noise (analyze/levels.h) */
-		r->speedup_level = lab_an_cost_ratio(base, r->pt, &r->speedup);
+		r->speedup_level = lab_an_cost_ratio(base, r->pt, &r->speedup, NULL);
 	}
 	lab_an_ratio_positive(&r->speedup); /* costs are positive: so is their ratio */
 	r->has_speedup = 1;

@@ -174,7 +174,7 @@ static int ev_ci_mono(const struct ev *e, struct ev_q *q)
 		 * other's between-run share: the table and the lesson gave one speedup two
 		 * intervals), and their ratio is positive */
 		if (x->metric < 0 && y->metric < 0) {
-			lab_an_cost_ratio(x->pt, y->pt, &r);
+			lab_an_cost_ratio(x->pt, y->pt, &r, NULL);
 			lab_an_ratio_positive(&r);
 		} else {
 			lab_an_ratio_fieller(x->mean, x->v, x->n, y->mean, y->v, y->n, 0.95, &r);

@@ -321,6 +321,7 @@ const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_a
 	int ra = lab_an_point_by_runs(a), rb = lab_an_point_by_runs(b);
 	double ma, va, mb, vb;
 	size_t na, nb;
+	int lent = 0;
 
 	lv_point_moments(a, &ma, &va, &na);
 	lv_point_moments(b, &mb, &vb, &nb);
@@ -334,18 +335,21 @@ const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_a
 		if (isfinite(rel) && rel > 0) {
 			*(ra ? &vb : &va) += rel * (ra ? mb * mb : ma * ma);
 			*(ra ? &nb : &na) = many->runs;
+			lent = 1;
 		}
 	}
-	*m = (struct lab_an_moments){ma, va, na, mb, vb, nb};
+	*m = (struct lab_an_moments){ma, va, na, mb, vb, nb, lent};
 	return ra && rb ? "runs" : ra || rb ? "mixed" : "samples";
 }
 
 const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
-                              struct lab_an_ratio *r)
+                              struct lab_an_ratio *r, int *lent)
 {
 	struct lab_an_moments m;
 	const char *level = lab_an_cost_moments(a, b, &m);
 
 	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, r);
+	if (lent)
+		*lent = m.lent;
 	return level;
 }

@@ -120,10 +120,11 @@ const char *lab_an_runs_apart_flag(const struct lab_an_point *p, const char *uni
  * besides its samples' variance the between-run variance of the one with runs, relative to its
  * mean, and that one's run count for its degrees of freedom ("mixed": the spread within one
  * setup says nothing of setups; on samples alone such intervals covered 1 time in 4). Neither:
- * from the samples ("samples"). Returns the level.
+ * from the samples ("samples"). Returns the level; *lent (when not NULL): a between-run
+ * variance above 0 was lent ("mixed" lends none when the runs' means agree).
  */
 const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_point *b,
-                              struct lab_an_ratio *r);
+                              struct lab_an_ratio *r, int *lent);
 
 /* The two means, the variances of the means and their observations lab_an_cost_ratio takes
  * (a of a, b of b), for a test of the same two means (lab compare's Welch p). */
@@ -132,6 +133,7 @@ struct lab_an_moments {
 	size_t na;
 	double mb, vb;
 	size_t nb;
+	int lent; /* "mixed" with a between-run variance above 0 added to the one-run side */
 };
 const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_an_point *b,
                                 struct lab_an_moments *m);

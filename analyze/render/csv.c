@@ -194,7 +194,11 @@ static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_
 				csv_num(f, c->has ? c->median : NAN);
 				csv_num(f, c->has ? c->mean : NAN);
 				csv_num(f, c->has ? c->lo : NAN);
-				csv_num(f, c->has ? c->hi : NAN);
+				/* [lo, unbounded): inf, as an ESTIMATE's */
+				if (c->has && isfinite(c->lo) && isinf(c->hi) && c->hi > 0)
+					fputs(",inf", f);
+				else
+					csv_num(f, c->has ? c->hi : NAN);
 				fprintf(f, ",%u", c->n);
 			} else {
 				csv_num(f, c->has ? c->mean : NAN);

@@ -176,8 +176,11 @@ static void gp_dat_pt(FILE *f, const struct lab_doc_pt *p)
 		return;
 	lab_an_dat_num(f, p->x);
 	lab_an_dat_num(f, p->y);
-	lab_an_dat_num(f, isfinite(p->lo) ? p->lo : p->y);
-	lab_an_dat_num(f, isfinite(p->hi) ? p->hi : p->y);
+	/* an interval open above ([lo, unbounded)) draws no bar: one stopping at y read as a
+	 * bounded interval */
+	int open = isinf(p->hi) && p->hi > 0;
+	lab_an_dat_num(f, isfinite(p->lo) && !open ? p->lo : p->y);
+	lab_an_dat_num(f, open || !isfinite(p->hi) ? p->y : p->hi);
 	fputc('\n', f);
 }
 

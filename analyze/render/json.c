@@ -40,8 +40,10 @@ static void json_cell(struct lab_json *w, const struct lab_doc_col *col,
 		                                                                  : c->mean);
 	if (col->kind == LAB_DOC_INTERVAL) {
 		lab_json_num(w, json_key(k, sizeof(k), col->key, "_mean"), c->has ? c->mean : NAN);
-		if (c->has && isfinite(c->lo) && isfinite(c->hi))
-			lab_json_pair(w, json_key(k, sizeof(k), col->key, "_ci95"), c->lo, c->hi);
+		if (c->has && isfinite(c->lo) && (isfinite(c->hi) || (isinf(c->hi) && c->hi > 0)))
+			/* [lo, null]: unbounded above, as an ESTIMATE's */
+			lab_json_pair(w, json_key(k, sizeof(k), col->key, "_ci95"), c->lo,
+			              isfinite(c->hi) ? c->hi : NAN);
 		else
 			lab_json_null(w, json_key(k, sizeof(k), col->key, "_ci95"));
 		if (c->has && c->ci_median) /* absent: the interval is the mean's */

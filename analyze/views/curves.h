@@ -126,7 +126,8 @@ struct lab_an_cv_val {
 	/* 1: the samples' spread overflows a double (values near 1.8e308): lo, hi NaN */
 	int overflow;
 	/* SPEEDUP: one side at the run level, the other one run's samples with the first's
-	 * between-run variance lent (lab_an_cost_moments): wider than either cost's interval */
+	 * between-run variance (above 0) lent (lab_an_cost_moments): wider than either cost's
+	 * interval */
 	bool mixed;
 };
 

@@ -172,10 +172,11 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
 		return 0;
 	}
 	/* run means where there are runs, as the cost column */
-	const char *level = lab_an_cost_ratio(q, p, &r);
+	int lent = 0;
+	lab_an_cost_ratio(q, p, &r, &lent);
 	v->median = p->st.median > 0 ? q->st.median / p->st.median : NAN;
 	v->mean = r.est;
-	v->mixed = level && !strcmp(level, "mixed");
+	v->mixed = lent;
 	if (r.has_ci) { /* inside [0, inf); an unbounded one as its ray, [lo, unbounded) */
 		lab_an_ratio_positive(&r);
 		v->lo = r.lo;

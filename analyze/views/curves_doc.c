@@ -82,7 +82,7 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		lab_doc_cnote(doc, c, "no interval: the samples' spread overflows a double");
 	else if (v->mixed && v->n && !v->nobase)
 		lab_doc_cnote(doc, c,
-		              "one side kept one run: the other's run-to-run spread is lent to it, "
+		              "one side has one run: the other's run-to-run spread is lent to it, "
 		              "so this interval is wider than the costs' own");
 }
 

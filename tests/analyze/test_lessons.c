@@ -596,7 +596,7 @@ LAB_TEST(cost_ratio_as_the_tables_take_it)
 	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 1);
-	CHECK_EQ_STR(lab_an_cost_ratio(&f.d.pt[0], &f.d.pt[1], &want), "mixed");
+	CHECK_EQ_STR(lab_an_cost_ratio(&f.d.pt[0], &f.d.pt[1], &want, NULL), "mixed");
 	lab_an_ratio_positive(&want);
 	CHECK_EQ_STR(ls.l[0].method, "fieller");
 	CHECK_NEAR(ls.l[0].lo, want.lo, 1e-12);

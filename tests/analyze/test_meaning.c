@@ -185,7 +185,7 @@ LAB_TEST(simd_speedup_of_mixed_levels_said)
 		TL__FAIL("%s: %s", e.msg, err);
 	REQUIRE(j && (row = mn_simd(j, "isa", "threads=1", "avx2")));
 	const char *note = lab_an_json_str(row, "speedup_note");
-	if (!note || !strstr(note, "one side kept one run: the other's run-to-run spread is lent"))
+	if (!note || !strstr(note, "one side has one run: the other's run-to-run spread is lent"))
 		TL__FAIL("speedup_note: %s", note ? note : "(none)");
 	REQUIRE((row = mn_simd(j, "isa", "threads=2", "avx2"))); /* both sides one run */
 	CHECK(lab_an_json_str(row, "speedup_note") == NULL);
@@ -194,6 +194,48 @@ LAB_TEST(simd_speedup_of_mixed_levels_said)
 	free(run);
 	free(nc);
 	free(nr);
+	free(out);
+	free(err);
+}
+
+/* Review: a speedup whose Fieller set is open above ([lo, unbounded): avx2's samples 0.1 .. 2
+ * ns) says so in every format: the text's "unbounded)", JSON [lo, null], the view CSV's inf,
+ * and no bar in the plot's data (one stopping at the estimate read as a bounded interval). */
+LAB_TEST(simd_speedup_open_above_in_every_format)
+{
+	char *csv, *out = NULL, *err = NULL, *p;
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+	const struct lab_an_json *row, *ci;
+
+	clitest_copy("results-simd-speedup");
+	REQUIRE((csv = clitest_read("results-simd-speedup/samples.csv")));
+	REQUIRE((p = strstr(csv, ",1,0,980100,")));
+	memcpy(p, ",1,0,100000,", 12); /* 0.1 ns, the same length */
+	REQUIRE((p = strstr(csv, ",1,2,999900,")));
+	size_t len = strlen(csv) + 8, at = (size_t)(p - csv);
+	char *nc = calloc(len, 1);
+	REQUIRE(nc);
+	snprintf(nc, len, "%.*s,1,2,2000000,%s", (int)at, csv, p + 12); /* 2 ns */
+	mn_write("results-simd-speedup/samples.csv", nc);
+	free(nc);
+	free(csv);
+	REQUIRE(clitest_run(NULL, "analyze results-simd-speedup --json", &out, &err) == 0);
+	if (lab_an_json_parse("stdout", out, strlen(out), &j, &e))
+		TL__FAIL("%s: %s", e.msg, err);
+	REQUIRE(j && (row = mn_simd(j, "isa", "threads=1", "avx2")));
+	ci = lab_an_json_get(row, "speedup_ci95");
+	REQUIRE(ci && ci->type == LAB_AN_JSON_ARR && ci->n == 2);
+	CHECK(ci->items[0].type == LAB_AN_JSON_NUM && ci->items[0].num > 0);
+	CHECK(ci->items[1].type == LAB_AN_JSON_NULL);
+	lab_an_json_free(j);
+	REQUIRE((csv = clitest_read("results-simd-speedup/simd_speedup_points.csv")));
+	CHECK(strstr(csv, ",inf,3,") != NULL);
+	free(csv);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "analyze results-simd-speedup --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, ", unbounded)") != NULL);
 	free(out);
 	free(err);
 }

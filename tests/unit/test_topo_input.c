@@ -476,7 +476,7 @@ static int write_pus(const char *path, int n, const int *osidx, const int *bit, 
 		    f,
 		    "<object type=\"PU\" os_index=\"%d\" cpuset=\"0x%x\" complete_cpuset=\"0x%x\" "
 		    "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>\n",
-		    osidx[i], 1u << bit[i], 1u << bit[i]);
+		    osidx[i], bit[i] < 0 ? 0 : 1u << bit[i], bit[i] < 0 ? 0 : 1u << bit[i]);
 	fprintf(f, "</object>\n</topology>\n");
 	return fclose(f);
 }
