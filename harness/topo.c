@@ -52,12 +52,28 @@ static int topo_pu_check(const struct lab_topo *topo, hwloc_obj_t pu, hwloc_obj_
 	/* from an XML file: a PU whose cpuset is another CPU's made node:0 and M0 of one node
 	 * disagree (os_index 7, cpuset bit 3) */
 	if (hwloc_bitmap_weight(pu->cpuset) != 1 ||
-	    hwloc_bitmap_first(pu->cpuset) != (int)pu->os_index)
-		return lab_err_set(
-		    err, LAB_ETOPO,
-		    "%s: PU os_index %u has cpuset bit %d (allowed: the PU's own bit, "
-		    "its os_index, alone)",
-		    topo->source, pu->os_index, hwloc_bitmap_first(pu->cpuset));
+	    hwloc_bitmap_first(pu->cpuset) != (int)pu->os_index) {
+		char *set = NULL;
+		int rc;
+
+		if (hwloc_bitmap_list_asprintf(&set, pu->cpuset) < 0)
+			set = NULL;
+		rc = lab_err_set(err, LAB_ETOPO,
+		                 "%s: PU os_index %u has cpuset %.40s (allowed: the PU's own bit, "
+		                 "its os_index, alone)",
+		                 topo->source, pu->os_index, set ? set : "?");
+		free(set);
+		return rc;
+	}
+	/* from an XML file: a PU no NUMA node covers was planned as node -1 (mem_node=far took
+	 * any node for it) */
+	if (strcmp(topo->source, "this system") &&
+	    !hwloc_get_next_obj_covering_cpuset_by_type(topo->hw, pu->cpuset, HWLOC_OBJ_NUMANODE,
+	                                                NULL))
+		return lab_err_set(err, LAB_ETOPO,
+		                   "%s: PU os_index %u is in no NUMA node (allowed: every PU under "
+		                   "one)",
+		                   topo->source, pu->os_index);
 	/* "core:2 pack:2 pu:1": packages inside a core, planned as its SMT siblings */
 	if (core && pkg && !hwloc_obj_is_in_subtree(topo->hw, core, pkg))
 		return lab_err_set(err, LAB_ETOPO,
@@ -71,12 +87,41 @@ static int topo_pu_check(const struct lab_topo *topo, hwloc_obj_t pu, hwloc_obj_
  * 65535). Returns 0 or -LAB_ETOPO. */
 static int topo_nodes_check(const struct lab_topo *topo, struct lab_err *err)
 {
+	unsigned char seen[LAB_TOPO_NODE_MAX / 8 + 1] = {0};
+
 	for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, NULL);
-	     node; node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, node))
-		if (node->os_index > LAB_TOPO_NODE_MAX)
+	     node; node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, node)) {
+		unsigned os = node->os_index;
+
+		if (os > LAB_TOPO_NODE_MAX)
 			return lab_err_set(err, LAB_ETOPO,
 			                   "%s: a NUMA node has OS index %u (allowed 0 .. %d)",
-			                   topo->source, node->os_index, LAB_TOPO_NODE_MAX);
+			                   topo->source, os, LAB_TOPO_NODE_MAX);
+		/* two of one number: node:0 took the CPUs of both, node:1 had none */
+		if (seen[os / 8] & (1u << (os % 8)))
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s: two NUMA nodes have OS index %u (allowed: each node "
+			    "its own)",
+			    topo->source, os);
+		seen[os / 8] |= (unsigned char)(1u << (os % 8));
+	}
+	return 0;
+}
+
+/* From an XML file: a package inside a package, a core inside a core (hwloc counts -1 of a
+ * type at several depths: "4294967295 packages"). Returns 0 or -LAB_ETOPO. */
+static int topo_depths_check(const struct lab_topo *topo, struct lab_err *err)
+{
+	static const hwloc_obj_type_t one_depth[] = {HWLOC_OBJ_PACKAGE, HWLOC_OBJ_CORE};
+	static const char *const one_name[] = {"packages", "cores"};
+
+	for (size_t i = 0; i < 2; i++)
+		if (hwloc_get_type_depth(topo->hw, one_depth[i]) == HWLOC_TYPE_DEPTH_MULTIPLE)
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: %s at several depths, one inside another (allowed: "
+			                   "each at one depth, as a machine has them)",
+			                   topo->source, one_name[i]);
 	return 0;
 }
 
@@ -89,6 +134,8 @@ static int topo_index(struct lab_topo *topo, struct lab_err *err)
 	int *rank = NULL;
 	int rc = 0;
 
+	if ((rc = topo_depths_check(topo, err)) < 0)
+		return rc;
 	if (npu <= 0 || nreal < 0)
 		return lab_err_set(err, LAB_ETOPO, "%s: the topology has no PUs", topo->source);
 	if (npu > LAB_TOPO_PUS_MAX)
@@ -177,7 +224,10 @@ int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
 	rc = topo_index(topo, err);
 	if (rc < 0)
 		goto out;
-	topo->thissystem = hwloc_topology_is_thissystem(topo->hw) != 0;
+	/* a spec or hwloc's variables are another machine: HWLOC_THISSYSTEM=1 had a synthetic
+	 * one bind threads by its made-up layout */
+	topo->thissystem =
+	    !strcmp(topo->source, "this system") && hwloc_topology_is_thissystem(topo->hw) != 0;
 	if (!topo->thissystem && (rc = lab__topo_sizes_check(topo->hw, topo->source, err)) < 0)
 		goto out;
 	/* another way than HWLOC_XMLFILE or HWLOC_SYNTHETIC (lab__topo_load names those) */

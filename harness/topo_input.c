@@ -370,6 +370,13 @@ static const char *const topo_env_vars[] = {"HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
 
 const char *lab_topo_hwloc_env(void)
 {
+	/* hwloc keeps the first of HWLOC_FSROOT, HWLOC_CPUID_PATH, HWLOC_SYNTHETIC, HWLOC_XMLFILE:
+	 * under the first two it reads a copy of this system's files, as before */
+	static const char *const before[] = {"HWLOC_FSROOT", "HWLOC_CPUID_PATH"};
+
+	for (size_t i = 0; i < 2; i++)
+		if (getenv(before[i]) && *getenv(before[i]))
+			return NULL;
 	for (size_t i = 0; i < 2; i++) {
 		const char *v = getenv(topo_env_vars[i]);
 

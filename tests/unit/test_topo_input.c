@@ -496,8 +496,7 @@ LAB_TEST(xml_cpusets_agree_with_the_tree)
 	snprintf(spec, sizeof(spec), "xml:%s", path);
 	REQUIRE(write_pus(path, 4, os, bit_moved, NULL) == 0);
 	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
-	CHECK(strstr(err.msg, ": PU os_index 7 has cpuset bit 3 (allowed: the PU's own bit") !=
-	      NULL);
+	CHECK(strstr(err.msg, ": PU os_index 7 has cpuset 3 (allowed: the PU's own bit") != NULL);
 	REQUIRE(write_pus(path, 4, os_ok, bit_empty, NULL) == 0);
 	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
 	CHECK(strstr(err.msg, ": the file lists 4 PUs, hwloc kept 3 of them") != NULL);
@@ -507,4 +506,89 @@ LAB_TEST(xml_cpusets_agree_with_the_tree)
 	CHECK_EQ_U64(lab_topo_cpus_allowed(t, NULL, 0), 4);
 	lab_topo_close(t);
 	unlink(path);
+}
+
+/* An object of cpuset mask m (its nodeset 0x1), opening (close: self-closing) or not. */
+static void xml_obj(FILE *f, const char *type, unsigned os, unsigned m, int close)
+{
+	fprintf(f,
+	        "<object type=\"%s\" os_index=\"%u\" cpuset=\"0x%x\" complete_cpuset=\"0x%x\" "
+	        "nodeset=\"0x1\" complete_nodeset=\"0x1\"%s%s>\n",
+	        type, os, m, m, strcmp(type, "NUMANode") ? "" : " local_memory=\"1073741824\"",
+	        close ? "/" : "");
+}
+
+/* Machine > 2 x (Package > [NUMANode node[i]], Core > PU i); nested: the two packages inside a
+ * third that holds the one node. */
+static int write_two(const char *path, const unsigned node[2], int nested)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n", f);
+	xml_obj(f, "Machine", 0, 3, 0);
+	if (nested) {
+		xml_obj(f, "Package", 0, 3, 0);
+		xml_obj(f, "NUMANode", 0, 3, 1);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		xml_obj(f, "Package", nested + i, 1u << i, 0);
+		if (!nested)
+			xml_obj(f, "NUMANode", node[i], 1u << i, 1);
+		xml_obj(f, "Core", i, 1u << i, 0);
+		xml_obj(f, "PU", i, 1u << i, 1);
+		fputs("</object>\n</object>\n", f);
+	}
+	fputs(nested ? "</object>\n</object>\n</topology>\n" : "</object>\n</topology>\n", f);
+	return fclose(f);
+}
+
+/* Red team: two NUMA nodes of one number (node:0 took the CPUs of both, node:1 none), a package
+ * inside a package ("4294967295 packages") are refused; two distinct nodes load. */
+LAB_TEST(xml_nodes_distinct_and_packages_at_one_depth)
+{
+	static const unsigned same[2] = {0, 0}, apart[2] = {0, 1};
+	char path[512], spec[600];
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/two.xml", testlib_tmpdir());
+	snprintf(spec, sizeof(spec), "xml:%s", path);
+	REQUIRE(write_two(path, same, 0) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, ": two NUMA nodes have OS index 0 (allowed: each node its own)"));
+	REQUIRE(write_two(path, apart, 1) == 0);
+	CHECK_EQ_I64(lab_topo_open(&t, spec, &err), -LAB_ETOPO);
+	CHECK(strstr(err.msg, ": packages at several depths, one inside another"));
+	REQUIRE(write_two(path, apart, 0) == 0);
+	REQUIRE(lab_topo_open(&t, spec, &err) == 0);
+	CHECK(strstr(lab_topo_summary(t), "2 packages, 2 NUMA nodes") == lab_topo_summary(t));
+	lab_topo_close(t);
+	unlink(path);
+}
+
+/* A topology of hwloc's variables is another machine even under HWLOC_THISSYSTEM=1 (threads
+ * were bound by a synthetic layout), and HWLOC_FSROOT, which hwloc takes before them, leaves
+ * them to hwloc. */
+LAB_TEST(hwloc_environment_is_never_this_system)
+{
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+
+	REQUIRE(setenv("HWLOC_THISSYSTEM", "1", 1) == 0);
+	REQUIRE(setenv("HWLOC_SYNTHETIC", "pack:2 pu:2", 1) == 0);
+	REQUIRE(lab_topo_open(&t, NULL, &err) == 0);
+	CHECK(!lab_topo_is_thissystem(t));
+	lab_topo_close(t);
+	t = NULL;
+	REQUIRE(lab_topo_open(&t, "synthetic:pack:1 pu:2", &err) == 0);
+	CHECK(!lab_topo_is_thissystem(t));
+	lab_topo_close(t);
+	unsetenv("HWLOC_THISSYSTEM");
+	REQUIRE(setenv("HWLOC_FSROOT", "/", 1) == 0);
+	CHECK(lab_topo_hwloc_env() == NULL);
+	unsetenv("HWLOC_FSROOT");
+	CHECK(lab_topo_hwloc_env() != NULL);
+	unsetenv("HWLOC_SYNTHETIC");
 }
