@@ -24,6 +24,12 @@
  * sizes its directory by it: every node runs lab run -o DIR/<node>). */
 #define LAB_RUN_DIR_MAX 512
 
+/* LAB_CPU_MASK hiding an extension the whole build's code may use (its C flags' -march): no CPU
+ * without it could start this lab (cpu_guard.c), so the skips it shows would be of a machine
+ * that cannot exist, and code of it still runs everywhere (an x86-64-v4 build's OpenMP points
+ * ran under LAB_CPU_MASK=avx2). Returns 0, or LAB_EXIT_USAGE after saying so. */
+int lab_cli_mask_check(const struct lab_env *env);
+
 int lab_cmd_run(int argc, char **argv);
 int lab_cmd_plan(int argc, char **argv);
 int lab_cmd_topo(int argc, char **argv);

@@ -115,11 +115,7 @@ static int cli_load(const struct lab_cli_args *a, struct lab_cli_setup *s, struc
 
 extern const char *const lab_build_isa[];
 
-/* LAB_CPU_MASK hiding an extension the whole build's code may use (its C flags' -march): no CPU
- * without it could start this lab (cpu_guard.c), so the skips it shows would be of a machine
- * that cannot exist, and code of it still runs everywhere (an x86-64-v4 build's OpenMP points
- * ran under LAB_CPU_MASK=avx2). Returns 0, or LAB_EXIT_USAGE after saying so. */
-static int cli_mask_check(const struct lab_env *env)
+int lab_cli_mask_check(const struct lab_env *env)
 {
 	unsigned need = 0, hidden;
 	char names[256];
@@ -129,10 +125,14 @@ static int cli_mask_check(const struct lab_env *env)
 	if (!(hidden = need & env->cpu_features_masked))
 		return 0;
 	lab_cpu_format(hidden, names, sizeof(names));
+	/* sse2 is x86-64's own: no build goes below it */
 	lab_opts_error("lab: %s hides %s, which this build's own code may use anywhere (C flags "
 	               "'%s'): a CPU without it could not start this lab (allowed: hide what the "
-	               "build does not need, or build for a baseline, e.g. CFLAGS=-march=x86-64)",
-	               LAB_CPU_MASK_ENV, names, LAB_C_FLAGS);
+	               "build does not need%s)",
+	               LAB_CPU_MASK_ENV, names, LAB_C_FLAGS,
+	               hidden & LAB_CPU_SSE2 ? "; every x86-64 CPU has sse2"
+	                                     : ", or build for a baseline, e.g. "
+	                                       "CFLAGS=-march=x86-64");
 	return LAB_EXIT_USAGE;
 }
 
@@ -183,7 +183,7 @@ int lab_cli_prepare(const struct lab_cli_args *a, struct lab_cli_setup *s)
 		lab_diag_free(&d);
 		return LAB_EXIT_FAILURE;
 	}
-	return cli_mask_check(&s->plan->env);
+	return lab_cli_mask_check(&s->plan->env);
 }
 
 void lab_cli_release(struct lab_cli_setup *s)

@@ -378,6 +378,18 @@ int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len)
 		fputs("; nothing was submitted\n", stderr);
 		return rc == -LAB_ENOMEM ? LAB_EXIT_FAILURE : LAB_EXIT_USAGE;
 	}
+	/* the nodes inherit the environment: their lab run would plan on it, and refuse to run */
+	if (lab_topo_hwloc_env()) {
+		fprintf(
+		    stderr,
+		    "lab fleet: %s is set: every node's lab run would plan on it instead of its "
+		    "own machine, and refuse to run (allowed: unset it; --topology SPEC checks a "
+		    "config for another machine); nothing was submitted\n",
+		    lab_topo_hwloc_env());
+		free(*text);
+		*text = NULL;
+		return LAB_EXIT_USAGE;
+	}
 	if (lab_topo_open(&topo, o->topology, &err)) { /* the option's error, not the config's */
 		fputs("lab fleet: --topology ", stderr);
 		lab_fleet_put(stderr, err.msg);
@@ -390,7 +402,8 @@ int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len)
 	if (!rc && topo)
 		rc = lab_plan_build(&plan, &cfg, lab_kernels, topo, NULL, 0, &d, &err);
 	if (rc == 0 && lab_diag_count(&d) == 0) {
-		code = LAB_EXIT_OK;
+		/* the nodes inherit LAB_CPU_MASK too (on this machine's build) */
+		code = plan && !o->topology ? lab_cli_mask_check(&plan->env) : LAB_EXIT_OK;
 	} else if (rc == 0 || rc == -LAB_ECONFIG) {
 		fleet_report(&d, o, topo ? lab_topo_summary(topo) : "no topology");
 	} else {

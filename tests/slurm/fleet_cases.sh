@@ -395,6 +395,17 @@ cpu_refusal)
 		env SLURM_JOB_ID=99 SLURMD_NODENAME=n7 taskset -c 0 "$lab" run --set global.retry_flagged=0 "$cfg" -o "$tmp/r"
 	[ ! -e "$tmp/r" ] || fail "a refused run wrote $tmp/r"
 	;;
+environment_refused)
+	# What every node inherits and would refuse to run on is refused before anything is
+	# submitted: hwloc's topology variables (each node would plan on them), a LAB_CPU_MASK
+	# hiding what the build needs everywhere.
+	expect 2 "HWLOC_SYNTHETIC is set: every node's lab run would plan on it" \
+		env HWLOC_SYNTHETIC="pack:1 pu:8" "$lab" fleet "$cfg" --dry-run -o "$tmp/f1"
+	expect 2 "HWLOC_XMLFILE is set" env HWLOC_XMLFILE=/dev/zero "$lab" fleet "$cfg" \
+		--topology 'synthetic:pack:2 core:8 pu:2' --dry-run -o "$tmp/f2"
+	expect 2 "LAB_CPU_MASK hides sse2" env LAB_CPU_MASK=sse2 "$lab" fleet "$cfg" --dry-run -o "$tmp/f3"
+	[ ! -e "$tmp/f1" ] && [ ! -e "$tmp/f2" ] && [ ! -e "$tmp/f3" ] || fail "a refused fleet wrote"
+	;;
 slurm_context)
 	env SLURM_JOB_ID=99 SLURM_ARRAY_TASK_ID=3 SLURM_PROCID=0 SLURMD_NODENAME=n7 \
 		SLURM_JOB_PARTITION=debug SLURM_CPUS_ON_NODE=1 \
