@@ -191,6 +191,19 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 	}
 }
 
+/* Why p kept fewer of its runs than run.json counts: their rows gone from samples.csv, their
+ * samples all flagged for load, or some of each. */
+static const char *an_runs_why(const struct lab_an_point *p, double runs)
+{
+	size_t seen = lab_an_point_runs_seen(p);
+
+	if (!((double)seen < runs))
+		return "the others' samples were all flagged for load";
+	return seen > p->levels.runs ? "some others' rows are not in samples.csv, the rest's "
+	                               "samples were all flagged for load"
+	                             : "the others' rows are not in samples.csv";
+}
+
 int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 {
 	for (unsigned v = 0; v < e->nvar; v++) {
@@ -203,10 +216,9 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 			continue;
 		int gone = runs >= 2 && (double)lab_an_point_runs_seen(p) < runs;
 
-		if (runs >= 2) /* its runs' samples flagged, or their rows gone */
+		if (runs >= 2) /* its runs' samples flagged, or their rows gone, or both */
 			snprintf(what, sizeof(what), "kept %zu of its %.0f runs (%s)", kept, runs,
-			         gone ? "the others' rows are not in samples.csv"
-			              : "the others' samples were flagged for foreign load");
+			         an_runs_why(p, runs));
 		else /* an interrupted run, before the point's 2nd */
 			snprintf(what, sizeof(what),
 			         "has %zu run of the %.0f planned (no more had run)", kept,
@@ -341,10 +353,7 @@ static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 			    out->text + len, sizeof(out->text) - len,
 			    "; note: point %ld kept %zu of its %.0f runs (%s): its interval is "
 			    "over those setups alone",
-			    p->id, p->levels.runs, runs,
-			    (double)lab_an_point_runs_seen(p) < runs
-			        ? "the others' rows are not in samples.csv"
-			        : "the others' samples were all flagged for load");
+			    p->id, p->levels.runs, runs, an_runs_why(p, runs));
 			return;
 		}
 		/* an interrupted run: fewer than planned (a precision target's cap is no plan) */

@@ -179,6 +179,11 @@ double lab_an_levels_n_opt(const struct lab_an_levels *lv, double cost_ratio)
 
 const char *lab_an_levels_advice(const struct lab_an_levels *lv, char *buf, size_t len)
 {
+	if (lv->runs >= 2 && !isnan(lv->var_within) && isnan(lv->mean_share)) {
+		snprintf(buf, len, "no spread within or between the %zu runs: nothing to split",
+		         lv->runs); /* every sample the same */
+		return buf;
+	}
 	if (lv->runs >= 2 && isnan(lv->mean_share)) {
 		snprintf(
 		    buf, len,

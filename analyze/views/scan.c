@@ -18,9 +18,10 @@ static const struct lab_an_cv_spec an_spec = {
              "the same method at the fewest threads. two_pass reads the input twice: "
              "in DRAM it loses where one core's reads already take the memory's "
              "bandwidth; blocked keeps the second read in cache.",
-    .note = "speedup: the serial method's mean / this mean at the same size (Fieller CI; the "
-            "scaling tables' speedup is over 1 thread of the same method); ns_per_elem (all "
-            "threads together) median | mean [95% CI]",
+    .note = "speedup: the serial method's mean / this mean at the same size, else the same "
+            "method's at the fewest threads (Fieller CI; the scaling tables' speedup is over 1 "
+            "thread of the same method); ns_per_elem (all threads together) median | mean [95% "
+            "CI]",
     .curve = {"method", NULL},
     .x = "size",
     .xlabel = "input size, bytes",

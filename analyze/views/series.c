@@ -239,8 +239,8 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 		             : fresh    ? ", some in a new process each (fresh_process)"
 		                        : "",
 		             shares,
-		             unknown ? "; -: one sample per run, no spread within runs to split "
-		                       "against (reps = 2 or more measures it)"
+		             unknown ? "; -: no split (one sample per run: no spread within runs "
+		                       "to split against; or no spread at all)"
 		                     : "");
 	for (size_t j = 0; j < s->nrow; j++) {
 		if (lab_an_runs_short_line(s->row[j].pt, buf, sizeof(buf)))

@@ -218,8 +218,8 @@ LAB_TEST(one_setup_of_several_runs_is_inconclusive)
 	fx_eval(&f, &ls);
 	REQUIRE(ls.n == 3);
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
-	CHECK(strstr(ls.l[0].text, "point 7 kept 1 of its 5 runs (the others' samples were flagged "
-	                           "for foreign load)") != NULL);
+	CHECK(strstr(ls.l[0].text, "point 7 kept 1 of its 5 runs (the others' samples were all "
+	                           "flagged for load)") != NULL);
 	CHECK(ls.l[0].lo > 2); /* the interval alone would hold */
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
 	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "inconclusive");
@@ -272,10 +272,12 @@ LAB_TEST(some_runs_kept_is_said)
 	    "; note: point 7 kept 2 of its 5 runs (the others' rows are not in samples.csv): its "
 	    "interval is over those setups alone",
 	    "; note: point 7 has 2 of its 4 planned runs (the run ended first): its interval is "
-	    "over those setups alone"};
+	    "over those setups alone",
+	    "; note: point 7 kept 2 of its 5 runs (some others' rows are not in samples.csv, the "
+	    "rest's samples were all flagged for load)"};
 	static const char runs5[] = "{\"runs\": 5}", cut[] = "{\"runs\": 2, \"runs_planned\": 4}";
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		struct fx f = {0};
 		struct lab_an_lessons ls;
 		struct lab_an_json *five, *two;
@@ -287,7 +289,7 @@ LAB_TEST(some_runs_kept_is_said)
 		f.d.pt[0].runjson = k == 2 ? two : five;
 		f.d.pt[0].id = 7;
 		f.d.pt[0].levels.runs = 2;
-		fx_run_labels(&f.d.pt[0], k == 0 ? 5 : 2);
+		fx_run_labels(&f.d.pt[0], k == 0 ? 5 : k == 3 ? 3 : 2);
 		f.d.pt[1].runjson = five;
 		f.d.pt[1].id = 8;
 		f.d.pt[1].levels.runs = 5;
