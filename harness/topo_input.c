@@ -360,12 +360,6 @@ static int topo_load_source(hwloc_topology_t hw, const char *source, struct lab_
 	return 0;
 }
 
-/* The topology hwloc would read from its environment (HWLOC_SYNTHETIC first, as hwloc takes it,
- * then HWLOC_XMLFILE), as the --topology spec it stands for ("synthetic:DESC", "xml:PATH") in a
- * new string, and the variable's name in *var; NULL when neither is set (or out of memory: then
- * hwloc reads this system). Read here so that the checks of --topology hold for it too: hwloc's
- * own reading has none (a file nested 30 000 deep crashed its parser, /dev/zero grew without
- * bound). */
 static const char *const topo_env_vars[] = {"HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
 
 const char *lab_topo_hwloc_env(void)
@@ -386,6 +380,11 @@ const char *lab_topo_hwloc_env(void)
 	return NULL;
 }
 
+/* The topology hwloc would read from its environment (lab_topo_hwloc_env), as the --topology
+ * spec it stands for ("synthetic:DESC", "xml:PATH") in a new string, and the variable's name in
+ * *var; NULL when none is to be read (or out of memory: then hwloc reads this system). Read here
+ * so that the checks of --topology hold for it too: hwloc's own reading has none (a file nested
+ * 30 000 deep crashed its parser, /dev/zero grew without bound). */
 static char *topo_env_spec(const char **var)
 {
 	const char *v, *kind;
