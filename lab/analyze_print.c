@@ -156,8 +156,8 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	size_t nfiles = files && files->type == LAB_AN_JSON_ARR && files->n >= 2 ? files->n : 0;
 	size_t *done = calloc(a->nviews ? a->nviews : 1, sizeof(*done));
 	int printed = 0; /* a line since the lessons: the first chapter heading after a blank */
-	int out =
-	    0; /* a line since the lessons (which end with a blank): a section after a blank */
+	/* a line since the lessons (which end with a blank): a section then follows a blank */
+	int out = 0;
 
 	lab_an_lessons_text(f, &a->lessons); /* the chapter's claims and verdicts lead */
 	if (lab_an_flagged_line(a->data, a->include_flagged, line, sizeof(line)))
