@@ -218,7 +218,7 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		ev_notrun(e,
 		          "[%s] %s has no used samples (%zu flagged for foreign load or "
 		          "run-queue wait: rerun on a quiet machine; --include-flagged shows "
-		          "their numbers, but a busy machine's decide no lesson)",
+		          "their numbers, but a busy machine's numbers decide no lesson)",
 		          p->experiment, what, p->n_flagged);
 		e->nodata = 1;
 		return (int)e->nvar++;

@@ -240,9 +240,9 @@ static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_a
 		else if (plots.drawn) /* gnuplot drew some */
 			snprintf(kinds, sizeof(kinds),
 			         ".dat and .gp; .svg and .png for %zu of them", plots.drawn);
-		lab_opts_error("lab analyze: wrote %s/{%s,%s,%s} and %zu plots in %s/%s (%s)",
+		lab_opts_error("lab analyze: wrote %s/{%s,%s,%s} and %zu plot%s in %s/%s (%s)",
 		               o->dir, LAB_FILE_SUMMARY, LAB_FILE_ANALYSIS, LAB_FILE_REPORT,
-		               plots.n, o->dir, LAB_DIR_PLOTS, kinds);
+		               plots.n, plots.n == 1 ? "" : "s", o->dir, LAB_DIR_PLOTS, kinds);
 	}
 	lab_an_plots_free(&plots);
 	return rc;

@@ -19,7 +19,8 @@ static const struct lab_an_cv_spec an_spec = {
              "in one line - nothing is shared, yet it behaves like shared "
              "(false sharing). Per thread, one operation takes threads x this time. "
              "retries_per_op: failed compare-exchange attempts per success (op = cas).",
-    .note = "ns per operation, all threads together: median | mean [95% CI] over reps "
+    .note = "ns per operation, all threads together: median | mean [95% CI] over reps (over run "
+            "means with runs >= 2) "
             "(per thread: x threads); retries_per_op: cas only",
     .curve = {"target", NULL},
     .xlabel = "threads",

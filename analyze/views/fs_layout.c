@@ -30,7 +30,8 @@ static const struct lab_an_cv_spec an_spec = {
              "a gap is the cost of false sharing (how large depends on the op and the "
              "core: stores may cost little extra where the store buffer hides them); at "
              "1 thread they should agree.",
-    .note = "ns per increment, all threads together: median | mean [95% CI] over reps",
+    .note = "ns per increment, all threads together: median | mean [95% CI] over reps (over run "
+            "means with runs >= 2)",
     .curve = {"layout", NULL},
     .xlabel = "threads",
     .logx = 1,

@@ -19,7 +19,8 @@ static const struct lab_an_cv_spec an_spec = {
              "and ref_ns (intervals clipped at "
              "0). team=lab curves (dashed) run the same instances on the lab's own "
              "pinned pthreads: the gap to team=openmp is what the runtime adds.",
-    .note = "ns per construct instance: median | mean [95% CI] over reps; overhead_ns = "
+    .note = "ns per construct instance: median | mean [95% CI] over reps (over run means with runs "
+            ">= 2); overhead_ns = "
             "test_ns - ref_ns per sample",
     .curve = {"construct", "team"},
     .xlabel = "threads",

@@ -19,7 +19,8 @@ static const struct lab_an_cv_spec an_spec = {
              "critical serialise "
              "on one line or lock; team=lab (dashed) shows what is left without "
              "the OpenMP runtime's fork-join.",
-    .note = "ns per element, all threads together: median | mean [95% CI] over reps; "
+    .note = "ns per element, all threads together: median | mean [95% CI] over reps (over run "
+            "means with runs >= 2); "
             "packed_partials: per-thread sums on one line",
     .curve = {"strategy", "team"},
     .xlabel = "threads",
