@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/cpuexpr.h"
+#include "harness/param.h"
 #include "harness/place_text.h"
 
 #define PLACE_ALLOWED                                                                              \
@@ -110,6 +111,30 @@ bad:
 	                   (int)strcspn(item, ","), item, PLACE_LIST_ALLOWED);
 }
 
+/* An unknown placement, with the policy name it is near ('core', 'scater': at most 2 edits,
+ * as key typos get). Returns -LAB_ECONFIG. */
+static int place_unknown(const char *text, struct lab_err *err)
+{
+	static const char *const policies[] = {"compact", "cores", "scatter", "pairs"};
+	const char *near = NULL;
+	unsigned best = 3;
+
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		unsigned dist = lab_edit_distance(text, policies[i]);
+
+		if (dist < best) {
+			best = dist;
+			near = policies[i];
+		}
+	}
+	if (near)
+		return lab_err_set(err, LAB_ECONFIG,
+		                   "placement '%s': unknown policy (did you mean '%s'? %s)", text,
+		                   near, PLACE_ALLOWED);
+	return lab_err_set(err, LAB_ECONFIG, "placement '%s': unknown policy (%s)", text,
+	                   PLACE_ALLOWED);
+}
+
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err)
 {
 	static const struct {
@@ -161,8 +186,7 @@ int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_er
 		return rc < 0 ? rc : 0;
 	}
 	if (strncmp(text, "list:", 5) != 0)
-		return lab_err_set(err, LAB_ECONFIG, "placement '%s': unknown policy (%s)", text,
-		                   PLACE_ALLOWED);
+		return place_unknown(text, err);
 	p->kind = LAB_PLACE_LIST;
 	s = text + 5;
 	if (strspn(s, " \t") == strlen(s))
