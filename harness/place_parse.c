@@ -111,20 +111,30 @@ bad:
 	                   (int)strcspn(item, ","), item, PLACE_LIST_ALLOWED);
 }
 
+/* The placement policies named by a word alone. */
+static const struct {
+	const char *name;
+	enum lab_place_kind kind;
+} place_names[] = {
+    {"compact", LAB_PLACE_COMPACT},
+    {"cores", LAB_PLACE_CORES},
+    {"scatter", LAB_PLACE_SCATTER},
+    {"pairs", LAB_PLACE_PAIRS},
+};
+
 /* An unknown placement, with the policy name it is near ('core', 'scater': at most 2 edits,
  * as key typos get). Returns -LAB_ECONFIG. */
 static int place_unknown(const char *text, struct lab_err *err)
 {
-	static const char *const policies[] = {"compact", "cores", "scatter", "pairs"};
 	const char *near = NULL;
 	unsigned best = 3;
 
-	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
-		unsigned dist = lab_edit_distance(text, policies[i]);
+	for (size_t i = 0; i < sizeof(place_names) / sizeof(place_names[0]); i++) {
+		unsigned dist = lab_edit_distance(text, place_names[i].name);
 
 		if (dist < best) {
 			best = dist;
-			near = policies[i];
+			near = place_names[i].name;
 		}
 	}
 	if (near)
@@ -137,24 +147,15 @@ static int place_unknown(const char *text, struct lab_err *err)
 
 int lab_placement_parse(const char *text, struct lab_placement *p, struct lab_err *err)
 {
-	static const struct {
-		const char *name;
-		enum lab_place_kind kind;
-	} names[] = {
-	    {"compact", LAB_PLACE_COMPACT},
-	    {"cores", LAB_PLACE_CORES},
-	    {"scatter", LAB_PLACE_SCATTER},
-	    {"pairs", LAB_PLACE_PAIRS},
-	};
 	const char *s;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	if (!text)
 		text = "";
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(text, names[i].name)) {
-			p->kind = names[i].kind;
+	for (size_t i = 0; i < sizeof(place_names) / sizeof(place_names[0]); i++) {
+		if (!strcmp(text, place_names[i].name)) {
+			p->kind = place_names[i].kind;
 			return 0;
 		}
 	}
