@@ -191,12 +191,11 @@ static void ev_runs_note(const struct ev *e, struct lab_an_lesson *out)
 	}
 }
 
-/* Why p kept fewer of its runs than run.json counts: their rows gone from samples.csv, their
- * samples all flagged for load, or some of each. */
-static const char *an_runs_why(const struct lab_an_point *p, double runs)
+/* Why p kept fewer of its runs than run.json counts (seen: the runs samples.csv has rows of,
+ * lab_an_point_runs_seen): their rows gone from samples.csv, their samples all flagged for load,
+ * or some of each. */
+static const char *an_runs_why(const struct lab_an_point *p, size_t seen, double runs)
 {
-	size_t seen = lab_an_point_runs_seen(p);
-
 	if (!((double)seen < runs))
 		return "the others' samples were all flagged for load";
 	return seen > p->levels.runs ? "some others' rows are not in samples.csv, the rest's "
@@ -214,11 +213,12 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 
 		if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
 			continue;
-		int gone = runs >= 2 && (double)lab_an_point_runs_seen(p) < runs;
+		size_t seen = runs >= 2 ? lab_an_point_runs_seen(p) : 0;
+		int gone = runs >= 2 && (double)seen < runs;
 
 		if (runs >= 2) /* its runs' samples flagged, or their rows gone, or both */
 			snprintf(what, sizeof(what), "kept %zu of its %.0f runs (%s)", kept, runs,
-			         an_runs_why(p, runs));
+			         an_runs_why(p, seen, runs));
 		else /* an interrupted run, before the point's 2nd */
 			snprintf(what, sizeof(what),
 			         "has %zu run of the %.0f planned (no more had run)", kept,
@@ -353,7 +353,8 @@ static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 			    out->text + len, sizeof(out->text) - len,
 			    "; note: point %ld kept %zu of its %.0f runs (%s): its interval is "
 			    "over those setups alone",
-			    p->id, p->levels.runs, runs, an_runs_why(p, runs));
+			    p->id, p->levels.runs, runs,
+			    an_runs_why(p, lab_an_point_runs_seen(p), runs));
 			return;
 		}
 		/* an interrupted run: fewer than planned (a precision target's cap is no plan) */
