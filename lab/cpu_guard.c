@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "cpu_guard.h"
 #include "harness/cpuid_isa.h"
 
 extern const char *const lab_build_isa[];
 
-__attribute__((constructor(101))) static void lab_cpu_guard(void)
+__attribute__((constructor(101))) void lab_cpu_guard(void)
 {
 	char missing[512];
 
