@@ -226,14 +226,21 @@ int lab_topo_open(struct lab_topo **out, const char *spec, struct lab_err *err)
 		goto out;
 	/* a spec or hwloc's variables are another machine: HWLOC_THISSYSTEM=1 had a synthetic
 	 * one bind threads by its made-up layout */
-	topo->thissystem =
-	    !strcmp(topo->source, "this system") && hwloc_topology_is_thissystem(topo->hw) != 0;
+	char vars[96];
+	bool env = lab_topo_discovery_env(vars, sizeof(vars)) > 0;
+
+	topo->thissystem = !strcmp(topo->source, "this system") && !env &&
+	                   hwloc_topology_is_thissystem(topo->hw) != 0;
 	if (!topo->thissystem && (rc = lab__topo_sizes_check(topo->hw, topo->source, err)) < 0)
 		goto out;
 	/* another way than HWLOC_XMLFILE or HWLOC_SYNTHETIC (lab__topo_load names those) */
 	if ((!spec || !*spec) && !topo->thissystem && !strcmp(topo->source, "this system")) {
+		char named[sizeof(vars) + 32] = "hwloc environment";
+
+		if (env) /* the names only: their values are the user's text */
+			snprintf(named, sizeof(named), "hwloc environment (%s)", vars);
 		free(topo->source);
-		topo->source = strdup("hwloc environment (HWLOC_FSROOT, HWLOC_COMPONENTS, ...)");
+		topo->source = strdup(named);
 		if (!topo->source) {
 			rc = lab_err_set(err, LAB_ENOMEM, "this system: out of memory");
 			goto out;

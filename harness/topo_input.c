@@ -380,6 +380,25 @@ const char *lab_topo_hwloc_env(void)
 	return NULL;
 }
 
+size_t lab_topo_discovery_env(char *buf, size_t len)
+{
+	static const char *const vars[] = {"HWLOC_COMPONENTS", "HWLOC_FSROOT", "HWLOC_CPUID_PATH"};
+	size_t n = 0, at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (!v || !*v || (i == 1 && !strcmp(v, "/")))
+			continue;
+		n++;
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", vars[i]);
+	}
+	return n;
+}
+
 /* The topology hwloc would read from its environment (lab_topo_hwloc_env), as the --topology
  * spec it stands for ("synthetic:DESC", "xml:PATH") in a new string, and the variable's name in
  * *var; NULL when none is to be read (or out of memory: then hwloc reads this system). Read here

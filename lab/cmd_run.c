@@ -370,10 +370,11 @@ int lab_cmd_run(int argc, char **argv)
 	if (rc == LAB_EXIT_OK && a.dry_run)
 		lab_cli_print_plan(&s, false);
 	else if (rc == LAB_EXIT_OK && !lab_topo_is_thissystem(s.topo)) {
+		const char *src = lab_topo_source(s.topo);
 		lab_opts_error(
 		    "lab run: the topology %s is not this machine: nothing can run on it "
-		    "(use lab plan or --dry-run)",
-		    lab_topo_source(s.topo));
+		    "(%suse lab plan or --dry-run)",
+		    src, strstr(src, "HWLOC_") ? "unset the variables to run here, or " : "");
 		rc = LAB_EXIT_USAGE;
 	} else if (rc == LAB_EXIT_OK && run_too_long(&s, hours))
 		rc = LAB_EXIT_USAGE;

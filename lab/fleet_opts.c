@@ -379,13 +379,15 @@ int lab_fleet_validate(const struct fleet_opts *o, char **text, size_t *len)
 		return rc == -LAB_ENOMEM ? LAB_EXIT_FAILURE : LAB_EXIT_USAGE;
 	}
 	/* the nodes inherit the environment: their lab run would plan on it, and refuse to run */
-	if (lab_topo_hwloc_env()) {
+	char vars[96];
+	if (lab_topo_hwloc_env() || lab_topo_discovery_env(vars, sizeof(vars))) {
 		fprintf(
 		    stderr,
-		    "lab fleet: %s is set: every node's lab run would plan on it instead of its "
+		    "lab fleet: %s %s set: every node's lab run would plan on it instead of its "
 		    "own machine, and refuse to run (allowed: unset it; --topology SPEC checks a "
 		    "config for another machine); nothing was submitted\n",
-		    lab_topo_hwloc_env());
+		    lab_topo_hwloc_env() ? lab_topo_hwloc_env() : vars,
+		    lab_topo_hwloc_env() || !strchr(vars, ',') ? "is" : "are");
 		free(*text);
 		*text = NULL;
 		return LAB_EXIT_USAGE;

@@ -404,7 +404,10 @@ environment_refused)
 	expect 2 "HWLOC_XMLFILE is set" env HWLOC_XMLFILE=/dev/zero "$lab" fleet "$cfg" \
 		--topology 'synthetic:pack:2 core:8 pu:2' --dry-run -o "$tmp/f2"
 	expect 2 "LAB_CPU_MASK hides sse2" env LAB_CPU_MASK=sse2 "$lab" fleet "$cfg" --dry-run -o "$tmp/f3"
-	[ ! -e "$tmp/f1" ] && [ ! -e "$tmp/f2" ] && [ ! -e "$tmp/f3" ] || fail "a refused fleet wrote"
+	expect 2 "HWLOC_COMPONENTS, HWLOC_CPUID_PATH are set" env HWLOC_COMPONENTS=-linux \
+		HWLOC_CPUID_PATH=/nonexistent "$lab" fleet "$cfg" --dry-run -o "$tmp/f4"
+	[ ! -e "$tmp/f1" ] && [ ! -e "$tmp/f2" ] && [ ! -e "$tmp/f3" ] && [ ! -e "$tmp/f4" ] ||
+		fail "a refused fleet wrote"
 	;;
 slurm_context)
 	env SLURM_JOB_ID=99 SLURM_ARRAY_TASK_ID=3 SLURM_PROCID=0 SLURMD_NODENAME=n7 \

@@ -425,6 +425,37 @@ LAB_TEST(hwloc_environment_checked_as_topology)
 	unlink(path);
 }
 
+/* HWLOC_COMPONENTS=-linux, or HWLOC_FSROOT or HWLOC_CPUID_PATH naming nothing, had hwloc read
+ * this 1-package guest's CPUID as 2 packages and still call it this system: lab run bound
+ * threads by that layout and run.json recorded it as the host's. Any of them set, the topology
+ * is the hwloc environment's (plans only, never binds); HWLOC_FSROOT=/ is this system. */
+LAB_TEST(hwloc_discovery_variables_not_this_system)
+{
+	static const char *const vars[] = {"HWLOC_COMPONENTS", "HWLOC_FSROOT", "HWLOC_CPUID_PATH"};
+	static const char *const vals[] = {"-linux", "/nonexistent", "/nonexistent"};
+	struct lab_topo *t = NULL;
+	struct lab_err err = {0};
+	char want[128];
+
+	for (int i = 0; i < 3; i++) {
+		REQUIRE(setenv(vars[i], vals[i], 1) == 0);
+		REQUIRE(lab_topo_open(&t, NULL, &err) == 0);
+		CHECK(!lab_topo_is_thissystem(t));
+		snprintf(want, sizeof(want), "hwloc environment (%s)", vars[i]);
+		CHECK_EQ_STR(lab_topo_source(t), want);
+		CHECK(strstr(lab_topo_summary(t), "(hwloc environment, not this system)") != NULL);
+		lab_topo_close(t);
+		t = NULL;
+		unsetenv(vars[i]);
+	}
+	REQUIRE(setenv("HWLOC_FSROOT", "/", 1) == 0);
+	REQUIRE(lab_topo_open(&t, NULL, &err) == 0);
+	CHECK(lab_topo_is_thissystem(t));
+	CHECK_EQ_STR(lab_topo_source(t), "this system");
+	lab_topo_close(t);
+	unsetenv("HWLOC_FSROOT");
+}
+
 /* 150,000 sibling Groups of one cpuset (8.7 MB, under the size cap and 3 deep) kept hwloc's
  * insertion busy for over 90 s: more objects than a 4096-PU machine has are refused at the line
  * of the first one too many. */
