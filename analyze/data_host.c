@@ -56,15 +56,16 @@ static int an_cache_check(const char *path, const struct lab_an_json *c, unsigne
 		                   at->line, at->num);
 	*seen |= bit;
 	if (!an_host_whole(c, "size", 0, 1, AN_HOST_WHOLE_MAX, &at))
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%u: cache \"size\": allowed: a whole number of bytes > 0",
-		                   path, at->line);
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%u: cache \"size\": allowed: a whole number of bytes 1 .. %.0f", path,
+		    at->line, AN_HOST_WHOLE_MAX);
 	if (!an_host_whole(c, "linesize", 1, 0, AN_HOST_WHOLE_MAX, &at) ||
 	    !an_host_whole(c, "pus_sharing", 1, 0, AN_HOST_WHOLE_MAX, &at))
 		return lab_err_set(err, LAB_EDATA,
 		                   "%s:%u: cache \"linesize\" and \"pus_sharing\": allowed: whole "
-		                   "numbers >= 0",
-		                   path, at->line);
+		                   "numbers 0 .. %.0f",
+		                   path, at->line, AN_HOST_WHOLE_MAX);
 	return 0;
 }
 

@@ -188,8 +188,8 @@ static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 	    t->emax - t->smin < e - e * LAB_AN_SPAN_SLACK_REL - LAB_AN_SPAN_SLACK_NS)
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s:%zu: point %ld rep %ld: its %zu threads span %.0f ns, less than "
-		    "the sample's elapsed_ns %.0f (%s:%zu), allowed: at least that "
+		    "%s:%zu: point %ld rep %ld: its %zu threads span %.15g ns, less than "
+		    "the sample's elapsed_ns %.15g (%s:%zu), allowed: at least that "
 		    "(elapsed_ns is the timed part of their span)",
 		    s->r.path, t->line, t->id, t->rep, t->n, t->emax - t->smin, e,
 		    an_samples_name(s, sp, sizeof(sp)), t->sample->line);
@@ -339,8 +339,8 @@ static int an_team_times(struct an_threads *s, struct lab_err *err)
 		if (got[k] > lim)
 			return lab_err_set(
 			    err, LAB_EDATA,
-			    "%s:%zu: point %ld rep %ld: its threads %s %.0f ns%s, more "
-			    "than the sample's elapsed_ns %.0f (%s:%zu), allowed: at "
+			    "%s:%zu: point %ld rep %ld: its threads %s %.15g ns%s, more "
+			    "than the sample's elapsed_ns %.15g (%s:%zu), allowed: at "
 			    "most that (%s)",
 			    s->r.path, s->r.line, t->id, t->rep, what[k], got[k], k ? " apart" : "",
 			    e, an_samples_name(s, sp, sizeof(sp)), t->sample->line, why[k]);

@@ -318,6 +318,9 @@ int lab_cmd_topo(int argc, char **argv)
 		rc = LAB_EXIT_USAGE;
 		goto out;
 	}
+	/* a mask run and plan refuse is no CPU to show ("cpu features: none" for sse2) */
+	if ((rc = lab_cli_mask_check(&env)) != 0)
+		goto out;
 	if (lab_topo_domains_list(topo, &doms, &err) < 0) {
 		lab_opts_error("lab topo: %s", err.msg);
 		rc = LAB_EXIT_FAILURE;

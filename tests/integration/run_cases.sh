@@ -573,6 +573,10 @@ PY
 	rc=0
 	LAB_CPU_MASK=sse2 "$lab" run configs/quick.ini --only noop -o "$tmp/y" 2>"$tmp/err" || rc=$?
 	[ "$rc" = 2 ] && [ ! -e "$tmp/y" ] && grep -q "LAB_CPU_MASK hides sse2, which this build's own code" "$tmp/err"
+	# lab topo too: it printed "cpu features: none" with exit 0
+	rc=0
+	LAB_CPU_MASK=sse2 "$lab" topo >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && grep -q "LAB_CPU_MASK hides sse2" "$tmp/err"
 	;;
 dry_run_writes_nothing)
 	"$lab" run --set global.retry_flagged=0 configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
