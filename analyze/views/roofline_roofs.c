@@ -134,7 +134,7 @@ static int an_better_bw(const struct lab_an_rl_ceil *c, const struct lab_an_rl_c
 }
 
 /* The note of a point above its roof: the likely reason the ceiling does not bound it. */
-static void an_above_note(struct lab_an_rl_pt *e)
+static void an_above_note(struct lab_an_rl_pt *e, const char *other)
 {
 	static const char *const why[] = {
 	    "that ceiling was measured below what the machine does (a narrower ISA, fewer "
@@ -171,6 +171,7 @@ static void an_above_note(struct lab_an_rl_pt *e)
 	snprintf(e->note, sizeof(e->note), "above its roof (%s of %s %s, measured by %s %s): %s",
 	         pct, bw ? "bandwidth" : "compute", c->name, c->pt->experiment, c->pt->params,
 	         e->gf.median <= unsure_roof ? unsure
+	         : !bw && *other             ? other
 	         : !bw && c->adds            ? (e->adds_only ? add_low : adds)
 	         : own                       ? same
 	                                     : why[bw ? 1 + (e->bandwidth_bound != 0) : 0]);
@@ -382,6 +383,33 @@ static int an_auto_unmeasured(const struct an_split *sp, int th, const char *con
 	       an_cp_lower(sp->by[1][own], sp->ncp[1], th, key, own) == sp->ncp[1];
 }
 
+/* Where compute ceiling cp is of another ISA or precision than the point's keys (an_compute
+ * fell back: its own peak was not measured, or all its samples were left out), why that
+ * ceiling is no roof of its own into buf, else "". A point above such a ceiling was told to
+ * measure the peak again (an avx512 sum at 147 % of avx2's add peak, an f32 one at 166 % of
+ * f64's), and an auto point under a narrower ISA's ceiling got no word. */
+static const char *an_other_ceiling(const struct lab_an_rl_ceil *cp, const char *const *key, int th,
+                                    char *buf, size_t len)
+{
+	int isa = *cp->isa && *key[0] && strcmp(cp->isa, key[0]);
+	int prec = *cp->precision && *key[1] && strcmp(cp->precision, key[1]);
+
+	buf[0] = '\0';
+	if (isa || prec)
+		snprintf(buf, len,
+		         "under the %s ceiling, another %s, whose lanes are not its own: no "
+		         "%s%s%s%s peak was measured at %d thread%s (run peak%s%s%s%s%s)",
+		         cp->name,
+		         isa && prec ? "ISA's and precision's"
+		         : isa       ? "ISA's"
+		                     : "precision's",
+		         isa ? key[0] : "", isa && prec ? " " : "", prec ? key[1] : "",
+		         cp->adds ? " add" : "", th, th == 1 ? "" : "s", cp->adds ? " op=add" : "",
+		         isa ? " isa=" : "", isa ? key[0] : "", prec ? " type=" : "",
+		         prec ? key[1] : "");
+	return buf;
+}
+
 /* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
  * highest of its ISA and precision, an_compute) and its bandwidth ceiling bw (its level's, by size
  * without levels); slow is the best ceiling of a slower level, a lower bound of a missing bw. */
@@ -406,6 +434,9 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	 * ceilings first (an add peak faster than an FMA run of too few chains is no roof for a
 	 * loop with multiplies), an add peak where none of those is of its keys */
 	cp = no_cp ? NULL : an_compute(s, sp, e->adds_only, th, key);
+	char other[300] = "";
+	if (cp)
+		an_other_ceiling(cp, key, th, other, sizeof(other));
 	bw = an_bandwidth(s, sp, e, &slow);
 	e->roof = (e->binds = bw) ? bw->v.median * e->intensity : NAN;
 	/* Without its bandwidth ceiling, compute binds only where a slower level's ceiling already
@@ -425,7 +456,9 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         "%.3g GFLOP/s",
 		         100 * e->fraction, e->binds->name, e->gf.lo);
 	else if (e->fraction > 1 + 1e-9)
-		an_above_note(e);
+		an_above_note(e, e->binds == cp ? other : "");
+	else if (e->binds == cp && *other)
+		snprintf(e->note, sizeof(e->note), "%s", other);
 	else if (!e->adds_only && e->binds == cp && cp->adds)
 		snprintf(
 		    e->note, sizeof(e->note),

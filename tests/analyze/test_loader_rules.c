@@ -317,7 +317,10 @@ LAB_TEST(cache_table_checked)
 {
 	static const char *const bad[][2] = {
 	    {"[{\"level\": 1, \"size\": 0}]", "run.json:1: cache \"size\": allowed: a whole "
-	                                      "number of bytes > 0"},
+	                                      "number of bytes 1 .. 9007199254740992"},
+	    /* 2^60 is a whole number of bytes > 0: the message says the range */
+	    {"[{\"level\": 3, \"size\": 1152921504606846976}]",
+	     "cache \"size\": allowed: a whole number of bytes 1 .. 9007199254740992"},
 	    {"[{\"level\": 1e308, \"size\": 32768}]", "cache \"level\": allowed: a whole number "
 	                                              "1 .. 5"},
 	    {"[{\"level\": 1, \"size\": -5}]", "cache \"size\": allowed"},

@@ -563,6 +563,37 @@ LAB_TEST(auto_point_under_its_builds_widest_isa)
 	lab_an_json_free(j);
 }
 
+/* March red team: a point whose own ISA or precision has no peak falls back to another's
+ * ceiling (an avx512 sum under avx2's add peak read 147 % of it, "measure the peak again"; an
+ * auto point under a narrower ISA's ceiling got no word): the note names the other ceiling and
+ * the peak to run. Here auto's build is avx2, and no avx2 peak was measured. */
+LAB_TEST(point_under_another_isas_ceiling_told)
+{
+	char *run, path[2048], *at;
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+	const char *note;
+	FILE *f;
+
+	clitest_copy("results-roofs-auto");
+	REQUIRE((run = clitest_read("results-roofs-auto/run.json")));
+	REQUIRE((at = strstr(run, "\"isa\": \"sse2\""))); /* lab.auto_march's, the first */
+	memcpy(at, "\"isa\": \"avx2\"", 13);
+	snprintf(path, sizeof(path), "%s/results-roofs-auto/run.json", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs(run, f);
+	fclose(f);
+	free(run);
+	REQUIRE((j = rf_json("results-roofs-auto")));
+	/* the fastest f64 ceiling, avx512's: wider than its own */
+	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "avx512 f64", 0.125)));
+	note = lab_an_json_str(p, "note");
+	CHECK_EQ_STR(note ?: "",
+	             "under the avx512 f64 ceiling, another ISA's, whose lanes are not "
+	             "its own: no avx2 peak was measured at 1 thread (run peak isa=avx2)");
+	lab_an_json_free(j);
+}
+
 /* March red team: a sandybridge build's auto code is AVX (256-bit) without AVX2 and FMA, twice
  * sse2's width, and it sat under sse2's ceiling as "the widest its build may use": an ISA no
  * variant measured gives no compute roof, with the reason, and the bandwidth's alone. */
