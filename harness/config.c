@@ -286,6 +286,41 @@ static bool cfg_line_bytes(struct cfg_loader *ld, const char *raw, size_t n, con
 	return true;
 }
 
+/* How many bytes of invisible characters a paste may leave s starting with (no-break and other
+ * Unicode spaces, zero-width ones, a byte order mark; UTF-8), *cp the first one's code point;
+ * 0: none. Before a header they hid it: the keys below went to the section above. */
+static size_t cfg_invisible(const char *s, const char *end, unsigned *cp)
+{
+	size_t at = 0;
+
+	for (;;) {
+		const unsigned char *u = (const unsigned char *)s + at;
+		size_t left = (size_t)(end - s) - at, n = 3;
+		unsigned c;
+
+		if (left >= 2 && u[0] == 0xC2 && u[1] == 0xA0) {
+			c = 0xA0;
+			n = 2;
+		} else if (left < 3) {
+			break;
+		} else if (u[0] == 0xE2 && u[1] == 0x80 && (u[2] <= 0x8D || u[2] == 0xAF)) {
+			c = 0x2000 + (unsigned)(u[2] - 0x80); /* U+2000 .. U+200D, U+202F */
+		} else if (u[0] == 0xE2 && u[1] == 0x81 && (u[2] == 0x9F || u[2] == 0xA0)) {
+			c = 0x2040 + (unsigned)(u[2] - 0x80); /* U+205F, U+2060 */
+		} else if (u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x80) {
+			c = 0x3000;
+		} else if (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+			c = 0xFEFF;
+		} else {
+			break;
+		}
+		if (!at)
+			*cp = c;
+		at += n;
+	}
+	return at;
+}
+
 /*
  * Classifies one raw line before libinih sees it: header, continuation, key line, or a syntax
  * error that libinih would report only by number. Returns false when the line must be hidden
@@ -326,10 +361,22 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 		return false;
 	}
 	ld->keep = content;
+	unsigned cp = 0;
+	size_t inv = cfg_invisible(s, end, &cp);
+	if (inv && s + inv < end && s[inv] == '[') {
+		lab_diag_add(ld->d,
+		             "%s:%d: '%.*s': an invisible character (U+%04X) before the section "
+		             "header (delete it: a header starts at column 1)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, cp);
+		s += inv;
+		indented = false; /* one error for the line */
+	}
 	if (*s == '[') {
 		/* Still read as a header, so the keys below it are checked against their section;
-		 * libinih must not take it for a continuation. */
-		if (indented)
+		 * libinih must not take it for a continuation. A vertical tab or form feed before
+		 * it was said already (cfg_line_bytes): one error for the line. */
+		if (indented && !memchr(raw, '\v', (size_t)(s - raw)) &&
+		    !memchr(raw, '\f', (size_t)(s - raw)))
 			lab_diag_add(
 			    ld->d,
 			    "%s:%d: '%.*s': a section header must start at column 1 (remove "
