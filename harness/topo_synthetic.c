@@ -180,8 +180,63 @@ static const char *topo_syn_index_attr(const char *attrs, size_t len, size_t *vl
 	return v;
 }
 
-/* An explicit list among attrs (not an interleaving) has as many numbers as objects; what
- * names the objects for the message. Returns 0 or -LAB_ETOPO. */
+/* A numeric interleaving v (vlen characters: STEP*COUNT loops joined by ':', digits checked by
+ * topo_synthetic_index_list) of a level of objects objects numbers each of them once, as hwloc
+ * builds it: object j gets the sum over loops of ((j / STEP) % COUNT) x the product of the
+ * counts before; where the counts multiply to less, one loop of step 1 is added when the
+ * smallest step is what is missing. hwloc ignores any other without a word (2*0:1*2, 3*2:1*2
+ * and 2*2:1*3 on 4 PUs kept its own numbering). 1 when it does. */
+static int topo_syn_interleaving_ok(const char *v, size_t vlen, unsigned long long objects)
+{
+	unsigned long long step[16], nb[16], total = 1, minstep = ~0ull;
+	size_t nloops = 0;
+	const char *p = v, *end = v + vlen;
+	unsigned char *seen;
+	int ok = 1;
+
+	while (p < end) {
+		char *e;
+		if (nloops == 15)
+			return 0;
+		step[nloops] = strtoull(p, &e, 10);
+		if (e >= end || *e != '*')
+			return 0;
+		nb[nloops] = strtoull(e + 1, &e, 10);
+		if (!step[nloops] || !nb[nloops] || nb[nloops] > objects || (e < end && *e != ':'))
+			return 0;
+		minstep = step[nloops] < minstep ? step[nloops] : minstep;
+		total *= nb[nloops++];
+		if (total > objects)
+			return 0;
+		p = e + 1;
+	}
+	if (!nloops || objects % total)
+		return 0;
+	if (total != objects) { /* hwloc's one missing loop */
+		if (minstep != objects / total)
+			return 0;
+		step[nloops] = 1;
+		nb[nloops++] = objects / total;
+	}
+	if (!(seen = calloc(objects, 1)))
+		return 1; /* out of memory: hwloc's to check, as before */
+	for (unsigned long long j = 0; ok && j < objects; j++) {
+		unsigned long long idx = 0, mul = 1;
+		for (size_t i = 0; i < nloops; i++) {
+			idx += (j / step[i]) % nb[i] * mul;
+			mul *= nb[i];
+		}
+		ok = idx < objects && !seen[idx];
+		if (ok)
+			seen[idx] = 1;
+	}
+	free(seen);
+	return ok;
+}
+
+/* An explicit list among attrs (not an interleaving) has as many numbers as objects, and a
+ * numeric interleaving numbers each once; what names the objects for the message. Returns 0
+ * or -LAB_ETOPO. */
 static int topo_syn_index_count(const char *spec, const char *attrs, size_t len,
                                 unsigned long long objects, const char *what, struct lab_err *err)
 {
@@ -189,6 +244,16 @@ static int topo_syn_index_count(const char *spec, const char *attrs, size_t len,
 	const char *v = attrs ? topo_syn_index_attr(attrs, len, &vlen) : NULL;
 	unsigned long long n = 1;
 
+	if (v && strspn(v, "0123456789*:") == vlen && memchr(v, '*', vlen) &&
+	    !topo_syn_interleaving_ok(v, vlen, objects))
+		return lab_err_set(
+		    err, LAB_ETOPO,
+		    "%s: indexes=%.*s of %s is no interleaving of its %llu object%s "
+		    "(allowed: STEP*COUNT loops, joined by ':', whose counts multiply "
+		    "to %llu and that number each object once, e.g. indexes=2*2:1*2 "
+		    "for 4; hwloc ignores another without a word)",
+		    spec, (int)(vlen > 40 ? 40 : vlen), v, what, objects, objects == 1 ? "" : "s",
+		    objects);
 	if (!v || strspn(v, "0123456789,") < vlen)
 		return 0;
 	for (size_t i = 0; i < vlen; i++)

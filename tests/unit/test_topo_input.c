@@ -107,6 +107,33 @@ LAB_TEST(synthetic_indexes_duplicate)
 	              "one indexes= list (allowed: each object its own index)");
 }
 
+/* Hostile red team: hwloc ignored a numeric interleaving that numbers no object once (a loop
+ * count of 0, counts multiplying to more than the level, steps that repeat an index) without a
+ * word and kept its own numbering; refused as an explicit list of the wrong length is. */
+LAB_TEST(synthetic_interleaving_checked)
+{
+	static const char *const bad[] = {"2*0:1*2", "3*2:1*2", "2*2:1*3", "0*2:1*2", "4*2"};
+	char spec[128], want[512];
+	int cpus[8];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(spec, sizeof(spec), "synthetic:pack:2 pu:2(indexes=%s)", bad[i]);
+		snprintf(
+		    want, sizeof(want),
+		    "%s: indexes=%s of level 'pu:2' is no interleaving of its 4 objects (allowed: "
+		    "STEP*COUNT loops, joined by ':', whose counts multiply to 4 and that number "
+		    "each object once, e.g. indexes=2*2:1*2 for 4; hwloc ignores another without "
+		    "a word)",
+		    spec, bad[i]);
+		check_refused(spec, want);
+	}
+	/* hwloc's own: 2*2 misses a loop of step 1, added; 1*4 is the identity */
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 pu:2(indexes=2*2)", cpus, 8), 4);
+	CHECK_EQ_I64(cpus[1], 2);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 pu:2(indexes=1*4)", cpus, 8), 4);
+	CHECK_EQ_I64(cpus[1], 1);
+}
+
 /* An explicit indexes= list numbers every object of its level in the whole machine: hwloc took
  * one of another length without a word and kept its own numbering (core:2(indexes=0,1) under
  * pack:2), or dropped the tail of a longer one. Attached NUMA nodes share one list. */
