@@ -563,28 +563,40 @@ LAB_TEST(auto_point_under_its_builds_widest_isa)
 	lab_an_json_free(j);
 }
 
+/* The analysis of results-roofs-auto whose run.json's lab.auto_march names another ISA: isa,
+ * 13 characters as "\"isa\": \"sse2\"" (padded with blanks). */
+static struct lab_an_json *rf_auto_built_for(const char *isa)
+{
+	char *run, path[2048], *at;
+	FILE *f;
+	int ok;
+
+	clitest_copy("results-roofs-auto");
+	if (!(run = clitest_read("results-roofs-auto/run.json")))
+		return NULL;
+	if (!(at = strstr(run, "\"isa\": \"sse2\""))) { /* lab.auto_march's, the first */
+		free(run);
+		return NULL;
+	}
+	memcpy(at, isa, 13);
+	snprintf(path, sizeof(path), "%s/results-roofs-auto/run.json", testlib_tmpdir());
+	ok = (f = fopen(path, "w")) && fputs(run, f) >= 0;
+	ok = f && fclose(f) == 0 && ok;
+	free(run);
+	return ok ? rf_json("results-roofs-auto") : NULL;
+}
+
 /* March red team: a point whose own ISA or precision has no peak falls back to another's
  * ceiling (an avx512 sum under avx2's add peak read 147 % of it, "measure the peak again"; an
  * auto point under a narrower ISA's ceiling got no word): the note names the other ceiling and
  * the peak to run. Here auto's build is avx2, and no avx2 peak was measured. */
 LAB_TEST(point_under_another_isas_ceiling_told)
 {
-	char *run, path[2048], *at;
 	struct lab_an_json *j;
 	const struct lab_an_json *p;
 	const char *note;
-	FILE *f;
 
-	clitest_copy("results-roofs-auto");
-	REQUIRE((run = clitest_read("results-roofs-auto/run.json")));
-	REQUIRE((at = strstr(run, "\"isa\": \"sse2\""))); /* lab.auto_march's, the first */
-	memcpy(at, "\"isa\": \"avx2\"", 13);
-	snprintf(path, sizeof(path), "%s/results-roofs-auto/run.json", testlib_tmpdir());
-	REQUIRE((f = fopen(path, "w")));
-	fputs(run, f);
-	fclose(f);
-	free(run);
-	REQUIRE((j = rf_json("results-roofs-auto")));
+	REQUIRE((j = rf_auto_built_for("\"isa\": \"avx2\"")));
 	/* the fastest f64 ceiling, avx512's: wider than its own */
 	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "avx512 f64", 0.125)));
 	note = lab_an_json_str(p, "note");
@@ -599,22 +611,10 @@ LAB_TEST(point_under_another_isas_ceiling_told)
  * variant measured gives no compute roof, with the reason, and the bandwidth's alone. */
 LAB_TEST(auto_point_of_an_unmeasured_isa_has_no_compute_roof)
 {
-	char *run, path[2048], *at;
 	struct lab_an_json *j;
 	const struct lab_an_json *p;
-	FILE *f;
 
-	clitest_copy("results-roofs-auto");
-	REQUIRE((run = clitest_read("results-roofs-auto/run.json")));
-	REQUIRE((at = strstr(run, "\"isa\": \"sse2\""))); /* lab.auto_march's, the first */
-	memcpy(at, "\"isa\": \"avx\" ", 13);
-	snprintf(path, sizeof(path), "%s/results-roofs-auto/run.json", testlib_tmpdir());
-	REQUIRE((f = fopen(path, "w")));
-	fputs(run, f);
-	fclose(f);
-	free(run);
-	j = rf_json("results-roofs-auto");
-	REQUIRE(j);
+	REQUIRE((j = rf_auto_built_for("\"isa\": \"avx\" ")));
 	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "L1 16K", 0.01)));
 	CHECK(strstr(lab_an_json_str(p, "note") ?: "",
 	             "isa=auto: built for avx, wider than sse2 and no variant of the lab's, and no "
