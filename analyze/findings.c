@@ -114,11 +114,14 @@ static int an_max_threads(const struct lab_an_series *s)
 
 static void an_find_lof(struct lab_an_series *s, const struct lab_an_fit *fit, const char *name)
 {
+	char f[64];
+
 	if (fit->ok && fit->lof.ok && fit->lof.p < 0.05)
 		an_find(s,
-		        "%s lacks fit (F = %.3g on %.0f and %.0f df, p = %.3g): the means scatter "
+		        "%s lacks fit (%s on %.0f and %.0f df, p = %.3g): the means scatter "
 		        "around the curve more than the repetitions scatter around the means",
-		        name, fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
+		        name, lab_an_lof_f_text(&fit->lof, f, sizeof(f)), fit->lof.df1,
+		        fit->lof.df2, fit->lof.p);
 }
 
 void lab_an_series_findings_free(struct lab_an_series *s)

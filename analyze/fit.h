@@ -59,6 +59,10 @@ struct lab_an_lof {
 	double ms_lof; /* the lack-of-fit mean square, ss_lof / df1 */
 };
 
+/* "F = 3.2" of a lack-of-fit test into buf; "F unbounded (no spread within the points)" where
+ * the repetitions of every point agree exactly (pure error 0: "F = inf" read as a number). */
+const char *lab_an_lof_f_text(const struct lab_an_lof *lof, char *buf, size_t len);
+
 #define LAB_AN_FIT_MAXP 3
 
 struct lab_an_fit {

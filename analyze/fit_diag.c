@@ -22,6 +22,15 @@ const char *lab_an_objective_name(enum lab_an_objective obj)
 	return obj == LAB_AN_OBJ_ABSOLUTE ? "absolute" : "relative";
 }
 
+const char *lab_an_lof_f_text(const struct lab_an_lof *lof, char *buf, size_t len)
+{
+	if (isinf(lof->F))
+		snprintf(buf, len, "F unbounded (no spread within the points)");
+	else
+		snprintf(buf, len, "F = %.3g", lof->F);
+	return buf;
+}
+
 const char *lab_an_objective_text(enum lab_an_objective obj, const char *domain, char *buf,
                                   size_t len)
 {

@@ -12,9 +12,12 @@
 static void an_series_lof(struct lab_doc_section *sec, const char *model,
                           const struct lab_an_fit *fit)
 {
+	char f[64];
+
 	if (fit->ok && fit->lof.ok)
-		lab_doc_note(sec, "%s lack of fit: F = %.3g (%.0f, %.0f df), p = %.3g", model,
-		             fit->lof.F, fit->lof.df1, fit->lof.df2, fit->lof.p);
+		lab_doc_note(sec, "%s lack of fit: %s (%.0f, %.0f df), p = %.3g", model,
+		             lab_an_lof_f_text(&fit->lof, f, sizeof(f)), fit->lof.df1, fit->lof.df2,
+		             fit->lof.p);
 }
 
 /* Said of a fraction's estimate past a bound whose interval, kept inside [0, 1], reaches it. */

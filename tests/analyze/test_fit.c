@@ -261,6 +261,21 @@ LAB_TEST(lack_of_fit_by_hand)
 	REQUIRE(fit.ok && fit.lof.ok);
 	CHECK(fit.lof.F > 10);
 	CHECK(fit.lof.p < 0.05);
+	{
+		char f[64];
+
+		CHECK(strncmp(lab_an_lof_f_text(&fit.lof, f, sizeof(f)), "F = ", 4) == 0);
+		/* repetitions that agree exactly (an edited file): pure error 0, F infinite, said
+		 * in words rather than "F = inf" */
+		for (size_t i = 0; i < 12; i++)
+			y[i] = y[i - i % 3];
+		REQUIRE(lab_an_fit_run_obj(LAB_AN_AMDAHL, LAB_AN_OBJ_ABSOLUTE, t, y, 12, &fit) ==
+		        0);
+		REQUIRE(fit.ok && fit.lof.ok);
+		CHECK(isinf(fit.lof.F));
+		CHECK_EQ_STR(lab_an_lof_f_text(&fit.lof, f, sizeof(f)),
+		             "F unbounded (no spread within the points)");
+	}
 	/* One sample per N: no pure error, no test. */
 	for (size_t i = 0; i < 4; i++) {
 		t[i] = N[i];
