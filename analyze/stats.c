@@ -168,17 +168,6 @@ void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, s
 		return; /* both variances 0: the interval collapses, as for a single point */
 	t = lab_an_t_quantile(cl, r->df);
 	g = t * t * vb / (b * b);
-	/* b on its own, with its own nb - 1 degrees of freedom as its table row prints it: an
-	 * interval that reaches 0 there leaves the ratio unbounded too (the pair's larger Welch df
-	 * had bounded a ratio whose divisor the table called "not clearly above 0") */
-	if (g < 1 && nb >= 2 && (double)(nb - 1) < r->df) {
-		double tb = lab_an_t_quantile(cl, (double)(nb - 1));
-
-		if (tb * tb * vb / (b * b) >= 1) {
-			t = tb;
-			g = tb * tb * vb / (b * b);
-		}
-	}
 	if (g >= 1) {
 		r->unbounded = 1;
 		r->lo = -INFINITY;

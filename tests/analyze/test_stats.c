@@ -176,31 +176,6 @@ LAB_TEST(fieller_positive_ratio)
 	CHECK(!r.has_ci && r.lo == 0.5);
 }
 
-/* A divisor whose own interval reaches 0 (5.023, se 1.547, 3 run means: t(2) 4.30 x 1.547 >
- * 5.023) leaves the ratio unbounded, as its table row says "not clearly above 0": the pair's
- * Welch df (3.6 here, with a numerator of half its relative variance) alone had bounded it.
- * Above 0 the set is [ray, inf), of the divisor's df. */
-LAB_TEST(fieller_divisor_own_df)
-{
-	double vb = 1.547 * 1.547, rb = vb / (5.023 * 5.023), va = rb / 2 * 100 * 100, t;
-	struct lab_an_ratio r;
-
-	lab_an_ratio_fieller(100, va, 3, 5.023, vb, 3, 0.95, &r);
-	REQUIRE(r.has_ci);
-	CHECK_NEAR(r.df, 3.6, 1e-9);
-	t = lab_an_t_quantile(0.95, r.df); /* with it alone g = 0.83: a bounded set */
-	CHECK(t * t * rb < 1);
-	CHECK(r.unbounded && isinf(r.hi));
-	lab_an_ratio_positive(&r);
-	CHECK(isinf(r.hi) && r.lo > 0 && r.lo < r.est);
-	t = lab_an_t_quantile(0.95, 2); /* the ray solves (a - rho b)^2 = t(2)^2 (va + rho^2 vb) */
-	CHECK_NEAR((100 - r.lo * 5.023) * (100 - r.lo * 5.023) / (t * t * (va + r.lo * r.lo * vb)),
-	           1, 1e-9);
-	/* a divisor clearly above 0 on its own keeps the Welch interval */
-	lab_an_ratio_fieller(100, va / 100, 3, 5.023, vb / 100, 3, 0.95, &r);
-	CHECK(!r.unbounded && isfinite(r.hi));
-}
-
 LAB_TEST(karp_flatt_identities)
 {
 	/* Under Amdahl e(N) = f; under USL e(N) = sigma + kappa N (research/analyzer.md §2.6). */
