@@ -102,8 +102,9 @@ const char *lab_topo_source(const struct lab_topo *topo);
 const char *lab_topo_hwloc_env(void);
 
 /*
- * The hwloc variables set that change how it reads this machine (HWLOC_COMPONENTS, HWLOC_FSROOT
- * other than "/", HWLOC_CPUID_PATH), written "A, B" into buf; 0 when none is. hwloc still calls
+ * The hwloc variables set that change how it reads this machine (HWLOC_COMPONENTS not empty,
+ * HWLOC_FSROOT other than "/", empty too, HWLOC_CPUID_PATH, empty too), written "A, B" into
+ * buf; 0 when none is. hwloc still calls
  * what it reads then "this system" where a backend failed or was left out (HWLOC_COMPONENTS=-linux
  * read 2 packages from this 1-package guest's CPUID), so the lab never binds by it
  * (topo.c), and lab fleet refuses them.

@@ -390,7 +390,8 @@ size_t lab_topo_discovery_env(char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *v = getenv(vars[i]);
 
-		if (!v || !*v || (i == 1 && !strcmp(v, "/")))
+		/* an empty HWLOC_FSROOT or HWLOC_CPUID_PATH fails hwloc's Linux backend too */
+		if (!v || (i == 0 && !*v) || (i == 1 && !strcmp(v, "/")))
 			continue;
 		n++;
 		if (at < len)

@@ -475,6 +475,15 @@ LAB_TEST(hwloc_discovery_variables_not_this_system)
 		t = NULL;
 		unsetenv(vars[i]);
 	}
+	/* empty, HWLOC_FSROOT and HWLOC_CPUID_PATH fail the Linux backend as well */
+	for (int i = 1; i < 3; i++) {
+		REQUIRE(setenv(vars[i], "", 1) == 0);
+		REQUIRE(lab_topo_open(&t, NULL, &err) == 0);
+		CHECK(!lab_topo_is_thissystem(t));
+		lab_topo_close(t);
+		t = NULL;
+		unsetenv(vars[i]);
+	}
 	REQUIRE(setenv("HWLOC_FSROOT", "/", 1) == 0);
 	REQUIRE(lab_topo_open(&t, NULL, &err) == 0);
 	CHECK(lab_topo_is_thissystem(t));
