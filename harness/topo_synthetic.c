@@ -128,6 +128,14 @@ static int topo_synthetic_index_list(const char *spec, const char *v, size_t len
 		const char *num = p;
 		unsigned long n = 0;
 
+		/* hwloc reads an interleaving's numbers in C's bases: 010 is 8, 08 is no number */
+		if (!list && p + 1 < end && *p == '0' && isdigit((unsigned char)p[1]))
+			return lab_err_set(
+			    err, LAB_ETOPO,
+			    "%s: '%.*s' in an indexes= interleaving has a leading 0, which "
+			    "hwloc reads as octal (allowed: decimal numbers without "
+			    "leading zeros, e.g. indexes=8*2:1*8)",
+			    spec, (int)(strcspn(p, "*: )") < 24 ? strcspn(p, "*: )") : 24), p);
 		while (p < end && isdigit((unsigned char)*p) && n <= LAB_TOPO_OS_MAX)
 			n = n * 10 + (unsigned)(*p++ - '0');
 		if (p == num || n > LAB_TOPO_OS_MAX ||
@@ -188,7 +196,7 @@ static const char *topo_syn_index_attr(const char *attrs, size_t len, size_t *vl
  * and 2*2:1*3 on 4 PUs kept its own numbering). 1 when it does. */
 static int topo_syn_interleaving_ok(const char *v, size_t vlen, unsigned long long objects)
 {
-	unsigned long long step[16], nb[16], total = 1, minstep = ~0ull;
+	unsigned long long step[64], nb[64], total = 1, minstep = ~0ull;
 	size_t nloops = 0;
 	const char *p = v, *end = v + vlen;
 	unsigned char *seen;
@@ -196,7 +204,7 @@ static int topo_syn_interleaving_ok(const char *v, size_t vlen, unsigned long lo
 
 	while (p < end) {
 		char *e;
-		if (nloops == 15)
+		if (nloops == 63) /* a 4096-object level has at most 12 loops of count 2 or more */
 			return 0;
 		step[nloops] = strtoull(p, &e, 10);
 		if (e >= end || *e != '*')
@@ -251,7 +259,7 @@ static int topo_syn_index_count(const char *spec, const char *attrs, size_t len,
 		    "%s: indexes=%.*s of %s is no interleaving of its %llu object%s "
 		    "(allowed: STEP*COUNT loops, joined by ':', whose counts multiply "
 		    "to %llu and that number each object once, e.g. indexes=2*2:1*2 "
-		    "for 4; hwloc ignores another without a word)",
+		    "for 4; hwloc ignores or misreads another)",
 		    spec, (int)(vlen > 40 ? 40 : vlen), v, what, objects, objects == 1 ? "" : "s",
 		    objects);
 	if (!v || strspn(v, "0123456789,") < vlen)

@@ -122,11 +122,16 @@ LAB_TEST(synthetic_interleaving_checked)
 		    want, sizeof(want),
 		    "%s: indexes=%s of level 'pu:2' is no interleaving of its 4 objects (allowed: "
 		    "STEP*COUNT loops, joined by ':', whose counts multiply to 4 and that number "
-		    "each object once, e.g. indexes=2*2:1*2 for 4; hwloc ignores another without "
-		    "a word)",
+		    "each object once, e.g. indexes=2*2:1*2 for 4; hwloc ignores or misreads "
+		    "another)",
 		    spec, bad[i]);
 		check_refused(spec, want);
 	}
+	/* hwloc reads these numbers in C's bases: 08*2 it ignored, 010*2 is 8*2 */
+	check_refused("synthetic:pack:2 pu:8(indexes=08*2:1*8)",
+	              "synthetic:pack:2 pu:8(indexes=08*2:1*8): '08' in an indexes= interleaving "
+	              "has a leading 0, which hwloc reads as octal (allowed: decimal numbers "
+	              "without leading zeros, e.g. indexes=8*2:1*8)");
 	/* hwloc's own: 2*2 misses a loop of step 1, added; 1*4 is the identity */
 	CHECK_EQ_I64(open_cpus("synthetic:pack:2 pu:2(indexes=2*2)", cpus, 8), 4);
 	CHECK_EQ_I64(cpus[1], 2);
