@@ -387,9 +387,10 @@ static int an_auto_unmeasured(const struct an_split *sp, int th, const char *con
  * fell back: its own peak was not measured, or all its samples were left out), why that
  * ceiling is no roof of its own into buf, else "". A point above such a ceiling was told to
  * measure the peak again (an avx512 sum at 147 % of avx2's add peak, an f32 one at 166 % of
- * f64's), and an auto point under a narrower ISA's ceiling got no word. */
-static const char *an_other_ceiling(const struct lab_an_rl_ceil *cp, const char *const *key, int th,
-                                    char *buf, size_t len)
+ * f64's), and an auto point under a narrower ISA's ceiling got no word. The peak to run is the
+ * point's own kind: add for adds alone (adds), else FMA. */
+static const char *an_other_ceiling(const struct lab_an_rl_ceil *cp, const char *const *key,
+                                    int adds, int th, char *buf, size_t len)
 {
 	int isa = *cp->isa && *key[0] && strcmp(cp->isa, key[0]);
 	int prec = *cp->precision && *key[1] && strcmp(cp->precision, key[1]);
@@ -404,9 +405,9 @@ static const char *an_other_ceiling(const struct lab_an_rl_ceil *cp, const char 
 		         : isa       ? "ISA's"
 		                     : "precision's",
 		         isa ? key[0] : "", isa && prec ? " " : "", prec ? key[1] : "",
-		         cp->adds ? " add" : "", th, th == 1 ? "" : "s", cp->adds ? " op=add" : "",
-		         isa ? " isa=" : "", isa ? key[0] : "", prec ? " type=" : "",
-		         prec ? key[1] : "");
+		         adds ? " add" : " FMA", th, th == 1 ? "" : "s",
+		         adds ? " op=add" : " op=fma", isa ? " isa=" : "", isa ? key[0] : "",
+		         prec ? " type=" : "", prec ? key[1] : "");
 	return buf;
 }
 
@@ -436,7 +437,7 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 	cp = no_cp ? NULL : an_compute(s, sp, e->adds_only, th, key);
 	char other[300] = "";
 	if (cp)
-		an_other_ceiling(cp, key, th, other, sizeof(other));
+		an_other_ceiling(cp, key, e->adds_only, th, other, sizeof(other));
 	bw = an_bandwidth(s, sp, e, &slow);
 	e->roof = (e->binds = bw) ? bw->v.median * e->intensity : NAN;
 	/* Without its bandwidth ceiling, compute binds only where a slower level's ceiling already

@@ -602,7 +602,8 @@ LAB_TEST(point_under_another_isas_ceiling_told)
 	note = lab_an_json_str(p, "note");
 	CHECK_EQ_STR(note ?: "",
 	             "under the avx512 f64 ceiling, another ISA's, whose lanes are not "
-	             "its own: no avx2 peak was measured at 1 thread (run peak isa=avx2)");
+	             "its own: no avx2 FMA peak was measured at 1 thread (run peak op=fma "
+	             "isa=avx2)");
 	lab_an_json_free(j);
 }
 
