@@ -57,6 +57,9 @@ static void tc_run(const char *status, const char *point)
 	tc_file("run.json", run);
 }
 
+/* samples.csv as tc_load writes it: TC_SAMPLES unless a case says otherwise */
+static const char *tc_samples = TC_SAMPLES;
+
 /* Loads R with this threads.csv (and run.json as tc_run writes it); the loader's code, its
  * error message or its warnings in msg. */
 static int tc_load(const char *status, const char *point, const char *threads, char *msg,
@@ -67,7 +70,7 @@ static int tc_load(const char *status, const char *point, const char *threads, c
 	char dir[2048];
 	int rc;
 
-	tc_file("samples.csv", TC_SAMPLES);
+	tc_file("samples.csv", tc_samples);
 	tc_run(status, point);
 	tc_file("threads.csv", threads);
 	snprintf(dir, sizeof(dir), "%s/R", testlib_tmpdir());
@@ -138,6 +141,14 @@ LAB_TEST(span_held_to_elapsed)
 	tc_expect("complete", "", "0,0,0,0,0,100000,600000,5,0\n0,0,1,1,1,100000,500000,5,0\n",
 	          "threads.csv:2: point 0 rep 0: its 2 threads span 500000 ns, less than the "
 	          "sample's elapsed_ns 1000000");
+	/* an elapsed_ns past 2^53 is quoted without digits a double does not hold (2^63 - 1 read
+	 * 9223372036854775808, a value not in the file) */
+	tc_samples = "experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	             "foreign_cpu,flagged\n"
+	             "e,0,noop,placement=compact,2,0,9223372036854775807,10,op,0.01,0\n";
+	tc_expect("complete", "", "0,0,0,0,0,100000,600000,5,0\n0,0,1,1,1,100000,500000,5,0\n",
+	          "threads span 500000 ns, less than the sample's elapsed_ns 9.22337203685478e+18");
+	tc_samples = TC_SAMPLES;
 	/* a team of one row is not the whole team (whole_team_per_sample) */
 	tc_expect("complete", "", "0,0,0,0,0,100000,600000,5,0\n",
 	          "threads.csv:2: point 0 rep 0: ");
