@@ -225,10 +225,12 @@ static void ev_ci_delta(const struct ev *e, const double *g, struct ev_q *q)
 	q->method = "delta";
 	for (unsigned i = 0; i < e->nvar; i++) {
 		double part = g[i] * g[i] * e->var[i].v;
+		/* a mean of one sample that the value depends on: no interval (its variance reads
+		 * 0, and a difference "held" on the other mean's noise alone) */
+		if (g[i] != 0 && e->var[i].n < 2)
+			return;
 		if (part == 0)
 			continue;
-		if (e->var[i].n < 2)
-			return; /* a mean of one sample: no interval */
 		var += part;
 		denom += part * part / ((double)e->var[i].n - 1);
 	}

@@ -260,6 +260,29 @@ LAB_TEST(one_sample_of_one_setup_says_why_no_interval)
 	fx_free(&f, &ls);
 }
 
+/* Precision red team: a difference (the delta method) with a mean of one sample "held" on the
+ * other mean's interval alone, its one sample's variance read as 0: no interval, inconclusive,
+ * as the ratio of the same two means is. */
+LAB_TEST(difference_with_one_sample_has_no_interval)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_point(&f, "noop", "delay_loops=0", 1, 4.244, 0, 1);
+	fx_point(&f, "noop", "delay_loops=0", 2, 3.254, 0.1, 10);
+	fx_lesson(&f, "diff", "cost(noop: threads=1) - cost(noop: threads=2) > 0");
+	fx_lesson(&f, "ratio", "cost(noop: threads=1) / cost(noop: threads=2) > 1");
+	fx_lesson(&f, "other_alone", "cost(noop: threads=2) * 2 > 6");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 3);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(isnan(ls.l[0].lo) && isnan(ls.l[0].hi));
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "inconclusive");
+	/* a value that does not use the one-sample mean keeps its interval */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[2].verdict), "holds");
+	fx_free(&f, &ls);
+}
+
 /* A point that kept 2 of its 5 runs (the others' samples flagged) is judged on them, and the
  * verdict says its interval is over those setups alone; a point that kept all says nothing.
  * When samples.csv has rows of only 2 runs (the others removed), it says so, not "flagged"; an
