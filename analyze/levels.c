@@ -337,7 +337,10 @@ const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_a
 		                 ? many->var_between
 		                 : many->run_se * many->run_se * (double)many->runs;
 		double rel = sb2 / (many->mean * many->mean);
-		if (isfinite(rel) && rel > 0) {
+		/* a one-setup side of one sample has no variance of its own to add to: it stays
+		 * without an interval (it took the other's run count, and 8 of 12 points of one
+		 * sample each read "regressed") */
+		if (isfinite(rel) && rel > 0 && (ra ? nb : na) >= 2) {
 			*(ra ? &vb : &va) += rel * (ra ? mb * mb : ma * ma);
 			*(ra ? &nb : &na) = many->runs;
 			lent = 1;

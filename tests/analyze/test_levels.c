@@ -333,6 +333,29 @@ LAB_TEST(speedup_of_one_run_against_runs_is_mixed)
 	lab_an_data_free(&d);
 }
 
+/* Precision red team: a one-setup side of one sample has no variance of its own; lent the other
+ * side's between-run share and run count it got an interval and a test (lab compare called 8 of
+ * 12 such points "regressed"). It stays without one; two samples get the lent share. */
+LAB_TEST(mixed_one_sample_side_lends_nothing)
+{
+	struct lab_an_point a = {0}, b = {0};
+	struct lab_an_moments m;
+	struct lab_an_ratio r;
+
+	a.levels = (struct lab_an_levels){.runs = 3, .mean = 10, .run_se = 0.5, .var_between = 0.6};
+	b.st.n = 1;
+	b.st.mean = 20;
+	b.st.se = 0;
+	CHECK_EQ_STR(lab_an_cost_moments(&a, &b, &m), "mixed");
+	CHECK(!m.lent && m.nb == 1 && m.vb == 0);
+	lab_an_cost_ratio(&a, &b, &r, NULL);
+	CHECK(!r.has_ci);
+	b.st.n = 2;
+	b.st.se = 0.1;
+	lab_an_cost_moments(&a, &b, &m);
+	CHECK(m.lent && m.nb == 3 && m.vb > 0.01);
+}
+
 /* A running mean and sum of squares, so the naive rule's look after every step is O(1). */
 struct mc_welford {
 	unsigned n;
