@@ -301,9 +301,9 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	bool runs = strcmp(level, "samples") != 0;
 
 	r->level = level;
-	c->by_runs += runs;
 	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, &q);
-	lab_an_ratio_positive(&q); /* a cost cannot fall by more than 100 % */
+	c->by_runs += runs && q.has_ci; /* one sample against runs: nothing compared */
+	lab_an_ratio_positive(&q);      /* a cost cannot fall by more than 100 % */
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
