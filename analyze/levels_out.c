@@ -15,7 +15,8 @@ static double lv_reached(const struct lab_an_point *p)
 {
 	double m = p->st.mean, lo = p->st.ci95_lo, hi = p->st.ci95_hi;
 
-	if (!isfinite(lo) || !isfinite(hi) || !(m > 0))
+	/* one sample: its mean +- 0 is no interval ("+-0% reached") */
+	if (p->st.n < 2 || !isfinite(lo) || !isfinite(hi) || !(m > 0))
 		return NAN;
 	return fmax(hi - m, m - lo) / m;
 }

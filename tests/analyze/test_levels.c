@@ -740,12 +740,18 @@ LAB_TEST(precision_line_not_met_by_either_figure)
 
 		REQUIRE(lab_an_json_parse("run.json", rj[i], strlen(rj[i]), &j, &err) == 0);
 		p.runjson = j;
+		p.st.n = 30;
 		p.st.mean = 100;
 		p.st.ci95_lo = 99; /* +-1 % by the analyzer's interval */
 		p.st.ci95_hi = 101;
 		REQUIRE(lab_an_precision_line(&p, buf, sizeof(buf)) != NULL);
 		if (why[i] ? !strstr(buf, why[i]) : !!strstr(buf, "not met"))
 			TL__FAIL("%d: %s", i, buf);
+		/* one used sample: its mean +- 0 is no interval (it read "+-0% reached") */
+		p.st.n = 1;
+		p.st.ci95_lo = p.st.ci95_hi = 100;
+		REQUIRE(lab_an_precision_line(&p, buf, sizeof(buf)) != NULL);
+		CHECK(strstr(buf, "asked, no interval with") != NULL);
 		lab_an_json_free(j);
 	}
 }
