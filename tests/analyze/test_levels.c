@@ -71,6 +71,20 @@ LAB_TEST(unbalanced_and_one_run)
 	REQUIRE(lab_an_levels_compute(y, r2, 4, s2, &lv) == 0);
 	CHECK_NEAR(lv.var_between, 0, 0);
 	CHECK(lab_an_levels_n_opt(&lv, 10) == INFINITY);
+	/* Precision red team: run means that agree exactly (a quantised p99, 864 or 800 ns, each
+	 * run 864, 800, 800, 800: all means 816) gave [816, 816], and claims on both sides held.
+	 * A run mean varies by at least var_within / n: MSW = 1024 over 12 samples. */
+	double q[12], s3[36];
+	int r3[12];
+	for (int i = 0; i < 12; i++) {
+		q[i] = i % 4 ? 800 : 864;
+		r3[i] = i / 4;
+	}
+	REQUIRE(lab_an_levels_compute(q, r3, 12, s3, &lv) == 0);
+	CHECK_NEAR(lv.mean, 816, 1e-9);
+	CHECK_NEAR(lv.run_se, sqrt(1024.0 / 12), 1e-9);
+	CHECK_NEAR(lv.run_ci95_hi - 816, lab_an_t_quantile(0.95, 2) * sqrt(1024.0 / 12), 1e-9);
+	CHECK(lv.run_ci95_lo < 800 && lv.run_ci99_lo < lv.run_ci95_lo);
 }
 
 /* A point of one run whose samples spread wide: the t-interval of its samples reaches below 0,
