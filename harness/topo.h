@@ -102,12 +102,11 @@ const char *lab_topo_source(const struct lab_topo *topo);
 const char *lab_topo_hwloc_env(void);
 
 /*
- * The hwloc variables set that change how it reads this machine (HWLOC_COMPONENTS not empty,
- * HWLOC_FSROOT other than "/", empty too, HWLOC_CPUID_PATH, empty too), written "A, B" into
- * buf; 0 when none is. hwloc still calls
- * what it reads then "this system" where a backend failed or was left out (HWLOC_COMPONENTS=-linux
- * read 2 packages from this 1-package guest's CPUID), so the lab never binds by it
- * (topo.c), and lab fleet refuses them.
+ * How many of the hwloc variables that change how it reads this machine are set
+ * (HWLOC_COMPONENTS not empty; HWLOC_FSROOT other than "/", empty too; HWLOC_CPUID_PATH, empty
+ * too), their names written "A, B" into buf. hwloc still calls what it reads then "this system"
+ * where a backend failed or was left out (HWLOC_COMPONENTS=-linux read 2 packages from this
+ * 1-package guest's CPUID), so the lab never binds by it (topo.c), and lab fleet refuses them.
  */
 size_t lab_topo_discovery_env(char *buf, size_t len);
 
