@@ -11,15 +11,15 @@
 static const struct lab_an_cv_spec an_spec = {
     .view = "atomics",
     .title = "Atomic read-modify-write under contention",
-    .about =
-        "ns per operation, all threads together (elapsed / operations "
-        "done by the whole team; interval clipped at 0), per operation, one curve per "
-        "target. shared: one counter, its line taken by the cores in turns; "
-        "sharded: a counter per thread on its own 128 bytes (the "
-        "uncontended atomic); packed: a counter per thread, 8 bytes apart "
-        "in one line - nothing is logically shared, yet the cores take the line in "
-        "turns as for shared (false sharing). Per thread, one operation takes threads x this time. "
-        "retries_per_op: failed compare-exchange attempts per success (op = cas).",
+    .about = "ns per operation, all threads together (elapsed / operations "
+             "done by the whole team; interval clipped at 0), per operation, one curve per "
+             "target. shared: one counter, its line taken by the cores in turns; "
+             "sharded: a counter per thread on its own 128 bytes (the "
+             "uncontended atomic); packed: a counter per thread, 8 bytes apart "
+             "in one line - nothing is logically shared, yet the cores take the line "
+             "in turns as for shared (false sharing). Per thread, one operation takes "
+             "threads x this time. "
+             "retries_per_op: failed compare-exchange attempts per success (op = cas).",
     .note = "ns per operation, all threads together: median | mean [95% CI] over reps (over run "
             "means with runs >= 2) "
             "(per thread: x threads); retries_per_op: cas only",
