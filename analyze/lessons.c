@@ -263,6 +263,39 @@ static int ev_metric_index(const struct ev *e, const char *name)
 	return -1;
 }
 
+/* The mixed level, as lab_an_cost_moments takes a ratio of two costs: where some cost means
+ * are over run means and others one setup's samples, each one-setup mean of two or more
+ * samples takes, besides its samples' variance, the largest relative between-run variance of
+ * the others and their run count for its df (one setup's samples say nothing of setups: a
+ * difference held where the same claim as a ratio was inconclusive). A ratio of two costs
+ * (ev_ci_mono) lends by itself, from the points. */
+static void ev_lend_mixed(struct ev *e)
+{
+	double rel = 0;
+	size_t runs = 0;
+
+	for (unsigned i = 0; i < e->nvar; i++) {
+		const struct ev_var *v = &e->var[i];
+		const struct lab_an_levels *lv = &v->pt->levels;
+		if (v->metric >= 0 || !lab_an_point_by_runs(v->pt) || v->n != lv->runs)
+			continue;
+		double sb2 = isfinite(lv->var_between) ? lv->var_between
+		                                       : lv->run_se * lv->run_se * (double)lv->runs;
+		double r = sb2 / (lv->mean * lv->mean);
+		if (isfinite(r) && r > rel) {
+			rel = r;
+			runs = lv->runs;
+		}
+	}
+	for (unsigned i = 0; rel > 0 && i < e->nvar; i++) {
+		struct ev_var *v = &e->var[i];
+		if (v->metric >= 0 || lab_an_point_by_runs(v->pt) || v->n < 2)
+			continue;
+		v->v += rel * v->mean * v->mean;
+		v->n = runs;
+	}
+}
+
 /* Resolves every leaf of the claim to its point means. */
 static int ev_resolve(struct ev *e)
 {
@@ -298,6 +331,7 @@ static int ev_resolve(struct ev *e)
 		if (!b || (e->base[i] = ev_var_of(e, b, -1, sel, NULL)) < 0)
 			return -1;
 	}
+	ev_lend_mixed(e);
 	return 0;
 }
 

@@ -283,6 +283,39 @@ LAB_TEST(difference_with_one_sample_has_no_interval)
 	fx_free(&f, &ls);
 }
 
+/* Review red team: a difference of a point over run means and one of one setup took the one
+ * setup's samples alone (the delta method), and held where the same claim as a ratio, which
+ * lends it the other's between-run variance, was inconclusive. It lends there too. */
+LAB_TEST(difference_at_the_mixed_level_lends)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_point *a;
+
+	fx_point(&f, "m", "k=a", 1, 100, 1, 9);
+	fx_point(&f, "m", "k=b", 1, 50, 0.3, 10);
+	a = &f.d.pt[0]; /* fx_point moves the array */
+	/* a over 3 runs: their means agree to +-1 (run_se 1), the between-run variance
+	 * estimated at 75 (rel 0.0075): b's one setup may be off by as much */
+	fx_run_labels(a, 3);
+	a->levels = (struct lab_an_levels){.runs = 3,
+	                                   .mean = 100,
+	                                   .run_se = 1,
+	                                   .var_between = 75,
+	                                   .run_ci95_lo = 95.7,
+	                                   .run_ci95_hi = 104.3};
+	fx_lesson(&f, "diff", "cost(m: k=a) - cost(m: k=b) >= 40");
+	fx_lesson(&f, "ratio", "cost(m: k=a) / cost(m: k=b) >= 1.8");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "inconclusive");
+	/* on b's samples alone the difference held */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	free(a->run);
+	free(a->flagged);
+	fx_free(&f, &ls);
+}
+
 /* A point that kept 2 of its 5 runs (the others' samples flagged) is judged on them, and the
  * verdict says its interval is over those setups alone; a point that kept all says nothing.
  * When samples.csv has rows of only 2 runs (the others removed), it says so, not "flagged"; an
