@@ -162,12 +162,15 @@ int lab_an_levels_compute(const double *x, const int *run, size_t n, double *scr
 	double per_mean = lv->var_between + lv->var_within / (N / (double)k);
 	lv->mean_share = per_mean > 0 ? lv->var_between / per_mean : NAN;
 	lv_moments(means, k, &lv->mean, &ss);
-	/* A run mean varies by at least its samples' share, var_within / n: run means that agree
-	 * closer than that (a quantised metric, 800 or 864 ns, whose 3 run means came out equal)
-	 * gave [816, 816] over samples of 800 and 864, and claims on both sides of 816 held. */
-	double se2 = ss / (double)(k - 1) / (double)k;
-	if (isfinite(msw) && se2 < msw / N)
-		se2 = msw / N;
+	/* A run mean varies by at least its samples' share, var_within / n_j, so the mean of the K
+	 * run means by at least var_within x sum(1 / n_j) / K^2: run means that agree closer than
+	 * that (a quantised metric, 800 or 864 ns, whose 3 run means came out equal) gave [816,
+	 * 816] over samples of 800 and 864, and claims on both sides of 816 held. */
+	double se2 = ss / (double)(k - 1) / (double)k, inv = 0;
+	for (size_t j = 0; j < k; j++)
+		inv += 1 / cnt[j];
+	if (isfinite(msw) && se2 < msw * inv / ((double)k * (double)k))
+		se2 = msw * inv / ((double)k * (double)k);
 	lv->run_se = sqrt(se2);
 	for (int c = 0; c < 2; c++) {
 		double half = lab_an_t_quantile(c ? 0.99 : 0.95, (double)(k - 1)) * lv->run_se;

@@ -35,8 +35,8 @@ struct lab_an_levels {
 	double run_ci99_lo, run_ci99_hi;
 	double within_ci95_lo, within_ci95_hi; /* t on all samples, N - 1 df (too narrow when
 	                                        * sb^2 > 0) */
-	double
-	    run_se; /* standard error of the mean of the run means (sd / sqrt(K)); NaN when K < 2 */
+	double run_se; /* standard error of the mean of the run means (sd / sqrt(K), at least
+	                * sqrt(MSW x sum(1 / n_j)) / K, the samples' own share); NaN when K < 2 */
 };
 
 /*

@@ -85,6 +85,17 @@ LAB_TEST(unbalanced_and_one_run)
 	CHECK_NEAR(lv.run_se, sqrt(1024.0 / 12), 1e-9);
 	CHECK_NEAR(lv.run_ci95_hi - 816, lab_an_t_quantile(0.95, 2) * sqrt(1024.0 / 12), 1e-9);
 	CHECK(lv.run_ci95_lo < 800 && lv.run_ci99_lo < lv.run_ci95_lo);
+	/* runs of 4, 4 and 24 samples: the mean of the run means varies by MSW x (1/4 + 1/4 +
+	 * 1/24) / 9, not MSW / 32 (review: [793.9, 838.1] held claims on both sides) */
+	double u[32], s4[96];
+	int r4[32];
+	for (int i = 0; i < 32; i++) {
+		u[i] = i % 4 ? 800 : 864;
+		r4[i] = i < 4 ? 0 : i < 8 ? 1 : 2;
+	}
+	REQUIRE(lab_an_levels_compute(u, r4, 32, s4, &lv) == 0);
+	CHECK_EQ_U64(lv.runs, 3);
+	CHECK_NEAR(lv.run_se, sqrt(lv.var_within * (0.25 + 0.25 + 1 / 24.0) / 9), 1e-9);
 }
 
 /* A point of one run whose samples spread wide: the t-interval of its samples reaches below 0,
