@@ -252,7 +252,8 @@ static void an_cmp_count(struct lab_an_compare *c, const struct lab_an_cmp_row *
 		c->loaded++;
 	else if (!strcmp(r->verdict, AN_UNTESTED))
 		c->untested++;
-	else {
+	else { /* tested: on run means (or mixed), or on samples */
+		c->by_runs += runs;
 		c->by_samples += !runs;
 		if (!strcmp(r->verdict, "improved"))
 			c->improved++;
@@ -301,9 +302,9 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	bool runs = strcmp(level, "samples") != 0;
 
 	r->level = level;
+	r->lent = m.lent;
 	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, &q);
-	c->by_runs += runs && q.has_ci; /* one sample against runs: nothing compared */
-	lab_an_ratio_positive(&q);      /* a cost cannot fall by more than 100 % */
+	lab_an_ratio_positive(&q); /* a cost cannot fall by more than 100 % */
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;

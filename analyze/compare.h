@@ -23,6 +23,7 @@ struct lab_an_cmp_row {
 	/* "runs": compared on run means (both sides K >= 2); "mixed": one side's run means, the
 	 * other's samples with the first's between-run variance; else "samples" */
 	const char *level;
+	int lent; /* "mixed": the other side's between-run variance (above 0) was added */
 	/* at level "runs", or with one_setup: what the samples alone would have said */
 	const char *samples_verdict;
 	/* a side planned 2+ runs kept fewer ("new: ONE SETUP: 1 of 3 runs kept"; both sides said

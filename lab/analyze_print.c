@@ -357,9 +357,9 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		else if (r->level && !strcmp(r->level, "mixed"))
 			fprintf(
 			    f, " (%zu vs %zu runs%s)", r->old->levels.runs, r->new_->levels.runs,
-			    isfinite(r->lo) ? ": the one setup's mean with the other side's spread "
-			                      "between runs"
-			                    : "");
+			    r->lent
+			        ? ": the one setup's mean with the other side's spread between runs"
+			        : "");
 		if (r->one_setup[0])
 			fprintf(f, " (%s; the samples say %s)", r->one_setup, r->samples_verdict);
 		if (r->loaded[0])

@@ -804,6 +804,53 @@ LAB_TEST(compare_runs_against_one_setup_is_mixed)
 	free(out);
 }
 
+/* Run 0's rows, all but each point's first flagged: one used sample per point. */
+static void ct_run0_one(FILE *out, const char *line, void *ctx)
+{
+	static char seen[64];
+	size_t n = strlen(line);
+	int pt = -1;
+
+	(void)ctx;
+	if (!strncmp(line, "experiment,", 11)) {
+		memset(seen, 0, sizeof(seen));
+		fprintf(out, "%s\n", line);
+		return;
+	}
+	if (n < 4 || strcmp(line + n - 2, ",0"))
+		return;
+	sscanf(strchr(line, ',') + 1, "%d", &pt);
+	if (pt >= 0 && pt < 64 && seen[pt]++)
+		fprintf(out, "%.*s1,0\n", (int)(n - 3), line);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* Precision red team: the one setup of one used sample took the other side's between-run
+ * variance and run count, and was tested (8 of 12 such points read "regressed"): it stays
+ * untested, says nothing of a spread it did not take, and is not counted as compared. */
+LAB_TEST(compare_runs_against_one_sample_is_untested)
+{
+	char *out = NULL;
+	struct lab_an_json *j = NULL;
+	const struct lab_an_json *p;
+
+	clitest_copy("results-numa-runs");
+	REQUIRE(clitest_rewrite("results-numa-runs/samples.csv", ct_run0_one, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-numa-runs/run.json", ct_one_run, NULL) == 0);
+	REQUIRE((j = ct_compare_copy_json()) != NULL);
+	REQUIRE((p = clitest_at(j, "points", 0)) != NULL);
+	CHECK_EQ_STR(lab_an_json_str(p, "level"), "mixed");
+	CHECK_EQ_STR(lab_an_json_str(p, "verdict"), "untested (one sample a side)");
+	CHECK(lab_an_json_num(lab_an_json_get(j, "counts"), "by_runs", NAN) == 0);
+	lab_an_json_free(j);
+	REQUIRE((out = ct_compare_copy("")) != NULL);
+	CHECK(strstr(out, "(3 vs 1 runs)") != NULL);
+	CHECK(strstr(out, "spread between runs") == NULL);
+	CHECK(strstr(out, "compared on run means") == NULL);
+	free(out);
+}
+
 /* Point 0's samples all flagged: a row's ",0,R" end (flagged, run) becomes ",1,R". */
 static void ct_flag_point(FILE *out, const char *line, void *ctx)
 {
