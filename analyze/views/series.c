@@ -375,7 +375,8 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 	for (size_t j = 0; j < s->nrow; j++) {
 		const char *lv = s->row[j].has_speedup ? s->row[j].speedup_level : NULL;
 		runs = runs || (lv && !strcmp(lv, "runs"));
-		mixed = mixed || (lv && !strcmp(lv, "mixed"));
+		/* a one run of one sample took nothing and has no interval */
+		mixed = mixed || (lv && !strcmp(lv, "mixed") && s->row[j].speedup.has_ci);
 	}
 	if (!s->latency && mixed)
 		lab_doc_note(sec, "levels: where one point of a speedup has one run and the other "
