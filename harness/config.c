@@ -289,8 +289,8 @@ static bool cfg_line_bytes(struct cfg_loader *ld, const char *raw, size_t n, con
 
 /* How many bytes of invisible characters a paste may leave s starting with (the no-break and
  * other Unicode spaces, zero-width ones, marks, a BOM: what messages print escaped, with
- * blanks between them), *cp the first one's code point; 0: none. Before a header they hid
- * it: the keys below went to the section above. */
+ * blanks, vertical tabs or form feeds between them), *cp the first one's code point; 0: none.
+ * Before a header they hid it: the keys below went to the section above. */
 static size_t cfg_invisible(const char *s, const char *end, unsigned *cp)
 {
 	const unsigned char *u = (const unsigned char *)s, *e = (const unsigned char *)end;
@@ -298,7 +298,7 @@ static size_t cfg_invisible(const char *s, const char *end, unsigned *cp)
 
 	*cp = 0;
 	while (u < e) {
-		if (*u == ' ' || *u == '\t') {
+		if (*u == ' ' || *u == '\t' || *u == '\v' || *u == '\f') {
 			u++;
 			continue;
 		}
@@ -356,7 +356,8 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	size_t inv = cfg_invisible(s, end, &cp);
 	if (inv && s + inv < end && s[inv] == '[') {
 		/* one error for the line: a vertical tab before it was said (cfg_line_bytes) */
-		if (!memchr(raw, '\v', (size_t)(s - raw)) && !memchr(raw, '\f', (size_t)(s - raw)))
+		if (!memchr(raw, '\v', (size_t)(s + inv - raw)) &&
+		    !memchr(raw, '\f', (size_t)(s + inv - raw)))
 			lab_diag_add(
 			    ld->d,
 			    "%s:%d: '%.*s': an invisible character (U+%04X) before the section "
