@@ -29,8 +29,9 @@ static const char *topo_synthetic_attrs_end(const char *c)
 struct topo_syn_item {
 	const char *name; /* core:2 of core:2(...), numa of [numa(...)] */
 	int name_len;
-	unsigned long arity; /* objects under each object of the level above; 0: attached */
-	const char *attrs;   /* the attributes inside (), NULL when none */
+	unsigned long arity;  /* objects under each object of the level above; 0: attached */
+	const char *arity_at; /* its digits as written */
+	const char *attrs;    /* the attributes inside (), NULL when none */
 	size_t attrs_len;
 };
 
@@ -64,6 +65,7 @@ static bool topo_syn_item_read(const char **c, struct topo_syn_item *it)
 	at += *at == ':';
 	if (*at < '0' || *at > '9') /* "-1" read as ULONG_MAX: "more than 4096 PUs" */
 		return false;
+	it->arity_at = at;
 	it->arity = strtoul(at, &end, 0);
 	if (end == at || !it->arity)
 		return false;
@@ -99,6 +101,13 @@ static int topo_synthetic_check(const char *spec, const char *desc, struct lab_e
 	while (c && topo_syn_item_read(&c, &it)) {
 		if (!it.arity)
 			continue;
+		/* hwloc reads 010 as 8: a level of "010" packages made 8 */
+		if (it.arity_at[0] == '0' && isdigit((unsigned char)it.arity_at[1]))
+			return lab_err_set(err, LAB_ETOPO,
+			                   "%s: '%.*s' has a leading 0, which hwloc reads as octal "
+			                   "(allowed: decimal counts without leading zeros, or hex "
+			                   "as 0x40)",
+			                   spec, it.name_len > 40 ? 40 : it.name_len, it.name);
 		if (it.arity > LAB_TOPO_PUS_MAX || (pus *= it.arity) > LAB_TOPO_PUS_MAX)
 			return lab_err_set(err, LAB_ETOPO,
 			                   "%s: more than %d PUs (the lab plans topologies of at "

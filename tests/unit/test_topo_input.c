@@ -127,6 +127,10 @@ LAB_TEST(synthetic_interleaving_checked)
 		    spec, bad[i]);
 		check_refused(spec, want);
 	}
+	/* a level's count too: pack:010 made 8 packages */
+	check_refused("synthetic:pack:010 pu:1",
+	              "synthetic:pack:010 pu:1: 'pack:010' has a leading 0, which hwloc reads as "
+	              "octal (allowed: decimal counts without leading zeros, or hex as 0x40)");
 	/* hwloc reads these numbers in C's bases: 08*2 it ignored, 010*2 is 8*2 */
 	check_refused("synthetic:pack:2 pu:8(indexes=08*2:1*8)",
 	              "synthetic:pack:2 pu:8(indexes=08*2:1*8): '08' in an indexes= interleaving "
