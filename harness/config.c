@@ -302,8 +302,10 @@ static size_t cfg_invisible(const char *s, const char *end, unsigned *cp)
 			u++;
 			continue;
 		}
-		n = *u >= 0x80 ? lab_utf8_len(u) : 0;
-		if (!n || u + n > e || !lab_utf8_control_cp(u, n))
+		/* the lead byte's length first: the text need not end in a NUL (a file's last
+		 * byte 0xd9 was read past) */
+		n = *u >= 0xF0 ? 4 : *u >= 0xE0 ? 3 : *u >= 0xC2 ? 2 : 0;
+		if (!n || n > (size_t)(e - u) || lab_utf8_len(u) != n || !lab_utf8_control_cp(u, n))
 			break;
 		if (!*cp)
 			*cp = lab_utf8_control_cp(u, n);

@@ -333,6 +333,26 @@ LAB_TEST(nul_byte)
 	lab_diag_free(&d);
 }
 
+/* Fuzzer: a text that ends in the lead byte of a 2-byte UTF-8 character, with no NUL after it,
+ * was read one byte past its end by the check for invisible characters before a header. The
+ * text is copied to a buffer of its exact length, so AddressSanitizer sees any read past it. */
+LAB_TEST(text_ending_in_a_lead_byte)
+{
+	static const char text[] = "[a]\nkernel = noop\n\xd9";
+	char *exact = malloc(sizeof(text) - 1);
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_err err = {0};
+
+	REQUIRE(exact);
+	memcpy(exact, text, sizeof(text) - 1);
+	REQUIRE(lab_cfg_load_text(&cfg, "t.ini", exact, sizeof(text) - 1, &d, &err) == 0);
+	CHECK(lab_diag_count(&d) >= 1); /* the stray byte is an error */
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+	free(exact);
+}
+
 /* Blanks are spaces and tabs: libinih and the value parsers would take a vertical tab or a form
  * feed for one ("1\v" read as 1), so outside a comment each is one error, like any control byte
  * where it stands in a value; the line is read still. */
