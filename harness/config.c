@@ -356,24 +356,22 @@ static bool cfg_scan_line(struct cfg_loader *ld, const char *raw, size_t n)
 	ld->keep = content;
 	unsigned cp = 0;
 	size_t inv = cfg_invisible(s, end, &cp);
-	if (inv && s + inv < end && s[inv] == '[') {
-		/* one error for the line: a vertical tab before it was said (cfg_line_bytes) */
-		if (!memchr(raw, '\v', (size_t)(s + inv - raw)) &&
-		    !memchr(raw, '\f', (size_t)(s + inv - raw)))
-			lab_diag_add(
-			    ld->d,
-			    "%s:%d: '%.*s': an invisible character (U+%04X) before the section "
-			    "header (delete it: a header starts at column 1)",
-			    ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, cp);
+	bool hidden = inv && s + inv < end && s[inv] == '[';
+	/* what comes before a header: a vertical tab or form feed there was said already
+	 * (cfg_line_bytes), and each line is one error */
+	size_t pre = (size_t)(s - raw) + (hidden ? inv : 0);
+	bool said = memchr(raw, '\v', pre) || memchr(raw, '\f', pre);
+	if (hidden && !said)
+		lab_diag_add(ld->d,
+		             "%s:%d: '%.*s': an invisible character (U+%04X) before the section "
+		             "header (delete it: a header starts at column 1)",
+		             ld->file, ld->line, (int)(end - s > 40 ? 40 : end - s), s, cp);
+	if (hidden)
 		s += inv;
-		indented = false; /* one error for the line */
-	}
 	if (*s == '[') {
 		/* Still read as a header, so the keys below it are checked against their section;
-		 * libinih must not take it for a continuation. A vertical tab or form feed before
-		 * it was said already (cfg_line_bytes): one error for the line. */
-		if (indented && !memchr(raw, '\v', (size_t)(s - raw)) &&
-		    !memchr(raw, '\f', (size_t)(s - raw)))
+		 * libinih must not take it for a continuation. */
+		if (indented && !hidden && !said)
 			lab_diag_add(
 			    ld->d,
 			    "%s:%d: '%.*s': a section header must start at column 1 (remove "
