@@ -151,10 +151,13 @@ static int topo_synthetic_index_list(const char *spec, const char *v, size_t len
 		    (p < end && !strchr(list ? "," : "*:", *p))) {
 			size_t w = strcspn(num, ",*: )");
 			return lab_err_set(err, LAB_ETOPO,
-			                   "%s: index '%.*s' is out of range (allowed in indexes=: "
-			                   "whole numbers 0 .. %d, e.g. indexes=0,2,1,3 or "
-			                   "indexes=Core:PU)",
-			                   spec, (int)(w < 24 ? w : 24), num, LAB_TOPO_OS_MAX);
+			                   "%s: index '%.*s' is %s (allowed in indexes=: "
+			                   "whole numbers 0 .. %d in decimal digits, e.g. "
+			                   "indexes=0,2,1,3 or indexes=Core:PU)",
+			                   spec, (int)(w < 24 ? w : 24), num,
+			                   n > LAB_TOPO_OS_MAX ? "out of range"
+			                                       : "not a whole number",
+			                   LAB_TOPO_OS_MAX);
 		}
 		if (list && seen[n / 64] & (1ull << (n % 64)))
 			return lab_err_set(err, LAB_ETOPO,

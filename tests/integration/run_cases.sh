@@ -800,7 +800,7 @@ topology_input_limits)
 		[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$2" "$tmp/err" ||
 			{ echo "$1: exit $rc"; cat "$tmp/err"; exit 1; }
 	}
-	range="is out of range (allowed in indexes=: whole numbers 0 .. 65535"
+	range="is out of range (allowed in indexes=: whole numbers 0 .. 65535 in decimal digits"
 	refused 'synthetic:pu:1(indexes=2147483648)' "index '2147483648' $range"
 	refused 'synthetic:pu:2(indexes=2147483647,0)' "index '2147483647' $range"
 	refused 'synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1' "index '2147483648' $range"

@@ -48,27 +48,28 @@ static int open_cpus(const char *spec, int *cpus, int max)
  * on a NUMA level) or not written as digits is refused before hwloc sees it, as XML os_index. */
 LAB_TEST(synthetic_indexes_range)
 {
-	static const char *const bad[][2] = {
-	    {"synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1", "2147483648"},
-	    {"synthetic:pu:2(indexes=65536,0)", "65536"},
-	    {"synthetic:pu:2(indexes=0,4294967297)", "4294967297"},
-	    {"synthetic:pu:2(indexes=-1,0)", "-1"},
-	    {"synthetic:pu:2(indexes=0,+1)", "+1"},
-	    {"synthetic:pu:2(indexes=0x1,0)", "0x1"},
-	    {"synthetic:pu:2(indexes=0,,1)", ""},
-	    {"synthetic:pu:1(indexes=)", ""},
-	    {"synthetic:pack:2 [numa(indexes=70000,0)] pu:1", "70000"},
-	    {"synthetic:(indexes=99999) pu:2", "99999"},
-	    {"synthetic:pu:8(indexes=4*2:99999*2:1*2)", "99999"},
+	static const char *const bad[][3] = {
+	    {"synthetic:pack:2 numa:1(indexes=2147483648,0) pu:1", "2147483648", "out of range"},
+	    {"synthetic:pu:2(indexes=65536,0)", "65536", "out of range"},
+	    {"synthetic:pu:2(indexes=0,4294967297)", "4294967297", "out of range"},
+	    {"synthetic:pu:2(indexes=-1,0)", "-1", "not a whole number"},
+	    {"synthetic:pu:2(indexes=0,+1)", "+1", "not a whole number"},
+	    {"synthetic:pu:2(indexes=0x1,0)", "0x1", "not a whole number"},
+	    {"synthetic:pu:2(indexes=0,,1)", "", "not a whole number"},
+	    {"synthetic:pu:1(indexes=)", "", "not a whole number"},
+	    {"synthetic:pack:2 [numa(indexes=70000,0)] pu:1", "70000", "out of range"},
+	    {"synthetic:(indexes=99999) pu:2", "99999", "out of range"},
+	    {"synthetic:pu:8(indexes=4*2:99999*2:1*2)", "99999", "out of range"},
+	    {"synthetic:pu:8(indexes=0x4*2:1*4)", "0x4", "not a whole number"},
 	};
 	char want[512];
 	int cpus[8];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(want, sizeof(want),
-		         "%s: index '%s' is out of range (allowed in indexes=: whole numbers 0 .. "
-		         "65535, e.g. indexes=0,2,1,3 or indexes=Core:PU)",
-		         bad[i][0], bad[i][1]);
+		         "%s: index '%s' is %s (allowed in indexes=: whole numbers 0 .. 65535 in "
+		         "decimal digits, e.g. indexes=0,2,1,3 or indexes=Core:PU)",
+		         bad[i][0], bad[i][1], bad[i][2]);
 		check_refused(bad[i][0], want);
 	}
 	CHECK_EQ_I64(open_cpus("synthetic:pu:2(indexes=65535,0)", cpus, 8), 2);
