@@ -676,3 +676,46 @@ LAB_TEST(add_peak_group_not_taken_by_a_name)
 	rf_pt(j, "isa=scalar;op=sum;size=16K;type=f64", "scalar f64 adds", 1 / 0.55 / 2);
 	lab_an_json_free(j);
 }
+
+/* The avx2 sum of results-roofs-adds at f32 (its run.json point 9 too, 4 bytes a flop): no
+ * f32 peak was measured, so it falls to an f64 ceiling. */
+static void rf_sum_to_f32(FILE *out, const char *line, void *ctx)
+{
+	int *in9 = ctx;
+
+	if (strstr(line, "\"point\": 9,"))
+		*in9 = 1;
+	else if (strstr(line, "\"point\": 10,"))
+		*in9 = 0;
+	if (*in9 && strstr(line, "\"type\": \"f64\""))
+		fprintf(out, "%.*s\"type\": \"f32\"\n", (int)(strstr(line, "\"type\"") - line),
+		        line);
+	else if (*in9 && strstr(line, "\"bytes_read\": 8"))
+		fprintf(out, "%.*s\"bytes_read\": 4,\n", (int)(strstr(line, "\"bytes") - line),
+		        line);
+	else if (strstr(line, "isa=avx2;op=sum;size=16K;type=f64"))
+		fprintf(out, "%.*stype=f32%s\n", (int)(strstr(line, "type=f64") - line), line,
+		        strstr(line, "type=f64") + 8);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* March red team (left by the stop before): an adds-only point under another precision's
+ * ceiling is told to run the add peak of its own kind (op=add), not an FMA one. */
+LAB_TEST(sum_under_another_precisions_ceiling_told_add_peak)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+	int in9 = 0;
+
+	clitest_copy("results-roofs-adds");
+	REQUIRE(clitest_rewrite("results-roofs-adds/run.json", rf_sum_to_f32, &in9) == 0);
+	REQUIRE(clitest_rewrite("results-roofs-adds/samples.csv", rf_sum_to_f32, &in9) == 0);
+	REQUIRE((j = rf_json("results-roofs-adds")));
+	REQUIRE((p = rf_pt(j, "isa=avx2;op=sum;size=16K;type=f32", "avx2 f64", 0.5)));
+	CHECK_EQ_STR(
+	    lab_an_json_str(p, "note") ?: "",
+	    "under the avx2 f64 ceiling, another precision's, whose lanes are not its own: "
+	    "no f32 add peak was measured at 1 thread (run peak op=add type=f32)");
+	lab_an_json_free(j);
+}
