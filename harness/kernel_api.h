@@ -60,6 +60,11 @@ struct lab_param {
 	const struct lab_enum_val *choices; /* LAB_PT_ENUM: terminated by a NULL name */
 	const char *unit;                   /* "bytes", "ns", "" */
 	const char *help;                   /* one sentence */
+	/* NULL: the key always has effect. "KEY=A|B": only where the enum KEY of the same table
+	 * is A or B; elsewhere it is left out of the point's params (its label and identity),
+	 * a selector naming it there names no point, and a sweep of it there is refused (it would
+	 * make the same point twice). Set with LAB_P_APPLIES. */
+	const char *applies;
 };
 
 /* Compile-time proof that field f of struct st has type T (a negative array size otherwise). */
@@ -68,40 +73,44 @@ struct lab_param {
 #define LAB__P(st, f, T, type_, key_, def_)                                                        \
 	.key = key_, .type = type_, .offset = offsetof(st, f) + LAB__FIELD_IS(st, f, T), .def = def_
 
-#define LAB_P_U64(st, f, key_, def_, lo_, hi_, unit_, help_)                                       \
+#define LAB_P_U64(st, f, key_, def_, lo_, hi_, unit_, help_, ...)                                  \
 	{                                                                                          \
-		LAB__P(st, f, uint64_t, LAB_PT_U64, key_, def_), .min = lo_, .max = hi_,           \
-		                                                 .unit = unit_, .help = help_      \
+		LAB__P(st, f, uint64_t, LAB_PT_U64, key_, def_),                                   \
+		    .min = lo_, .max = hi_, .unit = unit_, .help = help_, __VA_ARGS__              \
 	}
-#define LAB_P_SIZE(st, f, key_, def_, lo_, hi_, help_)                                             \
+#define LAB_P_SIZE(st, f, key_, def_, lo_, hi_, help_, ...)                                        \
 	{                                                                                          \
-		LAB__P(st, f, uint64_t, LAB_PT_SIZE, key_, def_), .min = lo_, .max = hi_,          \
-		                                                  .unit = "bytes", .help = help_   \
+		LAB__P(st, f, uint64_t, LAB_PT_SIZE, key_, def_),                                  \
+		    .min = lo_, .max = hi_, .unit = "bytes", .help = help_, __VA_ARGS__            \
 	}
-#define LAB_P_DURATION(st, f, key_, def_, lo_, hi_, help_)                                         \
+#define LAB_P_DURATION(st, f, key_, def_, lo_, hi_, help_, ...)                                    \
 	{                                                                                          \
-		LAB__P(st, f, uint64_t, LAB_PT_DURATION, key_, def_), .min = lo_, .max = hi_,      \
-		                                                      .unit = "ns", .help = help_  \
+		LAB__P(st, f, uint64_t, LAB_PT_DURATION, key_, def_),                              \
+		    .min = lo_, .max = hi_, .unit = "ns", .help = help_, __VA_ARGS__               \
 	}
-#define LAB_P_DOUBLE(st, f, key_, def_, lo_, hi_, unit_, help_)                                    \
+#define LAB_P_DOUBLE(st, f, key_, def_, lo_, hi_, unit_, help_, ...)                               \
 	{                                                                                          \
-		LAB__P(st, f, double, LAB_PT_DOUBLE, key_, def_), .dmin = lo_, .dmax = hi_,        \
-		                                                  .unit = unit_, .help = help_     \
+		LAB__P(st, f, double, LAB_PT_DOUBLE, key_, def_),                                  \
+		    .dmin = lo_, .dmax = hi_, .unit = unit_, .help = help_, __VA_ARGS__            \
 	}
-#define LAB_P_BOOL(st, f, key_, def_, help_)                                                       \
+#define LAB_P_BOOL(st, f, key_, def_, help_, ...)                                                  \
 	{                                                                                          \
-		LAB__P(st, f, bool, LAB_PT_BOOL, key_, def_), .unit = "", .help = help_            \
+		LAB__P(st, f, bool, LAB_PT_BOOL, key_, def_), .unit = "", .help = help_,           \
+		                                              __VA_ARGS__                          \
 	}
-#define LAB_P_ENUM(st, f, key_, def_, choices_, help_)                                             \
+#define LAB_P_ENUM(st, f, key_, def_, choices_, help_, ...)                                        \
 	{                                                                                          \
 		LAB__P(st, f, int, LAB_PT_ENUM, key_, def_), .choices = choices_, .unit = "",      \
-		                                             .help = help_                         \
+		                                             .help = help_, __VA_ARGS__            \
 	}
-#define LAB_P_STR(st, f, key_, def_, help_)                                                        \
+#define LAB_P_STR(st, f, key_, def_, help_, ...)                                                   \
 	{                                                                                          \
-		LAB__P(st, f, char[LAB_STR_MAX], LAB_PT_STR, key_, def_), .unit = "",              \
-		                                                          .help = help_            \
+		LAB__P(st, f, char[LAB_STR_MAX], LAB_PT_STR, key_, def_),                          \
+		    .unit = "", .help = help_, __VA_ARGS__                                         \
 	}
+/* The trailing argument of a LAB_P_* entry whose key has effect only where the enum key of the
+ * same table takes one of the values in cond ("layout=stride", "schedule=dynamic|guided"). */
+#define LAB_APPLIES(cond) .applies = cond
 #define LAB_PARAM_END                                                                              \
 	{                                                                                          \
 		.key = NULL                                                                        \

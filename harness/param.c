@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,6 +271,65 @@ const struct lab_param *lab_param_find(const struct lab_param *table, const char
 		if (!strcmp(p->key, key))
 			return p;
 	return NULL;
+}
+
+/* The enum key p->applies names in table (NULL: none, or no such enum key) and the length of
+ * its name. */
+static const struct lab_param *param_cond_key(const struct lab_param *table,
+                                              const struct lab_param *p, size_t *klen)
+{
+	const char *eq = p->applies ? strchr(p->applies, '=') : NULL;
+
+	if (!eq)
+		return NULL;
+	*klen = (size_t)(eq - p->applies);
+	for (const struct lab_param *q = table; q && q->key; q++)
+		if (q->type == LAB_PT_ENUM && strlen(q->key) == *klen &&
+		    !strncmp(q->key, p->applies, *klen))
+			return q;
+	return NULL;
+}
+
+int lab_param_applies_value(const struct lab_param *p, const char *key, const char *value)
+{
+	size_t klen = p->applies ? strcspn(p->applies, "=") : 0, n = strlen(value);
+
+	if (!p->applies || strlen(key) != klen || strncmp(key, p->applies, klen))
+		return -1;
+	for (const char *v = p->applies + klen + 1; *v;
+	     v += strcspn(v, "|") + (v[strcspn(v, "|")] != 0))
+		if (strcspn(v, "|") == n && !strncmp(v, value, n))
+			return 1;
+	return 0;
+}
+
+bool lab_param_applies(const struct lab_param *table, const struct lab_param *p, const void *base)
+{
+	size_t klen;
+	const struct lab_param *c = param_cond_key(table, p, &klen);
+	char val[LAB_STR_MAX];
+
+	if (!c)
+		return true;
+	lab_param_format(c, base, val, sizeof(val));
+	return lab_param_applies_value(p, c->key, val) == 1;
+}
+
+void lab_param_applies_text(const struct lab_param *p, char *buf, size_t len)
+{
+	const char *eq = p->applies ? strchr(p->applies, '=') : NULL;
+	size_t used;
+
+	buf[0] = '\0';
+	if (!eq || !len)
+		return;
+	used = (size_t)snprintf(buf, len, "%.*s = ", (int)(eq - p->applies), p->applies);
+	for (const char *v = eq + 1; *v && used < len;) {
+		size_t w = strcspn(v, "|");
+		const char *sep = !v[w] ? "" : strchr(v + w + 1, '|') ? ", " : " or ";
+		used += (size_t)snprintf(buf + used, len - used, "%.*s%s", (int)w, v, sep);
+		v += w + (v[w] != 0);
+	}
 }
 
 /* Formats a byte count with the largest binary suffix that divides it exactly. */

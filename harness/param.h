@@ -7,6 +7,7 @@
 #ifndef LAB_HARNESS_PARAM_H
 #define LAB_HARNESS_PARAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,18 @@ const struct lab_param *lab_param_find(const struct lab_param *table, const char
 
 /* Writes the value of p held in base as config text (what lab_param_parse reads back). */
 void lab_param_format(const struct lab_param *p, const void *base, char *buf, size_t len);
+
+/* Whether p has effect at the values in base of the table it is in (p->applies; always
+ * without). */
+bool lab_param_applies(const struct lab_param *table, const struct lab_param *p, const void *base);
+
+/* Whether p has effect where key (an enum key of p's table) reads value: 1 or 0; -1 when key is
+ * not what p's effect depends on. */
+int lab_param_applies_value(const struct lab_param *p, const char *key, const char *value);
+
+/* Where p has effect, as a reader sees it: "layout = stride", "schedule = dynamic or guided";
+ * "" when always. */
+void lab_param_applies_text(const struct lab_param *p, char *buf, size_t len);
 
 /* Writes what p allows: "1 .. 4096 bytes", "one of: plain, atomic", "true or false". */
 void lab_param_allowed(const struct lab_param *p, char *buf, size_t len);

@@ -271,6 +271,24 @@ static bool pl_fixed_list(const struct lab_resolved *r)
 static void pl_unplanned(struct lab__pl_ctx *x, const struct lab_experiment *e,
                          const struct lab_lesson_sel *sel)
 {
+	char where[128];
+
+	/* stride=64 beside layout=struct: the key has no effect, and no value there */
+	for (unsigned i = 0; i < sel->nparam; i++) {
+		const struct lab_param *p = lab_param_find(e->kernel->params, sel->key[i]);
+		for (unsigned j = 0; p && p->applies && j < sel->nparam; j++)
+			if (lab_param_applies_value(p, sel->key[j], sel->value[j]) == 0) {
+				lab_param_applies_text(p, where, sizeof(where));
+				lab__plan_claim_error(x,
+				                      "column %u: %s=%s names no point: %s applies "
+				                      "only where %s, not at %s=%s (allowed: "
+				                      "leave %s out of this selector)",
+				                      sel->kcol[i], sel->key[i], sel->value[i],
+				                      sel->key[i], where, sel->key[j],
+				                      sel->value[j], sel->key[i]);
+				return;
+			}
+	}
 	for (unsigned i = 0; i < sel->nparam; i++)
 		for (unsigned k = 0; k < e->nkeys; k++) {
 			const struct lab_resolved *r = &e->keys[k];

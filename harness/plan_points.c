@@ -13,7 +13,8 @@
 
 #define PLAN_PAIRS_MAX 65536
 
-/* "k=v;k=v" of every kernel key, then the placement (and the pair for pair placements). */
+/* "k=v;k=v" of every kernel key that applies, then the placement (and the pair for pair
+ * placements). */
 static char *plan_params_text(const struct lab_experiment *e, const void *kparams,
                               const struct lab_hparams *h, const int *pair)
 {
@@ -21,6 +22,8 @@ static char *plan_params_text(const struct lab_experiment *e, const void *kparam
 	char *s = malloc(cap), val[128];
 
 	for (const struct lab_param *p = e->kernel->params; s && p->key; p++) {
+		if (!lab_param_applies(e->kernel->params, p, kparams))
+			continue; /* stride of a struct layout: no part of what the point is */
 		lab_param_format(p, kparams, val, sizeof(val));
 		size_t need = strlen(p->key) + strlen(val) + 3;
 		if (used + need + 2 * LAB_STR_MAX + 64 > cap) {
@@ -438,6 +441,58 @@ void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const str
 		plan_too_many(d, e, total, before);
 }
 
+/*
+ * A kernel key that applies only at some values of another (false_sharing's stride: layout =
+ * stride) is refused where it would sweep points it does not apply to (each the same point
+ * again), or where set in the section for points none of which it applies to (it would change
+ * nothing). A [global] value is for the experiments whose points take it. kparams: scratch.
+ */
+static void plan_applies_check(struct lab_experiment *e, void *kparams, struct lab_diag *d)
+{
+	char where[128], what[400];
+	struct lab_err err;
+
+	for (unsigned k = 0; k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
+		const struct lab_resolved *c = NULL;
+		unsigned yes = 0, no = 0, first_no = 0;
+
+		if (r->harness || !r->param->applies || r->src == LAB_SRC_DEFAULT)
+			continue;
+		size_t klen = strcspn(r->param->applies, "=");
+		for (unsigned i = 0; i < e->nkeys && !c; i++)
+			if (!e->keys[i].harness && strlen(e->keys[i].param->key) == klen &&
+			    !strncmp(e->keys[i].param->key, r->param->applies, klen))
+				c = &e->keys[i];
+		LAB_BUG_ON(!c); /* tests/unit/test_kernels: every applies names an enum key */
+		for (unsigned v = 0; v < c->nvals; v++) {
+			LAB_BUG_ON(lab_param_parse(c->param, c->vals[v], kparams, &err) != 0);
+			if (lab_param_applies(e->kernel->params, r->param, kparams))
+				yes++;
+			else if (!no++)
+				first_no = v;
+		}
+		lab_param_applies_text(r->param, where, sizeof(where));
+		if (no && r->nvals > 1)
+			snprintf(what, sizeof(what),
+			         "%s applies only where %s, and %s = %s here would make each of "
+			         "its points once per value (allowed: sweep %s in an experiment "
+			         "of %s alone)",
+			         r->param->key, where, c->param->key, c->vals[first_no],
+			         r->param->key, where);
+		else if (!yes && r->src != LAB_SRC_GLOBAL &&
+		         !(r->src == LAB_SRC_CLI && r->set_global))
+			snprintf(what, sizeof(what),
+			         "changes nothing here: %s applies only where %s (this experiment "
+			         "has %s = %s; allowed: leave %s out, or set %s)",
+			         r->param->key, where, c->param->key, c->text, r->param->key,
+			         where);
+		else
+			continue;
+		lab__plan_key_error(d, e, r, r->text, what);
+	}
+}
+
 void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       struct lab_diag *d)
 {
@@ -451,6 +506,7 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 		lab__plan_diag_once(d, "lab: out of memory while planning");
 		return;
 	}
+	plan_applies_check(e, kparams, d);
 	/* Threads vary fastest (keys[0] is threads), so each scaling series finishes together. */
 	for (unsigned k = e->nkeys; k-- > 0;)
 		if (e->keys[k].nvals > 1 && !lab__plan_pairs_fixed(e, k))

@@ -31,7 +31,9 @@ struct lab__sel_index {
 
 static unsigned long long ps_probes;
 
-#define PS_NONE 0xffffffffu /* a key that is no part of a point's identity (reps, warmup...) */
+/* a key that is no part of a point's identity (reps, warmup...), or a kernel key that does not
+ * apply there (stride of a struct layout: a selector naming it names no such point) */
+#define PS_NONE 0xffffffffu
 
 bool lab__plan_point_key(const char *key)
 {
@@ -82,9 +84,11 @@ static int ps_fill(struct lab__sel_index *x, const struct lab_plan *plan)
 		for (unsigned k = 0; k < x->nk; k++) {
 			const struct lab_resolved *r = &x->e->keys[k];
 			long v = PS_NONE;
-			if (!r->harness || lab__plan_point_key(r->param->key)) {
-				ps_point_value(&plan->pts[x->e->first_point + j], r, buf,
-				               sizeof(buf));
+			const struct lab_point *pt = &plan->pts[x->e->first_point + j];
+			if (r->harness
+			        ? lab__plan_point_key(r->param->key)
+			        : lab_param_applies(x->e->kernel->params, r->param, pt->kparams)) {
+				ps_point_value(pt, r, buf, sizeof(buf));
 				if ((v = ps_number(x, k, buf)) < 0)
 					return -1;
 			}

@@ -48,8 +48,8 @@ static const struct lab_enum_val fs_layouts[] = {
 
 static const struct lab_param fs_params_table[] = {
     LAB_P_SIZE(struct fs_params, stride, "stride", "8", 8, 4096,
-               "Bytes between neighbouring threads' counters (layout = stride); a multiple of "
-               "8."),
+               "Bytes between neighbouring threads' counters; a multiple of 8.",
+               LAB_APPLIES("layout=stride")),
     LAB_P_ENUM(struct fs_params, op, "op", "store", fs_ops, "How a counter is incremented."),
     LAB_P_ENUM(struct fs_params, layout, "layout", "stride", fs_layouts,
                "Where the counters live."),

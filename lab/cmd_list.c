@@ -15,7 +15,7 @@
 
 static void list_json_params(struct lab_json *j, const struct lab_param *table)
 {
-	char allowed[256];
+	char allowed[256], applies[256];
 
 	lab_json_arr_open(j, "params");
 	for (const struct lab_param *p = table; p->key; p++) {
@@ -27,6 +27,9 @@ static void list_json_params(struct lab_json *j, const struct lab_param *table)
 		lab_json_str(j, "allowed", allowed);
 		lab_json_str(j, "unit", p->unit);
 		lab_json_str(j, "help", p->help);
+		lab_param_applies_text(p, applies, sizeof(applies));
+		if (*applies)
+			lab_json_str(j, "applies", applies);
 		lab_json_obj_close(j);
 	}
 	lab_json_arr_close(j);
@@ -142,15 +145,17 @@ int lab_cmd_list(int argc, char **argv)
 
 static void describe_params(const char *title, const struct lab_param *table)
 {
-	char allowed[256];
+	char allowed[256], applies[256];
 
 	printf("\n%s\n", title);
 	for (const struct lab_param *p = table; p->key; p++) {
 		lab_param_allowed(p, allowed, sizeof(allowed));
-		printf("  %-15s %s (default %s; allowed %s%s)\n  %15s %s\n", p->key,
+		lab_param_applies_text(p, applies, sizeof(applies));
+		printf("  %-15s %s (default %s; allowed %s%s)\n  %15s %s%s%s%s\n", p->key,
 		       lab_param_type_name(p->type), p->def, allowed,
 		       p->type == LAB_PT_SIZE ? ", or a cache level: L1/2, L2, L3*4" : "", "",
-		       p->help);
+		       p->help, *applies ? " Applies only where " : "", applies,
+		       *applies ? "." : "");
 	}
 }
 

@@ -71,8 +71,11 @@ def param_table(params):
         allowed = p["allowed"]
         if p["type"] == "size":
             allowed += ", or a cache level: `L1/2`, `L2`, `L3*4`"
+        meaning = p["help"]
+        if "applies" in p:  # left out of a point's params elsewhere (docs/configs.md)
+            meaning += f" Applies only where {p['applies']}."
         out.append(f"| `{p['key']}` | {p['type']} | `{p['default']}` | {cell(allowed)} | "
-                   f"{cell(p['help'])} |")
+                   f"{cell(meaning)} |")
     return out
 
 

@@ -29,7 +29,8 @@ static const struct lab_enum_val tp_modes[] = {
 static const struct lab_param tp_table[] = {
     LAB_P_U64(struct tp_params, count, "count", "10", 1, 1000000, "ops", "A count."),
     LAB_P_SIZE(struct tp_params, bytes, "bytes", "4K", 8, 1073741824ull, "A size."),
-    LAB_P_DURATION(struct tp_params, wait, "wait", "20ms", 0, 60000000000ull, "A duration."),
+    LAB_P_DURATION(struct tp_params, wait, "wait", "20ms", 0, 60000000000ull, "A duration.",
+                   LAB_APPLIES("mode=slow")),
     LAB_P_DOUBLE(struct tp_params, ratio, "ratio", "0.5", 0, 1, "", "A fraction."),
     LAB_P_BOOL(struct tp_params, flag, "flag", "false", "A switch."),
     LAB_P_ENUM(struct tp_params, mode, "mode", "fast", tp_modes, "A choice."),
@@ -381,6 +382,37 @@ LAB_TEST(typed_fields_and_bounds)
 	longer[sizeof(longer) - 1] = '\0';
 	CHECK_EQ_I64(tp_parse("name", longer, &v, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "too long (allowed at most 63 characters)");
+}
+
+/* A key that has effect only at some values of an enum key of its table (LAB_APPLIES). */
+LAB_TEST(applies)
+{
+	struct tp_params v;
+	struct lab_err err;
+	const struct lab_param three = {.key = "k", .applies = "mode=a|b|c"};
+	char buf[64], tiny[6];
+
+	REQUIRE(lab_param_defaults(tp_table, &v, &err) == 0);
+	CHECK(lab_param_applies(tp_table, tp("count"), &v)); /* no condition */
+	CHECK(!lab_param_applies(tp_table, tp("wait"), &v)); /* mode = fast */
+	v.mode = 7;
+	CHECK(lab_param_applies(tp_table, tp("wait"), &v));
+	CHECK_EQ_I64(lab_param_applies_value(tp("wait"), "mode", "slow"), 1);
+	CHECK_EQ_I64(lab_param_applies_value(tp("wait"), "mode", "fast"), 0);
+	CHECK_EQ_I64(lab_param_applies_value(tp("wait"), "mode", "slo"), 0);
+	CHECK_EQ_I64(lab_param_applies_value(tp("wait"), "mod", "slow"), -1);
+	CHECK_EQ_I64(lab_param_applies_value(tp("wait"), "modes", "slow"), -1);
+	CHECK_EQ_I64(lab_param_applies_value(tp("count"), "mode", "slow"), -1);
+	CHECK_EQ_I64(lab_param_applies_value(&three, "mode", "c"), 1);
+	CHECK_EQ_I64(lab_param_applies_value(&three, "mode", "a|b"), 0);
+	lab_param_applies_text(tp("wait"), buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "mode = slow");
+	lab_param_applies_text(tp("count"), buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "");
+	lab_param_applies_text(&three, buf, sizeof(buf));
+	CHECK_EQ_STR(buf, "mode = a, b or c");
+	lab_param_applies_text(&three, tiny, sizeof(tiny));
+	CHECK_EQ_STR(tiny, "mode ");
 }
 
 LAB_TEST(enums)

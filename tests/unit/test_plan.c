@@ -88,6 +88,41 @@ static const struct lab_kernel tk_other = {
 
 static const struct lab_kernel *const tk_registry[] = {&tk_fake, &tk_other, NULL};
 
+/* A kernel whose gap applies at shapes a and b only (as false_sharing's stride at layout =
+ * stride): planned with tp_kernels pointed at tk_gapped_registry. */
+struct tk_gapped_params {
+	uint64_t gap;
+	int shape;
+};
+
+static const struct lab_enum_val tk_shapes[] = {
+    {"a", 0, "a"},
+    {"b", 1, "b"},
+    {"c", 2, "c"},
+    {NULL, 0, NULL},
+};
+
+static const struct lab_param tk_gapped_table[] = {
+    LAB_P_SIZE(struct tk_gapped_params, gap, "gap", "8", 1, 4096, "Bytes apart.",
+               LAB_APPLIES("shape=a|b")),
+    LAB_P_ENUM(struct tk_gapped_params, shape, "shape", "a", tk_shapes, "A shape."),
+    LAB_PARAM_END,
+};
+
+static const struct lab_kernel tk_gapped = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "gapped",
+    .summary = "a test kernel with a key that applies at some shapes",
+    .description = "test",
+    .params = tk_gapped_table,
+    .params_size = sizeof(struct tk_gapped_params),
+    .work_unit = "unit",
+    .run = tk_run,
+};
+
+static const struct lab_kernel *const tk_gapped_registry[] = {&tk_gapped, NULL};
+static const struct lab_kernel *const *tp_kernels = tk_registry;
+
 /* One planning attempt: config text, --set and --only arguments, the outcome. */
 struct tp {
 	struct lab_cfg cfg;
@@ -119,7 +154,7 @@ static void tp_build_on(struct tp *t, const char *topo, const char *text, const 
 		t->rc = -1;
 		return;
 	}
-	t->rc = lab_plan_build(&t->plan, &t->cfg, tk_registry, t->topo, only, nonly, &t->d, &err);
+	t->rc = lab_plan_build(&t->plan, &t->cfg, tp_kernels, t->topo, only, nonly, &t->d, &err);
 	for (unsigned i = 0; i < t->d.n; i++)
 		fprintf(stderr, "  diag: %s\n", t->d.msg[i]);
 }
@@ -625,6 +660,42 @@ LAB_TEST(params_text)
 	/* Every kernel key in table order, formatted, then the placement; never threads. */
 	CHECK_EQ_STR(t.plan->pts[0].params_text, "size=4K;mode=b;placement=scatter");
 	tp_free(&t);
+}
+
+/* A key that applies only at some values of another is left out of the other points' params
+ * (stride=8 labelled false_sharing's struct layouts, where no stride exists), and refused
+ * where it would make a point twice or change nothing. */
+LAB_TEST(params_text_leaves_out_what_does_not_apply)
+{
+	struct tp t;
+
+	tp_kernels = tk_gapped_registry;
+	tp_build(&t, "[x]\nkernel = gapped\nshape = a, c\ngap = 16\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 2);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "gap=16;shape=a;placement=compact");
+	CHECK_EQ_STR(t.plan->pts[1].params_text, "shape=c;placement=compact");
+	tp_free(&t);
+	tp_build(&t, "[x]\nkernel = gapped\nshape = a, c\ngap = 8, 16\n", NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0], "p.ini:4: [x] gap = 8, 16: gap applies only where shape = a or b, "
+	                         "and shape = c here would make each of its points once per "
+	                         "value (allowed: sweep gap in an experiment of shape = a or b "
+	                         "alone)");
+	tp_free(&t);
+	tp_build(&t, "[x]\nkernel = gapped\nshape = c\ngap = 16\n", NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0], "p.ini:4: [x] gap = 16: changes nothing here: gap applies only "
+	                         "where shape = a or b (this experiment has shape = c; allowed: "
+	                         "leave gap out, or set shape = a or b)");
+	tp_free(&t);
+	/* a [global] value is for the experiments whose points take it */
+	tp_build(&t, "[global]\ngap = 16\n[x]\nkernel = gapped\nshape = c\n", NULL, 0, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 1);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "shape=c;placement=compact");
+	tp_free(&t);
+	tp_kernels = tk_registry;
 }
 
 LAB_TEST(skipped_points)

@@ -64,6 +64,33 @@ LAB_TEST(every_kernel_says_what_it_verifies_and_needs)
 	}
 }
 
+static void registry_check_applies(const char *who, const struct lab_param *table,
+                                   const struct lab_param *p)
+{
+	size_t klen = strcspn(p->applies, "=");
+	char key[64];
+	const struct lab_param *c;
+
+	snprintf(key, sizeof(key), "%.*s", (int)klen, p->applies);
+	c = lab_param_find(table, key);
+	if (!c || c->type != LAB_PT_ENUM || c == p || !p->applies[klen])
+		fprintf(stderr, "%s.%s: applies '%s' names no enum key\n", who, p->key, p->applies);
+	REQUIRE(c && c->type == LAB_PT_ENUM && c != p && p->applies[klen]);
+	for (const char *v = p->applies + klen + 1;; v++) {
+		size_t w = strcspn(v, "|");
+		int known = 0;
+		for (const struct lab_enum_val *e = c->choices; e->name; e++)
+			known |= strlen(e->name) == w && !strncmp(e->name, v, w);
+		if (!known)
+			fprintf(stderr, "%s.%s: applies '%s': no such %s\n", who, p->key,
+			        p->applies, key);
+		CHECK(known);
+		if (!v[w])
+			break;
+		v += w;
+	}
+}
+
 static void registry_check_table(const char *who, const struct lab_param *table, size_t size)
 {
 	char *buf = calloc(1, size ? size : 1), text[128];
@@ -84,6 +111,8 @@ static void registry_check_table(const char *who, const struct lab_param *table,
 		CHECK_EQ_I64(lab_param_parse(p, text, buf, &err), 0);
 		CHECK(lab_param_find(lab_hparam_table, p->key) == NULL ||
 		      table == lab_hparam_table);
+		if (p->applies) /* "KEY=A|B": an enum key of this table, and choices of it */
+			registry_check_applies(who, table, p);
 	}
 	free(buf);
 }
