@@ -363,6 +363,8 @@ const char *lab_an_cv_misfit(const struct lab_an_view *view, const struct lab_an
 	char tmp[8];
 
 	(void)d;
+	if (s->x_ignored && s->x_ignored(p))
+		key[LAB_AN_CV_MAXKEY] = NULL; /* no x there: a static schedule's chunk */
 	for (size_t k = 0; k < LAB_AN_CV_MAXKEY + 1; k++)
 		if (key[k] && strcmp(key[k], "threads") &&
 		    !lab_an_params_get(p->params, key[k], tmp, sizeof(tmp))) {

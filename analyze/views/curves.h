@@ -95,7 +95,8 @@ struct lab_an_cv_spec {
 	/* Optional: 0 leaves out a point the view would otherwise take (say, by a param value). */
 	int (*keep)(const struct lab_an_point *p);
 	/* Optional: 1 when p's x param means nothing for it (a static schedule has no chunk): the
-	 * entry's x is NaN, "-" in the text, null in the JSON, and it is not drawn against x. */
+	 * entry's x is NaN, "-" in the text, null in the JSON, and it is not drawn against x; a
+	 * point without x there fits the view (misfit: the lab leaves such a param out). */
 	int (*x_ignored)(const struct lab_an_point *p);
 	/* SPEEDUP: the curve[0] value of the baseline (its point at the same conditions and x with
 	 * the fewest threads); without one, the same curve's point with the fewest threads. */

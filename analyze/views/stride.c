@@ -16,13 +16,20 @@
  * fs_layout view's), where the stride param plays no part ("Cost vs stride ... 8" was drawn for
  * them). A point without used samples keeps its row, with why it has no number (its curve left
  * out a loaded threads = 2 line without a word). */
+static int sd_other_layout(const struct lab_an_point *p)
+{
+	char buf[64];
+
+	return lab_an_params_get(p->params, "layout", buf, sizeof(buf)) && strcmp(buf, "stride");
+}
+
+/* A struct layout has no stride (the lab leaves it out of its params; older files recorded
+ * the default): no x, and no point of this view. */
 static int sd_keep(const struct lab_an_point *p)
 {
 	char buf[64];
 
-	if (lab_an_params_get(p->params, "layout", buf, sizeof(buf)) && strcmp(buf, "stride"))
-		return 0;
-	return lab_an_params_get(p->params, "stride", buf, sizeof(buf)) &&
+	return !sd_other_layout(p) && lab_an_params_get(p->params, "stride", buf, sizeof(buf)) &&
 	       isfinite(lab_an_size_bytes(buf));
 }
 
@@ -41,6 +48,7 @@ static const struct lab_an_cv_spec sd_spec = {
     .xlabel = "stride (bytes)",
     .logx = 1,
     .keep = sd_keep,
+    .x_ignored = sd_other_layout,
     .match_kept = 1,
     .col = {{.key = "cost", .src = LAB_AN_CV_COST, .bounded = LAB_AN_CV_LOWER, .cost_unit = 1}},
     .ncol = 1,
