@@ -236,10 +236,11 @@ static int sweep_range_bounds(const struct lab_param *p, const char *tok, const 
 			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, env, &b->step, err);
 		}
 		if (rc || b->step == 0 || (b->geometric && b->step < 2))
-			return lab_err_set(err, LAB_ECONFIG,
-			                   "bad step '%s' in range '%s' (allowed :xK with K >= 2, "
-			                   ":+K with K >= 1)",
-			                   s, tok);
+			return lab_err_set(
+			    err, LAB_ECONFIG,
+			    "bad step '%s' in range '%s' (allowed :xK or :*K with K >= 2, "
+			    ":+K or :K with K >= 1)",
+			    s, tok);
 	}
 	if (b->lo > b->hi)
 		return lab_err_set(err, LAB_ECONFIG, "empty range '%s' (the start is past the end)",

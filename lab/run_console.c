@@ -263,8 +263,10 @@ void lab_run_console_report(const struct lab_run_console *con, const char *self,
 		lab_opts_error("lab: %s", err->msg);
 	if (crc && (!rc || strcmp(cerr->msg, err->msg) != 0))
 		lab_opts_error("lab: %s (run.json may still say \"running\")", cerr->msg);
-	if (rc == -LAB_EINTR)
-		lab_opts_error("lab: interrupted; the finished points are in %s", dir);
+	if (rc == -LAB_EINTR && (con->done || con->begun))
+		lab_opts_error("lab: interrupted; what finished is in %s", dir);
+	else if (rc == -LAB_EINTR)
+		lab_opts_error("lab: interrupted before a point finished; the plan is in %s", dir);
 	/* the directory as -o named it: escaped, as in every message */
 	fputs("\nresults: ", stdout);
 	lab_opts_puts_escaped(stdout, dir);

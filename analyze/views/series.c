@@ -495,7 +495,7 @@ static int an_series_describe(const struct lab_an_view *v, const void *state, st
 		doc->note =
 		    lab_doc_printf(doc,
 		                   "no fit in %zu series: they have fewer distinct thread counts "
-		                   "than a fit needs (Amdahl and USL: 4); sweep more threads, on "
+		                   "than a fit needs (Amdahl 4, USL 5); sweep more threads, on "
 		                   "more CPUs",
 		                   few);
 	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;

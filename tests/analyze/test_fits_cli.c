@@ -558,3 +558,15 @@ LAB_TEST(text_starts_with_its_first_section)
 	CHECK(!strncmp(out, "== ", 3));
 	free(out);
 }
+
+/* Newcomer red team: the note of too few thread counts said "Amdahl and USL: 4", where USL
+ * needs 5 (its three parameters + 2, as the fit itself says). */
+LAB_TEST(few_counts_note_names_each_models_need)
+{
+	char *out = fits_text("superlinear-ray", "");
+
+	REQUIRE(out);
+	CHECK(strstr(out, "fewer distinct thread counts than a fit needs (Amdahl 4, USL 5)") !=
+	      NULL);
+	free(out);
+}

@@ -262,17 +262,23 @@ LAB_TEST(backwards_and_bad_ranges)
 LAB_TEST(bad_steps)
 {
 	rejected(&ts_table[0], "1..64:x1",
-	         "bad step 'x1' in range '1..64:x1' (allowed :xK with K >= 2, :+K with K >= 1)");
+	         "bad step 'x1' in range '1..64:x1' (allowed :xK or :*K with K >= 2, :+K or :K "
+	         "with K >= 1)");
 	rejected(&ts_table[0], "1..64:x0",
-	         "bad step 'x0' in range '1..64:x0' (allowed :xK with K >= 2, :+K with K >= 1)");
+	         "bad step 'x0' in range '1..64:x0' (allowed :xK or :*K with K >= 2, :+K or :K "
+	         "with K >= 1)");
 	rejected(&ts_table[0], "1..64:+0",
-	         "bad step '+0' in range '1..64:+0' (allowed :xK with K >= 2, :+K with K >= 1)");
+	         "bad step '+0' in range '1..64:+0' (allowed :xK or :*K with K >= 2, :+K or :K "
+	         "with K >= 1)");
 	rejected(&ts_table[0], "1..64:",
-	         "bad step '' in range '1..64:' (allowed :xK with K >= 2, :+K with K >= 1)");
+	         "bad step '' in range '1..64:' (allowed :xK or :*K with K >= 2, :+K or :K with K "
+	         ">= 1)");
 	rejected(&ts_table[0], "1..64:x",
-	         "bad step 'x' in range '1..64:x' (allowed :xK with K >= 2, :+K with K >= 1)");
+	         "bad step 'x' in range '1..64:x' (allowed :xK or :*K with K >= 2, :+K or :K with "
+	         "K >= 1)");
 	rejected(&ts_table[0], "1..64:y2",
-	         "bad step 'y2' in range '1..64:y2' (allowed :xK with K >= 2, :+K with K >= 1)");
+	         "bad step 'y2' in range '1..64:y2' (allowed :xK or :*K with K >= 2, :+K or :K "
+	         "with K >= 1)");
 }
 
 LAB_TEST(too_many_values)
