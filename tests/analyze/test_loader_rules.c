@@ -800,8 +800,13 @@ LAB_TEST(declared_view_reads_its_data)
 	    {"locks", "stride=8", "\"stride\": 8",
 	     "declares view 'locks', but its point 0 has no 'lock' param"},
 	    {"locks", "lock=tas", "\"lock\": \"tas\"", NULL},
-	    {"omp_schedule", "schedule=static", "\"schedule\": \"static\"", "no 'chunk' param"},
+	    {"omp_schedule", "schedule=dynamic", "\"schedule\": \"dynamic\"", "no 'chunk' param"},
+	    /* the lab leaves out a param where it does not apply: static takes no chunk, a struct
+	     * layout has no stride */
+	    {"omp_schedule", "schedule=static", "\"schedule\": \"static\"", NULL},
 	    {"stride", "stride=8", "\"stride\": 8", NULL},
+	    {"stride", "op=rmw", "\"op\": \"rmw\"", "no 'stride' param"},
+	    {"stride", "layout=struct", "\"layout\": \"struct\"", NULL},
 	    {"numa", "size=8M", "\"size\": \"8M\"", "no 'mem_node', 'init' or 'stream_size' param"},
 	    {"numa", "init=serial;size=8M", "\"init\": \"serial\", \"size\": \"8M\"", NULL},
 	    /* it draws the points whose work it can rate */

@@ -312,6 +312,12 @@ LAB_TEST(atomics_one_chart_per_op)
 	                  "op=fetch_add;placement=compact") != NULL);
 	CHECK(strstr(out, "op=xchg;placement=compact") != NULL);
 	CHECK(strstr(out, "ns per operation, all threads together") != NULL);
+	/* each target's speedup over its fewest threads, which the hidden series gave alone
+	 * (newcomer red team: a thread sweep of atomics showed none) */
+	CHECK(strstr(out, "ns_per_op median | mean [95% CI]  speedup median | mean [95% CI]") !=
+	      NULL);
+	CHECK(strstr(out, "speedup: the same target's mean at the fewest threads / this mean") !=
+	      NULL);
 	/* the (op, target) series are not listed or plotted again */
 	CHECK(strstr(out, "== scaling: atomics") == NULL);
 	CHECK(clitest_exists("A/plots/atomics00-atomics-op_fetch_add_placement_compact.gp"));
