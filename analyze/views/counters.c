@@ -263,8 +263,9 @@ static void an_pinned(struct an_sec *x)
 		    x->s, LAB_DOC_WARN,
 		    lab_doc_printf(
 		        x->doc,
-		        "longest median run-queue wait recorded: %.3g %%; none recorded in %zu",
-		        100 * x->most, x->norq),
+		        "longest median run-queue wait recorded: %.3g %%; %zu point%s without a "
+		        "record of it",
+		        100 * x->most, x->norq, x->norq == 1 ? "" : "s"),
 		    "in %zu of %zu points a pinned thread was switched out or migrated "
 		    "(marked [...]: samples with it / samples) and waited over 1 %% of the "
 		    "sample for its CPU, or the wait was not recorded: another task shared "

@@ -137,9 +137,11 @@ static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r,
 	char flags[448] = "", modes[256];
 	size_t n = 0;
 
+	/* mild: beyond Tukey's inner fences (1.5 IQR), within the outer (3 IQR); severe: beyond */
 	if (st->outliers_mild || st->outliers_severe)
-		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "outliers %zu/%zu ",
-		                      st->outliers_mild, st->outliers_severe);
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n,
+		                      "outliers: %zu mild, %zu severe (Tukey) ", st->outliers_mild,
+		                      st->outliers_severe);
 	size_t kept = lab_an_flagged_kept(r->pt); /* --include-flagged: in the numbers */
 	if (r->pt->n_flagged && n < sizeof(flags))
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "load-flagged %zu ",

@@ -213,6 +213,18 @@ LAB_TEST(point_keys_outliers_and_modes)
 	lab_an_json_free(j);
 }
 
+/* Newcomer red team: a row's "outliers 1/0" had no legend; it says which fences. */
+LAB_TEST(outliers_flag_says_what_it_counts)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-edge");
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-edge --no-plots", &out, &err), 0);
+	CHECK(out && strstr(out, "outliers: 1 mild, 1 severe (Tukey)"));
+	free(out);
+	free(err);
+}
+
 /* A refused model has null criteria and a null retrograde flag, not 0 and false. */
 LAB_TEST(refused_usl_is_null)
 {
