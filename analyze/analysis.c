@@ -86,7 +86,7 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 	double N = r->pt->threads;
 
 	r->kf = r->kf_lo = r->kf_hi = NAN;
-	r->kf_why = NULL;
+	r->kf_why = r->kf_note = NULL;
 	if (r->pt == base) {
 		r->speedup_level = lab_an_point_by_runs(base) ? "runs" : "samples";
 		memset(&r->speedup, 0, sizeof(r->speedup));
@@ -113,26 +113,30 @@ static void an_row_speedup(const struct lab_an_point *base, struct lab_an_row *r
 		/* a speedup of 1 or of N but for rounding (it prints as 1) is that: e of 1 or 0 */
 		if (fabs(r->kf - 1) < 1e-9 || fabs(r->kf) < 1e-9)
 			r->kf = round(r->kf);
-		/* A serial fraction lies in [0, 1]: a slowdown (S < 1 read e = 4.5) or a speedup
-		 * past N has none; an interval is clipped to it (an end of -0.23 read as a
-		 * fraction). */
+		/* A serial fraction lies in [0, 1]. Past a bound within the speedup's noise (its
+		 * interval holds 1, or N) it is that bound, with the interval clipped, as Amdahl's
+		 * f is printed: fully serial data read "no serial fraction" where noise put S 0.3 %
+		 * under 1. Past it beyond noise it is none, and says which side: a slowdown is
+		 * worse than all serial (S < 1 read e = 4.5), a speedup past N better than none. */
 		if (isfinite(r->kf) && !(r->kf >= 0 && r->kf <= 1)) {
-			/* said as the speedup's interval says it: past the bound, or only its
-			 * estimate (the series finding says "within noise" beside it) */
-			int noise = r->speedup.has_ci &&
-			            (r->kf > 1 ? r->speedup.hi >= 1 : r->speedup.lo <= N);
-			r->kf_why =
-			    r->kf > 1 ? noise ? "speedup below 1 (its interval holds 1): no "
-			                        "serial fraction"
-			                      : "speedup below 1: no serial fraction"
-			    : noise   ? "speedup above the threads (its interval holds them): no "
-			                "serial fraction"
-			              : "speedup above the threads: no serial fraction";
-			r->kf = r->kf_lo = r->kf_hi = NAN;
-		} else {
-			r->kf_lo = fmax(r->kf_lo, 0);
-			r->kf_hi = fmin(r->kf_hi, 1);
+			int above = r->kf > 1;
+			if (r->speedup.has_ci &&
+			    (above ? r->speedup.hi >= 1 : r->speedup.lo <= N)) {
+				r->kf = above ? 1 : 0;
+				r->kf_note = above ? "(the estimate is above 1 within its noise)"
+				                   : "(the estimate is below 0 within its noise)";
+			} else {
+				r->kf_why =
+				    above ? "slower than 1 thread: worse than all serial "
+				            "(e(N) above 1)"
+				          : "speedup above the threads: better than no serial "
+				            "part (e(N) below 0)";
+				r->kf = r->kf_lo = r->kf_hi = NAN;
+				return;
+			}
 		}
+		r->kf_lo = fmin(fmax(r->kf_lo, 0), r->kf);
+		r->kf_hi = fmax(fmin(r->kf_hi, 1), r->kf);
 	}
 }
 
@@ -334,7 +338,7 @@ static int an_series_compute(struct lab_an_series *s, int include_flagged, int t
 		 * series' scaled speedup it is no serial fraction (the Gustafson fit's is) */
 		if (s->weak) {
 			r->kf = r->kf_lo = r->kf_hi = NAN;
-			r->kf_why = NULL;
+			r->kf_why = r->kf_note = NULL;
 		}
 	}
 	if (an_series_fit(s, include_flagged, throughput))

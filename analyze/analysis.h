@@ -23,6 +23,7 @@ struct lab_an_row {
 	double eff, eff_lo, eff_hi;  /* S/N and its image */
 	double kf, kf_lo, kf_hi;     /* Karp–Flatt e(N), N > 1; NaN otherwise */
 	const char *kf_why;          /* why e(N) is NaN though S is known (outside [0, 1]); NULL */
+	const char *kf_note;         /* e(N) is its bound (0 or 1) within the speedup's noise */
 	int superlinear;             /* efficiency interval above 1 (beyond noise) */
 	const char *speedup_level;   /* "runs": S from the run means of both points (K >= 2 each:
 	                              * run-to-run noise included), "mixed" (one of them: the

@@ -169,6 +169,8 @@ static void an_json_point(struct lab_json *w, const struct lab_an_row *r)
 	lab_json_num(w, "karp_flatt", r->kf);
 	lab_json_pair(w, "karp_flatt_ci95", sci ? r->kf_lo : NAN, sci ? r->kf_hi : NAN);
 	lab_json_str(w, "karp_flatt_why", r->kf_why);
+	if (r->kf_note)
+		lab_json_str(w, "karp_flatt_note", r->kf_note);
 	if (r->has_speedup) {
 		lab_json_bool(w, "superlinear", r->superlinear);
 		lab_json_str(w, "speedup_level",

@@ -201,6 +201,7 @@ static void an_series_row(struct lab_doc *doc, struct lab_doc_table *t, const st
 		                c && isfinite(r->kf_lo));
 		if (r->kf_why)
 			lab_doc_why(doc, lab_doc_at(t, 6), "%s", r->kf_why);
+		lab_doc_at(t, 6)->note = r->kf_note;
 	}
 	an_series_flags(t, r, unit);
 }
