@@ -5,22 +5,24 @@
 #include <string.h>
 
 #include "analyze/err.h"
+#include "harness/hash.h"
 
 uint64_t lab_an_hash_str(uint64_t h, const char *s)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	/* a separator, so ("ab","c") and ("a","bc") differ */
-	return (h ^ 0xffu) * 1099511628211ULL;
+	/* with its NUL, so ("ab","c") and ("a","bc") differ */
+	return lab_hash_bytes(h, s, strlen(s) + 1);
 }
 
 uint64_t lab_an_hash_long(uint64_t h, long v)
 {
-	unsigned long u = (unsigned long)v;
+	return lab_hash_bytes(h, &v, sizeof(v));
+}
 
-	for (size_t i = 0; i < sizeof(u); i++, u >>= 8)
-		h = (h ^ (u & 0xffu)) * 1099511628211ULL;
-	return h;
+static _Thread_local unsigned long long an_index_probes;
+
+unsigned long long lab_an_index_probes(void)
+{
+	return an_index_probes;
 }
 
 /* Linear probing from the hash's home slot; the table is kept at most half full. */
@@ -32,6 +34,7 @@ size_t lab_an_index_find(const struct lab_an_index *ix, uint64_t hash,
 	for (size_t i = (size_t)hash & (ix->cap - 1);; i = (i + 1) & (ix->cap - 1)) {
 		const struct lab_an_index_slot *s = &ix->slot[i];
 
+		an_index_probes++;
 		if (!s->item)
 			return (size_t)-1;
 		if (s->hash == hash && same(ctx, s->item - 1))
@@ -43,8 +46,10 @@ static void an_index_put(struct lab_an_index_slot *slot, size_t cap, uint64_t ha
 {
 	size_t i = (size_t)hash & (cap - 1);
 
-	while (slot[i].item)
+	while (slot[i].item) {
 		i = (i + 1) & (cap - 1);
+		an_index_probes++;
+	}
 	slot[i].hash = hash;
 	slot[i].item = item1;
 }

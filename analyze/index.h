@@ -22,10 +22,15 @@ struct lab_an_index {
 	size_t cap, n; /* cap: a power of two, or 0 */
 };
 
-/* FNV-1a of s continued from h (start with LAB_AN_HASH_INIT); a number mixes in as its bytes. */
+/* The keyed hash of s continued from h (start with LAB_AN_HASH_INIT); a number mixes in as its
+ * bytes (harness/hash.h: it differs from process to process, so it finds and never orders). */
 #define LAB_AN_HASH_INIT 14695981039346656037ULL
 uint64_t lab_an_hash_str(uint64_t h, const char *s);
 uint64_t lab_an_hash_long(uint64_t h, long v);
+
+/* Slots this thread's index lookups and insertions have looked at so far (a test's measure of
+ * how well the hash spreads crafted keys). */
+unsigned long long lab_an_index_probes(void);
 
 /*
  * The item whose key hashes to hash and for which same(ctx, item) is true, or (size_t)-1 when

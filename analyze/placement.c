@@ -197,6 +197,18 @@ static void an_pl_group(struct lab_an_data *d, struct an_pl_warned *w, const cha
 	            prefix, lab_an_json_num(g[0].pt, "threads", 0), cpus);
 }
 
+/* The points an_pl_first_cmp's group starts index (qsort passes no context). */
+static _Thread_local const struct an_pl *an_pl_sorting;
+
+/* Groups by where their first point is in run.json (the hash sort's tie-break put it first). */
+static int an_pl_first_cmp(const void *a, const void *b)
+{
+	const struct lab_an_json *x = an_pl_sorting[*(const size_t *)a].pt;
+	const struct lab_an_json *y = an_pl_sorting[*(const size_t *)b].pt;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Points of one experiment grouped by hash (sorted), so a run of n points costs n log n. */
 static void an_pl_exp(struct lab_an_data *d, struct an_pl_warned *w, const char *name,
                       const struct lab_an_json *pts)
@@ -212,11 +224,25 @@ static void an_pl_exp(struct lab_an_data *d, struct an_pl_warned *w, const char 
 			n++;
 	}
 	qsort(v, n, sizeof(*v), an_pl_cmp);
-	for (size_t i = 0, j; i < n; i = j) {
+	/* the groups in run.json's order of their first points, not the hash's: it is keyed
+	 * afresh in each process, and the warnings (at most AN_PL_WARN_MAX) must not vary */
+	size_t *start = malloc((n + 1) * sizeof(*start)), ng = 0;
+	for (size_t i = 0, j; start && i < n; i = j) {
 		for (j = i + 1; j < n && v[j].hash == v[i].hash; j++)
 			;
-		an_pl_group(d, w, name, v + i, j - i);
+		start[ng++] = i;
 	}
+	if (start) {
+		an_pl_sorting = v;
+		qsort(start, ng, sizeof(*start), an_pl_first_cmp);
+		for (size_t g = 0; g < ng; g++) {
+			size_t j = start[g] + 1;
+			while (j < n && v[j].hash == v[start[g]].hash)
+				j++;
+			an_pl_group(d, w, name, v + start[g], j - start[g]);
+		}
+	}
+	free(start);
 	free(v);
 }
 

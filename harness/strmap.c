@@ -5,14 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a over the key, mixed with the owner. */
+#include "harness/hash.h"
+
+/* The keyed hash of the key after the owner (harness/hash.h: a config's names cannot be made
+ * to share a slot). */
 static uint64_t strmap_hash(unsigned owner, const char *key)
 {
-	uint64_t h = 1469598103934665603ull ^ owner;
-
-	for (const unsigned char *c = (const unsigned char *)key; *c; c++)
-		h = (h ^ *c) * 1099511628211ull;
-	return h ^ (h >> 29);
+	return lab_hash_bytes(owner, key, strlen(key));
 }
 
 /* The slot holding (owner, key), or the empty slot where it would go. */

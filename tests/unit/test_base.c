@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness/err.h"
 #include "harness/fileio.h"
+#include "harness/hash.h"
 #include "harness/json.h"
 #include "tests/testlib.h"
 
@@ -297,4 +300,38 @@ LAB_TEST(file_read_mib_cap_message)
 	CHECK_EQ_I64(lab_file_read(path, 1 << 20, &buf, &len, &e), -LAB_EIO);
 	CHECK(strstr(e.msg, ": 1048577 bytes (allowed at most 1 MiB)") != NULL);
 	free(path);
+}
+
+/* The keyed hash: the same bytes after the same h give the same value in one process; another
+ * h, other bytes or another length give another; another process draws another key, so no
+ * name can be made ahead to share a slot (hostile-inputs red team). */
+LAB_TEST(hash_keyed_per_process)
+{
+	uint64_t a, theirs = 0;
+	int fd[2];
+	pid_t pid;
+
+	/* the child hashes first, before this process has drawn its key: each draws its own */
+	REQUIRE(pipe(fd) == 0);
+	REQUIRE((pid = fork()) >= 0);
+	if (pid == 0) {
+		uint64_t h = lab_hash_bytes(0, "abc", 3);
+		_exit(write(fd[1], &h, sizeof(h)) == (ssize_t)sizeof(h) ? 0 : 1);
+	}
+	close(fd[1]);
+	REQUIRE(read(fd[0], &theirs, sizeof(theirs)) == (ssize_t)sizeof(theirs));
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	a = lab_hash_bytes(0, "abc", 3);
+	CHECK(theirs != a);
+	CHECK(a == lab_hash_bytes(0, "abc", 3));
+	CHECK(a != lab_hash_bytes(1, "abc", 3));
+	CHECK(a != lab_hash_bytes(0, "abd", 3));
+	CHECK(a != lab_hash_bytes(0, "abc", 4)); /* with its NUL */
+	CHECK(lab_hash_bytes(0, "", 0) != lab_hash_bytes(0, "", 1));
+	/* 8-byte words and the tail: every byte counts */
+	CHECK(lab_hash_bytes(0, "0123456789abcdef", 16) !=
+	      lab_hash_bytes(0, "0123456789abcdeF", 16));
+	CHECK(lab_hash_bytes(0, "0123456789abcdef", 16) !=
+	      lab_hash_bytes(0, "1123456789abcdef", 16));
 }
