@@ -133,7 +133,7 @@ static int an_not_run_k(const char *st)
 #define AN_GONE_NEW                                                                                \
 	"not in new's samples.csv, though its complete run says it ran ok (removed after the "     \
 	"run?)"
-#define AN_NOT_REACHED "not reached: the run was interrupted, or is still going"
+#define AN_NOT_REACHED "not finished: the run was interrupted, or is still going"
 
 /* The verdict of a matched point with no samples on a side (skipped: say no second NUMA node;
  * failed; not reached by an interrupted run; its rows removed from a complete run): which side,
@@ -489,7 +489,7 @@ const char *lab_an_cmp_not_run_reason(const struct lab_an_cmp_row *r, int side)
 	if (!r->old || !r->new_ || p->n)
 		return NULL;
 	k = an_not_run_k(p->status);
-	return (k == 1 || k == 2) && p->reason && *p->reason ? p->reason : NULL;
+	return k && p->reason && *p->reason ? p->reason : NULL;
 }
 
 void lab_an_compare_free(struct lab_an_compare *c)

@@ -133,8 +133,8 @@ int lab_an_build_sanitize_pair(const struct lab_an_json *old, const struct lab_a
                                char *buf, size_t len);
 
 /* The reason run.json gives why side (0 old, 1 new) of a matched row did not run (skipped:
- * "needs avx512fp16; ..."; failed), or NULL: the verdict says only "did not run in new
- * (skipped)". */
+ * "needs avx512fp16; ..."; failed; not finished: "the run ended while this point ran; its
+ * samples were not kept"), or NULL: the verdict says only "did not run in new (skipped)". */
 const char *lab_an_cmp_not_run_reason(const struct lab_an_cmp_row *r, int side);
 
 /* Pure verdict rule, exposed for tests. */

@@ -1036,6 +1036,50 @@ LAB_TEST(compare_failed_before_flagged)
 	free(run);
 }
 
+/* results-usl as an interrupted run leaves it: point 8 ended while it ran (run.json says so,
+ * samples.csv has none of its rows). */
+static void cli_cut_point8(FILE *out, const char *line, void *ctx)
+{
+	int *in8 = ctx;
+
+	if (strstr(line, "\"point\": "))
+		*in8 = strstr(line, "\"point\": 8,") != NULL;
+	if (strstr(line, "\"status\": \"complete\""))
+		fputs(" \"status\": \"interrupted\",\n", out);
+	else if (*in8 && strstr(line, "\"status\": \"ok\""))
+		fputs("     \"status\": \"not_run\", \"reason\": \"the run ended while this point "
+		      "ran; its samples were not kept\",\n",
+		      out);
+	else if (strncmp(line, "contend,8,", 10) != 0)
+		fprintf(out, "%s\n", line);
+}
+
+/* Hostile-inputs red team: compare gave the reason run.json records for skipped and failed
+ * points only; one an interrupted run did not finish was "not reached" without its own. */
+LAB_TEST(compare_says_why_a_point_did_not_finish)
+{
+	char *out = NULL, *err = NULL, args[1024];
+	int in8 = 0;
+
+	clitest_copy("results-usl");
+	REQUIRE(clitest_rewrite("results-usl/run.json", cli_cut_point8, &in8) == 0);
+	REQUIRE(clitest_rewrite("results-usl/samples.csv", cli_cut_point8, &in8) == 0);
+	snprintf(args, sizeof(args), "compare %s/tests/fixtures/results-usl results-usl",
+	         testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "did not run in new (not finished: the run was interrupted, or is still "
+	                  "going) (new: the run ended while this point ran; its samples were not "
+	                  "kept)") != NULL);
+	free(out);
+	free(err);
+	strncat(args, " --json", sizeof(args) - strlen(args) - 1);
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "\"new_reason\": \"the run ended while this point ran; its samples were "
+	                  "not kept\"") != NULL);
+	free(out);
+	free(err);
+}
+
 /* A point skipped on both sides is matched, not "unmatched": it did not run. Each experiment's
  * mean says whose time it is (results-rates declares work_scope, results-usl does not). */
 LAB_TEST(compare_not_run_and_units)
