@@ -385,9 +385,12 @@ void lab_render_text_section(FILE *f, const struct lab_doc *d, size_t i, int gap
 	fprintf(f, "%s== %s: ", gap ? "\n" : "",
 	        lab_render_line(s->title ? s->title : d->title, buf, sizeof(buf)));
 	fprintf(
-	    f, "%s  ",
+	    f, "%s",
 	    lab_render_line(s->experiment ? s->experiment : "all experiments", buf, sizeof(buf)));
-	fprintf(f, "%s\n", lab_render_line(s->sub ? s->sub : "-", buf, sizeof(buf)));
+	/* a section of a whole experiment (counters) has no params: no "-" after its name */
+	if (s->sub)
+		fprintf(f, "  %s", lab_render_line(s->sub, buf, sizeof(buf)));
+	fputc('\n', f);
 	if (s->lead)
 		fprintf(f, "%s\n", lab_render_line(s->lead, buf, sizeof(buf)));
 	for (size_t j = 0; j < s->nb; j++) {

@@ -218,6 +218,21 @@ static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const stru
 		              100 * e->mux_min);
 }
 
+/* Without a PMU anywhere: the clock and the cycles the self-check's clock estimates. */
+static void an_estimated(struct an_sec *x, const struct lab_an_ctr_pt *e)
+{
+	static const int k[] = {LAB_AN_CD_GHZ, LAB_AN_CD_CYC_EST};
+
+	an_row(x->doc, x->dv, e, NULL, 0);
+	for (size_t j = 0; j < sizeof(k) / sizeof(k[0]); j++) {
+		struct lab_doc_cell *v = lab_doc_at(x->dv, 2 + j);
+
+		lab_doc_num(v, e->dv[k[j]].v);
+		if (isnan(e->dv[k[j]].v))
+			lab_doc_why(x->doc, v, "%s", e->dv[k[j]].reason);
+	}
+}
+
 /* Top-down level 1 and 2 in the table, level 1 in the figure: a bar per point, its shares
  * stacked (x: the point's rank, its label names the bar). */
 static void an_topdown(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
@@ -302,12 +317,18 @@ static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, const s
 		x.sw->csv = "counters"; /* counters.csv, the name users know */
 		x.sw->audience = x.hw ? LAB_DOC_EVERYONE : LAB_DOC_TOOLS;
 	}
-	if (c->any_hw) {
+	if (c->any_hw)
 		x.dv = an_table(x.s, "derived", "derived metrics: ratios of the medians",
 		                LAB_DOC_VALUE,
 		                "@point @threads ~ipc ghz:GHz cycles_estimated ~cache_mpki "
 		                "~branch_mpki ~l1d_mpki",
 		                1);
+	else if (c->core_ghz > 0) /* no PMU anywhere: what the note promises, and no more */
+		x.dv = an_table(x.s, "derived",
+		                "estimated: cycles = task-clock x the self-check's core clock (no "
+		                "cycle counter)",
+		                LAB_DOC_VALUE, "@point @threads ghz:GHz cycles_estimated", 1);
+	if (c->any_hw) {
 		x.td =
 		    an_table(x.s, "topdown", "top-down: fractions of pipeline slots", LAB_DOC_RATIO,
 		             "@point @method retiring bad_speculation frontend_bound backend_bound "
@@ -320,10 +341,12 @@ static void an_section(struct lab_doc *doc, const struct lab_an_ctrs *c, const s
 	}
 	for (size_t i = 0; i < n; i++) {
 		an_software(&x, &c->p[idx[i]]);
-		if (c->any_hw) {
+		if (x.dv && c->any_hw)
 			an_derived(&x, c, &c->p[idx[i]]);
+		else if (x.dv)
+			an_estimated(&x, &c->p[idx[i]]);
+		if (c->any_hw)
 			an_topdown(&x, c, &c->p[idx[i]]);
-		}
 	}
 	an_events(&x, c, idx, n);
 	an_pinned(&x);
@@ -374,7 +397,8 @@ static int an_ctrs_describe(const struct lab_an_view *v, const void *state, stru
 	if (!c->any_hw && c->core_ghz > 0)
 		doc->note = lab_doc_printf(doc,
 		                           "%s; core clock %.3g GHz (estimated by the self-check: "
-		                           "cycles = task-clock x this, labelled estimated)",
+		                           "cycles = task-clock x this, in each section's "
+		                           "estimated table)",
 		                           doc->note, c->core_ghz);
 	if (!c->any_hw && c->np)
 		doc->note = lab_doc_printf(doc, "%s; top-down (%s): %s", doc->note, c->method,
