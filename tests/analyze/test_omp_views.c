@@ -274,7 +274,7 @@ LAB_TEST(schedule_overhead_never_negative)
 	CHECK(lab_an_json_str(p, "overhead_ns_note") == NULL);
 	lab_an_json_free(j);
 	out = ov_text("results-omp-schedule-negative", "--no-plots");
-	CHECK(strstr(out, "not measurable (below resolution)") != NULL);
+	CHECK(strstr(out, "not measurable (mean <= 0: below resolution or noise)") != NULL);
 	CHECK(strstr(out, "10 | 10 [0, ") != NULL);
 	CHECK(strstr(out, "not clearly above 0") != NULL);
 	CHECK(strstr(out, "-7") == NULL);
