@@ -422,7 +422,7 @@ void lab_param_allowed(const struct lab_param *p, char *buf, size_t len)
 		         p->unit && p->unit[0] ? " " : "", p->unit ? p->unit : "");
 		return;
 	case LAB_PT_BOOL:
-		snprintf(buf, len, "true or false");
+		snprintf(buf, len, "true or false (or yes/no, on/off, 1/0)");
 		return;
 	case LAB_PT_ENUM:
 		used = (size_t)snprintf(buf, len, "one of:");

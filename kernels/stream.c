@@ -47,7 +47,7 @@ static const struct lab_param st_params_table[] = {
                "All arrays of one thread together (likwid-bench's per-thread share)."),
     LAB_P_ENUM(struct st_params, isa, "isa", "auto", lab_simd_isa_choices,
                "Instruction set of the loop."),
-    LAB_P_BOOL(struct st_params, nt, "nt", "off",
+    LAB_P_BOOL(struct st_params, nt, "nt", "false",
                "Non-temporal (streaming) stores; sse2, avx2 and avx512 only."),
     LAB_PARAM_END,
 };

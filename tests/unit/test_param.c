@@ -464,7 +464,7 @@ LAB_TEST(allowed_and_type_names)
 	lab_param_allowed(tp("wait"), buf, sizeof(buf));
 	CHECK_EQ_STR(buf, "0 .. 60s");
 	lab_param_allowed(tp("flag"), buf, sizeof(buf));
-	CHECK_EQ_STR(buf, "true or false");
+	CHECK_EQ_STR(buf, "true or false (or yes/no, on/off, 1/0)");
 	lab_param_allowed(tp("mode"), buf, sizeof(buf));
 	CHECK_EQ_STR(buf, "one of: fast, slow");
 	/* A short buffer truncates, never overflows. */
