@@ -315,6 +315,14 @@ bool lab_param_applies(const struct lab_param *table, const struct lab_param *p,
 	return lab_param_applies_value(p, c->key, val) == 1;
 }
 
+const char *lab_param_applies_key(const struct lab_param *p, char *buf, size_t len)
+{
+	if (!p->applies || !strchr(p->applies, '='))
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)strcspn(p->applies, "="), p->applies);
+	return buf;
+}
+
 void lab_param_applies_text(const struct lab_param *p, char *buf, size_t len)
 {
 	const char *eq = p->applies ? strchr(p->applies, '=') : NULL;

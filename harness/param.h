@@ -38,6 +38,9 @@ bool lab_param_applies(const struct lab_param *table, const struct lab_param *p,
  * not what p's effect depends on. */
 int lab_param_applies_value(const struct lab_param *p, const char *key, const char *value);
 
+/* The key p's effect depends on, into buf ("layout"); NULL when it always has effect. */
+const char *lab_param_applies_key(const struct lab_param *p, char *buf, size_t len);
+
 /* Where p has effect, as a reader sees it: "layout = stride", "schedule = dynamic or guided";
  * "" when always. */
 void lab_param_applies_text(const struct lab_param *p, char *buf, size_t len);

@@ -262,6 +262,44 @@ static bool pl_fixed_list(const struct lab_resolved *r)
 	return r->src != LAB_SRC_CLI && r->text && !pl_machine_relative(r->text);
 }
 
+/* Whether item i of sel names a key that applies at none of the points sel can name (said):
+ * the selector's own value of the key it depends on, else every value the experiment's fixed
+ * list of that key has. */
+static bool pl_inapplicable(struct lab__pl_ctx *x, const struct lab_experiment *e,
+                            const struct lab_lesson_sel *sel, unsigned i)
+{
+	const struct lab_param *p = lab_param_find(e->kernel->params, sel->key[i]);
+	char key[64], where[128], canon[256], have[160] = "";
+	const char *ck = p ? lab_param_applies_key(p, key, sizeof(key)) : NULL;
+	const struct lab_resolved *c = NULL;
+	struct lab_err err = {0};
+
+	if (!ck)
+		return false;
+	for (unsigned j = 0; j < sel->nparam; j++)
+		if (!strcmp(sel->key[j], ck)) {
+			if (lab_param_applies_value(p, ck, sel->value[j]))
+				return false;
+			snprintf(have, sizeof(have), "not at %s=%s", ck, sel->value[j]);
+		}
+	for (unsigned k = 0; !*have && k < e->nkeys; k++)
+		if (!e->keys[k].harness && !strcmp(e->keys[k].param->key, ck))
+			c = &e->keys[k];
+	for (unsigned v = 0; c && v < c->nvals; v++)
+		if (pl_canon(c->param, c->vals[v], canon, sizeof(canon), &err) ||
+		    lab_param_applies_value(p, ck, canon))
+			return false; /* a value that applies */
+	if (c)
+		snprintf(have, sizeof(have), "and [%s] has %s = %.100s", e->name, ck, c->text);
+	lab_param_applies_text(p, where, sizeof(where));
+	lab__plan_claim_error(x,
+	                      "column %u: %s=%s names no point: %s applies only where %s, %s "
+	                      "(allowed: leave %s out of this selector)",
+	                      sel->kcol[i], sel->key[i], sel->value[i], sel->key[i], where, have,
+	                      sel->key[i]);
+	return true;
+}
+
 /*
  * A selector that names no planned point: an error when one of its values is not among those
  * a fixed list of the config sweeps (stride=9 where the sweep is 8, 128: the lesson could never
@@ -271,24 +309,11 @@ static bool pl_fixed_list(const struct lab_resolved *r)
 static void pl_unplanned(struct lab__pl_ctx *x, const struct lab_experiment *e,
                          const struct lab_lesson_sel *sel)
 {
-	char where[128];
-
-	/* stride=64 beside layout=struct: the key has no effect, and no value there */
-	for (unsigned i = 0; i < sel->nparam; i++) {
-		const struct lab_param *p = lab_param_find(e->kernel->params, sel->key[i]);
-		for (unsigned j = 0; p && p->applies && j < sel->nparam; j++)
-			if (lab_param_applies_value(p, sel->key[j], sel->value[j]) == 0) {
-				lab_param_applies_text(p, where, sizeof(where));
-				lab__plan_claim_error(x,
-				                      "column %u: %s=%s names no point: %s applies "
-				                      "only where %s, not at %s=%s (allowed: "
-				                      "leave %s out of this selector)",
-				                      sel->kcol[i], sel->key[i], sel->value[i],
-				                      sel->key[i], where, sel->key[j],
-				                      sel->value[j], sel->key[i]);
-				return;
-			}
-	}
+	/* stride=64 beside layout=struct, or in an experiment of struct layouts alone: the key
+	 * has no effect there, and no value */
+	for (unsigned i = 0; i < sel->nparam; i++)
+		if (pl_inapplicable(x, e, sel, i))
+			return;
 	for (unsigned i = 0; i < sel->nparam; i++)
 		for (unsigned k = 0; k < e->nkeys; k++) {
 			const struct lab_resolved *r = &e->keys[k];

@@ -321,6 +321,12 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 		                         r->harness ? (void *)&h : kparams, &err);
 		LAB_BUG_ON(rc != 0); /* every value was checked by plan_expand_keys */
 	}
+	/* a swept key that does not apply here (stride of a struct layout) makes the point at
+	 * its first value only: the others would be the same point again */
+	for (unsigned k = 0; k < e->nkeys; k++)
+		if (!e->keys[k].harness && vidx[k] &&
+		    !lab_param_applies(e->kernel->params, e->keys[k].param, kparams))
+			return;
 	struct lab_resolved *pk = lab__plan_key(e, "placement");
 	unsigned pv = vidx[pk - e->keys];
 	plan_place(memo, h.placement, pv, &place);
@@ -443,9 +449,9 @@ void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const str
 
 /*
  * A kernel key that applies only at some values of another (false_sharing's stride: layout =
- * stride) is refused where it would sweep points it does not apply to (each the same point
- * again), or where set in the section for points none of which it applies to (it would change
- * nothing). A [global] value is for the experiments whose points take it. kparams: scratch.
+ * stride) is refused where set in the section for points none of which it applies to: it would
+ * change nothing. A [global] value is for the experiments whose points take it; a sweep of it
+ * plans the points it does not apply to once (plan_combination). kparams: scratch.
  */
 static void plan_applies_check(struct lab_experiment *e, void *kparams, struct lab_diag *d)
 {
@@ -455,40 +461,24 @@ static void plan_applies_check(struct lab_experiment *e, void *kparams, struct l
 	for (unsigned k = 0; k < e->nkeys; k++) {
 		const struct lab_resolved *r = &e->keys[k];
 		const struct lab_resolved *c = NULL;
-		unsigned yes = 0, no = 0, first_no = 0;
+		bool applies = false;
 
-		if (r->harness || !r->param->applies || r->src == LAB_SRC_DEFAULT)
+		if (r->harness || !r->param->applies || r->src == LAB_SRC_DEFAULT ||
+		    r->src == LAB_SRC_GLOBAL || (r->src == LAB_SRC_CLI && r->set_global))
 			continue;
-		size_t klen = strcspn(r->param->applies, "=");
-		for (unsigned i = 0; i < e->nkeys && !c; i++)
-			if (!e->keys[i].harness && strlen(e->keys[i].param->key) == klen &&
-			    !strncmp(e->keys[i].param->key, r->param->applies, klen))
-				c = &e->keys[i];
-		LAB_BUG_ON(!c); /* tests/unit/test_kernels: every applies names an enum key */
-		for (unsigned v = 0; v < c->nvals; v++) {
+		c = lab__plan_key(e, lab_param_applies_key(r->param, where, sizeof(where)));
+		LAB_BUG_ON(!c); /* tests/unit/test_registry: every applies names an enum key */
+		for (unsigned v = 0; v < c->nvals && !applies; v++) {
 			LAB_BUG_ON(lab_param_parse(c->param, c->vals[v], kparams, &err) != 0);
-			if (lab_param_applies(e->kernel->params, r->param, kparams))
-				yes++;
-			else if (!no++)
-				first_no = v;
+			applies = lab_param_applies(e->kernel->params, r->param, kparams);
 		}
-		lab_param_applies_text(r->param, where, sizeof(where));
-		if (no && r->nvals > 1)
-			snprintf(what, sizeof(what),
-			         "%s applies only where %s, and %s = %s here would make each of "
-			         "its points once per value (allowed: sweep %s in an experiment "
-			         "of %s alone)",
-			         r->param->key, where, c->param->key, c->vals[first_no],
-			         r->param->key, where);
-		else if (!yes && r->src != LAB_SRC_GLOBAL &&
-		         !(r->src == LAB_SRC_CLI && r->set_global))
-			snprintf(what, sizeof(what),
-			         "changes nothing here: %s applies only where %s (this experiment "
-			         "has %s = %s; allowed: leave %s out, or set %s)",
-			         r->param->key, where, c->param->key, c->text, r->param->key,
-			         where);
-		else
+		if (applies)
 			continue;
+		lab_param_applies_text(r->param, where, sizeof(where));
+		snprintf(what, sizeof(what),
+		         "changes nothing here: %s applies only where %s (this experiment has %s = "
+		         "%s; allowed: leave %s out, or set %s)",
+		         r->param->key, where, c->param->key, c->text, r->param->key, where);
 		lab__plan_key_error(d, e, r, r->text, what);
 	}
 }

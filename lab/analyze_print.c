@@ -257,7 +257,7 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 		fprintf(f, ", %zu not compared: all samples load-flagged (--include-flagged)",
 		        c->flagged);
 	if (c->not_run)
-		fprintf(f, ", %zu did not run (skipped, failed or not reached)", c->not_run);
+		fprintf(f, ", %zu did not run (skipped, failed or not finished)", c->not_run);
 	if (c->rows_gone)
 		fprintf(f,
 		        ", %zu not in a samples.csv whose complete run says they ran ok (removed "

@@ -967,7 +967,7 @@ LAB_TEST(rows_all_removed_from_complete_run_said)
 	      !strstr(out, "interrupted"));
 	/* the summary counts them apart from points that did not run */
 	CHECK(out && strstr(out, " not in a samples.csv whose complete run says they ran ok") &&
-	      !strstr(out, "did not run (skipped, failed or not reached)"));
+	      !strstr(out, "did not run (skipped, failed or not finished)"));
 	free(out);
 	free(err);
 }
