@@ -46,6 +46,8 @@ struct lab_an_rl_ceil {
 	char isa[32];                  /* compute: its point's isa param ("avx2"), "" when none */
 	int adds;                      /* compute: an add peak (adds_only): a group of its own */
 	int reads_only;                /* bandwidth: its point writes no bytes (a load) */
+	int no_wa;                     /* bandwidth: its stores allocate no line they do not read
+	                                  (saxpy, update, a load): its bytes are all it moves */
 	const struct lab_an_point *pt; /* the best point */
 	/* the fastest median of its group and team passed over for having no interval (fewer
 	 * than 6 samples), NaN: none was faster */

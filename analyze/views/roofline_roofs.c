@@ -484,6 +484,17 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         "and no auto peak of its precision was measured: no compute roof, the "
 		         "bandwidth's alone (run peak isa=auto)",
 		         sp->auto_other);
+	else if (e->binds == bw && bw->no_wa && e->level >= 2 &&
+	         e->intensity_wa < e->intensity * (1 - 1e-9))
+		/* a triad's stores read their lines first beyond L1 (32 bytes moved for 24
+		 * declared) under a saxpy's ceiling, which moves what it declares: at DRAM
+		 * bandwidth it read 73 % */
+		snprintf(e->note, sizeof(e->note),
+		         "its stores read each line first (write-allocate), which the kernel of "
+		         "ceiling %s does not: counted with those bytes (intensity_wa %.3g flop/B) "
+		         "it is at %.0f %% of this roof",
+		         bw->name, e->intensity_wa,
+		         100 * e->fraction * e->intensity / e->intensity_wa);
 }
 
 static void an_split_free(struct an_split *sp)
@@ -572,6 +583,7 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 			an_cand(d, inc, p, r.bytes > 0 ? LAB_AN_RL_BW : LAB_AN_RL_COMPUTE, &r,
 			        &cand[n]);
 			cand[n].reads_only = r.bytes > 0 && r.bytes_written <= 0;
+			cand[n].no_wa = !(r.bytes_wa > r.bytes);
 			n += cand[n].v.median > 0 && isfinite(cand[n].v.median);
 		}
 		if (r.bytes <= 0 || r.flops <= 0)
