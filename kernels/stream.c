@@ -48,7 +48,8 @@ static const struct lab_param st_params_table[] = {
     LAB_P_ENUM(struct st_params, isa, "isa", "auto", lab_simd_isa_choices,
                "Instruction set of the loop."),
     LAB_P_BOOL(struct st_params, nt, "nt", "false",
-               "Non-temporal (streaming) stores; sse2, avx2 and avx512 only."),
+               "Non-temporal (streaming) stores; sse2, avx2 and avx512 only.",
+               LAB_APPLIES("op=copy|scale|add|triad|store|update")),
     LAB_PARAM_END,
 };
 
@@ -73,6 +74,12 @@ static const struct stream_variant *const st_variants[LAB_ISA_N] = {
     &stream_v_scalar, &stream_v_auto, &stream_v_sse2, &stream_v_avx2, &stream_v_avx512,
 };
 
+/* Non-temporal stores: nt applies where the op stores (a load has none to make). */
+static bool st_nt(const struct st_params *p)
+{
+	return p->nt && p->op != STREAM_LOAD;
+}
+
 /* Elements per array: the size shared by the op's arrays, rounded down to 16 elements. */
 static size_t st_elems(const struct st_params *p)
 {
@@ -83,7 +90,7 @@ static stream_fn st_fn(const struct st_params *p)
 {
 	const struct stream_variant *v = st_variants[p->isa];
 
-	return p->nt ? v->op_nt[p->op] : v->op[p->op];
+	return st_nt(p) ? v->op_nt[p->op] : v->op[p->op];
 }
 
 struct st_thread {
@@ -107,14 +114,10 @@ static int st_check(const void *params, unsigned nthreads, const struct lab_env 
 		                   "size = %llu: too small for op = %s (allowed >= %u bytes)",
 		                   (unsigned long long)p->size, st_ops[p->op].name,
 		                   128u * st_shape[p->op].streams);
-	if (p->nt && (p->isa == LAB_ISA_SCALAR || p->isa == LAB_ISA_AUTO)) {
+	if (st_nt(p) && (p->isa == LAB_ISA_SCALAR || p->isa == LAB_ISA_AUTO)) {
 		lab_err_set(
 		    err, LAB_EUNSUP,
 		    "nt = on: plain C has no non-temporal stores (isa = sse2, avx2 or avx512)");
-		return LAB_SKIP;
-	}
-	if (p->nt && p->op == STREAM_LOAD) {
-		lab_err_set(err, LAB_EUNSUP, "nt = on: op = load stores nothing");
 		return LAB_SKIP;
 	}
 	int rc = lab_simd_isa_check(p->isa, false, env, err);
@@ -266,7 +269,7 @@ static void st_work(const void *params, struct lab_work *w)
 	w->bytes_written = st_shape[p->op].wr;
 	w->flops = st_shape[p->op].flops;
 	/* A cacheable store reads its line first, unless the loop read that line already. */
-	w->bytes_write_allocate = p->nt || p->op == STREAM_UPDATE ? 0 : st_shape[p->op].wr;
+	w->bytes_write_allocate = st_nt(p) || p->op == STREAM_UPDATE ? 0 : st_shape[p->op].wr;
 	w->bandwidth_bound = true; /* every op streams: triad's flops are free beside its bytes */
 	w->adds_only = p->op == STREAM_ADD;
 }
