@@ -340,32 +340,34 @@ static void ev_delay_note(const struct ev *e, struct lab_an_lesson *out)
  * claim inconclusive: lab__lesson_one_setup). */
 static void ev_kept_runs_note(const struct ev *e, struct lab_an_lesson *out)
 {
-	size_t len = strlen(out->text), got, planned;
+	size_t len, got, planned;
 
+	/* every such point of the claim, each once (the first alone left out the one that
+	 * stretched the interval: a ratio's divisor kept 2 of 5 runs) */
 	for (unsigned v = 0; v < e->nvar; v++) {
 		const struct lab_an_point *p = e->var[v].pt;
 		double runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
+		unsigned w = 0;
 
-		if (p->levels.runs < 2 || strcmp(p->status, "ok"))
+		while (w < v && e->var[w].pt != p)
+			w++;
+		if (w < v || p->levels.runs < 2 || strcmp(p->status, "ok"))
 			continue;
-		if (p->levels.runs < runs) {
+		len = strlen(out->text);
+		if (p->levels.runs < runs)
 			snprintf(
 			    out->text + len, sizeof(out->text) - len,
 			    "; note: point %ld kept %zu of its %.0f runs (%s): its interval is "
 			    "over those setups alone",
 			    p->id, p->levels.runs, runs,
 			    an_runs_why(p, lab_an_point_runs_seen(p), runs));
-			return;
-		}
 		/* an interrupted run: fewer than planned (a precision target's cap is no plan) */
-		if (lab_an_point_runs_short(p, &got, &planned) &&
-		    !lab_an_json_get(p->runjson, LAB_KEY_PRECISION_TARGET)) {
+		else if (lab_an_point_runs_short(p, &got, &planned) &&
+		         !lab_an_json_get(p->runjson, LAB_KEY_PRECISION_TARGET))
 			snprintf(out->text + len, sizeof(out->text) - len,
 			         "; note: point %ld has %zu of its %zu planned runs (the run ended "
 			         "first): its interval is over those setups alone",
 			         p->id, got, planned);
-			return;
-		}
 	}
 }
 

@@ -368,6 +368,38 @@ LAB_TEST(some_runs_kept_is_said)
 	}
 }
 
+/* Lessons red team (ch28): every point of a claim that kept fewer runs is named, not the
+ * first alone (the divisor's 2 of 5, which stretched the interval, went unsaid). */
+LAB_TEST(every_point_that_kept_fewer_runs_is_said)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_json *five;
+	struct lab_err err;
+	static const char runs5[] = "{\"runs\": 5}";
+
+	fx_sharing(&f);
+	REQUIRE(lab_an_json_parse("run.json", runs5, strlen(runs5), &five, &err) == 0);
+	for (size_t i = 0; i < 2; i++) {
+		f.d.pt[i].runjson = five;
+		f.d.pt[i].id = 7 + (long)i;
+		f.d.pt[i].levels.runs = 4 - 2 * i; /* 4 and 2 of 5 */
+		fx_run_labels(&f.d.pt[i], 5);
+	}
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK(strstr(ls.l[0].text, "; note: point 7 kept 4 of its 5 runs") != NULL);
+	CHECK(strstr(ls.l[0].text, "; note: point 8 kept 2 of its 5 runs") != NULL);
+	lab_an_json_free(five);
+	for (size_t i = 0; i < 2; i++) {
+		free(f.d.pt[i].run);
+		free(f.d.pt[i].flagged);
+	}
+	fx_free(&f, &ls);
+}
+
 /* A run interrupted after a point's first of 5 planned runs: one setup too, said as such. */
 LAB_TEST(one_run_of_several_planned_is_inconclusive)
 {
