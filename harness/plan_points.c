@@ -304,6 +304,27 @@ static void plan_place(struct plan_order_memo *m, const char *text, unsigned pv,
 	*place = m->place;
 }
 
+/* The values of combination vidx into h and kparams; false when it repeats a point: a swept
+ * key that does not apply there (stride of a struct layout) makes the point at its first
+ * value only. */
+static bool plan_values(const struct lab_experiment *e, const unsigned *vidx, struct lab_hparams *h,
+                        void *kparams)
+{
+	struct lab_err err;
+
+	for (unsigned k = 0; k < e->nkeys; k++) {
+		const struct lab_resolved *r = &e->keys[k];
+		int rc = lab_param_parse(r->param, r->vals[vidx[k]],
+		                         r->harness ? (void *)h : kparams, &err);
+		LAB_BUG_ON(rc != 0); /* every value was checked by plan_expand_keys */
+	}
+	for (unsigned k = 0; k < e->nkeys; k++)
+		if (!e->keys[k].harness && vidx[k] &&
+		    !lab_param_applies(e->kernel->params, e->keys[k].param, kparams))
+			return false;
+	return true;
+}
+
 /* Plans one combination of sweep values (vidx[k] indexes e->keys[k].vals). */
 static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
                              const struct lab_topo *topo, const unsigned *vidx, void *kparams,
@@ -315,18 +336,8 @@ static void plan_combination(struct lab_plan *plan, struct lab_experiment *e,
 	char what[400];
 	int cpus[LAB_THREADS_MAX];
 
-	for (unsigned k = 0; k < e->nkeys; k++) {
-		struct lab_resolved *r = &e->keys[k];
-		int rc = lab_param_parse(r->param, r->vals[vidx[k]],
-		                         r->harness ? (void *)&h : kparams, &err);
-		LAB_BUG_ON(rc != 0); /* every value was checked by plan_expand_keys */
-	}
-	/* a swept key that does not apply here (stride of a struct layout) makes the point at
-	 * its first value only: the others would be the same point again */
-	for (unsigned k = 0; k < e->nkeys; k++)
-		if (!e->keys[k].harness && vidx[k] &&
-		    !lab_param_applies(e->kernel->params, e->keys[k].param, kparams))
-			return;
+	if (!plan_values(e, vidx, &h, kparams))
+		return;
 	struct lab_resolved *pk = lab__plan_key(e, "placement");
 	unsigned pv = vidx[pk - e->keys];
 	plan_place(memo, h.placement, pv, &place);

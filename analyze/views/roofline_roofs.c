@@ -411,6 +411,21 @@ static const char *an_other_ceiling(const struct lab_an_rl_ceil *cp, const char 
 	return buf;
 }
 
+/* A triad's stores read their lines first beyond L1 (32 bytes moved for 24 declared); under
+ * the ceiling bw of a saxpy, which moves what it declares, it read 73 % at DRAM bandwidth: the
+ * note of a point with write-allocate under bw without it says where it is with those bytes. */
+static void an_wa_note(struct lab_an_rl_pt *e, const struct lab_an_rl_ceil *bw)
+{
+	if (e->binds != bw || !bw->no_wa || e->level < 2 ||
+	    !(e->intensity_wa < e->intensity * (1 - 1e-9)))
+		return;
+	snprintf(e->note, sizeof(e->note),
+	         "its stores read each line first (write-allocate), which the kernel of ceiling "
+	         "%s does not: counted with those bytes (intensity_wa %.3g flop/B) it is at %.0f "
+	         "%% of this roof",
+	         bw->name, e->intensity_wa, 100 * e->fraction * e->intensity / e->intensity_wa);
+}
+
 /* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
  * highest of its ISA and precision, an_compute) and its bandwidth ceiling bw (its level's, by size
  * without levels); slow is the best ceiling of a slower level, a lower bound of a missing bw. */
@@ -484,17 +499,8 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         "and no auto peak of its precision was measured: no compute roof, the "
 		         "bandwidth's alone (run peak isa=auto)",
 		         sp->auto_other);
-	else if (e->binds == bw && bw->no_wa && e->level >= 2 &&
-	         e->intensity_wa < e->intensity * (1 - 1e-9))
-		/* a triad's stores read their lines first beyond L1 (32 bytes moved for 24
-		 * declared) under a saxpy's ceiling, which moves what it declares: at DRAM
-		 * bandwidth it read 73 % */
-		snprintf(e->note, sizeof(e->note),
-		         "its stores read each line first (write-allocate), which the kernel of "
-		         "ceiling %s does not: counted with those bytes (intensity_wa %.3g flop/B) "
-		         "it is at %.0f %% of this roof",
-		         bw->name, e->intensity_wa,
-		         100 * e->fraction * e->intensity / e->intensity_wa);
+	if (!*e->note)
+		an_wa_note(e, bw);
 }
 
 static void an_split_free(struct an_split *sp)
