@@ -273,23 +273,6 @@ const struct lab_param *lab_param_find(const struct lab_param *table, const char
 	return NULL;
 }
 
-/* The enum key p->applies names in table (NULL: none, or no such enum key) and the length of
- * its name. */
-static const struct lab_param *param_cond_key(const struct lab_param *table,
-                                              const struct lab_param *p, size_t *klen)
-{
-	const char *eq = p->applies ? strchr(p->applies, '=') : NULL;
-
-	if (!eq)
-		return NULL;
-	*klen = (size_t)(eq - p->applies);
-	for (const struct lab_param *q = table; q && q->key; q++)
-		if (q->type == LAB_PT_ENUM && strlen(q->key) == *klen &&
-		    !strncmp(q->key, p->applies, *klen))
-			return q;
-	return NULL;
-}
-
 int lab_param_applies_value(const struct lab_param *p, const char *key, const char *value)
 {
 	size_t klen = p->applies ? strcspn(p->applies, "=") : 0, n = strlen(value);
@@ -305,11 +288,11 @@ int lab_param_applies_value(const struct lab_param *p, const char *key, const ch
 
 bool lab_param_applies(const struct lab_param *table, const struct lab_param *p, const void *base)
 {
-	size_t klen;
-	const struct lab_param *c = param_cond_key(table, p, &klen);
-	char val[LAB_STR_MAX];
+	char key[64], val[LAB_STR_MAX];
+	const struct lab_param *c =
+	    lab_param_applies_key(p, key, sizeof(key)) ? lab_param_find(table, key) : NULL;
 
-	if (!c)
+	if (!c || c->type != LAB_PT_ENUM)
 		return true;
 	lab_param_format(c, base, val, sizeof(val));
 	return lab_param_applies_value(p, c->key, val) == 1;

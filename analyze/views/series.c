@@ -400,12 +400,10 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 		             "levels: speedup intervals and fits from run means (%zu in the fits): "
 		             "run-to-run noise included",
 		             s->n_fit);
-	else if (an_few_counts(s))
-		lab_doc_note(sec, "levels: speedup intervals from run means where both points have "
-		                  "runs");
-	else
-		lab_doc_note(sec, "levels: speedup intervals from run means where both points have "
-		                  "runs; fits on samples (not every point has runs)");
+	else /* no fits: nothing to say of them */
+		lab_doc_note(
+		    sec, "levels: speedup intervals from run means where both points have runs%s",
+		    an_few_counts(s) ? "" : "; fits on samples (not every point has runs)");
 }
 
 /* One series: the lead (scaling, the cost and whose time it is, what the fits used), the
