@@ -15,9 +15,11 @@ static const struct opts_number {
 	bool whole;
 	double lo, hi;
 	bool hi_open;        /* hi itself is not allowed */
+	bool percent;        /* "1%" is taken as 0.01 */
 	const char *allowed; /* for the message */
 } opts_numbers[] = {
-    {"FRACTION", false, 0, 1, true, "a decimal fraction in [0, 1), e.g. 0.01"},
+    {"FRACTION", false, 0, 1, true, true,
+     "a decimal fraction in [0, 1) or a percentage below 100%, e.g. 0.01 or 1%"},
 };
 
 /* The letter of a control byte's short escape (\n), or 0 when it has none. */
@@ -131,6 +133,32 @@ int lab_opts_number(const char *s, bool whole, double lo, double hi, double *v)
 	return 0;
 }
 
+/* Row n's number in v: a plain decimal, or where n takes one a percentage ("1%" is 0.01). */
+static int opts_row_number(const struct opts_number *n, const char *v, double *x)
+{
+	size_t len = strlen(v);
+	double scale = n->percent && len > 1 && v[len - 1] == '%' ? 100 : 1;
+	char digits[64];
+
+	if (scale == 1)
+		digits[0] = '\0';
+	else if (len - 1 < sizeof(digits))
+		memcpy(digits, v, len - 1), digits[len - 1] = '\0';
+	else
+		return -1;
+	if (lab_opts_number(scale == 1 ? v : digits, n->whole, n->lo * scale, n->hi * scale, x))
+		return -1;
+	if (n->hi_open && *x == n->hi * scale)
+		return -1;
+	*x /= scale;
+	return 0;
+}
+
+int lab_opts_fraction(const char *s, double *v)
+{
+	return s ? opts_row_number(&opts_numbers[0], s, v) : -1;
+}
+
 /* The check of a value whose row names a number; 0 when it passes or is not a number. */
 static int opts_check_number(const struct lab_cmd_opts *c, const struct lab_opt *o, const char *v)
 {
@@ -139,8 +167,7 @@ static int opts_check_number(const struct lab_cmd_opts *c, const struct lab_opt 
 		double x;
 		if (!o->arg || strcmp(o->arg, n->arg) != 0)
 			continue;
-		if (lab_opts_number(v, n->whole, n->lo, n->hi, &x) == 0 &&
-		    !(n->hi_open && x == n->hi))
+		if (opts_row_number(n, v, &x) == 0)
 			return 0;
 		lab_opts_error("lab %s: %s '%s': expected %s", c->name, o->name, v, n->allowed);
 		return 2;

@@ -54,7 +54,8 @@ struct lab_cmd_opts {
  * alias "-o VAL", flags, "-h"/"--help". A LAB_OPT_VALUE option given twice is bad usage (the
  * command cannot tell which one was meant); a flag may repeat. A value named like a number in its
  * row's arg is checked here with lab_opts_number, so the command's own conversion sees only plain
- * decimal text: FRACTION is a decimal in [0, 1). Returns 0; LAB_OPTS_HELP after printing the help;
+ * decimal text: FRACTION is a decimal in [0, 1) or a percentage below 100% (lab_opts_fraction
+ * converts it). Returns 0; LAB_OPTS_HELP after printing the help;
  * or 2 (bad usage) after printing one line on stderr.
  */
 int lab_opts_parse(const struct lab_cmd_opts *c, int argc, char **argv, void *args,
@@ -87,5 +88,8 @@ void lab_opts_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * *v set, or -1 (*v untouched).
  */
 int lab_opts_number(const char *s, bool whole, double lo, double hi, double *v);
+
+/* A FRACTION option's value: "0.01" or "1%" give 0.01. Returns 0 with *v set, or -1. */
+int lab_opts_fraction(const char *s, double *v);
 
 #endif

@@ -111,7 +111,7 @@ struct compare_args {
 
 static const struct lab_opt compare_opts[] = {
     {"--noise", NULL, LAB_OPT_VALUE, "FRACTION", offsetof(struct compare_args, noise), 0,
-     "changes inside +-FRACTION are 'within noise' (default 0.01)"},
+     "changes inside +-FRACTION are 'within noise' (default 0.01, or 1%)"},
     {"--json", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, json), 0,
      "one JSON document on stdout"},
     {"--include-flagged", NULL, LAB_OPT_FLAG, NULL, offsetof(struct compare_args, include_flagged),
@@ -436,14 +436,10 @@ int lab_cmd_compare(int argc, char **argv)
 
 	if (rc)
 		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
-	if (o.noise) {
-		char *end;
-		noise = strtod(o.noise, &end);
-		if (*end || end == o.noise || !(noise >= 0) || noise >= 1) {
-			lab_opts_error("lab compare: --noise '%s': a fraction in [0, 1), e.g. 0.01",
-			               o.noise);
-			return LAB_EXIT_USAGE;
-		}
+	if (o.noise && lab_opts_fraction(o.noise, &noise)) { /* checked by the parser */
+		lab_opts_error("lab compare: --noise '%s': a fraction in [0, 1), e.g. 0.01",
+		               o.noise);
+		return LAB_EXIT_USAGE;
 	}
 	if (o.ndirs != 2) {
 		fprintf(stderr, "lab compare: give DIR_A DIR_B (see --help)\n");

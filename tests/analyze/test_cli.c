@@ -903,16 +903,19 @@ LAB_TEST(compare_mostly_flagged_side_is_untested)
 }
 
 /*
- * --noise takes a plain decimal fraction in [0, 1) and nothing else: strtod's hex floats
- * (0x0.1 and 0x1p-4 were read as 1/16), inf, nan, blanks and trailing text are bad usage.
+ * --noise takes a plain decimal fraction in [0, 1), or a percentage below 100% (as the config's
+ * precision is written), and nothing else: strtod's hex floats (0x0.1 and 0x1p-4 were read as
+ * 1/16), inf, nan, blanks and trailing text are bad usage.
  */
-LAB_TEST(compare_noise_decimal_only)
+LAB_TEST(compare_noise_decimal_or_percent)
 {
 	char *out = NULL, *err = NULL, args[4096];
-	static const char *const bad[] = {"0x0.1",  "0x1p-4", "0X.8",  "inf",  "nan",  "1e999",
-	                                  "1e-400", "' 0.1'", "0.1x",  "1",    "-0.1", "''",
-	                                  ".",      "1e",     "0.1e+", "+0.1", "0,1",  "1.5"};
-	static const char *const good[] = {"0", "0.05", ".05", "5e-2", "5E-2", "0.999"};
+	static const char *const bad[] = {
+	    "0x0.1", "0x1p-4", "0X.8", "inf", "nan",  "1e999", "1e-400", "' 0.1'", "0.1x",
+	    "1",     "-0.1",   "''",   ".",   "1e",   "0.1e+", "+0.1",   "0,1",    "1.5",
+	    "100%",  "%",      "-1%",  "1%%", "0x1%", "'1 %'", "inf%",   "150%"};
+	static const char *const good[] = {"0",    "0.05",  ".05", "5e-2",
+	                                   "5E-2", "0.999", "5%",  "0.5%"};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(args, sizeof(args),
@@ -936,6 +939,15 @@ LAB_TEST(compare_noise_decimal_only)
 		free(out);
 		free(err);
 	}
+	/* "5%" is the fraction 0.05, not 5 */
+	snprintf(args, sizeof(args),
+	         "compare %s/tests/fixtures/results-compare-a %s/tests/fixtures/results-compare-b "
+	         "--noise 5%%",
+	         testlib_srcdir(), testlib_srcdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "within noise (+-5%)") != NULL);
+	free(out);
+	free(err);
 }
 
 LAB_TEST(edge_dir_plots_cleanly)
