@@ -28,6 +28,17 @@ static const char *an_series_past(double x)
 	               : "";
 }
 
+/* 1 when a speedup of s used run means: some points kept runs, though the fits may not. */
+static int an_series_some_runs(const struct lab_an_series *s)
+{
+	for (size_t j = 0; j < s->nrow; j++) {
+		const char *lv = s->row[j].has_speedup ? s->row[j].speedup_level : NULL;
+		if (lv && strcmp(lv, "samples"))
+			return 1;
+	}
+	return 0;
+}
+
 void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
 	const struct lab_an_fit *a = &s->amdahl, *u = &s->usl, *g = &s->gustafson;
@@ -39,15 +50,19 @@ void lab_an_series_fits(struct lab_doc_section *sec, const struct lab_an_series 
 	 * the curve's */
 	int runs = s->fit_level && !strcmp(s->fit_level, "runs");
 	if ((a->ok && a->by_means) || (u->ok && u->by_means))
-		lab_doc_note(sec,
-		             "intervals of %s: from the scatter of the points' means (lack of fit: "
-		             "%s)",
-		             u->ok && u->by_means ? (a->ok && a->by_means ? "both models" : "USL")
-		                                  : "Amdahl",
-		             runs
-		                 ? "the curve misses the means by more than their runs scatter"
-		                 : "the curve misses the means, or each point carries noise of its "
-		                   "own; runs = 3 or more tell which");
+		lab_doc_note(
+		    sec,
+		    "intervals of %s: from the scatter of the points' means (lack of fit: "
+		    "%s)",
+		    u->ok && u->by_means ? (a->ok && a->by_means ? "both models" : "USL")
+		                         : "Amdahl",
+		    runs ? "the curve misses the means by more than their runs scatter"
+		    : an_series_some_runs(s)
+		        ? "the curve misses the means, or each point carries noise of its "
+		          "own; the fits are on samples, as not every point kept 2 runs or "
+		          "more, so its runs cannot tell which"
+		        : "the curve misses the means, or each point carries noise of its "
+		          "own; runs = 3 or more tell which");
 	if (a->ok && isnan(a->lo[1]))
 		lab_doc_note(sec,
 		             "Amdahl   f = %.4g, outside [0, 1] beyond its noise: no interval  "

@@ -273,6 +273,38 @@ LAB_TEST(fits_on_run_means)
 	free(err);
 }
 
+/* Keeps every line of samples.csv but point 5's rows past its first run (its last column). */
+static void fits_drop_runs(FILE *out, const char *line, void *ctx)
+{
+	const char *run = strrchr(line, ',');
+	(void)ctx;
+	if (!strncmp(line, "locks,5,", 8) && run && strcmp(run, ",0"))
+		return;
+	fprintf(out, "%s\n", line);
+}
+
+/* One point kept one run of its three: the speedups of the others are on run means, the fits on
+ * samples, and the notes say both, and that the runs cannot tell a misfit from noise here. */
+LAB_TEST(fits_on_samples_where_a_point_lost_its_runs)
+{
+	char *out = NULL, *err = NULL, args[4096];
+
+	clitest_copy("results-usl-runs");
+	REQUIRE(clitest_rewrite("results-usl-runs/samples.csv", fits_drop_runs, NULL) == 0);
+	snprintf(args, sizeof(args), "analyze %s/results-usl-runs", testlib_tmpdir());
+	REQUIRE(clitest_run(NULL, args, &out, &err) == 0);
+	CHECK(strstr(out, "ONE SETUP: 1 of 3 runs kept") != NULL);
+	CHECK(strstr(out, "levels: speedup intervals from run means where both points have runs; "
+	                  "fits on samples (not every point has runs)") != NULL);
+	CHECK(strstr(out, "levels: where one point of a speedup has one run and the other "
+	                  "several") != NULL);
+	CHECK(strstr(out, "the fits are on samples, as not every point kept 2 runs or more, so "
+	                  "its runs cannot tell which") != NULL);
+	CHECK(strstr(out, "runs = 3 or more tell which") == NULL);
+	free(out);
+	free(err);
+}
+
 /* Superlinear data (the whole efficiency interval above 1): points flagged, with no cache
  * claim that nothing in the data supports (issue 21, finding 5); f < 0 gives no max speedup,
  * said the same way in text and JSON (never "inf"). */
