@@ -264,7 +264,7 @@ static bool pl_fixed_list(const struct lab_resolved *r)
 
 /* Whether item i of sel names a key that applies at none of the points sel can name (said):
  * the selector's own value of the key it depends on, else every value the experiment's fixed
- * list of that key has. */
+ * list of that key has (a list a --set narrowed is not the config's: its lesson is not run). */
 static bool pl_inapplicable(struct lab__pl_ctx *x, const struct lab_experiment *e,
                             const struct lab_lesson_sel *sel, unsigned i)
 {
@@ -285,6 +285,8 @@ static bool pl_inapplicable(struct lab__pl_ctx *x, const struct lab_experiment *
 	for (unsigned k = 0; !*have && k < e->nkeys; k++)
 		if (!e->keys[k].harness && !strcmp(e->keys[k].param->key, ck))
 			c = &e->keys[k];
+	if (c && !pl_fixed_list(c))
+		return false; /* narrowed by --set: not run, and the analyzer says why */
 	for (unsigned v = 0; c && v < c->nvals; v++)
 		if (pl_canon(c->param, c->vals[v], canon, sizeof(canon), &err) ||
 		    lab_param_applies_value(p, ck, canon))

@@ -461,8 +461,10 @@ void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const str
 /*
  * A kernel key that applies only at some values of another (false_sharing's stride: layout =
  * stride) is refused where set in the section for points none of which it applies to: it would
- * change nothing. A [global] value is for the experiments whose points take it; a sweep of it
- * plans the points it does not apply to once (plan_combination). kparams: scratch.
+ * change nothing. Not where a --set narrowed the key it depends on (layout = struct on a config
+ * that sweeps stride): the config was written for its own values. A [global] value is for the
+ * experiments whose points take it; a sweep of it plans the points it does not apply to once
+ * (plan_combination). kparams: scratch.
  */
 static void plan_applies_check(struct lab_experiment *e, void *kparams, struct lab_diag *d)
 {
@@ -479,6 +481,8 @@ static void plan_applies_check(struct lab_experiment *e, void *kparams, struct l
 			continue;
 		c = lab__plan_key(e, lab_param_applies_key(r->param, where, sizeof(where)));
 		LAB_BUG_ON(!c); /* tests/unit/test_registry: every applies names an enum key */
+		if (c->src == LAB_SRC_CLI && r->src != LAB_SRC_CLI)
+			continue; /* a --set narrowed c: the config's r is for its own values */
 		for (unsigned v = 0; v < c->nvals && !applies; v++) {
 			LAB_BUG_ON(lab_param_parse(c->param, c->vals[v], kparams, &err) != 0);
 			applies = lab_param_applies(e->kernel->params, r->param, kparams);

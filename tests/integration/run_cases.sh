@@ -250,6 +250,12 @@ assert l and all("no planned point" in x["unplanned"] for x in l), l'
 	"$lab" plan configs/ch26-locks.ini --topology 'synthetic:pack:2 core:8 pu:2' --json |
 		python3 -c 'import json,sys; l=json.load(sys.stdin)["lessons"]
 assert l and all(x["unplanned"] is None for x in l), l'
+	# a --set that narrows the key another applies at (layout: stride) leaves the config's
+	# stride sweep and the lessons naming stride to the points that take it: not run, not errors
+	"$lab" plan configs/ch25-false-sharing.ini --set global.layout=struct_aligned >"$tmp/pl.txt" ||
+		{ cat "$tmp/pl.txt"; exit 1; }
+	grep -q '^        NOT RUN on this plan: \[stride_sweep\] op=rmw, stride=8, threads=2: no planned point' "$tmp/pl.txt"
+	"$lab" run --set false_sharing.layout=struct --dry-run >/dev/null
 	# A precision target stops when met: its budget is the ceiling, said as such.
 	printf '[global]\nthreads = 1\nreps = 3\nprecision = 1%%\nbudget = 10s\n\n[noop]\nkernel = noop\n' >"$tmp/pp.ini"
 	"$lab" plan "$tmp/pp.ini" >"$tmp/pp.txt"

@@ -700,6 +700,17 @@ LAB_TEST(params_text_leaves_out_what_does_not_apply)
 	REQUIRE(t.rc == 0 && t.plan->npts == 1);
 	CHECK_EQ_STR(t.plan->pts[0].params_text, "shape=c;placement=compact");
 	tp_free(&t);
+	/* a --set that narrows shape leaves the config's gap to the points that take it (hostile27:
+	 * the config's own line was refused, and nothing on the command line could fix it) */
+	static const char *const narrow[] = {"x.shape=c"}, *const both[] = {"x.shape=c",
+	                                                                    "x.gap=16"};
+	tp_build(&t, "[x]\nkernel = gapped\nshape = a, c\ngap = 8, 16\n", narrow, 1, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 1);
+	CHECK_EQ_STR(t.plan->pts[0].params_text, "shape=c;placement=compact");
+	tp_free(&t);
+	tp_build(&t, "[x]\nkernel = gapped\nshape = a, c\n", both, 2, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG); /* both on the command line: gap=16 changes nothing */
+	tp_free(&t);
 	tp_kernels = tk_registry;
 }
 
