@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "analyze/fleet_builds.h"
+#include "analyze/index.h"
 #include "analyze/jsonw.h"
 #include "analyze/levels.h"
 #include "harness/record_schema.h"
@@ -128,13 +129,6 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 		memset(&h->d, 0, sizeof(h->d));
 		return e.code == LAB_ENOMEM ? -LAB_ENOMEM : 0;
 	}
-	for (size_t i = 0; i < h->d.npt; i++)
-		if (lab_an_index_add(&h->ix, fleet_point_hash(&h->d.pt[i]), i)) {
-			lab_an_data_free(&h->d);
-			memset(&h->d, 0, sizeof(h->d));
-			lab_an_index_free(&h->ix);
-			return -LAB_ENOMEM;
-		}
 	h->ok = 1;
 	fleet_prov(&h->d, &h->prov);
 	fleet_health(h, exit_code);
@@ -161,6 +155,82 @@ static int fleet_scan(const char *dir, int include_flagged, struct lab_an_fleet_
 	return rc;
 }
 
+/* A row's first member, for the index's comparison: same (experiment, params, threads) and the
+ * same quantity as the candidate. */
+struct fleet_rows {
+	const struct lab_an_fleet_view *v;
+	const struct lab_an_fleet_member *rep; /* each row's first member */
+	const struct lab_an_fleet_member *cand;
+};
+
+static int fleet_same_row(const void *ctx, size_t item)
+{
+	const struct fleet_rows *x = ctx;
+	const struct lab_an_fleet_member *a = &x->rep[item], *b = x->cand;
+	const struct lab_an_point *p = a->p, *q = b->p;
+
+	return q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
+	       !strcmp(q->params, p->params) &&
+	       lab_an_fleet_same_quantity(&x->v->h[a->host].d, p, &x->v->h[b->host].d, q);
+}
+
+/* Groups every loaded host's points into rows (v->row, v->mem): one hash index over all of
+ * them, then a stable counting sort by row, so a row lists its hosts in host order. */
+static int fleet_rows(struct lab_an_fleet_view *v)
+{
+	size_t total = 0, m = 0, *rowof = NULL, *order = NULL, *end = NULL;
+	struct lab_an_fleet_member *all = NULL, *rep = NULL;
+	struct lab_an_index ix = {0};
+	struct fleet_rows x = {.v = v};
+	int rc = -LAB_ENOMEM;
+
+	for (size_t i = 0; i < v->n; i++)
+		total += v->h[i].ok ? v->h[i].d.npt : 0;
+	if (!total)
+		return 0;
+	all = malloc(total * sizeof(*all));
+	rep = malloc(total * sizeof(*rep));
+	rowof = malloc(total * sizeof(*rowof));
+	order = malloc(total * sizeof(*order));
+	if (!all || !rep || !rowof || !order)
+		goto out;
+	x.rep = rep;
+	for (size_t i = 0; i < v->n; i++)
+		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++, m++) {
+			const struct lab_an_point *p = &v->h[i].d.pt[j];
+			uint64_t hash = fleet_point_hash(p);
+			all[m] = (struct lab_an_fleet_member){i, p};
+			x.cand = &all[m];
+			rowof[m] = lab_an_index_find(&ix, hash, fleet_same_row, &x);
+			if (rowof[m] != (size_t)-1) /* a host has one point of a key (the loader) */
+				continue;
+			rowof[m] = v->nrow;
+			rep[v->nrow] = all[m];
+			if (lab_an_index_add(&ix, hash, v->nrow++))
+				goto out;
+		}
+	v->row = malloc(v->nrow * sizeof(*v->row));
+	v->mem = malloc(total * sizeof(*v->mem));
+	end = malloc(v->nrow * sizeof(*end));
+	if (!v->row || !v->mem || !end)
+		goto out;
+	lab_an_bucket(rowof, total, v->nrow, order, end);
+	for (size_t k = 0; k < total; k++)
+		v->mem[k] = all[order[k]];
+	for (size_t r = 0; r < v->nrow; r++)
+		v->row[r] =
+		    (struct lab_an_fleet_row){r ? end[r - 1] : 0, end[r] - (r ? end[r - 1] : 0)};
+	rc = 0;
+out:
+	free(all);
+	free(rep);
+	free(rowof);
+	free(order);
+	free(end);
+	lab_an_index_free(&ix);
+	return rc;
+}
+
 int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int include_flagged,
                            struct lab_an_fleet_view *v, struct lab_err *err)
 {
@@ -173,6 +243,8 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 		                    include_flagged, v, &cap);
 	if (!rc && f->ntask == 0)
 		rc = fleet_scan(dir, include_flagged, v, &cap);
+	if (!rc)
+		rc = fleet_rows(v);
 	if (rc)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory loading the fleet %s", dir);
 	if (v->n == 0) /* submitted, not yet run (or not a fleet lab wrote): nothing to analyze */
@@ -186,12 +258,12 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
 
 void lab_an_fleet_view_free(struct lab_an_fleet_view *v)
 {
-	for (size_t i = 0; i < v->n; i++) {
+	for (size_t i = 0; i < v->n; i++)
 		if (v->h[i].ok)
 			lab_an_data_free(&v->h[i].d);
-		lab_an_index_free(&v->h[i].ix);
-	}
 	free(v->h);
+	free(v->row);
+	free(v->mem);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -203,40 +275,18 @@ int lab_an_fleet_same_quantity(const struct lab_an_data *d, const struct lab_an_
 	       lab_an_cost_scope(d, p->experiment) == lab_an_cost_scope(e, q->experiment);
 }
 
-struct fleet_key {
-	const struct lab_an_fleet_host *h;
-	const struct lab_an_point *p;
-};
-
-static int fleet_same_key(const void *ctx, size_t item)
+size_t lab_an_fleet_absent(const struct lab_an_fleet_view *v, const struct lab_an_fleet_row *r,
+                           size_t *out, size_t max)
 {
-	const struct fleet_key *k = ctx;
-	const struct lab_an_point *q = &k->h->d.pt[item];
+	size_t n = 0, m = 0;
 
-	return q->threads == k->p->threads && !strcmp(q->experiment, k->p->experiment) &&
-	       !strcmp(q->params, k->p->params);
-}
-
-const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
-                                              const struct lab_an_data *d,
-                                              const struct lab_an_point *p)
-{
-	struct fleet_key k = {h, p};
-	size_t i =
-	    h->ok ? lab_an_index_find(&h->ix, fleet_point_hash(p), fleet_same_key, &k) : (size_t)-1;
-	/* (experiment, params, threads) names one point of a host (the loader refuses two) */
-	const struct lab_an_point *q = i == (size_t)-1 ? NULL : &h->d.pt[i];
-
-	return q && lab_an_fleet_same_quantity(d, p, &h->d, q) ? q : NULL;
-}
-
-size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_data *d,
-                          const struct lab_an_point *p)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (lab_an_fleet_match(&v->h[i], d, p))
-			return i;
-	return v->n;
+	for (size_t k = 0; k < v->n && n < max; k++) {
+		if (m < r->n && v->mem[r->first + m].host == k)
+			m++;
+		else
+			out[n++] = k;
+	}
+	return n;
 }
 
 static void fleet_json_hosts(struct lab_json *w, const struct lab_an_fleet_view *v)
@@ -266,40 +316,46 @@ static void fleet_json_hosts(struct lab_json *w, const struct lab_an_fleet_view 
 	lab_json_arr_close(w);
 }
 
-/* One point, every host's mean and interval side by side (null where a host lacks it). */
+/* One point, the mean and interval of every host that has it side by side; the others counted
+ * (hosts[] names every host). */
 static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view *v,
-                             const struct lab_an_fleet_host *h0, const struct lab_an_point *p)
+                             const struct lab_an_fleet_row *r)
 {
+	const struct lab_an_fleet_member *m0 = &v->mem[r->first];
+	const struct lab_an_data *d0 = &v->h[m0->host].d;
+	const struct lab_an_point *p = m0->p;
+
 	lab_json_obj_open(w, NULL);
 	lab_json_str(w, "experiment", p->experiment);
 	lab_json_str(w, "params", p->params);
 	lab_json_int(w, "threads", p->threads);
-	lab_json_str(w, "unit", lab_an_point_unit(&h0->d, p));
-	lab_json_str(w, "cost_whose", lab_an_cost_whose(&h0->d, p));
+	lab_json_str(w, "unit", lab_an_point_unit(d0, p));
+	lab_json_str(w, "cost_whose", lab_an_cost_whose(d0, p));
+	lab_json_int(w, "hosts_without", (long long)(v->n - r->n));
 	lab_json_arr_open(w, "hosts");
-	for (size_t k = 0; k < v->n; k++) {
-		const struct lab_an_point *q = lab_an_fleet_match(&v->h[k], &h0->d, p);
+	for (size_t k = 0; k < r->n; k++) {
+		const struct lab_an_fleet_member *m = &v->mem[r->first + k];
+		const struct lab_an_point *q = m->p;
 		char flag[96];
 
 		lab_json_obj_open(w, NULL);
-		lab_json_str(w, "node", v->h[k].node);
-		lab_json_str(w, "status", q ? q->status : "absent");
-		lab_json_bool(w, "host_failed", v->h[k].failed);
-		lab_json_int(w, "n", q ? (long long)q->st.n : 0);
-		lab_json_int(w, "n_flagged", q ? (long long)q->n_flagged : 0);
-		lab_json_num(w, "mean", q && q->st.n ? q->st.mean : NAN);
-		lab_json_num(w, "median", q && q->st.n ? q->st.median : NAN);
+		lab_json_str(w, "node", v->h[m->host].node);
+		lab_json_str(w, "status", q->status);
+		lab_json_bool(w, "host_failed", v->h[m->host].failed);
+		lab_json_int(w, "n", (long long)q->st.n);
+		lab_json_int(w, "n_flagged", (long long)q->n_flagged);
+		lab_json_num(w, "mean", q->st.n ? q->st.mean : NAN);
+		lab_json_num(w, "median", q->st.n ? q->st.median : NAN);
 		/* one sample has no interval (stats gives it [mean, mean]) */
-		lab_json_pair(w, "ci95", q && q->st.n > 1 ? q->st.ci95_lo : NAN,
-		              q && q->st.n > 1 ? q->st.ci95_hi : NAN);
+		lab_json_pair(w, "ci95", q->st.n > 1 ? q->st.ci95_lo : NAN,
+		              q->st.n > 1 ? q->st.ci95_hi : NAN);
 		/* "runs": the interval is of the run means (levels.c), "samples": of the samples */
-		lab_json_int(w, "runs", q ? (long long)q->levels.runs : 0);
+		lab_json_int(w, "runs", (long long)q->levels.runs);
 		lab_json_str(w, "interval_of",
-		             !q || q->st.n < 2     ? NULL
+		             q->st.n < 2           ? NULL
 		             : q->levels.runs >= 2 ? "runs"
 		                                   : "samples");
-		lab_json_str(w, "one_setup",
-		             q ? lab_an_one_setup_flag(q, flag, sizeof(flag)) : NULL);
+		lab_json_str(w, "one_setup", lab_an_one_setup_flag(q, flag, sizeof(flag)));
 		lab_json_obj_close(w);
 	}
 	lab_json_arr_close(w);
@@ -312,16 +368,12 @@ void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f)
 
 	lab_json_begin_digits(&w, f, 10);
 	lab_json_obj_open(&w, NULL);
-	lab_json_str(&w, "schema", "lab.fleet-analysis/1");
+	lab_json_str(&w, "schema", "lab.fleet-analysis/2");
 	fleet_json_hosts(&w, v);
 	lab_an_fleet_builds_json(&w, v); /* analyze/fleet_builds.c */
 	lab_json_arr_open(&w, "points");
-	for (size_t i = 0; i < v->n; i++)
-		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
-			const struct lab_an_point *p = &v->h[i].d.pt[j];
-			if (lab_an_fleet_first(v, &v->h[i].d, p) == i)
-				fleet_json_point(&w, v, &v->h[i], p);
-		}
+	for (size_t r = 0; r < v->nrow; r++)
+		fleet_json_point(&w, v, &v->row[r]);
 	lab_json_arr_close(&w);
 	lab_json_obj_close(&w);
 	lab_json_end(&w);

@@ -13,7 +13,6 @@
 
 #include "analyze/data.h"
 #include "analyze/fleet.h"
-#include "analyze/index.h"
 
 /* The cross-host view's files: DIR/fleet-analysis.json, DIR/plots/fleet-NN-SLUG.* */
 #define LAB_AN_FLEET_ANALYSIS    "fleet-analysis.json"
@@ -33,14 +32,28 @@ struct lab_an_fleet_host {
 	char why[600];  /* why not, when !ok or failed */
 	struct lab_an_data d;
 	struct lab_an_fleet_prov prov;
-	/* its points by (experiment, params, threads), for lab_an_fleet_match: a scan of every
-	 * point for every point of every host took 13 s at 2 x 20 000 points */
-	struct lab_an_index ix;
+};
+
+/* A host's point in a row of the view. */
+struct lab_an_fleet_member {
+	size_t host; /* in the view's h */
+	const struct lab_an_point *p;
+};
+
+/* One point (experiment, params, threads, and the quantity measured) and the hosts that have
+ * it: mem[first .. first + n - 1], in host order. A host without it is in no row's list, so the
+ * view grows with the points the hosts have, not with hosts x points (100 hosts of disjoint
+ * points wrote 636 MB of "absent" entries). */
+struct lab_an_fleet_row {
+	size_t first, n;
 };
 
 struct lab_an_fleet_view {
 	struct lab_an_fleet_host *h;
 	size_t n;
+	struct lab_an_fleet_row *row; /* in the order first met, host by host */
+	size_t nrow;
+	struct lab_an_fleet_member *mem;
 };
 
 /*
@@ -55,25 +68,18 @@ int lab_an_fleet_view_load(const char *dir, const struct lab_an_fleet *f, int in
                            struct lab_an_fleet_view *v, struct lab_err *err);
 void lab_an_fleet_view_free(struct lab_an_fleet_view *v);
 
-/* The point of host h matching p of data d (same experiment, params and threads, and the same
- * quantity: kernel, unit of work and whose time the cost is), or NULL. A host whose point
- * measured another quantity has its own row: 8 ns/acquire beside 8025 ns/byte under one
- * header compared nothing. */
-const struct lab_an_point *lab_an_fleet_match(const struct lab_an_fleet_host *h,
-                                              const struct lab_an_data *d,
-                                              const struct lab_an_point *p);
-
 /* Points p (of d) and q (of e) measure one quantity: kernel, unit of work and whose time the
- * cost is alike. */
+ * cost is alike. A host whose point measured another quantity has a row of its own: 8
+ * ns/acquire beside 8025 ns/byte under one header compared nothing. */
 int lab_an_fleet_same_quantity(const struct lab_an_data *d, const struct lab_an_point *p,
                                const struct lab_an_data *e, const struct lab_an_point *q);
 
-/* The first loaded host's index that holds a point like p (of data d), for listing each point
- * once. */
-size_t lab_an_fleet_first(const struct lab_an_fleet_view *v, const struct lab_an_data *d,
-                          const struct lab_an_point *p);
+/* Up to max of the hosts without row r's point, in host order, into out; their count is
+ * v->n - r->n. O(r->n + max). */
+size_t lab_an_fleet_absent(const struct lab_an_fleet_view *v, const struct lab_an_fleet_row *r,
+                           size_t *out, size_t max);
 
-/* Writes the view as one JSON document ("lab.fleet-analysis/1") to f. */
+/* Writes the view as one JSON document ("lab.fleet-analysis/2") to f. */
 void lab_an_fleet_view_json(const struct lab_an_fleet_view *v, FILE *f);
 
 /*

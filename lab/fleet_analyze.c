@@ -147,40 +147,58 @@ static void fleet_print_host(const struct lab_an_fleet_host *h, const struct lab
 	printf("%s%s%s\n", one ? "  " : "", one ? one : "", h->failed ? "  (host FAILED)" : "");
 }
 
+/* The hosts without row r's point, counted, the first few named (one line: listing every
+ * absent host under every point grew with hosts x points). */
+static void fleet_print_absent(const struct lab_an_fleet_view *v, const struct lab_an_fleet_row *r)
+{
+	size_t some[4], n = lab_an_fleet_absent(v, r, some, 4), absent = v->n - r->n;
+
+	if (!absent)
+		return;
+	printf("    not measured on %zu of %zu hosts: ", absent, v->n);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? ", " : "", stdout);
+		lab_fleet_put(stdout, v->h[some[k]].node);
+	}
+	if (absent > n)
+		printf(" and %zu more", absent - n);
+	putchar('\n');
+}
+
 static void fleet_print_points(const struct lab_an_fleet_view *v)
 {
 	char unit[160];
 
 	printf("\nsame point on every host: mean [95%% interval]\n");
-	for (size_t i = 0; i < v->n; i++)
-		for (size_t j = 0; v->h[i].ok && j < v->h[i].d.npt; j++) {
-			const struct lab_an_point *p = &v->h[i].d.pt[j];
-			if (lab_an_fleet_first(v, &v->h[i].d, p) != i)
-				continue;
-			fputs("  ", stdout);
-			lab_fleet_put(stdout, p->experiment);
-			putchar(' ');
-			lab_fleet_put(stdout, p->params);
-			printf(" thr=%d (", p->threads);
-			lab_fleet_put(stdout, lab_an_cost_label(&v->h[i].d, p, unit, sizeof(unit)));
-			fputs(")\n", stdout);
-			for (size_t k = 0; k < v->n; k++) {
-				const struct lab_an_point *q =
-				    lab_an_fleet_match(&v->h[k], &v->h[i].d, p);
-				if (!q)
-					printf("    %-16s - (not measured on this host)\n",
-					       v->h[k].node);
-				else if (!q->st.n && q->n_flagged)
-					printf("    %-16s - (all %zu samples load-flagged)\n",
-					       v->h[k].node, q->n_flagged);
-				else if (!q->st.n) {
-					printf("    %-16s - (", v->h[k].node);
-					lab_fleet_put(stdout, q->status ? q->status : "no samples");
-					fputs(")\n", stdout);
-				} else
-					fleet_print_host(&v->h[k], q);
-			}
+	for (size_t i = 0; i < v->nrow; i++) {
+		const struct lab_an_fleet_row *r = &v->row[i];
+		const struct lab_an_fleet_member *m0 = &v->mem[r->first];
+		const struct lab_an_point *p = m0->p;
+
+		fputs("  ", stdout);
+		lab_fleet_put(stdout, p->experiment);
+		putchar(' ');
+		lab_fleet_put(stdout, p->params);
+		printf(" thr=%d (", p->threads);
+		lab_fleet_put(stdout, lab_an_cost_label(&v->h[m0->host].d, p, unit, sizeof(unit)));
+		fputs(")\n", stdout);
+		for (size_t k = 0; k < r->n; k++) {
+			const struct lab_an_fleet_member *m = &v->mem[r->first + k];
+			const struct lab_an_point *q = m->p;
+			const char *node = v->h[m->host].node;
+
+			if (!q->st.n && q->n_flagged)
+				printf("    %-16s - (all %zu samples load-flagged)\n", node,
+				       q->n_flagged);
+			else if (!q->st.n) {
+				printf("    %-16s - (", node);
+				lab_fleet_put(stdout, q->status ? q->status : "no samples");
+				fputs(")\n", stdout);
+			} else
+				fleet_print_host(&v->h[m->host], q);
 		}
+		fleet_print_absent(v, r);
+	}
 }
 
 int lab_fleet_analyze(int argc, char **argv, lab_fleet_host_fn analyze)

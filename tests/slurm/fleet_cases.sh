@@ -217,7 +217,8 @@ for path in sys.argv[1:]:
         hs = {h["node"]: h for h in p["hosts"]}
         assert hs["h1"]["mean"] == hs["h3"]["mean"], p
         assert hs["h1"]["n"] > 0 or hs["h1"]["status"] == "skipped", p
-        assert hs["h2"]["status"] == "absent" and hs["h2"]["mean"] is None, p
+        # a host without the point is counted, not listed (hosts[] names it)
+        assert "h2" not in hs and p["hosts_without"] == 1, p
 PY
 	"$lab" compare "$tmp/f/h1" "$tmp/f/h3" >/dev/null || fail "lab compare of two hosts"
 	# A host that is a link elsewhere is refused, and nothing is written there.
@@ -886,7 +887,7 @@ JSON
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
 	grep -qE '^    h2 +- \(all [0-9]+ samples load-flagged\)$' "$tmp/out" ||
 		fail "h2's flagged point: $(cat "$tmp/out")"
-	grep -qE '^    h3 +- \(not measured on this host\)$' "$tmp/out" ||
+	grep -qE '^    not measured on 1 of 3 hosts: h3$' "$tmp/out" ||
 		fail "h3's missing point: $(cat "$tmp/out")"
 	# hosts of one build: no note; another build on h2: said once
 	grep -q "different builds" "$tmp/out" && fail "a note on one build: $(cat "$tmp/out")"
@@ -894,6 +895,42 @@ JSON
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || true
 	grep -q "^note: the hosts ran different builds of the lab, in git sha (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), " "$tmp/out" ||
 		fail "no note on two builds: $(cat "$tmp/out")"
+	;;
+analyze_disjoint_points)
+	# Hosts of different points: each point lists the hosts that have it and counts the
+	# others. Every host listed under every point grew with hosts x points (100 hosts of 200
+	# points each, none shared, wrote 636 MB of "absent" entries and 2 million lines).
+	mkdir "$tmp/f"
+	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	for h in h2 h3; do
+		sed -i "s/^contend,/contend_$h,/" "$tmp/f/$h/samples.csv"
+		sed -i "s/\"name\": \"contend\"/\"name\": \"contend_$h\"/" "$tmp/f/$h/run.json"
+	done
+	cat >"$tmp/f/fleet.json" <<'JSON'
+{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
+ "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
+           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}
+JSON
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	grep -qE '^    not measured on 2 of 3 hosts: h2, h3$' "$tmp/out" ||
+		fail "h1's points: $(cat "$tmp/out")"
+	grep -qE '^    not measured on 2 of 3 hosts: h1, h3$' "$tmp/out" ||
+		fail "h2's points: $(cat "$tmp/out")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["schema"] == "lab.fleet-analysis/2", a["schema"]
+seen = {}
+for p in a["points"]:
+    nodes = [h["node"] for h in p["hosts"]]
+    if not p["experiment"].startswith("contend"):  # the fixture's other experiment: shared
+        assert nodes == ["h1", "h2", "h3"] and p["hosts_without"] == 0, p
+        continue
+    assert len(nodes) == 1 and p["hosts_without"] == 2, p
+    seen.setdefault(p["experiment"], set()).update(nodes)
+assert seen == {"contend": {"h1"}, "contend_h2": {"h2"}, "contend_h3": {"h3"}}, seen
+PY
 	;;
 default_dir_name)
 	# Without -o the directory is named after the config: a name with '%' (which sbatch's
