@@ -402,8 +402,10 @@ int lab_an_fleet_is_dir(const char *dir)
 	char path[4200];
 	struct stat st;
 
+	/* any fleet.json: one that is no regular file is refused by its reader, by its name (a
+	 * FIFO here was called a results directory without samples.csv) */
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FLEET_FILE);
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (lstat(path, &st) != 0)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, LAB_FILE_RUN);
 	return stat(path, &st) != 0;

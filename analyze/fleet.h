@@ -100,7 +100,8 @@ int lab_an_fleet_write(const char *dir, const struct lab_an_fleet *f, struct lab
 /* Writes *f as the JSON document of fleet.json to out. */
 void lab_an_fleet_json(const struct lab_an_fleet *f, FILE *out);
 
-/* 1 when dir holds a fleet.json and no run.json (a fleet, not a single run); else 0. */
+/* 1 when dir holds a fleet.json of any type (its reader refuses one that is no regular file)
+ * and no run.json (a fleet, not a single run); else 0. */
 int lab_an_fleet_is_dir(const char *dir);
 
 #endif

@@ -896,6 +896,19 @@ JSON
 	grep -q "^note: the hosts ran different builds of the lab, in git sha (h1: lab 0.1.0 (fixture), .*; h2: lab 0.1.0 (other), " "$tmp/out" ||
 		fail "no note on two builds: $(cat "$tmp/out")"
 	;;
+analyze_fleet_json_special)
+	# A fleet.json that is a FIFO or a directory was "not a results directory (no
+	# samples.csv)": the fault is fleet.json's, said by its name; nothing is written.
+	mkdir -p "$tmp/f"
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
+	mkfifo "$tmp/f/fleet.json"
+	expect 2 "f/fleet.json: not a regular file (a FIFO; allowed: a regular file)" \
+		timeout 20 "$lab" analyze "$tmp/f"
+	rm "$tmp/f/fleet.json" && mkdir "$tmp/f/fleet.json"
+	expect 2 "f/fleet.json: not a regular file (a directory" "$lab" analyze "$tmp/f"
+	[ ! -e "$tmp/f/h1/summary.csv" ] && [ ! -e "$tmp/f/fleet-analysis.json" ] ||
+		fail "written: $(ls "$tmp/f" "$tmp/f/h1")"
+	;;
 analyze_disjoint_points)
 	# Hosts of different points: each point lists the hosts that have it and counts the
 	# others. Every host listed under every point grew with hosts x points (100 hosts of 200
