@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* atomic_rmw: read-modify-write atomics on one shared line vs lines of their own. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,12 +190,18 @@ static void arw_run(struct lab_ctx *ctx, struct lab_thread *t)
 	}
 }
 
+/* Retries per success, for CAS alone: fetch_add and xchg have no retry loop, so none (NaN,
+ * printed "-"), not a measured 0 that reads as a CAS that never failed. */
 static void arw_summarize(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
                           double *out)
 {
+	const struct arw_params *p = ctx->params;
 	double retries = 0, ops = 0;
 
-	(void)ctx;
+	if (p->op != ARW_OP_CAS) {
+		out[ARW_M_RETRIES_PER_OP] = NAN;
+		return;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		retries += threads[i]->metric[ARW_M_RETRIES];
 		ops += (double)threads[i]->work;

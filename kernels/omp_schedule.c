@@ -8,7 +8,8 @@
 static const char os_description[] =
     "One worksharing loop of `iterations` iterations whose costs follow `imbalance` (seeded,\n"
     "mean `cost` ns): uniform (all equal), ramp (0 to 2x along the loop: the last block is the\n"
-    "dearest), random (0 to 2x, shuffled), spike (one iteration in 64 costs 32x the others).\n"
+    "dearest), random (0 to 2x, shuffled), spike (one iteration in 64 costs 32x the others,\n"
+    "scaled so that the mean stays `cost`).\n"
     "Each thread times its own share of every loop instance (nowait, then one barrier), so\n"
     "samples.csv gives makespan_ns (wall time per loop), ideal_ns (total work / threads),\n"
     "overhead_ns = makespan - ideal, and the per-thread busy times as busy_max_ns,\n"
@@ -47,7 +48,7 @@ static const struct lab_enum_val os_imbs[] = {
     {"uniform", OS_UNIFORM, "every iteration costs `cost`"},
     {"ramp", OS_RAMP, "cost grows linearly from 0 to 2x along the loop"},
     {"random", OS_RANDOM, "cost uniform in 0 .. 2x, seeded"},
-    {"spike", OS_SPIKE, "one iteration in 64 costs 32x the others"},
+    {"spike", OS_SPIKE, "one iteration in 64 costs 32x the others (the mean stays `cost`)"},
     {NULL, 0, NULL},
 };
 
@@ -117,8 +118,8 @@ static double os_weight(const struct os_params *p, uint64_t i, uint64_t *rng)
 		return n > 1 ? 2.0 * (double)i / (double)(n - 1) : 1.0;
 	case OS_RANDOM:
 		return 2.0 * (double)(komp_rand(rng) >> 11) / 9007199254740992.0;
-	case OS_SPIKE:
-		return i % 64 == 0 ? 32.0 : 1.0;
+	case OS_SPIKE: /* 63 of weight 1 and one of 32 average 95/64: scaled to a mean of 1 */
+		return (i % 64 == 0 ? 32.0 : 1.0) * 64.0 / 95.0;
 	default:
 		return 1.0;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every registered kernel, tiny, at 1 and 2 threads: it runs, and verify() passes or fails. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,4 +228,32 @@ LAB_TEST(chunked_samples_add_up)
 		CHECK_EQ_U64(last - first, rec.samples[r].elapsed_ns);
 	}
 	kpoint_free(&rec);
+}
+
+extern const struct lab_kernel lab_kernel_atomic_rmw;
+
+/* retries_per_op is CAS's: fetch_add and xchg have no retry loop, so none (NaN, printed "-"), not
+ * a 0 that reads as a CAS that never failed; CAS's is a count, at least 0. */
+LAB_TEST(atomic_retries_only_for_cas)
+{
+	static const char *const ops[] = {"op=fetch_add", "op=xchg", "op=cas"};
+	int m = kpoint_metric(&lab_kernel_atomic_rmw, "retries_per_op");
+
+	REQUIRE(m >= 0);
+	for (size_t i = 0; i < 3; i++) {
+		const char *kv[] = {ops[i], NULL};
+		struct kpoint_opts o = {.nthreads = 1, .reps = 2, .min_time_ns = 1000000};
+		struct lab_point_rec rec;
+
+		REQUIRE(kpoint_run(&lab_kernel_atomic_rmw, kv, &o, &rec) == 0);
+		CHECK_EQ_I64(rec.verify, LAB_VERIFY_PASS);
+		for (unsigned r = 0; r < rec.nreps; r++) {
+			double v = rec.samples[r].metric[m];
+			if (i < 2)
+				CHECK(isnan(v));
+			else
+				CHECK(v >= 0);
+		}
+		kpoint_free(&rec);
+	}
 }
