@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwloc.h>
+
 #include "harness/topo_internal.h"
 
 /* Past the ')' closing the attributes that open at c, or NULL when none closes them (hwloc
@@ -121,7 +123,7 @@ static int topo_synthetic_check(const char *spec, const char *desc, struct lab_e
  * One indexes= value v of len characters: whole numbers 0 .. LAB_TOPO_OS_MAX written in digits,
  * as XML os_index (hwloc's strtoul took 2147483648: a bitmap of 2^31 bits and a crash), and in
  * an explicit list none twice (indexes=0,0 made two PUs one). An interleaving of level names
- * (Core:PU) has no numbers: hwloc keeps what it makes below the level's width. Returns 0 or
+ * (Core:Package) has no numbers: topo_syn_named_check checks it. Returns 0 or
  * -LAB_ETOPO.
  */
 static int topo_synthetic_index_list(const char *spec, const char *v, size_t len,
@@ -153,7 +155,7 @@ static int topo_synthetic_index_list(const char *spec, const char *v, size_t len
 			return lab_err_set(err, LAB_ETOPO,
 			                   "%s: index '%.*s' is %s (allowed in indexes=: "
 			                   "whole numbers 0 .. %d in decimal digits, e.g. "
-			                   "indexes=0,2,1,3 or indexes=Core:PU)",
+			                   "indexes=0,2,1,3 or indexes=Core:Package)",
 			                   spec, (int)(w < 24 ? w : 24), num,
 			                   n > LAB_TOPO_OS_MAX ? "out of range"
 			                                       : "not a whole number",
@@ -283,9 +285,109 @@ static int topo_syn_index_count(const char *spec, const char *attrs, size_t len,
 	return lab_err_set(err, LAB_ETOPO,
 	                   "%s: indexes= of %s lists %llu index%s, but the machine has %llu such "
 	                   "object%s (allowed: exactly %llu, one per object, or an interleaving "
-	                   "such as indexes=Core:PU)",
+	                   "such as indexes=Core:Package)",
 	                   spec, what, n, n == 1 ? "" : "es", objects, objects == 1 ? "" : "s",
 	                   objects);
+}
+
+/* A level of the description as a named interleaving finds it: hwloc's type for its name and
+ * its objects in the whole machine. Level 0 is the root (Machine, 1 object). */
+struct topo_syn_level {
+	hwloc_obj_type_t type;
+	unsigned group_depth; /* a Group's depth attribute, (unsigned)-1 when not given */
+	bool known;           /* a bare arity ("2 8 2") is typed by hwloc: not known here */
+	unsigned long long width;
+};
+
+#define TOPO_SYN_LEVELS_MAX 64
+
+/* The type hwloc reads from text of len characters (as "Core", "l2", "group1"); false when it
+ * names none. */
+static bool topo_syn_type(const char *text, size_t len, hwloc_obj_type_t *type, unsigned *gdepth)
+{
+	union hwloc_obj_attr_u attr;
+	char name[48];
+
+	if (!len || len >= sizeof(name))
+		return false;
+	memcpy(name, text, len);
+	name[len] = '\0';
+	attr.group.depth = (unsigned)-1;
+	if (hwloc_type_sscanf(name, type, &attr, sizeof(attr)) < 0)
+		return false;
+	*gdepth = *type == HWLOC_OBJ_GROUP ? attr.group.depth : (unsigned)-1;
+	return true;
+}
+
+/*
+ * A named interleaving v (vlen characters, "Core:Package") of level lv[depth], as hwloc builds
+ * it: each name a type of a distinct level above (a Group's depth as given), loop k of step
+ * width / width(k) and count width(k) / width(the deepest listed level above k). Written out as
+ * STEP*COUNT loops into num, it must number each object once (topo_syn_interleaving_ok), or
+ * hwloc ignores it without a word: indexes=Core:PU on the PU level, Bogus:PU, Core:Core. 1 when
+ * it holds, 0 when not (*why says why), -1 when a level above has no type known here.
+ */
+static int topo_syn_named_ok(const char *v, size_t vlen, const struct topo_syn_level *lv,
+                             unsigned depth, const char **why)
+{
+	unsigned at[TOPO_SYN_LEVELS_MAX], n = 0;
+	char num[TOPO_SYN_LEVELS_MAX * 44] = "";
+	size_t used = 0;
+
+	for (unsigned i = 1; i < depth; i++)
+		if (!lv[i].known)
+			return -1;
+	if (v[vlen - 1] == ':') /* hwloc reads the empty name after it */
+		return *why = "names no object type hwloc knows", 0;
+	for (const char *p = v, *end = v + vlen; p < end && n < TOPO_SYN_LEVELS_MAX; n++) {
+		size_t len = strcspn(p, ":");
+		hwloc_obj_type_t type;
+		unsigned gdepth, i = 0;
+
+		len = len < (size_t)(end - p) ? len : (size_t)(end - p);
+		if (!topo_syn_type(p, len, &type, &gdepth))
+			return *why = "names no object type hwloc knows", 0;
+		while (i < depth && (lv[i].type != type ||
+		                     (gdepth != (unsigned)-1 && lv[i].group_depth != gdepth)))
+			i++;
+		if (i == depth)
+			return *why = "names a type that is no level above this one", 0;
+		for (unsigned k = 0; k < n; k++)
+			if (at[k] == i)
+				return *why = "names one level twice", 0;
+		at[n] = i;
+		p += len + 1;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		unsigned prev = 0;
+		for (unsigned j = 0; j < n; j++)
+			if (at[j] < at[k] && at[j] > prev)
+				prev = at[j];
+		used += (size_t)snprintf(num + used, sizeof(num) - used, "%s%llu*%llu",
+		                         k ? ":" : "", lv[depth].width / lv[at[k]].width,
+		                         lv[at[k]].width / lv[prev].width);
+	}
+	if (topo_syn_interleaving_ok(num, used, lv[depth].width))
+		return 1;
+	return *why = "does not number each object once", 0;
+}
+
+/* A named indexes= among attrs of level lv[depth] (what names it), checked as hwloc builds it.
+ * Returns 0 or -LAB_ETOPO. */
+static int topo_syn_named_check(const char *spec, const char *attrs, size_t len,
+                                const struct topo_syn_level *lv, unsigned depth, const char *what,
+                                struct lab_err *err)
+{
+	size_t vlen = 0;
+	const char *v = attrs ? topo_syn_index_attr(attrs, len, &vlen) : NULL, *why = NULL;
+
+	if (!v || !isalpha((unsigned char)*v) || topo_syn_named_ok(v, vlen, lv, depth, &why))
+		return 0;
+	return lab_err_set(err, LAB_ETOPO,
+	                   "%s: indexes=%.*s of %s %s, so hwloc would ignore it without a word "
+	                   "(allowed: types of distinct levels above it, e.g. "
+	                   "indexes=Core:Package on a pu level under core and pack)",
+	                   spec, (int)(vlen > 40 ? 40 : vlen), v, what, why);
 }
 
 /*
@@ -293,12 +395,15 @@ static int topo_syn_index_count(const char *spec, const char *attrs, size_t len,
  * (a level's objects are the product of the arities down to it): hwloc ignores a list of
  * another length without a word (core:2(indexes=0,1) under pack:2 kept its own numbering) and
  * the tail of a longer one. The NUMA nodes attached in [] share one list over all of them.
- * Interleavings (indexes=Core:PU, 4*2:1*2) are hwloc's to check. Returns 0 or -LAB_ETOPO.
+ * An interleaving, numbered (4*2:1*2) or named (Core:Package), must number each object once as
+ * hwloc builds it. Returns 0 or -LAB_ETOPO.
  */
 static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_err *err)
 {
 	unsigned long long width = 1, attached = 0;
 	struct topo_syn_item it;
+	struct topo_syn_level lv[TOPO_SYN_LEVELS_MAX];
+	unsigned depth = 0;
 	char what[96];
 	const char *c = topo_syn_root_end(desc);
 	int rc = 0;
@@ -315,6 +420,7 @@ static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_
 		rc = topo_syn_index_count(spec, desc + 1, strcspn(desc + 1, ")"), 1, "the root",
 		                          err);
 	width = 1;
+	lv[0] = (struct topo_syn_level){HWLOC_OBJ_MACHINE, (unsigned)-1, true, 1};
 	for (c = topo_syn_root_end(desc); rc == 0 && topo_syn_item_read(&c, &it);) {
 		int n = it.name_len > 40 ? 40 : it.name_len;
 		if (it.arity) {
@@ -325,6 +431,16 @@ static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_
 		}
 		rc = topo_syn_index_count(spec, it.attrs, it.attrs_len, it.arity ? width : attached,
 		                          what, err);
+		if (!it.arity || ++depth == TOPO_SYN_LEVELS_MAX)
+			continue; /* attached memory: its interleavings are hwloc's to check */
+		struct topo_syn_level *l = &lv[depth];
+		l->width = width;
+		l->known =
+		    topo_syn_type(it.name, strcspn(it.name, ":"), &l->type, &l->group_depth) &&
+		    (size_t)it.name_len > strcspn(it.name, ":");
+		if (rc == 0)
+			rc = topo_syn_named_check(spec, it.attrs, it.attrs_len, lv, depth, what,
+			                          err);
 	}
 	return rc;
 }

@@ -828,7 +828,7 @@ with open(path, "w") as f:
     f.write("</topology>\n")
 PY
 	refused "xml:$tmp/deep.xml" "$tmp/deep.xml:259: objects nested more than 256 deep (allowed: at most 256)"
-	limited 'synthetic:pack:2 core:2 pu:2(indexes=Core:PU)'
+	limited 'synthetic:pack:2 core:2 pu:2(indexes=Core:Package)'
 	limited 'synthetic:pu:2(indexes=65535,0)'
 	;;
 interrupt_during_selfcheck)
