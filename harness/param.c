@@ -473,3 +473,11 @@ unsigned lab_edit_distance(const char *a, const char *b)
 	}
 	return row[lb];
 }
+
+bool lab_kernel_has_applies(const struct lab_kernel *k)
+{
+	for (const struct lab_param *p = k->params; p->key; p++)
+		if (p->applies)
+			return true;
+	return false;
+}

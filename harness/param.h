@@ -45,6 +45,9 @@ const char *lab_param_applies_key(const struct lab_param *p, char *buf, size_t l
  * "" when always. */
 void lab_param_applies_text(const struct lab_param *p, char *buf, size_t len);
 
+/* Whether a key of kernel k applies only at some values of another (LAB_APPLIES). */
+bool lab_kernel_has_applies(const struct lab_kernel *k);
+
 /* Writes what p allows: "1 .. 4096 bytes", "one of: plain, atomic", "true or false". */
 void lab_param_allowed(const struct lab_param *p, char *buf, size_t len);
 

@@ -444,13 +444,15 @@ int lab_plan_build(struct lab_plan **out, const struct lab_cfg *cfg,
 		struct lab_experiment *e = &plan->exp[plan->nexp++];
 		*e = (struct lab_experiment){
 		    .name = sec->name, .file = sec->file, .line = sec->line, .kernel = k};
-		/* A selected experiment's points are counted before its values are made; not on
-		 * the stand-in, whose 1024 CPUs can make too many of threads = 1..max: there the
-		 * values are still checked, and lab__plan_points says nothing of the count. */
+		/* A selected experiment's points are counted before its values are made (its
+		 * combinations where a key does not apply everywhere: its points, fewer, are
+		 * counted by lab__plan_points); not on the stand-in, whose 1024 CPUs can make too
+		 * many of threads = 1..max: there the values are still checked, and
+		 * lab__plan_points says nothing of the count. */
 		bool selected = plan_selected(sec->name, only, nonly);
-		uint64_t points = selected && !lab_topo_is_standin(topo)
-		                      ? LAB_POINTS_MAX - plan->npts
-		                      : UINT64_MAX;
+		uint64_t points = !selected || lab_topo_is_standin(topo) ? UINT64_MAX
+		                  : lab_kernel_has_applies(k)            ? LAB_COMBOS_MAX
+		                                              : LAB_POINTS_MAX - plan->npts;
 		int resolved = plan_resolve(e, cfg, sec, &plan->env, &memos, &points, d);
 		if (resolved < 0 || (resolved > 0 && points))
 			continue;

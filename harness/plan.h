@@ -20,6 +20,9 @@
 #define LAB_THREADS_MAX 1024
 #define LAB_SWEEP_MAX   4096 /* values one key may expand to */
 #define LAB_POINTS_MAX  100000
+/* Combinations of swept values one experiment may name: the points less those a key that does
+ * not apply collapses (plan_values), so more than LAB_POINTS_MAX, within reason. */
+#define LAB_COMBOS_MAX (16 * LAB_POINTS_MAX)
 
 enum lab_scaling {
 	LAB_SCALING_STRONG, /* fixed total work: cost per unit should fall as threads grow */

@@ -791,6 +791,46 @@ LAB_TEST(too_many_points)
 	                "100000)");
 }
 
+/* The cap counts the points planned: a key that applies only at some values of another is
+ * counted once where it does not (hostile27: 3 layouts x 512 strides x 2 x 40 threads plan
+ * 41,120 points, refused as 122,880). Beyond the cap the message gives the planned count, and
+ * a walk of too many combinations says so. */
+LAB_TEST(too_many_points_counts_what_applies)
+{
+	struct tp t;
+
+	tp_kernels = tk_gapped_registry;
+	/* gap applies at a and b: (4096 x 2 + 1) x 16 threads, not 4096 x 3 x 16 */
+	tp_build(&t, "[x]\nkernel = gapped\nshape = a, b, c\ngap = 1..4096\nthreads = 1..16\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(t.d.msg[0], "p.ini:1: [x]: the sweeps expand to 131088 points (allowed at "
+	                         "most 100000)");
+	tp_free(&t);
+	/* 4096 x 2 x 16 = 131,072 combinations, 4097 x 16 = 65,552 points: planned */
+	tp_build(&t, "[x]\nkernel = gapped\nshape = a, c\ngap = 1..4096\nthreads = 1..16\n", NULL,
+	         0, NULL, 0);
+	CHECK_EQ_I64(t.rc, 0);
+	CHECK_EQ_U64(t.plan->npts, 4097 * 16);
+	tp_free(&t);
+	/* a [global] sweep of gap beside shapes it never applies to: 1.6 million combinations are
+	 * walked at most */
+	tp_build(&t,
+	         "[global]\ngap = 1..4096\n[x]\nkernel = gapped\nshape = c\nthreads = 1..16\n"
+	         "seed = 1..32\n",
+	         NULL, 0, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK_EQ_STR(
+	    t.d.msg[0],
+	    "p.ini:3: [x]: the sweeps name 2097152 combinations of values (allowed at most "
+	    "1600000, and at most 100000 points once the values a key does not apply at "
+	    "are left out)");
+	tp_free(&t);
+	tp_kernels = tk_registry;
+}
+
 /* Sweeps written in each section are counted before their values are made: 200 sections of 8
  * keys of 4,096 values each held all their 6.5 million values (230 MB, seconds) before the
  * point limit refused them. Likewise an experiment refused for the points before it. */
