@@ -38,6 +38,7 @@ static const struct {
     {"auto_march.arch", "target of the auto kernels", AN_B_STR},
     {"auto_march.tune", "tuning of the auto kernels", AN_B_STR},
     {"auto_march.isa", "widest ISA of the auto kernels", AN_B_STR},
+    {"auto_march.vectors", "vector width of the auto kernels", AN_B_STR},
     {"openmp_env", "OpenMP environment", AN_B_ENV},
 };
 #define AN_BUILD_PARTS (sizeof(an_build_part) / sizeof(*an_build_part))
@@ -348,6 +349,9 @@ void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_jso
 	an_put(&b, " (");
 	an_put_vs(&b, run, other, "auto_march.arch", AN_CLIP_FLAGS);
 	an_put_opt_vs(&b, ", tune ", run, other, "auto_march.tune", AN_CLIP_TEXT);
+	an_put_opt_vs(&b, ", ", run, other, "auto_march.vectors", AN_CLIP_NAME);
+	if (an_build_str(run, "auto_march.vectors"))
+		an_put(&b, " vectors");
 	an_put_opt_vs(&b, ", widest ", run, other, "auto_march.isa", AN_CLIP_NAME);
 	an_put(&b, ")");
 }

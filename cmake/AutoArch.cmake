@@ -74,6 +74,48 @@ function(lab_auto_isa out compiler march)
   set(${out} "${isa}" PARENT_SCOPE)
 endfunction()
 
+# lab_auto_vectors(OUT COMPILER_ID COMPILER MARCH [FLAGS]): the width of the vectors the auto files'
+# loops use, "512-bit", "256-bit" or "128-bit", from a loop of doubles compiled as they are
+# (-O3, the vectorizer on, -march=MARCH after the -m FLAGS) and read in its assembly; "" when the
+# compiler does not say. A target may allow AVX-512 and prefer 256-bit vectors (gcc 12's
+# skylake-avx512, icelake-server and sapphirerapids; clang 14's x86-64-v4 too;
+# -mprefer-vector-width=256): its code is AVX-512 on ymm registers, half the width its ISA
+# names, and its roof is the 256-bit ceiling's.
+function(lab_auto_vectors out compiler_id compiler march)
+  set(probe ${CMAKE_BINARY_DIR}/gen/lab_vectors_probe.c)
+  file(WRITE ${probe}
+       "void lab_vectors_probe(double *restrict a, const double *restrict b, long n)\n"
+       "{\n\tfor (long i = 0; i < n; i++)\n\t\ta[i] = a[i] * b[i] + 1.0;\n}\n")
+  set(vec -ftree-loop-vectorize -fvect-cost-model=dynamic)
+  if(compiler_id MATCHES "Clang")
+    set(vec -fvectorize)
+  endif()
+  execute_process(COMMAND ${compiler} ${ARGN} -march=${march} -O3 -ffp-contract=off ${vec}
+                          -S -o - ${probe}
+                  OUTPUT_VARIABLE s ERROR_QUIET RESULT_VARIABLE rc)
+  set(width "")
+  if(NOT rc EQUAL 0)
+  elseif(s MATCHES "%zmm")
+    set(width "512-bit")
+  elseif(s MATCHES "%ymm")
+    set(width "256-bit")
+  elseif(s MATCHES "%xmm")
+    set(width "128-bit")
+  endif()
+  set(${out} "${width}" PARENT_SCOPE)
+endfunction()
+
+# lab_auto_isa_width(ISA_VAR VECTORS): the widest variant whose vectors are as wide as the auto
+# files' (lab_auto_vectors): AVX-512 code on 256-bit vectors counts as avx2 (AVX-512 CPUs have
+# AVX2 and FMA), on 128-bit ones as sse2; otherwise ISA_VAR stays.
+function(lab_auto_isa_width isa_var vectors)
+  if(${isa_var} STREQUAL "avx512" AND vectors STREQUAL "256-bit")
+    set(${isa_var} "avx2" PARENT_SCOPE)
+  elseif(${isa_var} MATCHES "^avx" AND vectors STREQUAL "128-bit")
+    set(${isa_var} "sse2" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The vector ISAs -march=MARCH (after the -m FLAGS) enables (from the predefined macros), into
 # OUT; empty when the compiler does not answer. sse2 is always in it on x86-64, so an answer is
 # never empty.

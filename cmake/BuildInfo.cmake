@@ -25,16 +25,19 @@ lab_user_isa_flags(LAB_AUTO_EXTRA "${LAB_C_FLAGS_GIVEN} ${CMAKE_C_FLAGS_${_bt}}"
 lab_auto_arch(LAB_AUTO_ARCH LAB_AUTO_TUNE "${CMAKE_C_COMPILER_ID}" ${CMAKE_C_COMPILER}
               ${LAB_AUTO_MARCH} ${LAB_AUTO_EXTRA})
 lab_auto_isa(LAB_AUTO_ISA ${CMAKE_C_COMPILER} ${LAB_AUTO_MARCH} ${LAB_AUTO_EXTRA})
+lab_auto_vectors(LAB_AUTO_VECTORS "${CMAKE_C_COMPILER_ID}" ${CMAKE_C_COMPILER} ${LAB_AUTO_MARCH}
+                 ${LAB_AUTO_EXTRA})
+lab_auto_isa_width(LAB_AUTO_ISA "${LAB_AUTO_VECTORS}")
 string(REPLACE ";" " " LAB_AUTO_EXTRA "${LAB_AUTO_EXTRA}")
 set(_extra)
 if(LAB_AUTO_EXTRA)
   set(_extra " with ${LAB_AUTO_EXTRA} from the C flags")
 endif()
-message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH}${_extra} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE}, widest variant ${LAB_AUTO_ISA})")
+message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH}${_extra} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE}, ${LAB_AUTO_VECTORS} vectors, widest variant ${LAB_AUTO_ISA})")
 # Each value into a C string literal whole (BuildStrings.cmake).
 foreach(_v PROJECT_VERSION CMAKE_C_COMPILER_ID CMAKE_C_COMPILER_VERSION LAB_C_FLAGS_ALL
            CMAKE_BUILD_TYPE LAB_SANITIZE_SEEN LAB_AUTO_MARCH LAB_AUTO_EXTRA LAB_AUTO_ARCH
-           LAB_AUTO_TUNE LAB_AUTO_ISA)
+           LAB_AUTO_TUNE LAB_AUTO_ISA LAB_AUTO_VECTORS)
   lab_c_string(CSTR_${_v} "${${_v}}")
 endforeach()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/build_info.h.in ${CMAKE_BINARY_DIR}/gen/build_info.h @ONLY)

@@ -243,6 +243,8 @@ void lab_prov_write_build(struct lab_json *j)
 	lab_json_str(j, "arch", LAB_AUTO_ARCH);
 	lab_json_str(j, "tune", LAB_AUTO_TUNE);
 	lab_json_str(j, "isa", *LAB_AUTO_ISA ? LAB_AUTO_ISA : NULL);
+	/* the width its loops use: AVX-512 on 256-bit vectors is isa avx2 (cmake/AutoArch.cmake) */
+	lab_json_str(j, "vectors", *LAB_AUTO_VECTORS ? LAB_AUTO_VECTORS : NULL);
 	lab_json_obj_close(j);
 	lab_json_bool(j, "openmp", prov_openmp);
 	prov_write_omp_env(j);

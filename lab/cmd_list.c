@@ -285,10 +285,14 @@ int lab_cmd_version(int argc, char **argv)
 	printf("timed code: the kernels and the harness's clock, sample loop and team at -O2 "
 	       "after those flags, whatever the build type; the stream, peak and simd variant "
 	       "files (one per isa) at -O3, with -ffp-contract=off and no LTO\n");
-	printf(
-	    "auto kernel variants: -march=%s%s%s%s (the compiler took it for %s, tuned for %s)\n",
-	    LAB_AUTO_MARCH, LAB_AUTO_EXTRA[0] ? " with " : "", LAB_AUTO_EXTRA,
-	    LAB_AUTO_EXTRA[0] ? " from the C flags" : "", LAB_AUTO_ARCH, LAB_AUTO_TUNE);
+	printf("auto kernel variants: -march=%s%s%s%s (the compiler took it for %s, tuned for %s",
+	       LAB_AUTO_MARCH, LAB_AUTO_EXTRA[0] ? " with " : "", LAB_AUTO_EXTRA,
+	       LAB_AUTO_EXTRA[0] ? " from the C flags" : "", LAB_AUTO_ARCH, LAB_AUTO_TUNE);
+	/* a target may allow AVX-512 and prefer 256-bit vectors: its roof is the avx2 variant's */
+	if (*LAB_AUTO_VECTORS)
+		printf("; its loops use %s vectors, as wide as the %s variant's", LAB_AUTO_VECTORS,
+		       *LAB_AUTO_ISA ? LAB_AUTO_ISA : "?");
+	printf(")\n");
 	/* HWLOC_VERSION is the release of the headers built against; HWLOC_API_VERSION is the API
 	 * level (hwloc 2.9 has API 2.8), and the library loaded says only its API level */
 #ifdef HWLOC_VERSION

@@ -206,6 +206,7 @@ struct an_split {
 	 * point's ISA where peak did not measure auto; auto_other: that isa when it names none
 	 * ("avx": 256-bit code of no variant's peak), else "" */
 	const char *auto_isa, *auto_other;
+	const char *auto_vectors; /* "256-bit": AVX-512 code on ymm counts as avx2 (""; unknown) */
 	/* compute ceilings, the others' (set 0) and the add peaks' (set 1), each sorted on each
 	 * set of keys (by[set][AN_K_...]); bw: threads and i only */
 	struct an_cp *by[2][AN_K_N], *bw;
@@ -491,8 +492,9 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		snprintf(
 		    e->note, sizeof(e->note),
 		    "isa=auto: no auto peak of its precision was measured; its roof is %s's, the "
-		    "widest variant its build may use (run.json lab.auto_march)",
-		    sp->auto_isa);
+		    "widest variant its build%s%s%s (run.json lab.auto_march)",
+		    sp->auto_isa, *sp->auto_vectors ? "'s " : " may use", sp->auto_vectors,
+		    *sp->auto_vectors ? " vectors reach" : "");
 	else if (no_cp)
 		snprintf(e->note, sizeof(e->note),
 		         "isa=auto: built for %.16s, wider than sse2 and no variant of the lab's, "
@@ -516,14 +518,18 @@ static void an_split_free(struct an_split *sp)
 static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 {
 	static const char *const isas[] = {"scalar", "sse2", "avx2", "avx512"};
-	const char *auto_isa =
-	    lab_an_json_str(lab_an_json_get(lab_an_json_get(d->run, "lab"), "auto_march"), "isa");
+	static const char *const widths[] = {"128-bit", "256-bit", "512-bit"};
+	const struct lab_an_json *am =
+	    lab_an_json_get(lab_an_json_get(d->run, "lab"), "auto_march");
+	const char *auto_isa = lab_an_json_str(am, "isa"),
+	           *auto_vec = lab_an_json_str(am, "vectors");
 	static int (*const cmp[AN_K_N])(const void *, const void *) = {an_cmp_none, an_cmp_isa,
 	                                                               an_cmp_prec, an_cmp_both};
 	size_t n = s->nc + 1;
 	struct an_split sp = {.sized = malloc(n * sizeof(*sp.sized)),
 	                      .auto_isa = "",
 	                      .auto_other = "",
+	                      .auto_vectors = "",
 	                      .bw = malloc(n * sizeof(*sp.bw))};
 	int ok = sp.sized && sp.bw;
 
@@ -531,6 +537,8 @@ static int an_place_all(const struct lab_an_data *d, struct lab_an_rl *s)
 		sp.auto_isa = strcmp(auto_isa, isas[k]) ? sp.auto_isa : isas[k]; /* from a file */
 	if (auto_isa && !*sp.auto_isa && !strcmp(auto_isa, "avx"))
 		sp.auto_other = "avx";
+	for (size_t k = 0; auto_vec && k < sizeof(widths) / sizeof(widths[0]); k++)
+		sp.auto_vectors = strcmp(auto_vec, widths[k]) ? sp.auto_vectors : widths[k];
 
 	for (int m = 0; m < 2 * AN_K_N; m++)
 		ok &= (sp.by[m / AN_K_N][m % AN_K_N] = malloc(n * sizeof(struct an_cp))) != NULL;

@@ -563,10 +563,11 @@ LAB_TEST(auto_point_under_its_builds_widest_isa)
 	lab_an_json_free(j);
 }
 
-/* The analysis of results-roofs-auto whose run.json's lab.auto_march names another ISA: isa,
- * 13 characters as "\"isa\": \"sse2\"" (padded with blanks). */
+/* The analysis of results-roofs-auto whose run.json's lab.auto_march names another ISA: isa
+ * in place of "\"isa\": \"sse2\"" (more members may follow it). */
 static struct lab_an_json *rf_auto_built_for(const char *isa)
 {
+	static const char old[] = "\"isa\": \"sse2\"";
 	char *run, path[2048], *at;
 	FILE *f;
 	int ok;
@@ -574,16 +575,37 @@ static struct lab_an_json *rf_auto_built_for(const char *isa)
 	clitest_copy("results-roofs-auto");
 	if (!(run = clitest_read("results-roofs-auto/run.json")))
 		return NULL;
-	if (!(at = strstr(run, "\"isa\": \"sse2\""))) { /* lab.auto_march's, the first */
+	if (!(at = strstr(run, old))) { /* lab.auto_march's, the first */
 		free(run);
 		return NULL;
 	}
-	memcpy(at, isa, 13);
 	snprintf(path, sizeof(path), "%s/results-roofs-auto/run.json", testlib_tmpdir());
-	ok = (f = fopen(path, "w")) && fputs(run, f) >= 0;
+	ok = (f = fopen(path, "w")) &&
+	     fprintf(f, "%.*s%s%s", (int)(at - run), run, isa, at + sizeof(old) - 1) > 0;
 	ok = f && fclose(f) == 0 && ok;
 	free(run);
 	return ok ? rf_json("results-roofs-auto") : NULL;
+}
+
+/* March red team: a build that allows AVX-512 and prefers 256-bit vectors (gcc's
+ * skylake-avx512, clang's x86-64-v4) runs AVX-512 on ymm; its auto points went under the
+ * 512-bit ceiling (26 % of a roof twice their width). The build records isa avx2 and its
+ * vectors' width, and the note says why its roof is avx2's. */
+LAB_TEST(auto_point_of_256_bit_vectors)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+
+	REQUIRE((j = rf_auto_built_for("\"isa\": \"avx2\", \"vectors\": \"256-bit\"")));
+	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "avx512 f64", 0.125)));
+	lab_an_json_free(j);
+	REQUIRE((j = rf_auto_built_for("\"isa\": \"sse2\", \"vectors\": \"128-bit\"")));
+	REQUIRE((p = rf_pt(j, "isa=auto;op=poly;size=16K;type=f64", "sse2 f64", 0.5)));
+	CHECK_EQ_STR(
+	    lab_an_json_str(p, "note") ?: "",
+	    "isa=auto: no auto peak of its precision was measured; its roof is sse2's, the "
+	    "widest variant its build's 128-bit vectors reach (run.json lab.auto_march)");
+	lab_an_json_free(j);
 }
 
 /* March red team: a point whose own ISA or precision has no peak falls back to another's
