@@ -66,6 +66,7 @@ struct lab_doc_table {
 	const char *csv;         /* the CSV file's stem when not VIEW-KEY */
 	enum lab_doc_audience audience;
 	struct lab_doc_col col[LAB_DOC_MAXCOL];
+	const char *ctitle[LAB_DOC_MAXCOL]; /* the text's and the HTML's header where not the key */
 	size_t ncol;
 	struct lab_doc_cell *cell; /* nrow x ncol */
 	const char **rnote;        /* per row: said after it (flags), NULL: nothing */
@@ -204,6 +205,9 @@ struct lab_doc_table *lab_doc_table(struct lab_doc_section *s, const char *key, 
 /* Adds a column (before the first row; at most LAB_DOC_MAXCOL). */
 void lab_doc_col(struct lab_doc_table *t, const char *key, const char *unit,
                  enum lab_doc_kind kind);
+/* The header people read for the last column added, where its key would mislead (a key
+ * "median_ns" over a column of means). */
+void lab_doc_col_title(struct lab_doc_table *t, const char *title);
 /* Starts a row; the cells of the row are then set through lab_doc_at. */
 void lab_doc_row(struct lab_doc_table *t);
 /* Column k of the current row (a scratch cell when there is none: writes go nowhere). */

@@ -80,7 +80,14 @@ void lab_doc_col(struct lab_doc_table *t, const char *key, const char *unit, enu
 	}
 	t->col[t->ncol].key = lab__doc_str(t->doc, key);
 	t->col[t->ncol].unit = lab__doc_str(t->doc, unit);
+	t->ctitle[t->ncol] = NULL;
 	t->col[t->ncol++].kind = kind;
+}
+
+void lab_doc_col_title(struct lab_doc_table *t, const char *title)
+{
+	if (t && t->ncol)
+		t->ctitle[t->ncol - 1] = lab__doc_str(t->doc, title);
 }
 
 static void doc_cell_init(struct lab_doc_cell *c)

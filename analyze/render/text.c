@@ -16,7 +16,7 @@
 const char *lab_render_head(const struct lab_doc_table *t, size_t k, char *buf, size_t len)
 {
 	const struct lab_doc_col *col = &t->col[k];
-	const char *u = col->unit ? col->unit : "";
+	const char *u = col->unit ? col->unit : "", *key = t->ctitle[k] ? t->ctitle[k] : col->key;
 	/* intervals of the mean, of the median; cells with a median, with a mean alone */
 	size_t of[2] = {0, 0}, med = 0, mean = 0;
 
@@ -27,18 +27,17 @@ const char *lab_render_head(const struct lab_doc_table *t, size_t k, char *buf, 
 		mean += c->has && !isfinite(c->median) && isfinite(c->mean);
 	}
 	if (col->kind == LAB_DOC_INTERVAL && of[1])
-		snprintf(buf, len, "%s%s%s%s %s", col->key, *u ? " (" : "", u, *u ? ")" : "",
+		snprintf(buf, len, "%s%s%s%s %s", key, *u ? " (" : "", u, *u ? ")" : "",
 		         of[0] ? "median | mean [95% CI of the number it follows]"
 		               : "median [95% CI] | mean");
 	else if (col->kind == LAB_DOC_INTERVAL || col->kind == LAB_DOC_ESTIMATE)
-		snprintf(buf, len, "%s%s%s%s %s[95%% CI]", col->key, *u ? " (" : "", u,
-		         *u ? ")" : "",
+		snprintf(buf, len, "%s%s%s%s %s[95%% CI]", key, *u ? " (" : "", u, *u ? ")" : "",
 		         /* a column of means alone (a numa point of runs) says so */
 		         col->kind == LAB_DOC_INTERVAL && (med || !mean) ? "median | mean "
 		         : col->kind == LAB_DOC_INTERVAL                 ? "mean "
 		                                                         : "");
 	else
-		snprintf(buf, len, "%s%s%s%s", col->key, *u ? " (" : "", u, *u ? ")" : "");
+		snprintf(buf, len, "%s%s%s%s", key, *u ? " (" : "", u, *u ? ")" : "");
 	return buf;
 }
 

@@ -113,6 +113,9 @@ static const unsigned char an_kcols[][14] = {
     [LAB_AN_NUMA_LOADED] = {W_THREADS, W_STREAMS, W_POINT, W_GBS, W_VALUE, W_STAT},
 };
 static const char *const an_vkey[] = {"median", "median_cost", "median_ns", "latency_ns"};
+/* Their headers in the text and the HTML: a column may hold means (points of runs), said in
+ * the header's statistic and each row's stat, so the key's "median" is no part of them. */
+static const char *const an_vtitle[] = {"value", "cost", "latency", NULL};
 static const char *const an_gkey[] = {NULL, "gb_per_s", NULL, "stream_gb_per_s"};
 static const char *const an_table_key[] = {"matrix", "policy", "ladder", "loaded"};
 static const char *const an_title[] = {"numa node x node", "numa page policy",
@@ -187,7 +190,7 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 
 	if (t && g->kind == LAB_AN_NUMA_MATRIX)
 		t->csv = LAB_AN_NUMA_CSV;
-	for (; ncol < 14 && col[ncol]; ncol++)
+	for (; ncol < 14 && col[ncol]; ncol++) {
 		lab_doc_col(t,
 		            col[ncol] == W_VALUE ? an_vkey[g->kind]
 		            : col[ncol] == W_GBS ? an_gkey[g->kind]
@@ -196,6 +199,9 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		            : col[ncol] == W_GBS ? "GB/s"
 		                                 : NULL,
 		            an_col[col[ncol]].kind);
+		if (col[ncol] == W_VALUE)
+			lab_doc_col_title(t, an_vtitle[g->kind]);
+	}
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 
