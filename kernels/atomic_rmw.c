@@ -184,9 +184,11 @@ static void arw_run(struct lab_ctx *ctx, struct lab_thread *t)
 		break;
 	case ARW_OP_XCHG:
 		t->work = arw_loop_xchg(c, t);
+		t->metric[ARW_M_RETRIES] = NAN; /* no retry loop: none, not 0 (arw_summarize) */
 		break;
 	default:
 		t->work = arw_loop_fetch_add(c, t);
+		t->metric[ARW_M_RETRIES] = NAN;
 	}
 }
 

@@ -13,8 +13,9 @@ static const char fs_description[] =
     "buffer lets them). With layout = stride, counters are `stride` bytes\n"
     "apart: below 64 they share lines, at 64 each has its own line, at 128 even an\n"
     "adjacent-line prefetcher, where the core has one, stops pairing them. With layout =\n"
-    "struct, each thread owns a struct whose hot counter sits next to cold fields, packed so\n"
-    "neighbours' hot fields share a line; struct_aligned gives each struct its own 128-byte\n"
+    "struct, each thread owns a 32-byte struct whose hot counter sits next to cold fields,\n"
+    "packed so every line holds two neighbours' hot fields (threads 0 and 1, 2 and 3, ...);\n"
+    "struct_aligned gives each struct its own 128-byte\n"
     "block. op = rmw is a locked fetch_add: each one must own the line. op = store is a\n"
     "relaxed load+store (what `counter++` compiles to): the store buffer lets the owning core\n"
     "retire bursts of stores before the line moves, so its penalty differs from rmw's by a\n"
@@ -56,11 +57,14 @@ static const struct lab_param fs_params_table[] = {
     LAB_PARAM_END,
 };
 
-/* The packed per-thread struct: 48 bytes, so neighbours' hot fields share a 64-byte line. */
+/* The packed per-thread struct: 32 bytes, so every 64-byte line holds two threads' hot fields
+ * (threads 2k and 2k + 1). At 48 bytes the hot fields fell on lines 0, 0, 1, 2, 3, 3, ...: only
+ * threads 4k and 4k + 1 shared one, and at 4 threads half the team wrote a line of its own. */
 struct fs_packed {
 	_Atomic uint64_t hot;
-	uint64_t cold[5];
+	uint64_t cold[3];
 };
+_Static_assert(sizeof(struct fs_packed) * 2 == 64, "two packed structs a 64-byte line");
 
 struct fs_aligned {
 	alignas(LAB_SLOT) _Atomic uint64_t hot;

@@ -238,8 +238,9 @@ LAB_TEST(atomic_retries_only_for_cas)
 {
 	static const char *const ops[] = {"op=fetch_add", "op=xchg", "op=cas"};
 	int m = kpoint_metric(&lab_kernel_atomic_rmw, "retries_per_op");
+	int mr = kpoint_metric(&lab_kernel_atomic_rmw, "retries");
 
-	REQUIRE(m >= 0);
+	REQUIRE(m >= 0 && mr >= 0);
 	for (size_t i = 0; i < 3; i++) {
 		const char *kv[] = {ops[i], NULL};
 		struct kpoint_opts o = {.nthreads = 1, .reps = 2, .min_time_ns = 1000000};
@@ -248,11 +249,11 @@ LAB_TEST(atomic_retries_only_for_cas)
 		REQUIRE(kpoint_run(&lab_kernel_atomic_rmw, kv, &o, &rec) == 0);
 		CHECK_EQ_I64(rec.verify, LAB_VERIFY_PASS);
 		for (unsigned r = 0; r < rec.nreps; r++) {
-			double v = rec.samples[r].metric[m];
+			double v = rec.samples[r].metric[m], n = rec.samples[r].metric[mr];
 			if (i < 2)
-				CHECK(isnan(v));
+				CHECK(isnan(v) && isnan(n));
 			else
-				CHECK(v >= 0);
+				CHECK(v >= 0 && n >= 0);
 		}
 		kpoint_free(&rec);
 	}
