@@ -321,20 +321,23 @@ static bool topo_syn_type(const char *text, size_t len, hwloc_obj_type_t *type, 
 
 /*
  * A named interleaving v (vlen characters, "Core:Package") of level lv[depth], as hwloc builds
- * it: each name a type of a distinct level above (a Group's depth as given), loop k of step
- * width / width(k) and count width(k) / width(the deepest listed level above k). Written out as
- * STEP*COUNT loops into num, it must number each object once (topo_syn_interleaving_ok), or
- * hwloc ignores it without a word: indexes=Core:PU on the PU level, Bogus:PU, Core:Core. 1 when
- * it holds, 0 when not (*why says why), -1 when a level above has no type known here.
+ * it (hwloc 2.9): each name the type of a distinct level of objects with children (the root,
+ * any level but the bottom one), this level or one above (a Group's depth as given), loop k of
+ * step width / width(k) and count width(k) / width(the deepest listed level above k). Written out
+ * as STEP*COUNT loops into num, it must number each object once (topo_syn_interleaving_ok), or
+ * hwloc ignores it without a word: indexes=Core:PU on the PU level, Bogus:PU, Core:Core. nlev:
+ * the levels of the description (lv[nlev] the bottom one). 1 when it holds, 0 when not (*why says
+ * why), -1 when a level has no type name, 2 when hwloc decides what the lab cannot see (a NUMA
+ * level it adds, a Group's depth it gives).
  */
 static int topo_syn_named_ok(const char *v, size_t vlen, const struct topo_syn_level *lv,
-                             unsigned depth, const char **why)
+                             unsigned depth, unsigned nlev, const char **why)
 {
 	unsigned at[TOPO_SYN_LEVELS_MAX], n = 0;
 	char num[TOPO_SYN_LEVELS_MAX * 44] = "";
 	size_t used = 0;
 
-	for (unsigned i = 1; i < depth; i++)
+	for (unsigned i = 1; i <= nlev; i++)
 		if (!lv[i].known)
 			return -1;
 	if (v[vlen - 1] == ':') /* hwloc reads the empty name after it */
@@ -347,11 +350,19 @@ static int topo_syn_named_ok(const char *v, size_t vlen, const struct topo_syn_l
 		len = len < (size_t)(end - p) ? len : (size_t)(end - p);
 		if (!topo_syn_type(p, len, &type, &gdepth))
 			return *why = "names no object type hwloc knows", 0;
-		while (i < depth && (lv[i].type != type ||
-		                     (gdepth != (unsigned)-1 && lv[i].group_depth != gdepth)))
+		while (i < nlev && (lv[i].type != type ||
+		                    (gdepth != (unsigned)-1 && lv[i].group_depth != (unsigned)-1 &&
+		                     lv[i].group_depth != gdepth)))
 			i++;
-		if (i == depth)
+		if (i < nlev && i > depth)
+			return *why = "names a level below this one", 0;
+		if (i == nlev && (type == HWLOC_OBJ_NUMANODE || type == HWLOC_OBJ_GROUP))
+			return 2; /* a NUMA level hwloc adds, a Group depth it numbers */
+		if (i == nlev)
 			return *why = "names a type that is no level above this one", 0;
+		if (type == HWLOC_OBJ_GROUP && gdepth != (unsigned)-1 &&
+		    lv[i].group_depth == (unsigned)-1)
+			return 2;
 		for (unsigned k = 0; k < n; k++)
 			if (at[k] == i)
 				return *why = "names one level twice", 0;
@@ -375,14 +386,34 @@ static int topo_syn_named_ok(const char *v, size_t vlen, const struct topo_syn_l
 /* A named indexes= among attrs of level lv[depth] (what names it), checked as hwloc builds it.
  * Returns 0 or -LAB_ETOPO. */
 static int topo_syn_named_check(const char *spec, const char *attrs, size_t len,
-                                const struct topo_syn_level *lv, unsigned depth, const char *what,
-                                struct lab_err *err)
+                                const struct topo_syn_level *lv, unsigned depth, unsigned nlev,
+                                const char *what, struct lab_err *err)
 {
 	size_t vlen = 0;
 	const char *v = attrs ? topo_syn_index_attr(attrs, len, &vlen) : NULL, *why = NULL;
+	int ok;
 
-	if (!v || !isalpha((unsigned char)*v) || topo_syn_named_ok(v, vlen, lv, depth, &why))
+	if (!v || !isalpha((unsigned char)*v))
 		return 0;
+	/* attached memory (depth 0 here): hwloc 2.9 aborts on some (an assertion: [numa(indexes=
+	 * Core)] under pack), ignores others; levels it typed itself, or past the lab's 64, are
+	 * not known here: refused rather than passed on */
+	ok = depth == 0 || nlev >= TOPO_SYN_LEVELS_MAX
+	         ? 0
+	         : topo_syn_named_ok(v, vlen, lv, depth, nlev, &why);
+	if (ok > 0)
+		return 0;
+	if (ok < 0 || depth == 0 || nlev >= TOPO_SYN_LEVELS_MAX)
+		return lab_err_set(
+		    err, LAB_ETOPO,
+		    "%s: indexes=%.*s of %s is a named interleaving of %s (allowed "
+		    "there: an explicit list, one index per object, or STEP*COUNT "
+		    "loops)",
+		    spec, (int)(vlen > 40 ? 40 : vlen), v, what,
+		    depth == 0 ? "attached memory, which hwloc 2.9 aborts on or ignores"
+		    : ok < 0   ? "levels written without type names, whose types hwloc "
+		                 "picks (name them, as pack:2 core:2 pu:2)"
+		               : "a level more than 63 deep");
 	return lab_err_set(err, LAB_ETOPO,
 	                   "%s: indexes=%.*s of %s %s, so hwloc would ignore it without a word "
 	                   "(allowed: types of distinct levels above it, e.g. "
@@ -403,44 +434,46 @@ static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_
 	unsigned long long width = 1, attached = 0;
 	struct topo_syn_item it;
 	struct topo_syn_level lv[TOPO_SYN_LEVELS_MAX];
-	unsigned depth = 0;
+	unsigned depth = 0, nlev = 0;
 	char what[96];
 	const char *c = topo_syn_root_end(desc);
 	int rc = 0;
 
 	if (!c)
 		return 0;
+	lv[0] = (struct topo_syn_level){HWLOC_OBJ_MACHINE, (unsigned)-1, true, 1};
 	while (topo_syn_item_read(&c, &it)) {
-		if (it.arity)
-			width *= it.arity;
-		else
+		if (!it.arity) {
 			attached += width; /* one node under each object of the level above */
+			continue;
+		}
+		width *= it.arity;
+		if (++nlev < TOPO_SYN_LEVELS_MAX) { /* the levels a named interleaving names */
+			struct topo_syn_level *l = &lv[nlev];
+			size_t tl = strcspn(it.name, ":");
+			l->width = width;
+			l->known = topo_syn_type(it.name, tl, &l->type, &l->group_depth) &&
+			           (size_t)it.name_len > tl;
+		}
 	}
 	if (*desc == '(')
 		rc = topo_syn_index_count(spec, desc + 1, strcspn(desc + 1, ")"), 1, "the root",
 		                          err);
 	width = 1;
-	lv[0] = (struct topo_syn_level){HWLOC_OBJ_MACHINE, (unsigned)-1, true, 1};
 	for (c = topo_syn_root_end(desc); rc == 0 && topo_syn_item_read(&c, &it);) {
 		int n = it.name_len > 40 ? 40 : it.name_len;
 		if (it.arity) {
 			width *= it.arity;
+			depth++;
 			snprintf(what, sizeof(what), "level '%.*s'", n, it.name);
 		} else {
 			snprintf(what, sizeof(what), "'[%.*s]'", n, it.name);
 		}
 		rc = topo_syn_index_count(spec, it.attrs, it.attrs_len, it.arity ? width : attached,
 		                          what, err);
-		if (!it.arity || ++depth == TOPO_SYN_LEVELS_MAX)
-			continue; /* attached memory: its interleavings are hwloc's to check */
-		struct topo_syn_level *l = &lv[depth];
-		l->width = width;
-		l->known =
-		    topo_syn_type(it.name, strcspn(it.name, ":"), &l->type, &l->group_depth) &&
-		    (size_t)it.name_len > strcspn(it.name, ":");
-		if (rc == 0)
-			rc = topo_syn_named_check(spec, it.attrs, it.attrs_len, lv, depth, what,
-			                          err);
+		if (rc == 0) /* attached memory at depth 0 */
+			rc = topo_syn_named_check(spec, it.attrs, it.attrs_len, lv,
+			                          it.arity ? depth : 0, nlev, what, err);
 	}
 	return rc;
 }

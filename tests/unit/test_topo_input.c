@@ -127,6 +127,31 @@ LAB_TEST(synthetic_named_interleavings)
 	CHECK_EQ_I64(cpus[2], 2); /* Core:Package gives 1 */
 	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:2(indexes=Core)", cpus, 8), 8);
 	CHECK_EQ_I64(cpus[1], 4);
+	/* review red team: what hwloc 2.9 applies stays taken (a level's own type where it has
+	 * children, Group depths and a NUMA level it gives itself) */
+	CHECK_EQ_I64(open_cpus("synthetic:group:2 group:2 pu:2(indexes=Group1:Group2)", cpus, 8),
+	             8);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:2 pu:2(indexes=Core:NUMANode)", cpus, 8), 8);
+	CHECK_EQ_I64(open_cpus("synthetic:pack:2 core:4(indexes=Core) pu:1", cpus, 8), 8);
+	/* hostile red team: attached memory's named interleaving aborted hwloc (SIGABRT); bare
+	 * arities are typed by hwloc, not here; a level below is no loop */
+	check_refused(
+	    "synthetic:pack:2 [numa(indexes=Core)] core:2 pu:2",
+	    "synthetic:pack:2 [numa(indexes=Core)] core:2 pu:2: indexes=Core of '[numa]' is "
+	    "a named interleaving of attached memory, which hwloc 2.9 aborts on or ignores "
+	    "(allowed there: an explicit list, one index per object, or STEP*COUNT loops)");
+	check_refused(
+	    "synthetic:2 2 2(indexes=Core:Package)",
+	    "synthetic:2 2 2(indexes=Core:Package): indexes=Core:Package of level '2' is a "
+	    "named interleaving of levels written without type names, whose types hwloc "
+	    "picks (name them, as pack:2 core:2 pu:2) (allowed there: an explicit list, one "
+	    "index per object, or STEP*COUNT loops)");
+	check_refused(
+	    "synthetic:pack:2(indexes=Core) core:2 pu:1",
+	    "synthetic:pack:2(indexes=Core) core:2 pu:1: indexes=Core of level 'pack:2' "
+	    "names a level below this one, so hwloc would ignore it without a word "
+	    "(allowed: types of distinct levels above it, e.g. indexes=Core:Package on a pu "
+	    "level under core and pack)");
 }
 
 /* pu:2(indexes=0,0) was one PU: two objects of a level given one index is refused, as two PUs
