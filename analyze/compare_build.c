@@ -350,7 +350,7 @@ void lab_an_build_text_vs(const struct lab_an_json *run, const struct lab_an_jso
 	an_put_vs(&b, run, other, "auto_march.arch", AN_CLIP_FLAGS);
 	an_put_opt_vs(&b, ", tune ", run, other, "auto_march.tune", AN_CLIP_TEXT);
 	an_put_opt_vs(&b, ", ", run, other, "auto_march.vectors", AN_CLIP_NAME);
-	if (an_build_str(run, "auto_march.vectors"))
+	if (an_build_str(run, "auto_march.vectors") && *an_build_str(run, "auto_march.vectors"))
 		an_put(&b, " vectors");
 	an_put_opt_vs(&b, ", widest ", run, other, "auto_march.isa", AN_CLIP_NAME);
 	an_put(&b, ")");

@@ -139,10 +139,12 @@ static int fleet_read_tasks(const struct lab_an_json *arr, struct lab_an_fleet *
 			    "uses itself (reserved: " LAB_FLEET_RESERVED ")",
 			    path, arr->items[i].line, i + 1, node);
 		if (!node || !lab_an_fleet_node_ok(node))
-			return lab_err_set(err, LAB_EDATA,
-			                   "%s:%u: task %zu: node name missing or not a plain name "
-			                   "(allowed [A-Za-z0-9._+-], no leading '.')",
-			                   path, arr->items[i].line, i + 1);
+			return lab_err_set(
+			    err, LAB_EDATA,
+			    "%s:%u: task %zu: node name missing or not a plain name "
+			    "(allowed 1 .. %d characters of [A-Za-z0-9._+-], no leading "
+			    "'.')",
+			    path, arr->items[i].line, i + 1, LAB_FLEET_NAME_MAX - 1);
 		size_t before = f->ntask;
 		struct lab_an_fleet_task *t = lab_an_fleet_task_get(f, node);
 		if (t && f->ntask == before) /* two tasks of one node were merged into one */

@@ -136,22 +136,30 @@ static int fleet_add_host(const char *dir, const char *node, const char *state, 
 }
 
 /* Without tasks in fleet.json: every subdirectory with a run.json and a plain name. */
+/* Names in byte order, whatever the locale (alphasort's strcoll is not). */
+static int fleet_name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* In name order: readdir's differs between file systems, and with it the hosts' order, the
+ * rows' and the plots' numbers (a fleet copied from ext4 to tmpfs analyzed otherwise). */
 static int fleet_scan(const char *dir, int include_flagged, struct lab_an_fleet_view *v,
                       size_t *cap)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	struct dirent **e = NULL;
+	int n = scandir(dir, &e, NULL, fleet_name_cmp), rc = 0;
 	char path[4200];
 	struct stat st;
-	int rc = 0;
 
-	while (d && !rc && (e = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, LAB_FILE_RUN);
-		if (lab_an_fleet_node_ok(e->d_name) && stat(path, &st) == 0)
-			rc = fleet_add_host(dir, e->d_name, "UNKNOWN", -1, include_flagged, v, cap);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, e[i]->d_name, LAB_FILE_RUN);
+		if (!rc && lab_an_fleet_node_ok(e[i]->d_name) && stat(path, &st) == 0)
+			rc = fleet_add_host(dir, e[i]->d_name, "UNKNOWN", -1, include_flagged, v,
+			                    cap);
+		free(e[i]);
 	}
-	if (d)
-		closedir(d);
+	free(e);
 	return rc;
 }
 
@@ -331,6 +339,7 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 	lab_json_int(w, "threads", p->threads);
 	lab_json_str(w, "unit", lab_an_point_unit(d0, p));
 	lab_json_str(w, "cost_whose", lab_an_cost_whose(d0, p));
+	lab_json_str(w, "kernel", p->kernel); /* rows of one key may differ in it alone */
 	lab_json_int(w, "hosts_without", (long long)(v->n - r->n));
 	lab_json_arr_open(w, "hosts");
 	for (size_t k = 0; k < r->n; k++) {

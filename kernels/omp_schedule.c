@@ -9,7 +9,7 @@ static const char os_description[] =
     "One worksharing loop of `iterations` iterations whose costs follow `imbalance` (seeded,\n"
     "mean `cost` ns): uniform (all equal), ramp (0 to 2x along the loop: the last block is the\n"
     "dearest), random (0 to 2x, shuffled), spike (one iteration in 64 costs 32x the others,\n"
-    "scaled so that the mean stays `cost`).\n"
+    "scaled so that the mean stays `cost` when iterations is a multiple of 64).\n"
     "Each thread times its own share of every loop instance (nowait, then one barrier), so\n"
     "samples.csv gives makespan_ns (wall time per loop), ideal_ns (total work / threads),\n"
     "overhead_ns = makespan - ideal, and the per-thread busy times as busy_max_ns,\n"
@@ -48,7 +48,8 @@ static const struct lab_enum_val os_imbs[] = {
     {"uniform", OS_UNIFORM, "every iteration costs `cost`"},
     {"ramp", OS_RAMP, "cost grows linearly from 0 to 2x along the loop"},
     {"random", OS_RANDOM, "cost uniform in 0 .. 2x, seeded"},
-    {"spike", OS_SPIKE, "one iteration in 64 costs 32x the others (the mean stays `cost`)"},
+    {"spike", OS_SPIKE,
+     "one iteration in 64 costs 32x the others (the mean is `cost` over whole 64s)"},
     {NULL, 0, NULL},
 };
 

@@ -437,8 +437,10 @@ int lab_cmd_compare(int argc, char **argv)
 	if (rc)
 		return rc == LAB_OPTS_HELP ? LAB_EXIT_OK : LAB_EXIT_USAGE;
 	if (o.noise && lab_opts_fraction(o.noise, &noise)) { /* checked by the parser */
-		lab_opts_error("lab compare: --noise '%s': a fraction in [0, 1), e.g. 0.01",
-		               o.noise);
+		lab_opts_error(
+		    "lab compare: --noise '%s': expected a decimal fraction in [0, 1) or a "
+		    "percentage below 100%%, e.g. 0.01 or 1%%",
+		    o.noise);
 		return LAB_EXIT_USAGE;
 	}
 	if (o.ndirs != 2) {

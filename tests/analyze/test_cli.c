@@ -910,10 +910,35 @@ LAB_TEST(compare_mostly_flagged_side_is_untested)
 LAB_TEST(compare_noise_decimal_or_percent)
 {
 	char *out = NULL, *err = NULL, args[4096];
-	static const char *const bad[] = {
-	    "0x0.1", "0x1p-4", "0X.8", "inf", "nan",  "1e999", "1e-400", "' 0.1'", "0.1x",
-	    "1",     "-0.1",   "''",   ".",   "1e",   "0.1e+", "+0.1",   "0,1",    "1.5",
-	    "100%",  "%",      "-1%",  "1%%", "0x1%", "'1 %'", "inf%",   "150%"};
+	static const char *const bad[] = {"0x0.1",
+	                                  "0x1p-4",
+	                                  "0X.8",
+	                                  "inf",
+	                                  "nan",
+	                                  "1e999",
+	                                  "1e-400",
+	                                  "' 0.1'",
+	                                  "0.1x",
+	                                  "1",
+	                                  "-0.1",
+	                                  "''",
+	                                  ".",
+	                                  "1e",
+	                                  "0.1e+",
+	                                  "+0.1",
+	                                  "0,1",
+	                                  "1.5",
+	                                  "100%",
+	                                  "%",
+	                                  "-1%",
+	                                  "1%%",
+	                                  "0x1%",
+	                                  "'1 %'",
+	                                  "inf%",
+	                                  "150%",
+	                                  "-0",
+	                                  "-0%",
+	                                  "99.99999999999999%"};
 	static const char *const good[] = {"0",    "0.05",  ".05", "5e-2",
 	                                   "5E-2", "0.999", "5%",  "0.5%"};
 
