@@ -10,4 +10,12 @@ if(DEFINED FLAGS) # a whole CMAKE_C_FLAGS: its -m options as BuildInfo.cmake pic
 endif()
 lab_auto_arch(arch tune "${ID}" "${CC}" "${MARCH}" ${extra})
 lab_auto_isa(isa "${CC}" "${MARCH}" ${extra})
-message("arch=${arch} tune=${tune} isa=${isa}")
+if(DEFINED TMP) # -DTMP=dir: the width of the vectors too, and the isa it leaves
+  set(CMAKE_BINARY_DIR "${TMP}")
+  file(MAKE_DIRECTORY "${TMP}/gen")
+  lab_auto_vectors(vectors "${ID}" "${CC}" "${MARCH}" ${extra})
+  lab_auto_isa_width(isa "${vectors}")
+  message("vectors=${vectors} isa=${isa}")
+else()
+  message("arch=${arch} tune=${tune} isa=${isa}")
+endif()

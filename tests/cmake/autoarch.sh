@@ -64,4 +64,16 @@ got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH=x86-64-v3 -DFLAGS="-O2 -mno-avx" \
 	-P "$src/tests/cmake/autoarch.cmake" 2>&1)
 case $got in "arch=x86-64-v3-avx-avx2"*" tune="*" isa=sse2") ;; *)
 	echo "FAILED: $cc -mno-avx in the C flags, -march=x86-64-v3: got '$got'"; fail=1 ;; esac
+# The width of the auto files' vectors, read from a probe loop's assembly: a target that allows
+# AVX-512 and prefers 256-bit vectors (gcc's skylake-avx512, clang's x86-64-v4) is AVX-512 on
+# ymm, as wide as the avx2 variant (its auto points sat under the 512-bit ceiling).
+width() { # MARCH EXTRA EXPECTED
+	got=$("$cmake" -DID="$id" -DCC="$cc" -DMARCH="$1" -DEXTRA="$2" -DTMP="$tmp" \
+		-P "$src/tests/cmake/autoarch.cmake" 2>&1)
+	[ "$got" = "$3" ] || { echo "FAILED: $cc -march=$1 $2: got '$got', want '$3'"; fail=1; }
+}
+width x86-64 "" "vectors=128-bit isa=sse2"
+width x86-64-v3 "" "vectors=256-bit isa=avx2"
+width x86-64-v4 "-mprefer-vector-width=256" "vectors=256-bit isa=avx2"
+width x86-64-v4 "-mprefer-vector-width=512" "vectors=512-bit isa=avx512"
 exit $fail
