@@ -182,11 +182,38 @@ static int fleet_same_row(const void *ctx, size_t item)
 	       lab_an_fleet_same_quantity(&x->v->h[a->host].d, p, &x->v->h[b->host].d, q);
 }
 
+/* The same (experiment, params, threads), whatever the quantity: a row of another. */
+static int fleet_same_key(const void *ctx, size_t item)
+{
+	const struct fleet_rows *x = ctx;
+	const struct lab_an_point *p = x->rep[item].p, *q = x->cand->p;
+
+	return q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
+	       !strcmp(q->params, p->params);
+}
+
+/* Each row's siblings: rows of its key that measured another quantity (another kernel, unit or
+ * whose time), from keyof (each row's key's first row): the rows of the key (r->rows) and the
+ * hosts in the others (r->others). Sums kept on each key's first row, then shared. */
+static void fleet_siblings(struct lab_an_fleet_view *v, const size_t *keyof)
+{
+	for (size_t r = 0; r < v->nrow; r++) {
+		v->row[keyof[r]].rows++;
+		v->row[keyof[r]].others += v->row[r].n; /* for now: every host of the key */
+	}
+	/* backwards: a key's first row (keyof[r] <= r) is set after every row that reads it */
+	for (size_t r = v->nrow; r-- > 0;) {
+		const struct lab_an_fleet_row *k = &v->row[keyof[r]];
+		v->row[r].rows = k->rows;
+		v->row[r].others = k->others - v->row[r].n;
+	}
+}
+
 /* Groups every loaded host's points into rows (v->row, v->mem): one hash index over all of
  * them, then a stable counting sort by row, so a row lists its hosts in host order. */
 static int fleet_rows(struct lab_an_fleet_view *v)
 {
-	size_t total = 0, m = 0, *rowof = NULL, *order = NULL, *end = NULL;
+	size_t total = 0, m = 0, *rowof = NULL, *order = NULL, *end = NULL, *keyof = NULL;
 	struct lab_an_fleet_member *all = NULL, *rep = NULL;
 	struct lab_an_index ix = {0};
 	struct fleet_rows x = {.v = v};
@@ -200,7 +227,8 @@ static int fleet_rows(struct lab_an_fleet_view *v)
 	rep = malloc(total * sizeof(*rep));
 	rowof = malloc(total * sizeof(*rowof));
 	order = malloc(total * sizeof(*order));
-	if (!all || !rep || !rowof || !order)
+	keyof = malloc(total * sizeof(*keyof));
+	if (!all || !rep || !rowof || !order || !keyof)
 		goto out;
 	x.rep = rep;
 	for (size_t i = 0; i < v->n; i++)
@@ -214,6 +242,9 @@ static int fleet_rows(struct lab_an_fleet_view *v)
 				continue;
 			rowof[m] = v->nrow;
 			rep[v->nrow] = all[m];
+			keyof[v->nrow] = lab_an_index_find(&ix, hash, fleet_same_key, &x);
+			if (keyof[v->nrow] == (size_t)-1)
+				keyof[v->nrow] = v->nrow;
 			if (lab_an_index_add(&ix, hash, v->nrow++))
 				goto out;
 		}
@@ -226,10 +257,12 @@ static int fleet_rows(struct lab_an_fleet_view *v)
 	for (size_t k = 0; k < total; k++)
 		v->mem[k] = all[order[k]];
 	for (size_t r = 0; r < v->nrow; r++)
-		v->row[r] =
-		    (struct lab_an_fleet_row){r ? end[r - 1] : 0, end[r] - (r ? end[r - 1] : 0)};
+		v->row[r] = (struct lab_an_fleet_row){r ? end[r - 1] : 0,
+		                                      end[r] - (r ? end[r - 1] : 0), 0, 0};
+	fleet_siblings(v, keyof);
 	rc = 0;
 out:
+	free(keyof);
 	free(all);
 	free(rep);
 	free(rowof);
@@ -340,7 +373,9 @@ static void fleet_json_point(struct lab_json *w, const struct lab_an_fleet_view 
 	lab_json_str(w, "unit", lab_an_point_unit(d0, p));
 	lab_json_str(w, "cost_whose", lab_an_cost_whose(d0, p));
 	lab_json_str(w, "kernel", p->kernel); /* rows of one key may differ in it alone */
-	lab_json_int(w, "hosts_without", (long long)(v->n - r->n));
+	lab_json_int(w, "hosts_without", (long long)(v->n - r->n - r->others));
+	/* hosts that measured this point as another quantity: their row is another */
+	lab_json_int(w, "hosts_other_quantity", (long long)r->others);
 	lab_json_arr_open(w, "hosts");
 	for (size_t k = 0; k < r->n; k++) {
 		const struct lab_an_fleet_member *m = &v->mem[r->first + k];

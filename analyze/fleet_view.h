@@ -46,6 +46,9 @@ struct lab_an_fleet_member {
  * points wrote 636 MB of "absent" entries). */
 struct lab_an_fleet_row {
 	size_t first, n;
+	size_t rows;   /* the rows of its (experiment, params, threads): 2 or more where hosts
+	                * measured it as other quantities (another kernel, unit, whose time) */
+	size_t others; /* the hosts in those other rows */
 };
 
 struct lab_an_fleet_view {

@@ -151,17 +151,21 @@ static void fleet_print_host(const struct lab_an_fleet_host *h, const struct lab
  * absent host under every point grew with hosts x points). */
 static void fleet_print_absent(const struct lab_an_fleet_view *v, const struct lab_an_fleet_row *r)
 {
-	size_t some[4], n = lab_an_fleet_absent(v, r, some, 4), absent = v->n - r->n;
+	size_t some[4], n = lab_an_fleet_absent(v, r, some, 4), none = v->n - r->n - r->others;
 
-	if (!absent)
+	/* hosts that measured another quantity have a row of their own: not "not measured" */
+	if (r->others)
+		printf("    measured as another quantity on %zu of %zu hosts (a row of its own)\n",
+		       r->others, v->n);
+	if (!none)
 		return;
-	printf("    not measured on %zu of %zu hosts: ", absent, v->n);
-	for (size_t k = 0; k < n; k++) {
-		fputs(k ? ", " : "", stdout);
+	printf("    not measured on %zu of %zu hosts", none, v->n);
+	for (size_t k = 0; !r->others && k < n; k++) { /* names: those of another row aside */
+		fputs(k ? ", " : ": ", stdout);
 		lab_fleet_put(stdout, v->h[some[k]].node);
 	}
-	if (absent > n)
-		printf(" and %zu more", absent - n);
+	if (!r->others && none > n)
+		printf(" and %zu more", none - n);
 	putchar('\n');
 }
 
@@ -181,6 +185,11 @@ static void fleet_print_points(const struct lab_an_fleet_view *v)
 		lab_fleet_put(stdout, p->params);
 		printf(" thr=%d (", p->threads);
 		lab_fleet_put(stdout, lab_an_cost_label(&v->h[m0->host].d, p, unit, sizeof(unit)));
+		if (r->rows > 1 &&
+		    p->kernel) { /* rows of one key: their kernels may differ alone */
+			fputs(", kernel ", stdout);
+			lab_fleet_put(stdout, p->kernel);
+		}
 		fputs(")\n", stdout);
 		for (size_t k = 0; k < r->n; k++) {
 			const struct lab_an_fleet_member *m = &v->mem[r->first + k];

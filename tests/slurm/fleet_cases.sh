@@ -380,10 +380,16 @@ for p in a["points"]:
     if p["experiment"] == "contend":
         assert len(measured) <= 1, p  # each quantity its own row
         units.setdefault(p["unit"], set()).update(measured)
+        # the other host measured it too, as another quantity: not "without" it
+        assert p["hosts_without"] == 0 and p["hosts_other_quantity"] == 1, p
+        assert p["kernel"] == "atomic_add", p
     else:
         assert sorted(measured) == ["h1", "h2"], p
 assert units == {"ns/op": {"h1"}, "ns/byte": {"h2"}}, units
 PY
+	grep -q "^    measured as another quantity on 1 of 2 hosts (a row of its own)$" "$tmp/out" ||
+		fail "no other-quantity line: $(cat "$tmp/out")"
+	grep -q "not measured on" "$tmp/out" && fail "a host said not to have measured: $(cat "$tmp/out")"
 	for gp in "$tmp"/f/plots/fleet-*contend*.gp; do
 		[ "$(grep -c "title 'h" "$gp")" = 1 ] || fail "$gp draws two quantities on one axis"
 	done
