@@ -919,18 +919,11 @@ analyze_disjoint_points)
 	# Hosts of different points: each point lists the hosts that have it and counts the
 	# others. Every host listed under every point grew with hosts x points (100 hosts of 200
 	# points each, none shared, wrote 636 MB of "absent" entries and 2 million lines).
-	mkdir "$tmp/f"
-	for h in h1 h2 h3; do cp -r "$src/tests/fixtures/results-usl" "$tmp/f/$h"; done
+	usl_fleet h1 h2 h3
 	for h in h2 h3; do
 		sed -i "s/^contend,/contend_$h,/" "$tmp/f/$h/samples.csv"
 		sed -i "s/\"name\": \"contend\"/\"name\": \"contend_$h\"/" "$tmp/f/$h/run.json"
 	done
-	cat >"$tmp/f/fleet.json" <<'JSON'
-{"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
- "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
-           {"node": "h2", "state": "COMPLETED", "exit_code": 0},
-           {"node": "h3", "state": "COMPLETED", "exit_code": 0}]}
-JSON
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
 	grep -qE '^    not measured on 2 of 3 hosts: h2, h3$' "$tmp/out" ||
 		fail "h1's points: $(cat "$tmp/out")"
