@@ -289,11 +289,11 @@ int lab_cmd_version(int argc, char **argv)
 	       LAB_AUTO_MARCH, LAB_AUTO_EXTRA[0] ? " with " : "", LAB_AUTO_EXTRA,
 	       LAB_AUTO_EXTRA[0] ? " from the C flags" : "", LAB_AUTO_ARCH, LAB_AUTO_TUNE);
 	/* a target may allow AVX-512 and prefer 256-bit vectors: its roof is the avx2 variant's */
-	if (*LAB_AUTO_VECTORS && strcmp(LAB_AUTO_ISA, "avx") && *LAB_AUTO_ISA)
-		printf("; its loops use %s vectors, as wide as the %s variant's", LAB_AUTO_VECTORS,
-		       LAB_AUTO_ISA);
-	else if (*LAB_AUTO_VECTORS) /* AVX without AVX2 and FMA: no variant of the lab's */
-		printf("; its loops use %s vectors", LAB_AUTO_VECTORS);
+	const char *vec = LAB_AUTO_VECTORS, *isa = LAB_AUTO_ISA; /* (not constants to clang) */
+	if (*vec && *isa && strcmp(isa, "avx"))
+		printf("; its loops use %s vectors, as wide as the %s variant's", vec, isa);
+	else if (*vec) /* AVX without AVX2 and FMA: no variant of the lab's */
+		printf("; its loops use %s vectors", vec);
 	printf(")\n");
 	/* HWLOC_VERSION is the release of the headers built against; HWLOC_API_VERSION is the API
 	 * level (hwloc 2.9 has API 2.8), and the library loaded says only its API level */
