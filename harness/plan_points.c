@@ -529,7 +529,7 @@ static uint64_t plan_applying_count(struct lab_experiment *e, const unsigned *or
 		if (c && !cond[c - e->keys]) {
 			cond[c - e->keys] = true;
 			conds[nc++] = (unsigned)(c - e->keys);
-			combos *= c->nvals;
+			combos = combos > 4096 ? combos : combos * c->nvals; /* no wrap */
 		}
 	}
 	if (!nc || combos > 4096)
