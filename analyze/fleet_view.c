@@ -242,9 +242,10 @@ static int fleet_rows(struct lab_an_fleet_view *v)
 				continue;
 			rowof[m] = v->nrow;
 			rep[v->nrow] = all[m];
+			/* the key's first row, whichever of its rows the index finds */
 			keyof[v->nrow] = lab_an_index_find(&ix, hash, fleet_same_key, &x);
-			if (keyof[v->nrow] == (size_t)-1)
-				keyof[v->nrow] = v->nrow;
+			keyof[v->nrow] =
+			    keyof[v->nrow] == (size_t)-1 ? v->nrow : keyof[keyof[v->nrow]];
 			if (lab_an_index_add(&ix, hash, v->nrow++))
 				goto out;
 		}

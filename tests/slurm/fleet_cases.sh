@@ -393,6 +393,26 @@ PY
 	for gp in "$tmp"/f/plots/fleet-*contend*.gp; do
 		[ "$(grep -c "title 'h" "$gp")" = 1 ] || fail "$gp draws two quantities on one axis"
 	done
+	# a third quantity on h3: three rows of one point, each counting the other two hosts
+	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h3"
+	sed -i 's/^\(contend,.*\),op,/\1,element,/' "$tmp/f/h3/samples.csv"
+	sed -i 's/"node": "h2", "state": "COMPLETED", "exit_code": 0}/&, {"node": "h3", "state": "COMPLETED", "exit_code": 0}/' "$tmp/f/fleet.json"
+	python3 - "$tmp/f/h3/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["experiments"]:
+    if e["name"] == "contend":
+        e["work_unit"] = "element"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+rows = [p for p in a["points"] if p["experiment"] == "contend" and p["threads"] == 2]
+assert sorted(p["unit"] for p in rows) == ["ns/byte", "ns/element", "ns/op"], rows
+assert all(p["hosts_other_quantity"] == 2 and p["hosts_without"] == 0 for p in rows), rows
+PY
 	;;
 cpu_refusal)
 	# A 1-CPU task of a Slurm job (faked by its variables) asked for 2 threads: refused, and
