@@ -33,7 +33,11 @@ set(_extra)
 if(LAB_AUTO_EXTRA)
   set(_extra " with ${LAB_AUTO_EXTRA} from the C flags")
 endif()
-message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH}${_extra} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE}, ${LAB_AUTO_VECTORS} vectors, widest variant ${LAB_AUTO_ISA})")
+set(_vectors)
+if(LAB_AUTO_VECTORS)
+  set(_vectors ", ${LAB_AUTO_VECTORS} vectors")
+endif()
+message(STATUS "auto kernel variants: -march=${LAB_AUTO_MARCH}${_extra} (arch ${LAB_AUTO_ARCH}, tune ${LAB_AUTO_TUNE}${_vectors}, widest variant ${LAB_AUTO_ISA})")
 # Each value into a C string literal whole (BuildStrings.cmake).
 foreach(_v PROJECT_VERSION CMAKE_C_COMPILER_ID CMAKE_C_COMPILER_VERSION LAB_C_FLAGS_ALL
            CMAKE_BUILD_TYPE LAB_SANITIZE_SEEN LAB_AUTO_MARCH LAB_AUTO_EXTRA LAB_AUTO_ARCH

@@ -297,6 +297,7 @@ struct topo_syn_level {
 	unsigned group_depth; /* a Group's depth attribute, (unsigned)-1 when not given */
 	bool known;           /* a bare arity ("2 8 2") is typed by hwloc: not known here */
 	unsigned long long width;
+	bool attached; /* lv[0] alone: the description attaches memory in [] */
 };
 
 #define TOPO_SYN_LEVELS_MAX 64
@@ -356,8 +357,11 @@ static int topo_syn_named_ok(const char *v, size_t vlen, const struct topo_syn_l
 			i++;
 		if (i < nlev && i > depth)
 			return *why = "names a level below this one", 0;
-		if (i == nlev && (type == HWLOC_OBJ_NUMANODE || type == HWLOC_OBJ_GROUP))
-			return 2; /* a NUMA level hwloc adds, a Group depth it numbers */
+		if (i == nlev && type == HWLOC_OBJ_NUMANODE && !lv[0].attached)
+			return 2; /* the NUMA level hwloc adds where none is attached */
+		for (unsigned g = 1; i == nlev && type == HWLOC_OBJ_GROUP && g < nlev; g++)
+			if (lv[g].type == HWLOC_OBJ_GROUP && lv[g].group_depth == (unsigned)-1)
+				return 2; /* a Group whose depth hwloc numbers */
 		if (i == nlev)
 			return *why = "names a type that is no level above this one", 0;
 		if (type == HWLOC_OBJ_GROUP && gdepth != (unsigned)-1 &&
@@ -441,10 +445,11 @@ static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_
 
 	if (!c)
 		return 0;
-	lv[0] = (struct topo_syn_level){HWLOC_OBJ_MACHINE, (unsigned)-1, true, 1};
+	lv[0] = (struct topo_syn_level){HWLOC_OBJ_MACHINE, (unsigned)-1, true, 1, false};
 	while (topo_syn_item_read(&c, &it)) {
 		if (!it.arity) {
 			attached += width; /* one node under each object of the level above */
+			lv[0].attached = true;
 			continue;
 		}
 		width *= it.arity;

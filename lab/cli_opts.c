@@ -150,7 +150,7 @@ static int opts_row_number(const struct opts_number *n, const char *v, double *x
 		return -1;
 	if (n->hi_open && *x == n->hi * scale)
 		return -1;
-	*x /= scale;                                    /* 99.99999999999999% rounds to 1 */
+	*x /= scale; /* a percentage a hair below 100 may round to 1 */
 	if (signbit(*x) || (n->hi_open && *x >= n->hi)) /* -0 printed "+--0%" */
 		return -1;
 	return 0;

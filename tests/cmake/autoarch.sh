@@ -76,4 +76,5 @@ width x86-64 "" "vectors=128-bit isa=sse2"
 width x86-64-v3 "" "vectors=256-bit isa=avx2"
 width x86-64-v4 "-mprefer-vector-width=256" "vectors=256-bit isa=avx2"
 width x86-64-v4 "-mprefer-vector-width=512" "vectors=512-bit isa=avx512"
+width x86-64-v3 "-masm=intel" "vectors=256-bit isa=avx2" # ymm0, not %ymm0
 exit $fail
