@@ -146,6 +146,19 @@ LAB_TEST(synthetic_named_interleavings)
 	    "named interleaving of levels written without type names, whose types hwloc "
 	    "picks (name them, as pack:2 core:2 pu:2) (allowed there: an explicit list, one "
 	    "index per object, or STEP*COUNT loops)");
+	/* review red team: a NUMANode beside attached memory, a Group where there is none: hwloc
+	 * finds no level for them and ignores the interleaving */
+	check_refused(
+	    "synthetic:pack:2 [numa] core:2 pu:2(indexes=Core:NUMANode)",
+	    "synthetic:pack:2 [numa] core:2 pu:2(indexes=Core:NUMANode): "
+	    "indexes=Core:NUMANode of level 'pu:2' names a type that is no level above "
+	    "this one, so hwloc would ignore it without a word (allowed: types of distinct "
+	    "levels above it, e.g. indexes=Core:Package on a pu level under core and pack)");
+	check_refused("synthetic:pack:2 core:2 pu:2(indexes=Group3:Core)",
+	              "synthetic:pack:2 core:2 pu:2(indexes=Group3:Core): indexes=Group3:Core of "
+	              "level 'pu:2' names a type that is no level above this one, so hwloc would "
+	              "ignore it without a word (allowed: types of distinct levels above it, e.g. "
+	              "indexes=Core:Package on a pu level under core and pack)");
 	check_refused(
 	    "synthetic:pack:2(indexes=Core) core:2 pu:1",
 	    "synthetic:pack:2(indexes=Core) core:2 pu:1: indexes=Core of level 'pack:2' "
