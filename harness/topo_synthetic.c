@@ -455,7 +455,8 @@ static int topo_synthetic_counts(const char *spec, const char *desc, struct lab_
 		width *= it.arity;
 		if (++nlev < TOPO_SYN_LEVELS_MAX) { /* the levels a named interleaving names */
 			struct topo_syn_level *l = &lv[nlev];
-			size_t tl = strcspn(it.name, ":");
+			size_t tl = strcspn(it.name, ":"); /* its type's name, before ':' */
+			tl = tl < (size_t)it.name_len ? tl : (size_t)it.name_len;
 			l->width = width;
 			l->known = topo_syn_type(it.name, tl, &l->type, &l->group_depth) &&
 			           (size_t)it.name_len > tl;
