@@ -171,18 +171,7 @@ struct fleet_rows {
 	const struct lab_an_fleet_member *cand;
 };
 
-static int fleet_same_row(const void *ctx, size_t item)
-{
-	const struct fleet_rows *x = ctx;
-	const struct lab_an_fleet_member *a = &x->rep[item], *b = x->cand;
-	const struct lab_an_point *p = a->p, *q = b->p;
-
-	return q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
-	       !strcmp(q->params, p->params) &&
-	       lab_an_fleet_same_quantity(&x->v->h[a->host].d, p, &x->v->h[b->host].d, q);
-}
-
-/* The same (experiment, params, threads), whatever the quantity: a row of another. */
+/* The same (experiment, params, threads) as a row's first member, whatever the quantity. */
 static int fleet_same_key(const void *ctx, size_t item)
 {
 	const struct fleet_rows *x = ctx;
@@ -190,6 +179,16 @@ static int fleet_same_key(const void *ctx, size_t item)
 
 	return q->threads == p->threads && !strcmp(q->experiment, p->experiment) &&
 	       !strcmp(q->params, p->params);
+}
+
+/* The same key and the same quantity: the candidate belongs to that row. */
+static int fleet_same_row(const void *ctx, size_t item)
+{
+	const struct fleet_rows *x = ctx;
+	const struct lab_an_fleet_member *a = &x->rep[item], *b = x->cand;
+
+	return fleet_same_key(ctx, item) &&
+	       lab_an_fleet_same_quantity(&x->v->h[a->host].d, a->p, &x->v->h[b->host].d, b->p);
 }
 
 /* Each row's siblings: rows of its key that measured another quantity (another kernel, unit or

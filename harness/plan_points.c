@@ -464,6 +464,17 @@ void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const str
 		plan_too_many(d, e, total, before);
 }
 
+/* The key r applies at some values of (false_sharing's stride: layout), or NULL where r is a
+ * harness key or applies everywhere. */
+static struct lab_resolved *plan_cond_key(struct lab_experiment *e, const struct lab_resolved *r)
+{
+	char key[64];
+
+	return r->harness || !r->param->applies
+	           ? NULL
+	           : lab__plan_key(e, lab_param_applies_key(r->param, key, sizeof(key)));
+}
+
 /*
  * A kernel key that applies only at some values of another (false_sharing's stride: layout =
  * stride) is refused where set in the section for points none of which it applies to: it would
@@ -485,7 +496,7 @@ static void plan_applies_check(struct lab_experiment *e, void *kparams, struct l
 		if (r->harness || !r->param->applies || r->src == LAB_SRC_DEFAULT ||
 		    r->src == LAB_SRC_GLOBAL || (r->src == LAB_SRC_CLI && r->set_global))
 			continue;
-		c = lab__plan_key(e, lab_param_applies_key(r->param, where, sizeof(where)));
+		c = plan_cond_key(e, r);
 		LAB_BUG_ON(!c); /* tests/unit/test_registry: every applies names an enum key */
 		if (c->src == LAB_SRC_CLI && r->src != LAB_SRC_CLI)
 			continue; /* a --set narrowed c: the config's r is for its own values */
@@ -517,15 +528,11 @@ static uint64_t plan_applying_count(struct lab_experiment *e, const unsigned *or
 	bool cond[64] = {false};
 	unsigned conds[64], nc = 0, idx[64] = {0};
 	uint64_t combos = 1, sum = 0;
-	char key[64];
 	struct lab_err err;
 
 	for (unsigned i = 0; i < nd; i++) {
 		const struct lab_resolved *r = &e->keys[order[i]];
-		const struct lab_resolved *c =
-		    r->harness || !r->param->applies
-		        ? NULL
-		        : lab__plan_key(e, lab_param_applies_key(r->param, key, sizeof(key)));
+		const struct lab_resolved *c = plan_cond_key(e, r);
 		if (c && !cond[c - e->keys]) {
 			cond[c - e->keys] = true;
 			conds[nc++] = (unsigned)(c - e->keys);
@@ -566,15 +573,11 @@ struct plan_skip {
 
 static void plan_skip_init(struct plan_skip *s, struct lab_experiment *e, void *kparams)
 {
-	char key[64];
 	struct lab_err err;
 
 	for (unsigned k = 0; k < e->nkeys; k++) {
 		const struct lab_resolved *r = &e->keys[k];
-		const struct lab_resolved *c =
-		    r->harness || !r->param->applies
-		        ? NULL
-		        : lab__plan_key(e, lab_param_applies_key(r->param, key, sizeof(key)));
+		const struct lab_resolved *c = plan_cond_key(e, r);
 		s->cond[k] = c && c->nvals <= 64 ? (int)(c - e->keys) : -1;
 		s->at[k] = 0;
 		for (unsigned v = 0; s->cond[k] >= 0 && v < c->nvals; v++) {

@@ -30,6 +30,20 @@ usl_fleet() {
 		"$tasks" >"$tmp/f/fleet.json"
 }
 
+# contend_unit NODE UNIT: $tmp/f/NODE's [contend] measured in UNIT instead of ops (samples.csv
+# and run.json alike): another quantity than the other hosts'.
+contend_unit() {
+	sed -i "s/^\(contend,.*\),op,/\1,$2,/" "$tmp/f/$1/samples.csv"
+	python3 - "$tmp/f/$1/run.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["experiments"]:
+    if e["name"] == "contend":
+        e["work_unit"] = sys.argv[2]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+}
+
 # fake_slurm: sbatch, scancel, squeue, scontrol and sacct in $tmp/bin that log every call to
 # $tmp/slurm.log (one argument per line, a call ending in "--"); sbatch prints job ids 101, 102...
 fake_slurm() {
@@ -356,15 +370,7 @@ analyze_other_quantity)
 	mkdir "$tmp/f"
 	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h1"
 	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h2"
-	sed -i 's/^\(contend,.*\),op,/\1,byte,/' "$tmp/f/h2/samples.csv"
-	python3 - "$tmp/f/h2/run.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in d["experiments"]:
-    if e["name"] == "contend":
-        e["work_unit"] = "byte"
-json.dump(d, open(sys.argv[1], "w"))
-PY
+	contend_unit h2 byte
 	cat >"$tmp/f/fleet.json" <<'JSON'
 {"schema": "lab.fleet/1", "jobs": {"run": "7", "analyze": "8"}, "state": "COMPLETED",
  "tasks": [{"node": "h1", "state": "COMPLETED", "exit_code": 0},
@@ -395,16 +401,8 @@ PY
 	done
 	# a third quantity on h3: three rows of one point, each counting the other two hosts
 	cp -r "$src/tests/fixtures/results-usl" "$tmp/f/h3"
-	sed -i 's/^\(contend,.*\),op,/\1,element,/' "$tmp/f/h3/samples.csv"
 	sed -i 's/"node": "h2", "state": "COMPLETED", "exit_code": 0}/&, {"node": "h3", "state": "COMPLETED", "exit_code": 0}/' "$tmp/f/fleet.json"
-	python3 - "$tmp/f/h3/run.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in d["experiments"]:
-    if e["name"] == "contend":
-        e["work_unit"] = "element"
-json.dump(d, open(sys.argv[1], "w"))
-PY
+	contend_unit h3 element
 	"$lab" analyze "$tmp/f" --no-plots >"$tmp/out" 2>"$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
 	python3 - "$tmp/f/fleet-analysis.json" <<'PY'
 import json, sys
