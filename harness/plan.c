@@ -35,6 +35,8 @@ static void plan_apply(struct lab_experiment *e, const struct lab_cfg_kv *kv, en
 {
 	struct lab_resolved *r = lab__plan_key(e, kv->key);
 
+	if (src == LAB_SRC_CLI && r->src != LAB_SRC_CLI)
+		r->cfg_text = r->text;
 	r->text = kv->value;
 	r->src = src;
 	r->set_global = set_global;

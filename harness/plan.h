@@ -72,8 +72,9 @@ struct lab_resolved {
 	bool harness;                  /* a harness key */
 	const char *text;              /* the winning text (owned by the config or the table) */
 	enum lab_src src;
-	bool set_global;  /* LAB_SRC_CLI: from --set global.KEY, not --set NAME.KEY */
-	const char *file; /* NULL for defaults */
+	bool set_global;      /* LAB_SRC_CLI: from --set global.KEY, not --set NAME.KEY */
+	const char *cfg_text; /* LAB_SRC_CLI: the config's text the --set replaced, else NULL */
+	const char *file;     /* NULL for defaults */
 	int line;
 	unsigned nvals; /* > 1: the key sweeps */
 	char **vals;    /* the expanded values as text */

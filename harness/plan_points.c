@@ -475,18 +475,33 @@ static struct lab_resolved *plan_cond_key(struct lab_experiment *e, const struct
 	           : lab__plan_key(e, lab_param_applies_key(r->param, key, sizeof(key)));
 }
 
+/* Whether r applies at one of c's values vals[0..n). kparams: scratch. */
+static bool plan_applies_any(const struct lab_experiment *e, const struct lab_resolved *r,
+                             const struct lab_resolved *c, char **vals, unsigned n, void *kparams)
+{
+	struct lab_err err;
+
+	for (unsigned v = 0; v < n; v++) {
+		if (lab_param_parse(c->param, vals[v], kparams, &err) != 0)
+			return true; /* a value a --set replaced, never checked: not r's error */
+		if (lab_param_applies(e->kernel->params, r->param, kparams))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A kernel key that applies only at some values of another (false_sharing's stride: layout =
  * stride) is refused where set in the section for points none of which it applies to: it would
- * change nothing. Not where a --set narrowed the key it depends on (layout = struct on a config
- * that sweeps stride): the config was written for its own values. A [global] value is for the
- * experiments whose points take it; a sweep of it plans the points it does not apply to once
- * (plan_combination). kparams: scratch.
+ * change nothing. Where a --set narrowed the key it depends on (layout = struct on a config that
+ * sweeps stride), the config's own values count too: the config was written for them. A
+ * [global] value is for the experiments whose points take it; a sweep of it plans the points it
+ * does not apply to once (plan_combination). kparams: scratch.
  */
-static void plan_applies_check(struct lab_experiment *e, void *kparams, struct lab_diag *d)
+static void plan_applies_check(struct lab_experiment *e, const struct lab_env *env, void *kparams,
+                               struct lab_diag *d)
 {
 	char where[128], what[400];
-	struct lab_err err;
 
 	for (unsigned k = 0; k < e->nkeys; k++) {
 		const struct lab_resolved *r = &e->keys[k];
@@ -498,11 +513,14 @@ static void plan_applies_check(struct lab_experiment *e, void *kparams, struct l
 			continue;
 		c = plan_cond_key(e, r);
 		LAB_BUG_ON(!c); /* tests/unit/test_registry: every applies names an enum key */
-		if (c->src == LAB_SRC_CLI && r->src != LAB_SRC_CLI)
-			continue; /* a --set narrowed c: the config's r is for its own values */
-		for (unsigned v = 0; v < c->nvals && !applies; v++) {
-			LAB_BUG_ON(lab_param_parse(c->param, c->vals[v], kparams, &err) != 0);
-			applies = lab_param_applies(e->kernel->params, r->param, kparams);
+		applies = plan_applies_any(e, r, c, c->vals, c->nvals, kparams);
+		if (!applies && c->src == LAB_SRC_CLI && r->src != LAB_SRC_CLI && c->cfg_text) {
+			char **vals = NULL;
+			struct lab_err err;
+			int n = lab_sweep_expand(c->param, c->cfg_text, env, &vals, &err);
+			applies = n <= 0 || plan_applies_any(e, r, c, vals, (unsigned)n, kparams);
+			if (n > 0)
+				lab_sweep_free(vals, (unsigned)n);
 		}
 		if (applies)
 			continue;
@@ -613,7 +631,7 @@ void lab__plan_points(struct lab_plan *plan, struct lab_experiment *e, const str
 		lab__plan_diag_once(d, "lab: out of memory while planning");
 		return;
 	}
-	plan_applies_check(e, kparams, d);
+	plan_applies_check(e, &plan->env, kparams, d);
 	/* Threads vary fastest (keys[0] is threads), so each scaling series finishes together. */
 	for (unsigned k = e->nkeys; k-- > 0;)
 		if (e->keys[k].nvals > 1 && !lab__plan_pairs_fixed(e, k))

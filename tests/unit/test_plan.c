@@ -711,6 +711,17 @@ LAB_TEST(params_text_leaves_out_what_does_not_apply)
 	tp_build(&t, "[x]\nkernel = gapped\nshape = a, c\n", both, 2, NULL, 0);
 	CHECK_EQ_I64(t.rc, -LAB_ECONFIG); /* both on the command line: gap=16 changes nothing */
 	tp_free(&t);
+	/* ...but not the config's own error: gap changes nothing at the config's shape either */
+	tp_build(&t, "[x]\nkernel = gapped\nshape = c\ngap = 16\n", narrow, 1, NULL, 0);
+	CHECK_EQ_I64(t.rc, -LAB_ECONFIG);
+	REQUIRE(t.d.n == 1);
+	CHECK(strstr(t.d.msg[0], "p.ini:4: [x] gap = 16: changes nothing here") != NULL);
+	tp_free(&t);
+	/* and a --set that makes the config's gap apply is what the user asked for */
+	static const char *const widen[] = {"x.shape=a"};
+	tp_build(&t, "[x]\nkernel = gapped\nshape = c\ngap = 16\n", widen, 1, NULL, 0);
+	REQUIRE(t.rc == 0 && t.plan->npts == 1);
+	tp_free(&t);
 	tp_kernels = tk_registry;
 }
 
