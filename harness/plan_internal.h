@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Shared by the planner's files (plan.c resolves; plan_keys.c, plan_check.c, plan_points.c and
- * plan_lessons.c do the parts it calls; plan_claims.c
+/* Shared by the planner's files (plan.c resolves; plan_keys.c, plan_check.c, plan_points.c (with
+ * plan_applies.c) and plan_lessons.c do the parts it calls; plan_claims.c
  * counts a selector's points with plan_select.c); not for other folders. */
 #ifndef LAB_HARNESS_PLAN_INTERNAL_H
 #define LAB_HARNESS_PLAN_INTERNAL_H
@@ -55,6 +55,32 @@ bool lab__plan_pairs_fixed(const struct lab_experiment *e, unsigned k);
  * the count is added to plan->asked and reported (unless topo is the stand-in). */
 void lab__plan_refuse(struct lab_plan *plan, struct lab_experiment *e, const struct lab_topo *topo,
                       uint64_t total, struct lab_diag *d);
+
+/* ---- plan_applies.c: keys that apply only at some values of another ---- */
+
+/* Refuses a kernel key set in e's section that applies at none of the values the points take
+ * (nor, where a --set narrowed the key it depends on, at the config's own). kparams: scratch. */
+void lab__plan_applies_check(struct lab_experiment *e, const struct lab_env *env, void *kparams,
+                             struct lab_diag *d);
+
+/* The points the combinations of e's swept keys order[0..nd) leave (total: their product).
+ * kparams: scratch. Saturates. */
+uint64_t lab__plan_applying_count(struct lab_experiment *e, const unsigned *order, unsigned nd,
+                                  void *kparams, uint64_t total);
+
+/* Where each key that applies only at some values of another applies: at[k] bit v set when key
+ * k applies at value v of key cond[k] (-1: k applies everywhere, or its key has more than 64
+ * values, and plan_values decides). */
+struct lab__plan_skip {
+	int cond[64];
+	uint64_t at[64];
+};
+
+void lab__plan_skip_init(struct lab__plan_skip *s, struct lab_experiment *e, void *kparams);
+
+/* Whether the combination vidx (a value index per key) repeats a point already planned. */
+bool lab__plan_skipped(const struct lab__plan_skip *s, const struct lab_experiment *e,
+                       const unsigned *vidx);
 
 /* plan_lessons.c (with plan_claims.c): checks the claims of every [lessons] section against the
  * plan's experiments (syntax, names, keys, values) into plan->lessons; problems go to d as
