@@ -41,7 +41,8 @@ static const struct lab_param sc_params_table[] = {
     LAB_P_SIZE(struct sc_params, size, "size", "1MiB", 64, 1ull << 34,
                "Bytes of input (8 per element); the output is as big again."),
     LAB_P_SIZE(struct sc_params, tile, "tile", "128KiB", 1024, 1ull << 30,
-               "blocked: bytes of input per thread per tile (fit it in L2)."),
+               "blocked: bytes of input per thread per tile (fit it in L2).",
+               LAB_APPLIES("method=blocked")),
     LAB_PARAM_END,
 };
 

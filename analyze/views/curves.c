@@ -129,7 +129,7 @@ static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct l
 			snprintf(val[q], sizeof(val[q]), "%d", p->threads);
 		else if (!s->curve[q] ||
 		         !lab_an_params_get(p->params, s->curve[q], val[q], sizeof(val[q])))
-			strcpy(val[q], "?");
+			strcpy(val[q], q && s->curve1_some ? "" : "?");
 	h = lab_an_view_key(val[0], val[1], 0);
 	if ((i = lab_an_index_find(&g->ix, h, an_curve_same, &k)) != (size_t)-1)
 		return &g->c[i];
@@ -140,7 +140,7 @@ static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct l
 	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++)
 		if (!(c->key[q] = lab_an_strdup(val[q])))
 			return NULL;
-	if (s->curve[1])
+	if (s->curve[1] && (*val[1] || !s->curve1_some))
 		c->label = lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1]);
 	else if (an_by_threads(s))
 		c->label = lab_an_asprintf("%s thread%s", val[0], p->threads == 1 ? "" : "s");
@@ -365,6 +365,8 @@ const char *lab_an_cv_misfit(const struct lab_an_view *view, const struct lab_an
 	(void)d;
 	if (s->x_ignored && s->x_ignored(p))
 		key[LAB_AN_CV_MAXKEY] = NULL; /* no x there: a static schedule's chunk */
+	if (s->curve1_some)
+		key[1] = NULL; /* no tile there: a serial scan */
 	for (size_t k = 0; k < LAB_AN_CV_MAXKEY + 1; k++)
 		if (key[k] && strcmp(key[k], "threads") &&
 		    !lab_an_params_get(p->params, key[k], tmp, sizeof(tmp))) {

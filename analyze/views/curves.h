@@ -83,6 +83,10 @@ struct lab_an_cv_spec {
 	int about_own;     /* 1: about says how columns are summarized */
 	/* params naming a curve; curve[1] may be NULL; curve[0] "threads": the thread count */
 	const char *curve[LAB_AN_CV_MAXKEY];
+	/* 1: curve[1] is a param that applies at some curve[0] values alone (scan's tile, at
+	 * method = blocked): a point without it is the curve of its curve[0] value, and baselines
+	 * are found without it */
+	int curve1_some;
 	/* param of the x axis, read with the configs' size suffixes (4K: 4096); NULL: threads */
 	const char *x;
 	const char *xunit; /* its unit: the table shows x read as a number (4K: 4096) */
@@ -139,7 +143,8 @@ struct lab_an_cv_pt {
 };
 
 struct lab_an_cv_curve {
-	char *key[LAB_AN_CV_MAXKEY]; /* the curve params' values ("?" when absent) */
+	/* the curve params' values ("?" when absent; curve1_some: "" when curve[1] is) */
+	char *key[LAB_AN_CV_MAXKEY];
 	char *label;                 /* "parallel", "parallel team=lab" */
 	int style[LAB_AN_CV_MAXKEY]; /* first-seen index of each key's value (colour, dashes) */
 	struct lab_an_cv_pt *pt;     /* ascending x */
@@ -189,8 +194,11 @@ struct lab_an_cv_bases {
 	 * (said as such, not as missing); item: a slot */
 	struct lab_an_index ix[3];
 	size_t *pt[3], n[3]; /* per slot, the point (its index in d) */
-	char **rest;         /* per point of d: its params without curve[0], or NULL */
+	char **rest; /* per point of d: its params without curve[0] (lab_an_cv_rest), or NULL */
 };
+/* params without curve[0] (and curve[1] where curve1_some): where a baseline is looked for
+ * (malloc'd; NULL out of memory). */
+char *lab_an_cv_rest(const struct lab_an_cv_spec *s, const char *params);
 /* Fills b for s over d (nothing when s has no SPEEDUP column). Returns 0 or -LAB_ENOMEM. */
 int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec *s,
                          const struct lab_an_data *d);

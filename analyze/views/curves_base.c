@@ -13,7 +13,18 @@ static int an_usable(const struct lab_an_point *q)
 	return !strcmp(q->status, "ok") && q->st.n > 0 && q->st.mean > 0;
 }
 
-/* A baseline's key against slot: its point's experiment, params (without curve[0] in the base
+char *lab_an_cv_rest(const struct lab_an_cv_spec *s, const char *params)
+{
+	char *rest = lab_an_params_without(params, s->curve[0]), *t;
+
+	if (!rest || !s->curve1_some)
+		return rest;
+	t = lab_an_params_without(rest, s->curve[1]);
+	free(rest);
+	return t;
+}
+
+/* A baseline's key against slot: its point's experiment, params (lab_an_cv_rest in the base
  * index) and, when the spec asks, threads. */
 struct an_bkey {
 	const struct lab_an_cv_bases *b;
@@ -85,7 +96,7 @@ int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec 
 
 		if (s->base && lab_an_params_get(q->params, s->curve[0], val, sizeof(val)) &&
 		    !strcmp(val, s->base))
-			rc = (b->rest[i] = lab_an_params_without(q->params, s->curve[0]))
+			rc = (b->rest[i] = lab_an_cv_rest(s, q->params))
 			         ? an_badd(b, w, i, b->rest[i], &cap[w])
 			         : -LAB_ENOMEM;
 		if (!rc && usable && !s->base_same_threads)
@@ -115,7 +126,7 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
                                           const struct lab_an_point *p, int *nomem)
 {
 	const struct lab_an_cv_spec *s = b->s;
-	char *rest = s->base ? lab_an_params_without(p->params, s->curve[0]) : NULL;
+	char *rest = s->base ? lab_an_cv_rest(s, p->params) : NULL;
 	size_t slot = (size_t)-1, lost = (size_t)-1;
 	uint64_t h;
 
@@ -139,7 +150,7 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
 static const struct lab_an_point *an_base_unusable(const struct lab_an_cv_bases *b,
                                                    const struct lab_an_point *p, int *nomem)
 {
-	char *rest = b->s->base ? lab_an_params_without(p->params, b->s->curve[0]) : NULL;
+	char *rest = b->s->base ? lab_an_cv_rest(b->s, p->params) : NULL;
 	uint64_t h;
 	size_t slot;
 

@@ -177,7 +177,8 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 
 	lab_doc_row(t);
 	for (size_t q = 0; q < nkey; q++)
-		lab_doc_str(doc, lab_doc_at(t, q), c->key[q]);
+		if (*c->key[q]) /* else "-", null: a key that does not apply there */
+			lab_doc_str(doc, lab_doc_at(t, q), c->key[q]);
 	if (!s->x || !s->x_ignored || !s->x_ignored(e->pt)) /* else "-", null */
 		lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
 	for (size_t q = 0; q < s->ncol; q++)

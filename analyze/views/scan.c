@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The scan view: speedup vs input size per method, one group per thread count. Speedup = the
+ * The scan view: speedup vs input size per method (and tile, which blocked alone takes), one
+ * group per thread count. Speedup = the
  * baseline's mean cost / this mean cost (Fieller 95 % interval); the baseline is the `serial`
  * method at the same size with the fewest threads (none when it has no usable samples), else
  * the same method with the fewest threads. Only runs that declare the view get it (the kernel
@@ -17,12 +18,14 @@ static const struct lab_an_cv_spec an_spec = {
              "serial method at the same size (none when its samples were lost), else "
              "the same method at the fewest threads. two_pass reads the input twice: "
              "in DRAM it loses where one core's reads already take the memory's "
-             "bandwidth; blocked keeps the second read in cache.",
+             "bandwidth; blocked keeps the second read in cache (a curve per tile: the "
+             "other methods take none).",
     .note = "speedup: the serial method's mean / this mean at the same size, else the same "
             "method's at the fewest threads (Fieller CI; the scaling tables' speedup is over 1 "
             "thread of the same method); ns_per_elem (all threads together) median | mean [95% "
             "CI]",
-    .curve = {"method", NULL},
+    .curve = {"method", "tile"},
+    .curve1_some = 1,
     .x = "size",
     .xlabel = "input size, bytes",
     .logx = 1,
