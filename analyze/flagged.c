@@ -93,6 +93,19 @@ size_t lab_an_flagged_kept(const struct lab_an_point *p)
 	return mine;
 }
 
+const char *lab_an_flagged_mark(const struct lab_an_point *p, char *buf, size_t len)
+{
+	size_t kept = lab_an_flagged_kept(p);
+
+	if (len)
+		*buf = '\0';
+	if (p->n_flagged)
+		snprintf(buf, len, "load-flagged %zu left out", p->n_flagged);
+	else if (kept)
+		snprintf(buf, len, "load-flagged %zu kept (--include-flagged)", kept);
+	return len && *buf ? buf : NULL;
+}
+
 int lab_an_flagged_all(const struct lab_an_point *p)
 {
 	return p->st.n == 0 && p->n_flagged > 0 && p->n_flagged == p->n && !strcmp(p->status, "ok");

@@ -34,6 +34,11 @@ int lab_an_flagged_line(const struct lab_an_data *d, int include_flagged, char *
  */
 int lab_an_asym_line(const struct lab_an_data *d, char *buf, size_t len);
 
+/* The mark of a row whose point had samples flagged for foreign load, into buf: "load-flagged
+ * N left out", or "load-flagged N kept (--include-flagged)" where they are in its numbers.
+ * Returns buf, or NULL (buf empty) when there are none. */
+const char *lab_an_flagged_mark(const struct lab_an_point *p, char *buf, size_t len);
+
 /* 1 when p has no usable sample only because every sample was flagged and left out. */
 int lab_an_flagged_all(const struct lab_an_point *p);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/flagged.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
 #include "analyze/views/view.h"
@@ -178,18 +179,20 @@ static void an_c2c_kinds(struct lab_doc_section *s, const struct lab_an_c2c *c,
 		             c->hypervisor);
 }
 
-/* The row note: the pair's relation; multimodal, its modes in words; and when the kernel's
- * batches put the pair at under half the whole samples' one-way (a sample's round trips hold
- * its preemptions: --include-flagged read 3213 ns where the batches' median was 212 ns), the
- * batches' median beside it. */
+/* The row note: the pair's relation; samples the load guard left out or kept; multimodal, its modes
+ * in words; and when the kernel's batches put the pair at under half the whole samples' one-way (a
+ * sample's round trips hold its preemptions: --include-flagged read 3213 ns where the batches'
+ * median was 212 ns), the batches' median beside it. */
 static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *c)
 {
-	char note[640] = "";
+	char note[640] = "", fl[96];
 	size_t k = 0;
 	const char *rel = an_c2c_rel(c);
 
 	if (rel)
 		lab_an_cat(note, sizeof(note), &k, "%s", rel);
+	if (c->pt && lab_an_flagged_mark(c->pt, fl, sizeof(fl)))
+		lab_an_cat(note, sizeof(note), &k, "%s%s", k ? "; " : "", fl);
 	if (lab_an_modes_multi(&c->modes)) {
 		lab_an_cat(note, sizeof(note), &k, "%sMULTIMODAL, %zu modes:", k ? "; " : "",
 		           c->modes.count);

@@ -119,12 +119,15 @@ struct an_sec {
 
 /* Marks the current row of t where point e's samples were all load-flagged or a pinned thread
  * was switched out or migrated in some. */
+/* The mark of a point whose samples were all load-flagged: the view takes them all then. */
+#define AN_ALL_FLAGGED "(all samples load-flagged)"
+
 static void an_marks(struct lab_doc_table *t, const struct lab_an_ctr_pt *e)
 {
 	if (e->csw_samples || e->mig_samples || e->all_flagged)
 		lab_doc_rnote(t, "%s[switched out %zu/%zu, migrated %zu/%zu]",
-		              e->all_flagged ? "(all samples load-flagged) " : "", e->csw_samples,
-		              e->pt->n, e->mig_samples, e->pt->n);
+		              e->all_flagged ? AN_ALL_FLAGGED " " : "", e->csw_samples, e->pt->n,
+		              e->mig_samples, e->pt->n);
 }
 
 static void an_software(struct an_sec *x, const struct lab_an_ctr_pt *e)
@@ -169,6 +172,8 @@ static void an_event_rows(struct an_sec *x, const struct lab_an_ctrs *c, struct 
 				lab_doc_num(lab_doc_at(t, 2 + (rq ? 1 : 0) + j), e->med[col[j]]);
 		if (rq)
 			an_marks(t, e);
+		else if (e->all_flagged)
+			lab_doc_rnote(t, "%s", AN_ALL_FLAGGED);
 	}
 }
 
@@ -214,8 +219,10 @@ static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const stru
 	if (!e->has_hw && c->any_hw)
 		lab_doc_rwhy(x->dv, "hardware counters unavailable: %s", e->hw_reason);
 	if (e->mux_min < 1)
-		lab_doc_rnote(x->dv, "MULTIPLEXED (counted %.0f%% of the time; scaled)",
-		              100 * e->mux_min);
+		lab_doc_rnote(x->dv, "%sMULTIPLEXED (counted %.0f%% of the time; scaled)",
+		              e->all_flagged ? AN_ALL_FLAGGED " " : "", 100 * e->mux_min);
+	else if (e->all_flagged)
+		lab_doc_rnote(x->dv, "%s", AN_ALL_FLAGGED);
 }
 
 /* Without a PMU anywhere: the clock and the cycles the self-check's clock estimates. */
@@ -231,6 +238,8 @@ static void an_estimated(struct an_sec *x, const struct lab_an_ctr_pt *e)
 		if (isnan(e->dv[k[j]].v))
 			lab_doc_why(x->doc, v, "%s", e->dv[k[j]].reason);
 	}
+	if (e->all_flagged)
+		lab_doc_rnote(x->dv, "%s", AN_ALL_FLAGGED);
 }
 
 /* Top-down level 1 and 2 in the table, level 1 in the figure: a bar per point, its shares

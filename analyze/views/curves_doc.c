@@ -174,6 +174,11 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 	    lab_an_runs_apart_flag(e->pt, NULL, one, sizeof(one)))
 		note = note ? lab_doc_printf(doc, "%s; %s", one, note)
 		            : lab_doc_printf(doc, "%s", one);
+	/* samples the load guard left out, or kept: a number a busy machine may have moved (a
+	 * row without numbers says why instead) */
+	if (!why && lab_an_flagged_mark(e->pt, one, sizeof(one)))
+		note = note ? lab_doc_printf(doc, "%s; %s", one, note)
+		            : lab_doc_printf(doc, "%s", one);
 
 	lab_doc_row(t);
 	for (size_t q = 0; q < nkey; q++)

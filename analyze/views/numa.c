@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/flagged.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
@@ -208,22 +209,24 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		lab_doc_row(t);
 		for (size_t i = 0; i < ncol; i++)
 			an_cell(sec->doc, lab_doc_at(t, i), v, g, r, col[i]);
-		/* THP is advice: off, or memory fragmented, the buffer got base pages */
-		const char *moved =
-		    r->placement_ok == 0 ? (r->note ? r->note : "(no note recorded)") : NULL;
-		const char *base =
-		    r->huge_pct < 50
-		        ? lab_doc_printf(
-		              sec->doc,
-		              "hugepages = on, yet %.0f %% of its memory was in huge pages "
-		              "(transparent huge pages off or memory fragmented): it "
-		              "measured base pages",
-		              r->huge_pct)
-		        : NULL;
-		if (moved || base)
-			lab_doc_rnote(
-			    t, "%s%s%s%s", moved ? "placement differs from what was asked: " : "",
-			    moved ? moved : "", moved && base ? "; " : "", base ? base : "");
+		/* samples the load guard left out or kept; pages not where asked; THP is advice:
+		 * off, or memory fragmented, the buffer got base pages */
+		char note[768] = "", fl[96];
+		size_t nk = 0;
+		if (r->n && lab_an_flagged_mark(r->pt, fl, sizeof(fl)))
+			lab_an_cat(note, sizeof(note), &nk, "%s", fl);
+		if (r->placement_ok == 0)
+			lab_an_cat(note, sizeof(note), &nk,
+			           "%splacement differs from what was asked: %s", nk ? "; " : "",
+			           r->note ? r->note : "(no note recorded)");
+		if (r->huge_pct < 50)
+			lab_an_cat(note, sizeof(note), &nk,
+			           "%shugepages = on, yet %.0f %% of its memory was in huge pages "
+			           "(transparent huge pages off or memory fragmented): it measured "
+			           "base pages",
+			           nk ? "; " : "", r->huge_pct);
+		if (*note)
+			lab_doc_rnote(t, "%s", note);
 		mean += r->n && r->v.mean_ci == 1;
 		runs += r->n && r->v.mean_ci == 2;
 		bad += r->placement_ok == 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "analyze/flagged.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/view.h"
 
@@ -51,6 +52,17 @@ static int an_rl_compute(const struct lab_an_view *v, const struct lab_an_analys
 	return 0;
 }
 
+/* A row's note: samples the load guard left out or kept in p, then note (NULL or "": none). */
+static void an_rl_rnote(struct lab_doc_table *t, const struct lab_an_point *p, const char *note)
+{
+	char fl[96];
+	const char *m = lab_an_flagged_mark(p, fl, sizeof(fl));
+	int has = note && *note;
+
+	if (m || has)
+		lab_doc_rnote(t, "%s%s%s", m ? m : "", m && has ? "; " : "", has ? note : "");
+}
+
 /* A rate's cell: the median's interval, or with two or more runs the run means' (of the mean). */
 static void an_rl_ival(struct lab_doc_cell *c, const struct lab_an_rl_val *v)
 {
@@ -87,8 +99,7 @@ static void an_ceils_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		lab_doc_str(doc, lab_doc_at(t, 4), bw ? "GB/s" : "GFLOP/s");
 		lab_doc_str(doc, lab_doc_at(t, 5), c->pt->experiment);
 		lab_doc_str(doc, lab_doc_at(t, 6), c->pt->params);
-		if (c->note)
-			lab_doc_rnote(t, "%s", c->note);
+		an_rl_rnote(t, c->pt, c->note);
 	}
 }
 
@@ -131,8 +142,7 @@ static void an_points_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 			            th == 1 ? "" : "s");
 		lab_doc_num(lab_doc_at(t, 8), e->roof);
 		lab_doc_num(lab_doc_at(t, 9), e->fraction);
-		if (*e->note)
-			lab_doc_rnote(t, "%s", e->note);
+		an_rl_rnote(t, e->pt, e->note);
 		if (e->above)
 			lab_doc_cnote(doc, lab_doc_at(t, 9), "above its roof");
 	}

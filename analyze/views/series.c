@@ -142,13 +142,8 @@ static void an_series_flags(struct lab_doc_table *t, const struct lab_an_row *r,
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n,
 		                      "outliers: %zu mild, %zu severe (Tukey) ", st->outliers_mild,
 		                      st->outliers_severe);
-	size_t kept = lab_an_flagged_kept(r->pt); /* --include-flagged: in the numbers */
-	if (r->pt->n_flagged && n < sizeof(flags))
-		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "load-flagged %zu ",
-		                      r->pt->n_flagged);
-	else if (kept && n < sizeof(flags))
-		n += (size_t)snprintf(flags + n, sizeof(flags) - n,
-		                      "load-flagged %zu kept (--include-flagged) ", kept);
+	if (lab_an_flagged_mark(r->pt, modes, sizeof(modes)) && n < sizeof(flags))
+		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s ", modes);
 	if (r->has_speedup && r->superlinear && n < sizeof(flags))
 		n += (size_t)snprintf(flags + n, sizeof(flags) - n, "SUPERLINEAR ");
 	if (lab_an_modes_multi(&r->pt->modes) && n < sizeof(flags))

@@ -392,6 +392,27 @@ LAB_TEST(no_hardware_one_line)
 	free(err);
 }
 
+/* load29: a point whose samples were all load-flagged is taken whole by the view, and every
+ * table of it says so (the estimated-cycles and events tables did not). */
+LAB_TEST(all_flagged_marked_in_every_table)
+{
+	const struct lab_an_json *ctr, *row;
+	struct lab_an_json *j;
+
+	clitest_copy("results-counters-nohw");
+	ct_edit("results-counters-nohw", "samples.csv", "iteration,0.01,0,1200000",
+	        "iteration,0.01,1,1200000");
+	j = ct_json("results-counters-nohw", &ctr);
+	REQUIRE(ctr);
+	REQUIRE((row = ct_row(ctr, "derived", 0, NULL)));
+	CHECK_EQ_STR(lab_an_json_str(row, "note"), "(all samples load-flagged)");
+	REQUIRE((row = ct_row(ctr, "events", 0, NULL)));
+	CHECK_EQ_STR(lab_an_json_str(row, "note"), "(all samples load-flagged)");
+	REQUIRE((row = ct_row(ctr, "derived", 1, NULL)));
+	CHECK(!lab_an_json_str(row, "note"));
+	lab_an_json_free(j);
+}
+
 /* Red team: a self-check's core clock no CPU runs at (1e300 GHz in an edited run.json) was
  * printed and estimated cycles from; now it estimates nothing. */
 LAB_TEST(implausible_core_clock_ignored)

@@ -392,6 +392,39 @@ LAB_TEST(scan_blocked_over_serial)
 	lab_an_json_free(j);
 }
 
+/* Sample 0 of point 3 (two_pass, 256K, 2 threads) load-flagged. */
+static void ov_flag_one(FILE *out, const char *line, void *ctx)
+{
+	int flag = !strncmp(line, "scan,3,", 7) && strstr(line, ",2,0,");
+
+	(void)ctx;
+	fprintf(out, "%.*s%s\n", (int)(strlen(line) - (flag != 0)), line, flag ? "1" : "");
+}
+
+/* load29: a view's row built without some flagged samples, or with them (--include-flagged),
+ * said so nowhere but in the series tables (which the atomics view hides). */
+LAB_TEST(view_rows_mark_flagged)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+
+	clitest_copy("results-scan");
+	REQUIRE(clitest_rewrite("results-scan/samples.csv", ov_flag_one, NULL) == 0);
+	REQUIRE((j = ov_json_of("results-scan")) != NULL);
+	REQUIRE((p = ov_pt(j, "scan", 0, 0, 0)));
+	CHECK_NEAR(ov_x(p, "size"), 262144, 0);
+	CHECK_EQ_I64((long long)lab_an_json_num(p, "speedup_n", 0), 2);
+	CHECK_EQ_STR(lab_an_json_str(p, "note"), "load-flagged 1 left out");
+	REQUIRE((p = ov_pt(j, "scan", 0, 0, 1)));
+	CHECK(lab_an_json_get(p, "note") == NULL ||
+	      lab_an_json_get(p, "note")->type == LAB_AN_JSON_NULL);
+	lab_an_json_free(j);
+	REQUIRE((j = ov_json_of("results-scan --include-flagged")) != NULL);
+	REQUIRE((p = ov_pt(j, "scan", 0, 0, 0)));
+	CHECK_EQ_STR(lab_an_json_str(p, "note"), "load-flagged 1 kept (--include-flagged)");
+	lab_an_json_free(j);
+}
+
 /* The report's sections exist and escape what came from the files. */
 LAB_TEST(report_sections_escape)
 {
