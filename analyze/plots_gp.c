@@ -52,7 +52,10 @@ void lab_an_dat_num(FILE *f, double v)
  * doubled. Defence in depth on top: only printable ASCII survives, a newline (which would end
  * the command) and every control byte become a space, backquote and @ become '_', and any other
  * byte (non-ASCII) becomes '?', so what reaches gnuplot is data whatever the quoting rules of a
- * future version.
+ * future version. And for the SVG gnuplot writes: '&' becomes '+' and the '>' of "]]>" a '?'
+ * (gnuplot 5.4's svg terminal copies "&#x202e;" and "]]>" into its <text> as they are: a
+ * character reference put a right-to-left override into the plot, "&#x41" or "]]>" made the
+ * file no XML at all).
  */
 void lab_an_gp_str(FILE *f, const char *s)
 {
@@ -68,8 +71,10 @@ void lab_an_gp_str(FILE *f, const char *s)
 			fputc('_', f);
 		else if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
-		else if (c > 0x7f)
+		else if (c > 0x7f || (c == '>' && n >= 2 && s[-1] == ']' && s[-2] == ']'))
 			fputc('?', f);
+		else if (c == '&')
+			fputc('+', f);
 		else
 			fputc(c, f);
 	}

@@ -228,14 +228,20 @@ LAB_TEST(gnuplot_macro)
 /* The literal itself: balanced quotes, nothing gnuplot would expand. */
 LAB_TEST(gnuplot_literal)
 {
-	static const char *const in[] = {"a'b", "n`x`", "@m", "l1\nl2", "caf\xc3\xa9", "\\"};
+	/* hostile29: the svg terminal keeps "&#x...;" and "]]>" as XML: a bidi override in the
+	 * plot, or no XML at all */
+	static const char *const in[] = {"a'b", "n`x`",          "@m",    "l1\nl2", "caf\xc3\xa9",
+	                                 "\\",  "lk&#x202e;gnp", "a]]>b", "]>"};
 	static const char *const want[] = {"'a''b'",
 	                                   "'n_x_'",
 	                                   "'_m'",
 	                                   "'l1 l2'",
 	                                   ("'caf?"
 	                                    "?'"),
-	                                   "'\\'"};
+	                                   "'\\'",
+	                                   "'lk+#x202e;gnp'",
+	                                   "'a]]?b'",
+	                                   "']>'"};
 	char buf[256];
 
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
