@@ -68,17 +68,20 @@ static int results_mkdir_err(char *copy, const char *dir, int e, struct lab_err 
 static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
 {
 	char *copy = strdup(dir);
-	size_t at[64];
+	size_t *at = calloc(strlen(dir) + 1, sizeof(*at)); /* one per '/' at most */
 	unsigned made = 0;
 	int rc = 0, e = 0;
 
-	if (!copy)
+	if (!copy || !at) {
+		free(copy);
+		free(at);
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	}
 	for (char *p = copy + 1; *p && !e; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(copy, 0777) == 0 && made < 64)
+		if (mkdir(copy, 0777) == 0)
 			at[made++] = (size_t)(p - copy);
 		else if (errno != EEXIST)
 			e = errno;
@@ -93,6 +96,7 @@ static int results_mkdirs(const char *dir, bool *created, struct lab_err *err)
 		rc = results_mkdir_err(copy, dir, e, err);
 	}
 	free(copy);
+	free(at);
 	return rc;
 }
 

@@ -1234,6 +1234,14 @@ unusable_paths)
 	(cd "$tmp/adir" && : >results &&
 		bad_path "results is not a directory (allowed: -o a new directory" \
 			"$lab" run "$tmp/n.ini" && rm results)
+	# Past 64 new parents a made one read as failed with a stale errno (hostile29): seventy
+	# are made, and a refused name below them leaves none
+	deep="$tmp/deep/$(printf 'd/%.0s' $(seq 70))"
+	"$lab" run "$tmp/n.ini" -o "${deep}res" --no-progress >/dev/null
+	[ -f "${deep}res/run.json" ]
+	rm -rf "$tmp/deep"
+	bad_path "File name too long (allowed: -o a new directory" \
+		"$lab" run "$tmp/n.ini" -o "${deep}$(printf '%0300d' 0)"
 	[ "$(ls "$tmp")" = "$(printf 'adir\ndangling\nerr\nloop\nn.ini\nout')" ]
 	;;
 double_dash_ends_options)
