@@ -175,16 +175,26 @@ static void counters_fixture_json(FILE *f, struct lab_ctr_point *cp, const char 
  * refused, never followed, so recording cannot overwrite the file a link points to. Returns 0,
  * or prints one line and returns the exit code.
  */
+#define COUNTERS_PATH_ALLOWED "allowed: a new or regular file in a directory this user can write"
+
+/* A path that cannot be used (no such directory, a file as one, no permission, read-only) is
+ * bad usage, said of the path given (not of the temporary beside it); else a failure. */
+static int counters_path_error(const char *path, int e)
+{
+	bool usage = e == ENOENT || e == ENOTDIR || e == EACCES || e == EPERM || e == EROFS ||
+	             e == ENAMETOOLONG || e == ELOOP || e == EISDIR;
+
+	lab_opts_error("lab counters: --record-fixture %s: %s%s", path, strerror(e),
+	               usage ? " (" COUNTERS_PATH_ALLOWED ")" : "");
+	return usage ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+}
+
 static int counters_fixture_path_ok(const char *path)
 {
 	struct stat st;
 
-	if (lstat(path, &st) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		lab_opts_error("lab counters: --record-fixture %s: %s", path, strerror(errno));
-		return LAB_EXIT_FAILURE;
-	}
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : counters_path_error(path, errno);
 	if (S_ISREG(st.st_mode))
 		return 0;
 	lab_opts_error("lab counters: --record-fixture %s: %s (allowed: a new or regular file; "
@@ -211,7 +221,11 @@ static int counters_record_write(const char *path, struct lab_ctr_point *cp, con
 	}
 	fd = mkstemp(tmp);
 	made = fd >= 0;
-	if (fd < 0 || fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {
+	if (fd < 0) {
+		rc = counters_path_error(path, errno);
+		goto out;
+	}
+	if (fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {
 		lab_opts_error("lab counters: create %s: %s", tmp, strerror(errno));
 		goto out;
 	}

@@ -1707,6 +1707,14 @@ counters_fixture_symlink)
 	"$lab" counters --record-fixture "$tmp/fx/f.json" --events sw 2>"$tmp/err"
 	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "lab.counters-fixture/1"' "$tmp/fx/f.json"
 	[ "$(ls "$tmp/fx")" = f.json ]
+	# a directory that is not there, or a file as one: bad usage, of the path given (hostile29:
+	# exit 1, naming the temporary beside it)
+	for bad in "$tmp/nodir/f.json" "$tmp/target/f.json"; do
+		rc=0
+		"$lab" counters --record-fixture "$bad" --events sw 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] || { echo "exit code $rc, expected 2"; cat "$tmp/err"; exit 1; }
+		grep -q "^lab counters: --record-fixture $bad: .* (allowed: a new or regular file" "$tmp/err"
+	done
 	;;
 pairs_too_many)
 	# A point per CPU pair: past the point cap (448 CPUs: 100,128 pairs) or the pairs array
