@@ -155,7 +155,11 @@ static long results_lock_dead(int fd)
 static int results_lock_stale(int dfd, const char *dir, struct lab_err *err)
 {
 	int fd = openat(dfd, LAB_RESULTS_LOCK, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	long pid = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 ? results_lock_dead(fd) : 0;
+	struct stat st;
+	/* one name, a regular file: a lock hard-linked from elsewhere is not rewritten (its other
+	 * name, outside dir, would be) */
+	bool own = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
+	long pid = own && flock(fd, LOCK_EX | LOCK_NB) == 0 ? results_lock_dead(fd) : 0;
 	char text[320];
 	int n = results_lock_text(text, sizeof(text)), rc = 0;
 

@@ -226,6 +226,23 @@ LAB_TEST(results_dir_stale_lock)
 	fclose(f);
 	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
 	CHECK(strstr(err.msg, "taken by another lab run") != NULL);
+	/* A dead run's lock that is a hard link of a file outside: not rewritten through its
+	 * other name (hostile29: the outside file was truncated and rewritten) */
+	char out[4200], before[512] = "", after[512] = "";
+	snprintf(dir, sizeof(dir), "%s/stale4", testlib_tmpdir());
+	REQUIRE(mkdir(dir, 0777) == 0);
+	tr_dead_lock(dir);
+	snprintf(file, sizeof(file), "%s/run.lock", dir);
+	snprintf(out, sizeof(out), "%s/outside.lock", testlib_tmpdir());
+	REQUIRE(rename(file, out) == 0 && link(out, file) == 0);
+	REQUIRE((f = fopen(out, "r")) != NULL);
+	CHECK(fgets(before, sizeof(before), f) != NULL);
+	fclose(f);
+	CHECK_EQ_I64(lab_results_open(&other, dir, &t.plan, &t.info, &err), -LAB_EINVAL);
+	REQUIRE((f = fopen(out, "r")) != NULL);
+	CHECK(fgets(after, sizeof(after), f) != NULL);
+	fclose(f);
+	CHECK_EQ_STR(after, before);
 	lab_topo_close(t.topo);
 }
 
