@@ -302,7 +302,7 @@ LAB_TEST(plots_written)
 	CHECK(
 	    strstr(gp, ", 32 with lines lw 2 dt 3 lc rgb 'gray40' title 'avx2 f64: 32 GFLOP/s'") !=
 	    NULL);
-	CHECK(strstr(gp, "'kernels isa=avx2 op=poly size=16K tag=<b>&x type=f64' at 8, 16") !=
+	CHECK(strstr(gp, "'kernels isa=avx2 op=poly size=16K tag=<b>+x type=f64' at 8, 16") !=
 	      NULL);
 	free(gp);
 }
