@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -294,12 +295,52 @@ int lab_results_start(struct lab_results *res, const struct lab_point *pt, struc
 	return results_write_running(res, err);
 }
 
+/* The bool fact key of f: 1 or 0, -1 when f has none. */
+static int results_fact_bool(const struct lab_facts *f, const char *key)
+{
+	for (unsigned i = 0; f && i < f->n; i++)
+		if (f->f[i].kind == LAB_FACT_BOOL && !strcmp(f->f[i].key, key))
+			return f->f[i].b;
+	return -1;
+}
+
+/*
+ * Run `run` (from 0) of a point put its pages elsewhere than asked where the first run's were
+ * where asked: its facts stand for the point instead, its note saying which run (numa30: seven
+ * of eight setups made while the bound node was full kept the first's placement_ok).
+ */
+static void results_facts_misplaced(struct lab_results_pt *p, const struct lab_facts *later,
+                                    unsigned run)
+{
+	struct lab_facts *f;
+
+	if (results_fact_bool(p->facts, "placement_ok") != 1 ||
+	    results_fact_bool(later, "placement_ok") != 0 || !(f = lab_facts_dup(later)))
+		return;
+	for (unsigned i = 0; i < f->n; i++) {
+		char *note = NULL;
+		if (f->f[i].kind != LAB_FACT_STR || strcmp(f->f[i].key, "placement_note") ||
+		    asprintf(&note,
+		             "in run %u of the point (the runs before had their pages where "
+		             "asked): %s",
+		             run + 1, f->f[i].s) < 0)
+			continue;
+		free(f->f[i].s);
+		f->f[i].s = note;
+	}
+	lab_facts_clear(p->facts);
+	free(p->facts);
+	p->facts = f;
+}
+
 /*
  * A later run of a point already recorded: its samples add up, a failure fails the point, and
- * the first run's calibration, counters and facts stand for the point.
+ * the first run's calibration, counters and facts stand for the point (but for a later run
+ * whose pages were not where asked: results_facts_misplaced).
  */
 static void results_point_more(struct lab_results_pt *p, const struct lab_point_rec *rec)
 {
+	results_facts_misplaced(p, &rec->facts, p->runs);
 	unsigned *sa = realloc(p->sample_attempts, (p->nreps + rec->nreps + 1) * sizeof(*sa));
 
 	if (sa) {

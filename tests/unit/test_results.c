@@ -331,7 +331,30 @@ static const struct lab_kernel tr_plain = {
     .work_unit = "unit",
     .run = tr_run,
 };
-static const struct lab_kernel *const tr_registry[] = {&tr_plain, NULL};
+/* Its pages where asked in the first run of each point only, as a bound node that fills up. */
+static atomic_int tr_setups;
+
+static int tr_moving_setup(struct lab_ctx *ctx, struct lab_err *err)
+{
+	(void)err;
+	bool first = atomic_fetch_add(&tr_setups, 1) == 0;
+	lab_ctx_fact_bool(ctx, "placement_ok", first);
+	if (!first)
+		lab_ctx_fact_str(ctx, "placement_note", "expected n1=4, found n0=3 n1=1");
+	return 0;
+}
+
+static const struct lab_kernel tr_moving = {
+    .abi = LAB_KERNEL_ABI,
+    .name = "tr_moving",
+    .summary = "test",
+    .description = "test",
+    .params = tr_no_params,
+    .work_unit = "unit",
+    .setup = tr_moving_setup,
+    .run = tr_run,
+};
+static const struct lab_kernel *const tr_registry[] = {&tr_plain, &tr_moving, NULL};
 
 /* The results as the runner's sink; Ctrl-C (stop) once the first run is handed over. */
 struct tr_sink {
@@ -417,6 +440,46 @@ LAB_TEST(interrupted_runs_marked)
 	/* min_time 1 ms: one timed window per sample (the analyzer's exact span check) */
 	CHECK(strstr(json, "\"sample_windows\": 1,\n") != NULL);
 	CHECK(strstr(json, "\"status\": \"not_run\"") != NULL);
+}
+
+/* numa30: a later run whose pages were not where asked stands for the point's placement (the
+ * first run's facts hid it), its note naming the run. */
+LAB_TEST(later_run_misplaced_facts)
+{
+	static char json[1 << 20];
+	struct tr t;
+	struct lab_cfg cfg = {0};
+	struct lab_diag d = {0};
+	struct lab_plan *plan = NULL;
+	struct lab_err err = {0};
+	struct lab_runner r;
+	struct lab_results *res = NULL;
+	struct lab_sink sink = {.point = lab_results_point};
+	atomic_int stop = 0;
+	char dir[4096], path[4200];
+	const char *text = "[m]\nkernel = tr_moving\nreps = 1\nwarmup = 0\nmin_time = 1ms\n"
+	                   "threads = 1\nruns = 3\n";
+
+	REQUIRE(tr_init(&t) == 0);
+	REQUIRE(lab_cfg_load_text(&cfg, "tr.ini", text, strlen(text), &d, &err) == 0);
+	REQUIRE(lab_plan_build(&plan, &cfg, tr_registry, t.topo, NULL, 0, &d, &err) == 0);
+	snprintf(dir, sizeof(dir), "%s/moving", testlib_tmpdir());
+	REQUIRE(lab_results_open(&res, dir, plan, &t.info, &err) == 0);
+	sink.ctx = res;
+	atomic_store(&tr_setups, 0);
+	lab_runner_init(&r, t.topo, &plan->env, &stop);
+	CHECK_EQ_I64(lab_runner_run(&r, plan, &sink, &err), 0);
+	CHECK_EQ_I64(lab_results_close(res, "complete", NULL, &err), 0);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	REQUIRE(tr_slurp(path, json, sizeof(json)) > 0);
+	CHECK(atomic_load(&tr_setups) == 3);
+	CHECK(strstr(json, "\"placement_ok\": false") != NULL);
+	CHECK(strstr(json, "\"placement_note\": \"in run 2 of the point (the runs before had their "
+	                   "pages where asked): expected n1=4, found n0=3 n1=1\"") != NULL);
+	lab_plan_free(plan);
+	lab_cfg_free(&cfg);
+	lab_diag_free(&d);
+	lab_topo_close(t.topo);
 }
 
 /* With a precision target, runs_planned is the target's cap: "the run ended after 1 of this
