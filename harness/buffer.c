@@ -127,6 +127,10 @@ int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opt
 	size_t held;
 	if ((rc = lab_mem_reserve(len, &held, err)) != 0)
 		return rc;
+	if (o->place == LAB_BUF_BIND && (rc = lab_mem_node_check(o->node, len, err)) != 0) {
+		lab_mem_release(held);
+		return rc;
+	}
 	if (!buf_map_aligned(len, align, &b->map, &b->map_bytes)) {
 		lab_mem_release(held);
 		return lab_err_set(err, LAB_ENOMEM, "mmap of %zu bytes: %s", len, strerror(errno));

@@ -5,13 +5,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 static struct {
 	pthread_mutex_t lock;
-	const char *path; /* NULL: /proc/meminfo */
-	bool active;      /* a point's budget is open */
-	size_t avail;     /* MemAvailable when the point began */
-	size_t held;      /* bytes of the point's buffers alive now */
+	const char *path;     /* NULL: /proc/meminfo */
+	const char *node_dir; /* NULL: /sys/devices/system/node */
+	bool active;          /* a point's budget is open */
+	size_t avail;         /* MemAvailable when the point began */
+	size_t held;          /* bytes of the point's buffers alive now */
 } mem = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 size_t lab_mem_available(void)
@@ -97,5 +99,53 @@ void lab_mem_meminfo_path(const char *path)
 {
 	pthread_mutex_lock(&mem.lock);
 	mem.path = path;
+	pthread_mutex_unlock(&mem.lock);
+}
+
+size_t lab_mem_node_available(int node)
+{
+	char path[4200], line[160];
+	unsigned long long kb, sum = 0;
+	unsigned seen = 0;
+	int n;
+
+	pthread_mutex_lock(&mem.lock);
+	snprintf(path, sizeof(path), "%s/node%d/meminfo",
+	         mem.node_dir ? mem.node_dir : "/sys/devices/system/node", node);
+	pthread_mutex_unlock(&mem.lock);
+	FILE *f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char key[32];
+		if (sscanf(line, "Node %d %31s %llu kB", &n, key, &kb) != 3 || n != node)
+			continue;
+		if (!strcmp(key, "MemFree:") || !strcmp(key, "Active(file):") ||
+		    !strcmp(key, "Inactive(file):")) {
+			sum += kb;
+			seen++;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!seen)
+		return SIZE_MAX;
+	return sum < SIZE_MAX / 1024 ? (size_t)(sum * 1024) : SIZE_MAX;
+}
+
+int lab_mem_node_check(int node, size_t bytes, struct lab_err *err)
+{
+	size_t avail = lab_mem_node_available(node);
+
+	if (bytes <= avail)
+		return 0;
+	return lab_err_set(err, LAB_ENOMEM,
+	                   "a buffer of %zu MiB bound to NUMA node %d: that node has %zu MiB "
+	                   "free or reclaimable (MemFree + file pages); allowed: a smaller size",
+	                   bytes >> 20, node, avail >> 20);
+}
+
+void lab_mem_node_dir(const char *dir)
+{
+	pthread_mutex_lock(&mem.lock);
+	mem.node_dir = dir;
 	pthread_mutex_unlock(&mem.lock);
 }

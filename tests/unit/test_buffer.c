@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/buffer.h"
@@ -115,6 +116,40 @@ LAB_TEST(untouched_buffer_past_available_memory_refused)
 	REQUIRE(lab_buf_alloc(&b, 2u << 20, &(struct lab_buf_opts){.no_touch = true}, &err) == 0);
 	lab_buf_free(&b);
 	lab_mem_meminfo_path(NULL);
+}
+
+/* numa30: a buffer bound to a node (MPOL_BIND does not spill) past that node's free and
+ * reclaimable memory is refused with both sizes; it was the OOM killer ending the whole run,
+ * with MemAvailable of the machine well above it. */
+LAB_TEST(bound_buffer_past_its_node_refused)
+{
+	static char dir[4096];
+	char path[4200];
+	struct lab_buf b;
+	struct lab_err err = {0};
+	struct lab_buf_opts o = {.place = LAB_BUF_BIND, .node = 0, .no_touch = true};
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/nodes", testlib_tmpdir());
+	snprintf(path, sizeof(path), "%s/node0", dir);
+	REQUIRE(mkdir(dir, 0777) == 0 && mkdir(path, 0777) == 0);
+	snprintf(path, sizeof(path), "%s/node0/meminfo", dir);
+	REQUIRE((f = fopen(path, "w")) != NULL);
+	fprintf(f, "Node 0 MemTotal:  16384000 kB\nNode 0 MemFree:      2048 kB\n"
+	           "Node 0 Active(file):  1024 kB\nNode 0 Inactive(file): 1024 kB\n"
+	           "Node 0 Shmem:     900000 kB\n");
+	fclose(f);
+	lab_mem_node_dir(dir);
+	CHECK_EQ_U64(lab_mem_node_available(0), 4u << 20);
+	CHECK_EQ_U64(lab_mem_node_available(1), SIZE_MAX); /* no file: no check */
+	CHECK_EQ_I64(lab_buf_alloc(&b, 8u << 20, &o, &err), -LAB_ENOMEM);
+	CHECK(b.p == NULL);
+	CHECK_EQ_STR(err.msg, "a buffer of 8 MiB bound to NUMA node 0: that node has 4 MiB free or "
+	                      "reclaimable (MemFree + file pages); allowed: a smaller size");
+	o.place = LAB_BUF_PREFERRED; /* spills to another node: the machine's memory counts */
+	REQUIRE(lab_buf_alloc(&b, 8u << 20, &o, &err) == 0);
+	lab_buf_free(&b);
+	lab_mem_node_dir(NULL);
 }
 
 /* Within a point, buffers count against MemAvailable as it was when the point began, touched
