@@ -448,6 +448,36 @@ LAB_TEST(view_rows_mark_flagged)
 	lab_an_json_free(j);
 }
 
+/* run.json's host with "hypervisor": "QEMU TCG". */
+static void ov_tcg(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(out, "%s\n", line);
+	if (!strcmp(line, " \"host\": {"))
+		fprintf(out, "  \"hypervisor\": \"QEMU TCG\",\n");
+}
+
+/* numa30: under an emulated CPU every view read as a machine's costs; the analysis now says
+ * once, among its warnings, whose times they are. */
+LAB_TEST(emulated_cpu_warned)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *w;
+	int found = 0;
+
+	clitest_copy("results-scan");
+	REQUIRE(clitest_rewrite("results-scan/run.json", ov_tcg, NULL) == 0);
+	REQUIRE((j = ov_json_of("results-scan")) != NULL);
+	w = lab_an_json_get(j, "warnings");
+	for (size_t i = 0; w && i < w->n; i++)
+		found += w->items[i].type == LAB_AN_JSON_STR &&
+		         strstr(w->items[i].str,
+		                "measured on an emulated CPU (QEMU TCG): every time and "
+		                "rate here is the emulator's") != NULL;
+	CHECK_EQ_I64(found, 1);
+	lab_an_json_free(j);
+}
+
 /* The report's sections exist and escape what came from the files. */
 LAB_TEST(report_sections_escape)
 {
