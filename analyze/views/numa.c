@@ -343,7 +343,8 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		m->cname = "memory node";
 		m->legend =
 		    "rows: the threads' node; columns: the memory's node; each cell's interval "
-		    "and n in the table";
+		    "and n in the table; -: no value (a pair the sweep left out, or a point the "
+		    "table gives the reason of)";
 	}
 	for (size_t i = 0; m && i < n; i++) {
 		m->rlab[i] = m->clab[i] = lab_doc_printf(doc, "node%zu", i);
