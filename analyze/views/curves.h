@@ -84,8 +84,8 @@ struct lab_an_cv_spec {
 	/* params naming a curve; curve[1] may be NULL; curve[0] "threads": the thread count */
 	const char *curve[LAB_AN_CV_MAXKEY];
 	/* 1: curve[1] is a param that applies at some curve[0] values alone (scan's tile, at
-	 * method = blocked): a point without it is the curve of its curve[0] value, and baselines
-	 * are found without it */
+	 * method = blocked): a point without it is the curve of its curve[0] value, and a baseline
+	 * is found at the point's own value of it, else without it */
 	int curve1_some;
 	/* param of the x axis, read with the configs' size suffixes (4K: 4096); NULL: threads */
 	const char *x;
@@ -194,11 +194,8 @@ struct lab_an_cv_bases {
 	 * (said as such, not as missing); item: a slot */
 	struct lab_an_index ix[3];
 	size_t *pt[3], n[3]; /* per slot, the point (its index in d) */
-	char **rest; /* per point of d: its params without curve[0] (lab_an_cv_rest), or NULL */
+	char **rest;         /* per point of d: its params without curve[0], or NULL */
 };
-/* params without curve[0] (and curve[1] where curve1_some): where a baseline is looked for
- * (malloc'd; NULL out of memory). */
-char *lab_an_cv_rest(const struct lab_an_cv_spec *s, const char *params);
 /* Fills b for s over d (nothing when s has no SPEEDUP column). Returns 0 or -LAB_ENOMEM. */
 int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec *s,
                          const struct lab_an_data *d);

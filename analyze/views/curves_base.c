@@ -13,18 +13,7 @@ static int an_usable(const struct lab_an_point *q)
 	return !strcmp(q->status, "ok") && q->st.n > 0 && q->st.mean > 0;
 }
 
-char *lab_an_cv_rest(const struct lab_an_cv_spec *s, const char *params)
-{
-	char *rest = lab_an_params_without(params, s->curve[0]), *t;
-
-	if (!rest || !s->curve1_some)
-		return rest;
-	t = lab_an_params_without(rest, s->curve[1]);
-	free(rest);
-	return t;
-}
-
-/* A baseline's key against slot: its point's experiment, params (lab_an_cv_rest in the base
+/* A baseline's key against slot: its point's experiment, params (without curve[0] in the base
  * index) and, when the spec asks, threads. */
 struct an_bkey {
 	const struct lab_an_cv_bases *b;
@@ -96,7 +85,7 @@ int lab_an_cv_bases_init(struct lab_an_cv_bases *b, const struct lab_an_cv_spec 
 
 		if (s->base && lab_an_params_get(q->params, s->curve[0], val, sizeof(val)) &&
 		    !strcmp(val, s->base))
-			rc = (b->rest[i] = lab_an_cv_rest(s, q->params))
+			rc = (b->rest[i] = lab_an_params_without(q->params, s->curve[0]))
 			         ? an_badd(b, w, i, b->rest[i], &cap[w])
 			         : -LAB_ENOMEM;
 		if (!rc && usable && !s->base_same_threads)
@@ -122,21 +111,45 @@ void lab_an_cv_bases_free(struct lab_an_cv_bases *b)
  * ran, or the base curve ran there without usable samples (a scan whose serial point was all
  * load-flagged read speedup 1 against itself without a word). With base_same_threads: the
  * base curve's point at p's other params and p's thread count, else NULL. */
+/* The slot of p's base point in index which (0 or 2): at p's params without curve[0]; else,
+ * where curve[1] is a key the base curve does not take (curve1_some: scan's tile), without it
+ * too (results that recorded it on every curve match at their own value first). (size_t)-1
+ * when there is none; *nomem when memory ran out. */
+static size_t an_base_slot(const struct lab_an_cv_bases *b, int which, const struct lab_an_point *p,
+                           int *nomem)
+{
+	const struct lab_an_cv_spec *s = b->s;
+	char *rest = lab_an_params_without(p->params, s->curve[0]), *bare = NULL;
+	size_t slot = (size_t)-1;
+	uint64_t h;
+
+	if (rest)
+		slot = an_bfind(b, which, p->experiment, rest, p->threads, &h);
+	if (rest && slot == (size_t)-1 && s->curve1_some &&
+	    (bare = lab_an_params_without(rest, s->curve[1])))
+		slot = an_bfind(b, which, p->experiment, bare, p->threads, &h);
+	*nomem |= !rest || (s->curve1_some && slot == (size_t)-1 && !bare);
+	free(rest);
+	free(bare);
+	return slot;
+}
+
+/* The baseline of p: the base curve's point at p's other params with the fewest threads, else
+ * (the base curve did not run there) p's own params with the fewest threads; NULL when neither
+ * ran, or the base curve ran there without usable samples (a scan whose serial point was all
+ * load-flagged read speedup 1 against itself without a word). With base_same_threads: the
+ * base curve's point at p's other params and p's thread count, else NULL. */
 static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
                                           const struct lab_an_point *p, int *nomem)
 {
 	const struct lab_an_cv_spec *s = b->s;
-	char *rest = s->base ? lab_an_cv_rest(s, p->params) : NULL;
 	size_t slot = (size_t)-1, lost = (size_t)-1;
 	uint64_t h;
 
-	if (s->base && !rest) {
-		*nomem = 1;
+	if (s->base && (slot = an_base_slot(b, 0, p, nomem)) == (size_t)-1)
+		lost = an_base_slot(b, 2, p, nomem);
+	if (*nomem)
 		return NULL;
-	}
-	if (rest && (slot = an_bfind(b, 0, p->experiment, rest, p->threads, &h)) == (size_t)-1)
-		lost = an_bfind(b, 2, p->experiment, rest, p->threads, &h);
-	free(rest);
 	if (slot != (size_t)-1)
 		return &b->d->pt[b->pt[0][slot]];
 	if (s->base_same_threads || lost != (size_t)-1)
@@ -150,16 +163,8 @@ static const struct lab_an_point *an_base(const struct lab_an_cv_bases *b,
 static const struct lab_an_point *an_base_unusable(const struct lab_an_cv_bases *b,
                                                    const struct lab_an_point *p, int *nomem)
 {
-	char *rest = b->s->base ? lab_an_cv_rest(b->s, p->params) : NULL;
-	uint64_t h;
-	size_t slot;
+	size_t slot = b->s->base ? an_base_slot(b, 2, p, nomem) : (size_t)-1;
 
-	if (!rest) {
-		*nomem |= b->s->base != NULL;
-		return NULL;
-	}
-	slot = an_bfind(b, 2, p->experiment, rest, p->threads, &h);
-	free(rest);
 	return slot == (size_t)-1 ? NULL : &b->d->pt[b->pt[2][slot]];
 }
 

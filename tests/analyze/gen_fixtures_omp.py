@@ -20,6 +20,10 @@ hand-made so tests/analyze/test_omp_views.c checks medians, means and intervals 
     0.45 -> speedup median 1.0/0.5 = 2, mean 1.0/0.5 = 2. At 1M no serial point: two_pass's own
     1-thread point (1.0, 1.1, 0.9) is the baseline, 2 threads 0.25, 0.275, 0.225 -> 4. At 4M
     serial 2.0, 2.2, 1.8 and two_pass 2.0, 2.1, 1.9 -> 1.
+  scan-tiles (scan), as a lab before tile applied at blocked alone wrote it (tile on every
+    point): serial 256K tile=64K 1.0, 1.1, 0.9 and tile=128K 2.0, 2.2, 1.8; blocked 2 threads
+    0.5, 0.55, 0.45 at each tile -> speedup over the serial point of its own tile: 2 at 64K, 4
+    at 128K.
 """
 import json
 import os
@@ -117,7 +121,20 @@ def scan():
            pt("two_pass", "1M", 2, [0.25, 0.275, 0.225])])
 
 
+def scan_tiles():
+    def pt(method, tile, threads, costs):
+        p = f"method={method};placement=compact;size=256K;tile={tile}"
+        return (p, threads, costs, None, "ok", None)
+    write("results-scan-tiles",
+          {"name": "scan", "kernel": "scan", "work_unit": "element", "views": ["scan"]}, [],
+          [pt("serial", "64K", 1, [1.0, 1.1, 0.9]),
+           pt("serial", "128K", 1, [2.0, 2.2, 1.8]),
+           pt("blocked", "64K", 2, [0.5, 0.55, 0.45]),
+           pt("blocked", "128K", 2, [0.5, 0.55, 0.45])])
+
+
 overhead()
 schedule()
 reduce()
 scan()
+scan_tiles()

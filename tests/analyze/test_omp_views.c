@@ -448,6 +448,27 @@ LAB_TEST(view_rows_mark_flagged)
 	lab_an_json_free(j);
 }
 
+/* review30: results written when tile labelled every scan point (a serial point per tile):
+ * each blocked point divides its own tile's serial point, not the first serial seen (the
+ * baseline looked up without tile read 2 at 128K). Serial rows read 1 over themselves. */
+LAB_TEST(scan_old_results_by_tile)
+{
+	struct lab_an_json *j = ov_json("results-scan-tiles");
+	const struct lab_an_json *p;
+
+	REQUIRE(j);
+	REQUIRE((p = ov_pt(j, "scan", 0, 1, 0)));
+	CHECK_EQ_STR(lab_an_json_str(p, "tile"), "128K");
+	CHECK_NEAR(lab_an_json_num(p, "speedup_mean", 0), 1, 1e-9);
+	REQUIRE((p = ov_pt(j, "scan", 1, 0, 0)));
+	CHECK_EQ_STR(lab_an_json_str(p, "tile"), "64K");
+	CHECK_NEAR(lab_an_json_num(p, "speedup_mean", 0), 2, 1e-9);
+	REQUIRE((p = ov_pt(j, "scan", 1, 1, 0)));
+	CHECK_EQ_STR(lab_an_json_str(p, "tile"), "128K");
+	CHECK_NEAR(lab_an_json_num(p, "speedup_mean", 0), 4, 1e-9);
+	lab_an_json_free(j);
+}
+
 /* run.json's host with "hypervisor": "QEMU TCG". */
 static void ov_tcg(FILE *out, const char *line, void *ctx)
 {
