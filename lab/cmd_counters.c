@@ -193,6 +193,11 @@ static int counters_fixture_path_ok(const char *path)
 {
 	struct stat st;
 
+	if (!*path) {
+		lab_opts_error("lab counters: --record-fixture '': an empty file name (%s)",
+		               COUNTERS_PATH_ALLOWED);
+		return LAB_EXIT_USAGE;
+	}
 	if (lstat(path, &st) != 0)
 		return errno == ENOENT ? 0 : counters_path_error(path, errno);
 	if (S_ISREG(st.st_mode))
@@ -221,8 +226,13 @@ static int counters_record_write(const char *path, struct lab_ctr_point *cp, con
 	}
 	fd = mkstemp(tmp);
 	made = fd >= 0;
-	if (fd < 0) {
-		rc = counters_path_error(path, errno);
+	if (fd < 0) { /* the temporary's error is its directory's, whatever path itself is */
+		int e = errno;
+		lab_opts_error("lab counters: --record-fixture %s: cannot create a file in its "
+		               "directory: %s (" COUNTERS_PATH_ALLOWED ")",
+		               path, strerror(e));
+		rc = e == EIO || e == ENOMEM || e == ENOSPC || e == EDQUOT ? LAB_EXIT_FAILURE
+		                                                           : LAB_EXIT_USAGE;
 		goto out;
 	}
 	if (fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {

@@ -241,8 +241,25 @@ int lab_fleet_dir_check(const char *dir, int given)
 	DIR *d;
 	int n = 0;
 
-	if (lstat(dir, &st) != 0 && errno == ENOENT)
-		return 0;
+	if (lstat(dir, &st) != 0) { /* new: made in a directory that exists (no parents made) */
+		int why = errno;
+		char parent[4200];
+		struct stat ps;
+		snprintf(parent, sizeof(parent), "%s", dir);
+		char *cut = strrchr(parent, '/');
+		while (cut && cut > parent && !cut[1]) { /* "a/b/": b's parent is a */
+			*cut = '\0';
+			cut = strrchr(parent, '/');
+		}
+		if (cut)
+			cut[cut == parent] = '\0'; /* "/x": its parent is "/" */
+		if (why == ENOENT && stat(cut ? parent : ".", &ps) == 0 && S_ISDIR(ps.st_mode))
+			return 0;
+		fleet_dir_say(dir, given,
+		              why == ENOENT ? "its parent directory does not exist" : strerror(why),
+		              NULL);
+		return -2;
+	}
 	if (S_ISLNK(st.st_mode)) {
 		fleet_dir_say(dir, given, "a symbolic link, never followed", NULL);
 		return -2;
@@ -268,6 +285,8 @@ int lab_fleet_dir_make(const char *dir, int given, struct lab_fleet_made *m)
 	char path[4200];
 	int rc;
 
+	if ((rc = lab_fleet_dir_check(dir, given)))
+		return rc; /* a bad path is bad usage, as --dry-run says */
 	m->dir = mkdir(dir, 0755) == 0;
 	if (!m->dir && errno != EEXIST) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));

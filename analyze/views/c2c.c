@@ -191,7 +191,7 @@ static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *
 
 	if (rel)
 		lab_an_cat(note, sizeof(note), &k, "%s", rel);
-	if (c->pt && lab_an_flagged_mark(c->pt, fl, sizeof(fl)))
+	if (c->n && c->pt && lab_an_flagged_mark(c->pt, fl, sizeof(fl))) /* else why says it */
 		lab_an_cat(note, sizeof(note), &k, "%s%s", k ? "; " : "", fl);
 	if (lab_an_modes_multi(&c->modes)) {
 		lab_an_cat(note, sizeof(note), &k, "%sMULTIMODAL, %zu modes:", k ? "; " : "",

@@ -1738,6 +1738,9 @@ counters_fixture_symlink)
 		[ "$rc" = 2 ] || { echo "exit code $rc, expected 2"; cat "$tmp/err"; exit 1; }
 		grep -q "^lab counters: --record-fixture $bad: .* (allowed: a new or regular file" "$tmp/err"
 	done
+	rc=0
+	"$lab" counters --record-fixture '' --events sw 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q "^lab counters: --record-fixture '': an empty file name" "$tmp/err"
 	;;
 pairs_too_many)
 	# A point per CPU pair: past the point cap (448 CPUs: 100,128 pairs) or the pairs array

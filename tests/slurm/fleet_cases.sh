@@ -831,6 +831,11 @@ out_dir_refused)
 			"$lab" fleet "$cfg" -o "$tmp/full/" $dry
 		expect 2 "-o $tmp/dlink: a symbolic link, never followed (allowed: a new or empty directory)" \
 			"$lab" fleet "$cfg" -o "$tmp/dlink" $dry
+		# review30: a missing parent passed --dry-run and failed the real run with exit 1
+		expect 2 "-o $tmp/none/x: its parent directory does not exist (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/none/x" $dry
+		expect 2 "-o $tmp/afile/x: Not a directory (allowed: a new or empty directory)" \
+			"$lab" fleet "$cfg" -o "$tmp/afile/x" $dry
 		(cd "$tmp/cwd" && expect 2 "-o '': empty output directory name" "$lab" fleet "$cfg" -o "" $dry)
 		[ "$(wc -l <"$tmp/err")" = 1 ] || fail "not one line: $(cat "$tmp/err")"
 	done
