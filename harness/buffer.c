@@ -127,15 +127,20 @@ int lab_buf_alloc(struct lab_buf *b, size_t size_bytes, const struct lab_buf_opt
 	size_t held;
 	if ((rc = lab_mem_reserve(len, &held, err)) != 0)
 		return rc;
-	if (o->place == LAB_BUF_BIND && (rc = lab_mem_node_check(o->node, len, err)) != 0) {
+	size_t node_held = 0;
+	if (o->place == LAB_BUF_BIND &&
+	    (rc = lab_mem_node_reserve(o->node, len, &node_held, err)) != 0) {
 		lab_mem_release(held);
 		return rc;
 	}
 	if (!buf_map_aligned(len, align, &b->map, &b->map_bytes)) {
 		lab_mem_release(held);
+		lab_mem_node_release(o->node, node_held);
 		return lab_err_set(err, LAB_ENOMEM, "mmap of %zu bytes: %s", len, strerror(errno));
 	}
 	b->held_bytes = held;
+	b->node_held = node_held;
+	b->held_node = o->node;
 	b->p = b->map;
 	b->size_bytes = size_bytes;
 	if (o->huge != LAB_BUF_HUGE_DEFAULT &&
@@ -212,6 +217,7 @@ void lab_buf_free(struct lab_buf *b)
 		lab__membind_untrack(b);
 		munmap(b->map, b->map_bytes);
 		lab_mem_release(b->held_bytes);
+		lab_mem_node_release(b->held_node, b->node_held);
 	}
 	memset(b, 0, sizeof(*b));
 }

@@ -53,6 +53,8 @@ struct lab_buf {
 	void *map;         /* the whole mapping, for lab_buf_free */
 	size_t map_bytes;
 	size_t held_bytes; /* taken from the point's memory budget (harness/memavail.h) */
+	size_t node_held;  /* bound to one node: taken from that node's budget */
+	int held_node;
 };
 
 #define LAB_BUF_NODES_MAX 64

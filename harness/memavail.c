@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define MEM_NODES 64
+
 static struct {
 	pthread_mutex_t lock;
 	const char *path;     /* NULL: /proc/meminfo */
@@ -14,6 +16,9 @@ static struct {
 	bool active;          /* a point's budget is open */
 	size_t avail;         /* MemAvailable when the point began */
 	size_t held;          /* bytes of the point's buffers alive now */
+	/* per node, for buffers bound to it: what it could give when the point first bound one
+	 * there (0: not read yet), and the point's bound buffers alive now */
+	size_t node_avail[MEM_NODES], node_held[MEM_NODES];
 } mem = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 size_t lab_mem_available(void)
@@ -45,6 +50,8 @@ void lab_mem_budget_begin(void)
 	mem.active = true;
 	mem.avail = avail;
 	mem.held = 0;
+	memset(mem.node_avail, 0, sizeof(mem.node_avail));
+	memset(mem.node_held, 0, sizeof(mem.node_held));
 	pthread_mutex_unlock(&mem.lock);
 }
 
@@ -53,6 +60,7 @@ void lab_mem_budget_end(void)
 	pthread_mutex_lock(&mem.lock);
 	mem.active = false;
 	mem.held = 0;
+	memset(mem.node_held, 0, sizeof(mem.node_held));
 	pthread_mutex_unlock(&mem.lock);
 }
 
@@ -119,7 +127,7 @@ size_t lab_mem_node_available(int node)
 		if (sscanf(line, "Node %d %31s %llu kB", &n, key, &kb) != 3 || n != node)
 			continue;
 		if (!strcmp(key, "MemFree:") || !strcmp(key, "Active(file):") ||
-		    !strcmp(key, "Inactive(file):")) {
+		    !strcmp(key, "Inactive(file):") || !strcmp(key, "KReclaimable:")) {
 			sum += kb;
 			seen++;
 		}
@@ -131,16 +139,48 @@ size_t lab_mem_node_available(int node)
 	return sum < SIZE_MAX / 1024 ? (size_t)(sum * 1024) : SIZE_MAX;
 }
 
-int lab_mem_node_check(int node, size_t bytes, struct lab_err *err)
+int lab_mem_node_reserve(int node, size_t bytes, size_t *held, struct lab_err *err)
 {
-	size_t avail = lab_mem_node_available(node);
+	size_t live = lab_mem_node_available(node), avail, other = 0;
+	bool point = node >= 0 && node < MEM_NODES, ok;
 
-	if (bytes <= avail)
+	*held = 0;
+	pthread_mutex_lock(&mem.lock);
+	point = point && mem.active;
+	if (point && !mem.node_avail[node])
+		mem.node_avail[node] = live ? live : 1; /* 0 is "not read" */
+	avail = point ? mem.node_avail[node] : live;
+	if (point)
+		other = mem.node_held[node] < avail ? mem.node_held[node] : avail;
+	ok = bytes <= avail - other;
+	if (ok && point) {
+		*held = bytes;
+		mem.node_held[node] += bytes;
+	}
+	pthread_mutex_unlock(&mem.lock);
+	if (ok)
 		return 0;
+	if (other)
+		return lab_err_set(
+		    err, LAB_ENOMEM,
+		    "a buffer of %zu MiB bound to NUMA node %d: that node had %zu MiB "
+		    "free or reclaimable when the point first bound a buffer there, "
+		    "%zu MiB of it held by the point's other buffers bound there; "
+		    "allowed: a smaller size",
+		    bytes >> 20, node, avail >> 20, other >> 20);
 	return lab_err_set(err, LAB_ENOMEM,
 	                   "a buffer of %zu MiB bound to NUMA node %d: that node has %zu MiB "
-	                   "free or reclaimable (MemFree + file pages); allowed: a smaller size",
+	                   "free or reclaimable (MemFree + file pages + reclaimable kernel "
+	                   "memory); allowed: a smaller size",
 	                   bytes >> 20, node, avail >> 20);
+}
+
+void lab_mem_node_release(int node, size_t held)
+{
+	pthread_mutex_lock(&mem.lock);
+	if (mem.active && node >= 0 && node < MEM_NODES)
+		mem.node_held[node] -= held < mem.node_held[node] ? held : mem.node_held[node];
+	pthread_mutex_unlock(&mem.lock);
 }
 
 void lab_mem_node_dir(const char *dir)

@@ -44,14 +44,20 @@ void lab_mem_release(size_t held);
  * path alive while it is set. */
 void lab_mem_meminfo_path(const char *path);
 
-/* What node can still give a buffer bound to it: its MemFree and its page cache (Active(file)
- * + Inactive(file), which the kernel reclaims), in bytes; SIZE_MAX when its meminfo (in
- * /sys/devices/system/node/nodeN) cannot be read. */
+/* What node can still give a buffer bound to it: its MemFree, its page cache (Active(file) +
+ * Inactive(file)) and its reclaimable kernel memory (KReclaimable), which the kernel reclaims,
+ * in bytes; SIZE_MAX when its meminfo (in /sys/devices/system/node/nodeN) cannot be read. */
 size_t lab_mem_node_available(int node);
 
-/* A buffer of bytes bound to node (MPOL_BIND, which does not spill to another node: past the
- * node's memory the OOM killer ends the whole run): 0, or -LAB_ENOMEM with both sizes. */
-int lab_mem_node_check(int node, size_t bytes, struct lab_err *err);
+/*
+ * Takes a buffer of bytes bound to node (MPOL_BIND, which does not spill to another node: past
+ * the node's memory the OOM killer ends the whole run) out of the point's budget for that node:
+ * what it could give when the point first bound a buffer there, less the point's other
+ * buffers bound there, touched or not (outside a point: the live reading). Sets *held to what
+ * lab_mem_node_release gives back. Returns 0, or -LAB_ENOMEM with the sizes in err.
+ */
+int lab_mem_node_reserve(int node, size_t bytes, size_t *held, struct lab_err *err);
+void lab_mem_node_release(int node, size_t held);
 
 /* For tests: the directory holding nodeN/meminfo (NULL: /sys/devices/system/node again). */
 void lab_mem_node_dir(const char *dir);

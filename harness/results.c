@@ -306,15 +306,16 @@ static int results_fact_bool(const struct lab_facts *f, const char *key)
 
 /*
  * Run `run` (from 0) of a point put its pages elsewhere than asked where the first run's were
- * where asked: its facts stand for the point instead, its note saying which run (numa30: seven
- * of eight setups made while the bound node was full kept the first's placement_ok).
+ * where asked (or could not be told): its facts stand for the point instead, its note saying
+ * which run (numa30: seven of eight setups made while the bound node was full kept the first's
+ * placement_ok).
  */
 static void results_facts_misplaced(struct lab_results_pt *p, const struct lab_facts *later,
                                     unsigned run)
 {
 	struct lab_facts *f;
 
-	if (results_fact_bool(p->facts, "placement_ok") != 1 ||
+	if (results_fact_bool(p->facts, "placement_ok") == 0 ||
 	    results_fact_bool(later, "placement_ok") != 0 || !(f = lab_facts_dup(later)))
 		return;
 	for (unsigned i = 0; i < f->n; i++) {
@@ -322,7 +323,7 @@ static void results_facts_misplaced(struct lab_results_pt *p, const struct lab_f
 		if (f->f[i].kind != LAB_FACT_STR || strcmp(f->f[i].key, "placement_note") ||
 		    asprintf(&note,
 		             "in run %u of the point (the runs before had their pages where "
-		             "asked): %s",
+		             "asked, or could not tell): %s",
 		             run + 1, f->f[i].s) < 0)
 			continue;
 		free(f->f[i].s);

@@ -219,7 +219,10 @@ static int counters_record_write(const char *path, struct lab_ctr_point *cp, con
 	int fd = -1, rc = LAB_EXIT_FAILURE;
 	bool made = false; /* tmp exists */
 
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+	/* a short name of its own beside path: path's name plus a suffix could pass NAME_MAX */
+	const char *slash = strrchr(path, '/');
+	if (asprintf(&tmp, "%.*s.lab-fixture.XXXXXX", slash ? (int)(slash - path + 1) : 0, path) <
+	    0) {
 		tmp = NULL;
 		lab_opts_error("lab counters: out of memory");
 		goto out;

@@ -253,7 +253,9 @@ int lab_fleet_dir_check(const char *dir, int given)
 		}
 		if (cut)
 			cut[cut == parent] = '\0'; /* "/x": its parent is "/" */
-		if (why == ENOENT && stat(cut ? parent : ".", &ps) == 0 && S_ISDIR(ps.st_mode))
+		/* the default (results/NAME): the run makes results/ first */
+		if (why == ENOENT &&
+		    (!given || (stat(cut ? parent : ".", &ps) == 0 && S_ISDIR(ps.st_mode))))
 			return 0;
 		fleet_dir_say(dir, given,
 		              why == ENOENT ? "its parent directory does not exist" : strerror(why),

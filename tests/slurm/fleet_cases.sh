@@ -842,6 +842,11 @@ out_dir_refused)
 	no_slurm_call
 	[ ! -s "$tmp/afile" ] && [ "$(ls -A "$tmp/full")" = x ] && [ -z "$(ls -A "$tmp/empty")" ] &&
 		[ -z "$(ls -A "$tmp/cwd")" ] || fail "a refused -o was written to"
+	# the default directory (results/NAME) is made with its parent: --dry-run takes it where
+	# no results/ is yet (review31: refused once parents were checked)
+	mkdir "$tmp/fresh"
+	(cd "$tmp/fresh" && "$lab" fleet "$cfg" --dry-run >/dev/null) || fail "default dir refused"
+	[ -z "$(ls -A "$tmp/fresh")" ] || fail "--dry-run wrote into $tmp/fresh"
 	# a path with '//', '.' and a trailing '/' is printed and used tidied
 	"$lab" fleet "$cfg" -o "$tmp//./x/" --dry-run >"$tmp/out"
 	grep -qF "# $tmp/x/fleet.sbatch" "$tmp/out" || fail "not tidied: $(head -1 "$tmp/out")"

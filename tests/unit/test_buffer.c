@@ -145,7 +145,19 @@ LAB_TEST(bound_buffer_past_its_node_refused)
 	CHECK_EQ_I64(lab_buf_alloc(&b, 8u << 20, &o, &err), -LAB_ENOMEM);
 	CHECK(b.p == NULL);
 	CHECK_EQ_STR(err.msg, "a buffer of 8 MiB bound to NUMA node 0: that node has 4 MiB free or "
-	                      "reclaimable (MemFree + file pages); allowed: a smaller size");
+	                      "reclaimable (MemFree + file pages + reclaimable kernel memory); "
+	                      "allowed: a smaller size");
+	/* review31: within a point the node's bound buffers add up, touched or not (three arrays
+	 * of 3 MiB each passed a 4 MiB node one at a time) */
+	struct lab_buf c;
+	lab_mem_budget_begin();
+	REQUIRE(lab_buf_alloc(&b, 3u << 20, &o, &err) == 0);
+	CHECK_EQ_I64(lab_buf_alloc(&c, 3u << 20, &o, &err), -LAB_ENOMEM);
+	CHECK(strstr(err.msg, "3 MiB of it held by the point's other buffers bound there") != NULL);
+	lab_buf_free(&b);
+	REQUIRE(lab_buf_alloc(&c, 3u << 20, &o, &err) == 0); /* b's room is back */
+	lab_buf_free(&c);
+	lab_mem_budget_end();
 	o.place = LAB_BUF_PREFERRED; /* spills to another node: the machine's memory counts */
 	REQUIRE(lab_buf_alloc(&b, 8u << 20, &o, &err) == 0);
 	lab_buf_free(&b);
