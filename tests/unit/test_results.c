@@ -458,7 +458,7 @@ LAB_TEST(later_run_misplaced_facts)
 	atomic_int stop = 0;
 	char dir[4096], path[4200];
 	const char *text = "[m]\nkernel = tr_moving\nreps = 1\nwarmup = 0\nmin_time = 1ms\n"
-	                   "threads = 1\nruns = 3\n";
+	                   "threads = 1\nruns = 3\nretry_flagged = 0\n";
 
 	REQUIRE(tr_init(&t) == 0);
 	REQUIRE(lab_cfg_load_text(&cfg, "tr.ini", text, strlen(text), &d, &err) == 0);
