@@ -18,6 +18,7 @@
 #include "analyze/domain.h"
 #include "analyze/fleet.h"
 #include "analyze/levels.h"
+#include "harness/fileio.h"
 #include "harness/record_schema.h"
 
 /*
@@ -30,10 +31,12 @@ static int an_results_dir(const char *dir, const char *samples, struct lab_err *
 	struct stat st;
 	char fleet[4200];
 
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return lab_err_set(
-		    err, LAB_EDATA,
-		    "%s: not a results directory (allowed: a directory lab run wrote)", dir);
+	int gone = stat(dir, &st) != 0; /* say why: gone, or what it is */
+	if (gone || !S_ISDIR(st.st_mode))
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s: not a results directory (%s; allowed: a directory lab run "
+		                   "wrote)",
+		                   dir, gone ? strerror(errno) : lab_file_kind(st.st_mode));
 	if (lstat(samples, &st) == 0 || errno != ENOENT)
 		return 0;
 	snprintf(fleet, sizeof(fleet), "%s/%s", dir, LAB_FLEET_FILE);

@@ -91,9 +91,9 @@ static int sweep_cache_size(const char *text, const struct lab_env *env, uint64_
 				         *have ? ", " : "", i + 1);
 		return lab_err_set(err, LAB_ECONFIG,
 		                   "'%s': this topology reports no L%u cache (%s%s); give the size "
-		                   "in bytes (e.g. 32K, 1M)",
+		                   "in bytes (e.g. 32K, 1M), or the cache with --cache L%u=SIZE",
 		                   text, level,
-		                   *have ? "it reports " : "it reports no cache at all", have);
+		                   *have ? "it reports " : "it reports no cache at all", have, level);
 	}
 	if (op == '*' && base > UINT64_MAX / k)
 		return lab_err_set(err, LAB_ECONFIG, "'%s' is too large", text);

@@ -25,6 +25,7 @@
 #include "analyze/plots.h"
 #include "analyze/wfile.h"
 #include "analyze/write_dir.h"
+#include "harness/fileio.h"
 #include "harness/record_schema.h"
 #include "lab/an_heap.h"
 #include "lab/analyze_print.h"
@@ -195,9 +196,12 @@ static int lab_analyze_parse(int argc, char **argv, struct lab_analyze_opts *o)
 		return -1;
 	}
 	if (o->dir && !lab_is_dir(o->dir)) {
-		lab_opts_error("lab %s: %s: not a results directory (allowed: a directory lab run "
-		               "wrote)",
-		               argv[0], o->dir);
+		struct stat st;
+		int gone = stat(o->dir, &st) != 0;
+		lab_opts_error(
+		    "lab %s: %s: not a results directory (%s; allowed: a directory lab run "
+		    "wrote)",
+		    argv[0], o->dir, gone ? strerror(errno) : lab_file_kind(st.st_mode));
 		return -1;
 	}
 	return 0;

@@ -110,17 +110,20 @@ not_a_results_or_fleet_dir)
 		[ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$pat" "$tmp/err" ||
 			{ echo "stderr of $* lacks '$pat' on one line:"; cat "$tmp/err"; exit 1; }
 	}
-	res="not a results directory (allowed: a directory lab run wrote)"
+	# each with why (newcomer32: "not a results directory" said nothing of a typo)
+	gone="not a results directory (No such file or directory; allowed: a directory lab run wrote)"
+	res="not a results directory (a regular file; allowed: a directory lab run wrote)"
 	nores="not a results directory (no samples.csv; allowed: a directory lab run wrote)"
 	fl="fleet: a fleet directory, not a results directory (allowed: a directory lab run wrote"
 	for cmd in analyze report; do
-		bad_dir "$tmp/nonexistent: $res" $cmd "$tmp/nonexistent"
+		bad_dir "$tmp/nonexistent: $gone" $cmd "$tmp/nonexistent"
 		bad_dir "$tmp/file: $res" $cmd "$tmp/file"
 		bad_dir "$tmp/empty: $nores" $cmd "$tmp/empty"
 	done
 	bad_dir "$tmp/$fl" report "$tmp/fleet"
 	for other in nonexistent file empty fleet; do
 		want="$tmp/$other: $res"
+		[ $other = nonexistent ] && want="$tmp/nonexistent: $gone"
 		[ $other = empty ] && want="$tmp/empty: $nores"
 		[ $other = fleet ] && want="$tmp/$fl"
 		bad_dir "$want" compare "$tmp/$other" "$tmp/res"

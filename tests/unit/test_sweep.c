@@ -330,7 +330,7 @@ LAB_TEST(cache_relative_sizes)
 	expands_to(b, "L1/2..L2:x4", 4, "24K|96K|384K|1536K");
 	rejected(b, "L3/2",
 	         "'L3/2': this topology reports no L3 cache (it reports L1, L2); give the size in "
-	         "bytes (e.g. 32K, 1M)");
+	         "bytes (e.g. 32K, 1M), or the cache with --cache L3=SIZE");
 	rejected(b, "L1/0",
 	         "'L1/0': a cache size takes *K or /K with a whole K >= 1 (e.g. L1/2, "
 	         "L3*4)");
