@@ -89,11 +89,11 @@ static int sweep_cache_size(const char *text, const struct lab_env *env, uint64_
 			if (env->cache_bytes[i] && strlen(have) + 8 < sizeof(have))
 				snprintf(have + strlen(have), sizeof(have) - strlen(have), "%sL%u",
 				         *have ? ", " : "", i + 1);
-		return lab_err_set(err, LAB_ECONFIG,
-		                   "'%s': this topology reports no L%u cache (%s%s); give the size "
-		                   "in bytes (e.g. 32K, 1M), or the cache with --cache L%u=SIZE",
-		                   text, level,
-		                   *have ? "it reports " : "it reports no cache at all", have, level);
+		return lab_err_set(
+		    err, LAB_ECONFIG,
+		    "'%s': this topology reports no L%u cache (%s%s); give the size "
+		    "in bytes (e.g. 32K, 1M), or the cache with --cache L%u=SIZE",
+		    text, level, *have ? "it reports " : "it reports no cache at all", have, level);
 	}
 	if (op == '*' && base > UINT64_MAX / k)
 		return lab_err_set(err, LAB_ECONFIG, "'%s' is too large", text);
