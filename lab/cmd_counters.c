@@ -84,8 +84,11 @@ static void counters_human(const struct lab_ctr_host *h)
 		       lab_ctr_paranoid_meaning(h->paranoid));
 	printf("nmi_watchdog: %d%s\n", h->nmi_watchdog,
 	       h->nmi_watchdog > 0 ? " (holds one counter)" : "");
-	printf("top-down method: %s%s%s\nlibpfm4: not built in\n\npresets:\n",
-	       lab_ctr_method_name(h->method), h->method_reason[0] ? ": " : "", h->method_reason);
+	/* the method this CPU's family takes; without a core PMU there is nothing to take it from
+	 * (newcomer32: "amd_pipeline" alone read as available beside "topdown unavailable") */
+	printf("top-down method: %s%s%s%s\nlibpfm4: not built in\n\npresets:\n",
+	       lab_ctr_method_name(h->method), h->method_reason[0] ? ": " : "", h->method_reason,
+	       h->cpu_pmu ? "" : " (unavailable here: no core PMU)");
 	for (unsigned p = 0; p < CTR_NPRESETS; p++) {
 		if (counters_probe(ctr_presets[p], &info))
 			continue;
