@@ -64,6 +64,21 @@ void lab_mem_budget_end(void)
 	pthread_mutex_unlock(&mem.lock);
 }
 
+/* Under mem.lock: bytes out of budget, less *in_use (what the point holds; point 0: no point,
+ * nothing held or taken); *other what the point held. 1 when it fits. */
+static bool mem_take(bool point, size_t budget, size_t *in_use, size_t bytes, size_t *held,
+                     size_t *other)
+{
+	*other = point ? (*in_use < budget ? *in_use : budget) : 0;
+	if (bytes > budget - *other)
+		return false;
+	if (point) {
+		*held = bytes;
+		*in_use += bytes;
+	}
+	return true;
+}
+
 int lab_mem_reserve(size_t bytes, size_t *held, struct lab_err *err)
 {
 	size_t live = lab_mem_available(), avail, other = 0;
@@ -72,13 +87,7 @@ int lab_mem_reserve(size_t bytes, size_t *held, struct lab_err *err)
 	*held = 0;
 	pthread_mutex_lock(&mem.lock);
 	avail = mem.active ? mem.avail : live;
-	if (mem.active)
-		other = mem.held < avail ? mem.held : avail;
-	ok = bytes <= avail - other;
-	if (ok && mem.active) {
-		*held = bytes;
-		mem.held += bytes;
-	}
+	ok = mem_take(mem.active, avail, &mem.held, bytes, held, &other);
 	pthread_mutex_unlock(&mem.lock);
 	if (ok)
 		return 0;
@@ -141,7 +150,7 @@ size_t lab_mem_node_available(int node)
 
 int lab_mem_node_reserve(int node, size_t bytes, size_t *held, struct lab_err *err)
 {
-	size_t live = lab_mem_node_available(node), avail, other = 0;
+	size_t live = lab_mem_node_available(node), avail, other = 0, none = 0;
 	bool point = node >= 0 && node < MEM_NODES, ok;
 
 	*held = 0;
@@ -150,13 +159,7 @@ int lab_mem_node_reserve(int node, size_t bytes, size_t *held, struct lab_err *e
 	if (point && !mem.node_avail[node])
 		mem.node_avail[node] = live ? live : 1; /* 0 is "not read" */
 	avail = point ? mem.node_avail[node] : live;
-	if (point)
-		other = mem.node_held[node] < avail ? mem.node_held[node] : avail;
-	ok = bytes <= avail - other;
-	if (ok && point) {
-		*held = bytes;
-		mem.node_held[node] += bytes;
-	}
+	ok = mem_take(point, avail, point ? &mem.node_held[node] : &none, bytes, held, &other);
 	pthread_mutex_unlock(&mem.lock);
 	if (ok)
 		return 0;
