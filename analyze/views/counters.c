@@ -117,11 +117,11 @@ struct an_sec {
 	int hw;      /* some point of the section has a hardware value */
 };
 
-/* Marks the current row of t where point e's samples were all load-flagged or a pinned thread
- * was switched out or migrated in some. */
 /* The mark of a point whose samples were all load-flagged: the view takes them all then. */
 #define AN_ALL_FLAGGED "(all samples load-flagged)"
 
+/* Marks the current row of t where point e's samples were all load-flagged or a pinned thread
+ * was switched out or migrated in some. */
 static void an_marks(struct lab_doc_table *t, const struct lab_an_ctr_pt *e)
 {
 	if (e->csw_samples || e->mig_samples || e->all_flagged)
