@@ -287,18 +287,17 @@ int lab_fleet_dir_make(const char *dir, int given, struct lab_fleet_made *m)
 	char path[4200];
 	int rc;
 
+	/* A bad path is bad usage, as --dry-run says. An existing empty directory is used as it
+	 * is, its mode and group kept (taking it by rmdir and mkdir made a private directory
+	 * world-readable). Two fleets cannot both take it: the second one's mkdir of logs/ fails.
+	 */
 	if ((rc = lab_fleet_dir_check(dir, given)))
-		return rc; /* a bad path is bad usage, as --dry-run says */
+		return rc;
 	m->dir = mkdir(dir, 0755) == 0;
 	if (!m->dir && errno != EEXIST) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	/* An existing empty directory is used as it is, its mode and group kept (taking it by
-	 * rmdir and mkdir made a private directory world-readable). Two fleets cannot both take
-	 * it: the second one's mkdir of logs/ fails. */
-	if (!m->dir && (rc = lab_fleet_dir_check(dir, given)))
-		return rc;
 	snprintf(path, sizeof(path), "%s/logs", dir);
 	if (mkdir(path, 0755) != 0) {
 		fprintf(stderr, "lab fleet: %s: cannot create: %s\n", path, strerror(errno));

@@ -161,6 +161,12 @@ static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		            lab_an_flagged_all(e->pt) ? "load-flagged" : "not run");
 }
 
+/* first, then note after "; " (note may be NULL), in doc's memory. */
+static const char *an_note_before(struct lab_doc *doc, const char *first, const char *note)
+{
+	return note ? lab_doc_printf(doc, "%s; %s", first, note) : lab_doc_printf(doc, "%s", first);
+}
+
 static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct lab_doc_table *t,
                    const struct lab_an_cv_curve *c, const struct lab_an_cv_pt *e, const char *why)
 {
@@ -172,13 +178,11 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 	 * fell apart (what the guest cannot see: the host's other vCPUs on its cores) */
 	if (lab_an_one_setup_flag(e->pt, one, sizeof(one)) ||
 	    lab_an_runs_apart_flag(e->pt, NULL, one, sizeof(one)))
-		note = note ? lab_doc_printf(doc, "%s; %s", one, note)
-		            : lab_doc_printf(doc, "%s", one);
+		note = an_note_before(doc, one, note);
 	/* samples the load guard left out, or kept: a number a busy machine may have moved (a
 	 * row without numbers says why instead) */
 	if (!why && lab_an_flagged_mark(e->pt, one, sizeof(one)))
-		note = note ? lab_doc_printf(doc, "%s; %s", one, note)
-		            : lab_doc_printf(doc, "%s", one);
+		note = an_note_before(doc, one, note);
 
 	lab_doc_row(t);
 	for (size_t q = 0; q < nkey; q++)
