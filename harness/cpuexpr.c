@@ -189,6 +189,23 @@ static int cx_index_big(struct cx *c, const char *digits)
 	                   LAB_CPUEXPR_MAX);
 }
 
+/* A range written high to low, likwid's descending order: refused with the order written out. */
+static int cx_descending(struct cx *c, long a, long b)
+{
+	char down[64], what[160];
+
+	if (a - b > 2)
+		snprintf(down, sizeof(down), "%ld,%ld,...,%ld", a, a - 1, b);
+	else if (a - b == 2)
+		snprintf(down, sizeof(down), "%ld,%ld,%ld", a, a - 1, b);
+	else
+		snprintf(down, sizeof(down), "%ld,%ld", a, b);
+	snprintf(what, sizeof(what),
+	         "descending range %ld-%ld (not taken: write %s for that order, or %ld-%ld)", a, b,
+	         down, b, a);
+	return cx_bad(c, what);
+}
+
 /* DOMAIN:INDICES, s just past the domain at ':'. */
 static int cx_indices(struct cx *c, const char *s, const struct lab_topo_domain *dom)
 {
@@ -213,11 +230,8 @@ static int cx_indices(struct cx *c, const char *s, const struct lab_topo_domain 
 				goto bad;
 			if (b >= LAB_CPUEXPR_MAX)
 				return cx_index_big(c, high);
-			if (b < a) {
-				snprintf(what, sizeof(what),
-				         "empty range %ld-%ld (write A-B with A <= B)", a, b);
-				return cx_bad(c, what);
-			}
+			if (b < a)
+				return cx_descending(c, a, b);
 		}
 		if (*s != ',' && *s != '\0')
 			goto bad;
@@ -342,8 +356,9 @@ static int cx_expression(struct cx *c, const char *s)
 
 /*
  * A likwid-pin form the lab does not take, s at the part's first character: L:DOMAIN:INDICES,
- * DOMAIN:scatter and DOMAIN:balanced..., a bare OS CPU list. Said with what to write instead
- * (an unknown domain 'L' would send the user looking for a domain); 0 when s is none of them.
+ * DOMAIN:scatter, DOMAIN:balanced... and DOMAIN:cbalanced..., a bare OS CPU list. Said with what to
+ * write instead (an unknown domain 'L' would send the user looking for a domain); 0 when s is none
+ * of them.
  */
 static int cx_likwid_only(struct cx *c, const char *s)
 {
@@ -355,12 +370,15 @@ static int cx_likwid_only(struct cx *c, const char *s)
 		                   "in '%s': likwid's L: prefix is not supported (write %s: "
 		                   "DOMAIN:INDICES is numbered physical cores first, as L: is)",
 		                   c->part, after);
-	if (!strncmp(after, "scatter", 7) || !strncmp(after, "balanced", 8))
-		return lab_err_set(c->err, LAB_ECONFIG,
-		                   "in '%s': likwid's %s form is not supported (write placement = "
-		                   "scatter to spread threads over the packages, or pick CPUs per "
-		                   "domain such as S0:0-1@S1:0-1)",
-		                   c->part, *after == 's' ? "scatter" : "balanced");
+	static const char *const forms[] = {"scatter", "balanced", "cbalanced"};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (!strncmp(after, forms[i], strlen(forms[i])))
+			return lab_err_set(
+			    c->err, LAB_ECONFIG,
+			    "in '%s': likwid's %s form is not supported (write "
+			    "placement = scatter to spread threads over the packages, "
+			    "or pick CPUs per domain such as S0:0-1@S1:0-1)",
+			    c->part, forms[i]);
 	if (*s >= '0' && *s <= '9')
 		return lab_err_set(c->err, LAB_ECONFIG,
 		                   "in '%s': a bare list of OS CPU numbers is not an expression "

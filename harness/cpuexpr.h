@@ -11,10 +11,10 @@
  *                                  threads per core E:N:4:1:2 is one CPU on each of the first 4
  *                                  cores and E:N:2 both CPUs of the first core
  * and selects the CPUs of its parts in the order written. DOMAIN is N, S<i>, D<i>, C<i> or M<i>.
- * A CPU selected twice, an index past its domain, an empty range (3-1), a CHUNK larger than
+ * A CPU selected twice, an index past its domain, a descending range (3-1), a CHUNK larger than
  * COUNT or a STRIDE smaller than CHUNK is an error; so are likwid's L: prefix, its scatter and
- * balanced forms and a bare OS CPU list, each with what to write instead. docs/configs.md has
- * the long version.
+ * balanced (and cbalanced) forms and a bare OS CPU list, each with what to write instead.
+ * docs/configs.md has the long version.
  */
 #ifndef LAB_HARNESS_CPUEXPR_H
 #define LAB_HARNESS_CPUEXPR_H

@@ -276,13 +276,13 @@ static int sweep_range(const struct lab_param *p, const char *tok, const struct 
 	return 0;
 }
 
-/* True for a token that continues a "list:" CPU list: digits, '-' and ':' only. */
+/* True for a token that continues a "list:" CPU list: digits, '-', ':' and blanks only. */
 static bool sweep_cpu_fragment(const char *s, size_t n)
 {
 	if (!n)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]) && s[i] != '-' && s[i] != ':')
+		if (!isdigit((unsigned char)s[i]) && !strchr("-: \t", s[i]))
 			return false;
 	return true;
 }
@@ -290,11 +290,11 @@ static bool sweep_cpu_fragment(const char *s, size_t n)
 /*
  * True for a token that continues an "expr:" thread-domain expression: it starts with a digit
  * (an index, "2" of S0:0,2, or "2@S1:0" of S0:0,2@S1:0), where a new placement starts with a
- * letter.
+ * letter. Blanks may stand around its separators ("1 @ S1:0"), as in the first token.
  */
 static bool sweep_expr_fragment(const char *s, size_t n)
 {
-	return n && isdigit((unsigned char)s[0]) && strspn(s, "0123456789-:@ENSDCM") >= n;
+	return n && isdigit((unsigned char)s[0]) && strspn(s, "0123456789-:@ENSDCM \t") >= n;
 }
 
 /* Splits at commas; a placement "list:0,2,4-7" or "expr:S0:0,2" keeps its commas in one value. */

@@ -15,21 +15,48 @@
 #define DOM_KINDS 5
 static const char dom_kinds[DOM_KINDS] = {'N', 'S', 'D', 'C', 'M'};
 
-/* A usable PU: its place in topology order, its SMT rank among the usable PUs of its core, and
- * its domain index per kind (-1: in no domain of that kind). */
+/* A usable PU: its place in topology order, its SMT rank among the usable PUs of its core, the
+ * OS index of its core's first usable PU, and its domain index per kind (-1: in no domain of that
+ * kind). */
 struct dom_pu {
-	int cpu, order, rank;
+	int cpu, order, rank, core_cpu;
 	int idx[DOM_KINDS];
 };
+
+static int dom_cmp3(int a, int b, int c, int x, int y, int z)
+{
+	if (a != x)
+		return a < x ? -1 : 1;
+	if (b != y)
+		return b < y ? -1 : 1;
+	return (c > z) - (c < z);
+}
 
 /* Physical cores first: by SMT rank, then in topology order. */
 static int dom_cmp(const void *a, const void *b)
 {
 	const struct dom_pu *x = a, *y = b;
 
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
+	return dom_cmp3(x->rank, 0, x->order, y->rank, 0, y->order);
+}
+
+/* likwid's NUMA node lists (its numa_hwloc.c walks the PUs by OS index and puts each core's
+ * siblings after its first): cores by the OS index of their first PU, a core's PUs adjacent;
+ * with physical cores first, by SMT rank and then so. Topology order differs where a node's
+ * cores are not numbered in it (sockets interleaved under one node, cores round-robin across
+ * the caches). */
+static int dom_cmp_m(const void *a, const void *b)
+{
+	const struct dom_pu *x = a, *y = b;
+
+	return dom_cmp3(0, x->core_cpu, x->order, 0, y->core_cpu, y->order);
+}
+
+static int dom_cmp_m_rank(const void *a, const void *b)
+{
+	const struct dom_pu *x = a, *y = b;
+
+	return dom_cmp3(x->rank, x->core_cpu, x->order, y->rank, y->core_cpu, y->order);
 }
 
 static int dom_cmp_int(const void *a, const void *b)
@@ -71,11 +98,12 @@ static int dom_usable(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigne
 	struct lab_pu_info *info = calloc(npus, sizeof(*info));
 	struct dom_pu *u = calloc(npus, sizeof(*u));
 	int *allowed = calloc(npus, sizeof(int));
-	int *seen = calloc(npus, sizeof(int)); /* usable PUs so far, per core */
+	int *seen = calloc(npus, sizeof(int));  /* usable PUs so far, per core */
+	int *first = calloc(npus, sizeof(int)); /* per core, its first usable PU's OS index */
 	bool packages = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PACKAGE) > 0;
 	int rc = 0;
 
-	if (!info || !u || !allowed || !seen) {
+	if (!info || !u || !allowed || !seen || !first) {
 		rc = -LAB_ENOMEM;
 		goto out;
 	}
@@ -89,6 +117,9 @@ static int dom_usable(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigne
 		p->cpu = info[i].cpu;
 		p->order = (int)i;
 		p->rank = seen[info[i].core]++;
+		if (p->rank == 0)
+			first[info[i].core] = p->cpu;
+		p->core_cpu = first[info[i].core];
 		p->idx[0] = 0;
 		p->idx[1] = packages ? info[i].package : 0;
 		p->idx[2] = dom_ancestor(hw, HWLOC_OBJ_DIE, i); /* info is in logical order */
@@ -103,6 +134,7 @@ out:
 	free(u);
 	free(allowed);
 	free(seen);
+	free(first);
 	return rc;
 }
 
@@ -182,12 +214,31 @@ static int dom_fill(hwloc_topology_t hw, struct lab_topo_domain *dom, unsigned n
 	return 0;
 }
 
+/* The usable PUs' orders: [0] topology order (tcpus), [1] physical cores first (cpus), [2]
+ * and [3] the same for M domains, cores by their first PU's OS index (dom_cmp_m). */
+static int dom_orders(const struct lab_topo *topo, hwloc_obj_type_t llc, unsigned *nu,
+                      struct dom_pu *ord[4])
+{
+	static int (*const cmp[4])(const void *, const void *) = {NULL, dom_cmp, dom_cmp_m,
+	                                                          dom_cmp_m_rank};
+
+	if (dom_usable(topo, llc, nu, &ord[0]) < 0)
+		return -LAB_ENOMEM;
+	for (unsigned o = 1; o < 4; o++) {
+		if (!(ord[o] = malloc((*nu ? *nu : 1) * sizeof(*ord[o]))))
+			return -LAB_ENOMEM;
+		memcpy(ord[o], ord[0], *nu * sizeof(*ord[0]));
+		qsort(ord[o], *nu, sizeof(*ord[o]), cmp[o]);
+	}
+	return 0;
+}
+
 int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains **out,
                           struct lab_err *err)
 {
 	hwloc_topology_t hw = lab__topo_hwloc(topo);
 	struct lab_topo_domains *doms = calloc(1, sizeof(*doms));
-	struct dom_pu *u = NULL, *byrank = NULL;
+	struct dom_pu *ord[4] = {NULL};
 	unsigned counts[DOM_KINDS], nu = 0, total = 0;
 	hwloc_obj_type_t llc;
 	int rc = 0;
@@ -200,15 +251,13 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 	for (unsigned k = 0; k < DOM_KINDS; k++)
 		total += counts[k];
 	doms->dom = calloc(total, sizeof(*doms->dom));
-	if (!doms->dom || dom_usable(topo, llc, &nu, &u) < 0 ||
-	    !(byrank = malloc((nu ? nu : 1) * sizeof(*byrank)))) {
+	if (!doms->dom || dom_orders(topo, llc, &nu, ord) < 0) {
 		rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
 		goto out;
 	}
-	memcpy(byrank, u, nu * sizeof(*u));
-	qsort(byrank, nu, sizeof(*byrank), dom_cmp);
 	for (unsigned k = 0; k < DOM_KINDS; k++) {
 		struct lab_topo_domain *dom = &doms->dom[doms->n];
+		unsigned m = dom_kinds[k] == 'M' ? 2 : 0;
 		for (unsigned d = 0; d < counts[k]; d++) {
 			dom[d].kind = dom_kinds[k];
 			dom[d].index = d;
@@ -218,7 +267,7 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 				snprintf(dom[d].name, sizeof(dom[d].name), "%c%u", dom_kinds[k], d);
 		}
 		doms->n += counts[k];
-		if (dom_fill(hw, dom, counts[k], k, u, byrank, nu) < 0) {
+		if (dom_fill(hw, dom, counts[k], k, ord[m], ord[m + 1], nu) < 0) {
 			rc = lab_err_set(err, LAB_ENOMEM, "thread domains: out of memory");
 			goto out;
 		}
@@ -226,8 +275,8 @@ int lab_topo_domains_list(const struct lab_topo *topo, struct lab_topo_domains *
 	*out = doms;
 	doms = NULL;
 out:
-	free(u);
-	free(byrank);
+	for (unsigned o = 0; o < 4; o++)
+		free(ord[o]);
 	lab_topo_domains_free(doms);
 	return rc;
 }

@@ -8,8 +8,11 @@
  *   tcpus  the processor list as `likwid-pin -p` prints it (E:DOMAIN:COUNT walks it): the PUs
  *          in topology order, core by core, a core's hardware threads next to each other.
  * On 4 cores with 2 PUs each, sibling of n is n+4: cpus is 0,1,2,3,4,5,6,7, tcpus is
- * 0,4,1,5,2,6,3,7. Only CPUs this process may use are listed (as for every placement), so on a
- * synthetic or XML topology every PU is. Expressions over these domains: harness/cpuexpr.h.
+ * 0,4,1,5,2,6,3,7. An M domain takes its cores by the OS index of each one's first PU instead of
+ * topology order, as likwid builds its NUMA lists (the two differ where a node's cores are
+ * numbered across sockets or caches). Only CPUs this process may use are listed (as for every
+ * placement), so on a synthetic or XML topology every PU is. Expressions over these domains:
+ * harness/cpuexpr.h.
  */
 #ifndef LAB_HARNESS_TOPO_DOMAIN_H
 #define LAB_HARNESS_TOPO_DOMAIN_H

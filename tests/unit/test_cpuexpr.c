@@ -166,6 +166,37 @@ LAB_TEST(domains_listed)
 }
 
 /*
+ * likwid lists a NUMA node's cores by the OS number of each one's first CPU (its numa_hwloc.c),
+ * not in topology order: with the sockets' CPUs interleaved under one node (even CPUs on socket
+ * 0, sibling of n is n+16) M0 is 0,16,1,17,... where N is 0,16,2,18,... (cpuexpr33: M0:0-3 was
+ * 0,2,4,6, likwid-pin's 0,1,2,3). The same with cores round-robin across two L3s.
+ */
+LAB_TEST(numa_domains_in_likwid_order)
+{
+	static const struct {
+		const char *spec, *expr, *want;
+	} cases[] = {
+	    {"synthetic:pack:2 core:8 pu:2(indexes=Package:Core)", "M0:0-3", "0,1,2,3"},
+	    {"synthetic:pack:2 core:8 pu:2(indexes=Package:Core)", "E:M0:4", "0,16,1,17"},
+	    {"synthetic:pack:2 core:8 pu:2(indexes=Package:Core)", "E:M0:4:1:2", "0,1,2,3"},
+	    {"synthetic:pack:2 core:8 pu:2(indexes=Package:Core)", "M0:16-17", "16,17"},
+	    {"synthetic:pack:2 core:8 pu:2(indexes=Package:Core)", "N:0-3", "0,2,4,6"},
+	    {"synthetic:pack:2 core:8 pu:2(indexes=Package:Core)", "E:N:4", "0,16,2,18"},
+	    {"synthetic:pack:1 [numa] l3:2 core:4 pu:2(indexes=L3Cache:Core)", "M0:0-3", "0,1,2,3"},
+	    {"synthetic:pack:1 [numa] l3:2 core:4 pu:2(indexes=L3Cache:Core)", "E:M0:4", "0,8,1,9"},
+	    {"synthetic:pack:1 [numa] l3:2 core:4 pu:2(indexes=L3Cache:Core)", "C0:0-1", "0,2"},
+	};
+	char got[4096];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		resolve(cases[i].spec, cases[i].expr, got, sizeof(got));
+		if (strcmp(got, cases[i].want))
+			TL__FAIL("%s on %s: got %s, likwid-pin gives %s", cases[i].expr,
+			         cases[i].spec, got, cases[i].want);
+	}
+}
+
+/*
  * likwid-pin's own examples, on the machine its documentation describes: 4 cores with 2
  * hardware threads each, sibling of n is n+4, so `likwid-pin -p` lists N as 0,4,1,5,2,6,3,7.
  * E: walks that list; DOMAIN:INDICES numbers physical cores first. The old lab walked both
@@ -277,6 +308,8 @@ LAB_TEST(limits_and_likwid_forms)
 	                  "= scatter"},
 	    {"S:balanced:4", "in 'S:balanced:4': likwid's balanced form is not supported (write "
 	                     "placement = scatter"},
+	    {"S:cbalanced:2", "in 'S:cbalanced:2': likwid's cbalanced form is not supported (write "
+	                      "placement = scatter"},
 	    {"0,1", "in '0,1': a bare list of OS CPU numbers is not an expression (write placement "
 	            "= list:0,1)"},
 	    {"S0:0@4-7", "in '4-7': a bare list of OS CPU numbers is not an expression (write "
@@ -298,7 +331,12 @@ LAB_TEST(syntax_errors)
 	    {":1", "in ':1': no domain before ':' ("},
 	    {"S0", "in 'S0': a domain needs its indices, e.g. S0:0-3 ("},
 	    {"S0:", "in 'S0:': a domain needs its indices, e.g. S0:0-3 ("},
-	    {"S0:3-1", "in 'S0:3-1': empty range 3-1 (write A-B with A <= B) ("},
+	    {"S0:3-1", "in 'S0:3-1': descending range 3-1 (not taken: write 3,2,1 for that "
+	               "order, or 1-3) ("},
+	    {"N:1-0", "in 'N:1-0': descending range 1-0 (not taken: write 1,0 for that order, or "
+	              "0-1) ("},
+	    {"N:9-2", "in 'N:9-2': descending range 9-2 (not taken: write 9,8,...,2 for that "
+	              "order, or 2-9) ("},
 	    {"S0:1,,2", "in 'S0:1,,2': cannot read index '' ("},
 	    {"S0:a", "in 'S0:a': cannot read index 'a' ("},
 	    {"S0:1-", "in 'S0:1-': cannot read index '1-' ("},
@@ -420,8 +458,9 @@ LAB_TEST(placement_expr)
 	             "9 threads but the expression yields only 8 CPUs (8-11,0-3) (allowed: "
 	             "threads 1 .. 8, or a longer expression)");
 	CHECK_EQ_I64(lab_placement_parse("expr:S0:3-1", &p, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "placement 'expr:S0:3-1': in 'S0:3-1': empty range 3-1 (write A-B "
-	                      "with A <= B) (" LAB_CPUEXPR_ALLOWED ")");
+	CHECK_EQ_STR(err.msg,
+	             "placement 'expr:S0:3-1': in 'S0:3-1': descending range 3-1 (not "
+	             "taken: write 3,2,1 for that order, or 1-3) (" LAB_CPUEXPR_ALLOWED ")");
 	CHECK_EQ_I64(lab_placement_parse("expr:", &p, NULL), -LAB_ECONFIG);
 	REQUIRE(lab_placement_parse("expr:S2:0", &p, &err) == 0); /* the topology decides */
 	CHECK_EQ_I64(lab_topo_plan(t, &p, 1, cpus, &err), -LAB_ECONFIG);
@@ -451,5 +490,15 @@ LAB_TEST(sweep_keeps_expression_commas)
 	n = lab_sweep_expand(p, "expr:E:N:4, expr:N:0", NULL, &vals, &err);
 	REQUIRE(n == 2);
 	CHECK_EQ_STR(vals[1], "expr:N:0");
+	lab_sweep_free(vals, (unsigned)n);
+	/* blanks around the separators after a comma, as in the first item (cpuexpr33: "1 @ S1:0"
+	 * was a second placement, "unknown policy") */
+	n = lab_sweep_expand(p, "expr:S0:0,1 @ S1:0, expr:S0:0, 2 - 3,list:0, 2 - 3,\t1, compact",
+	                     NULL, &vals, &err);
+	REQUIRE(n == 4);
+	CHECK_EQ_STR(vals[0], "expr:S0:0,1 @ S1:0");
+	CHECK_EQ_STR(vals[1], "expr:S0:0,2 - 3");
+	CHECK_EQ_STR(vals[2], "list:0,2 - 3,1");
+	CHECK_EQ_STR(vals[3], "compact");
 	lab_sweep_free(vals, (unsigned)n);
 }
