@@ -303,12 +303,12 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 
 	r->level = level;
 	r->lent = m.lent;
-	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, &q);
+	lab_an_ratio_fieller_cap(m.ma, m.va, m.na, m.mb, m.vb, m.nb, m.df_max, 0.95, &q);
 	lab_an_ratio_positive(&q); /* a cost cannot fall by more than 100 % */
 	r->change = q.est - 1;
 	r->lo = q.has_ci ? q.lo - 1 : NAN;
 	r->hi = q.has_ci ? q.hi - 1 : NAN;
-	r->p = q.has_ci ? lab_an_welch_p(m.ma, m.va, m.na, m.mb, m.vb, m.nb) : NAN;
+	r->p = q.has_ci ? lab_an_welch_p_cap(m.ma, m.va, m.na, m.mb, m.vb, m.nb, m.df_max) : NAN;
 	r->verdict = q.has_ci ? lab_an_compare_verdict(r->p, r->lo, r->hi, c->noise) : AN_UNTESTED;
 	if (runs) { /* the within-run verdict, for the record: too eager when runs differ */
 		double p =

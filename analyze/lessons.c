@@ -263,36 +263,65 @@ static int ev_metric_index(const struct ev *e, const char *name)
 	return -1;
 }
 
-/* The mixed level, as lab_an_cost_moments takes a ratio of two costs: where some cost means
- * are over run means and others one setup's samples, each one-setup mean of two or more
- * samples takes, besides its samples' variance, the largest relative between-run variance of
- * the others and their run count for its df (one setup's samples say nothing of setups: a
- * difference held where the same claim as a ratio was inconclusive). A ratio of two costs
- * (ev_ci_mono) lends by itself, from the points. */
+/* Whether v is a mean over run means, and its between-run variance into *sb2: a cost's from its
+ * point's levels (one sample a run leaves it unknown: the run means' own variance bounds it); a
+ * metric's from the variance of its run means (its se^2 x runs), which bounds it so too. */
+static int ev_var_between(const struct ev_var *v, double *sb2)
+{
+	const struct lab_an_levels *lv = &v->pt->levels;
+	const struct lab_an_msum *m =
+	    v->metric >= 0 ? lab_an_msum_of(v->pt, (size_t)v->metric) : NULL;
+
+	if (v->metric >= 0) {
+		if (!m || m->runs < 2 || v->n != m->runs)
+			return 0;
+		*sb2 = v->v * (double)v->n;
+		return 1;
+	}
+	if (!lab_an_point_by_runs(v->pt) || v->n != lv->runs)
+		return 0;
+	*sb2 = isfinite(lv->var_between) ? lv->var_between
+	                                 : lv->run_se * lv->run_se * (double)lv->runs;
+	return 1;
+}
+
+/* The mixed level, as lab_an_cost_moments takes a ratio of two costs: where some means of one
+ * quantity (the cost, or one metric) are over run means and others one setup's samples, each
+ * one-setup mean of two or more samples takes, besides its samples' variance, the largest
+ * relative between-run variance of the others of that quantity and their run count (one
+ * setup's samples say nothing of setups: a difference held where the same claim as a ratio was
+ * inconclusive; a metric's one-setup mean lent nothing and held 14 % of the time at the true
+ * value, precision33). The claim's df is then at most that run count - 1 (e->df_max): both
+ * variances rest on that one estimate. A ratio of two costs (ev_ci_mono) lends by itself, from
+ * the points. */
 static void ev_lend_mixed(struct ev *e)
 {
-	double rel = 0;
-	size_t runs = 0;
+	for (unsigned k = 0; k < e->nvar; k++) {
+		int q = e->var[k].metric, first = 1;
+		double rel = 0, sb2;
+		size_t runs = 0;
 
-	for (unsigned i = 0; i < e->nvar; i++) {
-		const struct ev_var *v = &e->var[i];
-		const struct lab_an_levels *lv = &v->pt->levels;
-		if (v->metric >= 0 || !lab_an_point_by_runs(v->pt) || v->n != lv->runs)
-			continue;
-		double sb2 = isfinite(lv->var_between) ? lv->var_between
-		                                       : lv->run_se * lv->run_se * (double)lv->runs;
-		double r = sb2 / (lv->mean * lv->mean);
-		if (isfinite(r) && r > rel) {
-			rel = r;
-			runs = lv->runs;
+		for (unsigned i = 0; i < k && first; i++)
+			first = e->var[i].metric != q;
+		for (unsigned i = k; first && i < e->nvar; i++) {
+			const struct ev_var *v = &e->var[i];
+			double r;
+			if (v->metric != q || !ev_var_between(v, &sb2))
+				continue;
+			r = sb2 / (v->mean * v->mean);
+			if (isfinite(r) && r > rel) {
+				rel = r;
+				runs = v->n;
+			}
 		}
-	}
-	for (unsigned i = 0; rel > 0 && i < e->nvar; i++) {
-		struct ev_var *v = &e->var[i];
-		if (v->metric >= 0 || lab_an_point_by_runs(v->pt) || v->n < 2)
-			continue;
-		v->v += rel * v->mean * v->mean;
-		v->n = runs;
+		for (unsigned i = k; rel > 0 && i < e->nvar; i++) {
+			struct ev_var *v = &e->var[i];
+			if (v->metric != q || ev_var_between(v, &sb2) || v->n < 2)
+				continue;
+			v->v += rel * v->mean * v->mean;
+			v->n = runs;
+			e->df_max = fmin(e->df_max, (double)runs - 1);
+		}
 	}
 }
 
@@ -402,7 +431,7 @@ static int ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
 		lab_lesson_claim_free(c);
 		goto out;
 	}
-	*e = (struct ev){.d = d, .px = px, .c = c};
+	*e = (struct ev){.d = d, .px = px, .c = c, .df_max = INFINITY};
 	if (ev_sels_planned(e) || ev_resolve(e) || ev_cancels(e)) {
 		snprintf(out->text, sizeof(out->text), "%s%s",
 		         e->refused ? "" : "not run: ", e->why);

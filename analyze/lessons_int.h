@@ -64,6 +64,9 @@ struct ev {
 	const struct lab_lesson_claim *c;
 	struct ev_var var[EV_VARS_MAX];
 	unsigned nvar;
+	/* the df an interval over var may have: a lent variance's lender's runs - 1 (the mixed
+	 * level), else inf */
+	double df_max;
 	int leaf[LAB_LESSON_NODES_MAX], base[LAB_LESSON_NODES_MAX]; /* var of each leaf */
 	char why[512];                                              /* why not run */
 	/* 1: why says what the planner would have refused (run.json was edited): a data error,

@@ -177,7 +177,8 @@ static int ev_ci_mono(const struct ev *e, struct ev_q *q)
 			lab_an_cost_ratio(x->pt, y->pt, &r, NULL);
 			lab_an_ratio_positive(&r);
 		} else {
-			lab_an_ratio_fieller(x->mean, x->v, x->n, y->mean, y->v, y->n, 0.95, &r);
+			lab_an_ratio_fieller_cap(x->mean, x->v, x->n, y->mean, y->v, y->n,
+			                         e->df_max, 0.95, &r);
 		}
 		q->method = "fieller";
 		if (!r.has_ci)
@@ -238,7 +239,7 @@ static void ev_ci_delta(const struct ev *e, const double *g, struct ev_q *q)
 		q->lo = q->hi = q->value;
 		return;
 	}
-	double m = lab_an_t_quantile(0.95, var * var / denom) * sqrt(var);
+	double m = lab_an_t_quantile(0.95, fmin(var * var / denom, e->df_max)) * sqrt(var);
 	q->lo = q->value - m;
 	q->hi = q->value + m;
 }

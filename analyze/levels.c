@@ -339,6 +339,7 @@ const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_a
 	double ma, va, mb, vb;
 	size_t na, nb;
 	int lent = 0;
+	double df_max = INFINITY;
 
 	lv_point_moments(a, &ma, &va, &na);
 	lv_point_moments(b, &mb, &vb, &nb);
@@ -356,9 +357,10 @@ const char *lab_an_cost_moments(const struct lab_an_point *a, const struct lab_a
 			*(ra ? &vb : &va) += rel * (ra ? mb * mb : ma * ma);
 			*(ra ? &nb : &na) = many->runs;
 			lent = 1;
+			df_max = (double)many->runs - 1;
 		}
 	}
-	*m = (struct lab_an_moments){ma, va, na, mb, vb, nb, lent};
+	*m = (struct lab_an_moments){ma, va, na, mb, vb, nb, lent, df_max};
 	return ra && rb ? "runs" : ra || rb ? "mixed" : "samples";
 }
 
@@ -368,7 +370,7 @@ const char *lab_an_cost_ratio(const struct lab_an_point *a, const struct lab_an_
 	struct lab_an_moments m;
 	const char *level = lab_an_cost_moments(a, b, &m);
 
-	lab_an_ratio_fieller(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 0.95, r);
+	lab_an_ratio_fieller_cap(m.ma, m.va, m.na, m.mb, m.vb, m.nb, m.df_max, 0.95, r);
 	if (lent)
 		*lent = m.lent;
 	return level;

@@ -154,14 +154,20 @@ static void an_fieller_ray(double a, double va, double t, double g, struct lab_a
 void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
                           struct lab_an_ratio *r)
 {
+	lab_an_ratio_fieller_cap(a, va, na, b, vb, nb, INFINITY, cl, r);
+}
+
+void lab_an_ratio_fieller_cap(double a, double va, size_t na, double b, double vb, size_t nb,
+                              double df_max, double cl, struct lab_an_ratio *r)
+{
 	double t, g, half;
 
 	memset(r, 0, sizeof(*r));
 	r->est = a / b;
 	r->lo = r->hi = r->est;
 	r->ray = NAN;
-	r->df = lab_an_welch_df(va / (a * a), na, vb / (b * b), nb);
-	if (r->df == 0)
+	r->df = fmin(lab_an_welch_df(va / (a * a), na, vb / (b * b), nb), df_max);
+	if (!(r->df > 0))
 		return;
 	r->has_ci = 1;
 	if (isinf(r->df))
@@ -221,13 +227,19 @@ double lab_an_karp_flatt(double speedup, double threads)
 
 double lab_an_welch_p(double ma, double va, size_t na, double mb, double vb, size_t nb)
 {
+	return lab_an_welch_p_cap(ma, va, na, mb, vb, nb, INFINITY);
+}
+
+double lab_an_welch_p_cap(double ma, double va, size_t na, double mb, double vb, size_t nb,
+                          double df_max)
+{
 	double df, t;
 
-	if (na < 2 || nb < 2)
+	if (na < 2 || nb < 2 || !(df_max > 0))
 		return 1;
 	if (va + vb == 0)
 		return ma == mb ? 1 : 0;
-	df = lab_an_welch_df(va, na, vb, nb);
+	df = fmin(lab_an_welch_df(va, na, vb, nb), df_max);
 	t = fabs(ma - mb) / sqrt(va + vb);
 	return 2 * gsl_cdf_tdist_Q(t, df);
 }

@@ -72,6 +72,11 @@ struct lab_an_ratio {
  */
 void lab_an_ratio_fieller(double a, double va, size_t na, double b, double vb, size_t nb, double cl,
                           struct lab_an_ratio *r);
+/* The same with the df at most df_max: where one side's variance holds a share borrowed from the
+ * other's (analyze/levels.h: the mixed level), the two are one estimate, worth the lender's df
+ * alone, not independent ones (Welch's df then overstated it: 95 % intervals covered 0.90). */
+void lab_an_ratio_fieller_cap(double a, double va, size_t na, double b, double vb, size_t nb,
+                              double df_max, double cl, struct lab_an_ratio *r);
 
 /*
  * Keeps r's interval inside the values a ratio of two positive means can take (costs: a
@@ -97,6 +102,9 @@ double lab_an_karp_flatt(double speedup, double threads);
  * are 0 and the means differ.
  */
 double lab_an_welch_p(double ma, double va, size_t na, double mb, double vb, size_t nb);
+/* The same with the df at most df_max (lab_an_ratio_fieller_cap). */
+double lab_an_welch_p_cap(double ma, double va, size_t na, double mb, double vb, size_t nb,
+                          double df_max);
 
 /* ---- intervals that respect a quantity's bounds ---- */
 

@@ -316,6 +316,43 @@ LAB_TEST(difference_at_the_mixed_level_lends)
 	fx_free(&f, &ls);
 }
 
+/* precision33: a metric over 3 run means beside one setup's metric lent the latter nothing, and
+ * a difference and a ratio held on the one setup's small within-run spread; it now takes a's
+ * relative between-run variance, with a's 2 df. */
+LAB_TEST(metric_at_the_mixed_level_lends)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+	struct lab_an_point *a;
+
+	fx_point(&f, "m", "k=a", 1, 100, 1, 9);
+	fx_point(&f, "m", "k=b", 1, 50, 0.3, 10);
+	a = &f.d.pt[0]; /* fx_point moves the array */
+	fx_run_labels(a, 3);
+	a->levels = (struct lab_an_levels){.runs = 3,
+	                                   .mean = 100,
+	                                   .run_se = 1,
+	                                   .var_between = 2,
+	                                   .run_ci95_lo = 95.7,
+	                                   .run_ci95_hi = 104.3};
+	/* the metric: a's over 3 run means (se 0.3), b's one setup's 10 samples (se 0.05) */
+	a->msum[0] = (struct lab_an_msum){.n = 9, .runs = 3, .mean = 10, .median = 10, .se = 0.3};
+	f.d.pt[1].msum[0] = (struct lab_an_msum){.n = 10, .mean = 7, .median = 7, .se = 0.05};
+	f.metric = "xm";
+	fx_lesson(&f, "mdiff", "metric(xm, m: k=a) - metric(xm, m: k=b) > 1.5");
+	fx_lesson(&f, "mratio", "metric(xm, m: k=a) / metric(xm, m: k=b) > 1.2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	/* on b's samples alone: [1.72, 4.28] and [1.24, 1.61], both held */
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "inconclusive");
+	CHECK(ls.l[0].lo < 1.5 && ls.l[0].lo > 0.5);
+	CHECK(ls.l[1].lo < 1.2 && ls.l[1].lo > 1);
+	free(a->run);
+	free(a->flagged);
+	fx_free(&f, &ls);
+}
+
 /* A point that kept 2 of its 5 runs (the others' samples flagged) is judged on them, and the
  * verdict says its interval is over those setups alone; a point that kept all says nothing.
  * When samples.csv has rows of only 2 runs (the others removed), it says so, not "flagged"; an

@@ -332,7 +332,8 @@ LAB_TEST(summary_se_at_the_level_of_its_interval)
 
 /* The same data with the 2-thread point's runs 1 and 2 flagged: one run there, three at the
  * baseline. Its mean's variance takes the baseline's between-run share besides its samples'
- * (on samples alone such intervals covered 1 time in 4), with the baseline's 3 runs for df. */
+ * (on samples alone such intervals covered 1 time in 4), with the baseline's 3 runs, and the
+ * interval at most their 2 df (mc_mixed_level_interval_covers says why). */
 LAB_TEST(speedup_of_one_run_against_runs_is_mixed)
 {
 	struct lab_an_data d = {0};
@@ -346,8 +347,10 @@ LAB_TEST(speedup_of_one_run_against_runs_is_mixed)
 	CHECK_EQ_STR(s->row[1].speedup_level, "mixed");
 	double rel = p1->levels.var_between / (p1->levels.mean * p1->levels.mean);
 	CHECK(rel > 0);
-	lab_an_ratio_fieller(p1->levels.mean, p1->levels.run_se * p1->levels.run_se, 3, p2->st.mean,
-	                     p2->st.se * p2->st.se + rel * p2->st.mean * p2->st.mean, 3, 0.95, &q);
+	lab_an_ratio_fieller_cap(
+	    p1->levels.mean, p1->levels.run_se * p1->levels.run_se, 3, p2->st.mean,
+	    p2->st.se * p2->st.se + rel * p2->st.mean * p2->st.mean, 3, 2, 0.95, &q);
+	CHECK_NEAR(q.df, 2, 0);
 	CHECK_NEAR(s->row[1].speedup.lo, q.lo, 1e-12);
 	CHECK_NEAR(s->row[1].speedup.hi, q.hi, 1e-12);
 	/* wider than the samples' interval (what it was) */
@@ -449,6 +452,55 @@ LAB_TEST(mc_run_level_interval_covers)
 	       MC_M, c_run, c_within);
 	CHECK(c_run >= MC_LO && c_run <= MC_HI);
 	CHECK(c_within < 0.6);
+}
+
+/*
+ * The mixed level (precision33): a cost over 3 run means against one setup's 12 samples, equal
+ * true costs, run offsets of 10 %, samples 1 %. The one-setup side borrows the other's
+ * between-run variance, so both variances rest on one 2-df estimate: with Welch's df (about 3.2,
+ * as if they were independent) the ratio's interval covered 0.90; at the lender's runs - 1 it
+ * keeps 0.95. The same df gives lab compare's p.
+ */
+LAB_TEST(mc_mixed_level_interval_covers)
+{
+	const double mu = 10, sb = 1, sw = 0.1;
+	const unsigned K = 3, n = 4, n1 = 12;
+	double x[12], y[12], scratch[36];
+	int run[12];
+	unsigned in = 0, rejected = 0, lent = 0;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(g, 33);
+	for (unsigned m = 0; m < MC_M; m++) {
+		struct lab_an_point a = {0}, b = {0};
+		struct lab_an_moments mo;
+		struct lab_an_ratio r;
+		for (unsigned k = 0; k < K; k++) {
+			mc_run(g, mu, sb, sw, n, x + k * n);
+			for (unsigned j = 0; j < n; j++)
+				run[k * n + j] = (int)k;
+		}
+		REQUIRE(lab_an_levels_compute(x, run, K * n, scratch, &a.levels) == 0);
+		mc_run(g, mu, sb, sw, n1, y);
+		lab_an_stats_compute(y, n1, scratch, &b.st);
+		CHECK_EQ_STR(lab_an_cost_ratio(&a, &b, &r, NULL), "mixed");
+		in += r.has_ci && r.lo <= 1 && 1 <= r.hi;
+		lab_an_cost_moments(&a, &b, &mo);
+		/* none lent where the run means agree closer than their samples say */
+		CHECK(!mo.lent || (mo.df_max == K - 1 && r.df <= K - 1));
+		lent += mo.lent;
+		rejected +=
+		    lab_an_welch_p_cap(mo.ma, mo.va, mo.na, mo.mb, mo.vb, mo.nb, mo.df_max) < 0.05;
+	}
+	gsl_rng_free(g);
+	double c = (double)in / MC_M, p = (double)rejected / MC_M;
+	printf(
+	    "mixed level, 3 runs x 4 against one setup of 12, %d data sets: the ratio's interval "
+	    "covers %.3f, the test rejects %.3f\n",
+	    MC_M, c, p);
+	CHECK(c >= MC_LO && c <= MC_HI);
+	CHECK(p >= 1 - MC_HI && p <= 1 - MC_LO);
+	CHECK(lent > MC_M * 9 / 10);
 }
 
 /*
