@@ -48,6 +48,7 @@ struct lab_an_compare {
 	 * matched points without samples on a side (skipped or failed there); rows_gone: ones
 	 * without samples on a side whose complete run says they ran ok (rows removed after) */
 	size_t improved, regressed, within_noise, no_change, unmatched, flagged, not_run, rows_gone;
+	size_t unclear; /* "changed (size unclear)": significant, its interval across +-noise */
 	/* matched points with one sample (or one run mean) on a side: no interval, no test; not
 	 * "no change", which a test would have to find */
 	size_t untested;

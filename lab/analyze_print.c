@@ -240,6 +240,11 @@ static void lab_compare_counts(FILE *f, const struct lab_an_compare *c)
 	        "%zu unmatched",
 	        c->improved, c->regressed, c->within_noise, 100 * c->noise, c->no_change,
 	        c->unmatched);
+	if (c->unclear)
+		fprintf(f,
+		        ", %zu changed (size unclear: significant, but the interval reaches across "
+		        "+-%.3g%%)",
+		        c->unclear, 100 * c->noise);
 	if (c->untested)
 		fprintf(f, ", %zu untested: one sample on a side, so no interval and no test",
 		        c->untested);

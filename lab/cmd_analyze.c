@@ -128,9 +128,10 @@ static const struct lab_cmd_opts compare_cmd = {
     .about = "Per point (same experiment, params and threads), the relative change of the mean\n"
              "cost from DIR_A (old) to DIR_B (new) with its 95 % interval and a Welch t-test.\n"
              "Verdict: 'no change' unless p < 0.05; then 'improved' or 'regressed' only if the\n"
-             "whole interval lies beyond +-noise, else 'within noise'; 'untested' with one\n"
-             "sample on a side (no interval, no test), or one setup where runs >= 2 were\n"
-             "planned (ONE SETUP: no run-to-run spread to test against).\n",
+             "whole interval lies beyond +-noise, 'within noise' if it lies inside, else\n"
+             "'changed (size unclear)'; 'untested' with one sample on a side (no interval, no\n"
+             "test), or one setup where runs >= 2 were planned (ONE SETUP: no run-to-run\n"
+             "spread to test against).\n",
     .opts = compare_opts,
     .pos_at = offsetof(struct compare_args, dirs),
     .npos_at = offsetof(struct compare_args, ndirs),

@@ -212,8 +212,13 @@ LAB_TEST(welch_p_and_verdicts)
 	CHECK_EQ_STR(lab_an_compare_verdict(0.2, -0.5, -0.2, 0.01), "no change");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.05, -0.02, 0.01), "improved");
 	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.02, 0.05, 0.01), "regressed");
-	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.02, -0.005, 0.01), "within noise");
-	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.005, 0.02, 0.01), "within noise");
+	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.008, -0.005, 0.01), "within noise");
+	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.005, 0.01, 0.01), "within noise");
+	/* significant, reaching across the band: its size is unknown (it read "within noise") */
+	CHECK_EQ_STR(lab_an_compare_verdict(0.01, -0.02, -0.005, 0.01), "changed (size unclear)");
+	CHECK_EQ_STR(lab_an_compare_verdict(0.042, -0.0352, -0.001, 0.01),
+	             "changed (size unclear)");
+	CHECK_EQ_STR(lab_an_compare_verdict(0.01, 0.005, 0.02, 0.01), "changed (size unclear)");
 }
 
 /* The build text of run.json's "lab" object holds its flags, build type, sanitizer, OpenMP and
