@@ -206,6 +206,10 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_domain dom,
 	v->mean = st.mean;
 	v->lo = st.ci95_lo;
 	v->hi = st.ci95_hi;
+	if (col->src == LAB_AN_CV_RATE) { /* x are costs: the rate is their image */
+		v->median = 1e9 / st.median;
+		v->mean = 1e9 / st.mean;
+	}
 	if (n < 2) /* one sample: no spread to make an interval of (it read [x, x]) */
 		v->lo = v->hi = NAN;
 	/* Values near the largest double (a file's metric of 1.7e308): their spread is no double,
@@ -213,9 +217,13 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_domain dom,
 	if (n >= 2 && (!isfinite(st.se) || isinf(st.ci95_lo) || isinf(st.ci95_hi))) {
 		v->lo = v->hi = NAN;
 		v->overflow = 1;
-	} else if (col->src == LAB_AN_CV_RATE) { /* on the log scale: > 0 */
-		if (lab_an_stats_ci_log(&st, 0.95, &v->lo, &v->hi))
-			v->lo = v->hi = NAN;
+	} else if (col->src == LAB_AN_CV_RATE) { /* the cost's, on the log scale (> 0), inverted */
+		double clo, chi;
+		v->lo = v->hi = NAN;
+		if (!lab_an_stats_ci_log(&st, 0.95, &clo, &chi)) {
+			v->lo = 1e9 / chi;
+			v->hi = 1e9 / clo;
+		}
 	} else if (col->bounded == LAB_AN_CV_LOWER && v->lo < col->lo_bound)
 		v->lo = col->lo_bound;
 	/* a metric's t-interval kept inside what its mean can take (Jain's index: [1/threads,
@@ -271,7 +279,7 @@ static int an_cols(const struct lab_an_cv_spec *s, const struct lab_an_data *d,
 			                                      : NAN;
 
 			if (col->src == LAB_AN_CV_RATE) /* a cost of 0 has no rate */
-				y = p->cost[i] > 0 ? 1e9 / p->cost[i] : NAN;
+				y = p->cost[i] > 0 ? p->cost[i] : NAN;
 			if ((inc || !p->flagged[i]) && !isnan(y)) {
 				if (run)
 					run[k] = p->run[i];

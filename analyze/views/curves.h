@@ -14,8 +14,8 @@
  * Every interval is the 95 % t-interval of the mean over the used samples (df = n-1), clipped
  * at the column's lower bound when it has one (a time is never negative, an imbalance never
  * below 1) and kept inside the range its metric's mean can take (analyze/domain.h: Jain's
- * index in [1/threads, 1]), as summary.csv's is; a rate's is taken on the log scale (it stays
- * > 0). A difference whose true value cannot be
+ * index in [1/threads, 1]), as summary.csv's is; a rate's is the cost's on the log scale,
+ * inverted (it stays > 0). A difference whose true value cannot be
  * negative (overhead_ns = makespan - ideal) is never printed below 0 (issue 21 finding 6): an
  * interval reaching below 0 is clamped at 0 and said to be "below resolution"; a mean below 0
  * is "not measurable" (no value, only the interval's upper end when that is above 0). A
@@ -39,7 +39,10 @@ enum lab_an_cv_src {
 	LAB_AN_CV_METRIC,  /* (the default) the metric column named by col.key */
 	LAB_AN_CV_COST,    /* the cost per work unit (elapsed_ns / work) */
 	LAB_AN_CV_SPEEDUP, /* baseline cost / this cost (see spec.base) */
-	LAB_AN_CV_RATE,    /* per second: 1e9 / the cost of each sample (a cost > 0) */
+	/* per second: 1e9 / the mean cost (costs > 0), its interval the cost's on the log scale,
+	 * inverted: the throughput a lesson's throughput() judges (the mean of each sample's
+	 * 1e9 / cost read 10.85 M/s where 1e9 / the mean cost is 2.05 M/s, precision33) */
+	LAB_AN_CV_RATE,
 	/* table only: the point's used samples, its cost modes (the centers in a note), its id */
 	LAB_AN_CV_N,
 	LAB_AN_CV_MODES,

@@ -3,7 +3,8 @@
  * Locks under contention (issue 4): for experiments of kernel `lock`, the points grouped by
  * their conditions (params without `lock`: critical-section and think time, placement), one
  * curve per lock kind, one entry per thread count. Per entry: throughput in acquisitions per
- * second = work/elapsed of each used sample, its mean with a 95 % interval on the log scale;
+ * second = 1e9 / the mean cost of the used samples (as a lesson's throughput() reads it), with
+ * the cost's 95 % interval on the log scale, inverted;
  * Jain's fairness with its interval inside [1/threads, 1]; the hand-off ratio, acquire latency
  * p99, the max/min ratio, then the delay the results depend on (issue 21 finding 6):
  * cs_achieved_ns and delay_drift_pct. No p50 column: on a contended lock it sits at the clock's
@@ -58,8 +59,8 @@ static const struct lab_an_cv_spec lk_spec = {
         "A point whose delay moved beyond 10 % or whose "
         "throughput exceeds 1/cs_ns is DELAY FLAGGED with the reason: compare it with care.",
     .about_own = 1,
-    .note = "throughput: work/elapsed per sample, all threads together, interval "
-            "on the log scale; jain_fairness: the per-sample index, interval inside "
+    .note = "throughput: 1e9 / the mean cost, all threads together, its interval the "
+            "cost's on the log scale; jain_fairness: the per-sample index, interval inside "
             "[1/threads, 1]; handoff_ratio: share of acquisitions that went to "
             "another thread; the other columns: median | mean [95% t-interval] "
             "over samples (over the run means with runs >= 2); cs_achieved_ns: the critical "

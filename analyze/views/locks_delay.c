@@ -97,15 +97,15 @@ static const struct lab_an_msum *an_msum_named(const struct lab_an_data *d,
 
 /*
  * The lower end of p's throughput (acquisitions/s, all threads) as the locks view computes it
- * (curves.c, LAB_AN_CV_RATE): 1e9 / cost of each sample it uses, their mean with a 95 % interval
- * on the log scale, from the run means with two or more runs; the mean where there is no
- * interval, NaN without samples. The samples are those p's summary used (all, or the unflagged:
+ * (curves.c, LAB_AN_CV_RATE): 1e9 / the upper end of the mean cost's 95 % interval on the log
+ * scale, from the run means with two or more runs; 1e9 / the mean where there is no interval,
+ * NaN without samples. The samples are those p's summary used (all, or the unflagged:
  * st.n tells). A lesson and the view then flag the same points (the lesson's 1e9 / the cost's
  * upper end missed one the view flagged). 0, or -1 out of memory.
  */
 static int an_rate_lo(const struct lab_an_point *p, double *lo, size_t *n)
 {
-	double *x = malloc((4 * p->n + 1) * sizeof(*x)), hi;
+	double *x = malloc((4 * p->n + 1) * sizeof(*x)), clo, hi;
 	int *run = p->run ? malloc((p->n + 1) * sizeof(*run)) : NULL;
 	int inc = p->st.n == p->n;
 	struct lab_an_stats st;
@@ -123,7 +123,7 @@ static int an_rate_lo(const struct lab_an_point *p, double *lo, size_t *n)
 		if ((inc || !p->flagged[i]) && p->cost[i] > 0) {
 			if (run)
 				run[k] = p->run[i];
-			x[k++] = 1e9 / p->cost[i];
+			x[k++] = p->cost[i];
 		}
 	if (k) {
 		lab_an_stats_compute(x, k, x + p->n, &st);
@@ -134,8 +134,9 @@ static int an_rate_lo(const struct lab_an_point *p, double *lo, size_t *n)
 			st.mean = lv.mean;
 			st.n = lv.runs;
 		}
-		*lo = k >= 2 && !lab_an_stats_ci_log(&st, 0.95, lo, &hi) && isfinite(*lo) ? *lo
-		                                                                          : st.mean;
+		*lo = k >= 2 && !lab_an_stats_ci_log(&st, 0.95, &clo, &hi) && isfinite(hi)
+		          ? 1e9 / hi
+		          : 1e9 / st.mean;
 		*n = k;
 	}
 	free(x);

@@ -299,16 +299,24 @@ LAB_TEST(lock_tables_hand_computed)
 	e = ck_lock(g, "mcs", 1);
 	REQUIRE(e);
 	CHECK_EQ_U64(ck_val(e, "throughput")->n, 3);
-	CHECK_NEAR(ck_val(e, "throughput")->mean, 171e6, 1e-3);
-	/* the t-margin 1e6 * T2_SQRT3 on the log scale (delta method: / the mean) */
-	CHECK_NEAR(ck_val(e, "throughput")->hi, 171e6 * exp(1e6 * T2_SQRT3 / 171e6), 1);
+	/* 1e9 / the mean cost (1e9 / 170e6 ns, ...): the rates' harmonic mean, as a lesson's
+	 * throughput() reads it; the cost's t-margin on the log scale (delta method: / the mean),
+	 * inverted */
+	double c[3] = {1e9 / 170e6, 1e9 / 171e6, 1e9 / 172e6}, cm = (c[0] + c[1] + c[2]) / 3,
+	       cs = 0;
+	for (int i = 0; i < 3; i++)
+		cs += (c[i] - cm) * (c[i] - cm) / 2;
+	CHECK_NEAR(ck_val(e, "throughput")->mean, 1e9 / cm, 1e-3);
+	CHECK_NEAR(ck_val(e, "throughput")->mean, 3 / (1 / 170e6 + 1 / 171e6 + 1 / 172e6), 1e-3);
+	CHECK_NEAR(ck_val(e, "throughput")->hi, 1e9 / cm * exp(sqrt(cs) * T2_SQRT3 / cm), 1);
+	CHECK_NEAR(ck_val(e, "throughput")->lo, 1e9 / cm * exp(-sqrt(cs) * T2_SQRT3 / cm), 1);
 	CHECK_NEAR(ck_val(e, "jain_fairness")->median, 1, 0);
 	/* No handoff_ratio column in this older fixture: no value, not a zero. */
 	CHECK_EQ_U64(ck_val(e, "handoff_ratio")->n, 0);
 	/* tas, 2 threads: Jain 0.6, 0.7, 0.65; p99 900, 1000, 1100; max/min 9, 5, 7. */
 	e = ck_lock(g, "tas", 2);
 	REQUIRE(e);
-	CHECK_NEAR(ck_val(e, "throughput")->mean, 87e6, 1e-3);
+	CHECK_NEAR(ck_val(e, "throughput")->mean, 3 / (1 / 86e6 + 1 / 87e6 + 1 / 88e6), 1e-3);
 	CHECK_NEAR(ck_val(e, "jain_fairness")->median, 0.65, 1e-12);
 	CHECK_NEAR(ck_val(e, "jain_fairness")->mean, 0.65, 1e-12);
 	/* the t-interval, inside [1/2, 1], and summary.csv's the same */
