@@ -80,6 +80,14 @@ int lab_an_points_plan_order(struct lab_an_data *d);
  * two rows at a thread count and match each other in lab compare. Returns 0 or -LAB_EDATA
  * naming the second point's line (-LAB_ENOMEM). */
 int lab_an_points_distinct(const struct lab_an_data *d, struct lab_err *err);
+/* data_spelling.c: within an experiment each amount of a key spelled one way (tile=4K at one
+ * point and tile=4096 at another is refused); amounts: each point's lab_an_params_amounts.
+ * Returns 0 or -LAB_EDATA naming the second spelling's line (-LAB_ENOMEM). */
+int lab__an_points_spelled_once(const struct lab_an_data *d, char *const *amounts,
+                                struct lab_err *err);
+/* Where point p was read: its run.json entry, else its first samples.csv row. */
+void lab__an_point_where(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                         size_t len);
 /* The first point loaded with (experiment, id), or NULL. */
 struct lab_an_point *lab_an_point_by_id(const struct lab_an_data *d, const char *exp, long id);
 /* The index in run.json's experiments of the one named experiment, or (size_t)-1; and the

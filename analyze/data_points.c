@@ -285,9 +285,8 @@ static int an_cond_same(const void *ctx, size_t i)
 	       !strcmp(k->amounts[i], k->amounts[k->i]);
 }
 
-/* Where point p was read: its run.json entry, else its first samples.csv row. */
-static void an_point_where(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
-                           size_t len)
+void lab__an_point_where(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                         size_t len)
 {
 	if (p->runjson)
 		snprintf(buf, len, "%s/%s:%u", d->source, LAB_FILE_RUN, p->runjson->line);
@@ -301,7 +300,7 @@ static int an_points_same(const struct lab_an_data *d, const struct lab_an_point
 {
 	char where[512], spelled[200] = "";
 
-	an_point_where(d, p, where, sizeof(where));
+	lab__an_point_where(d, p, where, sizeof(where));
 	if (strcmp(p->params, q->params))
 		snprintf(spelled, sizeof(spelled), " ('%.80s' is '%.80s')", p->params, q->params);
 	return lab_err_set(err, LAB_EDATA,
@@ -332,6 +331,8 @@ int lab_an_points_distinct(const struct lab_an_data *d, struct lab_err *err)
 		else if (lab_an_index_add(&ix, h, i))
 			rc = lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
+	if (!rc)
+		rc = lab__an_points_spelled_once(d, amounts, err);
 	for (size_t i = 0; amounts && i < d->npt; i++)
 		free(amounts[i]);
 	free(amounts);

@@ -784,6 +784,32 @@ LAB_TEST(points_differ_in_threads_or_params)
 	             0);
 }
 
+/* One amount spelled two ways at two points of an experiment (hostile33: tile=4096 at the serial
+ * point, tile=4K at the blocked one; the views match params as text, so the blocked scan lost its
+ * baseline and read speedup 1 [1, 1]) is a data error; in two experiments, or spelled one way,
+ * it is not. */
+LAB_TEST(amount_spelled_one_way_per_experiment)
+{
+	char msg[1024];
+
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4096\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"m=b;tile=4K\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             -LAB_EDATA);
+	CHECK(strstr(msg, "R/samples.csv:3: point 1 of [e] writes tile=4K where point 0 writes "
+	                  "tile=4096: one amount spelled two ways (allowed: one spelling") != NULL);
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"cost=1us\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"cost=1000ns\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             -LAB_EDATA);
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4K\",1,0,1000,10,op,0.01,0\n"
+	                               "f,1,noop,\"m=b;tile=4096\",2,0,1000,10,op,0.01,0\n"
+	                               "e,2,noop,\"m=b;tile=4K\",2,0,1000,10,op,0.01,0\n"
+	                               "e,3,noop,\"m=b;tile=8K\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             0);
+}
+
 /* A view declared for data it does not read (an edited "views": the c2c view read false
  * sharing costs as one-way latencies of 0.3 ns, the locks view a noop as lock "?") is refused
  * with the line of "views"; the kernel's own params pass. */
