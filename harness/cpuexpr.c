@@ -189,20 +189,28 @@ static int cx_index_big(struct cx *c, const char *digits)
 	                   LAB_CPUEXPR_MAX);
 }
 
-/* A range written high to low, likwid's descending order: refused with the order written out. */
+/* A range written high to low, likwid's descending order: refused with the order written out
+ * (one by one where it is short enough to copy: "3,2,...,0" is no expression). */
 static int cx_descending(struct cx *c, long a, long b)
 {
-	char down[64], what[160];
+	char down[64], what[200];
+	size_t n = 0;
 
-	if (a - b > 2)
-		snprintf(down, sizeof(down), "%ld,%ld,...,%ld", a, a - 1, b);
-	else if (a - b == 2)
-		snprintf(down, sizeof(down), "%ld,%ld,%ld", a, a - 1, b);
+	if (a - b < 8)
+		for (long i = a; i >= b; i--)
+			n += (size_t)snprintf(down + n, sizeof(down) - n, "%s%ld", i < a ? "," : "",
+			                      i);
+	if (a - b < 8)
+		snprintf(
+		    what, sizeof(what),
+		    "descending range %ld-%ld (not taken: write %s for that order, or %ld-%ld)", a,
+		    b, down, b, a);
 	else
-		snprintf(down, sizeof(down), "%ld,%ld", a, b);
-	snprintf(what, sizeof(what),
-	         "descending range %ld-%ld (not taken: write %s for that order, or %ld-%ld)", a, b,
-	         down, b, a);
+		snprintf(
+		    what, sizeof(what),
+		    "descending range %ld-%ld (not taken: write the indices one by one, %ld,%ld "
+		    "and so on, for that order, or %ld-%ld)",
+		    a, b, a, a - 1, b, a);
 	return cx_bad(c, what);
 }
 

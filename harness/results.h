@@ -36,6 +36,12 @@ struct lab_results;
 #define LAB_RESULTS_LOCK    "run.lock"
 #define LAB_RESULTS_RUN_TMP LAB_FILE_RUN ".tmp"
 
+/* Whether lab_results_open could take dir, creating and writing nothing (lab run --dry-run): a
+ * new name under parents that are directories (the first missing one in a directory this user
+ * can write), or an existing empty directory. 0, or -LAB_EINVAL with the refusal lab run would
+ * give (-LAB_ENOMEM). A lock of another run is left to the run to judge. */
+int lab_results_dir_check(const char *dir, struct lab_err *err);
+
 /*
  * Creates dir (and missing parents; it must not exist or be empty), claims it for this run with
  * a lock file created with O_EXCL (dir/run.lock, removed by lab_results_close; a second run

@@ -273,3 +273,53 @@ void lab__results_unclaim(const char *dir)
 		free(p);
 	}
 }
+
+int lab_results_dir_check(const char *dir, struct lab_err *err)
+{
+	char *copy = strdup(dir);
+	struct stat st;
+	int dfd, n, rc = 0;
+
+	if (!copy)
+		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	if (!*dir) {
+		free(copy);
+		return lab_err_set(err, LAB_EINVAL,
+		                   "empty output directory name (give -o a directory, e.g. -o "
+		                   "results/mine)");
+	}
+	/* the parents: each one there a directory; the first one missing made by the run, in a
+	 * directory this user can write */
+	for (char *p = copy + 1; *p && !rc; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (stat(copy, &st) != 0) {
+			char *up = strrchr(copy, '/');
+			if (up)
+				*up = '\0';
+			if (errno == ENOENT && access(up ? (*copy ? copy : "/") : ".", W_OK) != 0)
+				rc = results_errno_err(err, "create", dir, errno);
+			else if (errno != ENOENT)
+				rc = results_mkdir_err(copy, dir, errno, err);
+			free(copy);
+			return rc;
+		}
+		if (!S_ISDIR(st.st_mode))
+			rc = lab_err_set(err, LAB_EINVAL, "create %s: %s is not a directory (%s)",
+			                 dir, copy, RESULTS_ALLOWED);
+		*p = '/';
+	}
+	free(copy);
+	if (rc || lstat(dir, &st) != 0) /* new: made by the run */
+		return rc;
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return results_open_err(dir, errno, err);
+	n = results_entries(dfd);
+	close(dfd);
+	if (n > 0)
+		return lab_err_set(err, LAB_EINVAL,
+		                   "%s exists and is not empty (choose a new directory with -o)",
+		                   dir);
+	return 0;
+}

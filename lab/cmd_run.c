@@ -345,6 +345,21 @@ static int run_too_long(const struct lab_cli_setup *s, double hours)
 	return 1;
 }
 
+/* --dry-run: the refusals of the run itself (-o, --max-hours), then the plan; nothing made. */
+static int run_dry(const struct lab_cli_args *a, const struct lab_cli_setup *s, double hours)
+{
+	struct lab_err err = {0};
+
+	if (a->out_dir && lab_results_dir_check(a->out_dir, &err)) {
+		lab_opts_error("lab: %s", err.msg);
+		return err.code == LAB_EINVAL ? LAB_EXIT_USAGE : LAB_EXIT_FAILURE;
+	}
+	if (run_too_long(s, hours))
+		return LAB_EXIT_USAGE;
+	lab_cli_print_plan(s, false);
+	return LAB_EXIT_OK;
+}
+
 int lab_cmd_run(int argc, char **argv)
 {
 	struct lab_cli_args a;
@@ -368,7 +383,7 @@ int lab_cmd_run(int argc, char **argv)
 	}
 	rc = lab_cli_prepare(&a, &s);
 	if (rc == LAB_EXIT_OK && a.dry_run)
-		lab_cli_print_plan(&s, false);
+		rc = run_dry(&a, &s, hours);
 	else if (rc == LAB_EXIT_OK && !lab_topo_is_thissystem(s.topo)) {
 		const char *src = lab_topo_source(s.topo);
 		lab_opts_error(

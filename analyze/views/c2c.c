@@ -60,7 +60,9 @@ static int an_c2c_compute(const struct lab_an_view *v, const struct lab_an_analy
 		const char *hv = lab_an_json_str(lab_an_json_get(d->run, "host"), "hypervisor");
 
 		c->topo_detailed = lab_an_cpurel_detailed(&rel);
-		snprintf(c->hypervisor, sizeof(c->hypervisor), "%s", hv ? hv : "");
+		/* cut at a character, as the numa view's (a byte cut printed \xc3, hostile33) */
+		snprintf(c->hypervisor, sizeof(c->hypervisor), "%.*s",
+		         hv ? lab_an_utf8_fit(hv, sizeof(c->hypervisor) - 1) : 0, hv ? hv : "");
 		lab_an_cpurel_free(&rel);
 		*state = c;
 		return 0;

@@ -349,13 +349,12 @@ LAB_TEST(c2c_batches_median_said_when_samples_interrupted)
 	free(err);
 }
 
-/* run.json: the host ran under a hypervisor. */
+/* run.json: the host ran under a hypervisor (ctx: its name; NULL: KVM). */
 static void ck_hypervisor(FILE *out, const char *line, void *ctx)
 {
-	(void)ctx;
 	fprintf(out, "%s\n", line);
 	if (!strcmp(line, " \"host\": {"))
-		fprintf(out, "  \"hypervisor\": \"KVM\",\n");
+		fprintf(out, "  \"hypervisor\": \"%s\",\n", ctx ? (const char *)ctx : "KVM");
 }
 
 /* A matrix whose measured pairs are all of one kind (two vCPUs give one pair) says the
@@ -380,6 +379,16 @@ LAB_TEST(c2c_one_kind_and_hypervisor_said)
 	                  "cache, package) cannot be compared in this data"));
 	CHECK(strstr(out, "note: the pairs' relations are the topology the hypervisor (KVM) "
 	                  "reports"));
+	free(out);
+	free(err);
+	/* a long name is cut at a character (a byte cut printed "\xc3", hostile33) */
+	static char long_hv[] = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\xc3\xa9\xc3\xa9";
+	clitest_copy("results-c2c");
+	REQUIRE(clitest_rewrite("results-c2c/samples.csv", ck_point0_only, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-c2c/run.json", ck_hypervisor, long_hv) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-c2c --no-plots", &out, &err) == 0);
+	CHECK(strstr(out, "hypervisor (AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA) reports") &&
+	      !strstr(out, "\\xc3"));
 	free(out);
 	free(err);
 	/* pairs 0-1 (SMT siblings) and 0-2 (its last-level cache unknown): maybe two kinds */

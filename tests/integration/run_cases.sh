@@ -607,8 +607,25 @@ PY
 	[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && grep -q "LAB_CPU_MASK hides sse2" "$tmp/err"
 	;;
 dry_run_writes_nothing)
-	"$lab" run --set global.retry_flagged=0 configs/quick.ini --dry-run -o "$tmp/x" >"$tmp/out"
+	"$lab" run --set global.retry_flagged=0 configs/quick.ini --dry-run -o "$tmp/x/y" >"$tmp/out"
 	[ ! -e "$tmp/x" ] && grep -q 'points planned' "$tmp/out"
+	;;
+dry_run_refuses_what_the_run_refuses)
+	# --dry-run exited 0 for an -o under a file, a full directory and a plan past --max-hours,
+	# all refused by the run itself (hostile33); it still makes nothing
+	touch "$tmp/afile" && mkdir "$tmp/full" && touch "$tmp/full/keep"
+	printf '[n]\nkernel = noop\nthreads = 1\nreps = 100000\nmin_time = 600s\n' >"$tmp/long.ini"
+	for o in "$tmp/afile/x" "$tmp/full" "$tmp/afile"; do
+		rc=0
+		"$lab" run configs/quick.ini --only noop --dry-run -o "$o" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] || exit 1
+	done
+	grep -q 'exists and is not a directory' "$tmp/err"
+	rc=0
+	"$lab" run "$tmp/long.ini" --dry-run -o "$tmp/new" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q 'past --max-hours 72' "$tmp/err" && [ ! -e "$tmp/new" ]
+	"$lab" run "$tmp/long.ini" --dry-run --max-hours 0 -o "$tmp/new" >"$tmp/out"
+	[ ! -e "$tmp/new" ] && [ "$(ls "$tmp/full")" = keep ]
 	;;
 output_dir_empty_name)
 	# -o '' read past a one-byte heap copy; now a clear usage error.

@@ -335,8 +335,10 @@ LAB_TEST(syntax_errors)
 	               "order, or 1-3) ("},
 	    {"N:1-0", "in 'N:1-0': descending range 1-0 (not taken: write 1,0 for that order, or "
 	              "0-1) ("},
-	    {"N:9-2", "in 'N:9-2': descending range 9-2 (not taken: write 9,8,...,2 for that "
-	              "order, or 2-9) ("},
+	    {"N:9-2", "in 'N:9-2': descending range 9-2 (not taken: write 9,8,7,6,5,4,3,2 for "
+	              "that order, or 2-9) ("},
+	    {"N:20-2", "in 'N:20-2': descending range 20-2 (not taken: write the indices one by "
+	               "one, 20,19 and so on, for that order, or 2-20) ("},
 	    {"S0:1,,2", "in 'S0:1,,2': cannot read index '' ("},
 	    {"S0:a", "in 'S0:a': cannot read index 'a' ("},
 	    {"S0:1-", "in 'S0:1-': cannot read index '1-' ("},
