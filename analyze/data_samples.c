@@ -186,8 +186,8 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 	if (!an_params_ok(f[col = LAB_SCOL_PARAMS]))
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s:%zu: params = '%.64s%s': allowed: at most %d key=value items "
-		    "separated by ';'",
+		    "%s:%zu: params = '%.64s%s': allowed: key=value items separated by ';' "
+		    "(none empty or without '=', at most %d)",
 		    r->path, r->line, f[col], strlen(f[col]) > 64 ? "..." : "", LAB_AN_PARAMS_MAX);
 	if (lab_an_parse_int(f[col = LAB_SCOL_THREADS], threads) || *threads < 1 ||
 	    *threads > LAB_AN_THREADS_MAX)
