@@ -285,15 +285,6 @@ static int an_cond_same(const void *ctx, size_t i)
 	       !strcmp(k->amounts[i], k->amounts[k->i]);
 }
 
-void lab__an_point_where(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
-                         size_t len)
-{
-	if (p->runjson)
-		snprintf(buf, len, "%s/%s:%u", d->source, LAB_FILE_RUN, p->runjson->line);
-	else
-		snprintf(buf, len, "%s/%s:%zu", d->source, LAB_FILE_SAMPLES, p->line);
-}
-
 /* The refusal of point p, whose conditions are point q's (spelled another way, it says so). */
 static int an_points_same(const struct lab_an_data *d, const struct lab_an_point *p,
                           const struct lab_an_point *q, struct lab_err *err)

@@ -14,6 +14,7 @@
 #include "analyze/data.h"
 #include "analyze/data_int.h"
 #include "analyze/index.h"
+#include "harness/record_schema.h"
 
 /* One key=value item of a point: where its value and its amount stand. */
 struct an_spell {
@@ -45,6 +46,15 @@ static int an_spell_same(const void *ctx, size_t i)
 	return a->klen == b->klen && a->alen == b->alen && !memcmp(a->key, b->key, a->klen) &&
 	       !memcmp(a->amt, b->amt, a->alen) &&
 	       !strcmp(k->d->pt[a->pt].experiment, k->d->pt[b->pt].experiment);
+}
+
+void lab__an_point_where(const struct lab_an_data *d, const struct lab_an_point *p, char *buf,
+                         size_t len)
+{
+	if (p->runjson)
+		snprintf(buf, len, "%s/%s:%u", d->source, LAB_FILE_RUN, p->runjson->line);
+	else
+		snprintf(buf, len, "%s/%s:%zu", d->source, LAB_FILE_SAMPLES, p->line);
 }
 
 /* The refusal of b, spelled otherwise than a. */

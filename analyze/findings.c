@@ -53,31 +53,37 @@ static int an_base_one_setup(const struct lab_an_series *s)
 	return 0;
 }
 
-static void an_find_superlinear(struct lab_an_series *s)
+/* The thread counts of s's rows with an efficiency above 1, by kind: 0 superlinear, 1 its
+ * interval holds 1, 2 no interval that says either, 3 superlinear on a side's one setup
+ * (precision33: warned of with no caveat where the lesson on the same point was inconclusive
+ * for it). */
+static void an_above_one(const struct lab_an_series *s, char list[4][96], size_t at[4])
 {
-	char list[4][96] = {"", "", "", ""};
-	size_t at[4] = {0, 0, 0, 0}, nasym = 0;
-	double ratio = 0;
 	int base_one = -1; /* a baseline kept one setup: asked at the first superlinear row */
 
 	for (size_t i = 0; i < s->nrow; i++) {
 		const struct lab_an_row *r = &s->row[i];
-		/* 0: superlinear, 1: its interval holds 1, 2: no interval that says either, 3:
-		 * superlinear on a side's one setup (precision33: warned of with no caveat where
-		 * the lesson on the same point was inconclusive for it) */
 		int b = r->superlinear ? 0 : r->speedup.has_ci ? 1 : 2;
 
 		if (b == 0 && base_one < 0)
 			base_one = an_base_one_setup(s);
 		if (b == 0 && (base_one || an_one_setup(r->pt)))
 			b = 3;
-
 		if (!r->has_speedup || r->pt->threads <= 1 || !(r->eff > 1 + 1e-12))
 			continue;
 		if (at[b] + 16 < sizeof(list[b]))
 			at[b] += (size_t)snprintf(list[b] + at[b], sizeof(list[b]) - at[b], "%s%d",
 			                          at[b] ? ", " : "", r->pt->threads);
 	}
+}
+
+static void an_find_superlinear(struct lab_an_series *s)
+{
+	char list[4][96] = {"", "", "", ""};
+	size_t at[4] = {0, 0, 0, 0}, nasym = 0;
+	double ratio = 0;
+
+	an_above_one(s, list, at);
 	for (size_t i = 0; i < s->nrow; i++) {
 		nasym += s->row[i].pt->n_asym;
 		ratio = s->row[i].pt->asym_ratio > ratio ? s->row[i].pt->asym_ratio : ratio;
