@@ -776,7 +776,8 @@ LAB_TEST(write_allocate_under_a_ceiling_without_it_told)
 	const struct lab_an_json *p;
 	int after = 0;
 
-	/* in L1 the stores' lines are there already: no word */
+	/* in L1 the stores' lines are there already: no word; above 100 % the note says whether
+	 * that is beyond noise (it read "at 107 % of this roof" alone, lessons34) */
 	clitest_copy("results-roofline");
 	REQUIRE((j = rf_json("results-roofline")));
 	REQUIRE((p = rf_pt(j, "isa=avx2;op=triad;size=16K", "L1 16K", 0.8)));
@@ -789,6 +790,7 @@ LAB_TEST(write_allocate_under_a_ceiling_without_it_told)
 	CHECK_EQ_STR(lab_an_json_str(p, "note") ?: "",
 	             "its stores read each line first (write-allocate), which the kernel of "
 	             "ceiling DRAM 1G does not: counted with those bytes (intensity_wa 0.0625 "
-	             "flop/B) it is at 107 % of this roof");
+	             "flop/B) it is at 107 % of this roof, within noise: its interval reaches "
+	             "down to 97 %");
 	lab_an_json_free(j);
 }
