@@ -285,20 +285,32 @@ static int ev_var_between(const struct ev_var *v, double *sb2)
 	return 1;
 }
 
+/* Whether metric column m spreads in proportion to its size (a count, a latency, a time, a
+ * rate: its between-run variance lent relative to the mean), or by amounts (a share, an index, a
+ * drift: lent as it is; a share near 0 lent 50 % of a share at 0.95 relative, review34). */
+static int ev_scale_like(const struct ev *e, int m)
+{
+	enum lab_domain dom = e->d->metric_dom && m >= 0 && (size_t)m < e->d->nmetric
+	                          ? (enum lab_domain)e->d->metric_dom[m]
+	                          : LAB_DOM_UNKNOWN;
+
+	return m < 0 || dom == LAB_DOM_NONNEG || dom == LAB_DOM_SPAN;
+}
+
 /* The mixed level, as lab_an_cost_moments takes a ratio of two costs: where some means of one
  * quantity (the cost, or one metric) are over run means and others one setup's samples, each
  * one-setup mean of two or more samples takes, besides its samples' variance, the largest
- * relative between-run variance of the others of that quantity and their run count (one
- * setup's samples say nothing of setups: a difference held where the same claim as a ratio was
- * inconclusive; a metric's one-setup mean lent nothing and held 14 % of the time at the true
- * value, precision33). The claim's df is then at most that run count - 1 (e->df_max): both
- * variances rest on that one estimate. A ratio of two costs (ev_ci_mono) lends by itself, from
- * the points. */
+ * between-run variance of the others of that quantity (relative to the mean where it is
+ * scale-like, ev_scale_like) and their run count (one setup's samples say nothing of setups: a
+ * difference held where the same claim as a ratio was inconclusive; a metric's one-setup mean
+ * lent nothing and held 14 % of the time at the true value, precision33). The claim's df is
+ * then at most that run count - 1 (e->df_max): both variances rest on that one estimate. A
+ * ratio of two costs (ev_ci_mono) lends by itself, from the points. */
 static void ev_lend_mixed(struct ev *e)
 {
 	for (unsigned k = 0; k < e->nvar; k++) {
-		int q = e->var[k].metric, first = 1;
-		double rel = 0, sb2;
+		int q = e->var[k].metric, first = 1, rel = ev_scale_like(e, q);
+		double lend = 0, sb2;
 		size_t runs = 0;
 
 		for (unsigned i = 0; i < k && first; i++)
@@ -308,17 +320,17 @@ static void ev_lend_mixed(struct ev *e)
 			double r;
 			if (v->metric != q || !ev_var_between(v, &sb2))
 				continue;
-			r = sb2 / (v->mean * v->mean);
-			if (isfinite(r) && r > rel) {
-				rel = r;
+			r = rel ? sb2 / (v->mean * v->mean) : sb2;
+			if (isfinite(r) && r > lend) {
+				lend = r;
 				runs = v->n;
 			}
 		}
-		for (unsigned i = k; rel > 0 && i < e->nvar; i++) {
+		for (unsigned i = k; lend > 0 && i < e->nvar; i++) {
 			struct ev_var *v = &e->var[i];
 			if (v->metric != q || ev_var_between(v, &sb2) || v->n < 2)
 				continue;
-			v->v += rel * v->mean * v->mean;
+			v->v += rel ? lend * v->mean * v->mean : lend;
 			v->n = runs;
 			e->df_max = fmin(e->df_max, (double)runs - 1);
 		}

@@ -318,39 +318,58 @@ LAB_TEST(difference_at_the_mixed_level_lends)
 
 /* precision33: a metric over 3 run means beside one setup's metric lent the latter nothing, and
  * a difference and a ratio held on the one setup's small within-run spread; it now takes a's
- * relative between-run variance, with a's 2 df. */
+ * between-run variance, with a's 2 df: relative to the mean for a scale-like metric (a count
+ * per op), as it is for one of unknown scale (a share near 0 lent 50 % of a share at 0.95
+ * relative, review34). */
 LAB_TEST(metric_at_the_mixed_level_lends)
 {
-	struct fx f = {0};
-	struct lab_an_lessons ls;
-	struct lab_an_point *a;
+	/* t(0.975, 2) */
+	const double t2 = 4.302652729749464;
+	static const char *const names[] = {"retries_per_op", "xm"};
 
-	fx_point(&f, "m", "k=a", 1, 100, 1, 9);
-	fx_point(&f, "m", "k=b", 1, 50, 0.3, 10);
-	a = &f.d.pt[0]; /* fx_point moves the array */
-	fx_run_labels(a, 3);
-	a->levels = (struct lab_an_levels){.runs = 3,
-	                                   .mean = 100,
-	                                   .run_se = 1,
-	                                   .var_between = 2,
-	                                   .run_ci95_lo = 95.7,
-	                                   .run_ci95_hi = 104.3};
-	/* the metric: a's over 3 run means (se 0.3), b's one setup's 10 samples (se 0.05) */
-	a->msum[0] = (struct lab_an_msum){.n = 9, .runs = 3, .mean = 10, .median = 10, .se = 0.3};
-	f.d.pt[1].msum[0] = (struct lab_an_msum){.n = 10, .mean = 7, .median = 7, .se = 0.05};
-	f.metric = "xm";
-	fx_lesson(&f, "mdiff", "metric(xm, m: k=a) - metric(xm, m: k=b) > 1.5");
-	fx_lesson(&f, "mratio", "metric(xm, m: k=a) / metric(xm, m: k=b) > 1.2");
-	fx_eval(&f, &ls);
-	REQUIRE(ls.n == 2);
-	/* on b's samples alone: [1.72, 4.28] and [1.24, 1.61], both held */
-	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
-	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "inconclusive");
-	CHECK(ls.l[0].lo < 1.5 && ls.l[0].lo > 0.5);
-	CHECK(ls.l[1].lo < 1.2 && ls.l[1].lo > 1);
-	free(a->run);
-	free(a->flagged);
-	fx_free(&f, &ls);
+	for (int rel = 1; rel >= 0; rel--) {
+		struct fx f = {0};
+		struct lab_an_lessons ls;
+		struct lab_an_point *a;
+		char expr[2][160];
+
+		fx_point(&f, "m", "k=a", 1, 100, 1, 9);
+		fx_point(&f, "m", "k=b", 1, 50, 0.3, 10);
+		a = &f.d.pt[0]; /* fx_point moves the array */
+		fx_run_labels(a, 3);
+		a->levels = (struct lab_an_levels){.runs = 3,
+		                                   .mean = 100,
+		                                   .run_se = 1,
+		                                   .var_between = 2,
+		                                   .run_ci95_lo = 95.7,
+		                                   .run_ci95_hi = 104.3};
+		/* the metric: a's over 3 run means (se 0.3), b's one setup's 10 samples (se 0.05)
+		 */
+		a->msum[0] =
+		    (struct lab_an_msum){.n = 9, .runs = 3, .mean = 10, .median = 10, .se = 0.3};
+		f.d.pt[1].msum[0] =
+		    (struct lab_an_msum){.n = 10, .mean = 7, .median = 7, .se = 0.05};
+		f.metric = names[1 - rel];
+		snprintf(expr[0], sizeof(expr[0]), "metric(%s, m: k=a) - metric(%s, m: k=b) > 1.5",
+		         f.metric, f.metric);
+		snprintf(expr[1], sizeof(expr[1]), "metric(%s, m: k=a) / metric(%s, m: k=b) > 1.2",
+		         f.metric, f.metric);
+		fx_lesson(&f, "mdiff", expr[0]);
+		fx_lesson(&f, "mratio", expr[1]);
+		fx_eval(&f, &ls);
+		REQUIRE(ls.n == 2);
+		/* on b's samples alone: [1.72, 4.28] and [1.24, 1.61], both held */
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "inconclusive");
+		/* lent: a's between-run variance 0.3^2 x 3 = 0.27, relative (0.27 / 10^2 of 7^2)
+		 * or as it is */
+		double lent = rel ? 0.27 / 100 * 49 : 0.27;
+		CHECK_NEAR(ls.l[0].lo, 3 - t2 * sqrt(0.09 + 0.0025 + lent), 1e-3);
+		CHECK(ls.l[1].lo < 1.2 && ls.l[1].lo > 0.5);
+		free(a->run);
+		free(a->flagged);
+		fx_free(&f, &ls);
+	}
 }
 
 /* A point that kept 2 of its 5 runs (the others' samples flagged) is judged on them, and the
