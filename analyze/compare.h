@@ -3,10 +3,12 @@
  * Per-point comparison of two runs (research/analyzer.md §1.1, Criterion's rule): the relative
  * change of the mean cost, new/old - 1, with a Fieller 95 % interval and a Welch t-test.
  * Verdict: "no change" unless p < 0.05; then "improved" when the whole interval lies below
- * -noise, "regressed" when it lies above +noise, else "within noise". Lower cost is better.
- * When both sides have two or more runs (runs = K, analyze/levels.h) the means, variances and
- * counts are those of the run means (K - 1 df): a difference smaller than the run-to-run noise
- * is not called a change. The caller computes the levels first (lab_an_levels_apply).
+ * -noise, "regressed" when it lies above +noise, "within noise" when it lies inside +-noise,
+ * else "changed (size unclear)". Lower cost is better. When both sides have two or more runs
+ * (runs = K, analyze/levels.h) the means, variances and counts are those of the run means (K - 1
+ * df): a difference smaller than the run-to-run noise is not called a change; one side with
+ * runs lends the other its between-run variance, the test then at most its K - 1 df ("mixed",
+ * lab_an_cost_moments). The caller computes the levels first (lab_an_levels_apply).
  */
 #ifndef LAB_ANALYZE_COMPARE_H
 #define LAB_ANALYZE_COMPARE_H

@@ -40,8 +40,9 @@ enum lab_an_cv_src {
 	LAB_AN_CV_COST,    /* the cost per work unit (elapsed_ns / work) */
 	LAB_AN_CV_SPEEDUP, /* baseline cost / this cost (see spec.base) */
 	/* per second: 1e9 / the mean cost (costs > 0), its interval the cost's on the log scale,
-	 * inverted: the throughput a lesson's throughput() judges (the mean of each sample's
-	 * 1e9 / cost read 10.85 M/s where 1e9 / the mean cost is 2.05 M/s, precision33) */
+	 * inverted: the mean a lesson's throughput() judges (the mean of each sample's 1e9 / cost
+	 * read 10.85 M/s where 1e9 / the mean cost is 2.05 M/s, precision33); the lesson inverts
+	 * the cost's t-interval */
 	LAB_AN_CV_RATE,
 	/* table only: the point's used samples, its cost modes (the centers in a note), its id */
 	LAB_AN_CV_N,

@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analyze/analysis.h"
+#include "analyze/compare.h"
 #include "analyze/csv.h"
 #include "analyze/jsonr.h"
 #include "analyze/levels.h"
@@ -293,6 +294,49 @@ LAB_TEST(superlinear_on_one_setup_is_said)
 		lab_an_analysis_free(&a);
 		lab_an_data_free(&d);
 	}
+}
+
+/* lab compare at the mixed level (review34): old over 3 runs, new's 2-thread point one setup
+ * (its runs 1 and 2 flagged, run.json's runs not said: planned once). Its p and interval are at
+ * the old side's 2 df, not Welch's, which took the lent variance as independent. */
+LAB_TEST(compare_at_the_mixed_level_caps_df)
+{
+	struct lab_an_data d0 = {0}, d1 = {0};
+	struct lab_an_analysis a0 = {0}, a1 = {0};
+	struct lab_an_compare c;
+	struct lab_an_moments m;
+	struct lab_an_ratio q;
+	struct lab_err err;
+	int seen = 0;
+
+	REQUIRE(lv_runs_fixture(&d0, &a0, false));
+	REQUIRE(lv_runs_fixture(&d1, &a1, true));
+	for (size_t i = 0; i < d1.npt; i++)
+		if (d1.pt[i].threads == 2)
+			d1.pt[i].runjson = NULL; /* planned once: tested, not ONE SETUP */
+	REQUIRE(lab_an_compare_run(&d0, &d1, 0.01, &c, &err) == 0);
+	for (size_t i = 0; i < c.n; i++) {
+		const struct lab_an_cmp_row *r = &c.row[i];
+		if (!r->old || !r->new_ || r->new_->threads != 2)
+			continue;
+		seen++;
+		CHECK_EQ_STR(r->level, "mixed");
+		CHECK(r->lent);
+		CHECK_EQ_STR(lab_an_cost_moments(r->new_, r->old, &m), "mixed");
+		CHECK_NEAR(m.df_max, 2, 0);
+		CHECK_NEAR(r->p, lab_an_welch_p_cap(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 2), 1e-12);
+		CHECK(fabs(r->p - lab_an_welch_p(m.ma, m.va, m.na, m.mb, m.vb, m.nb)) > 1e-6);
+		lab_an_ratio_fieller_cap(m.ma, m.va, m.na, m.mb, m.vb, m.nb, 2, 0.95, &q);
+		lab_an_ratio_positive(&q);
+		CHECK_NEAR(r->lo, q.lo - 1, 1e-12);
+		CHECK_NEAR(r->hi, q.hi - 1, 1e-12);
+	}
+	CHECK_EQ_I64(seen, 1);
+	lab_an_compare_free(&c);
+	lab_an_analysis_free(&a0);
+	lab_an_analysis_free(&a1);
+	lab_an_data_free(&d0);
+	lab_an_data_free(&d1);
 }
 
 /* Issue 22: with runs at every point the speedup's Fieller interval takes the run means (their
