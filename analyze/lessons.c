@@ -125,6 +125,58 @@ static int ev_point_matches(const struct lab_an_point *p, const struct lab_lesso
 	return 1;
 }
 
+/* The amount of "key=value" as lab_an_params_amounts reads it, into buf; NULL when value is no
+ * amount (the text is the value itself). */
+static const char *ev_amount(const char *key, const char *value, char *buf, size_t len)
+{
+	char item[600];
+	const char *got;
+
+	if ((size_t)snprintf(item, sizeof(item), "%s=%s", key, value) >= sizeof(item))
+		return NULL;
+	char *amt = lab_an_params_amounts(item);
+	got = amt ? lab_an_params_get(amt, key, buf, len) : NULL;
+	got = got && strcmp(got, value) ? got : NULL;
+	free(amt);
+	return got;
+}
+
+/* 1 when a point of sel's experiment is the one sel names by amount but spelled otherwise
+ * (tile=4K where sel writes tile=4096): the expr is not the planner's canonical form, a data
+ * error (review34: it said "not in this run's plan"); its spelling into spelled. A not-run
+ * path only: a scan of the points. */
+static int ev_spelled_otherwise(const struct ev *e, const struct lab_lesson_sel *sel,
+                                int threads_at, char *spelled, size_t len)
+{
+	for (size_t i = 0; i < e->d->npt; i++) {
+		const struct lab_an_point *p = &e->d->pt[i];
+		int same = !strcmp(p->experiment, sel->experiment) &&
+		           (threads_at < 0 || p->threads == threads_at),
+		    differs = 0;
+
+		for (unsigned k = 0; same && k < sel->nparam; k++) {
+			char hb[256], ha[64], wa[64];
+			const char *key = sel->key[k], *want = sel->value[k], *have, *x, *y;
+			if (!strcmp(key, "threads")) {
+				same = threads_at >= 0 || strtol(want, NULL, 10) == p->threads;
+				continue;
+			}
+			if (!(have = lab_an_params_get(p->params, key, hb, sizeof(hb))))
+				same = 0;
+			else if (strcmp(have, want)) {
+				x = ev_amount(key, have, ha, sizeof(ha));
+				y = ev_amount(key, want, wa, sizeof(wa));
+				same = !strcmp(x ? x : have, y ? y : want);
+				if (same && !differs++)
+					snprintf(spelled, len, "%s=%s", key, have);
+			}
+		}
+		if (same && differs)
+			return 1;
+	}
+	return 0;
+}
+
 /* The largest team of experiment's points in d; 0 when it has none (a not-run path only). */
 static long ev_max_team(const struct lab_an_data *d, const char *experiment)
 {
@@ -174,6 +226,14 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 			          sel->experiment);
 			return NULL;
 		}
+	}
+	char spelled[320];
+	if (ev_spelled_otherwise(e, sel, threads_at, spelled, sizeof(spelled))) {
+		ev_refuse(e,
+		          "[%s] %s names a point that writes %s: one amount spelled two ways, "
+		          "which the planner's expr never is",
+		          sel->experiment, what, spelled);
+		return NULL;
 	}
 	/* the planner lets a selector name no point; what planned none is then the config's
 	 * sweep, a --set (only when the command line had one) or the machine */

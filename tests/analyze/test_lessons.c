@@ -838,6 +838,11 @@ LAB_TEST(selectors_the_planner_refuses_are_data_errors)
 	    {"cost(fs: stride=8, threads=0) >= 1", "[fs]: threads=0 is no thread count"},
 	    {"cost(fs: stride=\\\"8\\u001b\\\", threads=2) >= 1",
 	     "[fs]: a selector with a control byte"},
+	    /* an amount spelled otherwise than the points spell it (review34: it said "not in
+	     * this run's plan") */
+	    {"cost(fs: stride=8B, threads=2) >= 1",
+	     "[fs] stride=8B, threads=2 names a point that writes stride=8: one amount spelled "
+	     "two ways"},
 	};
 
 	for (size_t i = 0; i < sizeof(claim) / sizeof(claim[0]); i++) {
