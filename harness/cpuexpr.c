@@ -193,7 +193,7 @@ static int cx_index_big(struct cx *c, const char *digits)
  * (one by one where it is short enough to copy: "3,2,...,0" is no expression). */
 static int cx_descending(struct cx *c, long a, long b)
 {
-	char down[64], what[200];
+	char down[64], what[320];
 	size_t n = 0;
 
 	if (a - b < 8)

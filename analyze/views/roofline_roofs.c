@@ -415,30 +415,31 @@ static const char *an_other_ceiling(const struct lab_an_rl_ceil *cp, const char 
 /* A triad's stores read their lines first beyond L1 (32 bytes moved for 24 declared); under
  * the ceiling bw of a saxpy, which moves what it declares, it read 73 % at DRAM bandwidth: the
  * note of a point with write-allocate under bw without it says where it is with those bytes. */
+#define AN_WA_HEAD                                                                                 \
+	"its stores read each line first (write-allocate), which the kernel of ceiling %s does "   \
+	"not: counted with those bytes (intensity_wa %.3g flop/B) it is at %.0f %% of this roof"
+
 static void an_wa_note(struct lab_an_rl_pt *e, const struct lab_an_rl_ceil *bw)
 {
-	double k = e->intensity / e->intensity_wa, f = 100 * e->fraction * k;
-	char tail[200];
+	double k = e->intensity / e->intensity_wa, f = 100 * e->fraction * k,
+	       lo = 100 * e->gf.lo * k / e->roof;
 
 	if (e->binds != bw || !bw->no_wa || e->level < 2 ||
 	    !(e->intensity_wa < e->intensity * (1 - 1e-9)))
 		return;
 	/* above 100 % it says what that is, and within noise where its interval reaches the roof
 	 * (it read "at 128 % of this roof" as a fact, lessons34) */
-	if (f > 100 && e->gf.lo * k <= e->roof)
-		snprintf(tail, sizeof(tail), ", within noise: its interval reaches down to %.0f %%",
-		         100 * e->gf.lo * k / e->roof);
-	else if (f > 100)
-		snprintf(tail, sizeof(tail),
-		         ": this level passes its read+write traffic faster than the read-only "
-		         "kernel of the roof (the ceilings are ranked by declared bytes)");
+	if (f > 100 && lo <= 100)
+		snprintf(e->note, sizeof(e->note),
+		         AN_WA_HEAD ", within noise: its interval reaches down to %.0f %%",
+		         bw->name, e->intensity_wa, f, lo);
 	else
-		tail[0] = '\0';
-	snprintf(e->note, sizeof(e->note),
-	         "its stores read each line first (write-allocate), which the kernel of ceiling "
-	         "%s does not: counted with those bytes (intensity_wa %.3g flop/B) it is at %.0f "
-	         "%% of this roof%s",
-	         bw->name, e->intensity_wa, f, tail);
+		snprintf(e->note, sizeof(e->note), AN_WA_HEAD "%s", bw->name, e->intensity_wa, f,
+		         !(f > 100)  ? ""
+		         : isnan(lo) ? ", with no interval to tell it from the roof"
+		                     : ": this level passes its read+write traffic faster than the "
+		                       "read-only kernel of the roof (the ceilings are ranked by "
+		                       "declared bytes)");
 }
 
 /* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
