@@ -283,6 +283,25 @@ LAB_TEST(difference_with_one_sample_has_no_interval)
 	fx_free(&f, &ls);
 }
 
+/* The mixed level's two points: m k=a over 3 runs (mean 100, run_se 1, between-run variance
+ * vb), m k=b one setup of 10 samples at 50; returns a (fx_point moves the array). */
+static struct lab_an_point *fx_mixed(struct fx *f, double vb)
+{
+	struct lab_an_point *a;
+
+	fx_point(f, "m", "k=a", 1, 100, 1, 9);
+	fx_point(f, "m", "k=b", 1, 50, 0.3, 10);
+	a = &f->d.pt[0];
+	fx_run_labels(a, 3);
+	a->levels = (struct lab_an_levels){.runs = 3,
+	                                   .mean = 100,
+	                                   .run_se = 1,
+	                                   .var_between = vb,
+	                                   .run_ci95_lo = 95.7,
+	                                   .run_ci95_hi = 104.3};
+	return a;
+}
+
 /* Review red team: a difference of a point over run means and one of one setup took the one
  * setup's samples alone (the delta method), and held where the same claim as a ratio, which
  * lends it the other's between-run variance, was inconclusive. It lends there too. */
@@ -292,18 +311,9 @@ LAB_TEST(difference_at_the_mixed_level_lends)
 	struct lab_an_lessons ls;
 	struct lab_an_point *a;
 
-	fx_point(&f, "m", "k=a", 1, 100, 1, 9);
-	fx_point(&f, "m", "k=b", 1, 50, 0.3, 10);
-	a = &f.d.pt[0]; /* fx_point moves the array */
 	/* a over 3 runs: their means agree to +-1 (run_se 1), the between-run variance
 	 * estimated at 75 (rel 0.0075): b's one setup may be off by as much */
-	fx_run_labels(a, 3);
-	a->levels = (struct lab_an_levels){.runs = 3,
-	                                   .mean = 100,
-	                                   .run_se = 1,
-	                                   .var_between = 75,
-	                                   .run_ci95_lo = 95.7,
-	                                   .run_ci95_hi = 104.3};
+	a = fx_mixed(&f, 75);
 	fx_lesson(&f, "diff", "cost(m: k=a) - cost(m: k=b) >= 40");
 	fx_lesson(&f, "ratio", "cost(m: k=a) / cost(m: k=b) >= 1.8");
 	fx_eval(&f, &ls);
@@ -333,16 +343,7 @@ LAB_TEST(metric_at_the_mixed_level_lends)
 		struct lab_an_point *a;
 		char expr[2][160];
 
-		fx_point(&f, "m", "k=a", 1, 100, 1, 9);
-		fx_point(&f, "m", "k=b", 1, 50, 0.3, 10);
-		a = &f.d.pt[0]; /* fx_point moves the array */
-		fx_run_labels(a, 3);
-		a->levels = (struct lab_an_levels){.runs = 3,
-		                                   .mean = 100,
-		                                   .run_se = 1,
-		                                   .var_between = 2,
-		                                   .run_ci95_lo = 95.7,
-		                                   .run_ci95_hi = 104.3};
+		a = fx_mixed(&f, 2);
 		/* the metric: a's over 3 run means (se 0.3), b's one setup's 10 samples (se 0.05)
 		 */
 		a->msum[0] =
