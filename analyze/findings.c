@@ -28,27 +28,12 @@ static void an_find(struct lab_an_series *s, const char *fmt, ...)
 		s->nfinding++;
 }
 
-/* Superlinear points (the efficiency interval above 1) with a cause the data supports:
- * asymmetric CPUs where the series has samples whose threads did identical work far apart
- * (threads.csv), else cache capacity only where the per-thread working set shrinks with threads,
- * which a weak series (fixed work per thread) rules out and nothing in the results declares yet;
- * points above 1 within noise are said to be so, not called superlinear, and points above 1
- * with no interval to judge them by (one sample per point) are said to have none: "its
- * interval holds 1" would be false there. */
-/* Whether p kept one of the two or more runs planned for it (lab_an_point_one_setup). */
-static int an_one_setup(const struct lab_an_point *p)
-{
-	double runs, planned;
-	size_t kept;
-
-	return lab_an_point_one_setup(p, &kept, &runs, &planned);
-}
-
 /* Whether a threads = 1 point of s, the speedups' baseline, kept one setup. */
 static int an_base_one_setup(const struct lab_an_series *s)
 {
 	for (size_t i = 0; i < s->nrow; i++)
-		if (s->row[i].pt->threads == 1 && an_one_setup(s->row[i].pt))
+		if (s->row[i].pt->threads == 1 &&
+		    lab_an_point_one_setup(s->row[i].pt, NULL, NULL, NULL))
 			return 1;
 	return 0;
 }
@@ -67,7 +52,7 @@ static void an_above_one(const struct lab_an_series *s, char list[4][96], size_t
 
 		if (b == 0 && base_one < 0)
 			base_one = an_base_one_setup(s);
-		if (b == 0 && (base_one || an_one_setup(r->pt)))
+		if (b == 0 && (base_one || lab_an_point_one_setup(r->pt, NULL, NULL, NULL)))
 			b = 3;
 		if (!r->has_speedup || r->pt->threads <= 1 || !(r->eff > 1 + 1e-12))
 			continue;
@@ -77,6 +62,13 @@ static void an_above_one(const struct lab_an_series *s, char list[4][96], size_t
 	}
 }
 
+/* Superlinear points (the efficiency interval above 1) with a cause the data supports:
+ * asymmetric CPUs where the series has samples whose threads did identical work far apart
+ * (threads.csv), else cache capacity only where the per-thread working set shrinks with threads,
+ * which a weak series (fixed work per thread) rules out and nothing in the results declares yet;
+ * points above 1 within noise are said to be so, not called superlinear, and points above 1
+ * with no interval to judge them by (one sample per point) are said to have none: "its
+ * interval holds 1" would be false there. */
 static void an_find_superlinear(struct lab_an_series *s)
 {
 	char list[4][96] = {"", "", "", ""};

@@ -281,13 +281,19 @@ out:
 int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *runs,
                            double *planned)
 {
-	*kept = p->levels.runs;
-	*runs = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1;
-	*planned = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
+	double r = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS, 1) : 1,
+	       pl = p->runjson ? lab_an_json_num(p->runjson, LAB_KEY_RUNS_PLANNED, 1) : 1;
+
+	if (kept)
+		*kept = p->levels.runs;
+	if (runs)
+		*runs = r;
+	if (planned)
+		*planned = pl;
 	/* a point that did not end ok says its status, not how many setups it kept */
 	if (p->status && strcmp(p->status, "ok"))
 		return 0;
-	return p->levels.runs < 2 && (*runs >= 2 || *planned >= 2);
+	return p->levels.runs < 2 && (r >= 2 || pl >= 2);
 }
 
 const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len)

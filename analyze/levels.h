@@ -79,7 +79,8 @@ struct lab_an_ratio;
 /*
  * 1 when p was planned to measure in two or more runs but kept fewer than two (its other runs'
  * samples flagged, or the run ended first): its interval is one setup's. *kept: the runs it
- * kept; *runs: the runs it had (run.json's runs); *planned: its runs_planned. 0 else.
+ * kept; *runs: the runs it had (run.json's runs); *planned: its runs_planned (each may be
+ * NULL). 0 else.
  */
 int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *runs,
                            double *planned);

@@ -8,15 +8,6 @@
 #include "analyze/jsonw.h"
 #include "harness/record_schema.h"
 
-/* Whether p kept fewer than two of the runs planned for it (lab_an_point_one_setup). */
-static int lv_one_setup(const struct lab_an_point *p)
-{
-	double runs, planned;
-	size_t kept;
-
-	return lab_an_point_one_setup(p, &kept, &runs, &planned);
-}
-
 /* The relative half-width of p's interval as the analysis gives it (the wider side: a lower end
  * stopped at 0 is not a narrower interval); NaN without one. Not run.json's figure: the harness
  * decides while it samples, the analyzer's interval is the one the numbers are read with. */
@@ -27,7 +18,8 @@ static double lv_reached(const struct lab_an_point *p)
 	/* one sample: its mean +- 0 is no interval ("+-0% reached"); one setup of a target over
 	 * runs: its samples' interval is not the run-level one the target is judged on (it
 	 * read "+-1.19% reached" from 3 samples of 1 of 59 runs, precision33) */
-	if (p->st.n < 2 || !isfinite(lo) || !isfinite(hi) || !(m > 0) || lv_one_setup(p))
+	if (p->st.n < 2 || !isfinite(lo) || !isfinite(hi) || !(m > 0) ||
+	    lab_an_point_one_setup(p, NULL, NULL, NULL))
 		return NAN;
 	return fmax(hi - m, m - lo) / m;
 }
@@ -115,7 +107,7 @@ const char *lab_an_precision_line(const struct lab_an_point *p, char *buf, size_
 		snprintf(why, sizeof(why), ": the run itself reached no interval");
 	else if (met == -1)
 		snprintf(why, sizeof(why), ": the run's own figure, +-%.3g%%", 100 * run);
-	if (isnan(got) && lv_one_setup(p))
+	if (isnan(got) && lab_an_point_one_setup(p, NULL, NULL, NULL))
 		snprintf(reached, sizeof(reached),
 		         "no run-level interval (one setup kept: not met)");
 	else if (isnan(got))
