@@ -66,7 +66,9 @@ static const struct lab_param oo_params_table[] = {
     LAB_P_DURATION(
         struct oo_params, delay, "delay", "100ns", 0, 1000000,
         "Dependent work inside each instance, calibrated at its length for each point (EPCC: "
-        "0.1 us)."),
+        "0.1 us); atomic has none.",
+        LAB_APPLIES("construct=parallel|for|parallel_for|barrier|single|critical|lock|reduction|"
+                    "ordered|taskloop")),
     LAB_P_ENUM(struct oo_params, team, "team", "openmp", oo_teams,
                "Which team runs it: the OpenMP runtime or the lab's own pthreads."),
     LAB_PARAM_END,

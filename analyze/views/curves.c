@@ -333,15 +333,89 @@ static int an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
 	return 0;
 }
 
+/* The groups by experiment and conditions without spec.cond_some, for the points that lack it
+ * (an_group_some); each group has its own copy of its conditions without it. */
+struct an_some {
+	const struct lab_an_cv *v;
+	struct lab_an_index ix;
+	char **bare;  /* per group: its conditions without cond_some */
+	int *several; /* per group found under its key: another group has the same key */
+};
+
+/* A key of m (experiment, conditions without cond_some) against ctx. */
+struct an_skey {
+	const struct an_some *m;
+	const char *exp, *cond;
+};
+
+static int an_some_same(const void *ctx, size_t i)
+{
+	const struct an_skey *k = ctx;
+
+	lab_an_view_probe();
+	return !strcmp(k->m->v->g[i].experiment, k->exp) && !strcmp(k->m->bare[i], k->cond);
+}
+
+/* Fills m from the groups of v made so far (the points with cond_some). Returns 0 or -1. */
+static int an_some_init(struct an_some *m, const struct lab_an_cv *v, const char *key)
+{
+	memset(m, 0, sizeof(*m));
+	m->v = v;
+	m->bare = calloc(v->ng + 1, sizeof(*m->bare));
+	m->several = calloc(v->ng + 1, sizeof(*m->several));
+	for (size_t i = 0; m->bare && m->several && i < v->ng; i++) {
+		struct an_skey k = {m, v->g[i].experiment, NULL};
+		uint64_t h;
+		size_t j;
+
+		if (!(m->bare[i] = lab_an_params_without(v->g[i].params, key)))
+			return -1;
+		k.cond = m->bare[i];
+		h = lab_an_view_key(k.exp, k.cond, 0);
+		if ((j = lab_an_index_find(&m->ix, h, an_some_same, &k)) != (size_t)-1)
+			m->several[j] = 1;
+		else if (lab_an_index_add(&m->ix, h, i))
+			return -1;
+	}
+	return m->bare && m->several ? 0 : -1;
+}
+
+static void an_some_free(struct an_some *m, size_t ng)
+{
+	for (size_t i = 0; m->bare && i < ng; i++)
+		free(m->bare[i]);
+	free(m->bare);
+	free(m->several);
+	lab_an_index_free(&m->ix);
+}
+
+/* The group of p, which lacks cond_some when m is given: the one group of its experiment whose
+ * conditions without it are p's, else its own. */
+static struct lab_an_cv_group *an_group_some(struct lab_an_cv *v, const struct lab_an_data *d,
+                                             const struct lab_an_point *p, char *cond,
+                                             const struct an_some *m)
+{
+	struct an_skey k = {m, p->experiment, cond};
+	size_t j =
+	    m ? lab_an_index_find(&m->ix, lab_an_view_key(p->experiment, cond, 0), an_some_same, &k)
+	      : (size_t)-1;
+
+	if (j == (size_t)-1 || m->several[j])
+		return an_group(v, d, p, cond);
+	free(cond);
+	return &v->g[j];
+}
+
 static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, const struct lab_an_data *d,
-                  const struct lab_an_cv_bases *b, const struct lab_an_point *p, int inc)
+                  const struct lab_an_cv_bases *b, const struct lab_an_point *p, int inc,
+                  const struct an_some *m)
 {
 	char *cond = an_cond(s, p), xs[64];
 	struct lab_an_cv_group *g;
 	struct lab_an_cv_curve *c;
 	struct lab_an_cv_pt *e;
 
-	if (!cond || !(g = an_group(v, d, p, cond)) || !(c = an_curve(s, g, p)) ||
+	if (!cond || !(g = an_group_some(v, d, p, cond, m)) || !(c = an_curve(s, g, p)) ||
 	    lab_an_grow(&c->pt, &c->cap, c->npt + 1, sizeof(*c->pt)))
 		return -LAB_ENOMEM;
 	e = &c->pt[c->npt++];
@@ -384,6 +458,37 @@ const char *lab_an_cv_misfit(const struct lab_an_view *view, const struct lab_an
 	return NULL;
 }
 
+/* Whether p lacks the spec's cond_some (a point that joins another's group). */
+static int an_lone(const struct lab_an_cv_spec *s, const struct lab_an_point *p)
+{
+	char tmp[8];
+
+	return s->cond_some && !lab_an_params_get(p->params, s->cond_some, tmp, sizeof(tmp));
+}
+
+/* Every point the view takes into v: those with cond_some first, then those without it into
+ * their groups. Returns 0 or -LAB_ENOMEM. */
+static int an_add_all(const struct lab_an_cv_spec *s, struct lab_an_cv *v,
+                      const struct lab_an_data *d, const struct lab_an_cv_bases *b, int inc)
+{
+	struct an_some m;
+	size_t ng;
+	int rc = 0;
+
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (an_applies(s, d, &d->pt[i]) && !an_lone(s, &d->pt[i]))
+			rc = an_add(s, v, d, b, &d->pt[i], inc, NULL);
+	if (rc || !s->cond_some)
+		return rc;
+	ng = v->ng;
+	rc = an_some_init(&m, v, s->cond_some) ? -LAB_ENOMEM : 0;
+	for (size_t i = 0; i < d->npt && !rc; i++)
+		if (an_applies(s, d, &d->pt[i]) && an_lone(s, &d->pt[i]))
+			rc = an_add(s, v, d, b, &d->pt[i], inc, &m);
+	an_some_free(&m, ng);
+	return rc;
+}
+
 int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analysis *a, void **state,
                       struct lab_err *err)
 {
@@ -401,9 +506,7 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	}
 	v->spec = s;
-	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (an_applies(s, d, &d->pt[i]))
-			rc = an_add(s, v, d, &b, &d->pt[i], inc);
+	rc = an_add_all(s, v, d, &b, inc);
 	lab_an_cv_bases_free(&b);
 	for (size_t i = 0; i < v->ng && !rc; i++)
 		rc = an_sort(s, &v->g[i]);

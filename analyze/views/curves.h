@@ -91,6 +91,11 @@ struct lab_an_cv_spec {
 	 * method = blocked): a point without it is the curve of its curve[0] value, and a baseline
 	 * is found at the point's own value of it, else without it */
 	int curve1_some;
+	/* Optional: a condition param that applies at some curve values alone (omp_overhead's
+	 * delay, which atomic takes none of): a point without it joins the one group of its
+	 * experiment whose other conditions are its own; with none or several (a swept delay) it
+	 * is a group of its own. */
+	const char *cond_some;
 	/* param of the x axis, read with the configs' size suffixes (4K: 4096); NULL: threads */
 	const char *x;
 	const char *xunit; /* its unit: the table shows x read as a number (4K: 4096) */

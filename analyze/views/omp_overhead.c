@@ -25,6 +25,7 @@ static const struct lab_an_cv_spec an_spec = {
             ">= 2); overhead_ns = "
             "test_ns - ref_ns per sample",
     .curve = {"construct", "team"},
+    .cond_some = "delay", /* atomic takes none */
     .xlabel = "threads",
     .logx = 1,
     .match_metric = "overhead_ns",

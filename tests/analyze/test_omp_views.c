@@ -190,6 +190,48 @@ LAB_TEST(overhead_text_table)
 	free(out);
 }
 
+/* The fixture's barrier points as atomic ones, which the lab writes without a delay (the
+ * kernel's delay applies to every construct but atomic). */
+static void ov_atomic_without_delay(FILE *out, const char *line, void *ctx)
+{
+	const char *c = strstr(line, "construct=barrier;delay=100ns;");
+	int *barrier = ctx;
+
+	if (strstr(line, "\"construct\": \"barrier\"")) {
+		*barrier = 1;
+		fprintf(out, "      \"construct\": \"atomic\",\n");
+	} else if (*barrier && strstr(line, "\"delay\": ")) {
+		*barrier = 0;
+	} else if (c) {
+		fprintf(out, "%.*sconstruct=atomic;%s\n", (int)(c - line), line,
+		        c + strlen("construct=barrier;delay=100ns;"));
+	} else {
+		fprintf(out, "%s\n", line);
+	}
+}
+
+/* A point without delay (atomic) is in the table of the other constructs at the one delay of
+ * its experiment, not in a table of its own. */
+LAB_TEST(overhead_atomic_joins_its_delay)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *v;
+	int barrier = 0;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/run.json", ov_atomic_without_delay,
+	                        &barrier) == 0);
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_atomic_without_delay,
+	                        &barrier) == 0);
+	REQUIRE((j = ov_json_of("results-omp-overhead")));
+	v = lab_an_json_get(clitest_at(j, "experiments", 0), "omp_overhead");
+	REQUIRE(lab_an_json_get(v, "sections"));
+	CHECK_EQ_I64((long long)lab_an_json_get(v, "sections")->n, 1);
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 0), "parallel team=openmp");
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 1), "atomic team=lab");
+	lab_an_json_free(j);
+}
+
 /* Sorted by chunk; the imbalance interval stops at 1. */
 LAB_TEST(schedule_json_numbers)
 {
