@@ -472,20 +472,27 @@ static int an_add_all(const struct lab_an_cv_spec *s, struct lab_an_cv *v,
                       const struct lab_an_data *d, const struct lab_an_cv_bases *b, int inc)
 {
 	struct an_some m;
-	size_t ng;
+	size_t *lone = NULL, nlone = 0, cap = 0, ng;
 	int rc = 0;
 
-	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (an_applies(s, d, &d->pt[i]) && !an_lone(s, &d->pt[i]))
+	for (size_t i = 0; i < d->npt && !rc; i++) {
+		if (!an_applies(s, d, &d->pt[i]))
+			continue;
+		else if (!an_lone(s, &d->pt[i]))
 			rc = an_add(s, v, d, b, &d->pt[i], inc, NULL);
-	if (rc || !s->cond_some)
-		return rc;
-	ng = v->ng;
-	rc = an_some_init(&m, v, s->cond_some) ? -LAB_ENOMEM : 0;
-	for (size_t i = 0; i < d->npt && !rc; i++)
-		if (an_applies(s, d, &d->pt[i]) && an_lone(s, &d->pt[i]))
-			rc = an_add(s, v, d, b, &d->pt[i], inc, &m);
-	an_some_free(&m, ng);
+		else if (lab_an_grow(&lone, &cap, nlone + 1, sizeof(*lone)))
+			rc = -LAB_ENOMEM;
+		else
+			lone[nlone++] = i;
+	}
+	if (!rc && nlone) {
+		ng = v->ng;
+		rc = an_some_init(&m, v, s->cond_some) ? -LAB_ENOMEM : 0;
+		for (size_t k = 0; k < nlone && !rc; k++)
+			rc = an_add(s, v, d, b, &d->pt[lone[k]], inc, &m);
+		an_some_free(&m, ng);
+	}
+	free(lone);
 	return rc;
 }
 
