@@ -74,9 +74,10 @@ static int an_spell_refuse(const struct lab_an_data *d, const struct an_spell *a
 	    (int)a->klen, a->key, (int)a->vlen, a->val);
 }
 
-/* The items of point i whose value starts with a digit (an amount may be spelled two ways),
- * params and amounts walked side by side (the same items, in order), appended to *s. Returns 0
- * or -1 out of memory. */
+/* The items of point i, params and amounts walked side by side (the same items, in order),
+ * appended to *s: every one, as the loader reads more than a leading digit as an amount (.25M,
+ * +100ns: hostile35), and an item that is none has its value as its amount, one spelling.
+ * Returns 0 or -1 out of memory. */
 static int an_spell_items(const struct lab_an_data *d, size_t i, const char *amounts,
                           struct an_spell **s, size_t *n, size_t *cap)
 {
@@ -84,7 +85,7 @@ static int an_spell_items(const struct lab_an_data *d, size_t i, const char *amo
 
 	while (*p && *a) {
 		size_t pl = strcspn(p, ";"), al = strcspn(a, ";"), kl = strcspn(p, "=");
-		if (kl < pl && kl < al && p[kl + 1] >= '0' && p[kl + 1] <= '9') {
+		if (kl < pl && kl < al) {
 			if (lab_an_grow(s, cap, *n + 1, sizeof(**s)))
 				return -1;
 			(*s)[(*n)++] = (struct an_spell){i,  p,           p + kl + 1, a + kl + 1,

@@ -804,6 +804,16 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	                               "e,1,noop,\"cost=1000ns\",2,0,1000,10,op,0.01,0\n",
 	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
 	             -LAB_EDATA);
+	/* spellings that start with no digit are amounts too (hostile35) */
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;size=262144\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"m=b;size=.25M\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             -LAB_EDATA);
+	CHECK(strstr(msg, "writes size=.25M where point 0 writes size=262144") != NULL);
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"cost=100ns\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"cost=+100ns\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             -LAB_EDATA);
 	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4K\",1,0,1000,10,op,0.01,0\n"
 	                               "f,1,noop,\"m=b;tile=4096\",2,0,1000,10,op,0.01,0\n"
 	                               "e,2,noop,\"m=b;tile=4K\",2,0,1000,10,op,0.01,0\n"
