@@ -125,67 +125,17 @@ static int ev_point_matches(const struct lab_an_point *p, const struct lab_lesso
 	return 1;
 }
 
-/* The amount of "key=value" as lab_an_params_amounts reads it, into buf; NULL when value is no
- * amount (the text is the value itself). */
-static const char *ev_amount(const char *key, const char *value, char *buf, size_t len)
+/* 1 when a point of sel's experiment writes an amount sel names otherwise (tile=4K where sel
+ * writes tile=4096): the expr is not the planner's canonical form, a data error (review34: it
+ * said "not in this run's plan"); the point's spelling into spelled. A not-run path only. */
+static int ev_spelled_otherwise(const struct ev *e, const struct lab_lesson_sel *sel, char *spelled,
+                                size_t len)
 {
-	char item[600];
-	const char *got;
-
-	if ((size_t)snprintf(item, sizeof(item), "%s=%s", key, value) >= sizeof(item))
-		return NULL;
-	char *amt = lab_an_params_amounts(item);
-	got = amt ? lab_an_params_get(amt, key, buf, len) : NULL;
-	got = got && strcmp(got, value) ? got : NULL;
-	free(amt);
-	return got;
-}
-
-/* 1 when a point of sel's experiment is the one sel names by amount but spelled otherwise
- * (tile=4K where sel writes tile=4096): the expr is not the planner's canonical form, a data
- * error (review34: it said "not in this run's plan"); its spelling into spelled. A not-run
- * path only: a scan of the points. */
-static int ev_spelled_otherwise(const struct ev *e, const struct lab_lesson_sel *sel,
-                                int threads_at, char *spelled, size_t len)
-{
-	for (size_t i = 0; i < e->d->npt; i++) {
-		const struct lab_an_point *p = &e->d->pt[i];
-		int same = !strcmp(p->experiment, sel->experiment) &&
-		           (threads_at < 0 || p->threads == threads_at),
-		    differs = 0;
-
-		for (unsigned k = 0; same && k < sel->nparam; k++) {
-			char hb[256], ha[64], wa[64];
-			const char *key = sel->key[k], *want = sel->value[k], *have, *x, *y;
-			if (!strcmp(key, "threads")) {
-				same = threads_at >= 0 || strtol(want, NULL, 10) == p->threads;
-				continue;
-			}
-			if (!(have = lab_an_params_get(p->params, key, hb, sizeof(hb))))
-				same = 0;
-			else if (strcmp(have, want)) {
-				x = ev_amount(key, have, ha, sizeof(ha));
-				y = ev_amount(key, want, wa, sizeof(wa));
-				same = !strcmp(x ? x : have, y ? y : want);
-				if (same && !differs++)
-					snprintf(spelled, len, "%s=%s", key, have);
-			}
-		}
-		if (same && differs)
+	for (unsigned k = 0; k < sel->nparam; k++)
+		if (lab__lesson_spelled(e->px, e->d, sel->experiment, sel->key[k], sel->value[k],
+		                        spelled, len))
 			return 1;
-	}
 	return 0;
-}
-
-/* The largest team of experiment's points in d; 0 when it has none (a not-run path only). */
-static long ev_max_team(const struct lab_an_data *d, const char *experiment)
-{
-	long most = 0;
-
-	for (size_t i = 0; i < d->npt; i++)
-		if (d->pt[i].threads > most && !strcmp(d->pt[i].experiment, experiment))
-			most = d->pt[i].threads;
-	return most;
 }
 
 /* The one point sel names (threads_at >= 0: at that thread count), or NULL with the reason. */
@@ -200,7 +150,8 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 	size_t m = lab__lesson_candidates(e->px, sel, threads_at, &list), prev = (size_t)-1;
 
 	ev_sel_text(sel, threads_at, what, sizeof(what));
-	for (size_t k = 0; k < (list ? m : e->d->npt); k++) {
+	/* m == (size_t)-1 without a list: no index, or no item to look up; 0: none named */
+	for (size_t k = 0; k < (list ? m : m ? e->d->npt : 0); k++) {
 		size_t i = list ? e->px->pt[list[k]] : k;
 
 		if (i == prev) /* a point whose params name the same item twice */
@@ -228,7 +179,7 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 		}
 	}
 	char spelled[320];
-	if (ev_spelled_otherwise(e, sel, threads_at, spelled, sizeof(spelled))) {
+	if (ev_spelled_otherwise(e, sel, spelled, sizeof(spelled))) {
 		ev_refuse(e,
 		          "[%s] %s names a point that writes %s: one amount spelled two ways, "
 		          "which the planner's expr never is",
@@ -238,7 +189,7 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 	/* the planner lets a selector name no point; what planned none is then the config's
 	 * sweep, a --set (only when the command line had one) or the machine */
 	long want = lab_lesson_sel_threads(sel),
-	     most = want > 0 ? ev_max_team(e->d, sel->experiment) : 0;
+	     most = want > 0 ? lab__lesson_max_team(e->px, sel->experiment) : 0;
 	if (most > 0 && want > most) {
 		ev_notrun(e,
 		          "[%s] has no point with %s: its teams here have at most %ld thread%s "
@@ -474,7 +425,7 @@ static int ev_cancels(struct ev *e)
 
 /* Judges lesson jl into out; 1 when run.json states a claim the planner refuses (out->text
  * then says why), else 0. */
-static int ev_lesson(const struct lab_an_data *d, const struct ev_pindex *px,
+static int ev_lesson(const struct lab_an_data *d, struct ev_pindex *px,
                      const struct lab_an_json *jl, struct lab_an_lesson *out)
 {
 	int refused = 0;

@@ -125,9 +125,14 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 	for (size_t i = 0; i < d->npt; i++)
 		if (ev_px_point(x, &d->pt[i], i, &n))
 			return -1;
-	for (size_t i = 0; i < d->npt; i++)
-		if (lab_an_strset_add(&x->exps, d->pt[i].experiment, NULL) == (size_t)-1)
+	if (!(x->max_team = calloc(d->npt ? d->npt : 1, sizeof(*x->max_team))))
+		return -1;
+	for (size_t i = 0, e; i < d->npt; i++) {
+		if ((e = lab_an_strset_add(&x->exps, d->pt[i].experiment, NULL)) == (size_t)-1)
 			return -1;
+		if (d->pt[i].threads > x->max_team[e])
+			x->max_team[e] = d->pt[i].threads;
+	}
 	for (size_t i = 0; i < d->nmetric; i++)
 		if (lab_an_strset_add(&x->metrics, d->metric_name[i], NULL) == (size_t)-1)
 			return -1;
@@ -147,7 +152,10 @@ int lab__lesson_index(struct ev_pindex *x, const struct lab_an_data *d)
 void lab__lesson_index_free(struct ev_pindex *x)
 {
 	lab_an_strset_free_owned(&x->set);
+	lab_an_strset_free_owned(&x->amt);
+	free(x->amt_pt);
 	lab_an_strset_free(&x->exps);
+	free(x->max_team);
 	lab_an_strset_free(&x->metrics);
 	free(x->key);
 	free(x->pt);
@@ -214,6 +222,91 @@ size_t lab__lesson_candidates(const struct ev_pindex *x, const struct lab_lesson
 		}
 	}
 	return best;
+}
+
+/* The amount of key=value as the loader reads it, into buf; NULL when it is no amount or is
+ * written as one already. */
+static const char *ev_amount(const char *key, const char *value, char *buf, size_t len)
+{
+	char item[600];
+	const char *got;
+
+	if ((size_t)snprintf(item, sizeof(item), "%s=%s", key, value) >= sizeof(item))
+		return NULL;
+	char *amt = lab_an_params_amounts(item);
+	got = amt ? lab_an_params_get(amt, key, buf, len) : NULL;
+	got = got && strcmp(got, value) ? got : NULL;
+	free(amt);
+	return got;
+}
+
+/* Lists under x->amt the items of point i whose amount is written otherwise; 0 or -1. */
+static int ev_amt_point(struct ev_pindex *x, const struct lab_an_point *p, size_t i)
+{
+	char *amt = lab_an_params_amounts(p->params);
+	const char *v = p->params, *a = amt;
+	int rc = amt ? 0 : -1;
+
+	lab__lesson_probe();
+	while (!rc && *v && *a) {
+		size_t vl = strcspn(v, ";"), al = strcspn(a, ";"), id;
+		int added = 0;
+
+		if (vl != al || memcmp(v, a, vl)) {
+			char *s = lab_an_asprintf("%s\x1f%.*s", p->experiment, (int)al, a);
+
+			id = s ? lab_an_strset_add(&x->amt, s, &added) : (size_t)-1;
+			if (!added)
+				free(s);
+			if (id == (size_t)-1 ||
+			    lab_an_grow(&x->amt_pt, &x->amt_cap, x->amt.n, sizeof(*x->amt_pt)))
+				rc = -1;
+			else if (added)
+				x->amt_pt[id] = i;
+		}
+		v += vl + (v[vl] == ';');
+		a += al + (a[al] == ';');
+	}
+	free(amt);
+	return rc;
+}
+
+int lab__lesson_spelled(struct ev_pindex *x, const struct lab_an_data *d, const char *exp,
+                        const char *key, const char *want, char *have, size_t len)
+{
+	char ab[64], s[600], got[256];
+	const char *amt = ev_amount(key, want, ab, sizeof(ab));
+	const size_t *l;
+	size_t n, id;
+
+	if (!x->ok || !strcmp(key, "threads"))
+		return 0;
+	/* want is not as the loader writes its amount, and a point writes it that way */
+	if (amt && ev_px_list(x, exp, key, amt, &l, &n)) {
+		snprintf(have, len, "%s=%s", key, amt);
+		return 1;
+	}
+	for (size_t i = 0; !x->amt_built && i < d->npt; i++)
+		if (ev_amt_point(x, &d->pt[i], i))
+			x->amt_built = -1;
+	x->amt_built = x->amt_built ? x->amt_built : 1;
+	/* a point writes the amount otherwise than want */
+	if (x->amt_built < 0 ||
+	    (size_t)snprintf(s, sizeof(s), "%s\x1f%s=%s", exp, key, amt ? amt : want) >=
+	        sizeof(s) ||
+	    (id = lab_an_strset_find(&x->amt, s)) == (size_t)-1 ||
+	    !lab_an_params_get(d->pt[x->amt_pt[id]].params, key, got, sizeof(got)) ||
+	    !strcmp(got, want))
+		return 0;
+	snprintf(have, len, "%s=%s", key, got);
+	return 1;
+}
+
+long lab__lesson_max_team(const struct ev_pindex *x, const char *exp)
+{
+	size_t e = x->ok ? lab_an_strset_find(&x->exps, exp) : (size_t)-1;
+
+	return e == (size_t)-1 ? 0 : x->max_team[e];
 }
 
 int lab__lesson_has_experiment(const struct ev_pindex *x, const char *exp)

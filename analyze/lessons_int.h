@@ -23,6 +23,7 @@ struct ev_var {
 struct ev_pindex {
 	struct lab_an_strset set;     /* the lists' names (owned strings) */
 	struct lab_an_strset exps;    /* the experiments that have points */
+	long *max_team;               /* per experiment of exps: its largest team */
 	struct lab_an_strset metrics; /* samples.csv's metric columns (numbered as in the data) */
 	size_t *key, *pt;             /* per entry: its list, its point (index in the data) */
 	size_t *order, *end;          /* the entries list by list (lab_an_bucket) */
@@ -34,6 +35,12 @@ struct ev_pindex {
 	int numa_nodes;      /* run.json's host.topology.numa_nodes (0 when absent) */
 	char hypervisor[48]; /* run.json's host.hypervisor ("" on bare metal or when absent) */
 	int no_set;          /* 1: run.json's command_line is there and has no --set */
+	/* Built on the first selector that names no point (lab__lesson_spelled): each params item
+	 * whose amount is written otherwise (tile=4K as 4096), under "EXPERIMENT<US>key=amount",
+	 * with a point that writes it; amt_built -1: out of memory */
+	struct lab_an_strset amt;
+	size_t *amt_pt, amt_cap;
+	int amt_built;
 };
 
 /* The most PUs a topology may list for the lessons to say which CPUs share a core (the harness
@@ -53,6 +60,13 @@ int lab__lesson_dbl_cmp(const void *a, const void *b);
 /* The (package, core) of cpu, two numbers in x->pus; NULL when the topology does not list it
  * (or lists it without both). */
 const double *lab__lesson_core(const struct ev_pindex *x, double cpu);
+/* 1 when a point of exp writes key's amount want otherwise (tile=4K where want is 4096, or
+ * 4096 where it is 4K), that point's key=value into have; 0 when none does. The loader has
+ * refused two spellings of one amount in an experiment, so there is one to find. */
+int lab__lesson_spelled(struct ev_pindex *x, const struct lab_an_data *d, const char *exp,
+                        const char *key, const char *want, char *have, size_t len);
+/* The largest team of exp's points; 0 when it has none (or x was not built). */
+long lab__lesson_max_team(const struct ev_pindex *x, const char *exp);
 /* 1 when some point of x is of experiment exp. */
 int lab__lesson_has_experiment(const struct ev_pindex *x, const char *exp);
 /* Counts a point compared with a selector (lab_an_lessons_probes). */
@@ -60,7 +74,7 @@ void lab__lesson_probe(void);
 
 struct ev {
 	const struct lab_an_data *d;
-	const struct ev_pindex *px;
+	struct ev_pindex *px; /* its amounts built on a not-run path (lab__lesson_spelled) */
 	const struct lab_lesson_claim *c;
 	struct ev_var var[EV_VARS_MAX];
 	unsigned nvar;
