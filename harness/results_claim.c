@@ -295,13 +295,16 @@ int lab_results_dir_check(const char *dir, struct lab_err *err)
 			continue;
 		*p = '\0';
 		if (stat(copy, &st) != 0) {
+			int e = errno, dangling = e == ENOENT && lstat(copy, &st) == 0;
 			char *up = strrchr(copy, '/');
 			if (up)
 				*up = '\0';
-			if (errno == ENOENT && access(up ? (*copy ? copy : "/") : ".", W_OK) != 0)
+			if (dangling) /* a link to nothing: the run's mkdir fails there */
+				rc = results_errno_err(err, "create", dir, ENOENT);
+			else if (e == ENOENT && access(up ? (*copy ? copy : "/") : ".", W_OK) != 0)
 				rc = results_errno_err(err, "create", dir, errno);
-			else if (errno != ENOENT)
-				rc = results_mkdir_err(copy, dir, errno, err);
+			else if (e != ENOENT)
+				rc = results_mkdir_err(copy, dir, e, err);
 			free(copy);
 			return rc;
 		}

@@ -612,10 +612,12 @@ dry_run_writes_nothing)
 	;;
 dry_run_refuses_what_the_run_refuses)
 	# --dry-run exited 0 for an -o under a file, a full directory and a plan past --max-hours,
-	# all refused by the run itself (hostile33); it still makes nothing
+	# all refused by the run itself (hostile33), and under a link to nothing (hostile35); it
+	# still makes nothing
 	touch "$tmp/afile" && mkdir "$tmp/full" && touch "$tmp/full/keep"
+	ln -s "$tmp/nowhere" "$tmp/dangle"
 	printf '[n]\nkernel = noop\nthreads = 1\nreps = 100000\nmin_time = 600s\n' >"$tmp/long.ini"
-	for o in "$tmp/afile/x" "$tmp/full" "$tmp/afile"; do
+	for o in "$tmp/dangle/x" "$tmp/dangle/x/y" "$tmp/afile/x" "$tmp/full" "$tmp/afile"; do
 		rc=0
 		"$lab" run configs/quick.ini --only noop --dry-run -o "$o" >"$tmp/out" 2>"$tmp/err" || rc=$?
 		[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] || exit 1
