@@ -41,6 +41,28 @@ static size_t doc_col_sfx(enum lab_doc_kind kind, const char **sfx)
 	return n;
 }
 
+/* 1 when a1 a2 (one after the other) is the string b1 b2: without formatting either, as every
+ * column of a 10,000-series analysis asks it (scale35: snprintf here was 20 % of its CPU). */
+static int doc_cat_eq(const char *a1, const char *a2, const char *b1, const char *b2)
+{
+	for (;;) {
+		if (!*a1 && a2) {
+			a1 = a2;
+			a2 = NULL;
+		} else if (!*b1 && b2) {
+			b1 = b2;
+			b2 = NULL;
+		} else if (*a1 != *b1) {
+			return 0;
+		} else if (!*a1) {
+			return 1;
+		} else {
+			a1++;
+			b1++;
+		}
+	}
+}
+
 /* 1 when a name a column of key and kind gives equals a name of another column of t, or a
  * row's own key. */
 static int doc_col_taken(const struct lab_doc_table *t, const char *key, enum lab_doc_kind kind)
@@ -48,19 +70,16 @@ static int doc_col_taken(const struct lab_doc_table *t, const char *key, enum la
 	static const char *const row[] = {"why", "note", "experiment"};
 	const char *sa[9], *sb[9];
 	size_t na = doc_col_sfx(kind, sa);
-	char a[160], b[160];
 
 	for (size_t i = 0; i < na; i++) {
-		snprintf(a, sizeof(a), "%s%s", key, sa[i]);
 		for (size_t r = 0; r < sizeof(row) / sizeof(*row); r++)
-			if (!strcmp(a, row[r]))
+			if (doc_cat_eq(key, sa[i], row[r], ""))
 				return 1;
 		for (size_t k = 0; k < t->ncol; k++)
-			for (size_t j = 0, nb = doc_col_sfx(t->col[k].kind, sb); j < nb; j++) {
-				snprintf(b, sizeof(b), "%s%s", t->col[k].key, sb[j]);
-				if (!strcmp(a, b))
+			for (size_t j = 0, nb = t->col[k].key ? doc_col_sfx(t->col[k].kind, sb) : 0;
+			     j < nb; j++)
+				if (doc_cat_eq(key, sa[i], t->col[k].key, sb[j]))
 					return 1;
-			}
 	}
 	return 0;
 }
