@@ -12,28 +12,6 @@
 #include "analyze/wfile.h"
 #include "harness/record_schema.h"
 
-/* Leaves out the plots past LAB_AN_PLOTS_MAX (their files and their record too, last first),
- * counting them in omitted. */
-static void an_plots_trim(const struct lab_an_pdir *pdir, struct lab_an_plots *out)
-{
-	static const char *const ext[] = {"gp", "dat"};
-	char name[512];
-
-	for (size_t i = out->n; i-- > LAB_AN_PLOTS_MAX;) {
-		for (size_t k = 0; k < 2; k++) {
-			snprintf(name, sizeof(name), "%s.%s", out->p[i].base, ext[k]);
-			unlinkat(pdir->fd, name, 0);
-			if (pdir->wrote)
-				lab_an_manifest_drop(pdir->wrote, LAB_DIR_PLOTS, name);
-		}
-		free(out->p[i].title);
-		free(out->p[i].base);
-		out->omitted++;
-	}
-	if (out->n > LAB_AN_PLOTS_MAX)
-		out->n = LAB_AN_PLOTS_MAX;
-}
-
 int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int render,
                        struct lab_an_manifest *wrote, struct lab_an_plots *out,
                        struct lab_an_warnings *warn, struct lab_err *err)
@@ -50,11 +28,10 @@ int lab_an_plots_write(const struct lab_an_analysis *a, const char *dir, int ren
 		goto out;
 	}
 	/* Every view draws through its document (the scaling series too); past the cap the
-	 * plots are left out and counted. What an earlier analysis drew and this one does not is
-	 * removed afterwards, by the record (analyze/manifest.h). */
+	 * plots are counted, not written (render/gnuplot.c). What an earlier analysis drew and
+	 * this one does not is removed afterwards, by the record (analyze/manifest.h). */
 	if ((rc = lab_an_views_plots(a, &pd, out, err)))
 		goto out;
-	an_plots_trim(&pd, out);
 	if (out->omitted)
 		lab_an_warn(warn,
 		            "%zu of %zu plots left out: at most %d per analysis (gnuplot renders a "

@@ -145,11 +145,19 @@ int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title,
 	return 0;
 }
 
+static unsigned long long an_opened;
+
+unsigned long long lab_an_plot_files_opened(void)
+{
+	return an_opened;
+}
+
 FILE *lab_an_open(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, const char *base,
                   const char *ext, struct lab_err *err)
 {
 	char name[512];
 
+	an_opened++;
 	snprintf(name, sizeof(name), "%s.%s", base, ext);
 	/* A fresh temporary renamed over the name: a hard link planted at the name is replaced,
 	 * never written through (analyze/wfile.h). */

@@ -23,6 +23,8 @@ void lab_an_dat_num(FILE *f, double v);
  * renamed over the name, never written through a link); NULL with the cause in err. */
 FILE *lab_an_open(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, const char *base,
                   const char *ext, struct lab_err *err);
+/* The plot files lab_an_open has started so far (a test's measure: none past the cap). */
+unsigned long long lab_an_plot_files_opened(void);
 /* Finishes it (renamed into place) and records it in pdir->wrote. 0 or a negative code. */
 int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct lab_err *err);
 /* Writes untrusted text s as one gnuplot single-quoted string literal that gnuplot cannot

@@ -471,6 +471,10 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 
 	if (!gp_any(g))
 		return 0;
+	if (out->n >= LAB_AN_PLOTS_MAX) { /* past the cap: counted, no file made (scale35) */
+		out->omitted++;
+		return 0;
+	}
 	if (gp_stacked(g) && gp_bars_make(&b, g))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.80s", d->view, g->id,

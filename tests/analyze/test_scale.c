@@ -16,6 +16,7 @@
 #include "analyze/lessons.h"
 #include "analyze/output.h"
 #include "analyze/plots.h"
+#include "analyze/plots_int.h"
 #include "analyze/render/doc.h"
 #include "analyze/views/c2c.h"
 #include "analyze/views/curves.h"
@@ -182,6 +183,45 @@ LAB_TEST(perf_c2c_experiments_linear)
 	CHECK_EQ_U64(e1, 250);
 	CHECK_EQ_U64(e4, 1000);
 	sc_growth("keys compared", "experiments", 250, c1, c4, 5, 400ULL * 1000);
+}
+
+/* The plot files opened while writing the plots of dir (drawn by no gnuplot); *left: how many
+ * plots were left out past the cap. */
+static unsigned long long sc_plot_files(const char *dir, size_t *left)
+{
+	struct lab_an_data d;
+	struct lab_an_analysis a = {0};
+	struct lab_an_plots plots = {0};
+	struct lab_an_warnings warn = {0};
+	struct lab_err err = {0};
+	unsigned long long before = lab_an_plot_files_opened(), n = 0;
+
+	*left = 0;
+	if (sc_load(dir, &d))
+		return 0;
+	if (lab_an_analysis_run(&d, 0, &a, &err) == 0 &&
+	    lab_an_plots_write(&a, dir, 0, NULL, &plots, &warn, &err) == 0) {
+		n = lab_an_plot_files_opened() - before;
+		*left = plots.omitted;
+	}
+	lab_an_plots_free(&plots);
+	lab_an_warnings_free(&warn);
+	lab_an_analysis_free(&a);
+	lab_an_data_free(&d);
+	return n;
+}
+
+/* Every plot past the cap was written, then deleted: 120,000 files made and 119,000 removed
+ * for 80,000 points (scale35). None past the cap is made. */
+LAB_TEST(plots_past_the_cap_not_written)
+{
+	size_t l1, l4;
+	unsigned long long w1 = sc_plot_files(sc_write("g1", 1000, 1), &l1);
+	unsigned long long w4 = sc_plot_files(sc_write("g4", 4000, 1), &l4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK(l1 > 0 && l4 > l1);
+	sc_growth("plot files opened", "points", 1000, w1, w4, 1, 2 * LAB_AN_PLOTS_MAX);
 }
 
 /*
