@@ -281,6 +281,26 @@ static void html_block(FILE *f, const struct lab_doc *d, const struct lab_doc_bl
 	}
 }
 
+/* The notes of a section the report shows (a precision line per point: 129,600 of them made a
+ * 23 MB report, scale35); the rest are counted. */
+#define HTML_NOTES_MAX 100
+
+/* The blocks of section s, its notes past HTML_NOTES_MAX counted instead. */
+static void html_blocks(FILE *f, const struct lab_doc *d, const struct lab_doc_section *s,
+                        const struct lab_an_plots *plots, const char *dir)
+{
+	size_t notes = 0;
+
+	for (size_t j = 0; j < s->nb; j++)
+		if (s->b[j].type != LAB_DOC_NOTE || notes++ < HTML_NOTES_MAX)
+			html_block(f, d, &s->b[j], plots, dir);
+	if (notes > HTML_NOTES_MAX)
+		fprintf(f,
+		        "<p><small>%zu more notes: the text output and analysis.json hold "
+		        "them all.</small></p>\n",
+		        notes - HTML_NOTES_MAX);
+}
+
 /* The sections of a view the report shows before it shows only those with a warning (100 000
  * one-point series made 100 000 headings). */
 #define HTML_SECTIONS_MAX 200
@@ -328,8 +348,7 @@ void lab_render_html(FILE *f, const struct lab_doc *d, const struct lab_an_plots
 			lab_an_html(f, s->lead);
 			fputs("</p>\n", f);
 		}
-		for (size_t j = 0; j < s->nb; j++)
-			html_block(f, d, &s->b[j], plots, dir);
+		html_blocks(f, d, s, plots, dir);
 	}
 	if (d->ns > HTML_SECTIONS_MAX)
 		fprintf(f,

@@ -504,6 +504,8 @@ LAB_TEST(large_documents_are_capped)
 		if (i == 1400)
 			lab_doc_rnote(t, "LATE WARNING");
 	}
+	for (int i = 0; i < 150; i++) /* a precision line per point (scale35: 23 MB of them) */
+		lab_doc_note(s, "note%d.", i);
 	for (int i = 0; i < 300; i++) {
 		struct lab_doc_section *x = lab_doc_section(d, "e", lab_doc_printf(d, "sec%d", i));
 		if (i == 250)
@@ -524,9 +526,12 @@ LAB_TEST(large_documents_are_capped)
 	CHECK(strstr(html, "sec198") != NULL && strstr(html, "sec199") == NULL);
 	CHECK(strstr(html, "sec250") != NULL && strstr(html, "LATE SECTION WARNING") != NULL);
 	CHECK(strstr(html, "301 sections, the first 200 shown") != NULL);
+	CHECK(strstr(html, "note99.") != NULL && strstr(html, "note100.") == NULL);
+	CHECK(strstr(html, "50 more notes") != NULL);
 	/* the text output keeps everything */
 	RD_CAPTURE(text, f, lab_render_text(f, d));
 	CHECK(strstr(text, "row1499") != NULL && strstr(text, "sec299") != NULL);
+	CHECK(strstr(text, "note149.") != NULL);
 	free(gp);
 	free(dat);
 	free(html);
