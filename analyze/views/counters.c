@@ -109,7 +109,7 @@ static void an_row(struct lab_doc *doc, struct lab_doc_table *t, const struct la
 struct an_sec {
 	struct lab_doc *doc;
 	struct lab_doc_section *s;
-	struct lab_doc_table *sw, *ev, *dv, *td;
+	struct lab_doc_table *sw, *dv, *td;
 	struct lab_doc_figure *f;
 	struct lab_doc_curve *cv[5];
 	size_t x, points, marked, matter, norq;
@@ -177,31 +177,50 @@ static void an_event_rows(struct an_sec *x, const struct lab_an_ctrs *c, struct 
 	}
 }
 
-/* The events with a value in the section's n points idx (task_clock in ns): a column each, one
- * row per point, its params last; past LAB_DOC_MAXCOL - 4 events the rest are left out. Without
- * hardware values the text reads one table instead of this and the software table (whose
- * samples, mux ratio and status say nothing more there): the run-queue wait and the events. */
-static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const size_t *idx, size_t n)
+/* From event *k on, the next events (at most LAB_DOC_MAXCOL - 4, a table's room) with a value in
+ * the n points idx into col; *k moves past them. Returns how many. */
+static size_t an_event_cols(const struct lab_an_ctrs *c, const size_t *idx, size_t n, size_t *k,
+                            size_t *col)
 {
-	size_t col[LAB_DOC_MAXCOL], nc = 0;
-	struct lab_doc_table *t;
+	size_t nc = 0;
 
-	for (size_t k = 0; k < c->ncol && nc < LAB_DOC_MAXCOL - 4; k++)
+	for (; *k < c->ncol && nc < LAB_DOC_MAXCOL - 4; ++*k)
 		for (size_t i = 0; i < n; i++)
-			if (c->p[idx[i]].nval[k]) {
-				col[nc++] = k;
+			if (c->p[idx[i]].nval[*k]) {
+				col[nc++] = *k;
 				break;
 			}
-	if (!nc || !(x->ev = an_table(x->s, "events", "events: median per sample", LAB_DOC_VALUE,
-	                              "@point @threads", 0)))
-		return;
-	x->ev->audience = x->hw ? LAB_DOC_EVERYONE : LAB_DOC_TOOLS;
-	an_event_rows(x, c, x->ev, idx, n, col, nc, 0);
-	if (x->hw || !(t = an_table(x->s, "software", "software events: median per sample",
-	                            LAB_DOC_VALUE, "@point @threads runq_wait:%", 0)))
-		return;
-	t->audience = LAB_DOC_PEOPLE;
-	an_event_rows(x, c, t, idx, n, col, nc, 1);
+	return nc;
+}
+
+/* The events with a value in the section's n points idx (task_clock in ns): a column each, one
+ * row per point, its params last; past a table's room the next events are a table of their own
+ * (events_2, ...: the 21st of a real catalogue went without a word, scale35). Without hardware
+ * values the text reads one table instead of this and the software table (whose samples, mux
+ * ratio and status say nothing more there): the run-queue wait and the events. */
+static void an_events(struct an_sec *x, const struct lab_an_ctrs *c, const size_t *idx, size_t n)
+{
+	size_t col[LAB_DOC_MAXCOL], nc, k = 0;
+	struct lab_doc_table *t;
+
+	for (unsigned part = 1; (nc = an_event_cols(c, idx, n, &k, col)); part++) {
+		const char *more = part == 1 ? "" : lab_doc_printf(x->doc, "_%u", part),
+		           *of = part == 1 ? "" : lab_doc_printf(x->doc, " (part %u)", part);
+
+		if (!(t = an_table(x->s, lab_doc_printf(x->doc, "events%s", more),
+		                   lab_doc_printf(x->doc, "events%s: median per sample", of),
+		                   LAB_DOC_VALUE, "@point @threads", 0)))
+			return;
+		t->audience = x->hw ? LAB_DOC_EVERYONE : LAB_DOC_TOOLS;
+		an_event_rows(x, c, t, idx, n, col, nc, 0);
+		if (x->hw || !(t = an_table(x->s, lab_doc_printf(x->doc, "software%s", more),
+		                            lab_doc_printf(
+		                                x->doc, "software events%s: median per sample", of),
+		                            LAB_DOC_VALUE, "@point @threads runq_wait:%", 0)))
+			continue;
+		t->audience = LAB_DOC_PEOPLE;
+		an_event_rows(x, c, t, idx, n, col, nc, 1);
+	}
 }
 
 static void an_derived(struct an_sec *x, const struct lab_an_ctrs *c, const struct lab_an_ctr_pt *e)
