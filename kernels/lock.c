@@ -33,14 +33,17 @@ static const char lk_description[] =
     "time a sampled subset of acquires (1 in lat_every, jittered) with two clock reads (a third\n"
     "ends the timed critical section, for cs_achieved_ns); a clock read has a cost\n"
     "(run.json: read_cost_ns), which bounds what they resolve: uncontended acquires read as the\n"
-    "clock's cost, so use them for the contended tail, not for the uncontended few ns. Larger\n"
-    "think_ns lowers contention; larger cs_ns makes the hand-off cost a smaller share. cs_ns\n"
-    "and think_ns are loops of one out-of-line busy-wait routine (the same cost in every lock\n"
-    "kind), calibrated anew for each point: delay_ns_per_loop is that calibration,\n"
+    "clock's cost, so use them for the contended tail, not for the uncontended few ns. The\n"
+    "clock read before a timed acquire and the bookkeeping after its release open a gap in\n"
+    "which a waiter takes a lock the holder would have taken again: an unfair lock's\n"
+    "handoff_ratio, jain_fairness and max_min_ratio read fairer with lat_every > 0 than\n"
+    "untimed (read them at lat_every = 0), and its timed acquisitions are not typical ones.\n"
+    "Larger think_ns lowers contention; larger cs_ns makes the hand-off cost a smaller share.\n"
+    "cs_ns and think_ns are loops of one out-of-line busy-wait routine (the same cost in every\n"
+    "lock kind), calibrated anew for each point: delay_ns_per_loop is that calibration,\n"
     "delay_drift_pct how much slower it is than the process's fastest calibration so far\n"
-    "(beyond 10 % the host's speed moved: compare points with care), cs_achieved_ns the critical "
-    "section the timed acquisitions\n"
-    "really got.";
+    "(beyond 10 % the host's speed moved: compare points with care), cs_achieved_ns the\n"
+    "critical section the timed acquisitions really got.";
 
 static const struct lab_enum_val lk_kinds[] = {
     {"tas", LK_TAS, "test-and-set: spin on atomic exchange"},

@@ -55,7 +55,8 @@ struct lk_params {
 	                   "Busy-loop work between a release and the next acquire."),              \
 	    LAB_P_U64(struct lk_params, lat_every, "lat_every", "64", 0, 1000000, "acquisitions",  \
 	              "Time one acquire in this many (on average) for the latency "                \
-	              "percentiles; 0 = none.")
+	              "percentiles; 0 = none (an unfair lock's hand-offs and fairness untouched "  \
+	              "by the timing).")
 
 enum {
 	LK_M_LAT_SAMPLES,
