@@ -15,22 +15,24 @@ static const char oo_description[] =
     "confidence interval of the mean overhead. One instance is: parallel = a region; for = a\n"
     "worksharing loop of one iteration per thread in an open region (with its barrier);\n"
     "parallel_for = both; barrier; single (with its barrier); critical and lock = one entry by\n"
-    "some thread (they serialise: the cost of a hand-off); atomic = one `omp atomic` add to a\n"
+    "some thread (they serialise; a thread may keep the lock over many instances, so a figure\n"
+    "at 2 threads need hold no hand-off); atomic = one `omp atomic` add to a\n"
     "shared counter (no delay; the reference adds to a private one); reduction = a region with\n"
     "reduction(+); ordered = one ordered iteration of a schedule(static,1) loop; taskloop = a\n"
     "taskloop of one task per thread issued by one thread. Compare constructs at one thread\n"
     "count: fork-join (parallel, parallel_for, reduction) usually costs the most after taskloop\n"
     "and grows with threads; a barrier's cost depends on the runtime (libgomp wakes its waiters\n"
-    "with a futex call even at 1 thread); critical, lock and atomic are cheap alone and grow\n"
-    "when contended. At 1 thread a fork still costs more than in a program that never\n"
+    "with a futex call even at 1 thread); atomic is cheap alone and grows when contended.\n"
+    "At 1 thread a fork still costs more than in a program that never\n"
     "started a second thread (EPCC at 1 thread): the lab's process always has its harness\n"
     "threads, as any multithreaded program does. samples.csv: test_ns, ref_ns and overhead_ns\n"
     "are ns per instance; elapsed_ns / work is test + reference per instance. team = lab runs\n"
     "parallel, barrier, critical, lock, atomic and reduction on the lab's own pinned pthreads\n"
     "instead (spin wake-up, spin barrier, mutex, spinlock, fetch_add): what is left is the\n"
     "hardware's part, the rest of team = openmp's figure is the runtime's. Knobs: construct,\n"
-    "team, threads, delay (a longer delay hides nothing but makes the overhead a smaller,\n"
-    "noisier difference).";
+    "team, threads, delay: the delay's dependent adds can run while a construct's own atomics\n"
+    "complete, so a short construct (critical, lock) can read cheaper with a delay than without\n"
+    "one; compare delay = 0 (by how much depends on the core) before reading a small overhead.";
 
 struct oo_params {
 	int construct;
