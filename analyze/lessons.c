@@ -125,31 +125,13 @@ static int ev_point_matches(const struct lab_an_point *p, const struct lab_lesso
 	return 1;
 }
 
-/* 1 when a point of sel's experiment writes an amount sel names otherwise (tile=4K where sel
- * writes tile=4096): the expr is not the planner's canonical form, a data error (review34: it
- * said "not in this run's plan"); the point's spelling into spelled. A not-run path only. */
-static int ev_spelled_otherwise(const struct ev *e, const struct lab_lesson_sel *sel, char *spelled,
-                                size_t len)
+/* The number of points sel names at threads_at (the candidates the index gives, each once). */
+static size_t ev_named(const struct ev *e, const struct lab_lesson_sel *sel, int threads_at,
+                       const struct lab_an_point **found)
 {
-	for (unsigned k = 0; k < sel->nparam; k++)
-		if (lab__lesson_spelled(e->px, e->d, sel->experiment, sel->key[k], sel->value[k],
-		                        spelled, len))
-			return 1;
-	return 0;
-}
-
-/* The one point sel names (threads_at >= 0: at that thread count), or NULL with the reason. */
-static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson_sel *sel,
-                                           int threads_at)
-{
-	const struct lab_an_point *found = NULL;
-	size_t n = 0;
-	char what[320];
-
 	const size_t *list;
-	size_t m = lab__lesson_candidates(e->px, sel, threads_at, &list), prev = (size_t)-1;
+	size_t m = lab__lesson_candidates(e->px, sel, threads_at, &list), prev = (size_t)-1, n = 0;
 
-	ev_sel_text(sel, threads_at, what, sizeof(what));
 	/* m == (size_t)-1 without a list: no index, or no item to look up; 0: none named */
 	for (size_t k = 0; k < (list ? m : m ? e->d->npt : 0); k++) {
 		size_t i = list ? e->px->pt[list[k]] : k;
@@ -159,8 +141,50 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 		prev = i;
 		lab__lesson_probe();
 		if (ev_point_matches(&e->d->pt[i], sel, threads_at) && !n++)
-			found = &e->d->pt[i];
+			*found = &e->d->pt[i];
 	}
+	return n;
+}
+
+/* 1 when a point of sel's experiment is the one sel names but with an amount spelled otherwise
+ * (tile=4K where sel writes tile=4096): the expr is not the planner's canonical form, a data
+ * error (review34: it said "not in this run's plan"); the point's spelling into spelled. The
+ * selector with each such item spelled as the points spell it must name a point (review35: a
+ * selector of a key no point has, respelled alone, was refused for a point that was not there).
+ * A not-run path only. */
+static int ev_spelled_otherwise(const struct ev *e, const struct lab_lesson_sel *sel,
+                                int threads_at, char *spelled, size_t len)
+{
+	struct lab_lesson_sel as = *sel;
+	char have[LAB_LESSON_PARAMS_MAX][320];
+	const struct lab_an_point *p;
+	unsigned first = LAB_LESSON_PARAMS_MAX;
+
+	for (unsigned k = 0; k < sel->nparam && k < LAB_LESSON_PARAMS_MAX; k++)
+		if (lab__lesson_spelled(e->px, e->d, sel->experiment, sel->key[k], sel->value[k],
+		                        have[k], sizeof(have[k]))) {
+			first = first < k ? first : k;
+			as.value[k] = have[k] + strlen(sel->key[k]) + 1; /* "key=value" */
+		}
+	if (first == LAB_LESSON_PARAMS_MAX || !ev_named(e, &as, threads_at, &p))
+		return 0;
+	size_t l = strlen(have[first]);
+
+	l = l < len ? l : len - 1; /* len > 0: the caller's buffer */
+	memcpy(spelled, have[first], l);
+	spelled[l] = '\0';
+	return 1;
+}
+
+/* The one point sel names (threads_at >= 0: at that thread count), or NULL with the reason. */
+static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson_sel *sel,
+                                           int threads_at)
+{
+	const struct lab_an_point *found = NULL;
+	char what[320];
+	size_t n = ev_named(e, sel, threads_at, &found);
+
+	ev_sel_text(sel, threads_at, what, sizeof(what));
 	if (n == 1)
 		return found;
 	if (n > 1) { /* the planner refuses a selector of several points */
@@ -179,7 +203,7 @@ static const struct lab_an_point *ev_point(struct ev *e, const struct lab_lesson
 		}
 	}
 	char spelled[320];
-	if (ev_spelled_otherwise(e, sel, spelled, sizeof(spelled))) {
+	if (ev_spelled_otherwise(e, sel, threads_at, spelled, sizeof(spelled))) {
 		ev_refuse(e,
 		          "[%s] %s names a point that writes %s: one amount spelled two ways, "
 		          "which the planner's expr never is",

@@ -869,6 +869,36 @@ LAB_TEST(selectors_the_planner_refuses_are_data_errors)
 	}
 }
 
+/* A selector with an amount spelled otherwise that names no point even respelled (another
+ * item no point has, a team larger than any) is not run, as before the respelling check: it was
+ * refused for "a point that writes stride=8" that did not exist (review35). */
+LAB_TEST(respelled_selector_of_no_point_is_not_run)
+{
+	static const char *const claim[][2] = {
+	    {"cost(fs: stride=8B, op=xyz, threads=2) >= 1", "has no point with stride=8B, op=xyz"},
+	    {"cost(fs: stride=8B, threads=8) >= 1", "its teams here have at most 4 threads"},
+	};
+
+	for (size_t i = 0; i < sizeof(claim) / sizeof(claim[0]); i++) {
+		struct fx f = {0};
+		struct lab_an_lessons ls;
+		struct lab_err err = {0};
+		char doc[8400];
+
+		fx_sharing(&f);
+		fx_point(&f, "fs", "op=rmw;placement=compact;stride=8", 4, 50, 1, 10);
+		fx_lesson(&f, "none", claim[i][0]);
+		snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f.json);
+		REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f.d.run, &err) == 0);
+		REQUIRE(lab_an_lessons_eval(&f.d, &ls, &err) == 0);
+		REQUIRE(ls.n == 1);
+		CHECK_EQ_I64(ls.l[0].verdict, LAB_AN_NOT_RUN);
+		if (!strstr(ls.l[0].text, claim[i][1]))
+			TL__FAIL("%zu: %s", i, ls.l[0].text);
+		fx_free(&f, &ls);
+	}
+}
+
 /* A claim on a point whose threads ran on two PUs of one core (compact on a machine with SMT)
  * says so after its verdict; a point on two cores adds nothing. */
 LAB_TEST(threads_on_one_core_are_named)
