@@ -317,10 +317,23 @@ static int an_cmp_curve(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Curves by the first point each took, which is where the data have them. */
+static int an_cmp_first(const void *a, const void *b)
+{
+	const struct lab_an_point *x = ((const struct lab_an_cv_curve *)a)->pt->pt;
+	const struct lab_an_point *y = ((const struct lab_an_cv_curve *)b)->pt->pt;
+
+	return (x > y) - (x < y);
+}
+
 /* The group's order: entries by x, curves of thread counts by threads (their colours in that
- * order), other curves as first seen with their styles. Returns 0 or -LAB_ENOMEM. */
+ * order), other curves as first seen with their styles (with cond_some, where the data have
+ * them: the points without it were taken after the others, review35). Returns 0 or
+ * -LAB_ENOMEM. */
 static int an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
 {
+	if (s->cond_some)
+		qsort(g->c, g->nc, sizeof(*g->c), an_cmp_first);
 	if (an_styles(g))
 		return -LAB_ENOMEM;
 	for (size_t j = 0; j < g->nc; j++)
@@ -466,6 +479,24 @@ static int an_lone(const struct lab_an_cv_spec *s, const struct lab_an_point *p)
 	return s->cond_some && !lab_an_params_get(p->params, s->cond_some, tmp, sizeof(tmp));
 }
 
+/* The first point of a group: its curves' first (each curve's pt[0] is its first taken). */
+static const struct lab_an_point *an_group_first(const struct lab_an_cv_group *g)
+{
+	const struct lab_an_point *p = NULL;
+
+	for (size_t j = 0; j < g->nc; j++)
+		if (g->c[j].npt && (!p || g->c[j].pt[0].pt < p))
+			p = g->c[j].pt[0].pt;
+	return p;
+}
+
+static int an_cmp_group(const void *a, const void *b)
+{
+	const struct lab_an_point *x = an_group_first(a), *y = an_group_first(b);
+
+	return (x > y) - (x < y);
+}
+
 /* Every point the view takes into v: those with cond_some first, then those without it into
  * their groups. Returns 0 or -LAB_ENOMEM. */
 static int an_add_all(const struct lab_an_cv_spec *s, struct lab_an_cv *v,
@@ -515,6 +546,8 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	v->spec = s;
 	rc = an_add_all(s, v, d, &b, inc);
 	lab_an_cv_bases_free(&b);
+	if (!rc && s->cond_some) /* the sections where the data have their first points */
+		qsort(v->g, v->ng, sizeof(*v->g), an_cmp_group);
 	for (size_t i = 0; i < v->ng && !rc; i++)
 		rc = an_sort(s, &v->g[i]);
 	if (rc || !v->ng) {
