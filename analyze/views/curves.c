@@ -332,7 +332,7 @@ static int an_cmp_first(const void *a, const void *b)
  * -LAB_ENOMEM. */
 static int an_sort(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g)
 {
-	if (s->cond_some)
+	if (s->cond_some && g->nc > 1)
 		qsort(g->c, g->nc, sizeof(*g->c), an_cmp_first);
 	if (an_styles(g))
 		return -LAB_ENOMEM;
@@ -546,7 +546,7 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	v->spec = s;
 	rc = an_add_all(s, v, d, &b, inc);
 	lab_an_cv_bases_free(&b);
-	if (!rc && s->cond_some) /* the sections where the data have their first points */
+	if (!rc && s->cond_some && v->ng > 1) /* sections where the data have their first points */
 		qsort(v->g, v->ng, sizeof(*v->g), an_cmp_group);
 	for (size_t i = 0; i < v->ng && !rc; i++)
 		rc = an_sort(s, &v->g[i]);
