@@ -162,7 +162,8 @@ static int ev_spelled_otherwise(const struct ev *e, const struct lab_lesson_sel 
 
 	for (unsigned k = 0; k < sel->nparam && k < LAB_LESSON_PARAMS_MAX; k++)
 		if (lab__lesson_spelled(e->px, e->d, sel->experiment, sel->key[k], sel->value[k],
-		                        have[k], sizeof(have[k]))) {
+		                        have[k], sizeof(have[k])) &&
+		    strlen(have[k]) > strlen(sel->key[k])) { /* "key=value", not cut in the key */
 			first = first < k ? first : k;
 			as.value[k] = have[k] + strlen(sel->key[k]) + 1; /* "key=value" */
 		}
