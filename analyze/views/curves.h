@@ -213,12 +213,15 @@ void lab_an_cv_bases_free(struct lab_an_cv_bases *b);
 int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point *p,
                       struct lab_an_cv_val *v);
 
-/* The view struct of spec view NAME (SPEC: its struct lab_an_cv_spec; HIDES: hides_series). */
-#define LAB_AN_CV_VIEW(NAME, SPEC, HIDES)                                                          \
+/* The view struct of spec view NAME (SPEC: its struct lab_an_cv_spec; HIDES: hides_series;
+ * COST: cost_is). */
+#define LAB_AN_CV_VIEW_COST(NAME, SPEC, HIDES, COST)                                               \
 	{                                                                                          \
 		.name = NAME, .spec = &SPEC, .applies = lab_an_cv_applies,                         \
 		.compute = lab_an_cv_compute, .free = lab_an_cv_free,                              \
 		.describe = lab_an_cv_describe, .misfit = lab_an_cv_misfit, .hides_series = HIDES, \
+		.cost_is = COST,                                                                   \
 	}
+#define LAB_AN_CV_VIEW(NAME, SPEC, HIDES) LAB_AN_CV_VIEW_COST(NAME, SPEC, HIDES, NULL)
 
 #endif

@@ -36,6 +36,10 @@ struct lab_an_view {
 	/* 1: the points it shows are not printed or drawn as scaling series (c2c: one pair each).
 	 */
 	int hides_series;
+	/* What its points' cost (elapsed_ns / work, what the scaling series and `lab compare`
+	 * judge) is where it is not the view's figure ("test + reference per instance, not the
+	 * construct's overhead_ns"); NULL: it is. */
+	const char *cost_is;
 	/* 1: no kernel declares it; it follows any run (counters, perf_c2c, the series). In the
 	 * text a chapter shows the views its kernels declare first, then the series, then these. */
 	int follows_any_run;
