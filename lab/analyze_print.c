@@ -184,9 +184,9 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	free(done);
 }
 
-/* Where a view shows p and its cost is not that view's figure (omp_overhead: test + reference),
- * what the cost is: a compare of two runs judges the cost (newcomer36: "regressed +14 %" where
- * the overhead had not moved). */
+/* Where a view shows p and its cost is not that view's figure (a construct's test + reference
+ * time, beside its overhead), what the cost is: a compare of two runs judges the cost
+ * (newcomer36: "regressed +14 %" where the overhead had not moved). */
 static void lab_compare_cost_is(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
 {
 	for (size_t i = 0; lab_an_views[i]; i++)
