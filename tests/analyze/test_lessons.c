@@ -828,6 +828,24 @@ LAB_TEST(means_that_cancel_are_not_run)
 	fx_free(&f, &ls);
 }
 
+/* f: the false-sharing fixture with one point, stride=8 at 4 threads, and one lesson, NAME with
+ * claim, in its run.json (read from "R"). 0, or -1 when the run.json does not parse. */
+static int fx_stride8_lesson(struct fx *f, const char *name, const char *claim)
+{
+	static char src[] = "R";
+	struct lab_err err = {0};
+	char doc[8400];
+
+	fx_sharing(f);
+	fx_point(f, "fs", "op=rmw;placement=compact;stride=8", 4, 50, 1, 10);
+	fx_lesson(f, name, claim);
+	snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f->json);
+	if (lab_an_json_parse("run.json", doc, strlen(doc), &f->d.run, &err))
+		return -1;
+	f->d.source = src;
+	return 0;
+}
+
 /* What the planner refuses in a selector and only an edited run.json can hold is a data error
  * naming the lesson's line, never a lesson "not run": a selector of several points, a thread
  * count of 0, a control byte. */
@@ -850,15 +868,8 @@ LAB_TEST(selectors_the_planner_refuses_are_data_errors)
 		struct fx f = {0};
 		struct lab_an_lessons ls;
 		struct lab_err err = {0};
-		char doc[8400];
 
-		fx_sharing(&f);
-		fx_point(&f, "fs", "op=rmw;placement=compact;stride=8", 4, 50, 1, 10);
-		fx_lesson(&f, "bad", claim[i][0]);
-		snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f.json);
-		REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f.d.run, &err) == 0);
-		static char src[] = "R";
-		f.d.source = src;
+		REQUIRE(fx_stride8_lesson(&f, "bad", claim[i][0]) == 0);
 		CHECK_EQ_I64(lab_an_lessons_eval(&f.d, &ls, &err), -LAB_EDATA);
 		if (!strstr(err.msg, "R/run.json:1: lesson 'bad': ") ||
 		    !strstr(err.msg, claim[i][1]) ||
@@ -883,13 +894,8 @@ LAB_TEST(respelled_selector_of_no_point_is_not_run)
 		struct fx f = {0};
 		struct lab_an_lessons ls;
 		struct lab_err err = {0};
-		char doc[8400];
 
-		fx_sharing(&f);
-		fx_point(&f, "fs", "op=rmw;placement=compact;stride=8", 4, 50, 1, 10);
-		fx_lesson(&f, "none", claim[i][0]);
-		snprintf(doc, sizeof(doc), "{\"lessons\": [%s]}", f.json);
-		REQUIRE(lab_an_json_parse("run.json", doc, strlen(doc), &f.d.run, &err) == 0);
+		REQUIRE(fx_stride8_lesson(&f, "none", claim[i][0]) == 0);
 		REQUIRE(lab_an_lessons_eval(&f.d, &ls, &err) == 0);
 		REQUIRE(ls.n == 1);
 		CHECK_EQ_I64(ls.l[0].verdict, LAB_AN_NOT_RUN);
