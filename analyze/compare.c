@@ -10,6 +10,8 @@
 #include "analyze/fit.h"
 #include "analyze/flagged.h"
 #include "analyze/levels.h"
+#include "analyze/stats.h"
+#include "analyze/views/views.h"
 #include "harness/json.h"
 
 /* The verdict of a point with one sample (or one run mean) on a side: no interval, no test. */
@@ -332,6 +334,95 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	an_cmp_count(c, r, runs);
 }
 
+/* The figure metric of p where a view that shows it on both sides has its cost apart from its
+ * figure (lab_an_view.figure), else NULL. */
+static const char *an_fig_name(const struct lab_an_data *old, const struct lab_an_point *o,
+                               const struct lab_an_data *new_, const struct lab_an_point *n)
+{
+	for (size_t i = 0; lab_an_views[i]; i++) {
+		const struct lab_an_view *v = lab_an_views[i];
+
+		if (v->figure && v->applies(v, old, o) && v->applies(v, new_, n))
+			return v->figure;
+	}
+	return NULL;
+}
+
+/* The summary of metric name at p of d, NULL when p has no value of it; its unit from run.json
+ * into *unit (NULL when not said). */
+static const struct lab_an_msum *an_fig_sum(const struct lab_an_data *d,
+                                            const struct lab_an_point *p, const char *name,
+                                            const char **unit)
+{
+	const struct lab_an_json *ms =
+	    lab_an_json_get(lab_an_data_experiment(d, p->experiment), "metrics");
+
+	for (size_t i = 0; ms && ms->type == LAB_AN_JSON_ARR && i < ms->n && !*unit; i++) {
+		const char *mn = lab_an_json_str(&ms->items[i], "name");
+		if (mn && !strcmp(mn, name))
+			*unit = lab_an_json_str(&ms->items[i], "unit");
+	}
+	for (size_t m = 0; m < d->nmetric; m++)
+		if (!strcmp(d->metric_name[m], name))
+			return lab_an_msum_of(p, m);
+	return NULL;
+}
+
+/* Row r's figure (compare.h), where its cost was compared: the difference of the figure's means
+ * with a Welch interval, on run means where both sides have them and on samples where neither
+ * has; not tested where only one has (its interval would hold one side's run-to-run spread and
+ * not the other's) or where the cost's row was held back. */
+static void an_cmp_fig(const struct lab_an_compare *c, struct lab_an_cmp_row *r,
+                       const struct lab_an_data *old, const struct lab_an_data *new_)
+{
+	struct lab_an_cmp_fig *f = &r->fig;
+	const struct lab_an_msum *a, *b;
+	const char *uo = NULL, *un = NULL;
+
+	f->old_mean = f->new_mean = f->diff = f->lo = f->hi = f->p = NAN;
+	if (!(f->fig = an_fig_name(old, r->old, new_, r->new_)))
+		return;
+	a = an_fig_sum(old, r->old, f->fig, &uo);
+	b = an_fig_sum(new_, r->new_, f->fig, &un);
+	f->unit = uo && un && !strcmp(uo, un) ? uo : NULL;
+	if (!a || !b || !a->n || !b->n || (uo && un && !f->unit)) {
+		f->verdict = !a || !b || !a->n || !b->n ? "not compared: no value on a side"
+		                                        : "not comparable: another unit";
+		return;
+	}
+	f->old_mean = a->mean;
+	f->new_mean = b->mean;
+	f->diff = b->mean - a->mean;
+	if (r->one_setup[0] || r->loaded[0]) {
+		f->verdict = r->verdict; /* held back as the cost's row is */
+		return;
+	}
+	if (!a->runs != !b->runs) {
+		f->verdict = "untested (run means on one side only)";
+		return;
+	}
+	size_t na = a->runs ? a->runs : a->n, nb = b->runs ? b->runs : b->n;
+	double va = a->se * a->se, vb = b->se * b->se;
+	double df = lab_an_welch_df(va, na, vb, nb);
+
+	if (na < 2 || nb < 2 || !(df > 0) || !isfinite(va) || !isfinite(vb)) {
+		f->verdict = AN_UNTESTED;
+		return;
+	}
+	double t = isfinite(df) ? lab_an_t_quantile(0.95, df) : 1.959963984540054;
+	double half = t * sqrt(va + vb);
+
+	f->lo = f->diff - half;
+	f->hi = f->diff + half;
+	f->p = lab_an_welch_p(b->mean, vb, nb, a->mean, va, na);
+	/* the noise band is relative to old's mean; with none above 0 the sign alone */
+	if (a->mean > 0)
+		f->verdict =
+		    lab_an_compare_verdict(f->p, f->lo / a->mean, f->hi / a->mean, c->noise);
+	else
+		f->verdict = !(f->p < 0.05) ? "no change" : f->diff < 0 ? "improved" : "regressed";
+}
+
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,
                        struct lab_an_compare *c, struct lab_err *err)
 {
@@ -363,7 +454,11 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		r->old = &old->pt[i];
 		r->new_ = an_match(&sn, r->old, so.amt[i]);
 		if (r->new_) {
-			an_cmp_row(c, r, an_cmp_unlike(old, r->old, new_, r->new_));
+			const char *unlike = an_cmp_unlike(old, r->old, new_, r->new_);
+
+			an_cmp_row(c, r, unlike);
+			if (!unlike && r->old->st.n && r->new_->st.n)
+				an_cmp_fig(c, r, old, new_);
 		} else {
 			r->change = r->lo = r->hi = r->p = NAN;
 			r->verdict = "only in old";
@@ -407,6 +502,23 @@ static void an_json_builds(struct lab_json *w, const struct lab_an_compare *c)
 	lab_json_int(w, "auto_points_new", (long long)c->auto_new);
 	/* either side's lab built with sanitizers: the note compare's text says, else null */
 	lab_json_str(w, "sanitized", *c->sanitized ? c->sanitized : NULL);
+	lab_json_obj_close(w);
+}
+
+/* A row's "figure" (compare.h), where its cost is not its view's figure. */
+static void an_json_fig(struct lab_json *w, const struct lab_an_cmp_fig *g)
+{
+	if (!g->fig)
+		return;
+	lab_json_obj_open(w, "figure");
+	lab_json_str(w, "metric", g->fig);
+	lab_json_str(w, "unit", g->unit);
+	lab_json_num(w, "old_mean", g->old_mean);
+	lab_json_num(w, "new_mean", g->new_mean);
+	lab_json_num(w, "difference", g->diff);
+	lab_json_pair(w, "difference_ci95", g->lo, g->hi);
+	lab_json_num(w, "p_value", g->p);
+	lab_json_str(w, "verdict", g->verdict);
 	lab_json_obj_close(w);
 }
 
@@ -470,6 +582,7 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 			lab_json_str(&w, "old_reason", lab_an_cmp_not_run_reason(r, 0));
 		if (lab_an_cmp_not_run_reason(r, 1))
 			lab_json_str(&w, "new_reason", lab_an_cmp_not_run_reason(r, 1));
+		an_json_fig(&w, &r->fig);
 		if (r->level) {
 			lab_json_str(&w, "level", r->level);
 			lab_json_int(&w, "old_runs", (long long)r->old->levels.runs);

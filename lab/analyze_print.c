@@ -347,6 +347,60 @@ static void lab_compare_change(const struct lab_an_cmp_row *r, char *ch, size_t 
 		snprintf(ch, len, "-");
 }
 
+/* The rows whose view's figure is not their cost (a construct's overhead), that figure's
+ * change: the difference of its means in its unit, with its interval, p and verdict. */
+static void lab_compare_figs(FILE *f, const struct lab_an_compare *c)
+{
+	static const char *const said[] = {"improved", "regressed", "within noise",
+	                                   "changed (size unclear)", "no change"};
+	size_t n[6] = {0}, head = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lab_an_cmp_fig *g = &c->row[i].fig;
+		const struct lab_an_point *p = c->row[i].old;
+		char mo[32] = "-", mn[32] = "-", ch[96] = "-", pv[32] = "-", name[32], u[24],
+		     fig[40];
+		size_t k = 0;
+
+		if (!g->fig)
+			continue;
+		if (!head++)
+			fprintf(
+			    f,
+			    "\nwhere the cost is not the view's figure, the figure's change (new - "
+			    "old, in its unit):\n%-24s %7s  %-18s %-11s %-11s  %-30s %-9s %s\n",
+			    "experiment", "threads", "figure", "old mean", "new mean",
+			    "difference [95% CI]", "p", "verdict");
+		while (k < 5 && strcmp(g->verdict, said[k]))
+			k++;
+		n[k]++;
+		if (isfinite(g->old_mean))
+			snprintf(mo, sizeof(mo), "%.4g", g->old_mean);
+		if (isfinite(g->new_mean))
+			snprintf(mn, sizeof(mn), "%.4g", g->new_mean);
+		if (isfinite(g->lo) && isfinite(g->hi))
+			snprintf(ch, sizeof(ch), "%+.4g [%+.4g, %+.4g]", g->diff, g->lo, g->hi);
+		else if (isfinite(g->diff))
+			snprintf(ch, sizeof(ch), "%+.4g [no interval]", g->diff);
+		if (isfinite(g->p))
+			snprintf(pv, sizeof(pv), "%.3g", g->p);
+		/* the unit from a file: escaped, cut */
+		snprintf(fig, sizeof(fig), "%s%s%s%s", g->fig, g->unit ? " (" : "",
+		         g->unit ? lab_render_line(g->unit, u, sizeof(u)) : "", g->unit ? ")" : "");
+		fprintf(f, "%-24.24s %7d  %-18s %-11s %-11s  %-30s %-9s %s",
+		        lab_render_line(p->experiment, name, sizeof(name)), p->threads, fig, mo, mn,
+		        ch, pv, g->verdict);
+		fputs(*p->params ? "  " : "", f);
+		lab_render_text_line(f, p->params);
+		fputc('\n', f);
+	}
+	if (head)
+		fprintf(f,
+		        "figures: %zu improved, %zu regressed, %zu within noise, %zu changed (size "
+		        "unclear), %zu no change, %zu not tested\n",
+		        n[0], n[1], n[2], n[3], n[4], n[5]);
+}
+
 void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab_an_data *old,
                        const struct lab_an_data *new_)
 {
@@ -397,6 +451,7 @@ void lab_compare_print(FILE *f, const struct lab_an_compare *c, const struct lab
 		lab_render_text_line(f, p->params); /* from a file: a newline would forge a row */
 		fputc('\n', f);
 	}
+	lab_compare_figs(f, c);
 	lab_compare_counts(f, c);
 	lab_compare_builds(f, c);
 	if (*c->sanitized) { /* text from the files, likewise */

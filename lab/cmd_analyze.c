@@ -131,7 +131,9 @@ static const struct lab_cmd_opts compare_cmd = {
              "whole interval lies beyond +-noise, 'within noise' if it lies inside, else\n"
              "'changed (size unclear)'; 'untested' with one sample on a side (no interval, no\n"
              "test), or one setup where runs >= 2 were planned (ONE SETUP: no run-to-run\n"
-             "spread to test against).\n",
+             "spread to test against). Where a view's figure is not the cost (a construct's\n"
+             "overhead_ns, where the cost is test + reference), a second table tests that\n"
+             "figure too, as the difference new - old in its unit.\n",
     .opts = compare_opts,
     .pos_at = offsetof(struct compare_args, dirs),
     .npos_at = offsetof(struct compare_args, ndirs),

@@ -214,14 +214,14 @@ int lab_an_cv_speedup(const struct lab_an_cv_bases *b, const struct lab_an_point
                       struct lab_an_cv_val *v);
 
 /* The view struct of spec view NAME (SPEC: its struct lab_an_cv_spec; HIDES: hides_series;
- * COST: cost_is). */
-#define LAB_AN_CV_VIEW_COST(NAME, SPEC, HIDES, COST)                                               \
+ * COST: cost_is; FIGURE: figure). */
+#define LAB_AN_CV_VIEW_COST(NAME, SPEC, HIDES, COST, FIGURE)                                       \
 	{                                                                                          \
 		.name = NAME, .spec = &SPEC, .applies = lab_an_cv_applies,                         \
 		.compute = lab_an_cv_compute, .free = lab_an_cv_free,                              \
 		.describe = lab_an_cv_describe, .misfit = lab_an_cv_misfit, .hides_series = HIDES, \
-		.cost_is = COST,                                                                   \
+		.cost_is = COST, .figure = FIGURE,                                                 \
 	}
-#define LAB_AN_CV_VIEW(NAME, SPEC, HIDES) LAB_AN_CV_VIEW_COST(NAME, SPEC, HIDES, NULL)
+#define LAB_AN_CV_VIEW(NAME, SPEC, HIDES) LAB_AN_CV_VIEW_COST(NAME, SPEC, HIDES, NULL, NULL)
 
 #endif

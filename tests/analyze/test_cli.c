@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The lab binary end to end: lab analyze / report / compare on fixture copies. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,11 +482,66 @@ LAB_TEST(compare_says_a_cost_is_not_the_view_figure)
 	                    &err) == 0);
 	CHECK(strstr(out, "ovh: mean cost in ns/instance; the cost is test + reference per "
 	                  "instance, not the construct's overhead") != NULL);
+	CHECK(strstr(out, "overhead_ns (ns)   110         110          +0 [-22.67, +22.67]") !=
+	      NULL);
 	free(out);
 	free(err);
 	clitest_copy("results-compare-a");
 	REQUIRE(clitest_run(NULL, "compare results-compare-a results-compare-a", &out, &err) == 0);
 	CHECK(strstr(out, "the cost is") == NULL);
+	free(out);
+	free(err);
+}
+
+/* Point 0's samples (omp_overhead at 1 thread) with their overhead_ns doubled, their cost
+ * (elapsed_ns / work) kept: the overhead grew, the test + reference did not. */
+static void ct_overhead_x2(FILE *out, const char *line, void *ctx)
+{
+	const char *last = strrchr(line, ','), *ovh = last;
+
+	(void)ctx;
+	while (ovh && ovh > line && ovh[-1] != ',')
+		ovh--;
+	if (strncmp(line, "ovh,0,", 6) || !ovh || ovh == line)
+		fprintf(out, "%s\n", line);
+	else
+		fprintf(out, "%.*s%g%s\n", (int)(ovh - line), line, 2 * strtod(ovh, NULL), last);
+}
+
+/* The figure's change is tested where the cost's is not its own: doubled overhead_ns under an
+ * unchanged cost reads "regressed" in the figure's table, "no change" in the cost's (review of
+ * newcomer36: compare judged only test + reference). */
+LAB_TEST(compare_tests_the_view_figure_beside_the_cost)
+{
+	char *out = NULL, *err = NULL, cmd[2048];
+	struct lab_an_json *j = NULL;
+	struct lab_err e = {0};
+
+	clitest_copy("results-omp-overhead");
+	snprintf(cmd, sizeof(cmd), "cd %s && rm -rf ovh-new && cp -r results-omp-overhead ovh-new",
+	         testlib_tmpdir());
+	REQUIRE(system(cmd) == 0);
+	REQUIRE(clitest_rewrite("ovh-new/samples.csv", ct_overhead_x2, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-omp-overhead ovh-new", &out, &err) == 0);
+	CHECK(strstr(out, "overhead_ns (ns)   110         220          +110 [+68.45, +151.6]") !=
+	      NULL);
+	CHECK(strstr(out, "figures: 0 improved, 1 regressed, 0 within noise, 0 changed (size "
+	                  "unclear), 2 no change, 0 not tested") != NULL);
+	CHECK(strstr(out, "0 regressed, 0 within noise (+-1%), 3 no change") != NULL);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run(NULL, "compare results-omp-overhead ovh-new --json", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	const struct lab_an_json *pts = lab_an_json_get(j, "points");
+	REQUIRE(pts && pts->type == LAB_AN_JSON_ARR && pts->n == 4);
+	const struct lab_an_json *fig = lab_an_json_get(&pts->items[0], "figure");
+	CHECK_EQ_STR(lab_an_json_str(&pts->items[0], "verdict"), "no change");
+	CHECK_EQ_STR(lab_an_json_str(fig, "metric"), "overhead_ns");
+	CHECK_EQ_STR(lab_an_json_str(fig, "unit"), "ns");
+	CHECK_EQ_STR(lab_an_json_str(fig, "verdict"), "regressed");
+	CHECK_NEAR(lab_an_json_num(fig, "difference", NAN), 110, 1e-9);
+	CHECK(lab_an_json_get(&pts->items[3], "figure") == NULL); /* did not run */
+	lab_an_json_free(j);
 	free(out);
 	free(err);
 }
