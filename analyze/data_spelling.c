@@ -14,6 +14,7 @@
 #include "analyze/data.h"
 #include "analyze/data_int.h"
 #include "analyze/index.h"
+#include "harness/hash.h"
 #include "harness/record_schema.h"
 
 /* One key=value item of a point: where its value and its amount stand. */
@@ -29,13 +30,14 @@ struct an_spell_key {
 	const struct an_spell *cur;
 };
 
+/* The whole key and amount, each with its length: a hash of their first 100 bytes put values
+ * that differ past that in one chain (64,000 points: 143 s in memcmp, hostile37). */
 static uint64_t an_spell_hash(const struct lab_an_data *d, const struct an_spell *x)
 {
-	char buf[256];
+	uint64_t h = lab_an_hash_str(LAB_AN_HASH_INIT, d->pt[x->pt].experiment);
 
-	snprintf(buf, sizeof(buf), "%.*s=%.*s", (int)(x->klen < 100 ? x->klen : 100), x->key,
-	         (int)(x->alen < 100 ? x->alen : 100), x->amt);
-	return lab_an_hash_str(lab_an_hash_str(LAB_AN_HASH_INIT, d->pt[x->pt].experiment), buf);
+	h = lab_hash_bytes(lab_an_hash_long(h, (long)x->klen), x->key, x->klen);
+	return lab_hash_bytes(lab_an_hash_long(h, (long)x->alen), x->amt, x->alen);
 }
 
 static int an_spell_same(const void *ctx, size_t i)

@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
+#include "analyze/index.h"
 #include "analyze/jsonr.h"
 #include "analyze/lessons.h"
 #include "analyze/output.h"
@@ -880,6 +882,58 @@ static size_t sc_compare_work(const char *dir, size_t *matched)
 	lab_an_compare_free(&c);
 	lab_an_data_free(&d);
 	return work;
+}
+
+/* DIR/NAME: n points whose one param's values share their first 150 bytes. */
+static const char *sc_write_long_values(const char *name, long n)
+{
+	static char dir[4096];
+	char pre[151];
+	FILE *s, *r;
+
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	memset(pre, 'v', 150);
+	pre[150] = '\0';
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"x\", \"kernel\": \"noop\", \"work_unit\": \"op\", \"points\": [",
+	      r);
+	for (long p = 0; p < n; p++) {
+		fprintf(r,
+		        "%s\n{\"point\": %ld, \"threads\": 1, \"params\": {\"tag\": \"%s%ld\"}, "
+		        "\"status\": \"ok\", \"reps\": 1}",
+		        p ? "," : "", p, pre, p);
+		fprintf(s, "x,%ld,noop,\"tag=%s%ld\",1,0,1000,10,op,0.01,0\n", p, pre, p);
+	}
+	fputs("]}]}\n", r);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The index slots looked at while loading dir; 0 when it could not load. */
+static unsigned long long sc_load_probes(const char *dir)
+{
+	struct lab_an_data d;
+	struct lab_err err = {0};
+	unsigned long long before = lab_an_index_probes(), work = 0;
+
+	if (dir && !lab_an_data_load_dir(&d, dir, &err)) {
+		work = lab_an_index_probes() - before;
+		lab_an_data_free(&d);
+	} else {
+		fprintf(stderr, "%s: %s\n", dir ? dir : "(no dir)", err.msg);
+	}
+	return work;
+}
+
+/* The check of one spelling per amount hashed a value's first 100 bytes: values that differ
+ * only past them fell into one chain (64,000 points: 143 s, hostile37). */
+LAB_TEST(spelling_check_linear_in_long_values)
+{
+	unsigned long long w1 = sc_load_probes(sc_write_long_values("lv1", 1000));
+	unsigned long long w4 = sc_load_probes(sc_write_long_values("lv4", 4000));
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	sc_growth("index slots looked at", "points", 1000, w1, w4, 6, 100 * 4000);
 }
 
 /* lab compare of 100 000 points x 10 took 83 s: each point was matched by a scan. */
