@@ -208,7 +208,9 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 }
 
 /* The value of a size param in bytes, or a duration in ns, as "%.17g"; NULL for any other
- * value (or key) or one that does not parse. */
+ * value (or key) or one that does not parse. Zero is "0" in any unit and without one: the
+ * planner writes a zero duration bare ("cs_ns=0"), and "0ns" or "-0us" are that amount
+ * (hostile37: a hand-edited cs_ns=0ns split a lock series into two). */
 static const char *an_param_amount(const char *key, size_t klen, const char *v, size_t vlen,
                                    char *buf, size_t len)
 {
@@ -230,8 +232,11 @@ static const char *an_param_amount(const char *key, size_t klen, const char *v, 
 	}
 	x = strtod(text, &end);
 	for (const struct lab_unit_suffix *u = units; end != text && *text != ' ' && u->name; u++)
-		if (!strcmp(end, u->name) && isfinite(x)) {
-			snprintf(buf, len, "%.17gns", x * u->mult);
+		if ((!*end && x == 0) || (!strcmp(end, u->name) && isfinite(x))) {
+			if (x == 0)
+				snprintf(buf, len, "0");
+			else
+				snprintf(buf, len, "%.17gns", x * u->mult);
 			return buf;
 		}
 	return NULL;

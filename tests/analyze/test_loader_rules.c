@@ -814,6 +814,27 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	                               "e,1,noop,\"cost=+100ns\",2,0,1000,10,op,0.01,0\n",
 	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
 	             -LAB_EDATA);
+	/* zero is one amount in every unit and bare, as the planner writes it (hostile37:
+	 * cs_ns=0ns beside cs_ns=0 split a lock series in two) */
+	static const char *const zero[] = {"0ns", "-0ns", "0us", "0.0"};
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+		char text[1024], want[128];
+
+		snprintf(text, sizeof(text),
+		         LR_HEADER "e,0,noop,\"cs_ns=0;m=a\",1,0,1000,10,op,0.01,0\n"
+		                   "e,1,noop,\"cs_ns=%s;m=a\",2,0,1000,10,op,0.01,0\n",
+		         zero[i]);
+		snprintf(want, sizeof(want), "writes cs_ns=%s where point 0 writes cs_ns=0",
+		         zero[i]);
+		CHECK_EQ_I64(lr_load(text, "{\"experiments\": []}\n", msg, sizeof(msg)),
+		             -LAB_EDATA);
+		if (!strstr(msg, want))
+			TL__FAIL("%s: got '%s'", zero[i], msg);
+	}
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"cs_ns=0;m=a\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"cs_ns=1ns;m=a\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             0);
 	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4K\",1,0,1000,10,op,0.01,0\n"
 	                               "f,1,noop,\"m=b;tile=4096\",2,0,1000,10,op,0.01,0\n"
 	                               "e,2,noop,\"m=b;tile=4K\",2,0,1000,10,op,0.01,0\n"
