@@ -113,25 +113,33 @@ static int an_curve_same(const void *ctx, size_t i)
 	return !strcmp(k->g->c[i].key[0], k->val[0]) && !strcmp(k->g->c[i].key[1], k->val[1]);
 }
 
+/* The index in g of p's curve (its curve keys' values, into val), (size_t)-1 when g has none;
+ * its key's hash into *h. */
+static size_t an_curve_find(const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g,
+                            const struct lab_an_point *p, char val[][128], uint64_t *h)
+{
+	struct an_ckey k = {g, (const char(*)[128])val};
+
+	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++)
+		if (!q && an_by_threads(s))
+			snprintf(val[q], 128, "%d", p->threads);
+		else if (!s->curve[q] || !lab_an_params_get(p->params, s->curve[q], val[q], 128))
+			strcpy(val[q], q && s->curve1_some ? "" : "?");
+	*h = lab_an_view_key(val[0], val[1], 0);
+	return lab_an_index_find(&g->ix, *h, an_curve_same, &k);
+}
+
 /* The curve of p in g (its curve keys' values), made when new; its style comes with the
  * group's finish (an_styles). */
 static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct lab_an_cv_group *g,
                                         const struct lab_an_point *p)
 {
 	char val[LAB_AN_CV_MAXKEY][128];
-	struct an_ckey k = {g, (const char(*)[128])val};
 	struct lab_an_cv_curve *c;
 	uint64_t h;
 	size_t i;
 
-	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++)
-		if (!q && an_by_threads(s))
-			snprintf(val[q], sizeof(val[q]), "%d", p->threads);
-		else if (!s->curve[q] ||
-		         !lab_an_params_get(p->params, s->curve[q], val[q], sizeof(val[q])))
-			strcpy(val[q], q && s->curve1_some ? "" : "?");
-	h = lab_an_view_key(val[0], val[1], 0);
-	if ((i = lab_an_index_find(&g->ix, h, an_curve_same, &k)) != (size_t)-1)
+	if ((i = an_curve_find(s, g, p, val, &h)) != (size_t)-1)
 		return &g->c[i];
 	if (lab_an_grow(&g->c, &g->cap, g->nc + 1, sizeof(*g->c)) ||
 	    lab_an_index_add(&g->ix, h, g->nc))
@@ -353,6 +361,7 @@ struct an_some {
 	struct lab_an_index ix;
 	char **bare;  /* per group: its conditions without cond_some */
 	int *several; /* per group found under its key: another group has the same key */
+	size_t *nc0;  /* per group: its curves of points with cond_some */
 };
 
 /* A key of m (experiment, conditions without cond_some) against ctx. */
@@ -376,11 +385,13 @@ static int an_some_init(struct an_some *m, const struct lab_an_cv *v, const char
 	m->v = v;
 	m->bare = calloc(v->ng + 1, sizeof(*m->bare));
 	m->several = calloc(v->ng + 1, sizeof(*m->several));
-	for (size_t i = 0; m->bare && m->several && i < v->ng; i++) {
+	m->nc0 = calloc(v->ng + 1, sizeof(*m->nc0));
+	for (size_t i = 0; m->bare && m->several && m->nc0 && i < v->ng; i++) {
 		struct an_skey k = {m, v->g[i].experiment, NULL};
 		uint64_t h;
 		size_t j;
 
+		m->nc0[i] = v->g[i].nc;
 		if (!(m->bare[i] = lab_an_params_without(v->g[i].params, key)))
 			return -1;
 		k.cond = m->bare[i];
@@ -390,7 +401,7 @@ static int an_some_init(struct an_some *m, const struct lab_an_cv *v, const char
 		else if (lab_an_index_add(&m->ix, h, i))
 			return -1;
 	}
-	return m->bare && m->several ? 0 : -1;
+	return m->bare && m->several && m->nc0 ? 0 : -1;
 }
 
 static void an_some_free(struct an_some *m, size_t ng)
@@ -399,12 +410,16 @@ static void an_some_free(struct an_some *m, size_t ng)
 		free(m->bare[i]);
 	free(m->bare);
 	free(m->several);
+	free(m->nc0);
 	lab_an_index_free(&m->ix);
 }
 
 /* The group of p, which lacks cond_some when m is given: the one group of its experiment whose
- * conditions without it are p's, else its own. */
-static struct lab_an_cv_group *an_group_some(struct lab_an_cv *v, const struct lab_an_data *d,
+ * conditions without it are p's, unless a point with cond_some made p's curve there (a
+ * construct that takes a delay, its delay removed by hand, read as another delay's rows:
+ * hostile37), else its own. */
+static struct lab_an_cv_group *an_group_some(const struct lab_an_cv_spec *s, struct lab_an_cv *v,
+                                             const struct lab_an_data *d,
                                              const struct lab_an_point *p, char *cond,
                                              const struct an_some *m)
 {
@@ -412,8 +427,12 @@ static struct lab_an_cv_group *an_group_some(struct lab_an_cv *v, const struct l
 	size_t j =
 	    m ? lab_an_index_find(&m->ix, lab_an_view_key(p->experiment, cond, 0), an_some_same, &k)
 	      : (size_t)-1;
+	char val[LAB_AN_CV_MAXKEY][128];
+	uint64_t h;
+	size_t c;
 
-	if (j == (size_t)-1 || m->several[j])
+	if (j == (size_t)-1 || m->several[j] ||
+	    ((c = an_curve_find(s, &v->g[j], p, val, &h)) != (size_t)-1 && c < m->nc0[j]))
 		return an_group(v, d, p, cond);
 	free(cond);
 	return &v->g[j];
@@ -428,7 +447,7 @@ static int an_add(const struct lab_an_cv_spec *s, struct lab_an_cv *v, const str
 	struct lab_an_cv_curve *c;
 	struct lab_an_cv_pt *e;
 
-	if (!cond || !(g = an_group_some(v, d, p, cond, m)) || !(c = an_curve(s, g, p)) ||
+	if (!cond || !(g = an_group_some(s, v, d, p, cond, m)) || !(c = an_curve(s, g, p)) ||
 	    lab_an_grow(&c->pt, &c->cap, c->npt + 1, sizeof(*c->pt)))
 		return -LAB_ENOMEM;
 	e = &c->pt[c->npt++];

@@ -232,6 +232,49 @@ LAB_TEST(overhead_atomic_joins_its_delay)
 	lab_an_json_free(j);
 }
 
+/* Point 1 (parallel, team openmp, at 2 threads) without its delay, as if edited by hand. */
+static void ov_parallel_delay_gone(FILE *out, const char *line, void *ctx)
+{
+	int *at = ctx;
+
+	if (strstr(line, "\"point\": 1,"))
+		*at = 1;
+	if (*at && strstr(line, "\"delay\": ")) {
+		*at = 0;
+		return;
+	}
+	if (!strncmp(line, "ovh,1,", 6) && strstr(line, "delay=100ns;")) {
+		const char *c = strstr(line, "delay=100ns;");
+		fprintf(out, "%.*s%s\n", (int)(c - line), line, c + strlen("delay=100ns;"));
+		return;
+	}
+	fprintf(out, "%s\n", line);
+}
+
+/* A construct that takes a delay, its delay gone from one point, is not read as a row of
+ * another delay's table (where its curve has rows at a delay): its points are a section of
+ * their own (hostile37: two rows at one thread count, the plot zigzagging). */
+LAB_TEST(overhead_point_without_its_delay_apart)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *v, *sec;
+	int at = 0;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/run.json", ov_parallel_delay_gone, &at) == 0);
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_parallel_delay_gone, &at) ==
+	        0);
+	REQUIRE((j = ov_json_of("results-omp-overhead")));
+	v = lab_an_json_get(clitest_at(j, "experiments", 0), "omp_overhead");
+	REQUIRE((sec = lab_an_json_get(v, "sections")));
+	CHECK_EQ_I64((long long)sec->n, 2);
+	REQUIRE(ov_pt(j, "omp_overhead", 0, 0, 0));
+	CHECK(ov_pt(j, "omp_overhead", 0, 0, 1) == NULL); /* the delay's parallel: 1 thread */
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 1, 0), "parallel team=openmp");
+	CHECK_EQ_I64((long long)ov_x(ov_pt(j, "omp_overhead", 1, 0, 0), "threads"), 2);
+	lab_an_json_free(j);
+}
+
 /* Sorted by chunk; the imbalance interval stops at 1. */
 LAB_TEST(schedule_json_numbers)
 {
