@@ -313,8 +313,17 @@ int lab_results_dir_check(const char *dir, struct lab_err *err)
 			                 dir, copy, RESULTS_ALLOWED);
 		*p = '/';
 	}
+	if (!rc && lstat(dir, &st) != 0) { /* new: made by the run, in a parent it can write */
+		char *up = strrchr(copy, '/');
+		if (up)
+			up[up == copy] = '\0'; /* "/x": "/" */
+		if (errno == ENOENT && access(up ? copy : ".", W_OK) != 0)
+			rc = results_errno_err(err, "create", dir, errno);
+		free(copy);
+		return rc;
+	}
 	free(copy);
-	if (rc || lstat(dir, &st) != 0) /* new: made by the run */
+	if (rc)
 		return rc;
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return results_open_err(dir, errno, err);
@@ -324,5 +333,7 @@ int lab_results_dir_check(const char *dir, struct lab_err *err)
 		return lab_err_set(err, LAB_EINVAL,
 		                   "%s exists and is not empty (choose a new directory with -o)",
 		                   dir);
+	if (access(dir, W_OK) != 0) /* empty, and the run would write into it */
+		return results_errno_err(err, "write into", dir, errno);
 	return 0;
 }

@@ -629,6 +629,21 @@ dry_run_refuses_what_the_run_refuses)
 	"$lab" run "$tmp/long.ini" --dry-run --max-hours 0 -o "$tmp/new" >"$tmp/out"
 	[ ! -e "$tmp/new" ] && [ "$(ls "$tmp/full")" = keep ]
 	;;
+dry_run_checks_write_access)
+	# --dry-run exited 0 for a new -o in a directory the user cannot write and for an empty
+	# one it cannot write into, both refused by the run (hostile37); as nobody when root
+	unprivileged_copy
+	mkdir "$tmp/ro" "$tmp/roe" && chmod 555 "$tmp/ro" "$tmp/roe"
+	for o in "$tmp/ro/new" "$tmp/roe"; do
+		rc=0
+		"${as[@]}" "$tmp/lab" run configs/quick.ini --only noop --dry-run -o "$o" >"$tmp/out" \
+			2>"$tmp/err" || rc=$?
+		[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+			grep -q 'Permission denied (allowed: -o a new directory' "$tmp/err" ||
+			{ echo "-o $o: exit $rc"; cat "$tmp/err"; exit 1; }
+	done
+	[ ! -e "$tmp/ro/new" ] && [ -z "$(ls "$tmp/roe")" ]
+	;;
 output_dir_empty_name)
 	# -o '' read past a one-byte heap copy; now a clear usage error.
 	rc=0
