@@ -203,6 +203,23 @@ static const char *an_runs_why(const struct lab_an_point *p, size_t seen, double
 	                             : "the others' rows are not in samples.csv";
 }
 
+/* Whether var v is a metric with values in one of its point's two or more kept runs (the rest
+ * blank): its summary then falls back to one run's samples (review37: "holds" on one run of
+ * three, its table row saying "over the run means"), said into why. */
+static int an_metric_one_setup(const struct ev *e, const struct ev_var *v, char *why, size_t len)
+{
+	const struct lab_an_msum *m =
+	    v->metric >= 0 ? lab_an_msum_of(v->pt, (size_t)v->metric) : NULL;
+
+	if (!m || !m->n || m->runs >= 2 || v->pt->levels.runs < 2)
+		return 0;
+	snprintf(why, len,
+	         ": point %ld has %s values in one of its %zu kept runs, so they are one setup's "
+	         "and say nothing of the others: run it again",
+	         v->pt->id, e->d->metric_name[v->metric], v->pt->levels.runs);
+	return 1;
+}
+
 int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 {
 	for (unsigned v = 0; v < e->nvar; v++) {
@@ -211,6 +228,8 @@ int lab__lesson_one_setup(const struct ev *e, char *why, size_t len)
 		size_t kept;
 		char what[160];
 
+		if (an_metric_one_setup(e, &e->var[v], why, len))
+			return 1;
 		if (!lab_an_point_one_setup(p, &kept, &runs, &planned))
 			continue;
 		size_t seen = runs >= 2 ? lab_an_point_runs_seen(p) : 0;

@@ -232,6 +232,36 @@ LAB_TEST(one_setup_of_several_runs_is_inconclusive)
 	fx_free(&f, &ls);
 }
 
+/* review37: a point that kept 3 runs whose metric has values in one of them (the others'
+ * blank) held on that run's samples; it is one setup's metric, so inconclusive, said as such. A
+ * metric over the 3 run means is judged. */
+LAB_TEST(metric_of_one_kept_run_is_one_setup)
+{
+	for (int blank = 1; blank >= 0; blank--) {
+		struct fx f = {0};
+		struct lab_an_lessons ls;
+		struct lab_an_point *p =
+		    fx_point(&f, "h", "lock=ticket;placement=compact", 2, 10, 0.2, 12);
+
+		p->id = 4;
+		p->levels.runs = 3;
+		p->msum[0] = (struct lab_an_msum){.n = blank ? 4 : 12,
+		                                  .runs = blank ? 0 : 3,
+		                                  .mean = 0.95,
+		                                  .median = 0.95,
+		                                  .se = 0.003};
+		fx_lesson(&f, "hands_over", "metric(fairness, h: lock=ticket, threads=2) >= 0.8");
+		fx_eval(&f, &ls);
+		REQUIRE(ls.n == 1);
+		CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict),
+		             blank ? "inconclusive" : "holds");
+		CHECK((strstr(ls.l[0].text,
+		              "point 4 has fairness values in one of its 3 kept runs, so "
+		              "they are one setup's") != NULL) == blank);
+		fx_free(&f, &ls);
+	}
+}
+
 /* A point that kept one run of one sample (the others flagged) has no interval: the verdict
  * says why (it guessed "a denominator not clearly away from 0" where the denominator was
  * 1.134 [1.113, 1.154]). */
