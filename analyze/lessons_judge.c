@@ -457,6 +457,31 @@ static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why)
 	return bounded && why[0];
 }
 
+/* Whether two of e's means are one point's (two metrics, or its cost and a metric): their
+ * samples are paired, and the intervals here take means as independent, too wide where the
+ * two move together and too narrow where they move apart (review37: test_ns / ref_ns "held"
+ * on samples whose paired interval straddled), said into why. */
+static int ev_paired(const struct ev *e, char *why, size_t len)
+{
+	for (unsigned i = 0; i < e->nvar; i++)
+		for (unsigned j = i + 1; j < e->nvar; j++) {
+			const struct ev_var *a = &e->var[i], *b = &e->var[j];
+
+			if (a->pt != b->pt || a->metric == b->metric)
+				continue;
+			snprintf(why, len,
+			         " %s and %s are means of one point (%ld) over the same samples, "
+			         "which the interval takes as independent: write the claim on a "
+			         "column the kernel records per sample (a difference or a ratio "
+			         "of the two)",
+			         a->metric < 0 ? "its cost" : e->d->metric_name[a->metric],
+			         b->metric < 0 ? "its cost" : e->d->metric_name[b->metric],
+			         a->pt->id);
+			return 1;
+		}
+	return 0;
+}
+
 void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 {
 	/* why: the reason the verdict is inconclusive other than its interval (" point 7 kept
@@ -473,6 +498,9 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 		lead = out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
 		                                           : ":";
 		snprintf(why, sizeof(why), "%s", one + 1); /* one: ": point ..." */
+	} else if (ev_paired(e, why, sizeof(why))) {
+		lead = out->verdict == LAB_AN_INCONCLUSIVE ? ": the interval straddles the bound;"
+		                                           : ":";
 	}
 	/* Most of its samples under foreign load: the loaded machine's numbers decide nothing (a
 	 * sharded counter "failed" to beat a shared one at 1.14 where quiet runs read 4.0: on a

@@ -262,6 +262,30 @@ LAB_TEST(metric_of_one_kept_run_is_one_setup)
 	}
 }
 
+/* review37: two means of one point are its paired samples, which the intervals take as
+ * independent (a ratio of them "held" where the paired interval straddled): inconclusive with
+ * the reason; the same quantities of two points are judged. */
+LAB_TEST(two_means_of_one_point_are_not_judged)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	fx_sharing(&f);
+	f.d.pt[0].id = 3;
+	fx_lesson(&f, "paired",
+	          "cost(fs: stride=8, threads=2) / metric(fairness, fs: stride=8, threads=2) >= 5");
+	fx_lesson(
+	    &f, "apart",
+	    "cost(fs: stride=8, threads=2) / metric(fairness, fs: stride=128, threads=2) >= 5");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 2);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[0].verdict), "inconclusive");
+	CHECK(strstr(ls.l[0].text, "its cost and fairness are means of one point (3) over the same "
+	                           "samples, which the interval takes as independent") != NULL);
+	CHECK_EQ_STR(lab_an_verdict_name(ls.l[1].verdict), "holds");
+	fx_free(&f, &ls);
+}
+
 /* A point that kept one run of one sample (the others flagged) has no interval: the verdict
  * says why (it guessed "a denominator not clearly away from 0" where the denominator was
  * 1.134 [1.113, 1.154]). */
