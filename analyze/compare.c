@@ -334,16 +334,18 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	an_cmp_count(c, r, runs);
 }
 
-/* The figure metric of p where a view that shows it on both sides has its cost apart from its
- * figure (lab_an_view.figure), else NULL. */
-static const char *an_fig_name(const struct lab_an_data *old, const struct lab_an_point *o,
-                               const struct lab_an_data *new_, const struct lab_an_point *n)
+/* The view that shows o (of old) and n (of new_) whose cost is not its figure
+ * (lab_an_view.cost_is), else NULL. */
+static const struct lab_an_view *an_fig_view(const struct lab_an_data *old,
+                                             const struct lab_an_point *o,
+                                             const struct lab_an_data *new_,
+                                             const struct lab_an_point *n)
 {
 	for (size_t i = 0; lab_an_views[i]; i++) {
 		const struct lab_an_view *v = lab_an_views[i];
 
-		if (v->figure && v->applies(v, old, o) && v->applies(v, new_, n))
-			return v->figure;
+		if (v->cost_is && v->applies(v, old, o) && v->applies(v, new_, n))
+			return v;
 	}
 	return NULL;
 }
@@ -379,8 +381,11 @@ static void an_cmp_fig(const struct lab_an_compare *c, struct lab_an_cmp_row *r,
 	const struct lab_an_msum *a, *b;
 	const char *uo = NULL, *un = NULL;
 
+	const struct lab_an_view *v = an_fig_view(old, r->old, new_, r->new_);
+
 	f->old_mean = f->new_mean = f->diff = f->lo = f->hi = f->p = NAN;
-	if (!(f->fig = an_fig_name(old, r->old, new_, r->new_)))
+	r->cost_is = v ? v->cost_is : NULL;
+	if (!v || !r->old->st.n || !r->new_->st.n || !(f->fig = v->figure))
 		return;
 	a = an_fig_sum(old, r->old, f->fig, &uo);
 	b = an_fig_sum(new_, r->new_, f->fig, &un);
@@ -453,11 +458,12 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 
 		r->old = &old->pt[i];
 		r->new_ = an_match(&sn, r->old, so.amt[i]);
+		r->unit = lab_an_point_unit(old, r->old);
 		if (r->new_) {
 			const char *unlike = an_cmp_unlike(old, r->old, new_, r->new_);
 
 			an_cmp_row(c, r, unlike);
-			if (!unlike && r->old->st.n && r->new_->st.n)
+			if (!unlike)
 				an_cmp_fig(c, r, old, new_);
 		} else {
 			r->change = r->lo = r->hi = r->p = NAN;
@@ -472,6 +478,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 			continue;
 		r = &c->row[c->n++];
 		r->new_ = &new_->pt[i];
+		r->unit = lab_an_point_unit(new_, r->new_);
 		r->change = r->lo = r->hi = r->p = NAN;
 		r->verdict = "only in new";
 		c->unmatched++;
@@ -574,6 +581,8 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		             runs                       ? lab_an_point_level_mean(r->new_)
 		             : r->new_ && r->new_->st.n ? r->new_->st.mean
 		                                        : NAN);
+		lab_json_str(&w, "unit", r->unit);       /* of the cost, old's where both */
+		lab_json_str(&w, "cost_is", r->cost_is); /* null: the view's figure, or no view */
 		lab_json_num(&w, "change", r->change);
 		lab_json_pair(&w, "change_ci95", r->lo, r->hi);
 		lab_json_num(&w, "p_value", r->p);

@@ -39,6 +39,9 @@ struct lab_an_cmp_row {
 	 * where both sides have runs >= 2), the difference new - old in its unit with a Welch 95 %
 	 * interval and p, and a verdict as the cost's (relative to old's mean where that is above
 	 * 0); fig NULL when none, fig_verdict alone (why not compared) when the sides cannot be. */
+	/* the cost's unit (old's where both have one) and, where a view shows the point and its
+	 * cost is not that view's figure, what the cost is (lab_an_view.cost_is); NULL: none */
+	const char *unit, *cost_is;
 	struct lab_an_cmp_fig {
 		const char *fig, *unit, *verdict;
 		double old_mean, new_mean, diff, lo, hi, p;

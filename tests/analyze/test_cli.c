@@ -536,6 +536,9 @@ LAB_TEST(compare_tests_the_view_figure_beside_the_cost)
 	REQUIRE(pts && pts->type == LAB_AN_JSON_ARR && pts->n == 4);
 	const struct lab_an_json *fig = lab_an_json_get(&pts->items[0], "figure");
 	CHECK_EQ_STR(lab_an_json_str(&pts->items[0], "verdict"), "no change");
+	CHECK_EQ_STR(lab_an_json_str(&pts->items[0], "unit"), "ns/instance");
+	CHECK(strncmp(lab_an_json_str(&pts->items[0], "cost_is") ?: "",
+	              "test + reference per instance", 29) == 0);
 	CHECK_EQ_STR(lab_an_json_str(fig, "metric"), "overhead_ns");
 	CHECK_EQ_STR(lab_an_json_str(fig, "unit"), "ns");
 	CHECK_EQ_STR(lab_an_json_str(fig, "verdict"), "regressed");
