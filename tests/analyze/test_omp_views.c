@@ -232,6 +232,50 @@ LAB_TEST(overhead_atomic_joins_its_delay)
 	lab_an_json_free(j);
 }
 
+/* The fixture as a run of two delays with atomic between them in the data: point 1 atomic
+ * (no delay), points 2 and 3 (barrier, team lab) at delay 0. */
+static void ov_atomic_between_delays(FILE *out, const char *line, void *ctx)
+{
+	int *pt = ctx;
+	const char *c;
+
+	if ((c = strstr(line, "\"point\": ")))
+		*pt = atoi(c + strlen("\"point\": "));
+	if (!strncmp(line, "ovh,", 4))
+		*pt = atoi(line + 4);
+	if (*pt == 1 && strstr(line, "\"delay\": "))
+		return;
+	if (*pt == 1 && (c = strstr(line, "construct=parallel;delay=100ns;")))
+		fprintf(out, "%.*sconstruct=atomic;%s\n", (int)(c - line), line,
+		        c + strlen("construct=parallel;delay=100ns;"));
+	else if (*pt == 1 && strstr(line, "\"construct\": \"parallel\""))
+		fprintf(out, "      \"construct\": \"atomic\",\n");
+	else if (*pt >= 2 && (c = strstr(line, "100ns")) && !strstr(line, "\"delay_ns\""))
+		fprintf(out, "%.*s0%s\n", (int)(c - line), line, c + strlen("100ns"));
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* review37: sections go in the order of their first points, an atomic's own (two delays) among
+ * them, not after every other (text, JSON and the plots take one order). */
+LAB_TEST(overhead_sections_in_data_order)
+{
+	struct lab_an_json *j;
+	int pt = -1;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/run.json", ov_atomic_between_delays, &pt) ==
+	        0);
+	pt = -1;
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_atomic_between_delays,
+	                        &pt) == 0);
+	REQUIRE((j = ov_json_of("results-omp-overhead")));
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 0), "parallel team=openmp");
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 1, 0), "atomic team=openmp");
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 2, 0), "barrier team=lab");
+	lab_an_json_free(j);
+}
+
 /* Point 1 (parallel, team openmp, at 2 threads) without its delay, as if edited by hand. */
 static void ov_parallel_delay_gone(FILE *out, const char *line, void *ctx)
 {
