@@ -152,8 +152,10 @@ static void an_above_note(struct lab_an_rl_pt *e, const char *other)
 	                      "independent chains, a busy machine): measure peak op=add with the "
 	                      "point's ISA again";
 	/* the roof is its group's best point with an interval: a faster one of too few samples
-	 * for one, passed over, is the likelier reason where it would hold the point */
-	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1);
+	 * for one, passed over, is the likelier reason where it would hold the point (within a
+	 * rounding: the point itself, its rate over its bytes times its intensity, read an ulp
+	 * below its rate over its flops in a third of cases: lessons37) */
+	double unsure_roof = c->faster_unsure * (bw ? e->intensity : 1) * (1 + 1e-12);
 	char unsure[200], pct[32], isa[32];
 	/* the point's own ISA measured that peak: no narrower ISA to blame */
 	const char *same = "that ceiling was measured below what the machine does (fewer "

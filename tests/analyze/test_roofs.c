@@ -281,6 +281,22 @@ LAB_TEST(few_samples_above_roof_told_why)
 	lab_an_json_free(j);
 }
 
+/* lessons37: a triad of 2 threads whose flagged samples left it no interval is above the load's
+ * roof by its own rate, passed over as a ceiling; its rate over its bytes times its intensity
+ * read an ulp below its rate over its flops, and it was told its data sat in a faster level. */
+LAB_TEST(few_samples_above_roof_by_its_own_rate)
+{
+	struct lab_an_json *j = rf_json("results-roofs-unsure-self");
+	const char *note;
+
+	REQUIRE(j);
+	REQUIRE((note = rf_finding(j, 0)));
+	CHECK(strstr(note, "op=triad") != NULL);
+	CHECK(strstr(note, "on too few samples for one") != NULL);
+	CHECK(strstr(note, "faster level") == NULL);
+	lab_an_json_free(j);
+}
+
 /* The text says it too: the finding under the table, with its reason. */
 LAB_TEST(ch28_above_roof_in_text)
 {
