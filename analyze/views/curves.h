@@ -93,8 +93,9 @@ struct lab_an_cv_spec {
 	int curve1_some;
 	/* Optional: a condition param that applies at some curve values alone (omp_overhead's
 	 * delay, which atomic takes none of): a point without it joins the one group of its
-	 * experiment whose other conditions are its own; with none or several (a swept delay) it
-	 * is a group of its own. */
+	 * experiment whose other conditions are its own, unless points with it made its curve
+	 * there (a delay removed by hand); with none or several (a swept delay) it is a group of
+	 * its own. */
 	const char *cond_some;
 	/* param of the x axis, read with the configs' size suffixes (4K: 4096); NULL: threads */
 	const char *x;
