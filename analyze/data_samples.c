@@ -35,20 +35,22 @@ struct an_samples {
 	char pairbuf[64];
 	const char *badsize; /* canon's first size param that is no size ("size=banana"), or NULL */
 	char sizebuf[96];
+	const char *baddur; /* its first duration param that is no duration ("cs_ns=banana") */
+	char durbuf[96];
 };
 
 /* The params that are sizes in bytes (the kernels' LAB_P_SIZE keys the views read as sizes)
  * hold sizes: "size=1e308" made a ceiling "DRAM 1e308" and a ladder row of 309 digits, and
  * "size=banana" took a ladder row away without a word. "key=value", cut to len, in buf when
  * one is not; 1 when all are. */
-static int an_sizes_ok(const char *canon, char *buf, size_t len)
+static int an_sizes_ok(const char *canon, const char *const *keys, int (*ok)(const char *),
+                       char *buf, size_t len)
 {
-	const char *const *keys = lab_an_size_keys;
 	char v[64];
 
 	for (size_t i = 0; keys[i]; i++)
 		if (lab_an_params_get(canon, keys[i], v, sizeof(v)) &&
-		    (strlen(v) >= sizeof(v) - 1 || !lab_an_size_ok(v))) { /* no size is 63 long */
+		    (strlen(v) >= sizeof(v) - 1 || !ok(v))) { /* no size is 63 long */
 			snprintf(buf, len, "%s = '%.60s'", keys[i], v);
 			return 0;
 		}
@@ -90,8 +92,15 @@ static const char *an_samples_params(struct an_samples *s, const char *params)
 		s->dupkey = NULL;
 	s->badpair =
 	    s->canon && !an_pair_ok(s->canon, s->pairbuf, sizeof(s->pairbuf)) ? s->pairbuf : NULL;
-	s->badsize =
-	    s->canon && !an_sizes_ok(s->canon, s->sizebuf, sizeof(s->sizebuf)) ? s->sizebuf : NULL;
+	s->badsize = s->canon && !an_sizes_ok(s->canon, lab_an_size_keys, lab_an_size_ok,
+	                                      s->sizebuf, sizeof(s->sizebuf))
+	                 ? s->sizebuf
+	                 : NULL;
+	/* likewise durations, whose nonsense ("cs_ns=banana") split a series without a word */
+	s->baddur = s->canon && !an_sizes_ok(s->canon, lab_an_duration_keys, lab_an_duration_ok,
+	                                     s->durbuf, sizeof(s->durbuf))
+	                ? s->durbuf
+	                : NULL;
 	return s->canon;
 }
 
@@ -326,6 +335,36 @@ static int an_samples_again(const struct an_samples *s, size_t i, size_t line, s
 	                   s->r.path, line, s->key[i].id, s->key[i].rep, s->key[i].line);
 }
 
+/* The refusal of the row's params (written: as samples.csv has them) that an_samples_params
+ * found wrong, or 0. */
+static int an_row_params_err(const struct an_samples *s, const char *written, struct lab_err *err)
+{
+	const struct lab_an_csv *r = &s->r;
+
+	if (s->badpair)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: params pair = '%s': allowed: two different CPU numbers "
+		                   "0 .. 65535 as A-B (what placement = pairs plans)",
+		                   r->path, r->line, s->badpair);
+	if (s->badsize)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: params %s: allowed: a size, a whole number of bytes 0 .. "
+		    "2^40 with an optional B, K, KiB, M, MiB, G or GiB",
+		    r->path, r->line, s->badsize);
+	if (s->baddur)
+		return lab_err_set(err, LAB_EDATA,
+		                   "%s:%zu: params %s: allowed: a duration, a number >= 0 with ns, "
+		                   "us, ms or s (0 bare)",
+		                   r->path, r->line, s->baddur);
+	if (s->dupkey) /* which value would count? run.json refuses a key twice, as here */
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: params = '%s': key '%.*s' twice, allowed: each key once", r->path,
+		    r->line, written, (int)s->dupkey_len, s->dupkey);
+	return 0;
+}
+
 static int an_samples_row(struct an_samples *s, struct lab_err *err)
 {
 	struct lab_an_data *d = s->d;
@@ -351,22 +390,8 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 	params = an_samples_params(s, f[LAB_SCOL_PARAMS]);
 	if (!params)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	if (s->badpair)
-		return lab_err_set(err, LAB_EDATA,
-		                   "%s:%zu: params pair = '%s': allowed: two different CPU numbers "
-		                   "0 .. 65535 as A-B (what placement = pairs plans)",
-		                   r->path, r->line, s->badpair);
-	if (s->badsize)
-		return lab_err_set(
-		    err, LAB_EDATA,
-		    "%s:%zu: params %s: allowed: a size, a whole number of bytes 0 .. "
-		    "2^40 with an optional B, K, KiB, M, MiB, G or GiB",
-		    r->path, r->line, s->badsize);
-	if (s->dupkey) /* which value would count? run.json refuses a key twice, as here */
-		return lab_err_set(
-		    err, LAB_EDATA,
-		    "%s:%zu: params = '%s': key '%.*s' twice, allowed: each key once", r->path,
-		    r->line, f[LAB_SCOL_PARAMS], (int)s->dupkey_len, s->dupkey);
+	if ((rc = an_row_params_err(s, f[LAB_SCOL_PARAMS], err)))
+		return rc;
 	p = lab_an_point_find(d, f[LAB_SCOL_EXPERIMENT], id, (int)threads, params, &s->hint);
 	if (!p || (!p->kernel && !(p->kernel = lab_an_strdup(f[LAB_SCOL_KERNEL]))) ||
 	    (!p->params_written && !(p->params_written = lab_an_strdup(f[LAB_SCOL_PARAMS]))))

@@ -8,6 +8,25 @@
 #include "harness/units.h"
 
 const char *const lab_an_size_keys[] = {"size", "stream_size", "stride", "tile", NULL};
+const char *const lab_an_duration_keys[] = {"cost", "cs_ns", "delay", "think_ns", NULL};
+
+int lab_an_duration_ok(const char *text)
+{
+	char *end;
+	double v;
+
+	if (!*text || !strchr("0123456789.", *text))
+		return 0;
+	v = strtod(text, &end);
+	if (end == text || !isfinite(v) || v < 0 || strchr(text, 'x') || strchr(text, 'X'))
+		return 0;
+	if (!*end)
+		return 1;
+	for (const struct lab_unit_suffix *s = lab_duration_suffixes; s->name; s++)
+		if (!strcmp(end, s->name))
+			return 1;
+	return 0;
+}
 
 int lab_an_size_ok(const char *text)
 {

@@ -20,4 +20,12 @@ int lab_an_size_ok(const char *text);
 /* The params that hold sizes in bytes (the kernels' LAB_P_SIZE keys), NULL-terminated. */
 extern const char *const lab_an_size_keys[];
 
+/* The params that hold durations (the kernels' LAB_P_DURATION keys), NULL-terminated. */
+extern const char *const lab_an_duration_keys[];
+
+/* 1 when text is a duration as results files write it: a finite number >= 0 with ns, us, ms or
+ * s, or bare (0 as the planner writes it; a number of ns in older results), else 0
+ * ("banana", "0 ns" and "0Ns" split a lock series into two tables: hostile38). */
+int lab_an_duration_ok(const char *text);
+
 #endif

@@ -816,7 +816,7 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	             -LAB_EDATA);
 	/* zero is one amount in every unit and bare, as the planner writes it (hostile37:
 	 * cs_ns=0ns beside cs_ns=0 split a lock series in two) */
-	static const char *const zero[] = {"0ns", "-0ns", "0us", "0.0"};
+	static const char *const zero[] = {"0ns", "0us", "0.0", "0s"};
 	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
 		char text[1024], want[128];
 
@@ -833,6 +833,26 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	}
 	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"cs_ns=0;m=a\",1,0,1000,10,op,0.01,0\n"
 	                               "e,1,noop,\"cs_ns=1ns;m=a\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             0);
+	/* a duration key's value is a duration (hostile38: cs_ns=banana, "0 ns" and 0Ns split a
+	 * lock series in two); older results' bare numbers of ns are */
+	static const char *const nodur[] = {"banana", "0 ns", "0Ns", "0nsx", "-0ns", "-5ns", "inf"};
+	for (size_t i = 0; i < sizeof(nodur) / sizeof(nodur[0]); i++) {
+		char text[1024], want[128];
+
+		snprintf(text, sizeof(text),
+		         LR_HEADER "e,0,noop,\"delay=%s;m=a\",1,0,1000,10,op,0.01,0\n", nodur[i]);
+		snprintf(want, sizeof(want),
+		         "R/samples.csv:2: params delay = '%s': allowed: a duration, a number >= 0",
+		         nodur[i]);
+		CHECK_EQ_I64(lr_load(text, "{\"experiments\": []}\n", msg, sizeof(msg)),
+		             -LAB_EDATA);
+		if (!strstr(msg, want))
+			TL__FAIL("%s: got '%s'", nodur[i], msg);
+	}
+	CHECK_EQ_I64(lr_load(LR_HEADER
+	                     "e,0,noop,\"cs_ns=100;think_ns=2.5us\",1,0,1000,10,op,0.01,0\n",
 	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
 	             0);
 	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4K\",1,0,1000,10,op,0.01,0\n"
