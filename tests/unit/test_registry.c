@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/units.h"
 #include "harness/config.h"
 #include "harness/param.h"
 #include "harness/plan.h"
@@ -137,6 +138,27 @@ LAB_TEST(metrics_have_units)
 		}
 		CHECK(n <= LAB_METRICS_MAX);
 	}
+}
+
+/* Every duration param of a kernel is one the analyzer holds to durations (analyze/units.h):
+ * a kernel's new one is not read as plain text ("cs_ns=banana" split a series). */
+LAB_TEST(duration_params_known_to_the_analyzer)
+{
+	for (const struct lab_kernel *const *k = lab_kernels; *k; k++)
+		for (const struct lab_param *p = (*k)->params; p && p->key; p++) {
+			const char *const *a = lab_an_duration_keys;
+
+			if (p->type != LAB_PT_DURATION)
+				continue;
+			while (*a && strcmp(*a, p->key))
+				a++;
+			if (!*a)
+				fprintf(stderr,
+				        "kernel %s: duration param '%s' not in "
+				        "lab_an_duration_keys (analyze/units.c)\n",
+				        (*k)->name, p->key);
+			CHECK(*a != NULL);
+		}
 }
 
 /* Every kernel appears in configs/quick.ini. */
