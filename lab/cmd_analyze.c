@@ -8,12 +8,15 @@
  * says they are from an earlier analysis (they may not match the data now).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/analysis.h"
 #include "analyze/compare.h"
@@ -219,17 +222,41 @@ static void lab_print_warnings(const struct lab_an_warnings *w, const char *cmd)
 /* Writes summary.csv, analysis.json, the views' CSV files, plots and report.html into the
  * results directory (analyze/write_dir.h); *started is 1 once a file was written, 2 when besides
  * a file of an earlier analysis stays or what was written is not recorded. */
+/* One analysis writes DIR's outputs at a time: an exclusive flock on DIR itself (no file added
+ * to it), waited for with a line when another lab analyze or report holds it (two with other
+ * options left report.html of one beside analysis.json of the other, recorded as one
+ * analysis: hostile38). Returns the descriptor to close when done, or -1 (DIR cannot be
+ * opened: the writing says why). */
+static int lab_analyze_lock(const char *dir, int report_only)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+		lab_opts_error("lab %s: waiting for another lab analyze or report of %s to finish "
+		               "writing",
+		               report_only ? "report" : "analyze", dir);
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			; /* a signal that ends the process does not return here */
+	}
+	return fd;
+}
+
 static int lab_analyze_write(const struct lab_an_analysis *a, const struct lab_analyze_opts *o,
                              struct lab_an_warnings *warn, struct lab_err *err, int *started)
 {
 	struct lab_an_plots plots = {0};
 	size_t nwritten = 0;
-	int rc, clean = 0;
+	int rc, clean = 0, lock = lab_analyze_lock(o->dir, o->report_only);
 
 	/* A link or special file where an output goes: refused before anything is written. */
-	if ((rc = lab_an_dir_check(a, o->dir, !o->no_plots, err)))
+	if ((rc = lab_an_dir_check(a, o->dir, !o->no_plots, err))) {
+		if (lock >= 0)
+			close(lock);
 		return rc;
+	}
 	rc = lab_an_dir_write(a, o->dir, !o->no_plots, &plots, &nwritten, &clean, warn, err);
+	if (lock >= 0)
+		close(lock);
 	*started = nwritten > 0 ? 1 + !clean : 0;
 	if (!rc && o->report_only) { /* what it wrote besides: lab analyze's files */
 		fputs("wrote ", stdout);

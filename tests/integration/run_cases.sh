@@ -716,6 +716,20 @@ run_json_unreadable)
 	"${as[@]}" "$tmp/lab" analyze "$tmp/r" --no-plots >"$tmp/out" 2>"$tmp/err"
 	grep -q 'provenance and point status unknown' "$tmp/err"
 	;;
+analyze_waits_for_another)
+	# two analyses of one directory wrote at once and left one's report.html beside the
+	# other's analysis.json, recorded as one (hostile38): one waits for the other's lock
+	command -v flock >/dev/null || { echo "Skipped: no flock command"; exit 77; }
+	cp -r tests/fixtures/results-locks "$tmp/r"
+	flock -x "$tmp/r" sleep 3 &
+	for _ in $(seq 50); do flock -n "$tmp/r" true || break; sleep 0.1; done
+	! flock -n "$tmp/r" true || { echo "the holder did not take the lock"; exit 1; }
+	"$lab" analyze "$tmp/r" --no-plots >/dev/null 2>"$tmp/err"
+	grep -q 'lab analyze: waiting for another lab analyze or report of .*/r to finish writing' \
+		"$tmp/err"
+	wait
+	[ -s "$tmp/r/analysis.json" ] && [ -s "$tmp/r/report.html" ]
+	;;
 analyze_earlier_files_kept)
 	# A file of an earlier analysis that cannot be removed (a read-only plots/) is said: the
 	# next analysis said nothing, or that no earlier file was kept.
