@@ -334,20 +334,35 @@ static void an_cmp_row(struct lab_an_compare *c, struct lab_an_cmp_row *r, const
 	an_cmp_count(c, r, runs);
 }
 
-/* The view that shows o (of old) and n (of new_) whose cost is not its figure
- * (lab_an_view.cost_is), else NULL. */
+/* The view that shows o (of old) and n (of new_; either NULL: not asked) whose cost is not its
+ * figure (lab_an_view.cost_is), else NULL. */
 static const struct lab_an_view *an_fig_view(const struct lab_an_data *old,
                                              const struct lab_an_point *o,
                                              const struct lab_an_data *new_,
                                              const struct lab_an_point *n)
 {
+	char why[128];
+
 	for (size_t i = 0; lab_an_views[i]; i++) {
 		const struct lab_an_view *v = lab_an_views[i];
 
-		if (v->cost_is && v->applies(v, old, o) && v->applies(v, new_, n))
+		/* a view declared for data it does not read (refused by lab analyze) is none */
+		if (v->cost_is && (!o || v->applies(v, old, o)) && (!n || v->applies(v, new_, n)) &&
+		    (!v->misfit || ((!o || !v->misfit(v, old, o, why, sizeof(why))) &&
+		                    (!n || !v->misfit(v, new_, n, why, sizeof(why))))))
 			return v;
 	}
 	return NULL;
+}
+
+/* What the cost of o and n is where their view's figure is not it (either may be NULL: a
+ * point of one side), else NULL. */
+static const char *an_cost_is(const struct lab_an_data *old, const struct lab_an_point *o,
+                              const struct lab_an_data *new_, const struct lab_an_point *n)
+{
+	const struct lab_an_view *v = an_fig_view(old, o, new_, n);
+
+	return v ? v->cost_is : NULL;
 }
 
 /* The summary of metric name at p of d, NULL when p has no value of it; its unit from run.json
@@ -390,8 +405,9 @@ static void an_cmp_fig(const struct lab_an_compare *c, struct lab_an_cmp_row *r,
 	a = an_fig_sum(old, r->old, f->fig, &uo);
 	b = an_fig_sum(new_, r->new_, f->fig, &un);
 	f->unit = uo && un && !strcmp(uo, un) ? uo : NULL;
-	if (!a || !b || !a->n || !b->n || (uo && un && !f->unit)) {
+	if (!a || !b || !a->n || !b->n || (!uo != !un) || (uo && un && !f->unit)) {
 		f->verdict = !a || !b || !a->n || !b->n ? "not compared: no value on a side"
+		             : !uo != !un               ? "not comparable: a unit on one side only"
 		                                        : "not comparable: another unit";
 		return;
 	}
@@ -468,6 +484,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		} else {
 			r->change = r->lo = r->hi = r->p = NAN;
 			r->verdict = "only in old";
+			r->cost_is = an_cost_is(old, r->old, NULL, NULL);
 			c->unmatched++;
 		}
 	}

@@ -184,16 +184,21 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
 	free(done);
 }
 
-/* Where a view shows p and its cost is not that view's figure (a construct's test + reference
- * time, beside its overhead), what the cost is: a compare of two runs judges the cost
- * (newcomer36: "regressed +14 %" where the overhead had not moved). */
-static void lab_compare_cost_is(FILE *f, const struct lab_an_data *d, const struct lab_an_point *p)
+/* What the cost of experiment exp is where its view's figure is not it (a construct's test +
+ * reference time, beside its overhead): the first of its rows from i on that says (compare.c,
+ * from both sides' views: one side's alone had the text say the figure was compared where the
+ * table had no row, hostile38). */
+static void lab_compare_cost_is(FILE *f, const struct lab_an_compare *c, size_t i, const char *exp)
 {
-	for (size_t i = 0; lab_an_views[i]; i++)
-		if (lab_an_views[i]->cost_is && lab_an_views[i]->applies(lab_an_views[i], d, p)) {
-			fprintf(f, "; the cost is %s", lab_an_views[i]->cost_is);
+	for (; i < c->n; i++) {
+		const struct lab_an_cmp_row *r = &c->row[i];
+		const struct lab_an_point *p = r->old ? r->old : r->new_;
+
+		if (r->cost_is && !strcmp(p->experiment, exp)) {
+			fprintf(f, "; the cost is %s", r->cost_is);
 			return;
 		}
+	}
 }
 
 /* Whose time each experiment's mean is, once per experiment in table order; both sides' when
@@ -226,7 +231,7 @@ static void lab_compare_units(FILE *f, const struct lab_an_compare *c,
 			lab_render_text_line(f, unew);
 			fputs(" (new)", f);
 		}
-		lab_compare_cost_is(f, r->old ? old : new_, p);
+		lab_compare_cost_is(f, c, i, p->experiment);
 		fputc('\n', f);
 	}
 }
@@ -384,9 +389,15 @@ static void lab_compare_figs(FILE *f, const struct lab_an_compare *c)
 			snprintf(ch, sizeof(ch), "%+.4g [no interval]", g->diff);
 		if (isfinite(g->p))
 			snprintf(pv, sizeof(pv), "%.3g", g->p);
-		/* the unit from a file: escaped, cut */
+		/* the unit from a file: cut at a character, escaped */
+		if (g->unit) {
+			int fit = lab_an_utf8_fit(g->unit, 12);
+			snprintf(fig, sizeof(fig), "%.*s%s", fit, g->unit,
+			         g->unit[fit] ? "..." : "");
+			lab_render_line(fig, u, sizeof(u));
+		}
 		snprintf(fig, sizeof(fig), "%s%s%s%s", g->fig, g->unit ? " (" : "",
-		         g->unit ? lab_render_line(g->unit, u, sizeof(u)) : "", g->unit ? ")" : "");
+		         g->unit ? u : "", g->unit ? ")" : "");
 		fprintf(f, "%-24.24s %7d  %-18s %-11s %-11s  %-30s %-9s %s",
 		        lab_render_line(p->experiment, name, sizeof(name)), p->threads, fig, mo, mn,
 		        ch, pv, g->verdict);

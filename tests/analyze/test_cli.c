@@ -508,6 +508,15 @@ static void ct_overhead_x2(FILE *out, const char *line, void *ctx)
 		fprintf(out, "%.*s%g%s\n", (int)(ovh - line), line, 2 * strtod(ovh, NULL), last);
 }
 
+/* The experiment declares no views. */
+static void ct_no_views(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(out, "%s\n", line);
+	if (strstr(line, "\"name\": \"ovh\","))
+		fprintf(out, "   \"views\": [],\n");
+}
+
 /* The figure's change is tested where the cost's is not its own: doubled overhead_ns under an
  * unchanged cost reads "regressed" in the figure's table, "no change" in the cost's (review of
  * newcomer36: compare judged only test + reference). */
@@ -545,6 +554,14 @@ LAB_TEST(compare_tests_the_view_figure_beside_the_cost)
 	CHECK_NEAR(lab_an_json_num(fig, "difference", NAN), 110, 1e-9);
 	CHECK(lab_an_json_get(&pts->items[3], "figure") == NULL); /* did not run */
 	lab_an_json_free(j);
+	free(out);
+	free(err);
+	/* a views list edited on one side (none there): no figure, and the text does not say
+	 * one is compared (it did from the old side's view alone: hostile38) */
+	REQUIRE(clitest_rewrite("ovh-new/run.json", ct_no_views, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-omp-overhead ovh-new", &out, &err) == 0);
+	CHECK(strstr(out, "overhead_ns (ns)") == NULL);
+	CHECK(strstr(out, "the cost is") == NULL);
 	free(out);
 	free(err);
 }
