@@ -317,7 +317,10 @@ int lab_results_dir_check(const char *dir, struct lab_err *err)
 		char *up = strrchr(copy, '/');
 		if (up)
 			up[up == copy] = '\0'; /* "/x": "/" */
-		if (errno == ENOENT && access(up ? copy : ".", W_OK) != 0)
+		int e = errno;
+		if (e != ENOENT) /* a parent it cannot search: the run's mkdir fails there */
+			rc = results_errno_err(err, "create", dir, e);
+		else if (access(up ? copy : ".", W_OK | X_OK) != 0)
 			rc = results_errno_err(err, "create", dir, errno);
 		free(copy);
 		return rc;
@@ -333,7 +336,7 @@ int lab_results_dir_check(const char *dir, struct lab_err *err)
 		return lab_err_set(err, LAB_EINVAL,
 		                   "%s exists and is not empty (choose a new directory with -o)",
 		                   dir);
-	if (access(dir, W_OK) != 0) /* empty, and the run would write into it */
+	if (access(dir, W_OK | X_OK) != 0) /* empty, and the run would write into it */
 		return results_errno_err(err, "write into", dir, errno);
 	return 0;
 }

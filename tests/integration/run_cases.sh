@@ -633,8 +633,9 @@ dry_run_checks_write_access)
 	# --dry-run exited 0 for a new -o in a directory the user cannot write and for an empty
 	# one it cannot write into, both refused by the run (hostile37); as nobody when root
 	unprivileged_copy
-	mkdir "$tmp/ro" "$tmp/roe" && chmod 555 "$tmp/ro" "$tmp/roe"
-	for o in "$tmp/ro/new" "$tmp/roe"; do
+	mkdir "$tmp/ro" "$tmp/roe" "$tmp/nx" "$tmp/nxe" && chmod 555 "$tmp/ro" "$tmp/roe"
+	chmod 700 "$tmp/nx" && chmod 600 "$tmp/nxe" # nobody cannot search them (review38)
+	for o in "$tmp/ro/new" "$tmp/roe" "$tmp/nx/new" "$tmp/nxe"; do
 		rc=0
 		"${as[@]}" "$tmp/lab" run configs/quick.ini --only noop --dry-run -o "$o" >"$tmp/out" \
 			2>"$tmp/err" || rc=$?
