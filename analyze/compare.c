@@ -418,6 +418,11 @@ static void an_cmp_fig(const struct lab_an_compare *c, struct lab_an_cmp_row *r,
 		f->verdict = r->verdict; /* held back as the cost's row is */
 		return;
 	}
+	/* values in one of a side's 2 or more kept runs: one setup's, as a lesson takes them */
+	if ((r->old->levels.runs >= 2 && !a->runs) || (r->new_->levels.runs >= 2 && !b->runs)) {
+		f->verdict = "untested (one setup: values in one of a side's kept runs)";
+		return;
+	}
 	if (!a->runs != !b->runs) {
 		f->verdict = "untested (run means on one side only)";
 		return;
@@ -481,6 +486,8 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 			an_cmp_row(c, r, unlike);
 			if (!unlike)
 				an_cmp_fig(c, r, old, new_);
+			else /* its cost, test + reference, whatever the other side's is */
+				r->cost_is = an_cost_is(old, r->old, NULL, NULL);
 		} else {
 			r->change = r->lo = r->hi = r->p = NAN;
 			r->verdict = "only in old";
@@ -598,8 +605,9 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		             runs                       ? lab_an_point_level_mean(r->new_)
 		             : r->new_ && r->new_->st.n ? r->new_->st.mean
 		                                        : NAN);
-		lab_json_str(&w, "unit", r->unit);       /* of the cost, old's where both */
-		lab_json_str(&w, "cost_is", r->cost_is); /* null: the view's figure, or no view */
+		lab_json_str(&w, "unit", r->unit); /* of the cost, old's where both */
+		lab_json_str(&w, "cost_is",
+		             r->cost_is); /* null: the figure, no view, or views differ */
 		lab_json_num(&w, "change", r->change);
 		lab_json_pair(&w, "change_ci95", r->lo, r->hi);
 		lab_json_num(&w, "p_value", r->p);

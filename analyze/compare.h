@@ -34,14 +34,16 @@ struct lab_an_cmp_row {
 	/* more than half of a side's samples were flagged for foreign load (--include-flagged
 	 * keeps them): "old: 30 of 30 samples load-flagged"; no verdict, as a lesson's */
 	char loaded[160];
-	/* Where the cost is not the view's figure (lab_an_view.figure: a construct's
-	 * overhead beside its test + reference), that metric compared too: its means (run means
-	 * where both sides have runs >= 2), the difference new - old in its unit with a Welch 95 %
-	 * interval and p, and a verdict as the cost's (relative to old's mean where that is above
-	 * 0); fig NULL when none, fig_verdict alone (why not compared) when the sides cannot be. */
-	/* the cost's unit (old's where both have one) and, where a view shows the point and its
-	 * cost is not that view's figure, what the cost is (lab_an_view.cost_is); NULL: none */
+	/* the cost's unit (old's where both have one) and, where a view shows the point (on both
+	 * sides, where both have it) and its cost is not that view's figure, what the cost is
+	 * (lab_an_view.cost_is); NULL: none */
 	const char *unit, *cost_is;
+	/* Where the cost is not the view's figure (lab_an_view.figure: a construct's overhead
+	 * beside its test + reference), that metric compared too: its means (run means where both
+	 * sides have runs >= 2), the difference new - old in its unit with a Welch 95 % interval
+	 * and p, and a verdict as the cost's (relative to old's mean where that is above 0); fig
+	 * NULL when none; where the sides cannot be compared, verdict says why and the numbers are
+	 * NaN. */
 	struct lab_an_cmp_fig {
 		const char *fig, *unit, *verdict;
 		double old_mean, new_mean, diff, lo, hi, p;
