@@ -207,21 +207,30 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 	return p;
 }
 
+/* Whether key (klen bytes) is one of keys. */
+static int an_key_in(const char *const *keys, const char *key, size_t klen)
+{
+	for (size_t i = 0; keys[i]; i++)
+		if (strlen(keys[i]) == klen && !strncmp(key, keys[i], klen))
+			return 1;
+	return 0;
+}
+
 /* The value of a size param in bytes, or a duration in ns, as "%.17g"; NULL for any other
- * value (or key) or one that does not parse. Zero is "0" in any unit and without one: the
- * planner writes a zero duration bare ("cs_ns=0"), and "0ns" or "-0us" are that amount
- * (hostile37: a hand-edited cs_ns=0ns split a lock series into two). */
+ * value (or key) or one that does not parse. A duration key's bare number is ns (the planner
+ * writes a zero duration bare, "cs_ns=0", and older results every one), and zero is "0" in any
+ * unit (hostile37: a hand-edited cs_ns=0ns split a lock series into two); another key's bare
+ * number is no amount (misalign=0 and misalign=0.0 are two values there, as 8 and 8.0 are). */
 static const char *an_param_amount(const char *key, size_t klen, const char *v, size_t vlen,
                                    char *buf, size_t len)
 {
-	const char *const *sizes = lab_an_size_keys;
 	const struct lab_unit_suffix *units = lab_duration_suffixes;
+	int bare = an_key_in(lab_an_duration_keys, key, klen);
 	char text[64], *end;
 	double x;
 
-	for (size_t i = 0; sizes[i]; i++)
-		if (strlen(sizes[i]) == klen && !strncmp(key, sizes[i], klen))
-			units = lab_size_suffixes;
+	if (an_key_in(lab_an_size_keys, key, klen))
+		units = lab_size_suffixes;
 	if (vlen >= sizeof(text))
 		return NULL;
 	memcpy(text, v, vlen);
@@ -232,11 +241,11 @@ static const char *an_param_amount(const char *key, size_t klen, const char *v, 
 	}
 	x = strtod(text, &end);
 	for (const struct lab_unit_suffix *u = units; end != text && *text != ' ' && u->name; u++)
-		if ((!*end && x == 0) || (!strcmp(end, u->name) && isfinite(x))) {
+		if (isfinite(x) && ((!*end && bare) || !strcmp(end, u->name))) {
 			if (x == 0)
 				snprintf(buf, len, "0");
 			else
-				snprintf(buf, len, "%.17gns", x * u->mult);
+				snprintf(buf, len, "%.17gns", *end ? x * u->mult : x);
 			return buf;
 		}
 	return NULL;

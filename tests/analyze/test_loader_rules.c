@@ -835,6 +835,16 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	                               "e,1,noop,\"cs_ns=1ns;m=a\",2,0,1000,10,op,0.01,0\n",
 	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
 	             0);
+	/* a duration key's bare number is ns (older results); another key's bare zero is a
+	 * value like any other (review38: misalign=0.0 was refused beside misalign=0) */
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"cs_ns=100;m=a\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"cs_ns=100ns;m=a\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             -LAB_EDATA);
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"misalign=0;m=a\",1,0,1000,10,op,0.01,0\n"
+	                               "e,1,noop,\"misalign=0.0;m=a\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             0);
 	/* a duration key's value is a duration (hostile38: cs_ns=banana, "0 ns" and 0Ns split a
 	 * lock series in two); older results' bare numbers of ns are */
 	static const char *const nodur[] = {"banana", "0 ns", "0Ns", "0nsx", "-0ns", "-5ns", "inf"};
