@@ -276,6 +276,49 @@ LAB_TEST(overhead_sections_in_data_order)
 	lab_an_json_free(j);
 }
 
+/* Points 0 and 1 (parallel, team openmp) as atomic ones, which take no delay. */
+static void ov_atomic_first(FILE *out, const char *line, void *ctx)
+{
+	int *pt = ctx;
+	const char *c;
+
+	if ((c = strstr(line, "\"point\": ")))
+		*pt = atoi(c + strlen("\"point\": "));
+	if (!strncmp(line, "ovh,", 4))
+		*pt = atoi(line + 4);
+	if (*pt == 0 || *pt == 1) {
+		if (strstr(line, "\"delay\": "))
+			return;
+		if ((c = strstr(line, "construct=parallel;delay=100ns;"))) {
+			fprintf(out, "%.*sconstruct=atomic;%s\n", (int)(c - line), line,
+			        c + strlen("construct=parallel;delay=100ns;"));
+			return;
+		}
+		if (strstr(line, "\"construct\": \"parallel\"")) {
+			fprintf(out, "      \"construct\": \"atomic\",\n");
+			return;
+		}
+	}
+	fprintf(out, "%s\n", line);
+}
+
+/* review38: within a section, curves in the order of their first points, an atomic's (which
+ * joins its delay's table after the points with a delay are placed) among them. */
+LAB_TEST(overhead_curves_in_data_order)
+{
+	struct lab_an_json *j;
+	int pt = -1;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/run.json", ov_atomic_first, &pt) == 0);
+	pt = -1;
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_atomic_first, &pt) == 0);
+	REQUIRE((j = ov_json_of("results-omp-overhead")));
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 0), "atomic team=openmp");
+	CHECK_EQ_STR(ov_label(j, "omp_overhead", 0, 1), "barrier team=lab");
+	lab_an_json_free(j);
+}
+
 /* Point 1 (parallel, team openmp, at 2 threads) without its delay, as if edited by hand. */
 static void ov_parallel_delay_gone(FILE *out, const char *line, void *ctx)
 {
