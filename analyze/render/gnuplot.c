@@ -338,9 +338,11 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	fputc('\n', f);
 }
 
+/* A matrix drawn as an image: every cell has a number and the grid is 2 x 2 or more (gnuplot
+ * draws no image of one row or column: a 1-node NUMA matrix was a blank square, plots38). */
 static int gp_full(const struct lab_doc_matrix *m)
 {
-	if (m->pos)
+	if (m->pos || m->nr < 2 || m->nc < 2)
 		return 0;
 	for (size_t i = 0; i < m->ncell; i++)
 		if (!m->cell[i].has)
@@ -445,6 +447,10 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
 	if (g->ymin < g->ymax)
 		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
+	/* the first and last x inside the frame, not on it, where their bars show (on 2 CPUs
+	 * every interval of a threads plot sat in the frame: plots38) */
+	if (!g->heat && !gp_stacked(g) && !(g->xmin < g->xmax))
+		fputs("set offsets graph 0.05, graph 0.05, 0, 0\n", f);
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);

@@ -203,8 +203,9 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		snprintf(label, sizeof(label), "%s %s", e->pt->experiment, e->pt->params);
 		for (char *q = label; (q = strchr(q, ';'));)
 			*q = ' ';
-		lab_doc_point(c, e->intensity, e->gf.median, e->gf.lo,
-		              isinf(e->gf.hi) ? NAN : e->gf.hi);
+		/* an interval open above as such: no bar (NaN kept its lower end, a bar up to the
+		 * point read as bounded: plots38) */
+		lab_doc_point(c, e->intensity, e->gf.median, e->gf.lo, e->gf.hi);
 		if (npt <= AN_RL_LABELS)
 			lab_doc_flabel(f, e->intensity, e->gf.median, label);
 		lo = fmin(lo, e->intensity);

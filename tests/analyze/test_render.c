@@ -290,6 +290,36 @@ LAB_TEST(csv_golden)
 	lab_doc_free(d);
 }
 
+/* A full matrix of one row or column is drawn as boxes: gnuplot draws no image of one, and a
+ * 1-node NUMA matrix was a blank square (plots38). */
+LAB_TEST(gnuplot_one_cell_matrix_drawn)
+{
+	struct lab_doc *d = lab_doc_new("one", "One cell");
+	struct lab_doc_section *s = lab_doc_section(d, "lat", NULL);
+	struct lab_doc_matrix *m = lab_doc_matrix(s, "nodes", "latency", 1, 1);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	struct lab_doc_figure *f;
+	char *gp;
+
+	REQUIRE(d && m && pdir.fd >= 0);
+	m->rlab[0] = m->clab[0] = "0";
+	lab_doc_num(lab_doc_mat(m, 0, 0), 897.6);
+	f = lab_doc_figure(s, "heat", "latency", NULL, NULL);
+	f->heat = m;
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(plots.n == 1);
+	REQUIRE((gp = rd_read("one00-lat-heat.gp")));
+	CHECK(strstr(gp, "with boxxyerror") != NULL);
+	CHECK(strstr(gp, "image pixels") == NULL);
+	free(gp);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 LAB_TEST(gnuplot_golden_and_quoting)
 {
 	struct lab_doc *d = rd_fixture();
