@@ -8,6 +8,14 @@
 #include "harness/units.h"
 
 const char *const lab_an_size_keys[] = {"size", "stream_size", "stride", "tile", NULL};
+int lab_an_is_size_key(const char *key)
+{
+	for (size_t i = 0; lab_an_size_keys[i]; i++)
+		if (!strcmp(key, lab_an_size_keys[i]))
+			return 1;
+	return 0;
+}
+
 const char *const lab_an_duration_keys[] = {"cost", "cs_ns", "delay", "think_ns", NULL};
 
 int lab_an_duration_ok(const char *text)

@@ -20,6 +20,9 @@ int lab_an_size_ok(const char *text);
 /* The params that hold sizes in bytes (the kernels' LAB_P_SIZE keys), NULL-terminated. */
 extern const char *const lab_an_size_keys[];
 
+/* 1 when key is one of lab_an_size_keys. */
+int lab_an_is_size_key(const char *key);
+
 /* The params that hold durations (the kernels' LAB_P_DURATION keys), NULL-terminated. */
 extern const char *const lab_an_duration_keys[];
 

@@ -170,17 +170,70 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
  * picture. */
 #define GP_CURVE_POINTS_MAX 2000
 
-static void gp_dat_pt(FILE *f, const struct lab_doc_pt *p)
+/* Where a figure's bars that reach past what its axis can show end: at its frame. floor: the
+ * bottom of a log axis, where a lower end at 0 is drawn (it was drawn from the point up: [0,
+ * 45] read as [17.7, 45], plots38); top: the top, where an interval open above is drawn (it
+ * had no bar, the least certain point looking exact). NaN: no such bar. */
+struct gp_ends {
+	double floor, top;
+};
+
+/* Whether p's interval reaches 0 on a log axis (its lower end not drawable, its upper one is). */
+static int gp_open_below(const struct lab_doc_figure *g, const struct lab_doc_pt *p)
+{
+	return g->logy && !(p->lo > 0) && isfinite(p->hi);
+}
+
+static int gp_open_above(const struct lab_doc_pt *p)
+{
+	return isinf(p->hi) && p->hi > 0;
+}
+
+/* The ends of g's bars past its values (struct gp_ends), from its points' finite values. */
+static struct gp_ends gp_ends_of(const struct lab_doc_figure *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	int below = 0, above = 0;
+	struct gp_ends e = {NAN, NAN};
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
+			const struct lab_doc_pt *p = &g->c[i]->p[k];
+			double v[3] = {p->y, p->lo, p->hi};
+
+			below |= gp_open_below(g, p);
+			above |= gp_open_above(p);
+			for (int j = 0; j < 3; j++)
+				if (isfinite(v[j]) && (!g->logy || v[j] > 0)) {
+					lo = fmin(lo, v[j]);
+					hi = fmax(hi, v[j]);
+				}
+		}
+	if (!(lo <= hi))
+		return e;
+	if (below)
+		e.floor = g->ymin < g->ymax ? g->ymin : lo / 3;
+	if (above)
+		e.top = g->ymin < g->ymax ? g->ymax
+		        : g->logy         ? hi * 3
+		        : hi > lo         ? hi + (hi - lo) / 4
+		                          : hi + fabs(hi) / 4 + 1;
+	return e;
+}
+
+static void gp_dat_pt(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e,
+                      const struct lab_doc_pt *p)
 {
 	if (!f)
 		return;
 	lab_an_dat_num(f, p->x);
 	lab_an_dat_num(f, p->y);
-	/* an interval open above ([lo, unbounded)) draws no bar: one stopping at y read as a
-	 * bounded interval */
-	int open = isinf(p->hi) && p->hi > 0;
-	lab_an_dat_num(f, isfinite(p->lo) && !open ? p->lo : p->y);
-	lab_an_dat_num(f, open || !isfinite(p->hi) ? p->y : p->hi);
+	lab_an_dat_num(f, gp_open_below(g, p) && isfinite(e->floor)    ? e->floor
+	                  : isfinite(p->lo) && (!g->logy || p->lo > 0) ? p->lo
+	                                                               : p->y);
+	lab_an_dat_num(f, gp_open_above(p) && isfinite(e->top) ? e->top
+	                  : isfinite(p->hi)                    ? p->hi
+	                                                       : p->y);
 	fputc('\n', f);
 }
 
@@ -194,14 +247,15 @@ static long gp_step(double x, int logx, double lo, double hi)
 
 /* Writes the points of c to f (NULL: counts them) in their order: all of them, or when there
  * are more than GP_CURVE_POINTS_MAX each step's lowest and highest. Returns how many. */
-static size_t gp_dat_curve(FILE *f, const struct lab_doc_curve *c, int logx)
+static size_t gp_dat_curve(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e,
+                           const struct lab_doc_curve *c, int logx)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t n = 0;
 
 	if (c->n <= GP_CURVE_POINTS_MAX) {
 		for (size_t k = 0; k < c->n; k++)
-			gp_dat_pt(f, &c->p[k]);
+			gp_dat_pt(f, g, e, &c->p[k]);
 		return c->n;
 	}
 	for (size_t k = 0; k < c->n; k++) {
@@ -217,9 +271,9 @@ static size_t gp_dat_curve(FILE *f, const struct lab_doc_curve *c, int logx)
 			min = c->p[end].y < c->p[min].y ? end : min;
 			max = c->p[end].y > c->p[max].y ? end : max;
 		}
-		gp_dat_pt(f, &c->p[min < max ? min : max]);
+		gp_dat_pt(f, g, e, &c->p[min < max ? min : max]);
 		if (min != max)
-			gp_dat_pt(f, &c->p[min < max ? max : min]);
+			gp_dat_pt(f, g, e, &c->p[min < max ? max : min]);
 		n += 1 + (min != max);
 	}
 	return n;
@@ -233,6 +287,8 @@ static size_t gp_dat_curve(FILE *f, const struct lab_doc_curve *c, int logx)
 
 static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct gp_bars *b)
 {
+	struct gp_ends e = gp_ends_of(g);
+
 	if (gp_stacked(g)) {
 		gp_dat_stack(f, b);
 		return;
@@ -244,7 +300,7 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 		if (c->style == LAB_DOC_ROOF)
 			continue;
 		fputs(blk++ ? "\n\n" : "", f);
-		gp_dat_curve(f, c, g->logx);
+		gp_dat_curve(f, g, &e, c, g->logx);
 		if (!c->n) /* an empty block still counts as an index */
 			fputs(" NaN NaN NaN NaN\n", f);
 	}
@@ -255,7 +311,7 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 static void gp_title(FILE *f, const struct lab_doc_curve *c, int logx)
 {
 	char buf[512], thin[96] = "";
-	size_t drawn = c->n > GP_CURVE_POINTS_MAX ? gp_dat_curve(NULL, c, logx) : c->n;
+	size_t drawn = c->n > GP_CURVE_POINTS_MAX ? gp_dat_curve(NULL, NULL, NULL, c, logx) : c->n;
 
 	if (drawn < c->n)
 		snprintf(thin, sizeof(thin), " [%zu of %zu points: x-step extremes]", drawn, c->n);
@@ -430,6 +486,33 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 	fputc('\n', f);
 }
 
+/* The y range that puts the bars past g's values at its frame, and a line that says so. */
+static void gp_ends_script(FILE *f, const struct lab_doc_figure *g)
+{
+	struct gp_ends e = gp_ends_of(g);
+
+	if (isnan(e.floor) && isnan(e.top))
+		return;
+	if (!(g->ymin < g->ymax)) {
+		char lo[32] = "*", hi[32] = "*";
+
+		if (!isnan(e.floor))
+			snprintf(lo, sizeof(lo), "%.9g", e.floor);
+		if (!isnan(e.top))
+			snprintf(hi, sizeof(hi), "%.9g", e.top);
+		fprintf(f, "set yrange [%s:%s]\n", lo, hi);
+	}
+	fprintf(f,
+	        "set label 'a bar to the %s: its interval reaches %s' at graph 0.01, graph 0.02 "
+	        "font ',8' front noenhanced\n",
+	        isnan(e.floor) ? "top"
+	        : isnan(e.top) ? "bottom"
+	                       : "frame",
+	        isnan(e.floor) ? "past it (unbounded)"
+	        : isnan(e.top) ? "0, below a log axis"
+	                       : "past it (unbounded above, 0 below a log axis)");
+}
+
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
                       const char *base, const struct gp_bars *b)
 {
@@ -441,6 +524,8 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	fputc('\n', f);
 	if (g->logx)
 		fprintf(f, "set logscale x %d\n", g->logx);
+	if (g->xbytes) /* 16 KiB, not 16384 or 1.04858x10^6 (plots38) */
+		fputs("set format x '%.0b %BB'\n", f);
 	if (g->logy)
 		fprintf(f, "set logscale y %d\n", g->logy);
 	if (g->xmin < g->xmax)
@@ -451,6 +536,8 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	 * every interval of a threads plot sat in the frame: plots38) */
 	if (!g->heat && !gp_stacked(g) && !(g->xmin < g->xmax))
 		fputs("set offsets graph 0.05, graph 0.05, 0, 0\n", f);
+	if (!g->heat && !gp_stacked(g))
+		gp_ends_script(f, g);
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);

@@ -8,6 +8,7 @@
 #include "analyze/levels_out.h"
 #include "analyze/modes.h"
 #include "analyze/render/doc.h"
+#include "analyze/units.h"
 #include "analyze/views/curves.h"
 #include "analyze/views/view.h"
 
@@ -136,6 +137,7 @@ static size_t an_figures(struct lab_doc *doc, struct lab_doc_section *sec,
 		               : lab_doc_printf(doc, "%s (%s; mean and 95%% CI)", col->key, unit));
 		if (f[q]) {
 			f[q]->logx = s->logx ? 2 : 0;
+			f[q]->xbytes = s->x && lab_an_is_size_key(s->x);
 			f[q]->logy = fs->logy ? 10 : 0;
 			f[q]->ymin = fs->ymin;
 			f[q]->ymax = fs->ymax;

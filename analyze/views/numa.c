@@ -394,8 +394,10 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 	struct lab_doc_curve *c =
 	    lab_doc_curve(f, *g->params ? g->params : g->experiment, LAB_DOC_LINES);
 
-	if (f)
+	if (f) {
 		f->logx = ladder ? 2 : 0;
+		f->xbytes = ladder;
+	}
 	for (size_t k = 0; k < g->nrow; k++) {
 		const struct lab_an_numa_row *r = &g->row[k];
 		double x = ladder ? r->size : r->gbs.med;

@@ -320,6 +320,42 @@ LAB_TEST(gnuplot_one_cell_matrix_drawn)
 	lab_doc_free(d);
 }
 
+/* plots38: on a log axis an interval that reaches 0 is drawn to the bottom of the frame, not
+ * from its point up; one open above to the top, not as a bare point; a size axis reads KiB. */
+LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
+{
+	struct lab_doc *d = lab_doc_new("ends", "Ends");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "size (bytes)", "ns");
+	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp, *dat;
+
+	REQUIRE(d && c && pdir.fd >= 0);
+	f->logx = 2;
+	f->logy = 10;
+	f->xbytes = 1;
+	lab_doc_point(c, 1024, 17.5, NAN, 45); /* [0, 45]: 0 has no place on a log axis */
+	lab_doc_point(c, 4096, 10, 6, INFINITY);
+	lab_doc_point(c, 16384, 3, 2, 4);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("ends00-e-curves.gp")) && (dat = rd_read("ends00-e-curves.dat")));
+	CHECK(strstr(gp, "set format x '%.0b %BB'\n") != NULL);
+	CHECK(strstr(gp, "set yrange [0.666666667:135]\n") != NULL);
+	CHECK(strstr(gp, "a bar to the frame: its interval reaches past it") != NULL);
+	CHECK(strstr(dat, " 1024 17.5 0.666666667 45\n") != NULL);
+	CHECK(strstr(dat, " 4096 10 6 135\n") != NULL);
+	CHECK(strstr(dat, " 16384 3 2 4\n") != NULL);
+	free(gp);
+	free(dat);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 LAB_TEST(gnuplot_golden_and_quoting)
 {
 	struct lab_doc *d = rd_fixture();
