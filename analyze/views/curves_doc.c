@@ -158,9 +158,13 @@ static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	if (v->n && isfinite(v->mean))
 		lab_doc_point(dc, e->x, v->mean * sc, fs->logy && !(v->lo > 0) ? NAN : v->lo * sc,
 		              v->hi * sc);
-	else if (why && isfinite(e->x))
+	else if (isfinite(e->x)) /* every gap named (a row of other numbers left one silently) */
 		lab_doc_gap(dc, an_x(doc, s, e),
-		            lab_an_flagged_all(e->pt) ? "load-flagged" : "not run");
+		            !why                        ? "no value, see the table"
+		            : lab_an_flagged_all(e->pt) ? "load-flagged"
+		            : e->pt->status && !strcmp(e->pt->status, "skipped") ? "skipped"
+		            : e->pt->status && !strcmp(e->pt->status, "failed")  ? "failed"
+		                                                                 : "not run");
 }
 
 /* first, then note after "; " (note may be NULL), in doc's memory. */

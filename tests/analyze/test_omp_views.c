@@ -719,7 +719,7 @@ LAB_TEST(plots_written)
 	snprintf(path, sizeof(path), "%s/results-omp-overhead/plots/%s", testlib_tmpdir(),
 	         "omp_overhead00-ovh-delay_100ns_placement_compact.gp");
 	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
-	CHECK(strstr(gp, "title 'barrier team=lab [no data at 2: not run]'") != NULL);
+	CHECK(strstr(gp, "title 'barrier team=lab [no data at 2: skipped]'") != NULL);
 	CHECK(strstr(gp, "title 'parallel team=openmp'") != NULL);
 	free(gp);
 	/* the tile is a curve's (blocked takes it alone), not the group's */
