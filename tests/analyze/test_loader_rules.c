@@ -814,6 +814,20 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	                               "e,1,noop,\"cost=+100ns\",2,0,1000,10,op,0.01,0\n",
 	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
 	             -LAB_EDATA);
+	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4K\",1,0,1000,10,op,0.01,0\n"
+	                               "f,1,noop,\"m=b;tile=4096\",2,0,1000,10,op,0.01,0\n"
+	                               "e,2,noop,\"m=b;tile=4K\",2,0,1000,10,op,0.01,0\n"
+	                               "e,3,noop,\"m=b;tile=8K\",2,0,1000,10,op,0.01,0\n",
+	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
+	             0);
+}
+
+/* A duration key's amounts: zero one amount bare and in every unit, a bare number ns, any
+ * other value refused; another key's bare zero a value like any other. */
+LAB_TEST(duration_amounts_and_values)
+{
+	char msg[1024];
+
 	/* zero is one amount in every unit and bare, as the planner writes it (hostile37:
 	 * cs_ns=0ns beside cs_ns=0 split a lock series in two) */
 	static const char *const zero[] = {"0ns", "0us", "0.0", "0s"};
@@ -863,12 +877,6 @@ LAB_TEST(amount_spelled_one_way_per_experiment)
 	}
 	CHECK_EQ_I64(lr_load(LR_HEADER
 	                     "e,0,noop,\"cs_ns=100;think_ns=2.5us\",1,0,1000,10,op,0.01,0\n",
-	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
-	             0);
-	CHECK_EQ_I64(lr_load(LR_HEADER "e,0,noop,\"m=a;tile=4K\",1,0,1000,10,op,0.01,0\n"
-	                               "f,1,noop,\"m=b;tile=4096\",2,0,1000,10,op,0.01,0\n"
-	                               "e,2,noop,\"m=b;tile=4K\",2,0,1000,10,op,0.01,0\n"
-	                               "e,3,noop,\"m=b;tile=8K\",2,0,1000,10,op,0.01,0\n",
 	                     "{\"experiments\": []}\n", msg, sizeof(msg)),
 	             0);
 }
