@@ -203,9 +203,15 @@ static void an_report_conditions(FILE *f, const struct lab_an_data *d)
 	lab_an_html(f, lab_an_json_str(d->run, "started_utc")
 	                   ? lab_an_json_str(d->run, "started_utc")
 	                   : "?");
-	if (isfinite(spin))
+	/* a spin of 50 us reads past 0 and below a second, or the file's number is no reading
+	 * (1e308 printed 309 digits, hostile38) */
+	if (spin > 0 && spin < 1e9)
 		fprintf(f, "; self-check: 50 us spin read %.3f us, overhead %.3g ns/iteration",
 		        spin / 1e3, lab_an_json_num(sc, "overhead_ns_per_iter", NAN));
+	else if (!isnan(spin))
+		fprintf(f,
+		        "; self-check: run.json's 50 us spin time (%.3g ns) is no reading of one",
+		        spin);
 	fputs(". Full provenance at the end.</p>\n", f);
 	an_report_build_notes(f, d);
 }

@@ -1158,6 +1158,37 @@ LAB_TEST(report_cuts_long_provenance)
 	free(err);
 }
 
+/* run.json's self-check spin time as ctx says. */
+static void ho_spin(FILE *out, const char *line, void *ctx)
+{
+	if (strstr(line, "\"spin_50us_ns\""))
+		fprintf(out, "  \"spin_50us_ns\": %s,\n", (const char *)ctx);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* A self-check spin time no spin takes (1e308 was printed as 309 digits in report.html, a
+ * negative one as read: hostile38) is said to be no reading. */
+LAB_TEST(report_self_check_out_of_range)
+{
+	static const char *const v[] = {"1e308", "-5"};
+
+	for (size_t i = 0; i < 2; i++) {
+		char *out = NULL, *err = NULL, *html;
+
+		clitest_copy("results-usl");
+		REQUIRE(clitest_rewrite("results-usl/run.json", ho_spin, (void *)v[i]) == 0);
+		REQUIRE(clitest_run(NULL, "analyze results-usl --no-plots", &out, &err) == 0);
+		REQUIRE((html = clitest_read("results-usl/report.html")));
+		CHECK(strstr(html, "50 us spin read") == NULL);
+		CHECK(strstr(html, "50 us spin time (") != NULL &&
+		      strstr(html, ") is no reading of one"));
+		free(html);
+		free(out);
+		free(err);
+	}
+}
+
 /* A speedup of 1 but for rounding (costs 1 and 1.0000000000000002: it prints as 1) has a serial
  * fraction of 1, not "speedup below 1" beside a speedup of 1 (red team). */
 LAB_TEST(speedup_of_one_but_rounding)
