@@ -503,6 +503,7 @@ int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *
 		r = &c->row[c->n++];
 		r->new_ = &new_->pt[i];
 		r->unit = lab_an_point_unit(new_, r->new_);
+		r->cost_is = an_cost_is(NULL, NULL, new_, r->new_);
 		r->change = r->lo = r->hi = r->p = NAN;
 		r->verdict = "only in new";
 		c->unmatched++;
@@ -605,9 +606,10 @@ void lab_an_compare_json(const struct lab_an_compare *c, const char *old_dir, co
 		             runs                       ? lab_an_point_level_mean(r->new_)
 		             : r->new_ && r->new_->st.n ? r->new_->st.mean
 		                                        : NAN);
-		lab_json_str(&w, "unit", r->unit); /* of the cost, old's where both */
-		lab_json_str(&w, "cost_is",
-		             r->cost_is); /* null: the figure, no view, or views differ */
+		/* the cost's unit (old's where both) and what it is where it is not the view's
+		 * figure (null: it is, no view shows it, or the sides' views differ) */
+		lab_json_str(&w, "unit", r->unit);
+		lab_json_str(&w, "cost_is", r->cost_is);
 		lab_json_num(&w, "change", r->change);
 		lab_json_pair(&w, "change_ci95", r->lo, r->hi);
 		lab_json_num(&w, "p_value", r->p);

@@ -363,8 +363,8 @@ static void lab_compare_figs(FILE *f, const struct lab_an_compare *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lab_an_cmp_fig *g = &c->row[i].fig;
 		const struct lab_an_point *p = c->row[i].old;
-		char mo[32] = "-", mn[32] = "-", ch[96] = "-", pv[32] = "-", name[32], u[24],
-		     fig[40];
+		char mo[32] = "-", mn[32] = "-", ch[96] = "-", pv[32] = "-", name[32], u[64],
+		     fig[96];
 		size_t k = 0;
 
 		if (!g->fig)
