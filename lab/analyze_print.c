@@ -190,15 +190,20 @@ void lab_analyze_print(FILE *f, const struct lab_an_analysis *a)
  * table had no row, hostile38). */
 static void lab_compare_cost_is(FILE *f, const struct lab_an_compare *c, size_t i, const char *exp)
 {
-	for (; i < c->n; i++) {
+	const char *is = NULL;
+	int fig = 0;
+
+	for (; i < c->n && !fig; i++) {
 		const struct lab_an_cmp_row *r = &c->row[i];
 		const struct lab_an_point *p = r->old ? r->old : r->new_;
 
 		if (r->cost_is && !strcmp(p->experiment, exp)) {
-			fprintf(f, "; the cost is %s", r->cost_is);
-			return;
+			is = is ? is : r->cost_is;
+			fig = r->fig.fig != NULL;
 		}
 	}
+	if (is) /* "compared below" only where the figure's table has a row of it (review39) */
+		fprintf(f, "; the cost is %s%s", is, fig ? ", compared below" : "");
 }
 
 /* Whose time each experiment's mean is, once per experiment in table order; both sides' when

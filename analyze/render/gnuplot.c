@@ -486,13 +486,14 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 	fputc('\n', f);
 }
 
-/* The y range that puts the bars past g's values at its frame, and a line that says so. */
-static void gp_ends_script(FILE *f, const struct lab_doc_figure *g)
+/* The y range that puts the bars past g's values at its frame; returns the line under the x
+ * label that says so (it covered the first point as a label in the plot, review39), or NULL. */
+static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g)
 {
 	struct gp_ends e = gp_ends_of(g);
 
-	if (isnan(e.floor) && isnan(e.top))
-		return;
+	if (g->heat || gp_stacked(g) || (isnan(e.floor) && isnan(e.top)))
+		return NULL;
 	if (!(g->ymin < g->ymax)) {
 		char lo[32] = "*", hi[32] = "*";
 
@@ -502,30 +503,58 @@ static void gp_ends_script(FILE *f, const struct lab_doc_figure *g)
 			snprintf(hi, sizeof(hi), "%.9g", e.top);
 		fprintf(f, "set yrange [%s:%s]\n", lo, hi);
 	}
-	fprintf(f,
-	        "set label 'a bar to the %s: its interval reaches %s' at graph 0.01, graph 0.02 "
-	        "font ',8' front noenhanced\n",
-	        isnan(e.floor) ? "top"
-	        : isnan(e.top) ? "bottom"
-	                       : "frame",
-	        isnan(e.floor) ? "past it (unbounded)"
-	        : isnan(e.top) ? "0, below a log axis"
-	                       : "past it (unbounded above, 0 below a log axis)");
+	return isnan(e.floor) ? "(a bar to the top: its interval reaches past it, unbounded)"
+	       : isnan(e.top) ? "(a bar to the bottom: its interval reaches 0, below a log axis)"
+	                      : "(a bar to the frame: its interval reaches past it, unbounded "
+	                        "above or 0 below a log axis)";
+}
+
+/* Tics of a log2 size axis in B, KiB, MiB, GiB at the powers of 2 its points span (gnuplot's
+ * own format wrote 16 kiB and 8   B, review39). */
+static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++)
+			if (g->c[i]->p[k].x > 0) {
+				lo = fmin(lo, g->c[i]->p[k].x);
+				hi = fmax(hi, g->c[i]->p[k].x);
+			}
+	if (!(lo <= hi) || hi > 0x1p50)
+		return;
+	int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = (b - a) / 10 + 1;
+
+	fputs("set xtics (", f);
+	for (int k = a; k <= b; k += step) {
+		int u = k / 10 < 4 ? k / 10 : 4;
+		fprintf(f, "%s'%.0f %s' %.17g", k == a ? "" : ", ", ldexp(1, k - 10 * u), unit[u],
+		        ldexp(1, k));
+	}
+	fputs(")\n", f);
 }
 
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
                       const char *base, const struct gp_bars *b)
 {
+	const char *ends;
+
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub);
+	ends = gp_ends_script(f, g);
 	fputs("set xlabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
+	if (ends) {
+		fputs(".\"\\n\".", f);
+		lab_an_gp_str(f, ends);
+	}
 	fputs("\nset ylabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");
 	fputc('\n', f);
 	if (g->logx)
 		fprintf(f, "set logscale x %d\n", g->logx);
-	if (g->xbytes) /* 16 KiB, not 16384 or 1.04858x10^6 (plots38) */
-		fputs("set format x '%.0b %BB'\n", f);
+	if (g->xbytes && g->logx == 2) /* 16 KiB, not 16384 or 1.04858x10^6 (plots38) */
+		gp_bytes_tics(f, g);
 	if (g->logy)
 		fprintf(f, "set logscale y %d\n", g->logy);
 	if (g->xmin < g->xmax)
@@ -536,8 +565,6 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	 * every interval of a threads plot sat in the frame: plots38) */
 	if (!g->heat && !gp_stacked(g) && !(g->xmin < g->xmax))
 		fputs("set offsets graph 0.05, graph 0.05, 0, 0\n", f);
-	if (!g->heat && !gp_stacked(g))
-		gp_ends_script(f, g);
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);

@@ -39,6 +39,6 @@ static const struct lab_an_cv_spec an_spec = {
 
 const struct lab_an_view lab_an_view_omp_overhead =
     LAB_AN_CV_VIEW_COST("omp_overhead", an_spec, 1,
-                        "test + reference per instance, not the construct's overhead, which "
-                        "is compared as overhead_ns",
+                        "test + reference per instance, not the construct's overhead "
+                        "(overhead_ns)",
                         "overhead_ns");
