@@ -207,15 +207,6 @@ struct lab_an_point *lab_an_point_find(struct lab_an_data *d, const char *exp, l
 	return p;
 }
 
-/* Whether key (klen bytes) is one of keys. */
-static int an_key_in(const char *const *keys, const char *key, size_t klen)
-{
-	for (size_t i = 0; keys[i]; i++)
-		if (strlen(keys[i]) == klen && !strncmp(key, keys[i], klen))
-			return 1;
-	return 0;
-}
-
 /* The value of a size param in bytes, or a duration in ns, as "%.17g"; NULL for any other
  * value (or key) or one that does not parse. A duration key's bare number is ns (the planner
  * writes a zero duration bare, "cs_ns=0", and older results every one), and zero is "0" in any
@@ -225,11 +216,11 @@ static const char *an_param_amount(const char *key, size_t klen, const char *v, 
                                    char *buf, size_t len)
 {
 	const struct lab_unit_suffix *units = lab_duration_suffixes;
-	int bare = an_key_in(lab_an_duration_keys, key, klen);
+	int bare = lab_an_key_in(lab_an_duration_keys, key, klen);
 	char text[64], *end;
 	double x;
 
-	if (an_key_in(lab_an_size_keys, key, klen))
+	if (lab_an_key_in(lab_an_size_keys, key, klen))
 		units = lab_size_suffixes;
 	if (vlen >= sizeof(text))
 		return NULL;

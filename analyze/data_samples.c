@@ -39,12 +39,12 @@ struct an_samples {
 	char durbuf[96];
 };
 
-/* The params that are sizes in bytes (the kernels' LAB_P_SIZE keys the views read as sizes)
- * hold sizes: "size=1e308" made a ceiling "DRAM 1e308" and a ladder row of 309 digits, and
- * "size=banana" took a ladder row away without a word. "key=value", cut to len, in buf when
- * one is not; 1 when all are. */
-static int an_sizes_ok(const char *canon, const char *const *keys, int (*ok)(const char *),
-                       char *buf, size_t len)
+/* The params of keys hold what ok accepts: sizes in bytes (the kernels' LAB_P_SIZE keys the
+ * views read as sizes: "size=1e308" made a ceiling "DRAM 1e308" and a ladder row of 309 digits,
+ * and "size=banana" took a ladder row away without a word), or durations. "key=value", cut to
+ * len, in buf when one does not; 1 when all do. */
+static int an_values_ok(const char *canon, const char *const *keys, int (*ok)(const char *),
+                        char *buf, size_t len)
 {
 	char v[64];
 
@@ -92,13 +92,13 @@ static const char *an_samples_params(struct an_samples *s, const char *params)
 		s->dupkey = NULL;
 	s->badpair =
 	    s->canon && !an_pair_ok(s->canon, s->pairbuf, sizeof(s->pairbuf)) ? s->pairbuf : NULL;
-	s->badsize = s->canon && !an_sizes_ok(s->canon, lab_an_size_keys, lab_an_size_ok,
-	                                      s->sizebuf, sizeof(s->sizebuf))
+	s->badsize = s->canon && !an_values_ok(s->canon, lab_an_size_keys, lab_an_size_ok,
+	                                       s->sizebuf, sizeof(s->sizebuf))
 	                 ? s->sizebuf
 	                 : NULL;
 	/* likewise durations, whose nonsense ("cs_ns=banana") split a series without a word */
-	s->baddur = s->canon && !an_sizes_ok(s->canon, lab_an_duration_keys, lab_an_duration_ok,
-	                                     s->durbuf, sizeof(s->durbuf))
+	s->baddur = s->canon && !an_values_ok(s->canon, lab_an_duration_keys, lab_an_duration_ok,
+	                                      s->durbuf, sizeof(s->durbuf))
 	                ? s->durbuf
 	                : NULL;
 	return s->canon;

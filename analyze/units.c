@@ -8,10 +8,10 @@
 #include "harness/units.h"
 
 const char *const lab_an_size_keys[] = {"size", "stream_size", "stride", "tile", NULL};
-int lab_an_is_size_key(const char *key)
+int lab_an_key_in(const char *const *keys, const char *key, size_t klen)
 {
-	for (size_t i = 0; lab_an_size_keys[i]; i++)
-		if (!strcmp(key, lab_an_size_keys[i]))
+	for (size_t i = 0; keys[i]; i++)
+		if (strlen(keys[i]) == klen && !strncmp(key, keys[i], klen))
 			return 1;
 	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef LAB_ANALYZE_UNITS_H
 #define LAB_ANALYZE_UNITS_H
 
+#include <stddef.h>
+
 /* The bytes of size text ("64", "4K", "1MiB"), or NaN when it is not a size. */
 double lab_an_size_bytes(const char *text);
 
@@ -20,8 +22,9 @@ int lab_an_size_ok(const char *text);
 /* The params that hold sizes in bytes (the kernels' LAB_P_SIZE keys), NULL-terminated. */
 extern const char *const lab_an_size_keys[];
 
-/* 1 when key is one of lab_an_size_keys. */
-int lab_an_is_size_key(const char *key);
+/* 1 when key (klen bytes, not NUL-terminated there) is one of the NULL-terminated keys
+ * (lab_an_size_keys, lab_an_duration_keys). */
+int lab_an_key_in(const char *const *keys, const char *key, size_t klen);
 
 /* The params that hold durations (the kernels' LAB_P_DURATION keys), NULL-terminated. */
 extern const char *const lab_an_duration_keys[];

@@ -137,7 +137,7 @@ static size_t an_figures(struct lab_doc *doc, struct lab_doc_section *sec,
 		               : lab_doc_printf(doc, "%s (%s; mean and 95%% CI)", col->key, unit));
 		if (f[q]) {
 			f[q]->logx = s->logx ? 2 : 0;
-			f[q]->xbytes = s->x && lab_an_is_size_key(s->x);
+			f[q]->xbytes = s->x && lab_an_key_in(lab_an_size_keys, s->x, strlen(s->x));
 			f[q]->logy = fs->logy ? 10 : 0;
 			f[q]->ymin = fs->ymin;
 			f[q]->ymax = fs->ymax;
