@@ -285,10 +285,9 @@ static size_t gp_dat_curve(FILE *f, const struct lab_doc_figure *g, const struct
  * dozen entries is unreadable anyway. */
 #define GP_CURVES_MAX 100
 
-static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct gp_bars *b)
+static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct gp_bars *b,
+                          const struct gp_ends *e)
 {
-	struct gp_ends e = gp_ends_of(g);
-
 	if (gp_stacked(g)) {
 		gp_dat_stack(f, b);
 		return;
@@ -300,7 +299,7 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 		if (c->style == LAB_DOC_ROOF)
 			continue;
 		fputs(blk++ ? "\n\n" : "", f);
-		gp_dat_curve(f, g, &e, c, g->logx);
+		gp_dat_curve(f, g, e, c, g->logx);
 		if (!c->n) /* an empty block still counts as an index */
 			fputs(" NaN NaN NaN NaN\n", f);
 	}
@@ -488,9 +487,10 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 
 /* The y range that puts the bars past g's values at its frame; returns the line under the x
  * label that says so (it covered the first point as a label in the plot, review39), or NULL. */
-static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g)
+static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
+                                  const struct gp_ends *ends)
 {
-	struct gp_ends e = gp_ends_of(g);
+	const struct gp_ends e = *ends;
 
 	if (g->heat || gp_stacked(g) || (isnan(e.floor) && isnan(e.top)))
 		return NULL;
@@ -536,12 +536,12 @@ static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
 }
 
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
-                      const char *base, const struct gp_bars *b)
+                      const struct gp_ends *e, const char *base, const struct gp_bars *b)
 {
 	const char *ends;
 
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub);
-	ends = gp_ends_script(f, g);
+	ends = gp_ends_script(f, g, e);
 	fputs("set xlabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
 	if (ends) {
@@ -597,6 +597,7 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	}
 	if (gp_stacked(g) && gp_bars_make(&b, g))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
+	struct gp_ends e = gp_ends_of(g); /* the .dat's bars and the script's range agree */
 	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.80s", d->view, g->id,
 	         s->experiment ? s->experiment : "all",
 	         g->name  ? g->name
@@ -611,12 +612,12 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	if (g->heat)
 		gp_dat_heat(f, g->heat);
 	else
-		gp_dat_curves(f, g, &b);
+		gp_dat_curves(f, g, &b, &e);
 	rc = lab_an_close(&w, pdir, err);
 	if (!rc && !(f = lab_an_open(&w, pdir, base, "gp", err)))
 		rc = -LAB_EIO;
 	if (!rc) {
-		gp_script(f, d, g, base, &b);
+		gp_script(f, d, g, &e, base, &b);
 		rc = lab_an_close(&w, pdir, err);
 	}
 	gp_bars_free(&b);
