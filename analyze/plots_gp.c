@@ -90,8 +90,8 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 {
 	fprintf(f,
 	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
-	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'\n"
-	        "set output '%s.svg'\nset title ",
+	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11' "
+	        "noenhanced\nset output '%s.svg'\nset title ",
 	        base, base);
 	lab_an_gp_str(f, title);
 	if (sub) {
@@ -121,7 +121,7 @@ void lab_an_plot_slug(const char *in, char *out, size_t len)
 void lab_an_gp_tail(FILE *f, const char *base)
 {
 	fprintf(f,
-	        "set terminal pngcairo size 720,480 background rgb 'white'\n"
+	        "set terminal pngcairo size 720,480 background rgb 'white' noenhanced\n"
 	        "set output '%s.png'\nreplot\nunset output\n",
 	        base);
 }

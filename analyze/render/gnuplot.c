@@ -459,8 +459,10 @@ static void gp_tics(FILE *f, const char *axis, const char *const *lab, size_t n)
 
 static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 {
+	/* the first row on top, as in the tables of the text and HTML (it was at the bottom,
+	 * plots38) */
 	fprintf(f,
-	        "unset grid\nunset key\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
+	        "unset grid\nunset key\nset xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n"
 	        "set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20')\nset cblabel ",
 	        m->nc - 1, m->nr - 1);
 	lab_an_gp_str(f, m->unit ? m->unit : "");

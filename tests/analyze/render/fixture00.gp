@@ -1,6 +1,6 @@
 # Written by lab analyze. Run: gnuplot fixture00-exp1-size_16K_team_lab.gp
 reset
-set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11'
+set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11' noenhanced
 set output 'fixture00-exp1-size_16K_team_lab.svg'
 set title 'exp1: cost'."\n".'size=16K;team=lab' noenhanced
 set key top left box noenhanced
@@ -12,7 +12,7 @@ set offsets graph 0.05, graph 0.05, 0, 0
 set label '<script>x</script> ''q'' "d" _id_ a\b line2' at 16384, 10.5 front noenhanced
 set key below nobox
 plot 'fixture00-exp1-size_16K_team_lab.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 pt 1 dt 1 title 'tas', 'fixture00-exp1-size_16K_team_lab.dat' index 1 using 1:2:3:4 with yerrorbars lc 2 pt 2 dt 1 title '<script>x</script> ''q'' "d" _id_ a\b line2 [no data at 2: not run; 4: load-flagged]', (x * 2.5 < 100 ? x * 2.5 : 100) with lines lw 2 dt 1 lc rgb 'gray40' title 'roof'
-set terminal pngcairo size 720,480 background rgb 'white'
+set terminal pngcairo size 720,480 background rgb 'white' noenhanced
 set output 'fixture00-exp1-size_16K_team_lab.png'
 replot
 unset output
