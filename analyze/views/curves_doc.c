@@ -146,6 +146,16 @@ static size_t an_figures(struct lab_doc *doc, struct lab_doc_section *sec,
 	return q;
 }
 
+/* What a figure's legend says of entry e with no number (why: an_row_why's). */
+static const char *an_gap_why(const struct lab_an_cv_pt *e, const char *why)
+{
+	return !why                                                 ? "no value, see the table"
+	       : lab_an_flagged_all(e->pt)                          ? "load-flagged"
+	       : e->pt->status && !strcmp(e->pt->status, "skipped") ? "skipped"
+	       : e->pt->status && !strcmp(e->pt->status, "failed")  ? "failed"
+	                                                            : "not run";
+}
+
 /* Entry e on curve dc of figure q: its point, or where it has no numbers (why) a gap. */
 static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t q,
                     struct lab_doc_curve *dc, const struct lab_an_cv_pt *e, const char *why)
@@ -159,12 +169,64 @@ static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		lab_doc_point(dc, e->x, v->mean * sc, fs->logy && !(v->lo > 0) ? NAN : v->lo * sc,
 		              v->hi * sc);
 	else if (isfinite(e->x)) /* every gap named (a row of other numbers left one silently) */
-		lab_doc_gap(dc, an_x(doc, s, e),
-		            !why                        ? "no value, see the table"
-		            : lab_an_flagged_all(e->pt) ? "load-flagged"
-		            : e->pt->status && !strcmp(e->pt->status, "skipped") ? "skipped"
-		            : e->pt->status && !strcmp(e->pt->status, "failed")  ? "failed"
-		                                                                 : "not run");
+		lab_doc_gap(dc, an_x(doc, s, e), an_gap_why(e, why));
+}
+
+/* 1 when no entry of c has an x (every point of schedule(static), which takes no chunk). */
+static int an_no_x(const struct lab_an_cv_spec *s, const struct lab_an_cv_curve *c)
+{
+	if (!s->x || !s->x_ignored || !c->npt)
+		return 0;
+	for (size_t k = 0; k < c->npt; k++)
+		if (!s->x_ignored(c->pt[k].pt))
+			return 0;
+	return 1;
+}
+
+/* The x that g's entries span (x0 > x1: none has one). */
+static void an_xspan(const struct lab_an_cv_group *g, double *x0, double *x1)
+{
+	*x0 = INFINITY;
+	*x1 = -INFINITY;
+	for (size_t j = 0; j < g->nc; j++)
+		for (size_t k = 0; k < g->c[j].npt; k++)
+			if (isfinite(g->c[j].pt[k].x)) {
+				*x0 = fmin(*x0, g->c[j].pt[k].x);
+				*x1 = fmax(*x1, g->c[j].pt[k].x);
+			}
+}
+
+/* Curve c, whose entries take no x, on dc of figure q: its one value drawn flat across the x
+ * the other curves span (x0..x1), with its interval at both ends, a line to read the others
+ * against (schedule(static) was in no figure of the chunked schedules, plots38); where it has
+ * no value, or several, the legend says so. */
+static void an_plot_flat(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t q,
+                         struct lab_doc_curve *dc, const struct lab_an_cv_curve *c, double x0,
+                         double x1)
+{
+	const struct lab_an_cv_pt *one = NULL;
+	size_t nv = 0;
+
+	for (size_t k = 0; k < c->npt; k++)
+		if (c->pt[k].v[s->fig[q].col].n && isfinite(c->pt[k].v[s->fig[q].col].mean)) {
+			one = &c->pt[k];
+			nv++;
+		}
+	if (nv != 1 || !(x0 <= x1)) {
+		lab_doc_gap(dc, "-",
+		            nv > 1   ? "several points without an x, see the table"
+		            : nv     ? "no other curve to draw it against, see the table"
+		            : c->npt ? an_gap_why(&c->pt[0], an_row_why(doc, s, &c->pt[0]))
+		                     : "not run");
+		return;
+	}
+	dc->label = lab_doc_printf(doc, "%s (takes no %s: drawn flat)", c->label, s->x);
+	for (int end = 0; end < (x0 < x1 ? 2 : 1); end++) {
+		struct lab_an_cv_pt e = *one;
+
+		e.x = end ? x1 : x0;
+		an_plot(doc, s, q, dc, &e, NULL);
+	}
 }
 
 /* first, then note after "; " (note may be NULL), in doc's memory. */
@@ -227,7 +289,9 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	struct lab_doc_table *t = lab_doc_table(sec, "points", NULL);
 	struct lab_doc_figure *f[LAB_AN_CV_MAXFIG];
 	size_t nf = an_figures(doc, sec, s, g, f);
+	double x0, x1;
 
+	an_xspan(g, &x0, &x1);
 	an_table_cols(s, g, t);
 	for (size_t j = 0; j < g->nc; j++) {
 		const struct lab_an_cv_curve *c = &g->c[j];
@@ -243,9 +307,12 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 			const char *why = an_row_why(doc, s, &c->pt[k]);
 
 			an_row(doc, s, t, c, &c->pt[k], why);
-			for (size_t q = 0; q < nf; q++)
+			for (size_t q = 0; q < nf && !an_no_x(s, c); q++)
 				an_plot(doc, s, q, dc[q], &c->pt[k], why);
 		}
+		for (size_t q = 0; q < nf && an_no_x(s, c); q++)
+			if (dc[q])
+				an_plot_flat(doc, s, q, dc[q], c, x0, x1);
 	}
 	an_group_precision(doc, s, g, sec);
 }

@@ -727,6 +727,29 @@ LAB_TEST(plots_written)
 	CHECK(clitest_exists("results-scan/plots/scan01-scan-placement_compact_threads_1.gp"));
 }
 
+/* schedule(static) takes no chunk: its makespan is drawn flat across the chunks the other
+ * schedules span (1..64), its interval at both ends, and its legend says why (plots38: it was
+ * in no figure). */
+LAB_TEST(plots_static_drawn_flat)
+{
+	const char *base = "results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_imbalance_"
+	                   "ramp_iterations_1024_placement_compact_threads_2";
+	char path[2048], *gp = NULL, *dat = NULL;
+	size_t len;
+	struct lab_err e = {0};
+
+	free(ov_text("results-omp-schedule", ""));
+	snprintf(path, sizeof(path), "%s/%s.gp", testlib_tmpdir(), base);
+	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
+	CHECK(strstr(gp, "index 1 using 1:2:3:4 with yerrorlines lc 2 pt 2 dt 1 title 'static "
+	                 "(takes no chunk: drawn flat)'") != NULL);
+	snprintf(path, sizeof(path), "%s/%s.dat", testlib_tmpdir(), base);
+	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
+	CHECK(strstr(dat, "\n\n\n 1 1500 1500 1500\n 64 1500 1500 1500\n") != NULL);
+	free(gp);
+	free(dat);
+}
+
 /* A real tiny run of quick.ini's OpenMP sections, then lab analyze: the four views appear. */
 LAB_TEST(real_run_views_appear)
 {
