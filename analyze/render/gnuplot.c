@@ -625,8 +625,12 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	gp_bars_free(&b);
 	if (rc)
 		return rc;
-	snprintf(title, sizeof(title), "%.*s %.*s: %.*s", lab_an_utf8_fit(ex, 100), ex,
-	         lab_an_utf8_fit(sub, 100), sub, lab_an_utf8_fit(t, 100), t);
+	/* "EXPERIMENT: TITLE (CONDITIONS)", the experiment once (a figure's title often starts
+	 * with it: the report's caption read "sched ...: sched: Loop schedules") */
+	int named = *ex && !strncmp(t, ex, strlen(ex)) && !strncmp(t + strlen(ex), ": ", 2);
+	snprintf(title, sizeof(title), "%.*s%s%.*s%s%.*s%s", named ? 0 : lab_an_utf8_fit(ex, 100),
+	         ex, named || !*ex ? "" : ": ", lab_an_utf8_fit(t, 120), t, *sub ? " (" : "",
+	         lab_an_utf8_fit(sub, 100), sub, *sub ? ")" : "");
 	return lab_an_plot_add(out, g->heat ? "heatmap" : "curves", title, base, d->view, g->id);
 }
 

@@ -125,9 +125,12 @@ void lab_an_report_img(FILE *f, const char *dir, const struct lab_an_plot *p)
 	lab_an_html(f, p->title);
 	fputs("\" src=\"data:image/svg+xml;base64,", f);
 	an_base64(f, (const unsigned char *)buf, len);
+	/* what it shows, then where its files are (the name alone read as a caption, plots38) */
 	fputs("\"><figcaption>", f);
+	lab_an_html(f, p->title);
+	fputs(" <small>(<code>" LAB_DIR_PLOTS "/", f);
 	lab_an_html(f, p->base);
-	fputs("</figcaption></figure>\n", f);
+	fputs(".{svg,png,dat,gp}</code>)</small></figcaption></figure>\n", f);
 	free(buf);
 	free(path);
 }

@@ -729,7 +729,7 @@ LAB_TEST(plots_written)
 
 /* schedule(static) takes no chunk: its makespan is drawn flat across the chunks the other
  * schedules span (1..64), its interval at both ends, and its legend says why (plots38: it was
- * in no figure). */
+ * in no figure). The report's caption is the figure's title, not its file name. */
 LAB_TEST(plots_static_drawn_flat)
 {
 	const char *base = "results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_imbalance_"
@@ -747,6 +747,13 @@ LAB_TEST(plots_static_drawn_flat)
 	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
 	CHECK(strstr(dat, "\n\n\n 1 1500 1500 1500\n 64 1500 1500 1500\n") != NULL);
 	free(gp);
+	free(dat);
+	/* the report's caption says what the figure shows, then where its files are */
+	snprintf(path, sizeof(path), "%s/results-omp-schedule/report.html", testlib_tmpdir());
+	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
+	CHECK(strstr(dat, "<figcaption>sched: Loop schedules (cost=200ns;imbalance=ramp;"
+	                  "iterations=1024;placement=compact;threads=2) <small>(<code>plots/"
+	                  "omp_schedule00-sched-") != NULL);
 	free(dat);
 }
 
