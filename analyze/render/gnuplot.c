@@ -564,9 +564,13 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	if (g->ymin < g->ymax)
 		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
 	/* the first and last x inside the frame, not on it, where their bars show (on 2 CPUs
-	 * every interval of a threads plot sat in the frame: plots38) */
-	if (!g->heat && !gp_stacked(g) && !(g->xmin < g->xmax))
-		fputs("set offsets graph 0.05, graph 0.05, 0, 0\n", f);
+	 * every interval of a threads plot sat in the frame: plots38); the highest y too, and on
+	 * a log axis the lowest (a speedup's 1 at one thread lay on the bottom frame, review39),
+	 * where a linear axis that starts at 0 keeps its 0 at the frame (autoscaled axes only) */
+	if (!g->heat && !gp_stacked(g))
+		fprintf(f, "set offsets %s, %s, graph 0.05, %s\n",
+		        g->xmin < g->xmax ? "0" : "graph 0.05", g->xmin < g->xmax ? "0" : "graph 0.05",
+		        g->logy ? "graph 0.05" : "0");
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);
