@@ -569,8 +569,8 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	 * where a linear axis that starts at 0 keeps its 0 at the frame (autoscaled axes only) */
 	if (!g->heat && !gp_stacked(g))
 		fprintf(f, "set offsets %s, %s, graph 0.05, %s\n",
-		        g->xmin < g->xmax ? "0" : "graph 0.05", g->xmin < g->xmax ? "0" : "graph 0.05",
-		        g->logy ? "graph 0.05" : "0");
+		        g->xmin < g->xmax ? "0" : "graph 0.05",
+		        g->xmin < g->xmax ? "0" : "graph 0.05", g->logy ? "graph 0.05" : "0");
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);
