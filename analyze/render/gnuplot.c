@@ -583,6 +583,33 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	lab_an_gp_tail(f, base);
 }
 
+/* Whether g's y axis, linear in its document, is drawn on a log scale: its points span two
+ * decades or more (on a linear axis the smaller ones lay flat at the bottom, plots38), every
+ * value and interval end is > 0, the range is the renderer's own and it has no ceilings. */
+static int gp_logy(const struct lab_doc_figure *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (g->logy || g->heat || gp_stacked(g) || g->ymin < g->ymax)
+		return 0;
+	for (size_t i = 0; i < g->nc; i++) {
+		if (g->c[i]->style == LAB_DOC_ROOF)
+			return 0;
+		for (size_t k = 0; k < g->c[i]->n; k++) {
+			const struct lab_doc_pt *p = &g->c[i]->p[k];
+
+			if (!(p->y > 0) || (!isnan(p->lo) && !(p->lo > 0)))
+				return 0;
+			lo = fmin(lo, isnan(p->lo) ? p->y : p->lo);
+			hi = fmax(hi, isfinite(p->hi) ? p->hi : p->y);
+		}
+	}
+	for (size_t i = 0; i < g->nlabel; i++)
+		if (!(g->label[i].y > 0))
+			return 0;
+	return lo > 0 && hi >= 100 * lo;
+}
+
 static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
                      const struct lab_doc_figure *g, const struct lab_an_pdir *pdir,
                      struct lab_an_plots *out, struct lab_err *err)
@@ -595,8 +622,15 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	FILE *f;
 	int rc;
 
+	struct lab_doc_figure logy;
+
 	if (!gp_any(g))
 		return 0;
+	if (gp_logy(g)) {
+		logy = *g;
+		logy.logy = 10;
+		g = &logy;
+	}
 	if (out->n >= LAB_AN_PLOTS_MAX) { /* past the cap: counted, no file made (scale35) */
 		out->omitted++;
 		return 0;

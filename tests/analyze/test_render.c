@@ -320,6 +320,46 @@ LAB_TEST(gnuplot_one_cell_matrix_drawn)
 	lab_doc_free(d);
 }
 
+/* plots38: a linear y axis over two decades of values > 0 is drawn on a log scale; one whose
+ * interval reaches 0 (a log axis has no 0) or that spans less stays linear. */
+LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
+{
+	struct lab_doc *d = lab_doc_new("decades", "Decades");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f[3] = {lab_doc_figure(s, "wide", "e: wide", "threads", "ns"),
+	                               lab_doc_figure(s, "zero", "e: zero", "threads", "ns"),
+	                               lab_doc_figure(s, "narrow", "e: narrow", "threads", "ns")};
+	const char *name[3] = {"decades00-e-wide.gp", "decades01-e-zero.gp",
+	                       "decades02-e-narrow.gp"};
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+
+	REQUIRE(d && f[0] && f[1] && f[2] && pdir.fd >= 0);
+	for (int i = 0; i < 3; i++) {
+		struct lab_doc_curve *c = lab_doc_curve(f[i], "c", LAB_DOC_LINES);
+
+		REQUIRE(c);
+		if (i == 2)
+			lab_doc_point(c, 1, 20, 15, 25);
+		else
+			lab_doc_point(c, 1, 2, i == 1 ? 0 : 1.5, 3);
+		lab_doc_point(c, 2, 400, 350, 450);
+	}
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	for (int i = 0; i < 3; i++) {
+		char *gp = rd_read(name[i]);
+
+		REQUIRE(gp);
+		CHECK_EQ_I64(strstr(gp, "set logscale y 10\n") != NULL, i == 0);
+		free(gp);
+	}
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 /* plots38: on a log axis an interval that reaches 0 is drawn to the bottom of the frame, not
  * from its point up; one open above to the top, not as a bare point; a size axis reads KiB. */
 LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
