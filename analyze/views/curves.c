@@ -74,9 +74,11 @@ static int an_group_same(const void *ctx, size_t i)
 	return !strcmp(k->v->g[i].experiment, k->exp) && !strcmp(k->v->g[i].params, k->cond);
 }
 
-/* The group of p's experiment and conditions cond (taken: freed or kept), made when new. */
-static struct lab_an_cv_group *an_group(struct lab_an_cv *v, const struct lab_an_data *d,
-                                        const struct lab_an_point *p, char *cond)
+/* The group of p's experiment and conditions cond (taken: freed or kept), made when new with
+ * spec s. */
+static struct lab_an_cv_group *an_group(const struct lab_an_cv_spec *s, struct lab_an_cv *v,
+                                        const struct lab_an_data *d, const struct lab_an_point *p,
+                                        char *cond)
 {
 	struct an_gkey k = {v, p->experiment, cond};
 	uint64_t h = lab_an_view_key(p->experiment, cond, 0);
@@ -93,6 +95,7 @@ static struct lab_an_cv_group *an_group(struct lab_an_cv *v, const struct lab_an
 		return NULL;
 	}
 	g = memset(&v->g[v->ng++], 0, sizeof(*g));
+	g->spec = s;
 	g->experiment = p->experiment;
 	g->params = cond;
 	lab_an_cost_label(d, p, g->unit, sizeof(g->unit));
@@ -433,7 +436,7 @@ static struct lab_an_cv_group *an_group_some(const struct lab_an_cv_spec *s, str
 
 	if (j == (size_t)-1 || m->several[j] ||
 	    ((c = an_curve_find(s, &v->g[j], p, val, &h)) != (size_t)-1 && c < m->nc0[j]))
-		return an_group(v, d, p, cond);
+		return an_group(s, v, d, p, cond);
 	free(cond);
 	return &v->g[j];
 }
@@ -516,33 +519,121 @@ static int an_cmp_group(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Per experiment: the first value of each candidate x (the spec's, then its alts') and
+ * whether another came (an_pick). */
+struct an_xexp {
+	const char *exp;
+	char first[LAB_AN_CV_MAXALT + 1][64];
+	unsigned char seen[LAB_AN_CV_MAXALT + 1], two[LAB_AN_CV_MAXALT + 1];
+};
+
+struct an_xpick {
+	struct an_xexp *e;
+	size_t n, cap;
+	struct lab_an_index ix; /* e by experiment */
+};
+
+struct an_xkey {
+	const struct an_xpick *xp;
+	const char *exp;
+};
+
+static int an_xexp_same(const void *ctx, size_t i)
+{
+	const struct an_xkey *k = ctx;
+
+	lab_an_view_probe();
+	return !strcmp(k->xp->e[i].exp, k->exp);
+}
+
+/* The entry of xp for experiment exp, (size_t)-1 when it has none. */
+static size_t an_xexp_find(const struct an_xpick *xp, const char *exp)
+{
+	struct an_xkey k = {xp, exp};
+
+	return lab_an_index_find(&xp->ix, lab_an_view_key(exp, "", 0), an_xexp_same, &k);
+}
+
+/* Counts p's values of each candidate x (s's, then its alts') in its experiment's entry of xp.
+ * Returns 0 or -LAB_ENOMEM. */
+static int an_xpick_add(const struct lab_an_cv_spec *s, struct an_xpick *xp,
+                        const struct lab_an_point *p)
+{
+	size_t j = s->alt[0] ? an_xexp_find(xp, p->experiment) : 0;
+	struct an_xexp *e;
+	char val[64];
+
+	if (!s->alt[0])
+		return 0;
+	if (j == (size_t)-1) {
+		if (lab_an_grow(&xp->e, &xp->cap, xp->n + 1, sizeof(*xp->e)) ||
+		    lab_an_index_add(&xp->ix, lab_an_view_key(p->experiment, "", 0), xp->n))
+			return -LAB_ENOMEM;
+		memset(&xp->e[j = xp->n++], 0, sizeof(*xp->e));
+		xp->e[j].exp = p->experiment;
+	}
+	e = &xp->e[j];
+	for (size_t k = 0; k <= LAB_AN_CV_MAXALT && (!k || s->alt[k - 1]); k++) {
+		if (!lab_an_params_get(p->params, k ? s->alt[k - 1]->x : s->x, val, sizeof(val)))
+			continue;
+		e->two[k] |= e->seen[k] && strcmp(e->first[k], val);
+		if (!e->seen[k]++)
+			snprintf(e->first[k], sizeof(e->first[k]), "%s", val);
+	}
+	return 0;
+}
+
+/* The spec p is shown with: s, unless p's experiment runs one value of s's x and two or more
+ * of an alt's (spec.alt). */
+static const struct lab_an_cv_spec *an_pick(const struct lab_an_cv_spec *s,
+                                            const struct an_xpick *xp, const struct lab_an_point *p)
+{
+	size_t j = s->alt[0] ? an_xexp_find(xp, p->experiment) : (size_t)-1;
+
+	if (j == (size_t)-1 || xp->e[j].two[0])
+		return s;
+	for (size_t k = 0; k < LAB_AN_CV_MAXALT && s->alt[k]; k++)
+		if (xp->e[j].two[k + 1])
+			return s->alt[k];
+	return s;
+}
+
 /* Every point the view takes into v: those with cond_some first, then those without it into
- * their groups. Returns 0 or -LAB_ENOMEM. */
+ * their groups, each with the spec its experiment takes (an_pick). Returns 0 or -LAB_ENOMEM. */
 static int an_add_all(const struct lab_an_cv_spec *s, struct lab_an_cv *v,
                       const struct lab_an_data *d, const struct lab_an_cv_bases *b, int inc)
 {
 	struct an_some m;
-	size_t *lone = NULL, nlone = 0, cap = 0, ng;
+	struct an_xpick xp = {0};
+	size_t *take = NULL, nt = 0, cap = 0, nlone = 0, ng;
 	int rc = 0;
 
 	for (size_t i = 0; i < d->npt && !rc; i++) {
 		if (!an_applies(s, d, &d->pt[i]))
 			continue;
-		else if (!an_lone(s, &d->pt[i]))
-			rc = an_add(s, v, d, b, &d->pt[i], inc, NULL);
-		else if (lab_an_grow(&lone, &cap, nlone + 1, sizeof(*lone)))
+		if (lab_an_grow(&take, &cap, nt + 1, sizeof(*take)))
 			rc = -LAB_ENOMEM;
-		else
-			lone[nlone++] = i;
+		else if (!(rc = an_xpick_add(s, &xp, &d->pt[i]))) {
+			take[nt++] = i;
+			nlone += an_lone(s, &d->pt[i]);
+		}
 	}
+	for (size_t k = 0; k < nt && !rc; k++)
+		if (!an_lone(s, &d->pt[take[k]]))
+			rc = an_add(an_pick(s, &xp, &d->pt[take[k]]), v, d, b, &d->pt[take[k]], inc,
+			            NULL);
 	if (!rc && nlone) {
 		ng = v->ng;
 		rc = an_some_init(&m, v, s->cond_some) ? -LAB_ENOMEM : 0;
-		for (size_t k = 0; k < nlone && !rc; k++)
-			rc = an_add(s, v, d, b, &d->pt[lone[k]], inc, &m);
+		for (size_t k = 0; k < nt && !rc; k++)
+			if (an_lone(s, &d->pt[take[k]]))
+				rc = an_add(an_pick(s, &xp, &d->pt[take[k]]), v, d, b,
+				            &d->pt[take[k]], inc, &m);
 		an_some_free(&m, ng);
 	}
-	free(lone);
+	free(take);
+	free(xp.e);
+	lab_an_index_free(&xp.ix);
 	return rc;
 }
 
@@ -568,7 +659,7 @@ int lab_an_cv_compute(const struct lab_an_view *view, const struct lab_an_analys
 	if (!rc && s->cond_some && v->ng > 1) /* sections where the data have their first points */
 		qsort(v->g, v->ng, sizeof(*v->g), an_cmp_group);
 	for (size_t i = 0; i < v->ng && !rc; i++)
-		rc = an_sort(s, &v->g[i]);
+		rc = an_sort(v->g[i].spec, &v->g[i]);
 	if (rc || !v->ng) {
 		lab_an_cv_free(v);
 		return rc ? lab_err_set(err, LAB_ENOMEM, "%s view: out of memory", s->view) : 0;

@@ -34,6 +34,7 @@
 #define LAB_AN_CV_MAXCOL 10
 #define LAB_AN_CV_MAXKEY 2
 #define LAB_AN_CV_MAXFIG 3
+#define LAB_AN_CV_MAXALT 3
 
 enum lab_an_cv_src {
 	LAB_AN_CV_METRIC,  /* (the default) the metric column named by col.key */
@@ -124,6 +125,12 @@ struct lab_an_cv_spec {
 	struct lab_an_cv_fig fig[LAB_AN_CV_MAXFIG]; /* fig[0], then those with a key */
 	/* Optional: the note after e's row (a flag), a string of doc; NULL: none. */
 	const char *(*rnote)(struct lab_doc *doc, const struct lab_an_cv_pt *e);
+	/* Optional: specs like this one against another x param (NULL after the last): an
+	 * experiment that runs one value of x (or none) and two or more of an alt's x is shown
+	 * against the first such alt's, with that alt's figures (ch28's accumulators and
+	 * misalign at one size were 16 one-point figures against size, plots38). An alt has
+	 * this spec's view, curves and columns; its own alts are not read. */
+	const struct lab_an_cv_spec *alt[LAB_AN_CV_MAXALT];
 };
 
 /* One column at one entry: median, mean and its (clipped) 95 % interval; n = 0: none. */
@@ -162,6 +169,7 @@ struct lab_an_cv_curve {
 };
 
 struct lab_an_cv_group {
+	const struct lab_an_cv_spec *spec; /* the view's, or the alt its experiment takes */
 	const char *experiment;
 	char *params;   /* the conditions */
 	char unit[160]; /* the cost unit of its first point (lab_an_cost_label) */

@@ -339,6 +339,6 @@ int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct
 	                                                    : ""),
 	              s->note);
 	for (size_t i = 0; i < v->ng; i++)
-		an_group_doc(doc, s, &v->g[i]);
+		an_group_doc(doc, v->g[i].spec ? v->g[i].spec : s, &v->g[i]);
 	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }

@@ -57,6 +57,18 @@ static const struct lab_an_json *mn_simd(const struct lab_an_json *j, const char
 	                   isa);
 }
 
+/* The key of column k of the first simd_speedup table of experiment exp, or "". */
+static const char *mn_col(const struct lab_an_json *j, const char *exp, size_t k)
+{
+	const struct lab_an_json *sec =
+	    clitest_at(lab_an_json_get(mn_exp(j, exp), "simd_speedup"), "sections", 0);
+	const struct lab_an_json *c =
+	    lab_an_json_get(lab_an_json_get(lab_an_json_get(sec, "tables"), "points"), "columns");
+
+	return c && c->type == LAB_AN_JSON_ARR && k < c->n ? lab_an_json_str(&c->items[k], "key")
+	                                                   : "";
+}
+
 /* Finding 4: at 2 threads avx2 over scalar is the vector gain 1.0 / 0.3565 (not 2.78 / 0.3565
  * = 7.8, the scalar point at 1 thread) and scalar over itself is 1 (not 2.78); [misalign] has
  * no scalar point: its speedup is null with a note, and the text says so, never 1. */
@@ -80,8 +92,14 @@ LAB_TEST(simd_speedup_baseline_same_threads)
 	}
 	REQUIRE((p = mn_simd(j, "isa", "threads=1", "avx2")));
 	CHECK_NEAR(lab_an_json_num(p, "speedup", NAN), 2.78 / 0.99, 1e-3);
+	/* [misalign] runs one size and two offsets: its rows are drawn against the offset (a
+	 * one-point figure per offset said nothing, plots38); [isa] sweeps neither: by size */
+	CHECK_EQ_STR(mn_col(j, "misalign", 1), "misalign");
+	CHECK_EQ_STR(mn_col(j, "isa", 1), "size");
 	for (int k = 0; k < 2; k++) {
-		REQUIRE((p = mn_simd(j, "misalign", k ? "misalign=32" : "misalign=0", "avx512")));
+		REQUIRE((p = clitest_row(lab_an_json_get(mn_exp(j, "misalign"), "simd_speedup"),
+		                         "size=16K", "points", "misalign", k ? "32" : "0")));
+		CHECK_EQ_STR(lab_an_json_str(p, "isa"), "avx512");
 		CHECK(lab_an_json_get(p, "speedup")->type == LAB_AN_JSON_NULL);
 		CHECK_EQ_I64((long long)lab_an_json_num(p, "speedup_n", -1), 0);
 		CHECK_EQ_STR(lab_an_json_str(p, "speedup_why"),

@@ -263,7 +263,7 @@ LAB_TEST(text_table)
 	    rl_line(out, (const char *[]){"op=poly", "  compute ", "  avx2 f64 ", "  0.5 ", NULL}));
 	CHECK(strstr(out, "write-allocate not counted") != NULL);
 	CHECK(strstr(out, "no ceilings") == NULL);
-	CHECK(strstr(out, "== SIMD speedup over scalar, per size: kernels") != NULL);
+	CHECK(strstr(out, "== SIMD speedup over scalar: kernels") != NULL);
 	free(out);
 }
 
@@ -362,7 +362,7 @@ LAB_TEST(real_run_simd_speedup)
 	free(out);
 	free(err);
 	REQUIRE(clitest_run(NULL, "analyze run --no-plots --include-flagged", &out, &err) == 0);
-	CHECK(strstr(out, "== SIMD speedup over scalar, per size: isa_by_size") != NULL);
+	CHECK(strstr(out, "== SIMD speedup over scalar: isa_by_size") != NULL);
 	CHECK(strstr(out, "speedup median | mean [95% CI]") != NULL);
 	CHECK(strstr(out, "bandwidth  L1 16K ") != NULL);
 	CHECK(strstr(out, "finding: isa_by_size accumulators=4;isa=sse2;") == NULL);
