@@ -12,7 +12,7 @@
 
 /* What every x of the view shares: its name, text, curves, baseline and columns. */
 #define AN_SIMD_COMMON                                                                             \
-	.view = "simd_speedup", .title = "SIMD speedup over scalar",                     \
+	.view = "simd_speedup", .title = "SIMD speedup over scalar",                               \
 	.about = "Speedup of each ISA over isa=scalar at the same op, type, size, "                \
 	         "thread count and other params: scalar's cost / this cost (median ratio; 95% "    \
 	         "Fieller interval of the ratio of mean costs, with the scalar point's noise in "  \
