@@ -184,11 +184,15 @@ static int an_styles(struct lab_an_cv_group *g)
  * means, the interval's centre (the samples' mean beside it differed where runs kept unequal
  * numbers of samples). work holds 3 n doubles. */
 static void an_val_runs(const double *x, const int *run, size_t n, double *work,
-                        struct lab_an_stats *st)
+                        struct lab_an_stats *st, struct lab_an_cv_val *v)
 {
 	struct lab_an_levels lv;
 
-	if (lab_an_levels_compute(x, run, n, work, &lv) || lv.runs < 2 || !isfinite(lv.run_se))
+	if (lab_an_levels_compute(x, run, n, work, &lv))
+		return;
+	if (lv.runs < 2) /* the point kept several runs, this column's values sit in one */
+		v->one_run = 1;
+	if (lv.runs < 2 || !isfinite(lv.run_se))
 		return;
 	st->se = lv.run_se;
 	st->mean = lv.mean;
@@ -208,11 +212,12 @@ static void an_val(const struct lab_an_cv_col *col, enum lab_domain dom,
 	v->n = n;
 	v->median = v->mean = v->lo = v->hi = NAN;
 	v->overflow = 0;
+	v->one_run = 0;
 	if (!n)
 		return;
 	lab_an_stats_compute(x, n, work, &st);
 	if (run && p->levels.runs >= 2)
-		an_val_runs(x, run, n, work, &st);
+		an_val_runs(x, run, n, work, &st, v);
 	v->median = st.median;
 	v->mean = st.mean;
 	v->lo = st.ci95_lo;

@@ -147,6 +147,10 @@ struct lab_an_cv_val {
 	int below_res;
 	/* 1: the samples' spread overflows a double (values near 1.8e308): lo, hi NaN */
 	int overflow;
+	/* 1: the point kept two runs or more and this column has values in one of them: its
+	 * interval is that run's samples', nothing in it of the run-to-run spread (a metric
+	 * removed from the other runs' rows by hand, hostile40) */
+	bool one_run;
 	/* SPEEDUP: one side at the run level, the other one run's samples with the first's
 	 * between-run variance (above 0) lent (lab_an_cost_moments): wider than either cost's
 	 * interval */
