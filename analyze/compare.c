@@ -427,6 +427,13 @@ static void an_cmp_fig(const struct lab_an_compare *c, struct lab_an_cmp_row *r,
 		f->verdict = "untested (run means on one side only)";
 		return;
 	}
+	/* a figure is a cost, >= 0 in truth: a mean at or below 0 is no value, as analyze says
+	 * ("not measurable"), so 0 -> 300 ns is no regression and +707 -> -708 no gain (hostile40)
+	 */
+	if (!(a->mean > 0) || !(b->mean > 0)) {
+		f->verdict = "untested (mean <= 0 on a side: below resolution or noise)";
+		return;
+	}
 	size_t na = a->runs ? a->runs : a->n, nb = b->runs ? b->runs : b->n;
 	double va = a->se * a->se, vb = b->se * b->se;
 	double df = lab_an_welch_df(va, na, vb, nb);
@@ -441,12 +448,8 @@ static void an_cmp_fig(const struct lab_an_compare *c, struct lab_an_cmp_row *r,
 	f->lo = f->diff - half;
 	f->hi = f->diff + half;
 	f->p = lab_an_welch_p(b->mean, vb, nb, a->mean, va, na);
-	/* the noise band is relative to old's mean; with none above 0 the sign alone */
-	if (a->mean > 0)
-		f->verdict =
-		    lab_an_compare_verdict(f->p, f->lo / a->mean, f->hi / a->mean, c->noise);
-	else
-		f->verdict = !(f->p < 0.05) ? "no change" : f->diff < 0 ? "improved" : "regressed";
+	/* the noise band is relative to old's mean */
+	f->verdict = lab_an_compare_verdict(f->p, f->lo / a->mean, f->hi / a->mean, c->noise);
 }
 
 int lab_an_compare_run(const struct lab_an_data *old, const struct lab_an_data *new_, double noise,

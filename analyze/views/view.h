@@ -41,7 +41,8 @@ struct lab_an_view {
 	 * construct's overhead_ns"); NULL: it is. */
 	const char *cost_is;
 	/* With cost_is: the metric column that is the view's figure, a cost too (lower is
-	 * better), which `lab compare` compares beside the cost ("overhead_ns"); NULL: none. */
+	 * better; >= 0 in truth, so a mean at or below 0 is no value), which `lab compare`
+	 * compares beside the cost ("overhead_ns"); NULL: none. */
 	const char *figure;
 	/* 1: no kernel declares it; it follows any run (counters, perf_c2c, the series). In the
 	 * text a chapter shows the views its kernels declare first, then the series, then these. */

@@ -508,6 +508,20 @@ static void ct_overhead_x2(FILE *out, const char *line, void *ctx)
 		fprintf(out, "%.*s%g%s\n", (int)(ovh - line), line, 2 * strtod(ovh, NULL), last);
 }
 
+/* Point 0's overhead_ns below 0 (a drifted reference): -(its value). */
+static void ct_overhead_neg(FILE *out, const char *line, void *ctx)
+{
+	const char *last = strrchr(line, ','), *ovh = last;
+
+	(void)ctx;
+	while (ovh && ovh > line && ovh[-1] != ',')
+		ovh--;
+	if (strncmp(line, "ovh,0,", 6) || !ovh || ovh == line)
+		fprintf(out, "%s\n", line);
+	else
+		fprintf(out, "%.*s%g%s\n", (int)(ovh - line), line, -strtod(ovh, NULL), last);
+}
+
 /* The barrier points as single ones. */
 static void ct_barrier_single(FILE *out, const char *line, void *ctx)
 {
@@ -566,6 +580,18 @@ LAB_TEST(compare_tests_the_view_figure_beside_the_cost)
 	CHECK_EQ_STR(lab_an_json_str(fig, "verdict"), "regressed");
 	CHECK_NEAR(lab_an_json_num(fig, "difference", NAN), 110, 1e-9);
 	CHECK(lab_an_json_get(&pts->items[3], "figure") == NULL); /* did not run */
+	lab_an_json_free(j);
+	free(out);
+	free(err);
+	/* overhead_ns below 0 on a side is no value (analyze: "not measurable"): +110 -> -110
+	 * is no gain (hostile40) */
+	REQUIRE(clitest_rewrite("ovh-new/samples.csv", ct_overhead_neg, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "compare results-omp-overhead ovh-new --json", &out, &err) == 0);
+	REQUIRE(lab_an_json_parse("stdout", out, strlen(out), &j, &e) == 0);
+	pts = lab_an_json_get(j, "points");
+	REQUIRE(pts && pts->type == LAB_AN_JSON_ARR && pts->n == 4);
+	CHECK_EQ_STR(lab_an_json_str(lab_an_json_get(&pts->items[0], "figure"), "verdict"),
+	             "untested (mean <= 0 on a side: below resolution or noise)");
 	lab_an_json_free(j);
 	free(out);
 	free(err);
