@@ -78,6 +78,9 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	else if (v->n)
 		lab_doc_ival(c, v->median * sc, v->mean * sc, v->below_res ? 0 : v->lo * sc,
 		             v->hi * sc, v->n);
+	/* samples used, none with this column (it was "-" without a word, hostile40) */
+	else if (s->col[k].src == LAB_AN_CV_METRIC && e->pt->st.n)
+		lab_doc_why(doc, c, "no %s in its samples' rows", s->col[k].key);
 	if (v->one_run && v->n)
 		lab_doc_cnote(doc, c,
 		              "%sONE SETUP: values in one of the point's %zu kept runs; the interval "

@@ -781,6 +781,35 @@ LAB_TEST(overhead_in_one_of_two_runs_said)
 	lab_an_json_free(j);
 }
 
+/* Point 2's overhead_ns cells emptied (test_ns and ref_ns kept). */
+static void ov_no_overhead(FILE *out, const char *line, void *ctx)
+{
+	const char *od = strrchr(line, ','), *ov = od;
+
+	(void)ctx;
+	while (ov && ov > line && ov[-1] != ',')
+		ov--;
+	if (strncmp(line, "ovh,2,", 6) || !ov || ov == line)
+		fprintf(out, "%s\n", line);
+	else
+		fprintf(out, "%.*s%s\n", (int)(ov - line), line, od);
+}
+
+/* hostile40: a point whose samples have no overhead_ns says so in that cell (it was "-"). */
+LAB_TEST(overhead_missing_in_rows_said)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *p;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_no_overhead, NULL) == 0);
+	REQUIRE((j = ov_json_of("results-omp-overhead")));
+	REQUIRE((p = ov_pt(j, "omp_overhead", 0, 1, 0)));
+	CHECK_EQ_STR(lab_an_json_str(p, "overhead_ns_why"), "no overhead_ns in its samples' rows");
+	CHECK(lab_an_json_num(p, "test_ns", NAN) > 0);
+	lab_an_json_free(j);
+}
+
 /* schedule(static) takes no chunk: its makespan is drawn flat across the chunks the other
  * schedules span (1..64), its interval at both ends, and its legend says why (plots38: it was
  * in no figure). The report's caption is the figure's title, not its file name. */
