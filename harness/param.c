@@ -212,8 +212,12 @@ static int param_parse_u64_field(const struct lab_param *p, const char *text, ui
 		return lab_err_set(err, LAB_ECONFIG, "out of range (allowed %s)", allowed);
 	if (why == LAB_UNIT_EXACT_LARGE)
 		return lab_err_set(err, LAB_ECONFIG, "too large (allowed %s)", allowed);
+	/* where the range starts above 1ns its bound is the reason (min_time = 0.5ns said "under
+	 * 1ns" beside "allowed 1us .. 600s", hostile40) */
 	if (why == LAB_UNIT_EXACT_UNDER && t == &param_duration)
-		return lab_err_set(err, LAB_ECONFIG, "too small: under 1ns (allowed %s)", allowed);
+		return lab_err_set(err, LAB_ECONFIG, "too small: %s (allowed %s)",
+		                   p->min > 1 ? "below the range" : "under 1ns, the smallest step",
+		                   allowed);
 	return lab_err_set(err, LAB_ECONFIG, "not a whole number%s (allowed %s)", t->of_unit,
 	                   allowed);
 }

@@ -200,7 +200,7 @@ LAB_TEST(integers_exact_field_messages)
 	CHECK_EQ_I64(tp_parse("bytes", "8.5", &v, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "not a whole number of bytes (allowed 8 .. 1G bytes)");
 	CHECK_EQ_I64(tp_parse("wait", "1e-400s", &v, &err), -LAB_ECONFIG);
-	CHECK_EQ_STR(err.msg, "too small: under 1ns (allowed 0 .. 60s)");
+	CHECK_EQ_STR(err.msg, "too small: under 1ns, the smallest step (allowed 0 .. 60s)");
 	CHECK_EQ_I64(tp_parse("wait", "2.5ns", &v, &err), -LAB_ECONFIG);
 	CHECK_EQ_STR(err.msg, "not a whole number of nanoseconds (allowed 0 .. 60s)");
 	CHECK_EQ_I64(tp_parse("wait", "wait", &v, &err), -LAB_ECONFIG);
