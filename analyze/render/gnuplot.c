@@ -537,6 +537,27 @@ static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
 	fputs(")\n", f);
 }
 
+/* On g's log y axis: whether its highest (top 1) or lowest (top 0) drawn value, a point or an
+ * interval's end, is a power of the base (where autoscale ends the axis: on the frame). */
+static int gp_y_on_power(const struct lab_doc_figure *g, int top)
+{
+	double v = top ? -INFINITY : INFINITY, e;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
+			const struct lab_doc_pt *p = &g->c[i]->p[k];
+			double ends[3] = {p->y, p->lo, p->hi};
+
+			for (int j = 0; j < 3; j++)
+				if (isfinite(ends[j]) && ends[j] > 0)
+					v = top ? fmax(v, ends[j]) : fmin(v, ends[j]);
+		}
+	if (!isfinite(v) || g->logy < 2)
+		return 0;
+	e = log(v) / log(g->logy);
+	return fabs(e - round(e)) < 1e-9;
+}
+
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
                       const struct gp_ends *e, const char *base, const struct gp_bars *b)
 {
@@ -565,12 +586,15 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
 	/* the first and last x inside the frame, not on it, where their bars show (on 2 CPUs
 	 * every interval of a threads plot sat in the frame: plots38); the highest y too, and on
-	 * a log axis the lowest (a speedup's 1 at one thread lay on the bottom frame, review39),
-	 * where a linear axis that starts at 0 keeps its 0 at the frame (autoscaled axes only) */
+	 * a log axis the lowest where it is a power of the base, which autoscale leaves on the
+	 * frame (a speedup's 1 at one thread lay on the bottom frame, review39; elsewhere the
+	 * margin added a decade); a linear axis that starts at 0 keeps its 0 at the frame
+	 * (autoscaled axes only) */
 	if (!g->heat && !gp_stacked(g))
-		fprintf(f, "set offsets %s, %s, graph 0.05, %s\n",
+		fprintf(f, "set offsets %s, %s, %s, %s\n", g->xmin < g->xmax ? "0" : "graph 0.05",
 		        g->xmin < g->xmax ? "0" : "graph 0.05",
-		        g->xmin < g->xmax ? "0" : "graph 0.05", g->logy ? "graph 0.05" : "0");
+		        !g->logy || gp_y_on_power(g, 1) ? "graph 0.05" : "0",
+		        g->logy && gp_y_on_power(g, 0) ? "graph 0.05" : "0");
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		lab_an_gp_str(f, g->label[i].text);

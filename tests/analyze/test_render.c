@@ -360,6 +360,33 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 	lab_doc_free(d);
 }
 
+/* review39: a speedup's 1 at one thread, a power of the log axis's base, lay on the bottom
+ * frame (autoscale ends the axis there): a margin below it, none above 1.8. */
+LAB_TEST(gnuplot_log_margin_at_a_power)
+{
+	struct lab_doc *d = lab_doc_new("margin", "Margin");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: speedup", "threads", "x");
+	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp;
+
+	REQUIRE(d && c && pdir.fd >= 0);
+	f->logx = f->logy = 2;
+	lab_doc_point(c, 1, 1, NAN, NAN);
+	lab_doc_point(c, 2, 1.8, 1.7, 1.9);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("margin00-e-curves.gp")));
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, graph 0.05\n") != NULL);
+	free(gp);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 /* plots38: on a log axis an interval that reaches 0 is drawn to the bottom of the frame, not
  * from its point up; one open above to the top, not as a bare point; a size axis reads KiB. */
 LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
@@ -386,9 +413,9 @@ LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
 	CHECK(strstr(gp, "set xtics ('1 KiB' 1024, '2 KiB' 2048, '4 KiB' 4096, '8 KiB' 8192, "
 	                 "'16 KiB' 16384)\n") != NULL);
 	CHECK(strstr(gp, "set yrange [0.666666667:135]\n") != NULL);
-	/* room above and, on a log axis, below the points where the y range is autoscaled (a
-	 * speedup's 1 lay on the bottom frame, review39) */
-	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
+	/* on a log axis no margin above or below where no end is a power of 10 (autoscale
+	 * ends the axis past them already; a margin added a decade) */
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, 0\n") != NULL);
 	/* said under the x label, where it covers no point (review39) */
 	CHECK(strstr(gp, "set xlabel 'size (bytes)'.\"\\n\".'(a bar to the frame: its interval "
 	                 "reaches past it") != NULL);
