@@ -76,7 +76,8 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 		lab_an_wfile_close(&wdat, 0, NULL);
 		return -LAB_EIO;
 	}
-	lab_an_gp_head(gp, base, s->p->experiment, s->p->params[0] ? s->p->params : NULL);
+	lab_an_gp_head(gp, base, s->p->experiment, s->p->params[0] ? s->p->params : NULL,
+	               LAB_AN_GP_HEIGHT);
 	fputs("set xlabel 'threads'\nset ylabel ", gp);
 	lab_an_gp_str(gp, lab_an_cost_label(&v->h[s->host].d, s->p, unit, sizeof(unit)));
 	fputs(" noenhanced\nset offsets 0.2, 0.2, 0, 0\nplot ", gp);
@@ -101,7 +102,7 @@ static int fleet_plot_one(const struct lab_an_pdir *pdir, const struct lab_an_fl
 		block++;
 	}
 	fputs("\n", gp);
-	lab_an_gp_tail(gp, base);
+	lab_an_gp_tail(gp, base, LAB_AN_GP_HEIGHT);
 	int rc = lab_an_close(&wdat, pdir, err);
 	int rc2 = lab_an_close(&wgp, pdir, err);
 	return rc ? rc : rc2;

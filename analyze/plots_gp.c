@@ -86,13 +86,13 @@ void lab_an_gp_str(FILE *f, const char *s)
 /* The terminal preamble and the trailer that renders the same plot again as PNG. base is a
  * slug the analyzer made (lab_an_plot_slug); title and the optional second line sub are
  * untrusted text. */
-void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub)
+void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub, int height)
 {
 	fprintf(f,
 	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
-	        "set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11' "
+	        "set terminal svg size 720,%d dynamic background rgb 'white' font 'sans,11' "
 	        "noenhanced\nset output '%s.svg'\nset title ",
-	        base, base);
+	        base, height, base);
 	lab_an_gp_str(f, title);
 	if (sub) {
 		fputs(".\"\\n\".", f);
@@ -118,12 +118,12 @@ void lab_an_plot_slug(const char *in, char *out, size_t len)
 		out[k] = 0;
 }
 
-void lab_an_gp_tail(FILE *f, const char *base)
+void lab_an_gp_tail(FILE *f, const char *base, int height)
 {
 	fprintf(f,
-	        "set terminal pngcairo size 720,480 background rgb 'white' noenhanced\n"
+	        "set terminal pngcairo size 720,%d background rgb 'white' noenhanced\n"
 	        "set output '%s.png'\nreplot\nunset output\n",
-	        base);
+	        height, base);
 }
 
 int lab_an_plot_add(struct lab_an_plots *p, const char *kind, const char *title, const char *base,

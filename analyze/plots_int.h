@@ -30,12 +30,14 @@ int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct 
 /* Writes untrusted text s as one gnuplot single-quoted string literal that gnuplot cannot
  * expand or execute (see plots.c); every title, label and key from a file goes through it. */
 void lab_an_gp_str(FILE *f, const char *s);
+/* The canvas height of a plot, in pixels (720 wide), unless its legend needs more. */
+#define LAB_AN_GP_HEIGHT 480
 /* The SVG terminal preamble of BASE.gp (title, and sub as a second title line when not NULL),
- * and the trailer that renders it again as PNG. */
-void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub);
+ * and the trailer that renders it again as PNG, both height pixels high. */
+void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub, int height);
 /* A file-name-safe copy of in ([A-Za-z0-9._-], never starting with '.' or '-') into out. */
 void lab_an_plot_slug(const char *in, char *out, size_t len);
-void lab_an_gp_tail(FILE *f, const char *base);
+void lab_an_gp_tail(FILE *f, const char *base, int height);
 /*
  * A legend entry that says where its curve has no number and why: begin with the label, add
  * each point without one (its x and the point), end: "sharded [no data at 2: load-flagged]",

@@ -169,6 +169,8 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
  * log x on a log axis), each step's lowest and highest point drawn, so a spike stays in the
  * picture. */
 #define GP_CURVE_POINTS_MAX 2000
+/* Numbered labels (gp_numbered) named in the legend; the rest are in the tables. */
+#define GP_LABELS_KEY 20
 
 /* Where a figure's bars that reach past what its axis can show end: at its frame. floor: the
  * bottom of a log axis, where a lower end at 0 is drawn (it was drawn from the point up: [0,
@@ -349,6 +351,65 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	fputc('\n', f);
 }
 
+static size_t gp_max(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Whether g's labels are drawn as numbers with their texts in the legend: three or more, or
+ * two where one is longer than 16 bytes (the roofline's point names ran over each other and
+ * over the ceilings, plots38). A lone label (USL's N*) stays text. */
+static int gp_numbered(const struct lab_doc_figure *g)
+{
+	if (g->heat || gp_stacked(g) || g->nlabel < 2)
+		return 0;
+	for (size_t i = 0; i < g->nlabel && g->nlabel < 3; i++)
+		if (strlen(g->label[i].text) > 16)
+			return 1;
+	return g->nlabel >= 3;
+}
+
+/* The legend's entries for numbered labels ("3: isa_by_size op=sum ..."), at most
+ * GP_LABELS_KEY of them, then how many more the table has. */
+static void gp_label_keys(FILE *f, const struct lab_doc_figure *g, int first)
+{
+	char buf[320];
+
+	for (size_t i = 0; gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY; i++) {
+		snprintf(buf, sizeof(buf), "%zu: %.*s", i + 1,
+		         lab_an_utf8_fit(g->label[i].text, 280), g->label[i].text);
+		fprintf(f, "%s1/0 with lines lc rgb 'white' title ", first && !i ? "" : ", ");
+		lab_an_gp_str(f, buf);
+	}
+	if (gp_numbered(g) && g->nlabel > GP_LABELS_KEY)
+		fprintf(f,
+		        ", 1/0 with lines lc rgb 'white' title \"(%zu more: the tables name "
+		        "them)\"",
+		        g->nlabel - GP_LABELS_KEY);
+}
+
+/* The canvas height: 480, and a legend row more (17 pixels) for each row past three of the
+ * legend below the plot, as many entries a row as the longest leaves room for, up to 1080
+ * (12 ceilings and the named points left a strip of plot, plots38). */
+static int gp_height(const struct lab_doc_figure *g)
+{
+	size_t n = 0, len = 1, cols, rows;
+
+	for (size_t i = 0; !g->heat && i < g->nc; i++) {
+		if (gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK)
+			continue; /* not drawn */
+		len = gp_max(len, strlen(g->c[i]->label ? g->c[i]->label : "") +
+		                      (g->c[i]->missing ? strlen(g->c[i]->missing) + 16 : 0));
+		n++;
+	}
+	for (size_t i = 0; gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY + 1; i++, n++)
+		len = gp_max(len, strlen(g->label[i].text) + 4);
+	cols = 660 / (7 * len + 70);
+	rows = (n + (cols ? cols : 1) - 1) / (cols ? cols : 1);
+	return rows > 3 ? (int)(LAB_AN_GP_HEIGHT + (rows - 3 > 35 ? 35 : rows - 3) * 17)
+	                : LAB_AN_GP_HEIGHT;
+}
+
 static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
                       const struct gp_bars *b)
 {
@@ -390,6 +451,7 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 		        "%s1/0 with lines lc rgb 'white' title \"(%zu more curves not drawn: the "
 		        "tables have them)\"",
 		        first ? "" : ", ", left);
+	gp_label_keys(f, g, first && !left);
 	fputc('\n', f);
 }
 
@@ -563,7 +625,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 {
 	const char *ends;
 
-	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub);
+	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g));
 	ends = gp_ends_script(f, g, e);
 	fputs("set xlabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
@@ -597,14 +659,18 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		        g->logy && gp_y_on_power(g, 0) ? "graph 0.05" : "0");
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
-		lab_an_gp_str(f, g->label[i].text);
-		fprintf(f, " at %.17g, %.17g front noenhanced\n", g->label[i].x, g->label[i].y);
+		if (gp_numbered(g))
+			fprintf(f, "'%zu'", i + 1);
+		else
+			lab_an_gp_str(f, g->label[i].text);
+		fprintf(f, " at %.17g, %.17g %sfront noenhanced\n", g->label[i].x, g->label[i].y,
+		        gp_numbered(g) ? "offset char 0.5, 0.5 " : "");
 	}
 	if (g->heat)
 		gp_heat(f, g->heat, base);
 	else
 		gp_curves(f, g, base, b);
-	lab_an_gp_tail(f, base);
+	lab_an_gp_tail(f, base, gp_height(g));
 }
 
 /* Whether g's y axis, linear in its document, is drawn on a log scale: its points span two

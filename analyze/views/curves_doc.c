@@ -82,10 +82,11 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	else if (s->col[k].src == LAB_AN_CV_METRIC && e->pt->st.n)
 		lab_doc_why(doc, c, "no %s in its samples' rows", s->col[k].key);
 	if (v->one_run && v->n)
-		lab_doc_cnote(doc, c,
-		              "%sONE SETUP: values in one of the point's %zu kept runs; the interval "
-		              "is that run's samples', without the run-to-run spread",
-		              v->below_res == 1 ? "not clearly above 0; " : "", e->pt->levels.runs);
+		lab_doc_cnote(
+		    doc, c,
+		    "%sONE SETUP: values in one of the point's %zu kept runs; the interval "
+		    "is that run's samples', without the run-to-run spread",
+		    v->below_res == 1 ? "not clearly above 0; " : "", e->pt->levels.runs);
 	else if (v->below_res == 1)
 		/* the interval's lower end was below 0: the mean is not told from 0, whatever its
 		 * size (a 2.9 ms overhead of four loaded samples is no value below a resolution) */
