@@ -121,7 +121,8 @@ void lab_an_plot_slug(const char *in, char *out, size_t len)
 void lab_an_gp_tail(FILE *f, const char *base, int height)
 {
 	fprintf(f,
-	        "set terminal pngcairo size 720,%d background rgb 'white' noenhanced\n"
+	        "set terminal pngcairo size 720,%d background rgb 'white' font 'sans,11' "
+	        "noenhanced\n"
 	        "set output '%s.png'\nreplot\nunset output\n",
 	        height, base);
 }

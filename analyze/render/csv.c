@@ -123,27 +123,64 @@ static void csv_num(FILE *f, double v)
 		lab_fput_g(f, 10, v);
 }
 
-/* 1 when table t has its own column key: the leading params column is left out then (counters
- * had its params column after an always empty leading one: two columns of one name). */
-static int csv_own(const struct lab_doc_table *t, const char *key)
+/* The columns of one CSV file: every column of its tables, by key and kind, in first-seen
+ * order. Tables of one key may differ (simd_speedup's x is size in one section, accumulators in
+ * another: their values were written under the first table's header by position, review40). */
+struct csv_cols {
+	const struct lab_doc_col **c;
+	size_t n, cap;
+};
+
+/* Column c's index in m, m->n when absent. */
+static size_t csv_col_at(const struct csv_cols *m, const struct lab_doc_col *c)
 {
-	for (size_t k = 0; k < t->ncol; k++)
-		if (!strcmp(t->col[k].key, key))
+	size_t k = 0;
+
+	while (k < m->n && (m->c[k]->kind != c->kind || strcmp(m->c[k]->key, c->key)))
+		k++;
+	return k;
+}
+
+/* The columns of d's tables of key into m. 0 or -1 when out of memory. */
+static int csv_cols_of(const struct lab_doc *d, const char *key, struct csv_cols *m)
+{
+	for (size_t i = 0; i < d->ns; i++)
+		for (size_t j = 0; j < d->s[i]->nb; j++) {
+			const struct lab_doc_table *t = d->s[i]->b[j].u.table;
+
+			if (!csv_table(&d->s[i]->b[j]) || strcmp(t->key, key))
+				continue;
+			for (size_t k = 0; k < t->ncol; k++)
+				if (csv_col_at(m, &t->col[k]) == m->n) {
+					if (lab_an_grow(&m->c, &m->cap, m->n + 1, sizeof(*m->c)))
+						return -1;
+					m->c[m->n++] = &t->col[k];
+				}
+		}
+	return 0;
+}
+
+/* 1 when the file has its own params column: the leading one is left out then (counters had
+ * its params column after an always empty leading one: two columns of one name). */
+static int csv_own(const struct csv_cols *m)
+{
+	for (size_t k = 0; k < m->n; k++)
+		if (!strcmp(m->c[k]->key, "params"))
 			return 1;
 	return 0;
 }
 
-static void csv_head(FILE *f, const struct lab_doc_table *t)
+static void csv_head(FILE *f, const struct csv_cols *m)
 {
-	fputs(csv_own(t, "params") ? "experiment" : "experiment,params", f);
-	for (size_t k = 0; k < t->ncol; k++) {
-		const char *key = t->col[k].key;
+	fputs(csv_own(m) ? "experiment" : "experiment,params", f);
+	for (size_t k = 0; k < m->n; k++) {
+		const char *key = m->c[k]->key;
 
 		fputc(',', f);
 		lab_an_csv_field(f, key);
-		if (t->col[k].kind == LAB_DOC_INTERVAL)
+		if (m->c[k]->kind == LAB_DOC_INTERVAL)
 			fprintf(f, ",%s_mean,%s_lo,%s_hi,%s_n", key, key, key, key);
-		else if (t->col[k].kind == LAB_DOC_ESTIMATE)
+		else if (m->c[k]->kind == LAB_DOC_ESTIMATE)
 			fprintf(f, ",%s_lo,%s_hi", key, key);
 	}
 	fputs(",note\n", f);
@@ -174,42 +211,59 @@ static void csv_note(FILE *f, const struct lab_doc_table *t, size_t r)
 	lab_an_csv_field(f, buf);
 }
 
-static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_doc_table *t)
+/* The fields of cell c of a column of kind (c NULL: the table has no such column: empty). */
+static void csv_cell(FILE *f, enum lab_doc_kind kind, const struct lab_doc_cell *c)
 {
-	int own = csv_own(t, "params");
+	int has = c && c->has;
 
+	if (kind == LAB_DOC_KEY || kind == LAB_DOC_TEXT) {
+		fputc(',', f);
+		lab_an_csv_field(f, has ? c->text : "");
+	} else if (kind == LAB_DOC_INTERVAL) {
+		csv_num(f, has ? c->median : NAN);
+		csv_num(f, has ? c->mean : NAN);
+		csv_num(f, has ? c->lo : NAN);
+		/* [lo, unbounded): inf, as an ESTIMATE's */
+		if (has && isfinite(c->lo) && isinf(c->hi) && c->hi > 0)
+			fputs(",inf", f);
+		else
+			csv_num(f, has ? c->hi : NAN);
+		if (c)
+			fprintf(f, ",%u", c->n);
+		else
+			fputc(',', f);
+	} else {
+		csv_num(f, has ? c->mean : NAN);
+		if (kind == LAB_DOC_ESTIMATE) {
+			csv_num(f, has ? c->lo : NAN);
+			fputs(has && isinf(c->hi) ? ",inf" : "", f);
+			if (!(has && isinf(c->hi)))
+				csv_num(f, has ? c->hi : NAN);
+		}
+	}
+}
+
+/* t's rows under the file's columns m (where t has none of a column: empty fields); at holds
+ * m->n. */
+static void csv_rows(FILE *f, const struct lab_doc_section *s, const struct lab_doc_table *t,
+                     const struct csv_cols *m, size_t *at)
+{
+	int own = csv_own(m);
+
+	for (size_t j = 0; j < m->n; j++)
+		for (at[j] = 0; at[j] < t->ncol; at[j]++)
+			if (t->col[at[j]].kind == m->c[j]->kind &&
+			    !strcmp(t->col[at[j]].key, m->c[j]->key))
+				break;
 	for (size_t r = 0; r < t->nrow; r++) {
 		lab_an_csv_field(f, s->experiment ? s->experiment : "");
 		if (!own) {
 			fputc(',', f);
 			lab_an_csv_field(f, s->sub ? s->sub : "");
 		}
-		for (size_t k = 0; k < t->ncol; k++) {
-			const struct lab_doc_cell *c = &t->cell[r * t->ncol + k];
-
-			if (t->col[k].kind == LAB_DOC_KEY || t->col[k].kind == LAB_DOC_TEXT) {
-				fputc(',', f);
-				lab_an_csv_field(f, c->has ? c->text : "");
-			} else if (t->col[k].kind == LAB_DOC_INTERVAL) {
-				csv_num(f, c->has ? c->median : NAN);
-				csv_num(f, c->has ? c->mean : NAN);
-				csv_num(f, c->has ? c->lo : NAN);
-				/* [lo, unbounded): inf, as an ESTIMATE's */
-				if (c->has && isfinite(c->lo) && isinf(c->hi) && c->hi > 0)
-					fputs(",inf", f);
-				else
-					csv_num(f, c->has ? c->hi : NAN);
-				fprintf(f, ",%u", c->n);
-			} else {
-				csv_num(f, c->has ? c->mean : NAN);
-				if (t->col[k].kind == LAB_DOC_ESTIMATE) {
-					csv_num(f, c->has ? c->lo : NAN);
-					fputs(c->has && isinf(c->hi) ? ",inf" : "", f);
-					if (!(c->has && isinf(c->hi)))
-						csv_num(f, c->has ? c->hi : NAN);
-				}
-			}
-		}
+		for (size_t j = 0; j < m->n; j++)
+			csv_cell(f, m->c[j]->kind,
+			         at[j] < t->ncol ? &t->cell[r * t->ncol + at[j]] : NULL);
 		csv_note(f, t, r);
 		fputc('\n', f);
 	}
@@ -227,24 +281,32 @@ static int csv_write(const struct lab_doc *d, const struct lab_doc_table *first,
 	char *name = csv_name(d, first),
 	     *path = name ? lab_an_asprintf("%s/%s", x->dir, name) : NULL;
 	struct lab_an_wfile w;
-	FILE *f;
+	struct csv_cols m = {0};
+	size_t *at = NULL;
+	FILE *f = NULL;
 	int rc;
 
-	if (!path) {
+	if (!path || csv_cols_of(d, first->key, &m) || !(at = calloc(m.n + 1, sizeof(*at)))) {
 		free(name);
+		free(path);
+		free(m.c);
 		return lab_err_set(x->err, LAB_ENOMEM, "out of memory");
 	}
 	if (!(f = lab_an_wfile_open(&w, path, x->err))) {
 		free(name);
 		free(path);
+		free(m.c);
+		free(at);
 		return -LAB_EIO;
 	}
-	csv_head(f, first);
+	csv_head(f, &m);
 	for (size_t i = 0; i < d->ns; i++)
 		for (size_t j = 0; j < d->s[i]->nb; j++)
 			if (csv_table(&d->s[i]->b[j]) &&
 			    !strcmp(d->s[i]->b[j].u.table->key, first->key))
-				csv_rows(f, d->s[i], d->s[i]->b[j].u.table);
+				csv_rows(f, d->s[i], d->s[i]->b[j].u.table, &m, at);
+	free(m.c);
+	free(at);
 	rc = lab_an_wfile_close(&w, 1, x->err);
 	if (!rc && x->wrote && lab_an_manifest_add(x->wrote, NULL, name))
 		rc = lab_err_set(x->err, LAB_ENOMEM, "out of memory");

@@ -169,6 +169,8 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
  * log x on a log axis), each step's lowest and highest point drawn, so a spike stays in the
  * picture. */
 #define GP_CURVE_POINTS_MAX 2000
+/* The bytes of a legend entry (past some 75 characters gnuplot drew no legend at all). */
+#define GP_KEY_MAX 72
 /* Numbered labels (gp_numbered) named in the legend; the rest are in the tables. */
 #define GP_LABELS_KEY 20
 
@@ -307,6 +309,20 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 	}
 }
 
+/* Legend text s, cut to what a legend below a 720-pixel plot fits (gnuplot draws no legend at
+ * all when one entry is wider: review40); the tables have the rest. */
+static void gp_key_str(FILE *f, const char *s)
+{
+	char buf[GP_KEY_MAX + 4];
+
+	if (strlen(s) <= GP_KEY_MAX) {
+		lab_an_gp_str(f, s);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.*s...", lab_an_utf8_fit(s, GP_KEY_MAX - 3), s);
+	lab_an_gp_str(f, buf);
+}
+
 /* The legend entry: the label, where the curve has no number ("[no data at 2: ...]"), and
  * what a thinned curve draws. */
 static void gp_title(FILE *f, const struct lab_doc_curve *c, int logx)
@@ -319,7 +335,7 @@ static void gp_title(FILE *f, const struct lab_doc_curve *c, int logx)
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->label ? c->label : "",
 	         c->missing ? " [no data at " : "", c->missing ? c->missing : "",
 	         c->missing ? "]" : "", thin);
-	lab_an_gp_str(f, buf);
+	gp_key_str(f, buf);
 }
 
 /* A rowstacked histogram: bar b (0-based) at x = b, its tic the text of the figure's label at
@@ -379,7 +395,7 @@ static void gp_label_keys(FILE *f, const struct lab_doc_figure *g, int first)
 		snprintf(buf, sizeof(buf), "%zu: %.*s", i + 1,
 		         lab_an_utf8_fit(g->label[i].text, 280), g->label[i].text);
 		fprintf(f, "%s1/0 with lines lc rgb 'white' title ", first && !i ? "" : ", ");
-		lab_an_gp_str(f, buf);
+		gp_key_str(f, buf);
 	}
 	if (gp_numbered(g) && g->nlabel > GP_LABELS_KEY)
 		fprintf(f,

@@ -186,9 +186,11 @@ static int an_no_x(const struct lab_an_cv_spec *s, const struct lab_an_cv_curve 
 {
 	if (!s->x || !s->x_ignored || !c->npt)
 		return 0;
-	for (size_t k = 0; k < c->npt; k++)
+	for (size_t k = 0; k < c->npt; k++) {
+		lab_an_view_probe(); /* the scale test's count: once a curve, not once a point */
 		if (!s->x_ignored(c->pt[k].pt))
 			return 0;
+	}
 	return 1;
 }
 
@@ -312,14 +314,16 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 				dc[q]->color = c->style[0];
 				dc[q]->dash = s->curve[1] ? c->style[1] : c->style[0] / 8;
 			}
+		int nox = an_no_x(s, c); /* once a curve (per point: quadratic, review40) */
+
 		for (size_t k = 0; k < c->npt; k++) {
 			const char *why = an_row_why(doc, s, &c->pt[k]);
 
 			an_row(doc, s, t, c, &c->pt[k], why);
-			for (size_t q = 0; q < nf && !an_no_x(s, c); q++)
+			for (size_t q = 0; q < nf && !nox; q++)
 				an_plot(doc, s, q, dc[q], &c->pt[k], why);
 		}
-		for (size_t q = 0; q < nf && an_no_x(s, c); q++)
+		for (size_t q = 0; q < nf && nox; q++)
 			if (dc[q])
 				an_plot_flat(doc, s, q, dc[q], c, x0, x1);
 	}

@@ -111,6 +111,15 @@ LAB_TEST(simd_speedup_baseline_same_threads)
 	CHECK(strstr(out, "no isa=scalar point at these params") != NULL);
 	CHECK(strstr(out, "no used samples") == NULL);
 	free(out);
+	/* the CSV file heads every section's x column, each value under its own (the offsets
+	 * were written under size, by position: review40) */
+	REQUIRE((out = clitest_read("results-simd-speedup/simd_speedup_points.csv")));
+	CHECK(strncmp(out, "experiment,params,isa,size,speedup,", 35) == 0);
+	CHECK(strstr(out, ",ns_per_elem_n,misalign,note\n") != NULL);
+	CHECK(strstr(out, "misalign,\"op=sum;placement=compact;size=16K;type=f64;threads=1\","
+	                  "avx512,,,,,,0,0.9,0.9,") != NULL);
+	CHECK(strstr(out, ",3,32,speedup: no isa=scalar point") != NULL);
+	free(out);
 }
 
 /* The scalar point at 2 threads with every sample load-flagged: avx2's row there says the

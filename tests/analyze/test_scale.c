@@ -429,6 +429,51 @@ LAB_TEST(view_groups_linear)
 	          8ULL * 4 * 4000); /* a few per point */
 }
 
+/* Writes DIR/NAME: n points of schedule(static) at chunks 1..n (a chunk it ignores: one curve
+ * of points without an x), two samples each. */
+static const char *sc_write_static(const char *name, long n)
+{
+	static char dir[4096];
+	FILE *s, *r;
+
+	if (sc_create(name, dir, sizeof(dir), &s, &r))
+		return NULL;
+	fputs("{\"schema\": \"lab.run/1\", \"status\": \"complete\", \"experiments\": [{\"name\": "
+	      "\"st\", \"kernel\": \"omp_schedule\", \"work_unit\": \"loop\", \"views\": "
+	      "[\"omp_schedule\"]}]}\n",
+	      r);
+	for (long p = 0; p < n; p++)
+		for (int rep = 0; rep < 2; rep++)
+			fprintf(
+			    s,
+			    "st,%ld,omp_schedule,\"chunk=%ld;schedule=static\",2,%d,%d,1000,loop,"
+			    "0.01,0\n",
+			    p, p + 1, rep, 100000 + 1000 * rep);
+	return (fclose(s) | fclose(r)) ? NULL : dir;
+}
+
+/* The curves omp_schedule made. */
+static size_t sc_static_curves(const struct lab_an_analysis *a)
+{
+	const struct lab_an_cv *v = lab_an_view_state(a, "omp_schedule");
+
+	return v && v->ng ? v->g[0].nc : 0;
+}
+
+/* Whether a curve takes no x (drawn flat) was asked once per point of it, each time over all
+ * its points: 16 000 static points took 101 s (review40). */
+LAB_TEST(curve_without_x_linear)
+{
+	size_t c1, c4;
+	unsigned long long w1 = sc_probes(sc_write_static("st1", 1000), sc_static_curves, &c1);
+	unsigned long long w4 = sc_probes(sc_write_static("st4", 4000), sc_static_curves, &c4);
+
+	REQUIRE(w1 > 0 && w4 > 0);
+	CHECK_EQ_U64(c1, 1);
+	CHECK_EQ_U64(c4, 1);
+	sc_growth("points asked for an x", "static points", 1000, w1, w4, 5, 8ULL * 4000);
+}
+
 /* Writes DIR/NAME: a numa matrix of k x k points (threads on node i, memory on node j) and a
  * page policy experiment of k * k inits whose pages all landed on node 0, two samples each: the
  * even ones 64 pages (one placement), each odd one its own count (a placement of its own). */

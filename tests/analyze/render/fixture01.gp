@@ -16,7 +16,7 @@ set cblabel 'ns'
 set xtics ('0' 0, '1' 1, '2' 2)
 set ytics ('0' 0, '1' 1)
 plot 'fixture01-all-heat.dat' index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder linecolor palette, '' index 1 using 1:2:3 with labels font ',9' textcolor rgb 'black'
-set terminal pngcairo size 720,480 background rgb 'white' noenhanced
+set terminal pngcairo size 720,480 background rgb 'white' font 'sans,11' noenhanced
 set output 'fixture01-all-heat.png'
 replot
 unset output
