@@ -49,9 +49,10 @@ static void an_modes(struct lab_doc *doc, struct lab_doc_cell *c, const struct l
 		              lab_an_modes_list(mo, 1, 1, w, sizeof(w)));
 }
 
-/* Column k of entry e into c. */
+/* Column k of entry e into c; none: the group has no value in the column (its section says
+ * so once). */
 static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t k,
-                    struct lab_doc_cell *c, const struct lab_an_cv_pt *e)
+                    struct lab_doc_cell *c, const struct lab_an_cv_pt *e, int none)
 {
 	const struct lab_an_cv_val *v = &e->v[k];
 	double sc = an_scale(&s->col[k]);
@@ -78,8 +79,9 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	else if (v->n)
 		lab_doc_ival(c, v->median * sc, v->mean * sc, v->below_res ? 0 : v->lo * sc,
 		             v->hi * sc, v->n);
-	/* samples used, none with this column (it was "-" without a word, hostile40) */
-	else if (s->col[k].src == LAB_AN_CV_METRIC && e->pt->st.n)
+	/* samples used, none with this column where others have it (it was "-" without a word,
+	 * hostile40) */
+	else if (s->col[k].src == LAB_AN_CV_METRIC && e->pt->st.n && !none)
 		lab_doc_why(doc, c, "no %s in its samples' rows", s->col[k].key);
 	if (v->one_run && v->n)
 		lab_doc_cnote(
@@ -247,7 +249,8 @@ static const char *an_note_before(struct lab_doc *doc, const char *first, const 
 }
 
 static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct lab_doc_table *t,
-                   const struct lab_an_cv_curve *c, const struct lab_an_cv_pt *e, const char *why)
+                   const struct lab_an_cv_curve *c, const struct lab_an_cv_pt *e, const char *why,
+                   unsigned none)
 {
 	size_t nkey = s->curve[1] ? 2 : 1;
 	const char *note = s->rnote ? s->rnote(doc, e) : NULL;
@@ -270,7 +273,7 @@ static void an_row(struct lab_doc *doc, const struct lab_an_cv_spec *s, struct l
 	if (!s->x || !s->x_ignored || !s->x_ignored(e->pt)) /* else "-", null */
 		lab_doc_str(doc, lab_doc_at(t, nkey), an_x(doc, s, e));
 	for (size_t q = 0; q < s->ncol; q++)
-		an_cell(doc, s, q, lab_doc_at(t, nkey + 1 + q), e);
+		an_cell(doc, s, q, lab_doc_at(t, nkey + 1 + q), e, (none >> q) & 1);
 	if (why)
 		lab_doc_rwhy(t, "%s", why);
 	if (note)
@@ -293,6 +296,31 @@ static void an_group_precision(struct lab_doc *doc, const struct lab_an_cv_spec 
 		}
 }
 
+/* The metric columns (bit k: column k) in which no entry of g has a value, and of those the
+ * ones where some entry used samples (*said: the section says so once, not every row: an
+ * older run's files without the column, review40). */
+static unsigned an_none(const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g,
+                        unsigned *said)
+{
+	unsigned none = 0;
+
+	*said = 0;
+	for (size_t k = 0; k < s->ncol; k++) {
+		int any = 0, used = 0;
+
+		for (size_t j = 0; j < g->nc && !any; j++)
+			for (size_t q = 0; q < g->c[j].npt && !any; q++) {
+				any = g->c[j].pt[q].v[k].n > 0;
+				used |= g->c[j].pt[q].pt->st.n > 0;
+			}
+		if (s->col[k].src == LAB_AN_CV_METRIC && !any) {
+			none |= 1u << k;
+			*said |= (unsigned)used << k;
+		}
+	}
+	return none;
+}
+
 static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
                          const struct lab_an_cv_group *g)
 {
@@ -301,6 +329,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	struct lab_doc_figure *f[LAB_AN_CV_MAXFIG];
 	size_t nf = an_figures(doc, sec, s, g, f);
 	double x0, x1;
+	unsigned said, none = an_none(s, g, &said);
 
 	an_xspan(g, &x0, &x1);
 	an_table_cols(s, g, t);
@@ -319,7 +348,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 		for (size_t k = 0; k < c->npt; k++) {
 			const char *why = an_row_why(doc, s, &c->pt[k]);
 
-			an_row(doc, s, t, c, &c->pt[k], why);
+			an_row(doc, s, t, c, &c->pt[k], why, none);
 			for (size_t q = 0; q < nf && !nox; q++)
 				an_plot(doc, s, q, dc[q], &c->pt[k], why);
 		}
@@ -327,6 +356,9 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 			if (dc[q])
 				an_plot_flat(doc, s, q, dc[q], c, x0, x1);
 	}
+	for (size_t k = 0; k < s->ncol; k++)
+		if ((said >> k) & 1)
+			lab_doc_note(sec, "no %s in these points' samples' rows", s->col[k].key);
 	an_group_precision(doc, s, g, sec);
 }
 
