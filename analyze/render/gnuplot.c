@@ -169,8 +169,8 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
  * log x on a log axis), each step's lowest and highest point drawn, so a spike stays in the
  * picture. */
 #define GP_CURVE_POINTS_MAX 2000
-/* The bytes of a legend entry (past some 75 characters gnuplot drew no legend at all). */
-#define GP_KEY_MAX 72
+/* The bytes of a legend entry (past some 70 characters gnuplot drew no legend at all). */
+#define GP_KEY_MAX 64
 /* Numbered labels (gp_numbered) named in the legend; the rest are in the tables. */
 #define GP_LABELS_KEY 20
 

@@ -110,7 +110,7 @@ static const char *an_x(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 
 	if (s->x && s->x_ignored && s->x_ignored(e->pt))
 		return "-";
-	if (s->x && s->xunit)
+	if (s->x && s->xunit && isfinite(e->x))
 		return lab_doc_printf(doc, "%.9g", e->x);
 	if (s->x && lab_an_params_get(e->pt->params, s->x, buf, sizeof(buf)))
 		return lab_doc_printf(doc, "%s", buf);
@@ -175,8 +175,12 @@ static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	const struct lab_an_cv_val *v = &e->v[fs->col];
 	double sc = an_scale(&s->col[fs->col]);
 
+	/* an x that reads as no number (accumulators=abc in a hand-edited file) has no place on
+	 * the axis: named, not left out without a word (review40) */
+	if (s->x && !isfinite(e->x) && !(s->x_ignored && s->x_ignored(e->pt)))
+		lab_doc_gap(dc, an_x(doc, s, e), "no number on this axis, see the table");
 	/* on a log axis a lower end <= 0 is not drawn */
-	if (v->n && isfinite(v->mean))
+	else if (v->n && isfinite(v->mean))
 		lab_doc_point(dc, e->x, v->mean * sc, fs->logy && !(v->lo > 0) ? NAN : v->lo * sc,
 		              v->hi * sc);
 	else if (isfinite(e->x)) /* every gap named (a row of other numbers left one silently) */

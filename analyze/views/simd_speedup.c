@@ -32,6 +32,7 @@ static const struct lab_an_cv_spec an_by_acc = {
     AN_SIMD_COMMON,
     .x = "accumulators",
     .xlabel = "accumulators (independent sums)",
+    .logx = 1,
     .fig = {{.title = "cost vs accumulators", .col = 1, .ylabel = "ns per element (mean, 95% CI)"},
             {.key = "speedup",
              .title = "speedup over scalar vs accumulators",

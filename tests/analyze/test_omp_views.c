@@ -865,6 +865,41 @@ LAB_TEST(plots_static_drawn_flat)
 	free(dat);
 }
 
+/* Chunk 64 spelled "abc" (a hand edit), in samples.csv and run.json. */
+static void ov_chunk_abc(FILE *out, const char *line, void *ctx)
+{
+	const char *c = strstr(line, "chunk=64;"), *j = strstr(line, "\"chunk\": \"64\"");
+
+	(void)ctx;
+	if (c)
+		fprintf(out, "%.*schunk=abc;%s\n", (int)(c - line), line, c + strlen("chunk=64;"));
+	else if (j)
+		fprintf(out, "%.*s\"chunk\": \"abc\"%s\n", (int)(j - line), line,
+		        j + strlen("\"chunk\": \"64\""));
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* review40: an entry whose x reads as no number is in the table and named in the figure's
+ * legend (its curve drew the others and said nothing of it). */
+LAB_TEST(plots_x_no_number_named)
+{
+	const char *base = "results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_imbalance_"
+	                   "ramp_iterations_1024_placement_compact_threads_2.gp";
+	char *out = NULL, *err = NULL, *gp;
+
+	clitest_copy("results-omp-schedule");
+	REQUIRE(clitest_rewrite("results-omp-schedule/samples.csv", ov_chunk_abc, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-omp-schedule/run.json", ov_chunk_abc, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-omp-schedule", &out, &err), 0);
+	REQUIRE((gp = clitest_read(base)));
+	CHECK(strstr(gp, "title 'dynamic [no data at abc: no number on this axis, see the "
+	                 "table]'") != NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
+
 /* A real tiny run of quick.ini's OpenMP sections, then lab analyze: the four views appear. */
 LAB_TEST(real_run_views_appear)
 {
