@@ -615,11 +615,11 @@ static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
 	fputs(")\n", f);
 }
 
-/* On g's log y axis: whether its highest (top 1) or lowest (top 0) drawn value, a point or an
- * interval's end, is a power of the base (where autoscale ends the axis: on the frame). */
-static int gp_y_on_power(const struct lab_doc_figure *g, int top)
+/* g's highest (top 1) or lowest (top 0) drawn value, a point or an interval's end (on a log
+ * axis of those above 0); NaN: none. */
+static double gp_y_end(const struct lab_doc_figure *g, int top)
 {
-	double v = top ? -INFINITY : INFINITY, e;
+	double v = top ? -INFINITY : INFINITY;
 
 	for (size_t i = 0; i < g->nc; i++)
 		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
@@ -627,13 +627,35 @@ static int gp_y_on_power(const struct lab_doc_figure *g, int top)
 			double ends[3] = {p->y, p->lo, p->hi};
 
 			for (int j = 0; j < 3; j++)
-				if (isfinite(ends[j]) && ends[j] > 0)
+				if (isfinite(ends[j]) && (!g->logy || ends[j] > 0))
 					v = top ? fmax(v, ends[j]) : fmin(v, ends[j]);
 		}
-	if (!isfinite(v) || g->logy < 2)
+	return isfinite(v) ? v : NAN;
+}
+
+/* On g's log y axis: whether its highest (top 1) or lowest (top 0) drawn value is a power of
+ * the base (where autoscale ends the axis: on the frame). */
+static int gp_y_on_power(const struct lab_doc_figure *g, int top)
+{
+	double v = gp_y_end(g, top), e;
+
+	if (!(v > 0) || g->logy < 2)
 		return 0;
 	e = log(v) / log(g->logy);
 	return fabs(e - round(e)) < 1e-9;
+}
+
+/* Whether g's y axis gets a margin below its lowest value: on a log axis where that is a
+ * power of the base; on a linear one where it is above 0 by more than a tenth of the range (a
+ * speedup's 1 sat on the bottom frame, review40), so the margin never makes the axis reach
+ * below 0, and a 0 stays at the frame. */
+static int gp_y_below(const struct lab_doc_figure *g)
+{
+	double lo = gp_y_end(g, 0), hi = gp_y_end(g, 1);
+
+	if (g->logy)
+		return gp_y_on_power(g, 0);
+	return lo > 0 && lo > (hi - lo) / 10;
 }
 
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
@@ -666,13 +688,13 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	 * every interval of a threads plot sat in the frame: plots38); the highest y too, and on
 	 * a log axis the lowest where it is a power of the base, which autoscale leaves on the
 	 * frame (a speedup's 1 at one thread lay on the bottom frame, review39; elsewhere the
-	 * margin added a decade); a linear axis that starts at 0 keeps its 0 at the frame
-	 * (autoscaled axes only) */
+	 * margin added a decade), and on a linear one as gp_y_below says (autoscaled axes
+	 * only) */
 	if (!g->heat && !gp_stacked(g))
 		fprintf(f, "set offsets %s, %s, %s, %s\n", g->xmin < g->xmax ? "0" : "graph 0.05",
 		        g->xmin < g->xmax ? "0" : "graph 0.05",
 		        !g->logy || gp_y_on_power(g, 1) ? "graph 0.05" : "0",
-		        g->logy && gp_y_on_power(g, 0) ? "graph 0.05" : "0");
+		        gp_y_below(g) ? "graph 0.05" : "0");
 	for (size_t i = 0; i < g->nlabel; i++) {
 		fputs("set label ", f);
 		if (gp_numbered(g))

@@ -361,7 +361,8 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 }
 
 /* review39: a speedup's 1 at one thread, a power of the log axis's base, lay on the bottom
- * frame (autoscale ends the axis there): a margin below it, none above 1.8. */
+ * frame (autoscale ends the axis there): a margin below it, none above 1.8; on a linear axis
+ * a margin below a lowest value well above 0, none below a 0 (review40). */
 LAB_TEST(gnuplot_log_margin_at_a_power)
 {
 	struct lab_doc *d = lab_doc_new("margin", "Margin");
@@ -378,9 +379,25 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 	f->logx = f->logy = 2;
 	lab_doc_point(c, 1, 1, NAN, NAN);
 	lab_doc_point(c, 2, 1.8, 1.7, 1.9);
+	/* linear: a margin below 1 (of 1..3.5), none below a 0 */
+	for (int i = 0; i < 2; i++) {
+		struct lab_doc_figure *lf =
+		    lab_doc_figure(s, i ? "zero" : "one", "e: lin", "n", "x");
+		struct lab_doc_curve *lc = lab_doc_curve(lf, "c", LAB_DOC_LINES);
+
+		REQUIRE(lc);
+		lab_doc_point(lc, 1, i ? 0 : 1, NAN, NAN);
+		lab_doc_point(lc, 2, 3.5, 3.4, 3.6);
+	}
 	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
 	REQUIRE((gp = rd_read("margin00-e-curves.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, graph 0.05\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("margin01-e-one.gp")));
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("margin02-e-zero.gp")));
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, 0\n") != NULL);
 	free(gp);
 	lab_an_plots_free(&plots);
 	close(pdir.fd);

@@ -8,7 +8,7 @@ set grid
 set xlabel 'size (bytes)'
 set ylabel 'ns'
 set logscale x 2
-set offsets graph 0.05, graph 0.05, graph 0.05, 0
+set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set label '<script>x</script> ''q'' "d" _id_ a\b line2' at 16384, 10.5 front noenhanced
 set key below nobox
 plot 'fixture00-exp1-size_16K_team_lab.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 pt 1 dt 1 title 'tas', 'fixture00-exp1-size_16K_team_lab.dat' index 1 using 1:2:3:4 with yerrorbars lc 2 pt 2 dt 1 title '<script>x</script> ''q'' "d" _id_ a\b line2 [no data at 2: not ...', (x * 2.5 < 100 ? x * 2.5 : 100) with lines lw 2 dt 1 lc rgb 'gray40' title 'roof'
