@@ -426,6 +426,9 @@ static int gp_height(const struct lab_doc_figure *g)
 	                : LAB_AN_GP_HEIGHT;
 }
 
+/* The ceilings' colours, each for five dash patterns. */
+static const char *const gp_roof_colour[4] = {"gray40", "#1f5fa8", "#b8540b", "#5a8f29"};
+
 static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
                       const struct gp_bars *b)
 {
@@ -453,8 +456,9 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			else
 				fprintf(f, "%.17g%s", isfinite(c->a) ? c->a : c->b,
 				        isfinite(c->a) ? "" : " * x");
-			fprintf(f, " with lines lw 2 dt %d lc rgb 'gray40' title ",
-			        c->dash % 5 + 1);
+			/* a colour per five dashes: ten ceilings drew five pairs alike (plots40) */
+			fprintf(f, " with lines lw 2 dt %d lc rgb '%s' title ", c->dash % 5 + 1,
+			        gp_roof_colour[(c->dash / 5) % 4]);
 		} else
 			fprintf(
 			    f, "'%s.dat' index %zu using 1:2:3:4 with %s lc %d pt %d dt %d title ",
@@ -535,6 +539,17 @@ static void gp_tics(FILE *f, const char *axis, const char *const *lab, size_t n)
 	fputs(")\n", f);
 }
 
+/* The least value of m's cells (INFINITY: none). */
+static double gp_heat_min(const struct lab_doc_matrix *m)
+{
+	double v = INFINITY;
+
+	for (size_t i = 0; i < m->ncell; i++)
+		if (m->cell[i].has)
+			v = fmin(v, m->cell[i].mean);
+	return v;
+}
+
 static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 {
 	/* the first row on top, as in the tables of the text and HTML (it was at the bottom,
@@ -544,7 +559,9 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 	        "set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20')\nset cblabel ",
 	        m->nc - 1, m->nr - 1);
 	lab_an_gp_str(f, m->unit ? m->unit : "");
-	fputc('\n', f);
+	/* colours from 0 where no value is below it: one value alone (two CPUs' one pair) made
+	 * a scale of its own noise, 119.5 .. 122.5 (plots40) */
+	fputs(gp_heat_min(m) >= 0 ? "\nset cbrange [0:*]\n" : "\n", f);
 	gp_tics(f, "x", m->clab, m->nc);
 	gp_tics(f, "y", m->rlab, m->nr);
 	if (gp_full(m))
@@ -645,6 +662,23 @@ static int gp_y_on_power(const struct lab_doc_figure *g, int top)
 	return fabs(e - round(e)) < 1e-9;
 }
 
+/* Whether g's x axis gets a margin left of its first x: where autoscaled, on a log axis, or
+ * on a linear one where the first x is above 0 by more than a tenth of the span (offsets of
+ * 0 bytes began at -5, accumulators 1..8 at 0.5: plots40). */
+static int gp_x_left(const struct lab_doc_figure *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (g->xmin < g->xmax)
+		return 0;
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++) {
+			lo = fmin(lo, g->c[i]->p[k].x);
+			hi = fmax(hi, g->c[i]->p[k].x);
+		}
+	return g->logx || !(lo <= hi) || lo > (hi - lo) / 10;
+}
+
 /* Whether g's y axis gets a margin below its lowest value: on a log axis where that is a
  * power of the base; on a linear one where it is above 0 by more than a tenth of the range (a
  * speedup's 1 sat on the bottom frame, review40), so the margin never makes the axis reach
@@ -678,8 +712,11 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fprintf(f, "set logscale x %d\n", g->logx);
 	if (g->xbytes && g->logx == 2) /* 16 KiB, not 16384 or 1.04858x10^6 (plots38) */
 		gp_bytes_tics(f, g);
+	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
+	if (g->logx && !(g->xbytes && g->logx == 2))
+		fputs("set format x '%g'\n", f);
 	if (g->logy)
-		fprintf(f, "set logscale y %d\n", g->logy);
+		fprintf(f, "set logscale y %d\nset format y '%%g'\n", g->logy);
 	if (g->xmin < g->xmax)
 		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
 	if (g->ymin < g->ymax)
@@ -691,7 +728,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	 * margin added a decade), and on a linear one as gp_y_below says (autoscaled axes
 	 * only) */
 	if (!g->heat && !gp_stacked(g))
-		fprintf(f, "set offsets %s, %s, %s, %s\n", g->xmin < g->xmax ? "0" : "graph 0.05",
+		fprintf(f, "set offsets %s, %s, %s, %s\n", gp_x_left(g) ? "graph 0.05" : "0",
 		        g->xmin < g->xmax ? "0" : "graph 0.05",
 		        !g->logy || gp_y_on_power(g, 1) ? "graph 0.05" : "0",
 		        gp_y_below(g) ? "graph 0.05" : "0");
@@ -711,9 +748,9 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	lab_an_gp_tail(f, base, gp_height(g));
 }
 
-/* Whether g's y axis, linear in its document, is drawn on a log scale: its points span two
+/* Whether g's y axis, linear in its document, is drawn on a log scale: its values span two
  * decades or more (on a linear axis the smaller ones lay flat at the bottom, plots38), every
- * value and interval end is > 0, the range is the renderer's own and it has no ceilings. */
+ * value is > 0, the range is the renderer's own and it has no ceilings. */
 static int gp_logy(const struct lab_doc_figure *g)
 {
 	double lo = INFINITY, hi = -INFINITY;
@@ -726,10 +763,13 @@ static int gp_logy(const struct lab_doc_figure *g)
 		for (size_t k = 0; k < g->c[i]->n; k++) {
 			const struct lab_doc_pt *p = &g->c[i]->p[k];
 
-			if (!(p->y > 0) || (!isnan(p->lo) && !(p->lo > 0)))
+			/* the values decide: an interval that reaches 0 (common on a busy host)
+			 * runs to the bottom frame (gp_ends), where it flattened a latency ladder's
+			 * L1 and L2 onto a linear axis (plots40) */
+			if (!(p->y > 0))
 				return 0;
-			lo = fmin(lo, isnan(p->lo) ? p->y : p->lo);
-			hi = fmax(hi, isfinite(p->hi) ? p->hi : p->y);
+			lo = fmin(lo, p->y);
+			hi = fmax(hi, p->y);
 		}
 	}
 	for (size_t i = 0; i < g->nlabel; i++)

@@ -346,6 +346,8 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 		else
 			lab_doc_point(c, 1, 2, i == 1 ? 0 : 1.5, 3);
 		lab_doc_point(c, 2, 400, 350, 450);
+		if (i == 1) /* an interval to 0 runs to the frame (plots40); a value of 0 cannot */
+			lab_doc_point(c, 3, 0, 0, 1);
 	}
 	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
 	for (int i = 0; i < 3; i++) {
@@ -353,6 +355,21 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 
 		REQUIRE(gp);
 		CHECK_EQ_I64(strstr(gp, "set logscale y 10\n") != NULL, i == 0);
+		free(gp);
+	}
+	/* the same as "zero" without its value of 0: its interval to 0 no longer keeps it linear */
+	{
+		struct lab_doc_figure *z = lab_doc_figure(s, "reach", "e: reach", "threads", "ns");
+		struct lab_doc_curve *c = lab_doc_curve(z, "c", LAB_DOC_LINES);
+		char *gp;
+
+		REQUIRE(c);
+		lab_doc_point(c, 1, 2, 0, 3);
+		lab_doc_point(c, 2, 400, 350, 450);
+		lab_an_plots_free(&plots);
+		REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+		REQUIRE((gp = rd_read("decades03-e-reach.gp")));
+		CHECK(strstr(gp, "set logscale y 10\nset format y '%g'\n") != NULL);
 		free(gp);
 	}
 	lab_an_plots_free(&plots);
@@ -399,6 +416,29 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 	REQUIRE((gp = rd_read("margin02-e-zero.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, 0\n") != NULL);
 	free(gp);
+	/* an x axis from 0 keeps its 0 at the frame (offsets of 0 bytes began at -5, plots40);
+	 * the sixth ceiling has a colour of its own, not the first's (ten drew five pairs alike) */
+	{
+		struct lab_doc_figure *xf = lab_doc_figure(s, "x0", "e: x0", "bytes", "ns");
+		struct lab_doc_curve *xc = lab_doc_curve(xf, "c", LAB_DOC_LINES);
+
+		REQUIRE(xc);
+		lab_doc_point(xc, 0, 2, NAN, NAN);
+		lab_doc_point(xc, 32, 3, NAN, NAN);
+		for (int k = 0; k < 6; k++) {
+			struct lab_doc_curve *r = lab_doc_curve(xf, "roof", LAB_DOC_ROOF);
+
+			REQUIRE(r);
+			r->a = 10 + k;
+			r->dash = k;
+		}
+		lab_an_plots_free(&plots);
+		REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+		REQUIRE((gp = rd_read("margin03-e-x0.gp")));
+		CHECK(strstr(gp, "set offsets 0, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
+		CHECK(strstr(gp, "15 with lines lw 2 dt 1 lc rgb '#1f5fa8'") != NULL);
+		free(gp);
+	}
 	lab_an_plots_free(&plots);
 	close(pdir.fd);
 	lab_doc_free(d);

@@ -295,7 +295,8 @@ LAB_TEST(plots_written)
 	CHECK(clitest_exists(FX "/plots/roofline01-all-2t.dat"));
 	snprintf(path, sizeof(path), "%s/" FX "/plots/roofline00-all-1t.gp", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &gp, &len, &e) == 0);
-	CHECK(strstr(gp, "set logscale x 10\nset logscale y 10\nset xrange [") != NULL);
+	CHECK(strstr(gp, "set logscale x 10\nset format x '%g'\nset logscale y 10\nset format y "
+	                 "'%g'\nset xrange [") != NULL);
 	/* the L1 roof rises at 100 GB/s up to the 32 GFLOP/s compute roof */
 	CHECK(strstr(gp, "(x * 100 < 32 ? x * 100 : 32) with lines") != NULL);
 	CHECK(strstr(gp, "title 'L1 16K: 100 GB/s'") != NULL);
