@@ -87,8 +87,16 @@ static const char *an_c2c_no_median(const struct lab_an_c2c_matrix *m)
 	return "no pair median: no pair's point ran (see run.json status and reason)";
 }
 
-/* The grid: each cell where lab_an_c2c_find shows it (both orders), its median, and the mode
- * centers of a multimodal pair as its note (the heat map's label). */
+/* 1 when cell c's samples' median is over twice the kernel's own batch median: its whole
+ * round trips held interruptions, and the batches' number is the one to read. */
+static int an_c2c_batch(const struct lab_an_c2c_cell *c)
+{
+	return c->n && c->m_p50 > 0 && c->median_ns > 2 * c->m_p50;
+}
+
+/* The grid: each cell where lab_an_c2c_find shows it (both orders), its median (the batch
+ * median where an_c2c_batch), and the mode centers of a multimodal pair as its note (the
+ * heat map's label). */
 static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
                         const struct lab_an_c2c_matrix *m)
 {
@@ -98,8 +106,8 @@ static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
 	struct lab_doc_matrix *x =
 	    sparse ? lab_doc_matrix_sparse(s, "latency", title, m->ncpu, m->ncpu, 2 * m->ncell)
 	           : lab_doc_matrix(s, "latency", title, m->ncpu, m->ncpu);
-	struct lab_doc_figure *f =
-	    lab_doc_figure(s, "heatmap", "one-way latency, median ns (M: modes)", NULL, NULL);
+	struct lab_doc_figure *f = lab_doc_figure(
+	    s, "heatmap", "one-way latency, median ns (M: modes; b: batch median)", NULL, NULL);
 	char buf[160];
 
 	if (!x || !f)
@@ -109,7 +117,9 @@ static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
 	x->cname = "cpu_b";
 	x->legend =
 	    "M: the mode centers of a multimodal pair (one number over its samples, a mean, "
-	    "describes none of them); intervals, modes and CPU relations: the pairs table";
+	    "describes none of them); b: the kernel's batch median (metric_one_way_p50_ns), where "
+	    "the samples' median held interruptions (over twice it); intervals, modes and CPU "
+	    "relations: the pairs table";
 	f->heat = x;
 	for (size_t k = 0; k < m->ncpu; k++)
 		x->rlab[k] = x->clab[k] = lab_doc_printf(doc, "%d", m->cpu[k]);
@@ -124,8 +134,16 @@ static void an_c2c_grid(struct lab_doc *doc, struct lab_doc_section *s,
 			if (a == b || lab_an_c2c_find(m, a, b) != c)
 				continue;
 			e = sparse ? lab_doc_smat(x, r, col) : lab_doc_mat(x, r, col);
-			lab_doc_num(e, c->median_ns);
-			if (multi)
+			/* where the samples' whole round trips held interruptions (over twice the
+			 * kernel's batch median), the batches' number, the one the pairs table says
+			 * to read (the map showed 121 ns beside "read 39.5": plots40) */
+			if (an_c2c_batch(c)) {
+				lab_doc_num(e, c->m_p50);
+				lab_doc_cnote(doc, e, "b:%.3g", c->m_p50);
+			} else {
+				lab_doc_num(e, c->median_ns);
+			}
+			if (multi && !an_c2c_batch(c))
 				lab_doc_cnote(doc, e, "M:%s",
 				              lab_an_modes_list(&c->modes, 0, 1, buf, sizeof(buf)));
 		}
@@ -207,7 +225,7 @@ static void an_c2c_rnote(struct lab_doc_table *t, const struct lab_an_c2c_cell *
 		    "the mean none's)",
 		    c->median_ns);
 	}
-	if (c->n && c->m_p50 > 0 && c->median_ns > 2 * c->m_p50)
+	if (an_c2c_batch(c))
 		lab_an_cat(note, sizeof(note), &k,
 		           "%sthe kernel's batches put it at %.4g ns (metric_one_way_p50_ns): the "
 		           "samples' whole round trips hold interruptions, so read that",

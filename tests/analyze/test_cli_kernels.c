@@ -345,6 +345,9 @@ LAB_TEST(c2c_batches_median_said_when_samples_interrupted)
 	CHECK(strstr(l, "ns (metric_one_way_p50_ns): the samples' whole round trips hold "
 	                "interruptions"));
 	CHECK(strstr(l + 1, "the kernel's batches put it at ") == NULL); /* point 0 only */
+	/* the grid and heat map show the batches' number there, marked b: (plots40) */
+	REQUIRE((l = strstr(out, "one-way latency, median (ns)\n")));
+	CHECK(strstr(l, " b:") != NULL && strstr(l, " b:") < strstr(l, "per pair:"));
 	free(out);
 	free(err);
 }

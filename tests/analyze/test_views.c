@@ -153,7 +153,7 @@ LAB_TEST(plots_carry_view_and_group)
 	}
 	CHECK_EQ_U64(heat, 2);
 	/* the experiment once, the conditions after the title */
-	CHECK_EQ_STR(p.p[1].title, "c2c: one-way latency, median ns (M: modes) "
+	CHECK_EQ_STR(p.p[1].title, "c2c: one-way latency, median ns (M: modes; b: batch median) "
 	                           "(layout=own_line;method=cas;placement=pairs)");
 	CHECK_EQ_STR(p.p[1].base, "c2c01-c2c-layout_own_line_method_cas_placement_pairs");
 	lab_an_plots_free(&p);
