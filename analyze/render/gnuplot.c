@@ -404,6 +404,13 @@ static void gp_label_keys(FILE *f, const struct lab_doc_figure *g, int first)
 		        g->nlabel - GP_LABELS_KEY);
 }
 
+/* Whether curve c draws nothing: no point (an ISA skipped at every size took a legend row,
+ * a quarter of the picture for a curve not there: plots40). */
+static int gp_empty(const struct lab_doc_curve *c)
+{
+	return c->style != LAB_DOC_ROOF && c->style != LAB_DOC_STACK && !c->n;
+}
+
 /* The canvas height: 480, and a legend row more (17 pixels) for each row past three of the
  * legend below the plot, as many entries a row as the longest leaves room for, up to 1080
  * (12 ceilings and the named points left a strip of plot, plots38). */
@@ -412,8 +419,8 @@ static int gp_height(const struct lab_doc_figure *g)
 	size_t n = 0, len = 1, cols, rows;
 
 	for (size_t i = 0; !g->heat && i < g->nc; i++) {
-		if (gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK)
-			continue; /* not drawn */
+		if ((gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK) || gp_empty(g->c[i]))
+			continue; /* not drawn, or not in the legend */
 		len = gp_max(len, strlen(g->c[i]->label ? g->c[i]->label : "") +
 		                      (g->c[i]->missing ? strlen(g->c[i]->missing) + 16 : 0));
 		n++;
@@ -424,6 +431,29 @@ static int gp_height(const struct lab_doc_figure *g)
 	rows = (n + (cols ? cols : 1) - 1) / (cols ? cols : 1);
 	return rows > 3 ? (int)(LAB_AN_GP_HEIGHT + (rows - 3 > 35 ? 35 : rows - 3) * 17)
 	                : LAB_AN_GP_HEIGHT;
+}
+
+/* The line under the x label that names the curves of g that draw nothing, NULL: none (at most
+ * GP_KEY_MAX bytes; the tables say why). */
+static const char *gp_empty_line(const struct lab_doc_figure *g, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < g->nc && i < GP_CURVES_MAX && k < len; i++) {
+		const char *l = g->c[i]->label ? g->c[i]->label : "?", *m = g->c[i]->missing;
+		/* the first gap's reason: "16K: skipped; 256K: ..." reads "skipped" */
+		const char *why = m && strstr(m, ": ") ? strstr(m, ": ") + 2 : NULL;
+
+		if (gp_empty(g->c[i]))
+			k += (size_t)snprintf(buf + k, len - k, "%s%.*s%s%.*s%s",
+			                      k ? ", " : "no points: ", lab_an_utf8_fit(l, 40), l,
+			                      why ? " (" : "", why ? (int)strcspn(why, ";") : 0,
+			                      why ? why : "", why ? ")" : "");
+	}
+	if (k >= len && len > 4)
+		snprintf(buf + lab_an_utf8_fit(buf, len - 4), 4, "...");
+	return *buf ? buf : NULL;
 }
 
 /* The ceilings' colours, each for five dash patterns. */
@@ -445,6 +475,10 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 
 		if (c->style != LAB_DOC_ROOF && blk == GP_CURVES_MAX) {
 			left++;
+			continue;
+		}
+		if (gp_empty(c)) { /* its empty block counts; the x label names it (gp_script) */
+			blk++;
 			continue;
 		}
 		fputs(first ? "" : ", ", f);
@@ -696,6 +730,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
                       const struct gp_ends *e, const char *base, const struct gp_bars *b)
 {
 	const char *ends;
+	char none[GP_KEY_MAX + 1];
 
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g));
 	ends = gp_ends_script(f, g, e);
@@ -704,6 +739,10 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	if (ends) {
 		fputs(".\"\\n\".", f);
 		lab_an_gp_str(f, ends);
+	}
+	if (!g->heat && !gp_stacked(g) && gp_empty_line(g, none, sizeof(none))) {
+		fputs(".\"\\n\".", f);
+		lab_an_gp_str(f, none);
 	}
 	fputs("\nset ylabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");

@@ -5,14 +5,14 @@ set output 'fixture00-exp1-size_16K_team_lab.svg'
 set title 'exp1: cost'."\n".'size=16K;team=lab' noenhanced
 set key top left box noenhanced
 set grid
-set xlabel 'size (bytes)'
+set xlabel 'size (bytes)'."\n".'no points: <script>x</script> ''q'' "d" _id_ a\b line (not run)'
 set ylabel 'ns'
 set logscale x 2
 set format x '%g'
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set label '<script>x</script> ''q'' "d" _id_ a\b line2' at 16384, 10.5 front noenhanced
 set key below nobox
-plot 'fixture00-exp1-size_16K_team_lab.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 pt 1 dt 1 title 'tas', 'fixture00-exp1-size_16K_team_lab.dat' index 1 using 1:2:3:4 with yerrorbars lc 2 pt 2 dt 1 title '<script>x</script> ''q'' "d" _id_ a\b line2 [no data at 2: not ...', (x * 2.5 < 100 ? x * 2.5 : 100) with lines lw 2 dt 1 lc rgb 'gray40' title 'roof'
+plot 'fixture00-exp1-size_16K_team_lab.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 pt 1 dt 1 title 'tas', (x * 2.5 < 100 ? x * 2.5 : 100) with lines lw 2 dt 1 lc rgb 'gray40' title 'roof'
 set terminal pngcairo size 720,480 background rgb 'white' font 'sans,11' noenhanced
 set output 'fixture00-exp1-size_16K_team_lab.png'
 replot
