@@ -330,7 +330,7 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 	              means ? "median, or mean where the table's stat says so" : "median", n, n)) &&
 	         (f = lab_doc_figure(
 	              sec, "heatmap",
-	              lab_doc_printf(doc, "%s node x node (%s)", g->experiment, g->unit),
+	              lab_doc_printf(doc, "%s: node x node (%s)", g->experiment, g->unit),
 	              "memory node", "cpu node")))
 		f->heat = m;
 	if (nd)
@@ -388,7 +388,7 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 	int ladder = g->kind == LAB_AN_NUMA_LADDER;
 	struct lab_doc_figure *f =
 	    lab_doc_figure(sec, ladder ? "ladder" : "loaded",
-	                   lab_doc_printf(sec->doc, "%s %s", g->experiment, an_title[g->kind] + 5),
+	                   lab_doc_printf(sec->doc, "%s: %s", g->experiment, an_title[g->kind] + 5),
 	                   ladder ? "chain size (bytes)" : "achieved stream bandwidth (GB/s)",
 	                   lab_an_numa_load_label(g->kind, g->threads));
 	struct lab_doc_curve *c =

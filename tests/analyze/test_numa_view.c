@@ -615,6 +615,10 @@ LAB_TEST(real_run_ladder_and_histogram)
 	CHECK_EQ_STR(lab_an_json_str(g, "title"), "numa latency ladder");
 	/* 1 thread: a latency */
 	CHECK_EQ_STR(lab_an_json_str(clitest_at(g, "figures", 0), "y"), "ns per load");
+	/* "EXPERIMENT: what", the experiment once in the caption ("ladder: ladder latency
+	 * ladder", plots40) */
+	CHECK_EQ_STR(lab_an_json_str(clitest_at(g, "figures", 0), "title"),
+	             "ladder: latency ladder");
 	REQUIRE((r = nv_row(j, "ladder", "ladder", 1)));
 	CHECK_NEAR(lab_an_json_num(r, "size_bytes", NAN), 262144, 0);
 	CHECK(lab_an_json_num(r, "median_ns", NAN) > 0);
