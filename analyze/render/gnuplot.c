@@ -180,6 +180,7 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
  * had no bar, the least certain point looking exact). NaN: no such bar. */
 struct gp_ends {
 	double floor, top;
+	int cut; /* 1: a finite interval's end lies past the frame (the range follows the values) */
 };
 
 /* Whether p's interval reaches 0 on a log axis (its lower end not drawable, its upper one is). */
@@ -196,9 +197,9 @@ static int gp_open_above(const struct lab_doc_pt *p)
 /* The ends of g's bars past its values (struct gp_ends), from its points' finite values. */
 static struct gp_ends gp_ends_of(const struct lab_doc_figure *g)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	double lo = INFINITY, hi = -INFINITY, vlo = INFINITY, vhi = -INFINITY;
 	int below = 0, above = 0;
-	struct gp_ends e = {NAN, NAN};
+	struct gp_ends e = {NAN, NAN, 0};
 
 	for (size_t i = 0; i < g->nc; i++)
 		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
@@ -212,9 +213,24 @@ static struct gp_ends gp_ends_of(const struct lab_doc_figure *g)
 					lo = fmin(lo, v[j]);
 					hi = fmax(hi, v[j]);
 				}
+			if (!g->logy || p->y > 0) {
+				vlo = fmin(vlo, p->y);
+				vhi = fmax(vhi, p->y);
+			}
 		}
 	if (!(lo <= hi))
 		return e;
+	/* a log axis spans a decade past the values at most: one interval of 3.5e-5 .. 2.3e5
+	 * around 2.85 made the locks' axis twelve decades, every mean in one and a half (plots40);
+	 * the bars past it run to the frame */
+	if (g->logy && !(g->ymin < g->ymax) && vlo <= vhi) {
+		if (below || lo < vlo / 10)
+			e.floor = fmax(lo / 3, vlo / 10);
+		if (above || hi > vhi * 10)
+			e.top = fmin(hi * 3, vhi * 10);
+		e.cut = lo < vlo / 10 || hi > vhi * 10;
+		return e;
+	}
 	if (below)
 		e.floor = g->ymin < g->ymax ? g->ymin : lo / 3;
 	if (above)
@@ -634,10 +650,12 @@ static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
 			snprintf(hi, sizeof(hi), "%.9g", e.top);
 		fprintf(f, "set yrange [%s:%s]\n", lo, hi);
 	}
-	return isnan(e.floor) ? "(a bar to the top: its interval reaches past it, unbounded)"
-	       : isnan(e.top) ? "(a bar to the bottom: its interval reaches 0, below a log axis)"
-	                      : "(a bar to the frame: its interval reaches past it, unbounded "
-	                        "above or 0 below a log axis)";
+	return e.cut ? "(a bar to the frame: its interval reaches past the axis, a decade beyond "
+	               "the values)"
+	       : isnan(e.floor) ? "(a bar to the top: its interval reaches past it, unbounded)"
+	       : isnan(e.top)   ? "(a bar to the bottom: its interval reaches 0, below a log axis)"
+	                        : "(a bar to the frame: its interval reaches past it, unbounded "
+	                          "above or 0 below a log axis)";
 }
 
 /* Tics of a log2 size axis in B, KiB, MiB, GiB at the powers of 2 its points span (gnuplot's

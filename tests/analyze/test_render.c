@@ -444,6 +444,36 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 	lab_doc_free(d);
 }
 
+/* plots40: one interval of 3.5e-5 .. 2.3e5 around 2.85 made a log axis twelve decades; the
+ * axis spans a decade past the values, the bar runs to the frame, the x label says so. */
+LAB_TEST(gnuplot_log_range_follows_the_values)
+{
+	struct lab_doc *d = lab_doc_new("wide", "Wide");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
+	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp;
+
+	REQUIRE(d && c && pdir.fd >= 0);
+	f->logy = 10;
+	lab_doc_point(c, 1, 2, 1.5, 2.5);
+	lab_doc_point(c, 2, 2.85, 3.5e-5, 2.3e5);
+	lab_doc_point(c, 4, 30, 25, 35);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("wide00-e-curves.gp")));
+	CHECK(strstr(gp, "set yrange [0.2:300]\n") != NULL);
+	CHECK(strstr(gp, "'(a bar to the frame: its interval reaches past the axis, a decade "
+	                 "beyond the values)'") != NULL);
+	free(gp);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 /* plots38: on a log axis an interval that reaches 0 is drawn to the bottom of the frame, not
  * from its point up; one open above to the top, not as a bare point; a size axis reads KiB. */
 LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
