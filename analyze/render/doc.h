@@ -119,8 +119,10 @@ struct lab_doc_label {
 
 struct lab_doc_figure {
 	const char *key, *title, *sub, *xlabel, *ylabel;
-	int logx, logy;    /* base of the log scale, 0: linear */
-	int xbytes;        /* 1: x is a size in bytes (tics in KiB, MiB, GiB) */
+	int logx, logy; /* base of the log scale, 0: linear */
+	int xbytes;     /* 1: x is a size in bytes (tics in KiB, MiB, GiB) */
+	int dodge; /* 1: measured curves at shared x: a renderer may set their bars a little apart
+	            */
 	double xmin, xmax; /* the x range when xmin < xmax; else (0, 0) the renderer's autoscale */
 	double ymin, ymax; /* the y range likewise */
 	struct lab_doc_curve **c;

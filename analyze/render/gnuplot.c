@@ -472,6 +472,33 @@ static const char *gp_empty_line(const struct lab_doc_figure *g, char *buf, size
 	return *buf ? buf : NULL;
 }
 
+/* The x of curve blk's points in the script: where two or more measured curves share x
+ * values (g->dodge) their bars lay on one line, whose was whose unreadable (plots40), so each
+ * curve is moved a little aside, about 4 pixels a curve on a 720-pixel plot (a factor on a
+ * log axis, a share of the span on a linear one); the .dat keeps the true x, and a model's
+ * curves (a fit) are never moved. */
+static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t blk)
+{
+	size_t n = 0;
+	double lo = INFINITY, hi = -INFINITY, k;
+
+	for (size_t i = 0; i < g->nc && n < GP_CURVES_MAX; i++)
+		if (g->c[i]->style != LAB_DOC_ROOF && !gp_empty(g->c[i]))
+			n++;
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t j = 0; g->c[i]->style != LAB_DOC_ROOF && j < g->c[i]->n; j++) {
+			lo = fmin(lo, g->c[i]->p[j].x);
+			hi = fmax(hi, g->c[i]->p[j].x);
+		}
+	k = (double)blk - (double)(n - 1) / 2;
+	if (!g->dodge || n < 2 || n > 16 || !(lo < hi) || (g->logx && !(lo > 0)))
+		fputs("1", f);
+	else if (g->logx) /* the span's decades or doublings, 1/150 of it a curve */
+		fprintf(f, "($1*%.9g)", pow(hi / lo, k / 150));
+	else
+		fprintf(f, "($1+%.9g)", (hi - lo) * k / 150);
+}
+
 /* The ceilings' colours, each for five dash patterns. */
 static const char *const gp_roof_colour[4] = {"gray40", "#1f5fa8", "#b8540b", "#5a8f29"};
 
@@ -509,11 +536,13 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			/* a colour per five dashes: ten ceilings drew five pairs alike (plots40) */
 			fprintf(f, " with lines lw 2 dt %d lc rgb '%s' title ", c->dash % 5 + 1,
 			        gp_roof_colour[(c->dash / 5) % 4]);
-		} else
-			fprintf(
-			    f, "'%s.dat' index %zu using 1:2:3:4 with %s lc %d pt %d dt %d title ",
-			    dat, blk++, c->style == LAB_DOC_POINTS ? "yerrorbars" : "yerrorlines",
-			    c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
+		} else {
+			fprintf(f, "'%s.dat' index %zu using ", dat, blk);
+			gp_dodge(f, g, blk++);
+			fprintf(f, ":2:3:4 with %s lc %d pt %d dt %d title ",
+			        c->style == LAB_DOC_POINTS ? "yerrorbars" : "yerrorlines",
+			        c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
+		}
 		gp_title(f, c, g->logx);
 	}
 	if (left)

@@ -149,6 +149,7 @@ static size_t an_figures(struct lab_doc *doc, struct lab_doc_section *sec,
 		if (f[q]) {
 			f[q]->logx = s->logx ? 2 : 0;
 			f[q]->xbytes = s->x && lab_an_key_in(lab_an_size_keys, s->x, strlen(s->x));
+			f[q]->dodge = 1;
 			f[q]->logy = fs->logy ? 10 : 0;
 			f[q]->ymin = fs->ymin;
 			f[q]->ymax = fs->ymax;
