@@ -42,7 +42,10 @@ static const struct lab_an_cv_spec an_spec = {
             {.key = "overhead_ns", .resolution = 1},
             {.key = "ideal_ns", .bounded = LAB_AN_CV_LOWER}},
     .ncol = 4,
-    .fig = {{.ylabel = "makespan, ns per loop (mean, 95% CI)"}},
+    /* imbalance too: the lesson static_leaves_a_ramp_unbalanced reads it (plots40) */
+    .fig = {{.ylabel = "makespan, ns per loop (mean, 95% CI)"},
+            {.key = "imbalance", .title = "imbalance (busiest thread / mean)", .col = 1,
+             .ylabel = "imbalance, busiest / mean (1 = balanced; mean, 95% CI)"}},
 };
 
 const struct lab_an_view lab_an_view_omp_schedule = LAB_AN_CV_VIEW("omp_schedule", an_spec, 0);

@@ -858,6 +858,8 @@ LAB_TEST(plots_static_drawn_flat)
 	CHECK(strstr(dat, "\n\n\n 1 1500 1500 1500\n 64 1500 1500 1500\n") != NULL);
 	free(gp);
 	free(dat);
+	/* and the imbalance, which the ramp lesson reads, in a figure of its own (plots40) */
+	CHECK_EQ_U64(clitest_count("results-omp-schedule/plots", "omp_schedule", ".gp", NULL), 2);
 	/* the report's caption says what the figure shows, then where its files are */
 	snprintf(path, sizeof(path), "%s/results-omp-schedule/report.html", testlib_tmpdir());
 	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);
