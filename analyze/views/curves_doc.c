@@ -338,13 +338,25 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 
 	an_xspan(g, &x0, &x1);
 	an_table_cols(s, g, t);
+	/* a second curve key of one value in the whole group (team=openmp on all 11 curves) is
+	 * said once, after the conditions, not in every legend entry (plots40) */
+	int one1 = s->curve[1] && !s->curve1_some && g->nc > 0;
+
+	for (size_t j = 1; one1 && j < g->nc; j++)
+		one1 = !strcmp(g->c[j].key[1], g->c[0].key[1]);
+	for (size_t q = 0; one1 && q < nf; q++)
+		if (f[q])
+			f[q]->sub = lab_doc_printf(doc, "%s%s%s=%s", g->params ? g->params : "",
+			                           g->params && *g->params ? ";" : "", s->curve[1],
+			                           g->c[0].key[1]);
 	for (size_t j = 0; j < g->nc; j++) {
 		const struct lab_an_cv_curve *c = &g->c[j];
 		struct lab_doc_curve *dc[LAB_AN_CV_MAXFIG];
 
 		/* one key: 8 colours, then dashes; two: a colour per key[0], a dash per key[1] */
 		for (size_t q = 0; q < nf; q++)
-			if ((dc[q] = lab_doc_curve(f[q], c->label, LAB_DOC_LINES))) {
+			if ((dc[q] =
+			         lab_doc_curve(f[q], one1 ? c->key[0] : c->label, LAB_DOC_LINES))) {
 				dc[q]->color = c->style[0];
 				dc[q]->dash = s->curve[1] ? c->style[1] : c->style[0] / 8;
 			}

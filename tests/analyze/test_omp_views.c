@@ -904,6 +904,42 @@ LAB_TEST(plots_x_no_number_named)
 	free(err);
 }
 
+/* Every team=lab made team=openmp (run.json and samples.csv). */
+static void ov_all_openmp(FILE *out, const char *line, void *ctx)
+{
+	const char *a = strstr(line, "team=lab"), *b = strstr(line, "\"team\": \"lab\"");
+
+	(void)ctx;
+	if (a)
+		fprintf(out, "%.*steam=openmp%s\n", (int)(a - line), line, a + strlen("team=lab"));
+	else if (b)
+		fprintf(out, "%.*s\"team\": \"openmp\"%s\n", (int)(b - line), line,
+		        b + strlen("\"team\": \"lab\""));
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* plots40: a second curve key of one value in the whole section (team=openmp on every curve)
+ * is said once, in the figure's second title line, not in every legend entry. */
+LAB_TEST(plots_one_team_said_once)
+{
+	const char *base = "results-omp-overhead/plots/omp_overhead00-ovh-delay_100ns_placement_"
+	                   "compact.gp";
+	char *out = NULL, *err = NULL, *gp;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_all_openmp, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-omp-overhead/run.json", ov_all_openmp, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-omp-overhead", &out, &err), 0);
+	REQUIRE((gp = clitest_read(base)));
+	CHECK(strstr(gp, ".'delay=100ns;placement=compact;team=openmp' noenhanced") != NULL);
+	CHECK(strstr(gp, "title 'barrier") != NULL);
+	CHECK(strstr(gp, "title 'parallel team=openmp") == NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
+
 /* A real tiny run of quick.ini's OpenMP sections, then lab analyze: the four views appear. */
 LAB_TEST(real_run_views_appear)
 {
