@@ -44,7 +44,9 @@ static const struct lab_an_cv_spec an_spec = {
     .ncol = 4,
     /* imbalance too: the lesson static_leaves_a_ramp_unbalanced reads it (plots40) */
     .fig = {{.ylabel = "makespan, ns per loop (mean, 95% CI)"},
-            {.key = "imbalance", .title = "imbalance (busiest thread / mean)", .col = 1,
+            {.key = "imbalance",
+             .title = "imbalance (busiest thread / mean)",
+             .col = 1,
              .ylabel = "imbalance, busiest / mean (1 = balanced; mean, 95% CI)"}},
 };
 

@@ -58,7 +58,9 @@ static const struct lab_an_cv_spec an_spec = {
     .logx = 1,
     /* the cost too: a lesson (dram_slows_the_vector_loop) reads it across sizes (plots40) */
     .fig = {{.ylabel = "speedup over scalar (mean, 95% CI)"},
-            {.key = "cost", .title = "cost vs size", .col = 1,
+            {.key = "cost",
+             .title = "cost vs size",
+             .col = 1,
              .ylabel = "ns per element (mean, 95% CI)"}},
     .alt = {&an_by_acc, &an_by_misalign},
 };
