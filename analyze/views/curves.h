@@ -33,7 +33,7 @@
 
 #define LAB_AN_CV_MAXCOL 10
 #define LAB_AN_CV_MAXKEY 2
-#define LAB_AN_CV_MAXFIG 3
+#define LAB_AN_CV_MAXFIG 4
 #define LAB_AN_CV_MAXALT 3
 
 enum lab_an_cv_src {

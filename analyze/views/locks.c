@@ -102,7 +102,14 @@ static const struct lab_an_cv_spec lk_spec = {
              .title = "p99 vs threads",
              .ylabel = "p99 acquire latency, ns (log scale)",
              .col = LK_P99,
-             .logy = 1}},
+             .logy = 1},
+            /* the lessons on hand-offs read it (ticket_hands_over, tas_keeps_the_lock), and
+             * no figure drew it (plots40) */
+            {.key = "handoff",
+             .title = "hand-offs vs threads",
+             .ylabel = "hand-off ratio, acquisitions by another thread (95% CI)",
+             .col = LK_HANDOFF,
+             .ymax = 1.05}},
     .rnote = lk_delay,
 };
 

@@ -453,7 +453,7 @@ LAB_TEST(lock_document_says_why_and_flags)
 	p[0].modes.mode[1].weight = 0.4;
 	REQUIRE((doc = lab_doc_new("locks", "locks")));
 	REQUIRE(v->describe(v, &l, doc) == 0);
-	REQUIRE(doc->ns == 1 && doc->s[0]->nb == 4 && doc->s[0]->b[0].type == LAB_DOC_TABLE);
+	REQUIRE(doc->ns == 1 && doc->s[0]->nb == 5 && doc->s[0]->b[0].type == LAB_DOC_TABLE);
 	t = doc->s[0]->b[0].u.table;
 	REQUIRE(t->nrow == 2);
 	while (modes < t->ncol && strcmp(t->col[modes].key, "modes"))

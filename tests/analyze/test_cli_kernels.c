@@ -269,6 +269,40 @@ static int ck_plot_says(const char *base, const char *text)
 	return ok;
 }
 
+/* results-locks with its acq_lat_p50_ns column as handoff_ratio, every value 0.5. */
+static void ck_handoff(FILE *out, const char *line, void *ctx)
+{
+	const char *c = strstr(line, "acq_lat_p50_ns"), *q = line;
+
+	(void)ctx;
+	if (c) {
+		fprintf(out, "%.*shandoff_ratio%s\n", (int)(c - line), line,
+		        c + strlen("acq_lat_p50_ns"));
+		return;
+	}
+	for (int k = 0; k < 12 && q; k++) /* the 13th field, after the quoted params' 12 commas */
+		q = strchr(q + (k > 0), ',');
+	if (strncmp(line, "locks,", 6) || !q || !strchr(q + 1, ',')) {
+		fprintf(out, "%s\n", line);
+		return;
+	}
+	fprintf(out, "%.*s0.5%s\n", (int)(q + 1 - line), line, strchr(q + 1, ','));
+}
+
+/* plots40: the hand-off ratio the ch26 lessons read is drawn (no figure showed it). */
+LAB_TEST(lock_handoff_drawn)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-locks");
+	REQUIRE(clitest_rewrite("results-locks/samples.csv", ck_handoff, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-locks", &out, &err), 0);
+	CHECK(ck_plot_says("locks03-locks-cs_ns_100_placement_compact_think_ns_0",
+	                   "hand-offs vs threads"));
+	free(out);
+	free(err);
+}
+
 LAB_TEST(kernel_plots_exist)
 {
 	char *out = NULL, *err = NULL;
@@ -287,7 +321,8 @@ LAB_TEST(kernel_plots_exist)
 	free(err);
 	REQUIRE(ck_analyze("results-locks", "", &out, &err) == 0);
 	CHECK(strstr(err, "gnuplot failed") == NULL);
-	/* Three figures per group: throughput, fairness, p99 (figure ids 0-2, then 3-5). */
+	/* Four figures per group: throughput, fairness, p99, hand-offs (figure ids 0-3, then 4-7;
+	 * the fixture has no handoff_ratio: no file of it). */
 	CHECK(clitest_exists("results-locks/plots/"
 	                     "locks00-locks-cs_ns_100_placement_compact_think_ns_0.svg"));
 	CHECK(ck_plot_says("locks00-locks-cs_ns_100_placement_compact_think_ns_0",
@@ -297,9 +332,11 @@ LAB_TEST(kernel_plots_exist)
 	CHECK(ck_plot_says("locks01-locks-cs_ns_100_placement_compact_think_ns_0",
 	                   "fairness vs threads"));
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "locks05-locks-cs_ns_100_placement_compact_think_ns_500.png"));
-	CHECK(ck_plot_says("locks05-locks-cs_ns_100_placement_compact_think_ns_500",
+	                     "locks06-locks-cs_ns_100_placement_compact_think_ns_500.png"));
+	CHECK(ck_plot_says("locks06-locks-cs_ns_100_placement_compact_think_ns_500",
 	                   "p99 vs threads"));
+	CHECK(!clitest_exists("results-locks/plots/"
+	                      "locks07-locks-cs_ns_100_placement_compact_think_ns_500.png"));
 	free(out);
 	free(err);
 }
