@@ -499,6 +499,69 @@ static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t blk)
 		fprintf(f, "($1+%.9g)", (hi - lo) * k / 150);
 }
 
+/* The one x every point of g's curves shares where two or more curves have points (every
+ * lock at 2 threads: lines of one point each, on an axis of one value, plots40); NaN when
+ * they have two x or more, when one curve alone has points, or g has ceilings, bars or a
+ * heat map. */
+static double gp_onex(const struct lab_doc_figure *g)
+{
+	double x = NAN;
+	size_t drawn = 0;
+
+	if (g->heat || gp_stacked(g) || g->nc > GP_CURVES_MAX)
+		return NAN;
+	for (size_t i = 0; i < g->nc; i++) {
+		if (g->c[i]->style == LAB_DOC_ROOF)
+			return NAN;
+		for (size_t k = 0; k < g->c[i]->n; k++) {
+			if (!isnan(x) && g->c[i]->p[k].x != x)
+				return NAN;
+			x = g->c[i]->p[k].x;
+		}
+		drawn += g->c[i]->n > 0;
+	}
+	return drawn >= 2 ? x : NAN;
+}
+
+/* g, whose curves share one x (gp_onex), as one bar a curve with its interval, the curve's
+ * label under its bar; a legend entry only where a curve has no number at another x. */
+static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *dat)
+{
+	size_t n = 0, blk = 0, step;
+	char lab[64];
+
+	for (size_t i = 0; i < g->nc; i++)
+		n += g->c[i]->n > 0;
+	step = n > 40 ? (n + 39) / 40 : 1;
+	fputs("set style fill solid 0.4 border -1\nset boxwidth 0.6\nset key below nobox\n"
+	      "set xtics rotate by -30 (",
+	      f);
+	for (size_t i = 0, k = 0; i < g->nc; i++)
+		if (g->c[i]->n > 0 && k++ % step == 0) {
+			const char *l = g->c[i]->label ? g->c[i]->label : "?";
+
+			snprintf(lab, sizeof(lab), "%.*s", lab_an_utf8_fit(l, 32), l);
+			fputs(k > 1 ? ", " : "", f);
+			lab_an_gp_str(f, lab);
+			fprintf(f, " %zu", k - 1);
+		}
+	fprintf(f, ")\nset xrange [-0.6:%zu.6]\nplot ", n ? n - 1 : 0);
+	for (size_t i = 0, k = 0; i < g->nc; blk += g->c[i]->style != LAB_DOC_ROOF, i++) {
+		if (!g->c[i]->n)
+			continue;
+		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4:(0.6) with boxerrorbars lc %d ",
+		        k ? ", " : "", dat, blk, k, g->c[i]->color % 8 + 1);
+		k++;
+		if (g->c[i]->missing) {
+			fputs("title ", f);
+			gp_title(f, g->c[i], 0);
+		} else {
+			fputs("notitle", f);
+		}
+	}
+	fputc('\n', f);
+}
+
 /* The ceilings' colours, each for five dash patterns. */
 static const char *const gp_roof_colour[4] = {"gray40", "#1f5fa8", "#b8540b", "#5a8f29"};
 
@@ -778,11 +841,14 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 {
 	const char *ends;
 	char none[GP_KEY_MAX + 1];
+	double onex = gp_onex(g);
 
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g));
 	ends = gp_ends_script(f, g, e);
 	fputs("set xlabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
+	if (isfinite(onex))
+		fprintf(f, ".' = %.9g (one bar a curve)'", onex);
 	if (ends) {
 		fputs(".\"\\n\".", f);
 		lab_an_gp_str(f, ends);
@@ -794,16 +860,16 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	fputs("\nset ylabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");
 	fputc('\n', f);
-	if (g->logx)
+	if (g->logx && !isfinite(onex))
 		fprintf(f, "set logscale x %d\n", g->logx);
-	if (g->xbytes && g->logx == 2) /* 16 KiB, not 16384 or 1.04858x10^6 (plots38) */
+	if (g->xbytes && g->logx == 2 && !isfinite(onex)) /* 16 KiB, not 16384 (plots38) */
 		gp_bytes_tics(f, g);
 	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
-	if (g->logx && !(g->xbytes && g->logx == 2))
+	if (g->logx && !(g->xbytes && g->logx == 2) && !isfinite(onex))
 		fputs("set format x '%g'\n", f);
 	if (g->logy)
 		fprintf(f, "set logscale y %d\nset format y '%%g'\n", g->logy);
-	if (g->xmin < g->xmax)
+	if (g->xmin < g->xmax && !isfinite(onex))
 		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
 	if (g->ymin < g->ymax)
 		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
@@ -814,11 +880,12 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	 * margin added a decade), and on a linear one as gp_y_below says (autoscaled axes
 	 * only) */
 	if (!g->heat && !gp_stacked(g))
-		fprintf(f, "set offsets %s, %s, %s, %s\n", gp_x_left(g) ? "graph 0.05" : "0",
-		        g->xmin < g->xmax ? "0" : "graph 0.05",
+		fprintf(f, "set offsets %s, %s, %s, %s\n",
+		        gp_x_left(g) && !isfinite(onex) ? "graph 0.05" : "0",
+		        g->xmin < g->xmax || isfinite(onex) ? "0" : "graph 0.05",
 		        !g->logy || gp_y_on_power(g, 1) ? "graph 0.05" : "0",
 		        gp_y_below(g) ? "graph 0.05" : "0");
-	for (size_t i = 0; i < g->nlabel; i++) {
+	for (size_t i = 0; i < g->nlabel && !isfinite(onex); i++) {
 		fputs("set label ", f);
 		if (gp_numbered(g))
 			fprintf(f, "'%zu'", i + 1);
@@ -829,6 +896,8 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	}
 	if (g->heat)
 		gp_heat(f, g->heat, base);
+	else if (isfinite(onex))
+		gp_onex_bars(f, g, base);
 	else
 		gp_curves(f, g, base, b);
 	lab_an_gp_tail(f, base, gp_height(g));

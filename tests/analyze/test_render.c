@@ -444,6 +444,41 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 	lab_doc_free(d);
 }
 
+/* plots40: curves that share one x (every lock at 2 threads) were lines of one point on an
+ * axis of one value: one bar a curve, its interval x:y:low:high (four columns read as
+ * x:y:ydelta:xdelta drew other bars' intervals), its name under it. */
+LAB_TEST(gnuplot_one_x_drawn_as_bars)
+{
+	struct lab_doc *d = lab_doc_new("onex", "One x");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: handoff", "threads", "ratio");
+	const char *name[3] = {"tas", "ticket", "mcs"};
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp;
+
+	REQUIRE(d && f && pdir.fd >= 0);
+	for (int i = 0; i < 3; i++) {
+		struct lab_doc_curve *c = lab_doc_curve(f, name[i], LAB_DOC_LINES);
+
+		REQUIRE(c);
+		c->color = i;
+		lab_doc_point(c, 2, 0.2 + 0.3 * i, 0.1 + 0.3 * i, 0.3 + 0.3 * i);
+	}
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("onex00-e-curves.gp")));
+	CHECK(strstr(gp, "set xlabel 'threads'.' = 2 (one bar a curve)'") != NULL);
+	CHECK(strstr(gp, "set xtics rotate by -30 ('tas' 0, 'ticket' 1, 'mcs' 2)\n") != NULL);
+	CHECK(strstr(gp, "index 1 using (1):2:3:4:(0.6) with boxerrorbars lc 2 notitle") != NULL);
+	CHECK(strstr(gp, "set logscale x") == NULL);
+	free(gp);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 /* plots40: one interval of 3.5e-5 .. 2.3e5 around 2.85 made a log axis twelve decades; the
  * axis spans a decade past the values, the bar runs to the frame, the x label says so. */
 LAB_TEST(gnuplot_log_range_follows_the_values)
