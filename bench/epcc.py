@@ -272,7 +272,7 @@ def main():
         with open(os.path.join(a.out, "schedbench.txt"), "w") as f:
             f.write(p.stdout)
         print(f"\nEPCC schedbench median_ovrhd per loop instance (us), {nt} thread(s); compare "
-              "with configs/ch29-data-parallel.ini [schedule_*] overhead_ns:")
+              "with configs/ch29-data-parallel.ini [schedule] overhead_ns:")
         for line in p.stdout.splitlines():
             if "median_ovrhd" in line:
                 print("  " + line.strip())

@@ -121,8 +121,9 @@ struct lab_doc_figure {
 	const char *key, *title, *sub, *xlabel, *ylabel;
 	int logx, logy; /* base of the log scale, 0: linear */
 	int xbytes;     /* 1: x is a size in bytes (tics in KiB, MiB, GiB) */
-	int dodge; /* 1: measured curves at shared x: a renderer may set their bars a little apart
-	            */
+	/* 1: its curves are measurements (no model's): a renderer may set their points a little
+	 * apart where they share x values */
+	int dodge;
 	double xmin, xmax; /* the x range when xmin < xmax; else (0, 0) the renderer's autoscale */
 	double ymin, ymax; /* the y range likewise */
 	struct lab_doc_curve **c;

@@ -388,6 +388,11 @@ static size_t gp_max(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
+static size_t gp_min(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
 /* Whether g's labels are drawn as numbers with their texts in the legend: three or more, or
  * two where one is longer than 16 bytes (the roofline's point names ran over each other and
  * over the ceilings, plots38). A lone label (USL's N*) stays text. */
@@ -436,9 +441,16 @@ static int gp_height(const struct lab_doc_figure *g)
 
 	for (size_t i = 0; !g->heat && i < g->nc; i++) {
 		if ((gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK) || gp_empty(g->c[i]))
-			continue; /* not drawn, or not in the legend */
-		len = gp_max(len, strlen(g->c[i]->label ? g->c[i]->label : "") +
-		                      (g->c[i]->missing ? strlen(g->c[i]->missing) + 16 : 0));
+			continue;         /* not drawn, or not in the legend */
+		if (n == GP_CURVES_MAX) { /* the "(N more curves not drawn ...)" entry */
+			len = gp_max(len, 56);
+			n++;
+			break;
+		}
+		len =
+		    gp_max(len, gp_min(GP_KEY_MAX,
+		                       strlen(g->c[i]->label ? g->c[i]->label : "") +
+		                           (g->c[i]->missing ? strlen(g->c[i]->missing) + 16 : 0)));
 		n++;
 	}
 	for (size_t i = 0; gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY + 1; i++, n++)
@@ -472,31 +484,32 @@ static const char *gp_empty_line(const struct lab_doc_figure *g, char *buf, size
 	return *buf ? buf : NULL;
 }
 
-/* The x of curve blk's points in the script: where two or more measured curves share x
- * values (g->dodge) their bars lay on one line, whose was whose unreadable (plots40), so each
- * curve is moved a little aside, about 4 pixels a curve on a 720-pixel plot (a factor on a
- * log axis, a share of the span on a linear one); the .dat keeps the true x, and a model's
- * curves (a fit) are never moved. */
-static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t blk)
+/* The x of the points of the at-th drawn curve in the script: measured curves (g->dodge) at
+ * the same x values laid their bars on one line, whose was whose unreadable (plots40), so
+ * each curve of two to 16 is moved a little aside, about 4 pixels a curve on a 720-pixel plot
+ * (a factor on a log axis, a share of the span on a linear one); the .dat keeps the true x;
+ * a figure without dodge (a model's fit) is not moved. */
+static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t at)
 {
 	size_t n = 0;
-	double lo = INFINITY, hi = -INFINITY, k;
+	double lo = INFINITY, hi = -INFINITY, k, d = NAN;
 
-	for (size_t i = 0; i < g->nc && n < GP_CURVES_MAX; i++)
+	for (size_t i = 0; g->dodge && i < g->nc && n <= 16; i++)
 		if (g->c[i]->style != LAB_DOC_ROOF && !gp_empty(g->c[i]))
 			n++;
-	for (size_t i = 0; i < g->nc; i++)
+	for (size_t i = 0; n >= 2 && n <= 16 && i < g->nc; i++)
 		for (size_t j = 0; g->c[i]->style != LAB_DOC_ROOF && j < g->c[i]->n; j++) {
 			lo = fmin(lo, g->c[i]->p[j].x);
 			hi = fmax(hi, g->c[i]->p[j].x);
 		}
-	k = (double)blk - (double)(n - 1) / 2;
-	if (!g->dodge || n < 2 || n > 16 || !(lo < hi) || (g->logx && !(lo > 0)))
+	/* at: the curve's place among the drawn ones, so they spread around the true x */
+	k = (double)at - (double)(n - 1) / 2;
+	if (n >= 2 && n <= 16 && lo < hi && (!g->logx || lo > 0))
+		d = g->logx ? pow(hi / lo, k / 150) : (hi - lo) * k / 150;
+	if (!isfinite(d) || (g->logx && !(d > 0))) /* a span past a double's range: in place */
 		fputs("1", f);
-	else if (g->logx) /* the span's decades or doublings, 1/150 of it a curve */
-		fprintf(f, "($1*%.9g)", pow(hi / lo, k / 150));
 	else
-		fprintf(f, "($1+%.9g)", (hi - lo) * k / 150);
+		fprintf(f, g->logx ? "($1*%.9g)" : "($1+%.9g)", d);
 }
 
 /* The one x every point of g's curves shares where two or more curves have points (every
@@ -568,7 +581,7 @@ static const char *const gp_roof_colour[4] = {"gray40", "#1f5fa8", "#b8540b", "#
 static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
                       const struct gp_bars *b)
 {
-	size_t blk = 0, left = 0;
+	size_t blk = 0, left = 0, drawn = 0;
 	int first = 1;
 
 	if (gp_stacked(g)) {
@@ -601,7 +614,8 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			        gp_roof_colour[(c->dash / 5) % 4]);
 		} else {
 			fprintf(f, "'%s.dat' index %zu using ", dat, blk);
-			gp_dodge(f, g, blk++);
+			gp_dodge(f, g, drawn++);
+			blk++;
 			fprintf(f, ":2:3:4 with %s lc %d pt %d dt %d title ",
 			        c->style == LAB_DOC_POINTS ? "yerrorbars" : "yerrorlines",
 			        c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
@@ -681,15 +695,19 @@ static void gp_tics(FILE *f, const char *axis, const char *const *lab, size_t n)
 	fputs(")\n", f);
 }
 
-/* The least value of m's cells (INFINITY: none). */
-static double gp_heat_min(const struct lab_doc_matrix *m)
+/* 1 when m's cells hold one value, above 0 (two CPUs' one pair, a one-node matrix): its
+ * colours then start at 0, where gnuplot made a scale of that value's rounding (119.5 ..
+ * 122.5, plots40); a matrix of several values keeps its own range (its contrast). */
+static int gp_heat_one(const struct lab_doc_matrix *m)
 {
-	double v = INFINITY;
+	double lo = INFINITY, hi = -INFINITY;
 
 	for (size_t i = 0; i < m->ncell; i++)
-		if (m->cell[i].has)
-			v = fmin(v, m->cell[i].mean);
-	return v;
+		if (m->cell[i].has) {
+			lo = fmin(lo, m->cell[i].mean);
+			hi = fmax(hi, m->cell[i].mean);
+		}
+	return lo > 0 && lo == hi;
 }
 
 static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
@@ -703,7 +721,7 @@ static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
 	lab_an_gp_str(f, m->unit ? m->unit : "");
 	/* colours from 0 where no value is below it: one value alone (two CPUs' one pair) made
 	 * a scale of its own noise, 119.5 .. 122.5 (plots40) */
-	fputs(gp_heat_min(m) >= 0 ? "\nset cbrange [0:*]\n" : "\n", f);
+	fputs(gp_heat_one(m) ? "\nset cbrange [0:*]\n" : "\n", f);
 	gp_tics(f, "x", m->clab, m->nc);
 	gp_tics(f, "y", m->rlab, m->nr);
 	if (gp_full(m))

@@ -180,6 +180,8 @@ static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	 * the axis: named, not left out without a word (review40) */
 	if (s->x && !isfinite(e->x) && !(s->x_ignored && s->x_ignored(e->pt)))
 		lab_doc_gap(dc, an_x(doc, s, e), "no number on this axis, see the table");
+	else if (s->logx && !(e->x > 0) && isfinite(e->x)) /* 0 has no place on a log axis */
+		lab_doc_gap(dc, an_x(doc, s, e), "not above 0, no place on a log axis");
 	/* on a log axis a lower end <= 0 is not drawn */
 	else if (v->n && isfinite(v->mean))
 		lab_doc_point(dc, e->x, v->mean * sc, fs->logy && !(v->lo > 0) ? NAN : v->lo * sc,

@@ -869,16 +869,16 @@ LAB_TEST(plots_static_drawn_flat)
 	free(dat);
 }
 
-/* Chunk 64 spelled "abc" (a hand edit), in samples.csv and run.json. */
-static void ov_chunk_abc(FILE *out, const char *line, void *ctx)
+/* Chunk 64 spelled ctx ("abc", "0": a hand edit), in samples.csv and run.json. */
+static void ov_chunk_as(FILE *out, const char *line, void *ctx)
 {
 	const char *c = strstr(line, "chunk=64;"), *j = strstr(line, "\"chunk\": \"64\"");
 
-	(void)ctx;
 	if (c)
-		fprintf(out, "%.*schunk=abc;%s\n", (int)(c - line), line, c + strlen("chunk=64;"));
+		fprintf(out, "%.*schunk=%s;%s\n", (int)(c - line), line, (const char *)ctx,
+		        c + strlen("chunk=64;"));
 	else if (j)
-		fprintf(out, "%.*s\"chunk\": \"abc\"%s\n", (int)(j - line), line,
+		fprintf(out, "%.*s\"chunk\": \"%s\"%s\n", (int)(j - line), line, (const char *)ctx,
 		        j + strlen("\"chunk\": \"64\""));
 	else
 		fprintf(out, "%s\n", line);
@@ -890,15 +890,25 @@ LAB_TEST(plots_x_no_number_named)
 {
 	const char *base = "results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_imbalance_"
 	                   "ramp_iterations_1024_placement_compact_threads_2.gp";
-	char *out = NULL, *err = NULL, *gp;
+	char *out = NULL, *err = NULL, *gp, abc[] = "abc", zero[] = "0";
 
 	clitest_copy("results-omp-schedule");
-	REQUIRE(clitest_rewrite("results-omp-schedule/samples.csv", ov_chunk_abc, NULL) == 0);
-	REQUIRE(clitest_rewrite("results-omp-schedule/run.json", ov_chunk_abc, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-omp-schedule/samples.csv", ov_chunk_as, abc) == 0);
+	REQUIRE(clitest_rewrite("results-omp-schedule/run.json", ov_chunk_as, abc) == 0);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze results-omp-schedule", &out, &err), 0);
 	REQUIRE((gp = clitest_read(base)));
 	CHECK(strstr(gp, "title 'dynamic [no data at abc: no number on this axis, see the "
 	                 "table]'") != NULL);
+	free(gp);
+	free(out);
+	free(err);
+	/* chunk 0 has no place on the log axis: named too (hostile41) */
+	clitest_copy("results-omp-schedule");
+	REQUIRE(clitest_rewrite("results-omp-schedule/samples.csv", ov_chunk_as, zero) == 0);
+	REQUIRE(clitest_rewrite("results-omp-schedule/run.json", ov_chunk_as, zero) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-omp-schedule", &out, &err), 0);
+	REQUIRE((gp = clitest_read(base)));
+	CHECK(strstr(gp, "[no data at 0: not above 0, no place on a log axis]'") != NULL);
 	free(gp);
 	free(out);
 	free(err);

@@ -479,6 +479,50 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 	lab_doc_free(d);
 }
 
+/* review41/hostile41: a curve with no point before the drawn ones moved them all one way (its
+ * block counted in their places), far off with 20 of them; the drawn two spread around the
+ * true x. plots40: a heat map of one value colours from 0. */
+LAB_TEST(gnuplot_dodge_and_one_value_heat)
+{
+	struct lab_doc *d = lab_doc_new("dodge", "Dodge");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "chunk", "ns");
+	struct lab_doc_figure *h = lab_doc_figure(s, "heat", "e: pairs", NULL, NULL);
+	struct lab_doc_matrix *m = lab_doc_matrix(s, "latency", "one-way latency", 2, 2);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp;
+
+	REQUIRE(d && f && h && m && pdir.fd >= 0);
+	f->logx = 2;
+	f->dodge = 1;
+	for (int i = 0; i < 20; i++)
+		lab_doc_gap(lab_doc_curve(f, "skipped", LAB_DOC_LINES), "1", "skipped");
+	for (int i = 0; i < 2; i++) {
+		struct lab_doc_curve *c = lab_doc_curve(f, i ? "guided" : "dynamic", LAB_DOC_LINES);
+
+		REQUIRE(c);
+		lab_doc_point(c, 1, 100 + i, 90, 110);
+		lab_doc_point(c, 4, 200 + i, 190, 210);
+	}
+	h->heat = m;
+	lab_doc_num(lab_doc_mat(m, 0, 1), 121);
+	lab_doc_num(lab_doc_mat(m, 1, 0), 121);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("dodge00-e-curves.gp")));
+	CHECK(strstr(gp, "index 20 using ($1*0.995389679):2:3:4") != NULL);
+	CHECK(strstr(gp, "index 21 using ($1*1.00463167):2:3:4") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("dodge01-e-heat.gp")));
+	CHECK(strstr(gp, "set cbrange [0:*]\n") != NULL);
+	free(gp);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 /* plots40: one interval of 3.5e-5 .. 2.3e5 around 2.85 made a log axis twelve decades; the
  * axis spans a decade past the values, the bar runs to the frame, the x label says so. */
 LAB_TEST(gnuplot_log_range_follows_the_values)

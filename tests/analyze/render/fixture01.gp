@@ -13,7 +13,6 @@ set xrange [-0.5:2.5]
 set yrange [1.5:-0.5]
 set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20')
 set cblabel 'ns'
-set cbrange [0:*]
 set xtics ('0' 0, '1' 1, '2' 2)
 set ytics ('0' 0, '1' 1)
 plot 'fixture01-all-heat.dat' index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder linecolor palette, '' index 1 using 1:2:3 with labels font ',9' textcolor rgb 'black'
