@@ -148,6 +148,21 @@ static char *rd_read(const char *name)
 	return lab_an_file_read(path, &buf, &len, NULL) ? NULL : buf;
 }
 
+/* Writes d's plots into the case's tmpdir (their files: rd_read). 0, or -1 when it failed. */
+static int rd_plot(const struct lab_doc *d)
+{
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	int rc = pdir.fd >= 0 ? lab_render_gnuplot(d, &pdir, &plots, &err) : -1;
+
+	lab_an_plots_free(&plots);
+	if (pdir.fd >= 0)
+		close(pdir.fd);
+	return rc ? -1 : 0;
+}
+
 /* Compares text with tests/analyze/render/NAME; LAB_UPDATE_GOLDEN=1 writes it instead. */
 static void rd_golden(const char *name, const char *text)
 {
@@ -331,12 +346,8 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 	                               lab_doc_figure(s, "narrow", "e: narrow", "threads", "ns")};
 	const char *name[3] = {"decades00-e-wide.gp", "decades01-e-zero.gp",
 	                       "decades02-e-narrow.gp"};
-	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
-	                           NULL};
-	struct lab_err err = {0};
 
-	REQUIRE(d && f[0] && f[1] && f[2] && pdir.fd >= 0);
+	REQUIRE(d && f[0] && f[1] && f[2]);
 	for (int i = 0; i < 3; i++) {
 		struct lab_doc_curve *c = lab_doc_curve(f[i], "c", LAB_DOC_LINES);
 
@@ -349,7 +360,7 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 		if (i == 1) /* an interval to 0 runs to the frame (plots40); a value of 0 cannot */
 			lab_doc_point(c, 3, 0, 0, 1);
 	}
-	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(rd_plot(d) == 0);
 	for (int i = 0; i < 3; i++) {
 		char *gp = rd_read(name[i]);
 
@@ -366,14 +377,11 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 		REQUIRE(c);
 		lab_doc_point(c, 1, 2, 0, 3);
 		lab_doc_point(c, 2, 400, 350, 450);
-		lab_an_plots_free(&plots);
-		REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+		REQUIRE(rd_plot(d) == 0);
 		REQUIRE((gp = rd_read("decades03-e-reach.gp")));
 		CHECK(strstr(gp, "set logscale y 10\nset format y '%g'\n") != NULL);
 		free(gp);
 	}
-	lab_an_plots_free(&plots);
-	close(pdir.fd);
 	lab_doc_free(d);
 }
 
@@ -386,13 +394,9 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
 	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: speedup", "threads", "x");
 	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
-	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
-	                           NULL};
-	struct lab_err err = {0};
 	char *gp;
 
-	REQUIRE(d && c && pdir.fd >= 0);
+	REQUIRE(d && c);
 	f->logx = f->logy = 2;
 	lab_doc_point(c, 1, 1, NAN, NAN);
 	lab_doc_point(c, 2, 1.8, 1.7, 1.9);
@@ -406,7 +410,7 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 		lab_doc_point(lc, 1, i ? 0 : 1, NAN, NAN);
 		lab_doc_point(lc, 2, 3.5, 3.4, 3.6);
 	}
-	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("margin00-e-curves.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, graph 0.05\n") != NULL);
 	free(gp);
@@ -432,15 +436,12 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 			r->a = 10 + k;
 			r->dash = k;
 		}
-		lab_an_plots_free(&plots);
-		REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+		REQUIRE(rd_plot(d) == 0);
 		REQUIRE((gp = rd_read("margin03-e-x0.gp")));
 		CHECK(strstr(gp, "set offsets 0, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
 		CHECK(strstr(gp, "15 with lines lw 2 dt 1 lc rgb '#1f5fa8'") != NULL);
 		free(gp);
 	}
-	lab_an_plots_free(&plots);
-	close(pdir.fd);
 	lab_doc_free(d);
 }
 
@@ -453,13 +454,9 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
 	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: handoff", "threads", "ratio");
 	const char *name[3] = {"tas", "ticket", "mcs"};
-	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
-	                           NULL};
-	struct lab_err err = {0};
 	char *gp;
 
-	REQUIRE(d && f && pdir.fd >= 0);
+	REQUIRE(d && f);
 	for (int i = 0; i < 3; i++) {
 		struct lab_doc_curve *c = lab_doc_curve(f, name[i], LAB_DOC_LINES);
 
@@ -467,15 +464,13 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 		c->color = i;
 		lab_doc_point(c, 2, 0.2 + 0.3 * i, 0.1 + 0.3 * i, 0.3 + 0.3 * i);
 	}
-	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("onex00-e-curves.gp")));
 	CHECK(strstr(gp, "set xlabel 'threads'.' = 2 (one bar a curve)'") != NULL);
 	CHECK(strstr(gp, "set xtics rotate by -30 ('tas' 0, 'ticket' 1, 'mcs' 2)\n") != NULL);
 	CHECK(strstr(gp, "index 1 using (1):2:3:4:(0.6) with boxerrorbars lc 2 notitle") != NULL);
 	CHECK(strstr(gp, "set logscale x") == NULL);
 	free(gp);
-	lab_an_plots_free(&plots);
-	close(pdir.fd);
 	lab_doc_free(d);
 }
 
@@ -489,13 +484,9 @@ LAB_TEST(gnuplot_dodge_and_one_value_heat)
 	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "chunk", "ns");
 	struct lab_doc_figure *h = lab_doc_figure(s, "heat", "e: pairs", NULL, NULL);
 	struct lab_doc_matrix *m = lab_doc_matrix(s, "latency", "one-way latency", 2, 2);
-	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
-	                           NULL};
-	struct lab_err err = {0};
 	char *gp;
 
-	REQUIRE(d && f && h && m && pdir.fd >= 0);
+	REQUIRE(d && f && h && m);
 	f->logx = 2;
 	f->dodge = 1;
 	for (int i = 0; i < 20; i++)
@@ -510,7 +501,7 @@ LAB_TEST(gnuplot_dodge_and_one_value_heat)
 	h->heat = m;
 	lab_doc_num(lab_doc_mat(m, 0, 1), 121);
 	lab_doc_num(lab_doc_mat(m, 1, 0), 121);
-	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("dodge00-e-curves.gp")));
 	CHECK(strstr(gp, "index 20 using ($1*0.995389679):2:3:4") != NULL);
 	CHECK(strstr(gp, "index 21 using ($1*1.00463167):2:3:4") != NULL);
@@ -518,8 +509,6 @@ LAB_TEST(gnuplot_dodge_and_one_value_heat)
 	REQUIRE((gp = rd_read("dodge01-e-heat.gp")));
 	CHECK(strstr(gp, "set cbrange [0:*]\n") != NULL);
 	free(gp);
-	lab_an_plots_free(&plots);
-	close(pdir.fd);
 	lab_doc_free(d);
 }
 
@@ -531,25 +520,19 @@ LAB_TEST(gnuplot_log_range_follows_the_values)
 	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
 	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
 	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
-	struct lab_an_plots plots = {0};
-	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
-	                           NULL};
-	struct lab_err err = {0};
 	char *gp;
 
-	REQUIRE(d && c && pdir.fd >= 0);
+	REQUIRE(d && c);
 	f->logy = 10;
 	lab_doc_point(c, 1, 2, 1.5, 2.5);
 	lab_doc_point(c, 2, 2.85, 3.5e-5, 2.3e5);
 	lab_doc_point(c, 4, 30, 25, 35);
-	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("wide00-e-curves.gp")));
 	CHECK(strstr(gp, "set yrange [0.2:300]\n") != NULL);
 	CHECK(strstr(gp, "'(a bar to the frame: its interval reaches past the axis, a decade "
 	                 "beyond the values)'") != NULL);
 	free(gp);
-	lab_an_plots_free(&plots);
-	close(pdir.fd);
 	lab_doc_free(d);
 }
 
