@@ -582,8 +582,10 @@ static int an_xpick_add(const struct lab_an_cv_spec *s, struct an_xpick *xp,
 		if (!lab_an_params_get(p->params, k ? s->alt[k - 1]->x : s->x, val, sizeof(val)))
 			continue;
 		e->two[k] |= e->seen[k] && strcmp(e->first[k], val);
-		if (!e->seen[k]++)
+		if (!e->seen[k]) {
+			e->seen[k] = 1;
 			snprintf(e->first[k], sizeof(e->first[k]), "%s", val);
+		}
 	}
 	return 0;
 }

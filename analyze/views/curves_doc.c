@@ -217,7 +217,7 @@ static void an_xspan(const struct lab_an_cv_group *g, double *x0, double *x1)
 }
 
 /* Curve c, whose entries take no x, on dc of figure q: its one value drawn flat across the x
- * the other curves span (x0..x1), with its interval at both ends, a line to read the others
+ * the other curves span (x0..x1), its interval in its legend, a line to read the others
  * against (schedule(static) was in no figure of the chunked schedules, plots38); where it has
  * no value, or several, the legend says so. */
 static void an_plot_flat(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t q,
