@@ -951,6 +951,44 @@ LAB_TEST(plots_one_team_said_once)
 	free(err);
 }
 
+/* Point 0's samples flagged for foreign load. */
+static void ov_flag_point0(FILE *out, const char *line, void *ctx)
+{
+	const char *f = strncmp(line, "ovh,0,", 6) ? NULL : strstr(line, ",0.01,0,");
+
+	(void)ctx;
+	if (f)
+		fprintf(out, "%.*s,0.01,1,%s\n", (int)(f - line), line, f + strlen(",0.01,0,"));
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* plots40: a figure drawn with load-flagged samples in it (--include-flagged) says so under
+ * its title; without the flag, nothing flagged is in it and it says nothing. */
+LAB_TEST(plots_flagged_kept_said)
+{
+	const char *base = "results-omp-overhead/plots/omp_overhead00-ovh-delay_100ns_placement_"
+	                   "compact.gp";
+	char *out = NULL, *err = NULL, *gp;
+
+	clitest_copy("results-omp-overhead");
+	REQUIRE(clitest_rewrite("results-omp-overhead/samples.csv", ov_flag_point0, NULL) == 0);
+	CHECK_EQ_I64(
+	    clitest_run(NULL, "analyze results-omp-overhead --include-flagged", &out, &err), 0);
+	REQUIRE((gp = clitest_read(base)));
+	CHECK(strstr(gp, ";placement=compact; load-flagged samples kept in 1 point' noenhanced") !=
+	      NULL);
+	free(gp);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze results-omp-overhead", &out, &err), 0);
+	REQUIRE((gp = clitest_read(base)));
+	CHECK(strstr(gp, "load-flagged samples kept") == NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
+
 /* A real tiny run of quick.ini's OpenMP sections, then lab analyze: the four views appear. */
 LAB_TEST(real_run_views_appear)
 {
