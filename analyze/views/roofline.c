@@ -168,10 +168,16 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 	int k = 0;
 	size_t npt = 0;
 
-	for (size_t i = 0; i < s->nc; i++)
+	double bmax = NAN;
+
+	for (size_t i = 0; i < s->nc; i++) {
 		if (s->c[i].threads == t && s->c[i].kind == LAB_AN_RL_COMPUTE &&
 		    !(s->c[i].v.median <= cmax))
 			cmax = s->c[i].v.median;
+		if (s->c[i].threads == t && s->c[i].kind == LAB_AN_RL_BW &&
+		    !(s->c[i].v.median <= bmax))
+			bmax = s->c[i].v.median;
+	}
 	for (size_t i = 0; f && i < s->nc; i++) {
 		const struct lab_an_rl_ceil *e = &s->c[i];
 		int bw = e->kind == LAB_AN_RL_BW;
@@ -181,8 +187,10 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 		c->label = lab_doc_printf(doc, "%s: %.4g %s", e->name, e->v.median,
 		                          bw ? "GB/s" : "GFLOP/s");
 		c->dash = k++;
+		/* a compute ceiling from where it meets the fastest memory roof: drawn across the
+		 * whole x range, ten ceilings made a mesh, not a roof (plots40) */
 		c->a = bw ? cmax : e->v.median;
-		c->b = bw ? e->v.median : NAN;
+		c->b = bw ? e->v.median : bmax > 0 ? bmax : NAN;
 		lo = bw && cmax > 0 ? fmin(lo, cmax / e->v.median) : lo;
 		hi = bw && cmax > 0 ? fmax(hi, cmax / e->v.median) : hi;
 	}
