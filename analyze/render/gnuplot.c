@@ -543,8 +543,13 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 	size_t n = 0, blk = 0, step;
 	char lab[64];
 
-	for (size_t i = 0; i < g->nc; i++)
+	int neg = 0;
+
+	for (size_t i = 0; i < g->nc; i++) {
 		n += g->c[i]->n > 0;
+		for (size_t j = 0; j < g->c[i]->n; j++)
+			neg |= g->c[i]->p[j].y < 0 || g->c[i]->p[j].lo < 0;
+	}
 	step = n > 40 ? (n + 39) / 40 : 1;
 	fputs("set style fill solid 0.4 border -1\nset boxwidth 0.6\nset key below nobox\n"
 	      "set xtics rotate by -30 (",
@@ -553,17 +558,24 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 		if (g->c[i]->n > 0 && k++ % step == 0) {
 			const char *l = g->c[i]->label ? g->c[i]->label : "?";
 
-			snprintf(lab, sizeof(lab), "%.*s", lab_an_utf8_fit(l, 32), l);
+			if (strlen(l) > 32)
+				snprintf(lab, sizeof(lab), "%.*s...", lab_an_utf8_fit(l, 29), l);
+			else
+				snprintf(lab, sizeof(lab), "%s", l);
 			fputs(k > 1 ? ", " : "", f);
 			lab_an_gp_str(f, lab);
 			fprintf(f, " %zu", k - 1);
 		}
-	fprintf(f, ")\nset xrange [-0.6:%zu.6]\nplot ", n ? n - 1 : 0);
+	/* a bar's length is its value only from 0: on an axis from 0.8, 1.58 read 2.5 times 1.12
+	 * (review42); a log axis has no 0, so points there ("[0:]" keeps a top set before) */
+	fprintf(f, ")\nset xrange [-0.6:%zu.6]\n%splot ", n ? n - 1 : 0,
+	        g->logy || neg ? "" : "set yrange [0:]\n");
 	for (size_t i = 0, k = 0; i < g->nc; blk += g->c[i]->style != LAB_DOC_ROOF, i++) {
 		if (!g->c[i]->n)
 			continue;
-		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4:(0.6) with boxerrorbars lc %d ",
-		        k ? ", " : "", dat, blk, k, g->c[i]->color % 8 + 1);
+		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4%s lc %d ", k ? ", " : "", dat,
+		        blk, k, g->logy ? " with yerrorbars pt 7" : ":(0.6) with boxerrorbars",
+		        g->c[i]->color % 8 + 1);
 		k++;
 		if (g->c[i]->missing) {
 			fputs("title ", f);
@@ -573,6 +585,16 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 		}
 	}
 	fputc('\n', f);
+}
+
+/* Whether curve c has two points or more and no interval at any (points on a line, no
+ * bars). */
+static int gp_no_bars(const struct lab_doc_curve *c)
+{
+	for (size_t k = 0; k < c->n; k++)
+		if (isfinite(c->p[k].lo) || isfinite(c->p[k].hi))
+			return 0;
+	return c->n >= 2;
 }
 
 /* The ceilings' colours, each for five dash patterns. */
@@ -616,8 +638,12 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			fprintf(f, "'%s.dat' index %zu using ", dat, blk);
 			gp_dodge(f, g, drawn++);
 			blk++;
+			/* a curve of no interval has no bars (a flat line drew zero-height caps at
+			 * both ends, review42) */
 			fprintf(f, ":2:3:4 with %s lc %d pt %d dt %d title ",
-			        c->style == LAB_DOC_POINTS ? "yerrorbars" : "yerrorlines",
+			        c->style == LAB_DOC_POINTS ? "yerrorbars"
+			        : gp_no_bars(c)            ? "linespoints"
+			                                   : "yerrorlines",
 			        c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
 		}
 		gp_title(f, c, g->logx);

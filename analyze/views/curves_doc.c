@@ -243,13 +243,22 @@ static void an_plot_flat(struct lab_doc *doc, const struct lab_an_cv_spec *s, si
 	const struct lab_an_cv_val *v = &one->v[s->fig[q].col];
 	double sc = an_scale(&s->col[s->fig[q].col]);
 
+	/* one x in all: a point with its interval, as the others (drawn as bars, review42) */
+	if (x0 == x1) {
+		struct lab_an_cv_pt e = *one;
+
+		e.x = x0;
+		dc->label = lab_doc_printf(doc, "%s (takes no %s)", c->label, s->x);
+		an_plot(doc, s, q, dc, &e, NULL);
+		return;
+	}
 	/* a line without bars, its interval in the legend: bars at both ends read as two
 	 * measurements at the first and last chunk (review41) */
 	dc->label = isfinite(v->lo) && isfinite(v->hi)
 	                ? lab_doc_printf(doc, "%s (takes no %s: drawn flat; 95%% CI %.4g .. %.4g)",
 	                                 c->label, s->x, v->lo * sc, v->hi * sc)
 	                : lab_doc_printf(doc, "%s (takes no %s: drawn flat)", c->label, s->x);
-	for (int end = 0; end < (x0 < x1 ? 2 : 1); end++)
+	for (int end = 0; end < 2; end++)
 		lab_doc_point(dc, end ? x1 : x0, v->mean * sc, NAN, NAN);
 }
 

@@ -292,13 +292,18 @@ static void ck_handoff(FILE *out, const char *line, void *ctx)
 /* plots40: the hand-off ratio the ch26 lessons read is drawn (no figure showed it). */
 LAB_TEST(lock_handoff_drawn)
 {
-	char *out = NULL, *err = NULL;
+	char *out = NULL, *err = NULL, *l;
 
 	clitest_copy("results-locks");
 	REQUIRE(clitest_rewrite("results-locks/samples.csv", ck_handoff, NULL) == 0);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze results-locks", &out, &err), 0);
 	CHECK(ck_plot_says("locks03-locks-cs_ns_100_placement_compact_think_ns_0",
 	                   "hand-offs vs threads"));
+	/* the column it reads: every point at 0.5 (review42) */
+	REQUIRE((l = clitest_read("results-locks/plots/"
+	                          "locks03-locks-cs_ns_100_placement_compact_think_ns_0.dat")));
+	CHECK(strstr(l, " 1 0.5 ") != NULL && strstr(l, " 2 0.5 ") != NULL);
+	free(l);
 	free(out);
 	free(err);
 }

@@ -852,7 +852,7 @@ LAB_TEST(plots_static_drawn_flat)
 	/* its bars a little right of dynamic's at the same chunks (plots40), the .dat exact */
 	CHECK(strstr(gp, "index 0 using ($1*0.986232704):2:3:4 with yerrorlines") != NULL);
 	CHECK(strstr(gp,
-	             "index 1 using ($1*1.01395948):2:3:4 with yerrorlines lc 2 pt 2 dt 1 "
+	             "index 1 using ($1*1.01395948):2:3:4 with linespoints lc 2 pt 2 dt 1 "
 	             "title 'static (takes no chunk: drawn flat; 95% CI 1500 .. 1500)'") != NULL);
 	snprintf(path, sizeof(path), "%s/%s.dat", testlib_tmpdir(), base);
 	REQUIRE(lab_an_file_read(path, &dat, &len, &e) == 0);

@@ -470,6 +470,15 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 	CHECK(strstr(gp, "set xtics rotate by -30 ('tas' 0, 'ticket' 1, 'mcs' 2)\n") != NULL);
 	CHECK(strstr(gp, "index 1 using (1):2:3:4:(0.6) with boxerrorbars lc 2 notitle") != NULL);
 	CHECK(strstr(gp, "set logscale x") == NULL);
+	/* bars from 0 (on an axis from 0.8, 1.58 read 2.5 times 1.12: review42) */
+	CHECK(strstr(gp, "set yrange [0:]\nplot ") != NULL);
+	free(gp);
+	/* a log axis has no 0: points with their intervals there, no bars */
+	f->logy = 10;
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("onex00-e-curves.gp")));
+	CHECK(strstr(gp, "index 1 using (1):2:3:4 with yerrorbars pt 7 lc 2 notitle") != NULL);
+	CHECK(strstr(gp, "set yrange [0:]") == NULL);
 	free(gp);
 	lab_doc_free(d);
 }
