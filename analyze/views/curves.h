@@ -75,6 +75,9 @@ struct lab_an_cv_fig {
 	size_t col;
 	int logy;
 	double ymin, ymax; /* the y range when ymin < ymax */
+	/* points at fewer threads are not drawn (their rows stay in the table): a hand-off
+	 * ratio at 1 thread is 0 by construction, no measurement (review42); 0: all */
+	int min_threads;
 };
 
 struct lab_an_cv_pt;

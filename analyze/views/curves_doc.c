@@ -176,6 +176,8 @@ static void an_plot(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 	const struct lab_an_cv_val *v = &e->v[fs->col];
 	double sc = an_scale(&s->col[fs->col]);
 
+	if (e->pt->threads < fs->min_threads)
+		return;
 	/* an x that reads as no number (accumulators=abc in a hand-edited file) has no place on
 	 * the axis: named, not left out without a word (review40) */
 	if (s->x && !isfinite(e->x) && !(s->x_ignored && s->x_ignored(e->pt)))

@@ -106,10 +106,11 @@ static const struct lab_an_cv_spec lk_spec = {
             /* the lessons on hand-offs read it (ticket_hands_over, tas_keeps_the_lock), and
              * no figure drew it (plots40) */
             {.key = "handoff",
-             .title = "hand-offs vs threads",
+             .title = "hand-offs vs threads (2 or more)",
              .ylabel = "hand-off ratio, acquisitions by another thread (95% CI)",
              .col = LK_HANDOFF,
-             .ymax = 1.05}},
+             .ymax = 1.05,
+             .min_threads = 2}},
     .rnote = lk_delay,
 };
 

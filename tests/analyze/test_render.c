@@ -521,6 +521,32 @@ LAB_TEST(gnuplot_dodge_and_one_value_heat)
 	lab_doc_free(d);
 }
 
+/* hostile41: a caption's conditions cut at 100 bytes say so. */
+LAB_TEST(gnuplot_caption_cut_says_so)
+{
+	char sub[160];
+	struct lab_doc *d = lab_doc_new("cap", "Cap");
+	struct lab_doc_section *s;
+	struct lab_doc_figure *f;
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+
+	memset(sub, 'a', sizeof(sub) - 1);
+	sub[sizeof(sub) - 1] = '\0';
+	REQUIRE(d && (s = lab_doc_section(d, "e", sub)) && pdir.fd >= 0);
+	REQUIRE((f = lab_doc_figure(s, "curves", "e: cost", "n", "ns")));
+	lab_doc_point(lab_doc_curve(f, "c", LAB_DOC_LINES), 1, 2, NAN, NAN);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE(plots.n == 1);
+	CHECK(strlen(plots.p[0].title) > 5 &&
+	      !strcmp(plots.p[0].title + strlen(plots.p[0].title) - 5, "a...)"));
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 /* plots40: one interval of 3.5e-5 .. 2.3e5 around 2.85 made a log axis twelve decades; the
  * axis spans a decade past the values, the bar runs to the frame, the x label says so. */
 LAB_TEST(gnuplot_log_range_follows_the_values)
