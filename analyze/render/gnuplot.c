@@ -4,22 +4,17 @@
  * reaches a script only as a gnuplot string literal (lab_an_gp_str) and every file name is a
  * slug the analyzer made; numbers are printed by the renderer. Curves: one .dat block per
  * curve (x y lo hi), drawn with error bars where an interval exists; ceilings (LAB_DOC_ROOF) as
- * functions; a heat map: one "x y value" line per cell that has a number, drawn as an image when
- * the matrix is full and as boxes when it is sparse, cell notes as labels on small matrices;
- * stacked shares (LAB_DOC_STACK): one .dat line per bar (x, then a column per curve), drawn as
- * a rowstacked histogram whose tics are the figure's labels.
+ * functions; a heat map as gnuplot_heat.c writes it; stacked shares (LAB_DOC_STACK): one .dat line
+ * per bar (x, then a column per curve), drawn as a rowstacked histogram whose tics are the figure's
+ * labels.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/plots_int.h"
+#include "analyze/render/gnuplot_int.h"
 #include "analyze/render/render.h"
-
-/* Cells on a heat map up to this many rows carry their value as a label. */
-#define GP_LABEL_ALL 16
-/* Tics on a heat map axis: about this many, evenly spaced. */
-#define GP_TICS 32
 
 /* 1 when g's curves are stacked shares (LAB_DOC_STACK): bars, not curves. */
 static int gp_stacked(const struct lab_doc_figure *g)
@@ -657,117 +652,6 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	fputc('\n', f);
 }
 
-/* A matrix drawn as an image: every cell has a number and the grid is 2 x 2 or more (gnuplot
- * draws no image of one row or column: a 1-node NUMA matrix was a blank square, plots38). */
-static int gp_full(const struct lab_doc_matrix *m)
-{
-	if (m->pos || m->nr < 2 || m->nc < 2)
-		return 0;
-	for (size_t i = 0; i < m->ncell; i++)
-		if (!m->cell[i].has)
-			return 0;
-	return 1;
-}
-
-static int gp_labelled(const struct lab_doc_matrix *m, const struct lab_doc_cell *c)
-{
-	return c->has && (m->nr <= GP_LABEL_ALL || c->note);
-}
-
-/* index 0: x y value per cell with a number; index 1: x y label of the cells labelled (a
- * sparse matrix: its cells in their order). */
-static void gp_dat_heat(FILE *f, const struct lab_doc_matrix *m)
-{
-	int full = gp_full(m);
-
-	fputs("# x y value (x: column, y: row, positions of the script's tics)\n", f);
-	for (size_t k = 0; k < m->ncell; k++) {
-		size_t at = m->pos ? m->pos[k] : k;
-
-		if (m->cell[k].has)
-			fprintf(f, "%zu %zu %.10g\n", at % m->nc, at / m->nc, m->cell[k].mean);
-		if (full && at % m->nc == m->nc - 1)
-			fputc('\n', f);
-	}
-	fputs("\n\n# x y label\n", f);
-	for (size_t k = 0; k < m->ncell; k++) {
-		const struct lab_doc_cell *c = &m->cell[k];
-		size_t at = m->pos ? m->pos[k] : k;
-
-		if (!gp_labelled(m, c))
-			continue;
-		fprintf(f, "%zu %zu \"", at % m->nc, at / m->nc);
-		/* a label: digits and the note's plain characters only */
-		if (c->note)
-			for (const char *s = c->note; *s; s++)
-				fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 32 ? '_' : *s,
-				      f);
-		else
-			fprintf(f, "%.3g", c->mean);
-		fputs("\"\n", f);
-	}
-}
-
-static void gp_tics(FILE *f, const char *axis, const char *const *lab, size_t n)
-{
-	size_t step = n > GP_TICS ? (n + GP_TICS - 1) / GP_TICS : 1;
-
-	fprintf(f, "set %stics (", axis);
-	for (size_t i = 0; i < n; i += step) {
-		fputs(i ? ", " : "", f);
-		lab_an_gp_str(f, lab[i] ? lab[i] : "?");
-		fprintf(f, " %zu", i);
-	}
-	fputs(")\n", f);
-}
-
-/* 1 when m's cells hold one value, above 0 (two CPUs' one pair, a one-node matrix): its
- * colours then start at 0, where gnuplot made a scale of that value's rounding (119.5 ..
- * 122.5, plots40); a matrix of several values keeps its own range (its contrast). */
-static int gp_heat_one(const struct lab_doc_matrix *m)
-{
-	double lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = 0; i < m->ncell; i++)
-		if (m->cell[i].has) {
-			lo = fmin(lo, m->cell[i].mean);
-			hi = fmax(hi, m->cell[i].mean);
-		}
-	return lo > 0 && lo == hi;
-}
-
-static void gp_heat(FILE *f, const struct lab_doc_matrix *m, const char *dat)
-{
-	/* the first row on top, as in the tables of the text and HTML (it was at the bottom,
-	 * plots38) */
-	fprintf(f,
-	        "unset grid\nunset key\nset xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n"
-	        "set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20')\nset cblabel ",
-	        m->nc - 1, m->nr - 1);
-	lab_an_gp_str(f, m->unit ? m->unit : "");
-	/* colours from 0 where no value is below it: one value alone (two CPUs' one pair) made
-	 * a scale of its own noise, 119.5 .. 122.5 (plots40) */
-	fputs(gp_heat_one(m) ? "\nset cbrange [0:*]\n" : "\n", f);
-	gp_tics(f, "x", m->clab, m->nc);
-	gp_tics(f, "y", m->rlab, m->nr);
-	if (gp_full(m))
-		fprintf(f, "plot '%s.dat' index 0 using 1:2:3 with image pixels", dat);
-	else
-		fprintf(f,
-		        "plot '%s.dat' index 0 using 1:2:(0.5):(0.5):3 with boxxyerror "
-		        "fillstyle solid noborder linecolor palette",
-		        dat);
-	for (size_t i = 0; i < m->ncell; i++)
-		if (gp_labelled(m, &m->cell[i])) {
-			fprintf(f,
-			        ", '' index 1 using 1:2:3 with labels font ',%d' textcolor "
-			        "rgb 'black'",
-			        m->nr > 8 ? 7 : 9);
-			break;
-		}
-	fputc('\n', f);
-}
-
 /* The y range that puts the bars past g's values at its frame; returns the line under the x
  * label that says so (it covered the first point as a label in the plot, review39), or NULL. */
 static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
@@ -939,7 +823,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		        gp_numbered(g) ? "offset char 0.5, 0.5 " : "");
 	}
 	if (g->heat)
-		gp_heat(f, g->heat, base);
+		lab__gp_heat(f, g->heat, base);
 	else if (isfinite(onex))
 		gp_onex_bars(f, g, base);
 	else
@@ -1017,7 +901,7 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 		return -LAB_EIO;
 	}
 	if (g->heat)
-		gp_dat_heat(f, g->heat);
+		lab__gp_dat_heat(f, g->heat);
 	else
 		gp_dat_curves(f, g, &b, &e);
 	rc = lab_an_close(&w, pdir, err);
