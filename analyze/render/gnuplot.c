@@ -169,15 +169,6 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
 /* Numbered labels (gp_numbered) named in the legend; the rest are in the tables. */
 #define GP_LABELS_KEY 20
 
-/* Where a figure's bars that reach past what its axis can show end: at its frame. floor: the
- * bottom of a log axis, where a lower end at 0 is drawn (it was drawn from the point up: [0,
- * 45] read as [17.7, 45], plots38); top: the top, where an interval open above is drawn (it
- * had no bar, the least certain point looking exact). NaN: no such bar. */
-struct gp_ends {
-	double floor, top;
-	int cut; /* 1: a finite interval's end lies past the frame (the range follows the values) */
-};
-
 /* Whether p's interval reaches 0 on a log axis (its lower end not drawable, its upper one is). */
 static int gp_open_below(const struct lab_doc_figure *g, const struct lab_doc_pt *p)
 {
@@ -678,92 +669,6 @@ static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
 	                          "above or 0 below a log axis)";
 }
 
-/* Tics of a log2 size axis in B, KiB, MiB, GiB at the powers of 2 its points span (gnuplot's
- * own format wrote 16 kiB and 8   B, review39). */
-static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	double lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; k < g->c[i]->n; k++)
-			if (g->c[i]->p[k].x > 0) {
-				lo = fmin(lo, g->c[i]->p[k].x);
-				hi = fmax(hi, g->c[i]->p[k].x);
-			}
-	if (!(lo <= hi) || hi > 0x1p50)
-		return;
-	int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = (b - a) / 10 + 1;
-
-	fputs("set xtics (", f);
-	for (int k = a; k <= b; k += step) {
-		int u = k / 10 < 4 ? k / 10 : 4;
-		fprintf(f, "%s'%.0f %s' %.17g", k == a ? "" : ", ", ldexp(1, k - 10 * u), unit[u],
-		        ldexp(1, k));
-	}
-	fputs(")\n", f);
-}
-
-/* g's highest (top 1) or lowest (top 0) drawn value, a point or an interval's end (on a log
- * axis of those above 0); NaN: none. */
-static double gp_y_end(const struct lab_doc_figure *g, int top)
-{
-	double v = top ? -INFINITY : INFINITY;
-
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
-			const struct lab_doc_pt *p = &g->c[i]->p[k];
-			double ends[3] = {p->y, p->lo, p->hi};
-
-			for (int j = 0; j < 3; j++)
-				if (isfinite(ends[j]) && (!g->logy || ends[j] > 0))
-					v = top ? fmax(v, ends[j]) : fmin(v, ends[j]);
-		}
-	return isfinite(v) ? v : NAN;
-}
-
-/* On g's log y axis: whether its highest (top 1) or lowest (top 0) drawn value is a power of
- * the base (where autoscale ends the axis: on the frame). */
-static int gp_y_on_power(const struct lab_doc_figure *g, int top)
-{
-	double v = gp_y_end(g, top), e;
-
-	if (!(v > 0) || g->logy < 2)
-		return 0;
-	e = log(v) / log(g->logy);
-	return fabs(e - round(e)) < 1e-9;
-}
-
-/* Whether g's x axis gets a margin left of its first x: where autoscaled, on a log axis, or
- * on a linear one where the first x is above 0 by more than a tenth of the span (offsets of
- * 0 bytes began at -5, accumulators 1..8 at 0.5: plots40). */
-static int gp_x_left(const struct lab_doc_figure *g)
-{
-	double lo = INFINITY, hi = -INFINITY;
-
-	if (g->xmin < g->xmax)
-		return 0;
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; k < g->c[i]->n; k++) {
-			lo = fmin(lo, g->c[i]->p[k].x);
-			hi = fmax(hi, g->c[i]->p[k].x);
-		}
-	return g->logx || !(lo <= hi) || lo > (hi - lo) / 10;
-}
-
-/* Whether g's y axis gets a margin below its lowest value: on a log axis where that is a
- * power of the base; on a linear one where it is above 0 by more than a tenth of the range (a
- * speedup's 1 sat on the bottom frame, review40), so the margin never makes the axis reach
- * below 0, and a 0 stays at the frame. */
-static int gp_y_below(const struct lab_doc_figure *g)
-{
-	double lo = gp_y_end(g, 0), hi = gp_y_end(g, 1);
-
-	if (g->logy)
-		return gp_y_on_power(g, 0);
-	return lo > 0 && lo > (hi - lo) / 10;
-}
-
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
                       const struct gp_ends *e, const char *base, const struct gp_bars *b)
 {
@@ -788,31 +693,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	fputs("\nset ylabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");
 	fputc('\n', f);
-	if (g->logx && !isfinite(onex))
-		fprintf(f, "set logscale x %d\n", g->logx);
-	if (g->xbytes && g->logx == 2 && !isfinite(onex)) /* 16 KiB, not 16384 (plots38) */
-		gp_bytes_tics(f, g);
-	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
-	if (g->logx && !(g->xbytes && g->logx == 2) && !isfinite(onex))
-		fputs("set format x '%g'\n", f);
-	if (g->logy)
-		fprintf(f, "set logscale y %d\nset format y '%%g'\n", g->logy);
-	if (g->xmin < g->xmax && !isfinite(onex))
-		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
-	if (g->ymin < g->ymax)
-		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
-	/* the first and last x inside the frame, not on it, where their bars show (on 2 CPUs
-	 * every interval of a threads plot sat in the frame: plots38); the highest y too, and on
-	 * a log axis the lowest where it is a power of the base, which autoscale leaves on the
-	 * frame (a speedup's 1 at one thread lay on the bottom frame, review39; elsewhere the
-	 * margin added a decade), and on a linear one as gp_y_below says (autoscaled axes
-	 * only) */
-	if (!g->heat && !gp_stacked(g))
-		fprintf(f, "set offsets %s, %s, %s, %s\n",
-		        gp_x_left(g) && !isfinite(onex) ? "graph 0.05" : "0",
-		        g->xmin < g->xmax || isfinite(onex) ? "0" : "graph 0.05",
-		        !g->logy || gp_y_on_power(g, 1) ? "graph 0.05" : "0",
-		        gp_y_below(g) ? "graph 0.05" : "0");
+	lab__gp_axes(f, g, e, onex, !g->heat && !gp_stacked(g));
 	for (size_t i = 0; i < g->nlabel && !isfinite(onex); i++) {
 		fputs("set label ", f);
 		if (gp_numbered(g))

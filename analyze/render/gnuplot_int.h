@@ -7,6 +7,20 @@
 
 #include "analyze/render/doc.h"
 
+/* Where a figure's bars that reach past what its axis can show end: at its frame. floor: the
+ * bottom of a log axis, where a lower end at 0 is drawn (it was drawn from the point up: [0,
+ * 45] read as [17.7, 45], plots38); top: the top, where an interval open above is drawn (it
+ * had no bar, the least certain point looking exact). NaN: no such bar. */
+struct gp_ends {
+	double floor, top;
+	int cut; /* 1: a finite interval's end lies past the frame (the range follows the values) */
+};
+
+/* The script lines of g's axes (gnuplot_axes.c): log scales, number formats, tics, fixed
+ * ranges and the margins past its values; e: the ends of its bars; onex: the one x of a bar
+ * chart (NaN: none); framed: 0 for a heat map or stacked bars (no margins). */
+void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e, double onex,
+                  int framed);
 /* Heat map m's .dat: index 0, x y value per cell with a number; index 1, x y label of the
  * cells labelled. */
 void lab__gp_dat_heat(FILE *f, const struct lab_doc_matrix *m);

@@ -386,8 +386,9 @@ LAB_TEST(gnuplot_decades_drawn_on_a_log_axis)
 }
 
 /* review39: a speedup's 1 at one thread, a power of the log axis's base, lay on the bottom
- * frame (autoscale ends the axis there): a margin below it, none above 1.8; on a linear axis
- * a margin below a lowest value well above 0, none below a 0 (review40). */
+ * frame (autoscale ends the axis there): a margin below and above its values; on a linear axis
+ * a margin below a lowest value well above 0 or below 0, none below a 0 (review40,
+ * review41). */
 LAB_TEST(gnuplot_log_margin_at_a_power)
 {
 	struct lab_doc *d = lab_doc_new("margin", "Margin");
@@ -412,7 +413,12 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 	}
 	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("margin00-e-curves.gp")));
-	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, graph 0.05\n") != NULL);
+	/* the log axis ends at the values with a margin past both (gnuplot's own autoscale
+	 * ran it to the next power: review41); tics at an even step where fewer than three
+	 * powers of the base lie in it (1 .. 1.9 read "1" alone) */
+	CHECK(strstr(gp, "set autoscale yfixmin\nset autoscale yfixmax\nset ytics (1, 1.2, 1.4, "
+	                 "1.6, 1.8)\n") != NULL);
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("margin01-e-one.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
@@ -440,6 +446,31 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 		REQUIRE((gp = rd_read("margin03-e-x0.gp")));
 		CHECK(strstr(gp, "set offsets 0, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
 		CHECK(strstr(gp, "15 with lines lw 2 dt 1 lc rgb '#1f5fa8'") != NULL);
+		free(gp);
+	}
+	/* 4.5 .. 71 on a log axis: 1, 2 and 5 times the powers of 10 (gnuplot labelled 10
+	 * alone); a linear axis of a value below 0 has a margin below it (its bar sat on the
+	 * frame) */
+	{
+		struct lab_doc_figure *df = lab_doc_figure(s, "dec", "e: dec", "n", "ns");
+		struct lab_doc_figure *nf = lab_doc_figure(s, "neg", "e: neg", "n", "ns");
+		struct lab_doc_curve *dc = lab_doc_curve(df, "c", LAB_DOC_LINES);
+		struct lab_doc_curve *nc = lab_doc_curve(nf, "c", LAB_DOC_LINES);
+
+		REQUIRE(dc && nc);
+		df->logy = 10;
+		lab_doc_point(dc, 1, 4.5, NAN, NAN);
+		lab_doc_point(dc, 2, 71, NAN, NAN);
+		lab_doc_point(nc, 1, -2, -3, -1);
+		lab_doc_point(nc, 2, 5, 4, 6);
+		REQUIRE(rd_plot(d) == 0);
+		REQUIRE((gp = rd_read("margin04-e-dec.gp")));
+		CHECK(strstr(gp, "set ytics (5, 10, 20, 50)\n") != NULL);
+		free(gp);
+		REQUIRE((gp = rd_read("margin05-e-neg.gp")));
+		CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") !=
+		      NULL);
+		CHECK(strstr(gp, "set ytics") == NULL);
 		free(gp);
 	}
 	lab_doc_free(d);
@@ -472,6 +503,9 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 	CHECK(strstr(gp, "set logscale x") == NULL);
 	/* bars from 0 (on an axis from 0.8, 1.58 read 2.5 times 1.12: review42) */
 	CHECK(strstr(gp, "set yrange [0:]\nplot ") != NULL);
+	/* gnuplot moves a fixed end by the margin where the other is autoscaled: no margin
+	 * below the bars' 0 (the axis began at -0.04) */
+	CHECK(strstr(gp, "set offsets 0, 0, graph 0.05, 0\n") != NULL);
 	free(gp);
 	/* a log axis has no 0: points with their intervals there, no bars */
 	f->logy = 10;

@@ -9,6 +9,8 @@ set xlabel 'size (bytes)'."\n".'no points: <script>x</script> ''q'' "d" _id_ a\b
 set ylabel 'ns'
 set logscale x 2
 set format x '%g'
+set autoscale xfixmin
+set autoscale xfixmax
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set label '<script>x</script> ''q'' "d" _id_ a\b line2' at 16384, 10.5 front noenhanced
 set key below nobox

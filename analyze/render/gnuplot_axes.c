@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A figure's axes in its gnuplot script (gnuplot_int.h): log scales, number formats, tics,
+ * fixed ranges and the margins that keep the first and last values off the frame.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "analyze/render/gnuplot_int.h"
+
+/* Tics of a log2 size axis in B, KiB, MiB, GiB at the powers of 2 its points span (gnuplot's
+ * own format wrote 16 kiB and 8   B, review39). */
+static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++)
+			if (g->c[i]->p[k].x > 0) {
+				lo = fmin(lo, g->c[i]->p[k].x);
+				hi = fmax(hi, g->c[i]->p[k].x);
+			}
+	if (!(lo <= hi) || hi > 0x1p50)
+		return;
+	int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = (b - a) / 10 + 1;
+
+	fputs("set xtics (", f);
+	for (int k = a; k <= b; k += step) {
+		int u = k / 10 < 4 ? k / 10 : 4;
+		fprintf(f, "%s'%.0f %s' %.17g", k == a ? "" : ", ", ldexp(1, k - 10 * u), unit[u],
+		        ldexp(1, k));
+	}
+	fputs(")\n", f);
+}
+
+/* g's highest (top 1) or lowest (top 0) drawn value, a point or an interval's end (on a log
+ * axis of those above 0); NaN: none. */
+static double gp_y_end(const struct lab_doc_figure *g, int top)
+{
+	double v = top ? -INFINITY : INFINITY;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
+			const struct lab_doc_pt *p = &g->c[i]->p[k];
+			double ends[3] = {p->y, p->lo, p->hi};
+
+			for (int j = 0; j < 3; j++)
+				if (isfinite(ends[j]) && (!g->logy || ends[j] > 0))
+					v = top ? fmax(v, ends[j]) : fmin(v, ends[j]);
+		}
+	return isfinite(v) ? v : NAN;
+}
+
+/* Whether g's x axis gets a margin left of its first x: where autoscaled, on a log axis, on a
+ * linear one where the first x is below 0 (its bar sat half on the frame, review41) or above
+ * it by more than a tenth of the span (offsets of 0 bytes began at -5, accumulators 1..8 at
+ * 0.5: plots40). */
+static int gp_x_left(const struct lab_doc_figure *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	if (g->xmin < g->xmax)
+		return 0;
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++) {
+			lo = fmin(lo, g->c[i]->p[k].x);
+			hi = fmax(hi, g->c[i]->p[k].x);
+		}
+	return g->logx || !(lo <= hi) || lo < 0 || lo > (hi - lo) / 10;
+}
+
+/* How many powers of b lie in lo .. hi (> 0). */
+static double gp_powers(double b, double lo, double hi)
+{
+	return floor(log(hi) / log(b) + 1e-9) - ceil(log(lo) / log(b) - 1e-9) + 1;
+}
+
+/* How many powers of the base of g's log x axis lie between its first and last x. */
+static double gp_x_powers(const struct lab_doc_figure *g)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++)
+			if (g->c[i]->p[k].x > 0) {
+				lo = fmin(lo, g->c[i]->p[k].x);
+				hi = fmax(hi, g->c[i]->p[k].x);
+			}
+	return lo <= hi && isfinite(hi) ? gp_powers(g->logx, lo, hi) : 0;
+}
+
+/* Whether g's linear y axis gets a margin below its lowest value: where that is below 0, or
+ * above 0 by more than a tenth of the range (a speedup's 1 sat on the bottom frame, review40),
+ * so the margin never makes an axis of values >= 0 reach below 0, and a 0 stays at the
+ * frame. */
+static int gp_y_below(const struct lab_doc_figure *g)
+{
+	double lo = gp_y_end(g, 0), hi = gp_y_end(g, 1);
+
+	return lo < 0 || (lo > 0 && lo > (hi - lo) / 10);
+}
+
+/* The smallest of 1, 2 and 5 times a power of 10 at or above x > 0. */
+static double gp_nice(double x)
+{
+	double p = pow(10, floor(log10(x)));
+
+	return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+}
+
+/* Tics of g's log y axis where fewer than three powers of its base lie between its lowest
+ * and highest drawn values lo .. hi (gnuplot then labels one tic or none: values of 4.5 to 71
+ * read "10" alone): 1, 2 and 5 times the powers of 10 over a decade or more, otherwise three
+ * to six at an even step, as on a linear axis. A figure with ceilings is left to gnuplot (its
+ * functions span more than its points). */
+static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, double hi)
+{
+	static const double m[3] = {1, 2, 5};
+	double b = g->logy, step;
+	int n = 0;
+
+	for (size_t i = 0; i < g->nc; i++)
+		if (g->c[i]->style == LAB_DOC_ROOF)
+			return;
+	if (!(lo > 0 && hi > lo && isfinite(hi)))
+		return;
+	if (gp_powers(b, lo, hi) >= 3)
+		return;
+	fputs("set ytics (", f);
+	if (hi >= 10 * lo) {
+		for (double d = floor(log10(lo)); d <= ceil(log10(hi)); d++)
+			for (int k = 0; k < 3; k++) {
+				double v = m[k] * pow(10, d);
+
+				if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
+					fprintf(f, "%s%.9g", n++ ? ", " : "", v);
+			}
+	} else {
+		step = gp_nice((hi - lo) / 5);
+		for (double k = ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-9); k++)
+			fprintf(f, "%s%.9g", n++ ? ", " : "", k * step);
+	}
+	fputs(")\n", f);
+}
+
+void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e, double onex,
+                  int framed)
+{
+	int bars = isfinite(onex), yset = g->ymin < g->ymax;
+
+	if (g->logx && !bars)
+		fprintf(f, "set logscale x %d\n", g->logx);
+	if (g->xbytes && g->logx == 2 && !bars) /* 16 KiB, not 16384 (plots38) */
+		gp_bytes_tics(f, g);
+	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
+	if (g->logx && !(g->xbytes && g->logx == 2) && !bars)
+		fputs("set format x '%g'\n", f);
+	if (g->logy)
+		fprintf(f, "set logscale y %d\nset format y '%%g'\n", g->logy);
+	if (g->xmin < g->xmax && !bars)
+		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
+	else if (g->logx && !bars && gp_x_powers(g) >= 2) /* 1 and 2 threads: 0.5 .. 4 */
+		fputs("set autoscale xfixmin\nset autoscale xfixmax\n", f);
+	if (yset)
+		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
+	/* a log axis ends at its values, not at the next power of its base (values of 31 to 1248
+	 * on an axis of 10 to 10000, the top decade empty: review41), and the margins below keep
+	 * them off the frame */
+	if (g->logy && !yset) {
+		fputs("set autoscale yfixmin\nset autoscale yfixmax\n", f);
+		gp_log_tics(f, g, isfinite(e->floor) ? e->floor : gp_y_end(g, 0),
+		            isfinite(e->top) ? e->top : gp_y_end(g, 1));
+	}
+	if (!framed)
+		return;
+	/* the first and last x inside the frame, not on it, where their bars show (on 2 CPUs
+	 * every interval of a threads plot sat in the frame: plots38), and the lowest and highest
+	 * y (a speedup's 1 at one thread lay on the bottom frame, review39). gnuplot moves an end
+	 * fixed by a range by the margin too where the other end is autoscaled (a bar chart from
+	 * 0 began at -4): no margin past a fixed end, a bar to the frame's end or a bar chart's
+	 * 0. */
+	fprintf(f, "set offsets %s, %s, %s, %s\n", gp_x_left(g) && !bars ? "graph 0.05" : "0",
+	        g->xmin < g->xmax || bars ? "0" : "graph 0.05",
+	        yset || !isnan(e->top) ? "0" : "graph 0.05",
+	        yset || !isnan(e->floor) || (bars && !g->logy && !(gp_y_end(g, 0) < 0)) ? "0"
+	        : g->logy || gp_y_below(g) ? "graph 0.05"
+	                                   : "0");
+}
