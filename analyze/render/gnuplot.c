@@ -418,15 +418,41 @@ static int gp_empty(const struct lab_doc_curve *c)
 	return c->style != LAB_DOC_ROOF && c->style != LAB_DOC_STACK && !c->n;
 }
 
+/* The one x every point of g's curves shares where two or more curves have points (every
+ * lock at 2 threads: lines of one point each, on an axis of one value, plots40); NaN when
+ * they have two x or more, when one curve alone has points, or g has ceilings, bars or a
+ * heat map. */
+static double gp_onex(const struct lab_doc_figure *g)
+{
+	double x = NAN;
+	size_t drawn = 0;
+
+	if (g->heat || gp_stacked(g) || g->nc > GP_CURVES_MAX)
+		return NAN;
+	for (size_t i = 0; i < g->nc; i++) {
+		if (g->c[i]->style == LAB_DOC_ROOF)
+			return NAN;
+		for (size_t k = 0; k < g->c[i]->n; k++) {
+			if (!isnan(x) && g->c[i]->p[k].x != x)
+				return NAN;
+			x = g->c[i]->p[k].x;
+		}
+		drawn += g->c[i]->n > 0;
+	}
+	return drawn >= 2 ? x : NAN;
+}
+
 /* The canvas height: 480, and a legend row more (17 pixels) for each row past three of the
  * legend below the plot, as many entries a row as the longest leaves room for, up to 1080
  * (12 ceilings and the named points left a strip of plot, plots38). */
 static int gp_height(const struct lab_doc_figure *g)
 {
 	size_t n = 0, len = 1, cols, rows;
+	int bars = isfinite(gp_onex(g)); /* a bar chart's legend: curves with gaps only */
 
 	for (size_t i = 0; !g->heat && i < g->nc; i++) {
-		if ((gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK) || gp_empty(g->c[i]))
+		if ((gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK) || gp_empty(g->c[i]) ||
+		    (bars && !g->c[i]->missing))
 			continue;         /* not drawn, or not in the legend */
 		if (n == GP_CURVES_MAX) { /* the "(N more curves not drawn ...)" entry */
 			len = gp_max(len, 56);
@@ -439,7 +465,8 @@ static int gp_height(const struct lab_doc_figure *g)
 		                           (g->c[i]->missing ? strlen(g->c[i]->missing) + 16 : 0)));
 		n++;
 	}
-	for (size_t i = 0; gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY + 1; i++, n++)
+	for (size_t i = 0; !bars && gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY + 1;
+	     i++, n++)
 		len = gp_max(len, strlen(g->label[i].text) + 4);
 	cols = 660 / (7 * len + 70);
 	rows = (n + (cols ? cols : 1) - 1) / (cols ? cols : 1);
@@ -496,30 +523,6 @@ static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t at)
 		fputs("1", f);
 	else
 		fprintf(f, g->logx ? "($1*%.9g)" : "($1+%.9g)", d);
-}
-
-/* The one x every point of g's curves shares where two or more curves have points (every
- * lock at 2 threads: lines of one point each, on an axis of one value, plots40); NaN when
- * they have two x or more, when one curve alone has points, or g has ceilings, bars or a
- * heat map. */
-static double gp_onex(const struct lab_doc_figure *g)
-{
-	double x = NAN;
-	size_t drawn = 0;
-
-	if (g->heat || gp_stacked(g) || g->nc > GP_CURVES_MAX)
-		return NAN;
-	for (size_t i = 0; i < g->nc; i++) {
-		if (g->c[i]->style == LAB_DOC_ROOF)
-			return NAN;
-		for (size_t k = 0; k < g->c[i]->n; k++) {
-			if (!isnan(x) && g->c[i]->p[k].x != x)
-				return NAN;
-			x = g->c[i]->p[k].x;
-		}
-		drawn += g->c[i]->n > 0;
-	}
-	return drawn >= 2 ? x : NAN;
 }
 
 /* g, whose curves share one x (gp_onex), as one bar a curve with its interval, the curve's

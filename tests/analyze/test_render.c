@@ -517,6 +517,31 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 	lab_doc_free(d);
 }
 
+/* review42: a bar chart's canvas grew for legend rows it does not draw (50 bars, each named
+ * under itself, no legend: 565 pixels high, mostly empty). */
+LAB_TEST(gnuplot_bar_chart_canvas_has_no_legend_rows)
+{
+	struct lab_doc *d = lab_doc_new("onexh", "One x");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: many", "threads", "ratio");
+	char name[16], *gp;
+
+	REQUIRE(d && f);
+	for (int i = 0; i < 50; i++) {
+		struct lab_doc_curve *c;
+
+		snprintf(name, sizeof(name), "c%d", i);
+		REQUIRE((c = lab_doc_curve(f, name, LAB_DOC_LINES)));
+		lab_doc_point(c, 2, 1 + i, i + 0.5, i + 1.5);
+	}
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("onexh00-e-curves.gp")));
+	CHECK(strstr(gp, "(one bar a curve)") != NULL);
+	CHECK(strstr(gp, "size 720,480 ") != NULL);
+	free(gp);
+	lab_doc_free(d);
+}
+
 /* review41/hostile41: a curve with no point before the drawn ones moved them all one way (its
  * block counted in their places), far off with 20 of them; the drawn two spread around the
  * true x. plots40: a heat map of one value colours from 0. */
