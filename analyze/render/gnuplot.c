@@ -745,7 +745,7 @@ static int gp_logy(const struct lab_doc_figure *g)
 	return lo > 0 && hi >= 100 * lo;
 }
 
-static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
+static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s, int many,
                      const struct lab_doc_figure *g, const struct lab_an_pdir *pdir,
                      struct lab_an_plots *out, struct lab_err *err)
 {
@@ -773,8 +773,11 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s,
 	if (gp_stacked(g) && gp_bars_make(&b, g))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
 	struct gp_ends e = gp_ends_of(g); /* the .dat's bars and the script's range agree */
-	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.80s", d->view, g->id,
-	         s->experiment ? s->experiment : "all",
+	/* in a section of several figures, a figure's key before the section's conditions: the
+	 * files of a cost and a speedup figure differed in their number alone (plots40) */
+	int keyed = many && !g->name && s->sub && g->key && strcmp(g->key, "curves");
+	snprintf(raw, sizeof(raw), "%.16s%02zu-%.60s-%.24s%s%.80s", d->view, g->id,
+	         s->experiment ? s->experiment : "all", keyed ? g->key : "", keyed ? "-" : "",
 	         g->name  ? g->name
 	         : s->sub ? s->sub
 	         : g->key ? g->key
@@ -815,9 +818,15 @@ int lab_render_gnuplot(const struct lab_doc *d, const struct lab_an_pdir *pdir,
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < d->ns && !rc; i++)
+	for (size_t i = 0; i < d->ns && !rc; i++) {
+		size_t n = 0;
+
+		for (size_t j = 0; j < d->s[i]->nb; j++)
+			n += d->s[i]->b[j].type == LAB_DOC_FIGURE;
 		for (size_t j = 0; j < d->s[i]->nb && !rc; j++)
 			if (d->s[i]->b[j].type == LAB_DOC_FIGURE)
-				rc = gp_figure(d, d->s[i], d->s[i]->b[j].u.figure, pdir, out, err);
+				rc = gp_figure(d, d->s[i], n > 1, d->s[i]->b[j].u.figure, pdir, out,
+				               err);
+	}
 	return rc;
 }

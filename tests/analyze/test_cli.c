@@ -1263,7 +1263,7 @@ LAB_TEST(no_series_plots_below_three_counts)
 	CHECK_EQ_U64(clitest_count("results-locks/plots", "series", "-locks-speedup-", NULL), 0);
 	CHECK_EQ_U64(clitest_count("results-locks/plots", "series", NULL), 0);
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "locks00-locks-cs_ns_100_placement_compact_think_ns_0.gp"));
+	                     "locks00-locks-throughput-cs_ns_100_placement_compact_think_ns_0.gp"));
 	free(out);
 	free(err);
 }

@@ -297,12 +297,13 @@ LAB_TEST(lock_handoff_drawn)
 	clitest_copy("results-locks");
 	REQUIRE(clitest_rewrite("results-locks/samples.csv", ck_handoff, NULL) == 0);
 	CHECK_EQ_I64(clitest_run(NULL, "analyze results-locks", &out, &err), 0);
-	CHECK(ck_plot_says("locks03-locks-cs_ns_100_placement_compact_think_ns_0",
+	CHECK(ck_plot_says("locks03-locks-handoff-cs_ns_100_placement_compact_think_ns_0",
 	                   "hand-offs vs threads"));
 	/* the column it reads: every point at 0.5 (review42); the 1-thread points not drawn, no
 	 * measurement there (no other thread to hand off to) */
-	REQUIRE((l = clitest_read("results-locks/plots/"
-	                          "locks03-locks-cs_ns_100_placement_compact_think_ns_0.dat")));
+	REQUIRE(
+	    (l = clitest_read("results-locks/plots/"
+	                      "locks03-locks-handoff-cs_ns_100_placement_compact_think_ns_0.dat")));
 	CHECK(strstr(l, " 2 0.5 ") != NULL && strstr(l, " 1 0.5 ") == NULL);
 	free(l);
 	free(out);
@@ -329,17 +330,18 @@ LAB_TEST(kernel_plots_exist)
 	CHECK(strstr(err, "gnuplot failed") == NULL);
 	/* Four figures per group: throughput, fairness, p99, hand-offs (figure ids 0-3, then 4-7;
 	 * the fixture has no handoff_ratio: no file of it). */
-	CHECK(clitest_exists("results-locks/plots/"
-	                     "locks00-locks-cs_ns_100_placement_compact_think_ns_0.svg"));
-	CHECK(ck_plot_says("locks00-locks-cs_ns_100_placement_compact_think_ns_0",
+	CHECK(
+	    clitest_exists("results-locks/plots/"
+	                   "locks00-locks-throughput-cs_ns_100_placement_compact_think_ns_0.svg"));
+	CHECK(ck_plot_says("locks00-locks-throughput-cs_ns_100_placement_compact_think_ns_0",
 	                   "throughput vs threads"));
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "locks01-locks-cs_ns_100_placement_compact_think_ns_0.svg"));
-	CHECK(ck_plot_says("locks01-locks-cs_ns_100_placement_compact_think_ns_0",
+	                     "locks01-locks-fairness-cs_ns_100_placement_compact_think_ns_0.svg"));
+	CHECK(ck_plot_says("locks01-locks-fairness-cs_ns_100_placement_compact_think_ns_0",
 	                   "fairness vs threads"));
 	CHECK(clitest_exists("results-locks/plots/"
-	                     "locks06-locks-cs_ns_100_placement_compact_think_ns_500.png"));
-	CHECK(ck_plot_says("locks06-locks-cs_ns_100_placement_compact_think_ns_500",
+	                     "locks06-locks-p99-cs_ns_100_placement_compact_think_ns_500.png"));
+	CHECK(ck_plot_says("locks06-locks-p99-cs_ns_100_placement_compact_think_ns_500",
 	                   "p99 vs threads"));
 	CHECK(!clitest_exists("results-locks/plots/"
 	                      "locks07-locks-cs_ns_100_placement_compact_think_ns_500.png"));
