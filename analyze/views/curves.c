@@ -151,8 +151,17 @@ static struct lab_an_cv_curve *an_curve(const struct lab_an_cv_spec *s, struct l
 	for (size_t q = 0; q < LAB_AN_CV_MAXKEY; q++)
 		if (!(c->key[q] = lab_an_strdup(val[q])))
 			return NULL;
+	/* "2 threads" (not a bare "2" where a second key follows or is said once, plots40) */
+	int n = an_by_threads(s)
+	            ? snprintf(NULL, 0, "%s thread%s", val[0], p->threads == 1 ? "" : "s")
+	            : (int)strlen(val[0]);
+
+	c->lab0 = (size_t)n;
 	if (s->curve[1] && (*val[1] || !s->curve1_some))
-		c->label = lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1]);
+		c->label = an_by_threads(s)
+		               ? lab_an_asprintf("%s thread%s, %s=%s", val[0],
+		                                 p->threads == 1 ? "" : "s", s->curve[1], val[1])
+		               : lab_an_asprintf("%s %s=%s", val[0], s->curve[1], val[1]);
 	else if (an_by_threads(s))
 		c->label = lab_an_asprintf("%s thread%s", val[0], p->threads == 1 ? "" : "s");
 	else

@@ -169,7 +169,8 @@ struct lab_an_cv_pt {
 struct lab_an_cv_curve {
 	/* the curve params' values ("?" when absent; curve1_some: "" when curve[1] is) */
 	char *key[LAB_AN_CV_MAXKEY];
-	char *label;                 /* "parallel", "parallel team=lab" */
+	char *label; /* "parallel", "parallel team=lab", "2 threads, placement=cores" */
+	size_t lab0; /* the length of its first key's part ("parallel", "2 threads") */
 	int style[LAB_AN_CV_MAXKEY]; /* first-seen index of each key's value (colour, dashes) */
 	struct lab_an_cv_pt *pt;     /* ascending x */
 	size_t npt, cap;

@@ -390,8 +390,11 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 
 		/* one key: 8 colours, then dashes; two: a colour per key[0], a dash per key[1] */
 		for (size_t q = 0; q < nf; q++)
-			if ((dc[q] =
-			         lab_doc_curve(f[q], one1 ? c->key[0] : c->label, LAB_DOC_LINES))) {
+			if ((dc[q] = lab_doc_curve(
+			         f[q],
+			         one1 ? lab_doc_printf(doc, "%.*s", (int)c->lab0, c->label)
+			              : c->label,
+			         LAB_DOC_LINES))) {
 				dc[q]->color = c->style[0];
 				dc[q]->dash = s->curve[1] ? c->style[1] : c->style[0] / 8;
 			}

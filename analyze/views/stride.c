@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Cost vs stride, one line per thread count: the false-sharing chart of ch25 (cost drops once
+ * Cost vs stride, one line per thread count and placement (the placements side by side: one
+ * figure each drew three scales, plots40): the false-sharing chart of ch25 (cost drops once
  * the stride puts each thread's counter on its own cache line). The view of kernels that declare
  * "stride"; in files without views, of every experiment with a `stride` param. The stride is
  * read as the config wrote it: "4K" is 4096 bytes, not 4.
@@ -36,13 +37,14 @@ static int sd_keep(const struct lab_an_point *p)
 static const struct lab_an_cv_spec sd_spec = {
     .view = "stride",
     .title = "Cost vs stride",
-    .about = "The cost per unit of work against the stride between the threads' "
-             "counters, one curve per thread count: the cost drops once the stride puts "
-             "each thread's counter on its own cache line. Cost: median, and the mean "
-             "with its 95 % t-interval over the used samples (over the run means for a "
-             "point of two or more runs).",
+    .about =
+        "The cost per unit of work against the stride between the threads' "
+        "counters, one curve per thread count (and placement): the cost drops once the stride puts "
+        "each thread's counter on its own cache line. Cost: median, and the mean "
+        "with its 95 % t-interval over the used samples (over the run means for a "
+        "point of two or more runs).",
     .about_own = 1,
-    .curve = {"threads", NULL},
+    .curve = {"threads", "placement"},
     .x = "stride",
     .xunit = "bytes",
     .xlabel = "stride (bytes)",

@@ -46,7 +46,7 @@ LAB_TEST(analyze_json_fields)
 	CHECK(clitest_exists("results-usl/report.html"));
 	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.gp"));
 	CHECK(clitest_exists("results-usl/plots/series00-contend-speedup-placement_compact.dat"));
-	CHECK(clitest_exists("results-usl/plots/stride00-false_sharing-placement_compact.gp"));
+	CHECK(clitest_exists("results-usl/plots/stride00-false_sharing-stride.gp"));
 	lab_an_json_free(j);
 	free(out);
 	free(err);
