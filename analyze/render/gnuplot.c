@@ -16,10 +16,17 @@
 #include "analyze/render/gnuplot_int.h"
 #include "analyze/render/render.h"
 
+static unsigned long long gp_probes;
+
+unsigned long long lab_render_gnuplot_probes(void)
+{
+	return gp_probes;
+}
+
 /* 1 when g's curves are stacked shares (LAB_DOC_STACK): bars, not curves. */
 static int gp_stacked(const struct lab_doc_figure *g)
 {
-	for (size_t i = 0; i < g->nc; i++)
+	for (size_t i = 0; i < g->nc; i++, gp_probes++)
 		if (g->c[i]->style == LAB_DOC_STACK)
 			return 1;
 	return 0;
@@ -31,9 +38,14 @@ static int gp_stacked(const struct lab_doc_figure *g)
  * of the figure's first label at that x (NULL: none). */
 struct gp_bars {
 	size_t n, nstack;
+	size_t more;   /* bars past GP_BARS_MAX, not drawn */
 	double *x, *y; /* y: n x nstack */
 	const char **name;
 };
+
+/* A stacked figure draws its first GP_BARS_MAX bars, and its key says how many it left out
+ * (the tables have them all). */
+#define GP_BARS_MAX 100
 
 struct gp_at {
 	double x, y; /* a label: y unused */
@@ -120,6 +132,10 @@ static int gp_bars_make(struct gp_bars *b, const struct lab_doc_figure *g)
 			*y = at[i].y;
 	}
 	free(at);
+	if (b->n > GP_BARS_MAX) { /* 20 000 points made a 60 MB SVG (hostile42) */
+		b->more = b->n - GP_BARS_MAX;
+		b->n = GP_BARS_MAX;
+	}
 	if (gp_bars_names(b, g)) {
 		gp_bars_free(b);
 		return -1;
@@ -352,7 +368,8 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	      "set style fill solid 0.85 border -1\nset boxwidth 0.75 relative\n"
 	      "set xtics noenhanced rotate by -30 (",
 	      f);
-	for (size_t bar = 0; bar < b->n; bar++) {
+	/* at most 24 names under the bars, as a bar chart's (gp_onex_bars) */
+	for (size_t bar = 0, step = b->n > 24 ? (b->n + 23) / 24 : 1; bar < b->n; bar += step) {
 		snprintf(num, sizeof(num), "%g", b->x[bar]);
 		fputs(bar ? ", " : "", f);
 		lab_an_gp_str(f, b->name[bar] ? b->name[bar] : num);
@@ -366,6 +383,12 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			col++;
 			gp_title(f, g->c[i], 0);
 		}
+	if (b->more)
+		fprintf(
+		    f,
+		    ", 1/0 with lines lc rgb 'white' title \"(%zu more bars not drawn: the tables "
+		    "have them)\"",
+		    b->more);
 	fputc('\n', f);
 }
 
@@ -415,6 +438,7 @@ static void gp_label_keys(FILE *f, const struct lab_doc_figure *g, int first)
  * a quarter of the picture for a curve not there: plots40). */
 static int gp_empty(const struct lab_doc_curve *c)
 {
+	gp_probes++;
 	return c->style != LAB_DOC_ROOF && c->style != LAB_DOC_STACK && !c->n;
 }
 
@@ -427,7 +451,7 @@ static double gp_onex(const struct lab_doc_figure *g)
 	double x = NAN;
 	size_t drawn = 0;
 
-	if (g->heat || gp_stacked(g) || g->nc > GP_CURVES_MAX)
+	if (g->heat || gp_stacked(g))
 		return NAN;
 	for (size_t i = 0; i < g->nc; i++) {
 		if (g->c[i]->style == LAB_DOC_ROOF)
@@ -449,9 +473,10 @@ static int gp_height(const struct lab_doc_figure *g)
 {
 	size_t n = 0, len = 1, cols, rows;
 	int bars = isfinite(gp_onex(g)); /* a bar chart's legend: curves with gaps only */
+	int stacked = gp_stacked(g);     /* once: a call a curve was quadratic (hostile42) */
 
 	for (size_t i = 0; !g->heat && i < g->nc; i++) {
-		if ((gp_stacked(g) && g->c[i]->style != LAB_DOC_STACK) || gp_empty(g->c[i]) ||
+		if ((stacked && g->c[i]->style != LAB_DOC_STACK) || gp_empty(g->c[i]) ||
 		    (bars && !g->c[i]->missing))
 			continue;         /* not drawn, or not in the legend */
 		if (n == GP_CURVES_MAX) { /* the "(N more curves not drawn ...)" entry */
@@ -465,7 +490,8 @@ static int gp_height(const struct lab_doc_figure *g)
 		                           (g->c[i]->missing ? strlen(g->c[i]->missing) + 16 : 0)));
 		n++;
 	}
-	for (size_t i = 0; !bars && gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY + 1;
+	for (size_t i = 0;
+	     !bars && !stacked && gp_numbered(g) && i < g->nlabel && i < GP_LABELS_KEY + 1;
 	     i++, n++)
 		len = gp_max(len, strlen(g->label[i].text) + 4);
 	cols = 660 / (7 * len + 70);
@@ -502,19 +528,33 @@ static const char *gp_empty_line(const struct lab_doc_figure *g, char *buf, size
  * each curve of two to 16 is moved a little aside, about 4 pixels a curve on a 720-pixel plot
  * (a factor on a log axis, a share of the span on a linear one); the .dat keeps the true x;
  * a figure without dodge (a model's fit) is not moved. */
-static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t at)
-{
-	size_t n = 0;
-	double lo = INFINITY, hi = -INFINITY, k, d = NAN;
+struct gp_spread {
+	size_t n;      /* the drawn curves, counted to 17 */
+	double lo, hi; /* their x span */
+};
 
-	for (size_t i = 0; g->dodge && i < g->nc && n <= 16; i++)
+/* The drawn curves and x span gp_dodge spreads them over, once a figure (once a curve it
+ * walked every curve each time, hostile42). */
+static struct gp_spread gp_spread_of(const struct lab_doc_figure *g)
+{
+	struct gp_spread sp = {0, INFINITY, -INFINITY};
+
+	for (size_t i = 0; g->dodge && i < g->nc && sp.n <= 16; i++)
 		if (g->c[i]->style != LAB_DOC_ROOF && !gp_empty(g->c[i]))
-			n++;
-	for (size_t i = 0; n >= 2 && n <= 16 && i < g->nc; i++)
+			sp.n++;
+	for (size_t i = 0; sp.n >= 2 && sp.n <= 16 && i < g->nc; i++)
 		for (size_t j = 0; g->c[i]->style != LAB_DOC_ROOF && j < g->c[i]->n; j++) {
-			lo = fmin(lo, g->c[i]->p[j].x);
-			hi = fmax(hi, g->c[i]->p[j].x);
+			sp.lo = fmin(sp.lo, g->c[i]->p[j].x);
+			sp.hi = fmax(sp.hi, g->c[i]->p[j].x);
 		}
+	return sp;
+}
+
+static void gp_dodge(FILE *f, const struct lab_doc_figure *g, const struct gp_spread *sp, size_t at)
+{
+	size_t n = sp->n;
+	double lo = sp->lo, hi = sp->hi, k, d = NAN;
+
 	/* at: the curve's place among the drawn ones, so they spread around the true x */
 	k = (double)at - (double)(n - 1) / 2;
 	if (n >= 2 && n <= 16 && lo < hi && (!g->logx || lo > 0))
@@ -529,21 +569,24 @@ static void gp_dodge(FILE *f, const struct lab_doc_figure *g, size_t at)
  * label under its bar; a legend entry only where a curve has no number at another x. */
 static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *dat)
 {
-	size_t n = 0, blk = 0, step;
+	size_t n = 0, left = 0, step;
 	char lab[64];
-
 	int neg = 0;
 
+	/* the .dat's first GP_CURVES_MAX blocks (gp_dat_curves): bars past them are counted (at
+	 * 101 curves the chart became 100 points on one vertical line, hostile42) */
 	for (size_t i = 0; i < g->nc; i++) {
-		n += g->c[i]->n > 0;
-		for (size_t j = 0; j < g->c[i]->n; j++)
+		n += g->c[i]->n > 0 && i < GP_CURVES_MAX;
+		left += g->c[i]->n > 0 && i >= GP_CURVES_MAX;
+		for (size_t j = 0; i < GP_CURVES_MAX && j < g->c[i]->n; j++)
 			neg |= g->c[i]->p[j].y < 0 || g->c[i]->p[j].lo < 0;
 	}
-	step = n > 40 ? (n + 39) / 40 : 1;
+	/* at most 24 names under the bars (34 overlapped on 720 pixels, hostile42) */
+	step = n > 24 ? (n + 23) / 24 : 1;
 	fputs("set style fill solid 0.4 border -1\nset boxwidth 0.6\nset key below nobox\n"
 	      "set xtics rotate by -30 (",
 	      f);
-	for (size_t i = 0, k = 0; i < g->nc; i++)
+	for (size_t i = 0, k = 0; i < g->nc && i < GP_CURVES_MAX; i++)
 		if (g->c[i]->n > 0 && k++ % step == 0) {
 			const char *l = g->c[i]->label ? g->c[i]->label : "?";
 
@@ -559,11 +602,11 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 	 * (review42); a log axis has no 0, so points there ("[0:]" keeps a top set before) */
 	fprintf(f, ")\nset xrange [-0.6:%zu.6]\n%splot ", n ? n - 1 : 0,
 	        g->logy || neg ? "" : "set yrange [0:]\n");
-	for (size_t i = 0, k = 0; i < g->nc; blk += g->c[i]->style != LAB_DOC_ROOF, i++) {
+	for (size_t i = 0, k = 0; i < g->nc && i < GP_CURVES_MAX; i++) {
 		if (!g->c[i]->n)
 			continue;
-		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4%s lc %d ", k ? ", " : "", dat,
-		        blk, k, g->logy ? " with yerrorbars pt 7" : ":(0.6) with boxerrorbars",
+		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4%s lc %d ", k ? ", " : "", dat, i,
+		        k, g->logy ? " with yerrorbars pt 7" : ":(0.6) with boxerrorbars",
 		        g->c[i]->color % 8 + 1);
 		k++;
 		if (g->c[i]->missing) {
@@ -573,6 +616,12 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 			fputs("notitle", f);
 		}
 	}
+	if (left)
+		fprintf(
+		    f,
+		    ", 1/0 with lines lc rgb 'white' title \"(%zu more bars not drawn: the tables "
+		    "have them)\"",
+		    left);
 	fputc('\n', f);
 }
 
@@ -594,6 +643,7 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 {
 	size_t blk = 0, left = 0, drawn = 0;
 	int first = 1;
+	struct gp_spread sp = gp_spread_of(g);
 
 	if (gp_stacked(g)) {
 		gp_stack(f, g, dat, b);
@@ -625,7 +675,7 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			        gp_roof_colour[(c->dash / 5) % 4]);
 		} else {
 			fprintf(f, "'%s.dat' index %zu using ", dat, blk);
-			gp_dodge(f, g, drawn++);
+			gp_dodge(f, g, &sp, drawn++);
 			blk++;
 			/* a curve of no interval has no bars (a flat line drew zero-height caps at
 			 * both ends, review42) */
@@ -678,6 +728,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	const char *ends;
 	char none[GP_KEY_MAX + 1];
 	double onex = gp_onex(g);
+	int stacked = gp_stacked(g), numbered = gp_numbered(g);
 
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g));
 	ends = gp_ends_script(f, g, e);
@@ -689,22 +740,23 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fputs(".\"\\n\".", f);
 		lab_an_gp_str(f, ends);
 	}
-	if (!g->heat && !gp_stacked(g) && gp_empty_line(g, none, sizeof(none))) {
+	if (!g->heat && !stacked && gp_empty_line(g, none, sizeof(none))) {
 		fputs(".\"\\n\".", f);
 		lab_an_gp_str(f, none);
 	}
 	fputs("\nset ylabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");
 	fputc('\n', f);
-	lab__gp_axes(f, g, e, onex, !g->heat && !gp_stacked(g));
-	for (size_t i = 0; i < g->nlabel && !isfinite(onex); i++) {
+	lab__gp_axes(f, g, e, onex, !g->heat && !stacked);
+	/* a stacked figure's labels name its bars (gp_stack), not points */
+	for (size_t i = 0; i < g->nlabel && !isfinite(onex) && !stacked; i++) {
 		fputs("set label ", f);
-		if (gp_numbered(g))
+		if (numbered)
 			fprintf(f, "'%zu'", i + 1);
 		else
 			lab_an_gp_str(f, g->label[i].text);
 		fprintf(f, " at %.17g, %.17g %sfront noenhanced\n", g->label[i].x, g->label[i].y,
-		        gp_numbered(g) ? "offset char 0.5, 0.5 " : "");
+		        numbered ? "offset char 0.5, 0.5 " : "");
 	}
 	if (g->heat)
 		lab__gp_heat(f, g->heat, base);

@@ -53,6 +53,9 @@ size_t lab_render_csv_names(const struct lab_doc *d, char **names, size_t max);
  * the figure's id). Returns 0 or a negative code with err set. */
 int lab_render_gnuplot(const struct lab_doc *d, const struct lab_an_pdir *pdir,
                        struct lab_an_plots *out, struct lab_err *err);
+/* How many curves the gnuplot renderer has looked at to tell whether a figure is stacked or a
+ * curve draws nothing, since the start (a test's count: linear in the curves, not quadratic). */
+unsigned long long lab_render_gnuplot_probes(void);
 
 /* A cell as the text and the HTML show it ("1.23 | 1.25 [1.2, 1.3]", "-", the why). */
 const char *lab_render_cell(const struct lab_doc_col *col, const struct lab_doc_cell *c, char *buf,

@@ -206,13 +206,15 @@ static int an_no_x(const struct lab_an_cv_spec *s, const struct lab_an_cv_curve 
 }
 
 /* The x that g's entries span (x0 > x1: none has one). */
-static void an_xspan(const struct lab_an_cv_group *g, double *x0, double *x1)
+static void an_xspan(const struct lab_an_cv_spec *s, const struct lab_an_cv_group *g, double *x0,
+                     double *x1)
 {
 	*x0 = INFINITY;
 	*x1 = -INFINITY;
+	/* on a log axis only x > 0 (a span from 0 drew the flat line as one point, hostile42) */
 	for (size_t j = 0; j < g->nc; j++)
 		for (size_t k = 0; k < g->c[j].npt; k++)
-			if (isfinite(g->c[j].pt[k].x)) {
+			if (isfinite(g->c[j].pt[k].x) && (!s->logx || g->c[j].pt[k].x > 0)) {
 				*x0 = fmin(*x0, g->c[j].pt[k].x);
 				*x1 = fmax(*x1, g->c[j].pt[k].x);
 			}
@@ -371,7 +373,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	double x0, x1;
 	unsigned said, none = an_none(s, g, &said);
 
-	an_xspan(g, &x0, &x1);
+	an_xspan(s, g, &x0, &x1);
 	an_table_cols(s, g, t);
 	/* a second curve key of one value in the whole group (team=openmp on all 11 curves) is
 	 * said once, after the conditions, not in every legend entry (plots40) */

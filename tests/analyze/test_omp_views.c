@@ -911,6 +911,14 @@ LAB_TEST(plots_x_no_number_named)
 	REQUIRE((gp = clitest_read(base)));
 	CHECK(strstr(gp, "[no data at 0: not above 0, no place on a log axis]'") != NULL);
 	free(gp);
+	/* and static's flat line spans the x the axis draws, from 1, not from 0 (hostile42:
+	 * gnuplot dropped its end at 0, a line of one point) */
+	REQUIRE(
+	    (gp = clitest_read("results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_"
+	                       "imbalance_ramp_iterations_1024_placement_compact_threads_2.dat")));
+	CHECK(strstr(gp, "\n\n\n 1 1500 1500 1500\n") != NULL);
+	CHECK(strstr(gp, "\n\n\n 0 1500") == NULL);
+	free(gp);
 	free(out);
 	free(err);
 }

@@ -448,31 +448,35 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 		CHECK(strstr(gp, "15 with lines lw 2 dt 1 lc rgb '#1f5fa8'") != NULL);
 		free(gp);
 	}
-	/* 4.5 .. 71 on a log axis: 1, 2 and 5 times the powers of 10 (gnuplot labelled 10
-	 * alone); a linear axis of a value below 0 has a margin below it (its bar sat on the
-	 * frame) */
-	{
-		struct lab_doc_figure *df = lab_doc_figure(s, "dec", "e: dec", "n", "ns");
-		struct lab_doc_figure *nf = lab_doc_figure(s, "neg", "e: neg", "n", "ns");
-		struct lab_doc_curve *dc = lab_doc_curve(df, "c", LAB_DOC_LINES);
-		struct lab_doc_curve *nc = lab_doc_curve(nf, "c", LAB_DOC_LINES);
+	lab_doc_free(d);
+}
 
-		REQUIRE(dc && nc);
-		df->logy = 10;
-		lab_doc_point(dc, 1, 4.5, NAN, NAN);
-		lab_doc_point(dc, 2, 71, NAN, NAN);
-		lab_doc_point(nc, 1, -2, -3, -1);
-		lab_doc_point(nc, 2, 5, 4, 6);
-		REQUIRE(rd_plot(d) == 0);
-		REQUIRE((gp = rd_read("margin04-e-dec.gp")));
-		CHECK(strstr(gp, "set ytics (5, 10, 20, 50)\n") != NULL);
-		free(gp);
-		REQUIRE((gp = rd_read("margin05-e-neg.gp")));
-		CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") !=
-		      NULL);
-		CHECK(strstr(gp, "set ytics") == NULL);
-		free(gp);
-	}
+/* review41: 4.5 .. 71 on a log axis: 1, 2 and 5 times the powers of 10 (gnuplot labelled 10
+ * alone); a linear axis of a value below 0 has a margin below it (its bar sat on the frame). */
+LAB_TEST(gnuplot_log_tics_and_margin_below_0)
+{
+	struct lab_doc *d = lab_doc_new("tics", "Tics");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *df = lab_doc_figure(s, "dec", "e: dec", "n", "ns");
+	struct lab_doc_figure *nf = lab_doc_figure(s, "neg", "e: neg", "n", "ns");
+	struct lab_doc_curve *dc = lab_doc_curve(df, "c", LAB_DOC_LINES);
+	struct lab_doc_curve *nc = lab_doc_curve(nf, "c", LAB_DOC_LINES);
+	char *gp;
+
+	REQUIRE(dc && nc);
+	df->logy = 10;
+	lab_doc_point(dc, 1, 4.5, NAN, NAN);
+	lab_doc_point(dc, 2, 71, NAN, NAN);
+	lab_doc_point(nc, 1, -2, -3, -1);
+	lab_doc_point(nc, 2, 5, 4, 6);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("tics00-e-dec.gp")));
+	CHECK(strstr(gp, "set ytics (5, 10, 20, 50)\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics01-e-neg.gp")));
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
+	CHECK(strstr(gp, "set ytics") == NULL);
+	free(gp);
 	lab_doc_free(d);
 }
 
@@ -858,6 +862,63 @@ LAB_TEST(many_curves_are_capped)
 	free(dat);
 	close(pdir.fd);
 	lab_an_plots_free(&plots);
+	lab_doc_free(d);
+}
+
+/* hostile42: a bar chart of 101 curves became 100 points on one vertical line, its legend off
+ * the canvas; 300 stacked bars (a top-down chart of 20 000 points made a 60 MB SVG) were all
+ * drawn and named; 4 000 curves that draw nothing made the canvas height quadratic. */
+LAB_TEST(bar_charts_are_capped_and_linear)
+{
+	struct lab_doc *d = lab_doc_new("capb", "Cap");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *g = lab_doc_figure(s, "bars", "e: locks", "threads", "ops");
+	struct lab_doc_figure *h = lab_doc_figure(s, "stack", "e: topdown", NULL, "share");
+	struct lab_doc_figure *q = lab_doc_figure(s, "empty", "e: gaps", "chunk", "ns");
+	struct lab_doc_curve *c;
+	char *gp, *dat;
+	size_t lines = 0;
+	unsigned long long probes;
+
+	REQUIRE(d && g && h && q);
+	for (int i = 0; i < 101; i++) {
+		REQUIRE((c = lab_doc_curve(g, lab_doc_printf(d, "L%d", i), LAB_DOC_LINES)));
+		lab_doc_point(c, 2, 10 + i, 9.5 + i, 10.5 + i);
+	}
+	for (int k = 0; k < 2; k++) {
+		REQUIRE((c = lab_doc_curve(h, k ? "back-end" : "retiring", LAB_DOC_STACK)));
+		for (int i = 0; i < 300; i++)
+			lab_doc_point(c, i, 0.5, NAN, NAN);
+	}
+	for (int i = 0; i < 300; i++)
+		lab_doc_flabel(h, i, 0, lab_doc_printf(d, "point %d", i));
+	REQUIRE((c = lab_doc_curve(q, "dynamic", LAB_DOC_LINES)));
+	lab_doc_point(c, 1, 5, 4, 6);
+	lab_doc_point(c, 4, 3, 2, 4);
+	for (int i = 0; i < 4000; i++)
+		REQUIRE(lab_doc_curve(q, lab_doc_printf(d, "s%d", i), LAB_DOC_LINES));
+	REQUIRE(!lab_doc_failed(d));
+	probes = lab_render_gnuplot_probes();
+	REQUIRE(rd_plot(d) == 0);
+	/* every figure looks at each curve a few times, not once for each other curve */
+	CHECK(lab_render_gnuplot_probes() - probes < 50 * 4400);
+	REQUIRE((gp = rd_read("capb00-e-bars.gp")));
+	CHECK(strstr(gp, "(one bar a curve)") != NULL);
+	CHECK(strstr(gp, "index 99 using (99):2:3:4:(0.6) with boxerrorbars") != NULL);
+	CHECK(strstr(gp, "index 100 ") == NULL);
+	CHECK(strstr(gp, "(1 more bars not drawn: the tables have them)") != NULL);
+	CHECK(strstr(gp, "'L0' 0, 'L5' 5, ") != NULL); /* 100 bars: every fifth named */
+	free(gp);
+	REQUIRE((gp = rd_read("capb01-e-stack.gp")) && (dat = rd_read("capb01-e-stack.dat")));
+	for (const char *p = dat; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK_EQ_U64(lines, 101); /* the header and 100 bars */
+	CHECK(strstr(gp, "(200 more bars not drawn: the tables have them)") != NULL);
+	CHECK(strstr(gp, "'point 5' 5, ") != NULL && strstr(gp, "'point 1' 1,") == NULL);
+	CHECK(strstr(gp, "\nset label") == NULL);
+	CHECK(strstr(gp, "size 720,480 ") != NULL);
+	free(gp);
+	free(dat);
 	lab_doc_free(d);
 }
 

@@ -7,7 +7,6 @@ set key top left box noenhanced
 set grid
 set xlabel 'point'
 set ylabel 'fraction'
-set label '<script>x</script> ''q'' "d" _id_ a\b line2' at 0, 1.02 front noenhanced
 unset label
 set style data histograms
 set style histogram rowstacked
