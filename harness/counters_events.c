@@ -229,8 +229,16 @@ enum lab_ctr_method lab_ctr_method_select(const char *vendor, unsigned family, u
 			return LAB_TMA_AMD_ZEN5;
 		if (family == 0x19 && ctr_is_zen4(model))
 			return LAB_TMA_AMD_ZEN4;
-		*why = family == 0x19 ? "AMD Zen 3 lacks dispatch-slot events: no top-down"
-		                      : "AMD before Zen 4 lacks dispatch-slot events: no top-down";
+		/* what CPUID says, not what the CPU is: a virtual machine may show another model
+		 * than its host's (KVM's "AMD EPYC" reads family 0x19 model 0x01 on a Zen 5 host,
+		 * probes42) */
+		*why = family == 0x19
+		           ? "CPUID reads AMD Zen 3 (family 0x19; a virtual machine may report a "
+		             "model "
+		             "other than its host's), which lacks dispatch-slot events: no top-down"
+		           : "CPUID reads AMD before Zen 4 (a virtual machine may report a model "
+		             "other "
+		             "than its host's), which lacks dispatch-slot events: no top-down";
 		return LAB_TMA_NONE;
 	}
 	if (!strcmp(vendor, "HygonGenuine")) {

@@ -174,7 +174,9 @@ LAB_TEST(tma_zen3_and_unknown_are_unavailable)
 {
 	struct lab_an_tma t;
 
-	lab_an_tma_unavailable("AMD Zen 3 lacks dispatch-slot events: no top-down", &t);
+	lab_an_tma_unavailable(
+	    "CPUID reads AMD Zen 3 (family 0x19), which lacks dispatch-slot events: no top-down",
+	    &t);
 	CHECK_EQ_STR(t.method, "none");
 	CHECK_EQ_I64(t.level, 0);
 	CHECK(isnan(t.retiring) && isnan(t.backend_bound));
