@@ -170,14 +170,15 @@ void lab_cli_llc_text(const struct lab_cli_llc *c, char *buf, size_t len)
 		         c->level, c->hv, rep, c->level - 1);
 	else if (!lab_cache_probe_contradicts(&c->p))
 		snprintf(buf, len,
-		         "L%u: the hypervisor (%s) reports %s; one thread's loads keep "
+		         "L%u: the hypervisor (%s) reports %s; one thread's streaming loads keep "
 		         "the level's speed (%.0f GB/s) as far as checked (%u working sets up to "
-		         "a quarter of it)",
+		         "a quarter of it; bandwidth only: a dependent load's latency is not "
+		         "checked)",
 		         c->level, c->hv, rep, c->p.inside_gbs, c->p.sizes);
 	else {
 		size_t n = (size_t)snprintf(
 		    buf, len,
-		    "L%u: the hypervisor (%s) reports %s, but one thread's loads "
+		    "L%u: the hypervisor (%s) reports %s, but one thread's streaming loads "
 		    "slow from %.0f to %.0f GB/s past %s%s: sizes relative to L%u use %s here "
 		    "(--cache L%u=reported keeps the report)",
 		    c->level, c->hv, rep, c->p.inside_gbs, c->p.past_gbs, past, sweeps, c->level,

@@ -198,7 +198,10 @@ static void an_table(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		                                 : an_col[col[ncol]].key,
 		            col[ncol] == W_VALUE ? g->unit
 		            : col[ncol] == W_GBS ? "GB/s"
-		                                 : NULL,
+		            /* counted a base page at a time, with huge pages too (1024 for a
+		             * 4 MiB buffer on 2 MiB pages, probes42) */
+		            : col[ncol] == W_PAGES ? "base pages"
+		                                   : NULL,
 		            an_col[col[ncol]].kind);
 		if (col[ncol] == W_VALUE)
 			lab_doc_col_title(t, an_vtitle[g->kind]);
