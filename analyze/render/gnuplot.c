@@ -802,7 +802,7 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s, i
                      struct lab_an_plots *out, struct lab_err *err)
 {
 	char raw[256], base[256], title[352];
-	const char *ex = s->experiment ? s->experiment : "", *sub = s->sub ? s->sub : "",
+	const char *ex = s->experiment ? s->experiment : "", *sub = g->sub ? g->sub : "",
 	           *t = g->title ? g->title : d->title;
 	struct lab_an_wfile w;
 	struct gp_bars b = {0};

@@ -52,24 +52,6 @@ static double gp_y_end(const struct lab_doc_figure *g, int top)
 	return isfinite(v) ? v : NAN;
 }
 
-/* Whether g's x axis gets a margin left of its first x: where autoscaled, on a log axis, on a
- * linear one where the first x is below 0 (its bar sat half on the frame, review41) or above
- * it by more than a tenth of the span (offsets of 0 bytes began at -5, accumulators 1..8 at
- * 0.5: plots40). */
-static int gp_x_left(const struct lab_doc_figure *g)
-{
-	double lo = INFINITY, hi = -INFINITY;
-
-	if (g->xmin < g->xmax)
-		return 0;
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; k < g->c[i]->n; k++) {
-			lo = fmin(lo, g->c[i]->p[k].x);
-			hi = fmax(hi, g->c[i]->p[k].x);
-		}
-	return g->logx || !(lo <= hi) || lo < 0 || lo > (hi - lo) / 10;
-}
-
 /* How many powers of b lie in lo .. hi (> 0). */
 static double gp_powers(double b, double lo, double hi)
 {
@@ -160,7 +142,9 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 		fprintf(f, "set logscale y %d\nset format y '%%g'\n", g->logy);
 	if (g->xmin < g->xmax && !bars)
 		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
-	else if (g->logx && !bars && gp_x_powers(g) >= 2) /* 1 and 2 threads: 0.5 .. 4 */
+	/* an x axis ends at its values and its margins (1 and 2 threads ran 0.5 .. 4; a
+	 * linear one went to the next tic: a curve set aside from 0 began at -1) */
+	else if (framed && !bars && (!g->logx || gp_x_powers(g) >= 2))
 		fputs("set autoscale xfixmin\nset autoscale xfixmax\n", f);
 	if (yset)
 		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
@@ -175,12 +159,14 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	if (!framed)
 		return;
 	/* the first and last x inside the frame, not on it, where their bars show (on 2 CPUs
-	 * every interval of a threads plot sat in the frame: plots38), and the lowest and highest
+	 * every interval of a threads plot sat in the frame: plots38; an x of 0 too, its bar on
+	 * the frame's line: the axis ends at its values, no longer at the tic past them, so the
+	 * margin is a twentieth, not the -5 of 0 .. 35 bytes, plots40), and the lowest and highest
 	 * y (a speedup's 1 at one thread lay on the bottom frame, review39). gnuplot moves an end
 	 * fixed by a range by the margin too where the other end is autoscaled (a bar chart from
 	 * 0 began at -4): no margin past a fixed end, a bar to the frame's end or a bar chart's
 	 * 0. */
-	fprintf(f, "set offsets %s, %s, %s, %s\n", gp_x_left(g) && !bars ? "graph 0.05" : "0",
+	fprintf(f, "set offsets %s, %s, %s, %s\n", g->xmin < g->xmax || bars ? "0" : "graph 0.05",
 	        g->xmin < g->xmax || bars ? "0" : "graph 0.05",
 	        yset || !isnan(e->top) ? "0" : "graph 0.05",
 	        yset || !isnan(e->floor) || (bars && !g->logy && !(gp_y_end(g, 0) < 0)) ? "0"

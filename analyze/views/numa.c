@@ -385,8 +385,50 @@ static void an_matrix(struct lab_doc_section *sec, const struct lab_an_numa *v,
 		             v->hypervisor);
 }
 
-/* LADDER, LOADED: ns per load against size or against the streams' bandwidth. */
-static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group *g)
+/* The most sections of one experiment whose curves share a figure (hugepages off and on, read
+ * and write: two figures with two y scales, plots40); a longer run draws a figure each. */
+#define AN_CURVES_SHARED 8
+
+/* Whether groups a and b draw into one figure: one experiment, kind and team size. */
+static int an_same_figure(const struct lab_an_numa_group *a, const struct lab_an_numa_group *b)
+{
+	return a->kind == b->kind && a->threads == b->threads &&
+	       !strcmp(a->experiment, b->experiment);
+}
+
+/* Whether item (len bytes, "key=value") of a params text is in params p. */
+static int an_has_item(const char *p, const char *item, size_t len)
+{
+	for (const char *q = p; q && *q; q = strchr(q, ';') ? strchr(q, ';') + 1 : NULL)
+		if (strcspn(q, ";") == len && !strncmp(q, item, len))
+			return 1;
+	return 0;
+}
+
+/* The params of g that all groups all[0..n) share (shared 1: "placement=compact") or those
+ * they do not (0: "hugepages=on"); NULL: none, or out of memory. */
+static const char *an_params_part(struct lab_doc *doc, const struct lab_an_numa_group *all,
+                                  size_t n, const struct lab_an_numa_group *g, int shared)
+{
+	char *part = malloc(strlen(g->params) + 1), *w = part;
+	const char *out;
+
+	for (const char *q = g->params; w && *q; q = strchr(q, ';') ? strchr(q, ';') + 1 : "") {
+		size_t len = strcspn(q, ";"), k = 0;
+
+		while (k < n && an_has_item(all[k].params, q, len))
+			k++;
+		if ((k == n) == shared && len)
+			w += sprintf(w, "%s%.*s", w > part ? ";" : "", (int)len, q);
+	}
+	out = w && w > part ? lab_doc_printf(doc, "%.*s", (int)(w - part), part) : NULL;
+	free(part);
+	return out;
+}
+
+/* LADDER, LOADED: ns per load against size or against the streams' bandwidth, a curve for
+ * each of the n groups from g (one experiment's sections). */
+static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group *g, size_t n)
 {
 	int ladder = g->kind == LAB_AN_NUMA_LADDER;
 	struct lab_doc_figure *f =
@@ -394,23 +436,38 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 	                   lab_doc_printf(sec->doc, "%s: %s", g->experiment, an_title[g->kind] + 5),
 	                   ladder ? "chain size (bytes)" : "achieved stream bandwidth (GB/s)",
 	                   lab_an_numa_load_label(g->kind, g->threads));
-	struct lab_doc_curve *c =
-	    lab_doc_curve(f, *g->params ? g->params : g->experiment, LAB_DOC_LINES);
 
+	if (f && n > 1) { /* its conditions those the sections share, the rest in its curves */
+		f->dodge = ladder; /* the loaded curves' x is measured: not moved */
+		f->sub = an_params_part(sec->doc, g, n, g, 1);
+		f->name = f->sub ? f->sub : "all";
+	}
 	if (f) {
 		f->logx = ladder ? 2 : 0;
 		f->xbytes = ladder;
 	}
-	for (size_t k = 0; k < g->nrow; k++) {
-		const struct lab_an_numa_row *r = &g->row[k];
-		double x = ladder ? r->size : r->gbs.med;
+	for (size_t j = 0; j < n; j++) {
+		const char *name = n > 1 ? an_params_part(sec->doc, g, n, &g[j], 0) : NULL;
+		struct lab_doc_curve *c = lab_doc_curve(f,
+		                                        name           ? name
+		                                        : *g[j].params ? g[j].params
+		                                                       : g[j].experiment,
+		                                        LAB_DOC_LINES);
 
-		if (r->n && isfinite(x) && isfinite(r->v.med))
-			lab_doc_point(c, x, r->v.med, r->v.lo, r->v.hi);
-		else
-			lab_doc_gap(
-			    c, lab_doc_printf(sec->doc, "%g", ladder ? r->size : r->pt->threads),
-			    r->n ? "no value" : r->pt->status);
+		if (c)
+			c->color = (int)j;
+		for (size_t k = 0; k < g[j].nrow; k++) {
+			const struct lab_an_numa_row *r = &g[j].row[k];
+			double x = ladder ? r->size : r->gbs.med;
+
+			if (r->n && isfinite(x) && isfinite(r->v.med))
+				lab_doc_point(c, x, r->v.med, r->v.lo, r->v.hi);
+			else
+				lab_doc_gap(c,
+				            lab_doc_printf(sec->doc, "%g",
+				                           ladder ? r->size : r->pt->threads),
+				            r->n ? "no value" : r->pt->status);
+		}
 	}
 }
 
@@ -439,7 +496,7 @@ static int an_numa_describe(const struct lab_an_view *view, const void *state, s
 	          "swap"
 	        : "the interval of a median is its order-statistics one; GB/s maps bytes / cost, "
 	          "so a cost interval's ends swap");
-	for (size_t i = 0; i < v->ng; i++) {
+	for (size_t i = 0, start = 0, run = 0; i < v->ng; i++) {
 		const struct lab_an_numa_group *g = &v->g[i];
 		struct lab_doc_section *sec = lab_doc_section(doc, g->experiment, g->params);
 
@@ -454,8 +511,17 @@ static int an_numa_describe(const struct lab_an_view *view, const void *state, s
 			an_matrix(sec, v, g);
 		an_table(sec, v, g);
 		an_same(sec, g);
-		if (g->kind >= LAB_AN_NUMA_LADDER)
-			an_curve(sec, g);
+		/* the sections of one experiment that follow each other share a figure, drawn
+		 * with the first of them (a run is measured once, to AN_CURVES_SHARED + 1) */
+		if (!i || !an_same_figure(&v->g[i - 1], g))
+			for (start = i, run = 1; run <= AN_CURVES_SHARED && i + run < v->ng &&
+			                         an_same_figure(g, &v->g[i + run]);
+			     run++)
+				;
+		if (g->kind >= LAB_AN_NUMA_LADDER && run > AN_CURVES_SHARED)
+			an_curve(sec, g, 1);
+		else if (g->kind >= LAB_AN_NUMA_LADDER && i == start)
+			an_curve(sec, g, run);
 	}
 	return lab_doc_failed(doc) ? -LAB_ENOMEM : 0;
 }

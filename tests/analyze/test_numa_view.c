@@ -635,6 +635,34 @@ LAB_TEST(real_run_ladder_and_histogram)
 	free(err);
 }
 
+/* plots40: hugepages off and on were two figures with two y scales; the sections of one
+ * experiment share one, a curve each named by what differs, its conditions what they share. */
+LAB_TEST(ladder_sections_share_a_figure)
+{
+	char path[2048], *out = NULL, *err = NULL, *gp;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/numa.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("[global]\nreps = 2\nwarmup = 1ms\nmin_time = 1ms\n"
+	      "[ladder]\nkernel = numa_lat\nthreads = 1\nsize = 16K, 256K\n"
+	      "hugepages = off, on\n",
+	      f);
+	fclose(f);
+	REQUIRE(clitest_run(NULL, "run numa.ini -o run --no-progress", &out, &err) == 0);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run("PATH=/nonexistent", "analyze run --include-flagged", &out, &err) == 0);
+	CHECK_EQ_U64(clitest_count("run/plots", "numa", "-ladder-", ".gp", NULL), 1);
+	REQUIRE((gp = clitest_read("run/plots/numa00-ladder-mem_node_0_placement_compact.gp")));
+	CHECK(strstr(gp, "title 'hugepages=off'") != NULL);
+	CHECK(strstr(gp, "title 'hugepages=on'") != NULL);
+	CHECK(strstr(gp, "ladder: latency ladder'.\"\\n\".'mem_node=0;placement=compact'") != NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
+
 /* Whose time a ladder's ns per load is: one thread's chain is a latency; more threads chase
  * their own chains at once, so the cost per load is of all of them together. */
 LAB_TEST(ladder_label_says_whose_time)
