@@ -377,11 +377,12 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	an_table_cols(s, g, t);
 	/* a second curve key of one value in the whole group (team=openmp on all 11 curves) is
 	 * said once, after the conditions, not in every legend entry (plots40) */
-	int one1 = s->curve[1] && !s->curve1_some && g->nc > 0;
+	int one1 = s->curve[1] && g->nc > 0;
 
 	for (size_t j = 1; one1 && j < g->nc; j++)
 		one1 = !strcmp(g->c[j].key[1], g->c[0].key[1]);
-	for (size_t q = 0; one1 && q < nf; q++)
+	/* (none of them has it, curve1_some: nothing to say) */
+	for (size_t q = 0; one1 && *g->c[0].key[1] && q < nf; q++)
 		if (f[q])
 			f[q]->sub = lab_doc_printf(doc, "%s%s%s=%s", g->params ? g->params : "",
 			                           g->params && *g->params ? ";" : "", s->curve[1],

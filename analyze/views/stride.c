@@ -45,6 +45,7 @@ static const struct lab_an_cv_spec sd_spec = {
         "point of two or more runs).",
     .about_own = 1,
     .curve = {"threads", "placement"},
+    .curve1_some = 1, /* older and hand-made files may have no placement */
     .x = "stride",
     .xunit = "bytes",
     .xlabel = "stride (bytes)",
