@@ -315,15 +315,15 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 		return;
 	}
 	fputs("# x y lo hi (one block per curve, in the order of the script)\n", f);
+	/* a block for each curve with points: one after 20 000 empty ones was past the cap and
+	 * never drawn (review43) */
 	for (size_t i = 0, blk = 0; i < g->nc && blk < GP_CURVES_MAX; i++) {
 		const struct lab_doc_curve *c = g->c[i];
 
-		if (c->style == LAB_DOC_ROOF)
+		if (c->style == LAB_DOC_ROOF || !c->n)
 			continue;
 		fputs(blk++ ? "\n\n" : "", f);
 		gp_dat_curve(f, g, e, c, g->logx);
-		if (!c->n) /* an empty block still counts as an index */
-			fputs(" NaN NaN NaN NaN\n", f);
 	}
 }
 
@@ -573,12 +573,15 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 	char lab[64];
 	int neg = 0;
 
-	/* the .dat's first GP_CURVES_MAX blocks (gp_dat_curves): bars past them are counted (at
-	 * 101 curves the chart became 100 points on one vertical line, hostile42) */
+	/* the .dat's first GP_CURVES_MAX blocks, one a curve with points (gp_dat_curves): bars
+	 * past them are counted (at 101 curves the chart became 100 points on one vertical
+	 * line, hostile42) */
 	for (size_t i = 0; i < g->nc; i++) {
-		n += g->c[i]->n > 0 && i < GP_CURVES_MAX;
-		left += g->c[i]->n > 0 && i >= GP_CURVES_MAX;
-		for (size_t j = 0; i < GP_CURVES_MAX && j < g->c[i]->n; j++)
+		int drawn = g->c[i]->n && n < GP_CURVES_MAX;
+
+		left += g->c[i]->n && !drawn;
+		n += drawn;
+		for (size_t j = 0; drawn && j < g->c[i]->n; j++)
 			neg |= g->c[i]->p[j].y < 0 || g->c[i]->p[j].lo < 0;
 	}
 	/* at most 24 names under the bars (34 overlapped on 720 pixels, hostile42) */
@@ -586,7 +589,7 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 	fputs("set style fill solid 0.4 border -1\nset boxwidth 0.6\nset key below nobox\n"
 	      "set xtics rotate by -30 (",
 	      f);
-	for (size_t i = 0, k = 0; i < g->nc && i < GP_CURVES_MAX; i++)
+	for (size_t i = 0, k = 0; i < g->nc && k < n; i++)
 		if (g->c[i]->n > 0 && k++ % step == 0) {
 			const char *l = g->c[i]->label ? g->c[i]->label : "?";
 
@@ -602,10 +605,10 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 	 * (review42); a log axis has no 0, so points there ("[0:]" keeps a top set before) */
 	fprintf(f, ")\nset xrange [-0.6:%zu.6]\n%splot ", n ? n - 1 : 0,
 	        g->logy || neg ? "" : "set yrange [0:]\n");
-	for (size_t i = 0, k = 0; i < g->nc && i < GP_CURVES_MAX; i++) {
+	for (size_t i = 0, k = 0; i < g->nc && k < n; i++) {
 		if (!g->c[i]->n)
 			continue;
-		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4%s lc %d ", k ? ", " : "", dat, i,
+		fprintf(f, "%s'%s.dat' index %zu using (%zu):2:3:4%s lc %d ", k ? ", " : "", dat, k,
 		        k, g->logy ? " with yerrorbars pt 7" : ":(0.6) with boxerrorbars",
 		        g->c[i]->color % 8 + 1);
 		k++;
@@ -653,12 +656,10 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	for (size_t i = 0; i < g->nc; i++) {
 		const struct lab_doc_curve *c = g->c[i];
 
+		if (gp_empty(c)) /* no block; the x label names it (gp_script) */
+			continue;
 		if (c->style != LAB_DOC_ROOF && blk == GP_CURVES_MAX) {
 			left++;
-			continue;
-		}
-		if (gp_empty(c)) { /* its empty block counts; the x label names it (gp_script) */
-			blk++;
 			continue;
 		}
 		fputs(first ? "" : ", ", f);
