@@ -94,9 +94,24 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 	        "noenhanced\nset output '%s.svg'\nset title ",
 	        base, height, base);
 	lab_an_gp_str(f, title);
-	if (sub) {
+	/* sub on lines of 88 bytes at most, broken after a ';' or a space, three at most (past
+	 * some 100 characters 720 pixels cut both ends: the number of load-flagged points went,
+	 * plots43) */
+	for (int line = 0; sub && *sub && line < 3; line++) {
+		char part[96];
+		size_t len = strlen(sub), cut = len;
+
+		if (len > 88) {
+			for (cut = 88; cut > 40 && sub[cut - 1] != ';' && sub[cut - 1] != ' ';
+			     cut--)
+				;
+			cut = cut > 40 ? cut : (size_t)lab_an_utf8_fit(sub, 88);
+		}
+		snprintf(part, sizeof(part), "%.*s%s", (int)cut, sub,
+		         line == 2 && cut < len ? "..." : "");
 		fputs(".\"\\n\".", f);
-		lab_an_gp_str(f, sub);
+		lab_an_gp_str(f, part);
+		sub += cut;
 	}
 	fputs(" noenhanced\nset key top left box noenhanced\nset grid\n", f);
 }

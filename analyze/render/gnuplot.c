@@ -240,6 +240,19 @@ static struct gp_ends gp_ends_of(const struct lab_doc_figure *g)
 		        : g->logy         ? hi * 3
 		        : hi > lo         ? hi + (hi - lo) / 4
 		                          : hi + fabs(hi) / 4 + 1;
+	/* a linear axis spans the values and as much again at most (means of 0.7 to 6.8 lay
+	 * flat under one interval's 172, plots43); the bars past it run to the frame */
+	double span = fmax(vhi - fmin(vlo, 0), fmax(vhi, 0) - vlo);
+	if (!g->logy && !(g->ymin < g->ymax) && vlo <= vhi && span > 0) {
+		if (hi > vhi + span && !(e.top < vhi + span)) {
+			e.top = vhi + span;
+			e.cut = 1;
+		}
+		if (lo < fmin(vlo, 0) - span) {
+			e.floor = fmin(vlo, 0) - span;
+			e.cut = 1;
+		}
+	}
 	return e;
 }
 
@@ -715,8 +728,10 @@ static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
 			snprintf(hi, sizeof(hi), "%.9g", e.top);
 		fprintf(f, "set yrange [%s:%s]\n", lo, hi);
 	}
-	return e.cut ? "(a bar to the frame: its interval reaches past the axis, a decade beyond "
-	               "the values)"
+	return e.cut && !g->logy
+	           ? "(a bar to the frame: its interval reaches past the axis, twice the values)"
+	       : e.cut ? "(a bar to the frame: its interval reaches past the axis, a decade beyond "
+	                 "the values)"
 	       : isnan(e.floor) ? "(a bar to the top: its interval reaches past it, unbounded)"
 	       : isnan(e.top)   ? "(a bar to the bottom: its interval reaches 0, below a log axis)"
 	                        : "(a bar to the frame: its interval reaches past it, unbounded "

@@ -455,7 +455,8 @@ LAB_TEST(gnuplot_log_margin_at_a_power)
 }
 
 /* review41: 4.5 .. 71 on a log axis: 1, 2 and 5 times the powers of 10 (gnuplot labelled 10
- * alone); a linear axis of a value below 0 has a margin below it (its bar sat on the frame). */
+ * alone); a linear axis of a value below 0 has a margin below it (its bar sat on the frame);
+ * a linear axis spans its values and as much again, not one interval's end. */
 LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 {
 	struct lab_doc *d = lab_doc_new("tics", "Tics");
@@ -472,9 +473,20 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	lab_doc_point(dc, 2, 71, NAN, NAN);
 	lab_doc_point(nc, 1, -2, -3, -1);
 	lab_doc_point(nc, 2, 5, 4, 6);
+	/* plots43: means of 0.7 to 6.8 lay flat under one interval's 172 on a linear axis */
+	struct lab_doc_curve *wc =
+	    lab_doc_curve(lab_doc_figure(s, "wide", "e: w", "n", "x"), "c", LAB_DOC_LINES);
+	REQUIRE(wc);
+	lab_doc_point(wc, 1, 0.7, 0.6, 0.8);
+	lab_doc_point(wc, 2, 6.8, 0, 172);
 	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("tics00-e-dec.gp")));
 	CHECK(strstr(gp, "set ytics (5, 10, 20, 50)\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics02-e-wide.gp")));
+	CHECK(strstr(gp, "set yrange [*:13.6]\n") != NULL);
+	CHECK(strstr(gp, "(a bar to the frame: its interval reaches past the axis, twice the "
+	                 "values)") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("tics01-e-neg.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
@@ -923,6 +935,34 @@ LAB_TEST(bar_charts_are_capped_and_linear)
 	CHECK(strstr(gp, "size 720,480 ") != NULL);
 	free(gp);
 	free(dat);
+	lab_doc_free(d);
+}
+
+/* plots43: a figure's conditions and its load-flag note ran to 110 characters, both ends cut
+ * on 720 pixels (the number of flagged points went): lines of 88 at most, broken after ';'. */
+LAB_TEST(gnuplot_long_sub_wraps)
+{
+	char sub[256] = "";
+	struct lab_doc *d = lab_doc_new("wrap", "Wrap");
+	struct lab_doc_section *s;
+	struct lab_doc_curve *c;
+	char *gp;
+
+	for (int i = 0; i < 12; i++)
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "%sparam%02d=value",
+		         i ? ";" : "", i);
+	s = lab_doc_section(d, "e", sub);
+	REQUIRE((c = lab_doc_curve(lab_doc_figure(s, "c", "e: t", "n", "y"), "c", LAB_DOC_LINES)));
+	lab_doc_point(c, 1, 1, NAN, NAN);
+	lab_doc_point(c, 2, 2, NAN, NAN);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("wrap00-e-param00_value_param01_value_param02_value_param03_value_"
+	                      "param04_value_param05_va.gp")));
+	CHECK(strstr(gp, "set title 'e: t'.\"\\n\".'param00=value;param01=value;param02=value;"
+	                 "param03=value;param04=value;param05=value;'.\"\\n\".'param06=value;"
+	                 "param07=value;param08=value;param09=value;param10=value;param11=value' "
+	                 "noenhanced\n") != NULL);
+	free(gp);
 	lab_doc_free(d);
 }
 
