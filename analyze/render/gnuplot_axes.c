@@ -105,6 +105,10 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 	for (size_t i = 0; i < g->nc; i++)
 		if (g->c[i]->style == LAB_DOC_ROOF)
 			return;
+	if (lo > 0 && hi <= lo * (1 + 1e-9) && isfinite(hi)) { /* one value: no tic else */
+		fprintf(f, "set ytics (%.9g)\n", lo);
+		return;
+	}
 	if (!(lo > 0 && hi > lo && isfinite(hi)))
 		return;
 	if (gp_powers(b, lo, hi) >= 3)

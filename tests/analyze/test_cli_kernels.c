@@ -338,7 +338,7 @@ LAB_TEST(kernel_plots_exist)
 	CHECK(clitest_exists("results-locks/plots/"
 	                     "locks01-locks-fairness-cs_ns_100_placement_compact_think_ns_0.svg"));
 	CHECK(ck_plot_says("locks01-locks-fairness-cs_ns_100_placement_compact_think_ns_0",
-	                   "fairness vs threads"));
+	                   "fairness vs threads (2 or more)"));
 	CHECK(clitest_exists("results-locks/plots/"
 	                     "locks06-locks-p99-cs_ns_100_placement_compact_think_ns_500.png"));
 	CHECK(ck_plot_says("locks06-locks-p99-cs_ns_100_placement_compact_think_ns_500",

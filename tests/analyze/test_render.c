@@ -479,6 +479,13 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	REQUIRE(wc);
 	lab_doc_point(wc, 1, 0.7, 0.6, 0.8);
 	lab_doc_point(wc, 2, 6.8, 0, 172);
+	/* plots43: one value on a log axis had no labelled tic */
+	struct lab_doc_figure *ff = lab_doc_figure(s, "flat", "e: f", "n", "x");
+	struct lab_doc_curve *fc = lab_doc_curve(ff, "c", LAB_DOC_LINES);
+	REQUIRE(fc);
+	ff->logy = 10;
+	lab_doc_point(fc, 1, 5, NAN, NAN);
+	lab_doc_point(fc, 2, 5, NAN, NAN);
 	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("tics00-e-dec.gp")));
 	CHECK(strstr(gp, "set ytics (5, 10, 20, 50)\n") != NULL);
@@ -487,6 +494,9 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	CHECK(strstr(gp, "set yrange [*:13.6]\n") != NULL);
 	CHECK(strstr(gp, "(a bar to the frame: its interval reaches past the axis, twice the "
 	                 "values)") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics03-e-flat.gp")));
+	CHECK(strstr(gp, "set ytics (5)\n") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("tics01-e-neg.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
