@@ -101,10 +101,12 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 		char part[96];
 		size_t len = strlen(sub), cut = len;
 
-		if (len > 88) {
-			for (cut = 88; cut > 40 && sub[cut - 1] != ';' && sub[cut - 1] != ' ';
-			     cut--)
+		if (len > 88) { /* after a ';' (after "; " where that is), else a space */
+			for (cut = 88; cut > 40 && sub[cut - 1] != ';'; cut--)
 				;
+			cut += cut > 40 && sub[cut] == ' ';
+			for (size_t k = 88; cut <= 40 && k > 40; k--)
+				cut = sub[k - 1] == ' ' ? k : cut;
 			cut = cut > 40 ? cut : (size_t)lab_an_utf8_fit(sub, 88);
 		}
 		snprintf(part, sizeof(part), "%.*s%s", (int)cut, sub,

@@ -67,3 +67,11 @@ void lab_doc_flabel(struct lab_doc_figure *f, double x, double y, const char *te
 	f->label[f->nlabel].y = y;
 	f->label[f->nlabel++].text = lab__doc_str(f->doc, text);
 }
+
+void lab_doc_flagged(struct lab_doc_figure *f, size_t kept)
+{
+	if (f && kept)
+		f->sub = lab_doc_printf(f->doc, "%s%sload-flagged samples kept in %zu point%s",
+		                        f->sub ? f->sub : "", f->sub ? "; " : "", kept,
+		                        kept == 1 ? "" : "s");
+}

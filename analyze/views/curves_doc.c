@@ -347,20 +347,15 @@ static unsigned an_none(const struct lab_an_cv_spec *s, const struct lab_an_cv_g
 
 /* Figures whose points hold load-flagged samples (--include-flagged) say so under their title:
  * a PNG copied into slides looked like clean data (plots40). */
-static void an_flagged_sub(struct lab_doc *doc, const struct lab_an_cv_group *g,
-                           struct lab_doc_figure **f, size_t nf)
+static void an_flagged_sub(const struct lab_an_cv_group *g, struct lab_doc_figure **f, size_t nf)
 {
 	size_t kept = 0;
 
 	for (size_t j = 0; j < g->nc; j++)
 		for (size_t k = 0; k < g->c[j].npt; k++)
 			kept += lab_an_flagged_kept(g->c[j].pt[k].pt) > 0;
-	for (size_t q = 0; kept && q < nf; q++)
-		if (f[q])
-			f[q]->sub =
-			    lab_doc_printf(doc, "%s%sload-flagged samples kept in %zu point%s",
-			                   f[q]->sub ? f[q]->sub : "", f[q]->sub ? "; " : "", kept,
-			                   kept == 1 ? "" : "s");
+	for (size_t q = 0; q < nf; q++)
+		lab_doc_flagged(f[q], kept);
 }
 
 static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
@@ -417,7 +412,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	for (size_t k = 0; k < s->ncol; k++)
 		if ((said >> k) & 1)
 			lab_doc_note(sec, "no %s in these points' samples' rows", s->col[k].key);
-	an_flagged_sub(doc, g, f, nf);
+	an_flagged_sub(g, f, nf);
 	an_group_precision(doc, s, g, sec);
 }
 

@@ -446,6 +446,8 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 		f->logx = ladder ? 2 : 0;
 		f->xbytes = ladder;
 	}
+	size_t kept = 0;
+
 	for (size_t j = 0; j < n; j++) {
 		const char *name = n > 1 ? an_params_part(sec->doc, g, n, &g[j], 0) : NULL;
 		struct lab_doc_curve *c = lab_doc_curve(f,
@@ -460,6 +462,7 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 			const struct lab_an_numa_row *r = &g[j].row[k];
 			double x = ladder ? r->size : r->gbs.med;
 
+			kept += r->n && lab_an_flagged_kept(r->pt) > 0;
 			if (r->n && isfinite(x) && isfinite(r->v.med))
 				lab_doc_point(c, x, r->v.med, r->v.lo, r->v.hi);
 			else
@@ -469,6 +472,7 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 				            r->n ? "no value" : r->pt->status);
 		}
 	}
+	lab_doc_flagged(f, kept);
 }
 
 static int an_numa_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)
