@@ -184,6 +184,23 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
 #define GP_KEY_MAX 64
 /* Numbered labels (gp_numbered) named in the legend; the rest are in the tables. */
 #define GP_LABELS_KEY 20
+/* Names under a bar chart's bars at most (34 overlapped on 720 pixels, hostile42). */
+#define GP_BAR_NAMES 24
+
+/* Every how many bars of n one is named under its bar (GP_BAR_NAMES at most). */
+static size_t gp_name_step(size_t n)
+{
+	return n > GP_BAR_NAMES ? (n + GP_BAR_NAMES - 1) / GP_BAR_NAMES : 1;
+}
+
+/* The legend entry that counts the n curves or bars (what) a figure does not draw. */
+static void gp_more(FILE *f, int first, size_t n, const char *what)
+{
+	fprintf(f,
+	        "%s1/0 with lines lc rgb 'white' title \"(%zu more %s not drawn: the tables have "
+	        "them)\"",
+	        first ? "" : ", ", n, what);
+}
 
 /* Whether p's interval reaches 0 on a log axis (its lower end not drawable, its upper one is). */
 static int gp_open_below(const struct lab_doc_figure *g, const struct lab_doc_pt *p)
@@ -381,8 +398,7 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	      "set style fill solid 0.85 border -1\nset boxwidth 0.75 relative\n"
 	      "set xtics noenhanced rotate by -30 (",
 	      f);
-	/* at most 24 names under the bars, as a bar chart's (gp_onex_bars) */
-	for (size_t bar = 0, step = b->n > 24 ? (b->n + 23) / 24 : 1; bar < b->n; bar += step) {
+	for (size_t bar = 0, step = gp_name_step(b->n); bar < b->n; bar += step) {
 		snprintf(num, sizeof(num), "%g", b->x[bar]);
 		fputs(bar ? ", " : "", f);
 		lab_an_gp_str(f, b->name[bar] ? b->name[bar] : num);
@@ -397,11 +413,7 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			gp_title(f, g->c[i], 0);
 		}
 	if (b->more)
-		fprintf(
-		    f,
-		    ", 1/0 with lines lc rgb 'white' title \"(%zu more bars not drawn: the tables "
-		    "have them)\"",
-		    b->more);
+		gp_more(f, 0, b->more, "bars");
 	fputc('\n', f);
 }
 
@@ -536,11 +548,6 @@ static const char *gp_empty_line(const struct lab_doc_figure *g, char *buf, size
 	return *buf ? buf : NULL;
 }
 
-/* The x of the points of the at-th drawn curve in the script: measured curves (g->dodge) at
- * the same x values laid their bars on one line, whose was whose unreadable (plots40), so
- * each curve of two to 16 is moved a little aside, about 4 pixels a curve on a 720-pixel plot
- * (a factor on a log axis, a share of the span on a linear one); the .dat keeps the true x;
- * a figure without dodge (a model's fit) is not moved. */
 struct gp_spread {
 	size_t n;      /* the drawn curves, counted to 17 */
 	double lo, hi; /* their x span */
@@ -563,6 +570,11 @@ static struct gp_spread gp_spread_of(const struct lab_doc_figure *g)
 	return sp;
 }
 
+/* The x of the points of the at-th drawn curve in the script: measured curves (g->dodge) at
+ * the same x values laid their bars on one line, whose was whose unreadable (plots40), so
+ * each curve of two to 16 is moved a little aside, about 4 pixels a curve on a 720-pixel plot
+ * (a factor on a log axis, a share of the span on a linear one); the .dat keeps the true x;
+ * a figure without dodge (a model's fit) is not moved. */
 static void gp_dodge(FILE *f, const struct lab_doc_figure *g, const struct gp_spread *sp, size_t at)
 {
 	size_t n = sp->n;
@@ -597,8 +609,7 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 		for (size_t j = 0; drawn && j < g->c[i]->n; j++)
 			neg |= g->c[i]->p[j].y < 0 || g->c[i]->p[j].lo < 0;
 	}
-	/* at most 24 names under the bars (34 overlapped on 720 pixels, hostile42) */
-	step = n > 24 ? (n + 23) / 24 : 1;
+	step = gp_name_step(n);
 	fputs("set style fill solid 0.4 border -1\nset boxwidth 0.6\nset key below nobox\n"
 	      "set xtics rotate by -30 (",
 	      f);
@@ -633,11 +644,7 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 		}
 	}
 	if (left)
-		fprintf(
-		    f,
-		    ", 1/0 with lines lc rgb 'white' title \"(%zu more bars not drawn: the tables "
-		    "have them)\"",
-		    left);
+		gp_more(f, 0, left, "bars");
 	fputc('\n', f);
 }
 
@@ -702,10 +709,7 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 		gp_title(f, c, g->logx);
 	}
 	if (left)
-		fprintf(f,
-		        "%s1/0 with lines lc rgb 'white' title \"(%zu more curves not drawn: the "
-		        "tables have them)\"",
-		        first ? "" : ", ", left);
+		gp_more(f, first, left, "curves");
 	gp_label_keys(f, g, first && !left);
 	fputc('\n', f);
 }

@@ -686,8 +686,8 @@ LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
 	CHECK(strstr(gp, "set xtics ('1 KiB' 1024, '2 KiB' 2048, '4 KiB' 4096, '8 KiB' 8192, "
 	                 "'16 KiB' 16384)\n") != NULL);
 	CHECK(strstr(gp, "set yrange [0.666666667:135]\n") != NULL);
-	/* on a log axis no margin above or below where no end is a power of 10 (autoscale
-	 * ends the axis past them already; a margin added a decade) */
+	/* no margin past an end the bars run to (gnuplot moves a fixed end by it too where
+	 * the other is autoscaled) */
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, 0\n") != NULL);
 	/* said under the x label, where it covers no point (review39) */
 	CHECK(strstr(gp, "set xlabel 'size (bytes)'.\"\\n\".'(a bar to the frame: its interval "
