@@ -94,8 +94,8 @@ static double gp_nice(double x)
 /* Tics of g's log y axis where fewer than three powers of its base lie between its lowest
  * and highest drawn values lo .. hi (gnuplot then labels one tic or none: values of 4.5 to 71
  * read "10" alone): 1, 2 and 5 times the powers of 10 over a decade or more, otherwise two
- * to six at an even step, as on a linear axis; one value: a tic at it. A figure with ceilings is left to gnuplot (its
- * functions span more than its points). */
+ * to six at an even step, as on a linear axis; one value: a tic at it. A figure with ceilings is
+ * left to gnuplot (its functions span more than its points). */
 static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, double hi)
 {
 	static const double m[3] = {1, 2, 5};
