@@ -8,19 +8,27 @@
 
 #include "analyze/render/gnuplot_int.h"
 
+/* The span lo .. hi of g's x values above 0 (lo > hi: none). */
+static void gp_x_span(const struct lab_doc_figure *g, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++)
+			if (g->c[i]->p[k].x > 0) {
+				*lo = fmin(*lo, g->c[i]->p[k].x);
+				*hi = fmax(*hi, g->c[i]->p[k].x);
+			}
+}
+
 /* Tics of a log2 size axis in B, KiB, MiB, GiB at the powers of 2 its points span (gnuplot's
  * own format wrote 16 kiB and 8   B, review39). */
 static void gp_bytes_tics(FILE *f, const struct lab_doc_figure *g)
 {
 	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	double lo = INFINITY, hi = -INFINITY;
+	double lo, hi;
 
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; k < g->c[i]->n; k++)
-			if (g->c[i]->p[k].x > 0) {
-				lo = fmin(lo, g->c[i]->p[k].x);
-				hi = fmax(hi, g->c[i]->p[k].x);
-			}
+	gp_x_span(g, &lo, &hi);
 	if (!(lo <= hi) || hi > 0x1p50)
 		return;
 	int a = (int)floor(log2(lo)), b = (int)ceil(log2(hi)), step = (b - a) / 10 + 1;
@@ -61,14 +69,9 @@ static double gp_powers(double b, double lo, double hi)
 /* How many powers of the base of g's log x axis lie between its first and last x. */
 static double gp_x_powers(const struct lab_doc_figure *g)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	double lo, hi;
 
-	for (size_t i = 0; i < g->nc; i++)
-		for (size_t k = 0; k < g->c[i]->n; k++)
-			if (g->c[i]->p[k].x > 0) {
-				lo = fmin(lo, g->c[i]->p[k].x);
-				hi = fmax(hi, g->c[i]->p[k].x);
-			}
+	gp_x_span(g, &lo, &hi);
 	return lo <= hi && isfinite(hi) ? gp_powers(g->logx, lo, hi) : 0;
 }
 
