@@ -486,6 +486,27 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	ff->logy = 10;
 	lab_doc_point(fc, 1, 5, NAN, NAN);
 	lab_doc_point(fc, 2, 5, NAN, NAN);
+	for (int i = 0; i < 2; i++) {
+		struct lab_doc_figure *tf =
+		    lab_doc_figure(s, i ? "roof" : "three", "e: 3", "n", "x");
+		struct lab_doc_curve *tc = lab_doc_curve(tf, "c", LAB_DOC_LINES);
+		struct lab_doc_curve *rc = i ? lab_doc_curve(tf, "peak", LAB_DOC_ROOF) : NULL;
+
+		REQUIRE(tc && (!i || rc));
+		tf->logy = 10;
+		lab_doc_point(tc, 1, i ? 4.5 : 1, NAN, NAN);
+		lab_doc_point(tc, 2, i ? 71 : 100, NAN, NAN);
+		if (rc)
+			rc->a = 1000;
+	}
+	/* a fixed range: no margin past it (gnuplot moved a fixed end by it too) */
+	struct lab_doc_figure *xf = lab_doc_figure(s, "fixed", "e: j", "n", "x");
+	struct lab_doc_curve *xc = lab_doc_curve(xf, "c", LAB_DOC_LINES);
+	REQUIRE(xc);
+	xf->ymin = 0;
+	xf->ymax = 1.05;
+	lab_doc_point(xc, 1, 0.5, NAN, NAN);
+	lab_doc_point(xc, 2, 0.9, NAN, NAN);
 	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("tics00-e-dec.gp")));
 	CHECK(strstr(gp, "set ytics (5, 10, 20, 50)\n") != NULL);
@@ -497,6 +518,18 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	free(gp);
 	REQUIRE((gp = rd_read("tics03-e-flat.gp")));
 	CHECK(strstr(gp, "set ytics (5)\n") != NULL);
+	free(gp);
+	/* three powers of 10 or more: gnuplot's own tics; ceilings: gnuplot's range and tics */
+	REQUIRE((gp = rd_read("tics04-e-three.gp")));
+	CHECK(strstr(gp, "set ytics") == NULL);
+	CHECK(strstr(gp, "set autoscale yfixmin\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics05-e-roof.gp")));
+	CHECK(strstr(gp, "set ytics") == NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics06-e-fixed.gp")));
+	CHECK(strstr(gp, "set yrange [0:1.05]\nset offsets graph 0.05, graph 0.05, 0, 0\n") !=
+	      NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("tics01-e-neg.gp")));
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n") != NULL);
