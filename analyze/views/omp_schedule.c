@@ -43,7 +43,7 @@ static const struct lab_an_cv_spec an_spec = {
             {.key = "ideal_ns", .bounded = LAB_AN_CV_LOWER}},
     .ncol = 4,
     /* imbalance too: the lesson static_leaves_a_ramp_unbalanced reads it (plots40) */
-    .fig = {{.ylabel = "makespan, ns per loop (mean, 95% CI)"},
+    .fig = {{.key = "makespan", .ylabel = "makespan, ns per loop (mean, 95% CI)"},
             {.key = "imbalance",
              .title = "imbalance (busiest thread / mean)",
              .col = 1,

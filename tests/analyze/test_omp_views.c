@@ -840,8 +840,9 @@ LAB_TEST(overhead_missing_in_rows_said)
  * in no figure). The report's caption is the figure's title, not its file name. */
 LAB_TEST(plots_static_drawn_flat)
 {
-	const char *base = "results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_imbalance_"
-	                   "ramp_iterations_1024_placement_compact_threads_2";
+	const char *base =
+	    "results-omp-schedule/plots/omp_schedule00-sched-makespan-cost_200ns_imbalance_"
+	    "ramp_iterations_1024_placement_compact_threads_2";
 	char path[2048], *gp = NULL, *dat = NULL;
 	size_t len;
 	struct lab_err e = {0};
@@ -889,8 +890,9 @@ static void ov_chunk_as(FILE *out, const char *line, void *ctx)
  * legend (its curve drew the others and said nothing of it). */
 LAB_TEST(plots_x_no_number_named)
 {
-	const char *base = "results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_imbalance_"
-	                   "ramp_iterations_1024_placement_compact_threads_2.gp";
+	const char *base =
+	    "results-omp-schedule/plots/omp_schedule00-sched-makespan-cost_200ns_imbalance_"
+	    "ramp_iterations_1024_placement_compact_threads_2.gp";
 	char *out = NULL, *err = NULL, *gp, abc[] = "abc", zero[] = "0";
 
 	clitest_copy("results-omp-schedule");
@@ -913,9 +915,9 @@ LAB_TEST(plots_x_no_number_named)
 	free(gp);
 	/* and static's flat line spans the x the axis draws, from 1, not from 0 (hostile42:
 	 * gnuplot dropped its end at 0, a line of one point) */
-	REQUIRE(
-	    (gp = clitest_read("results-omp-schedule/plots/omp_schedule00-sched-cost_200ns_"
-	                       "imbalance_ramp_iterations_1024_placement_compact_threads_2.dat")));
+	REQUIRE((
+	    gp = clitest_read("results-omp-schedule/plots/omp_schedule00-sched-makespan-cost_200ns_"
+	                      "imbalance_ramp_iterations_1024_placement_compact_threads_2.dat")));
 	CHECK(strstr(gp, "\n\n\n 1 1500 1500 1500\n") != NULL);
 	CHECK(strstr(gp, "\n\n\n 0 1500") == NULL);
 	free(gp);
