@@ -153,6 +153,47 @@ static void an_points_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 			                s->p[i].pt->threads, s->p[i].note);
 }
 
+/* Whether the points of s at t that are drawn all have param item (len bytes of "key=value"):
+ * said by the figure's other labels, not by each (four labels of 2 threads were alike up to the
+ * 64 bytes a legend entry keeps, the size past them, plots43). */
+static int an_shared(const struct lab_an_rl *s, int t, const char *item, size_t len)
+{
+	const char *eq = memchr(item, '=', len);
+	char key[64], val[128];
+	size_t n = 0;
+
+	if (!eq || (size_t)(eq - item) >= sizeof(key))
+		return 0;
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - item), item);
+	for (size_t i = 0; i < s->np; i++) {
+		const struct lab_an_rl_pt *e = &s->p[i];
+
+		if (e->pt->threads != t || !(e->gf.median > 0) || !(e->intensity > 0))
+			continue;
+		if (!lab_an_params_get(e->pt->params, key, val, sizeof(val)) ||
+		    strlen(val) != len - (size_t)(eq - item) - 1 ||
+		    strncmp(val, eq + 1, len - (size_t)(eq - item) - 1))
+			return 0;
+		n++;
+	}
+	return n >= 2; /* a point alone keeps its params */
+}
+
+/* Point e's label among the points of s at t: its experiment and the params that differ. */
+static void an_label(const struct lab_an_rl *s, int t, const struct lab_an_rl_pt *e, char *buf,
+                     size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "%s", e->pt->experiment);
+
+	for (const char *q = e->pt->params; q && *q && k < len;
+	     q = strchr(q, ';') ? strchr(q, ';') + 1 : "") {
+		size_t n = strcspn(q, ";");
+
+		if (n && !an_shared(s, t, q, n))
+			k += (size_t)snprintf(buf + k, len - k, " %.*s", (int)n, q);
+	}
+}
+
 /* The figure at t: bandwidth roofs y = min(compute, bw x), flat compute roofs, the points with
  * their intervals, each labelled "experiment params"; x spans the points and the ridges, with
  * room for the labels. */
@@ -208,14 +249,13 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 
 		if (e->pt->threads != t || !(e->gf.median > 0) || !(e->intensity > 0))
 			continue;
-		snprintf(label, sizeof(label), "%s %s", e->pt->experiment, e->pt->params);
-		for (char *q = label; (q = strchr(q, ';'));)
-			*q = ' ';
 		/* an interval open above as such: no bar (NaN kept its lower end, a bar up to the
 		 * point read as bounded: plots38) */
 		lab_doc_point(c, e->intensity, e->gf.median, e->gf.lo, e->gf.hi);
-		if (npt <= AN_RL_LABELS)
+		if (npt <= AN_RL_LABELS) {
+			an_label(s, t, e, label, sizeof(label));
 			lab_doc_flabel(f, e->intensity, e->gf.median, label);
+		}
 		lo = fmin(lo, e->intensity);
 		hi = fmax(hi, e->intensity);
 	}

@@ -314,6 +314,43 @@ LAB_TEST(plots_written)
 }
 
 /* A real tiny run of three sections of ch19-roofline.ini, then lab analyze. */
+/* A param every labelled point shares ("a=1") added in both files. */
+static void rl_shared_param(FILE *out, const char *line, void *ctx)
+{
+	const char *q = strstr(line, "\"isa=");
+
+	(void)ctx;
+	if (q) /* samples.csv: params are sorted, "a" first */
+		fprintf(out, "%.*s\"a=1;%s\n", (int)(q - line), line, q + 1);
+	else if (!strncmp(line + strspn(line, " "), "\"isa\": ", 7))
+		fprintf(out, "      \"a\": \"1\",\n%s\n", line);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* plots43: a point's label said every param, so four labels of 2 threads were alike up to the
+ * 64 bytes a legend entry keeps; a param all the figure's points share is left out of them. */
+LAB_TEST(labels_leave_out_shared_params)
+{
+	char *gp, *out = NULL, *err = NULL;
+
+	clitest_copy(FX);
+	REQUIRE(clitest_rewrite(FX "/samples.csv", rl_shared_param, NULL) == 0);
+	REQUIRE(clitest_rewrite(FX "/run.json", rl_shared_param, NULL) == 0);
+	CHECK_EQ_I64(clitest_run(NULL, "analyze " FX, &out, &err), 0);
+	free(out);
+	free(err);
+	REQUIRE((gp = clitest_read(FX "/plots/roofline00-all-1t.gp")));
+	CHECK(strstr(gp, "title '6: kernels isa=avx2 op=poly size=16K tag=<b>+x type=f64'") !=
+	      NULL);
+	CHECK(strstr(gp, "a=1") == NULL);
+	free(gp);
+	/* a point alone keeps them all */
+	REQUIRE((gp = clitest_read(FX "/plots/roofline01-all-2t.gp")));
+	CHECK(strstr(gp, "set label 'bandwidth a=1 isa=avx2 op=triad size=16K'") != NULL);
+	free(gp);
+}
+
 LAB_TEST(real_run_roofline)
 {
 	char cmd[2048], *out = NULL, *err = NULL;
