@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analyze/render/gnuplot_int.h"
 
@@ -19,6 +20,66 @@ static void gp_x_span(const struct lab_doc_figure *g, double *lo, double *hi)
 				*lo = fmin(*lo, g->c[i]->p[k].x);
 				*hi = fmax(*hi, g->c[i]->p[k].x);
 			}
+}
+
+/* A log x axis of this many distinct x or fewer has a tic at each (powers alone left 8 MiB
+ * and 3, 5, 6 and 7 accumulators unlabelled, plots43). */
+#define GP_X_TICS 12
+
+static int gp_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* g's distinct x values above 0, ascending, into x (GP_X_TICS); 0 when more or none. */
+static size_t gp_x_values(const struct lab_doc_figure *g, double *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nc; i++)
+		for (size_t k = 0; k < g->c[i]->n; k++) {
+			double v = g->c[i]->p[k].x;
+			size_t j = 0;
+
+			while (j < n && x[j] != v)
+				j++;
+			if (!(v > 0) || !isfinite(v) || j < n)
+				continue;
+			if (n == GP_X_TICS)
+				return 0;
+			x[n++] = v;
+		}
+	qsort(x, n, sizeof(*x), gp_cmp_double);
+	return n;
+}
+
+/* A tic at each x of g's log axis, in B, KiB, ... where its x are sizes; 0: too many x. */
+static int gp_x_tics(FILE *f, const struct lab_doc_figure *g)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double x[GP_X_TICS];
+	size_t n = gp_x_values(g, x);
+
+	for (size_t i = 0; i < g->nc; i++)
+		if (g->c[i]->style == LAB_DOC_ROOF) /* a roofline reads in decades */
+			return 0;
+	if (!n || (g->xbytes && x[n - 1] > 0x1p50))
+		return 0;
+	fputs("set xtics (", f);
+	for (size_t i = 0; i < n; i++) {
+		int u = x[i] >= 1 ? (int)floor(log2(x[i]) / 10) : 0;
+
+		u = u < 4 ? u : 4;
+		if (g->xbytes)
+			fprintf(f, "%s'%g %s' %.17g", i ? ", " : "", ldexp(x[i], -10 * u), unit[u],
+			        x[i]);
+		else
+			fprintf(f, "%s%.17g", i ? ", " : "", x[i]);
+	}
+	fputs(")\n", f);
+	return 1;
 }
 
 /* Tics of a log2 size axis in B, KiB, MiB, GiB at the powers of 2 its points span (gnuplot's
@@ -140,7 +201,8 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 
 	if (g->logx && !bars)
 		fprintf(f, "set logscale x %d\n", g->logx);
-	if (g->xbytes && g->logx == 2 && !bars) /* 16 KiB, not 16384 (plots38) */
+	/* a tic at each x where they are few, else at powers: 16 KiB, not 16384 (plots38) */
+	if (g->logx && !bars && !gp_x_tics(f, g) && g->xbytes && g->logx == 2)
 		gp_bytes_tics(f, g);
 	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
 	if (g->logx && !(g->xbytes && g->logx == 2) && !bars)
