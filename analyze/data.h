@@ -186,6 +186,8 @@ const char *lab_an_params_get(const char *params, const char *key, char *buf, si
 /* Whether params gives key the value v, compared in place (no copy cut at a buffer's length):
  * 1 it does, 0 it gives another, -1 it does not name key. */
 int lab_an_params_is(const char *params, const char *key, const char *v);
+/* Whether params holds item, the len bytes of one "key=value" (of another params string). */
+int lab_an_params_has(const char *params, const char *item, size_t len);
 /* params without the key=value item of key, in fresh memory (NULL when out of memory). */
 char *lab_an_params_without(const char *params, const char *key);
 /* The canonical params with each size param in bytes and each duration in ns, in fresh memory

@@ -105,6 +105,14 @@ int lab_an_params_is(const char *params, const char *key, const char *v)
 	return -1;
 }
 
+int lab_an_params_has(const char *params, const char *item, size_t len)
+{
+	for (const char *p = params; p && *p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+		if (strcspn(p, ";") == len && !strncmp(p, item, len))
+			return 1;
+	return 0;
+}
+
 char *lab_an_params_without(const char *params, const char *key)
 {
 	char *out = malloc(strlen(params) + 1);

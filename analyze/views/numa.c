@@ -396,15 +396,6 @@ static int an_same_figure(const struct lab_an_numa_group *a, const struct lab_an
 	       !strcmp(a->experiment, b->experiment);
 }
 
-/* Whether item (len bytes, "key=value") of a params text is in params p. */
-static int an_has_item(const char *p, const char *item, size_t len)
-{
-	for (const char *q = p; q && *q; q = strchr(q, ';') ? strchr(q, ';') + 1 : NULL)
-		if (strcspn(q, ";") == len && !strncmp(q, item, len))
-			return 1;
-	return 0;
-}
-
 /* The params of g that all groups all[0..n) share (shared 1: "placement=compact") or those
  * they do not (0: "hugepages=on"); NULL: none, or out of memory. */
 static const char *an_params_part(struct lab_doc *doc, const struct lab_an_numa_group *all,
@@ -416,7 +407,7 @@ static const char *an_params_part(struct lab_doc *doc, const struct lab_an_numa_
 	for (const char *q = g->params; w && *q; q = strchr(q, ';') ? strchr(q, ';') + 1 : "") {
 		size_t len = strcspn(q, ";"), k = 0;
 
-		while (k < n && an_has_item(all[k].params, q, len))
+		while (k < n && lab_an_params_has(all[k].params, q, len))
 			k++;
 		if ((k == n) == shared && len)
 			w += sprintf(w, "%s%.*s", w > part ? ";" : "", (int)len, q);

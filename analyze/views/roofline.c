@@ -158,21 +158,14 @@ static void an_points_doc(struct lab_doc *doc, struct lab_doc_section *sec,
  * 64 bytes a legend entry keeps, the size past them, plots43). */
 static int an_shared(const struct lab_an_rl *s, int t, const char *item, size_t len)
 {
-	const char *eq = memchr(item, '=', len);
-	char key[64], val[128];
 	size_t n = 0;
 
-	if (!eq || (size_t)(eq - item) >= sizeof(key))
-		return 0;
-	snprintf(key, sizeof(key), "%.*s", (int)(eq - item), item);
 	for (size_t i = 0; i < s->np; i++) {
 		const struct lab_an_rl_pt *e = &s->p[i];
 
 		if (e->pt->threads != t || !(e->gf.median > 0) || !(e->intensity > 0))
 			continue;
-		if (!lab_an_params_get(e->pt->params, key, val, sizeof(val)) ||
-		    strlen(val) != len - (size_t)(eq - item) - 1 ||
-		    strncmp(val, eq + 1, len - (size_t)(eq - item) - 1))
+		if (!lab_an_params_has(e->pt->params, item, len))
 			return 0;
 		n++;
 	}
