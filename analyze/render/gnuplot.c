@@ -467,9 +467,9 @@ static int gp_empty(const struct lab_doc_curve *c)
 	return c->style != LAB_DOC_ROOF && c->style != LAB_DOC_STACK && !c->n;
 }
 
-/* The one x every point of g's curves shares where two or more curves have points (every
- * lock at 2 threads: lines of one point each, on an axis of one value, plots40); NaN when
- * they have two x or more, when one curve alone has points, or g has ceilings, bars or a
+/* The one x every point of g's curves shares (every lock at 2 threads: lines of one point
+ * each, on an axis of one value, plots40; one point alone sat on a log axis of 0.5 .. 2
+ * threads, plots43); NaN when they have two x or more, none, or g has ceilings, bars or a
  * heat map. */
 static double gp_onex(const struct lab_doc_figure *g)
 {
@@ -488,7 +488,7 @@ static double gp_onex(const struct lab_doc_figure *g)
 		}
 		drawn += g->c[i]->n > 0;
 	}
-	return drawn >= 2 ? x : NAN;
+	return drawn >= 1 && !isnan(x) ? x : NAN;
 }
 
 /* The canvas height: 480, and a legend row more (17 pixels) for each row past three of the

@@ -657,7 +657,8 @@ LAB_TEST(ladder_sections_share_a_figure)
 	REQUIRE((gp = clitest_read("run/plots/numa00-ladder-mem_node_0_placement_compact.gp")));
 	CHECK(strstr(gp, "title 'hugepages=off'") != NULL);
 	CHECK(strstr(gp, "title 'hugepages=on'") != NULL);
-	CHECK(strstr(gp, "ladder: latency ladder'.\"\\n\".'mem_node=0;placement=compact'") != NULL);
+	/* the title's end may add "; load-flagged samples kept in N points" on a busy machine */
+	CHECK(strstr(gp, "ladder: latency ladder'.\"\\n\".'mem_node=0;placement=compact") != NULL);
 	free(gp);
 	free(out);
 	free(err);

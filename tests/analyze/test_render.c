@@ -580,6 +580,29 @@ LAB_TEST(gnuplot_one_x_drawn_as_bars)
 	lab_doc_free(d);
 }
 
+/* plots43: one curve of one point (locks at 1 thread only) went to gnuplot as a line of one
+ * point, its log2 axis widened to 0.5 .. 2 threads (a linear one to 1.98 .. 2.02 with five
+ * tics): it is one bar, as curves sharing one x are. */
+LAB_TEST(gnuplot_one_point_is_one_bar)
+{
+	struct lab_doc *d = lab_doc_new("onep", "One point");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
+	struct lab_doc_curve *c;
+	char *gp;
+
+	REQUIRE(d && f && (c = lab_doc_curve(f, "tas", LAB_DOC_LINES)));
+	f->logx = 2;
+	lab_doc_point(c, 1, 40, 38, 43);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("onep00-e-curves.gp")));
+	CHECK(strstr(gp, "set xlabel 'threads'.' = 1 (one bar a curve)'") != NULL);
+	CHECK(strstr(gp, "index 0 using (0):2:3:4:(0.6) with boxerrorbars lc 1") != NULL);
+	CHECK(strstr(gp, "set logscale x") == NULL);
+	free(gp);
+	lab_doc_free(d);
+}
+
 /* review42: a bar chart's canvas grew for legend rows it does not draw (50 bars, each named
  * under itself, no legend: 565 pixels high, mostly empty). */
 LAB_TEST(gnuplot_bar_chart_canvas_has_no_legend_rows)
