@@ -83,6 +83,37 @@ void lab_an_gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Where a line of at most width bytes of s ends: after the last of brk's bytes (and the
+ * space after it) past a quarter of the width, else after its last space past half, else
+ * where width bytes end on a character (s is longer than width). */
+static size_t gp_line_cut(const char *s, size_t width, const char *brk)
+{
+	size_t cut, half = width / 2;
+
+	for (cut = width; cut > width / 4 && !strchr(brk, s[cut - 1]); cut--)
+		;
+	if (cut > width / 4)
+		return cut + (s[cut] == ' ');
+	for (size_t k = width; k > half; k--)
+		if (s[k - 1] == ' ')
+			return k;
+	return (size_t)lab_an_utf8_fit(s, width);
+}
+
+void lab_an_gp_lines(FILE *f, const char *s, size_t width, int lines, const char *brk, int lead)
+{
+	for (int line = 0; s && *s && line < lines; line++) {
+		char part[AN_GP_STR_MAX + 4];
+		size_t len = strlen(s), cut = len > width ? gp_line_cut(s, width, brk) : len;
+
+		snprintf(part, sizeof(part), "%.*s%s", (int)cut, s,
+		         line == lines - 1 && cut < len ? "..." : "");
+		fputs(line || lead ? ".\"\\n\"." : "", f);
+		lab_an_gp_str(f, part);
+		s += cut;
+	}
+}
+
 /* The terminal preamble and the trailer that renders the same plot again as PNG. base is a
  * slug the analyzer made (lab_an_plot_slug); title and the optional second line sub are
  * untrusted text. */
@@ -97,24 +128,7 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 	/* sub on lines of 88 bytes at most, broken after a ';' or a space, three at most (past
 	 * some 100 characters 720 pixels cut both ends: the number of load-flagged points went,
 	 * plots43) */
-	for (int line = 0; sub && *sub && line < 3; line++) {
-		char part[96];
-		size_t len = strlen(sub), cut = len;
-
-		if (len > 88) { /* after a ';' (after "; " where that is), else a space */
-			for (cut = 88; cut > 40 && sub[cut - 1] != ';'; cut--)
-				;
-			cut += cut > 40 && sub[cut] == ' ';
-			for (size_t k = 88; cut <= 40 && k > 40; k--)
-				cut = sub[k - 1] == ' ' ? k : cut;
-			cut = cut > 40 ? cut : (size_t)lab_an_utf8_fit(sub, 88);
-		}
-		snprintf(part, sizeof(part), "%.*s%s", (int)cut, sub,
-		         line == 2 && cut < len ? "..." : "");
-		fputs(".\"\\n\".", f);
-		lab_an_gp_str(f, part);
-		sub += cut;
-	}
+	lab_an_gp_lines(f, sub, 88, 3, ";", 1);
 	fputs(" noenhanced\nset key top left box noenhanced\nset grid\n", f);
 }
 

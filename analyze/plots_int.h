@@ -32,6 +32,11 @@ int lab_an_close(struct lab_an_wfile *w, const struct lab_an_pdir *pdir, struct 
 void lab_an_gp_str(FILE *f, const char *s);
 /* The canvas height of a plot, in pixels (720 wide), unless its legend needs more. */
 #define LAB_AN_GP_HEIGHT 480
+/* s as gnuplot strings joined by newlines, lines of at most width bytes broken after
+ * one of brk's bytes or a space (gp_line_cut), at most lines of them, the last ending in "..."
+ * where s goes on; lead: a newline before the first too (after a title). */
+void lab_an_gp_lines(FILE *f, const char *s, size_t width, int lines, const char *brk, int lead);
+
 /* The SVG terminal preamble of BASE.gp (title, and sub as a second title line when not NULL),
  * and the trailer that renders it again as PNG, both height pixels high. */
 void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub, int height);

@@ -745,7 +745,7 @@ static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
                       const struct gp_ends *e, const char *base, const struct gp_bars *b)
 {
-	const char *ends;
+	const char *ends, *ylabel;
 	char none[GP_KEY_MAX + 1];
 	double onex = gp_onex(g);
 	int stacked = gp_stacked(g), numbered = gp_numbered(g);
@@ -764,8 +764,14 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		fputs(".\"\\n\".", f);
 		lab_an_gp_str(f, none);
 	}
+	/* on lines of 40 bytes: a rotated label longer than the plot is high ran into the
+	 * subtitle ("hand-off ratio, acquisitions by another thread (95% CI)", plots43) */
 	fputs("\nset ylabel ", f);
-	lab_an_gp_str(f, g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "");
+	ylabel = g->heat && g->heat->rname ? g->heat->rname : g->ylabel ? g->ylabel : "";
+	if (*ylabel)
+		lab_an_gp_lines(f, ylabel, 40, 3, ",;", 0);
+	else
+		lab_an_gp_str(f, "");
 	fputc('\n', f);
 	lab__gp_axes(f, g, e, onex, !g->heat && !stacked);
 	/* a stacked figure's labels name its bars (gp_stack), not points */

@@ -1033,6 +1033,36 @@ LAB_TEST(gnuplot_long_sub_wraps)
 	lab_doc_free(d);
 }
 
+/* plots43: a rotated y label longer than the plot is high ran into the subtitle: lines of
+ * 40 bytes at most, broken after a ',' or ';' past half of them, else a space. */
+LAB_TEST(gnuplot_long_ylabel_wraps)
+{
+	struct lab_doc *d = lab_doc_new("ylab", "Y label");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_curve *c;
+	char *gp;
+
+	REQUIRE((c = lab_doc_curve(
+	             lab_doc_figure(s, "h", "e: t", "threads",
+	                            "hand-off ratio, acquisitions by another thread (95% CI)"),
+	             "c", LAB_DOC_LINES)));
+	lab_doc_point(c, 1, 1, NAN, NAN);
+	lab_doc_point(c, 2, 2, NAN, NAN);
+	REQUIRE(
+	    (c = lab_doc_curve(lab_doc_figure(s, "s", "e: short", "n", "ns"), "c", LAB_DOC_LINES)));
+	lab_doc_point(c, 1, 1, NAN, NAN);
+	lab_doc_point(c, 2, 2, NAN, NAN);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("ylab00-e-h.gp")));
+	CHECK(strstr(gp, "set ylabel 'hand-off ratio, '.\"\\n\".'acquisitions by another thread "
+	                 "(95% CI)'\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("ylab01-e-s.gp")));
+	CHECK(strstr(gp, "set ylabel 'ns'\n") != NULL);
+	free(gp);
+	lab_doc_free(d);
+}
+
 /* review43: curves without points took blocks of the .dat, so 60 of them before 90 bars drew
  * 40 bars and said 50 more were not drawn; one curve after 20 000 empty ones never drew. */
 LAB_TEST(empty_curves_take_no_block)
