@@ -405,13 +405,17 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 		fprintf(f, " %zu", bar);
 	}
 	fputs(")\nset key below nobox\nplot ", f);
-	for (size_t i = 0; i < g->nc; i++)
+	/* the first GP_CURVES_MAX series (300 drew 300 legend rows over most of the canvas,
+	 * review43) */
+	for (size_t i = 0; i < g->nc && col < GP_CURVES_MAX + 2; i++)
 		if (g->c[i]->style == LAB_DOC_STACK) {
 			fprintf(f, "%s'%s.dat' using %zu lc %d title ", col > 2 ? ", " : "", dat,
 			        col, g->c[i]->color % 8 + 1);
 			col++;
 			gp_title(f, g->c[i], 0);
 		}
+	if (b->nstack > GP_CURVES_MAX)
+		gp_more(f, 0, b->nstack - GP_CURVES_MAX, "series");
 	if (b->more)
 		gp_more(f, 0, b->more, "bars");
 	fputc('\n', f);
@@ -493,10 +497,11 @@ static double gp_onex(const struct lab_doc_figure *g)
 
 /* The canvas height: 480, and a legend row more (17 pixels) for each row past three of the
  * legend below the plot, as many entries a row as the longest leaves room for, up to 1080
- * (12 ceilings and the named points left a strip of plot, plots38). */
-static int gp_height(const struct lab_doc_figure *g)
+ * (12 ceilings and the named points left a strip of plot, plots38); more: the legend's
+ * "(N more bars not drawn ...)" entry, 1 where it has one (review43). */
+static int gp_height(const struct lab_doc_figure *g, int more)
 {
-	size_t n = 0, len = 1, cols, rows;
+	size_t n = (size_t)more, len = more ? 56 : 1, cols, rows;
 	int bars = isfinite(gp_onex(g)); /* a bar chart's legend: curves with gaps only */
 	int stacked = gp_stacked(g);     /* once: a call a curve was quadratic (hostile42) */
 
@@ -748,9 +753,13 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	const char *ends, *ylabel;
 	char none[GP_KEY_MAX + 1];
 	double onex = gp_onex(g);
-	int stacked = gp_stacked(g), numbered = gp_numbered(g);
+	int stacked = gp_stacked(g), numbered = gp_numbered(g), more = stacked && b->more;
+	size_t bars = 0;
 
-	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g));
+	for (size_t i = 0; isfinite(onex) && i < g->nc; i++)
+		bars += g->c[i]->n > 0;
+	more |= bars > GP_CURVES_MAX; /* gp_onex_bars' "(N more bars ...)" */
+	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g, more));
 	ends = gp_ends_script(f, g, e);
 	fputs("set xlabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
@@ -790,7 +799,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		gp_onex_bars(f, g, base);
 	else
 		gp_curves(f, g, base, b);
-	lab_an_gp_tail(f, base, gp_height(g));
+	lab_an_gp_tail(f, base, gp_height(g, more));
 }
 
 /* Whether g's y axis, linear in its document, is drawn on a log scale: its values span two

@@ -957,7 +957,7 @@ LAB_TEST(bar_charts_are_capped_and_linear)
 	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
 	struct lab_doc_figure *g = lab_doc_figure(s, "bars", "e: locks", "threads", "ops");
 	struct lab_doc_figure *h = lab_doc_figure(s, "stack", "e: topdown", NULL, "share");
-	struct lab_doc_figure *q = lab_doc_figure(s, "empty", "e: gaps", "chunk", "ns");
+	struct lab_doc_figure *q = lab_doc_figure(s, "empty", "e: gaps", "chunk", "ns"), *r;
 	struct lab_doc_curve *c;
 	char *gp, *dat;
 	size_t lines = 0;
@@ -975,6 +975,13 @@ LAB_TEST(bar_charts_are_capped_and_linear)
 	}
 	for (int i = 0; i < 300; i++)
 		lab_doc_flabel(h, i, 0, lab_doc_printf(d, "point %d", i));
+	/* review43: 300 series drew 300 legend rows */
+	REQUIRE((r = lab_doc_figure(s, "series", "e: series", NULL, "share")));
+	for (int k = 0; k < 300; k++) {
+		REQUIRE((c = lab_doc_curve(r, lab_doc_printf(d, "c%d", k), LAB_DOC_STACK)));
+		for (int i = 0; i < 3; i++)
+			lab_doc_point(c, i, 0.001, NAN, NAN);
+	}
 	REQUIRE((c = lab_doc_curve(q, "dynamic", LAB_DOC_LINES)));
 	lab_doc_point(c, 1, 5, 4, 6);
 	lab_doc_point(c, 4, 3, 2, 4);
@@ -1002,6 +1009,10 @@ LAB_TEST(bar_charts_are_capped_and_linear)
 	CHECK(strstr(gp, "size 720,480 ") != NULL);
 	free(gp);
 	free(dat);
+	REQUIRE((gp = rd_read("capb03-e-series.gp")));
+	CHECK(strstr(gp, "using 101 lc ") != NULL && strstr(gp, "using 102 ") == NULL);
+	CHECK(strstr(gp, "(200 more series not drawn: the tables have them)") != NULL);
+	free(gp);
 	lab_doc_free(d);
 }
 
