@@ -700,3 +700,37 @@ LAB_TEST(matrix_cell_of_several_runs_uses_run_means)
 	free(out);
 	free(err);
 }
+
+/* plots43: the shared ladder and loaded figures say when their points keep load-flagged
+ * samples (--include-flagged), as the curves views do; without it the flagged go, unsaid. */
+LAB_TEST(loaded_figure_says_flagged_samples_kept)
+{
+	char path[2048], *csv, *at, *out = NULL, *err = NULL, *gp;
+	FILE *f;
+
+	clitest_copy(FX);
+	REQUIRE((csv = clitest_read(FX "/samples.csv")));
+	/* the first sample of the chase alone, flagged: a foreign load of half a CPU */
+	REQUIRE((at = strstr(csv, "traffic=read\",1,0,98000000,1000000,load,0.01,0,")));
+	memcpy(strstr(at, ",0.01,0,"), ",0.50,1,", 8);
+	snprintf(path, sizeof(path), "%s/" FX "/samples.csv", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs(csv, f);
+	fclose(f);
+	free(csv);
+	REQUIRE(clitest_run("PATH=/nonexistent", "analyze " FX " --include-flagged", &out, &err) ==
+	        0);
+	REQUIRE((gp = clitest_read(FX "/plots/numa02-loaded-hugepages_off_placement_compact_size_"
+	                              "256M_stream_size_64M_traffic_read.gp")));
+	CHECK(strstr(gp, "load-flagged samples kept in 1 point'") != NULL);
+	free(gp);
+	free(out);
+	free(err);
+	REQUIRE(clitest_run("PATH=/nonexistent", "analyze " FX, &out, &err) == 0);
+	REQUIRE((gp = clitest_read(FX "/plots/numa02-loaded-hugepages_off_placement_compact_size_"
+	                              "256M_stream_size_64M_traffic_read.gp")));
+	CHECK(strstr(gp, "load-flagged") == NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
