@@ -79,6 +79,10 @@ struct lab_an_point {
 	 * ratio (0 when none). */
 	size_t n_asym;
 	double asym_ratio;
+	/* The placement of the first point of its experiment that ran the same params and threads
+	 * on the same CPUs under another placement (lab_an_placement_same: on 2 CPUs compact,
+	 * cores and scatter are one placement); NULL: none. Points into d->run. */
+	const char *same_cpus_as;
 };
 
 /* Slowest over fastest thread of one sample beyond which its threads are called asymmetric:

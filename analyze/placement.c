@@ -79,6 +79,13 @@ struct an_pl_warned {
 	struct lab_an_strset set;
 	char **own; /* the set's strings */
 	size_t n, cap, more;
+	/* run.json's points that ran where an earlier point of another placement ran, and that
+	 * placement (lab_an_point.same_cpus_as) */
+	struct an_pl_mark {
+		const struct lab_an_json *pt;
+		const char *as;
+	} * mark;
+	size_t nmark, mcap;
 };
 
 /* 1 when prefix was warned of already, else records it (0; -1 out of memory). */
@@ -167,8 +174,13 @@ static void an_pl_group(struct lab_an_data *d, struct an_pl_warned *w, const cha
 	char prefix[512], cpus[128];
 	int len;
 
-	for (size_t i = 0; i < n && ns < 8; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!an_pl_same(&g[0], &g[i]))
+			continue;
+		if (strcmp(g[i].placement, g[0].placement) &&
+		    !lab_an_grow(&w->mark, &w->mcap, w->nmark + 1, sizeof(*w->mark)))
+			w->mark[w->nmark++] = (struct an_pl_mark){g[i].pt, g[0].placement};
+		if (ns == 8)
 			continue;
 		for (k = 0; k < ns && strcmp(seen[k], g[i].placement); k++)
 			;
@@ -246,6 +258,27 @@ static void an_pl_exp(struct lab_an_data *d, struct an_pl_warned *w, const char 
 	free(v);
 }
 
+static int an_mark_cmp(const void *a, const void *b)
+{
+	const struct an_pl_mark *x = a, *y = b;
+
+	return x->pt < y->pt ? -1 : x->pt > y->pt;
+}
+
+/* Each point of d that ran where a point of another placement ran says which (a point's
+ * run.json entry found among the marks by a binary search). */
+static void an_pl_marks_apply(struct lab_an_data *d, struct an_pl_warned *w)
+{
+	qsort(w->mark, w->nmark, sizeof(*w->mark), an_mark_cmp);
+	for (size_t i = 0; w->nmark && i < d->npt; i++) {
+		struct an_pl_mark key = {d->pt[i].runjson, NULL}, *m;
+
+		m = bsearch(&key, w->mark, w->nmark, sizeof(*w->mark), an_mark_cmp);
+		d->pt[i].same_cpus_as = m ? m->as : NULL;
+	}
+	free(w->mark);
+}
+
 void lab_an_placement_same(struct lab_an_data *d)
 {
 	const struct lab_an_json *ex = d->run ? lab_an_json_get(d->run, "experiments") : NULL;
@@ -262,6 +295,7 @@ void lab_an_placement_same(struct lab_an_data *d)
 		            "%zu more sets of placements ran on the same CPUs as each other (not "
 		            "listed): their results measure the same thing, not a placement effect",
 		            w.more);
+	an_pl_marks_apply(d, &w);
 	for (size_t i = 0; i < w.n; i++)
 		free(w.own[i]);
 	free(w.own);

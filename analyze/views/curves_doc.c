@@ -358,6 +358,56 @@ static void an_flagged_sub(const struct lab_an_cv_group *g, struct lab_doc_figur
 		lab_doc_flagged(f[q], kept);
 }
 
+/* The placement every point of c ran the CPUs of (lab_an_point.same_cpus_as), NULL: not all
+ * (on 2 CPUs compact, cores and scatter ran on CPUs 0,1: three curves apart by noise read as a
+ * placement effect, newcomer44). */
+static const char *an_curve_as(const struct lab_an_cv_curve *c)
+{
+	const char *as = c->npt ? c->pt[0].pt->same_cpus_as : NULL;
+
+	for (size_t k = 1; as && k < c->npt; k++)
+		if (!c->pt[k].pt->same_cpus_as || strcmp(c->pt[k].pt->same_cpus_as, as))
+			return NULL;
+	return as;
+}
+
+/* The group's points that ran on another placement's CPUs: a note for each placement (four at
+ * most), and where all of them did, their figures say so under the title. */
+static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
+                         struct lab_doc_section *sec, struct lab_doc_figure **f, size_t nf)
+{
+	const char *said[4], *first = g->nc && g->c[0].npt ? g->c[0].pt[0].pt->same_cpus_as : NULL;
+	size_t ns = 0, all = first != NULL;
+	char pl[128];
+
+	for (size_t j = 0; j < g->nc; j++)
+		for (size_t k = 0; k < g->c[j].npt; k++) {
+			const struct lab_an_point *p = g->c[j].pt[k].pt;
+			size_t i = 0;
+
+			all &= p->same_cpus_as && first && !strcmp(p->same_cpus_as, first);
+			if (!p->same_cpus_as ||
+			    !lab_an_params_get(p->params, "placement", pl, sizeof(pl)))
+				continue;
+			while (i < ns && strcmp(said[i], pl))
+				i++;
+			if (i < ns || ns == 4)
+				continue;
+			said[ns++] = lab_doc_printf(doc, "%s", pl);
+			lab_doc_note(
+			    sec,
+			    "placement=%s ran on the same CPUs as placement=%s (threads %d): "
+			    "this machine cannot tell them apart, so their numbers measure the "
+			    "same thing, not a placement effect",
+			    pl, p->same_cpus_as, p->threads);
+		}
+	for (size_t q = 0; all && q < nf; q++)
+		if (f[q])
+			f[q]->sub = lab_doc_printf(doc, "%s%son the CPUs of placement=%s",
+			                           f[q]->sub ? f[q]->sub : "",
+			                           f[q]->sub ? "; " : "", first);
+}
+
 static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
                          const struct lab_an_cv_group *g)
 {
@@ -385,14 +435,17 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	for (size_t j = 0; j < g->nc; j++) {
 		const struct lab_an_cv_curve *c = &g->c[j];
 		struct lab_doc_curve *dc[LAB_AN_CV_MAXFIG];
+		const char *as = an_curve_as(c),
+		           *label = one1 ? lab_doc_printf(doc, "%.*s", (int)c->lab0, c->label)
+		                         : c->label;
 
+		/* a curve keyed by its placement says whose CPUs it ran on */
+		if (as && ((s->curve[0] && !strcmp(s->curve[0], "placement")) ||
+		           (s->curve[1] && !strcmp(s->curve[1], "placement") && !one1)))
+			label = lab_doc_printf(doc, "%s (same CPUs as %s)", label, as);
 		/* one key: 8 colours, then dashes; two: a colour per key[0], a dash per key[1] */
 		for (size_t q = 0; q < nf; q++)
-			if ((dc[q] = lab_doc_curve(
-			         f[q],
-			         one1 ? lab_doc_printf(doc, "%.*s", (int)c->lab0, c->label)
-			              : c->label,
-			         LAB_DOC_LINES))) {
+			if ((dc[q] = lab_doc_curve(f[q], label, LAB_DOC_LINES))) {
 				dc[q]->color = c->style[0];
 				dc[q]->dash = s->curve[1] ? c->style[1] : c->style[0] / 8;
 			}
@@ -413,6 +466,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 		if ((said >> k) & 1)
 			lab_doc_note(sec, "no %s in these points' samples' rows", s->col[k].key);
 	an_flagged_sub(g, f, nf);
+	an_same_cpus(doc, g, sec, f, nf);
 	an_group_precision(doc, s, g, sec);
 }
 

@@ -245,6 +245,11 @@ static void an_series_levels(struct lab_doc_section *sec, const struct lab_an_se
 			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);
 		if (lab_an_precision_line(s->row[j].pt, buf, sizeof(buf)))
 			lab_doc_note(sec, "threads %d: %s", s->row[j].pt->threads, buf);
+		if (s->row[j].pt->same_cpus_as)
+			lab_doc_note(sec,
+			             "threads %d: ran on the same CPUs as placement=%s (not a "
+			             "placement effect: this machine cannot tell them apart)",
+			             s->row[j].pt->threads, s->row[j].pt->same_cpus_as);
 	}
 }
 

@@ -268,6 +268,28 @@ static void vw_flag_point19(FILE *out, const char *line, void *ctx)
 		fprintf(out, "%.*s1%s\n", (int)(prev - line), line, last);
 }
 
+/* newcomer44: on 2 CPUs compact and cores ran on CPUs 0,1, and their curves, apart by noise,
+ * read as a placement effect: the curve and the sections say whose CPUs they ran on (the
+ * fixture's scatter ran on 0,2: said nowhere). */
+LAB_TEST(stride_chart_says_same_cpus)
+{
+	char *out = NULL, *err = NULL, *gp;
+
+	clitest_copy("results-same-cpus");
+	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze results-same-cpus", &out, &err), 0);
+	CHECK(strstr(out, "note: placement=cores ran on the same CPUs as placement=compact "
+	                  "(threads 2): this machine cannot tell them apart") != NULL);
+	CHECK(strstr(out, "placement=scatter ran") == NULL);
+	CHECK(strstr(out, "note: threads 2: ran on the same CPUs as placement=compact") != NULL);
+	REQUIRE((gp = clitest_read("results-same-cpus/plots/stride00-fs-stride.gp")));
+	CHECK(strstr(gp, "title '2 threads, placement=cores (same CPUs as compact)'") != NULL);
+	CHECK(strstr(gp, "title '2 threads, placement=scatter'") != NULL);
+	CHECK(strstr(gp, "title '2 threads, placement=compact'") != NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
+
 /* Red team: a point of the stride chart without used samples left its row out without a word
  * (ch25's loaded threads = 2 curve vanished); it keeps its row, saying why, as other views do. */
 LAB_TEST(stride_chart_says_a_point_without_samples)
@@ -382,11 +404,24 @@ LAB_TEST(same_cpus_placements_said)
 	struct lab_an_data d = {0};
 	struct lab_err e = {0};
 
+	struct lab_an_point pt[5] = {{0}};
+	const struct lab_an_json *pts;
+
 	REQUIRE(lab_an_json_parse("run.json", run, strlen(run), &d.run, &e) == 0);
+	pts = lab_an_json_get(clitest_at(d.run, "experiments", 0), "points");
+	for (size_t i = 0; i < 5; i++)
+		pt[i].runjson = &pts->items[i];
+	d.pt = pt;
+	d.npt = 5;
 	lab_an_placement_same(&d);
 	REQUIRE(d.warn.n == 1);
 	CHECK(strstr(d.warn.msg[0], "[fs] placement compact and cores ran on the same CPUs "
 	                            "(threads=2: cpus 0,1)") != NULL);
+	/* each point of a later placement on the same CPUs names the first (newcomer44) */
+	CHECK(!pt[0].same_cpus_as && !pt[2].same_cpus_as && !pt[3].same_cpus_as);
+	CHECK(pt[1].same_cpus_as && !strcmp(pt[1].same_cpus_as, "compact"));
+	CHECK(pt[4].same_cpus_as && !strcmp(pt[4].same_cpus_as, "compact"));
+	d.pt = NULL;
 	lab_an_json_free(d.run);
 	d.run = NULL;
 	lab_an_warnings_free(&d.warn);
