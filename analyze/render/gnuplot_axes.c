@@ -155,11 +155,20 @@ static double gp_nice(double x)
 	return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
 }
 
+/* A ceiling's value at x: min(b x, a), a or b x (gp_curves draws it so). */
+static double gp_roof_at(const struct lab_doc_curve *c, double x)
+{
+	return isfinite(c->a) && isfinite(c->b) ? fmin(x * c->b, c->a)
+	       : isfinite(c->a)                 ? c->a
+	                                        : x * c->b;
+}
+
 /* Tics of g's log y axis where fewer than three powers of its base lie between its lowest
  * and highest drawn values lo .. hi (gnuplot then labels one tic or none: values of 4.5 to 71
  * read "10" alone): 1, 2 and 5 times the powers of 10 over a decade or more, otherwise two
- * to six at an even step, as on a linear axis; one value: a tic at it. A figure with ceilings is
- * left to gnuplot (its functions span more than its points). */
+ * to six at an even step, as on a linear axis; one value: a tic at it. Ceilings, which never
+ * fall as x grows, span their values at the x range's ends too (a roofline of 1.4 to 30
+ * GFLOP/s read "10" alone, newcomer44); without a fixed x range they are left to gnuplot. */
 static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, double hi)
 {
 	static const double m[3] = {1, 2, 5};
@@ -167,8 +176,14 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 	int n = 0;
 
 	for (size_t i = 0; i < g->nc; i++)
-		if (g->c[i]->style == LAB_DOC_ROOF)
-			return;
+		if (g->c[i]->style == LAB_DOC_ROOF) {
+			if (!(g->xmin < g->xmax))
+				return;
+			lo = isnan(lo) ? INFINITY : lo; /* no point: the ceilings' span alone */
+			hi = isnan(hi) ? -INFINITY : hi;
+			lo = fmin(lo, gp_roof_at(g->c[i], g->xmin));
+			hi = fmax(hi, gp_roof_at(g->c[i], g->xmax));
+		}
 	if (lo > 0 && hi <= lo * (1 + 1e-9) && isfinite(hi)) { /* one value: no tic else */
 		fprintf(f, "set ytics (%.9g)\n", lo);
 		return;

@@ -502,6 +502,20 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	}
 	/* a fixed range: no margin past it (gnuplot moved a fixed end by it too) */
 	struct lab_doc_figure *xf = lab_doc_figure(s, "fixed", "e: j", "n", "x");
+	/* newcomer44: a roofline of 1.4 to 30 read "10" alone; with its x range fixed, the
+	 * ceilings' ends at it count (min(10 x, 20) at 0.1 and 2: 1 and 20) */
+	struct lab_doc_figure *rf = lab_doc_figure(s, "roofx", "e: r", "n", "x");
+	struct lab_doc_curve *rp = lab_doc_curve(rf, "c", LAB_DOC_POINTS),
+	                     *rr = lab_doc_curve(rf, "roof", LAB_DOC_ROOF);
+
+	REQUIRE(rp && rr);
+	rf->logx = rf->logy = 10;
+	rf->xmin = 0.1;
+	rf->xmax = 2;
+	rr->a = 20;
+	rr->b = 10;
+	lab_doc_point(rp, 0.5, 4.5, NAN, NAN);
+	lab_doc_point(rp, 1, 7, NAN, NAN);
 	struct lab_doc_curve *xc = lab_doc_curve(xf, "c", LAB_DOC_LINES);
 	REQUIRE(xc);
 	xf->ymin = 0;
@@ -527,6 +541,9 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	free(gp);
 	REQUIRE((gp = rd_read("tics05-e-roof.gp")));
 	CHECK(strstr(gp, "set ytics") == NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics07-e-roofx.gp")));
+	CHECK(strstr(gp, "set ytics (1, 2, 5, 10, 20)\n") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("tics06-e-fixed.gp")));
 	CHECK(strstr(gp, "set yrange [0:1.05]\nset offsets graph 0.05, graph 0.05, 0, 0\n") !=
