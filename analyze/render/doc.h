@@ -254,8 +254,9 @@ void lab_doc_point(struct lab_doc_curve *c, double x, double y, double lo, doubl
 /* Says in c's legend that it has no number at x and why (the first three; then "..."). */
 void lab_doc_gap(struct lab_doc_curve *c, const char *x, const char *why);
 void lab_doc_flabel(struct lab_doc_figure *f, double x, double y, const char *text);
-/* Says under f's title that kept of its points hold load-flagged samples (--include-flagged:
- * a PNG copied into slides looked like clean data); nothing when kept is 0. */
+/* Says under f's title, before its conditions, that kept of its points hold load-flagged
+ * samples (--include-flagged: a PNG copied into slides looked like clean data); nothing when
+ * kept is 0. */
 void lab_doc_flagged(struct lab_doc_figure *f, size_t kept);
 
 #endif

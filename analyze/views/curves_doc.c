@@ -403,9 +403,9 @@ static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
 		}
 	for (size_t q = 0; all && q < nf; q++)
 		if (f[q])
-			f[q]->sub = lab_doc_printf(doc, "%s%son the CPUs of placement=%s",
-			                           f[q]->sub ? f[q]->sub : "",
-			                           f[q]->sub ? "; " : "", first);
+			f[q]->sub =
+			    lab_doc_printf(doc, "on the CPUs of placement=%s%s%s", first,
+			                   f[q]->sub ? "; " : "", f[q]->sub ? f[q]->sub : "");
 }
 
 static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
