@@ -72,6 +72,7 @@ void lab_doc_flagged(struct lab_doc_figure *f, size_t kept)
 {
 	/* first: a long sub loses its end past three lines (hostile44) */
 	if (f && kept)
-		f->sub = lab_doc_printf(f->doc, "load-flagged samples kept in %zu point%s%s%s", kept,
-		                        kept == 1 ? "" : "s", f->sub ? "; " : "", f->sub ? f->sub : "");
+		f->sub =
+		    lab_doc_printf(f->doc, "load-flagged samples kept in %zu point%s%s%s", kept,
+		                   kept == 1 ? "" : "s", f->sub ? "; " : "", f->sub ? f->sub : "");
 }
