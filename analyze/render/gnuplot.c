@@ -175,11 +175,6 @@ static void gp_dat_stack(FILE *f, const struct gp_bars *b)
 	}
 }
 
-/* A curve of more points than this is drawn thinned (a 100 000-point stride sweep made a
- * 21 MB SVG that report.html embeds): its x range cut into GP_CURVE_POINTS_MAX / 2 steps (of
- * log x on a log axis), each step's lowest and highest point drawn, so a spike stays in the
- * picture. */
-#define GP_CURVE_POINTS_MAX 2000
 /* The bytes of a legend entry (past some 70 characters gnuplot drew no legend at all). */
 #define GP_KEY_MAX 64
 /* Numbered labels (gp_numbered) named in the legend; the rest are in the tables. */
@@ -289,46 +284,19 @@ static void gp_dat_pt(FILE *f, const struct lab_doc_figure *g, const struct gp_e
 	fputc('\n', f);
 }
 
-/* The step of x on the figure's axis (log: logx), of steps between lo and hi. */
-static long gp_step(double x, int logx, double lo, double hi)
-{
-	double t = logx && x > 0 ? log(x) : x, span = hi - lo;
-
-	return span > 0 ? (long)((t - lo) / span * (GP_CURVE_POINTS_MAX / 2)) : 0;
-}
-
-/* Writes the points of c to f (NULL: counts them) in their order: all of them, or when there
- * are more than GP_CURVE_POINTS_MAX each step's lowest and highest. Returns how many. */
+/* Writes the points of c to f (NULL: counts them) in their order: all of them, or those
+ * lab__gp_thin keeps. Returns how many (out of memory: all of them, counted). */
 static size_t gp_dat_curve(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e,
-                           const struct lab_doc_curve *c, int logx)
+                           const struct lab_doc_curve *c)
 {
-	double lo = INFINITY, hi = -INFINITY;
-	size_t n = 0;
+	unsigned char *keep = c->n > LAB__GP_POINTS_MAX ? malloc(c->n) : NULL;
+	long n = keep ? lab__gp_thin(g, c, keep) : -1;
 
-	if (c->n <= GP_CURVE_POINTS_MAX) {
-		for (size_t k = 0; k < c->n; k++)
+	for (size_t k = 0; f && k < c->n; k++)
+		if (n < 0 || keep[k])
 			gp_dat_pt(f, g, e, &c->p[k]);
-		return c->n;
-	}
-	for (size_t k = 0; k < c->n; k++) {
-		double t = logx && c->p[k].x > 0 ? log(c->p[k].x) : c->p[k].x;
-		lo = fmin(lo, t);
-		hi = fmax(hi, t);
-	}
-	for (size_t k = 0, end; k < c->n; k = end) {
-		long step = gp_step(c->p[k].x, logx, lo, hi);
-		size_t min = k, max = k;
-
-		for (end = k + 1; end < c->n && gp_step(c->p[end].x, logx, lo, hi) == step; end++) {
-			min = c->p[end].y < c->p[min].y ? end : min;
-			max = c->p[end].y > c->p[max].y ? end : max;
-		}
-		gp_dat_pt(f, g, e, &c->p[min < max ? min : max]);
-		if (min != max)
-			gp_dat_pt(f, g, e, &c->p[min < max ? max : min]);
-		n += 1 + (min != max);
-	}
-	return n;
+	free(keep);
+	return n < 0 ? c->n : (size_t)n;
 }
 
 /* A figure of more data curves than this draws its first GP_CURVES_MAX, and its key says how
@@ -353,7 +321,7 @@ static void gp_dat_curves(FILE *f, const struct lab_doc_figure *g, const struct 
 		if (c->style == LAB_DOC_ROOF || !c->n)
 			continue;
 		fputs(blk++ ? "\n\n" : "", f);
-		gp_dat_curve(f, g, e, c, g->logx);
+		gp_dat_curve(f, g, e, c);
 	}
 }
 
@@ -373,13 +341,14 @@ static void gp_key_str(FILE *f, const char *s)
 
 /* The legend entry: the label, where the curve has no number ("[no data at 2: ...]"), and
  * what a thinned curve draws. */
-static void gp_title(FILE *f, const struct lab_doc_curve *c, int logx)
+static void gp_title(FILE *f, const struct lab_doc_figure *g, const struct lab_doc_curve *c)
 {
 	char buf[512], thin[96] = "";
-	size_t drawn = c->n > GP_CURVE_POINTS_MAX ? gp_dat_curve(NULL, NULL, NULL, c, logx) : c->n;
+	size_t drawn = c->n > LAB__GP_POINTS_MAX ? gp_dat_curve(NULL, g, NULL, c) : c->n;
 
 	if (drawn < c->n)
-		snprintf(thin, sizeof(thin), " [%zu of %zu points: x-step extremes]", drawn, c->n);
+		snprintf(thin, sizeof(thin), " [%zu of %zu points: %s]", drawn, c->n,
+		         c->style == LAB_DOC_POINTS ? "one a cell of a grid" : "x-step extremes");
 	snprintf(buf, sizeof(buf), "%s%s%s%s%s", c->label ? c->label : "",
 	         c->missing ? " [no data at " : "", c->missing ? c->missing : "",
 	         c->missing ? "]" : "", thin);
@@ -412,7 +381,7 @@ static void gp_stack(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			fprintf(f, "%s'%s.dat' using %zu lc %d title ", col > 2 ? ", " : "", dat,
 			        col, g->c[i]->color % 8 + 1);
 			col++;
-			gp_title(f, g->c[i], 0);
+			gp_title(f, g, g->c[i]);
 		}
 	if (b->nstack > GP_CURVES_MAX)
 		gp_more(f, 0, b->nstack - GP_CURVES_MAX, "series");
@@ -643,7 +612,7 @@ static void gp_onex_bars(FILE *f, const struct lab_doc_figure *g, const char *da
 		k++;
 		if (g->c[i]->missing) {
 			fputs("title ", f);
-			gp_title(f, g->c[i], 0);
+			gp_title(f, g, g->c[i]);
 		} else {
 			fputs("notitle", f);
 		}
@@ -711,7 +680,7 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 			                                   : "yerrorlines",
 			        c->color % 8 + 1, c->color % 14 + 1, c->dash % 5 + 1);
 		}
-		gp_title(f, c, g->logx);
+		gp_title(f, g, c);
 	}
 	if (left)
 		gp_more(f, first, left, "curves");

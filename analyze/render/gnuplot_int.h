@@ -21,6 +21,15 @@ struct gp_ends {
  * chart (NaN: none); framed: 0 for a heat map or stacked bars (no margins). */
 void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e, double onex,
                   int framed);
+/* A curve of more points than this is drawn thinned (a 100 000-point stride sweep made a
+ * 21 MB SVG that report.html embeds): a line's x range cut into LAB__GP_POINTS_MAX / 2 steps
+ * (of log x on a log axis), each step's lowest and highest point drawn, so a spike stays in
+ * the picture; a scatter's first point in each cell of a grid (gnuplot_thin.c). */
+#define LAB__GP_POINTS_MAX 2000
+/* Marks in keep (c->n bytes) the points of c that g draws: all of them, or past
+ * LAB__GP_POINTS_MAX a thinned set. Returns how many; -1: out of memory. */
+long lab__gp_thin(const struct lab_doc_figure *g, const struct lab_doc_curve *c,
+                  unsigned char *keep);
 /* Heat map m's .dat: index 0, x y value per cell with a number; index 1, x y label of the
  * cells labelled. */
 void lab__gp_dat_heat(FILE *f, const struct lab_doc_matrix *m);

@@ -1125,6 +1125,34 @@ LAB_TEST(empty_curves_take_no_block)
 	lab_doc_free(d);
 }
 
+/* hostile44: a roofline's points, in point order, shared no x step with their neighbours,
+ * so 20 000 of them were all drawn (an 8 MB SVG): a scatter keeps a point a grid cell. */
+LAB_TEST(large_scatter_is_thinned)
+{
+	struct lab_doc *d = lab_doc_new("scat", "Scatter");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *g = lab_doc_figure(s, "roof", "e: r", "flops per byte", "GFLOP/s");
+	struct lab_doc_curve *c = lab_doc_curve(g, "points", LAB_DOC_POINTS);
+	char *gp, *dat;
+	size_t lines = 0;
+
+	REQUIRE(d && g && c);
+	g->logx = g->logy = 10;
+	for (int i = 0; i < 20000; i++) /* intensities that cycle: no two neighbours alike */
+		lab_doc_point(c, 0.01 * (1 + (i * 7919) % 997), 1 + (i * 104729) % 1009, NAN, NAN);
+	lab_doc_point(c, 0.5, 1e6, NAN, NAN); /* one far point: its cell alone */
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("scat00-e-roof.gp")) && (dat = rd_read("scat00-e-roof.dat")));
+	for (const char *p = dat; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(lines > 100 && lines <= 65 * 65 + 1);
+	CHECK(strstr(dat, " 0.5 1000000 ") != NULL);
+	CHECK(strstr(gp, "of 20001 points: one a cell of a grid]") != NULL);
+	free(gp);
+	free(dat);
+	lab_doc_free(d);
+}
+
 LAB_TEST(large_documents_are_capped)
 {
 	struct lab_doc *d = lab_doc_new("big", "Big");
