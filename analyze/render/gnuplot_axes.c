@@ -184,8 +184,10 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 			lo = fmin(lo, gp_roof_at(g->c[i], g->xmin));
 			hi = fmax(hi, gp_roof_at(g->c[i], g->xmax));
 		}
-	if (lo > 0 && hi <= lo * (1 + 1e-9) && isfinite(hi)) { /* one value: no tic else */
-		fprintf(f, "set ytics (%.9g)\n", lo);
+	/* one value: no tic else, and a range around it (gnuplot warned "empty y range",
+	 * hostile44): a factor of 2 either side */
+	if (lo > 0 && hi <= lo * (1 + 1e-9) && isfinite(hi)) {
+		fprintf(f, "set yrange [%.9g:%.9g]\nset ytics (%.9g)\n", lo / 2, lo * 2, lo);
 		return;
 	}
 	if (!(lo > 0 && hi > lo && isfinite(hi)))
@@ -230,7 +232,17 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	 * linear one went to the next tic: a curve set aside from 0 began at -1) */
 	else if (framed && !bars && (!g->logx || gp_x_powers(g) >= 2))
 		fputs("set autoscale xfixmin\nset autoscale xfixmax\n", f);
-	if (yset)
+	/* one value on a linear axis: a range around it (gnuplot warned "empty y range" and
+	 * labelled 4.95, 4.96, ... 5.05, hostile44); ceilings span their own */
+	double v = gp_y_end(g, 0), d = fabs(v) > 0 ? fabs(v) / 10 : 1;
+	int roofs = 0;
+
+	for (size_t i = 0; i < g->nc; i++)
+		roofs |= g->c[i]->style == LAB_DOC_ROOF;
+	if (!yset && !g->logy && !bars && framed && !roofs && isfinite(v) && v == gp_y_end(g, 1)) {
+		yset = 1;
+		fprintf(f, "set yrange [%.17g:%.17g]\n", v - d, v + d);
+	} else if (yset)
 		fprintf(f, "set yrange [%.17g:%.17g]\n", g->ymin, g->ymax);
 	/* a log axis ends at its values, not at the next power of its base (values of 31 to 1248
 	 * on an axis of 10 to 10000, the top decade empty: review41), and the margins below keep

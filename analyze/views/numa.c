@@ -454,13 +454,16 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 			double x = ladder ? r->size : r->gbs.med;
 
 			kept += r->n && lab_an_flagged_kept(r->pt) > 0;
-			if (r->n && isfinite(x) && isfinite(r->v.med))
+			if (r->n && isfinite(x) && isfinite(r->v.med) && (!ladder || x > 0))
 				lab_doc_point(c, x, r->v.med, r->v.lo, r->v.hi);
-			else
+			else /* a size of 0 from a hand-made file: gnuplot dropped it unsaid */
 				lab_doc_gap(c,
 				            lab_doc_printf(sec->doc, "%g",
 				                           ladder ? r->size : r->pt->threads),
-				            r->n ? "no value" : r->pt->status);
+				            !r->n ? r->pt->status
+				            : ladder && x <= 0
+				                ? "not above 0, no place on a log axis"
+				                : "no value");
 		}
 	}
 	lab_doc_flagged(f, kept);

@@ -516,6 +516,12 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	rr->b = 10;
 	lab_doc_point(rp, 0.5, 4.5, NAN, NAN);
 	lab_doc_point(rp, 1, 7, NAN, NAN);
+	/* hostile44: one value on a linear axis: gnuplot warned "empty y range" */
+	struct lab_doc_curve *lc =
+	    lab_doc_curve(lab_doc_figure(s, "flatlin", "e: l", "n", "x"), "c", LAB_DOC_LINES);
+	REQUIRE(lc);
+	lab_doc_point(lc, 1, 5, NAN, NAN);
+	lab_doc_point(lc, 2, 5, NAN, NAN);
 	struct lab_doc_curve *xc = lab_doc_curve(xf, "c", LAB_DOC_LINES);
 	REQUIRE(xc);
 	xf->ymin = 0;
@@ -532,7 +538,7 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	                 "values)") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("tics03-e-flat.gp")));
-	CHECK(strstr(gp, "set ytics (5)\n") != NULL);
+	CHECK(strstr(gp, "set yrange [2.5:10]\nset ytics (5)\n") != NULL); /* hostile44 */
 	free(gp);
 	/* three powers of 10 or more: gnuplot's own tics; ceilings: gnuplot's range and tics */
 	REQUIRE((gp = rd_read("tics04-e-three.gp")));
@@ -544,6 +550,10 @@ LAB_TEST(gnuplot_log_tics_and_margin_below_0)
 	free(gp);
 	REQUIRE((gp = rd_read("tics07-e-roofx.gp")));
 	CHECK(strstr(gp, "set ytics (1, 2, 5, 10, 20)\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics08-e-flatlin.gp")));
+	CHECK(strstr(gp, "set yrange [4.5:5.5]\n") != NULL);
+	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, 0\n") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("tics06-e-fixed.gp")));
 	CHECK(strstr(gp, "set yrange [0:1.05]\nset offsets graph 0.05, graph 0.05, 0, 0\n") !=
