@@ -2,6 +2,7 @@
 /* A lesson's quantity Q from its point means, Q's 95 % interval (Fieller for a ratio of two
  * means, t for one, the delta method otherwise) and the verdict (analyze/lessons.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -405,7 +406,7 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 /* The verdict sentence; why: the reason a verdict is inconclusive other than its interval, after
  * lead where there is an interval to read (where it lay), else in place of the guess at why
  * there is none. 1 when the sentence holds why. */
-static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why)
+static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why, size_t nmin)
 {
 	const char *how = !l->method                      ? ""
 	                  : !strcmp(l->method, "fieller") ? ", Fieller"
@@ -440,14 +441,20 @@ static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why)
 		         : l->verdict == LAB_AN_FAILS ? ": the whole interval violates it"
 		                                      : ": the interval straddles the bound");
 	} else if (isfinite(l->value)) {
-		/* the reason known (one kept setup, samples under load) rather than a guess: a
-		 * point of one kept sample read "a denominator not clearly away from 0" */
+		/* the samples behind it first: 2 a side read as if the load alone had left no
+		 * interval (newcomer44); then the reason known (one kept setup, samples under
+		 * load): a point of one kept sample read "a denominator not clearly away from 0" */
+		char few[96] = " (a denominator not clearly away from 0)";
+
+		if (nmin <= 3)
+			snprintf(few, sizeof(few),
+			         " (as few as %zu sample%s behind a mean: too few to "
+			         "bound it)",
+			         nmin, nmin == 1 ? "" : "s");
 		snprintf(l->text, sizeof(l->text),
-		         "%s: %s = %.4g, no bounded 95 %% interval%s%s; claim %s %g", vn,
-		         l->quantity, l->value, why[0] ? ";" : "",
-		         why[0] ? why
-		                : " (too few samples or a denominator not clearly away from 0)",
-		         l->cmp, l->bound);
+		         "%s: %s = %.4g, no bounded 95 %% interval%s%s%s; claim %s %g", vn,
+		         l->quantity, l->value, why[0] && nmin > 3 ? "" : few, why[0] ? ";" : "",
+		         why, l->cmp, l->bound);
 		return why[0] != 0;
 	} else /* never "inf" or "nan" as if they were values */
 		snprintf(l->text, sizeof(l->text),
@@ -523,5 +530,9 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;
-	out->load_said = ev_text(out, lead, why) && out->load_said;
+	size_t nmin = SIZE_MAX; /* the fewest samples (or runs) behind one of its means */
+
+	for (unsigned i = 0; i < e->nvar; i++)
+		nmin = e->var[i].n < nmin ? e->var[i].n : nmin;
+	out->load_said = ev_text(out, lead, why, nmin) && out->load_said;
 }
