@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What lab run and lab plan share: options, loading and validating configs, printing plans; and
  * the program's name (lab_self, which main sets). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +37,65 @@ void lab_cli_stem(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "config");
 }
 
+/* A diagnostic's place: the order of its file among the messages' files, its line, and its
+ * own order (a message without "FILE:LINE:" after every file's, in its order). */
+struct cli_at {
+	unsigned file, i;
+	unsigned long line;
+};
+
+static int cli_cmp_at(const void *a, const void *b)
+{
+	const struct cli_at *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* d's messages by file and line (validation found them step by step: lines 2, 8, 10, 9, 7
+ * read out of order, newcomer44); left as they are when out of memory. */
+static void cli_diag_sort(struct lab_diag *d)
+{
+	struct cli_at *at = malloc((d->n + 1) * sizeof(*at));
+	char **msg = malloc((d->n + 1) * sizeof(*msg));
+	unsigned nfile = 0;
+
+	for (unsigned i = 0; at && msg && i < d->n; i++) {
+		const char *m = d->msg[i], *c = strstr(m, ":");
+		char *end = NULL;
+		unsigned long line = c ? strtoul(c + 1, &end, 10) : 0;
+
+		at[i] = (struct cli_at){UINT_MAX, i, 0};
+		if (!c || c == m || !end || end == c + 1 || *end != ':' || !strncmp(m, "--", 2))
+			continue;
+		at[i].line = line;
+		at[i].file = nfile++;
+		for (unsigned j = 0; j < i; j++) /* the few files of a command: a short scan */
+			if (at[j].file != UINT_MAX && !strncmp(d->msg[j], m, (size_t)(c - m) + 1)) {
+				at[i].file = at[j].file;
+				nfile--;
+				break;
+			}
+	}
+	if (at && msg) {
+		qsort(at, d->n, sizeof(*at), cli_cmp_at);
+		for (unsigned i = 0; i < d->n; i++)
+			msg[i] = d->msg[at[i].i];
+		memcpy(d->msg, msg, d->n * sizeof(*msg));
+	}
+	free(at);
+	free(msg);
+}
+
 static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 {
 	unsigned n = lab_diag_count(d);
 	const char *where = a->nconfigs ? a->configs[0] : "the built-in quick config";
 
+	cli_diag_sort(d);
 	/* A message quotes the config and --set text: escaped, each stays one line. */
 	for (unsigned i = 0; i < d->n; i++)
 		lab_opts_error("%s", d->msg[i]);
