@@ -109,9 +109,16 @@ static void sd_run(struct lab_ctx *ctx, struct lab_thread *t)
 static int sd_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, unsigned n,
                      struct lab_err *err)
 {
+	const struct simd_params *p = ctx->params;
+
 	for (unsigned i = 0; i < n; i++)
 		if (lab_simd_verify_thread(ctx->params, threads[i]->priv, i, err))
 			return -LAB_EVERIFY;
+	/* dot's and saxpy's float a*b+c: one FMA in the AVX2 and AVX-512 files, a multiply and
+	 * an add in the others (-ffp-contract=off), which the roofline says under an FMA roof */
+	if (p->type != SIMD_I32 && (p->op == SIMD_DOT || p->op == SIMD_SAXPY))
+		lab_ctx_fact_bool(ctx, "fma_fused",
+		                  p->isa == LAB_ISA_AVX2 || p->isa == LAB_ISA_AVX512);
 	return 0;
 }
 

@@ -447,6 +447,31 @@ static void an_wa_note(struct lab_an_rl_pt *e, const struct lab_an_rl_ceil *bw)
 /* The roof of point e at its thread count (roofline.h): from its compute ceiling cp (the
  * highest of its ISA and precision, an_compute) and its bandwidth ceiling bw (its level's, by size
  * without levels); slow is the best ceiling of a slower level, a lower bound of a missing bw. */
+/* A point's "fma_fused" fact: 1 its multiply-adds are FMAs, 0 a multiply and an add, -1 not
+ * said (an older run, or a loop without them). */
+static int an_fused(const struct lab_an_point *p)
+{
+	const struct lab_an_json *fu = p ? lab_an_json_get(p->facts, "fma_fused") : NULL;
+
+	return fu && fu->type == LAB_AN_JSON_BOOL ? fu->num != 0 : -1;
+}
+
+/* A multiply and an add under a ceiling of fused FMAs: on a core whose multiplies and adds
+ * share the FMA pipes the loop reaches half of it, so "50 % of its roof" would be its limit
+ * (march44: auto's and scalar's dot under avx2's and scalar's FMA peaks). */
+static void an_unfused_note(struct lab_an_rl_pt *e, const struct lab_an_rl_ceil *cp)
+{
+	size_t k = strlen(e->note);
+
+	if (!cp || e->binds != cp || cp->adds || an_fused(e->pt) != 0 || an_fused(cp->pt) != 1)
+		return;
+	snprintf(e->note + k, sizeof(e->note) - k,
+	         "%sits multiply-adds are a multiply and an add, not fused, under a ceiling of "
+	         "FMAs (%s): where a core's multiplies and adds share its FMA pipes they reach "
+	         "about half of it",
+	         k ? "; " : "", cp->name);
+}
+
 static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struct lab_an_rl_pt *e)
 {
 	const struct lab_an_rl_ceil *bw, *cp, *slow = NULL;
@@ -518,6 +543,7 @@ static void an_place(const struct lab_an_rl *s, const struct an_split *sp, struc
 		         "and no auto peak of its precision was measured: no compute roof, the "
 		         "bandwidth's alone (run peak isa=auto)",
 		         sp->auto_other);
+	an_unfused_note(e, cp);
 	if (!*e->note)
 		an_wa_note(e, bw);
 }

@@ -175,6 +175,38 @@ LAB_TEST(points_placed)
 	lab_an_json_free(j);
 }
 
+/* Points 10 (the scalar fma peak) and 11 (scalar dot) with their fma_fused facts (ctx: what
+ * point 11 says). */
+static void rl_fused(FILE *out, const char *line, void *ctx)
+{
+	fprintf(out, "%s\n", line);
+	if (strstr(line, "\"point\": 10,"))
+		fputs("\"point_facts\": {\"fma_fused\": true},\n", out);
+	if (strstr(line, "\"point\": 11,"))
+		fprintf(out, "\"point_facts\": {\"fma_fused\": %s},\n", (const char *)ctx);
+}
+
+/* march44: a multiply and an add (scalar dot) under a ceiling of fused FMAs (the scalar peak,
+ * built with -mfma) reaches half of it where multiplies and adds share the FMA pipes: said. */
+LAB_TEST(unfused_under_fma_roof_said)
+{
+	static const char *const want[] = {"isa=scalar;op=dot;size=16K", "compute",
+	                                   "a multiply and an add, not fused, under a ceiling of "
+	                                   "FMAs (scalar f64)",
+	                                   NULL};
+	char *out = NULL, *err = NULL, no[] = "false", yes[] = "true";
+
+	for (int fused = 0; fused < 2; fused++) { /* a fused loop (no such kernel): nothing said */
+		clitest_copy(FX);
+		REQUIRE(clitest_rewrite(FX "/run.json", rl_fused, fused ? yes : no) == 0);
+		CHECK_EQ_I64(clitest_run(NULL, "analyze " FX " --no-plots", &out, &err), 0);
+		CHECK(rl_line(out, want) == !fused);
+		CHECK((strstr(out, "not fused") != NULL) == !fused);
+		free(out);
+		free(err);
+	}
+}
+
 /* The speedup over scalar per size: 5 in L1, 1.25 in DRAM, with Fieller intervals. */
 /* The rows of the simd_speedup table of experiment "kernels" in analysis.json j, or NULL. */
 static const struct lab_an_json *rl_simd_rows(const struct lab_an_json *j)
