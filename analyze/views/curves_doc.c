@@ -71,9 +71,13 @@ static void an_cell(struct lab_doc *doc, const struct lab_an_cv_spec *s, size_t 
 		lab_doc_why(doc, c, "no %s=%s point at these params", s->curve[0], s->base);
 	/* a mean at or below 0: below what the clock resolves, or noise that a few preempted
 	 * reference loops made (a mean of -158 ns over differences of median +7.8 ns) */
-	else if (v->below_res == 2 && isfinite(v->hi))
-		lab_doc_why(doc, c, "not measurable (mean <= 0: below resolution or noise; < %.4g)",
-		            v->hi);
+	else if (v->below_res == 2 && isfinite(v->hi)) /* its unit and what bound (newcomer44) */
+		lab_doc_why(
+		    doc, c,
+		    "not measurable (mean <= 0: below resolution or noise; the 95 %% interval "
+		    "ends at %.4g%s%s)",
+		    v->hi * sc, s->col[k].unit && !s->col[k].cost_unit ? " " : "",
+		    s->col[k].unit && !s->col[k].cost_unit ? s->col[k].unit : "");
 	else if (v->below_res == 2)
 		lab_doc_why(doc, c, "not measurable (mean <= 0: below resolution or noise)");
 	else if (v->n)

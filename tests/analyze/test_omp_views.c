@@ -456,6 +456,35 @@ LAB_TEST(schedule_overhead_never_negative)
 	free(out);
 }
 
+/* Each line with ",-8680," (chunk 1's second sample) as ",5000,". */
+static void ov_one_above(FILE *out, const char *line, void *ctx)
+{
+	const char *at = strstr(line, ",-8680,");
+
+	(void)ctx;
+	if (at)
+		fprintf(out, "%.*s,5000,%s\n", (int)(at - line), line, at + 7);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* newcomer44: a mean at or below 0 whose interval ends above 0 said "< 72.62": what bound, in
+ * what unit. Chunk 1 of -7600, 5000, -6649: mean -3083, the interval's end 1.435e+04. */
+LAB_TEST(schedule_overhead_not_measurable_says_its_bound)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-omp-schedule-negative");
+	REQUIRE(clitest_rewrite("results-omp-schedule-negative/samples.csv", ov_one_above, NULL) ==
+	        0);
+	CHECK_EQ_I64(
+	    clitest_run(NULL, "analyze results-omp-schedule-negative --no-plots", &out, &err), 0);
+	CHECK(strstr(out, "not measurable (mean <= 0: below resolution or noise; the 95 % "
+	                  "interval ends at 1.435e+04)") != NULL);
+	free(out);
+	free(err);
+}
+
 LAB_TEST(reduce_json_numbers)
 {
 	struct lab_an_json *j = ov_json("results-reduce");
