@@ -331,11 +331,20 @@ static void gp_key_str(FILE *f, const char *s)
 {
 	char buf[GP_KEY_MAX + 4];
 
+	int cut;
+
 	if (strlen(s) <= GP_KEY_MAX) {
 		lab_an_gp_str(f, s);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.*s...", lab_an_utf8_fit(s, GP_KEY_MAX - 3), s);
+	/* at a word's end where one is past half the entry ("size=16K ty...", newcomer44) */
+	cut = lab_an_utf8_fit(s, GP_KEY_MAX - 3);
+	for (int k = cut; k > GP_KEY_MAX / 2; k--)
+		if (s[k] == ' ' || s[k] == ';' || s[k] == ',') {
+			cut = k;
+			break;
+		}
+	snprintf(buf, sizeof(buf), "%.*s...", cut, s);
 	lab_an_gp_str(f, buf);
 }
 

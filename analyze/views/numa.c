@@ -441,11 +441,10 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 
 	for (size_t j = 0; j < n; j++) {
 		const char *name = n > 1 ? an_params_part(sec->doc, g, n, &g[j], 0) : NULL;
-		struct lab_doc_curve *c = lab_doc_curve(f,
-		                                        name           ? name
-		                                        : *g[j].params ? g[j].params
-		                                                       : g[j].experiment,
-		                                        LAB_DOC_LINES);
+		/* one curve: its params are the figure's conditions already (the key repeated
+		 * them, cut at 64 bytes, newcomer44) */
+		struct lab_doc_curve *c =
+		    lab_doc_curve(f, name ? name : g[j].experiment, LAB_DOC_LINES);
 
 		if (c)
 			c->color = (int)j;
