@@ -104,6 +104,9 @@ struct lab_an_cv_spec {
 	/* param of the x axis, read with the configs' size suffixes (4K: 4096); NULL: threads */
 	const char *x;
 	const char *xunit; /* its unit: the table shows x read as a number (4K: 4096) */
+	/* without xunit: the table column's unit, x keeps its spelling (size 16K: bytes; a size
+	 * without a unit read as bytes or elements, newcomer44) */
+	const char *xcolunit;
 	const char *xlabel;
 	int logx;
 	/* Files without a views key: the view applies to points with this metric column and a

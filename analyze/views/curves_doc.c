@@ -126,7 +126,7 @@ static void an_table_cols(const struct lab_an_cv_spec *s, const struct lab_an_cv
 {
 	for (size_t k = 0; k < (s->curve[1] ? 2u : 1u); k++)
 		lab_doc_col(t, s->curve[k], NULL, LAB_DOC_KEY);
-	lab_doc_col(t, s->x ? s->x : "threads", s->xunit, LAB_DOC_KEY);
+	lab_doc_col(t, s->x ? s->x : "threads", s->xunit ? s->xunit : s->xcolunit, LAB_DOC_KEY);
 	for (size_t k = 0; k < s->ncol; k++)
 		lab_doc_col(t, s->col[k].key, s->col[k].cost_unit ? g->unit : s->col[k].unit,
 		            s->col[k].src > LAB_AN_CV_RATE ? LAB_DOC_COUNT : LAB_DOC_INTERVAL);

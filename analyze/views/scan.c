@@ -27,6 +27,7 @@ static const struct lab_an_cv_spec an_spec = {
     .curve = {"method", "tile"},
     .curve1_some = 1,
     .x = "size",
+    .xcolunit = "bytes",
     .xlabel = "input size, bytes",
     .logx = 1,
     .base = "serial",

@@ -60,6 +60,7 @@ static const struct lab_an_cv_spec an_by_misalign = {
 static const struct lab_an_cv_spec an_spec = {
     AN_SIMD_COMMON,
     .x = "size",
+    .xcolunit = "bytes",
     .xlabel = "size (bytes)",
     .logx = 1,
     /* the cost too: a lesson (dram_slows_the_vector_loop) reads it across sizes (plots40) */

@@ -296,6 +296,9 @@ LAB_TEST(text_table)
 	CHECK(strstr(out, "write-allocate not counted") != NULL);
 	CHECK(strstr(out, "no ceilings") == NULL);
 	CHECK(strstr(out, "== SIMD speedup over scalar: kernels") != NULL);
+	/* a size keeps its spelling, its column says bytes (newcomer44: bytes or elements?) */
+	CHECK(rl_line(out, (const char *[]){"isa ", " size (bytes) ", " speedup ", NULL}));
+	CHECK(rl_line(out, (const char *[]){"avx2 ", " 16K ", " 5 | 5 [", NULL}));
 	free(out);
 }
 
