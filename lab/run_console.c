@@ -182,8 +182,9 @@ static void run_report_load(const struct lab_run_console *con)
 		       con->retried, con->samples);
 	if (!con->flagged)
 		return;
-	printf("load: %u of %u samples (%.0f %%) were kept flagged (their retries ran out, or "
-	       "their point's load had outlasted every retry once)",
+	/* retry_flagged = 0 takes none again: "their retries ran out" was no reason there */
+	printf("load: %u of %u samples (%.0f %%) were kept flagged (taken again as often as "
+	       "retry_flagged allows, or their point's load had outlasted every retry once)",
 	       con->flagged, con->samples, 100.0 * con->flagged / con->samples);
 	if (con->flagged_runq)
 		printf(", %u of them because a worker waited for its CPU (runq_wait above "
