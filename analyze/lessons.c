@@ -271,11 +271,13 @@ static int ev_var_of(struct ev *e, const struct lab_an_point *p, int metric,
 		v->mean = m->mean;
 		v->v = isfinite(se) ? se * se : 0;
 		v->n = m->runs ? m->runs : m->n; /* from run means: runs - 1 df */
+		v->runs = m->runs != 0;
 	} else if (p->levels.runs >= 2 && isfinite(p->levels.run_ci95_hi) &&
 	           isfinite(p->levels.run_ci95_lo)) {
 		v->mean = p->levels.mean;
 		v->v = p->levels.run_se * p->levels.run_se;
 		v->n = p->levels.runs;
+		v->runs = 1;
 	} else {
 		v->mean = p->st.mean;
 		v->v = p->st.se * p->st.se;
@@ -368,6 +370,7 @@ static void ev_lend_mixed(struct ev *e)
 				continue;
 			v->v += rel ? lend * v->mean * v->mean : lend;
 			v->n = runs;
+			v->runs = 1;
 			e->df_max = fmin(e->df_max, (double)runs - 1);
 		}
 	}

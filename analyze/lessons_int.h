@@ -16,6 +16,7 @@ struct ev_var {
 	int metric;
 	double mean, v; /* v: variance of the mean */
 	size_t n;       /* samples (or runs) behind it: df = n - 1 */
+	int runs;       /* 1: n counts runs (run means, or a lent run-to-run variance) */
 };
 
 /* The points of a run listed for the selectors (lessons_index.c): under

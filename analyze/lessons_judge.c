@@ -405,8 +405,10 @@ static void ev_judge(struct ev *e, struct lab_an_lesson *out)
 
 /* The verdict sentence; why: the reason a verdict is inconclusive other than its interval, after
  * lead where there is an interval to read (where it lay), else in place of the guess at why
- * there is none. 1 when the sentence holds why. */
-static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why, size_t nmin)
+ * there is none; nmin: the fewest samples behind one of its means (runs where nruns). 1 when
+ * the sentence holds why. */
+static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why, size_t nmin,
+                   int nruns)
 {
 	const char *how = !l->method                      ? ""
 	                  : !strcmp(l->method, "fieller") ? ", Fieller"
@@ -448,9 +450,8 @@ static int ev_text(struct lab_an_lesson *l, const char *lead, const char *why, s
 
 		if (nmin <= 3)
 			snprintf(few, sizeof(few),
-			         " (as few as %zu sample%s behind a mean: too few to "
-			         "bound it)",
-			         nmin, nmin == 1 ? "" : "s");
+			         " (as few as %zu %s%s behind a mean: too few to bound it)", nmin,
+			         nruns ? "run" : "sample", nmin == 1 ? "" : "s");
 		snprintf(l->text, sizeof(l->text),
 		         "%s: %s = %.4g, no bounded 95 %% interval%s%s%s; claim %s %g", vn,
 		         l->quantity, l->value, why[0] && nmin > 3 ? "" : few, why[0] ? ";" : "",
@@ -531,8 +532,12 @@ void lab__lesson_judge(struct ev *e, struct lab_an_lesson *out)
 	if (why[0])
 		out->verdict = LAB_AN_INCONCLUSIVE;
 	size_t nmin = SIZE_MAX; /* the fewest samples (or runs) behind one of its means */
+	int nruns = 0;          /* 1: that n counts runs (review44) */
 
 	for (unsigned i = 0; i < e->nvar; i++)
-		nmin = e->var[i].n < nmin ? e->var[i].n : nmin;
-	out->load_said = ev_text(out, lead, why, nmin) && out->load_said;
+		if (e->var[i].n < nmin) {
+			nmin = e->var[i].n;
+			nruns = e->var[i].runs;
+		}
+	out->load_said = ev_text(out, lead, why, nmin, nruns) && out->load_said;
 }

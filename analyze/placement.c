@@ -120,14 +120,15 @@ struct an_pl {
 	const char *placement;
 };
 
-/* NULL when p cannot take part (no placement, no CPUs). */
+/* NULL when p cannot take part (no placement, no CPUs, or one thread: a thread alone runs on
+ * the first CPU under every placement, which a note in every section said, review44). */
 static const char *an_pl_key(const struct lab_an_json *p, uint64_t *hash)
 {
 	const char *pl = lab_an_json_str(p, "placement");
 	const struct lab_an_json *cpus = lab_an_json_get(p, "cpus"), *par;
 	uint64_t h = lab_an_hash_long(LAB_AN_HASH_INIT, (long)lab_an_json_num(p, "threads", -1));
 
-	if (!pl || !cpus || cpus->type != LAB_AN_JSON_ARR || !cpus->n)
+	if (!pl || !cpus || cpus->type != LAB_AN_JSON_ARR || cpus->n < 2)
 		return NULL;
 	for (size_t i = 0; i < cpus->n; i++)
 		h = lab_an_hash_long(h, (long)cpus->items[i].num);

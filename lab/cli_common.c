@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What lab run and lab plan share: options, loading and validating configs, printing plans; and
  * the program's name (lab_self, which main sets). */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +65,15 @@ static void cli_diag_sort(struct lab_diag *d)
 	unsigned nfile = 0;
 
 	for (unsigned i = 0; at && msg && i < d->n; i++) {
-		const char *m = d->msg[i], *c = strstr(m, ":");
+		const char *m = d->msg[i], *c = strchr(m, ':');
 		char *end = NULL;
-		unsigned long line = c ? strtoul(c + 1, &end, 10) : 0;
+		unsigned long line = 0;
+
+		/* the first ":DIGITS:" (a path may hold a ':' of its own, review44) */
+		for (; c; c = strchr(c + 1, ':'))
+			if (isdigit((unsigned char)c[1]) &&
+			    (line = strtoul(c + 1, &end, 10), *end == ':'))
+				break;
 
 		at[i] = (struct cli_at){UINT_MAX, i, 0};
 		if (!c || c == m || !end || end == c + 1 || *end != ':' || !strncmp(m, "--", 2))

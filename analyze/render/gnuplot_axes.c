@@ -187,7 +187,9 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 	/* one value: no tic else, and a range around it (gnuplot warned "empty y range",
 	 * hostile44): a factor of 2 either side */
 	if (lo > 0 && hi <= lo * (1 + 1e-9) && isfinite(hi)) {
-		fprintf(f, "set yrange [%.9g:%.9g]\nset ytics (%.9g)\n", lo / 2, lo * 2, lo);
+		if (isfinite(lo * 2)) /* not past a double (review44) */
+			fprintf(f, "set yrange [%.9g:%.9g]\n", lo / 2, lo * 2);
+		fprintf(f, "set ytics (%.9g)\n", lo);
 		return;
 	}
 	if (!(lo > 0 && hi > lo && isfinite(hi)))
@@ -239,7 +241,8 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 
 	for (size_t i = 0; i < g->nc; i++)
 		roofs |= g->c[i]->style == LAB_DOC_ROOF;
-	if (!yset && !g->logy && !bars && framed && !roofs && isfinite(v) && v == gp_y_end(g, 1)) {
+	if (!yset && !g->logy && !bars && framed && !roofs && isfinite(v + d) && isfinite(v - d) &&
+	    v == gp_y_end(g, 1)) {
 		yset = 1;
 		fprintf(f, "set yrange [%.17g:%.17g]\n", v - d, v + d);
 	} else if (yset)

@@ -36,9 +36,12 @@ static long gp_step(double v, int log_axis, double lo, double hi, long steps)
 {
 	double t = gp_axis_t(v, log_axis);
 
+	double r = hi > lo ? (t - lo) / (hi - lo) : 0;
+
 	if (!isfinite(t))
 		return -1;
-	return hi > lo ? (long)((t - lo) / (hi - lo) * (double)steps) : 0;
+	/* a span past a double (-1e308 .. 1e308) reads as one step, never a NaN cast (review44) */
+	return isfinite(r) ? (long)(r * (double)steps) : 0;
 }
 
 /* A line: each run of consecutive points in one x step keeps its lowest and highest. */

@@ -393,11 +393,16 @@ static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
 			if (!p->same_cpus_as ||
 			    !lab_an_params_get(p->params, "placement", pl, sizeof(pl)))
 				continue;
-			while (i < ns && strcmp(said[i], pl))
+			/* each placement and thread count once (the first alone hid threads=2
+			 * behind threads=1, review44) */
+			char key[160];
+
+			snprintf(key, sizeof(key), "%s@%d", pl, p->threads);
+			while (i < ns && strcmp(said[i], key))
 				i++;
-			if (i < ns || ns == 4)
+			if (i < ns || ns == 4 || !(said[ns] = lab_doc_printf(doc, "%s", key)))
 				continue;
-			said[ns++] = lab_doc_printf(doc, "%s", pl);
+			ns++;
 			lab_doc_note(
 			    sec,
 			    "placement=%s ran on the same CPUs as placement=%s (threads %d): "

@@ -262,6 +262,33 @@ LAB_TEST(metric_of_one_kept_run_is_one_setup)
 	}
 }
 
+/* review44: a ratio of two points of 2 runs each (means of 200 samples, their run means far
+ * apart) has no bounded interval: its means rest on 2 runs, not on 2 samples. */
+LAB_TEST(no_interval_counts_runs_as_runs)
+{
+	struct fx f = {0};
+	struct lab_an_lessons ls;
+
+	for (int i = 0; i < 2; i++) {
+		struct lab_an_point *p =
+		    fx_point(&f, "fs", i ? "stride=128" : "stride=8", 2, i ? 10 : 40, 1, 200);
+
+		p->levels = (struct lab_an_levels){.runs = 2,
+		                                   .n = 200,
+		                                   .mean = i ? 10 : 40,
+		                                   .run_se = i ? 8 : 5,
+		                                   .run_ci95_lo = i ? -90 : -20,
+		                                   .run_ci95_hi = i ? 110 : 100};
+	}
+	fx_lesson(&f, "costs",
+	          "cost(fs: stride=8, threads=2) / cost(fs: stride=128, threads=2) >= 2");
+	fx_eval(&f, &ls);
+	REQUIRE(ls.n == 1);
+	CHECK(strstr(ls.l[0].text, "no bounded 95 % interval (as few as 2 runs behind a mean") !=
+	      NULL);
+	fx_free(&f, &ls);
+}
+
 /* review37: two means of one point are its paired samples, which the intervals take as
  * independent (a ratio of them "held" where the paired interval straddled): inconclusive with
  * the reason; the same quantities of two points are judged. */

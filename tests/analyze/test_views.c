@@ -400,19 +400,23 @@ LAB_TEST(same_cpus_placements_said)
 	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"compact\","
 	    " \"params\": {\"stride\": \"128\", \"placement\": \"compact\"}},"
 	    "{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"cores\","
-	    " \"params\": {\"stride\": \"128\", \"placement\": \"cores\"}}]}]}";
+	    " \"params\": {\"stride\": \"128\", \"placement\": \"cores\"}},"
+	    /* one thread: on the first CPU under every placement, nothing to say (review44) */
+	    "{\"threads\": 1, \"cpus\": [0], \"placement\": \"compact\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"compact\"}},"
+	    "{\"threads\": 1, \"cpus\": [0], \"placement\": \"cores\","
+	    " \"params\": {\"stride\": \"8\", \"placement\": \"cores\"}}]}]}";
 	struct lab_an_data d = {0};
 	struct lab_err e = {0};
-
-	struct lab_an_point pt[5] = {{0}};
+	struct lab_an_point pt[7] = {{0}};
 	const struct lab_an_json *pts;
 
 	REQUIRE(lab_an_json_parse("run.json", run, strlen(run), &d.run, &e) == 0);
 	pts = lab_an_json_get(clitest_at(d.run, "experiments", 0), "points");
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < 7; i++)
 		pt[i].runjson = &pts->items[i];
 	d.pt = pt;
-	d.npt = 5;
+	d.npt = 7;
 	lab_an_placement_same(&d);
 	REQUIRE(d.warn.n == 1);
 	CHECK(strstr(d.warn.msg[0], "[fs] placement compact and cores ran on the same CPUs "
@@ -421,6 +425,7 @@ LAB_TEST(same_cpus_placements_said)
 	CHECK(!pt[0].same_cpus_as && !pt[2].same_cpus_as && !pt[3].same_cpus_as);
 	CHECK(pt[1].same_cpus_as && !strcmp(pt[1].same_cpus_as, "compact"));
 	CHECK(pt[4].same_cpus_as && !strcmp(pt[4].same_cpus_as, "compact"));
+	CHECK(!pt[5].same_cpus_as && !pt[6].same_cpus_as);
 	d.pt = NULL;
 	lab_an_json_free(d.run);
 	d.run = NULL;
