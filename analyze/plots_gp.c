@@ -125,10 +125,11 @@ void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *su
 	        "noenhanced\nset output '%s.svg'\nset title ",
 	        base, height, base);
 	lab_an_gp_str(f, title);
-	/* sub on lines of 88 bytes at most, broken after a ';' or a space, three at most (past
+	/* sub on lines of 76 bytes at most, broken after a ';' or a space, three at most (past
 	 * some 100 characters 720 pixels cut both ends: the number of load-flagged points went,
-	 * plots43) */
-	lab_an_gp_lines(f, sub, 88, 3, ";", 1);
+	 * plots43; gnuplot centres a title over the plot, up to 30 pixels right of the canvas'
+	 * centre, so lines of 88 still lost their last characters, plots44) */
+	lab_an_gp_lines(f, sub, 76, 3, ";", 1);
 	fputs(" noenhanced\nset key top left box noenhanced\nset grid\n", f);
 }
 

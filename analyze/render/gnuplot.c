@@ -814,7 +814,7 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s, i
                      const struct lab_doc_figure *g, const struct lab_an_pdir *pdir,
                      struct lab_an_plots *out, struct lab_err *err)
 {
-	char raw[256], base[256], title[352];
+	char raw[256], base[256], title[480];
 	const char *ex = s->experiment ? s->experiment : "", *sub = g->sub ? g->sub : "",
 	           *t = g->title ? g->title : d->title;
 	struct lab_an_wfile w;
@@ -869,12 +869,14 @@ static int gp_figure(const struct lab_doc *d, const struct lab_doc_section *s, i
 	/* "EXPERIMENT: TITLE (CONDITIONS)", the experiment once (a figure's title often starts
 	 * with it: the report's caption read "sched ...: sched: Loop schedules") */
 	int named = *ex && !strncmp(t, ex, strlen(ex)) && !strncmp(t + strlen(ex), ": ", 2);
-	/* each part cut where it runs long says so ("...": hostile41) */
+	/* each part cut where it runs long says so ("...": hostile41); the conditions to 220
+	 * bytes, past a load-flag note before them (at 100, four captions of a section were
+	 * alike, plots44) */
 	snprintf(title, sizeof(title), "%.*s%s%s%.*s%s%s%.*s%s%s",
 	         named ? 0 : lab_an_utf8_fit(ex, 100), ex, !named && strlen(ex) > 100 ? "..." : "",
 	         named || !*ex ? "" : ": ", lab_an_utf8_fit(t, 120), t,
-	         strlen(t) > 120 ? "..." : "", *sub ? " (" : "", lab_an_utf8_fit(sub, 100), sub,
-	         strlen(sub) > 100 ? "..." : "", *sub ? ")" : "");
+	         strlen(t) > 120 ? "..." : "", *sub ? " (" : "", lab_an_utf8_fit(sub, 220), sub,
+	         strlen(sub) > 220 ? "..." : "", *sub ? ")" : "");
 	return lab_an_plot_add(out, g->heat ? "heatmap" : "curves", title, base, d->view, g->id);
 }
 
