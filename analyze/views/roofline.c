@@ -254,6 +254,15 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
 	}
 	if (!f)
 		return;
+	/* its points and ceilings that hold load-flagged samples (--include-flagged): said
+	 * under the title, as every other view's figures say it (plots44) */
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->np; i++)
+		kept += s->p[i].pt->threads == t && lab_an_flagged_kept(s->p[i].pt) > 0;
+	for (size_t i = 0; i < s->nc; i++)
+		kept += s->c[i].threads == t && s->c[i].pt && lab_an_flagged_kept(s->c[i].pt) > 0;
+	lab_doc_flagged(f, kept);
 	f->logx = f->logy = 10;
 	f->xmin = hi > 0 ? lo / 4 : 0.0025;
 	f->xmax = hi > 0 ? hi * 12 : 1200; /* the labels sit right of their points */

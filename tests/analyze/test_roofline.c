@@ -126,6 +126,23 @@ LAB_TEST(flagged_ceiling_only_when_asked)
 	CHECK(strstr(lab_an_json_str(c, "by_params"), "op=store") != NULL);
 	lab_an_json_free(j);
 	free(out);
+	/* plots44: the figure says so under its title, as every other view's do */
+	char *gp, *err = NULL;
+
+	CHECK_EQ_I64(
+	    clitest_run("PATH=/nonexistent", "analyze " FX " --include-flagged", &out, &err), 0);
+	REQUIRE((gp = clitest_read(FX "/plots/roofline00-all-1t.gp")));
+	CHECK(strstr(gp, "set title 'Roofline, 1 thread: measured ceilings'.\"\\n\".'load-flagged "
+	                 "samples kept in 1 point' noenhanced") != NULL);
+	free(gp);
+	free(out);
+	free(err);
+	CHECK_EQ_I64(clitest_run("PATH=/nonexistent", "analyze " FX, &out, &err), 0);
+	REQUIRE((gp = clitest_read(FX "/plots/roofline00-all-1t.gp")));
+	CHECK(strstr(gp, "load-flagged") == NULL);
+	free(gp);
+	free(out);
+	free(err);
 }
 
 /* Point i: its intensities, GFLOP/s, binding roof and fraction. */
