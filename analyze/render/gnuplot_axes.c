@@ -169,7 +169,8 @@ static double gp_roof_at(const struct lab_doc_curve *c, double x)
  * to six at an even step, as on a linear axis; one value: a tic at it. Ceilings, which never
  * fall as x grows, span their values at the x range's ends too (a roofline of 1.4 to 30
  * GFLOP/s read "10" alone, newcomer44); without a fixed x range they are left to gnuplot. */
-static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, double hi)
+static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, double hi, int mlo,
+                        int mhi)
 {
 	static const double m[3] = {1, 2, 5};
 	double b = g->logy, step;
@@ -194,6 +195,13 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 	}
 	if (!(lo > 0 && hi > lo && isfinite(hi)))
 		return;
+	/* the ends gnuplot moves by a twentieth of the axis (set offsets; mlo, mhi: that end
+	 * has the margin): their tics too (a ceiling at 99 on an axis to 116 had none at 100,
+	 * plots44) */
+	double span = pow(hi / lo, 0.05);
+
+	lo = mlo && isfinite(span) ? lo / span : lo;
+	hi = mhi && isfinite(span) && isfinite(hi * span) ? hi * span : hi;
 	if (gp_powers(b, lo, hi) >= 3)
 		return;
 	fputs("set ytics (", f);
@@ -253,7 +261,8 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	if (g->logy && !yset) {
 		fputs("set autoscale yfixmin\nset autoscale yfixmax\n", f);
 		gp_log_tics(f, g, isfinite(e->floor) ? e->floor : gp_y_end(g, 0),
-		            isfinite(e->top) ? e->top : gp_y_end(g, 1));
+		            isfinite(e->top) ? e->top : gp_y_end(g, 1), isnan(e->floor),
+		            isnan(e->top));
 	}
 	if (!framed)
 		return;

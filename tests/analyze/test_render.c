@@ -563,6 +563,14 @@ LAB_TEST(gnuplot_roofline_tics_and_one_linear_value)
 	lab_doc_point(rp, 1, 7, NAN, NAN);
 	lab_doc_point(lc, 1, 5, NAN, NAN);
 	lab_doc_point(lc, 2, 5, NAN, NAN);
+	/* plots44: 5 .. 99 on an axis whose margin runs to 115 had no tic at 100 */
+	struct lab_doc_figure *mf = lab_doc_figure(s, "margin", "e: m", "n", "x");
+	struct lab_doc_curve *mc = lab_doc_curve(mf, "c", LAB_DOC_LINES);
+
+	REQUIRE(mc);
+	mf->logy = 10;
+	lab_doc_point(mc, 1, 5, NAN, NAN);
+	lab_doc_point(mc, 2, 99, NAN, NAN);
 	REQUIRE(rd_plot(d) == 0);
 	REQUIRE((gp = rd_read("tics200-e-roofx.gp")));
 	CHECK(strstr(gp, "set ytics (1, 2, 5, 10, 20)\n") != NULL);
@@ -570,6 +578,9 @@ LAB_TEST(gnuplot_roofline_tics_and_one_linear_value)
 	REQUIRE((gp = rd_read("tics201-e-flatlin.gp")));
 	CHECK(strstr(gp, "set yrange [4.5:5.5]\n") != NULL);
 	CHECK(strstr(gp, "set offsets graph 0.05, graph 0.05, 0, 0\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("tics202-e-margin.gp")));
+	CHECK(strstr(gp, "set ytics (5, 10, 20, 50, 100)\n") != NULL);
 	free(gp);
 	lab_doc_free(d);
 }
