@@ -55,14 +55,17 @@ void lab__gp_dat_heat(FILE *f, const struct lab_doc_matrix *m)
 
 		if (!gp_labelled(m, c))
 			continue;
-		fprintf(f, "%zu %zu \"", at % m->nc, at / m->nc);
-		/* a label: digits and the note's plain characters only */
-		if (c->note)
+		/* a label: the value that colours the cell, then its note (the note alone,
+		 * "M:37.23;209.2", hid the median of 121 that set the colour, plots44); digits and
+		 * the note's plain characters only */
+		fprintf(f, "%zu %zu \"%.3g", at % m->nc, at / m->nc, c->mean);
+		if (c->note) {
+			fputs(" (", f);
 			for (const char *s = c->note; *s; s++)
 				fputc(*s == '"' || *s == '\\' || (unsigned char)*s < 32 ? '_' : *s,
 				      f);
-		else
-			fprintf(f, "%.3g", c->mean);
+			fputc(')', f);
+		}
 		fputs("\"\n", f);
 	}
 }
