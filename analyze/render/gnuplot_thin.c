@@ -34,9 +34,7 @@ static void gp_span(const struct lab_doc_curve *c, int y, int log_axis, double *
 /* The step of v, 0 .. steps, in lo .. hi; -1: not finite (a point gnuplot does not draw). */
 static long gp_step(double v, int log_axis, double lo, double hi, long steps)
 {
-	double t = gp_axis_t(v, log_axis);
-
-	double r = hi > lo ? (t - lo) / (hi - lo) : 0;
+	double t = gp_axis_t(v, log_axis), r = hi > lo ? (t - lo) / (hi - lo) : 0;
 
 	if (!isfinite(t))
 		return -1;
