@@ -270,7 +270,8 @@ static int an_mark_cmp(const void *a, const void *b)
  * run.json entry found among the marks by a binary search). */
 static void an_pl_marks_apply(struct lab_an_data *d, struct an_pl_warned *w)
 {
-	qsort(w->mark, w->nmark, sizeof(*w->mark), an_mark_cmp);
+	if (w->nmark) /* never qsort(NULL, 0): UBSan stopped every analysis (hostile45) */
+		qsort(w->mark, w->nmark, sizeof(*w->mark), an_mark_cmp);
 	for (size_t i = 0; w->nmark && i < d->npt; i++) {
 		struct an_pl_mark key = {d->pt[i].runjson, NULL}, *m;
 

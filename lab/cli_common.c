@@ -69,10 +69,11 @@ static void cli_diag_sort(struct lab_diag *d)
 		char *end = NULL;
 		unsigned long line = 0;
 
-		/* the first ":DIGITS:" (a path may hold a ':' of its own, review44) */
+		/* the first ":DIGITS: " (a path may hold a ':' of its own, review44, and a ":12:",
+		 * hostile45) */
 		for (; c; c = strchr(c + 1, ':'))
 			if (isdigit((unsigned char)c[1]) &&
-			    (line = strtoul(c + 1, &end, 10), *end == ':'))
+			    (line = strtoul(c + 1, &end, 10), *end == ':' && end[1] == ' '))
 				break;
 
 		at[i] = (struct cli_at){UINT_MAX, i, 0};

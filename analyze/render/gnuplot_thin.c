@@ -11,10 +11,11 @@
 /* A scatter's cells across each axis: at most (LAB__GP_CELLS + 1)^2 points drawn. */
 #define LAB__GP_CELLS 64
 
-/* v on an axis (log: its logarithm where v > 0), and the axis' span over c's points. */
+/* v on an axis (log: its logarithm, NaN where v <= 0: no place there; it stretched the span
+ * of 100 000 points so that 4 were kept, hostile45), and the axis' span over c's points. */
 static double gp_axis_t(double v, int log_axis)
 {
-	return log_axis && v > 0 ? log(v) : v;
+	return !log_axis ? v : v > 0 ? log(v) : NAN;
 }
 
 static void gp_span(const struct lab_doc_curve *c, int y, int log_axis, double *lo, double *hi)

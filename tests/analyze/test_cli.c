@@ -1269,27 +1269,28 @@ LAB_TEST(no_series_plots_below_three_counts)
 }
 
 /* newcomer44: validation found a config's errors step by step (lines 8, 10, 9, 7 of one file
- * read out of order): listed by file and line, a path's own ':' no end of it (review44). */
+ * read out of order): listed by file and line, a path's own ':' or ":12:" no end of it
+ * (review44, hostile45). */
 LAB_TEST(config_errors_listed_by_line)
 {
 	char path[2048], *out = NULL, *err = NULL;
 	const char *at[4];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/a:b", testlib_tmpdir());
+	snprintf(path, sizeof(path), "%s/a:12:b", testlib_tmpdir());
 	REQUIRE(mkdir(path, 0700) == 0);
-	snprintf(path, sizeof(path), "%s/a:b/c.ini", testlib_tmpdir());
+	snprintf(path, sizeof(path), "%s/a:12:b/c.ini", testlib_tmpdir());
 	REQUIRE((f = fopen(path, "w")));
 	fputs("[global]\nreps = 3\n[a]\nkernel = false_sharing\nop = stor\nplacement = core\n"
 	      "stride = 8K\nmin_time = 5\n",
 	      f);
 	fclose(f);
-	CHECK_EQ_I64(clitest_run(NULL, "plan a:b/c.ini", &out, &err), 2);
+	CHECK_EQ_I64(clitest_run(NULL, "plan a:12:b/c.ini", &out, &err), 2);
 	REQUIRE(err);
-	at[0] = strstr(err, "a:b/c.ini:5: ");
-	at[1] = strstr(err, "a:b/c.ini:6: ");
-	at[2] = strstr(err, "a:b/c.ini:7: ");
-	at[3] = strstr(err, "a:b/c.ini:8: ");
+	at[0] = strstr(err, "a:12:b/c.ini:5: ");
+	at[1] = strstr(err, "a:12:b/c.ini:6: ");
+	at[2] = strstr(err, "a:12:b/c.ini:7: ");
+	at[3] = strstr(err, "a:12:b/c.ini:8: ");
 	CHECK(at[0] && at[1] && at[2] && at[3]);
 	CHECK(at[0] < at[1] && at[1] < at[2] && at[2] < at[3]);
 	free(out);

@@ -1200,6 +1200,7 @@ LAB_TEST(large_documents_are_capped)
 	REQUIRE(pdir.fd >= 0);
 	for (int i = 1; i <= 5000; i++)
 		lab_doc_point(c, i, i == 3777 ? 1e6 : 10 + i % 7, NAN, NAN);
+	lab_doc_point(c, -1e6, 10, NAN, NAN); /* no place on a log axis: no part of its span */
 	g->logx = 2;
 	lab_doc_col(t, "k", NULL, LAB_DOC_KEY);
 	for (int i = 0; i < 1500; i++) {
@@ -1222,7 +1223,7 @@ LAB_TEST(large_documents_are_capped)
 		lines++;
 	CHECK(lines > 100 && lines <= 2001);
 	CHECK(strstr(dat, " 3777 1000000 ") != NULL); /* the spike is drawn */
-	CHECK(strstr(gp, "of 5000 points: x-step extremes]") != NULL);
+	CHECK(strstr(gp, "of 5001 points: x-step extremes]") != NULL);
 	RD_CAPTURE(html, f, lab_render_html(f, d, NULL, testlib_tmpdir()));
 	CHECK(strstr(html, ">row999<") != NULL && strstr(html, ">row1000<") == NULL);
 	CHECK(strstr(html, ">row1400<") != NULL && strstr(html, "LATE WARNING") != NULL);
