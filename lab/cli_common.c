@@ -56,13 +56,14 @@ static int cli_cmp_at(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* d's messages by file and line (validation found them step by step: lines 2, 8, 10, 9, 7
- * read out of order, newcomer44); left as they are when out of memory. */
-static void cli_diag_sort(struct lab_diag *d)
+/* d's messages by file, in the order of the command line's configs (then of first appearance),
+ * and line (validation found them step by step: lines 2, 8, 10, 9, 7 read out of order,
+ * newcomer44); left as they are when out of memory. */
+static void cli_diag_sort(struct lab_diag *d, const struct lab_cli_args *a)
 {
 	struct cli_at *at = malloc((d->n + 1) * sizeof(*at));
 	char **msg = malloc((d->n + 1) * sizeof(*msg));
-	unsigned nfile = 0;
+	unsigned nfile = a->nconfigs;
 
 	for (unsigned i = 0; at && msg && i < d->n; i++) {
 		const char *m = d->msg[i], *c = strchr(m, ':');
@@ -81,7 +82,14 @@ static void cli_diag_sort(struct lab_diag *d)
 			continue;
 		at[i].line = line;
 		at[i].file = nfile++;
-		for (unsigned j = 0; j < i; j++) /* the few files of a command: a short scan */
+		for (unsigned k = 0; k < a->nconfigs; k++) /* a config named on the command line */
+			if (strlen(a->configs[k]) == (size_t)(c - m) &&
+			    !strncmp(a->configs[k], m, (size_t)(c - m))) {
+				at[i].file = k;
+				nfile--;
+				break;
+			}
+		for (unsigned j = 0; at[i].file >= a->nconfigs && j < i; j++) /* a short scan */
 			if (at[j].file != UINT_MAX && !strncmp(d->msg[j], m, (size_t)(c - m) + 1)) {
 				at[i].file = at[j].file;
 				nfile--;
@@ -103,7 +111,7 @@ static int cli_report_diag(struct lab_diag *d, const struct lab_cli_args *a)
 	unsigned n = lab_diag_count(d);
 	const char *where = a->nconfigs ? a->configs[0] : "the built-in quick config";
 
-	cli_diag_sort(d);
+	cli_diag_sort(d, a);
 	/* A message quotes the config and --set text: escaped, each stays one line. */
 	for (unsigned i = 0; i < d->n; i++)
 		lab_opts_error("%s", d->msg[i]);

@@ -381,7 +381,7 @@ static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
                          struct lab_doc_section *sec, struct lab_doc_figure **f, size_t nf)
 {
 	const char *said[4], *first = g->nc && g->c[0].npt ? g->c[0].pt[0].pt->same_cpus_as : NULL;
-	size_t ns = 0, all = first != NULL;
+	size_t ns = 0, all = first != NULL, more = 0;
 	char pl[128];
 
 	for (size_t j = 0; j < g->nc; j++)
@@ -400,6 +400,7 @@ static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
 			snprintf(key, sizeof(key), "%s@%d", pl, p->threads);
 			while (i < ns && strcmp(said[i], key))
 				i++;
+			more += i == ns && ns == 4; /* counted, not named (hostile45) */
 			if (i < ns || ns == 4 || !(said[ns] = lab_doc_printf(doc, "%s", key)))
 				continue;
 			ns++;
@@ -410,6 +411,11 @@ static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
 			    "same thing, not a placement effect",
 			    pl, p->same_cpus_as, p->threads);
 		}
+	if (more)
+		lab_doc_note(sec,
+		             "%zu more point%s ran on the same CPUs as another placement's (not "
+		             "named here)",
+		             more, more == 1 ? "" : "s");
 	for (size_t q = 0; all && q < nf; q++)
 		if (f[q])
 			f[q]->sub =

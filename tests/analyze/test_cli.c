@@ -1295,4 +1295,16 @@ LAB_TEST(config_errors_listed_by_line)
 	CHECK(at[0] < at[1] && at[1] < at[2] && at[2] < at[3]);
 	free(out);
 	free(err);
+	/* two configs: in the command line's order (b.ini's unknown key was found first) */
+	snprintf(path, sizeof(path), "%s/b.ini", testlib_tmpdir());
+	REQUIRE((f = fopen(path, "w")));
+	fputs("[global]\nthreadz = 2\n", f);
+	fclose(f);
+	CHECK_EQ_I64(clitest_run(NULL, "plan a:12:b/c.ini b.ini", &out, &err), 2);
+	REQUIRE(err);
+	at[0] = strstr(err, "a:12:b/c.ini:8: ");
+	at[1] = strstr(err, "b.ini:2: ");
+	CHECK(at[0] && at[1] && at[0] < at[1]);
+	free(out);
+	free(err);
 }

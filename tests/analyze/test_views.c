@@ -270,7 +270,7 @@ static void vw_flag_point19(FILE *out, const char *line, void *ctx)
 
 /* newcomer44: on 2 CPUs compact and cores ran on CPUs 0,1, and their curves, apart by noise,
  * read as a placement effect: the curve and the sections say whose CPUs they ran on (the
- * fixture's scatter ran on 0,2: said nowhere). */
+ * fixture's scatter ran on 0,2: said nowhere; five more placements ran on 0,1). */
 LAB_TEST(stride_chart_says_same_cpus)
 {
 	char *out = NULL, *err = NULL, *gp;
@@ -280,6 +280,11 @@ LAB_TEST(stride_chart_says_same_cpus)
 	CHECK(strstr(out, "note: placement=cores ran on the same CPUs as placement=compact "
 	                  "(threads 2): this machine cannot tell them apart") != NULL);
 	CHECK(strstr(out, "placement=scatter ran") == NULL);
+	/* four placements named, the rest counted (hostile45) */
+	CHECK(strstr(out, "placement=list:1,0 ran on the same CPUs as placement=compact") != NULL);
+	CHECK(strstr(out, "placement=expr:N:0-1 ran") == NULL);
+	CHECK(strstr(out, "note: 2 more points ran on the same CPUs as another placement's") !=
+	      NULL);
 	CHECK(strstr(out, "note: threads 2: ran on the same CPUs as placement=compact") != NULL);
 	REQUIRE((gp = clitest_read("results-same-cpus/plots/stride00-fs-stride.gp")));
 	CHECK(strstr(gp, "title '2 threads, placement=cores (same CPUs as compact)'") != NULL);
