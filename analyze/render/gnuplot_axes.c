@@ -22,6 +22,15 @@ static void gp_x_span(const struct lab_doc_figure *g, double *lo, double *hi)
 			}
 }
 
+/* 1 when g has a ceiling (a roofline: its functions span more than its points). */
+static int gp_roofs(const struct lab_doc_figure *g)
+{
+	for (size_t i = 0; i < g->nc; i++)
+		if (g->c[i]->style == LAB_DOC_ROOF)
+			return 1;
+	return 0;
+}
+
 /* A log x axis of this many distinct x or fewer has a tic at each (powers alone left 8 MiB
  * and 3, 5, 6 and 7 accumulators unlabelled, plots43). */
 #define GP_X_TICS 12
@@ -62,10 +71,7 @@ static int gp_x_tics(FILE *f, const struct lab_doc_figure *g)
 	double x[GP_X_TICS];
 	size_t n = gp_x_values(g, x);
 
-	for (size_t i = 0; i < g->nc; i++)
-		if (g->c[i]->style == LAB_DOC_ROOF) /* a roofline reads in decades */
-			return 0;
-	if (!n || (g->xbytes && x[n - 1] > 0x1p50))
+	if (gp_roofs(g) || !n || (g->xbytes && x[n - 1] > 0x1p50)) /* a roofline: decades */
 		return 0;
 	fputs("set xtics (", f);
 	for (size_t i = 0; i < n; i++) {
@@ -245,12 +251,9 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	/* one value on a linear axis: a range around it (gnuplot warned "empty y range" and
 	 * labelled 4.95, 4.96, ... 5.05, hostile44); ceilings span their own */
 	double v = gp_y_end(g, 0), d = fabs(v) > 0 ? fabs(v) / 10 : 1;
-	int roofs = 0;
 
-	for (size_t i = 0; i < g->nc; i++)
-		roofs |= g->c[i]->style == LAB_DOC_ROOF;
-	if (!yset && !g->logy && !bars && framed && !roofs && isfinite(v + d) && isfinite(v - d) &&
-	    v == gp_y_end(g, 1)) {
+	if (!yset && !g->logy && !bars && framed && !gp_roofs(g) && isfinite(v + d) &&
+	    isfinite(v - d) && v == gp_y_end(g, 1)) {
 		yset = 1;
 		fprintf(f, "set yrange [%.17g:%.17g]\n", v - d, v + d);
 	} else if (yset)
