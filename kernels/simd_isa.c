@@ -23,6 +23,11 @@ const char lab_simd_needs_auto[] =
     "isa = auto: a CPU with every extension the auto files' -march let the compiler use "
     "(`lab version` names it; none hidden by LAB_CPU_MASK)";
 
+bool lab_simd_isa_fused(int isa)
+{
+	return isa == LAB_ISA_AVX2 || isa == LAB_ISA_AVX512;
+}
+
 unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes)
 {
 	switch (isa) {

@@ -37,6 +37,11 @@ extern const char lab_simd_needs_avx2[];
 extern const char lab_simd_needs_avx512[];
 extern const char lab_simd_needs_auto[];
 
+/* Whether the stream and simd files of isa compute a*b+c as one FMA: the avx2 and avx512
+ * intrinsics do; the scalar, auto and sse2 files make it a multiply and an add
+ * (-ffp-contract=off). The point fact "fma_fused" says it to the roofline. */
+bool lab_simd_isa_fused(int isa);
+
 /* Vector lanes of width elem_bytes in one register of isa (1 for scalar and auto). */
 unsigned lab_simd_isa_lanes(int isa, unsigned elem_bytes);
 

@@ -247,11 +247,9 @@ static int st_verify(struct lab_ctx *ctx, struct lab_thread *const *threads, uns
 	for (unsigned i = 0; i < n; i++)
 		if (st_verify_thread(ctx->params, threads[i]->priv, i, err))
 			return -LAB_EVERIFY;
-	/* triad's b + s*c: one FMA in the AVX2 and AVX-512 files, a multiply and an add in the
-	 * others (-ffp-contract=off), which the roofline says under an FMA roof */
+	/* triad's b + s*c, which the roofline says under an FMA roof */
 	if (p->op == STREAM_TRIAD)
-		lab_ctx_fact_bool(ctx, "fma_fused",
-		                  p->isa == LAB_ISA_AVX2 || p->isa == LAB_ISA_AVX512);
+		lab_ctx_fact_bool(ctx, "fma_fused", lab_simd_isa_fused(p->isa));
 	return 0;
 }
 
