@@ -42,7 +42,8 @@ static int gp_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* g's distinct x values above 0, ascending, into x (GP_X_TICS); 0 when more or none. */
+/* g's distinct finite x values (on a log axis those above 0), ascending, into x (GP_X_TICS);
+ * 0 when more or none. */
 static size_t gp_x_values(const struct lab_doc_figure *g, double *x)
 {
 	size_t n = 0;
@@ -54,7 +55,7 @@ static size_t gp_x_values(const struct lab_doc_figure *g, double *x)
 
 			while (j < n && x[j] != v)
 				j++;
-			if (!(v > 0) || !isfinite(v) || j < n)
+			if ((g->logx && !(v > 0)) || !isfinite(v) || j < n)
 				continue;
 			if (n == GP_X_TICS)
 				return 0;
@@ -64,20 +65,27 @@ static size_t gp_x_values(const struct lab_doc_figure *g, double *x)
 	return n;
 }
 
-/* A tic at each x of g's log axis, in B, KiB, ... where its x are sizes; 0: too many x. */
+/* A tic at each x of g's axis, in B, KiB, ... where its x are sizes; 0: too many x, or on a
+ * linear axis two closer than a 25th of its span (gnuplot's own tics on a linear axis of
+ * offsets 0, 8 and 32 bytes fell at 5, 10, 15, ..., none of them an offset run, plots44). */
 static int gp_x_tics(FILE *f, const struct lab_doc_figure *g)
 {
 	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 	double x[GP_X_TICS];
 	size_t n = gp_x_values(g, x);
 
-	if (gp_roofs(g) || !n || (g->xbytes && x[n - 1] > 0x1p50)) /* a roofline: decades */
+	if (gp_roofs(g) || !n || (g->xbytes && fabs(x[n - 1]) > 0x1p50)) /* a roofline: decades */
 		return 0;
+	for (size_t i = 1; !g->logx && i < n; i++)
+		if (x[i] - x[i - 1] < (x[n - 1] - x[0]) / 25)
+			return 0;
 	fputs("set xtics (", f);
 	for (size_t i = 0; i < n; i++) {
-		int u = x[i] >= 1 ? (int)floor(log2(x[i]) / 10) : 0;
+		int u = fabs(x[i]) >= 1 ? (int)floor(log2(fabs(x[i])) / 10) : 0;
 
 		u = u < 4 ? u : 4;
+		while (u > 0 && ldexp(x[i], -10 * u) * 100 != floor(ldexp(x[i], -10 * u) * 100))
+			u--; /* 2000 B, not 1.95312 KiB */
 		if (g->xbytes)
 			fprintf(f, "%s'%g %s' %.17g", i ? ", " : "", ldexp(x[i], -10 * u), unit[u],
 			        x[i]);
@@ -227,6 +235,17 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 	fputs(")\n", f);
 }
 
+/* Whole numbers on g's linear y axis where its values reach a million: gnuplot's %g wrote
+ * "500000" beside "1e+06" (plots44). An axis of fewer than five units keeps %g, and beyond
+ * 1e15 every label but 0 is in e-notation already. */
+static void gp_lin_format(FILE *f, const struct lab_doc_figure *g, double lo, double hi)
+{
+	double top = fmax(fabs(lo), fabs(hi));
+
+	if (!g->logy && top >= 999999.5 && top < 1e15 && hi - lo >= 5)
+		fputs("set format y '%.0f'\n", f);
+}
+
 void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends *e, double onex,
                   int framed)
 {
@@ -237,6 +256,8 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	/* a tic at each x where they are few, else at powers: 16 KiB, not 16384 (plots38) */
 	if (g->logx && !bars && !gp_x_tics(f, g) && g->xbytes && g->logx == 2)
 		gp_bytes_tics(f, g);
+	else if (!g->logx && !bars && framed)
+		gp_x_tics(f, g);
 	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
 	if (g->logx && !(g->xbytes && g->logx == 2) && !bars)
 		fputs("set format x '%g'\n", f);
@@ -261,6 +282,7 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	/* a log axis ends at its values, not at the next power of its base (values of 31 to 1248
 	 * on an axis of 10 to 10000, the top decade empty: review41), and the margins below keep
 	 * them off the frame */
+	gp_lin_format(f, g, yset ? g->ymin : v, yset ? g->ymax : gp_y_end(g, 1));
 	if (g->logy && !yset) {
 		fputs("set autoscale yfixmin\nset autoscale yfixmax\n", f);
 		gp_log_tics(f, g, isfinite(e->floor) ? e->floor : gp_y_end(g, 0),

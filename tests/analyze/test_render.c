@@ -805,6 +805,47 @@ LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
 	lab_doc_free(d);
 }
 
+/* plots44: a linear axis of few x has a tic at each (offsets 0, 8 and 32 bytes had tics at
+ * 5, 10, 15, ...), none where two would crowd; a linear y axis that reaches a million is in
+ * whole numbers throughout ("500000" stood beside "1e+06"). */
+LAB_TEST(gnuplot_linear_tics_at_the_values)
+{
+	struct lab_doc *d = lab_doc_new("lin", "Lin");
+	struct lab_doc_section *s = lab_doc_section(d, "l", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "l: cost", "offset (bytes)", "ns");
+	struct lab_doc_figure *g = lab_doc_figure(s, "crowd", "l: crowd", "threads", "ns");
+	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	struct lab_doc_curve *k = lab_doc_curve(g, "k", LAB_DOC_LINES);
+	struct lab_an_plots plots = {0};
+	struct lab_an_pdir pdir = {open(testlib_tmpdir(), O_RDONLY | O_DIRECTORY), testlib_tmpdir(),
+	                           NULL};
+	struct lab_err err = {0};
+	char *gp;
+
+	REQUIRE(d && c && k && pdir.fd >= 0);
+	f->xbytes = 1;
+	lab_doc_point(c, 0, 5e5, NAN, NAN);
+	lab_doc_point(c, 512, 1.5e6, NAN, NAN);
+	lab_doc_point(c, 1536, 2.5e6, NAN, NAN);
+	lab_doc_point(c, 2000, 2e6, NAN, NAN);
+	for (int x = 1; x <= 3; x++)
+		lab_doc_point(k, x, 10 * x, NAN, NAN);
+	lab_doc_point(k, 100, 5, NAN, NAN);
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("lin00-l-curves.gp")));
+	CHECK(strstr(gp, "set xtics ('0 B' 0, '512 B' 512, '1.5 KiB' 1536, '2000 B' 2000)\n") !=
+	      NULL);
+	CHECK(strstr(gp, "set format y '%.0f'\n") != NULL);
+	free(gp);
+	REQUIRE((gp = rd_read("lin01-l-crowd.gp")));
+	CHECK(strstr(gp, "set xtics") == NULL); /* 1, 2 and 3 beside 100: gnuplot's own */
+	CHECK(strstr(gp, "set format y") == NULL);
+	free(gp);
+	lab_an_plots_free(&plots);
+	close(pdir.fd);
+	lab_doc_free(d);
+}
+
 LAB_TEST(gnuplot_golden_and_quoting)
 {
 	struct lab_doc *d = rd_fixture();
