@@ -213,7 +213,7 @@ static struct gp_ends gp_ends_of(const struct lab_doc_figure *g)
 {
 	double lo = INFINITY, hi = -INFINITY, vlo = INFINITY, vhi = -INFINITY;
 	int below = 0, above = 0;
-	struct gp_ends e = {NAN, NAN, 0};
+	struct gp_ends e = {NAN, NAN, 0, 0, 0};
 
 	for (size_t i = 0; i < g->nc; i++)
 		for (size_t k = 0; g->c[i]->style != LAB_DOC_ROOF && k < g->c[i]->n; k++) {
@@ -234,6 +234,8 @@ static struct gp_ends gp_ends_of(const struct lab_doc_figure *g)
 		}
 	if (!(lo <= hi))
 		return e;
+	e.below = below;
+	e.above = above;
 	/* a log axis spans a decade past the values at most: one interval of 3.5e-5 .. 2.3e5
 	 * around 2.85 made the locks' axis twelve decades, every mean in one and a half (plots40);
 	 * the bars past it run to the frame */
@@ -697,10 +699,35 @@ static void gp_curves(FILE *f, const struct lab_doc_figure *g, const char *dat,
 	fputc('\n', f);
 }
 
+/* The line under g's x label that says why bars run to its frame, into why (n bytes): each
+ * reason its ends have (a log axis cut at the top said nothing of the bars to 0 below it,
+ * plots44). */
+static const char *gp_ends_why(const struct lab_doc_figure *g, const struct gp_ends *e, char *why,
+                               size_t n)
+{
+	const char *r[3] = {!e->cut   ? NULL
+	                    : g->logy ? "reaches past the axis, a decade beyond the values"
+	                              : "reaches past the axis, twice the values",
+	                    e->above && !e->cut ? "reaches past it, unbounded" : NULL,
+	                    e->below && g->logy ? "reaches 0, below a log axis" : NULL};
+	const char *to = e->cut || (r[1] && r[2]) ? "frame" : r[1] ? "top" : "bottom";
+	size_t len = (size_t)snprintf(why, n, "(a bar to the %s: its interval", to);
+
+	for (int k = 0, first = 1; k < 3; k++)
+		if (r[k] && len < n) {
+			len += (size_t)snprintf(why + len, n - len, "%s %s", first ? "" : "; or",
+			                        r[k]);
+			first = 0;
+		}
+	if (len < n)
+		snprintf(why + len, n - len, ")");
+	return why;
+}
+
 /* The y range that puts the bars past g's values at its frame; returns the line under the x
  * label that says so (it covered the first point as a label in the plot, review39), or NULL. */
 static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
-                                  const struct gp_ends *ends)
+                                  const struct gp_ends *ends, char *why, size_t n)
 {
 	const struct gp_ends e = *ends;
 
@@ -715,21 +742,14 @@ static const char *gp_ends_script(FILE *f, const struct lab_doc_figure *g,
 			snprintf(hi, sizeof(hi), "%.9g", e.top);
 		fprintf(f, "set yrange [%s:%s]\n", lo, hi);
 	}
-	return e.cut && !g->logy
-	           ? "(a bar to the frame: its interval reaches past the axis, twice the values)"
-	       : e.cut ? "(a bar to the frame: its interval reaches past the axis, a decade beyond "
-	                 "the values)"
-	       : isnan(e.floor) ? "(a bar to the top: its interval reaches past it, unbounded)"
-	       : isnan(e.top)   ? "(a bar to the bottom: its interval reaches 0, below a log axis)"
-	                        : "(a bar to the frame: its interval reaches past it, unbounded "
-	                          "above or 0 below a log axis)";
+	return gp_ends_why(g, &e, why, n);
 }
 
 static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_figure *g,
                       const struct gp_ends *e, const char *base, const struct gp_bars *b)
 {
 	const char *ends, *ylabel;
-	char none[GP_KEY_MAX + 1];
+	char none[GP_KEY_MAX + 1], why[160];
 	double onex = gp_onex(g);
 	int stacked = gp_stacked(g), numbered = gp_numbered(g), more = stacked && b->more;
 	size_t bars = 0;
@@ -738,7 +758,7 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 		bars += g->c[i]->n > 0;
 	more |= bars > GP_CURVES_MAX; /* gp_onex_bars' "(N more bars ...)" */
 	lab_an_gp_head(f, base, g->title ? g->title : d->title, g->sub, gp_height(g, more));
-	ends = gp_ends_script(f, g, e);
+	ends = gp_ends_script(f, g, e, why, sizeof(why));
 	fputs("set xlabel ", f);
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
 	if (isfinite(onex))

@@ -14,6 +14,7 @@
 struct gp_ends {
 	double floor, top;
 	int cut; /* 1: a finite interval's end lies past the frame (the range follows the values) */
+	int below, above; /* 1: an interval reaches 0 below a log axis; one is open above */
 };
 
 /* The script lines of g's axes (gnuplot_axes.c): log scales, number formats, tics, fixed

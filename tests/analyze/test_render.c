@@ -763,6 +763,27 @@ LAB_TEST(gnuplot_log_range_follows_the_values)
 	lab_doc_free(d);
 }
 
+/* plots44: a log axis cut at the top, with a bar to 0 below it, says both. */
+LAB_TEST(gnuplot_cut_and_zero_both_said)
+{
+	struct lab_doc *d = lab_doc_new("both", "Both");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
+	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	char *gp;
+
+	REQUIRE(d && c);
+	f->logy = 10;
+	lab_doc_point(c, 1, 2, 0, 3);
+	lab_doc_point(c, 2, 3, 2.5, 3.5e5);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("both00-e-curves.gp")));
+	CHECK(strstr(gp, "'(a bar to the frame: its interval reaches past the axis, a decade "
+	                 "beyond the values; or reaches 0, below a log axis)'") != NULL);
+	free(gp);
+	lab_doc_free(d);
+}
+
 /* plots38: on a log axis an interval that reaches 0 is drawn to the bottom of the frame, not
  * from its point up; one open above to the top, not as a bare point; a size axis reads KiB. */
 LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
