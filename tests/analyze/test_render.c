@@ -214,6 +214,28 @@ LAB_TEST(bytes_cells_tell_sizes_apart)
 	}
 }
 
+/* From 10 000 a value is a whole number: 1234567 ns beside 987654, not 1.235e+06 beside
+ * 9.877e+05 (newcomer44); below it %.4g as before. */
+LAB_TEST(large_cells_are_whole_numbers)
+{
+	static const struct lab_doc_col val = {"makespan_ns", NULL, LAB_DOC_VALUE};
+	static const struct lab_doc_col est = {"makespan_ns", NULL, LAB_DOC_ESTIMATE};
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {{1234567.4, "1234567"}, {987654.5, "987655"}, {9999.4, "9999"},
+	             {9999.6, "10000"},      {-25000, "-25000"},   {0.000123456, "0.0001235"},
+	             {2e15, "2e+15"},        {12.5, "12.5"}};
+	struct lab_doc_cell e = {.mean = 2.5e6, .lo = 2.25e6, .hi = 2.75e6, .has = 1};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lab_doc_cell c = {.mean = cases[i].v, .has = 1};
+		CHECK_EQ_STR(lab_render_cell(&val, &c, buf, sizeof(buf)), cases[i].want);
+	}
+	CHECK_EQ_STR(lab_render_cell(&est, &e, buf, sizeof(buf)), "2500000 [2250000, 2750000]");
+}
+
 LAB_TEST(text_golden)
 {
 	struct lab_doc *d = rd_fixture();
