@@ -15,6 +15,7 @@
 #include "analyze/flagged.h"
 #include "analyze/manifest.h"
 #include "analyze/plots_int.h"
+#include "harness/json.h"
 #include "harness/record_schema.h"
 
 int lab_an_have_program(const char *prog)
@@ -49,14 +50,27 @@ void lab_an_dat_num(FILE *f, double v)
  * Text from the results directory is untrusted. A single-quoted gnuplot string is the one form
  * gnuplot never expands: no backquote command substitution, no @macro, no backslash escapes
  * (gnuplot 5 "quote marks" and "substitution"); the only special byte is the quote itself,
- * doubled. Defence in depth on top: only printable ASCII survives, a newline (which would end
- * the command) and every control byte become a space, backquote and @ become '_', and any other
- * byte (non-ASCII) becomes '?', so what reaches gnuplot is data whatever the quoting rules of a
- * future version. And for the SVG gnuplot writes: '&' becomes '+' and the '>' of "]]>" a '?'
- * (gnuplot 5.4's svg terminal copies "&#x202e;" and "]]>" into its <text> as they are: a
- * character reference put a right-to-left override into the plot, "&#x41" or "]]>" made the
- * file no XML at all).
+ * doubled. Defence in depth on top: only printable ASCII and well-formed UTF-8 survive, a
+ * newline (which would end the command) and every control byte become a space, backquote and @
+ * become '_', and any other byte (malformed UTF-8, a C1, bidi or invisible control:
+ * lab_utf8_control_cp) becomes '?', so what reaches gnuplot is data whatever the quoting rules
+ * of a future version (each byte of "café" had been a '?', hostile45). And for the SVG gnuplot
+ * writes: '&' becomes '+' and the '>' of "]]>" a '?' (gnuplot 5.4's svg terminal copies "&#x202e;"
+ * and "]]>" into its <text> as they are: a character reference put a right-to-left override into
+ * the plot, "&#x41" or "]]>" made the file no XML at all).
  */
+/* 1 when s starts a well-formed UTF-8 character of at most room bytes that is not a control
+ * (a bidi override, U+2028, a zero-width space: lab_utf8_control_cp). */
+static int gp_utf8_ok(const char *s, size_t room)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k = lab_utf8_len(u);
+
+	/* U+FFFE and U+FFFF are no XML characters: the SVG would not parse */
+	return k > 1 && k <= room && !lab_utf8_control_cp(u, k) &&
+	       !(k == 3 && u[0] == 0xef && u[1] == 0xbf && u[2] >= 0xbe);
+}
+
 void lab_an_gp_str(FILE *f, const char *s)
 {
 	size_t n = 0;
@@ -71,7 +85,13 @@ void lab_an_gp_str(FILE *f, const char *s)
 			fputc('_', f);
 		else if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
-		else if (c > 0x7f || (c == '>' && n >= 2 && s[-1] == ']' && s[-2] == ']'))
+		else if (c > 0x7f && gp_utf8_ok(s, AN_GP_STR_MAX - n)) {
+			size_t k = lab_utf8_len((const unsigned char *)s);
+
+			fwrite(s, 1, k, f);
+			s += k - 1;
+			n += k - 1;
+		} else if (c > 0x7f || (c == '>' && n >= 2 && s[-1] == ']' && s[-2] == ']'))
 			fputc('?', f);
 		else if (c == '&')
 			fputc('+', f);
@@ -120,7 +140,7 @@ void lab_an_gp_lines(FILE *f, const char *s, size_t width, int lines, const char
 void lab_an_gp_head(FILE *f, const char *base, const char *title, const char *sub, int height)
 {
 	fprintf(f,
-	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\n"
+	        "# Written by lab analyze. Run: gnuplot %s.gp\nreset\nset encoding utf8\n"
 	        "set terminal svg size 720,%d dynamic background rgb 'white' font 'sans,11' "
 	        "noenhanced\nset output '%s.svg'\nset title ",
 	        base, height, base);

@@ -230,18 +230,30 @@ LAB_TEST(gnuplot_literal)
 {
 	/* hostile29: the svg terminal keeps "&#x...;" and "]]>" as XML: a bidi override in the
 	 * plot, or no XML at all */
-	static const char *const in[] = {"a'b", "n`x`",          "@m",    "l1\nl2", "caf\xc3\xa9",
-	                                 "\\",  "lk&#x202e;gnp", "a]]>b", "]>"};
+	/* well-formed UTF-8 is kept (hostile45: each byte of "café" was a '?'); malformed bytes,
+	 * a bidi override (U+202E), a C1 control (U+0085) and U+FFFE (no XML character) are not */
+	static const char *const in[] = {"a'b",
+	                                 "n`x`",
+	                                 "@m",
+	                                 "l1\nl2",
+	                                 "caf\xc3\xa9 \xe2\x89\xa5 2 \xc2\xb5s",
+	                                 "\\",
+	                                 "lk&#x202e;gnp",
+	                                 "a]]>b",
+	                                 "]>",
+	                                 "x\xc3(\xff\xe2\x80\xaey\xc2\x85z\xef\xbf\xbe"};
 	static const char *const want[] = {"'a''b'",
 	                                   "'n_x_'",
 	                                   "'_m'",
 	                                   "'l1 l2'",
-	                                   ("'caf?"
-	                                    "?'"),
+	                                   "'caf\xc3\xa9 \xe2\x89\xa5 2 \xc2\xb5s'",
 	                                   "'\\'",
 	                                   "'lk+#x202e;gnp'",
 	                                   "'a]]?b'",
-	                                   "']>'"};
+	                                   "']>'",
+	                                   "'x?(????y??"
+	                                   "z??"
+	                                   "?'"};
 	char buf[256];
 
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {

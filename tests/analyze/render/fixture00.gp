@@ -1,5 +1,6 @@
 # Written by lab analyze. Run: gnuplot fixture00-exp1-size_16K_team_lab.gp
 reset
+set encoding utf8
 set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11' noenhanced
 set output 'fixture00-exp1-size_16K_team_lab.svg'
 set title 'exp1: cost'."\n".'size=16K;team=lab' noenhanced

@@ -1,5 +1,6 @@
 # Written by lab analyze. Run: gnuplot fixture01-all-heat.gp
 reset
+set encoding utf8
 set terminal svg size 720,480 dynamic background rgb 'white' font 'sans,11' noenhanced
 set output 'fixture01-all-heat.svg'
 set title 'one-way latency' noenhanced
