@@ -163,6 +163,9 @@ static int an_pl_same(const struct an_pl *a, const struct an_pl *b)
 	       an_params_eq(lab_an_json_get(a->pt, "params"), lab_an_json_get(b->pt, "params"));
 }
 
+/* The "%.*s%s" arguments of s cut to 60 bytes with "..." (an_pl_group). */
+#define AN_PL_CUT(s) lab_an_utf8_fit(s, 60), s, strlen(s) > 60 ? "..." : ""
+
 /*
  * One group of points that ran the same thing on the same CPUs: if it holds two or more
  * placements, one warning naming them all (once per experiment and set of placements).
@@ -190,12 +193,18 @@ static void an_pl_group(struct lab_an_data *d, struct an_pl_warned *w, const cha
 	}
 	if (ns < 2)
 		return;
-	len = snprintf(prefix, sizeof(prefix), "[%s] placement %s", name, seen[0]);
-	for (k = 1; k < ns && len > 0 && (size_t)len < sizeof(prefix); k++)
-		len += snprintf(prefix + len, sizeof(prefix) - (size_t)len, "%s%s",
-		                k + 1 == ns ? " and " : ", ", seen[k]);
+	/* names of at most 60 bytes, and past the room a count: long placement lists made the
+	 * warning go unsaid (hostile45) */
+	len = snprintf(prefix, sizeof(prefix), "[%.*s%s] placement %.*s%s", AN_PL_CUT(name),
+	               AN_PL_CUT(seen[0]));
+	for (k = 1; k < ns && len > 0 && (size_t)len + 80 < sizeof(prefix) - 32; k++)
+		len += snprintf(prefix + len, sizeof(prefix) - (size_t)len, "%s%.*s%s",
+		                k + 1 == ns ? " and " : ", ", AN_PL_CUT(seen[k]));
 	if (len < 0 || (size_t)len >= sizeof(prefix) - 32)
 		return;
+	if (k < ns)
+		len +=
+		    snprintf(prefix + len, sizeof(prefix) - (size_t)len, " and %zu more", ns - k);
 	snprintf(prefix + len, sizeof(prefix) - (size_t)len, " ran on the same CPUs");
 	if (an_warned(w, prefix))
 		return;

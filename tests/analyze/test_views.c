@@ -464,6 +464,35 @@ LAB_TEST(same_cpus_placements_one_line)
 	free(run);
 }
 
+/* Long placement names are cut and past the room counted: eight list placements of 100
+ * bytes each made the warning go unsaid (hostile45). */
+LAB_TEST(same_cpus_long_placements_said)
+{
+	char run[8192], *p = run, name[128];
+	struct lab_an_data d = {0};
+	struct lab_err e = {0};
+
+	p += sprintf(p, "{\"experiments\": [{\"name\": \"long\", \"points\": [");
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "list:%d,%.96s", i,
+		         "0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,"
+		         "0,1,0,1,0,1,0,1,0,1,0,1");
+		p += sprintf(p,
+		             "%s{\"threads\": 2, \"cpus\": [0, 1], \"placement\": \"%s\","
+		             " \"params\": {\"placement\": \"%s\"}}",
+		             i ? "," : "", name, name);
+	}
+	p += sprintf(p, "]}]}");
+	REQUIRE(lab_an_json_parse("run.json", run, (size_t)(p - run), &d.run, &e) == 0);
+	lab_an_placement_same(&d);
+	REQUIRE(d.warn.n == 1);
+	CHECK(strstr(d.warn.msg[0], "[long] placement list:0,0,1,0,1") != NULL);
+	CHECK(strstr(d.warn.msg[0], "1,0,1,0..., list:1,0,1") != NULL); /* cut, said so */
+	CHECK(strstr(d.warn.msg[0], " more ran on the same CPUs (threads=2: cpus 0,1)") != NULL);
+	lab_an_json_free(d.run);
+	lab_an_warnings_free(&d.warn);
+}
+
 /* Past 20 sets of placements on the same CPUs, one line counts the rest (16,000 lines made most
  * of an analysis's time). */
 LAB_TEST(same_cpus_placements_capped)
