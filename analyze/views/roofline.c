@@ -275,10 +275,12 @@ static void an_figure_doc(struct lab_doc *doc, struct lab_doc_section *sec,
  * at 100 % of the add peak) unless an add peak of its own was measured. */
 static void an_compute_notes(struct lab_doc_section *sec, const struct lab_an_rl *s)
 {
-	size_t compute = 0;
+	size_t compute = 0, mix = 0;
 
-	for (size_t i = 0; i < s->nc; i++)
+	for (size_t i = 0; i < s->nc; i++) {
 		compute += s->c[i].kind == LAB_AN_RL_COMPUTE;
+		mix += s->c[i].kind == LAB_AN_RL_COMPUTE && strstr(s->c[i].name, " fma+add");
+	}
 	if (!s->np)
 		return;
 	if (!compute)
@@ -291,9 +293,13 @@ static void an_compute_notes(struct lab_doc_section *sec, const struct lab_an_rl
 		lab_doc_note(
 		    sec,
 		    "a compute ceiling is the fastest peak op measured of its ISA and "
-		    "precision, an FMA counting 2 flops: a loop of adds alone (a sum) reaches "
-		    "about half of an FMA ceiling, so it sits under the add peak (peak op=add, "
-		    "\"adds\") of its ISA and precision where one was measured");
+		    "precision, an FMA counting 2 flops: a loop of adds alone (a sum) "
+		    "reaches about half of an FMA ceiling, so it sits under the add peak "
+		    "(peak op=add, \"adds\") of its ISA and precision where one was "
+		    "measured%s",
+		    mix ? "; a ceiling named fma+add is the mix of FMA and add chains (peak "
+		          "op=fma_add), which only code that keeps both busy reaches"
+		        : "");
 }
 
 static int an_rl_describe(const struct lab_an_view *v, const void *state, struct lab_doc *doc)

@@ -90,6 +90,10 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s);
 /* The ceilings out of the n candidates cand into s->c (roofline_ceils.c): per group the best at
  * 1 thread and at its largest team, in O(n). Returns 0 or -LAB_ENOMEM. */
 int lab_an_rl_ceilings(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n);
+/* The notes of compute ceilings from the data (roofline_isa.c): one set by the FMA+add mix is
+ * named "fma+add" and says what FMAs alone reached; one no faster than a narrower ISA's of the
+ * same op says so. Returns 0 or -LAB_ENOMEM. */
+int lab_an_rl_isa_notes(struct lab_an_rl *s, const struct lab_an_rl_ceil *cand, size_t n);
 /* The note of each placed point of s that reads only and sits under a ceiling of read+write
  * traffic: what the read-only candidates of its group and team reach (roofline_ceils.c).
  * Returns 0 or -LAB_ENOMEM. */

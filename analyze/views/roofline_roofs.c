@@ -659,6 +659,8 @@ int lab_an_rl_roofs(const struct lab_an_data *d, int inc, struct lab_an_rl *s)
 	if (!rc)
 		rc = lab_an_rl_ceilings(s, cand, n);
 	if (!rc)
+		rc = lab_an_rl_isa_notes(s, cand, n);
+	if (!rc)
 		rc = an_place_all(d, s);
 	if (!rc)
 		rc = lab_an_rl_reads_notes(s, cand, n);

@@ -420,6 +420,46 @@ LAB_TEST(fma_add_told_what_the_mix_can_show)
 	lab_an_json_free(j);
 }
 
+/* The ceiling row named "key" of j. */
+static const struct lab_an_json *rf_ceil_row(const struct lab_an_json *j, const char *name)
+{
+	const struct lab_an_json *x;
+
+	for (size_t i = 0; (x = rf_row(j, "ceilings", i)); i++)
+		if (!strcmp(lab_an_json_str(x, "name"), name))
+			return x;
+	fprintf(stderr, "no ceiling named '%s'\n", name);
+	return NULL;
+}
+
+/* avx46: on a Zen 4 guest avx512's f64 ceiling read 86 GFLOP/s beside avx2's 62, as if from
+ * the width, where FMAs alone ran alike: a ceiling set by the FMA+add mix is named so and says
+ * what FMAs alone reached; one no faster than a narrower ISA's of the same op says so. */
+LAB_TEST(compute_ceilings_say_their_mix_and_width)
+{
+	struct lab_an_json *j = rf_json("results-roofs-pipes-facts");
+	const struct lab_an_json *c;
+
+	REQUIRE(j);
+	rf_ceil(j, "avx512 f64 fma+add", 88, "isa=avx512;op=fma_add;precision=f64");
+	REQUIRE((c = rf_ceil_row(j, "avx512 f64 fma+add")));
+	CHECK(strstr(lab_an_json_str(c, "note") ?: "",
+	             "the FMA+add mix (peak op=fma_add): FMAs alone reached 64 [58.18, 71.11] "
+	             "GFLOP/s, so a loop of FMAs alone (a dot) reaches at most 81 % of this roof"));
+	/* a mix within noise of FMAs alone: named, nothing more to say */
+	REQUIRE((c = rf_ceil_row(j, "avx2 f64 fma+add")));
+	CHECK(strstr(lab_an_json_str(c, "note") ?: "", "FMAs alone") == NULL);
+	lab_an_json_free(j);
+	REQUIRE((j = rf_json("results-roofs-adds")));
+	REQUIRE((c = rf_ceil_row(j, "avx512 f64")));
+	CHECK(strstr(lab_an_json_str(c, "note") ?: "",
+	             "not clearly faster than the narrower avx2 f64 ceiling, 32 [29.09, 35.56] "
+	             "GFLOP/s by the same op (the intervals meet)"));
+	REQUIRE((c = rf_ceil_row(j, "avx2 f64")));
+	CHECK(strstr(lab_an_json_str(c, "note") ?: "", "narrower") == NULL);
+	lab_an_json_free(j);
+}
+
 /* Red team: with runs = 3 the add-pipe verdict and the roofline's intervals are read on the run
  * means (GFLOP/s run means 96, 100, 104 against 105, 109, 113): on the 30 samples' median
  * intervals (within-run noise 0.2 %) it said "above FMA alone: separate add pipes help here",
