@@ -44,6 +44,7 @@ struct lab_an_rowkey {
 	size_t pt;         /* its point: d->pt[pt] */
 	double elapsed_ns; /* the sample's */
 	size_t tline;      /* the first threads.csv line of its threads; 0: none read yet */
+	double work;       /* the sample's (samples.csv); 0: not known (--csv) */
 };
 
 /* (point, rep)'s row of d's samples.csv (d->rowkey, sorted), or NULL. */

@@ -174,7 +174,7 @@ static int an_params_ok(const char *s)
 
 /* 2^63 and 2^64 in decimal, the largest elapsed_ns and work (lab_an_dec_above) */
 #define AN_2P63 "9223372036854775808"
-#define AN_2P64 "18446744073709551616"
+#define AN_2P64 "18446744073709551615" /* 2^64 - 1: a uint64's largest */
 
 #define AN_BAD(what, allowed)                                                                      \
 	lab_err_set(err, LAB_EDATA, "%s:%zu: %s = '%s': %s", r->path, r->line, what, f[col],       \
@@ -212,9 +212,13 @@ static int an_row_check(const struct lab_an_csv *r, long *id, long *threads, lon
 	         ? v[0] != floor(v[0]) || v[0] > 0x1p63
 	         : above || frac))
 		return AN_BAD("elapsed_ns", "allowed: a whole number of ns, 1 .. 2^63");
+	/* a count of units in 64 bits: whole (0.5 doubled every cost) and below 2^64, which no
+	 * uint64 holds (hostile46) */
 	if (lab_an_parse_num(f[col = LAB_SCOL_WORK], &v[1], 0) || !(v[1] > 0) ||
-	    ((above = lab_an_dec_above(f[col], AN_2P64, &frac)) < 0 ? v[1] > 0x1p64 : above))
-		return AN_BAD("work", "allowed: a number > 0 and at most 2^64");
+	    ((above = lab_an_dec_above(f[col], AN_2P64, &frac)) < 0
+	         ? v[1] != floor(v[1]) || v[1] >= 0x1p64
+	         : above || frac))
+		return AN_BAD("work", "allowed: a whole number of units, 1 .. 2^64 - 1");
 	if (!LAB_AN_COST_OK(v[0] / v[1]))
 		return lab_err_set(
 		    err, LAB_EDATA,
@@ -386,7 +390,7 @@ static int an_samples_row(struct an_samples *s, struct lab_err *err)
 		return an_samples_again(s, s->nkey - 1, r->line, err);
 	if (lab_an_grow(&s->key, &s->kcap, s->nkey + 1, sizeof(*s->key)))
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");
-	s->key[s->nkey++] = (struct lab_an_rowkey){id, rep, r->line, 0, v[0], 0};
+	s->key[s->nkey++] = (struct lab_an_rowkey){id, rep, r->line, 0, v[0], 0, v[1]};
 	params = an_samples_params(s, f[LAB_SCOL_PARAMS]);
 	if (!params)
 		return lab_err_set(err, LAB_ENOMEM, "out of memory");

@@ -68,6 +68,7 @@ struct an_team {
 	double smin, smax, emin, emax;
 	size_t emax_line;
 	double work, tmin, tmax;        /* the first thread's work; the shortest and longest span */
+	double wsum;                    /* its threads' work */
 	int uneven;                     /* some thread did other work than the first */
 	int waited;                     /* some thread waited for its CPU: a cause the guard sees */
 	int untimed;                    /* some thread took no time: nothing to compare */
@@ -192,6 +193,17 @@ static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 		    "the sample's elapsed_ns %.15g (%s:%zu), allowed: at least that "
 		    "(elapsed_ns is the timed part of their span)",
 		    s->r.path, t->line, t->id, t->rep, t->n, t->emax - t->smin, e,
+		    an_samples_name(s, sp, sizeof(sp)), t->sample->line);
+	/* the sample's work is its threads' total (the harness adds them up); unchecked, a work
+	 * edited a thousandfold moved the point's cost with it (hostile46) */
+	if (t->sample && (long)t->n == t->size && t->sample->work > 0 &&
+	    fabs(t->wsum - t->sample->work) > 1e-9 * t->sample->work)
+		return lab_err_set(
+		    err, LAB_EDATA,
+		    "%s:%zu: point %ld rep %ld: its %zu threads did %.17g units, the "
+		    "sample's work is %.17g (%s:%zu), allowed: their sum (lab writes "
+		    "the sample's work as its threads' total)",
+		    s->r.path, t->line, t->id, t->rep, t->n, t->wsum, t->sample->work,
 		    an_samples_name(s, sp, sizeof(sp)), t->sample->line);
 	an_team_asym(s->d, t);
 	if (t->emax > s->prev_end) {
@@ -378,6 +390,7 @@ static int an_team_add(struct an_threads *s, const struct lab_an_trow *w, struct
 		t->emax = w->end;
 		t->emax_line = s->r.line;
 	}
+	t->wsum += w->work;
 	t->waited |= w->runq > LAB_AN_ASYM_RUNQ_MAX;
 	t->uneven |= w->work != t->work;
 	t->untimed |= !(span > 0);

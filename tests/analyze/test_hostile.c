@@ -543,10 +543,10 @@ LAB_TEST(compare_says_other_machine)
 	free(err);
 }
 
-/* Costs of 2^-64 and 2^63 per unit (the extremes samples.csv allows: a work of 2^64 in 1 ns,
- * 2^63 ns for one unit): a change of 1.7e40 % is a few digits wide, not dozens; large costs
- * that triple are a regression whatever the unit (near 1e80, before the 64-bit bounds, the Welch
- * df squared variances to inf, lost the p-value and said no change). */
+/* Costs of 2^-64 and 2^63 per unit (the extremes samples.csv allows: a work of 2^64 - 1, 2^64
+ * as a double, in 1 ns, 2^63 ns for one unit): a change of 1.7e40 % is a few digits wide, not
+ * dozens; large costs that triple are a regression whatever the unit (near 1e80, before the
+ * 64-bit bounds, the Welch df squared variances to inf, lost the p-value and said no change). */
 LAB_TEST(compare_at_extreme_scales)
 {
 	char *out = NULL, *err = NULL;
@@ -556,7 +556,7 @@ LAB_TEST(compare_at_extreme_scales)
 	ho_str("A/run.json", HO_RUN);
 	ho_str("B/run.json", HO_RUN);
 	ho_str("A/samples.csv",
-	       HO_HEADER "e,0,noop,placement=compact,1,0,1,18446744073709551616,op,"
+	       HO_HEADER "e,0,noop,placement=compact,1,0,1,18446744073709551615,op,"
 	                 "0,0\n"
 	                 "e,1,noop,placement=compact,2,0,1e18,1,op,0,0\n"
 	                 "e,1,noop,placement=compact,2,1,1.02e18,1,op,0,0\n"
@@ -600,10 +600,12 @@ LAB_TEST(nonfinite_cost_is_input_error)
 	    "e,0,noop,,1,0,1e308,1,op,0,0\n",
 	    "samples.csv:2: elapsed_ns = '1e308': allowed: a whole number of ns, 1 .. "
 	    "2^63");
-	ho_expect_bad_cost("e,0,noop,,1,0,1,1e-300,op,0,0\n", "samples.csv:2: elapsed_ns / work");
+	ho_expect_bad_cost("e,0,noop,,1,0,1,1e-300,op,0,0\n",
+	                   "samples.csv:2: work = '1e-300': allowed: a whole number of units");
 	ho_expect_bad_cost("e,0,noop,,1,0,1000,10,op,0,0\n"
 	                   "e,1,noop,,2,0,1,1e300,op,0,0\n",
-	                   "samples.csv:3: work = '1e300': allowed: a number > 0 and at most 2^64");
+	                   "samples.csv:3: work = '1e300': allowed: a whole number of units, 1 .. "
+	                   "2^64 - 1");
 	/* --csv: a throughput whose cost 1/X overflows */
 	{
 		char *out = NULL, *err = NULL;

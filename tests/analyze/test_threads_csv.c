@@ -109,7 +109,20 @@ LAB_TEST(valid_threads_load)
 	tc_expect("complete", ONE_WINDOW, TC_REP0, NULL);
 	/* an OpenMP point writes one row per sample: the harness worker */
 	tc_expect("complete", ONE_WINDOW ", \"team\": \"openmp\"",
-	          "0,0,0,0,0,100000,1100000,5,0\n0,1,0,0,0,2000000,3000000,5,0\n", NULL);
+	          "0,0,0,0,0,100000,1100000,10,0\n0,1,0,0,0,2000000,3000000,10,0\n", NULL);
+}
+
+/* hostile46: a sample's work is its threads' total, as the harness adds them up: a work edited
+ * a thousandfold moved its point's cost with it, unchecked. */
+LAB_TEST(sample_work_is_its_threads_sum)
+{
+	tc_expect("complete", ONE_WINDOW,
+	          "0,0,0,0,0,100000,1100000,5,0\n0,0,1,1,1,300000,900000,6,0\n" TC_REP1,
+	          "R/threads.csv:2: point 0 rep 0: its 2 threads did 11 units, the sample's work "
+	          "is 10 (");
+	tc_expect("complete", ONE_WINDOW ", \"team\": \"openmp\"",
+	          "0,0,0,0,0,100000,1100000,10,0\n0,1,0,0,0,2000000,3000000,5,0\n",
+	          "R/threads.csv:3: point 0 rep 1: its 1 threads did 5 units");
 }
 
 /* A thread's span far past its sample's elapsed_ns: 9e18 ns in a sample of 1 ms was read. */
@@ -229,7 +242,7 @@ LAB_TEST(whole_team_per_sample)
 	                  "while writing them): ignored") != NULL);
 	/* the OpenMP point's one worker row is its whole team */
 	tc_expect("complete", ONE_WINDOW ", \"team\": \"openmp\"",
-	          "0,0,0,0,0,100000,1100000,5,0\n0,1,0,0,0,2000000,3000000,5,0\n", NULL);
+	          "0,0,0,0,0,100000,1100000,10,0\n0,1,0,0,0,2000000,3000000,10,0\n", NULL);
 	/* and so may be one row where run.json has no record of the point to say its team */
 	tc_file("run.json", "{\"schema\": \"lab.run/2\"}\n");
 	tc_file("samples.csv", TC_SAMPLES);
