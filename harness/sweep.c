@@ -213,7 +213,7 @@ static int sweep_range_bounds(const struct lab_param *p, const char *tok, const 
                               struct sweep_bounds *b, uint64_t *count, struct lab_err *err)
 {
 	const char *dots = strstr(tok, ".."), *colon = strchr(dots + 2, ':');
-	char lo_txt[64], hi_txt[64];
+	char lo_txt[64], hi_txt[64], why[200] = "";
 	size_t hi_len = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
 
 	*b = (struct sweep_bounds){.step = 1};
@@ -234,13 +234,17 @@ static int sweep_range_bounds(const struct lab_param *p, const char *tok, const 
 			rc = lab_parse_u64(s + 1, &b->step, err);
 		} else {
 			rc = sweep_parse_num(p, *s == '+' ? s + 1 : s, env, &b->step, err);
+			/* and what the key's values must be: "allowed :+K with K >= 1" alone of
+			 * cs_ns's '+1' hid that a duration needs its unit (hostile46) */
+			if (rc)
+				snprintf(why, sizeof(why), ": %.196s", err->msg);
 		}
 		if (rc || b->step == 0 || (b->geometric && b->step < 2))
 			return lab_err_set(
 			    err, LAB_ECONFIG,
 			    "bad step '%s' in range '%s' (allowed :xK or :*K with K >= 2, "
-			    ":+K or :K with K >= 1)",
-			    s, tok);
+			    ":+K or :K with K >= 1)%s",
+			    s, tok, why);
 	}
 	if (b->lo > b->hi)
 		return lab_err_set(err, LAB_ECONFIG, "empty range '%s' (the start is past the end)",

@@ -272,13 +272,18 @@ LAB_TEST(bad_steps)
 	         "with K >= 1)");
 	rejected(&ts_table[0], "1..64:",
 	         "bad step '' in range '1..64:' (allowed :xK or :*K with K >= 2, :+K or :K with K "
-	         ">= 1)");
+	         ">= 1): empty value (expected an integer, e.g. 1000 or 10M)");
 	rejected(&ts_table[0], "1..64:x",
 	         "bad step 'x' in range '1..64:x' (allowed :xK or :*K with K >= 2, :+K or :K with "
 	         "K >= 1)");
 	rejected(&ts_table[0], "1..64:y2",
 	         "bad step 'y2' in range '1..64:y2' (allowed :xK or :*K with K >= 2, :+K or :K "
-	         "with K >= 1)");
+	         "with K >= 1): not a number (expected an integer, e.g. 1000 or 10M)");
+	/* hostile46: a duration's step needs its unit, and the message says so */
+	rejected(&ts_table[2], "1ns..1us:+1",
+	         "bad step '+1' in range '1ns..1us:+1' (allowed :xK or :*K with K >= 2, :+K or "
+	         ":K with K >= 1): missing unit (expected a duration with unit ns, us, ms or s, "
+	         "e.g. 50us)");
 }
 
 LAB_TEST(too_many_values)
