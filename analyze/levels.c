@@ -296,6 +296,19 @@ int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *r
 	return p->levels.runs < 2 && (r >= 2 || pl >= 2);
 }
 
+int lab_an_point_single_setup(const struct lab_an_point *p)
+{
+	double runs, planned;
+	size_t kept;
+
+	if (!p->runjson)
+		return -1;
+	if (!p->st.n)
+		return 0;
+	lab_an_point_one_setup(p, &kept, &runs, &planned);
+	return kept < 2 && runs < 2 && planned < 2;
+}
+
 const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len)
 {
 	double runs, planned;

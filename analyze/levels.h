@@ -84,6 +84,15 @@ struct lab_an_ratio;
  */
 int lab_an_point_one_setup(const struct lab_an_point *p, size_t *kept, double *runs,
                            double *planned);
+/* 1 when p has samples and was planned for one run and kept one (runs = 1: its interval is one
+ * setup's by design), 0 when it had or was planned for more or has no samples, -1 when it has
+ * no record in run.json to tell. */
+int lab_an_point_single_setup(const struct lab_an_point *p);
+/* The note of a section whose every point is single-setup (series and chapter views). */
+#define LAB_AN_ONE_SETUP_NOTE                                                                      \
+	"levels: one setup per point (runs = 1): the intervals hold the spread of its samples, "   \
+	"not of setups (buffers, first touch, the team pinned again), which can move a mean by "   \
+	"more; runs >= 2 puts it in"
 /* A table row's flag for such a point ("ONE SETUP: 1 of 3 runs kept"; "NO SETUP: 0 of 3 runs
  * kept" when every run's samples were flagged) into buf, or NULL. */
 const char *lab_an_one_setup_flag(const struct lab_an_point *p, char *buf, size_t len);

@@ -423,6 +423,26 @@ static void an_same_cpus(struct lab_doc *doc, const struct lab_an_cv_group *g,
 			                   f[q]->sub ? "; " : "", f[q]->sub ? f[q]->sub : "");
 }
 
+/* The levels note of g where every point with samples ran one setup and planned no more: a
+ * chapter view printed tight intervals on setup-to-setup noise without a word (ch29's scan at 1
+ * thread read 0.79 [0.789, 0.798] of serial, then 1.499 [1.32, 1.573], teach46); the series
+ * tables said it. */
+static void an_one_setup(const struct lab_an_cv_group *g, struct lab_doc_section *sec)
+{
+	int any = 0;
+
+	for (size_t j = 0; j < g->nc; j++)
+		for (size_t k = 0; k < g->c[j].npt; k++) {
+			int one = lab_an_point_single_setup(g->c[j].pt[k].pt);
+
+			if (one < 0 || (!one && g->c[j].pt[k].pt->st.n))
+				return;
+			any |= one;
+		}
+	if (any)
+		lab_doc_note(sec, LAB_AN_ONE_SETUP_NOTE);
+}
+
 static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
                          const struct lab_an_cv_group *g)
 {
@@ -483,6 +503,7 @@ static void an_group_doc(struct lab_doc *doc, const struct lab_an_cv_spec *s,
 	an_flagged_sub(g, f, nf);
 	an_same_cpus(doc, g, sec, f, nf);
 	an_group_precision(doc, s, g, sec);
+	an_one_setup(g, sec);
 }
 
 int lab_an_cv_describe(const struct lab_an_view *view, const void *state, struct lab_doc *doc)

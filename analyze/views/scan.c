@@ -17,9 +17,12 @@ static const struct lab_an_cv_spec an_spec = {
              "interval, clipped at 0), vs the input size; the baseline is the "
              "serial method at the same size (none when its samples were lost), else "
              "the same method at the fewest threads. two_pass reads the input twice: "
-             "in DRAM it loses where one core's reads already take the memory's "
-             "bandwidth; blocked keeps the second read in cache (a curve per tile: the "
-             "other methods take none).",
+             "in DRAM a second core must make up for the extra read, which it can only "
+             "where one core leaves bandwidth unused (omp_triad's 2-thread speedup tells) "
+             "and the loop is not held by something else; blocked keeps the second read in "
+             "cache (a curve per tile: the other methods take none). At 1 thread the "
+             "parallel methods do more work than serial: a speedup above 1 there is "
+             "setup-to-setup noise (runs >= 3 shows it).",
     .note = "speedup: the serial method's mean / this mean at the same size, else the same "
             "method's at the fewest threads (Fieller CI; the scaling tables' speedup is over 1 "
             "thread of the same method); ns_per_elem (all threads together) median | mean [95% "

@@ -356,16 +356,11 @@ static int an_one_setup_each(const struct lab_an_series *s)
 	int any = 0;
 
 	for (size_t j = 0; j < s->nrow; j++) {
-		double runs, planned;
-		size_t kept;
-		if (!s->row[j].pt->runjson)
+		int one = lab_an_point_single_setup(s->row[j].pt);
+
+		if (one < 0 || (!one && s->row[j].pt->st.n))
 			return 0;
-		if (!s->row[j].pt->st.n)
-			continue;
-		lab_an_point_one_setup(s->row[j].pt, &kept, &runs, &planned);
-		if (kept >= 2 || runs >= 2 || planned >= 2)
-			return 0;
-		any = 1;
+		any |= one;
 	}
 	return any;
 }
@@ -386,10 +381,7 @@ static void an_series_level_note(struct lab_doc_section *sec, const struct lab_a
 		                  "several, the one run's mean also takes the other's between-run "
 		                  "variance (relative): one setup's spread says nothing of setups");
 	if (an_one_setup_each(s))
-		lab_doc_note(sec, "levels: one setup per point (runs = 1): the intervals hold the "
-		                  "spread of its samples, not of setups (buffers, first touch, the "
-		                  "team pinned again), which can move a mean by more; runs >= 2 "
-		                  "puts it in");
+		lab_doc_note(sec, LAB_AN_ONE_SETUP_NOTE);
 	if (s->latency || (!runs && !fit_runs))
 		return;
 	if (fit_runs && an_few_counts(s)) /* no fit to speak of */

@@ -521,6 +521,20 @@ LAB_TEST(scan_speedup_numbers)
 	lab_an_json_free(j);
 }
 
+/* teach46: a chapter view over points of one setup each says so, as the series tables do (the
+ * scan at 1 thread read 0.79 [0.789, 0.798] of serial, then 1.499 [1.32, 1.573] in a second
+ * invocation, with no word that its intervals held no setup-to-setup spread). */
+LAB_TEST(scan_one_setup_said)
+{
+	char *out = ov_text("results-scan", "--no-plots");
+	const char *sec = out ? strstr(out, "== Prefix-sum speedup: scan") : NULL;
+	const char *next = sec ? strstr(sec + 1, "\n== ") : NULL;
+	const char *note = sec ? strstr(sec, "note: levels: one setup per point (runs = 1)") : NULL;
+
+	CHECK(sec && note && (!next || note < next));
+	free(out);
+}
+
 /* Point 1 (serial, 4M) load-flagged: its rows end with flagged. */
 static void ov_flag_serial_4m(FILE *out, const char *line, void *ctx)
 {
