@@ -299,7 +299,7 @@ static void an_series_rate(struct lab_doc_cell *c, const struct lab_an_rate *r)
  */
 static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_series *s)
 {
-	int bytes = 0, wa = 0, flops = 0;
+	int bytes = 0, wa = 0, flops = 0, bound = 0;
 	struct lab_doc_table *t;
 
 	for (size_t i = 0; i < s->nrow; i++) {
@@ -308,9 +308,19 @@ static void an_series_rates(struct lab_doc_section *sec, const struct lab_an_ser
 		bytes |= r->has && r->bytes > 0;
 		wa |= r->has && r->bytes_wa != r->bytes;
 		flops |= r->has && r->flops > 0;
+		bound |= r->has && r->bytes > 0 && r->bandwidth_bound != 0;
 	}
 	if (!bytes && !flops)
 		return;
+	/* false sharing's one counter "moved 57 GB/s" at one thread, read as memory bandwidth
+	 * (teach46) */
+	if (bytes && !bound)
+		lab_doc_note(sec,
+		             "GB/s r+w: the bytes the kernel declares per unit over the cost, the "
+		             "rate its loop touched them; the kernel declares that loop bound by "
+		             "something other than its bytes (work_per_unit.bandwidth_bound "
+		             "false), so it is no memory bandwidth (a counter that stays in one "
+		             "line reads tens of GB/s)");
 	t = lab_doc_table(sec, "rates", NULL);
 	lab_doc_col(t, "threads", NULL, LAB_DOC_KEY);
 	if (bytes)

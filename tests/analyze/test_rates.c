@@ -131,7 +131,32 @@ LAB_TEST(rates_in_summary_csv)
 	CHECK(isnan(rates_csv(path, "triad", 2, "ci95_lo")));
 	CHECK(strstr(out, "GB/s r+w [95% CI]") != NULL);
 	CHECK(strstr(out, "15.48 [1.202, unbounded)") != NULL);
+	CHECK(strstr(out, "GB/s r+w: the bytes") == NULL); /* bandwidth_bound not said: no note */
 	free(csv);
+	free(out);
+	free(err);
+}
+
+/* Every work_per_unit declares its loop bound by something other than its bytes. */
+static void rt_not_bound(FILE *out, const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(out, "%s%s\n", line,
+	        strstr(line, "\"work_per_unit\": {") ? " \"bandwidth_bound\": false," : "");
+}
+
+/* teach46: false sharing's one counter "moved 57 GB/s" at one thread, read as memory
+ * bandwidth: a kernel whose loop is not bound by its bytes says what its GB/s is. */
+LAB_TEST(rates_of_a_loop_not_bound_by_its_bytes)
+{
+	char *out = NULL, *err = NULL;
+
+	clitest_copy("results-rates");
+	REQUIRE(clitest_rewrite("results-rates/run.json", rt_not_bound, NULL) == 0);
+	REQUIRE(clitest_run(NULL, "analyze results-rates --no-plots", &out, &err) == 0);
+	CHECK(strstr(out ?: "", "note: GB/s r+w: the bytes the kernel declares per unit over the "
+	                        "cost, the rate its loop touched them; the kernel declares that "
+	                        "loop bound by something other than its bytes") != NULL);
 	free(out);
 	free(err);
 }
