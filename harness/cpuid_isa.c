@@ -95,10 +95,30 @@ int lab_cpuid_isa_has(const char *name)
 	}
 	return 0;
 }
+
+size_t lab_cpuid_isa_present(const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(isa_bits) / sizeof(isa_bits[0]); i++)
+		if (lab_cpuid_isa_has(isa_bits[i].name)) {
+			if (n < max)
+				out[n] = isa_bits[i].name;
+			n++;
+		}
+	return n;
+}
 #else
 int lab_cpuid_isa_has(const char *name)
 {
 	(void)name;
+	return 0;
+}
+
+size_t lab_cpuid_isa_present(const char **out, size_t max)
+{
+	(void)out;
+	(void)max;
 	return 0;
 }
 #endif

@@ -16,6 +16,11 @@
  * name is not one it knows (an extension it cannot check is one it cannot promise). */
 int lab_cpuid_isa_has(const char *name);
 
+/* The names of every extension it knows that this CPU has (as lab_cpuid_isa_has), in its
+ * table's order, into out (at most max); returns how many there are. run.json records them:
+ * what an auto build (-march=native) may use beyond cpufeat.h's twelve. */
+size_t lab_cpuid_isa_present(const char **out, size_t max);
+
 /* The names of the NULL-terminated list that this CPU lacks, space-separated into buf ("" when
  * none); returns how many. */
 size_t lab_cpuid_isa_missing(const char *const *names, char *buf, size_t len);

@@ -16,6 +16,7 @@
 #include "harness/clock.h"
 #include "harness/counters.h"
 #include "harness/cpufeat.h"
+#include "harness/cpuid_isa.h"
 
 #ifdef LAB_HAVE_OPENMP
 static const bool prov_openmp = true;
@@ -193,12 +194,26 @@ static void prov_cpu_list(struct lab_json *j, const char *key, unsigned set)
 	lab_json_arr_close(j);
 }
 
+/* Every extension cpuid_isa.c knows that this CPU has, the mask aside: an auto build may use
+ * any (avx512ifma, gfni, ...), and the twelve above left them out of the record (avx46). */
+static void prov_isa_list(struct lab_json *j)
+{
+	const char *names[96];
+	size_t n = lab_cpuid_isa_present(names, sizeof(names) / sizeof(names[0]));
+
+	lab_json_arr_open(j, "extensions");
+	for (size_t i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++)
+		lab_json_str(j, NULL, names[i]);
+	lab_json_arr_close(j);
+}
+
 void lab_prov_write_cpu_features(struct lab_json *j, unsigned detected, unsigned masked)
 {
 	lab_json_obj_open(j, "cpu_features");
 	prov_cpu_list(j, "detected", detected);
 	prov_cpu_list(j, "masked", masked);
 	prov_cpu_list(j, "usable", detected & ~masked);
+	prov_isa_list(j);
 	lab_json_obj_close(j);
 }
 

@@ -225,4 +225,20 @@ LAB_TEST(cpuid_by_name_agrees_with_cpufeat)
 	CHECK_EQ_STR(buf, "no-such x2");
 	CHECK_EQ_U64(lab_cpuid_isa_missing((const char *const[]){NULL}, buf, sizeof(buf)), 0);
 	CHECK_EQ_STR(buf, "");
+	/* run.json's host.cpu_features.extensions: every one it has, each one it says it has;
+	 * cpufeat.h's twelve among them where detected (avx46) */
+	const char *ext[96];
+	size_t n = lab_cpuid_isa_present(ext, 96);
+
+	REQUIRE(n <= 96);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ_I64(lab_cpuid_isa_has(ext[i]), 1);
+	for (unsigned bit = 1; bit & LAB_CPU_ALL; bit <<= 1) {
+		size_t k = 0;
+
+		while (k < n && strcmp(ext[k], lab_cpu_name(bit)))
+			k++;
+		CHECK_EQ_I64(k < n, !!(have & bit));
+	}
+	CHECK_EQ_U64(lab_cpuid_isa_present(ext, 1), n); /* counted past max */
 }
