@@ -761,18 +761,28 @@ LAB_TEST(gnuplot_caption_cut_says_so)
 	lab_doc_free(d);
 }
 
+/* A document of one figure with a log y axis and one curve, *c (NULL: out of memory). */
+static struct lab_doc *rd_log_doc(const char *key, struct lab_doc_curve **c)
+{
+	struct lab_doc *d = lab_doc_new(key, "Log");
+	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
+	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
+
+	*c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	if (f)
+		f->logy = 10;
+	return d;
+}
+
 /* plots40: one interval of 3.5e-5 .. 2.3e5 around 2.85 made a log axis twelve decades; the
  * axis spans a decade past the values, the bar runs to the frame, the x label says so. */
 LAB_TEST(gnuplot_log_range_follows_the_values)
 {
-	struct lab_doc *d = lab_doc_new("wide", "Wide");
-	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
-	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
-	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	struct lab_doc_curve *c;
+	struct lab_doc *d = rd_log_doc("wide", &c);
 	char *gp;
 
 	REQUIRE(d && c);
-	f->logy = 10;
 	lab_doc_point(c, 1, 2, 1.5, 2.5);
 	lab_doc_point(c, 2, 2.85, 3.5e-5, 2.3e5);
 	lab_doc_point(c, 4, 30, 25, 35);
@@ -788,14 +798,11 @@ LAB_TEST(gnuplot_log_range_follows_the_values)
 /* plots44: a log axis cut at the top, with a bar to 0 below it, says both. */
 LAB_TEST(gnuplot_cut_and_zero_both_said)
 {
-	struct lab_doc *d = lab_doc_new("both", "Both");
-	struct lab_doc_section *s = lab_doc_section(d, "e", NULL);
-	struct lab_doc_figure *f = lab_doc_figure(s, "curves", "e: cost", "threads", "ns");
-	struct lab_doc_curve *c = lab_doc_curve(f, "c", LAB_DOC_LINES);
+	struct lab_doc_curve *c;
+	struct lab_doc *d = rd_log_doc("both", &c);
 	char *gp;
 
 	REQUIRE(d && c);
-	f->logy = 10;
 	lab_doc_point(c, 1, 2, 0, 3);
 	lab_doc_point(c, 2, 3, 2.5, 3.5e5);
 	REQUIRE(rd_plot(d) == 0);

@@ -76,8 +76,9 @@ static char *rf_line(const char *out, const char *what)
 	return strndup(l, end ? (size_t)(end - l) : strlen(l));
 }
 
-/* The ceiling named name: its value and the params of the point that measured it. */
-static void rf_ceil(const struct lab_an_json *j, const char *name, double v, const char *by)
+/* The last ceiling row of j named name (a team's, where 1 thread's has the name too), NULL
+ * (said) when none. */
+static const struct lab_an_json *rf_ceil_row(const struct lab_an_json *j, const char *name)
 {
 	const struct lab_an_json *c = NULL, *x;
 
@@ -86,6 +87,14 @@ static void rf_ceil(const struct lab_an_json *j, const char *name, double v, con
 			c = x;
 	if (!c)
 		fprintf(stderr, "no ceiling named '%s'\n", name);
+	return c;
+}
+
+/* The ceiling named name: its value and the params of the point that measured it. */
+static void rf_ceil(const struct lab_an_json *j, const char *name, double v, const char *by)
+{
+	const struct lab_an_json *c = rf_ceil_row(j, name);
+
 	REQUIRE(c);
 	CHECK_NEAR(lab_an_json_num(c, "value", NAN), v, 1e-9 * v);
 	CHECK_EQ_STR(lab_an_json_str(c, "by_params"), by);
@@ -418,18 +427,6 @@ LAB_TEST(fma_add_told_what_the_mix_can_show)
 	CHECK(strstr(avx512, "above FMA alone: separate add pipes help here (this mix gains at "
 	                     "most +50 % from them)") != NULL);
 	lab_an_json_free(j);
-}
-
-/* The ceiling row named "key" of j. */
-static const struct lab_an_json *rf_ceil_row(const struct lab_an_json *j, const char *name)
-{
-	const struct lab_an_json *x;
-
-	for (size_t i = 0; (x = rf_row(j, "ceilings", i)); i++)
-		if (!strcmp(lab_an_json_str(x, "name"), name))
-			return x;
-	fprintf(stderr, "no ceiling named '%s'\n", name);
-	return NULL;
 }
 
 /* avx46: on a Zen 4 guest avx512's f64 ceiling read 86 GFLOP/s beside avx2's 62, as if from
