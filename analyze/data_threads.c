@@ -194,17 +194,18 @@ static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 		    "(elapsed_ns is the timed part of their span)",
 		    s->r.path, t->line, t->id, t->rep, t->n, t->emax - t->smin, e,
 		    an_samples_name(s, sp, sizeof(sp)), t->sample->line);
-	/* the sample's work is its threads' total (the harness adds them up); unchecked, a work
-	 * edited a thousandfold moved the point's cost with it (hostile46) */
+	/* the sample's work is its threads' total (the harness adds them up; whole counts, so
+	 * equal to the unit below 2^53): unchecked, a work edited a thousandfold moved the
+	 * point's cost with it (hostile46) */
 	if (t->sample && (long)t->n == t->size && t->sample->work > 0 &&
-	    fabs(t->wsum - t->sample->work) > 1e-9 * t->sample->work)
+	    fabs(t->wsum - t->sample->work) > fmax(0.5, 1e-12 * t->sample->work))
 		return lab_err_set(
 		    err, LAB_EDATA,
-		    "%s:%zu: point %ld rep %ld: its %zu threads did %.17g units, the "
+		    "%s:%zu: point %ld rep %ld: its %zu thread%s did %.17g units, the "
 		    "sample's work is %.17g (%s:%zu), allowed: their sum (lab writes "
 		    "the sample's work as its threads' total)",
-		    s->r.path, t->line, t->id, t->rep, t->n, t->wsum, t->sample->work,
-		    an_samples_name(s, sp, sizeof(sp)), t->sample->line);
+		    s->r.path, t->line, t->id, t->rep, t->n, t->n == 1 ? "" : "s", t->wsum,
+		    t->sample->work, an_samples_name(s, sp, sizeof(sp)), t->sample->line);
 	an_team_asym(s->d, t);
 	if (t->emax > s->prev_end) {
 		s->prev_end = t->emax;

@@ -157,13 +157,23 @@ static int an_width_notes(struct lab_an_rl *s)
 			d = g == (size_t)-1 ? NULL : &s->c[at[g]];
 			if (!d || !an_ci(&d->v) || c->v.lo > d->v.hi)
 				continue;
-			snprintf(
-			    text, sizeof(text),
-			    "not clearly faster than the narrower %s ceiling, %.4g [%.4g, %.4g] "
-			    "GFLOP/s by the same op (the intervals meet): the wider vectors gained "
-			    "nothing clear at this op here (a core may run a wide op as two "
-			    "narrower halves)",
-			    d->name, d->v.median, d->v.lo, d->v.hi);
+			/* clearly below is no "gained nothing" (review46) */
+			if (c->v.hi < d->v.lo)
+				snprintf(
+				    text, sizeof(text),
+				    "below the narrower %s ceiling, %.4g [%.4g, %.4g] GFLOP/s by "
+				    "the same op (the intervals apart): the wider vectors lost at "
+				    "this op here (a lower clock under wide vectors, or a peak "
+				    "measured low: run it again)",
+				    d->name, d->v.median, d->v.lo, d->v.hi);
+			else
+				snprintf(
+				    text, sizeof(text),
+				    "not clearly faster than the narrower %s ceiling, %.4g [%.4g, "
+				    "%.4g] GFLOP/s by the same op (the intervals meet): the wider "
+				    "vectors gained nothing clear at this op here (a core may run "
+				    "a wide op as two narrower halves)",
+				    d->name, d->v.median, d->v.lo, d->v.hi);
 			an_note_add(c, text);
 			break;
 		}

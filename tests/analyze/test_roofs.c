@@ -457,6 +457,39 @@ LAB_TEST(compute_ceilings_say_their_mix_and_width)
 	lab_an_json_free(j);
 }
 
+/* The avx512 FMA peak's samples (point 5) take twice as long. */
+static void rf_avx512_slow(FILE *out, const char *line, void *ctx)
+{
+	long long ns;
+	int at = 0;
+
+	(void)ctx;
+	if (sscanf(line, "compute,5,peak,\"isa=avx512;op=fma;precision=f64\",1,%*d,%n%lld", &at,
+	           &ns) == 1)
+		fprintf(out, "%.*s%lld%s\n", at, line, 2 * ns, strchr(line + at, ','));
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* review46: a wider ISA clearly below a narrower one's ceiling is no "gained nothing, the
+ * intervals meet": it lost, and says so. */
+LAB_TEST(compute_ceiling_clearly_below_a_narrower_says_so)
+{
+	struct lab_an_json *j;
+	const struct lab_an_json *c;
+
+	clitest_copy("results-roofs-adds");
+	REQUIRE(clitest_rewrite("results-roofs-adds/samples.csv", rf_avx512_slow, NULL) == 0);
+	REQUIRE((j = rf_json("results-roofs-adds")) != NULL);
+	REQUIRE((c = rf_ceil_row(j, "avx512 f64")));
+	CHECK(
+	    strstr(lab_an_json_str(c, "note") ?: "",
+	           "below the narrower avx2 f64 ceiling, 32 [29.09, 35.56] GFLOP/s by the same op "
+	           "(the intervals apart): the wider vectors lost at this op here") != NULL);
+	CHECK(strstr(lab_an_json_str(c, "note") ?: "", "intervals meet") == NULL);
+	lab_an_json_free(j);
+}
+
 /* Red team: with runs = 3 the add-pipe verdict and the roofline's intervals are read on the run
  * means (GFLOP/s run means 96, 100, 104 against 105, 109, 113): on the 30 samples' median
  * intervals (within-run noise 0.2 %) it said "above FMA alone: separate add pipes help here",
@@ -569,6 +602,31 @@ LAB_TEST(compute_roofs_said_what_they_are)
 	CHECK_EQ_I64(rf_notes_saying("results-roofs-reads", fma), 0);
 	CHECK_EQ_I64(rf_notes_saying("results-roofs-isa", none), 0);
 	CHECK_EQ_I64(rf_notes_saying("results-roofs-isa", fma), 1);
+	/* the fma+add sentence only where such a ceiling is (review46) */
+	CHECK_EQ_I64(rf_notes_saying("results-roofs-isa", "a ceiling named fma+add"), 0);
+}
+
+/* The avx2 FMA peak measured as the FMA+add mix. */
+static void rf_fma_to_mix(FILE *out, const char *line, void *ctx)
+{
+	const char *a = strstr(line, "op=fma\""), *b = strstr(line, "\"op\": \"fma\"");
+
+	(void)ctx;
+	if (a || b)
+		fprintf(out, "%.*s%s%s\n", (int)((a ? a + 6 : b + 10) - line), line, "_add",
+		        a ? a + 6 : b + 10);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+LAB_TEST(compute_roofs_say_what_fma_add_is)
+{
+	clitest_copy("results-roofs-isa");
+	REQUIRE(clitest_rewrite("results-roofs-isa/samples.csv", rf_fma_to_mix, NULL) == 0);
+	REQUIRE(clitest_rewrite("results-roofs-isa/run.json", rf_fma_to_mix, NULL) == 0);
+	CHECK_EQ_I64(rf_notes_saying("results-roofs-isa",
+	                             "a ceiling named fma+add is the mix of FMA and add chains"),
+	             1);
 }
 
 LAB_TEST(read_only_point_told_its_read_bandwidth)

@@ -122,7 +122,17 @@ LAB_TEST(sample_work_is_its_threads_sum)
 	          "is 10 (");
 	tc_expect("complete", ONE_WINDOW ", \"team\": \"openmp\"",
 	          "0,0,0,0,0,100000,1100000,10,0\n0,1,0,0,0,2000000,3000000,5,0\n",
-	          "R/threads.csv:3: point 0 rep 1: its 1 threads did 5 units");
+	          "R/threads.csv:3: point 0 rep 1: its 1 thread did 5 units");
+	/* one unit off a work of 10^10 (review46: a relative tolerance let it pass) */
+	tc_samples = "experiment,point,kernel,params,threads,rep,elapsed_ns,work,work_unit,"
+	             "foreign_cpu,flagged\n"
+	             "e,0,noop,placement=compact,2,0,1000000,10000000001,op,0.01,0\n"
+	             "e,0,noop,placement=compact,2,1,1000000,10,op,0.01,0\n";
+	tc_expect(
+	    "complete", ONE_WINDOW,
+	    "0,0,0,0,0,100000,1100000,5000000000,0\n0,0,1,1,1,300000,900000,5000000000,0\n" TC_REP1,
+	    "its 2 threads did 10000000000 units, the sample's work is 10000000001");
+	tc_samples = TC_SAMPLES;
 }
 
 /* A thread's span far past its sample's elapsed_ns: 9e18 ns in a sample of 1 ms was read. */
