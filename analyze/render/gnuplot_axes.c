@@ -65,8 +65,9 @@ static size_t gp_x_values(const struct lab_doc_figure *g, double *x)
 	return n;
 }
 
-/* A tic at each x of g's axis, in B, KiB, ... where its x are sizes; 0: too many x, or on a
- * linear axis two closer than a 25th of its span (gnuplot's own tics on a linear axis of
+/* A tic at each x of g's axis, in B, KiB, ... where its x are sizes, the number in full
+ * (1234567 B, not 1.23457e+06 B: review46); 0: too many x, or on a linear axis two closer than
+ * a tenth of its span, where labels would run together (gnuplot's own tics on a linear axis of
  * offsets 0, 8 and 32 bytes fell at 5, 10, 15, ..., none of them an offset run, plots44). */
 static int gp_x_tics(FILE *f, const struct lab_doc_figure *g)
 {
@@ -77,7 +78,7 @@ static int gp_x_tics(FILE *f, const struct lab_doc_figure *g)
 	if (gp_roofs(g) || !n || (g->xbytes && fabs(x[n - 1]) > 0x1p50)) /* a roofline: decades */
 		return 0;
 	for (size_t i = 1; !g->logx && i < n; i++)
-		if (x[i] - x[i - 1] < (x[n - 1] - x[0]) / 25)
+		if (x[i] - x[i - 1] < (x[n - 1] - x[0]) / 10)
 			return 0;
 	fputs("set xtics (", f);
 	for (size_t i = 0; i < n; i++) {
@@ -87,8 +88,8 @@ static int gp_x_tics(FILE *f, const struct lab_doc_figure *g)
 		while (u > 0 && ldexp(x[i], -10 * u) * 100 != floor(ldexp(x[i], -10 * u) * 100))
 			u--; /* 2000 B, not 1.95312 KiB */
 		if (g->xbytes)
-			fprintf(f, "%s'%g %s' %.17g", i ? ", " : "", ldexp(x[i], -10 * u), unit[u],
-			        x[i]);
+			fprintf(f, "%s'%.15g %s' %.17g", i ? ", " : "", ldexp(x[i], -10 * u),
+			        unit[u], x[i]);
 		else
 			fprintf(f, "%s%.17g", i ? ", " : "", x[i]);
 	}
@@ -236,13 +237,14 @@ static void gp_log_tics(FILE *f, const struct lab_doc_figure *g, double lo, doub
 }
 
 /* Whole numbers on g's linear y axis where its values reach a million: gnuplot's %g wrote
- * "500000" beside "1e+06" (plots44). An axis of fewer than five units keeps %g, and beyond
- * 1e15 every label but 0 is in e-notation already. */
+ * "500000" beside "1e+06" (plots44). An axis of fewer than five units keeps %g, and from 1e10
+ * every tic but 0 is at 1e6 or more, in e-notation alike (whole, they ran to 17 digits:
+ * review46). */
 static void gp_lin_format(FILE *f, const struct lab_doc_figure *g, double lo, double hi)
 {
 	double top = fmax(fabs(lo), fabs(hi));
 
-	if (!g->logy && top >= 999999.5 && top < 1e15 && hi - lo >= 5)
+	if (!g->logy && top >= 999999.5 && top < 1e10 && hi - lo >= 5)
 		fputs("set format y '%.0f'\n", f);
 }
 

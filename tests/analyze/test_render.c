@@ -856,8 +856,8 @@ LAB_TEST(gnuplot_bars_past_the_axis_reach_the_frame)
 }
 
 /* plots44: a linear axis of few x has a tic at each (offsets 0, 8 and 32 bytes had tics at
- * 5, 10, 15, ...), none where two would crowd; a linear y axis that reaches a million is in
- * whole numbers throughout ("500000" stood beside "1e+06"). */
+ * 5, 10, 15, ...), none where labels would run together; a linear y axis that reaches a million
+ * is in whole numbers throughout ("500000" stood beside "1e+06"), up to 1e10. */
 LAB_TEST(gnuplot_linear_tics_at_the_values)
 {
 	struct lab_doc *d = lab_doc_new("lin", "Lin");
@@ -875,21 +875,26 @@ LAB_TEST(gnuplot_linear_tics_at_the_values)
 	REQUIRE(d && c && k && pdir.fd >= 0);
 	f->xbytes = 1;
 	lab_doc_point(c, 0, 5e5, NAN, NAN);
-	lab_doc_point(c, 512, 1.5e6, NAN, NAN);
-	lab_doc_point(c, 1536, 2.5e6, NAN, NAN);
-	lab_doc_point(c, 2000, 2e6, NAN, NAN);
-	for (int x = 1; x <= 3; x++)
-		lab_doc_point(k, x, 10 * x, NAN, NAN);
-	lab_doc_point(k, 100, 5, NAN, NAN);
+	lab_doc_point(c, 4608, 1.5e6, NAN, NAN);
+	lab_doc_point(c, 9000, 2.5e6, NAN, NAN);
+	lab_doc_point(k, 100, 2e10, NAN, NAN);
+	lab_doc_point(k, 1234567, 3e10, NAN, NAN);
+	lab_doc_point(k, 1300000, 2.5e10, NAN, NAN); /* a 10th of the span from the one before */
 	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
 	REQUIRE((gp = rd_read("lin00-l-curves.gp")));
-	CHECK(strstr(gp, "set xtics ('0 B' 0, '512 B' 512, '1.5 KiB' 1536, '2000 B' 2000)\n") !=
-	      NULL);
+	CHECK(strstr(gp, "set xtics ('0 B' 0, '4.5 KiB' 4608, '9000 B' 9000)\n") != NULL);
 	CHECK(strstr(gp, "set format y '%.0f'\n") != NULL);
 	free(gp);
 	REQUIRE((gp = rd_read("lin01-l-crowd.gp")));
-	CHECK(strstr(gp, "set xtics") == NULL); /* 1, 2 and 3 beside 100: gnuplot's own */
-	CHECK(strstr(gp, "set format y") == NULL);
+	CHECK(strstr(gp, "set xtics") == NULL);    /* labels that would run together: gnuplot's */
+	CHECK(strstr(gp, "set format y") == NULL); /* past 1e10 %g is alike on every tic */
+	free(gp);
+	/* a size in full, not 1.23457e+06 B (review46): the two far apart */
+	k->n = 2;
+	g->xbytes = 1;
+	REQUIRE(lab_render_gnuplot(d, &pdir, &plots, &err) == 0);
+	REQUIRE((gp = rd_read("lin01-l-crowd.gp")));
+	CHECK(strstr(gp, "set xtics ('100 B' 100, '1234567 B' 1234567)\n") != NULL);
 	free(gp);
 	lab_an_plots_free(&plots);
 	close(pdir.fd);
