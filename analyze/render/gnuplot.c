@@ -763,9 +763,10 @@ static void gp_script(FILE *f, const struct lab_doc *d, const struct lab_doc_fig
 	lab_an_gp_str(f, g->heat && g->heat->cname ? g->heat->cname : g->xlabel ? g->xlabel : "");
 	if (isfinite(onex))
 		fprintf(f, ".' = %.9g (one bar a curve)'", onex);
+	/* on lines of 90 bytes: two reasons ran to 115 and lost both ends (plots46) */
 	if (ends) {
 		fputs(".\"\\n\".", f);
-		lab_an_gp_str(f, ends);
+		lab_an_gp_lines(f, ends, 90, 2, ";", 0);
 	}
 	if (!g->heat && !stacked && gp_empty_line(g, none, sizeof(none))) {
 		fputs(".\"\\n\".", f);

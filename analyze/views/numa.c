@@ -456,13 +456,17 @@ static void an_curve(struct lab_doc_section *sec, const struct lab_an_numa_group
 			if (r->n && isfinite(x) && isfinite(r->v.med) && (!ladder || x > 0))
 				lab_doc_point(c, x, r->v.med, r->v.lo, r->v.hi);
 			else /* a size of 0 from a hand-made file: gnuplot dropped it unsaid */
-				lab_doc_gap(c,
-				            lab_doc_printf(sec->doc, "%g",
-				                           ladder ? r->size : r->pt->threads),
-				            !r->n ? r->pt->status
-				            : ladder && x <= 0
-				                ? "not above 0, no place on a log axis"
-				                : "no value");
+				/* its threads, not an x, off the ladder; a point that ran ok with
+				 * no sample kept was load-flagged ("[no data at 2: ok]", plots46)
+				 */
+				lab_doc_gap(
+				    c,
+				    ladder ? lab_doc_printf(sec->doc, "%g", r->size)
+				           : lab_doc_printf(sec->doc, "threads=%d", r->pt->threads),
+				    !r->n && lab_an_flagged_all(r->pt) ? "load-flagged"
+				    : !r->n                            ? r->pt->status
+				    : ladder && x <= 0 ? "not above 0, no place on a log axis"
+				                       : "no value");
 		}
 	}
 	lab_doc_flagged(f, kept);

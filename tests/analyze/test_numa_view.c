@@ -759,3 +759,33 @@ LAB_TEST(loaded_figure_says_flagged_samples_kept)
 	free(out);
 	free(err);
 }
+
+/* Every sample of the loaded point at 2 threads flagged. */
+static void nv_flag_loaded_2(FILE *out, const char *line, void *ctx)
+{
+	const char *at = strstr(line, ",0.01,0,");
+
+	(void)ctx;
+	if (!strncmp(line, "loaded,16,", 10) && at)
+		fprintf(out, "%.*s,0.50,1,%s\n", (int)(at - line), line, at + 8);
+	else
+		fprintf(out, "%s\n", line);
+}
+
+/* plots46: the loaded figure said "[no data at 2: ok]" of a point whose samples were all
+ * load-flagged, "2" a thread count on a GB/s axis. */
+LAB_TEST(loaded_gap_says_threads_and_why)
+{
+	char *out = NULL, *err = NULL, *gp;
+
+	clitest_copy(FX);
+	REQUIRE(clitest_rewrite(FX "/samples.csv", nv_flag_loaded_2, NULL) == 0);
+	REQUIRE(clitest_run("PATH=/nonexistent", "analyze " FX, &out, &err) == 0);
+	REQUIRE((gp = clitest_read(FX "/plots/numa02-loaded-hugepages_off_placement_compact_size_"
+	                              "256M_stream_size_64M_traffic_read.gp")));
+	CHECK(strstr(gp, "[no data at threads=2: load-flagged]") != NULL);
+	CHECK(strstr(gp, ": ok]") == NULL);
+	free(gp);
+	free(out);
+	free(err);
+}
