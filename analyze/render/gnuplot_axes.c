@@ -263,8 +263,15 @@ void lab__gp_axes(FILE *f, const struct lab_doc_figure *g, const struct gp_ends 
 	/* numbers as %g on log axes: 1e+06, not 1000000.0000000 (plots40) */
 	if (g->logx && !(g->xbytes && g->logx == 2) && !bars)
 		fputs("set format x '%g'\n", f);
+	/* %g on a log axis too, but whole numbers where its tics reach a million from 2 or more
+	 * ("1e+07, 1e+06, 100000" on the locks' p99, plots46) */
+	double ylo = isfinite(e->floor) ? e->floor : gp_y_end(g, 0),
+	       yhi = isfinite(e->top) ? e->top : gp_y_end(g, 1);
+
 	if (g->logy)
-		fprintf(f, "set logscale y %d\nset format y '%%g'\n", g->logy);
+		fprintf(f, "set logscale y %d\nset format y '%s'\n", g->logy,
+		        ylo >= 2 && yhi >= 999999.5 && yhi < 1e10 && !(g->ymin < g->ymax) ? "%.0f"
+		                                                                          : "%g");
 	if (g->xmin < g->xmax && !bars)
 		fprintf(f, "set xrange [%.17g:%.17g]\n", g->xmin, g->xmax);
 	/* an x axis ends at its values and its margins (1 and 2 threads ran 0.5 .. 4; a

@@ -795,6 +795,29 @@ LAB_TEST(gnuplot_log_range_follows_the_values)
 	lab_doc_free(d);
 }
 
+/* plots46: a log axis from 10 to 2e7 read "1e+07, 1e+06, 100000": whole numbers throughout;
+ * one reaching below 2 keeps %g (0.5 would read 0). */
+LAB_TEST(gnuplot_log_axis_whole_numbers)
+{
+	struct lab_doc_curve *c;
+	struct lab_doc *d = rd_log_doc("logw", &c);
+	char *gp;
+
+	REQUIRE(d && c);
+	lab_doc_point(c, 1, 10, NAN, NAN);
+	lab_doc_point(c, 2, 2e7, NAN, NAN);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("logw00-e-curves.gp")));
+	CHECK(strstr(gp, "set logscale y 10\nset format y '%.0f'\n") != NULL);
+	free(gp);
+	lab_doc_point(c, 4, 0.5, NAN, NAN);
+	REQUIRE(rd_plot(d) == 0);
+	REQUIRE((gp = rd_read("logw00-e-curves.gp")));
+	CHECK(strstr(gp, "set logscale y 10\nset format y '%g'\n") != NULL);
+	free(gp);
+	lab_doc_free(d);
+}
+
 /* plots44: a log axis cut at the top, with a bar to 0 below it, says both. */
 LAB_TEST(gnuplot_cut_and_zero_both_said)
 {
