@@ -198,7 +198,8 @@ static int an_team_close(struct an_threads *s, int last, struct lab_err *err)
 	 * equal to the unit below 2^53): unchecked, a work edited a thousandfold moved the
 	 * point's cost with it (hostile46) */
 	if (t->sample && (long)t->n == t->size && t->sample->work > 0 &&
-	    fabs(t->wsum - t->sample->work) > fmax(0.5, 1e-12 * t->sample->work))
+	    fabs(t->wsum - t->sample->work) >
+	        (t->sample->work < 0x1p53 ? 0.5 : 1e-12 * t->sample->work))
 		return lab_err_set(
 		    err, LAB_EDATA,
 		    "%s:%zu: point %ld rep %ld: its %zu thread%s did %.17g units, the "
